@@ -1,0 +1,3 @@
+from ncclDoctor.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Pure analysis over per-rank records: bandwidth tables, skew, stragglers."""

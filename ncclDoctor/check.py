@@ -1,0 +1,373 @@
+"""``ncclDoctor check``: preflight, probe under torchrun, analyse, report.
+
+Stages (each a function; ``run_check`` composes them):
+
+1. ``preflight``  host facts and settings in this process; rules over them
+2. ``launch``     write the worker config, start torchrun under the supervisor
+3. ``analyse``    per-rank records -> bandwidth table and findings
+4. ``finish``     verdict, exit code, run directory
+
+The report is written whatever happens: a failed launch, a hang, a crash or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import socket
+import sys
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ncclDoctor.analysis import bandwidth
+from ncclDoctor.errors import ExitCode, UsageError
+from ncclDoctor.facts.host import collect_host_facts
+from ncclDoctor.facts.network import node_address, node_label
+from ncclDoctor.findings import Severity, rule
+from ncclDoctor.fsutil import write_json_atomic
+from ncclDoctor.launch.supervisor import ControlStore, InterruptedRun, Outcome, Supervisor
+from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
+from ncclDoctor.report.model import Report, write_run_dir
+from ncclDoctor.rules import env as env_rules
+from ncclDoctor.rules import run as run_rules
+from ncclDoctor.rules.system import check_host
+
+STRAGGLER = rule(
+    "BW001",
+    "warning",
+    "One rank is slower than the rest",
+    why="""
+A collective finishes when its slowest rank does: one slow rank (a throttled GPU, a
+busy CPU, a slow link) sets the pace for the whole job.
+""",
+    fix="""
+Look at the named rank's node: other processes (top), GPU clocks and throttling
+(nvidia-smi -q -d PERFORMANCE), its network link. Rerun to see whether it persists.
+""",
+)
+
+SIZE_UNITS = {"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20, "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30}
+
+
+def parse_size(text: str) -> int:
+    """nccl-tests' size syntax: 8, 1K, 128M, 1G (binary multiples)."""
+    t = str(text).strip().upper()
+    num = t.rstrip("KMGIB")
+    unit = t[len(num):]
+    try:
+        value = float(num) * SIZE_UNITS[unit]
+    except (ValueError, KeyError):
+        raise UsageError(f"bad size {text!r}: expected a byte count like 8, 64K, 16M or 1G") from None
+    if value < 4:
+        raise UsageError(f"bad size {text!r}: the smallest message is 4 bytes (one float)")
+    return int(value)
+
+
+def size_sweep(min_bytes: int, max_bytes: int, step_factor: int) -> list[int]:
+    if max_bytes < min_bytes:
+        raise UsageError(f"--max-bytes ({max_bytes}) is smaller than --min-bytes ({min_bytes})")
+    if step_factor < 2:
+        raise UsageError(f"--step-factor must be 2 or more, got {step_factor}")
+    sizes, s = [], min_bytes
+    while s <= max_bytes:
+        sizes.append(s - s % 4 or 4)
+        s *= step_factor
+    return sizes
+
+
+@dataclass
+class CheckOptions:
+    nproc_per_node: int | None = None
+    backend: str = "auto"
+    out: str | None = None
+    fail_on: str = "error"
+    min_bytes: str | None = None
+    max_bytes: str | None = None
+    step_factor: int | None = None
+    warmup: int | None = None
+    iters: int | None = None
+    timeout: float | None = None
+    inject: list[str] = field(default_factory=list)
+    nnodes: int = 1
+
+
+# Defaults sized so a CPU check finishes well under a minute on 2 cores; GPU defaults
+# follow nccl-tests' canonical `-b 8 -e 128M -f 2` with its 20 timed iterations.
+DEFAULTS = {
+    "gloo": {"min_bytes": "1K", "max_bytes": "16M", "step_factor": 4, "warmup": 2, "iters": 10},
+    "nccl": {"min_bytes": "8", "max_bytes": "128M", "step_factor": 2, "warmup": 5, "iters": 20},
+}
+
+
+def resolve_backend(requested: str, torch_facts: dict[str, Any]) -> str:
+    if requested not in ("auto", "nccl", "gloo"):
+        raise UsageError(f"unknown --backend {requested!r}: expected auto, nccl or gloo")
+    if requested != "auto":
+        return requested
+    return "nccl" if torch_facts.get("cuda_available") and torch_facts.get("nccl_available") else "gloo"
+
+
+def default_run_dir(command: str) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path.cwd() / "ncclDoctor-runs" / f"{command}-{stamp}-{uuid.uuid4().hex[:4]}"
+
+
+@dataclass
+class Plan:
+    backend: str
+    nproc_per_node: int
+    world_size: int
+    sizes: list[int]
+    warmup: int
+    iters: int
+    deadlines: dict[str, float]
+    node: dict[str, str]
+    run_dir: Path
+
+
+def plan(opts: CheckOptions, host: dict[str, Any], env: dict[str, str]) -> Plan:
+    from probes import faults
+
+    if opts.fail_on not in ("error", "warning", "info"):
+        raise UsageError(f"unknown --fail-on {opts.fail_on!r}: expected error, warning or info")
+    backend = resolve_backend(opts.backend, host.get("torch", {}))
+    d = DEFAULTS[backend]
+    gpus = int(host.get("torch", {}).get("cuda_device_count") or 0)
+    nproc = opts.nproc_per_node if opts.nproc_per_node is not None else (gpus if backend == "nccl" and gpus else 2)
+    if nproc < 1:
+        raise UsageError(f"--nproc-per-node must be at least 1, got {nproc}")
+    warmup = d["warmup"] if opts.warmup is None else opts.warmup
+    iters = d["iters"] if opts.iters is None else opts.iters
+    if warmup < 0 or iters < 1:
+        raise UsageError("--warmup must be >= 0 and --iters >= 1")
+    sizes = size_sweep(
+        parse_size(opts.min_bytes or d["min_bytes"]),
+        parse_size(opts.max_bytes or d["max_bytes"]),
+        opts.step_factor or d["step_factor"],
+    )
+    for spec in opts.inject:
+        try:
+            f = faults.parse(spec)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if f.rank >= nproc * opts.nnodes:
+            raise UsageError(f"bad --inject {spec!r}: rank {f.rank} does not exist (world size {nproc * opts.nnodes})")
+    deadlines: dict[str, float] = {}
+    if opts.timeout is not None:
+        if opts.timeout <= 0:
+            raise UsageError(f"--timeout must be positive, got {opts.timeout}")
+        deadlines = {k: opts.timeout for k in ("init", "inventory", "smoke", "all_reduce", "done")}
+        deadlines["launch"] = max(opts.timeout, 60.0)  # starting Python + torch takes its time
+    addr = node_address(env)
+    node = {"host": socket.gethostname(), "addr": addr}
+    run_dir = Path(opts.out) if opts.out else default_run_dir("check")
+    return Plan(backend, nproc, nproc * opts.nnodes, sizes, warmup, iters, deadlines, node, run_dir)
+
+
+def preflight(report: Report, p: Plan, env: dict[str, str]) -> None:
+    where = node_label(p.node["host"], p.node["addr"])
+    report.settings = env_rules.surface(env)
+    report.add(*env_rules.lint(env, where=where))
+    report.add(*check_host(report.host, p.backend, p.nproc_per_node, where))
+    if p.world_size == 1:
+        report.add(run_rules.SINGLE_RANK.finding("World size is 1: busbw is 0 by definition.", nodes=[where]))
+
+
+def worker_env(env: dict[str, str], control_port: int, control_host: str = "127.0.0.1") -> dict[str, str]:
+    import probes
+
+    out = dict(env)
+    out["NCCLDOCTOR_CONTROL"] = f"{control_host}:{control_port}"
+    out.setdefault("OMP_NUM_THREADS", "1")  # what torchrun would set, without its banner
+    out["PYTHONUNBUFFERED"] = "1"
+    # Make `-m probes.worker` importable from a source checkout as well as an install.
+    root = str(Path(probes.__file__).resolve().parent.parent)
+    out["PYTHONPATH"] = os.pathsep.join([root, *[x for x in env.get("PYTHONPATH", "").split(os.pathsep) if x]])
+    return out
+
+
+def launch(p: Plan, env: dict[str, str], inject: list[str], on_event: Callable | None = None) -> Outcome:
+    control = ControlStore()
+    pg_timeout = max([*p.deadlines.values(), 180.0]) + 30.0  # the supervisor decides first
+    cfg = {
+        "backend": p.backend,
+        "sizes": p.sizes,
+        "warmup": p.warmup,
+        "iters": p.iters,
+        "pg_timeout_s": pg_timeout,
+        "run_dir": str(p.run_dir),
+        "node": p.node,
+        "inject": list(inject),
+    }
+    cfg_path = write_json_atomic(p.run_dir / "probe-config.json", cfg)
+    spec = LaunchSpec(nproc_per_node=p.nproc_per_node, log_dir=str(p.run_dir / "logs"))
+    argv = torchrun_argv(spec, ["--config", str(cfg_path)])
+    write_json_atomic(p.run_dir / "launch.json", {"argv": argv})
+    sup = Supervisor(
+        argv,
+        worker_env(env, control.port),
+        p.world_size,
+        control,
+        log_path=str(p.run_dir / "torchrun.log"),
+        deadlines_s=p.deadlines,
+        on_event=on_event,
+    )
+    return sup.run()
+
+
+def _rank_label(inv: dict[str, Any] | None, rank: int, fallback: dict[str, str]) -> str:
+    host = (inv or {}).get("host") or fallback["host"]
+    addr = (inv or {}).get("addr") or fallback["addr"]
+    return node_label(host, addr)
+
+
+def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
+    """Fill the report from the outcome; return the run's exit code (OK if it ran)."""
+    inv = {r: res.get("inventory") for r, res in out.results.items()}
+    report.ranks = []
+    for r in range(p.world_size):
+        st = out.ranks.get(r)
+        row = dict(inv.get(r) or {"rank": r, "host": p.node["host"], "addr": p.node["addr"]})
+        row.pop("env", None)
+        row["phase"] = st.phase if st else None
+        row["state"] = st.state if st else None
+        row["seq"] = st.seq if st else 0
+        row["error"] = st.error if st else None
+        report.ranks.append(row)
+    nodes: dict[tuple, dict[str, Any]] = {}
+    for row in report.ranks:
+        key = (row.get("host"), row.get("addr"))
+        nodes.setdefault(key, {"host": key[0], "addr": key[1], "ranks": []})["ranks"].append(row["rank"])
+    report.nodes = list(nodes.values())
+    report.results["run"] = {
+        "status": out.status,
+        "returncode": out.returncode,
+        "elapsed_s": round(out.elapsed_s, 3),
+        "phase": out.phase,
+        "culprits": out.culprits,
+        "victims": out.victims,
+        "deadline_s": out.deadline_s,
+        "detected_after_s": out.detected_after_s,
+        "evidence": out.evidence,
+    }
+    label = lambda r: _rank_label(inv.get(r), r, p.node)  # noqa: E731
+
+    smoke = {r: res["smoke"] for r, res in out.results.items() if "smoke" in res}
+    if smoke:
+        wrong = sum(v["wrong"] for v in smoke.values())
+        report.results["smoke"] = {"wrong": wrong, "ranks_reported": len(smoke)}
+    sweep = {r: res["all_reduce"] for r, res in out.results.items() if "all_reduce" in res}
+    if sweep:
+        table = bandwidth.build_table("all_reduce", sweep, p.world_size)
+        report.results["all_reduce"] = {
+            "collective": "all_reduce",
+            "backend": p.backend,
+            "world_size": p.world_size,
+            "warmup": p.warmup,
+            "iters": p.iters,
+            "rows": table,
+            "peak_busbw_gbps": bandwidth.peak_busbw(table),
+            "avg_busbw_gbps": bandwidth.avg_busbw(table),
+        }
+        _bandwidth_findings(report, table, label)
+    bad = [r for r, v in smoke.items() if v["wrong"]] + [r for r, v in sweep.items() if any(x["wrong"] for x in v["rows"])]
+    if bad:
+        report.add(run_rules.WRONG_RESULTS.finding(
+            f"all_reduce returned wrong elements on rank(s) {sorted(set(bad))}.",
+            ranks=bad, nodes=sorted({label(r) for r in bad}),
+        ))
+    return _run_findings(report, out, label)
+
+
+def _bandwidth_findings(report: Report, table: list[dict[str, Any]], label: Callable[[int], str]) -> None:
+    # Judge skew only where bandwidth, not scheduling noise, dominates: >= 1 MiB.
+    big = [row for row in table if row["size"] >= (1 << 20) and row["ranks_reported"] > 1]
+    slow: dict[int, list[float]] = {}
+    for row in big:
+        times = sorted(row["per_rank_time_us"].values())
+        median = times[len(times) // 2]
+        if median > 0 and row["time_us_max"] > 1.5 * median:
+            slow.setdefault(row["slowest_rank"], []).append(row["time_us_max"] / median)
+    for rank, ratios in slow.items():
+        if len(ratios) * 2 >= len(big):
+            report.add(STRAGGLER.finding(
+                f"Rank {rank} on {label(rank)} took {max(ratios):.1f}x the median rank's time at {len(ratios)} of {len(big)} sizes >= 1 MiB.",
+                ranks=[rank], nodes=[label(rank)], evidence=[{"ratio_to_median": [round(x, 2) for x in ratios]}],
+            ))
+
+
+def _run_findings(report: Report, out: Outcome, label: Callable[[int], str]) -> ExitCode:
+    if out.status == "ok":
+        return ExitCode.OK
+    if out.status == "hang":
+        who = out.culprits or out.victims
+        if out.phase == "launch" or not out.initialized:
+            report.add(run_rules.INIT_FAILED.finding(
+                f"Rank(s) {out.culprits or '?'} did not finish {out.phase} within {out.deadline_s:.0f} s.",
+                ranks=who, nodes=sorted({label(r) for r in who}),
+            ))
+            return ExitCode.COULD_NOT_RUN
+        desc = []
+        for r in out.culprits:
+            st = out.ranks[r]
+            where = f"in {st.phase}" if st.state == "enter" else f"after {st.phase}" if st.phase else "before init"
+            desc.append(f"rank {r} on {label(r)} ({where}, {st.seq} collectives issued)")
+        msg = (
+            f"Phase {out.phase!r} missed its {out.deadline_s:.0f} s deadline. "
+            + (f"Culprit: {'; '.join(desc)}. " if desc else "Every rank was inside the same collective: no single rank is behind; suspect the transport. ")
+            + (f"Victims waiting inside {out.phase}: ranks {out.victims}." if out.victims else "")
+        )
+        report.add(run_rules.HANG.finding(msg, ranks=who, nodes=sorted({label(r) for r in who}), evidence=[report.results["run"]]))
+        return ExitCode.FAULT
+    # torchrun exited non-zero
+    failed = [r for r, st in out.ranks.items() if st.state == "error"]
+    if not out.initialized and not any(st.left for st in out.ranks.values()) and not failed:
+        report.add(run_rules.LAUNCH_FAILED.finding(
+            f"torchrun exited with code {out.returncode} before the ranks started (see torchrun.log).",
+            nodes=sorted({label(r) for r in out.ranks}),
+        ))
+        return ExitCode.COULD_NOT_RUN
+    if not out.initialized:
+        report.add(run_rules.INIT_FAILED.finding(
+            "; ".join(f"rank {r} on {label(r)}: {out.ranks[r].error}" for r in failed) or f"torchrun exited with code {out.returncode} during init.",
+            ranks=failed, nodes=sorted({label(r) for r in failed}),
+        ))
+        return ExitCode.COULD_NOT_RUN
+    dead = failed or [r for r, st in out.ranks.items() if "done" not in st.left]
+    report.add(run_rules.CRASH.finding(
+        "; ".join(
+            f"rank {r} on {label(r)} died in phase {out.ranks[r].phase!r}" + (f": {out.ranks[r].error}" if out.ranks[r].error else "")
+            for r in dead
+        ) + f" (torchrun exit code {out.returncode}).",
+        ranks=dead, nodes=sorted({label(r) for r in dead}),
+    ))
+    return ExitCode.FAULT
+
+
+def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Callable | None = None) -> Report:
+    env = dict(os.environ)
+    t0 = time.monotonic()
+    report = Report(command="check", argv=list(argv or sys.argv[1:]))
+    report.host = collect_host_facts()
+    p = plan(opts, report.host, env)
+    report.config = {**asdict(opts), "backend": p.backend, "nproc_per_node": p.nproc_per_node, "sizes": p.sizes, "deadlines_s": p.deadlines}
+    p.run_dir.mkdir(parents=True, exist_ok=True)
+    preflight(report, p, env)
+    write_run_dir(report, p.run_dir)  # a report exists from the first second on
+    outcome_code = ExitCode.OK
+    try:
+        out = launch(p, env, opts.inject, on_event=on_event)
+        outcome_code = analyse(report, p, out)
+    except InterruptedRun as exc:
+        analyse(report, p, exc.outcome)
+        report.interrupted = True
+        report.add(run_rules.INTERRUPTED.finding("Interrupted by the user; results below are partial."))
+        outcome_code = ExitCode.INTERRUPTED
+    finally:
+        report.duration_s = round(time.monotonic() - t0, 3)
+        report.conclude(Severity.parse(opts.fail_on), outcome_code)
+        write_run_dir(report, p.run_dir)
+    return report

@@ -1,0 +1,155 @@
+"""The ``ncclDoctor`` command: thin typer skins over the library.
+
+Each command turns options into one library call and renders the result. Errors are
+mapped to exit codes in one place, ``main``; see ``ncclDoctor.errors`` for the table.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import click
+import typer
+from rich.console import Console
+
+from ncclDoctor import __version__
+from ncclDoctor.errors import DoctorError, ExitCode
+
+app = typer.Typer(
+    name="ncclDoctor",
+    help="A cluster doctor for PyTorch distributed training.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+err = Console(stderr=True, highlight=False)
+
+
+def _emit(report, as_json: bool) -> None:
+    from ncclDoctor.report.console import render_console
+
+    if as_json:
+        sys.stdout.write(report.to_json())
+    else:
+        render_console(report, Console(highlight=False))
+
+
+@app.command()
+def check(
+    nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", help="Ranks on this node. Default: the visible GPUs with nccl; 2 with gloo on CPU."),
+    backend: str = typer.Option("auto", "--backend", help="auto | nccl | gloo. auto picks nccl when CUDA and NCCL are available."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Run directory. Default: ./ncclDoctor-runs/check-<time>."),
+    as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
+    fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
+    min_bytes: Optional[str] = typer.Option(None, "--min-bytes", "-b", help="Smallest message (nccl-tests -b). Default 1K on CPU, 8 on GPU."),
+    max_bytes: Optional[str] = typer.Option(None, "--max-bytes", "-e", help="Largest message (nccl-tests -e). Default 16M on CPU, 128M on GPU."),
+    step_factor: Optional[int] = typer.Option(None, "--step-factor", "-f", help="Multiply the size by this each step (nccl-tests -f). Default 4 on CPU, 2 on GPU."),
+    warmup: Optional[int] = typer.Option(None, "--warmup", "-w", help="Untimed ops per size (nccl-tests -w)."),
+    iters: Optional[int] = typer.Option(None, "--iters", "-n", help="Timed ops per size (nccl-tests -n)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Deadline in seconds for each probe phase (default: 60 s init, 30 s smoke, 180 s sweep)."),
+    inject: List[str] = typer.Option([], "--inject", help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip. Repeatable."),
+) -> None:
+    """Probe collectives on this node under torchrun: all_reduce busbw, settings lint, verdict."""
+    from ncclDoctor.check import CheckOptions, run_check
+
+    opts = CheckOptions(
+        nproc_per_node=nproc_per_node, backend=backend, out=str(out) if out else None, fail_on=fail_on,
+        min_bytes=min_bytes, max_bytes=max_bytes, step_factor=step_factor, warmup=warmup, iters=iters,
+        timeout=timeout, inject=list(inject),
+    )
+    if not as_json:
+        err.print(f"ncclDoctor {__version__}: launching probe ranks under torchrun ...")
+    report = run_check(opts, argv=sys.argv[1:])
+    _emit(report, as_json)
+    raise typer.Exit(report.exit_code)
+
+
+@app.command()
+def explain(code: str = typer.Argument(..., help="A finding code such as ENV001, or 'all' to list every rule.")) -> None:
+    """Print a rule's full text: what it means, why it matters, how to fix it."""
+    from ncclDoctor.errors import UsageError
+    from ncclDoctor.findings import explain as explain_rule
+    from ncclDoctor.findings import load_all_rules
+
+    con = Console(highlight=False)
+    if code.lower() == "all":
+        for c, r in sorted(load_all_rules().items()):
+            con.print(f"{c}  {r.severity.value:7}  {r.title}")
+        return
+    try:
+        r = explain_rule(code)
+    except KeyError as exc:
+        raise UsageError(exc.args[0]) from None
+    con.print(f"[bold]{r.code}[/bold] ({r.severity.value}): {r.title}\n\n[bold]Why it matters[/bold]\n{r.why}\n\n[bold]How to fix[/bold]\n{r.fix}")
+
+
+@app.command()
+def report(
+    run_dir: Path = typer.Argument(..., help="A run directory (or its report.json)."),
+    fmt: str = typer.Option("terminal", "--format", help="terminal | markdown | json"),
+) -> None:
+    """Re-render the report of an earlier run directory."""
+    from ncclDoctor.errors import UsageError
+    from ncclDoctor.report.markdown import render_markdown
+    from ncclDoctor.report.model import Report
+
+    try:
+        rep = Report.load(run_dir)
+    except FileNotFoundError:
+        raise UsageError(f"no report.json in {run_dir}") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"cannot read the report in {run_dir}: {exc}") from None
+    if fmt == "json":
+        sys.stdout.write(rep.to_json())
+    elif fmt == "markdown":
+        sys.stdout.write(render_markdown(rep))
+    elif fmt == "terminal":
+        _emit(rep, False)
+    else:
+        raise UsageError(f"unknown --format {fmt!r}: expected terminal, markdown or json")
+
+
+@app.command()
+def version() -> None:
+    """Print the versions of ncclDoctor and torch."""
+    import torch
+
+    print(f"ncclDoctor {__version__} (torch {torch.__version__})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: runs the app and maps every error to one line and an exit code."""
+    code: int
+    try:
+        rv = app(args=argv, standalone_mode=False, prog_name="ncclDoctor")
+        code = rv if isinstance(rv, int) else 0
+    except click.exceptions.NoArgsIsHelpError as exc:  # type: ignore[attr-defined]
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
+        code = ExitCode.USAGE
+    except click.UsageError as exc:
+        err.print(f"ncclDoctor: error: {exc.format_message()}")
+        code = ExitCode.USAGE
+    except click.exceptions.Abort:
+        err.print("ncclDoctor: interrupted")
+        code = ExitCode.INTERRUPTED
+    except KeyboardInterrupt:
+        err.print("ncclDoctor: interrupted")
+        code = ExitCode.INTERRUPTED
+    except DoctorError as exc:
+        err.print(f"ncclDoctor: error: {exc}")
+        code = exc.exit_code
+    except click.ClickException as exc:
+        err.print(f"ncclDoctor: error: {exc.format_message()}")
+        code = ExitCode.USAGE
+    if argv is None:
+        sys.exit(int(code))
+    return int(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Reference data (the environment-variable table). Data only; rules read it."""

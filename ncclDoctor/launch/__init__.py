@@ -1,0 +1,1 @@
+"""Launching probe runs through torchrun and supervising them."""

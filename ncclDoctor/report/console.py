@@ -1,0 +1,52 @@
+"""Terminal view (rich): the nccl-tests-style table, findings worst first, the verdict."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from ncclDoctor.report.model import Report
+
+STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+VERDICT_STYLE = {"pass": "bold green", "warn": "bold yellow", "fail": "bold red", "error": "bold red"}
+
+
+HEADER = (
+    "#       size         count      type   redop      time   algbw   busbw  #wrong  slowest  max/min\n"
+    "#        (B)    (elements)                        (us)  (GB/s)  (GB/s)           (rank)   (time)"
+)
+
+
+def allreduce_lines(ar: dict) -> list[str]:
+    """The sweep in nccl-tests' column layout (in-place only: torch's all_reduce is)."""
+    lines = [f"# all_reduce · {ar['backend']} · {ar['world_size']} ranks · warm-up {ar['warmup']} · iters {ar['iters']}", *HEADER.splitlines()]
+    for r in ar["rows"]:
+        ratio = r["time_us_max"] / max(r["time_us_min"], 1e-9)
+        lines.append(
+            f"{r['size']:>12} {r['count']:>13} {r['type']:>9} {r['redop']:>7} {r['time_us']:>9.1f} {r['algbw_gbps']:>7.3f} "
+            f"{r['busbw_gbps']:>7.3f} {r['wrong']:>7} {r['slowest_rank']:>8} {ratio:>8.2f}"
+        )
+    lines.append(f"# Out of bounds values : {sum(r['wrong'] for r in ar['rows'])} {'OK' if not any(r['wrong'] for r in ar['rows']) else 'FAILED'}")
+    lines.append(f"# Avg bus bandwidth    : {ar['avg_busbw_gbps']:.4f} GB/s   (peak {ar['peak_busbw_gbps']:.4f} GB/s)")
+    return lines
+
+
+def render_console(report: Report, console: Console | None = None) -> None:
+    console = console or Console(stderr=False)
+    ar = report.results.get("all_reduce")
+    if ar:
+        for line in allreduce_lines(ar):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if report.settings:
+        console.print(f"Distributed settings set: " + ", ".join(f"{s['name']}={s['value']}" for s in report.settings))
+    for f in report.findings:
+        sev = f.severity.value
+        where = f" [{', '.join(f.nodes)}]" if f.nodes else ""
+        console.print(f"[{STYLE[sev]}]{sev.upper():7}[/] {f.code} {f.title}{where}")
+        console.print(f"        {f.message}", highlight=False)
+        console.print(f"        fix: {' '.join(f.fix.split())}", highlight=False)
+    verdict = report.verdict.upper()
+    n = len(report.findings)
+    console.print(
+        f"[{VERDICT_STYLE.get(report.verdict, 'bold')}]{verdict}[/] · {n} finding{'s' if n != 1 else ''} · exit code {report.exit_code}"
+        + (f" · report: {report.run_dir}/report.md" if report.run_dir else "")
+    )

@@ -1,0 +1,1 @@
+"""Rules: pure functions from facts to findings. No I/O, no judging elsewhere."""

@@ -1,0 +1,109 @@
+"""Fault injection: a testing and demo aid, never on by default.
+
+``ncclDoctor check --inject KIND:RANK[:ARG]`` (repeatable) makes one rank misbehave so
+you can see what a verdict looks like, and so our tests can drive the hang and crash
+localization with real processes:
+
+=================  ==============================================================
+``hang:R[:PHASE]``   rank R stops before entering PHASE (default ``all_reduce``)
+``crash:R[:PHASE]``  rank R raises before entering PHASE (default ``all_reduce``)
+``exit:R[:PHASE]``   rank R is killed by SIGKILL before PHASE (as the OOM killer does)
+``slow:R:50ms``      rank R sleeps that long before every collective
+``mismatch:R``       rank R issues its first sweep collective with a different size
+``skip:R``           rank R skips its first sweep collective
+=================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass
+from typing import Any
+
+KINDS = ("hang", "crash", "exit", "slow", "mismatch", "skip")
+DEFAULT_PHASE = "all_reduce"
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str
+    rank: int
+    arg: str | None = None
+
+    def spec(self) -> str:
+        return f"{self.kind}:{self.rank}" + (f":{self.arg}" if self.arg else "")
+
+
+def parse_duration_s(text: str) -> float:
+    t = text.strip().lower()
+    for unit, mult in (("ms", 1e-3), ("us", 1e-6), ("s", 1.0)):
+        if t.endswith(unit):
+            return float(t[: -len(unit)]) * mult
+    return float(t) * 1e-3  # bare numbers are milliseconds
+
+
+def parse(spec: str) -> Fault:
+    """Parse ``KIND:RANK[:ARG]``; raises ValueError naming the bad part."""
+    parts = spec.split(":")
+    if len(parts) < 2 or parts[0] not in KINDS:
+        raise ValueError(f"bad --inject {spec!r}: expected KIND:RANK[:ARG] with KIND one of {', '.join(KINDS)}")
+    try:
+        rank = int(parts[1])
+    except ValueError:
+        raise ValueError(f"bad --inject {spec!r}: rank {parts[1]!r} is not an integer") from None
+    if rank < 0:
+        raise ValueError(f"bad --inject {spec!r}: rank must be >= 0")
+    arg = ":".join(parts[2:]) or None
+    if parts[0] == "slow":
+        if arg is None:
+            raise ValueError(f"bad --inject {spec!r}: slow needs a duration, e.g. slow:1:50ms")
+        try:
+            parse_duration_s(arg)
+        except ValueError:
+            raise ValueError(f"bad --inject {spec!r}: {arg!r} is not a duration like 50ms") from None
+    return Fault(parts[0], rank, arg)
+
+
+class RankFaults:
+    """The faults that apply to one rank, called from the worker's hooks."""
+
+    def __init__(self, faults: list[Fault]):
+        self.faults = faults
+        self.sweep_collectives = 0
+        self.delay_s = sum(parse_duration_s(f.arg) for f in faults if f.kind == "slow" and f.arg)
+
+    def before_phase(self, phase: str, worker: Any) -> None:
+        for f in self.faults:
+            if f.kind in ("hang", "crash", "exit") and (f.arg or DEFAULT_PHASE) == phase:
+                if f.kind == "hang":
+                    while True:  # the supervisor's deadline ends this, not us
+                        time.sleep(3600)
+                if f.kind == "exit":
+                    os.kill(os.getpid(), signal.SIGKILL)
+                raise RuntimeError(f"ncclDoctor injected crash on rank {f.rank} before phase {phase!r}")
+
+    def before_collective(self, worker: Any, tensor: Any) -> bool:
+        """Return False to skip this collective."""
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        return True
+
+    def sweep_tensor(self, tensor: Any) -> Any | None:
+        """For the first sweep collective: a replacement tensor, or None to skip it."""
+        self.sweep_collectives += 1
+        if self.sweep_collectives != 1:
+            return tensor
+        kinds = {f.kind for f in self.faults}
+        if "skip" in kinds:
+            return None
+        if "mismatch" in kinds:
+            import torch
+
+            return torch.empty(tensor.numel() * 2, dtype=tensor.dtype, device=tensor.device).fill_(1)
+        return tensor
+
+
+def for_rank(specs: list[str], rank: int) -> RankFaults:
+    return RankFaults([f for f in map(parse, specs) if f.rank == rank])

@@ -1,0 +1,206 @@
+"""The probe worker: one process per rank, started by ``ncclDoctor check``.
+
+    python -m torch.distributed.run --nproc-per-node 2 -m probes.worker --config CONFIG.json
+
+Phases, each announced to the control store on entry and exit (``probes.control``):
+
+``init``        init_process_group with a short timeout (seconds, not torch's minutes)
+``inventory``   who am I: host, node address, pid, local rank, device, versions, env
+``smoke``       barrier, then a small all_reduce whose result is checked exactly
+``all_reduce``  the size sweep: warm-up, ``iters`` timed ops, then an exact check
+``done``        destroy the process group
+
+Each rank also writes its raw records to ``<run_dir>/ranks/rank<R>.json``.
+The config file is written by the CLI; its keys are documented in
+``ncclDoctor.launch.config``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import socket
+import sys
+import time
+from typing import Any
+
+from torch.distributed.elastic.multiprocessing.errors import record
+
+from probes import faults
+from probes.collectives import REGISTRY
+from probes.control import Control
+
+
+def _sync(device) -> None:
+    import torch
+
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+class Worker:
+    def __init__(self, config: dict[str, Any]):
+        self.cfg = config
+        self.rank = int(os.environ["RANK"])
+        self.local_rank = int(os.environ.get("LOCAL_RANK", 0))
+        self.world = int(os.environ["WORLD_SIZE"])
+        self.node_rank = int(os.environ.get("GROUP_RANK", 0))
+        self.control = Control.from_env(self.rank)
+        self.faults = faults.for_rank(config.get("inject", []), self.rank)
+        self.records: dict[str, Any] = {"rank": self.rank}
+        self.device = None
+
+    # -- plumbing ------------------------------------------------------------------
+    def phase(self, name: str):
+        self.faults.before_phase(name, self)
+        if self.control is None:
+            import contextlib
+
+            return contextlib.nullcontext()
+        return self.control.phase(name)
+
+    def publish(self, phase: str, result: Any) -> None:
+        self.records[phase] = result
+        if self.control is not None:
+            self.control.publish(phase, result)
+
+    def collective(self, module, tensor, sweep: bool = False) -> None:
+        if sweep:
+            tensor = self.faults.sweep_tensor(tensor)
+            if tensor is None:
+                return
+        if self.control is not None:
+            self.control.seq += 1
+        self.faults.before_collective(self, tensor)
+        module.run(tensor)
+
+    # -- phases --------------------------------------------------------------------
+    def init(self) -> None:
+        import torch
+        import torch.distributed as dist
+
+        backend = self.cfg["backend"]
+        if backend == "nccl":
+            self.device = torch.device("cuda", self.local_rank)
+            torch.cuda.set_device(self.device)
+        else:
+            self.device = torch.device("cpu")
+        kwargs = {}
+        if backend == "nccl":
+            kwargs["device_id"] = self.device  # avoids the "Guessing device ID" hang risk
+        dist.init_process_group(
+            backend,
+            timeout=datetime.timedelta(seconds=float(self.cfg.get("pg_timeout_s", 120))),
+            **kwargs,
+        )
+
+    def inventory(self) -> None:
+        import torch
+
+        from ncclDoctor.knowledge.env_vars import is_surfaced
+
+        node = self.cfg.get("node", {})
+        nccl = None
+        if self.device.type == "cuda":
+            v = torch.cuda.nccl.version()
+            nccl = ".".join(map(str, v)) if isinstance(v, tuple) else str(v)
+        inv = {
+            "rank": self.rank,
+            "local_rank": self.local_rank,
+            "node_rank": self.node_rank,
+            "world_size": self.world,
+            "host": socket.gethostname(),
+            "addr": node.get("addr"),
+            "pid": os.getpid(),
+            "device": str(self.device),
+            "device_name": torch.cuda.get_device_name(self.device) if self.device.type == "cuda" else "cpu",
+            "torch": torch.__version__,
+            "cuda": torch.version.cuda,
+            "nccl": nccl,
+            "backend": self.cfg["backend"],
+            "env": {k: v for k, v in sorted(os.environ.items()) if is_surfaced(k)},
+        }
+        self.publish("inventory", inv)
+
+    def smoke(self) -> None:
+        import torch
+        import torch.distributed as dist
+
+        mod = REGISTRY["all_reduce"]
+        dist.barrier()
+        count = 1024
+        t = torch.empty(count, dtype=torch.float32, device=self.device)
+        mod.fill(t, self.rank)
+        self.collective(mod, t)
+        _sync(self.device)
+        wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
+        self.publish("smoke", {"count": count, "wrong": wrong})
+
+    def sweep(self, name: str = "all_reduce") -> None:
+        import torch
+        import torch.distributed as dist
+
+        mod = REGISTRY[name]
+        rows = []
+        for size in self.cfg["sizes"]:
+            count = max(1, size // 4)
+            t = torch.empty(count, dtype=torch.float32, device=self.device)
+            mod.fill(t, self.rank)
+            for _ in range(self.cfg["warmup"]):
+                self.collective(mod, t, sweep=True)
+            _sync(self.device)
+            dist.barrier()
+            start = time.perf_counter()
+            for _ in range(self.cfg["iters"]):
+                self.collective(mod, t, sweep=True)
+            _sync(self.device)
+            elapsed = time.perf_counter() - start
+            mod.fill(t, self.rank)
+            self.collective(mod, t)
+            _sync(self.device)
+            wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
+            rows.append({"size": count * 4, "count": count, "time_us": elapsed / self.cfg["iters"] * 1e6, "wrong": wrong})
+            if self.control is not None:
+                self.control.event(name, "progress", size=count * 4)
+        self.publish(name, {"rows": rows, "iters": self.cfg["iters"], "warmup": self.cfg["warmup"]})
+
+    def done(self) -> None:
+        import torch.distributed as dist
+
+        dist.destroy_process_group()
+
+    def run(self) -> None:
+        steps = [("init", self.init), ("inventory", self.inventory), ("smoke", self.smoke), ("all_reduce", self.sweep), ("done", self.done)]
+        try:
+            for name, step in steps:
+                with self.phase(name):
+                    step()
+        finally:
+            self.write_records()
+
+    def write_records(self) -> None:
+        run_dir = self.cfg.get("run_dir")
+        if not run_dir:
+            return
+        from ncclDoctor.fsutil import write_json_atomic
+
+        try:
+            write_json_atomic(os.path.join(run_dir, "ranks", f"rank{self.rank}.json"), self.records)
+        except OSError as exc:
+            print(f"ncclDoctor probe: rank {self.rank} could not write its records: {exc}", file=sys.stderr)
+
+
+@record
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="probes.worker")
+    ap.add_argument("--config", required=True, help="JSON file written by ncclDoctor")
+    args = ap.parse_args(argv)
+    with open(args.config, encoding="utf-8") as fh:
+        cfg = json.load(fh)
+    Worker(cfg).run()
+
+
+if __name__ == "__main__":
+    main()
