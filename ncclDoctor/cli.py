@@ -69,6 +69,31 @@ def check(
     raise typer.Exit(report.exit_code)
 
 
+@app.command("launch-spec")
+def launch_spec(
+    slurm: bool = typer.Option(False, "--slurm", help="Print an sbatch script (srun, one ncclDoctor per node)."),
+    k8s: bool = typer.Option(False, "--k8s", help="Print a Kubeflow PyTorchJob manifest."),
+    nodes: int = typer.Option(2, "--nodes", "--nnodes", help="Number of nodes."),
+    nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", help="Ranks per node (default: the visible GPUs)."),
+    gpus_per_node: Optional[int] = typer.Option(None, "--gpus-per-node", help="GPUs to request per node."),
+    image: str = typer.Option("YOUR_IMAGE_WITH_ncclDoctor", "--image", help="Container image (--k8s)."),
+    time_limit: str = typer.Option("00:15:00", "--time", help="Wall-time limit (--slurm)."),
+) -> None:
+    """Print a ready job spec that runs `ncclDoctor check` on every node."""
+    from ncclDoctor.errors import UsageError
+    from ncclDoctor.launch import k8s as k8s_spec
+    from ncclDoctor.launch import slurm as slurm_spec
+
+    if slurm == k8s:
+        raise UsageError("choose exactly one of --slurm or --k8s")
+    if nodes < 1:
+        raise UsageError(f"--nodes must be at least 1, got {nodes}")
+    if slurm:
+        sys.stdout.write(slurm_spec.sbatch_script(nodes, nproc_per_node, gpus_per_node, time_limit))
+    else:
+        sys.stdout.write(k8s_spec.pytorchjob_manifest(nodes, nproc_per_node, image, gpus_per_node=gpus_per_node))
+
+
 @app.command()
 def explain(code: str = typer.Argument(..., help="A finding code such as ENV001, or 'all' to list every rule.")) -> None:
     """Print a rule's full text: what it means, why it matters, how to fix it."""
