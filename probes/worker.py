@@ -8,6 +8,8 @@ Phases, each announced to the control store on entry and exit (``probes.control`
 ``inventory``   who am I: host, node address, pid, local rank, device, versions, env
 ``smoke``       barrier, then a small all_reduce whose result is checked exactly
 ``all_reduce``  the size sweep: warm-up, ``iters`` timed ops, then an exact check
+``structure``   multi-node only: intra-node, inter-node and node-to-node bandwidth
+                (``probes.structure``)
 ``done``        destroy the process group
 
 Each rank also writes its raw records to ``<run_dir>/ranks/rank<R>.json``.
@@ -66,7 +68,10 @@ class Worker:
         if self.control is not None:
             self.control.publish(phase, result)
 
-    def collective(self, module, tensor, sweep: bool = False) -> None:
+    def sync(self) -> None:
+        _sync(self.device)
+
+    def collective(self, module, tensor, sweep: bool = False, **kw: Any) -> None:
         if sweep:
             tensor = self.faults.sweep_tensor(tensor)
             if tensor is None:
@@ -74,7 +79,7 @@ class Worker:
         if self.control is not None:
             self.control.seq += 1
         self.faults.before_collective(self, tensor)
-        module.run(tensor)
+        module.run(tensor, **kw)
 
     # -- phases --------------------------------------------------------------------
     def init(self) -> None:
@@ -121,6 +126,7 @@ class Worker:
             "nccl": nccl,
             "backend": self.cfg["backend"],
             "env": {k: v for k, v in sorted(os.environ.items()) if is_surfaced(k)},
+            **_node_facts(node.get("addr")),
         }
         self.publish("inventory", inv)
 
@@ -166,13 +172,21 @@ class Worker:
                 self.control.event(name, "progress", size=count * 4)
         self.publish(name, {"rows": rows, "iters": self.cfg["iters"], "warmup": self.cfg["warmup"]})
 
+    def structure(self) -> None:
+        from probes import structure
+
+        self.publish("structure", structure.run(self, self.cfg["structure"]))
+
     def done(self) -> None:
         import torch.distributed as dist
 
         dist.destroy_process_group()
 
     def run(self) -> None:
-        steps = [("init", self.init), ("inventory", self.inventory), ("smoke", self.smoke), ("all_reduce", self.sweep), ("done", self.done)]
+        steps = [("init", self.init), ("inventory", self.inventory), ("smoke", self.smoke), ("all_reduce", self.sweep)]
+        if self.cfg.get("structure"):
+            steps.append(("structure", self.structure))
+        steps.append(("done", self.done))
         try:
             for name, step in steps:
                 with self.phase(name):
@@ -190,6 +204,31 @@ class Worker:
             write_json_atomic(os.path.join(run_dir, "ranks", f"rank{self.rank}.json"), self.records)
         except OSError as exc:
             print(f"ncclDoctor probe: rank {self.rank} could not write its records: {exc}", file=sys.stderr)
+
+
+def _node_facts(addr: str | None) -> dict[str, Any]:
+    """What the consistency diff compares beyond versions: interface, shm, memlock, driver."""
+    import resource
+    import shutil
+
+    import psutil
+
+    from ncclDoctor.facts.gpu import collect_gpu_facts
+
+    iface = os.environ.get("GLOO_SOCKET_IFNAME") or os.environ.get("NCCL_SOCKET_IFNAME")
+    if not iface and addr:
+        iface = next((n for n, addrs in psutil.net_if_addrs().items() if any(a.address == addr for a in addrs)), None)
+    try:
+        shm = shutil.disk_usage("/dev/shm").total
+    except OSError:
+        shm = None
+    soft = resource.getrlimit(resource.RLIMIT_MEMLOCK)[0]
+    return {
+        "iface": iface,
+        "dev_shm_bytes": shm,
+        "ulimit_memlock": "unlimited" if soft == resource.RLIM_INFINITY else soft,
+        "driver": collect_gpu_facts().get("driver"),
+    }
 
 
 @record

@@ -163,6 +163,7 @@ class Verdict:
     localizable: bool
     rounds: int = 0
     pairs_measured: int = 0
+    measured: dict[Pair, float] = field(default_factory=dict)
 
 
 def verdict(ring_bw: dict[Pair, float], repair_bw: dict[Pair, float], n: int, rounds: int = 0) -> Verdict:
@@ -211,4 +212,6 @@ def localize(n: int, measure: Callable[[list[Pair]], dict[Pair, float]]) -> Verd
     for rnd in plan_next(ring, n):
         repair.update(measure(rnd))
         rounds += 1
-    return verdict(ring, repair, n, rounds)
+    v = verdict(ring, repair, n, rounds)
+    v.measured = {**ring, **repair}
+    return v

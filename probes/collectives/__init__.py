@@ -5,9 +5,9 @@
 ``bus_factor(n)``                busbw = algbw x bus_factor(n)
 ``fill(t, rank)``                deterministic, exactly-representable input
 ``expected(count, n)``           the exact result for a check
-``run(t)``                       issue the collective once
+``run(t, group=None, **kw)``     issue the collective once (sendrecv: ``peer=``, ``out=``)
 """
 
-from probes.collectives import all_reduce
+from probes.collectives import all_reduce, sendrecv
 
-REGISTRY = {all_reduce.NAME: all_reduce}
+REGISTRY = {all_reduce.NAME: all_reduce, sendrecv.NAME: sendrecv}

@@ -1,0 +1,174 @@
+"""Multi-node check: the same ``ncclDoctor check`` on every node, like torchrun.
+
+Usage (one command per node, or once through ``srun --ntasks-per-node=1``)::
+
+    ncclDoctor check --nodes 2 --rdzv-endpoint node01:29500          # on every node
+    srun --ntasks-per-node=1 ncclDoctor check                          # SLURM: defaults
+
+Definitions
+-----------
+rendezvous
+    torchrun's own c10d rendezvous at ``--rdzv-endpoint HOST:PORT`` (``--rdzv-id``
+    names the job); ncclDoctor writes no rendezvous of its own.
+node address
+    ``--local-addr``, else the interface named by GLOO_SOCKET_IFNAME /
+    NCCL_SOCKET_IFNAME, else the source address that routes to the endpoint
+    (``ncclDoctor.facts.network.node_address``). It is passed to torchrun as
+    ``--local-addr`` because torchrun's own guess comes from the host name, which is
+    wrong in containers and network namespaces. A node is named "address (host)".
+reporting node
+    The node that hosts the rendezvous: the endpoint is one of its addresses and it
+    could bind the control port. It owns the control store, passes ``is_host=1`` to
+    torchrun, and writes the full report into its ``--out``. When several ncclDoctor
+    processes share the endpoint's host (localhost mode), the first to bind the control
+    port is the reporting node and the others are ordinary nodes (``is_host=0``).
+control store
+    A TCPStore at the rendezvous port + 1 on the reporting node (``control_port``),
+    independent of the collectives under test: every rank's phase markers and results
+    go there, so the report is complete even when the data path is broken. Other
+    nodes connect to it as clients, read it to supervise their ranks, publish their
+    preflight findings under ``cli/<i>`` and read ``report/location`` to say where the
+    full report is.
+
+Failure modes: a non-reporting node that cannot reach the control store within
+``--timeout`` (or 60 s) exits 3 and says so; a node whose ranks fail at init is named
+with the ranks' own error in the reporting node's report.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ncclDoctor.errors import CouldNotRun, UsageError
+from ncclDoctor.facts.network import is_local, node_address
+from ncclDoctor.launch import slurm
+from ncclDoctor.launch.supervisor import ControlStore
+
+
+@dataclass
+class Rendezvous:
+    nnodes: int
+    endpoint: str
+    rdzv_id: str
+    local_addr: str
+    candidate_host: bool  # the endpoint is one of this node's addresses
+    is_host: bool = False  # decided by binding the control port
+
+    @property
+    def host(self) -> str:
+        return self.endpoint.rpartition(":")[0].strip("[]")
+
+    @property
+    def port(self) -> int:
+        return int(self.endpoint.rpartition(":")[2])
+
+    @property
+    def control_port(self) -> int:
+        return self.port + 1
+
+
+def parse_endpoint(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65535:
+        raise UsageError(f"bad --rdzv-endpoint {text!r}: expected HOST:PORT with a port below 65535")
+    return host.strip("[]"), int(port)
+
+
+def resolve(nnodes: int | None, endpoint: str | None, rdzv_id: str | None, local_addr: str | None,
+            env: Mapping[str, str]) -> Rendezvous | None:
+    """Options, else the SLURM allocation; None for a single-node check."""
+    alloc = slurm.allocation(env)
+    if nnodes is None:
+        nnodes = alloc.nnodes if alloc else 1
+    if nnodes < 1:
+        raise UsageError(f"--nodes must be at least 1, got {nnodes}")
+    if nnodes == 1:
+        return None
+    if endpoint is None:
+        if not (alloc and alloc.hosts):
+            raise UsageError(f"--nodes {nnodes} needs --rdzv-endpoint HOST:PORT (the same on every node), or a SLURM allocation")
+        endpoint = alloc.rdzv_endpoint
+    host, _ = parse_endpoint(endpoint)
+    rdzv_id = rdzv_id or (alloc.rdzv_id if alloc else "ncclDoctor")
+    addr = local_addr or node_address(env, host)
+    return Rendezvous(nnodes, endpoint, rdzv_id, addr, candidate_host=is_local(host))
+
+
+class RemoteControl(ControlStore):
+    """The client end of the control store, for the non-reporting nodes. Reads never
+    raise: once the reporting node has gone, this node still supervises its own ranks."""
+
+    def __init__(self, host: str, port: int, timeout_s: float):
+        from torch.distributed import TCPStore
+
+        self.store = TCPStore(host, port, is_master=False, timeout=datetime.timedelta(seconds=timeout_s))
+        self.port = port
+        self._offsets: dict[int, int] = {}
+        self.lost: str | None = None
+
+    def new_events(self, rank: int) -> list[dict[str, Any]]:
+        try:
+            return super().new_events(rank)
+        except Exception as exc:  # the reporting node closed its store
+            self.lost = self.lost or f"{type(exc).__name__}: {exc}"
+            return []
+
+
+def open_control(rdzv: Rendezvous, timeout_s: float) -> ControlStore:
+    """Bind the control store when this node may host the rendezvous, else connect."""
+    if rdzv.candidate_host:
+        try:
+            ctl = ControlStore(port=rdzv.control_port)
+            rdzv.is_host = True
+            return ctl
+        except RuntimeError:  # another ncclDoctor on this host got there first
+            pass
+    try:
+        return RemoteControl(rdzv.host, rdzv.control_port, timeout_s)
+    except RuntimeError:
+        raise CouldNotRun(
+            f"cannot reach the control store at {rdzv.host}:{rdzv.control_port} within {timeout_s:.0f} s: "
+            "is `ncclDoctor check` running on the rendezvous host, and is that port open?"
+        ) from None
+
+
+def publish_json(ctl: ControlStore, key: str, value: Any) -> bool:
+    try:
+        ctl.store.set(key, json.dumps(value, default=str))
+        return True
+    except Exception:
+        return False
+
+
+def read_json(ctl: ControlStore, key: str) -> Any:
+    try:
+        return json.loads(ctl.store.get(key)) if ctl.store.check([key]) else None
+    except Exception:
+        return None
+
+
+def publish_node(ctl: ControlStore, record: dict[str, Any]) -> None:
+    """A node's own facts and preflight findings, under ``cli/<i>``."""
+    try:
+        i = ctl.store.add("cli/count", 1)
+        publish_json(ctl, f"cli/{i}", record)
+    except Exception:
+        pass
+
+
+def node_records(ctl: ControlStore, nnodes: int, wait_s: float) -> list[dict[str, Any]]:
+    """Wait up to ``wait_s`` for every node's record; return those that arrived."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            n = ctl.store.add("cli/count", 0)
+        except Exception:
+            n = 0
+        if n >= nnodes or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    return [r for r in (read_json(ctl, f"cli/{i}") for i in range(1, n + 1)) if r]

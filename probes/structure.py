@@ -1,0 +1,109 @@
+"""The structure phase: intra-node, inter-node and node-to-node bandwidth.
+
+Run by every rank of a multi-node check, after the all_reduce sweep::
+
+    torchrun --nnodes 2 --nproc-per-node 2 --rdzv-backend c10d --rdzv-endpoint HOST:29500 \\
+        -m probes.worker --config CONFIG.json   # with "structure": {...} in CONFIG
+
+1. **intra-node all_reduce**: every node at once, each over its own group of local ranks
+   (``new_group``; skipped with one rank per node);
+2. **inter-node all_reduce**: one rank per node (local rank 0, the node's *leader*);
+3. **point-to-point** between leaders in rounds of disjoint pairs, chosen by
+   ``ncclDoctor.analysis.localize.localize``: the ring, then only the suspects re-paired
+   with known-good nodes. After each round the leaders share their timings with
+   ``all_gather_object`` over the leaders' group, so every leader plans the same next
+   round from the same numbers.
+
+torchrun numbers ranks node by node (node g holds ranks g*P .. g*P+P-1 for P ranks per
+node), which is what the groups below rely on. Times are the best of ``iters`` timed
+operations after one warm-up: a throttled link is slow every time, scheduling noise on a
+busy host is not.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from ncclDoctor.analysis import localize
+from probes.collectives import REGISTRY
+
+
+def _best_time(worker, op, iters: int) -> float:
+    op()  # warm-up: connection setup is not bandwidth
+    worker.sync()
+    best = float("inf")
+    for _ in range(iters):
+        t0 = time.perf_counter()
+        op()
+        worker.sync()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _all_reduce(worker, group, nranks: int, size: int, iters: int) -> dict[str, Any]:
+    import torch
+
+    mod = REGISTRY["all_reduce"]
+    t = torch.empty(max(1, size // 4), dtype=torch.float32, device=worker.device)
+    mod.fill(t, worker.rank)
+    secs = _best_time(worker, lambda: worker.collective(mod, t, group=group), iters)
+    algbw = mod.algbw_bytes(t.numel(), 4, nranks) / secs / 1e9
+    return {"size": t.numel() * 4, "nranks": nranks, "time_us": secs * 1e6, "algbw_gbps": algbw,
+            "busbw_gbps": algbw * mod.bus_factor(nranks)}
+
+
+def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, Any]:
+    import torch
+    import torch.distributed as dist
+
+    mod = REGISTRY["sendrecv"]
+    me = leaders.index(worker.rank)
+    send = torch.empty(max(1, size // 4), dtype=torch.float32, device=worker.device)
+    recv = torch.empty_like(send)
+    mod.fill(send, worker.rank)
+    rounds: list[list[list[int]]] = []
+    wrong = 0
+
+    def measure(rnd: list[localize.Pair]) -> dict[localize.Pair, float]:
+        nonlocal wrong
+        rounds.append([list(p) for p in rnd])
+        mine = next((p for p in rnd if me in p), None)
+        secs = None
+        if mine is not None:
+            peer = leaders[mine[1] if mine[0] == me else mine[0]]
+            secs = _best_time(worker, lambda: worker.collective(mod, send, peer=peer, out=recv), iters)
+            wrong += int((recv != mod.expected(recv.numel(), peer, worker.device)).sum().item())
+        times: list[Any] = [None] * len(leaders)
+        dist.all_gather_object(times, secs, group=group)
+        return {p: send.numel() * 4 / max(times[p[0]], times[p[1]]) / 1e9 for p in rnd}
+
+    v = localize.localize(len(leaders), measure)
+    n_ring = len(localize.ring_rounds(len(leaders)))
+    round_of = {tuple(p): i for i, rnd in enumerate(rounds) for p in rnd}
+    pairs = [{"pair": [a, b], "gbps": g, "round": round_of[(a, b)], "ring": round_of[(a, b)] < n_ring}
+             for (a, b), g in sorted(v.measured.items())]
+    return {"size": send.numel() * 4, "iters": iters, "rounds": rounds, "wrong": wrong, "pairs": pairs}
+
+
+def run(worker, cfg: dict[str, Any]) -> dict[str, Any]:
+    import torch.distributed as dist
+
+    nproc = int(os.environ.get("LOCAL_WORLD_SIZE", 1))
+    nnodes = worker.world // nproc
+    node = worker.rank // nproc
+    size, iters = int(cfg["size"]), int(cfg["iters"])
+    nodes = [list(range(i * nproc, (i + 1) * nproc)) for i in range(nnodes)]
+    leaders = [r[0] for r in nodes]
+    # Every rank creates every group, in the same order (torch requires it).
+    intra = [dist.new_group(r) for r in nodes] if nproc > 1 else []
+    inter = dist.new_group(leaders) if nnodes > 1 else None
+    out: dict[str, Any] = {"node_rank": node, "nnodes": nnodes, "nproc_per_node": nproc, "leader": worker.rank in leaders}
+    if intra:
+        out["intra_node"] = _all_reduce(worker, intra[node], nproc, size, iters)
+    if inter is not None and worker.rank in leaders:
+        out["inter_node"] = _all_reduce(worker, inter, nnodes, size, iters)
+        out["p2p"] = _p2p(worker, leaders, inter, size, iters)
+    dist.barrier()  # results are in before any rank leaves: the report waits for no one
+    return out
