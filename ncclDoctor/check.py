@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ncclDoctor import multinode_check
 from ncclDoctor.analysis import bandwidth
 from ncclDoctor.errors import ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
@@ -29,6 +30,7 @@ from ncclDoctor.facts.network import node_address, node_label
 from ncclDoctor.findings import Severity, rule
 from ncclDoctor.fsutil import write_json_atomic
 from ncclDoctor.launch.supervisor import ControlStore, InterruptedRun, Outcome, Supervisor
+from ncclDoctor.launch import multinode
 from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
 from ncclDoctor.report.model import Report, write_run_dir
 from ncclDoctor.rules import env as env_rules
@@ -91,14 +93,18 @@ class CheckOptions:
     iters: int | None = None
     timeout: float | None = None
     inject: list[str] = field(default_factory=list)
-    nnodes: int = 1
+    nnodes: int | None = None  # None: 1, or SLURM_NNODES inside an allocation
+    rdzv_endpoint: str | None = None
+    rdzv_id: str | None = None
+    local_addr: str | None = None
+    structure_bytes: str | None = None
 
 
 # Defaults sized so a CPU check finishes well under a minute on 2 cores; GPU defaults
 # follow nccl-tests' canonical `-b 8 -e 128M -f 2` with its 20 timed iterations.
 DEFAULTS = {
-    "gloo": {"min_bytes": "1K", "max_bytes": "16M", "step_factor": 4, "warmup": 2, "iters": 10},
-    "nccl": {"min_bytes": "8", "max_bytes": "128M", "step_factor": 2, "warmup": 5, "iters": 20},
+    "gloo": {"min_bytes": "1K", "max_bytes": "16M", "step_factor": 4, "warmup": 2, "iters": 10, "structure_bytes": "1M", "structure_iters": 3},
+    "nccl": {"min_bytes": "8", "max_bytes": "128M", "step_factor": 2, "warmup": 5, "iters": 20, "structure_bytes": "64M", "structure_iters": 10},
 }
 
 
@@ -126,11 +132,17 @@ class Plan:
     deadlines: dict[str, float]
     node: dict[str, str]
     run_dir: Path
+    rdzv: multinode.Rendezvous | None = None
+    structure: dict[str, int] | None = None
+    control: Any = None  # the control store once launched (multi-node reads it after the run)
+    preflight: list = field(default_factory=list)  # this node's preflight findings (shared with the reporting node)
 
 
 def plan(opts: CheckOptions, host: dict[str, Any], env: dict[str, str]) -> Plan:
     from probes import faults
 
+    rdzv = multinode.resolve(opts.nnodes, opts.rdzv_endpoint, opts.rdzv_id, opts.local_addr, env)
+    nnodes = rdzv.nnodes if rdzv else 1
     if opts.fail_on not in ("error", "warning", "info"):
         raise UsageError(f"unknown --fail-on {opts.fail_on!r}: expected error, warning or info")
     backend = resolve_backend(opts.backend, host.get("torch", {}))
@@ -153,18 +165,21 @@ def plan(opts: CheckOptions, host: dict[str, Any], env: dict[str, str]) -> Plan:
             f = faults.parse(spec)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        if f.rank >= nproc * opts.nnodes:
-            raise UsageError(f"bad --inject {spec!r}: rank {f.rank} does not exist (world size {nproc * opts.nnodes})")
+        if f.rank >= nproc * nnodes:
+            raise UsageError(f"bad --inject {spec!r}: rank {f.rank} does not exist (world size {nproc * nnodes})")
     deadlines: dict[str, float] = {}
     if opts.timeout is not None:
         if opts.timeout <= 0:
             raise UsageError(f"--timeout must be positive, got {opts.timeout}")
-        deadlines = {k: opts.timeout for k in ("init", "inventory", "smoke", "all_reduce", "done")}
+        deadlines = {k: opts.timeout for k in ("init", "inventory", "smoke", "all_reduce", "structure", "done")}
         deadlines["launch"] = max(opts.timeout, 60.0)  # starting Python + torch takes its time
-    addr = node_address(env)
+    addr = rdzv.local_addr if rdzv else node_address(env)
     node = {"host": socket.gethostname(), "addr": addr}
     run_dir = Path(opts.out) if opts.out else default_run_dir("check")
-    return Plan(backend, nproc, nproc * opts.nnodes, sizes, warmup, iters, deadlines, node, run_dir)
+    structure = None
+    if rdzv:
+        structure = {"size": parse_size(opts.structure_bytes or d["structure_bytes"]), "iters": d["structure_iters"]}
+    return Plan(backend, nproc, nproc * nnodes, sizes, warmup, iters, deadlines, node, run_dir, rdzv, structure)
 
 
 def preflight(report: Report, p: Plan, env: dict[str, str]) -> None:
@@ -174,6 +189,7 @@ def preflight(report: Report, p: Plan, env: dict[str, str]) -> None:
     report.add(*check_host(report.host, p.backend, p.nproc_per_node, where))
     if p.world_size == 1:
         report.add(run_rules.SINGLE_RANK.finding("World size is 1: busbw is 0 by definition.", nodes=[where]))
+    p.preflight = list(report.findings)
 
 
 def worker_env(env: dict[str, str], control_port: int, control_host: str = "127.0.0.1") -> dict[str, str]:
@@ -190,6 +206,8 @@ def worker_env(env: dict[str, str], control_port: int, control_host: str = "127.
 
 
 def launch(p: Plan, env: dict[str, str], inject: list[str], on_event: Callable | None = None) -> Outcome:
+    if p.rdzv:
+        return multinode_check.launch(p, env, inject, on_event)
     control = ControlStore()
     pg_timeout = max([*p.deadlines.values(), 180.0]) + 30.0  # the supervisor decides first
     cfg = {
@@ -254,6 +272,8 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
         "evidence": out.evidence,
     }
     label = lambda r: _rank_label(inv.get(r), r, p.node)  # noqa: E731
+    if p.rdzv:  # a rank without an inventory is not necessarily on this node
+        label = multinode_check.labeler(p, inv)
 
     smoke = {r: res["smoke"] for r, res in out.results.items() if "smoke" in res}
     if smoke:
@@ -273,6 +293,8 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
             "avg_busbw_gbps": bandwidth.avg_busbw(table),
         }
         _bandwidth_findings(report, table, label)
+    if p.rdzv:
+        multinode_check.analyse(report, p, out, label)
     bad = [r for r, v in smoke.items() if v["wrong"]] + [r for r, v in sweep.items() if any(x["wrong"] for x in v["rows"])]
     if bad:
         report.add(run_rules.WRONG_RESULTS.finding(
@@ -368,6 +390,8 @@ def run_check(
     try:
         out = launch(p, env, opts.inject, on_event=on_event)
         outcome_code = analyse(report, p, out)
+        if p.rdzv and not p.rdzv.is_host:
+            multinode_check.local_summary(report, p)
     except InterruptedRun as exc:
         analyse(report, p, exc.outcome)
         report.interrupted = True

@@ -66,18 +66,32 @@ def check(
     iters: Optional[int] = typer.Option(None, "--iters", "-n", help="Timed ops per size (nccl-tests -n)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Deadline in seconds for each probe phase (default: 60 s init, 30 s smoke, 180 s sweep)."),
     inject: List[str] = typer.Option([], "--inject", help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip. Repeatable."),
+    nodes: Optional[int] = typer.Option(None, "--nodes", "--nnodes", help="Nodes in the job; run the same command on each (default 1, or SLURM_NNODES under SLURM)."),
+    rdzv_endpoint: Optional[str] = typer.Option(None, "--rdzv-endpoint", help="HOST:PORT of torchrun's c10d rendezvous (default under SLURM: first host:29500). The control store uses PORT+1."),
+    rdzv_id: Optional[str] = typer.Option(None, "--rdzv-id", help="Rendezvous id, the same on every node (default under SLURM: slurm-<job id>)."),
+    local_addr: Optional[str] = typer.Option(None, "--local-addr", help="This node's address for torchrun and reports (default: the interface GLOO/NCCL_SOCKET_IFNAME names, else the one that routes to the endpoint)."),
+    structure_bytes: Optional[str] = typer.Option(None, "--structure-bytes", help="Message size for the multi-node intra/inter-node all_reduce and p2p exchanges. Default 1M on CPU, 64M on GPU."),
 ) -> None:
-    """Probe collectives on this node under torchrun: all_reduce busbw, settings lint, verdict."""
+    """Probe collectives under torchrun (one node, or --nodes N on every node): busbw, settings lint, consistency across nodes, slow node/link, verdict."""
     from ncclDoctor.check import CheckOptions, run_check
 
     opts = CheckOptions(
         nproc_per_node=nproc_per_node, backend=backend, out=str(out) if out else None, fail_on=fail_on,
         min_bytes=min_bytes, max_bytes=max_bytes, step_factor=step_factor, warmup=warmup, iters=iters,
-        timeout=timeout, inject=list(inject),
+        timeout=timeout, inject=list(inject), nnodes=nodes, rdzv_endpoint=rdzv_endpoint, rdzv_id=rdzv_id,
+        local_addr=local_addr, structure_bytes=structure_bytes,
     )
     progress = None if as_json else (lambda msg: err.print(f"ncclDoctor {__version__}: {msg}"))
     report = run_check(opts, argv=sys.argv[1:], progress=progress)
     _emit(report, as_json)
+    if not as_json:
+        from ncclDoctor.report.structure import structure_lines
+
+        for line in structure_lines(report.results):
+            err.print(line, markup=False)
+    full = report.results.get("multinode", {}).get("full_report")
+    if full and not as_json:
+        err.print(f"ncclDoctor: this node's summary above; the full report is on {full['node']} in {full['run_dir']}")
     raise typer.Exit(report.exit_code)
 
 

@@ -17,11 +17,16 @@ node address
     ``--local-addr`` because torchrun's own guess comes from the host name, which is
     wrong in containers and network namespaces. A node is named "address (host)".
 reporting node
-    The node that hosts the rendezvous: the endpoint is one of its addresses and it
-    could bind the control port. It owns the control store, passes ``is_host=1`` to
+    The node that hosts the rendezvous: the endpoint is one of its addresses (for a
+    loopback endpoint: its ``--local-addr`` is that address) and it could bind the
+    control port. It owns the control store, passes ``is_host=1`` to
     torchrun, and writes the full report into its ``--out``. When several ncclDoctor
-    processes share the endpoint's host (localhost mode), the first to bind the control
-    port is the reporting node and the others are ordinary nodes (``is_host=0``).
+    processes share the endpoint's host with a routable endpoint, the first to bind the
+    control port is the reporting node and the others are ordinary nodes (``is_host=0``).
+localhost mode
+    Several "nodes" on one machine without namespaces: give each its own loopback
+    address, ``--rdzv-endpoint 127.0.0.2:PORT --local-addr 127.0.0.N`` (N = 2, 3, ...);
+    Linux routes all of 127/8 to ``lo``. Node identity then reads "127.0.0.3 (host)".
 control store
     A TCPStore at the rendezvous port + 1 on the reporting node (``control_port``),
     independent of the collectives under test: every rank's phase markers and results
@@ -38,7 +43,9 @@ with the ranks' own error in the reporting node's report.
 from __future__ import annotations
 
 import datetime
+import ipaddress
 import json
+import socket
 import time
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -95,7 +102,21 @@ def resolve(nnodes: int | None, endpoint: str | None, rdzv_id: str | None, local
     host, _ = parse_endpoint(endpoint)
     rdzv_id = rdzv_id or (alloc.rdzv_id if alloc else "ncclDoctor")
     addr = local_addr or node_address(env, host)
-    return Rendezvous(nnodes, endpoint, rdzv_id, addr, candidate_host=is_local(host))
+    return Rendezvous(nnodes, endpoint, rdzv_id, addr, candidate_host=hosts_endpoint(host, addr))
+
+
+def hosts_endpoint(host: str, addr: str) -> bool:
+    """Is the rendezvous endpoint on this node? One of its addresses -- except that in
+    localhost mode (every node on one machine, each with its own 127.0.0.x as
+    ``--local-addr``) a loopback endpoint belongs only to the node with that address."""
+    if not is_local(host):
+        return False
+    try:
+        ip = ipaddress.ip_address(socket.gethostbyname(host))
+        mine = ipaddress.ip_address(addr)
+    except (OSError, ValueError):
+        return True
+    return not (ip.is_loopback and mine.is_loopback and ip != mine)
 
 
 class RemoteControl(ControlStore):
@@ -172,3 +193,26 @@ def node_records(ctl: ControlStore, nnodes: int, wait_s: float) -> list[dict[str
             break
         time.sleep(0.2)
     return [r for r in (read_json(ctl, f"cli/{i}") for i in range(1, n + 1)) if r]
+
+
+def signal_finished(ctl: ControlStore) -> None:
+    """A non-reporting node has read all it needs: the reporting node may close the store."""
+    try:
+        ctl.store.add("cli/finished", 1)
+    except Exception:
+        pass
+
+
+def wait_finished(ctl: ControlStore, others: int, wait_s: float) -> int:
+    """On the reporting node: wait up to ``wait_s`` for ``others`` nodes to finish reading."""
+    deadline = time.monotonic() + wait_s
+    n = 0
+    while time.monotonic() < deadline:
+        try:
+            n = ctl.store.add("cli/finished", 0)
+        except Exception:
+            break
+        if n >= others:
+            break
+        time.sleep(0.2)
+    return n

@@ -1,0 +1,161 @@
+"""Bandwidth structure of a multi-node run: tables and findings (pure).
+
+Input: the ``structure`` result of every rank (``probes.structure``) and a function
+that names node ``i`` ("address (host)"). Output: ``results["structure"]`` for the
+report -- intra-node all_reduce per node, inter-node all_reduce over one rank per node,
+every point-to-point pair measured with its round -- and the findings:
+
+- BW201 a slow node (slow against every known-good partner; ``analysis.localize``);
+- BW202 a slow link between two healthy nodes;
+- BW203 slowness that cannot be pinned on a node (2 nodes, or most of them slow);
+- BW204 a node whose intra-node all_reduce is far below the other nodes'.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ncclDoctor.analysis import localize
+from ncclDoctor.findings import Finding, rule
+
+SLOW_NODE = rule(
+    "BW201",
+    "error",
+    "A node's network is slow",
+    why="""
+Every point-to-point exchange this node took part in ran far below the bandwidth other
+node pairs reach, while its partners were fast with other nodes. Every collective that
+crosses nodes runs at the pace of its slowest link, so this node slows the whole job.
+""",
+    fix="""
+On the named node: check the link speed and errors (ethtool IFACE, ip -s link; ibstat
+and the port counters on InfiniBand), traffic shaping (tc qdisc show), and whether the
+traffic takes the interface you expect (NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME). Exclude
+the node (sbatch --exclude=HOST) until it is fixed, and rerun the check.
+""",
+)
+
+SLOW_LINK = rule(
+    "BW202",
+    "warning",
+    "The link between two nodes is slow",
+    why="""
+Both nodes are fast with other partners, so neither node is slow as a whole: the path
+between them is (a switch port, a cable, a routing or ECMP imbalance).
+""",
+    fix="Check the switch ports and the route between the two named nodes (traceroute, the fabric's port counters).",
+)
+
+UNLOCALIZED = rule(
+    "BW203",
+    "warning",
+    "Slow inter-node bandwidth that cannot be pinned on one node",
+    why="""
+Localization compares node pairs with each other. With two nodes there is a single pair
+and nothing to compare it with; when most nodes are slow there is no known-good node to
+test the suspects against.
+""",
+    fix="Rerun with more nodes (including some known to be healthy), or compare the inter-node busbw with what the fabric should deliver.",
+)
+
+SLOW_INSIDE_NODE = rule(
+    "BW204",
+    "warning",
+    "One node's intra-node all_reduce is slow",
+    why="""
+All nodes ran the same intra-node all_reduce at the same time; this node reached far less
+bus bandwidth than the others. Inside a node that points at its GPUs, NVLink/PCIe
+topology, or CPU load rather than the network.
+""",
+    fix="On the named node check nvidia-smi topo -m, GPU clocks and throttling, and other processes (top, nvidia-smi).",
+)
+
+
+def _pairs(structure: dict[int, dict[str, Any]]) -> tuple[list[dict[str, Any]], int, int]:
+    for res in structure.values():
+        p2p = res.get("p2p")
+        if p2p:
+            return list(p2p["pairs"]), len(p2p["rounds"]), int(p2p.get("wrong", 0))
+    return [], 0, 0
+
+
+def _intra(structure: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """node -> the slowest rank's intra-node result (the node's pace)."""
+    out: dict[int, dict[str, Any]] = {}
+    for res in structure.values():
+        row = res.get("intra_node")
+        if row and (res["node_rank"] not in out or row["time_us"] > out[res["node_rank"]]["time_us"]):
+            out[res["node_rank"]] = row
+    return out
+
+
+def analyse(structure: dict[int, dict[str, Any]], name: Callable[[int], str]) -> tuple[dict[str, Any], list[Finding]]:
+    if not structure:
+        return {}, []
+    nnodes = next(iter(structure.values()))["nnodes"]
+    pairs, rounds, wrong = _pairs(structure)
+    ring = {tuple(p["pair"]): p["gbps"] for p in pairs if p["ring"]}
+    repair = {tuple(p["pair"]): p["gbps"] for p in pairs if not p["ring"]}
+    v = localize.verdict(ring, repair, nnodes, rounds)  # type: ignore[arg-type]
+    intra = _intra(structure)
+    inter = next((r["inter_node"] for r in structure.values() if r.get("inter_node")), None)
+    results = {
+        "nnodes": nnodes,
+        "intra_node": [{"node": name(i), **row} for i, row in sorted(intra.items())],
+        "inter_node": inter,
+        "p2p": {
+            "rounds": rounds,
+            "pairs_measured": len(pairs),
+            "all_pairs": nnodes * (nnodes - 1) // 2,
+            "reference_gbps": v.reference_gbps,
+            "median_gbps": v.median_gbps,
+            "wrong": wrong,
+            "pairs": [{**p, "nodes": [name(p["pair"][0]), name(p["pair"][1])]} for p in pairs],
+            "slow_nodes": [name(i) for i in v.slow_nodes],
+            "slow_links": [[name(a), name(b)] for a, b in v.slow_links],
+        },
+    }
+    return results, _findings(v, intra, name)
+
+
+def _gbps(x: float) -> str:
+    return f"{x * 1e3:.1f} MB/s" if x < 1 else f"{x:.2f} GB/s"
+
+
+def _findings(v: localize.Verdict, intra: dict[int, dict[str, Any]], name: Callable[[int], str]) -> list[Finding]:
+    out = []
+    ref = f"the reference (75th percentile of pairs) {_gbps(v.reference_gbps or 0)}, median {_gbps(v.median_gbps or 0)}"
+    for s in v.slow_nodes:
+        rows = v.evidence[s]
+        seen = ", ".join(f"{_gbps(r['gbps'])} with {name(r['pair'][1] if r['pair'][0] == s else r['pair'][0])}" for r in rows)
+        out.append(SLOW_NODE.finding(
+            f"{name(s)} is slow: its point-to-point exchanges ran at {seen}, against {ref}.",
+            nodes=[name(s)], evidence=rows,
+        ))
+    for a, b in v.slow_links:
+        [row] = v.evidence[(a, b)]
+        out.append(SLOW_LINK.finding(
+            f"The link {name(a)} <-> {name(b)} ran at {_gbps(row['gbps'])} against {ref}; both nodes are fast with other partners.",
+            nodes=[name(a), name(b)], evidence=[row],
+        ))
+    if v.unresolved:
+        out.append(UNLOCALIZED.finding(
+            f"Nodes {', '.join(name(s) for s in v.unresolved)} were slow with every partner and no known-good node was left to test them against.",
+            nodes=[name(s) for s in v.unresolved], evidence=[v.evidence[s] for s in v.unresolved],
+        ))
+    out += _intra_findings(intra, name)
+    return out
+
+
+def _intra_findings(intra: dict[int, dict[str, Any]], name: Callable[[int], str]) -> list[Finding]:
+    if len(intra) < 3:  # with two nodes neither is the odd one out
+        return []
+    med = localize.median([r["busbw_gbps"] for r in intra.values()])
+    return [
+        SLOW_INSIDE_NODE.finding(
+            f"{name(i)} reached {_gbps(r['busbw_gbps'])} busbw in its intra-node all_reduce; the median node reached {_gbps(med)}.",
+            nodes=[name(i)], evidence=[{"busbw_gbps": r["busbw_gbps"], "median_gbps": med}],
+        )
+        for i, r in sorted(intra.items())
+        if r["busbw_gbps"] < localize.SLOW_RATIO * med
+    ]
