@@ -1,0 +1,88 @@
+"""Multi-node check with real nodes: one network namespace per node on a bridge, each
+running its own `ncclDoctor check --nodes N` over gloo on its own interface, as on a
+cluster. Needs root and `ip netns` (CI has both); elsewhere skips with the reason."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from tests import netns
+from tests.multinode_helpers import codes, named, reporting, run_nodes
+
+pytestmark = [pytest.mark.netns, pytest.mark.slow]
+
+REASON = netns.skip_reason()
+if REASON:
+    print(f"skipping netns multi-node tests: {REASON}")
+    pytestmark.append(pytest.mark.skip(reason=REASON))
+
+
+def launch_in(cluster):
+    def start(i, argv, env):
+        env = {**env, "GLOO_SOCKET_IFNAME": env.get("GLOO_SOCKET_IFNAME", "eth0")}
+        return cluster.popen(i, argv, env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return start
+
+
+def label(cluster, i):
+    return f"{cluster.addr(i)} ("
+
+
+def test_two_healthy_nodes_pass_with_the_structure_measured(tmp_path):
+    with netns.Cluster(2) as c:
+        runs = run_nodes(2, launch_in(c), c.addr, tmp_path, extra=["--nproc-per-node", "2"])
+    host = reporting(runs)
+    assert host.addr == c.addr(0), "the node holding the endpoint reports"
+    for r in runs:
+        assert r.returncode == 0, (r.index, r.stderr[-3000:])
+    rep = host.report
+    assert rep["verdict"] == "pass", rep["findings"]
+    assert sorted(n["addr"] for n in rep["nodes"]) == [c.addr(0), c.addr(1)]
+    st = rep["results"]["structure"]
+    assert len(st["intra_node"]) == 2 and st["inter_node"]["nranks"] == 2
+    assert st["p2p"]["pairs_measured"] == 1 and st["p2p"]["pairs"][0]["gbps"] > 0
+    other = runs[1]
+    assert "full report is on 10.77.0.1" in other.stderr
+    assert other.report["results"]["multinode"]["full_report"]["run_dir"] == str((tmp_path / "node0").resolve())
+
+
+def test_three_nodes_one_with_a_differing_setting(tmp_path):
+    with netns.Cluster(3) as c:
+        runs = run_nodes(3, launch_in(c), c.addr, tmp_path, envs={2: {"NCCL_IB_HCA": "mlx5_1"}})
+    rep = reporting(runs).report
+    assert codes(rep, "BW2") == [], "healthy links: nobody is slow"
+    assert rep["results"]["structure"]["p2p"]["rounds"] == 3 and rep["results"]["structure"]["p2p"]["pairs_measured"] == 3
+    [con] = [f for f in rep["findings"] if f["code"] == "CON001"]
+    assert con["nodes"] == [f"{c.addr(2)} (" + con["nodes"][0].split(" (")[1]]
+    assert "sets NCCL_IB_HCA=mlx5_1" in con["message"] and "2 other nodes do not set NCCL_IB_HCA" in con["message"]
+
+
+def test_throttled_node_is_named_slow_and_no_healthy_node_is_blamed(tmp_path):
+    with netns.Cluster(3) as c:
+        c.throttle(2, "20mbit")
+        runs = run_nodes(3, launch_in(c), c.addr, tmp_path)
+    rep = reporting(runs).report
+    slow = [f for f in rep["findings"] if f["code"] == "BW201"]
+    assert len(slow) == 1, rep["findings"]
+    assert slow[0]["nodes"][0].startswith(c.addr(2) + " ")
+    assert named(rep, "BW2") == set(slow[0]["nodes"]), "no healthy node or link blamed"
+    assert all(row["ratio_to_reference"] < 0.5 for row in slow[0]["evidence"])
+    assert rep["exit_code"] == 1
+
+
+def test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang(tmp_path):
+    import time
+
+    t0 = time.monotonic()
+    with netns.Cluster(2) as c:
+        runs = run_nodes(2, launch_in(c), c.addr, tmp_path, envs={1: {"GLOO_SOCKET_IFNAME": "nosuch0"}},
+                         extra=["--timeout", "20"], timeout=180)
+    elapsed = time.monotonic() - t0
+    rep = reporting(runs).report
+    errs = [f for f in rep["findings"] if f["code"] == "RUN101"]
+    assert errs and errs[0]["nodes"][0].startswith(c.addr(1) + " "), rep["findings"]
+    assert "nosuch0" in errs[0]["message"]
+    assert all(r.returncode not in (0, 1) for r in runs), [r.returncode for r in runs]
+    assert elapsed < 170
