@@ -8,7 +8,8 @@ Stages, on every node:
                 ``--local-addr`` and ``is_host``, supervise every rank of the job.
                 The reporting node then waits (``SETTLE_S`` at most) for the other
                 nodes' ranks to finish and collects their results.
-2. ``analyse``  consistency across nodes (``analysis.consistency``), bandwidth
+2. ``analyse``  consistency across nodes (``analysis.consistency``: rank inventories,
+                or what each node's ncclDoctor saw when its ranks never started), bandwidth
                 structure and slow node / link (``analysis.structure``), ranks that
                 failed with their own error (RUN101), the other nodes' preflight
                 findings, and nodes that never reported (RUN102).
@@ -27,6 +28,7 @@ from ncclDoctor.findings import Finding, rule
 from ncclDoctor.fsutil import write_json_atomic
 from ncclDoctor.launch import multinode
 from ncclDoctor.launch.supervisor import Outcome, Supervisor
+from ncclDoctor.knowledge.env_vars import is_surfaced
 from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
 
 PHASES = ("init", "inventory", "smoke", "all_reduce", "structure", "done")
@@ -81,6 +83,7 @@ def launch(p, env: dict[str, str], inject: list[str], on_event: Callable | None 
     multinode.publish_node(ctl, {
         "node": label_of(p), "host": p.node["host"], "addr": p.node["addr"], "is_host": rd.is_host,
         "run_dir": str(p.run_dir.resolve()), "findings": [f.to_dict() for f in p.preflight],
+        "env": {k: v for k, v in sorted(env.items()) if is_surfaced(k)},
     })
     cfg = {
         "backend": p.backend, "sizes": p.sizes, "warmup": p.warmup, "iters": p.iters,
@@ -155,7 +158,12 @@ def labeler(p, inv: dict[int, Any]) -> Callable[[int], str]:
 def analyse(report, p, out: Outcome, label: Callable[[int], str]) -> None:
     _fix_rank_rows(report, p, out, label)
     invs = [res["inventory"] for _, res in sorted(out.results.items()) if res.get("inventory")]
+    records = multinode.node_records(p.control, p.rdzv.nnodes, NODE_RECORDS_S) if p.rdzv.is_host else []
     report.add(*consistency.check_consistency(invs))
+    seen = {(i.get("host"), i.get("addr")) for i in invs}
+    if any((r.get("host"), r.get("addr")) not in seen for r in records):
+        # some node's ranks never got as far as the inventory: diff what its ncclDoctor saw
+        report.add(*consistency.check_consistency([{k: r.get(k) for k in ("host", "addr", "env")} for r in records]))
     struct = {r: res["structure"] for r, res in out.results.items() if res.get("structure")}
     leader = lambda i: label(i * p.nproc_per_node)  # noqa: E731
     results, findings = structure.analyse(struct, leader)
@@ -167,7 +175,7 @@ def analyse(report, p, out: Outcome, label: Callable[[int], str]) -> None:
           "endpoint": p.rdzv.endpoint, "rdzv_id": p.rdzv.rdzv_id, "this_node": label_of(p)}
     if p.rdzv.is_host:
         mn["reporting_node"] = label_of(p)
-        mn["nodes_reporting"] = _merge_node_records(report, p)
+        mn["nodes_reporting"] = _merge_node_records(report, p, records)
         # the other nodes read the store after their own torchrun exits: keep it open for them
         mn["nodes_finished"] = multinode.wait_finished(p.control, p.rdzv.nnodes - 1, SETTLE_S)
     report.results["multinode"] = mn
@@ -197,9 +205,8 @@ def _rank_errors(out: Outcome, label: Callable[[int], str]) -> list[Finding]:
     ]
 
 
-def _merge_node_records(report, p) -> list[str]:
+def _merge_node_records(report, p, records: list[dict[str, Any]]) -> list[str]:
     """Other nodes' preflight findings join the report; missing nodes are a finding."""
-    records = multinode.node_records(p.control, p.rdzv.nnodes, NODE_RECORDS_S)
     me = label_of(p)
     for rec in records:
         if rec.get("node") == me:

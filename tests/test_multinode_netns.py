@@ -84,5 +84,7 @@ def test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang(tm
     errs = [f for f in rep["findings"] if f["code"] == "RUN101"]
     assert errs and errs[0]["nodes"][0].startswith(c.addr(1) + " "), rep["findings"]
     assert "nosuch0" in errs[0]["message"]
+    [con] = [f for f in rep["findings"] if f["code"] == "CON001" and "GLOO_SOCKET_IFNAME" in f["message"]]
+    assert "sets GLOO_SOCKET_IFNAME=nosuch0" in con["message"]
     assert all(r.returncode not in (0, 1) for r in runs), [r.returncode for r in runs]
     assert elapsed < 170
