@@ -79,12 +79,14 @@ def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, 
         dist.all_gather_object(times, secs, group=group)
         return {p: send.numel() * 4 / max(times[p[0]], times[p[1]]) / 1e9 for p in rnd}
 
+    t0 = time.perf_counter()
     v = localize.localize(len(leaders), measure)
+    elapsed = time.perf_counter() - t0
     n_ring = len(localize.ring_rounds(len(leaders)))
     round_of = {tuple(p): i for i, rnd in enumerate(rounds) for p in rnd}
     pairs = [{"pair": [a, b], "gbps": g, "round": round_of[(a, b)], "ring": round_of[(a, b)] < n_ring}
              for (a, b), g in sorted(v.measured.items())]
-    return {"size": send.numel() * 4, "iters": iters, "rounds": rounds, "wrong": wrong, "pairs": pairs}
+    return {"size": send.numel() * 4, "iters": iters, "rounds": rounds, "wrong": wrong, "pairs": pairs, "elapsed_s": elapsed}
 
 
 def run(worker, cfg: dict[str, Any]) -> dict[str, Any]:

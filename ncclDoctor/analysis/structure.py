@@ -71,12 +71,8 @@ topology, or CPU load rather than the network.
 )
 
 
-def _pairs(structure: dict[int, dict[str, Any]]) -> tuple[list[dict[str, Any]], int, int]:
-    for res in structure.values():
-        p2p = res.get("p2p")
-        if p2p:
-            return list(p2p["pairs"]), len(p2p["rounds"]), int(p2p.get("wrong", 0))
-    return [], 0, 0
+def _p2p(structure: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    return next((res["p2p"] for res in structure.values() if res.get("p2p")), {"pairs": [], "rounds": []})
 
 
 def _intra(structure: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -93,7 +89,8 @@ def analyse(structure: dict[int, dict[str, Any]], name: Callable[[int], str]) ->
     if not structure:
         return {}, []
     nnodes = next(iter(structure.values()))["nnodes"]
-    pairs, rounds, wrong = _pairs(structure)
+    p2p = _p2p(structure)
+    pairs, rounds, wrong = list(p2p["pairs"]), len(p2p["rounds"]), int(p2p.get("wrong", 0))
     ring = {tuple(p["pair"]): p["gbps"] for p in pairs if p["ring"]}
     repair = {tuple(p["pair"]): p["gbps"] for p in pairs if not p["ring"]}
     v = localize.verdict(ring, repair, nnodes, rounds)  # type: ignore[arg-type]
@@ -110,6 +107,7 @@ def analyse(structure: dict[int, dict[str, Any]], name: Callable[[int], str]) ->
             "reference_gbps": v.reference_gbps,
             "median_gbps": v.median_gbps,
             "wrong": wrong,
+            "elapsed_s": p2p.get("elapsed_s"),
             "pairs": [{**p, "nodes": [name(p["pair"][0]), name(p["pair"][1])]} for p in pairs],
             "slow_nodes": [name(i) for i in v.slow_nodes],
             "slow_links": [[name(a), name(b)] for a, b in v.slow_links],
