@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from ncclDoctor import multinode_check
 from ncclDoctor.analysis import bandwidth
-from ncclDoctor.errors import ExitCode, UsageError
+from ncclDoctor.errors import CouldNotRun, ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
 from ncclDoctor.facts.network import node_address, node_label
 from ncclDoctor.findings import Severity, rule
@@ -392,6 +392,9 @@ def run_check(
         outcome_code = analyse(report, p, out)
         if p.rdzv and not p.rdzv.is_host:
             multinode_check.local_summary(report, p)
+    except CouldNotRun as exc:  # e.g. another node cannot reach the rendezvous host's control store
+        report.add(run_rules.LAUNCH_FAILED.finding(str(exc), nodes=[node_label(p.node["host"], p.node["addr"])]))
+        outcome_code = ExitCode.COULD_NOT_RUN
     except InterruptedRun as exc:
         analyse(report, p, exc.outcome)
         report.interrupted = True

@@ -87,3 +87,15 @@ def test_healthy_structure_has_no_findings():
     ring = {(0, 1): 1.0, (1, 2): 0.9, (2, 3): 1.2, (0, 3): 0.8}
     _, findings = structure.analyse(_struct(ring), name)
     assert findings == []
+
+
+def test_a_node_that_cannot_reach_the_control_store_says_so_in_bounded_time():
+    import time
+
+    from ncclDoctor.errors import CouldNotRun
+
+    rd = multinode.Rendezvous(2, "127.0.0.2:1", "x", "127.0.0.3", candidate_host=False)  # port 2: nobody listens
+    t0 = time.monotonic()
+    with pytest.raises(CouldNotRun, match="cannot reach the control store at 127.0.0.2:2"):
+        multinode.open_control(rd, timeout_s=1.0)
+    assert time.monotonic() - t0 < 30

@@ -149,12 +149,27 @@ def open_control(rdzv: Rendezvous, timeout_s: float) -> ControlStore:
         except RuntimeError:  # another ncclDoctor on this host got there first
             pass
     try:
+        wait_listening(rdzv.host, rdzv.control_port, timeout_s)
         return RemoteControl(rdzv.host, rdzv.control_port, timeout_s)
-    except RuntimeError:
+    except (OSError, RuntimeError):
         raise CouldNotRun(
             f"cannot reach the control store at {rdzv.host}:{rdzv.control_port} within {timeout_s:.0f} s: "
             "is `ncclDoctor check` running on the rendezvous host, and is that port open?"
         ) from None
+
+
+def wait_listening(host: str, port: int, timeout_s: float) -> None:
+    """Poll with plain TCP connects until the store listens: the reporting node may start
+    later than this one, and torch's own client retries for minutes and logs each try."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=2.0):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
 
 
 def publish_json(ctl: ControlStore, key: str, value: Any) -> bool:
