@@ -100,9 +100,27 @@ def launch(p, env: dict[str, str], inject: list[str], on_event: Callable | None 
     sup = Supervisor(
         argv, worker_env(env, rd.control_port, control_host=rd.host), p.world_size, ctl,
         log_path=str(p.run_dir / "torchrun.log"), deadlines_s=p.deadlines, phases=PHASES, on_event=on_event,
+        before_stop=lambda s, o: collect_evidence(s, o, p),
     )
     out = sup.run()
     return settle(sup, out, SETTLE_S if out.status == "ok" else 3.0) if rd.is_host else out
+
+
+def collect_evidence(sup: Supervisor, out: Outcome, p) -> None:
+    """check.collect_evidence, except that only this node's ranks are signalled: a pid
+    from another node's inventory means nothing here (or, worse, another process)."""
+    from ncclDoctor.analysis import flight
+    from ncclDoctor.launch import evidence
+
+    if out.status != "hang" or out.phase == "launch":
+        return
+    mine = {r: pid for r, pid in sup.worker_pids().items()
+            if (multinode.read_json(sup.control, f"result/{r}/identity") or {}).get("addr") == p.node["addr"]}
+    got = evidence.gather(sup.control, sorted(sup.ranks), mine, p.run_dir)
+    out.evidence["stacks"] = got.pop("stacks")
+    fr = got.pop("flight_recorder")
+    out.evidence["flight_recorder_summary"] = flight.summarize({int(r): d for r, d in fr.items()}) if fr else None
+    out.evidence["gathered"] = got
 
 
 def settle(sup: Supervisor, out: Outcome, wait_s: float) -> Outcome:

@@ -53,6 +53,7 @@ def test_three_nodes_one_with_a_differing_setting(tmp_path):
         runs = run_nodes(3, launch_in(c), c.addr, tmp_path, envs={2: {"NCCL_IB_HCA": "mlx5_1"}})
     rep = reporting(runs).report
     assert codes(rep, "BW2") == [], "healthy links: nobody is slow"
+    assert [f["code"] for f in rep["findings"] if f["severity"] != "info"] == ["CON001"], "healthy apart from the setting"
     assert rep["results"]["structure"]["p2p"]["rounds"] == 3 and rep["results"]["structure"]["p2p"]["pairs_measured"] == 3
     [con] = [f for f in rep["findings"] if f["code"] == "CON001"]
     assert con["nodes"] == [f"{c.addr(2)} (" + con["nodes"][0].split(" (")[1]]
