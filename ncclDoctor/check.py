@@ -105,7 +105,7 @@ class CheckOptions:
 # Defaults sized so a CPU check finishes well under a minute on 2 cores; GPU defaults
 # follow nccl-tests' canonical `-b 8 -e 128M -f 2` with its 20 timed iterations.
 DEFAULTS = {
-    "gloo": {"min_bytes": "1K", "max_bytes": "16M", "step_factor": 4, "warmup": 2, "iters": 10, "structure_bytes": "1M", "structure_iters": 3},
+    "gloo": {"min_bytes": "1K", "max_bytes": "16M", "step_factor": 4, "warmup": 2, "iters": 10, "structure_bytes": "1M", "structure_iters": 5},
     "nccl": {"min_bytes": "8", "max_bytes": "128M", "step_factor": 2, "warmup": 5, "iters": 20, "structure_bytes": "64M", "structure_iters": 10},
 }
 

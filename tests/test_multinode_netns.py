@@ -26,10 +26,6 @@ def launch_in(cluster):
     return start
 
 
-def label(cluster, i):
-    return f"{cluster.addr(i)} ("
-
-
 def test_two_healthy_nodes_pass_with_the_structure_measured(tmp_path):
     with netns.Cluster(2) as c:
         runs = run_nodes(2, launch_in(c), c.addr, tmp_path, extra=["--nproc-per-node", "2"])
@@ -79,7 +75,7 @@ def test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang(tm
     t0 = time.monotonic()
     with netns.Cluster(2) as c:
         runs = run_nodes(2, launch_in(c), c.addr, tmp_path, envs={1: {"GLOO_SOCKET_IFNAME": "nosuch0"}},
-                         extra=["--timeout", "20"], timeout=180)
+                         extra=["--timeout", "10"], timeout=180)
     elapsed = time.monotonic() - t0
     rep = reporting(runs).report
     errs = [f for f in rep["findings"] if f["code"] == "RUN101"]
