@@ -82,9 +82,9 @@ def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, 
     t0 = time.perf_counter()
     v = localize.localize(len(leaders), measure)
     elapsed = time.perf_counter() - t0
-    n_ring = len(localize.ring_rounds(len(leaders)))
-    round_of = {tuple(p): i for i, rnd in enumerate(rounds) for p in rnd}
-    pairs = [{"pair": [a, b], "gbps": g, "round": round_of[(a, b)], "ring": round_of[(a, b)] < n_ring}
+    ring = set(localize.ring_pairs(len(leaders)))
+    round_of = {tuple(p): i for i, rnd in enumerate(rounds) for p in rnd}  # a confirmed pair: its last round
+    pairs = [{"pair": [a, b], "gbps": g, "round": round_of[(a, b)], "ring": (a, b) in ring}
              for (a, b), g in sorted(v.measured.items())]
     return {"size": send.numel() * 4, "iters": iters, "rounds": rounds, "wrong": wrong, "pairs": pairs, "elapsed_s": elapsed}
 

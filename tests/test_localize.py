@@ -102,3 +102,25 @@ def test_noise_does_not_make_a_suspect():
     j = L.judge(bw, 6)
     assert j.suspects == [] and j.slow_pairs == []
     assert list(itertools.chain(L.plan_next(bw, 6))) == []
+
+
+def test_a_pair_slow_once_is_measured_again_and_not_named():
+    seen = []
+
+    def measure(rnd):
+        out = {}
+        for p in rnd:
+            out[p] = 0.01 if p == (1, 2) and p not in seen else 1.0  # slow the first time only
+            seen.append(p)
+        return out
+
+    v = L.localize(5, measure)
+    assert v.slow_links == [] and v.slow_nodes == []
+    assert v.rounds == len(L.ring_rounds(5)) + 1
+
+
+def test_a_persistently_slow_link_costs_one_confirmation_round():
+    measure, calls = cluster(slow_links={(1, 2)})
+    v = L.localize(6, measure)
+    assert v.slow_links == [(1, 2)] and v.rounds == len(L.ring_rounds(6)) + 1
+    assert calls[-1] == [(1, 2)]
