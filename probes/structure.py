@@ -30,6 +30,14 @@ from ncclDoctor.analysis import localize
 from probes.collectives import REGISTRY
 
 
+def _issue(worker, module, tensor, **kw) -> None:
+    """One structure collective. Not counted in the rank's sequence number: leaders issue
+    more of them than other ranks by design, and a stuck exchange must read as a stuck
+    link ("every rank inside the same phase"), not as the other ranks falling behind."""
+    worker.faults.before_collective(worker, tensor)
+    module.run(tensor, **kw)
+
+
 def _best_time(worker, op, iters: int) -> float:
     op()  # warm-up: connection setup is not bandwidth
     worker.sync()
@@ -48,7 +56,7 @@ def _all_reduce(worker, group, nranks: int, size: int, iters: int) -> dict[str, 
     mod = REGISTRY["all_reduce"]
     t = torch.empty(max(1, size // 4), dtype=torch.float32, device=worker.device)
     mod.fill(t, worker.rank)
-    secs = _best_time(worker, lambda: worker.collective(mod, t, group=group), iters)
+    secs = _best_time(worker, lambda: _issue(worker, mod, t, group=group), iters)
     algbw = mod.algbw_bytes(t.numel(), 4, nranks) / secs / 1e9
     return {"size": t.numel() * 4, "nranks": nranks, "time_us": secs * 1e6, "algbw_gbps": algbw,
             "busbw_gbps": algbw * mod.bus_factor(nranks)}
@@ -73,7 +81,7 @@ def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, 
         secs = None
         if mine is not None:
             peer = leaders[mine[1] if mine[0] == me else mine[0]]
-            secs = _best_time(worker, lambda: worker.collective(mod, send, peer=peer, out=recv), iters)
+            secs = _best_time(worker, lambda: _issue(worker, mod, send, peer=peer, out=recv), iters)
             wrong += int((recv != mod.expected(recv.numel(), peer, worker.device)).sum().item())
         times: list[Any] = [None] * len(leaders)
         dist.all_gather_object(times, secs, group=group)
