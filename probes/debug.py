@@ -67,6 +67,8 @@ class Evidence:
         self.rank = rank
         self.address = control_address
         self._stack_fh = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def install(self) -> None:
         if self.run_dir:
@@ -75,7 +77,16 @@ class Evidence:
             self._stack_fh = open(path, "w")  # kept open: faulthandler writes to its fd
             faulthandler.register(signal.SIGUSR1, file=self._stack_fh, all_threads=True)
         if self.address:
-            threading.Thread(target=self._watch, name="ncclDoctor-evidence", daemon=True).start()
+            self._thread = threading.Thread(target=self._watch, name="ncclDoctor-evidence", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Join the watcher before the interpreter exits: a daemon thread frozen inside a
+        TCPStore call during finalization aborted ranks ("terminate called without an
+        active exception", SIGABRT after ``done``) in multi-node runs."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
 
     def _store(self):
         from torch.distributed import TCPStore
@@ -87,7 +98,8 @@ class Evidence:
         try:
             store = self._store()
             while not store.check(["ctl/dump"]):
-                time.sleep(0.2)
+                if self._stop.wait(0.2):
+                    return
             self.dump(store)
         except Exception:
             return  # the supervisor falls back to SIGUSR1; never disturb the rank

@@ -55,7 +55,8 @@ class Worker:
         self.records: dict[str, Any] = {"rank": self.rank}
         self.device = None
         self.issued = 0  # sweep collectives issued for the current size
-        Evidence(config.get("run_dir"), self.rank, os.environ.get(ENV_CONTROL)).install()
+        self.evidence = Evidence(config.get("run_dir"), self.rank, os.environ.get(ENV_CONTROL))
+        self.evidence.install()
 
     # -- plumbing ------------------------------------------------------------------
     def phase(self, name: str):
@@ -219,6 +220,7 @@ class Worker:
                     step()
         finally:
             self.write_records()
+        self.evidence.stop()  # only on a clean exit: a failing rank must stay dumpable
 
     def write_records(self) -> None:
         run_dir = self.cfg.get("run_dir")
