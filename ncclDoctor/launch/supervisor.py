@@ -34,6 +34,7 @@ import psutil
 PHASES = ("init", "inventory", "smoke", "all_reduce", "done")
 DEFAULT_DEADLINES_S = {"launch": 90.0, "init": 60.0, "inventory": 20.0, "smoke": 30.0, "all_reduce": 180.0, "done": 20.0}
 GRACE_S = 5.0
+LINGER_S = 15.0  # torchrun may run this long after every rank has finished
 
 
 @dataclass
@@ -173,6 +174,7 @@ class Supervisor:
         self.ranks = {r: RankState(r) for r in range(world_size)}
         self.phase_started: dict[str, float] = {}
         self.proc: subprocess.Popen | None = None
+        self.all_left_at: float | None = None
         self.started = 0.0
 
     # -- events ----------------------------------------------------------------------
@@ -292,7 +294,23 @@ class Supervisor:
                 out.returncode = self.proc.returncode
                 out.verdict_after_s = time.monotonic() - t0
                 return out
+            if self._lingering(now):
+                out = self._outcome("ok", None)
+                out.evidence["torchrun_lingered_s"] = round(now - self.all_left_at, 1)
+                stop_tree(self.proc)
+                out.returncode = self.proc.returncode
+                return out
             time.sleep(self.poll_s)
+
+    def _lingering(self, now: float) -> bool:
+        """Every rank has left the last phase but torchrun is still up: in a multi-node job
+        its agent waits in torchrun's exit barrier (300 s, not configurable) for another
+        node's agent that failed. The ranks' work is done, so stop waiting."""
+        if not all(self.phases[-1] in s.left for s in self.ranks.values()):
+            return False
+        if self.all_left_at is None:
+            self.all_left_at = now
+        return now - self.all_left_at > LINGER_S
 
     def _stop(self, out: Outcome) -> None:
         if self.before_stop is not None:
