@@ -254,6 +254,9 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
         "evidence": out.evidence,
     }
     label = lambda r: _rank_label(inv.get(r), r, p.node)  # noqa: E731
+    # The env lint of every rank, merged with the preflight's: one finding per setting.
+    report.add(*env_rules.lint_ranks({r: i.get("env", {}) for r, i in inv.items() if i}, label))
+    report.findings = env_rules.merge_duplicates(report.findings)
 
     smoke = {r: res["smoke"] for r, res in out.results.items() if "smoke" in res}
     if smoke:
