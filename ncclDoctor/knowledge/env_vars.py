@@ -182,7 +182,8 @@ TABLE: tuple[EnvVar, ...] = (
         status="never-existed",
     ),
     # --- torch's ProcessGroupNCCL, and its legacy NCCL_-prefixed aliases -------------
-    _V("TORCH_NCCL_ASYNC_ERROR_HANDLING", "torch", "What the watchdog does on a timeout or NCCL error (0 nothing, 1 abort+teardown, 2 abort only, 3 teardown without abort).", "3", kind="int", valid=(0, 3)),
+    _V("TORCH_NCCL_ASYNC_ERROR_HANDLING", "torch", "What the watchdog does on a timeout or NCCL error (0 nothing, 1 abort+teardown, 2 abort only, 3 teardown without abort).",
+       "3; torchrun exports 1 to its workers when unset", kind="int", valid=(0, 3)),
     _V("TORCH_NCCL_BLOCKING_WAIT", "torch", "wait() blocks until completion or timeout and raises; no watchdog thread runs.", "0", kind="bool", valid=_B),
     _V("TORCH_NCCL_DESYNC_DEBUG", "torch", "On a timeout, report which ranks did not join the collective.", "0", kind="bool", valid=_B),
     _V("TORCH_NCCL_ENABLE_TIMING", "torch", "Record start events to time each collective.", "0", kind="bool", valid=_B),

@@ -280,7 +280,8 @@ def _name_findings(name: str, value: str, seen: str, nodes: list[str]) -> list[F
     if info.status == "removed":
         repl = f"; use {info.replacement}" if info.replacement else ""
         return [REMOVED.finding(f"{seen}: {name} was removed in {info.removed_in}{repl}.", nodes=nodes, evidence=ev)]
-    if info.debug_only and value != "" and (not info.debug_values or value.upper() in info.debug_values):
+    # A knob set to its own default (NCCL_P2P_DISABLE=0) changes nothing: not worth a note.
+    if info.debug_only and value.strip() not in ("", info.default) and (not info.debug_values or value.upper() in info.debug_values):
         sev = Severity(info.debug_severity) if info.debug_severity else None
         return [DEBUG_KNOB.finding(f"{seen}: {info.meaning}" + (f" {info.risk}" if info.risk else ""), severity=sev, nodes=nodes, evidence=ev)]
     return []
