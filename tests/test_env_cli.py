@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import cli_env, run_cli
+from tests.conftest import cli_env, run_cli
 
 FIX = Path(__file__).parent / "fixtures"
 
