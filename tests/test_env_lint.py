@@ -66,7 +66,8 @@ CASES = [
     ({"NCCL_PROTO": "LL128"}, "ENV004", "corrupt data"),
     ({"NCCL_BUFFLE_SIZE": "4194304"}, "ENV005", "did you mean NCCL_BUFFSIZE"),
     ({"TORCH_NCCL_BLOCKING_WAITS": "1"}, "ENV005", "did you mean TORCH_NCCL_BLOCKING_WAIT"),
-    ({"NCCL_IB_TIMEOUT": "40"}, "ENV006", "outside the valid range 0-31"),
+    ({"NCCL_IB_TIMEOUT": "40"}, "ENV006", "outside the valid range 1-31"),
+    ({"NCCL_CONF_FILE": "~/nccl.conf"}, "ENV006", "does not expand '~'"),
     ({"NCCL_IB_RETRY_CNT": "13"}, "ENV006", "outside the valid range 0-7"),
     ({"NCCL_NTHREADS": "1024"}, "ENV006", "not one of 64, 128, 256, 512"),
     ({"NCCL_ALGO": "Ring,Butterfly"}, "ENV006", "Butterfly"),
@@ -83,7 +84,10 @@ CASES = [
     ({"NCCL_IB_TIMEOUT": "27"}, "ENV010", "9.2 min per try, x 7 = 64.1 min, not shorter than the 10.0 min collective timeout"),
     ({"NCCL_IB_TIMEOUT": "0"}, "ENV010", "never times out"),
     ({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_FILE": "/tmp/nccl.log"}, "ENV011", "write the same file"),
-    ({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_FILE": "~/nccl.%h.%p"}, "ENV011", "does not expand"),
+    ({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_FILE": "/shared/nccl.%p.log"}, "ENV011", "nodes sharing a file system"),
+    ({"NCCL_SOCKET_NTHREADS": "8", "NCCL_NSOCKS_PERTHREAD": "16"}, "ENV008", "caps the product at 64"),
+    ({"NCCL_MNNVL_ENABLE": "1", "NCCL_CUMEM_ENABLE": "0"}, "ENV008", "requires cuMem"),
+    ({"NCCL_IB_TIMEOUT": "40"}, "ENV010", "never times out"),
     ({"NCCL_SOCKET_IFNAME": "=ens5"}, "NET001", "matches no interface"),
     ({"NCCL_SOCKET_IFNAME": "^eth,ib,lo"}, "NET001", "excludes every interface"),
     ({"GLOO_SOCKET_IFNAME": "ens5"}, "NET001", "no interface named ens5"),
@@ -128,7 +132,7 @@ def test_seed_blog_recommendations_get_the_expert_findings():
         "NCCL_TIMEOUT": "1800000",  # "set the collective timeout, in ms" - no such variable
         "NCCL_IB_TIMEOUT": "22",  # "set it to the maximum, 22"
         "NCCL_IB_RETRY_CNT": "13",  # "set it to 13, retry as much as possible"
-        "NCCL_IB_PCI_RELAXED_ORDERING": "1",  # "recommended value 1"
+        "NCCL_IB_PCI_RELAXED_ORDERING": "1",  # "recommended value 1": fails init where RO is unavailable
         "NCCL_PXN_DISABLE": "1",  # "recommend setting 1"
         "NCCL_CHECKS_DISABLE": "1",  # "can be 1 in production"
         "NCCL_CHECK_POINTERS": "1",  # "can be 1 in production" (1 turns checks ON)
@@ -162,6 +166,7 @@ def test_seed_blog_recommendations_get_the_expert_findings():
         ("ENV005", "NCCL_BUFFLE_SIZE"),
         ("ENV005", "NCCL_CHUNK_SIZE"),
         ("ENV004", "NCCL_PXN_DISABLE"),
+        ("ENV004", "NCCL_IB_PCI_RELAXED_ORDERING"),
         ("ENV004", "NCCL_IB_DISABLE"),
         ("ENV004", "NCCL_P2P_DISABLE"),
         ("ENV004", "NCCL_ALGO"),

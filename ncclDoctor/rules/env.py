@@ -148,7 +148,7 @@ SHARED_DEBUG_FILE = rule(
 NCCL creates and overwrites the file named by NCCL_DEBUG_FILE in every process. Without
 %p (process id) and %h (host name) in the name, the ranks on a node, or on nodes sharing
 a file system, write the same file: "the output may be lost or corrupted" (NCCL's
-guide). '~' is not expanded.
+guide). /dev/stdout and /dev/stderr are fine.
 """,
     fix="Use a per-process name such as NCCL_DEBUG_FILE=/tmp/nccl.%h.%p.log (an absolute path).",
 )
@@ -292,14 +292,13 @@ def _debug_file(env: Mapping[str, str], nodes: list[str]) -> list[Finding]:
     if not path:
         return []
     missing = [tok for tok in ("%h", "%p") if tok not in path]
-    problems = []
-    if missing:
-        problems.append(f"has no {' or '.join(missing)}, so processes on {'one node' if '%p' in missing else 'nodes sharing a file system'} write the same file")
-    if "~" in path:
-        problems.append("contains '~', which NCCL does not expand")
-    if not problems:
+    if not missing or path in ("/dev/stdout", "/dev/stderr"):
         return []
-    return [SHARED_DEBUG_FILE.finding(f"NCCL_DEBUG_FILE={path} " + "; it ".join(problems) + ".", nodes=nodes, evidence=[f"NCCL_DEBUG_FILE={path}"])]
+    who = "one node" if "%p" in missing else "nodes sharing a file system"
+    return [SHARED_DEBUG_FILE.finding(
+        f"NCCL_DEBUG_FILE={path} has no {' or '.join(missing)}, so the processes on {who} write the same file.",
+        nodes=nodes, evidence=[f"NCCL_DEBUG_FILE={path}"],
+    )]
 
 
 def _conf_lines(f: ConfFile, nodes: list[str]) -> list[Finding]:

@@ -44,9 +44,9 @@ def ib_retry_window_s(env: Mapping[str, str]) -> dict[str, Any]:
     r, r_set = _int(env.get("NCCL_IB_RETRY_CNT")), "NCCL_IB_RETRY_CNT" in env
     t = t if t is not None else t_info.value_default
     r = r if r is not None else r_info.value_default
-    infinite = t == 0
-    # Past 31 the 5-bit field cannot hold it (ENV006 says so): no arithmetic to do.
-    per_try = None if infinite or not 0 < t < 32 else US * 2**t
+    # NCCL's guide: "Setting a value of 0 or >= 32 will result in an infinite timeout".
+    infinite = t <= 0 or t >= 32
+    per_try = None if infinite else US * 2**t
     # The retry field has 3 bits; a bigger value is not more retries.
     tries = min(max(r, 0), 7) or 1
     return {
@@ -66,7 +66,7 @@ def timeouts(env: Mapping[str, str], nodes: list[str], pg_timeout_s: float | Non
         return []
     seen = f"NCCL_IB_TIMEOUT={w['ib_timeout']} ({w['ib_timeout_source']}), NCCL_IB_RETRY_CNT={w['retry_cnt']} ({w['retry_cnt_source']})"
     if w["infinite"]:
-        return [IB_TIMEOUT_WINDOW.finding(f"{seen}: a timeout of {w['ib_timeout']} means InfiniBand never times out; a dead link hangs until torch's watchdog fires.", nodes=nodes, evidence=[w])]
+        return [IB_TIMEOUT_WINDOW.finding(f"{seen}: NCCL_IB_TIMEOUT={w['ib_timeout']} (0 or >= 32) means InfiniBand never times out; a dead link hangs until torch's watchdog fires.", nodes=nodes, evidence=[w])]
     if pg_timeout_s is not None and w["window_s"] is not None and w["window_s"] >= pg_timeout_s:
         return [IB_TIMEOUT_WINDOW.finding(
             f"{seen}: 4.096 us x 2^{w['ib_timeout']} = {_dur(w['per_try_s'])} per try, x {min(max(w['retry_cnt'], 0), 7) or 1} = "
@@ -111,6 +111,8 @@ def _problem(info: EnvVar, value: str) -> tuple[str | None, Severity | None]:
         bad = [t for t in _list_tokens(v) if t.upper() not in info.valid]
         if bad:
             return f"unknown value(s) {', '.join(bad)}; expected {', '.join(info.valid)} (NCCL >= 2.24 fails on unknown tokens).", None
+    elif kind == "path" and info.owner == "nccl" and "~" in v:
+        return "NCCL does not expand '~': it opens a path with a literal '~' in it. Use an absolute path.", Severity.WARNING
     elif kind == "level":
         if _int(v) is not None:
             return f"integer levels changed meaning between NCCL versions; use a name ({', '.join(info.valid)}).", Severity.INFO
@@ -145,6 +147,11 @@ def contradictions(env: Mapping[str, str], nodes: list[str]) -> list[Finding]:
         add("NCCL_NET=Socket uses TCP sockets, so NCCL_IB_HCA selects nothing.", "NCCL_NET", "NCCL_IB_HCA")
     if on("NCCL_P2P_DISABLE") and env.get("NCCL_P2P_LEVEL"):
         add("NCCL_P2P_DISABLE=1 turns GPU peer-to-peer off while NCCL_P2P_LEVEL tunes when to use it; one of them is ignored.", "NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL")
+    threads, socks = _int(env.get("NCCL_SOCKET_NTHREADS")), _int(env.get("NCCL_NSOCKS_PERTHREAD"))
+    if threads and socks and threads * socks > 64:
+        add(f"NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD = {threads * socks}: NCCL's guide caps the product at 64.", "NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD")
+    if env.get("NCCL_MNNVL_ENABLE", "").strip() == "1" and env.get("NCCL_CUMEM_ENABLE", "").strip() == "0":
+        add("NCCL_MNNVL_ENABLE=1 requires cuMem allocations, which NCCL_CUMEM_ENABLE=0 turns off: init fails.", "NCCL_MNNVL_ENABLE", "NCCL_CUMEM_ENABLE")
     lo, hi = _int(env.get("NCCL_MIN_CTAS")), _int(env.get("NCCL_MAX_CTAS"))
     if lo is not None and hi is not None and lo > hi:
         add(f"NCCL_MIN_CTAS={lo} is above NCCL_MAX_CTAS={hi}.", "NCCL_MIN_CTAS", "NCCL_MAX_CTAS")
