@@ -114,9 +114,13 @@ def test_check_lints_every_rank_and_merges_identical_findings(tmp_path):
     res = run_cli(
         "check", "--nproc-per-node", "2", "-b", "1K", "-e", "4K", "-n", "2", "--timeout", "60",
         "--out", str(tmp_path / "run"), "--json",
-        env=cli_env(NCCL_TIMEOUT="5", TORCH_NCCL_BLOCKING_WAIT="1", NCCL_BLOCKING_WAIT="0"), timeout=240,
+        env=cli_env(NCCL_TIMEOUT="5", TORCH_NCCL_BLOCKING_WAIT="1", NCCL_BLOCKING_WAIT="0", NCCL_SOCKET_IFNAME="=nosuch0"), timeout=240,
     )
     rep = json.loads(res.stdout)
+    # gloo ignores NCCL_SOCKET_IFNAME, so the probe runs; the preflight still names the
+    # interface that an nccl job on this host would fail to find, and that fails the check.
+    net = [f for f in rep["findings"] if f["code"] == "NET001"]
+    assert len(net) == 1 and "matches no interface" in net[0]["message"] and res.returncode == 1
     env001 = [f for f in rep["findings"] if f["code"] == "ENV001"]
     assert len(env001) == 1 and env001[0]["ranks"] == [0, 1], env001
     contra = {f["message"].split(" ")[0]: f for f in rep["findings"] if f["code"] == "ENV008"}
