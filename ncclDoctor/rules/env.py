@@ -32,6 +32,7 @@ Values can come from the environment or from NCCL's conf files
 from __future__ import annotations
 
 import difflib
+import functools
 from typing import Any, Callable, Mapping
 
 from ncclDoctor.facts.ncclconf import ConfFile, effective_env
@@ -268,7 +269,7 @@ def _name_findings(name: str, value: str, seen: str, nodes: list[str]) -> list[F
     if info is None:
         if not is_linted(name):
             return []
-        close = difflib.get_close_matches(name, [v.name for v in TABLE], n=2, cutoff=0.8)
+        close = did_you_mean(name)
         if close:
             return [UNKNOWN.finding(f"{seen}: no library reads {name}; did you mean {' or '.join(close)}?", nodes=nodes, evidence=ev)]
         return [UNKNOWN.finding(f"{seen}: {name} is not a documented NCCL, torch or gloo variable.", severity=Severity.INFO, nodes=nodes, evidence=ev)]
@@ -285,6 +286,12 @@ def _name_findings(name: str, value: str, seen: str, nodes: list[str]) -> list[F
         sev = Severity(info.debug_severity) if info.debug_severity else None
         return [DEBUG_KNOB.finding(f"{seen}: {info.meaning}" + (f" {info.risk}" if info.risk else ""), severity=sev, nodes=nodes, evidence=ev)]
     return []
+
+
+@functools.lru_cache(maxsize=4096)
+def did_you_mean(name: str) -> tuple[str, ...]:
+    """Close names from the table (difflib is slow: every rank asks about the same names)."""
+    return tuple(difflib.get_close_matches(name, [v.name for v in TABLE], n=2, cutoff=0.8))
 
 
 def _debug_file(env: Mapping[str, str], nodes: list[str]) -> list[Finding]:
@@ -320,10 +327,15 @@ def _conf_lines(f: ConfFile, nodes: list[str]) -> list[Finding]:
 def lint_ranks(envs: Mapping[int, Mapping[str, str]], label: Callable[[int], str]) -> list[Finding]:
     """The lint of every rank's environment, identical findings merged into one that
     lists the ranks and nodes, plus ENV013 for each setting that differs between ranks."""
-    found: list[Finding] = []
+    # Ranks of one job mostly share one environment: lint each distinct one once.
+    groups: dict[tuple, list[int]] = {}
     for rank in sorted(envs):
-        for f in lint(envs[rank], where=label(rank)):
-            f.ranks = [rank]
+        groups.setdefault(tuple(sorted(envs[rank].items())), []).append(rank)
+    found: list[Finding] = []
+    for items, ranks in groups.items():
+        for f in lint(dict(items)):
+            f.ranks = list(ranks)
+            f.nodes = sorted({label(r) for r in ranks})
             found.append(f)
     found.extend(_differences(envs, label))
     return merge_duplicates(found)
