@@ -116,6 +116,8 @@ def test_hca_prefix_match_on_a_host_with_twelve_hcas():
     note = by_code(run({"NCCL_IB_HCA": "mlx5_1"}, hcas=None), "ENV007")[0]
     assert "mlx5_10..mlx5_19" in note.message and note.severity.value == "info"
     assert run({"NCCL_IB_HCA": "=mlx5_1"}, hcas=hcas) == []
+    # A bare family name is meant as a prefix: no note.
+    assert run({"NCCL_IB_HCA": "mlx5"}, hcas=None) == []
 
 
 def test_ib_window_arithmetic_is_shown_against_the_torch_timeout():

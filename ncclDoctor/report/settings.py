@@ -37,7 +37,8 @@ def _ib_line(w: dict[str, Any], pg_timeout_s: float | None) -> str:
     if w.get("window_s") is None:
         return head + " -> out of range, see findings"
     vs = f" vs collective timeout {pg_timeout_s:g} s" if pg_timeout_s else ""
-    return head + f" -> 4.096 us x 2^{w['ib_timeout']} = {w['per_try_s']:.3g} s per try, {w['window_s']:.3g} s in all{vs}"
+    capped = " (retry count capped at 7)" if w["retry_cnt"] > 7 else ""
+    return head + f" -> 4.096 us x 2^{w['ib_timeout']} = {w['per_try_s']:.3g} s per try, {w['window_s']:.3g} s in all{capped}{vs}"
 
 
 def _health_line(host: dict[str, Any]) -> str:
@@ -53,4 +54,5 @@ def _health_line(host: dict[str, Any]) -> str:
     shm = host.get("dev_shm") or {}
     s = f"/dev/shm {shm['total_bytes'] / (1 << 30):.1f} GiB" if "total_bytes" in shm else "/dev/shm skipped"
     memlock = (host.get("ulimit_memlock") or {}).get("soft")
-    return f"# Host: {g}; {i}; {s}; ulimit -l {memlock}"
+    ml = f"{memlock / (1 << 20):g} MiB" if isinstance(memlock, int) else memlock
+    return f"# Host: {g}; {i}; {s}; locked memory (ulimit -l) {ml}"

@@ -10,6 +10,7 @@ GLOO_SOCKET_IFNAME is a plain comma list of exact names.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -119,7 +120,8 @@ def _hca_prefix_note(value: str, nodes: list[str]) -> list[Finding]:
     from ncclDoctor.rules.env import SYNTAX
 
     spec = parse_nccl_list(value)
-    loose = [n for n, _ in spec.items if n[-1:].isdigit() and n[-1:] != "0"] if not spec.exact else []
+    # Only device names with a one-digit index (mlx5_1): a bare family like mlx5 is meant as a prefix.
+    loose = [n for n, _ in spec.items if re.search(r"_[1-9]$", n)] if not spec.exact else []
     if not loose:
         return []
     also = ", ".join(f"{n}0..{n}9" for n in loose)
