@@ -271,7 +271,7 @@ def _name_findings(name: str, value: str, seen: str, nodes: list[str]) -> list[F
             return []
         close = did_you_mean(name)
         if close:
-            return [UNKNOWN.finding(f"{seen}: no library reads {name}; did you mean {' or '.join(close)}?", nodes=nodes, evidence=ev)]
+            return [UNKNOWN.finding(f"{seen}: {name} is not a known NCCL, torch or gloo variable; did you mean {' or '.join(close)}?", nodes=nodes, evidence=ev)]
         return [UNKNOWN.finding(f"{seen}: {name} is not a documented NCCL, torch or gloo variable.", severity=Severity.INFO, nodes=nodes, evidence=ev)]
     if info.status == "never-existed":
         return [NEVER_EXISTED.finding(f"{seen} is set, but nothing reads it: {info.meaning}", nodes=nodes, evidence=ev)]
@@ -290,8 +290,10 @@ def _name_findings(name: str, value: str, seen: str, nodes: list[str]) -> list[F
 
 @functools.lru_cache(maxsize=4096)
 def did_you_mean(name: str) -> tuple[str, ...]:
-    """Close names from the table (difflib is slow: every rank asks about the same names)."""
-    return tuple(difflib.get_close_matches(name, [v.name for v in TABLE], n=2, cutoff=0.8))
+    """Close names from the table. The cutoff (0.88) keeps one-typo names (NCCL_BUFFLE_SIZE
+    -> NCCL_BUFFSIZE: 0.90) and drops real undocumented ones (NCCL_NVLS_NCHANNELS vs
+    NCCL_MIN_NCHANNELS: 0.87). Cached: difflib is slow and every rank asks the same."""
+    return tuple(difflib.get_close_matches(name, [v.name for v in TABLE], n=2, cutoff=0.88))
 
 
 def _debug_file(env: Mapping[str, str], nodes: list[str]) -> list[Finding]:
