@@ -305,6 +305,12 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
     report.results["run"]["torchrun_failures"] = failures
     code = verdict.run_findings(report, out, label, inv, failures, p.sizes, p.warmup)
     report.results["run"].update(culprits=out.culprits, victims=out.victims)
+    if out.status == "failed":
+        culprits = [f for f in report.findings if f.code in ("RUN002", "RUN004")]
+        ranks = culprits[0].ranks if culprits else []
+        last = [out.ranks[r].t for r in ranks if r in out.ranks and out.ranks[r].t]
+        if last:  # from the culprit's last sign of life to the job stopped
+            report.results["run"]["verdict_after_s"] = round(out.finished_wall - max(last), 3)
     return code
 
 
@@ -321,8 +327,8 @@ def read_failures(run_dir: Path) -> dict[str, Any]:
 
 def _bandwidth_findings(report: Report, table: list[dict[str, Any]], label: Callable[[int], str]) -> None:
     for rank, sizes in sorted(bandwidth.late_ranks(table).items()):
-        if len(sizes) * 2 < len(table):
-            continue  # late at a few sizes only: scheduling noise, not a straggler
+        if len(sizes) * 4 < len(table) * 3:
+            continue  # late at some sizes only: scheduling noise, not a straggler
         mine = statistics.median(x["outside_us"] for x in sizes)
         others = statistics.median(x["others_us"] for x in sizes)
         report.add(STRAGGLER.finding(

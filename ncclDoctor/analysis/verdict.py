@@ -111,21 +111,25 @@ def crash_findings(report: Report, out: Outcome, label: Label, inv: dict[int, di
             nodes=sorted({label(r) for r in out.ranks}),
         ))
         return ExitCode.COULD_NOT_RUN
-    culprit = root["rank"] if root else None
+    if not out.initialized and not deviations:
+        # Before every rank is through init the probe could not run: name who failed how.
+        errs = [f"rank {r} on {label(r)}: {out.ranks[r].error}" for r in failed]
+        if root and not errs:
+            errs.append(f"rank {root['rank']}: exit code {root['exitcode']}" + (f" ({root['signal']})" if root["signal"] else ""))
+        report.add(run_rules.INIT_FAILED.finding(
+            "; ".join(errs) or f"torchrun exited with code {out.returncode} during init.",
+            ranks=failed or ([root["rank"]] if root else []), nodes=sorted({label(r) for r in failed} or {label(r) for r in out.ranks}),
+            evidence=[failures],
+        ))
+        return ExitCode.COULD_NOT_RUN
     if deviations:
         culprits = sorted(deviations)
-    elif culprit is None:
+    elif root:
+        culprits = [root["rank"]]
+    else:
         progress = {r: (len(st.left), st.seq) for r, st in out.ranks.items()}
         low = min(progress.values())
         culprits = [r for r, p in progress.items() if p == low] if len(set(progress.values())) > 1 else failed
-    else:
-        culprits = [culprit]
-    if not out.initialized and culprit is None and not deviations:
-        report.add(run_rules.INIT_FAILED.finding(
-            "; ".join(f"rank {r} on {label(r)}: {out.ranks[r].error}" for r in failed) or f"torchrun exited with code {out.returncode} during init.",
-            ranks=failed, nodes=sorted({label(r) for r in failed}),
-        ))
-        return ExitCode.COULD_NOT_RUN
     parts = []
     for r in culprits:
         st = out.ranks.get(r)
