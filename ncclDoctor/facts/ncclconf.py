@@ -2,7 +2,9 @@
 
 NCCL (src/misc/param.cc, ``initEnv``) reads, once per process:
 
-1. ``$NCCL_CONF_FILE`` if set and non-empty, otherwise ``~/.nccl.conf``;
+1. ``$NCCL_CONF_FILE`` if set and non-empty (NCCL >= 2.23; older releases ignore it),
+   otherwise ``~/.nccl.conf`` (the home directory of the user, from the password
+   database, not ``$HOME``);
 2. then ``/etc/nccl.conf``.
 
 Each line ``NAME=VALUE`` is applied with ``setenv(NAME, VALUE, 0)``: a variable already in
@@ -19,6 +21,7 @@ where it came from ("environment" or the file path).
 from __future__ import annotations
 
 import os
+import pwd
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -55,9 +58,17 @@ def conf_paths(env: Mapping[str, str], home: str | None = None, etc: str = ETC_C
     """The files NCCL would read, in the order it reads them."""
     user = env.get("NCCL_CONF_FILE") or ""
     if not user:
-        home = home if home is not None else os.path.expanduser("~")
+        home = home if home is not None else _user_home()
         user = str(Path(home) / ".nccl.conf")
     return [user, etc]
+
+
+def _user_home() -> str:
+    # NCCL's userHomeDir(): getpwuid(getuid())->pw_dir, so $HOME does not matter.
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:  # a uid without a passwd entry (some containers): NCCL reads no user file
+        return "/nonexistent"
 
 
 def parse_conf(path: str) -> ConfFile:
