@@ -20,7 +20,6 @@ ENV008  contradictions (NCCL_IB_DISABLE=1 with NCCL_IB_HCA, alias and name disag
 ENV010  InfiniBand retry window against the torch collective timeout
 ENV011  NCCL_DEBUG_FILE that ranks will overwrite
 ENV012  a line of nccl.conf that NCCL reads differently than it looks
-ENV013  (``lint_ranks``) a setting that differs between ranks
 NET001  (``ncclDoctor.rules.network``) interfaces named in settings that are not here
 NET002  (``ncclDoctor.rules.network``) HCAs named in NCCL_IB_HCA that are not here
 ======  =================================================================================
@@ -167,21 +166,6 @@ variable with another name, so the setting silently does nothing.
     fix="Write the line as NAME=VALUE with no spaces, quotes or 'export'.",
 )
 
-DIFFERS = rule(
-    "ENV013",
-    "warning",
-    "Setting differs between ranks",
-    why="""
-NCCL and torch expect the same configuration on every rank: a transport disabled on one
-node only, a different NCCL_IB_HCA or timeout on one node, or a debug knob on a few ranks
-makes one node behave differently (slower, or a hang when the two sides disagree on the
-protocol or transport).
-""",
-    fix="Set the variable the same way on every node (job script, container image, /etc/nccl.conf).",
-)
-
-# Per-rank variables that legitimately differ between ranks.
-PER_RANK = {"CUDA_VISIBLE_DEVICES"}
 
 
 def surface(env: Mapping[str, str], sources: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
@@ -328,7 +312,8 @@ def _conf_lines(f: ConfFile, nodes: list[str]) -> list[Finding]:
 
 def lint_ranks(envs: Mapping[int, Mapping[str, str]], label: Callable[[int], str]) -> list[Finding]:
     """The lint of every rank's environment, identical findings merged into one that
-    lists the ranks and nodes, plus ENV013 for each setting that differs between ranks."""
+    lists the ranks and nodes. Settings that differ between nodes are the consistency
+    rules' job (CON001), not this lint's."""
     # Ranks of one job mostly share one environment: lint each distinct one once.
     groups: dict[tuple, list[int]] = {}
     for rank in sorted(envs):
@@ -339,25 +324,7 @@ def lint_ranks(envs: Mapping[int, Mapping[str, str]], label: Callable[[int], str
             f.ranks = list(ranks)
             f.nodes = sorted({label(r) for r in ranks})
             found.append(f)
-    found.extend(_differences(envs, label))
     return merge_duplicates(found)
-
-
-def _differences(envs: Mapping[int, Mapping[str, str]], label: Callable[[int], str]) -> list[Finding]:
-    out = []
-    names = sorted({n for e in envs.values() for n in e if is_surfaced(n) and n not in PER_RANK})
-    for name in names:
-        by_value: dict[str, list[int]] = {}
-        for rank in sorted(envs):
-            by_value.setdefault(envs[rank].get(name, "<unset>"), []).append(rank)
-        if len(by_value) < 2:
-            continue
-        groups = "; ".join(f"{v} on ranks {rs} ({', '.join(sorted({label(r) for r in rs}))})" for v, rs in sorted(by_value.items()))
-        out.append(DIFFERS.finding(
-            f"{name} differs between ranks: {groups}.",
-            ranks=list(envs), nodes=sorted({label(r) for r in envs}), evidence=[{name: {v: rs for v, rs in by_value.items()}}],
-        ))
-    return out
 
 
 def merge_duplicates(findings: list[Finding]) -> list[Finding]:
