@@ -100,6 +100,9 @@ def env_cmd(
     out: Optional[Path] = typer.Option(None, "--out", help="Also write report.json and report.md into this run directory."),
     as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
     fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
+    dataloader_workers: Optional[int] = typer.Option(None, "--dataloader-workers", help="DataLoader num_workers per rank: with --batch-mib, sizes /dev/shm for them."),
+    batch_mib: Optional[float] = typer.Option(None, "--batch-mib", help="Size of one batch in MiB (with --dataloader-workers)."),
+    prefetch_factor: int = typer.Option(2, "--prefetch-factor", help="DataLoader prefetch_factor (torch's default: 2)."),
 ) -> None:
     """Lint the distributed settings (environment and nccl.conf) and check host health: GPUs, RDMA ports, /dev/shm, memlock."""
     import dataclasses
@@ -108,7 +111,10 @@ def env_cmd(
     from ncclDoctor.report.console import render_console
     from ncclDoctor.report.settings import settings_lines
 
-    opts = EnvOptions(nproc_per_node=nproc_per_node, pg_timeout_s=pg_timeout, fail_on=fail_on, out=str(out) if out else None)
+    opts = EnvOptions(
+        nproc_per_node=nproc_per_node, pg_timeout_s=pg_timeout, fail_on=fail_on, out=str(out) if out else None,
+        dataloader_workers=dataloader_workers, batch_mib=batch_mib, prefetch_factor=prefetch_factor,
+    )
     report = run_env(opts, argv=sys.argv[1:])
     if as_json:
         sys.stdout.write(report.to_json())

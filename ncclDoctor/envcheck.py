@@ -4,7 +4,8 @@ Stages (``run_env`` composes them; nothing is launched):
 
 1. ``gather``   environment, NCCL's conf files, host facts (interfaces, NVML, sysfs IB)
 2. ``judge``    the env lint (``rules.env``), GPU health (``rules.gpu``), RDMA port
-                health (``rules.network``), /dev/shm and memlock (``rules.system``)
+                health (``rules.network``), /dev/shm and memlock (``rules.system``),
+                /dev/shm against the DataLoader workers when described (``rules.shm``)
 3. ``finish``   verdict and exit code; a run directory when ``--out`` is given
 
 Testing aids (documented, not hidden): ``NCCLDOCTOR_NVML_REPLAY=snapshot.json`` answers
@@ -34,6 +35,9 @@ class EnvOptions:
     pg_timeout_s: float | None = None
     fail_on: str = "error"
     out: str | None = None
+    dataloader_workers: int | None = None  # per rank, to size /dev/shm (SYS006)
+    batch_mib: float | None = None
+    prefetch_factor: int = 2
 
 
 def gather(env: Mapping[str, str]) -> dict[str, Any]:
@@ -78,6 +82,11 @@ def judge(env: Mapping[str, str], facts: dict[str, Any], opts: EnvOptions) -> li
     # memlock matters where RDMA can be used: a GPU node or one with RDMA devices.
     rdma = "hcas" in host["ib"] or "devices" in host["gpus"]
     findings += check_host(host, "nccl" if rdma else "gloo", opts.nproc_per_node or 1, where)
+    if opts.dataloader_workers and opts.batch_mib:
+        from ncclDoctor.rules.shm import MIB, check_shm
+
+        findings += check_shm(host, where, ranks_per_node=opts.nproc_per_node or 1, workers=opts.dataloader_workers,
+                              batch_bytes=opts.batch_mib * MIB, prefetch_factor=opts.prefetch_factor)
     return [f for f in findings if f.code not in ("SYS003", "SYS004", "SYS005")]
 
 
@@ -99,6 +108,10 @@ def run_env(opts: EnvOptions, env: Mapping[str, str] | None = None, argv: list[s
         raise UsageError(f"--pg-timeout must be positive, got {opts.pg_timeout_s}")
     if opts.nproc_per_node is not None and opts.nproc_per_node < 1:
         raise UsageError(f"--nproc-per-node must be at least 1, got {opts.nproc_per_node}")
+    if (opts.dataloader_workers is None) != (opts.batch_mib is None):
+        raise UsageError("--dataloader-workers and --batch-mib go together: /dev/shm need = ranks x workers x prefetch x batch size")
+    if (opts.dataloader_workers or 0) < 0 or (opts.batch_mib is not None and opts.batch_mib <= 0) or opts.prefetch_factor < 1:
+        raise UsageError("--dataloader-workers must be >= 0, --batch-mib > 0 and --prefetch-factor >= 1")
     env = dict(os.environ if env is None else env)
     facts = gather(env)
     merged, sources = _effective(env, facts)

@@ -71,6 +71,13 @@ def test_recorded_gpu_and_ib_faults_through_the_cli():
     assert "mlx5_7 not on this host" in net002["message"] and net002["severity"] == "warning"
 
 
+def test_real_dev_shm_is_sized_for_the_dataloader():
+    # 1 TiB of batches in flight cannot fit this machine's /dev/shm, whatever its size.
+    res, rep = env_json("--nproc-per-node", "8", "--dataloader-workers", "8", "--batch-mib", "8192")
+    shm = [f for f in rep["findings"] if f["code"] == "SYS006"]
+    assert res.returncode == 1 and len(shm) == 1 and "= 1,048,576 MiB" in shm[0]["message"]
+
+
 def test_conf_file_settings_are_shown_with_their_source(tmp_path):
     conf = tmp_path / "nccl.conf"
     conf.write_text("NCCL_TIMEOUT=30\nNCCL_DEBUG=INFO\n")

@@ -129,3 +129,19 @@ def test_no_infiniband_is_skipped(tmp_path):
     facts = collect_ib_facts(tmp_path)
     assert facts["skipped"].startswith("no RDMA devices") and hca_names(facts) == []
     assert check_ib(facts, {}, WHERE) == []
+
+
+def test_shm_against_dataloader_workers():
+    from ncclDoctor.rules.shm import MIB, check_shm
+
+    docker_default = {"dev_shm": {"total_bytes": 64 * MIB, "free_bytes": 64 * MIB}}
+    f = check_shm(docker_default, WHERE, ranks_per_node=8, workers=4, batch_bytes=16 * MIB)
+    assert [x.code for x in f] == ["SYS006"] and f[0].severity.value == "error"
+    assert "8 rank(s) x 4 worker(s) x prefetch 2 x 16 MiB = 1,024 MiB" in f[0].message
+    busy = {"dev_shm": {"total_bytes": 16384 * MIB, "free_bytes": 512 * MIB}}
+    f = check_shm(busy, WHERE, ranks_per_node=8, workers=4, batch_bytes=16 * MIB)
+    assert f[0].severity.value == "warning" and "512 MiB free" in f[0].message
+    roomy = {"dev_shm": {"total_bytes": 16384 * MIB, "free_bytes": 16000 * MIB}}
+    assert check_shm(roomy, WHERE, ranks_per_node=8, workers=4, batch_bytes=16 * MIB) == []
+    assert check_shm(docker_default, WHERE, ranks_per_node=8, workers=0, batch_bytes=16 * MIB) == []
+    assert check_shm({"dev_shm": {"skipped": "no /dev/shm"}}, WHERE, ranks_per_node=8, workers=4, batch_bytes=MIB) == []
