@@ -264,3 +264,15 @@ def test_table_is_consistent():
         if v.kind in ("enum", "list", "level"):
             assert v.valid, v.name
     assert BY_NAME["NCCL_IB_TIMEOUT"].value_default == 20 and BY_NAME["NCCL_IB_RETRY_CNT"].value_default == 7
+
+
+def test_seed_001_interface_advice_on_a_host_without_eth0():
+    """shared/seeds/001_2208e9b1fabefd91.txt exports NCCL_SOCKET_IFNAME=eth0 and
+    GLOO_SOCKET_IFNAME=eth0 on every node; cloud images name the NIC ens5 or enp..."""
+    found = run({"NCCL_SOCKET_IFNAME": "eth0", "GLOO_SOCKET_IFNAME": "eth0"}, interfaces=["lo", "ens5", "docker0"])
+    net = by_code(found, "NET001")
+    assert len(net) == 2 and all(f.severity.value == "error" for f in net)
+    assert "interfaces: lo, ens5, docker0" in net[0].message
+    # ...and where eth0 exists next to a VLAN interface, the prefix match takes both.
+    vlan = by_code(run({"NCCL_SOCKET_IFNAME": "eth0"}, interfaces=["lo", "eth0", "eth0.100"]), "ENV007")[0]
+    assert "eth0 also matches eth0.100" in vlan.message

@@ -145,3 +145,12 @@ def test_shm_against_dataloader_workers():
     assert check_shm(roomy, WHERE, ranks_per_node=8, workers=4, batch_bytes=16 * MIB) == []
     assert check_shm(docker_default, WHERE, ranks_per_node=8, workers=0, batch_bytes=16 * MIB) == []
     assert check_shm({"dev_shm": {"skipped": "no /dev/shm"}}, WHERE, ranks_per_node=8, workers=4, batch_bytes=MIB) == []
+
+
+def test_the_nvml_double_only_answers_calls_pynvml_has():
+    """The double must not drift from the real module: every nvml* function it offers
+    exists in pynvml under the same name, so production calls the same names."""
+    pynvml = pytest.importorskip("pynvml")
+    offered = [n for n in dir(NvmlReplay) if n.startswith("nvml")]
+    assert len(offered) >= 20
+    assert [n for n in offered if not hasattr(pynvml, n)] == []
