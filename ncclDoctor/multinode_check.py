@@ -30,6 +30,7 @@ from ncclDoctor.launch import multinode
 from ncclDoctor.launch.supervisor import Outcome, Supervisor
 from ncclDoctor.knowledge.env_vars import is_surfaced
 from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
+from ncclDoctor.rules import env as env_rules
 
 PHASES = ("init", "inventory", "smoke", "all_reduce", "structure", "done")
 SETTLE_S = 15.0  # how long the reporting node waits for other nodes' last results
@@ -230,6 +231,7 @@ def _merge_node_records(report, p, records: list[dict[str, Any]]) -> list[str]:
         if rec.get("node") == me:
             continue
         report.add(*(Finding.from_dict(f) for f in rec.get("findings", [])))
+    report.findings = env_rules.merge_duplicates(report.findings)  # a setting seen on ranks and nodes: once
     names = sorted({rec.get("node", "?") for rec in records})
     if len(records) < p.rdzv.nnodes:
         report.add(NODE_MISSING.finding(
