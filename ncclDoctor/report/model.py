@@ -141,7 +141,7 @@ def schema_text() -> str:
     """The JSON Schema of report.json shipped with this version (``report/schema/``)."""
     from importlib import resources
 
-    return resources.files("ncclDoctor.report").joinpath("schema", "report.schema.json").read_text(encoding="utf-8")
+    return resources.files("ncclDoctor.report").joinpath("schema").joinpath("report.schema.json").read_text(encoding="utf-8")
 
 
 def write_run_dir(report: Report, run_dir: str | os.PathLike) -> Path:
