@@ -83,7 +83,7 @@ def _min_busbw(report: Any, series: bl.Series, floor: float) -> None:
         if peak < floor:
             where = "the whole job" if node == bl.WHOLE_JOB else node
             report.add(ci_rules.BELOW_MIN_BUSBW.finding(
-                f"{table} peak busbw on {where} is {peak:.3f} GB/s (at {fmt_size(size)}), "
+                f"{table} peak busbw on {where} is {peak:.3g} GB/s (at {fmt_size(size)}), "
                 f"{peak / floor * 100 if floor else 0:.0f}% of the required {floor:g} GB/s.",
                 nodes=[] if node == bl.WHOLE_JOB else [node],
                 evidence=[{"table": table, "node": node, "peak_busbw_gbps": round(peak, 4), "size": size, "min_busbw_gbps": floor}],
@@ -112,9 +112,11 @@ def _baseline(report: Any, gates: Gates, series: bl.Series) -> None:
         worst = min(bad, key=lambda r: r["change_pct"])
         parts = [
             f"{fmt_size(r['size'])}{'' if r['node'] == bl.WHOLE_JOB else ' on ' + r['node']}: "
-            f"{r['busbw_gbps']:.3f} vs {r['baseline_busbw_gbps']:.3f} GB/s ({r['change_pct']:+.1f}%)"
-            for r in bad
+            f"{r['busbw_gbps']:.3g} vs {r['baseline_busbw_gbps']:.3g} GB/s ({r['change_pct']:+.1f}%)"
+            for r in sorted(bad, key=lambda r: r["change_pct"])
         ]
+        if len(parts) > 8:  # the full list is in the evidence and the baseline table
+            parts = parts[:8] + [f"and {len(parts) - 8} more"]
         report.add(ci_rules.REGRESSION.finding(
             f"busbw fell by more than {gates.max_regression_pct:g}% at {len(bad)} of {len(compared)} compared sizes "
             f"(worst {worst['change_pct']:+.1f}% at {fmt_size(worst['size'])}): " + "; ".join(parts) + ".",

@@ -28,7 +28,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)  # one-line errors stay one line when piped
 
 
 def _emit(report, as_json: bool) -> None:
@@ -37,7 +37,7 @@ def _emit(report, as_json: bool) -> None:
     if as_json:
         sys.stdout.write(report.to_json())
     else:
-        render_console(report, Console(highlight=False))
+        render_console(report, Console(highlight=False, soft_wrap=True))
 
 
 @app.command()
@@ -117,14 +117,14 @@ def report(
     from ncclDoctor.fsutil import write_text_atomic
     from ncclDoctor.report.model import Report, render
 
+    if fmt not in ("terminal", "markdown", "json", "html"):
+        raise UsageError(f"unknown --format {fmt!r}: expected terminal, markdown, json or html")
     try:
         rep = Report.load(run_dir)
     except FileNotFoundError:
         raise UsageError(f"no report.json in {run_dir}") from None
     except (ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"cannot read the report in {run_dir}: {exc}") from None
-    if fmt not in ("terminal", "markdown", "json", "html"):
-        raise UsageError(f"unknown --format {fmt!r}: expected terminal, markdown, json or html")
     if fmt == "terminal":
         if output is None:
             _emit(rep, False)
