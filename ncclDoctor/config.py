@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ncclDoctor.errors import UsageError
+from ncclDoctor.findings import Severity
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -163,6 +164,11 @@ def check_options(cli: dict[str, Any], cfg: Config) -> Any:
 
     cli = {**cli, "select": split_codes(cli.get("select")), "ignore": split_codes(cli.get("ignore"))}
     v = merge(cli, cfg)
+    fail_on = v.get("fail_on", "error")
+    try:
+        Severity.parse(fail_on)  # checked here too so that a typo fails before anything is printed
+    except ValueError:
+        raise UsageError(f"unknown --fail-on {fail_on!r}: expected error, warning or info") from None
     gates = Gates(
         select=split_codes(v.get("select")),
         ignore=split_codes(v.get("ignore")),
@@ -177,7 +183,7 @@ def check_options(cli: dict[str, Any], cfg: Config) -> Any:
     return CheckOptions(
         **{k: v.get(k) for k in names},
         backend=v.get("backend", "auto"),
-        fail_on=v.get("fail_on", "error"),
+        fail_on=fail_on,
         inject=list(cli.get("inject") or []),
         gates=gates,
     )
