@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from conftest import cli_env, run_cli
+from tests.conftest import cli_env, run_cli
 
 SCHEMA = Path(__file__).resolve().parent.parent / "ncclDoctor" / "report" / "schema" / "report.schema.json"
 # A deprecated alias (warning) and a debug-only knob (info) in the env lint's table.

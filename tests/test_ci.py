@@ -18,8 +18,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from _reportrun import LINT_ENV, SMALL, real_check, schema_errors
-from conftest import ROOT, cli_env, run_cli
+from tests._reportrun import LINT_ENV, SMALL, real_check, schema_errors
+from tests.conftest import ROOT, cli_env, run_cli
 
 from ncclDoctor import ci
 from ncclDoctor.report import baseline as bl

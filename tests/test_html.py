@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _reportrun import real_check
+from tests._reportrun import real_check
 
 from ncclDoctor.report.html import render_html
 from ncclDoctor.report.model import Report

@@ -12,8 +12,8 @@ import subprocess
 import sys
 
 import pytest
-from _reportrun import SCHEMA, real_check, schema_errors
-from conftest import ROOT, cli_env, run_cli
+from tests._reportrun import SCHEMA, real_check, schema_errors
+from tests.conftest import ROOT, cli_env, run_cli
 
 from ncclDoctor.analysis import bandwidth
 from ncclDoctor.report.model import SCHEMA_VERSION, Report, render
