@@ -129,7 +129,9 @@ def find_config(start: Path) -> Path | None:
                 if "ncclDoctor" in _read_toml(py).get("tool", {}):
                     return py
             except UsageError:
-                continue  # a broken pyproject.toml that is not ours is not our error
+                if "tool.ncclDoctor" in py.read_text(encoding="utf-8", errors="replace"):
+                    raise  # our settings are in a file that does not parse: say so
+                continue  # a broken pyproject.toml without our table is not our error
     return None
 
 
