@@ -228,3 +228,12 @@ def test_junit_escapes_and_strips_what_xml_cannot_hold(run):
     root = ET.fromstring(render_junit(rep, "info").split("\n", 1)[1])
     failure = root.find("testsuite").findall("testcase")[1].find("failure")
     assert failure.get("message") == 'rank 1 said <&> "?[31mboom?" at log:12'
+
+
+def test_a_compared_report_is_still_one_busbw_series(run):
+    """The comparison table in results["baseline"] is never mistaken for a measurement."""
+    rep = Report.load(run.dir)
+    ci.judge(rep, ci.Gates(baseline=str(run.baseline)).prepare())
+    assert "baseline" in rep.results
+    assert list(bl.busbw_series(rep.results)) == [("all_reduce", "all")]
+    assert [s["table"] for s in bl.baseline_from_report(rep)["series"]] == ["all_reduce"]

@@ -13,7 +13,8 @@ Series
 A report's bandwidth is read as *series*: ``(table, node) -> {size in bytes: busbw GB/s}``.
 Every entry of ``report.results`` that holds ``rows`` with ``size`` and ``busbw_gbps``
 is a table (``all_reduce`` today; multi-node tables such as an intra-node all_reduce
-use the same shape). Its node is:
+use the same shape; ``results["baseline"]``, the comparison itself, is not one). Its
+node is:
 
 - ``"all"`` for the whole job (the table's own rows, when they carry no ``node``),
 - the row's ``node`` field when rows carry one (one table, a row per node and size),
@@ -62,7 +63,7 @@ def busbw_series(results: dict[str, Any]) -> Series:
     """Every busbw series in ``report.results`` (see the module docstring for shapes)."""
     out: Series = {}
     for table, value in sorted(results.items()):
-        if not isinstance(value, dict):
+        if not isinstance(value, dict) or table == "baseline":  # the comparison, not a measurement
             continue
         if _rows_ok(value.get("rows")):
             _add_rows(out, table, value["rows"], WHOLE_JOB)

@@ -76,7 +76,7 @@ def baseline_lines(b: dict) -> list[str]:
         fmt = lambda v, f: "-" if v is None else format(v, f)  # noqa: E731
         flag = "  REGRESSED" if r["regressed"] else ""
         lines.append(
-            f"{r['size']:>12} {fmt(r['baseline_busbw_gbps'], '9.3f'):>9} {fmt(r['busbw_gbps'], '9.3f'):>9} "
+            f"{r['size']:>12} {fmt(r['baseline_busbw_gbps'], '9.3g'):>9} {fmt(r['busbw_gbps'], '9.3g'):>9} "
             f"{fmt(r['change_pct'], '+8.1f'):>8}  {r['table']} / {r['node']}{flag}"
         )
     return lines

@@ -89,7 +89,7 @@ _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 
 def _svg(plt: Any, fig: Any) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    fig.savefig(buf, format="svg", metadata={"Date": None})  # layout="constrained": no second draw for bbox "tight"
     plt.close(fig)
     text = buf.getvalue()
     # Inline in HTML: drop the XML prolog, DOCTYPE and the RDF metadata block (its URLs
@@ -113,7 +113,7 @@ def busbw_chart(plt: Any, report: Report) -> str | None:
         for r in report.results["baseline"].get("rows", []):
             if r.get("baseline_busbw_gbps") is not None:
                 base.setdefault((r["table"], r["node"]), {})[r["size"]] = r["baseline_busbw_gbps"]
-    fig, ax = plt.subplots(figsize=(8, 4.2))
+    fig, ax = plt.subplots(figsize=(8, 4.2), layout="constrained")
     sizes: set[int] = set()
     for i, ((table, node), pts) in enumerate(sorted(series.items())):
         xs = sorted(pts)
@@ -142,7 +142,7 @@ def rank_time_chart(plt: Any, report: Report) -> tuple[str, int] | None:
     ranks = sorted(times)
     median = statistics.median(times.values())
     slow = max(times, key=times.get)
-    fig, ax = plt.subplots(figsize=(8, max(2.0, 0.3 * len(ranks) + 1)))
+    fig, ax = plt.subplots(figsize=(8, max(2.0, 0.3 * len(ranks) + 1)), layout="constrained")
     colours = ["#b3261e" if r == slow else "#0b5cad" for r in ranks]
     ax.barh([str(r) for r in ranks], [times[r] / 1e3 for r in ranks], color=colours)
     ax.axvline(median / 1e3, ls="--", color="#59636e", label=f"median {median / 1e3:.2f} ms")
@@ -173,7 +173,7 @@ def sweep_chart(plt: Any, report: Report) -> str | None:
     metric, lines = _sweep_points(sweep)
     if not lines:
         return None
-    fig, ax = plt.subplots(figsize=(8, 4))
+    fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
     for pin, pts in sorted(lines.items(), key=lambda kv: str(kv[0])):
         pts.sort()
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=f"pin_memory={pin}")

@@ -57,7 +57,7 @@ def allreduce_table(ar: dict[str, Any]) -> Table:
 
 def baseline_table(b: dict[str, Any]) -> Table:
     rows = [
-        [r["table"], r["node"], r["size"], _num(r["baseline_busbw_gbps"], ".3f"), _num(r["busbw_gbps"], ".3f"),
+        [r["table"], r["node"], r["size"], _num(r["baseline_busbw_gbps"], ".3g"), _num(r["busbw_gbps"], ".3g"),
          _num(r["change_pct"], "+.1f"), "REGRESSED" if r["regressed"] else ("" if r["change_pct"] is not None else "not compared")]
         for r in b["rows"]
     ]
