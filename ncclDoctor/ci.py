@@ -91,8 +91,13 @@ def _min_busbw(report: Any, series: bl.Series, floor: float) -> None:
 
 
 def _baseline(report: Any, gates: Gates, series: bl.Series) -> None:
-    doc = gates._baseline_doc or bl.load_baseline(gates.baseline)  # type: ignore[arg-type]
-    rows = bl.compare(bl.baseline_series(doc), series, gates.max_regression_pct)
+    try:  # prepare() read it already on the CLI path; a library caller may not have
+        doc = gates._baseline_doc or bl.load_baseline(gates.baseline)  # type: ignore[arg-type]
+        base = bl.baseline_series(doc)
+    except UsageError as exc:  # after a run, a bad baseline is a finding, not a lost report
+        report.add(ci_rules.BASELINE_MISMATCH.finding(f"Baseline not compared: {exc}"))
+        return
+    rows = bl.compare(base, series, gates.max_regression_pct)
     report.results["baseline"] = {
         "file": str(gates.baseline),
         "measured_at": doc.get("measured_at"),

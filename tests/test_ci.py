@@ -119,6 +119,7 @@ def test_exit_3_could_not_run_is_a_junit_error(tmp_path):
     junit = tmp_path / "ci.xml"
     p = run_cli("check", "--no-config", "--out", str(tmp_path / "run"), "-e", "4K", "--inject", "exit:1:init", "--junit", str(junit), timeout=240)
     assert p.returncode == 3, p.stderr
+    assert schema_errors(json.loads((tmp_path / "run" / "report.json").read_text())) == []
     run_case = _junit(junit).find("testcase")
     assert run_case.get("name") == "run" and run_case.find("error").get("type") == "could not run"
 
@@ -129,6 +130,7 @@ def test_exit_4_fault_localized_with_min_busbw_skipped(tmp_path):
                 "--min-busbw", "5", "--junit", str(junit), "--json", timeout=240)
     assert p.returncode == 4, p.stderr
     rep = json.loads(p.stdout)
+    assert schema_errors(rep) == []
     codes = [f["code"] for f in rep["findings"]]
     assert "RUN004" in codes and "BW104" in codes  # the gate says it could not be applied
     assert _junit(junit).find("testcase").find("error").get("type") == "fault localized"
@@ -154,6 +156,7 @@ def test_exit_130_interrupted_writes_partial_report(tmp_path):
     assert proc.returncode == 130, stderr
     rep = json.loads((out / "report.json").read_text())
     assert rep["interrupted"] is True and rep["exit_code"] == 130
+    assert schema_errors(rep) == []
     assert _junit(tmp_path / "ci.xml").find("testcase").find("error").get("type") == "interrupted"
 
 
@@ -237,3 +240,11 @@ def test_a_compared_report_is_still_one_busbw_series(run):
     assert "baseline" in rep.results
     assert list(bl.busbw_series(rep.results)) == [("all_reduce", "all")]
     assert [s["table"] for s in bl.baseline_from_report(rep)["series"]] == ["all_reduce"]
+
+
+def test_unreadable_baseline_after_a_run_is_a_finding_not_a_lost_report(run, tmp_path):
+    (tmp_path / "bad.json").write_text("{not json")
+    rep = Report.load(run.dir)
+    ci.judge(rep, ci.Gates(baseline=str(tmp_path / "bad.json")))  # not prepared, as a library caller might
+    (f,) = [f for f in rep.findings if f.code == "BW103"]
+    assert "not readable JSON" in f.message
