@@ -109,3 +109,12 @@ def test_chromium_renders_the_report(run, tmp_path):
     verdict = json.loads((run.dir / "report.json").read_text())["verdict"]
     assert re.search(rf'id="verdict"[^>]*>{verdict.upper()}<', dom.stdout)
     assert dom.stdout.count("<svg") >= 2 and "busbw (GB/s)" in dom.stdout
+
+
+def test_straggler_is_named_among_hundreds_of_ranks(run):
+    rep = Report.load(run.dir)
+    row = max(rep.results["all_reduce"]["rows"], key=lambda r: r["size"])
+    row["per_rank_time_us"] = {str(r): 1000.0 + (900.0 if r == 77 else 0.0) for r in range(256)}
+    chart = render_html(rep)
+    chart = chart[chart.index('id="chart-ranks"'):]
+    assert "slowest rank 77 (1.90x median)" in chart and "median 1.00 ms" in chart

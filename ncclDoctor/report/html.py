@@ -142,13 +142,21 @@ def rank_time_chart(plt: Any, report: Report) -> tuple[str, int] | None:
     ranks = sorted(times)
     median = statistics.median(times.values())
     slow = max(times, key=times.get)
-    fig, ax = plt.subplots(figsize=(8, max(2.0, 0.3 * len(ranks) + 1)), layout="constrained")
     colours = ["#b3261e" if r == slow else "#0b5cad" for r in ranks]
-    ax.barh([str(r) for r in ranks], [times[r] / 1e3 for r in ranks], color=colours)
-    ax.axvline(median / 1e3, ls="--", color="#59636e", label=f"median {median / 1e3:.2f} ms")
-    ax.invert_yaxis()
-    ax.set_xlabel("time per all_reduce (ms)")
-    ax.set_ylabel("rank")
+    ms = [times[r] / 1e3 for r in ranks]
+    if len(ranks) <= 32:  # one labelled row per rank
+        fig, ax = plt.subplots(figsize=(8, max(2.0, 0.3 * len(ranks) + 1)), layout="constrained")
+        ax.barh([str(r) for r in ranks], ms, color=colours)
+        ax.axvline(median / 1e3, ls="--", color="#59636e", label=f"median {median / 1e3:.2f} ms")
+        ax.invert_yaxis()
+        ax.set_xlabel("time per all_reduce (ms)")
+        ax.set_ylabel("rank")
+    else:  # hundreds of ranks: columns keep the figure a readable size
+        fig, ax = plt.subplots(figsize=(10, 3.5), layout="constrained")
+        ax.bar(ranks, ms, color=colours, width=1.0)
+        ax.axhline(median / 1e3, ls="--", color="#59636e", label=f"median {median / 1e3:.2f} ms")
+        ax.set_ylabel("time per all_reduce (ms)")
+        ax.set_xlabel("rank")
     ax.set_title(f"Per-rank time at {fmt_size(row['size'])}: slowest rank {slow} ({times[slow] / median:.2f}x median)")
     ax.legend(fontsize=8)
     return _svg(plt, fig), row["size"]
