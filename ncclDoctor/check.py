@@ -304,6 +304,12 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
     report.results["run"]["torchrun_failures"] = failures
     code = verdict.run_findings(report, out, label, inv, failures, p.sizes, p.warmup)
     report.results["run"].update(culprits=out.culprits, victims=out.victims)
+    if out.status == "failed":
+        culprits = [f for f in report.findings if f.code in ("RUN002", "RUN004")]
+        ranks = culprits[0].ranks if culprits else []
+        last = [out.ranks[r].t for r in ranks if r in out.ranks and out.ranks[r].t]
+        if last:  # from the culprit's last sign of life to the job stopped
+            report.results["run"]["verdict_after_s"] = round(out.finished_wall - max(last), 3)
     return code
 
 
