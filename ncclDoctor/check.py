@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ncclDoctor import multinode_check
+from ncclDoctor import ci, multinode_check
 from ncclDoctor.analysis import bandwidth, flight, verdict
 from ncclDoctor.errors import CouldNotRun, ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
@@ -100,6 +100,7 @@ class CheckOptions:
     rdzv_id: str | None = None
     local_addr: str | None = None
     structure_bytes: str | None = None
+    gates: ci.Gates = field(default_factory=ci.Gates)  # --select/--ignore/--min-busbw/--baseline/--junit
 
 
 # Defaults sized so a CPU check finishes well under a minute on 2 cores; GPU defaults
@@ -394,6 +395,8 @@ def run_check(
         outcome_code = ExitCode.INTERRUPTED
     finally:
         report.duration_s = round(time.monotonic() - t0, 3)
+        ci.judge(report, opts.gates)
         report.conclude(Severity.parse(opts.fail_on), outcome_code)
         write_run_dir(report, p.run_dir)
+        ci.publish(report, opts.gates)
     return report
