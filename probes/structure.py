@@ -38,6 +38,9 @@ def _issue(worker, module, tensor, **kw) -> None:
     module.run(tensor, **kw)
 
 
+SPREAD_S = 0.01  # between timed ops: samples spread over time dodge a moment of CPU starvation
+
+
 def _best_time(worker, op, iters: int) -> float:
     op()  # warm-up: connection setup is not bandwidth
     worker.sync()
@@ -47,6 +50,7 @@ def _best_time(worker, op, iters: int) -> float:
         op()
         worker.sync()
         best = min(best, time.perf_counter() - t0)
+        time.sleep(SPREAD_S)  # both ends sleep alike; the timed part excludes it
     return best
 
 

@@ -31,6 +31,15 @@ def test_localhost_nodes_localize_a_slow_node(tmp_path):
     assert codes(rep, "BW2") == ["BW201"], rep["findings"]
     assert named(rep, "BW2") == {f"{addr(2)} ({rep['host']['hostname']})"}
     assert codes(rep, "CON") == []
+    import json
+
+    import jsonschema
+
+    from tests.conftest import ROOT
+
+    schema = json.loads((ROOT / "ncclDoctor" / "report" / "schema" / "report.schema.json").read_text())
+    for r in runs:  # the full report and the local summaries keep the report.json contract
+        jsonschema.validate(r.report, schema)
     p2p = rep["results"]["structure"]["p2p"]
     assert p2p["rounds"] == 3 and p2p["pairs_measured"] == 3
     # the other nodes print their own summary and point at the full report

@@ -28,9 +28,11 @@ The algorithm (bounded: never all N*(N-1)/2 pairs one after another)
    partner at all (most of the cluster slow) is **unresolved**. Every verdict carries
    its evidence: the pairs' bandwidth against the reference and the median.
 
-5. **Confirm slow links**: a slow link between two cleared nodes is measured once more
-   (its best of the two counts) before it is named -- on a busy host a single pair can
-   be slow for a moment; a bad link stays slow. No extra round when nothing is slow.
+5. **Confirm**: every slow link, and every slow node against its fastest known-good
+   partner, is measured once more (the better of the two counts) before it is named --
+   on a busy host a node's process can be starved for a moment; a bad link stays slow.
+   No extra round when nothing is slow; ``ceil`` of the confirmations per good node
+   otherwise (one round for one slow node).
 
 ``localize(n, measure)`` runs steps 1-5 with a caller's ``measure(round) -> {pair:
 GB/s}``: the probe workers pass real exchanges, the benchmark a simulated cluster.
@@ -230,12 +232,24 @@ def localize(n: int, measure: Callable[[list[Pair]], dict[Pair, float]]) -> Verd
         repair.update(measure(rnd))
         rounds += 1
     v = verdict(ring, repair, n, rounds)
-    if v.slow_links:
-        for rnd in disjoint_rounds(v.slow_links):
+    confirm = confirm_pairs(v, {**ring, **repair})
+    if confirm:
+        for rnd in disjoint_rounds(confirm):
             for p, gbps in measure(rnd).items():
                 held = ring if p in ring else repair
-                held[p] = max(held.get(p, 0.0), gbps)  # the best of two: noise is not a link
+                held[p] = max(held.get(p, 0.0), gbps)  # the best of two: a moment's noise is not a fault
             rounds += 1
         v = verdict(ring, repair, n, rounds)
     v.measured = {**ring, **repair}
     return v
+
+
+def confirm_pairs(v: Verdict, bw: dict[Pair, float]) -> list[Pair]:
+    """Step 5: measure every slow link again, and every slow node again against its
+    fastest known-good partner, before naming them."""
+    pairs = list(v.slow_links)
+    for s in v.slow_nodes:
+        mine = {p: g for p, g in bw.items() if s in p and (p[1] if p[0] == s else p[0]) not in v.slow_nodes}
+        if mine:
+            pairs.append(max(mine, key=lambda p: mine[p]))
+    return pairs
