@@ -139,4 +139,4 @@ def test_a_node_starved_for_a_moment_is_measured_again_and_not_named():
 
     v = L.localize(3, measure)
     assert v.slow_nodes == [] and v.slow_links == []
-    assert v.rounds == len(L.ring_rounds(3)) + 1
+    assert v.rounds == len(L.ring_rounds(3)) + 2  # the node's pair, then its other pair as a link

@@ -232,13 +232,16 @@ def localize(n: int, measure: Callable[[list[Pair]], dict[Pair, float]]) -> Verd
         repair.update(measure(rnd))
         rounds += 1
     v = verdict(ring, repair, n, rounds)
-    confirm = confirm_pairs(v, {**ring, **repair})
-    if confirm:
+    confirmed: set[Pair] = set()
+    # Each pair is confirmed at most once: clearing a node can leave its other slow pair
+    # looking like a slow link, which then gets its own second measurement.
+    while confirm := [p for p in confirm_pairs(v, {**ring, **repair}) if p not in confirmed]:
         for rnd in disjoint_rounds(confirm):
             for p, gbps in measure(rnd).items():
                 held = ring if p in ring else repair
                 held[p] = max(held.get(p, 0.0), gbps)  # the best of two: a moment's noise is not a fault
             rounds += 1
+        confirmed.update(confirm)
         v = verdict(ring, repair, n, rounds)
     v.measured = {**ring, **repair}
     return v
