@@ -41,7 +41,7 @@ def test_localhost_nodes_localize_a_slow_node(tmp_path):
     for r in runs:  # the full report and the local summaries keep the report.json contract
         jsonschema.validate(r.report, schema)
     p2p = rep["results"]["structure"]["p2p"]
-    assert p2p["rounds"] == 3 and p2p["pairs_measured"] == 3
+    assert p2p["pairs_measured"] == 3 and 4 <= p2p["rounds"] <= 6  # the ring, then confirming the slow node
     # the other nodes print their own summary and point at the full report
     for r in runs:
         if r is not host:

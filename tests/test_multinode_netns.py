@@ -50,7 +50,9 @@ def test_three_nodes_one_with_a_differing_setting(tmp_path):
     rep = reporting(runs).report
     assert codes(rep, "BW2") == [], "healthy links: nobody is slow"
     assert [f["code"] for f in rep["findings"] if f["severity"] != "info"] == ["CON001"], "healthy apart from the setting"
-    assert rep["results"]["structure"]["p2p"]["rounds"] == 3 and rep["results"]["structure"]["p2p"]["pairs_measured"] == 3
+    p2p = rep["results"]["structure"]["p2p"]
+    # the ring's 3 rounds; a pair slowed for a moment by the busy host costs one confirmation round
+    assert p2p["pairs_measured"] == 3 and 3 <= p2p["rounds"] <= 5
     [con] = [f for f in rep["findings"] if f["code"] == "CON001"]
     assert con["nodes"] == [f"{c.addr(2)} (" + con["nodes"][0].split(" (")[1]]
     assert "sets NCCL_IB_HCA=mlx5_1" in con["message"] and "2 other nodes do not set NCCL_IB_HCA" in con["message"]
