@@ -65,6 +65,10 @@ def render_markdown(report: Report) -> str:
             "",
             f"Peak busbw {ar['peak_busbw_gbps']:.3f} GB/s; average over all sizes {ar['avg_busbw_gbps']:.3f} GB/s (nccl-tests' 'Avg bus bandwidth').",
         ]
+    if report.results.get("diagnose"):
+        from ncclDoctor.diagnose.timeline import markdown as diagnose_markdown
+
+        parts += diagnose_markdown(report.results["diagnose"])
     if report.ranks:
         parts += ["", "## Ranks", "", table(
             ["rank", "local rank", "host", "address", "pid", "device", "phase", "state", "collectives"],
