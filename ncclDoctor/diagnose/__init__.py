@@ -53,6 +53,7 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     collected = Collected()
     for inp in inputs:
         ingest(inp, collected)
+    collected.finalize()
     conclusions = reason(collected)
     size, _, size_conf = world_size(collected)
     findings = conclude.from_conclusions(collected, conclusions) + conclude.from_families(collected)

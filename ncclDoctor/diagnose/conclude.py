@@ -26,11 +26,12 @@ def _nodes(c: Collected, ranks) -> list[str]:
 
 
 def _hosted(c: Collected, ranks) -> str:
-    parts = []
-    for r in sorted(ranks)[:8]:
-        h = _nodes(c, [r])
-        parts.append(f"rank {r}" + (f" on {', '.join(h)}" if h else ""))
-    return ", ".join(parts) + (f" and {len(ranks) - 8} more" if len(ranks) > 8 else "")
+    """"rank 5 on gpu-a" or, for many ranks, "gpu-a: ranks 0, 1, 2; gpu-b: rank 9"."""
+    by_host: dict[str, list[int]] = {}
+    for r in sorted(ranks):
+        by_host.setdefault(", ".join(_nodes(c, [r])) or "host unknown", []).append(r)
+    parts = [f"{h}: rank{'s' if len(rs) > 1 else ''} {_fmt_ranks(rs)}" for h, rs in sorted(by_host.items())]
+    return "; ".join(parts[:6]) + (f"; and {len(parts) - 6} more hosts" if len(parts) > 6 else "")
 
 
 def _samples(c: Collected, kind: str) -> list[str]:
@@ -62,7 +63,8 @@ def _timeouts(c: Collected) -> list[Finding]:
     desc = "; ".join(f"pg {pg} SeqNum={s} {op}" for pg, s, op in seqs)
     msg = f"{n} watchdog timeout line(s) from {len(ranks)} rank(s)" + (f" ({_fmt_ranks(ranks)})" if ranks else "") + f": {desc}"
     if c.torch_timeout_ms:
-        msg += f"; the process-group timeout was {c.torch_timeout_ms / 60000:.0f} min"
+        ms = c.torch_timeout_ms
+        msg += f"; the process-group timeout was " + (f"{ms / 60000:.0f} min" if ms >= 60000 else f"{ms / 1000:.0f} s")
     return [R.TIMEOUTS.finding(msg, ranks=ranks, nodes=_nodes(c, ranks), evidence=_samples(c, "watchdog_timeout"))]
 
 
@@ -97,7 +99,7 @@ def from_families(c: Collected) -> list[Finding]:
     out = _timeouts(c)
     out += _family(c, "nccl_error", R.NCCL_ERROR, _nccl_desc)
     out += _family(c, "ib_completion", R.IB_COMPLETION, _ib_desc)
-    out += _family(c, "socket_error", R.SOCKET, lambda evs: ", ".join(sorted({e.data["what"] for e in evs})))
+    out += _family(c, "socket_error", R.SOCKET, lambda evs: ", ".join(sorted({e.data["what"].lower() for e in evs})))
     out += _family(c, "store_timeout", R.STORE, lambda evs: "endpoint " + (next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None) or "not named"))
     out += _family(c, "gloo_error", R.GLOO, lambda evs: ", ".join(sorted({e.data["what"] for e in evs})))
     out += _family(c, "heartbeat", R.HEARTBEAT, lambda evs: "watchdog stuck" + "".join(f" {e.data['stuck_s']} s" for e in evs[:1] if e.data.get("stuck_s")))

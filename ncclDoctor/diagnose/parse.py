@@ -29,6 +29,7 @@ class LineParser:
         self.cf: dict[str, str] = {}
         self.last_error: Event | None = None
         self.last_error_line = 0
+        self.want_last_error = False
         self._follow = 0
 
     def want_more(self, _text: str) -> int:
@@ -75,9 +76,13 @@ class LineParser:
             return None
         if self.last_error is not None and lineno - self.last_error_line <= 4:
             m = S.R_LAST_ERROR.search(text)
-            if m:
-                self.last_error.data["last_error"] = m.group(1).strip()[: S.TEXT_CAP]
-                self.last_error.text += " | Last error: " + m.group(1).strip()[:200]
+            if m or self.want_last_error:
+                detail = (m.group(1) if m else S.R_RANK_TAG.sub("", text)).strip()
+                self.want_last_error = m is not None and not detail  # NCCL prints it on the next line
+                self._follow = 1 if self.want_last_error else 0
+                if detail:
+                    self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
+                    self.last_error.text += " | Last error: " + detail[:200]
                 return None
         for fn in (self._watchdog, self._nccl_error, self._ib, self._gloo, self._store, self._socket,
                    self._heartbeat, self._dataloader, self._oom, self._worker_failed, self._nccl_info):
@@ -97,6 +102,11 @@ class LineParser:
             r = S.R_RAN_FOR.search(text)
             ev.data["ran_for_ms"] = int(r.group(1)) if r else None
             ev.data["blocking_wait"] = "blocking wait" in text
+            return ev
+        g = S.R_GLOO_TIMEOUT.search(text)
+        if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
+            ev = self._context(lineno, text, "watchdog_timeout")
+            ev.data.update(timeout_ms=int(g.group(1)), backend="gloo")
             return ev
         m = S.R_STATUS.search(text)
         if m:
@@ -218,7 +228,7 @@ class LineParser:
             found["no_ib"] = True
         e = S.R_SET_BY_ENV.search(text)
         if e:
-            found["setting"] = (e.group(1), e.group(2))
+            found["setting"] = (e.group(1), e.group(2).rstrip(".,"))
         if nr:
             found["nranks"] = int(nr.group(2))
             found["comm_rank"] = int(nr.group(1))
@@ -253,11 +263,12 @@ class LineParser:
         ev = Event("child_failed", f"{self.path}:{lineno}", "; ".join(f"{k}={v}" for k, v in self.cf.items())[: S.TEXT_CAP])
         r = S.R_CF_RANK.match(self.cf.get("rank", ""))
         x = S.R_CF_EXIT.match(self.cf.get("exitcode", ""))
+        sig = S.R_SIGNAL.search(self.cf.get("exitcode", "") + " " + self.cf.get("traceback", ""))
         ev.rank = int(r.group(1)) if r else None
         ev.host = self.cf.get("host")
         ev.data.update(root=self.cf_section == "root", local_rank=int(r.group(2)) if r else None,
                        exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
-                       signal=(x.group(3) if x else "") or None, time=self.cf.get("time"),
+                       signal=sig.group(1) if sig else None, time=self.cf.get("time"),
                        traceback=self.cf.get("traceback", "")[:200])
         t = self.cf.get("time", "")
         ev.ts = S.parse_timestamp(t) if t else None

@@ -91,13 +91,18 @@ def _pgs(c: Collected) -> list[str]:
     return sorted(pgs, key=lambda p: (len(p), p))
 
 
-def _members(c: Collected, pg: str, world: int | None) -> list[int]:
+def _members(c: Collected, pg: str, world: int | None) -> tuple[list[int], bool]:
+    """The ranks of a process group, and whether that is a guess. Without a Flight
+    Recorder pg_config we only know the ranks that mentioned the group; when those are
+    more than half of a known world, the group is taken to be the whole world (torch
+    numbers the default group 0 or, under some launchers, 1)."""
     for st in c.ranks.values():
         if st.fr and st.fr.pg_ranks.get(pg):
-            return st.fr.pg_ranks[pg]
-    if pg == "0" and world:
-        return list(range(world))
-    return sorted(r for r, st in c.ranks.items() if pg in st.timeouts or pg in st.status or (st.fr and pg in st.fr.pgs))
+            return st.fr.pg_ranks[pg], False
+    seen = sorted(r for r, st in c.ranks.items() if pg in st.timeouts or pg in st.status or (st.fr and pg in st.fr.pgs))
+    if world and (pg == "0" or len(seen) * 2 > world):
+        return list(range(world)), len(seen) < world
+    return seen, False
 
 
 def hang(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
@@ -105,19 +110,20 @@ def hang(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     prog = {r: _progress(c.ranks[r], pg) for r in members if r in c.ranks}
     timed = {r for r in members if r in c.ranks and pg in c.ranks[r].timeouts}
     known = {r: p for r, (p, _) in prog.items() if p is not None}
-    if not known:
+    if not known and not timed:
         return []
-    target = max(known.values())
-    if timed:
-        target = Counter(c.ranks[r].timeouts[pg].seq for r in timed).most_common(1)[0][0] or target
-    behind = sorted(r for r, p in known.items() if p < target)
+    seqs = Counter(c.ranks[r].timeouts[pg].seq for r in timed if c.ranks[r].timeouts[pg].seq is not None)
+    target = seqs.most_common(1)[0][0] if seqs else max(known.values(), default=None)
+    behind = sorted(r for r, p in known.items() if target is not None and p < target)
     silent = sorted(r for r in members if r not in timed and r not in behind) if timed else []
     out: list[Conclusion] = []
     if behind:
         direct = [r for r in behind if c.ranks[r].fr or pg in c.ranks[r].status]
         conf = "high" if len(direct) == len(behind) and len(behind) < len(known) else "medium"
-        if len(behind) >= len(known) - len(behind):
-            conf = "low"  # the majority is behind: maybe the one ahead issued an extra collective
+        if len(behind) > len(known) - len(behind):
+            conf = "low"  # the majority is behind: maybe the ones ahead issued an extra collective
+        elif len(behind) == len(known) - len(behind):
+            conf = "medium"
         out.append(Conclusion(
             "culprit", conf,
             f"process group {pg}: rank(s) {_fmt_ranks(behind)} never enqueued collective #{target} "
@@ -130,7 +136,7 @@ def hang(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     if logged:
         out.append(Conclusion(
             "culprit", "medium",
-            f"process group {pg}: {len(timed)} rank(s) timed out in collective #{target}, but rank(s) "
+            f"process group {pg}: {len(timed)} rank(s) timed out in collective {_num(target)}, but rank(s) "
             f"{_fmt_ranks(logged)} logged no timeout: they were not inside it (their logs are present)",
             logged, pg, target, _victim_lines(c, pg, timed) + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} without a watchdog timeout" for r in logged[:3]],
         ))
@@ -138,10 +144,14 @@ def hang(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
         out.append(Conclusion(
             "culprit", "low",
             f"process group {pg}: no log lines at all from rank(s) {_fmt_ranks(unlogged)} while the others timed out in "
-            f"collective #{target}: either they are the culprits or their logs were not given",
+            f"collective {_num(target)}: either they are the culprits or their logs were not given",
             unlogged, pg, target, _victim_lines(c, pg, timed),
         ))
     return out
+
+
+def _num(seq: int | None) -> str:
+    return f"#{seq}" if seq is not None else "(no sequence number in the log)"
 
 
 def _victim_lines(c: Collected, pg: str, timed: set[int]) -> list[str]:
@@ -254,8 +264,13 @@ def reason(c: Collected) -> list[Conclusion]:
     out = [Conclusion("world_size", conf, f"world size {size} (from {source})" if size else "world size unknown", evidence=[source])]
     out[0].seq = size
     for pg in _pgs(c):
-        members = _members(c, pg, size)
-        out += desync(c, pg)
-        out += hang(c, pg, members) or all_joined(c, pg, members)
+        members, guessed = _members(c, pg, size)
+        split = desync(c, pg)
+        out += split
+        found = hang(c, pg, members)
+        if guessed:
+            for k in found:
+                k.message += f" (assuming process group {pg} spans all {size} ranks)"
+        out += found or ([] if split else all_joined(c, pg, members))
     out += first_failure(c)
     return out

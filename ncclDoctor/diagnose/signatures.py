@@ -76,7 +76,7 @@ R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
 R_SRUN = re.compile(r"^\s*(\d+): ")
-R_GLOG_TS = re.compile(r"\[[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
+R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
 R_NCCL_PREFIX = re.compile(r"(?P<host>[\w.\-]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>\d+)\] NCCL (?P<lvl>WARN|INFO)")
 
@@ -84,13 +84,14 @@ R_NCCL_PREFIX = re.compile(r"(?P<host>[\w.\-]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^)]*(?:\([^)]*\)[^)]*)*)\)")
 R_KV = re.compile(r"(\w+)(?:\(ms\))?=([^,]+)")
 R_TIMEOUT = re.compile(r"Watchdog caught collective operation timeout|timed out in blocking wait")
+R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
     r"[,.]? *(?:PG status: )?[Ll]ast enqueued (?:NCCL )?work: (?P<enq>-?\d+), [Ll]ast completed (?:NCCL )?work: (?P<done>-?\d+)"
 )
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"NCCL error in: \S+, (unhandled system error|remote process exited or there was a network error|internal error|unhandled cuda error|invalid usage|invalid argument)")
+R_NCCL_OLD = re.compile(r"NCCL error(?: in: \S+)?[,:] (unhandled system error|remote process exited or there was a network error|internal error|unhandled cuda error|invalid usage|invalid argument)")
 OLD_CODE = {"unhandled system error": "ncclSystemError", "remote process exited or there was a network error": "ncclRemoteError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
@@ -104,7 +105,7 @@ R_STORE = re.compile(
 )
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)")
 R_GLOO = re.compile(r"gloo|Gloo")
-R_GLOO_KIND = re.compile(r"address family mismatch|[Aa]ddress family not supported|Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|Connection closed by peer|Connection reset by peer|Timed out waiting \d+ms")
+R_GLOO_KIND = re.compile(r"address family mismatch|[Aa]ddress family not supported|Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|Connection closed by peer|Connection reset by peer")
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* terminat")
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited unexpectedly)|[Uu]nexpected bus error encountered in worker")
 R_OOM = re.compile(r"CUDA out of memory\.?(?: Tried to allocate ([\d.]+ [KMGT]?i?B))?|OutOfMemoryError")
@@ -112,7 +113,8 @@ R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 R_CF_RANK = re.compile(r"(-?\d+) \(local_rank: (-?\d+)\)")
-R_CF_EXIT = re.compile(r"(-?\d+) \(pid: (\d+)\)\s*(\S*)")
+R_CF_EXIT = re.compile(r"(-?\d+) \(pid: (\d+)\)")
+R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
 R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")

@@ -104,7 +104,7 @@ class Collected:
         if ev.ts is not None:
             st.first_ts = ev.ts if st.first_ts is None else min(st.first_ts, ev.ts)
             st.last_ts = ev.ts if st.last_ts is None else max(st.last_ts, ev.ts)
-        pg = ev.pg or "0"
+        pg = ev.pg or ("?" if ev.kind == "watchdog_timeout" else "0")
         if ev.kind == "watchdog_timeout":
             old = st.timeouts.get(pg)
             if old is None or (ev.seq or -1) > (old.seq or -1):
@@ -143,5 +143,17 @@ class Collected:
             if members and len(self.world) < 64:
                 self.world.append((max(members) + 1, f"{where} (pg_config {pg or '?'})"))
 
-    def note_torch_timeout(self, ms: int) -> None:
-        self.torch_timeout_ms = ms
+    def finalize(self) -> None:
+        """Give timeout lines without a process group (torch <= 2.4 prints ``[Rank 0]
+        Watchdog caught ...`` but ``[PG 1 Rank 0] Exception ... at work: N``) the group
+        of the status line with the same SeqNum; else the only group, else "0"."""
+        for st in self.ranks.values():
+            t = st.timeouts.pop("?", None)
+            if t is None:
+                continue
+            pgs = [pg for pg, s in st.status.items() if s.seq == t.seq] or (list(st.status) if len(st.status) == 1 else ["0"])
+            old = st.timeouts.get(pgs[0])
+            if old is None or (t.seq or -1) > (old.seq or -1):
+                st.timeouts[pgs[0]] = t
+        ms = [e.data.get("timeout_ms") for e in self.samples.get("watchdog_timeout", []) if e.data.get("timeout_ms")]
+        self.torch_timeout_ms = max(ms) if ms else None
