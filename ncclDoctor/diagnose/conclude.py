@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ncclDoctor.diagnose import rules as R
 from ncclDoctor.diagnose.load import Input
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, waiting
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
 
@@ -60,7 +60,7 @@ def _timeouts(c: Collected) -> list[Finding]:
     if not n:
         return []
     seqs = sorted({(pg, t.seq, t.op) for st in c.ranks.values() for pg, t in st.timeouts.items()}, key=str)[:6]
-    desc = "; ".join(f"pg {pg} SeqNum={s} {op}" for pg, s, op in seqs)
+    desc = "; ".join(f"pg {pg} SeqNum={s} {op}" if s is not None else f"pg {pg} (no SeqNum: gloo)" for pg, s, op in seqs)
     msg = f"{n} watchdog timeout line(s) from {len(ranks)} rank(s)" + (f" ({_fmt_ranks(ranks)})" if ranks else "") + f": {desc}"
     if c.torch_timeout_ms:
         ms = c.torch_timeout_ms
@@ -124,6 +124,8 @@ def _child_failed(c: Collected) -> list[Finding]:
         for e in c.child_failures[:6])
     if root:
         msg += f". Root cause (first observed): rank {root.rank}"
+        if root.rank in c.ranks and waiting(c.ranks[root.rank]):
+            msg += " — but that rank was waiting in a collective (timed out or lost its peer): it is the first victim torchrun saw, not the cause"
     if na:
         msg += ". error_file: <N/A> — the entry point lacks @record, so the real exception was not recorded"
     return [R.CHILD_FAILED.finding(msg, ranks=ranks, nodes=sorted({e.host for e in c.child_failures if e.host})[:16],

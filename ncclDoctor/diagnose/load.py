@@ -95,15 +95,22 @@ def expand(paths: list[str], stdin: BinaryIO | None = None) -> list[Input]:
 
 
 def _walk(root: str) -> Iterator[Input]:
-    for dirpath, dirnames, filenames in os.walk(root, onerror=None):
+    errors: list[OSError] = []
+    for dirpath, dirnames, filenames in os.walk(root, onerror=errors.append):
         dirnames.sort()
         for name in sorted(filenames):
             yield _file_input(os.path.join(dirpath, name))
+    for exc in errors:
+        yield Input(str(exc.filename or root), kind="skipped", notes=[f"cannot list directory: {exc.strerror or exc}"])
 
 
 def _file_input(path: str) -> Input:
     rank, local = rank_from_path(path)
     inp = Input(path, rank_hint=rank, rank_hint_is_local=local)
+    if not os.path.isfile(path):  # a FIFO would block, a device never ends, a dangling link fails
+        inp.kind = "skipped"
+        inp.notes.append("a broken symbolic link" if os.path.islink(path) and not os.path.exists(path) else "not a regular file")
+        return inp
     if path.endswith(".gz"):
         inp.opener = lambda: gzip.open(path, "rb")
     else:
@@ -113,6 +120,8 @@ def _file_input(path: str) -> Input:
 
 def open_input(inp: Input) -> BinaryIO | None:
     """Open an input for reading, or note why it cannot be read."""
+    if inp.opener is None:
+        return None
     try:
         return inp.opener()  # type: ignore[misc]
     except OSError as exc:

@@ -194,7 +194,8 @@ class LineParser:
         if not m:
             return None
         ev = self._context(lineno, text, "cuda_oom")
-        ev.data["tried"] = m.group(1)
+        t = S.R_OOM_TRIED.search(text)
+        ev.data["tried"] = t.group(1) if t else None
         return ev
 
     def _worker_failed(self, lineno: int, text: str) -> Event | None:

@@ -33,6 +33,22 @@ from ncclDoctor.diagnose.signatures import Event
 NONFATAL = ("nccl_warn",)
 
 
+def is_consequence(e: Event) -> bool:
+    """A peer went away: "connection closed/reset by peer" is what a rank sees when
+    another rank died first, so it never makes that rank the cause."""
+    what = str(e.data.get("what") or "").lower()
+    return e.kind in ("socket_error", "gloo_error") and ("by peer" in what or "by remote peer" in what)
+
+
+def own_errors(st: RankState) -> list[Event]:
+    return [e for e in st.errors if e.kind not in NONFATAL and e.kind != "child_failed" and not is_consequence(e)]
+
+
+def waiting(st: RankState) -> bool:
+    """The rank was stuck in a collective: it timed out, or lost its peer while waiting."""
+    return bool(st.timeouts) or any(is_consequence(e) for e in st.errors)
+
+
 @dataclass
 class Conclusion:
     kind: str
@@ -105,7 +121,7 @@ def _members(c: Collected, pg: str, world: int | None) -> tuple[list[int], bool]
     return seen, False
 
 
-def hang(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
+def hang(c: Collected, pg: str, members: list[int], split: bool = False) -> list[Conclusion]:
     """Culprits of a hang in one process group: behind or silent ranks."""
     prog = {r: _progress(c.ranks[r], pg) for r in members if r in c.ranks}
     timed = {r for r in members if r in c.ranks and pg in c.ranks[r].timeouts}
@@ -115,7 +131,8 @@ def hang(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     seqs = Counter(c.ranks[r].timeouts[pg].seq for r in timed if c.ranks[r].timeouts[pg].seq is not None)
     target = seqs.most_common(1)[0][0] if seqs else max(known.values(), default=None)
     behind = sorted(r for r, p in known.items() if target is not None and p < target)
-    silent = sorted(r for r in members if r not in timed and r not in behind) if timed else []
+    silent = sorted(r for r in members if r not in timed and r not in behind
+                    and not (r in c.ranks and waiting(c.ranks[r]))) if timed and not split else []
     out: list[Conclusion] = []
     if behind:
         direct = [r for r in behind if c.ranks[r].fr or pg in c.ranks[r].status]
@@ -219,7 +236,7 @@ def _sig_text(sig: tuple) -> str:
 
 
 def first_failure(c: Collected) -> list[Conclusion]:
-    errs: list[Event] = [e for st in c.ranks.values() for e in st.errors if e.kind not in NONFATAL and e.kind != "child_failed"]
+    errs: list[Event] = [e for st in c.ranks.values() for e in own_errors(st)]
     timeouts = [t for st in c.ranks.values() for t in st.timeouts.values()]
     stamped = [e for e in errs if e.ts is not None]
     if stamped:
@@ -231,8 +248,9 @@ def first_failure(c: Collected) -> list[Conclusion]:
             msg = f"rank {e.rank} failed first ({e.kind.replace('_', ' ')})" + (
                 f", {t0 - e.ts:.1f} s before the first watchdog timeout" if t0 is not None else "")
             return [Conclusion("first_failure", conf, msg, [e.rank], None, None, [e.brief()] + [t.brief() for t in later[:1]])]
-    roots = [e for e in c.child_failures if e.data.get("root")]
-    if roots:
+    victims = {r for r, st in c.ranks.items() if waiting(st)}
+    roots = [e for e in c.child_failures if e.data.get("root") and e.rank not in victims]
+    if roots:  # a root cause that only timed out is the first victim torchrun saw, not a cause
         e = roots[0]
         victim = e.data.get("signal") == "SIGABRT" and len(timeouts) > 1
         conf = "low" if victim else "medium"
@@ -267,7 +285,7 @@ def reason(c: Collected) -> list[Conclusion]:
         members, guessed = _members(c, pg, size)
         split = desync(c, pg)
         out += split
-        found = hang(c, pg, members)
+        found = hang(c, pg, members, bool(split))
         if guessed:
             for k in found:
                 k.message += f" (assuming process group {pg} spans all {size} ranks)"

@@ -81,7 +81,7 @@ R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d
 R_NCCL_PREFIX = re.compile(r"(?P<host>[\w.\-]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>\d+)\] NCCL (?P<lvl>WARN|INFO)")
 
 # --- families -----------------------------------------------------------------------
-R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^)]*(?:\([^)]*\)[^)]*)*)\)")
+R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
 R_KV = re.compile(r"(\w+)(?:\(ms\))?=([^,]+)")
 R_TIMEOUT = re.compile(r"Watchdog caught collective operation timeout|timed out in blocking wait")
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation")
@@ -108,7 +108,8 @@ R_GLOO = re.compile(r"gloo|Gloo")
 R_GLOO_KIND = re.compile(r"address family mismatch|[Aa]ddress family not supported|Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|Connection closed by peer|Connection reset by peer")
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* terminat")
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited unexpectedly)|[Uu]nexpected bus error encountered in worker")
-R_OOM = re.compile(r"CUDA out of memory\.?(?: Tried to allocate ([\d.]+ [KMGT]?i?B))?|OutOfMemoryError")
+R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError")
+R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ncclDoctor.diagnose.load import Input
-from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.reason import Conclusion, waiting
 from ncclDoctor.diagnose.state import Collected, RankState
 from ncclDoctor.findings import Finding
 
@@ -28,8 +28,8 @@ def _role(r: int, conclusions: list[Conclusion], st: RankState | None) -> str:
             return f"culprit ({k.confidence})" if k.kind == "culprit" else f"desync ({k.confidence})"
     if st is None:
         return "no logs"
-    if st.timeouts:
-        return "victim (timed out)"
+    if waiting(st):
+        return "victim (timed out)" if st.timeouts else "victim (lost peer)"
     if st.errors:
         return "error"
     return "no failure seen"
@@ -38,7 +38,7 @@ def _role(r: int, conclusions: list[Conclusion], st: RankState | None) -> str:
 def _last_collective(st: RankState) -> str:
     parts = []
     for pg, t in sorted(st.timeouts.items()):
-        parts.append(f"pg {pg}: timed out #{t.seq} {t.op or ''}".rstrip())
+        parts.append(f"pg {pg}: timed out " + (f"#{t.seq} {t.op or ''}".rstrip() if t.seq is not None else "(no SeqNum)"))
     for pg, s in sorted(st.status.items()):
         if pg not in st.timeouts:
             parts.append(f"pg {pg}: enqueued #{s.data['enqueued']}, completed #{s.data['completed']}")
