@@ -1,0 +1,172 @@
+"""`ncclDoctor diagnose` as a user runs it: exit codes, bad input, stdin, run directories."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import pickle
+import random
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, cli_env, run_cli
+from ncclDoctor.diagnose import diagnose
+from ncclDoctor.findings import Severity
+from ncclDoctor.report.model import Report, write_run_dir
+
+LOGS = Path(__file__).parent / "fixtures" / "logs"
+TIMEOUT_LINE = ("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation "
+                "timeout: WorkNCCL(SeqNum=42, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600001 "
+                "milliseconds before timing out.\n")
+
+
+def test_cli_exit_1_json_and_run_dir(tmp_path):
+    out = tmp_path / "run"
+    p = run_cli("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(out), timeout=120)
+    assert p.returncode == 1, p.stderr
+    rep = json.loads(p.stdout)
+    assert rep["command"] == "diagnose" and rep["verdict"] == "fail" and rep["exit_code"] == 1
+    assert "LOG002" in {f["code"] for f in rep["findings"]}
+    assert json.loads((out / "report.json").read_text())["findings"] == rep["findings"]
+    md = (out / "report.md").read_text()
+    assert "## Diagnosis" in md and "Per-rank timeline" in md and "rank 3" in md
+
+
+def test_cli_table_output_names_culprit(tmp_path):
+    p = run_cli("diagnose", str(LOGS / "srun_prefix"), "--out", str(tmp_path / "r"), timeout=120)
+    assert p.returncode == 1
+    assert "LOG001" in p.stdout and "culprit (high)" in p.stdout and "Traceback" not in p.stderr
+
+
+def test_cli_exit_0_when_nothing_is_wrong(tmp_path):
+    log = tmp_path / "ok.log"
+    log.write_text("step 1 loss 2.3\nstep 2 loss 2.1\n")
+    p = run_cli("diagnose", str(log), "--json", "--out", str(tmp_path / "r"), timeout=120)
+    assert p.returncode == 0, p.stdout
+    assert [f["code"] for f in json.loads(p.stdout)["findings"]] == ["LOG031"]
+
+
+def test_cli_fail_on_warning(tmp_path):
+    args = ["diagnose", str(LOGS / "all_joined_pg_guid"), "--out", str(tmp_path / "r")]
+    assert run_cli(*args, "--fail-on", "warning", timeout=120).returncode == 1
+    assert run_cli(*args[:2], "--fail-on", "bogus", timeout=120).returncode == 2
+
+
+def test_cli_usage_errors_are_one_line(tmp_path):
+    p = run_cli("diagnose", str(tmp_path / "nope.log"), timeout=120)
+    assert p.returncode == 2 and "no such file or directory" in p.stderr and "Traceback" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert run_cli("diagnose", timeout=120).returncode == 2
+
+
+def test_cli_reads_stdin(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "ncclDoctor", "diagnose", "-", "--json", "--out", str(tmp_path / "r")],
+                       input=TIMEOUT_LINE, capture_output=True, text=True, timeout=120, env=cli_env())
+    assert p.returncode == 1, p.stderr
+    f = next(f for f in json.loads(p.stdout)["findings"] if f["code"] == "LOG005")
+    assert f["ranks"] == [0] and "<stdin>:1:" in f["evidence"][0]
+
+
+def _bad_inputs(d: Path) -> dict[str, Path]:
+    d.mkdir()
+    files = {}
+    files["binary"] = d / "core.bin"
+    files["binary"].write_bytes(bytes(random.Random(1).randrange(256) for _ in range(20000)) + b"\x00" * 10)
+    files["empty"] = d / "empty.log"
+    files["empty"].write_bytes(b"")
+    good = TIMEOUT_LINE.encode() + bytes(random.Random(2).randrange(32, 127) for _ in range(400_000)) + b"\n"
+    full = gzip.compress(good)
+    files["truncated_gz"] = d / "rank0.log.gz"
+    files["truncated_gz"].write_bytes(full[: len(full) * 2 // 3])
+    files["not_gzip"] = d / "fake.gz"
+    files["not_gzip"].write_bytes(b"plain text, not gzip\n")
+    files["bad_utf8"] = d / "rank1.log"
+    files["bad_utf8"].write_bytes(b"\xff\xfe\x80 " + TIMEOUT_LINE.replace("rank0]", "rank1]").replace("Rank 0]", "Rank 1]").encode("utf-8") + b"\xc3\x28\n")
+    files["broken_link"] = d / "rank2.log"
+    os.symlink(d / "does-not-exist", files["broken_link"])
+    return files
+
+
+def test_bad_inputs_are_notes_and_the_rest_is_analysed(tmp_path):
+    files = _bad_inputs(tmp_path / "in")
+    report = diagnose([str(tmp_path / "in")], fail_on=Severity.ERROR)
+    notes = {i["path"]: i["notes"] for i in report.results["diagnose"]["inputs"]}
+    assert any("binary" in n for n in notes[str(files["binary"])])
+    assert notes[str(files["empty"])] == ["empty file"]
+    assert any("truncated gzip" in n for n in notes[str(files["truncated_gz"])])
+    assert any("gzip" in n for n in notes[str(files["not_gzip"])])
+    assert notes[str(files["broken_link"])] == ["a broken symbolic link"]
+    assert notes[str(files["bad_utf8"])] == []
+    lg = next(f for f in report.findings if f.code == "LOG030")
+    assert str(files["truncated_gz"]) in lg.message
+    # the truncated gz still gave rank 0's timeout; the invalid UTF-8 file gave rank 1's
+    assert next(f for f in report.findings if f.code == "LOG005").ranks == [0, 1]
+
+
+def test_unreadable_file(tmp_path):
+    if os.geteuid() == 0:
+        pytest.skip("running as root: permission bits do not stop root from reading (broken links are tested instead)")
+    f = tmp_path / "rank0.log"
+    f.write_text(TIMEOUT_LINE)
+    f.chmod(0)
+    report = diagnose([str(f)])
+    assert any("cannot read" in n for n in report.results["diagnose"]["inputs"][0]["notes"])
+
+
+def test_50mb_single_line_stays_bounded(tmp_path):
+    big = tmp_path / "rank0.log"
+    with open(big, "wb") as fh:
+        fh.write(b"x NCCL WARN start of a huge line ")
+        chunk = b"y" * (1 << 20)
+        for _ in range(50):
+            fh.write(chunk)
+        fh.write(b"\n" + TIMEOUT_LINE.encode())
+    code = ("import resource, sys; from ncclDoctor.diagnose import diagnose; "
+            f"r = diagnose([{str(big)!r}]); "
+            "print(sorted(f.code for f in r.findings)); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=cli_env(), cwd=str(ROOT))
+    assert p.returncode == 0, p.stderr
+    codes, rss_mb = p.stdout.strip().splitlines()
+    assert "LOG005" in codes and "LOG030" in codes  # the line after it was still read; the cut was noted
+    assert int(rss_mb) < 200, f"peak RSS {rss_mb} MB for a 50 MB line"
+
+
+def test_malicious_pickle_is_refused_not_run(tmp_path):
+    marker = tmp_path / "pwned"
+
+    class Evil:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    dump = tmp_path / "comm_lib_trace_rank_0"
+    dump.write_bytes(pickle.dumps({"version": "2.10", "entries": [Evil()]}, protocol=2))
+    report = diagnose([str(dump)])
+    assert not marker.exists()
+    notes = report.results["diagnose"]["inputs"][0]["notes"]
+    assert any("posix.system" in n or "os.system" in n for n in notes), notes
+    assert "LOG030" in {f.code for f in report.findings}
+
+
+def test_run_directory_input(tmp_path):
+    """An ncclDoctor run directory (written by the real writer) plus its logs/."""
+    from ncclDoctor.rules.run import HANG
+
+    prior = Report(command="check")
+    prior.add(HANG.finding("rank 1 never entered phase smoke", ranks=[1], nodes=["node-a"]))
+    prior.conclude()
+    run = tmp_path / "check-run"
+    write_run_dir(prior, run)
+    (run / "logs").mkdir()
+    (run / "logs" / "rank0.log").write_text(TIMEOUT_LINE)
+    report = diagnose([str(run)])
+    codes = {f.code for f in report.findings}
+    assert {"LOG040", "LOG005"} <= codes
+    assert "RUN003" in next(f for f in report.findings if f.code == "LOG040").message
+    kinds = {i["path"]: i["kind"] for i in report.results["diagnose"]["inputs"]}
+    assert kinds[str(run / "report.json")] == "run_report"
