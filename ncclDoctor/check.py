@@ -347,7 +347,12 @@ def _run_findings(report: Report, out: Outcome, label: Callable[[int], str]) -> 
     return ExitCode.FAULT
 
 
-def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Callable | None = None) -> Report:
+def run_check(
+    opts: CheckOptions,
+    argv: list[str] | None = None,
+    on_event: Callable | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
     env = dict(os.environ)
     t0 = time.monotonic()
     report = Report(command="check", argv=list(argv or sys.argv[1:]))
@@ -357,6 +362,8 @@ def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Calla
     p.run_dir.mkdir(parents=True, exist_ok=True)
     preflight(report, p, env)
     write_run_dir(report, p.run_dir)  # a report exists from the first second on
+    if progress:
+        progress(f"launching {p.world_size} {p.backend} rank(s) under torchrun; run directory {p.run_dir}")
     outcome_code = ExitCode.OK
     try:
         out = launch(p, env, opts.inject, on_event=on_event)

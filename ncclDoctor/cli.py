@@ -13,6 +13,19 @@ from typing import List, Optional
 
 import click
 import typer
+
+# typer >= 0.2x vendors click as typer._click; older typer raises click's own classes.
+_usage_errors: tuple = (click.UsageError,)
+_click_errors: tuple = (click.ClickException,)
+_no_args: tuple = (getattr(click.exceptions, "NoArgsIsHelpError", ()),) if hasattr(click.exceptions, "NoArgsIsHelpError") else ()
+try:
+    from typer._click import exceptions as _tce
+
+    _usage_errors += (_tce.UsageError,)
+    _click_errors += (_tce.ClickException,)
+    _no_args += (_tce.NoArgsIsHelpError,)
+except ImportError:
+    pass
 from rich.console import Console
 
 from ncclDoctor import __version__
@@ -27,7 +40,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)  # one-line errors: never wrapped
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _emit(report, as_json: bool) -> None:
@@ -62,9 +75,8 @@ def check(
         min_bytes=min_bytes, max_bytes=max_bytes, step_factor=step_factor, warmup=warmup, iters=iters,
         timeout=timeout, inject=list(inject),
     )
-    if not as_json:
-        err.print(f"ncclDoctor {__version__}: launching probe ranks under torchrun ...")
-    report = run_check(opts, argv=sys.argv[1:])
+    progress = None if as_json else (lambda msg: err.print(f"ncclDoctor {__version__}: {msg}"))
+    report = run_check(opts, argv=sys.argv[1:], progress=progress)
     _emit(report, as_json)
     raise typer.Exit(report.exit_code)
 
@@ -157,22 +169,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rv = app(args=argv, standalone_mode=False, prog_name="ncclDoctor")
         code = rv if isinstance(rv, int) else 0
-    except click.exceptions.NoArgsIsHelpError as exc:  # type: ignore[attr-defined]
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
+    except _no_args as exc:
+        ctx = getattr(exc, "ctx", None)
+        click.echo(ctx.get_help() if ctx else str(exc), err=True)
         code = ExitCode.USAGE
-    except click.UsageError as exc:
+    except _usage_errors as exc:
         err.print(f"ncclDoctor: error: {exc.format_message()}")
         code = ExitCode.USAGE
-    except click.exceptions.Abort:
-        err.print("ncclDoctor: interrupted")
-        code = ExitCode.INTERRUPTED
-    except KeyboardInterrupt:
+    except (click.exceptions.Abort, typer.Abort, KeyboardInterrupt):
         err.print("ncclDoctor: interrupted")
         code = ExitCode.INTERRUPTED
     except DoctorError as exc:
         err.print(f"ncclDoctor: error: {exc}")
         code = exc.exit_code
-    except click.ClickException as exc:
+    except _click_errors as exc:
         err.print(f"ncclDoctor: error: {exc.format_message()}")
         code = ExitCode.USAGE
     if argv is None:
