@@ -159,3 +159,25 @@ def test_scanner_caps_a_huge_line(monkeypatch):
 def test_invalid_utf8_is_replaced_not_fatal():
     hits, _ = _scan(b"\xff\xfe NCCL WARN caf\xe9 \xc3\x28\n")
     assert hits and "NCCL WARN" in hits[0][1] and "\ufffd" in hits[0][1]
+
+
+PATHOLOGICAL = ["y" * 65536, "a1 " * 21000, "[" * 65536, "to " * 21000, "1" * 65536, "a:1:" * 16000,
+                "Work(" * 13000, "NCCL error in: " + "x" * 65000, "2024-" * 13000, " " * 65536]
+
+
+def test_no_signature_regex_backtracks_on_a_capped_line():
+    """Every pattern is linear on the longest line the scanner hands over (MAX_LINE): a
+    quadratic one turned a 50 MB single line into minutes. 1 s is ~1000x the normal cost."""
+    import re
+    import time
+
+    from ncclDoctor.diagnose import signatures as S
+
+    for name in dir(S):
+        rx = getattr(S, name)
+        if not isinstance(rx, re.Pattern):
+            continue
+        for text in PATHOLOGICAL:
+            t0 = time.perf_counter()
+            rx.search(text[: load.MAX_LINE])
+            assert time.perf_counter() - t0 < 1.0, (name, text[:12])

@@ -78,11 +78,13 @@ R_PG_RANK = re.compile(
 R_SRUN = re.compile(r"^\s*(\d+): ")
 R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
-R_NCCL_PREFIX = re.compile(r"(?P<host>[\w.\-]+):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>\d+)\] NCCL (?P<lvl>WARN|INFO)")
+# Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
+# not one pass per start position (a 50 MB single line once took minutes).
+R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) \[(?P<dev>\d{1,4})\] NCCL (?P<lvl>WARN|INFO)")
 
 # --- families -----------------------------------------------------------------------
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
-R_KV = re.compile(r"(\w+)(?:\(ms\))?=([^,]+)")
+R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 R_TIMEOUT = re.compile(r"Watchdog caught collective operation timeout|timed out in blocking wait")
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
@@ -98,7 +100,7 @@ OLD_CODE = {"unhandled system error": "ncclSystemError", "remote process exited 
 R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
 R_IB = re.compile(r"NET/IB ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
 R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection refused|Broken pipe", re.I)
-R_PEER = re.compile(r"(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]+)\]?[:<](\d+)")
+R_PEER = re.compile(r"\b(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]{1,255})\]?[:<](\d+)")
 R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
     r"RendezvousTimeoutError|DistStoreError|Socket Timeout|Wait timeout|timed out (?:while )?(?:trying to connect|waiting for|in store)"
@@ -113,13 +115,13 @@ R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
-R_CF_RANK = re.compile(r"(-?\d+) \(local_rank: (-?\d+)\)")
-R_CF_EXIT = re.compile(r"(-?\d+) \(pid: (\d+)\)")
+R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
+R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
 R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
 R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
-R_SET_BY_ENV = re.compile(r"(\w+) set by environment to (\S+)")
+R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
 R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 
