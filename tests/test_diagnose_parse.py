@@ -181,3 +181,15 @@ def test_no_signature_regex_backtracks_on_a_capped_line():
             t0 = time.perf_counter()
             rx.search(text[: load.MAX_LINE])
             assert time.perf_counter() - t0 < 1.0, (name, text[:12])
+
+
+def test_every_example_line_reaches_the_parser_through_the_scanner():
+    """The scanner only hands over lines holding a trigger word: each signature's example
+    must contain one, or pruning TRIGGERS for speed silently loses a family."""
+    examples = [f"[E ProcessGroupNCCL.cpp:737] [Rank 1] {TIMEOUT}"]
+    for test in (test_watchdog_status_wordings, test_error_families, test_transport_lines):
+        for mark in test.pytestmark:  # the parametrize cases: (line, ...) tuples
+            examples += [case[0] for case in mark.args[1]]
+    data = ("noise\n" + "\n".join(examples) + "\n").encode()
+    hits, _ = _scan(data)
+    assert [t for _, t in hits] == examples

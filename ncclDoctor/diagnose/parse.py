@@ -248,9 +248,14 @@ class LineParser:
         m = S.R_CF_FIELD.match(text)
         if not m:
             t = text.strip()
-            if t.startswith(("===", "---")) or "Root Cause" in t:
-                self.cf_section = "root" if "Root Cause" in t else None
-                self._follow = 8 if self.cf_section else 0
+            if "Root Cause" in t:
+                self.cf_section, self._follow = "root", 8
+                return True, None
+            if t.startswith("---"):  # between "Failures:" and "Root Cause": keep reading
+                self._follow = 2
+                return True, None
+            if t.startswith("==="):
+                self.cf_section, self._follow = None, 0
                 return True, None
             if t.endswith("]:") or t == "<NO_OTHER_FAILURES>":  # "[1]:" starts the next entry
                 self._follow = 7
