@@ -87,6 +87,7 @@ def diagnose(
     out: Optional[Path] = typer.Option(None, "--out", help="Run directory. Default: ./ncclDoctor-runs/diagnose-<time>."),
     as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
     fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes for reading files. Default: one per CPU when the input passes 64 MiB, else 1."),
 ) -> None:
     """Explain a failed run from its logs and Flight Recorder dumps: culprit rank, evidence, next steps."""
     from ncclDoctor.check import default_run_dir
@@ -100,7 +101,7 @@ def diagnose(
         severity = Severity.parse(fail_on)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    report = run_diagnose(list(paths), fail_on=severity, argv=sys.argv[1:])
+    report = run_diagnose(list(paths), fail_on=severity, argv=sys.argv[1:], jobs=jobs)
     write_run_dir(report, out or default_run_dir("diagnose"))
     if not as_json:
         con = Console(highlight=False)

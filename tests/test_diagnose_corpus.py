@@ -106,3 +106,14 @@ def test_recorded_gloo_logs_and_dumps_together():
     report = diagnose([str(FIX / "fr" / "recorded" / "hang")])
     _check(report, {"LOG001", "LOG005", "LOG018"}, {"LOG001": [2]}, {"LOG001": "high"}, {"LOG003"})
     assert "first victim" in next(f for f in report.findings if f.code == "LOG018").message
+
+
+def test_parallel_ingest_gives_the_same_report_as_one_process():
+    """Worker processes fold shares of the files and the shares are merged in order: the
+    findings, timeline and inputs must not depend on --jobs."""
+    paths = [str(LOGS / case) for case in sorted(CASES)] + [str(FIX / "fr" / "recorded")]
+    one, two = diagnose(paths, jobs=1), diagnose(paths, jobs=2)
+    assert [f.to_dict() for f in one.findings] == [f.to_dict() for f in two.findings]
+    assert one.results["diagnose"]["ranks"] == two.results["diagnose"]["ranks"]
+    assert one.results["diagnose"]["inputs"] == two.results["diagnose"]["inputs"]
+    assert len(one.findings) > 10

@@ -17,6 +17,7 @@ mapped by its init line, or from the file name (``rank3.log``,
 Stages (``diagnose`` composes them; each is a module):
 
 1. ``load``      expand paths; stream each file's trigger lines in bounded memory
+                 (``ingest`` spreads large file sets over one worker process per CPU)
 2. ``parse``     lines -> events (``signatures`` documents every family and format)
 3. ``flight_recorder``  dumps -> per-process-group collective records
 4. ``state``     events -> bounded per-rank state
@@ -36,23 +37,20 @@ import time
 from typing import BinaryIO
 
 from ncclDoctor.diagnose import conclude, timeline
-from ncclDoctor.diagnose.ingest import ingest
+from ncclDoctor.diagnose.ingest import ingest_all
 from ncclDoctor.diagnose.load import expand
 from ncclDoctor.diagnose.reason import reason, world_size
-from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Severity
 from ncclDoctor.report.model import Report
 
 
 def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list[str] | None = None,
-             stdin: BinaryIO | None = None) -> Report:
+             stdin: BinaryIO | None = None, jobs: int | None = None) -> Report:
     """Read every input, reason across ranks, and return the concluded report."""
     t0 = time.monotonic()
     report = Report(command="diagnose", argv=list(argv or []), config={"paths": list(paths)})
     inputs = expand(paths, stdin)
-    collected = Collected()
-    for inp in inputs:
-        ingest(inp, collected)
+    collected = ingest_all(inputs, jobs)
     collected.finalize()
     conclusions = reason(collected)
     size, _, size_conf = world_size(collected)

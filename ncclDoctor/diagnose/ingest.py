@@ -8,16 +8,70 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from typing import BinaryIO
 
 from ncclDoctor.diagnose.flight_recorder import looks_like_dump, parse_dump, summarise
-from ncclDoctor.diagnose.load import Input, open_input, read_all, scan_lines, sniff, text_lines
+from ncclDoctor.diagnose.load import Input, _file_input, open_input, read_all, scan_lines, sniff, text_lines
 from ncclDoctor.diagnose.parse import LineParser
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
 
 MAX_STRUCTURED = 256 << 20  # a Flight Recorder dump of 2000 entries is a few MB
+PARALLEL_MIN_BYTES = 64 << 20  # below this, starting worker processes costs more than it saves
+
+
+def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
+    """Read every input into one Collected. Large sets of files are split over ``jobs``
+    worker processes (default: one per CPU once the files pass 64 MiB); each worker folds
+    its share of files into its own bounded state, and the shares are merged in input
+    order, so the result is the same as reading them one after another (stdin and
+    unreadable inputs are taken first)."""
+    c = Collected()
+    files = [i for i in inputs if i.opener is not None and i.path != "<stdin>"]
+    if jobs is None:
+        big = sum(_size(i.path) for i in files) >= PARALLEL_MIN_BYTES
+        jobs = (os.cpu_count() or 1) if big else 1
+    if jobs <= 1 or len(files) < 2:
+        for inp in inputs:
+            ingest(inp, c)
+        return c
+    for inp in inputs:
+        if inp.path == "<stdin>" or inp.opener is None:
+            ingest(inp, c)
+    n = min(len(files), 4 * jobs)  # contiguous shares, merged in order; 4 per worker to balance sizes
+    shares = [files[k * len(files) // n:(k + 1) * len(files) // n] for k in range(n)]
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        done = list(pool.map(_ingest_share, [[i.path for i in share] for share in shares]))
+    by_path = {}
+    for part, read in done:
+        c.merge(part)
+        by_path.update({i.path: i for i in read})
+    for n, inp in enumerate(inputs):
+        if inp.path in by_path:
+            inputs[n] = by_path[inp.path]
+    return c
+
+
+def _ingest_share(paths: list[str]) -> tuple[Collected, list[Input]]:
+    c, read = Collected(), []
+    for p in paths:
+        inp = _file_input(p)
+        ingest(inp, c)
+        inp.opener = None  # not picklable, and no longer needed
+        read.append(inp)
+    return c, read
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def ingest(inp: Input, c: Collected) -> None:

@@ -45,6 +45,24 @@ class RankState:
     def timeline(self) -> list[Event]:
         return self.head + [e for e in self.tail if e not in self.head]
 
+    def merge(self, o: "RankState") -> None:
+        """Fold in the state of a later file, as if its events had come after ours."""
+        self.hosts.update(list(o.hosts)[: max(0, 4 - len(self.hosts))])
+        self.files.update(sorted(o.files)[: max(0, 8 - len(self.files))])
+        self.counts.update(o.counts)
+        for pg, t in o.timeouts.items():
+            old = self.timeouts.get(pg)
+            if old is None or (t.seq or -1) > (old.seq or -1):
+                self.timeouts[pg] = t
+        self.status.update(o.status)
+        self.errors = (self.errors + o.errors)[:MAX_ERRORS]
+        if o.fr is not None:
+            self.fr, self.fr_where = o.fr, o.fr_where
+        both = self.timeline() + o.timeline()
+        self.head, self.tail = both[:TIMELINE_HEAD], deque(both[TIMELINE_HEAD:], maxlen=TIMELINE_TAIL)
+        self.first_ts = min((t for t in (self.first_ts, o.first_ts) if t is not None), default=None)
+        self.last_ts = max((t for t in (self.last_ts, o.last_ts) if t is not None), default=None)
+
 
 @dataclass
 class Collected:
@@ -142,6 +160,32 @@ class Collected:
         for pg, members in dump.pg_ranks.items():
             if members and len(self.world) < 64:
                 self.world.append((max(members) + 1, f"{where} (pg_config {pg or '?'})"))
+
+    def merge(self, o: "Collected") -> None:
+        """Fold in what another process collected from later inputs (parallel ingest):
+        the result equals reading those inputs after ours in one process."""
+        for r, st in o.ranks.items():
+            mine = self.rank(r)
+            if mine is not None:
+                mine.merge(st)
+        self.kinds.update(o.kinds)
+        for k, evs in o.samples.items():
+            self.samples[k] = (self.samples.get(k, []) + evs)[:SAMPLES]
+        for k, rs in o.kind_ranks.items():
+            self.kind_ranks.setdefault(k, set()).update(rs)
+        self.unranked.update(o.unranked)
+        self.world = (self.world + o.world)[:64]
+        for name, vals in o.settings.items():
+            mine = self.settings.setdefault(name, {})
+            for v, where in vals.items():
+                if len(mine) < 8:
+                    mine.setdefault(v, where)
+        for k, v in o.networks.items():
+            self.networks.setdefault(k, v)
+        self.child_failures = (self.child_failures + o.child_failures)[:256]
+        self.worker_failures = (self.worker_failures + o.worker_failures)[:256]
+        self.prior_findings = (self.prior_findings + o.prior_findings)[:50]
+        self.dropped_ranks += o.dropped_ranks
 
     def finalize(self) -> None:
         """Give timeout lines without a process group (torch <= 2.4 prints ``[Rank 0]

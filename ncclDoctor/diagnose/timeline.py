@@ -75,11 +75,15 @@ def rank_rows(c: Collected, conclusions: list[Conclusion], world: int | None) ->
 def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Finding]) -> list[str]:
     codes = {f.code for f in findings}
     steps = []
-    for k in conclusions:
-        if k.kind in ("first_failure", "culprit", "desync") and k.ranks:
-            steps.append(f"Read rank {', '.join(map(str, k.ranks[:4]))}'s own log first ({k.kind.replace('_', ' ')}, {k.confidence} confidence): "
-                         + (k.evidence[0] if k.evidence else ""))
-            break
+    order = {"first_failure": 0, "desync": 1, "culprit": 2}
+    conf = {"high": 0, "medium": 1, "low": 2}
+    named = sorted((k for k in conclusions if k.kind in order and k.ranks), key=lambda k: (conf[k.confidence], order[k.kind]))
+    if named:
+        k = named[0]
+        files = sorted({f for r in k.ranks[:4] if r in c.ranks for f in c.ranks[r].files})[:3]
+        what = {"first_failure": "it failed first", "desync": "it issued a different collective", "culprit": "the others waited for it"}[k.kind]
+        steps.append(f"Start with rank {', '.join(map(str, k.ranks[:4]))}: {what} ({k.confidence} confidence). "
+                     + (f"Its log: {', '.join(files)}." if files else "Its log is not in the input: collect it."))
     if "LOG005" in codes:
         steps.append("Do not raise the timeout to 'fix' this: NCCL has no NCCL_TIMEOUT, and a longer "
                      "init_process_group(timeout=...) only delays the same crash when a rank never arrives.")
