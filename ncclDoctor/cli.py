@@ -6,7 +6,7 @@ mapped to exit codes in one place, ``main``; see ``ncclDoctor.errors`` for the t
 
 from __future__ import annotations
 
-import json
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -52,6 +52,17 @@ def _emit(report, as_json: bool) -> None:
         render_console(report, Console(highlight=False))
 
 
+def _sigterm_interrupts() -> None:
+    """SIGTERM (a batch scheduler's cancel) stops a run like Ctrl-C: probes are torn
+    down and the partial report is written before we exit."""
+    import signal
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
+
+
 @app.command()
 def check(
     nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", help="Ranks on this node. Default: the visible GPUs with nccl; 2 with gloo on CPU."),
@@ -75,6 +86,7 @@ def check(
         min_bytes=min_bytes, max_bytes=max_bytes, step_factor=step_factor, warmup=warmup, iters=iters,
         timeout=timeout, inject=list(inject),
     )
+    _sigterm_interrupts()
     progress = None if as_json else (lambda msg: err.print(f"ncclDoctor {__version__}: {msg}"))
     report = run_check(opts, argv=sys.argv[1:], progress=progress)
     _emit(report, as_json)
@@ -175,17 +187,22 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(ctx.get_help() if ctx else str(exc), err=True)
         code = ExitCode.USAGE
     except _usage_errors as exc:
-        err.print(f"ncclDoctor: error: {exc.format_message()}")
+        err.print(f"ncclDoctor: error: {exc.format_message()}", markup=False)
         code = ExitCode.USAGE
     except (click.exceptions.Abort, typer.Abort, KeyboardInterrupt):
         err.print("ncclDoctor: interrupted")
         code = ExitCode.INTERRUPTED
     except DoctorError as exc:
-        err.print(f"ncclDoctor: error: {exc}")
+        err.print(f"ncclDoctor: error: {exc}", markup=False)
         code = exc.exit_code
     except _click_errors as exc:
-        err.print(f"ncclDoctor: error: {exc.format_message()}")
+        err.print(f"ncclDoctor: error: {exc.format_message()}", markup=False)
         code = ExitCode.USAGE
+    except Exception as exc:  # a bug in ncclDoctor: one line, traceback only on request
+        if os.environ.get("NCCLDOCTOR_DEBUG"):
+            raise
+        err.print(f"ncclDoctor: internal error: {type(exc).__name__}: {exc} (set NCCLDOCTOR_DEBUG=1 for the traceback; please report it)", markup=False)
+        code = ExitCode.INTERNAL
     if argv is None:
         sys.exit(int(code))
     return int(code)
