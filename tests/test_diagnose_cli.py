@@ -172,3 +172,34 @@ def test_run_directory_input(tmp_path):
     assert "RUN003" in next(f for f in report.findings if f.code == "LOG040").message
     kinds = {i["path"]: i["kind"] for i in report.results["diagnose"]["inputs"]}
     assert kinds[str(run / "report.json")] == "run_report"
+
+
+def test_log_starting_with_a_dict_is_still_a_log(tmp_path):
+    log = tmp_path / "rank0.log"
+    log.write_text("{'loss': 2.31, 'learning_rate': 1e-05, 'epoch': 0.1}\n" + TIMEOUT_LINE)
+    report = diagnose([str(log)])
+    assert report.results["diagnose"]["inputs"][0]["kind"] == "log"
+    assert "LOG005" in {f.code for f in report.findings}
+
+
+def test_torchrun_error_file_orders_the_first_failure(tmp_path):
+    """A real error.json written by torch's @record (TORCHELASTIC_ERROR_FILE) carries an
+    epoch timestamp: the rank's exception is placed before the other ranks' timeouts."""
+    err = tmp_path / "run" / "attempt_0" / "1" / "error.json"
+    err.parent.mkdir(parents=True)
+    code = ("from torch.distributed.elastic.multiprocessing.errors import record\n"
+            "@record\ndef main():\n    raise ValueError('bad batch shape on this rank')\nmain()\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env=cli_env(TORCHELASTIC_ERROR_FILE=str(err)))
+    assert p.returncode != 0 and err.exists(), p.stderr[-500:]
+    import datetime as dt
+
+    stamp = int(json.loads(err.read_text())["message"]["extraInfo"]["timestamp"])
+    later = dt.datetime.fromtimestamp(stamp + 600, dt.timezone.utc)  # log stamps are read as UTC
+    victim = tmp_path / "run" / "attempt_0" / "0" / "stderr.log"
+    victim.parent.mkdir(parents=True)
+    victim.write_text(later.strftime("%Y-%m-%d %H:%M:%S,000 ") + TIMEOUT_LINE)
+    report = diagnose([str(tmp_path / "run")])
+    ff = next(f for f in report.findings if f.code == "LOG003")
+    assert ff.ranks == [1] and "exception" in ff.message and "confidence: high" in ff.evidence
+    assert "bad batch shape" in " ".join(map(str, ff.evidence))

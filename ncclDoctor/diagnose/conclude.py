@@ -155,7 +155,9 @@ def from_inputs(inputs: list[Input]) -> list[Finding]:
     if not bad:
         return []
     msg = "; ".join(f"{i.path}: {', '.join(i.notes)}" for i in bad[:8]) + (f"; and {len(bad) - 8} more" if len(bad) > 8 else "")
-    return [R.UNREADABLE.finding(msg, evidence=[f"{i.path}: {n}" for i in bad[:20] for n in i.notes])]
+    only_empty = all(n == "empty file" for i in bad for n in i.notes)  # an empty log is a fact, not a read failure
+    return [R.UNREADABLE.finding(msg, severity=Severity.INFO if only_empty else None,
+                                 evidence=[f"{i.path}: {n}" for i in bad[:20] for n in i.notes])]
 
 
 def coverage(c: Collected, world: int | None, source_conf: str) -> list[Finding]:

@@ -91,9 +91,11 @@ def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
     kind, head = sniff(fh, inp)
     if kind == "skipped":
         inp.kind = "skipped"
-    elif kind == "empty":
+    elif kind == "empty":  # still evidence: that rank wrote nothing
         inp.kind = "skipped"
         inp.notes.append("empty file")
+        if inp.rank_hint is not None:
+            c.see_file(inp.rank_hint, inp.path)
     elif kind == "binary":
         inp.kind = "skipped"
         inp.notes.append("binary content (NUL bytes): not a log, a Flight Recorder dump or a report; skipped")

@@ -43,6 +43,7 @@ SNIFF = 8192
 # caught by "rror"; torchrun's "Root Cause" block follows its "Failures:" line.
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"imed out", b"onnection", b"gloo", b"exitcode", b"Failures:")
 
+JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
 _TORCHRUN_DIR = re.compile(r"attempt_\d+[/\\](\d+)[/\\](?:stdout|stderr|error)")
 
@@ -143,8 +144,8 @@ def sniff(fh: BinaryIO, inp: Input) -> tuple[str, bytes]:
         return "empty", head
     if head[:1] == b"\x80" and b"entries" in head[:SNIFF]:
         return "fr_pickle", head
-    if head.lstrip()[:1] == b"{" and os.path.basename(inp.path) != "<stdin>":
-        return "json", head
+    if head.lstrip()[:1] == b"{" and (inp.path.endswith(".json") or any(k in head for k in JSON_KEYS)):
+        return "json", head  # a log whose first line is a dict ({'loss': ...}) stays a log
     if b"\x00" in head:
         return "binary", head
     return "log", head
