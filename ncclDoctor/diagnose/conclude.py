@@ -139,7 +139,8 @@ def _transport(c: Collected) -> list[Finding]:
         ib = "IB" in c.networks
         out.append(R.SOCKET_FALLBACK.finding(
             "NCCL used its socket transport" + (" on some ranks while others used IB" if ib else "")
-            + (" after finding no IB device" if "no_ib" in c.networks else ""),
+            + (" after finding no IB device" if "no_ib" in c.networks else "")
+            + (f" (NET/Socket : Using {c.networks['Socket_using']})" if "Socket_using" in c.networks else ""),
             severity=Severity.WARNING, evidence=ev))
     if c.settings:
         text = ", ".join(f"{k}={'|'.join(v)}" for k, v in sorted(c.settings.items()))

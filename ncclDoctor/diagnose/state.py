@@ -29,8 +29,8 @@ ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "sto
 @dataclass
 class RankState:
     rank: int
-    hosts: set[str] = field(default_factory=set)
-    files: set[str] = field(default_factory=set)
+    hosts: dict[str, None] = field(default_factory=dict)  # ordered: the first 4 seen, whatever the hash seed
+    files: dict[str, None] = field(default_factory=dict)  # ordered, first 8
     counts: Counter = field(default_factory=Counter)
     timeouts: dict[str, Event] = field(default_factory=dict)  # pg -> highest SeqNum timed out
     status: dict[str, Event] = field(default_factory=dict)  # pg -> last watchdog status line
@@ -47,8 +47,12 @@ class RankState:
 
     def merge(self, o: "RankState") -> None:
         """Fold in the state of a later file, as if its events had come after ours."""
-        self.hosts.update(list(o.hosts)[: max(0, 4 - len(self.hosts))])
-        self.files.update(sorted(o.files)[: max(0, 8 - len(self.files))])
+        for h in o.hosts:
+            if len(self.hosts) < 4:
+                self.hosts.setdefault(h)
+        for f in o.files:
+            if len(self.files) < 8:
+                self.files.setdefault(f)
         self.counts.update(o.counts)
         for pg, t in o.timeouts.items():
             old = self.timeouts.get(pg)
@@ -91,7 +95,7 @@ class Collected:
 
     def see_file(self, rank: int | None, path: str) -> None:
         if rank is not None and (st := self.rank(rank)) is not None and len(st.files) < 8:
-            st.files.add(path)
+            st.files.setdefault(path)
 
     def add(self, ev: Event) -> None:
         self.kinds[ev.kind] += 1
@@ -116,9 +120,9 @@ class Collected:
     def _per_rank(self, st: RankState, ev: Event) -> None:
         st.counts[ev.kind] += 1
         if len(st.files) < 8:
-            st.files.add(ev.where.rsplit(":", 1)[0])
+            st.files.setdefault(ev.where.rsplit(":", 1)[0])
         if ev.host and len(st.hosts) < 4:
-            st.hosts.add(ev.host)
+            st.hosts.setdefault(ev.host)
         if ev.ts is not None:
             st.first_ts = ev.ts if st.first_ts is None else min(st.first_ts, ev.ts)
             st.last_ts = ev.ts if st.last_ts is None else max(st.last_ts, ev.ts)
@@ -141,6 +145,8 @@ class Collected:
         d = ev.data
         if d.get("network"):
             self.networks.setdefault(d["network"], ev.brief())
+            if d.get("using"):
+                self.networks.setdefault(d["network"] + "_using", d["using"])
         if d.get("no_ib"):
             self.networks.setdefault("no_ib", ev.brief())
         if d.get("setting") and len(self.settings) < 200:
@@ -149,7 +155,7 @@ class Collected:
             if len(vals) < 8:
                 vals.setdefault(value, ev.brief())
         if d.get("nranks") and len(self.world) < 64:
-            self.world.append((int(d["nranks"]), ev.where))
+            self.world.append((int(d["nranks"]), f"NCCL's 'nranks' at {ev.where}"))
 
     def add_dump(self, rank: int, dump: DumpSummary, where: str) -> None:
         st = self.rank(rank)
@@ -159,7 +165,7 @@ class Collected:
         self.kinds["fr_dump"] += 1
         for pg, members in dump.pg_ranks.items():
             if members and len(self.world) < 64:
-                self.world.append((max(members) + 1, f"{where} (pg_config {pg or '?'})"))
+                self.world.append((max(members) + 1, f"Flight Recorder pg_config ranks in {where}"))
 
     def merge(self, o: "Collected") -> None:
         """Fold in what another process collected from later inputs (parallel ingest):

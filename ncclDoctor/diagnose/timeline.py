@@ -44,7 +44,8 @@ def _last_collective(st: RankState) -> str:
             parts.append(f"pg {pg}: enqueued #{s.data['enqueued']}, completed #{s.data['completed']}")
     if st.fr:
         for pg, tr in sorted(st.fr.pgs.items()):
-            parts.append(f"pg {pg}: FR enqueued #{tr.last_enqueued}" + (f", completed #{tr.last_completed}" if tr.backend != "gloo" else ""))
+            done = f", started #{tr.last_started}, completed #{tr.last_completed}" if tr.backend != "gloo" else ""  # gloo records no progress
+            parts.append(f"pg {pg}: FR enqueued #{tr.last_enqueued}{done}")
     return "; ".join(parts[:4])
 
 
