@@ -204,3 +204,22 @@ def test_torchrun_error_file_orders_the_first_failure(tmp_path):
     ff = next(f for f in report.findings if f.code == "LOG003")
     assert ff.ranks == [1] and "exception" in ff.message and "confidence: high" in ff.evidence
     assert "bad batch shape" in " ".join(map(str, ff.evidence))
+
+
+def test_named_pipe_is_read_but_a_fifo_inside_a_directory_is_skipped(tmp_path):
+    """`ncclDoctor diagnose <(zcat job.log.gz)` passes a pipe; a FIFO found while walking a
+    directory would block forever, so it is noted and skipped."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_text(TIMEOUT_LINE), daemon=True)
+    writer.start()
+    report = diagnose([str(fifo)])
+    writer.join(timeout=10)
+    assert "LOG005" in {f.code for f in report.findings}
+    d = tmp_path / "dir"
+    d.mkdir()
+    os.mkfifo(d / "stray.fifo")
+    report = diagnose([str(d)])
+    assert report.results["diagnose"]["inputs"][0]["notes"] == ["not a regular file"]

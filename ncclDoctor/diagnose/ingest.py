@@ -31,7 +31,7 @@ def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
     order, so the result is the same as reading them one after another (stdin and
     unreadable inputs are taken first)."""
     c = Collected()
-    files = [i for i in inputs if i.opener is not None and i.path != "<stdin>"]
+    files = [i for i in inputs if i.opener is not None and os.path.isfile(i.path)]  # pipes and stdin stay here
     if jobs is None:
         big = sum(_size(i.path) for i in files) >= PARALLEL_MIN_BYTES
         jobs = (os.cpu_count() or 1) if big else 1
@@ -39,8 +39,9 @@ def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
         for inp in inputs:
             ingest(inp, c)
         return c
+    parallel = {id(i) for i in files}
     for inp in inputs:
-        if inp.path == "<stdin>" or inp.opener is None:
+        if id(inp) not in parallel:
             ingest(inp, c)
     n = min(len(files), 4 * jobs)  # contiguous shares, merged in order; 4 per worker to balance sizes
     shares = [files[k * len(files) // n:(k + 1) * len(files) // n] for k in range(n)]

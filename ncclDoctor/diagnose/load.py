@@ -92,7 +92,7 @@ def expand(paths: list[str], stdin: BinaryIO | None = None) -> list[Input]:
         if os.path.isdir(p):
             out.extend(_walk(p))
         else:
-            out.append(_file_input(p))
+            out.append(_file_input(p, named=True))
     return out
 
 
@@ -106,10 +106,13 @@ def _walk(root: str) -> Iterator[Input]:
         yield Input(str(exc.filename or root), kind="skipped", notes=[f"cannot list directory: {exc.strerror or exc}"])
 
 
-def _file_input(path: str) -> Input:
+def _file_input(path: str, named: bool = False) -> Input:
+    """An input for one path. Inside a walked directory only regular files are read (a
+    FIFO there would block, a device never ends); a path named on the command line may
+    be a pipe, e.g. ``<(zcat job.log.gz)``."""
     rank, local = rank_from_path(path)
     inp = Input(path, rank_hint=rank, rank_hint_is_local=local)
-    if not os.path.isfile(path):  # a FIFO would block, a device never ends, a dangling link fails
+    if not os.path.exists(path) or not (named or os.path.isfile(path)):
         inp.kind = "skipped"
         inp.notes.append("a broken symbolic link" if os.path.islink(path) and not os.path.exists(path) else "not a regular file")
         return inp
