@@ -7,6 +7,7 @@ the doctor names a victim as culprit)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,11 @@ def test_parallel_ingest_gives_the_same_report_as_one_process():
     assert one.results["diagnose"]["ranks"] == two.results["diagnose"]["ranks"]
     assert one.results["diagnose"]["inputs"] == two.results["diagnose"]["inputs"]
     assert len(one.findings) > 10
+
+
+def test_every_diagnose_report_matches_the_report_schema():
+    from tests._reportrun import schema_errors
+
+    for case in sorted(CASES):
+        assert schema_errors(json.loads(diagnose([str(LOGS / case)]).to_json())) == [], case
+    assert schema_errors(json.loads(diagnose([str(FIX / "fr" / "recorded")]).to_json())) == []

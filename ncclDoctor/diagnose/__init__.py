@@ -59,7 +59,7 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     findings += conclude.nothing_found(findings, collected)
     report.add(*findings)
     report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings)
-    report.ranks = timeline.report_ranks(report.results["diagnose"]["ranks"])
+    report.ranks = timeline.report_ranks(report.results["diagnose"]["ranks"], collected)
     report.duration_s = round(time.monotonic() - t0, 3)
     report.conclude(fail_on)
     return report

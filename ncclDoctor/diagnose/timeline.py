@@ -119,10 +119,22 @@ def results(c: Collected, conclusions: list[Conclusion], inputs: list[Input], fi
     }
 
 
-def report_ranks(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The report's generic rank table (rank, host, phase, state, seq) from the timeline."""
-    return [{"rank": r["rank"], "host": ", ".join(r["hosts"]), "state": r["role"], "seq": r["last_collective"],
-             "phase": r["timeline"][-1]["kind"] if r["timeline"] else ""} for r in rows]
+def report_ranks(rows: list[dict[str, Any]], c: Collected) -> list[dict[str, Any]]:
+    """The report's generic rank table (report.schema.json): state = the rank's role,
+    seq = the highest collective sequence number it is known to have enqueued, phase =
+    its last event; the description of every process group is in results.diagnose."""
+    return [{"rank": r["rank"], "host": ", ".join(r["hosts"]) or None, "state": r["role"],
+             "seq": _highest_seq(c.ranks.get(r["rank"])),
+             "phase": r["timeline"][-1]["kind"] if r["timeline"] else None} for r in rows]
+
+
+def _highest_seq(st: RankState | None) -> int | None:
+    if st is None:
+        return None
+    seqs = [t.seq for t in st.timeouts.values() if t.seq is not None]
+    seqs += [s.data["enqueued"] for s in st.status.values()]
+    seqs += [tr.last_enqueued for tr in st.fr.pgs.values() if tr.last_enqueued >= 0] if st.fr else []
+    return max(seqs, default=None)
 
 
 def markdown(d: dict[str, Any]) -> list[str]:
