@@ -152,9 +152,14 @@ def diagnose(
     as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
     fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes for reading files. Default: one per CPU when the input passes 64 MiB, else 1."),
+    select: List[str] = typer.Option([], "--select", help="Keep only findings with these codes or prefixes (LOG001, LOG). Repeatable or comma-separated."),
+    ignore: List[str] = typer.Option([], "--ignore", help="Drop findings with these codes or prefixes. Repeatable or comma-separated."),
+    junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one test case per finding) to this file."),
 ) -> None:
     """Explain a failed run from its logs and Flight Recorder dumps: culprit rank, evidence, next steps."""
     from ncclDoctor.check import default_run_dir
+    from ncclDoctor.ci import Gates, publish
+    from ncclDoctor.config import split_codes
     from ncclDoctor.diagnose import diagnose as run_diagnose
     from ncclDoctor.diagnose.timeline import console_lines
     from ncclDoctor.errors import UsageError
@@ -165,13 +170,18 @@ def diagnose(
         severity = Severity.parse(fail_on)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    report = run_diagnose(list(paths), fail_on=severity, argv=sys.argv[1:], jobs=jobs)
+    gates = Gates(select=split_codes(select), ignore=split_codes(ignore), junit=str(junit) if junit else None).prepare()
+    report = run_diagnose(list(paths), fail_on=severity, argv=sys.argv[1:], jobs=jobs, gates=gates)
     write_run_dir(report, out or default_run_dir("diagnose"))
+    written = publish(report, gates)
     if not as_json:
         con = Console(highlight=False)
         for line in console_lines(report.results["diagnose"]):
             con.print(line, markup=False, soft_wrap=True)
     _emit(report, as_json)
+    if not as_json:
+        for path in written:
+            err.print(f"JUnit XML: {path}")
     raise typer.Exit(report.exit_code)
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 import time
 from typing import BinaryIO
 
+from ncclDoctor.ci import Gates, judge
 from ncclDoctor.diagnose import conclude, timeline
 from ncclDoctor.diagnose.ingest import ingest_all
 from ncclDoctor.diagnose.load import expand
@@ -45,8 +46,9 @@ from ncclDoctor.report.model import Report
 
 
 def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list[str] | None = None,
-             stdin: BinaryIO | None = None, jobs: int | None = None) -> Report:
-    """Read every input, reason across ranks, and return the concluded report."""
+             stdin: BinaryIO | None = None, jobs: int | None = None, gates: Gates | None = None) -> Report:
+    """Read every input, reason across ranks, and return the concluded report
+    (``gates``: the CI options --select/--ignore/--junit of ``ncclDoctor.ci``)."""
     t0 = time.monotonic()
     report = Report(command="diagnose", argv=list(argv or []), config={"paths": list(paths)})
     inputs = expand(paths, stdin)
@@ -61,5 +63,7 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings)
     report.ranks = timeline.report_ranks(report.results["diagnose"]["ranks"], collected)
     report.duration_s = round(time.monotonic() - t0, 3)
+    if gates is not None:
+        judge(report, gates)
     report.conclude(fail_on)
     return report
