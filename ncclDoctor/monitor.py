@@ -11,7 +11,7 @@ Two lines in your loop (three with DDP)::
             ...                                       # your step, unchanged
     mon.close()
 
-Then ``ncclDoctor report-monitor runs/my-job`` (or ``ncclDoctor.analysis.stalls``) turns
+Then ``ncclDoctor stalls runs/my-job`` (or ``build_report`` below) turns
 the records of every rank into findings: dataloader stall (DL001), straggler / rank
 imbalance (DL002), unequal batch counts across ranks (DL003).
 
@@ -65,6 +65,17 @@ def _batch_size(batch: Any) -> int | None:
         else:
             return None
     return None
+
+
+def _batch_bytes(batch: Any) -> int:
+    """Bytes of the tensors in a batch (what a worker ships through shared memory)."""
+    if hasattr(batch, "element_size") and hasattr(batch, "nelement"):
+        return int(batch.element_size() * batch.nelement())
+    if isinstance(batch, dict):
+        return sum(_batch_bytes(v) for v in batch.values())
+    if isinstance(batch, (list, tuple)):
+        return sum(_batch_bytes(v) for v in batch)
+    return 0
 
 
 def _node_addr() -> str:
@@ -148,6 +159,8 @@ class Monitor:
                 return
             t1 = _clock()
             self._begin_step(t0, t1, _batch_size(batch))
+            if self._epoch_step == 0 and self._open is not None:  # once per epoch: cheap enough
+                self._open["batch_bytes"] = _batch_bytes(batch)
             yield batch
 
     def step(self, samples: int | None = None, tokens: int | None = None) -> None:
@@ -286,3 +299,32 @@ def read_records(run_dir: str | os.PathLike) -> dict[int, list[dict[str, Any]]]:
                     continue  # a torn last line of a crashed rank
         out[rank] = recs
     return out
+
+
+def build_report(run_dir: str | os.PathLike, stall_share: float = 0.10, fail_on: str = "error", argv: list[str] | None = None):
+    """Analyse a monitored run directory and write its report (report.json, report.md).
+
+    The same report model and exit codes as ``ncclDoctor check``; raises ``UsageError``
+    when the directory holds no monitor records."""
+    from ncclDoctor.analysis import stalls
+    from ncclDoctor.errors import UsageError
+    from ncclDoctor.findings import Severity
+    from ncclDoctor.report.model import Report, write_run_dir
+
+    if not 0 < stall_share < 1:
+        raise UsageError(f"--stall-share must be between 0 and 1, got {stall_share}")
+    try:
+        sev = Severity.parse(fail_on)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    records = read_records(run_dir) if Path(run_dir, "monitor").is_dir() else {}
+    if not records:
+        raise UsageError(f"no monitor records in {run_dir} (expected {Path(run_dir) / 'monitor' / 'rank-<R>.jsonl'})")
+    report = Report(command="stalls", argv=list(argv or []))
+    results, findings = stalls.analyse(records, stall_share=stall_share)
+    report.results["stalls"] = results
+    report.ranks = results["ranks"]
+    report.add(*findings)
+    report.conclude(sev)
+    write_run_dir(report, run_dir)
+    return report

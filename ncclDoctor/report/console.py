@@ -36,6 +36,11 @@ def render_console(report: Report, console: Console | None = None) -> None:
     if ar:
         for line in allreduce_lines(ar):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if report.results.get("sweep") or report.results.get("stalls"):
+        from ncclDoctor.sweep.render import console_lines
+
+        for line in console_lines(report.results):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     if report.settings:
         console.print(f"Distributed settings set: " + ", ".join(f"{s['name']}={s['value']}" for s in report.settings))
     for f in report.findings:

@@ -49,6 +49,10 @@ def render_markdown(report: Report) -> str:
             parts.append(f"- evidence: `{_cell(ev)[:300]}`")
         if f.evidence:
             parts.append("")
+    if report.results.get("sweep") or report.results.get("stalls"):
+        from ncclDoctor.sweep.render import markdown_sections
+
+        parts += markdown_sections(report.results)
     ar = report.results.get("all_reduce")
     if ar:
         parts += [
