@@ -201,6 +201,20 @@ class Monitor:
             return allreduce_hook(state, bucket).then(done)
 
         ddp_model.register_comm_hook(process_group, timed_allreduce)
+        # DDP (torch 2.x, broadcast_buffers / forward_sync_buffers on by default) also
+        # broadcasts buffers such as BatchNorm statistics at the start of every forward:
+        # a collective, so a fast rank waits *there* for a slow one. Without timing it
+        # that wait would count as compute. `_sync_buffers` is private: time it if present.
+        sync = getattr(ddp_model, "_sync_buffers", None)
+        if callable(sync):
+            def timed_sync(*args: Any, **kwargs: Any) -> Any:
+                t0 = _clock()
+                try:
+                    return sync(*args, **kwargs)
+                finally:
+                    mon._comm += _clock() - t0
+
+            ddp_model._sync_buffers = timed_sync
 
     # -- records --------------------------------------------------------------------
     def _begin_step(self, t0: float, t1: float, samples: int | None) -> None:

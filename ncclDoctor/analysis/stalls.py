@@ -197,8 +197,8 @@ def stall_findings(summ: dict[int, RankSummary], stall_share: float = 0.10) -> l
         return []
     everyone = len(hit) == len(summ)
     msg = "; ".join(f"rank {s.rank} on {s.node}: {100 * s.data_share:.0f}% of step time in next() (median {s.data_wait_ms:.1f} ms of {s.step_ms:.1f} ms)" for s in hit)
-    scope = "every rank waits for data: the input pipeline is short of throughput everywhere." if everyone else "only some ranks wait for data: see DL002 for the straggler."
-    return [STALL.finding(f"{msg}. {scope.capitalize()}", ranks=[s.rank for s in hit], nodes=sorted({s.node for s in hit}),
+    scope = "Every rank waits for data: the input pipeline is short of throughput everywhere." if everyone else "Only some ranks wait for data: see DL002 for the straggler."
+    return [STALL.finding(f"{msg}. {scope}", ranks=[s.rank for s in hit], nodes=sorted({s.node for s in hit}),
                           evidence=[{"rank": s.rank, "data_share": s.data_share, "data_wait_ms": s.data_wait_ms, "step_ms": s.step_ms} for s in hit])]
 
 
