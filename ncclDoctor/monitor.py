@@ -22,7 +22,7 @@ the following ``next()`` (or ``mon.step()``, ``mon.close()``, the end of the epo
 ``comm_s``       time in DDP's all_reduce (``watch_ddp``) and in ``with mon.comm():`` blocks
 ``compute_s``    the rest of the step: ``step_s - data_wait_s - comm_s``
 ``gpu_s``        GPU time between the step's CUDA events, when CUDA is in use (read
-                 without a sync, a step late, so it costs the loop nothing)
+                 when the events are done, without a sync, so the loop is not slowed)
 ``samples``      the batch size, taken from the batch (first tensor's first dimension)
                  unless passed to ``mon.step(samples=..., tokens=...)``
 
@@ -110,7 +110,7 @@ class Monitor:
         self._pending: list[str] = []
         self._cuda = self._cuda_enabled(cuda)
         self._events: tuple[Any, Any] | None = None
-        self._gpu_prev: tuple[dict[str, Any], Any, Any] | None = None
+        self._gpu_pending: list[tuple[dict[str, Any], Any, Any]] = []
         self._open: dict[str, Any] | None = None  # the step in progress
         self._comm = 0.0
         self.step_index = 0
@@ -252,17 +252,21 @@ class Monitor:
             self._flush()
 
     def _gpu_time(self, rec: dict[str, Any]) -> None:
+        """Queue the step's events; write steps whose GPU work is done, oldest first.
+        ``query()`` never blocks: the loop keeps running ahead of the GPU as it would."""
         import torch
 
-        start = self._events[0]
         end = torch.cuda.Event(enable_timing=True)
         end.record()
-        if self._gpu_prev is not None:  # last step's events are done by now, most likely
-            prev, s, e = self._gpu_prev
-            e.synchronize()
-            prev["gpu_s"] = s.elapsed_time(e) / 1000.0
-            self._write(prev)
-        self._gpu_prev = (rec, start, end)
+        self._gpu_pending.append((rec, self._events[0], end))
+        self._events = None
+        while self._gpu_pending and (self._gpu_pending[0][2].query() or len(self._gpu_pending) > 16):
+            self._gpu_done(*self._gpu_pending.pop(0))
+
+    def _gpu_done(self, rec: dict[str, Any], start: Any, end: Any) -> None:
+        end.synchronize()  # a no-op unless the queue is long or we are closing
+        rec["gpu_s"] = start.elapsed_time(end) / 1000.0
+        self._write(rec)
 
     def _write(self, rec: dict[str, Any]) -> None:
         self._pending.append(json.dumps(rec, separators=(",", ":")))
@@ -277,12 +281,8 @@ class Monitor:
         if self._closed:
             return
         self._end_step()
-        if self._gpu_prev is not None:
-            prev, s, e = self._gpu_prev
-            e.synchronize()
-            prev["gpu_s"] = s.elapsed_time(e) / 1000.0
-            self._write(prev)
-            self._gpu_prev = None
+        while self._gpu_pending:
+            self._gpu_done(*self._gpu_pending.pop(0))
         self._write({"kind": "end", "steps": self.step_index})
         self._flush()
         self._fh.close()

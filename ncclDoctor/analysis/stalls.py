@@ -134,7 +134,10 @@ def throughput(records: dict[int, list[dict[str, Any]]], windows: int = 3) -> di
     """Steady-state samples/s of the whole job, in ``windows`` equal runs of steps.
 
     A step's wall time is the longest any rank took for it (they are gated by the
-    all_reduce); its samples are summed over ranks."""
+    all_reduce); its samples are summed over ranks. A window's rate is its samples per
+    step over its *median* step time: in steady state the steps of one configuration
+    take the same time, and the median ignores the odd step stretched by the OS
+    scheduling someone else (shared hosts; 2 cores shared by 5 users here)."""
     by_step: dict[int, list[dict[str, Any]]] = {}
     for recs in records.values():
         for r in _steps(recs, True):
@@ -146,8 +149,8 @@ def throughput(records: dict[int, list[dict[str, Any]]], windows: int = 3) -> di
     rates = []
     for i in range(min(windows, len(steps) // n)):
         chunk = steps[i * n:(i + 1) * n]
-        wall = sum(max(r["step_s"] for r in rs) for rs in chunk)
-        samples = sum(int(r.get("samples") or 0) for rs in chunk for r in rs)
+        wall = statistics.median(max(r["step_s"] for r in rs) for rs in chunk)
+        samples = statistics.median(sum(int(r.get("samples") or 0) for r in rs) for rs in chunk)
         rates.append(samples / wall if wall > 0 else 0.0)
     med = statistics.median(rates)
     spread = (max(rates) - min(rates)) / med if med > 0 else 0.0

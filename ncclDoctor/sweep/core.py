@@ -130,6 +130,10 @@ class Measurer:
     def left_s(self) -> float:
         return self.r.budget_s - (time.monotonic() - self.t0)
 
+    def shares(self) -> dict[Config, float]:
+        """Data-wait share of step time (worst rank) per configuration that ran."""
+        return {c: res.to_dict()["data_share"] for c, res in self.results.items() if res.status == "ok" and res.analysis.get("ranks")}
+
     def measured(self, only_base: bool = False) -> dict[Config, float]:
         return {c: res.samples_per_s for c, res in self.results.items()
                 if res.status == "ok" and (not only_base or c == self.r.axes.base(c.num_workers))}
@@ -172,10 +176,10 @@ def measure_adaptive(m: Measurer) -> dict[str, Any] | None:
         return None
     for n in plan.around(axes.workers, pred["predicted_workers"]):
         m(axes.base(n))
-    while (up := plan.next_up(axes.workers, m.measured(only_base=True), axes, m.opts.margin)) is not None:
+    while (up := plan.next_up(axes.workers, m.measured(only_base=True), axes, m.opts.margin, m.shares())) is not None:
         if m(up) is None:
             break
-    pick = plan.recommend(m.measured(only_base=True), m.opts.margin)
+    pick = plan.recommend(m.measured(only_base=True), m.opts.margin, m.shares())
     if pick is not None:
         for v in plan.variants(axes, pick.num_workers):
             m(v)
@@ -188,9 +192,11 @@ def measure_grid(m: Measurer) -> dict[str, Any] | None:
     return prediction(m.results.get(m.r.axes.base(0)))
 
 
-def reason(pick: Config, pred: dict[str, Any] | None, measured: dict[Config, float], stall_share: float) -> str:
+def reason(pick: Config, pred: dict[str, Any] | None, measured: dict[Config, float], stall_share: float, share: float | None) -> str:
     best_cfg = max(measured, key=measured.get)
     vs = f"{measured[pick]:.0f} samples/s, {100 * measured[pick] / measured[best_cfg]:.0f}% of the best ({best_cfg.label}: {measured[best_cfg]:.0f} samples/s)"
+    if share is not None:
+        vs += f"; it waits {100 * share:.0f}% of each step for data, so more workers could gain at most {100 * share / max(1e-9, 1 - share):.0f}%"
     if pred is None:
         return f"{pick.label}: {vs}."
     if pred["data_share_at_0"] > stall_share:
@@ -217,7 +223,7 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
         report.add(checks.CUT_SHORT.finding(
             f"{len(m.cut_short)} configuration(s) not measured within --max-minutes {opts.max_minutes:g}: {', '.join(c.label for c in m.cut_short)}.", nodes=[r.node]))
     measured = m.measured()
-    pick = plan.recommend(measured, opts.margin)
+    pick = plan.recommend(measured, opts.margin, m.shares())
     report.results["sweep"] = {
         "mode": mode, "ranks": r.nproc, "margin": opts.margin, "windows": opts.windows, "window_steps": opts.window_steps,
         "warmup_steps": opts.warmup_steps, "axes": asdict(r.axes), "configs": configs, "prediction": pred,
@@ -226,7 +232,7 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
     if pick is None:
         return ExitCode.COULD_NOT_RUN
     res = m.results[pick]
-    why = reason(pick, pred, measured, opts.stall_share)
+    why = reason(pick, pred, measured, opts.stall_share, m.shares().get(pick))
     report.results["sweep"]["recommendation"] = {**pick.to_dict(), "samples_per_s": round(measured[pick], 2), "reason": why}
     report.add(checks.RECOMMENDATION.finding(
         f"num_workers={pick.num_workers}, pin_memory={pick.pin_memory}" + (f", prefetch_factor={pick.prefetch_factor}" if pick.prefetch_factor else "")

@@ -14,8 +14,9 @@ A configuration is ``num_workers`` x ``pin_memory`` x ``prefetch_factor`` x
               measured at the pick only.
 
 Recommendation: the *smallest* ``num_workers`` whose throughput is within ``margin``
-(5 %) of the best measured: past the knee more workers cost memory and CPU and buy
-nothing (and on a shared host, they slow the other ranks down).
+(5 %) of the best measured, or whose data wait is under ``margin`` of its step (it
+cannot gain more than that from more workers; see ``recommend``): past the knee more
+workers cost memory and CPU and buy nothing (and on a shared host they slow the ranks).
 """
 
 from __future__ import annotations
@@ -101,29 +102,36 @@ def best(measured: dict[Config, float]) -> float:
     return max(measured.values(), default=0.0)
 
 
-def recommend(measured: dict[Config, float], margin: float) -> Config | None:
-    """Smallest worker count (then cheapest other settings) within ``margin`` of the best."""
+def recommend(measured: dict[Config, float], margin: float, shares: dict[Config, float] | None = None) -> Config | None:
+    """Smallest worker count (then cheapest other settings) that is good enough: within
+    ``margin`` of the best throughput, *or* waiting for data less than ``margin`` of its
+    step time. The second test is noise-proof (a ratio inside one run): a configuration
+    that waits a share ``s`` of the step can gain at most ``s / (1 - s)`` from more
+    workers, whatever another run on a busy host happened to measure."""
     top = best(measured)
     if top <= 0:
         return None
-    ok = [c for c, v in measured.items() if v >= (1 - margin) * top]
+    shares = shares or {}
+    ok = [c for c, v in measured.items() if v >= (1 - margin) * top or shares.get(c, 1.0) <= margin]
     cost = lambda c: (c.num_workers, c.pin_memory, c.persistent_workers, c.prefetch_factor or 0)  # noqa: E731
     return min(ok, key=cost)
 
 
-def next_up(choices: tuple[int, ...], measured: dict[Config, float], axes: Axes, margin: float) -> Config | None:
-    """Adaptive climb: if the highest measured worker count is the best by more than the
-    margin over the one below it, the knee is further up: measure the next choice."""
+def next_up(choices: tuple[int, ...], measured: dict[Config, float], axes: Axes, margin: float,
+            shares: dict[Config, float] | None = None) -> Config | None:
+    """Adaptive climb: if the highest measured worker count still waits for data and is
+    the best by more than the margin over the one below it, the knee is further up:
+    measure the next choice."""
     base = {c.num_workers: v for c, v in measured.items() if c == axes.base(c.num_workers)}
     if not base:
         return None
     top_n = max(base)
     higher = [c for c in sorted(choices) if c > top_n]
     lower = [n for n in base if n < top_n]
-    if not higher or not lower:
+    if not higher or not lower or (shares or {}).get(axes.base(top_n), 1.0) <= margin:
         return None
     below = base[max(lower)]
-    if base[top_n] >= best({axes.base(n): v for n, v in base.items()}) and base[top_n] > (1 + margin) * below:
+    if base[top_n] >= max(base.values()) and base[top_n] > (1 + margin) * below:
         return axes.base(higher[0])
     return None
 
