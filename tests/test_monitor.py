@@ -46,6 +46,15 @@ def test_monitor_records_data_wait_compute_and_warmup(tmp_path):
     assert recs[0]["kind"] == "meta" and recs[-1] == {"kind": "end", "steps": 6}
 
 
+def test_monitor_takes_samples_and_tokens_from_the_user(tmp_path):
+    with Monitor(tmp_path, rank=0, world_size=1, warmup_steps=0) as mon:
+        for i, _ in enumerate(mon.iter([{"ids": torch.zeros(4, 7)}] * 3)):
+            mon.step(samples=4, tokens=20 + i)
+    steps = [r for r in read_records(tmp_path)[0] if r["kind"] == "step"]
+    assert [(r["samples"], r["tokens"]) for r in steps] == [(4, 20), (4, 21), (4, 22)]
+    assert stalls.summarize(read_records(tmp_path))[0].tokens == 63
+
+
 def test_read_records_skips_a_torn_last_line(tmp_path):
     mon = Monitor(tmp_path, rank=3, world_size=4)
     for _ in mon.iter([torch.zeros(2)] * 3):

@@ -38,8 +38,9 @@ fills up, workers die with 'Bus error' or the loader deadlocks; Docker's default
 RECOMMENDATION = rule(
     "DL007", "info", "Recommended DataLoader settings",
     why="""
-The smallest num_workers within the margin of the best measured throughput: more workers
-past the knee cost memory and CPU and buy nothing.
+The smallest num_workers within the margin of the best measured throughput, or whose
+data wait is already under the margin of its step (more workers cannot gain more than
+that): past the knee more workers cost memory and CPU and buy nothing.
 """,
     fix="Set the recommended values in your DataLoader; rerun the sweep when the model, batch size or hardware change.",
 )
