@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import socket
+import statistics
 import sys
 import time
 import uuid
@@ -22,12 +23,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ncclDoctor.analysis import bandwidth
+from ncclDoctor.analysis import bandwidth, flight, verdict
 from ncclDoctor.errors import ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
 from ncclDoctor.facts.network import node_address, node_label
 from ncclDoctor.findings import Severity, rule
 from ncclDoctor.fsutil import write_json_atomic
+from ncclDoctor.launch import evidence
 from ncclDoctor.launch.supervisor import ControlStore, InterruptedRun, Outcome, Supervisor
 from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
 from ncclDoctor.report.model import Report, write_run_dir
@@ -182,6 +184,10 @@ def worker_env(env: dict[str, str], control_port: int, control_host: str = "127.
     out = dict(env)
     out["NCCLDOCTOR_CONTROL"] = f"{control_host}:{control_port}"
     out.setdefault("OMP_NUM_THREADS", "1")  # what torchrun would set, without its banner
+    # Flight Recorder: on by default only since torch ~2.10 (0 entries before); the probe
+    # always records so a stuck run can be explained.
+    if not (env.get("TORCH_FR_BUFFER_SIZE") or env.get("TORCH_NCCL_TRACE_BUFFER_SIZE")):
+        out["TORCH_FR_BUFFER_SIZE"] = "2000"
     out["PYTHONUNBUFFERED"] = "1"
     # Make `-m probes.worker` importable from a source checkout as well as an install.
     root = str(Path(probes.__file__).resolve().parent.parent)
@@ -214,8 +220,20 @@ def launch(p: Plan, env: dict[str, str], inject: list[str], on_event: Callable |
         log_path=str(p.run_dir / "torchrun.log"),
         deadlines_s=p.deadlines,
         on_event=on_event,
+        before_stop=lambda s, out: collect_evidence(s, out, p.run_dir),
     )
     return sup.run()
+
+
+def collect_evidence(sup: Supervisor, out: Outcome, run_dir: Path) -> None:
+    """Before a stuck run is torn down: stacks and Flight Recorder from every rank."""
+    if out.status != "hang" or out.phase == "launch":
+        return
+    got = evidence.gather(sup.control, sorted(sup.ranks), sup.worker_pids(), run_dir)
+    out.evidence["stacks"] = got.pop("stacks")
+    fr = got.pop("flight_recorder")
+    out.evidence["flight_recorder_summary"] = flight.summarize({int(r): d for r, d in fr.items()}) if fr else None
+    out.evidence["gathered"] = got
 
 
 def _rank_label(inv: dict[str, Any] | None, rank: int, fallback: dict[str, str]) -> str:
@@ -251,6 +269,7 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
         "victims": out.victims,
         "deadline_s": out.deadline_s,
         "detected_after_s": out.detected_after_s,
+        "verdict_after_s": out.verdict_after_s,
         "evidence": out.evidence,
     }
     label = lambda r: _rank_label(inv.get(r), r, p.node)  # noqa: E731
@@ -279,75 +298,44 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
             f"all_reduce returned wrong elements on rank(s) {sorted(set(bad))}.",
             ranks=bad, nodes=sorted({label(r) for r in bad}),
         ))
-    return _run_findings(report, out, label)
+    failures = read_failures(p.run_dir)
+    report.results["run"]["torchrun_failures"] = failures
+    code = verdict.run_findings(report, out, label, inv, failures, p.sizes, p.warmup)
+    report.results["run"].update(culprits=out.culprits, victims=out.victims)
+    return code
+
+
+def read_failures(run_dir: Path) -> dict[str, Any]:
+    """torchrun's failure record, with each failed rank's exception message."""
+    log = run_dir / "torchrun.log"
+    text = log.read_text(errors="replace") if log.is_file() else ""
+    failures = evidence.torchrun_failures(text)
+    for rec in [failures["root_cause"], *failures["others"]]:
+        if rec:
+            rec["message"] = evidence.error_file_message(rec.get("error_file"))
+    return failures
 
 
 def _bandwidth_findings(report: Report, table: list[dict[str, Any]], label: Callable[[int], str]) -> None:
-    # Judge skew only where bandwidth, not scheduling noise, dominates: >= 1 MiB.
-    big = [row for row in table if row["size"] >= (1 << 20) and row["ranks_reported"] > 1]
-    slow: dict[int, list[float]] = {}
-    for row in big:
-        times = sorted(row["per_rank_time_us"].values())
-        median = times[len(times) // 2]
-        if median > 0 and row["time_us_max"] > 1.5 * median:
-            slow.setdefault(row["slowest_rank"], []).append(row["time_us_max"] / median)
-    for rank, ratios in slow.items():
-        if len(ratios) * 2 >= len(big):
-            report.add(STRAGGLER.finding(
-                f"Rank {rank} on {label(rank)} took {max(ratios):.1f}x the median rank's time at {len(ratios)} of {len(big)} sizes >= 1 MiB.",
-                ranks=[rank], nodes=[label(rank)], evidence=[{"ratio_to_median": [round(x, 2) for x in ratios]}],
-            ))
-
-
-def _run_findings(report: Report, out: Outcome, label: Callable[[int], str]) -> ExitCode:
-    if out.status == "ok":
-        return ExitCode.OK
-    if out.status == "hang":
-        who = out.culprits or out.victims
-        if out.phase == "launch" or not out.initialized:
-            report.add(run_rules.INIT_FAILED.finding(
-                f"Rank(s) {out.culprits or '?'} did not finish {out.phase} within {out.deadline_s:.0f} s.",
-                ranks=who, nodes=sorted({label(r) for r in who}),
-            ))
-            return ExitCode.COULD_NOT_RUN
-        desc = []
-        for r in out.culprits:
-            st = out.ranks[r]
-            where = f"in {st.phase}" if st.state == "enter" else f"after {st.phase}" if st.phase else "before init"
-            desc.append(f"rank {r} on {label(r)} ({where}, {st.seq} collectives issued)")
-        msg = (
-            f"Phase {out.phase!r} missed its {out.deadline_s:.0f} s deadline. "
-            + (f"Culprit: {'; '.join(desc)}. " if desc else "Every rank was inside the same collective: no single rank is behind; suspect the transport. ")
-            + (f"Victims waiting inside {out.phase}: ranks {out.victims}." if out.victims else "")
-        )
-        report.add(run_rules.HANG.finding(msg, ranks=who, nodes=sorted({label(r) for r in who}), evidence=[report.results["run"]]))
-        return ExitCode.FAULT
-    # torchrun exited non-zero
-    failed = [r for r, st in out.ranks.items() if st.state == "error"]
-    if not out.initialized and not any(st.left for st in out.ranks.values()) and not failed:
-        report.add(run_rules.LAUNCH_FAILED.finding(
-            f"torchrun exited with code {out.returncode} before the ranks started (see torchrun.log).",
-            nodes=sorted({label(r) for r in out.ranks}),
+    for rank, sizes in sorted(bandwidth.late_ranks(table).items()):
+        if len(sizes) * 4 < len(table) * 3:
+            continue  # late at some sizes only: scheduling noise, not a straggler
+        mine = statistics.median(x["outside_us"] for x in sizes)
+        others = statistics.median(x["others_us"] for x in sizes)
+        report.add(STRAGGLER.finding(
+            f"Rank {rank} on {label(rank)} arrives late at all_reduce: it spends {mine / 1000:.1f} ms per op outside "
+            f"the collective (its own work) where the other ranks spend {others / 1000:.2f} ms; they wait inside "
+            f"the collective for it. Seen at {len(sizes)} of {len(table)} sizes.",
+            ranks=[rank], nodes=[label(rank)], evidence=sizes[:8],
         ))
-        return ExitCode.COULD_NOT_RUN
-    if not out.initialized:
-        report.add(run_rules.INIT_FAILED.finding(
-            "; ".join(f"rank {r} on {label(r)}: {out.ranks[r].error}" for r in failed) or f"torchrun exited with code {out.returncode} during init.",
-            ranks=failed, nodes=sorted({label(r) for r in failed}),
-        ))
-        return ExitCode.COULD_NOT_RUN
-    dead = failed or [r for r, st in out.ranks.items() if "done" not in st.left]
-    report.add(run_rules.CRASH.finding(
-        "; ".join(
-            f"rank {r} on {label(r)} died in phase {out.ranks[r].phase!r}" + (f": {out.ranks[r].error}" if out.ranks[r].error else "")
-            for r in dead
-        ) + f" (torchrun exit code {out.returncode}).",
-        ranks=dead, nodes=sorted({label(r) for r in dead}),
-    ))
-    return ExitCode.FAULT
 
 
-def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Callable | None = None) -> Report:
+def run_check(
+    opts: CheckOptions,
+    argv: list[str] | None = None,
+    on_event: Callable | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Report:
     env = dict(os.environ)
     t0 = time.monotonic()
     report = Report(command="check", argv=list(argv or sys.argv[1:]))
@@ -357,6 +345,8 @@ def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Calla
     p.run_dir.mkdir(parents=True, exist_ok=True)
     preflight(report, p, env)
     write_run_dir(report, p.run_dir)  # a report exists from the first second on
+    if progress:
+        progress(f"launching {p.world_size} {p.backend} rank(s) under torchrun; run directory {p.run_dir}")
     outcome_code = ExitCode.OK
     try:
         out = launch(p, env, opts.inject, on_event=on_event)

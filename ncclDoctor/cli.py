@@ -6,13 +6,26 @@ mapped to exit codes in one place, ``main``; see ``ncclDoctor.errors`` for the t
 
 from __future__ import annotations
 
-import json
+import os
 import sys
 from pathlib import Path
 from typing import List, Optional
 
 import click
 import typer
+
+# typer >= 0.2x vendors click as typer._click; older typer raises click's own classes.
+_usage_errors: tuple = (click.UsageError,)
+_click_errors: tuple = (click.ClickException,)
+_no_args: tuple = (getattr(click.exceptions, "NoArgsIsHelpError", ()),) if hasattr(click.exceptions, "NoArgsIsHelpError") else ()
+try:
+    from typer._click import exceptions as _tce
+
+    _usage_errors += (_tce.UsageError,)
+    _click_errors += (_tce.ClickException,)
+    _no_args += (_tce.NoArgsIsHelpError,)
+except ImportError:
+    pass
 from rich.console import Console
 
 from ncclDoctor import __version__
@@ -27,7 +40,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _emit(report, as_json: bool) -> None:
@@ -37,6 +50,17 @@ def _emit(report, as_json: bool) -> None:
         sys.stdout.write(report.to_json())
     else:
         render_console(report, Console(highlight=False))
+
+
+def _sigterm_interrupts() -> None:
+    """SIGTERM (a batch scheduler's cancel) stops a run like Ctrl-C: probes are torn
+    down and the partial report is written before we exit."""
+    import signal
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, handler)
 
 
 @app.command()
@@ -62,9 +86,9 @@ def check(
         min_bytes=min_bytes, max_bytes=max_bytes, step_factor=step_factor, warmup=warmup, iters=iters,
         timeout=timeout, inject=list(inject),
     )
-    if not as_json:
-        err.print(f"ncclDoctor {__version__}: launching probe ranks under torchrun ...")
-    report = run_check(opts, argv=sys.argv[1:])
+    _sigterm_interrupts()
+    progress = None if as_json else (lambda msg: err.print(f"ncclDoctor {__version__}: {msg}"))
+    report = run_check(opts, argv=sys.argv[1:], progress=progress)
     _emit(report, as_json)
     raise typer.Exit(report.exit_code)
 
@@ -210,24 +234,27 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rv = app(args=argv, standalone_mode=False, prog_name="ncclDoctor")
         code = rv if isinstance(rv, int) else 0
-    except click.exceptions.NoArgsIsHelpError as exc:  # type: ignore[attr-defined]
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc), err=True)
+    except _no_args as exc:
+        ctx = getattr(exc, "ctx", None)
+        click.echo(ctx.get_help() if ctx else str(exc), err=True)
         code = ExitCode.USAGE
-    except click.UsageError as exc:
-        err.print(f"ncclDoctor: error: {exc.format_message()}")
+    except _usage_errors as exc:
+        err.print(f"ncclDoctor: error: {exc.format_message()}", markup=False)
         code = ExitCode.USAGE
-    except click.exceptions.Abort:
-        err.print("ncclDoctor: interrupted")
-        code = ExitCode.INTERRUPTED
-    except KeyboardInterrupt:
+    except (click.exceptions.Abort, typer.Abort, KeyboardInterrupt):
         err.print("ncclDoctor: interrupted")
         code = ExitCode.INTERRUPTED
     except DoctorError as exc:
-        err.print(f"ncclDoctor: error: {exc}")
+        err.print(f"ncclDoctor: error: {exc}", markup=False)
         code = exc.exit_code
-    except click.ClickException as exc:
-        err.print(f"ncclDoctor: error: {exc.format_message()}")
+    except _click_errors as exc:
+        err.print(f"ncclDoctor: error: {exc.format_message()}", markup=False)
         code = ExitCode.USAGE
+    except Exception as exc:  # a bug in ncclDoctor: one line, traceback only on request
+        if os.environ.get("NCCLDOCTOR_DEBUG"):
+            raise
+        err.print(f"ncclDoctor: internal error: {type(exc).__name__}: {exc} (set NCCLDOCTOR_DEBUG=1 for the traceback; please report it)", markup=False)
+        code = ExitCode.INTERNAL
     if argv is None:
         sys.exit(int(code))
     return int(code)

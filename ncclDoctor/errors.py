@@ -12,6 +12,7 @@ code  name                meaning
                           rendezvous or process-group init failed or timed out
 4     FAULT               the probe ran and a rank hung, crashed or returned wrong
                           data; the culprit is named in the report
+70    INTERNAL            a bug in ncclDoctor (one line; NCCLDOCTOR_DEBUG=1 shows the traceback)
 130   INTERRUPTED         interrupted (Ctrl-C / SIGTERM); the partial report is written
 ====  ==================  ==========================================================
 """
@@ -27,6 +28,7 @@ class ExitCode(enum.IntEnum):
     USAGE = 2
     COULD_NOT_RUN = 3
     FAULT = 4
+    INTERNAL = 70
     INTERRUPTED = 130
 
 

@@ -18,6 +18,7 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> Path:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; reports are for reading
         os.replace(tmp, path)
     except BaseException:
         try:

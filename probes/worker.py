@@ -30,7 +30,8 @@ from torch.distributed.elastic.multiprocessing.errors import record
 
 from probes import faults
 from probes.collectives import REGISTRY
-from probes.control import Control
+from probes.control import ENV_CONTROL, Control
+from probes.debug import Evidence
 
 
 def _sync(device) -> None:
@@ -51,6 +52,8 @@ class Worker:
         self.faults = faults.for_rank(config.get("inject", []), self.rank)
         self.records: dict[str, Any] = {"rank": self.rank}
         self.device = None
+        self.issued = 0  # sweep collectives issued for the current size
+        Evidence(config.get("run_dir"), self.rank, os.environ.get(ENV_CONTROL)).install()
 
     # -- plumbing ------------------------------------------------------------------
     def phase(self, name: str):
@@ -66,15 +69,24 @@ class Worker:
         if self.control is not None:
             self.control.publish(phase, result)
 
-    def collective(self, module, tensor, sweep: bool = False) -> None:
+    def collective(self, module, tensor, sweep: bool = False) -> float:
+        """Issue one collective; return the seconds spent inside it."""
         if sweep:
             tensor = self.faults.sweep_tensor(tensor)
             if tensor is None:
-                return
+                return 0.0
+            self.issued += 1
+            if self.issued == 1 and self.control is not None:
+                # Fingerprint of the first collective of each size, sent *before* it is
+                # issued, so the supervisor can compare every rank against the plan
+                # even if this collective kills the job.
+                self.control.event("all_reduce", "issue", op=module.NAME, numel=tensor.numel())
         if self.control is not None:
             self.control.seq += 1
         self.faults.before_collective(self, tensor)
+        t0 = time.perf_counter()
         module.run(tensor)
+        return time.perf_counter() - t0
 
     # -- phases --------------------------------------------------------------------
     def init(self) -> None:
@@ -148,20 +160,31 @@ class Worker:
             count = max(1, size // 4)
             t = torch.empty(count, dtype=torch.float32, device=self.device)
             mod.fill(t, self.rank)
+            self.issued = 0
             for _ in range(self.cfg["warmup"]):
                 self.collective(mod, t, sweep=True)
             _sync(self.device)
+            if self.control is not None:
+                self.control.event("all_reduce", "barrier", size=count * 4, issued=self.issued)
             dist.barrier()
+            inside = 0.0  # time blocked in the collective; the rest is this rank's own
             start = time.perf_counter()
             for _ in range(self.cfg["iters"]):
-                self.collective(mod, t, sweep=True)
+                inside += self.collective(mod, t, sweep=True)
             _sync(self.device)
             elapsed = time.perf_counter() - start
             mod.fill(t, self.rank)
             self.collective(mod, t)
             _sync(self.device)
             wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
-            rows.append({"size": count * 4, "count": count, "time_us": elapsed / self.cfg["iters"] * 1e6, "wrong": wrong})
+            iters = self.cfg["iters"]
+            rows.append({
+                "size": count * 4, "count": count, "time_us": elapsed / iters * 1e6, "wrong": wrong,
+                # A late rank spends its time outside the collective; the ranks that
+                # wait for it spend theirs inside. (On GPUs the launch is asynchronous,
+                # so this split is only meaningful for CPU backends.)
+                "outside_us": max(0.0, elapsed - inside) / iters * 1e6,
+            })
             if self.control is not None:
                 self.control.event(name, "progress", size=count * 4)
         self.publish(name, {"rows": rows, "iters": self.cfg["iters"], "warmup": self.cfg["warmup"]})

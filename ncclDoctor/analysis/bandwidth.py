@@ -34,6 +34,7 @@ def build_table(collective: str, per_rank: Mapping[int, Mapping[str, Any]], nran
     for size in sorted(by_size):
         rows = by_size[size]
         times = {r: float(v["time_us"]) for r, v in rows.items()}
+        outside = {r: float(v.get("outside_us", 0.0)) for r, v in rows.items()}
         count = int(next(iter(rows.values()))["count"])
         t_avg = statistics.fmean(times.values())
         alg = algbw_gbps(mod.algbw_bytes(count, 4, nranks), t_avg * 1e-6)
@@ -53,6 +54,7 @@ def build_table(collective: str, per_rank: Mapping[int, Mapping[str, Any]], nran
                 "slowest_rank": slowest,
                 "ranks_reported": len(rows),
                 "per_rank_time_us": {str(r): t for r, t in sorted(times.items())},
+                "per_rank_outside_us": {str(r): t for r, t in sorted(outside.items())},
             }
         )
     return table
@@ -65,3 +67,25 @@ def peak_busbw(table: list[dict[str, Any]]) -> float:
 def avg_busbw(table: list[dict[str, Any]]) -> float:
     """nccl-tests' footer: the mean over all sizes (small sizes drag it down)."""
     return statistics.fmean(row["busbw_gbps"] for row in table) if table else 0.0
+
+
+def late_ranks(table: list[dict[str, Any]], min_us: float = 1000.0) -> dict[int, list[dict[str, float]]]:
+    """Ranks that arrive late at the collective.
+
+    A collective ends for everyone when its last rank arrives, so per-rank *times* are
+    nearly equal and cannot show a straggler. What differs is where the time goes: the
+    late rank spends it outside the collective (its own work), the others inside
+    (waiting for it). A rank is late at a size when its outside time per op is at
+    least ``min_us``, a quarter of the op time, and 4x the other ranks' median.
+    Returns rank -> the sizes where it was late, with its and the others' outside time.
+    """
+    late: dict[int, list[dict[str, float]]] = {}
+    for row in table:
+        outs = {int(r): v for r, v in row.get("per_rank_outside_us", {}).items()}
+        if len(outs) < 2:
+            continue
+        for r, mine in outs.items():
+            others = statistics.median(v for q, v in outs.items() if q != r)
+            if mine >= min_us and mine >= 0.25 * row["time_us"] and mine >= 4 * others:
+                late.setdefault(r, []).append({"size": row["size"], "outside_us": mine, "others_us": others})
+    return late

@@ -46,6 +46,7 @@ class RankState:
     error: str | None = None
     left: set[str] = field(default_factory=set)
     entered: dict[str, float] = field(default_factory=dict)
+    marks: list[dict[str, Any]] = field(default_factory=list)  # sweep fingerprints
 
     def to_dict(self) -> dict[str, Any]:
         return {"rank": self.rank, "phase": self.phase, "state": self.state, "seq": self.seq, "error": self.error, "left": sorted(self.left)}
@@ -69,6 +70,7 @@ class Outcome:
     victims: list[int] = field(default_factory=list)
     deadline_s: float | None = None
     detected_after_s: float | None = None
+    verdict_after_s: float | None = None  # phase start -> evidence gathered, job stopped
     evidence: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -176,6 +178,9 @@ class Supervisor:
     def poll_events(self) -> None:
         for r, st in self.ranks.items():
             for ev in self.control.new_events(r):
+                if ev["event"] in ("issue", "barrier", "progress"):
+                    st.marks.append(ev)
+                    continue
                 st.phase, st.state, st.t = ev["phase"], ev["event"], ev["t"]
                 st.seq = max(st.seq, int(ev.get("seq", 0)))
                 if ev["event"] == "enter":
@@ -284,6 +289,7 @@ class Supervisor:
                 out.detected_after_s = now - t0
                 self._stop(out)
                 out.returncode = self.proc.returncode
+                out.verdict_after_s = time.monotonic() - t0
                 return out
             time.sleep(self.poll_s)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 
 from ncclDoctor.report.model import Report
 
@@ -42,16 +43,16 @@ def render_console(report: Report, console: Console | None = None) -> None:
         for line in console_lines(report.results):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
     if report.settings:
-        console.print(f"Distributed settings set: " + ", ".join(f"{s['name']}={s['value']}" for s in report.settings))
+        console.print("Distributed settings set: " + ", ".join(f"{s['name']}={s['value']}" for s in report.settings), markup=False)
     for f in report.findings:
         sev = f.severity.value
         where = f" [{', '.join(f.nodes)}]" if f.nodes else ""
-        console.print(f"[{STYLE[sev]}]{sev.upper():7}[/] {f.code} {f.title}{where}")
-        console.print(f"        {f.message}", highlight=False)
-        console.print(f"        fix: {' '.join(f.fix.split())}", highlight=False)
+        console.print(f"[{STYLE[sev]}]{sev.upper():7}[/] {f.code} {escape(f.title + where)}")
+        console.print(f"        {f.message}", markup=False, highlight=False)
+        console.print(f"        fix: {' '.join(f.fix.split())}", markup=False, highlight=False)
     verdict = report.verdict.upper()
     n = len(report.findings)
     console.print(
         f"[{VERDICT_STYLE.get(report.verdict, 'bold')}]{verdict}[/] · {n} finding{'s' if n != 1 else ''} · exit code {report.exit_code}"
-        + (f" · report: {report.run_dir}/report.md" if report.run_dir else "")
+        + (f" · report: {escape(report.run_dir)}/report.md" if report.run_dir else "")
     )

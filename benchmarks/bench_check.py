@@ -1,0 +1,90 @@
+"""Benchmark: `ncclDoctor check` against a bare torchrun all_reduce loop, in one run.
+
+    python benchmarks/bench_check.py [--repeats 3] [--nproc 2]
+
+For the same sizes, warm-up and iterations, prints per size the ratio of the check's
+busbw to the bare loop's, and the ratio of whole-command wall times (each the median of
+--repeats alternating runs). Targets on a 2-core CPU machine: busbw within +-10% for
+sizes >= 1 MiB; check wall time <= 2.5x the bare script's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZES = [1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24]
+WARMUP, ITERS = 2, 10
+
+
+def timed(cmd: list[str]) -> tuple[float, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600, cwd=ROOT)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit(f"command failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
+    return wall, p.stdout
+
+
+def bare(nproc: int) -> tuple[float, dict[int, float]]:
+    wall, out = timed([sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={nproc}",
+                       str(ROOT / "benchmarks" / "bare_allreduce.py"), ",".join(map(str, SIZES)), str(WARMUP), str(ITERS)])
+    data = json.loads(out.strip().splitlines()[-1])
+    n = data["world"]
+    busbw = {}
+    for i, size in enumerate(data["sizes"]):
+        t = statistics.fmean(rank_rows[i] for rank_rows in data["time_us"])
+        busbw[size] = size / 1e9 / (t * 1e-6) * 2 * (n - 1) / n
+    return wall, busbw
+
+
+def check(nproc: int, out: str) -> tuple[float, dict[int, float]]:
+    wall, stdout = timed([sys.executable, "-m", "ncclDoctor", "check", "--json", "--out", out, f"--nproc-per-node={nproc}",
+                          "-b", "1K", "-e", "16M", "-f", "4", "-w", str(WARMUP), "-n", str(ITERS)])
+    rep = json.loads(stdout)
+    return wall, {r["size"]: r["busbw_gbps"] for r in rep["results"]["all_reduce"]["rows"]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--nproc", type=int, default=2)
+    args = ap.parse_args()
+    walls = {"bare": [], "check": []}
+    bws = {"bare": {s: [] for s in SIZES}, "check": {s: [] for s in SIZES}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(args.repeats):
+            for name, fn in (("bare", lambda: bare(args.nproc)), ("check", lambda: check(args.nproc, f"{tmp}/run{i}"))):
+                wall, bw = fn()
+                walls[name].append(wall)
+                for s in SIZES:
+                    bws[name][s].append(bw[s])
+    print(f"# {args.nproc} gloo ranks, warm-up {WARMUP}, iters {ITERS}, median of {args.repeats} alternating runs")
+    print(f"{'size (B)':>10} {'bare busbw':>11} {'check busbw':>12} {'ratio':>7}")
+    ok = True
+    for s in SIZES:
+        b, c = statistics.median(bws["bare"][s]), statistics.median(bws["check"][s])
+        ratio = c / b if b else float("nan")
+        flag = ""
+        if s >= 1 << 20:
+            within = abs(ratio - 1) <= 0.10
+            ok &= within
+            flag = "  ok" if within else "  OUTSIDE +-10%"
+        print(f"{s:>10} {b:>11.4f} {c:>12.4f} {ratio:>7.3f}{flag}")
+    wb, wc = statistics.median(walls["bare"]), statistics.median(walls["check"])
+    print(f"wall time: bare {wb:.2f} s, check {wc:.2f} s, ratio {wc / wb:.2f} (target <= 2.5)")
+    ok &= wc / wb <= 2.5
+    print("targets met" if ok else "targets NOT met")
+
+
+if __name__ == "__main__":
+    main()

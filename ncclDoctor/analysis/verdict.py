@@ -1,0 +1,165 @@
+"""From how a probe run ended to findings and an exit code (pure).
+
+Inputs: the supervisor's ``Outcome`` (phase markers, deadline, culprits/victims by
+phase and sequence number), torchrun's failure record, a Flight Recorder summary and
+the stacks gathered before teardown. Verdicts:
+
+=================  =====================================================  =========
+outcome            finding                                                exit code
+=================  =====================================================  =========
+ran to the end     none from here                                         0
+nobody started     RUN001 launch failed                                   3
+init never done    RUN002 (no single rank behind: rendezvous/network)     3
+a rank behind      RUN003 hang: culprits by phase / sequence number       4
+a rank died        RUN004 crash: torchrun's root cause, exit code/signal  4
+=================  =====================================================  =========
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ncclDoctor.errors import ExitCode
+from ncclDoctor.launch.supervisor import Outcome
+from ncclDoctor.report.model import Report
+from ncclDoctor.rules import run as run_rules
+
+Label = Callable[[int], str]
+
+
+def stack_tail(text: str | None, lines: int = 4) -> str | None:
+    """The innermost frames of the main thread, for a one-glance message."""
+    if not text:
+        return None
+    block = text.split("\n\n")[0].strip().splitlines()
+    frames = [ln.strip() for ln in block if ln.strip().startswith("File ")]
+    if "most recent call first" not in block[0]:  # traceback order: innermost last
+        frames.reverse()
+    return " <- ".join(frames[:lines]) or None
+
+
+def plan_deviations(out: Outcome, sizes: list[int], warmup: int) -> dict[int, str]:
+    """Ranks whose sweep departed from the plan every rank was given: a first
+    collective of another size (a mismatch) or fewer/more collectives before the
+    barrier (a skipped or extra one). Unlike a majority vote, this works for 2 ranks."""
+    found: dict[int, str] = {}
+    for r, st in out.ranks.items():
+        issues = [m for m in st.marks if m["event"] == "issue"]
+        barriers = [m for m in st.marks if m["event"] == "barrier"]
+        for k, m in enumerate(issues[: len(sizes)]):
+            want = max(1, sizes[k] // 4)
+            if m.get("numel") != want:
+                found[r] = f"issued {m.get('op')} of {m.get('numel')} elements where every rank was to issue {want} (size {sizes[k]} B)"
+                break
+        if r in found:
+            continue
+        for k, m in enumerate(barriers[: len(sizes)]):
+            if m.get("issued") != warmup:
+                found[r] = f"issued {m.get('issued')} collective(s) before the barrier at size {sizes[k]} B where the plan has {warmup} (it {'skipped' if m.get('issued', 0) < warmup else 'added'} one)"
+                break
+    return found
+
+
+def _who(out: Outcome, r: int, label: Label, inv: dict[int, dict]) -> str:
+    st = out.ranks[r]
+    i = inv.get(r) or {}
+    where = f"in {st.phase}" if st.state == "enter" else f"after {st.phase}" if st.phase else "before init"
+    return f"rank {r} (local rank {i.get('local_rank', '?')}, pid {i.get('pid', '?')}) on {label(r)}, {where}, after {st.seq} collectives"
+
+
+def hang_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dict], deviations: dict[int, str]) -> ExitCode:
+    if deviations:  # a rank that broke the plan explains the hang better than arrival order
+        out.culprits = sorted(deviations)
+        out.victims = sorted(r for r in out.ranks if r not in deviations)
+    who = out.culprits or out.victims
+    nodes = sorted({label(r) for r in who})
+    if out.phase == "launch" or (not out.initialized and not out.culprits):
+        report.add(run_rules.INIT_FAILED.finding(
+            f"No rank got through {out.phase} within {out.deadline_s:.0f} s"
+            + (f" (ranks {out.victims} were waiting in it)" if out.victims else "")
+            + ": the rendezvous, the store or the network between ranks is the problem, not one rank.",
+            ranks=who, nodes=nodes, evidence=[report.results.get("run", {})],
+        ))
+        return ExitCode.COULD_NOT_RUN
+    stacks = out.evidence.get("stacks", {})
+    parts = [f"Phase {out.phase!r} missed its {out.deadline_s:.0f} s deadline."]
+    if out.culprits:
+        parts.append("Culprit: " + "; ".join(_who(out, r, label, inv) + (f" — it {deviations[r]}" if r in deviations else "") for r in out.culprits) + ".")
+        for r in out.culprits:
+            tail = stack_tail(stacks.get(str(r)))
+            if tail:
+                parts.append(f"Rank {r}'s stack: {tail}.")
+    else:
+        parts.append("Every rank was inside the same collective with the same count: no rank is behind; suspect the transport between them.")
+    if out.victims:
+        parts.append(f"Victims waiting inside {out.phase}: ranks {out.victims} (their timeouts would be symptoms).")
+    fr = out.evidence.get("flight_recorder_summary") or {}
+    if fr.get("behind"):
+        parts.append(f"Flight Recorder agrees: ranks {fr['behind']} never enqueued collective #{fr['newest_seq']}.")
+    for m in fr.get("mismatches", [])[:3]:
+        parts.append(f"Flight Recorder mismatch at collective #{m['seq']}: ranks {m['ranks']} issued {list(m['found'].values())[0]} where the others issued {m['expected']}.")
+    report.add(run_rules.HANG.finding(" ".join(parts), ranks=who, nodes=nodes, evidence=[report.results.get("run", {})]))
+    return ExitCode.FAULT
+
+
+def crash_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any], deviations: dict[int, str]) -> ExitCode:
+    root = failures.get("root_cause")
+    failed = [r for r, st in out.ranks.items() if st.state == "error"]
+    if not out.initialized and not any(st.left for st in out.ranks.values()) and not failed and not root:
+        report.add(run_rules.LAUNCH_FAILED.finding(
+            f"torchrun exited with code {out.returncode} before any rank started (see torchrun.log).",
+            nodes=sorted({label(r) for r in out.ranks}),
+        ))
+        return ExitCode.COULD_NOT_RUN
+    if not out.initialized and not deviations:
+        # Before every rank is through init the probe could not run: name who failed how.
+        errs = [f"rank {r} on {label(r)}: {out.ranks[r].error}" for r in failed]
+        if root and not errs:
+            errs.append(f"rank {root['rank']}: exit code {root['exitcode']}" + (f" ({root['signal']})" if root["signal"] else ""))
+        report.add(run_rules.INIT_FAILED.finding(
+            "; ".join(errs) or f"torchrun exited with code {out.returncode} during init.",
+            ranks=failed or ([root["rank"]] if root else []), nodes=sorted({label(r) for r in failed} or {label(r) for r in out.ranks}),
+            evidence=[failures],
+        ))
+        return ExitCode.COULD_NOT_RUN
+    if deviations:
+        culprits = sorted(deviations)
+    elif root:
+        culprits = [root["rank"]]
+    else:
+        progress = {r: (len(st.left), st.seq) for r, st in out.ranks.items()}
+        low = min(progress.values())
+        culprits = [r for r, p in progress.items() if p == low] if len(set(progress.values())) > 1 else failed
+    parts = []
+    for r in culprits:
+        st = out.ranks.get(r)
+        status = ""
+        if root and root["rank"] == r:
+            status = f"exit code {root['exitcode']}" + (f", killed by {root['signal']}" if root["signal"] else "")
+            if root["signal"] == "SIGKILL":
+                status += " (the OOM killer sends SIGKILL: check `dmesg` / the container's memory limit)"
+        last = f"last phase {st.phase!r} ({st.state})" if st and st.phase else "before init"
+        err = (root or {}).get("message") or (st.error if st else None)
+        if r in deviations:
+            parts.append(f"rank {r} (pid {(inv.get(r) or {}).get('pid', '?')}) on {label(r)} {deviations[r]}, {last}")
+            if root and root["rank"] != r:
+                parts.append(f"the first process to die was rank {root['rank']} ({'killed by ' + root['signal'] if root['signal'] else 'exit code ' + str(root['exitcode'])}) when it received mismatched data")
+            continue
+        parts.append(f"rank {r} (pid {(inv.get(r) or {}).get('pid', (root or {}).get('pid', '?'))}) on {label(r)} died: {status or 'non-zero exit'}, {last}" + (f": {err}" if err else ""))
+    victims = sorted(r for r in out.ranks if r not in culprits and (out.ranks[r].state == "error" or "done" not in out.ranks[r].left))
+    msg = "; ".join(parts) + "."
+    if victims:
+        msg += f" Ranks {victims} failed after it (lost their peer) — consequences, not causes."
+    report.add(run_rules.CRASH.finding(msg, ranks=culprits, nodes=sorted({label(r) for r in culprits}), evidence=[failures]))
+    return ExitCode.FAULT
+
+
+def run_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any], sizes: list[int], warmup: int) -> ExitCode:
+    if out.status == "ok":
+        return ExitCode.OK
+    deviations = plan_deviations(out, sizes, warmup)
+    if out.status == "hang":
+        return hang_findings(report, out, label, inv, deviations)
+    if out.status == "interrupted":
+        return ExitCode.INTERRUPTED
+    return crash_findings(report, out, label, inv, failures, deviations)

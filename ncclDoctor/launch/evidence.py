@@ -1,0 +1,130 @@
+"""Gathering evidence before a stuck probe run is torn down, and reading torchrun's record.
+
+``gather(...)`` runs in the supervisor when a deadline passes, *before* anything is
+killed:
+
+1. set ``ctl/dump`` in the control store: every rank's evidence thread
+   (``probes.debug``) writes its Python stacks and Flight Recorder dump, publishes them
+   to the store and acknowledges;
+2. ranks that do not acknowledge within ``wait_s`` (a thread holding the GIL, a rank in
+   a C call that does not release it) get SIGUSR1 (faulthandler writes their stacks),
+   and ``py-spy dump`` where it is installed.
+
+``torchrun_failures(log)`` parses torchrun's "Root Cause (first observed failure)" and
+"Other Failures" blocks: rank, local rank, exit code, pid, signal, error file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+SIGNALS = {s.value: s.name for s in signal.Signals}
+
+
+def gather(control, ranks: list[int], local_pids: dict[int, int], run_dir: Path, wait_s: float = 3.0) -> dict[str, Any]:
+    store = control.store
+    store.set("ctl/dump", "1")
+    deadline = time.monotonic() + wait_s
+    acked: set[int] = set()
+    while time.monotonic() < deadline and len(acked) < len(ranks):
+        for r in ranks:
+            if r not in acked and store.check([f"ack/dump/{r}"]):
+                acked.add(r)
+        time.sleep(0.1)
+    missing = [r for r in ranks if r not in acked]
+    signalled, pyspy = [], []
+    for r in missing:
+        pid = local_pids.get(r)
+        if not pid:
+            continue
+        try:
+            os.kill(pid, signal.SIGUSR1)
+            signalled.append(r)
+        except OSError:
+            continue
+        if shutil.which("py-spy") and _pyspy(pid, run_dir / "stacks" / f"rank{r}.py-spy.txt"):
+            pyspy.append(r)
+    if signalled:
+        time.sleep(0.5)  # faulthandler writes synchronously in the signal handler
+    stacks: dict[str, str] = {}
+    fr: dict[str, Any] = {}
+    for r in ranks:
+        key = f"evidence/stack/{r}"
+        if store.check([key]):
+            stacks[str(r)] = store.get(key).decode("utf-8", "replace")
+        else:
+            f = run_dir / "stacks" / f"rank{r}.signal.txt"
+            if f.is_file() and f.stat().st_size:
+                stacks[str(r)] = f.read_text(errors="replace")
+        key = f"evidence/fr/{r}"
+        if store.check([key]):
+            try:
+                fr[str(r)] = json.loads(store.get(key))
+            except ValueError:
+                pass
+    return {"acked": sorted(acked), "signalled": signalled, "py_spy": pyspy, "stacks": stacks, "flight_recorder": fr}
+
+
+def _pyspy(pid: int, path: Path) -> bool:
+    try:
+        p = subprocess.run(["py-spy", "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    if p.returncode == 0:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(p.stdout)
+    return p.returncode == 0
+
+
+_BLOCK = re.compile(
+    r"\[\d+\]:\s*\n\s*time\s*:\s*(?P<time>\S+)\s*\n\s*host\s*:\s*(?P<host>\S+)\s*\n"
+    r"\s*rank\s*:\s*(?P<rank>-?\d+)\s*\(local_rank:\s*(?P<local>-?\d+)\)\s*\n"
+    r"\s*exitcode\s*:\s*(?P<code>-?\d+)\s*\(pid:\s*(?P<pid>\d+)\)"
+    r"(?:\s*\n\s*error_file:\s*(?P<file>\S*))?"
+    r"(?:\s*\n\s*traceback\s*:\s*(?P<tb>[^\n]*))?"
+)
+
+
+def torchrun_failures(log_text: str) -> dict[str, Any]:
+    """torchrun's failure summary: ``root_cause`` (first observed failure) and ``others``."""
+    out: dict[str, Any] = {"root_cause": None, "others": []}
+    root_at = log_text.find("Root Cause (first observed failure)")
+    for m in _BLOCK.finditer(log_text):
+        code = int(m["code"])
+        rec = {
+            "rank": int(m["rank"]),
+            "local_rank": int(m["local"]),
+            "host": m["host"],
+            "exitcode": code,
+            "pid": int(m["pid"]),
+            "signal": SIGNALS.get(-code) if code < 0 else None,
+            "time": m["time"],
+            "error_file": m["file"] or None,
+            "first_line": (m["tb"] or "").strip() or None,
+        }
+        if root_at != -1 and m.start() > root_at and out["root_cause"] is None:
+            out["root_cause"] = rec
+        else:
+            out["others"].append(rec)
+    return out
+
+
+def error_file_message(path: str | None) -> str | None:
+    """The exception message torch's @record wrote for a failed rank."""
+    if not path or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        msg = data.get("message", {})
+        return (msg.get("message") if isinstance(msg, dict) else str(msg)) or None
+    except (OSError, ValueError):
+        return None

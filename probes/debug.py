@@ -1,0 +1,119 @@
+"""Evidence a rank can give while it is stuck: its Python stack and its Flight Recorder.
+
+Installed by the worker before ``init``:
+
+- ``faulthandler`` on SIGUSR1 writes every thread's Python stack to
+  ``<run_dir>/stacks/rank<R>.txt``. It is a C-level handler, so it works even when the
+  main thread is blocked inside a collective (the supervisor's fallback).
+- A daemon thread watches the control store for ``ctl/dump``. When the supervisor sets
+  it (a deadline passed), the thread writes the stack file, dumps torch's Flight
+  Recorder (``_dump_fr_trace_json``, which covers gloo in torch >= 2.9 and nccl since
+  2.5) to ``<run_dir>/fr/rank<R>.json``, publishes both to the store (so the reporting
+  node gets them even across nodes) and acknowledges with ``ack/dump/<R>``. Blocked
+  collectives release the GIL, so the thread runs while the main thread waits.
+"""
+
+from __future__ import annotations
+
+import datetime
+import faulthandler
+import io
+import json
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from typing import Any
+
+MAX_PUBLISH = 256 * 1024  # bytes per blob through the store; the full file stays on disk
+
+
+def _fr_json() -> str | None:
+    import torch
+
+    c10d = torch._C._distributed_c10d
+    for name in ("_dump_fr_trace_json", "_dump_nccl_trace_json"):
+        fn = getattr(c10d, name, None)
+        if fn is None:
+            continue
+        try:
+            out = fn()
+        except Exception:
+            continue
+        return out.decode("utf-8", "replace") if isinstance(out, bytes) else out
+    return None
+
+
+def python_stacks() -> str:
+    """Every thread's stack, main thread first, in traceback's format."""
+    frames = sys._current_frames()
+    names = {t.ident: t.name for t in threading.enumerate()}
+    main = threading.main_thread().ident
+    out = io.StringIO()
+    for ident in sorted(frames, key=lambda i: i != main):
+        if ident == threading.get_ident():
+            continue
+        out.write(f"Thread {names.get(ident, ident)}:\n")
+        out.write("".join(traceback.format_stack(frames[ident])))
+        out.write("\n")
+    return out.getvalue()
+
+
+class Evidence:
+    def __init__(self, run_dir: str | None, rank: int, control_address: str | None):
+        self.run_dir = run_dir
+        self.rank = rank
+        self.address = control_address
+        self._stack_fh = None
+
+    def install(self) -> None:
+        if self.run_dir:
+            os.makedirs(os.path.join(self.run_dir, "stacks"), exist_ok=True)
+            path = os.path.join(self.run_dir, "stacks", f"rank{self.rank}.signal.txt")
+            self._stack_fh = open(path, "w")  # kept open: faulthandler writes to its fd
+            faulthandler.register(signal.SIGUSR1, file=self._stack_fh, all_threads=True)
+        if self.address:
+            threading.Thread(target=self._watch, name="ncclDoctor-evidence", daemon=True).start()
+
+    def _store(self):
+        from torch.distributed import TCPStore
+
+        host, _, port = self.address.rpartition(":")
+        return TCPStore(host.strip("[]"), int(port), is_master=False, timeout=datetime.timedelta(seconds=30))
+
+    def _watch(self) -> None:
+        try:
+            store = self._store()
+            while not store.check(["ctl/dump"]):
+                time.sleep(0.2)
+            self.dump(store)
+        except Exception:
+            return  # the supervisor falls back to SIGUSR1; never disturb the rank
+
+    def dump(self, store: Any) -> None:
+        stacks = python_stacks()
+        fr = _fr_json()
+        if self.run_dir:
+            from ncclDoctor.fsutil import write_text_atomic
+
+            write_text_atomic(os.path.join(self.run_dir, "stacks", f"rank{self.rank}.txt"), stacks)
+            if fr is not None:
+                write_text_atomic(os.path.join(self.run_dir, "fr", f"rank{self.rank}.json"), fr)
+        store.set(f"evidence/stack/{self.rank}", stacks[-MAX_PUBLISH:])
+        if fr is not None:
+            store.set(f"evidence/fr/{self.rank}", _trim_fr(fr))
+        store.set(f"ack/dump/{self.rank}", "1")
+
+
+def _trim_fr(fr: str) -> str:
+    """Keep the newest entries when a dump is too big to send through the store."""
+    if len(fr) <= MAX_PUBLISH:
+        return fr
+    data = json.loads(fr)
+    entries = data.get("entries", [])
+    while entries and len(json.dumps(data)) > MAX_PUBLISH:
+        entries = entries[len(entries) // 2:]
+        data["entries"] = entries
+    return json.dumps(data)

@@ -1,0 +1,126 @@
+"""Injected faults with real gloo ranks: the culprit is named, the exit code is right,
+the verdict arrives within the deadline + 10 s, and no process outlives the command."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+from ncclDoctor.report.model import Report
+from tests.conftest import cli_env, run_cli
+
+DEADLINE = 8
+
+
+def leftovers(run_dir) -> list[str]:
+    """Processes whose command line mentions this run directory (workers carry it)."""
+    out = []
+    for p in psutil.process_iter(["pid", "cmdline"]):
+        try:
+            if any(str(run_dir) in part for part in (p.info["cmdline"] or [])):
+                out.append(f"{p.info['pid']}: {' '.join(p.info['cmdline'])}")
+        except psutil.Error:
+            continue
+    return out
+
+
+def run_fault(tmp_path, nproc: int, *injects: str):
+    out = tmp_path / "run"
+    args = ["check", "--out", str(out), "--nproc-per-node", str(nproc), "-b", "1K", "-e", "16K", "-n", "3", "--timeout", str(DEADLINE)]
+    for spec in injects:
+        args += ["--inject", spec]
+    proc = run_cli(*args, timeout=240)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    rep = Report.load(out)
+    assert leftovers(out) == []
+    return proc, rep
+
+
+def finding(rep: Report, code: str):
+    found = [f for f in rep.findings if f.code == code]
+    assert found, [(f.code, f.message) for f in rep.findings]
+    return found[0]
+
+
+@pytest.mark.parametrize("nproc,spec,culprit,phase", [(2, "hang:1", 1, "all_reduce"), (3, "hang:2:smoke", 2, "smoke")])
+def test_hang_names_the_rank_that_never_entered(tmp_path, nproc, spec, culprit, phase):
+    proc, rep = run_fault(tmp_path, nproc, spec)
+    assert proc.returncode == 4
+    f = finding(rep, "RUN003")
+    assert f.ranks == [culprit] and f"rank {culprit} (local rank {culprit}, pid" in f.message
+    run = rep.results["run"]
+    assert run["phase"] == phase and run["culprits"] == [culprit]
+    assert sorted(run["victims"]) == [r for r in range(nproc) if r != culprit]
+    assert run["verdict_after_s"] <= DEADLINE + 10
+    # evidence: the culprit's stack shows where it really is; Flight Recorder agrees
+    assert "before_phase" in run["evidence"]["stacks"][str(culprit)]
+    assert (tmp_path / "run" / "stacks" / f"rank{culprit}.txt").is_file()
+    assert list((tmp_path / "run" / "fr").glob("rank*.json"))
+    assert f"Flight Recorder agrees: ranks [{culprit}]" in f.message
+
+
+def test_crash_names_the_rank_that_died_not_its_victims(tmp_path):
+    proc, rep = run_fault(tmp_path, 2, "crash:1")
+    assert proc.returncode == 4
+    f = finding(rep, "RUN004")
+    assert f.ranks == [1]
+    assert "exit code 1" in f.message and "injected crash" in f.message and "Ranks [0] failed after it" in f.message
+
+
+def test_sigkill_is_reported_like_an_oom_kill(tmp_path):
+    proc, rep = run_fault(tmp_path, 2, "exit:0")
+    assert proc.returncode == 4
+    f = finding(rep, "RUN004")
+    assert f.ranks == [0] and "SIGKILL" in f.message and "OOM" in f.message
+
+
+def test_mismatched_collective_names_the_odd_rank(tmp_path):
+    proc, rep = run_fault(tmp_path, 3, "mismatch:1")
+    assert proc.returncode == 4
+    f = next(f for f in rep.findings if f.code in ("RUN003", "RUN004"))
+    assert f.ranks == [1] and "where every rank was to issue 256" in f.message
+
+
+def test_skipped_collective_names_the_rank_that_skipped(tmp_path):
+    proc, rep = run_fault(tmp_path, 2, "skip:0")
+    assert proc.returncode == 4
+    f = finding(rep, "RUN003")
+    assert f.ranks == [0] and "skipped one" in f.message
+    assert rep.results["run"]["verdict_after_s"] <= DEADLINE + 10
+
+
+def test_slow_rank_is_named_as_straggler(tmp_path):
+    proc, rep = run_fault(tmp_path, 2, "slow:1:40ms")
+    assert proc.returncode == 0  # a warning; --fail-on warning would make it 1
+    f = finding(rep, "BW001")
+    assert f.ranks == [1] and "arrives late" in f.message
+    assert not any(f.code == "BW001" and f.ranks == [0] for f in rep.findings)
+
+
+def test_ctrl_c_writes_partial_report_and_stops_everything(tmp_path):
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "ncclDoctor", "check", "--out", str(out), "--inject", "hang:1", "--timeout", "120"]
+    proc = subprocess.Popen(cmd, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (out / "stacks").is_dir():
+            time.sleep(0.5)  # the workers create stacks/ once they run
+        time.sleep(3)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, stderr
+    rep = Report.load(out)
+    assert rep.interrupted and rep.verdict == "error" and rep.exit_code == 130
+    assert any(f.code == "RUN007" for f in rep.findings)
+    assert leftovers(out) == []
+    assert json.loads((out / "report.json").read_text())["interrupted"] is True
