@@ -104,7 +104,7 @@ def sweep_workers(
     max_minutes: float = typer.Option(5.0, "--max-minutes", help="Bound on the whole sweep's wall time."),
     margin: float = typer.Option(0.05, "--margin", help="Recommend the fewest workers within this fraction of the best throughput."),
     windows: int = typer.Option(3, "--windows", help="Measurement windows per configuration (median and spread)."),
-    window_steps: int = typer.Option(10, "--window-steps", help="Steps per measurement window."),
+    window_steps: int = typer.Option(20, "--window-steps", help="Steps per measurement window."),
     warmup_steps: int = typer.Option(5, "--warmup-steps", help="Steps excluded as warm-up (worker start-up, first prefetches)."),
     batch_size: int = typer.Option(32, "--batch-size", help="Per-rank batch size of the reference trainer."),
     sample_cost_ms: float = typer.Option(0.0, "--sample-cost-ms", help="Reference trainer: extra decode/augment work per sample, in ms."),

@@ -19,7 +19,11 @@ What one step is, per rank: from the start of ``next()`` on the loader to the st
 the following ``next()`` (or ``mon.step()``, ``mon.close()``, the end of the epoch).
 
 ``data_wait_s``  time blocked in ``next()``: the loader had no batch ready
-``comm_s``       time in DDP's all_reduce (``watch_ddp``) and in ``with mon.comm():`` blocks
+``comm_s``       time in DDP's collectives (``watch_ddp``: the gradient all_reduce and the
+                 per-forward buffer broadcast) and in ``with mon.comm():`` blocks. On
+                 gloo that is the wait until the data arrived; with NCCL the hook's
+                 future completes when the work is on the stream, so it is a lower
+                 bound there and ``gpu_s`` carries the GPU side
 ``compute_s``    the rest of the step: ``step_s - data_wait_s - comm_s``
 ``gpu_s``        GPU time between the step's CUDA events, when CUDA is in use (read
                  when the events are done, without a sync, so the loop is not slowed)

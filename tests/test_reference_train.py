@@ -103,3 +103,9 @@ def test_trainer_learns_on_synthetic_data_under_torchrun(tmp_path):
     state = torch.load(tmp_path / "ckpt.pt")
     assert "layer1.1.running_mean" in state["model"]  # BatchNorm, as in the seeds
     assert sorted(p.name for p in (tmp_path / "run" / "monitor").iterdir()) == ["rank-0.jsonl", "rank-1.jsonl"]
+
+
+def test_idx_reads_big_endian_multibyte_types(tmp_path):
+    # IDX stores multi-byte values big-endian (type 0x0C = int32)
+    (tmp_path / "i32").write_bytes(struct.pack(">HBBI", 0, 0x0C, 1, 3) + struct.pack(">iii", 1, -2, 70000))
+    assert idx.read_idx(tmp_path / "i32").tolist() == [1, -2, 70000]

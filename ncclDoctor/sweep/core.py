@@ -33,7 +33,7 @@ class SweepOptions:
     max_minutes: float = 5.0
     margin: float = 0.05
     windows: int = 3
-    window_steps: int = 10
+    window_steps: int = 20
     warmup_steps: int = 5
     batch_size: int = 32
     sample_cost_ms: float = 0.0
