@@ -87,31 +87,19 @@ class _NoMonitor:
         pass
 
 
-@record
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    from reference_train import data, idx, train
+def _monitor(args: argparse.Namespace, source: str):
+    if not args.monitor_dir:
+        return _NoMonitor()
+    from ncclDoctor.monitor import Monitor
 
-    try:
-        train_ds, test_ds, source = train.datasets(args) if not args.loader else (None, None, f"loader {args.loader}")
-        user_fn = data.user_loader(args.loader) if args.loader else None
-    except (idx.IdxError, FileNotFoundError, ValueError, ImportError) as exc:
-        print(f"reference_train: error: {exc}", file=sys.stderr)
-        return 2
-    ctx = train.setup(args.backend, args.timeout)
-    kw = data.loader_kwargs(args.num_workers, args.pin_memory, args.prefetch_factor, args.persistent_workers)
-    if user_fn is not None:
-        loader = user_fn(rank=ctx.rank, world_size=ctx.world, **{"prefetch_factor": None, "persistent_workers": False, **kw})
-    else:
-        loader = data.make_loader(train_ds, args.batch_size, ctx.rank, ctx.world, args.seed, True, **kw)
-    mon: object = _NoMonitor()
-    if args.monitor_dir:
-        from ncclDoctor.monitor import Monitor
+    return Monitor(args.monitor_dir, warmup_steps=args.warmup_steps, meta={"config": dict(vars(args)), "data": source})
 
-        mon = Monitor(args.monitor_dir, warmup_steps=args.warmup_steps, meta={"config": {k: v for k, v in vars(args).items()}, "data": source})
-    if ctx.rank == 0:
-        print(f"reference_train: {ctx.world} ranks, {ctx.backend} on {ctx.device.type}, data: {source}", flush=True)
-    t0, steps, loss, acc = time.perf_counter(), 0, float("nan"), None
+
+def _train(args: argparse.Namespace, ctx, loader, mon, user_fn) -> tuple[int, float, object]:
+    """All epochs, up to --max-steps; returns (steps, last loss, the DDP model or None)."""
+    from reference_train import train
+
+    steps, loss, ddp = 0, float("nan"), None
     budget = args.max_steps or float("inf")
     if user_fn is None:
         ddp, opt, scaler, use_amp = train.build(args, ctx)
@@ -127,18 +115,43 @@ def main(argv: list[str] | None = None) -> int:
         steps += n
         if args.checkpoint and ctx.rank == 0:
             train.save_atomic({"epoch": epoch, "model": ddp.module.state_dict(), "optimizer": opt.state_dict()}, args.checkpoint)
+    return steps, loss, ddp
+
+
+@record
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    import torch.distributed as dist
+
+    from reference_train import data, idx, train
+
+    try:
+        train_ds, test_ds, source = train.datasets(args) if not args.loader else (None, None, f"loader {args.loader}")
+        user_fn = data.user_loader(args.loader) if args.loader else None
+    except (idx.IdxError, FileNotFoundError, ValueError, ImportError) as exc:
+        print(f"reference_train: error: {exc}", file=sys.stderr)
+        return 2
+    ctx = train.setup(args.backend, args.timeout)
+    kw = data.loader_kwargs(args.num_workers, args.pin_memory, args.prefetch_factor, args.persistent_workers)
+    if user_fn is not None:
+        loader = user_fn(rank=ctx.rank, world_size=ctx.world, **{"prefetch_factor": None, "persistent_workers": False, **kw})
+    else:
+        loader = data.make_loader(train_ds, args.batch_size, ctx.rank, ctx.world, args.seed, True, **kw)
+    mon = _monitor(args, source)
+    if ctx.rank == 0:
+        print(f"reference_train: {ctx.world} ranks, {ctx.backend} on {ctx.device.type}, data: {source}", flush=True)
+    t0 = time.perf_counter()
+    steps, loss, ddp = _train(args, ctx, loader, mon, user_fn)
     mon.close()
     elapsed = time.perf_counter() - t0
-    if user_fn is None and not args.no_eval:
-        test_loader = data.make_loader(test_ds, 256, ctx.rank, ctx.world, args.seed, False)
-        acc = train.evaluate(ctx, ddp, test_loader)
+    acc = None
+    if ddp is not None and not args.no_eval:
+        acc = train.evaluate(ctx, ddp, data.make_loader(test_ds, 256, ctx.rank, ctx.world, args.seed, False))
     if ctx.rank == 0:
         result = {"world_size": ctx.world, "backend": ctx.backend, "data": source, "steps": steps, "train_s": round(elapsed, 3), "last_loss": loss, "accuracy": acc}
         print(f"reference_train: {steps} steps in {elapsed:.1f} s" + (f", test accuracy {acc:.3f}" if acc is not None else ""), flush=True)
         if args.result_json:
             train.save_atomic(result, args.result_json, as_json=True)
-    import torch.distributed as dist
-
     dist.destroy_process_group()
     return 0
 

@@ -19,14 +19,25 @@ def test_prediction_is_worker_time_over_step_time():
     assert plan.predict_workers(0.0, 0.050) == 0
 
 
-def test_around_and_climb():
-    assert plan.around((0, 1, 2, 3, 4), 3) == [2, 3, 4]
-    assert plan.around((0, 2, 4, 8), 5) == [2, 4, 8]
-    axes = Axes((0, 1, 2, 3, 4))
-    rising = {Config(0): 100, Config(2): 180, Config(3): 240}
-    assert plan.next_up(axes.workers, rising, axes, 0.05) == Config(4)
-    flat = {Config(0): 100, Config(2): 236, Config(3): 240}
-    assert plan.next_up(axes.workers, flat, axes, 0.05) is None
+def test_adaptive_walk_brackets_the_knee():
+    axes = Axes((0, 1, 2, 3, 4, 6, 8))
+
+    def walk(n_star, share, rate):
+        """Run the walk against a model host: share(n) and rate(n) per worker count."""
+        tried, measured, shares = {0}, {Config(0): rate(0)}, {Config(0): share(0)}
+        while (n := plan.next_adaptive(axes, n_star, tried, measured, shares, 0.05, 0.10)) is not None:
+            tried.add(n)
+            measured[Config(n)], shares[Config(n)] = rate(n), share(n)
+        return sorted(tried)
+
+    # loader-bound, knee at 3 workers, prediction 2: up to 3, nothing below 2 or above 3
+    assert walk(2, lambda n: 0.04 if n >= 3 else 0.5, lambda n: min(n, 3) * 100 + 50) == [0, 2, 3]
+    # prediction too high (6): down while fewer still keep up
+    assert walk(6, lambda n: 0.04 if n >= 3 else 0.5, lambda n: min(n, 3) * 100 + 50) == [0, 2, 3, 4, 6]
+    # compute-bound: 0 keeps up; one run above confirms it
+    assert walk(0, lambda n: 0.03, lambda n: 500) == [0, 1]
+    # waits everywhere but stops gaining (CPU-bound): stop at the flat
+    assert walk(1, lambda n: 0.3, lambda n: {0: 100, 1: 200, 2: 205}.get(n, 206)) == [0, 1, 2]
 
 
 def test_recommend_takes_the_fewest_workers_within_the_margin():

@@ -79,6 +79,7 @@ class RankSummary:
     host: str = ""
     addr: str = ""
     local_rank: int = 0
+    pid: int | None = None
     steps: int = 0
     steady_steps: int = 0
     data_wait_ms: float = 0.0  # medians over steady-state steps
@@ -111,7 +112,7 @@ def summarize(records: dict[int, list[dict[str, Any]]]) -> dict[int, RankSummary
     for rank, recs in sorted(records.items()):
         meta = next((r for r in recs if r.get("kind") == "meta"), {})
         steady = _steps(recs, True)
-        s = RankSummary(rank, meta.get("host", ""), meta.get("addr", ""), int(meta.get("local_rank", 0)))
+        s = RankSummary(rank, meta.get("host", ""), meta.get("addr", ""), int(meta.get("local_rank", 0)), meta.get("pid"))
         s.steps, s.steady_steps = len(_steps(recs)), len(steady)
         s.data_wait_ms = _med_ms([r["data_wait_s"] for r in steady])
         s.compute_ms = _med_ms([r["compute_s"] for r in steady])

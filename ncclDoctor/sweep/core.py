@@ -169,17 +169,18 @@ def prediction(res: RunResult | None) -> dict[str, Any] | None:
 
 
 def measure_adaptive(m: Measurer) -> dict[str, Any] | None:
-    axes = m.r.axes
-    base = m(axes.base(0))
-    pred = prediction(base)
+    axes, opts = m.r.axes, m.opts
+    pred = prediction(m(axes.base(0)))
     if pred is None:
         return None
-    for n in plan.around(axes.workers, pred["predicted_workers"]):
-        m(axes.base(n))
-    while (up := plan.next_up(axes.workers, m.measured(only_base=True), axes, m.opts.margin, m.shares())) is not None:
-        if m(up) is None:
+    # no wait without workers: the prediction is 0, and one run above confirms it
+    pred["start"] = 0 if pred["data_share_at_0"] <= opts.stall_share else pred["predicted_workers"]
+    while True:
+        tried = {c.num_workers for c in m.results if c == axes.base(c.num_workers)}
+        n = plan.next_adaptive(axes, pred["start"], tried, m.measured(only_base=True), m.shares(), opts.margin, opts.stall_share)
+        if n is None or m(axes.base(n)) is None:
             break
-    pick = plan.recommend(m.measured(only_base=True), m.opts.margin, m.shares())
+    pick = plan.recommend(m.measured(only_base=True), opts.margin, m.shares())
     if pick is not None:
         for v in plan.variants(axes, pick.num_workers):
             m(v)

@@ -9,9 +9,8 @@ A configuration is ``num_workers`` x ``pin_memory`` x ``prefetch_factor`` x
               rest of the step is the consumer time ``t_c``. One worker produces a batch
               per ``t_w``; to keep up with a step every ``t_c``, the loader needs about
               ``n* = ceil(t_w / t_c)`` workers (Plumber's one-stage model). Then confirm
-              the choices around ``n*`` (one below, ``n*``, one above) and keep climbing
-              while the top one still gains more than the margin. The other axes are
-              measured at the pick only.
+              around ``n*`` (``next_adaptive``): down while fewer still keep up, up while
+              more still gain. The other axes are measured at the pick only.
 
 Recommendation: the *smallest* ``num_workers`` whose throughput is within ``margin``
 (5 %) of the best measured, or whose data wait is under ``margin`` of its step (it
@@ -91,13 +90,6 @@ def nearest(choices: Iterable[int], n: int) -> int:
     return min(choices, key=lambda c: (abs(c - n), c))
 
 
-def around(choices: tuple[int, ...], n: int) -> list[int]:
-    """The choice nearest ``n`` and its neighbours in the sorted choices."""
-    ordered = sorted(choices)
-    i = ordered.index(nearest(ordered, n))
-    return ordered[max(0, i - 1): i + 2]
-
-
 def best(measured: dict[Config, float]) -> float:
     return max(measured.values(), default=0.0)
 
@@ -117,22 +109,43 @@ def recommend(measured: dict[Config, float], margin: float, shares: dict[Config,
     return min(ok, key=cost)
 
 
-def next_up(choices: tuple[int, ...], measured: dict[Config, float], axes: Axes, margin: float,
-            shares: dict[Config, float] | None = None) -> Config | None:
-    """Adaptive climb: if the highest measured worker count still waits for data and is
-    the best by more than the margin over the one below it, the knee is further up:
-    measure the next choice."""
-    base = {c.num_workers: v for c, v in measured.items() if c == axes.base(c.num_workers)}
-    if not base:
+def next_adaptive(axes: Axes, n_star: int, tried: set[int], measured: dict[Config, float], shares: dict[Config, float],
+                  margin: float, keep_up: float) -> int | None:
+    """The next worker count to measure, or None once the knee is bracketed.
+
+    Starts at the prediction ``n_star``. A configuration *keeps up* when its data wait
+    is at most ``keep_up`` of its step (the DL001 stall threshold): a ratio measured
+    inside one run, so a busy host moves it far less than it moves throughput.
+
+    - ``n_star`` is 0 (no wait without workers): measure the next choice up, to show
+      that workers buy nothing.
+    - it keeps up: walk down while the choice below still keeps up (fewer may do);
+    - it waits: walk up until a choice keeps up, or stops gaining more than ``margin``
+      over the one below (more workers no longer help: CPU- or compute-bound).
+    A configuration below a waiting one, or above one that keeps up, is never run."""
+    ws = sorted(set(axes.workers) | {0})
+    keeps = lambda n: shares.get(axes.base(n), 1.0) <= keep_up  # noqa: E731
+    rate = lambda n: measured.get(axes.base(n), 0.0)  # noqa: E731
+    start = nearest(ws, n_star)
+    if start not in tried:
+        return start
+    if start == 0:
+        up = [w for w in ws if w > 0]
+        return up[0] if up and up[0] not in tried else None
+    if keeps(start):
+        for w in reversed([w for w in ws if w < start]):
+            if w not in tried:
+                return w
+            if not keeps(w):
+                return None
         return None
-    top_n = max(base)
-    higher = [c for c in sorted(choices) if c > top_n]
-    lower = [n for n in base if n < top_n]
-    if not higher or not lower or (shares or {}).get(axes.base(top_n), 1.0) <= margin:
-        return None
-    below = base[max(lower)]
-    if base[top_n] >= max(base.values()) and base[top_n] > (1 + margin) * below:
-        return axes.base(higher[0])
+    prev = start
+    for w in [w for w in ws if w > start]:
+        if w not in tried:
+            return w
+        if keeps(w) or rate(w) <= (1 + margin) * rate(prev):
+            return None
+        prev = w
     return None
 
 
