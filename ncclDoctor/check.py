@@ -172,7 +172,7 @@ def plan(opts: CheckOptions, host: dict[str, Any], env: dict[str, str]) -> Plan:
 def preflight(report: Report, p: Plan, env: dict[str, str]) -> None:
     where = node_label(p.node["host"], p.node["addr"])
     report.settings = env_rules.surface(env)
-    report.add(*env_rules.lint(env, where=where))
+    report.add(*env_rules.lint(env, where=where, interfaces=[i["name"] for i in report.host.get("interfaces", [])]))
     report.add(*check_host(report.host, p.backend, p.nproc_per_node, where))
     if p.world_size == 1:
         report.add(run_rules.SINGLE_RANK.finding("World size is 1: busbw is 0 by definition.", nodes=[where]))
@@ -273,6 +273,9 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
         "evidence": out.evidence,
     }
     label = lambda r: _rank_label(inv.get(r), r, p.node)  # noqa: E731
+    # The env lint of every rank, merged with the preflight's: one finding per setting.
+    report.add(*env_rules.lint_ranks({r: i.get("env", {}) for r, i in inv.items() if i}, label))
+    report.findings = env_rules.merge_duplicates(report.findings)
 
     smoke = {r: res["smoke"] for r, res in out.results.items() if "smoke" in res}
     if smoke:
@@ -302,6 +305,12 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
     report.results["run"]["torchrun_failures"] = failures
     code = verdict.run_findings(report, out, label, inv, failures, p.sizes, p.warmup)
     report.results["run"].update(culprits=out.culprits, victims=out.victims)
+    if out.status == "failed":
+        culprits = [f for f in report.findings if f.code in ("RUN002", "RUN004")]
+        ranks = culprits[0].ranks if culprits else []
+        last = [out.ranks[r].t for r in ranks if r in out.ranks and out.ranks[r].t]
+        if last:  # from the culprit's last sign of life to the job stopped
+            report.results["run"]["verdict_after_s"] = round(out.finished_wall - max(last), 3)
     return code
 
 

@@ -175,6 +175,39 @@ def stalls(
     raise typer.Exit(report.exit_code)
 
 
+@app.command("env")
+def env_cmd(
+    nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", help="Ranks you will start per node: checked against the GPUs NVML sees."),
+    pg_timeout: Optional[float] = typer.Option(None, "--pg-timeout", help="Your init_process_group timeout in seconds, checked against the InfiniBand retry window (torch's default: 600 for nccl)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Also write report.json and report.md into this run directory."),
+    as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
+    fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
+    dataloader_workers: Optional[int] = typer.Option(None, "--dataloader-workers", help="DataLoader num_workers per rank: with --batch-mib, sizes /dev/shm for them."),
+    batch_mib: Optional[float] = typer.Option(None, "--batch-mib", help="Size of one batch in MiB (with --dataloader-workers)."),
+    prefetch_factor: int = typer.Option(2, "--prefetch-factor", help="DataLoader prefetch_factor (torch's default: 2)."),
+) -> None:
+    """Lint the distributed settings (environment and nccl.conf) and check host health: GPUs, RDMA ports, /dev/shm, memlock."""
+    import dataclasses
+
+    from ncclDoctor.envcheck import EnvOptions, run_env
+    from ncclDoctor.report.console import render_console
+    from ncclDoctor.report.settings import settings_lines
+
+    opts = EnvOptions(
+        nproc_per_node=nproc_per_node, pg_timeout_s=pg_timeout, fail_on=fail_on, out=str(out) if out else None,
+        dataloader_workers=dataloader_workers, batch_mib=batch_mib, prefetch_factor=prefetch_factor,
+    )
+    report = run_env(opts, argv=sys.argv[1:])
+    if as_json:
+        sys.stdout.write(report.to_json())
+    else:
+        con = Console(highlight=False)
+        for line in settings_lines(report):
+            con.print(line, markup=False, highlight=False, soft_wrap=True)
+        render_console(dataclasses.replace(report, settings=[]), con)
+    raise typer.Exit(report.exit_code)
+
+
 @app.command()
 def explain(code: str = typer.Argument(..., help="A finding code such as ENV001, or 'all' to list every rule.")) -> None:
     """Print a rule's full text: what it means, why it matters, how to fix it."""

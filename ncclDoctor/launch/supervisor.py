@@ -71,6 +71,7 @@ class Outcome:
     deadline_s: float | None = None
     detected_after_s: float | None = None
     verdict_after_s: float | None = None  # phase start -> evidence gathered, job stopped
+    finished_wall: float = field(default_factory=time.time)
     evidence: dict[str, Any] = field(default_factory=dict)
 
     @property
