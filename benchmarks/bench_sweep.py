@@ -34,7 +34,7 @@ def sweep(out: str, grid: bool, a: argparse.Namespace):
                         max_minutes=a.max_minutes, out=out, windows=a.windows, window_steps=a.window_steps)
     rep = run_sweep(opts, argv=[])
     sw = rep.results["sweep"]
-    return sw, {c["label"]: c["samples_per_s"] for c in sw["configs"] if c["status"] == "ok"}
+    return sw, {c["label"]: c["samples_per_s"] for c in sw["rows"] if c["status"] == "ok"}
 
 
 def main() -> None:
@@ -72,13 +72,13 @@ def pair(d: str, g: dict, ad: dict, a: argparse.Namespace) -> dict[str, list[flo
     """Run the grid's best and the adaptive pick alternately, ``--pairs`` times each."""
     from ncclDoctor.facts.host import collect_host_facts
 
-    labels = {c["label"]: Config(c["num_workers"], c["pin_memory"], c["prefetch_factor"], c["persistent_workers"]) for c in g["configs"] + ad["configs"]}
-    grid_best = max((c for c in g["configs"] if c["status"] == "ok"), key=lambda c: c["samples_per_s"])["label"]
+    labels = {c["label"]: Config(c["num_workers"], c["pin_memory"], c["prefetch_factor"], c["persistent_workers"]) for c in g["rows"] + ad["rows"]}
+    grid_best = max((c for c in g["rows"] if c["status"] == "ok"), key=lambda c: c["samples_per_s"])["label"]
     todo = dict.fromkeys([ad["recommendation"]["label"], grid_best])
     opts = SweepOptions(nproc_per_node=2, workers=a.workers, sample_cost_ms=a.sample_cost_ms, sample_cost_kind="io",
                         windows=a.windows, window_steps=a.window_steps, out=f"{d}/paired")
     r = resolve(opts, collect_host_facts())
-    data = next(x for x in g["configs"])["folder"]  # the grid's data dir is in its launch args
+    data = next(x for x in g["rows"])["folder"]  # the grid's data dir is in its launch args
     args = r.trainer_args + [x for x in _launch_args(data) if x.startswith("--data-dir=")]
     out: dict[str, list[float]] = {k: [] for k in todo}
     for i in range(a.pairs):

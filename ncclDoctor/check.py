@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ncclDoctor import ci
 from ncclDoctor.analysis import bandwidth, flight, verdict
 from ncclDoctor.errors import ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
@@ -94,6 +95,7 @@ class CheckOptions:
     timeout: float | None = None
     inject: list[str] = field(default_factory=list)
     nnodes: int = 1
+    gates: ci.Gates = field(default_factory=ci.Gates)  # --select/--ignore/--min-busbw/--baseline/--junit
 
 
 # Defaults sized so a CPU check finishes well under a minute on 2 cores; GPU defaults
@@ -367,6 +369,8 @@ def run_check(
         outcome_code = ExitCode.INTERRUPTED
     finally:
         report.duration_s = round(time.monotonic() - t0, 3)
+        ci.judge(report, opts.gates)
         report.conclude(Severity.parse(opts.fail_on), outcome_code)
         write_run_dir(report, p.run_dir)
+        ci.publish(report, opts.gates)
     return report

@@ -6,6 +6,8 @@ mapped to exit codes in one place, ``main``; see ``ncclDoctor.errors`` for the t
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import sys
 from pathlib import Path
@@ -49,7 +51,7 @@ def _emit(report, as_json: bool) -> None:
     if as_json:
         sys.stdout.write(report.to_json())
     else:
-        render_console(report, Console(highlight=False))
+        render_console(report, Console(highlight=False, soft_wrap=True))
 
 
 def _sigterm_interrupts() -> None:
@@ -66,10 +68,10 @@ def _sigterm_interrupts() -> None:
 @app.command()
 def check(
     nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", help="Ranks on this node. Default: the visible GPUs with nccl; 2 with gloo on CPU."),
-    backend: str = typer.Option("auto", "--backend", help="auto | nccl | gloo. auto picks nccl when CUDA and NCCL are available."),
+    backend: Optional[str] = typer.Option(None, "--backend", help="auto | nccl | gloo. auto (default) picks nccl when CUDA and NCCL are available."),
     out: Optional[Path] = typer.Option(None, "--out", help="Run directory. Default: ./ncclDoctor-runs/check-<time>."),
     as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
-    fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
+    fail_on: Optional[str] = typer.Option(None, "--fail-on", help="Exit 1 when a finding is at least this severe: error (default) | warning | info."),
     min_bytes: Optional[str] = typer.Option(None, "--min-bytes", "-b", help="Smallest message (nccl-tests -b). Default 1K on CPU, 8 on GPU."),
     max_bytes: Optional[str] = typer.Option(None, "--max-bytes", "-e", help="Largest message (nccl-tests -e). Default 16M on CPU, 128M on GPU."),
     step_factor: Optional[int] = typer.Option(None, "--step-factor", "-f", help="Multiply the size by this each step (nccl-tests -f). Default 4 on CPU, 2 on GPU."),
@@ -77,19 +79,36 @@ def check(
     iters: Optional[int] = typer.Option(None, "--iters", "-n", help="Timed ops per size (nccl-tests -n)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Deadline in seconds for each probe phase (default: 60 s init, 30 s smoke, 180 s sweep)."),
     inject: List[str] = typer.Option([], "--inject", help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip. Repeatable."),
+    select: List[str] = typer.Option([], "--select", help="Keep only findings with these codes or prefixes (ENV, BW101). Repeatable or comma-separated."),
+    ignore: List[str] = typer.Option([], "--ignore", help="Drop findings with these codes or prefixes. Repeatable or comma-separated."),
+    min_busbw: Optional[float] = typer.Option(None, "--min-busbw", help="Fail (BW101) when the best busbw, in GB/s, is below this."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", help="Compare busbw per size and node with a saved baseline (file from --save-baseline, or a run directory)."),
+    max_regression: Optional[float] = typer.Option(None, "--max-regression", help="With --baseline: fail (BW102) when busbw drops by more than this percentage. Default 10."),
+    save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", help="Save this run's busbw as a baseline file for later --baseline runs."),
+    junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one test case per finding) to this file."),
+    config: Optional[Path] = typer.Option(None, "--config", help="Settings file (ncclDoctor.toml or a pyproject.toml). Default: the nearest one with ncclDoctor settings."),
+    no_config: bool = typer.Option(False, "--no-config", help="Ignore ncclDoctor.toml and [tool.ncclDoctor] settings."),
 ) -> None:
     """Probe collectives on this node under torchrun: all_reduce busbw, settings lint, verdict."""
-    from ncclDoctor.check import CheckOptions, run_check
+    from ncclDoctor.check import run_check
+    from ncclDoctor.config import check_options, load_config
 
-    opts = CheckOptions(
+    cli_values = dict(
         nproc_per_node=nproc_per_node, backend=backend, out=str(out) if out else None, fail_on=fail_on,
         min_bytes=min_bytes, max_bytes=max_bytes, step_factor=step_factor, warmup=warmup, iters=iters,
-        timeout=timeout, inject=list(inject),
+        timeout=timeout, inject=list(inject), select=list(select), ignore=list(ignore), min_busbw=min_busbw,
+        baseline=str(baseline) if baseline else None, max_regression=max_regression,
+        save_baseline=str(save_baseline) if save_baseline else None, junit=str(junit) if junit else None,
     )
+    opts = check_options(cli_values, load_config(config, no_config=no_config))
     _sigterm_interrupts()
     progress = None if as_json else (lambda msg: err.print(f"ncclDoctor {__version__}: {msg}"))
     report = run_check(opts, argv=sys.argv[1:], progress=progress)
     _emit(report, as_json)
+    if not as_json:
+        for label, path in (("JUnit XML", opts.gates.junit), ("baseline", opts.gates.save_baseline)):
+            if path and Path(path).exists():
+                err.print(f"{label}: {path}")
     raise typer.Exit(report.exit_code)
 
 
@@ -230,27 +249,46 @@ def explain(code: str = typer.Argument(..., help="A finding code such as ENV001,
 @app.command()
 def report(
     run_dir: Path = typer.Argument(..., help="A run directory (or its report.json)."),
-    fmt: str = typer.Option("terminal", "--format", help="terminal | markdown | json"),
+    fmt: str = typer.Option("terminal", "--format", help="terminal | markdown | json | html"),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
 ) -> None:
     """Re-render the report of an earlier run directory."""
     from ncclDoctor.errors import UsageError
-    from ncclDoctor.report.markdown import render_markdown
-    from ncclDoctor.report.model import Report
+    from ncclDoctor.fsutil import write_text_atomic
+    from ncclDoctor.report.model import Report, render
 
+    if fmt not in ("terminal", "markdown", "json", "html"):
+        raise UsageError(f"unknown --format {fmt!r}: expected terminal, markdown, json or html")
     try:
         rep = Report.load(run_dir)
     except FileNotFoundError:
         raise UsageError(f"no report.json in {run_dir}") from None
     except (ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"cannot read the report in {run_dir}: {exc}") from None
-    if fmt == "json":
-        sys.stdout.write(rep.to_json())
-    elif fmt == "markdown":
-        sys.stdout.write(render_markdown(rep))
-    elif fmt == "terminal":
-        _emit(rep, False)
+    if fmt == "terminal":
+        if output is None:
+            _emit(rep, False)
+            return
+        from ncclDoctor.report.console import render_console
+
+        buf = io.StringIO()
+        render_console(rep, Console(file=buf, width=160, color_system=None, highlight=False))
+        text = buf.getvalue()
     else:
-        raise UsageError(f"unknown --format {fmt!r}: expected terminal, markdown or json")
+        text = render(rep, fmt)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_text_atomic(output, text)
+        err.print(f"wrote {output}")
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of report.json (for dashboards and validators)."""
+    from ncclDoctor.report.model import schema_text
+
+    sys.stdout.write(schema_text())
 
 
 @app.command()

@@ -97,20 +97,20 @@ def test_sweep_recommends_more_workers_for_a_slow_loader_than_a_fast_one(tmp_pat
     fast = _sweep(tmp_path, "fast", "--workers", "0,1,2,3", "--sample-cost-ms", "0")
     n_slow = slow["results"]["sweep"]["recommendation"]["num_workers"]
     n_fast = fast["results"]["sweep"]["recommendation"]["num_workers"]
-    assert n_slow >= 2 and n_fast <= 1 and n_slow > n_fast, (slow["results"]["sweep"]["configs"], fast["results"]["sweep"]["configs"])
+    assert n_slow >= 2 and n_fast <= 1 and n_slow > n_fast, (slow["results"]["sweep"]["rows"], fast["results"]["sweep"]["rows"])
     assert "loader-bound" in slow["results"]["sweep"]["recommendation"]["reason"]
     assert "compute-bound" in fast["results"]["sweep"]["recommendation"]["reason"]
     codes = {f["code"] for f in slow["findings"]}
     assert {"DL007", "DL004"} <= codes  # the pick, and pin_memory being a no-op on CPU
     # the adaptive search measured n=0 and a few around the prediction, not the whole grid
-    assert 0 in {c["num_workers"] for c in slow["results"]["sweep"]["configs"]}
+    assert 0 in {c["num_workers"] for c in slow["results"]["sweep"]["rows"]}
     assert "samples/s vs num_workers" in (tmp_path / "slow" / "report.md").read_text()
 
 
 @pytest.mark.slow
 def test_sweep_runs_a_user_loader_factory_on_the_grid(tmp_path):
     rep = _sweep(tmp_path, "user", "--grid", "--workers", "0,2", "--loader", "tests.sweep_user_loader:make_loader", "--step-ms", "5")
-    cfgs = rep["results"]["sweep"]["configs"]
+    cfgs = rep["results"]["sweep"]["rows"]
     assert [c["num_workers"] for c in cfgs] == [0, 2] and all(c["status"] == "ok" for c in cfgs)
     assert cfgs[1]["samples_per_s"] > cfgs[0]["samples_per_s"]  # 16 ms of sleep per batch vs 5 ms steps
 

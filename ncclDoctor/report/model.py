@@ -119,13 +119,37 @@ class Report:
             return cls.from_dict(json.load(fh))
 
 
-def write_run_dir(report: Report, run_dir: str | os.PathLike) -> Path:
-    """Write report.json and report.md into the run directory (each file whole)."""
-    from ncclDoctor.report.markdown import render_markdown
+RENDERERS = ("json", "markdown", "html")
 
+
+def render(report: Report, fmt: str) -> str:
+    """The report as text in one of ``RENDERERS`` (the terminal view is ``report.console``)."""
+    if fmt == "json":
+        return report.to_json()
+    if fmt == "markdown":
+        from ncclDoctor.report.markdown import render_markdown
+
+        return render_markdown(report)
+    if fmt == "html":
+        from ncclDoctor.report.html import render_html
+
+        return render_html(report)
+    raise ValueError(f"unknown report format {fmt!r}: expected one of {', '.join(RENDERERS)}")
+
+
+def schema_text() -> str:
+    """The JSON Schema of report.json shipped with this version (``report/schema/``)."""
+    from importlib import resources
+
+    return resources.files("ncclDoctor.report").joinpath("schema").joinpath("report.schema.json").read_text(encoding="utf-8")
+
+
+def write_run_dir(report: Report, run_dir: str | os.PathLike) -> Path:
+    """Write report.json, report.md and report.html into the run directory (each file whole)."""
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     report.run_dir = str(run_dir)
     write_json_atomic(run_dir / "report.json", report.to_dict())
-    write_text_atomic(run_dir / "report.md", render_markdown(report))
+    write_text_atomic(run_dir / "report.md", render(report, "markdown"))
+    write_text_atomic(run_dir / "report.html", render(report, "html"))
     return run_dir / "report.json"

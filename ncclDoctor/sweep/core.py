@@ -227,7 +227,7 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
     pick = plan.recommend(measured, opts.margin, m.shares())
     report.results["sweep"] = {
         "mode": mode, "ranks": r.nproc, "margin": opts.margin, "windows": opts.windows, "window_steps": opts.window_steps,
-        "warmup_steps": opts.warmup_steps, "axes": asdict(r.axes), "configs": configs, "prediction": pred,
+        "warmup_steps": opts.warmup_steps, "axes": asdict(r.axes), "metric": "samples_per_s", "rows": configs, "prediction": pred,
         "wall_s": round(time.monotonic() - m.t0, 2), "not_measured": [c.label for c in m.cut_short], "recommendation": None,
     }
     if pick is None:

@@ -18,7 +18,7 @@ def sweep_table(sw: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     rec = (sw.get("recommendation") or {}).get("label")
     headers = ["config", "num_workers", "pin_memory", "prefetch", "persistent", "samples/s (median)", "spread", "data wait (share)", "imbalance (max/min busy)", "status", "run (s)"]
     rows = []
-    for c in sw.get("configs", []):
+    for c in sw.get("rows", []):
         rows.append([
             c["label"] + (" ◀ pick" if c["label"] == rec else ""), c["num_workers"], c["pin_memory"], c["prefetch_factor"] or "default",
             c["persistent_workers"], f"{c['samples_per_s']:.0f}", _pct(c.get("spread")), _pct(c.get("data_share")),
@@ -29,7 +29,7 @@ def sweep_table(sw: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
 
 def sweep_chart(sw: dict[str, Any]) -> list[str]:
     """Throughput against num_workers, one block per pin_memory value (other axes at default)."""
-    configs = [c for c in sw.get("configs", []) if c["status"] == "ok"]
+    configs = [c for c in sw.get("rows", []) if c["status"] == "ok"]
     if not configs:
         return ["(no configuration ran to completion)"]
     top = max(c["samples_per_s"] for c in configs) or 1.0

@@ -1,0 +1,58 @@
+"""One real `ncclDoctor check` per test session, shared by the report, HTML and CI tests.
+
+The run is a real torchrun/gloo job (2 ranks, 1 KiB to 256 KiB, 4 timed iterations), with
+two distributed settings that the env lint reports at different severities, so the
+report has findings to order. It also saves a busbw baseline and JUnit XML.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.conftest import cli_env, run_cli
+
+SCHEMA = Path(__file__).resolve().parent.parent / "ncclDoctor" / "report" / "schema" / "report.schema.json"
+# A deprecated alias (warning) and a debug-only knob (info) in the env lint's table.
+LINT_ENV = {"NCCL_MAX_NRINGS": "4", "NCCL_P2P_DISABLE": "1"}
+SMALL = ("-e", "256K", "--iters", "4", "--warmup", "1")
+
+
+@dataclass
+class Run:
+    dir: Path
+    returncode: int
+    stdout: str
+    stderr: str
+    baseline: Path
+    junit: Path
+
+    @property
+    def report(self) -> dict:
+        return json.loads((self.dir / "report.json").read_text())
+
+
+@functools.lru_cache(maxsize=None)
+def real_check(base: Path) -> Run:
+    run_dir, baseline, junit = base / "run", base / "busbw-baseline.json", base / "check.xml"
+    p = run_cli(
+        "check", "--no-config", "--out", str(run_dir), *SMALL,
+        "--save-baseline", str(baseline), "--junit", str(junit),
+        env=cli_env(**LINT_ENV), timeout=240,
+    )
+    assert (run_dir / "report.json").exists(), p.stderr
+    return Run(run_dir, p.returncode, p.stdout, p.stderr, baseline, junit)
+
+
+def validator():
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+def schema_errors(report: dict) -> list[str]:
+    return [f"{e.json_path}: {e.message}" for e in validator().iter_errors(report)]
