@@ -12,6 +12,7 @@ import torch
 
 from ncclDoctor.analysis import stalls
 from ncclDoctor.monitor import Monitor, read_records
+from tests._reportrun import schema_errors
 from tests.conftest import ROOT, cli_env, run_cli
 
 
@@ -143,3 +144,4 @@ def test_slow_loader_on_one_rank_is_detected_and_named(tmp_path):
     ranks = {r["rank"]: r for r in rep["results"]["stalls"]["ranks"]}
     assert ranks[1]["data_wait_ms"] > 30 and ranks[0]["comm_ms"] > 30  # rank 0 waits in the all_reduce
     assert (run / "report.md").read_text().count("Per-rank data wait") == 1
+    assert schema_errors(rep) == []

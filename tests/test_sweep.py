@@ -9,6 +9,7 @@ import pytest
 
 from ncclDoctor.sweep import plan
 from ncclDoctor.sweep.plan import Axes, Config
+from tests._reportrun import schema_errors
 from tests.conftest import run_cli
 
 
@@ -84,6 +85,7 @@ def _sweep(tmp_path, name, *args):
     assert p.returncode in (0, 1), p.stderr[-3000:]
     rep = json.loads(p.stdout)
     assert rep["command"] == "sweep-workers" and (tmp_path / name / "report.md").exists()
+    assert schema_errors(rep) == []
     return rep
 
 
@@ -121,4 +123,5 @@ def test_max_minutes_bounds_the_sweep_and_reports_the_cut(tmp_path):
     assert p.returncode == 3, p.stderr  # nothing measured: could not run
     codes = {f["code"] for f in rep["findings"]}
     assert "DL009" in codes and "DL008" in codes
+    assert schema_errors(rep) == []
     assert rep["duration_s"] < 60
