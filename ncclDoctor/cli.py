@@ -228,6 +228,46 @@ def env_cmd(
 
 
 @app.command()
+def diagnose(
+    paths: List[str] = typer.Argument(..., help="Log files (.gz too), directories (recursive), '-' for stdin, Flight Recorder dumps, ncclDoctor run directories."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Run directory. Default: ./ncclDoctor-runs/diagnose-<time>."),
+    as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
+    fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes for reading files. Default: one per CPU when the input passes 64 MiB, else 1."),
+    select: List[str] = typer.Option([], "--select", help="Keep only findings with these codes or prefixes (LOG001, LOG). Repeatable or comma-separated."),
+    ignore: List[str] = typer.Option([], "--ignore", help="Drop findings with these codes or prefixes. Repeatable or comma-separated."),
+    junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one test case per finding) to this file."),
+) -> None:
+    """Explain a failed run from its logs and Flight Recorder dumps: culprit rank, evidence, next steps."""
+    from ncclDoctor.check import default_run_dir
+    from ncclDoctor.ci import Gates, publish
+    from ncclDoctor.config import split_codes
+    from ncclDoctor.diagnose import diagnose as run_diagnose
+    from ncclDoctor.diagnose.timeline import console_lines
+    from ncclDoctor.errors import UsageError
+    from ncclDoctor.findings import Severity
+    from ncclDoctor.report.model import write_run_dir
+
+    try:
+        severity = Severity.parse(fail_on)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    gates = Gates(select=split_codes(select), ignore=split_codes(ignore), junit=str(junit) if junit else None).prepare()
+    report = run_diagnose(list(paths), fail_on=severity, argv=sys.argv[1:], jobs=jobs, gates=gates)
+    write_run_dir(report, out or default_run_dir("diagnose"))
+    written = publish(report, gates)
+    if not as_json:
+        con = Console(highlight=False)
+        for line in console_lines(report.results["diagnose"]):
+            con.print(line, markup=False, soft_wrap=True)
+    _emit(report, as_json)
+    if not as_json:
+        for path in written:
+            err.print(f"JUnit XML: {path}")
+    raise typer.Exit(report.exit_code)
+
+
+@app.command()
 def explain(code: str = typer.Argument(..., help="A finding code such as ENV001, or 'all' to list every rule.")) -> None:
     """Print a rule's full text: what it means, why it matters, how to fix it."""
     from ncclDoctor.errors import UsageError

@@ -157,6 +157,10 @@ def render_markdown(report: Report) -> str:
         parts += [f"## {t.title}", "", table(t.headers, t.rows), ""]
         if t.note:
             parts += [t.note, ""]
+    if report.results.get("diagnose"):
+        from ncclDoctor.diagnose.timeline import markdown as diagnose_markdown
+
+        parts += diagnose_markdown(report.results["diagnose"]) + [""]
     if report.run_dir:
         parts += [f"Run directory: `{report.run_dir}`"]
     return "\n".join(parts).rstrip("\n") + "\n"

@@ -1,0 +1,69 @@
+"""``ncclDoctor diagnose PATH...``: explain a failed run from its logs and Flight Recorder dumps.
+
+Usage::
+
+    ncclDoctor diagnose job-1234/logs/               # a directory, walked recursively
+    ncclDoctor diagnose rank*.log.gz fr/comm_lib_trace_rank_*
+    srun ... 2>&1 | ncclDoctor diagnose -             # stdin
+    ncclDoctor diagnose ncclDoctor-runs/check-...     # an ncclDoctor run directory
+
+Inputs: log files (plain or ``.gz``), directories, ``-`` for stdin, Flight Recorder dumps
+(JSON, or pickle read through an unpickler that builds plain data only), torchrun error
+files (``error.json``) and ncclDoctor run directories. A rank comes from the line itself
+(``[rank3]:``, ``[PG 0 Rank 3]``, ``3: `` from ``srun -l``), from NCCL's ``host:pid``
+mapped by its init line, or from the file name (``rank3.log``,
+``comm_lib_trace_rank_3``, torchrun's ``attempt_0/3/stderr.log``).
+
+Stages (``diagnose`` composes them; each is a module):
+
+1. ``load``      expand paths; stream each file's trigger lines in bounded memory
+                 (``ingest`` spreads large file sets over one worker process per CPU)
+2. ``parse``     lines -> events (``signatures`` documents every family and format)
+3. ``flight_recorder``  dumps -> per-process-group collective records
+4. ``state``     events -> bounded per-rank state
+5. ``reason``    cross-rank conclusions: world size, culprits (behind or silent ranks),
+                 desync (same SeqNum, different op or size), first failure, all joined
+6. ``conclude``  conclusions and families -> LOG findings (``rules``; ``ncclDoctor explain LOG001``)
+7. ``timeline``  the per-rank timeline and next steps, in ``report.results["diagnose"]``
+
+Exit codes (the table in ``ncclDoctor.errors``): 0 nothing at or above ``--fail-on``,
+1 findings at or above it, 2 usage error (no such path). Unreadable, binary, empty or
+truncated files are a LOG030 finding, never a crash.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import BinaryIO
+
+from ncclDoctor.ci import Gates, judge
+from ncclDoctor.diagnose import conclude, timeline
+from ncclDoctor.diagnose.ingest import ingest_all
+from ncclDoctor.diagnose.load import expand
+from ncclDoctor.diagnose.reason import reason, world_size
+from ncclDoctor.findings import Severity
+from ncclDoctor.report.model import Report
+
+
+def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list[str] | None = None,
+             stdin: BinaryIO | None = None, jobs: int | None = None, gates: Gates | None = None) -> Report:
+    """Read every input, reason across ranks, and return the concluded report
+    (``gates``: the CI options --select/--ignore/--junit of ``ncclDoctor.ci``)."""
+    t0 = time.monotonic()
+    report = Report(command="diagnose", argv=list(argv or []), config={"paths": list(paths)})
+    inputs = expand(paths, stdin)
+    collected = ingest_all(inputs, jobs)
+    collected.finalize()
+    conclusions = reason(collected)
+    size, _, size_conf = world_size(collected)
+    findings = conclude.from_conclusions(collected, conclusions) + conclude.from_families(collected)
+    findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs)
+    findings += conclude.nothing_found(findings, collected)
+    report.add(*findings)
+    report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings)
+    report.ranks = timeline.report_ranks(report.results["diagnose"]["ranks"], collected)
+    report.duration_s = round(time.monotonic() - t0, 3)
+    if gates is not None:
+        judge(report, gates)
+    report.conclude(fail_on)
+    return report

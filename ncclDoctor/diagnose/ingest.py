@@ -1,0 +1,190 @@
+"""Ingest stage: read one input by what it is (log, Flight Recorder dump, ncclDoctor
+report, torchrun error file) and fold what it says into the collected state.
+
+Nothing here raises for bad content: each problem becomes a note on the input.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import multiprocessing
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import BinaryIO
+
+from ncclDoctor.diagnose.flight_recorder import looks_like_dump, parse_dump, summarise
+from ncclDoctor.diagnose.load import Input, _file_input, open_input, read_all, scan_lines, sniff, text_lines
+from ncclDoctor.diagnose.parse import LineParser
+from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.state import Collected
+
+MAX_STRUCTURED = 256 << 20  # a Flight Recorder dump of 2000 entries is a few MB
+PARALLEL_MIN_BYTES = 64 << 20  # below this, starting worker processes costs more than it saves
+
+
+def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
+    """Read every input into one Collected. Large sets of files are split over ``jobs``
+    worker processes (default: one per CPU once the files pass 64 MiB); each worker folds
+    its share of files into its own bounded state, and the shares are merged in input
+    order, so the result is the same as reading them one after another (stdin and
+    unreadable inputs are taken first)."""
+    c = Collected()
+    files = [i for i in inputs if i.opener is not None and os.path.isfile(i.path)]  # pipes and stdin stay here
+    if jobs is None:
+        big = sum(_size(i.path) for i in files) >= PARALLEL_MIN_BYTES
+        jobs = (os.cpu_count() or 1) if big else 1
+    if jobs <= 1 or len(files) < 2:
+        for inp in inputs:
+            ingest(inp, c)
+        return c
+    parallel = {id(i) for i in files}
+    for inp in inputs:
+        if id(inp) not in parallel:
+            ingest(inp, c)
+    n = min(len(files), 4 * jobs)  # contiguous shares, merged in order; 4 per worker to balance sizes
+    shares = [files[k * len(files) // n:(k + 1) * len(files) // n] for k in range(n)]
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        done = list(pool.map(_ingest_share, [[i.path for i in share] for share in shares]))
+    by_path = {}
+    for part, read in done:
+        c.merge(part)
+        by_path.update({i.path: i for i in read})
+    for n, inp in enumerate(inputs):
+        if inp.path in by_path:
+            inputs[n] = by_path[inp.path]
+    return c
+
+
+def _ingest_share(paths: list[str]) -> tuple[Collected, list[Input]]:
+    c, read = Collected(), []
+    for p in paths:
+        inp = _file_input(p)
+        ingest(inp, c)
+        inp.opener = None  # not picklable, and no longer needed
+        read.append(inp)
+    return c, read
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def ingest(inp: Input, c: Collected) -> None:
+    fh = open_input(inp)
+    if fh is None:
+        return
+    try:
+        _dispatch(inp, fh, c)
+    except OSError as exc:  # e.g. EISDIR on a special file, EIO mid-read
+        inp.notes.append(f"cannot read: {exc.strerror or exc}")
+    finally:
+        if fh is not getattr(sys.stdin, "buffer", None):
+            fh.close()
+
+
+def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
+    kind, head = sniff(fh, inp)
+    if kind == "skipped":
+        inp.kind = "skipped"
+    elif kind == "empty":  # still evidence: that rank wrote nothing
+        inp.kind = "skipped"
+        inp.notes.append("empty file")
+        if inp.rank_hint is not None:
+            c.see_file(inp.rank_hint, inp.path)
+    elif kind == "binary":
+        inp.kind = "skipped"
+        inp.notes.append("binary content (NUL bytes): not a log, a Flight Recorder dump or a report; skipped")
+    elif kind == "fr_pickle":
+        data = read_all(fh, head, inp, MAX_STRUCTURED)
+        if data is not None:
+            _dump(inp, data, True, c)
+    elif kind == "json":
+        data = read_all(fh, head, inp, MAX_STRUCTURED)
+        if data is not None:
+            _json(inp, data, c)
+    else:
+        _log(inp, fh, head, c)
+
+
+def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected) -> None:
+    inp.kind = "log"
+    if inp.rank_hint is not None:
+        c.see_file(inp.rank_hint, inp.path)
+    p = LineParser(inp.path, inp.rank_hint, inp.rank_hint_is_local)
+    for lineno, text in scan_lines(fh, head, inp, p.want_more):
+        ev = p.parse(lineno, text)
+        if ev is not None:
+            c.add(ev)
+
+
+def _dump(inp: Input, data: bytes, is_pickle: bool, c: Collected) -> None:
+    inp.kind = "fr"
+    if inp.rank_hint is None:
+        inp.notes.append("a Flight Recorder dump whose file name does not end in its rank (<prefix><rank>); not used")
+        return
+    try:
+        dump = parse_dump(data, is_pickle)
+    except ValueError as exc:
+        inp.kind = "skipped"
+        inp.notes.append(str(exc))
+        return
+    c.add_dump(inp.rank_hint, dump, inp.path)
+
+
+def _json(inp: Input, data: bytes, c: Collected) -> None:
+    try:
+        obj = json.loads(data)
+    except (ValueError, RecursionError):
+        _log(inp, io.BytesIO(data[8192:]), data[:8192], c)  # JSON-looking text: read it as a log
+        return
+    if looks_like_dump(obj):
+        if inp.rank_hint is None:
+            inp.notes.append("a Flight Recorder dump whose file name does not end in its rank (<prefix><rank>); not used")
+            return
+        inp.kind = "fr"
+        c.add_dump(inp.rank_hint, summarise(obj), inp.path)
+    elif isinstance(obj, dict) and "schema_version" in obj and isinstance(obj.get("findings"), list):
+        _prior_report(inp, obj, c)
+    elif isinstance(obj, dict) and "message" in obj:
+        _torchrun_error(inp, obj, c)
+    else:
+        _log(inp, io.BytesIO(data[8192:]), data[:8192], c)
+
+
+def _prior_report(inp: Input, obj: dict, c: Collected) -> None:
+    inp.kind = "run_report"
+    for f in obj["findings"]:
+        if isinstance(f, dict) and f.get("severity") in ("warning", "error") and len(c.prior_findings) < 50:
+            c.prior_findings.append({"code": str(f.get("code")), "severity": f.get("severity"), "message": str(f.get("message", "")),
+                                     "ranks": [r for r in f.get("ranks", []) if isinstance(r, int)],
+                                     "nodes": [str(n) for n in f.get("nodes", [])], "where": inp.path})
+
+
+def _torchrun_error(inp: Input, obj: dict, c: Collected) -> None:
+    """torchrun's error file (written by @record): the rank's own exception, with a real
+    epoch timestamp, which orders it against the other ranks' failures."""
+    inp.kind = "torchrun_error"
+    msg = obj["message"]
+    extra = msg.get("extraInfo", {}) if isinstance(msg, dict) else {}
+    text = str(msg.get("message", "")) if isinstance(msg, dict) else str(msg)
+    try:
+        ts = float(extra.get("timestamp")) if isinstance(extra, dict) and extra.get("timestamp") else None
+    except (TypeError, ValueError):
+        ts = None
+    p = LineParser(inp.path, inp.rank_hint, inp.rank_hint_is_local)
+    found = False
+    for lineno, line in text_lines(text):
+        ev = p.parse(lineno, line)
+        if ev is not None:
+            ev.ts = ev.ts if ev.ts is not None else ts
+            c.add(ev)
+            found = True
+    if not found and text.strip():
+        first = text.strip().splitlines()[-1][:300]
+        c.add(Event("exception", f"{inp.path}:1", first, rank=inp.rank_hint, ts=ts))

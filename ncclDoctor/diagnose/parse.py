@@ -1,0 +1,282 @@
+"""Parse stage: one ``LineParser`` per input turns its hit lines into ``Event``s.
+
+The parser keeps a little per-file state, all of it bounded:
+
+- which rank a line belongs to when the line itself does not say: NCCL's
+  ``host:pid:tid`` prefix mapped to a rank by its ``rank r nranks n`` init line, else the
+  only rank the file has named so far, else the rank in the file name;
+- torchrun's multi-line failure summary, read field by field (``want_more`` asks the
+  scanner for the lines that follow ``Failures:`` / ``Root Cause``);
+- the last NCCL error, so the ``Last error:`` line after it lands on it.
+"""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.signatures import Event, _int
+
+MAX_PIDS = 4096
+
+
+class LineParser:
+    def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
+        self.path = path
+        self.rank_hint = rank_hint
+        self.hint_is_local = hint_is_local
+        self.pid_rank: dict[tuple[str, int], int] = {}
+        self.ranks_named: set[int] = set()
+        self.cf_section: str | None = None
+        self.cf: dict[str, str] = {}
+        self.last_error: Event | None = None
+        self.last_error_line = 0
+        self.want_last_error = False
+        self._follow = 0
+
+    def want_more(self, _text: str) -> int:
+        n, self._follow = self._follow, 0
+        return n
+
+    # -- context --------------------------------------------------------------------
+    def _context(self, lineno: int, text: str, kind: str) -> Event:
+        ev = Event(kind=kind, where=f"{self.path}:{lineno}", text=text.strip()[: S.TEXT_CAP])
+        m = S.R_PG_RANK.search(text)
+        if m:
+            ev.rank = int(m.group("rank"))
+            if m.group("pg") is not None:
+                ev.pg = m.group("pg")
+        else:
+            m2 = S.R_RANK_TAG.search(text) or S.R_SRUN.search(text)
+            if m2:
+                ev.rank = int(m2.group(1))
+        m3 = S.R_NCCL_PREFIX.search(text)
+        if m3:
+            ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
+            if ev.rank is None:
+                ev.rank = self.pid_rank.get((ev.host, ev.pid))
+        if ev.rank is not None:
+            if len(self.ranks_named) < 2:
+                self.ranks_named.add(ev.rank)
+        elif len(self.ranks_named) == 1:
+            ev.rank = next(iter(self.ranks_named))
+        elif self.rank_hint is not None:
+            ev.rank = self.rank_hint
+            ev.data["rank_from"] = "local rank directory" if self.hint_is_local else "file name"
+        ev.ts = S.parse_timestamp(text)
+        return ev
+
+    # -- the families ---------------------------------------------------------------
+    def parse(self, lineno: int, text: str) -> Event | None:
+        if self.cf_section is not None:
+            handled, ev = self._child_failed(lineno, text)
+            if handled:
+                return ev
+        if "Failures:" in text or "Root Cause (first observed failure)" in text:
+            self.cf_section = "root" if "Root Cause" in text else "other"
+            self._follow = 8
+            return None
+        if self.last_error is not None and lineno - self.last_error_line <= 4:
+            m = S.R_LAST_ERROR.search(text)
+            if m or self.want_last_error:
+                detail = (m.group(1) if m else S.R_RANK_TAG.sub("", text)).strip()
+                self.want_last_error = m is not None and not detail  # NCCL prints it on the next line
+                self._follow = 1 if self.want_last_error else 0
+                if detail:
+                    self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
+                    self.last_error.text += " | Last error: " + detail[:200]
+                return None
+        for fn in (self._watchdog, self._nccl_error, self._ib, self._gloo, self._store, self._socket,
+                   self._heartbeat, self._dataloader, self._oom, self._worker_failed, self._nccl_info):
+            ev = fn(lineno, text)
+            if ev is not None:
+                return ev
+        return None
+
+    def _watchdog(self, lineno: int, text: str) -> Event | None:
+        if S.R_TIMEOUT.search(text):
+            ev = self._context(lineno, text, "watchdog_timeout")
+            m = S.R_WORK.search(text)
+            kv = dict(S.R_KV.findall(m.group("body"))) if m else {}
+            ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
+            ev.numel_in, ev.numel_out = _int(kv.get("NumelIn")), _int(kv.get("NumelOut"))
+            ev.data["timeout_ms"] = _int(kv.get("Timeout"))
+            r = S.R_RAN_FOR.search(text)
+            ev.data["ran_for_ms"] = int(r.group(1)) if r else None
+            ev.data["blocking_wait"] = "blocking wait" in text
+            return ev
+        g = S.R_GLOO_TIMEOUT.search(text)
+        if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
+            ev = self._context(lineno, text, "watchdog_timeout")
+            ev.data.update(timeout_ms=int(g.group(1)), backend="gloo")
+            return ev
+        m = S.R_STATUS.search(text)
+        if m:
+            ev = self._context(lineno, text, "watchdog_status")
+            ev.seq = int(m.group("at"))
+            ev.data.update(enqueued=int(m.group("enq")), completed=int(m.group("done")))
+            return ev
+        return None
+
+    def _heartbeat(self, lineno: int, text: str) -> Event | None:
+        m = S.R_HEARTBEAT.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "heartbeat")
+        ev.data["stuck_s"] = _int(m.group(1))
+        return ev
+
+    def _nccl_error(self, lineno: int, text: str) -> Event | None:
+        m = S.R_NCCL_CODE.search(text)
+        code = m.group(0) if m else None
+        if code is None:
+            m2 = S.R_NCCL_OLD.search(text)
+            code = S.OLD_CODE[m2.group(1)] if m2 else None
+        if code is None:
+            if "Last error:" not in text:
+                return None
+            code = "unknown"
+        ev = self._context(lineno, text, "nccl_error")
+        ev.data["code"] = code
+        le = S.R_LAST_ERROR.search(text)
+        if le:
+            ev.data["last_error"] = le.group(1).strip()[: S.TEXT_CAP]
+        self.last_error, self.last_error_line, self._follow = ev, lineno, 3
+        return ev
+
+    def _ib(self, lineno: int, text: str) -> Event | None:
+        m = S.R_IB.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "ib_completion")
+        ev.data.update(status=int(m.group("status")), peer=m.group("peer"))
+        return ev
+
+    def _gloo(self, lineno: int, text: str) -> Event | None:
+        if not S.R_GLOO.search(text):
+            return None
+        m = S.R_GLOO_KIND.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "gloo_error")
+        ev.data["what"] = m.group(0)
+        p = S.R_PEER.search(text)
+        ev.data["peer"] = f"{p.group(1)}:{p.group(2)}" if p else None
+        return ev
+
+    def _store(self, lineno: int, text: str) -> Event | None:
+        if not S.R_STORE.search(text):
+            return None
+        ev = self._context(lineno, text, "store_timeout")
+        c = S.R_CONNECT_TO.search(text)
+        ev.data["endpoint"] = f"{c.group(1)}:{c.group(2)}" if c else None
+        ev.data["rendezvous"] = "endezvous" in text
+        return ev
+
+    def _socket(self, lineno: int, text: str) -> Event | None:
+        m = S.R_SOCKET.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "socket_error")
+        p = S.R_PEER.search(text)
+        ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None)
+        return ev
+
+    def _dataloader(self, lineno: int, text: str) -> Event | None:
+        m = S.R_DATALOADER.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "dataloader")
+        sig = m.group(2) or ("Bus error" if "bus error" in text.lower() else None)
+        ev.data.update(signal=sig, bus_error=bool(sig and "bus" in sig.lower()))
+        return ev
+
+    def _oom(self, lineno: int, text: str) -> Event | None:
+        m = S.R_OOM.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "cuda_oom")
+        t = S.R_OOM_TRIED.search(text)
+        ev.data["tried"] = t.group(1) if t else None
+        return ev
+
+    def _worker_failed(self, lineno: int, text: str) -> Event | None:
+        m = S.R_WORKER_FAILED.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "worker_failed")
+        ev.rank = None  # torchrun names a local rank here, not a global one
+        ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
+        return ev
+
+    def _nccl_info(self, lineno: int, text: str) -> Event | None:
+        m = S.R_NCCL_PREFIX.search(text)
+        if not m:
+            return None
+        if m.group("lvl") == "WARN":
+            ev = self._context(lineno, text, "nccl_warn")
+            w = S.R_NCCL_WARN.search(text)
+            ev.data["warn"] = w.group(1).strip()[:200] if w else ""
+            return ev
+        nr = S.R_NRANKS.search(text)
+        if nr and len(self.pid_rank) < MAX_PIDS:
+            self.pid_rank[(m.group("host"), int(m.group("pid")))] = int(nr.group(1))
+        found = {}
+        u = S.R_NET_USING.search(text)
+        if u:
+            found["network"] = u.group(1) or u.group(3)
+            if u.group(2):
+                found["using"] = u.group(2).strip()[:200]
+        if S.R_NO_IB.search(text):
+            found["no_ib"] = True
+        e = S.R_SET_BY_ENV.search(text)
+        if e:
+            found["setting"] = (e.group(1), e.group(2).rstrip(".,"))
+        if nr:
+            found["nranks"] = int(nr.group(2))
+            found["comm_rank"] = int(nr.group(1))
+        if not found:
+            return None
+        ev = self._context(lineno, text, "transport")
+        if nr and ev.rank is None:
+            ev.rank = int(nr.group(1))
+        ev.data.update(found)
+        return ev
+
+    # -- torchrun's failure summary -------------------------------------------------
+    def _child_failed(self, lineno: int, text: str) -> tuple[bool, Event | None]:
+        """(handled, event) for a line inside the summary; a line that does not belong
+        to it ends the summary and is parsed as usual."""
+        m = S.R_CF_FIELD.match(text)
+        if not m:
+            t = text.strip()
+            if "Root Cause" in t:
+                self.cf_section, self._follow = "root", 8
+                return True, None
+            if t.startswith("---"):  # between "Failures:" and "Root Cause": keep reading
+                self._follow = 2
+                return True, None
+            if t.startswith("==="):
+                self.cf_section, self._follow = None, 0
+                return True, None
+            if t.endswith("]:") or t == "<NO_OTHER_FAILURES>":  # "[1]:" starts the next entry
+                self._follow = 7
+                return True, None
+            self.cf_section, self.cf = None, {}
+            return False, None
+        self.cf[m.group(1)] = m.group(2).strip()
+        self._follow = 1
+        if m.group(1) != "traceback":
+            return True, None
+        ev = Event("child_failed", f"{self.path}:{lineno}", "; ".join(f"{k}={v}" for k, v in self.cf.items())[: S.TEXT_CAP])
+        r = S.R_CF_RANK.match(self.cf.get("rank", ""))
+        x = S.R_CF_EXIT.match(self.cf.get("exitcode", ""))
+        sig = S.R_SIGNAL.search(self.cf.get("exitcode", "") + " " + self.cf.get("traceback", ""))
+        ev.rank = int(r.group(1)) if r else None
+        ev.host = self.cf.get("host")
+        ev.data.update(root=self.cf_section == "root", local_rank=int(r.group(2)) if r else None,
+                       exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
+                       signal=sig.group(1) if sig else None, time=self.cf.get("time"),
+                       traceback=self.cf.get("traceback", "")[:200])
+        t = self.cf.get("time", "")
+        ev.ts = S.parse_timestamp(t) if t else None
+        self.cf = {}
+        return True, ev

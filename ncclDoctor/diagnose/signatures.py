@@ -1,0 +1,153 @@
+"""Signatures: what one log line means.
+
+``LineParser.parse(lineno, text)`` returns an ``Event`` or None. Every pattern is
+unanchored, because real lines arrive wrapped in launcher prefixes (``[rank0]: ``,
+``10: `` from ``srun -l``, ``[80746] ``) or glued after progress-bar output.
+
+Line prefixes understood (torch version where each first appears, from real logs):
+
+- ``[E ProcessGroupNCCL.cpp:737] [Rank 1] ...``                      torch 1.x - 2.1
+- ``[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] ...``  2.2+
+- ``[PG 1 Rank 0]``, ``[PG 0 (default_pg) Rank 7]``, ``[PG ID 0 PG GUID 0(default_pg) Rank 1]``
+- NCCL's own ``host:pid:tid [dev] NCCL WARN|INFO ...``
+
+Families (``Event.kind``), each matched to the exact strings torch and NCCL print
+(format strings from the torch 2.9.1 and 2.13 wheels, see
+shared/knowledge/torch_env_and_flight_recorder.md):
+
+===================  ====================================================================
+watchdog_timeout     ``Watchdog caught collective operation timeout: WorkNCCL(SeqNum=...)``
+                     and ``WorkNCCL(...) timed out in blocking wait``
+watchdog_status      ``... detected by watchdog at work: N, last enqueued NCCL work: M,
+                     last completed NCCL work: K`` and the 2.9 wording ``failure detected
+                     by watchdog at work sequence id: N PG status: last enqueued work: M,
+                     last completed work: K``; ``Timeout at NCCL work: N, ...``
+nccl_error           ncclSystemError / ncclRemoteError / ncclInternalError /
+                     ncclUnhandledCudaError / ncclInvalidUsage (and the older ``NCCL error
+                     in: ..., unhandled system error``), with the ``Last error:`` line
+ib_completion        ``NET/IB : Got completion from peer ... with error 12`` / ``status=12``
+socket_error         connection reset / closed by peer, no route to host, refused
+store_timeout        TCPStore connect / wait timeouts, rendezvous timeouts
+gloo_error           gloo's transport errors (closed by peer, address family, no address)
+heartbeat            the heartbeat monitor killing a stuck watchdog
+dataloader           DataLoader worker killed by a signal / bus error (shared memory)
+cuda_oom             CUDA out of memory
+child_failed         torchrun's ChildFailedError summary (one event per failure entry)
+worker_failed        torchrun's ``failed (exitcode: N) local_rank: R (pid: P)``
+nccl_warn            any other ``NCCL WARN``
+transport            NCCL INFO lines naming the network (IB or the Socket fallback), the
+                     interface, ``X set by environment to Y``, and ``rank r nranks n``
+===================  ====================================================================
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+TEXT_CAP = 400  # characters of a line kept as evidence
+
+
+@dataclass
+class Event:
+    kind: str
+    where: str  # file:line
+    text: str
+    rank: int | None = None
+    ts: float | None = None  # seconds; comparable only between lines of one clock format
+    pg: str | None = None
+    seq: int | None = None
+    op: str | None = None
+    numel_in: int | None = None
+    numel_out: int | None = None
+    host: str | None = None
+    pid: int | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def brief(self) -> str:
+        return f"{self.where}: {self.text.strip()[:TEXT_CAP]}"
+
+
+# --- prefixes: rank, process group, time, host/pid ---------------------------------
+R_RANK_TAG = re.compile(r"\[rank(\d+)\]:")
+R_PG_RANK = re.compile(
+    r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
+)
+R_SRUN = re.compile(r"^\s*(\d+): ")
+R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
+R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
+# Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
+# not one pass per start position (a 50 MB single line once took minutes).
+R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) \[(?P<dev>\d{1,4})\] NCCL (?P<lvl>WARN|INFO)")
+
+# --- families -----------------------------------------------------------------------
+R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
+R_TIMEOUT = re.compile(r"Watchdog caught collective operation timeout|timed out in blocking wait")
+R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation")
+R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
+R_STATUS = re.compile(
+    r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
+    r"[,.]? *(?:PG status: )?[Ll]ast enqueued (?:NCCL )?work: (?P<enq>-?\d+), [Ll]ast completed (?:NCCL )?work: (?P<done>-?\d+)"
+)
+R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument")
+R_NCCL_OLD = re.compile(r"NCCL error(?: in: \S+)?[,:] (unhandled system error|remote process exited or there was a network error|internal error|unhandled cuda error|invalid usage|invalid argument)")
+OLD_CODE = {"unhandled system error": "ncclSystemError", "remote process exited or there was a network error": "ncclRemoteError",
+            "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
+            "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
+R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
+R_IB = re.compile(r"NET/IB ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
+R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection refused|Broken pipe", re.I)
+R_PEER = re.compile(r"\b(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]{1,255})\]?[:<](\d+)")
+R_STORE = re.compile(
+    r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
+    r"RendezvousTimeoutError|DistStoreError|Socket Timeout|Wait timeout|timed out (?:while )?(?:trying to connect|waiting for|in store)"
+)
+R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)")
+R_GLOO = re.compile(r"gloo|Gloo")
+R_GLOO_KIND = re.compile(r"address family mismatch|[Aa]ddress family not supported|Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|Connection closed by peer|Connection reset by peer")
+R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* terminat")
+R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited unexpectedly)|[Uu]nexpected bus error encountered in worker")
+R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError")
+R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
+R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
+R_CHILD_FAILED = re.compile(r"ChildFailedError")
+R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
+R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
+R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
+R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
+R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
+R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
+R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
+R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
+R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
+R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
+
+
+def parse_timestamp(text: str) -> float | None:
+    """Seconds from the line's own clock: ISO (``2024-12-06 18:44:12``) or glog
+    (``E1206 18:44:12.715``, no year: read as year 2000, so only compare like with like)."""
+    m = R_ISO_TS.search(text)
+    if m:
+        y, mo, d, h, mi, s, frac = m.groups()
+        year = int(y)
+    else:
+        m = R_GLOG_TS.search(text)
+        if not m:
+            return None
+        mo, d, h, mi, s, frac = m.groups()
+        year = 2000
+    try:
+        base = _dt.datetime(year, int(mo), int(d), int(h), int(mi), int(s), tzinfo=_dt.timezone.utc).timestamp()
+    except ValueError:
+        return None
+    return base + (float("0." + frac) if frac else 0.0)
+
+
+def _int(v: str | None) -> int | None:
+    try:
+        return int(str(v).strip()) if v is not None else None
+    except ValueError:
+        return None

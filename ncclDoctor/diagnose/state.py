@@ -1,0 +1,209 @@
+"""Collect stage: fold events into bounded per-rank state.
+
+Memory does not grow with the size of the logs, only with the number of ranks and
+process groups: per rank we keep the latest watchdog report per process group, the
+first few errors, counters, and a timeline of at most ``TIMELINE_HEAD`` first and
+``TIMELINE_TAIL`` last events; per event family, the first ``SAMPLES`` lines as evidence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ncclDoctor.diagnose.flight_recorder import DumpSummary
+from ncclDoctor.diagnose.signatures import Event
+
+TIMELINE_HEAD = 8
+TIMELINE_TAIL = 12
+SAMPLES = 5
+MAX_ERRORS = 6
+MAX_RANKS = 1 << 16  # ranks beyond this are counted, not tracked
+
+# Families that are a rank's own failure (as opposed to a victim's timeout).
+ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "store_timeout", "heartbeat",
+               "dataloader", "cuda_oom", "child_failed", "nccl_warn", "exception")
+
+
+@dataclass
+class RankState:
+    rank: int
+    hosts: dict[str, None] = field(default_factory=dict)  # ordered: the first 4 seen, whatever the hash seed
+    files: dict[str, None] = field(default_factory=dict)  # ordered, first 8
+    counts: Counter = field(default_factory=Counter)
+    timeouts: dict[str, Event] = field(default_factory=dict)  # pg -> highest SeqNum timed out
+    status: dict[str, Event] = field(default_factory=dict)  # pg -> last watchdog status line
+    errors: list[Event] = field(default_factory=list)
+    fr: DumpSummary | None = None
+    fr_where: str | None = None
+    head: list[Event] = field(default_factory=list)
+    tail: deque = field(default_factory=lambda: deque(maxlen=TIMELINE_TAIL))
+    first_ts: float | None = None
+    last_ts: float | None = None
+
+    def timeline(self) -> list[Event]:
+        return self.head + [e for e in self.tail if e not in self.head]
+
+    def merge(self, o: "RankState") -> None:
+        """Fold in the state of a later file, as if its events had come after ours."""
+        for h in o.hosts:
+            if len(self.hosts) < 4:
+                self.hosts.setdefault(h)
+        for f in o.files:
+            if len(self.files) < 8:
+                self.files.setdefault(f)
+        self.counts.update(o.counts)
+        for pg, t in o.timeouts.items():
+            old = self.timeouts.get(pg)
+            if old is None or (t.seq or -1) > (old.seq or -1):
+                self.timeouts[pg] = t
+        self.status.update(o.status)
+        self.errors = (self.errors + o.errors)[:MAX_ERRORS]
+        if o.fr is not None:
+            self.fr, self.fr_where = o.fr, o.fr_where
+        both = self.timeline() + o.timeline()
+        self.head, self.tail = both[:TIMELINE_HEAD], deque(both[TIMELINE_HEAD:], maxlen=TIMELINE_TAIL)
+        self.first_ts = min((t for t in (self.first_ts, o.first_ts) if t is not None), default=None)
+        self.last_ts = max((t for t in (self.last_ts, o.last_ts) if t is not None), default=None)
+
+
+@dataclass
+class Collected:
+    ranks: dict[int, RankState] = field(default_factory=dict)
+    kinds: Counter = field(default_factory=Counter)
+    samples: dict[str, list[Event]] = field(default_factory=dict)
+    kind_ranks: dict[str, set[int]] = field(default_factory=dict)
+    unranked: Counter = field(default_factory=Counter)
+    world: list[tuple[int, str]] = field(default_factory=list)  # (size, where it was seen)
+    settings: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> value -> where
+    networks: dict[str, str] = field(default_factory=dict)  # "IB"/"Socket" -> first where
+    child_failures: list[Event] = field(default_factory=list)
+    worker_failures: list[Event] = field(default_factory=list)
+    prior_findings: list[dict[str, Any]] = field(default_factory=list)
+    torch_timeout_ms: int | None = None
+    dropped_ranks: int = 0
+
+    def rank(self, r: int) -> RankState | None:
+        st = self.ranks.get(r)
+        if st is None:
+            if len(self.ranks) >= MAX_RANKS:
+                self.dropped_ranks += 1
+                return None
+            st = self.ranks[r] = RankState(r)
+        return st
+
+    def see_file(self, rank: int | None, path: str) -> None:
+        if rank is not None and (st := self.rank(rank)) is not None and len(st.files) < 8:
+            st.files.setdefault(path)
+
+    def add(self, ev: Event) -> None:
+        self.kinds[ev.kind] += 1
+        s = self.samples.setdefault(ev.kind, [])
+        if len(s) < SAMPLES:
+            s.append(ev)
+        if ev.kind == "transport":
+            self._transport(ev)
+        elif ev.kind == "child_failed" and len(self.child_failures) < 256:
+            self.child_failures.append(ev)
+        elif ev.kind == "worker_failed" and len(self.worker_failures) < 256:
+            self.worker_failures.append(ev)
+        if ev.rank is None:
+            self.unranked[ev.kind] += 1
+            return
+        self.kind_ranks.setdefault(ev.kind, set()).add(ev.rank)
+        st = self.rank(ev.rank)
+        if st is None:
+            return
+        self._per_rank(st, ev)
+
+    def _per_rank(self, st: RankState, ev: Event) -> None:
+        st.counts[ev.kind] += 1
+        if len(st.files) < 8:
+            st.files.setdefault(ev.where.rsplit(":", 1)[0])
+        if ev.host and len(st.hosts) < 4:
+            st.hosts.setdefault(ev.host)
+        if ev.ts is not None:
+            st.first_ts = ev.ts if st.first_ts is None else min(st.first_ts, ev.ts)
+            st.last_ts = ev.ts if st.last_ts is None else max(st.last_ts, ev.ts)
+        pg = ev.pg or ("?" if ev.kind == "watchdog_timeout" else "0")
+        if ev.kind == "watchdog_timeout":
+            old = st.timeouts.get(pg)
+            if old is None or (ev.seq or -1) > (old.seq or -1):
+                st.timeouts[pg] = ev
+        elif ev.kind == "watchdog_status":
+            st.status[pg] = ev
+        elif ev.kind in ERROR_KINDS and len(st.errors) < MAX_ERRORS:
+            st.errors.append(ev)
+        if ev.kind != "transport" or ev.data.get("network") or ev.data.get("no_ib"):
+            if len(st.head) < TIMELINE_HEAD:
+                st.head.append(ev)
+            else:
+                st.tail.append(ev)
+
+    def _transport(self, ev: Event) -> None:
+        d = ev.data
+        if d.get("network"):
+            self.networks.setdefault(d["network"], ev.brief())
+            if d.get("using"):
+                self.networks.setdefault(d["network"] + "_using", d["using"])
+        if d.get("no_ib"):
+            self.networks.setdefault("no_ib", ev.brief())
+        if d.get("setting") and len(self.settings) < 200:
+            name, value = d["setting"]
+            vals = self.settings.setdefault(name, {})
+            if len(vals) < 8:
+                vals.setdefault(value, ev.brief())
+        if d.get("nranks") and len(self.world) < 64:
+            self.world.append((int(d["nranks"]), f"NCCL's 'nranks' at {ev.where}"))
+
+    def add_dump(self, rank: int, dump: DumpSummary, where: str) -> None:
+        st = self.rank(rank)
+        if st is None:
+            return
+        st.fr, st.fr_where = dump, where
+        self.kinds["fr_dump"] += 1
+        for pg, members in dump.pg_ranks.items():
+            if members and len(self.world) < 64:
+                self.world.append((max(members) + 1, f"Flight Recorder pg_config ranks in {where}"))
+
+    def merge(self, o: "Collected") -> None:
+        """Fold in what another process collected from later inputs (parallel ingest):
+        the result equals reading those inputs after ours in one process."""
+        for r, st in o.ranks.items():
+            mine = self.rank(r)
+            if mine is not None:
+                mine.merge(st)
+        self.kinds.update(o.kinds)
+        for k, evs in o.samples.items():
+            self.samples[k] = (self.samples.get(k, []) + evs)[:SAMPLES]
+        for k, rs in o.kind_ranks.items():
+            self.kind_ranks.setdefault(k, set()).update(rs)
+        self.unranked.update(o.unranked)
+        self.world = (self.world + o.world)[:64]
+        for name, vals in o.settings.items():
+            mine = self.settings.setdefault(name, {})
+            for v, where in vals.items():
+                if len(mine) < 8:
+                    mine.setdefault(v, where)
+        for k, v in o.networks.items():
+            self.networks.setdefault(k, v)
+        self.child_failures = (self.child_failures + o.child_failures)[:256]
+        self.worker_failures = (self.worker_failures + o.worker_failures)[:256]
+        self.prior_findings = (self.prior_findings + o.prior_findings)[:50]
+        self.dropped_ranks += o.dropped_ranks
+
+    def finalize(self) -> None:
+        """Give timeout lines without a process group (torch <= 2.4 prints ``[Rank 0]
+        Watchdog caught ...`` but ``[PG 1 Rank 0] Exception ... at work: N``) the group
+        of the status line with the same SeqNum; else the only group, else "0"."""
+        for st in self.ranks.values():
+            t = st.timeouts.pop("?", None)
+            if t is None:
+                continue
+            pgs = [pg for pg, s in st.status.items() if s.seq == t.seq] or (list(st.status) if len(st.status) == 1 else ["0"])
+            old = st.timeouts.get(pgs[0])
+            if old is None or (t.seq or -1) > (old.seq or -1):
+                st.timeouts[pgs[0]] = t
+        ms = [e.data.get("timeout_ms") for e in self.samples.get("watchdog_timeout", []) if e.data.get("timeout_ms")]
+        self.torch_timeout_ms = max(ms) if ms else None
