@@ -150,6 +150,88 @@ def launch_spec(
         sys.stdout.write(k8s_spec.pytorchjob_manifest(nodes, nproc_per_node, image, gpus_per_node=gpus_per_node))
 
 
+@app.command("sweep-workers")
+def sweep_workers(
+    nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", help="Ranks of the trainer. Default: the visible GPUs with CUDA; 2 on CPU."),
+    workers: Optional[str] = typer.Option(None, "--workers", help="num_workers choices, e.g. 0,1,2,4. Default 0..max(4, 2 x cores / ranks), at most 8."),
+    pin_memory: str = typer.Option("auto", "--pin-memory", help="auto | true | false | both. auto: both on GPU; on CPU pin_memory is a no-op and stays False."),
+    prefetch_factor: Optional[str] = typer.Option(None, "--prefetch-factor", help="Also sweep these prefetch_factor values, e.g. 2,4 (default: torch's 2)."),
+    persistent_workers: str = typer.Option("false", "--persistent-workers", help="false | true | both."),
+    grid: bool = typer.Option(False, "--grid", help="Measure every combination instead of the adaptive search."),
+    max_minutes: float = typer.Option(5.0, "--max-minutes", help="Bound on the whole sweep's wall time."),
+    margin: float = typer.Option(0.05, "--margin", help="Recommend the fewest workers within this fraction of the best throughput."),
+    windows: int = typer.Option(3, "--windows", help="Measurement windows per configuration (median and spread)."),
+    window_steps: int = typer.Option(20, "--window-steps", help="Steps per measurement window."),
+    warmup_steps: int = typer.Option(5, "--warmup-steps", help="Steps excluded as warm-up (worker start-up, first prefetches)."),
+    batch_size: int = typer.Option(32, "--batch-size", help="Per-rank batch size of the reference trainer."),
+    sample_cost_ms: float = typer.Option(0.0, "--sample-cost-ms", help="Reference trainer: extra decode/augment work per sample, in ms."),
+    sample_cost_kind: str = typer.Option("cpu", "--sample-cost-kind", help="cpu (busy work) | io (a sleep, like slow storage)."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="MNIST IDX files (MNIST/raw layout); synthetic data when absent."),
+    loader: Optional[str] = typer.Option(None, "--loader", help="module:function building your own DataLoader (see reference_train)."),
+    step_ms: float = typer.Option(10.0, "--step-ms", help="With --loader: the stand-in compute per step, in ms (set it to your real step time)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Run directory. Default: ./ncclDoctor-runs/sweep-workers-<time>."),
+    as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
+    fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
+) -> None:
+    """Measure DataLoader num_workers x pin_memory on the reference DDP trainer under torchrun; recommend the smallest that keeps up."""
+    from ncclDoctor.sweep import SweepOptions, run_sweep
+
+    opts = SweepOptions(
+        nproc_per_node=nproc_per_node, workers=workers, pin_memory=pin_memory, prefetch_factor=prefetch_factor,
+        persistent_workers=persistent_workers, grid=grid, max_minutes=max_minutes, margin=margin, windows=windows,
+        window_steps=window_steps, warmup_steps=warmup_steps, batch_size=batch_size, sample_cost_ms=sample_cost_ms,
+        sample_cost_kind=sample_cost_kind, data_dir=str(data_dir) if data_dir else None, loader=loader, step_ms=step_ms,
+        out=str(out) if out else None, fail_on=fail_on,
+    )
+    with _sweep_progress(quiet=as_json) as progress:
+        report = run_sweep(opts, argv=sys.argv[1:], progress=progress)
+    _emit(report, as_json)
+    raise typer.Exit(report.exit_code)
+
+
+def _sweep_progress(quiet: bool):
+    """A rich progress bar on stderr when it is a terminal; one line per run otherwise."""
+    import contextlib
+
+    if quiet:
+        return contextlib.nullcontext(None)
+    if not sys.stderr.isatty():
+        def line(done, total, label, res):
+            if res is not None:
+                err.print(f"  [{done}/{total}] {label}: {res.status}, {res.samples_per_s:.0f} samples/s ({res.elapsed_s:.1f} s)")
+        return contextlib.nullcontext(line)
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    @contextlib.contextmanager
+    def bar():
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=err, transient=True) as p:
+            task = p.add_task("sweep", total=1)
+
+            def update(done, total, label, res):
+                desc = f"{label}: {res.samples_per_s:.0f} samples/s" if res is not None else f"running {label}"
+                p.update(task, completed=done, total=total, description=desc)
+                if res is not None:
+                    p.console.print(f"  {label}: {res.status}, {res.samples_per_s:.0f} samples/s ({res.elapsed_s:.1f} s)")
+            yield update
+
+    return bar()
+
+
+@app.command()
+def stalls(
+    run_dir: Path = typer.Argument(..., help="A run directory written by ncclDoctor.monitor.Monitor (holds monitor/rank-*.jsonl)."),
+    stall_share: float = typer.Option(0.10, "--stall-share", help="Data-wait share of step time above which a rank is stalled."),
+    as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
+    fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
+) -> None:
+    """Analyse a monitored training run: dataloader stalls, stragglers, unequal batch counts."""
+    from ncclDoctor.monitor import build_report
+
+    report = build_report(run_dir, stall_share=stall_share, fail_on=fail_on, argv=sys.argv[1:])
+    _emit(report, as_json)
+    raise typer.Exit(report.exit_code)
+
+
 @app.command("env")
 def env_cmd(
     nproc_per_node: Optional[int] = typer.Option(None, "--nproc-per-node", help="Ranks you will start per node: checked against the GPUs NVML sees."),

@@ -87,3 +87,23 @@ def test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang(tm
     assert "sets GLOO_SOCKET_IFNAME=nosuch0" in con["message"]
     assert all(r.returncode not in (0, 1) for r in runs), [r.returncode for r in runs]
     assert elapsed < 170
+
+
+@pytest.mark.parametrize("spec,code", [("hang:1", "RUN003"), ("crash:1", "RUN004")])
+def test_fault_on_the_other_node_is_named_by_address(tmp_path, spec, code):
+    """Issue 4 across nodes: rank 1 lives on node 1; the reporting node names it by
+    that node's address, within the deadline + 10 s, and nothing is left running."""
+    from tests.test_faults import leftovers
+
+    deadline = 15
+    with netns.Cluster(2) as c:
+        runs = run_nodes(2, launch_in(c), c.addr, tmp_path, extra=["--timeout", str(deadline), "--inject", spec], timeout=200)
+    rep = reporting(runs).report
+    [f] = [f for f in rep["findings"] if f["code"] == code]
+    assert f["ranks"] == [1], rep["findings"]
+    assert f["nodes"] == [n for n in f["nodes"] if n.startswith(c.addr(1) + " ")] and f["nodes"]
+    assert rep["exit_code"] == 4
+    if spec.startswith("hang"):
+        assert rep["results"]["run"]["verdict_after_s"] <= deadline + 10
+    for i in range(2):
+        assert leftovers(tmp_path / f"node{i}") == []

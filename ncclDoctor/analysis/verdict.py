@@ -102,8 +102,19 @@ def hang_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dic
     return ExitCode.FAULT
 
 
+# A rank whose error says its peer went away is a victim, even when torchrun on its node
+# saw it fail first (it cannot see ranks on other nodes).
+CONSEQUENCES = ("Connection closed by peer", "Connection reset by peer", "remote worker crashing", "Broken pipe")
+
+
+def is_consequence(message: str | None) -> bool:
+    return bool(message) and any(c in message for c in CONSEQUENCES)
+
+
 def crash_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any], deviations: dict[int, str]) -> ExitCode:
     root = failures.get("root_cause")
+    if root and is_consequence(root.get("message") or out.ranks.get(root["rank"], None) and out.ranks[root["rank"]].error):
+        root = None
     failed = [r for r, st in out.ranks.items() if st.state == "error"]
     if not out.initialized and not any(st.left for st in out.ranks.values()) and not failed and not root:
         report.add(run_rules.LAUNCH_FAILED.finding(

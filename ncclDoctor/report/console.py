@@ -48,6 +48,11 @@ def render_console(report: Report, console: Console | None = None) -> None:
         console.print(f"        fix: {' '.join(f.fix.split())}", highlight=False, markup=False)
     if suppressed_note(report):
         console.print(suppressed_note(report), highlight=False, markup=False)
+    if report.results.get("sweep") or report.results.get("stalls"):
+        from ncclDoctor.sweep.render import console_lines
+
+        for line in console_lines(report.results):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     ar = report.results.get("all_reduce")
     if ar and ar.get("rows"):
         for line in allreduce_lines(ar):

@@ -149,6 +149,10 @@ def render_markdown(report: Report) -> str:
         parts += _finding_md(f)
     if suppressed_note(report):
         parts += [suppressed_note(report), ""]
+    if report.results.get("sweep") or report.results.get("stalls"):
+        from ncclDoctor.sweep.render import markdown_sections  # table, text chart, per-rank waits
+
+        parts += markdown_sections(report.results)[1:] + [""]
     for t in evidence_tables(report):
         parts += [f"## {t.title}", "", table(t.headers, t.rows), ""]
         if t.note:

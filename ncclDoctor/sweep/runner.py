@@ -1,0 +1,128 @@
+"""Run the reference trainer once, under torchrun, for one loader configuration.
+
+Each run gets its own folder ``<run_dir>/configs/<label>/`` holding the torchrun log,
+every rank's stdout/stderr (``logs/``) and the monitor records (``monitor/``), from which
+its throughput is computed (``ncclDoctor.analysis.stalls``): steady state only, in
+``windows`` equal windows, median and spread.
+
+Every run has a deadline; when it passes (or on Ctrl-C) torchrun and every descendant
+are stopped and reaped (``ncclDoctor.launch.supervisor.stop_tree``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ncclDoctor.analysis import stalls
+from ncclDoctor.fsutil import write_json_atomic
+from ncclDoctor.launch.supervisor import stop_tree
+from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
+from ncclDoctor.monitor import read_records
+from ncclDoctor.sweep.plan import Config
+
+
+@dataclass
+class RunResult:
+    config: Config
+    status: str  # ok | failed | timeout
+    elapsed_s: float
+    returncode: int | None = None
+    throughput: dict[str, Any] = field(default_factory=dict)  # samples/s: median, spread, windows
+    analysis: dict[str, Any] = field(default_factory=dict)
+    findings: list[Any] = field(default_factory=list)
+    folder: str = ""
+    error: str = ""
+
+    @property
+    def samples_per_s(self) -> float:
+        return float(self.throughput.get("median", 0.0)) if self.status == "ok" else 0.0
+
+    def worst_rank(self) -> dict[str, Any]:
+        """The rank that waited longest for data (it gates the step)."""
+        ranks = self.analysis.get("ranks", [])
+        return max(ranks, key=lambda r: r["data_wait_ms"]) if ranks else {}
+
+    def to_dict(self) -> dict[str, Any]:
+        ranks = self.analysis.get("ranks", [])
+        w = self.worst_rank()
+        return {
+            **self.config.to_dict(), "status": self.status, "elapsed_s": round(self.elapsed_s, 2), "returncode": self.returncode,
+            "samples_per_s": round(self.samples_per_s, 2), "spread": self.throughput.get("spread"), "windows": self.throughput.get("windows"),
+            "data_share": max((r["data_share"] for r in ranks), default=None),
+            "data_wait_ms": w.get("data_wait_ms"), "step_ms": w.get("step_ms"),
+            "imbalance": _imbalance(ranks), "folder": self.folder, "error": self.error,
+        }
+
+
+def _imbalance(ranks: list[dict[str, Any]]) -> float | None:
+    """max/min over ranks of busy time (data wait + compute): 1.0 is perfectly even."""
+    busy = [r["data_wait_ms"] + r["compute_ms"] for r in ranks]
+    if len(busy) < 2 or min(busy) <= 0:
+        return None
+    return round(max(busy) / min(busy), 3)
+
+
+def child_env(env: dict[str, str]) -> dict[str, str]:
+    import reference_train
+
+    out = {k: v for k, v in env.items()}
+    out.setdefault("OMP_NUM_THREADS", "1")
+    out["PYTHONUNBUFFERED"] = "1"
+    # `-m reference_train` from a source checkout, and the user's --loader module from cwd
+    root = str(Path(reference_train.__file__).resolve().parent.parent)
+    parts = [root, os.getcwd(), *[x for x in env.get("PYTHONPATH", "").split(os.pathsep) if x]]
+    out["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(parts))
+    return out
+
+
+def run_config(cfg: Config, nproc: int, trainer_args: list[str], run_dir: Path, env: dict[str, str], deadline_s: float,
+               windows: int = 3, stall_share: float = 0.10) -> RunResult:
+    folder = run_dir / "configs" / cfg.label
+    folder.mkdir(parents=True, exist_ok=True)
+    args = [*trainer_args, *cfg.trainer_args(), f"--monitor-dir={folder}"]
+    argv = torchrun_argv(LaunchSpec(nproc_per_node=nproc, module="reference_train", log_dir=str(folder / "logs")), args)
+    write_json_atomic(folder / "launch.json", {"argv": argv, "config": cfg.to_dict(), "deadline_s": deadline_s})
+    t0 = time.monotonic()
+    with open(folder / "torchrun.log", "ab") as log:
+        proc = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    status = "ok"
+    try:
+        try:
+            proc.wait(timeout=max(1.0, deadline_s))
+        except subprocess.TimeoutExpired:
+            status = "timeout"
+    finally:  # also on Ctrl-C: no process outlives the command
+        if proc.poll() is None:
+            stop_tree(proc)
+    elapsed = time.monotonic() - t0
+    res = RunResult(cfg, status, elapsed, proc.returncode, folder=str(folder))
+    if status == "ok" and proc.returncode != 0:
+        res.status = "failed"
+        res.error = _last_error(folder)
+    records = read_records(folder)
+    if records:
+        res.analysis, res.findings = stalls.analyse(records, stall_share=stall_share, windows=windows)
+        res.throughput = res.analysis["throughput"]
+    if res.status == "ok" and not res.throughput.get("steps"):
+        res.status, res.error = "failed", "no steady-state steps recorded (too few steps for the warm-up?)"
+    return res
+
+
+def _last_error(folder: Path) -> str:
+    """The last meaningful line of the run's output, for a one-line message."""
+    lines: list[str] = []
+    for p in sorted(folder.glob("logs/**/*")) + [folder / "torchrun.log"]:
+        if p.is_file() and p.name in ("stderr.log", "error.json", "torchrun.log"):
+            try:
+                lines += [ln.strip() for ln in p.read_text(errors="replace").splitlines() if ln.strip()]
+            except OSError:
+                continue
+    for ln in reversed(lines):
+        if "error" in ln.lower() or "Error" in ln:
+            return ln[:300]
+    return lines[-1][:300] if lines else "no output"

@@ -1,0 +1,127 @@
+"""sweep-workers: the plan (pure), usage errors, and real sweeps under torchrun that must
+recommend more workers for a slow loader than for a fast one."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ncclDoctor.sweep import plan
+from ncclDoctor.sweep.plan import Axes, Config
+from tests._reportrun import schema_errors
+from tests.conftest import run_cli
+
+
+def test_prediction_is_worker_time_over_step_time():
+    assert plan.predict_workers(0.120, 0.040) == 3
+    assert plan.predict_workers(0.0405, 0.020) == 2  # 2.02: within 5% of 2 workers
+    assert plan.predict_workers(0.005, 0.050) == 1
+    assert plan.predict_workers(0.0, 0.050) == 0
+
+
+def test_adaptive_walk_brackets_the_knee():
+    axes = Axes((0, 1, 2, 3, 4, 6, 8))
+
+    def walk(n_star, share, rate):
+        """Run the walk against a model host: share(n) and rate(n) per worker count."""
+        tried, measured, shares = {0}, {Config(0): rate(0)}, {Config(0): share(0)}
+        while (n := plan.next_adaptive(axes, n_star, tried, measured, shares, 0.05, 0.10)) is not None:
+            tried.add(n)
+            measured[Config(n)], shares[Config(n)] = rate(n), share(n)
+        return sorted(tried)
+
+    # loader-bound, knee at 3 workers, prediction 2: up to 3, nothing below 2 or above 3
+    assert walk(2, lambda n: 0.04 if n >= 3 else 0.5, lambda n: min(n, 3) * 100 + 50) == [0, 2, 3]
+    # prediction too high (6): down while fewer still keep up
+    assert walk(6, lambda n: 0.04 if n >= 3 else 0.5, lambda n: min(n, 3) * 100 + 50) == [0, 2, 3, 4, 6]
+    # compute-bound: 0 keeps up; one run above confirms it
+    assert walk(0, lambda n: 0.03, lambda n: 500) == [0, 1]
+    # waits everywhere but stops gaining (CPU-bound): stop at the flat
+    assert walk(1, lambda n: 0.3, lambda n: {0: 100, 1: 200, 2: 205}.get(n, 206)) == [0, 1, 2]
+
+
+def test_recommend_takes_the_fewest_workers_within_the_margin():
+    measured = {Config(0): 300.0, Config(1): 590.0, Config(2): 610.0, Config(3): 600.0, Config(4): 620.0}
+    assert plan.recommend(measured, 0.05) == Config(1)
+    assert plan.recommend(measured, 0.01) == Config(4)
+    assert plan.recommend({}, 0.05) is None
+
+
+def test_recommend_trusts_a_low_data_wait_over_a_lucky_run():
+    # n=0 waits 2% of its step for data; n=2 ran while the host was quieter
+    measured = {Config(0): 600.0, Config(1): 590.0, Config(2): 1250.0}
+    shares = {Config(0): 0.02, Config(1): 0.03, Config(2): 0.02}
+    assert plan.recommend(measured, 0.05, shares) == Config(0)
+    assert plan.recommend(measured, 0.05, {Config(0): 0.40, Config(1): 0.2, Config(2): 0.02}) == Config(2)
+
+
+def test_grid_covers_every_axis_without_meaningless_combinations():
+    axes = Axes((0, 2), (False, True), (2, 4), (False, True))
+    g = plan.grid(axes)
+    assert len(g) == 2 + 2 * 2 * 2  # n=0: pin only; n=2: pin x prefetch x persistent
+    assert len(set(g)) == len(g)
+    assert plan.variants(axes, 2) == [Config(2, True, 2, False), Config(2, False, 4, False), Config(2, False, 2, True)]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--workers", "0,x"], "bad --workers"),
+    (["--workers", "-1,2"], "bad --workers"),
+    (["--loader", "nocolon"], "module:function"),
+    (["--pin-memory", "maybe"], "bad --pin-memory"),
+    (["--max-minutes", "0"], "--max-minutes"),
+])
+def test_usage_errors_are_one_line_and_exit_2(tmp_path, args, needle):
+    p = run_cli("sweep-workers", "--out", str(tmp_path), *args, timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert needle in p.stderr and "Traceback" not in p.stderr
+
+
+FAST = ["--windows", "2", "--window-steps", "8", "--warmup-steps", "3"]
+
+
+def _sweep(tmp_path, name, *args):
+    p = run_cli("sweep-workers", "--out", str(tmp_path / name), "--json", *FAST, *args, timeout=400)
+    assert p.returncode in (0, 1), p.stderr[-3000:]
+    rep = json.loads(p.stdout)
+    assert rep["command"] == "sweep-workers" and (tmp_path / name / "report.md").exists()
+    assert schema_errors(rep) == []
+    return rep
+
+
+@pytest.mark.slow
+def test_sweep_recommends_more_workers_for_a_slow_loader_than_a_fast_one(tmp_path):
+    # 6 ms of storage latency per sample (192 ms per batch of 32) against a step of tens
+    # of ms needs several workers; with no cost one process keeps up. --margin 0.25 for
+    # the slow loader because 2 cores shared by 5 test suites make run-to-run noise far
+    # above 5%; the fast one is judged by its data-wait share, a ratio within one run.
+    slow = _sweep(tmp_path, "slow", "--workers", "0,1,2,3", "--margin", "0.25", "--sample-cost-ms", "6", "--sample-cost-kind", "io")
+    fast = _sweep(tmp_path, "fast", "--workers", "0,1,2,3", "--sample-cost-ms", "0")
+    n_slow = slow["results"]["sweep"]["recommendation"]["num_workers"]
+    n_fast = fast["results"]["sweep"]["recommendation"]["num_workers"]
+    assert n_slow >= 2 and n_fast <= 1 and n_slow > n_fast, (slow["results"]["sweep"]["rows"], fast["results"]["sweep"]["rows"])
+    assert "loader-bound" in slow["results"]["sweep"]["recommendation"]["reason"]
+    assert "compute-bound" in fast["results"]["sweep"]["recommendation"]["reason"]
+    codes = {f["code"] for f in slow["findings"]}
+    assert {"DL007", "DL004"} <= codes  # the pick, and pin_memory being a no-op on CPU
+    # the adaptive search measured n=0 and a few around the prediction, not the whole grid
+    assert 0 in {c["num_workers"] for c in slow["results"]["sweep"]["rows"]}
+    assert "samples/s vs num_workers" in (tmp_path / "slow" / "report.md").read_text()
+
+
+@pytest.mark.slow
+def test_sweep_runs_a_user_loader_factory_on_the_grid(tmp_path):
+    rep = _sweep(tmp_path, "user", "--grid", "--workers", "0,2", "--loader", "tests.sweep_user_loader:make_loader", "--step-ms", "5")
+    cfgs = rep["results"]["sweep"]["rows"]
+    assert [c["num_workers"] for c in cfgs] == [0, 2] and all(c["status"] == "ok" for c in cfgs)
+    assert cfgs[1]["samples_per_s"] > cfgs[0]["samples_per_s"]  # 16 ms of sleep per batch vs 5 ms steps
+
+
+def test_max_minutes_bounds_the_sweep_and_reports_the_cut(tmp_path):
+    p = run_cli("sweep-workers", "--out", str(tmp_path / "r"), "--json", "--grid", "--workers", "0,1,2", "--max-minutes", "0.1", timeout=120)
+    rep = json.loads(p.stdout)
+    assert p.returncode == 3, p.stderr  # nothing measured: could not run
+    codes = {f["code"] for f in rep["findings"]}
+    assert "DL009" in codes and "DL008" in codes
+    assert schema_errors(rep) == []
+    assert rep["duration_s"] < 60
