@@ -190,9 +190,26 @@ def preflight(report: Report, p: Plan, env: dict[str, str]) -> None:
     report.settings = env_rules.surface(env)
     report.add(*env_rules.lint(env, where=where, interfaces=[i["name"] for i in report.host.get("interfaces", [])]))
     report.add(*check_host(report.host, p.backend, p.nproc_per_node, where))
+    report.add(*host_health(report.host, env, p, where))
     if p.world_size == 1:
         report.add(run_rules.SINGLE_RANK.finding("World size is 1: busbw is 0 by definition.", nodes=[where]))
     p.preflight = list(report.findings)
+
+
+def host_health(host: dict[str, Any], env: dict[str, str], p: "Plan", where: str) -> list:
+    """GPU health through NVML and RDMA port health through sysfs (``ncclDoctor env``
+    shows the same with more detail). On a machine without NVML the GPU part is a plain
+    "skipped" fact in the report, not a finding: a CPU check has nothing to fix there."""
+    from ncclDoctor.facts.ib import collect_ib_facts
+    from ncclDoctor.rules.gpu import check_gpus
+    from ncclDoctor.rules.network import check_ib
+
+    out = []
+    if "devices" in host.get("gpus", {}):
+        out += check_gpus(host["gpus"], where, p.nproc_per_node if p.backend == "nccl" else None)
+    host["ib"] = collect_ib_facts(env.get("NCCLDOCTOR_SYSFS_ROOT") or "/")
+    out += check_ib(host["ib"], env, where)
+    return out
 
 
 def worker_env(env: dict[str, str], control_port: int, control_host: str = "127.0.0.1") -> dict[str, str]:

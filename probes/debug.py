@@ -98,7 +98,7 @@ class Evidence:
         try:
             store = self._store()
             while not store.check(["ctl/dump"]):
-                if self._stop.wait(0.2):
+                if self._stop.wait(0.5):
                     return
             self.dump(store)
         except Exception:

@@ -107,3 +107,16 @@ def test_usage_errors_exit_2_with_one_line(args, needle, tmp_path):
     assert needle in proc.stderr
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_check_reports_rdma_port_health_from_sysfs(tmp_path):
+    """Host health runs inside check too (recorded sysfs tree; no InfiniBand here)."""
+    from pathlib import Path
+
+    fix = Path(__file__).parent / "fixtures" / "sysfs" / "port_down"
+    proc = run_cli("check", "--out", str(tmp_path / "r"), "-b", "4K", "-e", "4K", "-n", "2",
+                   env=cli_env(NCCLDOCTOR_SYSFS_ROOT=str(fix)), timeout=180)
+    rep = Report.load(tmp_path / "r")
+    assert "NET003" in {f.code for f in rep.findings}, [(f.code, f.message) for f in rep.findings]
+    assert "hcas" in rep.host["ib"]
+    assert proc.returncode in (0, 1)

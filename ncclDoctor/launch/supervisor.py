@@ -159,7 +159,7 @@ class Supervisor:
         phases: tuple[str, ...] = PHASES,
         on_event: Callable[[dict[str, Any]], None] | None = None,
         before_stop: Callable[["Supervisor", Outcome], None] | None = None,
-        poll_s: float = 0.1,
+        poll_s: float = 0.25,
     ):
         self.argv = argv
         self.env = env
