@@ -362,6 +362,13 @@ def read_failures(run_dir: Path) -> dict[str, Any]:
     for rec in [failures["root_cause"], *failures["others"]]:
         if rec:
             rec["message"] = evidence.error_file_message(rec.get("error_file"))
+    # torchrun may record a rank that was already dying as "SIGTERM" with no error file
+    # (it stopped the others first); @record's files say what each rank raised.
+    failures["errors_by_local_rank"] = {
+        int(f.parent.name): msg
+        for f in sorted(run_dir.glob("logs/*/attempt_*/*/error.json"))
+        if f.parent.name.isdigit() and (msg := evidence.error_file_message(str(f)))
+    }
     return failures
 
 

@@ -150,7 +150,11 @@ def crash_findings(report: Report, out: Outcome, label: Label, inv: dict[int, di
             if root["signal"] == "SIGKILL":
                 status += " (the OOM killer sends SIGKILL: check `dmesg` / the container's memory limit)"
         last = f"last phase {st.phase!r} ({st.state})" if st and st.phase else "before init"
-        err = (root or {}).get("message") or (st.error if st else None)
+        # this node's error files are keyed by local rank: usable when the job is one node
+        one_node = len({(i or {}).get("addr") for i in inv.values()}) <= 1
+        local = (inv.get(r) or {}).get("local_rank", r)
+        err = ((root or {}).get("message") if root and root["rank"] == r else None) or (st.error if st else None) \
+            or (failures.get("errors_by_local_rank", {}).get(local) if one_node else None)
         if r in deviations:
             parts.append(f"rank {r} (pid {(inv.get(r) or {}).get('pid', '?')}) on {label(r)} {deviations[r]}, {last}")
             if root and root["rank"] != r:
