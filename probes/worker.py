@@ -204,6 +204,7 @@ class Worker:
     def done(self) -> None:
         import torch.distributed as dist
 
+        dist.barrier()  # leave together: a peer's last send still in flight aborts gloo at teardown
         dist.destroy_process_group()
 
     def run(self) -> None:

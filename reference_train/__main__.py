@@ -152,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reference_train: {steps} steps in {elapsed:.1f} s" + (f", test accuracy {acc:.3f}" if acc is not None else ""), flush=True)
         if args.result_json:
             train.save_atomic(result, args.result_json, as_json=True)
+    # Every rank leaves together: destroying the group while a peer's last gloo send is
+    # still in flight aborts the process ("terminate called without an active exception").
+    dist.barrier()
     dist.destroy_process_group()
     return 0
 
