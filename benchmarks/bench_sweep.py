@@ -52,7 +52,7 @@ def main() -> None:
         paired = pair(d, g, ad, a)
     for name, sw, tp in (("grid", g, g_tp), ("adaptive", ad, ad_tp)):
         rec = sw["recommendation"] or {}
-        print(f"{name:9} wall {sw['wall_s']:7.1f} s  runs {len(sw['configs']):2}  pick {rec.get('label')}  "
+        print(f"{name:9} wall {sw['wall_s']:7.1f} s  runs {len(sw['rows']):2}  pick {rec.get('label')}  "
               f"({rec.get('samples_per_s', 0):.0f} samples/s)  measured: " + ", ".join(f"{k}={v:.0f}" for k, v in tp.items()))
     best_label = max(g_tp, key=g_tp.get)
     pick = (ad["recommendation"] or {}).get("label")
