@@ -136,7 +136,7 @@ class Plan:
     node: dict[str, str]
     run_dir: Path
     rdzv: multinode.Rendezvous | None = None
-    structure: dict[str, int] | None = None
+    structure: dict[str, Any] | None = None  # size, iters, sizes (the intra-node curve)
     control: Any = None  # the control store once launched (multi-node reads it after the run)
     preflight: list = field(default_factory=list)  # this node's preflight findings (shared with the reporting node)
 
@@ -181,7 +181,7 @@ def plan(opts: CheckOptions, host: dict[str, Any], env: dict[str, str]) -> Plan:
     run_dir = Path(opts.out) if opts.out else default_run_dir("check")
     structure = None
     if rdzv:
-        structure = {"size": parse_size(opts.structure_bytes or d["structure_bytes"]), "iters": d["structure_iters"]}
+        structure = {"size": parse_size(opts.structure_bytes or d["structure_bytes"]), "iters": d["structure_iters"], "sizes": sizes}
     return Plan(backend, nproc, nproc * nnodes, sizes, warmup, iters, deadlines, node, run_dir, rdzv, structure)
 
 

@@ -188,6 +188,9 @@ def analyse(report, p, out: Outcome, label: Callable[[int], str]) -> None:
     results, findings = structure.analyse(struct, leader)
     if results:
         report.results["structure"] = results
+    sweep = structure.per_node_sweep(struct, leader)
+    if sweep:
+        report.results["intra_node_all_reduce"] = sweep
     report.add(*findings)
     report.add(*_rank_errors(out, label))
     mn = {"reporting_node": None, "is_reporting_node": p.rdzv.is_host, "nnodes": p.rdzv.nnodes,

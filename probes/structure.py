@@ -6,7 +6,10 @@ Run by every rank of a multi-node check, after the all_reduce sweep::
         -m probes.worker --config CONFIG.json   # with "structure": {...} in CONFIG
 
 1. **intra-node all_reduce**: every node at once, each over its own group of local ranks
-   (``new_group``; skipped with one rank per node);
+   (``new_group``; skipped with one rank per node), over every message size of the
+   check's sweep (``cfg["sizes"]``) plus the structure size: one busbw curve per node,
+   so a node whose GPUs, NVLink/PCIe or CPUs are slow stands out at the sizes where it
+   does. The row at the structure size is also kept alone (``intra_node``) for BW204;
 2. **inter-node all_reduce**: one rank per node (local rank 0, the node's *leader*);
 3. **point-to-point** between leaders in rounds of disjoint pairs, chosen by
    ``ncclDoctor.analysis.localize.localize``: the ring, then only the suspects re-paired
@@ -113,9 +116,12 @@ def run(worker, cfg: dict[str, Any]) -> dict[str, Any]:
     # Every rank creates every group, in the same order (torch requires it).
     intra = [dist.new_group(r) for r in nodes] if nproc > 1 else []
     inter = dist.new_group(leaders) if nnodes > 1 else None
-    out: dict[str, Any] = {"node_rank": node, "nnodes": nnodes, "nproc_per_node": nproc, "leader": worker.rank in leaders}
+    out: dict[str, Any] = {"node_rank": node, "nnodes": nnodes, "nproc_per_node": nproc, "iters": iters, "leader": worker.rank in leaders}
     if intra:
-        out["intra_node"] = _all_reduce(worker, intra[node], nproc, size, iters)
+        sizes = sorted({int(x) for x in cfg.get("sizes") or []} | {size})
+        rows = [_all_reduce(worker, intra[node], nproc, s, iters) for s in sizes]
+        out["intra_node_sweep"] = rows
+        out["intra_node"] = next(r for r in rows if r["size"] == max(1, size // 4) * 4)
     if inter is not None and worker.rank in leaders:
         out["inter_node"] = _all_reduce(worker, inter, nnodes, size, iters)
         out["p2p"] = _p2p(worker, leaders, inter, size, iters)

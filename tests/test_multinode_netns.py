@@ -39,6 +39,11 @@ def test_two_healthy_nodes_pass_with_the_structure_measured(tmp_path):
     st = rep["results"]["structure"]
     assert len(st["intra_node"]) == 2 and st["inter_node"]["nranks"] == 2
     assert st["p2p"]["pairs_measured"] == 1 and st["p2p"]["pairs"][0]["gbps"] > 0
+    # one intra-node busbw curve per node, over the sweep's sizes and the structure size
+    per_node = rep["results"]["intra_node_all_reduce"]["per_node"]
+    assert sorted(k.split(" ")[0] for k in per_node) == [c.addr(0), c.addr(1)]
+    sizes = sorted({r["size"] for r in rep["results"]["all_reduce"]["rows"]} | {256 * 1024})
+    assert all([r["size"] for r in sub["rows"]] == sizes and min(r["busbw_gbps"] for r in sub["rows"]) > 0 for sub in per_node.values())
     other = runs[1]
     assert "full report is on 10.77.0.1" in other.stderr
     assert other.report["results"]["multinode"]["full_report"]["run_dir"] == str((tmp_path / "node0").resolve())

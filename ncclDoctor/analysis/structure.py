@@ -3,7 +3,12 @@
 Input: the ``structure`` result of every rank (``probes.structure``) and a function
 that names node ``i`` ("address (host)"). Output: ``results["structure"]`` for the
 report -- intra-node all_reduce per node, inter-node all_reduce over one rank per node,
-every point-to-point pair measured with its round -- and the findings:
+every point-to-point pair measured with its round -- and the findings. ``per_node_sweep``
+builds ``results["intra_node_all_reduce"]``, each node's busbw against message size in
+the shape the baseline and the HTML chart read (``{"per_node": {node: {"rows": [...]}}}``),
+so ``--baseline`` judges every node at every size and the chart draws a curve per node.
+
+Findings:
 
 - BW201 a slow node (slow against every known-good partner; ``analysis.localize``);
 - BW202 a slow link between two healthy nodes;
@@ -85,6 +90,27 @@ def _intra(structure: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:
     return out
 
 
+def per_node_sweep(structure: dict[int, dict[str, Any]], name: Callable[[int], str]) -> dict[str, Any] | None:
+    """Each node's intra-node all_reduce at every size; a node's pace at a size is its
+    slowest rank's time (the collective ends when that rank does)."""
+    worst: dict[int, dict[int, dict[str, Any]]] = {}
+    nproc = iters = None
+    for res in structure.values():
+        nproc, iters = res.get("nproc_per_node", nproc), res.get("iters", iters)
+        for row in res.get("intra_node_sweep") or []:
+            cur = worst.setdefault(res["node_rank"], {}).get(row["size"])
+            if cur is None or row["time_us"] > cur["time_us"]:
+                worst[res["node_rank"]][row["size"]] = row
+    if not worst:
+        return None
+    return {
+        "ranks_per_node": nproc,
+        "iters": iters,
+        "timing": f"best of {iters} timed operations per size after one warm-up; a node's time is its slowest rank's",
+        "per_node": {name(i): {"rows": [rows[s] for s in sorted(rows)]} for i, rows in sorted(worst.items())},
+    }
+
+
 def analyse(structure: dict[int, dict[str, Any]], name: Callable[[int], str]) -> tuple[dict[str, Any], list[Finding]]:
     if not structure:
         return {}, []
@@ -102,6 +128,7 @@ def analyse(structure: dict[int, dict[str, Any]], name: Callable[[int], str]) ->
         "inter_node": inter,
         "p2p": {
             "rounds": rounds,
+            "size": p2p.get("size"),
             "pairs_measured": len(pairs),
             "all_pairs": nnodes * (nnodes - 1) // 2,
             "reference_gbps": v.reference_gbps,

@@ -93,6 +93,10 @@ def evidence_tables(report: Report) -> list[Table]:
     ar = report.results.get("all_reduce")
     if ar and ar.get("rows"):
         out.append(allreduce_table(ar))
+    if report.results.get("structure") or report.results.get("intra_node_all_reduce"):
+        from ncclDoctor.report.structure import structure_tables
+
+        out += structure_tables(report.results)
     if report.results.get("baseline", {}).get("rows"):
         out.append(baseline_table(report.results["baseline"]))
     if report.ranks:

@@ -39,3 +39,53 @@ def structure_lines(results: dict[str, Any]) -> list[str]:
         for a, b in p2p.get("slow_links", []):
             lines.append(f"#   slow link: {a} <-> {b}")
     return lines
+
+
+def structure_tables(results: dict[str, Any]) -> list[Any]:
+    """The same evidence as tables for Markdown and HTML (``report.markdown.Table``):
+    each node's intra-node all_reduce against message size, then the inter-node
+    all_reduce and every point-to-point pair measured."""
+    from ncclDoctor.analysis.localize import SLOW_RATIO, median
+    from ncclDoctor.report.markdown import Table
+
+    out = []
+    per = (results.get("intra_node_all_reduce") or {}).get("per_node") or {}
+    if per:
+        sw = results["intra_node_all_reduce"]
+        rows, bad = [], set()
+        for node, sub in per.items():
+            for r in sub.get("rows", []):
+                rows.append([node, r["size"], f"{r['time_us']:.1f}", f"{r['algbw_gbps']:.3f}", f"{r['busbw_gbps']:.3f}"])
+        # a node far below the median node at a size is highlighted, by BW204's rule
+        by_size: dict[int, list[float]] = {}
+        for sub in per.values():
+            for r in sub.get("rows", []):
+                by_size.setdefault(r["size"], []).append(r["busbw_gbps"])
+        for i, row in enumerate(rows):
+            vals = by_size[row[1]]
+            if len(vals) >= 3 and float(row[4]) < SLOW_RATIO * median(vals):
+                bad.add(i)
+        out.append(Table(
+            "intra_node_all_reduce",
+            f"Intra-node all_reduce per node ({sw.get('ranks_per_node')} ranks each, all nodes at once)",
+            ["node", "size (B)", "time (us)", "algbw (GB/s)", "busbw (GB/s)"], rows, left=1, bad=bad,
+            note=str(sw.get("timing", "")).capitalize() + ".",
+        ))
+    st = results.get("structure") or {}
+    p2p = st.get("p2p") or {}
+    rows = []
+    if st.get("inter_node"):
+        inter = st["inter_node"]
+        rows.append([f"inter-node all_reduce ({inter['nranks']} nodes, one rank each)", "", inter["size"], f"{inter['busbw_gbps']:.3f}"])
+    for pr in p2p.get("pairs", []):
+        a, b = pr["nodes"]
+        rows.append([f"{a} <-> {b}", "ring" if pr.get("ring") else "re-paired", p2p.get("size", ""), f"{pr['gbps']:.3f}"])
+    if rows:
+        slow = set(p2p.get("slow_nodes", [])) | {n for link in p2p.get("slow_links", []) for n in link}
+        bad = {i for i, r in enumerate(rows) if any(n in r[0] for n in slow)}
+        rounds = p2p.get("rounds", 0)
+        note = (f"{p2p.get('pairs_measured', 0)} of {p2p.get('all_pairs', 0)} node pairs measured in {rounds} round{'' if rounds == 1 else 's'}; "
+                f"point-to-point is bytes sent per second (GB/s), all_reduce is busbw.")
+        out.append(Table("structure", f"Between nodes ({st.get('nnodes')} nodes)", ["between", "round", "size (B)", "bandwidth (GB/s)"],
+                         rows, left=2, bad=bad, note=note))
+    return out

@@ -1,0 +1,107 @@
+"""Per-node busbw against message size in a real multi-node run (localhost mode: two
+"nodes" with two gloo ranks each, their own loopback addresses, no root needed).
+
+The structure phase runs each node's intra-node all_reduce over the check's message
+sizes; the report carries one curve per node (``results.intra_node_all_reduce``), which
+the Markdown and HTML views show, the HTML chart draws as a line per node, and a
+baseline compares node by node and size by size."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import jsonschema
+import pytest
+
+from ncclDoctor.report import baseline as bl
+from ncclDoctor.report.html import render_html
+from ncclDoctor.report.model import Report
+from tests.conftest import ROOT
+from tests.multinode_helpers import reporting, run_nodes
+from tests.test_html import CHROMIUM, _chromium
+
+pytestmark = pytest.mark.slow
+
+TABLE = "intra_node_all_reduce"
+
+
+def addr(i: int) -> str:
+    return f"127.0.0.{i + 12}"
+
+
+def start(i, argv, env):
+    return subprocess.Popen([*argv, "--local-addr", addr(i)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("per-node")
+    runs = run_nodes(2, start, addr, tmp, extra=["--nproc-per-node", "2"])
+    for r in runs:
+        assert r.returncode == 0, (r.index, r.stderr[-3000:])
+    return reporting(runs), tmp
+
+
+def test_each_node_gets_a_busbw_curve_over_the_sweep_sizes(host):
+    run, _ = host
+    rep = run.report
+    sizes = sorted({r["size"] for r in rep["results"]["all_reduce"]["rows"]} | {256 * 1024})  # the sweep + --structure-bytes
+    per_node = rep["results"][TABLE]["per_node"]
+    labels = {f"{addr(i)} ({rep['host']['hostname']})" for i in range(2)}
+    assert set(per_node) == labels
+    for node, sub in per_node.items():
+        assert [r["size"] for r in sub["rows"]] == sizes, node
+        assert all(r["nranks"] == 2 and r["busbw_gbps"] > 0 and r["time_us"] > 0 for r in sub["rows"]), sub
+        # busbw = algbw x 2(n-1)/n with n = 2 ranks in the node
+        assert all(abs(r["busbw_gbps"] - r["algbw_gbps"]) < 1e-9 for r in sub["rows"])
+    # the single-size summary BW204 reads is the curve's point at the structure size
+    for row in rep["results"]["structure"]["intra_node"]:
+        curve = {r["size"]: r for r in per_node[row["node"]]["rows"]}
+        assert curve[row["size"]]["busbw_gbps"] == row["busbw_gbps"]
+    schema = json.loads((ROOT / "ncclDoctor" / "report" / "schema" / "report.schema.json").read_text())
+    jsonschema.validate(rep, schema)
+
+
+def test_markdown_and_html_show_the_per_node_curves(host, tmp_path):
+    run, tmp = host
+    md = (tmp / f"node{run.index}" / "report.md").read_text()
+    assert "## Intra-node all_reduce per node (2 ranks each, all nodes at once)" in md
+    assert "## Between nodes (2 nodes)" in md
+    for i in range(2):
+        assert re.search(rf"\| {re.escape(addr(i))} \(.*?\) \| 262144 \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|", md), md
+    page = render_html(Report.load(tmp / f"node{run.index}"))
+    chart = page[page.index('id="chart-busbw"'):page.index("</figure>", page.index('id="chart-busbw"'))]
+    for i in range(2):
+        assert f"{TABLE} · {addr(i)}" in chart
+    assert 'id="table-intra_node_all_reduce"' in page and 'id="table-structure"' in page
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium): the browser check cannot run")
+def test_chromium_renders_the_multinode_report(host, tmp_path):
+    run, tmp = host
+    page = tmp / f"node{run.index}" / "report.html"
+    shot = tmp / f"node{run.index}" / "report.png"  # kept with the run as its artifact
+    p = _chromium(["--screenshot=" + str(shot), "--window-size=1200,2400", page.as_uri()], tmp_path / "profile1")
+    assert p.returncode == 0, p.stderr[-2000:]
+    png = shot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 50_000
+    dom = _chromium(["--dump-dom", page.as_uri()], tmp_path / "profile2")
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert f"{TABLE} · {addr(1)}" in dom.stdout and 'id="table-intra_node_all_reduce"' in dom.stdout
+
+
+def test_a_baseline_judges_each_node_and_size(host):
+    run, tmp = host
+    doc = bl.baseline_from_report(Report.load(tmp / f"node{run.index}"))
+    base = bl.baseline_series(doc)
+    nodes = {node for table, node in base if table == TABLE}
+    assert len(nodes) == 2
+    slow = sorted(nodes)[1]
+    # the same run against a baseline where one node used to be 3x faster: only that node regressed, at every size
+    doctored = {k: ({s: v * 3 for s, v in pts.items()} if k == (TABLE, slow) else dict(pts)) for k, pts in base.items()}
+    rows = bl.compare(doctored, bl.busbw_series(Report.load(tmp / f"node{run.index}").results), 10.0)
+    regressed = {(r["table"], r["node"]) for r in rows if r["regressed"]}
+    assert regressed == {(TABLE, slow)}
+    assert all(r["regressed"] and round(r["change_pct"]) == -67 for r in rows if (r["table"], r["node"]) == (TABLE, slow))
