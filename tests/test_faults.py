@@ -8,11 +8,13 @@ import signal
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 
 import psutil
 import pytest
 
 from ncclDoctor.report.model import Report
+from tests._reportrun import schema_errors
 from tests.conftest import cli_env, run_cli
 
 DEADLINE = 15  # generous: a healthy phase on a loaded 2-core machine can take seconds
@@ -107,7 +109,8 @@ def test_slow_rank_is_named_as_straggler(tmp_path):
 
 def test_ctrl_c_writes_partial_report_and_stops_everything(tmp_path):
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "ncclDoctor", "check", "--out", str(out), "--inject", "hang:1", "--timeout", "120"]
+    cmd = [sys.executable, "-m", "ncclDoctor", "check", "--no-config", "--out", str(out), "--inject", "hang:1", "--timeout", "120",
+           "--junit", str(tmp_path / "ci.xml")]
     proc = subprocess.Popen(cmd, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -125,4 +128,7 @@ def test_ctrl_c_writes_partial_report_and_stops_everything(tmp_path):
     assert rep.interrupted and rep.verdict == "error" and rep.exit_code == 130
     assert any(f.code == "RUN007" for f in rep.findings)
     assert leftovers(out) == []
-    assert json.loads((out / "report.json").read_text())["interrupted"] is True
+    data = json.loads((out / "report.json").read_text())
+    assert data["interrupted"] is True and schema_errors(data) == []
+    case = ET.parse(tmp_path / "ci.xml").getroot().find(".//testcase")
+    assert case.find("error").get("type") == "interrupted"  # CI sees an error, not a pass
