@@ -4,6 +4,7 @@ recommend more workers for a slow loader than for a fast one."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -115,6 +116,10 @@ def test_sweep_runs_a_user_loader_factory_on_the_grid(tmp_path):
     cfgs = rep["results"]["sweep"]["rows"]
     assert [c["num_workers"] for c in cfgs] == [0, 2] and all(c["status"] == "ok" for c in cfgs)
     assert cfgs[1]["samples_per_s"] > cfgs[0]["samples_per_s"]  # 16 ms of sleep per batch vs 5 ms steps
+    page = (tmp_path / "user" / "report.html").read_text()  # the HTML view has the table as well as the chart
+    table = page[page.index('id="table-sweep"'):]
+    assert 'id="chart-sweep"' in page and "samples/s (median)" in table
+    assert re.search(r'<td class="l">w[02]-pin0 ◀ pick</td>', table) and 'id="recommendation"' in page
 
 
 def test_max_minutes_bounds_the_sweep_and_reports_the_cut(tmp_path):

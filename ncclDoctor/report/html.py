@@ -216,6 +216,29 @@ def charts_html(report: Report) -> str:
 # ---------------------------------------------------------------- page
 
 
+def sweep_html(results: dict[str, Any]) -> list[str]:
+    """The sweep's recommendation and table, and the per-rank data-wait table: the same
+    tables the Markdown view shows (``ncclDoctor.sweep.render``)."""
+    from ncclDoctor.sweep.render import stalls_table, sweep_table
+
+    out = []
+    sw = results.get("sweep")
+    if isinstance(sw, dict) and sw.get("rows"):
+        out.append(f'<h2 id="table-sweep">DataLoader sweep ({_e(sw.get("mode"))}, {_e(sw.get("ranks"))} ranks)</h2>')
+        rec = sw.get("recommendation")
+        if rec:
+            out.append(f'<p id="recommendation"><b>Recommendation: <code>{_e(rec["label"])}</code></b> — {_e(rec.get("reason", ""))}</p>')
+        headers, rows = sweep_table(sw)
+        out.append(_table(headers, rows, 1, lambda i: sw["rows"][i]["status"] != "ok"))
+        if sw.get("not_measured"):
+            out.append(f'<p class="note">Not measured (time budget): {_e(", ".join(sw["not_measured"]))}</p>')
+    st = results.get("stalls")
+    if isinstance(st, dict) and st.get("ranks"):
+        out.append('<h2 id="table-stalls">Per-rank data wait and imbalance</h2>')
+        out.append(_table(*stalls_table(st), 2))
+    return out
+
+
 def _finding_html(f: Any) -> str:
     colour = SEV_COLOUR[f.severity.value]
     where = "".join(
@@ -255,6 +278,7 @@ def render_html(report: Report) -> str:
     if suppressed_note(report):
         body.append(f'<p class="note">{_e(suppressed_note(report))}</p>')
     body.append(charts_html(report))
+    body += sweep_html(report.results)
     for t in evidence_tables(report):
         body.append(f'<h2 id="table-{_e(t.id)}">{_e(t.title)}</h2>' + _table(t.headers, t.rows, t.left, t.bad.__contains__))
         if t.note:
