@@ -59,7 +59,9 @@ def test_sweep_curves_are_drawn_from_a_sweep_result(run):
     rep = Report.load(run.dir)
     rep.results["sweep"] = {
         "metric": "samples_per_s",
-        "rows": [{"num_workers": w, "pin_memory": pin, "samples_per_s": 100.0 * w + (5 if pin else 0)} for w in (0, 1, 2, 4) for pin in (False, True)],
+        "rows": [{"num_workers": w, "pin_memory": pin, "samples_per_s": 100.0 * w + (5 if pin else 0), "label": f"w{w}-pin{int(pin)}",
+                  "prefetch_factor": None, "persistent_workers": False, "status": "ok", "elapsed_s": 10.0}
+                 for w in (0, 1, 2, 4) for pin in (False, True)],
     }
     page = render_html(rep)
     chart = page[page.index('id="chart-sweep"'):]
