@@ -343,18 +343,21 @@ def report(
         raise UsageError(f"no report.json in {run_dir}") from None
     except (ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"cannot read the report in {run_dir}: {exc}") from None
-    if fmt == "terminal":
-        if output is None:
-            _emit(rep, False)
-            return
-        from ncclDoctor.report.console import render_console
+    try:  # render fully before writing anything: a malformed file is bad input, not a crash
+        if fmt == "terminal":
+            from ncclDoctor.report.console import render_console
 
-        buf = io.StringIO()
-        render_console(rep, Console(file=buf, width=160, color_system=None, highlight=False))
-        text = buf.getvalue()
-    else:
-        text = render(rep, fmt)
-    if output is None:
+            buf = io.StringIO()
+            render_console(rep, Console(file=buf, width=160, color_system=None, highlight=False))
+            text = buf.getvalue()
+        else:
+            text = render(rep, fmt)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        what = f"field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise UsageError(f"the report in {run_dir} does not follow the report schema (see `ncclDoctor schema`): {what}") from None
+    if output is None and fmt == "terminal":
+        _emit(rep, False)  # again, to the real terminal (colour, its width)
+    elif output is None:
         sys.stdout.write(text)
     else:
         write_text_atomic(output, text)

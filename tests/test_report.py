@@ -142,3 +142,15 @@ def test_report_from_a_future_major_schema_is_refused(run, tmp_path):
     (tmp_path / "report.json").write_text(json.dumps(data))
     p = run_cli("report", str(tmp_path))
     assert p.returncode == 2 and "schema_version '2.0'" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("fmt", ["terminal", "markdown", "html"])
+def test_report_with_a_malformed_table_is_bad_input_not_a_crash(run, tmp_path, fmt):
+    data = json.loads(json.dumps(run.report))
+    del data["results"]["all_reduce"]["rows"][0]["busbw_gbps"]  # hand-edited, or another tool's file
+    (tmp_path / "report.json").write_text(json.dumps(data))
+    out = tmp_path / "out.txt"
+    p = run_cli("report", str(tmp_path), "--format", fmt, "-o", str(out))
+    assert p.returncode == 2, p.stderr
+    assert "does not follow the report schema" in p.stderr and "'busbw_gbps'" in p.stderr and "Traceback" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1 and not out.exists()
