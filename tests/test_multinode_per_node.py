@@ -60,6 +60,10 @@ def test_each_node_gets_a_busbw_curve_over_the_sweep_sizes(host):
     for row in rep["results"]["structure"]["intra_node"]:
         curve = {r["size"]: r for r in per_node[row["node"]]["rows"]}
         assert curve[row["size"]]["busbw_gbps"] == row["busbw_gbps"]
+    # the terminal shows the curves too, a line per node
+    shown = {lb for ln in (run.stdout + run.stderr).splitlines() for lb in labels
+             if ln.strip("# ").startswith(lb) and re.search(r"4 KiB [0-9.]+ · 16 KiB [0-9.]+ · 256 KiB [0-9.]+$", ln)}
+    assert shown == labels, run.stdout + run.stderr
     schema = json.loads((ROOT / "ncclDoctor" / "report" / "schema" / "report.schema.json").read_text())
     jsonschema.validate(rep, schema)
 

@@ -2,6 +2,8 @@
 
     # structure · 3 nodes · 256 KiB messages
     #   intra-node all_reduce   10.77.0.1 (vm) 0.412 GB/s busbw ...
+    #   intra-node busbw (GB/s) by message size, per node:
+    #     10.77.0.1 (vm)               4 KiB 0.010 · 16 KiB 0.065 · 256 KiB 0.525
     #   inter-node all_reduce   0.051 GB/s busbw over 3 nodes (one rank each)
     #   point-to-point          3 of 3 pairs in 3 rounds; median 0.094 GB/s
     #     10.77.0.1 (vm) <-> 10.77.0.2 (vm)   0.101 GB/s
@@ -25,6 +27,13 @@ def structure_lines(results: dict[str, Any]) -> list[str]:
     lines = [f"# structure · {st['nnodes']} nodes" + (f" · {size // 1024} KiB messages" if size else "")]
     for row in st.get("intra_node", []):
         lines.append(f"#   intra-node all_reduce   {row['node']:<28} {_gbps(row['busbw_gbps'])} busbw")
+    per = (results.get("intra_node_all_reduce") or {}).get("per_node") or {}
+    if per:
+        from ncclDoctor.report.markdown import fmt_size
+
+        lines.append("#   intra-node busbw (GB/s) by message size, per node:")
+        for node, sub in per.items():
+            lines.append(f"#     {node:<28} " + " · ".join(f"{fmt_size(r['size'])} {r['busbw_gbps']:.3f}" for r in sub.get("rows", [])))
     if st.get("inter_node"):
         inter = st["inter_node"]
         lines.append(f"#   inter-node all_reduce   {_gbps(inter['busbw_gbps'])} busbw over {inter['nranks']} nodes (one rank each)")
