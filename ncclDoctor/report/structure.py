@@ -38,7 +38,7 @@ def structure_lines(results: dict[str, Any]) -> list[str]:
         inter = st["inter_node"]
         lines.append(f"#   inter-node all_reduce   {_gbps(inter['busbw_gbps'])} busbw over {inter['nranks']} nodes (one rank each)")
     if p2p:
-        lines.append(f"#   point-to-point          {p2p['pairs_measured']} of {p2p['all_pairs']} pairs in {p2p['rounds']} rounds; "
+        lines.append(f"#   point-to-point          {p2p['pairs_measured']} of {p2p['all_pairs']} pairs in {p2p['rounds']} round{'' if p2p['rounds'] == 1 else 's'}; "
                      f"median {_gbps(p2p.get('median_gbps'))}, reference {_gbps(p2p.get('reference_gbps'))}")
         for pr in p2p.get("pairs", []):
             a, b = pr["nodes"]
