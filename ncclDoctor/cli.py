@@ -115,10 +115,6 @@ def check(
         for label, path in (("JUnit XML", opts.gates.junit), ("baseline", opts.gates.save_baseline)):
             if path and Path(path).exists():
                 err.print(f"{label}: {path}")
-        from ncclDoctor.report.structure import structure_lines
-
-        for line in structure_lines(report.results):
-            err.print(line, markup=False)
     full = report.results.get("multinode", {}).get("full_report")
     if full and not as_json:
         err.print(f"ncclDoctor: this node's summary above; the full report is on {full['node']} in {full['run_dir']}")

@@ -61,6 +61,10 @@ def render_console(report: Report, console: Console | None = None) -> None:
     if base and base.get("rows"):
         for line in baseline_lines(base):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
+    from ncclDoctor.report.structure import structure_lines  # multi-node runs only
+
+    for line in structure_lines(report.results):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     if report.settings:
         console.print("Distributed settings set: " + ", ".join(f"{s['name']}={s['value']}" for s in report.settings), markup=False, highlight=False)
     verdict = report.verdict.upper()
