@@ -1,10 +1,16 @@
 """A short reading of Flight Recorder dumps taken from a stuck probe run.
 
-For each process group: every rank's last enqueued collective (sequence number, op,
-sizes, state). The ranks whose last sequence number is below the highest are missing
-from the newest collective -- culprits in torch's fr_trace terms ("Not all ranks
-joining collective"); ranks at the same sequence number with a different op or size
-are a mismatch, and the minority is named.
+Each dump is parsed by ``ncclDoctor.diagnose.flight_recorder`` (the one reader of the
+format, shared with ``ncclDoctor diagnose``). Then, per process group -- sequence
+numbers count per group, and a multi-node check creates intra- and inter-node groups --
+the members whose last enqueued collective is below the group's newest are missing from
+it (culprits in torch's fr_trace terms, "Not all ranks joining collective"), and members
+at the same sequence number with a different op or size are a mismatch; the minority is
+named.
+
+Output (``out.evidence["flight_recorder_summary"]``): ``per_rank``, ``newest_seq`` and
+``behind`` for the world group, ``mismatches`` in any group, and ``groups`` with the
+behind ranks of every group that has some.
 """
 
 from __future__ import annotations
@@ -12,36 +18,42 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping
 
+from ncclDoctor.diagnose.flight_recorder import DumpSummary, summarise
 
-def _collectives(dump: Mapping[str, Any]) -> list[dict[str, Any]]:
-    return [e for e in dump.get("entries", []) if not e.get("is_p2p")]
+WORLD = "0"  # the default process group's name in every dump
+
+
+def _members(parsed: Mapping[int, DumpSummary], pg: str) -> list[int]:
+    listed = {r for s in parsed.values() for r in s.pg_ranks.get(pg, [])}
+    seen = {r for r, s in parsed.items() if pg in s.pgs}
+    return sorted((listed & set(parsed)) | seen) if pg != WORLD else sorted(parsed)
 
 
 def summarize(dumps: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
-    per_rank: dict[int, dict[str, Any]] = {}
-    by_seq: dict[tuple, dict[int, tuple]] = {}
-    for rank, dump in dumps.items():
-        entries = _collectives(dump)
-        if not entries:
-            per_rank[rank] = {"last_seq": 0}
-            continue
-        for e in entries:
-            pg = str(e.get("pg_id", e.get("process_group", "0")))
-            by_seq.setdefault((pg, e.get("collective_seq_id")), {})[rank] = (e.get("profiling_name"), str(e.get("input_sizes")))
-        last = max(entries, key=lambda e: e.get("collective_seq_id", 0))
-        per_rank[rank] = {
-            "last_seq": last.get("collective_seq_id", 0),
-            "op": last.get("profiling_name"),
-            "input_sizes": last.get("input_sizes"),
-            "state": last.get("state"),
-        }
-    top = max((v["last_seq"] for v in per_rank.values()), default=0)
-    behind = sorted(r for r, v in per_rank.items() if v["last_seq"] < top)
+    parsed = {r: summarise(dict(d)) for r, d in dumps.items()}
+    pgs = sorted({pg for s in parsed.values() for pg in s.pgs} | {WORLD})
+    groups: dict[str, dict[str, Any]] = {}
     mismatches = []
-    for (pg, seq), ops in sorted(by_seq.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
-        if len(set(ops.values())) > 1:
-            common, _ = Counter(ops.values()).most_common(1)[0]
-            minority = sorted(r for r, v in ops.items() if v != common)
-            mismatches.append({"pg": pg, "seq": seq, "expected": {"op": common[0], "sizes": common[1]},
-                               "ranks": minority, "found": {str(r): {"op": ops[r][0], "sizes": ops[r][1]} for r in minority}})
-    return {"per_rank": {str(r): v for r, v in sorted(per_rank.items())}, "newest_seq": top, "behind": behind, "mismatches": mismatches}
+    for pg in pgs:
+        members = _members(parsed, pg)
+        last = {r: max(parsed[r].pgs[pg].last_enqueued, 0) if pg in parsed[r].pgs else 0 for r in members}
+        top = max(last.values(), default=0)
+        groups[pg] = {"newest_seq": top, "behind": sorted(r for r, s in last.items() if s < top)}
+        seqs = sorted({q for r in members if pg in parsed[r].pgs for q in parsed[r].pgs[pg].records})
+        for seq in seqs:
+            ops = {r: (rec.op, rec.shape_key()) for r in members if pg in parsed[r].pgs
+                   for rec in [parsed[r].pgs[pg].records.get(seq)] if rec is not None}
+            if len(set(ops.values())) > 1:
+                common, _ = Counter(ops.values()).most_common(1)[0]
+                minority = sorted(r for r, v in ops.items() if v != common)
+                mismatches.append({"pg": pg, "seq": seq, "expected": {"op": common[0], "sizes": common[1]}, "ranks": minority,
+                                   "found": {str(r): {"op": ops[r][0], "sizes": ops[r][1]} for r in minority}})
+    per_rank = {}
+    for r, s in sorted(parsed.items()):
+        t = s.pgs.get(WORLD)
+        rec = t.records.get(t.last_enqueued) if t else None
+        per_rank[str(r)] = {"last_seq": max(t.last_enqueued, 0) if t else 0} | (
+            {"op": rec.op, "input_sizes": rec.in_sizes, "state": rec.state} if rec else {})
+    world = groups[WORLD]
+    return {"per_rank": per_rank, "newest_seq": world["newest_seq"], "behind": world["behind"], "mismatches": mismatches,
+            "groups": {pg: g for pg, g in groups.items() if g["behind"]}}

@@ -96,6 +96,9 @@ def hang_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dic
     fr = out.evidence.get("flight_recorder_summary") or {}
     if fr.get("behind"):
         parts.append(f"Flight Recorder agrees: ranks {fr['behind']} never enqueued collective #{fr['newest_seq']}.")
+    for pg, g in sorted((fr.get("groups") or {}).items()):
+        if pg != "0":  # sub-groups (the structure phase's intra-/inter-node groups) number their own collectives
+            parts.append(f"Flight Recorder, process group {pg}: ranks {g['behind']} never enqueued its collective #{g['newest_seq']}.")
     for m in fr.get("mismatches", [])[:3]:
         parts.append(f"Flight Recorder mismatch at collective #{m['seq']}: ranks {m['ranks']} issued {list(m['found'].values())[0]} where the others issued {m['expected']}.")
     report.add(run_rules.HANG.finding(" ".join(parts), ranks=who, nodes=nodes, evidence=[report.results.get("run", {})]))
