@@ -31,14 +31,18 @@ def addr(i: int) -> str:
     return f"127.0.0.{i + 12}"
 
 
-def start(i, argv, env):
-    return subprocess.Popen([*argv, "--local-addr", addr(i)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def starter(**per_node_args: str):
+    """Launch node i with --local-addr, plus ``--OPTION VALUE.format(i=i)`` for each option."""
+    def start(i, argv, env):
+        extra = [x for k, v in per_node_args.items() for x in (f"--{k.replace('_', '-')}", v.format(i=i))]
+        return subprocess.Popen([*argv, "--local-addr", addr(i), *extra], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return start
 
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("per-node")
-    runs = run_nodes(2, start, addr, tmp, extra=["--nproc-per-node", "2"])
+    runs = run_nodes(2, starter(save_baseline=str(tmp / "base{i}.json")), addr, tmp, extra=["--nproc-per-node", "2"])
     for r in runs:
         assert r.returncode == 0, (r.index, r.stderr[-3000:])
     return reporting(runs), tmp
@@ -109,3 +113,27 @@ def test_a_baseline_judges_each_node_and_size(host):
     regressed = {(r["table"], r["node"]) for r in rows if r["regressed"]}
     assert regressed == {(TABLE, slow)}
     assert all(r["regressed"] and round(r["change_pct"]) == -67 for r in rows if (r["table"], r["node"]) == (TABLE, slow))
+
+
+def test_check_baseline_names_the_node_that_regressed(host, tmp_path):
+    """End to end through the CLI: a saved multi-node baseline, doctored so that node 2's
+    intra-node curve used to be 3x faster and node 1's 3x slower (every other series
+    dropped, so this machine's noise cannot judge them), fails the next check with
+    BW102 naming node 2 alone."""
+    run, tmp = host
+    doc = json.loads((tmp / f"base{run.index}.json").read_text())
+    mine = [x for x in doc["series"] if x["table"] == TABLE]
+    assert sorted(x["node"].split(" ")[0] for x in mine) == [addr(0), addr(1)]
+    for x in mine:
+        k = 3.0 if x["node"].startswith(addr(1) + " ") else 1 / 3
+        x["busbw_gbps"] = {size: v * k for size, v in x["busbw_gbps"].items()}
+    doc["series"] = mine
+    (tmp_path / "doctored.json").write_text(json.dumps(doc))
+    runs = run_nodes(2, starter(), addr, tmp_path, extra=["--nproc-per-node", "2", "--baseline", str(tmp_path / "doctored.json")])
+    rep = reporting(runs).report
+    [bw102] = [f for f in rep["findings"] if f["code"] == "BW102"]
+    assert [n.split(" ")[0] for n in bw102["nodes"]] == [addr(1)], bw102
+    rows = rep["results"]["baseline"]["rows"]
+    assert {r["node"].split(" ")[0] for r in rows if r["regressed"]} == {addr(1)}
+    assert all(r["regressed"] for r in rows if r["node"].startswith(addr(1) + " ") and r["table"] == TABLE)
+    assert reporting(runs).returncode == 1
