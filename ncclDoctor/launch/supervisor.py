@@ -32,7 +32,7 @@ from typing import Any, Callable
 import psutil
 
 PHASES = ("init", "inventory", "smoke", "all_reduce", "done")
-DEFAULT_DEADLINES_S = {"launch": 90.0, "init": 60.0, "inventory": 20.0, "smoke": 30.0, "all_reduce": 180.0, "done": 20.0}
+DEFAULT_DEADLINES_S = {"launch": 90.0, "init": 60.0, "inventory": 20.0, "smoke": 30.0, "all_reduce": 180.0, "structure": 120.0, "done": 20.0}
 GRACE_S = 5.0
 LINGER_S = 15.0  # torchrun may run this long after every rank has finished
 
