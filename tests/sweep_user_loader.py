@@ -1,5 +1,11 @@
-"""A user's DataLoader factory for the --loader test (imported by the trainer ranks)."""
+"""A user's DataLoader factory for the --loader tests (imported by the trainer ranks).
 
+With ``SWEEP_LOADER_LOG`` set, each call records the DataLoader it built (its own
+``num_workers``, ``prefetch_factor``, ``persistent_workers``, ``pin_memory``) in that
+folder, so a test can see which settings really reached the ranks."""
+
+import json
+import os
 import time
 
 import torch
@@ -17,4 +23,10 @@ class Slow(Dataset):
 
 def make_loader(rank, world_size, num_workers, pin_memory, prefetch_factor, persistent_workers):
     kw = {"prefetch_factor": prefetch_factor, "persistent_workers": persistent_workers} if num_workers else {}
-    return DataLoader(Slow(), batch_size=16, sampler=DistributedSampler(Slow(), world_size, rank), num_workers=num_workers, pin_memory=pin_memory, **kw)
+    loader = DataLoader(Slow(), batch_size=16, sampler=DistributedSampler(Slow(), world_size, rank), num_workers=num_workers, pin_memory=pin_memory, **kw)
+    if os.environ.get("SWEEP_LOADER_LOG"):
+        seen = {"rank": rank, "num_workers": loader.num_workers, "prefetch_factor": loader.prefetch_factor,
+                "persistent_workers": loader.persistent_workers, "pin_memory": loader.pin_memory}
+        with open(os.path.join(os.environ["SWEEP_LOADER_LOG"], f"{os.getpid()}.json"), "w") as f:
+            json.dump(seen, f)
+    return loader

@@ -11,7 +11,7 @@ import pytest
 from ncclDoctor.sweep import plan
 from ncclDoctor.sweep.plan import Axes, Config
 from tests._reportrun import schema_errors
-from tests.conftest import run_cli
+from tests.conftest import cli_env, run_cli
 
 
 def test_prediction_is_worker_time_over_step_time():
@@ -120,6 +120,26 @@ def test_sweep_runs_a_user_loader_factory_on_the_grid(tmp_path):
     table = page[page.index('id="table-sweep"'):]
     assert 'id="chart-sweep"' in page and "samples/s (median)" in table
     assert re.search(r'<td class="l">w[02]-pin0 ◀ pick</td>', table) and 'id="recommendation"' in page
+
+
+@pytest.mark.slow
+def test_prefetch_factor_and_persistent_workers_reach_the_dataloader(tmp_path):
+    """The grid over prefetch_factor x persistent_workers, run for real: every
+    configuration's DataLoader (as the ranks built it) has the settings of its row."""
+    log = tmp_path / "loaders"
+    log.mkdir()
+    p = run_cli("sweep-workers", "--out", str(tmp_path / "r"), "--json", "--grid", "--workers", "0,2", "--prefetch-factor", "2,4",
+                "--persistent-workers", "both", "--windows", "2", "--window-steps", "4", "--loader", "tests.sweep_user_loader:make_loader",
+                "--step-ms", "2", env=cli_env(SWEEP_LOADER_LOG=str(log)), timeout=300)
+    assert p.returncode in (0, 1), p.stderr[-2000:]
+    rows = json.loads(p.stdout)["results"]["sweep"]["rows"]
+    want = {(0, None, False)} | {(2, pf, pers) for pf in (2, 4) for pers in (False, True)}
+    assert {(c["num_workers"], c["prefetch_factor"], c["persistent_workers"]) for c in rows} == want
+    assert all(c["status"] == "ok" for c in rows), rows
+    built = [json.loads(f.read_text()) for f in log.glob("*.json")]
+    # each configuration ran 2 ranks; a worker-less loader reports torch's own prefetch_factor (None)
+    got = {(b["num_workers"], b["prefetch_factor"] if b["num_workers"] else None, b["persistent_workers"]) for b in built}
+    assert got == want and len(built) == 2 * len(want), built
 
 
 def test_max_minutes_bounds_the_sweep_and_reports_the_cut(tmp_path):
