@@ -120,3 +120,17 @@ def test_straggler_is_named_among_hundreds_of_ranks(run):
     chart = render_html(rep)
     chart = chart[chart.index('id="chart-ranks"'):]
     assert "slowest rank 77 (1.90x median)" in chart and "median 1.00 ms" in chart
+
+
+def test_many_nodes_are_drawn_as_a_median_band_and_the_slowest_named(run):
+    rep = Report.load(run.dir)
+    rows = rep.results["all_reduce"]["rows"]
+    per_node = {f"node{i:02d} (10.0.0.{i})": {"rows": [dict(r) for r in rows]} for i in range(40)}
+    for r in per_node["node17 (10.0.0.17)"]["rows"]:
+        r["busbw_gbps"] /= 5  # one slow node among 40
+    rep.results["intra_node_all_reduce"] = {"per_node": per_node}
+    page = render_html(rep)
+    chart = page[page.index('id="chart-busbw"'):page.index("</figure>", page.index('id="chart-busbw"'))]
+    assert "intra_node_all_reduce · median of 40 nodes" in chart and "slowest to fastest node" in chart
+    assert "intra_node_all_reduce · node17 (10.0.0.17)" in chart
+    assert chart.count("intra_node_all_reduce · node") == 3  # the slowest three, not forty lines

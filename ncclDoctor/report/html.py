@@ -11,7 +11,9 @@ Charts, each drawn only when its data is in the report:
 
 - **busbw against message size**: one line per busbw series (``report.baseline.busbw_series``:
   the whole job, and one per node when tables carry per-node rows), with the baseline's
-  values dashed when the run was compared against one.
+  values dashed when the run was compared against one. A table with more than
+  ``MAX_NODE_LINES`` nodes is drawn as its median node with a slowest-to-fastest band,
+  plus the few nodes furthest below the median, named.
 - **per-rank time** at the largest message size of ``results["all_reduce"]`` (from each
   row's ``per_rank_time_us``): one bar per rank, the slowest in red, the median dashed.
 - **sweep curves** from ``results["sweep"]``, expected as::
@@ -104,6 +106,36 @@ def _size_axis(ax: Any, sizes: list[int]) -> None:
     ax.minorticks_off()
 
 
+MAX_NODE_LINES = 8  # past this many nodes in a table, a line each is a tangle
+OUTLIERS = 3  # ... so draw the median, the band, and the slowest few nodes
+
+
+def summarise_crowds(series: bl.Series) -> tuple[bl.Series, dict[str, tuple[list[int], list[float], list[float], list[float], int]]]:
+    """Split the series into those drawn one line each and, for every table with more
+    than ``MAX_NODE_LINES`` nodes, a summary: per size the median node, the slowest and
+    fastest (a band); the ``OUTLIERS`` nodes furthest below the median (their worst
+    size's ratio) are still drawn and named."""
+    by_table: dict[str, dict[str, dict[int, float]]] = {}
+    for (table, node), pts in series.items():
+        if node != bl.WHOLE_JOB:
+            by_table.setdefault(table, {})[node] = pts
+    drawn = dict(series)
+    crowds = {}
+    for table, nodes in by_table.items():
+        if len(nodes) <= MAX_NODE_LINES:
+            continue
+        xs = sorted({x for pts in nodes.values() for x in pts})
+        cols = {x: [pts[x] for pts in nodes.values() if x in pts] for x in xs}
+        med = [statistics.median(cols[x]) for x in xs]
+        crowds[table] = (xs, med, [min(cols[x]) for x in xs], [max(cols[x]) for x in xs], len(nodes))
+        m = dict(zip(xs, med))
+        worst = sorted(nodes, key=lambda nd: min(v / m[x] for x, v in nodes[nd].items() if m[x] > 0) if any(m[x] > 0 for x in nodes[nd]) else 1.0)
+        for node in nodes:
+            if node not in worst[:OUTLIERS]:
+                del drawn[(table, node)]
+    return drawn, crowds
+
+
 def busbw_chart(plt: Any, report: Report) -> str | None:
     series = bl.busbw_series(report.results)
     if not series:
@@ -115,7 +147,12 @@ def busbw_chart(plt: Any, report: Report) -> str | None:
                 base.setdefault((r["table"], r["node"]), {})[r["size"]] = r["baseline_busbw_gbps"]
     fig, ax = plt.subplots(figsize=(8, 4.2), layout="constrained")
     sizes: set[int] = set()
-    for i, ((table, node), pts) in enumerate(sorted(series.items())):
+    drawn, crowds = summarise_crowds(series)
+    for table, (xs, med, lo, hi, n) in sorted(crowds.items()):
+        sizes |= set(xs)
+        (line,) = ax.plot(xs, med, ls="-", lw=2, label=f"{table} · median of {n} nodes")
+        ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.15, label=f"{table} · slowest to fastest node")
+    for (table, node), pts in sorted(drawn.items()):
         xs = sorted(pts)
         sizes |= set(xs)
         label = table if node == bl.WHOLE_JOB else f"{table} · {node}"
