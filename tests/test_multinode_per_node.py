@@ -117,7 +117,7 @@ def test_a_baseline_judges_each_node_and_size(host):
 
 def test_check_baseline_names_the_node_that_regressed(host, tmp_path):
     """End to end through the CLI: a saved multi-node baseline, doctored so that node 2's
-    intra-node curve used to be 3x faster and node 1's 3x slower (every other series
+    intra-node curve used to be 20x faster and node 1's 20x slower (every other series
     dropped, so this machine's noise cannot judge them), fails the next check with
     BW102 naming node 2 alone."""
     run, tmp = host
@@ -125,7 +125,7 @@ def test_check_baseline_names_the_node_that_regressed(host, tmp_path):
     mine = [x for x in doc["series"] if x["table"] == TABLE]
     assert sorted(x["node"].split(" ")[0] for x in mine) == [addr(0), addr(1)]
     for x in mine:
-        k = 3.0 if x["node"].startswith(addr(1) + " ") else 1 / 3
+        k = 20.0 if x["node"].startswith(addr(1) + " ") else 1 / 20  # far beyond the 2-3x that small sizes swing here
         x["busbw_gbps"] = {size: v * k for size, v in x["busbw_gbps"].items()}
     doc["series"] = mine
     (tmp_path / "doctored.json").write_text(json.dumps(doc))
