@@ -116,8 +116,18 @@ def is_consequence(message: str | None) -> bool:
 
 def crash_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any], deviations: dict[int, str]) -> ExitCode:
     root = failures.get("root_cause")
-    if root and is_consequence(root.get("message") or out.ranks.get(root["rank"], None) and out.ranks[root["rank"]].error):
-        root = None
+
+    def consequence(rec: dict[str, Any]) -> bool:
+        st = out.ranks.get(rec["rank"])
+        return is_consequence(rec.get("message") or (st.error if st else None))
+
+    if root and consequence(root):
+        # torchrun's "first observed failure" is the order it noticed exits in: on a busy
+        # host a peer that lost its connection can be noticed before the rank that was
+        # killed. The cause is the first record that is not such a consequence, and a
+        # rank torchrun itself stopped (SIGTERM) only when nothing else is left.
+        causes = [r for r in failures.get("others", []) if r and not consequence(r)]
+        root = min(causes, key=lambda r: (r.get("signal") == "SIGTERM", r.get("time") or ""), default=None)
     failed = [r for r, st in out.ranks.items() if st.state == "error"]
     if not out.initialized and not any(st.left for st in out.ranks.values()) and not failed and not root:
         report.add(run_rules.LAUNCH_FAILED.finding(

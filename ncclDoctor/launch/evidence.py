@@ -87,7 +87,7 @@ def _pyspy(pid: int, path: Path) -> bool:
 _BLOCK = re.compile(
     r"\[\d+\]:\s*\n\s*time\s*:\s*(?P<time>\S+)\s*\n\s*host\s*:\s*(?P<host>\S+)\s*\n"
     r"\s*rank\s*:\s*(?P<rank>-?\d+)\s*\(local_rank:\s*(?P<local>-?\d+)\)\s*\n"
-    r"\s*exitcode\s*:\s*(?P<code>-?\d+)\s*\(pid:\s*(?P<pid>\d+)\)"
+    r"\s*exitcode\s*:\s*(?P<code>-?\d+)\s*\(pid:\s*(?P<pid>\d+)\)[^\n]*"  # torch >= 2.x appends "(SIGKILL)"
     r"(?:\s*\n\s*error_file:\s*(?P<file>\S*))?"
     r"(?:\s*\n\s*traceback\s*:\s*(?P<tb>[^\n]*))?"
 )
@@ -107,7 +107,7 @@ def torchrun_failures(log_text: str) -> dict[str, Any]:
             "pid": int(m["pid"]),
             "signal": SIGNALS.get(-code) if code < 0 else None,
             "time": m["time"],
-            "error_file": m["file"] or None,
+            "error_file": m["file"] if m["file"] and m["file"] != "<N/A>" else None,
             "first_line": (m["tb"] or "").strip() or None,
         }
         if root_at != -1 and m.start() > root_at and out["root_cause"] is None:
