@@ -129,7 +129,12 @@ def summarise_crowds(series: bl.Series) -> tuple[bl.Series, dict[str, tuple[list
         med = [statistics.median(cols[x]) for x in xs]
         crowds[table] = (xs, med, [min(cols[x]) for x in xs], [max(cols[x]) for x in xs], len(nodes))
         m = dict(zip(xs, med))
-        worst = sorted(nodes, key=lambda nd: min(v / m[x] for x, v in nodes[nd].items() if m[x] > 0) if any(m[x] > 0 for x in nodes[nd]) else 1.0)
+
+        def lowest_ratio(node: str) -> float:
+            """The node's worst size, as a fraction of the median node there."""
+            return min((v / m[x] for x, v in nodes[node].items() if m[x] > 0), default=1.0)
+
+        worst = sorted(nodes, key=lowest_ratio)
         for node in nodes:
             if node not in worst[:OUTLIERS]:
                 del drawn[(table, node)]
