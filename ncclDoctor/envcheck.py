@@ -13,7 +13,7 @@ import os
 import socket
 import sys
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Mapping
 
 from ncclDoctor import preflight
 from ncclDoctor.errors import UsageError
@@ -48,8 +48,10 @@ def run_env(opts: EnvOptions, env: Mapping[str, str] | None = None, argv: list[s
     if opts.nproc_per_node is not None and opts.nproc_per_node < 1:
         raise UsageError(f"--nproc-per-node must be at least 1, got {opts.nproc_per_node}")
     if (opts.dataloader_workers is None) != (opts.batch_mib is None):
-        raise UsageError("--dataloader-workers and --batch-mib go together: /dev/shm need = ranks x workers x prefetch x batch size")
-    if (opts.dataloader_workers or 0) < 0 or (opts.batch_mib is not None and opts.batch_mib <= 0) or opts.prefetch_factor < 1:
+        raise UsageError("--dataloader-workers and --batch-mib go together: "
+                         "/dev/shm need = ranks x workers x prefetch x batch size")
+    bad_batch = opts.batch_mib is not None and opts.batch_mib <= 0
+    if (opts.dataloader_workers or 0) < 0 or bad_batch or opts.prefetch_factor < 1:
         raise UsageError("--dataloader-workers must be >= 0, --batch-mib > 0 and --prefetch-factor >= 1")
     env = dict(os.environ if env is None else env)
     facts = preflight.gather(env)

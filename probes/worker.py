@@ -214,7 +214,8 @@ class Worker:
     def run(self) -> None:
         if self.control is not None:  # who we are, before init can fail: names a node whose ranks never get further
             node = self.cfg.get("node", {})
-            self.control.publish("identity", {"rank": self.rank, "node_rank": self.node_rank, "host": socket.gethostname(), "addr": node.get("addr")})
+            self.control.publish("identity", {"rank": self.rank, "node_rank": self.node_rank,
+                                              "host": socket.gethostname(), "addr": node.get("addr")})
         steps = {"init": self.init, "inventory": self.inventory, "smoke": self.smoke, "all_reduce": self.sweep,
                  "structure": self.structure, "done": self.done}
         try:

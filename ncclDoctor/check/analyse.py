@@ -110,7 +110,8 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
             "peak_busbw_gbps": bandwidth.peak_busbw(table), "avg_busbw_gbps": bandwidth.avg_busbw(table),
         }
         findings += straggler_findings(table, label)
-    bad = [r for r, v in smoke.items() if v["wrong"]] + [r for r, v in sweep.items() if any(x["wrong"] for x in v["rows"])]
+    bad = [r for r, v in smoke.items() if v["wrong"]]
+    bad += [r for r, v in sweep.items() if any(x["wrong"] for x in v["rows"])]
     if bad:
         findings.append(run_rules.WRONG_RESULTS.finding(
             f"all_reduce returned wrong elements on rank(s) {sorted(set(bad))}.",

@@ -196,6 +196,7 @@ def plan(opts: CheckOptions, host: Mapping[str, Any], env: Mapping[str, str]) ->
                      "sizes": sizes}
     return Plan(
         backend, nproc, world, tuple(sizes), warmup, iters, _deadlines(opts.timeout, PHASES),
-        {"host": socket.gethostname(), "addr": topo.local_addr}, Path(opts.out) if opts.out else default_run_dir("check"),
+        {"host": socket.gethostname(), "addr": topo.local_addr},
+        Path(opts.out) if opts.out else default_run_dir("check"),
         topo, _check_inject(opts.inject, world), structure, opts.fail_on, opts.gates,
     )

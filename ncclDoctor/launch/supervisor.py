@@ -255,7 +255,8 @@ class Supervisor:
         """(culprits, victims) for a stall in ``phase`` (see the module docstring)."""
         states = list(self.ranks.values())
         if phase == "launch":
-            return sorted(s.rank for s in states if s.phase is None), sorted(s.rank for s in states if s.phase is not None)
+            never = sorted(s.rank for s in states if s.phase is None)
+            return never, sorted(s.rank for s in states if s.phase is not None)
         if phase in self.phases:
             target = 2 * self.phases.index(phase)
             behind = [s.rank for s in states if self._index(s) < target]
