@@ -14,6 +14,7 @@ Stages, one module each (``run_check`` composes them):
                        (no-ops at N = 1)
 ``check.analyse``      outcome -> tables, findings, exit code (pure)
 ``check.phases``       the probe's phases and deadlines (the one list)
+``check.failfast``     what preflight proved fatal: stop before launch, on every node
 =====================  ===========================================================
 
 A single node is the N = 1 case: torchrun ``--standalone``, a private control store,
@@ -30,7 +31,7 @@ import time
 from typing import Callable, Iterator
 
 from ncclDoctor import ci, preflight
-from ncclDoctor.check import analyse, coordinate, launch
+from ncclDoctor.check import analyse, coordinate, failfast, launch
 from ncclDoctor.check.options import CheckOptions, Plan, default_run_dir, parse_size, plan
 from ncclDoctor.errors import CouldNotRun, ExitCode
 from ncclDoctor.findings import Severity
@@ -74,11 +75,19 @@ def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Calla
         report.add(run_rules.SINGLE_RANK.finding("World size is 1: busbw is 0 by definition.", nodes=[p.where]))
     p.run_dir.mkdir(parents=True, exist_ok=True)
     write_run_dir(report, p.run_dir)  # a report exists from the first second on
-    if progress:
-        progress(f"launching {p.world_size} {p.backend} rank(s) under torchrun; run directory {p.run_dir}")
+    fatal = failfast.blocking(p, report.findings, facts.host, env)
     with finishing(report, p, t0) as fin:
+        if fatal:  # what preflight proved: stop now, on every node (check.failfast)
+            fin.code = failfast.stop_before_launch(report, p, env, fatal)
+            return report
+        if progress:
+            progress(f"launching {p.world_size} {p.backend} rank(s) under torchrun; run directory {p.run_dir}")
         job = launch.start(p, env, list(report.findings), on_event)
         outcome = job.wait()  # ok | failed | hang | interrupted; evidence gathered before teardown
+        if outcome.phase == failfast.PHASE:
+            fin.code = failfast.peer_stopped(report, job.control, outcome)
+            coordinate.finish(report, p, outcome, job.control, job.reporting, job.note)
+            return report
         fin.code = analyse.fill(report, p, outcome, job.identities(), job.torchrun_record())
         if outcome.status == "interrupted":
             report.interrupted = True

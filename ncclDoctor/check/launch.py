@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ncclDoctor.check import coordinate, phases
+from ncclDoctor.check import coordinate, failfast, phases
 from ncclDoctor.check.options import Plan
 from ncclDoctor.findings import Finding
 from ncclDoctor.fsutil import write_json_atomic
@@ -48,6 +48,8 @@ class Job:
             out = self.supervisor.wait()
         except InterruptedRun as exc:
             return exc.outcome
+        if out.phase == failfast.PHASE:  # another node's preflight stopped the check: nothing to settle
+            return out
         return coordinate.settle(self.plan, self.reporting, self.supervisor, out)
 
     def identities(self) -> dict[int, dict[str, Any]]:
@@ -99,7 +101,20 @@ def start(plan: Plan, env: dict[str, str], findings: list[Finding],
     sup = Supervisor(
         argv, worker_env(env, addr), plan.world_size, ctl, log_path=str(plan.run_dir / "torchrun.log"),
         phases=phases.for_nodes(plan.nnodes), deadlines_s=phases.deadlines(dict(plan.deadlines)),
-        on_event=on_event, before_stop=evidence.collector(plan.run_dir),
+        on_event=on_event, before_stop=_evidence_unless_peer_stopped(plan.run_dir),
+        stall=failfast.watching(ctl) if plan.nnodes > 1 else None,
     )
     sup.start()
     return Job(plan, ctl, reporting, sup, note)
+
+
+def _evidence_unless_peer_stopped(run_dir: Path) -> Callable:
+    """Stacks and Flight Recorder before a stop -- not when another node's preflight
+    stopped the check (the ranks are still in the rendezvous: nothing to explain)."""
+    collect = evidence.collector(run_dir)
+
+    def before_stop(sup: Supervisor, out) -> None:
+        if out.phase != failfast.PHASE:
+            collect(sup, out)
+
+    return before_stop

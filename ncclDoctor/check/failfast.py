@@ -1,0 +1,139 @@
+"""Fail fast on what the preflight already proved: stop in seconds, on every node, exit 3.
+
+Before launching anything, ``blocking(plan, findings, host)`` picks the faults that make
+the job impossible on this node:
+
+=========  ==================================================================
+NET001     (error) the socket interface the backend uses -- GLOO_SOCKET_IFNAME for
+           gloo, NCCL_SOCKET_IFNAME for nccl -- matches nothing on this host
+RUN103     the rendezvous endpoint's host does not resolve here
+SYS007     nccl with several ranks per node: /dev/shm has less free space than
+           NCCL's shared-memory transport needs (``NCCL_SHM_PAIR_BYTES`` per
+           connected pair of local ranks; NCCL_SHM_DISABLE=1 lifts it)
+=========  ==================================================================
+
+A partial interface match (NET001 as a warning) or a small-but-sufficient /dev/shm
+(SYS001) does not stop the check: the job can run.
+
+When one is found, ``stop_before_launch`` ends the check with exit 3 (COULD_NOT_RUN)
+without starting torchrun. With several nodes it first tells the others: it joins the
+control store (as it would to run), publishes its node record (its findings) and the
+``abort`` key, and -- on the reporting node -- keeps the store open until the other
+nodes have read it (``LINGER_S`` at most). Every other node watches for that key
+(``watching``, every ``POLL_S``, as the supervisor's stall policy); on seeing it, it
+stops its own torchrun (still in the rendezvous), names the node with RUN104, and exits
+3 too. The reporting node's report carries the stopping node's own findings (its node
+record). A node that cannot resolve the endpoint cannot reach the store either: it stops
+alone, and the others stop at their launch deadline (the limit of this design).
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any, Callable, Mapping
+
+from ncclDoctor.check import coordinate
+from ncclDoctor.check.options import Plan
+from ncclDoctor.errors import CouldNotRun, ExitCode
+from ncclDoctor.findings import Finding, Severity
+from ncclDoctor.launch.store import ControlStore, publish_json, read_json
+from ncclDoctor.launch.supervisor import Outcome, Stall, Supervisor
+from ncclDoctor.report.model import Report
+from ncclDoctor.rules.codes.run import PEER_STOPPED, RDZV_UNRESOLVED
+from ncclDoctor.rules.codes.sys import SHM_TOO_SMALL_FOR_RANKS
+
+PHASE = "peer_preflight"  # the Stall's phase when another node stopped the check
+ABORT_KEY = "abort"
+POLL_S = 1.0
+NCCL_SHM_PAIR_BYTES = 9637888  # one NCCL SHM segment with default buffers (NCCL's own error text)
+IFACE_VAR = {"gloo": "GLOO_SOCKET_IFNAME", "nccl": "NCCL_SOCKET_IFNAME"}
+
+
+def blocking(plan: Plan, findings: list[Finding], host: Mapping[str, Any], env: Mapping[str, str]) -> list[Finding]:
+    """The faults (found or new) that make this node's part of the job impossible."""
+    var = IFACE_VAR.get(plan.backend, "")
+    out = [f for f in findings if f.code == "NET001" and f.severity == Severity.ERROR
+           and any(str(e).startswith(var + "=") for e in f.evidence)]
+    rd = plan.topology.rdzv
+    if rd is not None and (err := _unresolved(rd.host)):
+        out.append(RDZV_UNRESOLVED.finding(
+            f"--rdzv-endpoint {rd.endpoint}: {rd.host!r} does not resolve on {plan.where} ({err}).",
+            nodes=[plan.where], evidence=[{"endpoint": rd.endpoint, "error": err}]))
+    out += _shm(plan, host, env)
+    return out
+
+
+def _unresolved(name: str) -> str | None:
+    try:
+        socket.getaddrinfo(name, None)
+        return None
+    except (OSError, UnicodeError) as exc:
+        return str(exc)
+
+
+def _shm(plan: Plan, host: Mapping[str, Any], env: Mapping[str, str]) -> list[Finding]:
+    n = plan.nproc_per_node
+    free = host.get("dev_shm", {}).get("free_bytes")
+    if plan.backend != "nccl" or n < 2 or free is None or env.get("NCCL_SHM_DISABLE") == "1":
+        return []
+    need = n * (n - 1) * NCCL_SHM_PAIR_BYTES
+    if free >= need:
+        return []
+    return [SHM_TOO_SMALL_FOR_RANKS.finding(
+        f"/dev/shm on {plan.where} has {free / (1 << 20):.0f} MiB free; {n} nccl ranks need about "
+        f"{need / (1 << 20):.0f} MiB ({n} x {n - 1} pairs x {NCCL_SHM_PAIR_BYTES / (1 << 20):.1f} MiB).",
+        nodes=[plan.where], evidence=[{"free_bytes": free, "need_bytes": need, "ranks": n}])]
+
+
+def stop_before_launch(report: Report, plan: Plan, env: dict[str, str], fatal: list[Finding]) -> ExitCode:
+    """Record why, tell the other nodes (N > 1), return COULD_NOT_RUN."""
+    have = {id(f) for f in report.findings}
+    report.add(*(f for f in fatal if id(f) not in have))
+    run = report.results["run"] = {"status": "not_started", "phase": "preflight",
+                                   "stopped_by": [f.code for f in fatal]}
+    if plan.nnodes > 1 and not any(f.code == RDZV_UNRESOLVED.code for f in fatal):
+        run["told_other_nodes"] = _tell_others(report, plan, env, fatal)
+    return ExitCode.COULD_NOT_RUN
+
+
+def _tell_others(report: Report, plan: Plan, env: dict[str, str], fatal: list[Finding]) -> Any:
+    try:
+        ctl, reporting, _ = coordinate.open_store(plan)
+    except CouldNotRun as exc:
+        return f"no: {exc}"
+    note = coordinate.announce(plan, ctl, reporting, env, list(report.findings))
+    err = publish_json(ctl, ABORT_KEY, {"node": plan.where, "findings": [f.to_dict() for f in fatal]})
+    # the reporting node merges the other nodes' records and keeps the store open until they
+    # have read the key (coordinate.SETTLE_S at most); a member says where the full report is
+    coordinate.finish(report, plan, Outcome("not_started", None, 0.0, {}, {}), ctl, reporting, note)
+    return err or "yes"
+
+
+def watching(ctl: ControlStore, base: Callable[[Supervisor, float], Stall | None] = Supervisor.missed_deadline,
+             ) -> Callable[[Supervisor, float], Stall | None]:
+    """A stall policy: another node's abort first (read every POLL_S), then ``base``."""
+    last = [0.0]
+
+    def stall(sup: Supervisor, now: float) -> Stall | None:
+        if now - last[0] >= POLL_S:
+            last[0] = now
+            if read_json(ctl, ABORT_KEY):
+                return Stall(PHASE, 0.0, now, culprits=(), victims=())
+        return base(sup, now)
+
+    return stall
+
+
+def peer_stopped(report: Report, ctl: ControlStore, out: Outcome) -> ExitCode:
+    """This node's torchrun was stopped because another node's preflight failed."""
+    rec = read_json(ctl, ABORT_KEY) or {}
+    node = rec.get("node", "another node")
+    said = "; ".join(f"{f.get('code')}: {f.get('message')}" for f in rec.get("findings", []))
+    report.add(PEER_STOPPED.finding(
+        f"{node} stopped before launching its ranks -- {said or 'no reason recorded'} -- so this node stopped "
+        f"its own after {out.elapsed_s:.1f} s instead of waiting for the rendezvous or init deadline.",
+        evidence=[rec]))
+    report.results["run"] = {"status": "stopped", "phase": "preflight", "stopped_by": node,
+                             "elapsed_s": round(out.elapsed_s, 3)}
+    return ExitCode.COULD_NOT_RUN
+

@@ -1,0 +1,64 @@
+"""Issue 15 item 3: what preflight already proved stops the check in seconds with exit 3,
+before torchrun starts (single node here; every node in tests/test_multinode_netns.py)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from ncclDoctor.check import failfast
+from ncclDoctor.check.options import CheckOptions, plan
+from ncclDoctor.findings import Severity
+from ncclDoctor.rules.network import lint_env_devices
+from tests.conftest import cli_env, run_cli
+
+HOST = {"torch": {}, "dev_shm": {"total_bytes": 64 << 20, "free_bytes": 60 << 20}}
+
+
+def test_missing_interface_exits_3_before_launching_anything(tmp_path):
+    t0 = time.monotonic()
+    proc = run_cli("check", "--out", str(tmp_path / "run"), timeout=120, env=cli_env(GLOO_SOCKET_IFNAME="nosuch0"))
+    elapsed = time.monotonic() - t0
+    assert proc.returncode == 3, proc.stderr[-2000:]
+    rep = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert [f["code"] for f in rep["findings"] if f["severity"] == "error"] == ["NET001"]
+    assert rep["results"]["run"] == {"status": "not_started", "phase": "preflight", "stopped_by": ["NET001"]}
+    assert not (tmp_path / "run" / "torchrun.log").exists(), "torchrun was never started"
+    assert "Traceback" not in proc.stderr
+    # the floor is Python + torch import (10 s on this loaded 2-core machine); no deadline is waited out
+    assert elapsed < 45, elapsed
+
+
+def _plan(backend="gloo", nproc=2, **kw):
+    host = {"torch": {"cuda_available": backend == "nccl", "nccl_available": True, "cuda_device_count": 8}}
+    return plan(CheckOptions(nproc_per_node=nproc, backend=backend, **kw), host, {})
+
+
+def test_only_the_interface_the_backend_uses_and_matches_nothing_is_fatal():
+    gloo, nccl = _plan("gloo"), _plan("nccl")
+    missing = lint_env_devices({"GLOO_SOCKET_IFNAME": "nosuch0"}, ["n"], interfaces=["eth0", "lo"], hcas=None)
+    assert [f.code for f in failfast.blocking(gloo, missing, HOST, {})] == ["NET001"]
+    assert failfast.blocking(nccl, missing, HOST, {}) == [], "nccl does not read GLOO_SOCKET_IFNAME"
+    partial = lint_env_devices({"NCCL_SOCKET_IFNAME": "eth0,nosuch"}, ["n"], interfaces=["eth0"], hcas=None)
+    assert partial[0].severity == Severity.WARNING and failfast.blocking(nccl, partial, HOST, {}) == []
+    none = lint_env_devices({"NCCL_SOCKET_IFNAME": "ib"}, ["n"], interfaces=["eth0"], hcas=None)
+    assert [f.code for f in failfast.blocking(nccl, none, HOST, {"NCCL_SHM_DISABLE": "1"})] == ["NET001"]
+
+
+def test_shm_too_small_for_nccl_ranks_is_fatal_and_not_for_gloo():
+    big = {"dev_shm": {"free_bytes": 1 << 30}}
+    assert failfast.blocking(_plan("nccl", 8), [], big, {}) == [], "8 ranks x 7 x 9.2 MiB = 515 MiB fits in 1 GiB"
+    [f] = failfast.blocking(_plan("nccl", 8), [], HOST, {})  # Docker's 64 MiB default
+    assert f.code == "SYS007" and "515 MiB" in f.message
+    assert [g.code for g in failfast.blocking(_plan("nccl", 4), [], HOST, {})] == ["SYS007"]  # 110 MiB
+    assert failfast.blocking(_plan("nccl", 1), [], HOST, {}) == []
+    assert failfast.blocking(_plan("nccl", 8), [], HOST, {"NCCL_SHM_DISABLE": "1"}) == []
+    assert failfast.blocking(_plan("gloo", 8), [], HOST, {}) == []
+
+
+def test_an_endpoint_that_does_not_resolve_is_fatal():
+    p = _plan("gloo", 1, nnodes=2, rdzv_endpoint="no-such-host.invalid:29400", local_addr="10.0.0.1")
+    [f] = failfast.blocking(p, [], HOST, {})
+    assert f.code == "RUN103" and "no-such-host.invalid" in f.message
+    ok = _plan("gloo", 1, nnodes=2, rdzv_endpoint="127.0.0.1:29400", local_addr="127.0.0.1")
+    assert failfast.blocking(ok, [], HOST, {}) == []
