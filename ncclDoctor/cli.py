@@ -94,6 +94,7 @@ def check(
     rdzv_endpoint: Optional[str] = typer.Option(None, "--rdzv-endpoint", help="HOST:PORT of torchrun's c10d rendezvous (default under SLURM: first host:29500). The control store uses PORT+1."),
     rdzv_id: Optional[str] = typer.Option(None, "--rdzv-id", help="Rendezvous id, the same on every node (default under SLURM: slurm-<job id>)."),
     local_addr: Optional[str] = typer.Option(None, "--local-addr", help="This node's address for torchrun and reports (default: the interface GLOO/NCCL_SOCKET_IFNAME names, else the one that routes to the endpoint)."),
+    max_seconds: Optional[float] = typer.Option(None, "--max-seconds", help="Time budget of the whole check in seconds (default 120; 0: none). The sweep stops at a size that would not fit (RUN008: slow), and a hang is called when nothing has moved for 10x the longest step so far (at least 15 s)."),
     structure_bytes: Optional[str] = typer.Option(None, "--structure-bytes", help="Message size for the multi-node intra/inter-node all_reduce and p2p exchanges. Default 1M on CPU, 64M on GPU."),
     select: List[str] = typer.Option([], "--select", help="Keep only findings with these codes or prefixes (ENV, BW101). Repeatable or comma-separated."),
     ignore: List[str] = typer.Option([], "--ignore", help="Drop findings with these codes or prefixes. Repeatable or comma-separated."),
@@ -115,7 +116,7 @@ def check(
         timeout=timeout, inject=list(inject), select=list(select), ignore=list(ignore), min_busbw=min_busbw,
         baseline=str(baseline) if baseline else None, max_regression=max_regression,
         save_baseline=str(save_baseline) if save_baseline else None, junit=str(junit) if junit else None, nnodes=nodes,
-        rdzv_endpoint=rdzv_endpoint, rdzv_id=rdzv_id, local_addr=local_addr, structure_bytes=structure_bytes,
+        rdzv_endpoint=rdzv_endpoint, rdzv_id=rdzv_id, local_addr=local_addr, structure_bytes=structure_bytes, max_seconds=max_seconds,
     )
     opts = check_options(cli_values, load_config(config, no_config=no_config))
     _sigterm_interrupts()

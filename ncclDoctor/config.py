@@ -25,6 +25,7 @@ Keys (dashes or underscores; unknown keys are an error, exit 2)::
     warmup = 5
     iters = 20
     timeout = 120
+    max-seconds = 300                   # the whole check's time budget (0: none)
 
 Relative paths (baseline, junit, save-baseline, out) are relative to the config file's
 directory, so a config committed to a repository means the same from any working
@@ -52,7 +53,7 @@ KEYS: dict[str, str] = {
     "fail_on": _STR, "select": _LIST, "ignore": _LIST, "min_busbw": _NUM, "baseline": _STR,
     "max_regression": _NUM, "junit": _STR, "save_baseline": _STR, "out": _STR,
     "nproc_per_node": _INT, "backend": _STR, "min_bytes": _STR, "max_bytes": _STR,
-    "step_factor": _INT, "warmup": _INT, "iters": _INT, "timeout": _NUM,
+    "step_factor": _INT, "warmup": _INT, "iters": _INT, "timeout": _NUM, "max_seconds": _NUM,
 }
 PATH_KEYS = ("baseline", "junit", "save_baseline", "out")
 
@@ -181,7 +182,8 @@ def check_options(cli: dict[str, Any], cfg: Config) -> Any:
         junit=v.get("junit"),
         config_file=str(cfg.path) if cfg.path else None,
     ).prepare()
-    names = ("nproc_per_node", "out", "min_bytes", "max_bytes", "step_factor", "warmup", "iters", "timeout")
+    names = ("nproc_per_node", "out", "min_bytes", "max_bytes", "step_factor", "warmup", "iters", "timeout",
+             "max_seconds")
     return CheckOptions(
         **{k: v.get(k) for k in names},
         backend=v.get("backend", "auto"),

@@ -1,6 +1,8 @@
 """The structure phase: intra-node, inter-node and node-to-node bandwidth.
 
-Run by every rank of a multi-node check, after the all_reduce sweep::
+Run by every rank of a multi-node check, before the all_reduce sweep (issue 15: the
+quick localization first; a slow node or link named here makes every rank skip the
+whole-job sweep, ``sweep_decision``)::
 
     torchrun --nnodes 2 --nproc-per-node 2 --rdzv-backend c10d --rdzv-endpoint HOST:29500 \\
         -m probes.worker --config CONFIG.json   # with "structure": {...} in CONFIG
@@ -19,8 +21,8 @@ Run by every rank of a multi-node check, after the all_reduce sweep::
 
 torchrun numbers ranks node by node (node g holds ranks g*P .. g*P+P-1 for P ranks per
 node), which is what the groups below rely on. Times are the best of ``iters`` timed
-operations after one warm-up: a throttled link is slow every time, scheduling noise on a
-busy host is not.
+operations after one warm-up (fewer when the warm-up shows a slow path: ``_best_time``):
+a throttled link is slow every time, scheduling noise on a busy host is not.
 """
 
 from __future__ import annotations
@@ -39,14 +41,28 @@ def _issue(worker, module, tensor, **kw) -> None:
     link ("every rank inside the same phase"), not as the other ranks falling behind."""
     worker.faults.before_collective(worker, tensor)
     module.run(tensor, **kw)
+    worker.tick()  # progress, for the supervisor's hang call
 
 
 SPREAD_S = 0.01  # between timed ops: samples spread over time dodge a moment of CPU starvation
+OP_BUDGET_S = 1.5  # the timed ops of one measurement, when the warm-up shows a slow path
+MIN_ITERS = 2
 
 
-def _best_time(worker, op, iters: int) -> float:
+def _best_time(worker, op, iters: int, agree=None, budget_s: float = OP_BUDGET_S) -> float:
+    """The best of ``iters`` timed ops after one warm-up -- fewer (at least ``MIN_ITERS``)
+    when the warm-up says they would take more than ``budget_s``: a slow link is slow
+    every time, and its rounds must not cost what a sweep would (issue 15: localization
+    before the expensive part). ``agree(seconds) -> the largest over the op's ranks``
+    makes every rank of the op run the same count."""
+    t0 = time.perf_counter()
     op()  # warm-up: connection setup is not bandwidth
     worker.sync()
+    warm = time.perf_counter() - t0
+    if agree is not None:  # every rank of the op agrees, even those that saw it fast
+        warm = agree(warm)
+        if warm * iters > budget_s:
+            iters = max(MIN_ITERS, min(iters, int(budget_s / warm)))
     best = float("inf")
     for _ in range(iters):
         t0 = time.perf_counter()
@@ -57,13 +73,31 @@ def _best_time(worker, op, iters: int) -> float:
     return best
 
 
+def _max_over(group, device, peer: int | None = None):
+    """agree() for _best_time: the largest value over ``group`` (an all_reduce), or over
+    this rank and ``peer`` (one tiny exchange)."""
+    import torch
+    import torch.distributed as dist
+
+    def agree(value: float) -> float:
+        t = torch.tensor([value], dtype=torch.float64, device=device)
+        if peer is None:
+            dist.all_reduce(t, op=dist.ReduceOp.MAX, group=group)
+            return float(t.item())
+        other = torch.empty_like(t)
+        REGISTRY["sendrecv"].run(t, peer=peer, out=other)
+        return max(value, float(other.item()))
+
+    return agree
+
+
 def _all_reduce(worker, group, nranks: int, size: int, iters: int) -> dict[str, Any]:
     import torch
 
     mod = REGISTRY["all_reduce"]
     t = torch.empty(max(1, size // 4), dtype=torch.float32, device=worker.device)
     mod.fill(t, worker.rank)
-    secs = _best_time(worker, lambda: _issue(worker, mod, t, group=group), iters)
+    secs = _best_time(worker, lambda: _issue(worker, mod, t, group=group), iters, _max_over(group, worker.device))
     algbw = mod.algbw_bytes(t.numel(), 4, nranks) / secs / 1e9
     return {"size": t.numel() * 4, "nranks": nranks, "time_us": secs * 1e6, "algbw_gbps": algbw,
             "busbw_gbps": algbw * mod.bus_factor(nranks)}
@@ -88,7 +122,8 @@ def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, 
         secs = None
         if mine is not None:
             peer = leaders[mine[1] if mine[0] == me else mine[0]]
-            secs = _best_time(worker, lambda: _issue(worker, mod, send, peer=peer, out=recv), iters)
+            secs = _best_time(worker, lambda: _issue(worker, mod, send, peer=peer, out=recv), iters,
+                              _max_over(None, worker.device, peer))
             wrong += int((recv != mod.expected(recv.numel(), peer, worker.device)).sum().item())
         times: list[Any] = [None] * len(leaders)
         dist.all_gather_object(times, secs, group=group)
@@ -101,7 +136,17 @@ def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, 
     round_of = {tuple(p): i for i, rnd in enumerate(rounds) for p in rnd}  # a confirmed pair: its last round
     pairs = [{"pair": [a, b], "gbps": g, "round": round_of[(a, b)], "ring": (a, b) in ring}
              for (a, b), g in sorted(v.measured.items())]
-    return {"size": send.numel() * 4, "iters": iters, "rounds": rounds, "wrong": wrong, "pairs": pairs, "elapsed_s": elapsed}
+    return {"size": send.numel() * 4, "iters": iters, "rounds": rounds, "wrong": wrong, "pairs": pairs,
+            "elapsed_s": elapsed, "slow_nodes": list(v.slow_nodes), "slow_links": [list(p) for p in v.slow_links]}
+
+
+def sweep_decision(p2p: dict[str, Any] | None) -> str | None:
+    """Why the whole-job sweep is skipped (a slow node or link was named), or None."""
+    if not p2p or not (p2p.get("slow_nodes") or p2p.get("slow_links")):
+        return None
+    named = [f"node {n}" for n in p2p["slow_nodes"]] + [f"link {a}-{b}" for a, b in p2p["slow_links"]]
+    return (f"skipped: the point-to-point round named {', '.join(named)} far below its peers (BW2xx); "
+            "a whole-job sweep would run at that pace")
 
 
 def run(worker, cfg: dict[str, Any]) -> dict[str, Any]:
@@ -126,4 +171,7 @@ def run(worker, cfg: dict[str, Any]) -> dict[str, Any]:
         out["inter_node"] = _all_reduce(worker, inter, nnodes, size, iters)
         out["p2p"] = _p2p(worker, leaders, inter, size, iters)
     dist.barrier()  # results are in before any rank leaves: the report waits for no one
+    decision = [sweep_decision(out.get("p2p")) if worker.rank == 0 else None]  # rank 0 leads node 0
+    dist.broadcast_object_list(decision, src=0)
+    worker.skip_sweep = decision[0]
     return out

@@ -7,9 +7,14 @@ Phases, each announced to the control store on entry and exit (``probes.control`
 ``init``        init_process_group with a short timeout (seconds, not torch's minutes)
 ``inventory``   who am I: host, node address, pid, local rank, device, versions, env
 ``smoke``       barrier, then a small all_reduce whose result is checked exactly
-``all_reduce``  the size sweep: warm-up, ``iters`` timed ops, then an exact check
-``structure``   multi-node only: intra-node, inter-node and node-to-node bandwidth
-                (``probes.structure``)
+``all_reduce``  the size sweep: warm-up, ``iters`` timed ops, then an exact check; with
+                a ``budget`` in the config, the first warm-up op of each size predicts
+                the size's time and the ranks stop together at a size over budget
+                (``probes.budget``; the rule is documented in ``ncclDoctor.check.budget``)
+``structure``   multi-node only, before the sweep: intra-node, inter-node and
+                node-to-node bandwidth (``probes.structure``); when it names a slow node
+                or link, every rank skips the whole-job sweep (it would crawl at that
+                link's pace) and says why
 ``done``        destroy the process group
 
 The phases to run come from the config (``phases``; ncclDoctor's ``check.phases`` is
@@ -34,11 +39,13 @@ from typing import Any
 from torch.distributed.elastic.multiprocessing.errors import record
 
 from probes import faults
+from probes.budget import agree, size_budget
 from probes.collectives import REGISTRY
 from probes.control import ENV_CONTROL, Control
 from probes.debug import Evidence, write_text_atomic
 
 # The inventory publishes every variable under these prefixes; ncclDoctor picks the ones it surfaces.
+TICK_S = 1.0  # at most one "tick" event a second while collectives complete (check.budget)
 ENV_PREFIXES = ("NCCL_", "TORCH_", "GLOO_", "MASTER_", "CUDA_", "OMP_", "WORLD_SIZE", "TORCHELASTIC_")
 
 
@@ -61,12 +68,17 @@ class Worker:
         self.records: dict[str, Any] = {"rank": self.rank}
         self.device = None
         self.issued = 0  # sweep collectives issued for the current size
+        self.budget = config.get("budget")  # None: no time budget (``probes.budget``)
+        self.current = "init"
+        self.skip_sweep: str | None = None  # set by the structure phase (probes.structure)
+        self.ticked = time.perf_counter()
         self.evidence = Evidence(config.get("run_dir"), self.rank, os.environ.get(ENV_CONTROL))
         self.evidence.install()
 
     # -- plumbing ------------------------------------------------------------------
     def phase(self, name: str):
         self.faults.before_phase(name, self)
+        self.current = name
         if self.control is None:
             import contextlib
 
@@ -98,7 +110,17 @@ class Worker:
         self.faults.before_collective(self, tensor)
         t0 = time.perf_counter()
         module.run(tensor, **kw)
-        return time.perf_counter() - t0
+        t1 = time.perf_counter()
+        self.tick(t1)
+        return t1 - t0
+
+    def tick(self, now: float | None = None) -> None:
+        """A collective completed: at most every TICK_S, tell the supervisor (its hang call
+        is 'nothing moved for far longer than ever', ``ncclDoctor.check.budget``)."""
+        now = time.perf_counter() if now is None else now
+        if self.control is not None and now - self.ticked >= TICK_S:
+            self.ticked = now
+            self.control.event(self.current, "tick")
 
     # -- phases --------------------------------------------------------------------
     def init(self) -> None:
@@ -163,42 +185,74 @@ class Worker:
 
     def sweep(self, name: str = "all_reduce") -> None:
         import torch
-        import torch.distributed as dist
 
+        if self.skip_sweep:  # the structure phase ran first and named a slow node or link
+            self.publish(name, {"rows": [], "iters": self.cfg["iters"], "warmup": self.cfg["warmup"],
+                                "skipped": self.skip_sweep})
+            return
         mod = REGISTRY[name]
-        rows = []
+        rows: list[dict[str, Any]] = []
+        stopped, prev = None, None
         for size in self.cfg["sizes"]:
             count = max(1, size // 4)
             t = torch.empty(count, dtype=torch.float32, device=self.device)
             mod.fill(t, self.rank)
             self.issued = 0
-            for _ in range(self.cfg["warmup"]):
-                self.collective(mod, t, sweep=True)
-            _sync(self.device)
-            if self.control is not None:
-                self.control.event("all_reduce", "barrier", size=count * 4, issued=self.issued)
-            dist.barrier()
-            inside = 0.0  # time blocked in the collective; the rest is this rank's own
-            start = time.perf_counter()
-            for _ in range(self.cfg["iters"]):
-                inside += self.collective(mod, t, sweep=True)
-            _sync(self.device)
-            elapsed = time.perf_counter() - start
-            mod.fill(t, self.rank)
-            self.collective(mod, t)
-            _sync(self.device)
-            wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
-            iters = self.cfg["iters"]
-            rows.append({
-                "size": count * 4, "count": count, "time_us": elapsed / iters * 1e6, "wrong": wrong,
-                # A late rank spends its time outside the collective; the ranks that
-                # wait for it spend theirs inside. (On GPUs the launch is asynchronous,
-                # so this split is only meaningful for CPU backends.)
-                "outside_us": max(0.0, elapsed - inside) / iters * 1e6,
-            })
+            t0 = time.perf_counter()
+            stopped = self.first_op_in_budget(mod, t, count * 4, prev)
+            if stopped:
+                break
+            rows.append(self.measure(mod, t, count, max(0, self.cfg["warmup"] - (1 if self.budget else 0))))
+            prev = (count * 4, time.perf_counter() - t0)
             if self.control is not None:
                 self.control.event(name, "progress", size=count * 4)
-        self.publish(name, {"rows": rows, "iters": self.cfg["iters"], "warmup": self.cfg["warmup"]})
+        self.publish(name, {"rows": rows, "iters": self.cfg["iters"], "warmup": self.cfg["warmup"],
+                            **({"stopped": stopped} if stopped else {})})
+
+    def first_op_in_budget(self, mod, t, size: int, prev: tuple[int, float] | None) -> dict[str, Any] | None:
+        """With a budget (``probes.budget``): the size's first warm-up op, timed; every rank
+        stops the sweep here when any rank predicts the size will not fit its budget."""
+        if not self.budget:
+            return None
+        budget = size_budget(self.budget, prev, size, time.time())
+        took = self.collective(mod, t, sweep=True)
+        _sync(self.device)
+        ops = max(0, self.cfg["warmup"] - 1) + self.cfg["iters"] + 1
+        predicted = took * (ops + 1)
+        worst = agree(predicted / budget if budget > 0 else float("inf"), self.device)
+        if worst <= 1.0:
+            return None
+        return {"size": size, "took_s": round(took, 3), "ops_done": 1, "ops_total": ops + 1,
+                "predicted_s": round(predicted, 3), "budget_s": round(budget, 3), "worst_ratio": round(worst, 2)}
+
+    def measure(self, mod, t, count: int, warmup: int) -> dict[str, Any]:
+        """Warm-up, ``iters`` timed ops, then an exact check: one row of the table."""
+        import torch.distributed as dist
+
+        for _ in range(warmup):
+            self.collective(mod, t, sweep=True)
+        _sync(self.device)
+        if self.control is not None:
+            self.control.event("all_reduce", "barrier", size=count * 4, issued=self.issued)
+        dist.barrier()
+        inside = 0.0  # time blocked in the collective; the rest is this rank's own
+        start = time.perf_counter()
+        for _ in range(self.cfg["iters"]):
+            inside += self.collective(mod, t, sweep=True)
+        _sync(self.device)
+        elapsed = time.perf_counter() - start
+        mod.fill(t, self.rank)
+        self.collective(mod, t)
+        _sync(self.device)
+        wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
+        iters = self.cfg["iters"]
+        return {
+            "size": count * 4, "count": count, "time_us": elapsed / iters * 1e6, "wrong": wrong,
+            # A late rank spends its time outside the collective; the ranks that
+            # wait for it spend theirs inside. (On GPUs the launch is asynchronous,
+            # so this split is only meaningful for CPU backends.)
+            "outside_us": max(0.0, elapsed - inside) / iters * 1e6,
+        }
 
     def structure(self) -> None:
         from probes import structure

@@ -31,13 +31,14 @@ def free_port() -> int:
 
 
 def run_nodes(n: int, start, addr, tmp: Path, extra: list[str] | None = None, envs: dict[int, dict] | None = None,
-              endpoint_port: int | None = None, timeout: float = 240) -> list[NodeRun]:
-    """``start(i, argv, env)`` launches node i (in a namespace or plainly); returns every node's result."""
+              endpoint_port: int | None = None, timeout: float = 240, fast: bool = True) -> list[NodeRun]:
+    """``start(i, argv, env)`` launches node i (in a namespace or plainly); returns every node's result.
+    ``fast=False``: the check's default options (only --nodes, the endpoint, the id, --out)."""
     port = endpoint_port or free_port()
     procs = []
     for i in range(n):
         argv = [sys.executable, "-m", "ncclDoctor", "check", "--nodes", str(n), "--rdzv-endpoint", f"{addr(0)}:{port}",
-                "--rdzv-id", f"t{port}", "--out", str(tmp / f"node{i}"), *FAST, *(extra or [])]
+                "--rdzv-id", f"t{port}", "--out", str(tmp / f"node{i}"), *(FAST if fast else []), *(extra or [])]
         env = cli_env(**(envs or {}).get(i, {}))
         procs.append(start(i, argv, env))
     deadline = time.monotonic() + timeout

@@ -80,6 +80,29 @@ def test_throttled_node_is_named_slow_and_no_healthy_node_is_blamed(tmp_path):
     assert rep["exit_code"] == 1
 
 
+def test_throttled_node_with_default_options_is_named_slow_before_the_sweep(tmp_path):
+    """Issue 15 items 2 and 5: four nodes, one rank each, node 3's link at 20 Mbit/s, the
+    check's DEFAULT options (the issue saw RUN003 'suspect the transport' after 202 s).
+    The p2p round runs before the whole-job sweep, names node 3 (BW201), exit 1, and the
+    sweep is skipped with the reason; no hang verdict; bounded time."""
+    import time
+
+    t0 = time.monotonic()
+    with netns.Cluster(4) as c:
+        c.throttle(3, "20mbit")
+        runs = run_nodes(4, launch_in(c), c.addr, tmp_path, extra=["--nproc-per-node", "1"], fast=False, timeout=200)
+    elapsed = time.monotonic() - t0
+    rep = reporting(runs).report
+    slow = [f for f in rep["findings"] if f["code"] == "BW201"]
+    assert len(slow) == 1 and slow[0]["nodes"][0].startswith(c.addr(3) + " "), rep["findings"]
+    assert named(rep, "BW2") == set(slow[0]["nodes"]), "no healthy node or link blamed"
+    assert not {"RUN003", "RUN001"} & set(codes(rep)), rep["findings"]
+    # the reporting node and the slow node exit 1; a healthy member keeps only what concerns it (exit 0)
+    assert rep["exit_code"] == 1 and runs[3].returncode == 1 and {r.returncode for r in runs} <= {0, 1}
+    assert "node 3" in rep["results"]["all_reduce"]["skipped"]
+    assert rep["duration_s"] <= 60 and elapsed < 120, (rep["duration_s"], elapsed)
+
+
 @pytest.mark.parametrize("bad", [0, 2])
 def test_missing_interface_on_one_node_stops_every_node_in_seconds_with_exit_3(tmp_path, bad):
     """Issue 15 item 3: the node whose GLOO_SOCKET_IFNAME names a missing interface stops

@@ -101,6 +101,9 @@ def hang_findings(out: Outcome, label: Label, inv: dict[int, dict], deviations: 
         )], culprits, victims)
     stacks = out.evidence.get("stacks", {})
     parts = [f"Phase {out.phase!r} missed its {out.deadline_s:.0f} s deadline."]
+    if q := out.evidence.get("no_progress"):  # called from the run's own evidence (check.budget), not a deadline
+        parts = [f"Phase {out.phase!r}: no rank made progress for {q['quiet_s']:.0f} s, where the longest step "
+                 f"so far took {q['longest_step_s']:.1f} s (limit {q['limit_s']:.0f} s)."]
     if culprits:
         parts.append("Culprit: " + "; ".join(_who(out, r, label, inv) + (f" — it {deviations[r]}" if r in deviations else "") for r in culprits) + ".")
         for r in culprits:

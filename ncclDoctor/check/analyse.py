@@ -31,7 +31,7 @@ from ncclDoctor.report.model import Report
 from ncclDoctor.rules import env as env_rules
 from ncclDoctor.rules import run as run_rules
 from ncclDoctor.rules.codes.bw import STRAGGLER
-from ncclDoctor.rules.codes.run import RANK_ERRORS
+from ncclDoctor.rules.codes.run import RANK_ERRORS, SIZE_OVER_BUDGET
 
 Locate = Callable[[int], "tuple[str | None, str | None]"]
 Label = Callable[[int], str]
@@ -102,7 +102,11 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
     if smoke:
         results["smoke"] = {"wrong": sum(v["wrong"] for v in smoke.values()), "ranks_reported": len(smoke)}
     sweep = {r: res["all_reduce"] for r, res in out.results.items() if "all_reduce" in res}
-    if sweep:
+    skipped = next((v["skipped"] for v in sweep.values() if v.get("skipped")), None)
+    if skipped:  # the structure phase named a slow node or link first (probes.structure)
+        results["all_reduce"] = {"collective": "all_reduce", "backend": plan.backend, "world_size": plan.world_size,
+                                 "rows": [], "skipped": skipped}
+    elif sweep:
         table = bandwidth.build_table("all_reduce", sweep, plan.world_size)
         results["all_reduce"] = {
             "collective": "all_reduce", "backend": plan.backend, "world_size": plan.world_size,
@@ -110,6 +114,7 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
             "peak_busbw_gbps": bandwidth.peak_busbw(table), "avg_busbw_gbps": bandwidth.avg_busbw(table),
         }
         findings += straggler_findings(table, label)
+        findings += over_budget(results["all_reduce"], sweep, label)
     bad = [r for r, v in smoke.items() if v["wrong"]]
     bad += [r for r, v in sweep.items() if any(x["wrong"] for x in v["rows"])]
     if bad:
@@ -118,6 +123,33 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
             ranks=bad, nodes=sorted({label(r) for r in bad}),
         ))
     return results, findings, bad
+
+
+def over_budget(result: dict[str, Any], sweep: dict[int, Any], label: Label) -> list[Finding]:
+    """RUN008: the ranks stopped the sweep together at a size over its time budget
+    (``check.budget``); the table says where, the finding why (slow, not hung)."""
+    stops = {r: v["stopped"] for r, v in sweep.items() if v.get("stopped")}
+    if not stops:
+        return []
+    r, worst = max(stops.items(), key=lambda kv: kv[1]["predicted_s"] / max(kv[1]["budget_s"], 1e-9))
+    s = worst
+    result["stopped"] = {**s, "note": f"stopped at {human_bytes(s['size'])}: took {s['took_s']:.2f} s for "
+                         f"{s['ops_done']} of {s['ops_total']} ops (all would take ~{s['predicted_s']:.0f} s), "
+                         f"budget {s['budget_s']:.1f} s"}
+    ran = [row["size"] for row in result["rows"]]
+    last = f"; the last size that ran, {human_bytes(ran[-1])}, reached {result['rows'][-1]['busbw_gbps']:.3f} GB/s " \
+        "busbw" if ran else ""
+    return [SIZE_OVER_BUDGET.finding(
+        f"all_reduce sweep {result['stopped']['note']} (the worst of {len(stops)} rank(s): rank {r} on {label(r)}). "
+        f"Every rank kept completing collectives: slow, not hung{last}.",
+        ranks=sorted(stops), nodes=sorted({label(x) for x in stops}), evidence=[s])]
+
+
+def human_bytes(n: int) -> str:
+    for unit, div in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= div:
+            return f"{n / div:g} {unit}"
+    return f"{n} B"
 
 
 def straggler_findings(table: list[dict[str, Any]], label: Label) -> list[Finding]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ncclDoctor.check import coordinate, failfast, phases
+from ncclDoctor.check import budget, coordinate, failfast, phases
 from ncclDoctor.check.options import Plan
 from ncclDoctor.findings import Finding
 from ncclDoctor.fsutil import write_json_atomic
@@ -50,6 +50,8 @@ class Job:
             return exc.outcome
         if out.phase == failfast.PHASE:  # another node's preflight stopped the check: nothing to settle
             return out
+        if (quiet := budget.stall_reason(self.supervisor)) and out.status == "hang":
+            out.evidence["no_progress"] = quiet
         return coordinate.settle(self.plan, self.reporting, self.supervisor, out)
 
     def identities(self) -> dict[int, dict[str, Any]]:
@@ -65,6 +67,7 @@ def probe_config(plan: Plan) -> dict[str, Any]:
         "pg_timeout_s": phases.pg_timeout_s(dict(plan.deadlines)), "run_dir": str(plan.run_dir),
         "node": dict(plan.node), "inject": list(plan.inject),
         "structure": dict(plan.structure) if plan.structure else None, "phases": list(phases.for_nodes(plan.nnodes)),
+        "budget": budget.probe_budget(plan.max_seconds, plan.started_wall) if plan.max_seconds else None,
     }
 
 
@@ -102,7 +105,7 @@ def start(plan: Plan, env: dict[str, str], findings: list[Finding],
         argv, worker_env(env, addr), plan.world_size, ctl, log_path=str(plan.run_dir / "torchrun.log"),
         phases=phases.for_nodes(plan.nnodes), deadlines_s=phases.deadlines(dict(plan.deadlines)),
         on_event=on_event, before_stop=_evidence_unless_peer_stopped(plan.run_dir),
-        stall=failfast.watching(ctl) if plan.nnodes > 1 else None,
+        stall=stall_policy(plan, ctl),
     )
     sup.start()
     return Job(plan, ctl, reporting, sup, note)
@@ -118,3 +121,9 @@ def _evidence_unless_peer_stopped(run_dir: Path) -> Callable:
             collect(sup, out)
 
     return before_stop
+
+
+def stall_policy(plan: Plan, ctl: ControlStore) -> Callable:
+    """Another node's abort (N > 1), the phase deadlines, then the evidence of no progress."""
+    base = failfast.watching(ctl) if plan.nnodes > 1 else Supervisor.missed_deadline
+    return budget.no_progress(base) if plan.max_seconds else base

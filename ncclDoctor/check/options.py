@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import socket
+import time
 import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -59,6 +60,7 @@ class CheckOptions:
     rdzv_id: str | None = None
     local_addr: str | None = None
     structure_bytes: str | None = None
+    max_seconds: float | None = None  # None: check.budget.DEFAULT_MAX_SECONDS; 0: no time budget
     gates: ci.Gates = field(default_factory=ci.Gates)  # --select/--ignore/--min-busbw/--baseline/--junit
 
 
@@ -88,6 +90,8 @@ class Plan:
     structure: Mapping[str, Any] | None = None  # nnodes > 1: size, iters, sizes
     fail_on: str = "error"
     gates: ci.Gates = field(default_factory=ci.Gates)
+    max_seconds: float = 0.0  # 0: no time budget (check.budget)
+    started_wall: float = field(default_factory=lambda: process_start())  # the command's start, for the budget
 
     @property
     def nnodes(self) -> int:
@@ -102,6 +106,17 @@ class Plan:
         """``report.config``: the options as given, and what they resolved to."""
         return {**asdict(opts), "backend": self.backend, "nproc_per_node": self.nproc_per_node,
                 "sizes": list(self.sizes), "deadlines_s": dict(self.deadlines)}
+
+
+def process_start() -> float:
+    """When this process started (wall clock): --max-seconds counts Python's and torch's
+    start-up too, as a user's stopwatch does."""
+    try:
+        import psutil
+
+        return psutil.Process().create_time()
+    except Exception:  # psutil missing or /proc unreadable: from now
+        return time.time()
 
 
 def parse_size(text: str) -> int:
@@ -198,5 +213,15 @@ def plan(opts: CheckOptions, host: Mapping[str, Any], env: Mapping[str, str]) ->
         backend, nproc, world, tuple(sizes), warmup, iters, _deadlines(opts.timeout, PHASES),
         {"host": socket.gethostname(), "addr": topo.local_addr},
         Path(opts.out) if opts.out else default_run_dir("check"),
-        topo, _check_inject(opts.inject, world), structure, opts.fail_on, opts.gates,
+        topo, _check_inject(opts.inject, world), structure, opts.fail_on, opts.gates, _max_seconds(opts.max_seconds),
     )
+
+
+def _max_seconds(value: float | None) -> float:
+    from ncclDoctor.check.budget import DEFAULT_MAX_SECONDS, RESERVE_S
+
+    if value is None:
+        return DEFAULT_MAX_SECONDS
+    if value != 0 and value < 2 * RESERVE_S:
+        raise UsageError(f"--max-seconds must be 0 (no budget) or at least {2 * RESERVE_S:.0f}, got {value:g}")
+    return float(value)

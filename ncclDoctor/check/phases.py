@@ -1,7 +1,8 @@
 """The probe's phases and their deadlines: the one list (``probes.worker`` runs the
 phases it is given in its config, the supervisor watches the same tuple).
 
-``structure`` runs only when there is more than one node (``for_nodes``).
+``structure`` runs only when there is more than one node, and then before ``all_reduce``
+(``for_nodes``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ PG_TIMEOUT_MARGIN_S = 30.0
 
 
 def for_nodes(nnodes: int) -> tuple[str, ...]:
-    return tuple(p for p in PHASES if p != "structure" or nnodes > 1)
+    """The phases in order. With several nodes the structure phase (the quick p2p
+    localization) runs before the whole-job sweep, which it may skip (``probes.structure``)."""
+    if nnodes == 1:
+        return tuple(p for p in PHASES if p != "structure")
+    rest = [p for p in PHASES if p != "structure"]
+    rest.insert(rest.index("all_reduce"), "structure")
+    return tuple(rest)
 
 
 def deadlines(overrides: dict[str, float]) -> dict[str, float]:

@@ -1,0 +1,76 @@
+"""Issue 15 item 1: bounded wall time, slow told apart from hung, with default options
+(real torchrun, real gloo ranks, the existing --inject faults)."""
+
+from __future__ import annotations
+
+import time
+
+from ncclDoctor.check.budget import HANG_FLOOR_S, no_progress
+from ncclDoctor.launch.supervisor import RankState
+from ncclDoctor.report.model import Report
+from probes.budget import size_budget
+from tests.conftest import run_cli
+from tests.test_faults import leftovers
+
+CFG = {"until_wall": 1000.0, "margin": 4.0, "floor_s": 2.0}
+
+
+def test_size_budget_scales_the_previous_size_and_stays_within_the_time_left():
+    assert size_budget(CFG, None, 1024, 900.0) == 100.0  # the first size: the time left
+    assert size_budget(CFG, (1024, 0.5), 4096, 900.0) == 4 * 0.5 * 4  # margin x time x size ratio
+    assert size_budget(CFG, (1024, 50.0), 4096, 900.0) == 100.0  # never past the end
+    assert size_budget(CFG, (1024, 0.001), 4096, 900.0) == 2.0  # tiny sizes: the floor
+    assert size_budget(CFG, (1024, 0.5), 4096, 999.5) == 0.5 and size_budget(CFG, (1024, 0.5), 4096, 1001) == 0.0
+
+
+class _Sup:
+    def __init__(self):
+        self.ranks = {r: RankState(r, phase="all_reduce", state="enter", left={"init", "smoke"}) for r in (0, 1)}
+        self.phases = ("init", "smoke", "all_reduce", "done")
+
+
+def test_no_progress_waits_far_longer_than_the_longest_step_then_names_the_phase():
+    sup, policy = _Sup(), no_progress(lambda s, now: None)
+    assert policy(sup, 0.0) is None
+    sup.ranks[0].seq = 5
+    assert policy(sup, 3.0) is None  # a 3 s step: the limit is now max(15, 30) s
+    assert policy(sup, 30.0) is None
+    stall = policy(sup, 33.5)
+    assert stall and stall.phase == "all_reduce" and stall.limit_s == 30.0 and stall.since == 3.0
+    quick, p2 = _Sup(), no_progress(lambda s, now: None)
+    assert p2(quick, 0.0) is None and p2(quick, HANG_FLOOR_S) is None and p2(quick, HANG_FLOOR_S + 0.5)
+
+
+def test_a_rank_hung_before_the_sweep_is_named_from_evidence_within_45_s(tmp_path):
+    """Default options (no --timeout): today's fixed sweep deadline said so after 191 s."""
+    out = tmp_path / "run"
+    t0 = time.monotonic()
+    proc = run_cli("check", "--out", str(out), "--inject", "hang:1", timeout=240)
+    wall = time.monotonic() - t0
+    assert proc.returncode == 4, proc.stderr[-2000:]
+    rep = Report.load(out)
+    [f] = [f for f in rep.findings if f.code == "RUN003"]
+    assert f.ranks == [1] and "no rank made progress for" in f.message, f.message
+    run = rep.results["run"]
+    assert run["phase"] == "all_reduce" and run["culprits"] == [1] and run["victims"] == [0]
+    assert run["verdict_after_s"] <= 45, run
+    assert run["evidence"]["no_progress"]["limit_s"] >= HANG_FLOOR_S
+    assert leftovers(out) == [] and wall < 150
+
+
+def test_a_slow_rank_ends_the_sweep_at_its_budget_as_slow_not_hung(tmp_path):
+    """Every collective waits 1 s for rank 1: a 13-op size takes ~13 s, so a 60 s check
+    stops the sweep at the size that would not fit -- RUN008, exit 1, within the time."""
+    out = tmp_path / "run"
+    proc = run_cli("check", "--out", str(out), "--inject", "slow:1:1s", "--max-seconds", "60", timeout=240)
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    rep = Report.load(out)
+    codes = {f.code for f in rep.findings}
+    assert "RUN008" in codes and "RUN003" not in codes, [(f.code, f.message) for f in rep.findings]
+    ar = rep.results["all_reduce"]
+    stop = ar["stopped"]
+    ran = [r["size"] for r in ar["rows"]]
+    assert stop["size"] not in ran and stop["size"] > max(ran, default=0)
+    assert stop["predicted_s"] > stop["budget_s"] and "stopped at" in stop["note"]
+    assert rep.results["run"]["status"] == "ok"
+    assert rep.duration_s <= 60, rep.duration_s
