@@ -215,7 +215,7 @@ class Worker:
         if not self.budget:
             return None
         budget = size_budget(self.budget, prev, size, time.time())
-        took = self.collective(mod, t, sweep=True)
+        took = self.collective(mod, t)  # not a "sweep" op: --inject skip/mismatch act on the measured ones
         _sync(self.device)
         ops = max(0, self.cfg["warmup"] - 1) + self.cfg["iters"] + 1
         predicted = took * (ops + 1)
