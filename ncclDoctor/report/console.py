@@ -32,6 +32,8 @@ def allreduce_lines(ar: dict) -> list[str]:
         )
     lines.append(f"# Out of bounds values : {sum(r['wrong'] for r in ar['rows'])} {'OK' if not any(r['wrong'] for r in ar['rows']) else 'FAILED'}")
     lines.append(f"# Avg bus bandwidth    : {ar['avg_busbw_gbps']:.4f} GB/s   (peak {ar['peak_busbw_gbps']:.4f} GB/s)")
+    if ar.get("stopped"):  # the sweep's time budget ended it (check.budget)
+        lines.append(f"# {ar['stopped']['note']}")
     return lines
 
 
@@ -57,6 +59,8 @@ def render_console(report: Report, console: Console | None = None) -> None:
     if ar and ar.get("rows"):
         for line in allreduce_lines(ar):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
+    elif ar and ar.get("stopped") or ar and ar.get("skipped"):
+        console.print(f"# all_reduce sweep {ar.get('skipped') or ar['stopped']['note']}", markup=False, highlight=False)
     base = report.results.get("baseline")
     if base and base.get("rows"):
         for line in baseline_lines(base):
