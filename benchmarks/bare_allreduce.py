@@ -1,6 +1,7 @@
 """The baseline: a bare all_reduce timing loop, nothing else.
 
-    python -m torch.distributed.run --standalone --nproc-per-node 2 benchmarks/bare_allreduce.py SIZES WARMUP ITERS [BACKEND]
+    python -m torch.distributed.run --standalone --nproc-per-node 2 \
+        benchmarks/bare_allreduce.py SIZES WARMUP ITERS [BACKEND]
 
 Times each size exactly as the probe does (warm-up, barrier, ITERS timed ops; on a GPU a
 device synchronize before the clock starts and before it stops) and prints one JSON line

@@ -54,6 +54,7 @@ so the GPU day does not find a bug in it. docs/gpu-verify.md has the device comm
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html.parser
 import json
 import os
@@ -79,6 +80,14 @@ ACCURACY_FLOOR = 0.6  # chance is 0.1; the CPU test of the trainer asserts the s
 
 class Skip(Exception):
     """The step does not apply here; the message is the reason."""
+
+
+class Terminated(BaseException):
+    """SIGTERM/SIGINT from outside (the device's timeout): stop the child, write the JSON, leave."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated(f"stopped by signal {signum}")
 
 
 class Proc:
@@ -126,11 +135,14 @@ class Ctx:
         return self.gpus if self.cuda else 2
 
     def need_gpu(self) -> None:
+        if not self.machine:
+            raise Skip("preflight could not read torch's CUDA facts (see step preflight)")
         if not self.cuda and not self.rehearse:
             raise Skip(NO_GPU)
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("NCCL_", "TORCH_NCCL_", "TORCH_FR_"))}
+        """The machine's environment as a user's job would get it (NCCL_* kept: preflight records them)."""
+        env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
         env.setdefault("OMP_NUM_THREADS", "1")
         env["PYTHONUNBUFFERED"] = "1"
@@ -165,14 +177,17 @@ class Step:
             raise TimeoutError(f"no time left in this step for {label}")
         self.dir.mkdir(parents=True, exist_ok=True)
         t0 = time.monotonic()
-        p = subprocess.Popen([str(a) for a in argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env=env or self.ctx.env(), cwd=str(ROOT), start_new_session=True)
+        p = subprocess.Popen([str(a) for a in argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, encoding="utf-8",
+                             errors="replace", env=env or self.ctx.env(), cwd=str(ROOT), start_new_session=True)
         timed_out = False
         try:
             out, err = p.communicate(timeout=limit)
         except subprocess.TimeoutExpired:
             timed_out = True
             out, err = _kill_group(p)
+        except BaseException:  # Terminated: children live in their own sessions, so stop them here
+            _kill_group(p)
+            raise
         proc = Proc([str(a) for a in argv], None if timed_out else p.returncode, out or "", err or "",
                      round(time.monotonic() - t0, 2), timed_out)
         (self.dir / f"{label}.out").write_text(proc.out)
@@ -186,10 +201,8 @@ class Step:
 
 def _kill_group(p: subprocess.Popen) -> tuple[str, str]:
     for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(p.pid, sig)
-        except ProcessLookupError:
-            pass
         try:
             return p.communicate(timeout=wait)
         except subprocess.TimeoutExpired:
@@ -239,6 +252,8 @@ def step_preflight(st: Step) -> None:
     st.check("ncclDoctor CLI starts", v.rc == 0, v.tail())
     st.figures["ncclDoctor"] = v.out.strip()
     st.evidence["git_commit"] = _git_commit()
+    st.evidence["distributed_env"] = {k: v for k, v in sorted(os.environ.items())
+                                      if k.startswith(("NCCL_", "TORCH_", "CUDA_", "GLOO_", "NVIDIA_"))}
     st.notes.append(f"mode: {'GPU' if st.ctx.cuda else 'rehearsal on CPU' if st.ctx.rehearse else 'no GPU'}")
 
 
@@ -292,7 +307,8 @@ def check_table(st: Step, rep: dict, ar: dict, rows: list[dict], sizes: list[int
                        "peak_algbw_gbps": round(max(algbw, default=0), 3),
                        "time_us_smallest": rows[0].get("time_us") if rows else None,
                        "time_us_largest": rows[-1].get("time_us") if rows else None})
-    st.evidence["table"] = [{k: r.get(k) for k in ("size", "time_us", "algbw_gbps", "busbw_gbps", "wrong")} for r in rows]
+    keys = ("size", "time_us", "algbw_gbps", "busbw_gbps", "wrong")
+    st.evidence["table"] = [{k: r.get(k) for k in keys} for r in rows]
     ranks = rep.get("ranks") or []
     devices = [r.get("device") for r in ranks]
     if ctx.cuda:
@@ -427,13 +443,18 @@ def step_env(st: Step) -> None:
     devs = gpus.get("devices") or []
     st.check("NVML read (no GPU000 skip)", "GPU000" not in codes and len(devs) >= ctx.gpus, gpus.get("skipped"))
     st.check("no NVML query error", not any(d.get("errors") for d in devs), [d.get("errors") for d in devs])
-    evaluated = {code: [all(d.get(k) is not None for k in keys) for d in devs] for code, keys in GPU_RULE_FACTS.items()}
-    st.evidence["rule_facts_present"] = evaluated
+    absent = {code: sorted({k for d in devs for k in keys if _absent(d.get(k))})
+              for code, keys in GPU_RULE_FACTS.items()}
+    st.evidence["rule_facts_absent"] = absent
     st.check("GPU rules evaluated on the real NVML", bool(devs),
-             {c: "facts read" if all(v) else "fact not supported by this GPU/driver (rule cannot fire)"
-              for c, v in evaluated.items()})
+             {c: f"facts absent here, rule cannot fire: {a}" if a else "facts read" for c, a in absent.items()})
     st.evidence["gpus"] = gpus
     nvml_snapshot(st, rep)
+
+
+def _absent(v: Any) -> bool:
+    """None (NVML: not supported, or ECC off), also inside the pcie dict."""
+    return v is None or (isinstance(v, dict) and any(x is None for x in v.values()))
 
 
 def nvml_snapshot(st: Step, live_rep: dict) -> None:
@@ -487,7 +508,8 @@ def step_sweep(st: Step) -> None:
     run_dir = st.dir / "run"
     nproc = ctx.gpus if ctx.cuda else 1
     p = st.run(cli("sweep-workers", "--nproc-per-node", nproc, "--pin-memory", "both", "--workers", "0,2", "--grid",
-                   "--windows", "2", "--window-steps", "20" if ctx.cuda else "5", "--warmup-steps", "5" if ctx.cuda else "2",
+                   "--windows", "2", "--window-steps", "20" if ctx.cuda else "5",
+                   "--warmup-steps", "5" if ctx.cuda else "2",
                    "--max-minutes", f"{max(0.5, (st.left() - 20) / 60):.1f}", "--data-dir", ctx.cache,
                    "--out", run_dir, "--json"), "sweep")
     rep = read_json(run_dir / "report.json")
@@ -495,8 +517,8 @@ def step_sweep(st: Step) -> None:
         return
     sw = rep.get("results", {}).get("sweep") or {}
     rows = sw.get("rows") or []
-    st.evidence["rows"] = [{k: r.get(k) for k in ("label", "status", "samples_per_s", "spread", "data_share", "step_ms")}
-                           for r in rows]
+    keys = ("label", "status", "samples_per_s", "spread", "data_share", "step_ms")
+    st.evidence["rows"] = [{k: r.get(k) for k in keys} for r in rows]
     st.figures["recommendation"] = (sw.get("recommendation") or {}).get("label")
     st.figures["samples_per_s"] = {r.get("label"): r.get("samples_per_s") for r in rows}
     ok_pins = {r.get("pin_memory") for r in rows if r.get("status") == "ok" and (r.get("samples_per_s") or 0) > 0}
@@ -545,7 +567,8 @@ def step_monitor(st: Step) -> None:
         ok = [g for g in gpu if g]
         if ok:
             med_gpu, med_step = statistics.median(ok), statistics.median(s["step_s"] for s in steps)
-            st.figures.update({"train_gpu_ms_median": round(med_gpu * 1e3, 3), "train_step_ms_median": round(med_step * 1e3, 3)})
+            st.figures.update({"train_gpu_ms_median": round(med_gpu * 1e3, 3),
+                               "train_step_ms_median": round(med_step * 1e3, 3)})
             st.check("gpu_s plausible (median <= 2 x median step_s)", med_gpu <= 2 * med_step + 1e-3,
                      {"gpu_ms": med_gpu * 1e3, "step_ms": med_step * 1e3})
     else:
@@ -554,14 +577,15 @@ def step_monitor(st: Step) -> None:
 
 
 def calibrated(st: Step) -> None:
-    p = st.run([PY, JOBS / "monitor_job.py", st.dir / "job", "--steps", "30", "--gpu-ms", "20"], "monitor_job", timeout=90)
+    p = st.run([PY, JOBS / "monitor_job.py", st.dir / "job", "--steps", "30", "--gpu-ms", "20"], "monitor_job",
+               timeout=90)
     data = p.json_line()
     if not st.check("monitor job ran", p.rc == 0 and data is not None, p.tail() if data is None else ""):
         return
     steady = [g for g, w in zip(data["gpu_ms"], data["warmup"]) if not w]
     if not st.ctx.cuda:
-        st.check("rehearsal: monitor has no CUDA on CPU", data["monitor_cuda"] is False and all(g is None for g in steady),
-                 data["monitor_cuda"])
+        st.check("rehearsal: monitor has no CUDA on CPU",
+                 data["monitor_cuda"] is False and all(g is None for g in steady), data["monitor_cuda"])
         return
     present = [g for g in steady if g is not None]
     st.check("gpu_s present on every steady step", len(present) == len(steady) > 0, f"{len(present)}/{len(steady)}")
@@ -578,7 +602,8 @@ def calibrated(st: Step) -> None:
 def step_flight(st: Step) -> None:
     ctx = st.ctx
     ctx.need_gpu()
-    p = st.run([PY, JOBS / "fr_job.py", st.dir / "fr", "--backend", ctx.backend, "--stall-s", "4"], "fr_job", timeout=90)
+    p = st.run([PY, JOBS / "fr_job.py", st.dir / "fr", "--backend", ctx.backend, "--stall-s", "8"], "fr_job",
+               timeout=90)
     data = p.json_line()
     if not st.check("fr job ran", p.rc == 0 and data is not None, p.tail() if data is None else ""):
         return
@@ -594,8 +619,9 @@ def step_flight(st: Step) -> None:
     inside = pg and int(pg["last_enqueued_collective"]) > int(pg["last_completed_collective"])
     if ctx.cuda:
         st.evidence["cpu_recorder_with_nccl"] = data.get("cpu_recorder")
-        st.check("GPU stall: collective enqueued, not completed (inside)", inside and not stall["during"]["work_completed"],
-                 {"pg_status": pg, "work_completed": stall["during"]["work_completed"]})
+        done = stall["during"]["work_completed"]
+        st.check("GPU stall: collective enqueued, not completed (inside)", inside and not done,
+                 {"pg_status": pg, "work_completed": done, "read_after_s": stall["during"].get("after_s")})
         pipe = stall["pipe"]
         st.check("dump pipe triggers a dump", pipe.get("dump_written") and pipe.get("dump_entries", 0) > 0, pipe)
         st.figures["dump_after_s"] = pipe.get("dump_after_s")
@@ -618,41 +644,55 @@ def step_run(st: Step) -> None:
         raise Skip(NO_RUN)
     ctx.need_gpu()
     st.evidence["run_help"] = h.out[-3000:]
-    opts = lambda *names: [x for name, val in names if name in h.out for x in (name, val)]  # noqa: E731
-    job = [JOBS / "user_job.py", "--backend", ctx.backend, "--steps", "150", "--step-ms", "10"]
-    plain = st.run(torchrun(1, *job), "plain_job", timeout=60)
-    under_dir = st.dir / "steady"
-    under = st.run(cli("run", *opts(("--out", under_dir)), "--", *torchrun(1, *job)), "run_steady", timeout=90)
+    out_opt = next((o for o in ("--out", "--run-dir") if o in h.out), None)
+
+    def opts(run_dir: Path, *pairs: tuple[str, str]) -> list[Any]:
+        """Only the options this version of `run` has (it is being built in parallel)."""
+        have = ([(out_opt, run_dir)] if out_opt else []) + [(k, v) for k, v in pairs if k in h.out]
+        return [x for pair in have for x in pair]
+
+    job = [JOBS / "user_job.py", "--backend", ctx.backend]
+    steady = job + ["--steps", "150", "--step-ms", "10"]
+    plain = st.run(torchrun(1, *steady), "plain_job", timeout=60)
+    under = st.run(cli("run", *opts(st.dir / "steady"), "--", *torchrun(1, *steady)), "run_steady", timeout=90)
     a, b = plain.json_line(), under.json_line()
     st.check("job runs the same under run (exit 0, its output)", under.rc == plain.rc == 0 and b is not None,
-             {"plain_rc": plain.rc, "run_rc": under.rc, "tail": under.tail(600)})
+             {"plain_rc": plain.rc, "run_rc": under.rc, "out_option": out_opt, "tail": under.tail(600)})
     if a and b:
         ratio = b["median_step_ms"] / a["median_step_ms"]
-        st.figures.update({"plain_step_ms": round(a["median_step_ms"], 3), "run_step_ms": round(b["median_step_ms"], 3),
-                           "overhead_ratio": round(ratio, 4)})
-        st.check("step time under run within 5% of plain", ratio <= 1.05, ratio)
-    stall_run(st, job, opts)
-
-
-def stall_run(st: Step, job: list, opts: Callable) -> None:
+        st.figures.update({"plain_step_ms": round(a["median_step_ms"], 3),
+                           "run_step_ms": round(b["median_step_ms"], 3), "overhead_ratio": round(ratio, 4)})
+        if ctx.cuda:
+            st.check("step time under run within 5% of plain", ratio <= 1.05, ratio)
+        else:
+            st.na("step time under run within 5% of plain", f"rehearsal on a shared CPU: {ratio:.3f}")
     stall_dir = st.dir / "stall"
-    job = job[:3] + ["--steps", "40", "--step-ms", "10", "--stall-at", "20", "--stall-s", "45"]
-    p = st.run(cli("run", *opts(("--out", stall_dir), ("--stall-after", "5"), ("--on-hang", "kill")), "--",
-                   *torchrun(1, *job)), "run_stall", timeout=90)
+    stall = job + ["--steps", "40", "--step-ms", "10", "--stall-at", "20", "--stall-s", "45"]
+    p = st.run(cli("run", *opts(stall_dir, ("--stall-after", "5"), ("--on-hang", "kill")), "--",
+                   *torchrun(1, *stall)), "run_stall", timeout=100)
+    check_stall(st, stall_dir, p)
+
+
+def check_stall(st: Step, stall_dir: Path, p: Proc) -> None:
     rep = read_json(stall_dir / "report.json") or {}
-    text = json.dumps(rep.get("findings", [])).lower()
     st.evidence["stall_findings"] = rep.get("findings")
-    st.figures["stall_exit"] = p.rc
+    st.figures.update({"stall_exit": p.rc, "stall_run_s": p.seconds})
     st.check("stall reported (report.json with findings)", bool(rep.get("findings")), p.tail(800))
-    st.check("classified inside the collective", "inside" in text, "searched the findings for 'inside'")
-    fr_files = [str(x.relative_to(stall_dir)) for x in stall_dir.rglob("*") if "fr" in x.name.lower() or "flight" in x.name.lower()]
-    st.check("Flight Recorder evidence in the run directory", bool(fr_files) and "nccl:" in json.dumps(rep) + "".join(
-        x.read_text(errors="ignore")[:200000] for x in stall_dir.rglob("*.json")), fr_files[:20])
+    if st.ctx.cuda:
+        st.check("GPU-side stall classified inside the collective",
+                 "inside" in json.dumps(rep.get("findings", [])).lower(), "searched the findings for 'inside'")
+    else:
+        st.na("GPU-side stall classified inside the collective", "rehearsal: the stall is a CPU spin before the op")
+    prefix = f"{st.ctx.backend}:".encode()
+    files = [f for f in stall_dir.rglob("*") if f.is_file()] if stall_dir.exists() else []
+    hits = [str(f.relative_to(stall_dir)) for f in files if prefix in f.read_bytes()[:4_000_000]]
+    st.check(f"Flight Recorder entries ({prefix.decode()}...) in the run directory", bool(hits), hits[:20])
 
 
 # ---------------------------------------------------------------- 9 oversubscribe
 def step_oversub(st: Step) -> None:
     ctx = st.ctx
+    ctx.need_gpu()
     if not ctx.cuda:
         raise Skip(NO_GPU)
     run_dir = st.dir / "run"
@@ -716,8 +756,8 @@ def summary_text(doc: dict) -> str:
         figs = ", ".join(f"{k}={_short(v)}" for k, v in list(s["figures"].items())[:4])
         why = s["reason"].strip().splitlines()[-1][:90] if s["reason"] else ""
         n_ok = sum(c["ok"] is True for c in s["checks"])
-        lines.append(f"  {s['status'].upper():<7} {s['name']:<9} {s['seconds']:>6.1f}s  {n_ok}/{len(s['checks'])} checks  "
-                     + (why or figs)[:110])
+        head = f"  {s['status'].upper():<7} {s['name']:<9} {s['seconds']:>6.1f}s  {n_ok}/{len(s['checks'])} checks  "
+        lines.append(head + (why or figs)[:110])
     return "\n".join(lines)
 
 
@@ -740,8 +780,13 @@ def write_doc(ctx: Ctx, doc: dict, t0: float) -> None:
     os.replace(tmp, ctx.out / "gpu_verify.json")
 
 
+class _Args(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (bad usage), as the CLI does
+        self.exit(2, f"gpu_verify: error: {message}\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="gpu_verify", description="Verify every GPU path of ncclDoctor (see the docstring).")
+    ap = _Args(prog="gpu_verify", description="Verify every GPU path of ncclDoctor (see the module docstring).")
     ap.add_argument("outdir", type=Path)
     ap.add_argument("--budget-s", type=float, default=420.0, help="wall-time budget for all steps (default 420)")
     ap.add_argument("--rehearse", action="store_true", help="run every step on CPU/gloo (plumbing check, no GPU)")
@@ -756,10 +801,19 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     doc: dict[str, Any] = {"tool": "benchmarks/gpu_verify.py", "format": 1, "budget_s": args.budget_s, "mode": "",
                            "started_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "steps": []}
+    signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGINT, _terminate)
     for name, title, cap, fn in STEPS:
         if only and name not in only and name != "preflight":
             continue
-        doc["steps"].append(execute(ctx, name, title, cap, fn))
+        try:
+            doc["steps"].append(execute(ctx, name, title, cap, fn))
+        except Terminated as exc:
+            doc["steps"].append({"name": name, "title": title, "status": "error", "reason": str(exc), "seconds": 0,
+                                 "checks": [], "figures": {}, "notes": [], "evidence": {}})
+            doc["terminated"] = str(exc)
+            write_doc(ctx, doc, t0)
+            break
         doc["mode"] = "gpu" if ctx.cuda else "rehearsal" if ctx.rehearse else "no-gpu"
         write_doc(ctx, doc, t0)
     text = summary_text(doc)

@@ -1,6 +1,6 @@
 """The NCCL Flight Recorder mechanisms ``ncclDoctor run`` relies on, checked directly.
 
-    python benchmarks/gpu_jobs/fr_job.py DIR [--backend nccl] [--stall-s 4]
+    python benchmarks/gpu_jobs/fr_job.py DIR [--backend nccl] [--stall-s 8]
 
 A world of one (no torchrun needed). Prints one JSON line with what it saw:
 
@@ -16,6 +16,8 @@ A world of one (no torchrun needed). Prints one JSON line with what it saw:
 
 With ``--backend gloo`` (a rehearsal on CPU) steps 1, 3 and 4 report what gloo offers.
 """
+
+from __future__ import annotations
 
 import argparse
 import json
@@ -73,6 +75,7 @@ def trigger_pipe(d: str, rank: int, wait_s: float = 6.0) -> dict:
     pipe, dump = os.path.join(d, f"pipe_{rank}.pipe"), os.path.join(d, f"fr_dump_{rank}")
     out = {"pipe": pipe, "pipe_is_fifo": os.path.exists(pipe) and stat.S_ISFIFO(os.stat(pipe).st_mode), "dump": dump}
     if not out["pipe_is_fifo"]:
+        out["files"] = sorted(os.listdir(d))
         return out
     fd = os.open(pipe, os.O_WRONLY | os.O_NONBLOCK)
     t0 = time.perf_counter()
@@ -82,8 +85,11 @@ def trigger_pipe(d: str, rank: int, wait_s: float = 6.0) -> dict:
         time.sleep(0.05)
     out["dump_written"] = os.path.exists(dump)
     if out["dump_written"]:
-        time.sleep(0.3)  # let the writer finish before reading
         out["dump_after_s"] = round(time.perf_counter() - t0, 2)
+        size = -1
+        while size != os.path.getsize(dump) and time.perf_counter() - t0 < wait_s + 2:  # until the writer is done
+            size = os.path.getsize(dump)
+            time.sleep(0.2)
         out["dump_bytes"] = os.path.getsize(dump)
         try:
             with open(dump, "rb") as fh:
@@ -93,7 +99,23 @@ def trigger_pipe(d: str, rank: int, wait_s: float = 6.0) -> dict:
             out["dump_last_state"] = entries[-1].get("state") if entries else None
         except Exception as exc:
             out["dump_parse_error"] = str(exc)
+    out["files"] = sorted(os.listdir(d))
     return out
+
+
+def per_ms(torch) -> float:
+    """Cycles of ``torch.cuda._sleep`` per ms, measured after a warm-up (the SM clock ramps up under load)."""
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    for _ in range(5):
+        a.record()
+        torch.cuda._sleep(50_000_000)
+        b.record()
+        b.synchronize()
+    a.record()
+    torch.cuda._sleep(20_000_000)
+    b.record()
+    b.synchronize()
+    return 20_000_000 / a.elapsed_time(b)
 
 
 def stall(torch, dist, c10d, args, device) -> dict:
@@ -101,12 +123,7 @@ def stall(torch, dist, c10d, args, device) -> dict:
     t = torch.ones(1 << 18, device=device)
     before = summary(fr_json(c10d, args.backend))
     if device.type == "cuda":
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        torch.cuda._sleep(10_000_000)
-        b.record()
-        b.synchronize()
-        torch.cuda._sleep(int(10_000_000 / a.elapsed_time(b) * args.stall_s * 1000))
+        torch.cuda._sleep(int(per_ms(torch) * args.stall_s * 1000))
     t0 = time.perf_counter()
     work = dist.all_reduce(t, async_op=True)
     time.sleep(1.0)
@@ -126,7 +143,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
     ap.add_argument("--backend", default="nccl", choices=["nccl", "gloo"])
-    ap.add_argument("--stall-s", type=float, default=4.0)
+    ap.add_argument("--stall-s", type=float, default=8.0)
     args = ap.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     setup(args.dir)

@@ -9,6 +9,8 @@ JSON line with the calibration, the monitor's per-step ``gpu_s`` and ``step_s``.
 machine without CUDA the loop does CPU sleeps and the records must have no ``gpu_s``.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import statistics
@@ -26,7 +28,8 @@ def calibrate(torch, target_ms: float) -> tuple[int, float]:
         b.synchronize()
         return a.elapsed_time(b)
 
-    timed(1_000_000)  # warm-up
+    for _ in range(5):  # warm-up: _sleep counts SM cycles, and an idle H200 clocks at 345 MHz, not 1980
+        timed(50_000_000)
     per_ms = 10_000_000 / timed(10_000_000)
     cycles = int(per_ms * target_ms)
     return cycles, statistics.median(timed(cycles) for _ in range(5))

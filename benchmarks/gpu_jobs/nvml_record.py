@@ -9,6 +9,8 @@ through the real pynvml and through ``NvmlReplay(snapshot)``, and prints one JSO
 whether the two agree (the replay is faithful to this driver) and where they differ.
 """
 
+from __future__ import annotations
+
 import json
 import sys
 
@@ -29,7 +31,9 @@ def _device(nvml, i: int) -> dict:
     h = nvml.nvmlDeviceGetHandleByIndex(i)
     mem = _call(lambda: int(nvml.nvmlDeviceGetMemoryInfo(h).total))
     pci = _call(lambda: nvml.nvmlDeviceGetPciInfo(h).busId)
-    unc = lambda kind: _call(nvml.nvmlDeviceGetTotalEccErrors, h, facts_gpu.MEMORY_ERROR_TYPE_UNCORRECTED, kind)  # noqa: E731
+    def unc(kind: int):
+        return _call(nvml.nvmlDeviceGetTotalEccErrors, h, facts_gpu.MEMORY_ERROR_TYPE_UNCORRECTED, kind)
+
     links = []
     for link in range(facts_gpu.NVLINK_MAX_LINKS):
         state = _call(nvml.nvmlDeviceGetNvLinkState, h, link)
@@ -43,7 +47,8 @@ def _device(nvml, i: int) -> dict:
         "ecc_mode": _list(_call(nvml.nvmlDeviceGetEccMode, h)),
         "ecc_uncorrected": {"volatile": unc(facts_gpu.VOLATILE_ECC), "aggregate": unc(facts_gpu.AGGREGATE_ECC)},
         "retired_pages_pending": _call(nvml.nvmlDeviceGetRetiredPagesPendingStatus, h),
-        "retired_pages_dbe": _list(_call(nvml.nvmlDeviceGetRetiredPages, h, facts_gpu.PAGE_RETIREMENT_CAUSE_DOUBLE_BIT)),
+        "retired_pages_dbe": _list(_call(nvml.nvmlDeviceGetRetiredPages, h,
+                                         facts_gpu.PAGE_RETIREMENT_CAUSE_DOUBLE_BIT)),
         "remapped_rows": _list(_call(nvml.nvmlDeviceGetRemappedRows, h)),
         "throttle_reasons": _call(throttle, h),
         "pcie": {"gen": _call(nvml.nvmlDeviceGetCurrPcieLinkGeneration, h),

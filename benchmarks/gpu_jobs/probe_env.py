@@ -5,6 +5,8 @@
 Never fails on a machine without CUDA: absent things are reported as absent.
 """
 
+from __future__ import annotations
+
 import json
 import platform
 import sys

@@ -10,6 +10,8 @@ collective from the host's point of view. Rank 0 prints one JSON line with the m
 median step time (the stall step left out).
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import os
@@ -28,11 +30,12 @@ def spinner(device):
                 pass
         return cpu
     a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    a.record()
-    torch.cuda._sleep(10_000_000)
-    b.record()
-    b.synchronize()
-    per_ms = 10_000_000 / a.elapsed_time(b)
+    for cycles in (50_000_000,) * 5 + (20_000_000,):  # warm-up first: _sleep counts SM cycles, the clock ramps
+        a.record()
+        torch.cuda._sleep(cycles)
+        b.record()
+        b.synchronize()
+    per_ms = 20_000_000 / a.elapsed_time(b)
     return lambda ms: torch.cuda._sleep(int(per_ms * ms))
 
 
