@@ -115,3 +115,38 @@ def test_rehearsal_on_gloo_exercises_every_step(tmp_path):
     assert by["train"]["figures"]["accuracy"] > 0.6
     assert by["oversub"]["reason"] == NO_GPU
     assert by["run"]["status"] in ("skipped", "pass"), by["run"]
+
+
+def test_sigterm_stops_the_child_and_keeps_the_json(tmp_path):
+    """The device's timeout sends SIGTERM: the running child's group is stopped, the JSON says so."""
+    import os
+    import signal
+    import time
+
+    p = subprocess.Popen([sys.executable, str(SCRIPT), str(tmp_path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=cli_env(), cwd=str(ROOT))
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "runs" / "preflight").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)  # inside the first child (it imports torch: seconds)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    assert p.returncode == 0, err[-2000:]
+    doc = json.loads((tmp_path / "gpu_verify.json").read_text())
+    assert doc["terminated"] == f"stopped by signal {int(signal.SIGTERM)}"
+    assert doc["steps"][-1]["status"] == "error" and len(doc["steps"]) < len(STEPS)
+    # the child (probe_env.py, in its own session) is gone: no process still runs it from this tmp dir
+    probe = str(ROOT / "benchmarks" / "gpu_jobs" / "probe_env.py")
+    left = [pid for pid in os.listdir("/proc") if pid.isdigit() and _cmdline_has(pid, probe)]
+    assert not left, left
+
+
+def _cmdline_has(pid: str, text: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return text.encode() in fh.read()
+    except OSError:
+        return False
