@@ -683,8 +683,10 @@ def check_stall(st: Step, stall_dir: Path, p: Proc) -> None:
         st.na("GPU-side stall classified inside the collective", "rehearsal: the stall is a CPU spin before the op")
         return
     st.check("stall reported (report.json with findings)", bool(rep.get("findings")), p.tail(800))
-    st.check("GPU-side stall classified inside the collective",
-             "inside" in json.dumps(rep.get("findings", [])).lower(), "searched the findings for 'inside'")
+    inside = [f.get("code") for f in rep.get("findings", [])  # LIVE003 on branch live; the title if codes move
+              if f.get("code") == "LIVE003" or "inside" in str(f.get("title", "")).lower()]
+    st.check("GPU-side stall classified inside the collective", bool(inside),
+             {"matched": inside, "codes": [f.get("code") for f in rep.get("findings", [])]})
     prefix = f"{st.ctx.backend}:".encode()
     files = [f for f in stall_dir.rglob("*") if f.is_file()] if stall_dir.exists() else []
     hits = [str(f.relative_to(stall_dir)) for f in files if prefix in f.read_bytes()[:4_000_000]]
