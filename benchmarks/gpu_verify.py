@@ -42,7 +42,7 @@ Steps (``STEPS`` below; the GPU figures are what one H200 should take, well insi
  8 run         ``ncclDoctor run`` on a tiny nccl job (skipped with "ncclDoctor run not
                available" while ``ncclDoctor run --help`` fails): overhead per step against
                plain torchrun, a GPU-side stall classified, FR evidence in the run directory
- 9 oversub     ``check --nproc-per-node <GPUs+1>``: a clean failure, not a hang
+ 9 oversub     ``check --nproc-per-node <GPUs+1>``, backend auto: nccl picked; a clean failure, not a hang
 
 Without a GPU the steps that need one are "skipped: no GPU (torch.cuda.is_available() is
 False)"; env and preflight still run, nothing starts torchrun, and it takes seconds.
@@ -241,16 +241,16 @@ def step_preflight(st: Step) -> None:
     facts = p.json_line()
     if st.check("torch facts read", facts is not None, p.tail() if facts is None else ""):
         st.ctx.machine.update(facts)
-        st.figures.update({k: facts.get(k) for k in ("torch", "cuda_build", "device_count", "nccl_version")})
+        st.figures.update({k: facts.get(k) for k in ("torch", "cuda_build", "device_count", "nccl_version",
+                                                     "ncclDoctor")})
         st.evidence["torch"] = facts
     if shutil.which("nvidia-smi"):
         smi = st.run(["nvidia-smi", "-L"], "nvidia_smi", timeout=30)
         st.evidence["nvidia_smi_L"] = smi.out.strip()
     else:
         st.notes.append("nvidia-smi not on PATH")
-    v = st.run(cli("version"), "version", timeout=60)
-    st.check("ncclDoctor CLI starts", v.rc == 0, v.tail())
-    st.figures["ncclDoctor"] = v.out.strip()
+    v = st.run(cli("--help"), "cli_help", timeout=60)  # cheap: the CLI's imports, no torch
+    st.check("ncclDoctor CLI starts", v.rc == 0 and "check" in v.out, v.tail())
     st.evidence["git_commit"] = _git_commit()
     st.evidence["distributed_env"] = {k: v for k, v in sorted(os.environ.items())
                                       if k.startswith(("NCCL_", "TORCH_", "CUDA_", "GLOO_", "NVIDIA_"))}
@@ -301,6 +301,8 @@ def check_table(st: Step, rep: dict, ar: dict, rows: list[dict], sizes: list[int
     if world == 1:
         st.check("1 rank: busbw 0 by definition, algbw > 0", all(x == 0 for x in busbw) and min(algbw, default=0) > 0,
                  "busbw = algbw x 2(n-1)/n = 0 with n = 1")
+        codes = [x.get("code") for x in rep.get("findings", [])]
+        st.check("the report says so (RUN006, single rank)", "RUN006" in codes, codes)
     else:
         st.check("busbw > 0 at every size", min(busbw, default=0) > 0, f"min {min(busbw, default=0)}")
     st.figures.update({"world": world, "peak_busbw_gbps": ar.get("peak_busbw_gbps"),
@@ -699,11 +701,16 @@ def step_oversub(st: Step) -> None:
     ctx.need_gpu()
     if not ctx.cuda:
         raise Skip(NO_GPU)
-    run_dir = st.dir / "run"
-    p = st.run(cli("check", "--backend", "nccl", "--nproc-per-node", ctx.gpus + 1, "--out", run_dir, "--json",
+    run_dir = st.dir / "run"  # --backend left to auto: it must pick nccl on a GPU machine
+    p = st.run(cli("check", "--nproc-per-node", ctx.gpus + 1, "--out", run_dir, "--json",
                    "-b", "1M", "-e", "1M", "--timeout", "30"), "check_oversub", timeout=120)
     rep = read_json(run_dir / "report.json") or {}
     codes = [x.get("code") for x in rep.get("findings", [])]
+    backend = (rep.get("config") or {}).get("backend")
+    if rep:
+        st.check("--backend auto picked nccl", backend == "nccl", backend)
+    else:
+        st.na("--backend auto picked nccl", f"no report (exit {p.rc})")
     clean = p.rc == 2 or (p.rc in (1, 3) and bool(rep))  # refused as bad usage, or ran and reported the failure
     st.check("fails cleanly (exit 1/3 with a report, or 2 with one line; no traceback)",
              clean and "Traceback" not in p.err[-3000:], {"rc": p.rc, "findings": codes, "stderr": p.err[-400:]})
@@ -721,7 +728,7 @@ STEPS: list[tuple[str, str, float, Callable[[Step], None]]] = [
     ("monitor", "ncclDoctor.monitor CUDA-event times", 90, step_monitor),
     ("flight", "NCCL Flight Recorder: recorder, poll cost, GPU stall, dump pipe", 90, step_flight),
     ("run", "ncclDoctor run on a tiny nccl job", 200, step_run),
-    ("oversub", "check with more ranks than GPUs fails cleanly", 120, step_oversub),
+    ("oversub", "check (backend auto) with more ranks than GPUs fails cleanly", 120, step_oversub),
 ]
 
 

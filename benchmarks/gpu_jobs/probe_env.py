@@ -16,12 +16,19 @@ def main() -> None:
     import torch
     import torch.distributed as dist
 
+    try:
+        import ncclDoctor
+
+        version = ncclDoctor.__version__
+    except Exception as exc:  # reported, never fatal: the torch facts matter more
+        version = f"error: {exc}"
+
     out = {
         "python": platform.python_version(), "executable": sys.executable, "torch": torch.__version__,
         "cuda_build": torch.version.cuda, "cuda_available": torch.cuda.is_available(),
         "device_count": torch.cuda.device_count() if torch.cuda.is_available() else 0,
         "nccl_available": dist.is_nccl_available(), "gloo_available": dist.is_gloo_available(),
-        "nccl_version": None, "devices": [],
+        "nccl_version": None, "devices": [], "ncclDoctor": version,
     }
     if out["cuda_available"]:
         try:
