@@ -250,7 +250,7 @@ def step_preflight(st: Step) -> None:
     else:
         st.notes.append("nvidia-smi not on PATH")
     v = st.run(cli("--help"), "cli_help", timeout=60)  # cheap: the CLI's imports, no torch
-    st.check("ncclDoctor CLI starts", v.rc == 0 and "check" in v.out, v.tail())
+    st.check("ncclDoctor CLI starts", v.rc == 0 and "check" in v.out, "" if v.rc == 0 else v.tail())
     st.evidence["git_commit"] = _git_commit()
     st.evidence["distributed_env"] = {k: v for k, v in sorted(os.environ.items())
                                       if k.startswith(("NCCL_", "TORCH_", "CUDA_", "GLOO_", "NVIDIA_"))}
@@ -610,26 +610,28 @@ def step_flight(st: Step) -> None:
     if not st.check("fr job ran", p.rc == 0 and data is not None, p.tail() if data is None else ""):
         return
     st.evidence["fr"] = data
-    rec, stall = data["recorder"], data["stall"]
+    rec, stall = data.get("recorder") or {}, data.get("stall") or {}
+    during, pipe = stall.get("during") or {}, stall.get("pipe") or {}
     prefix = f"{ctx.backend}:"
     st.check("the recorder holds this backend's collectives",
-             rec.get("entries", 0) >= 10 and any(str(nm).startswith(prefix) for nm in rec.get("names", [])),
-             {"entries": rec.get("entries"), "names": rec.get("names")})
-    st.figures.update({"poll_us": data.get("poll_us"), "poll_us_median": data.get("poll_us_median")})
-    st.check("status poll < 1 ms", (data.get("poll_us") or 1e9) < 1000, data.get("poll_us"))
-    pg = _pg0(stall["during"].get("pg_status"))
-    inside = pg and int(pg["last_enqueued_collective"]) > int(pg["last_completed_collective"])
+             (rec.get("entries") or 0) >= 10 and any(str(nm).startswith(prefix) for nm in rec.get("names") or []),
+             {"entries": rec.get("entries"), "names": rec.get("names"), "error": rec.get("error")})
+    poll = data.get("poll_us") if isinstance(data.get("poll_us"), (int, float)) else None
+    st.figures.update({"poll_us": poll, "poll_us_median": data.get("poll_us_median")})
+    st.check("status poll < 1 ms", poll is not None and poll < 1000, data.get("poll_us"))
+    pg = _pg0(during.get("pg_status"))
+    inside = bool(pg) and int(pg.get("last_enqueued_collective", -1)) > int(pg.get("last_completed_collective", -1))
     if ctx.cuda:
         st.evidence["cpu_recorder_with_nccl"] = data.get("cpu_recorder")
-        done = stall["during"]["work_completed"]
-        st.check("GPU stall: collective enqueued, not completed (inside)", inside and not done,
-                 {"pg_status": pg, "work_completed": done, "read_after_s": stall["during"].get("after_s")})
-        pipe = stall["pipe"]
-        st.check("dump pipe triggers a dump", pipe.get("dump_written") and pipe.get("dump_entries", 0) > 0, pipe)
+        done = during.get("work_completed")
+        st.check("GPU stall: collective enqueued, not completed (inside)", inside and done is False,
+                 {"pg_status": pg, "work_completed": done, "read_after_s": during.get("after_s"),
+                  "error": stall.get("error")})
+        st.check("dump pipe triggers a dump", pipe.get("dump_written") and (pipe.get("dump_entries") or 0) > 0, pipe)
         st.figures["dump_after_s"] = pipe.get("dump_after_s")
     else:
         st.na("GPU stall: collective enqueued, not completed (inside)", f"rehearsal on gloo: {pg}")
-        st.na("dump pipe triggers a dump", f"gloo creates no pipe: {stall['pipe'].get('pipe_is_fifo')}")
+        st.na("dump pipe triggers a dump", f"gloo creates no pipe: {pipe.get('pipe_is_fifo')}")
 
 
 def _pg0(status: dict | None) -> dict | None:

@@ -150,3 +150,29 @@ def _cmdline_has(pid: str, text: str) -> bool:
             return text.encode() in fh.read()
     except OSError:
         return False
+
+
+def _load(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / "gpu_jobs" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("fixture", sorted(p.name for p in (ROOT / "tests" / "fixtures" / "nvml").glob("*.json")
+                                           if p.name != "no_driver.json"))
+def test_nvml_recorder_round_trips_every_fixture(fixture, tmp_path):
+    """The GPU day records the real driver with nvml_record.py; here it records the replay of
+    each fixture (same pynvml functions, same errors) and the replay of that recording must
+    give the same facts, so the snapshot it brings back is a valid fixture."""
+    from ncclDoctor.facts.gpu import collect_gpu_facts
+    from ncclDoctor.facts.nvml_replay import NvmlReplay
+
+    rec = _load("nvml_record")
+    src = ROOT / "tests" / "fixtures" / "nvml" / fixture
+    snap = rec.record(NvmlReplay(src))
+    out = tmp_path / "snap.json"
+    out.write_text(json.dumps(snap))
+    assert collect_gpu_facts(nvml=NvmlReplay(out)) == collect_gpu_facts(nvml=NvmlReplay(src))

@@ -77,10 +77,14 @@ def trigger_pipe(d: str, rank: int, wait_s: float = 6.0) -> dict:
     if not out["pipe_is_fifo"]:
         out["files"] = sorted(os.listdir(d))
         return out
-    fd = os.open(pipe, os.O_WRONLY | os.O_NONBLOCK)
+    try:
+        fd = os.open(pipe, os.O_WRONLY | os.O_NONBLOCK)  # ENXIO when torch does not hold the read end
+        os.write(fd, b"1")
+        os.close(fd)
+    except OSError as exc:
+        out["write_error"] = str(exc)
+        return out
     t0 = time.perf_counter()
-    os.write(fd, b"1")
-    os.close(fd)
     while time.perf_counter() - t0 < wait_s and not os.path.exists(dump):
         time.sleep(0.05)
     out["dump_written"] = os.path.exists(dump)
@@ -162,16 +166,23 @@ def main() -> None:
     if device.type == "cuda":
         torch.cuda.synchronize(device)
     out = {"backend": args.backend, "torch": torch.__version__,
-           "has": {n: hasattr(c10d, n) for n in ("_dump_nccl_trace_json", "_dump_nccl_trace", "_dump_fr_trace_json")},
-           "recorder": summary(fr_json(c10d, args.backend)),
-           "cpu_recorder": summary(json.loads(c10d._dump_fr_trace_json(True, False))
-                                   if hasattr(c10d, "_dump_fr_trace_json") else None),
-           "poll_us": poll_cost_us(c10d, args.backend)}
-    out["poll_us_samples"] = [poll_cost_us(c10d, args.backend, 50) for _ in range(3)]
-    out["poll_us_median"] = statistics.median(x for x in out["poll_us_samples"] if x is not None) \
-        if out["poll_us"] is not None else None
-    out["stall"] = stall(torch, dist, c10d, args, device)
-    print(json.dumps(out, default=str))
+           "has": {n: hasattr(c10d, n) for n in ("_dump_nccl_trace_json", "_dump_nccl_trace", "_dump_fr_trace_json")}}
+    sections = {
+        "recorder": lambda: summary(fr_json(c10d, args.backend)),
+        "cpu_recorder": lambda: summary(json.loads(c10d._dump_fr_trace_json(True, False))
+                                        if hasattr(c10d, "_dump_fr_trace_json") else None),
+        "poll_us": lambda: poll_cost_us(c10d, args.backend),
+        "poll_us_samples": lambda: [poll_cost_us(c10d, args.backend, 50) for _ in range(3)],
+        "stall": lambda: stall(torch, dist, c10d, args, device),
+    }
+    for key, fn in sections.items():  # one failing section never hides the others
+        try:
+            out[key] = fn()
+        except Exception as exc:
+            out[key] = {"error": f"{type(exc).__name__}: {exc}"}
+    samples = out["poll_us_samples"] if isinstance(out["poll_us_samples"], list) else []
+    out["poll_us_median"] = statistics.median(x for x in samples if x is not None) if any(samples) else None
+    print(json.dumps(out, default=str), flush=True)
     dist.destroy_process_group()
 
 

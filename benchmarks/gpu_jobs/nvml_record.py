@@ -40,7 +40,8 @@ def _device(nvml, i: int) -> dict:
         if isinstance(state, str):
             break
         links.append(int(state))
-    throttle = facts_gpu._throttle_fn(nvml)
+    throttle = getattr(nvml, "nvmlDeviceGetCurrentClocksEventReasons", None) \
+        or nvml.nvmlDeviceGetCurrentClocksThrottleReasons  # renamed in NVML 12
     return {
         "name": _call(nvml.nvmlDeviceGetName, h), "uuid": _call(nvml.nvmlDeviceGetUUID, h),
         "memory_total": mem, "pci_bus_id": pci.decode() if isinstance(pci, bytes) else pci,
