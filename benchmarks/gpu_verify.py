@@ -303,6 +303,9 @@ def check_table(st: Step, rep: dict, ar: dict, rows: list[dict], sizes: list[int
                  "busbw = algbw x 2(n-1)/n = 0 with n = 1")
         codes = [x.get("code") for x in rep.get("findings", [])]
         st.check("the report says so (RUN006, single rank)", "RUN006" in codes, codes)
+        st.notes.append("1 rank (NCCL refuses two ranks on one GPU): proves the nccl path end to end (communicator "
+                        "with the device bound, CUDA tensors, synchronize-timed ops, the result check on the GPU, "
+                        "NVML facts, rendering); moves no data between GPUs, so no link bandwidth is measured")
     else:
         st.check("busbw > 0 at every size", min(busbw, default=0) > 0, f"min {min(busbw, default=0)}")
     st.figures.update({"world": world, "peak_busbw_gbps": ar.get("peak_busbw_gbps"),
@@ -558,24 +561,33 @@ def monitor_steps(run_dir: Path) -> list[dict]:
 def step_monitor(st: Step) -> None:
     ctx = st.ctx
     ctx.need_gpu()
-    train = ctx.shared.get("train_monitor")
-    steps = monitor_steps(train) if train else []
-    if not steps:
-        st.check("trainer's monitor records present", False, "step train left no steady-state records")
-    elif ctx.cuda:
-        gpu = [s.get("gpu_s") for s in steps]
-        st.check("gpu_s in every steady step (trainer)", all(isinstance(g, float) and g > 0 for g in gpu),
-                 f"{sum(g is not None for g in gpu)}/{len(gpu)} steps")
-        ok = [g for g in gpu if g]
-        if ok:
-            med_gpu, med_step = statistics.median(ok), statistics.median(s["step_s"] for s in steps)
-            st.figures.update({"train_gpu_ms_median": round(med_gpu * 1e3, 3),
-                               "train_step_ms_median": round(med_step * 1e3, 3)})
-            st.check("gpu_s plausible (median <= 2 x median step_s)", med_gpu <= 2 * med_step + 1e-3,
-                     {"gpu_ms": med_gpu * 1e3, "step_ms": med_step * 1e3})
-    else:
-        st.check("rehearsal: no gpu_s on CPU", all("gpu_s" not in s for s in steps), f"{len(steps)} steps")
+    sources = {"trainer": [ctx.shared["train_monitor"]] if ctx.shared.get("train_monitor") else [],
+               "sweep configs": ctx.shared.get("sweep_configs") or []}
+    for label, dirs in sources.items():
+        steps = [rec for d in dirs for rec in monitor_steps(d)]
+        if not steps:
+            st.na(f"gpu_s in every steady step ({label})", "no records: that step did not run or left none")
+        elif ctx.cuda:
+            records_gpu_time(st, label, steps)
+        else:
+            st.check(f"rehearsal: no gpu_s on CPU ({label})", all("gpu_s" not in x for x in steps),
+                     f"{len(steps)} steps")
     calibrated(st)
+
+
+def records_gpu_time(st: Step, label: str, steps: list[dict]) -> None:
+    gpu = [x.get("gpu_s") for x in steps]
+    st.check(f"gpu_s in every steady step ({label})", all(isinstance(g, float) and g > 0 for g in gpu),
+             f"{sum(g is not None for g in gpu)}/{len(gpu)} steps")
+    ok = [g for g in gpu if g]
+    if not ok:
+        return
+    med_gpu, med_step = statistics.median(ok), statistics.median(x["step_s"] for x in steps)
+    key = label.split()[0]
+    st.figures.update({f"{key}_gpu_ms_median": round(med_gpu * 1e3, 3),
+                       f"{key}_step_ms_median": round(med_step * 1e3, 3)})
+    st.check(f"gpu_s plausible ({label}: median <= 2 x median step_s)", med_gpu <= 2 * med_step + 1e-3,
+             {"gpu_ms": med_gpu * 1e3, "step_ms": med_step * 1e3})
 
 
 def calibrated(st: Step) -> None:
