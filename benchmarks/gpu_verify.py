@@ -831,8 +831,12 @@ def main(argv: list[str] | None = None) -> int:
     for name, title, cap, fn in STEPS:
         if only and name not in only and name != "preflight":
             continue
+        print(f"gpu_verify: {name}: {title} ...", flush=True)
         try:
             doc["steps"].append(execute(ctx, name, title, cap, fn))
+            last = doc["steps"][-1]
+            print(f"gpu_verify: {name}: {last['status']} in {last['seconds']:.1f} s "
+                  f"{(last['reason'].strip().splitlines() or [''])[-1][:100]}", flush=True)
         except Terminated as exc:
             doc["steps"].append({"name": name, "title": title, "status": "error", "reason": str(exc), "seconds": 0,
                                  "checks": [], "figures": {}, "notes": [], "evidence": {}})
