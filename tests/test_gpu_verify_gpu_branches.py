@@ -20,7 +20,6 @@ import pytest
 from tests.conftest import ROOT
 
 
-
 def _verify():
     spec = importlib.util.spec_from_file_location("gpu_verify", ROOT / "benchmarks" / "gpu_verify.py")
     mod = importlib.util.module_from_spec(spec)
@@ -32,24 +31,25 @@ gv = _verify()
 DRIVER = "580.159.04"
 
 
-def _gpus() -> dict:
+def _gpus(n: int = 1) -> dict:
     from ncclDoctor.facts.gpu import collect_gpu_facts
     from ncclDoctor.facts.nvml_replay import NvmlReplay
 
     snap = json.loads((ROOT / "tests" / "fixtures" / "nvml" / "healthy_8x_h100.json").read_text())
-    snap["driver"], snap["devices"] = DRIVER, snap["devices"][:1]
+    snap["driver"], snap["devices"] = DRIVER, snap["devices"][:n]
     return collect_gpu_facts(nvml=NvmlReplay(snap))
 
 
 def _check_report(world: int = 1, wrong: int = 0) -> dict:
+    """report.json of `check --backend nccl` with one rank per GPU (only the keys gpu_verify reads)."""
     sizes = gv.size_list(*gv.GPU_SIZES[:3])
     rows = [{"size": s, "time_us": 10.0 + s / 1e5, "algbw_gbps": s / 1e3 / (10.0 + s / 1e5),
              "busbw_gbps": 0.0 if world == 1 else s / 1e3 / (10.0 + s / 1e5), "wrong": wrong} for s in sizes]
     return {"verdict": "pass", "findings": [{"code": "RUN006", "severity": "warning", "message": "World size is 1"}],
             "results": {"smoke": {"wrong": 0}, "all_reduce": {"backend": "nccl", "world_size": world, "rows": rows,
                                                               "peak_busbw_gbps": max(r["busbw_gbps"] for r in rows)}},
-            "ranks": [{"rank": 0, "device": "cuda:0", "nccl": "2.27.7", "driver": DRIVER}],
-            "host": {"gpus": _gpus()}, "config": {"backend": "nccl"}}
+            "ranks": [{"rank": r, "device": f"cuda:{r}", "nccl": "2.27.7", "driver": DRIVER} for r in range(world)],
+            "host": {"gpus": _gpus(world)}, "config": {"backend": "nccl"}}
 
 
 def _write(path: Path, data) -> None:
@@ -80,8 +80,8 @@ def _fr_line(inside: bool = True, dump: bool = True) -> dict:
 class FakeRuns:
     """``Step.run`` for a healthy one-GPU machine; ``broken`` names labels whose output is broken."""
 
-    def __init__(self, broken: set[str] = frozenset()):
-        self.broken = set(broken)
+    def __init__(self, broken: set[str] = frozenset(), gpus: int = 1):
+        self.broken, self.gpus = set(broken), gpus
 
     def __call__(self, st, argv, label, timeout=None, env=None):
         argv = [str(a) for a in argv]
@@ -90,7 +90,7 @@ class FakeRuns:
         return gv.Proc(argv, 0 if label != "check_oversub" else 1, out, "", 0.1, False)
 
     def check(self, argv):
-        rep = _check_report(wrong=1 if "check" in self.broken else 0)
+        rep = _check_report(self.gpus, wrong=1 if "check" in self.broken else 0)
         run_dir = _arg(argv, "--out")
         _write(run_dir / "report.json", rep)
         _write(run_dir / "report.md", "# check\n## all_reduce (nccl)\n| size (B) | time |\n")
@@ -101,11 +101,13 @@ class FakeRuns:
 
     def bare(self, argv):
         sizes = [int(s) for s in argv[argv.index(str(ROOT / "benchmarks" / "bare_allreduce.py")) + 1].split(",")]
-        return json.dumps({"sizes": sizes, "time_us": [[10.0 + s / 1e5 for s in sizes]], "world": 1})
+        slower = 2.0 if "bare" in self.broken else 1.0  # broken: the check twice as slow as bare
+        per_rank = [(10.0 + s / 1e5) / slower for s in sizes]
+        return json.dumps({"sizes": sizes, "time_us": [per_rank] * self.gpus, "world": self.gpus})
 
     def env(self, argv):
         rep = {"findings": [{"code": "GPU008", "severity": "info", "message": "persistence off"}],
-               "host": {"gpus": _gpus()}}
+               "host": {"gpus": _gpus(self.gpus)}}
         _write(_arg(argv, "--out") / "report.json", rep)
 
     env_replay = env
@@ -157,16 +159,16 @@ class FakeRuns:
         _write(run_dir / "ranks" / "rank0.fr.json", {"entries": [{"profiling_name": "nccl:all_reduce"}]})
 
     def check_oversub(self, argv):
-        rep = _check_report()
+        rep = _check_report(self.gpus)
         rep["verdict"], rep["findings"] = "fail", [{"code": "GPU001"}, {"code": "RUN001"}]
         _write(_arg(argv, "--out") / "report.json", rep)
 
 
-def _run_all(tmp_path, monkeypatch, broken=frozenset()) -> dict:
-    fake = FakeRuns(broken)
+def _run_all(tmp_path, monkeypatch, broken=frozenset(), gpus: int = 1) -> dict:
+    fake = FakeRuns(broken, gpus)
     monkeypatch.setattr(gv.Step, "run", lambda self, *a, **k: fake(self, *a, **k))
     ctx = gv.Ctx(tmp_path, 600, False)
-    ctx.machine.update({"cuda_available": True, "device_count": 1, "torch": "2.11.0+cu130"})
+    ctx.machine.update({"cuda_available": True, "device_count": gpus, "torch": "2.11.0+cu130"})
     return {name: gv.execute(ctx, name, title, cap, fn) for name, title, cap, fn in gv.STEPS if name != "preflight"}
 
 
@@ -183,8 +185,18 @@ def test_every_gpu_branch_passes_on_healthy_outputs(tmp_path, monkeypatch):
     assert res["run"]["figures"]["overhead_ratio"] == pytest.approx(10.2 / 10.1, abs=1e-3)
 
 
+def test_several_gpus_take_the_busbw_branches(tmp_path, monkeypatch):
+    res = _run_all(tmp_path, monkeypatch, gpus=2)
+    for name, r in res.items():
+        assert r["status"] == "pass", (name, r["reason"], [c for c in r["checks"] if c["ok"] is not True])
+    names = [c["name"] for c in res["check"]["checks"]]
+    assert "busbw > 0 at every size" in names and "one rank per GPU" in names
+    assert "busbw within +-10% of bare (sizes >= 1 MiB, median ratio)" in [c["name"] for c in res["bare"]["checks"]]
+
+
 @pytest.mark.parametrize("step,check", [
     ("check", "#wrong 0 (smoke and every size)"),
+    ("bare", "1 rank: algbw at least 2/3 of bare (sizes >= 1 MiB, median ratio)"),
     ("env", "NVML replay equals the live driver"),
     ("train", "SyncBatchNorm in the model"),
     ("sweep", "both pin_memory values measured"),
