@@ -38,7 +38,8 @@ Steps (``STEPS`` below; the GPU figures are what one H200 should take, well insi
                and equal to a known GPU spin (benchmarks/gpu_jobs/monitor_job.py)
  7 flight      the NCCL Flight Recorder mechanisms ``run`` relies on, read directly
                (benchmarks/gpu_jobs/fr_job.py): which recorder holds nccl entries, poll cost,
-               a GPU-side stall seen as "enqueued, not completed", the dump pipe
+               a GPU-side stall seen as "enqueued, not completed", the dump pipe, and
+               ``ncclDoctor diagnose`` reading the dump torch wrote
  8 run         ``ncclDoctor run`` on a tiny nccl job (skipped with "ncclDoctor run not
                available" while ``ncclDoctor run --help`` fails): overhead per step against
                plain torchrun, a GPU-side stall classified, FR evidence in the run directory
@@ -644,6 +645,21 @@ def step_flight(st: Step) -> None:
     else:
         st.na("GPU stall: collective enqueued, not completed (inside)", f"rehearsal on gloo: {pg}")
         st.na("dump pipe triggers a dump", f"gloo creates no pipe: {pipe.get('pipe_is_fifo')}")
+    diagnose_dump(st, Path(pipe["dump"]) if pipe.get("dump") else None)
+
+
+def diagnose_dump(st: Step, dump: Path | None) -> None:
+    """`ncclDoctor diagnose` on the dump torch wrote: its FR reader on a real NCCL dump."""
+    if dump is None or not dump.exists():
+        st.na("diagnose reads the dump", "no dump was written")
+        return
+    out = st.dir / "diagnose"
+    p = st.run(cli("diagnose", dump, "--json", "--out", out), "diagnose", timeout=60)
+    rep = read_json(out / "report.json") or {}
+    inputs = (rep.get("results", {}).get("diagnose") or {}).get("inputs") or [{}]
+    ok = p.rc in (0, 1) and inputs[0].get("kind") == "fr" and not inputs[0].get("notes")
+    st.check("diagnose reads the dump", ok, {"rc": p.rc, "input": inputs[0],
+                                             "findings": [f.get("code") for f in rep.get("findings", [])]})
 
 
 def _pg0(status: dict | None) -> dict | None:

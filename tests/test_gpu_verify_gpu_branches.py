@@ -61,6 +61,10 @@ def _arg(argv: list[str], name: str) -> Path:
     return Path(argv[argv.index(name) + 1])
 
 
+def _job_dir(argv: list[str]) -> str:
+    return next(a for a in argv if a.endswith("/fr"))
+
+
 def _monitor(run_dir: Path, n: int = 30, gpu: bool = True) -> None:
     recs = [{"kind": "step", "warmup": i < 5, "step_s": 0.004, **({"gpu_s": 0.0035} if gpu else {})} for i in range(n)]
     _write(run_dir / "monitor" / "rank-0.jsonl", "\n".join(map(json.dumps, recs)) + "\n")
@@ -140,7 +144,16 @@ class FakeRuns:
                            "step_ms": [1.0] * 30, "warmup": [True] * 3 + [False] * 27})
 
     def fr_job(self, argv):
-        return json.dumps(_fr_line(inside="flight" not in self.broken))
+        line = _fr_line(inside="flight" not in self.broken)
+        dump = Path(_job_dir(argv)) / "nccl_trace_rank_0"
+        _write(dump, "pickle bytes")
+        line["stall"]["pipe"]["dump"] = str(dump)
+        return json.dumps(line)
+
+    def diagnose(self, argv):
+        rep = {"findings": [{"code": "LOG031"}],
+               "results": {"diagnose": {"inputs": [{"path": argv[3], "kind": "fr", "rank_hint": 0, "notes": []}]}}}
+        _write(_arg(argv, "--out") / "report.json", rep)
 
     def run_help(self, argv):
         return "Usage: ncclDoctor run [OPTIONS] -- TORCHRUN...\n --out --stall-after --on-hang\n"
@@ -183,6 +196,7 @@ def test_every_gpu_branch_passes_on_healthy_outputs(tmp_path, monkeypatch):
     assert res["sweep"]["figures"]["pin_true_over_false"] == {"w0": 1.001, "w2": 1.001}
     assert res["monitor"]["figures"]["monitor_vs_direct"] == pytest.approx(20.4 / 20.1 - 1, abs=1e-3)
     assert res["run"]["figures"]["overhead_ratio"] == pytest.approx(10.2 / 10.1, abs=1e-3)
+    assert {c["name"]: c["ok"] for c in res["flight"]["checks"]}["diagnose reads the dump"] is True
 
 
 def test_several_gpus_take_the_busbw_branches(tmp_path, monkeypatch):

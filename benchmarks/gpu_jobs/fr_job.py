@@ -12,7 +12,8 @@ A world of one (no torchrun needed). Prints one JSON line with what it saw:
    the GPU sleeps, the FR should say the collective was enqueued and not completed
    (what a watcher classifies as "inside the collective");
 4. the dump pipe: writing to ``<TORCH_NCCL_DEBUG_INFO_PIPE_FILE><rank>.pipe`` during the
-   stall should make torch write ``<TORCH_FR_DUMP_TEMP_FILE><rank>`` within a few seconds.
+   stall should make torch write ``<TORCH_FR_DUMP_TEMP_FILE><rank>`` within a few seconds
+   (DIR/nccl_trace_rank_<rank>, torch's default name, which ``ncclDoctor diagnose`` reads).
 
 With ``--backend gloo`` (a rehearsal on CPU) steps 1, 3 and 4 report what gloo offers.
 """
@@ -28,6 +29,7 @@ import stat
 import statistics
 import time
 
+DUMP = "nccl_trace_rank_"
 ENV = {  # both spellings: torch renamed TORCH_NCCL_* to TORCH_FR_* around 2.7
     "TORCH_FR_BUFFER_SIZE": "2000", "TORCH_NCCL_TRACE_BUFFER_SIZE": "2000",
     "TORCH_NCCL_ENABLE_MONITORING": "1", "TORCH_NCCL_ENABLE_TIMING": "1",
@@ -37,7 +39,8 @@ ENV = {  # both spellings: torch renamed TORCH_NCCL_* to TORCH_FR_* around 2.7
 def setup(d: str) -> None:
     os.environ.update(ENV)
     os.environ["TORCH_NCCL_DEBUG_INFO_PIPE_FILE"] = os.path.join(d, "pipe_")
-    os.environ["TORCH_FR_DUMP_TEMP_FILE"] = os.environ["TORCH_NCCL_DEBUG_INFO_TEMP_FILE"] = os.path.join(d, "fr_dump_")
+    # torch's default dump name (/tmp/nccl_trace_rank_<rank>), here in DIR: ncclDoctor diagnose takes the rank from it
+    os.environ["TORCH_FR_DUMP_TEMP_FILE"] = os.environ["TORCH_NCCL_DEBUG_INFO_TEMP_FILE"] = os.path.join(d, DUMP)
     if "MASTER_ADDR" not in os.environ:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -72,7 +75,7 @@ def poll_cost_us(c10d, backend: str, n: int = 200) -> float | None:
 
 
 def trigger_pipe(d: str, rank: int, wait_s: float = 6.0) -> dict:
-    pipe, dump = os.path.join(d, f"pipe_{rank}.pipe"), os.path.join(d, f"fr_dump_{rank}")
+    pipe, dump = os.path.join(d, f"pipe_{rank}.pipe"), os.path.join(d, f"{DUMP}{rank}")
     out = {"pipe": pipe, "pipe_is_fifo": os.path.exists(pipe) and stat.S_ISFIFO(os.stat(pipe).st_mode), "dump": dump}
     if not out["pipe_is_fifo"]:
         out["files"] = sorted(os.listdir(d))
@@ -135,6 +138,10 @@ def stall(torch, dist, c10d, args, device) -> dict:
     during["after_s"] = round(time.perf_counter() - t0, 2)
     during["work_completed"] = work.is_completed()
     pipe = trigger_pipe(args.dir, dist.get_rank())
+    if args.backend == "gloo" and not pipe.get("dump_written"):  # rehearsal: a dump to hand to diagnose all the same
+        with open(pipe["dump"], "wb") as fh:
+            fh.write(c10d._dump_fr_trace())
+        pipe["dump_source"] = "_dump_fr_trace() (gloo rehearsal: no pipe)"
     work.wait()
     if device.type == "cuda":
         torch.cuda.synchronize(device)
