@@ -201,14 +201,40 @@ class Step:
 
 
 def _kill_group(p: subprocess.Popen) -> tuple[str, str]:
+    """SIGTERM, then SIGKILL, to the child's process group and every descendant: torchrun starts
+    its workers in sessions of their own, so the group alone would leave them on the GPU."""
     for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
-        with contextlib.suppress(ProcessLookupError):
+        victims = _descendants(p.pid)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(p.pid, sig)
+        for pid in victims:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
         try:
             return p.communicate(timeout=wait)
         except subprocess.TimeoutExpired:
             continue
     return "", "(process group did not exit after SIGKILL)"
+
+
+def _descendants(root: int) -> list[int]:
+    """Every process below ``root``, from /proc (stdlib only); [] where /proc is missing."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [root]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
 
 
 def cli(*args: Any) -> list[Any]:

@@ -176,3 +176,24 @@ def test_nvml_recorder_round_trips_every_fixture(fixture, tmp_path):
     out = tmp_path / "snap.json"
     out.write_text(json.dumps(snap))
     assert collect_gpu_facts(nvml=NvmlReplay(out)) == collect_gpu_facts(nvml=NvmlReplay(src))
+
+
+def test_a_timed_out_step_kills_grandchildren_in_their_own_session(tmp_path):
+    """torchrun starts its workers with start_new_session: the group kill alone would miss them."""
+    import importlib.util
+    import os
+
+    spec = importlib.util.spec_from_file_location("gpu_verify", SCRIPT)
+    gv = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gv)
+    st = gv.Step("t", "timeout", 30, gv.Ctx(tmp_path, 60, False))
+    code = ("import subprocess, sys, time; c = subprocess.Popen(['sleep', '300'], start_new_session=True); "
+            "print(c.pid, flush=True); time.sleep(300)")
+    p = st.run([sys.executable, "-c", code], "spawner", timeout=4)
+    assert p.timed_out and p.rc is None
+    assert st.checks[-1]["ok"] is False and "finished within" in st.checks[-1]["name"]
+    grandchild = int(p.out.split()[0])
+    alive = os.path.exists(f"/proc/{grandchild}") and open(f"/proc/{grandchild}/stat").read().split()[2] != "Z"
+    if alive:  # leave nothing behind even when failing
+        os.kill(grandchild, 9)
+    assert not alive
