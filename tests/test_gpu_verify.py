@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -193,7 +194,8 @@ def test_a_timed_out_step_kills_grandchildren_in_their_own_session(tmp_path):
     assert p.timed_out and p.rc is None
     assert st.checks[-1]["ok"] is False and "finished within" in st.checks[-1]["name"]
     grandchild = int(p.out.split()[0])
-    alive = os.path.exists(f"/proc/{grandchild}") and open(f"/proc/{grandchild}/stat").read().split()[2] != "Z"
+    stat = Path(f"/proc/{grandchild}/stat")
+    alive = stat.exists() and stat.read_text().split()[2] != "Z"
     if alive:  # leave nothing behind even when failing
         os.kill(grandchild, 9)
     assert not alive
