@@ -383,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     except _usage_errors as exc:
         err.print(f"ncclDoctor: error: {exc.format_message()}", markup=False)
         code = ExitCode.USAGE
-    except (_click_exc.Abort, typer.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt):  # typer.Abort is click's Abort in typer < 0.2x
         err.print("ncclDoctor: interrupted")
         code = ExitCode.INTERRUPTED
     except DoctorError as exc:
