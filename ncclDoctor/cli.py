@@ -7,13 +7,16 @@ mapped to exit codes in one place, ``main``; see ``ncclDoctor.errors`` for the t
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
+from rich.console import Console
+
+from ncclDoctor import __version__
+from ncclDoctor.errors import DoctorError, ExitCode
 
 # The click exceptions typer raises: its vendored copy (typer >= 0.2x no longer depends on
 # click) or click itself (older typer). Found through typer's public re-export, so the
@@ -22,10 +25,6 @@ _click_exc = sys.modules[typer.BadParameter.__module__]
 _usage_errors: tuple = (_click_exc.UsageError,)
 _click_errors: tuple = (_click_exc.ClickException,)
 _no_args: tuple = tuple(getattr(_click_exc, n) for n in ("NoArgsIsHelpError",) if hasattr(_click_exc, n))
-from rich.console import Console
-
-from ncclDoctor import __version__
-from ncclDoctor.errors import DoctorError, ExitCode
 
 app = typer.Typer(
     name="ncclDoctor",

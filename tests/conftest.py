@@ -17,7 +17,27 @@ TIER_GUARD = Path(__file__).resolve().parent / "tier_guard"
 # Node-id prefixes of the integration tier: each of these starts torchrun (directly or via
 # the CLI), a network namespace or Chromium. A whole module, or one test of it.
 INTEGRATION = (
+    "tests/test_faults.py",
+    "tests/test_multinode_localhost.py",
+    "tests/test_multinode_netns.py",
+    "tests/test_multinode_per_node.py",
+    "tests/test_diagnose_fr_live.py",
+    "tests/test_check.py::test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning",
+    "tests/test_check.py::test_nccl_on_a_cpu_machine_cannot_run",
+    "tests/test_check.py::test_check_reports_rdma_port_health_from_sysfs",
+    "tests/test_ci.py::test_exit_1_from_config_file_fail_on_and_ignore",
+    "tests/test_ci.py::test_exit_3_could_not_run_is_a_junit_error",
+    "tests/test_ci.py::test_exit_4_fault_localized_with_min_busbw_skipped",
+    "tests/test_env_cli.py::test_check_lints_every_rank_and_merges_identical_findings",
+    "tests/test_monitor.py::test_slow_loader_on_one_rank_is_detected_and_named",
+    "tests/test_reference_train.py::test_trainer_learns_on_synthetic_data_under_torchrun",
+    "tests/test_sweep.py::test_sweep_",
+    "tests/test_sweep.py::test_prefetch_factor_and_persistent_workers_reach_the_dataloader",
+    "tests/test_sweep.py::test_max_minutes_bounds_the_sweep_and_reports_the_cut",
+    "tests/test_packaging.py",
 )
+# Fixtures that run a real check under torchrun: every test using one is integration.
+INTEGRATION_FIXTURES = {"two_rank_run", "run"}  # tests/_reportrun.real_check behind `run`
 
 
 def cli_env(**extra: str) -> dict[str, str]:
@@ -64,7 +84,8 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if item.nodeid.startswith(INTEGRATION) or item.get_closest_marker("netns") or item.get_closest_marker("slow"):
+        heavy = INTEGRATION_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+        if item.nodeid.startswith(INTEGRATION) or heavy or item.get_closest_marker("netns") or item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.integration)
 
 
