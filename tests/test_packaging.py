@@ -9,6 +9,7 @@ fixture, and a real 2-rank `check` whose torchrun workers import the probes from
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -32,8 +33,10 @@ def wheel(tmp_path_factory) -> Path:
         shutil.copy2(ROOT / name, src / name)
     for d in SHIPPED:
         shutil.copytree(ROOT / d, src / d, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    # Offline where setuptools is already here; Python >= 3.12 venvs lack it, then pip fetches it.
+    isolation = [] if importlib.util.find_spec("setuptools") is None else ["--no-build-isolation"]
     p = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(src)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-q", "-w", str(out), str(src)],
         capture_output=True, text=True, timeout=300, cwd=str(out),
     )
     assert p.returncode == 0, p.stderr[-3000:]
