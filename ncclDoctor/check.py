@@ -36,7 +36,7 @@ from ncclDoctor.launch import multinode
 from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
 from ncclDoctor.report.model import Report, write_run_dir
 from ncclDoctor.rules import env as env_rules
-from ncclDoctor.rules import run as run_rules
+from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.rules.system import check_host
 
 STRAGGLER = rule(

@@ -158,7 +158,7 @@ def test_malicious_pickle_is_refused_not_run(tmp_path):
 
 def test_run_directory_input(tmp_path):
     """An ncclDoctor run directory (written by the real writer) plus its logs/."""
-    from ncclDoctor.rules.run import HANG
+    from ncclDoctor.rules.codes.run import HANG
 
     prior = Report(command="check")
     prior.add(HANG.finding("rank 1 never entered phase smoke", ranks=[1], nodes=["node-a"]))

@@ -14,7 +14,7 @@ from ncclDoctor.errors import ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
 from ncclDoctor.findings import Severity
 from ncclDoctor.report.model import Report, write_run_dir
-from ncclDoctor.rules import run as run_rules
+from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.sweep import checks, plan
 from ncclDoctor.sweep.plan import Axes, Config
 from ncclDoctor.sweep.runner import RunResult, child_env, run_config
