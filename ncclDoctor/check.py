@@ -34,7 +34,8 @@ from ncclDoctor.launch import evidence
 from ncclDoctor.launch.supervisor import ControlStore, InterruptedRun, Outcome, Supervisor
 from ncclDoctor.launch import multinode
 from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
-from ncclDoctor.report.model import Report, write_run_dir
+from ncclDoctor.report.model import Report
+from ncclDoctor.report.write import write_run_dir
 from ncclDoctor.rules import env as env_rules
 from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.rules.system import check_host

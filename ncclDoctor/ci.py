@@ -33,8 +33,8 @@ from typing import Any
 
 from ncclDoctor.errors import UsageError
 from ncclDoctor.findings import select as select_findings
-from ncclDoctor.report import baseline as bl
-from ncclDoctor.report.markdown import fmt_size
+from ncclDoctor.analysis import baseline as bl
+from ncclDoctor.units import fmt_size
 from ncclDoctor.rules import ci as ci_rules
 
 DEFAULT_MAX_REGRESSION_PCT = 10.0

@@ -1,6 +1,6 @@
 """Stalls, stragglers and unequal batch counts, from per-rank monitor records (pure).
 
-Input: ``{rank: [record, ...]}`` as ``ncclDoctor.monitor.read_records`` returns it.
+Input: ``{rank: [record, ...]}`` as ``ncclDoctor.sweep.stalls.read_records`` returns it.
 Output: per-rank summaries, throughput windows, and findings:
 
 DL001 dataloader stall      a rank's steady-state data wait is above ``stall_share``

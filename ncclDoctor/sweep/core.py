@@ -12,8 +12,10 @@ from typing import Any, Callable
 
 from ncclDoctor.errors import ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
-from ncclDoctor.findings import Severity
-from ncclDoctor.report.model import Report, write_run_dir
+from ncclDoctor.report.model import Report
+from ncclDoctor.report.write import write_run_dir
+from ncclDoctor.finish import default_run_dir, finishing
+from ncclDoctor.options import CommonOptions
 from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.sweep import checks, plan
 from ncclDoctor.sweep.plan import Axes, Config
@@ -43,8 +45,7 @@ class SweepOptions:
     step_ms: float = 10.0
     backend: str = "auto"
     stall_share: float = 0.10
-    out: str | None = None
-    fail_on: str = "error"
+    common: CommonOptions = field(default_factory=CommonOptions)  # --out, --fail-on, --select, ...
     extra_args: list[str] = field(default_factory=list)  # more reference_train options
 
 
@@ -77,11 +78,8 @@ def _bools(text: str, name: str) -> tuple[bool, ...]:
 
 
 def resolve(opts: SweepOptions, host: dict[str, Any]) -> Resolved:
-    from ncclDoctor.check import default_run_dir
     from ncclDoctor.facts.network import node_address, node_label
 
-    if opts.fail_on not in ("error", "warning", "info"):
-        raise UsageError(f"unknown --fail-on {opts.fail_on!r}: expected error, warning or info")
     for name, val, low in (("--max-minutes", opts.max_minutes, 0.1), ("--windows", opts.windows, 1), ("--window-steps", opts.window_steps, 2), ("--batch-size", opts.batch_size, 1)):
         if val < low:
             raise UsageError(f"{name} must be at least {low}, got {val}")
@@ -104,7 +102,7 @@ def resolve(opts: SweepOptions, host: dict[str, Any]) -> Resolved:
     pins = (False,) if not cuda else {"auto": (False, True), "true": (True,), "false": (False,), "both": (False, True)}[opts.pin_memory]
     pf = _ints(opts.prefetch_factor, "--prefetch-factor", 1) if opts.prefetch_factor else (None,)
     axes = Axes(workers, pins, pf, _bools(opts.persistent_workers, "--persistent-workers"))
-    run_dir = Path(opts.out) if opts.out else default_run_dir("sweep-workers")
+    run_dir = Path(opts.common.out) if opts.common.out else default_run_dir("sweep-workers")
     node = node_label(socket.gethostname(), node_address(dict(os.environ)))
     steps = opts.warmup_steps + opts.windows * opts.window_steps
     targs = [f"--batch-size={opts.batch_size}", f"--max-steps={steps}", "--epochs=1000", "--no-eval", f"--warmup-steps={opts.warmup_steps}",
@@ -252,7 +250,7 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
 
 
 def _batch_bytes(res: RunResult) -> int:
-    from ncclDoctor.monitor import read_records
+    from ncclDoctor.sweep.stalls import read_records
 
     for recs in read_records(res.folder).values():
         for rec in recs:
@@ -266,7 +264,7 @@ def run_sweep(opts: SweepOptions, argv: list[str] | None = None, progress: Progr
     report = Report(command="sweep-workers", argv=list(argv if argv is not None else sys.argv[1:]))
     report.host = collect_host_facts()
     r = resolve(opts, report.host)
-    report.config = {**asdict(opts), "nproc_per_node": r.nproc, "workers": list(r.axes.workers), "trainer_args": r.trainer_args}
+    report.config = {**asdict(opts), "common": opts.common.summary(), "nproc_per_node": r.nproc, "workers": list(r.axes.workers), "trainer_args": r.trainer_args}
     r.run_dir.mkdir(parents=True, exist_ok=True)
     env = child_env(dict(os.environ))
     if not opts.loader:
@@ -285,8 +283,7 @@ def run_sweep(opts: SweepOptions, argv: list[str] | None = None, progress: Progr
         code = conclude(report, m, pred, report.host, mode)
         outcome = outcome if outcome != ExitCode.OK else code
         report.duration_s = round(time.monotonic() - t0, 3)
-        report.conclude(Severity.parse(opts.fail_on), outcome)
-        write_run_dir(report, r.run_dir)
+        finishing(report, opts.common, r.run_dir, outcome=outcome)
     return report
 
 
