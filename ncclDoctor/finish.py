@@ -58,4 +58,9 @@ def refinishing(report: Report, common: CommonOptions, run_dir: str | os.PathLik
     A run that went wrong keeps its outcome (could not run, fault, interrupted): re-judging
     the findings never turns a hang into a pass."""
     kept = report.exit_code if report.exit_code in (ExitCode.COULD_NOT_RUN, ExitCode.FAULT, ExitCode.INTERRUPTED) else 0
-    return finishing(report, common, run_dir, outcome=ExitCode(kept))
+    finished_at = report.finished_at  # when the run ended, not when it was judged again
+    written = finishing(report, common, None, outcome=ExitCode(kept))
+    report.finished_at = finished_at
+    if run_dir is not None:
+        write_run_dir(report, run_dir)
+    return written

@@ -33,8 +33,9 @@ def report(
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> None:
-    """Re-render the report of an earlier run directory; --select/--ignore/--fail-on judge it again
-    (exit 1 on findings at or above --fail-on when given), --out writes the re-judged run directory.
+    """Re-render the report of an earlier run directory. Given --select/--ignore/--fail-on/--junit/--out,
+    judge it again first (exit 1 on findings at or above --fail-on) and write those files; settings files
+    do not re-judge a stored report.
 
     Example: ncclDoctor report ncclDoctor-runs/check-20260101-120000-ab12 --format html -o check.html
     """
@@ -43,7 +44,8 @@ def report(
     if fmt not in FORMATS:
         raise UsageError(f"unknown --format {fmt!r}: expected terminal, markdown, json or html")
     rep = _load(run_dir)
-    written, text = _judge_and_render(rep, c, fmt, run_dir)
+    rejudge = fail_on is not None or bool(select or ignore or junit or out)
+    written, text = _judge_and_render(rep, c if rejudge else None, fmt, run_dir)
     if output is None and fmt == "terminal":
         emit(rep, False)  # again, to the real terminal (colour, its width)
     elif output is None:
@@ -75,7 +77,7 @@ def _judge_and_render(rep, c, fmt: str, run_dir: Path) -> tuple[list[str], str]:
     from ncclDoctor.report.write import render
 
     try:
-        written = refinishing(rep, c, c.out)
+        written = refinishing(rep, c, c.out) if c is not None else []
         if fmt != "terminal":
             return written, render(rep, fmt)
         buf = io.StringIO()
