@@ -47,6 +47,7 @@ def finishing(report: Report, common: CommonOptions, run_dir: str | os.PathLike 
     gates = gates if gates is not None else gates_for(common)
     judge(report, gates)
     report.conclude(common.severity, outcome)
+    report.config["fail_on"] = common.fail_on  # JUnit marks failures by it
     if run_dir is not None:
         write_run_dir(report, run_dir)
     return publish(report, gates)
