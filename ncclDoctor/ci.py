@@ -31,11 +31,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ncclDoctor.analysis import baseline as bl
 from ncclDoctor.errors import UsageError
 from ncclDoctor.findings import select as select_findings
-from ncclDoctor.analysis import baseline as bl
+from ncclDoctor.rules.codes import bw as ci_rules
 from ncclDoctor.units import fmt_size
-from ncclDoctor.rules import ci as ci_rules
 
 DEFAULT_MAX_REGRESSION_PCT = 10.0
 

@@ -37,12 +37,19 @@ def default_run_dir(command: str) -> Path:
 
 def gates_for(common: CommonOptions) -> Gates:
     """The CI gates a command without busbw gets: select, ignore and JUnit."""
-    return Gates(select=list(common.select), ignore=list(common.ignore), junit=common.junit,
-                 config_file=common.config_file).prepare()
+    return Gates(
+        select=list(common.select), ignore=list(common.ignore), junit=common.junit, config_file=common.config_file
+    ).prepare()
 
 
-def finishing(report: Report, common: CommonOptions, run_dir: str | os.PathLike | None, *,
-              gates: Gates | None = None, outcome: ExitCode = ExitCode.OK) -> list[str]:
+def finishing(
+    report: Report,
+    common: CommonOptions,
+    run_dir: str | os.PathLike | None,
+    *,
+    gates: Gates | None = None,
+    outcome: ExitCode = ExitCode.OK,
+) -> list[str]:
     """Gates -> conclude -> write the run directory -> publish. Returns the files published."""
     gates = gates if gates is not None else gates_for(common)
     judge(report, gates)

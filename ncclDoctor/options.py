@@ -75,5 +75,11 @@ class CommonOptions:
         return cls(**merged, config_file=str(path) if path else None)
 
     def summary(self) -> dict[str, Any]:
-        return {"out": self.out, "fail_on": self.fail_on, "select": list(self.select), "ignore": list(self.ignore),
-                "junit": self.junit, "config_file": self.config_file}
+        return {
+            "out": self.out,
+            "fail_on": self.fail_on,
+            "select": list(self.select),
+            "ignore": list(self.ignore),
+            "junit": self.junit,
+            "config_file": self.config_file,
+        }

@@ -9,8 +9,17 @@ from __future__ import annotations
 from ncclDoctor.errors import UsageError
 
 SIZE_UNITS = {
-    "": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
-    "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30,
+    "": 1,
+    "B": 1,
+    "K": 1 << 10,
+    "KB": 1 << 10,
+    "KIB": 1 << 10,
+    "M": 1 << 20,
+    "MB": 1 << 20,
+    "MIB": 1 << 20,
+    "G": 1 << 30,
+    "GB": 1 << 30,
+    "GIB": 1 << 30,
 }
 
 
@@ -18,7 +27,7 @@ def parse_size(text: str) -> int:
     """nccl-tests' size syntax: 8, 1K, 128M, 1G (binary multiples); at least 4 bytes (one float)."""
     t = str(text).strip().upper()
     num = t.rstrip("KMGIB")
-    unit = t[len(num):]
+    unit = t[len(num) :]
     try:
         value = float(num) * SIZE_UNITS[unit]
     except (ValueError, KeyError):

@@ -71,7 +71,9 @@ def test_json_and_out(command, cwd, capsys):
     code, rep = _run(capsys, command, *args, "--no-config", "--out", str(cwd / "o"))
     assert rep["command"] == ("diagnose" if command == "report" else command)
     stored = json.loads((cwd / "o" / "report.json").read_text())
-    assert _codes(stored) == _codes(rep) and (cwd / "o" / "report.md").is_file() and (cwd / "o" / "report.html").is_file()
+    assert (
+        _codes(stored) == _codes(rep) and (cwd / "o" / "report.md").is_file() and (cwd / "o" / "report.html").is_file()
+    )
     assert rep["findings"], "the fixture must produce findings for the other options to mean something"
 
 
@@ -128,7 +130,9 @@ def test_settings_file_applies_and_the_command_line_wins(command, cwd, capsys):
     _, full = _run(capsys, command, *args, "--no-config")
     pick = _codes(full)[0]
     (cwd / "ncclDoctor.toml").write_text(f'fail-on = "info"\nignore = ["{pick}"]\n')
-    code, rep = _run(capsys, command, *args) if command != "report" else _run(capsys, command, *args, "--fail-on", "info")
+    code, rep = (
+        _run(capsys, command, *args) if command != "report" else _run(capsys, command, *args, "--fail-on", "info")
+    )
     assert pick not in _codes(rep)
     assert code == (1 if rep["findings"] else 0)
     code_cli, _ = _run(capsys, command, *args, "--fail-on", "error", "--ignore", "ZZZ")

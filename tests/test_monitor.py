@@ -7,7 +7,6 @@ import json
 import subprocess
 import time
 
-import pytest
 import torch
 
 from ncclDoctor.analysis import stalls

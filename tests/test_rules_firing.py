@@ -70,8 +70,11 @@ def _ring(n: int, slow: list[tuple[int, int]]):
     """A p2p ring of n nodes at 1 GB/s with the given pairs at 10 MB/s, in check's structure shape."""
     bw = {tuple(sorted((i, (i + 1) % n))): (0.01 if tuple(sorted((i, (i + 1) % n))) in slow else 1.0) for i in range(n)}
     res = {node: {"node_rank": node, "nnodes": n, "nproc_per_node": 1} for node in range(n)}
-    res[0]["p2p"] = {"pairs": [{"pair": list(p), "gbps": g, "round": 0, "ring": True} for p, g in bw.items()],
-                     "rounds": [[]], "wrong": 0}
+    res[0]["p2p"] = {
+        "pairs": [{"pair": list(p), "gbps": g, "round": 0, "ring": True} for p, g in bw.items()],
+        "rounds": [[]],
+        "wrong": 0,
+    }
     return res
 
 

@@ -55,8 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug in ncclDoctor: one line, traceback only on request
         if os.environ.get("NCCLDOCTOR_DEBUG"):
             raise
-        err.print(f"ncclDoctor: internal error: {type(exc).__name__}: {exc} "
-                  "(set NCCLDOCTOR_DEBUG=1 for the traceback; please report it)", markup=False)
+        err.print(
+            f"ncclDoctor: internal error: {type(exc).__name__}: {exc} "
+            "(set NCCLDOCTOR_DEBUG=1 for the traceback; please report it)",
+            markup=False,
+        )
         code = ExitCode.INTERNAL
     if argv is None:
         sys.exit(int(code))

@@ -17,51 +17,107 @@ Opt = typer.Option
 
 @app.command()
 def check(
-    nproc_per_node: Annotated[Optional[int], Opt(
-        "--nproc-per-node", help="Ranks on this node. Default: the visible GPUs with nccl; 2 with gloo on CPU.")] = None,
-    backend: Annotated[Optional[str], Opt(
-        "--backend", help="auto | nccl | gloo. auto (default) picks nccl when CUDA and NCCL are available.")] = None,
+    nproc_per_node: Annotated[
+        Optional[int],
+        Opt("--nproc-per-node", help="Ranks on this node. Default: the visible GPUs with nccl; 2 with gloo on CPU."),
+    ] = None,
+    backend: Annotated[
+        Optional[str],
+        Opt("--backend", help="auto | nccl | gloo. auto (default) picks nccl when CUDA and NCCL are available."),
+    ] = None,
     out: OutOpt = None,
     as_json: JsonOpt = False,
     fail_on: FailOnOpt = None,
-    min_bytes: Annotated[Optional[str], Opt(
-        "--min-bytes", "-b", help="Smallest message (nccl-tests -b). Default 1K on CPU, 8 on GPU.")] = None,
-    max_bytes: Annotated[Optional[str], Opt(
-        "--max-bytes", "-e", help="Largest message (nccl-tests -e). Default 16M on CPU, 128M on GPU.")] = None,
-    step_factor: Annotated[Optional[int], Opt(
-        "--step-factor", "-f", help="Multiply the size by this each step (nccl-tests -f). Default 4 on CPU, 2 on GPU.")] = None,
+    min_bytes: Annotated[
+        Optional[str], Opt("--min-bytes", "-b", help="Smallest message (nccl-tests -b). Default 1K on CPU, 8 on GPU.")
+    ] = None,
+    max_bytes: Annotated[
+        Optional[str],
+        Opt("--max-bytes", "-e", help="Largest message (nccl-tests -e). Default 16M on CPU, 128M on GPU."),
+    ] = None,
+    step_factor: Annotated[
+        Optional[int],
+        Opt(
+            "--step-factor",
+            "-f",
+            help="Multiply the size by this each step (nccl-tests -f). Default 4 on CPU, 2 on GPU.",
+        ),
+    ] = None,
     warmup: Annotated[Optional[int], Opt("--warmup", "-w", help="Untimed ops per size (nccl-tests -w).")] = None,
     iters: Annotated[Optional[int], Opt("--iters", "-n", help="Timed ops per size (nccl-tests -n).")] = None,
-    timeout: Annotated[Optional[float], Opt(
-        "--timeout", help="Deadline in seconds for each probe phase (default: 60 s init, 30 s smoke, 180 s sweep).")] = None,
-    inject: Annotated[Optional[List[str]], Opt(
-        "--inject", help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip. Repeatable.")] = None,
-    nodes: Annotated[Optional[int], Opt(
-        "--nodes", "--nnodes",
-        help="Nodes in the job; run the same command on each (default 1, or SLURM_NNODES under SLURM).")] = None,
-    rdzv_endpoint: Annotated[Optional[str], Opt(
-        "--rdzv-endpoint", help="HOST:PORT of torchrun's c10d rendezvous (default under SLURM: first host:29500). "
-        "The control store uses PORT+1.")] = None,
-    rdzv_id: Annotated[Optional[str], Opt(
-        "--rdzv-id", help="Rendezvous id, the same on every node (default under SLURM: slurm-<job id>).")] = None,
-    local_addr: Annotated[Optional[str], Opt(
-        "--local-addr", help="This node's address for torchrun and reports (default: the interface "
-        "GLOO/NCCL_SOCKET_IFNAME names, else the one that routes to the endpoint).")] = None,
-    structure_bytes: Annotated[Optional[str], Opt(
-        "--structure-bytes", help="Message size for the multi-node intra/inter-node all_reduce and p2p exchanges. "
-        "Default 1M on CPU, 64M on GPU.")] = None,
+    timeout: Annotated[
+        Optional[float],
+        Opt(
+            "--timeout", help="Deadline in seconds for each probe phase (default: 60 s init, 30 s smoke, 180 s sweep)."
+        ),
+    ] = None,
+    inject: Annotated[
+        Optional[List[str]],
+        Opt(
+            "--inject",
+            help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip. Repeatable.",
+        ),
+    ] = None,
+    nodes: Annotated[
+        Optional[int],
+        Opt(
+            "--nodes",
+            "--nnodes",
+            help="Nodes in the job; run the same command on each (default 1, or SLURM_NNODES under SLURM).",
+        ),
+    ] = None,
+    rdzv_endpoint: Annotated[
+        Optional[str],
+        Opt(
+            "--rdzv-endpoint",
+            help="HOST:PORT of torchrun's c10d rendezvous (default under SLURM: first host:29500). "
+            "The control store uses PORT+1.",
+        ),
+    ] = None,
+    rdzv_id: Annotated[
+        Optional[str],
+        Opt("--rdzv-id", help="Rendezvous id, the same on every node (default under SLURM: slurm-<job id>)."),
+    ] = None,
+    local_addr: Annotated[
+        Optional[str],
+        Opt(
+            "--local-addr",
+            help="This node's address for torchrun and reports (default: the interface "
+            "GLOO/NCCL_SOCKET_IFNAME names, else the one that routes to the endpoint).",
+        ),
+    ] = None,
+    structure_bytes: Annotated[
+        Optional[str],
+        Opt(
+            "--structure-bytes",
+            help="Message size for the multi-node intra/inter-node all_reduce and p2p exchanges. "
+            "Default 1M on CPU, 64M on GPU.",
+        ),
+    ] = None,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
-    min_busbw: Annotated[Optional[float], Opt(
-        "--min-busbw", help="Fail (BW101) when the best busbw, in GB/s, is below this.")] = None,
-    baseline: Annotated[Optional[Path], Opt(
-        "--baseline", help="Compare busbw per size and node with a saved baseline "
-        "(file from --save-baseline, or a run directory).")] = None,
-    max_regression: Annotated[Optional[float], Opt(
-        "--max-regression", help="With --baseline: fail (BW102) when busbw drops by more than this percentage. "
-        "Default 10.")] = None,
-    save_baseline: Annotated[Optional[Path], Opt(
-        "--save-baseline", help="Save this run's busbw as a baseline file for later --baseline runs.")] = None,
+    min_busbw: Annotated[
+        Optional[float], Opt("--min-busbw", help="Fail (BW101) when the best busbw, in GB/s, is below this.")
+    ] = None,
+    baseline: Annotated[
+        Optional[Path],
+        Opt(
+            "--baseline",
+            help="Compare busbw per size and node with a saved baseline "
+            "(file from --save-baseline, or a run directory).",
+        ),
+    ] = None,
+    max_regression: Annotated[
+        Optional[float],
+        Opt(
+            "--max-regression",
+            help="With --baseline: fail (BW102) when busbw drops by more than this percentage. Default 10.",
+        ),
+    ] = None,
+    save_baseline: Annotated[
+        Optional[Path],
+        Opt("--save-baseline", help="Save this run's busbw as a baseline file for later --baseline runs."),
+    ] = None,
     junit: JunitOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
@@ -78,11 +134,29 @@ def check(
         return str(p) if p else None
 
     cli_values = dict(
-        nproc_per_node=nproc_per_node, backend=backend, out=s(out), fail_on=fail_on, min_bytes=min_bytes,
-        max_bytes=max_bytes, step_factor=step_factor, warmup=warmup, iters=iters, timeout=timeout,
-        inject=list(inject or []), select=list(select or []), ignore=list(ignore or []), min_busbw=min_busbw, baseline=s(baseline),
-        max_regression=max_regression, save_baseline=s(save_baseline), junit=s(junit), nnodes=nodes,
-        rdzv_endpoint=rdzv_endpoint, rdzv_id=rdzv_id, local_addr=local_addr, structure_bytes=structure_bytes,
+        nproc_per_node=nproc_per_node,
+        backend=backend,
+        out=s(out),
+        fail_on=fail_on,
+        min_bytes=min_bytes,
+        max_bytes=max_bytes,
+        step_factor=step_factor,
+        warmup=warmup,
+        iters=iters,
+        timeout=timeout,
+        inject=list(inject or []),
+        select=list(select or []),
+        ignore=list(ignore or []),
+        min_busbw=min_busbw,
+        baseline=s(baseline),
+        max_regression=max_regression,
+        save_baseline=s(save_baseline),
+        junit=s(junit),
+        nnodes=nodes,
+        rdzv_endpoint=rdzv_endpoint,
+        rdzv_id=rdzv_id,
+        local_addr=local_addr,
+        structure_bytes=structure_bytes,
     )
     opts = check_options(cli_values, load_config(config, no_config=no_config))
     sigterm_interrupts()

@@ -10,18 +10,36 @@ from rich.console import Console
 
 from ncclDoctor.cli.app import announce, app, emit
 from ncclDoctor.cli.common import (
-    ConfigOpt, FailOnOpt, IgnoreOpt, JsonOpt, JunitOpt, NoConfigOpt, OutOpt, SelectOpt, common,
+    ConfigOpt,
+    FailOnOpt,
+    IgnoreOpt,
+    JsonOpt,
+    JunitOpt,
+    NoConfigOpt,
+    OutOpt,
+    SelectOpt,
+    common,
 )
 
 
 @app.command()
 def diagnose(
-    paths: Annotated[List[str], typer.Argument(
-        help="Log files (.gz too), directories (recursive), '-' for stdin, Flight Recorder dumps, "
-        "ncclDoctor run directories.")],
-    jobs: Annotated[Optional[int], typer.Option(
-        "--jobs", "-j", min=1,
-        help="Worker processes for reading files. Default: one per CPU when the input passes 64 MiB, else 1.")] = None,
+    paths: Annotated[
+        List[str],
+        typer.Argument(
+            help="Log files (.gz too), directories (recursive), '-' for stdin, Flight Recorder dumps, "
+            "ncclDoctor run directories."
+        ),
+    ],
+    jobs: Annotated[
+        Optional[int],
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Worker processes for reading files. Default: one per CPU when the input passes 64 MiB, else 1.",
+        ),
+    ] = None,
     out: OutOpt = None,
     as_json: JsonOpt = False,
     fail_on: FailOnOpt = None,

@@ -16,8 +16,9 @@ Opt = typer.Option
 
 
 @app.command()
-def explain(code: Annotated[str, typer.Argument(
-        help="A finding code such as ENV001, or 'all' to list every rule.")]) -> None:
+def explain(
+    code: Annotated[str, typer.Argument(help="A finding code such as ENV001, or 'all' to list every rule.")],
+) -> None:
     """Print a rule's full text: what it means, why it matters, how to fix it.
 
     Example: ncclDoctor explain LOG001
@@ -34,8 +35,10 @@ def explain(code: Annotated[str, typer.Argument(
         r = explain_rule(code)
     except KeyError as exc:
         raise UsageError(exc.args[0]) from None
-    con.print(f"[bold]{r.code}[/bold] ({r.severity.value}): {r.title}\n\n[bold]Why it matters[/bold]\n{r.why}\n\n"
-              f"[bold]How to fix[/bold]\n{r.fix}")
+    con.print(
+        f"[bold]{r.code}[/bold] ({r.severity.value}): {r.title}\n\n[bold]Why it matters[/bold]\n{r.why}\n\n"
+        f"[bold]How to fix[/bold]\n{r.fix}"
+    )
 
 
 @app.command("launch-spec")
@@ -43,8 +46,9 @@ def launch_spec(
     slurm: Annotated[bool, Opt("--slurm", help="Print an sbatch script (srun, one ncclDoctor per node).")] = False,
     k8s: Annotated[bool, Opt("--k8s", help="Print a Kubeflow PyTorchJob manifest.")] = False,
     nodes: Annotated[int, Opt("--nodes", "--nnodes", help="Number of nodes.")] = 2,
-    nproc_per_node: Annotated[Optional[int], Opt(
-        "--nproc-per-node", help="Ranks per node (default: the visible GPUs).")] = None,
+    nproc_per_node: Annotated[
+        Optional[int], Opt("--nproc-per-node", help="Ranks per node (default: the visible GPUs).")
+    ] = None,
     gpus_per_node: Annotated[Optional[int], Opt("--gpus-per-node", help="GPUs to request per node.")] = None,
     image: Annotated[str, Opt("--image", help="Container image (--k8s).")] = "YOUR_IMAGE_WITH_ncclDoctor",
     time_limit: Annotated[str, Opt("--time", help="Wall-time limit (--slurm).")] = "00:15:00",

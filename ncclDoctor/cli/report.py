@@ -12,7 +12,15 @@ from rich.console import Console
 
 from ncclDoctor.cli.app import announce, app, emit, err
 from ncclDoctor.cli.common import (
-    ConfigOpt, FailOnOpt, IgnoreOpt, JsonOpt, JunitOpt, NoConfigOpt, OutOpt, SelectOpt, common,
+    ConfigOpt,
+    FailOnOpt,
+    IgnoreOpt,
+    JsonOpt,
+    JunitOpt,
+    NoConfigOpt,
+    OutOpt,
+    SelectOpt,
+    common,
 )
 from ncclDoctor.errors import UsageError
 
@@ -23,7 +31,9 @@ FORMATS = ("terminal", "markdown", "json", "html")
 def report(
     run_dir: Annotated[Path, typer.Argument(help="A run directory (or its report.json).")],
     fmt: Annotated[str, typer.Option("--format", help="terminal | markdown | json | html")] = "terminal",
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")
+    ] = None,
     out: OutOpt = None,
     as_json: JsonOpt = False,
     fail_on: FailOnOpt = None,
@@ -85,8 +95,9 @@ def _judge_and_render(rep, c, fmt: str, run_dir: Path) -> tuple[list[str], str]:
         return written, buf.getvalue()
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         what = f"field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
-        raise UsageError(f"the report in {run_dir} does not follow the report schema (see `ncclDoctor schema`): "
-                         f"{what}") from None
+        raise UsageError(
+            f"the report in {run_dir} does not follow the report schema (see `ncclDoctor schema`): {what}"
+        ) from None
 
 
 @app.command()

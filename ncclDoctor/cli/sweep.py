@@ -11,7 +11,15 @@ import typer
 
 from ncclDoctor.cli.app import announce, app, emit, err
 from ncclDoctor.cli.common import (
-    ConfigOpt, FailOnOpt, IgnoreOpt, JsonOpt, JunitOpt, NoConfigOpt, OutOpt, SelectOpt, common,
+    ConfigOpt,
+    FailOnOpt,
+    IgnoreOpt,
+    JsonOpt,
+    JunitOpt,
+    NoConfigOpt,
+    OutOpt,
+    SelectOpt,
+    common,
 )
 
 Opt = typer.Option
@@ -19,35 +27,53 @@ Opt = typer.Option
 
 @app.command("sweep-workers")
 def sweep_workers(
-    nproc_per_node: Annotated[Optional[int], Opt(
-        "--nproc-per-node", help="Ranks of the trainer. Default: the visible GPUs with CUDA; 2 on CPU.")] = None,
-    workers: Annotated[Optional[str], Opt(
-        "--workers", help="num_workers choices, e.g. 0,1,2,4. Default 0..max(4, 2 x cores / ranks), at most 8.")] = None,
-    pin_memory: Annotated[str, Opt(
-        "--pin-memory", help="auto | true | false | both. auto: both on GPU; on CPU pin_memory is a no-op "
-        "and stays False.")] = "auto",
-    prefetch_factor: Annotated[Optional[str], Opt(
-        "--prefetch-factor", help="Also sweep these prefetch_factor values, e.g. 2,4 (default: torch's 2).")] = None,
+    nproc_per_node: Annotated[
+        Optional[int],
+        Opt("--nproc-per-node", help="Ranks of the trainer. Default: the visible GPUs with CUDA; 2 on CPU."),
+    ] = None,
+    workers: Annotated[
+        Optional[str],
+        Opt("--workers", help="num_workers choices, e.g. 0,1,2,4. Default 0..max(4, 2 x cores / ranks), at most 8."),
+    ] = None,
+    pin_memory: Annotated[
+        str,
+        Opt(
+            "--pin-memory",
+            help="auto | true | false | both. auto: both on GPU; on CPU pin_memory is a no-op and stays False.",
+        ),
+    ] = "auto",
+    prefetch_factor: Annotated[
+        Optional[str],
+        Opt("--prefetch-factor", help="Also sweep these prefetch_factor values, e.g. 2,4 (default: torch's 2)."),
+    ] = None,
     persistent_workers: Annotated[str, Opt("--persistent-workers", help="false | true | both.")] = "false",
     grid: Annotated[bool, Opt("--grid", help="Measure every combination instead of the adaptive search.")] = False,
     max_minutes: Annotated[float, Opt("--max-minutes", help="Bound on the whole sweep's wall time.")] = 5.0,
-    margin: Annotated[float, Opt(
-        "--margin", help="Recommend the fewest workers within this fraction of the best throughput.")] = 0.05,
+    margin: Annotated[
+        float, Opt("--margin", help="Recommend the fewest workers within this fraction of the best throughput.")
+    ] = 0.05,
     windows: Annotated[int, Opt("--windows", help="Measurement windows per configuration (median and spread).")] = 3,
     window_steps: Annotated[int, Opt("--window-steps", help="Steps per measurement window.")] = 20,
-    warmup_steps: Annotated[int, Opt(
-        "--warmup-steps", help="Steps excluded as warm-up (worker start-up, first prefetches).")] = 5,
+    warmup_steps: Annotated[
+        int, Opt("--warmup-steps", help="Steps excluded as warm-up (worker start-up, first prefetches).")
+    ] = 5,
     batch_size: Annotated[int, Opt("--batch-size", help="Per-rank batch size of the reference trainer.")] = 32,
-    sample_cost_ms: Annotated[float, Opt(
-        "--sample-cost-ms", help="Reference trainer: extra decode/augment work per sample, in ms.")] = 0.0,
-    sample_cost_kind: Annotated[str, Opt(
-        "--sample-cost-kind", help="cpu (busy work) | io (a sleep, like slow storage).")] = "cpu",
-    data_dir: Annotated[Optional[Path], Opt(
-        "--data-dir", help="MNIST IDX files (MNIST/raw layout); synthetic data when absent.")] = None,
-    loader: Annotated[Optional[str], Opt(
-        "--loader", help="module:function building your own DataLoader (see reference_train).")] = None,
-    step_ms: Annotated[float, Opt(
-        "--step-ms", help="With --loader: the stand-in compute per step, in ms (set it to your real step time).")] = 10.0,
+    sample_cost_ms: Annotated[
+        float, Opt("--sample-cost-ms", help="Reference trainer: extra decode/augment work per sample, in ms.")
+    ] = 0.0,
+    sample_cost_kind: Annotated[
+        str, Opt("--sample-cost-kind", help="cpu (busy work) | io (a sleep, like slow storage).")
+    ] = "cpu",
+    data_dir: Annotated[
+        Optional[Path], Opt("--data-dir", help="MNIST IDX files (MNIST/raw layout); synthetic data when absent.")
+    ] = None,
+    loader: Annotated[
+        Optional[str], Opt("--loader", help="module:function building your own DataLoader (see reference_train).")
+    ] = None,
+    step_ms: Annotated[
+        float,
+        Opt("--step-ms", help="With --loader: the stand-in compute per step, in ms (set it to your real step time)."),
+    ] = 10.0,
     out: OutOpt = None,
     as_json: JsonOpt = False,
     fail_on: FailOnOpt = None,
@@ -66,11 +92,24 @@ def sweep_workers(
 
     c = common(out, as_json, fail_on, select, ignore, junit, config, no_config)
     opts = SweepOptions(
-        nproc_per_node=nproc_per_node, workers=workers, pin_memory=pin_memory, prefetch_factor=prefetch_factor,
-        persistent_workers=persistent_workers, grid=grid, max_minutes=max_minutes, margin=margin, windows=windows,
-        window_steps=window_steps, warmup_steps=warmup_steps, batch_size=batch_size, sample_cost_ms=sample_cost_ms,
-        sample_cost_kind=sample_cost_kind, data_dir=str(data_dir) if data_dir else None, loader=loader,
-        step_ms=step_ms, common=c,
+        nproc_per_node=nproc_per_node,
+        workers=workers,
+        pin_memory=pin_memory,
+        prefetch_factor=prefetch_factor,
+        persistent_workers=persistent_workers,
+        grid=grid,
+        max_minutes=max_minutes,
+        margin=margin,
+        windows=windows,
+        window_steps=window_steps,
+        warmup_steps=warmup_steps,
+        batch_size=batch_size,
+        sample_cost_ms=sample_cost_ms,
+        sample_cost_kind=sample_cost_kind,
+        data_dir=str(data_dir) if data_dir else None,
+        loader=loader,
+        step_ms=step_ms,
+        common=c,
     )
     with _sweep_progress(quiet=as_json) as progress:
         report = run_sweep(opts, argv=sys.argv[1:], progress=progress)
@@ -81,15 +120,21 @@ def sweep_workers(
 
 def _progress_line(done, total, label, res):
     if res is not None:
-        err.print(f"  [{done}/{total}] {label}: {res.status}, {res.samples_per_s:.0f} samples/s ({res.elapsed_s:.1f} s)")
+        err.print(
+            f"  [{done}/{total}] {label}: {res.status}, {res.samples_per_s:.0f} samples/s ({res.elapsed_s:.1f} s)"
+        )
 
 
 @contextlib.contextmanager
 def _progress_bar():
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-               TimeElapsedColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=err, transient=True) as p:
         task = p.add_task("sweep", total=1)
 
@@ -98,6 +143,7 @@ def _progress_bar():
             p.update(task, completed=done, total=total, description=desc)
             if res is not None:
                 p.console.print(f"  {label}: {res.status}, {res.samples_per_s:.0f} samples/s ({res.elapsed_s:.1f} s)")
+
         yield update
 
 
@@ -112,10 +158,12 @@ def _sweep_progress(quiet: bool):
 
 @app.command()
 def stalls(
-    run_dir: Annotated[Path, typer.Argument(
-        help="A run directory written by ncclDoctor.monitor.Monitor (holds monitor/rank-*.jsonl).")],
-    stall_share: Annotated[float, Opt(
-        "--stall-share", help="Data-wait share of step time above which a rank is stalled.")] = 0.10,
+    run_dir: Annotated[
+        Path, typer.Argument(help="A run directory written by ncclDoctor.monitor.Monitor (holds monitor/rank-*.jsonl).")
+    ],
+    stall_share: Annotated[
+        float, Opt("--stall-share", help="Data-wait share of step time above which a rank is stalled.")
+    ] = 0.10,
     out: OutOpt = None,
     as_json: JsonOpt = False,
     fail_on: FailOnOpt = None,

@@ -38,9 +38,9 @@ import statistics
 from typing import Any, Callable
 
 from ncclDoctor.analysis import baseline as bl
+from ncclDoctor.report.model import Report
 from ncclDoctor.report.views import VERDICT_TEXT, evidence_tables, suppressed_note
 from ncclDoctor.units import fmt_size
-from ncclDoctor.report.model import Report
 
 SEV_COLOUR = {"error": "#b3261e", "warning": "#9a6700", "info": "#0b5cad"}
 VERDICT_COLOUR = {"pass": "#1a7f37", "warn": "#9a6700", "fail": "#b3261e", "error": "#b3261e"}

@@ -12,6 +12,7 @@ from ncclDoctor.findings import sort_findings
 from ncclDoctor.report.model import Report
 from ncclDoctor.report.views import VERDICT_TEXT, evidence_tables, suppressed_note
 
+
 def _cell(v: Any) -> str:
     return str(v).replace("|", "\\|").replace("\n", " ")
 

@@ -39,7 +39,13 @@ from ncclDoctor.findings import Finding, Severity
 from ncclDoctor.knowledge.env_vars import ALIASES, BY_NAME, TABLE, is_linted, is_surfaced
 from ncclDoctor.rules import env_values, network
 from ncclDoctor.rules.codes.env import (
-    BAD_VALUE, CONF_LINE, CONTRADICTION, DEBUG_KNOB, DEPRECATED, NEVER_EXISTED, REMOVED, SHARED_DEBUG_FILE, SYNTAX, UNKNOWN,
+    CONF_LINE,
+    DEBUG_KNOB,
+    DEPRECATED,
+    NEVER_EXISTED,
+    REMOVED,
+    SHARED_DEBUG_FILE,
+    UNKNOWN,
 )
 
 

@@ -18,7 +18,6 @@ from ncclDoctor.findings import Finding, Severity
 from ncclDoctor.knowledge.env_vars import BY_NAME, EnvVar
 from ncclDoctor.rules.codes.env import BAD_VALUE, CONTRADICTION, IB_TIMEOUT_WINDOW, SYNTAX
 
-
 US = 4.096e-6
 
 

@@ -10,9 +10,18 @@ from typing import Any
 
 from ncclDoctor.findings import Finding, Severity
 from ncclDoctor.rules.codes.gpu import (
-    COMPUTE_MODE, ECC_AGGREGATE, ECC_VOLATILE, MIG_ON, NO_PERSISTENCE, NVLINK_DOWN, PCIE_DEGRADED, REMAP_PENDING, SKIPPED, THROTTLED, TOO_FEW,
+    COMPUTE_MODE,
+    ECC_AGGREGATE,
+    ECC_VOLATILE,
+    MIG_ON,
+    NO_PERSISTENCE,
+    NVLINK_DOWN,
+    PCIE_DEGRADED,
+    REMAP_PENDING,
+    SKIPPED,
+    THROTTLED,
+    TOO_FEW,
 )
-
 
 THROTTLE_BITS = {8: "hardware slowdown", 32: "software thermal slowdown", 64: "hardware thermal slowdown", 128: "hardware power brake"}
 COMPUTE_MODES = {0: "Default", 1: "Exclusive Thread", 2: "Prohibited", 3: "Exclusive Process"}

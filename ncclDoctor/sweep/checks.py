@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ncclDoctor.findings import Finding
-from ncclDoctor.rules.codes.dl import CUT_SHORT, OVERSUBSCRIBED, PIN_NO_GPU, RECOMMENDATION, RUN_FAILED, SHM_SMALL
+from ncclDoctor.rules.codes.dl import OVERSUBSCRIBED, PIN_NO_GPU, SHM_SMALL
 
 
 def usable_cores(host: dict[str, Any]) -> int:

@@ -12,10 +12,11 @@ from typing import Any, Callable
 
 from ncclDoctor.errors import ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
-from ncclDoctor.report.model import Report
-from ncclDoctor.report.write import write_run_dir
 from ncclDoctor.finish import default_run_dir, finishing
 from ncclDoctor.options import CommonOptions
+from ncclDoctor.report.model import Report
+from ncclDoctor.report.write import write_run_dir
+from ncclDoctor.rules.codes import dl as dl_rules
 from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.sweep import checks, plan
 from ncclDoctor.sweep.plan import Axes, Config
@@ -217,9 +218,9 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
     for c in m.order:
         res = m.results[c]
         if res.status != "ok":
-            report.add(checks.RUN_FAILED.finding(f"{c.label}: {res.status} after {res.elapsed_s:.0f} s: {res.error or 'deadline passed'}", nodes=[r.node]))
+            report.add(dl_rules.RUN_FAILED.finding(f"{c.label}: {res.status} after {res.elapsed_s:.0f} s: {res.error or 'deadline passed'}", nodes=[r.node]))
     if m.cut_short:
-        report.add(checks.CUT_SHORT.finding(
+        report.add(dl_rules.CUT_SHORT.finding(
             f"{len(m.cut_short)} configuration(s) not measured within --max-minutes {opts.max_minutes:g}: {', '.join(c.label for c in m.cut_short)}.", nodes=[r.node]))
     measured = m.measured()
     pick = plan.recommend(measured, opts.margin, m.shares())
@@ -233,7 +234,7 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
     res = m.results[pick]
     why = reason(pick, pred, measured, opts.stall_share, m.shares().get(pick))
     report.results["sweep"]["recommendation"] = {**pick.to_dict(), "samples_per_s": round(measured[pick], 2), "reason": why}
-    report.add(checks.RECOMMENDATION.finding(
+    report.add(dl_rules.RECOMMENDATION.finding(
         f"num_workers={pick.num_workers}, pin_memory={pick.pin_memory}" + (f", prefetch_factor={pick.prefetch_factor}" if pick.prefetch_factor else "")
         + (", persistent_workers=True" if pick.persistent_workers else "") + f" — {why}", nodes=[r.node], evidence=[report.results["sweep"]["recommendation"]]))
     report.results["stalls"] = res.analysis

@@ -41,8 +41,12 @@ def read_records(run_dir: str | os.PathLike) -> dict[int, list[dict[str, Any]]]:
     return out
 
 
-def run_stalls(run_dir: str | os.PathLike, stall_share: float = 0.10, common: CommonOptions | None = None,
-               argv: list[str] | None = None) -> Report:
+def run_stalls(
+    run_dir: str | os.PathLike,
+    stall_share: float = 0.10,
+    common: CommonOptions | None = None,
+    argv: list[str] | None = None,
+) -> Report:
     """Analyse a monitored run directory and write its report (report.json, report.md, report.html)."""
     from ncclDoctor.analysis import stalls
     from ncclDoctor.finish import finishing

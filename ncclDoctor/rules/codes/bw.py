@@ -1,7 +1,7 @@
 """BW rule texts: measured bandwidth: CI thresholds, baselines, slow nodes and links.
 
 Texts only (what `ncclDoctor explain CODE` prints); the checks that fire them live in
-``ncclDoctor.analysis.structure``, ``ncclDoctor.rules.ci``.
+``ncclDoctor.analysis.structure``, ``ncclDoctor.ci`` (the CI gates, BW101-BW104).
 """
 
 from __future__ import annotations
