@@ -55,6 +55,7 @@ class Rule:
     title: str
     why: str
     fix: str
+    example: str = ""  # a bad and a good setting, shown by `ncclDoctor explain CODE`
 
     def finding(
         self,
@@ -122,11 +123,12 @@ class Finding:
 RULES: dict[str, Rule] = {}
 
 
-def rule(code: str, severity: str, title: str, *, why: str, fix: str) -> Rule:
-    """Register a rule. Every rule needs a title, a why and a fix (tests enforce it)."""
+def rule(code: str, severity: str, title: str, *, why: str, fix: str, example: str = "") -> Rule:
+    """Register a rule. Every rule needs a title, a why and a fix (tests enforce it); ``example``
+    (optional) shows a bad and a good setting."""
     if code in RULES:
         raise ValueError(f"rule {code} registered twice")
-    r = Rule(code, Severity(severity), title, why.strip(), fix.strip())
+    r = Rule(code, Severity(severity), title, why.strip(), fix.strip(), example.strip())
     RULES[code] = r
     return r
 

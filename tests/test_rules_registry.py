@@ -209,3 +209,10 @@ def test_env_rules_have_no_import_cycle():
     for mod in ("env_values", "network"):
         text = (ROOT / "ncclDoctor" / "rules" / f"{mod}.py").read_text(encoding="utf-8")
         assert "ncclDoctor.rules.env " not in text + " " and "from ncclDoctor.rules.env import" not in text, mod
+
+
+def test_explain_shows_the_example_when_a_rule_has_one(capsys):
+    assert main(["explain", "env001"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("How to fix") < out.index("Example") and "bad:   export NCCL_TIMEOUT" in out
+    assert main(["explain", "ENV002"]) == 0 and "Example" not in capsys.readouterr().out

@@ -35,10 +35,12 @@ def explain(
         r = explain_rule(code)
     except KeyError as exc:
         raise UsageError(exc.args[0]) from None
-    con.print(
-        f"[bold]{r.code}[/bold] ({r.severity.value}): {r.title}\n\n[bold]Why it matters[/bold]\n{r.why}\n\n"
-        f"[bold]How to fix[/bold]\n{r.fix}"
-    )
+    text = f"[bold]{r.code}[/bold] ({r.severity.value}): {r.title}\n\n[bold]Why it matters[/bold]\n{r.why}\n\n"
+    text += f"[bold]How to fix[/bold]\n{r.fix}"
+    con.print(text)
+    if r.example:
+        con.print("\n[bold]Example[/bold]")
+        con.print(r.example, markup=False, highlight=False)
 
 
 @app.command("launch-spec")

@@ -21,6 +21,10 @@ A job that relies on it keeps the default behaviour it was meant to change.
 Remove it. For the collective timeout pass init_process_group(timeout=timedelta(...));
 for InfiniBand transport timeouts use NCCL_IB_TIMEOUT (and NCCL_IB_RETRY_CNT).
 """,
+    example="""
+bad:   export NCCL_TIMEOUT=1800000
+good:  dist.init_process_group("nccl", timeout=datetime.timedelta(minutes=30))
+""",
 )
 
 
