@@ -6,16 +6,18 @@ otherwise the first directory, from the current one up to the root, holding an
 table. In one directory ``ncclDoctor.toml`` wins. ``--no-config`` (or
 ``NCCLDOCTOR_NO_CONFIG=1``) ignores both. Command-line options override the file.
 
-Keys (dashes or underscores; unknown keys are an error, exit 2)::
+Keys (dashes or underscores; unknown keys are an error, exit 2). The first four and
+``out`` apply to every command that writes a report (``ncclDoctor.options``); the rest
+to ``check`` only::
 
     [tool.ncclDoctor]
     fail-on = "warning"                 # error | warning | info
     select = ["ENV", "BW", "RUN"]       # codes or prefixes to keep
     ignore = ["ENV003"]                 # codes or prefixes to drop
+    junit = "reports/ncclDoctor.xml"
     min-busbw = 40.0                    # GB/s: fail when the best busbw is lower
     baseline = "ci/busbw-baseline.json" # compare with a saved run
     max-regression = 10                 # percent drop per size and node that fails
-    junit = "reports/ncclDoctor.xml"
     # options of `check` (same names as on the command line)
     nproc-per-node = 8
     backend = "nccl"
