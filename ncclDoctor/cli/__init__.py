@@ -34,6 +34,10 @@ def _print_help(exc: Exception) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: runs the app and maps every error to one line and an exit code."""
     code: int
+    args = sys.argv[1:] if argv is None else argv
+    if not args:  # help once, whichever typer/click prints it (typer 0.2x prints before raising NoArgsIsHelpError)
+        app(args=["--help"], standalone_mode=False, prog_name="ncclDoctor")
+        return _exit(ExitCode.USAGE, argv)
     try:
         rv = app(args=argv, standalone_mode=False, prog_name="ncclDoctor")
         code = rv if isinstance(rv, int) else 0
@@ -61,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
             markup=False,
         )
         code = ExitCode.INTERNAL
+    return _exit(code, argv)
+
+
+def _exit(code: int, argv: list[str] | None) -> int:
     if argv is None:
         sys.exit(int(code))
     return int(code)
