@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from probes import localize
 from ncclDoctor.findings import Finding
 from ncclDoctor.rules.codes.bw import SLOW_INSIDE_NODE, SLOW_LINK, SLOW_NODE, UNLOCALIZED
+from probes import localize
 
 
 def _p2p(structure: dict[int, dict[str, Any]]) -> dict[str, Any]:
