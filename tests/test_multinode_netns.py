@@ -128,6 +128,29 @@ def test_missing_interface_on_one_node_stops_every_node_in_seconds_with_exit_3(t
     assert elapsed < 90, elapsed  # three Pythons importing torch on 2 shared cores; no deadline waited out
 
 
+def test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang(tmp_path):
+    """What preflight cannot prove: node 1's GLOO_SOCKET_IFNAME names an interface that
+    exists but has no address (a dummy device), so its ranks fail at init with their own
+    error (RUN101), named by the reporting node."""
+    import time
+
+    t0 = time.monotonic()
+    with netns.Cluster(2) as c:
+        netns.sh("ip", "-n", c.ns[1], "link", "add", "noaddr0", "type", "dummy")
+        netns.sh("ip", "-n", c.ns[1], "link", "set", "noaddr0", "up")
+        runs = run_nodes(2, launch_in(c), c.addr, tmp_path, envs={1: {"GLOO_SOCKET_IFNAME": "noaddr0"}},
+                         extra=["--timeout", "10"], timeout=180)
+    elapsed = time.monotonic() - t0
+    rep = reporting(runs).report
+    errs = [f for f in rep["findings"] if f["code"] == "RUN101"]
+    assert errs and errs[0]["nodes"][0].startswith(c.addr(1) + " "), rep["findings"]
+    assert "noaddr0" in errs[0]["message"]
+    [con] = [f for f in rep["findings"] if f["code"] == "CON001" and "GLOO_SOCKET_IFNAME" in f["message"]]
+    assert "sets GLOO_SOCKET_IFNAME=noaddr0" in con["message"]
+    assert all(r.returncode not in (0, 1) for r in runs), [r.returncode for r in runs]
+    assert elapsed < 170
+
+
 @pytest.mark.parametrize("spec,code", [("hang:1", "RUN003"), ("crash:1", "RUN004")])
 def test_fault_on_the_other_node_is_named_by_address(tmp_path, spec, code):
     """Issue 4 across nodes: rank 1 lives on node 1; the reporting node names it by
