@@ -114,8 +114,8 @@ def main() -> None:
                 ok, seen, timed = verdict_ok(r)
                 hit = ok and timed <= TARGET_S[case]
                 bad += not hit
-                print(f"  {n:>2} {case:<8} {r['wall_s']:>8.1f} {r['wall_s'] / base:>9.2f} {timed:>9.1f} {TARGET_S[case]:>6}  "
-                      f"{'yes' if hit else 'NO':<4} {seen}", flush=True)
+                print(f"  {n:>2} {case:<8} {r['wall_s']:>8.1f} {r['wall_s'] / base:>9.2f} {timed:>9.1f} "
+                      f"{TARGET_S[case]:>6}  {'yes' if hit else 'NO':<4} {seen}", flush=True)
     sys.exit(1 if bad else 0)
 
 

@@ -45,7 +45,8 @@ def allreduce_table(ar: dict[str, Any]) -> Table:
         ["size (B)", "count (elements)", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)", "#wrong", "slowest rank", "max/min time (ratio)"],
         rows,
         bad={i for i, r in enumerate(ar["rows"]) if r["wrong"]},
-        note=f"Peak busbw {ar['peak_busbw_gbps']:.3f} GB/s; average over all sizes {ar['avg_busbw_gbps']:.3f} GB/s (nccl-tests' 'Avg bus bandwidth')."
+        note=f"Peak busbw {ar['peak_busbw_gbps']:.3f} GB/s; average over all sizes {ar['avg_busbw_gbps']:.3f} GB/s "
+        "(nccl-tests' 'Avg bus bandwidth')."
         + (f" Sweep {ar['stopped']['note']}." if ar.get("stopped") else ""),
     )
 
