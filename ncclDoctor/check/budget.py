@@ -15,7 +15,8 @@ budget B``; the finding is RUN008 (slow: bytes kept moving), exit 1 -- never a m
 deadline that reads as a hang.
 
 Hung is called from evidence (``no_progress``, a supervisor stall policy): once every
-rank has passed ``init``, any new event of any rank (a phase change, a mark, a tick the
+rank has passed ``smoke`` (the first collective: NCCL connects its communicator there,
+which may take long on a large cluster), any new event of any rank (a phase change, a mark, a tick the
 probe sends at most every second while collectives complete) is progress. When nothing
 has moved for ``max(HANG_FLOOR_S, HANG_FACTOR x the longest quiet spell seen so far)``,
 the job is hung: the supervisor blames the ranks that are behind (or issued fewer
@@ -35,6 +36,7 @@ MARGIN = 4.0
 FLOOR_S = 2.0
 HANG_FLOOR_S = 15.0
 HANG_FACTOR = 10.0
+GATES = ("smoke", "init")  # the evidence rule applies once every rank has left the first of these it runs
 
 Policy = Callable[[Supervisor, float], "Stall | None"]
 
@@ -54,8 +56,9 @@ def no_progress(base: Policy, floor_s: float = HANG_FLOOR_S, factor: float = HAN
         found = base(sup, now)
         if found:
             return found
-        if not all("init" in s.left for s in sup.ranks.values()):
-            return None  # launch and init keep their deadlines
+        gate = next((ph for ph in GATES if ph in sup.phases), None)
+        if gate is None or not all(gate in s.left for s in sup.ranks.values()):
+            return None  # launch, init and the first collective (NCCL connects there) keep their deadlines
         mark = tuple((s.phase, s.state, s.seq, len(s.marks)) for s in sup.ranks.values())
         if mark != state["mark"]:
             if state["since"] is not None:
