@@ -13,8 +13,18 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-import click
 import typer
+
+try:
+    import click
+except ImportError:  # typer >= 0.2x vendors click as typer._click and no longer installs it
+    import types
+
+    from typer._click import exceptions as _vendored
+    from typer._click import utils as _vendored_utils
+
+    click = types.SimpleNamespace(exceptions=_vendored, UsageError=_vendored.UsageError,
+                                  ClickException=_vendored.ClickException, echo=_vendored_utils.echo)
 
 # typer >= 0.2x vendors click as typer._click; older typer raises click's own classes.
 _usage_errors: tuple = (click.UsageError,)
@@ -301,6 +311,49 @@ def diagnose(
     raise typer.Exit(report.exit_code)
 
 
+# -- live: `run` and `attach` (ncclDoctor.live) ----------------------------------------------
+_raw_argv: list[str] = []  # main() keeps the raw argv: `run` must see whether `--` was given
+
+
+@app.command("run", context_settings={"allow_interspersed_args": False})
+def run_cmd(
+    launch: List[str] = typer.Argument(None, help="The job's launch line after `--`: torchrun … or python -m torch.distributed.run …"),
+    stall_after: Optional[float] = typer.Option(None, "--stall-after", help="Call a hang after this many seconds without progress (default: learned from the job, at least 15 s)."),
+    on_hang: str = typer.Option("report", "--on-hang", help="report (default: write the report, leave the job to its own timeout) | kill (then stop the job, exit 4)."),
+    poll: float = typer.Option(0.5, "--poll", help="Seconds between the workers' progress reports."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Run directory. Default: ./ncclDoctor-runs/run-<time>."),
+    no_capture: bool = typer.Option(False, "--no-capture", help="Leave the job's stdout/stderr on the terminal (no output.log, no last lines in the report)."),
+    no_signal: bool = typer.Option(False, "--no-signal", help="Never send the stack-dump signal, even to workers ncclDoctor prepared."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No 'waiting on rank' lines; the verdict and the report path only."),
+) -> None:
+    """Run a torchrun job unchanged and name the hung rank within seconds: `ncclDoctor run -- torchrun …`."""
+    from ncclDoctor.errors import UsageError
+    from ncclDoctor.live.run import RunOptions, run_job, say_stderr
+
+    if "--" not in _raw_argv:
+        raise UsageError("put the job's launch line after `--`: ncclDoctor run [options] -- torchrun …")
+    opts = RunOptions(launch=list(launch or []), out=str(out) if out else None, stall_after_s=stall_after, on_hang=on_hang,
+                      poll_s=poll, capture=not no_capture, signal_dump=not no_signal, quiet=quiet)
+    report, code = run_job(opts, sys.argv[1:], say_stderr(quiet))
+    err.print(f"ncclDoctor: {report.verdict}: {len(report.findings)} finding(s); report: {report.run_dir}/report.md", markup=False)
+    raise typer.Exit(code)
+
+
+@app.command()
+def attach(
+    pid: int = typer.Argument(..., help="The pid of torchrun (its agent) or of one of its workers."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Run directory. Default: ./ncclDoctor-runs/attach-<time>."),
+    watch_s: float = typer.Option(3.0, "--watch", help="Seconds to sample the workers' thread states (CPU time moving or not)."),
+    as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
+) -> None:
+    """Inspect a running torchrun job started without ncclDoctor: ranks, stacks, who waits on whom. Sends no signal."""
+    from ncclDoctor.live.attach import attach_job
+
+    report = attach_job(pid, out=str(out) if out else None, watch_s=watch_s, argv=sys.argv[1:])
+    _emit(report, as_json)
+    raise typer.Exit(report.exit_code)
+
+
 @app.command()
 def explain(code: str = typer.Argument(..., help="A finding code such as ENV001, or 'all' to list every rule.")) -> None:
     """Print a rule's full text: what it means, why it matters, how to fix it."""
@@ -379,6 +432,7 @@ def version() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: runs the app and maps every error to one line and an exit code."""
     code: int
+    _raw_argv[:] = list(sys.argv[1:] if argv is None else argv)
     try:
         rv = app(args=argv, standalone_mode=False, prog_name="ncclDoctor")
         code = rv if isinstance(rv, int) else 0

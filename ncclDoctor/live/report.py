@@ -1,0 +1,116 @@
+"""The report of a watched (``run``) or inspected (``attach``) job: the same model, codes and
+renderers as ``check``. ``results["live"]`` holds the verdicts, each rank's last counters,
+a per-rank timeline of Flight Recorder progress, torchrun's failure record and the last
+output lines; the findings tell the story in words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ncclDoctor.findings import Finding
+from ncclDoctor.report.model import Report
+from ncclDoctor.rules.codes import live as codes
+
+_RANK_PREFIX = re.compile(r"^\[(?:rank|default)(\d+)\]:")
+KIND_RULE = {"missing": codes.LIVE_MISSING, "desync": codes.LIVE_DESYNC, "inside": codes.LIVE_INSIDE,
+             "frozen": codes.LIVE_FROZEN, "died": codes.LIVE_DIED}
+
+
+def verdict_finding(v: dict[str, Any]) -> Finding:
+    from ncclDoctor.live.watch import verdict_line
+
+    hosts = sorted({v["hosts"].get(str(r), "") for r in v["culprits"]} - {""})
+    ev = [f"group {v['pg']}: last enqueued {v['enqueued']}, last completed {v['completed']}"]
+    ev += [f"rank {r} main thread: {' <- '.join(v['frames'].get(str(r), [])[:3]) or '?'}" for r in v["culprits"] + v["victims"]]
+    if any(v.get("ops", {}).values()):
+        ev.append("collective #%s per rank: %s" % (v["seq"], v["ops"]))
+    ev.append(f"evidence gathered in {v['evidence_s']} s: {v['evidence']}")
+    if "recovered_after_s" in v:
+        msg = (f"no collective completed for {v['stalled_s']:.0f} s (over the {v['threshold_s']:.0f} s threshold), "
+               f"then group {v['pg']} moved on {v['recovered_after_s']:.0f} s after the verdict: "
+               + verdict_line(v).split(": ", 1)[1])
+        return codes.LIVE_RECOVERED.finding(msg, nodes=hosts, ranks=v["culprits"], evidence=ev)
+    return KIND_RULE[v["kind"]].finding(verdict_line(v), nodes=hosts, ranks=v["culprits"] or v["victims"], evidence=ev)
+
+
+def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]]) -> list[Finding]:
+    root = failures.get("root_cause")
+    if not root or any(v["kind"] == "died" for v in verdicts):
+        return []
+    how = f"signal {root['signal']}" if root.get("signal") else f"exit code {root['exitcode']}"
+    msg = f"rank {root['rank']} (local rank {root['local_rank']}, {root['host']}, pid {root['pid']}) exited with {how}"
+    if root.get("first_line"):
+        msg += f": {root['first_line']}"
+    return [codes.LIVE_DIED.finding(msg, nodes=[root["host"]], ranks=[root["rank"]], evidence=[root])]
+
+
+def output_tail(path: Path, lines: int = 20) -> dict[str, Any]:
+    """The last lines of the job's output, overall and per rank where lines carry torch's ``[rankN]:``."""
+    if not path.is_file():
+        return {}
+    with open(path, "rb") as fh:
+        fh.seek(max(0, path.stat().st_size - (1 << 20)))
+        text = fh.read().decode("utf-8", "replace")
+    all_lines = text.splitlines()
+    per: dict[str, list[str]] = {}
+    for line in all_lines:
+        m = _RANK_PREFIX.match(line)
+        if m:
+            per.setdefault(m.group(1), []).append(line)
+    return {"all": all_lines[-lines:], "per_rank": {r: ls[-lines:] for r, ls in sorted(per.items(), key=lambda kv: int(kv[0]))}}
+
+
+def rank_rows(watch, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    last = verdicts[-1] if verdicts else {}
+    rows = []
+    for r, v in sorted(watch.last_views.items()):
+        role = "culprit" if r in last.get("culprits", []) else "victim" if r in last.get("victims", []) else "ok"
+        pg = last.get("pg") or (sorted(v.pgs)[0] if v.pgs else None)
+        enq, done = v.pgs.get(pg, (None, None)) if pg else (None, None)
+        rows.append({
+            "rank": r, "local_rank": v.local_rank, "host": v.host, "pid": v.pid,
+            "phase": "inside collective" if enq is not None and enq > done else "outside collectives",
+            "state": "error" if role == "culprit" else role, "seq": enq, "last_completed": done,
+            "top_frame": v.frames[0] if v.frames else None, "heartbeat_age_s": round(v.age_s, 1),
+        })
+    return rows
+
+
+def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None, elapsed: float, code: int,
+                 interrupted: bool = False) -> Report:
+    from ncclDoctor.launch.evidence import torchrun_failures
+    from ncclDoctor.report.model import write_run_dir
+
+    log = run_dir / "output.log"
+    failures = torchrun_failures(log.read_text(errors="replace")) if log.is_file() else {"root_cause": None, "others": []}
+    rep = Report(command="run", argv=argv)
+    rep.duration_s = round(elapsed, 2)
+    rep.interrupted = interrupted
+    for v in watch.verdicts:
+        rep.add(verdict_finding(v))
+    rep.add(*failure_findings(failures, watch.verdicts))
+    if not any(b.record.get("pgs") for b in watch.collector.snapshot().values()):
+        rep.add(codes.LIVE_NO_PG.finding(f"no worker reported Flight Recorder progress in {elapsed:.0f} s"))
+    for s in watch.tracker.straggle.stragglers():
+        v = watch.last_views.get(s["rank"])
+        rep.add(codes.LIVE_STRAGGLER.finding(
+            f"rank {s['rank']} ({v.host if v else '?'}) was the one rank the others waited for in "
+            f"{100 * s['share']:.0f}% of {s['samples']} samples of group {s['pg']}",
+            nodes=[v.host] if v else [], ranks=[s["rank"]], evidence=[s]))
+    if interrupted:
+        from ncclDoctor.rules.run import INTERRUPTED
+
+        rep.add(INTERRUPTED.finding("interrupted (Ctrl-C / SIGTERM), forwarded to the job"))
+    rep.ranks = rank_rows(watch, watch.verdicts)
+    rep.results["live"] = {
+        "launch": list(opts.launch), "job_returncode": job_rc, "on_hang": opts.on_hang,
+        "stall_after_s": opts.stall_after_s, "poll_s": opts.poll_s, "verdicts": watch.verdicts,
+        "timeline": {str(r): rows for r, rows in sorted(watch.timeline.items())},
+        "torchrun_failures": failures, "output_tail": output_tail(log),
+    }
+    rep.conclude()
+    rep.exit_code = code
+    write_run_dir(rep, run_dir)
+    return rep
