@@ -23,8 +23,9 @@ except ImportError:  # typer >= 0.2x vendors click as typer._click and no longer
     from typer._click import exceptions as _vendored
     from typer._click import utils as _vendored_utils
 
-    click = types.SimpleNamespace(exceptions=_vendored, UsageError=_vendored.UsageError,
-                                  ClickException=_vendored.ClickException, echo=_vendored_utils.echo)
+    click = types.SimpleNamespace(exceptions=types.SimpleNamespace(Abort=typer.Abort, **vars(_vendored)),
+                                  UsageError=_vendored.UsageError, ClickException=_vendored.ClickException,
+                                  echo=_vendored_utils.echo)
 
 # typer >= 0.2x vendors click as typer._click; older typer raises click's own classes.
 _usage_errors: tuple = (click.UsageError,)
