@@ -136,14 +136,11 @@ class Tracker:
         progressed = any(v.pgs[pg][1] > clock.done.get(r, v.pgs[pg][1]) for r, v in members.items())
         clock.done = {r: v.pgs[pg][1] for r, v in members.items()}
         inside = [r for r, v in members.items() if v.inside(pg)]
-        if clock.since is None or not inside:
-            clock.since, clock.busy = now, False
-        elif progressed:
-            if clock.busy:
-                clock.resolved.append(now - clock.since)
-            clock.since, clock.busy = now, True
-        else:
-            clock.busy = True
+        if progressed and clock.busy and clock.since is not None:
+            clock.resolved.append(now - clock.since)  # a wait inside a collective that ended by itself
+        if clock.since is None or progressed or not inside:
+            clock.since = now
+        clock.busy = bool(inside)
         self.straggle.observe(pg, members, inside, bool(progressed))
         stalled = now - clock.since if inside else 0.0
         limit = self.threshold(pg)

@@ -1,0 +1,142 @@
+"""``ncclDoctor run`` and ``attach`` on real torchrun/gloo jobs whose script (fixtures/userjobs/
+ddp_loop.py) knows nothing of ncclDoctor: the verdict names the culprit, the job is otherwise
+unchanged, bad input is one line and exit code 2. Each job runs a few seconds of steps; on a
+loaded 2-core machine torchrun's start and exit dominate."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, cli_env, run_cli
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+JOB = str(ROOT / "tests" / "fixtures" / "userjobs" / "ddp_loop.py")
+TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"]
+
+
+def live_run(tmp_path: Path, *job_args: str, opts: tuple[str, ...] = (), env=None, timeout: float = 400):
+    out = tmp_path / "run"
+    p = run_cli("run", "--out", str(out), *opts, "--", *TORCHRUN, JOB, *job_args, timeout=timeout, env=env)
+    rep = json.loads((out / "report.json").read_text()) if (out / "report.json").is_file() else None
+    return p, rep, out
+
+
+def codes(rep) -> list[str]:
+    return [f["code"] for f in rep["findings"]]
+
+
+def test_rank_that_never_issues_its_collective_is_named_in_seconds(tmp_path):
+    p, rep, out = live_run(tmp_path, "--steps", "100000", "--fault", "hang", "--fault-step", "10",
+                           opts=("--stall-after", "4", "--on-hang", "kill"))
+    assert p.returncode == 4, p.stderr[-3000:]
+    assert codes(rep)[0] == "LIVE001", rep["findings"]
+    f = rep["findings"][0]
+    assert f["ranks"] == [1] and "never issued collective" in f["message"]
+    v = rep["results"]["live"]["verdicts"][0]
+    assert v["culprits"] == [1] and v["victims"] == [0] and 4 <= v["stalled_s"] < 8
+    assert "ddp_loop.py" in (out / "stacks" / "rank1.txt").read_text()  # the culprit's own stack: the sleep
+    assert "HANG after" in p.stderr and "waiting on rank 1" in p.stderr or v["stalled_s"] < 5
+    d = run_cli("diagnose", str(out), "--out", str(tmp_path / "diag"), "--json")
+    assert d.returncode in (0, 1, 4) and "LIVE001" in d.stdout, d.stderr[-2000:]
+
+
+def test_different_collective_at_the_same_sequence_number_is_a_desync(tmp_path):
+    p, rep, _ = live_run(tmp_path, "--steps", "100000", "--fault", "desync", "--fault-step", "5",
+                         opts=("--stall-after", "4", "--on-hang", "kill"))
+    assert p.returncode == 4, p.stderr[-3000:]
+    assert codes(rep)[0] == "LIVE002"
+    ops = rep["results"]["live"]["verdicts"][0]["ops"]
+    assert "all_reduce" in ops["0"] and "broadcast" in ops["1"]
+
+
+def test_rank_holding_the_gil_is_frozen_and_still_gives_a_stack(tmp_path):
+    p, rep, out = live_run(tmp_path, "--steps", "100000", "--fault", "gil", "--fault-step", "5",
+                           opts=("--stall-after", "4", "--on-hang", "kill"))
+    assert p.returncode == 4, p.stderr[-3000:]
+    assert codes(rep)[0] == "LIVE004" and rep["findings"][0]["ranks"] == [1]
+    stacks = [out / "stacks" / n for n in ("rank1.py-spy.txt", "rank1.signal.txt")]
+    assert any(s.is_file() and "ddp_loop.py" in s.read_text() for s in stacks)
+    assert (out / "fr" / "rank1.json").is_file()  # torch's C++ worker server answered without the GIL
+
+
+def test_sigkilled_rank_is_named_and_the_job_exit_code_kept(tmp_path):
+    plain_rc = 1  # torchrun's exit code when a worker dies
+    p, rep, _ = live_run(tmp_path, "--steps", "100000", "--fault", "kill", "--fault-step", "5")
+    assert p.returncode == plain_rc, p.stderr[-3000:]
+    died = [f for f in rep["findings"] if f["code"] == "LIVE005"]
+    assert died and died[0]["ranks"] == [1] and "SIGKILL" in died[0]["message"]
+
+
+def test_normal_job_with_a_pause_and_a_user_sitecustomize_is_unchanged(tmp_path):
+    user = tmp_path / "usersite"
+    user.mkdir()
+    marker = tmp_path / "marker"
+    (user / "sitecustomize.py").write_text(
+        f"import os\nopen({str(marker)!r} + '.' + str(os.getpid()), 'w').write(os.environ.get('RANK', 'agent'))\n")
+    env = cli_env()
+    env["PYTHONPATH"] = os.pathsep.join([env["PYTHONPATH"], str(user)])
+    # every rank pauses 8 s outside any collective (a checkpoint); the threshold is 3 s
+    p, rep, out = live_run(tmp_path, "--steps", "60", "--fault", "pause", "--fault-step", "20", "--pause-s", "8",
+                           "--exit-code", "3", opts=("--stall-after", "3"), env=env)
+    assert p.returncode == 3, p.stderr[-3000:]
+    assert not [c for c in codes(rep) if c.startswith("LIVE")], rep["findings"]
+    assert sorted(m.read_text() for m in tmp_path.glob("marker.*")).count("0") == 1  # the user's sitecustomize ran
+    assert {"0", "1", "agent"} <= {m.read_text() for m in tmp_path.glob("marker.*")}
+    for r in (0, 1):
+        assert f"rank {r} done 60 steps" in p.stdout
+    log = (out / "output.log").read_text()
+    assert all(line in log for line in p.stdout.splitlines() if "done" in line)
+    assert rep["results"]["live"]["job_returncode"] == 3 and rep["exit_code"] == 3
+    assert rep["results"]["live"]["timeline"]["0"], "progress was watched"
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    cases = [
+        ("run", "--out", str(tmp_path / "a"), JOB),  # no `--`
+        ("run", "--out", str(tmp_path / "b"), "--", sys.executable, JOB),  # not torchrun
+        ("run", "--out", str(tmp_path / "c"), "--"),  # nothing after `--`
+        ("run", "--on-hang", "explode", "--", *TORCHRUN, JOB),
+        ("attach", str(os.getpid())),  # pytest itself: not a torchrun job
+        ("attach", "999999999"),
+    ]
+    for args in cases:
+        p = run_cli(*args, timeout=60)
+        assert p.returncode == 2, (args, p.stderr)
+        assert "Traceback" not in p.stderr and p.stderr.strip().count("\n") == 0, p.stderr
+        assert p.stderr.startswith("ncclDoctor: error:")
+    assert not (tmp_path / "b").exists()  # the job was never started
+
+
+def test_attach_names_the_rank_outside_the_collective_of_a_plain_torchrun_job(tmp_path):
+    log = open(tmp_path / "job.log", "wb")
+    job = subprocess.Popen([*TORCHRUN, JOB, "--steps", "100000", "--fault", "hang", "--fault-step", "5"],
+                           env=cli_env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while b"FAULT" not in (tmp_path / "job.log").read_bytes():
+            assert time.monotonic() < deadline and job.poll() is None, (tmp_path / "job.log").read_text()[-2000:]
+            time.sleep(1)
+        time.sleep(3)  # let rank 0 block in the next collective
+        p = run_cli("attach", str(job.pid), "--out", str(tmp_path / "att"), "--watch", "2", "--json", timeout=120)
+        assert job.poll() is None, "attach must not change the job"
+    finally:
+        os.killpg(job.pid, signal.SIGKILL)
+        job.wait(timeout=30)
+        log.close()
+    assert p.returncode == 4, p.stderr[-2000:]
+    rep = json.loads(p.stdout)
+    assert rep["findings"][0]["code"] == "LIVE001" and rep["findings"][0]["ranks"] == [1]
+    if shutil.which("py-spy") or (Path(sys.executable).parent / "py-spy").is_file():
+        assert "ddp_loop.py" in (tmp_path / "att" / "stacks" / "rank1.py-spy.txt").read_text()
+    else:
+        print("py-spy not installed: attach judged from /proc thread states only")
