@@ -140,3 +140,37 @@ def test_attach_names_the_rank_outside_the_collective_of_a_plain_torchrun_job(tm
         assert "ddp_loop.py" in (tmp_path / "att" / "stacks" / "rank1.py-spy.txt").read_text()
     else:
         print("py-spy not installed: attach judged from /proc thread states only")
+
+
+def test_job_that_never_initialises_a_process_group_gets_a_clear_report(tmp_path):
+    out = tmp_path / "run"
+    p = run_cli("run", "--out", str(out), "--", *TORCHRUN, str(ROOT / "tests" / "fixtures" / "userjobs" / "no_pg.py"),
+                timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "hello from rank 0" in p.stdout and "hello from rank 1" in p.stdout
+    rep = json.loads((out / "report.json").read_text())
+    assert codes(rep) == ["LIVE007"] and rep["exit_code"] == 0
+
+
+def test_ctrl_c_is_forwarded_and_the_partial_report_written(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "ncclDoctor", "run", "--out", str(out), "--", *TORCHRUN, JOB,
+                             "--steps", "100000"], env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 240
+        while not list((out / "live").glob("boot.rank*.json")) or not (out / "output.log").is_file():
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.5)
+        time.sleep(5)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode != 0
+    rep = json.loads((out / "report.json").read_text())
+    assert "RUN007" in codes(rep) and rep["interrupted"] is True
+    for boot in (out / "live").glob("boot.rank*.json"):  # every worker is gone
+        pid = json.loads(boot.read_text())["pid"]
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]

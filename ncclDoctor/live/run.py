@@ -72,7 +72,8 @@ def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tu
     run_dir.mkdir(parents=True, exist_ok=True)
     sock_dir = tempfile.mkdtemp(prefix="ncd-")  # unix socket paths must stay under 108 bytes
     collector = Collector()
-    settings = detect.Settings(stall_after_s=opts.stall_after_s)
+    # a watcher that missed 4 polls is not running: frozen (a worker busy in Python still yields the GIL every 5 ms)
+    settings = detect.Settings(stall_after_s=opts.stall_after_s, stale_s=max(2.0, 4 * opts.poll_s))
     watch = Watch(collector, run_dir, settings, say, signal_dump=opts.signal_dump)
     env = launch.job_env(dict(os.environ), run_dir, sock_dir, f"127.0.0.1:{collector.port}", opts.poll_s)
     started = time.monotonic()

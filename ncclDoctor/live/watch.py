@@ -93,9 +93,9 @@ class Watch:
     def conclude(self, status: detect.Status, views: dict[int, detect.RankView]) -> dict[str, Any]:
         """Evidence first, then the verdict (its FR entries tell a desync from a transport hang)."""
         started = time.monotonic()
-        ev = gather(self.run_dir, views, self.signal_dump)
+        ev = gather(self.run_dir, views, self.signal_dump, self.settings.stale_s)
         verdict = detect.classify(status, views, ev["entries"], self.settings.stale_s)
-        rec = {**verdict.to_dict(), "t": round(started - self.t0, 2),
+        rec = {**verdict.to_dict(), "t": round(started - self.t0, 2), "wall": round(time.time(), 3),
                "evidence_s": round(time.monotonic() - started, 2), "evidence": ev["summary"],
                "hosts": {str(r): v.host for r, v in views.items()}, "pids": {str(r): v.pid for r, v in views.items()},
                "frames": {str(r): v.frames for r, v in views.items()}}
@@ -123,7 +123,7 @@ def verdict_line(v: dict[str, Any]) -> str:
     return head + f"every rank is inside collective #{v['seq']}: transport, network or GPU side"
 
 
-def gather(run_dir: Path, views: dict[int, detect.RankView], signal_dump: bool) -> dict[str, Any]:
+def gather(run_dir: Path, views: dict[int, detect.RankView], signal_dump: bool, stale_s: float = 2.0) -> dict[str, Any]:
     """Flight Recorder and stacks of every local rank, safest source first (see ``evidence``)."""
     entries: dict[int, list] = {}
     summary: dict[str, Any] = {"flight_recorder": [], "stacks": {}, "signalled": []}
@@ -140,17 +140,18 @@ def gather(run_dir: Path, views: dict[int, detect.RankView], signal_dump: bool) 
             pg = fr.get("pg_status", {})
             if pg:  # fresher than a frozen rank's last heartbeat: the C++ server answers without the GIL
                 v.pgs.update({k: (int(s["last_enqueued_collective"]), int(s["last_completed_collective"])) for k, s in pg.items()})
-        summary["stacks"][str(r)] = _stacks(run_dir, r, v, boot, summary, signal_dump)
+        summary["stacks"][str(r)] = _stacks(run_dir, r, v, boot, summary, signal_dump, stale_s)
     return {"entries": entries, "summary": summary}
 
 
-def _stacks(run_dir: Path, r: int, v: detect.RankView, boot: dict, summary: dict, signal_dump: bool) -> list[str]:
+def _stacks(run_dir: Path, r: int, v: detect.RankView, boot: dict, summary: dict, signal_dump: bool,
+            stale_s: float) -> list[str]:
     got = []
     stacks = run_dir / "stacks"
     if v.alive:
         _write(stacks / f"rank{r}.proc.txt", evidence.proc_threads(v.pid))
         got.append("proc")
-    if v.alive and v.age_s <= 3.0:  # dump_traceback needs the GIL: only ask a rank whose watcher runs
+    if v.alive and v.age_s <= stale_s:  # dump_traceback needs the GIL: only ask a rank whose watcher runs
         tb = evidence.handler(boot.get("sock", ""), "dump_traceback", 2.0)
         if tb:
             _write(stacks / f"rank{r}.txt", tb.decode("utf-8", "replace"))
