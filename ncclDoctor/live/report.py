@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Finding
 from ncclDoctor.report.model import Report
 from ncclDoctor.rules.codes import live as codes
@@ -79,7 +80,9 @@ def rank_rows(watch, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None, elapsed: float, code: int,
-                 interrupted: bool = False) -> Report:
+                 interrupted: bool = False, running: bool = False) -> Report:
+    """``running``: an interim report written at the verdict while the job still runs; the final
+    one (job exit code, torchrun's failure record, last lines) replaces it when the job ends."""
     from ncclDoctor.launch.evidence import torchrun_failures
     from ncclDoctor.report.model import write_run_dir
 
@@ -105,12 +108,15 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
         rep.add(INTERRUPTED.finding("interrupted (Ctrl-C / SIGTERM), forwarded to the job"))
     rep.ranks = rank_rows(watch, watch.verdicts)
     rep.results["live"] = {
-        "launch": list(opts.launch), "job_returncode": job_rc, "on_hang": opts.on_hang,
+        "launch": list(opts.launch), "job_returncode": job_rc, "job_running": running, "on_hang": opts.on_hang,
         "stall_after_s": opts.stall_after_s, "poll_s": opts.poll_s, "verdicts": watch.verdicts,
         "timeline": {str(r): rows for r, rows in sorted(watch.timeline.items())},
         "torchrun_failures": failures, "output_tail": output_tail(log),
     }
-    rep.conclude()
-    rep.exit_code = code
+    # report.exit_code follows the table every command shares (4: a hang or a dead rank was found);
+    # the process exits with ``code``, the job's own, which results.live.exit_status records
+    hung = any(f.code in ("LIVE001", "LIVE002", "LIVE003", "LIVE004", "LIVE005") for f in rep.findings)
+    rep.conclude(outcome=ExitCode.FAULT if hung else ExitCode.INTERRUPTED if interrupted else None)
+    rep.results["live"]["exit_status"] = code
     write_run_dir(rep, run_dir)
     return rep

@@ -77,6 +77,10 @@ def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tu
     watch = Watch(collector, run_dir, settings, say, signal_dump=opts.signal_dump)
     env = launch.job_env(dict(os.environ), run_dir, sock_dir, f"127.0.0.1:{collector.port}", opts.poll_s)
     started = time.monotonic()
+    from ncclDoctor.live.report import build_report
+
+    watch.on_verdict = lambda: build_report(opts, argv, run_dir, watch, None, time.monotonic() - started,
+                                            int(ExitCode.FAULT), running=True)
     job = launch.Job(opts.launch, env, run_dir / "output.log" if opts.capture else None)
     killed = interrupted = False
     received: list[int] = []
@@ -105,7 +109,6 @@ def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tu
         job.finish()
         collector.close()
         _cleanup(sock_dir)
-    from ncclDoctor.live.report import build_report
 
     elapsed = time.monotonic() - started
     code = int(ExitCode.FAULT) if killed else launch.shell_code(job.returncode)

@@ -38,6 +38,7 @@ class Watch:
     last_said: float = -1e9
     last_views: dict[int, detect.RankView] = field(default_factory=dict)
     hostname: str = field(default_factory=socket.gethostname)
+    on_verdict: Callable[[], None] | None = None  # writes the report while the job still runs
 
     def __post_init__(self) -> None:
         self.tracker = detect.Tracker(self.settings)
@@ -101,6 +102,12 @@ class Watch:
                "frames": {str(r): v.frames for r, v in views.items()}}
         self.verdicts.append(rec)
         self.say(verdict_line(rec))
+        if self.on_verdict is not None:
+            try:
+                self.on_verdict()
+                self.say(f"report (the job is still running): {self.run_dir / 'report.md'}")
+            except Exception as exc:  # the final report is still written when the job ends
+                self.say(f"could not write the interim report: {type(exc).__name__}: {exc}")
         return rec
 
 
