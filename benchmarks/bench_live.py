@@ -43,9 +43,9 @@ def torchrun(ranks: int) -> list[str]:
 def stall_to_verdict(ranks: int) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run"
-        p = subprocess.run([sys.executable, "-m", "ncclDoctor", "run", "--on-hang", "kill", "--quiet", "--out", str(out),
-                            "--", *torchrun(ranks), JOB, "--steps", "1000000", "--fault", "hang", "--fault-step", "30"],
-                           capture_output=True, text=True, timeout=900, env=env())
+        cmd = [sys.executable, "-m", "ncclDoctor", "run", "--on-hang", "kill", "--quiet", "--out", str(out), "--",
+               *torchrun(ranks), JOB, "--steps", "1000000", "--fault", "hang", "--fault-step", "30"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env())
         m = re.search(r"FAULT hang rank \d+ step \d+ at ([\d.]+)", p.stdout)
         rep = json.loads((out / "report.json").read_text())
         verdicts = rep["results"]["live"]["verdicts"]
@@ -68,8 +68,8 @@ def overhead(ranks: int, steps: int, repeats: int) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(repeats):
             plain.append(ms_per_step([*torchrun(ranks), *job]))
-            watched.append(ms_per_step([sys.executable, "-m", "ncclDoctor", "run", "--quiet", "--out", f"{tmp}/r{i}", "--",
-                                        *torchrun(ranks), *job]))
+            ncd = [sys.executable, "-m", "ncclDoctor", "run", "--quiet", "--out", f"{tmp}/r{i}", "--"]
+            watched.append(ms_per_step([*ncd, *torchrun(ranks), *job]))
     return min(plain), min(watched)
 
 

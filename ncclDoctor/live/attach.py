@@ -83,12 +83,14 @@ def find_job(pid: int) -> tuple[int, list[dict[str, Any]]]:
             workers.append({"pid": child.pid, "rank": int(cenv["RANK"]), "local_rank": int(cenv["LOCAL_RANK"]),
                             "world_size": int(cenv.get("WORLD_SIZE", "0") or 0), "argv": cargv, "env": _kept(cenv)})
     if not workers:
-        raise CouldNotRun(f"torchrun pid {agent} has no workers with RANK in their environment (not started yet, or finished)")
+        raise CouldNotRun(f"torchrun pid {agent} has no workers with RANK in their environment "
+                          "(not started yet, or finished)")
     return agent, sorted(workers, key=lambda w: w["rank"])
 
 
 def _kept(env: dict[str, str]) -> dict[str, str]:
-    keys = ("TORCH_FR_DUMP_TEMP_FILE", "TORCH_NCCL_DEBUG_INFO_PIPE_FILE", "NCD_LIVE_DIR", "NCD_LIVE_SOCK_DIR", "MASTER_ADDR")
+    keys = ("TORCH_FR_DUMP_TEMP_FILE", "TORCH_NCCL_DEBUG_INFO_PIPE_FILE", "NCD_LIVE_DIR", "NCD_LIVE_SOCK_DIR",
+            "MASTER_ADDR")
     return {k: env[k] for k in keys if k in env}
 
 
@@ -151,7 +153,8 @@ def sample(workers: list[dict[str, Any]], watch_s: float, run_dir: Path) -> None
         w["stack"] = evidence.pyspy(pid)
         if w["stack"]:
             _save(run_dir / "stacks" / f"rank{r}.py-spy.txt", w["stack"])
-        sock = os.path.join(w["env"].get("NCD_LIVE_SOCK_DIR", ""), f"r{r}.sock") if w["env"].get("NCD_LIVE_SOCK_DIR") else ""
+        sock_dir = w["env"].get("NCD_LIVE_SOCK_DIR")
+        sock = os.path.join(sock_dir, f"r{r}.sock") if sock_dir else ""
         fr = evidence.flight_recorder(sock) if sock else None
         dump = f"{w['env'].get('TORCH_FR_DUMP_TEMP_FILE', '')}{r}"
         if fr is None and w["pipe"] and os.path.isfile(dump):
@@ -183,7 +186,8 @@ def verdict(workers: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
         if any(x.inside(v.pg) for x in views.values()):
             from ncclDoctor.live.report import KIND_RULE
 
-            msg = f"from the Flight Recorder: {v.kind}; culprits {v.culprits}, victims {v.victims}, collective #{v.seq} {v.ops}"
+            msg = (f"from the Flight Recorder: {v.kind}; culprits {v.culprits}, victims {v.victims}, "
+                   f"collective #{v.seq} {v.ops}")
             return KIND_RULE[v.kind].finding(msg, ranks=v.culprits or v.victims, evidence=[v.to_dict()]), {}
         return None, {}
     places = {w["rank"]: where(w) for w in workers}

@@ -28,6 +28,7 @@ class Collector:
     host: str = "0.0.0.0"
     port: int = 0
     beats: dict[int, Beat] = field(default_factory=dict)
+    progress_seen: bool = False  # some worker reported Flight Recorder counters at least once
 
     def __post_init__(self) -> None:
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -55,6 +56,7 @@ class Collector:
 
     def accept(self, rank: int, rec: dict[str, Any], now: float) -> None:
         with self._lock:
+            self.progress_seen = self.progress_seen or bool(rec.get("pgs"))
             old = self.beats.get(rank)
             if old is not None and old.record.get("exiting") and old.record.get("pid") == rec.get("pid"):
                 return  # it said goodbye; a late datagram from its dying thread changes nothing

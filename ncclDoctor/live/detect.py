@@ -147,7 +147,11 @@ class Tracker:
         # every member silent: a machine too loaded to schedule the watchers, or ranks exiting;
         # keep watching but never call a hang on data that old
         heard = any(v.age_s <= self.settings.stale_s for v in members.values())
-        state = "hang" if inside and heard and stalled >= limit else "waiting" if inside and stalled >= self.settings.warn_after_s else "ok"
+        state = "ok"
+        if inside and heard and stalled >= limit:
+            state = "hang"
+        elif inside and stalled >= self.settings.warn_after_s:
+            state = "waiting"
         lo = min((v.pgs[pg][0] for v in members.values()), default=0)
         waiting_on = sorted(r for r, v in members.items() if v.pgs[pg][0] == lo and not v.inside(pg))
         return Status(state, pg, stalled, limit, waiting_on, lo + 1 if waiting_on else lo)
@@ -238,7 +242,9 @@ class StragglerTally:
             per = self.last.setdefault(pg, {})
             per[behind[0]] = per.get(behind[0], 0) + 1
 
-    def stragglers(self, min_samples: int = 20, share: float = 0.5) -> list[dict[str, Any]]:
+    def stragglers(self, min_samples: int = 20, share: float = 0.3) -> list[dict[str, Any]]:
+        """Ranks the others waited for in at least ``share`` of the samples, and at least 4x as often
+        as for all other ranks together (a balanced job's laggard changes from sample to sample)."""
         out = []
         for pg, per in self.last.items():
             n = self.samples.get(pg, 0)

@@ -36,7 +36,8 @@ _MODULES = ("torch.distributed.run", "torch.distributed.launch")
 def validate_launch(argv: list[str]) -> list[str]:
     """The launch line, checked: torchrun or ``python -m torch.distributed.run``."""
     if not argv:
-        raise UsageError("no launch line: put the torchrun command after `--`, e.g. `ncclDoctor run -- torchrun --nproc-per-node 8 train.py`")
+        raise UsageError("no launch line: put the torchrun command after `--`, "
+                         "e.g. `ncclDoctor run -- torchrun --nproc-per-node 8 train.py`")
     exe = os.path.basename(argv[0])
     if exe == "torchrun":
         if not shutil.which(argv[0]):
@@ -47,7 +48,8 @@ def validate_launch(argv: list[str]) -> list[str]:
             raise UsageError(f"{argv[0]!r} not found on PATH")
         return argv
     raise UsageError(
-        f"the launch line must be torchrun's (`torchrun …` or `python -m torch.distributed.run …`), not {' '.join(argv[:3])!r}"
+        "the launch line must be torchrun's (`torchrun …` or `python -m torch.distributed.run …`), "
+        f"not {' '.join(argv[:3])!r}"
     )
 
 

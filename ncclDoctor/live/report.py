@@ -24,7 +24,8 @@ def verdict_finding(v: dict[str, Any]) -> Finding:
 
     hosts = sorted({v["hosts"].get(str(r), "") for r in v["culprits"]} - {""})
     ev = [f"group {v['pg']}: last enqueued {v['enqueued']}, last completed {v['completed']}"]
-    ev += [f"rank {r} main thread: {' <- '.join(v['frames'].get(str(r), [])[:3]) or '?'}" for r in v["culprits"] + v["victims"]]
+    for r in v["culprits"] + v["victims"]:
+        ev.append(f"rank {r} main thread: {' <- '.join(v['frames'].get(str(r), [])[:3]) or '?'}")
     if any(v.get("ops", {}).values()):
         ev.append("collective #%s per rank: %s" % (v["seq"], v["ops"]))
     ev.append(f"evidence gathered in {v['evidence_s']} s: {v['evidence']}")
@@ -60,7 +61,8 @@ def output_tail(path: Path, lines: int = 20) -> dict[str, Any]:
         m = _RANK_PREFIX.match(line)
         if m:
             per.setdefault(m.group(1), []).append(line)
-    return {"all": all_lines[-lines:], "per_rank": {r: ls[-lines:] for r, ls in sorted(per.items(), key=lambda kv: int(kv[0]))}}
+    ordered = sorted(per.items(), key=lambda kv: int(kv[0]))
+    return {"all": all_lines[-lines:], "per_rank": {r: ls[-lines:] for r, ls in ordered}}
 
 
 def rank_rows(watch, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -87,20 +89,23 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     from ncclDoctor.report.model import write_run_dir
 
     log = run_dir / "output.log"
-    failures = torchrun_failures(log.read_text(errors="replace")) if log.is_file() else {"root_cause": None, "others": []}
+    failures = {"root_cause": None, "others": []}
+    if log.is_file():
+        failures = torchrun_failures(log.read_text(errors="replace"))
     rep = Report(command="run", argv=argv)
     rep.duration_s = round(elapsed, 2)
     rep.interrupted = interrupted
     for v in watch.verdicts:
         rep.add(verdict_finding(v))
     rep.add(*failure_findings(failures, watch.verdicts))
-    if not any(b.record.get("pgs") for b in watch.collector.snapshot().values()):
+    if not watch.collector.progress_seen:
         rep.add(codes.LIVE_NO_PG.finding(f"no worker reported Flight Recorder progress in {elapsed:.0f} s"))
     for s in watch.tracker.straggle.stragglers():
         v = watch.last_views.get(s["rank"])
         rep.add(codes.LIVE_STRAGGLER.finding(
             f"rank {s['rank']} ({v.host if v else '?'}) was the one rank the others waited for in "
-            f"{100 * s['share']:.0f}% of {s['samples']} samples of group {s['pg']}",
+            f"{100 * s['share']:.0f}% of {s['samples']} samples of group {s['pg']}: the others spent about that "
+            "share of the run inside collectives, waiting for it",
             nodes=[v.host] if v else [], ranks=[s["rank"]], evidence=[s]))
     if interrupted:
         from ncclDoctor.rules.run import INTERRUPTED

@@ -50,7 +50,7 @@ class Watch:
             local = rec.get("host") == self.hostname
             out[rank] = detect.RankView(
                 rank=rank, pid=rec.get("pid"), host=rec.get("host", ""), local_rank=rec.get("local_rank"),
-                pgs={} if rec.get("exiting") else {pg: (int(v[0]), int(v[1])) for pg, v in (rec.get("pgs") or {}).items()},
+                pgs={} if rec.get("exiting") else _counters(rec.get("pgs")),
                 frames=list(rec.get("frames") or []), age_s=now - beat.seen_at,
                 alive=evidence.pid_alive(rec.get("pid")) if local else None,
             )
@@ -111,22 +111,29 @@ class Watch:
         return rec
 
 
+def _counters(pgs: dict[str, list[int]] | None) -> dict[str, tuple[int, int]]:
+    return {pg: (int(v[0]), int(v[1])) for pg, v in (pgs or {}).items()}
+
+
 def _ranks(ranks: list[int]) -> str:
     return ", ".join(map(str, ranks)) if ranks else "?"
 
 
 def verdict_line(v: dict[str, Any]) -> str:
-    who = lambda rs: ", ".join(f"{r} ({v['hosts'].get(str(r), '?')}, pid {v['pids'].get(str(r), '?')})" for r in rs)  # noqa: E731
+    def who(rs: list[int]) -> str:
+        return ", ".join(f"{r} ({v['hosts'].get(str(r), '?')}, pid {v['pids'].get(str(r), '?')})" for r in rs)
+
+    victims = _ranks(v["victims"])
     head = f"HANG after {v['stalled_s']:.0f} s without progress (threshold {v['threshold_s']:.0f} s), group {v['pg']}: "
     if v["kind"] == "missing":
-        return head + f"rank {who(v['culprits'])} never issued collective #{v['seq']} that rank {_ranks(v['victims'])} wait in"
+        return head + f"rank {who(v['culprits'])} never issued collective #{v['seq']} that rank {victims} wait in"
     if v["kind"] == "desync":
         ops = "; ".join(f"rank {r}: {o}" for r, o in sorted(v["ops"].items(), key=lambda kv: int(kv[0])))
         return head + f"ranks issued different collectives at #{v['seq']} ({ops})"
     if v["kind"] == "frozen":
-        return head + f"rank {who(v['culprits'])} stopped answering while alive (GIL held or frozen); rank {_ranks(v['victims'])} wait"
+        return head + f"rank {who(v['culprits'])} stopped answering while alive (GIL held, frozen); rank {victims} wait"
     if v["kind"] == "died":
-        return head + f"rank {who(v['culprits'])} died; rank {_ranks(v['victims'])} wait"
+        return head + f"rank {who(v['culprits'])} died; rank {victims} wait"
     return head + f"every rank is inside collective #{v['seq']}: transport, network or GPU side"
 
 
@@ -146,7 +153,8 @@ def gather(run_dir: Path, views: dict[int, detect.RankView], signal_dump: bool, 
             summary["flight_recorder"].append(r)
             pg = fr.get("pg_status", {})
             if pg:  # fresher than a frozen rank's last heartbeat: the C++ server answers without the GIL
-                v.pgs.update({k: (int(s["last_enqueued_collective"]), int(s["last_completed_collective"])) for k, s in pg.items()})
+                v.pgs.update(_counters({k: [s["last_enqueued_collective"], s["last_completed_collective"]]
+                                        for k, s in pg.items()}))
         summary["stacks"][str(r)] = _stacks(run_dir, r, v, boot, summary, signal_dump, stale_s)
     return {"entries": entries, "summary": summary}
 

@@ -241,7 +241,8 @@ def _snapshot(n: int, groups: dict) -> dict:
     return {
         "rank": _env_rank(), "local_rank": int(os.environ.get("LOCAL_RANK", "-1")), "pid": os.getpid(),
         "host": socket.gethostname(), "world_size": int(os.environ.get("WORLD_SIZE", "0") or 0),
-        "n": n, "t": time.time(), "pgs": _pg_status() if c10d else {}, "groups": groups, "backend": _backend(c10d) if c10d else "",
+        "n": n, "t": time.time(), "pgs": _pg_status() if c10d else {}, "groups": groups,
+        "backend": _backend(c10d) if c10d else "",
         "frames": _main_frames(), "sock": _sock_path(_env_rank()),
     }
 

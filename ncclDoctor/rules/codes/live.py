@@ -75,7 +75,10 @@ LIVE_DIED = rule(
 A rank exited (an exception, a signal, the OOM killer) and the others lost their peer: their
 "connection closed by peer" or timeout errors are a consequence, not the cause.
 """,
-    fix="Read the named rank's last output lines and torchrun's failure record in the report; fix that first (dmesg shows OOM kills).",
+    fix="""
+Read the named rank's last output lines and torchrun's failure record in the report; fix that
+first (dmesg shows OOM kills).
+""",
 )
 
 LIVE_STRAGGLER = rule(
