@@ -205,6 +205,15 @@ def verdict(workers: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
     return None, places
 
 
+def _rank_row(w: dict[str, Any], places: dict[int, str], finding) -> dict[str, Any]:
+    row = {"rank": w["rank"], "local_rank": w["local_rank"], "pid": w["pid"], "phase": places.get(w["rank"], ""),
+           "state": "error" if finding is not None and w["rank"] in finding.ranks else "ok"}
+    enq = (w.get("fr") or {}).get("pg_status", {}).get("0", {}).get("last_enqueued_collective")
+    if enq is not None:
+        row["seq"] = int(enq)
+    return row
+
+
 def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str]) -> Report:
     from ncclDoctor.live.run import default_run_dir
 
@@ -218,10 +227,7 @@ def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str]) -> Re
     rep = Report(command="attach", argv=argv)
     if finding is not None:
         rep.add(finding)
-    rep.ranks = [{"rank": w["rank"], "local_rank": w["local_rank"], "pid": w["pid"], "phase": places.get(w["rank"], ""),
-                  "state": "error" if finding is not None and w["rank"] in finding.ranks else "ok",
-                  "seq": (w.get("fr") or {}).get("pg_status", {}).get("0", {}).get("last_enqueued_collective", "")}
-                 for w in workers]
+    rep.ranks = [_rank_row(w, places, finding) for w in workers]
     rep.results["live"] = {"agent_pid": agent, "py_spy": bool(evidence.pyspy_exe()), "watch_s": watch_s,
                            "workers": [{k: v for k, v in w.items() if k not in ("fr", "stack")} for w in workers]}
     rep.duration_s = round(time.monotonic() - started, 2)

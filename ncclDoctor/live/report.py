@@ -72,12 +72,12 @@ def rank_rows(watch, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         role = "culprit" if r in last.get("culprits", []) else "victim" if r in last.get("victims", []) else "ok"
         pg = last.get("pg") or (sorted(v.pgs)[0] if v.pgs else None)
         enq, done = v.pgs.get(pg, (None, None)) if pg else (None, None)
-        rows.append({
+        rows.append({k: x for k, x in {
             "rank": r, "local_rank": v.local_rank, "host": v.host, "pid": v.pid,
             "phase": "inside collective" if enq is not None and enq > done else "outside collectives",
             "state": "error" if role == "culprit" else role, "seq": enq, "last_completed": done,
             "top_frame": v.frames[0] if v.frames else None, "heartbeat_age_s": round(v.age_s, 1),
-        })
+        }.items() if x is not None})  # the schema types these fields; unknown is absent, not null
     return rows
 
 

@@ -250,7 +250,8 @@ def _snapshot(n: int, groups: dict) -> dict:
 def _goodbye() -> None:
     """At interpreter exit: one last record saying this rank left, so its silence is no stall."""
     try:
-        snap = {"rank": _env_rank(), "pid": os.getpid(), "host": socket.gethostname(), "n": _STATE["n"] + 1,
+        snap = {"rank": _env_rank(), "local_rank": int(os.environ.get("LOCAL_RANK", "-1")), "pid": os.getpid(),
+                "host": socket.gethostname(), "n": _STATE["n"] + 1,
                 "t": time.time(), "pgs": {}, "exiting": True}
         sock = _connect()
         sock.send(_encode(snap))
