@@ -326,6 +326,8 @@ def run_cmd(
     no_capture: bool = typer.Option(False, "--no-capture", help="Leave the job's stdout/stderr on the terminal (no output.log, no last lines in the report)."),
     no_signal: bool = typer.Option(False, "--no-signal", help="Never send the stack-dump signal, even to workers ncclDoctor prepared."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No 'waiting on rank' lines; the verdict and the report path only."),
+    collector_port: int = typer.Option(0, "--collector-port", help="Multi-node, on the reporting node: listen for heartbeats on this UDP port (others use --report-to)."),
+    report_to: Optional[str] = typer.Option(None, "--report-to", help="Multi-node, on every other node: HOST:PORT of the reporting node's collector; this node judges nothing itself."),
 ) -> None:
     """Run a torchrun job unchanged and name the hung rank within seconds: `ncclDoctor run -- torchrun …`."""
     from ncclDoctor.errors import UsageError
@@ -334,7 +336,8 @@ def run_cmd(
     if "--" not in _raw_argv:
         raise UsageError("put the job's launch line after `--`: ncclDoctor run [options] -- torchrun …")
     opts = RunOptions(launch=list(launch or []), out=str(out) if out else None, stall_after_s=stall_after, on_hang=on_hang,
-                      poll_s=poll, capture=not no_capture, signal_dump=not no_signal, quiet=quiet)
+                      poll_s=poll, capture=not no_capture, signal_dump=not no_signal, quiet=quiet,
+                      collector_port=collector_port, report_to=report_to)
     report, code = run_job(opts, sys.argv[1:], say_stderr(quiet))
     err.print(f"ncclDoctor: {report.verdict}: {len(report.findings)} finding(s); report: {report.run_dir}/report.md", markup=False)
     raise typer.Exit(code)

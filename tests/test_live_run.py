@@ -188,3 +188,43 @@ def test_rank_three_times_slower_is_named_as_a_straggler_without_a_hang(tmp_path
     assert p.returncode == 0, p.stderr[-3000:]
     assert codes(rep) == ["LIVE006"], rep["findings"]
     assert rep["findings"][0]["ranks"] == [1] and rep["findings"][0]["severity"] == "warning"
+    assert "straggler: the other ranks of group 0 were waiting for rank 1" in p.stderr  # said while it ran
+
+
+def test_two_nodes_report_to_one_collector_which_names_the_remote_culprit(tmp_path):
+    import socket as _socket
+
+    with _socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        rdzv = s.getsockname()[1]
+    with _socket.socket(_socket.AF_INET, _socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        collector = s.getsockname()[1]
+
+    def node(i: int, extra: list[str]) -> subprocess.Popen:
+        line = [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--nproc-per-node", "1",
+                "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{rdzv}", "--rdzv-id", "livetest",
+                f"--rdzv-conf=is_host={1 if i == 0 else 0}", "--local-addr", "127.0.0.1", "--max-restarts", "0",
+                JOB, "--steps", "100000", "--fault", "hang", "--fault-rank", "1", "--fault-step", "8"]
+        return subprocess.Popen([sys.executable, "-m", "ncclDoctor", "run", "--out", str(tmp_path / f"node{i}"), *extra,
+                                 "--", *line], env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    leader = node(0, ["--collector-port", str(collector), "--stall-after", "4", "--on-hang", "kill"])
+    follower = node(1, ["--report-to", f"127.0.0.1:{collector}"])
+    try:
+        _, err = leader.communicate(timeout=400)
+        follower.communicate(timeout=120)  # its job fails once the leader's ranks are stopped
+    finally:
+        for p in (leader, follower):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert leader.returncode == 4, err[-3000:]
+    rep = json.loads((tmp_path / "node0" / "report.json").read_text())
+    assert codes(rep)[0] == "LIVE001" and rep["findings"][0]["ranks"] == [1]
+    v = rep["results"]["live"]["verdicts"][0]
+    boot = json.loads((tmp_path / "node1" / "live" / "boot.rank1.json").read_text())
+    assert v["pids"]["1"] == boot["pid"]  # the remote culprit's pid, from its heartbeat
+    assert any("ddp_loop.py" in f for f in v["frames"]["1"])
+    rep1 = json.loads((tmp_path / "node1" / "report.json").read_text())
+    assert not rep1["results"]["live"]["verdicts"]  # the follower judged nothing

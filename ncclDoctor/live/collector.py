@@ -44,7 +44,7 @@ class Collector:
     def _serve(self) -> None:
         while not self._stop.is_set():
             try:
-                data = self._sock.recv(65536)
+                data, sender = self._sock.recvfrom(65536)
             except (socket.timeout, OSError):
                 continue
             try:
@@ -52,6 +52,7 @@ class Collector:
                 rank = int(rec["rank"])
             except (ValueError, KeyError, TypeError):
                 continue
+            rec["addr"] = sender[0]  # the node's address as the network sees it (hostnames repeat in containers)
             self.accept(rank, rec, time.monotonic())
 
     def accept(self, rank: int, rec: dict[str, Any], now: float) -> None:

@@ -1,5 +1,13 @@
 """``ncclDoctor run [options] -- <torchrun line>``: the user's job, watched, with a verdict in seconds.
 
+Multi-node: run one ``ncclDoctor run`` per node around that node's torchrun. The reporting
+node binds its collector to a known port (``--collector-port P``); every other node adds
+``--report-to HOST:P``, so its workers send their heartbeats to both collectors. The reporting
+node then judges with every rank in view and names the culprit's rank, node (its address as
+the network sees it) and pid; the other nodes pass their job through and judge nothing (they
+see only their own ranks). Evidence (FR dumps, stacks) is gathered on the reporting node
+only, for its own ranks; remote culprits are named with the top frames of their last heartbeat.
+
 The job runs as it would without ncclDoctor (``launch``): same argv, the caller's environment
 plus ours, output passed through byte for byte, exit code returned unchanged. Workers report
 their Flight Recorder progress to our collector once per poll (``inject/``), the tracker
@@ -48,6 +56,8 @@ class RunOptions:
     capture: bool = True
     signal_dump: bool = True
     quiet: bool = False
+    collector_port: int = 0  # multi-node: the reporting node's fixed port
+    report_to: str | None = None  # multi-node: HOST:PORT of the reporting node's collector
 
 
 def default_run_dir(command: str) -> Path:
@@ -62,6 +72,10 @@ def check_options(opts: RunOptions) -> None:
         raise UsageError(f"--stall-after must be a positive number of seconds, got {opts.stall_after_s}")
     if not 0.05 <= opts.poll_s <= 10:
         raise UsageError(f"--poll must be between 0.05 and 10 seconds, got {opts.poll_s}")
+    if opts.report_to:
+        host, _, port = opts.report_to.rpartition(":")
+        if not host or not port.isdigit():
+            raise UsageError(f"--report-to must be HOST:PORT, got {opts.report_to!r}")
     launch.validate_launch(opts.launch)
 
 
@@ -71,11 +85,13 @@ def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tu
     run_dir = Path(opts.out) if opts.out else default_run_dir("run")
     run_dir.mkdir(parents=True, exist_ok=True)
     sock_dir = tempfile.mkdtemp(prefix="ncd-")  # unix socket paths must stay under 108 bytes
-    collector = Collector()
+    collector = Collector(port=opts.collector_port)
     # a watcher that missed 4 polls is not running: frozen (a worker busy in Python still yields the GIL every 5 ms)
     settings = detect.Settings(stall_after_s=opts.stall_after_s, stale_s=max(2.0, 4 * opts.poll_s))
-    watch = Watch(collector, run_dir, settings, say, signal_dump=opts.signal_dump)
-    env = launch.job_env(dict(os.environ), run_dir, sock_dir, f"127.0.0.1:{collector.port}", opts.poll_s)
+    # a node that reports to another judges nothing itself: it sees only its own ranks
+    watch = Watch(collector, run_dir, settings, say, signal_dump=opts.signal_dump, judge=not opts.report_to)
+    addrs = ",".join([f"127.0.0.1:{collector.port}", *([opts.report_to] if opts.report_to else [])])
+    env = launch.job_env(dict(os.environ), run_dir, sock_dir, addrs, opts.poll_s)
     started = time.monotonic()
     from ncclDoctor.live.report import build_report
 

@@ -30,12 +30,15 @@ class Watch:
     settings: detect.Settings
     say: Callable[[str], None]
     signal_dump: bool = True
+    judge: bool = True  # False on a node that reports to another node's collector
     t0: float = field(default_factory=time.monotonic)
     tracker: detect.Tracker = field(init=False)
     verdicts: list[dict[str, Any]] = field(default_factory=list)
     timeline: dict[int, list[list[Any]]] = field(default_factory=dict)
     open_verdict: dict[str, Any] | None = None
     last_said: float = -1e9
+    stragglers_said: set = field(default_factory=set)
+    stragglers_checked: float = 0.0
     last_views: dict[int, detect.RankView] = field(default_factory=dict)
     hostname: str = field(default_factory=socket.gethostname)
     on_verdict: Callable[[], None] | None = None  # writes the report while the job still runs
@@ -47,9 +50,9 @@ class Watch:
         out = {}
         for rank, beat in self.collector.snapshot().items():
             rec = beat.record
-            local = rec.get("host") == self.hostname
+            local = rec.get("host") == self.hostname and str(rec.get("addr", "127.")).startswith("127.")
             out[rank] = detect.RankView(
-                rank=rank, pid=rec.get("pid"), host=rec.get("host", ""), local_rank=rec.get("local_rank"),
+                rank=rank, pid=rec.get("pid"), host=node_name(rec), local_rank=rec.get("local_rank"),
                 pgs={} if rec.get("exiting") else _counters(rec.get("pgs")),
                 frames=list(rec.get("frames") or []), age_s=now - beat.seen_at,
                 alive=evidence.pid_alive(rec.get("pid")) if local else None,
@@ -62,6 +65,11 @@ class Watch:
         self.last_views = views
         self._record(now, views)
         status = self.tracker.observe(now, views)
+        if not self.judge:
+            return detect.Status("ok")
+        if now - self.stragglers_checked >= 10.0:
+            self.stragglers_checked = now
+            self._say_stragglers()
         if status.state == "waiting" and now - self.last_said >= 5.0:
             self.last_said = now
             self.say(f"waiting on rank {_ranks(status.waiting_on)} for {status.stalled_s:.0f} s "
@@ -76,6 +84,14 @@ class Watch:
             self.say(f"group {self.open_verdict['pg']} moved on again: the stall was not a hang (LIVE008)")
             self.open_verdict = None
         return status
+
+    def _say_stragglers(self) -> None:
+        """A straggler is a warning while the job runs: said once per rank and group."""
+        for s in self.tracker.straggle.stragglers():
+            if (s["pg"], s["rank"]) not in self.stragglers_said:
+                self.stragglers_said.add((s["pg"], s["rank"]))
+                self.say(f"straggler: the other ranks of group {s['pg']} were waiting for rank {s['rank']} in "
+                         f"{100 * s['share']:.0f}% of {s['samples']} samples (LIVE006)")
 
     def _moved_on(self, views: dict[int, detect.RankView]) -> bool:
         v = self.open_verdict or {}
@@ -109,6 +125,12 @@ class Watch:
             except Exception as exc:  # the final report is still written when the job ends
                 self.say(f"could not write the interim report: {type(exc).__name__}: {exc}")
         return rec
+
+
+def node_name(rec: dict[str, Any]) -> str:
+    """host name, plus the address the heartbeat came from when it is not loopback."""
+    host, addr = rec.get("host", ""), rec.get("addr", "")
+    return f"{host} ({addr})" if addr and not addr.startswith("127.") else host
 
 
 def _counters(pgs: dict[str, list[int]] | None) -> dict[str, tuple[int, int]]:

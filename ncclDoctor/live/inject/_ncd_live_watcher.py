@@ -221,19 +221,40 @@ def _main_frames(limit: int = 4) -> list:
     return out
 
 
-def _connect():
-    """A UDP socket aimed at ncclDoctor's collector: pure Python, never blocks, never aborts.
+def _connect() -> list:
+    """UDP sockets aimed at ncclDoctor's collectors (this node's and, multi-node, the reporting
+    node's: ``NCD_LIVE_ADDR`` is a comma-separated list): pure Python, never block, never abort.
 
     Not a TCPStore client: its C++ connect/retry loop, when still running in this daemon thread
     at interpreter exit, aborted the worker ("terminate called without an active exception",
     rc 134; seen with torch 2.13). A lost datagram only delays a heartbeat by one poll.
     """
-    host, _, port = os.environ["NCD_LIVE_ADDR"].rpartition(":")
-    info = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_DGRAM)[0]
-    sock = socket.socket(info[0], socket.SOCK_DGRAM)
-    sock.setblocking(False)
-    sock.connect(info[4])
-    return sock
+    socks = []
+    for addr in os.environ["NCD_LIVE_ADDR"].split(","):
+        try:
+            host, _, port = addr.strip().rpartition(":")
+            info = socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_DGRAM)[0]
+            sock = socket.socket(info[0], socket.SOCK_DGRAM)
+            sock.setblocking(False)
+            sock.connect(info[4])
+            socks.append(sock)
+        except Exception as exc:
+            _debug(f"collector {addr}: {type(exc).__name__}: {exc}")
+    if not socks:
+        raise OSError("no collector reachable")
+    return socks
+
+
+def _send(socks: list, data: bytes) -> None:
+    sent = 0
+    for sock in socks:
+        try:
+            sock.send(data)
+            sent += 1
+        except OSError:  # a full buffer or an unreachable collector: that beat is lost, the next one goes
+            pass
+    if not sent:
+        raise OSError("no collector took the heartbeat")
 
 
 def _snapshot(n: int, groups: dict) -> dict:
@@ -253,16 +274,17 @@ def _goodbye() -> None:
         snap = {"rank": _env_rank(), "local_rank": int(os.environ.get("LOCAL_RANK", "-1")), "pid": os.getpid(),
                 "host": socket.gethostname(), "n": _STATE["n"] + 1,
                 "t": time.time(), "pgs": {}, "exiting": True}
-        sock = _connect()
-        sock.send(_encode(snap))
-        sock.close()
+        socks = _connect()
+        _send(socks, _encode(snap))
+        for sock in socks:
+            sock.close()
     except Exception:
         pass
 
 
 def _loop() -> None:
     poll = float(os.environ.get("NCD_LIVE_POLL_S", "0.5") or 0.5)
-    sock, failures, groups, groups_at = None, 0, {}, -1.0
+    socks, failures, groups, groups_at = None, 0, {}, -1.0
     while True:
         time.sleep(poll if failures < 5 else 10.0)
         try:
@@ -271,12 +293,12 @@ def _loop() -> None:
             now = time.monotonic()
             if now - groups_at > 5.0:  # membership changes rarely; reading it walks Python dicts
                 groups, groups_at = _groups(), now
-            if sock is None:
-                sock = _connect()
-            sock.send(_encode(_snapshot(n, groups)))
+            if socks is None:
+                socks = _connect()
+            _send(socks, _encode(_snapshot(n, groups)))
             failures = 0
         except Exception as exc:
-            sock, failures = None, failures + 1
+            socks, failures = None, failures + 1
             _debug(f"publish failed: {type(exc).__name__}: {exc}")
 
 
