@@ -11,6 +11,9 @@ Two figures from one run, each a ratio against a baseline measured in the same r
 2. step-time overhead: the same loop with a 10 ms busy step and no fault, ms/step under plain
    torchrun vs under `ncclDoctor run` (default 0.5 s poll), alternating, best of --repeats
    each (the machine is shared: the minimum is the least disturbed run).
+3. publisher cost: one poll of the in-worker publisher (FR counters of both recorders, group
+   membership, main-thread frames, JSON, one UDP datagram) timed in a 1-rank gloo process whose
+   Flight Recorder ring is full (2000 entries), as a share of one core at the default 0.5 s poll.
 """
 
 from __future__ import annotations
@@ -73,6 +76,39 @@ def overhead(ranks: int, steps: int, repeats: int) -> tuple[float, float]:
     return min(plain), min(watched)
 
 
+PUBLISHER = r"""
+import json, os, socket, sys, time
+sys.path.insert(0, sys.argv[1])
+import torch, torch.distributed as dist
+import _ncd_live_watcher as w
+rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); rx.bind(("127.0.0.1", 0))
+os.environ.update(RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", MASTER_ADDR="127.0.0.1", MASTER_PORT=sys.argv[2],
+                  NCD_LIVE_ADDR="127.0.0.1:%d" % rx.getsockname()[1])
+dist.init_process_group("gloo")
+for _ in range(2100):
+    dist.all_reduce(torch.ones(1))
+socks = w._connect()
+n = 2000
+t0 = time.perf_counter()
+for i in range(n):
+    w._send(socks, w._encode(w._snapshot(i, w._groups())))
+print((time.perf_counter() - t0) / n * 1e6)
+"""
+
+
+def publisher_cost_us() -> float:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    inject = str(ROOT / "ncclDoctor" / "live" / "inject")
+    p = subprocess.run([sys.executable, "-c", PUBLISHER, inject, str(port)], capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise SystemExit(f"publisher timing failed: {p.stderr[-2000:]}")
+    return float(p.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ranks", type=int, default=2)
@@ -86,6 +122,9 @@ def main() -> None:
     plain, watched = overhead(args.ranks, args.steps, args.repeats)
     print(f"step time, 10 ms busy step, {args.ranks} ranks, best of {args.repeats}: plain torchrun {plain:.2f} ms, "
           f"ncclDoctor run {watched:.2f} ms: ratio {watched / plain:.3f} ({100 * (watched / plain - 1):+.1f}%)")
+    us = publisher_cost_us()
+    print(f"publisher: {us:.0f} us per poll with a full 2000-entry ring; at the default 0.5 s poll "
+          f"{100 * us / 0.5e6:.3f}% of one core")
     print(f"(benchmark wall time {time.monotonic() - t0:.0f} s)")
 
 

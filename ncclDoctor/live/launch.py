@@ -103,8 +103,11 @@ class Job:
             except (OSError, ValueError):
                 pass
             with self._lock:
-                self._log.write(chunk)
-                self._log.flush()
+                try:
+                    self._log.write(chunk)
+                    self._log.flush()
+                except (OSError, ValueError):  # a full disk, or closed after finish() gave up waiting
+                    pass
 
     def forward(self, signum: int) -> None:
         try:
@@ -116,10 +119,13 @@ class Job:
             pass
 
     def finish(self, timeout_s: float = 10.0) -> None:
+        """Wait for the pumps to drain (a worker that outlives torchrun may hold the pipe open:
+        then give up after ``timeout_s``) and close output.log."""
         for t in self.pumps:
             t.join(timeout=timeout_s)
         if self._log:
-            self._log.close()
+            with self._lock:
+                self._log.close()
 
     @property
     def returncode(self) -> int | None:
