@@ -65,6 +65,27 @@ def output_tail(path: Path, lines: int = 20) -> dict[str, Any]:
     return {"all": all_lines[-lines:], "per_rank": {r: ls[-lines:] for r, ls in ordered}}
 
 
+def timeline_markdown(timeline: dict[int, list[list[Any]]], pg: str = "0", rows: int = 60) -> str:
+    """Per-rank progress as a table: one row per sampled time, one column per rank, each cell the
+    rank's last enqueued / last completed collective of ``pg`` (``7*/6`` = inside #7)."""
+    times = sorted({s[0] for samples in timeline.values() for s in samples if pg in s[1]})
+    if len(times) > rows:  # keep the start sparse and the end (where a hang is) whole
+        head = times[:-rows // 2]
+        times = head[:: max(1, len(head) // (rows // 2))] + times[-rows // 2:]
+    ranks = sorted(timeline)
+    lines = [f"# Progress per rank, group {pg}", "",
+             "Cell: last enqueued / last completed collective; `*` = inside a collective.", "",
+             "| t (s) | " + " | ".join(f"rank {r}" for r in ranks) + " |", "|---" * (len(ranks) + 1) + "|"]
+    for t in times:
+        cells = []
+        for r in ranks:
+            last = [s for s in timeline[r] if s[0] <= t]
+            c = last[-1][1].get(pg) if last else None
+            cells.append(f"{c[0]}{'*' if c[0] > c[1] else ''}/{c[1]}" if c else "")
+        lines.append(f"| {t:.1f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def rank_rows(watch, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     last = verdicts[-1] if verdicts else {}
     rows = []
@@ -124,4 +145,9 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     rep.conclude(outcome=ExitCode.FAULT if hung else ExitCode.INTERRUPTED if interrupted else None)
     rep.results["live"]["exit_status"] = code
     write_run_dir(rep, run_dir)
+    if watch.timeline:
+        from ncclDoctor.fsutil import write_text_atomic
+
+        pg = (watch.verdicts[-1]["pg"] if watch.verdicts else "0") or "0"
+        write_text_atomic(run_dir / "timeline.md", timeline_markdown(watch.timeline, pg))
     return rep
