@@ -99,3 +99,36 @@ def test_straggler_is_the_rank_others_wait_for_while_progress_goes_on():
         vs = views({i: (k + 1, k) if i != r else (k, k) for i in range(3)})
         even.observe("0", vs, [i for i in range(3) if i != r], progressed=True)
     assert even.stragglers() == []
+
+
+def test_nccl_ras_client_speaks_protocol_2_and_gives_up_when_nothing_listens():
+    # a stand-in for NCCL's RAS thread (no GPU here): it checks what our client sends
+    import socket
+    import threading
+
+    from ncclDoctor.live.evidence import nccl_ras
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    got = []
+
+    def serve():
+        conn, _ = srv.accept()
+        with conn:
+            got.append(conn.recv(100))
+            conn.sendall(b"SERVER PROTOCOL 2\n")
+            got.append(conn.recv(100))
+            conn.sendall(b"Communicator ranks have different AllReduce operation counts\n")
+
+    t = threading.Thread(target=serve)
+    t.start()
+    text = nccl_ras(f"127.0.0.1:{srv.getsockname()[1]}", timeout_s=2)
+    t.join(5)
+    srv.close()
+    assert got[0] == b"CLIENT PROTOCOL 2\n" and b"VERBOSE STATUS\n" in got[1] and b"TIMEOUT 2\n" in got[1]
+    assert "different AllReduce operation counts" in text
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    assert nccl_ras(f"127.0.0.1:{free}", timeout_s=1) is None

@@ -148,3 +148,32 @@ def signal_dump(pid: int, signum: int, path: Path, wait_s: float = 1.0) -> str |
                 return fh.read()
         time.sleep(0.05)
     return None
+
+
+def nccl_ras(addr: str = "localhost:28028", timeout_s: float = 5.0) -> str | None:
+    """NCCL's RAS status report (NCCL >= 2.24) over its plain-text client protocol, or None when
+    nothing listens. Protocol 2 (NCCL 2.24-2.30, src/ras/client.cc): send ``CLIENT PROTOCOL 2``,
+    read ``SERVER PROTOCOL N``, send ``TIMEOUT <s>`` and ``VERBOSE STATUS``, read to EOF.
+    Source-read; not run against a real NCCL here (no GPU)."""
+    host, _, port = addr.rpartition(":")
+    try:
+        conn = socket.create_connection((host or "localhost", int(port)), timeout=timeout_s)
+    except (OSError, ValueError):
+        return None
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + 3 * timeout_s
+    try:
+        with conn:
+            conn.sendall(b"CLIENT PROTOCOL 2\n")
+            greeting = conn.recv(4096)
+            if not greeting.startswith(b"SERVER PROTOCOL"):
+                return None
+            conn.sendall(f"TIMEOUT {int(timeout_s)}\nVERBOSE STATUS\n".encode())
+            while time.monotonic() < deadline:
+                data = conn.recv(65536)
+                if not data:
+                    break
+                chunks.append(data)
+    except OSError:
+        pass
+    return b"".join(chunks).decode("utf-8", "replace") or None

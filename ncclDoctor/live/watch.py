@@ -85,6 +85,9 @@ class Watch:
             self.open_verdict = None
         return status
 
+    def _nccl(self) -> bool:
+        return any("nccl" in str(b.record.get("backend", "")) for b in self.collector.snapshot().values())
+
     def _say_stragglers(self) -> None:
         """A straggler is a warning while the job runs: said once per rank and group."""
         for s in self.tracker.straggle.stragglers():
@@ -112,6 +115,11 @@ class Watch:
         started = time.monotonic()
         ev = gather(self.run_dir, views, self.signal_dump, self.settings.stale_s)
         verdict = detect.classify(status, views, ev["entries"], self.settings.stale_s)
+        if verdict.kind == "inside" and self._nccl():
+            ras = evidence.nccl_ras(os.environ.get("NCCL_RAS_ADDR", "localhost:28028"))
+            ev["summary"]["nccl_ras"] = bool(ras)
+            if ras:
+                _write(self.run_dir / "nccl_ras.txt", ras)
         rec = {**verdict.to_dict(), "t": round(started - self.t0, 2), "wall": round(time.time(), 3),
                "evidence_s": round(time.monotonic() - started, 2), "evidence": ev["summary"],
                "hosts": {str(r): v.host for r, v in views.items()}, "pids": {str(r): v.pid for r, v in views.items()},
