@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ncclDoctor.live.launch import INJECT_DIR
 
 
@@ -58,6 +60,7 @@ def test_a_failing_user_sitecustomize_is_reported_like_site_does_and_the_job_run
     assert "Error in sitecustomize" in p.stderr and "user site broke" in p.stderr
 
 
+@pytest.mark.integration
 def test_publisher_sends_counters_after_init_process_group(tmp_path):
     site = user_site(tmp_path, "")
     rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
