@@ -256,3 +256,16 @@ def test_default_on_hang_reports_and_leaves_the_job_running_until_sigterm(tmp_pa
     final = json.loads((out / "report.json").read_text())
     assert final["results"]["live"]["job_running"] is False and final["interrupted"] is True
     assert {"LIVE001", "RUN007"} <= set(codes(final)) and final["exit_code"] == 4
+
+
+def test_reference_trainer_with_eval_and_checkpoint_runs_unchanged_without_false_alarm(tmp_path):
+    result = tmp_path / "result.json"
+    out = tmp_path / "run"
+    p = run_cli("run", "--out", str(out), "--stall-after", "5", "--", *TORCHRUN, "-m", "reference_train",
+                "--data-dir", str(tmp_path / "data"), "--synthetic-train", "512", "--synthetic-test", "256",
+                "--epochs", "2", "--checkpoint", str(tmp_path / "ckpt.pt"), "--result-json", str(result), timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    rep = json.loads((out / "report.json").read_text())
+    assert not [c for c in codes(rep) if c.startswith("LIVE")], rep["findings"]
+    assert json.loads(result.read_text()) and (tmp_path / "ckpt.pt").is_file()
+    assert rep["results"]["live"]["timeline"]["1"]
