@@ -349,11 +349,12 @@ def attach(
     out: Optional[Path] = typer.Option(None, "--out", help="Run directory. Default: ./ncclDoctor-runs/attach-<time>."),
     watch_s: float = typer.Option(3.0, "--watch", help="Seconds to sample the workers' thread states (CPU time moving or not)."),
     as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
+    inject: bool = typer.Option(False, "--inject", help="Opt-in: read each worker's Flight Recorder and stacks from inside it through gdb (stops it for seconds)."),
 ) -> None:
     """Inspect a running torchrun job started without ncclDoctor: ranks, stacks, who waits on whom. Sends no signal."""
     from ncclDoctor.live.attach import attach_job
 
-    report = attach_job(pid, out=str(out) if out else None, watch_s=watch_s, argv=sys.argv[1:])
+    report = attach_job(pid, out=str(out) if out else None, watch_s=watch_s, argv=sys.argv[1:], inject=inject)
     _emit(report, as_json)
     raise typer.Exit(report.exit_code)
 

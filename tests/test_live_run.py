@@ -135,6 +135,13 @@ def test_attach_names_the_rank_outside_the_collective_of_a_plain_torchrun_job(tm
         time.sleep(3)  # let rank 0 block in the next collective
         p = run_cli("attach", str(job.pid), "--out", str(tmp_path / "att"), "--watch", "2", "--json", timeout=120)
         assert job.poll() is None, "attach must not change the job"
+        injected = None
+        if shutil.which("gdb"):  # opt-in: the Flight Recorder from inside each worker
+            injected = run_cli("attach", str(job.pid), "--inject", "--watch", "0", "--out", str(tmp_path / "inj"),
+                               "--json", timeout=400)
+            assert job.poll() is None, "--inject must leave the job running"
+        else:
+            print("gdb not installed: attach --inject not exercised")
     finally:
         os.killpg(job.pid, signal.SIGKILL)
         job.wait(timeout=30)
@@ -146,6 +153,10 @@ def test_attach_names_the_rank_outside_the_collective_of_a_plain_torchrun_job(tm
         assert "ddp_loop.py" in (tmp_path / "att" / "stacks" / "rank1.py-spy.txt").read_text()
     else:
         print("py-spy not installed: attach judged from /proc thread states only")
+    if injected is not None:
+        assert injected.returncode == 4, injected.stderr[-2000:]
+        f = json.loads(injected.stdout)["findings"][0]
+        assert f["code"] == "LIVE001" and f["ranks"] == [1] and "from the Flight Recorder" in f["message"]
 
 
 def test_job_that_never_initialises_a_process_group_gets_a_clear_report(tmp_path):

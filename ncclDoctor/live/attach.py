@@ -14,6 +14,10 @@ worker, only what reads the job without touching it:
   every second and writes ``TORCH_FR_DUMP_TEMP_FILE<rank>``; source-read for torch 2.13, not
   run here: no GPU).
 
+- opt-in, ``--inject``: gdb runs a few lines of Python inside each worker that wrote its Flight
+  Recorder and stacks (``inject_gdb``); it stops each process for seconds, so it is never the
+  default.
+
 No signal is ever sent: a worker that has no handler for SIGUSR1/SIGUSR2/real-time signals
 dies of one. The verdict is the same model as ``run``'s; without Flight Recorder counters it
 rests on where each main thread is, and says so.
@@ -139,7 +143,7 @@ def trigger_nccl_dump(w: dict[str, Any]) -> str | None:
     return path
 
 
-def sample(workers: list[dict[str, Any]], watch_s: float, run_dir: Path) -> None:
+def sample(workers: list[dict[str, Any]], watch_s: float, run_dir: Path, inject: bool = False) -> None:
     for w in workers:
         w["ticks0"] = cpu_ticks(w["pid"])
         w["pipe"] = trigger_nccl_dump(w)
@@ -162,9 +166,28 @@ def sample(workers: list[dict[str, Any]], watch_s: float, run_dir: Path) -> None
                 fr = json.loads(Path(dump).read_text())
             except (OSError, ValueError):
                 fr = None  # a pickle: diagnose reads it from the run directory's fr/
+        if fr is None and inject:
+            fr = _inject(w, run_dir)
         if fr is not None:
             w["fr"] = fr
             _save(run_dir / "fr" / f"rank{r}.json", json.dumps(fr))
+
+
+def _inject(w: dict[str, Any], run_dir: Path) -> dict[str, Any] | None:
+    """--inject: the Flight Recorder and stacks from inside the worker, through gdb (opt-in)."""
+    from ncclDoctor.live import inject_gdb
+
+    if not inject_gdb.available():
+        w["inject"] = "gdb not installed"
+        return None
+    if inject_gdb.holds_gil(w.get("stack")):
+        w["inject"] = "skipped: a thread holds the GIL"
+        return None
+    got = inject_gdb.inject(w["pid"], run_dir / "inject" / f"rank{w['rank']}.json")
+    w["inject"] = "ok" if got and got.get("fr") else f"failed: {(got or {}).get('error', 'no answer in time')}"
+    if got and got.get("stacks"):
+        _save(run_dir / "stacks" / f"rank{w['rank']}.inject.txt", got["stacks"])
+    return got.get("fr") if got else None
 
 
 def _save(path: Path, text: str) -> None:
@@ -214,7 +237,7 @@ def _rank_row(w: dict[str, Any], places: dict[int, str], finding) -> dict[str, A
     return row
 
 
-def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str]) -> Report:
+def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str], inject: bool = False) -> Report:
     from ncclDoctor.live.run import default_run_dir
 
     if watch_s < 0 or watch_s > 600:
@@ -222,7 +245,7 @@ def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str]) -> Re
     agent, workers = find_job(pid)
     run_dir = Path(out) if out else default_run_dir("attach")
     started = time.monotonic()
-    sample(workers, watch_s, run_dir)
+    sample(workers, watch_s, run_dir, inject)
     finding, places = verdict(workers)
     rep = Report(command="attach", argv=argv)
     if finding is not None:
