@@ -103,7 +103,8 @@ def publisher_cost_us() -> float:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     inject = str(ROOT / "ncclDoctor" / "live" / "inject")
-    p = subprocess.run([sys.executable, "-c", PUBLISHER, inject, str(port)], capture_output=True, text=True, timeout=600)
+    cmd = [sys.executable, "-c", PUBLISHER, inject, str(port)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if p.returncode != 0:
         raise SystemExit(f"publisher timing failed: {p.stderr[-2000:]}")
     return float(p.stdout.strip().splitlines()[-1])

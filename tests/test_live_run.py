@@ -245,9 +245,9 @@ def test_default_on_hang_reports_and_leaves_the_job_running_until_sigterm(tmp_pa
     out = tmp_path / "run"
     err_path = tmp_path / "stderr.txt"
     with open(err_path, "wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "ncclDoctor", "run", "--stall-after", "3", "--out", str(out), "--",
-                                 *TORCHRUN, JOB, "--steps", "100000", "--fault", "hang", "--fault-step", "5"],
-                                env=cli_env(), stdout=subprocess.DEVNULL, stderr=err)
+        cmd = [sys.executable, "-m", "ncclDoctor", "run", "--stall-after", "3", "--out", str(out), "--",
+               *TORCHRUN, JOB, "--steps", "100000", "--fault", "hang", "--fault-step", "5"]
+        proc = subprocess.Popen(cmd, env=cli_env(), stdout=subprocess.DEVNULL, stderr=err)
     try:
         deadline = time.monotonic() + 300
         while b"the job is still running" not in err_path.read_bytes():
