@@ -57,7 +57,6 @@ def install() -> None:
 
 def _register_faulthandler(run_dir: str, rank: int) -> None:
     import faulthandler
-
     import signal
 
     sig = _signal_number()
