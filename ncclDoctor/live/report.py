@@ -27,7 +27,7 @@ def verdict_finding(v: dict[str, Any]) -> Finding:
     for r in v["culprits"] + v["victims"]:
         ev.append(f"rank {r} main thread: {' <- '.join(v['frames'].get(str(r), [])[:3]) or '?'}")
     if any(v.get("ops", {}).values()):
-        ev.append("collective #%s per rank: %s" % (v["seq"], v["ops"]))
+        ev.append(f"collective #{v['seq']} per rank: {v['ops']}")
     ev.append(f"evidence gathered in {v['evidence_s']} s: {v['evidence']}")
     if "recovered_after_s" in v:
         msg = (f"no collective completed for {v['stalled_s']:.0f} s (over the {v['threshold_s']:.0f} s threshold), "
