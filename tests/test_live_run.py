@@ -35,6 +35,26 @@ def codes(rep) -> list[str]:
     return [f["code"] for f in rep["findings"]]
 
 
+def reap(proc: subprocess.Popen) -> None:
+    """Kill a process and everything under it: torchrun starts its workers in their own sessions,
+    so killing its process group alone would leave them hung for ever."""
+    import psutil
+
+    try:
+        kids = psutil.Process(proc.pid).children(recursive=True)
+    except psutil.Error:
+        kids = []
+    for p in [*kids]:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(timeout=30)
+    psutil.wait_procs(kids, timeout=30)
+
+
 def test_rank_that_never_issues_its_collective_is_named_in_seconds(tmp_path):
     p, rep, out = live_run(tmp_path, "--steps", "100000", "--fault", "hang", "--fault-step", "10",
                            opts=("--stall-after", "4", "--on-hang", "kill"))
@@ -126,8 +146,7 @@ def test_attach_names_the_rank_outside_the_collective_of_a_plain_torchrun_job(tm
         else:
             print("gdb not installed: attach --inject not exercised")
     finally:
-        os.killpg(job.pid, signal.SIGKILL)
-        job.wait(timeout=30)
+        reap(job)
         log.close()
     assert p.returncode == 4, p.stderr[-2000:]
     rep = json.loads(p.stdout)
@@ -166,8 +185,7 @@ def test_ctrl_c_is_forwarded_and_the_partial_report_written(tmp_path):
         _, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+            reap(proc)
     assert proc.returncode != 0
     rep = json.loads((out / "report.json").read_text())
     assert "RUN007" in codes(rep) and rep["interrupted"] is True
@@ -196,9 +214,9 @@ def test_two_nodes_report_to_one_collector_which_names_the_remote_culprit(tmp_pa
         collector = s.getsockname()[1]
 
     def node(i: int, extra: list[str]) -> subprocess.Popen:
+        # static rendezvous: node i holds rank i, so the culprit (rank 1) is on the other node
         line = [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--nproc-per-node", "1",
-                "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{rdzv}", "--rdzv-id", "livetest",
-                f"--rdzv-conf=is_host={1 if i == 0 else 0}", "--local-addr", "127.0.0.1", "--max-restarts", "0",
+                "--node-rank", str(i), "--master-addr", "127.0.0.1", "--master-port", str(rdzv), "--max-restarts", "0",
                 JOB, "--steps", "100000", "--fault", "hang", "--fault-rank", "1", "--fault-step", "8"]
         return subprocess.Popen([sys.executable, "-m", "ncclDoctor", "run", "--out", str(tmp_path / f"node{i}"), *extra,
                                  "--", *line], env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -207,12 +225,12 @@ def test_two_nodes_report_to_one_collector_which_names_the_remote_culprit(tmp_pa
     follower = node(1, ["--report-to", f"127.0.0.1:{collector}"])
     try:
         _, err = leader.communicate(timeout=400)
-        follower.communicate(timeout=120)  # its job fails once the leader's ranks are stopped
+        follower.send_signal(signal.SIGTERM)  # its culprit sleeps for ever: stop it as a scheduler would
+        follower.communicate(timeout=120)
     finally:
         for p in (leader, follower):
             if p.poll() is None:
-                p.kill()
-                p.wait()
+                reap(p)
     assert leader.returncode == 4, err[-3000:]
     rep = json.loads((tmp_path / "node0" / "report.json").read_text())
     assert codes(rep)[0] == "LIVE001" and rep["findings"][0]["ranks"] == [1]
@@ -245,8 +263,7 @@ def test_default_on_hang_reports_and_leaves_the_job_running_until_sigterm(tmp_pa
         proc.wait(timeout=120)
     finally:
         if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+            reap(proc)
     final = json.loads((out / "report.json").read_text())
     assert final["results"]["live"]["job_running"] is False and final["interrupted"] is True
     assert {"LIVE001", "RUN007"} <= set(codes(final)) and final["exit_code"] == 4
