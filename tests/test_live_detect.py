@@ -132,3 +132,16 @@ def test_nccl_ras_client_speaks_protocol_2_and_gives_up_when_nothing_listens():
         s.bind(("127.0.0.1", 0))
         free = s.getsockname()[1]
     assert nccl_ras(f"127.0.0.1:{free}", timeout_s=1) is None
+
+
+def test_verdict_records_become_findings_with_their_codes():
+    from ncclDoctor.live.report import verdict_finding
+
+    base = {"pg": "0", "seq": 6, "stalled_s": 20.0, "threshold_s": 15.0, "culprits": [], "victims": [0, 1],
+            "enqueued": {"0": 6, "1": 6}, "completed": {"0": 5, "1": 5}, "ops": {}, "evidence_s": 0.1,
+            "evidence": {}, "hosts": {"0": "n0", "1": "n1"}, "pids": {"0": 10, "1": 11}, "frames": {}}
+    inside = verdict_finding({**base, "kind": "inside"})
+    assert inside.code == "LIVE003" and "every rank is inside collective #6" in inside.message
+    recovered = verdict_finding({**base, "kind": "missing", "culprits": [1], "victims": [0], "recovered_after_s": 7.0})
+    assert recovered.code == "LIVE008" and recovered.severity.value == "warning" and recovered.ranks == [1]
+    assert "moved on" in recovered.message

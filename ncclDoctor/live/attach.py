@@ -34,7 +34,7 @@ from typing import Any
 
 from ncclDoctor.errors import CouldNotRun, ExitCode, UsageError
 from ncclDoctor.live import detect, evidence
-from ncclDoctor.report.model import Report, write_run_dir
+from ncclDoctor.report.model import Report
 from ncclDoctor.rules.codes import live as codes
 
 _LAUNCHERS = ("torch.distributed.run", "torch.distributed.launch", "torchrun")
@@ -237,8 +237,11 @@ def _rank_row(w: dict[str, Any], places: dict[int, str], finding) -> dict[str, A
     return row
 
 
-def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str], inject: bool = False) -> Report:
-    from ncclDoctor.live.run import default_run_dir
+def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str], inject: bool = False,
+               common=None) -> tuple[Report, list[str]]:
+    """The report (written to the run directory) and the files published (--junit)."""
+    from ncclDoctor.finish import default_run_dir, finishing
+    from ncclDoctor.options import CommonOptions
 
     if watch_s < 0 or watch_s > 600:
         raise UsageError(f"--watch must be between 0 and 600 seconds, got {watch_s}")
@@ -254,6 +257,6 @@ def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str], injec
     rep.results["live"] = {"agent_pid": agent, "py_spy": bool(evidence.pyspy_exe()), "watch_s": watch_s,
                            "workers": [{k: v for k, v in w.items() if k not in ("fr", "stack")} for w in workers]}
     rep.duration_s = round(time.monotonic() - started, 2)
-    rep.conclude(outcome=ExitCode.FAULT if finding is not None else None)
-    write_run_dir(rep, run_dir)
-    return rep
+    written = finishing(rep, common or CommonOptions(), run_dir,
+                        outcome=ExitCode.FAULT if finding is not None else ExitCode.OK)
+    return rep, written

@@ -106,8 +106,9 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
                  interrupted: bool = False, running: bool = False) -> Report:
     """``running``: an interim report written at the verdict while the job still runs; the final
     one (job exit code, torchrun's failure record, last lines) replaces it when the job ends."""
+    from ncclDoctor.finish import finishing
     from ncclDoctor.launch.evidence import torchrun_failures
-    from ncclDoctor.report.model import write_run_dir
+    from ncclDoctor.options import CommonOptions
 
     log = run_dir / "output.log"
     failures = {"root_cause": None, "others": []}
@@ -129,7 +130,7 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
             "share of the run inside collectives, waiting for it",
             nodes=[v.host] if v else [], ranks=[s["rank"]], evidence=[s]))
     if interrupted:
-        from ncclDoctor.rules.run import INTERRUPTED
+        from ncclDoctor.rules.codes.run import INTERRUPTED
 
         rep.add(INTERRUPTED.finding("interrupted (Ctrl-C / SIGTERM), forwarded to the job"))
     rep.ranks = rank_rows(watch, watch.verdicts)
@@ -142,9 +143,16 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     # report.exit_code follows the table every command shares (4: a hang or a dead rank was found);
     # the process exits with ``code``, the job's own, which results.live.exit_status records
     hung = any(f.code in ("LIVE001", "LIVE002", "LIVE003", "LIVE004", "LIVE005") for f in rep.findings)
-    rep.conclude(outcome=ExitCode.FAULT if hung else ExitCode.INTERRUPTED if interrupted else None)
+    outcome = ExitCode.FAULT if hung else ExitCode.INTERRUPTED if interrupted else ExitCode.OK
     rep.results["live"]["exit_status"] = code
-    write_run_dir(rep, run_dir)
+    common = getattr(opts, "common", None) or CommonOptions()
+    published = finishing(rep, common, run_dir, outcome=outcome) if not running else []
+    if running:  # the interim report: written, nothing published (JUnit comes with the final one)
+        from ncclDoctor.report.write import write_run_dir
+
+        rep.conclude(common.severity, outcome)
+        write_run_dir(rep, run_dir)
+    rep.config["published"] = published
     if watch.timeline:
         from ncclDoctor.fsutil import write_text_atomic
 

@@ -27,13 +27,11 @@ kill``. The report (``report.json``/``.md``/``.html`` in the run directory) reco
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 import signal
 import sys
 import tempfile
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -58,11 +56,7 @@ class RunOptions:
     quiet: bool = False
     collector_port: int = 0  # multi-node: the reporting node's fixed port
     report_to: str | None = None  # multi-node: HOST:PORT of the reporting node's collector
-
-
-def default_run_dir(command: str) -> Path:
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path.cwd() / "ncclDoctor-runs" / f"{command}-{stamp}-{uuid.uuid4().hex[:4]}"
+    common: Any = None  # ncclDoctor.options.CommonOptions: --fail-on, --select/--ignore, --junit
 
 
 def check_options(opts: RunOptions) -> None:
@@ -82,6 +76,8 @@ def check_options(opts: RunOptions) -> None:
 def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tuple[Any, int]:
     """Run and watch the job; returns (report, exit code for ncclDoctor)."""
     check_options(opts)
+    from ncclDoctor.finish import default_run_dir
+
     run_dir = Path(opts.out) if opts.out else default_run_dir("run")
     run_dir.mkdir(parents=True, exist_ok=True)
     sock_dir = tempfile.mkdtemp(prefix="ncd-")  # unix socket paths must stay under 108 bytes
