@@ -103,7 +103,7 @@ def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tu
             status = watch.poll()
             if status.state == "hang" and opts.on_hang == "kill" and watch.verdicts:
                 say("stopping the job (--on-hang kill)")
-                from ncclDoctor.launch.supervisor import stop_tree
+                from ncclDoctor.launch.process import stop_tree
 
                 stop_tree(job.proc)
                 killed = True
@@ -115,7 +115,7 @@ def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tu
         _restore(previous)
         interrupted = interrupted or bool(received)
         if job.proc.poll() is None:
-            from ncclDoctor.launch.supervisor import stop_tree
+            from ncclDoctor.launch.process import stop_tree
 
             stop_tree(job.proc)
         job.finish()
