@@ -335,15 +335,14 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
         _bandwidth_findings(report, table, label)
     if p.rdzv:
         multinode_check.analyse(report, p, out, label)
-    bad = [r for r, v in smoke.items() if v["wrong"]] + [r for r, v in sweep.items() if any(x["wrong"] for x in v["rows"])]
-    if bad:
-        report.add(run_rules.WRONG_RESULTS.finding(
-            f"all_reduce returned wrong elements on rank(s) {sorted(set(bad))}.",
-            ranks=bad, nodes=sorted({label(r) for r in bad}),
-        ))
+    wrong_data = _wrong_data_finding(smoke, sweep, label)
+    if wrong_data:
+        report.add(wrong_data)
     failures = read_failures(p.run_dir)
     report.results["run"]["torchrun_failures"] = failures
     code = verdict.run_findings(report, out, label, inv, failures, p.sizes, p.warmup)
+    if wrong_data and code == ExitCode.OK:  # the run finished, with corrupt results: a fault (errors.py)
+        code = ExitCode.FAULT
     report.results["run"].update(culprits=out.culprits, victims=out.victims)
     if out.status == "failed":
         culprits = [f for f in report.findings if f.code in ("RUN002", "RUN004")]
@@ -352,6 +351,27 @@ def analyse(report: Report, p: Plan, out: Outcome) -> ExitCode:
         if last:  # from the culprit's last sign of life to the job stopped
             report.results["run"]["verdict_after_s"] = round(out.finished_wall - max(last), 3)
     return code
+
+
+def _wrong_data_finding(smoke: dict, sweep: dict, label: Callable[[int], str]):
+    """RUN005 naming every rank whose exactly checked result had wrong elements, with
+    how many at which step (smoke, then each sweep size); None when all were right."""
+    per_rank: dict[int, list[str]] = {}
+    for r, v in sorted(smoke.items()):
+        if v["wrong"]:
+            per_rank.setdefault(r, []).append(f"smoke {v['wrong']}")
+    for r, v in sorted(sweep.items()):
+        per_rank.setdefault(r, []).extend(f"{x['size']} B {x['wrong']}" for x in v["rows"] if x["wrong"])
+    per_rank = {r: steps for r, steps in per_rank.items() if steps}
+    if not per_rank:
+        return None
+    ranks = sorted(per_rank)
+    detail = "; ".join(f"rank {r} on {label(r)}: {', '.join(steps)}" for r, steps in per_rank.items())
+    return run_rules.WRONG_RESULTS.finding(
+        f"all_reduce returned wrong elements (exact check against the known sum) on rank(s) {ranks}. "
+        f"Wrong elements per step: {detail}.",
+        ranks=ranks, nodes=sorted({label(r) for r in ranks}),
+    )
 
 
 def read_failures(run_dir: Path) -> dict[str, Any]:

@@ -13,19 +13,22 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-import click
 import typer
 
-# typer >= 0.2x vendors click as typer._click; older typer raises click's own classes.
-_usage_errors: tuple = (click.UsageError,)
-_click_errors: tuple = (click.ClickException,)
-_no_args: tuple = (getattr(click.exceptions, "NoArgsIsHelpError", ()),) if hasattr(click.exceptions, "NoArgsIsHelpError") else ()
+# typer >= 0.2x vendors click as typer._click (and no longer installs click); older
+# typer raises click's own classes. Either may be the one present.
 try:
-    from typer._click import exceptions as _tce
+    from typer import _click as click  # type: ignore[attr-defined]
+except ImportError:  # older typer: click itself is its dependency
+    import click  # type: ignore[no-redef]
+_usage_errors: tuple = (click.exceptions.UsageError,)
+_click_errors: tuple = (click.exceptions.ClickException,)
+_no_args: tuple = (click.exceptions.NoArgsIsHelpError,) if hasattr(click.exceptions, "NoArgsIsHelpError") else ()
+try:
+    import click as _real_click  # a typer that vendors click may still meet click's own classes
 
-    _usage_errors += (_tce.UsageError,)
-    _click_errors += (_tce.ClickException,)
-    _no_args += (_tce.NoArgsIsHelpError,)
+    _usage_errors += (_real_click.UsageError,)
+    _click_errors += (_real_click.ClickException,)
 except ImportError:
     pass
 from rich.console import Console
@@ -78,7 +81,7 @@ def check(
     warmup: Optional[int] = typer.Option(None, "--warmup", "-w", help="Untimed ops per size (nccl-tests -w)."),
     iters: Optional[int] = typer.Option(None, "--iters", "-n", help="Timed ops per size (nccl-tests -n)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Deadline in seconds for each probe phase (default: 60 s init, 30 s smoke, 180 s sweep)."),
-    inject: List[str] = typer.Option([], "--inject", help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip. Repeatable."),
+    inject: List[str] = typer.Option([], "--inject", help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip, corrupt. Repeatable."),
     nodes: Optional[int] = typer.Option(None, "--nodes", "--nnodes", help="Nodes in the job; run the same command on each (default 1, or SLURM_NNODES under SLURM)."),
     rdzv_endpoint: Optional[str] = typer.Option(None, "--rdzv-endpoint", help="HOST:PORT of torchrun's c10d rendezvous (default under SLURM: first host:29500). The control store uses PORT+1."),
     rdzv_id: Optional[str] = typer.Option(None, "--rdzv-id", help="Rendezvous id, the same on every node (default under SLURM: slurm-<job id>)."),
@@ -389,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     except _usage_errors as exc:
         err.print(f"ncclDoctor: error: {exc.format_message()}", markup=False)
         code = ExitCode.USAGE
-    except (click.exceptions.Abort, typer.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt, *([click.exceptions.Abort] if hasattr(click.exceptions, "Abort") else [])):
         err.print("ncclDoctor: interrupted")
         code = ExitCode.INTERRUPTED
     except DoctorError as exc:

@@ -132,3 +132,32 @@ def test_ctrl_c_writes_partial_report_and_stops_everything(tmp_path):
     assert data["interrupted"] is True and schema_errors(data) == []
     case = ET.parse(tmp_path / "ci.xml").getroot().find(".//testcase")
     assert case.find("error").get("type") == "interrupted"  # CI sees an error, not a pass
+
+
+def test_corrupted_result_is_counted_named_and_fails_the_run(tmp_path):
+    """corrupt:1:3 changes 3 elements of rank 1's result after every checked all_reduce:
+    the exact check must count exactly those, in every view, and the run is a FAULT (4)."""
+    proc, rep = run_fault(tmp_path, 3, "corrupt:1:3")
+    assert proc.returncode == 4, proc.stdout + proc.stderr
+    assert rep.exit_code == 4 and rep.verdict == "fail"
+    f = finding(rep, "RUN005")
+    assert f.ranks == [1] and len(f.nodes) == 1 and f.nodes[0] in f.message
+    assert "rank 1 on" in f.message and "smoke 3" in f.message and "16384 B 3" in f.message
+    assert rep.results["smoke"]["wrong"] == 3
+    rows = rep.results["all_reduce"]["rows"]
+    assert [r["wrong"] for r in rows] == [3] * len(rows) == [3] * 5
+    raw = {r: json.loads((tmp_path / "run" / "ranks" / f"rank{r}.json").read_text()) for r in range(3)}
+    assert [[x["wrong"] for x in raw[r]["all_reduce"]["rows"]] for r in range(3)] == [[0] * 5, [3] * 5, [0] * 5]
+    assert "# Out of bounds values : 15 FAILED" in proc.stdout
+    md = (tmp_path / "run" / "report.md").read_text()
+    assert "| 16384 |" in md and md.count("| 3 |") >= 5
+    # world size 3: nccl-tests' bus factor 2(n-1)/n = 4/3 reaches every row
+    assert rep.results["all_reduce"]["world_size"] == 3
+    for r in rows:
+        assert r["busbw_gbps"] == pytest.approx(r["algbw_gbps"] * 4 / 3, rel=1e-9)
+
+
+def test_corrupt_needs_a_positive_count(tmp_path):
+    proc = run_cli("check", "--out", str(tmp_path / "r"), "--inject", "corrupt:0:zero", timeout=60)
+    assert proc.returncode == 2 and "corrupt takes a count" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
