@@ -237,10 +237,14 @@ def _merge_node_records(report, p, records: list[dict[str, Any]]) -> list[str]:
     report.findings = env_rules.merge_duplicates(report.findings)  # a setting seen on ranks and nodes: once
     names = sorted({rec.get("node", "?") for rec in records})
     if len(records) < p.rdzv.nnodes:
+        # The finding concerns the nodes that never reported: they have no address we
+        # know, so they are named by count, never by a node that did report.
+        missing = [f"node never reported ({k} of {p.rdzv.nnodes})" for k in range(len(records) + 1, p.rdzv.nnodes + 1)]
         report.add(NODE_MISSING.finding(
             f"{len(records)} of {p.rdzv.nnodes} nodes reported to the control store at "
-            f"{p.rdzv.host}:{p.rdzv.control_port}: {', '.join(names)}.",
-            nodes=names, evidence=[{"expected": p.rdzv.nnodes, "reported": names}],
+            f"{p.rdzv.host}:{p.rdzv.control_port} ({', '.join(names) or 'none'}); "
+            f"{p.rdzv.nnodes - len(records)} never did.",
+            nodes=missing, evidence=[{"expected": p.rdzv.nnodes, "reported": names}],
         ))
     return names
 
