@@ -70,7 +70,7 @@ def test_finding_round_trips_through_json_dicts():
 def test_registry_refuses_duplicates_and_strips_text(monkeypatch):
     monkeypatch.setattr(fd, "RULES", {})
     r = fd.rule("ZZZ903", "info", "T", why="\n  why  \n", fix=" fix\n")
-    assert fd.RULES == {"ZZZ903": r} and (r.why, r.fix, r.severity) == ("why", "fix", Severity.INFO)
+    assert fd.RULES == {"ZZZ903": r} and (r.code, r.title, r.why, r.fix, r.severity) == ("ZZZ903", "T", "why", "fix", Severity.INFO)
     with pytest.raises(ValueError, match="rule ZZZ903 registered twice"):
         fd.rule("ZZZ903", "info", "T", why="w", fix="f")
 
@@ -83,4 +83,21 @@ def test_explain_finds_any_case_and_hints_the_family():
         fd.explain("RUN999")
     with pytest.raises(KeyError) as exc:
         fd.explain("QQQ1")
-    assert "family" not in str(exc.value)
+    assert exc.value.args == ("no rule with code 'QQQ1'",)
+
+
+def test_a_fresh_process_registers_every_family():
+    """load_all_rules walks the whole package: in a new interpreter (nothing imported
+    yet) every family's rules must be found, not only those of modules imported first."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import cli_env
+
+    code = "import json; from ncclDoctor.findings import load_all_rules; print(json.dumps(sorted(load_all_rules())))"
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=cli_env())
+    codes = json.loads(p.stdout)
+    families = {c.rstrip("0123456789") for c in codes}
+    assert {"ENV", "SYS", "GPU", "NET", "BW", "RUN", "CON", "LOG", "DL"} <= families, families
+    assert {"RUN001", "RUN005", "RUN006", "RUN102", "LOG030"} <= set(codes)

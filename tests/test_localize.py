@@ -140,3 +140,87 @@ def test_a_node_starved_for_a_moment_is_measured_again_and_not_named():
     v = L.localize(3, measure)
     assert v.slow_nodes == [] and v.slow_links == []
     assert v.rounds == len(L.ring_rounds(3)) + 2  # the node's pair, then its other pair as a link
+
+
+# -- exact values of the pure helpers (what mutation testing found unasserted) --------
+
+
+def test_pair_is_ordered_and_refuses_a_node_with_itself():
+    assert L.pair(3, 1) == (1, 3) and L.pair(1, 3) == (1, 3)
+    with pytest.raises(ValueError, match=r"two different nodes, got \(2, 2\)"):
+        L.pair(2, 2)
+
+
+def test_ring_pairs_are_neighbours_in_node_order():
+    assert L.ring_pairs(4) == [(0, 1), (1, 2), (2, 3), (0, 3)]
+
+
+def test_percentile_and_median_exact():
+    assert L.percentile([4.0, 1.0, 3.0, 2.0], 0.75) == 4.0  # ceil(0.75 * 3) = index 3
+    assert L.percentile([1.0, 2.0, 3.0, 4.0, 5.0], 0.75) == 4.0  # index 3
+    assert L.percentile([5.0, 1.0], 0.0) == 1.0 and L.percentile([5.0, 1.0], 1.0) == 5.0
+    assert L.median([3.0, 1.0, 2.0]) == 2.0
+    assert L.median([4.0, 1.0, 3.0, 2.0]) == 2.5
+    assert L.median([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]) == 3.5
+    assert L.median([7.0]) == 7.0
+
+
+def test_judge_splits_at_exactly_half_the_reference():
+    bw = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 5.0, (0, 3): 4.99}  # reference = 75th percentile = 10
+    j = L.judge(bw, 4)
+    assert (j.reference_gbps, j.median_gbps) == (10.0, 7.5)
+    assert j.slow_pairs == [(0, 3)]  # 5.0 is exactly half: not slow
+    assert j.good == [0, 1, 2, 3] and j.suspects == []
+    one = L.judge({(0, 1): 3.0}, 2)
+    assert (one.reference_gbps, one.median_gbps, one.slow_pairs, one.good, one.suspects) == (None, 3.0, [], [], [])
+    assert L.judge({}, 2).median_gbps is None
+    two = L.judge({(0, 1): 10.0, (1, 2): 1.0}, 3)
+    assert (two.reference_gbps, two.slow_pairs, two.good, two.suspects) == (10.0, [(1, 2)], [0, 1], [2])
+
+
+def test_repair_pairs_a_suspect_with_a_good_node_it_has_not_met():
+    assert L.repair_rounds([2], [0, 1], done=[(0, 2)]) == [[(1, 2)]]
+    assert L.repair_rounds([2], [0, 1]) == [[(0, 2)]]
+    assert L.repair_rounds([2], [0], done=[(0, 2)]) == [[(0, 2)]]  # nobody else: measure it again
+    assert L.repair_rounds([3, 4, 5], [0, 1]) == [[(0, 3), (1, 4)], [(0, 5)]]
+    assert L.repair_rounds([3], []) == []
+
+
+def test_plan_next_re_pairs_only_unproven_suspects():
+    ring = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 0.1, (0, 3): 0.1}  # node 3 slow with both good neighbours
+    j = L.judge(ring, 4)
+    assert j.good == [0, 1, 2] and j.suspects == [3]
+    assert L.plan_next(ring, 4) == []  # two slow pairs with good nodes: already proven
+    ring = {(0, 1): 10.0, (1, 2): 0.1, (2, 3): 0.1, (0, 3): 0.1}  # 2 and 3 slow: each met one good node
+    assert L.judge(ring, 4).suspects == [2, 3]
+    assert L.plan_next(ring, 4) == [[(0, 2), (1, 3)]]  # each with the good node it has not met
+
+
+def test_verdict_names_the_slow_node_with_its_evidence_rows():
+    ring = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 0.1, (0, 3): 0.1}
+    v = L.verdict(ring, {(1, 3): 0.2}, 4, rounds=3)
+    assert (v.slow_nodes, v.slow_links, v.unresolved, v.localizable, v.rounds, v.pairs_measured) == ([3], [], [], True, 3, 5)
+    assert (v.reference_gbps, v.median_gbps) == (10.0, 5.05)
+    assert v.evidence == {3: [
+        {"pair": [0, 3], "gbps": 0.1, "reference_gbps": 10.0, "median_gbps": 5.05, "ratio_to_reference": 0.01},
+        {"pair": [1, 3], "gbps": 0.2, "reference_gbps": 10.0, "median_gbps": 5.05, "ratio_to_reference": 0.02},
+        {"pair": [2, 3], "gbps": 0.1, "reference_gbps": 10.0, "median_gbps": 5.05, "ratio_to_reference": 0.01},
+    ]}
+
+
+def test_verdict_names_a_slow_link_between_cleared_nodes_and_an_unresolved_suspect():
+    ring = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 10.0, (0, 3): 1.0}  # one slow pair: a link?
+    v = L.verdict(ring, {(0, 2): 10.0, (1, 3): 10.0}, 4)
+    assert (v.slow_nodes, v.slow_links, v.unresolved) == ([], [(0, 3)], [])
+    assert v.evidence == {(0, 3): [{"pair": [0, 3], "gbps": 1.0, "reference_gbps": 10.0, "median_gbps": 10.0,
+                                    "ratio_to_reference": 0.1}]}
+    two = L.verdict({(0, 1): 10.0, (1, 2): 1.0}, {}, 3)  # node 2's only partner is a suspect's ring pair
+    assert (two.slow_nodes, two.unresolved) == ([2], []) and list(two.evidence) == [2]
+    lonely = L.verdict({(0, 1): 1.0, (2, 3): 1.0, (4, 5): 10.0}, {}, 6)  # 0-3 met nobody good
+    assert lonely.unresolved == [0, 1, 2, 3] and lonely.slow_nodes == [] and sorted(lonely.evidence) == [0, 1, 2, 3]
+
+
+def test_verdict_with_too_few_pairs_is_not_localizable():
+    v = L.verdict({(0, 1): 4.0}, {(0, 1): 5.0}, 2, rounds=1)
+    assert (v.slow_nodes, v.slow_links, v.unresolved, v.reference_gbps, v.median_gbps, v.evidence, v.localizable,
+            v.rounds, v.pairs_measured) == ([], [], [], None, 4.0, {}, False, 1, 1)
