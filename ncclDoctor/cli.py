@@ -81,7 +81,10 @@ def check(
     warmup: Optional[int] = typer.Option(None, "--warmup", "-w", help="Untimed ops per size (nccl-tests -w)."),
     iters: Optional[int] = typer.Option(None, "--iters", "-n", help="Timed ops per size (nccl-tests -n)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Deadline in seconds for each probe phase (default: 60 s init, 30 s smoke, 180 s sweep)."),
-    inject: List[str] = typer.Option([], "--inject", help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip, corrupt. Repeatable."),
+    inject: List[str] = typer.Option(
+        [], "--inject",
+        help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip, corrupt. Repeatable.",
+    ),
     nodes: Optional[int] = typer.Option(None, "--nodes", "--nnodes", help="Nodes in the job; run the same command on each (default 1, or SLURM_NNODES under SLURM)."),
     rdzv_endpoint: Optional[str] = typer.Option(None, "--rdzv-endpoint", help="HOST:PORT of torchrun's c10d rendezvous (default under SLURM: first host:29500). The control store uses PORT+1."),
     rdzv_id: Optional[str] = typer.Option(None, "--rdzv-id", help="Rendezvous id, the same on every node (default under SLURM: slurm-<job id>)."),

@@ -14,8 +14,16 @@ from html.parser import HTMLParser
 
 # Report key (or a function of the row), decimals the views print (None: exact integer).
 COLUMNS = [
-    ("size", None), ("count", None), ("type", "text"), ("redop", "text"), ("time_us", 1),
-    ("algbw_gbps", 3), ("busbw_gbps", 3), ("wrong", None), ("slowest_rank", None), ("max_min", 2),
+    ("size", None),
+    ("count", None),
+    ("type", "text"),
+    ("redop", "text"),
+    ("time_us", 1),
+    ("algbw_gbps", 3),
+    ("busbw_gbps", 3),
+    ("wrong", None),
+    ("slowest_rank", None),
+    ("max_min", 2),
 ]
 
 
@@ -38,7 +46,7 @@ def compare_rows(cells: list[list[str]], rows: list[dict], view: str) -> None:
             elif digits is None:
                 assert int(text) == int(want), where
             else:
-                assert abs(float(text) - want) <= 0.5 * 10 ** -digits + 1e-9 * abs(want), where
+                assert abs(float(text) - want) <= 0.5 * 10**-digits + 1e-9 * abs(want), where
 
 
 def terminal_rows(text: str) -> tuple[list[list[str]], dict[str, str]]:
@@ -63,7 +71,7 @@ def markdown_rows(md: str, heading_prefix: str = "## all_reduce") -> list[list[s
     lines = md.splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith(heading_prefix))
     table = []
-    for ln in lines[start + 1:]:
+    for ln in lines[start + 1 :]:
         if not ln.strip() and table:
             break
         if ln.startswith("|"):

@@ -63,7 +63,8 @@ def test_run_directory_holds_raw_records_and_renderings(two_rank_run):
     compare_rows(markdown_rows(md), Report.load(out).results["all_reduce"]["rows"], "report.md")
     for rank in (0, 1):  # torchrun's per-rank logs: logs/<run id>/attempt_0/<local rank>/
         for stream in ("stdout.log", "stderr.log"):
-            assert len(list(out.glob(f"logs/*/attempt_0/{rank}/{stream}"))) == 1, (rank, stream, list(out.rglob("*.log")))
+            found = list(out.glob(f"logs/*/attempt_0/{rank}/{stream}"))
+            assert len(found) == 1, (rank, stream, list(out.rglob("*.log")))
 
 
 def test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning(tmp_path, clean_env, capsys):
@@ -77,7 +78,8 @@ def test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning(tmp_path
     cells, summary = terminal_rows(out)  # the table the user read is the report's
     compare_rows(cells, rep.results["all_reduce"]["rows"], "in-process check stdout")
     avg, peak = parse_avg_line(summary["avg"])
-    assert (avg, peak) == pytest.approx((rep.results["all_reduce"]["avg_busbw_gbps"], rep.results["all_reduce"]["peak_busbw_gbps"]), abs=5e-5)
+    ar = rep.results["all_reduce"]
+    assert (avg, peak) == pytest.approx((ar["avg_busbw_gbps"], ar["peak_busbw_gbps"]), abs=5e-5)
     assert rep.verdict == "warn" and rep.exit_code == 1
     assert {"NCCL_TIMEOUT", "NCCL_ASYNC_ERROR_HANDLING"} <= {s["name"] for s in rep.settings}
     inv_env = json.loads((tmp_path / "r" / "ranks" / "rank0.json").read_text())["inventory"]["env"]
@@ -86,8 +88,8 @@ def test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning(tmp_path
 
 def test_nccl_on_a_cpu_machine_cannot_run(tmp_path):
     # No visible GPU, on any host (a GPU runner too): the claim is about a machine without one.
-    proc = run_cli("check", "--backend", "nccl", "--nproc-per-node", "2", "--out", str(tmp_path / "r"), "--timeout", "60",
-                   env=cli_env(CUDA_VISIBLE_DEVICES=""), timeout=180)
+    proc = run_cli("check", "--backend", "nccl", "--nproc-per-node", "2", "--out", str(tmp_path / "r"),
+                   "--timeout", "60", env=cli_env(CUDA_VISIBLE_DEVICES=""), timeout=180)
     assert proc.returncode == 3, proc.stdout + proc.stderr
     rep = Report.load(tmp_path / "r")
     assert rep.verdict == "error"

@@ -157,8 +157,8 @@ def test_unreadable_file_as_an_unprivileged_user():
         if os.geteuid() == 0:
             assert shutil.which("setpriv"), "setpriv (util-linux) is needed to drop root for this test"
             prefix = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"]
-        p = subprocess.run([*prefix, sys.executable, "-m", "ncclDoctor", "diagnose", str(d), "--json", "--out", str(d / "r")],
-                           capture_output=True, text=True, timeout=120, env=cli_env(HOME=str(d)), cwd=str(d))
+        argv = [*prefix, sys.executable, "-m", "ncclDoctor", "diagnose", str(d), "--json", "--out", str(d / "r")]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=cli_env(HOME=str(d)), cwd=str(d))
         assert "Traceback" not in p.stderr, p.stderr
         rep = json.loads(p.stdout)
         _assert_unreadable_noted(rep, str(f))

@@ -29,10 +29,22 @@ def test_worst_is_the_most_severe_whatever_the_order():
 
 
 def test_sort_is_worst_first_then_code_then_message():
-    got = fd.sort_findings([mk("ENV004", "info"), mk("ENV005", "warning"), mk("BW001", "info", "b"),
-                            mk("BW001", "info", "a"), mk("RUN005", "error")])
+    got = fd.sort_findings(
+        [
+            mk("ENV004", "info"),
+            mk("ENV005", "warning"),
+            mk("BW001", "info", "b"),
+            mk("BW001", "info", "a"),
+            mk("RUN005", "error"),
+        ]
+    )
     assert [(f.code, f.severity.value, f.message) for f in got] == [
-        ("RUN005", "error", "m"), ("ENV005", "warning", "m"), ("BW001", "info", "a"), ("BW001", "info", "b"), ("ENV004", "info", "m")]
+        ("RUN005", "error", "m"),
+        ("ENV005", "warning", "m"),
+        ("BW001", "info", "a"),
+        ("BW001", "info", "b"),
+        ("ENV004", "info", "m"),
+    ]
 
 
 def test_select_keeps_by_prefix_and_ignore_wins():
@@ -51,26 +63,58 @@ def test_select_keeps_by_prefix_and_ignore_wins():
 def test_rule_finding_fills_from_the_rule_and_normalises_ranks():
     r = Rule("ZZZ901", Severity.WARNING, "Title", "Why text", "Fix text")
     f = r.finding("seen", nodes=("n1", "n0"), ranks=[3, 1, 3], evidence=({"k": 1},))
-    assert (f.code, f.severity, f.title, f.message, f.why, f.fix) == ("ZZZ901", Severity.WARNING, "Title", "seen", "Why text", "Fix text")
+    assert (f.code, f.severity, f.title, f.message, f.why, f.fix) == (
+        "ZZZ901",
+        Severity.WARNING,
+        "Title",
+        "seen",
+        "Why text",
+        "Fix text",
+    )
     assert f.nodes == ["n1", "n0"] and f.ranks == [1, 3] and f.evidence == [{"k": 1}]
     g = r.finding("x", severity=Severity.ERROR, fix="other fix")
-    assert g.severity is Severity.ERROR and g.fix == "other fix" and g.nodes == [] and g.ranks == [] and g.evidence == []
+    assert (
+        g.severity is Severity.ERROR and g.fix == "other fix" and g.nodes == [] and g.ranks == [] and g.evidence == []
+    )
 
 
 def test_finding_round_trips_through_json_dicts():
     f = Rule("ZZZ902", Severity.ERROR, "T", "W", "F").finding("msg", nodes=["a (h)"], ranks=[2], evidence=["line"])
     d = f.to_dict()
-    assert d == {"code": "ZZZ902", "severity": "error", "title": "T", "message": "msg", "why": "W", "fix": "F",
-                 "nodes": ["a (h)"], "ranks": [2], "evidence": ["line"]}
+    assert d == {
+        "code": "ZZZ902",
+        "severity": "error",
+        "title": "T",
+        "message": "msg",
+        "why": "W",
+        "fix": "F",
+        "nodes": ["a (h)"],
+        "ranks": [2],
+        "evidence": ["line"],
+    }
     assert Finding.from_dict(d) == f
     bare = Finding.from_dict({"code": "X1", "severity": "info"})
-    assert (bare.title, bare.message, bare.why, bare.fix, bare.nodes, bare.ranks, bare.evidence) == ("", "", "", "", [], [], [])
+    assert (bare.title, bare.message, bare.why, bare.fix, bare.nodes, bare.ranks, bare.evidence) == (
+        "",
+        "",
+        "",
+        "",
+        [],
+        [],
+        [],
+    )
 
 
 def test_registry_refuses_duplicates_and_strips_text(monkeypatch):
     monkeypatch.setattr(fd, "RULES", {})
     r = fd.rule("ZZZ903", "info", "T", why="\n  why  \n", fix=" fix\n")
-    assert fd.RULES == {"ZZZ903": r} and (r.code, r.title, r.why, r.fix, r.severity) == ("ZZZ903", "T", "why", "fix", Severity.INFO)
+    assert fd.RULES == {"ZZZ903": r} and (r.code, r.title, r.why, r.fix, r.severity) == (
+        "ZZZ903",
+        "T",
+        "why",
+        "fix",
+        Severity.INFO,
+    )
     with pytest.raises(ValueError, match="rule ZZZ903 registered twice"):
         fd.rule("ZZZ903", "info", "T", why="w", fix="f")
 

@@ -173,7 +173,8 @@ def test_the_nvml_double_takes_the_arguments_pynvml_takes():
         assert required <= mine <= len(real), (name, [p.name for p in real], mine)
     # nvmlDeviceGetTotalEccErrors(handle, errorType, counterType): the double reads the
     # *third* argument as the counter, with NVML's values for volatile and aggregate
-    assert [p for p in inspect.signature(pynvml.nvmlDeviceGetTotalEccErrors).parameters] == ["handle", "errorType", "counterType"]
+    ecc_args = list(inspect.signature(pynvml.nvmlDeviceGetTotalEccErrors).parameters)
+    assert ecc_args == ["handle", "errorType", "counterType"]
     assert (gpu.VOLATILE_ECC, gpu.AGGREGATE_ECC) == (pynvml.NVML_VOLATILE_ECC, pynvml.NVML_AGGREGATE_ECC) == (0, 1)
     assert gpu.MEMORY_ERROR_TYPE_UNCORRECTED == pynvml.NVML_MEMORY_ERROR_TYPE_UNCORRECTED
     assert gpu.PAGE_RETIREMENT_CAUSE_DOUBLE_BIT == pynvml.NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR
@@ -183,14 +184,17 @@ def test_the_nvml_double_takes_the_arguments_pynvml_takes():
     assert "return (c_corr.value, c_unc.value, c_bpending.value, c_bfailure.value)" in src
 
 
-@pytest.mark.parametrize("snapshot", sorted(p.name for p in (Path(__file__).parent / "fixtures" / "nvml").glob("*.json")))
+NVML_FIXTURES = Path(__file__).parent / "fixtures" / "nvml"
+
+
+@pytest.mark.parametrize("snapshot", sorted(p.name for p in NVML_FIXTURES.glob("*.json")))
 def test_the_recorder_captures_everything_the_facts_reader_reads(snapshot):
     """record() is what a GPU host runs to commit a real-driver snapshot
     (python -m ncclDoctor.facts.nvml_replay --record FILE): recording the replay of each
     fixture and reading the recording back gives the same facts as the fixture itself."""
     from ncclDoctor.facts import nvml_replay
 
-    fixture = Path(__file__).parent / "fixtures" / "nvml" / snapshot
+    fixture = NVML_FIXTURES / snapshot
     again = nvml_replay.record(NvmlReplay(fixture))
     assert json.loads(json.dumps(again)) == again  # JSON as written
     assert collect_gpu_facts(nvml=NvmlReplay(again)) == collect_gpu_facts(nvml=NvmlReplay(fixture))

@@ -86,7 +86,9 @@ def _offline_prefix() -> tuple[list[str], str]:
 
 # Without a namespace the page still cannot fetch anything: every host name resolves to
 # nothing and every request goes to a closed proxy port. (Kept inside the namespace too.)
-OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
+OFFLINE_FLAGS = [
+    "--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
+]
 
 
 def _chromium(args: list[str], profile: Path, timeout: float = 90) -> subprocess.CompletedProcess:

@@ -199,7 +199,8 @@ def test_plan_next_re_pairs_only_unproven_suspects():
 def test_verdict_names_the_slow_node_with_its_evidence_rows():
     ring = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 0.1, (0, 3): 0.1}
     v = L.verdict(ring, {(1, 3): 0.2}, 4, rounds=3)
-    assert (v.slow_nodes, v.slow_links, v.unresolved, v.localizable, v.rounds, v.pairs_measured) == ([3], [], [], True, 3, 5)
+    got = (v.slow_nodes, v.slow_links, v.unresolved, v.localizable, v.rounds, v.pairs_measured)
+    assert got == ([3], [], [], True, 3, 5)
     assert (v.reference_gbps, v.median_gbps) == (10.0, 5.05)
     assert v.evidence == {3: [
         {"pair": [0, 3], "gbps": 0.1, "reference_gbps": 10.0, "median_gbps": 5.05, "ratio_to_reference": 0.01},
@@ -224,3 +225,69 @@ def test_verdict_with_too_few_pairs_is_not_localizable():
     v = L.verdict({(0, 1): 4.0}, {(0, 1): 5.0}, 2, rounds=1)
     assert (v.slow_nodes, v.slow_links, v.unresolved, v.reference_gbps, v.median_gbps, v.evidence, v.localizable,
             v.rounds, v.pairs_measured) == ([], [], [], None, 4.0, {}, False, 1, 1)
+
+
+def test_judge_reference_is_the_75th_percentile_not_the_best_pair():
+    bw = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 10.0, (3, 4): 20.0, (0, 4): 7.0}
+    j = L.judge(bw, 5)
+    assert j.reference_gbps == 10.0 and j.slow_pairs == []  # 7.0 is not below half of 10 (it is of 20)
+
+
+def test_repair_avoids_the_good_node_a_suspect_already_met():
+    ring = {(0, 1): 0.1, (1, 2): 0.1, (2, 3): 0.1, (0, 3): 10.0}  # 1 met good 0, 2 met good 3
+    assert L.judge(ring, 4).suspects == [1, 2]
+    assert L.plan_next(ring, 4) == [[(1, 3), (0, 2)]]
+
+
+def test_verdict_thresholds_are_strictly_below_half():
+    ring = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 1.0, (0, 3): 1.0}
+    v = L.verdict(ring, {(1, 3): 5.0}, 4)  # node 3 at exactly half with a good node: not proven slow
+    assert (v.slow_nodes, v.slow_links) == ([], [(0, 3), (2, 3)])
+    v = L.verdict({(0, 1): 10.0, (1, 2): 10.0, (2, 3): 10.0, (0, 3): 5.0}, {}, 4)
+    assert (v.slow_nodes, v.slow_links, v.unresolved) == ([], [], [])
+
+
+def test_evidence_rows_round_as_documented():
+    assert L._row((0, 1), 1 / 3, 10 / 3, 2 / 3) == {
+        "pair": [0, 1], "gbps": 0.333333, "reference_gbps": 3.333333, "median_gbps": 0.666667, "ratio_to_reference": 0.1}
+    assert L._row((0, 1), 1 / 7, 1.0, None) == {
+        "pair": [0, 1], "gbps": 0.142857, "reference_gbps": 1.0, "median_gbps": None, "ratio_to_reference": 0.1429}
+    assert L._row((0, 1), 1.0, 0.0, 1.0)["ratio_to_reference"] is None
+
+
+def test_disjoint_rounds_pack_pairs_that_share_no_node():
+    assert L.disjoint_rounds([(1, 2), (0, 1), (2, 3)]) == [[(0, 1), (2, 3)], [(1, 2)]]
+
+
+def test_confirmation_pairs_use_each_slow_nodes_fastest_good_partner():
+    bw = {(0, 1): 10.0, (1, 2): 10.0, (0, 3): 0.1, (1, 3): 0.3, (2, 3): 0.2}
+    v = L.verdict({(0, 1): 10.0, (1, 2): 10.0, (2, 3): 0.2, (0, 3): 0.1}, {(1, 3): 0.3}, 4)
+    assert v.slow_nodes == [3]
+    assert L.confirm_pairs(v, bw) == [(1, 3)]
+    assert L.confirm_pairs(L.verdict({(0, 1): 10.0, (1, 2): 10.0, (2, 3): 10.0, (0, 3): 1.0}, {}, 4), {}) == [(0, 3)]
+
+
+def test_localize_counts_rounds_keeps_the_best_of_two_and_reports_what_it_measured():
+    """n = 4, node 3 slow; its confirmation pair measures slower the second time: the
+    better of the two is kept. Ring 2 rounds + 1 confirmation = 3 rounds."""
+    seen: dict = {}
+
+    def measure(rnd):
+        out = {}
+        for p in rnd:
+            seen[p] = seen.get(p, 0) + 1
+            out[p] = (0.3 if seen[p] == 1 else 0.25) if 3 in p else 10.0
+        return out
+
+    v = L.localize(4, measure)
+    assert (v.slow_nodes, v.slow_links, v.unresolved, v.rounds) == ([3], [], [], 3)
+    assert v.measured == {(0, 1): 10.0, (2, 3): 0.3, (1, 2): 10.0, (0, 3): 0.3}
+    assert v.median_gbps == 5.15 and v.pairs_measured == 4
+    assert seen == {(0, 1): 1, (2, 3): 2, (1, 2): 1, (0, 3): 1}
+
+
+def test_localize_with_repair_rounds_counts_each_round():
+    measure, calls = cluster(slow_nodes=(2, 3))
+    v = L.localize(4, measure)
+    assert v.slow_nodes == [2, 3] and v.rounds == len(calls)
+    assert calls[:3] == [[(0, 1), (2, 3)], [(1, 2), (0, 3)], [(0, 2), (1, 3)]]

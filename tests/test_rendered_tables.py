@@ -35,7 +35,9 @@ def _terminal_checks(text: str, run, rows, view: str) -> None:
     compare_rows(cells, rows, view)
     ar = run.report["results"]["all_reduce"]
     avg, peak = parse_avg_line(summary["avg"])
-    assert avg == pytest.approx(ar["avg_busbw_gbps"], abs=5e-5) and peak == pytest.approx(ar["peak_busbw_gbps"], abs=5e-5)
+    assert avg == pytest.approx(ar["avg_busbw_gbps"], abs=5e-5) and peak == pytest.approx(
+        ar["peak_busbw_gbps"], abs=5e-5
+    )
     assert summary["out_of_bounds"] == "# Out of bounds values : 0 OK"
 
 
@@ -63,7 +65,10 @@ def test_html_table_equals_the_report(run, rows):
 
 def test_every_view_orders_findings_worst_first_not_by_code(run):
     """LINT_ENV makes an info code (ENV004) sort before a warning's (ENV005) by code."""
-    want = [(f["severity"].upper(), f["code"]) for f in sorted(run.report["findings"], key=lambda f: (SEV_RANK[f["severity"]], f["code"]))]
+    want = [
+        (f["severity"].upper(), f["code"])
+        for f in sorted(run.report["findings"], key=lambda f: (SEV_RANK[f["severity"]], f["code"]))
+    ]
     assert [w for w in want if w[1].startswith("ENV")] == LINT_ORDER
     md = (run.dir / "report.md").read_text()
     assert re.findall(r"^### (ERROR|WARNING|INFO) (\w+):", md, re.M) == want
@@ -72,4 +77,6 @@ def test_every_view_orders_findings_worst_first_not_by_code(run):
     assert [(s.upper(), c) for c, s in html] == want
     term = run_cli("report", str(run.dir)).stdout
     assert re.findall(r"^(ERROR|WARNING|INFO)\s+(\w+) ", term, re.M) == want
-    assert run.report["findings"] == sorted(run.report["findings"], key=lambda f: (SEV_RANK[f["severity"]], f["code"], f["message"]))
+    assert run.report["findings"] == sorted(
+        run.report["findings"], key=lambda f: (SEV_RANK[f["severity"]], f["code"], f["message"])
+    )

@@ -49,8 +49,24 @@ def test_run001_a_node_that_cannot_reach_the_control_store(tmp_path, clean_env, 
     with socket.socket() as s:  # a port nobody listens on (the control store is PORT+1)
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    code = main(["check", "--no-config", "--nodes", "2", "--rdzv-endpoint", f"127.0.0.2:{port - 1}", "--local-addr", "127.0.0.3",
-                 "--nproc-per-node", "1", "-e", "4K", "--out", str(tmp_path / "r")])
+    code = main(
+        [
+            "check",
+            "--no-config",
+            "--nodes",
+            "2",
+            "--rdzv-endpoint",
+            f"127.0.0.2:{port - 1}",
+            "--local-addr",
+            "127.0.0.3",
+            "--nproc-per-node",
+            "1",
+            "-e",
+            "4K",
+            "--out",
+            str(tmp_path / "r"),
+        ]
+    )
     assert code == 3
     f = _finding(Report.load(tmp_path / "r"), "RUN001")
     assert f.nodes == [f"127.0.0.3 ({socket.gethostname()})"]
@@ -78,9 +94,27 @@ def test_run102_a_node_that_never_started_is_named(tmp_path):
 
     port = free_port()
     me = f"127.0.0.2 ({socket.gethostname()})"
-    p = run_cli("check", "--no-config", "--nodes", "2", "--rdzv-endpoint", f"127.0.0.2:{port}", "--rdzv-id", f"t{port}",
-                "--local-addr", "127.0.0.2", "--nproc-per-node", "1", "-e", "4K", "--timeout", "10",
-                "--out", str(tmp_path / "r"), timeout=240)
+    p = run_cli(
+        "check",
+        "--no-config",
+        "--nodes",
+        "2",
+        "--rdzv-endpoint",
+        f"127.0.0.2:{port}",
+        "--rdzv-id",
+        f"t{port}",
+        "--local-addr",
+        "127.0.0.2",
+        "--nproc-per-node",
+        "1",
+        "-e",
+        "4K",
+        "--timeout",
+        "10",
+        "--out",
+        str(tmp_path / "r"),
+        timeout=240,
+    )
     assert p.returncode == 3, p.stderr  # the rendezvous never completed: could not run
     rep = Report.load(tmp_path / "r")
     assert rep.results["multinode"]["is_reporting_node"] and rep.results["multinode"]["nodes_reporting"] == [me]

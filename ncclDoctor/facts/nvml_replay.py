@@ -145,7 +145,9 @@ class NvmlReplay:
 # -- recording ----------------------------------------------------------------------
 # (snapshot key, how to read it from a handle); errors become "NotSupported" or "Error:N",
 # exactly what the replay turns back into the same pynvml.NVMLError.
-_ECC_UNCORRECTED, _PAGE_DBE, _NVLINKS = 1, 1, 18  # NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR, NVML_NVLINK_MAX_LINKS
+_ECC_UNCORRECTED = 1  # NVML_MEMORY_ERROR_TYPE_UNCORRECTED
+_PAGE_DBE = 1  # NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR
+_NVLINKS = 18  # NVML_NVLINK_MAX_LINKS
 _DEVICE_CALLS: list[tuple[str, Any]] = [
     ("name", lambda n, h: _text(n.nvmlDeviceGetName(h))),
     ("uuid", lambda n, h: _text(n.nvmlDeviceGetUUID(h))),
@@ -204,10 +206,11 @@ def record(nvml: Any = None) -> dict[str, Any]:
     except Exception as exc:
         return {"driver": None, "init_error": getattr(exc, "value", 999), "devices": []}
     try:
+        handles = [nvml.nvmlDeviceGetHandleByIndex(i) for i in range(nvml.nvmlDeviceGetCount())]
         return {
             "driver": _text(nvml.nvmlSystemGetDriverVersion()),
             "init_error": None,
-            "devices": [_record_device(nvml, nvml.nvmlDeviceGetHandleByIndex(i)) for i in range(nvml.nvmlDeviceGetCount())],
+            "devices": [_record_device(nvml, h) for h in handles],
         }
     finally:
         nvml.nvmlShutdown()
