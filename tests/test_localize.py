@@ -291,3 +291,7 @@ def test_localize_with_repair_rounds_counts_each_round():
     v = L.localize(4, measure)
     assert v.slow_nodes == [2, 3] and v.rounds == len(calls)
     assert calls[:3] == [[(0, 1), (2, 3)], [(1, 2), (0, 3)], [(0, 2), (1, 3)]]
+
+
+def test_verdict_counts_no_rounds_unless_told():
+    assert L.verdict({(0, 1): 10.0, (1, 2): 10.0}, {}, 3).rounds == 0
