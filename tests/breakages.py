@@ -76,7 +76,7 @@ BREAKAGES = [
     ),
     B(
         "md_html_numbers_wrong",
-        "ncclDoctor/report/markdown.py",
+        "ncclDoctor/report/views.py",
         "f\"{r['time_us']:.1f}\", f\"{r['algbw_gbps']:.3f}\", f\"{r['busbw_gbps']:.3f}\"",
         'f"{0.0:.1f}", f"{r[\'algbw_gbps\']:.3f}", f"{0.0:.3f}"',
         (

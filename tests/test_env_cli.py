@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from ncclDoctor.cli import main
 from ncclDoctor.findings import RULES
 from tests.conftest import cli_env, run_cli
@@ -97,7 +98,7 @@ def test_run_directory_is_written_and_rerendered(tmp_path):
 
 
 @pytest.mark.parametrize("args,extra,text", [
-    (["--fail-on", "loud"], {}, "unknown severity"),
+    (["--fail-on", "loud"], {}, "unknown --fail-on 'loud'"),
     (["--pg-timeout", "0"], {}, "--pg-timeout must be positive"),
     (["--nproc-per-node", "0"], {}, "--nproc-per-node must be at least 1"),
     ([], {"NCCLDOCTOR_NVML_REPLAY": "/nonexistent.json"}, "cannot read NCCLDOCTOR_NVML_REPLAY"),

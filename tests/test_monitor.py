@@ -7,11 +7,11 @@ import json
 import subprocess
 import time
 
-import pytest
 import torch
 
 from ncclDoctor.analysis import stalls
-from ncclDoctor.monitor import Monitor, read_records
+from ncclDoctor.monitor import Monitor
+from ncclDoctor.sweep.stalls import read_records
 from tests._reportrun import schema_errors
 from tests.conftest import ROOT, cli_env, run_cli
 
@@ -24,7 +24,7 @@ class SlowLoader:
         return self.n
 
     def __iter__(self):
-        for i in range(self.n):
+        for _ in range(self.n):
             time.sleep(self.wait_s)
             yield torch.zeros(8, 3), torch.zeros(8)
 
