@@ -108,7 +108,7 @@ def test_finding_round_trips_through_json_dicts():
 def test_registry_refuses_duplicates_and_strips_text(monkeypatch):
     monkeypatch.setattr(fd, "RULES", {})
     r = fd.rule("ZZZ903", "info", "T", why="\n  why  \n", fix=" fix\n")
-    assert fd.RULES == {"ZZZ903": r} and (r.code, r.title, r.why, r.fix, r.severity) == (
+    assert {"ZZZ903": r} == fd.RULES and (r.code, r.title, r.why, r.fix, r.severity) == (
         "ZZZ903",
         "T",
         "why",

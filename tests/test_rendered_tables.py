@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from tests._reportrun import LINT_ORDER, real_check
 from tests._tables import compare_rows, html_rows, markdown_rows, parse_avg_line, terminal_rows
 from tests.conftest import run_cli

@@ -11,9 +11,9 @@ import json
 import socket
 
 import pytest
-from tests.conftest import run_cli
 
 from ncclDoctor.report.model import Report
+from tests.conftest import run_cli
 
 
 def _finding(rep: Report, code: str):
