@@ -180,6 +180,7 @@ class Worker:
         mod.fill(t, self.rank)
         self.collective(mod, t)
         _sync(self.device)
+        self.faults.after_checked_collective(t)
         wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
         self.publish("smoke", {"count": count, "wrong": wrong})
 
@@ -244,6 +245,7 @@ class Worker:
         mod.fill(t, self.rank)
         self.collective(mod, t)
         _sync(self.device)
+        self.faults.after_checked_collective(t)
         wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
         iters = self.cfg["iters"]
         return {
