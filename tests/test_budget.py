@@ -74,3 +74,13 @@ def test_a_slow_rank_ends_the_sweep_at_its_budget_as_slow_not_hung(tmp_path):
     assert stop["predicted_s"] > stop["budget_s"] and "stopped at" in stop["note"]
     assert rep.results["run"]["status"] == "ok"
     assert rep.duration_s <= 60, rep.duration_s
+
+
+def test_the_budget_counts_start_up_but_not_a_long_lived_callers_age():
+    """A CLI run's clock starts with the process; run_check from a test session or a
+    notebook that has run for an hour still gets the full --max-seconds."""
+    from ncclDoctor.check.options import process_start
+
+    now = time.time()
+    assert now - 31 <= process_start() <= now
+    assert now - 6 <= process_start(startup_s=5) <= now
