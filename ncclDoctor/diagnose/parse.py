@@ -84,8 +84,9 @@ class LineParser:
                     self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
                     self.last_error.text += " | Last error: " + detail[:200]
                 return None
-        for fn in (self._watchdog, self._nccl_error, self._ib, self._gloo, self._store, self._socket,
-                   self._heartbeat, self._dataloader, self._oom, self._worker_failed, self._nccl_info):
+        for fn in (self._watchdog, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error, self._ib, self._gloo,
+                   self._store, self._socket, self._heartbeat, self._dataloader, self._oom, self._worker_failed,
+                   self._signal, self._exit_noise, self._env, self._nccl_info):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -144,10 +145,76 @@ class LineParser:
 
     def _ib(self, lineno: int, text: str) -> Event | None:
         m = S.R_IB.search(text)
-        if not m:
+        if m:
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=int(m.group("status")), peer=m.group("peer"))
+            return ev
+        a = S.R_IB_ASYNC.search(text)
+        if not a:
             return None
         ev = self._context(lineno, text, "ib_completion")
-        ev.data.update(status=int(m.group("status")), peer=m.group("peer"))
+        ev.data.update(status=None, async_event=a.group(1).strip(), peer=None)
+        return ev
+
+    def _cuda_error(self, lineno: int, text: str) -> Event | None:
+        """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
+        error, or the 'Cuda failure N' NCCL names. Not a peer's consequence."""
+        m = S.R_CUDA_ERROR.search(text)
+        if not m or "ncclUnhandledCudaError" in text:
+            return None
+        if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
+            return None  # the Last error line after ncclUnhandledCudaError lands on that event
+        ev = self._context(lineno, text, "cuda_error")
+        what = m.group(1) or m.group(2) or m.group(4) or ""
+        ev.data.update(what=what.strip(), cuda_code=_int(m.group(3)), watchdog="watchdog thread" in text)
+        return ev
+
+    def _dup_gpu(self, lineno: int, text: str) -> Event | None:
+        m = S.R_DUP_GPU.search(text)
+        if not m or "Last error" in text:
+            return None
+        if self.last_error is not None and lineno - self.last_error_line <= 4:
+            return None  # the Last error text of the ncclInvalidUsage just parsed
+        ev = self._context(lineno, text, "nccl_error")
+        ev.data.update(code="ncclInvalidUsage", last_error=m.group(0), duplicate_gpu=[int(m.group(1)), int(m.group(2))])
+        return ev
+
+    def _shm(self, lineno: int, text: str) -> Event | None:
+        if "NCCL WARN" not in text or not S.R_SHM.search(text):
+            return None
+        ev = self._context(lineno, text, "shm_error")
+        ev.data["what"] = S.R_NCCL_WARN.search(text).group(1).strip()[:200]
+        return ev
+
+    def _signal(self, lineno: int, text: str) -> Event | None:
+        m = S.R_DEATH_SIGNAL.search(text)
+        c = None if m else S.R_CLOSING.search(text)
+        if not m and not c:
+            return None
+        ev = self._context(lineno, text, "signal")
+        ev.rank = None  # the agent's line, not a rank's
+        ev.data.update(received=int(m.group(1)) if m else None, sent=c.group(1) if c else None)
+        return ev
+
+    def _exit_noise(self, lineno: int, text: str) -> Event | None:
+        """Lines that look alarming and are not failures by themselves: the process-group
+        destructor warning (torch >= 2.4, at every exit without destroy_process_group) and
+        the store's IPv6 lookup warning."""
+        if S.R_PG_NOT_DESTROYED.search(text):
+            return self._context(lineno, text, "pg_not_destroyed")
+        if S.R_IPV6.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "IPv6 lookup warning"
+            return ev
+        return None
+
+    def _env(self, lineno: int, text: str) -> Event | None:
+        m = S.R_ENV_DEPRECATED.search(text)
+        pairs = [(m.group(1), "1")] if m else S.R_ENV_ASSIGN.findall(text)
+        if not pairs or "set by environment" in text:
+            return None
+        ev = self._context(lineno, text, "setting")
+        ev.data["settings"] = pairs[:16]
         return ev
 
     def _gloo(self, lineno: int, text: str) -> Event | None:
@@ -167,7 +234,7 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "store_timeout")
         c = S.R_CONNECT_TO.search(text)
-        ev.data["endpoint"] = f"{c.group(1)}:{c.group(2)}" if c else None
+        ev.data["endpoint"] = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else None
         ev.data["rendezvous"] = "endezvous" in text
         return ev
 
@@ -177,7 +244,8 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "socket_error")
         p = S.R_PEER.search(text)
-        ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None)
+        ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None,
+                       connect=bool(S.R_CONNECT_FAIL.search(text)) or "by peer" not in m.group(0).lower())
         return ev
 
     def _dataloader(self, lineno: int, text: str) -> Event | None:
@@ -220,6 +288,12 @@ class LineParser:
         if nr and len(self.pid_rank) < MAX_PIDS:
             self.pid_rank[(m.group("host"), int(m.group("pid")))] = int(nr.group(1))
         found = {}
+        rc = S.R_RETCODE.search(text) if " -> " in text else None
+        if rc:
+            found["retcode"] = (rc.group(1), int(rc.group(2)))
+        ifs = S.R_IFACES.search(text)
+        if ifs:
+            found["interfaces"] = S.R_IFACE.findall(ifs.group(1))[:8]
         u = S.R_NET_USING.search(text)
         if u:
             found["network"] = u.group(1) or u.group(3)

@@ -121,8 +121,43 @@ def _members(c: Collected, pg: str, world: int | None) -> tuple[list[int], bool]
     return seen, False
 
 
+def inside(c: Collected, r: int, pg: str, seq: int | None) -> bool:
+    """The rank's own lines put it inside collective ``seq`` of ``pg`` (or past it): it
+    timed out there, or its watchdog status / Flight Recorder says it enqueued that far.
+    Such a rank is a victim whether or not it printed "Watchdog caught"."""
+    st = c.ranks.get(r)
+    if st is None:
+        return False
+    if pg in st.timeouts:
+        return True
+    if seq is None:
+        return False
+    s = st.status.get(pg)
+    if s is not None and s.data["enqueued"] >= seq:
+        return True
+    tr = st.fr.pgs.get(pg) if st.fr else None
+    return tr is not None and tr.last_enqueued >= seq
+
+
+def reported(st: RankState) -> bool:
+    """Every watchdog wording counts as the rank's report: a timeout, a status line, a heartbeat."""
+    return bool(st.timeouts or st.status or st.counts.get("heartbeat"))
+
+
+def complete_input(c: Collected) -> bool:
+    """Does the input plausibly hold every rank's log? Only when the world size is known
+    from an explicit count and every rank of it has lines here (a pasted excerpt fails)."""
+    size, _, conf = world_size(c)
+    return bool(size) and conf == "high" and size <= MAX_RANKS_CHECKED and all(r in c.ranks for r in range(size))
+
+
+MAX_RANKS_CHECKED = 1 << 16
+
+
 def hang(c: Collected, pg: str, members: list[int], split: bool = False) -> list[Conclusion]:
-    """Culprits of a hang in one process group: behind or silent ranks."""
+    """Culprits of a hang in one process group: behind or silent ranks. Lines without a
+    process-group tag (pg "?") are never compared as one group: nobody is called
+    behind on them, and a silent rank is at most a low-confidence suspect."""
     prog = {r: _progress(c.ranks[r], pg) for r in members if r in c.ranks}
     timed = {r for r in members if r in c.ranks and pg in c.ranks[r].timeouts}
     known = {r: p for r, (p, _) in prog.items() if p is not None}
@@ -130,41 +165,74 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False) -> list
         return []
     seqs = Counter(c.ranks[r].timeouts[pg].seq for r in timed if c.ranks[r].timeouts[pg].seq is not None)
     target = seqs.most_common(1)[0][0] if seqs else max(known.values(), default=None)
-    behind = sorted(r for r, p in known.items() if target is not None and p < target)
-    silent = sorted(r for r in members if r not in timed and r not in behind
-                    and not (r in c.ranks and waiting(c.ranks[r]))) if timed and not split else []
+    untagged = pg == "?"
+    behind = [] if untagged else sorted(r for r, p in known.items() if target is not None and p < target)
+    ins = {r for r in members if inside(c, r, pg, target)} | timed
+    silent = sorted(r for r in members if r not in ins and r not in behind
+                    and not (r in c.ranks and (waiting(c.ranks[r]) or (untagged and reported(c.ranks[r])))))
+    silent = silent if timed and not split else []
     out: list[Conclusion] = []
     if behind:
-        direct = [r for r in behind if c.ranks[r].fr or pg in c.ranks[r].status]
-        conf = "high" if len(direct) == len(behind) and len(behind) < len(known) else "medium"
-        if len(behind) > len(known) - len(behind):
-            conf = "low"  # the majority is behind: maybe the ones ahead issued an extra collective
-        elif len(behind) == len(known) - len(behind):
-            conf = "medium"
-        out.append(Conclusion(
-            "culprit", conf,
-            f"process group {pg}: rank(s) {_fmt_ranks(behind)} never enqueued collective #{target} "
-            f"that {len(known) - len(behind)} other rank(s) issued; last enqueued: "
-            + ", ".join(f"rank {r} #{known[r]}" for r in behind[:6]),
-            behind, pg, target, [prog[r][1] for r in behind[:4] if prog[r][1]] + _victim_lines(c, pg, timed),
-        ))
-    logged = [r for r in silent if r in c.ranks and c.ranks[r].files or r in c.ranks and c.ranks[r].counts]
+        out.append(_behind(c, pg, target, behind, known, prog, timed))
+    logged = [r for r in silent if r in c.ranks and (c.ranks[r].files or c.ranks[r].counts)]
     unlogged = [r for r in silent if r not in logged]
     if logged:
+        full = complete_input(c) and not untagged
         out.append(Conclusion(
-            "culprit", "medium",
-            f"process group {pg}: {len(timed)} rank(s) timed out in collective {_num(target)}, but rank(s) "
-            f"{_fmt_ranks(logged)} logged no timeout: they were not inside it (their logs are present)",
-            logged, pg, target, _victim_lines(c, pg, timed) + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} without a watchdog timeout" for r in logged[:3]],
+            "culprit", "medium" if full else "low",
+            f"process group {_pg_name(pg)}: {len(ins)} rank(s) were inside collective {_num(target)}, but rank(s) "
+            f"{_fmt_ranks(logged)} logged no timeout and no watchdog status: they were not inside it"
+            + ("" if full else " — but the input does not hold every rank's full log (an excerpt?), so this is only a lead"),
+            logged, pg, target, _victim_lines(c, pg, timed) + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} "
+                                                               "without a watchdog line" for r in logged[:3]],
         ))
     if unlogged:
         out.append(Conclusion(
             "culprit", "low",
-            f"process group {pg}: no log lines at all from rank(s) {_fmt_ranks(unlogged)} while the others timed out in "
-            f"collective {_num(target)}: either they are the culprits or their logs were not given",
+            f"process group {_pg_name(pg)}: no log lines at all from rank(s) {_fmt_ranks(unlogged)} while the others timed "
+            f"out in collective {_num(target)}: either they are the culprits or their logs were not given",
             unlogged, pg, target, _victim_lines(c, pg, timed),
         ))
+    if untagged and len(seqs) > 1:
+        out.append(_groups_unclear(c, pg, timed))
     return out
+
+
+def _pg_name(pg: str) -> str:
+    return "untagged (no PG in the lines)" if pg == "?" else pg
+
+
+def _behind(c, pg, target, behind, known, prog, timed) -> Conclusion:
+    direct = [r for r in behind if c.ranks[r].fr or pg in c.ranks[r].status]
+    conf = "high" if len(direct) == len(behind) and len(behind) < len(known) else "medium"
+    if len(behind) > len(known) - len(behind):
+        conf = "low"  # the majority is behind: maybe the ones ahead issued an extra collective
+    elif len(behind) == len(known) - len(behind):
+        conf = "medium"
+    return Conclusion(
+        "culprit", conf,
+        f"process group {pg}: rank(s) {_fmt_ranks(behind)} never enqueued collective #{target} "
+        f"that {len(known) - len(behind)} other rank(s) issued; last enqueued: "
+        + ", ".join(f"rank {r} #{known[r]}" for r in behind[:6]),
+        behind, pg, target, [prog[r][1] for r in behind[:4] if prog[r][1]] + _victim_lines(c, pg, timed),
+    )
+
+
+def _groups_unclear(c: Collected, pg: str, timed: set[int]) -> Conclusion:
+    """Untagged timeouts at different SeqNums. Equal 'ran for' (within a minute) means the
+    collectives were enqueued at the same moment: different process groups, not a rank
+    thousands of collectives behind."""
+    ts = [c.ranks[r].timeouts[pg] for r in sorted(timed)]
+    lo, hi = min(ts, key=lambda t: t.seq or 0), max(ts, key=lambda t: t.seq or 0)
+    rf = [t.data.get("ran_for_ms") for t in (lo, hi)]
+    same_time = None not in rf and abs(rf[0] - rf[1]) < 60_000
+    why = (f"both ran for about {rf[0] / 1000:.0f} s, so they were enqueued at the same moment: different process "
+           "groups (SeqNums count per group), not a rank that fell behind" if same_time else
+           "the lines carry no process-group tag, so the SeqNums may belong to different groups")
+    return Conclusion("groups_unclear", "low",
+                      f"could not tell apart: rank {lo.rank} timed out at SeqNum {lo.seq} and rank {hi.rank} at "
+                      f"SeqNum {hi.seq}; {why}. Nobody is named from this difference.",
+                      sorted({lo.rank, hi.rank} - {None}), pg, None, [lo.brief(), hi.brief()])
 
 
 def _num(seq: int | None) -> str:
@@ -223,10 +291,13 @@ def desync(c: Collected, pg: str) -> list[Conclusion]:
         major = ordered[0][1]
         minority = sorted(r for _, rs in ordered[1:] for r, _ in rs)
         tie = len(ordered[1][1]) == len(major)
-        conf = "low" if tie else ("high" if len(major) >= 2 else "medium")
+        conf = "low" if tie or pg == "?" else ("high" if len(major) >= 2 else "medium")
         desc = "; ".join(f"{_sig_text(sig)} on rank(s) {_fmt_ranks(r for r, _ in rs)}" for sig, rs in ordered)
         ev = [w for _, rs in ordered[1:] for _, w in rs[:2]] + [w for _, w in major[:2]]
-        return [Conclusion("desync", conf, f"process group {pg}, collective #{seq}: ranks disagree: {desc}", minority, pg, seq, ev)]
+        both = " vs ".join(f"{sig[0]}" for sig, _ in ordered[:2])
+        return [Conclusion("desync", conf, f"process group {_pg_name(pg)}, collective #{seq}: ranks disagree: {desc}. Two code "
+                           f"paths issued different collectives ({both}) at the same point: a rank-conditional call "
+                           "(an `if rank == 0:` branch, an extra step at epoch end, uneven data)", minority, pg, seq, ev)]
     return []
 
 
@@ -266,8 +337,11 @@ def first_failure(c: Collected) -> list[Conclusion]:
 
 
 def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
+    """Every member timed out in one collective. Only said when the members are known (a
+    Flight Recorder pg_config, or the whole world with every rank's log): in an excerpt,
+    "everyone shown joined" says nothing about the ranks not shown."""
     timed = [r for r in members if r in c.ranks and pg in c.ranks[r].timeouts]
-    if len(members) < 2 or len(timed) != len(members):
+    if len(members) < 2 or len(timed) != len(members) or not (complete_input(c) or _pg_config(c, pg)):
         return []
     seqs = {c.ranks[r].timeouts[pg].seq for r in timed}
     if len(seqs) != 1:
@@ -275,6 +349,50 @@ def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     seq = seqs.pop()
     return [Conclusion("all_joined", "medium", f"process group {pg}: all {len(timed)} ranks timed out inside collective #{seq}: "
                        "no rank is missing", timed, pg, seq, _victim_lines(c, pg, set(timed)))]
+
+
+def _pg_config(c: Collected, pg: str) -> bool:
+    return any(st.fr and st.fr.pg_ranks.get(pg) for st in c.ranks.values())
+
+
+SETUP_SEQ = 8  # NCCL connects peers lazily, in the first collectives of a communicator
+SETUP_NUMEL = 1 << 16
+
+
+def single_line(c: Collected) -> list[Conclusion]:
+    """What an expert reads from the numbers of one watchdog line.
+
+    - ``ran for`` far beyond ``Timeout(ms)``: the watchdog checks every few seconds, so a
+      large excess means the watchdog thread itself did not run (GIL held by a thread
+      stuck in a CUDA call, a driver hang): a blocked process, not a late collective.
+    - a timeout at one of the first SeqNums with a tiny message: nothing of the training
+      step has run yet; NCCL was still connecting the ranks (interface, firewall, P2P, IB).
+    """
+    out: list[Conclusion] = []
+    ts = [t for st in c.ranks.values() for t in st.timeouts.values()] + [
+        e for e in c.samples.get("watchdog_timeout", []) if e.rank is None]
+    blocked = [t for t in ts if t.data.get("ran_for_ms") and t.data.get("timeout_ms")
+               and t.data["ran_for_ms"] - t.data["timeout_ms"] > max(60_000, t.data["timeout_ms"] // 4)]
+    if blocked:
+        t = max(blocked, key=lambda x: x.data["ran_for_ms"])
+        late = (t.data["ran_for_ms"] - t.data["timeout_ms"]) / 60000
+        out.append(Conclusion(
+            "watchdog_blocked", "high",
+            f"the watchdog noticed the timeout {late:.0f} min late (ran for {t.data['ran_for_ms']} ms against "
+            f"Timeout(ms)={t.data['timeout_ms']}): the watchdog thread itself could not run — a thread holding the GIL "
+            "inside a CUDA call, or a driver/GPU hang. The process was stuck, not only the collective",
+            sorted({x.rank for x in blocked if x.rank is not None}), t.pg, t.seq, [x.brief() for x in blocked[:3]]))
+    seqs = [t for t in ts if t.seq is not None]
+    if seqs and all(t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs):
+        t = seqs[0]
+        size = f", {t.numel_in} element(s)" if t.numel_in is not None else ""
+        out.append(Conclusion(
+            "connection_setup", "medium",
+            f"the timeout is in collective #{t.seq} ({t.op or '?'}{size}): one of the first collectives, with a tiny "
+            "message. NCCL connects the ranks during the first collectives, so this is connection set-up (network "
+            "interface, firewall, P2P/IB), not the training step",
+            [], t.pg, t.seq, [x.brief() for x in seqs[:3]]))
+    return out
 
 
 def reason(c: Collected) -> list[Conclusion]:
@@ -291,4 +409,5 @@ def reason(c: Collected) -> list[Conclusion]:
                 k.message += f" (assuming process group {pg} spans all {size} ranks)"
         out += found or ([] if split else all_joined(c, pg, members))
     out += first_failure(c)
+    out += single_line(c)
     return out

@@ -98,14 +98,18 @@ OLD_CODE = {"unhandled system error": "ncclSystemError", "remote process exited 
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
 R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
-R_IB = re.compile(r"NET/IB ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
-R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection refused|Broken pipe", re.I)
+R_IB = re.compile(r"NET/IBP? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
+R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?Got async event ?: ?([\w ]{1,60})")
+R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection refused|Broken pipe|"
+                      r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign requested address", re.I)
+R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|bootstrap|Bootstrap")
 R_PEER = re.compile(r"\b(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]{1,255})\]?[:<](\d+)")
 R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
-    r"RendezvousTimeoutError|DistStoreError|Socket Timeout|Wait timeout|timed out (?:while )?(?:trying to connect|waiting for|in store)"
+    r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed out|"
+    r"timed out (?:while )?(?:trying to connect|waiting for|in store)"
 )
-R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)")
+R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to ([\w.\-]+):(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
 R_GLOO_KIND = re.compile(r"address family mismatch|[Aa]ddress family not supported|Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|Connection closed by peer|Connection reset by peer")
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* terminat")
@@ -124,6 +128,25 @@ R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No I
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
 R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
+# The watchdog thread's own exception (a CUDA error it hit while polling events: the
+# first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
+R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error \[CUDA\]: ([^\n]{1,120})|"
+                          r"Cuda failure (?:(\d{1,4}) )?'([^']{1,80})'")
+R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)")
+R_SHM = re.compile(r"posix_fallocate failed|shared memory segment|failed to extend /dev/shm")
+# NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,
+# 3 internal, 5 invalid usage, 6 remote error); the first file names the failing layer.
+R_RETCODE = re.compile(r"NCCL INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
+R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket) ?: ?Using (\[\d+\][^\n]{1,400})")
+R_IFACE = re.compile(r"\[\d+\]([\w.\-]+):([^<\s]+)<")
+R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}) death signal")
+R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
+R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed")
+R_IPV6 = re.compile(r"The IPv6 network addresses of")
+R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; use (\w{1,64})")
+# A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`.
+R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
+                          r"['\"]?([^'\"\s\\]{0,120})")
 
 
 def parse_timestamp(text: str) -> float | None:
