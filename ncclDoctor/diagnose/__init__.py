@@ -23,8 +23,11 @@ Stages (``diagnose`` composes them; each is a module):
 4. ``state``     events -> bounded per-rank state
 5. ``reason``    cross-rank conclusions: world size, culprits (behind or silent ranks),
                  desync (same SeqNum, different op or size), first failure, all joined
-6. ``conclude``  conclusions and families -> LOG findings (``rules``; ``ncclDoctor explain LOG001``)
-7. ``timeline``  the per-rank timeline and next steps, in ``report.results["diagnose"]``
+6. ``verdict``   the one conclusion an expert gives: cause class, culprits (only with the
+                 confidence the input allows), proving lines, the specific fix
+7. ``conclude``  conclusions and families -> LOG findings (``rules``; ``ncclDoctor explain LOG001``),
+                 settings printed in the logs -> the ENV findings of ``ncclDoctor env``
+8. ``timeline``  the per-rank timeline and next steps, in ``report.results["diagnose"]``
 
 Exit codes (the table in ``ncclDoctor.errors``): 0 nothing at or above ``--fail-on``,
 1 findings at or above it, 2 usage error (no such path). Unreadable, binary, empty or
@@ -41,6 +44,7 @@ from ncclDoctor.diagnose import conclude, timeline
 from ncclDoctor.diagnose.ingest import ingest_all
 from ncclDoctor.diagnose.load import expand
 from ncclDoctor.diagnose.reason import reason, world_size
+from ncclDoctor.diagnose.verdict import reconcile, verdict
 from ncclDoctor.findings import Severity
 from ncclDoctor.report.model import Report
 
@@ -56,11 +60,15 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     collected.finalize()
     conclusions = reason(collected)
     size, _, size_conf = world_size(collected)
+    env = conclude.settings_findings(collected)
+    v = verdict(collected, conclusions, env)
+    reconcile(v, conclusions)
     findings = conclude.from_conclusions(collected, conclusions) + conclude.from_families(collected)
+    findings += env + conclude.from_verdict(collected, v)
     findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs)
     findings += conclude.nothing_found(findings, collected)
     report.add(*findings)
-    report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings)
+    report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings, v)
     report.ranks = timeline.report_ranks(report.results["diagnose"]["ranks"], collected)
     report.duration_s = round(time.monotonic() - t0, 3)
     if gates is not None:

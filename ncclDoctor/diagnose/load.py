@@ -42,7 +42,7 @@ SNIFF = 8192
 # machine). Lowercase ``ncclSystemError`` & co. and ``...Timeout...Error`` lines are
 # caught by "rror"; torchrun's "Root Cause" block follows its "Failures:" line.
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"imed out", b"onnection", b"gloo", b"exitcode", b"Failures:", b"signal",
-            b"GLOO_", b"Duplicate GPU")
+            b"GLOO_", b"Duplicate GPU", b"NET/IB")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

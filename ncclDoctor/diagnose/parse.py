@@ -95,7 +95,7 @@ class LineParser:
     def _watchdog(self, lineno: int, text: str) -> Event | None:
         if S.R_TIMEOUT.search(text):
             ev = self._context(lineno, text, "watchdog_timeout")
-            m = S.R_WORK.search(text)
+            m = S.R_WORK.search(text) or S.R_WORK_CUT.search(text)
             kv = dict(S.R_KV.findall(m.group("body"))) if m else {}
             ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
             ev.numel_in, ev.numel_out = _int(kv.get("NumelIn")), _int(kv.get("NumelOut"))

@@ -307,7 +307,9 @@ def _sig_text(sig: tuple) -> str:
 
 
 def first_failure(c: Collected) -> list[Conclusion]:
-    errs: list[Event] = [e for st in c.ranks.values() for e in own_errors(st)]
+    # The heartbeat monitor fires minutes after a watchdog got stuck: when it fired says
+    # nothing about which rank failed first.
+    errs: list[Event] = [e for st in c.ranks.values() for e in own_errors(st) if e.kind != "heartbeat"]
     timeouts = [t for st in c.ranks.values() for t in st.timeouts.values()]
     stamped = [e for e in errs if e.ts is not None]
     if stamped:

@@ -73,13 +73,15 @@ def rank_rows(c: Collected, conclusions: list[Conclusion], world: int | None) ->
     return rows
 
 
-def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Finding]) -> list[str]:
+def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Finding], v=None) -> list[str]:
+    """The verdict's fix first; then the steps the findings call for. Never a step that
+    contradicts a finding (no "nothing explains a failure" beside an error)."""
     codes = {f.code for f in findings}
-    steps = []
+    steps = [f"{v.summary[:400]} ({v.confidence} confidence). Fix: {v.fix}"] if v is not None and v.cause != "none" else []
     order = {"first_failure": 0, "desync": 1, "culprit": 2}
     conf = {"high": 0, "medium": 1, "low": 2}
     named = sorted((k for k in conclusions if k.kind in order and k.ranks), key=lambda k: (conf[k.confidence], order[k.kind]))
-    if named:
+    if named and (v is None or v.cause in ("rank_missing", "desync", "cuda_error", "gpu_oom", "host_oom", "early_exit")):
         k = named[0]
         files = sorted({f for r in k.ranks[:4] if r in c.ranks for f in c.ranks[r].files})[:3]
         what = {"first_failure": "it failed first", "desync": "it issued a different collective", "culprit": "the others waited for it"}[k.kind]
@@ -100,11 +102,14 @@ def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Findi
     if "LOG002" in codes:
         steps.append("Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch check collective types and shapes across ranks.")
     if not steps:
-        steps.append("Nothing in the input explains a distributed failure; `ncclDoctor check` tests this node's collectives directly.")
+        if v is not None:
+            steps.append(f"{v.summary[:400]}. {v.fix}")
+        else:
+            steps.append("Nothing in the input explains a distributed failure; `ncclDoctor check` tests this node's collectives directly.")
     return steps
 
 
-def results(c: Collected, conclusions: list[Conclusion], inputs: list[Input], findings: list[Finding]) -> dict[str, Any]:
+def results(c: Collected, conclusions: list[Conclusion], inputs: list[Input], findings: list[Finding], v=None) -> dict[str, Any]:
     ws = next((k for k in conclusions if k.kind == "world_size"), None)
     return {
         "world_size": {"value": ws.seq if ws else None, "source": ws.evidence[0] if ws else "", "confidence": ws.confidence if ws else "low"},
@@ -115,7 +120,8 @@ def results(c: Collected, conclusions: list[Conclusion], inputs: list[Input], fi
         "unranked_events": dict(c.unranked),
         "conclusions": [k.to_dict() for k in conclusions if k.kind != "world_size"],
         "ranks": rank_rows(c, conclusions, ws.seq if ws else None),
-        "next_steps": next_steps(c, conclusions, findings),
+        "next_steps": next_steps(c, conclusions, findings, v),
+        "verdict": v.to_dict() if v is not None else None,
     }
 
 
