@@ -70,6 +70,10 @@ class LineParser:
             handled, ev = self._child_failed(lineno, text)
             if handled:
                 return ev
+        if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
+            self._follow = 6
+        elif len(text) >= 100 and text.rstrip()[-1:].isalnum() or text.rstrip().endswith("'"):
+            self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._follow = 8
