@@ -24,6 +24,7 @@ missing data (no logs at all from a rank).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -397,6 +398,31 @@ def single_line(c: Collected) -> list[Conclusion]:
     return out
 
 
+def _rank_set(text: str) -> list[int]:
+    return sorted({int(x) for x in re.findall(r"\d+", text or "")})
+
+
+def fr_analysis(c: Collected) -> list[Conclusion]:
+    """torch's own Flight Recorder analyzer compared every rank's dump: 'Not all ranks
+    joining collective' with 'missing ranks' names ranks that did not issue it (their
+    dumps exist and lack it), 'error msg: Culprit rank N; Error type: ...' a mismatch."""
+    out: list[Conclusion] = []
+    for e in c.fr_analysis:
+        d = e.data
+        where = f"process group {d.get('group_info', '?')}, collective #{e.seq} ({d.get('collective', '?')})"
+        if d.get("missing_join") and d.get("missing_ranks"):
+            ranks = _rank_set(d["missing_ranks"])
+            out.append(Conclusion("culprit", "high", f"{where}: torch's Flight Recorder analyzer found rank(s) "
+                                  f"{_fmt_ranks(ranks)} not joining it (expected ranks {d.get('expected_ranks', '?')})",
+                                  ranks, d.get("group_info"), e.seq, [e.brief()]))
+        elif d.get("error_msg"):
+            culprits = _rank_set(" ".join(re.findall(r"Culprit rank (\d+)", d["error_msg"])))
+            kind = "desync" if "MISMATCH" in d["error_msg"] and "STATE" not in d["error_msg"] else "culprit"
+            out.append(Conclusion(kind, "high", f"{where}: torch's Flight Recorder analyzer: {d['error_msg'][:300]}",
+                                  culprits, d.get("group_info"), e.seq, [e.brief()]))
+    return out[:4]
+
+
 def reason(c: Collected) -> list[Conclusion]:
     size, source, conf = world_size(c)
     out = [Conclusion("world_size", conf, f"world size {size} (from {source})" if size else "world size unknown", evidence=[source])]
@@ -410,6 +436,7 @@ def reason(c: Collected) -> list[Conclusion]:
             for k in found:
                 k.message += f" (assuming process group {pg} spans all {size} ranks)"
         out += found or ([] if split else all_joined(c, pg, members))
+    out += fr_analysis(c)
     out += first_failure(c)
     out += single_line(c)
     return out

@@ -87,6 +87,7 @@ class Collected:
     retcodes: Counter = field(default_factory=Counter)  # (file, NCCL return code) -> lines
     interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
     files_ranks: dict[str, set[int]] = field(default_factory=dict)  # log file -> ranks its lines name (first 64 files)
+    fr_analysis: list[Event] = field(default_factory=list)  # torch fr_trace analyzer verdict blocks (first 32)
 
     def rank(self, r: int) -> RankState | None:
         st = self.ranks.get(r)
@@ -171,6 +172,11 @@ class Collected:
         if d.get("nranks") and len(self.world) < 64:
             self.world.append((int(d["nranks"]), f"NCCL's 'nranks' at {ev.where}"))
 
+    def add_fr_analysis(self, ev: Event) -> None:
+        self.kinds[ev.kind] += 1
+        if len(self.fr_analysis) < 32:
+            self.fr_analysis.append(ev)
+
     def _setting(self, name: str, value: str, where: str) -> None:
         if name in self.settings or len(self.settings) < 200:
             vals = self.settings.setdefault(name, {})
@@ -215,6 +221,7 @@ class Collected:
         for k, n in o.retcodes.items():
             if k in self.retcodes or len(self.retcodes) < MAX_KEYS:
                 self.retcodes[k] += n
+        self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)
