@@ -43,7 +43,7 @@ def from_conclusions(c: Collected, conclusions: list[Conclusion]) -> list[Findin
     out = []
     rule_for = {"culprit": R.CULPRIT, "desync": R.DESYNC, "first_failure": R.FIRST_FAILURE, "all_joined": R.ALL_JOINED,
                 "watchdog_blocked": L.WATCHDOG_BLOCKED, "connection_setup": L.CONNECTION_SETUP,
-                "groups_unclear": L.GROUPS_UNCLEAR}
+                "groups_unclear": L.GROUPS_UNCLEAR, "numbers": L.NUMBERS}
     for k in conclusions:
         rule = rule_for.get(k.kind)
         if rule is None:

@@ -423,6 +423,49 @@ def fr_analysis(c: Collected) -> list[Conclusion]:
     return out[:4]
 
 
+def numbers(c: Collected) -> list[Conclusion]:
+    """An expert's reading of the numbers of the most common watchdog line and its rank's status."""
+    ts = [(pg, t) for st in c.ranks.values() for pg, t in st.timeouts.items() if t.seq is not None]
+    ts += [("?", e) for e in c.samples.get("watchdog_timeout", []) if e.rank is None and e.seq is not None]
+    if not ts:
+        return []
+    common = Counter((t.seq, t.op) for _, t in ts).most_common(1)[0][0]
+    pg, t = min(((p, x) for p, x in ts if (x.seq, x.op) == common), key=lambda px: (px[0] == "?", px[1].rank or 0))
+    said = [f"SeqNum={t.seq}: the {_ordinal(t.seq)} collective of process group {_pg_name(pg)}"]
+    ni, no, op = t.numel_in, t.numel_out, (t.op or "").upper()
+    if ni and no and ni != no and ("SCATTER" in op or "GATHER" in op):
+        g = max(ni, no) // min(ni, no)
+        said.append(f"NumelIn={ni} / NumelOut={no}: a {op.strip('_').lower()} over {g} ranks")
+    elif ni is not None and ni <= 8:
+        said.append(f"NumelIn={ni}: a barrier or a scalar (a loss/metric sync, a flag), not a gradient bucket")
+    elif ni:
+        said.append(f"NumelIn={ni}: {ni * 2 / 2**20:.0f} MiB in bf16, {ni * 4 / 2**20:.0f} MiB in fp32 (a gradient bucket or a "
+                    "parameter shard)")
+    to, ran = t.data.get("timeout_ms"), t.data.get("ran_for_ms")
+    if to:
+        said.append(f"Timeout(ms)={to}: {to / 60000:g} min" + (" (torch's NCCL default)" if to == 600000 else
+                                                             " (set by the job or its launcher, not NCCL's 10-min default)"))
+    if to and ran:
+        said.append(f"ran for {ran} ms: the watchdog looked {(ran - to) / 1000:.1f} s after the deadline"
+                    + (" (it was running normally)" if ran - to < 60_000 else " (it was blocked)"))
+    s = next((st.status[pg] for st in c.ranks.values() if pg in st.status and st.status[pg].seq == t.seq), None)
+    if s is not None:
+        enq, done = s.data["enqueued"], s.data["completed"]
+        if enq > t.seq:
+            said.append(f"last enqueued {enq}: rank {s.rank}'s CPU had already issued {enq - t.seq} more collective(s): "
+                        "it was not stuck in Python; it waits for the GPU/NCCL to finish #" + str(t.seq))
+        if done == t.seq - 1:
+            said.append(f"last completed {done}: everything before #{t.seq} finished; the hang is exactly there")
+        elif done < t.seq - 1:
+            said.append(f"last completed {done}: {t.seq - 1 - done} earlier collective(s) also never finished")
+    return [Conclusion("numbers", "high", "; ".join(said), [], pg, t.seq, [t.brief()] + ([s.brief()] if s else []))]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def reason(c: Collected) -> list[Conclusion]:
     size, source, conf = world_size(c)
     out = [Conclusion("world_size", conf, f"world size {size} (from {source})" if size else "world size unknown", evidence=[source])]
@@ -439,4 +482,5 @@ def reason(c: Collected) -> list[Conclusion]:
     out += fr_analysis(c)
     out += first_failure(c)
     out += single_line(c)
+    out += numbers(c)
     return out

@@ -146,3 +146,16 @@ Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach
 other on, e.g. NCCL_SOCKET_IFNAME==eth0 or ^docker,lo,veth; list them with ip -br addr.
 """,
 )
+
+NUMBERS = rule(
+    "LOG009", "info", "What the numbers in the watchdog lines say",
+    why="""
+Every number of a watchdog line carries information: SeqNum is the position in the
+process group's sequence; NumelIn/NumelOut of a reduce-scatter or all-gather give the
+group's size; Timeout(ms) is the process group's timeout; 'ran for' minus it is how late
+the watchdog looked; the status line's 'last enqueued' beyond the stuck SeqNum means the
+rank's CPU went on issuing work (it waits on the GPU, not in Python), and 'last
+completed' one below it means everything before completed.
+""",
+    fix="Read this with the verdict: it explains where in the job the hang is and what the ranks were doing.",
+)
