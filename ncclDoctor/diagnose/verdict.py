@@ -203,6 +203,10 @@ def bad_interfaces(c: Collected) -> list[str]:
             if _BAD_IFACE.match(n) or a.startswith("127.") or a.lower().startswith("fe80")]
 
 
+def hosts(c: Collected) -> set[str]:
+    return {h for st in c.ranks.values() for h in st.hosts}
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
     gloo = [e for e in c.samples.get("gloo_error", []) if "by peer" not in str(e.data.get("what", "")).lower()]
@@ -224,6 +228,10 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if bad:
         seen.append("NCCL chose interface(s) " + ", ".join(bad) + " (loopback, link-local or virtual: not reachable from "
                     "other nodes)")
+    loop = sorted({str(e.data.get("peer")) for e in connect if str(e.data.get("peer", "")).startswith("127.")})
+    if loop and len(hosts(c)) > 1:
+        seen.append(f"ranks on {len(hosts(c))} hosts connect to the loopback address {', '.join(loop)}: a host name that "
+                    "resolves to 127.0.1.1 (Debian/Ubuntu /etc/hosts) or MASTER_ADDR=localhost in a multi-node job")
     proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
     return Verdict("network_setup", "; ".join(seen) + ": the network interface or path chosen between the ranks does not "
                    "work", "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
@@ -241,6 +249,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     rdzv = any(e.data.get("rendezvous") for e in evs)
     what = (f"the TCPStore/rendezvous endpoint {ep} was not reachable" if ep else
             "the rendezvous did not complete" if rdzv else "the store timed out")
+    if ep and ep.startswith(("127.", "localhost")) and len(hosts(c)) > 1:
+        what += f" — a loopback address while the job spans {len(hosts(c))} hosts: MASTER_ADDR must be rank 0's routable address"
     return Verdict("store_rendezvous", what + ": either the node that hosts the store (MASTER_ADDR, rank 0's node) never "
                    "started it or died, or the address/port is not reachable from the other nodes",
                    f"From every node: nc -zv {ep.replace(':', ' ') if ep else 'MASTER_ADDR MASTER_PORT'} must connect; "

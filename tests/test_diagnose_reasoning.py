@@ -1,0 +1,100 @@
+"""The expert rules of issue #14, one per test, on small logs in the formats torch and NCCL
+print (the line formats are the ones of tests/fixtures/corpus, whose sources are cited there)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ncclDoctor.diagnose import diagnose
+
+TO = ("[rank{r}]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective operation "
+      "timeout: WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
+      "{ran} milliseconds before timing out.")
+ST = ("[rank{r}]:[E1206 18:44:12.715588844 ProcessGroupNCCL.cpp:1664] [PG 1 Rank {r}] Exception (either an error or "
+      "timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: {enq}, last completed NCCL work: {done}.")
+INIT = "gpu-a:{pid}:{pid} [{r}] NCCL INFO comm 0x1 rank {r} nranks {n} cudaDev {r} busId 1000 commId 0x7 - Init COMPLETE"
+
+
+def _run(tmp_path: Path, files: dict[str, list[str]]):
+    for name, lines in files.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    r = diagnose([str(tmp_path)])
+    return r, r.results["diagnose"]
+
+
+def _accused(d) -> set[int]:
+    out = set(d["verdict"]["culprits"]) if d["verdict"]["confidence"] != "low" else set()
+    for k in d["conclusions"]:
+        if k["kind"] in ("culprit", "desync", "first_failure") and k["confidence"] != "low":
+            out.update(k["ranks"])
+    return out
+
+
+def test_a_rank_whose_status_says_it_enqueued_the_stuck_seqnum_is_a_victim(tmp_path):
+    """Rank 1 printed no 'Watchdog caught' line, but its status line says it enqueued #12 > #10:
+    it is inside the collective. Rank 2 has logs (its init line) and no watchdog line at all."""
+    lines = [INIT.format(pid=100 + r, r=r, n=3) for r in range(3)]
+    lines += [TO.format(r=0, seq=10, ran=600050), ST.format(r=0, seq=10, enq=12, done=9), ST.format(r=1, seq=10, enq=12, done=9)]
+    _, d = _run(tmp_path, {"job.log": lines})
+    assert _accused(d) == {2}
+    assert d["verdict"]["cause"] == "rank_missing" and d["verdict"]["culprits"] == [2]
+
+
+def test_an_excerpt_never_makes_a_silent_rank_more_than_a_low_confidence_lead(tmp_path):
+    """The same lines without the init lines: nothing says how many ranks the job had, so
+    the ranks not shown may simply be missing from the paste."""
+    lines = [TO.format(r=0, seq=10, ran=600050), ST.format(r=0, seq=10, enq=12, done=9), ST.format(r=1, seq=10, enq=12, done=9),
+             TO.format(r=3, seq=10, ran=600040)]
+    _, d = _run(tmp_path, {"paste.log": lines})
+    assert _accused(d) == set()
+    assert d["verdict"]["cause"] == "unknown" and "every rank" in d["verdict"]["fix"]
+
+
+def test_untagged_seqnums_thousands_apart_with_the_same_ran_for_are_different_groups(tmp_path):
+    old = "[E ProcessGroupNCCL.cpp:458] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq}, " \
+          "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for {ran} milliseconds before timing out."
+    lines = [old.format(r=0, seq=96120, ran=1800500), old.format(r=7, seq=64088, ran=1800700)]
+    r, d = _run(tmp_path, {"out.log": lines})
+    assert _accused(d) == set()
+    unclear = next(k for k in d["conclusions"] if k["kind"] == "groups_unclear")
+    assert "different process groups" in unclear["message"] and "could not tell apart" in unclear["message"]
+    assert "LOG008" in {f.code for f in r.findings}
+
+
+def test_ran_for_far_beyond_the_timeout_means_the_watchdog_was_blocked(tmp_path):
+    _, d = _run(tmp_path, {"r0.log": [TO.format(r=0, seq=500, ran=25624887)]})
+    assert d["verdict"]["cause"] == "watchdog_blocked"
+    assert "py-spy" in d["verdict"]["fix"]
+
+
+def test_a_timeout_in_the_first_collectives_with_a_tiny_message_is_connection_setup(tmp_path):
+    line = TO.format(r=0, seq=2, ran=600010).replace("NumelIn=1048576, NumelOut=1048576", "NumelIn=1, NumelOut=1")
+    r, d = _run(tmp_path, {"r0.log": [line]})
+    assert d["verdict"]["cause"] == "network_setup" and "NCCL_SOCKET_IFNAME" in d["verdict"]["fix"]
+    assert "LOG007" in {f.code for f in r.findings}
+
+
+def test_a_multi_node_job_connecting_to_loopback_is_named(tmp_path):
+    warn = "{h}:{pid}:{pid} [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 127.0.1.1<35007> failed : Connection refused"
+    lines = [INIT.format(pid=11, r=0, n=2).replace("gpu-a", "node-a"), INIT.format(pid=12, r=1, n=2).replace("gpu-a", "node-b"),
+             warn.format(h="node-b", pid=12)]
+    _, d = _run(tmp_path, {"job.log": lines})
+    assert d["verdict"]["cause"] == "network_setup"
+    assert "127.0.1.1" in d["verdict"]["summary"] and "/etc/hosts" in d["verdict"]["summary"]
+
+
+def test_settings_printed_in_logs_are_linted_like_ncclDoctor_env_with_their_line(tmp_path):
+    r, d = _run(tmp_path, {"launch.log": ["export NCCL_IB_TIMEOUT=40", "export NCCL_ASYNC_ERROR_HANDLING=1", "python train.py"]})
+    by = {f.code: f for f in r.findings}
+    assert "ENV002" in by and "NCCL_ASYNC_ERROR_HANDLING" in by["ENV002"].message
+    assert any(str(e).endswith("launch.log:2: export NCCL_ASYNC_ERROR_HANDLING=1") for e in by["ENV002"].evidence)
+    assert d["verdict"]["cause"] == "config"
+
+
+def test_cuda_error_in_the_watchdog_is_the_first_failure_and_the_others_are_victims(tmp_path):
+    cuda = ("[rank1]:[E117 11:40:54.259889664 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process "
+            "group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered")
+    _, d = _run(tmp_path, {"rank0.log": [TO.format(r=0, seq=10, ran=600050).replace("E1206 18:44:12", "E1206 18:54:12")],
+                           "rank1.log": [cuda.replace("E117 11:40:54", "E1206 18:44:12")]})
+    assert d["verdict"]["cause"] == "cuda_error" and d["verdict"]["culprits"] == [1]
+    assert 0 not in _accused(d) and "CUDA_LAUNCH_BLOCKING" in d["verdict"]["fix"]
