@@ -46,12 +46,12 @@ SNIFF = 8192
 #             would make a victim look silent: never dropped for speed)
 #   rror      every Error/error: exceptions, CUDA errors, DistNetworkError, gloo's
 #             RuntimeError lines, "Last error:", OutOfMemoryError, the ChildFailedError line
-#   c10d      the store's socket lines ("[c10d] The client socket has timed out ...")
+#   [c10d]    the store's socket lines ("[c10d] The client socket has timed out ...")
 #   exitcode  torchrun's "failed (exitcode: N)" and its failure summary fields
 #   signal    the agent's "Received N death signal" / "closing signal SIGTERM"
 #   NET/IB    IB completion errors printed without the NCCL prefix
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
-TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"c10d", b"exitcode", b"signal", b"NET/IB")
+TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -147,6 +147,11 @@ def markdown(d: dict[str, Any]) -> list[str]:
     ws = d["world_size"]
     out = ["", "## Diagnosis", "", f"World size: {ws['value'] if ws['value'] is not None else 'unknown'} "
            f"({ws['source']}; {ws['confidence']} confidence). Read {d['inputs_total']} input(s), {d['bytes_read'] / 1e6:.1f} MB.", ""]
+    v = d.get("verdict")
+    if v:
+        out += ["### Verdict", "", f"**{v['cause']}** ({v['confidence']} confidence"
+                + (f"; culprit rank(s) {', '.join(map(str, v['culprits']))}" if v["culprits"] else "") + f"): {v['summary']}",
+                "", f"Fix: {v['fix']}", ""] + [f"- `{p[:200].replace('`', chr(39))}`" for p in v["proof"][:4]] + [""]
     out += ["### Next steps", ""] + [f"{i}. {s}" for i, s in enumerate(d["next_steps"], 1)] + [""]
     out += ["### Per-rank timeline", ""]
     shown = [r for r in d["ranks"] if r["timeline"] or r["role"] != "no failure seen"][:64]
@@ -173,5 +178,9 @@ def console_lines(d: dict[str, Any], limit: int = 16) -> list[str]:
     rest = len(interesting) + len(victims) - limit
     if rest > 0:
         lines.append(f"  ... {rest} more rank(s): see report.md / report.json")
+    v = d.get("verdict")
+    if v:
+        lines.append(f"verdict: {v['cause']} ({v['confidence']}"
+                     + (f", culprit rank(s) {', '.join(map(str, v['culprits'][:8]))}" if v["culprits"] else "") + ")")
     lines += [f"next: {s}" for s in d["next_steps"][:4]]
     return lines
