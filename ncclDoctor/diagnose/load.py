@@ -50,8 +50,9 @@ SNIFF = 8192
 #   exitcode  torchrun's "failed (exitcode: N)" and its failure summary fields
 #   signal    the agent's "Received N death signal" / "closing signal SIGTERM"
 #   NET/IB    IB completion errors printed without the NCCL prefix
+#   onnection Connection reset/closed/refused in any format (NCCL 2.0-2.3 lines lack "NCCL")
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
-TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB")
+TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

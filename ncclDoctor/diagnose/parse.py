@@ -113,6 +113,10 @@ class LineParser:
             ev = self._context(lineno, text, "watchdog_timeout")
             ev.data.update(timeout_ms=int(g.group(1)), backend="gloo")
             return ev
+        w = S.R_WATCHDOG_REPORT.search(text)
+        if w and "Watchdog caught" not in text:
+            ev = self._context(lineno, text, "watchdog_report")
+            return ev
         m = S.R_STATUS.search(text)
         if m:
             ev = self._context(lineno, text, "watchdog_status")
@@ -154,6 +158,11 @@ class LineParser:
             ev.data.update(status=int(m.group("status")), peer=m.group("peer"))
             return ev
         a = S.R_IB_ASYNC.search(text)
+        v = None if a else S.R_VERBS.search(text)
+        if v:
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
+            return ev
         if not a:
             return None
         ev = self._context(lineno, text, "ib_completion")
@@ -248,8 +257,9 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "socket_error")
         p = S.R_PEER.search(text)
-        ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None,
-                       connect=bool(S.R_CONNECT_FAIL.search(text)) or "by peer" not in m.group(0).lower())
+        # set-up when it happened while connecting; a peer that went away otherwise (a consequence)
+        connect = bool(S.R_CONNECT_FAIL.search(text)) or not S.R_PEER_GONE.search(m.group(0))
+        ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None, connect=connect)
         return ev
 
     def _dataloader(self, lineno: int, text: str) -> Event | None:
@@ -282,7 +292,7 @@ class LineParser:
     def _nccl_info(self, lineno: int, text: str) -> Event | None:
         m = S.R_NCCL_PREFIX.search(text)
         if not m:
-            return None
+            return self._retcode(lineno, text)
         if m.group("lvl") == "WARN":
             ev = self._context(lineno, text, "nccl_warn")
             w = S.R_NCCL_WARN.search(text)
@@ -292,9 +302,6 @@ class LineParser:
         if nr and len(self.pid_rank) < MAX_PIDS:
             self.pid_rank[(m.group("host"), int(m.group("pid")))] = int(nr.group(1))
         found = {}
-        rc = S.R_RETCODE.search(text) if " -> " in text else None
-        if rc:
-            found["retcode"] = (rc.group(1), int(rc.group(2)))
         ifs = S.R_IFACES.search(text)
         if ifs:
             found["interfaces"] = S.R_IFACE.findall(ifs.group(1))[:8]
@@ -312,11 +319,20 @@ class LineParser:
             found["nranks"] = int(nr.group(2))
             found["comm_rank"] = int(nr.group(1))
         if not found:
-            return None
+            return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")
         if nr and ev.rank is None:
             ev.rank = int(nr.group(1))
         ev.data.update(found)
+        return ev
+
+    def _retcode(self, lineno: int, text: str) -> Event | None:
+        """NCCL's return-code trail ("NCCL INFO bootstrap.cc:270 -> 2"), whatever the prefix."""
+        rc = S.R_RETCODE.search(text) if " -> " in text else None
+        if not rc:
+            return None
+        ev = self._context(lineno, text, "transport")
+        ev.data["retcode"] = (rc.group(1), int(rc.group(2)))
         return ev
 
     # -- torchrun's failure summary -------------------------------------------------

@@ -35,10 +35,12 @@ NONFATAL = ("nccl_warn",)
 
 
 def is_consequence(e: Event) -> bool:
-    """A peer went away: "connection closed/reset by peer" is what a rank sees when
-    another rank died first, so it never makes that rank the cause."""
+    """A peer went away: "connection closed/reset by peer", "Broken pipe" is what a rank
+    sees when another rank died first, so it never makes that rank the cause."""
     what = str(e.data.get("what") or "").lower()
-    return e.kind in ("socket_error", "gloo_error") and ("by peer" in what or "by remote peer" in what)
+    if e.kind == "socket_error":
+        return not e.data.get("connect")
+    return e.kind == "gloo_error" and ("by peer" in what or "by remote peer" in what)
 
 
 def own_errors(st: RankState) -> list[Event]:
@@ -141,8 +143,9 @@ def inside(c: Collected, r: int, pg: str, seq: int | None) -> bool:
 
 
 def reported(st: RankState) -> bool:
-    """Every watchdog wording counts as the rank's report: a timeout, a status line, a heartbeat."""
-    return bool(st.timeouts or st.status or st.counts.get("heartbeat"))
+    """Every watchdog wording counts as the rank's report: a timeout, a status line, a
+    heartbeat, "Some NCCL operations have failed or timed out"."""
+    return bool(st.timeouts or st.status or st.counts.get("heartbeat") or st.counts.get("watchdog_report"))
 
 
 def complete_input(c: Collected) -> bool:

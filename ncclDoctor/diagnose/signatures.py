@@ -80,7 +80,9 @@ R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
 # not one pass per start position (a 50 MB single line once took minutes).
-R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) \[(?P<dev>\d{1,4})\] NCCL (?P<lvl>WARN|INFO)")
+# NCCL 2.0-2.3 printed "host:pid:tid [dev] include/socket.h:194 WARN ..." without the word NCCL.
+R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) \[(?P<dev>\d{1,4})\] "
+                           r"(?:NCCL |[\w/.]{1,64}:\d{1,6} )?(?P<lvl>WARN|INFO)")
 
 # --- families -----------------------------------------------------------------------
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
@@ -103,7 +105,13 @@ R_IB = re.compile(r"NET/IBP? ?: ?Got completion (?:from peer (?P<peer>\S+) )?wit
 R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?Got async event ?: ?([\w ]{1,60})")
 R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection refused|Broken pipe|"
                       r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign requested address", re.I)
-R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|bootstrap|Bootstrap")
+# A socket error while connecting (set-up) rather than a peer that went away mid-run.
+R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|[Cc]onnect to \S+ (?:failed|returned)|"
+                            r"No route to host|Connection refused|connection abort|Cannot assign requested address")
+R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe", re.I)
+R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
+# "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
+R_WATCHDOG_REPORT = re.compile(r"Some NCCL operations have failed or timed out|NCCL communicator was aborted on rank (\d+)")
 R_PEER = re.compile(r"\b(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]{1,255})\]?[:<](\d+)")
 R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
@@ -137,7 +145,7 @@ R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) bot
 R_SHM = re.compile(r"posix_fallocate failed|shared memory segment|failed to extend /dev/shm")
 # NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,
 # 3 internal, 5 invalid usage, 6 remote error); the first file names the failing layer.
-R_RETCODE = re.compile(r"NCCL INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
+R_RETCODE = re.compile(r"(?:NCCL )?INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
 R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket) ?: ?Using (\[\d+\][^\n]{1,400})")
 R_IFACE = re.compile(r"\[\d+\]([\w.\-]+):([^<\s]+)<")
 R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}) death signal")

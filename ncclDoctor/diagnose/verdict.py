@@ -187,6 +187,11 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     for a in asyncs:
         parts.append(f"async event '{a}': the HCA itself reported a failure (hardware/firmware)")
         fixes.append("check that HCA (ibstat, ibv_devinfo, mlxlink, firmware version) and drain the node")
+    for e in [e for e in evs if e.data.get("verbs")][:1]:
+        parts.append(f"the verbs call {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA could not set "
+                     "up the connection to the peer (for RoCE: the GID/address chosen is not routable to it)")
+        fixes.append("check ibstat/ibv_devinfo on both ends; on RoCE set NCCL_IB_GID_INDEX to the RoCEv2 GID whose address "
+                     "the peers route to (show_gids), and check the switch's routing/PFC")
     where = f" (peer {', '.join(peers)})" if peers else ""
     ranks = _ranks(c, "ib_completion")  # the ranks whose HCA reported it: their link/path is the one to check
     return Verdict("ib_fabric", f"InfiniBand/RoCE completion errors{' on ' + _named(ranks) if ranks else ''}{where}: "
@@ -210,7 +215,10 @@ def hosts(c: Collected) -> set[str]:
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
     gloo = [e for e in c.samples.get("gloo_error", []) if "by peer" not in str(e.data.get("what", "")).lower()]
-    boot = sorted(f"{f} -> {n}" for (f, n) in c.retcodes if f in ("bootstrap.cc", "socket.cc", "net_socket.cc"))
+    # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
+    # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
+    boot = sorted(f"{f} -> {n}" for (f, n) in c.retcodes
+                  if f.startswith("bootstrap.") or (f in ("socket.cc", "net_socket.cc", "socket.h") and n in (2, 3)))
     setup = [k for k in ks if k.kind == "connection_setup"]
     bad = bad_interfaces(c)
     if not (connect or gloo or boot or setup or bad):
@@ -359,7 +367,7 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    if not c.kinds.get("watchdog_timeout") and not c.kinds.get("watchdog_status"):
+    if not any(c.kinds.get(k) for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")):
         return None
     unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
     low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
@@ -369,7 +377,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict("unknown", msg, "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
                    "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
                    "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
-                   "'last enqueued', is the culprit.", "low", [], _samples(c, "watchdog_timeout"))
+                   "'last enqueued', is the culprit.", "low", [], _samples(c, "watchdog_timeout") or _samples(c, "watchdog_report"))
 
 
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
@@ -402,7 +410,28 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
 ]
 
 
+def _last_errors(c: Collected) -> None:
+    """An NCCL error's "Last error:" text is itself a log line (an IB completion, a socket
+    error, a CUDA failure): read it as one, so its own family decides the cause."""
+    from ncclDoctor.diagnose.parse import LineParser
+
+    for e in list(c.samples.get("nccl_error", [])):
+        text = e.data.get("last_error")
+        if not text or e.data.get("last_error_read"):
+            continue
+        e.data["last_error_read"] = True
+        path, _, line = e.where.rpartition(":")
+        d = LineParser(path, e.rank).parse(int(line) if line.isdigit() else 0, text)
+        if d is not None and d.kind != "nccl_error":
+            d.rank = e.rank if d.rank is None else d.rank
+            c.kinds[d.kind] += 1
+            c.samples.setdefault(d.kind, []).append(d)
+            if d.rank is not None:
+                c.kind_ranks.setdefault(d.kind, set()).add(d.rank)
+
+
 def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> Verdict:
+    _last_errors(c)
     for detect in DETECTORS:
         v = detect(c, ks)
         if v is not None:
