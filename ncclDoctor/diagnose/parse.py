@@ -18,6 +18,12 @@ from ncclDoctor.diagnose.signatures import Event, _int
 MAX_PIDS = 4096
 
 
+def _numel(v: str | None) -> int | None:
+    """NumelIn/NumelOut; 18446744073709551615 (2^64-1, a coalesced op) means 'not applicable'."""
+    n = _int(v)
+    return None if n is None or n >= 1 << 63 else n
+
+
 class LineParser:
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -31,6 +37,7 @@ class LineParser:
         self.last_error_line = 0
         self.want_last_error = False
         self._follow = 0
+        self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
 
     def want_more(self, _text: str) -> int:
         n, self._follow = self._follow, 0
@@ -74,6 +81,14 @@ class LineParser:
             self._follow = 6
         elif len(text) >= 100 and text.rstrip()[-1:].isalnum() or text.rstrip().endswith("'"):
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature
+            if self._cut is None:
+                self._cut = (lineno, text)
+        elif self._cut is not None:
+            start, head = self._cut
+            self._cut = None
+            ev = self._families(start, head.rstrip() + " " + text.strip())
+            if ev is not None:
+                return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._follow = 8
@@ -88,6 +103,12 @@ class LineParser:
                     self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
                     self.last_error.text += " | Last error: " + detail[:200]
                 return None
+        ev = self._families(lineno, text)
+        if ev is not None and self._cut is not None and self._cut[0] == lineno:
+            self._cut = None  # the line was whole enough to be read: nothing to join
+        return ev
+
+    def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._watchdog, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error, self._ib, self._gloo,
                    self._store, self._socket, self._heartbeat, self._dataloader, self._oom, self._worker_failed,
                    self._signal, self._exit_noise, self._env, self._nccl_info):
@@ -102,7 +123,7 @@ class LineParser:
             m = S.R_WORK.search(text) or S.R_WORK_CUT.search(text)
             kv = dict(S.R_KV.findall(m.group("body"))) if m else {}
             ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
-            ev.numel_in, ev.numel_out = _int(kv.get("NumelIn")), _int(kv.get("NumelOut"))
+            ev.numel_in, ev.numel_out = _numel(kv.get("NumelIn")), _numel(kv.get("NumelOut"))
             ev.data["timeout_ms"] = _int(kv.get("Timeout"))
             r = S.R_RAN_FOR.search(text)
             ev.data["ran_for_ms"] = int(r.group(1)) if r else None
@@ -173,8 +194,8 @@ class LineParser:
         """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
         error, or the 'Cuda failure N' NCCL names. Not a peer's consequence."""
         m = S.R_CUDA_ERROR.search(text)
-        if not m or "ncclUnhandledCudaError" in text:
-            return None
+        if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
+            return None  # "CUDA error: out of memory" is an OOM (see _oom)
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
             return None  # the Last error line after ncclUnhandledCudaError lands on that event
         ev = self._context(lineno, text, "cuda_error")

@@ -116,14 +116,15 @@ R_PEER = re.compile(r"\b(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]{1,255})\
 R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
     r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed out|"
+    r"client socket has failed to connect to|"
     r"timed out (?:while )?(?:trying to connect|waiting for|in store)"
 )
-R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to ([\w.\-]+):(\d+)")
+R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|Connection closed by peer|Connection reset by peer")
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* terminat")
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited unexpectedly)|[Uu]nexpected bus error encountered in worker")
-R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError")
+R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
@@ -151,7 +152,8 @@ R_IFACE = re.compile(r"\[\d+\]([\w.\-]+):([^<\s]+)<")
 R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}) death signal")
 R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
 R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed")
-R_IPV6 = re.compile(r"The IPv6 network addresses of")
+# The store trying IPv6 first: harmless when it falls back to IPv4 (errno 97 = IPv6 disabled on the host).
+R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
 R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; use (\w{1,64})")
 # A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`.
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="

@@ -107,7 +107,8 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict("gpu_oom", f"{_named(ranks)} ran out of GPU memory; the other ranks then waited for it",
                    "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
                    "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
-                   "process on that GPU.", "high" if len(ranks) == 1 else "medium", ranks, _samples(c, "cuda_oom"))
+                   "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
+                   "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first.", "high" if len(ranks) == 1 else "medium", ranks, _samples(c, "cuda_oom"))
 
 
 def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -377,7 +378,8 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict("unknown", msg, "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
                    "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
                    "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
-                   "'last enqueued', is the culprit.", "low", [], _samples(c, "watchdog_timeout") or _samples(c, "watchdog_report"))
+                   "'last enqueued', is the culprit.", "low", [],
+                   (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4])
 
 
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
