@@ -98,3 +98,37 @@ def test_cuda_error_in_the_watchdog_is_the_first_failure_and_the_others_are_vict
                            "rank1.log": [cuda.replace("E117 11:40:54", "E1206 18:44:12")]})
     assert d["verdict"]["cause"] == "cuda_error" and d["verdict"]["culprits"] == [1]
     assert 0 not in _accused(d) and "CUDA_LAUNCH_BLOCKING" in d["verdict"]["fix"]
+
+
+def test_the_last_error_text_of_an_nccl_error_decides_its_cause(tmp_path):
+    """ncclRemoteError is only 'a peer or the network': its Last error line says which."""
+    line = ("[rank2]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1736, remote process exited or "
+            "there was a network error, NCCL version 2.20.5 ncclRemoteError: A call failed possibly due to a network error or "
+            "a remote process exiting prematurely. Last error: NET/IB : Got completion from peer 10.0.0.7<38536> with "
+            "error 12, opcode 48, len 32710, vendor err 129")
+    _, d = _run(tmp_path, {"rank2.log": [line]})
+    assert d["verdict"]["cause"] == "ib_fabric"
+    assert "IBV_WC_RETRY_EXC_ERR" in d["verdict"]["summary"] and "NCCL_IB_TIMEOUT" in d["verdict"]["fix"]
+
+
+def test_a_peer_that_went_away_mid_run_is_not_a_set_up_failure(tmp_path):
+    """'Connection closed by remote peer' / 'Broken pipe' during a run (return code 6 through the
+    socket transport) mean the peer process died; refused/unreachable connects at bootstrap are set-up."""
+    gone = ["h1:11:12 [1] misc/socket.cc:518 NCCL WARN Net : Call to recv from 10.2.0.5<58355> failed : Broken pipe",
+            "h1:11:12 [1] NCCL INFO misc/socket.cc:535 -> 6",
+            "h1:11:13 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer h2<47861>"]
+    _, d = _run(tmp_path, {"gone.log": gone})
+    assert d["verdict"]["cause"] == "early_exit" and "peer" in d["verdict"]["fix"]
+    boot = ["h1:11:12 [1] misc/socket.cc:456 NCCL WARN Net : Connect to 172.17.0.2<40537> failed : Connection refused",
+            "h1:11:12 [1] NCCL INFO bootstrap.cc:256 -> 2"]
+    (tmp_path / "gone.log").unlink()
+    _, d = _run(tmp_path, {"boot.log": boot})
+    assert d["verdict"]["cause"] == "network_setup" and "NCCL_SOCKET_IFNAME" in d["verdict"]["fix"]
+
+
+def test_a_status_line_wrapped_by_the_terminal_is_still_read(tmp_path):
+    lines = ["[rank3]:[E909 09:55:46.996672294 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank 3] Timeout at NCCL work: "
+             "2070, last enqueued ", "NCCL work: 2082, last completed NCCL work: 2069."]
+    r, d = _run(tmp_path, {"out.log": lines})
+    assert d["events"].get("watchdog_status") == 1
+    assert "enqueued #2082" in next(x for x in d["ranks"] if x["rank"] == 3)["last_collective"]
