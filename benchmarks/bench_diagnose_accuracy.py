@@ -91,8 +91,10 @@ def table(name: str, rows: list[dict]) -> str:
     n = len(rows) or 1
     pct = {k: 100.0 * sum(r[k] for r in rows) / n for k in ("culprit", "victim", "cause", "fix", "correct")}
     victims = sum(not r["victim"] for r in rows)
-    return (f"{name:<8} {len(rows):>5}  {pct['culprit']:6.1f}%  {victims:>7}  {pct['cause']:6.1f}%  "
-            f"{pct['fix']:6.1f}%  {pct['correct']:7.1f}%")
+    return (
+        f"{name:<8} {len(rows):>5}  {pct['culprit']:6.1f}%  {victims:>7}  {pct['cause']:6.1f}%  "
+        f"{pct['fix']:6.1f}%  {pct['correct']:7.1f}%"
+    )
 
 
 def main() -> None:
@@ -106,7 +108,10 @@ def main() -> None:
     print(f"{'split':<8} {'cases':>5}  {'culprit':>7}  {'victims':>7}  {'cause':>7}  {'fix':>7}  {'correct':>8}")
     for s in splits:
         print(table(s, results[s]))
-    print(f"({time.monotonic() - t0:.1f} s; victims = cases where an innocent rank was accused with medium/high confidence)")
+    print(
+        f"({time.monotonic() - t0:.1f} s; victims = cases where an innocent rank was accused "
+        "with medium/high confidence)"
+    )
     if a.verbose:
         for s in splits:
             for r in results[s]:

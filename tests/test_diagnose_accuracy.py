@@ -12,13 +12,33 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("bench_diagnose_accuracy", ROOT / "benchmarks" / "bench_diagnose_accuracy.py")
+_spec = importlib.util.spec_from_file_location(
+    "bench_diagnose_accuracy", ROOT / "benchmarks" / "bench_diagnose_accuracy.py"
+)
 bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 
-CAUSES = {"rank_missing", "desync", "ib_fabric", "network_setup", "store_rendezvous", "watchdog_blocked", "cuda_error",
-          "gpu_oom", "host_oom", "dataloader_shm", "invalid_usage", "nccl_system", "nccl_internal", "transport_stall",
-          "early_exit", "signal", "config", "unknown", "none"}
+CAUSES = {
+    "rank_missing",
+    "desync",
+    "ib_fabric",
+    "network_setup",
+    "store_rendezvous",
+    "watchdog_blocked",
+    "cuda_error",
+    "gpu_oom",
+    "host_oom",
+    "dataloader_shm",
+    "invalid_usage",
+    "nccl_system",
+    "nccl_internal",
+    "transport_stall",
+    "early_exit",
+    "signal",
+    "config",
+    "unknown",
+    "none",
+}
 DEV_FLOOR = 0.90  # measured 1.00 when the floor was set; a drop below 0.90 is a regression, not noise
 
 

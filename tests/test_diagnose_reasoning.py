@@ -7,12 +7,18 @@ from pathlib import Path
 
 from ncclDoctor.diagnose import diagnose
 
-TO = ("[rank{r}]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective operation "
-      "timeout: WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
-      "{ran} milliseconds before timing out.")
-ST = ("[rank{r}]:[E1206 18:44:12.715588844 ProcessGroupNCCL.cpp:1664] [PG 1 Rank {r}] Exception (either an error or "
-      "timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: {enq}, last completed NCCL work: {done}.")
-INIT = "gpu-a:{pid}:{pid} [{r}] NCCL INFO comm 0x1 rank {r} nranks {n} cudaDev {r} busId 1000 commId 0x7 - Init COMPLETE"
+TO = (
+    "[rank{r}]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught collective operation "
+    "timeout: WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
+    "{ran} milliseconds before timing out."
+)
+ST = (
+    "[rank{r}]:[E1206 18:44:12.715588844 ProcessGroupNCCL.cpp:1664] [PG 1 Rank {r}] Exception (either an error or "
+    "timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: {enq}, last completed NCCL work: {done}."
+)
+INIT = (
+    "gpu-a:{pid}:{pid} [{r}] NCCL INFO comm 0x1 rank {r} nranks {n} cudaDev {r} busId 1000 commId 0x7 - Init COMPLETE"
+)
 
 
 def _run(tmp_path: Path, files: dict[str, list[str]]):
@@ -34,7 +40,11 @@ def test_a_rank_whose_status_says_it_enqueued_the_stuck_seqnum_is_a_victim(tmp_p
     """Rank 1 printed no 'Watchdog caught' line, but its status line says it enqueued #12 > #10:
     it is inside the collective. Rank 2 has logs (its init line) and no watchdog line at all."""
     lines = [INIT.format(pid=100 + r, r=r, n=3) for r in range(3)]
-    lines += [TO.format(r=0, seq=10, ran=600050), ST.format(r=0, seq=10, enq=12, done=9), ST.format(r=1, seq=10, enq=12, done=9)]
+    lines += [
+        TO.format(r=0, seq=10, ran=600050),
+        ST.format(r=0, seq=10, enq=12, done=9),
+        ST.format(r=1, seq=10, enq=12, done=9),
+    ]
     _, d = _run(tmp_path, {"job.log": lines})
     assert _accused(d) == {2}
     assert d["verdict"]["cause"] == "rank_missing" and d["verdict"]["culprits"] == [2]
@@ -43,16 +53,22 @@ def test_a_rank_whose_status_says_it_enqueued_the_stuck_seqnum_is_a_victim(tmp_p
 def test_an_excerpt_never_makes_a_silent_rank_more_than_a_low_confidence_lead(tmp_path):
     """The same lines without the init lines: nothing says how many ranks the job had, so
     the ranks not shown may simply be missing from the paste."""
-    lines = [TO.format(r=0, seq=10, ran=600050), ST.format(r=0, seq=10, enq=12, done=9), ST.format(r=1, seq=10, enq=12, done=9),
-             TO.format(r=3, seq=10, ran=600040)]
+    lines = [
+        TO.format(r=0, seq=10, ran=600050),
+        ST.format(r=0, seq=10, enq=12, done=9),
+        ST.format(r=1, seq=10, enq=12, done=9),
+        TO.format(r=3, seq=10, ran=600040),
+    ]
     _, d = _run(tmp_path, {"paste.log": lines})
     assert _accused(d) == set()
     assert d["verdict"]["cause"] == "unknown" and "every rank" in d["verdict"]["fix"]
 
 
 def test_untagged_seqnums_thousands_apart_with_the_same_ran_for_are_different_groups(tmp_path):
-    old = "[E ProcessGroupNCCL.cpp:458] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq}, " \
-          "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for {ran} milliseconds before timing out."
+    old = (
+        "[E ProcessGroupNCCL.cpp:458] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq}, "
+        "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for {ran} milliseconds before timing out."
+    )
     lines = [old.format(r=0, seq=96120, ran=1800500), old.format(r=7, seq=64088, ran=1800700)]
     r, d = _run(tmp_path, {"out.log": lines})
     assert _accused(d) == set()
@@ -75,16 +91,22 @@ def test_a_timeout_in_the_first_collectives_with_a_tiny_message_is_connection_se
 
 
 def test_a_multi_node_job_connecting_to_loopback_is_named(tmp_path):
-    warn = "{h}:{pid}:{pid} [0] misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 127.0.1.1<35007> failed : Connection refused"
-    lines = [INIT.format(pid=11, r=0, n=2).replace("gpu-a", "node-a"), INIT.format(pid=12, r=1, n=2).replace("gpu-a", "node-b"),
-             warn.format(h="node-b", pid=12)]
+    warn = ("{h}:{pid}:{pid} [0] misc/socket.cc:484 NCCL WARN socketStartConnect: "
+            "Connect to 127.0.1.1<35007> failed : Connection refused")
+    lines = [
+        INIT.format(pid=11, r=0, n=2).replace("gpu-a", "node-a"),
+        INIT.format(pid=12, r=1, n=2).replace("gpu-a", "node-b"),
+        warn.format(h="node-b", pid=12),
+    ]
     _, d = _run(tmp_path, {"job.log": lines})
     assert d["verdict"]["cause"] == "network_setup"
     assert "127.0.1.1" in d["verdict"]["summary"] and "/etc/hosts" in d["verdict"]["summary"]
 
 
 def test_settings_printed_in_logs_are_linted_like_ncclDoctor_env_with_their_line(tmp_path):
-    r, d = _run(tmp_path, {"launch.log": ["export NCCL_IB_TIMEOUT=40", "export NCCL_ASYNC_ERROR_HANDLING=1", "python train.py"]})
+    r, d = _run(
+        tmp_path, {"launch.log": ["export NCCL_IB_TIMEOUT=40", "export NCCL_ASYNC_ERROR_HANDLING=1", "python train.py"]}
+    )
     by = {f.code: f for f in r.findings}
     assert "ENV002" in by and "NCCL_ASYNC_ERROR_HANDLING" in by["ENV002"].message
     assert any(str(e).endswith("launch.log:2: export NCCL_ASYNC_ERROR_HANDLING=1") for e in by["ENV002"].evidence)
@@ -92,20 +114,30 @@ def test_settings_printed_in_logs_are_linted_like_ncclDoctor_env_with_their_line
 
 
 def test_cuda_error_in_the_watchdog_is_the_first_failure_and_the_others_are_victims(tmp_path):
-    cuda = ("[rank1]:[E117 11:40:54.259889664 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process "
-            "group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered")
-    _, d = _run(tmp_path, {"rank0.log": [TO.format(r=0, seq=10, ran=600050).replace("E1206 18:44:12", "E1206 18:54:12")],
-                           "rank1.log": [cuda.replace("E117 11:40:54", "E1206 18:44:12")]})
+    cuda = (
+        "[rank1]:[E117 11:40:54.259889664 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process "
+        "group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered"
+    )
+    _, d = _run(
+        tmp_path,
+        {
+            "rank0.log": [TO.format(r=0, seq=10, ran=600050).replace("E1206 18:44:12", "E1206 18:54:12")],
+            "rank1.log": [cuda.replace("E117 11:40:54", "E1206 18:44:12")],
+        },
+    )
     assert d["verdict"]["cause"] == "cuda_error" and d["verdict"]["culprits"] == [1]
     assert 0 not in _accused(d) and "CUDA_LAUNCH_BLOCKING" in d["verdict"]["fix"]
 
 
 def test_the_last_error_text_of_an_nccl_error_decides_its_cause(tmp_path):
     """ncclRemoteError is only 'a peer or the network': its Last error line says which."""
-    line = ("[rank2]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1736, remote process exited or "
-            "there was a network error, NCCL version 2.20.5 ncclRemoteError: A call failed possibly due to a network error or "
-            "a remote process exiting prematurely. Last error: NET/IB : Got completion from peer 10.0.0.7<38536> with "
-            "error 12, opcode 48, len 32710, vendor err 129")
+    line = (
+        "[rank2]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1736, remote process exited "
+        "or there was a network error, NCCL version 2.20.5 ncclRemoteError: A call failed possibly due to a network "
+        "error or "
+        "a remote process exiting prematurely. Last error: NET/IB : Got completion from peer 10.0.0.7<38536> with "
+        "error 12, opcode 48, len 32710, vendor err 129"
+    )
     _, d = _run(tmp_path, {"rank2.log": [line]})
     assert d["verdict"]["cause"] == "ib_fabric"
     assert "IBV_WC_RETRY_EXC_ERR" in d["verdict"]["summary"] and "NCCL_IB_TIMEOUT" in d["verdict"]["fix"]
@@ -114,21 +146,28 @@ def test_the_last_error_text_of_an_nccl_error_decides_its_cause(tmp_path):
 def test_a_peer_that_went_away_mid_run_is_not_a_set_up_failure(tmp_path):
     """'Connection closed by remote peer' / 'Broken pipe' during a run (return code 6 through the
     socket transport) mean the peer process died; refused/unreachable connects at bootstrap are set-up."""
-    gone = ["h1:11:12 [1] misc/socket.cc:518 NCCL WARN Net : Call to recv from 10.2.0.5<58355> failed : Broken pipe",
-            "h1:11:12 [1] NCCL INFO misc/socket.cc:535 -> 6",
-            "h1:11:13 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer h2<47861>"]
+    gone = [
+        "h1:11:12 [1] misc/socket.cc:518 NCCL WARN Net : Call to recv from 10.2.0.5<58355> failed : Broken pipe",
+        "h1:11:12 [1] NCCL INFO misc/socket.cc:535 -> 6",
+        "h1:11:13 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer h2<47861>",
+    ]
     _, d = _run(tmp_path, {"gone.log": gone})
     assert d["verdict"]["cause"] == "early_exit" and "peer" in d["verdict"]["fix"]
-    boot = ["h1:11:12 [1] misc/socket.cc:456 NCCL WARN Net : Connect to 172.17.0.2<40537> failed : Connection refused",
-            "h1:11:12 [1] NCCL INFO bootstrap.cc:256 -> 2"]
+    boot = [
+        "h1:11:12 [1] misc/socket.cc:456 NCCL WARN Net : Connect to 172.17.0.2<40537> failed : Connection refused",
+        "h1:11:12 [1] NCCL INFO bootstrap.cc:256 -> 2",
+    ]
     (tmp_path / "gone.log").unlink()
     _, d = _run(tmp_path, {"boot.log": boot})
     assert d["verdict"]["cause"] == "network_setup" and "NCCL_SOCKET_IFNAME" in d["verdict"]["fix"]
 
 
 def test_a_status_line_wrapped_by_the_terminal_is_still_read(tmp_path):
-    lines = ["[rank3]:[E909 09:55:46.996672294 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank 3] Timeout at NCCL work: "
-             "2070, last enqueued ", "NCCL work: 2082, last completed NCCL work: 2069."]
+    lines = [
+        "[rank3]:[E909 09:55:46.996672294 ProcessGroupNCCL.cpp:1709] [PG 0 (default_pg) Rank 3] Timeout at NCCL work: "
+        "2070, last enqueued ",
+        "NCCL work: 2082, last completed NCCL work: 2069.",
+    ]
     r, d = _run(tmp_path, {"out.log": lines})
     assert d["events"].get("watchdog_status") == 1
     assert "enqueued #2082" in next(x for x in d["ranks"] if x["rank"] == 3)["last_collective"]

@@ -6,7 +6,9 @@ Leaf module: only rule texts. The older LOG codes live in ncclDoctor.diagnose.ru
 from ncclDoctor.findings import rule
 
 WATCHDOG_BLOCKED = rule(
-    "LOG006", "error", "The watchdog thread itself was blocked",
+    "LOG006",
+    "error",
+    "The watchdog thread itself was blocked",
     why="""
 The watchdog checks its collectives every few seconds, so 'ran for' is normally the
 timeout plus a few seconds. A 'ran for' far beyond Timeout(ms) means the watchdog
@@ -22,7 +24,9 @@ watchdog after TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC.
 )
 
 CONNECTION_SETUP = rule(
-    "LOG007", "error", "Timeout in the first collectives: connection set-up",
+    "LOG007",
+    "error",
+    "Timeout in the first collectives: connection set-up",
     why="""
 NCCL connects a communicator's peers lazily, during its first collectives. A timeout at
 one of the first SeqNums with a tiny message (a barrier, a one-element all_reduce) is
@@ -39,7 +43,9 @@ node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path.
 )
 
 GROUPS_UNCLEAR = rule(
-    "LOG008", "info", "Watchdog lines without a process-group tag could not be compared",
+    "LOG008",
+    "info",
+    "Watchdog lines without a process-group tag could not be compared",
     why="""
 SeqNums count per process group. Lines without a PG tag (torch < 2.2 prints only
 '[Rank N]') cannot be compared across ranks as one group: two ranks thousands of SeqNums
@@ -49,7 +55,9 @@ apart that 'ran for' the same time were enqueued at the same moment, in differen
 )
 
 CUDA_ERROR = rule(
-    "LOG022", "error", "A CUDA error on a rank",
+    "LOG022",
+    "error",
+    "A CUDA error on a rank",
     why="""
 A CUDA error (an illegal memory access, 'unknown error', an invalid argument inside
 NCCL) is that rank's own failure: kernels report asynchronously, so the watchdog thread
@@ -64,7 +72,9 @@ and CUDA runtime that match the container.
 )
 
 DUPLICATE_GPU = rule(
-    "LOG023", "error", "Two ranks on one GPU (ncclInvalidUsage)",
+    "LOG023",
+    "error",
+    "Two ranks on one GPU (ncclInvalidUsage)",
     why="""
 NCCL refuses a communicator where two ranks use the same GPU ('Duplicate GPU detected').
 Every process was left on the default device 0: the script never called
@@ -77,7 +87,9 @@ pass device_id=); check that CUDA_VISIBLE_DEVICES lists one GPU per local rank.
 )
 
 SHM = rule(
-    "LOG024", "error", "NCCL could not create its shared memory segments",
+    "LOG024",
+    "error",
+    "NCCL could not create its shared memory segments",
     why="""
 NCCL's intra-node transport allocates segments in /dev/shm. 'posix_fallocate failed: No
 space left on device' or 'Error while creating shared memory segment' means /dev/shm is
@@ -91,7 +103,9 @@ around it at some intra-node bandwidth.
 )
 
 KILLED = rule(
-    "LOG025", "error", "A rank was killed with SIGKILL (exit code -9)",
+    "LOG025",
+    "error",
+    "A rank was killed with SIGKILL (exit code -9)",
     why="""
 Exit code -9 (Signal 9 (SIGKILL)) without a Python traceback means the process was
 killed from outside; on a training node that is almost always the kernel's OOM killer
@@ -105,7 +119,9 @@ per node loading the model at once) or raise the job's memory limit.
 )
 
 AGENT_SIGNAL = rule(
-    "LOG026", "warning", "torchrun's agent received a signal",
+    "LOG026",
+    "warning",
+    "torchrun's agent received a signal",
     why="""
 'Received N death signal, shutting down workers' is torchrun forwarding a signal it got
 from outside: 15 SIGTERM (the scheduler cancelled or preempted the job, or its time
@@ -120,7 +136,9 @@ next time take stacks first (py-spy dump --pid PID).
 )
 
 LEFT_EARLY = rule(
-    "LOG027", "warning", "A rank left the job while others still needed it",
+    "LOG027",
+    "warning",
+    "A rank left the job while others still needed it",
     why="""
 The process-group destructor warning ('process group has NOT been destroyed') is
 printed at every exit without destroy_process_group(): harmless when every rank exits
@@ -135,7 +153,9 @@ rank so normal exits are clean.
 )
 
 INTERFACE = rule(
-    "LOG028", "warning", "NCCL picked a doubtful network interface",
+    "LOG028",
+    "warning",
+    "NCCL picked a doubtful network interface",
     why="""
 NCCL's bootstrap and socket transport use the first interface it likes. A loopback
 (lo, 127.x), a link-local IPv6 (fe80::) or a virtual interface (docker0, veth*, virbr*,
@@ -148,7 +168,9 @@ other on, e.g. NCCL_SOCKET_IFNAME==eth0 or ^docker,lo,veth; list them with ip -b
 )
 
 NUMBERS = rule(
-    "LOG009", "info", "What the numbers in the watchdog lines say",
+    "LOG009",
+    "info",
+    "What the numbers in the watchdog lines say",
     why="""
 Every number of a watchdog line carries information: SeqNum is the position in the
 process group's sequence; NumelIn/NumelOut of a reduce-scatter or all-gather give the
