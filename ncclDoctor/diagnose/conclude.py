@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from ncclDoctor.diagnose import rules as R
 from ncclDoctor.diagnose.load import Input
-from ncclDoctor.rules.codes import log as L
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, waiting
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
+from ncclDoctor.rules.codes import log as L
 
 
 def _nodes(c: Collected, ranks) -> list[str]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import multiprocessing
 import os
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import BinaryIO
