@@ -171,3 +171,24 @@ def test_a_status_line_wrapped_by_the_terminal_is_still_read(tmp_path):
     r, d = _run(tmp_path, {"out.log": lines})
     assert d["events"].get("watchdog_status") == 1
     assert "enqueued #2082" in next(x for x in d["ranks"] if x["rank"] == 3)["last_collective"]
+
+
+def test_one_file_per_rank_makes_a_silent_rank_a_medium_suspect(tmp_path):
+    """rank1.log exists and shows the rank working (an NCCL line) but no watchdog line, while
+    ranks 0 and 2 time out: with a file per rank, its silence is evidence (medium)."""
+    _, d = _run(tmp_path, {"rank0.log": [TO.format(r=0, seq=10, ran=600050)],
+                           "rank1.log": ["gpu-a:101:101 [1] NCCL INFO Using network IB"],
+                           "rank2.log": [TO.format(r=2, seq=10, ran=600040)]})
+    assert _accused(d) == {1}
+    k = next(k for k in d["conclusions"] if k["kind"] == "culprit")
+    assert k["confidence"] == "medium" and "rank1.log" in " ".join(k["evidence"])
+
+
+def test_the_analyzer_names_the_missing_rank_and_the_callers_frame(tmp_path):
+    lines = ["Not all ranks joining collective, sequence number: 4", "group info: 0:default_pg",
+             "collective: nccl:all_reduce", "missing ranks: {2}", "expected ranks: {0, 1, 2}",
+             "collective stack trace: ", " all_reduce at /usr/lib/python3/site-packages/torch/distributed/c10d.py:2953",
+             "train_step at train.py:41"]
+    _, d = _run(tmp_path, {"fr_trace.txt": lines})
+    assert d["verdict"]["cause"] == "rank_missing" and d["verdict"]["culprits"] == [2]
+    assert "train_step at train.py:41" in d["verdict"]["summary"]

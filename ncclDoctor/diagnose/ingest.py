@@ -130,7 +130,12 @@ def _fr_analysis(inp: Input, text: str, c: Collected) -> None:
     every rank's dump, so this is direct evidence) and mismatches with a culprit rank."""
     inp.kind = "fr_analysis"
     block: Event | None = None
+    stack = False
     for lineno, line in text_lines(text):
+        if stack and block is not None and line.strip() and "/torch/" not in line:
+            block.data.setdefault("stack", line.strip()[:200])  # the first frame outside torch: the caller
+            stack = False
+        stack = stack or line.strip().startswith("collective stack trace:")
         m = _FR_START.search(line)
         if m:
             block = Event("fr_analysis", f"{inp.path}:{lineno}", line.strip()[:400], seq=int(m.group(2)))

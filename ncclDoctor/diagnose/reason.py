@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ncclDoctor.diagnose.load import rank_from_path
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected, RankState
 
@@ -149,10 +150,15 @@ def reported(st: RankState) -> bool:
 
 
 def complete_input(c: Collected) -> bool:
-    """Does the input plausibly hold every rank's log? Only when the world size is known
-    from an explicit count and every rank of it has lines here (a pasted excerpt fails)."""
+    """Does the input plausibly hold every rank's log? When the world size is known from an
+    explicit count and every rank of it has lines here, or when every rank up to the highest
+    has a file of its own (rank3.log, attempt_0/3/stderr.log). A pasted excerpt fails both."""
     size, _, conf = world_size(c)
-    return bool(size) and conf == "high" and size <= MAX_RANKS_CHECKED and all(r in c.ranks for r in range(size))
+    if not size or size > MAX_RANKS_CHECKED:
+        return False
+    if conf == "high":
+        return all(r in c.ranks for r in range(size))
+    return all(r in c.ranks and any(rank_from_path(f)[0] == r for f in c.ranks[r].files) for r in range(size))
 
 
 MAX_RANKS_CHECKED = 1 << 16
@@ -181,7 +187,8 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False) -> list
     logged = [r for r in silent if r in c.ranks and (c.ranks[r].files or c.ranks[r].counts)]
     unlogged = [r for r in silent if r not in logged]
     if logged:
-        full = complete_input(c) and not untagged
+        # untagged lines all at one SeqNum read as one collective; at several, the groups are unknown
+        full = complete_input(c) and (not untagged or len(seqs) == 1)
         out.append(Conclusion(
             "culprit", "medium" if full else "low",
             f"process group {_pg_name(pg)}: {len(ins)} rank(s) were inside collective {_num(target)}, but rank(s) "
@@ -412,7 +419,8 @@ def fr_analysis(c: Collected) -> list[Conclusion]:
     out: list[Conclusion] = []
     for e in c.fr_analysis:
         d = e.data
-        where = f"process group {d.get('group_info', '?')}, collective #{e.seq} ({d.get('collective', '?')})"
+        where = f"process group {d.get('group_info', '?')}, collective #{e.seq} ({d.get('collective', '?')}" + (
+            f", issued from {d['stack']})" if d.get("stack") else ")")
         if d.get("missing_join") and d.get("missing_ranks"):
             ranks = _rank_set(d["missing_ranks"])
             out.append(Conclusion("culprit", "high", f"{where}: torch's Flight Recorder analyzer found rank(s) "
