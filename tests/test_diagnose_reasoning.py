@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ncclDoctor.diagnose import diagnose
 
 TO = (
@@ -91,8 +93,10 @@ def test_a_timeout_in_the_first_collectives_with_a_tiny_message_is_connection_se
 
 
 def test_a_multi_node_job_connecting_to_loopback_is_named(tmp_path):
-    warn = ("{h}:{pid}:{pid} [0] misc/socket.cc:484 NCCL WARN socketStartConnect: "
-            "Connect to 127.0.1.1<35007> failed : Connection refused")
+    warn = (
+        "{h}:{pid}:{pid} [0] misc/socket.cc:484 NCCL WARN socketStartConnect: "
+        "Connect to 127.0.1.1<35007> failed : Connection refused"
+    )
     lines = [
         INIT.format(pid=11, r=0, n=2).replace("gpu-a", "node-a"),
         INIT.format(pid=12, r=1, n=2).replace("gpu-a", "node-b"),
@@ -176,19 +180,74 @@ def test_a_status_line_wrapped_by_the_terminal_is_still_read(tmp_path):
 def test_one_file_per_rank_makes_a_silent_rank_a_medium_suspect(tmp_path):
     """rank1.log exists and shows the rank working (an NCCL line) but no watchdog line, while
     ranks 0 and 2 time out: with a file per rank, its silence is evidence (medium)."""
-    _, d = _run(tmp_path, {"rank0.log": [TO.format(r=0, seq=10, ran=600050)],
-                           "rank1.log": ["gpu-a:101:101 [1] NCCL INFO Using network IB"],
-                           "rank2.log": [TO.format(r=2, seq=10, ran=600040)]})
+    _, d = _run(
+        tmp_path,
+        {
+            "rank0.log": [TO.format(r=0, seq=10, ran=600050)],
+            "rank1.log": ["gpu-a:101:101 [1] NCCL INFO Using network IB"],
+            "rank2.log": [TO.format(r=2, seq=10, ran=600040)],
+        },
+    )
     assert _accused(d) == {1}
     k = next(k for k in d["conclusions"] if k["kind"] == "culprit")
     assert k["confidence"] == "medium" and "rank1.log" in " ".join(k["evidence"])
 
 
 def test_the_analyzer_names_the_missing_rank_and_the_callers_frame(tmp_path):
-    lines = ["Not all ranks joining collective, sequence number: 4", "group info: 0:default_pg",
-             "collective: nccl:all_reduce", "missing ranks: {2}", "expected ranks: {0, 1, 2}",
-             "collective stack trace: ", " all_reduce at /usr/lib/python3/site-packages/torch/distributed/c10d.py:2953",
-             "train_step at train.py:41"]
+    lines = [
+        "Not all ranks joining collective, sequence number: 4",
+        "group info: 0:default_pg",
+        "collective: nccl:all_reduce",
+        "missing ranks: {2}",
+        "expected ranks: {0, 1, 2}",
+        "collective stack trace: ",
+        " all_reduce at /usr/lib/python3/site-packages/torch/distributed/c10d.py:2953",
+        "train_step at train.py:41",
+    ]
     _, d = _run(tmp_path, {"fr_trace.txt": lines})
     assert d["verdict"]["cause"] == "rank_missing" and d["verdict"]["culprits"] == [2]
     assert "train_step at train.py:41" in d["verdict"]["summary"]
+
+
+# code -> lines that must make diagnose emit it (formats from the corpus cases named in the comments)
+FIRES = {
+    "LOG006": [TO.format(r=0, seq=500, ran=25624887)],  # pytorch#118369
+    "LOG007": [TO.format(r=0, seq=2, ran=600010).replace("NumelIn=1048576, NumelOut=1048576", "NumelIn=1, NumelOut=1")],
+    "LOG009": [TO.format(r=0, seq=10, ran=600050), ST.format(r=0, seq=10, enq=12, done=9)],
+    "LOG022": [
+        "[rank0]:[E117 11:40:54.259889664 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 0] "
+        "Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was "
+        "encountered"
+    ],  # InternLM/lmdeploy#3048
+    "LOG023": [
+        "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.",
+        "Last error:",
+        "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 10",
+    ],  # verl#161
+    "LOG024": [
+        "gpu2-ru7:2143:2561 [1] include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device"
+    ],  # NVIDIA/nccl#290
+    "LOG025": [
+        "E0325 20:57:27.620000 2606 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] failed "
+        "(exitcode: -9) local_rank: 5 (pid: 2630) of binary: /root/miniconda3/bin/python"
+    ],  # roboMamba#10
+    "LOG026": [
+        "W0409 07:28:49.530000 1359 torch/distributed/elastic/agent/server/api.py:719] Received 15 death "
+        "signal, shutting down workers"
+    ],  # pytorch#150916
+    "LOG027": [
+        "[rank0]:[W219 09:17:03.293812312 ProcessGroupNCCL.cpp:1168] Warning: WARNING: process group has NOT "
+        "been destroyed before we destruct ProcessGroupNCCL.",
+        "W0219 09:17:03.837000 140066961602368 torch/distributed/elastic/multiprocessing/api.py:858] Sending "
+        "process 2448006 closing signal SIGTERM",
+    ],  # ColossalAI#6202
+    "LOG028": ["gpu-a:101:101 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>"],
+}
+
+
+@pytest.mark.parametrize("code", sorted(FIRES))
+def test_each_new_log_code_fires(tmp_path, code):
+    r, d = _run(tmp_path, {"job.log": FIRES[code]})
+    fired = {f.code: f for f in r.findings}
+    assert code in fired, sorted(fired)
+    assert fired[code].why and fired[code].fix and fired[code].evidence
