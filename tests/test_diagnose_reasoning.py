@@ -251,3 +251,24 @@ def test_each_new_log_code_fires(tmp_path, code):
     fired = {f.code: f for f in r.findings}
     assert code in fired, sorted(fired)
     assert fired[code].why and fired[code].fix and fired[code].evidence
+
+
+def test_a_start_up_connect_retry_does_not_hide_a_rank_proven_behind(tmp_path):
+    """NCCL retried a connect at start-up (it then worked: the job ran 1580 collectives); rank 2's
+    own status says it enqueued only #1579: the verdict names rank 2, high, not the network."""
+    retry = (
+        "gpu-a:102:102 [2] NCCL INFO socketPollConnect: connect returned No route to host, retrying (1/34) after sleep"
+    )
+    st = (
+        "[rank{r}]:[E321 02:07:08.465150152 ProcessGroupNCCL.cpp:1664] [PG 1 Rank {r}] Exception (either an error or "
+        "timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: {enq}, last completed NCCL work: {done}."
+    )
+    lines = [INIT.format(pid=100 + r, r=r, n=3) for r in range(3)] + [retry]
+    lines += [
+        st.format(r=0, seq=1580, enq=1581, done=1579),
+        st.format(r=1, seq=1580, enq=1581, done=1579),
+        st.format(r=2, seq=1579, enq=1579, done=1579),
+    ]
+    _, d = _run(tmp_path, {"job.log": lines})
+    assert d["verdict"]["cause"] == "rank_missing" and d["verdict"]["culprits"] == [2]
+    assert d["verdict"]["confidence"] == "high" and _accused(d) == {2}

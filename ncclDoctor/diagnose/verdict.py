@@ -617,24 +617,19 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     )
 
 
+def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A desync or a rank behind, proven directly (enqueued counts, Flight Recorder, torch's
+    analyzer): the job ran past set-up and one rank diverged, whatever else the logs say
+    (a transient connect retry at start-up does not explain it)."""
+    high = [k for k in ks if k.kind in ("desync", "culprit") and k.confidence == "high"]
+    if not high:
+        return None
+    return _desync(c, high) if high[0].kind == "desync" else _missing(c, high)
+
+
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
-    _cuda,
-    _gpu_oom,
-    _killed,
-    _dataloader,
-    _invalid_usage,
-    _shm,
-    _ib,
-    _network,
-    _store,
-    _desync,
-    _missing,
-    _blocked,
-    _early_exit,
-    _all_joined,
-    _nccl_other,
-    _signal,
-    _timeouts,
+    _cuda, _gpu_oom, _killed, _dataloader, _direct_hang, _invalid_usage, _shm, _ib, _network, _store, _desync,
+    _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts,
 ]
 
 
