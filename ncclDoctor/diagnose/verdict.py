@@ -628,7 +628,8 @@ def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
-    _cuda, _gpu_oom, _killed, _dataloader, _direct_hang, _invalid_usage, _shm, _ib, _network, _store, _desync,
+    # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
+    _gpu_oom, _cuda, _killed, _dataloader, _direct_hang, _invalid_usage, _shm, _ib, _network, _store, _desync,
     _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts,
 ]
 
