@@ -107,3 +107,16 @@ def test_case_json_round_trips():
     for c in bench.load_cases("all")[:5]:
         meta = json.loads((c["dir"] / "case.json").read_text())
         assert meta["id"] == c["dir"].name
+
+
+def test_findings_never_say_nothing_failed_beside_a_verdict():
+    """Issue #14 item 6: a verdict other than 'none' always has a warning or error finding."""
+    from ncclDoctor.diagnose import diagnose
+
+    for c in bench.load_cases("all"):
+        r = diagnose([str(c["dir"])])
+        v = r.results["diagnose"]["verdict"]
+        codes = {f.code for f in r.findings}
+        if v["cause"] != "none":
+            assert any(f.severity.value != "info" for f in r.findings), c["id"]
+            assert "LOG031" not in codes, c["id"]

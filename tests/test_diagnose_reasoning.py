@@ -241,6 +241,10 @@ FIRES = {
         "W0219 09:17:03.837000 140066961602368 torch/distributed/elastic/multiprocessing/api.py:858] Sending "
         "process 2448006 closing signal SIGTERM",
     ],  # ColossalAI#6202
+    "LOG029": [  # NVIDIA/nccl#1099: only NCCL's return-code trail through bootstrap
+        "nd20-01:191191:219889 [0] NCCL INFO misc/socket.cc:564 -> 2",
+        "nd20-01:191191:219889 [0] NCCL INFO bootstrap.cc:270 -> 2",
+    ],
     "LOG028": ["gpu-a:101:101 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>"],
 }
 

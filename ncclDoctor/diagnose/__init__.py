@@ -64,7 +64,8 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     v = verdict(collected, conclusions, env)
     reconcile(v, conclusions)
     findings = conclude.from_conclusions(collected, conclusions) + conclude.from_families(collected)
-    findings += env + conclude.from_verdict(collected, v)
+    findings += env
+    findings += conclude.from_verdict(collected, v, findings)
     findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs)
     findings += conclude.nothing_found(findings, collected)
     report.add(*findings)

@@ -113,6 +113,7 @@ def from_families(c: Collected) -> list[Finding]:
     out += _family(c, "shm_error", L.SHM, lambda evs: evs[0].data.get("what", "shared memory") if evs else "shared memory")
     out += _killed(c)
     out += _family(c, "signal", L.AGENT_SIGNAL, _signal_desc) if any(e.data.get("received") for e in c.samples.get("signal", [])) else []
+    out += _family(c, "desync_report", R.DESYNC, lambda evs: "collective fingerprints differ between ranks")
     out += _child_failed(c)
     out += _transport(c)
     out += [R.PRIOR.finding(f"{p['code']} ({p['severity']}): {p['message'][:300]}", ranks=p.get("ranks", []), nodes=p.get("nodes", []),
@@ -228,7 +229,13 @@ def settings_findings(c: Collected) -> list[Finding]:
     return out
 
 
-def from_verdict(c: Collected, v) -> list[Finding]:
+def from_verdict(c: Collected, v, findings: list[Finding]) -> list[Finding]:
+    """Findings the verdict needs: LOG027 for a rank that left early, and LOG029 when the
+    verdict names a failure no other finding reports (so "nothing found" never sits beside it)."""
     if v.cause == "early_exit" and c.kinds.get("pg_not_destroyed") and v.culprits:
         return [L.LEFT_EARLY.finding(v.summary, ranks=v.culprits, nodes=_nodes(c, v.culprits), evidence=v.proof[:4])]
+    if v.cause != "none" and not any(f.severity != Severity.INFO for f in findings):
+        sev = Severity.WARNING if v.cause in ("unknown", "config") else None
+        return [L.VERDICT.finding(f"{v.cause}: {v.summary} (confidence: {v.confidence}). Fix: {v.fix}", severity=sev,
+                                  ranks=v.culprits, nodes=_nodes(c, v.culprits), evidence=v.proof[:6])]
     return []

@@ -109,7 +109,7 @@ class LineParser:
         return ev
 
     def _families(self, lineno: int, text: str) -> Event | None:
-        for fn in (self._watchdog, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error, self._ib, self._gloo,
+        for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error, self._ib, self._gloo,
                    self._store, self._socket, self._heartbeat, self._dataloader, self._oom, self._worker_failed,
                    self._signal, self._exit_noise, self._env, self._nccl_info):
             ev = fn(lineno, text)
@@ -188,6 +188,21 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "ib_completion")
         ev.data.update(status=None, async_event=a.group(1).strip(), peer=None)
+        return ev
+
+    def _mismatch(self, lineno: int, text: str) -> Event | None:
+        """A desync stated outright: TORCH_DISTRIBUTED_DEBUG=DETAIL's fingerprint check names
+        two ranks and what each runs; NCCL's own check names a rank 'at and around'."""
+        if not S.R_MISMATCH.search(text):
+            return None
+        ev = self._context(lineno, text, "desync_report")
+        ev.rank = None  # the ranks are in the message, not the reporter's tag
+        prints = [{"rank": int(r), "seq": _int(q), "op": op or None, "shape": shape or None}
+                  for r, q, op, shape in S.R_FINGERPRINT.findall(text)]
+        around = S.R_MISMATCH_AROUND.search(text)
+        ev.data.update(prints=prints[:2], around=int(around.group(1)) if around else None)
+        diff = text.split("differ in the following aspects:", 1)
+        ev.data["differ"] = " ".join(diff[1].split())[:200] if len(diff) > 1 else None
         return ev
 
     def _cuda_error(self, lineno: int, text: str) -> Event | None:

@@ -617,6 +617,30 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     )
 
 
+def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's fingerprint check (or NCCL's) says outright that ranks issued different
+    collectives: a desync of the code paths. Both ranks it names are where to look; neither
+    is a victim or a culprit on its own."""
+    evs = c.samples.get("desync_report", [])
+    if not evs:
+        return None
+    e = evs[0]
+    prints = e.data.get("prints") or []
+    sides = [f"rank {p['rank']} runs {p.get('op') or '?'}" + (f" #{p['seq']}" if p.get("seq") is not None else "")
+             + (f" shape [{p['shape']}]" if p.get("shape") else "") for p in prints]
+    what = "; ".join(sides) or (f"around rank {e.data['around']}" if e.data.get("around") is not None else "")
+    differ = f" (they differ in: {e.data['differ']})" if e.data.get("differ") else ""
+    return Verdict(
+        "desync",
+        f"the ranks issued different collectives at the same point: {what}{differ}. Two code paths diverged (a "
+        "rank-dependent branch, data-dependent shapes or bucket sizes, an extra call on some ranks)",
+        "Make every rank issue the same collectives in the same order with the same shape: pad or split evenly so "
+        "shapes match, keep logging/metric calls identical on all ranks, avoid rank-conditional collectives. "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's fingerprint across ranks; for NCCL's own check, "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call.",
+        "high", [], [x.brief() for x in evs[:2]])
+
+
 def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A desync or a rank behind, proven directly (enqueued counts, Flight Recorder, torch's
     analyzer): the job ran past set-up and one rank diverged, whatever else the logs say
@@ -629,7 +653,7 @@ def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _killed, _dataloader, _direct_hang, _invalid_usage, _shm, _ib, _network, _store, _desync,
+    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _direct_hang, _invalid_usage, _shm, _ib, _network, _store, _desync,
     _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts,
 ]
 

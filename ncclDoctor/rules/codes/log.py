@@ -181,3 +181,14 @@ completed' one below it means everything before completed.
 """,
     fix="Read this with the verdict: it explains where in the job the hang is and what the ranks were doing.",
 )
+
+VERDICT = rule(
+    "LOG029", "error", "What the lines say failed, read from evidence no other rule reports alone",
+    why="""
+Some conclusions rest on evidence that is not a failure line of its own: NCCL's return-code
+trail through its bootstrap, a desync stated by torch's collective fingerprint check, a
+watchdog status line without its timeout line. The verdict is reported here so that the
+findings never say "nothing failed" beside it.
+""",
+    fix="The finding's message carries the verdict's specific fix (report.json: results.diagnose.verdict).",
+)
