@@ -276,3 +276,16 @@ def test_a_start_up_connect_retry_does_not_hide_a_rank_proven_behind(tmp_path):
     _, d = _run(tmp_path, {"job.log": lines})
     assert d["verdict"]["cause"] == "rank_missing" and d["verdict"]["culprits"] == [2]
     assert d["verdict"]["confidence"] == "high" and _accused(d) == {2}
+
+
+def test_ib_retry_arithmetic_uses_the_settings_in_the_logs(tmp_path):
+    lines = [
+        "gpu-b:7:7 [3] NCCL INFO NCCL_IB_TIMEOUT set by environment to 22",
+        "gpu-b:7:9 [3] NCCL WARN NET/IB : Got completion from peer 10.0.0.5<4420> with status=12 opcode=129 len=0 "
+        "vendor err 129 (Recv)",
+        TO.format(r=3, seq=900, ran=600040),
+    ]
+    _, d = _run(tmp_path, {"rank3.log": lines})
+    assert d["verdict"]["cause"] == "ib_fabric"
+    s = d["verdict"]["summary"]
+    assert "17.2 s x 7 retries = 120 s" in s and "NCCL_IB_TIMEOUT=22, from the logs" in s and "10 min" in s

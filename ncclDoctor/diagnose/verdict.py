@@ -272,6 +272,8 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "check ibstat/ibv_devinfo on both ends; on RoCE set NCCL_IB_GID_INDEX to the RoCEv2 GID whose address "
             "the peers route to (show_gids), and check the switch's routing/PFC"
         )
+    if 12 in statuses:
+        parts.append(ib_window(c))
     where = f" (peer {', '.join(peers)})" if peers else ""
     ranks = _ranks(c, "ib_completion")  # the ranks whose HCA reported it: their link/path is the one to check
     return Verdict(
@@ -282,6 +284,30 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         [e.brief() for e in evs[:3]],
     )
+
+
+def ib_window(c: Collected) -> str:
+    """How long the HCA retries before status 12, from the settings in the logs (NCCL's
+    defaults otherwise: NCCL_IB_TIMEOUT=20 since 2.23, NCCL_IB_RETRY_CNT=7), against the
+    collective timeout: local ACK timeout 4.096 us x 2^NCCL_IB_TIMEOUT, times the retries."""
+
+    def setting(name: str, default: int) -> tuple[int, str]:
+        vals = c.settings.get(name) or {}
+        for v in vals:
+            if v.strip().isdigit():
+                return int(v), "from the logs"
+        return default, "default"
+
+    t, t_src = setting("NCCL_IB_TIMEOUT", 20)
+    r, r_src = setting("NCCL_IB_RETRY_CNT", 7)
+    each = 4.096e-6 * 2 ** min(t, 31)
+    window = each * max(r, 1)
+    text = (f"the HCA gives up after about {each:.1f} s x {r} retries = {window:.0f} s "
+            f"(NCCL_IB_TIMEOUT={t}, {t_src}; NCCL_IB_RETRY_CNT={r}, {r_src})")
+    if c.torch_timeout_ms:
+        text += (f", {c.torch_timeout_ms / 1000 / window:.0f}x shorter than the collective timeout of "
+                 f"{c.torch_timeout_ms / 60000:g} min: the link was down for longer than IB retries, not a slow rank")
+    return text
 
 
 _BAD_IFACE = re.compile(r"^(lo|docker\d*|veth\w*|virbr\d*|ip6tnl\d*|tunl\d*|br-\w+|cni\d*|flannel\S*)$")
