@@ -5,6 +5,7 @@ split is scored by that script only, never tuned against)."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 from pathlib import Path
@@ -39,7 +40,19 @@ CAUSES = {
     "unknown",
     "none",
 }
-DEV_FLOOR = 0.90  # measured 1.00 when the floor was set; a drop below 0.90 is a regression, not noise
+DEV_FLOOR = 0.90
+
+
+@functools.lru_cache(maxsize=None)
+def _report(case_dir: str):
+    """One diagnose run per case for the whole module (the corpus is read by several tests)."""
+    from ncclDoctor.diagnose import diagnose
+
+    return diagnose([case_dir])
+
+
+def _rows(split: str) -> list[dict]:
+    return [bench.score(c, _report(str(c["dir"]))) for c in bench.load_cases(split)]  # measured 1.00 when the floor was set; a drop below 0.90 is a regression, not noise
 
 
 def test_corpus_is_well_formed_and_the_split_follows_the_rule():
@@ -59,22 +72,20 @@ def test_corpus_is_well_formed_and_the_split_follows_the_rule():
 
 @pytest.mark.parametrize("split", ["dev", "heldout"])
 def test_no_victim_is_accused_with_medium_or_high_confidence(split):
-    rows = bench.run(bench.load_cases(split))
+    rows = _rows(split)
     accused = [(r["id"], r["got"]["accused"]) for r in rows if not r["victim"]]
     assert accused == []
 
 
 def test_dev_accuracy_floor():
-    rows = bench.run(bench.load_cases("dev"))
+    rows = _rows("dev")
     correct = sum(r["correct"] for r in rows) / len(rows)
     assert correct >= DEV_FLOOR, [(r["id"], r["got"], r["want"]) for r in rows if not r["correct"]]
 
 
 def test_every_verdict_has_cause_confidence_proof_and_fix():
-    from ncclDoctor.diagnose import diagnose
-
     for c in bench.load_cases("dev")[:40]:
-        v = diagnose([str(c["dir"])]).results["diagnose"]["verdict"]
+        v = _report(str(c["dir"])).results["diagnose"]["verdict"]
         assert v["cause"] in CAUSES and v["confidence"] in ("low", "medium", "high") and v["fix"], c["id"]
         if v["cause"] != "none":
             assert v["proof"], c["id"]
@@ -82,10 +93,8 @@ def test_every_verdict_has_cause_confidence_proof_and_fix():
 
 def test_next_steps_never_contradict_an_error_finding():
     """Issue #14 item 6: no "nothing explains a failure" beside an error finding."""
-    from ncclDoctor.diagnose import diagnose
-
     for c in bench.load_cases("dev"):
-        r = diagnose([str(c["dir"])])
+        r = _report(str(c["dir"]))
         steps = " ".join(r.results["diagnose"]["next_steps"]).lower()
         if any(f.severity.value == "error" for f in r.findings):
             assert "nothing in the input" not in steps and "nothing in these lines" not in steps, c["id"]
@@ -93,12 +102,10 @@ def test_next_steps_never_contradict_an_error_finding():
 
 def test_benign_noise_never_becomes_the_verdict():
     """IPv6 lookup warnings and the process-group destructor warning are not failures."""
-    from ncclDoctor.diagnose import diagnose
-
     noise = [c for c in bench.load_cases("all") if c["family"] == "noise"]
     assert noise
     for c in noise:
-        r = diagnose([str(c["dir"])])
+        r = _report(str(c["dir"]))
         assert r.results["diagnose"]["verdict"]["cause"] == "none", c["id"]
         assert not any(f.severity.value == "error" for f in r.findings), c["id"]
 
@@ -111,10 +118,8 @@ def test_case_json_round_trips():
 
 def test_findings_never_say_nothing_failed_beside_a_verdict():
     """Issue #14 item 6: a verdict other than 'none' always has a warning or error finding."""
-    from ncclDoctor.diagnose import diagnose
-
     for c in bench.load_cases("all"):
-        r = diagnose([str(c["dir"])])
+        r = _report(str(c["dir"]))
         v = r.results["diagnose"]["verdict"]
         codes = {f.code for f in r.findings}
         if v["cause"] != "none":
