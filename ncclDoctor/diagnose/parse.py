@@ -285,6 +285,8 @@ class LineParser:
         c = S.R_CONNECT_TO.search(text)
         ev.data["endpoint"] = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else None
         ev.data["rendezvous"] = "endezvous" in text
+        b = S.R_BIND_PORT.search(text)
+        ev.data["in_use"] = int(b.group(1)) if b else (0 if "Address already in use" in text else None)
         return ev
 
     def _socket(self, lineno: int, text: str) -> Event | None:

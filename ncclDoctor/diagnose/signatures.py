@@ -116,9 +116,10 @@ R_PEER = re.compile(r"\b(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]{1,255})\
 R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
     r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed out|"
-    r"client socket has failed to connect to|"
+    r"client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
     r"timed out (?:while )?(?:trying to connect|waiting for|in store)"
 )
+R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|Connection closed by peer|Connection reset by peer")

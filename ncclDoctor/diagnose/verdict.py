@@ -385,6 +385,17 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
     rdzv = any(e.data.get("rendezvous") for e in evs)
+    in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
+    if in_use is not None:
+        port = f"port {in_use}" if in_use else "the store's port"
+        return Verdict(
+            "store_rendezvous",
+            f"the store could not listen: {port} is already in use on this host (errno 98) — another job (or a "
+            "leftover process of an earlier one) holds it, or two processes both try to host the store",
+            "Give each run its own port: torchrun --master_port N (MASTER_PORT=N), or --rdzv-endpoint=localhost:0 on "
+            "one node to let torchrun pick a free one; find the holder with `ss -ltnp | grep PORT`; do not call "
+            "init_process_group with a hand-made store when torchrun already hosts one.",
+            "high", [], _samples(c, "store_timeout"))
     what = (
         f"the TCPStore/rendezvous endpoint {ep} was not reachable"
         if ep
