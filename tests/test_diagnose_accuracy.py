@@ -125,3 +125,5 @@ def test_findings_never_say_nothing_failed_beside_a_verdict():
         if v["cause"] != "none":
             assert any(f.severity.value != "info" for f in r.findings), c["id"]
             assert "LOG031" not in codes, c["id"]
+        else:  # and the other way round: no error finding beside "nothing failed"
+            assert not any(f.severity.value == "error" for f in r.findings), (c["id"], sorted(codes))

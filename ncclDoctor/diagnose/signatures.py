@@ -104,9 +104,11 @@ R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
 R_IB = re.compile(r"NET/IBP? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
 R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?Got async event ?: ?([\w ]{1,60})")
 R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection refused|Broken pipe|"
-                      r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign requested address", re.I)
+                      r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign requested address|"
+                      r"Call to connect failed|is neither AF_INET\(2\) nor AF_INET6|no socket interface found", re.I)
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
-R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|[Cc]onnect to \S+ (?:failed|returned)|"
+R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|Call to connect failed|ncclSocketInit|"
+                            r"no socket interface found|[Cc]onnect to \S+ (?:failed|returned)|"
                             r"No route to host|Connection refused|connection abort|Cannot assign requested address")
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")

@@ -561,6 +561,35 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return None
 
 
+SIGNALS = {6: "SIGABRT", 7: "SIGBUS", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
+
+
+def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
+    exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
+    fails = [e for e in c.child_failures + c.worker_failures if e.data.get("exitcode") not in (None, 0, -9, -15)]
+    if not fails:
+        return None
+    if any(e.data.get("exitcode") == -7 for e in fails):
+        return Verdict("dataloader_shm", "a process died of SIGBUS (exit code -7): it touched shared memory that could "
+                       "not be backed, /dev/shm is full or too small (DataLoader workers, NCCL's segments)",
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
+                       "num_workers.", "high", [], [e.brief() for e in fails[:3]])
+    ranks = sorted({e.rank for e in fails if e.rank is not None})
+    local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
+    codes = sorted({e.data["exitcode"] for e in fails})
+    who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
+    sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
+    what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
+            + (": a Python exception in that process" if 1 in codes else "") + "; torchrun then stopped the others")
+    single = len(ranks) == 1 and len(fails) == 1
+    return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
+                   "Read the failed rank's traceback (its stderr, or torchrun --log-dir / --redirects 3 --tee 3 to keep "
+                   "one file per rank); decorate the entry point with torch.distributed.elastic.multiprocessing.errors."
+                   "@record so torchrun's summary carries the exception (error_file instead of <N/A>).",
+                   "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     got = [e for e in c.samples.get("signal", []) if e.data.get("received")]
     if not got:
@@ -691,7 +720,7 @@ def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _direct_hang, _invalid_usage, _shm, _ib, _network, _store, _desync,
-    _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts,
+    _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts, _exited,
 ]
 
 
