@@ -93,6 +93,13 @@ class LineParser:
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._follow = 8
             return None
+        stray = S.R_CF_FIELD.match(text)
+        if stray and stray.group(1) == "exitcode":  # a summary pasted without its header: keep the exit code
+            x = S.R_CF_EXIT.match(stray.group(2).strip())
+            ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            ev.data.update(root=False, local_rank=None, exitcode=int(x.group(1)) if x else None,
+                           pid=int(x.group(2)) if x else None, signal=None, time=None, traceback="")
+            return ev
         if self.last_error is not None and lineno - self.last_error_line <= 4:
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
