@@ -214,7 +214,8 @@ def nothing_found(findings: list[Finding], c: Collected) -> list[Finding]:
 def settings_findings(c: Collected) -> list[Finding]:
     """Settings the logs print (``export NCCL_X=``, ``-e NCCL_X=``, env dumps, ``X set by
     environment to Y``, torch's deprecation warnings) judged by the same lint as
-    ``ncclDoctor env``; each finding cites the line the setting came from."""
+    ``ncclDoctor env``; each warning or error cites the line the setting came from (the info
+    notes of ``env``, e.g. a debug knob set, stay in LOG020's list of applied settings)."""
     from ncclDoctor.rules.env import lint
 
     if not c.settings:
@@ -222,6 +223,8 @@ def settings_findings(c: Collected) -> list[Finding]:
     env = {name: next(iter(vals)) for name, vals in c.settings.items()}
     out = []
     for f in lint(env):
+        if f.severity == Severity.INFO:
+            continue  # LOG020 lists every setting; only what is wrong becomes its own finding
         names = [n for n in env if n in f.message]
         f.evidence = [c.settings[n][env[n]] for n in names[:3]] + list(f.evidence)
         f.message = "in the logs: " + f.message
