@@ -91,6 +91,18 @@ def test_every_verdict_has_cause_confidence_proof_and_fix():
             assert v["proof"], c["id"]
 
 
+def test_every_corpus_report_matches_the_report_schema():
+    """results.diagnose.verdict is described in report.schema.json; its cause names stay in step."""
+
+    from tests._reportrun import schema_errors
+
+    schema = json.loads((ROOT / "ncclDoctor" / "report" / "schema" / "report.schema.json").read_text())
+    described = schema["$defs"]["results"]["properties"]["diagnose"]["properties"]["verdict"]["properties"]["cause"]
+    assert all(cause in described["description"] for cause in CAUSES)
+    for c in bench.load_cases("all"):
+        assert schema_errors(json.loads(_report(str(c["dir"])).to_json())) == [], c["id"]
+
+
 def test_next_steps_never_contradict_an_error_finding():
     """Issue #14 item 6: no "nothing explains a failure" beside an error finding."""
     for c in bench.load_cases("dev"):
