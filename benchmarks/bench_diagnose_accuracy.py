@@ -49,6 +49,11 @@ def load_cases(split: str = "dev") -> list[dict]:
     return cases
 
 
+def inputs(case: dict) -> list[str]:
+    """The files diagnose reads for a case: everything in its folder but case.json (the expert answer)."""
+    return [str(p) for p in sorted(Path(case["dir"]).iterdir()) if p.name != "case.json"]
+
+
 def accused(report) -> set[int]:
     """Ranks the report blames with medium or high confidence, in the verdict or any conclusion."""
     d = report.results["diagnose"]
@@ -84,7 +89,7 @@ def score(case: dict, report) -> dict:
 def run(cases: list[dict]) -> list[dict]:
     from ncclDoctor.diagnose import diagnose
 
-    return [score(c, diagnose([str(c["dir"])])) for c in cases]
+    return [score(c, diagnose(inputs(c))) for c in cases]
 
 
 def table(name: str, rows: list[dict]) -> str:

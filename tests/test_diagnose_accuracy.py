@@ -45,10 +45,11 @@ DEV_FLOOR = 0.90
 
 @functools.lru_cache(maxsize=None)
 def _report(case_dir: str):
-    """One diagnose run per case for the whole module (the corpus is read by several tests)."""
+    """One diagnose run per case for the whole module (the corpus is read by several tests);
+    its input is the case's files without case.json, the answer."""
     from ncclDoctor.diagnose import diagnose
 
-    return diagnose([case_dir])
+    return diagnose(bench.inputs({"dir": case_dir}))
 
 
 def _rows(split: str) -> list[dict]:
@@ -68,6 +69,8 @@ def test_corpus_is_well_formed_and_the_split_follows_the_rule():
         assert exp["culprits"] == "unknown" or all(isinstance(r, int) for r in exp["culprits"]), c["id"]
         assert exp["fix"] and all(isinstance(k, str) and k for k in exp["fix"]), c["id"]
         assert any(p.name != "case.json" and p.stat().st_size > 0 for p in c["dir"].iterdir()), c["id"]
+        # diagnose never sees the answer: case.json is not one of its inputs
+        assert bench.inputs(c) and not any(p.endswith("case.json") for p in bench.inputs(c)), c["id"]
 
 
 @pytest.mark.parametrize("split", ["dev", "heldout"])

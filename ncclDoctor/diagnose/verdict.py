@@ -114,6 +114,13 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "dmesg -T | grep -i xid "
             "for Xid errors, and that the driver supports the container's CUDA runtime; reset or drain the GPU.",
         )
+    elif "named symbol not found" in text or "no kernel image" in text:
+        what, fix = (
+            "a CUDA error saying the binary has no kernel for this GPU ('named symbol not found' / 'no kernel image')",
+            "The NCCL (or nccl-tests/PyTorch) binary was built without code for this GPU's compute capability: "
+            "rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,code=sm_90 "
+            "for H100), or install a build whose CUDA version and architectures match the GPU and driver.",
+        )
     elif "illegal memory access" in text or "illegal address" in text:
         what, fix = (
             "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
@@ -253,6 +260,22 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     statuses = sorted({e.data["status"] for e in evs if e.data.get("status") is not None})
     asyncs = sorted({e.data["async_event"] for e in evs if e.data.get("async_event")})
     peers = sorted({e.data["peer"] for e in evs if e.data.get("peer")})[:3]
+    memlock = [
+        e for e in evs
+        if str(e.data.get("verbs", "")).startswith("ibv_reg_mr") and "allocate memory" in str(e.data.get("verbs_error"))
+    ]
+    if memlock and not statuses and not asyncs:  # NVIDIA/nccl-tests#206: ENOMEM from the memory registration
+        return Verdict(
+            "config",
+            f"registering memory with the HCA ({memlock[0].data['verbs']}) failed with 'Cannot allocate memory': "
+            "the process's locked-memory limit (ulimit -l) is too low for NCCL's buffers",
+            "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
+            "/etc/security/limits.conf, then log in again), docker run --ulimit memlock=-1, and check `ulimit -l` "
+            "inside mpirun/srun/the container, which may not inherit it.",
+            "high",
+            [],
+            [e.brief() for e in memlock[:3]],
+        )
     parts, fixes = [], []
     for s in statuses:
         name, meaning, fix = IB_STATUS.get(
