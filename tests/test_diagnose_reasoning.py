@@ -289,3 +289,31 @@ def test_ib_retry_arithmetic_uses_the_settings_in_the_logs(tmp_path):
     assert d["verdict"]["cause"] == "ib_fabric"
     s = d["verdict"]["summary"]
     assert "17.2 s x 7 retries = 120 s" in s and "NCCL_IB_TIMEOUT=22, from the logs" in s and "10 min" in s
+
+
+ROUND8 = {  # (lines, cause, a word the fix must hold); the shapes of NVIDIA/nccl-tests#206, #6, nccl#1372, #626
+    "memlock": (["misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory"],
+                "config", "ulimit -l"),
+    "nccl-tests failure": (["NCCL failure common.cu:908 'unhandled cuda error'"], "cuda_error", "NCCL_DEBUG"),
+    "no kernel for this GPU": (["gcn75:2336636:2336906 [0] enqueue.cc:58 NCCL WARN Cuda failure 'named symbol not found'"],
+                               "cuda_error", "NVCC_GENCODE"),
+    "truncated, wrapped, no prefix": (
+        ["transport/net_socket.cc:424 NCCL WARN NET/Socket : peer 192.168.161.30<59210> message truncated :",
+         "receiving 1048576 bytes instead of 65536"], "desync", "NCCL_DEBUG_SUBSYS=COLL"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROUND8))
+def test_round8_shapes_get_their_cause_and_fix(tmp_path, name):
+    lines, cause, word = ROUND8[name]
+    _, d = _run(tmp_path, {"job.log": lines})
+    assert d["verdict"]["cause"] == cause and word in d["verdict"]["fix"], d["verdict"]
+    assert d["verdict"]["culprits"] == []  # none of these names a rank at fault
+
+
+def test_bootstrap_truncation_is_not_called_a_desync(tmp_path):
+    """bootstrap.cc's 'Message truncated' (NVIDIA/nccl#1176) is set-up traffic, not two ranks' collectives."""
+    _, d = _run(tmp_path, {"job.log": [
+        "0: node-1:34639:36718 [5] bootstrap.cc:77 NCCL WARN Message truncated : received 256 bytes instead of 4",
+        "0: node-1:34639:36718 [5] NCCL INFO bootstrap.cc:554 -> 3"]})
+    assert d["verdict"]["cause"] != "desync"

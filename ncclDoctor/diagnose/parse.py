@@ -336,9 +336,9 @@ class LineParser:
 
     def _nccl_info(self, lineno: int, text: str) -> Event | None:
         m = S.R_NCCL_PREFIX.search(text)
-        if not m:
+        if not m and "NCCL WARN" not in text:
             return self._retcode(lineno, text)
-        if m.group("lvl") == "WARN":
+        if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too
             ev = self._context(lineno, text, "nccl_warn")
             w = S.R_NCCL_WARN.search(text)
             ev.data["warn"] = w.group(1).strip()[:200] if w else ""

@@ -96,7 +96,7 @@ R_STATUS = re.compile(
     r"[,.]? *(?:PG status: )?[Ll]ast enqueued (?:NCCL )?work: (?P<enq>-?\d+), [Ll]ast completed (?:NCCL )?work: (?P<done>-?\d+)"
 )
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"NCCL error(?: in: \S+)?[,:] (unhandled system error|remote process exited or there was a network error|internal error|unhandled cuda error|invalid usage|invalid argument)")
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ ')(unhandled system error|remote process exited or there was a network error|internal error|unhandled cuda error|invalid usage|invalid argument)")
 OLD_CODE = {"unhandled system error": "ncclSystemError", "remote process exited or there was a network error": "ncclRemoteError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}

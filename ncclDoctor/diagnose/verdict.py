@@ -740,9 +740,34 @@ def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return _desync(c, high) if high[0].kind == "desync" else _missing(c, high)
 
 
+def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """'message truncated: receiving N bytes instead of M' on a transport (NVIDIA/nccl#626,
+    PR #605): the receiver posted a smaller buffer than the sender sent."""
+    evs = [
+        e for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", [])
+        if "truncated" in e.text.lower() and "bootstrap" not in e.text
+    ]
+    if not evs:
+        return None
+    ranks = sorted({e.rank for e in evs if e.rank is not None})
+    return Verdict(
+        "desync",
+        "NCCL received more bytes than the receiving rank expected ('message truncated'): the ranks disagree on the "
+        "operation at this point (different sizes or different calls), or on the protocol because their NCCL "
+        "settings differ",
+        "Compare every rank's calls: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each collective's count, datatype "
+        "and root per rank, TORCH_DISTRIBUTED_DEBUG=DETAIL checks shapes across ranks; make the NCCL_* settings "
+        "identical on every node. A run with NCCL_PROTO=SIMPLE tells a protocol mismatch (then it works) from a call "
+        "mismatch.",
+        "medium",
+        [],
+        [e.brief() for e in evs[:3]],
+    )
+
+
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _direct_hang, _invalid_usage, _shm, _ib, _network, _store, _desync,
+    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _direct_hang, _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync,
     _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts, _exited,
 ]
 
