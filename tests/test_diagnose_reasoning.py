@@ -265,7 +265,8 @@ def test_a_start_up_connect_retry_does_not_hide_a_rank_proven_behind(tmp_path):
     )
     st = (
         "[rank{r}]:[E321 02:07:08.465150152 ProcessGroupNCCL.cpp:1664] [PG 1 Rank {r}] Exception (either an error or "
-        "timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: {enq}, last completed NCCL work: {done}."
+        "timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: {enq}, "
+        "last completed NCCL work: {done}."
     )
     lines = [INIT.format(pid=100 + r, r=r, n=3) for r in range(3)] + [retry]
     lines += [
@@ -295,8 +296,9 @@ ROUND8 = {  # (lines, cause, a word the fix must hold); the shapes of NVIDIA/ncc
     "memlock": (["misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory"],
                 "config", "ulimit -l"),
     "nccl-tests failure": (["NCCL failure common.cu:908 'unhandled cuda error'"], "cuda_error", "NCCL_DEBUG"),
-    "no kernel for this GPU": (["gcn75:2336636:2336906 [0] enqueue.cc:58 NCCL WARN Cuda failure 'named symbol not found'"],
-                               "cuda_error", "NVCC_GENCODE"),
+    "no kernel for this GPU": (
+        ["gcn75:2336636:2336906 [0] enqueue.cc:58 NCCL WARN Cuda failure 'named symbol not found'"],
+        "cuda_error", "NVCC_GENCODE"),
     "truncated, wrapped, no prefix": (
         ["transport/net_socket.cc:424 NCCL WARN NET/Socket : peer 192.168.161.30<59210> message truncated :",
          "receiving 1048576 bytes instead of 65536"], "desync", "NCCL_DEBUG_SUBSYS=COLL"),

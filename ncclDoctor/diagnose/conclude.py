@@ -67,7 +67,7 @@ def _timeouts(c: Collected) -> list[Finding]:
     msg = f"{n} watchdog timeout line(s) from {len(ranks)} rank(s)" + (f" ({_fmt_ranks(ranks)})" if ranks else "") + f": {desc}"
     if c.torch_timeout_ms:
         ms = c.torch_timeout_ms
-        msg += f"; the process-group timeout was " + (f"{ms / 60000:.0f} min" if ms >= 60000 else f"{ms / 1000:.0f} s")
+        msg += "; the process-group timeout was " + (f"{ms / 60000:.0f} min" if ms >= 60000 else f"{ms / 1000:.0f} s")
     return [R.TIMEOUTS.finding(msg, ranks=ranks, nodes=_nodes(c, ranks), evidence=_samples(c, "watchdog_timeout"))]
 
 
@@ -109,10 +109,16 @@ def from_families(c: Collected) -> list[Finding]:
     out += _family(c, "dataloader", R.DATALOADER, _dl_desc)
     out += _family(c, "cuda_oom", R.OOM, lambda evs: "CUDA out of memory" + "".join(f" (tried to allocate {e.data['tried']})" for e in evs[:1] if e.data.get("tried")))
     out += _family(c, "nccl_warn", R.NCCL_WARN, lambda evs: "NCCL WARN")
-    out += _family(c, "cuda_error", L.CUDA_ERROR, lambda evs: "CUDA error: " + ", ".join(sorted({e.data["what"] for e in evs if e.data.get("what")})))
-    out += _family(c, "shm_error", L.SHM, lambda evs: evs[0].data.get("what", "shared memory") if evs else "shared memory")
+    out += _family(
+        c, "cuda_error", L.CUDA_ERROR,
+        lambda evs: "CUDA error: " + ", ".join(sorted({e.data["what"] for e in evs if e.data.get("what")})),
+    )
+    out += _family(
+        c, "shm_error", L.SHM, lambda evs: evs[0].data.get("what", "shared memory") if evs else "shared memory"
+    )
     out += _killed(c)
-    out += _family(c, "signal", L.AGENT_SIGNAL, _signal_desc) if any(e.data.get("received") for e in c.samples.get("signal", [])) else []
+    if any(e.data.get("received") for e in c.samples.get("signal", [])):
+        out += _family(c, "signal", L.AGENT_SIGNAL, _signal_desc)
     out += _family(c, "desync_report", R.DESYNC, lambda evs: "collective fingerprints differ between ranks")
     out += _child_failed(c)
     out += _transport(c)
@@ -172,7 +178,9 @@ def _transport(c: Collected) -> list[Finding]:
 
     bad = bad_interfaces(c)
     if bad:
-        out.append(L.INTERFACE.finding("NCCL chose " + ", ".join(bad), evidence=[e.brief() for e in c.samples.get("transport", [])[:3]]))
+        out.append(L.INTERFACE.finding(
+            "NCCL chose " + ", ".join(bad), evidence=[e.brief() for e in c.samples.get("transport", [])[:3]]
+        ))
     dup = [e for e in c.samples.get("nccl_error", []) if "Duplicate GPU" in (e.data.get("last_error") or "")]
     if dup:
         out.append(L.DUPLICATE_GPU.finding(dup[0].data["last_error"][:200], evidence=[e.brief() for e in dup[:3]]))

@@ -122,7 +122,9 @@ def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
 # flight_recorder/components/utils.py (match_one_event callers) and types.py (EntryState.log).
 FR_ANALYSIS_KEYS = (b"Not all ranks joining collective", b"has errors\n", b"internal record id: ")
 _FR_START = re.compile(r"(Not all ranks joining collective, sequence number|Collective sequence number): (\d+)")
-_FR_FIELD = re.compile(r"^(group info|collective|missing ranks|world size|expected ranks|collective state|error msg): (.*)$")
+_FR_FIELD = re.compile(
+    r"^(group info|collective|missing ranks|world size|expected ranks|collective state|error msg): (.*)$"
+)
 
 
 def _fr_analysis(inp: Input, text: str, c: Collected) -> None:

@@ -116,9 +116,9 @@ class LineParser:
         return ev
 
     def _families(self, lineno: int, text: str) -> Event | None:
-        for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error, self._ib, self._gloo,
-                   self._store, self._socket, self._heartbeat, self._dataloader, self._oom, self._worker_failed,
-                   self._signal, self._exit_noise, self._env, self._nccl_info):
+        for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
+                   self._ib, self._gloo, self._store, self._socket, self._heartbeat, self._dataloader, self._oom,
+                   self._worker_failed, self._signal, self._exit_noise, self._env, self._nccl_info):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev

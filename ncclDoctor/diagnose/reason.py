@@ -193,15 +193,19 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False) -> list
             "culprit", "medium" if full else "low",
             f"process group {_pg_name(pg)}: {len(ins)} rank(s) were inside collective {_num(target)}, but rank(s) "
             f"{_fmt_ranks(logged)} logged no timeout and no watchdog status: they were not inside it"
-            + ("" if full else " — but the input does not hold every rank's full log (an excerpt?), so this is only a lead"),
-            logged, pg, target, _victim_lines(c, pg, timed) + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} "
-                                                               "without a watchdog line" for r in logged[:3]],
+            + ("" if full else " — but the input does not hold every rank's full log (an excerpt?), "
+               "so this is only a lead"),
+            logged, pg, target,
+            _victim_lines(c, pg, timed)
+            + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} without a watchdog line"
+               for r in logged[:3]],
         ))
     if unlogged:
         out.append(Conclusion(
             "culprit", "low",
-            f"process group {_pg_name(pg)}: no log lines at all from rank(s) {_fmt_ranks(unlogged)} while the others timed "
-            f"out in collective {_num(target)}: either they are the culprits or their logs were not given",
+            f"process group {_pg_name(pg)}: no log lines at all from rank(s) {_fmt_ranks(unlogged)} "
+            f"while the others timed out in collective {_num(target)}: either they are the culprits or their logs "
+            "were not given",
             unlogged, pg, target, _victim_lines(c, pg, timed),
         ))
     if untagged and len(seqs) > 1:
@@ -306,9 +310,13 @@ def desync(c: Collected, pg: str) -> list[Conclusion]:
         desc = "; ".join(f"{_sig_text(sig)} on rank(s) {_fmt_ranks(r for r, _ in rs)}" for sig, rs in ordered)
         ev = [w for _, rs in ordered[1:] for _, w in rs[:2]] + [w for _, w in major[:2]]
         both = " vs ".join(f"{sig[0]}" for sig, _ in ordered[:2])
-        return [Conclusion("desync", conf, f"process group {_pg_name(pg)}, collective #{seq}: ranks disagree: {desc}. Two code "
-                           f"paths issued different collectives ({both}) at the same point: a rank-conditional call "
-                           "(an `if rank == 0:` branch, an extra step at epoch end, uneven data)", minority, pg, seq, ev)]
+        return [Conclusion(
+            "desync", conf,
+            f"process group {_pg_name(pg)}, collective #{seq}: ranks disagree: {desc}. Two code paths issued "
+            f"different collectives ({both}) at the same point: a rank-conditional call (an `if rank == 0:` branch, "
+            "an extra step at epoch end, uneven data)",
+            minority, pg, seq, ev,
+        )]
     return []
 
 
@@ -450,12 +458,13 @@ def numbers(c: Collected) -> list[Conclusion]:
     elif ni is not None and ni <= 8:
         said.append(f"NumelIn={ni}: a barrier or a scalar (a loss/metric sync, a flag), not a gradient bucket")
     elif ni:
-        said.append(f"NumelIn={ni}: {ni * 2 / 2**20:.0f} MiB in bf16, {ni * 4 / 2**20:.0f} MiB in fp32 (a gradient bucket or a "
-                    "parameter shard)")
+        said.append(f"NumelIn={ni}: {ni * 2 / 2**20:.0f} MiB in bf16, {ni * 4 / 2**20:.0f} MiB in fp32 "
+                    "(a gradient bucket or a parameter shard)")
     to, ran = t.data.get("timeout_ms"), t.data.get("ran_for_ms")
     if to:
-        said.append(f"Timeout(ms)={to}: {to / 60000:g} min" + (" (torch's NCCL default)" if to == 600000 else
-                                                             " (set by the job or its launcher, not NCCL's 10-min default)"))
+        origin = (" (torch's NCCL default)" if to == 600000
+                  else " (set by the job or its launcher, not NCCL's 10-min default)")
+        said.append(f"Timeout(ms)={to}: {to / 60000:g} min" + origin)
     if to and ran:
         said.append(f"ran for {ran} ms: the watchdog looked {(ran - to) / 1000:.1f} s after the deadline"
                     + (" (it was running normally)" if ran - to < 60_000 else " (it was blocked)"))
@@ -463,8 +472,8 @@ def numbers(c: Collected) -> list[Conclusion]:
     if s is not None:
         enq, done = s.data["enqueued"], s.data["completed"]
         if enq > t.seq:
-            said.append(f"last enqueued {enq}: rank {s.rank}'s CPU had already issued {enq - t.seq} more collective(s): "
-                        "it was not stuck in Python; it waits for the GPU/NCCL to finish #" + str(t.seq))
+            said.append(f"last enqueued {enq}: rank {s.rank}'s CPU had already issued {enq - t.seq} more "
+                        "collective(s): it was not stuck in Python; it waits for the GPU/NCCL to finish #" + str(t.seq))
         if done == t.seq - 1:
             said.append(f"last completed {done}: everything before #{t.seq} finished; the hang is exactly there")
         elif done < t.seq - 1:

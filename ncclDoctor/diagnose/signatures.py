@@ -96,7 +96,9 @@ R_STATUS = re.compile(
     r"[,.]? *(?:PG status: )?[Ll]ast enqueued (?:NCCL )?work: (?P<enq>-?\d+), [Ll]ast completed (?:NCCL )?work: (?P<done>-?\d+)"
 )
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ ')(unhandled system error|remote process exited or there was a network error|internal error|unhandled cuda error|invalid usage|invalid argument)")
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ ')(unhandled system error|"
+                        r"remote process exited or there was a network error|internal error|unhandled cuda error|"
+                        r"invalid usage|invalid argument)")
 OLD_CODE = {"unhandled system error": "ncclSystemError", "remote process exited or there was a network error": "ncclRemoteError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
@@ -124,7 +126,9 @@ R_STORE = re.compile(
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
-R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|Connection closed by peer|Connection reset by peer")
+R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
+                         r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
+                         r"Connection closed by peer|Connection reset by peer")
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* terminat")
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited unexpectedly)|[Uu]nexpected bus error encountered in worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
@@ -166,7 +170,8 @@ R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
 R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
 R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; use (\w{1,64})")
 # A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`.
-R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
+R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
+                          r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
                           r"['\"]?([^'\"\s\\]{0,120})")
 
 

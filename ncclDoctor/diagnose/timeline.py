@@ -77,11 +77,14 @@ def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Findi
     """The verdict's fix first; then the steps the findings call for. Never a step that
     contradicts a finding (no "nothing explains a failure" beside an error)."""
     codes = {f.code for f in findings}
-    steps = [f"{v.summary[:400]} ({v.confidence} confidence). Fix: {v.fix}"] if v is not None and v.cause != "none" else []
+    steps = []
+    if v is not None and v.cause != "none":
+        steps.append(f"{v.summary[:400]} ({v.confidence} confidence). Fix: {v.fix}")
     order = {"first_failure": 0, "desync": 1, "culprit": 2}
     conf = {"high": 0, "medium": 1, "low": 2}
     named = sorted((k for k in conclusions if k.kind in order and k.ranks), key=lambda k: (conf[k.confidence], order[k.kind]))
-    if named and (v is None or v.cause in ("rank_missing", "desync", "cuda_error", "gpu_oom", "host_oom", "early_exit")):
+    rank_causes = ("rank_missing", "desync", "cuda_error", "gpu_oom", "host_oom", "early_exit")
+    if named and (v is None or v.cause in rank_causes):
         k = named[0]
         files = sorted({f for r in k.ranks[:4] if r in c.ranks for f in c.ranks[r].files})[:3]
         what = {"first_failure": "it failed first", "desync": "it issued a different collective", "culprit": "the others waited for it"}[k.kind]
@@ -105,11 +108,14 @@ def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Findi
         if v is not None:
             steps.append(f"{v.summary[:400]}. {v.fix}")
         else:
-            steps.append("Nothing in the input explains a distributed failure; `ncclDoctor check` tests this node's collectives directly.")
+            steps.append("Nothing in the input explains a distributed failure; "
+                         "`ncclDoctor check` tests this node's collectives directly.")
     return steps
 
 
-def results(c: Collected, conclusions: list[Conclusion], inputs: list[Input], findings: list[Finding], v=None) -> dict[str, Any]:
+def results(
+    c: Collected, conclusions: list[Conclusion], inputs: list[Input], findings: list[Finding], v=None
+) -> dict[str, Any]:
     ws = next((k for k in conclusions if k.kind == "world_size"), None)
     return {
         "world_size": {"value": ws.seq if ws else None, "source": ws.evidence[0] if ws else "", "confidence": ws.confidence if ws else "low"},
@@ -149,8 +155,8 @@ def markdown(d: dict[str, Any]) -> list[str]:
            f"({ws['source']}; {ws['confidence']} confidence). Read {d['inputs_total']} input(s), {d['bytes_read'] / 1e6:.1f} MB.", ""]
     v = d.get("verdict")
     if v:
-        out += ["### Verdict", "", f"**{v['cause']}** ({v['confidence']} confidence"
-                + (f"; culprit rank(s) {', '.join(map(str, v['culprits']))}" if v["culprits"] else "") + f"): {v['summary']}",
+        culprits = f"; culprit rank(s) {', '.join(map(str, v['culprits']))}" if v["culprits"] else ""
+        out += ["### Verdict", "", f"**{v['cause']}** ({v['confidence']} confidence{culprits}): {v['summary']}",
                 "", f"Fix: {v['fix']}", ""] + [f"- `{p[:200].replace('`', chr(39))}`" for p in v["proof"][:4]] + [""]
     out += ["### Next steps", ""] + [f"{i}. {s}" for i, s in enumerate(d["next_steps"], 1)] + [""]
     out += ["### Per-rank timeline", ""]

@@ -596,8 +596,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if any(e.data.get("exitcode") == -7 for e in fails):
         return Verdict("dataloader_shm", "a process died of SIGBUS (exit code -7): it touched shared memory that could "
                        "not be backed, /dev/shm is full or too small (DataLoader workers, NCCL's segments)",
-                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
-                       "num_workers.", "high", [], [e.brief() for e in fails[:3]])
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
+                       "or lower num_workers.", "high", [], [e.brief() for e in fails[:3]])
     ranks = sorted({e.rank for e in fails if e.rank is not None})
     local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
     codes = sorted({e.data["exitcode"] for e in fails})
@@ -607,9 +607,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (": a Python exception in that process" if 1 in codes else "") + "; torchrun then stopped the others")
     single = len(ranks) == 1 and len(fails) == 1
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
-                   "Read the failed rank's traceback (its stderr, or torchrun --log-dir / --redirects 3 --tee 3 to keep "
-                   "one file per rank); decorate the entry point with torch.distributed.elastic.multiprocessing.errors."
-                   "@record so torchrun's summary carries the exception (error_file instead of <N/A>).",
+                   "Read the failed rank's traceback (its stderr, or torchrun --log-dir / --redirects 3 --tee 3 "
+                   "to keep one file per rank); decorate the entry point with "
+                   "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception (error_file instead of <N/A>).",
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
 
@@ -749,7 +749,6 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ]
     if not evs:
         return None
-    ranks = sorted({e.rank for e in evs if e.rank is not None})
     return Verdict(
         "desync",
         "NCCL received more bytes than the receiving rank expected ('message truncated'): the ranks disagree on the "
@@ -767,8 +766,8 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _direct_hang, _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync,
-    _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts, _exited,
+    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _direct_hang, _invalid_usage, _truncated, _shm, _ib,
+    _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts, _exited,
 ]
 
 
