@@ -43,7 +43,7 @@ CAUSES = {
 DEV_FLOOR = 0.90
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _report(case_dir: str):
     """One diagnose run per case for the whole module (the corpus is read by several tests);
     its input is the case's files without case.json, the answer."""

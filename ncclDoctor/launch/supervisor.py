@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import signal
 import subprocess
 import time
@@ -158,7 +157,7 @@ class Supervisor:
         deadlines_s: dict[str, float] | None = None,
         phases: tuple[str, ...] = PHASES,
         on_event: Callable[[dict[str, Any]], None] | None = None,
-        before_stop: Callable[["Supervisor", Outcome], None] | None = None,
+        before_stop: Callable[[Supervisor, Outcome], None] | None = None,
         poll_s: float = 0.25,
     ):
         self.argv = argv
