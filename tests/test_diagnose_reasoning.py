@@ -299,6 +299,10 @@ ROUND8 = {  # (lines, cause, a word the fix must hold); the shapes of NVIDIA/ncc
     "no kernel for this GPU": (
         ["gcn75:2336636:2336906 [0] enqueue.cc:58 NCCL WARN Cuda failure 'named symbol not found'"],
         "cuda_error", "NVCC_GENCODE"),
+    "modify_qp timeout (nccl#2013)": (
+        ["host-01:1:2 [5] ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, "
+         "on dev mlx5_1:1, curr state INIT, next state RTR, local GID index 3"],
+        "ib_fabric", "NCCL_CROSS_NIC"),
     "truncated, wrapped, no prefix": (
         ["transport/net_socket.cc:424 NCCL WARN NET/Socket : peer 192.168.161.30<59210> message truncated :",
          "receiving 1048576 bytes instead of 65536"], "desync", "NCCL_DEBUG_SUBSYS=COLL"),

@@ -54,7 +54,9 @@ IB_STATUS = {
         "30-35 s without an answer from the peer: the link or path to that peer is down or dropping packets",
         "check the port and cable of both ends (ibstat, ibv_devinfo, the switch's error counters; for RoCE the "
         "routing/PFC config). Raising NCCL_IB_TIMEOUT (e.g. 22: ~17 s x 7 = 2 min) only rides out short flaps on "
-        "very large fabrics and must stay well below the collective timeout (10 min default); a dead link stays dead",
+        "very large fabrics and must stay well below the collective timeout (10 min default); a dead link stays dead. "
+        "If it comes at the very first collective on RoCE, the NICs never talked at all: the GID in use is not "
+        "routable (NCCL_IB_GID_INDEX to the RoCEv2 GID of the routed address, see show_gids; NVIDIA/nccl#426)",
     ),
     13: (
         "IBV_WC_RNR_RETRY_EXC_ERR",
@@ -294,6 +296,8 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fixes.append(
             "check ibstat/ibv_devinfo on both ends; on RoCE set NCCL_IB_GID_INDEX to the RoCEv2 GID whose address "
             "the peers route to (show_gids), and check the switch's routing/PFC"
+            + ("; if only some peers fail on a rail-optimized fabric (NICs reach only the same rail), "
+               "NCCL_CROSS_NIC=0 keeps each ring on one rail" if e.data.get("verbs") == "ibv_modify_qp" else "")
         )
     if 12 in statuses:
         parts.append(ib_window(c))
