@@ -28,15 +28,16 @@ from ncclDoctor.analysis import bandwidth, flight, verdict
 from ncclDoctor.errors import CouldNotRun, ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
 from ncclDoctor.facts.network import node_address, node_label
-from ncclDoctor.findings import Severity, rule
+from ncclDoctor.findings import rule
 from ncclDoctor.fsutil import write_json_atomic
 from ncclDoctor.launch import evidence
 from ncclDoctor.launch.supervisor import ControlStore, InterruptedRun, Outcome, Supervisor
 from ncclDoctor.launch import multinode
 from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
-from ncclDoctor.report.model import Report, write_run_dir
+from ncclDoctor.report.model import Report
+from ncclDoctor.report.write import write_run_dir
 from ncclDoctor.rules import env as env_rules
-from ncclDoctor.rules import run as run_rules
+from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.rules.system import check_host
 
 STRAGGLER = rule(
@@ -419,8 +420,8 @@ def run_check(
         outcome_code = ExitCode.INTERRUPTED
     finally:
         report.duration_s = round(time.monotonic() - t0, 3)
-        ci.judge(report, opts.gates)
-        report.conclude(Severity.parse(opts.fail_on), outcome_code)
-        write_run_dir(report, p.run_dir)
-        ci.publish(report, opts.gates)
+        from ncclDoctor.finish import finishing  # gates -> conclude -> write -> publish, as every command
+        from ncclDoctor.options import CommonOptions
+
+        finishing(report, CommonOptions(fail_on=opts.fail_on), p.run_dir, gates=opts.gates, outcome=outcome_code)
     return report

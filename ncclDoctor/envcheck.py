@@ -6,7 +6,8 @@ Stages (``run_env`` composes them; nothing is launched):
 2. ``judge``    the env lint (``rules.env``), GPU health (``rules.gpu``), RDMA port
                 health (``rules.network``), /dev/shm and memlock (``rules.system``),
                 /dev/shm against the DataLoader workers when described (``rules.shm``)
-3. ``finish``   verdict and exit code; a run directory when ``--out`` is given
+3. ``finishing`` gates, verdict and exit code; a run directory when ``--out`` is given;
+                JUnit with ``--junit`` (``ncclDoctor.finish``)
 
 Testing aids (documented, not hidden): ``NCCLDOCTOR_NVML_REPLAY=snapshot.json`` answers
 NVML queries from a recorded snapshot (``facts.nvml_replay``) and
@@ -18,12 +19,13 @@ from __future__ import annotations
 import os
 import socket
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ncclDoctor.errors import UsageError
-from ncclDoctor.findings import Finding, Severity
-from ncclDoctor.report.model import Report, write_run_dir
+from ncclDoctor.findings import Finding
+from ncclDoctor.options import CommonOptions
+from ncclDoctor.report.model import Report
 
 # torch's default collective timeouts (init_process_group docstring, torch 2.13).
 DEFAULT_PG_TIMEOUT_S = {"nccl": 600.0, "gloo": 1800.0}
@@ -33,11 +35,10 @@ DEFAULT_PG_TIMEOUT_S = {"nccl": 600.0, "gloo": 1800.0}
 class EnvOptions:
     nproc_per_node: int | None = None
     pg_timeout_s: float | None = None
-    fail_on: str = "error"
-    out: str | None = None
     dataloader_workers: int | None = None  # per rank, to size /dev/shm (SYS006)
     batch_mib: float | None = None
     prefetch_factor: int = 2
+    common: CommonOptions = field(default_factory=CommonOptions)  # --out, --fail-on, --select, ...
 
 
 def gather(env: Mapping[str, str]) -> dict[str, Any]:
@@ -97,13 +98,10 @@ def _effective(env: Mapping[str, str], facts: dict[str, Any]):
 
 
 def run_env(opts: EnvOptions, env: Mapping[str, str] | None = None, argv: list[str] | None = None) -> Report:
+    from ncclDoctor.finish import finishing
     from ncclDoctor.rules import env as env_rules
     from ncclDoctor.rules.env_values import ib_retry_window_s
 
-    try:
-        fail_on = Severity.parse(opts.fail_on)
-    except ValueError as exc:
-        raise UsageError(f"--fail-on: {exc}") from None
     if opts.pg_timeout_s is not None and opts.pg_timeout_s <= 0:
         raise UsageError(f"--pg-timeout must be positive, got {opts.pg_timeout_s}")
     if opts.nproc_per_node is not None and opts.nproc_per_node < 1:
@@ -121,10 +119,8 @@ def run_env(opts: EnvOptions, env: Mapping[str, str] | None = None, argv: list[s
     report.results["defaults"] = env_rules.defaults_that_matter(merged)
     report.results["ib_retry_window"] = ib_retry_window_s(merged)
     report.results["pg_timeout_s"] = opts.pg_timeout_s
-    report.config = {"nproc_per_node": opts.nproc_per_node, "pg_timeout_s": opts.pg_timeout_s, "fail_on": opts.fail_on}
+    report.config = {"nproc_per_node": opts.nproc_per_node, "pg_timeout_s": opts.pg_timeout_s, **opts.common.summary()}
     report.nodes = [{"host": socket.gethostname(), "addr": facts["where"].split(" ")[0]}]
     report.add(*judge(env, facts, opts))
-    report.conclude(fail_on)
-    if opts.out:
-        write_run_dir(report, opts.out)
+    finishing(report, opts.common, opts.common.out)
     return report

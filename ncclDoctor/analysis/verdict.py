@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ncclDoctor.errors import ExitCode
 from ncclDoctor.launch.supervisor import Outcome
 from ncclDoctor.report.model import Report
-from ncclDoctor.rules import run as run_rules
+from ncclDoctor.rules.codes import run as run_rules
 
 Label = Callable[[int], str]
 

@@ -1,4 +1,8 @@
-"""Rules about the probe run itself: could it start, did it finish, were results right."""
+"""RUN rule texts: the probe run itself: launch, rendezvous, hangs, crashes, wrong results.
+
+Texts only (what `ncclDoctor explain CODE` prints); the checks that fire them live in
+``ncclDoctor.analysis.verdict``, ``ncclDoctor.check``, ``ncclDoctor.sweep.core``.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ reachable from every node, and that every node runs the same command.
 """,
 )
 
+
 INIT_FAILED = rule(
     "RUN002",
     "error",
@@ -35,6 +40,7 @@ Look at the named ranks' errors. Check GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME n
 interface that exists and is up on every node, and rerun with NCCL_DEBUG=INFO on GPUs.
 """,
 )
+
 
 HANG = rule(
     "RUN003",
@@ -53,6 +59,7 @@ inside the same collective, suspect the transport between nodes: run
 """,
 )
 
+
 CRASH = rule(
     "RUN004",
     "error",
@@ -63,6 +70,7 @@ their "connection closed by peer" or timeout errors are a consequence, not the c
 """,
     fix="Read the named rank's traceback (logs/ in the run directory) and fix that first.",
 )
+
 
 WRONG_RESULTS = rule(
     "RUN005",
@@ -81,6 +89,7 @@ confirm.
 """,
 )
 
+
 SINGLE_RANK = rule(
     "RUN006",
     "warning",
@@ -91,6 +100,7 @@ reads 0 GB/s. Many "Avg bus bandwidth = 0" reports are single-rank runs by accid
 """,
     fix="Run with --nproc-per-node 2 or more (or --nodes N).",
 )
+
 
 INTERRUPTED = rule(
     "RUN007",
