@@ -323,3 +323,17 @@ def test_bootstrap_truncation_is_not_called_a_desync(tmp_path):
         "0: node-1:34639:36718 [5] bootstrap.cc:77 NCCL WARN Message truncated : received 256 bytes instead of 4",
         "0: node-1:34639:36718 [5] NCCL INFO bootstrap.cc:554 -> 3"]})
     assert d["verdict"]["cause"] != "desync"
+
+
+def test_a_none_verdict_never_stands_beside_an_error_from_another_reader():
+    from ncclDoctor.diagnose.verdict import Verdict, settle
+    from ncclDoctor.findings import Finding, Severity
+
+    none = Verdict("none", "nothing in these lines is a failure", "give every rank's log", "low")
+    err = Finding(code="LOG010", severity=Severity.ERROR, title="NCCL returned an error", message="m", why="", fix="",
+                  evidence=["out.txt:3: # Out of bounds values : 12 FAILED"])
+    info = Finding(code="LOG020", severity=Severity.INFO, title="Settings", message="m", why="", fix="")
+    assert settle(none, [info]) is none
+    v = settle(none, [info, err])
+    assert v.cause == "unknown" and "LOG010" in v.summary and v.proof == ["out.txt:3: # Out of bounds values : 12 FAILED"]
+    assert settle(Verdict("gpu_oom", "s", "f", "high"), [err]).cause == "gpu_oom"

@@ -44,7 +44,7 @@ from ncclDoctor.diagnose import conclude, timeline
 from ncclDoctor.diagnose.ingest import ingest_all
 from ncclDoctor.diagnose.load import expand
 from ncclDoctor.diagnose.reason import reason, world_size
-from ncclDoctor.diagnose.verdict import reconcile, verdict
+from ncclDoctor.diagnose.verdict import reconcile, settle, verdict
 from ncclDoctor.findings import Severity
 from ncclDoctor.report.model import Report
 
@@ -68,6 +68,7 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     findings += conclude.from_verdict(collected, v, findings)
     findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs)
     findings += conclude.nothing_found(findings, collected)
+    v = settle(v, findings)  # last, after every reader's findings
     report.add(*findings)
     report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings, v)
     report.ranks = timeline.report_ranks(report.results["diagnose"]["ranks"], collected)

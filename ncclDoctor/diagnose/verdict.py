@@ -710,6 +710,23 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     )
 
 
+def settle(v: Verdict, findings: list[Finding]) -> Verdict:
+    """The verdict once every finding is known: 'nothing failed' never stands beside an error
+    from another reader (a field output such as a failed nccl-tests run); it points at it."""
+    bad = [f for f in findings if f.severity == Severity.ERROR]
+    if v.cause != "none" or not bad:
+        return v
+    return Verdict(
+        "unknown",
+        "the log lines hold no known failure signature, but other findings do: "
+        + "; ".join(f"{f.code} {f.title}" for f in bad[:3]),
+        "Follow those findings' fixes (ncclDoctor explain CODE).",
+        "low",
+        [],
+        [str(e) for f in bad[:2] for e in f.evidence[:2]],
+    )
+
+
 def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torch's fingerprint check (or NCCL's) says outright that ranks issued different
     collectives: a desync of the code paths. Both ranks it names are where to look; neither
