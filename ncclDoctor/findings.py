@@ -133,11 +133,6 @@ def rule(code: str, severity: str, title: str, *, why: str, fix: str, example: s
     return r
 
 
-# Rule texts that still live next to their check; the `struct` engineer moves them into
-# rules/codes/ with the check/ package (issue #12 item 2): then delete this tuple.
-NOT_YET_IN_CODES = ("ncclDoctor.check", "ncclDoctor.multinode_check")
-
-
 def load_codes() -> dict[str, Rule]:
     """Import every module of ``ncclDoctor.rules.codes`` (a new family file needs no list edit)."""
     import importlib
@@ -151,13 +146,8 @@ def load_codes() -> dict[str, Rule]:
 
 
 def load_all_rules() -> dict[str, Rule]:
-    """The complete registry: the codes package, plus the texts not moved there yet."""
-    import importlib
-
-    load_codes()
-    for name in NOT_YET_IN_CODES:
-        importlib.import_module(name)
-    return RULES
+    """The complete registry: every rule text lives in ``ncclDoctor.rules.codes``."""
+    return load_codes()
 
 
 def explain(code: str) -> Rule:

@@ -10,7 +10,7 @@ so ``--baseline`` judges every node at every size and the chart draws a curve pe
 
 Findings:
 
-- BW201 a slow node (slow against every known-good partner; ``analysis.localize``);
+- BW201 a slow node (slow against every known-good partner; ``probes.localize``);
 - BW202 a slow link between two healthy nodes;
 - BW203 slowness that cannot be pinned on a node (2 nodes, or most of them slow);
 - BW204 a node whose intra-node all_reduce is far below the other nodes'.
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ncclDoctor.analysis import localize
 from ncclDoctor.findings import Finding
 from ncclDoctor.rules.codes.bw import SLOW_INSIDE_NODE, SLOW_LINK, SLOW_NODE, UNLOCALIZED
+from probes import localize
 
 
 def _p2p(structure: dict[int, dict[str, Any]]) -> dict[str, Any]:

@@ -54,8 +54,8 @@ def structure_tables(results: dict[str, Any]) -> list[Any]:
     """The same evidence as tables for Markdown and HTML (``report.markdown.Table``):
     each node's intra-node all_reduce against message size, then the inter-node
     all_reduce and every point-to-point pair measured."""
-    from ncclDoctor.analysis.localize import SLOW_RATIO, median
     from ncclDoctor.report.views import Table
+    from probes.localize import SLOW_RATIO, median
 
     out = []
     per = (results.get("intra_node_all_reduce") or {}).get("per_node") or {}

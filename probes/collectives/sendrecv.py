@@ -3,7 +3,7 @@
 Both ranks send S bytes to each other at once (isend + irecv), as nccl-tests'
 sendrecv_perf does with its ring neighbours; algbw = S / t per direction and the bus
 factor is 1 (nccl-tests src/sendrecv.cu, SendRecvGetBw). Used by the structure phase to
-measure the link between two nodes' leader ranks (``ncclDoctor.analysis.localize``).
+measure the link between two nodes' leader ranks (``probes.localize``).
 """
 
 from __future__ import annotations

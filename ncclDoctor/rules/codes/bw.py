@@ -1,7 +1,8 @@
 """BW rule texts: measured bandwidth: CI thresholds, baselines, slow nodes and links.
 
 Texts only (what `ncclDoctor explain CODE` prints); the checks that fire them live in
-``ncclDoctor.analysis.structure``, ``ncclDoctor.ci`` (the CI gates, BW101-BW104).
+``ncclDoctor.analysis.structure``, ``ncclDoctor.ci`` (the CI gates, BW101-BW104) and
+``ncclDoctor.check.analyse`` (BW001, a straggler).
 """
 
 from __future__ import annotations
@@ -122,4 +123,18 @@ bus bandwidth than the others. Inside a node that points at its GPUs, NVLink/PCI
 topology, or CPU load rather than the network.
 """,
     fix="On the named node check nvidia-smi topo -m, GPU clocks and throttling, and other processes (top, nvidia-smi).",
+)
+
+STRAGGLER = rule(
+    "BW001",
+    "warning",
+    "One rank is slower than the rest",
+    why="""
+A collective finishes when its slowest rank does: one slow rank (a throttled GPU, a
+busy CPU, a slow link) sets the pace for the whole job.
+""",
+    fix="""
+Look at the named rank's node: other processes (top), GPU clocks and throttling
+(nvidia-smi -q -d PERFORMANCE), its network link. Rerun to see whether it persists.
+""",
 )
