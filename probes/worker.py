@@ -158,6 +158,7 @@ class Worker:
         mod.fill(t, self.rank)
         self.collective(mod, t)
         _sync(self.device)
+        self.faults.after_checked_collective(t)
         wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
         self.publish("smoke", {"count": count, "wrong": wrong})
 
@@ -187,6 +188,7 @@ class Worker:
             mod.fill(t, self.rank)
             self.collective(mod, t)
             _sync(self.device)
+            self.faults.after_checked_collective(t)
             wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
             iters = self.cfg["iters"]
             rows.append({

@@ -110,14 +110,33 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
             "peak_busbw_gbps": bandwidth.peak_busbw(table), "avg_busbw_gbps": bandwidth.avg_busbw(table),
         }
         findings += straggler_findings(table, label)
-    bad = [r for r, v in smoke.items() if v["wrong"]]
-    bad += [r for r, v in sweep.items() if any(x["wrong"] for x in v["rows"])]
-    if bad:
-        findings.append(run_rules.WRONG_RESULTS.finding(
-            f"all_reduce returned wrong elements on rank(s) {sorted(set(bad))}.",
-            ranks=bad, nodes=sorted({label(r) for r in bad}),
-        ))
+    wrong = _wrong_data_finding(smoke, sweep, label)
+    if wrong:
+        findings.append(wrong)
+    bad = wrong.ranks if wrong else []
     return results, findings, bad
+
+
+def _wrong_data_finding(smoke: dict, sweep: dict, label: Label) -> Finding | None:
+    """RUN005 naming every rank whose exactly checked result had wrong elements, with
+    how many at which step (smoke, then each sweep size); None when all were right."""
+    per_rank: dict[int, list[str]] = {}
+    for r, v in sorted(smoke.items()):
+        if v["wrong"]:
+            per_rank.setdefault(r, []).append(f"smoke {v['wrong']}")
+    for r, v in sorted(sweep.items()):
+        steps = [f"{x['size']} B {x['wrong']}" for x in v["rows"] if x["wrong"]]
+        if steps:
+            per_rank.setdefault(r, []).extend(steps)
+    if not per_rank:
+        return None
+    ranks = sorted(per_rank)
+    detail = "; ".join(f"rank {r} on {label(r)}: {', '.join(steps)}" for r, steps in sorted(per_rank.items()))
+    return run_rules.WRONG_RESULTS.finding(
+        f"all_reduce returned wrong elements (exact check against the known sum) on rank(s) {ranks}. "
+        f"Wrong elements per step: {detail}.",
+        ranks=ranks, nodes=sorted({label(r) for r in ranks}),
+    )
 
 
 def straggler_findings(table: list[dict[str, Any]], label: Label) -> list[Finding]:
@@ -185,7 +204,7 @@ def fill(report: Report, plan: Plan, out: Outcome, identities: dict[int, Any], f
     # The env lint of every rank, merged with the preflight's: one finding per setting.
     report.add(*env_rules.lint_ranks({r: i.get("env", {}) for r, i in inv.items()}, label))
     report.findings = env_rules.merge_duplicates(report.findings)
-    results, findings, _ = sweep_results(plan, out, label)
+    results, findings, wrong = sweep_results(plan, out, label)
     report.results.update(results)
     report.add(*findings)
     results, findings = across_nodes(plan, out, inv, label)
@@ -197,4 +216,6 @@ def fill(report: Report, plan: Plan, out: Outcome, identities: dict[int, Any], f
     run.update(culprits=v.culprits, victims=v.victims)
     if out.status == "failed" and (after := crash_timing(report.findings, out)) is not None:
         run["verdict_after_s"] = after
+    if wrong and v.code == ExitCode.OK:  # the run finished, with corrupt results: a fault (errors.py)
+        return ExitCode.FAULT
     return v.code
