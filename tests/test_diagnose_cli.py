@@ -312,6 +312,6 @@ def test_cli_select_ignore_and_junit(tmp_path):
                 "--select", "LOG002", timeout=120)
     rep = json.loads(p.stdout)
     assert [f["code"] for f in rep["findings"]] == ["LOG002"] and p.returncode == 1
-    assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1}
+    assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1, "LOG009": 1}
     (f,) = rep["findings"]
     assert f["ranks"] == [3], f  # the desync's odd rank, as test_diagnose_corpus expects
