@@ -13,21 +13,15 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-import click
 import typer
 
-# typer >= 0.2x vendors click as typer._click; older typer raises click's own classes.
-_usage_errors: tuple = (click.UsageError,)
-_click_errors: tuple = (click.ClickException,)
-_no_args: tuple = (getattr(click.exceptions, "NoArgsIsHelpError", ()),) if hasattr(click.exceptions, "NoArgsIsHelpError") else ()
-try:
-    from typer._click import exceptions as _tce
-
-    _usage_errors += (_tce.UsageError,)
-    _click_errors += (_tce.ClickException,)
-    _no_args += (_tce.NoArgsIsHelpError,)
-except ImportError:
-    pass
+# The click exceptions typer raises: its vendored copy (typer >= 0.2x no longer depends on
+# click) or click itself (older typer). Found through typer's public re-export, so the
+# command never imports click, which a fresh environment does not have.
+_click_exc = sys.modules[typer.BadParameter.__module__]
+_usage_errors: tuple = (_click_exc.UsageError,)
+_click_errors: tuple = (_click_exc.ClickException,)
+_no_args: tuple = tuple(getattr(_click_exc, n) for n in ("NoArgsIsHelpError",) if hasattr(_click_exc, n))
 from rich.console import Console
 
 from ncclDoctor import __version__
@@ -384,12 +378,12 @@ def main(argv: list[str] | None = None) -> int:
         code = rv if isinstance(rv, int) else 0
     except _no_args as exc:
         ctx = getattr(exc, "ctx", None)
-        click.echo(ctx.get_help() if ctx else str(exc), err=True)
+        typer.echo(ctx.get_help() if ctx else str(exc), err=True)
         code = ExitCode.USAGE
     except _usage_errors as exc:
         err.print(f"ncclDoctor: error: {exc.format_message()}", markup=False)
         code = ExitCode.USAGE
-    except (click.exceptions.Abort, typer.Abort, KeyboardInterrupt):
+    except (_click_exc.Abort, typer.Abort, KeyboardInterrupt):
         err.print("ncclDoctor: interrupted")
         code = ExitCode.INTERRUPTED
     except DoctorError as exc:
