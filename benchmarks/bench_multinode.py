@@ -7,7 +7,7 @@ For N = 2, 3, 4 simulated nodes, healthy and with one slow node (the last), it r
 `ncclDoctor check --nodes N` per node at once and prints: the wall time until every node
 has its verdict, the point-to-point rounds and pairs measured (of N(N-1)/2), the time
 the localization itself took, and what was named. Then the growth against N = 2 in the
-same run, and the rounds the same algorithm (``analysis.localize``) needs for larger
+same run, and the rounds the same algorithm (``probes.localize``) needs for larger
 simulated clusters -- the claim to check: a constant number of rounds when healthy (at
 most 3), one or two more with one slow node, never all pairs.
 """
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ncclDoctor.analysis import localize  # noqa: E402
+from probes import localize  # noqa: E402
 
 FAST = ["--nproc-per-node", "1", "-b", "4K", "-e", "16K", "-w", "1", "-n", "3", "--structure-bytes", "256K", "--timeout", "60"]
 

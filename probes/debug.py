@@ -15,6 +15,7 @@ Installed by the worker before ``init``:
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import faulthandler
 import io
@@ -108,8 +109,6 @@ class Evidence:
         stacks = python_stacks()
         fr = _fr_json()
         if self.run_dir:
-            from ncclDoctor.fsutil import write_text_atomic
-
             write_text_atomic(os.path.join(self.run_dir, "stacks", f"rank{self.rank}.txt"), stacks)
             if fr is not None:
                 write_text_atomic(os.path.join(self.run_dir, "fr", f"rank{self.rank}.json"), fr)
@@ -129,3 +128,22 @@ def _trim_fr(fr: str) -> str:
         entries = entries[len(entries) // 2:]
         data["entries"] = entries
     return json.dumps(data)
+
+
+def write_text_atomic(path: str, text: str) -> None:
+    """Write whole or not at all (temporary sibling, then rename): a rank killed while
+    writing never leaves half a file. (ncclDoctor.fsutil's twin: probes import only
+    torch and the standard library.)"""
+    import tempfile
+
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", dir=os.path.dirname(path) or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

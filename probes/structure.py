@@ -12,7 +12,7 @@ Run by every rank of a multi-node check, after the all_reduce sweep::
    does. The row at the structure size is also kept alone (``intra_node``) for BW204;
 2. **inter-node all_reduce**: one rank per node (local rank 0, the node's *leader*);
 3. **point-to-point** between leaders in rounds of disjoint pairs, chosen by
-   ``ncclDoctor.analysis.localize.localize``: the ring, then only the suspects re-paired
+   ``probes.localize.localize``: the ring, then only the suspects re-paired
    with known-good nodes. After each round the leaders share their timings with
    ``all_gather_object`` over the leaders' group, so every leader plans the same next
    round from the same numbers.
@@ -29,8 +29,7 @@ import os
 import time
 from typing import Any
 
-from ncclDoctor.analysis import localize
-from probes import harness
+from probes import harness, localize
 from probes.collectives import ELSIZE, REGISTRY
 
 

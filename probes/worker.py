@@ -14,16 +14,19 @@ Phases, each announced to the control store on entry and exit (``probes.control`
                 (``probes.structure``)
 ``done``        destroy the process group
 
-Each rank also writes its raw records to ``<run_dir>/ranks/rank<R>.json``.
-The config file is written by the CLI; its keys are documented in
-``ncclDoctor.launch.config``.
+The phases to run come from the config (``phases``; ncclDoctor's ``check.phases`` is
+the one list), in order. Each rank also writes its raw records to
+``<run_dir>/ranks/rank<R>.json``. The config file is written by ``ncclDoctor check``;
+its keys are documented in ``ncclDoctor.check.launch``. This package imports only torch
+and the standard library (psutil and pynvml where installed), so the launch line above
+works wherever torch does.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import datetime
+import functools
 import json
 import os
 import socket
@@ -36,7 +39,11 @@ from torch.distributed.elastic.multiprocessing.errors import record
 from probes import faults
 from probes.collectives import REGISTRY
 from probes.control import ENV_CONTROL, Control
-from probes.debug import Evidence
+from probes.debug import Evidence, write_text_atomic
+
+PHASES = ("init", "inventory", "smoke", "all_reduce", "structure", "done")  # when the config names none
+# The inventory publishes every variable under these prefixes; ncclDoctor picks the ones it surfaces.
+ENV_PREFIXES = ("NCCL_", "TORCH_", "GLOO_", "MASTER_", "CUDA_", "OMP_", "WORLD_SIZE", "TORCHELASTIC_")
 
 
 def _sync(device) -> None:
@@ -127,8 +134,6 @@ class Worker:
     def inventory(self) -> None:
         import torch
 
-        from ncclDoctor.knowledge.env_vars import is_surfaced
-
         node = self.cfg.get("node", {})
         nccl = None
         if self.device.type == "cuda":
@@ -148,7 +153,7 @@ class Worker:
             "cuda": torch.version.cuda,
             "nccl": nccl,
             "backend": self.cfg["backend"],
-            "env": {k: v for k, v in sorted(os.environ.items()) if is_surfaced(k)},
+            "env": {k: v for k, v in sorted(os.environ.items()) if k.startswith(ENV_PREFIXES)},
             **_node_facts(node.get("addr")),
         }
         self.publish("inventory", inv)
@@ -185,15 +190,14 @@ class Worker:
         if self.control is not None:  # who we are, before init can fail: names a node whose ranks never get further
             node = self.cfg.get("node", {})
             self.control.publish("identity", {"rank": self.rank, "node_rank": self.node_rank, "host": socket.gethostname(), "addr": node.get("addr")})
-        steps = [("init", self.init), ("inventory", self.inventory), ("smoke", self.smoke)]
-        steps += [(op, functools.partial(self.sweep, op)) for op in self.cfg.get("ops") or ["all_reduce"]]
-        if self.cfg.get("structure"):
-            steps.append(("structure", self.structure))
-        steps.append(("done", self.done))
+        steps = {"init": self.init, "inventory": self.inventory, "smoke": self.smoke,
+                 "structure": self.structure, "done": self.done}
+        steps.update({op: functools.partial(self.sweep, op) for op in REGISTRY})  # a phase per collective
+        names = self.cfg.get("phases") or [p for p in PHASES if p != "structure" or self.cfg.get("structure")]
         try:
-            for name, step in steps:
+            for name in names:
                 with self.phase(name):
-                    step()
+                    steps[name]()
         finally:
             self.write_records()
         self.evidence.stop()  # only on a clean exit: a failing rank must stay dumpable
@@ -202,10 +206,9 @@ class Worker:
         run_dir = self.cfg.get("run_dir")
         if not run_dir:
             return
-        from ncclDoctor.fsutil import write_json_atomic
-
         try:
-            write_json_atomic(os.path.join(run_dir, "ranks", f"rank{self.rank}.json"), self.records)
+            text = json.dumps(self.records, indent=2, default=str) + "\n"
+            write_text_atomic(os.path.join(run_dir, "ranks", f"rank{self.rank}.json"), text)
         except OSError as exc:
             print(f"ncclDoctor probe: rank {self.rank} could not write its records: {exc}", file=sys.stderr)
 
@@ -215,13 +218,9 @@ def _node_facts(addr: str | None) -> dict[str, Any]:
     import resource
     import shutil
 
-    import psutil
-
-    from ncclDoctor.facts.gpu import collect_gpu_facts
-
     iface = os.environ.get("GLOO_SOCKET_IFNAME") or os.environ.get("NCCL_SOCKET_IFNAME")
     if not iface and addr:
-        iface = next((n for n, addrs in psutil.net_if_addrs().items() if any(a.address == addr for a in addrs)), None)
+        iface = _iface_of(addr)
     try:
         shm = shutil.disk_usage("/dev/shm").total
     except OSError:
@@ -231,8 +230,29 @@ def _node_facts(addr: str | None) -> dict[str, Any]:
         "iface": iface,
         "dev_shm_bytes": shm,
         "ulimit_memlock": "unlimited" if soft == resource.RLIM_INFINITY else soft,
-        "driver": collect_gpu_facts().get("driver"),
+        "driver": _driver_version(),
     }
+
+
+def _iface_of(addr: str) -> str | None:
+    """The interface that holds ``addr``, through psutil where installed (else None)."""
+    try:
+        import psutil
+    except ImportError:
+        return None
+    return next((n for n, addrs in psutil.net_if_addrs().items() if any(a.address == addr for a in addrs)), None)
+
+
+def _driver_version() -> str | None:
+    """The GPU driver version through NVML where pynvml is installed, else None."""
+    try:
+        import pynvml
+
+        pynvml.nvmlInit()
+        v = pynvml.nvmlSystemGetDriverVersion()
+        return v.decode() if isinstance(v, bytes) else str(v)
+    except Exception:  # no pynvml, no driver, no GPU: the consistency diff compares None
+        return None
 
 
 @record

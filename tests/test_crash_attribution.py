@@ -12,7 +12,6 @@ from __future__ import annotations
 from ncclDoctor.analysis.verdict import crash_findings
 from ncclDoctor.launch.evidence import torchrun_failures
 from ncclDoctor.launch.supervisor import Outcome, RankState
-from ncclDoctor.report.model import Report
 from tests.conftest import ROOT
 
 LOG = (ROOT / "tests" / "fixtures" / "torchrun" / "sigkill_noticed_after_its_peer.log").read_text()
@@ -36,9 +35,8 @@ def test_the_killed_rank_is_named_not_the_peer_torchrun_noticed_first():
         0: RankState(0, phase="all_reduce", state="enter", left={"init", "inventory", "smoke"}),
         1: RankState(1, phase="all_reduce", state="error", error=RESET, left={"init", "inventory", "smoke"}),
     }
-    report = Report("check")
-    code = crash_findings(report, Outcome("failed", 1, 3.0, ranks, {}), lambda r: "192.0.2.2 (vm)", {}, failures, {})
-    assert int(code) == 4
-    [f] = report.findings
+    verdict = crash_findings(Outcome("failed", 1, 3.0, ranks, {}), lambda r: "192.0.2.2 (vm)", {}, failures, {})
+    assert int(verdict.code) == 4
+    [f] = verdict.findings
     assert f.code == "RUN004" and f.ranks == [0]
     assert "killed by SIGKILL" in f.message and "OOM" in f.message and "Ranks [1] failed after it" in f.message

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from ncclDoctor.analysis import localize as L
+from probes import localize as L
 
 
 def cluster(slow_nodes=(), slow_links=(), fast=10.0, slow=0.05):

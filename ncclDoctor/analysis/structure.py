@@ -10,7 +10,7 @@ so ``--baseline`` judges every node at every size and the chart draws a curve pe
 
 Findings:
 
-- BW201 a slow node (slow against every known-good partner; ``analysis.localize``);
+- BW201 a slow node (slow against every known-good partner; ``probes.localize``);
 - BW202 a slow link between two healthy nodes;
 - BW203 slowness that cannot be pinned on a node (2 nodes, or most of them slow);
 - BW204 a node whose intra-node all_reduce is far below the other nodes'.
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ncclDoctor.analysis import localize
+from probes import localize
 from ncclDoctor.findings import Finding, rule
 
 SLOW_NODE = rule(

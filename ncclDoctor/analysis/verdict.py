@@ -17,14 +17,31 @@ a rank died        RUN004 crash: torchrun's root cause, exit code/signal  4
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ncclDoctor.errors import ExitCode
+from ncclDoctor.findings import Finding
 from ncclDoctor.launch.supervisor import Outcome
-from ncclDoctor.report.model import Report
 from ncclDoctor.rules import run as run_rules
 
 Label = Callable[[int], str]
+
+
+@dataclass
+class Verdict:
+    """What the run's end means: its exit code, findings, and who is to blame (which
+    may differ from the supervisor's arrival-order guess when a rank broke the plan)."""
+
+    code: ExitCode
+    findings: list[Finding] = field(default_factory=list)
+    culprits: list[int] = field(default_factory=list)
+    victims: list[int] = field(default_factory=list)
+
+
+def initialized(out: Outcome) -> bool:
+    """Every rank got through ``init`` (init_process_group)."""
+    return out.passed("init")
 
 
 def stack_tail(text: str | None, lines: int = 4) -> str | None:
@@ -67,32 +84,33 @@ def _who(out: Outcome, r: int, label: Label, inv: dict[int, dict]) -> str:
     return f"rank {r} (local rank {i.get('local_rank', '?')}, pid {i.get('pid', '?')}) on {label(r)}, {where}, after {st.seq} collectives"
 
 
-def hang_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dict], deviations: dict[int, str]) -> ExitCode:
+def hang_findings(out: Outcome, label: Label, inv: dict[int, dict], deviations: dict[int, str],
+                  run_record: dict[str, Any]) -> Verdict:
+    culprits, victims = out.culprits, out.victims
     if deviations:  # a rank that broke the plan explains the hang better than arrival order
-        out.culprits = sorted(deviations)
-        out.victims = sorted(r for r in out.ranks if r not in deviations)
-    who = out.culprits or out.victims
+        culprits = sorted(deviations)
+        victims = sorted(r for r in out.ranks if r not in deviations)
+    who = culprits or victims
     nodes = sorted({label(r) for r in who})
-    if out.phase == "launch" or (not out.initialized and not out.culprits):
-        report.add(run_rules.INIT_FAILED.finding(
+    if out.phase == "launch" or (not initialized(out) and not culprits):
+        return Verdict(ExitCode.COULD_NOT_RUN, [run_rules.INIT_FAILED.finding(
             f"No rank got through {out.phase} within {out.deadline_s:.0f} s"
-            + (f" (ranks {out.victims} were waiting in it)" if out.victims else "")
+            + (f" (ranks {victims} were waiting in it)" if victims else "")
             + ": the rendezvous, the store or the network between ranks is the problem, not one rank.",
-            ranks=who, nodes=nodes, evidence=[report.results.get("run", {})],
-        ))
-        return ExitCode.COULD_NOT_RUN
+            ranks=who, nodes=nodes, evidence=[run_record],
+        )], culprits, victims)
     stacks = out.evidence.get("stacks", {})
     parts = [f"Phase {out.phase!r} missed its {out.deadline_s:.0f} s deadline."]
-    if out.culprits:
-        parts.append("Culprit: " + "; ".join(_who(out, r, label, inv) + (f" — it {deviations[r]}" if r in deviations else "") for r in out.culprits) + ".")
-        for r in out.culprits:
+    if culprits:
+        parts.append("Culprit: " + "; ".join(_who(out, r, label, inv) + (f" — it {deviations[r]}" if r in deviations else "") for r in culprits) + ".")
+        for r in culprits:
             tail = stack_tail(stacks.get(str(r)))
             if tail:
                 parts.append(f"Rank {r}'s stack: {tail}.")
     else:
         parts.append("Every rank was inside the same collective with the same count: no rank is behind; suspect the transport between them.")
-    if out.victims:
-        parts.append(f"Victims waiting inside {out.phase}: ranks {out.victims} (their timeouts would be symptoms).")
+    if victims:
+        parts.append(f"Victims waiting inside {out.phase}: ranks {victims} (their timeouts would be symptoms).")
     fr = out.evidence.get("flight_recorder_summary") or {}
     if fr.get("behind"):
         parts.append(f"Flight Recorder agrees: ranks {fr['behind']} never enqueued collective #{fr['newest_seq']}.")
@@ -101,8 +119,8 @@ def hang_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dic
             parts.append(f"Flight Recorder, process group {pg}: ranks {g['behind']} never enqueued its collective #{g['newest_seq']}.")
     for m in fr.get("mismatches", [])[:3]:
         parts.append(f"Flight Recorder mismatch at collective #{m['seq']}: ranks {m['ranks']} issued {list(m['found'].values())[0]} where the others issued {m['expected']}.")
-    report.add(run_rules.HANG.finding(" ".join(parts), ranks=who, nodes=nodes, evidence=[report.results.get("run", {})]))
-    return ExitCode.FAULT
+    hang = run_rules.HANG.finding(" ".join(parts), ranks=who, nodes=nodes, evidence=[run_record])
+    return Verdict(ExitCode.FAULT, [hang], culprits, victims)
 
 
 # A rank whose error says its peer went away is a victim, even when torchrun on its node
@@ -114,7 +132,8 @@ def is_consequence(message: str | None) -> bool:
     return bool(message) and any(c in message for c in CONSEQUENCES)
 
 
-def crash_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any], deviations: dict[int, str]) -> ExitCode:
+def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any],
+                   deviations: dict[int, str]) -> Verdict:
     root = failures.get("root_cause")
 
     def consequence(rec: dict[str, Any]) -> bool:
@@ -129,23 +148,21 @@ def crash_findings(report: Report, out: Outcome, label: Label, inv: dict[int, di
         causes = [r for r in failures.get("others", []) if r and not consequence(r)]
         root = min(causes, key=lambda r: (r.get("signal") == "SIGTERM", r.get("time") or ""), default=None)
     failed = [r for r, st in out.ranks.items() if st.state == "error"]
-    if not out.initialized and not any(st.left for st in out.ranks.values()) and not failed and not root:
-        report.add(run_rules.LAUNCH_FAILED.finding(
+    if not initialized(out) and not any(st.left for st in out.ranks.values()) and not failed and not root:
+        return Verdict(ExitCode.COULD_NOT_RUN, [run_rules.LAUNCH_FAILED.finding(
             f"torchrun exited with code {out.returncode} before any rank started (see torchrun.log).",
             nodes=sorted({label(r) for r in out.ranks}),
-        ))
-        return ExitCode.COULD_NOT_RUN
-    if not out.initialized and not deviations:
+        )], out.culprits, out.victims)
+    if not initialized(out) and not deviations:
         # Before every rank is through init the probe could not run: name who failed how.
         errs = [f"rank {r} on {label(r)}: {out.ranks[r].error}" for r in failed]
         if root and not errs:
             errs.append(f"rank {root['rank']}: exit code {root['exitcode']}" + (f" ({root['signal']})" if root["signal"] else ""))
-        report.add(run_rules.INIT_FAILED.finding(
+        return Verdict(ExitCode.COULD_NOT_RUN, [run_rules.INIT_FAILED.finding(
             "; ".join(errs) or f"torchrun exited with code {out.returncode} during init.",
             ranks=failed or ([root["rank"]] if root else []), nodes=sorted({label(r) for r in failed} or {label(r) for r in out.ranks}),
             evidence=[failures],
-        ))
-        return ExitCode.COULD_NOT_RUN
+        )], out.culprits, out.victims)
     if deviations:
         culprits = sorted(deviations)
     elif root:
@@ -178,16 +195,17 @@ def crash_findings(report: Report, out: Outcome, label: Label, inv: dict[int, di
     msg = "; ".join(parts) + "."
     if victims:
         msg += f" Ranks {victims} failed after it (lost their peer) — consequences, not causes."
-    report.add(run_rules.CRASH.finding(msg, ranks=culprits, nodes=sorted({label(r) for r in culprits}), evidence=[failures]))
-    return ExitCode.FAULT
+    crash = run_rules.CRASH.finding(msg, ranks=culprits, nodes=sorted({label(r) for r in culprits}), evidence=[failures])
+    return Verdict(ExitCode.FAULT, [crash], out.culprits, out.victims)
 
 
-def run_findings(report: Report, out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any], sizes: list[int], warmup: int) -> ExitCode:
-    if out.status == "ok":
-        return ExitCode.OK
+def judge(out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any], sizes: list[int], warmup: int,
+          run_record: dict[str, Any]) -> Verdict:
+    """The verdict on a finished run; pure (``out`` is read, never changed)."""
+    if out.status in ("ok", "interrupted"):
+        code = ExitCode.OK if out.status == "ok" else ExitCode.INTERRUPTED
+        return Verdict(code, [], out.culprits, out.victims)
     deviations = plan_deviations(out, sizes, warmup)
     if out.status == "hang":
-        return hang_findings(report, out, label, inv, deviations)
-    if out.status == "interrupted":
-        return ExitCode.INTERRUPTED
-    return crash_findings(report, out, label, inv, failures, deviations)
+        return hang_findings(out, label, inv, deviations, run_record)
+    return crash_findings(out, label, inv, failures, deviations)

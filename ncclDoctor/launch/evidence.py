@@ -1,7 +1,14 @@
-"""Gathering evidence before a stuck probe run is torn down, and reading torchrun's record.
+"""Evidence from a supervised torchrun job: stacks and Flight Recorder before teardown,
+and torchrun's own failure record after it.
 
-``gather(...)`` runs in the supervisor when a deadline passes, *before* anything is
-killed:
+``collector(run_dir)`` is the supervisor's ``before_stop`` hook for any client: on a
+hang (not a launch that never started) it calls ``gather`` and stores in the outcome's
+``evidence``: ``stacks`` (rank -> text), ``flight_recorder_summary`` and ``gathered``
+(who acknowledged, who was signalled). Only this node's workers are signalled (their
+pids come from ``Supervisor.worker_pids``); stacks of ranks on other nodes arrive
+through the control store.
+
+``gather(...)`` runs *before* anything is killed:
 
 1. set ``ctl/dump`` in the control store: every rank's evidence thread
    (``probes.debug``) writes its Python stacks and Flight Recorder dump, publishes them
@@ -11,7 +18,9 @@ killed:
    and ``py-spy dump`` where it is installed.
 
 ``torchrun_failures(log)`` parses torchrun's "Root Cause (first observed failure)" and
-"Other Failures" blocks: rank, local rank, exit code, pid, signal, error file.
+"Other Failures" blocks: rank, local rank, exit code, pid, signal, error file;
+``torchrun_record(run_dir)`` adds each failed rank's exception message from torch's
+``@record`` error files.
 """
 
 from __future__ import annotations
@@ -24,9 +33,45 @@ import signal
 import subprocess
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 SIGNALS = {s.value: s.name for s in signal.Signals}
+
+
+def collector(run_dir: Path) -> Callable[[Any, Any], None]:
+    """A ``before_stop`` hook that records stacks and Flight Recorder in ``out.evidence``."""
+
+    def collect(sup, out) -> None:
+        from ncclDoctor.analysis import flight
+
+        if out.status != "hang" or out.phase == "launch":
+            return
+        got = gather(sup.control, sorted(sup.ranks), sup.worker_pids(), run_dir)
+        out.evidence["stacks"] = got.pop("stacks")
+        fr = got.pop("flight_recorder")
+        out.evidence["flight_recorder_summary"] = flight.summarize({int(r): d for r, d in fr.items()}) if fr else None
+        out.evidence["gathered"] = got
+
+    return collect
+
+
+def torchrun_record(run_dir: Path, log_name: str = "torchrun.log") -> dict[str, Any]:
+    """torchrun's failure record from its log in ``run_dir``, with each failed rank's
+    exception message (``--log-dir`` under ``run_dir/logs``)."""
+    log = run_dir / log_name
+    text = log.read_text(errors="replace") if log.is_file() else ""
+    failures = torchrun_failures(text)
+    for rec in [failures["root_cause"], *failures["others"]]:
+        if rec:
+            rec["message"] = error_file_message(rec.get("error_file"))
+    # torchrun may record a rank that was already dying as "SIGTERM" with no error file
+    # (it stopped the others first); @record's files say what each rank raised.
+    failures["errors_by_local_rank"] = {
+        int(f.parent.name): msg
+        for f in sorted(run_dir.glob("logs/*/attempt_*/*/error.json"))
+        if f.parent.name.isdigit() and (msg := error_file_message(str(f)))
+    }
+    return failures
 
 
 def gather(control, ranks: list[int], local_pids: dict[int, int], run_dir: Path, wait_s: float = 3.0) -> dict[str, Any]:

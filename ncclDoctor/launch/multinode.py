@@ -42,9 +42,7 @@ with the ranks' own error in the reporting node's report.
 
 from __future__ import annotations
 
-import datetime
 import ipaddress
-import json
 import socket
 import time
 from dataclasses import dataclass
@@ -53,17 +51,22 @@ from typing import Any, Mapping
 from ncclDoctor.errors import CouldNotRun, UsageError
 from ncclDoctor.facts.network import is_local, node_address
 from ncclDoctor.launch import slurm
-from ncclDoctor.launch.supervisor import ControlStore
+from ncclDoctor.launch.store import ControlStore, RemoteControl, publish_json, read_json, wait_listening
+
+__all__ = ["Rendezvous", "resolve", "open_control", "publish_json", "read_json", "publish_node", "node_records",
+           "signal_finished", "wait_finished"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Rendezvous:
+    """What every node is told; whether this node hosts it is decided at launch
+    (``open_control``), by binding the control port."""
+
     nnodes: int
     endpoint: str
     rdzv_id: str
     local_addr: str
     candidate_host: bool  # the endpoint is one of this node's addresses
-    is_host: bool = False  # decided by binding the control port
 
     @property
     def host(self) -> str:
@@ -119,38 +122,17 @@ def hosts_endpoint(host: str, addr: str) -> bool:
     return not (ip.is_loopback and mine.is_loopback and ip != mine)
 
 
-class RemoteControl(ControlStore):
-    """The client end of the control store, for the non-reporting nodes. Reads never
-    raise: once the reporting node has gone, this node still supervises its own ranks."""
-
-    def __init__(self, host: str, port: int, timeout_s: float):
-        from torch.distributed import TCPStore
-
-        self.store = TCPStore(host, port, is_master=False, timeout=datetime.timedelta(seconds=timeout_s))
-        self.port = port
-        self._offsets: dict[int, int] = {}
-        self.lost: str | None = None
-
-    def new_events(self, rank: int) -> list[dict[str, Any]]:
-        try:
-            return super().new_events(rank)
-        except Exception as exc:  # the reporting node closed its store
-            self.lost = self.lost or f"{type(exc).__name__}: {exc}"
-            return []
-
-
-def open_control(rdzv: Rendezvous, timeout_s: float) -> ControlStore:
-    """Bind the control store when this node may host the rendezvous, else connect."""
+def open_control(rdzv: Rendezvous, timeout_s: float) -> tuple[ControlStore, bool]:
+    """Bind the control store when this node may host the rendezvous, else connect.
+    Returns the store and whether this node is the reporting node (it bound it)."""
     if rdzv.candidate_host:
         try:
-            ctl = ControlStore(port=rdzv.control_port)
-            rdzv.is_host = True
-            return ctl
+            return ControlStore(port=rdzv.control_port), True
         except RuntimeError:  # another ncclDoctor on this host got there first
             pass
     try:
         wait_listening(rdzv.host, rdzv.control_port, timeout_s)
-        return RemoteControl(rdzv.host, rdzv.control_port, timeout_s)
+        return RemoteControl(rdzv.host, rdzv.control_port, timeout_s), False
     except (OSError, RuntimeError):
         raise CouldNotRun(
             f"cannot reach the control store at {rdzv.host}:{rdzv.control_port} within {timeout_s:.0f} s: "
@@ -158,42 +140,14 @@ def open_control(rdzv: Rendezvous, timeout_s: float) -> ControlStore:
         ) from None
 
 
-def wait_listening(host: str, port: int, timeout_s: float) -> None:
-    """Poll with plain TCP connects until the store listens: the reporting node may start
-    later than this one, and torch's own client retries for minutes and logs each try."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            with socket.create_connection((host, port), timeout=2.0):
-                return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.5)
-
-
-def publish_json(ctl: ControlStore, key: str, value: Any) -> bool:
-    try:
-        ctl.store.set(key, json.dumps(value, default=str))
-        return True
-    except Exception:
-        return False
-
-
-def read_json(ctl: ControlStore, key: str) -> Any:
-    try:
-        return json.loads(ctl.store.get(key)) if ctl.store.check([key]) else None
-    except Exception:
-        return None
-
-
-def publish_node(ctl: ControlStore, record: dict[str, Any]) -> None:
-    """A node's own facts and preflight findings, under ``cli/<i>``."""
+def publish_node(ctl: ControlStore, record: dict[str, Any]) -> str | None:
+    """A node's own facts and preflight findings, under ``cli/<i>``; the error as text
+    when the store is gone (the reporting node then names this node as missing)."""
     try:
         i = ctl.store.add("cli/count", 1)
-        publish_json(ctl, f"cli/{i}", record)
-    except Exception:
-        pass
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return publish_json(ctl, f"cli/{i}", record)
 
 
 def node_records(ctl: ControlStore, nnodes: int, wait_s: float) -> list[dict[str, Any]]:
@@ -210,12 +164,14 @@ def node_records(ctl: ControlStore, nnodes: int, wait_s: float) -> list[dict[str
     return [r for r in (read_json(ctl, f"cli/{i}") for i in range(1, n + 1)) if r]
 
 
-def signal_finished(ctl: ControlStore) -> None:
-    """A non-reporting node has read all it needs: the reporting node may close the store."""
+def signal_finished(ctl: ControlStore) -> str | None:
+    """A non-reporting node has read all it needs: the reporting node may close the store.
+    The error as text when the reporting node has already gone."""
     try:
         ctl.store.add("cli/finished", 1)
-    except Exception:
-        pass
+        return None
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
 
 
 def wait_finished(ctl: ControlStore, others: int, wait_s: float) -> int:

@@ -1,40 +1,63 @@
-"""Supervising a probe run: the control store, phase deadlines, and clean teardown.
+"""Supervising any torchrun job through the control store: phases, deadlines, teardown.
 
-The CLI process owns a TCPStore (the *control channel*) that workers write phase
-markers and results into (``probes.control``). It is independent of the collectives
-under test, so the supervisor still knows where every rank is when the data path hangs.
+Usage (the probes of ``ncclDoctor check`` are one client; a user's own job is another)::
 
-Deadlines: the launch (until every rank has entered ``init``) and each phase have one.
-A phase's clock starts when the first rank enters it. When a deadline passes with ranks
-still short of leaving the phase, the supervisor -- not the stuck workers -- decides:
+    control = ControlStore()                       # or RemoteControl on a member node
+    sup = Supervisor(argv, child_env(env, roots) | {"NCCLDOCTOR_CONTROL": f"host:{control.port}"},
+                     world_size, control, log_path="run/torchrun.log",
+                     phases=("init", "train", "done"),               # the client's phases, in order
+                     deadlines_s={"launch": 90, "init": 60, "train": 600},
+                     before_stop=evidence.collector(run_dir))        # stacks + Flight Recorder
+    sup.start()
+    outcome = sup.wait()        # -> Outcome; raises InterruptedRun on Ctrl-C / SIGTERM
+    # sup.run() is start() + wait(); sup.stop() tears the job down at any time.
 
-- ranks that never entered the phase are **culprits** (hung or slow earlier);
-- ranks waiting inside it are **victims**;
-- when every rank is inside the phase, the ranks that issued the fewest collectives
-  (lowest sequence number) are the culprits; if all are level, no single rank is to
-  blame and the fault is the transport between them.
+Definitions
+-----------
+phase
+    A named step that every rank enters and leaves, in the order the client gives
+    (``enter``/``leave``/``error`` events under ``events/<rank>``, ``launch.store``).
+    The supervisor knows no phase names of its own: the client passes them.
+mark
+    Any other event (progress, the first collective of a size): kept on the rank's
+    state in order (``RankState.marks``) for the client's analysis, never judged here.
+deadline
+    ``launch`` (until every rank has sent its first event) and one per phase, whose
+    clock starts when the first rank enters it (``default_deadline_s`` when a phase has
+    none). A client with no phases, or with a policy of its own (no progress for N s),
+    passes ``stall=callable(sup, now) -> Stall | None`` instead.
+culprit and victim
+    When a deadline passes with ranks still short of leaving the phase, the supervisor
+    -- not the stuck workers -- decides: ranks that never entered the phase are
+    **culprits** (hung or slow earlier); ranks waiting inside it are **victims**; when
+    every rank is inside, the ranks that issued the fewest collectives (lowest ``seq``)
+    are the culprits; if all are level, no single rank is to blame and the fault is
+    the transport between them.
 
-Then it stops the job: SIGTERM to torchrun and every descendant, SIGKILL after a
-grace period, and every child is reaped before ``run`` returns.
+Evidence: ``before_stop(sup, outcome)`` runs before anything is killed (a hang,
+Ctrl-C); ``launch.evidence.collector`` gathers every rank's stacks and Flight Recorder.
+Its errors are recorded in ``outcome.evidence``, never raised: stopping is not optional.
+
+Teardown: SIGTERM to torchrun and every descendant, SIGKILL after a grace period, every
+child reaped before ``wait`` returns (``launch.process.stop_tree``). A torchrun that
+lingers after every rank has left the last phase (its exit barrier waits 300 s for a
+failed peer node) is stopped after ``LINGER_S``.
 """
 
 from __future__ import annotations
 
-import datetime
-import json
-import os
-import signal
 import subprocess
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import psutil
+from ncclDoctor.launch.process import descendants, ranks_of, start_logged, stop_tree
+from ncclDoctor.launch.store import ControlStore
 
-PHASES = ("init", "inventory", "smoke", "all_reduce", "done")
-DEFAULT_DEADLINES_S = {"launch": 90.0, "init": 60.0, "inventory": 20.0, "smoke": 30.0, "all_reduce": 180.0, "structure": 120.0, "done": 20.0}
-GRACE_S = 5.0
+LAUNCH_DEADLINE_S = 90.0
+DEFAULT_DEADLINE_S = 60.0
 LINGER_S = 15.0  # torchrun may run this long after every rank has finished
+TRANSITIONS = ("enter", "leave", "error")
 
 
 @dataclass
@@ -47,15 +70,16 @@ class RankState:
     error: str | None = None
     left: set[str] = field(default_factory=set)
     entered: dict[str, float] = field(default_factory=dict)
-    marks: list[dict[str, Any]] = field(default_factory=list)  # sweep fingerprints
+    marks: list[dict[str, Any]] = field(default_factory=list)  # events that are not phase transitions
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, "phase": self.phase, "state": self.state, "seq": self.seq, "error": self.error, "left": sorted(self.left)}
+        return {"rank": self.rank, "phase": self.phase, "state": self.state, "seq": self.seq, "error": self.error,
+                "left": sorted(self.left)}
 
 
 @dataclass
 class Outcome:
-    """How a probe run ended.
+    """How a supervised job ended.
 
     ``status``: ``ok`` (torchrun exited 0), ``failed`` (a rank or torchrun exited non-zero),
     ``hang`` (a deadline passed), ``interrupted`` (Ctrl-C / SIGTERM).
@@ -75,79 +99,30 @@ class Outcome:
     finished_wall: float = field(default_factory=time.time)
     evidence: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def initialized(self) -> bool:
-        return bool(self.ranks) and all("init" in r.left for r in self.ranks.values())
+    def passed(self, phase: str) -> bool:
+        """Every rank has left ``phase``."""
+        return bool(self.ranks) and all(phase in r.left for r in self.ranks.values())
 
 
-class ControlStore:
-    """The master end of the control channel, owned by the CLI process."""
+@dataclass(frozen=True)
+class Stall:
+    """A stall policy's verdict: ``phase`` missed ``limit_s``, counted from ``since``
+    (a monotonic time)."""
 
-    def __init__(self, host: str = "0.0.0.0", port: int = 0, timeout_s: float = 30.0):
-        from torch.distributed import TCPStore
-
-        self.store = TCPStore(host, port, is_master=True, wait_for_workers=False, timeout=datetime.timedelta(seconds=timeout_s))
-        self.port = self.store.port
-        self._offsets: dict[int, int] = {}
-
-    def new_events(self, rank: int) -> list[dict[str, Any]]:
-        key = f"events/{rank}"
-        if not self.store.check([key]):
-            return []
-        raw = self.store.get(key)
-        start = self._offsets.get(rank, 0)
-        self._offsets[rank] = len(raw)
-        out = []
-        for line in raw[start:].decode("utf-8", "replace").splitlines():
-            try:
-                out.append(json.loads(line))
-            except ValueError:
-                continue
-        return out
-
-    def result(self, rank: int, phase: str) -> Any:
-        key = f"result/{rank}/{phase}"
-        if not self.store.check([key]):
-            return None
-        return json.loads(self.store.get(key))
+    phase: str
+    limit_s: float
+    since: float
 
 
-def descendants(pid: int) -> list[psutil.Process]:
-    try:
-        return psutil.Process(pid).children(recursive=True)
-    except psutil.Error:
-        return []
-
-
-def stop_tree(proc: subprocess.Popen, grace_s: float = GRACE_S) -> None:
-    """SIGTERM torchrun and all its descendants (workers run in their own sessions),
-    SIGKILL whatever is left after ``grace_s``, and reap."""
-    kids = descendants(proc.pid)
-    for p in [*kids]:
-        try:
-            p.send_signal(signal.SIGTERM)
-        except psutil.Error:
-            pass
-    if proc.poll() is None:
-        try:
-            proc.send_signal(signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-    _, alive = psutil.wait_procs(kids, timeout=grace_s)
-    for p in alive + descendants(proc.pid):
-        try:
-            p.kill()
-        except psutil.Error:
-            pass
-    try:
-        proc.wait(timeout=grace_s)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=grace_s)
-    psutil.wait_procs(alive, timeout=grace_s)
+class InterruptedRun(Exception):
+    def __init__(self, outcome: Outcome):
+        super().__init__("interrupted")
+        self.outcome = outcome
 
 
 class Supervisor:
+    """One torchrun job under supervision; see the module docstring."""
+
     def __init__(
         self,
         argv: list[str],
@@ -155,48 +130,61 @@ class Supervisor:
         world_size: int,
         control: ControlStore,
         log_path: str,
+        phases: tuple[str, ...],
         deadlines_s: dict[str, float] | None = None,
-        phases: tuple[str, ...] = PHASES,
         on_event: Callable[[dict[str, Any]], None] | None = None,
-        before_stop: Callable[["Supervisor", Outcome], None] | None = None,
+        before_stop: Callable[[Supervisor, Outcome], None] | None = None,
+        stall: Callable[[Supervisor, float], Stall | None] | None = None,
+        default_deadline_s: float = DEFAULT_DEADLINE_S,
         poll_s: float = 0.25,
     ):
-        self.argv = argv
-        self.env = env
-        self.world_size = world_size
-        self.control = control
-        self.log_path = log_path
-        self.deadlines = {**DEFAULT_DEADLINES_S, **(deadlines_s or {})}
-        self.phases = phases
-        self.on_event = on_event
-        self.before_stop = before_stop
-        self.poll_s = poll_s
+        self.argv, self.env, self.world_size = argv, env, world_size
+        self.control, self.log_path = control, log_path
+        self.phases = tuple(phases)
+        self.deadlines = {"launch": LAUNCH_DEADLINE_S, **(deadlines_s or {})}
+        self.default_deadline_s = default_deadline_s
+        self.on_event, self.before_stop, self.poll_s = on_event, before_stop, poll_s
+        self.stall = stall or Supervisor.missed_deadline
         self.ranks = {r: RankState(r) for r in range(world_size)}
         self.phase_started: dict[str, float] = {}
         self.proc: subprocess.Popen | None = None
         self.all_left_at: float | None = None
         self.started = 0.0
+        self.store_error: str | None = None  # the last control-store read that failed (kept as evidence)
 
-    # -- events ----------------------------------------------------------------------
-    def poll_events(self) -> None:
-        for r, st in self.ranks.items():
-            for ev in self.control.new_events(r):
-                if ev["event"] in ("issue", "barrier", "progress"):
-                    st.marks.append(ev)
-                    continue
-                st.phase, st.state, st.t = ev["phase"], ev["event"], ev["t"]
-                st.seq = max(st.seq, int(ev.get("seq", 0)))
-                if ev["event"] == "enter":
-                    st.entered[ev["phase"]] = ev["t"]
-                    self.phase_started.setdefault(ev["phase"], time.monotonic())
-                elif ev["event"] == "leave":
-                    st.left.add(ev["phase"])
-                elif ev["event"] == "error":
-                    st.error = ev.get("error")
-                if self.on_event:
-                    self.on_event(ev)
+    # -- the API ---------------------------------------------------------------------
+    def start(self) -> None:
+        self.started = time.monotonic()
+        self.proc = start_logged(self.argv, self.env, self.log_path)
+
+    def wait(self) -> Outcome:
+        """Watch until the job exits, stalls or is interrupted; always reaps."""
+        assert self.proc is not None, "start() first"
+        try:
+            return self._watch()
+        except KeyboardInterrupt:
+            self.store_error = self.poll_events_safely() or self.store_error
+            out = self._outcome("interrupted", None)
+            self._stop(out)
+            raise InterruptedRun(out) from None
+        finally:
+            self.stop()
+
+    def run(self) -> Outcome:
+        self.start()
+        return self.wait()
+
+    def stop(self) -> None:
+        """Tear the job down now (idempotent)."""
+        if self.proc is not None and (self.proc.poll() is None or descendants(self.proc.pid)):
+            stop_tree(self.proc)
+
+    def worker_pids(self) -> dict[int, int]:
+        """rank -> pid of this node's workers (read from their environment)."""
+        return ranks_of(self.proc.pid) if self.proc is not None else {}
 
     def results(self) -> dict[int, dict[str, Any]]:
+        """rank -> {phase: result} for every phase with a published result."""
         out: dict[int, dict[str, Any]] = {}
         for r in self.ranks:
             out[r] = {}
@@ -209,6 +197,36 @@ class Supervisor:
                     out[r][ph] = res
         return out
 
+    # -- events ----------------------------------------------------------------------
+    def poll_events(self) -> None:
+        for st in self.ranks.values():
+            for ev in self.control.new_events(st.rank):
+                if ev.get("event") not in TRANSITIONS:
+                    st.marks.append(ev)
+                    continue
+                self._transition(st, ev)
+
+    def _transition(self, st: RankState, ev: dict[str, Any]) -> None:
+        st.phase, st.state, st.t = ev["phase"], ev["event"], ev["t"]
+        st.seq = max(st.seq, int(ev.get("seq", 0)))
+        if ev["event"] == "enter":
+            st.entered[ev["phase"]] = ev["t"]
+            self.phase_started.setdefault(ev["phase"], time.monotonic())
+        elif ev["event"] == "leave":
+            st.left.add(ev["phase"])
+        else:
+            st.error = ev.get("error")
+        if self.on_event:
+            self.on_event(ev)
+
+    def poll_events_safely(self) -> str | None:
+        """poll_events, for the moments after a job ended: the error as text, never raised."""
+        try:
+            self.poll_events()
+            return None
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+
     # -- deadlines -------------------------------------------------------------------
     def _index(self, st: RankState) -> int:
         """How far a rank got: 2*i for 'inside phase i', 2*i+1 for 'left phase i'."""
@@ -217,27 +235,30 @@ class Supervisor:
         i = self.phases.index(st.phase)
         return 2 * i + (1 if st.state == "leave" else 0)
 
-    def missed_deadline(self, now: float) -> tuple[str, float] | None:
+    def missed_deadline(self, now: float) -> Stall | None:
+        """The default stall policy: the launch deadline, then each phase's."""
         if now - self.started > self.deadlines["launch"] and any(s.phase is None for s in self.ranks.values()):
-            return "launch", self.deadlines["launch"]
+            return Stall("launch", self.deadlines["launch"], self.started)
         for ph in self.phases:
             t0 = self.phase_started.get(ph)
-            if t0 is None:
+            if t0 is None or all(ph in s.left for s in self.ranks.values()):
                 continue
-            if all(ph in s.left for s in self.ranks.values()):
-                continue
-            limit = self.deadlines.get(ph, 60.0)
+            limit = self.deadlines.get(ph, self.default_deadline_s)
             if now - t0 > limit:
-                return ph, limit
+                return Stall(ph, limit, t0)
         return None
 
     def blame(self, phase: str) -> tuple[list[int], list[int]]:
+        """(culprits, victims) for a stall in ``phase`` (see the module docstring)."""
         states = list(self.ranks.values())
         if phase == "launch":
             return sorted(s.rank for s in states if s.phase is None), sorted(s.rank for s in states if s.phase is not None)
-        target = 2 * self.phases.index(phase)
-        behind = [s.rank for s in states if self._index(s) < target]
-        inside = [s.rank for s in states if self._index(s) == target]
+        if phase in self.phases:
+            target = 2 * self.phases.index(phase)
+            behind = [s.rank for s in states if self._index(s) < target]
+            inside = [s.rank for s in states if self._index(s) == target]
+        else:  # a stall policy's own name: every rank is "inside" it
+            behind, inside = [], [s.rank for s in states]
         if behind:
             return sorted(behind), sorted(inside)
         if inside:
@@ -249,51 +270,19 @@ class Supervisor:
             return [], sorted(inside)
         return [], []
 
-    # -- the run ---------------------------------------------------------------------
-    def run(self) -> Outcome:
-        self.started = time.monotonic()
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                self.argv, env=self.env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
-            )
-        try:
-            return self._watch()
-        except KeyboardInterrupt:
-            self.poll_events_safely()
-            out = self._outcome("interrupted", None)
-            self._stop(out)
-            raise InterruptedRun(out) from None
-        finally:
-            if self.proc.poll() is None or descendants(self.proc.pid):
-                stop_tree(self.proc)
-
-    def poll_events_safely(self) -> None:
-        try:
-            self.poll_events()
-        except Exception:
-            pass
-
+    # -- the watch -------------------------------------------------------------------
     def _watch(self) -> Outcome:
         assert self.proc is not None
         while True:
             self.poll_events()
             rc = self.proc.poll()
             if rc is not None:
-                self.poll_events_safely()
+                self.store_error = self.poll_events_safely() or self.store_error
                 return self._outcome("ok" if rc == 0 else "failed", rc)
             now = time.monotonic()
-            missed = self.missed_deadline(now)
-            if missed:
-                phase, limit = missed
-                culprits, victims = self.blame(phase)
-                out = self._outcome("hang", None)
-                out.phase, out.culprits, out.victims, out.deadline_s = phase, culprits, victims, limit
-                t0 = self.started if phase == "launch" else self.phase_started[phase]
-                out.detected_after_s = now - t0
-                self._stop(out)
-                out.returncode = self.proc.returncode
-                out.verdict_after_s = time.monotonic() - t0
-                return out
+            stall = self.stall(self, now)
+            if stall:
+                return self._stalled(stall, now)
             if self._lingering(now):
                 out = self._outcome("ok", None)
                 out.evidence["torchrun_lingered_s"] = round(now - self.all_left_at, 1)
@@ -302,11 +291,21 @@ class Supervisor:
                 return out
             time.sleep(self.poll_s)
 
+    def _stalled(self, stall: Stall, now: float) -> Outcome:
+        out = self._outcome("hang", None)
+        out.phase, out.deadline_s = stall.phase, stall.limit_s
+        out.culprits, out.victims = self.blame(stall.phase)
+        out.detected_after_s = now - stall.since
+        self._stop(out)
+        out.returncode = self.proc.returncode
+        out.verdict_after_s = time.monotonic() - stall.since
+        return out
+
     def _lingering(self, now: float) -> bool:
         """Every rank has left the last phase but torchrun is still up: in a multi-node job
         its agent waits in torchrun's exit barrier (300 s, not configurable) for another
         node's agent that failed. The ranks' work is done, so stop waiting."""
-        if not all(self.phases[-1] in s.left for s in self.ranks.values()):
+        if not self.phases or not all(self.phases[-1] in s.left for s in self.ranks.values()):
             return False
         if self.all_left_at is None:
             self.all_left_at = now
@@ -323,24 +322,10 @@ class Supervisor:
     def _outcome(self, status: str, rc: int | None) -> Outcome:
         try:
             results = self.results()
-        except Exception:
+        except Exception as exc:
             results = {}
-        return Outcome(status, rc, time.monotonic() - self.started, dict(self.ranks), results)
-
-    def worker_pids(self) -> dict[int, int]:
-        """rank -> pid, from the inventory (falls back to torchrun's children)."""
-        pids = {}
-        for r in self.ranks:
-            try:
-                inv = self.control.result(r, "inventory")
-            except Exception:
-                inv = None
-            if inv and inv.get("pid"):
-                pids[r] = int(inv["pid"])
-        return pids
-
-
-class InterruptedRun(Exception):
-    def __init__(self, outcome: Outcome):
-        super().__init__("interrupted")
-        self.outcome = outcome
+            self.store_error = f"results: {type(exc).__name__}: {exc}"
+        out = Outcome(status, rc, time.monotonic() - self.started, dict(self.ranks), results)
+        if self.store_error:
+            out.evidence["control_store_error"] = self.store_error
+        return out

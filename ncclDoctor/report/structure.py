@@ -54,7 +54,7 @@ def structure_tables(results: dict[str, Any]) -> list[Any]:
     """The same evidence as tables for Markdown and HTML (``report.markdown.Table``):
     each node's intra-node all_reduce against message size, then the inter-node
     all_reduce and every point-to-point pair measured."""
-    from ncclDoctor.analysis.localize import SLOW_RATIO, median
+    from probes.localize import SLOW_RATIO, median
     from ncclDoctor.report.markdown import Table
 
     out = []

@@ -6,7 +6,7 @@ its throughput is computed (``ncclDoctor.analysis.stalls``): steady state only, 
 ``windows`` equal windows, median and spread.
 
 Every run has a deadline; when it passes (or on Ctrl-C) torchrun and every descendant
-are stopped and reaped (``ncclDoctor.launch.supervisor.stop_tree``).
+are stopped and reaped (``ncclDoctor.launch.process.stop_tree``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 from ncclDoctor.analysis import stalls
 from ncclDoctor.fsutil import write_json_atomic
-from ncclDoctor.launch.supervisor import stop_tree
+from ncclDoctor.launch import process
 from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
 from ncclDoctor.monitor import read_records
 from ncclDoctor.sweep.plan import Config
@@ -70,14 +70,9 @@ def _imbalance(ranks: list[dict[str, Any]]) -> float | None:
 def child_env(env: dict[str, str]) -> dict[str, str]:
     import reference_train
 
-    out = {k: v for k, v in env.items()}
-    out.setdefault("OMP_NUM_THREADS", "1")
-    out["PYTHONUNBUFFERED"] = "1"
     # `-m reference_train` from a source checkout, and the user's --loader module from cwd
     root = str(Path(reference_train.__file__).resolve().parent.parent)
-    parts = [root, os.getcwd(), *[x for x in env.get("PYTHONPATH", "").split(os.pathsep) if x]]
-    out["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(parts))
-    return out
+    return process.child_env(env, [root, os.getcwd()])
 
 
 def run_config(cfg: Config, nproc: int, trainer_args: list[str], run_dir: Path, env: dict[str, str], deadline_s: float,
@@ -88,8 +83,7 @@ def run_config(cfg: Config, nproc: int, trainer_args: list[str], run_dir: Path, 
     argv = torchrun_argv(LaunchSpec(nproc_per_node=nproc, module="reference_train", log_dir=str(folder / "logs")), args)
     write_json_atomic(folder / "launch.json", {"argv": argv, "config": cfg.to_dict(), "deadline_s": deadline_s})
     t0 = time.monotonic()
-    with open(folder / "torchrun.log", "ab") as log:
-        proc = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    proc = process.start_logged(argv, env, folder / "torchrun.log")
     status = "ok"
     try:
         try:
@@ -98,7 +92,7 @@ def run_config(cfg: Config, nproc: int, trainer_args: list[str], run_dir: Path, 
             status = "timeout"
     finally:  # also on Ctrl-C: no process outlives the command
         if proc.poll() is None:
-            stop_tree(proc)
+            process.stop_tree(proc)
     elapsed = time.monotonic() - t0
     res = RunResult(cfg, status, elapsed, proc.returncode, folder=str(folder))
     if status == "ok" and proc.returncode != 0:

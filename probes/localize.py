@@ -5,6 +5,10 @@ Pure functions: nodes are indices ``0..N-1`` (torchrun's node rank, ``GROUP_RANK
 leader ranks (local rank 0); a *round* is a list of disjoint pairs measured at the same
 time, so no node's link carries two exchanges at once.
 
+It lives in ``probes/`` because the probe's structure phase runs it between rounds (and
+probes import only torch and the standard library); ``ncclDoctor.analysis.structure``
+imports it from here.
+
 The algorithm (bounded: never all N*(N-1)/2 pairs one after another)
 -----------------------------------------------------------------------
 

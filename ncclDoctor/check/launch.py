@@ -1,0 +1,105 @@
+"""Start the probes under torchrun, supervised through the control store: one path for any N.
+
+``start(plan, env, findings)`` opens the control store (``coordinate.open_store``: a
+private one at N = 1, bound or joined at N > 1), publishes this node's record, writes
+``probe-config.json`` and ``launch.json`` into the run directory, and starts
+``python -m torch.distributed.run ... -m probes.worker --config probe-config.json``
+under the generic ``launch.Supervisor`` with the probe's phases and deadlines
+(``check.phases``) and the stacks + Flight Recorder hook (``launch.evidence``).
+The returned ``Job`` is the runtime state; ``Job.wait()`` returns the ``Outcome``
+(``interrupted`` included: Ctrl-C never skips the report).
+
+Probe config keys (read by ``probes.worker``): ``backend``, ``sizes``, ``warmup``,
+``iters``, ``pg_timeout_s``, ``run_dir``, ``node`` {host, addr}, ``inject``,
+``structure`` (None at N = 1), ``phases`` (the phases to run, in order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ncclDoctor.check import coordinate, phases
+from ncclDoctor.check.options import Plan
+from ncclDoctor.findings import Finding
+from ncclDoctor.fsutil import write_json_atomic
+from ncclDoctor.launch import evidence
+from ncclDoctor.launch.process import child_env
+from ncclDoctor.launch.store import ControlStore
+from ncclDoctor.launch.supervisor import InterruptedRun, Outcome, Supervisor
+from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
+
+ENV_CONTROL = "NCCLDOCTOR_CONTROL"  # probes.control reads it
+
+
+@dataclass
+class Job:
+    """A started check on this node: what ``Plan`` does not know until run time."""
+
+    plan: Plan
+    control: ControlStore
+    reporting: bool  # this node reports (always at N = 1)
+    supervisor: Supervisor
+    note: dict[str, Any] = field(default_factory=dict)  # coordinate.announce's record
+
+    def wait(self) -> Outcome:
+        try:
+            out = self.supervisor.wait()
+        except InterruptedRun as exc:
+            return exc.outcome
+        return coordinate.settle(self.plan, self.reporting, self.supervisor, out)
+
+    def identities(self) -> dict[int, dict[str, Any]]:
+        return coordinate.identities(self.control, self.plan.world_size)
+
+    def torchrun_record(self) -> dict[str, Any]:
+        return evidence.torchrun_record(self.plan.run_dir)
+
+
+def probe_config(plan: Plan) -> dict[str, Any]:
+    return {
+        "backend": plan.backend, "sizes": list(plan.sizes), "warmup": plan.warmup, "iters": plan.iters,
+        "pg_timeout_s": phases.pg_timeout_s(dict(plan.deadlines)), "run_dir": str(plan.run_dir),
+        "node": dict(plan.node), "inject": list(plan.inject),
+        "structure": dict(plan.structure) if plan.structure else None, "phases": list(phases.for_nodes(plan.nnodes)),
+    }
+
+
+def worker_env(env: dict[str, str], control_addr: str) -> dict[str, str]:
+    import probes
+
+    root = str(Path(probes.__file__).resolve().parent.parent)  # `-m probes.worker` from a checkout too
+    out = child_env(env, [root])
+    out[ENV_CONTROL] = control_addr
+    # Flight Recorder: on by default only since torch ~2.10 (0 entries before); the probe
+    # always records so a stuck run can be explained.
+    if not (env.get("TORCH_FR_BUFFER_SIZE") or env.get("TORCH_NCCL_TRACE_BUFFER_SIZE")):
+        out["TORCH_FR_BUFFER_SIZE"] = "2000"
+    return out
+
+
+def launch_spec(plan: Plan, reporting: bool) -> LaunchSpec:
+    rd = plan.topology.rdzv
+    logs = str(plan.run_dir / "logs")
+    if rd is None:  # torchrun --standalone: its own rendezvous on a free port
+        return LaunchSpec(nproc_per_node=plan.nproc_per_node, log_dir=logs)
+    return LaunchSpec(nproc_per_node=plan.nproc_per_node, nnodes=rd.nnodes, rdzv_endpoint=rd.endpoint,
+                      rdzv_id=rd.rdzv_id, is_host=reporting, local_addr=rd.local_addr, log_dir=logs)
+
+
+def start(plan: Plan, env: dict[str, str], findings: list[Finding],
+          on_event: Callable[[dict[str, Any]], None] | None = None) -> Job:
+    """Open the control store, announce this node, start torchrun under supervision."""
+    ctl, reporting, addr = coordinate.open_store(plan)
+    note = coordinate.announce(plan, ctl, reporting, env, findings)
+    cfg_path = write_json_atomic(plan.run_dir / "probe-config.json", probe_config(plan))
+    argv = torchrun_argv(launch_spec(plan, reporting), ["--config", str(cfg_path)])
+    write_json_atomic(plan.run_dir / "launch.json", {"argv": argv, "is_host": reporting, "control": addr})
+    sup = Supervisor(
+        argv, worker_env(env, addr), plan.world_size, ctl, log_path=str(plan.run_dir / "torchrun.log"),
+        phases=phases.for_nodes(plan.nnodes), deadlines_s=phases.deadlines(dict(plan.deadlines)),
+        on_event=on_event, before_stop=evidence.collector(plan.run_dir),
+    )
+    sup.start()
+    return Job(plan, ctl, reporting, sup, note)

@@ -1,0 +1,201 @@
+"""``ncclDoctor check``'s options and its plan: what to do, decided once, frozen.
+
+``plan(opts, host, env)`` validates ``CheckOptions`` (bad values raise ``UsageError``,
+exit 2, before anything starts) and returns a frozen ``Plan``. A single node is the
+N = 1 case of the multi-node check: ``Topology(nnodes=1, rdzv=None)`` means torchrun
+``--standalone`` and a control store of our own on a free port; ``nnodes > 1`` adds the
+c10d rendezvous and the structure phase (intra-node, inter-node, node-to-node).
+What happens at run time (the control store, the supervisor, this node's role) is the
+``Job`` of ``check.launch``, not the plan.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import socket
+import uuid
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from ncclDoctor import ci
+from ncclDoctor.errors import UsageError
+from ncclDoctor.facts.network import node_address, node_label
+from ncclDoctor.launch import multinode
+
+SIZE_UNITS = {
+    "": 1, "B": 1,
+    "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10,
+    "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
+    "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30,
+}
+
+# Defaults sized so a CPU check finishes well under a minute on 2 cores; GPU defaults
+# follow nccl-tests' canonical `-b 8 -e 128M -f 2` with its 20 timed iterations.
+DEFAULTS = {
+    "gloo": {"min_bytes": "1K", "max_bytes": "16M", "step_factor": 4, "warmup": 2, "iters": 10,
+             "structure_bytes": "1M", "structure_iters": 5},
+    "nccl": {"min_bytes": "8", "max_bytes": "128M", "step_factor": 2, "warmup": 5, "iters": 20,
+             "structure_bytes": "64M", "structure_iters": 10},
+}
+FAIL_ON = ("error", "warning", "info")
+
+
+@dataclass
+class CheckOptions:
+    nproc_per_node: int | None = None
+    backend: str = "auto"
+    out: str | None = None
+    fail_on: str = "error"
+    min_bytes: str | None = None
+    max_bytes: str | None = None
+    step_factor: int | None = None
+    warmup: int | None = None
+    iters: int | None = None
+    timeout: float | None = None
+    inject: list[str] = field(default_factory=list)
+    nnodes: int | None = None  # None: 1, or SLURM_NNODES inside an allocation
+    rdzv_endpoint: str | None = None
+    rdzv_id: str | None = None
+    local_addr: str | None = None
+    structure_bytes: str | None = None
+    gates: ci.Gates = field(default_factory=ci.Gates)  # --select/--ignore/--min-busbw/--baseline/--junit
+
+
+@dataclass(frozen=True)
+class Topology:
+    """The job's shape as this node sees it before launch. ``rdzv`` is None exactly
+    when ``nnodes == 1``; whether this node reports is decided at launch (``Job.reporting``)."""
+
+    nnodes: int
+    local_addr: str
+    rdzv: multinode.Rendezvous | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    backend: str
+    nproc_per_node: int
+    world_size: int
+    sizes: tuple[int, ...]
+    warmup: int
+    iters: int
+    deadlines: Mapping[str, float]  # only those --timeout set; the rest are check.launch's defaults
+    node: Mapping[str, str]  # this node: {"host", "addr"}
+    run_dir: Path
+    topology: Topology
+    inject: tuple[str, ...] = ()
+    structure: Mapping[str, Any] | None = None  # nnodes > 1: size, iters, sizes
+    fail_on: str = "error"
+    gates: ci.Gates = field(default_factory=ci.Gates)
+
+    @property
+    def nnodes(self) -> int:
+        return self.topology.nnodes
+
+    @property
+    def where(self) -> str:
+        """This node's name in findings: "address (host)"."""
+        return node_label(self.node["host"], self.node["addr"])
+
+    def summary(self, opts: CheckOptions) -> dict[str, Any]:
+        """``report.config``: the options as given, and what they resolved to."""
+        return {**asdict(opts), "backend": self.backend, "nproc_per_node": self.nproc_per_node,
+                "sizes": list(self.sizes), "deadlines_s": dict(self.deadlines)}
+
+
+def parse_size(text: str) -> int:
+    """nccl-tests' size syntax: 8, 1K, 128M, 1G (binary multiples)."""
+    t = str(text).strip().upper()
+    num = t.rstrip("KMGIB")
+    unit = t[len(num):]
+    try:
+        value = float(num) * SIZE_UNITS[unit]
+    except (ValueError, KeyError):
+        raise UsageError(f"bad size {text!r}: expected a byte count like 8, 64K, 16M or 1G") from None
+    if value < 4:
+        raise UsageError(f"bad size {text!r}: the smallest message is 4 bytes (one float)")
+    return int(value)
+
+
+def size_sweep(min_bytes: int, max_bytes: int, step_factor: int) -> list[int]:
+    if max_bytes < min_bytes:
+        raise UsageError(f"--max-bytes ({max_bytes}) is smaller than --min-bytes ({min_bytes})")
+    if step_factor < 2:
+        raise UsageError(f"--step-factor must be 2 or more, got {step_factor}")
+    sizes, s = [], min_bytes
+    while s <= max_bytes:
+        sizes.append(s - s % 4 or 4)
+        s *= step_factor
+    return sizes
+
+
+def resolve_backend(requested: str, torch_facts: Mapping[str, Any]) -> str:
+    if requested not in ("auto", "nccl", "gloo"):
+        raise UsageError(f"unknown --backend {requested!r}: expected auto, nccl or gloo")
+    if requested != "auto":
+        return requested
+    return "nccl" if torch_facts.get("cuda_available") and torch_facts.get("nccl_available") else "gloo"
+
+
+def default_run_dir(command: str) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path.cwd() / "ncclDoctor-runs" / f"{command}-{stamp}-{uuid.uuid4().hex[:4]}"
+
+
+def topology(opts: CheckOptions, env: Mapping[str, str]) -> Topology:
+    rdzv = multinode.resolve(opts.nnodes, opts.rdzv_endpoint, opts.rdzv_id, opts.local_addr, env)
+    if rdzv is None:
+        return Topology(1, opts.local_addr or node_address(env))
+    return Topology(rdzv.nnodes, rdzv.local_addr, rdzv)
+
+
+def _check_inject(specs: list[str], world_size: int) -> tuple[str, ...]:
+    from probes import faults
+
+    for spec in specs:
+        try:
+            f = faults.parse(spec)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        if f.rank >= world_size:
+            raise UsageError(f"bad --inject {spec!r}: rank {f.rank} does not exist (world size {world_size})")
+    return tuple(specs)
+
+
+def _deadlines(timeout: float | None, phases: tuple[str, ...]) -> dict[str, float]:
+    if timeout is None:
+        return {}
+    if timeout <= 0:
+        raise UsageError(f"--timeout must be positive, got {timeout}")
+    return {**{k: timeout for k in phases}, "launch": max(timeout, 60.0)}  # starting Python + torch takes its time
+
+
+def plan(opts: CheckOptions, host: Mapping[str, Any], env: Mapping[str, str]) -> Plan:
+    from ncclDoctor.check.phases import PHASES
+
+    topo = topology(opts, env)
+    if opts.fail_on not in FAIL_ON:
+        raise UsageError(f"unknown --fail-on {opts.fail_on!r}: expected error, warning or info")
+    backend = resolve_backend(opts.backend, host.get("torch", {}))
+    d = DEFAULTS[backend]
+    gpus = int(host.get("torch", {}).get("cuda_device_count") or 0)
+    nproc = opts.nproc_per_node if opts.nproc_per_node is not None else (gpus if backend == "nccl" and gpus else 2)
+    if nproc < 1:
+        raise UsageError(f"--nproc-per-node must be at least 1, got {nproc}")
+    warmup = d["warmup"] if opts.warmup is None else opts.warmup
+    iters = d["iters"] if opts.iters is None else opts.iters
+    if warmup < 0 or iters < 1:
+        raise UsageError("--warmup must be >= 0 and --iters >= 1")
+    sizes = size_sweep(parse_size(opts.min_bytes or d["min_bytes"]), parse_size(opts.max_bytes or d["max_bytes"]),
+                       opts.step_factor or d["step_factor"])
+    world = nproc * topo.nnodes
+    structure = None
+    if topo.nnodes > 1:
+        structure = {"size": parse_size(opts.structure_bytes or d["structure_bytes"]), "iters": d["structure_iters"],
+                     "sizes": sizes}
+    return Plan(
+        backend, nproc, world, tuple(sizes), warmup, iters, _deadlines(opts.timeout, PHASES),
+        {"host": socket.gethostname(), "addr": topo.local_addr}, Path(opts.out) if opts.out else default_run_dir("check"),
+        topo, _check_inject(opts.inject, world), structure, opts.fail_on, opts.gates,
+    )

@@ -1,0 +1,29 @@
+"""The probe's phases and their deadlines: the one list (``probes.worker`` runs the
+phases it is given in its config, the supervisor watches the same tuple).
+
+``structure`` runs only when there is more than one node (``for_nodes``).
+"""
+
+from __future__ import annotations
+
+PHASES = ("init", "inventory", "smoke", "all_reduce", "structure", "done")
+DEFAULT_DEADLINES_S = {
+    "launch": 90.0, "init": 60.0, "inventory": 20.0, "smoke": 30.0, "all_reduce": 180.0, "structure": 120.0,
+    "done": 20.0,
+}
+PG_TIMEOUT_FLOOR_S = 180.0
+PG_TIMEOUT_MARGIN_S = 30.0
+
+
+def for_nodes(nnodes: int) -> tuple[str, ...]:
+    return tuple(p for p in PHASES if p != "structure" or nnodes > 1)
+
+
+def deadlines(overrides: dict[str, float]) -> dict[str, float]:
+    return {**DEFAULT_DEADLINES_S, **overrides}
+
+
+def pg_timeout_s(overrides: dict[str, float]) -> float:
+    """The ranks' own collective timeout: later than any deadline, so the supervisor
+    decides first (and gathers evidence) rather than torch's watchdog."""
+    return max([*overrides.values(), PG_TIMEOUT_FLOOR_S]) + PG_TIMEOUT_MARGIN_S

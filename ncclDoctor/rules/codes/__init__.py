@@ -1,0 +1,1 @@
+"""Rule texts, one leaf module per family (importing only ``findings.rule``)."""
