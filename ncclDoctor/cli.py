@@ -95,6 +95,8 @@ def check(
     rdzv_id: Optional[str] = typer.Option(None, "--rdzv-id", help="Rendezvous id, the same on every node (default under SLURM: slurm-<job id>)."),
     local_addr: Optional[str] = typer.Option(None, "--local-addr", help="This node's address for torchrun and reports (default: the interface GLOO/NCCL_SOCKET_IFNAME names, else the one that routes to the endpoint)."),
     structure_bytes: Optional[str] = typer.Option(None, "--structure-bytes", help="Message size for the multi-node intra/inter-node all_reduce and p2p exchanges. Default 1M on CPU, 64M on GPU."),
+    op: Optional[str] = typer.Option(None, "--op", help="Collectives to sweep, comma-separated: all_reduce (default), all_gather, reduce_scatter, broadcast, alltoall, sendrecv, or all."),
+    expected_below: Optional[float] = typer.Option(None, "--expected-below", help="BW301 when peak busbw is below this % of the platform's published reference (default 50)."),
     select: List[str] = typer.Option([], "--select", help="Keep only findings with these codes or prefixes (ENV, BW101). Repeatable or comma-separated."),
     ignore: List[str] = typer.Option([], "--ignore", help="Drop findings with these codes or prefixes. Repeatable or comma-separated."),
     min_busbw: Optional[float] = typer.Option(None, "--min-busbw", help="Fail (BW101) when the best busbw, in GB/s, is below this."),
@@ -116,6 +118,7 @@ def check(
         baseline=str(baseline) if baseline else None, max_regression=max_regression,
         save_baseline=str(save_baseline) if save_baseline else None, junit=str(junit) if junit else None, nnodes=nodes,
         rdzv_endpoint=rdzv_endpoint, rdzv_id=rdzv_id, local_addr=local_addr, structure_bytes=structure_bytes,
+        ops=op, expected_below_pct=expected_below,
     )
     opts = check_options(cli_values, load_config(config, no_config=no_config))
     _sigterm_interrupts()
@@ -279,6 +282,8 @@ def diagnose(
     as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
     fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes for reading files. Default: one per CPU when the input passes 64 MiB, else 1."),
+    op: Optional[str] = typer.Option(None, "--op", help="Collectives to sweep, comma-separated: all_reduce (default), all_gather, reduce_scatter, broadcast, alltoall, sendrecv, or all."),
+    expected_below: Optional[float] = typer.Option(None, "--expected-below", help="BW301 when peak busbw is below this % of the platform's published reference (default 50)."),
     select: List[str] = typer.Option([], "--select", help="Keep only findings with these codes or prefixes (LOG001, LOG). Repeatable or comma-separated."),
     ignore: List[str] = typer.Option([], "--ignore", help="Drop findings with these codes or prefixes. Repeatable or comma-separated."),
     junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one test case per finding) to this file."),

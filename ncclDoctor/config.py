@@ -190,4 +190,5 @@ def check_options(cli: dict[str, Any], cfg: Config) -> Any:
         gates=gates,
         # multi-node options come from the command line (or SLURM), not a settings file
         **{k: cli.get(k) for k in ("nnodes", "rdzv_endpoint", "rdzv_id", "local_addr", "structure_bytes")},
+        ops=cli.get("ops"), expected_below_pct=cli.get("expected_below_pct"),
     )

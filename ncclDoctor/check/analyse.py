@@ -3,7 +3,9 @@
 ``fill(report, plan, out, identities, failures)`` reads the supervisor's ``Outcome``
 (phase markers, results per rank and phase), the identities the ranks published before
 init and torchrun's failure record; it writes ``report.ranks``, ``report.nodes`` and
-``report.results`` (``run``, ``smoke``, ``all_reduce``; with several nodes also
+``report.results`` (``run``, ``smoke``, ``collectives`` -- one table per collective of
+``--op``, keyed by its name -- and ``all_reduce``, the same all_reduce table where older
+readers look for it; with several nodes also
 ``structure`` and ``intra_node_all_reduce``) and adds the findings: every rank's env
 lint, BW001 (a straggler), RUN005 (wrong results), the verdict of
 ``analysis.verdict`` (RUN001-RUN004) and, with several nodes, the consistency diff
@@ -101,25 +103,33 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
     smoke = {r: res["smoke"] for r, res in out.results.items() if "smoke" in res}
     if smoke:
         results["smoke"] = {"wrong": sum(v["wrong"] for v in smoke.values()), "ranks_reported": len(smoke)}
-    sweep = {r: res["all_reduce"] for r, res in out.results.items() if "all_reduce" in res}
-    if sweep:
-        table = bandwidth.build_table("all_reduce", sweep, plan.world_size)
-        results["all_reduce"] = {
-            "collective": "all_reduce", "backend": plan.backend, "world_size": plan.world_size,
+    bad = {r: ["all_reduce (smoke)"] for r, v in smoke.items() if v["wrong"]}
+    for op in plan.ops:
+        sweep = {r: res[op] for r, res in out.results.items() if op in res}
+        if not sweep:
+            continue
+        table = bandwidth.build_table(op, sweep, plan.world_size)
+        results.setdefault("collectives", {})[op] = {
+            "collective": op, "backend": plan.backend, "world_size": plan.world_size,
             "warmup": plan.warmup, "iters": plan.iters, "rows": table,
             "peak_busbw_gbps": bandwidth.peak_busbw(table), "avg_busbw_gbps": bandwidth.avg_busbw(table),
         }
-        findings += straggler_findings(table, label)
-    bad = [r for r, v in smoke.items() if v["wrong"]] + [r for r, v in sweep.items() if any(x["wrong"] for x in v["rows"])]
+        findings += straggler_findings(table, label, op)
+        for r, v in sweep.items():
+            if any(x["wrong"] for x in v["rows"]):
+                bad.setdefault(r, []).append(op)
+    if "all_reduce" in results.get("collectives", {}):
+        results["all_reduce"] = results["collectives"]["all_reduce"]  # schema 1.x readers
     if bad:
+        ops = sorted({op for v in bad.values() for op in v})
         findings.append(run_rules.WRONG_RESULTS.finding(
-            f"all_reduce returned wrong elements on rank(s) {sorted(set(bad))}.",
-            ranks=bad, nodes=sorted({label(r) for r in bad}),
+            f"{', '.join(ops)} returned wrong elements on rank(s) {sorted(bad)}.",
+            ranks=sorted(bad), nodes=sorted({label(r) for r in bad}), evidence=[{"rank": r, "ops": v} for r, v in sorted(bad.items())],
         ))
-    return results, findings, bad
+    return results, findings, sorted(bad)
 
 
-def straggler_findings(table: list[dict[str, Any]], label: Label) -> list[Finding]:
+def straggler_findings(table: list[dict[str, Any]], label: Label, op: str = "all_reduce") -> list[Finding]:
     out = []
     for rank, sizes in sorted(bandwidth.late_ranks(table).items()):
         if len(sizes) * 4 < len(table) * 3:
@@ -127,7 +137,7 @@ def straggler_findings(table: list[dict[str, Any]], label: Label) -> list[Findin
         mine = statistics.median(x["outside_us"] for x in sizes)
         others = statistics.median(x["others_us"] for x in sizes)
         out.append(STRAGGLER.finding(
-            f"Rank {rank} on {label(rank)} arrives late at all_reduce: it spends {mine / 1000:.1f} ms per op outside "
+            f"Rank {rank} on {label(rank)} arrives late at {op}: it spends {mine / 1000:.1f} ms per op outside "
             f"the collective (its own work) where the other ranks spend {others / 1000:.2f} ms; they wait inside "
             f"the collective for it. Seen at {len(sizes)} of {len(table)} sizes.",
             ranks=[rank], nodes=[label(rank)], evidence=sizes[:8],

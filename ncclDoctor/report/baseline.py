@@ -12,7 +12,8 @@ Series
 ------
 A report's bandwidth is read as *series*: ``(table, node) -> {size in bytes: busbw GB/s}``.
 Every entry of ``report.results`` that holds ``rows`` with ``size`` and ``busbw_gbps``
-is a table (``all_reduce`` today; multi-node tables such as an intra-node all_reduce
+is a table, and so is every entry of ``results["collectives"]``, named by its collective
+(``all_reduce``, ``all_gather``, ...; multi-node tables such as an intra-node all_reduce
 use the same shape; ``results["baseline"]``, the comparison itself, is not one). Its
 node is:
 
@@ -62,8 +63,10 @@ def _add_rows(out: Series, table: str, rows: Iterable[dict[str, Any]], node: str
 def busbw_series(results: dict[str, Any]) -> Series:
     """Every busbw series in ``report.results`` (see the module docstring for shapes)."""
     out: Series = {}
-    for table, value in sorted(results.items()):
-        if not isinstance(value, dict) or table == "baseline":  # the comparison, not a measurement
+    colls = results.get("collectives") if isinstance(results.get("collectives"), dict) else {}
+    items = {**{k: v for k, v in results.items() if k != "collectives"}, **colls}  # all_reduce: the same table twice
+    for table, value in sorted(items.items()):
+        if not isinstance(value, dict) or table in ("baseline", "expected"):  # not measurements
             continue
         if _rows_ok(value.get("rows")):
             _add_rows(out, table, value["rows"], WHOLE_JOB)

@@ -39,20 +39,20 @@ def _num(v: Any, fmt: str) -> str:
     return "" if v is None else format(v, fmt)
 
 
-def allreduce_table(ar: dict[str, Any]) -> Table:
-    rows = [
-        [r["size"], r["count"], r["type"], r["redop"], f"{r['time_us']:.1f}", f"{r['algbw_gbps']:.3f}", f"{r['busbw_gbps']:.3f}",
-         r["wrong"], r["slowest_rank"], f"{r['time_us_max'] / max(r['time_us_min'], 1e-9):.2f}"]
-        for r in ar["rows"]
-    ]
-    return Table(
-        "all_reduce",
-        f"all_reduce ({ar['backend']}, {ar['world_size']} ranks, {ar['iters']} iters, {ar['warmup']} warm-up)",
-        ["size (B)", "count (elements)", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)", "#wrong", "slowest rank", "max/min time (ratio)"],
-        rows,
-        bad={i for i, r in enumerate(ar["rows"]) if r["wrong"]},
-        note=f"Peak busbw {ar['peak_busbw_gbps']:.3f} GB/s; average over all sizes {ar['avg_busbw_gbps']:.3f} GB/s (nccl-tests' 'Avg bus bandwidth').",
-    )
+def collective_tables(results: dict[str, Any]) -> list[Table]:
+    """One table per collective (``report.collectives``); the all_reduce one keeps its id."""
+    from ncclDoctor.report import collectives as coll
+
+    out = []
+    for name, t in coll.tables(results).items():
+        headers, rows = coll.table_rows(t)
+        note = (f"Peak busbw {t['peak_busbw_gbps']:.3f} GB/s; average over all sizes {t['avg_busbw_gbps']:.3f} GB/s "
+                "(nccl-tests' 'Avg bus bandwidth').")
+        if results.get("expected"):
+            note += " Expected busbw: " + coll.exp_note(results["expected"]) + "."
+        out.append(Table(name, f"{name} ({t['backend']}, {t['world_size']} ranks, {t['iters']} iters, {t['warmup']} warm-up)",
+                         headers, rows, bad={i for i, r in enumerate(t["rows"]) if r["wrong"]}, note=note))
+    return out
 
 
 def baseline_table(b: dict[str, Any]) -> Table:
@@ -90,9 +90,7 @@ def host_table(h: dict[str, Any]) -> Table:
 
 def evidence_tables(report: Report) -> list[Table]:
     out = []
-    ar = report.results.get("all_reduce")
-    if ar and ar.get("rows"):
-        out.append(allreduce_table(ar))
+    out += collective_tables(report.results)
     if report.results.get("structure") or report.results.get("intra_node_all_reduce"):
         from ncclDoctor.report.structure import structure_tables
 

@@ -28,7 +28,7 @@ from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Finding, Severity, sort_findings, worst
 from ncclDoctor.fsutil import write_json_atomic, write_text_atomic
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"  # 1.2: results.collectives, results.expected, row root/expected_pct
 
 
 def now_iso() -> str:

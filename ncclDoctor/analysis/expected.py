@@ -1,0 +1,2 @@
+"""placeholder"""
+DEFAULT_BELOW_PCT = 50.0
