@@ -22,7 +22,7 @@ from __future__ import annotations
 import statistics
 from typing import Any, Callable
 
-from ncclDoctor.analysis import bandwidth, consistency, structure, verdict
+from ncclDoctor.analysis import bandwidth, consistency, expected, structure, verdict
 from ncclDoctor.check.options import Plan
 from ncclDoctor.errors import ExitCode
 from ncclDoctor.facts.network import node_label
@@ -182,6 +182,13 @@ def crash_timing(findings: list[Finding], out: Outcome) -> float | None:
     ranks = culprits[0].ranks if culprits else []
     last = [out.ranks[r].t for r in ranks if r in out.ranks and out.ranks[r].t]
     return round(out.finished_wall - max(last), 3) if last else None
+
+
+def against_reference(report: Report, plan: Plan, env: dict[str, str]) -> None:
+    """"% of expected" beside busbw and BW301 (``analysis.expected``); on CPU, why none applies."""
+    ref = expected.detect(report.host, plan.nnodes, plan.nproc_per_node, plan.backend, env)
+    exp = expected.annotate(report.results, ref, plan.expected_below_pct)
+    report.add(*expected.judge(exp, report.results, [plan.where] if plan.nnodes == 1 else []))
 
 
 def fill(report: Report, plan: Plan, out: Outcome, identities: dict[int, Any], failures: dict[str, Any]) -> ExitCode:
