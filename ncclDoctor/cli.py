@@ -100,7 +100,7 @@ def check(
     select: List[str] = typer.Option([], "--select", help="Keep only findings with these codes or prefixes (ENV, BW101). Repeatable or comma-separated."),
     ignore: List[str] = typer.Option([], "--ignore", help="Drop findings with these codes or prefixes. Repeatable or comma-separated."),
     min_busbw: Optional[float] = typer.Option(None, "--min-busbw", help="Fail (BW101) when the best busbw, in GB/s, is below this."),
-    baseline: Optional[Path] = typer.Option(None, "--baseline", help="Compare busbw per size and node with a saved baseline (file from --save-baseline, or a run directory)."),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", help="Compare busbw per size and node with a saved baseline: a --save-baseline file, a run directory, or nccl-tests output (text or -J JSON)."),
     max_regression: Optional[float] = typer.Option(None, "--max-regression", help="With --baseline: fail (BW102) when busbw drops by more than this percentage. Default 10."),
     save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", help="Save this run's busbw as a baseline file for later --baseline runs."),
     junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one test case per finding) to this file."),

@@ -118,3 +118,42 @@ def test_healthy_nccl_tests_log_has_no_field_finding():
     rep = diagnose([str(FIX / "nccl_tests_all_reduce_2x8_h100.txt")])
     assert not [f for f in rep.findings if f.code.startswith("FLD")]
     assert rep.results["field"][0]["tests"][0]["ranks"] == 16
+
+
+def _report(busbw: dict[int, float], backend: str = "nccl"):
+    from ncclDoctor.report.model import Report
+
+    rows = [{"size": s, "busbw_gbps": b} for s, b in busbw.items()]
+    table = {"collective": "all_reduce", "backend": backend, "world_size": 16, "rows": rows}
+    return Report(command="check", results={"collectives": {"all_reduce": table}, "all_reduce": table})
+
+
+@pytest.mark.parametrize("name,table,size,busbw", [
+    ("nccl_tests_all_reduce_2x8_h100.txt", "all_reduce", 1 << 30, 369.9),  # in place, like torch's all_reduce
+    ("nccl_tests_all_gather.json", "all_gather", 1 << 30, 155.9),           # out of place, like all_gather_single
+])
+def test_nccl_tests_output_is_a_baseline(name, table, size, busbw):
+    from ncclDoctor.report import baseline as bl
+
+    doc = bl.load_baseline(FIX / name)
+    assert doc["backend"] == "nccl" and doc["world_size"] == 16
+    assert bl.baseline_series(doc)[(table, "all")][size] == busbw
+
+
+def test_check_baseline_from_nccl_tests_flags_a_regression():
+    from ncclDoctor.ci import Gates, judge
+
+    rep = _report({1 << 20: 38.0, 64 << 20: 150.0, 1 << 30: 368.0})  # 64M at half the nccl-tests busbw
+    judge(rep, Gates(baseline=str(FIX / "nccl_tests_all_reduce_2x8_h100.txt")).prepare())
+    (f,) = [f for f in rep.findings if f.code == "BW102"]
+    assert "64 MiB" in f.message or "67108864" in str(f.evidence)
+    compared = [r for r in rep.results["baseline"]["rows"] if r["change_pct"] is not None]
+    assert {r["size"] for r in compared} == {1 << 20, 64 << 20, 1 << 30}
+
+
+def test_a_gloo_run_against_an_nccl_tests_baseline_is_not_compared():
+    from ncclDoctor.ci import Gates, judge
+
+    rep = _report({1 << 20: 0.05}, backend="gloo")
+    judge(rep, Gates(baseline=str(FIX / "nccl_tests_all_reduce_2x8_h100.txt")).prepare())
+    assert [f.code for f in rep.findings] == ["BW103"] and "backend nccl" in rep.findings[0].message

@@ -11,7 +11,7 @@ Source: NVIDIA/nccl-tests v2.19.6 (``a0b82b2``), ``src/util.cu``:
   float instead of ``#wrong``; ``N/A`` with ``-c 0``);
 - footer ``# Out of bounds values : N OK|FAILED``, ``# Avg bus bandwidth : X [OK|FAILED]``
   (OK/FAILED only with NCCL_TESTS_MIN_BW), ``# Collective test concluded: NAME``;
-- ``-J FILE``: ``{"version", "config": {...}, "devices": [{rank, hostname, ...}], "results":
+- ``-J FILE``: ``{"version", "config": {..., "devices": [{rank, hostname, ...}]}, "results":
   [{size, count, type, redop, root, out_of_place: {time, alg_bw, bus_bw, nwrong}, in_place:
   {...}}], "out_of_bounds": {count, okay}, "average_bus_bandwidth": {bandwidth, okay}}``.
 
@@ -129,7 +129,7 @@ def parse_json(obj: dict[str, Any]) -> dict[str, Any]:
                        "warmup": cfg.get("warmup_iters"), "iters": cfg.get("iterations")},
             "devices": [{"rank": d.get("rank"), "pid": d.get("pid"), "host": d.get("hostname"), "device": d.get("device"),
                          "bus_id": d.get("device_hex"), "name": d.get("device_info")}
-                        for d in obj.get("devices") or [] if isinstance(d, dict)],
+                        for d in cfg.get("devices") or obj.get("devices") or [] if isinstance(d, dict)],
             "out_of_bounds": oob.get("count"), "out_of_bounds_failed": oob.get("okay") is False,
             "avg_busbw_gbps": avg.get("bandwidth"),
             "min_bw_failed": None if avg.get("okay") in (None, "unchecked") else avg.get("okay") is False}

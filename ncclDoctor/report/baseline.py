@@ -5,8 +5,9 @@ Usage (CI)::
     ncclDoctor check --save-baseline ci/busbw-baseline.json      # once, on a known-good node
     ncclDoctor check --baseline ci/busbw-baseline.json --max-regression 10
 
-``--baseline`` also accepts a run directory or its ``report.json``: any saved run is a
-baseline.
+``--baseline`` also accepts a run directory or its ``report.json`` (any saved run is a
+baseline) and nccl-tests output, text or ``-J`` JSON (``baseline_from_nccl_tests``): run
+nccl-tests with the check's sweep (GPU default ``-b 8 -e 128M -f 2``) so the sizes meet.
 
 Series
 ------
@@ -103,11 +104,51 @@ def save_baseline(report: Any, path: str | os.PathLike) -> Path:
     return write_json_atomic(path, baseline_from_report(report))
 
 
+def baseline_from_nccl_tests(doc: dict[str, Any], path: str) -> dict[str, Any]:
+    """A baseline from nccl-tests output (``fieldformats.nccl_tests``): one series per test,
+    named by its collective; busbw in place for all_reduce and broadcast (torch runs them in
+    place, as the check does), out of place for the others."""
+    from ncclDoctor.fieldformats import nccl_tests
+
+    series, ranks = [], 0
+    for t in doc["tests"]:
+        name = t["collective"] or "all_reduce"  # logs before "Collective test starting:" lines
+        pts = nccl_tests.busbw_by_size(t, in_place=name in ("all_reduce", "broadcast"))
+        if pts:
+            series.append({"table": name, "node": WHOLE_JOB, "busbw_gbps": {str(s): v for s, v in sorted(pts.items())}})
+            ranks = max(ranks, len(t["devices"]))
+    if not series:
+        raise UsageError(f"--baseline {path}: nccl-tests output without busbw rows")
+    return {"kind": BASELINE_KIND, "version": BASELINE_VERSION, "tool_version": "nccl-tests", "measured_at": None,
+            "command": f"nccl-tests ({path})", "backend": "nccl", "world_size": ranks or None, "nodes": [],
+            "series": series}
+
+
+def _field_baseline(p: Path, path: str | os.PathLike) -> dict[str, Any] | None:
+    """nccl-tests text or -J JSON as a baseline, or None when the file is something else."""
+    from ncclDoctor import fieldformats
+
+    try:
+        data = p.read_bytes()
+    except OSError:
+        return None
+    fmt = fieldformats.sniff(data[:fieldformats.SNIFF_BYTES], str(p))
+    if fmt not in ("nccl-tests", "nccl-tests-json"):
+        return None
+    try:
+        return baseline_from_nccl_tests(fieldformats.parse(fmt, data), str(path))
+    except ValueError as exc:
+        raise UsageError(f"--baseline {path}: {exc}") from None
+
+
 def load_baseline(path: str | os.PathLike) -> dict[str, Any]:
-    """Read a baseline file, a report.json or a run directory; UsageError names what is wrong."""
+    """Read a baseline file, a report.json, a run directory, or nccl-tests output (text or
+    ``-J`` JSON); UsageError names what is wrong."""
     p = Path(path)
     if p.is_dir():
         p = p / "report.json"
+    if (field := _field_baseline(p, path)) is not None:
+        return field
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
