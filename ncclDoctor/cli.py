@@ -65,6 +65,14 @@ def _emit(report, as_json: bool) -> None:
         render_console(report, Console(highlight=False, soft_wrap=True))
 
 
+def _prometheus(report, path: Optional[Path]) -> None:
+    """--prometheus for the commands without CI gates (check and diagnose write it in ci.publish)."""
+    if path:
+        from ncclDoctor.report.prometheus import write
+
+        write(report, path)
+
+
 def _sigterm_interrupts() -> None:
     """SIGTERM (a batch scheduler's cancel) stops a run like Ctrl-C: probes are torn
     down and the partial report is written before we exit."""
@@ -96,7 +104,7 @@ def check(
     local_addr: Optional[str] = typer.Option(None, "--local-addr", help="This node's address for torchrun and reports (default: the interface GLOO/NCCL_SOCKET_IFNAME names, else the one that routes to the endpoint)."),
     structure_bytes: Optional[str] = typer.Option(None, "--structure-bytes", help="Message size for the multi-node intra/inter-node all_reduce and p2p exchanges. Default 1M on CPU, 64M on GPU."),
     op: Optional[str] = typer.Option(None, "--op", help="Collectives to sweep, comma-separated: all_reduce (default), all_gather, reduce_scatter, broadcast, alltoall, sendrecv, or all."),
-    expected_below: Optional[float] = typer.Option(None, "--expected-below", help="BW301 when peak busbw is below this % of the platform's published reference (default 50)."),
+    expected_below: Optional[float] = typer.Option(None, "--expected-below", help="BW301 when peak busbw is below this % of the platform's published reference (default 90, as nccl-tests' NCCL_TESTS_MIN_BW)."),
     select: List[str] = typer.Option([], "--select", help="Keep only findings with these codes or prefixes (ENV, BW101). Repeatable or comma-separated."),
     ignore: List[str] = typer.Option([], "--ignore", help="Drop findings with these codes or prefixes. Repeatable or comma-separated."),
     min_busbw: Optional[float] = typer.Option(None, "--min-busbw", help="Fail (BW101) when the best busbw, in GB/s, is below this."),
@@ -104,6 +112,7 @@ def check(
     max_regression: Optional[float] = typer.Option(None, "--max-regression", help="With --baseline: fail (BW102) when busbw drops by more than this percentage. Default 10."),
     save_baseline: Optional[Path] = typer.Option(None, "--save-baseline", help="Save this run's busbw as a baseline file for later --baseline runs."),
     junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one test case per finding) to this file."),
+    prometheus: Optional[Path] = typer.Option(None, "--prometheus", help="Also write the results as a node_exporter textfile (metrics ncclDoctor_*), written whole."),
     config: Optional[Path] = typer.Option(None, "--config", help="Settings file (ncclDoctor.toml or a pyproject.toml). Default: the nearest one with ncclDoctor settings."),
     no_config: bool = typer.Option(False, "--no-config", help="Ignore ncclDoctor.toml and [tool.ncclDoctor] settings."),
 ) -> None:
@@ -118,7 +127,7 @@ def check(
         baseline=str(baseline) if baseline else None, max_regression=max_regression,
         save_baseline=str(save_baseline) if save_baseline else None, junit=str(junit) if junit else None, nnodes=nodes,
         rdzv_endpoint=rdzv_endpoint, rdzv_id=rdzv_id, local_addr=local_addr, structure_bytes=structure_bytes,
-        ops=op, expected_below_pct=expected_below,
+        ops=op, expected_below_pct=expected_below, prometheus=str(prometheus) if prometheus else None,
     )
     opts = check_options(cli_values, load_config(config, no_config=no_config))
     _sigterm_interrupts()
@@ -126,7 +135,8 @@ def check(
     report = run_check(opts, argv=sys.argv[1:], progress=progress)
     _emit(report, as_json)
     if not as_json:
-        for label, path in (("JUnit XML", opts.gates.junit), ("baseline", opts.gates.save_baseline)):
+        for label, path in (("JUnit XML", opts.gates.junit), ("baseline", opts.gates.save_baseline),
+                            ("Prometheus textfile", opts.gates.prometheus)):
             if path and Path(path).exists():
                 err.print(f"{label}: {path}")
     full = report.results.get("multinode", {}).get("full_report")
@@ -182,6 +192,7 @@ def sweep_workers(
     out: Optional[Path] = typer.Option(None, "--out", help="Run directory. Default: ./ncclDoctor-runs/sweep-workers-<time>."),
     as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
     fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
+    prometheus: Optional[Path] = typer.Option(None, "--prometheus", help="Also write the results as a node_exporter textfile (metrics ncclDoctor_*), written whole."),
 ) -> None:
     """Measure DataLoader num_workers x pin_memory on the reference DDP trainer under torchrun; recommend the smallest that keeps up."""
     from ncclDoctor.sweep import SweepOptions, run_sweep
@@ -195,6 +206,7 @@ def sweep_workers(
     )
     with _sweep_progress(quiet=as_json) as progress:
         report = run_sweep(opts, argv=sys.argv[1:], progress=progress)
+    _prometheus(report, prometheus)
     _emit(report, as_json)
     raise typer.Exit(report.exit_code)
 
@@ -252,6 +264,7 @@ def env_cmd(
     dataloader_workers: Optional[int] = typer.Option(None, "--dataloader-workers", help="DataLoader num_workers per rank: with --batch-mib, sizes /dev/shm for them."),
     batch_mib: Optional[float] = typer.Option(None, "--batch-mib", help="Size of one batch in MiB (with --dataloader-workers)."),
     prefetch_factor: int = typer.Option(2, "--prefetch-factor", help="DataLoader prefetch_factor (torch's default: 2)."),
+    prometheus: Optional[Path] = typer.Option(None, "--prometheus", help="Also write the results as a node_exporter textfile (metrics ncclDoctor_*), written whole."),
 ) -> None:
     """Lint the distributed settings (environment and nccl.conf) and check host health: GPUs, RDMA ports, /dev/shm, memlock."""
     import dataclasses
@@ -265,6 +278,7 @@ def env_cmd(
         dataloader_workers=dataloader_workers, batch_mib=batch_mib, prefetch_factor=prefetch_factor,
     )
     report = run_env(opts, argv=sys.argv[1:])
+    _prometheus(report, prometheus)
     if as_json:
         sys.stdout.write(report.to_json())
     else:
@@ -282,11 +296,10 @@ def diagnose(
     as_json: bool = typer.Option(False, "--json", help="Print report.json to stdout instead of the table."),
     fail_on: str = typer.Option("error", "--fail-on", help="Exit 1 when a finding is at least this severe: error | warning | info."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes for reading files. Default: one per CPU when the input passes 64 MiB, else 1."),
-    op: Optional[str] = typer.Option(None, "--op", help="Collectives to sweep, comma-separated: all_reduce (default), all_gather, reduce_scatter, broadcast, alltoall, sendrecv, or all."),
-    expected_below: Optional[float] = typer.Option(None, "--expected-below", help="BW301 when peak busbw is below this % of the platform's published reference (default 50)."),
     select: List[str] = typer.Option([], "--select", help="Keep only findings with these codes or prefixes (LOG001, LOG). Repeatable or comma-separated."),
     ignore: List[str] = typer.Option([], "--ignore", help="Drop findings with these codes or prefixes. Repeatable or comma-separated."),
     junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one test case per finding) to this file."),
+    prometheus: Optional[Path] = typer.Option(None, "--prometheus", help="Also write the results as a node_exporter textfile (metrics ncclDoctor_*), written whole."),
 ) -> None:
     """Explain a failed run from its logs and Flight Recorder dumps: culprit rank, evidence, next steps."""
     from ncclDoctor.check import default_run_dir
@@ -302,7 +315,8 @@ def diagnose(
         severity = Severity.parse(fail_on)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    gates = Gates(select=split_codes(select), ignore=split_codes(ignore), junit=str(junit) if junit else None).prepare()
+    gates = Gates(select=split_codes(select), ignore=split_codes(ignore), junit=str(junit) if junit else None,
+                  prometheus=str(prometheus) if prometheus else None).prepare()
     report = run_diagnose(list(paths), fail_on=severity, argv=sys.argv[1:], jobs=jobs, gates=gates)
     write_run_dir(report, out or default_run_dir("diagnose"))
     written = publish(report, gates)
@@ -313,7 +327,7 @@ def diagnose(
     _emit(report, as_json)
     if not as_json:
         for path in written:
-            err.print(f"JUnit XML: {path}")
+            err.print(f"{'Prometheus textfile' if path == str(Path(gates.prometheus or '')) else 'JUnit XML'}: {path}")
     raise typer.Exit(report.exit_code)
 
 
