@@ -62,6 +62,9 @@ class Worker:
         self.node_rank = int(os.environ.get("GROUP_RANK", 0))
         self.control = Control.from_env(self.rank)
         self.faults = faults.for_rank(config.get("inject", []), self.rank)
+        sweeps = [p for p in config.get("phases") or [] if p in REGISTRY]
+        if sweeps:
+            self.faults.default_phase = sweeps[0]
         self.records: dict[str, Any] = {"rank": self.rank}
         self.device = None
         self.issued = 0  # sweep collectives issued for the current size

@@ -65,6 +65,7 @@ def test_ras_text_dead_and_lagging():
     _, doc = load("ras_status_mismatch.txt")
     assert doc["nccl_version"] == "2.27.5"
     assert doc["dead"] == [{"rank": None, "pid": 77412, "host": "gpu-node-3", "comm": None}]
+    assert doc["missing"] == [{"rank": None, "pid": 70118, "host": "gpu-node-2", "comm": None}]
     (lag,) = doc["lagging"]
     assert lag["op"] == "AllReduce" and lag["launched"] == 4126 and lag["others"] == 4127
     assert lag["ranks"] == [{"rank": 13, "pid": 66231, "host": "gpu-node-1"}]
@@ -102,7 +103,8 @@ def codes(rep) -> dict[str, list]:
 def test_diagnose_turns_field_outputs_into_findings():
     rep = diagnose([str(FIX)])
     c = codes(rep)
-    assert {"FLD001", "FLD002", "FLD003", "FLD010", "FLD012", "FLD013", "FLD020", "FLD021"} <= set(c)
+    assert {"FLD001", "FLD002", "FLD003", "FLD010", "FLD011", "FLD012", "FLD013", "FLD020", "FLD021"} <= set(c)
+    assert c["FLD011"][0].nodes == ["gpu-node-2"] and "pid 70118" in c["FLD011"][0].message
     lag = {f.message for f in c["FLD012"]}
     assert any("rank 13 on gpu-node-1 (pid 66231)" in m and "4126" in m for m in lag)
     assert any("rank 2 on 10.1.0.1 (pid 51002)" in m and "905" in m for m in lag)
