@@ -65,7 +65,7 @@ def busbw_series(results: dict[str, Any]) -> Series:
     """Every busbw series in ``report.results`` (see the module docstring for shapes)."""
     out: Series = {}
     colls = results.get("collectives") if isinstance(results.get("collectives"), dict) else {}
-    items = {**{k: v for k, v in results.items() if k != "collectives"}, **colls}  # all_reduce: the same table twice
+    items = {**colls, **{k: v for k, v in results.items() if k != "collectives"}}  # all_reduce: the same table twice
     for table, value in sorted(items.items()):
         if not isinstance(value, dict) or table in ("baseline", "expected"):  # not measurements
             continue

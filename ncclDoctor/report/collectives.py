@@ -18,12 +18,16 @@ HEADER = (
 
 
 def tables(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """name -> table, in the order the check ran them."""
+    """name -> table, in the order the check ran them. The all_reduce table is read from
+    ``results["all_reduce"]`` (the same table, written twice in report.json), so a file
+    edited or produced by a 1.1 reader is shown as it reads."""
     colls = results.get("collectives")
-    if isinstance(colls, dict) and colls:
-        return {k: v for k, v in colls.items() if isinstance(v, dict) and v.get("rows")}
-    ar = results.get("all_reduce")
-    return {"all_reduce": ar} if isinstance(ar, dict) and ar.get("rows") else {}
+    out = dict(colls) if isinstance(colls, dict) else {}
+    if isinstance(results.get("all_reduce"), dict):
+        out["all_reduce"] = results["all_reduce"]
+        if list(out)[0] != "all_reduce":
+            out = {"all_reduce": out.pop("all_reduce"), **out}
+    return {k: v for k, v in out.items() if isinstance(v, dict) and v.get("rows")}
 
 
 def _has_pct(t: dict[str, Any]) -> bool:
@@ -37,7 +41,7 @@ def _ratio(r: dict[str, Any]) -> float:
 def console_lines(name: str, t: dict[str, Any]) -> list[str]:
     """nccl-tests' column layout (the in-place columns: torch's all_reduce and broadcast are)."""
     pct = _has_pct(t)
-    head = HEADER.format(pct="  % exp " if pct else "", unit="   (%) " if pct else "")
+    head = HEADER.format(pct=" % exp  " if pct else "", unit="   (%)  " if pct else "")
     lines = [f"# {name} · {t['backend']} · {t['world_size']} ranks · warm-up {t['warmup']} · iters {t['iters']}",
              *head.splitlines()]
     for r in t["rows"]:
