@@ -79,6 +79,7 @@ def main() -> None:
     print(f"# {args.nproc} gloo ranks, warm-up {WARMUP}, iters {args.iters}, {args.repeats} runs each (ABBA), "
           f"{time.monotonic() - t0:.0f} s")
     print(f"{'collective':>15} {'size (B)':>10} {'bare busbw':>11} {'check busbw':>12} {'ratio':>7} {'bare spread':>12}")
+    verdicts: dict[str, list] = {}
     for name in REGISTRY:
         for size in sorted(runs["bare"][0][name]):
             b = [r[name][size] for r in runs["bare"]]
@@ -86,6 +87,15 @@ def main() -> None:
             half = len(b) // 2
             spread = med(b[:half]) / med(b[half:]) if half else float("nan")
             print(f"{name:>15} {size:>10} {med(b):>11.4f} {med(c):>12.4f} {med(c) / med(b):>7.3f} {spread:>12.3f}")
+            if size >= 1 << 20:
+                verdicts.setdefault(name, []).append((med(c) / med(b), abs(spread - 1) <= 0.10))
+    for name, vs in verdicts.items():
+        judged = [r for r, ok in vs if ok]
+        if not judged:
+            print(f"{name:>15}: not judged (the bare loop's own spread at >= 1 MiB exceeds +-10% on this machine)")
+        else:
+            r = med(judged)
+            print(f"{name:>15}: median ratio {r:.3f} at >= 1 MiB -> {'within' if abs(r - 1) <= 0.10 else 'OUTSIDE'} +-10%")
 
 
 if __name__ == "__main__":
