@@ -49,6 +49,15 @@ def test_two_h100_nodes_without_rdma_need_the_transport_hint():
     assert ref["platform"]["id"] == "gcp-a3-mega" and ref["platform"]["collective"] == "all_gather"
 
 
+def test_eight_h200_one_node_azure_two_nodes_with_rdma_google_a3_ultra():
+    ref = expected.detect(host("healthy_8x_h200.json"), 1, 8, "nccl")
+    assert ref["platform"]["id"] == "azure-nd-h200-v5" and ref["platform"]["collective"] == "all_reduce"
+    ref = expected.detect(host("healthy_8x_h200.json", "roce_2x"), 2, 8, "nccl")
+    assert ref["platform"]["id"] == "gcp-a3-ultra" and ref["platform"]["busbw_gbps"] == 250.0
+    ref = expected.detect(host("healthy_8x_h200.json"), 2, 8, "nccl")  # no RDMA port: not the measured platform
+    assert ref["platform"] is None
+
+
 def test_rdma_ports_from_sysfs_change_the_match():
     ref = expected.detect(host("healthy_8x_h100.json", "healthy_4x_ndr"), 2, 8, "nccl")
     assert ref["detected"]["rdma"] is True and ref["platform"] is None and "no published row" in ref["reason"]
