@@ -22,9 +22,9 @@ compared by median. Targets on a 2-core CPU machine: busbw within +-10% for size
 from __future__ import annotations
 
 import argparse
-import random
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys

@@ -56,7 +56,7 @@ class Gates:
         # Not a field: asdict() (report.config) must not copy the whole baseline document.
         self._baseline_doc: dict[str, Any] | None = None
 
-    def prepare(self) -> "Gates":
+    def prepare(self) -> Gates:
         """Validate values and read the baseline now, before anything is launched."""
         if self.min_busbw_gbps is not None and self.min_busbw_gbps < 0:
             raise UsageError(f"--min-busbw must be >= 0 GB/s, got {self.min_busbw_gbps}")

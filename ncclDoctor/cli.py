@@ -7,42 +7,24 @@ mapped to exit codes in one place, ``main``; see ``ncclDoctor.errors`` for the t
 from __future__ import annotations
 
 import io
-import json
 import os
 import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
-
-# typer >= 0.2x vendors click as typer._click; older typer raises click's own classes.
-_usage_errors: tuple = ()
-_click_errors: tuple = ()
-_no_args: tuple = ()
-_aborts: tuple = (typer.Abort, KeyboardInterrupt)
-try:
-    import click
-
-    _aborts += (click.exceptions.Abort,)
-    _usage_errors += (click.UsageError,)
-    _click_errors += (click.ClickException,)
-    if hasattr(click.exceptions, "NoArgsIsHelpError"):
-        _no_args += (click.exceptions.NoArgsIsHelpError,)
-except ImportError:  # not installed: typer vendors it
-    pass
-try:
-    from typer._click import exceptions as _tce
-
-    _usage_errors += (_tce.UsageError,)
-    _click_errors += (_tce.ClickException,)
-    _no_args += (_tce.NoArgsIsHelpError,)
-    _aborts += tuple(c for c in (getattr(_tce, "Abort", None),) if c)
-except ImportError:
-    pass
 from rich.console import Console
 
 from ncclDoctor import __version__
 from ncclDoctor.errors import DoctorError, ExitCode
+
+# The click exceptions typer raises: its vendored copy (typer >= 0.2x no longer depends on
+# click) or click itself (older typer). Found through typer's public re-export, so the
+# command never imports click, which a fresh environment does not have.
+_click_exc = sys.modules[typer.BadParameter.__module__]
+_usage_errors: tuple = (_click_exc.UsageError,)
+_click_errors: tuple = (_click_exc.ClickException,)
+_no_args: tuple = tuple(getattr(_click_exc, n) for n in ("NoArgsIsHelpError",) if hasattr(_click_exc, n))
 
 app = typer.Typer(
     name="ncclDoctor",
@@ -414,12 +396,12 @@ def main(argv: list[str] | None = None) -> int:
         code = rv if isinstance(rv, int) else 0
     except _no_args as exc:
         ctx = getattr(exc, "ctx", None)
-        print(ctx.get_help() if ctx else str(exc), file=sys.stderr)
+        typer.echo(ctx.get_help() if ctx else str(exc), err=True)
         code = ExitCode.USAGE
     except _usage_errors as exc:
         err.print(f"ncclDoctor: error: {exc.format_message()}", markup=False)
         code = ExitCode.USAGE
-    except _aborts:
+    except (typer.Abort, KeyboardInterrupt):  # typer.Abort is click's Abort in typer < 0.2x
         err.print("ncclDoctor: interrupted")
         code = ExitCode.INTERRUPTED
     except DoctorError as exc:

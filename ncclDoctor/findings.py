@@ -37,7 +37,7 @@ class Severity(str, enum.Enum):
         return {"info": 0, "warning": 1, "error": 2}[self.value]
 
     @classmethod
-    def parse(cls, value: str) -> "Severity":
+    def parse(cls, value: str) -> Severity:
         try:
             return cls(value.lower())
         except ValueError:
@@ -63,7 +63,7 @@ class Rule:
         ranks: Iterable[int] = (),
         evidence: Iterable[Any] = (),
         fix: str | None = None,
-    ) -> "Finding":
+    ) -> Finding:
         return Finding(
             code=self.code,
             severity=severity or self.severity,
@@ -103,7 +103,7 @@ class Finding:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Finding":
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
         return cls(
             code=data["code"],
             severity=Severity(data["severity"]),

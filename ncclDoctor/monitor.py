@@ -292,7 +292,7 @@ class Monitor:
         self._fh.close()
         self._closed = True
 
-    def __enter__(self) -> "Monitor":
+    def __enter__(self) -> Monitor:
         return self
 
     def __exit__(self, *exc: Any) -> None:

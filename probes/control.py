@@ -34,7 +34,7 @@ class Control:
         self.seq = 0  # collectives this rank has issued (all phases)
 
     @classmethod
-    def from_env(cls, rank: int) -> "Control | None":
+    def from_env(cls, rank: int) -> Control | None:
         addr = os.environ.get(ENV_CONTROL)
         return cls(addr, rank) if addr else None
 

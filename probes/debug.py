@@ -24,7 +24,6 @@ import os
 import signal
 import sys
 import threading
-import time
 import traceback
 from typing import Any
 

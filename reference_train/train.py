@@ -13,7 +13,6 @@ import argparse
 import datetime
 import json
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

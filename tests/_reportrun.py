@@ -34,7 +34,7 @@ class Run:
         return json.loads((self.dir / "report.json").read_text())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def real_check(base: Path) -> Run:
     run_dir, baseline, junit = base / "run", base / "busbw-baseline.json", base / "check.xml"
     p = run_cli(

@@ -3,6 +3,7 @@ is mocked. Tests that need root or network namespaces skip with a printed reason
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -11,6 +12,32 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+TIER_GUARD = Path(__file__).resolve().parent / "tier_guard"
+
+# Node-id prefixes of the integration tier: each of these starts torchrun (directly or via
+# the CLI), a network namespace or Chromium. A whole module, or one test of it.
+INTEGRATION = (
+    "tests/test_faults.py",
+    "tests/test_multinode_localhost.py",
+    "tests/test_multinode_netns.py",
+    "tests/test_multinode_per_node.py",
+    "tests/test_diagnose_fr_live.py",
+    "tests/test_check.py::test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning",
+    "tests/test_check.py::test_nccl_on_a_cpu_machine_cannot_run",
+    "tests/test_check.py::test_check_reports_rdma_port_health_from_sysfs",
+    "tests/test_ci.py::test_exit_1_from_config_file_fail_on_and_ignore",
+    "tests/test_ci.py::test_exit_3_could_not_run_is_a_junit_error",
+    "tests/test_ci.py::test_exit_4_fault_localized_with_min_busbw_skipped",
+    "tests/test_env_cli.py::test_check_lints_every_rank_and_merges_identical_findings",
+    "tests/test_monitor.py::test_slow_loader_on_one_rank_is_detected_and_named",
+    "tests/test_reference_train.py::test_trainer_learns_on_synthetic_data_under_torchrun",
+    "tests/test_sweep.py::test_sweep_",
+    "tests/test_sweep.py::test_prefetch_factor_and_persistent_workers_reach_the_dataloader",
+    "tests/test_sweep.py::test_max_minutes_bounds_the_sweep_and_reports_the_cut",
+    "tests/test_packaging.py",
+)
+# Fixtures that run a real check under torchrun: every test using one is integration.
+INTEGRATION_FIXTURES = {"two_rank_run", "run"}  # tests/_reportrun.real_check behind `run`
 
 
 def cli_env(**extra: str) -> dict[str, str]:
@@ -35,3 +62,38 @@ def clean_env(monkeypatch):
         if k.startswith(("NCCL_", "TORCH_NCCL_", "TORCH_FR_", "GLOO_")):
             monkeypatch.delenv(k, raising=False)
     return monkeypatch
+
+
+def _quick_tier(config) -> bool:
+    return "not integration" in (config.getoption("markexpr", "") or "") or os.environ.get("NCCLDOCTOR_TEST_TIER") == "quick"
+
+
+def pytest_configure(config):
+    if not _quick_tier(config):
+        return
+    log = Path(config.rootpath) / ".pytest_cache" / f"tier-violations-{os.getpid()}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.unlink(missing_ok=True)
+    os.environ.update(NCCLDOCTOR_TEST_TIER="quick", NCCLDOCTOR_TIER_LOG=str(log))
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(TIER_GUARD), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    spec = importlib.util.spec_from_file_location("_ncclDoctor_tier_guard", TIER_GUARD / "sitecustomize.py")
+    guard = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(guard)  # installs the hook in this process (NCCLDOCTOR_TEST_TIER is set)
+    config._ncclDoctor_tier_log = log
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        heavy = INTEGRATION_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+        if item.nodeid.startswith(INTEGRATION) or heavy or item.get_closest_marker("netns") or item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.integration)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    log = getattr(session.config, "_ncclDoctor_tier_log", None)
+    if log is None or not log.exists():
+        return
+    lines = log.read_text(encoding="utf-8").splitlines()
+    if lines:
+        print("\n".join(["", "quick-tier guard: these tests started what the quick tier must not:", *lines]))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

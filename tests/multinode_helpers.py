@@ -48,7 +48,7 @@ def run_nodes(n: int, start, addr, tmp: Path, extra: list[str] | None = None, en
         except subprocess.TimeoutExpired:
             p.kill()
             out, err = p.communicate()
-            raise AssertionError(f"node {i} did not finish within {timeout} s: {err[-3000:]}")
+            raise AssertionError(f"node {i} did not finish within {timeout} s: {err[-3000:]}") from None
         rp = tmp / f"node{i}" / "report.json"
         report = json.loads(rp.read_text()) if rp.exists() else {}
         runs.append(NodeRun(i, addr(i), p.returncode, out, err, report))

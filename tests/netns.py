@@ -55,7 +55,7 @@ class Cluster:
     def addr(self, i: int) -> str:
         return f"{SUBNET}.{i + 1}"
 
-    def __enter__(self) -> "Cluster":
+    def __enter__(self) -> Cluster:
         try:
             self._setup()
         except BaseException:

@@ -13,13 +13,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tests._reportrun import LINT_ENV, SMALL, real_check, schema_errors
-from tests.conftest import cli_env, run_cli
 
 from ncclDoctor import ci
 from ncclDoctor.report import baseline as bl
 from ncclDoctor.report.junit import render_junit
 from ncclDoctor.report.model import Report
+from tests._reportrun import LINT_ENV, SMALL, real_check, schema_errors
+from tests.conftest import cli_env, run_cli
 
 
 @pytest.fixture(scope="session")

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, cli_env, run_cli
 from ncclDoctor.diagnose import diagnose
 from ncclDoctor.findings import Severity
 from ncclDoctor.report.model import Report, write_run_dir
+from tests.conftest import ROOT, cli_env, run_cli
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
 TIMEOUT_LINE = ("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation "

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from ncclDoctor.cli import main
 from tests.conftest import cli_env, run_cli
 

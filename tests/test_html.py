@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests._reportrun import real_check
 
 from ncclDoctor.report.html import render_html
 from ncclDoctor.report.model import Report
+from tests._reportrun import real_check
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

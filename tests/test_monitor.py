@@ -7,7 +7,6 @@ import json
 import subprocess
 import time
 
-import pytest
 import torch
 
 from ncclDoctor.analysis import stalls
@@ -24,7 +23,7 @@ class SlowLoader:
         return self.n
 
     def __iter__(self):
-        for i in range(self.n):
+        for _ in range(self.n):
             time.sleep(self.wait_s)
             yield torch.zeros(8, 3), torch.zeros(8)
 

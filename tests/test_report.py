@@ -12,11 +12,11 @@ import subprocess
 import sys
 
 import pytest
-from tests._reportrun import SCHEMA, real_check, schema_errors
-from tests.conftest import ROOT, cli_env, run_cli
 
 from ncclDoctor.analysis import bandwidth
 from ncclDoctor.report.model import SCHEMA_VERSION, Report, render
+from tests._reportrun import SCHEMA, real_check, schema_errors
+from tests.conftest import ROOT, cli_env, run_cli
 
 ANSI = re.compile(r"\x1b\[")
 

@@ -1,7 +1,5 @@
 """Every rule explains itself, every command has help text (sqlite-utils' habit)."""
 
-import pytest
-
 from ncclDoctor.cli import app, main
 from ncclDoctor.findings import load_all_rules
 

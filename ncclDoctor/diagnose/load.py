@@ -28,7 +28,6 @@ import re
 import sys
 import zlib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
 from ncclDoctor.errors import UsageError

@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ncclDoctor.diagnose.state import Collected, RankState
 from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.state import Collected, RankState
 
 NONFATAL = ("nccl_warn",)
 

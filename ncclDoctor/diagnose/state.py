@@ -45,7 +45,7 @@ class RankState:
     def timeline(self) -> list[Event]:
         return self.head + [e for e in self.tail if e not in self.head]
 
-    def merge(self, o: "RankState") -> None:
+    def merge(self, o: RankState) -> None:
         """Fold in the state of a later file, as if its events had come after ours."""
         for h in o.hosts:
             if len(self.hosts) < 4:
@@ -163,11 +163,11 @@ class Collected:
             return
         st.fr, st.fr_where = dump, where
         self.kinds["fr_dump"] += 1
-        for pg, members in dump.pg_ranks.items():
+        for members in dump.pg_ranks.values():
             if members and len(self.world) < 64:
                 self.world.append((max(members) + 1, f"Flight Recorder pg_config ranks in {where}"))
 
-    def merge(self, o: "Collected") -> None:
+    def merge(self, o: Collected) -> None:
         """Fold in what another process collected from later inputs (parallel ingest):
         the result equals reading those inputs after ours in one process."""
         for r, st in o.ranks.items():

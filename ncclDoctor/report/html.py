@@ -132,7 +132,7 @@ def summarise_crowds(series: bl.Series) -> tuple[bl.Series, dict[str, tuple[list
 
         def lowest_ratio(node: str) -> float:
             """The node's worst size, as a fraction of the median node there."""
-            return min((v / m[x] for x, v in nodes[node].items() if m[x] > 0), default=1.0)
+            return min((v / m[x] for x, v in nodes[node].items() if m[x] > 0), default=1.0)  # noqa: B023 (used at once)
 
         worst = sorted(nodes, key=lowest_ratio)
         for node in nodes:

@@ -98,7 +98,7 @@ class Report:
         return json.dumps(self.to_dict(), indent=2, default=str) + "\n"
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Report":
+    def from_dict(cls, data: dict[str, Any]) -> Report:
         major = str(data.get("schema_version", "0")).split(".")[0]
         if major != SCHEMA_VERSION.split(".")[0]:
             raise ValueError(
@@ -111,7 +111,7 @@ class Report:
         return rep
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "Report":
+    def load(cls, path: str | os.PathLike) -> Report:
         path = Path(path)
         if path.is_dir():
             path = path / "report.json"
