@@ -40,6 +40,7 @@ def op_for(name: str, nbytes: int, rank: int, n: int):
         reqs = [dist.isend(s, (rank + 1) % n), dist.irecv(r, (rank - 1) % n)]
         for q in reqs:
             q.wait()
+
     return sendrecv, full
 
 

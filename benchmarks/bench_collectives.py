@@ -41,9 +41,20 @@ def run(cmd: list[str]) -> str:
 
 
 def bare(nproc: int, iters: int) -> dict[str, dict[int, float]]:
-    out = run([sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={nproc}",
-               str(ROOT / "benchmarks" / "bare_collectives.py"), ",".join(REGISTRY), ",".join(map(str, SIZES)),
-               str(WARMUP), str(iters)])
+    out = run(
+        [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            f"--nproc-per-node={nproc}",
+            str(ROOT / "benchmarks" / "bare_collectives.py"),
+            ",".join(REGISTRY),
+            ",".join(map(str, SIZES)),
+            str(WARMUP),
+            str(iters),
+        ]
+    )
     data = json.loads(out.strip().splitlines()[-1])
     n, res = data["world"], {}
     for name, mod in REGISTRY.items():
@@ -57,8 +68,30 @@ def bare(nproc: int, iters: int) -> dict[str, dict[int, float]]:
 
 
 def check(nproc: int, iters: int, out: str) -> dict[str, dict[int, float]]:
-    stdout = run([sys.executable, "-m", "ncclDoctor", "check", "--json", "--out", out, f"--nproc-per-node={nproc}",
-                  "--op", "all", "-b", str(SIZES[0]), "-e", str(SIZES[-1]), "-f", "4", "-w", str(WARMUP), "-n", str(iters)])
+    stdout = run(
+        [
+            sys.executable,
+            "-m",
+            "ncclDoctor",
+            "check",
+            "--json",
+            "--out",
+            out,
+            f"--nproc-per-node={nproc}",
+            "--op",
+            "all",
+            "-b",
+            str(SIZES[0]),
+            "-e",
+            str(SIZES[-1]),
+            "-f",
+            "4",
+            "-w",
+            str(WARMUP),
+            "-n",
+            str(iters),
+        ]
+    )
     rep = json.loads(stdout)
     return {name: {r["size"]: r["busbw_gbps"] for r in t["rows"]} for name, t in rep["results"]["collectives"].items()}
 
@@ -73,12 +106,18 @@ def main() -> None:
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.repeats):
-            for side in (("bare", "check") if i % 2 == 0 else ("check", "bare")):
-                runs[side].append(bare(args.nproc, args.iters) if side == "bare" else check(args.nproc, args.iters, f"{tmp}/r{i}"))
+            for side in ("bare", "check") if i % 2 == 0 else ("check", "bare"):
+                runs[side].append(
+                    bare(args.nproc, args.iters) if side == "bare" else check(args.nproc, args.iters, f"{tmp}/r{i}")
+                )
     med = statistics.median
-    print(f"# {args.nproc} gloo ranks, warm-up {WARMUP}, iters {args.iters}, {args.repeats} runs each (ABBA), "
-          f"{time.monotonic() - t0:.0f} s")
-    print(f"{'collective':>15} {'size (B)':>10} {'bare busbw':>11} {'check busbw':>12} {'ratio':>7} {'bare spread':>12}")
+    print(
+        f"# {args.nproc} gloo ranks, warm-up {WARMUP}, iters {args.iters}, {args.repeats} runs each (ABBA), "
+        f"{time.monotonic() - t0:.0f} s"
+    )
+    print(
+        f"{'collective':>15} {'size (B)':>10} {'bare busbw':>11} {'check busbw':>12} {'ratio':>7} {'bare spread':>12}"
+    )
     verdicts: dict[str, list] = {}
     for name in REGISTRY:
         for size in sorted(runs["bare"][0][name]):
@@ -95,7 +134,9 @@ def main() -> None:
             print(f"{name:>15}: not judged (the bare loop's own spread at >= 1 MiB exceeds +-10% on this machine)")
         else:
             r = med(judged)
-            print(f"{name:>15}: median ratio {r:.3f} at >= 1 MiB -> {'within' if abs(r - 1) <= 0.10 else 'OUTSIDE'} +-10%")
+            print(
+                f"{name:>15}: median ratio {r:.3f} at >= 1 MiB -> {'within' if abs(r - 1) <= 0.10 else 'OUTSIDE'} +-10%"
+            )
 
 
 if __name__ == "__main__":

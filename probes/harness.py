@@ -74,8 +74,9 @@ def check(ctx, mod, count: int, nranks: int, rank: int, group=None, **kw) -> int
     return wrong_elements(recv, want)
 
 
-def measure_size(ctx, mod, nbytes: int, warmup: int, iters: int, nranks: int, rank: int,
-                 mode: str = "mean", group=None, **kw) -> dict[str, Any]:
+def measure_size(
+    ctx, mod, nbytes: int, warmup: int, iters: int, nranks: int, rank: int, mode: str = "mean", group=None, **kw
+) -> dict[str, Any]:
     import torch.distributed as dist
 
     send_n, recv_n, count = mod.counts(nbytes, ELSIZE, nranks)
@@ -94,12 +95,18 @@ def measure_size(ctx, mod, nbytes: int, warmup: int, iters: int, nranks: int, ra
     secs, inside = time_op(op, ctx.sync, iters, mode)
     wrong = check(ctx, mod, count, nranks, rank, group=group, **kw)
     ctx.event(mod.NAME, "progress", size=size)
-    return {"size": size, "count": count, "time_us": secs * 1e6, "wrong": wrong,
-            "outside_us": max(0.0, secs - inside) * 1e6}
+    return {
+        "size": size,
+        "count": count,
+        "time_us": secs * 1e6,
+        "wrong": wrong,
+        "outside_us": max(0.0, secs - inside) * 1e6,
+    }
 
 
-def sweep(ctx, mod, sizes: list[int], warmup: int, iters: int, nranks: int, rank: int,
-          mode: str = "mean", group=None) -> dict[str, Any]:
+def sweep(
+    ctx, mod, sizes: list[int], warmup: int, iters: int, nranks: int, rank: int, mode: str = "mean", group=None
+) -> dict[str, Any]:
     """Every size of the sweep for one collective: the result a rank publishes under ``mod.NAME``."""
     rows = [measure_size(ctx, mod, s, warmup, iters, nranks, rank, mode, group) for s in sizes]
     return {"collective": mod.NAME, "rows": rows, "iters": iters, "warmup": warmup, "mode": mode}

@@ -49,7 +49,6 @@ def _best_time(worker, op, iters: int) -> float:
 
 
 def _all_reduce(worker, group, nranks: int, size: int, iters: int) -> dict[str, Any]:
-    import torch
 
     mod = REGISTRY["all_reduce"]
     count = mod.counts(size, ELSIZE, nranks)[2]

@@ -34,8 +34,20 @@ def test_unknown_op_is_a_usage_error(tmp_path):
 
 
 def test_a_hang_inside_a_collective_phase_names_the_rank(tmp_path):
-    p = run_cli("check", "--op", "all_reduce,reduce_scatter", "--max-bytes", "4K", "--inject", "hang:1:reduce_scatter",
-                "--timeout", "10", "--out", str(tmp_path), timeout=300)
+    p = run_cli(
+        "check",
+        "--op",
+        "all_reduce,reduce_scatter",
+        "--max-bytes",
+        "4K",
+        "--inject",
+        "hang:1:reduce_scatter",
+        "--timeout",
+        "10",
+        "--out",
+        str(tmp_path),
+        timeout=300,
+    )
     rep = json.loads((tmp_path / "report.json").read_text())
     assert p.returncode == 4, p.stderr[-2000:]
     run = rep["results"]["run"]

@@ -16,7 +16,7 @@ import sys
 import pytest
 import torch
 
-from probes.collectives import REGISTRY, size_bytes, parse_ops
+from probes.collectives import REGISTRY, parse_ops, size_bytes
 from tests.conftest import ROOT, cli_env
 
 # nccl-tests v2.19.6 *GetBw: (S as a function of count, n; bus factor as a function of n)
@@ -33,7 +33,7 @@ NCCL_TESTS = {
 def test_registry_is_the_six_collectives_training_uses():
     assert sorted(REGISTRY) == sorted(NCCL_TESTS)
     for name, mod in REGISTRY.items():
-        assert mod.NAME == name and "nccl-tests src/" in mod.SOURCE
+        assert name == mod.NAME and "nccl-tests src/" in mod.SOURCE
 
 
 @pytest.mark.parametrize("name", sorted(NCCL_TESTS))
@@ -61,11 +61,11 @@ def model(name, sends, n, count):
         return [torch.cat(sends)] * n
     if name == "reduce_scatter":
         total = sum(sends)
-        return [total[r * count:(r + 1) * count] for r in range(n)]
+        return [total[r * count : (r + 1) * count] for r in range(n)]
     if name == "broadcast":
         return [sends[0]] * n
     if name == "alltoall":
-        return [torch.cat([sends[s][r * count:(r + 1) * count] for s in range(n)]) for r in range(n)]
+        return [torch.cat([sends[s][r * count : (r + 1) * count] for s in range(n)]) for r in range(n)]
     return [sends[(r - 1) % n] for r in range(n)]  # sendrecv: from the ring predecessor
 
 
@@ -97,9 +97,19 @@ def test_parse_ops():
 
 
 def _run(tmp_path, n, corrupt=None):
-    argv = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(n), "--standalone",
-            str(ROOT / "tests" / "collectives_run.py"), str(tmp_path)] + ([str(corrupt)] if corrupt is not None else [])
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=cli_env(OMP_NUM_THREADS="1"), cwd=str(ROOT))
+    argv = [
+        sys.executable,
+        "-m",
+        "torch.distributed.run",
+        "--nproc-per-node",
+        str(n),
+        "--standalone",
+        str(ROOT / "tests" / "collectives_run.py"),
+        str(tmp_path),
+    ] + ([str(corrupt)] if corrupt is not None else [])
+    p = subprocess.run(
+        argv, capture_output=True, text=True, timeout=240, env=cli_env(OMP_NUM_THREADS="1"), cwd=str(ROOT)
+    )
     assert p.returncode == 0, p.stderr[-3000:]
     return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(n)]
 

@@ -63,11 +63,14 @@ def test_rdma_ports_from_sysfs_change_the_match():
     assert ref["detected"]["rdma"] is True and ref["platform"] is None and "no published row" in ref["reason"]
 
 
-@pytest.mark.parametrize("nvml,n,backend,why", [
-    ("healthy_pcie_v100_idle.json", 1, "nccl", "no published row for 1x Tesla V100-PCIE-32GB"),
-    ("healthy_8x_h100.json", 2, "gloo", "a CPU (gloo) run"),
-    ("healthy_8x_h100.json", 4, "nccl", "no published row"),  # 4 of the 8 GPUs: not the measured platform
-])
+@pytest.mark.parametrize(
+    "nvml,n,backend,why",
+    [
+        ("healthy_pcie_v100_idle.json", 1, "nccl", "no published row for 1x Tesla V100-PCIE-32GB"),
+        ("healthy_8x_h100.json", 2, "gloo", "a CPU (gloo) run"),
+        ("healthy_8x_h100.json", 4, "nccl", "no published row"),  # 4 of the 8 GPUs: not the measured platform
+    ],
+)
 def test_no_reference_applies_says_why(nvml, n, backend, why):
     ref = expected.detect(host(nvml), 1, n, backend)
     assert ref["platform"] is None and why in ref["reason"]
@@ -87,7 +90,9 @@ def test_percent_of_expected_on_every_row_and_bw301_when_far_below():
     exp = expected.annotate(res, nd_h100(), below_pct=90)
     assert [r["expected_pct"] for r in res["collectives"]["all_reduce"]["rows"]] == [8.7, 43.5, 50.0]
     (f,) = expected.judge(exp, res, ["10.0.0.1 (node1)"])
-    assert f.code == "BW301" and "230.0 GB/s" in f.message and "50%" in f.message and "azurehpc-health-checks" in f.message
+    assert (
+        f.code == "BW301" and "230.0 GB/s" in f.message and "50%" in f.message and "azurehpc-health-checks" in f.message
+    )
 
 
 def test_healthy_node_and_short_sweep_are_not_flagged():

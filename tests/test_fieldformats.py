@@ -6,7 +6,6 @@ are checked on their numbers; ``diagnose`` is checked end to end (findings a use
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -27,9 +26,13 @@ def load(name: str) -> dict:
 def test_sniff_names_every_format_and_nothing_else():
     got = {p.name: fieldformats.sniff(p.read_bytes()[:8192]) for p in FIX.iterdir() if p.suffix in (".txt", ".json")}
     assert got == {
-        "nccl_tests_all_reduce_2x8_h100.txt": "nccl-tests", "nccl_tests_old_format_wrong.txt": "nccl-tests",
-        "nccl_tests_one_rank_jobs.txt": "nccl-tests", "nccl_tests_all_gather.json": "nccl-tests-json",
-        "ras_status_mismatch.txt": "ras", "ras_status.json": "ras-json", "dcgm_diag_r2.json": "dcgm",
+        "nccl_tests_all_reduce_2x8_h100.txt": "nccl-tests",
+        "nccl_tests_old_format_wrong.txt": "nccl-tests",
+        "nccl_tests_one_rank_jobs.txt": "nccl-tests",
+        "nccl_tests_all_gather.json": "nccl-tests-json",
+        "ras_status_mismatch.txt": "ras",
+        "ras_status.json": "ras-json",
+        "dcgm_diag_r2.json": "dcgm",
     }
     assert fieldformats.sniff(b'{"entries": []}') is None and fieldformats.sniff(b"[rank0]: NCCL WARN x") is None
 
@@ -38,9 +41,18 @@ def test_nccl_tests_text_current_format():
     _, doc = load("nccl_tests_all_reduce_2x8_h100.txt")
     (t,) = doc["tests"]
     assert t["collective"] == "all_reduce" and len(t["devices"]) == 16 and t["devices"][8]["host"] == "node-1"
-    assert t["config"] == {"nthreads": 1, "ngpus": 1, "min_bytes": 1 << 20, "max_bytes": 1 << 30, "warmup": 1, "iters": 20}
+    assert t["config"] == {
+        "nthreads": 1,
+        "ngpus": 1,
+        "min_bytes": 1 << 20,
+        "max_bytes": 1 << 30,
+        "warmup": 1,
+        "iters": 20,
+    }
     assert [r["size"] for r in t["rows"]] == [1 << 20, 4 << 20, 16 << 20, 64 << 20, 256 << 20, 1 << 30]
-    assert nccl_tests.busbw_by_size(t)[1 << 30] == 369.9 and nccl_tests.busbw_by_size(t, in_place=False)[1 << 30] == 368.4
+    assert (
+        nccl_tests.busbw_by_size(t)[1 << 30] == 369.9 and nccl_tests.busbw_by_size(t, in_place=False)[1 << 30] == 368.4
+    )
     assert t["rows"][0]["root"] == -1 and t["out_of_bounds"] == 0 and not nccl_tests.wrong_rows(t)
     points = [r[s]["busbw_gbps"] for r in t["rows"] for s in ("out_of_place", "in_place")]
     assert t["avg_busbw_gbps"] == pytest.approx(sum(points) / len(points), abs=1e-3)  # nccl-tests' footer: every point
@@ -75,7 +87,12 @@ def test_ras_json_missing_lagging_errors():
     _, doc = load("ras_status.json")
     assert [(d["rank"], d["host"]) for d in doc["dead"]] == [(6, "10.1.0.2")] and doc["missing"] == []
     (lag,) = doc["lagging"]
-    assert (lag["op"], lag["launched"], lag["others"], [r["rank"] for r in lag["ranks"]]) == ("AllReduce", 905, 912, [2])
+    assert (lag["op"], lag["launched"], lag["others"], [r["rank"] for r in lag["ranks"]]) == (
+        "AllReduce",
+        905,
+        912,
+        [2],
+    )
     assert [(e["rank"], e["error"]) for e in doc["errors"]] == [(4, "async_error 6")]
 
 
@@ -130,10 +147,13 @@ def _report(busbw: dict[int, float], backend: str = "nccl"):
     return Report(command="check", results={"collectives": {"all_reduce": table}, "all_reduce": table})
 
 
-@pytest.mark.parametrize("name,table,size,busbw", [
-    ("nccl_tests_all_reduce_2x8_h100.txt", "all_reduce", 1 << 30, 369.9),  # in place, like torch's all_reduce
-    ("nccl_tests_all_gather.json", "all_gather", 1 << 30, 155.9),           # out of place, like all_gather_single
-])
+@pytest.mark.parametrize(
+    "name,table,size,busbw",
+    [
+        ("nccl_tests_all_reduce_2x8_h100.txt", "all_reduce", 1 << 30, 369.9),  # in place, like torch's all_reduce
+        ("nccl_tests_all_gather.json", "all_gather", 1 << 30, 155.9),  # out of place, like all_gather_single
+    ],
+)
 def test_nccl_tests_output_is_a_baseline(name, table, size, busbw):
     from ncclDoctor.report import baseline as bl
 

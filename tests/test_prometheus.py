@@ -27,12 +27,19 @@ def sample(fams: dict, name: str, **labels) -> float:
 
 
 def synthetic() -> Report:
-    rows = [{"size": 1 << 20, "count": 1 << 18, "time_us": 100.0, "algbw_gbps": 10.5, "busbw_gbps": 21.0, "wrong": 0},
-            {"size": 4 << 20, "count": 1 << 20, "time_us": 300.0, "algbw_gbps": 14.0, "busbw_gbps": 28.0, "wrong": 2}]
+    rows = [
+        {"size": 1 << 20, "count": 1 << 18, "time_us": 100.0, "algbw_gbps": 10.5, "busbw_gbps": 21.0, "wrong": 0},
+        {"size": 4 << 20, "count": 1 << 20, "time_us": 300.0, "algbw_gbps": 14.0, "busbw_gbps": 28.0, "wrong": 2},
+    ]
     t = {"collective": "all_reduce", "backend": "nccl", "world_size": 8, "rows": rows, "peak_busbw_gbps": 28.0}
-    rep = Report(command="check", results={"collectives": {"all_reduce": t}, "all_reduce": t,
-                                          "expected": {"platform": {"id": "azure-nd-h100-v5", "collective": "all_reduce",
-                                                                    "busbw_gbps": 460.0}}})
+    rep = Report(
+        command="check",
+        results={
+            "collectives": {"all_reduce": t},
+            "all_reduce": t,
+            "expected": {"platform": {"id": "azure-nd-h100-v5", "collective": "all_reduce", "busbw_gbps": 460.0}},
+        },
+    )
     rep.add(STRAGGLER.finding('rank 3 on "node\\1"'), STRAGGLER.finding("rank 4"))
     rep.duration_s = 12.5
     rep.conclude(Severity.ERROR)
@@ -44,12 +51,20 @@ def test_every_family_parses_with_help_type_and_units():
     fams = families(text)
     assert all(f.type == "gauge" and f.documentation for f in fams.values())
     assert all(n.startswith("ncclDoctor_") for n in fams)
-    assert sample(fams, "ncclDoctor_busbw_bytes_per_second", collective="all_reduce", size_bytes=4 << 20, node="all") == 28e9
-    assert sample(fams, "ncclDoctor_collective_time_seconds", collective="all_reduce", size_bytes=1 << 20) == pytest.approx(1e-4)
+    assert (
+        sample(fams, "ncclDoctor_busbw_bytes_per_second", collective="all_reduce", size_bytes=4 << 20, node="all")
+        == 28e9
+    )
+    assert sample(
+        fams, "ncclDoctor_collective_time_seconds", collective="all_reduce", size_bytes=1 << 20
+    ) == pytest.approx(1e-4)
     assert sample(fams, "ncclDoctor_collective_wrong_elements", size_bytes=4 << 20) == 2
     assert sample(fams, "ncclDoctor_busbw_expected_bytes_per_second", platform="azure-nd-h100-v5") == 460e9
     assert sample(fams, "ncclDoctor_findings", code="BW001", severity="warning") == 2
-    assert sample(fams, "ncclDoctor_verdict", verdict="warn") == 1 and sample(fams, "ncclDoctor_verdict", verdict="pass") == 0
+    assert (
+        sample(fams, "ncclDoctor_verdict", verdict="warn") == 1
+        and sample(fams, "ncclDoctor_verdict", verdict="pass") == 0
+    )
     assert sample(fams, "ncclDoctor_run_duration_seconds", command="check") == 12.5
 
 
@@ -61,8 +76,18 @@ def test_written_whole_with_no_temporary_left(tmp_path):
 
 def test_check_writes_one_busbw_series_per_collective_and_size(tmp_path):
     prom = tmp_path / "check.prom"
-    p = run_cli("check", "--op", "all_reduce,alltoall", "--max-bytes", "16K", "--out", str(tmp_path / "run"),
-                "--prometheus", str(prom), timeout=300)
+    p = run_cli(
+        "check",
+        "--op",
+        "all_reduce,alltoall",
+        "--max-bytes",
+        "16K",
+        "--out",
+        str(tmp_path / "run"),
+        "--prometheus",
+        str(prom),
+        timeout=300,
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     fams = families(prom.read_text())
     got = {(s.labels["collective"], s.labels["size_bytes"]) for s in fams["ncclDoctor_busbw_bytes_per_second"].samples}

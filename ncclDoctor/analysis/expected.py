@@ -43,29 +43,53 @@ def _rdma_active(host: Mapping[str, Any]) -> bool:
     return False
 
 
-def detect(host: Mapping[str, Any], nnodes: int, gpus_per_node: int, backend: str,
-           env: Mapping[str, str] | None = None) -> dict[str, Any]:
+def detect(
+    host: Mapping[str, Any], nnodes: int, gpus_per_node: int, backend: str, env: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """``{"platform": row or None, "detected": facts, "reason": why}``."""
     names = _gpus(host)
-    facts = {"gpu": names[0] if names else None, "gpus": len(names), "gpus_per_node": gpus_per_node,
-             "nodes": nnodes, "rdma": _rdma_active(host), "backend": backend}
+    facts = {
+        "gpu": names[0] if names else None,
+        "gpus": len(names),
+        "gpus_per_node": gpus_per_node,
+        "nodes": nnodes,
+        "rdma": _rdma_active(host),
+        "backend": backend,
+    }
     if backend != "nccl" or not names:
         why = "a CPU (gloo) run" if backend != "nccl" else "no GPU seen through NVML"
         return {"platform": None, "detected": facts, "reason": f"no reference applies: {why}"}
     if len(set(names)) > 1:
-        return {"platform": None, "detected": facts, "reason": f"no reference applies: mixed GPU models {sorted(set(names))}"}
+        return {
+            "platform": None,
+            "detected": facts,
+            "reason": f"no reference applies: mixed GPU models {sorted(set(names))}",
+        }
     lib = (env or {}).get("LD_LIBRARY_PATH", "")
-    rows = [p for p in PLATFORMS if re.search(p["gpu"], names[0]) and p["gpus_per_node"] == gpus_per_node == len(names)
-            and (p["nodes"] == nnodes if p["scope"] == "intra-node" else nnodes >= p["nodes"] and p["rdma"] == facts["rdma"])]
+    rows = [
+        p
+        for p in PLATFORMS
+        if re.search(p["gpu"], names[0])
+        and p["gpus_per_node"] == gpus_per_node == len(names)
+        and (
+            p["nodes"] == nnodes if p["scope"] == "intra-node" else nnodes >= p["nodes"] and p["rdma"] == facts["rdma"]
+        )
+    ]
     hinted = [p for p in rows if p.get("hint") and p["hint"] in lib]
     rows = hinted or rows
     if len(rows) == 1:
         return {"platform": rows[0], "detected": facts, "reason": f"matched {rows[0]['id']}"}
     if rows:
-        return {"platform": None, "detected": facts,
-                "reason": "no reference applies: several platforms match (" + ", ".join(p["id"] for p in rows) + ")"}
-    return {"platform": None, "detected": facts,
-            "reason": f"no reference applies: no published row for {len(names)}x {names[0]} on {nnodes} node(s)"}
+        return {
+            "platform": None,
+            "detected": facts,
+            "reason": "no reference applies: several platforms match (" + ", ".join(p["id"] for p in rows) + ")",
+        }
+    return {
+        "platform": None,
+        "detected": facts,
+        "reason": f"no reference applies: no published row for {len(names)}x {names[0]} on {nnodes} node(s)",
+    }
 
 
 def annotate(results: dict[str, Any], ref: dict[str, Any], below_pct: float = DEFAULT_BELOW_PCT) -> dict[str, Any]:
@@ -90,16 +114,27 @@ def judge(expected: dict[str, Any], results: dict[str, Any], where: list[str] | 
     big = [r for r in table["rows"] if r["size"] * 2 >= p["size_bytes"]]
     if not big:
         largest = max(r["size"] for r in table["rows"])
-        expected["reason"] += (f"; not judged: the sweep stops at {largest} B, the reference was measured at "
-                               f"{p['size_bytes']} B (run with -e {p['size_bytes'] >> 30}G)")
+        expected["reason"] += (
+            f"; not judged: the sweep stops at {largest} B, the reference was measured at "
+            f"{p['size_bytes']} B (run with -e {p['size_bytes'] >> 30}G)"
+        )
         return []
     best = max(big, key=lambda r: r["busbw_gbps"])
     if best["busbw_gbps"] >= expected["below_pct"] / 100.0 * p["busbw_gbps"]:
         return []
-    return [BELOW_REFERENCE.finding(
-        f"{p['collective']} busbw peaks at {best['busbw_gbps']:.1f} GB/s (at {best['size']} B), "
-        f"{best['busbw_gbps'] / p['busbw_gbps'] * 100:.0f}% of the {p['busbw_gbps']:g} GB/s published for {p['name']} "
-        f"({p['kind']}; {p['source']}).",
-        nodes=list(where or []), evidence=[{"platform": p["id"], "reference_gbps": p["busbw_gbps"],
-                                           "busbw_gbps": best["busbw_gbps"], "size": best["size"]}],
-    )]
+    return [
+        BELOW_REFERENCE.finding(
+            f"{p['collective']} busbw peaks at {best['busbw_gbps']:.1f} GB/s (at {best['size']} B), "
+            f"{best['busbw_gbps'] / p['busbw_gbps'] * 100:.0f}% of the {p['busbw_gbps']:g} GB/s published for {p['name']} "
+            f"({p['kind']}; {p['source']}).",
+            nodes=list(where or []),
+            evidence=[
+                {
+                    "platform": p["id"],
+                    "reference_gbps": p["busbw_gbps"],
+                    "busbw_gbps": best["busbw_gbps"],
+                    "size": best["size"],
+                }
+            ],
+        )
+    ]

@@ -34,18 +34,29 @@ def from_nccl_tests(doc: dict[str, Any], path: str) -> list[Finding]:
         bad = nccl_tests.wrong_rows(t)
         if bad or t["out_of_bounds_failed"]:
             sizes = sorted({r["size"] for r in bad})
-            out.append(R.NCCL_TESTS_WRONG.finding(
-                f"{name} in {path}: wrong results at {len(sizes)} size(s) ({', '.join(map(str, sizes[:6]))} B)"
-                f"; 'Out of bounds values : {t['out_of_bounds']}'.", evidence=bad[:8]))
+            out.append(
+                R.NCCL_TESTS_WRONG.finding(
+                    f"{name} in {path}: wrong results at {len(sizes)} size(s) ({', '.join(map(str, sizes[:6]))} B)"
+                    f"; 'Out of bounds values : {t['out_of_bounds']}'.",
+                    evidence=bad[:8],
+                )
+            )
         hosts = {d["host"] for d in t["devices"]}
         if t["avg_busbw_gbps"] == 0 and len(t["devices"]) <= 1:
-            out.append(R.NCCL_TESTS_ONE_RANK.finding(
-                f"{name} in {path}: {len(t['devices']) or 'one'} rank per test and 'Avg bus bandwidth : 0'"
-                + (f" on {', '.join(sorted(hosts))}" if hosts else "") + "."))
+            out.append(
+                R.NCCL_TESTS_ONE_RANK.finding(
+                    f"{name} in {path}: {len(t['devices']) or 'one'} rank per test and 'Avg bus bandwidth : 0'"
+                    + (f" on {', '.join(sorted(hosts))}" if hosts else "")
+                    + "."
+                )
+            )
         if t["min_bw_failed"]:
-            out.append(R.NCCL_TESTS_MIN_BW.finding(
-                f"{name} in {path}: Avg bus bandwidth {t['avg_busbw_gbps']} GB/s, FAILED against NCCL_TESTS_MIN_BW.",
-                nodes=sorted(hosts)))
+            out.append(
+                R.NCCL_TESTS_MIN_BW.finding(
+                    f"{name} in {path}: Avg bus bandwidth {t['avg_busbw_gbps']} GB/s, FAILED against NCCL_TESTS_MIN_BW.",
+                    nodes=sorted(hosts),
+                )
+            )
     return out
 
 
@@ -53,27 +64,49 @@ def from_ras(doc: dict[str, Any], path: str) -> list[Finding]:
     out = []
     if doc["dead"]:
         who = [(f"rank {d['rank']} on " if d.get("rank") is not None else "") + _where(d) for d in doc["dead"]]
-        out.append(R.RAS_DEAD.finding(f"{path}: dead: {'; '.join(who[:10])}.",
-                                      ranks=[d["rank"] for d in doc["dead"] if d.get("rank") is not None],
-                                      nodes=sorted({d["host"] for d in doc["dead"] if d.get("host")}), evidence=doc["dead"][:20]))
+        out.append(
+            R.RAS_DEAD.finding(
+                f"{path}: dead: {'; '.join(who[:10])}.",
+                ranks=[d["rank"] for d in doc["dead"] if d.get("rank") is not None],
+                nodes=sorted({d["host"] for d in doc["dead"] if d.get("host")}),
+                evidence=doc["dead"][:20],
+            )
+        )
     if doc["missing"]:
         who = [(f"rank {d['rank']} on " if d.get("rank") is not None else "") + _where(d) for d in doc["missing"]]
-        out.append(R.RAS_MISSING.finding(f"{path}: no data from {'; '.join(who[:10])}.",
-                                         ranks=[d["rank"] for d in doc["missing"] if d.get("rank") is not None],
-                                         nodes=sorted({d["host"] for d in doc["missing"] if d.get("host")}),
-                                         evidence=doc["missing"][:20]))
+        out.append(
+            R.RAS_MISSING.finding(
+                f"{path}: no data from {'; '.join(who[:10])}.",
+                ranks=[d["rank"] for d in doc["missing"] if d.get("rank") is not None],
+                nodes=sorted({d["host"] for d in doc["missing"] if d.get("host")}),
+                evidence=doc["missing"][:20],
+            )
+        )
     for lag in doc["lagging"]:
         listed = [r for r in lag["ranks"]]
-        who = ", ".join(f"rank {r['rank']} on {_where(r)}" for r in listed[:10]) or f"{lag['group_size']} rank(s) (not listed)"
-        out.append(R.RAS_LAGGING.finding(
-            f"{path}: communicator {lag['comm']}, {lag['op']}: {who} launched up to operation {lag['launched']} where "
-            f"others reached {lag['others']}.", ranks=[r["rank"] for r in listed],
-            nodes=sorted({r["host"] for r in listed if r.get("host")}), evidence=[lag]))
+        who = (
+            ", ".join(f"rank {r['rank']} on {_where(r)}" for r in listed[:10])
+            or f"{lag['group_size']} rank(s) (not listed)"
+        )
+        out.append(
+            R.RAS_LAGGING.finding(
+                f"{path}: communicator {lag['comm']}, {lag['op']}: {who} launched up to operation {lag['launched']} where "
+                f"others reached {lag['others']}.",
+                ranks=[r["rank"] for r in listed],
+                nodes=sorted({r["host"] for r in listed if r.get("host")}),
+                evidence=[lag],
+            )
+        )
     if doc["errors"]:
         who = [f"rank {e['rank']} ({e['error']}) on {_where(e)}" for e in doc["errors"]]
-        out.append(R.RAS_ERRORS.finding(f"{path}: {'; '.join(who[:10])}.", ranks=[e["rank"] for e in doc["errors"]],
-                                        nodes=sorted({e["host"] for e in doc["errors"] if e.get("host")}),
-                                        evidence=doc["errors"][:20]))
+        out.append(
+            R.RAS_ERRORS.finding(
+                f"{path}: {'; '.join(who[:10])}.",
+                ranks=[e["rank"] for e in doc["errors"]],
+                nodes=sorted({e["host"] for e in doc["errors"] if e.get("host")}),
+                evidence=doc["errors"][:20],
+            )
+        )
     return out
 
 
@@ -84,7 +117,11 @@ def from_dcgm(doc: dict[str, Any], path: str) -> list[Finding]:
         for t in hits:
             serial = (doc["gpus"].get(t["entity"]) or {}).get("serial")
             msg = f"{path}: {t['name']} ({t['category']}) {t['status']} on {t['entity']}"
-            msg += (f" (serial {serial})" if serial else "") + (": " + " ".join(t["messages"])[:400] if t["messages"] else "") + "."
+            msg += (
+                (f" (serial {serial})" if serial else "")
+                + (": " + " ".join(t["messages"])[:400] if t["messages"] else "")
+                + "."
+            )
             out.append(rule.finding(msg, evidence=[t]))
     if doc.get("runtime_error"):
         out.append(R.DCGM_FAILED.finding(f"{path}: DCGM could not run its diagnostics: {doc['runtime_error']}."))
@@ -94,8 +131,16 @@ def from_dcgm(doc: dict[str, Any], path: str) -> list[Finding]:
 def _summary(fmt: str, doc: dict[str, Any], path: str) -> dict[str, Any]:
     s: dict[str, Any] = {"format": fmt, "path": path}
     if "tests" in doc and fmt.startswith("nccl-tests"):
-        s["tests"] = [{"collective": t["collective"], "ranks": len(t["devices"]), "sizes": len(t["rows"]),
-                       "avg_busbw_gbps": t["avg_busbw_gbps"], "out_of_bounds": t["out_of_bounds"]} for t in doc["tests"]]
+        s["tests"] = [
+            {
+                "collective": t["collective"],
+                "ranks": len(t["devices"]),
+                "sizes": len(t["rows"]),
+                "avg_busbw_gbps": t["avg_busbw_gbps"],
+                "out_of_bounds": t["out_of_bounds"],
+            }
+            for t in doc["tests"]
+        ]
     elif fmt == "dcgm":
         s["tests"] = len(doc["tests"])
         s["failed"] = sum(1 for t in doc["tests"] if str(t["status"]).lower() == "fail")
@@ -104,8 +149,13 @@ def _summary(fmt: str, doc: dict[str, Any], path: str) -> dict[str, Any]:
     return s
 
 
-BUILDERS = {"nccl-tests": from_nccl_tests, "nccl-tests-json": from_nccl_tests, "ras": from_ras, "ras-json": from_ras,
-            "dcgm": from_dcgm}
+BUILDERS = {
+    "nccl-tests": from_nccl_tests,
+    "nccl-tests-json": from_nccl_tests,
+    "ras": from_ras,
+    "ras-json": from_ras,
+    "dcgm": from_dcgm,
+}
 
 
 def _head(inp: Input) -> bytes:

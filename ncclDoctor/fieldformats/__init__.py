@@ -30,7 +30,11 @@ def sniff(head: bytes, path: str = "") -> str | None:
             return "dcgm"
         if '"communicators"' in text and ('"nccl_version"' in text or '"missing_ranks' in text):
             return "ras-json"
-        if '"minimum_bytes"' in text or ('"results"' in text and '"bus_bw"' in text) or '"average_bus_bandwidth"' in text:
+        if (
+            '"minimum_bytes"' in text
+            or ('"results"' in text and '"bus_bw"' in text)
+            or '"average_bus_bandwidth"' in text
+        ):
             return "nccl-tests-json"
         return None
     if "# nThread " in text or "# Collective test starting:" in text or "# nccl-tests version" in text:

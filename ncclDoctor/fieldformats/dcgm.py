@@ -44,12 +44,26 @@ def parse_json(obj: dict[str, Any]) -> dict[str, Any]:
         for t in (cat or {}).get("tests") or []:
             for res in t.get("results") or []:
                 if isinstance(res, dict):
-                    tests.append({"category": cat.get("category"), "name": t.get("name"), "status": res.get("status"),
-                                  "entity": _entity(res), "messages": _messages(res)})
+                    tests.append(
+                        {
+                            "category": cat.get("category"),
+                            "name": t.get("name"),
+                            "status": res.get("status"),
+                            "entity": _entity(res),
+                            "messages": _messages(res),
+                        }
+                    )
     gpus = {}
     for grp in obj.get("entity_groups") or []:
         for e in (grp or {}).get("entities") or []:
-            gpus[f"{grp.get('entity_group', 'GPU')} {e.get('entity_id')}"] = {"serial": e.get("serial_num"),
-                                                                              "device_id": e.get("device_id")}
-    return {"format": "dcgm", "tests": tests, "runtime_error": diag.get("runtime_error"), "gpus": gpus,
-            "driver": (obj.get("metadata") or {}).get("Driver Version Detected")}
+            gpus[f"{grp.get('entity_group', 'GPU')} {e.get('entity_id')}"] = {
+                "serial": e.get("serial_num"),
+                "device_id": e.get("device_id"),
+            }
+    return {
+        "format": "dcgm",
+        "tests": tests,
+        "runtime_error": diag.get("runtime_error"),
+        "gpus": gpus,
+        "driver": (obj.get("metadata") or {}).get("Driver Version Detected"),
+    }

@@ -32,7 +32,9 @@ from typing import Any
 _PROC = re.compile(r"^\s+Process (\d+) on node (\S+) managing GPU")
 _RANK_WHO = r"(?: -- GPU .*? managed by process (\d+) on node (\S+)| -- \[process information not found\])?"
 _RANK = re.compile(r"^\s+Rank (\d+)" + _RANK_WHO + r"\s*$")
-_RANK_LAUNCHED = re.compile(r"^\s+Rank (\d+) has (?:launched up to operation (\d+)|not launched any operations)" + _RANK_WHO)
+_RANK_LAUNCHED = re.compile(
+    r"^\s+Rank (\d+) has (?:launched up to operation (\d+)|not launched any operations)" + _RANK_WHO
+)
 _GROUP_LAUNCHED = re.compile(r"^\s+(\d+) ranks have (?:launched up to operation (\d+)|not launched any operations)")
 _RANK_ERROR = re.compile(r"^\s+Rank (\d+) reported (\S+)" + _RANK_WHO)
 _COMM = re.compile(r"^#(\d+-\d+) \(([0-9a-fA-F]+)\) (INCOMPLETE|ERROR|MISMATCH)")
@@ -46,8 +48,14 @@ def _who(m: re.Match, i: int) -> dict[str, Any]:
 
 class _TextState:
     def __init__(self) -> None:
-        self.out: dict[str, Any] = {"format": "ras", "nccl_version": None, "dead": [], "missing": [], "errors": [],
-                                    "lagging": []}
+        self.out: dict[str, Any] = {
+            "format": "ras",
+            "nccl_version": None,
+            "dead": [],
+            "missing": [],
+            "errors": [],
+            "lagging": [],
+        }
         self.section: str | None = None  # DEAD | INCOMPLETE | ERROR | MISMATCH
         self.comm: str | None = None
         self.op: str | None = None
@@ -58,17 +66,25 @@ class _TextState:
             top = max(g["count"] for g in self.groups)
             behind = [g for g in self.groups if g["count"] < top]
             for g in behind:
-                self.out["lagging"].append({"comm": self.comm, "op": self.op, "launched": g["count"], "others": top,
-                                            "ranks": g["ranks"], "group_size": g["n"]})
+                self.out["lagging"].append(
+                    {
+                        "comm": self.comm,
+                        "op": self.op,
+                        "launched": g["count"],
+                        "others": top,
+                        "ranks": g["ranks"],
+                        "group_size": g["n"],
+                    }
+                )
         self.op, self.groups = None, []
 
     def line(self, line: str) -> None:
-        if (m := _VERSION.match(line)):
+        if m := _VERSION.match(line):
             self.out["nccl_version"] = m.group(1)
         elif line.strip() in ("DEAD", "INCOMPLETE"):
             self.close_op()
             self.section, self.comm = line.strip(), None
-        elif (m := _COMM.match(line)):
+        elif m := _COMM.match(line):
             self.close_op()
             self.comm, self.section = m.group(1) + " " + m.group(2), m.group(3)
         elif line.strip() in ("Errors", "Warnings", "TIMEOUT") or not line.strip():
@@ -92,13 +108,15 @@ class _TextState:
             self.mismatch(line)
 
     def mismatch(self, line: str) -> None:
-        if (m := _OPS.match(line)):
+        if m := _OPS.match(line):
             self.close_op()
             self.op = m.group(1)
         elif self.op and (m := _GROUP_LAUNCHED.match(line)):
             self.groups.append({"count": int(m.group(2) or 0), "ranks": [], "n": int(m.group(1))})
         elif self.op and (m := _RANK_LAUNCHED.match(line)):
-            self.groups.append({"count": int(m.group(2) or 0), "ranks": [{"rank": int(m.group(1)), **_who(m, 3)}], "n": 1})
+            self.groups.append(
+                {"count": int(m.group(2) or 0), "ranks": [{"rank": int(m.group(1)), **_who(m, 3)}], "n": 1}
+            )
         elif self.op and self.groups and (m := _RANK.match(line)):
             self.groups[-1]["ranks"].append({"rank": int(m.group(1)), **_who(m, 2)})
 
@@ -121,7 +139,11 @@ def _lagging_json(comm: dict[str, Any], name: str) -> list[dict[str, Any]]:
             continue
         top = max(counts.values())
         for c in sorted({v for v in counts.values() if v < top}):
-            who = [{"rank": r["rank"], "pid": r.get("pid"), "host": r.get("host")} for r in ranks if counts.get(r.get("rank")) == c]
+            who = [
+                {"rank": r["rank"], "pid": r.get("pid"), "host": r.get("host")}
+                for r in ranks
+                if counts.get(r.get("rank")) == c
+            ]
             out.append({"comm": name, "op": op, "launched": c, "others": top, "ranks": who, "group_size": len(who)})
     return out
 
@@ -129,8 +151,14 @@ def _lagging_json(comm: dict[str, Any], name: str) -> list[dict[str, Any]]:
 def parse_json(obj: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(obj.get("communicators"), list):
         raise ValueError("RAS JSON: no communicators list")
-    out: dict[str, Any] = {"format": "ras-json", "nccl_version": obj.get("nccl_version"), "dead": [], "missing": [],
-                           "errors": [], "lagging": []}
+    out: dict[str, Any] = {
+        "format": "ras-json",
+        "nccl_version": obj.get("nccl_version"),
+        "dead": [],
+        "missing": [],
+        "errors": [],
+        "lagging": [],
+    }
     for comm in obj["communicators"]:
         if not isinstance(comm, dict):
             continue
@@ -138,12 +166,26 @@ def parse_json(obj: dict[str, Any]) -> dict[str, Any]:
         for m in comm.get("missing_ranks") or []:
             st = m.get("status") or {}
             key = "dead" if st.get("considered_dead") else "missing"
-            out[key].append({"rank": m.get("rank"), "pid": m.get("pid"), "host": m.get("host"), "comm": name,
-                             "unresponsive": bool(st.get("unresponsive"))})
+            out[key].append(
+                {
+                    "rank": m.get("rank"),
+                    "pid": m.get("pid"),
+                    "host": m.get("host"),
+                    "comm": name,
+                    "unresponsive": bool(st.get("unresponsive")),
+                }
+            )
         for r in comm.get("ranks") or []:
             err = (r.get("status") or {}).get("async_error")
             if err:
-                out["errors"].append({"rank": r.get("rank"), "error": f"async_error {err}", "pid": r.get("pid"),
-                                      "host": r.get("host"), "comm": name})
+                out["errors"].append(
+                    {
+                        "rank": r.get("rank"),
+                        "error": f"async_error {err}",
+                        "pid": r.get("pid"),
+                        "host": r.get("host"),
+                        "comm": name,
+                    }
+                )
         out["lagging"] += _lagging_json(comm, name)
     return out

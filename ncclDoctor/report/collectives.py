@@ -42,14 +42,17 @@ def console_lines(name: str, t: dict[str, Any]) -> list[str]:
     """nccl-tests' column layout (the in-place columns: torch's all_reduce and broadcast are)."""
     pct = _has_pct(t)
     head = HEADER.format(pct=" % exp  " if pct else "", unit="   (%)  " if pct else "")
-    lines = [f"# {name} · {t['backend']} · {t['world_size']} ranks · warm-up {t['warmup']} · iters {t['iters']}",
-             *head.splitlines()]
+    lines = [
+        f"# {name} · {t['backend']} · {t['world_size']} ranks · warm-up {t['warmup']} · iters {t['iters']}",
+        *head.splitlines(),
+    ]
     for r in t["rows"]:
         p = (f"{r['expected_pct']:>7.1f} " if r.get("expected_pct") is not None else "      - ") if pct else ""
         lines.append(
             f"{r['size']:>12} {r['count']:>13} {r.get('type', 'float'):>9} {r.get('redop', 'sum'):>7} {r.get('root', -1):>7} "
             f"{r['time_us']:>9.1f} {r['algbw_gbps']:>7.3f} {r['busbw_gbps']:>7.3f} {p}{r['wrong']:>7} "
-            f"{r.get('slowest_rank', ''):>8} {_ratio(r):>8.2f}")
+            f"{r.get('slowest_rank', ''):>8} {_ratio(r):>8.2f}"
+        )
     wrong = sum(r["wrong"] for r in t["rows"])
     lines.append(f"# Out of bounds values : {wrong} {'FAILED' if wrong else 'OK'}")
     lines.append(f"# Avg bus bandwidth    : {t['avg_busbw_gbps']:.4f} GB/s   (peak {t['peak_busbw_gbps']:.4f} GB/s)")
@@ -70,19 +73,46 @@ def exp_note(exp: dict[str, Any]) -> str:
     if not exp.get("platform"):
         return exp.get("reason", "no reference applies")
     p = exp["platform"]
-    return (f"{p['name']}: {p['busbw_gbps']:g} GB/s {p['collective']} busbw ({p['scope']}), "
-            f"source {p['source']} -- {exp.get('reason', '')}".rstrip(" -"))
+    return (
+        f"{p['name']}: {p['busbw_gbps']:g} GB/s {p['collective']} busbw ({p['scope']}), "
+        f"source {p['source']} -- {exp.get('reason', '')}".rstrip(" -")
+    )
 
 
 def table_rows(t: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
     """Headers and rows for the Markdown and HTML tables."""
     pct = _has_pct(t)
-    headers = ["size (B)", "count (elements)", "type", "redop", "root", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
-               *(["% of expected"] if pct else []), "#wrong", "slowest rank", "max/min time (ratio)"]
+    headers = [
+        "size (B)",
+        "count (elements)",
+        "type",
+        "redop",
+        "root",
+        "time (us)",
+        "algbw (GB/s)",
+        "busbw (GB/s)",
+        *(["% of expected"] if pct else []),
+        "#wrong",
+        "slowest rank",
+        "max/min time (ratio)",
+    ]
     rows = []
     for r in t["rows"]:
         p = [f"{r['expected_pct']:.1f}" if r.get("expected_pct") is not None else ""] if pct else []
-        rows.append([r["size"], r["count"], r.get("type", "float"), r.get("redop", "sum"), r.get("root", -1),
-                     f"{r['time_us']:.1f}", f"{r['algbw_gbps']:.3f}", f"{r['busbw_gbps']:.3f}", *p, r["wrong"],
-                     r.get("slowest_rank", ""), f"{_ratio(r):.2f}"])
+        rows.append(
+            [
+                r["size"],
+                r["count"],
+                r.get("type", "float"),
+                r.get("redop", "sum"),
+                r.get("root", -1),
+                f"{r['time_us']:.1f}",
+                f"{r['algbw_gbps']:.3f}",
+                f"{r['busbw_gbps']:.3f}",
+                *p,
+                r["wrong"],
+                r.get("slowest_rank", ""),
+                f"{_ratio(r):.2f}",
+            ]
+        )
     return headers, rows

@@ -77,8 +77,11 @@ def _family(name: str, samples: Iterable[tuple[dict[str, Any], float]]) -> list[
 
 def _collective_samples(report: Any, cmd: str) -> list[str]:
     series = bl.busbw_series(report.results)
-    busbw = [({"command": cmd, "collective": t, "node": n, "size_bytes": s}, v * 1e9)
-             for (t, n), sizes in sorted(series.items()) for s, v in sorted(sizes.items())]
+    busbw = [
+        ({"command": cmd, "collective": t, "node": n, "size_bytes": s}, v * 1e9)
+        for (t, n), sizes in sorted(series.items())
+        for s, v in sorted(sizes.items())
+    ]
     per = tables(report.results)
     rows = [(name, r) for name, t in per.items() for r in t["rows"]]
     key = lambda name, r: {"command": cmd, "collective": name, "size_bytes": r["size"]}  # noqa: E731
@@ -88,11 +91,20 @@ def _collective_samples(report: Any, cmd: str) -> list[str]:
         *_family("algbw_bytes_per_second", [(key(n, r), r["algbw_gbps"] * 1e9) for n, r in rows if "algbw_gbps" in r]),
         *_family("collective_time_seconds", [(key(n, r), r["time_us"] * 1e-6) for n, r in rows if "time_us" in r]),
         *_family("collective_wrong_elements", [(key(n, r), r.get("wrong", 0)) for n, r in rows]),
-        *_family("busbw_peak_bytes_per_second", [({"command": cmd, "collective": n}, t["peak_busbw_gbps"] * 1e9)
-                                                 for n, t in per.items() if "peak_busbw_gbps" in t]),
-        *_family("busbw_expected_bytes_per_second",
-                 [({"command": cmd, "collective": exp["collective"], "platform": exp["id"]}, exp["busbw_gbps"] * 1e9)]
-                 if exp else []),
+        *_family(
+            "busbw_peak_bytes_per_second",
+            [
+                ({"command": cmd, "collective": n}, t["peak_busbw_gbps"] * 1e9)
+                for n, t in per.items()
+                if "peak_busbw_gbps" in t
+            ],
+        ),
+        *_family(
+            "busbw_expected_bytes_per_second",
+            [({"command": cmd, "collective": exp["collective"], "platform": exp["id"]}, exp["busbw_gbps"] * 1e9)]
+            if exp
+            else [],
+        ),
     ]
 
 
@@ -115,7 +127,9 @@ def render(report: Any) -> str:
         *_family("verdict", [({"command": cmd, "verdict": v}, float(report.verdict == v)) for v in VERDICTS]),
         *_family("exit_code", [({"command": cmd}, float(report.exit_code or 0))]),
         *_family("findings", [({"command": cmd, "code": c, "severity": s}, n) for (c, s), n in sorted(counts.items())]),
-        *_family("run_duration_seconds", [({"command": cmd}, report.duration_s)] if report.duration_s is not None else []),
+        *_family(
+            "run_duration_seconds", [({"command": cmd}, report.duration_s)] if report.duration_s is not None else []
+        ),
         *_family("run_timestamp_seconds", [({"command": cmd}, ts)] if ts is not None else []),
     ]
     return "\n".join(lines) + "\n"

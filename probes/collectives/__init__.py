@@ -52,5 +52,7 @@ def parse_ops(text: str | None) -> list[str]:
         return list(REGISTRY)
     bad = [x for x in names if x not in REGISTRY]
     if bad or not names:
-        raise ValueError(f"unknown collective {', '.join(bad) or repr(text)}: expected one or more of {', '.join(REGISTRY)} or all")
+        raise ValueError(
+            f"unknown collective {', '.join(bad) or repr(text)}: expected one or more of {', '.join(REGISTRY)} or all"
+        )
     return [x for x in REGISTRY if x in names]

@@ -11,7 +11,7 @@ from __future__ import annotations
 def pattern(count: int, device="cpu", offset: int = 0):
     import torch
 
-    return (torch.arange(offset, offset + count, dtype=torch.int64, device=device) % 7)
+    return torch.arange(offset, offset + count, dtype=torch.int64, device=device) % 7
 
 
 def block(count: int, tag: int, device="cpu", offset: int = 0):

@@ -41,8 +41,9 @@ def expected(count: int, nranks: int, rank: int = 0, device="cpu", *, peer: int 
     return _fill.block(count, src + 1, device)
 
 
-def run(send, recv, group=None, *, peer: int | None = None, send_to: int | None = None,
-        recv_from: int | None = None) -> None:
+def run(
+    send, recv, group=None, *, peer: int | None = None, send_to: int | None = None, recv_from: int | None = None
+) -> None:
     import torch.distributed as dist
 
     if peer is not None:

@@ -5,7 +5,9 @@ Leaf module: imports only ``findings.rule``."""
 from ncclDoctor.findings import rule
 
 NCCL_TESTS_WRONG = rule(
-    "FLD001", "error", "nccl-tests found wrong results",
+    "FLD001",
+    "error",
+    "nccl-tests found wrong results",
     why="""
 nccl-tests checks every result bit for bit (#wrong: elements that differ; "Out of bounds
 values: N FAILED" counts the sizes with any). A wrong result is data corruption: in the
@@ -20,7 +22,9 @@ GPUDirect RDMA module, then rerun the same nccl-tests command with -c 1, and
 )
 
 NCCL_TESTS_ONE_RANK = rule(
-    "FLD002", "warning", "nccl-tests ran as independent one-rank jobs",
+    "FLD002",
+    "warning",
+    "nccl-tests ran as independent one-rank jobs",
     why="""
 With one rank the bus factor is 0 and busbw prints 0 ("Avg bus bandwidth : 0"). The usual
 cause is a binary built without MPI=1 launched under mpirun: every process is its own
@@ -34,7 +38,9 @@ Rebuild nccl-tests with `make MPI=1 MPI_HOME=...` and launch one process per GPU
 )
 
 NCCL_TESTS_MIN_BW = rule(
-    "FLD003", "error", "nccl-tests busbw below its required minimum",
+    "FLD003",
+    "error",
+    "nccl-tests busbw below its required minimum",
     why="""
 NCCL_TESTS_MIN_BW was set and the average busbw fell below 0.9 x that value, so nccl-tests
 printed FAILED and exited non-zero.
@@ -46,7 +52,9 @@ Compare with a known-good node of the same type; look at NVLink/PCIe state and N
 )
 
 RAS_DEAD = rule(
-    "FLD010", "error", "NCCL RAS: job processes are dead or unreachable",
+    "FLD010",
+    "error",
+    "NCCL RAS: job processes are dead or unreachable",
     why="""
 NCCL's RAS network could not reach these processes (DEAD: "considered dead (unreachable
 via the RAS network)"; JSON: missing_ranks[].status.considered_dead). A dead process never
@@ -60,7 +68,9 @@ GPU), did the node reboot or lose its network? Restart the job without that node
 )
 
 RAS_MISSING = rule(
-    "FLD011", "warning", "NCCL RAS: no data from some ranks or processes",
+    "FLD011",
+    "warning",
+    "NCCL RAS: no data from some ranks or processes",
     why="""
 RAS gathered no communicator data from these ranks (INCOMPLETE; JSON: missing_ranks, e.g.
 unresponsive). An unresponsive process is often stuck in a system call or a GPU hang; it may
@@ -73,7 +83,9 @@ stacks (`py-spy dump --pid PID`) and check the node's GPUs (`nvidia-smi`, dmesg 
 )
 
 RAS_LAGGING = rule(
-    "FLD012", "error", "NCCL RAS: ranks are behind the others in a communicator",
+    "FLD012",
+    "error",
+    "NCCL RAS: ranks are behind the others in a communicator",
     why="""
 RAS counts the collectives each rank has launched. When the counts differ ("Communicator
 ranks have different <Op> operation counts"), the ranks with the lowest count stopped
@@ -89,7 +101,9 @@ all_reduce) shows the same pattern.
 )
 
 RAS_ERRORS = rule(
-    "FLD013", "error", "NCCL RAS: ranks reported NCCL errors",
+    "FLD013",
+    "error",
+    "NCCL RAS: ranks reported NCCL errors",
     why="""
 These ranks reported an initialization or asynchronous NCCL error (RAS "ERROR" section,
 "Rank r reported <error>"; JSON: status.async_error != 0). An asynchronous error (network
@@ -102,7 +116,9 @@ NICs (`ncclDoctor env`) and whether a peer died first (FLD010).
 )
 
 DCGM_FAILED = rule(
-    "FLD020", "error", "DCGM diagnostics failed on a GPU",
+    "FLD020",
+    "error",
+    "DCGM diagnostics failed on a GPU",
     why="""
 `dcgmi diag` ran NVIDIA's GPU validation tests (memory, PCIe, NVLink, stress) and one
 failed on this GPU; DCGM's message names the reason. A failing GPU is the most common
@@ -115,7 +131,9 @@ Drain the node, follow DCGM's message (reseat, field diagnostics, RMA), and reru
 )
 
 DCGM_WARN = rule(
-    "FLD021", "warning", "DCGM diagnostics warned about a GPU",
+    "FLD021",
+    "warning",
+    "DCGM diagnostics warned about a GPU",
     why="""
 A DCGM diagnostic test ended with a warning on this GPU (e.g. a marginal bandwidth or
 clock); the GPU works but is not healthy.
