@@ -53,3 +53,8 @@ def test_a_hang_inside_a_collective_phase_names_the_rank(tmp_path):
     run = rep["results"]["run"]
     assert run["status"] == "hang" and run["phase"] == "reduce_scatter" and run["culprits"] == [1]
     assert "all_reduce" in rep["results"]["collectives"]  # the sweep before it is kept
+
+
+def test_sendrecv_alone_needs_two_gloo_ranks(tmp_path):
+    p = run_cli("check", "--nproc-per-node", "1", "--op", "sendrecv", "--out", str(tmp_path))
+    assert p.returncode == 2 and "needs at least 2 ranks on gloo" in p.stderr and "Traceback" not in p.stderr
