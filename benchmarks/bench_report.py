@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 def first_html_s(run_dir: str) -> float:
     """A fresh interpreter, so the import of matplotlib is counted as a user's run pays it."""
     code = (
-        f"import time; from ncclDoctor.report.model import Report, render; r = Report.load({run_dir!r}); "
+        f"import time; from ncclDoctor.report.model import Report; from ncclDoctor.report.write import render; r = Report.load({run_dir!r}); "
         "t = time.perf_counter(); render(r, 'html'); print(time.perf_counter() - t)"
     )
     root = str(Path(__file__).resolve().parent.parent)
@@ -35,7 +35,8 @@ def main() -> None:
     ap.add_argument("run_dir")
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
-    from ncclDoctor.report.model import Report, render
+    from ncclDoctor.report.model import Report
+    from ncclDoctor.report.write import render
 
     rep = Report.load(args.run_dir)
     render(rep, "html")  # warm: imports done

@@ -1,7 +1,8 @@
 """CI gates over any Report: select/ignore, a busbw floor, a baseline, JUnit, baselines saved.
 
-Every command that produces a ``Report`` (check, diagnose, sweep-workers) gets the CI
-options by calling two functions around its verdict::
+Every command that produces a ``Report`` (check, env, diagnose, sweep-workers, stalls,
+report) gets the CI options through ``ncclDoctor.finish.finishing``, which calls these
+functions in this order::
 
     gates = Gates(select=["ENV", "BW"], min_busbw_gbps=10, baseline="ci/base.json")
     gates.prepare()                       # before the run: a bad baseline file is exit 2 now
@@ -31,11 +32,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ncclDoctor.analysis import baseline as bl
 from ncclDoctor.errors import UsageError
 from ncclDoctor.findings import select as select_findings
-from ncclDoctor.report import baseline as bl
-from ncclDoctor.report.markdown import fmt_size
-from ncclDoctor.rules import ci as ci_rules
+from ncclDoctor.rules.codes import bw as ci_rules
+from ncclDoctor.units import fmt_size
 
 DEFAULT_MAX_REGRESSION_PCT = 10.0
 

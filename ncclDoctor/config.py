@@ -6,16 +6,18 @@ otherwise the first directory, from the current one up to the root, holding an
 table. In one directory ``ncclDoctor.toml`` wins. ``--no-config`` (or
 ``NCCLDOCTOR_NO_CONFIG=1``) ignores both. Command-line options override the file.
 
-Keys (dashes or underscores; unknown keys are an error, exit 2)::
+Keys (dashes or underscores; unknown keys are an error, exit 2). The first four and
+``out`` apply to every command that writes a report (``ncclDoctor.options``); the rest
+to ``check`` only::
 
     [tool.ncclDoctor]
     fail-on = "warning"                 # error | warning | info
     select = ["ENV", "BW", "RUN"]       # codes or prefixes to keep
     ignore = ["ENV003"]                 # codes or prefixes to drop
+    junit = "reports/ncclDoctor.xml"
     min-busbw = 40.0                    # GB/s: fail when the best busbw is lower
     baseline = "ci/busbw-baseline.json" # compare with a saved run
     max-regression = 10                 # percent drop per size and node that fails
-    junit = "reports/ncclDoctor.xml"
     # options of `check` (same names as on the command line)
     nproc-per-node = 8
     backend = "nccl"
@@ -40,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from ncclDoctor.errors import UsageError
-from ncclDoctor.findings import Severity
+from ncclDoctor.options import CommonOptions, split_codes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -154,26 +156,22 @@ def merge(cli: dict[str, Any], cfg: Config) -> dict[str, Any]:
     return out
 
 
-def split_codes(values: list[str] | None) -> list[str]:
-    """``--select ENV,BW --select RUN`` -> ["ENV", "BW", "RUN"] (ruff accepts both forms)."""
-    return [c.strip().upper() for v in values or [] for c in v.split(",") if c.strip()]
-
-
 def check_options(cli: dict[str, Any], cfg: Config) -> Any:
-    """CheckOptions (with its CI gates, validated) from command-line values over the config."""
+    """CheckOptions (with its CI gates, validated) from command-line values over the config.
+
+    The finishing options are validated by ``ncclDoctor.options.CommonOptions``, as for every command."""
     from ncclDoctor.check import CheckOptions
     from ncclDoctor.ci import DEFAULT_MAX_REGRESSION_PCT, Gates
 
     cli = {**cli, "select": split_codes(cli.get("select")), "ignore": split_codes(cli.get("ignore"))}
     v = merge(cli, cfg)
-    fail_on = v.get("fail_on", "error")
-    try:
-        Severity.parse(fail_on)  # checked here too so that a typo fails before anything is printed
-    except ValueError:
-        raise UsageError(f"unknown --fail-on {fail_on!r}: expected error, warning or info") from None
+    # validated once, the same way for every command, before anything is printed
+    common = CommonOptions(out=v.get("out"), fail_on=v.get("fail_on", "error"), select=v.get("select") or (),
+                           ignore=v.get("ignore") or (), junit=v.get("junit"))
+    fail_on = common.fail_on
     gates = Gates(
-        select=split_codes(v.get("select")),
-        ignore=split_codes(v.get("ignore")),
+        select=list(common.select),
+        ignore=list(common.ignore),
         min_busbw_gbps=v.get("min_busbw"),
         baseline=v.get("baseline"),
         max_regression_pct=float(v.get("max_regression", DEFAULT_MAX_REGRESSION_PCT)),

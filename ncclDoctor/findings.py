@@ -18,6 +18,8 @@ CON      consistency across nodes
 LOG      diagnosis of logs and Flight Recorder dumps
 DL       input pipelines: dataloader stalls, stragglers, sweeps
 =======  ==========================================================================
+
+The texts live in ``ncclDoctor/rules/codes/<family>.py`` (one leaf module per family).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class Rule:
     title: str
     why: str
     fix: str
+    example: str = ""  # a bad and a good setting, shown by `ncclDoctor explain CODE`
 
     def finding(
         self,
@@ -120,27 +123,31 @@ class Finding:
 RULES: dict[str, Rule] = {}
 
 
-def rule(code: str, severity: str, title: str, *, why: str, fix: str) -> Rule:
-    """Register a rule. Every rule needs a title, a why and a fix (tests enforce it)."""
+def rule(code: str, severity: str, title: str, *, why: str, fix: str, example: str = "") -> Rule:
+    """Register a rule. Every rule needs a title, a why and a fix (tests enforce it); ``example``
+    (optional) shows a bad and a good setting."""
     if code in RULES:
         raise ValueError(f"rule {code} registered twice")
-    r = Rule(code, Severity(severity), title, why.strip(), fix.strip())
+    r = Rule(code, Severity(severity), title, why.strip(), fix.strip(), example.strip())
     RULES[code] = r
     return r
 
 
-def load_all_rules() -> dict[str, Rule]:
-    """Import every module that registers rules, so the registry is complete."""
+def load_codes() -> dict[str, Rule]:
+    """Import every module of ``ncclDoctor.rules.codes`` (a new family file needs no list edit)."""
     import importlib
     import pkgutil
 
-    import ncclDoctor
+    from ncclDoctor.rules import codes
 
-    for mod in pkgutil.walk_packages(ncclDoctor.__path__, "ncclDoctor."):
-        if mod.name.endswith("__main__") or mod.name.endswith(".cli"):
-            continue
+    for mod in pkgutil.iter_modules(codes.__path__, codes.__name__ + "."):
         importlib.import_module(mod.name)
     return RULES
+
+
+def load_all_rules() -> dict[str, Rule]:
+    """The complete registry: every rule text lives in ``ncclDoctor.rules.codes``."""
+    return load_codes()
 
 
 def explain(code: str) -> Rule:

@@ -11,7 +11,7 @@ Two lines in your loop (three with DDP)::
             ...                                       # your step, unchanged
     mon.close()
 
-Then ``ncclDoctor stalls runs/my-job`` (or ``build_report`` below) turns
+Then ``ncclDoctor stalls runs/my-job`` (``ncclDoctor.sweep.stalls.run_stalls``) turns
 the records of every rank into findings: dataloader stall (DL001), straggler / rank
 imbalance (DL002), unequal batch counts across ranks (DL003).
 
@@ -41,7 +41,10 @@ Records: ``<run_dir>/monitor/rank-<R>.jsonl``, one JSON object per line: a ``met
 line (rank, local rank, world size, host, address, pid, ``len(loader)`` per epoch), a
 ``step`` line per step, an ``epoch`` line per finished epoch (batches seen), an ``end``
 line. Lines are appended whole and flushed every ``flush_every`` steps; a reader skips a
-torn last line, so a crashed run still leaves usable records.
+torn last line, so a crashed run still leaves usable records
+(``ncclDoctor.sweep.stalls.read_records``).
+
+This module runs inside users' training loops: it imports the standard library only.
 """
 
 from __future__ import annotations
@@ -297,52 +300,3 @@ class Monitor:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-
-def read_records(run_dir: str | os.PathLike) -> dict[int, list[dict[str, Any]]]:
-    """rank -> its records, from ``<run_dir>/monitor/rank-*.jsonl`` (torn lines skipped)."""
-    folder = Path(run_dir) / "monitor"
-    out: dict[int, list[dict[str, Any]]] = {}
-    for path in sorted(folder.glob("rank-*.jsonl")):
-        try:
-            rank = int(path.stem.split("-", 1)[1])
-        except ValueError:
-            continue
-        recs = []
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                try:
-                    recs.append(json.loads(line))
-                except ValueError:
-                    continue  # a torn last line of a crashed rank
-        out[rank] = recs
-    return out
-
-
-def build_report(run_dir: str | os.PathLike, stall_share: float = 0.10, fail_on: str = "error", argv: list[str] | None = None):
-    """Analyse a monitored run directory and write its report (report.json, report.md).
-
-    The same report model and exit codes as ``ncclDoctor check``; raises ``UsageError``
-    when the directory holds no monitor records."""
-    from ncclDoctor.analysis import stalls
-    from ncclDoctor.errors import UsageError
-    from ncclDoctor.findings import Severity
-    from ncclDoctor.report.model import Report, write_run_dir
-
-    if not 0 < stall_share < 1:
-        raise UsageError(f"--stall-share must be between 0 and 1, got {stall_share}")
-    try:
-        sev = Severity.parse(fail_on)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    records = read_records(run_dir) if Path(run_dir, "monitor").is_dir() else {}
-    if not records:
-        raise UsageError(f"no monitor records in {run_dir} (expected {Path(run_dir) / 'monitor' / 'rank-<R>.jsonl'})")
-    report = Report(command="stalls", argv=list(argv or []))
-    results, findings = stalls.analyse(records, stall_share=stall_share)
-    report.results["stalls"] = results
-    report.ranks = results["ranks"]
-    report.add(*findings)
-    report.conclude(sev)
-    write_run_dir(report, run_dir)
-    return report

@@ -15,7 +15,7 @@ interfaces and HCA names (``rules.env``), GPU health (``rules.gpu``), RDMA port 
 against the effective settings (``rules.network``), /dev/shm and memlock
 (``rules.system``), and /dev/shm against DataLoader workers when described
 (``rules.shm``). With ``backend`` given (``check``: something will run) it also says
-whether the ranks fit the node (SYS003-SYS005, too few GPUs); without it (``env``) it
+whether the ranks fit the node (SYS003-SYS005, GPU too few); without it (``env``) it
 describes the host only, and says when GPU health was skipped.
 
 Testing aids (documented, not hidden): ``NCCLDOCTOR_NVML_REPLAY=snapshot.json`` answers
@@ -33,7 +33,7 @@ from ncclDoctor.errors import UsageError
 from ncclDoctor.facts.ncclconf import ConfFile
 from ncclDoctor.findings import Finding
 
-LAUNCH_ONLY = ("SYS003", "SYS004", "SYS005")  # about ranks that will run: no CUDA, too few GPUs, oversubscribed
+LAUNCH_ONLY = ("SYS003", "SYS004", "SYS005")  # about ranks that will run: oversubscribed, no CUDA, too few GPUs
 
 
 @dataclass(frozen=True)

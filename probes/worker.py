@@ -41,7 +41,6 @@ from probes.collectives import REGISTRY
 from probes.control import ENV_CONTROL, Control
 from probes.debug import Evidence, write_text_atomic
 
-PHASES = ("init", "inventory", "smoke", "all_reduce", "structure", "done")  # when the config names none
 # The inventory publishes every variable under these prefixes; ncclDoctor picks the ones it surfaces.
 ENV_PREFIXES = ("NCCL_", "TORCH_", "GLOO_", "MASTER_", "CUDA_", "OMP_", "WORLD_SIZE", "TORCHELASTIC_")
 
@@ -192,13 +191,13 @@ class Worker:
     def run(self) -> None:
         if self.control is not None:  # who we are, before init can fail: names a node whose ranks never get further
             node = self.cfg.get("node", {})
-            self.control.publish("identity", {"rank": self.rank, "node_rank": self.node_rank, "host": socket.gethostname(), "addr": node.get("addr")})
+            self.control.publish("identity", {"rank": self.rank, "node_rank": self.node_rank,
+                                              "host": socket.gethostname(), "addr": node.get("addr")})
         steps = {"init": self.init, "inventory": self.inventory, "smoke": self.smoke,
                  "structure": self.structure, "done": self.done}
         steps.update({op: functools.partial(self.sweep, op) for op in REGISTRY})  # a phase per collective
-        names = self.cfg.get("phases") or [p for p in PHASES if p != "structure" or self.cfg.get("structure")]
         try:
-            for name in names:
+            for name in self.cfg["phases"]:
                 with self.phase(name):
                     steps[name]()
         finally:

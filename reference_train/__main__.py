@@ -122,6 +122,7 @@ def _train(args: argparse.Namespace, ctx, loader, mon, user_fn) -> tuple[int, fl
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     import torch.distributed as dist
+    from torch import nn
 
     from reference_train import data, idx, train
 
@@ -149,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         acc = train.evaluate(ctx, ddp, data.make_loader(test_ds, 256, ctx.rank, ctx.world, args.seed, False))
     if ctx.rank == 0:
         result = {"world_size": ctx.world, "backend": ctx.backend, "data": source, "steps": steps, "train_s": round(elapsed, 3), "last_loss": loss, "accuracy": acc}
+        if ddp is not None:  # what actually ran: AMP and SyncBatchNorm are GPU-only (checked by benchmarks/gpu_verify.py)
+            result["amp"] = bool(args.amp and ctx.device.type == "cuda")
+            result["sync_batchnorm"] = any(isinstance(m, nn.SyncBatchNorm) for m in ddp.modules())
         print(f"reference_train: {steps} steps in {elapsed:.1f} s" + (f", test accuracy {acc:.3f}" if acc is not None else ""), flush=True)
         if args.result_json:
             train.save_atomic(result, args.result_json, as_json=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ncclDoctor import ci
-from ncclDoctor.report import baseline as bl
+from ncclDoctor.analysis import baseline as bl
 from ncclDoctor.report.junit import render_junit
 from ncclDoctor.report.model import Report
 from tests._reportrun import LINT_ENV, SMALL, real_check, schema_errors

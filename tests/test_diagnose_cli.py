@@ -15,7 +15,8 @@ import pytest
 
 from ncclDoctor.diagnose import diagnose
 from ncclDoctor.findings import Severity
-from ncclDoctor.report.model import Report, write_run_dir
+from ncclDoctor.report.model import Report
+from ncclDoctor.report.write import write_run_dir
 from tests.conftest import ROOT, cli_env, run_cli
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
@@ -158,7 +159,7 @@ def test_malicious_pickle_is_refused_not_run(tmp_path):
 
 def test_run_directory_input(tmp_path):
     """An ncclDoctor run directory (written by the real writer) plus its logs/."""
-    from ncclDoctor.rules.run import HANG
+    from ncclDoctor.rules.codes.run import HANG
 
     prior = Report(command="check")
     prior.add(HANG.finding("rank 1 never entered phase smoke", ranks=[1], nodes=["node-a"]))

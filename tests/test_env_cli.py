@@ -97,7 +97,7 @@ def test_run_directory_is_written_and_rerendered(tmp_path):
 
 
 @pytest.mark.parametrize("args,extra,text", [
-    (["--fail-on", "loud"], {}, "unknown severity"),
+    (["--fail-on", "loud"], {}, "unknown --fail-on 'loud'"),
     (["--pg-timeout", "0"], {}, "--pg-timeout must be positive"),
     (["--nproc-per-node", "0"], {}, "--nproc-per-node must be at least 1"),
     ([], {"NCCLDOCTOR_NVML_REPLAY": "/nonexistent.json"}, "cannot read NCCLDOCTOR_NVML_REPLAY"),

@@ -242,7 +242,7 @@ def test_rank_lint_merges_identical_findings():
 
 
 def test_merge_keeps_other_families_apart():
-    from ncclDoctor.rules.run import SINGLE_RANK
+    from ncclDoctor.rules.codes.run import SINGLE_RANK
 
     a = SINGLE_RANK.finding("x")
     b = SINGLE_RANK.finding("x")

@@ -10,7 +10,8 @@ import time
 import torch
 
 from ncclDoctor.analysis import stalls
-from ncclDoctor.monitor import Monitor, read_records
+from ncclDoctor.monitor import Monitor
+from ncclDoctor.sweep.stalls import read_records
 from tests._reportrun import schema_errors
 from tests.conftest import ROOT, cli_env, run_cli
 

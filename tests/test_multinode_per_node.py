@@ -15,7 +15,7 @@ import subprocess
 import jsonschema
 import pytest
 
-from ncclDoctor.report import baseline as bl
+from ncclDoctor.analysis import baseline as bl
 from ncclDoctor.report.html import render_html
 from ncclDoctor.report.model import Report
 from tests.conftest import ROOT

@@ -14,7 +14,8 @@ import sys
 import pytest
 
 from ncclDoctor.analysis import bandwidth
-from ncclDoctor.report.model import SCHEMA_VERSION, Report, render
+from ncclDoctor.report.model import SCHEMA_VERSION, Report
+from ncclDoctor.report.write import render
 from tests._reportrun import SCHEMA, real_check, schema_errors
 from tests.conftest import ROOT, cli_env, run_cli
 

@@ -1,6 +1,6 @@
 """Stalls, stragglers and unequal batch counts, from per-rank monitor records (pure).
 
-Input: ``{rank: [record, ...]}`` as ``ncclDoctor.monitor.read_records`` returns it.
+Input: ``{rank: [record, ...]}`` as ``ncclDoctor.sweep.stalls.read_records`` returns it.
 Output: per-rank summaries, throughput windows, and findings:
 
 DL001 dataloader stall      a rank's steady-state data wait is above ``stall_share``
@@ -30,47 +30,8 @@ import statistics
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ncclDoctor.findings import Finding, rule
-
-STALL = rule(
-    "DL001", "warning", "Dataloader stall: ranks wait for data",
-    why="""
-Time a rank spends blocked in next() on its DataLoader is time its GPU idles and, in DDP,
-time every other rank waits in the gradient all_reduce. A long enough wait on one rank
-surfaces elsewhere as an NCCL watchdog timeout.
-""",
-    fix="""
-Give the loader more workers or cheaper samples: `ncclDoctor sweep-workers` measures
-num_workers/pin_memory for your job and recommends the smallest sufficient setting.
-Move decode/augmentation off the critical path (pre-decode, GPU augmentation).
-""",
-)
-STRAGGLER = rule(
-    "DL002", "warning", "Straggler: one rank is slower than the others",
-    why="""
-A DDP step ends when the slowest rank joins the all_reduce, so one slow rank sets the
-pace for all of them; the others show it as communication wait, not as slowness.
-""",
-    fix="""
-Input-bound: look at that rank's loader (its shard, disk, node load, worker count).
-Compute-bound: look for uneven batch content (sequence lengths, tokens) or a slower
-device/node. A straggler that wanders between ranks means the loader is short of
-workers everywhere; a fixed one means something local to that rank or node.
-""",
-)
-UNEQUAL_BATCHES = rule(
-    "DL003", "error", "Ranks see different numbers of batches",
-    why="""
-A rank that runs out of batches first leaves the loop while the others wait in the
-next all_reduce for it: the job hangs until the NCCL watchdog kills it (10 minutes by
-default), with the error reported on the ranks that did nothing wrong.
-""",
-    fix="""
-Shard so every rank gets the same count: DistributedSampler(drop_last=True), or pad
-the dataset; with dynamic/variable batches, agree on the step count across ranks
-(all_reduce MIN of the remaining batches) or use DDP's join() context manager.
-""",
-)
+from ncclDoctor.findings import Finding
+from ncclDoctor.rules.codes.dl import STALL, STRAGGLER, UNEQUAL_BATCHES
 
 
 @dataclass

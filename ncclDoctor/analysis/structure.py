@@ -20,60 +20,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ncclDoctor.findings import Finding
+from ncclDoctor.rules.codes.bw import SLOW_INSIDE_NODE, SLOW_LINK, SLOW_NODE, UNLOCALIZED
 from probes import localize
-from ncclDoctor.findings import Finding, rule
-
-SLOW_NODE = rule(
-    "BW201",
-    "error",
-    "A node's network is slow",
-    why="""
-Every point-to-point exchange this node took part in ran far below the bandwidth other
-node pairs reach, while its partners were fast with other nodes. Every collective that
-crosses nodes runs at the pace of its slowest link, so this node slows the whole job.
-""",
-    fix="""
-On the named node: check the link speed and errors (ethtool IFACE, ip -s link; ibstat
-and the port counters on InfiniBand), traffic shaping (tc qdisc show), and whether the
-traffic takes the interface you expect (NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME). Exclude
-the node (sbatch --exclude=HOST) until it is fixed, and rerun the check.
-""",
-)
-
-SLOW_LINK = rule(
-    "BW202",
-    "warning",
-    "The link between two nodes is slow",
-    why="""
-Both nodes are fast with other partners, so neither node is slow as a whole: the path
-between them is (a switch port, a cable, a routing or ECMP imbalance).
-""",
-    fix="Check the switch ports and the route between the two named nodes (traceroute, the fabric's port counters).",
-)
-
-UNLOCALIZED = rule(
-    "BW203",
-    "warning",
-    "Slow inter-node bandwidth that cannot be pinned on one node",
-    why="""
-Localization compares node pairs with each other. With two nodes there is a single pair
-and nothing to compare it with; when most nodes are slow there is no known-good node to
-test the suspects against.
-""",
-    fix="Rerun with more nodes (including some known to be healthy), or compare the inter-node busbw with what the fabric should deliver.",
-)
-
-SLOW_INSIDE_NODE = rule(
-    "BW204",
-    "warning",
-    "One node's intra-node all_reduce is slow",
-    why="""
-All nodes ran the same intra-node all_reduce at the same time; this node reached far less
-bus bandwidth than the others. Inside a node that points at its GPUs, NVLink/PCIe
-topology, or CPU load rather than the network.
-""",
-    fix="On the named node check nvidia-smi topo -m, GPU clocks and throttling, and other processes (top, nvidia-smi).",
-)
 
 
 def _p2p(structure: dict[int, dict[str, Any]]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Any, Callable
 from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Finding
 from ncclDoctor.launch.supervisor import Outcome
-from ncclDoctor.rules import run as run_rules
+from ncclDoctor.rules.codes import run as run_rules
 
 Label = Callable[[int], str]
 

@@ -29,13 +29,15 @@ import sys
 import time
 from typing import Callable, Iterator
 
-from ncclDoctor import ci, preflight
+from ncclDoctor import finish, preflight
 from ncclDoctor.check import analyse, coordinate, launch
-from ncclDoctor.check.options import CheckOptions, Plan, default_run_dir, parse_size, plan
+from ncclDoctor.check.options import CheckOptions, Plan, plan
 from ncclDoctor.errors import CouldNotRun, ExitCode
-from ncclDoctor.findings import Severity
-from ncclDoctor.report.model import Report, write_run_dir
-from ncclDoctor.rules import run as run_rules
+from ncclDoctor.finish import default_run_dir
+from ncclDoctor.report.model import Report
+from ncclDoctor.report.write import write_run_dir
+from ncclDoctor.rules.codes import run as run_rules
+from ncclDoctor.units import parse_size
 
 __all__ = ["CheckOptions", "Plan", "run_check", "default_run_dir", "parse_size"]
 
@@ -46,8 +48,9 @@ class _Finish:
 
 @contextlib.contextmanager
 def finishing(report: Report, p: Plan, t0: float) -> Iterator[_Finish]:
-    """Whatever happens inside: CI gates, verdict, the run directory written whole, JUnit
-    and baseline published. A store another node cannot reach is a finding (exit 3)."""
+    """Whatever happens inside, ``ncclDoctor.finish.finishing`` as for every command (CI
+    gates, verdict, the run directory written whole, JUnit and baseline published). A store
+    another node cannot reach is a finding (exit 3)."""
     fin = _Finish()
     try:
         yield fin
@@ -56,10 +59,7 @@ def finishing(report: Report, p: Plan, t0: float) -> Iterator[_Finish]:
         fin.code = ExitCode.COULD_NOT_RUN
     finally:
         report.duration_s = round(time.monotonic() - t0, 3)
-        ci.judge(report, p.gates)
-        report.conclude(Severity.parse(p.fail_on), fin.code)
-        write_run_dir(report, p.run_dir)
-        ci.publish(report, p.gates)
+        finish.finishing(report, p.common, p.run_dir, gates=p.gates, outcome=fin.code)
 
 
 def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Callable | None = None,

@@ -31,7 +31,7 @@ from ncclDoctor.knowledge.env_vars import is_surfaced
 from ncclDoctor.launch.supervisor import Outcome
 from ncclDoctor.report.model import Report
 from ncclDoctor.rules import env as env_rules
-from ncclDoctor.rules import run as run_rules
+from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.rules.codes.bw import STRAGGLER
 from ncclDoctor.rules.codes.run import RANK_ERRORS
 

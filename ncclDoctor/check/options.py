@@ -11,9 +11,7 @@ What happens at run time (the control store, the supervisor, this node's role) i
 
 from __future__ import annotations
 
-import datetime as _dt
 import socket
-import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -21,14 +19,10 @@ from typing import Any, Mapping
 from ncclDoctor import ci
 from ncclDoctor.errors import UsageError
 from ncclDoctor.facts.network import node_address, node_label
+from ncclDoctor.finish import default_run_dir
 from ncclDoctor.launch import multinode
-
-SIZE_UNITS = {
-    "": 1, "B": 1,
-    "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10,
-    "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
-    "G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30,
-}
+from ncclDoctor.options import CommonOptions
+from ncclDoctor.units import parse_size
 
 # Defaults sized so a CPU check finishes well under a minute on 2 cores; GPU defaults
 # follow nccl-tests' canonical `-b 8 -e 128M -f 2` with its 20 timed iterations.
@@ -38,7 +32,6 @@ DEFAULTS = {
     "nccl": {"min_bytes": "8", "max_bytes": "128M", "step_factor": 2, "warmup": 5, "iters": 20,
              "structure_bytes": "64M", "structure_iters": 10},
 }
-FAIL_ON = ("error", "warning", "info")
 
 
 @dataclass
@@ -88,7 +81,7 @@ class Plan:
     topology: Topology
     inject: tuple[str, ...] = ()
     structure: Mapping[str, Any] | None = None  # nnodes > 1: size, iters, sizes
-    fail_on: str = "error"
+    common: CommonOptions = field(default_factory=CommonOptions)  # --fail-on (validated once, as everywhere)
     gates: ci.Gates = field(default_factory=ci.Gates)
     ops: tuple[str, ...] = ("all_reduce",)  # the collectives to sweep, registry order
     expected_below_pct: float = 50.0
@@ -106,20 +99,6 @@ class Plan:
         """``report.config``: the options as given, and what they resolved to."""
         return {**asdict(opts), "backend": self.backend, "nproc_per_node": self.nproc_per_node,
                 "sizes": list(self.sizes), "deadlines_s": dict(self.deadlines), "ops": list(self.ops)}
-
-
-def parse_size(text: str) -> int:
-    """nccl-tests' size syntax: 8, 1K, 128M, 1G (binary multiples)."""
-    t = str(text).strip().upper()
-    num = t.rstrip("KMGIB")
-    unit = t[len(num):]
-    try:
-        value = float(num) * SIZE_UNITS[unit]
-    except (ValueError, KeyError):
-        raise UsageError(f"bad size {text!r}: expected a byte count like 8, 64K, 16M or 1G") from None
-    if value < 4:
-        raise UsageError(f"bad size {text!r}: the smallest message is 4 bytes (one float)")
-    return int(value)
 
 
 def size_sweep(min_bytes: int, max_bytes: int, step_factor: int) -> list[int]:
@@ -140,11 +119,6 @@ def resolve_backend(requested: str, torch_facts: Mapping[str, Any]) -> str:
     if requested != "auto":
         return requested
     return "nccl" if torch_facts.get("cuda_available") and torch_facts.get("nccl_available") else "gloo"
-
-
-def default_run_dir(command: str) -> Path:
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path.cwd() / "ncclDoctor-runs" / f"{command}-{stamp}-{uuid.uuid4().hex[:4]}"
 
 
 def topology(opts: CheckOptions, env: Mapping[str, str]) -> Topology:
@@ -198,8 +172,7 @@ def plan(opts: CheckOptions, host: Mapping[str, Any], env: Mapping[str, str]) ->
     from ncclDoctor.check.phases import for_plan
 
     topo = topology(opts, env)
-    if opts.fail_on not in FAIL_ON:
-        raise UsageError(f"unknown --fail-on {opts.fail_on!r}: expected error, warning or info")
+    common = CommonOptions(fail_on=opts.fail_on)
     backend = resolve_backend(opts.backend, host.get("torch", {}))
     d = DEFAULTS[backend]
     gpus = int(host.get("torch", {}).get("cuda_device_count") or 0)
@@ -224,7 +197,8 @@ def plan(opts: CheckOptions, host: Mapping[str, Any], env: Mapping[str, str]) ->
                      "sizes": sizes}
     return Plan(
         backend, nproc, world, tuple(sizes), warmup, iters, _deadlines(opts.timeout, for_plan(topo.nnodes, ops)),
-        {"host": socket.gethostname(), "addr": topo.local_addr}, Path(opts.out) if opts.out else default_run_dir("check"),
-        topo, _check_inject(opts.inject, world), structure, opts.fail_on, opts.gates, ops,
+        {"host": socket.gethostname(), "addr": topo.local_addr},
+        Path(opts.out) if opts.out else default_run_dir("check"),
+        topo, _check_inject(opts.inject, world), structure, common, opts.gates, ops,
         _below_pct(opts.expected_below_pct),
     )

@@ -100,7 +100,8 @@ def resolve(nnodes: int | None, endpoint: str | None, rdzv_id: str | None, local
         return None
     if endpoint is None:
         if not (alloc and alloc.hosts):
-            raise UsageError(f"--nodes {nnodes} needs --rdzv-endpoint HOST:PORT (the same on every node), or a SLURM allocation")
+            raise UsageError(f"--nodes {nnodes} needs --rdzv-endpoint HOST:PORT (the same on every node), "
+                             "or a SLURM allocation")
         endpoint = alloc.rdzv_endpoint
     host, _ = parse_endpoint(endpoint)
     rdzv_id = rdzv_id or (alloc.rdzv_id if alloc else "ncclDoctor")

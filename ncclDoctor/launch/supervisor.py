@@ -107,11 +107,14 @@ class Outcome:
 @dataclass(frozen=True)
 class Stall:
     """A stall policy's verdict: ``phase`` missed ``limit_s``, counted from ``since``
-    (a monotonic time)."""
+    (a monotonic time). A policy that knows who is stuck passes ``culprits`` and
+    ``victims``; otherwise ``Supervisor.blame(phase)`` decides."""
 
     phase: str
     limit_s: float
     since: float
+    culprits: tuple[int, ...] | None = None
+    victims: tuple[int, ...] | None = None
 
 
 class InterruptedRun(Exception):
@@ -252,7 +255,8 @@ class Supervisor:
         """(culprits, victims) for a stall in ``phase`` (see the module docstring)."""
         states = list(self.ranks.values())
         if phase == "launch":
-            return sorted(s.rank for s in states if s.phase is None), sorted(s.rank for s in states if s.phase is not None)
+            never = sorted(s.rank for s in states if s.phase is None)
+            return never, sorted(s.rank for s in states if s.phase is not None)
         if phase in self.phases:
             target = 2 * self.phases.index(phase)
             behind = [s.rank for s in states if self._index(s) < target]
@@ -294,7 +298,10 @@ class Supervisor:
     def _stalled(self, stall: Stall, now: float) -> Outcome:
         out = self._outcome("hang", None)
         out.phase, out.deadline_s = stall.phase, stall.limit_s
-        out.culprits, out.victims = self.blame(stall.phase)
+        if stall.culprits is not None:
+            out.culprits, out.victims = sorted(stall.culprits), sorted(stall.victims or ())
+        else:
+            out.culprits, out.victims = self.blame(stall.phase)
         out.detected_after_s = now - stall.since
         self._stop(out)
         out.returncode = self.proc.returncode

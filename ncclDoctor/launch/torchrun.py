@@ -1,4 +1,4 @@
-"""The torchrun command line for a probe run.
+"""The torchrun command line for a supervised job (the probes, the reference trainer, a script).
 
 We never spawn ranks ourselves: every probe run is ``python -m torch.distributed.run``
 with the options a user would type, so what we test is what their job will do.
@@ -30,6 +30,7 @@ class LaunchSpec:
     join_timeout_s: float = 60.0
     log_dir: str | None = None
     module: str = "probes.worker"
+    script: str | None = None  # a script path instead of ``-m module`` (a user's own job)
 
 
 def torchrun_argv(spec: LaunchSpec, worker_args: list[str]) -> list[str]:
@@ -55,5 +56,6 @@ def torchrun_argv(spec: LaunchSpec, worker_args: list[str]) -> list[str]:
         argv.append(f"--local-addr={spec.local_addr}")
     if spec.log_dir:
         argv += [f"--log-dir={spec.log_dir}", "--redirects=3"]
-    argv += ["-m", spec.module, *worker_args]
+    argv += [spec.script] if spec.script else ["-m", spec.module]
+    argv += worker_args
     return argv

@@ -17,7 +17,7 @@ VERDICT_STYLE = {"pass": "bold green", "warn": "bold yellow", "fail": "bold red"
 
 def render_console(report: Report, console: Console | None = None) -> None:
     from ncclDoctor.findings import sort_findings
-    from ncclDoctor.report.markdown import suppressed_note
+    from ncclDoctor.report.views import suppressed_note
 
     console = console or Console(stderr=False)
     for f in sort_findings(report.findings):

@@ -9,7 +9,7 @@ evidence tables with units in every header; host.
 
 Charts, each drawn only when its data is in the report:
 
-- **busbw against message size**: one line per busbw series (``report.baseline.busbw_series``:
+- **busbw against message size**: one line per busbw series (``analysis.baseline.busbw_series``:
   the whole job, and one per node when tables carry per-node rows), with the baseline's
   values dashed when the run was compared against one. A table with more than
   ``MAX_NODE_LINES`` nodes is drawn as its median node with a slowest-to-fastest band,
@@ -37,9 +37,10 @@ import re
 import statistics
 from typing import Any, Callable
 
-from ncclDoctor.report import baseline as bl
-from ncclDoctor.report.markdown import VERDICT_TEXT, fmt_size
+from ncclDoctor.analysis import baseline as bl
 from ncclDoctor.report.model import Report
+from ncclDoctor.report.views import VERDICT_TEXT, evidence_tables, suppressed_note
+from ncclDoctor.units import fmt_size
 
 SEV_COLOUR = {"error": "#b3261e", "warning": "#9a6700", "info": "#0b5cad"}
 VERDICT_COLOUR = {"pass": "#1a7f37", "warn": "#9a6700", "fail": "#b3261e", "error": "#b3261e"}
@@ -303,7 +304,6 @@ def _finding_html(f: Any) -> str:
 
 def render_html(report: Report) -> str:
     from ncclDoctor.findings import sort_findings
-    from ncclDoctor.report.markdown import evidence_tables, suppressed_note
 
     verdict = VERDICT_TEXT.get(report.verdict, report.verdict)
     n = len(report.findings)

@@ -1,7 +1,8 @@
 """The report: one object every renderer reads.
 
 ``report.json`` is canonical and versioned (``SCHEMA_VERSION``); Markdown, terminal and
-HTML are views of it. Contract (ARCHITECTURE.md): top-level ``schema_version``,
+HTML are views of it (``report.views``), written by ``report.write``. This module imports
+no renderer: the dependencies point one way, model -> views -> renderers -> write. Contract (ARCHITECTURE.md): top-level ``schema_version``,
 ``tool_version``, ``command``, ``started_at``, ``verdict``, ``exit_code``, ``findings``,
 ``nodes``, ``ranks``, ``results``. Fields may be added freely; renaming one bumps the
 major schema version.
@@ -26,7 +27,6 @@ from typing import Any
 from ncclDoctor import __version__
 from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Finding, Severity, sort_findings, worst
-from ncclDoctor.fsutil import write_json_atomic, write_text_atomic
 
 SCHEMA_VERSION = "1.2"  # 1.2: results.collectives, results.expected, row root/expected_pct
 
@@ -119,37 +119,8 @@ class Report:
             return cls.from_dict(json.load(fh))
 
 
-RENDERERS = ("json", "markdown", "html")
-
-
-def render(report: Report, fmt: str) -> str:
-    """The report as text in one of ``RENDERERS`` (the terminal view is ``report.console``)."""
-    if fmt == "json":
-        return report.to_json()
-    if fmt == "markdown":
-        from ncclDoctor.report.markdown import render_markdown
-
-        return render_markdown(report)
-    if fmt == "html":
-        from ncclDoctor.report.html import render_html
-
-        return render_html(report)
-    raise ValueError(f"unknown report format {fmt!r}: expected one of {', '.join(RENDERERS)}")
-
-
 def schema_text() -> str:
     """The JSON Schema of report.json shipped with this version (``report/schema/``)."""
     from importlib import resources
 
     return resources.files("ncclDoctor.report").joinpath("schema").joinpath("report.schema.json").read_text(encoding="utf-8")
-
-
-def write_run_dir(report: Report, run_dir: str | os.PathLike) -> Path:
-    """Write report.json, report.md and report.html into the run directory (each file whole)."""
-    run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    report.run_dir = str(run_dir)
-    write_json_atomic(run_dir / "report.json", report.to_dict())
-    write_text_atomic(run_dir / "report.md", render(report, "markdown"))
-    write_text_atomic(run_dir / "report.html", render(report, "html"))
-    return run_dir / "report.json"

@@ -29,7 +29,7 @@ def structure_lines(results: dict[str, Any]) -> list[str]:
         lines.append(f"#   intra-node all_reduce   {row['node']:<28} {_gbps(row['busbw_gbps'])} busbw")
     per = (results.get("intra_node_all_reduce") or {}).get("per_node") or {}
     if per:
-        from ncclDoctor.report.markdown import fmt_size
+        from ncclDoctor.units import fmt_size
 
         lines.append("#   intra-node busbw (GB/s) by message size, per node:")
         for node, sub in per.items():
@@ -54,8 +54,8 @@ def structure_tables(results: dict[str, Any]) -> list[Any]:
     """The same evidence as tables for Markdown and HTML (``report.markdown.Table``):
     each node's intra-node all_reduce against message size, then the inter-node
     all_reduce and every point-to-point pair measured."""
+    from ncclDoctor.report.views import Table
     from probes.localize import SLOW_RATIO, median
-    from ncclDoctor.report.markdown import Table
 
     out = []
     per = (results.get("intra_node_all_reduce") or {}).get("per_node") or {}

@@ -1,1 +1,6 @@
-"""Rules: pure functions from facts to findings. No I/O, no judging elsewhere."""
+"""Rules: pure functions from host facts to findings (env lint, GPUs, RDMA ports, /dev/shm, host limits).
+
+Rule *texts* (code, severity, title, why, fix) are in ``rules/codes/<family>.py``; the
+functions here and the analyses elsewhere (``analysis``, ``diagnose``, ``sweep.checks``)
+import them from there and never from each other.
+"""

@@ -14,25 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ncclDoctor.findings import Finding, Severity, rule
+from ncclDoctor.findings import Finding, Severity
 from ncclDoctor.knowledge.env_vars import BY_NAME, EnvVar
-
-IB_TIMEOUT_WINDOW = rule(
-    "ENV010",
-    "warning",
-    "InfiniBand retry window against the collective timeout",
-    why="""
-When a link dies, NCCL reports it (with the peer's address) only after the InfiniBand
-retry window: 4.096 us x 2^NCCL_IB_TIMEOUT per try, times NCCL_IB_RETRY_CNT. If that
-window is as long as torch's collective timeout, torch's watchdog fires first with a
-bare "Watchdog caught collective operation timeout" and the error that would have named
-the broken link never appears; with NCCL_IB_TIMEOUT=0 a dead link is never reported.
-""",
-    fix="""
-Keep 4.096 us x 2^NCCL_IB_TIMEOUT x NCCL_IB_RETRY_CNT well below the timeout given to
-init_process_group (default 10 min for nccl): NCCL's defaults (20 and 7) give ~30 s.
-""",
-)
+from ncclDoctor.rules.codes.env import BAD_VALUE, CONTRADICTION, IB_TIMEOUT_WINDOW, SYNTAX
 
 US = 4.096e-6
 
@@ -78,8 +62,6 @@ def timeouts(env: Mapping[str, str], nodes: list[str], pg_timeout_s: float | Non
 
 def check_value(info: EnvVar, value: str, seen: str, nodes: list[str]) -> list[Finding]:
     """ENV006/ENV007 for one value, by the variable's kind."""
-    from ncclDoctor.rules.env import BAD_VALUE, SYNTAX
-
     problem, sev = _problem(info, value)
     if problem:
         return [BAD_VALUE.finding(f"{seen}: {problem}", severity=sev, nodes=nodes, evidence=[seen])]
@@ -131,8 +113,6 @@ def _syntax(info: EnvVar, value: str) -> str | None:
 
 
 def contradictions(env: Mapping[str, str], nodes: list[str]) -> list[Finding]:
-    from ncclDoctor.rules.env import CONTRADICTION
-
     out = []
 
     def add(msg: str, *names: str) -> None:

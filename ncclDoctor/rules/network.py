@@ -14,57 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ncclDoctor.findings import Finding, Severity, rule
-
-MISSING_IFACE = rule(
-    "NET001",
-    "error",
-    "Interface named in settings is not on this host",
-    why="""
-NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME decide which interface carries bootstrap and
-socket traffic. When nothing on this host matches, NCCL stops with "Bootstrap : no
-socket interface found" and gloo cannot bind; when only some names match, the job uses
-fewer or other interfaces than the script says. Interface names differ between hosts
-and container images (eth0, ens5, enp65s0f0, ib0).
-""",
-    fix="List this host's interfaces with `ip -br addr` and name the one on the cluster network (NCCL: '=name' for an exact match).",
-)
-
-MISSING_HCA = rule(
-    "NET002",
-    "error",
-    "RDMA device named in NCCL_IB_HCA is not on this host",
-    why="""
-NCCL_IB_HCA restricts NCCL to the named RDMA devices. If none of them exists, NCCL finds
-no usable InfiniBand/RoCE device and falls back to TCP sockets: the job runs, at a
-fraction of the bandwidth. If some are missing, fewer rails carry the traffic.
-""",
-    fix="List the devices with `ibv_devinfo -l` or `ls /sys/class/infiniband` and correct NCCL_IB_HCA (or unset it to use all).",
-)
-
-PORT_DOWN = rule(
-    "NET003",
-    "error",
-    "RDMA port is not ACTIVE",
-    why="""
-A port NCCL may use is not in the ACTIVE state (cable, switch port, subnet manager, or
-a RoCE interface that is down). NCCL skips it or, if it was the only one, uses sockets;
-a port that flaps between states causes IB errors (status 12, retry exceeded) mid-job.
-""",
-    fix="Check `ibstat` / `ibv_devinfo` on this host, the cable and the switch port; exclude the HCA with NCCL_IB_HCA until it is fixed.",
-)
-
-PORT_SLOW = rule(
-    "NET004",
-    "warning",
-    "RDMA port runs below the rate of its peers",
-    why="""
-Ports of the same host normally train to the same rate. One port at a lower rate
-(fewer lanes, or an older speed) is a degraded cable or transceiver; every collective
-whose ring crosses it runs at that port's speed.
-""",
-    fix="Compare `ibstat` rates; reseat or replace the cable/transceiver of the slow port.",
-)
+from ncclDoctor.findings import Finding, Severity
+from ncclDoctor.rules.codes.env import SYNTAX
+from ncclDoctor.rules.codes.net import MISSING_HCA, MISSING_IFACE, PORT_DOWN, PORT_SLOW
 
 
 @dataclass(frozen=True)
@@ -117,8 +69,6 @@ def lint_env_devices(
 
 def _hca_prefix_note(value: str, nodes: list[str]) -> list[Finding]:
     """Without the host's device list: say what a bare name like mlx5_1 may also select."""
-    from ncclDoctor.rules.env import SYNTAX
-
     spec = parse_nccl_list(value)
     # Only device names with a one-digit index (mlx5_1): a bare family like mlx5 is meant as a prefix.
     loose = [n for n, _ in spec.items if re.search(r"_[1-9]$", n)] if not spec.exact else []
@@ -146,8 +96,6 @@ def _nccl_ifaces(value: str, interfaces: list[str], nodes: list[str]) -> list[Fi
     dead = [n for n, p in spec.items if not spec.token_matches((n, p), interfaces)]
     if dead:
         return [MISSING_IFACE.finding(f"{seen}: {', '.join(dead)} match{'es' if len(dead) == 1 else ''} nothing on this host; NCCL uses {', '.join(chosen)}.", severity=Severity.WARNING, nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
-    from ncclDoctor.rules.env import SYNTAX
-
     extra = [(n, spec.token_matches((n, p), interfaces)) for n, p in spec.items if not spec.exact]
     extra = [(n, m) for n, m in extra if n in m and len(m) > 1]
     if extra:
@@ -177,8 +125,6 @@ def _hcas(value: str, hcas: list[str], nodes: list[str]) -> list[Finding]:
     dead = [] if spec.exclude else [n for n, p in spec.items if not spec.token_matches((n, p), hcas)]
     if dead:
         return [MISSING_HCA.finding(f"{seen}: {', '.join(dead)} not on this host; NCCL uses {', '.join(chosen)}.", severity=Severity.WARNING, nodes=nodes, evidence=[seen, {"hcas": hcas}])]
-    from ncclDoctor.rules.env import SYNTAX
-
     extra = [(n, spec.token_matches((n, p), hcas)) for n, p in spec.items if not spec.exact and not spec.exclude]
     extra = [(n, m) for n, m in extra if n in m and len(m) > 1]
     if extra:

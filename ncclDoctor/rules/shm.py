@@ -16,26 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ncclDoctor.findings import Finding, Severity, rule
+from ncclDoctor.findings import Finding, Severity
+from ncclDoctor.rules.codes.sys import SHM_TOO_SMALL
 
 MIB = 1 << 20
-
-SHM_TOO_SMALL = rule(
-    "SYS006",
-    "error",
-    "/dev/shm smaller than the DataLoader workers need",
-    why="""
-DataLoader workers pass every batch through /dev/shm: ranks per node x num_workers x
-prefetch_factor batches can be there at once. When it fills up, workers die with "Bus
-error", "No space left on device" or "DataLoader worker (pid N) is killed by signal",
-usually minutes into training, on the node with the smallest /dev/shm.
-""",
-    fix="""
-Give the container more shared memory (docker run --shm-size=..., or a Kubernetes
-emptyDir with medium: Memory and a sizeLimit above the need shown), or lower num_workers
-or prefetch_factor.
-""",
-)
 
 
 def shm_need_bytes(ranks_per_node: int, workers: int, batch_bytes: float, prefetch_factor: int = 2) -> int:

@@ -5,55 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ncclDoctor.findings import Finding, rule
-
-PIN_NO_GPU = rule(
-    "DL004", "info", "pin_memory without a GPU is a no-op",
-    why="""
-pin_memory=True page-locks batches so the host-to-GPU copy can be asynchronous. With no
-accelerator there is no copy to speed up: torch warns and ignores the flag.
-""",
-    fix="Leave pin_memory=False on CPU-only jobs; measure it on the GPU nodes you train on.",
-)
-OVERSUBSCRIBED = rule(
-    "DL005", "warning", "More loader workers and ranks than CPU cores",
-    why="""
-Every DataLoader worker is a process. Workers x local ranks beyond the cores this job may
-use make CPU-bound decoding compete with the training processes themselves, so the
-throughput a sweep measures alone falls apart under full load.
-""",
-    fix="""
-Cap num_workers at (usable cores / local ranks) - 1 for CPU-bound loaders; raise it
-past that only for loaders that mostly wait on storage, and confirm with a sweep.
-""",
-)
-SHM_SMALL = rule(
-    "DL006", "warning", "/dev/shm is small for the batches in flight",
-    why="""
-Workers hand batches to the training process through shared memory (/dev/shm). When it
-fills up, workers die with 'Bus error' or the loader deadlocks; Docker's default is 64 MiB.
-""",
-    fix="Enlarge /dev/shm (docker run --shm-size=8g, or an emptyDir with medium: Memory on Kubernetes), or lower num_workers x prefetch_factor.",
-)
-RECOMMENDATION = rule(
-    "DL007", "info", "Recommended DataLoader settings",
-    why="""
-The smallest num_workers within the margin of the best measured throughput, or whose
-data wait is already under the margin of its step (more workers cannot gain more than
-that): past the knee more workers cost memory and CPU and buy nothing.
-""",
-    fix="Set the recommended values in your DataLoader; rerun the sweep when the model, batch size or hardware change.",
-)
-CUT_SHORT = rule(
-    "DL008", "warning", "The sweep was cut short by its time budget",
-    why="Configurations that were not measured cannot be recommended; the pick is the best of those that were.",
-    fix="Rerun with a larger --max-minutes, fewer --workers choices, or fewer measurement windows.",
-)
-RUN_FAILED = rule(
-    "DL009", "error", "A sweep configuration failed to run",
-    why="A configuration that crashes or hangs (too many workers for the memory or /dev/shm, a broken loader) is not usable, whatever its speed.",
-    fix="Read the configuration's logs in the run directory (configs/<label>/logs/); fix the cause or leave that setting out.",
-)
+from ncclDoctor.findings import Finding
+from ncclDoctor.rules.codes.dl import OVERSUBSCRIBED, PIN_NO_GPU, SHM_SMALL
 
 
 def usable_cores(host: dict[str, Any]) -> int:

@@ -12,9 +12,12 @@ from typing import Any, Callable
 
 from ncclDoctor.errors import ExitCode, UsageError
 from ncclDoctor.facts.host import collect_host_facts
-from ncclDoctor.findings import Severity
-from ncclDoctor.report.model import Report, write_run_dir
-from ncclDoctor.rules import run as run_rules
+from ncclDoctor.finish import default_run_dir, finishing
+from ncclDoctor.options import CommonOptions
+from ncclDoctor.report.model import Report
+from ncclDoctor.report.write import write_run_dir
+from ncclDoctor.rules.codes import dl as dl_rules
+from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.sweep import checks, plan
 from ncclDoctor.sweep.plan import Axes, Config
 from ncclDoctor.sweep.runner import RunResult, child_env, run_config
@@ -43,8 +46,7 @@ class SweepOptions:
     step_ms: float = 10.0
     backend: str = "auto"
     stall_share: float = 0.10
-    out: str | None = None
-    fail_on: str = "error"
+    common: CommonOptions = field(default_factory=CommonOptions)  # --out, --fail-on, --select, ...
     extra_args: list[str] = field(default_factory=list)  # more reference_train options
 
 
@@ -77,11 +79,8 @@ def _bools(text: str, name: str) -> tuple[bool, ...]:
 
 
 def resolve(opts: SweepOptions, host: dict[str, Any]) -> Resolved:
-    from ncclDoctor.check import default_run_dir
     from ncclDoctor.facts.network import node_address, node_label
 
-    if opts.fail_on not in ("error", "warning", "info"):
-        raise UsageError(f"unknown --fail-on {opts.fail_on!r}: expected error, warning or info")
     for name, val, low in (("--max-minutes", opts.max_minutes, 0.1), ("--windows", opts.windows, 1), ("--window-steps", opts.window_steps, 2), ("--batch-size", opts.batch_size, 1)):
         if val < low:
             raise UsageError(f"{name} must be at least {low}, got {val}")
@@ -104,7 +103,7 @@ def resolve(opts: SweepOptions, host: dict[str, Any]) -> Resolved:
     pins = (False,) if not cuda else {"auto": (False, True), "true": (True,), "false": (False,), "both": (False, True)}[opts.pin_memory]
     pf = _ints(opts.prefetch_factor, "--prefetch-factor", 1) if opts.prefetch_factor else (None,)
     axes = Axes(workers, pins, pf, _bools(opts.persistent_workers, "--persistent-workers"))
-    run_dir = Path(opts.out) if opts.out else default_run_dir("sweep-workers")
+    run_dir = Path(opts.common.out) if opts.common.out else default_run_dir("sweep-workers")
     node = node_label(socket.gethostname(), node_address(dict(os.environ)))
     steps = opts.warmup_steps + opts.windows * opts.window_steps
     targs = [f"--batch-size={opts.batch_size}", f"--max-steps={steps}", "--epochs=1000", "--no-eval", f"--warmup-steps={opts.warmup_steps}",
@@ -219,9 +218,9 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
     for c in m.order:
         res = m.results[c]
         if res.status != "ok":
-            report.add(checks.RUN_FAILED.finding(f"{c.label}: {res.status} after {res.elapsed_s:.0f} s: {res.error or 'deadline passed'}", nodes=[r.node]))
+            report.add(dl_rules.RUN_FAILED.finding(f"{c.label}: {res.status} after {res.elapsed_s:.0f} s: {res.error or 'deadline passed'}", nodes=[r.node]))
     if m.cut_short:
-        report.add(checks.CUT_SHORT.finding(
+        report.add(dl_rules.CUT_SHORT.finding(
             f"{len(m.cut_short)} configuration(s) not measured within --max-minutes {opts.max_minutes:g}: {', '.join(c.label for c in m.cut_short)}.", nodes=[r.node]))
     measured = m.measured()
     pick = plan.recommend(measured, opts.margin, m.shares())
@@ -235,7 +234,7 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
     res = m.results[pick]
     why = reason(pick, pred, measured, opts.stall_share, m.shares().get(pick))
     report.results["sweep"]["recommendation"] = {**pick.to_dict(), "samples_per_s": round(measured[pick], 2), "reason": why}
-    report.add(checks.RECOMMENDATION.finding(
+    report.add(dl_rules.RECOMMENDATION.finding(
         f"num_workers={pick.num_workers}, pin_memory={pick.pin_memory}" + (f", prefetch_factor={pick.prefetch_factor}" if pick.prefetch_factor else "")
         + (", persistent_workers=True" if pick.persistent_workers else "") + f" — {why}", nodes=[r.node], evidence=[report.results["sweep"]["recommendation"]]))
     report.results["stalls"] = res.analysis
@@ -252,7 +251,7 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
 
 
 def _batch_bytes(res: RunResult) -> int:
-    from ncclDoctor.monitor import read_records
+    from ncclDoctor.sweep.stalls import read_records
 
     for recs in read_records(res.folder).values():
         for rec in recs:
@@ -266,7 +265,7 @@ def run_sweep(opts: SweepOptions, argv: list[str] | None = None, progress: Progr
     report = Report(command="sweep-workers", argv=list(argv if argv is not None else sys.argv[1:]))
     report.host = collect_host_facts()
     r = resolve(opts, report.host)
-    report.config = {**asdict(opts), "nproc_per_node": r.nproc, "workers": list(r.axes.workers), "trainer_args": r.trainer_args}
+    report.config = {**asdict(opts), "common": opts.common.summary(), "nproc_per_node": r.nproc, "workers": list(r.axes.workers), "trainer_args": r.trainer_args}
     r.run_dir.mkdir(parents=True, exist_ok=True)
     env = child_env(dict(os.environ))
     if not opts.loader:
@@ -285,8 +284,7 @@ def run_sweep(opts: SweepOptions, argv: list[str] | None = None, progress: Progr
         code = conclude(report, m, pred, report.host, mode)
         outcome = outcome if outcome != ExitCode.OK else code
         report.duration_s = round(time.monotonic() - t0, 3)
-        report.conclude(Severity.parse(opts.fail_on), outcome)
-        write_run_dir(report, r.run_dir)
+        finishing(report, opts.common, r.run_dir, outcome=outcome)
     return report
 
 

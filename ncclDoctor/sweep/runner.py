@@ -22,8 +22,8 @@ from ncclDoctor.analysis import stalls
 from ncclDoctor.fsutil import write_json_atomic
 from ncclDoctor.launch import process
 from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
-from ncclDoctor.monitor import read_records
 from ncclDoctor.sweep.plan import Config
+from ncclDoctor.sweep.stalls import read_records
 
 
 @dataclass

@@ -1,6 +1,115 @@
-"""Rule texts: the run itself across nodes (RUN1xx). Leaf module: imports only ``findings.rule``."""
+"""RUN rule texts: the probe run itself: launch, rendezvous, hangs, crashes, wrong results.
+
+Texts only (what `ncclDoctor explain CODE` prints); the checks that fire them live in
+``ncclDoctor.analysis.verdict``, ``ncclDoctor.check`` (RUN005-RUN007; RUN101 and RUN102
+across nodes), ``ncclDoctor.sweep.core``.
+"""
+
+from __future__ import annotations
 
 from ncclDoctor.findings import rule
+
+LAUNCH_FAILED = rule(
+    "RUN001",
+    "error",
+    "The probe could not start",
+    why="""
+torchrun exited before every rank had started. The same will happen to a training job
+launched the same way: the launcher, the rendezvous endpoint or the Python environment
+is broken on this node.
+""",
+    fix="""
+Read torchrun.log in the run directory (and logs/ for each rank). Check that
+`python -m torch.distributed.run --help` works, that the rendezvous endpoint is
+reachable from every node, and that every node runs the same command.
+""",
+)
+
+
+INIT_FAILED = rule(
+    "RUN002",
+    "error",
+    "Process-group initialisation failed",
+    why="""
+Ranks started but init_process_group did not complete. Usually a rank cannot reach the
+store (MASTER_ADDR/MASTER_PORT, firewall), the backend cannot bind the chosen network
+interface (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME), or NCCL could not set up its
+communicator.
+""",
+    fix="""
+Look at the named ranks' errors. Check GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME name an
+interface that exists and is up on every node, and rerun with NCCL_DEBUG=INFO on GPUs.
+""",
+)
+
+
+HANG = rule(
+    "RUN003",
+    "error",
+    "A rank did not reach a phase in time",
+    why="""
+When one rank stops issuing collectives, every other rank blocks inside the next one
+and, minutes later, reports a watchdog timeout: the ranks that report are victims. The
+culprit is the rank that never entered the collective (or issued fewer of them).
+""",
+    fix="""
+Look at the culprit's stack (stacks/ in the run directory): it shows where that rank
+really is. A longer timeout does not cure a hang at a fixed point. If every rank was
+inside the same collective, suspect the transport between nodes: run
+`ncclDoctor check --nodes N` to localize the link.
+""",
+)
+
+
+CRASH = rule(
+    "RUN004",
+    "error",
+    "A rank died",
+    why="""
+A rank exited (an exception, a signal, the OOM killer) and the others lost their peer:
+their "connection closed by peer" or timeout errors are a consequence, not the cause.
+""",
+    fix="Read the named rank's traceback (logs/ in the run directory) and fix that first.",
+)
+
+
+WRONG_RESULTS = rule(
+    "RUN005",
+    "error",
+    "Collective returned wrong data",
+    why="""
+The all_reduce of known integer inputs did not produce the exact expected sum. That is
+data corruption (historically GPUDirect RDMA, PCIe ACS/IOMMU settings, or forced
+protocols such as NCCL_PROTO=LL128 where unsupported), and training on it is silently
+wrong.
+""",
+    fix="""
+Stop using this node until explained. Unset forced NCCL_PROTO/NCCL_ALGO, check ACS and
+IOMMU settings, and rerun `ncclDoctor check`; run nccl-tests' all_reduce_perf -c 1 to
+confirm.
+""",
+)
+
+
+SINGLE_RANK = rule(
+    "RUN006",
+    "warning",
+    "Only one rank: bus bandwidth is meaningless",
+    why="""
+With one rank, all_reduce moves no data: nccl-tests' bus factor 2(n-1)/n is 0 and busbw
+reads 0 GB/s. Many "Avg bus bandwidth = 0" reports are single-rank runs by accident.
+""",
+    fix="Run with --nproc-per-node 2 or more (or --nodes N).",
+)
+
+
+INTERRUPTED = rule(
+    "RUN007",
+    "warning",
+    "Run interrupted",
+    why="The run was stopped before it finished; the report holds what was gathered until then.",
+    fix="Rerun the same command to completion.",
+)
 
 RANK_ERRORS = rule(
     "RUN101",

@@ -1,0 +1,1 @@
+"""Tiny jobs that benchmarks/gpu_verify.py runs (each prints one JSON line on stdout)."""
