@@ -155,7 +155,7 @@ def _report(busbw: dict[int, float], backend: str = "nccl"):
     ],
 )
 def test_nccl_tests_output_is_a_baseline(name, table, size, busbw):
-    from ncclDoctor.report import baseline as bl
+    from ncclDoctor.analysis import baseline as bl
 
     doc = bl.load_baseline(FIX / name)
     assert doc["backend"] == "nccl" and doc["world_size"] == 16

@@ -35,8 +35,8 @@ import datetime as _dt
 import os
 from typing import Any, Iterable
 
+from ncclDoctor.analysis import baseline as bl
 from ncclDoctor.fsutil import write_text_atomic
-from ncclDoctor.report import baseline as bl
 from ncclDoctor.report.collectives import tables
 
 VERDICTS = ("pass", "warn", "fail", "error")
