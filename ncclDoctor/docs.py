@@ -25,6 +25,7 @@ FAMILIES = {
     "DL": "DataLoader (sweep-workers, stalls)",
     "ENV": "Distributed settings (env, check)",
     "GPU": "GPU health through NVML (env, check)",
+    "LIVE": "Your own job, watched live (run, attach)",
     "LOG": "Logs of a failed run (diagnose)",
     "NET": "Network interfaces and RDMA ports (env, check)",
     "RUN": "The probe run itself (check)",

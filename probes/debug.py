@@ -7,8 +7,8 @@ Installed by the worker before ``init``:
   main thread is blocked inside a collective (the supervisor's fallback).
 - A daemon thread watches the control store for ``ctl/dump``. When the supervisor sets
   it (a deadline passed), the thread writes the stack file, dumps torch's Flight
-  Recorder (``_dump_fr_trace_json``, which covers gloo in torch >= 2.9 and nccl since
-  2.5) to ``<run_dir>/fr/rank<R>.json``, publishes both to the store (so the reporting
+  Recorders (the CPU one for gloo and, on CUDA builds, NCCL's, merged: ``_fr_json``)
+  to ``<run_dir>/fr/rank<R>.json``, publishes both to the store (so the reporting
   node gets them even across nodes) and acknowledges with ``ack/dump/<R>``. Blocked
   collectives release the GIL, so the thread runs while the main thread waits.
 """
@@ -31,19 +31,30 @@ MAX_PUBLISH = 256 * 1024  # bytes per blob through the store; the full file stay
 
 
 def _fr_json() -> str | None:
+    """Both Flight Recorders, merged. torch 2.13 keeps gloo collectives in the CPU recorder
+    (``_dump_fr_trace_json``) and NCCL ones in the CUDA recorder (``_dump_nccl_trace_json``, CUDA
+    builds only): the CPU call succeeds on a CUDA build too, so taking the first that answers
+    would never read NCCL's (shared/knowledge/live_hang_mechanisms.md, 2.3; not run on a GPU)."""
     import torch
 
     c10d = torch._C._distributed_c10d
+    merged: dict | None = None
     for name in ("_dump_fr_trace_json", "_dump_nccl_trace_json"):
         fn = getattr(c10d, name, None)
         if fn is None:
             continue
         try:
             out = fn()
+            data = json.loads(out.decode("utf-8", "replace") if isinstance(out, bytes) else out)
         except Exception:
             continue
-        return out.decode("utf-8", "replace") if isinstance(out, bytes) else out
-    return None
+        if merged is None:
+            merged = data
+        else:
+            merged.setdefault("entries", []).extend(data.get("entries") or [])
+            for key in ("pg_status", "pg_config"):
+                merged.setdefault(key, {}).update(data.get(key) or {})
+    return json.dumps(merged) if merged is not None else None
 
 
 def python_stacks() -> str:

@@ -12,6 +12,11 @@ localization with real processes:
 ``slow:R:50ms``      rank R sleeps that long before every collective
 ``mismatch:R``       rank R issues its first sweep collective with a different size
 ``skip:R``           rank R skips its first sweep collective
+``corrupt:R[:N]``    rank R's result of every checked all_reduce (the smoke and
+                     each sweep size) has N elements (default 1) changed after the
+                     collective and before the exact check, as silent data
+                     corruption on that rank's path would: the check counts them
+                     (``#wrong``, "Out of bounds values"), RUN005 names the rank
 =================  ==============================================================
 """
 
@@ -23,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("hang", "crash", "exit", "slow", "mismatch", "skip")
+KINDS = ("hang", "crash", "exit", "slow", "mismatch", "skip", "corrupt")
 DEFAULT_PHASE = "all_reduce"
 
 
@@ -64,6 +69,8 @@ def parse(spec: str) -> Fault:
             parse_duration_s(arg)
         except ValueError:
             raise ValueError(f"bad --inject {spec!r}: {arg!r} is not a duration like 50ms") from None
+    if parts[0] == "corrupt" and arg is not None and not (arg.isdigit() and int(arg) >= 1):
+        raise ValueError(f"bad --inject {spec!r}: corrupt takes a count of elements >= 1, e.g. corrupt:1:3")
     return Fault(parts[0], rank, arg)
 
 
@@ -75,6 +82,7 @@ class RankFaults:
         self.sweep_collectives = 0
         self.default_phase = DEFAULT_PHASE  # the worker sets its first sweep phase (--op)
         self.delay_s = sum(parse_duration_s(f.arg) for f in faults if f.kind == "slow" and f.arg)
+        self.corrupt = sum(int(f.arg or 1) for f in faults if f.kind == "corrupt")
 
     def before_phase(self, phase: str, worker: Any) -> None:
         for f in self.faults:
@@ -105,6 +113,16 @@ class RankFaults:
 
             return torch.empty(tensor.numel() * 2, dtype=tensor.dtype, device=tensor.device).fill_(1)
         return tensor
+
+
+    def after_checked_collective(self, tensor: Any) -> None:
+        """Change ``corrupt`` elements of a result about to be checked exactly: spread
+        over the buffer (first, then evenly), each off by +1 (integers in float32
+        stay exact, so every changed element is counted once)."""
+        n = min(self.corrupt, tensor.numel())
+        if n:
+            step = max(1, tensor.numel() // n)
+            tensor[: n * step : step] += 1
 
 
 def for_rank(specs: list[str], rank: int) -> RankFaults:

@@ -70,6 +70,8 @@ def check(ctx, mod, count: int, nranks: int, rank: int, group=None, **kw) -> int
     send, recv = mod.buffers(count, nranks, rank, ctx.device)
     ctx.collective(mod, send, recv, group=group, **kw)
     ctx.sync()
+    if getattr(ctx, "faults", None) is not None:  # --inject corrupt:R:N, a testing aid
+        ctx.faults.after_checked_collective(recv)
     want = mod.expected(count, nranks, rank, ctx.device, **({"peer": kw["peer"]} if "peer" in kw else {}))
     return wrong_elements(recv, want)
 

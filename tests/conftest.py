@@ -37,6 +37,9 @@ INTEGRATION = (
     "tests/test_packaging.py",
     "tests/test_supervisor.py::test_a_",  # a second client of the generic supervisor, under real torchrun
     "tests/test_preflight.py::test_the_same_nccl_conf_gives_the_same_env_and_net_findings_through_env_and_check",
+    "tests/test_run_rules.py::test_run001_torchrun_that_exits_before_any_rank_started",
+    "tests/test_run_rules.py::test_run006_a_single_rank_is_named_and_reads_zero_busbw",
+    "tests/test_run_rules.py::test_run102_a_node_that_never_started_is_named",
 )
 # Fixtures that run a real check under torchrun: every test using one is integration.
 INTEGRATION_FIXTURES = {"two_rank_run", "run"}  # tests/_reportrun.real_check behind `run`

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import random
+import socket
 import subprocess
 import sys
 import time
@@ -27,7 +27,20 @@ class NodeRun:
 
 
 def free_port() -> int:
-    return random.randint(20000, 40000) // 2 * 2  # control store takes PORT+1
+    """A rendezvous port whose next port (the control store's) is free too: the kernel
+    picks PORT by binding port 0, so parallel test runs do not draw the same one."""
+    for _ in range(200):
+        with socket.socket() as a, socket.socket() as b:
+            a.bind(("", 0))
+            port = a.getsockname()[1]
+            if port >= 65535:
+                continue
+            try:
+                b.bind(("", port + 1))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free pair of adjacent ports")
 
 
 def run_nodes(n: int, start, addr, tmp: Path, extra: list[str] | None = None, envs: dict[int, dict] | None = None,

@@ -16,6 +16,7 @@ import pytest
 
 from ncclDoctor import ci
 from ncclDoctor.analysis import baseline as bl
+from ncclDoctor.findings import Severity
 from ncclDoctor.report.junit import render_junit
 from ncclDoctor.report.model import Report
 from tests._reportrun import LINT_ENV, SMALL, real_check, schema_errors
@@ -150,16 +151,25 @@ def test_min_busbw_floor(run):
 
 
 def test_select_and_ignore_by_prefix_and_code(run):
-    codes = sorted({f["code"] for f in run.report["findings"]})
-    assert len(codes) >= 2
+    """What --select keeps is asserted, not only what it drops: a select that dropped
+    everything would leave [] here."""
+    codes = sorted(f["code"] for f in run.report["findings"])
+    assert {"ENV004", "ENV005"} <= set(codes), codes  # LINT_ENV's warning and info
+    others = {c: codes.count(c) for c in codes if not c.startswith("ENV")}
     rep = Report.load(run.dir)
-    ci.judge(rep, ci.Gates(select=[codes[0][:3]], ignore=[codes[0]]))
-    assert all(f.code.startswith(codes[0][:3]) and f.code != codes[0] for f in rep.findings)
-    assert rep.config["gates"]["suppressed"][codes[0]] >= 1
+    ci.judge(rep, ci.Gates(select=["ENV"], ignore=["ENV005"]))
+    assert [f.code for f in rep.findings] == ["ENV004"]
+    assert rep.config["gates"]["suppressed"] == {"ENV005": 1, **others}
     rep.conclude()
+    assert rep.verdict == "pass" and rep.exit_code == 0  # only the info finding is left
+    rep = Report.load(run.dir)
+    ci.judge(rep, ci.Gates(select=["env005"]))  # an exact code, any case
+    assert [f.code for f in rep.findings] == ["ENV005"]
+    rep.conclude(Severity.WARNING)
+    assert rep.exit_code == 1
     from ncclDoctor.report.markdown import render_markdown
 
-    assert f"Not shown (--select/--ignore): {codes[0]} x" in render_markdown(rep)
+    assert "Not shown (--select/--ignore): ENV004 x1" in render_markdown(rep)
 
 
 def test_baseline_compare_per_size_and_node():

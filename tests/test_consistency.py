@@ -52,8 +52,9 @@ def test_two_nodes_that_disagree_are_both_named():
 
 def test_interface_and_limits_are_compared():
     invs = [inv("10.0.0.1"), inv("10.0.0.2"), inv("10.0.0.3", iface="eth0", dev_shm_bytes=64 << 20, ulimit_memlock=65536)]
-    codes = sorted(f.code for f in check_consistency(invs))
-    assert codes == ["CON004", "CON005", "CON005"]
+    found = check_consistency(invs)
+    assert sorted(f.code for f in found) == ["CON004", "CON005", "CON005"]
+    assert all(f.nodes == ["10.0.0.3 (node)"] for f in found), [(f.code, f.nodes) for f in found]
 
 
 def test_one_node_is_not_compared_with_itself():

@@ -51,17 +51,41 @@ def test_cli_exit_0_when_nothing_is_wrong(tmp_path):
     assert [f["code"] for f in json.loads(p.stdout)["findings"]] == ["LOG031"]
 
 
-def test_cli_fail_on_warning(tmp_path):
-    args = ["diagnose", str(LOGS / "all_joined_pg_guid"), "--out", str(tmp_path / "r")]
-    assert run_cli(*args, "--fail-on", "warning", timeout=120).returncode == 1
-    assert run_cli(*args[:2], "--fail-on", "bogus", timeout=120).returncode == 2
+# NCCL INFO lines of tests/fixtures/logs/socket_fallback without its errno lines: a
+# warning (LOG019, socket transport) and an info (LOG020, settings from the environment).
+SOCKET_INFO = """node5:240:240 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0
+node5:240:240 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.
+node5:240:240 [0] NCCL INFO NET/IB : No device found.
+node5:240:240 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.5<0>
+"""
+
+
+@pytest.mark.parametrize("lines, codes, exits", [
+    # input with a warning at worst: only --fail-on warning/info make it fail
+    (SOCKET_INFO, ["LOG019", "LOG020"], {None: 0, "error": 0, "warning": 1, "info": 1}),
+    # an info at worst: only --fail-on info makes it fail
+    (SOCKET_INFO.splitlines(True)[0], ["LOG020", "LOG031"], {None: 0, "error": 0, "warning": 0, "info": 1}),
+])
+def test_cli_fail_on_threshold(tmp_path, lines, codes, exits):
+    log = tmp_path / "node0.log"
+    log.write_text(lines)
+    for fail_on, want in exits.items():
+        p = run_cli("diagnose", str(log), "--json", "--out", str(tmp_path / f"r-{fail_on}"),
+                    *(["--fail-on", fail_on] if fail_on else []), timeout=120)
+        rep = json.loads(p.stdout)
+        assert [f["code"] for f in rep["findings"]] == codes
+        assert (p.returncode, rep["exit_code"]) == (want, want), (fail_on, p.stderr)
+    p = run_cli("diagnose", str(log), "--fail-on", "bogus", timeout=120)
+    assert p.returncode == 2 and "'bogus'" in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
 def test_cli_usage_errors_are_one_line(tmp_path):
     p = run_cli("diagnose", str(tmp_path / "nope.log"), timeout=120)
     assert p.returncode == 2 and "no such file or directory" in p.stderr and "Traceback" not in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
-    assert run_cli("diagnose", timeout=120).returncode == 2
+    p = run_cli("diagnose", timeout=120)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "Missing argument" in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
 
 
 def test_cli_reads_stdin(tmp_path):
@@ -110,14 +134,60 @@ def test_bad_inputs_are_notes_and_the_rest_is_analysed(tmp_path):
     assert next(f for f in report.findings if f.code == "LOG005").ranks == [0, 1]
 
 
-def test_unreadable_file(tmp_path):
-    if os.geteuid() == 0:
-        pytest.skip("running as root: permission bits do not stop root from reading (broken links are tested instead)")
+def _assert_unreadable_noted(rep: dict, path: str) -> None:
+    (inp,) = [i for i in rep["results"]["diagnose"]["inputs"] if i["path"] == path]
+    assert inp["kind"] == "skipped" and "cannot read: Permission denied" in inp["notes"], inp
+    (f,) = [f for f in rep["findings"] if f["code"] == "LOG030"]
+    assert path in f["message"] or any(path in str(e) for e in f["evidence"]), f
+
+
+def test_unreadable_file_as_an_unprivileged_user():
+    """A real EACCES from open(): mode 000 does not stop root, so as root the command
+    runs as nobody (setpriv); otherwise as ourselves. Never skipped."""
+    import shutil
+    import tempfile
+
+    d = Path(tempfile.mkdtemp(prefix="ncclDoctor-unreadable-"))  # not under root's 0700 pytest dir
+    try:
+        d.chmod(0o777)
+        (d / "rank1.log").write_text(TIMEOUT_LINE.replace("rank0", "rank1"))
+        f = d / "rank0.log"
+        f.write_text(TIMEOUT_LINE)
+        f.chmod(0)
+        prefix = []
+        if os.geteuid() == 0:
+            assert shutil.which("setpriv"), "setpriv (util-linux) is needed to drop root for this test"
+            prefix = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"]
+        argv = [*prefix, sys.executable, "-m", "ncclDoctor", "diagnose", str(d), "--json", "--out", str(d / "r")]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=cli_env(HOME=str(d)), cwd=str(d))
+        assert "Traceback" not in p.stderr, p.stderr
+        rep = json.loads(p.stdout)
+        _assert_unreadable_noted(rep, str(f))
+        assert "LOG005" in [x["code"] for x in rep["findings"]], rep["findings"]  # the readable file still counts
+        assert p.returncode == 1
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def test_unreadable_file_in_process(tmp_path, monkeypatch):
+    """The same branch without a second user: the input's opener raises EACCES."""
+    from ncclDoctor.diagnose import load
+
     f = tmp_path / "rank0.log"
     f.write_text(TIMEOUT_LINE)
-    f.chmod(0)
-    report = diagnose([str(f)])
-    assert any("cannot read" in n for n in report.results["diagnose"]["inputs"][0]["notes"])
+    real = load._file_input
+
+    def denied(path, named=False):
+        inp = real(path, named)
+
+        def opener():
+            raise PermissionError(13, "Permission denied", path)
+
+        inp.opener = opener
+        return inp
+
+    monkeypatch.setattr(load, "_file_input", denied)
+    _assert_unreadable_noted(diagnose([str(f)]).to_dict(), str(f))
 
 
 def test_50mb_single_line_stays_bounded(tmp_path):
@@ -237,3 +307,11 @@ def test_cli_select_ignore_and_junit(tmp_path):
     p = run_cli("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r2"),
                 "--select", "LOG019", timeout=120)
     assert json.loads(p.stdout)["findings"] == [] and p.returncode == 0
+    # what --select keeps, not only what it drops
+    p = run_cli("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r3"),
+                "--select", "LOG002", timeout=120)
+    rep = json.loads(p.stdout)
+    assert [f["code"] for f in rep["findings"]] == ["LOG002"] and p.returncode == 1
+    assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1}
+    (f,) = rep["findings"]
+    assert f["ranks"] == [3], f  # the desync's odd rank, as test_diagnose_corpus expects

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ncclDoctor.cli import main
+from ncclDoctor.findings import RULES
 from tests.conftest import cli_env, run_cli
 
 FIX = Path(__file__).parent / "fixtures"
@@ -114,8 +115,12 @@ def test_every_new_rule_explains_itself(capsys):
     for code in ["ENV005", "ENV006", "ENV007", "ENV008", "ENV010", "ENV011", "ENV012", "NET001", "NET002",
                  "NET003", "NET004", "GPU000", "GPU001", "GPU005", "GPU010"]:
         assert main(["explain", code]) == 0
-        out = capsys.readouterr().out
+        out = " ".join(capsys.readouterr().out.split())  # rich may wrap: compare word streams
+        rule = RULES[code]
         assert code in out and "Why it matters" in out and "How to fix" in out, code
+        for text in (rule.title, rule.why, rule.fix):  # the rule's own text, not only the headings
+            first = " ".join(text.split(". ")[0].split())[:60]
+            assert first and first in out, (code, first)
 
 
 def test_check_lints_every_rank_and_merges_identical_findings(tmp_path):

@@ -56,7 +56,9 @@ def test_clean_setup_fires_nothing():
 CASES = [
     ({"NCCL_TIMEOUT": "1800"}, "ENV001", "nothing reads it"),
     ({"NCCL_VERSION": "2.18"}, "ENV001", "NCCL_DEBUG=VERSION"),
+    ({"NCCL_TIMEOUT": "1800"}, "ENV001", "init_process_group(timeout"),
     ({"NCCL_BLOCKING_WAIT": "1"}, "ENV002", "use TORCH_NCCL_BLOCKING_WAIT"),
+    ({"NCCL_DESYNC_DEBUG": "1"}, "ENV002", "TORCH_NCCL_DESYNC_DEBUG"),
     ({"TORCH_NCCL_TRACE_BUFFER_SIZE": "2000"}, "ENV002", "use TORCH_FR_BUFFER_SIZE"),
     ({"NCCL_MAX_NRINGS": "8"}, "ENV002", "use NCCL_MAX_CTAS"),
     ({"NCCL_LL_THRESHOLD": "0"}, "ENV003", "removed in NCCL 2.5"),

@@ -4,6 +4,7 @@ production functions (``collect_gpu_facts(nvml=...)``, ``collect_ib_facts(root=.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,46 @@ def test_the_nvml_double_only_answers_calls_pynvml_has():
     offered = [n for n in dir(NvmlReplay) if n.startswith("nvml")]
     assert len(offered) >= 20
     assert [n for n in offered if not hasattr(pynvml, n)] == []
+
+
+def test_the_nvml_double_takes_the_arguments_pynvml_takes():
+    """Arity and the constants production passes: a double that accepted (h, counter,
+    error_type) in the wrong order, or a call with a missing argument, would pass a
+    names-only check and fail on a real driver."""
+    import inspect
+
+    pynvml = pytest.importorskip("pynvml")
+    from ncclDoctor.facts import gpu
+
+    for name in [n for n in dir(NvmlReplay) if n.startswith("nvml")]:
+        real = inspect.signature(getattr(pynvml, name)).parameters.values()
+        required = sum(1 for p in real if p.default is inspect.Parameter.empty)
+        mine = len(inspect.signature(getattr(NvmlReplay, name)).parameters) - 1  # self
+        assert required <= mine <= len(real), (name, [p.name for p in real], mine)
+    # nvmlDeviceGetTotalEccErrors(handle, errorType, counterType): the double reads the
+    # *third* argument as the counter, with NVML's values for volatile and aggregate
+    ecc_args = list(inspect.signature(pynvml.nvmlDeviceGetTotalEccErrors).parameters)
+    assert ecc_args == ["handle", "errorType", "counterType"]
+    assert (gpu.VOLATILE_ECC, gpu.AGGREGATE_ECC) == (pynvml.NVML_VOLATILE_ECC, pynvml.NVML_AGGREGATE_ECC) == (0, 1)
+    assert gpu.MEMORY_ERROR_TYPE_UNCORRECTED == pynvml.NVML_MEMORY_ERROR_TYPE_UNCORRECTED
+    assert gpu.PAGE_RETIREMENT_CAUSE_DOUBLE_BIT == pynvml.NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR
+    # nvmlDeviceGetRemappedRows returns (corrRows, uncRows, isPending, failureOccurred):
+    # production reads it by position, so a recorded value must be a 4-sequence
+    src = inspect.getsource(pynvml.nvmlDeviceGetRemappedRows)
+    assert "return (c_corr.value, c_unc.value, c_bpending.value, c_bfailure.value)" in src
+
+
+NVML_FIXTURES = Path(__file__).parent / "fixtures" / "nvml"
+
+
+@pytest.mark.parametrize("snapshot", sorted(p.name for p in NVML_FIXTURES.glob("*.json")))
+def test_the_recorder_captures_everything_the_facts_reader_reads(snapshot):
+    """record() is what a GPU host runs to commit a real-driver snapshot
+    (python -m ncclDoctor.facts.nvml_replay --record FILE): recording the replay of each
+    fixture and reading the recording back gives the same facts as the fixture itself."""
+    from ncclDoctor.facts import nvml_replay
+
+    fixture = NVML_FIXTURES / snapshot
+    again = nvml_replay.record(NvmlReplay(fixture))
+    assert json.loads(json.dumps(again)) == again  # JSON as written
+    assert collect_gpu_facts(nvml=NvmlReplay(again)) == collect_gpu_facts(nvml=NvmlReplay(fixture))

@@ -140,3 +140,158 @@ def test_a_node_starved_for_a_moment_is_measured_again_and_not_named():
     v = L.localize(3, measure)
     assert v.slow_nodes == [] and v.slow_links == []
     assert v.rounds == len(L.ring_rounds(3)) + 2  # the node's pair, then its other pair as a link
+
+
+# -- exact values of the pure helpers (what mutation testing found unasserted) --------
+
+
+def test_pair_is_ordered_and_refuses_a_node_with_itself():
+    assert L.pair(3, 1) == (1, 3) and L.pair(1, 3) == (1, 3)
+    with pytest.raises(ValueError, match=r"two different nodes, got \(2, 2\)"):
+        L.pair(2, 2)
+
+
+def test_ring_pairs_are_neighbours_in_node_order():
+    assert L.ring_pairs(4) == [(0, 1), (1, 2), (2, 3), (0, 3)]
+
+
+def test_percentile_and_median_exact():
+    assert L.percentile([4.0, 1.0, 3.0, 2.0], 0.75) == 4.0  # ceil(0.75 * 3) = index 3
+    assert L.percentile([1.0, 2.0, 3.0, 4.0, 5.0], 0.75) == 4.0  # index 3
+    assert L.percentile([5.0, 1.0], 0.0) == 1.0 and L.percentile([5.0, 1.0], 1.0) == 5.0
+    assert L.median([3.0, 1.0, 2.0]) == 2.0
+    assert L.median([4.0, 1.0, 3.0, 2.0]) == 2.5
+    assert L.median([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]) == 3.5
+    assert L.median([7.0]) == 7.0
+
+
+def test_judge_splits_at_exactly_half_the_reference():
+    bw = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 5.0, (0, 3): 4.99}  # reference = 75th percentile = 10
+    j = L.judge(bw, 4)
+    assert (j.reference_gbps, j.median_gbps) == (10.0, 7.5)
+    assert j.slow_pairs == [(0, 3)]  # 5.0 is exactly half: not slow
+    assert j.good == [0, 1, 2, 3] and j.suspects == []
+    one = L.judge({(0, 1): 3.0}, 2)
+    assert (one.reference_gbps, one.median_gbps, one.slow_pairs, one.good, one.suspects) == (None, 3.0, [], [], [])
+    assert L.judge({}, 2).median_gbps is None
+    two = L.judge({(0, 1): 10.0, (1, 2): 1.0}, 3)
+    assert (two.reference_gbps, two.slow_pairs, two.good, two.suspects) == (10.0, [(1, 2)], [0, 1], [2])
+
+
+def test_repair_pairs_a_suspect_with_a_good_node_it_has_not_met():
+    assert L.repair_rounds([2], [0, 1], done=[(0, 2)]) == [[(1, 2)]]
+    assert L.repair_rounds([2], [0, 1]) == [[(0, 2)]]
+    assert L.repair_rounds([2], [0], done=[(0, 2)]) == [[(0, 2)]]  # nobody else: measure it again
+    assert L.repair_rounds([3, 4, 5], [0, 1]) == [[(0, 3), (1, 4)], [(0, 5)]]
+    assert L.repair_rounds([3], []) == []
+
+
+def test_plan_next_re_pairs_only_unproven_suspects():
+    ring = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 0.1, (0, 3): 0.1}  # node 3 slow with both good neighbours
+    j = L.judge(ring, 4)
+    assert j.good == [0, 1, 2] and j.suspects == [3]
+    assert L.plan_next(ring, 4) == []  # two slow pairs with good nodes: already proven
+    ring = {(0, 1): 10.0, (1, 2): 0.1, (2, 3): 0.1, (0, 3): 0.1}  # 2 and 3 slow: each met one good node
+    assert L.judge(ring, 4).suspects == [2, 3]
+    assert L.plan_next(ring, 4) == [[(0, 2), (1, 3)]]  # each with the good node it has not met
+
+
+def test_verdict_names_the_slow_node_with_its_evidence_rows():
+    ring = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 0.1, (0, 3): 0.1}
+    v = L.verdict(ring, {(1, 3): 0.2}, 4, rounds=3)
+    got = (v.slow_nodes, v.slow_links, v.unresolved, v.localizable, v.rounds, v.pairs_measured)
+    assert got == ([3], [], [], True, 3, 5)
+    assert (v.reference_gbps, v.median_gbps) == (10.0, 5.05)
+    assert v.evidence == {3: [
+        {"pair": [0, 3], "gbps": 0.1, "reference_gbps": 10.0, "median_gbps": 5.05, "ratio_to_reference": 0.01},
+        {"pair": [1, 3], "gbps": 0.2, "reference_gbps": 10.0, "median_gbps": 5.05, "ratio_to_reference": 0.02},
+        {"pair": [2, 3], "gbps": 0.1, "reference_gbps": 10.0, "median_gbps": 5.05, "ratio_to_reference": 0.01},
+    ]}
+
+
+def test_verdict_names_a_slow_link_between_cleared_nodes_and_an_unresolved_suspect():
+    ring = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 10.0, (0, 3): 1.0}  # one slow pair: a link?
+    v = L.verdict(ring, {(0, 2): 10.0, (1, 3): 10.0}, 4)
+    assert (v.slow_nodes, v.slow_links, v.unresolved) == ([], [(0, 3)], [])
+    assert v.evidence == {(0, 3): [{"pair": [0, 3], "gbps": 1.0, "reference_gbps": 10.0, "median_gbps": 10.0,
+                                    "ratio_to_reference": 0.1}]}
+    two = L.verdict({(0, 1): 10.0, (1, 2): 1.0}, {}, 3)  # node 2's only partner is a suspect's ring pair
+    assert (two.slow_nodes, two.unresolved) == ([2], []) and list(two.evidence) == [2]
+    lonely = L.verdict({(0, 1): 1.0, (2, 3): 1.0, (4, 5): 10.0}, {}, 6)  # 0-3 met nobody good
+    assert lonely.unresolved == [0, 1, 2, 3] and lonely.slow_nodes == [] and sorted(lonely.evidence) == [0, 1, 2, 3]
+
+
+def test_verdict_with_too_few_pairs_is_not_localizable():
+    v = L.verdict({(0, 1): 4.0}, {(0, 1): 5.0}, 2, rounds=1)
+    assert (v.slow_nodes, v.slow_links, v.unresolved, v.reference_gbps, v.median_gbps, v.evidence, v.localizable,
+            v.rounds, v.pairs_measured) == ([], [], [], None, 4.0, {}, False, 1, 1)
+
+
+def test_judge_reference_is_the_75th_percentile_not_the_best_pair():
+    bw = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 10.0, (3, 4): 20.0, (0, 4): 7.0}
+    j = L.judge(bw, 5)
+    assert j.reference_gbps == 10.0 and j.slow_pairs == []  # 7.0 is not below half of 10 (it is of 20)
+
+
+def test_repair_avoids_the_good_node_a_suspect_already_met():
+    ring = {(0, 1): 0.1, (1, 2): 0.1, (2, 3): 0.1, (0, 3): 10.0}  # 1 met good 0, 2 met good 3
+    assert L.judge(ring, 4).suspects == [1, 2]
+    assert L.plan_next(ring, 4) == [[(1, 3), (0, 2)]]
+
+
+def test_verdict_thresholds_are_strictly_below_half():
+    ring = {(0, 1): 10.0, (1, 2): 10.0, (2, 3): 1.0, (0, 3): 1.0}
+    v = L.verdict(ring, {(1, 3): 5.0}, 4)  # node 3 at exactly half with a good node: not proven slow
+    assert (v.slow_nodes, v.slow_links) == ([], [(0, 3), (2, 3)])
+    v = L.verdict({(0, 1): 10.0, (1, 2): 10.0, (2, 3): 10.0, (0, 3): 5.0}, {}, 4)
+    assert (v.slow_nodes, v.slow_links, v.unresolved) == ([], [], [])
+
+
+def test_evidence_rows_round_as_documented():
+    assert L._row((0, 1), 1 / 3, 10 / 3, 2 / 3) == {
+        "pair": [0, 1], "gbps": 0.333333, "reference_gbps": 3.333333, "median_gbps": 0.666667, "ratio_to_reference": 0.1}
+    assert L._row((0, 1), 1 / 7, 1.0, None) == {
+        "pair": [0, 1], "gbps": 0.142857, "reference_gbps": 1.0, "median_gbps": None, "ratio_to_reference": 0.1429}
+    assert L._row((0, 1), 1.0, 0.0, 1.0)["ratio_to_reference"] is None
+
+
+def test_disjoint_rounds_pack_pairs_that_share_no_node():
+    assert L.disjoint_rounds([(1, 2), (0, 1), (2, 3)]) == [[(0, 1), (2, 3)], [(1, 2)]]
+
+
+def test_confirmation_pairs_use_each_slow_nodes_fastest_good_partner():
+    bw = {(0, 1): 10.0, (1, 2): 10.0, (0, 3): 0.1, (1, 3): 0.3, (2, 3): 0.2}
+    v = L.verdict({(0, 1): 10.0, (1, 2): 10.0, (2, 3): 0.2, (0, 3): 0.1}, {(1, 3): 0.3}, 4)
+    assert v.slow_nodes == [3]
+    assert L.confirm_pairs(v, bw) == [(1, 3)]
+    assert L.confirm_pairs(L.verdict({(0, 1): 10.0, (1, 2): 10.0, (2, 3): 10.0, (0, 3): 1.0}, {}, 4), {}) == [(0, 3)]
+
+
+def test_localize_counts_rounds_keeps_the_best_of_two_and_reports_what_it_measured():
+    """n = 4, node 3 slow; its confirmation pair measures slower the second time: the
+    better of the two is kept. Ring 2 rounds + 1 confirmation = 3 rounds."""
+    seen: dict = {}
+
+    def measure(rnd):
+        out = {}
+        for p in rnd:
+            seen[p] = seen.get(p, 0) + 1
+            out[p] = (0.3 if seen[p] == 1 else 0.25) if 3 in p else 10.0
+        return out
+
+    v = L.localize(4, measure)
+    assert (v.slow_nodes, v.slow_links, v.unresolved, v.rounds) == ([3], [], [], 3)
+    assert v.measured == {(0, 1): 10.0, (2, 3): 0.3, (1, 2): 10.0, (0, 3): 0.3}
+    assert v.median_gbps == 5.15 and v.pairs_measured == 4
+    assert seen == {(0, 1): 1, (2, 3): 2, (1, 2): 1, (0, 3): 1}
+
+
+def test_localize_with_repair_rounds_counts_each_round():
+    measure, calls = cluster(slow_nodes=(2, 3))
+    v = L.localize(4, measure)
+    assert v.slow_nodes == [2, 3] and v.rounds == len(calls)
+    assert calls[:3] == [[(0, 1), (2, 3)], [(1, 2), (0, 3)], [(0, 2), (1, 3)]]
+
+
+def test_verdict_counts_no_rounds_unless_told():
+    assert L.verdict({(0, 1): 10.0, (1, 2): 10.0}, {}, 3).rounds == 0

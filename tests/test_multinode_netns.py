@@ -44,6 +44,9 @@ def test_two_healthy_nodes_pass_with_the_structure_measured(tmp_path):
     assert sorted(k.split(" ")[0] for k in per_node) == [c.addr(0), c.addr(1)]
     sizes = sorted({r["size"] for r in rep["results"]["all_reduce"]["rows"]} | {256 * 1024})
     assert all([r["size"] for r in sub["rows"]] == sizes and min(r["busbw_gbps"] for r in sub["rows"]) > 0 for sub in per_node.values())
+    world = rep["results"]["all_reduce"]  # 4 ranks: busbw = algbw x 2(4-1)/4
+    assert world["world_size"] == 4 and world["rows"]
+    assert all(r["busbw_gbps"] == pytest.approx(r["algbw_gbps"] * 1.5, rel=1e-9) for r in world["rows"])
     other = runs[1]
     assert "full report is on 10.77.0.1" in other.stderr
     assert other.report["results"]["multinode"]["full_report"]["run_dir"] == str((tmp_path / "node0").resolve())

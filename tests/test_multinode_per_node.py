@@ -60,6 +60,11 @@ def test_each_node_gets_a_busbw_curve_over_the_sweep_sizes(host):
         assert all(r["nranks"] == 2 and r["busbw_gbps"] > 0 and r["time_us"] > 0 for r in sub["rows"]), sub
         # busbw = algbw x 2(n-1)/n with n = 2 ranks in the node
         assert all(abs(r["busbw_gbps"] - r["algbw_gbps"]) < 1e-9 for r in sub["rows"])
+    # the world table: 4 ranks over both nodes, so nccl-tests' bus factor 2(n-1)/n = 1.5
+    world = rep["results"]["all_reduce"]
+    assert world["world_size"] == 4 and world["rows"]
+    for r in world["rows"]:
+        assert r["busbw_gbps"] == pytest.approx(r["algbw_gbps"] * 1.5, rel=1e-9), r
     # the single-size summary BW204 reads is the curve's point at the structure size
     for row in rep["results"]["structure"]["intra_node"]:
         curve = {r["size"]: r for r in per_node[row["node"]]["rows"]}

@@ -115,15 +115,27 @@ FIRING = {
     "LOG031": "tests/test_diagnose_cli.py::test_cli_exit_0_when_nothing_is_wrong",
     "LOG032": "tests/test_rules_firing.py::test_plain_nccl_warn_and_ranks_without_logs",
     "LOG040": "tests/test_diagnose_cli.py::test_run_directory_input",
+    "LIVE001": "tests/test_live_run.py::test_rank_that_never_issues_its_collective_is_named_in_seconds",
+    "LIVE002": "tests/test_live_run.py::test_different_collective_at_the_same_sequence_number_is_a_desync",
+    "LIVE003": "tests/test_live_detect.py::test_verdict_records_become_findings_with_their_codes",
+    "LIVE004": "tests/test_live_run.py::test_rank_holding_the_gil_is_frozen_and_still_gives_a_stack",
+    "LIVE005": "tests/test_live_run.py::test_sigkilled_rank_is_named_and_the_job_exit_code_kept",
+    "LIVE006": "tests/test_live_run.py::test_rank_three_times_slower_is_named_as_a_straggler_without_a_hang",
+    "LIVE007": "tests/test_live_run.py::test_job_that_never_initialises_a_process_group_gets_a_clear_report",
+    "LIVE008": "tests/test_live_detect.py::test_verdict_records_become_findings_with_their_codes",
     "NET001": "tests/test_env_cli.py::test_check_lints_every_rank_and_merges_identical_findings",
     "NET002": "tests/test_env_cli.py::test_recorded_gpu_and_ib_faults_through_the_cli",
     "NET003": "tests/test_check.py::test_check_reports_rdma_port_health_from_sysfs",
     "NET004": "tests/test_health.py::test_port_down_and_slow_port",
+    "RUN001": "tests/test_run_rules.py::test_run001_torchrun_that_exits_before_any_rank_started",
     "RUN002": "tests/test_check.py::test_nccl_on_a_cpu_machine_cannot_run",
     "RUN003": "tests/test_diagnose_cli.py::test_run_directory_input",
     "RUN004": "tests/test_ci.py::test_exit_4_fault_localized_with_min_busbw_skipped",
+    "RUN005": "tests/test_faults.py::test_corrupted_result_is_counted_named_and_fails_the_run",
+    "RUN006": "tests/test_run_rules.py::test_run006_a_single_rank_is_named_and_reads_zero_busbw",
     "RUN007": "tests/test_faults.py::test_ctrl_c_writes_partial_report_and_stops_everything",
     "RUN101": "tests/test_multinode_netns.py::test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang",
+    "RUN102": "tests/test_run_rules.py::test_run102_a_node_that_never_started_is_named",
     "SYS001": "tests/test_rules_firing.py::test_small_dev_shm_and_memlock_fire_on_an_nccl_node",
     "SYS002": "tests/test_rules_firing.py::test_small_dev_shm_and_memlock_fire_on_an_nccl_node",
     "SYS003": "tests/test_rules_firing.py::test_more_gloo_ranks_than_cores_is_oversubscribed",
@@ -140,14 +152,9 @@ FIRING = {
     "FLD020": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
     "FLD021": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
 }
-# Codes that need real torchrun runs to fire; the `audit` engineer (#18) writes those tests.
-# Move each into FIRING when its test lands.
-PENDING_AUDIT = {
-    "RUN001",  # pending: audit (torchrun cannot launch)
-    "RUN005",  # pending: audit (a rank returns wrong all_reduce data)
-    "RUN006",  # pending: audit (a single-rank run)
-    "RUN102",  # pending: audit (a node never joins a multi-node check)
-}
+# Codes that need real torchrun runs to fire and have no test yet (the audit's RUN001,
+# RUN005, RUN006 and RUN102 are in FIRING now).
+PENDING_AUDIT: set[str] = set()
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -143,9 +143,14 @@ def test_prefetch_factor_and_persistent_workers_reach_the_dataloader(tmp_path):
 
 
 def test_max_minutes_bounds_the_sweep_and_reports_the_cut(tmp_path):
-    p = run_cli("sweep-workers", "--out", str(tmp_path / "r"), "--json", "--grid", "--workers", "0,1,2", "--max-minutes", "0.1", timeout=120)
+    # Slow on purpose, on any machine: 50 ms of sleep per sample makes the fastest
+    # configuration (2 workers) need >= (5 + 3*20) steps * 32 samples * 50 ms / 2 = 52 s,
+    # far over the 6 s budget, so nothing can be measured however fast the host is.
+    p = run_cli("sweep-workers", "--out", str(tmp_path / "r"), "--json", "--grid", "--workers", "0,1,2",
+                "--max-minutes", "0.1", "--sample-cost-ms", "50", "--sample-cost-kind", "io", timeout=120)
     rep = json.loads(p.stdout)
     assert p.returncode == 3, p.stderr  # nothing measured: could not run
+    assert rep["results"]["sweep"]["not_measured"], rep["results"]["sweep"]
     codes = {f["code"] for f in rep["findings"]}
     assert "DL009" in codes and "DL008" in codes
     assert schema_errors(rep) == []

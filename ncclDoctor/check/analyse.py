@@ -103,7 +103,7 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
     smoke = {r: res["smoke"] for r, res in out.results.items() if "smoke" in res}
     if smoke:
         results["smoke"] = {"wrong": sum(v["wrong"] for v in smoke.values()), "ranks_reported": len(smoke)}
-    bad = {r: ["all_reduce (smoke)"] for r, v in smoke.items() if v["wrong"]}
+    bad = {r: [f"smoke {v['wrong']}"] for r, v in smoke.items() if v["wrong"]}
     for op in plan.ops:
         sweep = {r: res[op] for r, res in out.results.items() if op in res}
         if not sweep:
@@ -116,15 +116,19 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
         }
         findings += straggler_findings(table, label, op)
         for r, v in sweep.items():
-            if any(x["wrong"] for x in v["rows"]):
-                bad.setdefault(r, []).append(op)
+            steps = [f"{op} {x['size']} B {x['wrong']}" for x in v["rows"] if x["wrong"]]
+            if steps:
+                bad.setdefault(r, []).extend(steps)
     if "all_reduce" in results.get("collectives", {}):
         results["all_reduce"] = results["collectives"]["all_reduce"]  # schema 1.x readers
     if bad:
-        ops = sorted({op for v in bad.values() for op in v})
+        ranks = sorted(bad)
+        ops = sorted({s.split(" ")[0] for v in bad.values() for s in v if not s.startswith("smoke")} or {"all_reduce"})
+        detail = "; ".join(f"rank {r} on {label(r)}: {', '.join(steps)}" for r, steps in sorted(bad.items()))
         findings.append(run_rules.WRONG_RESULTS.finding(
-            f"{', '.join(ops)} returned wrong elements on rank(s) {sorted(bad)}.",
-            ranks=sorted(bad), nodes=sorted({label(r) for r in bad}), evidence=[{"rank": r, "ops": v} for r, v in sorted(bad.items())],
+            f"{', '.join(ops)} returned wrong elements (exact check against the known result) on rank(s) {ranks}. "
+            f"Wrong elements per step: {detail}.",
+            ranks=ranks, nodes=sorted({label(r) for r in ranks}),
         ))
     return results, findings, sorted(bad)
 
@@ -201,7 +205,7 @@ def fill(report: Report, plan: Plan, out: Outcome, identities: dict[int, Any], f
     # The env lint of every rank, merged with the preflight's: one finding per setting.
     report.add(*env_rules.lint_ranks({r: i.get("env", {}) for r, i in inv.items()}, label))
     report.findings = env_rules.merge_duplicates(report.findings)
-    results, findings, _ = sweep_results(plan, out, label)
+    results, findings, wrong = sweep_results(plan, out, label)
     report.results.update(results)
     report.add(*findings)
     results, findings = across_nodes(plan, out, inv, label)
@@ -213,4 +217,6 @@ def fill(report: Report, plan: Plan, out: Outcome, identities: dict[int, Any], f
     run.update(culprits=v.culprits, victims=v.victims)
     if out.status == "failed" and (after := crash_timing(report.findings, out)) is not None:
         run["verdict_after_s"] = after
+    if wrong and v.code == ExitCode.OK:  # the run finished, with corrupt results: a fault (errors.py)
+        return ExitCode.FAULT
     return v.code

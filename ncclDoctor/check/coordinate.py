@@ -137,10 +137,13 @@ def _merge_node_records(report: Report, plan: Plan, records: list[dict[str, Any]
     report.findings = env_rules.merge_duplicates(report.findings)  # a setting seen on ranks and nodes: once
     names = sorted({rec.get("node", "?") for rec in records})
     if len(records) < rd.nnodes:
+        # The finding concerns the nodes that never reported: they have no address we
+        # know, so they are named by count, never by a node that did report.
+        missing = [f"node never reported ({k} of {rd.nnodes})" for k in range(len(records) + 1, rd.nnodes + 1)]
         report.add(NODE_MISSING.finding(
             f"{len(records)} of {rd.nnodes} nodes reported to the control store at "
-            f"{rd.host}:{rd.control_port}: {', '.join(names)}.",
-            nodes=names, evidence=[{"expected": rd.nnodes, "reported": names}],
+            f"{rd.host}:{rd.control_port} ({', '.join(names) or 'none'}); {rd.nnodes - len(records)} never did.",
+            nodes=missing, evidence=[{"expected": rd.nnodes, "reported": names}],
         ))
     return names
 

@@ -1,8 +1,8 @@
 """The ``ncclDoctor`` command: thin typer skins over the library, one module per command group.
 
 ``check`` (cli/check.py), ``env``, ``diagnose``, ``sweep-workers`` and ``stalls``
-(cli/sweep.py), ``report`` and ``schema`` (cli/report.py), ``explain``, ``launch-spec``
-and ``version`` (cli/misc.py). Each command turns options into one library call and
+(cli/sweep.py), ``report`` and ``schema`` (cli/report.py), ``run`` and ``attach``
+(cli/live.py), ``explain``, ``launch-spec`` and ``version`` (cli/misc.py). Each command turns options into one library call and
 renders the result; the finishing options they share are in ``cli/common.py``.
 Errors are mapped to exit codes in one place, ``main``; see ``ncclDoctor.errors``.
 """
@@ -14,7 +14,7 @@ import sys
 
 import typer
 
-from ncclDoctor.cli import check, diagnose, env, misc, report, sweep  # noqa: F401  (register the commands)
+from ncclDoctor.cli import check, diagnose, env, live, misc, report, sweep  # noqa: F401  (register the commands)
 from ncclDoctor.cli.app import app, err
 from ncclDoctor.errors import DoctorError, ExitCode
 
@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point: runs the app and maps every error to one line and an exit code."""
     code: int
     args = sys.argv[1:] if argv is None else argv
+    live.RAW_ARGV[:] = list(args)
     if not args:  # help once, whichever typer/click prints it (typer 0.2x prints before raising NoArgsIsHelpError)
         app(args=["--help"], standalone_mode=False, prog_name="ncclDoctor")
         return _exit(ExitCode.USAGE, argv)

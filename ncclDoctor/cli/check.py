@@ -65,7 +65,7 @@ def check(
         Optional[List[str]],
         Opt(
             "--inject",
-            help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip. Repeatable.",
+            help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, slow, mismatch, skip, corrupt. Repeatable.",
         ),
     ] = None,
     nodes: Annotated[

@@ -1,0 +1,161 @@
+"""The report of a watched (``run``) or inspected (``attach``) job: the same model, codes and
+renderers as ``check``. ``results["live"]`` holds the verdicts, each rank's last counters,
+a per-rank timeline of Flight Recorder progress, torchrun's failure record and the last
+output lines; the findings tell the story in words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ncclDoctor.errors import ExitCode
+from ncclDoctor.findings import Finding
+from ncclDoctor.report.model import Report
+from ncclDoctor.rules.codes import live as codes
+
+_RANK_PREFIX = re.compile(r"^\[(?:rank|default)(\d+)\]:")
+KIND_RULE = {"missing": codes.LIVE_MISSING, "desync": codes.LIVE_DESYNC, "inside": codes.LIVE_INSIDE,
+             "frozen": codes.LIVE_FROZEN, "died": codes.LIVE_DIED}
+
+
+def verdict_finding(v: dict[str, Any]) -> Finding:
+    from ncclDoctor.live.watch import verdict_line
+
+    hosts = sorted({v["hosts"].get(str(r), "") for r in v["culprits"]} - {""})
+    ev = [f"group {v['pg']}: last enqueued {v['enqueued']}, last completed {v['completed']}"]
+    for r in v["culprits"] + v["victims"]:
+        ev.append(f"rank {r} main thread: {' <- '.join(v['frames'].get(str(r), [])[:3]) or '?'}")
+    if any(v.get("ops", {}).values()):
+        ev.append(f"collective #{v['seq']} per rank: {v['ops']}")
+    ev.append(f"evidence gathered in {v['evidence_s']} s: {v['evidence']}")
+    if "recovered_after_s" in v:
+        msg = (f"no collective completed for {v['stalled_s']:.0f} s (over the {v['threshold_s']:.0f} s threshold), "
+               f"then group {v['pg']} moved on {v['recovered_after_s']:.0f} s after the verdict: "
+               + verdict_line(v).split(": ", 1)[1])
+        return codes.LIVE_RECOVERED.finding(msg, nodes=hosts, ranks=v["culprits"], evidence=ev)
+    return KIND_RULE[v["kind"]].finding(verdict_line(v), nodes=hosts, ranks=v["culprits"] or v["victims"], evidence=ev)
+
+
+def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]]) -> list[Finding]:
+    root = failures.get("root_cause")
+    if not root or any(v["kind"] == "died" for v in verdicts):
+        return []
+    how = f"signal {root['signal']}" if root.get("signal") else f"exit code {root['exitcode']}"
+    msg = f"rank {root['rank']} (local rank {root['local_rank']}, {root['host']}, pid {root['pid']}) exited with {how}"
+    if root.get("first_line"):
+        msg += f": {root['first_line']}"
+    return [codes.LIVE_DIED.finding(msg, nodes=[root["host"]], ranks=[root["rank"]], evidence=[root])]
+
+
+def output_tail(path: Path, lines: int = 20) -> dict[str, Any]:
+    """The last lines of the job's output, overall and per rank where lines carry torch's ``[rankN]:``."""
+    if not path.is_file():
+        return {}
+    with open(path, "rb") as fh:
+        fh.seek(max(0, path.stat().st_size - (1 << 20)))
+        text = fh.read().decode("utf-8", "replace")
+    all_lines = text.splitlines()
+    per: dict[str, list[str]] = {}
+    for line in all_lines:
+        m = _RANK_PREFIX.match(line)
+        if m:
+            per.setdefault(m.group(1), []).append(line)
+    ordered = sorted(per.items(), key=lambda kv: int(kv[0]))
+    return {"all": all_lines[-lines:], "per_rank": {r: ls[-lines:] for r, ls in ordered}}
+
+
+def timeline_markdown(timeline: dict[int, list[list[Any]]], pg: str = "0", rows: int = 60) -> str:
+    """Per-rank progress as a table: one row per sampled time, one column per rank, each cell the
+    rank's last enqueued / last completed collective of ``pg`` (``7*/6`` = inside #7)."""
+    times = sorted({s[0] for samples in timeline.values() for s in samples if pg in s[1]})
+    if len(times) > rows:  # keep the start sparse and the end (where a hang is) whole
+        head = times[:-rows // 2]
+        times = head[:: max(1, len(head) // (rows // 2))] + times[-rows // 2:]
+    ranks = sorted(timeline)
+    lines = [f"# Progress per rank, group {pg}", "",
+             "Cell: last enqueued / last completed collective; `*` = inside a collective.", "",
+             "| t (s) | " + " | ".join(f"rank {r}" for r in ranks) + " |", "|---" * (len(ranks) + 1) + "|"]
+    for t in times:
+        cells = []
+        for r in ranks:
+            last = [s for s in timeline[r] if s[0] <= t]
+            c = last[-1][1].get(pg) if last else None
+            cells.append(f"{c[0]}{'*' if c[0] > c[1] else ''}/{c[1]}" if c else "")
+        lines.append(f"| {t:.1f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def rank_rows(watch, verdicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    last = verdicts[-1] if verdicts else {}
+    rows = []
+    for r, v in sorted(watch.last_views.items()):
+        role = "culprit" if r in last.get("culprits", []) else "victim" if r in last.get("victims", []) else "ok"
+        pg = last.get("pg") or (sorted(v.pgs)[0] if v.pgs else None)
+        enq, done = v.pgs.get(pg, (None, None)) if pg else (None, None)
+        rows.append({k: x for k, x in {
+            "rank": r, "local_rank": v.local_rank, "host": v.host, "pid": v.pid,
+            "phase": "inside collective" if enq is not None and enq > done else "outside collectives",
+            "state": "error" if role == "culprit" else role, "seq": enq, "last_completed": done,
+            "top_frame": v.frames[0] if v.frames else None, "heartbeat_age_s": round(v.age_s, 1),
+        }.items() if x is not None})  # the schema types these fields; unknown is absent, not null
+    return rows
+
+
+def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None, elapsed: float, code: int,
+                 interrupted: bool = False, running: bool = False) -> Report:
+    """``running``: an interim report written at the verdict while the job still runs; the final
+    one (job exit code, torchrun's failure record, last lines) replaces it when the job ends."""
+    from ncclDoctor.finish import finishing
+    from ncclDoctor.launch.evidence import torchrun_failures
+    from ncclDoctor.options import CommonOptions
+
+    log = run_dir / "output.log"
+    failures = {"root_cause": None, "others": []}
+    if log.is_file():
+        failures = torchrun_failures(log.read_text(errors="replace"))
+    rep = Report(command="run", argv=argv)
+    rep.duration_s = round(elapsed, 2)
+    rep.interrupted = interrupted
+    for v in watch.verdicts:
+        rep.add(verdict_finding(v))
+    rep.add(*failure_findings(failures, watch.verdicts))
+    if not watch.collector.progress_seen:
+        rep.add(codes.LIVE_NO_PG.finding(f"no worker reported Flight Recorder progress in {elapsed:.0f} s"))
+    for s in watch.tracker.straggle.stragglers():
+        v = watch.last_views.get(s["rank"])
+        rep.add(codes.LIVE_STRAGGLER.finding(
+            f"rank {s['rank']} ({v.host if v else '?'}) was the one rank the others waited for in "
+            f"{100 * s['share']:.0f}% of {s['samples']} samples of group {s['pg']}: the others spent about that "
+            "share of the run inside collectives, waiting for it",
+            nodes=[v.host] if v else [], ranks=[s["rank"]], evidence=[s]))
+    if interrupted:
+        from ncclDoctor.rules.codes.run import INTERRUPTED
+
+        rep.add(INTERRUPTED.finding("interrupted (Ctrl-C / SIGTERM), forwarded to the job"))
+    rep.ranks = rank_rows(watch, watch.verdicts)
+    rep.results["live"] = {
+        "launch": list(opts.launch), "job_returncode": job_rc, "job_running": running, "on_hang": opts.on_hang,
+        "stall_after_s": opts.stall_after_s, "poll_s": opts.poll_s, "verdicts": watch.verdicts,
+        "timeline": {str(r): rows for r, rows in sorted(watch.timeline.items())},
+        "torchrun_failures": failures, "output_tail": output_tail(log),
+    }
+    # report.exit_code follows the table every command shares (4: a hang or a dead rank was found);
+    # the process exits with ``code``, the job's own, which results.live.exit_status records
+    hung = any(f.code in ("LIVE001", "LIVE002", "LIVE003", "LIVE004", "LIVE005") for f in rep.findings)
+    outcome = ExitCode.FAULT if hung else ExitCode.INTERRUPTED if interrupted else ExitCode.OK
+    rep.results["live"]["exit_status"] = code
+    common = getattr(opts, "common", None) or CommonOptions()
+    published = finishing(rep, common, run_dir, outcome=outcome) if not running else []
+    if running:  # the interim report: written, nothing published (JUnit comes with the final one)
+        from ncclDoctor.report.write import write_run_dir
+
+        rep.conclude(common.severity, outcome)
+        write_run_dir(rep, run_dir)
+    rep.config["published"] = published
+    if watch.timeline:
+        from ncclDoctor.fsutil import write_text_atomic
+
+        pg = (watch.verdicts[-1]["pg"] if watch.verdicts else "0") or "0"
+        write_text_atomic(run_dir / "timeline.md", timeline_markdown(watch.timeline, pg))
+    return rep

@@ -1,0 +1,147 @@
+"""The live verdict logic on synthetic progress sequences (pure functions, no processes):
+what the stall clock counts, what the threshold learns, how each hang kind is named."""
+
+from __future__ import annotations
+
+from ncclDoctor.live.detect import RankView, Settings, StragglerTally, Tracker, classify
+
+
+def views(state: dict[int, tuple[int, int]], age: float = 0.0, alive=True) -> dict[int, RankView]:
+    return {r: RankView(r, pid=100 + r, host="n0", pgs={"0": c}, age_s=age, alive=alive) for r, c in state.items()}
+
+
+def drive(tracker: Tracker, seq: list[dict[int, tuple[int, int]]], dt: float = 0.5, t0: float = 0.0):
+    out = []
+    for i, st in enumerate(seq):
+        out.append(tracker.observe(t0 + i * dt, views(st)))
+    return out
+
+
+def test_all_ranks_paused_outside_collectives_never_stall():
+    # a 60 s checkpoint on every rank: nobody inside a collective, so the stall clock never runs
+    seq = [{0: (k, k), 1: (k, k)} for k in range(10)] + [{0: (10, 10), 1: (10, 10)}] * 120
+    states = drive(Tracker(Settings(stall_after_s=5)), seq)
+    assert {s.state for s in states} == {"ok"}
+
+
+def test_one_rank_missing_becomes_waiting_then_hang_and_names_it():
+    tr = Tracker(Settings(floor_s=15, warn_after_s=5))
+    seq = [{0: (k, k), 1: (k, k)} for k in range(20)] + [{0: (21, 20), 1: (20, 20)}] * 40
+    states = drive(tr, seq)
+    first_wait = next(i for i, s in enumerate(states) if s.state == "waiting")
+    first_hang = next(i for i, s in enumerate(states) if s.state == "hang")
+    assert (first_hang - 20) * 0.5 >= 15 > (first_wait - 20) * 0.5 >= 5
+    assert states[first_hang].waiting_on == [1] and states[first_hang].seq == 21
+    v = classify(states[first_hang], views(seq[-1]))
+    assert (v.kind, v.culprits, v.victims, v.seq) == ("missing", [1], [0], 21)
+
+
+def test_threshold_learns_from_stalls_that_resolved():
+    tr = Tracker(Settings(floor_s=15, factor=10))
+    # ranks routinely wait 4 s inside a collective for a slow peer, then the group moves on
+    seq = []
+    for k in range(30):
+        seq += [{0: (k + 1, k), 1: (k, k)}] * 8 + [{0: (k + 1, k + 1), 1: (k + 1, k + 1)}]
+    drive(tr, seq)
+    assert tr.threshold("0") >= 35  # 10 x ~4 s, far above the 15 s floor
+    assert Tracker(Settings(stall_after_s=7)).threshold("0") == 7
+
+
+def test_silence_from_every_rank_is_never_a_hang():
+    tr = Tracker(Settings(stall_after_s=2))
+    for i in range(20):
+        st = tr.observe(i * 0.5, views({0: (5, 4), 1: (5, 4)}, age=i * 0.5))
+    assert st.state != "hang"
+
+
+def test_desync_names_the_rank_with_the_odd_collective():
+    vs = views({0: (6, 5), 1: (6, 5), 2: (6, 5)})
+    entries = {r: [{"collective_seq_id": 6, "process_group": ["0", "default_pg"], "profiling_name": "gloo:all_reduce",
+                    "input_sizes": [[4]]}] for r in (0, 1)}
+    entries[2] = [{"collective_seq_id": 6, "process_group": ["0", "default_pg"], "profiling_name": "gloo:broadcast",
+                   "input_sizes": [[4]]}]
+    tr = Tracker(Settings(stall_after_s=1))
+    st = [tr.observe(t, vs) for t in (0, 1, 2, 3)][-1]
+    v = classify(st, vs, entries)
+    assert (v.kind, v.culprits, v.victims) == ("desync", [2], [0, 1])
+    assert "broadcast" in v.ops[2] and "all_reduce" in v.ops[0]
+
+
+def test_every_rank_inside_same_collective_is_transport_side():
+    vs = views({0: (6, 5), 1: (6, 5)})
+    tr = Tracker(Settings(stall_after_s=1))
+    st = [tr.observe(t, vs) for t in (0, 1, 2)][-1]
+    assert st.state == "hang"
+    v = classify(st, vs, {})
+    assert (v.kind, v.culprits, v.victims) == ("inside", [], [0, 1])
+
+
+def test_frozen_and_dead_ranks():
+    vs = views({0: (6, 5), 1: (5, 5)})
+    vs[1].age_s = 30.0  # its watcher stopped; pid alive
+    tr = Tracker(Settings(stall_after_s=1))
+    st = [tr.observe(t, vs) for t in (0, 1, 2)][-1]
+    assert classify(st, vs).kind == "frozen" and classify(st, vs).culprits == [1]
+    vs[1].alive = False
+    v = classify(st, vs)
+    assert (v.kind, v.culprits, v.victims) == ("died", [1], [0])
+
+
+def test_straggler_is_the_rank_others_wait_for_while_progress_goes_on():
+    tally = StragglerTally()
+    for k in range(40):
+        vs = views({0: (k + 1, k), 1: (k + 1, k), 2: (k, k)})
+        tally.observe("0", vs, [0, 1], progressed=True)
+    assert [s["rank"] for s in tally.stragglers()] == [2]
+    even = StragglerTally()
+    for k in range(40):  # the laggard alternates: nobody is consistently last
+        r = k % 3
+        vs = views({i: (k + 1, k) if i != r else (k, k) for i in range(3)})
+        even.observe("0", vs, [i for i in range(3) if i != r], progressed=True)
+    assert even.stragglers() == []
+
+
+def test_nccl_ras_client_speaks_protocol_2_and_gives_up_when_nothing_listens():
+    # a stand-in for NCCL's RAS thread (no GPU here): it checks what our client sends
+    import socket
+    import threading
+
+    from ncclDoctor.live.evidence import nccl_ras
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    got = []
+
+    def serve():
+        conn, _ = srv.accept()
+        with conn:
+            got.append(conn.recv(100))
+            conn.sendall(b"SERVER PROTOCOL 2\n")
+            got.append(conn.recv(100))
+            conn.sendall(b"Communicator ranks have different AllReduce operation counts\n")
+
+    t = threading.Thread(target=serve)
+    t.start()
+    text = nccl_ras(f"127.0.0.1:{srv.getsockname()[1]}", timeout_s=2)
+    t.join(5)
+    srv.close()
+    assert got[0] == b"CLIENT PROTOCOL 2\n" and b"VERBOSE STATUS\n" in got[1] and b"TIMEOUT 2\n" in got[1]
+    assert "different AllReduce operation counts" in text
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    assert nccl_ras(f"127.0.0.1:{free}", timeout_s=1) is None
+
+
+def test_verdict_records_become_findings_with_their_codes():
+    from ncclDoctor.live.report import verdict_finding
+
+    base = {"pg": "0", "seq": 6, "stalled_s": 20.0, "threshold_s": 15.0, "culprits": [], "victims": [0, 1],
+            "enqueued": {"0": 6, "1": 6}, "completed": {"0": 5, "1": 5}, "ops": {}, "evidence_s": 0.1,
+            "evidence": {}, "hosts": {"0": "n0", "1": "n1"}, "pids": {"0": 10, "1": 11}, "frames": {}}
+    inside = verdict_finding({**base, "kind": "inside"})
+    assert inside.code == "LIVE003" and "every rank is inside collective #6" in inside.message
+    recovered = verdict_finding({**base, "kind": "missing", "culprits": [1], "victims": [0], "recovered_after_s": 7.0})
+    assert recovered.code == "LIVE008" and recovered.severity.value == "warning" and recovered.ranks == [1]
+    assert "moved on" in recovered.message

@@ -1,0 +1,92 @@
+"""The injected sitecustomize on its own (no torchrun): it chains to the one it shadows, activates
+only in a worker's environment, never in a worker's children, never breaks start-up, and the
+publisher sends Flight Recorder counters once a process group exists."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ncclDoctor.live.launch import INJECT_DIR
+
+
+def py(code: str, env: dict[str, str], timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def base_env(tmp_path: Path, user_site: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("RANK", "LOCAL_RANK", "NCD_LIVE_ACTIVE_PID")}
+    env["PYTHONPATH"] = os.pathsep.join([str(INJECT_DIR), str(user_site)])
+    env["NCD_LIVE_DIR"] = str(tmp_path / "run")
+    env.update(extra)
+    return env
+
+
+def user_site(tmp_path: Path, body: str) -> Path:
+    d = tmp_path / "usersite"
+    d.mkdir(exist_ok=True)
+    (d / "sitecustomize.py").write_text(body)
+    return d
+
+
+def test_chains_to_the_shadowed_sitecustomize_and_stays_out_of_non_workers(tmp_path):
+    site = user_site(tmp_path, "import os\nos.environ['USER_SITE_RAN'] = '1'\n")
+    p = py("import os; print(os.environ.get('USER_SITE_RAN'))", base_env(tmp_path, site))
+    assert p.stdout.strip() == "1", p.stderr
+    assert not (tmp_path / "run" / "live").exists()  # no RANK: not a torchrun worker
+
+
+def test_activates_in_a_worker_but_not_in_its_children(tmp_path):
+    site = user_site(tmp_path, "")
+    code = ("import os, subprocess, sys; print(os.environ.get('NCD_LIVE_ACTIVE_PID') == str(os.getpid()));"
+            "subprocess.run([sys.executable, '-c', 'pass'], check=True)")
+    p = py(code, base_env(tmp_path, site, RANK="3", LOCAL_RANK="1", NCD_LIVE_SIGNAL="SIGRTMIN"))
+    assert p.stdout.strip() == "True", p.stderr
+    boots = list((tmp_path / "run" / "live").glob("boot.rank*.json"))
+    assert [b.name for b in boots] == ["boot.rank3.json"]  # the child inherited RANK but stayed out
+    assert json.loads(boots[0].read_text())["local_rank"] == 1
+
+
+def test_a_failing_user_sitecustomize_is_reported_like_site_does_and_the_job_runs(tmp_path):
+    site = user_site(tmp_path, "raise RuntimeError('user site broke')\n")
+    p = py("print('job ran')", base_env(tmp_path, site, RANK="0", LOCAL_RANK="0"))
+    assert p.returncode == 0 and p.stdout.strip() == "job ran"
+    assert "Error in sitecustomize" in p.stderr and "user site broke" in p.stderr
+
+
+@pytest.mark.integration
+def test_publisher_sends_counters_after_init_process_group(tmp_path):
+    site = user_site(tmp_path, "")
+    rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    rx.bind(("127.0.0.1", 0))
+    rx.settimeout(60)
+    env = base_env(tmp_path, site, RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", MASTER_ADDR="127.0.0.1",
+                   MASTER_PORT=str(_free_port()), NCD_LIVE_ADDR=f"127.0.0.1:{rx.getsockname()[1]}",
+                   NCD_LIVE_POLL_S="0.1", NCD_LIVE_SOCK_DIR=str(tmp_path))
+    code = ("import time, torch, torch.distributed as dist; dist.init_process_group('gloo');"
+            "[dist.all_reduce(torch.ones(1)) for _ in range(3)]; time.sleep(1.5)")
+    p = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    records = []
+    try:
+        while not records or not records[-1].get("exiting"):
+            records.append(json.loads(rx.recv(65536)))
+    finally:
+        p.communicate(timeout=120)
+        rx.close()
+    assert p.returncode == 0
+    with_counters = [r for r in records if r.get("pgs")]
+    assert with_counters and with_counters[-1]["pgs"]["0"] == [3, 3] and with_counters[-1]["backend"] == "gloo"
+    assert with_counters[-1]["groups"] == {"0": [0]}
+    assert records[-1]["exiting"] is True and records[-1]["pgs"] == {}  # its goodbye
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
