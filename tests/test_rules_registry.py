@@ -57,6 +57,7 @@ FIRING = {
     "BW202": "tests/test_multinode_units.py::test_structure_names_a_slow_link_and_a_slow_node_inside",
     "BW203": "tests/test_rules_firing.py::test_a_node_slow_only_with_other_slow_nodes_is_unresolved",
     "BW204": "tests/test_multinode_units.py::test_structure_names_a_slow_link_and_a_slow_node_inside",
+    "BW301": "tests/test_expected.py::test_percent_of_expected_on_every_row_and_bw301_when_far_below",
     "CON001": "tests/test_consistency.py::test_the_odd_node_is_named_by_address_and_host",
     "CON002": "tests/test_consistency.py::test_every_rank_counts_but_a_node_is_named_once",
     "CON003": "tests/test_consistency.py::test_two_nodes_that_disagree_are_both_named",
@@ -153,6 +154,15 @@ FIRING = {
     "SYS004": "tests/test_check.py::test_nccl_on_a_cpu_machine_cannot_run",
     "SYS005": "tests/test_rules_firing.py::test_more_nccl_ranks_than_visible_gpus",
     "SYS006": "tests/test_env_cli.py::test_real_dev_shm_is_sized_for_the_dataloader",
+    "FLD001": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
+    "FLD002": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
+    "FLD003": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
+    "FLD010": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
+    "FLD011": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
+    "FLD012": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
+    "FLD013": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
+    "FLD020": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
+    "FLD021": "tests/test_fieldformats.py::test_diagnose_turns_field_outputs_into_findings",
 }
 # Codes that need real torchrun runs to fire and have no test yet (the audit's RUN001,
 # RUN005, RUN006 and RUN102 are in FIRING now).

@@ -80,6 +80,7 @@ def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Calla
         job = launch.start(p, env, list(report.findings), on_event)
         outcome = job.wait()  # ok | failed | hang | interrupted; evidence gathered before teardown
         fin.code = analyse.fill(report, p, outcome, job.identities(), job.torchrun_record())
+        analyse.against_reference(report, p, env)
         if outcome.status == "interrupted":
             report.interrupted = True
             report.add(run_rules.INTERRUPTED.finding("Interrupted by the user; results below are partial."))

@@ -1,7 +1,9 @@
 """The probe's phases and their deadlines: the one list (``probes.worker`` runs the
 phases it is given in its config, the supervisor watches the same tuple).
 
-``structure`` runs only when there is more than one node (``for_nodes``).
+``structure`` runs only when there is more than one node (``for_nodes``). The sweep is
+one phase per collective of ``--op``, named by the collective (``for_plan``); every one
+of them has the all_reduce sweep's deadline unless ``--timeout`` sets them all.
 """
 
 from __future__ import annotations
@@ -17,6 +19,16 @@ PG_TIMEOUT_MARGIN_S = 30.0
 
 def for_nodes(nnodes: int) -> tuple[str, ...]:
     return tuple(p for p in PHASES if p != "structure" or nnodes > 1)
+
+
+def for_plan(nnodes: int, ops: tuple[str, ...] = ("all_reduce",)) -> tuple[str, ...]:
+    """The phases in order: init, inventory, smoke, one per collective, [structure], done."""
+    head, tail = ("init", "inventory", "smoke"), ("structure", "done") if nnodes > 1 else ("done",)
+    return (*head, *ops, *tail)
+
+
+def sweep_deadlines(ops: tuple[str, ...]) -> dict[str, float]:
+    return {op: DEFAULT_DEADLINES_S["all_reduce"] for op in ops}
 
 
 def deadlines(overrides: dict[str, float]) -> dict[str, float]:

@@ -9,7 +9,9 @@ Usage::
 
 Inputs: log files (plain or ``.gz``), directories, ``-`` for stdin, Flight Recorder dumps
 (JSON, or pickle read through an unpickler that builds plain data only), torchrun error
-files (``error.json``) and ncclDoctor run directories. A rank comes from the line itself
+files (``error.json``), ncclDoctor run directories, and the field's own outputs:
+nccl-tests text and ``-J`` JSON, NCCL RAS reports (text, JSON) and ``dcgmi diag -j``
+(``diagnose.fieldformats``: FLD findings, ``report.results["field"]``). A rank comes from the line itself
 (``[rank3]:``, ``[PG 0 Rank 3]``, ``3: `` from ``srun -l``), from NCCL's ``host:pid``
 mapped by its init line, or from the file name (``rank3.log``,
 ``comm_lib_trace_rank_3``, torchrun's ``attempt_0/3/stderr.log``).
@@ -40,7 +42,7 @@ import time
 from typing import BinaryIO
 
 from ncclDoctor.ci import Gates, judge
-from ncclDoctor.diagnose import conclude, timeline
+from ncclDoctor.diagnose import conclude, fieldformats, timeline
 from ncclDoctor.diagnose.ingest import ingest_all
 from ncclDoctor.diagnose.load import expand
 from ncclDoctor.diagnose.reason import reason, world_size
@@ -56,6 +58,7 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     t0 = time.monotonic()
     report = Report(command="diagnose", argv=list(argv or []), config={"paths": list(paths)})
     inputs = expand(paths, stdin)
+    field_findings, field_outputs = fieldformats.read(inputs)  # nccl-tests, NCCL RAS, DCGM outputs
     collected = ingest_all(inputs, jobs)
     collected.finalize()
     conclusions = reason(collected)
@@ -66,11 +69,13 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     findings = conclude.from_conclusions(collected, conclusions) + conclude.from_families(collected)
     findings += env
     findings += conclude.from_verdict(collected, v, findings)
-    findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs)
+    findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs) + field_findings
     findings += conclude.nothing_found(findings, collected)
     v = settle(v, findings)  # last, after every reader's findings
     report.add(*findings)
     report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings, v)
+    if field_outputs:
+        report.results["field"] = field_outputs
     report.ranks = timeline.report_ranks(report.results["diagnose"]["ranks"], collected)
     report.duration_s = round(time.monotonic() - t0, 3)
     if gates is not None:
