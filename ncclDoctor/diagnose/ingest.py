@@ -16,7 +16,16 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import BinaryIO
 
 from ncclDoctor.diagnose.flight_recorder import looks_like_dump, parse_dump, summarise
-from ncclDoctor.diagnose.load import Input, _file_input, open_input, read_all, scan_lines, sniff, text_lines
+from ncclDoctor.diagnose.load import (
+    Input,
+    _file_input,
+    dump_rank_from_name,
+    open_input,
+    read_all,
+    scan_lines,
+    sniff,
+    text_lines,
+)
 from ncclDoctor.diagnose.parse import LineParser
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
@@ -165,6 +174,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected) -> None:
 def _dump(inp: Input, data: bytes, is_pickle: bool, c: Collected) -> None:
     inp.kind = "fr"
     if inp.rank_hint is None:
+        inp.rank_hint = dump_rank_from_name(inp.path)
+    if inp.rank_hint is None:
         inp.notes.append("a Flight Recorder dump whose file name does not end in its rank (<prefix><rank>); not used")
         return
     try:
@@ -183,6 +194,8 @@ def _json(inp: Input, data: bytes, c: Collected) -> None:
         _log(inp, io.BytesIO(data[8192:]), data[:8192], c)  # JSON-looking text: read it as a log
         return
     if looks_like_dump(obj):
+        if inp.rank_hint is None:
+            inp.rank_hint = dump_rank_from_name(inp.path)
         if inp.rank_hint is None:
             inp.notes.append("a Flight Recorder dump whose file name does not end in its rank (<prefix><rank>); not used")
             return

@@ -88,6 +88,17 @@ def rank_from_path(path: str) -> tuple[int | None, bool]:
     return None, False
 
 
+_TRAILING_NUMBER = re.compile(r"(\d+)(?:\.(?:json|pkl|pickle|bin))?(?:\.gz)?$", re.IGNORECASE)
+
+
+def dump_rank_from_name(path: str) -> int | None:
+    """A Flight Recorder dump is named ``<TORCH_FR_DUMP_TEMP_FILE><rank>`` and the prefix is
+    the user's (``/tmp/fr_dump_`` gives ``fr_dump_0``): for a file already known to be a
+    dump, a trailing number is its rank even without the word "rank"."""
+    m = _TRAILING_NUMBER.search(os.path.basename(path))
+    return int(m.group(1)) if m else None
+
+
 def expand(paths: list[str], stdin: BinaryIO | None = None) -> list[Input]:
     """Expand PATH arguments. A path that does not exist is a usage error (exit 2);
     everything else that goes wrong later is a note on that input."""
