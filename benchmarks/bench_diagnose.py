@@ -13,7 +13,9 @@ Each child reports its own wall time, CPU time (``resource.getrusage``) and peak
 worker processes' peak is ru_maxrss of RUSAGE_CHILDREN).
 Prints MB/s for both (wall clock, what a user waits; and per CPU-second, which other
 load on a shared machine does not change), the ratio diagnose/baseline, peak RSS, and
-the verdict. Targets on the 2-core test machine: >= 50 MB/s (wall), peak RSS < 300 MB.
+the verdict. Targets on the 2-core test machine (issue #14): >= 200 MB/s (wall), peak RSS
+< 300 MB. ``--jobs 0`` (default) runs diagnose as the CLI does; ``--jobs 1`` gives the
+single-process figure.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ DIAGNOSE = r"""
 import resource, sys, time, json
 t0 = time.perf_counter()
 from ncclDoctor.diagnose import diagnose
-r = diagnose([sys.argv[1]], jobs=int(sys.argv[2]))
+r = diagnose([sys.argv[1]], jobs=int(sys.argv[2]) or None)
 wall = time.perf_counter() - t0
 culprit = [f.ranks for f in r.findings if f.code == "LOG001"]
 u, w = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -73,7 +75,9 @@ def main() -> None:
     ap.add_argument("--dir", default="/tmp/ncclDoctor-bench-logs")
     ap.add_argument("--ranks", type=int, default=512)
     ap.add_argument("--mb", type=int, default=1024)
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes for diagnose (default 1: the single-process figure)")
+    ap.add_argument("--jobs", type=int, default=0,
+                    help="worker processes for diagnose (default 0: what `ncclDoctor diagnose` does, one per CPU for "
+                         "inputs over 64 MiB; 1: the single-process figure)")
     a = ap.parse_args()
     d = Path(a.dir)
     if not d.is_dir() or not any(d.iterdir()):
@@ -90,14 +94,17 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"machine        : {os.cpu_count()} CPUs, load average {load:.1f} (other work slows the wall-clock figures)")
     print(f"baseline read  : {base_mbs:8.1f} MB/s   peak RSS {base['rss_mb']:6.1f} MB")
-    rss = diag["rss_mb"] + (a.jobs * diag["worker_rss_mb"] if a.jobs > 1 else 0)
-    print(f"diagnose -j {a.jobs}  : {diag_mbs:8.1f} MB/s   peak RSS {rss:6.1f} MB"
-          + (f" (main {diag['rss_mb']:.1f} + {a.jobs} x worker {diag['worker_rss_mb']:.1f})" if a.jobs > 1 else "")
+    jobs = a.jobs or (os.cpu_count() or 1)
+    rss = diag["rss_mb"] + (jobs * diag["worker_rss_mb"] if jobs > 1 else 0)
+    print(f"diagnose -j {jobs}  : {diag_mbs:8.1f} MB/s   peak RSS {rss:6.1f} MB"
+          + (f" (main {diag['rss_mb']:.1f} + {jobs} x worker {diag['worker_rss_mb']:.1f})" if jobs > 1 else "")
           + f"   wall {diag['wall_s']:.1f} s, CPU {diag['cpu_s']:.1f} s ({mb / max(diag['cpu_s'], 1e-9):.1f} MB per CPU-second)")
     print(f"ratio          : diagnose runs at {diag_mbs / base_mbs:.2f}x the raw read speed")
     print(f"verdict        : LOG001 culprit ranks {diag['culprit']}; codes {', '.join(diag['codes'])}")
-    ok_speed, ok_rss = diag_mbs >= 50, rss < 300
-    print(f"targets        : >= 50 MB/s {'MET' if ok_speed else 'MISSED'}; peak RSS < 300 MB {'MET' if ok_rss else 'MISSED'}")
+    ok_speed, ok_rss = diag_mbs >= 200, rss < 300
+    print(f"targets        : >= 200 MB/s {'MET' if ok_speed else 'MISSED'}; "
+          f"peak RSS < 300 MB {'MET' if ok_rss else 'MISSED'}"
+          " (issue #14; wall clock, so only meaningful at low load)")
     sys.exit(0 if ok_speed and ok_rss else 1)
 
 

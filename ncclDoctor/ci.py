@@ -10,7 +10,7 @@ functions in this order::
     judge(report, gates)                  # add gate findings, then drop unselected ones
     report.conclude(fail_on, outcome)     # verdict and exit code
     write_run_dir(report, run_dir)
-    publish(report, gates)                # --junit FILE, --save-baseline FILE
+    publish(report, gates)                # --junit FILE, --prometheus FILE, --save-baseline FILE
 
 Order matters and is deliberate:
 
@@ -50,6 +50,7 @@ class Gates:
     max_regression_pct: float = DEFAULT_MAX_REGRESSION_PCT
     save_baseline: str | None = None
     junit: str | None = None
+    prometheus: str | None = None  # --prometheus FILE: node_exporter textfile (report.prometheus)
     config_file: str | None = None  # where these settings came from, for the report
 
     def __post_init__(self) -> None:
@@ -152,12 +153,16 @@ def judge(report: Any, gates: Gates) -> None:
 
 
 def publish(report: Any, gates: Gates) -> list[str]:
-    """Write --junit and --save-baseline files; return what was written, for the user."""
+    """Write --junit, --prometheus and --save-baseline files; return what was written, for the user."""
     from ncclDoctor.report.junit import write_junit
 
     written = []
     if gates.junit:
         written.append(str(write_junit(report, gates.junit)))
+    if gates.prometheus:
+        from ncclDoctor.report.prometheus import write as write_prometheus
+
+        written.append(write_prometheus(report, gates.prometheus))
     if gates.save_baseline and bl.busbw_series(report.results):
         written.append(str(bl.save_baseline(report, gates.save_baseline)))
     return written

@@ -178,6 +178,7 @@ def check_options(cli: dict[str, Any], cfg: Config) -> Any:
         max_regression_pct=float(v.get("max_regression", DEFAULT_MAX_REGRESSION_PCT)),
         save_baseline=v.get("save_baseline"),
         junit=v.get("junit"),
+        prometheus=cli.get("prometheus"),
         config_file=str(cfg.path) if cfg.path else None,
     ).prepare()
     names = ("nproc_per_node", "out", "min_bytes", "max_bytes", "step_factor", "warmup", "iters", "timeout",
@@ -190,4 +191,5 @@ def check_options(cli: dict[str, Any], cfg: Config) -> Any:
         gates=gates,
         # multi-node options come from the command line (or SLURM), not a settings file
         **{k: cli.get(k) for k in ("nnodes", "rdzv_endpoint", "rdzv_id", "local_addr", "structure_bytes")},
+        ops=cli.get("ops"), expected_below_pct=cli.get("expected_below_pct"),
     )

@@ -38,7 +38,8 @@ def default_run_dir(command: str) -> Path:
 def gates_for(common: CommonOptions) -> Gates:
     """The CI gates a command without busbw gets: select, ignore and JUnit."""
     return Gates(
-        select=list(common.select), ignore=list(common.ignore), junit=common.junit, config_file=common.config_file
+        select=list(common.select), ignore=list(common.ignore), junit=common.junit, prometheus=common.prometheus,
+        config_file=common.config_file,
     ).prepare()
 
 

@@ -9,6 +9,7 @@ output) take the same finishing options::
     --select CODES   keep only findings with these codes or prefixes (ENV, BW101)
     --ignore CODES   drop findings with these codes or prefixes
     --junit FILE     JUnit XML, one test case per finding
+    --prometheus FILE  node_exporter textfile (``report.prometheus``), written whole
     --config FILE / --no-config   settings file (``ncclDoctor.config``)
 
 The settings file's ``fail-on``, ``select``, ``ignore``, ``junit`` and ``out`` apply to
@@ -44,6 +45,7 @@ class CommonOptions:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     junit: str | None = None
+    prometheus: str | None = None  # --prometheus FILE: node_exporter textfile (report.prometheus)
     config_file: str | None = None  # where file settings came from, for report.config
     severity: Severity = field(init=False, repr=False, compare=False)
 
@@ -59,7 +61,7 @@ class CommonOptions:
         for code in (*self.select, *self.ignore):
             if not code.isalnum():
                 raise UsageError(f"bad code or prefix {code!r} in --select/--ignore: expected e.g. ENV or ENV001")
-        for name in ("out", "junit"):
+        for name in ("out", "junit", "prometheus"):
             value = getattr(self, name)
             object.__setattr__(self, name, str(value) if value is not None else None)
 
@@ -81,5 +83,6 @@ class CommonOptions:
             "select": list(self.select),
             "ignore": list(self.ignore),
             "junit": self.junit,
+            "prometheus": self.prometheus,
             "config_file": self.config_file,
         }

@@ -5,8 +5,9 @@ you can see what a verdict looks like, and so our tests can drive the hang and c
 localization with real processes:
 
 =================  ==============================================================
-``hang:R[:PHASE]``   rank R stops before entering PHASE (default ``all_reduce``)
-``crash:R[:PHASE]``  rank R raises before entering PHASE (default ``all_reduce``)
+``hang:R[:PHASE]``   rank R stops before entering PHASE (default: the first sweep, all_reduce
+                     unless ``--op`` starts with another collective)
+``crash:R[:PHASE]``  rank R raises before entering PHASE (same default)
 ``exit:R[:PHASE]``   rank R is killed by SIGKILL before PHASE (as the OOM killer does)
 ``slow:R:50ms``      rank R sleeps that long before every collective
 ``mismatch:R``       rank R issues its first sweep collective with a different size
@@ -79,12 +80,13 @@ class RankFaults:
     def __init__(self, faults: list[Fault]):
         self.faults = faults
         self.sweep_collectives = 0
+        self.default_phase = DEFAULT_PHASE  # the worker sets its first sweep phase (--op)
         self.delay_s = sum(parse_duration_s(f.arg) for f in faults if f.kind == "slow" and f.arg)
         self.corrupt = sum(int(f.arg or 1) for f in faults if f.kind == "corrupt")
 
     def before_phase(self, phase: str, worker: Any) -> None:
         for f in self.faults:
-            if f.kind in ("hang", "crash", "exit") and (f.arg or DEFAULT_PHASE) == phase:
+            if f.kind in ("hang", "crash", "exit") and (f.arg or self.default_phase) == phase:
                 if f.kind == "hang":
                     while True:  # the supervisor's deadline ends this, not us
                         time.sleep(3600)

@@ -31,46 +31,38 @@ import os
 import time
 from typing import Any
 
-from probes import localize
-from probes.collectives import REGISTRY
+from probes import harness, localize
+from probes.collectives import ELSIZE, REGISTRY
 
 
-def _issue(worker, module, tensor, **kw) -> None:
+def _issue(worker, module, send, recv, **kw) -> None:
     """One structure collective. Not counted in the rank's sequence number: leaders issue
     more of them than other ranks by design, and a stuck exchange must read as a stuck
     link ("every rank inside the same phase"), not as the other ranks falling behind."""
-    worker.faults.before_collective(worker, tensor)
-    module.run(tensor, **kw)
+    worker.faults.before_collective(worker, send)
+    module.run(send, recv, **kw)
     worker.tick()  # progress, for the supervisor's hang call
 
 
-SPREAD_S = 0.01  # between timed ops: samples spread over time dodge a moment of CPU starvation
 OP_BUDGET_S = 1.5  # the timed ops of one measurement, when the warm-up shows a slow path
 MIN_ITERS = 2
 
 
 def _best_time(worker, op, iters: int, agree=None, budget_s: float = OP_BUDGET_S) -> float:
-    """The best of ``iters`` timed ops after one warm-up -- fewer (at least ``MIN_ITERS``)
-    when the warm-up says they would take more than ``budget_s``: a slow link is slow
-    every time, and its rounds must not cost what a sweep would (issue 15: localization
-    before the expensive part). ``agree(seconds) -> the largest over the op's ranks``
-    makes every rank of the op run the same count."""
+    """One warm-up (connection setup is not bandwidth), then the harness's best-of ``iters``
+    -- fewer (at least ``MIN_ITERS``) when the warm-up says they would take more than
+    ``budget_s``: a slow link is slow every time, and its rounds must not cost what a sweep
+    would (issue 15: localization before the expensive part). ``agree(seconds) -> the
+    largest over the op's ranks`` makes every rank of the op run the same count."""
     t0 = time.perf_counter()
-    op()  # warm-up: connection setup is not bandwidth
+    op()
     worker.sync()
     warm = time.perf_counter() - t0
     if agree is not None:  # every rank of the op agrees, even those that saw it fast
         warm = agree(warm)
         if warm * iters > budget_s:
             iters = max(MIN_ITERS, min(iters, int(budget_s / warm)))
-    best = float("inf")
-    for _ in range(iters):
-        t0 = time.perf_counter()
-        op()
-        worker.sync()
-        best = min(best, time.perf_counter() - t0)
-        time.sleep(SPREAD_S)  # both ends sleep alike; the timed part excludes it
-    return best
+    return harness.time_op(op, worker.sync, iters, mode="best")[0]
 
 
 def _max_over(group, device, peer: int | None = None):
@@ -85,33 +77,30 @@ def _max_over(group, device, peer: int | None = None):
             dist.all_reduce(t, op=dist.ReduceOp.MAX, group=group)
             return float(t.item())
         other = torch.empty_like(t)
-        REGISTRY["sendrecv"].run(t, peer=peer, out=other)
+        REGISTRY["sendrecv"].run(t, other, peer=peer)
         return max(value, float(other.item()))
 
     return agree
 
 
 def _all_reduce(worker, group, nranks: int, size: int, iters: int) -> dict[str, Any]:
-    import torch
-
     mod = REGISTRY["all_reduce"]
-    t = torch.empty(max(1, size // 4), dtype=torch.float32, device=worker.device)
-    mod.fill(t, worker.rank)
-    secs = _best_time(worker, lambda: _issue(worker, mod, t, group=group), iters, _max_over(group, worker.device))
-    algbw = mod.algbw_bytes(t.numel(), 4, nranks) / secs / 1e9
-    return {"size": t.numel() * 4, "nranks": nranks, "time_us": secs * 1e6, "algbw_gbps": algbw,
+    count = mod.counts(size, ELSIZE, nranks)[2]
+    send, recv = mod.buffers(count, nranks, worker.rank, worker.device)
+    secs = _best_time(worker, lambda: _issue(worker, mod, send, recv, group=group), iters,
+                      _max_over(group, worker.device))
+    algbw = mod.algbw_bytes(count, ELSIZE, nranks) / secs / 1e9
+    return {"size": count * ELSIZE, "nranks": nranks, "time_us": secs * 1e6, "algbw_gbps": algbw,
             "busbw_gbps": algbw * mod.bus_factor(nranks)}
 
 
 def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, Any]:
-    import torch
     import torch.distributed as dist
 
     mod = REGISTRY["sendrecv"]
     me = leaders.index(worker.rank)
-    send = torch.empty(max(1, size // 4), dtype=torch.float32, device=worker.device)
-    recv = torch.empty_like(send)
-    mod.fill(send, worker.rank)
+    count = mod.counts(size, ELSIZE, 2)[2]
+    send, recv = mod.buffers(count, len(leaders), worker.rank, worker.device)
     rounds: list[list[list[int]]] = []
     wrong = 0
 
@@ -122,9 +111,10 @@ def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, 
         secs = None
         if mine is not None:
             peer = leaders[mine[1] if mine[0] == me else mine[0]]
-            secs = _best_time(worker, lambda: _issue(worker, mod, send, peer=peer, out=recv), iters,
+            secs = _best_time(worker, lambda: _issue(worker, mod, send, recv, peer=peer), iters,
                               _max_over(None, worker.device, peer))
-            wrong += int((recv != mod.expected(recv.numel(), peer, worker.device)).sum().item())
+            want = mod.expected(count, len(leaders), worker.rank, worker.device, peer=peer)
+            wrong += harness.wrong_elements(recv, want)
         times: list[Any] = [None] * len(leaders)
         dist.all_gather_object(times, secs, group=group)
         return {p: send.numel() * 4 / max(times[p[0]], times[p[1]]) / 1e9 for p in rnd}

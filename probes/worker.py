@@ -7,14 +7,15 @@ Phases, each announced to the control store on entry and exit (``probes.control`
 ``init``        init_process_group with a short timeout (seconds, not torch's minutes)
 ``inventory``   who am I: host, node address, pid, local rank, device, versions, env
 ``smoke``       barrier, then a small all_reduce whose result is checked exactly
-``all_reduce``  the size sweep: warm-up, ``iters`` timed ops, then an exact check; with
-                a ``budget`` in the config, the first warm-up op of each size predicts
-                the size's time and the ranks stop together at a size over budget
-                (``probes.budget``; the rule is documented in ``ncclDoctor.check.budget``)
+``<op>``        one phase per collective of ``cfg["ops"]`` (default all_reduce), named by
+                the collective: the size sweep of ``probes.harness`` (warm-up, barrier,
+                ``iters`` timed ops, the exact check)
+                with a ``budget`` in the config, the first op of each size predicts the
+                size's time and the ranks stop together at a size over budget
+                (``probes.budget``; the rule is in ``ncclDoctor.check.budget``)
 ``structure``   multi-node only, before the sweep: intra-node, inter-node and
                 node-to-node bandwidth (``probes.structure``); when it names a slow node
-                or link, every rank skips the whole-job sweep (it would crawl at that
-                link's pace) and says why
+                or link, every rank skips the whole-job sweep and says why
 ``done``        destroy the process group
 
 The phases to run come from the config (``phases``; ncclDoctor's ``check.phases`` is
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import json
 import os
 import socket
@@ -39,7 +41,6 @@ from typing import Any
 from torch.distributed.elastic.multiprocessing.errors import record
 
 from probes import faults
-from probes.budget import agree, size_budget
 from probes.collectives import REGISTRY
 from probes.control import ENV_CONTROL, Control
 from probes.debug import Evidence, write_text_atomic
@@ -65,6 +66,9 @@ class Worker:
         self.node_rank = int(os.environ.get("GROUP_RANK", 0))
         self.control = Control.from_env(self.rank)
         self.faults = faults.for_rank(config.get("inject", []), self.rank)
+        sweeps = [p for p in config.get("phases") or [] if p in REGISTRY]
+        if sweeps:
+            self.faults.default_phase = sweeps[0]
         self.records: dict[str, Any] = {"rank": self.rank}
         self.device = None
         self.issued = 0  # sweep collectives issued for the current size
@@ -93,23 +97,30 @@ class Worker:
     def sync(self) -> None:
         _sync(self.device)
 
-    def collective(self, module, tensor, sweep: bool = False, **kw: Any) -> float:
+    def event(self, phase: str, kind: str, **fields: Any) -> None:
+        if self.control is not None:
+            self.control.event(phase, kind, **fields)
+
+    def collective(self, module, send, recv, sweep: bool = False, **kw: Any) -> float:
         """Issue one collective; return the seconds spent inside it."""
         if sweep:
-            tensor = self.faults.sweep_tensor(tensor)
-            if tensor is None:
+            planned = send.numel()
+            send = self.faults.sweep_tensor(send)
+            if send is None:
                 return 0.0
+            if module.NAME in ("all_reduce", "broadcast"):  # in place: the fault's tensor is the buffer
+                recv = send
             self.issued += 1
-            if self.issued == 1 and self.control is not None:
+            if self.issued == 1:
                 # Fingerprint of the first collective of each size, sent *before* it is
                 # issued, so the supervisor can compare every rank against the plan
                 # even if this collective kills the job.
-                self.control.event("all_reduce", "issue", op=module.NAME, numel=tensor.numel())
+                self.event(module.NAME, "issue", op=module.NAME, numel=send.numel(), want=planned)
         if self.control is not None:
             self.control.seq += 1
-        self.faults.before_collective(self, tensor)
+        self.faults.before_collective(self, send)
         t0 = time.perf_counter()
-        module.run(tensor, **kw)
+        module.run(send, recv, **kw)
         t1 = time.perf_counter()
         self.tick(t1)
         return t1 - t0
@@ -170,91 +181,25 @@ class Worker:
         self.publish("inventory", inv)
 
     def smoke(self) -> None:
-        import torch
         import torch.distributed as dist
 
-        mod = REGISTRY["all_reduce"]
+        from probes import harness
+
         dist.barrier()
         count = 1024
-        t = torch.empty(count, dtype=torch.float32, device=self.device)
-        mod.fill(t, self.rank)
-        self.collective(mod, t)
-        _sync(self.device)
-        self.faults.after_checked_collective(t)
-        wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
+        wrong = harness.check(self, REGISTRY["all_reduce"], count, self.world, self.rank)
         self.publish("smoke", {"count": count, "wrong": wrong})
 
     def sweep(self, name: str = "all_reduce") -> None:
-        import torch
+        """One collective over every size (``probes.harness``); published under its NAME."""
+        from probes import harness
 
         if self.skip_sweep:  # the structure phase ran first and named a slow node or link
-            self.publish(name, {"rows": [], "iters": self.cfg["iters"], "warmup": self.cfg["warmup"],
-                                "skipped": self.skip_sweep})
+            self.publish(name, {"collective": name, "rows": [], "iters": self.cfg["iters"],
+                                "warmup": self.cfg["warmup"], "skipped": self.skip_sweep})
             return
-        mod = REGISTRY[name]
-        rows: list[dict[str, Any]] = []
-        stopped, prev = None, None
-        for size in self.cfg["sizes"]:
-            count = max(1, size // 4)
-            t = torch.empty(count, dtype=torch.float32, device=self.device)
-            mod.fill(t, self.rank)
-            self.issued = 0
-            t0 = time.perf_counter()
-            stopped = self.first_op_in_budget(mod, t, count * 4, prev)
-            if stopped:
-                break
-            rows.append(self.measure(mod, t, count, max(0, self.cfg["warmup"] - (1 if self.budget else 0))))
-            prev = (count * 4, time.perf_counter() - t0)
-            if self.control is not None:
-                self.control.event(name, "progress", size=count * 4)
-        self.publish(name, {"rows": rows, "iters": self.cfg["iters"], "warmup": self.cfg["warmup"],
-                            **({"stopped": stopped} if stopped else {})})
-
-    def first_op_in_budget(self, mod, t, size: int, prev: tuple[int, float] | None) -> dict[str, Any] | None:
-        """With a budget (``probes.budget``): the size's first warm-up op, timed; every rank
-        stops the sweep here when any rank predicts the size will not fit its budget."""
-        if not self.budget:
-            return None
-        budget = size_budget(self.budget, prev, size, time.time())
-        took = self.collective(mod, t)  # not a "sweep" op: --inject skip/mismatch act on the measured ones
-        _sync(self.device)
-        ops = max(0, self.cfg["warmup"] - 1) + self.cfg["iters"] + 1
-        predicted = took * (ops + 1)
-        worst = agree(predicted / budget if budget > 0 else float("inf"), self.device)
-        if worst <= 1.0:
-            return None
-        return {"size": size, "took_s": round(took, 3), "ops_done": 1, "ops_total": ops + 1,
-                "predicted_s": round(predicted, 3), "budget_s": round(budget, 3), "worst_ratio": round(worst, 2)}
-
-    def measure(self, mod, t, count: int, warmup: int) -> dict[str, Any]:
-        """Warm-up, ``iters`` timed ops, then an exact check: one row of the table."""
-        import torch.distributed as dist
-
-        for _ in range(warmup):
-            self.collective(mod, t, sweep=True)
-        _sync(self.device)
-        if self.control is not None:
-            self.control.event("all_reduce", "barrier", size=count * 4, issued=self.issued)
-        dist.barrier()
-        inside = 0.0  # time blocked in the collective; the rest is this rank's own
-        start = time.perf_counter()
-        for _ in range(self.cfg["iters"]):
-            inside += self.collective(mod, t, sweep=True)
-        _sync(self.device)
-        elapsed = time.perf_counter() - start
-        mod.fill(t, self.rank)
-        self.collective(mod, t)
-        _sync(self.device)
-        self.faults.after_checked_collective(t)
-        wrong = int((t != mod.expected(count, self.world, self.device)).sum().item())
-        iters = self.cfg["iters"]
-        return {
-            "size": count * 4, "count": count, "time_us": elapsed / iters * 1e6, "wrong": wrong,
-            # A late rank spends its time outside the collective; the ranks that
-            # wait for it spend theirs inside. (On GPUs the launch is asynchronous,
-            # so this split is only meaningful for CPU backends.)
-            "outside_us": max(0.0, elapsed - inside) / iters * 1e6,
-        }
+        self.publish(name, harness.sweep(self, REGISTRY[name], self.cfg["sizes"], self.cfg["warmup"],
+                                         self.cfg["iters"], self.world, self.rank, budget=self.budget))
 
     def structure(self) -> None:
         from probes import structure
@@ -272,8 +217,9 @@ class Worker:
             node = self.cfg.get("node", {})
             self.control.publish("identity", {"rank": self.rank, "node_rank": self.node_rank,
                                               "host": socket.gethostname(), "addr": node.get("addr")})
-        steps = {"init": self.init, "inventory": self.inventory, "smoke": self.smoke, "all_reduce": self.sweep,
+        steps = {"init": self.init, "inventory": self.inventory, "smoke": self.smoke,
                  "structure": self.structure, "done": self.done}
+        steps.update({op: functools.partial(self.sweep, op) for op in REGISTRY})  # a phase per collective
         try:
             for name in self.cfg["phases"]:
                 with self.phase(name):

@@ -18,6 +18,7 @@ COLUMNS = [
     ("count", None),
     ("type", "text"),
     ("redop", "text"),
+    ("root", None),  # nccl-tests' root column (schema 1.2; -1 for rootless collectives)
     ("time_us", 1),
     ("algbw_gbps", 3),
     ("busbw_gbps", 3),

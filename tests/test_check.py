@@ -27,7 +27,7 @@ def test_subprocess_check_passes_with_two_gloo_ranks(two_rank_run):
     # A healthy run passes; on a loaded shared machine a rank may really arrive late
     # (BW001), which is a true finding, not a failure of the check.
     assert rep["verdict"] == "pass" or {f["code"] for f in rep["findings"]} <= {"BW001"}, rep["findings"]
-    assert rep["schema_version"] == "1.1" and rep["command"] == "check"
+    assert rep["schema_version"] == "1.2" and rep["command"] == "check"
     assert [r["rank"] for r in rep["ranks"]] == [0, 1]
     assert len({r["pid"] for r in rep["ranks"]}) == 2
     assert all(r["phase"] == "done" and r["state"] == "leave" for r in rep["ranks"])

@@ -299,10 +299,10 @@ def test_named_pipe_is_read_but_a_fifo_inside_a_directory_is_skipped(tmp_path):
 def test_cli_select_ignore_and_junit(tmp_path):
     junit = tmp_path / "diag.xml"
     p = run_cli("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r"),
-                "--ignore", "LOG005", "--junit", str(junit), timeout=120)
+                "--ignore", "LOG005,LOG009", "--junit", str(junit), timeout=120)
     rep = json.loads(p.stdout)
     assert [f["code"] for f in rep["findings"]] == ["LOG002"] and p.returncode == 1
-    assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1}
+    assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1, "LOG009": 1}
     assert "LOG002" in junit.read_text()
     p = run_cli("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r2"),
                 "--select", "LOG019", timeout=120)
@@ -312,6 +312,6 @@ def test_cli_select_ignore_and_junit(tmp_path):
                 "--select", "LOG002", timeout=120)
     rep = json.loads(p.stdout)
     assert [f["code"] for f in rep["findings"]] == ["LOG002"] and p.returncode == 1
-    assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1}
+    assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1, "LOG009": 1}
     (f,) = rep["findings"]
     assert f["ranks"] == [3], f  # the desync's odd rank, as test_diagnose_corpus expects

@@ -34,7 +34,10 @@ CASES = {
     "socket_fallback": ({"LOG019", "LOG020", "LOG012", "LOG010"}, {"LOG010": [0]}, {}, set()),
     "new_wording": ({"LOG001", "LOG005"}, {"LOG001": [1]}, {"LOG001": "high"}, {"LOG004"}),
     "srun_prefix": ({"LOG001", "LOG005"}, {"LOG001": [11]}, {"LOG001": "high"}, {"LOG004"}),
-    "blocking_wait": ({"LOG005", "LOG004"}, {"LOG005": [0, 1]}, {}, {"LOG001"}),
+    # No line gives the world size, so "both ranks shown joined" cannot mean "nobody is missing".
+    "fr_trace_output": ({"LOG001"}, {"LOG001": [2]}, {"LOG001": "high"}, {"LOG002", "LOG005", "LOG031"}),
+    "fr_trace_mismatch": ({"LOG002"}, {"LOG002": [1]}, {"LOG002": "high"}, {"LOG001", "LOG031"}),
+    "blocking_wait": ({"LOG005"}, {"LOG005": [0, 1]}, {}, {"LOG001", "LOG004"}),
 }
 
 

@@ -124,14 +124,16 @@ def _scan(data: bytes, parser: LineParser | None = None, block: int | None = Non
 
 @pytest.mark.parametrize("block", [None, 7, 64])
 def test_scanner_line_numbers_across_blocks(block, monkeypatch):
-    data = b"noise\nmore noise\nx NCCL WARN one\n\r50%|#|\rWatchdog glued\nnoise\nlast rror"
+    data = b"noise\nmore noise\nx NCCL WARN one\n\r50%|#|\rWatchdog NCCL glued\nnoise\nlast rror"
     hits, inp = _scan(data, block=block, monkeypatch=monkeypatch)
-    assert hits == [(3, "x NCCL WARN one"), (4, "Watchdog glued"), (6, "last rror")]
+    assert hits == [(3, "x NCCL WARN one"), (4, "Watchdog NCCL glued"), (6, "last rror")]
     assert inp.lines == 6 and inp.bytes_read == len(data)
 
 
 def test_scanner_follows_torchrun_failure_block_across_blocks(monkeypatch):
-    block = (b"Failures:\n  <NO_OTHER_FAILURES>\n-----\nRoot Cause (first observed failure):\n[0]:\n"
+    # torchrun prints the summary as the ChildFailedError's message: the scanner starts at that line
+    block = (b"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n=====\ntrain.py FAILED\n-----\n"
+             b"Failures:\n  <NO_OTHER_FAILURES>\n-----\nRoot Cause (first observed failure):\n[0]:\n"
              b"  time      : 2025-03-25_20:57:27\n  host      : trainer-0\n  rank      : 2 (local_rank: 2)\n"
              b"  exitcode  : -9 (pid: 2630)\n  error_file: <N/A>\n  traceback : Signal 9 (SIGKILL) received by PID 2630\n=====\n")
     for size in (1 << 20, 13):
@@ -144,7 +146,7 @@ def test_scanner_follows_torchrun_failure_block_across_blocks(monkeypatch):
                 events.append(ev)
         assert [(e.kind, e.rank, e.host, e.data["exitcode"], e.data["signal"], e.data["root"]) for e in events] == [
             ("child_failed", 2, "trainer-0", -9, "SIGKILL", True)]
-        assert events[0].where == "torchrun.log:12"
+        assert events[0].where == "torchrun.log:16"
 
 
 def test_scanner_caps_a_huge_line(monkeypatch):

@@ -24,7 +24,8 @@ def bus_factor(collective: str, nranks: int) -> float:
 
 
 def build_table(collective: str, per_rank: Mapping[int, Mapping[str, Any]], nranks: int) -> list[dict[str, Any]]:
-    """``per_rank``: rank -> the rank's published sweep result (``{"rows": [...]}``)."""
+    """``per_rank``: rank -> the rank's published sweep result (``{"rows": [...]}``);
+    a row's ``count`` is the collective's param count, ``size`` nccl-tests' size column."""
     mod = REGISTRY[collective]
     by_size: dict[int, dict[int, dict[str, Any]]] = {}
     for rank, res in per_rank.items():
@@ -44,7 +45,8 @@ def build_table(collective: str, per_rank: Mapping[int, Mapping[str, Any]], nran
                 "size": size,
                 "count": count,
                 "type": "float",
-                "redop": "sum",
+                "redop": mod.REDOP,
+                "root": mod.ROOT,
                 "time_us": t_avg,
                 "algbw_gbps": alg,
                 "busbw_gbps": alg * mod.bus_factor(nranks),

@@ -5,14 +5,16 @@ Usage (CI)::
     ncclDoctor check --save-baseline ci/busbw-baseline.json      # once, on a known-good node
     ncclDoctor check --baseline ci/busbw-baseline.json --max-regression 10
 
-``--baseline`` also accepts a run directory or its ``report.json``: any saved run is a
-baseline.
+``--baseline`` also accepts a run directory or its ``report.json`` (any saved run is a
+baseline) and nccl-tests output, text or ``-J`` JSON (``baseline_from_nccl_tests``): run
+nccl-tests with the check's sweep (GPU default ``-b 8 -e 128M -f 2``) so the sizes meet.
 
 Series
 ------
 A report's bandwidth is read as *series*: ``(table, node) -> {size in bytes: busbw GB/s}``.
 Every entry of ``report.results`` that holds ``rows`` with ``size`` and ``busbw_gbps``
-is a table (``all_reduce`` today; multi-node tables such as an intra-node all_reduce
+is a table, and so is every entry of ``results["collectives"]``, named by its collective
+(``all_reduce``, ``all_gather``, ...; multi-node tables such as an intra-node all_reduce
 use the same shape; ``results["baseline"]``, the comparison itself, is not one). Its
 node is:
 
@@ -62,8 +64,10 @@ def _add_rows(out: Series, table: str, rows: Iterable[dict[str, Any]], node: str
 def busbw_series(results: dict[str, Any]) -> Series:
     """Every busbw series in ``report.results`` (see the module docstring for shapes)."""
     out: Series = {}
-    for table, value in sorted(results.items()):
-        if not isinstance(value, dict) or table == "baseline":  # the comparison, not a measurement
+    colls = results.get("collectives") if isinstance(results.get("collectives"), dict) else {}
+    items = {**colls, **{k: v for k, v in results.items() if k != "collectives"}}  # all_reduce: the same table twice
+    for table, value in sorted(items.items()):
+        if not isinstance(value, dict) or table in ("baseline", "expected"):  # not measurements
             continue
         if _rows_ok(value.get("rows")):
             _add_rows(out, table, value["rows"], WHOLE_JOB)
@@ -100,11 +104,51 @@ def save_baseline(report: Any, path: str | os.PathLike) -> Path:
     return write_json_atomic(path, baseline_from_report(report))
 
 
+def baseline_from_nccl_tests(doc: dict[str, Any], path: str) -> dict[str, Any]:
+    """A baseline from nccl-tests output (``fieldformats.nccl_tests``): one series per test,
+    named by its collective; busbw in place for all_reduce and broadcast (torch runs them in
+    place, as the check does), out of place for the others."""
+    from ncclDoctor.fieldformats import nccl_tests
+
+    series, ranks = [], 0
+    for t in doc["tests"]:
+        name = t["collective"] or "all_reduce"  # logs before "Collective test starting:" lines
+        pts = nccl_tests.busbw_by_size(t, in_place=name in ("all_reduce", "broadcast"))
+        if pts:
+            series.append({"table": name, "node": WHOLE_JOB, "busbw_gbps": {str(s): v for s, v in sorted(pts.items())}})
+            ranks = max(ranks, len(t["devices"]))
+    if not series:
+        raise UsageError(f"--baseline {path}: nccl-tests output without busbw rows")
+    return {"kind": BASELINE_KIND, "version": BASELINE_VERSION, "tool_version": "nccl-tests", "measured_at": None,
+            "command": f"nccl-tests ({path})", "backend": "nccl", "world_size": ranks or None, "nodes": [],
+            "series": series}
+
+
+def _field_baseline(p: Path, path: str | os.PathLike) -> dict[str, Any] | None:
+    """nccl-tests text or -J JSON as a baseline, or None when the file is something else."""
+    from ncclDoctor import fieldformats
+
+    try:
+        data = p.read_bytes()
+    except OSError:
+        return None
+    fmt = fieldformats.sniff(data[:fieldformats.SNIFF_BYTES], str(p))
+    if fmt not in ("nccl-tests", "nccl-tests-json"):
+        return None
+    try:
+        return baseline_from_nccl_tests(fieldformats.parse(fmt, data), str(path))
+    except ValueError as exc:
+        raise UsageError(f"--baseline {path}: {exc}") from None
+
+
 def load_baseline(path: str | os.PathLike) -> dict[str, Any]:
-    """Read a baseline file, a report.json or a run directory; UsageError names what is wrong."""
+    """Read a baseline file, a report.json, a run directory, or nccl-tests output (text or
+    ``-J`` JSON); UsageError names what is wrong."""
     p = Path(path)
     if p.is_dir():
         p = p / "report.json"
+    if (field := _field_baseline(p, path)) is not None:
+        return field
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:

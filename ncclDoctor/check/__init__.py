@@ -89,6 +89,7 @@ def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Calla
             coordinate.finish(report, p, outcome, job.control, job.reporting, job.note)
             return report
         fin.code = analyse.fill(report, p, outcome, job.identities(), job.torchrun_record())
+        analyse.against_reference(report, p, env)
         if outcome.status == "interrupted":
             report.interrupted = True
             report.add(run_rules.INTERRUPTED.finding("Interrupted by the user; results below are partial."))

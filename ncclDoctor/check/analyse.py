@@ -3,7 +3,9 @@
 ``fill(report, plan, out, identities, failures)`` reads the supervisor's ``Outcome``
 (phase markers, results per rank and phase), the identities the ranks published before
 init and torchrun's failure record; it writes ``report.ranks``, ``report.nodes`` and
-``report.results`` (``run``, ``smoke``, ``all_reduce``; with several nodes also
+``report.results`` (``run``, ``smoke``, ``collectives`` -- one table per collective of
+``--op``, keyed by its name -- and ``all_reduce``, the same all_reduce table where older
+readers look for it; with several nodes also
 ``structure`` and ``intra_node_all_reduce``) and adds the findings: every rank's env
 lint, BW001 (a straggler), RUN005 (wrong results), the verdict of
 ``analysis.verdict`` (RUN001-RUN004) and, with several nodes, the consistency diff
@@ -20,7 +22,7 @@ from __future__ import annotations
 import statistics
 from typing import Any, Callable
 
-from ncclDoctor.analysis import bandwidth, consistency, structure, verdict
+from ncclDoctor.analysis import bandwidth, consistency, expected, structure, verdict
 from ncclDoctor.check.options import Plan
 from ncclDoctor.errors import ExitCode
 from ncclDoctor.facts.network import node_label
@@ -101,50 +103,43 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
     smoke = {r: res["smoke"] for r, res in out.results.items() if "smoke" in res}
     if smoke:
         results["smoke"] = {"wrong": sum(v["wrong"] for v in smoke.values()), "ranks_reported": len(smoke)}
-    sweep = {r: res["all_reduce"] for r, res in out.results.items() if "all_reduce" in res}
-    skipped = next((v["skipped"] for v in sweep.values() if v.get("skipped")), None)
-    if skipped:  # the structure phase named a slow node or link first (probes.structure)
-        results["all_reduce"] = {"collective": "all_reduce", "backend": plan.backend, "world_size": plan.world_size,
-                                 "rows": [], "skipped": skipped}
-    elif sweep:
-        table = bandwidth.build_table("all_reduce", sweep, plan.world_size)
-        results["all_reduce"] = {
-            "collective": "all_reduce", "backend": plan.backend, "world_size": plan.world_size,
+    bad = {r: [f"smoke {v['wrong']}"] for r, v in smoke.items() if v["wrong"]}
+    for op in plan.ops:
+        sweep = {r: res[op] for r, res in out.results.items() if op in res}
+        if not sweep:
+            continue
+        skipped = next((v["skipped"] for v in sweep.values() if v.get("skipped")), None)
+        if skipped:  # the structure phase named a slow node or link first (probes.structure)
+            results.setdefault("collectives", {})[op] = {
+                "collective": op, "backend": plan.backend, "world_size": plan.world_size, "rows": [], "skipped": skipped}
+            continue
+        table = bandwidth.build_table(op, sweep, plan.world_size)
+        results.setdefault("collectives", {})[op] = {
+            "collective": op, "backend": plan.backend, "world_size": plan.world_size,
             "warmup": plan.warmup, "iters": plan.iters, "rows": table,
             "peak_busbw_gbps": bandwidth.peak_busbw(table), "avg_busbw_gbps": bandwidth.avg_busbw(table),
         }
-        findings += straggler_findings(table, label)
-        findings += over_budget(results["all_reduce"], sweep, label)
-    wrong = _wrong_data_finding(smoke, sweep, label)
-    if wrong:
-        findings.append(wrong)
-    bad = wrong.ranks if wrong else []
-    return results, findings, bad
+        findings += straggler_findings(table, label, op)
+        findings += over_budget(results["collectives"][op], sweep, label, op)
+        for r, v in sweep.items():
+            steps = [f"{op} {x['size']} B {x['wrong']}" for x in v["rows"] if x["wrong"]]
+            if steps:
+                bad.setdefault(r, []).extend(steps)
+    if "all_reduce" in results.get("collectives", {}):
+        results["all_reduce"] = results["collectives"]["all_reduce"]  # schema 1.x readers
+    if bad:
+        ranks = sorted(bad)
+        ops = sorted({s.split(" ")[0] for v in bad.values() for s in v if not s.startswith("smoke")} or {"all_reduce"})
+        detail = "; ".join(f"rank {r} on {label(r)}: {', '.join(steps)}" for r, steps in sorted(bad.items()))
+        findings.append(run_rules.WRONG_RESULTS.finding(
+            f"{', '.join(ops)} returned wrong elements (exact check against the known result) on rank(s) {ranks}. "
+            f"Wrong elements per step: {detail}.",
+            ranks=ranks, nodes=sorted({label(r) for r in ranks}),
+        ))
+    return results, findings, sorted(bad)
 
 
-def _wrong_data_finding(smoke: dict, sweep: dict, label: Label) -> Finding | None:
-    """RUN005 naming every rank whose exactly checked result had wrong elements, with
-    how many at which step (smoke, then each sweep size); None when all were right."""
-    per_rank: dict[int, list[str]] = {}
-    for r, v in sorted(smoke.items()):
-        if v["wrong"]:
-            per_rank.setdefault(r, []).append(f"smoke {v['wrong']}")
-    for r, v in sorted(sweep.items()):
-        steps = [f"{x['size']} B {x['wrong']}" for x in v["rows"] if x["wrong"]]
-        if steps:
-            per_rank.setdefault(r, []).extend(steps)
-    if not per_rank:
-        return None
-    ranks = sorted(per_rank)
-    detail = "; ".join(f"rank {r} on {label(r)}: {', '.join(steps)}" for r, steps in sorted(per_rank.items()))
-    return run_rules.WRONG_RESULTS.finding(
-        f"all_reduce returned wrong elements (exact check against the known sum) on rank(s) {ranks}. "
-        f"Wrong elements per step: {detail}.",
-        ranks=ranks, nodes=sorted({label(r) for r in ranks}),
-    )
-
-
-def over_budget(result: dict[str, Any], sweep: dict[int, Any], label: Label) -> list[Finding]:
+def over_budget(result: dict[str, Any], sweep: dict[int, Any], label: Label, op: str = "all_reduce") -> list[Finding]:
     """RUN008: the ranks stopped the sweep together at a size over its time budget
     (``check.budget``); the table says where, the finding why (slow, not hung)."""
     stops = {r: v["stopped"] for r, v in sweep.items() if v.get("stopped")}
@@ -159,7 +154,7 @@ def over_budget(result: dict[str, Any], sweep: dict[int, Any], label: Label) -> 
     last = f"; the last size that ran, {human_bytes(ran[-1])}, reached {result['rows'][-1]['busbw_gbps']:.3f} GB/s " \
         "busbw" if ran else ""
     return [SIZE_OVER_BUDGET.finding(
-        f"all_reduce sweep {result['stopped']['note']} (the worst of {len(stops)} rank(s): rank {r} on {label(r)}). "
+        f"{op} sweep {result['stopped']['note']} (the worst of {len(stops)} rank(s): rank {r} on {label(r)}). "
         f"Every rank kept completing collectives: slow, not hung{last}.",
         ranks=sorted(stops), nodes=sorted({label(x) for x in stops}), evidence=[s])]
 
@@ -171,7 +166,7 @@ def human_bytes(n: int) -> str:
     return f"{n} B"
 
 
-def straggler_findings(table: list[dict[str, Any]], label: Label) -> list[Finding]:
+def straggler_findings(table: list[dict[str, Any]], label: Label, op: str = "all_reduce") -> list[Finding]:
     out = []
     for rank, sizes in sorted(bandwidth.late_ranks(table).items()):
         if len(sizes) * 4 < len(table) * 3:
@@ -179,7 +174,7 @@ def straggler_findings(table: list[dict[str, Any]], label: Label) -> list[Findin
         mine = statistics.median(x["outside_us"] for x in sizes)
         others = statistics.median(x["others_us"] for x in sizes)
         out.append(STRAGGLER.finding(
-            f"Rank {rank} on {label(rank)} arrives late at all_reduce: it spends {mine / 1000:.1f} ms per op outside "
+            f"Rank {rank} on {label(rank)} arrives late at {op}: it spends {mine / 1000:.1f} ms per op outside "
             f"the collective (its own work) where the other ranks spend {others / 1000:.2f} ms; they wait inside "
             f"the collective for it. Seen at {len(sizes)} of {len(table)} sizes.",
             ranks=[rank], nodes=[label(rank)], evidence=sizes[:8],
@@ -224,6 +219,13 @@ def crash_timing(findings: list[Finding], out: Outcome) -> float | None:
     ranks = culprits[0].ranks if culprits else []
     last = [out.ranks[r].t for r in ranks if r in out.ranks and out.ranks[r].t]
     return round(out.finished_wall - max(last), 3) if last else None
+
+
+def against_reference(report: Report, plan: Plan, env: dict[str, str]) -> None:
+    """"% of expected" beside busbw and BW301 (``analysis.expected``); on CPU, why none applies."""
+    ref = expected.detect(report.host, plan.nnodes, plan.nproc_per_node, plan.backend, env)
+    exp = expected.annotate(report.results, ref, plan.expected_below_pct)
+    report.add(*expected.judge(exp, report.results, [plan.where] if plan.nnodes == 1 else []))
 
 
 def fill(report: Report, plan: Plan, out: Outcome, identities: dict[int, Any], failures: dict[str, Any]) -> ExitCode:

@@ -11,7 +11,8 @@ The returned ``Job`` is the runtime state; ``Job.wait()`` returns the ``Outcome`
 
 Probe config keys (read by ``probes.worker``): ``backend``, ``sizes``, ``warmup``,
 ``iters``, ``pg_timeout_s``, ``run_dir``, ``node`` {host, addr}, ``inject``,
-``structure`` (None at N = 1), ``phases`` (the phases to run, in order).
+``structure`` (None at N = 1), ``phases`` (the phases to run, in order: one per
+collective of ``--op``, named by it; ``probes.worker`` sweeps the collective of that name).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def probe_config(plan: Plan) -> dict[str, Any]:
         "backend": plan.backend, "sizes": list(plan.sizes), "warmup": plan.warmup, "iters": plan.iters,
         "pg_timeout_s": phases.pg_timeout_s(dict(plan.deadlines)), "run_dir": str(plan.run_dir),
         "node": dict(plan.node), "inject": list(plan.inject),
-        "structure": dict(plan.structure) if plan.structure else None, "phases": list(phases.for_nodes(plan.nnodes)),
+        "structure": dict(plan.structure) if plan.structure else None, "phases": list(phases.for_plan(plan.nnodes, plan.ops)),
         "budget": budget.probe_budget(plan.max_seconds, plan.started_wall) if plan.max_seconds else None,
     }
 
@@ -103,7 +104,8 @@ def start(plan: Plan, env: dict[str, str], findings: list[Finding],
     write_json_atomic(plan.run_dir / "launch.json", {"argv": argv, "is_host": reporting, "control": addr})
     sup = Supervisor(
         argv, worker_env(env, addr), plan.world_size, ctl, log_path=str(plan.run_dir / "torchrun.log"),
-        phases=phases.for_nodes(plan.nnodes), deadlines_s=phases.deadlines(dict(plan.deadlines)),
+        phases=phases.for_plan(plan.nnodes, plan.ops),
+        deadlines_s=phases.deadlines({**phases.sweep_deadlines(plan.ops), **dict(plan.deadlines)}),
         on_event=on_event, before_stop=_evidence_unless_peer_stopped(plan.run_dir),
         stall=stall_policy(plan, ctl),
     )

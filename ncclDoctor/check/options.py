@@ -54,6 +54,8 @@ class CheckOptions:
     local_addr: str | None = None
     structure_bytes: str | None = None
     max_seconds: float | None = None  # None: check.budget.DEFAULT_MAX_SECONDS; 0: no time budget
+    ops: str | None = None  # --op all_reduce,all_gather | all; None: all_reduce
+    expected_below_pct: float | None = None  # --expected-below: BW301 under this % of the platform's reference
     gates: ci.Gates = field(default_factory=ci.Gates)  # --select/--ignore/--min-busbw/--baseline/--junit
 
 
@@ -83,6 +85,8 @@ class Plan:
     structure: Mapping[str, Any] | None = None  # nnodes > 1: size, iters, sizes
     common: CommonOptions = field(default_factory=CommonOptions)  # --fail-on (validated once, as everywhere)
     gates: ci.Gates = field(default_factory=ci.Gates)
+    ops: tuple[str, ...] = ("all_reduce",)  # the collectives to sweep, registry order
+    expected_below_pct: float = 50.0
     max_seconds: float = 0.0  # 0: no time budget (check.budget)
     started_wall: float = field(default_factory=lambda: process_start())  # the command's start, for the budget
 
@@ -98,7 +102,7 @@ class Plan:
     def summary(self, opts: CheckOptions) -> dict[str, Any]:
         """``report.config``: the options as given, and what they resolved to."""
         return {**asdict(opts), "backend": self.backend, "nproc_per_node": self.nproc_per_node,
-                "sizes": list(self.sizes), "deadlines_s": dict(self.deadlines)}
+                "sizes": list(self.sizes), "deadlines_s": dict(self.deadlines), "ops": list(self.ops)}
 
 
 def process_start(startup_s: float = 30.0) -> float:
@@ -162,8 +166,27 @@ def _deadlines(timeout: float | None, phases: tuple[str, ...]) -> dict[str, floa
     return {**{k: timeout for k in phases}, "launch": max(timeout, 60.0)}  # starting Python + torch takes its time
 
 
+def _ops(text: str | None) -> tuple[str, ...]:
+    from probes.collectives import parse_ops
+
+    try:
+        return tuple(parse_ops(text))
+    except ValueError as exc:
+        raise UsageError(f"bad --op: {exc}") from None
+
+
+def _below_pct(value: float | None) -> float:
+    from ncclDoctor.analysis.expected import DEFAULT_BELOW_PCT
+
+    if value is None:
+        return DEFAULT_BELOW_PCT
+    if not 0 < value <= 100:
+        raise UsageError(f"--expected-below must be a percentage in (0, 100], got {value}")
+    return float(value)
+
+
 def plan(opts: CheckOptions, host: Mapping[str, Any], env: Mapping[str, str]) -> Plan:
-    from ncclDoctor.check.phases import PHASES
+    from ncclDoctor.check.phases import for_plan
 
     topo = topology(opts, env)
     common = CommonOptions(fail_on=opts.fail_on)
@@ -180,15 +203,21 @@ def plan(opts: CheckOptions, host: Mapping[str, Any], env: Mapping[str, str]) ->
     sizes = size_sweep(parse_size(opts.min_bytes or d["min_bytes"]), parse_size(opts.max_bytes or d["max_bytes"]),
                        opts.step_factor or d["step_factor"])
     world = nproc * topo.nnodes
+    ops = _ops(opts.ops)
+    if world == 1 and backend == "gloo" and "sendrecv" in ops:  # gloo cannot pair a rank with itself
+        if ops == ("sendrecv",):
+            raise UsageError("--op sendrecv needs at least 2 ranks on gloo (a rank cannot send to itself)")
+        ops = tuple(o for o in ops if o != "sendrecv")  # report.config["ops"] shows what ran
     structure = None
     if topo.nnodes > 1:
         structure = {"size": parse_size(opts.structure_bytes or d["structure_bytes"]), "iters": d["structure_iters"],
                      "sizes": sizes}
     return Plan(
-        backend, nproc, world, tuple(sizes), warmup, iters, _deadlines(opts.timeout, PHASES),
+        backend, nproc, world, tuple(sizes), warmup, iters, _deadlines(opts.timeout, for_plan(topo.nnodes, ops)),
         {"host": socket.gethostname(), "addr": topo.local_addr},
         Path(opts.out) if opts.out else default_run_dir("check"),
-        topo, _check_inject(opts.inject, world), structure, common, opts.gates, _max_seconds(opts.max_seconds),
+        topo, _check_inject(opts.inject, world), structure, common, opts.gates, ops,
+        _below_pct(opts.expected_below_pct), _max_seconds(opts.max_seconds),
     )
 
 

@@ -1,8 +1,10 @@
 """The probe's phases and their deadlines: the one list (``probes.worker`` runs the
 phases it is given in its config, the supervisor watches the same tuple).
 
-``structure`` runs only when there is more than one node, and then before ``all_reduce``
-(``for_nodes``).
+``structure`` runs only when there is more than one node, and then before the sweep
+(``for_plan``: the quick p2p localization first, issue 15). The sweep is
+one phase per collective of ``--op``, named by the collective (``for_plan``); every one
+of them has the all_reduce sweep's deadline unless ``--timeout`` sets them all.
 """
 
 from __future__ import annotations
@@ -17,13 +19,19 @@ PG_TIMEOUT_MARGIN_S = 30.0
 
 
 def for_nodes(nnodes: int) -> tuple[str, ...]:
-    """The phases in order. With several nodes the structure phase (the quick p2p
-    localization) runs before the whole-job sweep, which it may skip (``probes.structure``)."""
-    if nnodes == 1:
-        return tuple(p for p in PHASES if p != "structure")
-    rest = [p for p in PHASES if p != "structure"]
-    rest.insert(rest.index("all_reduce"), "structure")
-    return tuple(rest)
+    return for_plan(nnodes)
+
+
+def for_plan(nnodes: int, ops: tuple[str, ...] = ("all_reduce",)) -> tuple[str, ...]:
+    """The phases in order: init, inventory, smoke, [structure], one per collective, done.
+    With several nodes the structure phase (the quick p2p localization) runs before the
+    whole-job sweep, which it may skip (``probes.structure``)."""
+    head = ("init", "inventory", "smoke", "structure") if nnodes > 1 else ("init", "inventory", "smoke")
+    return (*head, *ops, "done")
+
+
+def sweep_deadlines(ops: tuple[str, ...]) -> dict[str, float]:
+    return {op: DEFAULT_DEADLINES_S["all_reduce"] for op in ops}
 
 
 def deadlines(overrides: dict[str, float]) -> dict[str, float]:

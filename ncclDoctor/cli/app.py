@@ -30,10 +30,10 @@ def emit(report, as_json: bool) -> None:
 
 
 def announce(written: list[str], as_json: bool, label: str = "JUnit XML") -> None:
-    """Say on stderr which extra files (--junit) were written."""
+    """Say on stderr which extra files (--junit, --prometheus) were written."""
     if not as_json:
         for path in written:
-            err.print(f"{label}: {path}")
+            err.print(f"{'Prometheus textfile' if str(path).endswith('.prom') else label}: {path}")
 
 
 def sigterm_interrupts() -> None:

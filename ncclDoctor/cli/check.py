@@ -10,7 +10,17 @@ import typer
 
 from ncclDoctor import __version__
 from ncclDoctor.cli.app import app, emit, err, sigterm_interrupts
-from ncclDoctor.cli.common import ConfigOpt, FailOnOpt, IgnoreOpt, JsonOpt, JunitOpt, NoConfigOpt, OutOpt, SelectOpt
+from ncclDoctor.cli.common import (
+    ConfigOpt,
+    FailOnOpt,
+    IgnoreOpt,
+    JsonOpt,
+    JunitOpt,
+    NoConfigOpt,
+    OutOpt,
+    PrometheusOpt,
+    SelectOpt,
+)
 
 Opt = typer.Option
 
@@ -103,6 +113,22 @@ def check(
             "Default 1M on CPU, 64M on GPU.",
         ),
     ] = None,
+    op: Annotated[
+        Optional[str],
+        Opt(
+            "--op",
+            help="Collectives to sweep, comma-separated: all_reduce (default), all_gather, reduce_scatter, "
+            "broadcast, alltoall, sendrecv, or all.",
+        ),
+    ] = None,
+    expected_below: Annotated[
+        Optional[float],
+        Opt(
+            "--expected-below",
+            help="BW301 when busbw is below this % of the platform's published reference "
+            "(default 90, as nccl-tests' NCCL_TESTS_MIN_BW).",
+        ),
+    ] = None,
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     min_busbw: Annotated[
@@ -112,8 +138,8 @@ def check(
         Optional[Path],
         Opt(
             "--baseline",
-            help="Compare busbw per size and node with a saved baseline "
-            "(file from --save-baseline, or a run directory).",
+            help="Compare busbw per size and node with a saved baseline: a --save-baseline file, a run "
+            "directory, or nccl-tests output (text or -J JSON).",
         ),
     ] = None,
     max_regression: Annotated[
@@ -128,6 +154,7 @@ def check(
         Opt("--save-baseline", help="Save this run's busbw as a baseline file for later --baseline runs."),
     ] = None,
     junit: JunitOpt = None,
+    prometheus: PrometheusOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> None:
@@ -167,6 +194,9 @@ def check(
         local_addr=local_addr,
         structure_bytes=structure_bytes,
         max_seconds=max_seconds,
+        ops=op,
+        expected_below_pct=expected_below,
+        prometheus=s(prometheus),
     )
     opts = check_options(cli_values, load_config(config, no_config=no_config))
     sigterm_interrupts()
@@ -174,7 +204,8 @@ def check(
     report = run_check(opts, argv=sys.argv[1:], progress=progress)
     emit(report, as_json)
     if not as_json:
-        for label, path in (("JUnit XML", opts.gates.junit), ("baseline", opts.gates.save_baseline)):
+        for label, path in (("JUnit XML", opts.gates.junit), ("baseline", opts.gates.save_baseline),
+                            ("Prometheus textfile", opts.gates.prometheus)):
             if path and Path(path).exists():
                 err.print(f"{label}: {path}")
     full = report.results.get("multinode", {}).get("full_report")

@@ -40,6 +40,13 @@ ConfigOpt = Annotated[
         help="Settings file (ncclDoctor.toml or a pyproject.toml). Default: the nearest one with ncclDoctor settings.",
     ),
 ]
+PrometheusOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--prometheus",
+        help="Also write the results as a node_exporter textfile (ncclDoctor_* metrics; name it *.prom), written whole.",
+    ),
+]
 NoConfigOpt = Annotated[
     bool, typer.Option("--no-config", help="Ignore ncclDoctor.toml and [tool.ncclDoctor] settings.")
 ]
@@ -54,11 +61,13 @@ def common(
     junit: Path | None,
     config: Path | None,
     no_config: bool,
+    prometheus: Path | None = None,
 ) -> CommonOptions:
     """The validated CommonOptions: command line over the settings file."""
     from ncclDoctor.config import load_config
 
     cfg = load_config(config, no_config=no_config)
     return CommonOptions.from_cli(
-        cfg, out=out, json=as_json, fail_on=fail_on, select=list(select or []), ignore=list(ignore or []), junit=junit
+        cfg, out=out, json=as_json, fail_on=fail_on, select=list(select or []), ignore=list(ignore or []), junit=junit,
+        prometheus=prometheus,
     )

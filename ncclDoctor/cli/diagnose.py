@@ -17,6 +17,7 @@ from ncclDoctor.cli.common import (
     JunitOpt,
     NoConfigOpt,
     OutOpt,
+    PrometheusOpt,
     SelectOpt,
     common,
 )
@@ -46,6 +47,7 @@ def diagnose(
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     junit: JunitOpt = None,
+    prometheus: PrometheusOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> None:
@@ -58,7 +60,7 @@ def diagnose(
     from ncclDoctor.diagnose.timeline import console_lines
     from ncclDoctor.finish import default_run_dir, finishing
 
-    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config)
+    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config, prometheus)
     report = run_diagnose(list(paths), fail_on=c.severity, argv=sys.argv[1:], jobs=jobs)
     written = finishing(report, c, c.out or default_run_dir("diagnose"))
     if not as_json:

@@ -18,6 +18,7 @@ from ncclDoctor.cli.common import (
     JunitOpt,
     NoConfigOpt,
     OutOpt,
+    PrometheusOpt,
     SelectOpt,
     common,
 )
@@ -55,6 +56,7 @@ def env_cmd(
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     junit: JunitOpt = None,
+    prometheus: PrometheusOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> None:
@@ -67,7 +69,7 @@ def env_cmd(
     from ncclDoctor.report.console import render_console
     from ncclDoctor.report.settings import settings_lines
 
-    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config)
+    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config, prometheus)
     report = run_env(
         EnvOptions(nproc_per_node, pg_timeout, dataloader_workers, batch_mib, prefetch_factor, common=c),
         argv=sys.argv[1:],

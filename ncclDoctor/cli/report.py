@@ -19,6 +19,7 @@ from ncclDoctor.cli.common import (
     JunitOpt,
     NoConfigOpt,
     OutOpt,
+    PrometheusOpt,
     SelectOpt,
     common,
 )
@@ -40,6 +41,7 @@ def report(
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     junit: JunitOpt = None,
+    prometheus: PrometheusOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> None:
@@ -49,7 +51,7 @@ def report(
 
     Example: ncclDoctor report ncclDoctor-runs/check-20260101-120000-ab12 --format html -o check.html
     """
-    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config)
+    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config, prometheus)
     fmt = "json" if as_json else fmt
     if fmt not in FORMATS:
         raise UsageError(f"unknown --format {fmt!r}: expected terminal, markdown, json or html")

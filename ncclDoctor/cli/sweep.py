@@ -18,6 +18,7 @@ from ncclDoctor.cli.common import (
     JunitOpt,
     NoConfigOpt,
     OutOpt,
+    PrometheusOpt,
     SelectOpt,
     common,
 )
@@ -80,6 +81,7 @@ def sweep_workers(
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     junit: JunitOpt = None,
+    prometheus: PrometheusOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> None:
@@ -90,7 +92,7 @@ def sweep_workers(
     """
     from ncclDoctor.sweep import SweepOptions, run_sweep
 
-    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config)
+    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config, prometheus)
     opts = SweepOptions(
         nproc_per_node=nproc_per_node,
         workers=workers,
@@ -170,6 +172,7 @@ def stalls(
     select: SelectOpt = None,
     ignore: IgnoreOpt = None,
     junit: JunitOpt = None,
+    prometheus: PrometheusOpt = None,
     config: ConfigOpt = None,
     no_config: NoConfigOpt = False,
 ) -> None:
@@ -180,7 +183,7 @@ def stalls(
     """
     from ncclDoctor.sweep.stalls import run_stalls
 
-    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config)
+    c = common(out, as_json, fail_on, select, ignore, junit, config, no_config, prometheus)
     report = run_stalls(run_dir, stall_share=stall_share, common=c, argv=sys.argv[1:])
     emit(report, as_json)
     announce([c.junit] if c.junit else [], as_json)

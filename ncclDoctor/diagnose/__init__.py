@@ -9,7 +9,9 @@ Usage::
 
 Inputs: log files (plain or ``.gz``), directories, ``-`` for stdin, Flight Recorder dumps
 (JSON, or pickle read through an unpickler that builds plain data only), torchrun error
-files (``error.json``) and ncclDoctor run directories. A rank comes from the line itself
+files (``error.json``), ncclDoctor run directories, and the field's own outputs:
+nccl-tests text and ``-J`` JSON, NCCL RAS reports (text, JSON) and ``dcgmi diag -j``
+(``diagnose.fieldformats``: FLD findings, ``report.results["field"]``). A rank comes from the line itself
 (``[rank3]:``, ``[PG 0 Rank 3]``, ``3: `` from ``srun -l``), from NCCL's ``host:pid``
 mapped by its init line, or from the file name (``rank3.log``,
 ``comm_lib_trace_rank_3``, torchrun's ``attempt_0/3/stderr.log``).
@@ -23,8 +25,11 @@ Stages (``diagnose`` composes them; each is a module):
 4. ``state``     events -> bounded per-rank state
 5. ``reason``    cross-rank conclusions: world size, culprits (behind or silent ranks),
                  desync (same SeqNum, different op or size), first failure, all joined
-6. ``conclude``  conclusions and families -> LOG findings (``rules``; ``ncclDoctor explain LOG001``)
-7. ``timeline``  the per-rank timeline and next steps, in ``report.results["diagnose"]``
+6. ``verdict``   the one conclusion an expert gives: cause class, culprits (only with the
+                 confidence the input allows), proving lines, the specific fix
+7. ``conclude``  conclusions and families -> LOG findings (``rules``; ``ncclDoctor explain LOG001``),
+                 settings printed in the logs -> the ENV findings of ``ncclDoctor env``
+8. ``timeline``  the per-rank timeline and next steps, in ``report.results["diagnose"]``
 
 Exit codes (the table in ``ncclDoctor.errors``): 0 nothing at or above ``--fail-on``,
 1 findings at or above it, 2 usage error (no such path). Unreadable, binary, empty or
@@ -37,10 +42,11 @@ import time
 from typing import BinaryIO
 
 from ncclDoctor.ci import Gates, judge
-from ncclDoctor.diagnose import conclude, timeline
+from ncclDoctor.diagnose import conclude, fieldformats, timeline
 from ncclDoctor.diagnose.ingest import ingest_all
 from ncclDoctor.diagnose.load import expand
 from ncclDoctor.diagnose.reason import reason, world_size
+from ncclDoctor.diagnose.verdict import reconcile, settle, verdict
 from ncclDoctor.findings import Severity
 from ncclDoctor.report.model import Report
 
@@ -52,15 +58,24 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     t0 = time.monotonic()
     report = Report(command="diagnose", argv=list(argv or []), config={"paths": list(paths)})
     inputs = expand(paths, stdin)
+    field_findings, field_outputs = fieldformats.read(inputs)  # nccl-tests, NCCL RAS, DCGM outputs
     collected = ingest_all(inputs, jobs)
     collected.finalize()
     conclusions = reason(collected)
     size, _, size_conf = world_size(collected)
+    env = conclude.settings_findings(collected)
+    v = verdict(collected, conclusions, env)
+    reconcile(v, conclusions)
     findings = conclude.from_conclusions(collected, conclusions) + conclude.from_families(collected)
-    findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs)
+    findings += env
+    findings += conclude.from_verdict(collected, v, findings)
+    findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs) + field_findings
     findings += conclude.nothing_found(findings, collected)
+    v = settle(v, findings)  # last, after every reader's findings
     report.add(*findings)
-    report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings)
+    report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings, v)
+    if field_outputs:
+        report.results["field"] = field_outputs
     report.ranks = timeline.report_ranks(report.results["diagnose"]["ranks"], collected)
     report.duration_s = round(time.monotonic() - t0, 3)
     if gates is not None:

@@ -11,6 +11,7 @@ from ncclDoctor.diagnose.load import Input
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, waiting
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
+from ncclDoctor.rules.codes import log as L
 
 
 def _nodes(c: Collected, ranks) -> list[str]:
@@ -40,12 +41,14 @@ def _samples(c: Collected, kind: str) -> list[str]:
 
 def from_conclusions(c: Collected, conclusions: list[Conclusion]) -> list[Finding]:
     out = []
-    rule_for = {"culprit": R.CULPRIT, "desync": R.DESYNC, "first_failure": R.FIRST_FAILURE, "all_joined": R.ALL_JOINED}
+    rule_for = {"culprit": R.CULPRIT, "desync": R.DESYNC, "first_failure": R.FIRST_FAILURE, "all_joined": R.ALL_JOINED,
+                "watchdog_blocked": L.WATCHDOG_BLOCKED, "connection_setup": L.CONNECTION_SETUP,
+                "groups_unclear": L.GROUPS_UNCLEAR, "numbers": L.NUMBERS}
     for k in conclusions:
         rule = rule_for.get(k.kind)
         if rule is None:
             continue
-        sev = Severity.WARNING if k.confidence == "low" and k.kind == "culprit" else None
+        sev = Severity.WARNING if k.confidence == "low" and k.kind in ("culprit", "first_failure") else None
         where = f" ({_hosted(c, k.ranks)})" if _nodes(c, k.ranks) else ""
         out.append(rule.finding(
             f"{k.message}{where} (confidence: {k.confidence})", severity=sev, ranks=k.ranks,
@@ -106,11 +109,40 @@ def from_families(c: Collected) -> list[Finding]:
     out += _family(c, "dataloader", R.DATALOADER, _dl_desc)
     out += _family(c, "cuda_oom", R.OOM, lambda evs: "CUDA out of memory" + "".join(f" (tried to allocate {e.data['tried']})" for e in evs[:1] if e.data.get("tried")))
     out += _family(c, "nccl_warn", R.NCCL_WARN, lambda evs: "NCCL WARN")
+    out += _family(
+        c, "cuda_error", L.CUDA_ERROR,
+        lambda evs: "CUDA error: " + ", ".join(sorted({e.data["what"] for e in evs if e.data.get("what")})),
+    )
+    out += _family(
+        c, "shm_error", L.SHM, lambda evs: evs[0].data.get("what", "shared memory") if evs else "shared memory"
+    )
+    out += _killed(c)
+    if any(e.data.get("received") for e in c.samples.get("signal", [])):
+        out += _family(c, "signal", L.AGENT_SIGNAL, _signal_desc)
+    out += _family(c, "desync_report", R.DESYNC, lambda evs: "collective fingerprints differ between ranks")
     out += _child_failed(c)
     out += _transport(c)
     out += [R.PRIOR.finding(f"{p['code']} ({p['severity']}): {p['message'][:300]}", ranks=p.get("ranks", []), nodes=p.get("nodes", []),
                             evidence=[p["where"]]) for p in c.prior_findings[:10]]
     return out
+
+
+def _signal_desc(evs) -> str:
+    got = sorted({e.data["received"] for e in evs if e.data.get("received")})
+    names = {15: "SIGTERM", 2: "SIGINT", 1: "SIGHUP", 9: "SIGKILL"}
+    return "received " + ", ".join(f"{n} ({names.get(n, '?')})" for n in got)
+
+
+def _killed(c: Collected) -> list[Finding]:
+    cf = [e for e in c.child_failures if e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL"]
+    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9]
+    if not cf and not wf:
+        return []
+    ranks = sorted({e.rank for e in cf if e.rank is not None})
+    local = sorted({e.data["local_rank"] for e in wf if e.data.get("local_rank") is not None})
+    who = f"rank(s) {_fmt_ranks(ranks)}" if ranks else f"local rank(s) {_fmt_ranks(local)}"
+    return [L.KILLED.finding(f"{who} exited with -9 (SIGKILL)", ranks=ranks, nodes=_nodes(c, ranks),
+                             evidence=[e.brief() for e in (cf + wf)[:4]])]
 
 
 def _child_failed(c: Collected) -> list[Finding]:
@@ -142,6 +174,16 @@ def _transport(c: Collected) -> list[Finding]:
             + (" after finding no IB device" if "no_ib" in c.networks else "")
             + (f" (NET/Socket : Using {c.networks['Socket_using']})" if "Socket_using" in c.networks else ""),
             severity=Severity.WARNING, evidence=ev))
+    from ncclDoctor.diagnose.verdict import bad_interfaces
+
+    bad = bad_interfaces(c)
+    if bad:
+        out.append(L.INTERFACE.finding(
+            "NCCL chose " + ", ".join(bad), evidence=[e.brief() for e in c.samples.get("transport", [])[:3]]
+        ))
+    dup = [e for e in c.samples.get("nccl_error", []) if "Duplicate GPU" in (e.data.get("last_error") or "")]
+    if dup:
+        out.append(L.DUPLICATE_GPU.finding(dup[0].data["last_error"][:200], evidence=[e.brief() for e in dup[:3]]))
     if c.settings:
         text = ", ".join(f"{k}={'|'.join(v)}" for k, v in sorted(c.settings.items()))
         differ = sorted(k for k, v in c.settings.items() if len(v) > 1)
@@ -175,3 +217,36 @@ def nothing_found(findings: list[Finding], c: Collected) -> list[Finding]:
     if any(f.severity != Severity.INFO for f in findings if f.code != "LOG030"):
         return []
     return [R.NOTHING_FOUND.finding(f"{sum(c.kinds.values())} event(s) recognised, none of them a failure")]
+
+
+def settings_findings(c: Collected) -> list[Finding]:
+    """Settings the logs print (``export NCCL_X=``, ``-e NCCL_X=``, env dumps, ``X set by
+    environment to Y``, torch's deprecation warnings) judged by the same lint as
+    ``ncclDoctor env``; each warning or error cites the line the setting came from (the info
+    notes of ``env``, e.g. a debug knob set, stay in LOG020's list of applied settings)."""
+    from ncclDoctor.rules.env import lint
+
+    if not c.settings:
+        return []
+    env = {name: next(iter(vals)) for name, vals in c.settings.items()}
+    out = []
+    for f in lint(env):
+        if f.severity == Severity.INFO:
+            continue  # LOG020 lists every setting; only what is wrong becomes its own finding
+        names = [n for n in env if n in f.message]
+        f.evidence = [c.settings[n][env[n]] for n in names[:3]] + list(f.evidence)
+        f.message = "in the logs: " + f.message
+        out.append(f)
+    return out
+
+
+def from_verdict(c: Collected, v, findings: list[Finding]) -> list[Finding]:
+    """Findings the verdict needs: LOG027 for a rank that left early, and LOG029 when the
+    verdict names a failure no other finding reports (so "nothing found" never sits beside it)."""
+    if v.cause == "early_exit" and c.kinds.get("pg_not_destroyed") and v.culprits:
+        return [L.LEFT_EARLY.finding(v.summary, ranks=v.culprits, nodes=_nodes(c, v.culprits), evidence=v.proof[:4])]
+    if v.cause != "none" and not any(f.severity != Severity.INFO for f in findings):
+        sev = Severity.WARNING if v.cause in ("unknown", "config") else None
+        return [L.VERDICT.finding(f"{v.cause}: {v.summary} (confidence: {v.confidence}). Fix: {v.fix}", severity=sev,
+                                  ranks=v.culprits, nodes=_nodes(c, v.culprits), evidence=v.proof[:6])]
+    return []

@@ -10,12 +10,22 @@ import io
 import json
 import multiprocessing
 import os
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import BinaryIO
 
 from ncclDoctor.diagnose.flight_recorder import looks_like_dump, parse_dump, summarise
-from ncclDoctor.diagnose.load import Input, _file_input, open_input, read_all, scan_lines, sniff, text_lines
+from ncclDoctor.diagnose.load import (
+    Input,
+    _file_input,
+    dump_rank_from_name,
+    open_input,
+    read_all,
+    scan_lines,
+    sniff,
+    text_lines,
+)
 from ncclDoctor.diagnose.parse import LineParser
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
@@ -108,8 +118,46 @@ def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
         data = read_all(fh, head, inp, MAX_STRUCTURED)
         if data is not None:
             _json(inp, data, c)
+    elif any(k in head for k in FR_ANALYSIS_KEYS):
+        data = read_all(fh, head, inp, MAX_STRUCTURED)
+        if data is not None:
+            _fr_analysis(inp, data.decode("utf-8", "replace"), c)
     else:
         _log(inp, fh, head, c)
+
+
+# torch's Flight Recorder analyzer (python -m torch.distributed.flight_recorder.fr_trace,
+# `torchfrtrace`) prints plain "%(message)s" lines; format strings from torch 2.13
+# flight_recorder/components/utils.py (match_one_event callers) and types.py (EntryState.log).
+FR_ANALYSIS_KEYS = (b"Not all ranks joining collective", b"has errors\n", b"internal record id: ")
+_FR_START = re.compile(r"(Not all ranks joining collective, sequence number|Collective sequence number): (\d+)")
+_FR_FIELD = re.compile(
+    r"^(group info|collective|missing ranks|world size|expected ranks|collective state|error msg): (.*)$"
+)
+
+
+def _fr_analysis(inp: Input, text: str, c: Collected) -> None:
+    """Blocks of the analyzer's verdicts: ranks missing from a collective (it compared
+    every rank's dump, so this is direct evidence) and mismatches with a culprit rank."""
+    inp.kind = "fr_analysis"
+    block: Event | None = None
+    stack = False
+    for lineno, line in text_lines(text):
+        if stack and block is not None and line.strip() and "/torch/" not in line:
+            block.data.setdefault("stack", line.strip()[:200])  # the first frame outside torch: the caller
+            stack = False
+        stack = stack or line.strip().startswith("collective stack trace:")
+        m = _FR_START.search(line)
+        if m:
+            block = Event("fr_analysis", f"{inp.path}:{lineno}", line.strip()[:400], seq=int(m.group(2)))
+            block.data["missing_join"] = m.group(1).startswith("Not all")
+            c.add_fr_analysis(block)
+            continue
+        f = _FR_FIELD.match(line.strip())
+        if block is not None and f:
+            block.data[f.group(1).replace(" ", "_")] = f.group(2).strip()[:400]
+            if f.group(1) in ("missing ranks", "error msg"):
+                block.text += " | " + line.strip()[:300]
 
 
 def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected) -> None:
@@ -125,6 +173,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected) -> None:
 
 def _dump(inp: Input, data: bytes, is_pickle: bool, c: Collected) -> None:
     inp.kind = "fr"
+    if inp.rank_hint is None:
+        inp.rank_hint = dump_rank_from_name(inp.path)
     if inp.rank_hint is None:
         inp.notes.append("a Flight Recorder dump whose file name does not end in its rank (<prefix><rank>); not used")
         return
@@ -144,6 +194,8 @@ def _json(inp: Input, data: bytes, c: Collected) -> None:
         _log(inp, io.BytesIO(data[8192:]), data[:8192], c)  # JSON-looking text: read it as a log
         return
     if looks_like_dump(obj):
+        if inp.rank_hint is None:
+            inp.rank_hint = dump_rank_from_name(inp.path)
         if inp.rank_hint is None:
             inp.notes.append("a Flight Recorder dump whose file name does not end in its rank (<prefix><rank>); not used")
             return

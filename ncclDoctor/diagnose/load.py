@@ -37,10 +37,21 @@ MAX_LINE = 64 * 1024
 SNIFF = 8192
 
 # Words at least one of which every line we parse contains (see signatures.py). Few on
-# purpose: each costs one pass of bytes.find over the block (~1.3 GB/s on the test
-# machine). Lowercase ``ncclSystemError`` & co. and ``...Timeout...Error`` lines are
-# caught by "rror"; torchrun's "Root Cause" block follows its "Failures:" line.
-TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"imed out", b"onnection", b"gloo", b"exitcode", b"Failures:")
+# purpose: each costs one pass of bytes.find over the block (~1.5-2 GB/s on the test
+# machine), and the passes are most of diagnose's time. What each one covers:
+#   NCCL      NCCL INFO/WARN lines, ncclXxxError, ProcessGroupNCCL (glog prefix of every
+#             watchdog, status and heartbeat line), WorkNCCL, TORCH_NCCL_/NCCL_ settings
+#   atchdog   watchdog status lines printed without the glog prefix (a missed status line
+#             would make a victim look silent: never dropped for speed)
+#   rror      every Error/error: exceptions, CUDA errors, DistNetworkError, gloo's
+#             RuntimeError lines, "Last error:", OutOfMemoryError, the ChildFailedError line
+#   [c10d]    the store's socket lines ("[c10d] The client socket has timed out ...")
+#   exitcode  torchrun's "failed (exitcode: N)" and its failure summary fields
+#   signal    the agent's "Received N death signal" / "closing signal SIGTERM"
+#   NET/IB    IB completion errors printed without the NCCL prefix
+#   onnection Connection reset/closed/refused in any format (NCCL 2.0-2.3 lines lack "NCCL")
+# torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
+TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -75,6 +86,17 @@ def rank_from_path(path: str) -> tuple[int | None, bool]:
     if m:
         return int(m.group(1)), False
     return None, False
+
+
+_TRAILING_NUMBER = re.compile(r"(\d+)(?:\.(?:json|pkl|pickle|bin))?(?:\.gz)?$", re.IGNORECASE)
+
+
+def dump_rank_from_name(path: str) -> int | None:
+    """A Flight Recorder dump is named ``<TORCH_FR_DUMP_TEMP_FILE><rank>`` and the prefix is
+    the user's (``/tmp/fr_dump_`` gives ``fr_dump_0``): for a file already known to be a
+    dump, a trailing number is its rank even without the word "rank"."""
+    m = _TRAILING_NUMBER.search(os.path.basename(path))
+    return int(m.group(1)) if m else None
 
 
 def expand(paths: list[str], stdin: BinaryIO | None = None) -> list[Input]:

@@ -18,6 +18,12 @@ from ncclDoctor.diagnose.signatures import Event, _int
 MAX_PIDS = 4096
 
 
+def _numel(v: str | None) -> int | None:
+    """NumelIn/NumelOut; 18446744073709551615 (2^64-1, a coalesced op) means 'not applicable'."""
+    n = _int(v)
+    return None if n is None or n >= 1 << 63 else n
+
+
 class LineParser:
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -31,6 +37,7 @@ class LineParser:
         self.last_error_line = 0
         self.want_last_error = False
         self._follow = 0
+        self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
 
     def want_more(self, _text: str) -> int:
         n, self._follow = self._follow, 0
@@ -70,10 +77,29 @@ class LineParser:
             handled, ev = self._child_failed(lineno, text)
             if handled:
                 return ev
+        if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
+            self._follow = 6
+        elif len(text) >= 100 and text.rstrip()[-1:].isalnum() or text.rstrip().endswith("'"):
+            self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature
+            if self._cut is None:
+                self._cut = (lineno, text)
+        elif self._cut is not None:
+            start, head = self._cut
+            self._cut = None
+            ev = self._families(start, head.rstrip() + " " + text.strip())
+            if ev is not None:
+                return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._follow = 8
             return None
+        stray = S.R_CF_FIELD.match(text)
+        if stray and stray.group(1) == "exitcode":  # a summary pasted without its header: keep the exit code
+            x = S.R_CF_EXIT.match(stray.group(2).strip())
+            ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            ev.data.update(root=False, local_rank=None, exitcode=int(x.group(1)) if x else None,
+                           pid=int(x.group(2)) if x else None, signal=None, time=None, traceback="")
+            return ev
         if self.last_error is not None and lineno - self.last_error_line <= 4:
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
@@ -84,8 +110,15 @@ class LineParser:
                     self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
                     self.last_error.text += " | Last error: " + detail[:200]
                 return None
-        for fn in (self._watchdog, self._nccl_error, self._ib, self._gloo, self._store, self._socket,
-                   self._heartbeat, self._dataloader, self._oom, self._worker_failed, self._nccl_info):
+        ev = self._families(lineno, text)
+        if ev is not None and self._cut is not None and self._cut[0] == lineno:
+            self._cut = None  # the line was whole enough to be read: nothing to join
+        return ev
+
+    def _families(self, lineno: int, text: str) -> Event | None:
+        for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
+                   self._ib, self._gloo, self._store, self._socket, self._heartbeat, self._dataloader, self._oom,
+                   self._worker_failed, self._signal, self._exit_noise, self._env, self._nccl_info):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -94,10 +127,10 @@ class LineParser:
     def _watchdog(self, lineno: int, text: str) -> Event | None:
         if S.R_TIMEOUT.search(text):
             ev = self._context(lineno, text, "watchdog_timeout")
-            m = S.R_WORK.search(text)
+            m = S.R_WORK.search(text) or S.R_WORK_CUT.search(text)
             kv = dict(S.R_KV.findall(m.group("body"))) if m else {}
             ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
-            ev.numel_in, ev.numel_out = _int(kv.get("NumelIn")), _int(kv.get("NumelOut"))
+            ev.numel_in, ev.numel_out = _numel(kv.get("NumelIn")), _numel(kv.get("NumelOut"))
             ev.data["timeout_ms"] = _int(kv.get("Timeout"))
             r = S.R_RAN_FOR.search(text)
             ev.data["ran_for_ms"] = int(r.group(1)) if r else None
@@ -107,6 +140,10 @@ class LineParser:
         if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
             ev.data.update(timeout_ms=int(g.group(1)), backend="gloo")
+            return ev
+        w = S.R_WATCHDOG_REPORT.search(text)
+        if w and "Watchdog caught" not in text:
+            ev = self._context(lineno, text, "watchdog_report")
             return ev
         m = S.R_STATUS.search(text)
         if m:
@@ -144,10 +181,96 @@ class LineParser:
 
     def _ib(self, lineno: int, text: str) -> Event | None:
         m = S.R_IB.search(text)
-        if not m:
+        if m:
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=int(m.group("status")), peer=m.group("peer"))
+            return ev
+        a = S.R_IB_ASYNC.search(text)
+        v = None if a else S.R_VERBS.search(text)
+        if v:
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
+            return ev
+        if not a:
             return None
         ev = self._context(lineno, text, "ib_completion")
-        ev.data.update(status=int(m.group("status")), peer=m.group("peer"))
+        ev.data.update(status=None, async_event=a.group(1).strip(), peer=None)
+        return ev
+
+    def _mismatch(self, lineno: int, text: str) -> Event | None:
+        """A desync stated outright: TORCH_DISTRIBUTED_DEBUG=DETAIL's fingerprint check names
+        two ranks and what each runs; NCCL's own check names a rank 'at and around'."""
+        if not S.R_MISMATCH.search(text):
+            return None
+        ev = self._context(lineno, text, "desync_report")
+        ev.rank = None  # the ranks are in the message, not the reporter's tag
+        prints = [{"rank": int(r), "seq": _int(q), "op": op or None, "shape": shape or None}
+                  for r, q, op, shape in S.R_FINGERPRINT.findall(text)]
+        around = S.R_MISMATCH_AROUND.search(text)
+        ev.data.update(prints=prints[:2], around=int(around.group(1)) if around else None)
+        diff = text.split("differ in the following aspects:", 1)
+        ev.data["differ"] = " ".join(diff[1].split())[:200] if len(diff) > 1 else None
+        return ev
+
+    def _cuda_error(self, lineno: int, text: str) -> Event | None:
+        """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
+        error, or the 'Cuda failure N' NCCL names. Not a peer's consequence."""
+        m = S.R_CUDA_ERROR.search(text)
+        if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
+            return None  # "CUDA error: out of memory" is an OOM (see _oom)
+        if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
+            return None  # the Last error line after ncclUnhandledCudaError lands on that event
+        ev = self._context(lineno, text, "cuda_error")
+        what = m.group(1) or m.group(2) or m.group(4) or ""
+        ev.data.update(what=what.strip(), cuda_code=_int(m.group(3)), watchdog="watchdog thread" in text)
+        return ev
+
+    def _dup_gpu(self, lineno: int, text: str) -> Event | None:
+        m = S.R_DUP_GPU.search(text)
+        if not m or "Last error" in text:
+            return None
+        if self.last_error is not None and lineno - self.last_error_line <= 4:
+            return None  # the Last error text of the ncclInvalidUsage just parsed
+        ev = self._context(lineno, text, "nccl_error")
+        ev.data.update(code="ncclInvalidUsage", last_error=m.group(0), duplicate_gpu=[int(m.group(1)), int(m.group(2))])
+        return ev
+
+    def _shm(self, lineno: int, text: str) -> Event | None:
+        if "NCCL WARN" not in text or not S.R_SHM.search(text):
+            return None
+        ev = self._context(lineno, text, "shm_error")
+        ev.data["what"] = S.R_NCCL_WARN.search(text).group(1).strip()[:200]
+        return ev
+
+    def _signal(self, lineno: int, text: str) -> Event | None:
+        m = S.R_DEATH_SIGNAL.search(text)
+        c = None if m else S.R_CLOSING.search(text)
+        if not m and not c:
+            return None
+        ev = self._context(lineno, text, "signal")
+        ev.rank = None  # the agent's line, not a rank's
+        ev.data.update(received=int(m.group(1)) if m else None, sent=c.group(1) if c else None)
+        return ev
+
+    def _exit_noise(self, lineno: int, text: str) -> Event | None:
+        """Lines that look alarming and are not failures by themselves: the process-group
+        destructor warning (torch >= 2.4, at every exit without destroy_process_group) and
+        the store's IPv6 lookup warning."""
+        if S.R_PG_NOT_DESTROYED.search(text):
+            return self._context(lineno, text, "pg_not_destroyed")
+        if S.R_IPV6.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "IPv6 lookup warning"
+            return ev
+        return None
+
+    def _env(self, lineno: int, text: str) -> Event | None:
+        m = S.R_ENV_DEPRECATED.search(text)
+        pairs = [(m.group(1), "1")] if m else S.R_ENV_ASSIGN.findall(text)
+        if not pairs or "set by environment" in text:
+            return None
+        ev = self._context(lineno, text, "setting")
+        ev.data["settings"] = pairs[:16]
         return ev
 
     def _gloo(self, lineno: int, text: str) -> Event | None:
@@ -167,8 +290,10 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "store_timeout")
         c = S.R_CONNECT_TO.search(text)
-        ev.data["endpoint"] = f"{c.group(1)}:{c.group(2)}" if c else None
+        ev.data["endpoint"] = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else None
         ev.data["rendezvous"] = "endezvous" in text
+        b = S.R_BIND_PORT.search(text)
+        ev.data["in_use"] = int(b.group(1)) if b else (0 if "Address already in use" in text else None)
         return ev
 
     def _socket(self, lineno: int, text: str) -> Event | None:
@@ -177,7 +302,9 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "socket_error")
         p = S.R_PEER.search(text)
-        ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None)
+        # set-up when it happened while connecting; a peer that went away otherwise (a consequence)
+        connect = bool(S.R_CONNECT_FAIL.search(text)) or not S.R_PEER_GONE.search(m.group(0))
+        ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None, connect=connect)
         return ev
 
     def _dataloader(self, lineno: int, text: str) -> Event | None:
@@ -209,9 +336,9 @@ class LineParser:
 
     def _nccl_info(self, lineno: int, text: str) -> Event | None:
         m = S.R_NCCL_PREFIX.search(text)
-        if not m:
-            return None
-        if m.group("lvl") == "WARN":
+        if not m and "NCCL WARN" not in text:
+            return self._retcode(lineno, text)
+        if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too
             ev = self._context(lineno, text, "nccl_warn")
             w = S.R_NCCL_WARN.search(text)
             ev.data["warn"] = w.group(1).strip()[:200] if w else ""
@@ -220,6 +347,9 @@ class LineParser:
         if nr and len(self.pid_rank) < MAX_PIDS:
             self.pid_rank[(m.group("host"), int(m.group("pid")))] = int(nr.group(1))
         found = {}
+        ifs = S.R_IFACES.search(text)
+        if ifs:
+            found["interfaces"] = S.R_IFACE.findall(ifs.group(1))[:8]
         u = S.R_NET_USING.search(text)
         if u:
             found["network"] = u.group(1) or u.group(3)
@@ -234,11 +364,20 @@ class LineParser:
             found["nranks"] = int(nr.group(2))
             found["comm_rank"] = int(nr.group(1))
         if not found:
-            return None
+            return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")
         if nr and ev.rank is None:
             ev.rank = int(nr.group(1))
         ev.data.update(found)
+        return ev
+
+    def _retcode(self, lineno: int, text: str) -> Event | None:
+        """NCCL's return-code trail ("NCCL INFO bootstrap.cc:270 -> 2"), whatever the prefix."""
+        rc = S.R_RETCODE.search(text) if " -> " in text else None
+        if not rc:
+            return None
+        ev = self._context(lineno, text, "transport")
+        ev.data["retcode"] = (rc.group(1), int(rc.group(2)))
         return ev
 
     # -- torchrun's failure summary -------------------------------------------------

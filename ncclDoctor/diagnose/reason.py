@@ -24,9 +24,11 @@ missing data (no logs at all from a rank).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ncclDoctor.diagnose.load import rank_from_path
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected, RankState
 
@@ -34,10 +36,12 @@ NONFATAL = ("nccl_warn",)
 
 
 def is_consequence(e: Event) -> bool:
-    """A peer went away: "connection closed/reset by peer" is what a rank sees when
-    another rank died first, so it never makes that rank the cause."""
+    """A peer went away: "connection closed/reset by peer", "Broken pipe" is what a rank
+    sees when another rank died first, so it never makes that rank the cause."""
     what = str(e.data.get("what") or "").lower()
-    return e.kind in ("socket_error", "gloo_error") and ("by peer" in what or "by remote peer" in what)
+    if e.kind == "socket_error":
+        return not e.data.get("connect")
+    return e.kind == "gloo_error" and ("by peer" in what or "by remote peer" in what)
 
 
 def own_errors(st: RankState) -> list[Event]:
@@ -121,8 +125,49 @@ def _members(c: Collected, pg: str, world: int | None) -> tuple[list[int], bool]
     return seen, False
 
 
+def inside(c: Collected, r: int, pg: str, seq: int | None) -> bool:
+    """The rank's own lines put it inside collective ``seq`` of ``pg`` (or past it): it
+    timed out there, or its watchdog status / Flight Recorder says it enqueued that far.
+    Such a rank is a victim whether or not it printed "Watchdog caught"."""
+    st = c.ranks.get(r)
+    if st is None:
+        return False
+    if pg in st.timeouts:
+        return True
+    if seq is None:
+        return False
+    s = st.status.get(pg)
+    if s is not None and s.data["enqueued"] >= seq:
+        return True
+    tr = st.fr.pgs.get(pg) if st.fr else None
+    return tr is not None and tr.last_enqueued >= seq
+
+
+def reported(st: RankState) -> bool:
+    """Every watchdog wording counts as the rank's report: a timeout, a status line, a
+    heartbeat, "Some NCCL operations have failed or timed out"."""
+    return bool(st.timeouts or st.status or st.counts.get("heartbeat") or st.counts.get("watchdog_report"))
+
+
+def complete_input(c: Collected) -> bool:
+    """Does the input plausibly hold every rank's log? When the world size is known from an
+    explicit count and every rank of it has lines here, or when every rank up to the highest
+    has a file of its own (rank3.log, attempt_0/3/stderr.log). A pasted excerpt fails both."""
+    size, _, conf = world_size(c)
+    if not size or size > MAX_RANKS_CHECKED:
+        return False
+    if conf == "high":
+        return all(r in c.ranks for r in range(size))
+    return all(r in c.ranks and any(rank_from_path(f)[0] == r for f in c.ranks[r].files) for r in range(size))
+
+
+MAX_RANKS_CHECKED = 1 << 16
+
+
 def hang(c: Collected, pg: str, members: list[int], split: bool = False) -> list[Conclusion]:
-    """Culprits of a hang in one process group: behind or silent ranks."""
+    """Culprits of a hang in one process group: behind or silent ranks. Lines without a
+    process-group tag (pg "?") are never compared as one group: nobody is called
+    behind on them, and a silent rank is at most a low-confidence suspect."""
     prog = {r: _progress(c.ranks[r], pg) for r in members if r in c.ranks}
     timed = {r for r in members if r in c.ranks and pg in c.ranks[r].timeouts}
     known = {r: p for r, (p, _) in prog.items() if p is not None}
@@ -130,41 +175,79 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False) -> list
         return []
     seqs = Counter(c.ranks[r].timeouts[pg].seq for r in timed if c.ranks[r].timeouts[pg].seq is not None)
     target = seqs.most_common(1)[0][0] if seqs else max(known.values(), default=None)
-    behind = sorted(r for r, p in known.items() if target is not None and p < target)
-    silent = sorted(r for r in members if r not in timed and r not in behind
-                    and not (r in c.ranks and waiting(c.ranks[r]))) if timed and not split else []
+    untagged = pg == "?"
+    behind = [] if untagged else sorted(r for r, p in known.items() if target is not None and p < target)
+    ins = {r for r in members if inside(c, r, pg, target)} | timed
+    silent = sorted(r for r in members if r not in ins and r not in behind
+                    and not (r in c.ranks and (waiting(c.ranks[r]) or (untagged and reported(c.ranks[r])))))
+    silent = silent if timed and not split else []
     out: list[Conclusion] = []
     if behind:
-        direct = [r for r in behind if c.ranks[r].fr or pg in c.ranks[r].status]
-        conf = "high" if len(direct) == len(behind) and len(behind) < len(known) else "medium"
-        if len(behind) > len(known) - len(behind):
-            conf = "low"  # the majority is behind: maybe the ones ahead issued an extra collective
-        elif len(behind) == len(known) - len(behind):
-            conf = "medium"
-        out.append(Conclusion(
-            "culprit", conf,
-            f"process group {pg}: rank(s) {_fmt_ranks(behind)} never enqueued collective #{target} "
-            f"that {len(known) - len(behind)} other rank(s) issued; last enqueued: "
-            + ", ".join(f"rank {r} #{known[r]}" for r in behind[:6]),
-            behind, pg, target, [prog[r][1] for r in behind[:4] if prog[r][1]] + _victim_lines(c, pg, timed),
-        ))
-    logged = [r for r in silent if r in c.ranks and c.ranks[r].files or r in c.ranks and c.ranks[r].counts]
+        out.append(_behind(c, pg, target, behind, known, prog, timed))
+    logged = [r for r in silent if r in c.ranks and (c.ranks[r].files or c.ranks[r].counts)]
     unlogged = [r for r in silent if r not in logged]
     if logged:
+        # untagged lines all at one SeqNum read as one collective; at several, the groups are unknown
+        full = complete_input(c) and (not untagged or len(seqs) == 1)
         out.append(Conclusion(
-            "culprit", "medium",
-            f"process group {pg}: {len(timed)} rank(s) timed out in collective {_num(target)}, but rank(s) "
-            f"{_fmt_ranks(logged)} logged no timeout: they were not inside it (their logs are present)",
-            logged, pg, target, _victim_lines(c, pg, timed) + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} without a watchdog timeout" for r in logged[:3]],
+            "culprit", "medium" if full else "low",
+            f"process group {_pg_name(pg)}: {len(ins)} rank(s) were inside collective {_num(target)}, but rank(s) "
+            f"{_fmt_ranks(logged)} logged no timeout and no watchdog status: they were not inside it"
+            + ("" if full else " — but the input does not hold every rank's full log (an excerpt?), "
+               "so this is only a lead"),
+            logged, pg, target,
+            _victim_lines(c, pg, timed)
+            + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} without a watchdog line"
+               for r in logged[:3]],
         ))
     if unlogged:
         out.append(Conclusion(
             "culprit", "low",
-            f"process group {pg}: no log lines at all from rank(s) {_fmt_ranks(unlogged)} while the others timed out in "
-            f"collective {_num(target)}: either they are the culprits or their logs were not given",
+            f"process group {_pg_name(pg)}: no log lines at all from rank(s) {_fmt_ranks(unlogged)} "
+            f"while the others timed out in collective {_num(target)}: either they are the culprits or their logs "
+            "were not given",
             unlogged, pg, target, _victim_lines(c, pg, timed),
         ))
+    if untagged and len(seqs) > 1:
+        out.append(_groups_unclear(c, pg, timed))
     return out
+
+
+def _pg_name(pg: str) -> str:
+    return "untagged (no PG in the lines)" if pg == "?" else pg
+
+
+def _behind(c, pg, target, behind, known, prog, timed) -> Conclusion:
+    direct = [r for r in behind if c.ranks[r].fr or pg in c.ranks[r].status]
+    conf = "high" if len(direct) == len(behind) and len(behind) < len(known) else "medium"
+    if len(behind) > len(known) - len(behind):
+        conf = "low"  # the majority is behind: maybe the ones ahead issued an extra collective
+    elif len(behind) == len(known) - len(behind):
+        conf = "medium"
+    return Conclusion(
+        "culprit", conf,
+        f"process group {pg}: rank(s) {_fmt_ranks(behind)} never enqueued collective #{target} "
+        f"that {len(known) - len(behind)} other rank(s) issued; last enqueued: "
+        + ", ".join(f"rank {r} #{known[r]}" for r in behind[:6]),
+        behind, pg, target, [prog[r][1] for r in behind[:4] if prog[r][1]] + _victim_lines(c, pg, timed),
+    )
+
+
+def _groups_unclear(c: Collected, pg: str, timed: set[int]) -> Conclusion:
+    """Untagged timeouts at different SeqNums. Equal 'ran for' (within a minute) means the
+    collectives were enqueued at the same moment: different process groups, not a rank
+    thousands of collectives behind."""
+    ts = [c.ranks[r].timeouts[pg] for r in sorted(timed)]
+    lo, hi = min(ts, key=lambda t: t.seq or 0), max(ts, key=lambda t: t.seq or 0)
+    rf = [t.data.get("ran_for_ms") for t in (lo, hi)]
+    same_time = None not in rf and abs(rf[0] - rf[1]) < 60_000
+    why = (f"both ran for about {rf[0] / 1000:.0f} s, so they were enqueued at the same moment: different process "
+           "groups (SeqNums count per group), not a rank that fell behind" if same_time else
+           "the lines carry no process-group tag, so the SeqNums may belong to different groups")
+    return Conclusion("groups_unclear", "low",
+                      f"could not tell apart: rank {lo.rank} timed out at SeqNum {lo.seq} and rank {hi.rank} at "
+                      f"SeqNum {hi.seq}; {why}. Nobody is named from this difference.",
+                      sorted({lo.rank, hi.rank} - {None}), pg, None, [lo.brief(), hi.brief()])
 
 
 def _num(seq: int | None) -> str:
@@ -223,10 +306,17 @@ def desync(c: Collected, pg: str) -> list[Conclusion]:
         major = ordered[0][1]
         minority = sorted(r for _, rs in ordered[1:] for r, _ in rs)
         tie = len(ordered[1][1]) == len(major)
-        conf = "low" if tie else ("high" if len(major) >= 2 else "medium")
+        conf = "low" if tie or pg == "?" else ("high" if len(major) >= 2 else "medium")
         desc = "; ".join(f"{_sig_text(sig)} on rank(s) {_fmt_ranks(r for r, _ in rs)}" for sig, rs in ordered)
         ev = [w for _, rs in ordered[1:] for _, w in rs[:2]] + [w for _, w in major[:2]]
-        return [Conclusion("desync", conf, f"process group {pg}, collective #{seq}: ranks disagree: {desc}", minority, pg, seq, ev)]
+        both = " vs ".join(f"{sig[0]}" for sig, _ in ordered[:2])
+        return [Conclusion(
+            "desync", conf,
+            f"process group {_pg_name(pg)}, collective #{seq}: ranks disagree: {desc}. Two code paths issued "
+            f"different collectives ({both}) at the same point: a rank-conditional call (an `if rank == 0:` branch, "
+            "an extra step at epoch end, uneven data)",
+            minority, pg, seq, ev,
+        )]
     return []
 
 
@@ -236,7 +326,9 @@ def _sig_text(sig: tuple) -> str:
 
 
 def first_failure(c: Collected) -> list[Conclusion]:
-    errs: list[Event] = [e for st in c.ranks.values() for e in own_errors(st)]
+    # The heartbeat monitor fires minutes after a watchdog got stuck: when it fired says
+    # nothing about which rank failed first.
+    errs: list[Event] = [e for st in c.ranks.values() for e in own_errors(st) if e.kind != "heartbeat"]
     timeouts = [t for st in c.ranks.values() for t in st.timeouts.values()]
     stamped = [e for e in errs if e.ts is not None]
     if stamped:
@@ -266,8 +358,11 @@ def first_failure(c: Collected) -> list[Conclusion]:
 
 
 def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
+    """Every member timed out in one collective. Only said when the members are known (a
+    Flight Recorder pg_config, or the whole world with every rank's log): in an excerpt,
+    "everyone shown joined" says nothing about the ranks not shown."""
     timed = [r for r in members if r in c.ranks and pg in c.ranks[r].timeouts]
-    if len(members) < 2 or len(timed) != len(members):
+    if len(members) < 2 or len(timed) != len(members) or not (complete_input(c) or _pg_config(c, pg)):
         return []
     seqs = {c.ranks[r].timeouts[pg].seq for r in timed}
     if len(seqs) != 1:
@@ -275,6 +370,120 @@ def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     seq = seqs.pop()
     return [Conclusion("all_joined", "medium", f"process group {pg}: all {len(timed)} ranks timed out inside collective #{seq}: "
                        "no rank is missing", timed, pg, seq, _victim_lines(c, pg, set(timed)))]
+
+
+def _pg_config(c: Collected, pg: str) -> bool:
+    return any(st.fr and st.fr.pg_ranks.get(pg) for st in c.ranks.values())
+
+
+SETUP_SEQ = 8  # NCCL connects peers lazily, in the first collectives of a communicator
+SETUP_NUMEL = 1 << 16
+
+
+def single_line(c: Collected) -> list[Conclusion]:
+    """What an expert reads from the numbers of one watchdog line.
+
+    - ``ran for`` far beyond ``Timeout(ms)``: the watchdog checks every few seconds, so a
+      large excess means the watchdog thread itself did not run (GIL held by a thread
+      stuck in a CUDA call, a driver hang): a blocked process, not a late collective.
+    - a timeout at one of the first SeqNums with a tiny message: nothing of the training
+      step has run yet; NCCL was still connecting the ranks (interface, firewall, P2P, IB).
+    """
+    out: list[Conclusion] = []
+    ts = [t for st in c.ranks.values() for t in st.timeouts.values()] + [
+        e for e in c.samples.get("watchdog_timeout", []) if e.rank is None]
+    blocked = [t for t in ts if t.data.get("ran_for_ms") and t.data.get("timeout_ms")
+               and t.data["ran_for_ms"] - t.data["timeout_ms"] > max(60_000, t.data["timeout_ms"] // 4)]
+    if blocked:
+        t = max(blocked, key=lambda x: x.data["ran_for_ms"])
+        late = (t.data["ran_for_ms"] - t.data["timeout_ms"]) / 60000
+        out.append(Conclusion(
+            "watchdog_blocked", "high",
+            f"the watchdog noticed the timeout {late:.0f} min late (ran for {t.data['ran_for_ms']} ms against "
+            f"Timeout(ms)={t.data['timeout_ms']}): the watchdog thread itself could not run — a thread holding the GIL "
+            "inside a CUDA call, or a driver/GPU hang. The process was stuck, not only the collective",
+            sorted({x.rank for x in blocked if x.rank is not None}), t.pg, t.seq, [x.brief() for x in blocked[:3]]))
+    seqs = [t for t in ts if t.seq is not None]
+    if seqs and all(t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs):
+        t = seqs[0]
+        size = f", {t.numel_in} element(s)" if t.numel_in is not None else ""
+        out.append(Conclusion(
+            "connection_setup", "medium",
+            f"the timeout is in collective #{t.seq} ({t.op or '?'}{size}): one of the first collectives, with a tiny "
+            "message. NCCL connects the ranks during the first collectives, so this is connection set-up (network "
+            "interface, firewall, P2P/IB), not the training step",
+            [], t.pg, t.seq, [x.brief() for x in seqs[:3]]))
+    return out
+
+
+def _rank_set(text: str) -> list[int]:
+    return sorted({int(x) for x in re.findall(r"\d+", text or "")})
+
+
+def fr_analysis(c: Collected) -> list[Conclusion]:
+    """torch's own Flight Recorder analyzer compared every rank's dump: 'Not all ranks
+    joining collective' with 'missing ranks' names ranks that did not issue it (their
+    dumps exist and lack it), 'error msg: Culprit rank N; Error type: ...' a mismatch."""
+    out: list[Conclusion] = []
+    for e in c.fr_analysis:
+        d = e.data
+        where = f"process group {d.get('group_info', '?')}, collective #{e.seq} ({d.get('collective', '?')}" + (
+            f", issued from {d['stack']})" if d.get("stack") else ")")
+        if d.get("missing_join") and d.get("missing_ranks"):
+            ranks = _rank_set(d["missing_ranks"])
+            out.append(Conclusion("culprit", "high", f"{where}: torch's Flight Recorder analyzer found rank(s) "
+                                  f"{_fmt_ranks(ranks)} not joining it (expected ranks {d.get('expected_ranks', '?')})",
+                                  ranks, d.get("group_info"), e.seq, [e.brief()]))
+        elif d.get("error_msg"):
+            culprits = _rank_set(" ".join(re.findall(r"Culprit rank (\d+)", d["error_msg"])))
+            kind = "desync" if "MISMATCH" in d["error_msg"] and "STATE" not in d["error_msg"] else "culprit"
+            out.append(Conclusion(kind, "high", f"{where}: torch's Flight Recorder analyzer: {d['error_msg'][:300]}",
+                                  culprits, d.get("group_info"), e.seq, [e.brief()]))
+    return out[:4]
+
+
+def numbers(c: Collected) -> list[Conclusion]:
+    """An expert's reading of the numbers of the most common watchdog line and its rank's status."""
+    ts = [(pg, t) for st in c.ranks.values() for pg, t in st.timeouts.items() if t.seq is not None]
+    ts += [("?", e) for e in c.samples.get("watchdog_timeout", []) if e.rank is None and e.seq is not None]
+    if not ts:
+        return []
+    common = Counter((t.seq, t.op) for _, t in ts).most_common(1)[0][0]
+    pg, t = min(((p, x) for p, x in ts if (x.seq, x.op) == common), key=lambda px: (px[0] == "?", px[1].rank or 0))
+    said = [f"SeqNum={t.seq}: the {_ordinal(t.seq)} collective of process group {_pg_name(pg)}"]
+    ni, no, op = t.numel_in, t.numel_out, (t.op or "").upper()
+    if ni and no and ni != no and ("SCATTER" in op or "GATHER" in op):
+        g = max(ni, no) // min(ni, no)
+        said.append(f"NumelIn={ni} / NumelOut={no}: a {op.strip('_').lower()} over {g} ranks")
+    elif ni is not None and ni <= 8:
+        said.append(f"NumelIn={ni}: a barrier or a scalar (a loss/metric sync, a flag), not a gradient bucket")
+    elif ni:
+        said.append(f"NumelIn={ni}: {ni * 2 / 2**20:.0f} MiB in bf16, {ni * 4 / 2**20:.0f} MiB in fp32 "
+                    "(a gradient bucket or a parameter shard)")
+    to, ran = t.data.get("timeout_ms"), t.data.get("ran_for_ms")
+    if to:
+        origin = (" (torch's NCCL default)" if to == 600000
+                  else " (set by the job or its launcher, not NCCL's 10-min default)")
+        said.append(f"Timeout(ms)={to}: {to / 60000:g} min" + origin)
+    if to and ran:
+        said.append(f"ran for {ran} ms: the watchdog looked {(ran - to) / 1000:.1f} s after the deadline"
+                    + (" (it was running normally)" if ran - to < 60_000 else " (it was blocked)"))
+    s = next((st.status[pg] for st in c.ranks.values() if pg in st.status and st.status[pg].seq == t.seq), None)
+    if s is not None:
+        enq, done = s.data["enqueued"], s.data["completed"]
+        if enq > t.seq:
+            said.append(f"last enqueued {enq}: rank {s.rank}'s CPU had already issued {enq - t.seq} more "
+                        "collective(s): it was not stuck in Python; it waits for the GPU/NCCL to finish #" + str(t.seq))
+        if done == t.seq - 1:
+            said.append(f"last completed {done}: everything before #{t.seq} finished; the hang is exactly there")
+        elif done < t.seq - 1:
+            said.append(f"last completed {done}: {t.seq - 1 - done} earlier collective(s) also never finished")
+    return [Conclusion("numbers", "high", "; ".join(said), [], pg, t.seq, [t.brief()] + ([s.brief()] if s else []))]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def reason(c: Collected) -> list[Conclusion]:
@@ -290,5 +499,8 @@ def reason(c: Collected) -> list[Conclusion]:
             for k in found:
                 k.message += f" (assuming process group {pg} spans all {size} ranks)"
         out += found or ([] if split else all_joined(c, pg, members))
+    out += fr_analysis(c)
     out += first_failure(c)
+    out += single_line(c)
+    out += numbers(c)
     return out

@@ -80,10 +80,13 @@ R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
 # not one pass per start position (a 50 MB single line once took minutes).
-R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) \[(?P<dev>\d{1,4})\] NCCL (?P<lvl>WARN|INFO)")
+# NCCL 2.0-2.3 printed "host:pid:tid [dev] include/socket.h:194 WARN ..." without the word NCCL.
+R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) \[(?P<dev>\d{1,4})\] "
+                           r"(?:NCCL |[\w/.]{1,64}:\d{1,6} )?(?P<lvl>WARN|INFO)")
 
 # --- families -----------------------------------------------------------------------
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+R_WORK_CUT = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]{1,400})$")  # a terminal wrapped the line
 R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 R_TIMEOUT = re.compile(r"Watchdog caught collective operation timeout|timed out in blocking wait")
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation")
@@ -93,24 +96,44 @@ R_STATUS = re.compile(
     r"[,.]? *(?:PG status: )?[Ll]ast enqueued (?:NCCL )?work: (?P<enq>-?\d+), [Ll]ast completed (?:NCCL )?work: (?P<done>-?\d+)"
 )
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"NCCL error(?: in: \S+)?[,:] (unhandled system error|remote process exited or there was a network error|internal error|unhandled cuda error|invalid usage|invalid argument)")
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ ')(unhandled system error|"
+                        r"remote process exited or there was a network error|internal error|unhandled cuda error|"
+                        r"invalid usage|invalid argument)")
 OLD_CODE = {"unhandled system error": "ncclSystemError", "remote process exited or there was a network error": "ncclRemoteError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
 R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
-R_IB = re.compile(r"NET/IB ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
-R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection refused|Broken pipe", re.I)
+R_IB = re.compile(r"NET/IBP? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
+R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?Got async event ?: ?([\w ]{1,60})")
+R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection refused|Broken pipe|"
+                      r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign requested address|"
+                      r"Call to connect failed|is neither AF_INET\(2\) nor AF_INET6|no socket interface found", re.I)
+# A socket error while connecting (set-up) rather than a peer that went away mid-run.
+R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|Call to connect failed|ncclSocketInit|"
+                            r"no socket interface found|[Cc]onnect to \S+ (?:failed|returned)|"
+                            r"No route to host|Connection refused|connection abort|Cannot assign requested address")
+R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe", re.I)
+R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
+# "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
+R_WATCHDOG_REPORT = re.compile(r"Some NCCL operations have failed or timed out|NCCL communicator was aborted on rank (\d+)")
 R_PEER = re.compile(r"\b(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]{1,255})\]?[:<](\d+)")
 R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
-    r"RendezvousTimeoutError|DistStoreError|Socket Timeout|Wait timeout|timed out (?:while )?(?:trying to connect|waiting for|in store)"
+    r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed out|"
+    r"client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
+    r"timed out (?:while )?(?:trying to connect|waiting for|in store)"
 )
-R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)")
+R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
+R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
-R_GLOO_KIND = re.compile(r"address family mismatch|[Aa]ddress family not supported|Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|Connection closed by peer|Connection reset by peer")
+R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
+                         r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
+                         r"Connection closed by peer|Connection reset by peer")
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* terminat")
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited unexpectedly)|[Uu]nexpected bus error encountered in worker")
-R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError")
+# torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
+R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|Cuda failure 'out of memory'|"
+                   r"Failed to CUDA [cm]alloc")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
@@ -124,6 +147,32 @@ R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No I
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
 R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
+# The watchdog thread's own exception (a CUDA error it hit while polling events: the
+# first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
+R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error \[CUDA\]: ([^\n]{1,120})|"
+                          r"Cuda failure (?:(\d{1,4}) )?'([^']{1,80})'")
+R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)")
+R_SHM = re.compile(r"posix_fallocate failed|shared memory segment|failed to extend /dev/shm")
+# NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,
+# 3 internal, 5 invalid usage, 6 remote error); the first file names the failing layer.
+R_RETCODE = re.compile(r"(?:NCCL )?INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
+R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket) ?: ?Using (\[\d+\][^\n]{1,400})")
+R_IFACE = re.compile(r"\[\d+\]([\w.\-]+):([^<\s]+)<")
+R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}) death signal")
+R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
+R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed")
+# The store trying IPv6 first: harmless when it falls back to IPv4 (errno 97 = IPv6 disabled on the host).
+# TORCH_DISTRIBUTED_DEBUG=DETAIL's collective fingerprints (ProcessGroupWrapper) and NCCL's own check.
+R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WARN Mismatched collective detected")
+R_FINGERPRINT = re.compile(r"Rank (\d+) is running (?:inconsistent )?collective: CollectiveFingerPrint\("
+                           r"(?:SequenceNumber=(\d+),? ?)?(?:OpType=(\w+))?(?:, TensorShape=\[([^\]]{0,80})\])?")
+R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
+R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
+R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; use (\w{1,64})")
+# A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`.
+R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
+                          r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
+                          r"['\"]?([^'\"\s\\]{0,120})")
 
 
 def parse_timestamp(text: str) -> float | None:

@@ -23,7 +23,8 @@ MAX_RANKS = 1 << 16  # ranks beyond this are counted, not tracked
 
 # Families that are a rank's own failure (as opposed to a victim's timeout).
 ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "store_timeout", "heartbeat",
-               "dataloader", "cuda_oom", "child_failed", "nccl_warn", "exception")
+               "dataloader", "cuda_oom", "child_failed", "nccl_warn", "exception", "cuda_error", "shm_error")
+MAX_KEYS = 64
 
 
 @dataclass
@@ -83,6 +84,10 @@ class Collected:
     prior_findings: list[dict[str, Any]] = field(default_factory=list)
     torch_timeout_ms: int | None = None
     dropped_ranks: int = 0
+    retcodes: Counter = field(default_factory=Counter)  # (file, NCCL return code) -> lines
+    interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
+    files_ranks: dict[str, set[int]] = field(default_factory=dict)  # log file -> ranks its lines name (first 64 files)
+    fr_analysis: list[Event] = field(default_factory=list)  # torch fr_trace analyzer verdict blocks (first 32)
 
     def rank(self, r: int) -> RankState | None:
         st = self.ranks.get(r)
@@ -104,6 +109,9 @@ class Collected:
             s.append(ev)
         if ev.kind == "transport":
             self._transport(ev)
+        elif ev.kind == "setting":
+            for name, value in ev.data.get("settings", []):
+                self._setting(name, value, ev.brief())
         elif ev.kind == "child_failed" and len(self.child_failures) < 256:
             self.child_failures.append(ev)
         elif ev.kind == "worker_failed" and len(self.worker_failures) < 256:
@@ -112,6 +120,11 @@ class Collected:
             self.unranked[ev.kind] += 1
             return
         self.kind_ranks.setdefault(ev.kind, set()).add(ev.rank)
+        path = ev.where.rsplit(":", 1)[0]
+        if path in self.files_ranks or len(self.files_ranks) < MAX_KEYS:
+            rs = self.files_ranks.setdefault(path, set())
+            if len(rs) < 4:
+                rs.add(ev.rank)
         st = self.rank(ev.rank)
         if st is None:
             return
@@ -149,13 +162,26 @@ class Collected:
                 self.networks.setdefault(d["network"] + "_using", d["using"])
         if d.get("no_ib"):
             self.networks.setdefault("no_ib", ev.brief())
-        if d.get("setting") and len(self.settings) < 200:
-            name, value = d["setting"]
-            vals = self.settings.setdefault(name, {})
-            if len(vals) < 8:
-                vals.setdefault(value, ev.brief())
+        if d.get("setting"):
+            self._setting(*d["setting"], ev.brief())
+        if d.get("retcode") and (d["retcode"] in self.retcodes or len(self.retcodes) < MAX_KEYS):
+            self.retcodes[d["retcode"]] += 1
+        for name, addr in d.get("interfaces", []):
+            if len(self.interfaces) < 16:
+                self.interfaces.setdefault(name, addr)
         if d.get("nranks") and len(self.world) < 64:
             self.world.append((int(d["nranks"]), f"NCCL's 'nranks' at {ev.where}"))
+
+    def add_fr_analysis(self, ev: Event) -> None:
+        self.kinds[ev.kind] += 1
+        if len(self.fr_analysis) < 32:
+            self.fr_analysis.append(ev)
+
+    def _setting(self, name: str, value: str, where: str) -> None:
+        if name in self.settings or len(self.settings) < 200:
+            vals = self.settings.setdefault(name, {})
+            if len(vals) < 8:
+                vals.setdefault(value, where)
 
     def add_dump(self, rank: int, dump: DumpSummary, where: str) -> None:
         st = self.rank(rank)
@@ -192,16 +218,33 @@ class Collected:
         self.worker_failures = (self.worker_failures + o.worker_failures)[:256]
         self.prior_findings = (self.prior_findings + o.prior_findings)[:50]
         self.dropped_ranks += o.dropped_ranks
+        for k, n in o.retcodes.items():
+            if k in self.retcodes or len(self.retcodes) < MAX_KEYS:
+                self.retcodes[k] += n
+        self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
+        for k, v in o.interfaces.items():
+            if len(self.interfaces) < 16:
+                self.interfaces.setdefault(k, v)
+        for k, rs in o.files_ranks.items():
+            if k in self.files_ranks or len(self.files_ranks) < MAX_KEYS:
+                self.files_ranks.setdefault(k, set()).update(list(rs)[:4])
 
     def finalize(self) -> None:
         """Give timeout lines without a process group (torch <= 2.4 prints ``[Rank 0]
         Watchdog caught ...`` but ``[PG 1 Rank 0] Exception ... at work: N``) the group
-        of the status line with the same SeqNum; else the only group, else "0"."""
+        of the same rank's status line with the same SeqNum, or the rank's only group
+        (its status lines or Flight Recorder dump name one). Otherwise they stay in the
+        group "?" (untagged): SeqNums are per process group, so untagged lines of
+        different ranks are never compared as one group's progress (see reason.hang)."""
         for st in self.ranks.values():
-            t = st.timeouts.pop("?", None)
-            if t is None:
+            t = st.timeouts.get("?")
+            pgs = [pg for pg, s in st.status.items() if t is not None and s.seq == t.seq]
+            own = set(st.status) | set(st.fr.pgs if st.fr else ())
+            if t is not None and not pgs and len(own) == 1:
+                pgs = list(own)  # the rank's only process group
+            if t is None or not pgs:
                 continue
-            pgs = [pg for pg, s in st.status.items() if s.seq == t.seq] or (list(st.status) if len(st.status) == 1 else ["0"])
+            del st.timeouts["?"]
             old = st.timeouts.get(pgs[0])
             if old is None or (t.seq or -1) > (old.seq or -1):
                 st.timeouts[pgs[0]] = t

@@ -73,13 +73,18 @@ def rank_rows(c: Collected, conclusions: list[Conclusion], world: int | None) ->
     return rows
 
 
-def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Finding]) -> list[str]:
+def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Finding], v=None) -> list[str]:
+    """The verdict's fix first; then the steps the findings call for. Never a step that
+    contradicts a finding (no "nothing explains a failure" beside an error)."""
     codes = {f.code for f in findings}
     steps = []
+    if v is not None and v.cause != "none":
+        steps.append(f"{v.summary[:400]} ({v.confidence} confidence). Fix: {v.fix}")
     order = {"first_failure": 0, "desync": 1, "culprit": 2}
     conf = {"high": 0, "medium": 1, "low": 2}
     named = sorted((k for k in conclusions if k.kind in order and k.ranks), key=lambda k: (conf[k.confidence], order[k.kind]))
-    if named:
+    rank_causes = ("rank_missing", "desync", "cuda_error", "gpu_oom", "host_oom", "early_exit")
+    if named and (v is None or v.cause in rank_causes):
         k = named[0]
         files = sorted({f for r in k.ranks[:4] if r in c.ranks for f in c.ranks[r].files})[:3]
         what = {"first_failure": "it failed first", "desync": "it issued a different collective", "culprit": "the others waited for it"}[k.kind]
@@ -100,11 +105,17 @@ def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Findi
     if "LOG002" in codes:
         steps.append("Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch check collective types and shapes across ranks.")
     if not steps:
-        steps.append("Nothing in the input explains a distributed failure; `ncclDoctor check` tests this node's collectives directly.")
+        if v is not None:
+            steps.append(f"{v.summary[:400]}. {v.fix}")
+        else:
+            steps.append("Nothing in the input explains a distributed failure; "
+                         "`ncclDoctor check` tests this node's collectives directly.")
     return steps
 
 
-def results(c: Collected, conclusions: list[Conclusion], inputs: list[Input], findings: list[Finding]) -> dict[str, Any]:
+def results(
+    c: Collected, conclusions: list[Conclusion], inputs: list[Input], findings: list[Finding], v=None
+) -> dict[str, Any]:
     ws = next((k for k in conclusions if k.kind == "world_size"), None)
     return {
         "world_size": {"value": ws.seq if ws else None, "source": ws.evidence[0] if ws else "", "confidence": ws.confidence if ws else "low"},
@@ -115,7 +126,8 @@ def results(c: Collected, conclusions: list[Conclusion], inputs: list[Input], fi
         "unranked_events": dict(c.unranked),
         "conclusions": [k.to_dict() for k in conclusions if k.kind != "world_size"],
         "ranks": rank_rows(c, conclusions, ws.seq if ws else None),
-        "next_steps": next_steps(c, conclusions, findings),
+        "next_steps": next_steps(c, conclusions, findings, v),
+        "verdict": v.to_dict() if v is not None else None,
     }
 
 
@@ -141,6 +153,11 @@ def markdown(d: dict[str, Any]) -> list[str]:
     ws = d["world_size"]
     out = ["", "## Diagnosis", "", f"World size: {ws['value'] if ws['value'] is not None else 'unknown'} "
            f"({ws['source']}; {ws['confidence']} confidence). Read {d['inputs_total']} input(s), {d['bytes_read'] / 1e6:.1f} MB.", ""]
+    v = d.get("verdict")
+    if v:
+        culprits = f"; culprit rank(s) {', '.join(map(str, v['culprits']))}" if v["culprits"] else ""
+        out += ["### Verdict", "", f"**{v['cause']}** ({v['confidence']} confidence{culprits}): {v['summary']}",
+                "", f"Fix: {v['fix']}", ""] + [f"- `{p[:200].replace('`', chr(39))}`" for p in v["proof"][:4]] + [""]
     out += ["### Next steps", ""] + [f"{i}. {s}" for i, s in enumerate(d["next_steps"], 1)] + [""]
     out += ["### Per-rank timeline", ""]
     shown = [r for r in d["ranks"] if r["timeline"] or r["role"] != "no failure seen"][:64]
@@ -167,5 +184,9 @@ def console_lines(d: dict[str, Any], limit: int = 16) -> list[str]:
     rest = len(interesting) + len(victims) - limit
     if rest > 0:
         lines.append(f"  ... {rest} more rank(s): see report.md / report.json")
+    v = d.get("verdict")
+    if v:
+        lines.append(f"verdict: {v['cause']} ({v['confidence']}"
+                     + (f", culprit rank(s) {', '.join(map(str, v['culprits'][:8]))}" if v["culprits"] else "") + ")")
     lines += [f"next: {s}" for s in d["next_steps"][:4]]
     return lines

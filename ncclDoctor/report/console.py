@@ -15,28 +15,6 @@ STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 VERDICT_STYLE = {"pass": "bold green", "warn": "bold yellow", "fail": "bold red", "error": "bold red"}
 
 
-HEADER = (
-    "#       size         count      type   redop      time   algbw   busbw  #wrong  slowest  max/min\n"
-    "#        (B)    (elements)                        (us)  (GB/s)  (GB/s)           (rank)   (time)"
-)
-
-
-def allreduce_lines(ar: dict) -> list[str]:
-    """The sweep in nccl-tests' column layout (in-place only: torch's all_reduce is)."""
-    lines = [f"# all_reduce · {ar['backend']} · {ar['world_size']} ranks · warm-up {ar['warmup']} · iters {ar['iters']}", *HEADER.splitlines()]
-    for r in ar["rows"]:
-        ratio = r["time_us_max"] / max(r["time_us_min"], 1e-9)
-        lines.append(
-            f"{r['size']:>12} {r['count']:>13} {r['type']:>9} {r['redop']:>7} {r['time_us']:>9.1f} {r['algbw_gbps']:>7.3f} "
-            f"{r['busbw_gbps']:>7.3f} {r['wrong']:>7} {r['slowest_rank']:>8} {ratio:>8.2f}"
-        )
-    lines.append(f"# Out of bounds values : {sum(r['wrong'] for r in ar['rows'])} {'OK' if not any(r['wrong'] for r in ar['rows']) else 'FAILED'}")
-    lines.append(f"# Avg bus bandwidth    : {ar['avg_busbw_gbps']:.4f} GB/s   (peak {ar['peak_busbw_gbps']:.4f} GB/s)")
-    if ar.get("stopped"):  # the sweep's time budget ended it (check.budget)
-        lines.append(f"# {ar['stopped']['note']}")
-    return lines
-
-
 def render_console(report: Report, console: Console | None = None) -> None:
     from ncclDoctor.findings import sort_findings
     from ncclDoctor.report.views import suppressed_note
@@ -55,12 +33,13 @@ def render_console(report: Report, console: Console | None = None) -> None:
 
         for line in console_lines(report.results):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
-    ar = report.results.get("all_reduce")
-    if ar and ar.get("rows"):
-        for line in allreduce_lines(ar):
-            console.print(line, markup=False, highlight=False, soft_wrap=True)
-    elif ar and ar.get("stopped") or ar and ar.get("skipped"):
-        console.print(f"# all_reduce sweep {ar.get('skipped') or ar['stopped']['note']}", markup=False, highlight=False)
+    from ncclDoctor.report.collectives import all_console_lines  # one table per collective
+
+    for line in all_console_lines(report.results):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    for name, t in (report.results.get("collectives") or {}).items():  # the time budget / localization (issue 15)
+        if t.get("skipped") or t.get("stopped"):
+            console.print(f"# {name} sweep {t.get('skipped') or t['stopped']['note']}", markup=False, highlight=False)
     base = report.results.get("baseline")
     if base and base.get("rows"):
         for line in baseline_lines(base):

@@ -166,6 +166,9 @@ def busbw_chart(plt: Any, report: Report) -> str | None:
         if (table, node) in base:
             bx = sorted(base[(table, node)])
             ax.plot(bx, [base[(table, node)][x] for x in bx], ls="--", color=line.get_color(), alpha=0.7, label=f"{label} (baseline)")
+    ref = (report.results.get("expected") or {}).get("platform")
+    if ref:  # the published floor the "% of expected" column is measured against
+        ax.axhline(ref["busbw_gbps"], ls=":", color="grey", label=f"{ref['collective']} reference · {ref['id']}")
     _size_axis(ax, sorted(sizes))
     ax.set_xlabel("message size (bytes)")
     ax.set_ylabel("busbw (GB/s)")

@@ -28,7 +28,7 @@ from ncclDoctor import __version__
 from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Finding, Severity, sort_findings, worst
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"  # 1.2: results.collectives, results.expected, row root/expected_pct, results.diagnose.verdict
 
 
 def now_iso() -> str:

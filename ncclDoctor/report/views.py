@@ -33,22 +33,23 @@ def _num(v: Any, fmt: str) -> str:
     return "" if v is None else format(v, fmt)
 
 
-def allreduce_table(ar: dict[str, Any]) -> Table:
-    rows = [
-        [r["size"], r["count"], r["type"], r["redop"], f"{r['time_us']:.1f}", f"{r['algbw_gbps']:.3f}", f"{r['busbw_gbps']:.3f}",
-         r["wrong"], r["slowest_rank"], f"{r['time_us_max'] / max(r['time_us_min'], 1e-9):.2f}"]
-        for r in ar["rows"]
-    ]
-    return Table(
-        "all_reduce",
-        f"all_reduce ({ar['backend']}, {ar['world_size']} ranks, {ar['iters']} iters, {ar['warmup']} warm-up)",
-        ["size (B)", "count (elements)", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)", "#wrong", "slowest rank", "max/min time (ratio)"],
-        rows,
-        bad={i for i, r in enumerate(ar["rows"]) if r["wrong"]},
-        note=f"Peak busbw {ar['peak_busbw_gbps']:.3f} GB/s; average over all sizes {ar['avg_busbw_gbps']:.3f} GB/s "
-        "(nccl-tests' 'Avg bus bandwidth')."
-        + (f" Sweep {ar['stopped']['note']}." if ar.get("stopped") else ""),
-    )
+def collective_tables(results: dict[str, Any]) -> list[Table]:
+    """One table per collective (``report.collectives``: ``results["collectives"]``, the
+    all_reduce one from ``results["all_reduce"]``); each keeps its collective's name as id."""
+    from ncclDoctor.report import collectives as coll
+
+    out = []
+    for name, t in coll.tables(results).items():
+        headers, rows = coll.table_rows(t)
+        note = (f"Peak busbw {t['peak_busbw_gbps']:.3f} GB/s; average over all sizes {t['avg_busbw_gbps']:.3f} GB/s "
+                "(nccl-tests' 'Avg bus bandwidth').")
+        if results.get("expected"):
+            note += " Expected busbw: " + coll.exp_note(results["expected"]) + "."
+        if t.get("stopped"):  # the sweep's time budget ended it (check.budget)
+            note += f" Sweep {t['stopped']['note']}."
+        title = f"{name} ({t['backend']}, {t['world_size']} ranks, {t['iters']} iters, {t['warmup']} warm-up)"
+        out.append(Table(name, title, headers, rows, bad={i for i, r in enumerate(t["rows"]) if r["wrong"]}, note=note))
+    return out
 
 
 def baseline_table(b: dict[str, Any]) -> Table:
@@ -92,9 +93,8 @@ def _structure(report: Report) -> list[Table]:
     return structure_tables(report.results)
 
 
-def _all_reduce(report: Report) -> list[Table]:
-    ar = report.results.get("all_reduce")
-    return [allreduce_table(ar)] if ar and ar.get("rows") else []
+def _collectives(report: Report) -> list[Table]:
+    return collective_tables(report.results)
 
 
 def _baseline(report: Report) -> list[Table]:
@@ -125,7 +125,7 @@ def _host(report: Report) -> list[Table]:
 
 # The one registry, in display order: a results key (or report part) -> its tables.
 VIEWS: dict[str, Callable[[Report], list[Table]]] = {
-    "all_reduce": _all_reduce,
+    "collectives": _collectives,  # also all_reduce
     "structure": _structure,  # also intra_node_all_reduce
     "baseline": _baseline,
     "ranks": _ranks,

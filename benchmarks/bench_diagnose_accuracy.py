@@ -1,0 +1,130 @@
+"""Benchmark: how often `ncclDoctor diagnose` reaches the expert's conclusion on real logs.
+
+    python benchmarks/bench_diagnose_accuracy.py                  # the development split
+    python benchmarks/bench_diagnose_accuracy.py --split heldout  # the held-back quarter
+    python benchmarks/bench_diagnose_accuracy.py --split all -v   # every case, with the misses
+
+Reads every case of tests/fixtures/corpus/ (format and the held-out rule:
+tests/fixtures/corpus/README.md), runs ``ncclDoctor.diagnose.diagnose`` on its input
+files, and scores the report's verdict (``results["diagnose"]["verdict"]``) against the
+expert answer in ``case.json``:
+
+- culprit   the ranks diagnose accuses with medium or high confidence equal the expected
+            culprits; when the expected answer is "unknown" or [] it must accuse nobody
+- victim    no rank the case proves innocent is accused with medium or high confidence
+            (the worst error: it sends the user to a healthy rank)
+- cause     the verdict's cause class equals the expected one
+- fix       the verdict's fix names at least one of the expected key words
+- correct   all four
+
+Prints one table per split. Exit status 1 when a victim is accused anywhere scored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "fixtures" / "corpus"
+ACCUSING = ("culprit", "desync", "first_failure")
+
+
+def heldout(case_id: str) -> bool:
+    """The split rule, fixed before any tuning (see the corpus README)."""
+    return int(hashlib.sha256(case_id.encode()).hexdigest()[:8], 16) % 100 < 30
+
+
+def load_cases(split: str = "dev") -> list[dict]:
+    cases = []
+    for d in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
+        meta = json.loads((d / "case.json").read_text())
+        meta["dir"] = d
+        if split == "all" or (split == "heldout") == meta["heldout"]:
+            cases.append(meta)
+    return cases
+
+
+def inputs(case: dict) -> list[str]:
+    """The files diagnose reads for a case: everything in its folder but case.json (the expert answer)."""
+    return [str(p) for p in sorted(Path(case["dir"]).iterdir()) if p.name != "case.json"]
+
+
+def accused(report) -> set[int]:
+    """Ranks the report blames with medium or high confidence, in the verdict or any conclusion."""
+    d = report.results["diagnose"]
+    out = set()
+    v = d.get("verdict") or {}
+    if v.get("confidence") in ("medium", "high"):
+        out.update(v.get("culprits") or [])
+    for k in d.get("conclusions", []):
+        if k["kind"] in ACCUSING and k["confidence"] in ("medium", "high"):
+            out.update(k["ranks"])
+    return out
+
+
+def score(case: dict, report) -> dict:
+    exp = case["expected"]
+    v = report.results["diagnose"].get("verdict") or {}
+    blamed = accused(report)
+    want = set() if exp["culprits"] in ("unknown", []) else set(exp["culprits"])
+    fix = (v.get("fix") or "").lower()
+    row = {
+        "id": case["id"],
+        "culprit": blamed == want,
+        "victim": not (blamed & set(exp["innocent"])),
+        "cause": v.get("cause") == exp["cause"],
+        "fix": any(k.lower() in fix for k in exp["fix"]),
+        "got": {"cause": v.get("cause"), "accused": sorted(blamed), "confidence": v.get("confidence")},
+        "want": {"cause": exp["cause"], "culprits": exp["culprits"]},
+    }
+    row["correct"] = all(row[k] for k in ("culprit", "victim", "cause", "fix"))
+    return row
+
+
+def run(cases: list[dict]) -> list[dict]:
+    from ncclDoctor.diagnose import diagnose
+
+    return [score(c, diagnose(inputs(c))) for c in cases]
+
+
+def table(name: str, rows: list[dict]) -> str:
+    n = len(rows) or 1
+    pct = {k: 100.0 * sum(r[k] for r in rows) / n for k in ("culprit", "victim", "cause", "fix", "correct")}
+    victims = sum(not r["victim"] for r in rows)
+    return (
+        f"{name:<8} {len(rows):>5}  {pct['culprit']:6.1f}%  {victims:>7}  {pct['cause']:6.1f}%  "
+        f"{pct['fix']:6.1f}%  {pct['correct']:7.1f}%"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list every case that is not fully correct")
+    a = ap.parse_args()
+    splits = ["dev", "heldout"] if a.split == "all" else [a.split]
+    t0 = time.monotonic()
+    results = {s: run(load_cases(s)) for s in splits}
+    print(f"{'split':<8} {'cases':>5}  {'culprit':>7}  {'victims':>7}  {'cause':>7}  {'fix':>7}  {'correct':>8}")
+    for s in splits:
+        print(table(s, results[s]))
+    print(
+        f"({time.monotonic() - t0:.1f} s; victims = cases where an innocent rank was accused "
+        "with medium/high confidence)"
+    )
+    if a.verbose:
+        for s in splits:
+            for r in results[s]:
+                if not r["correct"]:
+                    bad = [k for k in ("culprit", "victim", "cause", "fix") if not r[k]]
+                    print(f"  {s} {r['id']}: wrong {', '.join(bad)}; got {r['got']} want {r['want']}")
+    sys.exit(1 if any(not r["victim"] for rs in results.values() for r in rs) else 0)
+
+
+if __name__ == "__main__":
+    main()

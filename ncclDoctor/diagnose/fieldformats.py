@@ -1,0 +1,195 @@
+"""The field's own outputs in ``diagnose``: nccl-tests, NCCL RAS and DCGM diagnostics.
+
+``read(inputs)`` looks at the first bytes of every regular file among the inputs
+(``ncclDoctor.fieldformats.sniff``); the ones in a known format are parsed and turned into
+findings (``rules/codes/field.py``, FLD0xx) and a summary for ``report.results["field"]``.
+JSON outputs are then taken out of the log scan (their content is not log lines);
+nccl-tests text stays in it, since NCCL's own WARN lines are often interleaved there.
+stdin and pipes are read once, by the log scan, so they are not looked at here.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ncclDoctor import fieldformats
+from ncclDoctor.diagnose.load import Input, open_input
+from ncclDoctor.fieldformats import nccl_tests
+from ncclDoctor.findings import Finding
+from ncclDoctor.rules.codes import field as R
+
+MAX_BYTES = 64 << 20
+
+
+def _where(d: dict[str, Any]) -> str:
+    host = d.get("host") or "unknown host"
+    return f"{host} (pid {d['pid']})" if d.get("pid") else host
+
+
+def from_nccl_tests(doc: dict[str, Any], path: str) -> list[Finding]:
+    out = []
+    for t in doc["tests"]:
+        name = t["program"] or "nccl-tests"
+        bad = nccl_tests.wrong_rows(t)
+        if bad or t["out_of_bounds_failed"]:
+            sizes = sorted({r["size"] for r in bad})
+            out.append(
+                R.NCCL_TESTS_WRONG.finding(
+                    f"{name} in {path}: wrong results at {len(sizes)} size(s) ({', '.join(map(str, sizes[:6]))} B)"
+                    f"; 'Out of bounds values : {t['out_of_bounds']}'.",
+                    evidence=bad[:8],
+                )
+            )
+        hosts = {d["host"] for d in t["devices"]}
+        if t["avg_busbw_gbps"] == 0 and len(t["devices"]) <= 1:
+            out.append(
+                R.NCCL_TESTS_ONE_RANK.finding(
+                    f"{name} in {path}: {len(t['devices']) or 'one'} rank per test and 'Avg bus bandwidth : 0'"
+                    + (f" on {', '.join(sorted(hosts))}" if hosts else "")
+                    + "."
+                )
+            )
+        if t["min_bw_failed"]:
+            out.append(
+                R.NCCL_TESTS_MIN_BW.finding(
+                    f"{name} in {path}: Avg bus bandwidth {t['avg_busbw_gbps']} GB/s, FAILED against NCCL_TESTS_MIN_BW.",
+                    nodes=sorted(hosts),
+                )
+            )
+    return out
+
+
+def from_ras(doc: dict[str, Any], path: str) -> list[Finding]:
+    out = []
+    if doc["dead"]:
+        who = [(f"rank {d['rank']} on " if d.get("rank") is not None else "") + _where(d) for d in doc["dead"]]
+        out.append(
+            R.RAS_DEAD.finding(
+                f"{path}: dead: {'; '.join(who[:10])}.",
+                ranks=[d["rank"] for d in doc["dead"] if d.get("rank") is not None],
+                nodes=sorted({d["host"] for d in doc["dead"] if d.get("host")}),
+                evidence=doc["dead"][:20],
+            )
+        )
+    if doc["missing"]:
+        who = [(f"rank {d['rank']} on " if d.get("rank") is not None else "") + _where(d) for d in doc["missing"]]
+        out.append(
+            R.RAS_MISSING.finding(
+                f"{path}: no data from {'; '.join(who[:10])}.",
+                ranks=[d["rank"] for d in doc["missing"] if d.get("rank") is not None],
+                nodes=sorted({d["host"] for d in doc["missing"] if d.get("host")}),
+                evidence=doc["missing"][:20],
+            )
+        )
+    for lag in doc["lagging"]:
+        listed = [r for r in lag["ranks"]]
+        who = (
+            ", ".join(f"rank {r['rank']} on {_where(r)}" for r in listed[:10])
+            or f"{lag['group_size']} rank(s) (not listed)"
+        )
+        out.append(
+            R.RAS_LAGGING.finding(
+                f"{path}: communicator {lag['comm']}, {lag['op']}: {who} launched up to operation {lag['launched']} where "
+                f"others reached {lag['others']}.",
+                ranks=[r["rank"] for r in listed],
+                nodes=sorted({r["host"] for r in listed if r.get("host")}),
+                evidence=[lag],
+            )
+        )
+    if doc["errors"]:
+        who = [f"rank {e['rank']} ({e['error']}) on {_where(e)}" for e in doc["errors"]]
+        out.append(
+            R.RAS_ERRORS.finding(
+                f"{path}: {'; '.join(who[:10])}.",
+                ranks=[e["rank"] for e in doc["errors"]],
+                nodes=sorted({e["host"] for e in doc["errors"] if e.get("host")}),
+                evidence=doc["errors"][:20],
+            )
+        )
+    return out
+
+
+def from_dcgm(doc: dict[str, Any], path: str) -> list[Finding]:
+    out = []
+    for status, rule in (("fail", R.DCGM_FAILED), ("warn", R.DCGM_WARN)):
+        hits = [t for t in doc["tests"] if str(t["status"]).lower() == status]
+        for t in hits:
+            serial = (doc["gpus"].get(t["entity"]) or {}).get("serial")
+            msg = f"{path}: {t['name']} ({t['category']}) {t['status']} on {t['entity']}"
+            msg += (
+                (f" (serial {serial})" if serial else "")
+                + (": " + " ".join(t["messages"])[:400] if t["messages"] else "")
+                + "."
+            )
+            out.append(rule.finding(msg, evidence=[t]))
+    if doc.get("runtime_error"):
+        out.append(R.DCGM_FAILED.finding(f"{path}: DCGM could not run its diagnostics: {doc['runtime_error']}."))
+    return out
+
+
+def _summary(fmt: str, doc: dict[str, Any], path: str) -> dict[str, Any]:
+    s: dict[str, Any] = {"format": fmt, "path": path}
+    if "tests" in doc and fmt.startswith("nccl-tests"):
+        s["tests"] = [
+            {
+                "collective": t["collective"],
+                "ranks": len(t["devices"]),
+                "sizes": len(t["rows"]),
+                "avg_busbw_gbps": t["avg_busbw_gbps"],
+                "out_of_bounds": t["out_of_bounds"],
+            }
+            for t in doc["tests"]
+        ]
+    elif fmt == "dcgm":
+        s["tests"] = len(doc["tests"])
+        s["failed"] = sum(1 for t in doc["tests"] if str(t["status"]).lower() == "fail")
+    else:
+        s.update({k: len(doc[k]) for k in ("dead", "missing", "errors", "lagging")})
+    return s
+
+
+BUILDERS = {
+    "nccl-tests": from_nccl_tests,
+    "nccl-tests-json": from_nccl_tests,
+    "ras": from_ras,
+    "ras-json": from_ras,
+    "dcgm": from_dcgm,
+}
+
+
+def _head(inp: Input) -> bytes:
+    fh = open_input(inp)
+    if fh is None:
+        return b""
+    with fh:
+        return fh.read(fieldformats.SNIFF_BYTES)
+
+
+def _read(inp: Input) -> bytes:
+    fh = open_input(inp)
+    if fh is None:
+        return b""
+    with fh:
+        return fh.read(MAX_BYTES)
+
+
+def read(inputs: list[Input]) -> tuple[list[Finding], list[dict[str, Any]]]:
+    findings: list[Finding] = []
+    summaries: list[dict[str, Any]] = []
+    for inp in inputs:
+        if inp.opener is None or not os.path.isfile(inp.path):
+            continue
+        try:
+            fmt = fieldformats.sniff(_head(inp), inp.path)
+            if fmt is None:
+                continue
+            doc = fieldformats.parse(fmt, _read(inp))
+        except (OSError, EOFError, ValueError) as exc:
+            inp.notes.append(f"read as a field output: {exc}")
+            continue
+        findings += BUILDERS[fmt](doc, inp.path)
+        summaries.append(_summary(fmt, doc, inp.path))
+        if fmt != "nccl-tests":
+            inp.kind, inp.opener = f"field:{fmt}", None  # JSON: no log lines in it
+    return findings, summaries

@@ -1,0 +1,831 @@
+"""Verdict stage: the one conclusion an expert would give, with its cause, culprits,
+confidence, proving lines and the fix (``report.results["diagnose"]["verdict"]``).
+
+Every detector below looks at the collected families and the cross-rank conclusions and
+returns a ``Verdict`` or None; the first in ``DETECTORS`` order wins. The order is the
+order of causation an expert uses: a rank's own hard failure (CUDA error, OOM, a kill)
+explains the timeouts that follow it; a broken transport or set-up explains a hang; a
+missing rank explains a hang; benign noise never wins over anything.
+
+Cause classes (tests/fixtures/corpus/README.md): rank_missing, desync, ib_fabric,
+network_setup, store_rendezvous, watchdog_blocked, cuda_error, gpu_oom, host_oom,
+dataloader_shm, invalid_usage, nccl_system, nccl_internal, transport_stall, early_exit,
+signal, config, unknown, none.
+
+Culprits are only named with the confidence the evidence allows; for causes that are no
+single rank's fault (a shared setting, the fabric, the launch) the verdict names none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.findings import Finding, Severity
+
+JOB_WIDE = ("invalid_usage", "nccl_system", "network_setup", "store_rendezvous", "config", "signal", "none")
+
+# ibv_wc_status (rdma-core verbs.h) values NCCL prints as "status=N" / "error N".
+IB_STATUS = {
+    4: (
+        "IBV_WC_LOC_PROT_ERR",
+        "a local protection error on a registered buffer: GPUDirect RDMA memory registration "
+        "(nv_peer_mem / nvidia-peermem, ACS or IOMMU in the PCIe path), not a dead link",
+        "check GPUDirect RDMA: the nvidia-peermem (nv_peer_mem) module is loaded, ACS is off on the PCIe switches; "
+        "as a test NCCL_NET_GDR_LEVEL=LOC (no GPUDirect) tells whether GDR is the cause",
+    ),
+    5: (
+        "IBV_WC_WR_FLUSH_ERR",
+        "work flushed after the queue pair went to error: a consequence of an earlier error",
+        "look for the first completion error before it",
+    ),
+    10: (
+        "IBV_WC_REM_ACCESS_ERR",
+        "the remote side refused the access (memory registration on the peer)",
+        "check the peer's GPUDirect set-up (nvidia-peermem) and NCCL versions on both sides",
+    ),
+    12: (
+        "IBV_WC_RETRY_EXC_ERR",
+        "transport retry counter exceeded: the HCA resent NCCL_IB_RETRY_CNT (default 7) "
+        "times, each after the local ACK timeout 4.096 us x 2^NCCL_IB_TIMEOUT (default 20: about 4.3 s), i.e. about "
+        "30-35 s without an answer from the peer: the link or path to that peer is down or dropping packets",
+        "check the port and cable of both ends (ibstat, ibv_devinfo, the switch's error counters; for RoCE the "
+        "routing/PFC config). Raising NCCL_IB_TIMEOUT (e.g. 22: ~17 s x 7 = 2 min) only rides out short flaps on "
+        "very large fabrics and must stay well below the collective timeout (10 min default); a dead link stays dead. "
+        "If it comes at the very first collective on RoCE, the NICs never talked at all: the GID in use is not "
+        "routable (NCCL_IB_GID_INDEX to the RoCEv2 GID of the routed address, see show_gids; NVIDIA/nccl#426)",
+    ),
+    13: (
+        "IBV_WC_RNR_RETRY_EXC_ERR",
+        "receiver not ready, retries exceeded: the peer process stopped posting receives",
+        "find the peer's own failure first",
+    ),
+}
+
+
+@dataclass
+class Verdict:
+    cause: str
+    summary: str
+    fix: str
+    confidence: str = "medium"
+    culprits: list[int] = field(default_factory=list)
+    proof: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cause": self.cause,
+            "confidence": self.confidence,
+            "culprits": self.culprits,
+            "summary": self.summary,
+            "fix": self.fix,
+            "proof": self.proof[:8],
+        }
+
+
+def _samples(c: Collected, kind: str, n: int = 3) -> list[str]:
+    return [e.brief() for e in c.samples.get(kind, [])[:n]]
+
+
+def _ranks(c: Collected, kind: str) -> list[int]:
+    return sorted(c.kind_ranks.get(kind, set()))
+
+
+def _named(ranks: list[int]) -> str:
+    return f"rank {_fmt_ranks(ranks)}" if ranks else "a rank the lines do not name"
+
+
+# --- a rank's own hard failure ---------------------------------------------------------
+def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("cuda_error", []) + [
+        e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
+    ]
+    if not evs or (c.kinds.get("shm_error") and all("NCCL WARN" in e.text for e in evs)):
+        return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
+    ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
+    text = " ".join(
+        (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
+    ).lower()
+    if "999" in text or "unknown error" in text:
+        what, fix = (
+            "'Cuda failure 999 unknown error': the CUDA driver/GPU is in a bad state",
+            "Check the GPU and driver on that node: nvidia-smi (is the GPU visible, any 'ERR!'), "
+            "dmesg -T | grep -i xid "
+            "for Xid errors, and that the driver supports the container's CUDA runtime; reset or drain the GPU.",
+        )
+    elif "named symbol not found" in text or "no kernel image" in text:
+        what, fix = (
+            "a CUDA error saying the binary has no kernel for this GPU ('named symbol not found' / 'no kernel image')",
+            "The NCCL (or nccl-tests/PyTorch) binary was built without code for this GPU's compute capability: "
+            "rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,code=sm_90 "
+            "for H100), or install a build whose CUDA version and architectures match the GPU and driver.",
+        )
+    elif "illegal memory access" in text or "illegal address" in text:
+        what, fix = (
+            "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
+            "Rerun that rank's failing step with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or run it "
+            "under compute-sanitizer; the NCCL timeouts of the other ranks are consequences.",
+        )
+    else:
+        what, fix = (
+            "a CUDA call failed inside NCCL or a kernel",
+            "Rerun with NCCL_DEBUG=INFO to see the failing CUDA call and with CUDA_LAUNCH_BLOCKING=1 for the kernel; "
+            "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors.",
+        )
+    conf = "high" if len(ranks) == 1 else ("medium" if ranks else "medium")
+    return Verdict(
+        "cuda_error",
+        f"{_named(ranks)} hit {what}; it failed first, the others only lose it",
+        fix,
+        conf,
+        ranks,
+        [e.brief() for e in evs[:3]],
+    )
+
+
+def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    if not c.kinds.get("cuda_oom"):
+        return None
+    ranks = _ranks(c, "cuda_oom")
+    return Verdict(
+        "gpu_oom",
+        f"{_named(ranks)} ran out of GPU memory; the other ranks then waited for it",
+        "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
+        "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
+        "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first.",
+        "high" if len(ranks) == 1 else "medium",
+        ranks,
+        _samples(c, "cuda_oom"),
+    )
+
+
+def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    cf = [e for e in c.child_failures if e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL"]
+    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9]
+    if not cf and not wf:
+        return None
+    ranks = sorted({e.rank for e in cf if e.rank is not None})
+    local = sorted({e.data.get("local_rank") for e in wf if e.data.get("local_rank") is not None})
+    who = _named(ranks) if ranks else (f"local rank {_fmt_ranks(local)}" if local else "a rank")
+    return Verdict(
+        "host_oom",
+        f"{who} was killed with SIGKILL (exit code -9): killed from outside, almost always the "
+        "kernel's OOM killer (host RAM); torchrun then stopped the others",
+        "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
+        "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
+        "or raise the job's memory limit.",
+        "high" if ranks else "medium",
+        ranks,
+        [e.brief() for e in (cf + wf)[:3]],
+    )
+
+
+def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("dataloader", [])
+    if not evs:
+        return None
+    ranks = _ranks(c, "dataloader")
+    bus = any(e.data.get("bus_error") for e in evs)
+    return Verdict(
+        "dataloader_shm" if bus else "host_oom",
+        f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else ""),
+        "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
+        "num_workers / prefetch_factor; `ncclDoctor sweep-workers` finds a num_workers that fits.",
+        "high" if len(ranks) == 1 else "medium",
+        ranks,
+        _samples(c, "dataloader"),
+    )
+
+
+# --- job-wide set-up and transport -----------------------------------------------------
+def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
+    if not evs:
+        return None
+    text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
+    if "Duplicate GPU" in text:
+        return Verdict(
+            "invalid_usage",
+            "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
+            "default device; a launch/set-up error, no rank is at fault",
+            "Call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group (or pass "
+            "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU.",
+            "high",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
+    return Verdict(
+        "invalid_usage",
+        "NCCL rejected a call as invalid usage (ncclInvalidUsage): mismatched arguments "
+        "between ranks or a communicator used after abort",
+        "Rerun with NCCL_DEBUG=WARN: the 'Last error' line names "
+        "the argument; TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective shapes across ranks.",
+        "medium",
+        [],
+        [e.brief() for e in evs[:3]],
+    )
+
+
+def _shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("shm_error", []) + [
+        e for e in c.samples.get("nccl_error", []) if "shared memory" in (e.data.get("last_error") or "").lower()
+    ]
+    if not evs:
+        return None
+    text = " ".join(e.text for e in evs)
+    attach = "attaching" in text and "No such file" in text
+    return Verdict(
+        "nccl_system",
+        "NCCL could not "
+        + (
+            "attach to a peer's /dev/shm segment: the processes do not share "
+            "/dev/shm (separate containers or IPC namespaces)"
+            if attach
+            else "create its shared memory segments in /dev/shm (No space left / creation failed): /dev/shm too small"
+        ),
+        "Give the container a larger /dev/shm (docker --shm-size=16g, or --ipc=host so all ranks share it; "
+        "Kubernetes: an emptyDir with medium: Memory at /dev/shm); NCCL_SHM_DISABLE=1 works around it.",
+        "high",
+        [],
+        [e.brief() for e in evs[:3]],
+    )
+
+
+def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("ib_completion", [])
+    if not evs:
+        return None
+    statuses = sorted({e.data["status"] for e in evs if e.data.get("status") is not None})
+    asyncs = sorted({e.data["async_event"] for e in evs if e.data.get("async_event")})
+    peers = sorted({e.data["peer"] for e in evs if e.data.get("peer")})[:3]
+    memlock = [
+        e for e in evs
+        if str(e.data.get("verbs", "")).startswith("ibv_reg_mr") and "allocate memory" in str(e.data.get("verbs_error"))
+    ]
+    if memlock and not statuses and not asyncs:  # NVIDIA/nccl-tests#206: ENOMEM from the memory registration
+        return Verdict(
+            "config",
+            f"registering memory with the HCA ({memlock[0].data['verbs']}) failed with 'Cannot allocate memory': "
+            "the process's locked-memory limit (ulimit -l) is too low for NCCL's buffers",
+            "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
+            "/etc/security/limits.conf, then log in again), docker run --ulimit memlock=-1, and check `ulimit -l` "
+            "inside mpirun/srun/the container, which may not inherit it.",
+            "high",
+            [],
+            [e.brief() for e in memlock[:3]],
+        )
+    parts, fixes = [], []
+    for s in statuses:
+        name, meaning, fix = IB_STATUS.get(
+            s, (f"status {s}", "an IB completion error", "check ibstat and the NCCL WARN lines")
+        )
+        parts.append(f"status {s} = {name}: {meaning}")
+        fixes.append(fix)
+    for a in asyncs:
+        parts.append(f"async event '{a}': the HCA itself reported a failure (hardware/firmware)")
+        fixes.append("check that HCA (ibstat, ibv_devinfo, mlxlink, firmware version) and drain the node")
+    for e in [e for e in evs if e.data.get("verbs")][:1]:
+        parts.append(
+            f"the verbs call {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA could not set "
+            "up the connection to the peer (for RoCE: the GID/address chosen is not routable to it)"
+        )
+        fixes.append(
+            "check ibstat/ibv_devinfo on both ends; on RoCE set NCCL_IB_GID_INDEX to the RoCEv2 GID whose address "
+            "the peers route to (show_gids), and check the switch's routing/PFC"
+            + ("; if only some peers fail on a rail-optimized fabric (NICs reach only the same rail), "
+               "NCCL_CROSS_NIC=0 keeps each ring on one rail" if e.data.get("verbs") == "ibv_modify_qp" else "")
+        )
+    if 12 in statuses:
+        parts.append(ib_window(c))
+    where = f" (peer {', '.join(peers)})" if peers else ""
+    ranks = _ranks(c, "ib_completion")  # the ranks whose HCA reported it: their link/path is the one to check
+    return Verdict(
+        "ib_fabric",
+        f"InfiniBand/RoCE completion errors{' on ' + _named(ranks) if ranks else ''}{where}: " + "; ".join(parts),
+        "; ".join(dict.fromkeys(fixes)) + ". Run `ncclDoctor check --nodes N` to localize the bad link.",
+        "medium" if ranks else "high",
+        ranks,
+        [e.brief() for e in evs[:3]],
+    )
+
+
+def ib_window(c: Collected) -> str:
+    """How long the HCA retries before status 12, from the settings in the logs (NCCL's
+    defaults otherwise: NCCL_IB_TIMEOUT=20 since 2.23, NCCL_IB_RETRY_CNT=7), against the
+    collective timeout: local ACK timeout 4.096 us x 2^NCCL_IB_TIMEOUT, times the retries."""
+
+    def setting(name: str, default: int) -> tuple[int, str]:
+        vals = c.settings.get(name) or {}
+        for v in vals:
+            if v.strip().isdigit():
+                return int(v), "from the logs"
+        return default, "default"
+
+    t, t_src = setting("NCCL_IB_TIMEOUT", 20)
+    r, r_src = setting("NCCL_IB_RETRY_CNT", 7)
+    each = 4.096e-6 * 2 ** min(t, 31)
+    window = each * max(r, 1)
+    text = (f"the HCA gives up after about {each:.1f} s x {r} retries = {window:.0f} s "
+            f"(NCCL_IB_TIMEOUT={t}, {t_src}; NCCL_IB_RETRY_CNT={r}, {r_src})")
+    if c.torch_timeout_ms:
+        text += (f", {c.torch_timeout_ms / 1000 / window:.0f}x shorter than the collective timeout of "
+                 f"{c.torch_timeout_ms / 60000:g} min: the link was down for longer than IB retries, not a slow rank")
+    return text
+
+
+_BAD_IFACE = re.compile(r"^(lo|docker\d*|veth\w*|virbr\d*|ip6tnl\d*|tunl\d*|br-\w+|cni\d*|flannel\S*)$")
+
+
+def bad_interfaces(c: Collected) -> list[str]:
+    """Interfaces NCCL chose that cannot carry inter-node traffic: loopback, link-local, virtual."""
+    return [
+        f"{n}:{a}"
+        for n, a in c.interfaces.items()
+        if _BAD_IFACE.match(n) or a.startswith("127.") or a.lower().startswith("fe80")
+    ]
+
+
+def hosts(c: Collected) -> set[str]:
+    return {h for st in c.ranks.values() for h in st.hosts}
+
+
+def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
+    gloo = [e for e in c.samples.get("gloo_error", []) if "by peer" not in str(e.data.get("what", "")).lower()]
+    # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
+    # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
+    boot = sorted(
+        f"{f} -> {n}"
+        for (f, n) in c.retcodes
+        if f.startswith("bootstrap.") or (f in ("socket.cc", "net_socket.cc", "socket.h") and n in (2, 3))
+    )
+    setup = [k for k in ks if k.kind == "connection_setup"]
+    bad = bad_interfaces(c)
+    if not (connect or gloo or boot or setup or bad):
+        return None
+    seen = []
+    if connect:
+        seen.append(
+            "connections between ranks failed at set-up (" + ", ".join(sorted({e.data["what"] for e in connect})) + ")"
+        )
+    if gloo:
+        seen.append("gloo could not connect its peers (" + ", ".join(sorted({str(e.data["what"]) for e in gloo})) + ")")
+    if boot:
+        seen.append(
+            "NCCL's bootstrap/socket layer returned an error (" + ", ".join(boot[:3]) + ": 2 = system error, "
+            "3 = internal, 6 = remote)"
+        )
+    if setup:
+        seen.append(setup[0].message)
+    if bad:
+        seen.append(
+            "NCCL chose interface(s) " + ", ".join(bad) + " (loopback, link-local or virtual: not reachable from "
+            "other nodes)"
+        )
+    loop = sorted({str(e.data.get("peer")) for e in connect if str(e.data.get("peer", "")).startswith("127.")})
+    if loop and len(hosts(c)) > 1:
+        seen.append(
+            f"ranks on {len(hosts(c))} hosts connect to the loopback address {', '.join(loop)}: a host name that "
+            "resolves to 127.0.1.1 (Debian/Ubuntu /etc/hosts) or MASTER_ADDR=localhost in a multi-node job"
+        )
+    proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
+    return Verdict(
+        "network_setup",
+        "; ".join(seen) + ": the network interface or path chosen between the ranks does not work",
+        "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
+        "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
+        "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
+        "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path.",
+        "high" if connect or gloo or boot else "medium",
+        [],
+        proof or _samples(c, "transport"),
+    )
+
+
+def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("store_timeout", [])
+    if not evs:
+        return None
+    ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
+    rdzv = any(e.data.get("rendezvous") for e in evs)
+    in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
+    if in_use is not None:
+        port = f"port {in_use}" if in_use else "the store's port"
+        return Verdict(
+            "store_rendezvous",
+            f"the store could not listen: {port} is already in use on this host (errno 98) — another job (or a "
+            "leftover process of an earlier one) holds it, or two processes both try to host the store",
+            "Give each run its own port: torchrun --master_port N (MASTER_PORT=N), or --rdzv-endpoint=localhost:0 on "
+            "one node to let torchrun pick a free one; find the holder with `ss -ltnp | grep PORT`; do not call "
+            "init_process_group with a hand-made store when torchrun already hosts one.",
+            "high", [], _samples(c, "store_timeout"))
+    what = (
+        f"the TCPStore/rendezvous endpoint {ep} was not reachable"
+        if ep
+        else "the rendezvous did not complete"
+        if rdzv
+        else "the store timed out"
+    )
+    if ep and ep.startswith(("127.", "localhost")) and len(hosts(c)) > 1:
+        what += (f" — a loopback address while the job spans {len(hosts(c))} hosts: "
+                 "MASTER_ADDR must be rank 0's routable address")
+    return Verdict(
+        "store_rendezvous",
+        what + ": either the node that hosts the store (MASTER_ADDR, rank 0's node) never "
+        "started it or died, or the address/port is not reachable from the other nodes",
+        f"From every node: nc -zv {ep.replace(':', ' ') if ep else 'MASTER_ADDR MASTER_PORT'} must connect; "
+        "MASTER_ADDR must be an address the other nodes can route to (not 127.0.0.1 or a container-internal "
+        "name); all nodes must be started with the same --nnodes and --rdzv-id; check that the store's node "
+        "is up. `ncclDoctor check --nodes N` tests the rendezvous first.",
+        "high",
+        [],
+        _samples(c, "store_timeout"),
+    )
+
+
+# --- hangs -------------------------------------------------------------------------------
+def _first(ks: list[Conclusion], kind: str, confs=("high", "medium")) -> Conclusion | None:
+    return next((k for k in ks if k.kind == kind and k.confidence in confs), None)
+
+
+def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "desync")
+    if k is None:
+        return None
+    return Verdict(
+        "desync",
+        k.message,
+        "Find the code that issues the minority's collective (Flight Recorder frames name "
+        "it) and make every rank take the same path; rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch "
+        "check collective types and shapes across ranks.",
+        k.confidence,
+        k.ranks,
+        k.evidence,
+    )
+
+
+def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "culprit")
+    if k is None:
+        return None
+    return Verdict(
+        "rank_missing",
+        k.message,
+        f"Look at what rank {_fmt_ranks(k.ranks)} was doing: py-spy dump --pid PID "
+        "on the live job, the last lines of its own log before the timeouts, its Flight Recorder entry. The "
+        "other ranks are victims; a longer timeout only delays the same crash.",
+        k.confidence,
+        k.ranks,
+        k.evidence,
+    )
+
+
+def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "watchdog_blocked")
+    hb = c.samples.get("heartbeat", [])
+    if k is None and not hb:
+        return None
+    msg = (
+        k.message
+        if k
+        else (
+            "the heartbeat monitor found the watchdog thread of "
+            + _named(_ranks(c, "heartbeat"))
+            + " stuck: a CUDA/NCCL call (or a thread holding the GIL inside one) blocked it"
+        )
+    )
+    return Verdict(
+        "watchdog_blocked",
+        msg,
+        "Take stacks of the stuck processes while they hang: py-spy dump --native --pid "
+        "PID (the blocked CUDA/NCCL call or the thread holding the GIL shows there); check dmesg for Xid errors "
+        "and nvidia-smi on that node. If this happens at exit, call destroy_process_group() before the end.",
+        "high",
+        [],
+        (k.evidence if k else []) + [e.brief() for e in hb[:2]],
+    )
+
+
+def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    pg = c.samples.get("pg_not_destroyed", [])
+    sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
+    peer_gone = [
+        e
+        for k in ("socket_error", "gloo_error")
+        for e in c.samples.get(k, [])
+        if "by peer" in str(e.data.get("what", "")).lower() or "by remote peer" in str(e.data.get("what", "")).lower()
+    ]
+    if pg and (sent or c.kinds.get("watchdog_timeout")):
+        ranks = _ranks(c, "pg_not_destroyed")
+        return Verdict(
+            "early_exit",
+            f"{_named(ranks)} destructed its process group and exited while the others were "
+            "still running (torchrun then terminated them)",
+            f"Find why rank {_fmt_ranks(ranks) or '?'} returned "
+            "early (a swallowed exception, a rank-conditional return); call dist.destroy_process_group() at the "
+            "end of main on every rank.",
+            "medium",
+            ranks,
+            [e.brief() for e in (pg + sent)[:3]],
+        )
+    if peer_gone:
+        return Verdict(
+            "early_exit",
+            "a peer closed the connection: that process exited or crashed first; the rank printing this is its victim",
+            "Find the peer's own error (its log, its exit code); if the peer "
+            "finished normally, it left before this rank's recv completed (an isend without wait() before exit).",
+            "medium",
+            [],
+            [e.brief() for e in peer_gone[:3]],
+        )
+    return None
+
+
+def _all_joined(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "all_joined")
+    if k is None:
+        return None
+    return Verdict(
+        "transport_stall",
+        k.message + ": the data path stalled (a link, a NIC, a GPU that stopped)",
+        "Run `ncclDoctor check --nodes N` on the same nodes to find the slow or broken link; dmesg / nvidia-smi "
+        "for Xid errors.",
+        "medium",
+        [],
+        k.evidence,
+    )
+
+
+def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("nccl_error", [])
+    if not evs:
+        return None
+    codes = {e.data.get("code") for e in evs}
+    if "ncclInternalError" in codes:
+        return Verdict(
+            "nccl_internal",
+            "NCCL reported an internal error",
+            "Rerun with NCCL_DEBUG=INFO; check that every "
+            "rank uses the same NCCL version (torch's bundled one vs a system one) and run `ncclDoctor check`.",
+            "medium",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
+    if "ncclSystemError" in codes:
+        return Verdict(
+            "nccl_system",
+            "NCCL reported a system error (a socket, shared memory or IB verbs call failed)",
+            "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET; check /dev/shm and "
+            "NCCL_SOCKET_IFNAME.",
+            "medium",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
+    return None
+
+
+SIGNALS = {6: "SIGABRT", 7: "SIGBUS", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
+
+
+def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
+    exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
+    fails = [e for e in c.child_failures + c.worker_failures if e.data.get("exitcode") not in (None, 0, -9, -15)]
+    if not fails:
+        return None
+    if any(e.data.get("exitcode") == -7 for e in fails):
+        return Verdict("dataloader_shm", "a process died of SIGBUS (exit code -7): it touched shared memory that could "
+                       "not be backed, /dev/shm is full or too small (DataLoader workers, NCCL's segments)",
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
+                       "or lower num_workers.", "high", [], [e.brief() for e in fails[:3]])
+    ranks = sorted({e.rank for e in fails if e.rank is not None})
+    local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
+    codes = sorted({e.data["exitcode"] for e in fails})
+    who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
+    sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
+    what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
+            + (": a Python exception in that process" if 1 in codes else "") + "; torchrun then stopped the others")
+    single = len(ranks) == 1 and len(fails) == 1
+    return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
+                   "Read the failed rank's traceback (its stderr, or torchrun --log-dir / --redirects 3 --tee 3 "
+                   "to keep one file per rank); decorate the entry point with "
+                   "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception (error_file instead of <N/A>).",
+                   "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    got = [e for e in c.samples.get("signal", []) if e.data.get("received")]
+    if not got:
+        return None
+    n = got[0].data["received"]
+    name, why, fix = {
+        15: (
+            "SIGTERM",
+            "sent from outside: the scheduler cancelled, preempted or timed out the job, or someone killed it",
+            "Read the scheduler's record (sacct -j JOB, kubectl describe pod) for who sent SIGTERM; with preemption, "
+            "checkpoint more often.",
+        ),
+        2: (
+            "SIGINT",
+            "Ctrl-C: the user interrupted the job (often because it looked stuck)",
+            "If it was stuck before the Ctrl-C, next time take stacks first: py-spy dump --pid PID for every rank, and "
+            "give `ncclDoctor diagnose` the logs of every rank.",
+        ),
+        1: (
+            "SIGHUP",
+            "the terminal that started torchrun closed; nohup does not protect the agent's workers",
+            "Run under tmux/screen or the scheduler instead of nohup in a terminal.",
+        ),
+    }.get(n, (f"signal {n}", "a signal from outside", "Find who sent it (scheduler logs)."))
+    return Verdict(
+        "signal",
+        f"torchrun's agent received {name} ({n}): {why}; it shut the workers down",
+        fix,
+        "high",
+        [],
+        [e.brief() for e in got[:3]],
+    )
+
+
+def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    if not any(c.kinds.get(k) for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")):
+        return None
+    unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
+    low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
+    lead = f" Leads (low confidence): {low[0].message}." if low else ""
+    msg = (
+        "every rank the input shows was inside the timed-out collective (victims); the rank that never arrived is "
+        "not in these lines" + (f"; {unclear.message}" if unclear else "") + "." + lead
+    )
+    return Verdict(
+        "unknown",
+        msg,
+        "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
+        "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
+        "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
+        "'last enqueued', is the culprit.",
+        "low",
+        [],
+        (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],
+    )
+
+
+def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
+    bad = [f for f in env if f.severity != Severity.INFO]
+    if not bad:
+        return None
+    said = "; ".join(f.message.removeprefix("in the logs: ") for f in bad[:3])
+    return Verdict(
+        "config",
+        "settings in the logs are wrong: " + said,
+        f"Change the settings: {said}. ({' '.join(f.code for f in bad[:3])}: `ncclDoctor explain` has the "
+        "details; `ncclDoctor env` checks a node's environment the same way.)",
+        "high",
+        [],
+        [e for f in bad[:3] for e in f.evidence[:1]],
+    )
+
+
+def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
+    benign = []
+    if c.kinds.get("pg_not_destroyed"):
+        benign.append(
+            "the process-group destructor warning at exit is harmless: call dist.destroy_process_group() at the "
+            "end of main to silence it"
+        )
+    if c.kinds.get("benign"):
+        benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
+    return Verdict(
+        "none",
+        "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
+        ("; ".join(benign) + ". " if benign else "") + "If the job did fail, the failing lines are not in the "
+        "input: give the logs of every rank (NCCL_DEBUG=WARN).",
+        "high" if benign else "low",
+        [],
+        _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
+    )
+
+
+def settle(v: Verdict, findings: list[Finding]) -> Verdict:
+    """The verdict once every finding is known: 'nothing failed' never stands beside an error
+    from another reader (a field output such as a failed nccl-tests run); it points at it."""
+    bad = [f for f in findings if f.severity == Severity.ERROR]
+    if v.cause != "none" or not bad:
+        return v
+    return Verdict(
+        "unknown",
+        "the log lines hold no known failure signature, but other findings do: "
+        + "; ".join(f"{f.code} {f.title}" for f in bad[:3]),
+        "Follow those findings' fixes (ncclDoctor explain CODE).",
+        "low",
+        [],
+        [str(e) for f in bad[:2] for e in f.evidence[:2]],
+    )
+
+
+def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's fingerprint check (or NCCL's) says outright that ranks issued different
+    collectives: a desync of the code paths. Both ranks it names are where to look; neither
+    is a victim or a culprit on its own."""
+    evs = c.samples.get("desync_report", [])
+    if not evs:
+        return None
+    e = evs[0]
+    prints = e.data.get("prints") or []
+    sides = [f"rank {p['rank']} runs {p.get('op') or '?'}" + (f" #{p['seq']}" if p.get("seq") is not None else "")
+             + (f" shape [{p['shape']}]" if p.get("shape") else "") for p in prints]
+    what = "; ".join(sides) or (f"around rank {e.data['around']}" if e.data.get("around") is not None else "")
+    differ = f" (they differ in: {e.data['differ']})" if e.data.get("differ") else ""
+    return Verdict(
+        "desync",
+        f"the ranks issued different collectives at the same point: {what}{differ}. Two code paths diverged (a "
+        "rank-dependent branch, data-dependent shapes or bucket sizes, an extra call on some ranks)",
+        "Make every rank issue the same collectives in the same order with the same shape: pad or split evenly so "
+        "shapes match, keep logging/metric calls identical on all ranks, avoid rank-conditional collectives. "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's fingerprint across ranks; for NCCL's own check, "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call.",
+        "high", [], [x.brief() for x in evs[:2]])
+
+
+def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A desync or a rank behind, proven directly (enqueued counts, Flight Recorder, torch's
+    analyzer): the job ran past set-up and one rank diverged, whatever else the logs say
+    (a transient connect retry at start-up does not explain it)."""
+    high = [k for k in ks if k.kind in ("desync", "culprit") and k.confidence == "high"]
+    if not high:
+        return None
+    return _desync(c, high) if high[0].kind == "desync" else _missing(c, high)
+
+
+def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """'message truncated: receiving N bytes instead of M' on a transport (NVIDIA/nccl#626,
+    PR #605): the receiver posted a smaller buffer than the sender sent."""
+    evs = [
+        e for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", [])
+        if "truncated" in e.text.lower() and "bootstrap" not in e.text
+    ]
+    if not evs:
+        return None
+    return Verdict(
+        "desync",
+        "NCCL received more bytes than the receiving rank expected ('message truncated'): the ranks disagree on the "
+        "operation at this point (different sizes or different calls), or on the protocol because their NCCL "
+        "settings differ",
+        "Compare every rank's calls: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each collective's count, datatype "
+        "and root per rank, TORCH_DISTRIBUTED_DEBUG=DETAIL checks shapes across ranks; make the NCCL_* settings "
+        "identical on every node. A run with NCCL_PROTO=SIMPLE tells a protocol mismatch (then it works) from a call "
+        "mismatch.",
+        "medium",
+        [],
+        [e.brief() for e in evs[:3]],
+    )
+
+
+DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
+    # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
+    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _direct_hang, _invalid_usage, _truncated, _shm, _ib,
+    _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts, _exited,
+]
+
+
+def _last_errors(c: Collected) -> None:
+    """An NCCL error's "Last error:" text is itself a log line (an IB completion, a socket
+    error, a CUDA failure): read it as one, so its own family decides the cause."""
+    from ncclDoctor.diagnose.parse import LineParser
+
+    for e in list(c.samples.get("nccl_error", [])):
+        text = e.data.get("last_error")
+        if not text or e.data.get("last_error_read"):
+            continue
+        e.data["last_error_read"] = True
+        path, _, line = e.where.rpartition(":")
+        d = LineParser(path, e.rank).parse(int(line) if line.isdigit() else 0, text)
+        if d is not None and d.kind != "nccl_error":
+            d.rank = e.rank if d.rank is None else d.rank
+            c.kinds[d.kind] += 1
+            c.samples.setdefault(d.kind, []).append(d)
+            if d.rank is not None:
+                c.kind_ranks.setdefault(d.kind, set()).add(d.rank)
+
+
+def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> Verdict:
+    _last_errors(c)
+    for detect in DETECTORS:
+        v = detect(c, ks)
+        if v is not None:
+            return v
+    return _config(c, ks, env_findings) or _none(c, ks)
+
+
+def reconcile(v: Verdict, ks: list[Conclusion]) -> None:
+    """Keep the conclusions consistent with the verdict: when the cause is job-wide (a
+    setting, the fabric, the launch), a rank that merely reported it first is not a culprit."""
+    if v.cause in JOB_WIDE:
+        for k in ks:
+            if k.kind in ("first_failure", "culprit") and k.confidence != "low":
+                k.confidence = "low"
+                k.message += f" (the cause is {v.cause.replace('_', ' ')}, which no single rank caused)"
