@@ -50,7 +50,7 @@ def test_table_is_exactly_what_every_view_reads_three_ranks_two_sizes():
     assert [r["size"] for r in table] == [1024, 4096]
     small, big = table
     assert big == {
-        "size": 4096, "count": 1024, "type": "float", "redop": "sum",
+        "size": 4096, "count": 1024, "type": "float", "redop": "sum", "root": -1,
         "time_us": 25.0, "algbw_gbps": pytest.approx(4096 / 1e9 / 25e-6, rel=1e-12),
         "busbw_gbps": pytest.approx(4096 / 1e9 / 25e-6 * 4 / 3, rel=1e-12),
         "wrong": 3, "time_us_min": 20.0, "time_us_max": 30.0, "slowest_rank": 2, "ranks_reported": 3,
@@ -60,7 +60,7 @@ def test_table_is_exactly_what_every_view_reads_three_ranks_two_sizes():
     # rank 0 is the slowest at 1 KiB: the slowest rank is found by time, not by rank number
     assert (small["time_us"], small["slowest_rank"], small["wrong"], small["time_us_min"]) == (11.0, 0, 0, 6.0)
     assert small["per_rank_outside_us"] == {"0": 0.0, "1": 0.5, "2": 1.0}
-    assert list(big) == ["size", "count", "type", "redop", "time_us", "algbw_gbps", "busbw_gbps", "wrong",
+    assert list(big) == ["size", "count", "type", "redop", "root", "time_us", "algbw_gbps", "busbw_gbps", "wrong",
                          "time_us_min", "time_us_max", "slowest_rank", "ranks_reported", "per_rank_time_us",
                          "per_rank_outside_us"]
 
