@@ -52,7 +52,8 @@ def cli_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def run_cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None, cwd: str | None = None) -> subprocess.CompletedProcess:
+def run_cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None,
+            cwd: str | None = None) -> subprocess.CompletedProcess:
     """Run `python -m ncclDoctor ARGS` as a real subprocess (what a user runs)."""
     return subprocess.run(
         [sys.executable, "-m", "ncclDoctor", *args],
@@ -70,7 +71,8 @@ def clean_env(monkeypatch):
 
 
 def _quick_tier(config) -> bool:
-    return "not integration" in (config.getoption("markexpr", "") or "") or os.environ.get("NCCLDOCTOR_TEST_TIER") == "quick"
+    return ("not integration" in (config.getoption("markexpr", "") or "")
+            or os.environ.get("NCCLDOCTOR_TEST_TIER") == "quick")
 
 
 def pytest_configure(config):
@@ -90,7 +92,8 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     for item in items:
         heavy = INTEGRATION_FIXTURES.intersection(getattr(item, "fixturenames", ()))
-        if item.nodeid.startswith(INTEGRATION) or heavy or item.get_closest_marker("netns") or item.get_closest_marker("slow"):
+        if item.nodeid.startswith(INTEGRATION) or heavy or item.get_closest_marker("netns") or item.get_closest_marker(
+            "slow"):
             item.add_marker(pytest.mark.integration)
 
 
