@@ -1,6 +1,7 @@
 """The baseline for bench_collectives: a bare timing loop per collective, nothing else.
 
-    python -m torch.distributed.run --standalone --nproc-per-node 2 benchmarks/bare_collectives.py OPS SIZES WARMUP ITERS
+    python -m torch.distributed.run --standalone --nproc-per-node 2 benchmarks/bare_collectives.py OPS SIZES WARMUP \
+ITERS
 
 For each collective and size (bytes, nccl-tests' size column) it allocates the buffers a
 torch user would, runs WARMUP ops, a barrier, ITERS timed ops, and prints one JSON line

@@ -50,7 +50,8 @@ def timed(cmd: list[str]) -> tuple[float, str]:
 
 def bare(nproc: int) -> tuple[float, dict[int, float]]:
     wall, out = timed([sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={nproc}",
-                       str(ROOT / "benchmarks" / "bare_allreduce.py"), ",".join(map(str, SIZES)), str(WARMUP), str(ITERS)])
+                       str(ROOT / "benchmarks" / "bare_allreduce.py"), ",".join(map(str, SIZES)), str(WARMUP),
+                       str(ITERS)])
     data = json.loads(out.strip().splitlines()[-1])
     n = data["world"]
     busbw = {}
@@ -61,7 +62,8 @@ def bare(nproc: int) -> tuple[float, dict[int, float]]:
 
 
 def check(nproc: int, out: str) -> tuple[float, dict[int, float]]:
-    wall, stdout = timed([sys.executable, "-m", "ncclDoctor", "check", "--json", "--out", out, f"--nproc-per-node={nproc}",
+    wall, stdout = timed([sys.executable, "-m", "ncclDoctor", "check", "--json", "--out", out,
+                          f"--nproc-per-node={nproc}",
                           "-b", "1K", "-e", "16M", "-f", "4", "-w", str(WARMUP), "-n", str(ITERS)])
     rep = json.loads(stdout)
     return wall, {r["size"]: r["busbw_gbps"] for r in rep["results"]["all_reduce"]["rows"]}
@@ -96,7 +98,8 @@ def main() -> None:
                     bws[name][s].append(bw[s])
     med = statistics.median
     print(f"# {args.nproc} gloo ranks, warm-up {WARMUP}, iters {ITERS}, {args.repeats} runs each in ABBA order")
-    print(f"{'size (B)':>10} {'bare busbw':>11} {'check busbw':>12} {'ratio':>7} {'90% interval':>14} {'bare noise':>11} {'best-of-N':>10}"
+    print(f"{'size (B)':>10} {'bare busbw':>11} {'check busbw':>12} {'ratio':>7} {'90% interval':>14} "
+          f"{'bare noise':>11} {'best-of-N':>10}"
           "   (GB/s, medians; noise = bare's first half / second half)")
     ok = True
     for s in SIZES:
@@ -111,7 +114,8 @@ def main() -> None:
             within = abs(ratio - 1) <= 0.10
             ok &= within
             flag = "  ok" if within else "  OUTSIDE +-10%"
-        print(f"{s:>10} {b:>11.4f} {c:>12.4f} {ratio:>7.3f} {f'{lo:.2f}-{hi:.2f}':>14} {noise:>11.3f} {best:>10.3f}{flag}")
+        print(f"{s:>10} {b:>11.4f} {c:>12.4f} {ratio:>7.3f} {f'{lo:.2f}-{hi:.2f}':>14} {noise:>11.3f} "
+              f"{best:>10.3f}{flag}")
     wb, wc = med(walls["bare"]), med(walls["check"])
     print(f"wall time: bare {wb:.2f} s, check {wc:.2f} s, ratio {wc / wb:.2f} (target <= 2.5)")
     ok &= wc / wb <= 2.5

@@ -64,7 +64,8 @@ print(json.dumps({"bytes": r.results["diagnose"]["bytes_read"], "wall_s": wall, 
 
 def child(code: str, directory: Path, *args: str) -> dict:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    p = subprocess.run([sys.executable, "-c", code, str(directory), *args], capture_output=True, text=True, env=env, timeout=1800)
+    p = subprocess.run([sys.executable, "-c", code, str(directory), *args], capture_output=True, text=True, env=env,
+                       timeout=1800)
     if p.returncode != 0:
         sys.exit(f"benchmark child failed ({p.returncode}):\n{p.stderr[-2000:]}")
     return json.loads(p.stdout.strip().splitlines()[-1])
@@ -98,7 +99,8 @@ def main() -> None:
     rss = diag["rss_mb"] + (jobs * diag["worker_rss_mb"] if jobs > 1 else 0)
     print(f"diagnose -j {jobs}  : {diag_mbs:8.1f} MB/s   peak RSS {rss:6.1f} MB"
           + (f" (main {diag['rss_mb']:.1f} + {jobs} x worker {diag['worker_rss_mb']:.1f})" if jobs > 1 else "")
-          + f"   wall {diag['wall_s']:.1f} s, CPU {diag['cpu_s']:.1f} s ({mb / max(diag['cpu_s'], 1e-9):.1f} MB per CPU-second)")
+          + f"   wall {diag['wall_s']:.1f} s, CPU {diag['cpu_s']:.1f} s ({mb / max(diag['cpu_s'], 1e-9):.1f} MB per "
+            "CPU-second)")
     print(f"ratio          : diagnose runs at {diag_mbs / base_mbs:.2f}x the raw read speed")
     print(f"verdict        : LOG001 culprit ranks {diag['culprit']}; codes {', '.join(diag['codes'])}")
     ok_speed, ok_rss = diag_mbs >= 200, rss < 300

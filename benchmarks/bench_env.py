@@ -67,8 +67,8 @@ def bench_ranks(repeats: int, ranks: int) -> None:
         found = lint_ranks(envs, label)
         merged.append(time.perf_counter() - t0)
     p, m = statistics.median(plain), statistics.median(merged)
-    print(f"ranks {ranks} x {len(SEED)} settings: plain lint {p:.3f} s   lint_ranks {m:.3f} s ({len(found)} findings)   "
-          f"ratio {m / p:.2f}x (target <= 1.5x)   {m / ranks * 1e3:.2f} ms per rank (target < 2)")
+    print(f"ranks {ranks} x {len(SEED)} settings: plain lint {p:.3f} s   lint_ranks {m:.3f} s ({len(found)} findings)  "
+          f" ratio {m / p:.2f}x (target <= 1.5x)   {m / ranks * 1e3:.2f} ms per rank (target < 2)")
 
 
 def main() -> None:

@@ -34,13 +34,16 @@ def main() -> None:
         for spec in FAULTS:
             out = Path(tmp) / spec.replace(":", "_")
             t0 = time.perf_counter()
-            p = subprocess.run([sys.executable, "-m", "ncclDoctor", "check", "--out", str(out), "--nproc-per-node", str(args.nproc),
-                                "-e", "64K", "--timeout", str(args.timeout), "--inject", spec], capture_output=True, text=True, env=env, timeout=600)
+            p = subprocess.run([sys.executable, "-m", "ncclDoctor", "check", "--out", str(out), "--nproc-per-node",
+                                str(args.nproc),
+                                "-e", "64K", "--timeout", str(args.timeout), "--inject", spec], capture_output=True,
+                                text=True, env=env, timeout=600)
             wall = time.perf_counter() - t0
             rep = json.loads((out / "report.json").read_text())
             main_f = next((f for f in rep["findings"] if f["code"].startswith(("RUN", "BW"))), None)
             after = rep["results"].get("run", {}).get("verdict_after_s")
-            print(f"{spec:<14} {p.returncode:>4} {main_f['code'] if main_f else '-':<8} {str(main_f['ranks'] if main_f else '-'):<8} "
+            print(f"{spec:<14} {p.returncode:>4} {main_f['code'] if main_f else '-':<8} "
+                  f"{str(main_f['ranks'] if main_f else '-'):<8} "
                   f"{after if after is not None else float('nan'):>18.1f} {wall:>17.1f}")
 
 

@@ -65,7 +65,8 @@ def main() -> None:
         for i in range(a.rounds):
             base.append(plain(batches, step_s))
             mon.append(monitored(batches, step_s, f"{d}/r{i}"))
-        direct = [monitored([(torch.zeros(32), torch.zeros(32))] * 5000, 0.0, f"{d}/direct{i}") / 5000 for i in range(3)]
+        direct = [monitored([(torch.zeros(32), torch.zeros(32))] * 5000, 0.0,
+                            f"{d}/direct{i}") / 5000 for i in range(3)]
     b, m = statistics.median(base), statistics.median(mon)
     per_step_us = 1e6 * statistics.median(direct)
     print(f"steps per round {a.steps}, step {a.step_ms:g} ms, rounds {a.rounds}")
@@ -73,7 +74,8 @@ def main() -> None:
     print(f"monitored loop  median {m:.4f} s  ({1000 * m / a.steps:.3f} ms/step)")
     print(f"A/B overhead    {100 * (m / b - 1):+.2f} %   (target < 2 %)")
     print(f"Monitor() setup {1000 * statistics.median(SETUP):.1f} ms once per job (not per step)")
-    print(f"direct cost     {per_step_us:.1f} us/step = {100 * per_step_us / (1000 * a.step_ms):.3f} % of a {a.step_ms:g} ms step")
+    print(f"direct cost     {per_step_us:.1f} us/step = {100 * per_step_us / (1000 * a.step_ms):.3f} % of a "
+          f"{a.step_ms:g} ms step")
 
 
 if __name__ == "__main__":

@@ -22,11 +22,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 def first_html_s(run_dir: str) -> float:
     """A fresh interpreter, so the import of matplotlib is counted as a user's run pays it."""
     code = (
-        f"import time; from ncclDoctor.report.model import Report; from ncclDoctor.report.write import render; r = Report.load({run_dir!r}); "
+        "import time; from ncclDoctor.report.model import Report; from ncclDoctor.report.write import render; r = "
+        f"Report.load({run_dir!r}); "
         "t = time.perf_counter(); render(r, 'html'); print(time.perf_counter() - t)"
     )
     root = str(Path(__file__).resolve().parent.parent)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=root, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=root,
+                         check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
 

@@ -37,7 +37,8 @@ from ncclDoctor.sweep.runner import child_env, run_config
 
 
 def sweep(out: str, grid: bool, a: argparse.Namespace):
-    opts = SweepOptions(nproc_per_node=2, workers=a.workers, grid=grid, sample_cost_ms=a.sample_cost_ms, sample_cost_kind="io",
+    opts = SweepOptions(nproc_per_node=2, workers=a.workers, grid=grid, sample_cost_ms=a.sample_cost_ms,
+                        sample_cost_kind="io",
                         max_minutes=a.max_minutes, out=out, windows=a.windows, window_steps=a.window_steps)
     rep = run_sweep(opts, argv=[])
     sw = rep.results["sweep"]
@@ -60,19 +61,22 @@ def main() -> None:
     for name, sw, tp in (("grid", g, g_tp), ("adaptive", ad, ad_tp)):
         rec = sw["recommendation"] or {}
         print(f"{name:9} wall {sw['wall_s']:7.1f} s  runs {len(sw['rows']):2}  pick {rec.get('label')}  "
-              f"({rec.get('samples_per_s', 0):.0f} samples/s)  measured: " + ", ".join(f"{k}={v:.0f}" for k, v in tp.items()))
+              f"({rec.get('samples_per_s', 0):.0f} samples/s)  measured: " + ", ".join(f"{k}={v:.0f}"
+                      for k, v in tp.items()))
     best_label = max(g_tp, key=g_tp.get)
     pick = (ad["recommendation"] or {}).get("label")
     in_grid = g_tp.get(pick, 0.0)
     print(f"prediction (adaptive): {ad['prediction']}")
-    print(f"grid best {best_label} = {g_tp[best_label]:.0f} samples/s; adaptive pick {pick} = {in_grid:.0f} samples/s in the grid run "
-          f"({ad_tp.get(pick, 0):.0f} in its own run)")
+    print(f"grid best {best_label} = {g_tp[best_label]:.0f} samples/s; adaptive pick {pick} = {in_grid:.0f} samples/s "
+          f"in the grid run ({ad_tp.get(pick, 0):.0f} in its own run)")
     print(f"adaptive pick / grid best, as the two sweeps measured them : {100 * in_grid / g_tp[best_label]:.1f} %")
     share = next((c["data_share"] for c in g["rows"] if c["label"] == pick), None)
     if share is not None:
-        print(f"pick's data-wait share in the grid run {100 * share:.1f} %: more workers could add at most {100 * share / max(1e-9, 1 - share):.1f} % to it")
+        print(f"pick's data-wait share in the grid run {100 * share:.1f} %: more workers could add at most "
+              f"{100 * share / max(1e-9, 1 - share):.1f} % to it")
     for label, rates in paired.items():
-        print(f"paired re-measurement {label}: " + ", ".join(f"{x:.0f}" for x in rates) + f" samples/s (median {statistics.median(rates):.0f})")
+        print(f"paired re-measurement {label}: "
+              + ", ".join(f"{x:.0f}" for x in rates) + f" samples/s (median {statistics.median(rates):.0f})")
     ratio = statistics.median(paired[pick]) / statistics.median(paired[best_label]) if pick != best_label else 1.0
     print(f"adaptive pick / grid best (paired)     : {100 * ratio:.1f} %   (target >= 95 %)")
     print(f"adaptive wall / grid wall              : {100 * ad['wall_s'] / g['wall_s']:.1f} %   (target <= 50 %)")
@@ -82,7 +86,8 @@ def pair(d: str, g: dict, ad: dict, a: argparse.Namespace) -> dict[str, list[flo
     """Run the grid's best and the adaptive pick alternately, ``--pairs`` times each."""
     from ncclDoctor.facts.host import collect_host_facts
 
-    labels = {c["label"]: Config(c["num_workers"], c["pin_memory"], c["prefetch_factor"], c["persistent_workers"]) for c in g["rows"] + ad["rows"]}
+    labels = {c["label"]: Config(c["num_workers"], c["pin_memory"], c["prefetch_factor"],
+                                 c["persistent_workers"]) for c in g["rows"] + ad["rows"]}
     grid_best = max((c for c in g["rows"] if c["status"] == "ok"), key=lambda c: c["samples_per_s"])["label"]
     todo = dict.fromkeys([ad["recommendation"]["label"], grid_best])
     opts = SweepOptions(nproc_per_node=2, workers=a.workers, sample_cost_ms=a.sample_cost_ms, sample_cost_kind="io",
@@ -93,7 +98,8 @@ def pair(d: str, g: dict, ad: dict, a: argparse.Namespace) -> dict[str, list[flo
     out: dict[str, list[float]] = {k: [] for k in todo}
     for i in range(a.pairs):
         for label in (list(todo) if i % 2 == 0 else list(todo)[::-1]):  # ABBA: drift falls on both alike
-            res = run_config(labels[label], 2, args, Path(f"{d}/paired/{i}"), child_env(dict(os.environ)), deadline_s=300, windows=a.windows)
+            res = run_config(labels[label], 2, args, Path(f"{d}/paired/{i}"), child_env(dict(os.environ)),
+                             deadline_s=300, windows=a.windows)
             out[label].append(res.samples_per_s)
     return out
 

@@ -28,16 +28,20 @@ def noise_block(target_bytes: int, seed: int) -> bytes:
         step += 1
         r = rng.random()
         if r < 0.70:
-            line = (f"2026-11-29 12:{step // 60 % 60:02d}:{step % 60:02d},{rng.randrange(1000):03d} INFO trainer: step {step} "
-                    f"loss {rng.uniform(1.5, 3.0):.4f} lr {rng.uniform(1e-5, 3e-4):.2e} grad_norm {rng.uniform(0.2, 4):.3f} "
+            line = (f"2026-11-29 12:{step // 60 % 60:02d}:{step % 60:02d},{rng.randrange(1000):03d} INFO trainer: step "
+                    f"{step} loss {rng.uniform(1.5, 3.0):.4f} lr {rng.uniform(1e-5, 3e-4):.2e} grad_norm "
+                    f"{rng.uniform(0.2, 4):.3f} "
                     f"tokens/s {rng.randrange(80000, 120000)} mem {rng.uniform(40, 70):.1f}GiB\n")
         elif r < 0.95:
-            line = "".join(f"\r{p}%|{'#' * (p // 10):<10}| {step}/{step * 10} [00:{p:02d}<01:00, {rng.uniform(1, 3):.2f}it/s]"
+            line = "".join(f"\r{p}%|{'#' * (p // 10):<10}| {step}/{step * 10} [00:{p:02d}<01:00, "
+                           f"{rng.uniform(1, 3):.2f}it/s]"
                            for p in range(0, 100, 20)) + "\n"
         elif r < 0.99:
-            line = f"{{'loss': {rng.uniform(1.5, 3):.4f}, 'learning_rate': {rng.uniform(1e-5, 3e-4):.2e}, 'epoch': {step / 5000:.2f}}}\n"
+            line = (f"{{'loss': {rng.uniform(1.5, 3):.4f}, 'learning_rate': {rng.uniform(1e-5, 3e-4):.2e}, 'epoch': "
+                    f"{step / 5000:.2f}}}\n")
         else:
-            line = "/usr/lib/python3/site-packages/torch/utils/checkpoint.py:91: UserWarning: None of the inputs have requires_grad=True.\n"
+            line = ("/usr/lib/python3/site-packages/torch/utils/checkpoint.py:91: UserWarning: None of the inputs have "
+                    "requires_grad=True.\n")
         lines.append(line)
         size += len(line)
     return "".join(lines).encode()
@@ -46,11 +50,14 @@ def noise_block(target_bytes: int, seed: int) -> bytes:
 def head(rank: int, world: int) -> bytes:
     host, pid = f"gpu-{rank // 8:03d}", 40000 + rank
     lines = [f"{host}:{pid}:{pid} [{rank % 8}] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ib0\n",
-             f"{host}:{pid}:{pid} [{rank % 8}] NCCL INFO NET/IB : Using [0]mlx5_{rank % 8}:1/IB ; OOB ib0:10.1.{rank // 8}.{rank % 8}<0>\n",
+             f"{host}:{pid}:{pid} [{rank % 8}] NCCL INFO NET/IB : Using [0]mlx5_{rank % 8}:1/IB ; OOB "
+             f"ib0:10.1.{rank // 8}.{rank % 8}<0>\n",
              f"{host}:{pid}:{pid} [{rank % 8}] NCCL INFO Using network IB\n"]
-    lines += [f"{host}:{pid}:{pid + 1} [{rank % 8}] NCCL INFO Channel {c:02d}/0 : {rank}[{rank % 8}] -> {(rank + 1) % world}[{(rank + 1) % 8}] via P2P/IPC\n"
+    lines += [f"{host}:{pid}:{pid + 1} [{rank % 8}] NCCL INFO Channel {c:02d}/0 : {rank}[{rank % 8}] -> "
+              f"{(rank + 1) % world}[{(rank + 1) % 8}] via P2P/IPC\n"
               for c in range(16)]
-    lines.append(f"{host}:{pid}:{pid + 1} [{rank % 8}] NCCL INFO comm 0x{rank:x} rank {rank} nranks {world} cudaDev {rank % 8} busId {rank % 8}a000 commId 0xfeed - Init COMPLETE\n")
+    lines.append(f"{host}:{pid}:{pid + 1} [{rank % 8}] NCCL INFO comm 0x{rank:x} rank {rank} nranks {world} cudaDev "
+                 f"{rank % 8} busId {rank % 8}a000 commId 0xfeed - Init COMPLETE\n")
     return "".join(lines).encode()
 
 
@@ -59,10 +66,11 @@ def tail(rank: int, culprit: int) -> bytes:
         return b"2026-11-29 12:59:59,000 INFO trainer: fetching next batch\n"
     ts = f"E1129 13:10:{rank % 60:02d}.{rank:06d}000"
     return (f"[rank{rank}]:[{ts} ProcessGroupNCCL.cpp:632] [Rank {rank}] Watchdog caught collective operation timeout: "
-            f"WorkNCCL(SeqNum={SEQ}, OpType=ALLREDUCE, NumelIn=262144000, NumelOut=262144000, Timeout(ms)=600000) ran for "
-            f"{600000 + rank} milliseconds before timing out.\n"
-            f"[rank{rank}]:[{ts} ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank {rank}] Exception (either an "
-            f"error or timeout) detected by watchdog at work: {SEQ}, last enqueued NCCL work: {SEQ}, last completed NCCL work: {SEQ - 1}.\n"
+            f"WorkNCCL(SeqNum={SEQ}, OpType=ALLREDUCE, NumelIn=262144000, NumelOut=262144000, Timeout(ms)=600000) ran "
+            f"for {600000 + rank} milliseconds before timing out.\n"
+            f"[rank{rank}]:[{ts} ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank {rank}] Exception "
+            f"(either an error or timeout) detected by watchdog at work: {SEQ}, last enqueued NCCL work: {SEQ}, "
+            f"last completed NCCL work: {SEQ - 1}.\n"
             ).encode()
 
 

@@ -88,7 +88,8 @@ def _min_busbw(report: Any, series: bl.Series, floor: float) -> None:
                 f"{table} peak busbw on {where} is {peak:.3g} GB/s (at {fmt_size(size)}), "
                 f"{peak / floor * 100 if floor else 0:.0f}% of the required {floor:g} GB/s.",
                 nodes=[] if node == bl.WHOLE_JOB else [node],
-                evidence=[{"table": table, "node": node, "peak_busbw_gbps": round(peak, 4), "size": size, "min_busbw_gbps": floor}],
+                evidence=[{"table": table, "node": node, "peak_busbw_gbps": round(peak, 4), "size": size,
+                           "min_busbw_gbps": floor}],
             ))
 
 
@@ -111,7 +112,8 @@ def _baseline(report: Any, gates: Gates, series: bl.Series) -> None:
     backend = (report.results.get("all_reduce") or {}).get("backend")
     compared = [r for r in rows if r["change_pct"] is not None]
     if (doc.get("backend") and backend and doc["backend"] != backend) or not compared:
-        why = f"baseline backend {doc.get('backend')}, this run {backend}" if compared else "no common table, node and size"
+        why = f"baseline backend {doc.get('backend')}, this run {backend}" if compared else ("no common table, node "
+                "and size")
         report.add(ci_rules.BASELINE_MISMATCH.finding(f"Baseline {gates.baseline} not compared: {why}."))
         return
     bad = [r for r in compared if r["regressed"]]

@@ -138,7 +138,8 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
-def load_config(explicit: str | os.PathLike | None = None, *, no_config: bool = False, cwd: Path | None = None) -> Config:
+def load_config(explicit: str | os.PathLike | None = None, *, no_config: bool = False,
+                cwd: Path | None = None) -> Config:
     """The settings in effect: ``--config FILE``, else the nearest file, else none."""
     if explicit is not None:
         return load_file(Path(explicit))

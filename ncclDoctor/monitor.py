@@ -128,7 +128,8 @@ class Monitor:
         self._write({
             "kind": "meta", "rank": self.rank, "world_size": self.world_size,
             "local_rank": int(os.environ.get("LOCAL_RANK", 0)), "host": socket.gethostname(), "addr": _node_addr(),
-            "pid": os.getpid(), "warmup_steps": warmup_steps, "cuda": self._cuda, "t0_unix": time.time(), **(meta or {}),
+            "pid": os.getpid(), "warmup_steps": warmup_steps, "cuda": self._cuda, "t0_unix": time.time(),
+            **(meta or {}),
         })
         self._flush()
 
@@ -139,7 +140,8 @@ class Monitor:
         try:
             import torch
 
-            return bool(torch.cuda.is_available() and torch.cuda.is_initialized()) if cuda is None else torch.cuda.is_available()
+            return bool(torch.cuda.is_available()
+                        and torch.cuda.is_initialized()) if cuda is None else torch.cuda.is_available()
         except Exception:
             return False
 
@@ -161,7 +163,8 @@ class Monitor:
             try:
                 batch = next(it)
             except StopIteration:
-                self._write({"kind": "epoch", "epoch": self._epoch, "batches": self._epoch_batches, "len_loader": expected})
+                self._write({"kind": "epoch", "epoch": self._epoch, "batches": self._epoch_batches,
+                             "len_loader": expected})
                 self._flush()
                 return
             t1 = _clock()

@@ -35,9 +35,11 @@ from torch.distributed.elastic.multiprocessing.errors import record
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="reference_train", description="Reference DDP MNIST trainer (see module docstring).")
+    p = argparse.ArgumentParser(prog="reference_train",
+                                description="Reference DDP MNIST trainer (see module docstring).")
     a = p.add_argument
-    a("--data-dir", default=None, help="folder with MNIST IDX files (MNIST/raw/ layout); synthetic data is written here when it has none")
+    a("--data-dir", default=None,
+      help="folder with MNIST IDX files (MNIST/raw/ layout); synthetic data is written here when it has none")
     a("--synthetic-train", type=int, default=4096, help="synthetic training samples (default 4096)")
     a("--synthetic-test", type=int, default=1024, help="synthetic test samples (default 1024)")
     a("--epochs", type=int, default=1)
@@ -53,7 +55,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     a("--persistent-workers", action="store_true")
     a("--sample-cost-ms", type=float, default=0.0, help="extra work per sample (decode/augment stand-in)")
     a("--sample-cost-kind", default="cpu", choices=["cpu", "io"], help="cpu: busy work; io: sleep (storage latency)")
-    a("--slow-rank", type=int, default=None, help="testing aid: this rank's loader gets --slow-sample-ms more per sample")
+    a("--slow-rank", type=int, default=None,
+      help="testing aid: this rank's loader gets --slow-sample-ms more per sample")
     a("--slow-sample-ms", type=float, default=0.0)
     a("--no-eval", action="store_true")
     a("--checkpoint", default=None, help="rank 0 saves model and optimizer state here after each epoch")
@@ -114,7 +117,8 @@ def _train(args: argparse.Namespace, ctx, loader, mon, user_fn) -> tuple[int, fl
         loss, n = train.train_epoch(args, ctx, ddp, opt, scaler, use_amp, loader, mon, epoch, budget - steps)
         steps += n
         if args.checkpoint and ctx.rank == 0:
-            train.save_atomic({"epoch": epoch, "model": ddp.module.state_dict(), "optimizer": opt.state_dict()}, args.checkpoint)
+            train.save_atomic({"epoch": epoch, "model": ddp.module.state_dict(), "optimizer": opt.state_dict()},
+                              args.checkpoint)
     return steps, loss, ddp
 
 
@@ -135,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     ctx = train.setup(args.backend, args.timeout)
     kw = data.loader_kwargs(args.num_workers, args.pin_memory, args.prefetch_factor, args.persistent_workers)
     if user_fn is not None:
-        loader = user_fn(rank=ctx.rank, world_size=ctx.world, **{"prefetch_factor": None, "persistent_workers": False, **kw})
+        loader = user_fn(rank=ctx.rank, world_size=ctx.world,
+                         **{"prefetch_factor": None, "persistent_workers": False, **kw})
     else:
         loader = data.make_loader(train_ds, args.batch_size, ctx.rank, ctx.world, args.seed, True, **kw)
     mon = _monitor(args, source)
@@ -149,11 +154,14 @@ def main(argv: list[str] | None = None) -> int:
     if ddp is not None and not args.no_eval:
         acc = train.evaluate(ctx, ddp, data.make_loader(test_ds, 256, ctx.rank, ctx.world, args.seed, False))
     if ctx.rank == 0:
-        result = {"world_size": ctx.world, "backend": ctx.backend, "data": source, "steps": steps, "train_s": round(elapsed, 3), "last_loss": loss, "accuracy": acc}
-        if ddp is not None:  # what actually ran: AMP and SyncBatchNorm are GPU-only (checked by benchmarks/gpu_verify.py)
+        result = {"world_size": ctx.world, "backend": ctx.backend, "data": source, "steps": steps,
+                  "train_s": round(elapsed, 3), "last_loss": loss, "accuracy": acc}
+        # what actually ran: AMP and SyncBatchNorm are GPU-only (checked by benchmarks/gpu_verify.py)
+        if ddp is not None:
             result["amp"] = bool(args.amp and ctx.device.type == "cuda")
             result["sync_batchnorm"] = any(isinstance(m, nn.SyncBatchNorm) for m in ddp.modules())
-        print(f"reference_train: {steps} steps in {elapsed:.1f} s" + (f", test accuracy {acc:.3f}" if acc is not None else ""), flush=True)
+        print(f"reference_train: {steps} steps in {elapsed:.1f} s"
+              + (f", test accuracy {acc:.3f}" if acc is not None else ""), flush=True)
         if args.result_json:
             train.save_atomic(result, args.result_json, as_json=True)
     # Every rank leaves together: destroying the group while a peer's last gloo send is

@@ -40,7 +40,8 @@ def _burn(seconds: float, kind: str) -> None:
 
 
 class MNISTDataset(Dataset):
-    def __init__(self, images: torch.Tensor, labels: torch.Tensor, sample_cost_ms: float = 0.0, sample_cost_kind: str = "cpu"):
+    def __init__(self, images: torch.Tensor, labels: torch.Tensor, sample_cost_ms: float = 0.0,
+                 sample_cost_kind: str = "cpu"):
         if sample_cost_kind not in ("cpu", "io"):
             raise ValueError(f"sample_cost_kind must be cpu or io, got {sample_cost_kind!r}")
         self.images, self.labels = images, labels
@@ -55,7 +56,8 @@ class MNISTDataset(Dataset):
         return x, self.labels[i]
 
 
-def loader_kwargs(num_workers: int, pin_memory: bool, prefetch_factor: int | None, persistent_workers: bool) -> dict[str, Any]:
+def loader_kwargs(num_workers: int, pin_memory: bool, prefetch_factor: int | None,
+                  persistent_workers: bool) -> dict[str, Any]:
     kw: dict[str, Any] = {"num_workers": num_workers, "pin_memory": pin_memory}
     if num_workers > 0:  # both options are errors with num_workers=0
         kw["persistent_workers"] = persistent_workers

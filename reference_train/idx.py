@@ -20,7 +20,8 @@ from pathlib import Path
 import torch
 
 # IDX type byte -> (torch dtype, bytes per element). MNIST only uses uint8.
-TYPES = {0x08: (torch.uint8, 1), 0x09: (torch.int8, 1), 0x0B: (torch.int16, 2), 0x0C: (torch.int32, 4), 0x0D: (torch.float32, 4), 0x0E: (torch.float64, 8)}
+TYPES = {0x08: (torch.uint8, 1), 0x09: (torch.int8, 1), 0x0B: (torch.int16, 2), 0x0C: (torch.int32, 4),
+         0x0D: (torch.float32, 4), 0x0E: (torch.float64, 8)}
 SPLITS = {"train": "train", "test": "t10k"}
 
 
@@ -109,7 +110,8 @@ def load_split(root: str | os.PathLike, split: str) -> tuple[torch.Tensor, torch
     """Images (N, 28, 28) uint8 and labels (N,) int64 of a split, checked for consistency."""
     paths = find_split(root, split)
     if paths is None:
-        raise FileNotFoundError(f"no MNIST {split} files ({SPLITS[split]}-images-idx3-ubyte[.gz]) under {root}/MNIST/raw, {root}/raw or {root}")
+        raise FileNotFoundError(f"no MNIST {split} files ({SPLITS[split]}-images-idx3-ubyte[.gz]) under "
+                                f"{root}/MNIST/raw, {root}/raw or {root}")
     images, labels = read_idx(paths[0]), read_idx(paths[1])
     if images.dim() != 3 or images.dtype != torch.uint8:
         raise IdxError(f"{paths[0]}: expected uint8 images with 3 dimensions, got {images.dtype} {tuple(images.shape)}")

@@ -25,7 +25,8 @@ SIZE = 28
 
 
 def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 8) -> list[tuple[float, float]]:
-    return [(cx + rx * math.cos(math.radians(a0 + (a1 - a0) * i / n)), cy + ry * math.sin(math.radians(a0 + (a1 - a0) * i / n))) for i in range(n + 1)]
+    return [(cx + rx * math.cos(math.radians(a0 + (a1 - a0) * i / n)),
+             cy + ry * math.sin(math.radians(a0 + (a1 - a0) * i / n))) for i in range(n + 1)]
 
 
 # Strokes per class in a unit box, y pointing down. Angles: 0 = right, 90 = down.
@@ -53,7 +54,8 @@ def _segments(label: int) -> torch.Tensor:
 def _render(segs: torch.Tensor, width: torch.Tensor) -> torch.Tensor:
     """Soft-edged strokes for a batch: (B, S, 2, 2) segments -> (B, 28, 28) in [0, 1].
     Intensity falls off with the distance from a pixel to its nearest segment."""
-    ys, xs = torch.meshgrid(torch.arange(SIZE, dtype=torch.float32), torch.arange(SIZE, dtype=torch.float32), indexing="ij")
+    ys, xs = torch.meshgrid(torch.arange(SIZE, dtype=torch.float32), torch.arange(SIZE, dtype=torch.float32),
+                            indexing="ij")
     p = torch.stack([xs.flatten(), ys.flatten()], 1)[None, :, None, :]  # (1, 784, 1, 2)
     a, b = segs[:, None, :, 0], segs[:, None, :, 1]  # (B, 1, S, 2)
     ab = b - a

@@ -64,7 +64,8 @@ def datasets(args: argparse.Namespace) -> tuple[data.MNISTDataset, data.MNISTDat
         root = Path(args.data_dir)
     else:
         source = "synthetic"
-        root = Path(args.data_dir) if args.data_dir else synthetic.default_dir(args.synthetic_train, args.synthetic_test, args.seed)
+        root = Path(args.data_dir) if args.data_dir else synthetic.default_dir(args.synthetic_train,
+                args.synthetic_test, args.seed)
         synthetic.ensure(root, args.synthetic_train, args.synthetic_test, args.seed)
     xtr, ytr = idx.load_split(root, "train")
     xte, yte = idx.load_split(root, "test")
@@ -88,7 +89,8 @@ def build(args: argparse.Namespace, ctx: Ctx):
     return ddp, opt, scaler, use_amp
 
 
-def train_epoch(args, ctx: Ctx, ddp, opt, scaler, use_amp: bool, loader, mon, epoch: int, steps_left: int) -> tuple[float, int]:
+def train_epoch(args, ctx: Ctx, ddp, opt, scaler, use_amp: bool, loader, mon, epoch: int,
+                steps_left: int) -> tuple[float, int]:
     ddp.train()
     loader.sampler.set_epoch(epoch)
     loss_sum, steps = 0.0, 0

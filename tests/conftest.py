@@ -17,6 +17,12 @@ TIER_GUARD = Path(__file__).resolve().parent / "tier_guard"
 # Node-id prefixes of the integration tier: each of these starts torchrun (directly or via
 # the CLI), a network namespace or Chromium. A whole module, or one test of it.
 INTEGRATION = (
+    "tests/test_check_ops.py::test_op_all_gives_one_exact_table_per_collective_in_every_view",
+    "tests/test_check_ops.py::test_a_hang_inside_a_collective_phase_names_the_rank",
+    "tests/test_check_ops.py::test_sendrecv_alone_needs_two_gloo_ranks",
+    "tests/test_collectives.py::test_every_collective_is_exact_on_gloo",
+    "tests/test_collectives.py::test_a_corrupted_input_is_caught_on_gloo",
+    "tests/test_prometheus.py::test_check_writes_one_busbw_series_per_collective_and_size",
     "tests/test_faults.py",
     "tests/test_multinode_localhost.py",
     "tests/test_multinode_netns.py",
@@ -53,7 +59,8 @@ def cli_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def run_cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None, cwd: str | None = None) -> subprocess.CompletedProcess:
+def run_cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None,
+            cwd: str | None = None) -> subprocess.CompletedProcess:
     """Run `python -m ncclDoctor ARGS` as a real subprocess (what a user runs)."""
     return subprocess.run(
         [sys.executable, "-m", "ncclDoctor", *args],
@@ -71,7 +78,8 @@ def clean_env(monkeypatch):
 
 
 def _quick_tier(config) -> bool:
-    return "not integration" in (config.getoption("markexpr", "") or "") or os.environ.get("NCCLDOCTOR_TEST_TIER") == "quick"
+    return ("not integration" in (config.getoption("markexpr", "") or "")
+            or os.environ.get("NCCLDOCTOR_TEST_TIER") == "quick")
 
 
 def pytest_configure(config):
@@ -91,7 +99,8 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     for item in items:
         heavy = INTEGRATION_FIXTURES.intersection(getattr(item, "fixturenames", ()))
-        if item.nodeid.startswith(INTEGRATION) or heavy or item.get_closest_marker("netns") or item.get_closest_marker("slow"):
+        if item.nodeid.startswith(INTEGRATION) or heavy or item.get_closest_marker("netns") or item.get_closest_marker(
+            "slow"):
             item.add_marker(pytest.mark.integration)
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 from tests.conftest import cli_env
 
 # Small and quick: tiny sweep, small structure messages, short deadlines.
-FAST = ["--nproc-per-node", "1", "-b", "4K", "-e", "16K", "-w", "1", "-n", "3", "--structure-bytes", "256K", "--timeout", "30"]
+FAST = ["--nproc-per-node", "1", "-b", "4K", "-e", "16K", "-w", "1", "-n", "3", "--structure-bytes", "256K",
+        "--timeout", "30"]
 
 
 @dataclass

@@ -23,7 +23,8 @@ class Slow(Dataset):
 
 def make_loader(rank, world_size, num_workers, pin_memory, prefetch_factor, persistent_workers):
     kw = {"prefetch_factor": prefetch_factor, "persistent_workers": persistent_workers} if num_workers else {}
-    loader = DataLoader(Slow(), batch_size=16, sampler=DistributedSampler(Slow(), world_size, rank), num_workers=num_workers, pin_memory=pin_memory, **kw)
+    loader = DataLoader(Slow(), batch_size=16, sampler=DistributedSampler(Slow(), world_size, rank),
+                        num_workers=num_workers, pin_memory=pin_memory, **kw)
     if os.environ.get("SWEEP_LOADER_LOG"):
         seen = {"rank": rank, "num_workers": loader.num_workers, "prefetch_factor": loader.prefetch_factor,
                 "persistent_workers": loader.persistent_workers, "pin_memory": loader.pin_memory}

@@ -54,7 +54,8 @@ def test_bandwidth_numbers_are_consistent_with_size_and_time(two_rank_run):
 
 def test_run_directory_holds_raw_records_and_renderings(two_rank_run):
     _, out = two_rank_run
-    for name in ("report.json", "report.md", "torchrun.log", "probe-config.json", "ranks/rank0.json", "ranks/rank1.json"):
+    for name in ("report.json", "report.md", "torchrun.log", "probe-config.json", "ranks/rank0.json",
+                 "ranks/rank1.json"):
         assert (out / name).is_file(), name
     raw = json.loads((out / "ranks" / "rank1.json").read_text())
     assert raw["inventory"]["rank"] == 1 and len(raw["all_reduce"]["rows"]) == 6

@@ -74,14 +74,16 @@ def test_exit_1_baseline_regression_named_per_size(run, tmp_path):
 
 def test_exit_1_from_config_file_fail_on_and_ignore(tmp_path):
     """Settings from ncclDoctor.toml in the working directory, relative paths from it."""
-    (tmp_path / "ncclDoctor.toml").write_text('fail-on = "warning"\nignore = ["ENV004"]\njunit = "out/ci.xml"\nmax-bytes = "16K"\niters = 2\n')
+    (tmp_path / "ncclDoctor.toml").write_text('fail-on = "warning"\nignore = ["ENV004"]\njunit = '
+                                              '"out/ci.xml"\nmax-bytes = "16K"\niters = 2\n')
     p = run_cli("check", "--out", str(tmp_path / "run"), env=cli_env(**LINT_ENV), cwd=str(tmp_path), timeout=240)
     assert p.returncode == 1, p.stderr
     rep = json.loads((tmp_path / "run" / "report.json").read_text())
     codes = {f["code"] for f in rep["findings"]}
     assert "ENV004" not in codes and rep["config"]["gates"]["suppressed"] == {"ENV004": 1}
     assert any(f["severity"] == "warning" for f in rep["findings"])
-    assert rep["config"]["sizes"][-1] == 16384 and rep["config"]["gates"]["config_file"] == str(tmp_path / "ncclDoctor.toml")
+    assert (rep["config"]["sizes"][-1] == 16384
+            and rep["config"]["gates"]["config_file"] == str(tmp_path / "ncclDoctor.toml"))
     suite = _junit(tmp_path / "out" / "ci.xml")
     assert int(suite.get("failures")) >= 1
 
@@ -113,7 +115,8 @@ def test_exit_2_bad_config_names_file_and_key(tmp_path):
 
 def test_exit_3_could_not_run_is_a_junit_error(tmp_path):
     junit = tmp_path / "ci.xml"
-    p = run_cli("check", "--no-config", "--out", str(tmp_path / "run"), "-e", "4K", "--inject", "exit:1:init", "--junit", str(junit), timeout=240)
+    p = run_cli("check", "--no-config", "--out", str(tmp_path / "run"), "-e", "4K", "--inject", "exit:1:init",
+                "--junit", str(junit), timeout=240)
     assert p.returncode == 3, p.stderr
     assert schema_errors(json.loads((tmp_path / "run" / "report.json").read_text())) == []
     run_case = _junit(junit).find("testcase")
@@ -173,12 +176,16 @@ def test_select_and_ignore_by_prefix_and_code(run):
 
 
 def test_baseline_compare_per_size_and_node():
-    base = {("all_reduce", "all"): {1024: 1.0, 4096: 2.0}, ("intra", "n1 (10.0.0.1)"): {4096: 10.0}, ("intra", "n2 (10.0.0.2)"): {4096: 10.0}}
-    now = {("all_reduce", "all"): {1024: 0.95, 4096: 2.1, 16384: 3.0}, ("intra", "n1 (10.0.0.1)"): {4096: 10.2}, ("intra", "n2 (10.0.0.2)"): {4096: 6.0}}
+    base = {("all_reduce", "all"): {1024: 1.0, 4096: 2.0}, ("intra", "n1 (10.0.0.1)"): {4096: 10.0},
+            ("intra", "n2 (10.0.0.2)"): {4096: 10.0}}
+    now = {("all_reduce", "all"): {1024: 0.95, 4096: 2.1, 16384: 3.0}, ("intra", "n1 (10.0.0.1)"): {4096: 10.2},
+           ("intra", "n2 (10.0.0.2)"): {4096: 6.0}}
     rows = {(r["table"], r["node"], r["size"]): r for r in bl.compare(base, now, 10.0)}
-    assert rows[("intra", "n2 (10.0.0.2)", 4096)]["regressed"] and rows[("intra", "n2 (10.0.0.2)", 4096)]["change_pct"] == -40.0
+    assert (rows[("intra", "n2 (10.0.0.2)", 4096)]["regressed"]
+            and rows[("intra", "n2 (10.0.0.2)", 4096)]["change_pct"] == -40.0)
     assert not rows[("all_reduce", "all", 1024)]["regressed"]  # -5% is within 10%
-    assert rows[("all_reduce", "all", 16384)]["change_pct"] is None and not rows[("all_reduce", "all", 16384)]["regressed"]
+    assert (rows[("all_reduce", "all", 16384)]["change_pct"] is None
+            and not rows[("all_reduce", "all", 16384)]["regressed"])
     assert [k for k, r in rows.items() if r["regressed"]] == [("intra", "n2 (10.0.0.2)", 4096)]
 
 
@@ -190,9 +197,11 @@ def test_baseline_against_itself_passes_and_per_node_regression_names_node(run):
     # A run directory is a baseline too; a node that got slower is named.
     rep = Report.load(run.dir)
     rows = rep.results["all_reduce"]["rows"]
-    rep.results["all_reduce"]["per_node"] = {"nodeB (10.0.0.2)": {"rows": [dict(r, busbw_gbps=r["busbw_gbps"] / 2) for r in rows]}}
+    rep.results["all_reduce"]["per_node"] = {"nodeB (10.0.0.2)": {"rows": [dict(r,
+            busbw_gbps=r["busbw_gbps"] / 2) for r in rows]}}
     doc = bl.baseline_from_report(Report.load(run.dir))
-    doc["series"].append({"table": "all_reduce", "node": "nodeB (10.0.0.2)", "busbw_gbps": doc["series"][0]["busbw_gbps"]})
+    doc["series"].append({"table": "all_reduce", "node": "nodeB (10.0.0.2)",
+                          "busbw_gbps": doc["series"][0]["busbw_gbps"]})
     gates = ci.Gates(baseline="inline")
     gates._baseline_doc = doc
     ci.judge(rep, gates)

@@ -18,7 +18,8 @@ def _write(path: Path, text: str) -> Path:
 
 def test_nearest_pyproject_with_our_table_is_found_from_a_subdirectory(tmp_path, monkeypatch):
     monkeypatch.delenv("NCCLDOCTOR_NO_CONFIG", raising=False)
-    _write(tmp_path / "pyproject.toml", '[tool.ncclDoctor]\nfail-on = "warning"\nbaseline = "ci/base.json"\nselect = ["ENV", "BW"]\n')
+    _write(tmp_path / "pyproject.toml",
+           '[tool.ncclDoctor]\nfail-on = "warning"\nbaseline = "ci/base.json"\nselect = ["ENV", "BW"]\n')
     _write(tmp_path / "sub" / "pyproject.toml", '[project]\nname = "not-ours"\n')  # no table: keep looking up
     cfg = load_config(cwd=tmp_path / "sub")
     assert cfg.path == tmp_path / "pyproject.toml"
@@ -38,7 +39,9 @@ def test_ncclDoctor_toml_wins_over_pyproject_in_the_same_directory(tmp_path, mon
 
 
 def test_command_line_overrides_the_file(tmp_path):
-    cfg = load_config(_write(tmp_path / "ncclDoctor.toml", 'fail-on = "warning"\nmin-busbw = 5\nmax-regression = 20\nignore = ["ENV004"]\nmax-bytes = 1024\niters = 3\n'))
+    cfg = load_config(_write(tmp_path / "ncclDoctor.toml",
+                             'fail-on = "warning"\nmin-busbw = 5\nmax-regression = 20\nignore = ["ENV004"]\nmax-bytes '
+                             '= 1024\niters = 3\n'))
     opts = check_options({"fail_on": "error", "min_busbw": None, "ignore": [], "select": ["env,bw", "RUN"]}, cfg)
     assert opts.fail_on == "error" and opts.max_bytes == "1024" and opts.iters == 3
     g = opts.gates

@@ -51,7 +51,8 @@ def test_two_nodes_that_disagree_are_both_named():
 
 
 def test_interface_and_limits_are_compared():
-    invs = [inv("10.0.0.1"), inv("10.0.0.2"), inv("10.0.0.3", iface="eth0", dev_shm_bytes=64 << 20, ulimit_memlock=65536)]
+    invs = [inv("10.0.0.1"), inv("10.0.0.2"),
+            inv("10.0.0.3", iface="eth0", dev_shm_bytes=64 << 20, ulimit_memlock=65536)]
     found = check_consistency(invs)
     assert sorted(f.code for f in found) == ["CON004", "CON005", "CON005"]
     assert all(f.nodes == ["10.0.0.3 (node)"] for f in found), [(f.code, f.nodes) for f in found]

@@ -20,9 +20,9 @@ from ncclDoctor.report.write import write_run_dir
 from tests.conftest import ROOT, cli_env, run_cli
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
-TIMEOUT_LINE = ("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation "
-                "timeout: WorkNCCL(SeqNum=42, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran for 600001 "
-                "milliseconds before timing out.\n")
+TIMEOUT_LINE = ("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective "
+                "operation timeout: WorkNCCL(SeqNum=42, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) "
+                "ran for 600001 milliseconds before timing out.\n")
 
 
 def test_cli_exit_1_json_and_run_dir(tmp_path):
@@ -112,7 +112,8 @@ def _bad_inputs(d: Path) -> dict[str, Path]:
     files["not_gzip"] = d / "fake.gz"
     files["not_gzip"].write_bytes(b"plain text, not gzip\n")
     files["bad_utf8"] = d / "rank1.log"
-    files["bad_utf8"].write_bytes(b"\xff\xfe\x80 " + TIMEOUT_LINE.replace("rank0]", "rank1]").replace("Rank 0]", "Rank 1]").encode("utf-8") + b"\xc3\x28\n")
+    files["bad_utf8"].write_bytes(b"\xff\xfe\x80 " + TIMEOUT_LINE.replace("rank0]", "rank1]").replace("Rank 0]",
+            "Rank 1]").encode("utf-8") + b"\xc3\x28\n")
     files["broken_link"] = d / "rank2.log"
     os.symlink(d / "does-not-exist", files["broken_link"])
     return files
@@ -204,7 +205,8 @@ def test_50mb_single_line_stays_bounded(tmp_path):
             f"r = diagnose([{str(big)!r}]); "
             "print(sorted(f.code for f in r.findings)); "
             "print(next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM')) // 1024)")
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=cli_env(), cwd=str(ROOT))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=cli_env(),
+                       cwd=str(ROOT))
     assert p.returncode == 0, p.stderr
     codes, rss_mb = p.stdout.strip().splitlines()
     assert "LOG005" in codes and "LOG030" in codes  # the line after it was still read; the cut was noted

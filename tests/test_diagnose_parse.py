@@ -32,22 +32,28 @@ def test_watchdog_timeout_prefixes(line, rank, pg):
     ev = parse(line)
     assert ev is not None and ev.kind == "watchdog_timeout"
     assert (ev.rank, ev.pg, ev.seq, ev.op) == (rank, pg, 1580, "ALLREDUCE")
-    assert (ev.numel_in, ev.numel_out, ev.data["timeout_ms"], ev.data["ran_for_ms"]) == (466119168, 466119168, 600000, 600060)
+    assert (ev.numel_in, ev.numel_out, ev.data["timeout_ms"], ev.data["ran_for_ms"]) == (
+        466119168, 466119168, 600000, 600060)
 
 
 def test_timeout_without_numel_and_blocking_wait():
     ev = parse("[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout: "
-               "WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 milliseconds before timing out.")
+               "WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 milliseconds before "
+               "timing out.")
     assert (ev.seq, ev.numel_in, ev.data["timeout_ms"]) == (469508, None, 1800000)
-    ev = parse("[rank1]:[E1002 18:16:40.66 ProcessGroupNCCL.cpp:756] [Rank 1] Work WorkNCCL(SeqNum=2521, OpType=ALLREDUCE, "
+    ev = parse("[rank1]:[E1002 18:16:40.66 ProcessGroupNCCL.cpp:756] [Rank 1] Work WorkNCCL(SeqNum=2521, "
+               "OpType=ALLREDUCE, "
                "NumelIn=160672064, NumelOut=160672064, Timeout(ms)=600000) timed out in blocking wait.")
     assert (ev.kind, ev.seq, ev.data["blocking_wait"]) == ("watchdog_timeout", 2521, True)
 
 
 @pytest.mark.parametrize("line, at, enq, done", [
-    ("[PG 1 Rank 0] Exception (either an error or timeout) detected by watchdog at work: 1580, last enqueued NCCL work: 1582, last completed NCCL work: 1579.", 1580, 1582, 1579),
-    ("[PG 1 Rank 0] Timeout at NCCL work: 1580, last enqueued NCCL work: 1582, last completed NCCL work: 1579.", 1580, 1582, 1579),
-    ("[PG ID 0 PG GUID 0(default_pg) Rank 0] Collective timeout failure detected by watchdog at work sequence id: 12 PG status: last enqueued work: 12, last completed work: 11", 12, 12, 11),
+    ("[PG 1 Rank 0] Exception (either an error or timeout) detected by watchdog at work: 1580, last enqueued NCCL "
+     "work: 1582, last completed NCCL work: 1579.", 1580, 1582, 1579),
+    ("[PG 1 Rank 0] Timeout at NCCL work: 1580, last enqueued NCCL work: 1582, last completed NCCL work: 1579.", 1580,
+     1582, 1579),
+    ("[PG ID 0 PG GUID 0(default_pg) Rank 0] Collective timeout failure detected by watchdog at work sequence id: 12 "
+     "PG status: last enqueued work: 12, last completed work: 11", 12, 12, 11),
 ])
 def test_watchdog_status_wordings(line, at, enq, done):
     ev = parse(line)
@@ -56,25 +62,41 @@ def test_watchdog_status_wordings(line, at, enq, done):
 
 
 @pytest.mark.parametrize("line, kind, key, value", [
-    ("ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.", "nccl_error", "code", "ncclSystemError"),
-    ("RuntimeError: NCCL error in: /opt/ProcessGroupNCCL.cpp:1191, unhandled system error, NCCL version 2.10.3", "nccl_error", "code", "ncclSystemError"),
-    ("NCCL error: remote process exited or there was a network error, NCCL version 2.21.5", "nccl_error", "code", "ncclRemoteError"),
+    ("ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.",
+     "nccl_error", "code", "ncclSystemError"),
+    ("RuntimeError: NCCL error in: /opt/ProcessGroupNCCL.cpp:1191, unhandled system error, NCCL version 2.10.3",
+     "nccl_error", "code", "ncclSystemError"),
+    ("NCCL error: remote process exited or there was a network error, NCCL version 2.21.5", "nccl_error", "code",
+     "ncclRemoteError"),
     ("ncclUnhandledCudaError: Call to CUDA function failed.", "nccl_error", "code", "ncclUnhandledCudaError"),
     ("ncclInternalError: Internal check failed.", "nccl_error", "code", "ncclInternalError"),
-    ("h:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 172.36.143.59<44206> with status=12 opcode=129 len=65536 vendor err 129 (Recv)", "ib_completion", "status", 12),
-    ("h:1:2 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.1<1> with error 12, opcode 0, len 0, vendor err 129", "ib_completion", "status", 12),
-    ("h:39964:40044 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer node1<57557>", "socket_error", "what", "Connection closed by remote peer"),
-    ("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [18.25.6.30]:28048", "gloo_error", "peer", "18.25.6.30:28048"),
-    ("RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] ifa != nullptr. Unable to find address for: ib0", "gloo_error", "what", "Unable to find address for: ib0"),
-    ("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:144] address family mismatch", "gloo_error", "what", "address family mismatch"),
-    ("torch.distributed.DistNetworkError: The client socket has timed out after 300000ms while trying to connect to (head-0, 29500).", "store_timeout", "endpoint", "head-0:29500"),
+    ("h:984:1357 [4] ib_plugin.c:1615 NCCL WARN NET/IB : Got completion from peer 172.36.143.59<44206> with status=12 "
+     "opcode=129 len=65536 vendor err 129 (Recv)", "ib_completion", "status", 12),
+    ("h:1:2 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.1<1> with error 12, opcode 0, len 0, vendor err 129",
+     "ib_completion", "status", 12),
+    ("h:39964:40044 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer node1<57557>",
+     "socket_error", "what", "Connection closed by remote peer"),
+    ("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer [18.25.6.30]:28048",
+     "gloo_error", "peer", "18.25.6.30:28048"),
+    ("RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/device.cc:83] ifa != nullptr. Unable to "
+     "find address for: ib0", "gloo_error", "what", "Unable to find address for: ib0"),
+    ("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:144] address family mismatch", "gloo_error", "what",
+     "address family mismatch"),
+    ("torch.distributed.DistNetworkError: The client socket has timed out after 300000ms while trying to connect to "
+     "(head-0, 29500).", "store_timeout", "endpoint", "head-0:29500"),
     ("torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError", "store_timeout", "rendezvous", True),
-    ("[PG ID 0 PG GUID 0(default_pg) Rank 6] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress", "heartbeat", "stuck_s", 480),
-    ("RuntimeError: DataLoader worker (pid 41233) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory.", "dataloader", "bus_error", True),
+    ("[PG ID 0 PG GUID 0(default_pg) Rank 6] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making "
+     "progress", "heartbeat", "stuck_s", 480),
+    ("RuntimeError: DataLoader worker (pid 41233) is killed by signal: Bus error. It is possible that dataloader's "
+     "workers are out of shared memory.", "dataloader", "bus_error", True),
     ("RuntimeError: DataLoader worker (pid(s) 1234, 1235) exited unexpectedly", "dataloader", "bus_error", False),
-    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.11 GiB", "cuda_oom", "tried", "2.00 GiB"),
-    ("E0325 20:57:27.620000 2606 api.py:869] failed (exitcode: -9) local_rank: 5 (pid: 2630) of binary: /usr/bin/python", "worker_failed", "exitcode", -9),
-    ("RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 5000ms for recv operation to complete", "watchdog_timeout", "backend", "gloo"),
+    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of 79.11 GiB",
+     "cuda_oom", "tried", "2.00 GiB"),
+    ("E0325 20:57:27.620000 2606 api.py:869] failed (exitcode: -9) local_rank: 5 (pid: 2630) of binary: "
+     "/usr/bin/python",
+     "worker_failed", "exitcode", -9),
+    ("RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting 5000ms for "
+     "recv operation to complete", "watchdog_timeout", "backend", "gloo"),
 ])
 def test_error_families(line, kind, key, value):
     ev = parse(line)
@@ -87,7 +109,8 @@ def test_error_families(line, kind, key, value):
     ("h:240:240 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.1.0.1<0>", "network", "IB"),
     ("h:240:240 [0] NCCL INFO Using network Socket", "network", "Socket"),
     ("h:240:240 [0] NCCL INFO NET/IB : No device found.", "no_ib", True),
-    ("h:240:240 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0", "setting", ("NCCL_SOCKET_IFNAME", "eth0")),
+    ("h:240:240 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0", "setting",
+     ("NCCL_SOCKET_IFNAME", "eth0")),
 ])
 def test_transport_lines(line, key, value):
     ev = parse(line)
@@ -97,7 +120,9 @@ def test_transport_lines(line, key, value):
 def test_rank_from_nccl_pid_and_file_name():
     p = LineParser("logs/node-b.log")
     p.parse(1, "node-b:984:1357 [3] NCCL INFO comm 0x7f01 rank 3 nranks 4 cudaDev 3 busId 9a000 - Init COMPLETE")
-    ev = p.parse(2, "node-b:984:1357 [3] NCCL WARN NET/IB : Got completion from peer 10.8.0.11<44206> with status=12 opcode=129")
+    ev = p.parse(2,
+                 "node-b:984:1357 [3] NCCL WARN NET/IB : Got completion from peer 10.8.0.11<44206> with status=12 "
+                 "opcode=129")
     assert (ev.rank, ev.host, ev.pid) == (3, "node-b", 984)
     ev = LineParser("job/rank_5.log", 5).parse(1, "ncclInternalError: Internal check failed.")
     assert ev.rank == 5 and ev.data["rank_from"] == "file name"
@@ -135,7 +160,8 @@ def test_scanner_follows_torchrun_failure_block_across_blocks(monkeypatch):
     block = (b"torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n=====\ntrain.py FAILED\n-----\n"
              b"Failures:\n  <NO_OTHER_FAILURES>\n-----\nRoot Cause (first observed failure):\n[0]:\n"
              b"  time      : 2025-03-25_20:57:27\n  host      : trainer-0\n  rank      : 2 (local_rank: 2)\n"
-             b"  exitcode  : -9 (pid: 2630)\n  error_file: <N/A>\n  traceback : Signal 9 (SIGKILL) received by PID 2630\n=====\n")
+             b"  exitcode  : -9 (pid: 2630)\n  error_file: <N/A>\n  traceback : Signal 9 (SIGKILL) received by PID "
+             b"2630\n=====\n")
     for size in (1 << 20, 13):
         monkeypatch.setattr(load, "BLOCK", size)
         p = LineParser("torchrun.log")

@@ -138,9 +138,8 @@ def test_the_last_error_text_of_an_nccl_error_decides_its_cause(tmp_path):
     line = (
         "[rank2]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1736, remote process exited "
         "or there was a network error, NCCL version 2.20.5 ncclRemoteError: A call failed possibly due to a network "
-        "error or "
-        "a remote process exiting prematurely. Last error: NET/IB : Got completion from peer 10.0.0.7<38536> with "
-        "error 12, opcode 48, len 32710, vendor err 129"
+        "error or a remote process exiting prematurely. Last error: NET/IB : Got completion from peer "
+        "10.0.0.7<38536> with error 12, opcode 48, len 32710, vendor err 129"
     )
     _, d = _run(tmp_path, {"rank2.log": [line]})
     assert d["verdict"]["cause"] == "ib_fabric"
@@ -335,5 +334,6 @@ def test_a_none_verdict_never_stands_beside_an_error_from_another_reader():
     info = Finding(code="LOG020", severity=Severity.INFO, title="Settings", message="m", why="", fix="")
     assert settle(none, [info]) is none
     v = settle(none, [info, err])
-    assert v.cause == "unknown" and "LOG010" in v.summary and v.proof == ["out.txt:3: # Out of bounds values : 12 FAILED"]
+    assert v.cause == "unknown" and "LOG010" in v.summary and v.proof == ["out.txt:3: # Out of bounds values : 12 "
+                                                                          "FAILED"]
     assert settle(Verdict("gpu_oom", "s", "f", "high"), [err]).cause == "gpu_oom"

@@ -39,7 +39,9 @@ def env_json(*args, **extra):
 def test_seed_exports_fail_with_the_expert_findings():
     res, rep = env_json("--pg-timeout", "7200", **SEED_EXPORTS)
     assert res.returncode == 1 and rep["verdict"] == "fail" and rep["command"] == "env"
-    got = {(f["code"], f["evidence"][0].split("=")[0] if f["evidence"] and isinstance(f["evidence"][0], str) else "") for f in rep["findings"]}
+    got = {(f["code"],
+            f["evidence"][0].split("=")[0] if f["evidence"] and isinstance(f["evidence"][0], str) else "")
+           for f in rep["findings"]}
     for want in [("ENV001", "NCCL_TIMEOUT"), ("ENV006", "NCCL_IB_RETRY_CNT"), ("ENV003", "NCCL_CHECKS_DISABLE"),
                  ("ENV002", "NCCL_MAX_NRINGS"), ("ENV002", "NCCL_BLOCKING_WAIT"), ("ENV004", "NCCL_PXN_DISABLE"),
                  ("ENV008", "NCCL_IB_DISABLE"), ("ENV008", "TORCH_NCCL_BLOCKING_WAIT")]:
@@ -51,7 +53,9 @@ def test_seed_exports_fail_with_the_expert_findings():
 
 
 def test_clean_settings_pass_and_print_the_defaults_that_matter():
-    res = run_cli("env", "--fail-on", "warning", env=cli_env(HOME="/nonexistent-home", NCCL_SOCKET_IFNAME="=lo", GLOO_SOCKET_IFNAME="lo", NCCL_DEBUG="WARN"), timeout=120)
+    res = run_cli("env", "--fail-on", "warning",
+                  env=cli_env(HOME="/nonexistent-home", NCCL_SOCKET_IFNAME="=lo", GLOO_SOCKET_IFNAME="lo",
+                              NCCL_DEBUG="WARN"), timeout=120)
     assert res.returncode == 0, res.stdout + res.stderr
     out = res.stdout
     assert "NCCL_SOCKET_IFNAME==lo" in out and "TORCH_FR_BUFFER_SIZE" in out and "30.1 s in all" in out
@@ -127,7 +131,8 @@ def test_check_lints_every_rank_and_merges_identical_findings(tmp_path):
     res = run_cli(
         "check", "--nproc-per-node", "2", "-b", "1K", "-e", "4K", "-n", "2", "--timeout", "60",
         "--out", str(tmp_path / "run"), "--json",
-        env=cli_env(NCCL_TIMEOUT="5", TORCH_NCCL_BLOCKING_WAIT="1", NCCL_BLOCKING_WAIT="0", NCCL_SOCKET_IFNAME="=nosuch0"), timeout=240,
+        env=cli_env(NCCL_TIMEOUT="5", TORCH_NCCL_BLOCKING_WAIT="1", NCCL_BLOCKING_WAIT="0",
+                    NCCL_SOCKET_IFNAME="=nosuch0"), timeout=240,
     )
     rep = json.loads(res.stdout)
     # gloo ignores NCCL_SOCKET_IFNAME, so the probe runs; the preflight still names the

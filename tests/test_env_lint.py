@@ -83,7 +83,8 @@ CASES = [
     ({"TORCH_NCCL_BLOCKING_WAIT": "1", "TORCH_NCCL_ASYNC_ERROR_HANDLING": "1"}, "ENV008", "no watchdog thread"),
     ({"TORCH_FR_BUFFER_SIZE": "0", "TORCH_NCCL_DUMP_ON_TIMEOUT": "1"}, "ENV008", "nothing is recorded"),
     ({"NCCL_MIN_CTAS": "32", "NCCL_MAX_CTAS": "8"}, "ENV008", "above"),
-    ({"NCCL_IB_TIMEOUT": "27"}, "ENV010", "9.2 min per try, x 7 = 64.1 min, not shorter than the 10.0 min collective timeout"),
+    ({"NCCL_IB_TIMEOUT": "27"}, "ENV010",
+     "9.2 min per try, x 7 = 64.1 min, not shorter than the 10.0 min collective timeout"),
     ({"NCCL_IB_TIMEOUT": "0"}, "ENV010", "never times out"),
     ({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_FILE": "/tmp/nccl.log"}, "ENV011", "write the same file"),
     ({"NCCL_DEBUG": "INFO", "NCCL_DEBUG_FILE": "/shared/nccl.%p.log"}, "ENV011", "nodes sharing a file system"),
@@ -210,7 +211,8 @@ def test_mixed_removed_deprecated_and_contradictory():
 
 def test_conf_files_are_linted_like_nccl_reads_them(tmp_path):
     user = tmp_path / "user.conf"
-    user.write_text("# comment\nNCCL_TIMEOUT=30\nexport NCCL_DEBUG=INFO\nNCCL_SOCKET_IFNAME = eth0\nNCCL_IB_HCA=\"=mlx5_0\"\nNCCL_IB_TIMEOUT=23\n")
+    user.write_text("# comment\nNCCL_TIMEOUT=30\nexport NCCL_DEBUG=INFO\nNCCL_SOCKET_IFNAME = "
+                    "eth0\nNCCL_IB_HCA=\"=mlx5_0\"\nNCCL_IB_TIMEOUT=23\n")
     etc = tmp_path / "etc.conf"
     etc.write_text("NCCL_IB_TIMEOUT=18\nNCCL_P2P_DISABLE=1\n")
     files = read_conf_files({"NCCL_CONF_FILE": str(user)}, etc=str(etc))

@@ -28,7 +28,8 @@ def test_a_different_op_at_the_same_sequence_number_names_the_minority():
     s = summarize(dumps("mismatch"))
     assert s["behind"] == []
     [m] = s["mismatches"]
-    assert m["ranks"] == [1] and m["seq"] == 4 and m["found"]["1"]["op"] == "broadcast" and m["expected"]["op"] == "all_reduce"
+    assert m["ranks"] == [1] and m["seq"] == 4 and m["found"]["1"]["op"] == "broadcast" and m["expected"][
+        "op"] == "all_reduce"
 
 
 def test_sequence_numbers_are_compared_within_a_process_group_only():
@@ -38,7 +39,8 @@ def test_sequence_numbers_are_compared_within_a_process_group_only():
     for r, n in ((0, 3), (1, 2)):
         base = copy.deepcopy(d[r]["entries"][0])
         for seq in range(1, n + 1):
-            d[r]["entries"].append(dict(copy.deepcopy(base), process_group=["1", "intra"], collective_seq_id=seq, record_id=100 + seq))
+            d[r]["entries"].append(dict(copy.deepcopy(base), process_group=["1", "intra"], collective_seq_id=seq,
+                                        record_id=100 + seq))
     s = summarize(d)
     assert s["behind"] == [] and s["newest_seq"] == 4
     assert s["groups"] == {"1": {"newest_seq": 3, "behind": [1]}}

@@ -116,7 +116,8 @@ def test_port_down_and_slow_port():
     assert [f.code for f in down] == ["NET003"]
     assert "mlx5_1 port 1" in down[0].message and "DOWN (physical state Polling" in down[0].message
     slow = check_ib(ib("slow_port"), {}, WHERE)
-    assert [f.code for f in slow] == ["NET004"] and "mlx5_2 port 1" in slow[0].message and "below the 400 Gb/sec" in slow[0].message
+    assert ([f.code for f in slow] == ["NET004"] and "mlx5_2 port 1" in slow[0].message
+            and "below the 400 Gb/sec" in slow[0].message)
 
 
 def test_port_checks_follow_nccl_ib_hca_and_ib_disable():

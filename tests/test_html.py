@@ -59,7 +59,8 @@ def test_sweep_curves_are_drawn_from_a_sweep_result(run):
     rep = Report.load(run.dir)
     rep.results["sweep"] = {
         "metric": "samples_per_s",
-        "rows": [{"num_workers": w, "pin_memory": pin, "samples_per_s": 100.0 * w + (5 if pin else 0), "label": f"w{w}-pin{int(pin)}",
+        "rows": [{"num_workers": w, "pin_memory": pin, "samples_per_s": 100.0 * w + (5 if pin else 0),
+                  "label": f"w{w}-pin{int(pin)}",
                   "prefetch_factor": None, "persistent_workers": False, "status": "ok", "elapsed_s": 10.0}
                  for w in (0, 1, 2, 4) for pin in (False, True)],
     }
@@ -72,7 +73,9 @@ def test_sweep_curves_are_drawn_from_a_sweep_result(run):
 def test_per_node_series_get_their_own_lines(run):
     rep = Report.load(run.dir)
     rows = rep.results["all_reduce"]["rows"]
-    rep.results["all_reduce"]["per_node"] = {"nodeA (10.0.0.1)": {"rows": rows}, "nodeB (10.0.0.2)": {"rows": [dict(r, busbw_gbps=r["busbw_gbps"] / 3) for r in rows]}}
+    rep.results["all_reduce"]["per_node"] = {"nodeA (10.0.0.1)": {"rows": rows},
+                                             "nodeB (10.0.0.2)": {"rows": [dict(r,
+                                                     busbw_gbps=r["busbw_gbps"] / 3) for r in rows]}}
     chart = render_html(rep)
     assert "all_reduce · nodeA (10.0.0.1)" in chart and "all_reduce · nodeB (10.0.0.2)" in chart
 
@@ -101,7 +104,8 @@ def _chromium(args: list[str], profile: Path, timeout: float = 90) -> subprocess
     return subprocess.run([*prefix, CHROMIUM, *flags, *args], capture_output=True, text=True, timeout=timeout)
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium): the browser check cannot run")
+@pytest.mark.skipif(CHROMIUM is None,
+                    reason="chromium is not installed (apt-get install chromium): the browser check cannot run")
 def test_chromium_renders_the_report(run, tmp_path):
     page = run.dir / "report.html"
     shot = run.dir / "report.png"  # kept as the run's artifact

@@ -56,7 +56,8 @@ def test_sbatch_script_is_valid_bash_and_runs_one_check_per_node(tmp_path):
 
 
 def test_k8s_manifest_is_a_pytorchjob_with_master_and_workers():
-    r = run_cli("launch-spec", "--k8s", "--nodes", "3", "--nproc-per-node", "8", "--gpus-per-node", "8", "--image", "reg/img:1", timeout=60)
+    r = run_cli("launch-spec", "--k8s", "--nodes", "3", "--nproc-per-node", "8", "--gpus-per-node", "8", "--image",
+                "reg/img:1", timeout=60)
     assert r.returncode == 0, r.stderr
     doc = yaml.safe_load(r.stdout)
     assert doc["apiVersion"] == "kubeflow.org/v1" and doc["kind"] == "PyTorchJob"

@@ -249,7 +249,8 @@ def test_verdict_thresholds_are_strictly_below_half():
 
 def test_evidence_rows_round_as_documented():
     assert L._row((0, 1), 1 / 3, 10 / 3, 2 / 3) == {
-        "pair": [0, 1], "gbps": 0.333333, "reference_gbps": 3.333333, "median_gbps": 0.666667, "ratio_to_reference": 0.1}
+        "pair": [0, 1], "gbps": 0.333333, "reference_gbps": 3.333333, "median_gbps": 0.666667,
+        "ratio_to_reference": 0.1}
     assert L._row((0, 1), 1 / 7, 1.0, None) == {
         "pair": [0, 1], "gbps": 0.142857, "reference_gbps": 1.0, "median_gbps": None, "ratio_to_reference": 0.1429}
     assert L._row((0, 1), 1.0, 0.0, 1.0)["ratio_to_reference"] is None

@@ -73,7 +73,8 @@ def _records(world, steps, busy, host="n1", warmup=2):
         recs = [{"kind": "meta", "rank": r, "host": host, "addr": f"10.0.0.{r + 1}", "local_rank": r}]
         for s in range(steps):
             dw, comp = busy(r, s)
-            recs.append({"kind": "step", "step": s, "epoch": 0, "data_wait_s": dw, "compute_s": comp, "comm_s": 0.001, "step_s": 0.0, "samples": 32, "warmup": s < warmup})
+            recs.append({"kind": "step", "step": s, "epoch": 0, "data_wait_s": dw, "compute_s": comp, "comm_s": 0.001,
+                         "step_s": 0.0, "samples": 32, "warmup": s < warmup})
         out[r] = recs
     for s in range(steps):  # all ranks leave the all_reduce together: step time = slowest + comm
         slowest = max(sum(busy(q, s)) for q in range(world))
@@ -130,10 +131,13 @@ def test_slow_loader_on_one_rank_is_detected_and_named(tmp_path):
     from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
 
     run = tmp_path / "run"
-    args = ["--data-dir", str(tmp_path / "data"), "--synthetic-train", "1536", "--synthetic-test", "64", "--batch-size", "16", "--no-eval",
-            "--slow-rank", "1", "--slow-sample-ms", "3", "--sample-cost-kind", "io", "--monitor-dir", str(run), "--warmup-steps", "3"]
+    args = ["--data-dir", str(tmp_path / "data"), "--synthetic-train", "1536", "--synthetic-test", "64", "--batch-size",
+            "16", "--no-eval",
+            "--slow-rank", "1", "--slow-sample-ms", "3", "--sample-cost-kind", "io", "--monitor-dir", str(run),
+            "--warmup-steps", "3"]
     argv = torchrun_argv(LaunchSpec(nproc_per_node=2, module="reference_train", log_dir=str(tmp_path / "logs")), args)
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=cli_env(OMP_NUM_THREADS="1"), cwd=str(ROOT))
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=cli_env(OMP_NUM_THREADS="1"),
+                       cwd=str(ROOT))
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     out = run_cli("stalls", str(run), "--json", "--fail-on", "warning")
     rep = json.loads(out.stdout)

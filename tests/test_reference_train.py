@@ -82,7 +82,8 @@ def test_trainer_bad_data_is_one_line_and_exit_2(tmp_path):
     raw = tmp_path / "MNIST" / "raw"
     _hand_made(raw)
     (raw / "train-images-idx3-ubyte").write_bytes(b"garbage!")
-    p = subprocess.run([sys.executable, "-m", "reference_train", "--data-dir", str(tmp_path)], capture_output=True, text=True, timeout=120, env=cli_env(), cwd=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "reference_train", "--data-dir", str(tmp_path)], capture_output=True,
+                       text=True, timeout=120, env=cli_env(), cwd=str(ROOT))
     assert p.returncode == 2, p.stderr
     assert "Traceback" not in p.stderr and "not an IDX file" in p.stderr
 
@@ -91,10 +92,13 @@ def test_trainer_learns_on_synthetic_data_under_torchrun(tmp_path):
     """Two real ranks over gloo, one short epoch: accuracy well above chance (10%)."""
     from ncclDoctor.launch.torchrun import LaunchSpec, torchrun_argv
 
-    args = ["--data-dir", str(tmp_path / "data"), "--synthetic-train", "2048", "--synthetic-test", "512", "--batch-size", "32",
-            "--result-json", str(tmp_path / "result.json"), "--checkpoint", str(tmp_path / "ckpt.pt"), "--monitor-dir", str(tmp_path / "run")]
+    args = ["--data-dir", str(tmp_path / "data"), "--synthetic-train", "2048", "--synthetic-test", "512",
+            "--batch-size", "32",
+            "--result-json", str(tmp_path / "result.json"), "--checkpoint", str(tmp_path / "ckpt.pt"), "--monitor-dir",
+            str(tmp_path / "run")]
     argv = torchrun_argv(LaunchSpec(nproc_per_node=2, module="reference_train", log_dir=str(tmp_path / "logs")), args)
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=cli_env(OMP_NUM_THREADS="1"), cwd=str(ROOT))
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=240, env=cli_env(OMP_NUM_THREADS="1"),
+                       cwd=str(ROOT))
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     result = json.loads((tmp_path / "result.json").read_text())
     assert result["world_size"] == 2 and result["steps"] == 2048 // 2 // 32

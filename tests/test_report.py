@@ -61,7 +61,8 @@ def test_rebuilt_report_equals_the_original(run):
 def test_bandwidth_table_rebuilds_from_the_raw_rank_records(run):
     """The raw per-rank records in ranks/ back every number of the busbw table."""
     ar = run.report["results"]["all_reduce"]
-    per_rank = {int(p.stem[4:]): json.loads(p.read_text())["all_reduce"] for p in (run.dir / "ranks").glob("rank*.json")}
+    per_rank = {int(p.stem[4:]): json.loads(p.read_text())["all_reduce"]
+                for p in (run.dir / "ranks").glob("rank*.json")}
     assert sorted(per_rank) == list(range(ar["world_size"]))
     rebuilt = bandwidth.build_table("all_reduce", per_rank, ar["world_size"])
     assert json.loads(json.dumps(rebuilt)) == ar["rows"]
@@ -98,7 +99,8 @@ def test_terminal_view_has_colour_on_a_tty(run):
     master, slave = pty.openpty()
     env = cli_env(TERM="xterm-256color")
     env.pop("NO_COLOR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "ncclDoctor", "report", str(run.dir)], stdout=slave, stderr=slave, env=env, cwd=ROOT)
+    proc = subprocess.Popen([sys.executable, "-m", "ncclDoctor", "report", str(run.dir)], stdout=slave, stderr=slave,
+                            env=env, cwd=ROOT)
     os.close(slave)
     chunks = []
     try:
@@ -153,5 +155,6 @@ def test_report_with_a_malformed_table_is_bad_input_not_a_crash(run, tmp_path, f
     out = tmp_path / "out.txt"
     p = run_cli("report", str(tmp_path), "--format", fmt, "-o", str(out))
     assert p.returncode == 2, p.stderr
-    assert "does not follow the report schema" in p.stderr and "'busbw_gbps'" in p.stderr and "Traceback" not in p.stderr
+    assert ("does not follow the report schema" in p.stderr and "'busbw_gbps'" in p.stderr
+            and "Traceback" not in p.stderr)
     assert len(p.stderr.strip().splitlines()) == 1 and not out.exists()

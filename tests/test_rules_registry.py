@@ -101,7 +101,8 @@ FIRING = {
     "LOG005": "tests/test_diagnose_cli.py::test_cli_reads_stdin",
     "LOG006": "tests/test_diagnose_reasoning.py::test_each_new_log_code_fires",
     "LOG007": "tests/test_diagnose_reasoning.py::test_each_new_log_code_fires",
-    "LOG008": "tests/test_diagnose_reasoning.py::test_untagged_seqnums_thousands_apart_with_the_same_ran_for_are_different_groups",
+    "LOG008": "tests/test_diagnose_reasoning.py::"
+              "test_untagged_seqnums_thousands_apart_with_the_same_ran_for_are_different_groups",
     "LOG009": "tests/test_diagnose_reasoning.py::test_each_new_log_code_fires",
     "LOG010": "tests/test_diagnose_corpus.py::test_log_corpus_verdicts",
     "LOG011": "tests/test_diagnose_corpus.py::test_log_corpus_verdicts",
@@ -148,8 +149,10 @@ FIRING = {
     "RUN007": "tests/test_faults.py::test_ctrl_c_writes_partial_report_and_stops_everything",
     "RUN008": "tests/test_budget.py::test_a_slow_rank_ends_the_sweep_at_its_budget_as_slow_not_hung",
     "RUN103": "tests/test_failfast.py::test_an_endpoint_that_does_not_resolve_is_fatal",
-    "RUN104": "tests/test_multinode_netns.py::test_missing_interface_on_one_node_stops_every_node_in_seconds_with_exit_3",
-    "RUN101": "tests/test_multinode_netns.py::test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang",
+    "RUN104": "tests/test_multinode_netns.py::"
+              "test_missing_interface_on_one_node_stops_every_node_in_seconds_with_exit_3",
+    "RUN101": "tests/test_multinode_netns.py::"
+              "test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang",
     "RUN102": "tests/test_run_rules.py::test_run102_a_node_that_never_started_is_named",
     "SYS001": "tests/test_rules_firing.py::test_small_dev_shm_and_memlock_fire_on_an_nccl_node",
     "SYS002": "tests/test_rules_firing.py::test_small_dev_shm_and_memlock_fire_on_an_nccl_node",
@@ -190,7 +193,8 @@ def _test_source(node_id: str) -> str:
     assert fn is not None, f"{node_id}: no such test"
     names = {n.id for part in (fn, *fn.decorator_list) for n in ast.walk(part) if isinstance(n, ast.Name)}
     consts = [ast.get_source_segment(text, n) for n in tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
-              and any(isinstance(t, ast.Name) and t.id in names for t in getattr(n, "targets", [getattr(n, "target", None)]))]
+              and any(isinstance(t, ast.Name) and t.id in names for t in getattr(n, "targets",
+                      [getattr(n, "target", None)]))]
     decorators = [ast.get_source_segment(text, d) for d in fn.decorator_list]
     return "\n".join([*decorators, ast.get_source_segment(text, fn), *consts])
 

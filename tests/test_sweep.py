@@ -96,11 +96,13 @@ def test_sweep_recommends_more_workers_for_a_slow_loader_than_a_fast_one(tmp_pat
     # of ms needs several workers; with no cost one process keeps up. --margin 0.25 for
     # the slow loader because 2 cores shared by 5 test suites make run-to-run noise far
     # above 5%; the fast one is judged by its data-wait share, a ratio within one run.
-    slow = _sweep(tmp_path, "slow", "--workers", "0,1,2,3", "--margin", "0.25", "--sample-cost-ms", "6", "--sample-cost-kind", "io")
+    slow = _sweep(tmp_path, "slow", "--workers", "0,1,2,3", "--margin", "0.25", "--sample-cost-ms", "6",
+                  "--sample-cost-kind", "io")
     fast = _sweep(tmp_path, "fast", "--workers", "0,1,2,3", "--sample-cost-ms", "0")
     n_slow = slow["results"]["sweep"]["recommendation"]["num_workers"]
     n_fast = fast["results"]["sweep"]["recommendation"]["num_workers"]
-    assert n_slow >= 2 and n_fast <= 1 and n_slow > n_fast, (slow["results"]["sweep"]["rows"], fast["results"]["sweep"]["rows"])
+    assert n_slow >= 2 and n_fast <= 1 and n_slow > n_fast, (slow["results"]["sweep"]["rows"],
+                                                             fast["results"]["sweep"]["rows"])
     assert "loader-bound" in slow["results"]["sweep"]["recommendation"]["reason"]
     assert "compute-bound" in fast["results"]["sweep"]["recommendation"]["reason"]
     codes = {f["code"] for f in slow["findings"]}
@@ -112,7 +114,8 @@ def test_sweep_recommends_more_workers_for_a_slow_loader_than_a_fast_one(tmp_pat
 
 @pytest.mark.slow
 def test_sweep_runs_a_user_loader_factory_on_the_grid(tmp_path):
-    rep = _sweep(tmp_path, "user", "--grid", "--workers", "0,2", "--loader", "tests.sweep_user_loader:make_loader", "--step-ms", "5")
+    rep = _sweep(tmp_path, "user", "--grid", "--workers", "0,2", "--loader", "tests.sweep_user_loader:make_loader",
+                 "--step-ms", "5")
     cfgs = rep["results"]["sweep"]["rows"]
     assert [c["num_workers"] for c in cfgs] == [0, 2] and all(c["status"] == "ok" for c in cfgs)
     assert cfgs[1]["samples_per_s"] > cfgs[0]["samples_per_s"]  # 16 ms of sleep per batch vs 5 ms steps
@@ -128,8 +131,10 @@ def test_prefetch_factor_and_persistent_workers_reach_the_dataloader(tmp_path):
     configuration's DataLoader (as the ranks built it) has the settings of its row."""
     log = tmp_path / "loaders"
     log.mkdir()
-    p = run_cli("sweep-workers", "--out", str(tmp_path / "r"), "--json", "--grid", "--workers", "0,2", "--prefetch-factor", "2,4",
-                "--persistent-workers", "both", "--windows", "2", "--window-steps", "4", "--loader", "tests.sweep_user_loader:make_loader",
+    p = run_cli("sweep-workers", "--out", str(tmp_path / "r"), "--json", "--grid", "--workers", "0,2",
+                "--prefetch-factor", "2,4",
+                "--persistent-workers", "both", "--windows", "2", "--window-steps", "4", "--loader",
+                "tests.sweep_user_loader:make_loader",
                 "--step-ms", "2", env=cli_env(SWEEP_LOADER_LOG=str(log)), timeout=300)
     assert p.returncode in (0, 1), p.stderr[-2000:]
     rows = json.loads(p.stdout)["results"]["sweep"]["rows"]
@@ -138,7 +143,8 @@ def test_prefetch_factor_and_persistent_workers_reach_the_dataloader(tmp_path):
     assert all(c["status"] == "ok" for c in rows), rows
     built = [json.loads(f.read_text()) for f in log.glob("*.json")]
     # each configuration ran 2 ranks; a worker-less loader reports torch's own prefetch_factor (None)
-    got = {(b["num_workers"], b["prefetch_factor"] if b["num_workers"] else None, b["persistent_workers"]) for b in built}
+    got = {(b["num_workers"], b["prefetch_factor"] if b["num_workers"] else None,
+            b["persistent_workers"]) for b in built}
     assert got == want and len(built) == 2 * len(want), built
 
 

@@ -66,7 +66,8 @@ def diff_field(name: str, r: Rule, groups: dict[Any, list[str]], is_env: bool = 
     parts = [f"{', '.join(nodes)} {_fmt(name, v, is_env)}" for v, nodes in sorted(odd, key=lambda kv: len(kv[1]))]
     if has_majority:
         others = len(norm_nodes)
-        norm_text = _fmt(name, norm, is_env).replace("sets ", "set ", 1).replace("has ", "have ", 1).replace("does not set", "do not set", 1)
+        norm_text = (_fmt(name, norm, is_env).replace("sets ", "set ", 1).replace("has ", "have ", 1)
+                     .replace("does not set", "do not set", 1))
         parts.append(f"{others} other node{'s' if others != 1 else ''} {norm_text}")
         named = sorted({n for _, nodes in odd for n in nodes})
     else:

@@ -125,8 +125,8 @@ def judge(expected: dict[str, Any], results: dict[str, Any], where: list[str] | 
     return [
         BELOW_REFERENCE.finding(
             f"{p['collective']} busbw peaks at {best['busbw_gbps']:.1f} GB/s (at {best['size']} B), "
-            f"{best['busbw_gbps'] / p['busbw_gbps'] * 100:.0f}% of the {p['busbw_gbps']:g} GB/s published for {p['name']} "
-            f"({p['kind']}; {p['source']}).",
+            f"{best['busbw_gbps'] / p['busbw_gbps'] * 100:.0f}% of the {p['busbw_gbps']:g} GB/s published for "
+            f"{p['name']} ({p['kind']}; {p['source']}).",
             nodes=list(where or []),
             evidence=[
                 {

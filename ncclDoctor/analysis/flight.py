@@ -46,7 +46,8 @@ def summarize(dumps: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
             if len(set(ops.values())) > 1:
                 common, _ = Counter(ops.values()).most_common(1)[0]
                 minority = sorted(r for r, v in ops.items() if v != common)
-                mismatches.append({"pg": pg, "seq": seq, "expected": {"op": common[0], "sizes": common[1]}, "ranks": minority,
+                mismatches.append({"pg": pg, "seq": seq, "expected": {"op": common[0], "sizes": common[1]},
+                                   "ranks": minority,
                                    "found": {str(r): {"op": ops[r][0], "sizes": ops[r][1]} for r in minority}})
     per_rank = {}
     for r, s in sorted(parsed.items()):
@@ -55,5 +56,6 @@ def summarize(dumps: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
         per_rank[str(r)] = {"last_seq": max(t.last_enqueued, 0) if t else 0} | (
             {"op": rec.op, "input_sizes": rec.in_sizes, "state": rec.state} if rec else {})
     world = groups[WORLD]
-    return {"per_rank": per_rank, "newest_seq": world["newest_seq"], "behind": world["behind"], "mismatches": mismatches,
+    return {"per_rank": per_rank, "newest_seq": world["newest_seq"], "behind": world["behind"],
+            "mismatches": mismatches,
             "groups": {pg: g for pg, g in groups.items() if g["behind"]}}

@@ -73,7 +73,8 @@ def summarize(records: dict[int, list[dict[str, Any]]]) -> dict[int, RankSummary
     for rank, recs in sorted(records.items()):
         meta = next((r for r in recs if r.get("kind") == "meta"), {})
         steady = _steps(recs, True)
-        s = RankSummary(rank, meta.get("host", ""), meta.get("addr", ""), int(meta.get("local_rank", 0)), meta.get("pid"))
+        s = RankSummary(rank, meta.get("host", ""), meta.get("addr", ""), int(meta.get("local_rank", 0)),
+                        meta.get("pid"))
         s.steps, s.steady_steps = len(_steps(recs)), len(steady)
         s.data_wait_ms = _med_ms([r["data_wait_s"] for r in steady])
         s.compute_ms = _med_ms([r["compute_s"] for r in steady])
@@ -87,7 +88,8 @@ def summarize(records: dict[int, list[dict[str, Any]]]) -> dict[int, RankSummary
         toks = [r["tokens"] for r in steady if r.get("tokens") is not None]
         s.tokens = sum(toks) if toks else None
         s.warmup_s = round(sum(r["step_s"] for r in _steps(recs, False)), 4)
-        s.epochs = {int(r["epoch"]): {"batches": r.get("batches"), "len_loader": r.get("len_loader")} for r in recs if r.get("kind") == "epoch"}
+        s.epochs = {int(r["epoch"]): {"batches": r.get("batches"),
+                                      "len_loader": r.get("len_loader")} for r in recs if r.get("kind") == "epoch"}
         out[rank] = s
     return out
 
@@ -116,7 +118,8 @@ def throughput(records: dict[int, list[dict[str, Any]]], windows: int = 3) -> di
         rates.append(samples / wall if wall > 0 else 0.0)
     med = statistics.median(rates)
     spread = (max(rates) - min(rates)) / med if med > 0 else 0.0
-    return {"windows": [round(x, 2) for x in rates], "median": round(med, 2), "spread": round(spread, 4), "steps": len(steps)}
+    return {"windows": [round(x, 2) for x in rates], "median": round(med, 2), "spread": round(spread, 4),
+            "steps": len(steps)}
 
 
 def binom_sf(k: int, n: int, p: float) -> float:
@@ -124,12 +127,14 @@ def binom_sf(k: int, n: int, p: float) -> float:
     return min(1.0, sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k, n + 1)))
 
 
-def stragglers(records: dict[int, list[dict[str, Any]]], ratio: float = 1.25, min_excess_s: float = 0.002, alpha: float = 1e-3) -> list[dict[str, Any]]:
+def stragglers(records: dict[int, list[dict[str, Any]]], ratio: float = 1.25, min_excess_s: float = 0.002,
+               alpha: float = 1e-3) -> list[dict[str, Any]]:
     """Per-rank straggler scores; ``straggler`` is True for the ranks that qualify."""
     world = len(records)
     if world < 2:
         return []
-    per: dict[int, dict[int, dict[str, Any]]] = {r: {int(x["step"]): x for x in _steps(recs, True)} for r, recs in records.items()}
+    per: dict[int, dict[int, dict[str, Any]]] = {r: {int(x["step"]): x for x in _steps(recs, True)}
+                                                 for r, recs in records.items()}
     common = sorted(set.intersection(*(set(v) for v in per.values())))
     if not common:
         return []
@@ -142,14 +147,18 @@ def stragglers(records: dict[int, list[dict[str, Any]]], ratio: float = 1.25, mi
         others = [q for q in per if q != r]
         mine = [busy(per[r][s]) for s in common]
         theirs = [statistics.median(busy(per[q][s]) for q in others) for s in common]
-        d_data = statistics.median(per[r][s]["data_wait_s"] - statistics.median(per[q][s]["data_wait_s"] for q in others) for s in common)
-        d_comp = statistics.median(per[r][s]["compute_s"] - statistics.median(per[q][s]["compute_s"] for q in others) for s in common)
+        d_data = statistics.median(per[r][s]["data_wait_s"] - statistics.median(per[q][s]["data_wait_s"]
+                for q in others) for s in common)
+        d_comp = statistics.median(per[r][s]["compute_s"] - statistics.median(per[q][s]["compute_s"] for q in others)
+                                   for s in common)
         m_mine, m_theirs = statistics.median(mine), statistics.median(theirs)
         score = m_mine / m_theirs if m_theirs > 0 else float("inf") if m_mine > 0 else 1.0
         p = binom_sf(wins[r], len(common), 1.0 / world)
         out.append({
-            "rank": r, "score": round(score, 3), "busy_ms": round(1000 * m_mine, 3), "others_busy_ms": round(1000 * m_theirs, 3),
-            "excess_ms": round(1000 * (m_mine - m_theirs), 3), "slowest_in": wins[r], "steps": len(common), "p_value": p,
+            "rank": r, "score": round(score, 3), "busy_ms": round(1000 * m_mine, 3),
+            "others_busy_ms": round(1000 * m_theirs, 3),
+            "excess_ms": round(1000 * (m_mine - m_theirs), 3), "slowest_in": wins[r], "steps": len(common),
+            "p_value": p,
             "bound": "input" if d_data >= d_comp else "compute",
             "straggler": score >= ratio and (m_mine - m_theirs) >= min_excess_s and p < alpha,
         })
@@ -161,10 +170,13 @@ def stall_findings(summ: dict[int, RankSummary], stall_share: float = 0.10) -> l
     if not hit:
         return []
     everyone = len(hit) == len(summ)
-    msg = "; ".join(f"rank {s.rank} on {s.node}: {100 * s.data_share:.0f}% of step time in next() (median {s.data_wait_ms:.1f} ms of {s.step_ms:.1f} ms)" for s in hit)
-    scope = "Every rank waits for data: the input pipeline is short of throughput everywhere." if everyone else "Only some ranks wait for data: see DL002 for the straggler."
+    msg = "; ".join(f"rank {s.rank} on {s.node}: {100 * s.data_share:.0f}% of step time in next() (median "
+                    f"{s.data_wait_ms:.1f} ms of {s.step_ms:.1f} ms)" for s in hit)
+    scope = ("Every rank waits for data: the input pipeline is short of throughput everywhere." if everyone
+             else "Only some ranks wait for data: see DL002 for the straggler.")
     return [STALL.finding(f"{msg}. {scope}", ranks=[s.rank for s in hit], nodes=sorted({s.node for s in hit}),
-                          evidence=[{"rank": s.rank, "data_share": s.data_share, "data_wait_ms": s.data_wait_ms, "step_ms": s.step_ms} for s in hit])]
+                          evidence=[{"rank": s.rank, "data_share": s.data_share, "data_wait_ms": s.data_wait_ms,
+                                     "step_ms": s.step_ms} for s in hit])]
 
 
 def straggler_findings(scores: list[dict[str, Any]], summ: dict[int, RankSummary]) -> list[Finding]:
@@ -177,7 +189,8 @@ def straggler_findings(scores: list[dict[str, Any]], summ: dict[int, RankSummary
         out.append(STRAGGLER.finding(
             f"Rank {s.rank} on {s.node} is {sc['bound']}-bound: busy {sc['busy_ms']:.1f} ms per step against "
             f"{sc['others_busy_ms']:.1f} ms on the other ranks (x{sc['score']:.2f}), the slowest in {sc['slowest_in']} "
-            f"of {sc['steps']} steps (p={sc['p_value']:.1e}); the others wait a median {others_comm:.1f} ms per step in the all_reduce.",
+            f"of {sc['steps']} steps (p={sc['p_value']:.1e}); the others wait a median {others_comm:.1f} ms per step "
+            "in the all_reduce.",
             ranks=[s.rank], nodes=[s.node], evidence=[sc],
         ))
     return out
@@ -196,18 +209,22 @@ def batch_count_findings(summ: dict[int, RankSummary]) -> list[Finding]:
             out.append(UNEQUAL_BATCHES.finding(
                 f"Epoch {e}: batches per rank {seen} (len(loader) {lens}); rank(s) {short} would leave the loop first "
                 f"and the others would hang in their next all_reduce.",
-                ranks=sorted(seen), nodes=sorted({summ[r].node for r in short}), evidence=[{"epoch": e, "batches": seen, "len_loader": lens}],
+                ranks=sorted(seen), nodes=sorted({summ[r].node for r in short}),
+                evidence=[{"epoch": e, "batches": seen, "len_loader": lens}],
             ))
     total = {s.rank: s.steps for s in summ.values()}
     if not out and len(set(total.values())) > 1:
         out.append(UNEQUAL_BATCHES.finding(
-            f"Ranks recorded different numbers of steps: {total}. A rank stopped early (or crashed); the others wait in the all_reduce.",
-            ranks=sorted(total), nodes=sorted({summ[r].node for r in total if total[r] == min(total.values())}), evidence=[total],
+            f"Ranks recorded different numbers of steps: {total}. A rank stopped early (or crashed); the others wait "
+            "in the all_reduce.",
+            ranks=sorted(total), nodes=sorted({summ[r].node for r in total if total[r] == min(total.values())}),
+            evidence=[total],
         ))
     return out
 
 
-def analyse(records: dict[int, list[dict[str, Any]]], stall_share: float = 0.10, windows: int = 3) -> tuple[dict[str, Any], list[Finding]]:
+def analyse(records: dict[int, list[dict[str, Any]]], stall_share: float = 0.10,
+            windows: int = 3) -> tuple[dict[str, Any], list[Finding]]:
     """Everything above in one call: (results for the report, findings)."""
     summ = summarize(records)
     scores = stragglers(records)

@@ -101,7 +101,8 @@ def _findings(v: localize.Verdict, intra: dict[int, dict[str, Any]], name: Calla
     ref = f"the reference (75th percentile of pairs) {_gbps(v.reference_gbps or 0)}, median {_gbps(v.median_gbps or 0)}"
     for s in v.slow_nodes:
         rows = v.evidence[s]
-        seen = ", ".join(f"{_gbps(r['gbps'])} with {name(r['pair'][1] if r['pair'][0] == s else r['pair'][0])}" for r in rows)
+        seen = ", ".join(f"{_gbps(r['gbps'])} with {name(r['pair'][1] if r['pair'][0] == s else r['pair'][0])}"
+                         for r in rows)
         out.append(SLOW_NODE.finding(
             f"{name(s)} is slow: its point-to-point exchanges ran at {seen}, against {ref}.",
             nodes=[name(s)], evidence=rows,
@@ -109,12 +110,14 @@ def _findings(v: localize.Verdict, intra: dict[int, dict[str, Any]], name: Calla
     for a, b in v.slow_links:
         [row] = v.evidence[(a, b)]
         out.append(SLOW_LINK.finding(
-            f"The link {name(a)} <-> {name(b)} ran at {_gbps(row['gbps'])} against {ref}; both nodes are fast with other partners.",
+            f"The link {name(a)} <-> {name(b)} ran at {_gbps(row['gbps'])} against {ref}; both nodes are fast with "
+            "other partners.",
             nodes=[name(a), name(b)], evidence=[row],
         ))
     if v.unresolved:
         out.append(UNLOCALIZED.finding(
-            f"Nodes {', '.join(name(s) for s in v.unresolved)} were slow with every partner and no known-good node was left to test them against.",
+            f"Nodes {', '.join(name(s) for s in v.unresolved)} were slow with every partner and no known-good node was "
+            "left to test them against.",
             nodes=[name(s) for s in v.unresolved], evidence=[v.evidence[s] for s in v.unresolved],
         ))
     out += _intra_findings(intra, name)
@@ -127,7 +130,8 @@ def _intra_findings(intra: dict[int, dict[str, Any]], name: Callable[[int], str]
     med = localize.median([r["busbw_gbps"] for r in intra.values()])
     return [
         SLOW_INSIDE_NODE.finding(
-            f"{name(i)} reached {_gbps(r['busbw_gbps'])} busbw in its intra-node all_reduce; the median node reached {_gbps(med)}.",
+            f"{name(i)} reached {_gbps(r['busbw_gbps'])} busbw in its intra-node all_reduce; the median node reached "
+            f"{_gbps(med)}.",
             nodes=[name(i)], evidence=[{"busbw_gbps": r["busbw_gbps"], "median_gbps": med}],
         )
         for i, r in sorted(intra.items())

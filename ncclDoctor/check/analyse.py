@@ -111,7 +111,9 @@ def sweep_results(plan: Plan, out: Outcome, label: Label) -> tuple[dict[str, Any
         skipped = next((v["skipped"] for v in sweep.values() if v.get("skipped")), None)
         if skipped:  # the structure phase named a slow node or link first (probes.structure)
             results.setdefault("collectives", {})[op] = {
-                "collective": op, "backend": plan.backend, "world_size": plan.world_size, "rows": [], "skipped": skipped}
+                "collective": op, "backend": plan.backend, "world_size": plan.world_size, "rows": [],
+                "skipped": skipped,
+            }
             continue
         table = bandwidth.build_table(op, sweep, plan.world_size)
         results.setdefault("collectives", {})[op] = {

@@ -2,7 +2,8 @@
 
 ``check`` (cli/check.py), ``env``, ``diagnose``, ``sweep-workers`` and ``stalls``
 (cli/sweep.py), ``report`` and ``schema`` (cli/report.py), ``run`` and ``attach``
-(cli/live.py), ``explain``, ``launch-spec`` and ``version`` (cli/misc.py). Each command turns options into one library call and
+(cli/live.py), ``explain``, ``launch-spec`` and ``version`` (cli/misc.py). Each command turns options into one library \
+call and
 renders the result; the finishing options they share are in ``cli/common.py``.
 Errors are mapped to exit codes in one place, ``main``; see ``ncclDoctor.errors``.
 """

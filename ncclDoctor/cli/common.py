@@ -44,7 +44,8 @@ PrometheusOpt = Annotated[
     Optional[Path],
     typer.Option(
         "--prometheus",
-        help="Also write the results as a node_exporter textfile (ncclDoctor_* metrics; name it *.prom), written whole.",
+        help="Also write the results as a node_exporter textfile (ncclDoctor_* metrics; name it *.prom), written "
+             "whole.",
     ),
 ]
 NoConfigOpt = Annotated[

@@ -87,7 +87,8 @@ def attach(
         float, Opt("--watch", help="Seconds to sample the workers' thread states (CPU time moving or not).")
     ] = 3.0,
     inject: Annotated[
-        bool, Opt("--inject", help="Opt-in: read each worker's Flight Recorder and stacks through gdb (stops it briefly).")
+        bool, Opt("--inject", help="Opt-in: read each worker's Flight Recorder and stacks through gdb (stops it "
+                                   "briefly).")
     ] = False,
     out: OutOpt = None,
     as_json: JsonOpt = False,

@@ -63,8 +63,10 @@ def _timeouts(c: Collected) -> list[Finding]:
     if not n:
         return []
     seqs = sorted({(pg, t.seq, t.op) for st in c.ranks.values() for pg, t in st.timeouts.items()}, key=str)[:6]
-    desc = "; ".join(f"pg {pg} SeqNum={s} {op}" if s is not None else f"pg {pg} (no SeqNum: gloo)" for pg, s, op in seqs)
-    msg = f"{n} watchdog timeout line(s) from {len(ranks)} rank(s)" + (f" ({_fmt_ranks(ranks)})" if ranks else "") + f": {desc}"
+    desc = "; ".join(f"pg {pg} SeqNum={s} {op}" if s is not None else f"pg {pg} (no SeqNum: gloo)"
+                     for pg, s, op in seqs)
+    msg = (f"{n} watchdog timeout line(s) from {len(ranks)} rank(s)" + (f" ({_fmt_ranks(ranks)})" if ranks else "")
+           + f": {desc}")
     if c.torch_timeout_ms:
         ms = c.torch_timeout_ms
         msg += "; the process-group timeout was " + (f"{ms / 60000:.0f} min" if ms >= 60000 else f"{ms / 1000:.0f} s")
@@ -90,12 +92,14 @@ def _nccl_desc(evs) -> str:
 def _ib_desc(evs) -> str:
     st = sorted({e.data.get("status") for e in evs})
     peers = sorted({e.data["peer"] for e in evs if e.data.get("peer")})[:4]
-    s = f"completion status {', '.join(map(str, st))}" + (" (12 = transport retry counter exceeded)" if 12 in st else "")
+    s = (f"completion status {', '.join(map(str, st))}"
+         + (" (12 = transport retry counter exceeded)" if 12 in st else ""))
     return s + (f" from peer(s) {', '.join(peers)}" if peers else "")
 
 
 def _dl_desc(evs) -> str:
-    return "bus error (shared memory exhausted)" if any(e.data.get("bus_error") for e in evs) else "worker killed or exited unexpectedly"
+    return "bus error (shared memory exhausted)" if any(e.data.get("bus_error")
+                                                        for e in evs) else "worker killed or exited unexpectedly"
 
 
 def from_families(c: Collected) -> list[Finding]:
@@ -103,11 +107,17 @@ def from_families(c: Collected) -> list[Finding]:
     out += _family(c, "nccl_error", R.NCCL_ERROR, _nccl_desc)
     out += _family(c, "ib_completion", R.IB_COMPLETION, _ib_desc)
     out += _family(c, "socket_error", R.SOCKET, lambda evs: ", ".join(sorted({e.data["what"].lower() for e in evs})))
-    out += _family(c, "store_timeout", R.STORE, lambda evs: "endpoint " + (next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None) or "not named"))
+    out += _family(c, "store_timeout", R.STORE,
+                   lambda evs: "endpoint " + (next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
+                                              or "not named"))
     out += _family(c, "gloo_error", R.GLOO, lambda evs: ", ".join(sorted({e.data["what"] for e in evs})))
-    out += _family(c, "heartbeat", R.HEARTBEAT, lambda evs: "watchdog stuck" + "".join(f" {e.data['stuck_s']} s" for e in evs[:1] if e.data.get("stuck_s")))
+    out += _family(c, "heartbeat", R.HEARTBEAT,
+                   lambda evs: "watchdog stuck"
+                   + "".join(f" {e.data['stuck_s']} s" for e in evs[:1] if e.data.get("stuck_s")))
     out += _family(c, "dataloader", R.DATALOADER, _dl_desc)
-    out += _family(c, "cuda_oom", R.OOM, lambda evs: "CUDA out of memory" + "".join(f" (tried to allocate {e.data['tried']})" for e in evs[:1] if e.data.get("tried")))
+    out += _family(c, "cuda_oom", R.OOM,
+                   lambda evs: "CUDA out of memory"
+                   + "".join(f" (tried to allocate {e.data['tried']})" for e in evs[:1] if e.data.get("tried")))
     out += _family(c, "nccl_warn", R.NCCL_WARN, lambda evs: "NCCL WARN")
     out += _family(
         c, "cuda_error", L.CUDA_ERROR,
@@ -122,7 +132,8 @@ def from_families(c: Collected) -> list[Finding]:
     out += _family(c, "desync_report", R.DESYNC, lambda evs: "collective fingerprints differ between ranks")
     out += _child_failed(c)
     out += _transport(c)
-    out += [R.PRIOR.finding(f"{p['code']} ({p['severity']}): {p['message'][:300]}", ranks=p.get("ranks", []), nodes=p.get("nodes", []),
+    out += [R.PRIOR.finding(f"{p['code']} ({p['severity']}): {p['message'][:300]}", ranks=p.get("ranks", []),
+                            nodes=p.get("nodes", []),
                             evidence=[p["where"]]) for p in c.prior_findings[:10]]
     return out
 
@@ -152,12 +163,14 @@ def _child_failed(c: Collected) -> list[Finding]:
     root = next((e for e in c.child_failures if e.data.get("root")), None)
     na = any("<N/A>" in e.text for e in c.child_failures)
     msg = f"{len(c.child_failures)} failed rank(s): " + "; ".join(
-        f"rank {e.rank} on {e.host} exit code {e.data.get('exitcode')}{' ' + e.data['signal'] if e.data.get('signal') else ''}"
+        f"rank {e.rank} on {e.host} exit code "
+        f"{e.data.get('exitcode')}{' ' + e.data['signal'] if e.data.get('signal') else ''}"
         for e in c.child_failures[:6])
     if root:
         msg += f". Root cause (first observed): rank {root.rank}"
         if root.rank in c.ranks and waiting(c.ranks[root.rank]):
-            msg += " — but that rank was waiting in a collective (timed out or lost its peer): it is the first victim torchrun saw, not the cause"
+            msg += (" — but that rank was waiting in a collective (timed out or lost its peer): it is the first victim "
+                    "torchrun saw, not the cause")
     if na:
         msg += ". error_file: <N/A> — the entry point lacks @record, so the real exception was not recorded"
     return [R.CHILD_FAILED.finding(msg, ranks=ranks, nodes=sorted({e.host for e in c.child_failures if e.host})[:16],
@@ -197,7 +210,8 @@ def from_inputs(inputs: list[Input]) -> list[Finding]:
     bad = [i for i in inputs if i.notes]
     if not bad:
         return []
-    msg = "; ".join(f"{i.path}: {', '.join(i.notes)}" for i in bad[:8]) + (f"; and {len(bad) - 8} more" if len(bad) > 8 else "")
+    msg = ("; ".join(f"{i.path}: {', '.join(i.notes)}" for i in bad[:8])
+           + (f"; and {len(bad) - 8} more" if len(bad) > 8 else ""))
     only_empty = all(n == "empty file" for i in bad for n in i.notes)  # an empty log is a fact, not a read failure
     return [R.UNREADABLE.finding(msg, severity=Severity.INFO if only_empty else None,
                                  evidence=[f"{i.path}: {n}" for i in bad[:20] for n in i.notes])]
@@ -210,7 +224,8 @@ def coverage(c: Collected, world: int | None, source_conf: str) -> list[Finding]
     missing = [r for r in range(world) if r not in c.ranks]
     if not missing or len(missing) == world:
         return []
-    return [R.MISSING_LOGS.finding(f"world size {world}, but nothing from rank(s) {_fmt_ranks(missing)}", ranks=missing)]
+    return [R.MISSING_LOGS.finding(f"world size {world}, but nothing from rank(s) {_fmt_ranks(missing)}",
+                                   ranks=missing)]
 
 
 def nothing_found(findings: list[Finding], c: Collected) -> list[Finding]:

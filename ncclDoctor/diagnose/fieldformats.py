@@ -53,7 +53,8 @@ def from_nccl_tests(doc: dict[str, Any], path: str) -> list[Finding]:
         if t["min_bw_failed"]:
             out.append(
                 R.NCCL_TESTS_MIN_BW.finding(
-                    f"{name} in {path}: Avg bus bandwidth {t['avg_busbw_gbps']} GB/s, FAILED against NCCL_TESTS_MIN_BW.",
+                    f"{name} in {path}: Avg bus bandwidth {t['avg_busbw_gbps']} GB/s, FAILED against "
+                    "NCCL_TESTS_MIN_BW.",
                     nodes=sorted(hosts),
                 )
             )
@@ -90,8 +91,8 @@ def from_ras(doc: dict[str, Any], path: str) -> list[Finding]:
         )
         out.append(
             R.RAS_LAGGING.finding(
-                f"{path}: communicator {lag['comm']}, {lag['op']}: {who} launched up to operation {lag['launched']} where "
-                f"others reached {lag['others']}.",
+                f"{path}: communicator {lag['comm']}, {lag['op']}: {who} launched up to operation {lag['launched']} "
+                f"where others reached {lag['others']}.",
                 ranks=[r["rank"] for r in listed],
                 nodes=sorted({r["host"] for r in listed if r.get("host")}),
                 evidence=[lag],

@@ -35,7 +35,8 @@ class UnsafeDump(ValueError):
 
 class PlainUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str):  # noqa: D401 - pickle hook
-        raise UnsafeDump(f"the pickle asks for {module}.{name}; Flight Recorder dumps hold only plain data, so it was not loaded")
+        raise UnsafeDump(f"the pickle asks for {module}.{name}; Flight Recorder dumps hold only plain data, so it was "
+                         "not loaded")
 
     def persistent_load(self, pid: Any):
         raise UnsafeDump("the pickle uses persistent ids; not a Flight Recorder dump")
@@ -139,7 +140,8 @@ def parse_dump(data: bytes, is_pickle: bool) -> DumpSummary:
         obj = load_pickle(data) if is_pickle else json.loads(data)
     except UnsafeDump:
         raise
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError, RecursionError) as exc:
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, KeyError, AttributeError,
+            RecursionError) as exc:
         raise ValueError(f"not a readable Flight Recorder dump ({type(exc).__name__}: {str(exc)[:120]})") from None
     if not looks_like_dump(obj):
         raise ValueError("not a Flight Recorder dump (no 'entries' list)")

@@ -197,7 +197,8 @@ def _json(inp: Input, data: bytes, c: Collected) -> None:
         if inp.rank_hint is None:
             inp.rank_hint = dump_rank_from_name(inp.path)
         if inp.rank_hint is None:
-            inp.notes.append("a Flight Recorder dump whose file name does not end in its rank (<prefix><rank>); not used")
+            inp.notes.append("a Flight Recorder dump whose file name does not end in its rank (<prefix><rank>); not "
+                             "used")
             return
         inp.kind = "fr"
         c.add_dump(inp.rank_hint, summarise(obj), inp.path)
@@ -213,7 +214,8 @@ def _prior_report(inp: Input, obj: dict, c: Collected) -> None:
     inp.kind = "run_report"
     for f in obj["findings"]:
         if isinstance(f, dict) and f.get("severity") in ("warning", "error") and len(c.prior_findings) < 50:
-            c.prior_findings.append({"code": str(f.get("code")), "severity": f.get("severity"), "message": str(f.get("message", "")),
+            c.prior_findings.append({"code": str(f.get("code")), "severity": f.get("severity"),
+                                     "message": str(f.get("message", "")),
                                      "ranks": [r for r in f.get("ranks", []) if isinstance(r, int)],
                                      "nodes": [str(n) for n in f.get("nodes", [])], "where": inp.path})
 

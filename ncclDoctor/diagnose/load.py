@@ -135,7 +135,8 @@ def _file_input(path: str, named: bool = False) -> Input:
     inp = Input(path, rank_hint=rank, rank_hint_is_local=local)
     if not os.path.exists(path) or not (named or os.path.isfile(path)):
         inp.kind = "skipped"
-        inp.notes.append("a broken symbolic link" if os.path.islink(path) and not os.path.exists(path) else "not a regular file")
+        inp.notes.append("a broken symbolic link" if os.path.islink(path) and not os.path.exists(path)
+                         else "not a regular file")
         return inp
     if path.endswith(".gz"):
         inp.opener = lambda: gzip.open(path, "rb")
@@ -250,7 +251,8 @@ def scan_lines(fh: BinaryIO, head: bytes, inp: Input, want_more: Callable[[str],
             follow, lineno = yield from _scan_block(block, pos, end, lineno, follow, want_more)
         carry = block[max(end, pos):]
         if len(carry) > MAX_LINE:
-            inp.notes.append(f"line {lineno} is longer than {MAX_LINE >> 10} KiB; only its first {MAX_LINE >> 10} KiB were read")
+            inp.notes.append(f"line {lineno} is longer than {MAX_LINE >> 10} KiB; only its first {MAX_LINE >> 10} KiB "
+                             "were read")
             head_part = carry[:MAX_LINE]
             follow, _ = yield from _scan_block(head_part, 0, len(head_part), lineno, follow, want_more)
             carry, skipping = b"", True

@@ -405,7 +405,8 @@ class LineParser:
         self._follow = 1
         if m.group(1) != "traceback":
             return True, None
-        ev = Event("child_failed", f"{self.path}:{lineno}", "; ".join(f"{k}={v}" for k, v in self.cf.items())[: S.TEXT_CAP])
+        ev = Event("child_failed", f"{self.path}:{lineno}",
+                   "; ".join(f"{k}={v}" for k, v in self.cf.items())[: S.TEXT_CAP])
         r = S.R_CF_RANK.match(self.cf.get("rank", ""))
         x = S.R_CF_EXIT.match(self.cf.get("exitcode", ""))
         sig = S.R_SIGNAL.search(self.cf.get("exitcode", "") + " " + self.cf.get("traceback", ""))

@@ -288,7 +288,8 @@ def _signatures(c: Collected, pg: str) -> dict[int, list[tuple[int, str, int | N
             if t is not None and t.seq == seq:
                 continue
             sigs.setdefault(seq, []).append((r, _norm_op(rec.op), _numel(rec.in_sizes), _numel(rec.out_sizes),
-                                             f"{st.fr_where} record {rec.record_id}: #{seq} {rec.op} input sizes {rec.in_sizes}"
+                                             f"{st.fr_where} record {rec.record_id}: #{seq} {rec.op} input sizes "
+                                             f"{rec.in_sizes}"
                                              + (f" from {rec.frame}" if rec.frame else "")))
     return sigs
 
@@ -339,7 +340,8 @@ def first_failure(c: Collected) -> list[Conclusion]:
             conf = "high" if t0 is not None else "medium"
             msg = f"rank {e.rank} failed first ({e.kind.replace('_', ' ')})" + (
                 f", {t0 - e.ts:.1f} s before the first watchdog timeout" if t0 is not None else "")
-            return [Conclusion("first_failure", conf, msg, [e.rank], None, None, [e.brief()] + [t.brief() for t in later[:1]])]
+            return [Conclusion("first_failure", conf, msg, [e.rank], None, None,
+                               [e.brief()] + [t.brief() for t in later[:1]])]
     victims = {r for r, st in c.ranks.items() if waiting(st)}
     roots = [e for e in c.child_failures if e.data.get("root") and e.rank not in victims]
     if roots:  # a root cause that only timed out is the first victim torchrun saw, not a cause
@@ -347,12 +349,15 @@ def first_failure(c: Collected) -> list[Conclusion]:
         victim = e.data.get("signal") == "SIGABRT" and len(timeouts) > 1
         conf = "low" if victim else "medium"
         note = " (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else ""
-        return [Conclusion("first_failure", conf, f"torchrun's first observed failure: rank {e.rank} on {e.host}, exit code "
-                           f"{e.data.get('exitcode')}{note}", [e.rank] if e.rank is not None else [], evidence=[e.brief()])]
+        return [Conclusion("first_failure", conf,
+                           f"torchrun's first observed failure: rank {e.rank} on {e.host}, exit code "
+                           f"{e.data.get('exitcode')}{note}", [e.rank] if e.rank is not None else [],
+                           evidence=[e.brief()])]
     ranks_with = sorted({e.rank for e in errs})
     if len(ranks_with) == 1 and timeouts:
         e = next(x for x in errs if x.rank == ranks_with[0])
-        return [Conclusion("first_failure", "medium", f"only rank {e.rank} reports its own error ({e.kind.replace('_', ' ')}); "
+        return [Conclusion("first_failure", "medium",
+                           f"only rank {e.rank} reports its own error ({e.kind.replace('_', ' ')}); "
                            "the others only time out", [e.rank], evidence=[e.brief()])]
     return []
 
@@ -368,7 +373,8 @@ def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     if len(seqs) != 1:
         return []
     seq = seqs.pop()
-    return [Conclusion("all_joined", "medium", f"process group {pg}: all {len(timed)} ranks timed out inside collective #{seq}: "
+    return [Conclusion("all_joined", "medium",
+                       f"process group {pg}: all {len(timed)} ranks timed out inside collective #{seq}: "
                        "no rank is missing", timed, pg, seq, _victim_lines(c, pg, set(timed)))]
 
 
@@ -488,7 +494,8 @@ def _ordinal(n: int) -> str:
 
 def reason(c: Collected) -> list[Conclusion]:
     size, source, conf = world_size(c)
-    out = [Conclusion("world_size", conf, f"world size {size} (from {source})" if size else "world size unknown", evidence=[source])]
+    out = [Conclusion("world_size", conf, f"world size {size} (from {source})" if size else "world size unknown",
+                      evidence=[source])]
     out[0].seq = size
     for pg in _pgs(c):
         members, guessed = _members(c, pg, size)

@@ -81,7 +81,8 @@ R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
 # not one pass per start position (a 50 MB single line once took minutes).
 # NCCL 2.0-2.3 printed "host:pid:tid [dev] include/socket.h:194 WARN ..." without the word NCCL.
-R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) \[(?P<dev>\d{1,4})\] "
+R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) "
+                           r"\[(?P<dev>\d{1,4})\] "
                            r"(?:NCCL |[\w/.]{1,64}:\d{1,6} )?(?P<lvl>WARN|INFO)")
 
 # --- families -----------------------------------------------------------------------
@@ -93,34 +94,41 @@ R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operat
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
-    r"[,.]? *(?:PG status: )?[Ll]ast enqueued (?:NCCL )?work: (?P<enq>-?\d+), [Ll]ast completed (?:NCCL )?work: (?P<done>-?\d+)"
+    r"[,.]? *(?:PG status: )?[Ll]ast enqueued (?:NCCL )?work: (?P<enq>-?\d+), [Ll]ast completed (?:NCCL )?work: "
+    r"(?P<done>-?\d+)"
 )
-R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument")
+R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
+                         r"ncclInvalidUsage|ncclInvalidArgument")
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ ')(unhandled system error|"
                         r"remote process exited or there was a network error|internal error|unhandled cuda error|"
                         r"invalid usage|invalid argument)")
-OLD_CODE = {"unhandled system error": "ncclSystemError", "remote process exited or there was a network error": "ncclRemoteError",
+OLD_CODE = {"unhandled system error": "ncclSystemError",
+            "remote process exited or there was a network error": "ncclRemoteError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
 R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
 R_IB = re.compile(r"NET/IBP? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
 R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?Got async event ?: ?([\w ]{1,60})")
-R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection refused|Broken pipe|"
-                      r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign requested address|"
+R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection "
+                      r"refused|Broken pipe|"
+                      r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign "
+                      r"requested address|"
                       r"Call to connect failed|is neither AF_INET\(2\) nor AF_INET6|no socket interface found", re.I)
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
-R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|Call to connect failed|ncclSocketInit|"
+R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|Call to connect "
+                            r"failed|ncclSocketInit|"
                             r"no socket interface found|[Cc]onnect to \S+ (?:failed|returned)|"
                             r"No route to host|Connection refused|connection abort|Cannot assign requested address")
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
-R_WATCHDOG_REPORT = re.compile(r"Some NCCL operations have failed or timed out|NCCL communicator was aborted on rank (\d+)")
+R_WATCHDOG_REPORT = re.compile(r"Some NCCL operations have failed or timed out|NCCL communicator was aborted on rank "
+                               r"(\d+)")
 R_PEER = re.compile(r"\b(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]{1,255})\]?[:<](\d+)")
 R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
-    r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed out|"
-    r"client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
+    r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed "
+    r"out|client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
     r"timed out (?:while )?(?:trying to connect|waiting for|in store)"
 )
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
@@ -129,8 +137,10 @@ R_GLOO = re.compile(r"gloo|Gloo")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
                          r"Connection closed by peer|Connection reset by peer")
-R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* terminat")
-R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited unexpectedly)|[Uu]nexpected bus error encountered in worker")
+R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* "
+                         r"terminat")
+R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited "
+                          r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|Cuda failure 'out of memory'|"
                    r"Failed to CUDA [cm]alloc")

@@ -38,13 +38,15 @@ def _role(r: int, conclusions: list[Conclusion], st: RankState | None) -> str:
 def _last_collective(st: RankState) -> str:
     parts = []
     for pg, t in sorted(st.timeouts.items()):
-        parts.append(f"pg {pg}: timed out " + (f"#{t.seq} {t.op or ''}".rstrip() if t.seq is not None else "(no SeqNum)"))
+        parts.append(f"pg {pg}: timed out "
+                     + (f"#{t.seq} {t.op or ''}".rstrip() if t.seq is not None else "(no SeqNum)"))
     for pg, s in sorted(st.status.items()):
         if pg not in st.timeouts:
             parts.append(f"pg {pg}: enqueued #{s.data['enqueued']}, completed #{s.data['completed']}")
     if st.fr:
         for pg, tr in sorted(st.fr.pgs.items()):
-            done = f", started #{tr.last_started}, completed #{tr.last_completed}" if tr.backend != "gloo" else ""  # gloo records no progress
+            # gloo records no progress
+            done = f", started #{tr.last_started}, completed #{tr.last_completed}" if tr.backend != "gloo" else ""
             parts.append(f"pg {pg}: FR enqueued #{tr.last_enqueued}{done}")
     return "; ".join(parts[:4])
 
@@ -82,28 +84,34 @@ def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Findi
         steps.append(f"{v.summary[:400]} ({v.confidence} confidence). Fix: {v.fix}")
     order = {"first_failure": 0, "desync": 1, "culprit": 2}
     conf = {"high": 0, "medium": 1, "low": 2}
-    named = sorted((k for k in conclusions if k.kind in order and k.ranks), key=lambda k: (conf[k.confidence], order[k.kind]))
+    named = sorted((k for k in conclusions if k.kind in order and k.ranks),
+                   key=lambda k: (conf[k.confidence], order[k.kind]))
     rank_causes = ("rank_missing", "desync", "cuda_error", "gpu_oom", "host_oom", "early_exit")
     if named and (v is None or v.cause in rank_causes):
         k = named[0]
         files = sorted({f for r in k.ranks[:4] if r in c.ranks for f in c.ranks[r].files})[:3]
-        what = {"first_failure": "it failed first", "desync": "it issued a different collective", "culprit": "the others waited for it"}[k.kind]
+        what = {"first_failure": "it failed first", "desync": "it issued a different collective",
+                "culprit": "the others waited for it"}[k.kind]
         steps.append(f"Start with rank {', '.join(map(str, k.ranks[:4]))}: {what} ({k.confidence} confidence). "
                      + (f"Its log: {', '.join(files)}." if files else "Its log is not in the input: collect it."))
     if "LOG005" in codes:
         steps.append("Do not raise the timeout to 'fix' this: NCCL has no NCCL_TIMEOUT, and a longer "
                      "init_process_group(timeout=...) only delays the same crash when a rank never arrives.")
         if not c.kinds.get("fr_dump"):
-            steps.append("Rerun with TORCH_FR_BUFFER_SIZE=2000 (TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8) so every rank dumps its "
-                         "Flight Recorder trace on timeout; give the dumps to `ncclDoctor diagnose` with the logs.")
+            steps.append("Rerun with TORCH_FR_BUFFER_SIZE=2000 (TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8) so every "
+                         "rank dumps its Flight Recorder trace on timeout; give the dumps to `ncclDoctor diagnose` "
+                         "with the logs.")
     if codes & {"LOG004", "LOG011", "LOG012", "LOG019", "LOG010"}:
-        steps.append("Run `ncclDoctor check --nodes N` on the same nodes to measure each link and localize a slow or broken one.")
+        steps.append("Run `ncclDoctor check --nodes N` on the same nodes to measure each link and localize a slow or "
+                     "broken one.")
     if "LOG016" in codes:
-        steps.append("Run `ncclDoctor sweep-workers` to pick num_workers / pin_memory that fit the node's shared memory.")
+        steps.append("Run `ncclDoctor sweep-workers` to pick num_workers / pin_memory that fit the node's shared "
+                     "memory.")
     if "LOG032" in codes:
         steps.append("Collect the logs of the ranks listed in LOG032 and rerun `ncclDoctor diagnose` on all of them.")
     if "LOG002" in codes:
-        steps.append("Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch check collective types and shapes across ranks.")
+        steps.append("Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch check collective types and shapes across "
+                     "ranks.")
     if not steps:
         if v is not None:
             steps.append(f"{v.summary[:400]}. {v.fix}")
@@ -118,7 +126,8 @@ def results(
 ) -> dict[str, Any]:
     ws = next((k for k in conclusions if k.kind == "world_size"), None)
     return {
-        "world_size": {"value": ws.seq if ws else None, "source": ws.evidence[0] if ws else "", "confidence": ws.confidence if ws else "low"},
+        "world_size": {"value": ws.seq if ws else None, "source": ws.evidence[0] if ws else "",
+                       "confidence": ws.confidence if ws else "low"},
         "inputs": [i.to_dict() for i in inputs[:MAX_INPUTS_LISTED]],
         "inputs_total": len(inputs),
         "bytes_read": sum(i.bytes_read for i in inputs),
@@ -152,7 +161,8 @@ def _highest_seq(st: RankState | None) -> int | None:
 def markdown(d: dict[str, Any]) -> list[str]:
     ws = d["world_size"]
     out = ["", "## Diagnosis", "", f"World size: {ws['value'] if ws['value'] is not None else 'unknown'} "
-           f"({ws['source']}; {ws['confidence']} confidence). Read {d['inputs_total']} input(s), {d['bytes_read'] / 1e6:.1f} MB.", ""]
+           f"({ws['source']}; {ws['confidence']} confidence). Read {d['inputs_total']} input(s), "
+           f"{d['bytes_read'] / 1e6:.1f} MB.", ""]
     v = d.get("verdict")
     if v:
         culprits = f"; culprit rank(s) {', '.join(map(str, v['culprits']))}" if v["culprits"] else ""

@@ -613,7 +613,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
                    "Read the failed rank's traceback (its stderr, or torchrun --log-dir / --redirects 3 --tee 3 "
                    "to keep one file per rank); decorate the entry point with "
-                   "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception (error_file instead of <N/A>).",
+                   "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
+                   "exception (error_file instead of <N/A>).",
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
 

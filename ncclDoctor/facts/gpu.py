@@ -82,7 +82,8 @@ def _device(nvml: Any, i: int) -> dict[str, Any]:
     d["ecc_uncorrected_volatile"] = q("ecc_volatile", lambda: int(unc(VOLATILE_ECC))) if d["ecc_enabled"] else None
     d["ecc_uncorrected_aggregate"] = q("ecc_aggregate", lambda: int(unc(AGGREGATE_ECC))) if d["ecc_enabled"] else None
     d["retired_pages_pending"] = q("retired_pending", lambda: bool(nvml.nvmlDeviceGetRetiredPagesPendingStatus(h)))
-    d["retired_pages_dbe"] = q("retired_dbe", lambda: len(nvml.nvmlDeviceGetRetiredPages(h, PAGE_RETIREMENT_CAUSE_DOUBLE_BIT)))
+    d["retired_pages_dbe"] = q("retired_dbe",
+                               lambda: len(nvml.nvmlDeviceGetRetiredPages(h, PAGE_RETIREMENT_CAUSE_DOUBLE_BIT)))
     rows = q("remapped_rows", lambda: nvml.nvmlDeviceGetRemappedRows(h))
     d["remapped_rows"] = None if rows is None else {
         "correctable": int(rows[0]), "uncorrectable": int(rows[1]), "pending": bool(rows[2]), "failure": bool(rows[3]),
@@ -106,7 +107,8 @@ def _device(nvml: Any, i: int) -> dict[str, Any]:
 def _throttle_fn(nvml: Any) -> Callable:
     # nvmlDeviceGetCurrentClocksThrottleReasons was renamed ...ClocksEventReasons in
     # NVML 12.x; old drivers' modules only have the first name.
-    return getattr(nvml, "nvmlDeviceGetCurrentClocksEventReasons", None) or nvml.nvmlDeviceGetCurrentClocksThrottleReasons
+    return (getattr(nvml, "nvmlDeviceGetCurrentClocksEventReasons", None)
+            or nvml.nvmlDeviceGetCurrentClocksThrottleReasons)
 
 
 def _nvlinks(nvml: Any, h: Any, errors: dict[str, str]) -> list[bool] | None:

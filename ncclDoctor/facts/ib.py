@@ -65,8 +65,10 @@ def collect_ib_facts(root: str | Path = "/") -> dict[str, Any]:
     hcas = []
     for dev in sorted(base.iterdir(), key=lambda p: _natural(p.name)):
         ports_dir = dev / "ports"
-        ports = [read_port(p) for p in sorted(ports_dir.iterdir(), key=lambda p: _natural(p.name))] if ports_dir.is_dir() else []
-        hcas.append({"name": dev.name, "fw_ver": _read(dev / "fw_ver"), "node_type": _read(dev / "node_type"), "ports": ports})
+        ports = [read_port(p) for p in sorted(ports_dir.iterdir(),
+                                              key=lambda p: _natural(p.name))] if ports_dir.is_dir() else []
+        hcas.append({"name": dev.name, "fw_ver": _read(dev / "fw_ver"), "node_type": _read(dev / "node_type"),
+                     "ports": ports})
     if not hcas:
         return {"skipped": f"no RDMA devices: {base} is empty"}
     return {"hcas": hcas}

@@ -49,7 +49,8 @@ def console_lines(name: str, t: dict[str, Any]) -> list[str]:
     for r in t["rows"]:
         p = (f"{r['expected_pct']:>7.1f} " if r.get("expected_pct") is not None else "      - ") if pct else ""
         lines.append(
-            f"{r['size']:>12} {r['count']:>13} {r.get('type', 'float'):>9} {r.get('redop', 'sum'):>7} {r.get('root', -1):>7} "
+            f"{r['size']:>12} {r['count']:>13} {r.get('type', 'float'):>9} {r.get('redop', 'sum'):>7} "
+            f"{r.get('root', -1):>7} "
             f"{r['time_us']:>9.1f} {r['algbw_gbps']:>7.3f} {r['busbw_gbps']:>7.3f} {p}{r['wrong']:>7} "
             f"{r.get('slowest_rank', ''):>8} {_ratio(r):>8.2f}"
         )

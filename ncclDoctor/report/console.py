@@ -49,11 +49,13 @@ def render_console(report: Report, console: Console | None = None) -> None:
     for line in structure_lines(report.results):
         console.print(line, markup=False, highlight=False, soft_wrap=True)
     if report.settings:
-        console.print("Distributed settings set: " + ", ".join(f"{s['name']}={s['value']}" for s in report.settings), markup=False, highlight=False)
+        console.print("Distributed settings set: " + ", ".join(f"{s['name']}={s['value']}" for s in report.settings),
+                      markup=False, highlight=False)
     verdict = report.verdict.upper()
     n = len(report.findings)
     console.print(
-        f"[{VERDICT_STYLE.get(report.verdict, 'bold')}]{verdict}[/] · {n} finding{'s' if n != 1 else ''} · exit code {report.exit_code}"
+        f"[{VERDICT_STYLE.get(report.verdict, 'bold')}]{verdict}[/] · {n} finding{'s' if n != 1 else ''} · exit code "
+        f"{report.exit_code}"
         + (escape(f" · report: {report.run_dir}/report.html") if report.run_dir else "")
     )
 

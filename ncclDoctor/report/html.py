@@ -46,12 +46,15 @@ SEV_COLOUR = {"error": "#b3261e", "warning": "#9a6700", "info": "#0b5cad"}
 VERDICT_COLOUR = {"pass": "#1a7f37", "warn": "#9a6700", "fail": "#b3261e", "error": "#b3261e"}
 
 CSS = """
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1100px;color:#1f2328;padding:0 16px}
-h1{font-size:22px;margin:0 0 4px} h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px \
+auto;max-width:1100px;color:#1f2328;padding:0 16px}
+h1{font-size:22px;margin:0 0 4px} h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid \
+#d0d7de;padding-bottom:4px}
 .verdict{display:inline-block;color:#fff;border-radius:6px;padding:2px 10px;font-weight:600}
 .meta{color:#59636e;margin:4px 0 0} .finding{border-left:4px solid;padding:6px 12px;margin:10px 0;background:#f6f8fa}
 .finding h3{font-size:15px;margin:0 0 4px} .sev{font-weight:700;text-transform:uppercase;margin-right:6px}
-table{border-collapse:collapse;margin:6px 0;font-variant-numeric:tabular-nums} th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:right}
+table{border-collapse:collapse;margin:6px 0;font-variant-numeric:tabular-nums} th,td{border:1px solid \
+#d0d7de;padding:3px 8px;text-align:right}
 th{background:#f6f8fa} td.l,th.l{text-align:left} tr.bad td{background:#ffebe9}
 figure{margin:12px 0} figcaption{color:#59636e} svg{max-width:100%;height:auto}
 code{background:#eff1f3;padding:1px 4px;border-radius:4px} .note{color:#59636e;font-style:italic}
@@ -111,7 +114,9 @@ MAX_NODE_LINES = 8  # past this many nodes in a table, a line each is a tangle
 OUTLIERS = 3  # ... so draw the median, the band, and the slowest few nodes
 
 
-def summarise_crowds(series: bl.Series) -> tuple[bl.Series, dict[str, tuple[list[int], list[float], list[float], list[float], int]]]:
+def summarise_crowds(
+    series: bl.Series,
+) -> tuple[bl.Series, dict[str, tuple[list[int], list[float], list[float], list[float], int]]]:
     """Split the series into those drawn one line each and, for every table with more
     than ``MAX_NODE_LINES`` nodes, a summary: per size the median node, the slowest and
     fastest (a band); the ``OUTLIERS`` nodes furthest below the median (their worst
@@ -165,7 +170,8 @@ def busbw_chart(plt: Any, report: Report) -> str | None:
         (line,) = ax.plot(xs, [pts[x] for x in xs], marker="o", label=label)
         if (table, node) in base:
             bx = sorted(base[(table, node)])
-            ax.plot(bx, [base[(table, node)][x] for x in bx], ls="--", color=line.get_color(), alpha=0.7, label=f"{label} (baseline)")
+            ax.plot(bx, [base[(table, node)][x] for x in bx], ls="--", color=line.get_color(), alpha=0.7,
+                    label=f"{label} (baseline)")
     ref = (report.results.get("expected") or {}).get("platform")
     if ref:  # the published floor the "% of expected" column is measured against
         ax.axhline(ref["busbw_gbps"], ls=":", color="grey", label=f"{ref['collective']} reference · {ref['id']}")
@@ -210,7 +216,8 @@ def rank_time_chart(plt: Any, report: Report) -> tuple[str, int] | None:
 
 def _sweep_points(sweep: dict[str, Any]) -> tuple[str, dict[Any, list[tuple[float, float]]]]:
     rows = [r for r in sweep.get("rows", []) if isinstance(r, dict)]
-    metric = sweep.get("metric") or next((m for m in ("samples_per_s", "throughput") if rows and m in rows[0]), "throughput")
+    metric = sweep.get("metric") or next((m for m in ("samples_per_s", "throughput") if rows and m in rows[0]),
+                                         "throughput")
     lines: dict[Any, list[tuple[float, float]]] = {}
     for r in rows:
         w = r.get("num_workers", r.get("workers"))
@@ -245,14 +252,17 @@ def charts_html(report: Report) -> str:
         return ""
     plt = _pyplot()
     if plt is None:
-        return '<h2>Charts</h2><p class="note" id="no-charts">Charts unavailable: matplotlib is not installed (pip install matplotlib). The tables below hold the same numbers.</p>'
+        return ('<h2>Charts</h2><p class="note" id="no-charts">Charts unavailable: matplotlib is not installed (pip '
+                'install matplotlib). The tables below hold the same numbers.</p>')
     out = ["<h2>Charts</h2>"]
     svg = busbw_chart(plt, report)
     if svg:
-        out.append(f'<figure id="chart-busbw">{svg}<figcaption>busbw in GB/s (1 GB = 10⁹ B), nccl-tests\' definition.</figcaption></figure>')
+        out.append(f'<figure id="chart-busbw">{svg}<figcaption>busbw in GB/s (1 GB = 10⁹ B), nccl-tests\' '
+                   'definition.</figcaption></figure>')
     bars = rank_time_chart(plt, report)
     if bars:
-        out.append(f'<figure id="chart-ranks">{bars[0]}<figcaption>Each rank\'s mean time per all_reduce at {fmt_size(bars[1])}; a collective ends when its slowest rank does.</figcaption></figure>')
+        out.append(f'<figure id="chart-ranks">{bars[0]}<figcaption>Each rank\'s mean time per all_reduce at '
+                   f'{fmt_size(bars[1])}; a collective ends when its slowest rank does.</figcaption></figure>')
     svg = sweep_chart(plt, report)
     if svg:
         out.append(f'<figure id="chart-sweep">{svg}<figcaption>Input-pipeline sweep.</figcaption></figure>')
@@ -273,7 +283,8 @@ def sweep_html(results: dict[str, Any]) -> list[str]:
         out.append(f'<h2 id="table-sweep">DataLoader sweep ({_e(sw.get("mode"))}, {_e(sw.get("ranks"))} ranks)</h2>')
         rec = sw.get("recommendation")
         if rec:
-            out.append(f'<p id="recommendation"><b>Recommendation: <code>{_e(rec["label"])}</code></b> — {_e(rec.get("reason", ""))}</p>')
+            out.append(f'<p id="recommendation"><b>Recommendation: <code>{_e(rec["label"])}</code></b> — '
+                       f'{_e(rec.get("reason", ""))}</p>')
         headers, rows = sweep_table(sw)
         out.append(_table(headers, rows, 1, lambda i: sw["rows"][i]["status"] != "ok"))
         if sw.get("not_measured"):
@@ -288,17 +299,20 @@ def sweep_html(results: dict[str, Any]) -> list[str]:
 def _finding_html(f: Any) -> str:
     colour = SEV_COLOUR[f.severity.value]
     where = "".join(
-        f"<div><b>{label}:</b> {_e(', '.join(map(str, vals)))}</div>" for label, vals in (("nodes", f.nodes), ("ranks", f.ranks)) if vals
+        f"<div><b>{label}:</b> {_e(', '.join(map(str, vals)))}</div>"
+        for label, vals in (("nodes", f.nodes), ("ranks", f.ranks)) if vals
     )
     evidence = ""
     if f.evidence:
         items = "".join(f"<li><code>{_e(str(ev)[:400])}</code></li>" for ev in f.evidence[:10])
         evidence = f"<details><summary>evidence ({len(f.evidence)})</summary><ul>{items}</ul></details>"
     return (
-        f'<div class="finding" style="border-color:{colour}" data-code="{_e(f.code)}" data-severity="{f.severity.value}">'
+        f'<div class="finding" style="border-color:{colour}" data-code="{_e(f.code)}" '
+        f'data-severity="{f.severity.value}">'
         f'<h3><span class="sev" style="color:{colour}">{f.severity.value}</span>{_e(f.code)}: {_e(f.title)}</h3>'
         f"<div>{_e(f.message)}</div>{where}"
-        f"<div><b>Why:</b> {_e(' '.join(f.why.split()))}</div><div><b>Fix:</b> {_e(' '.join(f.fix.split()))}</div>{evidence}</div>"
+        f"<div><b>Why:</b> {_e(' '.join(f.why.split()))}</div><div><b>Fix:</b> "
+        f"{_e(' '.join(f.fix.split()))}</div>{evidence}</div>"
     )
 
 
@@ -313,7 +327,8 @@ def render_html(report: Report) -> str:
         + f" · ncclDoctor {_e(report.tool_version)} (report schema {_e(report.schema_version)})"
     )
     body = [
-        f'<h1>ncclDoctor {_e(report.command)}: <span class="verdict" id="verdict" style="background:{VERDICT_COLOUR.get(report.verdict, "#59636e")}">{_e(verdict)}</span></h1>',
+        f'<h1>ncclDoctor {_e(report.command)}: <span class="verdict" id="verdict" '
+        f'style="background:{VERDICT_COLOUR.get(report.verdict, "#59636e")}">{_e(verdict)}</span></h1>',
         f'<p class="meta">{meta}</p>',
     ]
     if report.interrupted:
@@ -325,7 +340,8 @@ def render_html(report: Report) -> str:
     body.append(charts_html(report))
     body += sweep_html(report.results)
     for t in evidence_tables(report):
-        body.append(f'<h2 id="table-{_e(t.id)}">{_e(t.title)}</h2>' + _table(t.headers, t.rows, t.left, t.bad.__contains__))
+        body.append(f'<h2 id="table-{_e(t.id)}">{_e(t.title)}</h2>'
+                    + _table(t.headers, t.rows, t.left, t.bad.__contains__))
         if t.note:
             body.append(f'<p class="note">{_e(t.note)}</p>')
     if report.run_dir:

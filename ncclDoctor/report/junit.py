@@ -32,7 +32,8 @@ from ncclDoctor.fsutil import write_text_atomic
 
 # XML 1.0 forbids most control characters; log excerpts in evidence may carry them.
 _BAD_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-RUN_ERRORS = {int(ExitCode.COULD_NOT_RUN): "could not run", int(ExitCode.FAULT): "fault localized", int(ExitCode.INTERRUPTED): "interrupted"}
+RUN_ERRORS = {int(ExitCode.COULD_NOT_RUN): "could not run", int(ExitCode.FAULT): "fault localized",
+              int(ExitCode.INTERRUPTED): "interrupted"}
 
 
 def _t(text: Any) -> str:
@@ -63,10 +64,14 @@ def render_junit(report: Any, fail_on: str | None = None) -> str:
     ET.SubElement(props, "property", {"name": "fail_on", "value": threshold.value})
 
     failures = errors = 0
-    run = ET.SubElement(suite, "testcase", {"classname": f"ncclDoctor.{report.command}", "name": "run", "time": f"{report.duration_s or 0:.3f}"})
+    run = ET.SubElement(suite, "testcase",
+                        {"classname": f"ncclDoctor.{report.command}", "name": "run",
+                         "time": f"{report.duration_s or 0:.3f}"})
     if report.exit_code in RUN_ERRORS:
         errors += 1
-        e = ET.SubElement(run, "error", {"type": RUN_ERRORS[report.exit_code], "message": f"exit code {report.exit_code}: {RUN_ERRORS[report.exit_code]}"})
+        e = ET.SubElement(run, "error",
+                          {"type": RUN_ERRORS[report.exit_code],
+                           "message": f"exit code {report.exit_code}: {RUN_ERRORS[report.exit_code]}"})
         e.text = _t("; ".join(f"{f.code}: {f.message}" for f in report.findings if f.code.startswith("RUN")))
     for f in report.findings:
         case = ET.SubElement(suite, "testcase", {
@@ -82,7 +87,9 @@ def render_junit(report: Any, fail_on: str | None = None) -> str:
             ET.SubElement(case, "system-out").text = _t(f"{f.severity.value}: ") + _finding_body(f)
     tests = 1 + len(report.findings)
     suite.attrib.update({"tests": str(tests), "failures": str(failures), "errors": str(errors), "skipped": "0"})
-    root = ET.Element("testsuites", {"name": "ncclDoctor", "tests": str(tests), "failures": str(failures), "errors": str(errors), "time": suite.get("time", "0")})
+    root = ET.Element("testsuites",
+                      {"name": "ncclDoctor", "tests": str(tests), "failures": str(failures), "errors": str(errors),
+                       "time": suite.get("time", "0")})
     root.append(suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

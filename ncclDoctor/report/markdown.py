@@ -24,8 +24,10 @@ def table(headers: list[str], rows: list[list[Any]]) -> str:
 
 
 def _finding_md(f: Any) -> list[str]:
-    where = (f" — nodes: {', '.join(f.nodes)}" if f.nodes else "") + (f" — ranks: {', '.join(map(str, f.ranks))}" if f.ranks else "")
-    parts = [f"### {f.severity.value.upper()} {f.code}: {f.title}", "", f.message + where, "", f"*Why:* {' '.join(f.why.split())}", "", f"*Fix:* {' '.join(f.fix.split())}", ""]
+    where = (f" — nodes: {', '.join(f.nodes)}" if f.nodes else "") + (f" — ranks: {', '.join(map(str, f.ranks))}"
+                                                                      if f.ranks else "")
+    parts = [f"### {f.severity.value.upper()} {f.code}: {f.title}", "", f.message + where, "",
+             f"*Why:* {' '.join(f.why.split())}", "", f"*Fix:* {' '.join(f.fix.split())}", ""]
     parts += [f"- evidence: `{_cell(ev)[:300]}`" for ev in f.evidence[:10]]
     return parts + ([""] if f.evidence else [])
 

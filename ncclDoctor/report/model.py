@@ -2,7 +2,8 @@
 
 ``report.json`` is canonical and versioned (``SCHEMA_VERSION``); Markdown, terminal and
 HTML are views of it (``report.views``), written by ``report.write``. This module imports
-no renderer: the dependencies point one way, model -> views -> renderers -> write. Contract (ARCHITECTURE.md): top-level ``schema_version``,
+no renderer: the dependencies point one way, model -> views -> renderers -> write. Contract (ARCHITECTURE.md): \
+top-level ``schema_version``,
 ``tool_version``, ``command``, ``started_at``, ``verdict``, ``exit_code``, ``findings``,
 ``nodes``, ``ranks``, ``results``. Fields may be added freely; renaming one bumps the
 major schema version.
@@ -123,4 +124,5 @@ def schema_text() -> str:
     """The JSON Schema of report.json shipped with this version (``report/schema/``)."""
     from importlib import resources
 
-    return resources.files("ncclDoctor.report").joinpath("schema").joinpath("report.schema.json").read_text(encoding="utf-8")
+    return resources.files("ncclDoctor.report").joinpath("schema").joinpath("report.schema.json").read_text(
+        encoding="utf-8")

@@ -46,7 +46,8 @@ _HELP = {
     "collective_time_seconds": "Mean time per collective operation, averaged over ranks.",
     "collective_wrong_elements": "Elements that differed from the exact expected result, summed over ranks.",
     "busbw_peak_bytes_per_second": "Best busbw over all message sizes of the collective.",
-    "busbw_expected_bytes_per_second": "Published busbw reference for the detected platform (ncclDoctor.knowledge.platforms).",
+    "busbw_expected_bytes_per_second": "Published busbw reference for the detected platform "
+                                       "(ncclDoctor.knowledge.platforms).",
     "verdict": "1 for the run's verdict (pass, warn, fail, error), 0 for the others.",
     "exit_code": "The command's exit code (see ncclDoctor's exit-code table).",
     "findings": "Findings in the report, by code and severity.",

@@ -31,20 +31,23 @@ def settings_lines(report: Report) -> list[str]:
 def _ib_line(w: dict[str, Any], pg_timeout_s: float | None) -> str:
     if not w:
         return "# InfiniBand retry window: unknown"
-    head = f"# InfiniBand retry window: NCCL_IB_TIMEOUT={w['ib_timeout']} ({w['ib_timeout_source']}), NCCL_IB_RETRY_CNT={w['retry_cnt']} ({w['retry_cnt_source']})"
+    head = (f"# InfiniBand retry window: NCCL_IB_TIMEOUT={w['ib_timeout']} ({w['ib_timeout_source']}), "
+            f"NCCL_IB_RETRY_CNT={w['retry_cnt']} ({w['retry_cnt_source']})")
     if w.get("infinite"):
         return head + " -> never times out"
     if w.get("window_s") is None:
         return head + " -> out of range, see findings"
     vs = f" vs collective timeout {pg_timeout_s:g} s" if pg_timeout_s else ""
     capped = " (retry count capped at 7)" if w["retry_cnt"] > 7 else ""
-    return head + f" -> 4.096 us x 2^{w['ib_timeout']} = {w['per_try_s']:.3g} s per try, {w['window_s']:.3g} s in all{capped}{vs}"
+    return head + (f" -> 4.096 us x 2^{w['ib_timeout']} = {w['per_try_s']:.3g} s per try, {w['window_s']:.3g} s in "
+                   f"all{capped}{vs}")
 
 
 def _health_line(host: dict[str, Any]) -> str:
     gpus = host.get("gpus") or {}
     ib = host.get("ib") or {}
-    g = f"{gpus['count']} GPU(s), driver {gpus.get('driver')}" if "devices" in gpus else f"GPUs skipped ({gpus.get('skipped', 'unknown')})"
+    g = f"{gpus['count']} GPU(s), driver {gpus.get('driver')}" if "devices" in gpus else ("GPUs skipped "
+            f"({gpus.get('skipped', 'unknown')})")
     if "hcas" in ib:
         ports = [p for h in ib["hcas"] for p in h["ports"]]
         active = sum(1 for p in ports if p.get("state") == "ACTIVE")

@@ -33,12 +33,15 @@ def structure_lines(results: dict[str, Any]) -> list[str]:
 
         lines.append("#   intra-node busbw (GB/s) by message size, per node:")
         for node, sub in per.items():
-            lines.append(f"#     {node:<28} " + " · ".join(f"{fmt_size(r['size'])} {r['busbw_gbps']:.3f}" for r in sub.get("rows", [])))
+            lines.append(f"#     {node:<28} "
+                         + " · ".join(f"{fmt_size(r['size'])} {r['busbw_gbps']:.3f}" for r in sub.get("rows", [])))
     if st.get("inter_node"):
         inter = st["inter_node"]
-        lines.append(f"#   inter-node all_reduce   {_gbps(inter['busbw_gbps'])} busbw over {inter['nranks']} nodes (one rank each)")
+        lines.append(f"#   inter-node all_reduce   {_gbps(inter['busbw_gbps'])} busbw over {inter['nranks']} nodes "
+                     "(one rank each)")
     if p2p:
-        lines.append(f"#   point-to-point          {p2p['pairs_measured']} of {p2p['all_pairs']} pairs in {p2p['rounds']} round{'' if p2p['rounds'] == 1 else 's'}; "
+        lines.append(f"#   point-to-point          {p2p['pairs_measured']} of {p2p['all_pairs']} pairs in "
+                     f"{p2p['rounds']} round{'' if p2p['rounds'] == 1 else 's'}; "
                      f"median {_gbps(p2p.get('median_gbps'))}, reference {_gbps(p2p.get('reference_gbps'))}")
         for pr in p2p.get("pairs", []):
             a, b = pr["nodes"]
@@ -64,7 +67,8 @@ def structure_tables(results: dict[str, Any]) -> list[Any]:
         rows, bad = [], set()
         for node, sub in per.items():
             for r in sub.get("rows", []):
-                rows.append([node, r["size"], f"{r['time_us']:.1f}", f"{r['algbw_gbps']:.3f}", f"{r['busbw_gbps']:.3f}"])
+                rows.append([node, r["size"], f"{r['time_us']:.1f}", f"{r['algbw_gbps']:.3f}",
+                             f"{r['busbw_gbps']:.3f}"])
         # a node far below the median node at a size is highlighted, by BW204's rule
         by_size: dict[int, list[float]] = {}
         for sub in per.values():
@@ -85,16 +89,20 @@ def structure_tables(results: dict[str, Any]) -> list[Any]:
     rows = []
     if st.get("inter_node"):
         inter = st["inter_node"]
-        rows.append([f"inter-node all_reduce ({inter['nranks']} nodes, one rank each)", "", inter["size"], f"{inter['busbw_gbps']:.3f}"])
+        rows.append([f"inter-node all_reduce ({inter['nranks']} nodes, one rank each)", "", inter["size"],
+                     f"{inter['busbw_gbps']:.3f}"])
     for pr in p2p.get("pairs", []):
         a, b = pr["nodes"]
-        rows.append([f"{a} <-> {b}", "ring" if pr.get("ring") else "re-paired", p2p.get("size", ""), f"{pr['gbps']:.3f}"])
+        rows.append([f"{a} <-> {b}", "ring" if pr.get("ring") else "re-paired", p2p.get("size", ""),
+                     f"{pr['gbps']:.3f}"])
     if rows:
         slow = set(p2p.get("slow_nodes", [])) | {n for link in p2p.get("slow_links", []) for n in link}
         bad = {i for i, r in enumerate(rows) if any(n in r[0] for n in slow)}
         rounds = p2p.get("rounds", 0)
-        note = (f"{p2p.get('pairs_measured', 0)} of {p2p.get('all_pairs', 0)} node pairs measured in {rounds} round{'' if rounds == 1 else 's'}; "
+        note = (f"{p2p.get('pairs_measured', 0)} of {p2p.get('all_pairs', 0)} node pairs measured in {rounds} "
+                f"round{'' if rounds == 1 else 's'}; "
                 f"point-to-point is bytes sent per second (GB/s), all_reduce is busbw.")
-        out.append(Table("structure", f"Between nodes ({st.get('nnodes')} nodes)", ["between", "round", "size (B)", "bandwidth (GB/s)"],
+        out.append(Table("structure", f"Between nodes ({st.get('nnodes')} nodes)",
+                         ["between", "round", "size (B)", "bandwidth (GB/s)"],
                          rows, left=2, bad=bad, note=note))
     return out

@@ -55,7 +55,8 @@ def collective_tables(results: dict[str, Any]) -> list[Table]:
 def baseline_table(b: dict[str, Any]) -> Table:
     rows = [
         [r["table"], r["node"], r["size"], _num(r["baseline_busbw_gbps"], ".3g"), _num(r["busbw_gbps"], ".3g"),
-         _num(r["change_pct"], "+.1f"), "REGRESSED" if r["regressed"] else ("" if r["change_pct"] is not None else "not compared")]
+         _num(r["change_pct"], "+.1f"),
+         "REGRESSED" if r["regressed"] else ("" if r["change_pct"] is not None else "not compared")]
         for r in b["rows"]
     ]
     return Table(
@@ -63,14 +64,16 @@ def baseline_table(b: dict[str, Any]) -> Table:
         f"busbw against the baseline (fail below -{b['max_regression_pct']:g}%)",
         ["table", "node", "size (B)", "baseline busbw (GB/s)", "busbw (GB/s)", "change (%)", "status"],
         rows, left=2, bad={i for i, r in enumerate(b["rows"]) if r["regressed"]},
-        note=f"Baseline {b['file']}, measured {b.get('measured_at')} ({b.get('backend')}, {b.get('world_size')} ranks).",
+        note=f"Baseline {b['file']}, measured {b.get('measured_at')} ({b.get('backend')}, {b.get('world_size')} "
+             "ranks).",
     )
 
 
 def host_table(h: dict[str, Any]) -> Table:
     gpus, tf, shm = h.get("gpus", {}), h.get("torch", {}), h.get("dev_shm", {})
     ifaces = ", ".join(
-        f"{i['name']} ({'up' if i['up'] else 'down'}, MTU {i['mtu']}{', ' + str(i['speed_mbps']) + ' Mb/s' if i.get('speed_mbps') else ''})"
+        f"{i['name']} ({'up' if i['up'] else 'down'}, MTU "
+        f"{i['mtu']}{', ' + str(i['speed_mbps']) + ' Mb/s' if i.get('speed_mbps') else ''})"
         for i in h.get("interfaces", [])
     )
     return Table("host", "Host", ["fact", "value"], [
@@ -78,8 +81,10 @@ def host_table(h: dict[str, Any]) -> Table:
         ["CPUs (affinity)", f"{h.get('cpu_count')} ({len(h.get('cpu_affinity') or [])} usable)"],
         ["memory", f"{(h.get('memory_total_bytes') or 0) / (1 << 30):.1f} GiB"],
         ["/dev/shm", f"{shm['total_bytes'] / (1 << 30):.1f} GiB" if "total_bytes" in shm else shm.get("skipped", "?")],
-        ["ulimit -l / -n", f"{h.get('ulimit_memlock', {}).get('soft')} B / {h.get('ulimit_nofile', {}).get('soft')} files"],
-        ["GPUs", gpus.get("skipped") and f"skipped: {gpus['skipped']}" or f"{gpus.get('count')} (driver {gpus.get('driver')})"],
+        ["ulimit -l / -n",
+         f"{h.get('ulimit_memlock', {}).get('soft')} B / {h.get('ulimit_nofile', {}).get('soft')} files"],
+        ["GPUs",
+         gpus.get("skipped") and f"skipped: {gpus['skipped']}" or f"{gpus.get('count')} (driver {gpus.get('driver')})"],
         ["torch / CUDA / NCCL", f"{tf.get('version')} / {tf.get('cuda')} / {tf.get('nccl')}"],
         ["interfaces", ifaces],
     ], left=2)
@@ -105,8 +110,10 @@ def _baseline(report: Report) -> list[Table]:
 def _ranks(report: Report) -> list[Table]:
     if not report.ranks:
         return []
-    return [Table("ranks", "Ranks", ["rank", "local rank", "host", "address", "pid", "device", "phase", "state", "collectives issued"], [
-        [r.get("rank"), r.get("local_rank", ""), r.get("host", ""), r.get("addr", ""), r.get("pid", ""), r.get("device", ""),
+    return [Table("ranks", "Ranks",
+                  ["rank", "local rank", "host", "address", "pid", "device", "phase", "state", "collectives issued"], [
+        [r.get("rank"), r.get("local_rank", ""), r.get("host", ""), r.get("addr", ""), r.get("pid", ""),
+         r.get("device", ""),
          r.get("phase", ""), r.get("state", ""), r.get("seq", "")]
         for r in report.ranks
     ], bad={i for i, r in enumerate(report.ranks) if r.get("state") == "error"})]

@@ -134,8 +134,10 @@ def _name_findings(name: str, value: str, seen: str, nodes: list[str]) -> list[F
             return []
         close = did_you_mean(name)
         if close:
-            return [UNKNOWN.finding(f"{seen}: {name} is not a known NCCL, torch or gloo variable; did you mean {' or '.join(close)}?", nodes=nodes, evidence=ev)]
-        return [UNKNOWN.finding(f"{seen}: {name} is not a documented NCCL, torch or gloo variable.", severity=Severity.INFO, nodes=nodes, evidence=ev)]
+            return [UNKNOWN.finding(f"{seen}: {name} is not a known NCCL, torch or gloo variable; did you mean "
+                                    f"{' or '.join(close)}?", nodes=nodes, evidence=ev)]
+        return [UNKNOWN.finding(f"{seen}: {name} is not a documented NCCL, torch or gloo variable.",
+                                severity=Severity.INFO, nodes=nodes, evidence=ev)]
     if info.status == "never-existed":
         return [NEVER_EXISTED.finding(f"{seen} is set, but nothing reads it: {info.meaning}", nodes=nodes, evidence=ev)]
     if info.status == "deprecated":
@@ -145,9 +147,11 @@ def _name_findings(name: str, value: str, seen: str, nodes: list[str]) -> list[F
         repl = f"; use {info.replacement}" if info.replacement else ""
         return [REMOVED.finding(f"{seen}: {name} was removed in {info.removed_in}{repl}.", nodes=nodes, evidence=ev)]
     # A knob set to its own default (NCCL_P2P_DISABLE=0) changes nothing: not worth a note.
-    if info.debug_only and value.strip() not in ("", info.default) and (not info.debug_values or value.upper() in info.debug_values):
+    if (info.debug_only and value.strip() not in ("", info.default)
+            and (not info.debug_values or value.upper() in info.debug_values)):
         sev = Severity(info.debug_severity) if info.debug_severity else None
-        return [DEBUG_KNOB.finding(f"{seen}: {info.meaning}" + (f" {info.risk}" if info.risk else ""), severity=sev, nodes=nodes, evidence=ev)]
+        return [DEBUG_KNOB.finding(f"{seen}: {info.meaning}" + (f" {info.risk}" if info.risk else ""), severity=sev,
+                                   nodes=nodes, evidence=ev)]
     return []
 
 
@@ -185,7 +189,8 @@ def _conf_lines(f: ConfFile, nodes: list[str]) -> list[Finding]:
         elif len(ln.value) >= 2 and ln.value[0] == ln.value[-1] and ln.value[0] in "\"'":
             problem = f"sets {name} to {ln.value} including the quotes"
         if problem:
-            out.append(CONF_LINE.finding(f"{ln.path}:{ln.lineno}: '{ln.text}' {problem}.", nodes=nodes, evidence=[f"{ln.path}:{ln.lineno}: {ln.text}"]))
+            out.append(CONF_LINE.finding(f"{ln.path}:{ln.lineno}: '{ln.text}' {problem}.", nodes=nodes,
+                                         evidence=[f"{ln.path}:{ln.lineno}: {ln.text}"]))
     return out
 
 

@@ -48,13 +48,18 @@ def timeouts(env: Mapping[str, str], nodes: list[str], pg_timeout_s: float | Non
     w = ib_retry_window_s(env)
     if w["ib_timeout_source"] == "default" and w["retry_cnt_source"] == "default" and pg_timeout_s is None:
         return []
-    seen = f"NCCL_IB_TIMEOUT={w['ib_timeout']} ({w['ib_timeout_source']}), NCCL_IB_RETRY_CNT={w['retry_cnt']} ({w['retry_cnt_source']})"
+    seen = (f"NCCL_IB_TIMEOUT={w['ib_timeout']} ({w['ib_timeout_source']}), NCCL_IB_RETRY_CNT={w['retry_cnt']} "
+            f"({w['retry_cnt_source']})")
     if w["infinite"]:
-        return [IB_TIMEOUT_WINDOW.finding(f"{seen}: NCCL_IB_TIMEOUT={w['ib_timeout']} (0 or >= 32) means InfiniBand never times out; a dead link hangs until torch's watchdog fires.", nodes=nodes, evidence=[w])]
+        return [IB_TIMEOUT_WINDOW.finding(f"{seen}: NCCL_IB_TIMEOUT={w['ib_timeout']} (0 or >= 32) means InfiniBand "
+                                          "never times out; a dead link hangs until torch's watchdog fires.",
+                                          nodes=nodes, evidence=[w])]
     if pg_timeout_s is not None and w["window_s"] is not None and w["window_s"] >= pg_timeout_s:
         return [IB_TIMEOUT_WINDOW.finding(
-            f"{seen}: 4.096 us x 2^{w['ib_timeout']} = {_dur(w['per_try_s'])} per try, x {min(max(w['retry_cnt'], 0), 7) or 1} = "
-            f"{_dur(w['window_s'])}, not shorter than the {_dur(pg_timeout_s)} collective timeout: torch's watchdog fires before NCCL names the broken link.",
+            f"{seen}: 4.096 us x 2^{w['ib_timeout']} = {_dur(w['per_try_s'])} per try, x "
+            f"{min(max(w['retry_cnt'], 0), 7) or 1} = "
+            f"{_dur(w['window_s'])}, not shorter than the {_dur(pg_timeout_s)} collective timeout: torch's watchdog "
+            "fires before NCCL names the broken link.",
             nodes=nodes, evidence=[{**w, "pg_timeout_s": pg_timeout_s}],
         )]
     return []
@@ -92,12 +97,15 @@ def _problem(info: EnvVar, value: str) -> tuple[str | None, Severity | None]:
     elif kind == "list":
         bad = [t for t in _list_tokens(v) if t.upper() not in info.valid]
         if bad:
-            return f"unknown value(s) {', '.join(bad)}; expected {', '.join(info.valid)} (NCCL >= 2.24 fails on unknown tokens).", None
+            return (f"unknown value(s) {', '.join(bad)}; expected {', '.join(info.valid)} (NCCL >= 2.24 fails on "
+                    "unknown tokens)."), None
     elif kind == "path" and info.owner == "nccl" and "~" in v:
-        return "NCCL does not expand '~': it opens a path with a literal '~' in it. Use an absolute path.", Severity.WARNING
+        return ("NCCL does not expand '~': it opens a path with a literal '~' in it. "
+                "Use an absolute path."), Severity.WARNING
     elif kind == "level":
         if _int(v) is not None:
-            return f"integer levels changed meaning between NCCL versions; use a name ({', '.join(info.valid)}).", Severity.INFO
+            return (f"integer levels changed meaning between NCCL versions; "
+                    f"use a name ({', '.join(info.valid)})."), Severity.INFO
         if v.upper() not in info.valid:
             return f"{v!r} is not one of {', '.join(info.valid)}.", None
     return None, None
@@ -108,7 +116,8 @@ def _syntax(info: EnvVar, value: str) -> str | None:
     if info.kind in ("ifnames", "hcas") and v.startswith("=^"):
         return "'=^' is read as the exact name '^...', not as an exclusion; write '^=' to exclude exact names."
     if info.kind == "gloo-ifnames" and (v.startswith(("^", "=")) or "*" in v):
-        return "gloo takes plain interface names (comma-separated); NCCL's '^'/'=' syntax names an interface that does not exist."
+        return ("gloo takes plain interface names (comma-separated); NCCL's '^'/'=' syntax names an interface that "
+                "does not exist.")
     return None
 
 
@@ -120,26 +129,33 @@ def contradictions(env: Mapping[str, str], nodes: list[str]) -> list[Finding]:
 
     on = lambda n: env.get(n, "").strip() not in ("", "0")  # noqa: E731
     if on("NCCL_IB_DISABLE") and env.get("NCCL_IB_HCA"):
-        add("NCCL_IB_DISABLE=1 turns InfiniBand/RoCE off, so NCCL_IB_HCA selects nothing: traffic goes over TCP sockets.", "NCCL_IB_DISABLE", "NCCL_IB_HCA")
+        add("NCCL_IB_DISABLE=1 turns InfiniBand/RoCE off, so NCCL_IB_HCA selects nothing: traffic goes over TCP "
+            "sockets.", "NCCL_IB_DISABLE", "NCCL_IB_HCA")
     if on("NCCL_IB_DISABLE") and env.get("NCCL_NET", "").upper() == "IB":
-        add("NCCL_NET=IB forces the InfiniBand module that NCCL_IB_DISABLE=1 turns off: init cannot find a network.", "NCCL_NET", "NCCL_IB_DISABLE")
+        add("NCCL_NET=IB forces the InfiniBand module that NCCL_IB_DISABLE=1 turns off: init cannot find a network.",
+            "NCCL_NET", "NCCL_IB_DISABLE")
     if env.get("NCCL_NET", "").upper() == "SOCKET" and env.get("NCCL_IB_HCA"):
         add("NCCL_NET=Socket uses TCP sockets, so NCCL_IB_HCA selects nothing.", "NCCL_NET", "NCCL_IB_HCA")
     if on("NCCL_P2P_DISABLE") and env.get("NCCL_P2P_LEVEL"):
-        add("NCCL_P2P_DISABLE=1 turns GPU peer-to-peer off while NCCL_P2P_LEVEL tunes when to use it; one of them is ignored.", "NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL")
+        add("NCCL_P2P_DISABLE=1 turns GPU peer-to-peer off while NCCL_P2P_LEVEL tunes when to use it; one of them is "
+            "ignored.", "NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL")
     threads, socks = _int(env.get("NCCL_SOCKET_NTHREADS")), _int(env.get("NCCL_NSOCKS_PERTHREAD"))
     if threads and socks and threads * socks > 64:
-        add(f"NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD = {threads * socks}: NCCL's guide caps the product at 64.", "NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD")
+        add(f"NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD = {threads * socks}: NCCL's guide caps the product at 64.",
+            "NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD")
     if env.get("NCCL_MNNVL_ENABLE", "").strip() == "1" and env.get("NCCL_CUMEM_ENABLE", "").strip() == "0":
-        add("NCCL_MNNVL_ENABLE=1 requires cuMem allocations, which NCCL_CUMEM_ENABLE=0 turns off: init fails.", "NCCL_MNNVL_ENABLE", "NCCL_CUMEM_ENABLE")
+        add("NCCL_MNNVL_ENABLE=1 requires cuMem allocations, which NCCL_CUMEM_ENABLE=0 turns off: init fails.",
+            "NCCL_MNNVL_ENABLE", "NCCL_CUMEM_ENABLE")
     lo, hi = _int(env.get("NCCL_MIN_CTAS")), _int(env.get("NCCL_MAX_CTAS"))
     if lo is not None and hi is not None and lo > hi:
         add(f"NCCL_MIN_CTAS={lo} is above NCCL_MAX_CTAS={hi}.", "NCCL_MIN_CTAS", "NCCL_MAX_CTAS")
     _torch_contradictions(env, add)
     if env.get("NCCL_DEBUG_SUBSYS") and env.get("NCCL_DEBUG", "").upper() not in ("INFO", "TRACE"):
-        add("NCCL_DEBUG_SUBSYS filters INFO messages, but NCCL_DEBUG is not INFO or TRACE: it has no effect.", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG")
+        add("NCCL_DEBUG_SUBSYS filters INFO messages, but NCCL_DEBUG is not INFO or TRACE: it has no effect.",
+            "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG")
     if env.get("NCCL_DEBUG_FILE") and env.get("NCCL_DEBUG", "").upper() in ("", "VERSION"):
-        add("NCCL_DEBUG_FILE is only opened when NCCL_DEBUG is WARN or more verbose: nothing is written.", "NCCL_DEBUG_FILE", "NCCL_DEBUG")
+        add("NCCL_DEBUG_FILE is only opened when NCCL_DEBUG is WARN or more verbose: nothing is written.",
+            "NCCL_DEBUG_FILE", "NCCL_DEBUG")
     return out
 
 
@@ -151,16 +167,20 @@ def _torch_contradictions(env: Mapping[str, str], add) -> None:
             continue
         for alias in aliases:
             if alias in env and env[alias].strip() != env[current].strip():
-                add(f"{alias}={env[alias]} and {current}={env[current]} disagree; torch reads {current} first, so {alias} is ignored.", alias, current)
+                add(f"{alias}={env[alias]} and {current}={env[current]} disagree; torch reads {current} first, so "
+                    f"{alias} is ignored.", alias, current)
     blocking = env.get("TORCH_NCCL_BLOCKING_WAIT", env.get("NCCL_BLOCKING_WAIT", "")).strip().upper()
     aeh = next((n for n in ("TORCH_NCCL_ASYNC_ERROR_HANDLING", "NCCL_ASYNC_ERROR_HANDLING") if n in env), None)
     if blocking in ("1", "TRUE") and aeh:
         bw = "TORCH_NCCL_BLOCKING_WAIT" if "TORCH_NCCL_BLOCKING_WAIT" in env else "NCCL_BLOCKING_WAIT"
-        add(f"{bw}=1 makes wait() raise in the calling thread and torch then runs no watchdog thread, so {aeh} (what the watchdog does) "
+        add(f"{bw}=1 makes wait() raise in the calling thread and torch then runs no watchdog thread, so {aeh} (what "
+            "the watchdog does) "
             "does not apply, and no Flight Recorder dump is written on a timeout.", bw, aeh)
     size = env.get("TORCH_FR_BUFFER_SIZE", env.get("TORCH_NCCL_TRACE_BUFFER_SIZE"))
-    if size is not None and _int(size) == 0 and env.get("TORCH_NCCL_DUMP_ON_TIMEOUT", "").strip() in ("1", "true", "TRUE"):
-        add("TORCH_NCCL_DUMP_ON_TIMEOUT=1 asks for a Flight Recorder dump, but the buffer size is 0: nothing is recorded.",
+    if size is not None and _int(size) == 0 and env.get("TORCH_NCCL_DUMP_ON_TIMEOUT", "").strip() in ("1", "true",
+            "TRUE"):
+        add("TORCH_NCCL_DUMP_ON_TIMEOUT=1 asks for a Flight Recorder dump, but the buffer size is 0: nothing is "
+            "recorded.",
             "TORCH_NCCL_DUMP_ON_TIMEOUT", "TORCH_FR_BUFFER_SIZE", "TORCH_NCCL_TRACE_BUFFER_SIZE")
 
 

@@ -76,7 +76,8 @@ def _hca_prefix_note(value: str, nodes: list[str]) -> list[Finding]:
         return []
     also = ", ".join(f"{n}0..{n}9" for n in loose)
     return [SYNTAX.finding(
-        f"NCCL_IB_HCA={value}: prefix match: {', '.join(loose)} also select{'s' if len(loose) == 1 else ''} {also} on hosts that have them; write ={','.join(loose)} for exact names.",
+        f"NCCL_IB_HCA={value}: prefix match: {', '.join(loose)} also select{'s' if len(loose) == 1 else ''} {also} on "
+        f"hosts that have them; write ={','.join(loose)} for exact names.",
         severity=Severity.INFO, nodes=nodes, evidence=[f"NCCL_IB_HCA={value}"],
     )]
 
@@ -90,17 +91,21 @@ def _nccl_ifaces(value: str, interfaces: list[str], nodes: list[str]) -> list[Fi
     chosen = [i for i in interfaces if spec.matches(i)]
     if not chosen:
         how = "excludes every interface" if spec.exclude else "matches no interface"
-        return [MISSING_IFACE.finding(f"{seen} {how} on this host (interfaces: {here}); NCCL fails with 'no socket interface found'.", nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
+        return [MISSING_IFACE.finding(f"{seen} {how} on this host (interfaces: {here}); NCCL fails with 'no socket "
+                                      "interface found'.", nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
     if spec.exclude:
         return []
     dead = [n for n, p in spec.items if not spec.token_matches((n, p), interfaces)]
     if dead:
-        return [MISSING_IFACE.finding(f"{seen}: {', '.join(dead)} match{'es' if len(dead) == 1 else ''} nothing on this host; NCCL uses {', '.join(chosen)}.", severity=Severity.WARNING, nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
+        return [MISSING_IFACE.finding(f"{seen}: {', '.join(dead)} match{'es' if len(dead) == 1 else ''} nothing on "
+                                      f"this host; NCCL uses {', '.join(chosen)}.", severity=Severity.WARNING,
+                                      nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
     extra = [(n, spec.token_matches((n, p), interfaces)) for n, p in spec.items if not spec.exact]
     extra = [(n, m) for n, m in extra if n in m and len(m) > 1]
     if extra:
         desc = "; ".join(f"{n} also matches {', '.join(x for x in m if x != n)}" for n, m in extra)
-        return [SYNTAX.finding(f"{seen}: prefix match: {desc} on this host; write ={','.join(n for n, _ in extra)} for exact names.", nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
+        return [SYNTAX.finding(f"{seen}: prefix match: {desc} on this host; write ={','.join(n for n, _ in extra)} for "
+                               "exact names.", nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
     return []
 
 
@@ -110,26 +115,32 @@ def _gloo_ifaces(value: str, interfaces: list[str], nodes: list[str]) -> list[Fi
     if not missing:
         return []
     seen = f"GLOO_SOCKET_IFNAME={value}"
-    return [MISSING_IFACE.finding(f"{seen}: no interface named {', '.join(missing)} on this host (interfaces: {', '.join(interfaces) or 'none'}); gloo cannot bind to it.", nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
+    return [MISSING_IFACE.finding(f"{seen}: no interface named {', '.join(missing)} on this host (interfaces: "
+                                  f"{', '.join(interfaces) or 'none'}); gloo cannot bind to it.", nodes=nodes,
+                                  evidence=[seen, {"interfaces": interfaces}])]
 
 
 def _hcas(value: str, hcas: list[str], nodes: list[str]) -> list[Finding]:
     seen = f"NCCL_IB_HCA={value}"
     if not hcas:
-        return [MISSING_HCA.finding(f"{seen}, but this host has no RDMA device: NCCL will use TCP sockets.", severity=Severity.WARNING, nodes=nodes, evidence=[seen])]
+        return [MISSING_HCA.finding(f"{seen}, but this host has no RDMA device: NCCL will use TCP sockets.",
+                                    severity=Severity.WARNING, nodes=nodes, evidence=[seen])]
     spec = parse_nccl_list(value)
     chosen = [h for h in hcas if spec.matches(h)]
     if not chosen:
         how = "excludes every RDMA device" if spec.exclude else "matches no RDMA device"
-        return [MISSING_HCA.finding(f"{seen} {how} on this host (devices: {', '.join(hcas)}); NCCL falls back to TCP sockets.", nodes=nodes, evidence=[seen, {"hcas": hcas}])]
+        return [MISSING_HCA.finding(f"{seen} {how} on this host (devices: {', '.join(hcas)}); NCCL falls back to TCP "
+                                    "sockets.", nodes=nodes, evidence=[seen, {"hcas": hcas}])]
     dead = [] if spec.exclude else [n for n, p in spec.items if not spec.token_matches((n, p), hcas)]
     if dead:
-        return [MISSING_HCA.finding(f"{seen}: {', '.join(dead)} not on this host; NCCL uses {', '.join(chosen)}.", severity=Severity.WARNING, nodes=nodes, evidence=[seen, {"hcas": hcas}])]
+        return [MISSING_HCA.finding(f"{seen}: {', '.join(dead)} not on this host; NCCL uses {', '.join(chosen)}.",
+                                    severity=Severity.WARNING, nodes=nodes, evidence=[seen, {"hcas": hcas}])]
     extra = [(n, spec.token_matches((n, p), hcas)) for n, p in spec.items if not spec.exact and not spec.exclude]
     extra = [(n, m) for n, m in extra if n in m and len(m) > 1]
     if extra:
         desc = "; ".join(f"{n} also selects {', '.join(x for x in m if x != n)}" for n, m in extra)
-        return [SYNTAX.finding(f"{seen}: prefix match: {desc} on this host; write ={','.join(n for n, _ in extra)} for exact names.", nodes=nodes, evidence=[seen, {"hcas": hcas}])]
+        return [SYNTAX.finding(f"{seen}: prefix match: {desc} on this host; write ={','.join(n for n, _ in extra)} for "
+                               "exact names.", nodes=nodes, evidence=[seen, {"hcas": hcas}])]
     return []
 
 
@@ -138,12 +149,14 @@ def check_ib(ib: dict[str, Any], env: Mapping[str, str], where: str) -> list[Fin
     if "hcas" not in ib or env.get("NCCL_IB_DISABLE", "").strip() not in ("", "0"):
         return []
     spec = parse_nccl_list(env["NCCL_IB_HCA"]) if env.get("NCCL_IB_HCA", "").strip() else None
-    ports = [(h["name"], p) for h in ib["hcas"] for p in h["ports"] if spec is None or spec.matches(h["name"], p["port"])]
+    ports = [(h["name"], p) for h in ib["hcas"] for p in h["ports"]
+             if spec is None or spec.matches(h["name"], p["port"])]
     out = []
     for name, p in ports:
         if p.get("state") != "ACTIVE":
             out.append(PORT_DOWN.finding(
-                f"{name} port {p['port']} on {where} is {p.get('state') or 'unknown'} (physical state {p.get('phys_state') or 'unknown'}, {p.get('link_layer') or 'unknown link layer'}).",
+                f"{name} port {p['port']} on {where} is {p.get('state') or 'unknown'} (physical state "
+                f"{p.get('phys_state') or 'unknown'}, {p.get('link_layer') or 'unknown link layer'}).",
                 nodes=[where], evidence=[{"hca": name, **p}],
             ))
     rates = [p["rate_gbps"] for _, p in ports if p.get("state") == "ACTIVE" and p.get("rate_gbps")]
@@ -151,7 +164,8 @@ def check_ib(ib: dict[str, Any], env: Mapping[str, str], where: str) -> list[Fin
     for name, p in ports:
         if best and p.get("state") == "ACTIVE" and p.get("rate_gbps") and p["rate_gbps"] < best:
             out.append(PORT_SLOW.finding(
-                f"{name} port {p['port']} on {where} runs at {p['rate']}, below the {best:g} Gb/sec of the host's other ports.",
+                f"{name} port {p['port']} on {where} runs at {p['rate']}, below the {best:g} Gb/sec of the host's "
+                "other ports.",
                 nodes=[where], evidence=[{"hca": name, **p}],
             ))
     return out

@@ -27,19 +27,23 @@ def shm_need_bytes(ranks_per_node: int, workers: int, batch_bytes: float, prefet
 
 
 def check_shm(
-    facts: dict[str, Any], where: str, *, ranks_per_node: int, workers: int, batch_bytes: float, prefetch_factor: int = 2
+    facts: dict[str, Any], where: str, *, ranks_per_node: int, workers: int, batch_bytes: float,
+    prefetch_factor: int = 2
 ) -> list[Finding]:
     shm = facts.get("dev_shm") or {}
     if "total_bytes" not in shm or workers <= 0:
         return []
     need = shm_need_bytes(ranks_per_node, workers, batch_bytes, prefetch_factor)
-    sum_ = f"{ranks_per_node} rank(s) x {workers} worker(s) x prefetch {prefetch_factor} x {batch_bytes / MIB:g} MiB = {need / MIB:,.0f} MiB"
+    sum_ = (f"{ranks_per_node} rank(s) x {workers} worker(s) x prefetch {prefetch_factor} x {batch_bytes / MIB:g} MiB "
+            f"= {need / MIB:,.0f} MiB")
     ev = [{"need_bytes": need, **shm}]
     if need > shm["total_bytes"]:
-        return [SHM_TOO_SMALL.finding(f"/dev/shm on {where} is {shm['total_bytes'] / MIB:,.0f} MiB; the DataLoader workers need {sum_}.", nodes=[where], evidence=ev)]
+        return [SHM_TOO_SMALL.finding(f"/dev/shm on {where} is {shm['total_bytes'] / MIB:,.0f} MiB; the DataLoader "
+                                      f"workers need {sum_}.", nodes=[where], evidence=ev)]
     if need > shm.get("free_bytes", shm["total_bytes"]):
         return [SHM_TOO_SMALL.finding(
-            f"/dev/shm on {where} has {shm['free_bytes'] / MIB:,.0f} MiB free of {shm['total_bytes'] / MIB:,.0f} MiB; the DataLoader workers need {sum_}: something else holds the rest.",
+            f"/dev/shm on {where} has {shm['free_bytes'] / MIB:,.0f} MiB free of {shm['total_bytes'] / MIB:,.0f} MiB; "
+            f"the DataLoader workers need {sum_}: something else holds the rest.",
             severity=Severity.WARNING, nodes=[where], evidence=ev,
         )]
     return []

@@ -19,12 +19,14 @@ def check_cpu(host: dict[str, Any], num_workers: int, nproc: int, where: str) ->
     if num_workers == 0 or procs <= cores:
         return []
     return [OVERSUBSCRIBED.finding(
-        f"{nproc} ranks x ({num_workers} workers + 1 main process) = {procs} processes on {cores} usable cores of {where}.",
+        f"{nproc} ranks x ({num_workers} workers + 1 main process) = {procs} processes on {cores} usable cores of "
+        f"{where}.",
         nodes=[where], evidence=[{"cores": cores, "ranks": nproc, "num_workers": num_workers}],
     )]
 
 
-def check_shm(host: dict[str, Any], num_workers: int, prefetch_factor: int | None, nproc: int, batch_bytes: int, where: str) -> list[Finding]:
+def check_shm(host: dict[str, Any], num_workers: int, prefetch_factor: int | None, nproc: int, batch_bytes: int,
+              where: str) -> list[Finding]:
     shm = host.get("dev_shm", {})
     free = shm.get("free_bytes")
     if not free or num_workers == 0 or not batch_bytes:
@@ -33,8 +35,8 @@ def check_shm(host: dict[str, Any], num_workers: int, prefetch_factor: int | Non
     if in_flight <= free // 2:
         return []
     return [SHM_SMALL.finding(
-        f"{nproc} ranks x {num_workers} workers x prefetch {prefetch_factor or 2} x {batch_bytes / 2**20:.1f} MiB per batch = "
-        f"{in_flight / 2**20:.0f} MiB in flight; /dev/shm on {where} has {free / 2**20:.0f} MiB free.",
+        f"{nproc} ranks x {num_workers} workers x prefetch {prefetch_factor or 2} x {batch_bytes / 2**20:.1f} MiB per "
+        f"batch = {in_flight / 2**20:.0f} MiB in flight; /dev/shm on {where} has {free / 2**20:.0f} MiB free.",
         nodes=[where], evidence=[{"in_flight_bytes": in_flight, "shm_free_bytes": free, "batch_bytes": batch_bytes}],
     )]
 
@@ -42,5 +44,6 @@ def check_shm(host: dict[str, Any], num_workers: int, prefetch_factor: int | Non
 def check_pin(cuda: bool, asked: str, where: str) -> list[Finding]:
     if cuda:
         return []
-    extra = " You asked for it; it was not measured, because it cannot change anything here." if asked in ("true", "both") else ""
+    extra = (" You asked for it; it was not measured, because it cannot change anything here."
+             if asked in ("true", "both") else "")
     return [PIN_NO_GPU.finding(f"No GPU on {where}: pin_memory stays False in this sweep.{extra}", nodes=[where])]

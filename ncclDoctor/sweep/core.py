@@ -81,7 +81,8 @@ def _bools(text: str, name: str) -> tuple[bool, ...]:
 def resolve(opts: SweepOptions, host: dict[str, Any]) -> Resolved:
     from ncclDoctor.facts.network import node_address, node_label
 
-    for name, val, low in (("--max-minutes", opts.max_minutes, 0.1), ("--windows", opts.windows, 1), ("--window-steps", opts.window_steps, 2), ("--batch-size", opts.batch_size, 1)):
+    for name, val, low in (("--max-minutes", opts.max_minutes, 0.1), ("--windows", opts.windows, 1),
+                           ("--window-steps", opts.window_steps, 2), ("--batch-size", opts.batch_size, 1)):
         if val < low:
             raise UsageError(f"{name} must be at least {low}, got {val}")
     if not 0 <= opts.margin < 1 or opts.warmup_steps < 0 or opts.sample_cost_ms < 0:
@@ -97,16 +98,19 @@ def resolve(opts: SweepOptions, host: dict[str, Any]) -> Resolved:
     if nproc < 1:
         raise UsageError(f"--nproc-per-node must be at least 1, got {nproc}")
     cores = checks.usable_cores(host)
-    workers = _ints(opts.workers, "--workers", 0) if opts.workers else tuple(range(0, min(8, max(4, 2 * cores // nproc)) + 1))
+    workers = (_ints(opts.workers, "--workers", 0) if opts.workers
+               else tuple(range(0, min(8, max(4, 2 * cores // nproc)) + 1)))
     if opts.pin_memory not in ("auto", "true", "false", "both"):
         raise UsageError(f"bad --pin-memory {opts.pin_memory!r}: expected auto, true, false or both")
-    pins = (False,) if not cuda else {"auto": (False, True), "true": (True,), "false": (False,), "both": (False, True)}[opts.pin_memory]
+    pins = (False,) if not cuda else {"auto": (False, True), "true": (True,), "false": (False,),
+                                      "both": (False, True)}[opts.pin_memory]
     pf = _ints(opts.prefetch_factor, "--prefetch-factor", 1) if opts.prefetch_factor else (None,)
     axes = Axes(workers, pins, pf, _bools(opts.persistent_workers, "--persistent-workers"))
     run_dir = Path(opts.common.out) if opts.common.out else default_run_dir("sweep-workers")
     node = node_label(socket.gethostname(), node_address(dict(os.environ)))
     steps = opts.warmup_steps + opts.windows * opts.window_steps
-    targs = [f"--batch-size={opts.batch_size}", f"--max-steps={steps}", "--epochs=1000", "--no-eval", f"--warmup-steps={opts.warmup_steps}",
+    targs = [f"--batch-size={opts.batch_size}", f"--max-steps={steps}", "--epochs=1000", "--no-eval",
+             f"--warmup-steps={opts.warmup_steps}",
              f"--backend={'gloo' if not cuda else opts.backend}", f"--log-every={10**6}"]
     if opts.loader:
         targs += [f"--loader={opts.loader}", f"--step-ms={opts.step_ms}"]
@@ -131,7 +135,8 @@ class Measurer:
 
     def shares(self) -> dict[Config, float]:
         """Data-wait share of step time (worst rank) per configuration that ran."""
-        return {c: res.to_dict()["data_share"] for c, res in self.results.items() if res.status == "ok" and res.analysis.get("ranks")}
+        return {c: res.to_dict()["data_share"]
+                for c, res in self.results.items() if res.status == "ok" and res.analysis.get("ranks")}
 
     def measured(self, only_base: bool = False) -> dict[Config, float]:
         return {c: res.samples_per_s for c, res in self.results.items()
@@ -176,7 +181,8 @@ def measure_adaptive(m: Measurer) -> dict[str, Any] | None:
     pred["start"] = 0 if pred["data_share_at_0"] <= opts.stall_share else pred["predicted_workers"]
     while True:
         tried = {c.num_workers for c in m.results if c == axes.base(c.num_workers)}
-        n = plan.next_adaptive(axes, pred["start"], tried, m.measured(only_base=True), m.shares(), opts.margin, opts.stall_share)
+        n = plan.next_adaptive(axes, pred["start"], tried, m.measured(only_base=True), m.shares(), opts.margin,
+                               opts.stall_share)
         if n is None or m(axes.base(n)) is None:
             break
     pick = plan.recommend(m.measured(only_base=True), opts.margin, m.shares())
@@ -192,22 +198,30 @@ def measure_grid(m: Measurer) -> dict[str, Any] | None:
     return prediction(m.results.get(m.r.axes.base(0)))
 
 
-def reason(pick: Config, pred: dict[str, Any] | None, measured: dict[Config, float], stall_share: float, share: float | None) -> str:
+def reason(pick: Config, pred: dict[str, Any] | None, measured: dict[Config, float], stall_share: float,
+           share: float | None) -> str:
     best_cfg = max(measured, key=measured.get)
-    vs = f"{measured[pick]:.0f} samples/s, {100 * measured[pick] / measured[best_cfg]:.0f}% of the best ({best_cfg.label}: {measured[best_cfg]:.0f} samples/s)"
+    vs = (f"{measured[pick]:.0f} samples/s, {100 * measured[pick] / measured[best_cfg]:.0f}% of the best "
+          f"({best_cfg.label}: {measured[best_cfg]:.0f} samples/s)")
     if share is not None:
-        vs += f"; it waits {100 * share:.0f}% of each step for data, so more workers could gain at most {100 * share / max(1e-9, 1 - share):.0f}%"
+        vs += (f"; it waits {100 * share:.0f}% of each step for data, so more workers could gain at most "
+               f"{100 * share / max(1e-9, 1 - share):.0f}%")
     if pred is None:
         return f"{pick.label}: {vs}."
     if pred["data_share_at_0"] > stall_share:
-        kind = (f"loader-bound: with num_workers=0 the ranks spent {100 * pred['data_share_at_0']:.0f}% of each step waiting for data; "
-                f"a batch takes {pred['worker_ms_per_batch']:.1f} ms to load against {pred['step_ms_without_data']:.1f} ms of compute, "
-                f"so workers needed ~ {pred['worker_ms_per_batch']:.1f}/{pred['step_ms_without_data']:.1f} = {pred['ratio']} -> {pred['predicted_workers']}")
+        kind = (f"loader-bound: with num_workers=0 the ranks spent {100 * pred['data_share_at_0']:.0f}% of each step "
+                "waiting for data; "
+                f"a batch takes {pred['worker_ms_per_batch']:.1f} ms to load against "
+                f"{pred['step_ms_without_data']:.1f} ms of compute, "
+                f"so workers needed ~ {pred['worker_ms_per_batch']:.1f}/{pred['step_ms_without_data']:.1f} = "
+                f"{pred['ratio']} -> {pred['predicted_workers']}")
         if pick.num_workers > pred["predicted_workers"]:
             kind += " (measured: more than predicted, because the workers share CPU cores with the ranks; see DL005)"
     else:
-        kind = (f"compute-bound: with num_workers=0 the ranks spent only {100 * pred['data_share_at_0']:.0f}% of each step waiting for data "
-                f"({pred['worker_ms_per_batch']:.1f} ms per batch against {pred['step_ms_without_data']:.1f} ms of compute); more workers cannot speed up the step")
+        kind = (f"compute-bound: with num_workers=0 the ranks spent only {100 * pred['data_share_at_0']:.0f}% of each "
+                "step waiting for data "
+                f"({pred['worker_ms_per_batch']:.1f} ms per batch against {pred['step_ms_without_data']:.1f} ms of "
+                "compute); more workers cannot speed up the step")
     return f"{kind}. Pick: {vs}."
 
 
@@ -218,28 +232,37 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
     for c in m.order:
         res = m.results[c]
         if res.status != "ok":
-            report.add(dl_rules.RUN_FAILED.finding(f"{c.label}: {res.status} after {res.elapsed_s:.0f} s: {res.error or 'deadline passed'}", nodes=[r.node]))
+            report.add(dl_rules.RUN_FAILED.finding(f"{c.label}: {res.status} after {res.elapsed_s:.0f} s: "
+                                                   f"{res.error or 'deadline passed'}", nodes=[r.node]))
     if m.cut_short:
         report.add(dl_rules.CUT_SHORT.finding(
-            f"{len(m.cut_short)} configuration(s) not measured within --max-minutes {opts.max_minutes:g}: {', '.join(c.label for c in m.cut_short)}.", nodes=[r.node]))
+            f"{len(m.cut_short)} configuration(s) not measured within --max-minutes {opts.max_minutes:g}: "
+            f"{', '.join(c.label for c in m.cut_short)}.", nodes=[r.node]))
     measured = m.measured()
     pick = plan.recommend(measured, opts.margin, m.shares())
     report.results["sweep"] = {
-        "mode": mode, "ranks": r.nproc, "margin": opts.margin, "windows": opts.windows, "window_steps": opts.window_steps,
-        "warmup_steps": opts.warmup_steps, "axes": asdict(r.axes), "metric": "samples_per_s", "rows": configs, "prediction": pred,
-        "wall_s": round(time.monotonic() - m.t0, 2), "not_measured": [c.label for c in m.cut_short], "recommendation": None,
+        "mode": mode, "ranks": r.nproc, "margin": opts.margin, "windows": opts.windows,
+        "window_steps": opts.window_steps,
+        "warmup_steps": opts.warmup_steps, "axes": asdict(r.axes), "metric": "samples_per_s", "rows": configs,
+        "prediction": pred,
+        "wall_s": round(time.monotonic() - m.t0, 2), "not_measured": [c.label for c in m.cut_short],
+        "recommendation": None,
     }
     if pick is None:
         return ExitCode.COULD_NOT_RUN
     res = m.results[pick]
     why = reason(pick, pred, measured, opts.stall_share, m.shares().get(pick))
-    report.results["sweep"]["recommendation"] = {**pick.to_dict(), "samples_per_s": round(measured[pick], 2), "reason": why}
+    report.results["sweep"]["recommendation"] = {**pick.to_dict(), "samples_per_s": round(measured[pick], 2),
+                                                 "reason": why}
     report.add(dl_rules.RECOMMENDATION.finding(
-        f"num_workers={pick.num_workers}, pin_memory={pick.pin_memory}" + (f", prefetch_factor={pick.prefetch_factor}" if pick.prefetch_factor else "")
-        + (", persistent_workers=True" if pick.persistent_workers else "") + f" — {why}", nodes=[r.node], evidence=[report.results["sweep"]["recommendation"]]))
+        f"num_workers={pick.num_workers}, pin_memory={pick.pin_memory}"
+        + (f", prefetch_factor={pick.prefetch_factor}" if pick.prefetch_factor else "")
+        + (", persistent_workers=True" if pick.persistent_workers else "") + f" — {why}", nodes=[r.node],
+        evidence=[report.results["sweep"]["recommendation"]]))
     report.results["stalls"] = res.analysis
     report.ranks = res.analysis.get("ranks", [])
-    report.nodes = [{"host": x["host"], "addr": x["addr"], "ranks": [y["rank"] for y in report.ranks if y["node"] == x["node"]]}
+    report.nodes = [{"host": x["host"], "addr": x["addr"],
+                     "ranks": [y["rank"] for y in report.ranks if y["node"] == x["node"]]}
                     for x in {y["node"]: y for y in report.ranks}.values()]
     for f in res.findings:  # stalls and stragglers that remain at the recommended setting
         f.message = f"At {pick.label}: {f.message}"
@@ -265,7 +288,8 @@ def run_sweep(opts: SweepOptions, argv: list[str] | None = None, progress: Progr
     report = Report(command="sweep-workers", argv=list(argv if argv is not None else sys.argv[1:]))
     report.host = collect_host_facts()
     r = resolve(opts, report.host)
-    report.config = {**asdict(opts), "common": opts.common.summary(), "nproc_per_node": r.nproc, "workers": list(r.axes.workers), "trainer_args": r.trainer_args}
+    report.config = {**asdict(opts), "common": opts.common.summary(), "nproc_per_node": r.nproc,
+                     "workers": list(r.axes.workers), "trainer_args": r.trainer_args}
     r.run_dir.mkdir(parents=True, exist_ok=True)
     env = child_env(dict(os.environ))
     if not opts.loader:

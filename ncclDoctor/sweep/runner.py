@@ -51,8 +51,10 @@ class RunResult:
         ranks = self.analysis.get("ranks", [])
         w = self.worst_rank()
         return {
-            **self.config.to_dict(), "status": self.status, "elapsed_s": round(self.elapsed_s, 2), "returncode": self.returncode,
-            "samples_per_s": round(self.samples_per_s, 2), "spread": self.throughput.get("spread"), "windows": self.throughput.get("windows"),
+            **self.config.to_dict(), "status": self.status, "elapsed_s": round(self.elapsed_s, 2),
+            "returncode": self.returncode,
+            "samples_per_s": round(self.samples_per_s, 2), "spread": self.throughput.get("spread"),
+            "windows": self.throughput.get("windows"),
             "data_share": max((r["data_share"] for r in ranks), default=None),
             "data_wait_ms": w.get("data_wait_ms"), "step_ms": w.get("step_ms"),
             "imbalance": _imbalance(ranks), "folder": self.folder, "error": self.error,

@@ -36,7 +36,8 @@ def _hook(event: str, args: tuple) -> None:
     what = _what(args[1])
     if what is None:
         return
-    msg = f"quick tier: a test started {what} ({' '.join(map(str, args[1]))[:200]}); mark it integration in tests/conftest.py"
+    msg = (f"quick tier: a test started {what} ({' '.join(map(str, args[1]))[:200]}); mark it integration in "
+           "tests/conftest.py")
     log = os.environ.get("NCCLDOCTOR_TIER_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as fh:

@@ -109,7 +109,8 @@ Localization compares node pairs with each other. With two nodes there is a sing
 and nothing to compare it with; when most nodes are slow there is no known-good node to
 test the suspects against.
 """,
-    fix="Rerun with more nodes (including some known to be healthy), or compare the inter-node busbw with what the fabric should deliver.",
+    fix="Rerun with more nodes (including some known to be healthy), or compare the inter-node busbw with what the "
+        "fabric should deliver.",
 )
 
 

@@ -60,7 +60,8 @@ NCCL_SOCKET_IFNAME or, without them, from routing. Nodes that pick different kin
 interface (a management NIC on one, the fast fabric on the others) give slow or
 unreachable peers.
 """,
-    fix="Set NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME to the fabric interface on every node (a prefix such as `ib` or `eth` matches differing names).",
+    fix="Set NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME to the fabric interface on every node (a prefix such as `ib` or "
+        "`eth` matches differing names).",
 )
 
 
@@ -73,5 +74,6 @@ LIMITS_DIFFER = rule(
 (locked memory) must be high for InfiniBand memory registration. A node with a smaller
 limit fails or falls back to a slower path where the others do not.
 """,
-    fix="Give every node the same container shm size (--shm-size / emptyDir medium Memory) and memlock limit (ulimit -l unlimited).",
+    fix="Give every node the same container shm size (--shm-size / emptyDir medium Memory) and memlock limit (ulimit "
+        "-l unlimited).",
 )

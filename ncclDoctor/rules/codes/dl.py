@@ -83,7 +83,8 @@ SHM_SMALL = rule(
 Workers hand batches to the training process through shared memory (/dev/shm). When it
 fills up, workers die with 'Bus error' or the loader deadlocks; Docker's default is 64 MiB.
 """,
-    fix="Enlarge /dev/shm (docker run --shm-size=8g, or an emptyDir with medium: Memory on Kubernetes), or lower num_workers x prefetch_factor.",
+    fix="Enlarge /dev/shm (docker run --shm-size=8g, or an emptyDir with medium: Memory on Kubernetes), or lower "
+        "num_workers x prefetch_factor.",
 )
 
 
@@ -107,6 +108,8 @@ CUT_SHORT = rule(
 
 RUN_FAILED = rule(
     "DL009", "error", "A sweep configuration failed to run",
-    why="A configuration that crashes or hangs (too many workers for the memory or /dev/shm, a broken loader) is not usable, whatever its speed.",
-    fix="Read the configuration's logs in the run directory (configs/<label>/logs/); fix the cause or leave that setting out.",
+    why="A configuration that crashes or hangs (too many workers for the memory or /dev/shm, a broken loader) is not "
+        "usable, whatever its speed.",
+    fix="Read the configuration's logs in the run directory (configs/<label>/logs/); fix the cause or leave that "
+        "setting out.",
 )

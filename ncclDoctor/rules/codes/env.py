@@ -104,7 +104,8 @@ NCCL_SOCKET_IFNAME and NCCL_IB_HCA match names by prefix unless the list starts 
 selects mlx5_10 ... mlx5_19. GLOO_SOCKET_IFNAME takes exact names only, so NCCL's
 syntax there names an interface that does not exist.
 """,
-    fix="Write '=name' for an exact match in NCCL lists ('^=name' to exclude one), and plain names in GLOO_SOCKET_IFNAME.",
+    fix="Write '=name' for an exact match in NCCL lists ('^=name' to exclude one), and plain names in "
+        "GLOO_SOCKET_IFNAME.",
 )
 
 

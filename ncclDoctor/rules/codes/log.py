@@ -54,7 +54,8 @@ FIRST_FAILURE = rule(
 The first error in time is usually the cause; the timeouts and "connection closed by
 peer" errors that follow on other ranks are consequences of that rank going away.
 """,
-    fix="Fix the named rank's error first (its full log is the evidence); ignore the victims' timeouts until it is gone.",
+    fix="Fix the named rank's error first (its full log is the evidence); ignore the victims' timeouts until it is "
+        "gone.",
 )
 
 ALL_JOINED = rule(
@@ -186,7 +187,8 @@ finds a num_workers that feeds the GPUs within the memory you have.
 
 OOM = rule(
     "LOG017", "error", "CUDA out of memory",
-    why="A rank ran out of GPU memory and raised; the other ranks then wait for it in their next collective and time out.",
+    why="A rank ran out of GPU memory and raised; the other ranks then wait for it in their next collective and time "
+        "out.",
     fix="""
 Lower the batch size or sequence length on that rank, enable activation checkpointing,
 or set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation. Check
@@ -226,7 +228,8 @@ libibverbs and /dev/infiniband, and NCCL_IB_HCA names an existing device. Confir
 
 SETTINGS = rule(
     "LOG020", "info", "Settings NCCL took from the environment",
-    why="NCCL logs 'X set by environment to Y' for every variable it applied: the effective settings of the failed run.",
+    why="NCCL logs 'X set by environment to Y' for every variable it applied: the effective settings of the failed "
+        "run.",
     fix="Compare with what you meant to set; `ncclDoctor explain ENV` lists the settings ncclDoctor lints.",
 )
 
@@ -238,7 +241,8 @@ NCCL_WARN = rule(
 
 UNREADABLE = rule(
     "LOG030", "warning", "Some inputs could not be read completely",
-    why="A file was binary, empty, truncated, unreadable or had over-long lines; the rest of the input was analysed without it.",
+    why="A file was binary, empty, truncated, unreadable or had over-long lines; the rest of the input was analysed "
+        "without it.",
     fix="Check the named files (a truncated .gz: copy it again once the job has finished writing it).",
 )
 

@@ -19,7 +19,8 @@ socket interface found" and gloo cannot bind; when only some names match, the jo
 fewer or other interfaces than the script says. Interface names differ between hosts
 and container images (eth0, ens5, enp65s0f0, ib0).
 """,
-    fix="List this host's interfaces with `ip -br addr` and name the one on the cluster network (NCCL: '=name' for an exact match).",
+    fix="List this host's interfaces with `ip -br addr` and name the one on the cluster network (NCCL: '=name' for an "
+        "exact match).",
 )
 
 
@@ -32,7 +33,8 @@ NCCL_IB_HCA restricts NCCL to the named RDMA devices. If none of them exists, NC
 no usable InfiniBand/RoCE device and falls back to TCP sockets: the job runs, at a
 fraction of the bandwidth. If some are missing, fewer rails carry the traffic.
 """,
-    fix="List the devices with `ibv_devinfo -l` or `ls /sys/class/infiniband` and correct NCCL_IB_HCA (or unset it to use all).",
+    fix="List the devices with `ibv_devinfo -l` or `ls /sys/class/infiniband` and correct NCCL_IB_HCA (or unset it to "
+        "use all).",
 )
 
 
@@ -45,7 +47,8 @@ A port NCCL may use is not in the ACTIVE state (cable, switch port, subnet manag
 a RoCE interface that is down). NCCL skips it or, if it was the only one, uses sockets;
 a port that flaps between states causes IB errors (status 12, retry exceeded) mid-job.
 """,
-    fix="Check `ibstat` / `ibv_devinfo` on this host, the cable and the switch port; exclude the HCA with NCCL_IB_HCA until it is fixed.",
+    fix="Check `ibstat` / `ibv_devinfo` on this host, the cable and the switch port; exclude the HCA with NCCL_IB_HCA "
+        "until it is fixed.",
 )
 
 

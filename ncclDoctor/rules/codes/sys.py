@@ -17,7 +17,8 @@ DataLoader workers pass batches through shared memory and NCCL's SHM transport u
 too. Docker's default is 64 MiB; when it fills, workers die with "Bus error" or
 "DataLoader worker ... is killed by signal".
 """,
-    fix="Give the container more shared memory (docker run --shm-size=16g, or an emptyDir medium: Memory volume on Kubernetes).",
+    fix="Give the container more shared memory (docker run --shm-size=16g, or an emptyDir medium: Memory volume on "
+        "Kubernetes).",
 )
 
 
@@ -43,7 +44,8 @@ NO_CUDA = rule(
     "SYS004",
     "error",
     "nccl requested but no usable GPU",
-    why="The nccl backend needs CUDA devices; torch reports none here (CPU-only build, no driver, or CUDA_VISIBLE_DEVICES empty).",
+    why="The nccl backend needs CUDA devices; torch reports none here (CPU-only build, no driver, or "
+        "CUDA_VISIBLE_DEVICES empty).",
     fix="Use --backend gloo on CPU-only machines, or install a CUDA build of torch and check `nvidia-smi`.",
 )
 
