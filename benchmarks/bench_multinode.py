@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 from probes import localize  # noqa: E402
 
-FAST = ["--nproc-per-node", "1", "-b", "4K", "-e", "16K", "-w", "1", "-n", "3", "--structure-bytes", "256K", "--timeout", "60"]
+FAST = ["--nproc-per-node", "1", "-b", "4K", "-e", "16K", "-w", "1", "-n", "3",
+        "--structure-bytes", "256K", "--timeout", "60"]
 
 
 def env_for(extra: dict[str, str]) -> dict[str, str]:
@@ -53,15 +54,18 @@ def run(n: int, slow: bool, netns: bool, tmp: Path) -> dict:
     try:
         procs, t0 = [], time.perf_counter()
         for i in range(n):
-            argv = [sys.executable, "-m", "ncclDoctor", "check", "--nodes", str(n), "--rdzv-endpoint", f"{addr(0)}:{port}",
+            argv = [sys.executable, "-m", "ncclDoctor", "check", "--nodes", str(n),
+                    "--rdzv-endpoint", f"{addr(0)}:{port}",
                     "--rdzv-id", f"b{port}", "--out", str(tmp / f"n{n}{slow}{i}"), "--json", *FAST]
             if netns:
                 if slow and i == 0:
                     cluster.throttle(n - 1, "20mbit")
-                procs.append(cluster.popen(i, argv, env_for({"GLOO_SOCKET_IFNAME": "eth0"}), stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                procs.append(cluster.popen(i, argv, env_for({"GLOO_SOCKET_IFNAME": "eth0"}),
+                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE))
             else:
                 extra = ["--local-addr", addr(i)] + (["--inject", f"slow:{n - 1}:30ms"] if slow else [])
-                procs.append(subprocess.Popen(argv + extra, env=env_for({}), stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+                procs.append(subprocess.Popen(argv + extra, env=env_for({}),
+                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE))
         for p in procs:
             p.communicate(timeout=600)
         wall = time.perf_counter() - t0
@@ -86,7 +90,8 @@ def simulated_rounds(n: int, slow_nodes: set[int]) -> tuple[int, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--netns", action="store_true", help="namespaces + tc tbf (needs root) instead of localhost + --inject")
+    ap.add_argument("--netns", action="store_true",
+                    help="namespaces + tc tbf (needs root) instead of localhost + --inject")
     ap.add_argument("--nodes", default="2,3,4")
     args = ap.parse_args()
     rows = []
@@ -96,15 +101,21 @@ def main() -> None:
                 rows.append(run(n, slow, args.netns, Path(d)))
     mode = "netns + tc tbf 20mbit" if args.netns else "localhost + --inject slow:30ms"
     print(f"# multi-node check, {mode}; 1 rank per node, 256 KiB p2p messages")
-    print(f"# {'nodes':>5} {'case':>8} {'wall (s)':>9} {'x N=2':>6} {'rounds':>6} {'pairs':>9} {'p2p (s)':>8}  verdict  named")
+    print(f"# {'nodes':>5} {'case':>8} {'wall (s)':>9} {'x N=2':>6} "
+          f"{'rounds':>6} {'pairs':>9} {'p2p (s)':>8}  verdict  named")
     for r in rows:
         base = next(x for x in rows if x["slow"] == r["slow"] and x["n"] == rows[0]["n"])
-        print(f"  {r['n']:>5} {'slow' if r['slow'] else 'healthy':>8} {r['wall_s']:>9.1f} {r['wall_s'] / base['wall_s']:>6.2f} "
-              f"{r['rounds']!s:>6} {str(r['pairs']) + '/' + str(r['all_pairs']):>9} {r['p2p_s'] or 0:>8.2f}  {r['verdict']:<7}  {', '.join(r['named']) or '-'}")
-    print("# rounds the same algorithm needs for larger clusters (simulated): N, healthy, one slow, half slow side by side; all pairs")
+        print(f"  {r['n']:>5} {'slow' if r['slow'] else 'healthy':>8} {r['wall_s']:>9.1f} "
+              f"{r['wall_s'] / base['wall_s']:>6.2f} "
+              f"{r['rounds']!s:>6} {str(r['pairs']) + '/' + str(r['all_pairs']):>9} {r['p2p_s'] or 0:>8.2f}  "
+              f"{r['verdict']:<7}  {', '.join(r['named']) or '-'}")
+    print("# rounds the same algorithm needs for larger clusters (simulated): "
+          "N, healthy, one slow, half slow side by side; all pairs")
     for n in (8, 16, 32, 64, 128):
-        h, s, w = simulated_rounds(n, set()), simulated_rounds(n, {n // 2}), simulated_rounds(n, set(range(1, n // 2 + 1)))
-        print(f"  {n:>5}  healthy {h[0]} rounds/{h[1]} pairs   one slow {s[0]}/{s[1]}   half slow {w[0]}/{w[1]}   all pairs {n * (n - 1) // 2}")
+        h, s, w = (simulated_rounds(n, set()), simulated_rounds(n, {n // 2}),
+                   simulated_rounds(n, set(range(1, n // 2 + 1))))
+        print(f"  {n:>5}  healthy {h[0]} rounds/{h[1]} pairs   one slow {s[0]}/{s[1]}   "
+              f"half slow {w[0]}/{w[1]}   all pairs {n * (n - 1) // 2}")
 
 
 if __name__ == "__main__":

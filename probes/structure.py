@@ -151,7 +151,8 @@ def run(worker, cfg: dict[str, Any]) -> dict[str, Any]:
     # Every rank creates every group, in the same order (torch requires it).
     intra = [dist.new_group(r) for r in nodes] if nproc > 1 else []
     inter = dist.new_group(leaders) if nnodes > 1 else None
-    out: dict[str, Any] = {"node_rank": node, "nnodes": nnodes, "nproc_per_node": nproc, "iters": iters, "leader": worker.rank in leaders}
+    out: dict[str, Any] = {"node_rank": node, "nnodes": nnodes, "nproc_per_node": nproc, "iters": iters,
+                           "leader": worker.rank in leaders}
     if intra:
         sizes = sorted({int(x) for x in cfg.get("sizes") or []} | {size})
         rows = [_all_reduce(worker, intra[node], nproc, s, iters) for s in sizes]

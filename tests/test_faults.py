@@ -34,7 +34,8 @@ def leftovers(run_dir) -> list[str]:
 
 def run_fault(tmp_path, nproc: int, *injects: str):
     out = tmp_path / "run"
-    args = ["check", "--out", str(out), "--nproc-per-node", str(nproc), "-b", "1K", "-e", "16K", "-n", "3", "--timeout", str(DEADLINE)]
+    args = ["check", "--out", str(out), "--nproc-per-node", str(nproc), "-b", "1K", "-e", "16K", "-n", "3",
+            "--timeout", str(DEADLINE)]
     for spec in injects:
         args += ["--inject", spec]
     t0 = time.monotonic()
@@ -123,7 +124,8 @@ def test_slow_rank_is_named_as_straggler(tmp_path):
 
 def test_ctrl_c_writes_partial_report_and_stops_everything(tmp_path):
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "ncclDoctor", "check", "--no-config", "--out", str(out), "--inject", "hang:1", "--timeout", "120",
+    cmd = [sys.executable, "-m", "ncclDoctor", "check", "--no-config", "--out", str(out), "--inject", "hang:1",
+           "--timeout", "120",
            "--junit", str(tmp_path / "ci.xml")]
     proc = subprocess.Popen(cmd, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

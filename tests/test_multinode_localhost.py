@@ -19,7 +19,8 @@ def addr(i: int) -> str:
 
 
 def start(i, argv, env):
-    return subprocess.Popen([*argv, "--local-addr", addr(i)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([*argv, "--local-addr", addr(i)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def test_localhost_nodes_localize_a_slow_node(tmp_path):

@@ -43,7 +43,8 @@ def test_two_healthy_nodes_pass_with_the_structure_measured(tmp_path):
     per_node = rep["results"]["intra_node_all_reduce"]["per_node"]
     assert sorted(k.split(" ")[0] for k in per_node) == [c.addr(0), c.addr(1)]
     sizes = sorted({r["size"] for r in rep["results"]["all_reduce"]["rows"]} | {256 * 1024})
-    assert all([r["size"] for r in sub["rows"]] == sizes and min(r["busbw_gbps"] for r in sub["rows"]) > 0 for sub in per_node.values())
+    assert all([r["size"] for r in sub["rows"]] == sizes and min(r["busbw_gbps"] for r in sub["rows"]) > 0
+               for sub in per_node.values())
     world = rep["results"]["all_reduce"]  # 4 ranks: busbw = algbw x 2(4-1)/4
     assert world["world_size"] == 4 and world["rows"]
     assert all(r["busbw_gbps"] == pytest.approx(r["algbw_gbps"] * 1.5, rel=1e-9) for r in world["rows"])
@@ -164,7 +165,8 @@ def test_fault_on_the_other_node_is_named_by_address(tmp_path, spec, code):
 
     deadline = 15
     with netns.Cluster(2) as c:
-        runs = run_nodes(2, launch_in(c), c.addr, tmp_path, extra=["--timeout", str(deadline), "--inject", spec], timeout=200)
+        runs = run_nodes(2, launch_in(c), c.addr, tmp_path,
+                         extra=["--timeout", str(deadline), "--inject", spec], timeout=200)
     rep = reporting(runs).report
     [f] = [f for f in rep["findings"] if f["code"] == code]
     assert f["ranks"] == [1], rep["findings"]

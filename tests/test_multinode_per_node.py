@@ -35,7 +35,8 @@ def starter(**per_node_args: str):
     """Launch node i with --local-addr, plus ``--OPTION VALUE.format(i=i)`` for each option."""
     def start(i, argv, env):
         extra = [x for k, v in per_node_args.items() for x in (f"--{k.replace('_', '-')}", v.format(i=i))]
-        return subprocess.Popen([*argv, "--local-addr", addr(i), *extra], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen([*argv, "--local-addr", addr(i), *extra], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return start
 
 
@@ -51,7 +52,8 @@ def host(tmp_path_factory):
 def test_each_node_gets_a_busbw_curve_over_the_sweep_sizes(host):
     run, _ = host
     rep = run.report
-    sizes = sorted({r["size"] for r in rep["results"]["all_reduce"]["rows"]} | {256 * 1024})  # the sweep + --structure-bytes
+    # the sweep + --structure-bytes
+    sizes = sorted({r["size"] for r in rep["results"]["all_reduce"]["rows"]} | {256 * 1024})
     per_node = rep["results"][TABLE]["per_node"]
     labels = {f"{addr(i)} ({rep['host']['hostname']})" for i in range(2)}
     assert set(per_node) == labels
@@ -91,7 +93,8 @@ def test_markdown_and_html_show_the_per_node_curves(host, tmp_path):
     assert 'id="table-intra_node_all_reduce"' in page and 'id="table-structure"' in page
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium): the browser check cannot run")
+@pytest.mark.skipif(CHROMIUM is None,
+                    reason="chromium is not installed (apt-get install chromium): the browser check cannot run")
 def test_chromium_renders_the_multinode_report(host, tmp_path):
     run, tmp = host
     page = tmp / f"node{run.index}" / "report.html"
@@ -117,7 +120,8 @@ def test_a_baseline_judges_each_node_and_size(host):
     rows = bl.compare(doctored, bl.busbw_series(Report.load(tmp / f"node{run.index}").results), 10.0)
     regressed = {(r["table"], r["node"]) for r in rows if r["regressed"]}
     assert regressed == {(TABLE, slow)}
-    assert all(r["regressed"] and round(r["change_pct"]) == -67 for r in rows if (r["table"], r["node"]) == (TABLE, slow))
+    assert all(r["regressed"] and round(r["change_pct"]) == -67
+               for r in rows if (r["table"], r["node"]) == (TABLE, slow))
 
 
 def test_check_baseline_names_the_node_that_regressed(host, tmp_path):
@@ -134,7 +138,8 @@ def test_check_baseline_names_the_node_that_regressed(host, tmp_path):
         x["busbw_gbps"] = {size: v * k for size, v in x["busbw_gbps"].items()}
     doc["series"] = mine
     (tmp_path / "doctored.json").write_text(json.dumps(doc))
-    runs = run_nodes(2, starter(), addr, tmp_path, extra=["--nproc-per-node", "2", "--baseline", str(tmp_path / "doctored.json")])
+    runs = run_nodes(2, starter(), addr, tmp_path,
+                     extra=["--nproc-per-node", "2", "--baseline", str(tmp_path / "doctored.json")])
     rep = reporting(runs).report
     [bw102] = [f for f in rep["findings"] if f["code"] == "BW102"]
     assert [n.split(" ")[0] for n in bw102["nodes"]] == [addr(1)], bw102

@@ -44,7 +44,8 @@ def test_localhost_mode_gives_the_endpoint_to_the_node_with_that_address():
 
 
 def test_torchrun_gets_rendezvous_is_host_and_local_addr():
-    argv = torchrun_argv(LaunchSpec(2, nnodes=3, rdzv_endpoint="10.0.0.1:29500", rdzv_id="j", is_host=False, local_addr="10.0.0.3"), [])
+    argv = torchrun_argv(LaunchSpec(2, nnodes=3, rdzv_endpoint="10.0.0.1:29500", rdzv_id="j", is_host=False,
+                                    local_addr="10.0.0.3"), [])
     assert "--nnodes=3" in argv and "--rdzv-backend=c10d" in argv and "--rdzv-endpoint=10.0.0.1:29500" in argv
     assert "--local-addr=10.0.0.3" in argv and any("is_host=0" in a for a in argv)
 
@@ -54,7 +55,8 @@ def _struct(gbps: dict, nnodes: int = 4, intra=None):
     res = {}
     for node in range(nnodes):
         res[node] = {"node_rank": node, "nnodes": nnodes, "nproc_per_node": 1,
-                     "intra_node": {"size": 1 << 20, "nranks": 2, "time_us": 10.0, "busbw_gbps": (intra or {}).get(node, 5.0), "algbw_gbps": 5.0}}
+                     "intra_node": {"size": 1 << 20, "nranks": 2, "time_us": 10.0,
+                                    "busbw_gbps": (intra or {}).get(node, 5.0), "algbw_gbps": 5.0}}
     res[0]["p2p"] = {"pairs": pairs, "rounds": [[]] * 2, "wrong": 0}
     res[0]["inter_node"] = {"size": 1 << 20, "nranks": nnodes, "time_us": 100.0, "busbw_gbps": 1.0, "algbw_gbps": 0.7}
     return res

@@ -67,13 +67,16 @@ def plan_deviations(out: Outcome, sizes: list[int], warmup: int) -> dict[int, st
         for k, m in enumerate(issues[: len(sizes)]):
             want = m.get("want", max(1, sizes[k] // 4))  # the planned send count, from the rank's own plan
             if m.get("numel") != want:
-                found[r] = f"issued {m.get('op')} of {m.get('numel')} elements where every rank was to issue {want} (size {sizes[k]} B)"
+                found[r] = (f"issued {m.get('op')} of {m.get('numel')} elements "
+                            f"where every rank was to issue {want} (size {sizes[k]} B)")
                 break
         if r in found:
             continue
         for k, m in enumerate(barriers[: len(sizes)]):
             if m.get("issued") != warmup:
-                found[r] = f"issued {m.get('issued')} collective(s) before the barrier at size {sizes[k]} B where the plan has {warmup} (it {'skipped' if m.get('issued', 0) < warmup else 'added'} one)"
+                found[r] = (f"issued {m.get('issued')} collective(s) before the barrier at size {sizes[k]} B "
+                            f"where the plan has {warmup} "
+                            f"(it {'skipped' if m.get('issued', 0) < warmup else 'added'} one)")
                 break
     return found
 
@@ -82,7 +85,8 @@ def _who(out: Outcome, r: int, label: Label, inv: dict[int, dict]) -> str:
     st = out.ranks[r]
     i = inv.get(r) or {}
     where = f"in {st.phase}" if st.state == "enter" else f"after {st.phase}" if st.phase else "before init"
-    return f"rank {r} (local rank {i.get('local_rank', '?')}, pid {i.get('pid', '?')}) on {label(r)}, {where}, after {st.seq} collectives"
+    return (f"rank {r} (local rank {i.get('local_rank', '?')}, pid {i.get('pid', '?')}) "
+            f"on {label(r)}, {where}, after {st.seq} collectives")
 
 
 def hang_findings(out: Outcome, label: Label, inv: dict[int, dict], deviations: dict[int, str],
@@ -106,13 +110,16 @@ def hang_findings(out: Outcome, label: Label, inv: dict[int, dict], deviations: 
         parts = [f"Phase {out.phase!r}: no rank made progress for {q['quiet_s']:.0f} s, where the longest step "
                  f"so far took {q['longest_step_s']:.1f} s (limit {q['limit_s']:.0f} s)."]
     if culprits:
-        parts.append("Culprit: " + "; ".join(_who(out, r, label, inv) + (f" — it {deviations[r]}" if r in deviations else "") for r in culprits) + ".")
+        parts.append("Culprit: " + "; ".join(_who(out, r, label, inv)
+                                             + (f" — it {deviations[r]}" if r in deviations else "")
+                                             for r in culprits) + ".")
         for r in culprits:
             tail = stack_tail(stacks.get(str(r)))
             if tail:
                 parts.append(f"Rank {r}'s stack: {tail}.")
     else:
-        parts.append("Every rank was inside the same collective with the same count: no rank is behind; suspect the transport between them.")
+        parts.append("Every rank was inside the same collective with the same count: no rank is behind; "
+                     "suspect the transport between them.")
     if victims:
         parts.append(f"Victims waiting inside {out.phase}: ranks {victims} (their timeouts would be symptoms).")
     fr = out.evidence.get("flight_recorder_summary") or {}
@@ -120,9 +127,11 @@ def hang_findings(out: Outcome, label: Label, inv: dict[int, dict], deviations: 
         parts.append(f"Flight Recorder agrees: ranks {fr['behind']} never enqueued collective #{fr['newest_seq']}.")
     for pg, g in sorted((fr.get("groups") or {}).items()):
         if pg != "0":  # sub-groups (the structure phase's intra-/inter-node groups) number their own collectives
-            parts.append(f"Flight Recorder, process group {pg}: ranks {g['behind']} never enqueued its collective #{g['newest_seq']}.")
+            parts.append(f"Flight Recorder, process group {pg}: ranks {g['behind']} "
+                         f"never enqueued its collective #{g['newest_seq']}.")
     for m in fr.get("mismatches", [])[:3]:
-        parts.append(f"Flight Recorder mismatch at collective #{m['seq']}: ranks {m['ranks']} issued {list(m['found'].values())[0]} where the others issued {m['expected']}.")
+        parts.append(f"Flight Recorder mismatch at collective #{m['seq']}: ranks {m['ranks']} "
+                     f"issued {list(m['found'].values())[0]} where the others issued {m['expected']}.")
     hang = run_rules.HANG.finding(" ".join(parts), ranks=who, nodes=nodes, evidence=[run_record])
     return Verdict(ExitCode.FAULT, [hang], culprits, victims)
 
@@ -161,10 +170,12 @@ def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: d
         # Before every rank is through init the probe could not run: name who failed how.
         errs = [f"rank {r} on {label(r)}: {out.ranks[r].error}" for r in failed]
         if root and not errs:
-            errs.append(f"rank {root['rank']}: exit code {root['exitcode']}" + (f" ({root['signal']})" if root["signal"] else ""))
+            errs.append(f"rank {root['rank']}: exit code {root['exitcode']}"
+                        + (f" ({root['signal']})" if root["signal"] else ""))
         return Verdict(ExitCode.COULD_NOT_RUN, [run_rules.INIT_FAILED.finding(
             "; ".join(errs) or f"torchrun exited with code {out.returncode} during init.",
-            ranks=failed or ([root["rank"]] if root else []), nodes=sorted({label(r) for r in failed} or {label(r) for r in out.ranks}),
+            ranks=failed or ([root["rank"]] if root else []),
+            nodes=sorted({label(r) for r in failed} or {label(r) for r in out.ranks}),
             evidence=[failures],
         )], out.culprits, out.victims)
     if deviations:
@@ -192,14 +203,20 @@ def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: d
         if r in deviations:
             parts.append(f"rank {r} (pid {(inv.get(r) or {}).get('pid', '?')}) on {label(r)} {deviations[r]}, {last}")
             if root and root["rank"] != r:
-                parts.append(f"the first process to die was rank {root['rank']} ({'killed by ' + root['signal'] if root['signal'] else 'exit code ' + str(root['exitcode'])}) when it received mismatched data")
+                parts.append(
+                    f"the first process to die was rank {root['rank']} "
+                    f"({'killed by ' + root['signal'] if root['signal'] else 'exit code ' + str(root['exitcode'])}) "
+                    f"when it received mismatched data")
             continue
-        parts.append(f"rank {r} (pid {(inv.get(r) or {}).get('pid', (root or {}).get('pid', '?'))}) on {label(r)} died: {status or 'non-zero exit'}, {last}" + (f": {err}" if err else ""))
-    victims = sorted(r for r in out.ranks if r not in culprits and (out.ranks[r].state == "error" or "done" not in out.ranks[r].left))
+        parts.append(f"rank {r} (pid {(inv.get(r) or {}).get('pid', (root or {}).get('pid', '?'))}) "
+                     f"on {label(r)} died: {status or 'non-zero exit'}, {last}" + (f": {err}" if err else ""))
+    victims = sorted(r for r in out.ranks
+                     if r not in culprits and (out.ranks[r].state == "error" or "done" not in out.ranks[r].left))
     msg = "; ".join(parts) + "."
     if victims:
         msg += f" Ranks {victims} failed after it (lost their peer) — consequences, not causes."
-    crash = run_rules.CRASH.finding(msg, ranks=culprits, nodes=sorted({label(r) for r in culprits}), evidence=[failures])
+    crash = run_rules.CRASH.finding(msg, ranks=culprits, nodes=sorted({label(r) for r in culprits}),
+                                    evidence=[failures])
     return Verdict(ExitCode.FAULT, [crash], out.culprits, out.victims)
 
 

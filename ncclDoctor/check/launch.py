@@ -67,7 +67,8 @@ def probe_config(plan: Plan) -> dict[str, Any]:
         "backend": plan.backend, "sizes": list(plan.sizes), "warmup": plan.warmup, "iters": plan.iters,
         "pg_timeout_s": phases.pg_timeout_s(dict(plan.deadlines)), "run_dir": str(plan.run_dir),
         "node": dict(plan.node), "inject": list(plan.inject),
-        "structure": dict(plan.structure) if plan.structure else None, "phases": list(phases.for_plan(plan.nnodes, plan.ops)),
+        "structure": dict(plan.structure) if plan.structure else None,
+        "phases": list(phases.for_plan(plan.nnodes, plan.ops)),
         "budget": budget.probe_budget(plan.max_seconds, plan.started_wall) if plan.max_seconds else None,
     }
 

@@ -46,7 +46,8 @@ def _replica(kind: str, replicas: int, image: str, cmd: str, gpus: int | None, s
 
 
 def pytorchjob_manifest(nodes: int, nproc_per_node: int | None, image: str, name: str = "ncclDoctor-check",
-                        gpus_per_node: int | None = None, shm: str = "16Gi", check_args: list[str] | None = None) -> str:
+                        gpus_per_node: int | None = None, shm: str = "16Gi",
+                        check_args: list[str] | None = None) -> str:
     args = ["--nodes", str(nodes)]
     if nproc_per_node:
         args += ["--nproc-per-node", str(nproc_per_node)]

@@ -103,7 +103,8 @@ def allocation(env: Mapping[str, str]) -> Allocation | None:
         nnodes = int(raw_n)
         node_id = int(env["SLURM_NODEID"]) if env.get("SLURM_NODEID") else None
     except ValueError:
-        raise UsageError(f"bad SLURM environment: SLURM_NNODES={raw_n!r} / SLURM_NODEID={env.get('SLURM_NODEID')!r}") from None
+        raise UsageError(f"bad SLURM environment: SLURM_NNODES={raw_n!r} "
+                         f"/ SLURM_NODEID={env.get('SLURM_NODEID')!r}") from None
     if hosts and len(hosts) != nnodes:
         raise UsageError(f"SLURM_JOB_NODELIST {nodelist!r} names {len(hosts)} hosts but SLURM_NNODES is {nnodes}")
     return Allocation(job, nnodes, node_id, hosts)

@@ -6,7 +6,8 @@ algbw = count x elsize / t; busbw = algbw x 1 (``SendRecvGetBw``, src/sendrecv.c
 Fill: rank r sends ``(r + 1) + i % 7``, so the receiver can tell who sent it.
 
 The structure phase also uses it between two nodes' leaders (``peer=``: send to and
-receive from the same rank; ``probes.localize`` picks the pairs). ``peer``, ``send_to`` and ``recv_from`` are *global* ranks.
+receive from the same rank; ``probes.localize`` picks the pairs). \
+``peer``, ``send_to`` and ``recv_from`` are *global* ranks.
 """
 
 from __future__ import annotations
