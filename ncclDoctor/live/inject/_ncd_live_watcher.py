@@ -292,9 +292,13 @@ def _loop() -> None:
             now = time.monotonic()
             if now - groups_at > 5.0:  # membership changes rarely; reading it walks Python dicts
                 groups, groups_at = _groups(), now
+            snap = _snapshot(n, groups)
+            if set(snap["pgs"]) - set(groups) and now - groups_at > 1.0:  # a group created since the last read
+                groups, groups_at = _groups(), now
+                snap["groups"] = groups
             if socks is None:
                 socks = _connect()
-            _send(socks, _encode(_snapshot(n, groups)))
+            _send(socks, _encode(snap))
             failures = 0
         except Exception as exc:
             socks, failures = None, failures + 1
