@@ -77,7 +77,8 @@ def check(ctx, mod, count: int, nranks: int, rank: int, group=None, **kw) -> int
 
 
 def measure_size(
-    ctx, mod, nbytes: int, warmup: int, iters: int, nranks: int, rank: int, mode: str = "mean", group=None, **kw
+    ctx, mod, nbytes: int, warmup: int, iters: int, nranks: int, rank: int, mode: str = "mean", group=None,
+    issued_before: int = 0, **kw
 ) -> dict[str, Any]:
     import torch.distributed as dist
 
@@ -88,7 +89,7 @@ def measure_size(
     if mode == "best":
         op()  # warm-up: connection setup is not bandwidth
     else:
-        ctx.issued = 0
+        ctx.issued = issued_before  # the budget's first op of this size was a warm-up op too
         for _ in range(warmup):
             op()
     ctx.sync()
@@ -121,8 +122,8 @@ def sweep(
             stopped = _over_budget(ctx, mod, s, warmup, iters, nranks, rank, prev, budget)
             if stopped:
                 break
-        rows.append(measure_size(ctx, mod, s, max(0, warmup - 1) if budget else warmup, iters, nranks, rank, mode,
-                                 group))
+        done = min(1, warmup) if budget else 0  # _over_budget issued the size's first op
+        rows.append(measure_size(ctx, mod, s, warmup - done, iters, nranks, rank, mode, group, issued_before=done))
         prev = (s, time.perf_counter() - t0)
     out = {"collective": mod.NAME, "rows": rows, "iters": iters, "warmup": warmup, "mode": mode}
     return {**out, "stopped": stopped} if stopped else out
