@@ -35,10 +35,6 @@ def test_unknown_op_is_a_usage_error(tmp_path):
     assert "unknown collective allgather" in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known bug after merging #15's per-size budget with #16's collective phases: the budget's first op of a size "
-    "is not counted in the barrier mark, so every rank reads as 'skipped one' and a hang names both ranks; "
-    "counting it (probes/harness.measure_size) broke the mismatch verdict; passes or fails by timing; issue #15 open"))
 def test_a_hang_inside_a_collective_phase_names_the_rank(tmp_path):
     p = run_cli(
         "check",

@@ -100,8 +100,8 @@ def test_sigkill_is_reported_like_an_oom_kill(tmp_path):
 
 
 @pytest.mark.xfail(strict=False, reason=(
-    "flaky since #15's per-size budget met #16's harness: the budget op's count at the barrier mark can name the "
-    "wrong rank (see test_check_ops' hang test); issue #15 open"))
+    "known bug: since the barrier mark counts the #15 budget's first op of a size (probes/harness), the mismatch "
+    "verdict names the wrong rank; issue #15 open"))
 def test_mismatched_collective_names_the_odd_rank(tmp_path):
     proc, rep = run_fault(tmp_path, 3, "mismatch:1")
     assert proc.returncode == 4
