@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from probes.collectives import REGISTRY
 from tests.conftest import run_cli
 
