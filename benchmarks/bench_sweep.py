@@ -30,6 +30,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from ncclDoctor.options import CommonOptions
 from ncclDoctor.sweep import SweepOptions, run_sweep
 from ncclDoctor.sweep.core import resolve
 from ncclDoctor.sweep.plan import Config
@@ -39,7 +40,8 @@ from ncclDoctor.sweep.runner import child_env, run_config
 def sweep(out: str, grid: bool, a: argparse.Namespace):
     opts = SweepOptions(nproc_per_node=2, workers=a.workers, grid=grid, sample_cost_ms=a.sample_cost_ms,
                         sample_cost_kind="io",
-                        max_minutes=a.max_minutes, out=out, windows=a.windows, window_steps=a.window_steps)
+                        max_minutes=a.max_minutes, common=CommonOptions(out=out), windows=a.windows,
+                        window_steps=a.window_steps)
     rep = run_sweep(opts, argv=[])
     sw = rep.results["sweep"]
     return sw, {c["label"]: c["samples_per_s"] for c in sw["rows"] if c["status"] == "ok"}
@@ -91,7 +93,7 @@ def pair(d: str, g: dict, ad: dict, a: argparse.Namespace) -> dict[str, list[flo
     grid_best = max((c for c in g["rows"] if c["status"] == "ok"), key=lambda c: c["samples_per_s"])["label"]
     todo = dict.fromkeys([ad["recommendation"]["label"], grid_best])
     opts = SweepOptions(nproc_per_node=2, workers=a.workers, sample_cost_ms=a.sample_cost_ms, sample_cost_kind="io",
-                        windows=a.windows, window_steps=a.window_steps, out=f"{d}/paired")
+                        windows=a.windows, window_steps=a.window_steps, common=CommonOptions(out=f"{d}/paired"))
     r = resolve(opts, collect_host_facts())
     data = next(x for x in g["rows"])["folder"]  # the grid's data dir is in its launch args
     args = r.trainer_args + [x for x in _launch_args(data) if x.startswith("--data-dir=")]

@@ -44,6 +44,12 @@ line. Lines are appended whole and flushed every ``flush_every`` steps; a reader
 torn last line, so a crashed run still leaves usable records
 (``ncclDoctor.sweep.stalls.read_records``).
 
+Cost: every step is recorded (no sampling). What a step costs is two clock reads, one
+dict and one line of text; the step line is formatted by hand (``_step_line``: the
+same JSON ``json.dumps`` writes, at a fraction of its cost, which was most of the
+monitor's time per step) and the batch size is read along the path the first batch
+took (``_SizeReader``). ``benchmarks/bench_monitor.py`` measures it.
+
 This module runs inside users' training loops: it imports the standard library only.
 """
 
@@ -72,6 +78,74 @@ def _batch_size(batch: Any) -> int | None:
         else:
             return None
     return None
+
+
+class _SizeReader:
+    """``_batch_size`` for a loader whose batches keep one shape of nesting: remembers the
+    path (keys/indices) to the first tensor found in the first batch and follows it;
+    falls back to the full search when the path does not lead to a shaped value."""
+
+    def __init__(self) -> None:
+        self.path: tuple[Any, ...] | None = None
+
+    def __call__(self, batch: Any) -> int | None:
+        if self.path is not None:
+            try:
+                x = batch
+                for key in self.path:
+                    x = x[key]
+                return int(x.shape[0])
+            except Exception:
+                self.path = None
+        self.path = _path_to_tensor(batch)
+        return _batch_size(batch)
+
+
+def _path_to_tensor(batch: Any) -> tuple[Any, ...] | None:
+    path: list[Any] = []
+    for _ in range(3):
+        if hasattr(batch, "shape") and getattr(batch, "shape", None):
+            return tuple(path)
+        if isinstance(batch, dict) and batch:
+            key = next(iter(batch))
+            path.append(key)
+            batch = batch[key]
+        elif isinstance(batch, (list, tuple)) and batch:
+            path.append(0)
+            batch = batch[0]
+        else:
+            return None
+    return None
+
+
+def _json(v: Any) -> str:
+    """JSON for one value of a step record, fast for what a step holds (int, bool, None)."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if type(v) is int:
+        return str(v)
+    return json.dumps(v, separators=(",", ":"), default=str)
+
+
+_STEP_KEYS = frozenset(("kind", "step", "epoch", "epoch_step", "t", "data_wait_s", "samples", "warmup", "step_s",
+                        "comm_s", "compute_s"))
+
+
+def _step_line(rec: dict[str, Any]) -> str:
+    """One step record as the line ``json.dumps(rec, separators=(",", ":"))`` writes (same
+    keys, order and values; the times are finite floats, whose repr is JSON), ~5x cheaper.
+    Keys a step gains later (``batch_bytes``, ``tokens``, ``gpu_s``) go through ``_json``."""
+    line = (f'{{"kind":"step","step":{rec["step"]},"epoch":{_json(rec["epoch"])},"epoch_step":{rec["epoch_step"]},'
+            f'"t":{rec["t"]!r},"data_wait_s":{rec["data_wait_s"]!r},"samples":{_json(rec["samples"])},'
+            f'"warmup":{"true" if rec["warmup"] else "false"},"step_s":{rec["step_s"]!r},"comm_s":{rec["comm_s"]!r},'
+            f'"compute_s":{rec["compute_s"]!r}')
+    if len(rec) > len(_STEP_KEYS):
+        line += "".join(f",{json.dumps(k)}:{_json(v)}" for k, v in rec.items() if k not in _STEP_KEYS)
+    return line + "}"
 
 
 def _batch_bytes(batch: Any) -> int:
@@ -111,11 +185,22 @@ class Monitor:
         self.world_size = int(os.environ.get("WORLD_SIZE", 1)) if world_size is None else world_size
         self.warmup_steps = warmup_steps
         self.flush_every = max(1, flush_every)
+        self._cuda = self._cuda_enabled(cuda)
+        self._start(run_dir, meta)
+
+    def restart(self, run_dir: str | os.PathLike, meta: dict[str, Any] | None = None) -> None:
+        """Close these records and start new ones under ``run_dir``: same rank, hooks
+        (``watch_ddp``) kept. For one process that measures several loader settings in
+        turn (``reference_train --session``, used by ``ncclDoctor sweep-workers``)."""
+        self.close()
+        self._start(run_dir, meta)
+
+    def _start(self, run_dir: str | os.PathLike, meta: dict[str, Any] | None) -> None:
+        warmup_steps = self.warmup_steps
         self.path = Path(run_dir) / "monitor" / f"rank-{self.rank}.jsonl"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fh = open(self.path, "w", encoding="utf-8")
         self._pending: list[str] = []
-        self._cuda = self._cuda_enabled(cuda)
         self._events: tuple[Any, Any] | None = None
         self._gpu_pending: list[tuple[dict[str, Any], Any, Any]] = []
         self._open: dict[str, Any] | None = None  # the step in progress
@@ -125,6 +210,7 @@ class Monitor:
         self._epoch_batches = 0
         self._epoch_step = 0
         self._closed = False
+        self._size = _SizeReader()
         self._write({
             "kind": "meta", "rank": self.rank, "world_size": self.world_size,
             "local_rank": int(os.environ.get("LOCAL_RANK", 0)), "host": socket.gethostname(), "addr": _node_addr(),
@@ -168,7 +254,7 @@ class Monitor:
                 self._flush()
                 return
             t1 = _clock()
-            self._begin_step(t0, t1, _batch_size(batch))
+            self._begin_step(t0, t1, self._size(batch))
             if self._epoch_step == 0 and self._open is not None:  # once per epoch: cheap enough
                 self._open["batch_bytes"] = _batch_bytes(batch)
             yield batch
@@ -192,7 +278,7 @@ class Monitor:
             self._comm += _clock() - t0
 
     def add_comm(self, seconds: float) -> None:
-        self._comm += seconds
+        self._comm += float(seconds)  # a numpy/torch scalar would not format as JSON in _step_line
 
     def watch_ddp(self, ddp_model: Any, process_group: Any = None) -> None:
         """Time DDP's gradient all_reduce through a comm hook (DDP takes one hook only:
@@ -257,7 +343,7 @@ class Monitor:
         if self._cuda and self._events is not None:
             self._gpu_time(rec)
         else:
-            self._write(rec)
+            self._pending.append(_step_line(rec))
         if len(self._pending) >= self.flush_every:
             self._flush()
 
@@ -276,7 +362,7 @@ class Monitor:
     def _gpu_done(self, rec: dict[str, Any], start: Any, end: Any) -> None:
         end.synchronize()  # a no-op unless the queue is long or we are closing
         rec["gpu_s"] = start.elapsed_time(end) / 1000.0
-        self._write(rec)
+        self._pending.append(_step_line(rec))
 
     def _write(self, rec: dict[str, Any]) -> None:
         self._pending.append(json.dumps(rec, separators=(",", ":")))

@@ -21,6 +21,8 @@ gloo on CPU, nccl on GPU (``--backend auto``). What it does:
   factory, called as ``function(rank=, world_size=, num_workers=, pin_memory=,
   prefetch_factor=, persistent_workers=)``, with a stand-in step of ``--step-ms``
   compute plus one all_reduce.
+- ``--session DIR``: one launch, several loader settings in turn, each chosen while the
+  job runs (``reference_train.session``; ``ncclDoctor sweep-workers`` uses it).
 
 Exit status: 0 done; 2 bad arguments or data files (one line on stderr).
 """
@@ -68,6 +70,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     a("--stand-in-numel", type=int, default=1 << 16, help="elements all-reduced per stand-in step")
     a("--timeout", type=float, default=300.0, help="process-group timeout in seconds")
     a("--log-every", type=int, default=20)
+    a("--session", default=None,
+      help="serve loader settings named in DIR/next-<i>.json in turn, one launch (see reference_train.session)")
     args = p.parse_args(argv)
     for name in ("epochs", "batch_size", "synthetic_train", "synthetic_test", "log_every"):
         if getattr(args, name) < 1:
@@ -98,13 +102,16 @@ def _monitor(args: argparse.Namespace, source: str):
     return Monitor(args.monitor_dir, warmup_steps=args.warmup_steps, meta={"config": dict(vars(args)), "data": source})
 
 
-def _train(args: argparse.Namespace, ctx, loader, mon, user_fn) -> tuple[int, float, object]:
-    """All epochs, up to --max-steps; returns (steps, last loss, the DDP model or None)."""
+def _train(args: argparse.Namespace, ctx, loader, mon, user_fn, built=None) -> tuple[int, float, object]:
+    """All epochs, up to --max-steps; returns (steps, last loss, the DDP model or None).
+    ``built``: the model, optimizer, scaler and AMP flag of an earlier call (--session)."""
     from reference_train import train
 
     steps, loss, ddp = 0, float("nan"), None
     budget = args.max_steps or float("inf")
-    if user_fn is None:
+    if user_fn is None and built is not None:
+        ddp, opt, scaler, use_amp = built
+    elif user_fn is None:
         ddp, opt, scaler, use_amp = train.build(args, ctx)
         if hasattr(mon, "watch_ddp"):
             mon.watch_ddp(ddp)
@@ -122,6 +129,17 @@ def _train(args: argparse.Namespace, ctx, loader, mon, user_fn) -> tuple[int, fl
     return steps, loss, ddp
 
 
+def make_loader(args: argparse.Namespace, ctx, train_ds, user_fn):
+    """The training DataLoader with the loader settings of ``args``."""
+    from reference_train import data
+
+    kw = data.loader_kwargs(args.num_workers, args.pin_memory, args.prefetch_factor, args.persistent_workers)
+    if user_fn is not None:
+        return user_fn(rank=ctx.rank, world_size=ctx.world, **{"prefetch_factor": None, "persistent_workers": False,
+                                                               **kw})
+    return data.make_loader(train_ds, args.batch_size, ctx.rank, ctx.world, args.seed, True, **kw)
+
+
 @record
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
@@ -137,12 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"reference_train: error: {exc}", file=sys.stderr)
         return 2
     ctx = train.setup(args.backend, args.timeout)
-    kw = data.loader_kwargs(args.num_workers, args.pin_memory, args.prefetch_factor, args.persistent_workers)
-    if user_fn is not None:
-        loader = user_fn(rank=ctx.rank, world_size=ctx.world,
-                         **{"prefetch_factor": None, "persistent_workers": False, **kw})
-    else:
-        loader = data.make_loader(train_ds, args.batch_size, ctx.rank, ctx.world, args.seed, True, **kw)
+    if args.session:
+        from reference_train import session
+
+        return session.serve(args, ctx, train_ds, user_fn, source)
+    loader = make_loader(args, ctx, train_ds, user_fn)
     mon = _monitor(args, source)
     if ctx.rank == 0:
         print(f"reference_train: {ctx.world} ranks, {ctx.backend} on {ctx.device.type}, data: {source}", flush=True)

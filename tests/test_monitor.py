@@ -149,3 +149,28 @@ def test_slow_loader_on_one_rank_is_detected_and_named(tmp_path):
     assert ranks[1]["data_wait_ms"] > 30 and ranks[0]["comm_ms"] > 30  # rank 0 waits in the all_reduce
     assert (run / "report.md").read_text().count("Per-rank data wait") == 1
     assert schema_errors(rep) == []
+
+
+def test_step_lines_are_the_json_that_json_dumps_writes():
+    """The hand-formatted step line (the monitor's per-step cost) must read back exactly
+    as json.dumps's: plain steps, None samples, a step with the keys added later."""
+    from ncclDoctor.monitor import _step_line
+
+    base = {"kind": "step", "step": 7, "epoch": 2, "epoch_step": 3, "t": 12345.678901234, "data_wait_s": 1.5e-05,
+            "samples": 32, "warmup": False, "step_s": 0.0101, "comm_s": 0.0, "compute_s": 0.010085}
+    cases = [base, {**base, "samples": None, "warmup": True, "epoch": "a"},
+             {**base, "batch_bytes": 4096, "tokens": 20, "gpu_s": 0.004, "note": [1, "x"]}]
+    for rec in cases:
+        line = _step_line(rec)
+        assert line == json.dumps(rec, separators=(",", ":"))
+        assert json.loads(line) == rec
+
+
+def test_batch_size_follows_the_first_batchs_path_and_falls_back(tmp_path):
+    """The cached path to the batch's tensor must not stick when the batch's shape changes."""
+    batches = [(torch.zeros(4, 2), 1), (torch.zeros(3, 2), 1), {"x": torch.zeros(5)}, [torch.zeros(6, 1)], 7]
+    with Monitor(tmp_path, rank=0, world_size=1, warmup_steps=0) as mon:
+        for _ in mon.iter(batches):
+            pass
+    steps = [r for r in read_records(tmp_path)[0] if r["kind"] == "step"]
+    assert [r["samples"] for r in steps] == [4, 3, 5, 6, None]

@@ -20,7 +20,7 @@ from ncclDoctor.rules.codes import dl as dl_rules
 from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.sweep import checks, plan
 from ncclDoctor.sweep.plan import Axes, Config
-from ncclDoctor.sweep.runner import RunResult, child_env, run_config
+from ncclDoctor.sweep.runner import RunResult, Session, child_env, run_config
 
 Progress = Callable[[int, int, str, "RunResult | None"], None]
 
@@ -46,6 +46,7 @@ class SweepOptions:
     step_ms: float = 10.0
     backend: str = "auto"
     stall_share: float = 0.10
+    one_launch: bool | None = None  # configurations in one trainer launch (runner.Session); None: adaptive only
     common: CommonOptions = field(default_factory=CommonOptions)  # --out, --fail-on, --select, ...
     extra_args: list[str] = field(default_factory=list)  # more reference_train options
 
@@ -120,7 +121,11 @@ def resolve(opts: SweepOptions, host: dict[str, Any]) -> Resolved:
 
 
 class Measurer:
-    """Runs configurations within the time budget and remembers every result."""
+    """Runs configurations within the time budget and remembers every result.
+
+    Each configuration runs in its own torchrun launch (``run_config``), or, with
+    ``one_launch`` (the adaptive search's default), in one trainer launch that serves
+    them in turn (``runner.Session``); ``close()`` ends that launch."""
 
     def __init__(self, r: Resolved, opts: SweepOptions, env: dict[str, str], progress: Progress | None, planned: int):
         self.r, self.opts, self.env, self.progress = r, opts, env, progress
@@ -129,6 +134,24 @@ class Measurer:
         self.t0 = time.monotonic()
         self.cut_short: list[Config] = []
         self.planned = planned
+        self.one_launch = (not opts.grid) if opts.one_launch is None else opts.one_launch
+        self.session: Session | None = None
+        self.sessions = 0
+
+    def run(self, cfg: Config) -> RunResult:
+        if not self.one_launch:
+            return run_config(cfg, self.r.nproc, self.r.trainer_args, self.r.run_dir, self.env,
+                              deadline_s=self.left_s(), windows=self.opts.windows, stall_share=self.opts.stall_share)
+        if self.session is None or not self.session.alive:
+            self.session = Session(self.r.nproc, self.r.trainer_args, self.r.run_dir, self.env, self.opts.windows,
+                                   self.opts.stall_share, index=self.sessions)
+            self.sessions += 1
+        return self.session.run(cfg, deadline_s=self.left_s())
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.stop()
+            self.session = None
 
     def left_s(self) -> float:
         return self.r.budget_s - (time.monotonic() - self.t0)
@@ -152,8 +175,7 @@ class Measurer:
         self.planned = max(self.planned, len(self.results) + 1)
         if self.progress:
             self.progress(len(self.results), self.planned, cfg.label, None)
-        res = run_config(cfg, self.r.nproc, self.r.trainer_args, self.r.run_dir, self.env, deadline_s=self.left_s(),
-                         windows=self.opts.windows, stall_share=self.opts.stall_share)
+        res = self.run(cfg)
         self.results[cfg] = res
         self.order.append(cfg)
         if self.progress:
@@ -246,6 +268,7 @@ def conclude(report: Report, m: Measurer, pred: dict[str, Any] | None, host: dic
         "warmup_steps": opts.warmup_steps, "axes": asdict(r.axes), "metric": "samples_per_s", "rows": configs,
         "prediction": pred,
         "wall_s": round(time.monotonic() - m.t0, 2), "not_measured": [c.label for c in m.cut_short],
+        "launches": m.sessions if m.one_launch else len(m.order),
         "recommendation": None,
     }
     if pick is None:
@@ -305,6 +328,7 @@ def run_sweep(opts: SweepOptions, argv: list[str] | None = None, progress: Progr
         report.add(run_rules.INTERRUPTED.finding("Interrupted by the user; the sweep below is partial."))
         outcome = ExitCode.INTERRUPTED
     finally:
+        m.close()
         code = conclude(report, m, pred, report.host, mode)
         outcome = outcome if outcome != ExitCode.OK else code
         report.duration_s = round(time.monotonic() - t0, 3)

@@ -7,6 +7,16 @@ its throughput is computed (``ncclDoctor.analysis.stalls``): steady state only, 
 
 Every run has a deadline; when it passes (or on Ctrl-C) torchrun and every descendant
 are stopped and reaped (``ncclDoctor.launch.process.stop_tree``).
+
+Two ways to run a configuration, with the same folder, records and result:
+
+``run_config``  its own torchrun launch (``--grid``; the benchmark's re-measurements)
+``Session``     one launch of the trainer with ``--session`` that runs configurations in
+                turn as the adaptive search names them (``reference_train.session``):
+                torchrun, torch's import in every rank, the process group and the model
+                are paid once per sweep instead of once per configuration. A session
+                that dies or misses a deadline is stopped and reaped; the next
+                configuration starts a new one.
 """
 
 from __future__ import annotations
@@ -96,10 +106,14 @@ def run_config(cfg: Config, nproc: int, trainer_args: list[str], run_dir: Path, 
         if proc.poll() is None:
             process.stop_tree(proc)
     elapsed = time.monotonic() - t0
-    res = RunResult(cfg, status, elapsed, proc.returncode, folder=str(folder))
-    if status == "ok" and proc.returncode != 0:
-        res.status = "failed"
-        res.error = _last_error(folder)
+    error = _last_error(folder) if status == "ok" and proc.returncode != 0 else ""
+    return result(cfg, "failed" if error else status, elapsed, proc.returncode, folder, error, windows, stall_share)
+
+
+def result(cfg: Config, status: str, elapsed: float, returncode: int | None, folder: Path, error: str, windows: int,
+           stall_share: float) -> RunResult:
+    """A configuration's outcome from its monitor records (steady state only)."""
+    res = RunResult(cfg, status, elapsed, returncode, folder=str(folder), error=error)
     records = read_records(folder)
     if records:
         res.analysis, res.findings = stalls.analyse(records, stall_share=stall_share, windows=windows)
@@ -122,3 +136,62 @@ def _last_error(folder: Path) -> str:
         if "error" in ln.lower() or "Error" in ln:
             return ln[:300]
     return lines[-1][:300] if lines else "no output"
+
+
+class Session:
+    """A running ``reference_train --session`` launch; ``run(cfg, deadline_s)`` measures one
+    configuration in it. Elapsed time of the first configuration includes the launch."""
+
+    def __init__(self, nproc: int, trainer_args: list[str], run_dir: Path, env: dict[str, str], windows: int = 3,
+                 stall_share: float = 0.10, index: int = 0):
+        self.folder = run_dir / "sessions" / str(index)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.windows, self.stall_share = windows, stall_share
+        argv = torchrun_argv(LaunchSpec(nproc_per_node=nproc, module="reference_train",
+                                        log_dir=str(self.folder / "logs")), [*trainer_args, f"--session={self.folder}"])
+        write_json_atomic(self.folder / "launch.json", {"argv": argv})
+        self.started = time.monotonic()
+        self.proc = process.start_logged(argv, env, self.folder / "torchrun.log")
+        self.served = 0
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def run(self, cfg: Config, deadline_s: float) -> RunResult:
+        folder = self.folder.parent.parent / "configs" / cfg.label
+        folder.mkdir(parents=True, exist_ok=True)
+        i = self.served
+        t0 = self.started if i == 0 else time.monotonic()
+        loader = {k: v for k, v in cfg.to_dict().items() if k != "label"}
+        write_json_atomic(self.folder / f"next-{i}.json", {"loader": loader, "monitor_dir": str(folder)})
+        write_json_atomic(folder / "launch.json", {"session": str(self.folder), "index": i, "config": cfg.to_dict(),
+                                                   "deadline_s": deadline_s})
+        done, end = self.folder / f"done-{i}.json", time.monotonic() + max(1.0, deadline_s)
+        status, error = "timeout", ""
+        try:
+            while time.monotonic() < end:
+                if done.exists():
+                    status = "ok"
+                    break
+                if not self.alive:
+                    status, error = "failed", _last_error(self.folder)
+                    break
+                time.sleep(0.05)
+        finally:  # a deadline, a failure or Ctrl-C: no process outlives the command
+            if status != "ok":
+                self.stop()
+        self.served += 1
+        rc = None if self.alive else self.proc.returncode
+        return result(cfg, status, time.monotonic() - t0, rc, folder, error, self.windows, self.stall_share)
+
+    def stop(self, grace_s: float = 20.0) -> None:
+        """Ask the ranks to leave; stop and reap the tree if they have not within ``grace_s``."""
+        if self.alive:
+            write_json_atomic(self.folder / f"next-{self.served}.json", {"stop": True})
+            try:
+                self.proc.wait(timeout=grace_s if self.served else 0.1)
+            except subprocess.TimeoutExpired:
+                pass
+        if self.proc.poll() is None:
+            process.stop_tree(self.proc)
