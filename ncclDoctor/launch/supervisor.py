@@ -293,7 +293,10 @@ class Supervisor:
                 stop_tree(self.proc)
                 out.returncode = self.proc.returncode
                 return out
-            time.sleep(self.poll_s)
+            try:  # not a plain sleep: torchrun's exit is seen at once, not up to poll_s later
+                self.proc.wait(timeout=self.poll_s)
+            except subprocess.TimeoutExpired:
+                pass
 
     def _stalled(self, stall: Stall, now: float) -> Outcome:
         out = self._outcome("hang", None)
