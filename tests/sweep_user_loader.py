@@ -28,6 +28,7 @@ def make_loader(rank, world_size, num_workers, pin_memory, prefetch_factor, pers
     if os.environ.get("SWEEP_LOADER_LOG"):
         seen = {"rank": rank, "num_workers": loader.num_workers, "prefetch_factor": loader.prefetch_factor,
                 "persistent_workers": loader.persistent_workers, "pin_memory": loader.pin_memory}
-        with open(os.path.join(os.environ["SWEEP_LOADER_LOG"], f"{os.getpid()}.json"), "w") as f:
+        name = f"{os.getpid()}-{time.monotonic_ns()}.json"  # one process may build several (--session)
+        with open(os.path.join(os.environ["SWEEP_LOADER_LOG"], name), "w") as f:
             json.dump(seen, f)
     return loader

@@ -109,6 +109,7 @@ def test_sweep_recommends_more_workers_for_a_slow_loader_than_a_fast_one(tmp_pat
     assert {"DL007", "DL004"} <= codes  # the pick, and pin_memory being a no-op on CPU
     # the adaptive search measured n=0 and a few around the prediction, not the whole grid
     assert 0 in {c["num_workers"] for c in slow["results"]["sweep"]["rows"]}
+    assert slow["results"]["sweep"]["launches"] == fast["results"]["sweep"]["launches"] == 1
     assert "samples/s vs num_workers" in (tmp_path / "slow" / "report.md").read_text()
 
 
@@ -146,6 +147,32 @@ def test_prefetch_factor_and_persistent_workers_reach_the_dataloader(tmp_path):
     got = {(b["num_workers"], b["prefetch_factor"] if b["num_workers"] else None,
             b["persistent_workers"]) for b in built}
     assert got == want and len(built) == 2 * len(want), built
+
+
+@pytest.mark.slow
+def test_sweep_adaptive_runs_every_configuration_in_one_launch(tmp_path):
+    """The adaptive search's configurations (n=0, the walk, the variants at the pick) all
+    run in one trainer launch (reference_train --session): each row measured, each with
+    the DataLoader settings of its row as the ranks built it, and no second launch."""
+    log = tmp_path / "loaders"
+    log.mkdir()
+    p = run_cli("sweep-workers", "--out", str(tmp_path / "r"), "--json", "--workers", "0,1,2",
+                "--prefetch-factor", "2,4", "--persistent-workers", "both", "--windows", "2", "--window-steps", "4",
+                "--warmup-steps", "2", "--loader", "tests.sweep_user_loader:make_loader", "--step-ms", "2",
+                env=cli_env(SWEEP_LOADER_LOG=str(log)), timeout=300)
+    assert p.returncode in (0, 1), p.stderr[-2000:]
+    sweep = json.loads(p.stdout)["results"]["sweep"]
+    rows = sweep["rows"]
+    assert sweep["launches"] == 1 and len(rows) >= 3 and all(c["status"] == "ok" for c in rows), sweep
+    assert len(list((tmp_path / "r" / "sessions").iterdir())) == 1
+    want = {(c["num_workers"], c["prefetch_factor"] if c["num_workers"] else None, c["persistent_workers"])
+            for c in rows}
+    built = [json.loads(f.read_text()) for f in log.glob("*.json")]
+    got = [(b["num_workers"], b["prefetch_factor"] if b["num_workers"] else None, b["persistent_workers"])
+           for b in built]
+    assert set(got) == want and len(got) == 2 * len(rows), (got, want)
+    assert len({f.name.split("-")[0] for f in log.glob("*.json")}) == 2  # the same two rank processes built them all
+    assert any(c["persistent_workers"] for c in rows) and any(c["prefetch_factor"] == 4 for c in rows)
 
 
 def test_max_minutes_bounds_the_sweep_and_reports_the_cut(tmp_path):

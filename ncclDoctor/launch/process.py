@@ -116,6 +116,7 @@ class ForkedTorchrun:
     def __init__(self, argv: list[str], env: dict[str, str], log_path: str | os.PathLike):
         self.args = argv
         self.returncode: int | None = None
+        sys.audit("subprocess.Popen", argv[0], argv, None, env)  # as Popen does: audit hooks see torchrun start
         log = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice
             try:
