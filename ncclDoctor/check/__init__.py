@@ -35,6 +35,7 @@ from ncclDoctor.check import analyse, coordinate, failfast, launch
 from ncclDoctor.check.options import CheckOptions, Plan, plan
 from ncclDoctor.errors import CouldNotRun, ExitCode
 from ncclDoctor.finish import default_run_dir
+from ncclDoctor.report import html
 from ncclDoctor.report.model import Report
 from ncclDoctor.report.write import write_run_dir
 from ncclDoctor.rules.codes import run as run_rules
@@ -83,6 +84,7 @@ def run_check(opts: CheckOptions, argv: list[str] | None = None, on_event: Calla
         if progress:
             progress(f"launching {p.world_size} {p.backend} rank(s) under torchrun; run directory {p.run_dir}")
         job = launch.start(p, env, list(report.findings), on_event)
+        html.preload()  # while the ranks start (torchrun is forked by now): the report at the end is quicker
         outcome = job.wait()  # ok | failed | hang | interrupted; evidence gathered before teardown
         if outcome.phase == failfast.PHASE:
             fin.code = failfast.peer_stopped(report, job.control, outcome)

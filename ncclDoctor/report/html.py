@@ -90,6 +90,17 @@ def _pyplot() -> Any | None:
     return plt
 
 
+def preload() -> None:
+    """Import matplotlib in a daemon thread now, so the report written at the end of a
+    run does not wait for the import (the longest part of rendering it). For a caller
+    that has a wait ahead (``check`` while its ranks start); call it only after the
+    last fork of this process: a fork while the thread holds an import lock would leave
+    the child waiting on it."""
+    import threading
+
+    threading.Thread(target=_pyplot, name="ncclDoctor-preload-matplotlib", daemon=True).start()
+
+
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 
 
