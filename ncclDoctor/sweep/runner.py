@@ -179,18 +179,19 @@ class Session:
                     break
                 time.sleep(0.05)
         finally:  # a deadline, a failure or Ctrl-C: no process outlives the command
-            if status != "ok":
-                self.stop()
-        self.served += 1
+            self.served += 1
+            if status != "ok" and self.proc.poll() is None:
+                process.stop_tree(self.proc)  # stuck inside this configuration: no polite stop
         rc = None if self.alive else self.proc.returncode
         return result(cfg, status, time.monotonic() - t0, rc, folder, error, self.windows, self.stall_share)
 
     def stop(self, grace_s: float = 20.0) -> None:
-        """Ask the ranks to leave; stop and reap the tree if they have not within ``grace_s``."""
+        """Ask the ranks to leave (they wait for the next instruction); stop and reap the
+        tree if they have not left within ``grace_s``."""
         if self.alive:
             write_json_atomic(self.folder / f"next-{self.served}.json", {"stop": True})
             try:
-                self.proc.wait(timeout=grace_s if self.served else 0.1)
+                self.proc.wait(timeout=grace_s)
             except subprocess.TimeoutExpired:
                 pass
         if self.proc.poll() is None:
