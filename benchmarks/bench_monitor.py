@@ -12,7 +12,9 @@ Figures, all measured in this run:
    monitored round against the plain round next to it). Target (issue 15): < 0.5 %.
 2. Direct: the monitor's own cost per step (a loop with no work), in microseconds, and
    that cost as a share of a 10 ms step: what the A/B figure should converge to when
-   the machine is quiet enough to resolve it.
+   the machine is quiet enough to resolve it. Printed twice: wall time, and this
+   thread's CPU time (``time.thread_time``), which leaves out the time the thread was
+   not running (on a loaded host, most of the wall-time figure).
 3. ``--compare-with FILE``: another version of ``monitor.py`` (e.g. from ``git show
    REV:ncclDoctor/monitor.py``) timed the same way, in the same process, interleaved.
 
@@ -48,6 +50,16 @@ def plain(batches, step_s: float, folder: str, cls=None) -> float:
 
 
 SETUP: list[float] = []
+
+
+def direct_cost(batches, folder: str, cls=Monitor) -> tuple[float, float]:
+    """(wall, thread CPU) seconds per step of a monitored loop that does nothing else."""
+    mon = cls(folder, rank=0, world_size=1)
+    w0, c0 = time.perf_counter(), time.thread_time()
+    for _ in mon.iter(batches, epoch=0):
+        pass
+    mon.close()
+    return (time.perf_counter() - w0) / len(batches), (time.thread_time() - c0) / len(batches)
 
 
 def monitored(batches, step_s: float, folder: str, cls=Monitor) -> float:
@@ -94,7 +106,7 @@ def main() -> None:
     if a.compare_with:
         arms["other"] = (monitored, other_monitor(a.compare_with))
     times: dict[str, list[float]] = {k: [] for k in arms}
-    direct: dict[str, list[float]] = {k: [] for k in arms if k != "plain"}
+    direct: dict[str, list[tuple[float, float]]] = {k: [] for k in arms if k != "plain"}
     start_load = load()
     tiny = [(torch.zeros(32), torch.zeros(32))] * 5000
     with tempfile.TemporaryDirectory() as d:
@@ -104,7 +116,7 @@ def main() -> None:
                 times[name].append(fn(batches, step_s, f"{d}/{name}{i}", cls))
         for i in range(5):
             for name in direct:
-                direct[name].append(monitored(tiny, 0.0, f"{d}/direct-{name}{i}", arms[name][1]) / len(tiny))
+                direct[name].append(direct_cost(tiny, f"{d}/direct-{name}{i}", arms[name][1]))
     med = statistics.median
     b = med(times["plain"])
     print(f"steps per round {a.steps}, step {a.step_ms:g} ms, rounds {a.rounds} (ABBA)")
@@ -113,12 +125,14 @@ def main() -> None:
         m = med(times[name])
         lo, hi = interval(times[name], times["plain"])
         pairs = med(x / y for x, y in zip(times[name], times["plain"]))
-        us = 1e6 * med(direct[name])
+        us = 1e6 * med(w for w, _ in direct[name])
+        cpu_us = 1e6 * med(c for _, c in direct[name])
         label = "monitored" if name == "monitored" else f"other ({a.compare_with})"
         print(f"{label}: median {m:.4f} s  ({1000 * m / a.steps:.3f} ms/step)")
         print(f"  A/B overhead  {100 * (m / b - 1):+.2f} %  (90% interval {100 * (lo - 1):+.2f} to "
               f"{100 * (hi - 1):+.2f} %; median per-pair {100 * (pairs - 1):+.2f} %)  (target < 0.5 %)")
-        print(f"  direct cost   {us:.1f} us/step = {100 * us / (1000 * a.step_ms):.3f} % of a {a.step_ms:g} ms step")
+        print(f"  direct cost   {us:.1f} us/step wall = {100 * us / (1000 * a.step_ms):.3f} % of a {a.step_ms:g} ms "
+              f"step; {cpu_us:.1f} us/step CPU = {100 * cpu_us / (1000 * a.step_ms):.3f} %")
     print(f"Monitor() setup {1000 * med(SETUP):.1f} ms once per job (not per step)")
     print(f"load average: {start_load} at the start, {load()} at the end")
 
