@@ -19,7 +19,9 @@ compared by median, with the same bootstrap interval, and by the median of the p
 ratios (each check run against the bare run next to it: drift cancels within a pair).
 Targets (issue 15): busbw within +-5% for sizes >= 4 MiB (1 MiB is printed, not judged);
 check wall time <= 1.5x the bare script's. The load average at the start and the end is
-printed: the figures mean little without it on a shared machine.
+printed: the figures mean little without it on a shared machine. The check runs with
+``--max-seconds 0`` (no time budget): on a loaded host the default 120 s budget would
+stop its sweep early, and the benchmark compares the same work on both sides.
 
 ``--also-root DIR`` adds a third arm in the same rotation (bare, check, other; then
 reversed): ``ncclDoctor check`` run from another source tree (e.g. ``git archive`` of an
@@ -72,7 +74,8 @@ def bare(nproc: int) -> tuple[float, dict[int, float]]:
 def check(nproc: int, out: str, root: Path = ROOT) -> tuple[float, dict[int, float]]:
     wall, stdout = timed([sys.executable, "-m", "ncclDoctor", "check", "--json", "--out", out,
                           f"--nproc-per-node={nproc}",
-                          "-b", "1K", "-e", "16M", "-f", "4", "-w", str(WARMUP), "-n", str(ITERS)], root)
+                          "-b", "1K", "-e", "16M", "-f", "4", "-w", str(WARMUP), "-n", str(ITERS),
+                          "--max-seconds", "0"], root)
     rep = json.loads(stdout)
     return wall, {r["size"]: r["busbw_gbps"] for r in rep["results"]["all_reduce"]["rows"]}
 
