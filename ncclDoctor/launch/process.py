@@ -105,7 +105,22 @@ def stop_tree(proc: subprocess.Popen, grace_s: float = GRACE_S) -> None:
 def _can_fork_torchrun(argv: list[str], env: dict[str, str]) -> bool:
     return (os.name == "posix" and tuple(argv[1:3]) == TORCHRUN and argv[0] == sys.executable
             and "torch.distributed" in sys.modules
-            and os.environ.get("NCCLDOCTOR_TORCHRUN_FORK", env.get("NCCLDOCTOR_TORCHRUN_FORK", "1")) != "0")
+            and os.environ.get("NCCLDOCTOR_TORCHRUN_FORK", env.get("NCCLDOCTOR_TORCHRUN_FORK", "1")) != "0"
+            and _no_import_in_flight())
+
+
+def _no_import_in_flight(wait_s: float = 30.0) -> bool:
+    """Our own background imports (``report.html.preload``: threads named
+    ``ncclDoctor-preload-*``) finished: a fork while one holds a module's import lock
+    would leave the child waiting on that lock for ever. Waits up to ``wait_s``; False
+    (start torchrun the ordinary way) if one is still running."""
+    import threading
+
+    busy = [t for t in threading.enumerate() if t.name.startswith("ncclDoctor-preload")]
+    end = time.monotonic() + wait_s
+    for t in busy:
+        t.join(timeout=max(0.0, end - time.monotonic()))
+    return not any(t.is_alive() for t in busy)
 
 
 class ForkedTorchrun:
