@@ -41,6 +41,7 @@ INTEGRATION = (
     "tests/test_sweep.py::test_prefetch_factor_and_persistent_workers_reach_the_dataloader",
     "tests/test_sweep.py::test_max_minutes_bounds_the_sweep_and_reports_the_cut",
     "tests/test_packaging.py",
+    "tests/test_process_fork.py",  # torchrun itself, forked (launch.process)
     "tests/test_supervisor.py::test_a_",  # a second client of the generic supervisor, under real torchrun
     "tests/test_preflight.py::test_the_same_nccl_conf_gives_the_same_env_and_net_findings_through_env_and_check",
     "tests/test_budget.py::test_a_",  # the hung and the slow rank under real torchrun (issue 15)
