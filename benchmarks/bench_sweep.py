@@ -7,8 +7,12 @@ Both sweeps run the reference trainer (2 ranks, gloo) with an I/O-like per-sampl
 decode cannot show workers scaling). Printed, from this run only:
 
 - each sweep's wall time, configurations run, pick and its throughput;
-- adaptive wall time / grid wall time (target <= 50 %);
+- adaptive wall time / grid wall time (target <= 30 %, issue 15);
 - adaptive pick's throughput / the grid's best (target >= 95 %).
+
+The adaptive sweep runs its configurations in one trainer launch (``runner.Session``),
+the grid in one launch each; the paired re-measurement below launches each run afresh,
+so the verdict on the pick does not rest on the one-launch measurement.
 
 What "the grid's best throughput" is: the throughput of the configuration the grid
 found best, measured under the same conditions as the pick. The grid's own figure for
@@ -62,7 +66,8 @@ def main() -> None:
         paired = pair(d, g, ad, a)
     for name, sw, tp in (("grid", g, g_tp), ("adaptive", ad, ad_tp)):
         rec = sw["recommendation"] or {}
-        print(f"{name:9} wall {sw['wall_s']:7.1f} s  runs {len(sw['rows']):2}  pick {rec.get('label')}  "
+        print(f"{name:9} wall {sw['wall_s']:7.1f} s  runs {len(sw['rows']):2}  launches {sw.get('launches')}  "
+              f"pick {rec.get('label')}  "
               f"({rec.get('samples_per_s', 0):.0f} samples/s)  measured: " + ", ".join(f"{k}={v:.0f}"
                       for k, v in tp.items()))
     best_label = max(g_tp, key=g_tp.get)
@@ -81,7 +86,7 @@ def main() -> None:
               + ", ".join(f"{x:.0f}" for x in rates) + f" samples/s (median {statistics.median(rates):.0f})")
     ratio = statistics.median(paired[pick]) / statistics.median(paired[best_label]) if pick != best_label else 1.0
     print(f"adaptive pick / grid best (paired)     : {100 * ratio:.1f} %   (target >= 95 %)")
-    print(f"adaptive wall / grid wall              : {100 * ad['wall_s'] / g['wall_s']:.1f} %   (target <= 50 %)")
+    print(f"adaptive wall / grid wall              : {100 * ad['wall_s'] / g['wall_s']:.1f} %   (target <= 30 %)")
 
 
 def pair(d: str, g: dict, ad: dict, a: argparse.Namespace) -> dict[str, list[float]]:
