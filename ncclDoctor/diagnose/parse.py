@@ -38,6 +38,7 @@ class LineParser:
         self.want_last_error = False
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
+        self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
 
     def want_more(self, _text: str) -> int:
         n, self._follow = self._follow, 0
@@ -52,7 +53,8 @@ class LineParser:
             if m.group("pg") is not None:
                 ev.pg = m.group("pg")
         else:
-            m2 = S.R_RANK_TAG.search(text) or S.R_SRUN.search(text)
+            m2 = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
+                S.R_SRUN.search(self._body)
             if m2:
                 ev.rank = int(m2.group(1))
         m3 = S.R_NCCL_PREFIX.search(text)
@@ -73,8 +75,11 @@ class LineParser:
 
     # -- the families ---------------------------------------------------------------
     def parse(self, lineno: int, text: str) -> Event | None:
+        if "\x1b" in text:
+            text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
+        self._body = body = S.strip_prefixes(text)
         if self.cf_section is not None:
-            handled, ev = self._child_failed(lineno, text)
+            handled, ev = self._child_failed(lineno, body)
             if handled:
                 return ev
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
@@ -86,14 +91,14 @@ class LineParser:
         elif self._cut is not None:
             start, head = self._cut
             self._cut = None
-            ev = self._families(start, head.rstrip() + " " + text.strip())
+            ev = self._families(start, head.rstrip() + " " + body.strip())
             if ev is not None:
                 return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._follow = 8
             return None
-        stray = S.R_CF_FIELD.match(text)
+        stray = S.R_CF_FIELD.match(body)
         if stray and stray.group(1) == "exitcode":  # a summary pasted without its header: keep the exit code
             x = S.R_CF_EXIT.match(stray.group(2).strip())
             ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])

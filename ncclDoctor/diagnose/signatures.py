@@ -76,6 +76,22 @@ R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
 R_SRUN = re.compile(r"^\s*(\d+): ")
+# mpirun --tag-output ("[1,3]<stderr>:" = job 1, rank 3) and --output-filename's "[1,3]<stdout>:".
+R_MPI_TAG = re.compile(r"\[\d{1,6},(\d{1,7})\]<std(?:out|err)>:")
+# Terminal colours (rich, loguru, colorlog, Lightning) and cursor codes: removed before matching.
+R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
+# What launchers and collectors put before a line, stripped (one after another) for the
+# patterns that anchor at the start (torchrun's summary fields, srun's "N: "): kubectl/Loki
+# ISO timestamps, "[2024-05-01 12:00:00,123]" and "[INFO]" of Python logging, torchrun's
+# "[default3]:" role prefix (a local rank), mpirun's "[1,3]<stderr>:", docker compose's
+# "trainer-1  | ". (pdsh's "host: " is not stripped: it cannot be told from "error_file: ".)
+R_LINE_PREFIX = re.compile(
+    r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?"
+    r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
+    r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
+    r"|\[\d{1,6},\d{1,7}\]<std(?:out|err)>:"
+    r"|[\w.\-]{1,64} {1,16}\| )\s?"
+)
 R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
@@ -183,6 +199,17 @@ R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; u
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
                           r"['\"]?([^'\"\s\\]{0,120})")
+
+
+def strip_prefixes(text: str) -> str:
+    """The line without what launchers and collectors put before it (``R_LINE_PREFIX``, at
+    most four, e.g. a kubectl timestamp then torchrun's ``[default0]:``)."""
+    for _ in range(4):
+        m = R_LINE_PREFIX.match(text)
+        if not m or not m.end():
+            break
+        text = text[m.end():]
+    return text
 
 
 def parse_timestamp(text: str) -> float | None:

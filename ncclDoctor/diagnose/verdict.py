@@ -74,6 +74,7 @@ class Verdict:
     confidence: str = "medium"
     culprits: list[int] = field(default_factory=list)
     proof: list[str] = field(default_factory=list)
+    job_wide: bool = False  # no single rank caused it, although the cause class may name one elsewhere
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -96,6 +97,11 @@ def _ranks(c: Collected, kind: str) -> list[int]:
 
 def _named(ranks: list[int]) -> str:
     return f"rank {_fmt_ranks(ranks)}" if ranks else "a rank the lines do not name"
+
+
+# NCCL's transport/proxy set-up files, where a 'Cuda failure' is the node's CUDA set-up, not a kernel
+_SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc)|"
+                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc):\d+ NCCL WARN Cuda failure")
 
 
 # --- a rank's own hard failure ---------------------------------------------------------
@@ -135,14 +141,25 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Rerun with NCCL_DEBUG=INFO to see the failing CUDA call and with CUDA_LAUNCH_BLOCKING=1 for the kernel; "
             "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors.",
         )
-    conf = "high" if len(ranks) == 1 else ("medium" if ranks else "medium")
+    conf, shared = "high" if len(ranks) == 1 else "medium", False
+    if evs and all(_SETUP_CUDA.search(e.text) for e in evs):
+        # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the
+        # container's CUDA, which every rank there shares, not one rank's kernel; name the rank as a lead only
+        conf, shared = "low", True
+        what += " while NCCL set up its transports (CUDA IPC/cuMem between the GPUs)"
+        fix += (" A failure at transport set-up is usually the environment every rank shares: the container's "
+                "CUDA vs the node's driver, or CUDA IPC/cuMem not allowed in the container (try NCCL_CUMEM_ENABLE=0 "
+                "and NCCL_P2P_DISABLE=1 as tests).")
     return Verdict(
         "cuda_error",
-        f"{_named(ranks)} hit {what}; it failed first, the others only lose it",
+        f"{_named(ranks)} hit {what}; "
+        + ("the other ranks share that environment, so it is a lead, not a culprit" if shared
+           else "it failed first, the others only lose it"),
         fix,
         conf,
         ranks,
         [e.brief() for e in evs[:3]],
+        job_wide=shared,
     )
 
 
@@ -302,14 +319,20 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if 12 in statuses:
         parts.append(ib_window(c))
     where = f" (peer {', '.join(peers)})" if peers else ""
-    ranks = _ranks(c, "ib_completion")  # the ranks whose HCA reported it: their link/path is the one to check
+    # The ranks whose HCA reported it: their link/path (or their node's HCA) is the one to check, but a
+    # link has two ends and the rank only reported it, so no rank is the culprit (JOB_WIDE).
+    ranks = _ranks(c, "ib_completion")
+    nodes = sorted({e.host for e in evs if e.host})[:3]
+    on = (" on " + _named(ranks) if ranks else "") + (f" (host {', '.join(nodes)})" if nodes else "")
     return Verdict(
         "ib_fabric",
-        f"InfiniBand/RoCE completion errors{' on ' + _named(ranks) if ranks else ''}{where}: " + "; ".join(parts),
+        f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts)
+        + ("; check the HCA and links of that node first, the ranks are not at fault" if ranks else ""),
         "; ".join(dict.fromkeys(fixes)) + ". Run `ncclDoctor check --nodes N` to localize the bad link.",
-        "medium" if ranks else "high",
-        ranks,
+        "high",
+        [],
         [e.brief() for e in evs[:3]],
+        job_wide=len(ranks) != 1,  # several ranks' HCAs (or a node's) reported it: none of them failed first
     )
 
 
@@ -825,7 +848,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
 def reconcile(v: Verdict, ks: list[Conclusion]) -> None:
     """Keep the conclusions consistent with the verdict: when the cause is job-wide (a
     setting, the fabric, the launch), a rank that merely reported it first is not a culprit."""
-    if v.cause in JOB_WIDE:
+    if v.cause in JOB_WIDE or v.job_wide:
         for k in ks:
             if k.kind in ("first_failure", "culprit") and k.confidence != "low":
                 k.confidence = "low"

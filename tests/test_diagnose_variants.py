@@ -1,0 +1,77 @@
+"""diagnose reads the same log the same way whatever launcher or collector printed it
+(issue #14: generalise to real logs, not to one wording), and reads the wordings of the
+NCCL and torch versions the corpus has no case for. Verbatim lines cite their source."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from ncclDoctor.diagnose import diagnose
+from ncclDoctor.diagnose.parse import LineParser
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("bench_diagnose_accuracy",
+                                               ROOT / "benchmarks" / "bench_diagnose_accuracy.py")
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+TIMEOUT = ("[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout: "
+           "WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) "
+           "ran for 600060 milliseconds before timing out.")
+
+
+def _verdict(tmp_path, text: str, name: str = "job.log") -> dict:
+    (tmp_path / name).write_text(text)
+    return diagnose([str(tmp_path / name)]).results["diagnose"]["verdict"]
+
+
+@functools.cache
+def _base() -> tuple[list[dict], dict[str, dict]]:
+    cases = bench.load_cases("all")
+    return cases, {c["id"]: bench.score(c, diagnose(bench.inputs(c))) for c in cases}
+
+
+@pytest.mark.parametrize("variant", sorted(bench.VARIANTS))
+def test_every_corpus_case_scores_the_same_in_every_launcher_format(variant):
+    cases, base = _base()
+    changed = bench.run_variants(cases, base, only=variant)[variant]
+    assert not changed, [(cid, r["got"]) for cid, r in changed]
+
+
+@pytest.mark.parametrize("line, rank", [
+    (f"2024-05-01T12:00:00.123456789Z {TIMEOUT}", 1),                 # kubectl logs --timestamps
+    (f"\x1b[1;31m{TIMEOUT}\x1b[0m", 1),                               # a coloured terminal
+    (f"[default3]:{TIMEOUT}", 1),                                     # torchrun --tee 3
+    (f"[1,5]<stderr>:{TIMEOUT.replace('[Rank 1] ', '')}", 5),          # mpirun --tag-output: rank 5
+    (f"2024-05-01T12:00:00Z 11: {TIMEOUT.replace('[Rank 1] ', '')}", 11),  # a timestamp before srun -l's "11: "
+])
+def test_prefixes_do_not_hide_the_line_or_its_rank(line, rank):
+    ev = LineParser("x.log").parse(3, line)
+    assert ev is not None and ev.kind == "watchdog_timeout" and ev.rank == rank and ev.seq == 1580
+
+
+def test_torchrun_summary_behind_prefixes_is_read(tmp_path):
+    # torchrun's summary (torch/distributed/elastic/multiprocessing/errors) as kubectl prints it
+    summary = """torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
+============================================================
+train.py FAILED
+------------------------------------------------------------
+Failures:
+  <NO_OTHER_FAILURES>
+------------------------------------------------------------
+Root Cause (first observed failure):
+[0]:
+  time      : 2025-05-21_15:43:03
+  host      : worker-0
+  rank      : 3 (local_rank: 3)
+  exitcode  : -9 (pid: 14750)
+  error_file: <N/A>
+  traceback : Signal 9 (SIGKILL) received by PID 14750
+============================================================"""
+    text = "\n".join(f"2025-05-21T15:43:04.000Z \x1b[0m{line}" for line in summary.splitlines())
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "host_oom" and v["culprits"] == [3]
