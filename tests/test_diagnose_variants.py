@@ -75,3 +75,54 @@ Root Cause (first observed failure):
     text = "\n".join(f"2025-05-21T15:43:04.000Z \x1b[0m{line}" for line in summary.splitlines())
     v = _verdict(tmp_path, text)
     assert v["cause"] == "host_oom" and v["culprits"] == [3]
+
+
+# NCCL 2.0-2.3 (horovod/horovod#147, verbatim): the WARN line has no word "NCCL", the
+# return-code trail after it no trigger word at all (read as follow lines).
+OLD_NCCL = """node1:54573:54696 [1] include/socket.h:194 WARN Call to recv failed : Connection reset by peer
+node1:54573:54696 [1] INFO transport/net_ib.cu:537 -> 2
+node1:54573:54696 [1] INFO include/net.h:30 -> 2 [Net]
+node1:54573:54696 [1] INFO bootstrap.cu:169 -> 2
+node1:54573:54696 [1] INFO init.cu:400 -> 2
+"""
+
+
+@pytest.mark.parametrize("text", [
+    OLD_NCCL,
+    "training chatter\n" * 3 + OLD_NCCL.replace("\n", "\r\n"),
+    # NVIDIA/nccl#210, verbatim: socket.h's "Net : Socket creation failed : %s" pasted without its prefix
+    "include/socket.h:344 WARN Socket creation failed : Address family not supported by protocol\n",
+    # NCCL src/os/linux.cc:328 format "ncclOsSocketPollConnect to %s failed with error %s"
+    "gpu-7:1234:1290 [0] NCCL WARN ncclOsSocketPollConnect to 10.0.0.2<43210> failed with error Connection timed out\n",
+])
+def test_old_and_new_nccl_socket_wordings_are_set_up_failures(tmp_path, text):
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup" and "NCCL_SOCKET_IFNAME" in v["fix"] and not v["culprits"]
+
+
+def test_nccl_tests_cuda_failure_without_a_trigger_word(tmp_path):
+    # NVIDIA/nccl-tests#79, verbatim (the size column glued to the host name)
+    text = ("           8             2   float     sumzlabs-trainer: Test CUDA failure common.cu:253 'no kernel image "
+            "is available for execution on the device'\n .. zlabs-trainer: Test failure common.cu:393\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and "NVCC_GENCODE" in v["fix"] and v["confidence"] != "high"
+
+
+def test_torchruns_first_observed_failure_is_no_evidence_when_all_exit_alike(tmp_path):
+    # torchrun's summary with every rank exiting 1 in the same second (lamm-mit/SLRT#66 shape)
+    entry = """[{i}]:
+  time      : 2024-08-17_13:24:04
+  host      : server
+  rank      : {i} (local_rank: {i})
+  exitcode  : 1 (pid: 268083{i})
+  error_file: <N/A>
+  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html
+"""
+    text = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 60 + "\ntrain.py FAILED\n"
+            + "-" * 60 + "\nFailures:\n" + entry.format(i=1) + entry.format(i=2) + "-" * 60
+            + "\nRoot Cause (first observed failure):\n" + entry.format(i=0) + "=" * 60 + "\n")
+    (tmp_path / "job.log").write_text(text)
+    d = diagnose([str(tmp_path / "job.log")]).results["diagnose"]
+    first = [k for k in d["conclusions"] if k["kind"] == "first_failure"]
+    assert first and first[0]["confidence"] == "low" and "polled" in first[0]["message"]
+    assert d["verdict"]["confidence"] == "low" and d["verdict"]["culprits"] == []

@@ -50,8 +50,12 @@ SNIFF = 8192
 #   signal    the agent's "Received N death signal" / "closing signal SIGTERM"
 #   NET/IB    IB completion errors printed without the NCCL prefix
 #   onnection Connection reset/closed/refused in any format (NCCL 2.0-2.3 lines lack "NCCL")
+#   WARN      NCCL 2.0-2.3's "include/socket.h:194 WARN ..." (no word NCCL; its "-> 2" trail is
+#             read as follow lines, parse.py)
+#   ailure    nccl-tests' "Test CUDA failure common.cu:253 '...'" and other "failure" lines
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
-TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection")
+TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
+            b"ailure")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

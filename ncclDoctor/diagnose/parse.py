@@ -115,6 +115,8 @@ class LineParser:
                     self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
                     self.last_error.text += " | Last error: " + detail[:200]
                 return None
+        if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
+            self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
         if ev is not None and self._cut is not None and self._cut[0] == lineno:
             self._cut = None  # the line was whole enough to be read: nothing to join
@@ -341,11 +343,13 @@ class LineParser:
 
     def _nccl_info(self, lineno: int, text: str) -> Event | None:
         m = S.R_NCCL_PREFIX.search(text)
-        if not m and "NCCL WARN" not in text:
+        if not m and "WARN" not in text:
             return self._retcode(lineno, text)
         if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too
+            w = S.R_NCCL_WARN.search(text) or S.R_OLD_WARN.search(text)
+            if not m and w is None:
+                return self._retcode(lineno, text)
             ev = self._context(lineno, text, "nccl_warn")
-            w = S.R_NCCL_WARN.search(text)
             ev.data["warn"] = w.group(1).strip()[:200] if w else ""
             return ev
         nr = S.R_NRANKS.search(text)

@@ -347,8 +347,14 @@ def first_failure(c: Collected) -> list[Conclusion]:
     if roots:  # a root cause that only timed out is the first victim torchrun saw, not a cause
         e = roots[0]
         victim = e.data.get("signal") == "SIGABRT" and len(timeouts) > 1
-        conf = "low" if victim else "medium"
-        note = " (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else ""
+        # Every rank exiting with the same code in the same second: torchrun's "first" is the order it
+        # polled them in, not which failed first (a shared cause, e.g. the same exception on every rank).
+        alike = [x for x in c.child_failures if x is not e and x.data.get("exitcode") == e.data.get("exitcode")
+                 and (x.data.get("time") or e.data.get("time")) == e.data.get("time")]
+        conf = "low" if victim or alike else "medium"
+        note = (" (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else
+                f" ({len(alike)} other rank(s) exited with the same code in the same second: torchrun's 'first' is "
+                "only the order it polled them in)" if alike else "")
         return [Conclusion("first_failure", conf,
                            f"torchrun's first observed failure: rank {e.rank} on {e.host}, exit code "
                            f"{e.data.get('exitcode')}{note}", [e.rank] if e.rank is not None else [],

@@ -129,9 +129,14 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
                       r"refused|Broken pipe|"
                       r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign "
                       r"requested address|"
-                      r"Call to connect failed|is neither AF_INET\(2\) nor AF_INET6|no socket interface found", re.I)
+                      r"Call to connect failed|is neither AF_INET\(2\) nor AF_INET6|no socket interface found|"
+                      # NCCL 2.3-2.x socket.h ("Net : Socket creation failed : %s") and 2.2x's os/linux.cc
+                      # ("ncclOsSocketPollConnect to %s failed with error %s": Connection timed out)
+                      r"Socket creation failed|Connect to \S+ failed(?: with error| ?:) ?Connection timed out|"
+                      r"No usable listening interface found|no interface found", re.I)
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
-R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|Call to connect "
+R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|Call to connect returned|Socket creation failed|"
+                            r"[Nn]o (?:usable listening )?interface found|Call to connect "
                             r"failed|ncclSocketInit|"
                             r"no socket interface found|[Cc]onnect to \S+ (?:failed|returned)|"
                             r"No route to host|Connection refused|connection abort|Cannot assign requested address")
@@ -168,6 +173,9 @@ R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
 R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
 R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
+# NCCL 2.0-2.3 printed "[host:pid:tid [dev] ]include/socket.h:194 WARN ..." (no word NCCL), then its
+# return-code trail "host:pid:tid [dev] INFO bootstrap.cu:169 -> 2" on the next lines.
+R_OLD_WARN = re.compile(r"(?<![\w/.\-])[\w/.\-]{1,64}\.(?:h|cu|cc):\d{1,6} WARN (.*)")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
@@ -175,8 +183,9 @@ R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # The watchdog thread's own exception (a CUDA error it hit while polling events: the
 # first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
+# nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'".
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error \[CUDA\]: ([^\n]{1,120})|"
-                          r"Cuda failure (?:(\d{1,4}) )?'([^']{1,80})'")
+                          r"(?:Cuda|CUDA) failure (?:(\d{1,4}) |[\w/.\-]{1,64}:\d{1,6} )?'([^']{1,80})'")
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)")
 R_SHM = re.compile(r"posix_fallocate failed|shared memory segment|failed to extend /dev/shm")
 # NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,
