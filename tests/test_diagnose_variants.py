@@ -126,3 +126,38 @@ def test_torchruns_first_observed_failure_is_no_evidence_when_all_exit_alike(tmp
     first = [k for k in d["conclusions"] if k["kind"] == "first_failure"]
     assert first and first[0]["confidence"] == "low" and "polled" in first[0]["message"]
     assert d["verdict"]["confidence"] == "low" and d["verdict"]["culprits"] == []
+
+
+# torch/distributed/elastic/agent/server/api.py's format, as torchrun 2.x prints it (INFO level)
+RDZV_RESULT = ("[2024-05-01 12:00:00,123] torch.distributed.elastic.agent.server.api: [INFO] [default] "
+               "Rendezvous complete for workers. Result:\n") + """  restart_count=0
+  master_addr=127.0.0.1
+  master_port=29500
+  group_rank=1
+  group_world_size=2
+  local_ranks=[0, 1]
+  role_ranks=[2, 3]
+  global_ranks=[2, 3]
+  role_world_sizes=[4, 4]
+  global_world_sizes=[4, 4]
+"""
+
+
+def test_torchruns_printed_config_is_read_as_the_variables_it_sets(tmp_path):
+    store = ("[W socket.cpp:601] [c10d] The client socket has timed out after 900000ms while trying to connect to "
+             "(127.0.0.1, 29500).\n")
+    (tmp_path / "agent.log").write_text(RDZV_RESULT + store)
+    r = diagnose([str(tmp_path / "agent.log")])
+    d = r.results["diagnose"]
+    assert d["verdict"]["cause"] == "store_rendezvous"
+    assert "loopback" in d["verdict"]["summary"] and "2 nodes" in d["verdict"]["summary"]
+    assert d["world_size"]["value"] == 4 and "torchrun" in d["world_size"]["source"]
+
+
+def test_torchruns_launch_config_lines_behind_a_prefix(tmp_path):
+    # torch/distributed/launcher/api.py "Starting elastic_operator with launch configs:" block
+    text = ("2024-05-01T12:00:00Z   rdzv_backend             : c10d\n"
+            "2024-05-01T12:00:00Z   rdzv_endpoint            : localhost:29400\n")
+    ev = [LineParser("x.log").parse(i, line) for i, line in enumerate(text.splitlines(), 1)]
+    assert [e.data["settings"] for e in ev] == [[("PET_RDZV_BACKEND", "c10d")],
+                                                [("PET_RDZV_ENDPOINT", "localhost:29400")]]

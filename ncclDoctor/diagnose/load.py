@@ -53,9 +53,12 @@ SNIFF = 8192
 #   WARN      NCCL 2.0-2.3's "include/socket.h:194 WARN ..." (no word NCCL; its "-> 2" trail is
 #             read as follow lines, parse.py)
 #   ailure    nccl-tests' "Test CUDA failure common.cu:253 '...'" and other "failure" lines
+#   endezvous torchrun's "Rendezvous complete for workers. Result:" (its master_addr, world
+#             sizes are read as follow lines) and rendezvous errors in any wording
+#   rdzv_     torchrun's printed launch config (rdzv_endpoint, rdzv_backend) and its flags
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
-            b"ailure")
+            b"ailure", b"endezvous", b"rdzv_")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

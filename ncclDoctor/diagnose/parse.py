@@ -125,7 +125,8 @@ class LineParser:
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._store, self._socket, self._heartbeat, self._dataloader, self._oom,
-                   self._worker_failed, self._signal, self._exit_noise, self._env, self._nccl_info):
+                   self._worker_failed, self._signal, self._exit_noise, self._env, self._torchrun_config,
+                   self._nccl_info):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -278,6 +279,28 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "setting")
         ev.data["settings"] = pairs[:16]
+        return ev
+
+    def _torchrun_config(self, lineno: int, text: str) -> Event | None:
+        """torchrun's printed launch config and rendezvous result, as the variables they are
+        (``signatures.TR_NAMES``); ``global_world_sizes`` also gives the world size."""
+        if "Rendezvous complete for workers" in text or "launch configs:" in text:
+            self._follow = 18  # the block's lines carry no trigger word
+            return None
+        m = S.R_TR_LAUNCH.match(self._body) or S.R_TR_RESULT.match(self._body)
+        if not m or m.group(1) == "min_nodes":
+            return None
+        value = m.group(2).strip()
+        if m.group(1) == "global_world_sizes":
+            value = value.strip("[]").split(",")[0].strip()
+        if not value or value == "None":
+            return None
+        ev = self._context(lineno, text, "setting")
+        ev.rank = None  # the agent's line, not a rank's
+        ev.data["settings"] = [(S.TR_NAMES[m.group(1)], value)]
+        ev.data["torchrun"] = True
+        if m.group(1) == "global_world_sizes" and value.isdigit():
+            ev.data["world"] = int(value)
         return ev
 
     def _gloo(self, lineno: int, text: str) -> Event | None:

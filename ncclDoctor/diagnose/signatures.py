@@ -203,6 +203,14 @@ R_FINGERPRINT = re.compile(r"Rank (\d+) is running (?:inconsistent )?collective:
                            r"(?:SequenceNumber=(\d+),? ?)?(?:OpType=(\w+))?(?:, TensorShape=\[([^\]]{0,80})\])?")
 R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
 R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
+# torchrun's own printout of its configuration (torch/distributed/launcher/api.py "Starting
+# elastic_operator with launch configs:" and elastic/agent/server/api.py "[default] Rendezvous
+# complete for workers. Result:"), read as the variables torchrun sets or reads.
+R_TR_LAUNCH = re.compile(r"^\s*(rdzv_endpoint|rdzv_backend|min_nodes|max_nodes|nproc_per_node)\s*: (\S*)\s*$")
+R_TR_RESULT = re.compile(r"^\s*(master_addr|master_port|group_rank|group_world_size|global_world_sizes)=(.{1,200})$")
+TR_NAMES = {"rdzv_endpoint": "PET_RDZV_ENDPOINT", "rdzv_backend": "PET_RDZV_BACKEND", "max_nodes": "PET_NNODES",
+            "nproc_per_node": "PET_NPROC_PER_NODE", "master_addr": "MASTER_ADDR", "master_port": "MASTER_PORT",
+            "group_rank": "GROUP_RANK", "group_world_size": "GROUP_WORLD_SIZE", "global_world_sizes": "WORLD_SIZE"}
 R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; use (\w{1,64})")
 # A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`.
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"

@@ -112,6 +112,8 @@ class Collected:
         elif ev.kind == "setting":
             for name, value in ev.data.get("settings", []):
                 self._setting(name, value, ev.brief())
+            if ev.data.get("world") and len(self.world) < 64:  # torchrun's global_world_sizes
+                self.world.append((ev.data["world"], f"torchrun's global_world_sizes at {ev.where}"))
         elif ev.kind == "child_failed" and len(self.child_failures) < 256:
             self.child_failures.append(ev)
         elif ev.kind == "worker_failed" and len(self.worker_failures) < 256:

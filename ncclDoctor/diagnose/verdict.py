@@ -415,6 +415,8 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"ranks on {len(hosts(c))} hosts connect to the loopback address {', '.join(loop)}: a host name that "
             "resolves to 127.0.1.1 (Debian/Ubuntu /etc/hosts) or MASTER_ADDR=localhost in a multi-node job"
         )
+    if loopback_master(c):
+        seen.append(loopback_master(c))
     proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
     return Verdict(
         "network_setup",
@@ -427,6 +429,23 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [],
         proof or _samples(c, "transport"),
     )
+
+
+_LOOPBACK = ("127.", "localhost", "::1", "0.0.0.0")
+
+
+def loopback_master(c: Collected) -> str | None:
+    """torchrun's printed MASTER_ADDR / rdzv_endpoint is a loopback address while the job
+    spans several nodes (its GROUP_WORLD_SIZE or nnodes > 1, or ranks on several hosts):
+    the other nodes' agents can never reach that store."""
+    addrs = [v for n in ("MASTER_ADDR", "PET_RDZV_ENDPOINT") for v in (c.settings.get(n) or {})]
+    bad = [a for a in addrs if a.startswith(_LOOPBACK)]
+    nodes = max([int(v) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {})
+                 if v.isdigit()] + [len(hosts(c))])
+    if not bad or nodes < 2:
+        return None
+    return (f"torchrun's rendezvous address is {bad[0]}, a loopback address, in a job of {nodes} nodes: only the "
+            "node that hosts the store can reach it; set --rdzv-endpoint / MASTER_ADDR to rank 0's routable address")
 
 
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -456,6 +475,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if ep and ep.startswith(("127.", "localhost")) and len(hosts(c)) > 1:
         what += (f" — a loopback address while the job spans {len(hosts(c))} hosts: "
                  "MASTER_ADDR must be rank 0's routable address")
+    elif loopback_master(c):
+        what += " — " + loopback_master(c)
     return Verdict(
         "store_rendezvous",
         what + ": either the node that hosts the store (MASTER_ADDR, rank 0's node) never "
