@@ -161,3 +161,75 @@ def test_torchruns_launch_config_lines_behind_a_prefix(tmp_path):
     ev = [LineParser("x.log").parse(i, line) for i, line in enumerate(text.splitlines(), 1)]
     assert [e.data["settings"] for e in ev] == [[("PET_RDZV_BACKEND", "c10d")],
                                                 [("PET_RDZV_ENDPOINT", "localhost:29400")]]
+
+
+# (text, cause, culprits, a word the summary or fix must hold); sources in the comments
+WORDINGS = {
+    # NCCL 2.29 transport/net_ib/p2p.cc: "with status=%s(%d) opcode=%s(%d) vendor_err=%u ... hca %s"
+    "ib-status-name": ("gpu-a:1234:1290 [3] NCCL WARN NET/IB: Got completion from peer 10.1.2.3<54321> with "
+                       "status=IBV_WC_RETRY_EXC_ERR(12) opcode=IBV_WC_SEND(0) vendor_err=129  hca mlx5_3\n",
+                       "ib_fabric", [], "mlx5_3"),
+    # torch's monitored_barrier (ProcessGroupGloo.cpp; torch distributed docs' example output)
+    "monitored-barrier": ("RuntimeError: [Rank 0]: Rank 1 failed to pass monitoredBarrier in 2000 ms\n Original "
+                          "exception:\n[gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+                          "[2401:db00:eef0:1100:3560:0:1c05:25d]:8594\n", "rank_missing", [1], "exited"),
+    # wait_all_ranks=True: logAndThrow("[Rank 0]: Ranks 1, 2 failed to pass monitoredBarrier in ... ms")
+    "monitored-barrier-all": ("RuntimeError: [Rank 0]: Ranks 1, 2 failed to pass monitoredBarrier in 120000 ms\n",
+                              "rank_missing", [1, 2], "busy"),
+    # torch/distributed/elastic/multiprocessing/api.py: SignalException(f"Process {pid} got signal: {sigval}")
+    "signal-exception": ("torch.distributed.elastic.multiprocessing.api.SignalException: Process 27541 got "
+                         "signal: 15\n", "signal", [], "SIGTERM"),
+    # the agent on Python <= 3.10 printed the enum: "Received Signals.SIGHUP death signal, shutting down workers"
+    "death-signal-enum": ("Received Signals.SIGHUP death signal, shutting down workers\n", "signal", [], "tmux"),
+    # the shell's report of a SIGKILLed job after a progress bar (many LLaMA-Factory/DeepSpeed reports)
+    "shell-killed": ("Loading checkpoint shards:  50%|#####     | 2/4 [00:31<00:31, 15.6s/it]\nKilled\n",
+                     "host_oom", [], "dmesg"),
+    "kernel-oom-killer": ("[12345.678] Out of memory: Killed process 4242 (python) total-vm:123456kB\n", "host_oom", [],
+                          "dmesg"),
+    # gloo's size check (third_party/gloo/gloo/transport/tcp/pair.cc) when ranks run different collectives
+    "gloo-preamble": ("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:446] op.preamble.length <= "
+                      "op.nbytes. 8773632 vs 8386560\n", "desync", [], "8773632"),
+    # torch/distributed/elastic/rendezvous/api.py
+    "rendezvous-closed": ("torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n", "store_rendezvous", [],
+                          "rdzv-id"),
+    # torch 2.3+ TCPStore.cpp, verbatim from a public vLLM/sglang log
+    "store-server-gone": ("[rank3]:[W322 13:52:50.464204351 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl("
+                          "fd=68, addr=[localhost]:49590, remote=[localhost]:1920): Failed to recv, got 0 bytes. "
+                          "Connection was likely closed. Did the remote server shutdown or crash?\n",
+                          "early_exit", [], "localhost:1920"),
+    # torch 1.9-1.10 ProcessGroupNCCL: "[Rank N] Caught collective operation timeout: WorkNCCL(...)"
+    "caught-timeout-1.9": ("[E ProcessGroupNCCL.cpp:566] [Rank 1] Caught collective operation timeout: WorkNCCL("
+                           "OpType=ALLREDUCE, TensorShape=[1], Timeout(ms)=1800000) ran for 1800359 milliseconds "
+                           "before timing out.\n", "unknown", [], "every rank"),
+    "cuda-peer-access": ("node1:1234:1300 [2] NCCL WARN Cuda failure 'peer access is not supported between these two "
+                         "devices'\n", "cuda_error", [], "NCCL_P2P_DISABLE"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORDINGS))
+def test_each_wording_gets_its_cause(tmp_path, name):
+    text, cause, culprits, word = WORDINGS[name]
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == (cause, culprits), v["summary"]
+    assert word in v["summary"] + v["fix"]
+
+
+def test_the_dump_signal_line_is_the_ranks_own_queue(tmp_path):
+    # torch 2.6+ HeartbeatMonitor::getNCCLWatchdogTimeoutErrorMsg, verbatim (a public vLLM log)
+    dump = ("[rank4]:[E703 15:37:17.178360488 ProcessGroupNCCL.cpp:1987] [PG ID 0 PG GUID 0(default_pg) Rank 4] "
+            "Received a dump signal due to a collective timeout from  rank 7 and we will try our best to dump the "
+            "debug info. Last enqueued NCCL work: 56118, last completed NCCL work: 56118.This is most likely caused "
+            "by incorrect usages of collectives\n")
+    v = _verdict(tmp_path, dump)
+    assert v["cause"] == "unknown" and v["culprits"] == []
+    assert "rank(s) 4 had completed every collective" in v["summary"]
+    timeout = ("[rank7]:[E703 15:27:17.1 ProcessGroupNCCL.cpp:632] [PG ID 0 PG GUID 0(default_pg) Rank 7] Watchdog "
+               "caught collective operation timeout: WorkNCCL(SeqNum=56119, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+               "Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n")
+    v = _verdict(tmp_path, timeout + dump, "both.log")
+    assert v["cause"] == "rank_missing" and v["culprits"] == [4] and "56119" in v["summary"]
+    # the same line on the rank that timed out itself ("from this local rank") is a victim's report
+    mine = dump.replace("from  rank 7", "from this local rank").replace("completed NCCL work: 56118", "completed NCCL "
+                                                                        "work: 56117")
+    v = _verdict(tmp_path, mine, "self.log")
+    assert v["culprits"] == []

@@ -56,9 +56,11 @@ SNIFF = 8192
 #   endezvous torchrun's "Rendezvous complete for workers. Result:" (its master_addr, world
 #             sizes are read as follow lines) and rendezvous errors in any wording
 #   rdzv_     torchrun's printed launch config (rdzv_endpoint, rdzv_backend) and its flags
+#   Killed    the shell's "Killed" (a SIGKILLed job: the OOM killer), the kernel's "Out of memory:
+#             Killed process", Kubernetes' "OOMKilled"
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
-            b"ailure", b"endezvous", b"rdzv_")
+            b"ailure", b"endezvous", b"rdzv_", b"Killed")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

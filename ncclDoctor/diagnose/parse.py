@@ -149,6 +149,12 @@ class LineParser:
             ev = self._context(lineno, text, "watchdog_timeout")
             ev.data.update(timeout_ms=int(g.group(1)), backend="gloo")
             return ev
+        d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
+        if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps
+            ev = self._context(lineno, text, "watchdog_status")
+            ev.data.update(enqueued=int(d.group("enq")), completed=int(d.group("done")),
+                           dump_from=ev.rank if d.group("self") else int(d.group("from")))
+            return ev
         w = S.R_WATCHDOG_REPORT.search(text)
         if w and "Watchdog caught" not in text:
             ev = self._context(lineno, text, "watchdog_report")
@@ -191,7 +197,8 @@ class LineParser:
         m = S.R_IB.search(text)
         if m:
             ev = self._context(lineno, text, "ib_completion")
-            ev.data.update(status=int(m.group("status")), peer=m.group("peer"))
+            hca = S.R_IB_HCA.search(text)
+            ev.data.update(status=int(m.group("status")), peer=m.group("peer"), hca=hca.group(1) if hca else None)
             return ev
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
@@ -207,7 +214,20 @@ class LineParser:
 
     def _mismatch(self, lineno: int, text: str) -> Event | None:
         """A desync stated outright: TORCH_DISTRIBUTED_DEBUG=DETAIL's fingerprint check names
-        two ranks and what each runs; NCCL's own check names a rank 'at and around'."""
+        two ranks and what each runs; NCCL's own check names a rank 'at and around'; gloo's
+        size check; and torch's monitored_barrier names the ranks that never arrived."""
+        mb = S.R_MONITORED.search(text)
+        if mb:
+            ev = self._context(lineno, text, "monitored_barrier")
+            ev.rank = None  # rank 0 reports the others
+            ev.data.update(ranks=[int(r) for r in mb.group(1).split(",")][:64], timeout_ms=int(mb.group(2)))
+            return ev
+        gp = S.R_GLOO_PREAMBLE.search(text)
+        if gp:
+            ev = self._context(lineno, text, "desync_report")
+            ev.data.update(prints=[], around=None, differ=f"gloo received a message of {gp.group(1)} bytes where this "
+                           f"rank posted {gp.group(2)} (op.preamble.length <= op.nbytes)")
+            return ev
         if not S.R_MISMATCH.search(text):
             return None
         ev = self._context(lineno, text, "desync_report")
@@ -257,7 +277,10 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "signal")
         ev.rank = None  # the agent's line, not a rank's
-        ev.data.update(received=int(m.group(1)) if m else None, sent=c.group(1) if c else None)
+        got = (m.group(1) or m.group(2)) if m else None
+        if got and not got.isdigit():
+            got = S.SIGNAL_NUMBERS.get(got.removeprefix("Signals."), 0)
+        ev.data.update(received=int(got) if got else None, sent=c.group(1) if c else None)
         return ev
 
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
@@ -316,12 +339,20 @@ class LineParser:
         return ev
 
     def _store(self, lineno: int, text: str) -> Event | None:
+        gone = S.R_STORE_GONE.search(text)
+        if gone:  # a consequence: the process hosting the store exited first
+            ev = self._context(lineno, text, "socket_error")
+            r = S.R_REMOTE.search(text)
+            ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
+                           peer=f"{r.group(1)}:{r.group(2)}" if r else None)
+            return ev
         if not S.R_STORE.search(text):
             return None
         ev = self._context(lineno, text, "store_timeout")
         c = S.R_CONNECT_TO.search(text)
         ev.data["endpoint"] = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else None
         ev.data["rendezvous"] = "endezvous" in text
+        ev.data["closed"] = "RendezvousClosedError" in text
         b = S.R_BIND_PORT.search(text)
         ev.data["in_use"] = int(b.group(1)) if b else (0 if "Address already in use" in text else None)
         return ev
@@ -358,7 +389,13 @@ class LineParser:
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
         m = S.R_WORKER_FAILED.search(text)
         if not m:
-            return None
+            k = S.R_HOST_KILL.search(self._body) if "Killed" in text or "oom" in text.lower() else None
+            if not k:
+                return None
+            ev = self._context(lineno, text, "worker_failed")  # SIGKILL from outside: read as exit code -9
+            ev.rank = None
+            ev.data.update(exitcode=-9, local_rank=None, pid=None, killed=k.group(0).strip())
+            return ev
         ev = self._context(lineno, text, "worker_failed")
         ev.rank = None  # torchrun names a local rank here, not a global one
         ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))

@@ -493,6 +493,28 @@ def numbers(c: Collected) -> list[Conclusion]:
     return [Conclusion("numbers", "high", "; ".join(said), [], pg, t.seq, [t.brief()] + ([s.brief()] if s else []))]
 
 
+def idle_at_dump(c: Collected) -> list[Conclusion]:
+    """torch 2.6+'s dump-signal line gives the rank's own queue when another rank timed out:
+    'last enqueued M, last completed M' means nothing of that group was pending on it, so it
+    was not waiting in NCCL. Either it had not issued the collective the timed-out rank waits
+    in (the culprit), or that collective is in another group: a low-confidence lead only."""
+    idle = sorted(
+        (r, s) for r, st in c.ranks.items() for pg, s in st.status.items()
+        if s.data.get("dump_from") not in (None, r) and s.data["enqueued"] == s.data["completed"]
+        and not waiting(st))
+    if not idle:
+        return []
+    ranks = sorted({r for r, _ in idle})
+    froms = sorted({s.data["dump_from"] for _, s in idle})
+    return [Conclusion(
+        "culprit", "low",
+        f"rank(s) {_fmt_ranks(ranks)} had completed every collective they enqueued (last enqueued = last completed = "
+        f"#{idle[0][1].data['enqueued']}) when rank(s) {_fmt_ranks(froms)} timed out: they were not waiting in NCCL, "
+        "so either they never issued the collective the others wait in, or that collective is in another process "
+        "group (compare with the timed-out rank's SeqNum)",
+        ranks, None, None, [s.brief() for _, s in idle[:3]])]
+
+
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -512,6 +534,8 @@ def reason(c: Collected) -> list[Conclusion]:
             for k in found:
                 k.message += f" (assuming process group {pg} spans all {size} ranks)"
         out += found or ([] if split else all_joined(c, pg, members))
+    if not any(k.kind == "culprit" for k in out):
+        out += idle_at_dump(c)
     out += fr_analysis(c)
     out += first_failure(c)
     out += single_line(c)

@@ -105,7 +105,8 @@ R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,1
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
 R_WORK_CUT = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]{1,400})$")  # a terminal wrapped the line
 R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
-R_TIMEOUT = re.compile(r"Watchdog caught collective operation timeout|timed out in blocking wait")
+# torch 1.9-1.10 printed "[Rank 1] Caught collective operation timeout: WorkNCCL(OpType=..., Timeout(ms)=...)".
+R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait")
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
@@ -113,6 +114,11 @@ R_STATUS = re.compile(
     r"[,.]? *(?:PG status: )?[Ll]ast enqueued (?:NCCL )?work: (?P<enq>-?\d+), [Ll]ast completed (?:NCCL )?work: "
     r"(?P<done>-?\d+)"
 )
+# torch 2.6+: "[PG ID 0 ... Rank 4] Received a dump signal due to a collective timeout from  rank 7 and we will
+# try our best to dump the debug info. Last enqueued NCCL work: 56118, last completed NCCL work: 56118."
+R_DUMP_SIGNAL = re.compile(r"Received a dump signal due to a collective timeout from\s+(?:rank (?P<from>\d+)|"
+                           r"(?P<self>this local rank))[^.]{0,80}\.\s*Last enqueued \w{1,8} work: (?P<enq>-?\d+), "
+                           r"last completed \w{1,8} work: (?P<done>-?\d+)")
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
                          r"ncclInvalidUsage|ncclInvalidArgument")
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ ')(unhandled system error|"
@@ -123,7 +129,11 @@ OLD_CODE = {"unhandled system error": "ncclSystemError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
 R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
-R_IB = re.compile(r"NET/IBP? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
+# NCCL 2.29 (transport/net_ib/p2p.cc): "NET/IB: Got completion from peer %s with status=%s(%d) ... hca %s";
+# gin.cc: "NET/IB/GIN: Got completion ..."; before: "with error 12" / "with status=12".
+R_IB = re.compile(r"NET/IB(?:P|/GIN)? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*"
+                  r"(?:\w{1,40}\()?(?P<status>\d+)")
+R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
 R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?Got async event ?: ?([\w ]{1,60})")
 R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection "
                       r"refused|Broken pipe|"
@@ -150,8 +160,12 @@ R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
     r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed "
     r"out|client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
-    r"timed out (?:while )?(?:trying to connect|waiting for|in store)"
+    r"timed out (?:while )?(?:trying to connect|waiting for|in store)|RendezvousClosedError"
 )
+# The TCPStore's server (rank 0 or the agent that hosts it) went away while this rank used it.
+R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server shutdown or crash|"
+                          r"TCPStore server has shut down too early")
+R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
@@ -193,11 +207,25 @@ R_SHM = re.compile(r"posix_fallocate failed|shared memory segment|failed to exte
 R_RETCODE = re.compile(r"(?:NCCL )?INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
 R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket) ?: ?Using (\[\d+\][^\n]{1,400})")
 R_IFACE = re.compile(r"\[\d+\]([\w.\-]+):([^<\s]+)<")
-R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}) death signal")
+# The agent's "Received 15 death signal" (Python 3.11+ prints the number; 3.8-3.10 "Signals.SIGTERM") and
+# torch.distributed.elastic.multiprocessing.api's "SignalException: Process 27541 got signal: 15".
+R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death signal|"
+                            r"SignalException: Process \d+ got signal: (\d{1,2}|Signals\.SIG[A-Z]{2,6})")
+SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
+                  "SIGUSR2": 12, "SIGTERM": 15, "SIGXCPU": 24}
+# The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),
+# the kernel's OOM killer and Kubernetes' OOMKilled.
+R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"
+                         r"Memory cgroup out of memory|\bOOMKilled\b")
 R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
 R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed")
 # The store trying IPv6 first: harmless when it falls back to IPv4 (errno 97 = IPv6 disabled on the host).
 # TORCH_DISTRIBUTED_DEBUG=DETAIL's collective fingerprints (ProcessGroupWrapper) and NCCL's own check.
+# torch's monitored_barrier (ProcessGroupGloo): "[Rank 0]: Rank 1 failed to pass monitoredBarrier in 2000 ms"
+# and, with wait_all_ranks=True, "Ranks 1, 2 failed to pass monitoredBarrier in 120000 ms".
+R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms")
+# gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
+R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
 R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WARN Mismatched collective detected")
 R_FINGERPRINT = re.compile(r"Rank (\d+) is running (?:inconsistent )?collective: CollectiveFingerPrint\("
                            r"(?:SequenceNumber=(\d+),? ?)?(?:OpType=(\w+))?(?:, TensorShape=\[([^\]]{0,80})\])?")

@@ -129,6 +129,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,code=sm_90 "
             "for H100), or install a build whose CUDA version and architectures match the GPU and driver.",
         )
+    elif "peer access" in text or "peer mapping" in text:
+        what, fix = (
+            "a CUDA error setting up GPU peer-to-peer access ('peer access is not supported' / 'peer mapping "
+            "resources exhausted')",
+            "The GPUs cannot map each other's memory on this node (PCIe topology, IOMMU/ACS, a VM or container "
+            "without P2P): test with NCCL_P2P_DISABLE=1 (NCCL then goes through host memory), check nvidia-smi topo "
+            "-m and that IOMMU/ACS is off; with more than 8 GPUs in one process, P2P mappings run out.",
+        )
     elif "illegal memory access" in text or "illegal address" in text:
         what, fix = (
             "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
@@ -323,7 +331,9 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # link has two ends and the rank only reported it, so no rank is the culprit (JOB_WIDE).
     ranks = _ranks(c, "ib_completion")
     nodes = sorted({e.host for e in evs if e.host})[:3]
-    on = (" on " + _named(ranks) if ranks else "") + (f" (host {', '.join(nodes)})" if nodes else "")
+    hcas = sorted({e.data["hca"] for e in evs if e.data.get("hca")})[:3]
+    on = (" on " + _named(ranks) if ranks else "") + (f" (host {', '.join(nodes)})" if nodes else "") + (
+        f" (HCA {', '.join(hcas)})" if hcas else "")
     return Verdict(
         "ib_fabric",
         f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts)
@@ -455,6 +465,13 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
     rdzv = any(e.data.get("rendezvous") for e in evs)
     in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
+    if any(e.data.get("closed") for e in evs):
+        return Verdict(
+            "store_rendezvous",
+            "the rendezvous is closed (RendezvousClosedError): an agent already shut this rendezvous down — the job "
+            "finished or failed on another node, or a previous run with the same --rdzv-id closed it",
+            "Start the job again with a new --rdzv-id (or restart every node together); if another node failed "
+            "first, its log holds the cause.", "high", [], _samples(c, "store_timeout"))
     if in_use is not None:
         port = f"port {in_use}" if in_use else "the store's port"
         return Verdict(
@@ -576,6 +593,17 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             ranks,
             [e.brief() for e in (pg + sent)[:3]],
         )
+    store = [e for e in c.samples.get("socket_error", []) if e.data.get("store_gone")]
+    if store and len(store) == len(peer_gone + store) and not c.kinds.get("watchdog_timeout"):
+        host = next((e.data["peer"] for e in store if e.data.get("peer")), "MASTER_ADDR:MASTER_PORT")
+        return Verdict(
+            "early_exit",
+            f"the TCPStore server ({host}: rank 0's process or the torchrun agent of the first node) closed the "
+            "connection: that process exited or crashed while this rank still used the store",
+            "Read the log of the process that hosts the store (rank 0 / the master node's torchrun): its exit or "
+            "traceback is the cause. If it finished normally, it left first: call dist.barrier() then "
+            "dist.destroy_process_group() on every rank before exiting.",
+            "medium", [], [e.brief() for e in store[:3]])
     if peer_gone:
         return Verdict(
             "early_exit",
@@ -703,8 +731,10 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
     lead = f" Leads (low confidence): {low[0].message}." if low else ""
     msg = (
-        "every rank the input shows was inside the timed-out collective (victims); the rank that never arrived is "
-        "not in these lines" + (f"; {unclear.message}" if unclear else "") + "." + lead
+        ("no rank these lines show is proven to have missed the collective" if low else
+         "every rank the input shows was inside the timed-out collective (victims)")
+        + "; the rank that never arrived is not proven by these lines" + (f"; {unclear.message}" if unclear else "")
+        + "." + lead
     )
     return Verdict(
         "unknown",
@@ -785,6 +815,8 @@ def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              + (f" shape [{p['shape']}]" if p.get("shape") else "") for p in prints]
     what = "; ".join(sides) or (f"around rank {e.data['around']}" if e.data.get("around") is not None else "")
     differ = f" (they differ in: {e.data['differ']})" if e.data.get("differ") else ""
+    if not what and differ:
+        what, differ = e.data["differ"], ""
     return Verdict(
         "desync",
         f"the ranks issued different collectives at the same point: {what}{differ}. Two code paths diverged (a "
@@ -794,6 +826,26 @@ def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's fingerprint across ranks; for NCCL's own check, "
         "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call.",
         "high", [], [x.brief() for x in evs[:2]])
+
+
+def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
+    in turn); the ranks that passed it are victims of whatever those ranks were doing."""
+    evs = c.samples.get("monitored_barrier", [])
+    if not evs:
+        return None
+    ranks = sorted({r for e in evs for r in e.data["ranks"]})
+    gone = any("closed by peer" in e.text.lower() or "reset by peer" in e.text.lower() for e in evs) or any(
+        "by peer" in str(e.data.get("what", "")).lower() for e in c.samples.get("gloo_error", []))
+    how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
+           else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
+    return Verdict(
+        "rank_missing",
+        f"torch's monitored_barrier reports that rank {_fmt_ranks(ranks)} did not reach the barrier in "
+        f"{evs[0].data['timeout_ms'] / 1000:g} s" + how,
+        f"Look at rank {_fmt_ranks(ranks)}: its own log and traceback (did it exit or crash?), or py-spy dump --pid "
+        "PID while it is stuck; the ranks that passed the barrier are victims.",
+        "high", ranks, [e.brief() for e in evs[:3]])
 
 
 def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -832,8 +884,9 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _direct_hang, _invalid_usage, _truncated, _shm, _ib,
-    _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts, _exited,
+    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _monitored, _direct_hang, _invalid_usage, _truncated, _shm,
+    _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts,
+    _exited,
 ]
 
 
