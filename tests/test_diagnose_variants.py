@@ -203,6 +203,21 @@ WORDINGS = {
                            "before timing out.\n", "unknown", [], "every rank"),
     "cuda-peer-access": ("node1:1234:1300 [2] NCCL WARN Cuda failure 'peer access is not supported between these two "
                          "devices'\n", "cuda_error", [], "NCCL_P2P_DISABLE"),
+    # DeepSpeed's launcher (deepseek-ai/DeepSeek-Coder#55, verbatim but the argument list shortened)
+    "deepspeed-minus-9": ("[2023-11-28 10:00:34,590] [ERROR] [launch.py:321:sigkill_handler] ['/home/.python_libs/"
+                          "conda_env/deepseek/bin/python', '-u', 'finetune_deepseekcoder.py', '--local_rank=0'] exits "
+                          "with return code = -9\n", "host_oom", [], "local rank 0"),
+    "deepspeed-exit-1": ("[2024-01-01 10:00:34,590] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', "
+                         "'train.py', '--local_rank=3'] exits with return code = 1\n", "unknown", [], "traceback"),
+    # torch/multiprocessing/spawn.py: ProcessExitedException("process %d terminated with signal %s")
+    "mp-spawn-sigkill": ("torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal "
+                         "SIGKILL\n", "host_oom", [], "local rank 1"),
+    # accelerate launch / Lightning run the script as a subprocess
+    "subprocess-sigkill": ("subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' died with "
+                           "<Signals.SIGKILL: 9>.\n", "host_oom", [], "dmesg"),
+    # Ray's memory monitor (vLLM, verl, OpenRLHF run ranks as Ray actors): host memory, not CUDA
+    "ray-oom": ("ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n",
+                "host_oom", [], "host"),
 }
 
 

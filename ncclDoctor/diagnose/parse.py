@@ -379,7 +379,7 @@ class LineParser:
 
     def _oom(self, lineno: int, text: str) -> Event | None:
         m = S.R_OOM.search(text)
-        if not m:
+        if not m or S.R_RAY_OOM.search(text):
             return None
         ev = self._context(lineno, text, "cuda_oom")
         t = S.R_OOM_TRIED.search(text)
@@ -389,6 +389,9 @@ class LineParser:
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
         m = S.R_WORKER_FAILED.search(text)
         if not m:
+            ev = self._launcher_exit(lineno, text)
+            if ev is not None:
+                return ev
             k = S.R_HOST_KILL.search(self._body) if "Killed" in text or "oom" in text.lower() else None
             if not k:
                 return None
@@ -399,6 +402,26 @@ class LineParser:
         ev = self._context(lineno, text, "worker_failed")
         ev.rank = None  # torchrun names a local rank here, not a global one
         ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
+        return ev
+
+    def _launcher_exit(self, lineno: int, text: str) -> Event | None:
+        """A worker's exit as DeepSpeed's launcher, torch.multiprocessing.spawn or subprocess
+        report it, read like torchrun's 'failed (exitcode: N)' (-9: killed from outside)."""
+        m = S.R_LAUNCHER_EXIT.search(text)
+        ray = None if m else S.R_RAY_OOM.search(text)
+        if not m and not ray:
+            return None
+        ev = self._context(lineno, text, "worker_failed")
+        ev.rank = None  # a launcher's line: at most a local rank or a process index
+        if ray:
+            ev.data.update(exitcode=-9, local_rank=None, pid=None, killed="Ray's memory monitor (host memory)")
+            return ev
+        sig = m.group("mpsig")
+        code = m.group("ds") or m.group("mp") or m.group("sp") or (
+            f"-{m.group('spsig')}" if m.group("spsig") else f"-{S.SIGNAL_NUMBERS.get(sig, 0)}" if sig else None)
+        lr = S.R_DS_LOCAL_RANK.search(text)
+        local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
+        ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
         return ev
 
     def _nccl_info(self, lineno: int, text: str) -> Event | None:

@@ -182,6 +182,19 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memo
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
+# Other launchers' "a worker exited": DeepSpeed's launch.py ("[ERROR] [launch.py:321:sigkill_handler] ['python',
+# '-u', 'train.py', '--local_rank=0'] exits with return code = -9"), torch.multiprocessing.spawn
+# ("process 1 terminated with signal SIGKILL" / "with exit code 1"), subprocess under accelerate/Lightning
+# ("returned non-zero exit status -9", "died with <Signals.SIGKILL: 9>").
+R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
+                             r"process (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,4})|"
+                             r"signal (?P<mpsig>SIG[A-Z]{2,6}))|"
+                             r"returned non-zero exit status (?P<sp>-?\d{1,4})|died with <Signals\.SIG[A-Z]{2,6}: "
+                             r"(?P<spsig>\d{1,2})>")
+R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
+# Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
+R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on memory|Worker exit type: "
+                       r"(?:SYSTEM_ERROR|NODE_OUT_OF_MEMORY)[^\n]{0,200}(?:memory|OOM)")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")

@@ -199,7 +199,7 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict(
         "host_oom",
         f"{who} was killed with SIGKILL (exit code -9): killed from outside, almost always the "
-        "kernel's OOM killer (host RAM); torchrun then stopped the others",
+        "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others",
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
         "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
         "or raise the job's memory limit.",
@@ -680,7 +680,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
     what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
-            + (": a Python exception in that process" if 1 in codes else "") + "; torchrun then stopped the others")
+            + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
     single = len(ranks) == 1 and len(fails) == 1
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
                    "Read the failed rank's traceback (its stderr, or torchrun --log-dir / --redirects 3 --tee 3 "
