@@ -218,6 +218,17 @@ WORDINGS = {
     # Ray's memory monitor (vLLM, verl, OpenRLHF run ranks as Ray actors): host memory, not CUDA
     "ray-oom": ("ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n",
                 "host_oom", [], "host"),
+    # cudaGetErrorString texts NCCL prints as "Cuda failure '...'" (each has its own cause and fix)
+    "cuda-fabric-manager": ("gpu-1:11:11 [0] NCCL WARN Cuda failure 'system not yet initialized'\n", "cuda_error", [],
+                            "nvidia-fabricmanager"),
+    "cuda-driver-too-old": ("gpu-1:11:11 [0] NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA "
+                            "runtime version'\n", "cuda_error", [], "driver"),
+    "cuda-invalid-ordinal": ("[rank9]: RuntimeError: CUDA error: invalid device ordinal\n", "cuda_error", [9],
+                             "LOCAL_RANK"),
+    "cuda-cumem-container": ("gpu-1:11:11 [0] NCCL WARN Cuda failure 'operation not supported'\n", "cuda_error", [],
+                             "NCCL_CUMEM_ENABLE=0"),
+    "ib-status-20": ("gpu-a:1:2 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.9<1234> with error 20, opcode "
+                     "0, len 0, vendor err 0\n", "ib_fabric", [], "IBV_WC_RESP_TIMEOUT_ERR"),
 }
 
 
@@ -248,3 +259,21 @@ def test_the_dump_signal_line_is_the_ranks_own_queue(tmp_path):
                                                                         "work: 56117")
     v = _verdict(tmp_path, mine, "self.log")
     assert v["culprits"] == []
+
+
+def test_interleaved_ranks_keep_their_own_last_error(tmp_path):
+    # two ranks' tracebacks interleaved line by line in one torchrun log (the [rankN]: prefix of torch >= 2.2)
+    text = """[rank1]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5
+[rank0]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5
+[rank1]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.
+[rank0]: ncclUnhandledCudaError: Call to CUDA function failed.
+[rank1]: Last error:
+[rank0]: Last error:
+[rank1]: socketStartConnect: Connect to 10.0.0.2<40000> failed : Software caused connection abort
+[rank0]: Cuda failure 'out of memory'
+"""  # noqa: E501 - verbatim lines
+    (tmp_path / "job.log").write_text(text)
+    d = diagnose([str(tmp_path / "job.log")]).results["diagnose"]
+    kinds = {r["rank"]: [e["kind"] for e in r["timeline"]] for r in d["ranks"]}
+    assert "cuda_oom" in kinds[0] and "socket_error" not in kinds[0]
+    assert "socket_error" in kinds[1] and "cuda_oom" not in kinds[1]

@@ -105,7 +105,7 @@ class LineParser:
             ev.data.update(root=False, local_rank=None, exitcode=int(x.group(1)) if x else None,
                            pid=int(x.group(2)) if x else None, signal=None, time=None, traceback="")
             return ev
-        if self.last_error is not None and lineno - self.last_error_line <= 4:
+        if self.last_error is not None and lineno - self.last_error_line <= 4 and self._same_rank(text):
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
                 detail = (m.group(1) if m else S.R_RANK_TAG.sub("", text)).strip()
@@ -121,6 +121,12 @@ class LineParser:
         if ev is not None and self._cut is not None and self._cut[0] == lineno:
             self._cut = None  # the line was whole enough to be read: nothing to join
         return ev
+
+    def _same_rank(self, text: str) -> bool:
+        """A line tagged with another rank than the last NCCL error's (tracebacks of several
+        ranks interleaved in one file) does not hold that error's "Last error:" text."""
+        tag = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text)
+        return tag is None or self.last_error is None or self.last_error.rank in (None, int(tag.group(1)))
 
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,

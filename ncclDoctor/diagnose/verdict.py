@@ -58,6 +58,20 @@ IB_STATUS = {
         "If it comes at the very first collective on RoCE, the NICs never talked at all: the GID in use is not "
         "routable (NCCL_IB_GID_INDEX to the RoCEv2 GID of the routed address, see show_gids; NVIDIA/nccl#426)",
     ),
+    1: ("IBV_WC_LOC_LEN_ERR", "a local length error: a message larger than the receive buffer posted",
+        "check that every rank runs the same NCCL version and NCCL_* settings (a protocol or size mismatch)"),
+    2: ("IBV_WC_LOC_QP_OP_ERR", "a local queue-pair operation error (an invalid work request or QP state)",
+        "check the HCA firmware/driver (ibv_devinfo, mlxfwmanager) and the NCCL version; rerun with NCCL_DEBUG=INFO"),
+    8: ("IBV_WC_LOC_ACCESS_ERR", "a local access error on a registered memory region (GPUDirect RDMA registration)",
+        "check nvidia-peermem (nv_peer_mem) and ACS/IOMMU; NCCL_NET_GDR_LEVEL=LOC as a test"),
+    9: ("IBV_WC_REM_INV_REQ_ERR", "the remote side rejected the request as invalid (the peer's QP is gone or in error)",
+        "find the peer's own failure first (its log)"),
+    11: ("IBV_WC_REM_OP_ERR", "the remote side could not complete the operation",
+         "find the peer's own failure first; then its HCA (ibstat) and GPUDirect set-up"),
+    19: ("IBV_WC_FATAL_ERR", "a fatal HCA error", "check that HCA (ibstat, mlxlink, dmesg for mlx5 errors) and drain "
+         "the node"),
+    20: ("IBV_WC_RESP_TIMEOUT_ERR", "the response to a request timed out: the link or path to the peer dropped it",
+         "check the link between the two nodes (ibstat, switch error counters)"),
     13: (
         "IBV_WC_RNR_RETRY_EXC_ERR",
         "receiver not ready, retries exceeded: the peer process stopped posting receives",
@@ -128,6 +142,34 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "The NCCL (or nccl-tests/PyTorch) binary was built without code for this GPU's compute capability: "
             "rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,code=sm_90 "
             "for H100), or install a build whose CUDA version and architectures match the GPU and driver.",
+        )
+    elif "system not yet initialized" in text or "system not ready" in text:
+        what, fix = (
+            "'system not yet initialized' (cudaErrorSystemNotReady): on an NVSwitch system (HGX/DGX A100, H100) the "
+            "GPUs are not usable until the fabric manager has set up the NVSwitches",
+            "Start the fabric manager on that node (systemctl start nvidia-fabricmanager; its version must equal the "
+            "driver's) and check `nvidia-smi -q | grep -i fabric` says 'Completed'.",
+        )
+    elif "driver version is insufficient" in text or "forward compatibility" in text:
+        what, fix = (
+            "'CUDA driver version is insufficient for CUDA runtime version': the container's CUDA is newer than the "
+            "node's driver",
+            "Use a build (container, torch wheel) whose CUDA version the node's driver supports (nvidia-smi shows the "
+            "driver's highest CUDA), or upgrade the driver on that node.",
+        )
+    elif "invalid device ordinal" in text:
+        what, fix = (
+            "'invalid device ordinal': a process asked for a GPU index that does not exist on its node",
+            "Each process must use torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) (not the global rank), and "
+            "--nproc-per-node must not exceed the GPUs CUDA_VISIBLE_DEVICES leaves visible.",
+        )
+    elif "operation not supported" in text or "operation not permitted" in text:
+        what, fix = (
+            f"'{'operation not supported' if 'supported' in text else 'operation not permitted'}' from a CUDA call "
+            "NCCL makes to share GPU memory between processes (cuMem / CUDA IPC), which the container or driver "
+            "does not allow",
+            "Set NCCL_CUMEM_ENABLE=0 (NCCL then uses legacy CUDA IPC), or run the ranks of a node in one container "
+            "with --ipc=host and the same PID namespace (--pid=host); as a test NCCL_P2P_DISABLE=1.",
         )
     elif "peer access" in text or "peer mapping" in text:
         what, fix = (
