@@ -58,11 +58,11 @@ SNIFF = 8192
 #   rdzv_     torchrun's printed launch config (rdzv_endpoint, rdzv_backend) and its flags
 #   Killed    the shell's "Killed" (a SIGKILLed job: the OOM killer), the kernel's "Out of memory:
 #             Killed process", Kubernetes' "OOMKilled"
-#   eturn code  DeepSpeed's launcher "exits with return code = -9"
-#   xit code  torch.multiprocessing.spawn's "process 1 terminated with exit code 1", "exit status"
+#   " code "  DeepSpeed's launcher "exits with return code = -9", torch.multiprocessing.spawn's
+#             "process 1 terminated with exit code 1"
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
-            b"ailure", b"endezvous", b"rdzv_", b"Killed", b"eturn code", b"xit code")
+            b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
