@@ -229,6 +229,20 @@ WORDINGS = {
                              "NCCL_CUMEM_ENABLE=0"),
     "ib-status-20": ("gpu-a:1:2 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.9<1234> with error 20, opcode "
                      "0, len 0, vendor err 0\n", "ib_fabric", [], "IBV_WC_RESP_TIMEOUT_ERR"),
+    # a pasted dmesg: the NVIDIA driver's Xid (docs.nvidia.com/deploy/xid-errors)
+    "xid-79": ("[Mon Jun  3 10:11:12 2024] NVRM: Xid (PCI:0000:3b:00): 79, pid=12345, name=python, GPU has fallen "
+               "off the bus.\n", "cuda_error", [], "dcgmi diag"),
+    "xid-13-app": ("[ 123.456] NVRM: Xid (PCI:0000:b1:00): 13, pid=999, Graphics SM Warp Exception on (GPC 1, TPC 0): "
+                   "Out Of Range Address\n", "cuda_error", [], "compute-sanitizer"),
+    # torch 1.8-1.13's store-based barrier in init_process_group
+    "store-barrier-count": ("RuntimeError: Timed out initializing process group in store based barrier on rank: 3, for "
+                            "key: store_based_barrier_key:1 (world_size=8, worker_count=4, timeout=0:30:00)\n",
+                            "store_rendezvous", [], "only 4 of 8"),
+    # torch 2.x TCPStore server side
+    "store-clients-joined": ("torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. 7/8 "
+                             "clients joined.\n", "store_rendezvous", [], "--nnodes"),
+    # caffe2/torch 1.0's "NCCL Error 2: unhandled system error"
+    "nccl-error-n": ("RuntimeError: NCCL Error 2: unhandled system error\n", "nccl_system", [], "NCCL_DEBUG=INFO"),
 }
 
 

@@ -60,9 +60,10 @@ SNIFF = 8192
 #             Killed process", Kubernetes' "OOMKilled"
 #   " code "  DeepSpeed's launcher "exits with return code = -9", torch.multiprocessing.spawn's
 #             "process 1 terminated with exit code 1"
+#   Xid       the NVIDIA driver's "NVRM: Xid (PCI:...): 79" lines in a pasted dmesg
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
-            b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ")
+            b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

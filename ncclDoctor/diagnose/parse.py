@@ -248,7 +248,15 @@ class LineParser:
 
     def _cuda_error(self, lineno: int, text: str) -> Event | None:
         """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
-        error, or the 'Cuda failure N' NCCL names. Not a peer's consequence."""
+        error, or the 'Cuda failure N' NCCL names. Not a peer's consequence. Also the
+        driver's own Xid lines from dmesg (the GPU or driver failed)."""
+        x = S.R_XID.search(text) if "Xid" in text else None
+        if x:
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None  # a kernel log line: the GPU's PCI address, not a rank
+            ev.data.update(what=f"Xid {x.group(2)} on GPU {x.group(1)}", cuda_code=None, watchdog=False,
+                           xid=int(x.group(2)), pci=x.group(1))
+            return ev
         m = S.R_CUDA_ERROR.search(text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
@@ -359,6 +367,9 @@ class LineParser:
         ev.data["endpoint"] = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else None
         ev.data["rendezvous"] = "endezvous" in text
         ev.data["closed"] = "RendezvousClosedError" in text
+        n = S.R_STORE_COUNT.search(text)
+        if n:
+            ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))
         b = S.R_BIND_PORT.search(text)
         ev.data["in_use"] = int(b.group(1)) if b else (0 if "Address already in use" in text else None)
         return ev

@@ -121,7 +121,8 @@ R_DUMP_SIGNAL = re.compile(r"Received a dump signal due to a collective timeout 
                            r"last completed \w{1,8} work: (?P<done>-?\d+)")
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
                          r"ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ ')(unhandled system error|"
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ '|NCCL Error \d: )("
+                        r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|unhandled cuda error|"
                         r"invalid usage|invalid argument)")
 OLD_CODE = {"unhandled system error": "ncclSystemError",
@@ -160,8 +161,14 @@ R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
     r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed "
     r"out|client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
-    r"timed out (?:while )?(?:trying to connect|waiting for|in store)|RendezvousClosedError"
+    r"timed out (?:while )?(?:trying to connect|waiting for|in store)|RendezvousClosedError|"
+    r"Timed out initializing process group in store based barrier"
 )
+# How many ranks reached the store: torch 1.x's store-based barrier "(world_size=8, worker_count=4, ...)" and
+# 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined."
+R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d+), worker_count=(?P<wc>\d+)|(?P<j>\d+)/(?P<n>\d+) clients joined")
+# The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
+R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
 # The TCPStore's server (rank 0 or the agent that hosts it) went away while this rank used it.
 R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server shutdown or crash|"
                           r"TCPStore server has shut down too early")

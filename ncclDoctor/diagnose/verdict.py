@@ -113,6 +113,43 @@ def _named(ranks: list[int]) -> str:
     return f"rank {_fmt_ranks(ranks)}" if ranks else "a rank the lines do not name"
 
 
+# NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
+# and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
+XID = {
+    13: "Graphics Engine Exception: usually the application's kernel (an illegal access), rarely hardware",
+    31: "GPU memory page fault (MMU fault): usually the application (illegal address), rarely the driver",
+    43: "the GPU stopped processing: a consequence of an application error",
+    45: "preemptive cleanup: the driver killed a process's work (a consequence, after a kill or another Xid)",
+    48: "double-bit ECC error: GPU memory hardware fault",
+    63: "ECC page retirement / row remapping event (memory hardware)",
+    64: "ECC page retirement / row remapping failure (memory hardware)",
+    74: "NVLink error: the link between GPUs failed",
+    79: "the GPU has fallen off the bus: hardware, power or PCIe failure",
+    92: "high single-bit ECC error rate (memory hardware)",
+    94: "contained ECC error (memory hardware; the affected process is killed)",
+    95: "uncontained ECC error (memory hardware; the GPU needs a reset)",
+    119: "GSP firmware timed out (driver/firmware)",
+    120: "GSP firmware error (driver/firmware)",
+}
+APP_XIDS = {13, 31, 43, 45}
+
+
+def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
+    """What the driver's Xid numbers say, and whether to look at the code or the hardware."""
+    said = "; ".join(f"Xid {x} = {XID.get(x, 'see NVIDIA Xid catalogue')}" for x in xids)
+    where = f" on GPU {', '.join(pcis)}" if pcis else ""
+    if set(xids) <= APP_XIDS:
+        return (f"the NVIDIA driver reported {said}{where}",
+                "These Xids are usually the application's own kernel fault: rerun that rank with "
+                "CUDA_LAUNCH_BLOCKING=1 or under compute-sanitizer; if they repeat on one GPU only, test that GPU "
+                "(dcgmi diag -r 3).")
+    return (f"the NVIDIA driver reported {said}{where}: the GPU/driver failed, not the training code",
+            "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi diag -r 3, "
+            "the full dmesg around the Xid; a GPU that fell off the bus or has uncorrectable ECC needs a reset or "
+            "replacement. Map the PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index "
+            "--format=csv.")
+
+
 # NCCL's transport/proxy set-up files, where a 'Cuda failure' is the node's CUDA set-up, not a kernel
 _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc)|"
                          r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc):\d+ NCCL WARN Cuda failure")
@@ -129,7 +166,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()
-    if "999" in text or "unknown error" in text:
+    xids = sorted({e.data["xid"] for e in evs if e.data.get("xid") is not None})
+    if xids:
+        what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
+    elif "999" in text or "unknown error" in text:
         what, fix = (
             "'Cuda failure 999 unknown error': the CUDA driver/GPU is in a bad state",
             "Check the GPU and driver on that node: nvidia-smi (is the GPU visible, any 'ERR!'), "
@@ -200,6 +240,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += (" A failure at transport set-up is usually the environment every rank shares: the container's "
                 "CUDA vs the node's driver, or CUDA IPC/cuMem not allowed in the container (try NCCL_CUMEM_ENABLE=0 "
                 "and NCCL_P2P_DISABLE=1 as tests).")
+    if xids:
+        return Verdict("cuda_error", what + ("; the ranks on that GPU failed first, the others only lose them"
+                                             if what.endswith("training code") else ""),
+                       fix, "medium", ranks, [e.brief() for e in evs[:3]], job_wide=not ranks)
     return Verdict(
         "cuda_error",
         f"{_named(ranks)} hit {what}; "
@@ -531,6 +575,16 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         if rdzv
         else "the store timed out"
     )
+    joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    if joined and joined[0] < joined[1]:  # the store was up and reachable: ranks are missing
+        return Verdict(
+            "store_rendezvous",
+            f"only {joined[0]} of {joined[1]} ranks reached the store before the timeout: the store worked, the other "
+            f"{joined[1] - joined[0]} never started (a node not launched, a wrong --nnodes / --nproc-per-node / "
+            "WORLD_SIZE) or died before init_process_group",
+            "Check that every node was started, with the same --nnodes, --nproc-per-node and --rdzv-id (or "
+            "MASTER_ADDR/WORLD_SIZE), and read the missing ranks' own logs for an error before init_process_group.",
+            "high", [], _samples(c, "store_timeout"))
     if ep and ep.startswith(("127.", "localhost")) and len(hosts(c)) > 1:
         what += (f" — a loopback address while the job spans {len(hosts(c))} hosts: "
                  "MASTER_ADDR must be rank 0's routable address")
