@@ -243,6 +243,13 @@ WORDINGS = {
                              "clients joined.\n", "store_rendezvous", [], "--nnodes"),
     # caffe2/torch 1.0's "NCCL Error 2: unhandled system error"
     "nccl-error-n": ("RuntimeError: NCCL Error 2: unhandled system error\n", "nccl_system", [], "NCCL_DEBUG=INFO"),
+    # ProcessGroupNCCL's ncclUniqueId exchange (torch 2.x; the error text after "got error:" varies)
+    "uniqueid-timeout": ("[rank1]: torch.distributed.DistBackendError: [1] is setting up NCCL communicator and "
+                         "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') "
+                         "got error: Socket Timeout\n", "rank_missing", [0], "main_process_first"),
+    "uniqueid-gone": ("[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and "
+                      "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') "
+                      "got error: Connection reset by peer\n", "early_exit", [], "rank 0"),
 }
 
 

@@ -353,6 +353,14 @@ class LineParser:
         return ev
 
     def _store(self, lineno: int, text: str) -> Event | None:
+        u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
+        if u:
+            ev = self._context(lineno, text, "uniqueid_wait")
+            ev.rank = int(u.group(1))
+            err = u.group(3).strip()
+            ev.data.update(root=int(u.group(2)), error=err[:120],
+                           gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
+            return ev
         gone = S.R_STORE_GONE.search(text)
         if gone:  # a consequence: the process hosting the store exited first
             ev = self._context(lineno, text, "socket_error")

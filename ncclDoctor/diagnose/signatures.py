@@ -169,6 +169,11 @@ R_STORE = re.compile(
 R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d+), worker_count=(?P<wc>\d+)|(?P<j>\d+)/(?P<n>\d+) clients joined")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
+# ProcessGroupNCCL's first collective of a group: every rank but the group's rank 0 waits in the store for
+# the ncclUniqueId rank 0 publishes ("[3] is setting up NCCL communicator and retrieving ncclUniqueId from [0]
+# via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout").
+R_UNIQUEID = re.compile(r"\[(\d{1,7})\] is setting up NCCL communicator and retrieving ncclUniqueId from \[(\d{1,7})\]"
+                        r"[^:]{0,200}got error: ?([^\n]{0,120})")
 # The TCPStore's server (rank 0 or the agent that hosts it) went away while this rank used it.
 R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server shutdown or crash|"
                           r"TCPStore server has shut down too early")

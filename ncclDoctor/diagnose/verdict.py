@@ -944,6 +944,36 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", ranks, [e.brief() for e in evs[:3]])
 
 
+def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A rank waited in the store for the ncclUniqueId of a new communicator, which the
+    group's rank 0 publishes at its first collective of that group. A timeout: rank 0 never
+    got there (busy elsewhere: dataset preprocessing under main_process_first, a prompt, a
+    rank-conditional path); the connection lost: the store's host process died."""
+    evs = c.samples.get("uniqueid_wait", [])
+    if not evs:
+        return None
+    waiting = sorted({e.rank for e in evs if e.rank is not None})
+    roots = sorted({e.data["root"] for e in evs})
+    proof = [e.brief() for e in evs[:3]]
+    if all(e.data["gone"] for e in evs):
+        return Verdict(
+            "early_exit",
+            f"rank(s) {_fmt_ranks(waiting)} lost the store while waiting for rank {_fmt_ranks(roots)}'s "
+            f"ncclUniqueId ({evs[0].data['error']}): the process hosting the store (rank 0 / the first node's "
+            "torchrun) exited or crashed first",
+            "Read rank 0's own log for its exception or exit; the ranks that printed this are victims.",
+            "medium", [], proof)
+    return Verdict(
+        "rank_missing",
+        f"rank(s) {_fmt_ranks(waiting)} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "
+        f"of a new communicator ({evs[0].data['error']}): that rank never reached its first collective of this group "
+        "(global rank 0 for the default group; the group's first rank for a sub-group)",
+        f"Find what rank {_fmt_ranks(roots)} was doing instead: a long step only it runs (dataset preprocessing under "
+        "main_process_first, a download, a wandb login prompt), a rank-conditional path, or a crash; raise the "
+        "timeout for legitimately long rank-0-only work, or barrier after it.",
+        "medium", roots, proof)
+
+
 def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A desync or a rank behind, proven directly (enqueued counts, Flight Recorder, torch's
     analyzer): the job ran past set-up and one rank diverged, whatever else the logs say
@@ -980,9 +1010,9 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _monitored, _direct_hang, _invalid_usage, _truncated, _shm,
-    _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts,
-    _exited,
+    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _monitored, _uniqueid, _direct_hang, _invalid_usage,
+    _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined, _nccl_other,
+    _signal, _timeouts, _exited,
 ]
 
 
