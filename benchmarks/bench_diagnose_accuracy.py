@@ -22,7 +22,8 @@ Prints one table per split. Exit status 1 when a victim is accused anywhere scor
 ``--variants`` also re-scores every case with its log lines rewritten the way other
 launchers and collectors print them (``VARIANTS``: Windows line endings, kubectl
 timestamps, torchrun's ``[default0]:`` role prefix, terminal
-colours, docker compose's ``name  | ``, Python logging's prefix) and counts the cases
+colours, docker compose's ``name  | ``, Python logging's prefix, Ray's actor prefix,
+sglang's ``[time TP0]``) and counts the cases
 whose score changes: a family read only in one wording is a blind spot for the next
 round of real logs.
 """
@@ -105,6 +106,8 @@ VARIANTS = {
     "ansi-colour": lambda line, i: _ansi(line),
     "compose": lambda line, i: f"trainer-1  | {line}",
     "py-logging": lambda line, i: f"[2024-05-01 12:00:00,123] [INFO] {line}",
+    "ray-actor": lambda line, i: f"(RayWorkerWrapper pid=5304, ip=10.0.0.1) {line}",
+    "sglang": lambda line, i: f"[2025-02-26 11:16:37 TP0] {line}",
 }
 
 

@@ -48,6 +48,7 @@ def test_every_corpus_case_scores_the_same_in_every_launcher_format(variant):
     (f"[default3]:{TIMEOUT}", 1),                                     # torchrun --tee 3
     (f"[1,5]<stderr>:{TIMEOUT.replace('[Rank 1] ', '')}", 5),          # mpirun --tag-output: rank 5
     (f"2024-05-01T12:00:00Z 11: {TIMEOUT.replace('[Rank 1] ', '')}", 11),  # a timestamp before srun -l's "11: "
+    (f"[rank: 6] {TIMEOUT.replace('[Rank 1] ', '')}", 6),              # Lightning's rank_prefixed_message
 ])
 def test_prefixes_do_not_hide_the_line_or_its_rank(line, rank):
     ev = LineParser("x.log").parse(3, line)

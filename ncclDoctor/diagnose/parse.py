@@ -56,7 +56,7 @@ class LineParser:
             m2 = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
                 S.R_SRUN.search(self._body)
             if m2:
-                ev.rank = int(m2.group(1))
+                ev.rank = int(m2.group(1) or m2.group(m2.lastindex or 1))
         m3 = S.R_NCCL_PREFIX.search(text)
         if m3:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
@@ -126,7 +126,8 @@ class LineParser:
         """A line tagged with another rank than the last NCCL error's (tracebacks of several
         ranks interleaved in one file) does not hold that error's "Last error:" text."""
         tag = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text)
-        return tag is None or self.last_error is None or self.last_error.rank in (None, int(tag.group(1)))
+        return tag is None or self.last_error is None or self.last_error.rank in (
+            None, int(tag.group(1) or tag.group(tag.lastindex or 1)))
 
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
