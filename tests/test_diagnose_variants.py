@@ -245,6 +245,25 @@ WORDINGS = {
     # caffe2/torch 1.0's "NCCL Error 2: unhandled system error"
     "nccl-error-n": ("RuntimeError: NCCL Error 2: unhandled system error\n", "nccl_system", [], "NCCL_DEBUG=INFO"),
     # ProcessGroupNCCL's ncclUniqueId exchange (torch 2.x; the error text after "got error:" varies)
+    # ProcessGroupGloo::monitoredBarrier when a rank's send/recv failed
+    "monitored-barrier-errors": ("[E ProcessGroupGloo.cpp:137] Rank 0 successfully reached monitoredBarrier, but "
+                                 "received errors while waiting for send/recv from rank 1. Please check rank 1 logs "
+                                 "for faulty rank.\n", "rank_missing", [1], "exited"),
+    # torch/distributed/rendezvous.py's env:// handler run without a launcher
+    "env-not-set": ("ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable "
+                    "MASTER_ADDR expected, but not set\n", "config", [], "torchrun"),
+    # torch/csrc/distributed/c10d/socket.cpp when MASTER_ADDR does not resolve
+    "store-dns": ("[W socket.cpp:464] [c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai "
+                  "error: -2 - Name or service not known).\n", "store_rendezvous", [], "node-0:29500"),
+    # a model download's DNS failure is not the job's rendezvous
+    "hub-dns-is-not-the-store": ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', "
+                                 "port=443): Max retries exceeded (Caused by NameResolutionError: Failed to resolve "
+                                 "'huggingface.co' ([Errno -3] Temporary failure in name resolution))\n", "none", [],
+                                 "nothing"),
+    # a connect to Docker's bridge address in a Last error text
+    "docker-bridge": ("ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device "
+                      "error.\nLast error:\nsocketStartConnect: Connect to 172.17.0.2<36145> failed : Software caused "
+                      "connection abort\n", "network_setup", [], "docker0"),
     "uniqueid-timeout": ("[rank1]: torch.distributed.DistBackendError: [1] is setting up NCCL communicator and "
                          "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') "
                          "got error: Socket Timeout\n", "rank_missing", [0], "main_process_first"),

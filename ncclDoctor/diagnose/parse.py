@@ -227,7 +227,9 @@ class LineParser:
         if mb:
             ev = self._context(lineno, text, "monitored_barrier")
             ev.rank = None  # rank 0 reports the others
-            ev.data.update(ranks=[int(r) for r in mb.group(1).split(",")][:64], timeout_ms=int(mb.group(2)))
+            ranks = mb.group(1) or mb.group(3)
+            ev.data.update(ranks=[int(r) for r in ranks.split(",")][:64],
+                           timeout_ms=int(mb.group(2)) if mb.group(2) else None, errors=bool(mb.group(3)))
             return ev
         gp = S.R_GLOO_PREAMBLE.search(text)
         if gp:
@@ -361,6 +363,20 @@ class LineParser:
             err = u.group(3).strip()
             ev.data.update(root=int(u.group(2)), error=err[:120],
                            gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
+            return ev
+        miss = S.R_ENV_MISSING.search(text)
+        if miss:  # init_process_group(env://) run without torchrun: a launch error
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, env_missing=miss.group(1))
+            return ev
+        if S.R_DNS.search(text) and S.R_DNS_STORE.search(text) and "IPv6" not in text:
+            ev = self._context(lineno, text, "store_timeout")
+            c = S.R_CONNECT_TO.search(text)
+            a = None if c else S.R_ADDRS_OF.search(text)
+            ep = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else (
+                f"{a.group(1)}:{a.group(2)}" if a else None)
+            ev.data.update(endpoint=ep,
+                           rendezvous="endezvous" in text, in_use=None, closed=False, dns=True)
             return ev
         gone = S.R_STORE_GONE.search(text)
         if gone:  # a consequence: the process hosting the store exited first

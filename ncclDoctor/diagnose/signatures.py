@@ -172,6 +172,16 @@ R_STORE = re.compile(
 R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d+), worker_count=(?P<wc>\d+)|(?P<j>\d+)/(?P<n>\d+) clients joined")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
+# A host name that does not resolve (MASTER_ADDR, a rendezvous endpoint); the IPv6 lookup warning is R_IPV6.
+R_DNS = re.compile(r"Name or service not known|Temporary failure in name resolution|nodename nor servname provided|"
+                   r"No address associated with hostname")
+# ... only on the store's own lines (a model download's DNS failure is not the job's rendezvous): torch's
+# "[c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known)"
+R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
+                         r"network addresses of")
+R_ADDRS_OF = re.compile(r"network addresses of \(([^,()]{1,255}), (\d{1,5})\)")
+# env:// rendezvous without a launcher: "environment variable MASTER_ADDR expected, but not set"
+R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not set")
 # ProcessGroupNCCL's first collective of a group: every rank but the group's rank 0 waits in the store for
 # the ncclUniqueId rank 0 publishes ("[3] is setting up NCCL communicator and retrieving ncclUniqueId from [0]
 # via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout").
@@ -251,7 +261,9 @@ R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed")
 # TORCH_DISTRIBUTED_DEBUG=DETAIL's collective fingerprints (ProcessGroupWrapper) and NCCL's own check.
 # torch's monitored_barrier (ProcessGroupGloo): "[Rank 0]: Rank 1 failed to pass monitoredBarrier in 2000 ms"
 # and, with wait_all_ranks=True, "Ranks 1, 2 failed to pass monitoredBarrier in 120000 ms".
-R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms")
+R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms|"
+                         r"reached monitoredBarrier, but received errors while waiting for send/recv from rank "
+                         r"(\d{1,7})")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
 R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WARN Mismatched collective detected")

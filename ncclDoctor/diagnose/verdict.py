@@ -505,6 +505,11 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "NCCL chose interface(s) " + ", ".join(bad) + " (loopback, link-local or virtual: not reachable from "
             "other nodes)"
         )
+    bridge = sorted({str(e.data.get("peer")) for e in connect + gloo
+                     if str(e.data.get("peer", "")).startswith("172.17.")})
+    if bridge:
+        seen.append(f"the peer address {bridge[0]} is in 172.17.0.0/16, Docker's default bridge (docker0): NCCL/gloo "
+                    "chose the container bridge, which other nodes cannot reach (NCCL_SOCKET_IFNAME=^docker0,lo)")
     loop = sorted({str(e.data.get("peer")) for e in connect if str(e.data.get("peer", "")).startswith("127.")})
     if loop and len(hosts(c)) > 1:
         seen.append(
@@ -551,6 +556,24 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
     rdzv = any(e.data.get("rendezvous") for e in evs)
     in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
+    missing = sorted({e.data["env_missing"] for e in evs if e.data.get("env_missing")})
+    if missing:
+        return Verdict(
+            "config",
+            f"init_process_group's env:// rendezvous found {', '.join(missing)} unset: the script was started "
+            "without a launcher (plain `python train.py`), so no rank knows the others",
+            "Start it with torchrun (torchrun --nproc-per-node=N train.py; multi-node: --nnodes, --rdzv-endpoint) or "
+            "accelerate/deepspeed, which set MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE and LOCAL_RANK; or set them "
+            "yourself for every process.", "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("dns") for e in evs):
+        ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), "MASTER_ADDR")
+        return Verdict(
+            "store_rendezvous",
+            f"the store's host name ({ep}) does not resolve on this node (DNS / /etc/hosts): the rank cannot even look "
+            "up where rank 0's store is",
+            "Set MASTER_ADDR (or --rdzv-endpoint) to rank 0's IP address, or make its host name resolve on every node "
+            "(getent hosts NAME; /etc/hosts, the cluster's DNS, a Kubernetes headless service).",
+            "high", [], _samples(c, "store_timeout"))
     if any(e.data.get("closed") for e in evs):
         return Verdict(
             "store_rendezvous",
@@ -931,14 +954,15 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     ranks = sorted({r for e in evs for r in e.data["ranks"]})
-    gone = any("closed by peer" in e.text.lower() or "reset by peer" in e.text.lower() for e in evs) or any(
-        "by peer" in str(e.data.get("what", "")).lower() for e in c.samples.get("gloo_error", []))
+    secs = next((e.data["timeout_ms"] / 1000 for e in evs if e.data.get("timeout_ms")), None)
+    gone = (any(e.data.get("errors") or "by peer" in e.text.lower() for e in evs)
+            or any("by peer" in str(e.data.get("what", "")).lower() for e in c.samples.get("gloo_error", [])))
     how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
            else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
     return Verdict(
         "rank_missing",
-        f"torch's monitored_barrier reports that rank {_fmt_ranks(ranks)} did not reach the barrier in "
-        f"{evs[0].data['timeout_ms'] / 1000:g} s" + how,
+        f"torch's monitored_barrier reports that rank {_fmt_ranks(ranks)} did not reach the barrier"
+        + (f" in {secs:g} s" if secs else " (its send/recv failed)") + how,
         f"Look at rank {_fmt_ranks(ranks)}: its own log and traceback (did it exit or crash?), or py-spy dump --pid "
         "PID while it is stuck; the ranks that passed the barrier are victims.",
         "high", ranks, [e.brief() for e in evs[:3]])
