@@ -334,7 +334,10 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "NCCL rejected a call as invalid usage (ncclInvalidUsage): mismatched arguments "
         "between ranks or a communicator used after abort",
         "Rerun with NCCL_DEBUG=WARN: the 'Last error' line names "
-        "the argument; TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective shapes across ranks.",
+        "the argument; TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective shapes across ranks. At communicator "
+        "creation the usual cause is two ranks on one GPU ('Duplicate GPU detected'): call "
+        "torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group and check "
+        "CUDA_VISIBLE_DEVICES gives each local rank its own GPU.",
         "medium",
         [],
         [e.brief() for e in evs[:3]],
