@@ -264,6 +264,11 @@ WORDINGS = {
     "docker-bridge": ("ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device "
                       "error.\nLast error:\nsocketStartConnect: Connect to 172.17.0.2<36145> failed : Software caused "
                       "connection abort\n", "network_setup", [], "docker0"),
+    # torchrun's summary for a rank the watchdog aborted: a SIGABRT is no proof of a culprit
+    "sigabrt-is-no-culprit": ("Root Cause (first observed failure):\n[0]:\n  time      : 2024-06-01_10:00:00\n"
+                              "  host      : node-1\n  rank      : 5 (local_rank: 5)\n  exitcode  : -6 (pid: 4242)\n"
+                              "  error_file: <N/A>\n  traceback : Signal 6 (SIGABRT) received by PID 4242\n",
+                              "unknown", [], "victim"),
     "uniqueid-timeout": ("[rank1]: torch.distributed.DistBackendError: [1] is setting up NCCL communicator and "
                          "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') "
                          "got error: Socket Timeout\n", "rank_missing", [0], "main_process_first"),
@@ -276,9 +281,16 @@ WORDINGS = {
 @pytest.mark.parametrize("name", sorted(WORDINGS))
 def test_each_wording_gets_its_cause(tmp_path, name):
     text, cause, culprits, word = WORDINGS[name]
-    v = _verdict(tmp_path, text)
+    (tmp_path / "job.log").write_text(text)
+    d = diagnose([str(tmp_path / "job.log")]).results["diagnose"]
+    v = d["verdict"]
     assert (v["cause"], v["culprits"]) == (cause, culprits), v["summary"]
     assert word in v["summary"] + v["fix"]
+    accusing = {r for k in d["conclusions"] if k["kind"] in ("culprit", "desync", "first_failure")
+                and k["confidence"] in ("medium", "high") for r in k["ranks"]}
+    if v["confidence"] in ("medium", "high"):
+        accusing |= set(v["culprits"])
+    assert accusing == set(culprits), [k["message"] for k in d["conclusions"]]
 
 
 def test_the_dump_signal_line_is_the_ranks_own_queue(tmp_path):

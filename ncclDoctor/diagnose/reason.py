@@ -346,7 +346,8 @@ def first_failure(c: Collected) -> list[Conclusion]:
     roots = [e for e in c.child_failures if e.data.get("root") and e.rank not in victims]
     if roots:  # a root cause that only timed out is the first victim torchrun saw, not a cause
         e = roots[0]
-        victim = e.data.get("signal") == "SIGABRT" and len(timeouts) > 1
+        # SIGABRT is how the watchdog ends a process after a timeout or an NCCL error: no proof either way
+        victim = e.data.get("signal") == "SIGABRT" or e.data.get("exitcode") == -6
         # Every rank exiting with the same code in the same second: torchrun's "first" is the order it
         # polled them in, not which failed first (a shared cause, e.g. the same exception on every rank).
         alike = [x for x in c.child_failures if x is not e and x.data.get("exitcode") == e.data.get("exitcode")

@@ -803,7 +803,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
     what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
             + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
-    single = len(ranks) == 1 and len(fails) == 1
+    single = len(ranks) == 1 and len(fails) == 1 and codes != [-6]
+    if codes == [-6]:  # abort(): how ProcessGroupNCCL's watchdog takes a process down after a timeout or NCCL error
+        what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
+                 "so this rank may be a victim: its own log says whether it timed out or hit its own error")
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
                    "Read the failed rank's traceback (its stderr, or torchrun --log-dir / --redirects 3 --tee 3 "
                    "to keep one file per rank); decorate the entry point with "
