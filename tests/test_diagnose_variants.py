@@ -330,3 +330,26 @@ def test_interleaved_ranks_keep_their_own_last_error(tmp_path):
     kinds = {r["rank"]: [e["kind"] for e in r["timeline"]] for r in d["ranks"]}
     assert "cuda_oom" in kinds[0] and "socket_error" not in kinds[0]
     assert "socket_error" in kinds[1] and "cuda_oom" not in kinds[1]
+
+
+FR_OUTPUTS = {
+    # torch 2.5-2.6 tools/flight_recorder (the torch docs' torchfrtrace example output)
+    "2.5": ("Not all ranks joining collective 5 at entry 4\ngroup info: 0:default_pg\ncollective: nccl:all_reduce\n"
+            "missing ranks: {1}\ninput sizes: [[3, 4]]\noutput sizes: [[3, 4]]\nexpected ranks: 2\n"
+            "collective state: scheduled\n", [1]),
+    # torch 2.4 tools/flight_recorder/fr_trace.py printed one line
+    "2.4": ("Not all ranks joining collective for group 0:default_pg collective nccl:all_reduce  Missing ranks are "
+            "{3}  [[3, 4]] [[3, 4]]\n", [3]),
+    # torch 2.7+ (flight_recorder/components/utils.py) as kubectl logs --timestamps prints it, with CRLF
+    "2.7-kubectl": ("2024-06-01T10:00:00Z Not all ranks joining collective, sequence number: 4\r\n"
+                    "2024-06-01T10:00:00Z collective: nccl:all_reduce\r\n2024-06-01T10:00:00Z missing ranks: {2}\r\n"
+                    "2024-06-01T10:00:00Z collective state: scheduled\r\n", [2]),
+}
+
+
+@pytest.mark.parametrize("version", sorted(FR_OUTPUTS))
+def test_every_flight_recorder_analyzer_wording_names_the_missing_rank(tmp_path, version):
+    text, missing = FR_OUTPUTS[version]
+    (tmp_path / "fr_trace.txt").write_text(text)
+    v = diagnose([str(tmp_path / "fr_trace.txt")]).results["diagnose"]["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", missing, "high")

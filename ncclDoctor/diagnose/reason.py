@@ -440,7 +440,7 @@ def fr_analysis(c: Collected) -> list[Conclusion]:
     out: list[Conclusion] = []
     for e in c.fr_analysis:
         d = e.data
-        where = f"process group {d.get('group_info', '?')}, collective #{e.seq} ({d.get('collective', '?')}" + (
+        where = f"process group {d.get('group_info', '?')}, collective {_num(e.seq)} ({d.get('collective', '?')}" + (
             f", issued from {d['stack']})" if d.get("stack") else ")")
         if d.get("missing_join") and d.get("missing_ranks"):
             ranks = _rank_set(d["missing_ranks"])
