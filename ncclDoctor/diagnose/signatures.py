@@ -169,7 +169,8 @@ R_STORE = re.compile(
 )
 # How many ranks reached the store: torch 1.x's store-based barrier "(world_size=8, worker_count=4, ...)" and
 # 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined."
-R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d+), worker_count=(?P<wc>\d+)|(?P<j>\d+)/(?P<n>\d+) clients joined")
+R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d{1,7}), worker_count=(?P<wc>\d{1,7})|"
+                           r"(?<!\d)(?P<j>\d{1,7})/(?P<n>\d{1,7}) clients joined")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
 # A host name that does not resolve (MASTER_ADDR, a rendezvous endpoint); the IPv6 lookup warning is R_IPV6.
