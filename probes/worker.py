@@ -72,6 +72,7 @@ class Worker:
         self.records: dict[str, Any] = {"rank": self.rank}
         self.device = None
         self.issued = 0  # sweep collectives issued for the current size
+        self.fingerprint_due = False  # the next sweep collective is the size's first (probes.harness)
         self.budget = config.get("budget")  # None: no time budget (``probes.budget``)
         self.current = "init"
         self.skip_sweep: str | None = None  # set by the structure phase (probes.structure)
@@ -111,10 +112,12 @@ class Worker:
             if module.NAME in ("all_reduce", "broadcast"):  # in place: the fault's tensor is the buffer
                 recv = send
             self.issued += 1
-            if self.issued == 1:
-                # Fingerprint of the first collective of each size, sent *before* it is
-                # issued, so the supervisor can compare every rank against the plan
-                # even if this collective kills the job.
+            if self.fingerprint_due:
+                # Fingerprint of the first sweep collective of each size, sent *before* it
+                # is issued, so the supervisor can compare every rank against the plan even
+                # if this collective kills the job. Not ``issued == 1``: with a budget the
+                # count starts at 1 (the budget's op of the size, which faults do not touch).
+                self.fingerprint_due = False
                 self.event(module.NAME, "issue", op=module.NAME, numel=send.numel(), want=planned)
         if self.control is not None:
             self.control.seq += 1
