@@ -23,6 +23,19 @@ def test_size_budget_scales_the_previous_size_and_stays_within_the_time_left():
     assert size_budget(CFG, (1024, 0.5), 4096, 999.5) == 0.5 and size_budget(CFG, (1024, 0.5), 4096, 1001) == 0.0
 
 
+def test_one_size_never_takes_more_than_its_share_of_max_seconds():
+    """A link slow at every size scales by the size ratio, inside MARGIN: only the cap
+    stops it before the end of the budget (a 2-node check over 20 Mbit/s took 93 s)."""
+    from ncclDoctor.check.budget import SIZE_SHARE, probe_budget
+
+    cfg = probe_budget(120.0, 0.0)
+    assert cfg["size_cap_s"] == SIZE_SHARE * 120.0 == 15.0
+    assert size_budget(cfg, None, 1024, 10.0) == 15.0  # the first size: the cap, not the 95 s left
+    assert size_budget(cfg, (1 << 20, 5.5), 4 << 20, 20.0) == 15.0  # 4 MiB after 5.5 s at 1 MiB: 22 s would not fit
+    assert size_budget(cfg, (1 << 20, 0.5), 4 << 20, 20.0) == 4 * 0.5 * 4  # a healthy size: the scaled rule
+    assert size_budget(cfg, (1 << 20, 5.5), 4 << 20, 100.0) == 5.0  # the time left, when less than the cap
+
+
 class _Sup:
     def __init__(self):
         self.ranks = {r: RankState(r, phase="all_reduce", state="enter", left={"init", "smoke"}) for r in (0, 1)}
