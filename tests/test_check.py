@@ -9,7 +9,7 @@ import pytest
 from ncclDoctor.cli import main
 from ncclDoctor.report.model import Report
 from tests._tables import compare_rows, markdown_rows, parse_avg_line, terminal_rows
-from tests.conftest import cli_env, run_cli
+from tests.conftest import cli_env, run_cli, run_cli_here
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +113,16 @@ def test_nccl_on_a_cpu_machine_cannot_run(tmp_path):
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args, needle, tmp_path):
-    proc = run_cli(*args, timeout=60, cwd=str(tmp_path))
+    _assert_one_line_usage_error(run_cli_here(*args, timeout=60, cwd=str(tmp_path)), needle)
+
+
+def test_a_usage_error_found_after_the_preflight_is_one_line_in_a_real_process(tmp_path):
+    """As a user runs it: torch is imported by then, and nothing it prints may join the line."""
+    _assert_one_line_usage_error(run_cli("check", "--backend", "mpi", timeout=60, cwd=str(tmp_path)),
+                                 "unknown --backend")
+
+
+def _assert_one_line_usage_error(proc, needle: str) -> None:
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert needle in proc.stderr
     assert "Traceback" not in proc.stderr

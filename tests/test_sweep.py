@@ -11,7 +11,7 @@ import pytest
 from ncclDoctor.sweep import plan
 from ncclDoctor.sweep.plan import Axes, Config
 from tests._reportrun import schema_errors
-from tests.conftest import cli_env, run_cli
+from tests.conftest import cli_env, run_cli, run_cli_here
 
 
 def test_prediction_is_worker_time_over_step_time():
@@ -73,9 +73,15 @@ def test_grid_covers_every_axis_without_meaningless_combinations():
     (["--max-minutes", "0"], "--max-minutes"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(tmp_path, args, needle):
-    p = run_cli("sweep-workers", "--out", str(tmp_path), *args, timeout=120)
+    p = run_cli_here("sweep-workers", "--out", str(tmp_path), *args, timeout=120)
     assert p.returncode == 2, p.stderr
     assert needle in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_usage_error_is_one_line_in_a_real_process(tmp_path):
+    p = run_cli("sweep-workers", "--out", str(tmp_path), "--workers", "0,x", timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert "bad --workers" in p.stderr and "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
 FAST = ["--windows", "2", "--window-steps", "8", "--warmup-steps", "3"]
