@@ -116,6 +116,10 @@ def test_normal_job_with_a_pause_and_a_user_sitecustomize_is_unchanged(tmp_path)
         assert f"rank {r} done 60 steps" in p.stdout
     log = (out / "output.log").read_text()
     assert all(line in log for line in p.stdout.splitlines() if "done" in line)
+    for r in (0, 1):  # each rank's own output, teed into the run directory
+        own = (out / "ranks" / f"rank{r}.log").read_text()
+        assert f"rank {r} done 60 steps" in own and f"rank {1 - r} done" not in own
+        assert rep["results"]["live"]["output_tail"]["per_rank"][str(r)][-1].startswith(f"rank {r} done")
     assert rep["results"]["live"]["job_returncode"] == 0 and rep["results"]["live"]["exit_status"] == 0
     assert rep["exit_code"] == 0  # the report's own code: nothing found
     import jsonschema

@@ -48,19 +48,28 @@ def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]]) -
     return [codes.LIVE_DIED.finding(msg, nodes=[root["host"]], ranks=[root["rank"]], evidence=[root])]
 
 
-def output_tail(path: Path, lines: int = 20) -> dict[str, Any]:
-    """The last lines of the job's output, overall and per rank where lines carry torch's ``[rankN]:``."""
-    if not path.is_file():
-        return {}
+def _tail_text(path: Path) -> str:
     with open(path, "rb") as fh:
         fh.seek(max(0, path.stat().st_size - (1 << 20)))
-        text = fh.read().decode("utf-8", "replace")
-    all_lines = text.splitlines()
+        return fh.read().decode("utf-8", "replace")
+
+
+def output_tail(path: Path, lines: int = 20) -> dict[str, Any]:
+    """The last lines of the job's output (``path``: output.log): overall, and per rank from the
+    per-rank tee files (``ranks/rank<R>.log`` beside it), else from lines carrying torch's ``[rankN]:``."""
     per: dict[str, list[str]] = {}
-    for line in all_lines:
-        m = _RANK_PREFIX.match(line)
-        if m:
-            per.setdefault(m.group(1), []).append(line)
+    for f in sorted(path.parent.glob("ranks/rank*.log")):
+        r = f.stem[len("rank"):]
+        if r.isdigit():
+            per[r] = _tail_text(f).splitlines()
+    if not path.is_file():
+        return {"per_rank": {r: ls[-lines:] for r, ls in sorted(per.items(), key=lambda kv: int(kv[0]))}} if per else {}
+    all_lines = _tail_text(path).splitlines()
+    if not per:
+        for line in all_lines:
+            m = _RANK_PREFIX.match(line)
+            if m:
+                per.setdefault(m.group(1), []).append(line)
     ordered = sorted(per.items(), key=lambda kv: int(kv[0]))
     return {"all": all_lines[-lines:], "per_rank": {r: ls[-lines:] for r, ls in ordered}}
 

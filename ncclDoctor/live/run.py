@@ -87,7 +87,7 @@ def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tu
     # a node that reports to another judges nothing itself: it sees only its own ranks
     watch = Watch(collector, run_dir, settings, say, signal_dump=opts.signal_dump, judge=not opts.report_to)
     addrs = ",".join([f"127.0.0.1:{collector.port}", *([opts.report_to] if opts.report_to else [])])
-    env = launch.job_env(dict(os.environ), run_dir, sock_dir, addrs, opts.poll_s)
+    env = launch.job_env(dict(os.environ), run_dir, sock_dir, addrs, opts.poll_s, tee=opts.capture)
     started = time.monotonic()
     from ncclDoctor.live.report import build_report
 
