@@ -36,6 +36,31 @@ def test_one_rank_missing_becomes_waiting_then_hang_and_names_it():
     assert (v.kind, v.culprits, v.victims, v.seq) == ("missing", [1], [0], 21)
 
 
+def test_a_busy_culprit_holds_the_verdict_to_the_cap_and_an_idle_one_does_not():
+    """Rank 0 checkpoints alone (main thread busy, ~90% CPU) while rank 1 waits in the barrier:
+    waiting, not a hang, up to 4x the threshold; the same stall with rank 0 asleep is a hang at it."""
+    def run(cpu_rate: float, settings: Settings) -> list:
+        tr = Tracker(settings)
+        out = []
+        for i in range(200):  # 100 s, stalled from i = 10 on
+            t = i * 0.5
+            counters = {0: (k := min(i, 10), k), 1: (k + 1, k) if i >= 10 else (k, k)}
+            vs = views(counters)
+            vs[0].cpu_s = cpu_rate * t
+            vs[1].cpu_s = 0.0
+            out.append(tr.observe(t, vs))
+        return out
+
+    def first(states, state):
+        return next((i - 10) * 0.5 for i, s in enumerate(states) if s.state == state)
+
+    busy = run(0.9, Settings(floor_s=15))
+    assert first(busy, "hang") == 60.0  # 4 x the 15 s floor
+    assert busy[50].state == "waiting" and busy[50].waiting_on == [0] and busy[50].busy[0] > 0.8
+    assert first(run(0.01, Settings(floor_s=15)), "hang") == 15.0  # asleep: called at the threshold
+    assert first(run(0.9, Settings(stall_after_s=15)), "hang") == 15.0  # --stall-after is the user's word
+
+
 def test_threshold_learns_from_stalls_that_resolved():
     tr = Tracker(Settings(floor_s=15, factor=10))
     # ranks routinely wait 4 s inside a collective for a slow peer, then the group moves on

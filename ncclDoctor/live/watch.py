@@ -56,6 +56,7 @@ class Watch:
                 pgs={} if rec.get("exiting") else _counters(rec.get("pgs")),
                 frames=list(rec.get("frames") or []), age_s=now - beat.seen_at,
                 alive=evidence.pid_alive(rec.get("pid")) if local else None,
+                cpu_s=rec.get("cpu_s") if isinstance(rec.get("cpu_s"), (int, float)) else None,
             )
         return out
 
@@ -72,8 +73,11 @@ class Watch:
             self._say_stragglers()
         if status.state == "waiting" and now - self.last_said >= 5.0:
             self.last_said = now
+            busy = (f"; it is busy outside collectives, main thread at {100 * min(status.busy.values()):.0f}% CPU: "
+                    f"hang after {self.settings.busy_cap * status.threshold_s:.0f} s if it stays so"
+                    if status.busy else f"; hang after {status.threshold_s:.0f} s")
             self.say(f"waiting on rank {_ranks(status.waiting_on)} for {status.stalled_s:.0f} s "
-                     f"(group {status.pg}, collective #{status.seq}; hang after {status.threshold_s:.0f} s)"
+                     f"(group {status.pg}, collective #{status.seq}{busy})"
                      if status.waiting_on else
                      f"every rank of group {status.pg} inside collective #{status.seq} for {status.stalled_s:.0f} s "
                      f"(hang after {status.threshold_s:.0f} s)")
