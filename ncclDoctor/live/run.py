@@ -23,6 +23,13 @@ their Flight Recorder progress to our collector once per poll (``inject/``), the
 
 Exit code: the job's own (128+N when torchrun died by signal N), except 4 after ``--on-hang
 kill``. The report (``report.json``/``.md``/``.html`` in the run directory) records both.
+
+Not a client of ``launch.supervisor.Supervisor`` (docs/run.md says why, point by point): a
+Supervisor stops the job at the first stall and on Ctrl-C, logs output to a file with stdin
+closed in a new session, and reads phase events from the control store for a known world size;
+``run`` must leave the job running after a verdict, forward Ctrl-C and wait, pass output and
+stdin through in the terminal's session, and read UDP heartbeats from an elastic world. It
+shares the teardown (``launch.process.stop_tree``) and torchrun's failure record.
 """
 
 from __future__ import annotations
