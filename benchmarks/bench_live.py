@@ -19,7 +19,9 @@ Two figures from one run, each a ratio against a baseline measured in the same r
      the worker's background threads (process CPU minus main-thread CPU, per second of stepping:
      gloo's threads in A; plus the publisher, torch's worker server and nothing else in B), as
      B - A in % of one core per worker; and the `ncclDoctor run` process itself (collector and
-     tracker), sampled with psutil over the job's stepping window, in % of one core. On a node
+     tracker), sampled with psutil over the job's stepping window, in % of one core; and the
+     publisher thread's own CPU as it measures itself (thread_time, in every heartbeat; the
+     report's results.live.publisher_cpu), which load does not inflate. On a node
      with a spare core per rank, these are the only way watching can slow a step, apart from
      the publisher's GIL hold (figure 3).
 3. publisher cost: one poll of the in-worker publisher (FR counters of both recorders, group
@@ -135,7 +137,7 @@ def against_target(lo: float, hi: float, target: float = 1.01) -> str:
 
 def overhead(ranks: int, steps: int, pairs: int) -> dict[str, list[float]]:
     job = [JOB, "--steps", str(steps), "--step-ms", "10"]
-    got: dict[str, list[float]] = {k: [] for k in ("ratio", "wall_a", "wall_b", "bg_delta", "ncd")}
+    got: dict[str, list[float]] = {k: [] for k in ("ratio", "wall_a", "wall_b", "bg_delta", "ncd", "pub")}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(pairs):
             arms = {"a": [*torchrun(ranks), *job],
@@ -144,6 +146,8 @@ def overhead(ranks: int, steps: int, pairs: int) -> dict[str, list[float]]:
             order = ("a", "b") if i % 2 == 0 else ("b", "a")
             res = {arm: step_figures(arms[arm], steps, sample_self=arm == "b") for arm in order}
             a, b = res["a"], res["b"]
+            pub = json.loads(Path(f"{tmp}/r{i}/report.json").read_text())["results"]["live"]["publisher_cpu"]
+            got["pub"].append(100 * sum(v["share_of_core"] for v in pub.values()) / max(len(pub), 1))
             got["wall_a"].append(a["wall"])
             got["wall_b"].append(b["wall"])
             got["ratio"].append(b["wall"] / a["wall"])
@@ -151,7 +155,8 @@ def overhead(ranks: int, steps: int, pairs: int) -> dict[str, list[float]]:
             got["ncd"].append(100 * b["ncd"])
             print(f"  pair {i + 1}/{pairs} ({''.join(order).upper()}): wall {a['wall']:.2f} -> {b['wall']:.2f} ms/step "
                   f"({b['wall'] / a['wall']:.3f}); worker background threads {100 * a['bg']:.2f}% -> "
-                  f"{100 * b['bg']:.2f}% of a core; ncclDoctor process {100 * b['ncd']:.2f}%", flush=True)
+                  f"{100 * b['bg']:.2f}% of a core; publisher thread (self-measured) {got['pub'][-1]:.3f}%; "
+                  f"ncclDoctor process {100 * b['ncd']:.2f}%", flush=True)
     return got
 
 
@@ -217,9 +222,10 @@ def main() -> None:
           f"(95% CI {lo:.4f}-{hi:.4f}): {against_target(lo, hi)}")
     dm, dlo, dhi = mean_ci(got["bg_delta"])
     nm, nlo, nhi = mean_ci(got["ncd"])
-    print(f"what watching costs in CPU: worker background threads +{dm:.3f}% of a core per worker "
-          f"(95% CI {dlo:+.3f} to {dhi:+.3f}); the ncclDoctor run process {nm:.3f}% of a core "
-          f"(95% CI {nlo:.3f}-{nhi:.3f})")
+    pm, plo, phi = mean_ci(got["pub"])
+    print(f"what watching costs in CPU: worker background threads {dm:+.3f}% of a core per worker "
+          f"(95% CI {dlo:+.3f} to {dhi:+.3f}); of which the publisher thread, measured by itself, {pm:.4f}% "
+          f"(95% CI {plo:.4f}-{phi:.4f}); the ncclDoctor run process {nm:.3f}% of a core (95% CI {nlo:.3f}-{nhi:.3f})")
     us = publisher_cost_us()
     print(f"publisher: {us['poll']:.0f} us per poll with a full 2000-entry ring (FR counters {us['pg_status']:.0f} us, "
           f"frames {us['frames']:.0f} us; group membership {us['groups']:.0f} us every 5 s); at the default 0.5 s "

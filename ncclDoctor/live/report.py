@@ -48,6 +48,17 @@ def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]]) -
     return [codes.LIVE_DIED.finding(msg, nodes=[root["host"]], ranks=[root["rank"]], evidence=[root])]
 
 
+def publisher_cost(per_rank: dict[int, dict[str, float]], poll_s: float) -> dict[str, Any]:
+    """What watching cost each worker, as its publisher thread measured itself: CPU seconds over
+    the polls so far, and that as a share of one core (polls x poll interval ~ its lifetime)."""
+    out = {}
+    for r, v in sorted(per_rank.items()):
+        span = v["polls"] * poll_s
+        out[str(r)] = {"cpu_s": round(v["cpu_s"], 4), "polls": v["polls"],
+                       "share_of_core": round(v["cpu_s"] / span, 6) if span > 0 else None}
+    return out
+
+
 def _tail_text(path: Path) -> str:
     with open(path, "rb") as fh:
         fh.seek(max(0, path.stat().st_size - (1 << 20)))
@@ -148,6 +159,7 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
         "stall_after_s": opts.stall_after_s, "poll_s": opts.poll_s, "verdicts": watch.verdicts,
         "timeline": {str(r): rows for r, rows in sorted(watch.timeline.items())},
         "torchrun_failures": failures, "output_tail": output_tail(log),
+        "publisher_cpu": publisher_cost(watch.publisher, opts.poll_s),
     }
     # report.exit_code follows the table every command shares (4: a hang or a dead rank was found);
     # the process exits with ``code``, the job's own, which results.live.exit_status records

@@ -42,6 +42,7 @@ class Watch:
     last_views: dict[int, detect.RankView] = field(default_factory=dict)
     hostname: str = field(default_factory=socket.gethostname)
     on_verdict: Callable[[], None] | None = None  # writes the report while the job still runs
+    publisher: dict[int, dict[str, float]] = field(default_factory=dict)  # rank -> the publisher's own CPU
 
     def __post_init__(self) -> None:
         self.tracker = detect.Tracker(self.settings)
@@ -50,6 +51,8 @@ class Watch:
         out = {}
         for rank, beat in self.collector.snapshot().items():
             rec = beat.record
+            if isinstance(rec.get("self_cpu_s"), (int, float)) and isinstance(rec.get("n"), int):
+                self.publisher[rank] = {"cpu_s": rec["self_cpu_s"], "polls": rec["n"]}
             local = rec.get("host") == self.hostname and str(rec.get("addr", "127.")).startswith("127.")
             out[rank] = detect.RankView(
                 rank=rank, pid=rec.get("pid"), host=node_name(rec), local_rank=rec.get("local_rank"),

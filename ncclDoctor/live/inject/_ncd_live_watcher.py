@@ -298,6 +298,7 @@ def _snapshot(n: int, groups: dict) -> dict:
         "n": n, "t": time.time(), "pgs": _pg_status() if c10d else {}, "groups": groups,
         "backend": _backend(c10d) if c10d else "",
         "frames": _main_frames(), "sock": _sock_path(_env_rank()), "cpu_s": _main_cpu(),
+        "self_cpu_s": round(time.thread_time(), 4),  # this publisher thread's own CPU so far: its cost, measured
     }
 
 
