@@ -170,3 +170,19 @@ def test_verdict_records_become_findings_with_their_codes():
     recovered = verdict_finding({**base, "kind": "missing", "culprits": [1], "victims": [0], "recovered_after_s": 7.0})
     assert recovered.code == "LIVE008" and recovered.severity.value == "warning" and recovered.ranks == [1]
     assert "moved on" in recovered.message
+
+
+def test_per_rank_tail_comes_from_the_tee_files_and_the_publisher_cost_is_a_share_of_a_core(tmp_path):
+    from ncclDoctor.live.report import output_tail, publisher_cost
+
+    (tmp_path / "ranks").mkdir()
+    (tmp_path / "output.log").write_text("agent line\n[rank1]: warning from torch\nrank 0 says hi\n")
+    (tmp_path / "ranks" / "rank0.log").write_text("rank 0 says hi\n")
+    (tmp_path / "ranks" / "rank10.log").write_text("a\nb\n")
+    tail = output_tail(tmp_path / "output.log", lines=1)
+    assert tail["all"] == ["rank 0 says hi"] and tail["per_rank"] == {"0": ["rank 0 says hi"], "10": ["b"]}
+    (tmp_path / "ranks" / "rank0.log").unlink()
+    (tmp_path / "ranks" / "rank10.log").unlink()
+    assert output_tail(tmp_path / "output.log")["per_rank"] == {"1": ["[rank1]: warning from torch"]}  # no tee files
+    cost = publisher_cost({1: {"cpu_s": 0.05, "polls": 200}}, 0.5)
+    assert cost == {"1": {"cpu_s": 0.05, "polls": 200, "share_of_core": 0.0005}}
