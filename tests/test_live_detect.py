@@ -186,3 +186,24 @@ def test_per_rank_tail_comes_from_the_tee_files_and_the_publisher_cost_is_a_shar
     assert output_tail(tmp_path / "output.log")["per_rank"] == {"1": ["[rank1]: warning from torch"]}  # no tee files
     cost = publisher_cost({1: {"cpu_s": 0.05, "polls": 200}}, 0.5)
     assert cost == {"1": {"cpu_s": 0.05, "polls": 200, "share_of_core": 0.0005}}
+
+
+def test_a_dead_rank_is_reported_in_its_own_words_not_torchruns_traceback_hint():
+    """pytorch/examples' multigpu_torchrun.py asks for nccl; on a CPU-only torch rank 0 dies in
+    init_process_group. torchrun's record says only 'To enable traceback see: <url>' (no @record);
+    the rank's own output ends with the exception, which is what LIVE005 must quote."""
+    from ncclDoctor.live.report import failure_findings
+
+    root = {"rank": 0, "local_rank": 0, "host": "localhost", "pid": 21518, "exitcode": 1, "signal": None,
+            "first_line": "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"}
+    tail = {"per_rank": {"0": [
+        "Traceback (most recent call last):",
+        '  File "/x/distributed_c10d.py", line 2181, in _new_process_group_helper',
+        '    raise RuntimeError("Distributed package doesn\'t have NCCL built in")',
+        "RuntimeError: Distributed package doesn't have NCCL built in",
+    ], "1": ["rank 1 still fine"]}}
+    (f,) = failure_findings({"root_cause": root, "others": []}, [], tail)
+    assert f.code == "LIVE005" and f.ranks == [0]
+    assert f.message.endswith("exited with exit code 1: RuntimeError: Distributed package doesn't have NCCL built in")
+    (bare,) = failure_findings({"root_cause": root, "others": []}, [], {"per_rank": {}})
+    assert bare.message.endswith("exited with exit code 1")  # torchrun's hint is no reason

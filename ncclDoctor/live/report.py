@@ -37,14 +37,34 @@ def verdict_finding(v: dict[str, Any]) -> Finding:
     return KIND_RULE[v["kind"]].finding(verdict_line(v), nodes=hosts, ranks=v["culprits"] or v["victims"], evidence=ev)
 
 
-def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]]) -> list[Finding]:
+_EXCEPTION = re.compile(r"^(?:\[rank\d+\]:\s*)?([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Failure|Exit)\b.*)$")
+
+
+def last_exception(lines: list[str]) -> str | None:
+    """The exception a rank's own output ends with (``RuntimeError: ...``, the last line of its
+    traceback), or None."""
+    for line in reversed(lines):
+        if m := _EXCEPTION.match(line.strip()):
+            return m.group(1)[:300]
+    return None
+
+
+def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],
+                     tail: dict[str, Any] | None = None) -> list[Finding]:
+    """LIVE005 for torchrun's first failed rank, with the reason in the rank's own words: its last
+    exception line from its output (torchrun's record holds only "To enable traceback see: <url>"
+    unless the entry point has @record)."""
     root = failures.get("root_cause")
     if not root or any(v["kind"] == "died" for v in verdicts):
         return []
     how = f"signal {root['signal']}" if root.get("signal") else f"exit code {root['exitcode']}"
     msg = f"rank {root['rank']} (local rank {root['local_rank']}, {root['host']}, pid {root['pid']}) exited with {how}"
-    if root.get("first_line"):
-        msg += f": {root['first_line']}"
+    own = last_exception(((tail or {}).get("per_rank") or {}).get(str(root["rank"]), []))
+    first = root.get("first_line")
+    if own:
+        msg += f": {own}"
+    elif first and not first.startswith("To enable traceback"):
+        msg += f": {first}"
     return [codes.LIVE_DIED.finding(msg, nodes=[root["host"]], ranks=[root["rank"]], evidence=[root])]
 
 
@@ -139,7 +159,8 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     rep.interrupted = interrupted
     for v in watch.verdicts:
         rep.add(verdict_finding(v))
-    rep.add(*failure_findings(failures, watch.verdicts))
+    tail = output_tail(log)
+    rep.add(*failure_findings(failures, watch.verdicts, tail))
     if not watch.collector.progress_seen:
         rep.add(codes.LIVE_NO_PG.finding(f"no worker reported Flight Recorder progress in {elapsed:.0f} s"))
     for s in watch.tracker.straggle.stragglers():
@@ -158,7 +179,7 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
         "launch": list(opts.launch), "job_returncode": job_rc, "job_running": running, "on_hang": opts.on_hang,
         "stall_after_s": opts.stall_after_s, "poll_s": opts.poll_s, "verdicts": watch.verdicts,
         "timeline": {str(r): rows for r, rows in sorted(watch.timeline.items())},
-        "torchrun_failures": failures, "output_tail": output_tail(log),
+        "torchrun_failures": failures, "output_tail": tail,
         "publisher_cpu": publisher_cost(watch.publisher, opts.poll_s),
     }
     # report.exit_code follows the table every command shares (4: a hang or a dead rank was found);
