@@ -27,7 +27,7 @@ from ncclDoctor.diagnose.load import (
     text_lines,
 )
 from ncclDoctor.diagnose.parse import LineParser
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_ANSI, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 
 MAX_STRUCTURED = 256 << 20  # a Flight Recorder dump of 2000 entries is a few MB
@@ -129,8 +129,13 @@ def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
 # torch's Flight Recorder analyzer (python -m torch.distributed.flight_recorder.fr_trace,
 # `torchfrtrace`) prints plain "%(message)s" lines; format strings from torch 2.13
 # flight_recorder/components/utils.py (match_one_event callers) and types.py (EntryState.log).
-FR_ANALYSIS_KEYS = (b"Not all ranks joining collective", b"has errors\n", b"internal record id: ")
-_FR_START = re.compile(r"(Not all ranks joining collective, sequence number|Collective sequence number): (\d+)")
+# Older analyzers (torch 2.5-2.6 tools/flight_recorder) print "Not all ranks joining collective 5 at entry 4"; the
+# first (2.4 fr_trace.py) "Not all ranks joining collective for group 0:default_pg collective nccl:all_reduce
+# Missing ranks are {1}" on one line.
+FR_ANALYSIS_KEYS = (b"Not all ranks joining collective", b"has errors\n", b"has errors\r\n", b"internal record id: ")
+_FR_START = re.compile(r"(Not all ranks joining collective(?:, sequence number:| for group)?|Collective sequence "
+                       r"number:) ?(\S+)")
+_FR_OLD_LINE = re.compile(r"for group (\S+) collective (\S+)\s+Missing ranks are (\{[\d, ]*\})")
 _FR_FIELD = re.compile(
     r"^(group info|collective|missing ranks|world size|expected ranks|collective state|error msg): (.*)$"
 )
@@ -143,14 +148,20 @@ def _fr_analysis(inp: Input, text: str, c: Collected) -> None:
     block: Event | None = None
     stack = False
     for lineno, line in text_lines(text):
+        line = strip_prefixes(R_ANSI.sub("", line).rstrip("\r"))
         if stack and block is not None and line.strip() and "/torch/" not in line:
             block.data.setdefault("stack", line.strip()[:200])  # the first frame outside torch: the caller
             stack = False
         stack = stack or line.strip().startswith("collective stack trace:")
         m = _FR_START.search(line)
         if m:
-            block = Event("fr_analysis", f"{inp.path}:{lineno}", line.strip()[:400], seq=int(m.group(2)))
+            seq = m.group(2).strip(",")
+            block = Event("fr_analysis", f"{inp.path}:{lineno}", line.strip()[:400],
+                          seq=int(seq) if seq.isdigit() else None)
             block.data["missing_join"] = m.group(1).startswith("Not all")
+            old = _FR_OLD_LINE.search(line)
+            if old:
+                block.data.update(group_info=old.group(1), collective=old.group(2), missing_ranks=old.group(3))
             c.add_fr_analysis(block)
             continue
         f = _FR_FIELD.match(line.strip())

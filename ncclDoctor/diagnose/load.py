@@ -50,8 +50,20 @@ SNIFF = 8192
 #   signal    the agent's "Received N death signal" / "closing signal SIGTERM"
 #   NET/IB    IB completion errors printed without the NCCL prefix
 #   onnection Connection reset/closed/refused in any format (NCCL 2.0-2.3 lines lack "NCCL")
+#   WARN      NCCL 2.0-2.3's "include/socket.h:194 WARN ..." (no word NCCL; its "-> 2" trail is
+#             read as follow lines, parse.py)
+#   ailure    nccl-tests' "Test CUDA failure common.cu:253 '...'" and other "failure" lines
+#   endezvous torchrun's "Rendezvous complete for workers. Result:" (its master_addr, world
+#             sizes are read as follow lines) and rendezvous errors in any wording
+#   rdzv_     torchrun's printed launch config (rdzv_endpoint, rdzv_backend) and its flags
+#   Killed    the shell's "Killed" (a SIGKILLed job: the OOM killer), the kernel's "Out of memory:
+#             Killed process", Kubernetes' "OOMKilled"
+#   " code "  DeepSpeed's launcher "exits with return code = -9", torch.multiprocessing.spawn's
+#             "process 1 terminated with exit code 1"
+#   Xid       the NVIDIA driver's "NVRM: Xid (PCI:...): 79" lines in a pasted dmesg
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
-TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection")
+TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
+            b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
