@@ -324,6 +324,18 @@ def _read_into(fh: BinaryIO, buf: bytearray, n: int, inp: Input, lineno: int) ->
 
 
 _NUMPY: list = []  # [numpy or None], imported on first use
+
+
+def load_numpy():
+    """numpy, imported on first use (0.1-0.2 CPU-seconds), or None where it is not installed."""
+    if not _NUMPY:
+        try:
+            import numpy
+        except ImportError:  # pragma: no cover - depends on the installation
+            numpy = None
+        _NUMPY.append(numpy)
+    return _NUMPY[0]
+
 _EQ: list = []  # [the bool array numpy compares into, reused: a new one per call costs page faults]
 
 
@@ -332,13 +344,7 @@ def _count_nl(block: bytes | bytearray, start: int, end: int) -> int:
     for spans long enough to pay for the call, when numpy is there (matplotlib brings it)."""
     if end - start < 1 << 14:
         return block.count(b"\n", start, end)
-    if not _NUMPY:
-        try:
-            import numpy
-        except ImportError:  # pragma: no cover - depends on the installation
-            numpy = None
-        _NUMPY.append(numpy)
-    np = _NUMPY[0]
+    np = load_numpy()
     if np is None:
         return block.count(b"\n", start, end)
     if not _EQ or len(_EQ[0]) < end - start:
