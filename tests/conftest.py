@@ -26,6 +26,7 @@ INTEGRATION = (
     "tests/test_faults.py",
     "tests/test_multinode_localhost.py",
     "tests/test_multinode_netns.py",
+    "tests/test_live_netns.py",
     "tests/test_multinode_per_node.py",
     "tests/test_diagnose_fr_live.py",
     "tests/test_check.py::test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning",

@@ -29,6 +29,7 @@ def test_sniff_names_every_format_and_nothing_else():
         "nccl_tests_all_reduce_2x8_h100.txt": "nccl-tests",
         "nccl_tests_old_format_wrong.txt": "nccl-tests",
         "nccl_tests_one_rank_jobs.txt": "nccl-tests",
+        "nccl_tests_pasted_8x_h100_slow.txt": "nccl-tests",
         "nccl_tests_all_gather.json": "nccl-tests-json",
         "ras_status_mismatch.txt": "ras",
         "ras_status.json": "ras-json",
@@ -129,7 +130,7 @@ def test_diagnose_turns_field_outputs_into_findings():
     (fail,) = c["FLD020"]
     assert "memory" in fail.message and "GPU 3" in fail.message and "row remapping failed" in fail.message
     formats = sorted(o["format"] for o in rep.results["field"])
-    assert formats == ["dcgm", "nccl-tests", "nccl-tests", "nccl-tests", "nccl-tests-json", "ras", "ras-json"]
+    assert formats == ["dcgm"] + ["nccl-tests"] * 4 + ["nccl-tests-json", "ras", "ras-json"]
     assert rep.exit_code == 1
 
 
@@ -179,3 +180,68 @@ def test_a_gloo_run_against_an_nccl_tests_baseline_is_not_compared():
     rep = _report({1 << 20: 0.05}, backend="gloo")
     judge(rep, Gates(baseline=str(FIX / "nccl_tests_all_reduce_2x8_h100.txt")).prepare())
     assert [f.code for f in rep.findings] == ["BW103"] and "backend nccl" in rep.findings[0].message
+
+
+# A table pasted from the middle of an nccl-tests run (columns as in src/util.cu), no preamble.
+EXCERPT = """\
+#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+    16777216       4194304  bfloat16    none      -1    108.8  154.20   77.10      0    98.19  170.86   85.43      0
+    33554432       8388608  bfloat16    none      -1    183.0  183.33   91.66      0    156.1  214.95  107.48      0
+"""
+
+
+def test_an_excerpt_that_starts_at_the_column_header_is_read():
+    assert fieldformats.sniff(EXCERPT.encode()) == "nccl-tests"
+    stripped = "".join(line.removeprefix("#") for line in EXCERPT.splitlines(keepends=True))  # Markdown ate it
+    assert fieldformats.sniff(stripped.encode()) == "nccl-tests"
+    (t,) = fieldformats.parse("nccl-tests", EXCERPT.encode())["tests"]
+    assert [r["size"] for r in t["rows"]] == [16777216, 33554432] and t["rows"][1]["in_place"]["busbw_gbps"] == 107.48
+    name, why = nccl_tests.infer_collective(t)
+    assert name is None and "all_gather or alltoall" in why  # redop none: the two are indistinguishable
+
+
+def test_a_pasted_run_without_its_program_name_is_inferred_and_judged_against_its_platform():
+    """Markdown stripped every '#', the output predates the root column, and no line names the
+    program: the bus factor (1.75 = 2(n-1)/n for 8 ranks) says all_reduce, the device lines say
+    8x H100 on one host, so Azure's ND H100 v5 floor applies, and 311 GB/s is below it."""
+    fmt, doc = load("nccl_tests_pasted_8x_h100_slow.txt")
+    (t,) = doc["tests"]
+    assert fmt == "nccl-tests" and len(t["devices"]) == 8 and t["rows"][0]["root"] is None
+    assert nccl_tests.infer_collective(t)[0] == "all_reduce"
+    rep = diagnose([str(FIX / "nccl_tests_pasted_8x_h100_slow.txt")])
+    (bw,) = codes(rep)["BW301"]
+    assert "311.2 GB/s" in bw.message and "68%" in bw.message and bw.nodes == ["ndv5-07"]
+    summary = rep.results["field"][0]["tests"][0]
+    assert summary["expected"]["platform"]["id"] == "azure-nd-h100-v5"
+    assert [r["expected_pct"] for r in summary["rows"]] == [64.9, 66.5, 67.3, 67.7]
+    v = rep.results["diagnose"]["verdict"]
+    assert v["cause"] == "none" and "BW301" in v["summary"]  # the next step points at it, never "nothing failed"
+
+
+def test_the_table_of_a_field_output_is_in_every_view():
+    from ncclDoctor.report import markdown
+    from ncclDoctor.report.console import table_lines
+    from ncclDoctor.report.views import field_tables
+
+    rep = diagnose([str(FIX / "nccl_tests_all_reduce_2x8_h100.txt")])
+    (t,) = field_tables(rep.results)
+    assert t.title.startswith("all_reduce_perf in ") and "16 ranks on 2 host(s)" in t.title
+    assert t.rows[-1] == [1073741824, "369.150", "ok"]  # no reference applies: no % column
+    assert "several platforms match" in t.note
+    assert any(line.split() == ["1073741824", "369.150", "ok"] for line in table_lines(t))
+    assert "369.150" in markdown.render_markdown(rep)
+
+
+@pytest.mark.parametrize("n,ratio,redop,root,want", [
+    (8, 1.75, "sum", -1, "all_reduce"),
+    (8, 0.875, "sum", -1, "reduce_scatter"),
+    (4, 1.0, "sum", 0, None),  # rooted: broadcast or reduce
+    (0, 1.5, "sum", -1, "all_reduce"),  # no device lines: only all_reduce's factor exceeds 1
+    (0, 1.0, "sum", -1, None),  # all_reduce on 2 ranks or sendrecv
+])
+def test_infer_collective_from_the_bus_factor(n, ratio, redop, root, want):
+    side = {"time_us": 10.0, "algbw_gbps": 100.0, "busbw_gbps": 100.0 * ratio, "wrong": 0, "error": None}
+    row = {"size": 1 << 20, "count": 1 << 18, "type": "float", "redop": redop, "root": root,
+           "out_of_place": side, "in_place": side}
+    assert nccl_tests.infer_collective({"rows": [row], "devices": [{}] * n})[0] == want

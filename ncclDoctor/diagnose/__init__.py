@@ -70,7 +70,7 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     findings += env
     findings += conclude.from_verdict(collected, v, findings)
     findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs) + field_findings
-    findings += conclude.nothing_found(findings, collected)
+    findings += conclude.nothing_found(findings, collected, field_outputs)
     v = settle(v, findings)  # last, after every reader's findings
     report.add(*findings)
     report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings, v)

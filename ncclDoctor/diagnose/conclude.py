@@ -228,10 +228,13 @@ def coverage(c: Collected, world: int | None, source_conf: str) -> list[Finding]
                                    ranks=missing)]
 
 
-def nothing_found(findings: list[Finding], c: Collected) -> list[Finding]:
+def nothing_found(findings: list[Finding], c: Collected, field: list[dict] | None = None) -> list[Finding]:
     if any(f.severity != Severity.INFO for f in findings if f.code != "LOG030"):
         return []
-    return [R.NOTHING_FOUND.finding(f"{sum(c.kinds.values())} event(s) recognised, none of them a failure")]
+    read = [f"{d['format']} output {d['path']}" for d in field or []]
+    return [R.NOTHING_FOUND.finding(f"{sum(c.kinds.values())} event(s) recognised, none of them a failure"
+                                    + (f"; read as a tool's output, with no failure in it: {', '.join(read)} (its "
+                                       "table is in the report)" if read else ""))]
 
 
 def settings_findings(c: Collected) -> list[Finding]:

@@ -10,6 +10,7 @@ stdin and pipes are read once, by the log scan, so they are not looked at here.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from typing import Any
 
@@ -129,25 +130,90 @@ def from_dcgm(doc: dict[str, Any], path: str) -> list[Finding]:
     return out
 
 
-def _summary(fmt: str, doc: dict[str, Any], path: str) -> dict[str, Any]:
+def _bw(r: dict[str, Any]) -> float | None:
+    """One busbw per size, as nccl-tests' "Avg bus bandwidth" counts it: the mean of both sides."""
+    vals = [r[s]["busbw_gbps"] for s in ("out_of_place", "in_place") if r.get(s) and r[s]["busbw_gbps"] is not None]
+    return round(sum(vals) / len(vals), 3) if vals else None
+
+
+def nccl_tests_summary(t: dict[str, Any]) -> dict[str, Any]:
+    """What a reader of one nccl-tests table wants at a glance, and the rows for the report's table."""
+    hosts = sorted({d["host"] for d in t["devices"]})
+    rows = [{"size": r["size"], "busbw_gbps": _bw(r), "wrong": bool(nccl_tests.wrong_rows({"rows": [r]}))}
+            for r in t["rows"]]
+    measured = [r for r in rows if r["busbw_gbps"] is not None]
+    peak = max(measured, key=lambda r: r["busbw_gbps"]) if measured else None
+    name, inferred = (t["collective"], None) if t["collective"] else nccl_tests.infer_collective(t)
+    return {
+        "collective": name,
+        "collective_inferred": inferred,  # the reasoning, when the program name is not in the input
+        "program": t["program"],
+        "ranks": len(t["devices"]),
+        "hosts": hosts,
+        "gpus": sorted({d["name"] for d in t["devices"] if d.get("name")}),
+        "sizes": len(t["rows"]),
+        "rows": rows,
+        "peak_busbw_gbps": peak["busbw_gbps"] if peak else None,
+        "peak_size": peak["size"] if peak else None,
+        "avg_busbw_gbps": t["avg_busbw_gbps"],
+        "out_of_bounds": t["out_of_bounds"],
+        "wrong_sizes": sorted({r["size"] for r in rows if r["wrong"]}),
+    }
+
+
+def against_reference(s: dict[str, Any], path: str) -> tuple[dict[str, Any], list[Finding]]:
+    """The published fleet floor (``analysis.expected``) for the devices the output lists, and BW301
+    when the output is below it. An excerpt without its device lines, a mixed or unknown platform,
+    or (between nodes) a transport the output does not state is not judged, and says why."""
+    from ncclDoctor.analysis import expected
+
+    if not s["ranks"]:
+        return {"platform": None, "reason": "not compared: the output lists no devices (its preamble is not "
+                                            "in the input)"}, []
+    per_node = s["ranks"] // max(1, len(s["hosts"]))
+    names = [{"name": g} for g in s["gpus"]] * per_node if len(s["gpus"]) == 1 else [{"name": g} for g in s["gpus"]]
+    rows, reasons = {}, []
+    for rdma in (False, True):  # the output does not say whether RDMA was used between nodes
+        host = {"gpus": {"devices": names}, "ib": {"hcas": [{"ports": [{"state": "ACTIVE"}]}]} if rdma else {}}
+        ref = expected.detect(host, nnodes=len(s["hosts"]) or 1, gpus_per_node=per_node, backend="nccl")
+        if ref["platform"]:
+            rows[ref["platform"]["id"]] = ref
+        reasons.append(ref["reason"])
+    if len(rows) > 1:
+        return {"platform": None, "reason": "no reference applies: the output does not say which transport ran "
+                                            "between the nodes (" + ", ".join(rows) + ")"}, []
+    if not rows:
+        return {"platform": None, "reason": next((r for r in reasons if "several" in r), reasons[0])}, []
+    ref = next(iter(rows.values()))
+    p = ref["platform"]
+    brief = {k: p[k] for k in ("id", "name", "collective", "busbw_gbps", "size_bytes", "source")}
+    if s["collective"] != p["collective"]:
+        what = f"this output is {s['collective']}" if s["collective"] else "the input does not name its collective"
+        return {"platform": brief, "reason": f"{ref['reason']}; not compared: the reference is for "
+                                             f"{p['collective']}, {what}"}, []
+    table = {"rows": [r for r in s["rows"] if r["busbw_gbps"] is not None]}  # annotate writes expected_pct in them
+    results = {"collectives": {p["collective"]: table}}
+    exp = expected.annotate(results, ref)
+    found = [dataclasses.replace(f, message=f"{path}: {f.message}") for f in expected.judge(exp, results, s["hosts"])]
+    return {"platform": brief, "reason": exp["reason"], "below_pct": exp["below_pct"]}, found
+
+
+def _summary(fmt: str, doc: dict[str, Any], path: str) -> tuple[dict[str, Any], list[Finding]]:
     s: dict[str, Any] = {"format": fmt, "path": path}
+    found: list[Finding] = []
     if "tests" in doc and fmt.startswith("nccl-tests"):
-        s["tests"] = [
-            {
-                "collective": t["collective"],
-                "ranks": len(t["devices"]),
-                "sizes": len(t["rows"]),
-                "avg_busbw_gbps": t["avg_busbw_gbps"],
-                "out_of_bounds": t["out_of_bounds"],
-            }
-            for t in doc["tests"]
-        ]
+        s["tests"] = []
+        for t in doc["tests"]:
+            one = nccl_tests_summary(t)
+            one["expected"], more = against_reference(one, path)
+            s["tests"].append(one)
+            found += more
     elif fmt == "dcgm":
         s["tests"] = len(doc["tests"])
         s["failed"] = sum(1 for t in doc["tests"] if str(t["status"]).lower() == "fail")
     else:
         s.update({k: len(doc[k]) for k in ("dead", "missing", "errors", "lagging")})
-    return s
+    return s, found
 
 
 BUILDERS = {
@@ -189,8 +255,9 @@ def read(inputs: list[Input]) -> tuple[list[Finding], list[dict[str, Any]]]:
         except (OSError, EOFError, ValueError) as exc:
             inp.notes.append(f"read as a field output: {exc}")
             continue
-        findings += BUILDERS[fmt](doc, inp.path)
-        summaries.append(_summary(fmt, doc, inp.path))
+        summary, judged = _summary(fmt, doc, inp.path)
+        findings += BUILDERS[fmt](doc, inp.path) + judged
+        summaries.append(summary)
         if fmt != "nccl-tests":
             inp.kind, inp.opener = f"field:{fmt}", None  # JSON: no log lines in it
     return findings, summaries

@@ -123,11 +123,19 @@ def expand(paths: list[str], stdin: BinaryIO | None = None) -> list[Input]:
     return out
 
 
+# In an ncclDoctor run directory (it has a report.json), the rendered views repeat the report's
+# own text (its rules' "why" mentions "connection closed by peer"): read report.json, not them.
+RENDERED = ("report.md", "report.html", "timeline.md")
+
+
 def _walk(root: str) -> Iterator[Input]:
     errors: list[OSError] = []
     for dirpath, dirnames, filenames in os.walk(root, onerror=errors.append):
         dirnames.sort()
+        run_dir = "report.json" in filenames
         for name in sorted(filenames):
+            if run_dir and name in RENDERED:
+                continue
             yield _file_input(os.path.join(dirpath, name))
     for exc in errors:
         yield Input(str(exc.filename or root), kind="skipped", notes=[f"cannot list directory: {exc.strerror or exc}"])

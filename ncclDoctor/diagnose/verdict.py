@@ -715,7 +715,15 @@ def settle(v: Verdict, findings: list[Finding]) -> Verdict:
     """The verdict once every finding is known: 'nothing failed' never stands beside an error
     from another reader (a field output such as a failed nccl-tests run); it points at it."""
     bad = [f for f in findings if f.severity == Severity.ERROR]
-    if v.cause != "none" or not bad:
+    if v.cause != "none":
+        return v
+    slow = [f for f in findings if f.severity == Severity.WARNING and f.code.startswith(("BW", "FLD"))]
+    if not bad and slow:  # a tool's output (nccl-tests) that ran without error but below what it should reach
+        return Verdict("none", "no failure in these lines, but a tool's output in the input shows a problem: "
+                       + "; ".join(f"{f.code} {f.title}" for f in slow[:3]),
+                       "Follow those findings' fixes (ncclDoctor explain CODE).", v.confidence, [],
+                       [f.message[:200] for f in slow[:2]])
+    if not bad:
         return v
     return Verdict(
         "unknown",

@@ -18,6 +18,7 @@ the fixtures in ``tests/fixtures/field/`` follow them.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 SNIFF_BYTES = 8192
@@ -37,7 +38,12 @@ def sniff(head: bytes, path: str = "") -> str | None:
         ):
             return "nccl-tests-json"
         return None
-    if "# nThread " in text or "# Collective test starting:" in text or "# nccl-tests version" in text:
+    if re.search(r"nThread \d+ nGpus \d+ minBytes", text) or "Collective test starting:" in text \
+            or "# nccl-tests version" in text:
+        return "nccl-tests"
+    from ncclDoctor.fieldformats.nccl_tests import COLUMNS
+
+    if COLUMNS.search(text):  # a pasted excerpt that starts at the table's column header
         return "nccl-tests"
     if "Job summary\n===========" in text or ("\nErrors\n======" in text and "NCCL version" in text):
         return "ras"

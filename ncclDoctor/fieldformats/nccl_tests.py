@@ -15,6 +15,9 @@ Source: NVIDIA/nccl-tests v2.19.6 (``a0b82b2``), ``src/util.cu``:
   [{size, count, type, redop, root, out_of_place: {time, alg_bw, bus_bw, nwrong}, in_place:
   {...}}], "out_of_bounds": {count, okay}, "average_bus_bandwidth": {bandwidth, okay}}``.
 
+Pasted into an issue, the ``#`` of every comment line is often lost (Markdown reads it as a
+heading), and an excerpt often starts at the column header: both are read (``COLUMNS``).
+
 One file may hold several tests (a script running all_reduce_perf then all_gather_perf):
 ``tests`` has one entry per test. A test's ``collective`` is the program name without
 ``_perf`` (all_reduce, all_gather, ...), or None when the output does not say.
@@ -27,16 +30,18 @@ from typing import Any
 
 _NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|N/A)"
 _HEADER = re.compile(
-    r"#\s*nThread\s+(\d+)\s+nGpus\s+(\d+)\s+minBytes\s+(\d+)\s+maxBytes\s+(\d+)"
+    r"#?\s*nThread\s+(\d+)\s+nGpus\s+(\d+)\s+minBytes\s+(\d+)\s+maxBytes\s+(\d+)"
     r".*?warmup iters:\s*(\d+)\s+iters:\s*(\d+)"
 )
 _DEVICE = re.compile(
-    r"#\s+Rank\s+(\d+)\s+(?:Group\s+(\d+)\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*)"
+    r"(?:#\s+|^\s*)Rank\s+(\d+)\s+(?:Group\s+(\d+)\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*)"
 )
 _ROW = re.compile(rf"^\s*(\d+)\s+(\d+)\s+([a-z0-9_]+)\s+([a-z]+)\s+(?:(-?\d+)\s+)?((?:{_NUM}\s+){{3,}}{_NUM})\s*$")
-_OOB = re.compile(r"#\s*Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?")
-_AVG = re.compile(r"#\s*Avg bus bandwidth\s*:\s*(" + _NUM + r")\s*(OK|FAILED)?")
-_NAME = re.compile(r"#\s*Collective test (?:starting|concluded):\s*(\S+)")
+_OOB = re.compile(r"#?\s*Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?")
+_AVG = re.compile(r"#?\s*Avg bus bandwidth\s*:\s*(" + _NUM + r")\s*(OK|FAILED)?")
+_NAME = re.compile(r"#?\s*Collective test (?:starting|concluded):\s*(\S+)")
+# The table's column header, the one line every version prints (a pasted excerpt often starts here).
+COLUMNS = re.compile(r"^#?\s*size\s+count\s+type\s+redop\s+(?:root\s+)?time\s+algbw\s+busbw\s+(?:#?wrong|error)", re.M)
 
 
 def collective_of(program: str | None) -> str | None:
@@ -111,6 +116,9 @@ def parse_text(text: str) -> dict[str, Any]:
                 "iters": int(m.group(6)),
             }
         elif cur is None:
+            if COLUMNS.search(line):  # an excerpt that starts at the table: a test whose name is unknown
+                cur = _new_test()
+                tests.append(cur)
             continue
         elif m := _DEVICE.search(line):
             cur["devices"].append(
@@ -123,6 +131,9 @@ def parse_text(text: str) -> dict[str, Any]:
                     "name": m.group(7).strip(),
                 }
             )
+        elif cur["rows"] and COLUMNS.search(line):  # a second table pasted without its preamble
+            cur = _new_test()
+            tests.append(cur)
         elif (m := _ROW.match(line)) and (row := _row(m)):
             cur["rows"].append(row)
         elif m := _OOB.search(line):
@@ -202,6 +213,33 @@ def parse_json(obj: dict[str, Any]) -> dict[str, Any]:
         "min_bw_failed": None if avg.get("okay") in (None, "unchecked") else avg.get("okay") is False,
     }
     return {"format": "nccl-tests-json", "tests": [test]}
+
+
+def infer_collective(test: dict[str, Any]) -> tuple[str | None, str]:
+    """The collective of a table whose program name is not in the input, from what its rows print
+    (nccl-tests' bus factors, ``src/*.cu`` ``*GetBw``): ``busbw / algbw`` is 2(n-1)/n (>= 1) for
+    all_reduce, (n-1)/n (< 1) for reduce_scatter, all_gather and alltoall, and 1 for broadcast,
+    reduce and sendrecv; ``redop`` is ``none`` for the gathers and ``root`` >= 0 only for the rooted
+    ones. Returns (name or None, the reasoning in words)."""
+    ratios = [r[s]["busbw_gbps"] / r[s]["algbw_gbps"] for r in test["rows"] for s in ("out_of_place", "in_place")
+              if r.get(s) and r[s]["algbw_gbps"] and r[s]["busbw_gbps"] is not None and r[s]["algbw_gbps"] >= 0.1]
+    if not ratios or not test["rows"]:
+        return None, "no row with a measurable algbw"
+    ratio = sorted(ratios)[len(ratios) // 2]
+    redop, root, n = test["rows"][0]["redop"], test["rows"][0]["root"], len(test["devices"])
+    why = f"redop {redop}, {'no root column' if root is None else f'root {root}'}, busbw/algbw {ratio:.3f}"
+    why += f" with {n} ranks" if n else ""
+    if root is not None and root >= 0:
+        return None, why + ": a rooted collective (broadcast or reduce)"
+    if redop == "none":
+        return None, why + ": all_gather or alltoall"
+    if n > 2 and abs(ratio - 2 * (n - 1) / n) < 0.02 * ratio:
+        return "all_reduce", why + " = 2(n-1)/n: all_reduce"
+    if n > 2 and abs(ratio - (n - 1) / n) < 0.02:
+        return "reduce_scatter", why + " = (n-1)/n: reduce_scatter"
+    if not n and ratio > 1.05:
+        return "all_reduce", why + ": only all_reduce's factor exceeds 1"
+    return None, why + ": not one collective's factor"
 
 
 def busbw_by_size(test: dict[str, Any], in_place: bool = True) -> dict[int, float]:

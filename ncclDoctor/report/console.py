@@ -40,6 +40,11 @@ def render_console(report: Report, console: Console | None = None) -> None:
     for name, t in (report.results.get("collectives") or {}).items():  # the time budget / localization (issue 15)
         if t.get("skipped") or t.get("stopped"):
             console.print(f"# {name} sweep {t.get('skipped') or t['stopped']['note']}", markup=False, highlight=False)
+    from ncclDoctor.report.views import field_tables  # nccl-tests outputs read by diagnose
+
+    for t in field_tables(report.results):
+        for line in table_lines(t):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     base = report.results.get("baseline")
     if base and base.get("rows"):
         for line in baseline_lines(base):
@@ -74,3 +79,11 @@ def baseline_lines(b: dict) -> list[str]:
             f"{fmt(r['change_pct'], '+8.1f'):>8}  {r['table']} / {r['node']}{flag}"
         )
     return lines
+
+
+def table_lines(t) -> list[str]:
+    """A view Table as nccl-tests-style comment lines: title, header, right-aligned rows, note."""
+    widths = [max([len(h)] + [len(str(r[i])) for r in t.rows]) for i, h in enumerate(t.headers)]
+    lines = [f"# {t.title}", "# " + "  ".join(h.rjust(w) for h, w in zip(t.headers, widths))]
+    lines += ["  " + "  ".join(str(c).rjust(w) for c, w in zip(r, widths)) for r in t.rows]
+    return lines + ([f"# {t.note}"] if t.note else [])

@@ -126,6 +126,36 @@ def _settings(report: Report) -> list[Table]:
                   [[s["name"], s["value"], s["status"], s["meaning"]] for s in report.settings], left=4)]
 
 
+def field_tables(results: dict[str, Any]) -> list[Table]:
+    """One table per nccl-tests result that ``diagnose`` read (``results["field"]``): busbw per size
+    (the mean of out-of-place and in-place, as nccl-tests' average counts it) and, where a published
+    floor applies, the % of it."""
+    out = []
+    for i, doc in enumerate(results.get("field") or []):
+        for j, t in enumerate(doc.get("tests") if isinstance(doc.get("tests"), list) else []):
+            exp = t.get("expected") or {}
+            who = f"{t['ranks']} ranks on {len(t['hosts'])} host(s)" if t.get("ranks") else "devices not listed"
+            gpus = f", {', '.join(t['gpus'])}" if t.get("gpus") else ""
+            name = t.get("program") or (f"{t['collective']} (inferred)" if t.get("collective") else "nccl-tests")
+            title = f"{name} in {doc['path']} ({who}{gpus})"
+            judged = any(r.get("expected_pct") is not None for r in t.get("rows", []))
+            rows = [[r["size"], _num(r["busbw_gbps"], ".3f")] + ([_num(r.get("expected_pct"), ".0f")] if judged else [])
+                    + ["WRONG" if r["wrong"] else "ok"] for r in t.get("rows", [])]
+            note = (f"Peak busbw {_num(t.get('peak_busbw_gbps'), '.3f')} GB/s at {t.get('peak_size')} B"
+                    + (f"; Avg bus bandwidth {t['avg_busbw_gbps']} GB/s" if t.get("avg_busbw_gbps") is not None else "")
+                    + (f"; out of bounds values {t['out_of_bounds']}" if t.get("out_of_bounds") is not None else "")
+                    + (f". Collective: {t['collective_inferred']}" if t.get("collective_inferred") else "")
+                    + f". Expected: {exp.get('reason', 'not compared')}.")
+            headers = ["size (B)", "busbw (GB/s)"] + (["% of reference"] if judged else []) + ["values"]
+            out.append(Table(f"field-{i}-{j}", title, headers,
+                             rows, bad={k for k, r in enumerate(t.get("rows", [])) if r["wrong"]}, note=note))
+    return out
+
+
+def _field(report: Report) -> list[Table]:
+    return field_tables(report.results)
+
+
 def _host(report: Report) -> list[Table]:
     return [host_table(report.host)] if report.host else []
 
@@ -135,6 +165,7 @@ VIEWS: dict[str, Callable[[Report], list[Table]]] = {
     "collectives": _collectives,  # also all_reduce
     "structure": _structure,  # also intra_node_all_reduce
     "baseline": _baseline,
+    "field": _field,  # nccl-tests outputs read by diagnose
     "ranks": _ranks,
     "settings": _settings,
     "host": _host,
