@@ -20,6 +20,7 @@ from ncclDoctor.diagnose.load import (
     Input,
     _file_input,
     dump_rank_from_name,
+    load_numpy,
     open_input,
     read_all,
     scan_lines,
@@ -56,6 +57,8 @@ def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
     n = min(len(files), 4 * jobs)  # contiguous shares, merged in order; 4 per worker to balance sizes
     shares = [files[k * len(files) // n:(k + 1) * len(files) // n] for k in range(n)]
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    if ctx.get_start_method() == "fork":
+        load_numpy()  # once here, inherited by every forked worker, instead of once in each
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
         done = list(pool.map(_ingest_share, [[i.path for i in share] for share in shares]))
     by_path = {}

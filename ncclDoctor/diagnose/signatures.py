@@ -47,6 +47,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ncclDoctor.diagnose.prefilter import guard_all
+
 TEXT_CAP = 400  # characters of a line kept as evidence
 
 
@@ -323,3 +325,8 @@ def _int(v: str | None) -> int | None:
         return int(str(v).strip()) if v is not None else None
     except ValueError:
         return None
+
+
+# Last: every R_* above gets a literal prefilter (prefilter.py; the same answers, most lines
+# ruled out by a substring test instead of a regex search). Keep this at the end of the module.
+guard_all(globals())
