@@ -18,6 +18,14 @@ expert answer in ``case.json``:
 - correct   all four
 
 Prints one table per split. Exit status 1 when a victim is accused anywhere scored.
+
+``--variants`` also re-scores every case with its log lines rewritten the way other
+launchers and collectors print them (``VARIANTS``: Windows line endings, kubectl
+timestamps, torchrun's ``[default0]:`` role prefix, terminal
+colours, docker compose's ``name  | ``, Python logging's prefix, Ray's actor prefix,
+sglang's ``[time TP0]``) and counts the cases
+whose score changes: a family read only in one wording is a blind spot for the next
+round of real logs.
 """
 
 from __future__ import annotations
@@ -86,6 +94,58 @@ def score(case: dict, report) -> dict:
     return row
 
 
+def _ansi(line: str) -> str:
+    return f"\x1b[1;31m{line}\x1b[0m" if line.strip() else line
+
+
+# name -> line rewriter (line, line index); none of them carries a rank, so the answer must not change
+VARIANTS = {
+    "crlf": lambda line, i: line + "\r",
+    "kubectl-timestamps": lambda line, i: f"2024-05-01T12:{i // 60 % 60:02d}:{i % 60:02d}.123456789Z {line}",
+    "torchrun-role": lambda line, i: f"[default0]:{line}",
+    "ansi-colour": lambda line, i: _ansi(line),
+    "compose": lambda line, i: f"trainer-1  | {line}",
+    "py-logging": lambda line, i: f"[2024-05-01 12:00:00,123] [INFO] {line}",
+    "ray-actor": lambda line, i: f"(RayWorkerWrapper pid=5304, ip=10.0.0.1) {line}",
+    "sglang": lambda line, i: f"[2025-02-26 11:16:37 TP0] {line}",
+}
+
+
+def rewritten(case: dict, variant: str, into: Path) -> list[str]:
+    """The case's input files with every text line rewritten by ``VARIANTS[variant]``
+    (Flight Recorder dumps and JSON files are copied as they are)."""
+    fn = VARIANTS[variant]
+    out = []
+    for p in map(Path, inputs(case)):
+        data = p.read_bytes()
+        dst = into / p.name
+        if p.suffix in (".json", ".gz", ".pkl") or b"\x00" in data[:8192] or data[:1] == b"\x80":
+            dst.write_bytes(data)
+        else:
+            lines = data.decode("utf-8", "replace").split("\n")
+            dst.write_text("\n".join(fn(line, i) for i, line in enumerate(lines)))
+        out.append(str(dst))
+    return out
+
+
+def run_variants(cases: list[dict], base: dict[str, dict], only: str | None = None
+                 ) -> dict[str, list[tuple[str, dict]]]:
+    """variant -> [(case id, row)] for the cases whose correctness changed or that accuse a victim."""
+    import tempfile
+
+    from ncclDoctor.diagnose import diagnose
+
+    changed: dict[str, list[tuple[str, dict]]] = {}
+    for name in [only] if only else VARIANTS:
+        changed[name] = []
+        for c in cases:
+            with tempfile.TemporaryDirectory() as tmp:
+                row = score(c, diagnose(rewritten(c, name, Path(tmp))))
+            if row["correct"] != base[c["id"]]["correct"] or not row["victim"]:
+                changed[name].append((c["id"], row))
+    return changed
+
+
 def run(cases: list[dict]) -> list[dict]:
     from ncclDoctor.diagnose import diagnose
 
@@ -106,6 +166,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every case that is not fully correct")
+    ap.add_argument("--variants", action="store_true",
+                    help="also re-score every case with its lines in other launchers' formats (VARIANTS)")
     a = ap.parse_args()
     splits = ["dev", "heldout"] if a.split == "all" else [a.split]
     t0 = time.monotonic()
@@ -123,7 +185,16 @@ def main() -> None:
                 if not r["correct"]:
                     bad = [k for k in ("culprit", "victim", "cause", "fix") if not r[k]]
                     print(f"  {s} {r['id']}: wrong {', '.join(bad)}; got {r['got']} want {r['want']}")
-    sys.exit(1 if any(not r["victim"] for rs in results.values() for r in rs) else 0)
+    bad_variant = False
+    if a.variants:
+        base = {r["id"]: r for rs in results.values() for r in rs}
+        cases = [c for s in splits for c in load_cases(s)]
+        for name, rows in run_variants(cases, base).items():
+            print(f"variant {name:<20} {len(rows):>3} of {len(cases)} cases score differently")
+            for cid, r in rows:
+                print(f"    {cid}: got {r['got']} (victim accused: {not r['victim']})")
+            bad_variant = bad_variant or any(not r["victim"] for _, r in rows)
+    sys.exit(1 if bad_variant or any(not r["victim"] for rs in results.values() for r in rs) else 0)
 
 
 if __name__ == "__main__":

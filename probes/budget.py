@@ -12,9 +12,10 @@ from typing import Any
 
 
 def size_budget(cfg: dict[str, Any], prev: tuple[int, float] | None, size: int, now_wall: float) -> float:
-    """MARGIN x the previous size's seconds x the size ratio, within the time left
-    (at least ``floor_s`` while time is left); the first size gets the time left."""
-    left = max(cfg["until_wall"] - now_wall, 0.0)
+    """MARGIN x the previous size's seconds x the size ratio, within the time left and
+    the one-size cap ``size_cap_s`` (at least ``floor_s`` while time is left); the first
+    size gets the time left, within the cap."""
+    left = min(max(cfg["until_wall"] - now_wall, 0.0), cfg.get("size_cap_s", float("inf")))
     if prev is None or prev[1] <= 0:
         return left
     scaled = cfg["margin"] * prev[1] * size / prev[0]

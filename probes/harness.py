@@ -17,7 +17,10 @@ The caller (``probes.worker.Worker``, or anything with the same four members) pr
 ``device``                        where buffers live
 ``sync()``                        wait for the device
 ``collective(mod, send, recv, sweep=bool, **kw) -> float``
-                                  issue one op (fault hooks, sequence numbers); seconds inside it
+                                  issue one op (fault hooks, sequence numbers); seconds inside it;
+                                  a sweep op counts itself in ``issued`` (the barrier mark's count)
+                                  and, while ``fingerprint_due`` (set here per size), sends the
+                                  "issue" fingerprint the verdict compares with the plan
 ``event(phase, kind, **fields)``  a control-store event keyed by the collective's NAME
                                   (``barrier`` and ``progress`` here; ``issue`` in the caller)
 
@@ -90,6 +93,7 @@ def measure_size(
         op()  # warm-up: connection setup is not bandwidth
     else:
         ctx.issued = issued_before  # the budget's first op of this size was a warm-up op too
+        ctx.fingerprint_due = True  # the size's first sweep op tells the supervisor its count
         for _ in range(warmup):
             op()
     ctx.sync()

@@ -94,7 +94,8 @@ def _all_reduce(worker, group, nranks: int, size: int, iters: int) -> dict[str, 
             "busbw_gbps": algbw * mod.bus_factor(nranks)}
 
 
-def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, Any]:
+def _p2p(worker, leaders: list[int], group, size: int, iters: int,
+         slow_ratio: float = localize.SLOW_RATIO) -> dict[str, Any]:
     import torch.distributed as dist
 
     mod = REGISTRY["sendrecv"]
@@ -120,13 +121,14 @@ def _p2p(worker, leaders: list[int], group, size: int, iters: int) -> dict[str, 
         return {p: send.numel() * 4 / max(times[p[0]], times[p[1]]) / 1e9 for p in rnd}
 
     t0 = time.perf_counter()
-    v = localize.localize(len(leaders), measure)
+    v = localize.localize(len(leaders), measure, slow_ratio)
     elapsed = time.perf_counter() - t0
     ring = set(localize.ring_pairs(len(leaders)))
     round_of = {tuple(p): i for i, rnd in enumerate(rounds) for p in rnd}  # a confirmed pair: its last round
     pairs = [{"pair": [a, b], "gbps": g, "round": round_of[(a, b)], "ring": (a, b) in ring}
              for (a, b), g in sorted(v.measured.items())]
     return {"size": send.numel() * 4, "iters": iters, "rounds": rounds, "wrong": wrong, "pairs": pairs,
+            "slow_ratio": slow_ratio,
             "elapsed_s": elapsed, "slow_nodes": list(v.slow_nodes), "slow_links": [list(p) for p in v.slow_links]}
 
 
@@ -160,7 +162,7 @@ def run(worker, cfg: dict[str, Any]) -> dict[str, Any]:
         out["intra_node"] = next(r for r in rows if r["size"] == max(1, size // 4) * 4)
     if inter is not None and worker.rank in leaders:
         out["inter_node"] = _all_reduce(worker, inter, nnodes, size, iters)
-        out["p2p"] = _p2p(worker, leaders, inter, size, iters)
+        out["p2p"] = _p2p(worker, leaders, inter, size, iters, float(cfg.get("slow_ratio", localize.SLOW_RATIO)))
     dist.barrier()  # results are in before any rank leaves: the report waits for no one
     decision = [sweep_decision(out.get("p2p")) if worker.rank == 0 else None]  # rank 0 leads node 0
     dist.broadcast_object_list(decision, src=0)

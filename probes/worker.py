@@ -20,7 +20,8 @@ Phases, each announced to the control store on entry and exit (``probes.control`
 
 The phases to run come from the config (``phases``; ncclDoctor's ``check.phases`` is
 the one list), in order. Each rank also writes its raw records to
-``<run_dir>/ranks/rank<R>.json``. The config file is written by ``ncclDoctor check``;
+``<run_dir>/ranks/rank<R>.json`` (with ``timing``: the process's start and each phase's
+wall-clock start and end, where a check's time went). The config file is written by ``ncclDoctor check``;
 its keys are documented in ``ncclDoctor.check.launch``. This package imports only torch
 and the standard library (psutil and pynvml where installed), so the launch line above
 works wherever torch does.
@@ -72,6 +73,7 @@ class Worker:
         self.records: dict[str, Any] = {"rank": self.rank}
         self.device = None
         self.issued = 0  # sweep collectives issued for the current size
+        self.fingerprint_due = False  # the next sweep collective is the size's first (probes.harness)
         self.budget = config.get("budget")  # None: no time budget (``probes.budget``)
         self.current = "init"
         self.skip_sweep: str | None = None  # set by the structure phase (probes.structure)
@@ -111,10 +113,12 @@ class Worker:
             if module.NAME in ("all_reduce", "broadcast"):  # in place: the fault's tensor is the buffer
                 recv = send
             self.issued += 1
-            if self.issued == 1:
-                # Fingerprint of the first collective of each size, sent *before* it is
-                # issued, so the supervisor can compare every rank against the plan
-                # even if this collective kills the job.
+            if self.fingerprint_due:
+                # Fingerprint of the first sweep collective of each size, sent *before* it
+                # is issued, so the supervisor can compare every rank against the plan even
+                # if this collective kills the job. Not ``issued == 1``: with a budget the
+                # count starts at 1 (the budget's op of the size, which faults do not touch).
+                self.fingerprint_due = False
                 self.event(module.NAME, "issue", op=module.NAME, numel=send.numel(), want=planned)
         if self.control is not None:
             self.control.seq += 1
@@ -220,10 +224,13 @@ class Worker:
         steps = {"init": self.init, "inventory": self.inventory, "smoke": self.smoke,
                  "structure": self.structure, "done": self.done}
         steps.update({op: functools.partial(self.sweep, op) for op in REGISTRY})  # a phase per collective
+        timing = self.records["timing"] = {"process_started": _process_started(), "phases": {}}
         try:
             for name in self.cfg["phases"]:
+                t0 = time.time()
                 with self.phase(name):
                     steps[name]()
+                timing["phases"][name] = [round(t0, 3), round(time.time(), 3)]
         finally:
             self.write_records()
         self.evidence.stop()  # only on a clean exit: a failing rank must stay dumpable
@@ -237,6 +244,17 @@ class Worker:
             write_text_atomic(os.path.join(run_dir, "ranks", f"rank{self.rank}.json"), text)
         except OSError as exc:
             print(f"ncclDoctor probe: rank {self.rank} could not write its records: {exc}", file=sys.stderr)
+
+
+def _process_started() -> float | None:
+    """This process's start (wall clock), through psutil where installed: with the
+    phases' times, where a check's start-up went (torch's import, the rendezvous)."""
+    try:
+        import psutil
+
+        return round(psutil.Process().create_time(), 3)
+    except Exception:  # no psutil: the records have the phases' times only
+        return None
 
 
 def _node_facts(addr: str | None) -> dict[str, Any]:
@@ -289,6 +307,20 @@ def main(argv: list[str] | None = None) -> None:
     with open(args.config, encoding="utf-8") as fh:
         cfg = json.load(fh)
     Worker(cfg).run()
+    leave(0)
+
+
+def leave(code: int) -> None:
+    """Exit now that the records are written and the process group is gone, without the
+    interpreter's teardown of torch (seconds of CPU per rank on a busy host, between the
+    last phase and every node's verdict). Only a clean run leaves this way: a failing
+    rank raises, and torchrun's ``record`` writes its error file as before."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":

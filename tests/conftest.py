@@ -3,8 +3,11 @@ is mocked. Tests that need root or network namespaces skip with a printed reason
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +29,7 @@ INTEGRATION = (
     "tests/test_faults.py",
     "tests/test_multinode_localhost.py",
     "tests/test_multinode_netns.py",
+    "tests/test_live_netns.py",
     "tests/test_multinode_per_node.py",
     "tests/test_diagnose_fr_live.py",
     "tests/test_check.py::test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning",
@@ -67,6 +71,49 @@ def run_cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None,
         [sys.executable, "-m", "ncclDoctor", *args],
         capture_output=True, text=True, timeout=timeout, env=env or cli_env(), cwd=cwd,
     )
+
+
+class CliTimeout(BaseException):
+    """An in-process run past its deadline (a BaseException: main() maps Exception to exit 70)."""
+
+
+def run_cli_here(*args: str, timeout: float = 300, env: dict[str, str] | None = None,
+                 cwd: str | None = None) -> subprocess.CompletedProcess:
+    """``ncclDoctor ARGS`` in this process, as `run_cli` runs it in a subprocess: the same
+    ``main`` (argument parsing, one-line errors, exit codes) with sys.argv, os.environ (ENV,
+    default ``cli_env()``), the working directory, stdout and stderr set for the run, and
+    all of them restored after it, the SIGTERM handler too (check and sweep install one).
+    No Python and torch start-up per run (4-5 CPU-s each), so tests of the CLI's logic use
+    this; the packaging and bad-input tests keep `run_cli`, since a subprocess is what a
+    user runs. TIMEOUT is enforced with SIGALRM and raises CliTimeout."""
+    from ncclDoctor.cli import main
+
+    saved_env, saved_argv, saved_cwd = dict(os.environ), sys.argv, os.getcwd()
+    saved_term, saved_alarm = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGALRM)
+    out, err = io.StringIO(), io.StringIO()
+
+    def expire(signum, frame):
+        raise CliTimeout(f"ncclDoctor {' '.join(args)}: still running after {timeout:g} s")
+
+    try:
+        os.environ.clear()
+        os.environ.update(env or cli_env())
+        sys.argv = [str(ROOT / "ncclDoctor" / "__main__.py"), *args]
+        if cwd:
+            os.chdir(cwd)
+        signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, saved_alarm)
+        signal.signal(signal.SIGTERM, saved_term)
+        os.chdir(saved_cwd)
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["ncclDoctor", *args], code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture

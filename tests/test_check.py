@@ -6,10 +6,9 @@ import json
 
 import pytest
 
-from ncclDoctor.cli import main
 from ncclDoctor.report.model import Report
 from tests._tables import compare_rows, markdown_rows, parse_avg_line, terminal_rows
-from tests.conftest import cli_env, run_cli
+from tests.conftest import cli_env, run_cli, run_cli_here
 
 
 @pytest.fixture(scope="module")
@@ -68,12 +67,12 @@ def test_run_directory_holds_raw_records_and_renderings(two_rank_run):
             assert len(found) == 1, (rank, stream, list(out.rglob("*.log")))
 
 
-def test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning(tmp_path, clean_env, capsys):
-    clean_env.setenv("NCCL_TIMEOUT", "1800")
-    clean_env.setenv("NCCL_ASYNC_ERROR_HANDLING", "1")
-    code = main(["check", "--out", str(tmp_path / "r"), "-b", "4K", "-e", "4K", "--iters", "2", "--fail-on", "warning"])
-    out = capsys.readouterr().out
-    assert code == 1
+def test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning(tmp_path):
+    # run_cli_here, not main(): check installs a SIGTERM handler, which must not outlive the run
+    p = run_cli_here("check", "--out", str(tmp_path / "r"), "-b", "4K", "-e", "4K", "--iters", "2", "--fail-on",
+                     "warning", env=cli_env(NCCL_TIMEOUT="1800", NCCL_ASYNC_ERROR_HANDLING="1"), timeout=240)
+    code, out = p.returncode, p.stdout
+    assert code == 1, p.stderr
     assert "ENV001" in out and "NCCL_TIMEOUT" in out and "ENV002" in out
     rep = Report.load(tmp_path / "r")
     cells, summary = terminal_rows(out)  # the table the user read is the report's
@@ -113,7 +112,16 @@ def test_nccl_on_a_cpu_machine_cannot_run(tmp_path):
     ],
 )
 def test_usage_errors_exit_2_with_one_line(args, needle, tmp_path):
-    proc = run_cli(*args, timeout=60, cwd=str(tmp_path))
+    _assert_one_line_usage_error(run_cli_here(*args, timeout=60, cwd=str(tmp_path)), needle)
+
+
+def test_a_usage_error_found_after_the_preflight_is_one_line_in_a_real_process(tmp_path):
+    """As a user runs it: torch is imported by then, and nothing it prints may join the line."""
+    _assert_one_line_usage_error(run_cli("check", "--backend", "mpi", timeout=60, cwd=str(tmp_path)),
+                                 "unknown --backend")
+
+
+def _assert_one_line_usage_error(proc, needle: str) -> None:
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert needle in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from probes.collectives import REGISTRY
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_cli_here
 
 
 def test_op_all_gives_one_exact_table_per_collective_in_every_view(tmp_path):
@@ -28,7 +28,7 @@ def test_op_all_gives_one_exact_table_per_collective_in_every_view(tmp_path):
 
 
 def test_unknown_op_is_a_usage_error(tmp_path):
-    p = run_cli("check", "--op", "all_reduce,allgather", "--out", str(tmp_path))
+    p = run_cli_here("check", "--op", "all_reduce,allgather", "--out", str(tmp_path))
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert "unknown collective allgather" in p.stderr and len(p.stderr.strip().splitlines()) == 1
 

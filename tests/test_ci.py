@@ -20,7 +20,7 @@ from ncclDoctor.findings import Severity
 from ncclDoctor.report.junit import render_junit
 from ncclDoctor.report.model import Report
 from tests._reportrun import LINT_ENV, SMALL, real_check, schema_errors
-from tests.conftest import cli_env, run_cli
+from tests.conftest import cli_env, run_cli, run_cli_here
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +97,17 @@ def test_exit_1_from_config_file_fail_on_and_ignore(tmp_path):
     (["--no-such-option"], "No such option"),
 ])
 def test_exit_2_usage_errors_are_one_line_and_launch_nothing(tmp_path, args, needle):
-    p = run_cli("check", "--no-config", "--out", str(tmp_path / "run"), *args, timeout=60)
+    _assert_usage_error(run_cli_here("check", "--no-config", "--out", str(tmp_path / "run"), *args, timeout=60),
+                        needle, tmp_path)
+
+
+def test_exit_2_in_a_real_process(tmp_path):
+    """As CI runs it: the exit status of a real process, one line on its stderr."""
+    _assert_usage_error(run_cli("check", "--no-config", "--out", str(tmp_path / "run"), "--min-busbw", "-1",
+                                timeout=60), "--min-busbw must be >= 0", tmp_path)
+
+
+def _assert_usage_error(p, needle: str, tmp_path) -> None:
     assert p.returncode == 2, (p.stdout, p.stderr)
     assert needle in p.stderr and "Traceback" not in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
@@ -106,10 +116,10 @@ def test_exit_2_usage_errors_are_one_line_and_launch_nothing(tmp_path, args, nee
 
 def test_exit_2_bad_config_names_file_and_key(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.ncclDoctor]\nfail-on = "warning"\nmin_busbw = "fast"\n')
-    p = run_cli("check", "--out", str(tmp_path / "run"), cwd=str(tmp_path), timeout=60)
+    p = run_cli_here("check", "--out", str(tmp_path / "run"), cwd=str(tmp_path), timeout=60)
     assert p.returncode == 2 and "pyproject.toml: min-busbw must be a number, got 'fast'" in p.stderr
     (tmp_path / "ncclDoctor.toml").write_text("fail_on = 'error'\nfial-on = 'warning'\n")
-    p = run_cli("check", "--out", str(tmp_path / "run"), cwd=str(tmp_path), timeout=60)
+    p = run_cli_here("check", "--out", str(tmp_path / "run"), cwd=str(tmp_path), timeout=60)
     assert p.returncode == 2 and "ncclDoctor.toml: unknown key 'fial-on'" in p.stderr
 
 

@@ -111,12 +111,29 @@ def _run(tmp_path, n, corrupt=None):
         argv, capture_output=True, text=True, timeout=240, env=cli_env(OMP_NUM_THREADS="1"), cwd=str(ROOT)
     )
     assert p.returncode == 0, p.stderr[-3000:]
-    return [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(n)]
+    clean = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in range(n)]
+    if corrupt is None:
+        return clean, None
+    return clean, [json.loads((tmp_path / f"rank{r}-corrupt.json").read_text()) for r in range(n)]
+
+
+@pytest.fixture(scope="module")
+def gloo_job(tmp_path_factory):
+    """n -> (clean, corrupted) per-rank results: one torchrun job per world size, read by the
+    tests below; the 3-rank job also runs the corrupted pass (rank 0 corrupt)."""
+    jobs = {}
+
+    def get(n):
+        if n not in jobs:
+            jobs[n] = _run(tmp_path_factory.mktemp(f"gloo{n}"), n, corrupt=0 if n == 3 else None)
+        return jobs[n]
+
+    return get
 
 
 @pytest.mark.parametrize("n", [2, 3])
-def test_every_collective_is_exact_on_gloo(tmp_path, n):
-    ranks = _run(tmp_path, n)
+def test_every_collective_is_exact_on_gloo(gloo_job, n):
+    ranks, _ = gloo_job(n)
     for name, mod in REGISTRY.items():
         for res in ranks:
             rows = res[name]["rows"]
@@ -124,7 +141,7 @@ def test_every_collective_is_exact_on_gloo(tmp_path, n):
             assert all(r["wrong"] == 0 and r["time_us"] > 0 for r in rows), (name, rows)
 
 
-def test_a_corrupted_input_is_caught_on_gloo(tmp_path):
-    ranks = _run(tmp_path, 3, corrupt=0)  # rank 0 is broadcast's root, so every collective sees it
+def test_a_corrupted_input_is_caught_on_gloo(gloo_job):
+    _, ranks = gloo_job(3)  # rank 0 corrupt: it is broadcast's root, so every collective sees it
     for name in REGISTRY:
         assert sum(r["wrong"] for res in ranks for r in res[name]["rows"]) > 0, name

@@ -1,4 +1,5 @@
-"""`ncclDoctor diagnose` as a user runs it: exit codes, bad input, stdin, run directories."""
+"""`ncclDoctor diagnose` as a user runs it: exit codes, bad input, stdin, run directories.
+The CLI's logic runs in-process (`run_cli_here`); bad input and stdin in real subprocesses."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ncclDoctor.diagnose import diagnose
 from ncclDoctor.findings import Severity
 from ncclDoctor.report.model import Report
 from ncclDoctor.report.write import write_run_dir
-from tests.conftest import ROOT, cli_env, run_cli
+from tests.conftest import ROOT, cli_env, run_cli, run_cli_here
 
 LOGS = Path(__file__).parent / "fixtures" / "logs"
 TIMEOUT_LINE = ("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective "
@@ -27,7 +28,7 @@ TIMEOUT_LINE = ("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Ra
 
 def test_cli_exit_1_json_and_run_dir(tmp_path):
     out = tmp_path / "run"
-    p = run_cli("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(out), timeout=120)
+    p = run_cli_here("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(out), timeout=120)
     assert p.returncode == 1, p.stderr
     rep = json.loads(p.stdout)
     assert rep["command"] == "diagnose" and rep["verdict"] == "fail" and rep["exit_code"] == 1
@@ -38,7 +39,7 @@ def test_cli_exit_1_json_and_run_dir(tmp_path):
 
 
 def test_cli_table_output_names_culprit(tmp_path):
-    p = run_cli("diagnose", str(LOGS / "srun_prefix"), "--out", str(tmp_path / "r"), timeout=120)
+    p = run_cli_here("diagnose", str(LOGS / "srun_prefix"), "--out", str(tmp_path / "r"), timeout=120)
     assert p.returncode == 1
     assert "LOG001" in p.stdout and "culprit (high)" in p.stdout and "Traceback" not in p.stderr
 
@@ -46,7 +47,7 @@ def test_cli_table_output_names_culprit(tmp_path):
 def test_cli_exit_0_when_nothing_is_wrong(tmp_path):
     log = tmp_path / "ok.log"
     log.write_text("step 1 loss 2.3\nstep 2 loss 2.1\n")
-    p = run_cli("diagnose", str(log), "--json", "--out", str(tmp_path / "r"), timeout=120)
+    p = run_cli_here("diagnose", str(log), "--json", "--out", str(tmp_path / "r"), timeout=120)
     assert p.returncode == 0, p.stdout
     assert [f["code"] for f in json.loads(p.stdout)["findings"]] == ["LOG031"]
 
@@ -70,12 +71,12 @@ def test_cli_fail_on_threshold(tmp_path, lines, codes, exits):
     log = tmp_path / "node0.log"
     log.write_text(lines)
     for fail_on, want in exits.items():
-        p = run_cli("diagnose", str(log), "--json", "--out", str(tmp_path / f"r-{fail_on}"),
-                    *(["--fail-on", fail_on] if fail_on else []), timeout=120)
+        p = run_cli_here("diagnose", str(log), "--json", "--out", str(tmp_path / f"r-{fail_on}"),
+                         *(["--fail-on", fail_on] if fail_on else []), timeout=120)
         rep = json.loads(p.stdout)
         assert [f["code"] for f in rep["findings"]] == codes
         assert (p.returncode, rep["exit_code"]) == (want, want), (fail_on, p.stderr)
-    p = run_cli("diagnose", str(log), "--fail-on", "bogus", timeout=120)
+    p = run_cli_here("diagnose", str(log), "--fail-on", "bogus", timeout=120)
     assert p.returncode == 2 and "'bogus'" in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
@@ -307,18 +308,18 @@ def test_named_pipe_is_read_but_a_fifo_inside_a_directory_is_skipped(tmp_path):
 
 def test_cli_select_ignore_and_junit(tmp_path):
     junit = tmp_path / "diag.xml"
-    p = run_cli("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r"),
-                "--ignore", "LOG005,LOG009", "--junit", str(junit), timeout=120)
+    p = run_cli_here("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r"),
+                     "--ignore", "LOG005,LOG009", "--junit", str(junit), timeout=120)
     rep = json.loads(p.stdout)
     assert [f["code"] for f in rep["findings"]] == ["LOG002"] and p.returncode == 1
     assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1, "LOG009": 1}
     assert "LOG002" in junit.read_text()
-    p = run_cli("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r2"),
-                "--select", "LOG019", timeout=120)
+    p = run_cli_here("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r2"),
+                     "--select", "LOG019", timeout=120)
     assert json.loads(p.stdout)["findings"] == [] and p.returncode == 0
     # what --select keeps, not only what it drops
-    p = run_cli("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r3"),
-                "--select", "LOG002", timeout=120)
+    p = run_cli_here("diagnose", str(LOGS / "desync_broadcast"), "--json", "--out", str(tmp_path / "r3"),
+                     "--select", "LOG002", timeout=120)
     rep = json.loads(p.stdout)
     assert [f["code"] for f in rep["findings"]] == ["LOG002"] and p.returncode == 1
     assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1, "LOG009": 1}

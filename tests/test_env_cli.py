@@ -1,5 +1,6 @@
-"""`ncclDoctor env` and the per-rank lint in `check`, through the real CLI in subprocesses
-(settings exported in the environment, as a job script would)."""
+"""`ncclDoctor env` and the per-rank lint in `check`, through the real CLI (settings exported
+in the environment, as a job script would): in-process for env's logic, one run of `env`
+and the `check` lint in real subprocesses."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from ncclDoctor.cli import main
 from ncclDoctor.findings import RULES
-from tests.conftest import cli_env, run_cli
+from tests.conftest import cli_env, run_cli, run_cli_here
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -31,7 +32,7 @@ SEED_EXPORTS = {  # shared/seeds/000_feab5bac63a5aa81.txt, exported as the post 
 
 
 def env_json(*args, **extra):
-    res = run_cli("env", "--json", *args, env=cli_env(HOME="/nonexistent-home", **extra), timeout=120)
+    res = run_cli_here("env", "--json", *args, env=cli_env(HOME="/nonexistent-home", **extra), timeout=120)
     assert res.stdout.startswith("{"), res.stderr
     return res, json.loads(res.stdout)
 
@@ -95,9 +96,9 @@ def test_conf_file_settings_are_shown_with_their_source(tmp_path):
 
 def test_run_directory_is_written_and_rerendered(tmp_path):
     out = tmp_path / "run"
-    res = run_cli("env", "--out", str(out), env=cli_env(HOME="/nonexistent-home", NCCL_TIMEOUT="5"), timeout=120)
+    res = run_cli_here("env", "--out", str(out), env=cli_env(HOME="/nonexistent-home", NCCL_TIMEOUT="5"), timeout=120)
     assert res.returncode == 0 and (out / "report.json").exists() and (out / "report.md").exists()
-    md = run_cli("report", str(out), "--format", "markdown", timeout=60)
+    md = run_cli_here("report", str(out), "--format", "markdown", timeout=60)
     assert md.returncode == 0 and "ENV001" in md.stdout
 
 

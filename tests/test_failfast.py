@@ -10,14 +10,15 @@ from ncclDoctor.check import failfast
 from ncclDoctor.check.options import CheckOptions, plan
 from ncclDoctor.findings import Severity
 from ncclDoctor.rules.network import lint_env_devices
-from tests.conftest import cli_env, run_cli
+from tests.conftest import cli_env, run_cli_here
 
 HOST = {"torch": {}, "dev_shm": {"total_bytes": 64 << 20, "free_bytes": 60 << 20}}
 
 
 def test_missing_interface_exits_3_before_launching_anything(tmp_path):
     t0 = time.monotonic()
-    proc = run_cli("check", "--out", str(tmp_path / "run"), timeout=120, env=cli_env(GLOO_SOCKET_IFNAME="nosuch0"))
+    proc = run_cli_here("check", "--out", str(tmp_path / "run"), timeout=120,
+                        env=cli_env(GLOO_SOCKET_IFNAME="nosuch0"))
     elapsed = time.monotonic() - t0
     assert proc.returncode == 3, proc.stderr[-2000:]
     rep = json.loads((tmp_path / "run" / "report.json").read_text())
@@ -25,7 +26,7 @@ def test_missing_interface_exits_3_before_launching_anything(tmp_path):
     assert rep["results"]["run"] == {"status": "not_started", "phase": "preflight", "stopped_by": ["NET001"]}
     assert not (tmp_path / "run" / "torchrun.log").exists(), "torchrun was never started"
     assert "Traceback" not in proc.stderr
-    # the floor is Python + torch import (10 s on this loaded 2-core machine); no deadline is waited out
+    # in-process: the preflight and the report only (seconds under load); no deadline is waited out
     assert elapsed < 45, elapsed
 
 

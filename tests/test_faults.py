@@ -99,9 +99,6 @@ def test_sigkill_is_reported_like_an_oom_kill(tmp_path):
     assert f.ranks == [0] and "SIGKILL" in f.message and "OOM" in f.message
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known bug: since the barrier mark counts the #15 budget's first op of a size (probes/harness), the mismatch "
-    "verdict names the wrong rank; issue #15 open"))
 def test_mismatched_collective_names_the_odd_rank(tmp_path):
     proc, rep = run_fault(tmp_path, 3, "mismatch:1")
     assert proc.returncode == 4

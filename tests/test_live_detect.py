@@ -36,6 +36,31 @@ def test_one_rank_missing_becomes_waiting_then_hang_and_names_it():
     assert (v.kind, v.culprits, v.victims, v.seq) == ("missing", [1], [0], 21)
 
 
+def test_a_busy_culprit_holds_the_verdict_to_the_cap_and_an_idle_one_does_not():
+    """Rank 0 checkpoints alone (main thread busy, ~90% CPU) while rank 1 waits in the barrier:
+    waiting, not a hang, up to 4x the threshold; the same stall with rank 0 asleep is a hang at it."""
+    def run(cpu_rate: float, settings: Settings) -> list:
+        tr = Tracker(settings)
+        out = []
+        for i in range(200):  # 100 s, stalled from i = 10 on
+            t = i * 0.5
+            counters = {0: (k := min(i, 10), k), 1: (k + 1, k) if i >= 10 else (k, k)}
+            vs = views(counters)
+            vs[0].cpu_s = cpu_rate * t
+            vs[1].cpu_s = 0.0
+            out.append(tr.observe(t, vs))
+        return out
+
+    def first(states, state):
+        return next((i - 10) * 0.5 for i, s in enumerate(states) if s.state == state)
+
+    busy = run(0.9, Settings(floor_s=15))
+    assert first(busy, "hang") == 60.0  # 4 x the 15 s floor
+    assert busy[50].state == "waiting" and busy[50].waiting_on == [0] and busy[50].busy[0] > 0.8
+    assert first(run(0.01, Settings(floor_s=15)), "hang") == 15.0  # asleep: called at the threshold
+    assert first(run(0.9, Settings(stall_after_s=15)), "hang") == 15.0  # --stall-after is the user's word
+
+
 def test_threshold_learns_from_stalls_that_resolved():
     tr = Tracker(Settings(floor_s=15, factor=10))
     # ranks routinely wait 4 s inside a collective for a slow peer, then the group moves on
@@ -145,3 +170,40 @@ def test_verdict_records_become_findings_with_their_codes():
     recovered = verdict_finding({**base, "kind": "missing", "culprits": [1], "victims": [0], "recovered_after_s": 7.0})
     assert recovered.code == "LIVE008" and recovered.severity.value == "warning" and recovered.ranks == [1]
     assert "moved on" in recovered.message
+
+
+def test_per_rank_tail_comes_from_the_tee_files_and_the_publisher_cost_is_a_share_of_a_core(tmp_path):
+    from ncclDoctor.live.report import output_tail, publisher_cost
+
+    (tmp_path / "ranks").mkdir()
+    (tmp_path / "output.log").write_text("agent line\n[rank1]: warning from torch\nrank 0 says hi\n")
+    (tmp_path / "ranks" / "rank0.log").write_text("rank 0 says hi\n")
+    (tmp_path / "ranks" / "rank10.log").write_text("a\nb\n")
+    tail = output_tail(tmp_path / "output.log", lines=1)
+    assert tail["all"] == ["rank 0 says hi"] and tail["per_rank"] == {"0": ["rank 0 says hi"], "10": ["b"]}
+    (tmp_path / "ranks" / "rank0.log").unlink()
+    (tmp_path / "ranks" / "rank10.log").unlink()
+    assert output_tail(tmp_path / "output.log")["per_rank"] == {"1": ["[rank1]: warning from torch"]}  # no tee files
+    cost = publisher_cost({1: {"cpu_s": 0.05, "polls": 200}}, 0.5)
+    assert cost == {"1": {"cpu_s": 0.05, "polls": 200, "share_of_core": 0.0005}}
+
+
+def test_a_dead_rank_is_reported_in_its_own_words_not_torchruns_traceback_hint():
+    """pytorch/examples' multigpu_torchrun.py asks for nccl; on a CPU-only torch rank 0 dies in
+    init_process_group. torchrun's record says only 'To enable traceback see: <url>' (no @record);
+    the rank's own output ends with the exception, which is what LIVE005 must quote."""
+    from ncclDoctor.live.report import failure_findings
+
+    root = {"rank": 0, "local_rank": 0, "host": "localhost", "pid": 21518, "exitcode": 1, "signal": None,
+            "first_line": "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"}
+    tail = {"per_rank": {"0": [
+        "Traceback (most recent call last):",
+        '  File "/x/distributed_c10d.py", line 2181, in _new_process_group_helper',
+        '    raise RuntimeError("Distributed package doesn\'t have NCCL built in")',
+        "RuntimeError: Distributed package doesn't have NCCL built in",
+    ], "1": ["rank 1 still fine"]}}
+    (f,) = failure_findings({"root_cause": root, "others": []}, [], tail)
+    assert f.code == "LIVE005" and f.ranks == [0]
+    assert f.message.endswith("exited with exit code 1: RuntimeError: Distributed package doesn't have NCCL built in")
+    (bare,) = failure_findings({"root_cause": root, "others": []}, [], {"per_rank": {}})
+    assert bare.message.endswith("exited with exit code 1")  # torchrun's hint is no reason

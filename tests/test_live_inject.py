@@ -60,6 +60,25 @@ def test_a_failing_user_sitecustomize_is_reported_like_site_does_and_the_job_run
     assert "Error in sitecustomize" in p.stderr and "user site broke" in p.stderr
 
 
+def test_tee_passes_every_byte_and_the_exit_code_through_and_keeps_a_per_rank_copy(tmp_path):
+    site = user_site(tmp_path, "")
+    # print() (buffered), a raw write, stderr, a child that inherits the fds, and binary bytes
+    code = ("import os, subprocess, sys; print('out one'); sys.stderr.write('err one\\n'); sys.stderr.flush();"
+            "os.write(1, b'raw \\xff\\x00 bytes\\n'); subprocess.run([sys.executable, '-c', 'print(\\'child\\')']);"
+            "print('out two'); sys.exit(7)")
+    runs = {}
+    for tee in ("0", "1"):
+        env = base_env(tmp_path, site, RANK="2", LOCAL_RANK="0", NCD_LIVE_TEE=tee, NCD_LIVE_SIGNAL="SIGRTMIN")
+        runs[tee] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=120)
+    plain, teed = runs["0"], runs["1"]
+    assert teed.returncode == plain.returncode == 7
+    assert teed.stdout == plain.stdout and b"raw \xff\x00 bytes" in teed.stdout and b"child" in teed.stdout
+    assert teed.stderr == plain.stderr == b"err one\n"
+    log = (tmp_path / "run" / "ranks" / "rank2.log").read_bytes()
+    assert sorted(log.splitlines()) == sorted((plain.stdout + plain.stderr).splitlines())
+    assert not (tmp_path / "run" / "ranks" / "rank0.log").exists()
+
+
 @pytest.mark.integration
 def test_publisher_sends_counters_after_init_process_group(tmp_path):
     site = user_site(tmp_path, "")

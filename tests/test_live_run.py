@@ -116,6 +116,10 @@ def test_normal_job_with_a_pause_and_a_user_sitecustomize_is_unchanged(tmp_path)
         assert f"rank {r} done 60 steps" in p.stdout
     log = (out / "output.log").read_text()
     assert all(line in log for line in p.stdout.splitlines() if "done" in line)
+    for r in (0, 1):  # each rank's own output, teed into the run directory
+        own = (out / "ranks" / f"rank{r}.log").read_text()
+        assert f"rank {r} done 60 steps" in own and f"rank {1 - r} done" not in own
+        assert rep["results"]["live"]["output_tail"]["per_rank"][str(r)][-1].startswith(f"rank {r} done")
     assert rep["results"]["live"]["job_returncode"] == 0 and rep["results"]["live"]["exit_status"] == 0
     assert rep["exit_code"] == 0  # the report's own code: nothing found
     import jsonschema
@@ -124,6 +128,17 @@ def test_normal_job_with_a_pause_and_a_user_sitecustomize_is_unchanged(tmp_path)
 
     jsonschema.validate(rep, json.loads(schema_text()))
     assert rep["results"]["live"]["timeline"]["0"], "progress was watched"
+
+
+def test_a_20_s_checkpoint_on_one_rank_with_default_settings_is_no_false_alarm(tmp_path):
+    # rank 0 saves for 20 s while rank 1 waits in the barrier: past the 15 s default floor, but the
+    # culprit's main thread is working, so the verdict is held back (to 60 s) and never comes
+    p, rep, _ = live_run(tmp_path, "--steps", "40", "--fault", "pause0", "--fault-rank", "0", "--fault-step", "20",
+                         "--pause-s", "20")
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert not [c for c in codes(rep) if c.startswith("LIVE")], rep["findings"]
+    assert "busy outside collectives" in p.stderr  # said while it waited
+    assert "HANG" not in p.stderr
 
 
 def test_attach_names_the_rank_outside_the_collective_of_a_plain_torchrun_job(tmp_path):

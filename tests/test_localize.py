@@ -296,3 +296,30 @@ def test_localize_with_repair_rounds_counts_each_round():
 
 def test_verdict_counts_no_rounds_unless_told():
     assert L.verdict({(0, 1): 10.0, (1, 2): 10.0}, {}, 3).rounds == 0
+
+
+def test_gloos_ratio_tolerates_a_busy_hosts_twofold_swing_and_still_names_a_throttled_link():
+    """Seen on a loaded 2-core host: a healthy gloo pair at 0.49 of the reference (named
+    BW202 at 0.5, which skipped the sweep); a 20 Mbit/s link is ~0.005 of it."""
+    swing = {(0, 1): 0.57, (0, 2): 0.68, (1, 2): 0.33}  # GB/s, the measured healthy run
+    measure = lambda rnd: {p: swing[p] for p in rnd}  # noqa: E731
+    assert L.localize(3, measure).slow_links == [(1, 2)]  # the nccl default: half the reference
+    assert L.localize(3, measure, L.GLOO_SLOW_RATIO).slow_links == []
+    throttled, _ = cluster(slow_nodes={2}, fast=0.6, slow=0.0025)
+    assert L.localize(3, throttled, L.GLOO_SLOW_RATIO).slow_nodes == [2]
+
+
+def test_the_check_judges_gloo_by_its_own_ratio_and_the_analysis_by_the_ranks():
+    from ncclDoctor.analysis.structure import analyse
+    from ncclDoctor.check.options import DEFAULTS
+
+    assert DEFAULTS["gloo"]["structure_slow_ratio"] == L.GLOO_SLOW_RATIO
+    assert DEFAULTS["nccl"]["structure_slow_ratio"] == L.SLOW_RATIO
+    pairs = [{"pair": [0, 1], "gbps": 0.57, "ring": True}, {"pair": [0, 2], "gbps": 0.68, "ring": True},
+             {"pair": [1, 2], "gbps": 0.33, "ring": True}]
+    res = {0: {"nnodes": 3, "p2p": {"pairs": pairs, "rounds": [[[0, 1]], [[1, 2]], [[0, 2]]], "slow_ratio": 0.25}}}
+    results, findings = analyse(res, lambda i: f"node{i}")
+    assert results["p2p"]["slow_links"] == [] and results["p2p"]["slow_ratio"] == 0.25 and not findings
+    res[0]["p2p"]["slow_ratio"] = 0.5
+    results, findings = analyse(res, lambda i: f"node{i}")
+    assert results["p2p"]["slow_links"] == [["node1", "node2"]] and [f.code for f in findings] == ["BW202"]

@@ -10,7 +10,7 @@ from ncclDoctor.findings import Severity
 from ncclDoctor.report import prometheus
 from ncclDoctor.report.model import Report
 from ncclDoctor.rules.codes.bw import STRAGGLER
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_cli_here
 
 parser = pytest.importorskip("prometheus_client.parser", reason="prometheus-client is in the test extra")
 FIX = Path(__file__).parent / "fixtures" / "field"
@@ -98,7 +98,8 @@ def test_check_writes_one_busbw_series_per_collective_and_size(tmp_path):
 
 def test_diagnose_counts_findings_by_code(tmp_path):
     prom = tmp_path / "diag.prom"
-    p = run_cli("diagnose", str(FIX / "dcgm_diag_r2.json"), "--out", str(tmp_path / "d"), "--prometheus", str(prom))
+    p = run_cli_here("diagnose", str(FIX / "dcgm_diag_r2.json"), "--out", str(tmp_path / "d"),
+                     "--prometheus", str(prom))
     assert p.returncode == 1, p.stderr[-2000:]
     fams = families(prom.read_text())
     assert sample(fams, "ncclDoctor_findings", command="diagnose", code="FLD020", severity="error") == 1

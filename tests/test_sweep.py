@@ -11,7 +11,7 @@ import pytest
 from ncclDoctor.sweep import plan
 from ncclDoctor.sweep.plan import Axes, Config
 from tests._reportrun import schema_errors
-from tests.conftest import cli_env, run_cli
+from tests.conftest import cli_env, run_cli, run_cli_here
 
 
 def test_prediction_is_worker_time_over_step_time():
@@ -73,16 +73,22 @@ def test_grid_covers_every_axis_without_meaningless_combinations():
     (["--max-minutes", "0"], "--max-minutes"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(tmp_path, args, needle):
-    p = run_cli("sweep-workers", "--out", str(tmp_path), *args, timeout=120)
+    p = run_cli_here("sweep-workers", "--out", str(tmp_path), *args, timeout=120)
     assert p.returncode == 2, p.stderr
     assert needle in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_usage_error_is_one_line_in_a_real_process(tmp_path):
+    p = run_cli("sweep-workers", "--out", str(tmp_path), "--workers", "0,x", timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert "bad --workers" in p.stderr and "Traceback" not in p.stderr and len(p.stderr.strip().splitlines()) == 1
 
 
 FAST = ["--windows", "2", "--window-steps", "8", "--warmup-steps", "3"]
 
 
-def _sweep(tmp_path, name, *args):
-    p = run_cli("sweep-workers", "--out", str(tmp_path / name), "--json", *FAST, *args, timeout=400)
+def _sweep(tmp_path, name, *args, env=None):
+    p = run_cli("sweep-workers", "--out", str(tmp_path / name), "--json", *FAST, *args, timeout=400, env=env)
     assert p.returncode in (0, 1), p.stderr[-3000:]
     rep = json.loads(p.stdout)
     assert rep["command"] == "sweep-workers" and (tmp_path / name / "report.md").exists()
@@ -113,32 +119,39 @@ def test_sweep_recommends_more_workers_for_a_slow_loader_than_a_fast_one(tmp_pat
     assert "samples/s vs num_workers" in (tmp_path / "slow" / "report.md").read_text()
 
 
+@pytest.fixture(scope="module")
+def user_grid(tmp_path_factory):
+    """One grid over a user's loader factory, read by the two tests below (one sweep instead of
+    two): num_workers 0,2 x prefetch_factor 2,4 x persistent_workers both, each DataLoader the
+    ranks built logged by tests/sweep_user_loader.py."""
+    base = tmp_path_factory.mktemp("user-grid")
+    log = base / "loaders"
+    log.mkdir()
+    rep = _sweep(base, "user", "--grid", "--workers", "0,2", "--prefetch-factor", "2,4", "--persistent-workers",
+                 "both", "--loader", "tests.sweep_user_loader:make_loader", "--step-ms", "5",
+                 env=cli_env(SWEEP_LOADER_LOG=str(log)))
+    return rep, base / "user", log
+
+
 @pytest.mark.slow
-def test_sweep_runs_a_user_loader_factory_on_the_grid(tmp_path):
-    rep = _sweep(tmp_path, "user", "--grid", "--workers", "0,2", "--loader", "tests.sweep_user_loader:make_loader",
-                 "--step-ms", "5")
+def test_sweep_runs_a_user_loader_factory_on_the_grid(user_grid):
+    rep, run_dir, _ = user_grid
     cfgs = rep["results"]["sweep"]["rows"]
-    assert [c["num_workers"] for c in cfgs] == [0, 2] and all(c["status"] == "ok" for c in cfgs)
-    assert cfgs[1]["samples_per_s"] > cfgs[0]["samples_per_s"]  # 16 ms of sleep per batch vs 5 ms steps
-    page = (tmp_path / "user" / "report.html").read_text()  # the HTML view has the table as well as the chart
+    assert {c["num_workers"] for c in cfgs} == {0, 2} and all(c["status"] == "ok" for c in cfgs), cfgs
+    by = {(c["num_workers"], c["prefetch_factor"], c["persistent_workers"]): c["samples_per_s"] for c in cfgs}
+    assert by[2, 2, False] > by[0, None, False], by  # 16 ms of sleep per batch vs 5 ms steps
+    page = (run_dir / "report.html").read_text()  # the HTML view has the table as well as the chart
     table = page[page.index('id="table-sweep"'):]
     assert 'id="chart-sweep"' in page and "samples/s (median)" in table
-    assert re.search(r'<td class="l">w[02]-pin0 ◀ pick</td>', table) and 'id="recommendation"' in page
+    assert re.search(r'<td class="l">w[02]-pin0[-a-z0-9]* ◀ pick</td>', table) and 'id="recommendation"' in page
 
 
 @pytest.mark.slow
-def test_prefetch_factor_and_persistent_workers_reach_the_dataloader(tmp_path):
+def test_prefetch_factor_and_persistent_workers_reach_the_dataloader(user_grid):
     """The grid over prefetch_factor x persistent_workers, run for real: every
     configuration's DataLoader (as the ranks built it) has the settings of its row."""
-    log = tmp_path / "loaders"
-    log.mkdir()
-    p = run_cli("sweep-workers", "--out", str(tmp_path / "r"), "--json", "--grid", "--workers", "0,2",
-                "--prefetch-factor", "2,4",
-                "--persistent-workers", "both", "--windows", "2", "--window-steps", "4", "--loader",
-                "tests.sweep_user_loader:make_loader",
-                "--step-ms", "2", env=cli_env(SWEEP_LOADER_LOG=str(log)), timeout=300)
-    assert p.returncode in (0, 1), p.stderr[-2000:]
-    rows = json.loads(p.stdout)["results"]["sweep"]["rows"]
+    rep, _, log = user_grid
+    rows = rep["results"]["sweep"]["rows"]
     want = {(0, None, False)} | {(2, pf, pers) for pf in (2, 4) for pers in (False, True)}
     assert {(c["num_workers"], c["prefetch_factor"], c["persistent_workers"]) for c in rows} == want
     assert all(c["status"] == "ok" for c in rows), rows

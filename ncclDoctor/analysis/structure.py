@@ -68,7 +68,8 @@ def analyse(structure: dict[int, dict[str, Any]], name: Callable[[int], str]) ->
     pairs, rounds, wrong = list(p2p["pairs"]), len(p2p["rounds"]), int(p2p.get("wrong", 0))
     ring = {tuple(p["pair"]): p["gbps"] for p in pairs if p["ring"]}
     repair = {tuple(p["pair"]): p["gbps"] for p in pairs if not p["ring"]}
-    v = localize.verdict(ring, repair, nnodes, rounds)  # type: ignore[arg-type]
+    ratio = float(p2p.get("slow_ratio", localize.SLOW_RATIO))  # what the ranks judged by (probes.structure)
+    v = localize.verdict(ring, repair, nnodes, rounds, ratio)  # type: ignore[arg-type]
     intra = _intra(structure)
     inter = next((r["inter_node"] for r in structure.values() if r.get("inter_node")), None)
     results = {
@@ -81,6 +82,7 @@ def analyse(structure: dict[int, dict[str, Any]], name: Callable[[int], str]) ->
             "pairs_measured": len(pairs),
             "all_pairs": nnodes * (nnodes - 1) // 2,
             "reference_gbps": v.reference_gbps,
+            "slow_ratio": ratio,
             "median_gbps": v.median_gbps,
             "wrong": wrong,
             "elapsed_s": p2p.get("elapsed_s"),

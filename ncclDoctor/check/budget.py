@@ -4,8 +4,16 @@ Whole command: ``--max-seconds`` (default ``DEFAULT_MAX_SECONDS``). The probe's 
 gets an absolute end (``probe_budget``: the command's start + max-seconds - ``RESERVE_S``
 for the last phase and the report), and each message size a budget of its own::
 
-    budget(S) = min(MARGIN x time(previous size) x S / previous size,  time left)
-                (at least FLOOR_S; the first size gets the time left)
+    budget(S) = min(MARGIN x time(previous size) x S / previous size,  time left,
+                    SIZE_SHARE x max-seconds)
+                (at least FLOOR_S; the first size gets the time left, within the cap)
+
+The cap (15 s by default) is what ends the sweep on a link that is slow at every size:
+its sizes each take about size-ratio x the last, well inside MARGIN, so without it only
+the end of the budget would stop them -- 90 s into a 2-node check over a 20 Mbit/s link,
+where nothing can be named (one pair) and the sweep itself is the evidence. No size of a
+healthy sweep comes near it: gloo's 16 MiB on a loaded 2-core host takes ~2 s for all
+its ops, nccl's 128 MiB on a 10 GbE socket path ~6 s.
 
 The ranks decide together (``probes.worker``): after the first collective of a size,
 each rank predicts the size's whole time (that op x the ops still to run) and a 1-element
@@ -34,6 +42,7 @@ DEFAULT_MAX_SECONDS = 120.0
 RESERVE_S = 15.0  # after the sweep: the done phase, teardown, the report
 MARGIN = 4.0
 FLOOR_S = 2.0
+SIZE_SHARE = 1 / 8  # no one message size may take more than this share of --max-seconds
 HANG_FLOOR_S = 15.0
 HANG_FACTOR = 10.0
 GATES = ("smoke", "init")  # the evidence rule applies once every rank has left the first of these it runs
@@ -45,7 +54,7 @@ def probe_budget(max_seconds: float, started_wall: float) -> dict[str, Any]:
     """The probe config's ``budget``: an absolute end (wall clock, shared by the nodes'
     clocks to within NTP) and the per-size rule's constants."""
     return {"until_wall": started_wall + max_seconds - RESERVE_S, "margin": MARGIN, "floor_s": FLOOR_S,
-            "max_seconds": max_seconds}
+            "size_cap_s": SIZE_SHARE * max_seconds, "max_seconds": max_seconds}
 
 
 def no_progress(base: Policy, floor_s: float = HANG_FLOOR_S, factor: float = HANG_FACTOR) -> Policy:

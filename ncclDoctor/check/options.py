@@ -24,14 +24,15 @@ from ncclDoctor.finish import default_run_dir
 from ncclDoctor.launch import multinode
 from ncclDoctor.options import CommonOptions
 from ncclDoctor.units import parse_size
+from probes.localize import GLOO_SLOW_RATIO, SLOW_RATIO
 
 # Defaults sized so a CPU check finishes well under a minute on 2 cores; GPU defaults
 # follow nccl-tests' canonical `-b 8 -e 128M -f 2` with its 20 timed iterations.
 DEFAULTS = {
     "gloo": {"min_bytes": "1K", "max_bytes": "16M", "step_factor": 4, "warmup": 2, "iters": 10,
-             "structure_bytes": "1M", "structure_iters": 5},
+             "structure_bytes": "1M", "structure_iters": 5, "structure_slow_ratio": GLOO_SLOW_RATIO},
     "nccl": {"min_bytes": "8", "max_bytes": "128M", "step_factor": 2, "warmup": 5, "iters": 20,
-             "structure_bytes": "64M", "structure_iters": 10},
+             "structure_bytes": "64M", "structure_iters": 10, "structure_slow_ratio": SLOW_RATIO},
 }
 
 
@@ -211,7 +212,7 @@ def plan(opts: CheckOptions, host: Mapping[str, Any], env: Mapping[str, str]) ->
     structure = None
     if topo.nnodes > 1:
         structure = {"size": parse_size(opts.structure_bytes or d["structure_bytes"]), "iters": d["structure_iters"],
-                     "sizes": sizes}
+                     "sizes": sizes, "slow_ratio": d["structure_slow_ratio"]}
     return Plan(
         backend, nproc, world, tuple(sizes), warmup, iters, _deadlines(opts.timeout, for_plan(topo.nnodes, ops)),
         {"host": socket.gethostname(), "addr": topo.local_addr},

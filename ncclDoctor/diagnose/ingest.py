@@ -20,6 +20,7 @@ from ncclDoctor.diagnose.load import (
     Input,
     _file_input,
     dump_rank_from_name,
+    load_numpy,
     open_input,
     read_all,
     scan_lines,
@@ -27,7 +28,7 @@ from ncclDoctor.diagnose.load import (
     text_lines,
 )
 from ncclDoctor.diagnose.parse import LineParser
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_ANSI, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 
 MAX_STRUCTURED = 256 << 20  # a Flight Recorder dump of 2000 entries is a few MB
@@ -56,6 +57,8 @@ def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
     n = min(len(files), 4 * jobs)  # contiguous shares, merged in order; 4 per worker to balance sizes
     shares = [files[k * len(files) // n:(k + 1) * len(files) // n] for k in range(n)]
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    if ctx.get_start_method() == "fork":
+        load_numpy()  # once here, inherited by every forked worker, instead of once in each
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
         done = list(pool.map(_ingest_share, [[i.path for i in share] for share in shares]))
     by_path = {}
@@ -129,8 +132,13 @@ def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
 # torch's Flight Recorder analyzer (python -m torch.distributed.flight_recorder.fr_trace,
 # `torchfrtrace`) prints plain "%(message)s" lines; format strings from torch 2.13
 # flight_recorder/components/utils.py (match_one_event callers) and types.py (EntryState.log).
-FR_ANALYSIS_KEYS = (b"Not all ranks joining collective", b"has errors\n", b"internal record id: ")
-_FR_START = re.compile(r"(Not all ranks joining collective, sequence number|Collective sequence number): (\d+)")
+# Older analyzers (torch 2.5-2.6 tools/flight_recorder) print "Not all ranks joining collective 5 at entry 4"; the
+# first (2.4 fr_trace.py) "Not all ranks joining collective for group 0:default_pg collective nccl:all_reduce
+# Missing ranks are {1}" on one line.
+FR_ANALYSIS_KEYS = (b"Not all ranks joining collective", b"has errors\n", b"has errors\r\n", b"internal record id: ")
+_FR_START = re.compile(r"(Not all ranks joining collective(?:, sequence number:| for group)?|Collective sequence "
+                       r"number:) ?(\S+)")
+_FR_OLD_LINE = re.compile(r"for group (\S+) collective (\S+)\s+Missing ranks are (\{[\d, ]*\})")
 _FR_FIELD = re.compile(
     r"^(group info|collective|missing ranks|world size|expected ranks|collective state|error msg): (.*)$"
 )
@@ -143,14 +151,20 @@ def _fr_analysis(inp: Input, text: str, c: Collected) -> None:
     block: Event | None = None
     stack = False
     for lineno, line in text_lines(text):
+        line = strip_prefixes(R_ANSI.sub("", line).rstrip("\r"))
         if stack and block is not None and line.strip() and "/torch/" not in line:
             block.data.setdefault("stack", line.strip()[:200])  # the first frame outside torch: the caller
             stack = False
         stack = stack or line.strip().startswith("collective stack trace:")
         m = _FR_START.search(line)
         if m:
-            block = Event("fr_analysis", f"{inp.path}:{lineno}", line.strip()[:400], seq=int(m.group(2)))
+            seq = m.group(2).strip(",")
+            block = Event("fr_analysis", f"{inp.path}:{lineno}", line.strip()[:400],
+                          seq=int(seq) if seq.isdigit() else None)
             block.data["missing_join"] = m.group(1).startswith("Not all")
+            old = _FR_OLD_LINE.search(line)
+            if old:
+                block.data.update(group_info=old.group(1), collective=old.group(2), missing_ranks=old.group(3))
             c.add_fr_analysis(block)
             continue
         f = _FR_FIELD.match(line.strip())

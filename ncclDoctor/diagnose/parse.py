@@ -38,6 +38,7 @@ class LineParser:
         self.want_last_error = False
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
+        self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
 
     def want_more(self, _text: str) -> int:
         n, self._follow = self._follow, 0
@@ -52,9 +53,10 @@ class LineParser:
             if m.group("pg") is not None:
                 ev.pg = m.group("pg")
         else:
-            m2 = S.R_RANK_TAG.search(text) or S.R_SRUN.search(text)
+            m2 = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
+                S.R_SRUN.search(self._body)
             if m2:
-                ev.rank = int(m2.group(1))
+                ev.rank = int(m2.group(1) or m2.group(m2.lastindex or 1))
         m3 = S.R_NCCL_PREFIX.search(text)
         if m3:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
@@ -73,8 +75,11 @@ class LineParser:
 
     # -- the families ---------------------------------------------------------------
     def parse(self, lineno: int, text: str) -> Event | None:
+        if "\x1b" in text:
+            text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
+        self._body = body = S.strip_prefixes(text)
         if self.cf_section is not None:
-            handled, ev = self._child_failed(lineno, text)
+            handled, ev = self._child_failed(lineno, body)
             if handled:
                 return ev
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
@@ -86,21 +91,21 @@ class LineParser:
         elif self._cut is not None:
             start, head = self._cut
             self._cut = None
-            ev = self._families(start, head.rstrip() + " " + text.strip())
+            ev = self._families(start, head.rstrip() + " " + body.strip())
             if ev is not None:
                 return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._follow = 8
             return None
-        stray = S.R_CF_FIELD.match(text)
+        stray = S.R_CF_FIELD.match(body)
         if stray and stray.group(1) == "exitcode":  # a summary pasted without its header: keep the exit code
             x = S.R_CF_EXIT.match(stray.group(2).strip())
             ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             ev.data.update(root=False, local_rank=None, exitcode=int(x.group(1)) if x else None,
                            pid=int(x.group(2)) if x else None, signal=None, time=None, traceback="")
             return ev
-        if self.last_error is not None and lineno - self.last_error_line <= 4:
+        if self.last_error is not None and lineno - self.last_error_line <= 4 and self._same_rank(text):
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
                 detail = (m.group(1) if m else S.R_RANK_TAG.sub("", text)).strip()
@@ -110,15 +115,25 @@ class LineParser:
                     self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
                     self.last_error.text += " | Last error: " + detail[:200]
                 return None
+        if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
+            self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
         if ev is not None and self._cut is not None and self._cut[0] == lineno:
             self._cut = None  # the line was whole enough to be read: nothing to join
         return ev
 
+    def _same_rank(self, text: str) -> bool:
+        """A line tagged with another rank than the last NCCL error's (tracebacks of several
+        ranks interleaved in one file) does not hold that error's "Last error:" text."""
+        tag = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text)
+        return tag is None or self.last_error is None or self.last_error.rank in (
+            None, int(tag.group(1) or tag.group(tag.lastindex or 1)))
+
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._store, self._socket, self._heartbeat, self._dataloader, self._oom,
-                   self._worker_failed, self._signal, self._exit_noise, self._env, self._nccl_info):
+                   self._worker_failed, self._signal, self._exit_noise, self._env, self._torchrun_config,
+                   self._nccl_info):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -140,6 +155,12 @@ class LineParser:
         if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
             ev.data.update(timeout_ms=int(g.group(1)), backend="gloo")
+            return ev
+        d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
+        if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps
+            ev = self._context(lineno, text, "watchdog_status")
+            ev.data.update(enqueued=int(d.group("enq")), completed=int(d.group("done")),
+                           dump_from=ev.rank if d.group("self") else int(d.group("from")))
             return ev
         w = S.R_WATCHDOG_REPORT.search(text)
         if w and "Watchdog caught" not in text:
@@ -183,7 +204,8 @@ class LineParser:
         m = S.R_IB.search(text)
         if m:
             ev = self._context(lineno, text, "ib_completion")
-            ev.data.update(status=int(m.group("status")), peer=m.group("peer"))
+            hca = S.R_IB_HCA.search(text)
+            ev.data.update(status=int(m.group("status")), peer=m.group("peer"), hca=hca.group(1) if hca else None)
             return ev
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
@@ -199,7 +221,22 @@ class LineParser:
 
     def _mismatch(self, lineno: int, text: str) -> Event | None:
         """A desync stated outright: TORCH_DISTRIBUTED_DEBUG=DETAIL's fingerprint check names
-        two ranks and what each runs; NCCL's own check names a rank 'at and around'."""
+        two ranks and what each runs; NCCL's own check names a rank 'at and around'; gloo's
+        size check; and torch's monitored_barrier names the ranks that never arrived."""
+        mb = S.R_MONITORED.search(text)
+        if mb:
+            ev = self._context(lineno, text, "monitored_barrier")
+            ev.rank = None  # rank 0 reports the others
+            ranks = mb.group(1) or mb.group(3)
+            ev.data.update(ranks=[int(r) for r in ranks.split(",")][:64],
+                           timeout_ms=int(mb.group(2)) if mb.group(2) else None, errors=bool(mb.group(3)))
+            return ev
+        gp = S.R_GLOO_PREAMBLE.search(text)
+        if gp:
+            ev = self._context(lineno, text, "desync_report")
+            ev.data.update(prints=[], around=None, differ=f"gloo received a message of {gp.group(1)} bytes where this "
+                           f"rank posted {gp.group(2)} (op.preamble.length <= op.nbytes)")
+            return ev
         if not S.R_MISMATCH.search(text):
             return None
         ev = self._context(lineno, text, "desync_report")
@@ -214,7 +251,15 @@ class LineParser:
 
     def _cuda_error(self, lineno: int, text: str) -> Event | None:
         """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
-        error, or the 'Cuda failure N' NCCL names. Not a peer's consequence."""
+        error, or the 'Cuda failure N' NCCL names. Not a peer's consequence. Also the
+        driver's own Xid lines from dmesg (the GPU or driver failed)."""
+        x = S.R_XID.search(text) if "Xid" in text else None
+        if x:
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None  # a kernel log line: the GPU's PCI address, not a rank
+            ev.data.update(what=f"Xid {x.group(2)} on GPU {x.group(1)}", cuda_code=None, watchdog=False,
+                           xid=int(x.group(2)), pci=x.group(1))
+            return ev
         m = S.R_CUDA_ERROR.search(text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
@@ -249,7 +294,10 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "signal")
         ev.rank = None  # the agent's line, not a rank's
-        ev.data.update(received=int(m.group(1)) if m else None, sent=c.group(1) if c else None)
+        got = (m.group(1) or m.group(2)) if m else None
+        if got and not got.isdigit():
+            got = S.SIGNAL_NUMBERS.get(got.removeprefix("Signals."), 0)
+        ev.data.update(received=int(got) if got else None, sent=c.group(1) if c else None)
         return ev
 
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
@@ -273,6 +321,28 @@ class LineParser:
         ev.data["settings"] = pairs[:16]
         return ev
 
+    def _torchrun_config(self, lineno: int, text: str) -> Event | None:
+        """torchrun's printed launch config and rendezvous result, as the variables they are
+        (``signatures.TR_NAMES``); ``global_world_sizes`` also gives the world size."""
+        if "Rendezvous complete for workers" in text or "launch configs:" in text:
+            self._follow = 18  # the block's lines carry no trigger word
+            return None
+        m = S.R_TR_LAUNCH.match(self._body) or S.R_TR_RESULT.match(self._body)
+        if not m or m.group(1) == "min_nodes":
+            return None
+        value = m.group(2).strip()
+        if m.group(1) == "global_world_sizes":
+            value = value.strip("[]").split(",")[0].strip()
+        if not value or value == "None":
+            return None
+        ev = self._context(lineno, text, "setting")
+        ev.rank = None  # the agent's line, not a rank's
+        ev.data["settings"] = [(S.TR_NAMES[m.group(1)], value)]
+        ev.data["torchrun"] = True
+        if m.group(1) == "global_world_sizes" and value.isdigit():
+            ev.data["world"] = int(value)
+        return ev
+
     def _gloo(self, lineno: int, text: str) -> Event | None:
         if not S.R_GLOO.search(text):
             return None
@@ -286,12 +356,45 @@ class LineParser:
         return ev
 
     def _store(self, lineno: int, text: str) -> Event | None:
+        u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
+        if u:
+            ev = self._context(lineno, text, "uniqueid_wait")
+            ev.rank = int(u.group(1))
+            err = u.group(3).strip()
+            ev.data.update(root=int(u.group(2)), error=err[:120],
+                           gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
+            return ev
+        miss = S.R_ENV_MISSING.search(text)
+        if miss:  # init_process_group(env://) run without torchrun: a launch error
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, env_missing=miss.group(1))
+            return ev
+        if S.R_DNS.search(text) and S.R_DNS_STORE.search(text) and "IPv6" not in text:
+            ev = self._context(lineno, text, "store_timeout")
+            c = S.R_CONNECT_TO.search(text)
+            a = None if c else S.R_ADDRS_OF.search(text)
+            ep = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else (
+                f"{a.group(1)}:{a.group(2)}" if a else None)
+            ev.data.update(endpoint=ep,
+                           rendezvous="endezvous" in text, in_use=None, closed=False, dns=True)
+            return ev
+        gone = S.R_STORE_GONE.search(text)
+        if gone:  # a consequence: the process hosting the store exited first
+            ev = self._context(lineno, text, "socket_error")
+            r = S.R_REMOTE.search(text)
+            ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
+                           peer=f"{r.group(1)}:{r.group(2)}" if r else None)
+            return ev
         if not S.R_STORE.search(text):
             return None
         ev = self._context(lineno, text, "store_timeout")
         c = S.R_CONNECT_TO.search(text)
         ev.data["endpoint"] = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else None
         ev.data["rendezvous"] = "endezvous" in text
+        ev.data["closed"] = "RendezvousClosedError" in text
+        n = S.R_STORE_COUNT.search(text)
+        if n:
+            ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))
         b = S.R_BIND_PORT.search(text)
         ev.data["in_use"] = int(b.group(1)) if b else (0 if "Address already in use" in text else None)
         return ev
@@ -318,7 +421,7 @@ class LineParser:
 
     def _oom(self, lineno: int, text: str) -> Event | None:
         m = S.R_OOM.search(text)
-        if not m:
+        if not m or S.R_RAY_OOM.search(text):
             return None
         ev = self._context(lineno, text, "cuda_oom")
         t = S.R_OOM_TRIED.search(text)
@@ -328,19 +431,50 @@ class LineParser:
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
         m = S.R_WORKER_FAILED.search(text)
         if not m:
-            return None
+            ev = self._launcher_exit(lineno, text)
+            if ev is not None:
+                return ev
+            k = S.R_HOST_KILL.search(self._body) if "Killed" in text or "oom" in text.lower() else None
+            if not k:
+                return None
+            ev = self._context(lineno, text, "worker_failed")  # SIGKILL from outside: read as exit code -9
+            ev.rank = None
+            ev.data.update(exitcode=-9, local_rank=None, pid=None, killed=k.group(0).strip())
+            return ev
         ev = self._context(lineno, text, "worker_failed")
         ev.rank = None  # torchrun names a local rank here, not a global one
         ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
         return ev
 
+    def _launcher_exit(self, lineno: int, text: str) -> Event | None:
+        """A worker's exit as DeepSpeed's launcher, torch.multiprocessing.spawn or subprocess
+        report it, read like torchrun's 'failed (exitcode: N)' (-9: killed from outside)."""
+        m = S.R_LAUNCHER_EXIT.search(text)
+        ray = None if m else S.R_RAY_OOM.search(text)
+        if not m and not ray:
+            return None
+        ev = self._context(lineno, text, "worker_failed")
+        ev.rank = None  # a launcher's line: at most a local rank or a process index
+        if ray:
+            ev.data.update(exitcode=-9, local_rank=None, pid=None, killed="Ray's memory monitor (host memory)")
+            return ev
+        sig = m.group("mpsig")
+        code = m.group("ds") or m.group("mp") or m.group("sp") or (
+            f"-{m.group('spsig')}" if m.group("spsig") else f"-{S.SIGNAL_NUMBERS.get(sig, 0)}" if sig else None)
+        lr = S.R_DS_LOCAL_RANK.search(text)
+        local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
+        ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
+        return ev
+
     def _nccl_info(self, lineno: int, text: str) -> Event | None:
         m = S.R_NCCL_PREFIX.search(text)
-        if not m and "NCCL WARN" not in text:
+        if not m and "WARN" not in text:
             return self._retcode(lineno, text)
         if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too
+            w = S.R_NCCL_WARN.search(text) or S.R_OLD_WARN.search(text)
+            if not m and w is None:
+                return self._retcode(lineno, text)
             ev = self._context(lineno, text, "nccl_warn")
-            w = S.R_NCCL_WARN.search(text)
             ev.data["warn"] = w.group(1).strip()[:200] if w else ""
             return ev
         nr = S.R_NRANKS.search(text)

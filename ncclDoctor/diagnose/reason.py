@@ -346,9 +346,16 @@ def first_failure(c: Collected) -> list[Conclusion]:
     roots = [e for e in c.child_failures if e.data.get("root") and e.rank not in victims]
     if roots:  # a root cause that only timed out is the first victim torchrun saw, not a cause
         e = roots[0]
-        victim = e.data.get("signal") == "SIGABRT" and len(timeouts) > 1
-        conf = "low" if victim else "medium"
-        note = " (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else ""
+        # SIGABRT is how the watchdog ends a process after a timeout or an NCCL error: no proof either way
+        victim = e.data.get("signal") == "SIGABRT" or e.data.get("exitcode") == -6
+        # Every rank exiting with the same code in the same second: torchrun's "first" is the order it
+        # polled them in, not which failed first (a shared cause, e.g. the same exception on every rank).
+        alike = [x for x in c.child_failures if x is not e and x.data.get("exitcode") == e.data.get("exitcode")
+                 and (x.data.get("time") or e.data.get("time")) == e.data.get("time")]
+        conf = "low" if victim or alike else "medium"
+        note = (" (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else
+                f" ({len(alike)} other rank(s) exited with the same code in the same second: torchrun's 'first' is "
+                "only the order it polled them in)" if alike else "")
         return [Conclusion("first_failure", conf,
                            f"torchrun's first observed failure: rank {e.rank} on {e.host}, exit code "
                            f"{e.data.get('exitcode')}{note}", [e.rank] if e.rank is not None else [],
@@ -433,7 +440,7 @@ def fr_analysis(c: Collected) -> list[Conclusion]:
     out: list[Conclusion] = []
     for e in c.fr_analysis:
         d = e.data
-        where = f"process group {d.get('group_info', '?')}, collective #{e.seq} ({d.get('collective', '?')}" + (
+        where = f"process group {d.get('group_info', '?')}, collective {_num(e.seq)} ({d.get('collective', '?')}" + (
             f", issued from {d['stack']})" if d.get("stack") else ")")
         if d.get("missing_join") and d.get("missing_ranks"):
             ranks = _rank_set(d["missing_ranks"])
@@ -487,6 +494,28 @@ def numbers(c: Collected) -> list[Conclusion]:
     return [Conclusion("numbers", "high", "; ".join(said), [], pg, t.seq, [t.brief()] + ([s.brief()] if s else []))]
 
 
+def idle_at_dump(c: Collected) -> list[Conclusion]:
+    """torch 2.6+'s dump-signal line gives the rank's own queue when another rank timed out:
+    'last enqueued M, last completed M' means nothing of that group was pending on it, so it
+    was not waiting in NCCL. Either it had not issued the collective the timed-out rank waits
+    in (the culprit), or that collective is in another group: a low-confidence lead only."""
+    idle = sorted(
+        (r, s) for r, st in c.ranks.items() for pg, s in st.status.items()
+        if s.data.get("dump_from") not in (None, r) and s.data["enqueued"] == s.data["completed"]
+        and not waiting(st))
+    if not idle:
+        return []
+    ranks = sorted({r for r, _ in idle})
+    froms = sorted({s.data["dump_from"] for _, s in idle})
+    return [Conclusion(
+        "culprit", "low",
+        f"rank(s) {_fmt_ranks(ranks)} had completed every collective they enqueued (last enqueued = last completed = "
+        f"#{idle[0][1].data['enqueued']}) when rank(s) {_fmt_ranks(froms)} timed out: they were not waiting in NCCL, "
+        "so either they never issued the collective the others wait in, or that collective is in another process "
+        "group (compare with the timed-out rank's SeqNum)",
+        ranks, None, None, [s.brief() for _, s in idle[:3]])]
+
+
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
@@ -506,6 +535,8 @@ def reason(c: Collected) -> list[Conclusion]:
             for k in found:
                 k.message += f" (assuming process group {pg} spans all {size} ranks)"
         out += found or ([] if split else all_joined(c, pg, members))
+    if not any(k.kind == "culprit" for k in out):
+        out += idle_at_dump(c)
     out += fr_analysis(c)
     out += first_failure(c)
     out += single_line(c)

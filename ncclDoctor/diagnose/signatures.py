@@ -47,6 +47,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ncclDoctor.diagnose.prefilter import guard_all
+
 TEXT_CAP = 400  # characters of a line kept as evidence
 
 
@@ -71,11 +73,30 @@ class Event:
 
 
 # --- prefixes: rank, process group, time, host/pid ---------------------------------
-R_RANK_TAG = re.compile(r"\[rank(\d+)\]:")
+# torch >= 2.2's "[rank3]:" and Lightning's rank_prefixed_message "[rank: 3] ".
+R_RANK_TAG = re.compile(r"\[rank(\d+)\]:|\[rank: (\d+)\] ")
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
 R_SRUN = re.compile(r"^\s*(\d+): ")
+# mpirun --tag-output ("[1,3]<stderr>:" = job 1, rank 3) and --output-filename's "[1,3]<stdout>:".
+R_MPI_TAG = re.compile(r"\[\d{1,6},(\d{1,7})\]<std(?:out|err)>:")
+# Terminal colours (rich, loguru, colorlog, Lightning) and cursor codes: removed before matching.
+R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
+# What launchers and collectors put before a line, stripped (one after another) for the
+# patterns that anchor at the start (torchrun's summary fields, srun's "N: "): kubectl/Loki
+# ISO timestamps, "[2024-05-01 12:00:00,123]" and "[INFO]" of Python logging, torchrun's
+# "[default3]:" role prefix (a local rank), mpirun's "[1,3]<stderr>:", docker compose's
+# sglang's "[2025-01-01 12:00:00 DP0 TP3]", Ray's "(RayWorkerWrapper pid=5304, ip=10.0.0.1)",
+# "trainer-1  | ". (pdsh's "host: " is not stripped: it cannot be told from "error_file: ".)
+R_LINE_PREFIX = re.compile(
+    r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?(?: [A-Z]{1,4}\d{1,5}){0,3}\]?"
+    r"|\([A-Za-z_]\w{0,63} pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
+    r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
+    r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
+    r"|\[\d{1,6},\d{1,7}\]<std(?:out|err)>:"
+    r"|[\w.\-]{1,64} {1,16}\| )\s?"
+)
 R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
@@ -89,7 +110,8 @@ R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,1
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
 R_WORK_CUT = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]{1,400})$")  # a terminal wrapped the line
 R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
-R_TIMEOUT = re.compile(r"Watchdog caught collective operation timeout|timed out in blocking wait")
+# torch 1.9-1.10 printed "[Rank 1] Caught collective operation timeout: WorkNCCL(OpType=..., Timeout(ms)=...)".
+R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait")
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
@@ -97,9 +119,15 @@ R_STATUS = re.compile(
     r"[,.]? *(?:PG status: )?[Ll]ast enqueued (?:NCCL )?work: (?P<enq>-?\d+), [Ll]ast completed (?:NCCL )?work: "
     r"(?P<done>-?\d+)"
 )
+# torch 2.6+: "[PG ID 0 ... Rank 4] Received a dump signal due to a collective timeout from  rank 7 and we will
+# try our best to dump the debug info. Last enqueued NCCL work: 56118, last completed NCCL work: 56118."
+R_DUMP_SIGNAL = re.compile(r"Received a dump signal due to a collective timeout from\s+(?:rank (?P<from>\d+)|"
+                           r"(?P<self>this local rank))[^.]{0,80}\.\s*Last enqueued \w{1,8} work: (?P<enq>-?\d+), "
+                           r"last completed \w{1,8} work: (?P<done>-?\d+)")
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
                          r"ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ ')(unhandled system error|"
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ '|NCCL Error \d: )("
+                        r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|unhandled cuda error|"
                         r"invalid usage|invalid argument)")
 OLD_CODE = {"unhandled system error": "ncclSystemError",
@@ -107,15 +135,24 @@ OLD_CODE = {"unhandled system error": "ncclSystemError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
 R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
-R_IB = re.compile(r"NET/IBP? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*(?P<status>\d+)")
+# NCCL 2.29 (transport/net_ib/p2p.cc): "NET/IB: Got completion from peer %s with status=%s(%d) ... hca %s";
+# gin.cc: "NET/IB/GIN: Got completion ..."; before: "with error 12" / "with status=12".
+R_IB = re.compile(r"NET/IB(?:P|/GIN)? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*"
+                  r"(?:\w{1,40}\()?(?P<status>\d+)")
+R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
 R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?Got async event ?: ?([\w ]{1,60})")
 R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection "
                       r"refused|Broken pipe|"
                       r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign "
                       r"requested address|"
-                      r"Call to connect failed|is neither AF_INET\(2\) nor AF_INET6|no socket interface found", re.I)
+                      r"Call to connect failed|is neither AF_INET\(2\) nor AF_INET6|no socket interface found|"
+                      # NCCL 2.3-2.x socket.h ("Net : Socket creation failed : %s") and 2.2x's os/linux.cc
+                      # ("ncclOsSocketPollConnect to %s failed with error %s": Connection timed out)
+                      r"Socket creation failed|Connect to \S+ failed(?: with error| ?:) ?Connection timed out|"
+                      r"No usable listening interface found|no interface found", re.I)
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
-R_CONNECT_FAIL = re.compile(r"socket(?:Start|Poll)Connect|Call to connect returned|Call to connect "
+R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|Call to connect returned|Socket creation failed|"
+                            r"[Nn]o (?:usable listening )?interface found|Call to connect "
                             r"failed|ncclSocketInit|"
                             r"no socket interface found|[Cc]onnect to \S+ (?:failed|returned)|"
                             r"No route to host|Connection refused|connection abort|Cannot assign requested address")
@@ -129,8 +166,34 @@ R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
     r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed "
     r"out|client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
-    r"timed out (?:while )?(?:trying to connect|waiting for|in store)"
+    r"timed out (?:while )?(?:trying to connect|waiting for|in store)|RendezvousClosedError|"
+    r"Timed out initializing process group in store based barrier"
 )
+# How many ranks reached the store: torch 1.x's store-based barrier "(world_size=8, worker_count=4, ...)" and
+# 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined."
+R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d{1,7}), worker_count=(?P<wc>\d{1,7})|"
+                           r"(?<!\d)(?P<j>\d{1,7})/(?P<n>\d{1,7}) clients joined")
+# The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
+R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
+# A host name that does not resolve (MASTER_ADDR, a rendezvous endpoint); the IPv6 lookup warning is R_IPV6.
+R_DNS = re.compile(r"Name or service not known|Temporary failure in name resolution|nodename nor servname provided|"
+                   r"No address associated with hostname")
+# ... only on the store's own lines (a model download's DNS failure is not the job's rendezvous): torch's
+# "[c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known)"
+R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
+                         r"network addresses of")
+R_ADDRS_OF = re.compile(r"network addresses of \(([^,()]{1,255}), (\d{1,5})\)")
+# env:// rendezvous without a launcher: "environment variable MASTER_ADDR expected, but not set"
+R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not set")
+# ProcessGroupNCCL's first collective of a group: every rank but the group's rank 0 waits in the store for
+# the ncclUniqueId rank 0 publishes ("[3] is setting up NCCL communicator and retrieving ncclUniqueId from [0]
+# via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout").
+R_UNIQUEID = re.compile(r"\[(\d{1,7})\] is setting up NCCL communicator and retrieving ncclUniqueId from \[(\d{1,7})\]"
+                        r"[^:]{0,200}got error: ?([^\n]{0,120})")
+# The TCPStore's server (rank 0 or the agent that hosts it) went away while this rank used it.
+R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server shutdown or crash|"
+                          r"TCPStore server has shut down too early")
+R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
@@ -147,11 +210,27 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memo
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
+# Other launchers' "a worker exited": DeepSpeed's launch.py ("[ERROR] [launch.py:321:sigkill_handler] ['python',
+# '-u', 'train.py', '--local_rank=0'] exits with return code = -9"), torch.multiprocessing.spawn
+# ("process 1 terminated with signal SIGKILL" / "with exit code 1"), subprocess under accelerate/Lightning
+# ("returned non-zero exit status -9", "died with <Signals.SIGKILL: 9>").
+R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
+                             r"process (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,4})|"
+                             r"signal (?P<mpsig>SIG[A-Z]{2,6}))|"
+                             r"returned non-zero exit status (?P<sp>-?\d{1,4})|died with <Signals\.SIG[A-Z]{2,6}: "
+                             r"(?P<spsig>\d{1,2})>")
+R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
+# Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
+R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on memory|Worker exit type: "
+                       r"(?:SYSTEM_ERROR|NODE_OUT_OF_MEMORY)[^\n]{0,200}(?:memory|OOM)")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
 R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
 R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
+# NCCL 2.0-2.3 printed "[host:pid:tid [dev] ]include/socket.h:194 WARN ..." (no word NCCL), then its
+# return-code trail "host:pid:tid [dev] INFO bootstrap.cu:169 -> 2" on the next lines.
+R_OLD_WARN = re.compile(r"(?<![\w/.\-])[\w/.\-]{1,64}\.(?:h|cu|cc):\d{1,6} WARN (.*)")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
@@ -159,8 +238,9 @@ R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # The watchdog thread's own exception (a CUDA error it hit while polling events: the
 # first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
+# nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'".
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error \[CUDA\]: ([^\n]{1,120})|"
-                          r"Cuda failure (?:(\d{1,4}) )?'([^']{1,80})'")
+                          r"(?:Cuda|CUDA) failure (?:(\d{1,4}) |[\w/.\-]{1,64}:\d{1,6} )?'([^']{1,80})'")
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)")
 R_SHM = re.compile(r"posix_fallocate failed|shared memory segment|failed to extend /dev/shm")
 # NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,
@@ -168,21 +248,56 @@ R_SHM = re.compile(r"posix_fallocate failed|shared memory segment|failed to exte
 R_RETCODE = re.compile(r"(?:NCCL )?INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
 R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket) ?: ?Using (\[\d+\][^\n]{1,400})")
 R_IFACE = re.compile(r"\[\d+\]([\w.\-]+):([^<\s]+)<")
-R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}) death signal")
+# The agent's "Received 15 death signal" (Python 3.11+ prints the number; 3.8-3.10 "Signals.SIGTERM") and
+# torch.distributed.elastic.multiprocessing.api's "SignalException: Process 27541 got signal: 15".
+R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death signal|"
+                            r"SignalException: Process \d+ got signal: (\d{1,2}|Signals\.SIG[A-Z]{2,6})")
+SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
+                  "SIGUSR2": 12, "SIGTERM": 15, "SIGXCPU": 24}
+# The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),
+# the kernel's OOM killer and Kubernetes' OOMKilled.
+R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"
+                         r"Memory cgroup out of memory|\bOOMKilled\b")
 R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
 R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed")
 # The store trying IPv6 first: harmless when it falls back to IPv4 (errno 97 = IPv6 disabled on the host).
 # TORCH_DISTRIBUTED_DEBUG=DETAIL's collective fingerprints (ProcessGroupWrapper) and NCCL's own check.
+# torch's monitored_barrier (ProcessGroupGloo): "[Rank 0]: Rank 1 failed to pass monitoredBarrier in 2000 ms"
+# and, with wait_all_ranks=True, "Ranks 1, 2 failed to pass monitoredBarrier in 120000 ms".
+R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms|"
+                         r"reached monitoredBarrier, but received errors while waiting for send/recv from rank "
+                         r"(\d{1,7})")
+# gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
+R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
 R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WARN Mismatched collective detected")
 R_FINGERPRINT = re.compile(r"Rank (\d+) is running (?:inconsistent )?collective: CollectiveFingerPrint\("
                            r"(?:SequenceNumber=(\d+),? ?)?(?:OpType=(\w+))?(?:, TensorShape=\[([^\]]{0,80})\])?")
 R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
 R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
+# torchrun's own printout of its configuration (torch/distributed/launcher/api.py "Starting
+# elastic_operator with launch configs:" and elastic/agent/server/api.py "[default] Rendezvous
+# complete for workers. Result:"), read as the variables torchrun sets or reads.
+R_TR_LAUNCH = re.compile(r"^\s*(rdzv_endpoint|rdzv_backend|min_nodes|max_nodes|nproc_per_node)\s*: (\S*)\s*$")
+R_TR_RESULT = re.compile(r"^\s*(master_addr|master_port|group_rank|group_world_size|global_world_sizes)=(.{1,200})$")
+TR_NAMES = {"rdzv_endpoint": "PET_RDZV_ENDPOINT", "rdzv_backend": "PET_RDZV_BACKEND", "max_nodes": "PET_NNODES",
+            "nproc_per_node": "PET_NPROC_PER_NODE", "master_addr": "MASTER_ADDR", "master_port": "MASTER_PORT",
+            "group_rank": "GROUP_RANK", "group_world_size": "GROUP_WORLD_SIZE", "global_world_sizes": "WORLD_SIZE"}
 R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; use (\w{1,64})")
 # A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`.
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
                           r"['\"]?([^'\"\s\\]{0,120})")
+
+
+def strip_prefixes(text: str) -> str:
+    """The line without what launchers and collectors put before it (``R_LINE_PREFIX``, at
+    most four, e.g. a kubectl timestamp then torchrun's ``[default0]:``)."""
+    for _ in range(4):
+        m = R_LINE_PREFIX.match(text)
+        if not m or not m.end():
+            break
+        text = text[m.end():]
+    return text
 
 
 def parse_timestamp(text: str) -> float | None:
@@ -210,3 +325,8 @@ def _int(v: str | None) -> int | None:
         return int(str(v).strip()) if v is not None else None
     except ValueError:
         return None
+
+
+# Last: every R_* above gets a literal prefilter (prefilter.py; the same answers, most lines
+# ruled out by a substring test instead of a regex search). Keep this at the end of the module.
+guard_all(globals())

@@ -27,6 +27,12 @@ ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "sto
 MAX_KEYS = 64
 
 
+def keeps_status(old: Event | None, new: Event) -> bool:
+    """Whether a later status line of a group replaces the one kept: a watchdog status line
+    (it names the stuck SeqNum) is not replaced by a dump-signal line (no SeqNum) that says less."""
+    return old is None or new.seq is not None or old.seq is None
+
+
 @dataclass
 class RankState:
     rank: int
@@ -59,7 +65,9 @@ class RankState:
             old = self.timeouts.get(pg)
             if old is None or (t.seq or -1) > (old.seq or -1):
                 self.timeouts[pg] = t
-        self.status.update(o.status)
+        for pg, s in o.status.items():
+            if keeps_status(self.status.get(pg), s):
+                self.status[pg] = s
         self.errors = (self.errors + o.errors)[:MAX_ERRORS]
         if o.fr is not None:
             self.fr, self.fr_where = o.fr, o.fr_where
@@ -112,10 +120,17 @@ class Collected:
         elif ev.kind == "setting":
             for name, value in ev.data.get("settings", []):
                 self._setting(name, value, ev.brief())
+            if ev.data.get("world") and len(self.world) < 64:  # torchrun's global_world_sizes
+                self.world.append((ev.data["world"], f"torchrun's global_world_sizes at {ev.where}"))
         elif ev.kind == "child_failed" and len(self.child_failures) < 256:
             self.child_failures.append(ev)
         elif ev.kind == "worker_failed" and len(self.worker_failures) < 256:
             self.worker_failures.append(ev)
+        if ev.kind == "watchdog_status" and ev.data.get("dump_from") not in (None, ev.rank):
+            # "a collective timeout from rank 7": rank 7's watchdog fired, so it was inside a collective
+            st7 = self.rank(ev.data["dump_from"])
+            if st7 is not None:
+                st7.counts["watchdog_report"] += 1
         if ev.rank is None:
             self.unranked[ev.kind] += 1
             return
@@ -145,7 +160,8 @@ class Collected:
             if old is None or (ev.seq or -1) > (old.seq or -1):
                 st.timeouts[pg] = ev
         elif ev.kind == "watchdog_status":
-            st.status[pg] = ev
+            if keeps_status(st.status.get(pg), ev):
+                st.status[pg] = ev
         elif ev.kind in ERROR_KINDS and len(st.errors) < MAX_ERRORS:
             st.errors.append(ev)
         if ev.kind != "transport" or ev.data.get("network") or ev.data.get("no_ib"):

@@ -58,6 +58,20 @@ IB_STATUS = {
         "If it comes at the very first collective on RoCE, the NICs never talked at all: the GID in use is not "
         "routable (NCCL_IB_GID_INDEX to the RoCEv2 GID of the routed address, see show_gids; NVIDIA/nccl#426)",
     ),
+    1: ("IBV_WC_LOC_LEN_ERR", "a local length error: a message larger than the receive buffer posted",
+        "check that every rank runs the same NCCL version and NCCL_* settings (a protocol or size mismatch)"),
+    2: ("IBV_WC_LOC_QP_OP_ERR", "a local queue-pair operation error (an invalid work request or QP state)",
+        "check the HCA firmware/driver (ibv_devinfo, mlxfwmanager) and the NCCL version; rerun with NCCL_DEBUG=INFO"),
+    8: ("IBV_WC_LOC_ACCESS_ERR", "a local access error on a registered memory region (GPUDirect RDMA registration)",
+        "check nvidia-peermem (nv_peer_mem) and ACS/IOMMU; NCCL_NET_GDR_LEVEL=LOC as a test"),
+    9: ("IBV_WC_REM_INV_REQ_ERR", "the remote side rejected the request as invalid (the peer's QP is gone or in error)",
+        "find the peer's own failure first (its log)"),
+    11: ("IBV_WC_REM_OP_ERR", "the remote side could not complete the operation",
+         "find the peer's own failure first; then its HCA (ibstat) and GPUDirect set-up"),
+    19: ("IBV_WC_FATAL_ERR", "a fatal HCA error", "check that HCA (ibstat, mlxlink, dmesg for mlx5 errors) and drain "
+         "the node"),
+    20: ("IBV_WC_RESP_TIMEOUT_ERR", "the response to a request timed out: the link or path to the peer dropped it",
+         "check the link between the two nodes (ibstat, switch error counters)"),
     13: (
         "IBV_WC_RNR_RETRY_EXC_ERR",
         "receiver not ready, retries exceeded: the peer process stopped posting receives",
@@ -74,6 +88,7 @@ class Verdict:
     confidence: str = "medium"
     culprits: list[int] = field(default_factory=list)
     proof: list[str] = field(default_factory=list)
+    job_wide: bool = False  # no single rank caused it, although the cause class may name one elsewhere
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -98,6 +113,48 @@ def _named(ranks: list[int]) -> str:
     return f"rank {_fmt_ranks(ranks)}" if ranks else "a rank the lines do not name"
 
 
+# NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
+# and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
+XID = {
+    13: "Graphics Engine Exception: usually the application's kernel (an illegal access), rarely hardware",
+    31: "GPU memory page fault (MMU fault): usually the application (illegal address), rarely the driver",
+    43: "the GPU stopped processing: a consequence of an application error",
+    45: "preemptive cleanup: the driver killed a process's work (a consequence, after a kill or another Xid)",
+    48: "double-bit ECC error: GPU memory hardware fault",
+    63: "ECC page retirement / row remapping event (memory hardware)",
+    64: "ECC page retirement / row remapping failure (memory hardware)",
+    74: "NVLink error: the link between GPUs failed",
+    79: "the GPU has fallen off the bus: hardware, power or PCIe failure",
+    92: "high single-bit ECC error rate (memory hardware)",
+    94: "contained ECC error (memory hardware; the affected process is killed)",
+    95: "uncontained ECC error (memory hardware; the GPU needs a reset)",
+    119: "GSP firmware timed out (driver/firmware)",
+    120: "GSP firmware error (driver/firmware)",
+}
+APP_XIDS = {13, 31, 43, 45}
+
+
+def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
+    """What the driver's Xid numbers say, and whether to look at the code or the hardware."""
+    said = "; ".join(f"Xid {x} = {XID.get(x, 'see NVIDIA Xid catalogue')}" for x in xids)
+    where = f" on GPU {', '.join(pcis)}" if pcis else ""
+    if set(xids) <= APP_XIDS:
+        return (f"the NVIDIA driver reported {said}{where}",
+                "These Xids are usually the application's own kernel fault: rerun that rank with "
+                "CUDA_LAUNCH_BLOCKING=1 or under compute-sanitizer; if they repeat on one GPU only, test that GPU "
+                "(dcgmi diag -r 3).")
+    return (f"the NVIDIA driver reported {said}{where}: the GPU/driver failed, not the training code",
+            "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi diag -r 3, "
+            "the full dmesg around the Xid; a GPU that fell off the bus or has uncorrectable ECC needs a reset or "
+            "replacement. Map the PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index "
+            "--format=csv.")
+
+
+# NCCL's transport/proxy set-up files, where a 'Cuda failure' is the node's CUDA set-up, not a kernel
+_SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc)|"
+                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc):\d+ NCCL WARN Cuda failure")
+
+
 # --- a rank's own hard failure ---------------------------------------------------------
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("cuda_error", []) + [
@@ -109,7 +166,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()
-    if "999" in text or "unknown error" in text:
+    xids = sorted({e.data["xid"] for e in evs if e.data.get("xid") is not None})
+    if xids:
+        what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
+    elif "999" in text or "unknown error" in text:
         what, fix = (
             "'Cuda failure 999 unknown error': the CUDA driver/GPU is in a bad state",
             "Check the GPU and driver on that node: nvidia-smi (is the GPU visible, any 'ERR!'), "
@@ -123,6 +183,42 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,code=sm_90 "
             "for H100), or install a build whose CUDA version and architectures match the GPU and driver.",
         )
+    elif "system not yet initialized" in text or "system not ready" in text:
+        what, fix = (
+            "'system not yet initialized' (cudaErrorSystemNotReady): on an NVSwitch system (HGX/DGX A100, H100) the "
+            "GPUs are not usable until the fabric manager has set up the NVSwitches",
+            "Start the fabric manager on that node (systemctl start nvidia-fabricmanager; its version must equal the "
+            "driver's) and check `nvidia-smi -q | grep -i fabric` says 'Completed'.",
+        )
+    elif "driver version is insufficient" in text or "forward compatibility" in text:
+        what, fix = (
+            "'CUDA driver version is insufficient for CUDA runtime version': the container's CUDA is newer than the "
+            "node's driver",
+            "Use a build (container, torch wheel) whose CUDA version the node's driver supports (nvidia-smi shows the "
+            "driver's highest CUDA), or upgrade the driver on that node.",
+        )
+    elif "invalid device ordinal" in text:
+        what, fix = (
+            "'invalid device ordinal': a process asked for a GPU index that does not exist on its node",
+            "Each process must use torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) (not the global rank), and "
+            "--nproc-per-node must not exceed the GPUs CUDA_VISIBLE_DEVICES leaves visible.",
+        )
+    elif "operation not supported" in text or "operation not permitted" in text:
+        what, fix = (
+            f"'{'operation not supported' if 'supported' in text else 'operation not permitted'}' from a CUDA call "
+            "NCCL makes to share GPU memory between processes (cuMem / CUDA IPC), which the container or driver "
+            "does not allow",
+            "Set NCCL_CUMEM_ENABLE=0 (NCCL then uses legacy CUDA IPC), or run the ranks of a node in one container "
+            "with --ipc=host and the same PID namespace (--pid=host); as a test NCCL_P2P_DISABLE=1.",
+        )
+    elif "peer access" in text or "peer mapping" in text:
+        what, fix = (
+            "a CUDA error setting up GPU peer-to-peer access ('peer access is not supported' / 'peer mapping "
+            "resources exhausted')",
+            "The GPUs cannot map each other's memory on this node (PCIe topology, IOMMU/ACS, a VM or container "
+            "without P2P): test with NCCL_P2P_DISABLE=1 (NCCL then goes through host memory), check nvidia-smi topo "
+            "-m and that IOMMU/ACS is off; with more than 8 GPUs in one process, P2P mappings run out.",
+        )
     elif "illegal memory access" in text or "illegal address" in text:
         what, fix = (
             "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
@@ -135,14 +231,29 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Rerun with NCCL_DEBUG=INFO to see the failing CUDA call and with CUDA_LAUNCH_BLOCKING=1 for the kernel; "
             "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors.",
         )
-    conf = "high" if len(ranks) == 1 else ("medium" if ranks else "medium")
+    conf, shared = "high" if len(ranks) == 1 else "medium", False
+    if evs and all(_SETUP_CUDA.search(e.text) for e in evs):
+        # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the
+        # container's CUDA, which every rank there shares, not one rank's kernel; name the rank as a lead only
+        conf, shared = "low", True
+        what += " while NCCL set up its transports (CUDA IPC/cuMem between the GPUs)"
+        fix += (" A failure at transport set-up is usually the environment every rank shares: the container's "
+                "CUDA vs the node's driver, or CUDA IPC/cuMem not allowed in the container (try NCCL_CUMEM_ENABLE=0 "
+                "and NCCL_P2P_DISABLE=1 as tests).")
+    if xids:
+        return Verdict("cuda_error", what + ("; the ranks on that GPU failed first, the others only lose them"
+                                             if what.endswith("training code") else ""),
+                       fix, "medium", ranks, [e.brief() for e in evs[:3]], job_wide=not ranks)
     return Verdict(
         "cuda_error",
-        f"{_named(ranks)} hit {what}; it failed first, the others only lose it",
+        f"{_named(ranks)} hit {what}; "
+        + ("the other ranks share that environment, so it is a lead, not a culprit" if shared
+           else "it failed first, the others only lose it"),
         fix,
         conf,
         ranks,
         [e.brief() for e in evs[:3]],
+        job_wide=shared,
     )
 
 
@@ -174,7 +285,7 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict(
         "host_oom",
         f"{who} was killed with SIGKILL (exit code -9): killed from outside, almost always the "
-        "kernel's OOM killer (host RAM); torchrun then stopped the others",
+        "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others",
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
         "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
         "or raise the job's memory limit.",
@@ -223,7 +334,10 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "NCCL rejected a call as invalid usage (ncclInvalidUsage): mismatched arguments "
         "between ranks or a communicator used after abort",
         "Rerun with NCCL_DEBUG=WARN: the 'Last error' line names "
-        "the argument; TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective shapes across ranks.",
+        "the argument; TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective shapes across ranks. At communicator "
+        "creation the usual cause is two ranks on one GPU ('Duplicate GPU detected'): call "
+        "torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group and check "
+        "CUDA_VISIBLE_DEVICES gives each local rank its own GPU.",
         "medium",
         [],
         [e.brief() for e in evs[:3]],
@@ -302,14 +416,22 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if 12 in statuses:
         parts.append(ib_window(c))
     where = f" (peer {', '.join(peers)})" if peers else ""
-    ranks = _ranks(c, "ib_completion")  # the ranks whose HCA reported it: their link/path is the one to check
+    # The ranks whose HCA reported it: their link/path (or their node's HCA) is the one to check, but a
+    # link has two ends and the rank only reported it, so no rank is the culprit (JOB_WIDE).
+    ranks = _ranks(c, "ib_completion")
+    nodes = sorted({e.host for e in evs if e.host})[:3]
+    hcas = sorted({e.data["hca"] for e in evs if e.data.get("hca")})[:3]
+    on = (" on " + _named(ranks) if ranks else "") + (f" (host {', '.join(nodes)})" if nodes else "") + (
+        f" (HCA {', '.join(hcas)})" if hcas else "")
     return Verdict(
         "ib_fabric",
-        f"InfiniBand/RoCE completion errors{' on ' + _named(ranks) if ranks else ''}{where}: " + "; ".join(parts),
+        f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts)
+        + ("; check the HCA and links of that node first, the ranks are not at fault" if ranks else ""),
         "; ".join(dict.fromkeys(fixes)) + ". Run `ncclDoctor check --nodes N` to localize the bad link.",
-        "medium" if ranks else "high",
-        ranks,
+        "high",
+        [],
         [e.brief() for e in evs[:3]],
+        job_wide=len(ranks) != 1,  # several ranks' HCAs (or a node's) reported it: none of them failed first
     )
 
 
@@ -386,12 +508,19 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "NCCL chose interface(s) " + ", ".join(bad) + " (loopback, link-local or virtual: not reachable from "
             "other nodes)"
         )
+    bridge = sorted({str(e.data.get("peer")) for e in connect + gloo
+                     if str(e.data.get("peer", "")).startswith("172.17.")})
+    if bridge:
+        seen.append(f"the peer address {bridge[0]} is in 172.17.0.0/16, Docker's default bridge (docker0): NCCL/gloo "
+                    "chose the container bridge, which other nodes cannot reach (NCCL_SOCKET_IFNAME=^docker0,lo)")
     loop = sorted({str(e.data.get("peer")) for e in connect if str(e.data.get("peer", "")).startswith("127.")})
     if loop and len(hosts(c)) > 1:
         seen.append(
             f"ranks on {len(hosts(c))} hosts connect to the loopback address {', '.join(loop)}: a host name that "
             "resolves to 127.0.1.1 (Debian/Ubuntu /etc/hosts) or MASTER_ADDR=localhost in a multi-node job"
         )
+    if loopback_master(c):
+        seen.append(loopback_master(c))
     proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
     return Verdict(
         "network_setup",
@@ -406,6 +535,23 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+_LOOPBACK = ("127.", "localhost", "::1", "0.0.0.0")
+
+
+def loopback_master(c: Collected) -> str | None:
+    """torchrun's printed MASTER_ADDR / rdzv_endpoint is a loopback address while the job
+    spans several nodes (its GROUP_WORLD_SIZE or nnodes > 1, or ranks on several hosts):
+    the other nodes' agents can never reach that store."""
+    addrs = [v for n in ("MASTER_ADDR", "PET_RDZV_ENDPOINT") for v in (c.settings.get(n) or {})]
+    bad = [a for a in addrs if a.startswith(_LOOPBACK)]
+    nodes = max([int(v) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {})
+                 if v.isdigit()] + [len(hosts(c))])
+    if not bad or nodes < 2:
+        return None
+    return (f"torchrun's rendezvous address is {bad[0]}, a loopback address, in a job of {nodes} nodes: only the "
+            "node that hosts the store can reach it; set --rdzv-endpoint / MASTER_ADDR to rank 0's routable address")
+
+
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("store_timeout", [])
     if not evs:
@@ -413,6 +559,31 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
     rdzv = any(e.data.get("rendezvous") for e in evs)
     in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
+    missing = sorted({e.data["env_missing"] for e in evs if e.data.get("env_missing")})
+    if missing:
+        return Verdict(
+            "config",
+            f"init_process_group's env:// rendezvous found {', '.join(missing)} unset: the script was started "
+            "without a launcher (plain `python train.py`), so no rank knows the others",
+            "Start it with torchrun (torchrun --nproc-per-node=N train.py; multi-node: --nnodes, --rdzv-endpoint) or "
+            "accelerate/deepspeed, which set MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE and LOCAL_RANK; or set them "
+            "yourself for every process.", "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("dns") for e in evs):
+        ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), "MASTER_ADDR")
+        return Verdict(
+            "store_rendezvous",
+            f"the store's host name ({ep}) does not resolve on this node (DNS / /etc/hosts): the rank cannot even look "
+            "up where rank 0's store is",
+            "Set MASTER_ADDR (or --rdzv-endpoint) to rank 0's IP address, or make its host name resolve on every node "
+            "(getent hosts NAME; /etc/hosts, the cluster's DNS, a Kubernetes headless service).",
+            "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("closed") for e in evs):
+        return Verdict(
+            "store_rendezvous",
+            "the rendezvous is closed (RendezvousClosedError): an agent already shut this rendezvous down — the job "
+            "finished or failed on another node, or a previous run with the same --rdzv-id closed it",
+            "Start the job again with a new --rdzv-id (or restart every node together); if another node failed "
+            "first, its log holds the cause.", "high", [], _samples(c, "store_timeout"))
     if in_use is not None:
         port = f"port {in_use}" if in_use else "the store's port"
         return Verdict(
@@ -430,9 +601,21 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         if rdzv
         else "the store timed out"
     )
+    joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    if joined and joined[0] < joined[1]:  # the store was up and reachable: ranks are missing
+        return Verdict(
+            "store_rendezvous",
+            f"only {joined[0]} of {joined[1]} ranks reached the store before the timeout: the store worked, the other "
+            f"{joined[1] - joined[0]} never started (a node not launched, a wrong --nnodes / --nproc-per-node / "
+            "WORLD_SIZE) or died before init_process_group",
+            "Check that every node was started, with the same --nnodes, --nproc-per-node and --rdzv-id (or "
+            "MASTER_ADDR/WORLD_SIZE), and read the missing ranks' own logs for an error before init_process_group.",
+            "high", [], _samples(c, "store_timeout"))
     if ep and ep.startswith(("127.", "localhost")) and len(hosts(c)) > 1:
         what += (f" — a loopback address while the job spans {len(hosts(c))} hosts: "
                  "MASTER_ADDR must be rank 0's routable address")
+    elif loopback_master(c):
+        what += " — " + loopback_master(c)
     return Verdict(
         "store_rendezvous",
         what + ": either the node that hosts the store (MASTER_ADDR, rank 0's node) never "
@@ -532,6 +715,17 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             ranks,
             [e.brief() for e in (pg + sent)[:3]],
         )
+    store = [e for e in c.samples.get("socket_error", []) if e.data.get("store_gone")]
+    if store and len(store) == len(peer_gone + store) and not c.kinds.get("watchdog_timeout"):
+        host = next((e.data["peer"] for e in store if e.data.get("peer")), "MASTER_ADDR:MASTER_PORT")
+        return Verdict(
+            "early_exit",
+            f"the TCPStore server ({host}: rank 0's process or the torchrun agent of the first node) closed the "
+            "connection: that process exited or crashed while this rank still used the store",
+            "Read the log of the process that hosts the store (rank 0 / the master node's torchrun): its exit or "
+            "traceback is the cause. If it finished normally, it left first: call dist.barrier() then "
+            "dist.destroy_process_group() on every rank before exiting.",
+            "medium", [], [e.brief() for e in store[:3]])
     if peer_gone:
         return Verdict(
             "early_exit",
@@ -608,8 +802,11 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
     what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
-            + (": a Python exception in that process" if 1 in codes else "") + "; torchrun then stopped the others")
-    single = len(ranks) == 1 and len(fails) == 1
+            + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
+    single = len(ranks) == 1 and len(fails) == 1 and codes != [-6]
+    if codes == [-6]:  # abort(): how ProcessGroupNCCL's watchdog takes a process down after a timeout or NCCL error
+        what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
+                 "so this rank may be a victim: its own log says whether it timed out or hit its own error")
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
                    "Read the failed rank's traceback (its stderr, or torchrun --log-dir / --redirects 3 --tee 3 "
                    "to keep one file per rank); decorate the entry point with "
@@ -659,8 +856,10 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
     lead = f" Leads (low confidence): {low[0].message}." if low else ""
     msg = (
-        "every rank the input shows was inside the timed-out collective (victims); the rank that never arrived is "
-        "not in these lines" + (f"; {unclear.message}" if unclear else "") + "." + lead
+        ("no rank these lines show is proven to have missed the collective" if low else
+         "every rank the input shows was inside the timed-out collective (victims)")
+        + "; the rank that never arrived is not proven by these lines" + (f"; {unclear.message}" if unclear else "")
+        + "." + lead
     )
     return Verdict(
         "unknown",
@@ -749,6 +948,8 @@ def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              + (f" shape [{p['shape']}]" if p.get("shape") else "") for p in prints]
     what = "; ".join(sides) or (f"around rank {e.data['around']}" if e.data.get("around") is not None else "")
     differ = f" (they differ in: {e.data['differ']})" if e.data.get("differ") else ""
+    if not what and differ:
+        what, differ = e.data["differ"], ""
     return Verdict(
         "desync",
         f"the ranks issued different collectives at the same point: {what}{differ}. Two code paths diverged (a "
@@ -758,6 +959,57 @@ def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's fingerprint across ranks; for NCCL's own check, "
         "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call.",
         "high", [], [x.brief() for x in evs[:2]])
+
+
+def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
+    in turn); the ranks that passed it are victims of whatever those ranks were doing."""
+    evs = c.samples.get("monitored_barrier", [])
+    if not evs:
+        return None
+    ranks = sorted({r for e in evs for r in e.data["ranks"]})
+    secs = next((e.data["timeout_ms"] / 1000 for e in evs if e.data.get("timeout_ms")), None)
+    gone = (any(e.data.get("errors") or "by peer" in e.text.lower() for e in evs)
+            or any("by peer" in str(e.data.get("what", "")).lower() for e in c.samples.get("gloo_error", [])))
+    how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
+           else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
+    return Verdict(
+        "rank_missing",
+        f"torch's monitored_barrier reports that rank {_fmt_ranks(ranks)} did not reach the barrier"
+        + (f" in {secs:g} s" if secs else " (its send/recv failed)") + how,
+        f"Look at rank {_fmt_ranks(ranks)}: its own log and traceback (did it exit or crash?), or py-spy dump --pid "
+        "PID while it is stuck; the ranks that passed the barrier are victims.",
+        "high", ranks, [e.brief() for e in evs[:3]])
+
+
+def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A rank waited in the store for the ncclUniqueId of a new communicator, which the
+    group's rank 0 publishes at its first collective of that group. A timeout: rank 0 never
+    got there (busy elsewhere: dataset preprocessing under main_process_first, a prompt, a
+    rank-conditional path); the connection lost: the store's host process died."""
+    evs = c.samples.get("uniqueid_wait", [])
+    if not evs:
+        return None
+    waiting = sorted({e.rank for e in evs if e.rank is not None})
+    roots = sorted({e.data["root"] for e in evs})
+    proof = [e.brief() for e in evs[:3]]
+    if all(e.data["gone"] for e in evs):
+        return Verdict(
+            "early_exit",
+            f"rank(s) {_fmt_ranks(waiting)} lost the store while waiting for rank {_fmt_ranks(roots)}'s "
+            f"ncclUniqueId ({evs[0].data['error']}): the process hosting the store (rank 0 / the first node's "
+            "torchrun) exited or crashed first",
+            "Read rank 0's own log for its exception or exit; the ranks that printed this are victims.",
+            "medium", [], proof)
+    return Verdict(
+        "rank_missing",
+        f"rank(s) {_fmt_ranks(waiting)} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "
+        f"of a new communicator ({evs[0].data['error']}): that rank never reached its first collective of this group "
+        "(global rank 0 for the default group; the group's first rank for a sub-group)",
+        f"Find what rank {_fmt_ranks(roots)} was doing instead: a long step only it runs (dataset preprocessing under "
+        "main_process_first, a download, a wandb login prompt), a rank-conditional path, or a crash; raise the "
+        "timeout for legitimately long rank-0-only work, or barrier after it.",
+        "medium", roots, proof)
 
 
 def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -796,8 +1048,9 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _direct_hang, _invalid_usage, _truncated, _shm, _ib,
-    _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined, _nccl_other, _signal, _timeouts, _exited,
+    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _monitored, _uniqueid, _direct_hang, _invalid_usage,
+    _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined, _nccl_other,
+    _signal, _timeouts, _exited,
 ]
 
 
@@ -833,7 +1086,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
 def reconcile(v: Verdict, ks: list[Conclusion]) -> None:
     """Keep the conclusions consistent with the verdict: when the cause is job-wide (a
     setting, the fabric, the launch), a rank that merely reported it first is not a culprit."""
-    if v.cause in JOB_WIDE:
+    if v.cause in JOB_WIDE or v.job_wide:
         for k in ks:
             if k.kind in ("first_failure", "culprit") and k.confidence != "low":
                 k.confidence = "low"

@@ -15,7 +15,15 @@ The *threshold* is ``--stall-after`` when given, else learned from the job:
 A resolved stall is how long a rank waited inside a collective before the group moved on, so
 a job whose ranks routinely wait 3 s for a slow peer gets a longer threshold than one whose
 ranks wait milliseconds. Past ``warn_after_s`` the state is ``waiting`` ("waiting on rank r
-for N s"); past the threshold it is ``hang`` and ``classify`` names the kind:
+for N s"); past the threshold it is ``hang`` and ``classify`` names the kind.
+
+A *busy* culprit holds the verdict back: when the threshold is the learned one (no
+``--stall-after``) and every rank the others wait for is working -- its heartbeat is fresh and
+its main thread used at least ``busy_share`` of a core since the stall began (``cpu_s`` in its
+heartbeat) -- the state stays ``waiting`` (``Status.busy``) until ``busy_cap`` x the threshold
+(60 s by default). That is a rank-0-only checkpoint, eval or data pass while the others wait in
+the next collective. A culprit asleep or blocked (a lock, a read, a sleep: the usual hang)
+uses no CPU and is called at the threshold; one spinning in Python for ever is called at the cap.
 
 ==========  ==========================================================================
 missing     (a) rank(s) never issued the collective the others wait in: culprits = the
@@ -45,6 +53,7 @@ class RankView:
     frames: list[str] = field(default_factory=list)
     age_s: float = 0.0  # since the heartbeat last advanced, on our clock
     alive: bool | None = None  # None: not on this node, unknown
+    cpu_s: float | None = None  # the worker's main thread's CPU time, from its heartbeat
 
     def inside(self, pg: str) -> bool:
         enq, done = self.pgs.get(pg, (-1, -1))
@@ -58,6 +67,8 @@ class Settings:
     factor: float = 10.0
     warn_after_s: float = 5.0
     stale_s: float = 5.0
+    busy_share: float = 0.1  # of one core, averaged over the stall (asleep or blocked: ~0)
+    busy_cap: float = 4.0  # x the threshold: a busy culprit is called a hang here at the latest
 
 
 @dataclass
@@ -68,6 +79,7 @@ class Status:
     threshold_s: float = 0.0
     waiting_on: list[int] = field(default_factory=list)
     seq: int | None = None
+    busy: dict[int, float] = field(default_factory=dict)  # culprit -> its main thread's CPU share in the stall
 
 
 @dataclass
@@ -97,6 +109,7 @@ class _Clock:
     done: dict[int, int] = field(default_factory=dict)
     since: float | None = None  # stall clock start; None until first seen
     busy: bool = False
+    cpu0: dict[int, float] = field(default_factory=dict)  # each member's main-thread CPU when the clock started
     resolved: deque = field(default_factory=lambda: deque(maxlen=512))
 
 
@@ -140,6 +153,7 @@ class Tracker:
             clock.resolved.append(now - clock.since)  # a wait inside a collective that ended by itself
         if clock.since is None or progressed or not inside:
             clock.since = now
+            clock.cpu0 = {r: v.cpu_s for r, v in members.items() if v.cpu_s is not None}
         clock.busy = bool(inside)
         self.straggle.observe(pg, members, inside, bool(progressed))
         stalled = now - clock.since if inside else 0.0
@@ -147,14 +161,32 @@ class Tracker:
         # every member silent: a machine too loaded to schedule the watchers, or ranks exiting;
         # keep watching but never call a hang on data that old
         heard = any(v.age_s <= self.settings.stale_s for v in members.values())
+        lo = min((v.pgs[pg][0] for v in members.values()), default=0)
+        waiting_on = sorted(r for r, v in members.items() if v.pgs[pg][0] == lo and not v.inside(pg))
+        busy = self._busy(clock, members, waiting_on, stalled)
         state = "ok"
-        if inside and heard and stalled >= limit:
+        if inside and heard and stalled >= limit and not (busy and stalled < self.settings.busy_cap * limit):
             state = "hang"
         elif inside and stalled >= self.settings.warn_after_s:
             state = "waiting"
-        lo = min((v.pgs[pg][0] for v in members.values()), default=0)
-        waiting_on = sorted(r for r, v in members.items() if v.pgs[pg][0] == lo and not v.inside(pg))
-        return Status(state, pg, stalled, limit, waiting_on, lo + 1 if waiting_on else lo)
+        return Status(state, pg, stalled, limit, waiting_on, lo + 1 if waiting_on else lo, busy)
+
+    def _busy(self, clock: _Clock, members: dict[int, RankView], culprits: list[int],
+              stalled: float) -> dict[int, float]:
+        """culprit -> CPU share when every culprit is working (fresh heartbeat, main thread at
+        ``busy_share`` of a core or more since the stall began); {} otherwise, or under --stall-after."""
+        s = self.settings
+        if s.stall_after_s is not None or not culprits or stalled < s.warn_after_s:
+            return {}
+        shares = {}
+        for r in culprits:
+            v = members[r]
+            if v.cpu_s is None or r not in clock.cpu0 or v.age_s > s.stale_s:
+                return {}
+            shares[r] = (v.cpu_s - clock.cpu0[r]) / stalled
+            if shares[r] < s.busy_share:
+                return {}
+        return shares
 
 
 _RANK = {"ok": 0, "waiting": 1, "hang": 2}

@@ -11,6 +11,9 @@ output and signals through.
   ``output.log`` in the run directory. (The job's stdout is then a pipe, not a terminal: Python
   block-buffers print() unless the job runs with ``-u`` or ``PYTHONUNBUFFERED=1``, which torchrun
   workers do not set by default. ``--no-capture`` keeps the terminal and writes no output.log.)
+  Per rank: each worker's own stdout and stderr are also appended to ``ranks/rank<R>.log`` by a
+  tee process the shim starts in it (``inject/_ncd_tee.py``); the bytes torchrun passes on are
+  the same, only their path is one pipe longer.
 - Signals: torchrun runs in its own process group. Ctrl-C (SIGINT) is forwarded to that whole
   group, as the terminal would have delivered it; SIGTERM and SIGHUP go to torchrun, which
   forwards them to its workers as usual.
@@ -53,7 +56,11 @@ def validate_launch(argv: list[str]) -> list[str]:
     )
 
 
-def job_env(base: dict[str, str], run_dir: Path, sock_dir: str, collector_addr: str, poll_s: float) -> dict[str, str]:
+def job_env(base: dict[str, str], run_dir: Path, sock_dir: str, collector_addr: str, poll_s: float,
+            tee: bool = True) -> dict[str, str]:
+    """``tee``: each worker's output also goes to ``<run>/ranks/rank<R>.log`` (only when we capture:
+    with ``--no-capture`` the workers' fds stay the terminal, and a pipe there would change how
+    Python buffers and whether tools see a tty)."""
     env = dict(base)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(INJECT_DIR), base.get("PYTHONPATH", "")) if p)
     env["NCD_LIVE_DIR"] = str(run_dir)
@@ -61,6 +68,7 @@ def job_env(base: dict[str, str], run_dir: Path, sock_dir: str, collector_addr: 
     env["NCD_LIVE_ADDR"] = collector_addr
     env["NCD_LIVE_POLL_S"] = str(poll_s)
     env.pop("NCD_LIVE_ACTIVE_PID", None)
+    env["NCD_LIVE_TEE"] = "1" if tee else "0"
     env.setdefault("PYTHONFAULTHANDLER", "1")  # stacks on SIGABRT/SIGSEGV, e.g. the NCCL watchdog's abort
     env.setdefault("TORCH_FR_BUFFER_SIZE", "2000")  # the default since 2.x; explicit for older torch
     env.setdefault("TORCH_FR_DUMP_TEMP_FILE", str(run_dir / "fr" / "torch_trace_rank_"))  # nccl timeout dumps

@@ -37,30 +37,70 @@ def verdict_finding(v: dict[str, Any]) -> Finding:
     return KIND_RULE[v["kind"]].finding(verdict_line(v), nodes=hosts, ranks=v["culprits"] or v["victims"], evidence=ev)
 
 
-def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]]) -> list[Finding]:
+_EXCEPTION = re.compile(r"^(?:\[rank\d+\]:\s*)?([A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Failure|Exit)\b.*)$")
+
+
+def last_exception(lines: list[str]) -> str | None:
+    """The exception a rank's own output ends with (``RuntimeError: ...``, the last line of its
+    traceback), or None."""
+    for line in reversed(lines):
+        if m := _EXCEPTION.match(line.strip()):
+            return m.group(1)[:300]
+    return None
+
+
+def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],
+                     tail: dict[str, Any] | None = None) -> list[Finding]:
+    """LIVE005 for torchrun's first failed rank, with the reason in the rank's own words: its last
+    exception line from its output (torchrun's record holds only "To enable traceback see: <url>"
+    unless the entry point has @record)."""
     root = failures.get("root_cause")
     if not root or any(v["kind"] == "died" for v in verdicts):
         return []
     how = f"signal {root['signal']}" if root.get("signal") else f"exit code {root['exitcode']}"
     msg = f"rank {root['rank']} (local rank {root['local_rank']}, {root['host']}, pid {root['pid']}) exited with {how}"
-    if root.get("first_line"):
-        msg += f": {root['first_line']}"
+    own = last_exception(((tail or {}).get("per_rank") or {}).get(str(root["rank"]), []))
+    first = root.get("first_line")
+    if own:
+        msg += f": {own}"
+    elif first and not first.startswith("To enable traceback"):
+        msg += f": {first}"
     return [codes.LIVE_DIED.finding(msg, nodes=[root["host"]], ranks=[root["rank"]], evidence=[root])]
 
 
-def output_tail(path: Path, lines: int = 20) -> dict[str, Any]:
-    """The last lines of the job's output, overall and per rank where lines carry torch's ``[rankN]:``."""
-    if not path.is_file():
-        return {}
+def publisher_cost(per_rank: dict[int, dict[str, float]], poll_s: float) -> dict[str, Any]:
+    """What watching cost each worker, as its publisher thread measured itself: CPU seconds over
+    the polls so far, and that as a share of one core (polls x poll interval ~ its lifetime)."""
+    out = {}
+    for r, v in sorted(per_rank.items()):
+        span = v["polls"] * poll_s
+        out[str(r)] = {"cpu_s": round(v["cpu_s"], 4), "polls": v["polls"],
+                       "share_of_core": round(v["cpu_s"] / span, 6) if span > 0 else None}
+    return out
+
+
+def _tail_text(path: Path) -> str:
     with open(path, "rb") as fh:
         fh.seek(max(0, path.stat().st_size - (1 << 20)))
-        text = fh.read().decode("utf-8", "replace")
-    all_lines = text.splitlines()
+        return fh.read().decode("utf-8", "replace")
+
+
+def output_tail(path: Path, lines: int = 20) -> dict[str, Any]:
+    """The last lines of the job's output (``path``: output.log): overall, and per rank from the
+    per-rank tee files (``ranks/rank<R>.log`` beside it), else from lines carrying torch's ``[rankN]:``."""
     per: dict[str, list[str]] = {}
-    for line in all_lines:
-        m = _RANK_PREFIX.match(line)
-        if m:
-            per.setdefault(m.group(1), []).append(line)
+    for f in sorted(path.parent.glob("ranks/rank*.log")):
+        r = f.stem[len("rank"):]
+        if r.isdigit():
+            per[r] = _tail_text(f).splitlines()
+    if not path.is_file():
+        return {"per_rank": {r: ls[-lines:] for r, ls in sorted(per.items(), key=lambda kv: int(kv[0]))}} if per else {}
+    all_lines = _tail_text(path).splitlines()
+    if not per:
+        for line in all_lines:
+            m = _RANK_PREFIX.match(line)
+            if m:
+                per.setdefault(m.group(1), []).append(line)
     ordered = sorted(per.items(), key=lambda kv: int(kv[0]))
     return {"all": all_lines[-lines:], "per_rank": {r: ls[-lines:] for r, ls in ordered}}
 
@@ -119,7 +159,8 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     rep.interrupted = interrupted
     for v in watch.verdicts:
         rep.add(verdict_finding(v))
-    rep.add(*failure_findings(failures, watch.verdicts))
+    tail = output_tail(log)
+    rep.add(*failure_findings(failures, watch.verdicts, tail))
     if not watch.collector.progress_seen:
         rep.add(codes.LIVE_NO_PG.finding(f"no worker reported Flight Recorder progress in {elapsed:.0f} s"))
     for s in watch.tracker.straggle.stragglers():
@@ -138,7 +179,8 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
         "launch": list(opts.launch), "job_returncode": job_rc, "job_running": running, "on_hang": opts.on_hang,
         "stall_after_s": opts.stall_after_s, "poll_s": opts.poll_s, "verdicts": watch.verdicts,
         "timeline": {str(r): rows for r, rows in sorted(watch.timeline.items())},
-        "torchrun_failures": failures, "output_tail": output_tail(log),
+        "torchrun_failures": failures, "output_tail": tail,
+        "publisher_cpu": publisher_cost(watch.publisher, opts.poll_s),
     }
     # report.exit_code follows the table every command shares (4: a hang or a dead rank was found);
     # the process exits with ``code``, the job's own, which results.live.exit_status records

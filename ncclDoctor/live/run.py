@@ -23,6 +23,13 @@ their Flight Recorder progress to our collector once per poll (``inject/``), the
 
 Exit code: the job's own (128+N when torchrun died by signal N), except 4 after ``--on-hang
 kill``. The report (``report.json``/``.md``/``.html`` in the run directory) records both.
+
+Not a client of ``launch.supervisor.Supervisor`` (docs/run.md says why, point by point): a
+Supervisor stops the job at the first stall and on Ctrl-C, logs output to a file with stdin
+closed in a new session, and reads phase events from the control store for a known world size;
+``run`` must leave the job running after a verdict, forward Ctrl-C and wait, pass output and
+stdin through in the terminal's session, and read UDP heartbeats from an elastic world. It
+shares the teardown (``launch.process.stop_tree``) and torchrun's failure record.
 """
 
 from __future__ import annotations
@@ -87,7 +94,7 @@ def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tu
     # a node that reports to another judges nothing itself: it sees only its own ranks
     watch = Watch(collector, run_dir, settings, say, signal_dump=opts.signal_dump, judge=not opts.report_to)
     addrs = ",".join([f"127.0.0.1:{collector.port}", *([opts.report_to] if opts.report_to else [])])
-    env = launch.job_env(dict(os.environ), run_dir, sock_dir, addrs, opts.poll_s)
+    env = launch.job_env(dict(os.environ), run_dir, sock_dir, addrs, opts.poll_s, tee=opts.capture)
     started = time.monotonic()
     from ncclDoctor.live.report import build_report
 

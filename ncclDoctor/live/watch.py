@@ -42,6 +42,7 @@ class Watch:
     last_views: dict[int, detect.RankView] = field(default_factory=dict)
     hostname: str = field(default_factory=socket.gethostname)
     on_verdict: Callable[[], None] | None = None  # writes the report while the job still runs
+    publisher: dict[int, dict[str, float]] = field(default_factory=dict)  # rank -> the publisher's own CPU
 
     def __post_init__(self) -> None:
         self.tracker = detect.Tracker(self.settings)
@@ -50,12 +51,15 @@ class Watch:
         out = {}
         for rank, beat in self.collector.snapshot().items():
             rec = beat.record
+            if isinstance(rec.get("self_cpu_s"), (int, float)) and isinstance(rec.get("n"), int):
+                self.publisher[rank] = {"cpu_s": rec["self_cpu_s"], "polls": rec["n"]}
             local = rec.get("host") == self.hostname and str(rec.get("addr", "127.")).startswith("127.")
             out[rank] = detect.RankView(
                 rank=rank, pid=rec.get("pid"), host=node_name(rec), local_rank=rec.get("local_rank"),
                 pgs={} if rec.get("exiting") else _counters(rec.get("pgs")),
                 frames=list(rec.get("frames") or []), age_s=now - beat.seen_at,
                 alive=evidence.pid_alive(rec.get("pid")) if local else None,
+                cpu_s=rec.get("cpu_s") if isinstance(rec.get("cpu_s"), (int, float)) else None,
             )
         return out
 
@@ -72,8 +76,11 @@ class Watch:
             self._say_stragglers()
         if status.state == "waiting" and now - self.last_said >= 5.0:
             self.last_said = now
+            busy = (f"; it is busy outside collectives, main thread at {100 * min(status.busy.values()):.0f}% CPU: "
+                    f"hang after {self.settings.busy_cap * status.threshold_s:.0f} s if it stays so"
+                    if status.busy else f"; hang after {status.threshold_s:.0f} s")
             self.say(f"waiting on rank {_ranks(status.waiting_on)} for {status.stalled_s:.0f} s "
-                     f"(group {status.pg}, collective #{status.seq}; hang after {status.threshold_s:.0f} s)"
+                     f"(group {status.pg}, collective #{status.seq}{busy})"
                      if status.waiting_on else
                      f"every rank of group {status.pg} inside collective #{status.seq} for {status.stalled_s:.0f} s "
                      f"(hang after {status.threshold_s:.0f} s)")

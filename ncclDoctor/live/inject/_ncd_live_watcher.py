@@ -5,6 +5,9 @@
 - registers ``faulthandler`` on ``NCD_LIVE_SIGNAL`` (a real-time signal by default, never
   SIGUSR1, which PyTorch Lightning uses) writing every thread's stack to
   ``$NCD_LIVE_DIR/stacks/rank<R>.signal.txt``; ``chain=True`` keeps a handler the job installs;
+- with ``NCD_LIVE_TEE=1`` (``run`` sets it when it captures the output): puts ``_ncd_tee`` between
+  the worker's fds 1 and 2 and where they pointed, so every byte still goes where it went and is
+  also appended to ``$NCD_LIVE_DIR/ranks/rank<R>.log``;
 - writes ``$NCD_LIVE_DIR/live/boot.rank<R>.json`` (pid, host, argv) once;
 - hooks the import of ``torch.distributed``: right after it, torch's own C++ ``_WorkerServer``
   is started on ``$NCD_LIVE_SOCK_DIR/r<R>.sock`` (it answers ``fr_trace_json`` without the
@@ -48,11 +51,42 @@ def _signal_number():
 def install() -> None:
     run_dir = os.environ["NCD_LIVE_DIR"]
     rank = _env_rank()
-    for step in (_register_faulthandler, _write_boot, _hook_torch_distributed):
+    for step in (_start_tee, _register_faulthandler, _write_boot, _hook_torch_distributed):
         try:
             step(run_dir, rank)
         except Exception:
             pass
+
+
+def _start_tee(run_dir: str, rank: int) -> None:
+    """Per-rank output: fds 1 and 2 become pipes into a separate tee process (``_ncd_tee``) that
+    writes each chunk to the original fd and to ``ranks/rank<R>.log``. ``os.posix_spawn``, not
+    ``subprocess``: no Popen object whose finaliser could warn into the job. The tee gets no
+    ``RANK`` in its environment, so nothing mistakes it for a worker. Any failure leaves fds 1
+    and 2 as they were."""
+    if os.environ.get("NCD_LIVE_TEE") != "1" or not sys.executable:
+        return
+    d = os.path.join(run_dir, "ranks")
+    os.makedirs(d, exist_ok=True)
+    tee = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_ncd_tee.py")
+    r_out, w_out = os.pipe()
+    r_err, w_err = os.pipe()
+    try:
+        os.set_inheritable(r_out, True)
+        os.set_inheritable(r_err, True)
+        argv = [sys.executable, "-I", "-S", tee, os.path.join(d, f"rank{rank}.log"), str(r_out), str(r_err)]
+        os.posix_spawn(sys.executable, argv, {"PATH": os.environ.get("PATH", "")},
+                       file_actions=[(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)])
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        os.dup2(w_out, 1)
+        os.dup2(w_err, 2)
+    finally:
+        for fd in (r_out, w_out, r_err, w_err):
+            os.close(fd)
 
 
 def _register_faulthandler(run_dir: str, rank: int) -> None:
@@ -263,8 +297,18 @@ def _snapshot(n: int, groups: dict) -> dict:
         "host": socket.gethostname(), "world_size": int(os.environ.get("WORLD_SIZE", "0") or 0),
         "n": n, "t": time.time(), "pgs": _pg_status() if c10d else {}, "groups": groups,
         "backend": _backend(c10d) if c10d else "",
-        "frames": _main_frames(), "sock": _sock_path(_env_rank()),
+        "frames": _main_frames(), "sock": _sock_path(_env_rank()), "cpu_s": _main_cpu(),
+        "self_cpu_s": round(time.thread_time(), 4),  # this publisher thread's own CPU so far: its cost, measured
     }
+
+
+def _main_cpu():
+    """CPU seconds of the main thread (its own clock: ~1 us, no /proc read): a culprit that is
+    working (a checkpoint, an eval on one rank) is told from one asleep or blocked in a hang."""
+    try:
+        return round(time.clock_gettime(time.pthread_getcpuclockid(threading.main_thread().ident)), 4)
+    except Exception:
+        return None
 
 
 def _goodbye() -> None:
