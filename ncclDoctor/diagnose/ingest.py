@@ -252,7 +252,7 @@ def _torchrun_error(inp: Input, obj: dict, c: Collected) -> None:
         if ev is not None:
             ev.ts = ev.ts if ev.ts is not None else ts
             c.add(ev)
-            found = True
+            found = found or ev.kind != "traceback_tail"
     if not found and text.strip():
         first = text.strip().splitlines()[-1][:300]
         c.add(Event("exception", f"{inp.path}:1", first, rank=inp.rank_hint, ts=ts))

@@ -133,7 +133,7 @@ class LineParser:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._store, self._socket, self._heartbeat, self._dataloader, self._oom,
                    self._worker_failed, self._signal, self._exit_noise, self._env, self._torchrun_config,
-                   self._nccl_info):
+                   self._nccl_info, self._no_nccl, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -285,6 +285,24 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "shm_error")
         ev.data["what"] = S.R_NCCL_WARN.search(text).group(1).strip()[:200]
+        return ev
+
+    def _no_nccl(self, lineno: int, text: str) -> Event | None:
+        m = S.R_NO_NCCL.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "no_nccl")
+        ev.data["what"] = m.group(0)
+        return ev
+
+    def _traceback_tail(self, lineno: int, text: str) -> Event | None:
+        """A rank's own exception, the last line of its traceback. Read after every other family
+        (a line they explain keeps their kind); torchrun's own ChildFailedError is not a rank's."""
+        m = S.R_EXC_TAIL.match(self._body)
+        if not m or m.group(1).endswith("ChildFailedError"):
+            return None
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
         return ev
 
     def _signal(self, lineno: int, text: str) -> Event | None:

@@ -32,6 +32,8 @@ gloo_error           gloo's transport errors (closed by peer, address family, no
 heartbeat            the heartbeat monitor killing a stuck watchdog
 dataloader           DataLoader worker killed by a signal / bus error (shared memory)
 cuda_oom             CUDA out of memory
+traceback_tail       a traceback's last line ``SomethingError: text`` (kept apart, state.Collected.exceptions)
+no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs
 child_failed         torchrun's ChildFailedError summary (one event per failure entry)
 worker_failed        torchrun's ``failed (exitcode: N) local_rank: R (pid: P)``
 nccl_warn            any other ``NCCL WARN``
@@ -273,6 +275,14 @@ R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WA
 R_FINGERPRINT = re.compile(r"Rank (\d+) is running (?:inconsistent )?collective: CollectiveFingerPrint\("
                            r"(?:SequenceNumber=(\d+),? ?)?(?:OpType=(\w+))?(?:, TensorShape=\[([^\]]{0,80})\])?")
 R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
+# The last line of a Python traceback, "SomethingError: text" (dotted module path allowed), at the
+# start of a line once launcher prefixes are stripped: a rank's own exception.
+R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception))(?:: ?(.{0,300}?))?\s*$")
+# torch asked for the NCCL backend where it cannot exist: a CPU-only torch build (distributed_c10d.py
+# "Distributed package doesn't have NCCL built in", and its UserWarning "NCCL support is not compiled")
+# or a machine without GPUs (ProcessGroupNCCL.cpp "ProcessGroupNCCL is only supported with GPUs, no GPUs found!").
+R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
+                       r"ProcessGroupNCCL is only supported with GPUs, no GPUs found")
 R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
 # torchrun's own printout of its configuration (torch/distributed/launcher/api.py "Starting
 # elastic_operator with launch configs:" and elastic/agent/server/api.py "[default] Rendezvous

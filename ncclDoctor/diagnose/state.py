@@ -96,6 +96,9 @@ class Collected:
     interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
     files_ranks: dict[str, set[int]] = field(default_factory=dict)  # log file -> ranks its lines name (first 64 files)
     fr_analysis: list[Event] = field(default_factory=list)  # torch fr_trace analyzer verdict blocks (first 32)
+    # traceback last lines ("RuntimeError: ..."), kept apart from the families: quoted for a rank
+    # torchrun names as failed, never counted as a rank's error (a victim's traceback ends in one too)
+    exceptions: list[Event] = field(default_factory=list)
 
     def rank(self, r: int) -> RankState | None:
         st = self.ranks.get(r)
@@ -111,6 +114,10 @@ class Collected:
             st.files.setdefault(path)
 
     def add(self, ev: Event) -> None:
+        if ev.kind == "traceback_tail":
+            if len(self.exceptions) < 256:
+                self.exceptions.append(ev)
+            return
         self.kinds[ev.kind] += 1
         s = self.samples.setdefault(ev.kind, [])
         if len(s) < SAMPLES:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
 
@@ -782,6 +783,32 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return None
 
 
+def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
+    or no GPU visible to the process. A setting of the job, not a fault of a rank."""
+    evs = c.samples.get("no_nccl", [])
+    if not evs:
+        return None
+    nogpu = any("no GPUs found" in e.text for e in evs)
+    return Verdict(
+        "config",
+        "the job asked for the nccl backend where NCCL cannot run: "
+        + ("no GPU is visible to the process" if nogpu else "this torch is built without NCCL (a CPU-only build)"),
+        "On CPU use the gloo backend (init_process_group('gloo'), or 'cpu:gloo,cuda:nccl' to pick per device); "
+        "for GPUs install torch's CUDA build and check that the GPUs are visible (nvidia-smi, CUDA_VISIBLE_DEVICES, "
+        "the container's --gpus).",
+        "high", [], [e.brief() for e in evs[:3]])
+
+
+def exception_of(c: Collected, rank: int | None) -> Event | None:
+    """The last traceback line of that rank's own log (a line tagged with it or a file named after
+    it); for a job of one failed rank, else an untagged one (torchrun's shared output)."""
+    own = [e for e in c.exceptions if e.rank == rank and rank is not None]
+    if not own and rank is not None:
+        own = [e for e in c.exceptions if e.rank is None]
+    return own[-1] if own else None
+
+
 SIGNALS = {6: "SIGABRT", 7: "SIGBUS", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 
 
@@ -804,6 +831,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
             + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
     single = len(ranks) == 1 and len(fails) == 1 and codes != [-6]
+    exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
+    if exc is not None:
+        text = exc.data["type"] + (": " + exc.data["message"] if exc.data["message"] else "")
+        return Verdict("unknown", f"{who} exited with code 1 on its own exception, the last line of its traceback: "
+                       f"{text[:300]} ({exc.where}); the launcher then stopped the others. Its cause is that "
+                       "exception", "Fix the exception that traceback ends in (read the frames above that line); "
+                       "the other ranks only stopped because torchrun ended the job.",
+                       "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
     if codes == [-6]:  # abort(): how ProcessGroupNCCL's watchdog takes a process down after a timeout or NCCL error
         what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
                  "so this rank may be a victim: its own log says whether it timed out or hit its own error")
@@ -1048,8 +1083,9 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _killed, _dataloader, _desync_report, _monitored, _uniqueid, _direct_hang, _invalid_usage,
-    _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined, _nccl_other,
+    _gpu_oom, _cuda, _killed, _dataloader, _no_nccl, _desync_report, _monitored, _uniqueid, _direct_hang,
+    _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
+    _nccl_other,
     _signal, _timeouts, _exited,
 ]
 

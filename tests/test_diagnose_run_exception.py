@@ -1,0 +1,79 @@
+"""diagnose of a run directory whose rank died on its own exception (issue #14, a real miss
+found outside the corpus): pytorch/examples' multigpu_torchrun.py (backend nccl) on a CPU-only
+torch. The fixture tests/fixtures/logs/run_nccl_not_built holds the verbatim output.log and
+ranks/rank0.log `ncclDoctor run -- torchrun --nproc-per-node 1 multigpu_torchrun.py` wrote
+with this venv's torch 2.13.0+cpu (init_process_group(backend="nccl") only)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ncclDoctor.diagnose import diagnose
+
+RUN = Path(__file__).resolve().parent / "fixtures" / "logs" / "run_nccl_not_built"
+NO_NCCL = "RuntimeError: Distributed package doesn't have NCCL built in"
+
+
+def _verdict(paths: list[Path]) -> dict:
+    return diagnose([str(p) for p in paths]).results["diagnose"]["verdict"]
+
+
+def _run_copy(tmp_path: Path, last_line: str) -> Path:
+    """The fixture's run directory with rank 0's traceback ending in another exception."""
+    run = tmp_path / "run"
+    shutil.copytree(RUN, run)
+    for name in ("output.log", "ranks/rank0.log"):
+        f = run / name
+        lines = [last_line if ln == NO_NCCL else ln for ln in f.read_text().splitlines()]
+        f.write_text("\n".join(ln for ln in lines if ln == last_line or "NCCL" not in ln) + "\n")
+    return run
+
+
+def test_fixture_holds_the_verbatim_failure():
+    rank0 = (RUN / "ranks" / "rank0.log").read_text().splitlines()
+    assert rank0[-1] == NO_NCCL
+    out = (RUN / "output.log").read_text()
+    assert "To enable traceback see" in out and "exitcode  : 1" in out
+
+
+def test_nccl_backend_on_cpu_only_torch_is_a_setting_with_the_gloo_fix():
+    v = _verdict([RUN])
+    assert v["cause"] == "config", v
+    assert v["culprits"] == []
+    assert "gloo" in v["fix"] and "CUDA build" in v["fix"]
+    assert "own traceback, which these lines do not hold" not in v["summary"]
+
+
+@pytest.mark.parametrize("line", [
+    # ProcessGroupNCCL.cpp, torch 2.x: TORCH_CHECK_WITH(ValueError, at::cuda::getNumGPUs() != 0, ...)
+    "ValueError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!",
+    # torch 1.x: TORCH_CHECK (a RuntimeError), behind torchrun's rank tag
+    "[rank0]: RuntimeError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!",
+])
+def test_no_gpus_found_is_the_same_setting(tmp_path, line):
+    v = _verdict([_run_copy(tmp_path, line)])
+    assert v["cause"] == "config", v
+    assert "no GPU is visible" in v["summary"] and "gloo" in v["fix"]
+
+
+def test_failed_ranks_own_exception_is_quoted(tmp_path):
+    v = _verdict([_run_copy(tmp_path, "ValueError: expected input of shape (3, 4), got (4, 3)")])
+    assert v["cause"] == "unknown" and v["culprits"] == [0] and v["confidence"] == "medium"
+    assert "ValueError: expected input of shape (3, 4), got (4, 3)" in v["summary"]
+    assert "rank0.log" in v["summary"]
+
+
+def test_another_ranks_traceback_is_not_quoted_for_the_failed_rank(tmp_path):
+    """torchrun names rank 1; rank 0's traceback (a victim's, say) is not rank 1's error."""
+    run = _run_copy(tmp_path, "ValueError: rank zero's own words")
+    out = run / "output.log"
+    out.write_text(out.read_text().replace("rank      : 0 (local_rank: 0)", "rank      : 1 (local_rank: 1)")
+                   .replace("local_rank: 0 (pid", "local_rank: 1 (pid"))
+    (run / "output.log").write_text("\n".join(ln for ln in out.read_text().splitlines()
+                                              if not ln.startswith("ValueError")) + "\n")
+    v = _verdict([run])
+    assert "rank zero's own words" not in v["summary"]
+    assert v["culprits"] != [0]
