@@ -1,6 +1,6 @@
 """diagnose of a run directory whose rank died on its own exception (issue #14, a real miss
 found outside the corpus): pytorch/examples' multigpu_torchrun.py (backend nccl) on a CPU-only
-torch. The fixture tests/fixtures/logs/run_nccl_not_built holds the verbatim output.log and
+torch. The fixture tests/fixtures/runs/nccl_not_built holds the verbatim output.log and
 ranks/rank0.log `ncclDoctor run -- torchrun --nproc-per-node 1 multigpu_torchrun.py` wrote
 with this venv's torch 2.13.0+cpu (init_process_group(backend="nccl") only)."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from ncclDoctor.diagnose import diagnose
 
-RUN = Path(__file__).resolve().parent / "fixtures" / "logs" / "run_nccl_not_built"
+RUN = Path(__file__).resolve().parent / "fixtures" / "runs" / "nccl_not_built"
 NO_NCCL = "RuntimeError: Distributed package doesn't have NCCL built in"
 
 
