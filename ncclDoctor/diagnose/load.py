@@ -69,7 +69,7 @@ SNIFF = 8192
 #   Xid       the NVIDIA driver's "NVRM: Xid (PCI:...): 79" lines in a pasted dmesg
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
-            b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid")
+            b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

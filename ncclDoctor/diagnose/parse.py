@@ -163,7 +163,8 @@ class LineParser:
                            dump_from=ev.rank if d.group("self") else int(d.group("from")))
             return ev
         w = S.R_WATCHDOG_REPORT.search(text)
-        if w and "Watchdog caught" not in text:
+        # the report glued on one line with the NCCL error it reports: the error is the news
+        if w and "Watchdog caught" not in text and not (S.R_NCCL_CODE.search(text) or S.R_NCCL_OLD.search(text)):
             ev = self._context(lineno, text, "watchdog_report")
             return ev
         m = S.R_STATUS.search(text)
@@ -281,10 +282,12 @@ class LineParser:
         return ev
 
     def _shm(self, lineno: int, text: str) -> Event | None:
-        if "NCCL WARN" not in text or not S.R_SHM.search(text):
+        # NCCL's own segments are named /dev/shm/nccl-XXXXXX: its message without the WARN prefix is the same failure
+        if not ("NCCL WARN" in text or "/dev/shm/nccl-" in text) or not S.R_SHM.search(text):
             return None
         ev = self._context(lineno, text, "shm_error")
-        ev.data["what"] = S.R_NCCL_WARN.search(text).group(1).strip()[:200]
+        w = S.R_NCCL_WARN.search(text)
+        ev.data["what"] = (w.group(1) if w else self._body).strip()[:200]
         return ev
 
     def _no_nccl(self, lineno: int, text: str) -> Event | None:

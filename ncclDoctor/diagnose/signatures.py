@@ -151,13 +151,17 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
                       # NCCL 2.3-2.x socket.h ("Net : Socket creation failed : %s") and 2.2x's os/linux.cc
                       # ("ncclOsSocketPollConnect to %s failed with error %s": Connection timed out)
                       r"Socket creation failed|Connect to \S+ failed(?: with error| ?:) ?Connection timed out|"
-                      r"No usable listening interface found|no interface found", re.I)
+                      r"No usable listening interface found|no interface found|"
+                      # ENETUNREACH: no route to that network at all (gloo's tcp/socket.cc "connect: Network is
+                      # unreachable", NCCL's "Connect to ADDR failed : Network is unreachable")
+                      r"Network is unreachable", re.I)
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
 R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|Call to connect returned|Socket creation failed|"
                             r"[Nn]o (?:usable listening )?interface found|Call to connect "
                             r"failed|ncclSocketInit|"
                             r"no socket interface found|[Cc]onnect to \S+ (?:failed|returned)|"
-                            r"No route to host|Connection refused|connection abort|Cannot assign requested address")
+                            r"No route to host|Network is unreachable|Connection refused|connection abort|"
+                            r"Cannot assign requested address")
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)

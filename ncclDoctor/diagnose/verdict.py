@@ -314,10 +314,30 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 # --- job-wide set-up and transport -----------------------------------------------------
+_SIZE_MISMATCH = re.compile(r"collective mismatch error|local size \d+ remote size \d+")
+
+
+def _size_mismatch(c: Collected) -> Verdict | None:
+    """NCCL's net transport (net_ib.cc) found the peer's message size differs from the one this
+    rank posted, and returned 5 (ncclInvalidUsage) up its return-code trail."""
+    evs = [e for e in c.samples.get("nccl_warn", []) if _SIZE_MISMATCH.search(e.text)]
+    if not evs:
+        return None
+    return Verdict(
+        "invalid_usage",
+        "NCCL's network transport received a message of another size than this rank posted ('collective "
+        "mismatch error', returned as 5 = ncclInvalidUsage): the two sides disagree on the operation, through "
+        "different collective sizes or NCCL settings that differ between nodes (protocol, buffer size, version)",
+        "Make the NCCL version and every NCCL_* variable the same environment on every node (NCCL_PROTO, "
+        "NCCL_ALGO, NCCL_BUFFSIZE: compare `env | grep NCCL_` per node, or ncclDoctor env); then check the "
+        "collective sizes with TORCH_DISTRIBUTED_DEBUG=DETAIL.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
     if not evs:
-        return None
+        return _size_mismatch(c)
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if "Duplicate GPU" in text:
         return Verdict(
@@ -514,6 +534,10 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if bridge:
         seen.append(f"the peer address {bridge[0]} is in 172.17.0.0/16, Docker's default bridge (docker0): NCCL/gloo "
                     "chose the container bridge, which other nodes cannot reach (NCCL_SOCKET_IFNAME=^docker0,lo)")
+    if any(re.search(r"\bfe80:|\b169\.254\.", e.text) for e in connect + gloo):
+        seen.append("a peer's address is link-local (IPv6 fe80::, IPv4 169.254.x.x: valid on one link only): that "
+                    "node chose an interface other nodes cannot route to; pin the same routable interface on every "
+                    "node")
     loop = sorted({str(e.data.get("peer")) for e in connect if str(e.data.get("peer", "")).startswith("127.")})
     if loop and len(hosts(c)) > 1:
         seen.append(
