@@ -92,3 +92,52 @@ def test_untagged_timeout_at_the_default_groups_seq_is_a_desync_naming_nobody(tm
     v = _verdict(tmp_path, text)
     assert v["cause"] == "desync", v
     assert v["culprits"] == []
+
+
+RAS_HEAD = """NCCL version 2.26.2 compiled with CUDA 12.6
+CUDA runtime version 12060, driver version 12060
+
+Job summary
+===========
+
+  Nodes  Processes         GPUs  Processes     GPUs
+(total)   per node  per process    (total)  (total)
+      2          8            1         16       16
+
+Communicators... (0.00s)
+=============
+
+Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors
+    #  in group  per comm  per node  per comm  in group
+    0         1         2         8        16        16   RUNNING  MISMATCH
+
+Errors
+======
+
+Warnings
+========
+
+#0-0 (5c0ffee0badd00d5) MISMATCH
+"""
+
+
+def test_ras_mismatch_with_the_many_behind_names_nobody_and_clears_the_listed(tmp_path):
+    """NCCL RAS (ras/client_support.cc): the listed outliers are AHEAD, waiting; the 14 behind are not listed."""
+    v = _verdict(tmp_path, RAS_HEAD + "  Communicator ranks have different ReduceScatter operation counts\n"
+                 "  14 ranks have launched up to operation 90\n"
+                 "  2 ranks have launched up to operation 91\n"
+                 "  Rank 3 -- GPU 3 managed by process 7001 on node 10.0.0.1\n"
+                 "  Rank 9 -- GPU 1 managed by process 7102 on node 10.0.0.2\n", "ras.txt")
+    assert v["cause"] == "rank_missing", v
+    assert v["culprits"] == [] and v["confidence"] == "low"
+    assert "14 rank" in v["fix"]
+
+
+def test_ras_mismatch_with_one_rank_behind_names_it(tmp_path):
+    """The lone-outlier wording: "Rank %d has launched up to operation %ld -- GPU %s managed by ..."."""
+    v = _verdict(tmp_path, RAS_HEAD + "  Communicator ranks have different AllReduce operation counts\n"
+                 "  15 ranks have launched up to operation 64\n"
+                 "  Rank 7 has launched up to operation 60 -- GPU 7 managed by process 7106 on node 10.0.0.1\n",
+                 "ras.txt")
+    assert v["cause"] == "rank_missing", v
+    assert v["culprits"] == [7] and v["confidence"] == "medium"

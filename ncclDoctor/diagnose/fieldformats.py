@@ -241,6 +241,25 @@ def _read(inp: Input) -> bytes:
         return fh.read(MAX_BYTES)
 
 
+def _plain(data: bytes) -> bytes:
+    """The text without what a terminal or a log collector added to each line (\\r, colours,
+    signatures.strip_prefixes): ncclras's report pasted into a job log or a kubectl capture."""
+    from ncclDoctor.diagnose.signatures import R_ANSI, strip_prefixes
+
+    text = R_ANSI.sub("", data.decode("utf-8", "replace"))
+    return "\n".join(strip_prefixes(line) for line in text.splitlines()).encode()
+
+
+def _sniff(inp: Input) -> tuple[str | None, bool]:
+    """The input's format, and whether its lines must be made plain first (only NCCL RAS's text
+    report is looked for behind prefixes: the other formats are JSON or stay in the log scan)."""
+    head = _head(inp)
+    fmt = fieldformats.sniff(head, inp.path)
+    if fmt is None and fieldformats.sniff(_plain(head), inp.path) == "ras":
+        return "ras", True
+    return fmt, False
+
+
 def read(inputs: list[Input]) -> tuple[list[Finding], list[dict[str, Any]]]:
     findings: list[Finding] = []
     summaries: list[dict[str, Any]] = []
@@ -248,10 +267,11 @@ def read(inputs: list[Input]) -> tuple[list[Finding], list[dict[str, Any]]]:
         if inp.opener is None or not os.path.isfile(inp.path):
             continue
         try:
-            fmt = fieldformats.sniff(_head(inp), inp.path)
+            fmt, plain = _sniff(inp)
             if fmt is None:
                 continue
-            doc = fieldformats.parse(fmt, _read(inp))
+            data = _read(inp)
+            doc = fieldformats.parse(fmt, _plain(data) if plain else data)
         except (OSError, EOFError, ValueError) as exc:
             inp.notes.append(f"read as a field output: {exc}")
             continue

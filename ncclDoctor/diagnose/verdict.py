@@ -969,6 +969,26 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     )
 
 
+def _ras_lagging(f: Finding) -> Verdict:
+    """NCCL RAS's operation-count MISMATCH (fieldformats/ras.py, finding FLD012): the ranks at the
+    lowest count never launched the collective the others wait in. RAS lists only the outlier
+    ranks: when the ones behind are the many, only their number is known, and nobody is named."""
+    lag = f.evidence[0] if f.evidence and isinstance(f.evidence[0], dict) else {}
+    listed = [r["rank"] for r in lag.get("ranks", []) if isinstance(r, dict) and r.get("rank") is not None]
+    n = lag.get("group_size") or len(listed)
+    named = bool(listed) and len(listed) == n
+    op = lag.get("op", "collective")
+    who = f"rank(s) {_fmt_ranks(sorted(listed))}" if named else f"{n} ranks (RAS does not list them)"
+    return Verdict(
+        "rank_missing",
+        f"NCCL RAS reports an operation-count MISMATCH on {op}: {who} launched up to operation {lag.get('launched')} "
+        f"while the other ranks reached {lag.get('others')} and wait inside it: the ranks behind never issued it",
+        f"Look at what the {n} rank(s) behind are doing instead: py-spy dump --pid on their nodes, or Flight Recorder "
+        "dumps; query ncclras a few times (a one-operation spread on a running job can be sampling, a stable one "
+        "is a hang). The ranks ahead are waiting, not at fault.",
+        "medium" if named else "low", sorted(listed) if named else [], [f.message[:300]])
+
+
 def settle(v: Verdict, findings: list[Finding]) -> Verdict:
     """The verdict once every finding is known: 'nothing failed' never stands beside an error
     from another reader (a field output such as a failed nccl-tests run); it points at it."""
@@ -983,6 +1003,9 @@ def settle(v: Verdict, findings: list[Finding]) -> Verdict:
                        [f.message[:200] for f in slow[:2]])
     if not bad:
         return v
+    lag = next((f for f in bad if f.code == "FLD012"), None)
+    if lag is not None and all(f.code == "FLD012" for f in bad):  # a dead process or a RAS error may be the cause
+        return _ras_lagging(lag)
     return Verdict(
         "unknown",
         "the log lines hold no known failure signature, but other findings do: "
