@@ -77,3 +77,22 @@ def test_another_ranks_traceback_is_not_quoted_for_the_failed_rank(tmp_path):
     v = _verdict([run])
     assert "rank zero's own words" not in v["summary"]
     assert v["culprits"] != [0]
+
+
+def test_untagged_tracebacks_that_differ_are_not_quoted(tmp_path):
+    """Only torchrun's shared output, two ranks' tracebacks interleaved untagged: which one is the
+    failed rank's cannot be told, so neither is quoted."""
+    run = _run_copy(tmp_path, "ValueError: one rank's words")
+    (run / "ranks" / "rank0.log").unlink()
+    out = run / "output.log"
+    out.write_text(out.read_text().replace("ValueError: one rank's words",
+                                           "ValueError: one rank's words\nKeyError: 'another rank'", 1))
+    v = _verdict([out])
+    assert "one rank's words" not in v["summary"] and "another rank" not in v["summary"], v
+
+
+def test_untagged_traceback_alone_is_quoted(tmp_path):
+    run = _run_copy(tmp_path, "ValueError: the only words")
+    (run / "ranks" / "rank0.log").unlink()
+    v = _verdict([run / "output.log"])
+    assert "ValueError: the only words" in v["summary"], v

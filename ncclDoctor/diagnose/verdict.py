@@ -826,10 +826,15 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 def exception_of(c: Collected, rank: int | None) -> Event | None:
     """The last traceback line of that rank's own log (a line tagged with it or a file named after
-    it); for a job of one failed rank, else an untagged one (torchrun's shared output)."""
-    own = [e for e in c.exceptions if e.rank == rank and rank is not None]
-    if not own and rank is not None:
+    it); else the untagged ones of torchrun's shared output, only when they all say the same (with
+    several ranks' tracebacks interleaved there, which one is that rank's cannot be told)."""
+    if rank is None:
+        return None
+    own = [e for e in c.exceptions if e.rank == rank]
+    if not own:
         own = [e for e in c.exceptions if e.rank is None]
+        if len({(e.data["type"], e.data["message"]) for e in own}) != 1:
+            return None
     return own[-1] if own else None
 
 
