@@ -6,6 +6,8 @@ findings (``rules/codes/field.py``, FLD0xx) and a summary for ``report.results["
 JSON outputs are then taken out of the log scan (their content is not log lines);
 nccl-tests text stays in it, since NCCL's own WARN lines are often interleaved there.
 stdin and pipes are read once, by the log scan, so they are not looked at here.
+NCCL RAS's text report is also recognised behind line prefixes, CRLF and colours (pasted into
+a job log or captured by kubectl): those are taken off its lines first (``_plain``).
 """
 
 from __future__ import annotations
