@@ -67,6 +67,7 @@ SNIFF = 8192
 #   " code "  DeepSpeed's launcher "exits with return code = -9", torch.multiprocessing.spawn's
 #             "process 1 terminated with exit code 1"
 #   Xid       the NVIDIA driver's "NVRM: Xid (PCI:...): 79" lines in a pasted dmesg
+#   unreachable  ENETUNREACH, gloo's "connect: Network is unreachable" (no other trigger word)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable")
