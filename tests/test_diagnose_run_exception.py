@@ -1,7 +1,7 @@
 """diagnose of a run directory whose rank died on its own exception (issue #14, a real miss
 found outside the corpus): pytorch/examples' multigpu_torchrun.py (backend nccl) on a CPU-only
 torch. The fixture tests/fixtures/runs/nccl_not_built holds the verbatim output.log and
-ranks/rank0.log `ncclDoctor run -- torchrun --nproc-per-node 1 multigpu_torchrun.py` wrote
+ranks/rank0.log and report.json `ncclDoctor run -- torchrun --nproc-per-node 1 multigpu_torchrun.py` wrote
 with this venv's torch 2.13.0+cpu (init_process_group(backend="nccl") only)."""
 
 from __future__ import annotations
