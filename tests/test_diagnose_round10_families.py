@@ -141,3 +141,12 @@ def test_ras_mismatch_with_one_rank_behind_names_it(tmp_path):
                  "ras.txt")
     assert v["cause"] == "rank_missing", v
     assert v["culprits"] == [7] and v["confidence"] == "medium"
+
+
+def test_torch_deprecation_of_a_variable_that_became_the_default(tmp_path):
+    """ProcessGroupNCCL.cpp (torch 2.6+) TORCH_WARN_ONCE, here behind torchrun's rank tag and glog prefix."""
+    v = _verdict(tmp_path, "[rank3]:[W1201 09:12:44.512000 ProcessGroupNCCL.cpp:1003] Warning: "
+                 "TORCH_NCCL_AVOID_RECORD_STREAMS is the default now, this environment variable is thus deprecated. "
+                 "(function operator())\n")
+    assert v["cause"] == "config", v
+    assert "TORCH_NCCL_AVOID_RECORD_STREAMS" in v["fix"]

@@ -335,7 +335,7 @@ class LineParser:
 
     def _env(self, lineno: int, text: str) -> Event | None:
         m = S.R_ENV_DEPRECATED.search(text)
-        pairs = [(m.group(1), "1")] if m else S.R_ENV_ASSIGN.findall(text)
+        pairs = [(m.group(1) or m.group(3), "1")] if m else S.R_ENV_ASSIGN.findall(text)
         if not pairs or "set by environment" in text:
             return None
         ev = self._context(lineno, text, "setting")

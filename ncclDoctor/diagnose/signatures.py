@@ -296,7 +296,11 @@ R_TR_RESULT = re.compile(r"^\s*(master_addr|master_port|group_rank|group_world_s
 TR_NAMES = {"rdzv_endpoint": "PET_RDZV_ENDPOINT", "rdzv_backend": "PET_RDZV_BACKEND", "max_nodes": "PET_NNODES",
             "nproc_per_node": "PET_NPROC_PER_NODE", "master_addr": "MASTER_ADDR", "master_port": "MASTER_PORT",
             "group_rank": "GROUP_RANK", "group_world_size": "GROUP_WORLD_SIZE", "global_world_sizes": "WORLD_SIZE"}
-R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; use (\w{1,64})")
+R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; use (\w{1,64})|"
+                              # ProcessGroupNCCL.cpp (torch 2.6+): "Warning: TORCH_NCCL_AVOID_RECORD_STREAMS is
+                              # the default now, this environment variable is thus deprecated."
+                              r"\b([A-Z][A-Z0-9_]{2,63}) is the default now, this environment variable is "
+                              r"(?:thus )?deprecated")
 # A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`.
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
