@@ -203,18 +203,39 @@ class Step:
 def _kill_group(p: subprocess.Popen) -> tuple[str, str]:
     """SIGTERM, then SIGKILL, to the child's process group and every descendant: torchrun starts
     its workers in sessions of their own, so the group alone would leave them on the GPU."""
+    victims: list[int] = []
     for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
-        victims = _descendants(p.pid)
+        victims += [pid for pid in _descendants(p.pid) if pid not in victims]  # orphans of round 1 stay listed
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(p.pid, sig)
         for pid in victims:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
         try:
-            return p.communicate(timeout=wait)
+            out = p.communicate(timeout=wait)
         except subprocess.TimeoutExpired:
             continue
+        if _wait_gone(victims, wait):  # a pipe's EOF comes before its writer has finished exiting
+            return out
     return "", "(process group did not exit after SIGKILL)"
+
+
+def _wait_gone(pids: list[int], timeout: float) -> bool:
+    """Whether every pid has exited (gone, or a zombie nobody reaps) within ``timeout`` s."""
+    end = time.monotonic() + timeout
+    while True:
+        alive = []
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as fh:
+                    state = fh.read().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state not in ("Z", "X"):
+                alive.append(pid)
+        if not alive or time.monotonic() >= end:
+            return not alive
+        time.sleep(0.02)
 
 
 def _descendants(root: int) -> list[int]:
