@@ -89,8 +89,9 @@ R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # patterns that anchor at the start (torchrun's summary fields, srun's "N: "): kubectl/Loki
 # ISO timestamps, "[2024-05-01 12:00:00,123]" and "[INFO]" of Python logging, torchrun's
 # "[default3]:" role prefix (a local rank), mpirun's "[1,3]<stderr>:", docker compose's
-# sglang's "[2025-01-01 12:00:00 DP0 TP3]", Ray's "(RayWorkerWrapper pid=5304, ip=10.0.0.1)",
-# "trainer-1  | ". (pdsh's "host: " is not stripped: it cannot be told from "error_file: ".)
+# "trainer-1  | ", sglang's "[2025-01-01 12:00:00 DP0 TP3]" and Ray's
+# "(RayWorkerWrapper pid=5304, ip=10.0.0.1)". (pdsh's "host: " is not stripped: it cannot be
+# told from "error_file: ".)
 R_LINE_PREFIX = re.compile(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?(?: [A-Z]{1,4}\d{1,5}){0,3}\]?"
     r"|\([A-Za-z_]\w{0,63} pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
