@@ -8,7 +8,7 @@ import pytest
 from ncclDoctor.facts.ncclconf import parse_conf, read_conf_files
 from ncclDoctor.findings import load_all_rules
 from ncclDoctor.knowledge.env_vars import BY_NAME, TABLE
-from ncclDoctor.rules.env import lint, lint_ranks, merge_duplicates
+from ncclDoctor.rules.env import lint, lint_ranks, merge_duplicates, surface
 
 HOST_IFACES = ["lo", "eth0", "eth01", "ib0"]
 HOST_HCAS = ["mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"]
@@ -55,7 +55,6 @@ def test_clean_setup_fires_nothing():
 # One setup per rule: (environment, code that must fire, text its message must contain)
 CASES = [
     ({"NCCL_TIMEOUT": "1800"}, "ENV001", "nothing reads it"),
-    ({"NCCL_VERSION": "2.18"}, "ENV001", "NCCL_DEBUG=VERSION"),
     ({"NCCL_TIMEOUT": "1800"}, "ENV001", "init_process_group(timeout"),
     ({"NCCL_BLOCKING_WAIT": "1"}, "ENV002", "use TORCH_NCCL_BLOCKING_WAIT"),
     ({"NCCL_DESYNC_DEBUG": "1"}, "ENV002", "TORCH_NCCL_DESYNC_DEBUG"),
@@ -255,7 +254,7 @@ def test_merge_keeps_other_families_apart():
 
 def test_table_is_consistent():
     kinds = {"int", "bool", "enum", "list", "level", "ifnames", "gloo-ifnames", "hcas", "path", "bytes", "str"}
-    statuses = {"current", "deprecated", "removed", "never-existed"}
+    statuses = {"current", "deprecated", "removed", "never-existed", "image-metadata"}
     assert len(BY_NAME) == len(TABLE), "duplicate rows"
     for v in TABLE:
         assert v.meaning and v.kind in kinds and v.status in statuses, v.name
@@ -280,3 +279,13 @@ def test_seed_001_interface_advice_on_a_host_without_eth0():
     # ...and where eth0 exists next to a VLAN interface, the prefix match takes both.
     vlan = by_code(run({"NCCL_SOCKET_IFNAME": "eth0"}, interfaces=["lo", "eth0", "eth0.100"]), "ENV007")[0]
     assert "eth0 also matches eth0.100" in vlan.message
+
+
+def test_container_nccl_version_label_is_not_a_finding():
+    # NVIDIA's CUDA images export NCCL_VERSION to record the libnccl2 they installed; the H200 image
+    # of the GPU verification run (docs/gpu-verify.md, 2026-11-30) had NCCL_VERSION=2.28.3-1 while
+    # torch loaded its own 2.28.9. A warning there fired on every NVIDIA container.
+    assert run({**CLEAN, "NCCL_VERSION": "2.28.3-1"}) == []
+    shown = {r["name"]: r for r in surface({"NCCL_VERSION": "2.28.3-1"})}
+    assert shown["NCCL_VERSION"]["status"] == "image-metadata"
+    assert "torch.cuda.nccl.version()" in shown["NCCL_VERSION"]["meaning"]

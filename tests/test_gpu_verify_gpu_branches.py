@@ -45,7 +45,8 @@ def _check_report(world: int = 1, wrong: int = 0) -> dict:
     sizes = gv.size_list(*gv.GPU_SIZES[:3])
     rows = [{"size": s, "time_us": 10.0 + s / 1e5, "algbw_gbps": s / 1e3 / (10.0 + s / 1e5),
              "busbw_gbps": 0.0 if world == 1 else s / 1e3 / (10.0 + s / 1e5), "wrong": wrong} for s in sizes]
-    return {"verdict": "pass", "findings": [{"code": "RUN006", "severity": "warning", "message": "World size is 1"}],
+    one = [{"code": "RUN006", "severity": "warning", "message": "World size is 1"}] if world == 1 else []
+    return {"verdict": "warn" if one else "pass", "findings": one,  # as the H200 run's report said
             "results": {"smoke": {"wrong": 0}, "all_reduce": {"backend": "nccl", "world_size": world, "rows": rows,
                                                               "peak_busbw_gbps": max(r["busbw_gbps"] for r in rows)}},
             "ranks": [{"rank": r, "device": f"cuda:{r}", "nccl": "2.27.7", "driver": DRIVER} for r in range(world)],
@@ -223,3 +224,22 @@ def test_a_broken_gpu_output_fails_its_check(tmp_path, monkeypatch, step, check)
     r = res[step]
     assert r["status"] == "fail", (step, r["checks"])
     assert [c["name"] for c in r["checks"] if c["ok"] is False] == check.split("|")
+
+
+def test_check_step_fails_on_a_finding_other_than_the_one_rank_warning(tmp_path, monkeypatch):
+    # The H200 image exported NCCL_VERSION and check warned ENV001 on it: a finding the verification
+    # must show as a failure (it was a false positive, now fixed), while RUN006 alone is expected.
+    real = FakeRuns.check
+
+    def check_with_env001(self, argv):
+        real(self, argv)
+        path = _arg(argv, "--out") / "report.json"
+        rep = json.loads(path.read_text())
+        rep["findings"].append({"code": "ENV001", "severity": "warning", "message": "NCCL_VERSION=2.28.3-1"})
+        path.write_text(json.dumps(rep))
+
+    monkeypatch.setattr(FakeRuns, "check", check_with_env001)
+    res = _run_all(tmp_path, monkeypatch)
+    bad = [c for c in res["check"]["checks"] if c["ok"] is False]
+    assert [c["name"] for c in bad] == ["exit code 0, verdict pass (one GPU: only RUN006)"], bad
+    assert bad[0]["detail"]["unexpected"] == ["ENV001"]

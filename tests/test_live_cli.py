@@ -27,3 +27,20 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
         assert "Traceback" not in p.stderr and p.stderr.strip().count("\n") == 0, p.stderr
         assert p.stderr.startswith("ncclDoctor: error:")
     assert not (tmp_path / "b").exists()  # the job was never started
+
+
+def test_job_env_makes_the_flight_recorder_folder_before_launch(tmp_path):
+    # On nccl the heartbeat thread mkfifo()s TORCH_NCCL_DEBUG_INFO_PIPE_FILE<rank>.pipe at init and a
+    # missing folder aborts every rank (the H200 run of 2026-11-30); gloo never makes the pipe, so
+    # only this check catches it here.
+    from pathlib import Path
+
+    from ncclDoctor.live.launch import job_env
+
+    run_dir = tmp_path / "run"
+    env = job_env({}, run_dir, str(tmp_path / "s"), "127.0.0.1:1", 0.5)
+    for key in ("TORCH_NCCL_DEBUG_INFO_PIPE_FILE", "TORCH_FR_DUMP_TEMP_FILE"):
+        assert Path(env[key]).parent.is_dir(), key
+    mine = tmp_path / "mine"
+    env = job_env({"TORCH_NCCL_DEBUG_INFO_PIPE_FILE": str(mine / "p")}, tmp_path / "r2", "s", "a:1", 0.5)
+    assert env["TORCH_NCCL_DEBUG_INFO_PIPE_FILE"] == str(mine / "p") and not mine.exists()  # the user's, untouched

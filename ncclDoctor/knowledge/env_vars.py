@@ -13,7 +13,9 @@ Columns:
 
 ``status``    ``current`` read today; ``deprecated`` still read, but an alias of (or
               superseded by) ``replacement``; ``removed`` ignored since ``removed_in``;
-              ``never-existed`` no version ever read it (people copy it from blogs)
+              ``never-existed`` no version ever read it (people copy it from blogs);
+              ``image-metadata`` nothing reads it, but container images set it to
+              record what they installed (NCCL_VERSION): surfaced, never a finding
 ``kind``      how the value is parsed: ``int`` (``valid`` = (lo, hi)), ``bool`` (0/1),
               ``enum`` (``valid`` = choices, case-insensitive), ``list`` (comma list of
               ``valid`` tokens, ``^`` excludes), ``level`` (a topology distance name or a
@@ -313,9 +315,10 @@ TABLE: tuple[EnvVar, ...] = (
     _V(
         "NCCL_VERSION",
         "nccl",
-        "NCCL reads no such variable (NCCL_VERSION is a C macro). To see the version, set NCCL_DEBUG=VERSION "
-        "or call torch.cuda.nccl.version().",
-        status="never-existed",
+        "Nothing reads it: NVIDIA's CUDA and NGC container images set it to record the libnccl2 package they "
+        "installed (e.g. 2.28.3-1). PyTorch's pip wheels load their own NCCL (nvidia-nccl-*), which may be another "
+        "version; the one a job uses is torch.cuda.nccl.version() or NCCL_DEBUG=VERSION. Setting it changes nothing.",
+        status="image-metadata",
     ),
     # --- torch's ProcessGroupNCCL, and its legacy NCCL_-prefixed aliases -------------
     _V("TORCH_NCCL_ASYNC_ERROR_HANDLING", "torch",

@@ -74,6 +74,13 @@ def job_env(base: dict[str, str], run_dir: Path, sock_dir: str, collector_addr: 
     env.setdefault("TORCH_FR_DUMP_TEMP_FILE", str(run_dir / "fr" / "torch_trace_rank_"))  # nccl timeout dumps
     env.setdefault("TORCH_NCCL_DUMP_ON_TIMEOUT", "1")  # also keeps the nccl dump pipe polled every 1 s
     env.setdefault("TORCH_NCCL_DEBUG_INFO_PIPE_FILE", str(run_dir / "fr" / "pipe_rank_"))
+    # The folder must exist before the job starts: ProcessGroupNCCL's heartbeat thread creates the
+    # dump pipe there and, when mkfifo fails, throws out of the thread, so every nccl rank dies of
+    # SIGABRT at init (seen on the H200 run of benchmarks/gpu_verify.py; gloo never makes the pipe).
+    for key in ("TORCH_FR_DUMP_TEMP_FILE", "TORCH_NCCL_DEBUG_INFO_PIPE_FILE"):
+        folder = Path(env[key]).parent
+        if folder == run_dir / "fr":
+            folder.mkdir(parents=True, exist_ok=True)
     return env
 
 

@@ -138,6 +138,8 @@ def _name_findings(name: str, value: str, seen: str, nodes: list[str]) -> list[F
                                     f"{' or '.join(close)}?", nodes=nodes, evidence=ev)]
         return [UNKNOWN.finding(f"{seen}: {name} is not a documented NCCL, torch or gloo variable.",
                                 severity=Severity.INFO, nodes=nodes, evidence=ev)]
+    if info.status == "image-metadata":  # NVIDIA's images set NCCL_VERSION: a label, not a setting
+        return []
     if info.status == "never-existed":
         return [NEVER_EXISTED.finding(f"{seen} is set, but nothing reads it: {info.meaning}", nodes=nodes, evidence=ev)]
     if info.status == "deprecated":
