@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZES = [1 << 10, 1 << 12, 1 << 14, 1 << 16, 1 << 18, 1 << 20, 1 << 22, 1 << 24]
 WARMUP = 2
 ITERS = 10  # overridden by --iters
+BACKEND = "gloo"  # overridden by --backend
 
 
 def timed(cmd: list[str], root: Path = ROOT) -> tuple[float, str]:
@@ -61,7 +62,7 @@ def timed(cmd: list[str], root: Path = ROOT) -> tuple[float, str]:
 def bare(nproc: int) -> tuple[float, dict[int, float]]:
     wall, out = timed([sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc-per-node={nproc}",
                        str(ROOT / "benchmarks" / "bare_allreduce.py"), ",".join(map(str, SIZES)), str(WARMUP),
-                       str(ITERS)])
+                       str(ITERS), BACKEND])
     data = json.loads(out.strip().splitlines()[-1])
     n = data["world"]
     busbw = {}
@@ -73,7 +74,7 @@ def bare(nproc: int) -> tuple[float, dict[int, float]]:
 
 def check(nproc: int, out: str, root: Path = ROOT) -> tuple[float, dict[int, float]]:
     wall, stdout = timed([sys.executable, "-m", "ncclDoctor", "check", "--json", "--out", out,
-                          f"--nproc-per-node={nproc}",
+                          f"--nproc-per-node={nproc}", "--backend", BACKEND,
                           "-b", "1K", "-e", "16M", "-f", "4", "-w", str(WARMUP), "-n", str(ITERS),
                           "--max-seconds", "0"], root)
     rep = json.loads(stdout)
@@ -96,11 +97,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=8, help="pairs of runs (bare + check)")
     ap.add_argument("--nproc", type=int, default=2)
+    ap.add_argument("--backend", default="gloo", choices=["gloo", "nccl"],
+                    help="both arms use it (explicit: check's auto would pick nccl on a GPU host, and two ranks on "
+                         "one GPU fail there)")
     ap.add_argument("--iters", type=int, default=100, help="timed ops per size (more = less scheduling noise)")
     ap.add_argument("--also-root", default=None, help="also time `check` from this source tree (a third arm)")
     args = ap.parse_args()
-    global ITERS
-    ITERS = args.iters
+    global ITERS, BACKEND
+    ITERS, BACKEND = args.iters, args.backend
     runners = {"bare": lambda i: bare(args.nproc), "check": lambda i: check(args.nproc, f"{tmp}/run{i}")}
     if args.also_root:
         runners["other"] = lambda i: check(args.nproc, f"{tmp}/other{i}", Path(args.also_root).resolve())

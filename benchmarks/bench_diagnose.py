@@ -63,7 +63,9 @@ print(json.dumps({"bytes": r.results["diagnose"]["bytes_read"], "wall_s": wall, 
 
 
 def child(code: str, directory: Path, *args: str) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # ROOT first, the caller's path kept: a scanner installed with --target (ahocorasick-rs on the GPU host)
+    # must stay importable, or the run measures the fallback scanner instead
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
     p = subprocess.run([sys.executable, "-c", code, str(directory), *args], capture_output=True, text=True, env=env,
                        timeout=1800)
     if p.returncode != 0:

@@ -24,7 +24,9 @@ def gpu_findings(name, nproc=None):
     return facts, check_gpus(facts, WHERE, nproc)
 
 
-@pytest.mark.parametrize("name", ["healthy_8x_h100.json", "healthy_pcie_v100_idle.json"])
+# real_h200_vm_1gpu.json: a real driver's answers (580.159.04, one H200 in a VM), recorded by
+# benchmarks/gpu_verify.py on 2026-11-30 -- the other fixtures are written by hand.
+@pytest.mark.parametrize("name", ["healthy_8x_h100.json", "healthy_pcie_v100_idle.json", "real_h200_vm_1gpu.json"])
 def test_healthy_gpus_fire_nothing(name):
     facts, found = gpu_findings(name, nproc=facts_count(name))
     assert found == [], [f.message for f in found]
