@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 from ncclDoctor.diagnose.flight_recorder import looks_like_dump, parse_dump, summarise
 from ncclDoctor.diagnose.load import (
+    SNIFF,
     Input,
     _file_input,
     dump_rank_from_name,
@@ -174,11 +175,67 @@ def _fr_analysis(inp: Input, text: str, c: Collected) -> None:
                 block.text += " | " + line.strip()[:300]
 
 
+MAX_UNWRAP = 8 << 20  # hard-wrapped text is a paste: read whole (larger files are a job's own logs)
+WRAP_MIN = 60
+
+
+TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)  # where one wrapped line is enough to tell
+
+
+def _starts_alike(a: str, b: str) -> bool:
+    return re.sub(r"\d+", "", a)[:16] == re.sub(r"\d+", "", b)[:16]
+
+
+def wrap_width(head: bytes) -> int | None:
+    """The column a terminal or an issue box hard-wrapped this text at, or None. It is the
+    longest line's width when no line is longer (by definition of a hard wrap), it is at
+    least WRAP_MIN, and lines that reach it are followed by their rest: by a line that does
+    not start like them (four "Sending process N closing signal SIGHUP" lines of one length
+    are not one wrapped line). Two such lines are needed, or one at a usual terminal width."""
+    lines = [x.rstrip("\r") for x in head.decode("utf-8", "replace").split("\n")]
+    lines = lines[:-1] if len(head) >= SNIFF else lines  # the last one may be cut by the head's end
+    w = max(map(len, lines), default=0)
+    if w < WRAP_MIN:
+        return None
+    cut = sum(1 for x, y in zip(lines, lines[1:]) if len(x) == w and y and not _starts_alike(x, y))
+    return w if cut >= 2 or (cut == 1 and w in TERMINAL_WIDTHS) else None
+
+
+def unwrap(text: str, width: int) -> str:
+    """Join each hard-wrapped line's pieces (every piece but the last is exactly ``width``
+    wide) into one line, so that a signature cut at the column is read whole. The joined
+    line keeps the number of its last piece: one empty line per joined piece goes before it,
+    so every other line keeps its number in the file."""
+    out, parts = [], []
+    for line in text.split("\n"):
+        bare = line.rstrip("\r")
+        parts.append(bare)
+        if len(bare) == width:
+            continue
+        out.extend([""] * (len(parts) - 1))
+        out.append("".join(parts))
+        parts = []
+    if parts:
+        out.extend([""] * (len(parts) - 1))
+        out.append("".join(parts))
+    return "\n".join(out)
+
+
 def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected) -> None:
     inp.kind = "log"
     if inp.rank_hint is not None:
         c.see_file(inp.rank_hint, inp.path)
     p = LineParser(inp.path, inp.rank_hint, inp.rank_hint_is_local)
+    width = wrap_width(head)
+    if width is not None:
+        data = head + fh.read(MAX_UNWRAP)
+        if len(data) - len(head) >= MAX_UNWRAP:  # too large for a paste: read as it is, from what was read on
+            head = data
+        else:
+            inp.notes.append(f"hard-wrapped at {width} columns: the pieces of each wrapped line were joined")
+            joined = unwrap(data.decode("utf-8", "replace"), width).encode()
+            inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
+            fh, head = io.BytesIO(joined), b""
     for lineno, text in scan_lines(fh, head, inp, p.want_more):
         ev = p.parse(lineno, text)
         if ev is not None:
