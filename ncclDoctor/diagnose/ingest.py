@@ -2,6 +2,12 @@
 report, torchrun error file) and fold what it says into the collected state.
 
 Nothing here raises for bad content: each problem becomes a note on the input.
+
+Two ways a line could be read twice or not at all are handled here: an ``ncclDoctor run``
+directory's ``output.log`` repeats every worker line of ``ranks/rank<R>.log`` (each is read
+once, from the per-rank file, which carries the rank: ``worker_lines``), and a paste
+hard-wrapped at a terminal's width cuts signatures in two (the pieces are joined before
+matching: ``wrap_width``, ``unwrap``).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import multiprocessing
 import os
 import re
 import sys
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import BinaryIO
 
@@ -34,6 +41,7 @@ from ncclDoctor.diagnose.state import Collected
 
 MAX_STRUCTURED = 256 << 20  # a Flight Recorder dump of 2000 entries is a few MB
 PARALLEL_MIN_BYTES = 64 << 20  # below this, starting worker processes costs more than it saves
+_RANK_LOG = re.compile(r"rank\d+\.log$")  # ncclDoctor run's per-rank tee files (live/launch.py)
 
 
 def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
@@ -43,18 +51,20 @@ def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
     order, so the result is the same as reading them one after another (stdin and
     unreadable inputs are taken first)."""
     c = Collected()
-    files = [i for i in inputs if i.opener is not None and os.path.isfile(i.path)]  # pipes and stdin stay here
+    tee = worker_lines(inputs)
+    files = [i for i in inputs if i.opener is not None and os.path.isfile(i.path)  # pipes and stdin stay here
+             and i.path not in tee]  # a run's output.log is read here, after its ranks' lines were counted
     if jobs is None:
         big = sum(_size(i.path) for i in files) >= PARALLEL_MIN_BYTES
         jobs = (os.cpu_count() or 1) if big else 1
     if jobs <= 1 or len(files) < 2:
         for inp in inputs:
-            ingest(inp, c)
+            ingest(inp, c, tee.get(inp.path))
         return c
     parallel = {id(i) for i in files}
     for inp in inputs:
         if id(inp) not in parallel:
-            ingest(inp, c)
+            ingest(inp, c, tee.get(inp.path))
     n = min(len(files), 4 * jobs)  # contiguous shares, merged in order; 4 per worker to balance sizes
     shares = [files[k * len(files) // n:(k + 1) * len(files) // n] for k in range(n)]
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
@@ -89,12 +99,46 @@ def _size(path: str) -> int:
         return 0
 
 
-def ingest(inp: Input, c: Collected) -> None:
+def _line_key(text: str) -> str:
+    return strip_prefixes(R_ANSI.sub("", text)).strip()
+
+
+def worker_lines(inputs: list[Input]) -> dict[str, Counter]:
+    """For each ``ncclDoctor run`` directory among the inputs (``output.log`` beside a
+    ``ranks/`` folder of ``rank<R>.log``): the lines its workers wrote, counted from their
+    per-rank files. ``output.log`` holds torchrun's own lines AND every worker's (the tee
+    passes them on), so those are read once, from the per-rank file that carries the rank;
+    only the lines the scanner would hand to the parser are counted (trigger lines)."""
+    by_path = {i.path: i for i in inputs if i.opener is not None}
+    out: dict[str, Counter] = {}
+    for path in by_path:
+        if os.path.basename(path) != "output.log":
+            continue
+        ranks_dir = os.path.join(os.path.dirname(path), "ranks")
+        ranks = [p for p in by_path if os.path.dirname(p) == ranks_dir and _RANK_LOG.match(os.path.basename(p))]
+        if not ranks:
+            continue
+        seen: Counter = Counter()
+        for p in ranks:
+            probe = _file_input(p)
+            fh = open_input(probe)
+            if fh is None:
+                continue
+            with fh:
+                kind, head = sniff(fh, probe)
+                if kind == "log":
+                    seen.update(_line_key(text) for _, text in scan_lines(fh, head, probe))
+        out[path] = seen
+    return out
+
+
+def ingest(inp: Input, c: Collected, skip: Counter | None = None) -> None:
+    """Read one input into ``c``; ``skip``: lines already read from elsewhere (``worker_lines``)."""
     fh = open_input(inp)
     if fh is None:
         return
     try:
-        _dispatch(inp, fh, c)
+        _dispatch(inp, fh, c, skip)
     except OSError as exc:  # e.g. EISDIR on a special file, EIO mid-read
         inp.notes.append(f"cannot read: {exc.strerror or exc}")
     finally:
@@ -102,7 +146,7 @@ def ingest(inp: Input, c: Collected) -> None:
             fh.close()
 
 
-def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
+def _dispatch(inp: Input, fh: BinaryIO, c: Collected, skip: Counter | None = None) -> None:
     kind, head = sniff(fh, inp)
     if kind == "skipped":
         inp.kind = "skipped"
@@ -127,7 +171,7 @@ def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
         if data is not None:
             _fr_analysis(inp, data.decode("utf-8", "replace"), c)
     else:
-        _log(inp, fh, head, c)
+        _log(inp, fh, head, c, skip)
 
 
 # torch's Flight Recorder analyzer (python -m torch.distributed.flight_recorder.fr_trace,
@@ -221,7 +265,7 @@ def unwrap(text: str, width: int) -> str:
     return "\n".join(out)
 
 
-def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected) -> None:
+def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | None = None) -> None:
     inp.kind = "log"
     if inp.rank_hint is not None:
         c.see_file(inp.rank_hint, inp.path)
@@ -237,6 +281,11 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected) -> None:
             inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
             fh, head = io.BytesIO(joined), b""
     for lineno, text in scan_lines(fh, head, inp, p.want_more):
+        if skip:
+            key = _line_key(text)
+            if skip[key] > 0:  # a worker's line, read from its rank's own file
+                skip[key] -= 1
+                continue
         ev = p.parse(lineno, text)
         if ev is not None:
             c.add(ev)
