@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_DUP_GPU, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
 
@@ -314,7 +314,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 # --- job-wide set-up and transport -----------------------------------------------------
-_SIZE_MISMATCH = re.compile(r"collective mismatch error|local size \d+ remote size \d+")
+# net_ib's size check: "collective mismatch error, local size N remote size M" (<= 2.2x), 2.27+ "posted
+# incorrect receive info: size N" (the peer's posted receive does not fit this send).
+_SIZE_MISMATCH = re.compile(r"collective mismatch error|local size \d+ remote size \d+|posted incorrect receive info")
 
 
 def _size_mismatch(c: Collected) -> Verdict | None:
@@ -339,7 +341,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return _size_mismatch(c)
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
-    if "Duplicate GPU" in text:
+    if R_DUP_GPU.search(text):
         return Verdict(
             "invalid_usage",
             "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
@@ -807,6 +809,30 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return None
 
 
+def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """An NCCL WARN (or an NCCL error's "Last error" text) of a family no specific detector
+    read: its family's cause and fix (warn_families.py)."""
+    from ncclDoctor.diagnose.warn_families import classify
+
+    hits = []
+    for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
+        fam = classify(e.text if e.kind == "nccl_warn" else (e.data.get("last_error") or ""))
+        if fam is not None:
+            hits.append((fam, e))
+    if not hits:
+        return None
+    fam, first = hits[0]
+    same = [e for f, e in hits if f is fam]
+    ranks = sorted({e.rank for e in same if e.rank is not None})
+    return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
+                   fam.fix, "medium", [], [e.brief() for e in same[:3]])
+
+
+def _what(e: Event) -> str:
+    w = e.text.split("NCCL WARN", 1)
+    return (w[1] if len(w) > 1 else e.data.get("last_error") or e.text).strip()[:160]
+
+
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
     or no GPU visible to the process. A setting of the job, not a fault of a rank."""
@@ -879,11 +905,18 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
 
+# The agent passes on the signal it received (torch/distributed/elastic/agent/server/api.py: _shutdown(e.sigval)),
+# so its "Sending process N closing signal SIGHUP" says it got SIGHUP even when the "Received" line is not pasted.
+# Not SIGTERM: the agent also sends SIGTERM to the other workers after one of them failed.
+PASSED_ON = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3}
+
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    got = [e for e in c.samples.get("signal", []) if e.data.get("received")]
+    sigs = c.samples.get("signal", [])
+    got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
     if not got:
         return None
-    n = got[0].data["received"]
+    n = got[0].data.get("received") or PASSED_ON[got[0].data["sent"]]
     name, why, fix = {
         15: (
             "SIGTERM",
@@ -1137,7 +1170,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     _gpu_oom, _cuda, _killed, _dataloader, _no_nccl, _desync_report, _monitored, _uniqueid, _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
-    _nccl_other,
+    _warn_family, _nccl_other,
     _signal, _timeouts, _exited,
 ]
 
