@@ -226,22 +226,35 @@ WRAP_MIN = 60
 TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)  # where one wrapped line is enough to tell
 
 
-def _starts_alike(a: str, b: str) -> bool:
-    return re.sub(r"\d+", "", a)[:16] == re.sub(r"\d+", "", b)[:16]
+# How a line that is NOT the rest of a wrapped one starts, at column 0: a log prefix ("[rank3]", glog's
+# "[E1130", "[PG ", "[2024-", "E1130 "), an ISO date, a traceback's lines, "SomethingError:", an upper-case
+# tag ("WARNING:"), NCCL's "host:pid:tid [". A hard wrap puts the rest of a line at column 0, anywhere.
+_NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-\d\d-\d\d|[EWIF]\d{4} |Traceback |  File \"|"
+                       r"[\w.]*(?:Error|Exception|Warning):|[A-Z][A-Z_]{2,}:|[\w.\-]+:\d+:\d+ \[")
+
+
+def _continues(x: str, y: str) -> bool:
+    """Whether y can be the rest of x cut at a column: not a separator line cut, not a line that
+    starts like a new one (``_NEW_LINE``, or a launcher prefix), not one that starts like x."""
+    if len(set(x.strip())) <= 2 or len(set(y.strip())) <= 2:  # "=====" / "-----" rules (torchrun's summary)
+        return False
+    if _NEW_LINE.match(y) or strip_prefixes(y) != y:
+        return False
+    return re.sub(r"\d+", "", x)[:16] != re.sub(r"\d+", "", y)[:16]
 
 
 def wrap_width(head: bytes) -> int | None:
     """The column a terminal or an issue box hard-wrapped this text at, or None. It is the
     longest line's width when no line is longer (by definition of a hard wrap), it is at
-    least WRAP_MIN, and lines that reach it are followed by their rest: by a line that does
-    not start like them (four "Sending process N closing signal SIGHUP" lines of one length
-    are not one wrapped line). Two such lines are needed, or one at a usual terminal width."""
+    least WRAP_MIN, and lines that reach it are followed by their rest (``_continues``: four
+    "Sending process N closing signal SIGHUP" lines of one length are not one wrapped line).
+    Two such lines are needed, or one at a usual terminal width."""
     lines = [x.rstrip("\r") for x in head.decode("utf-8", "replace").split("\n")]
     lines = lines[:-1] if len(head) >= SNIFF else lines  # the last one may be cut by the head's end
     w = max(map(len, lines), default=0)
     if w < WRAP_MIN:
         return None
-    cut = sum(1 for x, y in zip(lines, lines[1:]) if len(x) == w and y and not _starts_alike(x, y))
+    cut = sum(1 for x, y in zip(lines, lines[1:]) if len(x) == w and _continues(x, y))
     return w if cut >= 2 or (cut == 1 and w in TERMINAL_WIDTHS) else None
 
 

@@ -154,7 +154,7 @@ class LineParser:
         g = S.R_GLOO_TIMEOUT.search(text)
         if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
-            ev.data.update(timeout_ms=int(g.group(1)), backend="gloo")
+            ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
             return ev
         d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
         if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps

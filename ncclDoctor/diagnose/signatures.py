@@ -116,7 +116,8 @@ R_WORK_CUT = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]{1,400})$")  # a ter
 R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # torch 1.9-1.10 printed "[Rank 1] Caught collective operation timeout: WorkNCCL(OpType=..., Timeout(ms)=...)".
 R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait")
-R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation")
+# gloo's waits: unbound_buffer.cc "Timed out waiting Nms for recv operation"; pair.cc/buffer.cc "Read timeout [peer]"
+R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
@@ -162,13 +163,15 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
                       # unreachable", NCCL's "Connect to ADDR failed : Network is unreachable")
                       r"Network is unreachable", re.I)
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
-R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|Call to connect returned|Socket creation failed|"
+R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )?retr(?:ies|y count)|"
+                            r"Call to connect returned|Socket creation failed|"
                             r"[Nn]o (?:usable listening )?interface found|Call to connect "
                             r"failed|ncclSocketInit|"
                             r"no socket interface found|[Cc]onnect to \S+ (?:failed|returned)|"
                             r"No route to host|Network is unreachable|Connection refused|connection abort|"
                             r"Cannot assign requested address")
-R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe", re.I)
+# A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
+R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
 R_WATCHDOG_REPORT = re.compile(r"Some NCCL operations have failed or timed out|NCCL communicator was aborted on rank "
@@ -211,7 +214,7 @@ R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ff
 R_GLOO = re.compile(r"gloo|Gloo")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
-                         r"Connection closed by peer|Connection reset by peer|Connect timeout|"
+                         r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
                          r"connect: (?:No route to host|Connection refused|Network is unreachable|"
                          r"Connection timed out)")
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* "

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_DUP_GPU, Event
+from ncclDoctor.diagnose.signatures import R_DUP_GPU, R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
 
@@ -500,7 +500,7 @@ def hosts(c: Collected) -> set[str]:
 
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
-    gloo = [e for e in c.samples.get("gloo_error", []) if "by peer" not in str(e.data.get("what", "")).lower()]
+    gloo = [e for e in c.samples.get("gloo_error", []) if not R_PEER_GONE.search(str(e.data.get("what", "")))]
     # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
     # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
     boot = sorted(
@@ -727,7 +727,7 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         e
         for k in ("socket_error", "gloo_error")
         for e in c.samples.get(k, [])
-        if "by peer" in str(e.data.get("what", "")).lower() or "by remote peer" in str(e.data.get("what", "")).lower()
+        if R_PEER_GONE.search(str(e.data.get("what", "")))
     ]
     if pg and (sent or c.kinds.get("watchdog_timeout")):
         ranks = _ranks(c, "pg_not_destroyed")
@@ -826,6 +826,24 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = sorted({e.rank for e in same if e.rank is not None})
     return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
                    fam.fix, "medium", [], [e.brief() for e in same[:3]])
+
+
+# WARN texts NCCL prints at a normal teardown or as advice, never a failure by themselves.
+_WARN_NOISE = re.compile(r"driver shutting down|Accept failed Resource temporarily unavailable|"
+                         r"NCCL_\w+ (?:is )?deprecated|\bignor(?:ed|ing)\b|[Ww]arning:")
+
+
+def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The last word before "nothing found": an NCCL WARN is NCCL reporting a failure, so a WARN
+    of no known family still gets its subsystem's cause class (low confidence) and its text."""
+    from ncclDoctor.diagnose.warn_families import subsystem
+
+    evs = [e for e in c.samples.get("nccl_warn", []) if not _WARN_NOISE.search(e.text)]
+    if not evs:
+        return None
+    fam = subsystem(_what(evs[0]))
+    return Verdict(fam.cause, f"{fam.meaning}: '{_what(evs[0])}'; no known family of NCCL's messages explains it "
+                   "further", fam.fix, "low", [], [e.brief() for e in evs[:3]])
 
 
 def _what(e: Event) -> str:
@@ -1090,7 +1108,7 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = sorted({r for e in evs for r in e.data["ranks"]})
     secs = next((e.data["timeout_ms"] / 1000 for e in evs if e.data.get("timeout_ms")), None)
     gone = (any(e.data.get("errors") or "by peer" in e.text.lower() for e in evs)
-            or any("by peer" in str(e.data.get("what", "")).lower() for e in c.samples.get("gloo_error", [])))
+            or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
     how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
            else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
     return Verdict(
@@ -1201,7 +1219,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         v = detect(c, ks)
         if v is not None:
             return v
-    return _config(c, ks, env_findings) or _none(c, ks)
+    return _config(c, ks, env_findings) or _warn_subsystem(c, ks) or _none(c, ks)
 
 
 def reconcile(v: Verdict, ks: list[Conclusion]) -> None:

@@ -62,7 +62,12 @@ FAMILIES = (
         re.compile(r"Attempt to use communicator before|Invalid rank requested|improper usage of ncclCommInit|"
                    r"Trying to (?:send|recv) to self without|[Ii]nvalid (?:device|config \w+ attribute)|"
                    r"invalid device count|rank \d+ exceeds ndev|not initialized via NCCL_CONFIG_INITIALIZER|"
-                   r"Data type supplied to user-created ncclRedOp_t|communicator was revoked"),
+                   r"Data type supplied to user-created ncclRedOp_t|communicator was revoked|"
+                   # the bootstrap root seeing one rank twice, or ranks that disagree on the world size
+                   r"has already checked in|mismatch in info from procs|"
+                   # NCCL states its usage rules with "must": "total ranks must be positive", "Streams given to a
+                   # communicator within a NCCL group must either be all uncaptured or ...", "count must be 0"
+                   r"\bmust (?:either )?(?:be|pass|not)\b|should not be called"),
         "NCCL rejected a call as invalid (ncclInvalidUsage): the arguments are wrong for this communicator "
         "(a rank outside the world size, a send to itself without a receive, a communicator used after an error)",
         "Check RANK/WORLD_SIZE/LOCAL_RANK as each process sees them and that no collective runs after a failed "
@@ -76,8 +81,10 @@ FAMILIES = (
         "compare the NICs per node (ibstat, ibv_devinfo) and drain a node with a missing one."),
     Family(
         "settings", "config",
-        re.compile(r"Invalid NCCL_\w+|No algorithm/protocol available|NCCL_\w+=\S* is (?:out of range|being ignored)"),
-        "an NCCL_* setting is invalid or rules out every algorithm/protocol for this collective",
+        re.compile(r"Invalid NCCL_\w+|No algorithm/protocol available|NCCL_\w+=\S* is (?:out of range|being ignored)|"
+                   r"Try selecting NICs of only one|(?:[Uu]se|[Ss]et|[Uu]nset|[Ii]ncrease|[Dd]ecrease) NCCL_\w+"),
+        "an NCCL_* setting is invalid, rules out every algorithm/protocol for this collective, or NCCL names the "
+        "setting that avoids the failure (e.g. NCCL_IB_HCA to select NICs of one link type)",
         "Fix or unset the NCCL_* variable the line names (NCCL_ALGO/NCCL_PROTO restrictions, NCCL_COMM_ID's "
         "<host>:<port> form); `ncclDoctor env` lints the whole environment."),
     Family(
@@ -90,8 +97,42 @@ FAMILIES = (
 )
 
 
+# Any other NCCL WARN is still a failure NCCL reported: its subsystem's words give the cause class, with
+# low confidence (``verdict._warn_subsystem``, after every other detector). Order matters: an IB line may
+# also say "connect", a proxy line "CUDA".
+SUBSYSTEMS = (
+    Family("ib", "ib_fabric", re.compile(r"NET/IB|\bibv_\w+|\bmlx\d|\bHCA\b|\bGID\b|\bRoCE\b"),
+           "NCCL's InfiniBand/RoCE transport reported a failure",
+           "Check the HCAs and links of the node that printed it (ibstat, ibv_devinfo, dmesg for mlx5 errors); run "
+           "`ncclDoctor check --nodes N` to localize the bad link."),
+    Family("socket", "network_setup",
+           re.compile(r"[Ss]ocket|[Cc]onnect|[Aa]ccept|[Bb]ootstrap|\bNET/|[Ii]nterface|IFNAME"),
+           "NCCL's sockets/bootstrap (the connections between ranks) reported a failure",
+           _NET_FIX),
+    Family("shm", "nccl_system", re.compile(r"/dev/shm|\bshm\b|[Ss]hared memory|posix_fallocate"),
+           "NCCL's shared-memory transport reported a failure",
+           "Give the container a larger /dev/shm (--shm-size=16g or --ipc=host); NCCL_SHM_DISABLE=1 works around it."),
+    Family("cuda", "cuda_error", re.compile(r"\bC[Uu][Dd][Aa]\b|\bcu[A-Z]\w+|CUDA device"),
+           "a CUDA call inside NCCL failed on this rank",
+           "Look at that GPU first: nvidia-smi, `dmesg | grep -i xid`; rerun with CUDA_LAUNCH_BLOCKING=1 to find the "
+           "failing kernel."),
+)
+INTERNAL = Family("internal", "nccl_internal", re.compile(r""),
+                  "NCCL reported a failure of a kind this tool has no family for",
+                  "Rerun with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=ALL for the full trail); check that every rank uses "
+                  "the same NCCL version, and search NVIDIA/nccl's issues for the WARN text.")
+
+
 def classify(text: str) -> Family | None:
     for f in FAMILIES:
         if f.pattern.search(text):
             return f
     return None
+
+
+def subsystem(text: str) -> Family:
+    """The family of an NCCL WARN that ``classify`` has no family for: by its subsystem's words."""
+    for f in SUBSYSTEMS:
+        if f.pattern.search(text):
+            return f
+    return INTERNAL
