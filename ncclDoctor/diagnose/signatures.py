@@ -99,7 +99,7 @@ R_LINE_PREFIX = re.compile(
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
     r"|\[\d{1,6},\d{1,7}\]<std(?:out|err)>:"
     r"|[\w.\-]{1,64} {1,16}\| "
-    r"|>[> ]{0,8})\s?"  # Markdown quoting of a pasted log ("> ", "> > ")
+    r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )
 R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
