@@ -796,6 +796,18 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [],
             [e.brief() for e in evs[:3]],
         )
+    if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
+        return Verdict(
+            "early_exit",
+            "NCCL's ncclRemoteError: a peer process exited (or the network to it failed) while this rank still "
+            "communicated with it; the rank printing it is a victim, the peer's own failure came first",
+            "Find the rank that exited first: its own log and traceback (an exception, a CUDA error, an OOM, a "
+            "SIGKILL from the host); if every process was alive, check the network between the nodes "
+            "(NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET).",
+            "medium",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
     if "ncclSystemError" in codes:
         return Verdict(
             "nccl_system",

@@ -82,11 +82,30 @@ FAMILIES = (
     Family(
         "settings", "config",
         re.compile(r"Invalid NCCL_\w+|No algorithm/protocol available|NCCL_\w+=\S* is (?:out of range|being ignored)|"
+                   r"please use format|No valid \S+ pair found|"
                    r"Try selecting NICs of only one|(?:[Uu]se|[Ss]et|[Uu]nset|[Ii]ncrease|[Dd]ecrease) NCCL_\w+"),
         "an NCCL_* setting is invalid, rules out every algorithm/protocol for this collective, or NCCL names the "
         "setting that avoids the failure (e.g. NCCL_IB_HCA to select NICs of one link type)",
         "Fix or unset the NCCL_* variable the line names (NCCL_ALGO/NCCL_PROTO restrictions, NCCL_COMM_ID's "
         "<host>:<port> form); `ncclDoctor env` lints the whole environment."),
+    Family(
+        "capability", "invalid_usage",
+        re.compile(r"support begins with|\brequires (?:CUDA|a |an |sm|driver|compute)|is not supported (?:on|with|in) "
+                   r"(?:this|the)\b"),
+        "the job asks NCCL for a feature this GPU, driver or communicator does not have (e.g. an FP8 reduction "
+        "before sm90, one-sided operations on an old driver)",
+        "Use a data type / feature the GPUs support (or newer GPUs/driver, as the line says); the job's code or "
+        "its precision settings choose it."),
+    Family(
+        "system_resources", "nccl_system",
+        # not on the IB transport's lines: there the HCA/verbs layer decides (SUBSYSTEMS), ENOMEM from verbs is
+        # the HCA's or the locked-memory limit's, and the memory registration case has its own detector
+        re.compile(r"^(?!.*(?:NET/IB|\bibv_|\bmlx\d)).*(?:Thread creation failed|Resource temporarily unavailable|"
+                   r"Too many open files|Allocation failed|Cannot allocate memory)"),
+        "a system resource ran out inside NCCL: threads (ulimit -u, the container's pids limit), file descriptors "
+        "(ulimit -n) or host memory",
+        "Check `ulimit -u` and `ulimit -n` where the ranks run (and the container's --pids-limit), and the host's "
+        "free memory; many ranks per node multiply NCCL's threads and sockets."),
     Family(
         "local_peer_gone", "early_exit",
         re.compile(r"Could not receive type from localRank|Error encountered progressing operation"),
@@ -106,7 +125,8 @@ SUBSYSTEMS = (
            "Check the HCAs and links of the node that printed it (ibstat, ibv_devinfo, dmesg for mlx5 errors); run "
            "`ncclDoctor check --nodes N` to localize the bad link."),
     Family("socket", "network_setup",
-           re.compile(r"[Ss]ocket|[Cc]onnect|[Aa]ccept|[Bb]ootstrap|\bNET/|[Ii]nterface|IFNAME"),
+           re.compile(r"[Ss]ocket|[Cc]onnect|[Aa]ccept|[Bb]ootstrap|\bNET/|\bNet :|[Ii]nterface|IFNAME|address info|"
+                      r"[Hh]ost ?name"),
            "NCCL's sockets/bootstrap (the connections between ranks) reported a failure",
            _NET_FIX),
     Family("shm", "nccl_system", re.compile(r"/dev/shm|\bshm\b|[Ss]hared memory|posix_fallocate"),
