@@ -27,10 +27,11 @@ sglang's ``[time TP0]``) and counts the cases
 whose score changes: a family read only in one wording is a blind spot for the next
 round of real logs.
 
-``--perturb wrap80,wrap120,quote,crlf,ansi,timestamps,rankprefix,fence`` (or ``all``)
-re-diagnoses every case pasted the way people paste logs into an issue (``PERTURB``: hard
-wrapped at 80 or 120 columns, Markdown ``> `` quoting, CRLF, colours, a timestamp per line,
-a ``[rank3]:`` prefix, inside a ``` fence) and counts the verdicts (cause, accused ranks,
+``--perturb wrap80,wrap120,quote,crlf,ansi,timestamps,rankprefix,fence,wrapquote`` (or
+``all``) re-diagnoses every case pasted the way people paste logs into an issue
+(``PERTURB``: hard wrapped at 80 or 120 columns, Markdown ``> `` quoting, CRLF, colours, a
+timestamp per line, a ``[rank3]:`` prefix, inside a ``` fence, wrapped at 80 then quoted) and
+counts the verdicts (cause, accused ranks,
 confidence) that stay the same; for ``rankprefix``, which says which rank printed every
 line, only the cause is compared.
 """
@@ -140,6 +141,8 @@ PERTURB = {
     "timestamps": lambda line, i: f"2024-05-01 12:{i // 60 % 60:02d}:{i % 60:02d}.123 {line}",
     "rankprefix": lambda line, i: f"[rank3]: {line}" if line.strip() else line,
     "fence": None,  # whole-file: the log inside a ``` Markdown fence
+    # a terminal copy, then quoted in an issue: every wrapped piece gets its own "> "
+    "wrapquote": lambda line, i: "\n".join("> " + x for x in _wrap(80)(line, i).split("\n")),
 }
 
 

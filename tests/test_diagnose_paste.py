@@ -1,8 +1,8 @@
 """diagnose reads a log the way people paste it (issue #14, item 2): hard-wrapped at a
 terminal's width, Markdown-quoted, in a ``` fence, with CRLF, colours, timestamps or a
-rank prefix. Every corpus case must keep its verdict under each perturbation
-(bench_diagnose_accuracy.PERTURB), and the unwrapping must not join lines that were never
-one."""
+rank prefix. Every dev-split corpus case must keep its verdict under each perturbation
+(bench_diagnose_accuracy.PERTURB; the held-out split is scored only at the end, by the
+benchmark), and the unwrapping must not join lines that were never one."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ IB = ("node-7:12345:12400 [3] NCCL WARN NET/IB : Got completion from peer 10.1.2
 
 @functools.cache
 def _base() -> tuple[list[dict], dict[str, dict]]:
-    cases = bench.load_cases("all")
+    cases = bench.load_cases("dev")
     return cases, {c["id"]: bench.score(c, diagnose(bench.inputs(c))) for c in cases}
 
 

@@ -233,9 +233,21 @@ _NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-\d\d-\d
                        r"[\w.]*(?:Error|Exception|Warning):|[A-Z][A-Z_]{2,}:|[\w.\-]+:\d+:\d+ \[")
 
 
+_QUOTE = re.compile(r">(?: ?>)* ?")  # Markdown quoting, added to every piece when a wrapped paste is quoted
+
+
+def _unquote(line: str) -> tuple[str, str]:
+    m = _QUOTE.match(line)
+    return (m.group(0), line[m.end():]) if m else ("", line)
+
+
 def _continues(x: str, y: str) -> bool:
     """Whether y can be the rest of x cut at a column: not a separator line cut, not a line that
-    starts like a new one (``_NEW_LINE``, or a launcher prefix), not one that starts like x."""
+    starts like a new one (``_NEW_LINE``, or a launcher prefix), not one that starts like x.
+    A wrapped paste quoted afterwards has the same ``> `` on every piece: compared without it."""
+    (qx, x), (qy, y) = _unquote(x), _unquote(y)
+    if qx != qy:
+        return False
     if len(set(x.strip())) <= 2 or len(set(y.strip())) <= 2:  # "=====" / "-----" rules (torchrun's summary)
         return False
     if _NEW_LINE.match(y) or strip_prefixes(y) != y:
@@ -254,8 +266,10 @@ def wrap_width(head: bytes) -> int | None:
     w = max(map(len, lines), default=0)
     if w < WRAP_MIN:
         return None
-    cut = sum(1 for x, y in zip(lines, lines[1:]) if len(x) == w and _continues(x, y))
-    return w if cut >= 2 or (cut == 1 and w in TERMINAL_WIDTHS) else None
+    cuts = [x for x, y in zip(lines, lines[1:]) if len(x) == w and _continues(x, y)]
+    if len(cuts) == 1 and w - len(_unquote(cuts[0])[0]) in TERMINAL_WIDTHS:  # quoted after the wrap: "> " + 80
+        return w
+    return w if len(cuts) >= 2 else None
 
 
 def unwrap(text: str, width: int) -> str:
@@ -266,8 +280,10 @@ def unwrap(text: str, width: int) -> str:
     out, parts = [], []
     for line in text.split("\n"):
         bare = line.rstrip("\r")
+        if parts and _unquote(bare)[0] == _unquote(parts[0])[0]:  # a quoted piece: its rest, without the "> "
+            bare = bare[len(_unquote(bare)[0]):]
         parts.append(bare)
-        if len(bare) == width:
+        if len(line.rstrip("\r")) == width:
             continue
         out.extend([""] * (len(parts) - 1))
         out.append("".join(parts))
