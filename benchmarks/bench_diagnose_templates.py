@@ -2,12 +2,13 @@
 
     python benchmarks/bench_diagnose_templates.py        # coverage, and the templates missed
     python benchmarks/bench_diagnose_templates.py -v     # every template with its verdict
+    python benchmarks/bench_diagnose_templates.py --perturb wrap80   # each log pasted hard-wrapped at 80 columns
 
 The table tests/fixtures/log_templates/templates.yaml holds message templates copied from
 the sources (NCCL's WARN(...) calls, gloo's exceptions, torch's store/rendezvous/watchdog
 texts; each with file@commit), the cause class an expert concludes from the line alone and
 why. Each template is instantiated with its plausible values behind the prefix its printer
-puts before it (``PREFIX``), put in a small log between lines of ordinary chatter, and
+puts before it (``PREFIX``), put in a small log before lines of ordinary chatter, and
 diagnosed alone. A template is *recognised* when the verdict's cause is the expected class
 (for ``cause: unknown``, when the verdict is a failure at all: not "none").
 
@@ -58,11 +59,32 @@ def line(entry: dict) -> str:
     return PREFIX[entry["prefix"]].format(file=entry.get("file", "ProcessGroupNCCL.cpp:1000")) + message(entry)
 
 
-def verdict_of(entry: dict, tmp: Path) -> dict:
+def _pasted(name: str | None):
+    """The line rewriter of bench_diagnose_accuracy.PERTURB (how people paste logs), or None."""
+    if not name:
+        return None
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_diagnose_accuracy", ROOT / "benchmarks" /
+                                                  "bench_diagnose_accuracy.py")
+    acc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(acc)
+    if name not in acc.PERTURB:
+        raise SystemExit(f"unknown perturbation {name}; known: {', '.join(acc.PERTURB)}")
+    fn = acc.PERTURB[name]
+    return (lambda text: acc._fence(text)) if fn is None else (
+        lambda text: "\n".join(fn(x, i) for i, x in enumerate(text.split("\n"))))
+
+
+def verdict_of(entry: dict, tmp: Path, perturb: str | None = None) -> dict:
     from ncclDoctor.diagnose import diagnose
 
     log = tmp / "job.log"
-    log.write_text("\n".join(CHATTER[:2] + [line(entry)] + CHATTER[2:]) + "\n")
+    # the template first: a long chatter line before it would make the scanner read it as a wrapped line's rest
+    # even without a trigger word (a template once passed only that way)
+    text = "\n".join([line(entry)] + CHATTER) + "\n"
+    paste = _pasted(perturb)
+    log.write_text(paste(text) if paste else text)
     return diagnose([str(log)]).results["diagnose"]["verdict"]
 
 
@@ -72,11 +94,11 @@ def recognised(entry: dict, v: dict) -> bool:
     return v.get("cause") == entry["cause"]
 
 
-def run(entries: list[dict]) -> list[tuple[dict, dict, bool]]:
+def run(entries: list[dict], perturb: str | None = None) -> list[tuple[dict, dict, bool]]:
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for e in entries:
-            v = verdict_of(e, Path(tmp))
+            v = verdict_of(e, Path(tmp), perturb)
             out.append((e, v, recognised(e, v)))
     return out
 
@@ -84,8 +106,10 @@ def run(entries: list[dict]) -> list[tuple[dict, dict, bool]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-v", "--verbose", action="store_true", help="list every template with its verdict")
+    ap.add_argument("--perturb", metavar="NAME", default=None,
+                    help="paste the log as bench_diagnose_accuracy.PERTURB[NAME] does (wrap80, quote, ...)")
     a = ap.parse_args()
-    rows = run(load())
+    rows = run(load(), a.perturb)
     ok = sum(r for _, _, r in rows)
     by_src: dict[str, list[bool]] = {}
     for e, _, r in rows:

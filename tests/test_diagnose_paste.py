@@ -80,3 +80,11 @@ def test_markdown_quote_and_fence(tmp_path):
     log.write_text("```\n" + "\n".join("> " + line for line in (IB, IB)) + "\n```\n")
     v = diagnose([str(log)]).results["diagnose"]["verdict"]
     assert v["cause"] == "ib_fabric", v
+
+
+def test_a_long_last_line_is_not_a_wrap():
+    """tests/fixtures/logs/blocking_wait: its two longest lines are both 200 wide (a usual terminal width), one
+    followed by a line starting with its own '[rank0]:' tag, the other by the end of the text."""
+    text = (ROOT / "tests" / "fixtures" / "logs" / "blocking_wait" / "job.log").read_bytes()
+    assert max(len(x) for x in text.decode().split("\n")) == 200
+    assert wrap_width(text) is None

@@ -55,3 +55,10 @@ def test_template_leads_to_its_cause(tmp_path, entry):
     v = bench.verdict_of(entry, tmp_path)
     assert bench.recognised(entry, v), (bench.line(entry), entry["cause"], v)
     assert not v["culprits"] or v["confidence"] == "low" or entry["cause"] in ("gpu_oom", "cuda_error"), v
+
+
+@pytest.mark.parametrize("perturb", ["wrap80", "wrapquote", "timestamps", "rankprefix"])
+def test_every_template_is_read_as_pasted(tmp_path, perturb):
+    """The same vocabulary when the log is pasted hard-wrapped, quoted, timestamped or rank-prefixed."""
+    missed = [(bench.message(e)[:60], v["cause"]) for e, v, ok in bench.run(ENTRIES, perturb) if not ok]
+    assert not missed, missed

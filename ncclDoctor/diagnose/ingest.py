@@ -241,6 +241,10 @@ def _unquote(line: str) -> tuple[str, str]:
     return (m.group(0), line[m.end():]) if m else ("", line)
 
 
+def _rule(line: str) -> bool:
+    return len(line.strip()) >= 8 and len(set(line.strip())) <= 2
+
+
 def _continues(x: str, y: str) -> bool:
     """Whether y can be the rest of x cut at a column: not a separator line cut, not a line that
     starts like a new one (``_NEW_LINE``, or a launcher prefix), not one that starts like x.
@@ -248,7 +252,7 @@ def _continues(x: str, y: str) -> bool:
     (qx, x), (qy, y) = _unquote(x), _unquote(y)
     if qx != qy:
         return False
-    if len(set(x.strip())) <= 2 or len(set(y.strip())) <= 2:  # "=====" / "-----" rules (torchrun's summary)
+    if not y.strip() or _rule(x) or _rule(y):  # the end of the text; "=====" / "-----" rules (torchrun's summary)
         return False
     if _NEW_LINE.match(y) or strip_prefixes(y) != y:
         return False
