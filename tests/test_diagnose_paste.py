@@ -88,3 +88,23 @@ def test_a_long_last_line_is_not_a_wrap():
     text = (ROOT / "tests" / "fixtures" / "logs" / "blocking_wait" / "job.log").read_bytes()
     assert max(len(x) for x in text.decode().split("\n")) == 200
     assert wrap_width(text) is None
+
+
+def test_a_wrapped_file_too_large_for_a_paste_is_read_as_it_is(tmp_path, monkeypatch):
+    """Past MAX_UNWRAP the file is a job's own log, not a paste: read unjoined, every line still
+    read once (what was read ahead to decide goes to the scanner as its head)."""
+    from ncclDoctor.diagnose import ingest
+
+    monkeypatch.setattr(ingest, "MAX_UNWRAP", 2048)
+    whole = "node-7:1:1 [0] NCCL WARN Cuda failure 'an illegal memory access was encountered'"
+    text = _wrapped("start\n" + IB + "\n" + IB + "\n" + "chatter line\n" * 1000 + whole + "\n", 80)
+    log = tmp_path / "big.log"
+    log.write_text(text)
+    d = diagnose([str(log)]).results["diagnose"]
+    assert not [n for i in d["inputs"] for n in i["notes"] if "hard-wrapped" in n]
+    assert d["inputs"][0]["bytes"] == len(text.encode())
+    assert d["verdict"]["cause"] == "cuda_error", d["verdict"]  # the last line, past what was read ahead
+    monkeypatch.setattr(ingest, "MAX_UNWRAP", 8 << 20)
+    d = diagnose([str(log)]).results["diagnose"]
+    assert [n for i in d["inputs"] for n in i["notes"] if "hard-wrapped at 80" in n]
+    assert d["inputs"][0]["bytes"] == len(text.encode())

@@ -305,8 +305,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
     p = LineParser(inp.path, inp.rank_hint, inp.rank_hint_is_local)
     width = wrap_width(head)
     if width is not None:
-        data = head + fh.read(MAX_UNWRAP)
-        if len(data) - len(head) >= MAX_UNWRAP:  # too large for a paste: read as it is, from what was read on
+        data = head + fh.read(max(MAX_UNWRAP - len(head), 0) + 1)
+        if len(data) > MAX_UNWRAP:  # too large for a paste: read as it is, from what was read on
             head = data
         else:
             inp.notes.append(f"hard-wrapped at {width} columns: the pieces of each wrapped line were joined")
