@@ -125,3 +125,10 @@ def test_output_log_alone_still_reads_the_worker_lines():
     """Without the per-rank files beside it (named alone), output.log's worker lines are the only copy."""
     only = _collect([RUN / "output.log"])
     assert only.kinds["no_nccl"] == _collect([RUN / "ranks" / "rank0.log"]).kinds["no_nccl"]
+
+
+def test_run_files_named_one_by_one_are_read_once_too(monkeypatch):
+    """The same when the two files are named on the command line, one by a relative path, one absolute."""
+    monkeypatch.chdir(RUN)
+    both = _collect([Path("output.log"), RUN / "ranks" / "rank0.log"])
+    assert both.kinds["no_nccl"] == _collect([RUN / "ranks" / "rank0.log"]).kinds["no_nccl"]

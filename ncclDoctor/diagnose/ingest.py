@@ -114,8 +114,9 @@ def worker_lines(inputs: list[Input]) -> dict[str, Counter]:
     for path in by_path:
         if os.path.basename(path) != "output.log":
             continue
-        ranks_dir = os.path.join(os.path.dirname(path), "ranks")
-        ranks = [p for p in by_path if os.path.dirname(p) == ranks_dir and _RANK_LOG.match(os.path.basename(p))]
+        ranks_dir = os.path.join(os.path.dirname(os.path.abspath(path)), "ranks")
+        ranks = [p for p in by_path
+                 if os.path.dirname(os.path.abspath(p)) == ranks_dir and _RANK_LOG.match(os.path.basename(p))]
         if not ranks:
             continue
         seen: Counter = Counter()
