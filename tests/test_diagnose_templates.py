@@ -62,3 +62,16 @@ def test_every_template_is_read_as_pasted(tmp_path, perturb):
     """The same vocabulary when the log is pasted hard-wrapped, quoted, timestamped or rank-prefixed."""
     missed = [(bench.message(e)[:60], v["cause"]) for e, v, ok in bench.run(ENTRIES, perturb) if not ok]
     assert not missed, missed
+
+
+@pytest.mark.parametrize("noise", [
+    # proxy.cc's service thread at a normal teardown (its accept() on a non-blocking socket): printed by NCCL as
+    # a WARN, not a failure of the job (its "Resource temporarily unavailable" is no exhausted resource)
+    "node-7:12345:12400 [3] NCCL WARN [Service thread] Accept failed Resource temporarily unavailable",
+])
+def test_teardown_warn_noise_is_no_verdict(tmp_path, noise):
+    from ncclDoctor.diagnose import diagnose
+
+    log = tmp_path / "job.log"
+    log.write_text(noise + "\n" + "\n".join(bench.CHATTER) + "\n")
+    assert diagnose([str(log)]).results["diagnose"]["verdict"]["cause"] in ("none", "unknown")

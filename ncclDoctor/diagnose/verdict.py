@@ -828,6 +828,8 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
     hits = []
     for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
+        if e.kind == "nccl_warn" and _WARN_NOISE.search(e.text):
+            continue
         fam = classify(e.text if e.kind == "nccl_warn" else (e.data.get("last_error") or ""))
         if fam is not None:
             hits.append((fam, e))
