@@ -68,6 +68,8 @@ def test_every_template_is_read_as_pasted(tmp_path, perturb):
     # proxy.cc's service thread at a normal teardown (its accept() on a non-blocking socket): printed by NCCL as
     # a WARN, not a failure of the job (its "Resource temporarily unavailable" is no exhausted resource)
     "node-7:12345:12400 [3] NCCL WARN [Service thread] Accept failed Resource temporarily unavailable",
+    # os/linux.cc / net_ib/init.cc: a virtual NIC without a PCI path in sysfs, common in containers
+    "node-7:12345:12400 [3] NCCL WARN Could not find real path of /sys/class/net/veth12ab (No such file or directory)",
 ])
 def test_teardown_warn_noise_is_no_verdict(tmp_path, noise):
     from ncclDoctor.diagnose import diagnose

@@ -842,8 +842,10 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    fam.fix, "medium", [], [e.brief() for e in same[:3]])
 
 
-# WARN texts NCCL prints at a normal teardown or as advice, never a failure by themselves.
+# WARN texts NCCL prints at a normal teardown, as advice, or about its topology search in containers (init.cc/
+# linux.cc "Could not find real path of <sysfs device>": a virtual NIC), never a failure by themselves.
 _WARN_NOISE = re.compile(r"driver shutting down|Accept failed Resource temporarily unavailable|"
+                         r"Could not find real path|"
                          r"NCCL_\w+ (?:is )?deprecated|\bignor(?:ed|ing)\b|[Ww]arning:")
 
 
