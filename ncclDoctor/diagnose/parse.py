@@ -47,16 +47,20 @@ class LineParser:
     # -- context --------------------------------------------------------------------
     def _context(self, lineno: int, text: str, kind: str) -> Event:
         ev = Event(kind=kind, where=f"{self.path}:{lineno}", text=text.strip()[: S.TEXT_CAP])
+        # "[rank9]:[PG ID 5 ... Rank 1]": the launcher's prefix is the global rank, the tag's "Rank 1"
+        # the rank inside group 5 (they agree only in the default group). The global one names the
+        # process; the tag's rank is used only when nothing else names it.
         m = S.R_PG_RANK.search(text)
-        if m:
+        m2 = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
+            S.R_SRUN.search(self._body)
+        if m and m.group("pg") is not None:
+            ev.pg = m.group("pg")
+        if m2:
+            ev.rank = int(m2.group(1) or m2.group(m2.lastindex or 1))
+            if m and ev.pg not in (None, "0") and int(m.group("rank")) != ev.rank:
+                ev.data["group_rank"] = int(m.group("rank"))
+        elif m:
             ev.rank = int(m.group("rank"))
-            if m.group("pg") is not None:
-                ev.pg = m.group("pg")
-        else:
-            m2 = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
-                S.R_SRUN.search(self._body)
-            if m2:
-                ev.rank = int(m2.group(1) or m2.group(m2.lastindex or 1))
         m3 = S.R_NCCL_PREFIX.search(text)
         if m3:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
