@@ -132,3 +132,18 @@ def test_run_files_named_one_by_one_are_read_once_too(monkeypatch):
     monkeypatch.chdir(RUN)
     both = _collect([Path("output.log"), RUN / "ranks" / "rank0.log"])
     assert both.kinds["no_nccl"] == _collect([RUN / "ranks" / "rank0.log"]).kinds["no_nccl"]
+
+
+def test_an_ib_completion_status_beside_an_async_event_is_described_not_a_crash(tmp_path):
+    # A round-11 report (scored blind) held both; sorting the statuses with the event's None raised
+    # TypeError, i.e. exit 70 for the user.
+    from ncclDoctor.diagnose import diagnose
+
+    log = tmp_path / "rank0.log"
+    log.write_text(
+        "node1:123:456 [0] NCCL INFO NET/IB : Got async event : port error\n"
+        "node1:123:456 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<41823> "
+        "with error 12, opcode 0, len 0, vendor err 129 (Recv)\n")
+    report = diagnose([str(log)])
+    text = " ".join(f.message for f in report.findings)
+    assert "completion status 12" in text and "port error" in text, text

@@ -91,11 +91,15 @@ def _nccl_desc(evs) -> str:
 
 
 def _ib_desc(evs) -> str:
-    st = sorted({e.data.get("status") for e in evs})
+    # async events and failed verbs calls carry no completion status (None): never sorted with the ints
+    st = sorted({e.data["status"] for e in evs if e.data.get("status") is not None})
+    other = sorted({e.data.get("async_event") or e.data.get("verbs")
+                    for e in evs if e.data.get("status") is None} - {None})
     peers = sorted({e.data["peer"] for e in evs if e.data.get("peer")})[:4]
-    s = (f"completion status {', '.join(map(str, st))}"
-         + (" (12 = transport retry counter exceeded)" if 12 in st else ""))
-    return s + (f" from peer(s) {', '.join(peers)}" if peers else "")
+    parts = ([f"completion status {', '.join(map(str, st))}" + (" (12 = transport retry counter exceeded)"
+                                                                 if 12 in st else "")] if st else [])
+    parts += [f"{'event' if len(other) == 1 else 'events'} {', '.join(other)[:200]}"] if other else []
+    return "; ".join(parts or ["an InfiniBand error"]) + (f" from peer(s) {', '.join(peers)}" if peers else "")
 
 
 def _dl_desc(evs) -> str:
