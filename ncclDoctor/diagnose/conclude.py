@@ -9,6 +9,7 @@ from __future__ import annotations
 from ncclDoctor.diagnose import rules as R
 from ncclDoctor.diagnose.load import Input
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, waiting
+from ncclDoctor.diagnose.signatures import R_DUP_GPU
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
 from ncclDoctor.rules.codes import log as L
@@ -194,7 +195,7 @@ def _transport(c: Collected) -> list[Finding]:
         out.append(L.INTERFACE.finding(
             "NCCL chose " + ", ".join(bad), evidence=[e.brief() for e in c.samples.get("transport", [])[:3]]
         ))
-    dup = [e for e in c.samples.get("nccl_error", []) if "Duplicate GPU" in (e.data.get("last_error") or "")]
+    dup = [e for e in c.samples.get("nccl_error", []) if R_DUP_GPU.search(e.data.get("last_error") or "")]
     if dup:
         out.append(L.DUPLICATE_GPU.finding(dup[0].data["last_error"][:200], evidence=[e.brief() for e in dup[:3]]))
     if c.settings:

@@ -154,7 +154,7 @@ class LineParser:
         g = S.R_GLOO_TIMEOUT.search(text)
         if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
-            ev.data.update(timeout_ms=int(g.group(1)), backend="gloo")
+            ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
             return ev
         d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
         if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps
@@ -278,7 +278,8 @@ class LineParser:
         if self.last_error is not None and lineno - self.last_error_line <= 4:
             return None  # the Last error text of the ncclInvalidUsage just parsed
         ev = self._context(lineno, text, "nccl_error")
-        ev.data.update(code="ncclInvalidUsage", last_error=m.group(0), duplicate_gpu=[int(m.group(1)), int(m.group(2))])
+        ev.data.update(code="ncclInvalidUsage", last_error=m.group(0),
+                       duplicate_gpu=[int(m.group(1)), int(m.group(2))] if m.group(1) else [])
         return ev
 
     def _shm(self, lineno: int, text: str) -> Event | None:
@@ -336,7 +337,7 @@ class LineParser:
     def _env(self, lineno: int, text: str) -> Event | None:
         m = S.R_ENV_DEPRECATED.search(text)
         pairs = [(m.group(1) or m.group(3), "1")] if m else S.R_ENV_ASSIGN.findall(text)
-        if not pairs or "set by environment" in text:
+        if not pairs or "set by environment" in text or "NCCL WARN" in text:  # a WARN's "Set NCCL_X=1 to ..." advice
             return None
         ev = self._context(lineno, text, "setting")
         ev.data["settings"] = pairs[:16]
