@@ -33,6 +33,7 @@ class LineParser:
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
         self.cf: dict[str, str] = {}
+        self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self.last_error: Event | None = None
         self.last_error_line = 0
         self.want_last_error = False
@@ -557,14 +558,26 @@ class LineParser:
                 self.cf_section, self._follow = None, 0
                 return True, None
             if t.endswith("]:") or t == "<NO_OTHER_FAILURES>":  # "[1]:" starts the next entry
-                self._follow = 7
+                self._follow, self.cf, self._cf_ev = 7, {}, None
                 return True, None
             self.cf_section, self.cf = None, {}
             return False, None
-        self.cf[m.group(1)] = m.group(2).strip()
+        field, value = m.group(1), m.group(2).strip()
         self._follow = 1
-        if m.group(1) != "traceback":
+        if field == "traceback" and self._cf_ev is not None and not self.cf:
+            # the entry was emitted at its error_file line (a paste may end there): add its traceback
+            ev, self._cf_ev = self._cf_ev, None
+            sig = S.R_SIGNAL.search(value)
+            ev.data.update(traceback=value[:200], signal=ev.data.get("signal") or (sig.group(1) if sig else None))
+            ev.text = (ev.text + f"; traceback={value}")[: S.TEXT_CAP]
             return True, None
+        self.cf[field] = value
+        if field not in ("traceback", "error_file"):
+            return True, None
+        return True, self._cf_event(lineno, keep=field == "error_file")
+
+    def _cf_event(self, lineno: int, keep: bool) -> Event:
+        """The summary entry read so far as one event; ``keep``: its traceback may still follow."""
         ev = Event("child_failed", f"{self.path}:{lineno}",
                    "; ".join(f"{k}={v}" for k, v in self.cf.items())[: S.TEXT_CAP])
         r = S.R_CF_RANK.match(self.cf.get("rank", ""))
@@ -578,5 +591,5 @@ class LineParser:
                        traceback=self.cf.get("traceback", "")[:200])
         t = self.cf.get("time", "")
         ev.ts = S.parse_timestamp(t) if t else None
-        self.cf = {}
-        return True, ev
+        self.cf, self._cf_ev = {}, ev if keep else None
+        return ev
