@@ -843,10 +843,31 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 # WARN texts NCCL prints at a normal teardown, as advice, or about its topology search in containers (init.cc/
-# linux.cc "Could not find real path of <sysfs device>": a virtual NIC), never a failure by themselves.
-_WARN_NOISE = re.compile(r"driver shutting down|Accept failed Resource temporarily unavailable|"
-                         r"Could not find real path|"
-                         r"NCCL_\w+ (?:is )?deprecated|\bignor(?:ed|ing)\b|[Ww]arning:")
+# linux.cc "Could not find real path of <sysfs device>": a virtual NIC), never a failure by themselves; also
+# what NCCL or a net plugin says about an optional library or plugin it did not find (it then uses its own
+# sockets: libibverbs absent on a node without IB, no libnccl-net.so) and a plugin's CPU-affinity/retry chatter.
+# (pattern, what an expert says of it in a "none" verdict; "" when it needs no word)
+_NOISE = (
+    (r"driver shutting down|Accept failed Resource temporarily unavailable|NCCL_\w+ (?:is )?deprecated|"
+     r"\bignor(?:ed|ing)\b|[Ww]arning:", ""),
+    (r"Could not find real path", "NCCL's 'Could not find real path' is harmless: a virtual device in its "
+     "topology search (a container or VM NIC)"),
+    (r"Failed to open libibverbs", "NCCL's 'Failed to open libibverbs' is harmless: no InfiniBand verbs library "
+     "on this node, so NCCL uses its sockets (install rdma-core only if the nodes have InfiniBand/RoCE)"),
+    (r"(?:Failed to open|could not find|No plugin found \(|Plugin load returned) ?\S*libnccl-net|"
+     r"NET/Plugin ?: (?:No plugin found|Plugin load|Failed to find)", "NCCL's 'no net plugin' line is harmless: "
+     "it uses its built-in transports"),
+    # the FastSocket plugin's rx-queue affinity loop: it goes on ("Connected after N retries")
+    (r"Cannot get incoming CPU|Maximum retry reached for (?:accept|connect)", "a net plugin's (FastSocket's) CPU-"
+     "affinity and retry warnings are harmless when it goes on to connect ('Connected after N retries')"),
+)
+_WARN_NOISE = re.compile("|".join(p for p, _ in _NOISE))
+
+
+def _noise_words(c: Collected) -> list[str]:
+    """What the harmless NCCL WARNs of the input are, for a "none" verdict."""
+    texts = [e.text for e in c.samples.get("nccl_warn", [])]
+    return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)]
 
 
 def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1028,14 +1049,20 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
             "the process-group destructor warning at exit is harmless: call dist.destroy_process_group() at the "
             "end of main to silence it"
         )
-    if c.kinds.get("benign"):
+    whats = {e.data.get("what") for e in c.samples.get("benign", [])}
+    if "IPv6 lookup warning" in whats:
         benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
+    if any(w and "driver shutting down" in w for w in whats):
+        benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
+                      "CUDA's teardown; call dist.destroy_process_group() before the process exits")
+    conf = "high" if benign else "low"  # NCCL's harmless WARNs say nothing of the failure the user may have seen
+    benign += _noise_words(c)
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
         ("; ".join(benign) + ". " if benign else "") + "If the job did fail, the failing lines are not in the "
         "input: give the logs of every rank (NCCL_DEBUG=WARN).",
-        "high" if benign else "low",
+        conf,
         [],
         _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
     )

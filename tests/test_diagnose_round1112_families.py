@@ -1,0 +1,64 @@
+"""The families rounds 11 and 12's blind scores missed (issue #14), each read from lines other than
+the corpus case's own: another rank, host, plugin or wording. Format strings are NCCL's, torch's and
+the plugins' (sources in each test); numbers, hosts and peers are made up."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose import diagnose
+
+
+def _verdict(tmp_path, text: str, name: str = "job.log") -> dict:
+    (tmp_path / name).write_text(text)
+    return diagnose([str(tmp_path / name)]).results["diagnose"]["verdict"]
+
+
+def test_torchrun_summary_pasted_up_to_its_error_file_line(tmp_path):
+    """torchrun's ChildFailedError summary (torch/distributed/elastic/multiprocessing/errors) cut
+    after ``error_file`` (no traceback field): the entry still names the rank and its -9."""
+    text = ("Root Cause (first observed failure):\n[0]:\n  time      : 2025-01-02_10:00:00\n  host      : node-a\n"
+            "  rank      : 3 (local_rank: 3)\n  exitcode  : -9 (pid: 4411)\n  error_file: <N/A>\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "host_oom", v
+    assert v["culprits"] == [3]
+
+
+def test_torchrun_summary_with_its_traceback_is_one_entry(tmp_path):
+    text = ("Root Cause (first observed failure):\n[0]:\n  time      : 2025-01-02_10:00:00\n  host      : node-a\n"
+            "  rank      : 5 (local_rank: 1)\n  exitcode  : -9 (pid: 4411)\n  error_file: <N/A>\n"
+            "  traceback : Signal 9 (SIGKILL) received by PID 4411\n")
+    (tmp_path / "job.log").write_text(text)
+    r = diagnose([str(tmp_path / "job.log")])
+    assert r.results["diagnose"]["verdict"]["culprits"] == [5]
+    assert "1 failed rank(s)" in " ".join(f.message for f in r.findings)
+
+
+def test_cuda_driver_shutting_down_at_exit_is_not_a_failure(tmp_path):
+    """torch's ProcessGroupNCCL.cpp "main process destroyed cuda before watchdog loop exited" and a
+    bare CUDA 'driver shutting down' (cudaErrorCudartUnloading) from another thread at exit."""
+    for line in ("[I1203 09:01:02.000001 ProcessGroupNCCL.cpp:1410] [PG 0 Rank 3] main process destroyed cuda "
+                 "before watchdog loop exited, terminating watchdog. (Watchdog caught exception: CUDA error: driver "
+                 "shutting down\n",
+                 "[rank1]: RuntimeError: CUDA error: driver shutting down\n"):
+        v = _verdict(tmp_path, line)
+        assert v["cause"] == "none", (line, v)
+
+
+def test_harmless_nccl_warns_are_not_the_verdict(tmp_path):
+    """misc/ibvwrap.cc "Failed to open libibverbs.so[.1]" (2.1x: "Failed to open libibverbs.so"), the net
+    plugin loader's "NET/Plugin : Plugin load returned ... : libnccl-net.so: cannot open shared object file",
+    the FastSocket plugin's affinity/retry warnings (net_fastsocket.cc)."""
+    lines = ("nodeb:1201:1201 [5] misc/ibvwrap.cc:106 NCCL WARN Failed to open libibverbs.so\n",
+             "nodeb:1201:1201 [5] NCCL WARN NET/Plugin : Plugin load returned 2 : libnccl-net.so: cannot open "
+             "shared object file: No such file or directory.\n",
+             "gke-n2:77:90 [1] net_fastsocket.cc:700 NCCL WARN Maximum retry reached for connect 7.\n"
+             "gke-n2:77:90 [1] net_fastsocket.cc:652 NCCL WARN Cannot get incoming CPU.\n")
+    for text in lines:
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "none", (text, v)
+        assert "harmless" in v["fix"]
+
+
+def test_a_real_warn_beside_a_harmless_one_still_decides(tmp_path):
+    text = ("nodeb:1201:1201 [5] misc/ibvwrap.cc:106 NCCL WARN Failed to open libibverbs.so\n"
+            "nodeb:1201:1290 [5] misc/foo.cc:12 NCCL WARN Proxy thread lost its peer unexpectedly\n")
+    assert _verdict(tmp_path, text)["cause"] != "none"
