@@ -62,3 +62,28 @@ def test_a_real_warn_beside_a_harmless_one_still_decides(tmp_path):
     text = ("nodeb:1201:1201 [5] misc/ibvwrap.cc:106 NCCL WARN Failed to open libibverbs.so\n"
             "nodeb:1201:1290 [5] misc/foo.cc:12 NCCL WARN Proxy thread lost its peer unexpectedly\n")
     assert _verdict(tmp_path, text)["cause"] != "none"
+
+
+def test_graph_file_set_by_the_environment_is_the_setting_to_unset(tmp_path):
+    """NCCL's env log "%s set by environment to %s" (misc/param.cc; nccl.conf's values are put in the
+    environment first), and a shell export of it: a forced ring/tree graph file."""
+    for line in ("gpu-7:811:811 [3] NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/vendor/ndv5/graph.xml\n",
+                 "export NCCL_GRAPH_FILE=/opt/vendor/ndv5/graph.xml\n"):
+        v = _verdict(tmp_path, line)
+        assert v["cause"] == "config", (line, v)
+        assert "NCCL_GRAPH_FILE" in v["fix"] and "unset" in v["fix"]
+
+
+def test_graph_dump_file_alone_is_not_a_cause(tmp_path):
+    v = _verdict(tmp_path, "gpu-7:811:811 [3] NCCL INFO NCCL_GRAPH_DUMP_FILE set by environment to /tmp/g.xml\n")
+    assert v["cause"] != "config"
+
+
+def test_a_ring_that_does_not_close_is_the_ranks_disagreeing_on_the_topology(tmp_path):
+    """graph/rings.cc: "Error : ring %d does not loop back to start (%d != %d)" and "ring %d does not
+    contain rank %d"."""
+    for line in ("n1:5:9 [2] graph/rings.cc:40 NCCL WARN Error : ring 3 does not loop back to start (9 != 2)\n",
+                 "n1:5:9 [2] graph/rings.cc:44 NCCL WARN Error : ring 1 does not contain rank 11\n"):
+        v = _verdict(tmp_path, line)
+        assert v["cause"] == "nccl_internal", (line, v)
+        assert "NCCL_HOSTID" in v["fix"] and "topology" in v["fix"]

@@ -80,6 +80,19 @@ FAMILIES = (
         "Run one torch/NCCL build on every node (python -c 'import torch; print(torch.cuda.nccl.version())'); "
         "compare the NICs per node (ibstat, ibv_devinfo) and drain a node with a missing one."),
     Family(
+        # graph/rings.cc "Error : ring %d does not loop back to start (%d != %d)", "Error : ring %d does not contain
+        # rank %d"; graph/trees.cc and connect.cc's ring/tree checks: the ranks' views of the topology disagree
+        "graph_inconsistent", "nccl_internal",
+        re.compile(r"ring \d+ does not (?:loop back|contain rank)|(?:ring|tree) \d+ .*(?:inconsistent|mismatch)"),
+        "the ranks disagree about the topology NCCL built its rings/trees from: which ranks share a host (two "
+        "containers with one host identity, NCCL_HOSTID set alike or inconsistently) or a different topology/graph "
+        "file per node",
+        "Unset NCCL_HOSTID (or make it unique per node) and NCCL_TOPO_FILE/NCCL_GRAPH_FILE unless made for these "
+        "nodes; give every node's container its own hostname; compare the ring lines of NCCL_DEBUG=INFO "
+        "NCCL_DEBUG_SUBSYS=INIT,GRAPH across ranks to see where the topology differs. With clean settings it is "
+        "NCCL's own topology detection (2.19 read uninitialised PCI link speeds, fixed in 2.20): upgrade NCCL and "
+        "run one NCCL version on every node."),
+    Family(
         "settings", "config",
         re.compile(r"Invalid NCCL_\w+|No algorithm/protocol available|NCCL_\w+=\S* is (?:out of range|being ignored)|"
                    r"please use format|No valid \S+ pair found|"

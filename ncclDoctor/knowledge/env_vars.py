@@ -134,6 +134,14 @@ TABLE: tuple[EnvVar, ...] = (
     _V("NCCL_TOPO_FILE", "nccl", "XML topology file to load.",
        "/var/run/nvidia-topologyd/virtualTopology.xml if present", kind="path"),
     _V("NCCL_TOPO_DUMP_FILE", "nccl", "Dump the detected topology to this XML file.", None, kind="path"),
+    # graph/search.cc reads it (ncclTopoGetGraphFromXml, with NCCL_GRAPH_DUMP_FILE its counterpart): it replaces
+    # NCCL's own ring/tree search; vendor images set it for one VM type in /etc/nccl.conf
+    _V("NCCL_GRAPH_FILE", "nccl", "Load the ring/tree graphs from this XML file instead of searching them "
+       "(undocumented).", None, kind="path", debug_only=True, debug_severity="warning",
+       risk="A graph file written for another machine (a VM image's graph.xml for another VM type) makes init "
+       "fail or every collective slow: unset it (also in /etc/nccl.conf) unless it was made for these nodes."),
+    _V("NCCL_GRAPH_DUMP_FILE", "nccl", "Dump the searched ring/tree graphs to this XML file (undocumented).", None,
+       kind="path"),
     _V("NCCL_CONF_FILE", "nccl",
        "NCCL configuration file, read instead of ~/.nccl.conf (/etc/nccl.conf is read as well).", None, kind="path"),
     _V("NCCL_SET_THREAD_NAME", "nccl", "Name NCCL's threads.", "0", kind="bool", valid=_B),
