@@ -87,3 +87,43 @@ def test_a_ring_that_does_not_close_is_the_ranks_disagreeing_on_the_topology(tmp
         v = _verdict(tmp_path, line)
         assert v["cause"] == "nccl_internal", (line, v)
         assert "NCCL_HOSTID" in v["fix"] and "topology" in v["fix"]
+
+
+def test_a_timeout_of_a_few_milliseconds_is_the_setting(tmp_path):
+    """torch 2.x ProcessGroupNCCL.cpp's watchdog text with Timeout(ms)=5 on a later collective."""
+    line = ("[rank0]:[E1002 11:00:00.100 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=57, OpType=BROADCAST, NumelIn=4096, NumelOut=4096, Timeout(ms)=5) ran for 41 "
+            "milliseconds before timing out.\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "config", v
+    assert v["culprits"] == [] and "timeout" in v["fix"]
+
+
+def test_a_default_timeout_is_not_the_setting(tmp_path):
+    line = ("[rank0]:[E1002 11:00:00.100 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=57, OpType=BROADCAST, NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran for "
+            "600004 milliseconds before timing out.\n")
+    assert _verdict(tmp_path, line)["cause"] != "config"
+
+
+_STUCK = ("[rank4]:[E1002 {t} ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 4] ProcessGroupNCCL's "
+          "watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives. This "
+          "typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog, and could be "
+          "triggered by another thread holding the GIL inside a CUDA api (for example, CudaEventDestroy), or other "
+          "deadlock-prone behaviors.\n")
+_TIMEOUT = ("[rank1]:[E1002 {t} ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: "
+            "WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
+            "600031 milliseconds before timing out.\n")
+
+
+def test_a_stuck_watchdog_after_a_normal_timeout_is_its_aftermath(tmp_path):
+    """The heartbeat monitor's "watchdog got stuck" (ProcessGroupNCCL.cpp) eight minutes after another
+    rank's normal timeout, pasted first: the abort hung, the collective is the hang."""
+    v = _verdict(tmp_path, _STUCK.format(t="11:18:00.000") + _TIMEOUT.format(t="11:10:00.000"))
+    assert v["cause"] != "watchdog_blocked", v
+
+
+def test_a_stuck_watchdog_alone_or_first_is_still_blocked(tmp_path):
+    assert _verdict(tmp_path, _STUCK.format(t="11:18:00.000"))["cause"] == "watchdog_blocked"
+    v = _verdict(tmp_path, _STUCK.format(t="11:00:00.000") + _TIMEOUT.format(t="11:10:00.000"))
+    assert v["cause"] == "watchdog_blocked", v

@@ -694,11 +694,45 @@ def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+# torch's collective timeouts default to 10 min (NCCL) / 30 min; under 10 s no collective of a real step fits
+_TINY_TIMEOUT_MS = 10_000
+
+
+def _tiny_timeout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A watchdog timeout whose Timeout(ms) is a few seconds or less: the setting, not a hang, made
+    it fire (a timeout passed in ms where seconds were meant, or set tiny to test the knob)."""
+    evs = [e for e in c.samples.get("watchdog_timeout", [])
+           if e.data.get("timeout_ms") is not None and e.data["timeout_ms"] < _TINY_TIMEOUT_MS]
+    if not evs:
+        return None
+    ms = min(e.data["timeout_ms"] for e in evs)
+    return Verdict(
+        "config",
+        f"the collective timeout is {ms} ms (Timeout(ms)={ms}): far shorter than any real collective waits for its "
+        "peers, so the watchdog fired on a normal collective; nothing shows a rank at fault",
+        "Set a sane timeout (minutes): init_process_group(timeout=timedelta(minutes=10)) or the launcher's/"
+        "framework's timeout knob (check it is not read as milliseconds where seconds were meant); rerun.",
+        "high", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def _timed_out_before(c: Collected, hb: list[Event]) -> bool:
+    """A collective timed out normally (its ``ran for`` within a quarter of its timeout: the watchdog
+    ran on time) no later than the heartbeat monitor's "watchdog got stuck": aborting the timed-out
+    communicator is what blocked the watchdog, so the hang's cause is the collective, not the thread."""
+    normal = [e for e in c.samples.get("watchdog_timeout", [])
+              if e.data.get("timeout_ms") and e.data.get("ran_for_ms") is not None
+              and e.data["ran_for_ms"] <= 1.25 * e.data["timeout_ms"]]
+    first_hb = min((e.ts for e in hb if e.ts is not None), default=None)
+    return any(e.ts is None or first_hb is None or e.ts <= first_hb for e in normal)
+
+
 def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     k = _first(ks, "watchdog_blocked")
     hb = c.samples.get("heartbeat", [])
     if k is None and not hb:
         return None
+    if k is None and _timed_out_before(c, hb):
+        return None  # the heartbeat's "stuck" is the aftermath: the abort after a timeout hung the watchdog
     msg = (
         k.message
         if k
@@ -1229,7 +1263,8 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _killed, _dataloader, _no_nccl, _desync_report, _monitored, _uniqueid, _direct_hang,
+    _gpu_oom, _cuda, _killed, _dataloader, _no_nccl, _tiny_timeout, _desync_report, _monitored, _uniqueid,
+    _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
     _warn_family, _nccl_other,
     _signal, _timeouts, _exited,
