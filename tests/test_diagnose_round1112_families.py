@@ -127,3 +127,13 @@ def test_a_stuck_watchdog_alone_or_first_is_still_blocked(tmp_path):
     assert _verdict(tmp_path, _STUCK.format(t="11:18:00.000"))["cause"] == "watchdog_blocked"
     v = _verdict(tmp_path, _STUCK.format(t="11:00:00.000") + _TIMEOUT.format(t="11:10:00.000"))
     assert v["cause"] == "watchdog_blocked", v
+
+
+def test_store_port_permission_denied(tmp_path):
+    """TCPStore's socket.cpp "The server socket has failed to bind to %s (errno: %d - %s)", IPv4 and a
+    launcher's prefix; the line has no other trigger word than its errno."""
+    line = ("[rank0]: torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
+            "address. The server socket has failed to bind to 0.0.0.0:80 (errno: 13 - Permission denied).\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "store_rendezvous", v
+    assert "master_port" in v["fix"] and "below 1024" in v["summary"]

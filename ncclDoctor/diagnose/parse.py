@@ -428,6 +428,9 @@ class LineParser:
             ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))
         b = S.R_BIND_PORT.search(text)
         ev.data["in_use"] = int(b.group(1)) if b else (0 if "Address already in use" in text else None)
+        d = S.R_BIND_DENIED.search(text)
+        if d:
+            ev.data["bind_denied"] = int(d.group(1))
         return ev
 
     def _socket(self, lineno: int, text: str) -> Event | None:
@@ -574,6 +577,7 @@ class LineParser:
             sig = S.R_SIGNAL.search(value)
             ev.data.update(traceback=value[:200], signal=ev.data.get("signal") or (sig.group(1) if sig else None))
             ev.text = (ev.text + f"; traceback={value}")[: S.TEXT_CAP]
+            ev.where = f"{self.path}:{lineno}"  # the entry ends at its traceback line
             return True, None
         self.cf[field] = value
         if field not in ("traceback", "error_file"):

@@ -209,7 +209,10 @@ R_UNIQUEID = re.compile(r"\[(\d{1,7})\] is setting up NCCL communicator and retr
 R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server shutdown or crash|"
                           r"TCPStore server has shut down too early")
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
+# TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
+# reserved one)
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
+R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"

@@ -611,6 +611,16 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "finished or failed on another node, or a previous run with the same --rdzv-id closed it",
             "Start the job again with a new --rdzv-id (or restart every node together); if another node failed "
             "first, its log holds the cause.", "high", [], _samples(c, "store_timeout"))
+    denied = next((e.data["bind_denied"] for e in evs if e.data.get("bind_denied") is not None), None)
+    if denied is not None:
+        return Verdict(
+            "store_rendezvous",
+            f"the store could not listen on port {denied}: permission denied (errno 13)"
+            + (" — a port below 1024 needs root" if denied < 1024 else " — the port is reserved or blocked here")
+            + "; no rank is at fault",
+            "Choose a free port above 1024 for the store: torchrun --master_port N (MASTER_PORT=N, master_port in "
+            "the launcher's config); `ss -ltnp | grep PORT` shows whether it is also taken.",
+            "high", [], _samples(c, "store_timeout"))
     if in_use is not None:
         port = f"port {in_use}" if in_use else "the store's port"
         return Verdict(
