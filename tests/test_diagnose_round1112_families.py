@@ -137,3 +137,47 @@ def test_store_port_permission_denied(tmp_path):
     v = _verdict(tmp_path, line)
     assert v["cause"] == "store_rendezvous", v
     assert "master_port" in v["fix"] and "below 1024" in v["summary"]
+
+
+def test_a_quoted_wrapped_piece_that_starts_with_a_bracket_is_still_its_rest(tmp_path):
+    """Wrapped at 80 columns, then Markdown-quoted: the cut fell just before the '>' closing '<port>',
+    so the piece reads '> > with status=...' (the quote, then the line's own '>')."""
+    head = ":91:95 [1] NCCL WARN NET/IB: Got completion from peer 10.2.0.9<41234"
+    head = "node" + "n" * (76 - len(head)) + head
+    assert len(head) == 80
+    rest = "> with status=12 opcode=0 len=0 vendor err 129 (Send) hca mlx5_1"
+    v = _verdict(tmp_path, f"> {head}\n> {rest}\n")
+    assert v["cause"] == "ib_fabric", v
+    assert "IBV_WC_RETRY_EXC_ERR" in v["summary"], v  # status 12: the piece after the cut was joined
+
+
+def test_two_hosts_bootstrapping_on_one_address_are_containers_behind_nat(tmp_path):
+    """NCCL's "Bootstrap : Using [0]eth0:%s<0>" on two hosts with the same address (here a user-defined
+    bridge's 10.88.0.5, not docker0's 172.17/16)."""
+    text = ("cont-a:101:101 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.5<0>\n"
+            "cont-b:202:202 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.5<0>\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup", v
+    assert "--network=host" in v["summary"] and "NCCL_SOCKET_IFNAME" in v["fix"]
+
+
+def test_one_host_on_its_own_address_is_not_a_network_verdict(tmp_path):
+    text = ("cont-a:101:101 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.5<0>\n"
+            "cont-b:202:202 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.6<0>\n")
+    assert _verdict(tmp_path, text)["cause"] != "network_setup"
+
+
+def test_bootstrap_on_an_ipv6_link_local_address_without_an_index(tmp_path):
+    """NCCL 2.2x prints "Bootstrap : Using ib0:fe80::...%ib0<0>" without the "[0]" of older versions."""
+    v = _verdict(tmp_path, "g1:55:55 [0] NCCL INFO Bootstrap : Using ib1:fe80::1e34:da03:7b:9c10%ib1<0>\n")
+    assert v["cause"] == "network_setup", v
+    assert "link-local" in v["summary"]
+
+
+def test_a_socket_interface_list_one_a_line_names_the_bridges(tmp_path):
+    """NCCL_DEBUG=INFO's NET/Socket list as a paste shows it: the header line, then one interface a line."""
+    text = ("INFO NET/Socket : Using\n[0]eth2:10.0.3.4<0>\n[1]docker0:172.17.0.1<0>\n"
+            "[2]vethab12cd3:fe80::18ab:22ff:fe01:9a9a%vethab12cd3<0>\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup", v
+    assert "docker0" in v["summary"] and "eth2" not in v["summary"]

@@ -250,11 +250,14 @@ def _continues(x: str, y: str) -> bool:
     """Whether y can be the rest of x cut at a column: not a separator line cut, not a line that
     starts like a new one (``_NEW_LINE``, or a launcher prefix), not one that starts like x.
     A wrapped paste quoted afterwards has the same ``> `` on every piece: compared without it."""
-    (qx, x), (qy, y) = _unquote(x), _unquote(y)
-    if qx != qy:
+    qx, x = _unquote(x)
+    if (qx and not y.startswith(qx)) or (not qx and _unquote(y)[0]):
         return False
+    y = y[len(qx):]  # only x's own quote: the rest may itself start with ">" (the end of "<38081>")
     if not y.strip() or _rule(x) or _rule(y):  # the end of the text; "=====" / "-----" rules (torchrun's summary)
         return False
+    if y.startswith(">") and x.count("<") > x.count(">"):
+        return True  # the cut fell inside "<port>": y closes x's bracket (not a quote of its own)
     if _NEW_LINE.match(y) or strip_prefixes(y) != y:
         return False
     return re.sub(r"\d+", "", x)[:16] != re.sub(r"\d+", "", y)[:16]
@@ -285,8 +288,9 @@ def unwrap(text: str, width: int) -> str:
     out, parts = [], []
     for line in text.split("\n"):
         bare = line.rstrip("\r")
-        if parts and _unquote(bare)[0] == _unquote(parts[0])[0]:  # a quoted piece: its rest, without the "> "
-            bare = bare[len(_unquote(bare)[0]):]
+        q = _unquote(parts[0])[0] if parts else ""
+        if q and bare.startswith(q):  # a quoted piece: its rest, without the first piece's "> " (the rest
+            bare = bare[len(q):]  # may itself start with ">", as the end of "<38081>" cut at the column)
         parts.append(bare)
         if len(line.rstrip("\r")) == width:
             continue

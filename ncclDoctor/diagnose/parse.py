@@ -34,6 +34,7 @@ class LineParser:
         self.cf_section: str | None = None
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
+        self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
         self.last_error: Event | None = None
         self.last_error_line = 0
         self.want_last_error = False
@@ -87,6 +88,17 @@ class LineParser:
             handled, ev = self._child_failed(lineno, body)
             if handled:
                 return ev
+        if self._iface_list:
+            m = S.R_IFACE_LINE.match(body)
+            if m:  # one line of a NET/Socket interface list
+                self._follow = 2
+                ev = self._context(lineno, text, "transport")
+                ev.data["interfaces"] = [(m.group(1), m.group(2))]
+                return ev
+            self._iface_list = False
+        if "NET/Socket" in text and S.R_IFACE_LIST.search(text):  # the interfaces follow, one a line
+            self._iface_list, self._follow = True, 2
+            return None
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
             self._follow = 6
         elif len(text) >= 100 and text.rstrip()[-1:].isalnum() or text.rstrip().endswith("'"):

@@ -271,8 +271,12 @@ R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|faile
 # NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,
 # 3 internal, 5 invalid usage, 6 remote error); the first file names the failing layer.
 R_RETCODE = re.compile(r"(?:NCCL )?INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
-R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket) ?: ?Using (\[\d+\][^\n]{1,400})")
-R_IFACE = re.compile(r"\[\d+\]([\w.\-]+):([^<\s]+)<")
+# "Bootstrap : Using [0]eth0:10.1.2.3<0>" (the index is gone in 2.2x: "Using ib0:fe80::1%ib0<0>"); NCCL_DEBUG's
+# NET/Socket list may be printed one interface a line after a bare "NET/Socket : Using" (R_IFACE_LINE)
+R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket) ?: ?Using ((?:\[\d+\])?[\w.\-]+:[^\n]{1,400})")
+R_IFACE = re.compile(r"(?:\[\d+\]|^|\s)([\w.\-]+):([^<\s]+)<")
+R_IFACE_LIST = re.compile(r"NET/Socket ?: ?Using\s*$")
+R_IFACE_LINE = re.compile(r"^\s*\[\d+\]([\w.\-]+):([^<\s]+)<\d+>\s*$")
 # The agent's "Received 15 death signal" (Python 3.11+ prints the number; 3.8-3.10 "Signals.SIGTERM") and
 # torch.distributed.elastic.multiprocessing.api's "SignalException: Process 27541 got signal: 15".
 R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death signal|"

@@ -94,6 +94,7 @@ class Collected:
     dropped_ranks: int = 0
     retcodes: Counter = field(default_factory=Counter)  # (file, NCCL return code) -> lines
     interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
+    iface_hosts: dict[str, set[str]] = field(default_factory=dict)  # an address NCCL uses -> the hosts using it
     files_ranks: dict[str, set[int]] = field(default_factory=dict)  # log file -> ranks its lines name (first 64 files)
     fr_analysis: list[Event] = field(default_factory=list)  # torch fr_trace analyzer verdict blocks (first 32)
     # traceback last lines ("RuntimeError: ..."), kept apart from the families: quoted for a rank
@@ -192,6 +193,10 @@ class Collected:
         for name, addr in d.get("interfaces", []):
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(name, addr)
+            if ev.host and (addr in self.iface_hosts or len(self.iface_hosts) < 16):
+                hs = self.iface_hosts.setdefault(addr, set())
+                if len(hs) < 4:
+                    hs.add(ev.host)
         if d.get("nranks") and len(self.world) < 64:
             self.world.append((int(d["nranks"]), f"NCCL's 'nranks' at {ev.where}"))
 
@@ -248,6 +253,9 @@ class Collected:
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)
+        for a, hs in o.iface_hosts.items():
+            if a in self.iface_hosts or len(self.iface_hosts) < 16:
+                self.iface_hosts.setdefault(a, set()).update(list(hs)[:4])
         for k, rs in o.files_ranks.items():
             if k in self.files_ranks or len(self.files_ranks) < MAX_KEYS:
                 self.files_ranks.setdefault(k, set()).update(list(rs)[:4])

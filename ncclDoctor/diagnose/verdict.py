@@ -494,6 +494,12 @@ def bad_interfaces(c: Collected) -> list[str]:
     ]
 
 
+def shared_addresses(c: Collected) -> list[tuple[str, set[str]]]:
+    """Addresses NCCL bootstraps on that two hosts both print: containers on bridge networks (Docker's
+    172.17.0.2 on every node) advertise an address no other node can reach. Loopback is bad_interfaces'."""
+    return sorted((a, hs) for a, hs in c.iface_hosts.items() if len(hs) > 1 and not a.startswith("127."))
+
+
 def hosts(c: Collected) -> set[str]:
     return {h for st in c.ranks.values() for h in st.hosts}
 
@@ -510,7 +516,8 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
     setup = [k for k in ks if k.kind == "connection_setup"]
     bad = bad_interfaces(c)
-    if not (connect or gloo or boot or setup or bad):
+    shared = shared_addresses(c)
+    if not (connect or gloo or boot or setup or bad or shared):
         return None
     seen = []
     if connect:
@@ -528,9 +535,17 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         seen.append(setup[0].message)
     if bad:
         seen.append(
-            "NCCL chose interface(s) " + ", ".join(bad) + " (loopback, link-local or virtual: not reachable from "
+            "NCCL chose interface(s) " + ", ".join(bad[:4]) + (f" and {len(bad) - 4} more" if len(bad) > 4 else "")
+            + " (loopback, link-local or virtual: not reachable from "
             "other nodes)"
         )
+    if shared:
+        a, hs = shared[0]
+        seen.append(f"hosts {', '.join(sorted(hs)[:3])} all use the address {a}"
+                    + (" (Docker's default bridge, 172.17.0.0/16)" if a.startswith("172.17.") else "")
+                    + ": each container sits behind its own NAT with the same private address, so no other node can "
+                    "reach the address it advertises; run the containers with host networking (--network=host) and "
+                    "set NCCL_SOCKET_IFNAME to the routable host interface")
     bridge = sorted({str(e.data.get("peer")) for e in connect + gloo
                      if str(e.data.get("peer", "")).startswith("172.17.")})
     if bridge:
@@ -704,8 +719,8 @@ def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
-# torch's collective timeouts default to 10 min (NCCL) / 30 min; under 10 s no collective of a real step fits
-_TINY_TIMEOUT_MS = 10_000
+# torch's collective timeouts default to 10 min (NCCL) / 30 min; under a second no collective of a step is sure to fit
+_TINY_TIMEOUT_MS = 1_000
 
 
 def _tiny_timeout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -725,6 +740,10 @@ def _tiny_timeout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
+# c10's log prefix "[E626 05:14:36.393067540 ProcessGroupNCCL.cpp:1743]": the month is not zero-padded
+_TORCH_TS = re.compile(r"\[[EIWF](\d{1,2}?)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
+
+
 def _timed_out_before(c: Collected, hb: list[Event]) -> bool:
     """A collective timed out normally (its ``ran for`` within a quarter of its timeout: the watchdog
     ran on time) no later than the heartbeat monitor's "watchdog got stuck": aborting the timed-out
@@ -732,6 +751,16 @@ def _timed_out_before(c: Collected, hb: list[Event]) -> bool:
     normal = [e for e in c.samples.get("watchdog_timeout", [])
               if e.data.get("timeout_ms") and e.data.get("ran_for_ms") is not None
               and e.data["ran_for_ms"] <= 1.25 * e.data["timeout_ms"]]
+    def own(e: Event) -> float | None:  # torch's own clock when both lines have it (a collector's may differ)
+        g = _TORCH_TS.search(e.text)
+        if not g:
+            return None
+        mo, d, h, mi, sec, frac = g.groups()
+        return (((int(mo) * 31 + int(d)) * 24 + int(h)) * 60 + int(mi)) * 60 + int(sec) + float("0." + (frac or "0"))
+
+    pairs = [(own(t), own(h)) for t in normal for h in hb]
+    if pairs and all(a is not None and b is not None for a, b in pairs):
+        return any(a <= b for a, b in pairs)
     first_hb = min((e.ts for e in hb if e.ts is not None), default=None)
     return any(e.ts is None or first_hb is None or e.ts <= first_hb for e in normal)
 
