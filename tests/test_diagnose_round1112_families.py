@@ -181,3 +181,35 @@ def test_a_socket_interface_list_one_a_line_names_the_bridges(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "network_setup", v
     assert "docker0" in v["summary"] and "eth2" not in v["summary"]
+
+
+def test_a_crash_inside_libnccl_is_nccls(tmp_path):
+    """UCX's crash handler (ucs/debug/debug.c: "Caught signal %d (%s)" and "==== backtrace (tid: %d) ====")
+    with the first frames past it in libnccl.so: a SIGBUS this time, another install path."""
+    text = ("[gpu-12:4401:0:4490] Caught signal 7 (Bus error: nonexistent physical address)\n"
+            "==== backtrace (tid:   4490) ====\n"
+            " 0  /opt/hpcx/ucx/lib/libucs.so.0(ucs_handle_error+0x2e4) [0x7f00c925c274]\n"
+            " 1  /opt/hpcx/ucx/lib/libucs.so.0(+0x2d44c) [0x7f00c925c44c]\n"
+            " 2  /usr/local/lib/python3.10/dist-packages/nvidia/nccl/lib/libnccl.so.2(+0x1a0057) [0x7f00c18c1057]\n"
+            " 3  /usr/lib/x86_64-linux-gnu/libc.so.6(+0x94ac3) [0x7f00c151e144]\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal", v
+    assert v["culprits"] == [] and "NCCL_RAS_ENABLE" in v["fix"]
+
+
+def test_a_crash_in_the_application_is_not_nccls(tmp_path):
+    text = ("[gpu-12:4401:0:4490] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x8)\n"
+            "==== backtrace (tid:   4490) ====\n"
+            " 0  /opt/hpcx/ucx/lib/libucs.so.0(ucs_handle_error+0x2e4) [0x7f00c925c274]\n"
+            " 1  /usr/local/lib/python3.10/dist-packages/torch/lib/libtorch_cuda.so(+0x1a0057) [0x7f00c18c1057]\n"
+            " 2  /usr/local/lib/python3.10/dist-packages/nvidia/nccl/lib/libnccl.so.2(+0x1a0057) [0x7f00c18c1057]\n")
+    assert _verdict(tmp_path, text)["cause"] != "nccl_internal"
+
+
+def test_a_cuda_graph_capture_failure_names_cuda_graphs(tmp_path):
+    """NCCL's strongstream.cc CUDACHECK: "Cuda failure '%s'" with cudaErrorStreamCaptureInvalidated's text."""
+    line = ("h:1:2 [1] misc/strongstream.cc:409 NCCL WARN Cuda failure 'operation not permitted when stream is "
+            "capturing'\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "cuda_error", v
+    assert "CUDA graph" in v["fix"] or "cuda graph" in v["fix"].lower()

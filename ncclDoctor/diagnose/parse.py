@@ -35,6 +35,7 @@ class LineParser:
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
+        self._crash: Event | None = None  # a native crash report whose backtrace frames follow
         self.last_error: Event | None = None
         self.last_error_line = 0
         self.want_last_error = False
@@ -88,6 +89,14 @@ class LineParser:
             handled, ev = self._child_failed(lineno, body)
             if handled:
                 return ev
+        if self._crash is not None:
+            f = S.R_FRAME.match(body)
+            if f or "backtrace" in body:  # the crash handler's frames: which library crashed
+                if f and len(self._crash.data["libs"]) < 16:
+                    self._crash.data["libs"].append(f.group(1))
+                self._follow = 2
+                return None
+            self._crash = None
         if self._iface_list:
             m = S.R_IFACE_LINE.match(body)
             if m:  # one line of a NET/Socket interface list
@@ -331,6 +340,12 @@ class LineParser:
         return ev
 
     def _signal(self, lineno: int, text: str) -> Event | None:
+        k = S.R_CAUGHT_SIGNAL.search(text)
+        if k:
+            ev = self._context(lineno, text, "crash")
+            ev.data.update(signal=int(k.group(1)), what=k.group(2).strip(), libs=[])
+            self._crash, self._follow = ev, 2
+            return ev
         m = S.R_DEATH_SIGNAL.search(text)
         c = None if m else S.R_CLOSING.search(text)
         if not m and not c:

@@ -170,6 +170,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     xids = sorted({e.data["xid"] for e in evs if e.data.get("xid") is not None})
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
+    elif "during capture" in text or "stream capture" in text or "stream is capturing" in text:
+        what, fix = (  # cudaErrorStreamCapture*: "operation failed due to a previous error during capture", ...
+            "a CUDA stream-capture error ('... during capture'): a collective was issued while a CUDA graph was being "
+            "captured and the capture had already failed (or the operation is not allowed in a capture), which "
+            "poisons the communicator",
+            "Run without CUDA graphs to confirm (eager mode: the framework's disable_cuda_graphs / --enforce-eager / "
+            "torch.compile mode without cudagraphs); then capture only after NCCL's warm-up collectives, keep "
+            "TORCH_NCCL_ASYNC_ERROR_HANDLING on, and use a NCCL/torch that supports collectives in graph capture.",
+        )
     elif "999" in text or "unknown error" in text:
         what, fix = (
             "'Cuda failure 999 unknown error': the CUDA driver/GPU is in a bad state",
@@ -273,6 +282,29 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         _samples(c, "cuda_oom"),
     )
+
+
+# frames of the crash handler itself (UCX's, libc's signal trampoline), before the library that crashed
+_HANDLER_LIBS = ("libucs.so", "libc.so", "libpthread.so", "libSegFault.so", "libunwind.so", "libbacktrace.so")
+
+
+def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A native crash (SIGSEGV, SIGBUS) whose first frame past the crash handler is in libnccl.so:
+    NCCL's own threads crashed (its proxy, RAS or net threads), not a rank's code or the network."""
+    evs = [e for e in c.samples.get("crash", [])
+           if next((x for x in e.data.get("libs", []) if x not in _HANDLER_LIBS), None) == "libnccl.so"]
+    if not evs:
+        return None
+    e = evs[0]
+    return Verdict(
+        "nccl_internal",
+        f"a process crashed with signal {e.data['signal']} ({e.data['what']}) inside libnccl.so (the first frames "
+        "past the crash handler are NCCL's): a bug in NCCL, not in a rank's code or the network; the lines do not "
+        "say which rank",
+        "Upgrade NCCL (check its release notes and NVIDIA/nccl issues for the version); symbolise the frames "
+        "(addr2line -e libnccl.so OFFSET, or a debug build) to see the subsystem: in NCCL's RAS thread (ras*, 2.24+) "
+        "NCCL_RAS_ENABLE=0 bypasses it, in the proxy/net threads compare NCCL_NET / the net plugin version.",
+        "medium", [], [x.brief() for x in evs[:3]])
 
 
 def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1302,7 +1334,7 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _killed, _dataloader, _no_nccl, _tiny_timeout, _desync_report, _monitored, _uniqueid,
+    _gpu_oom, _cuda, _nccl_crash, _killed, _dataloader, _no_nccl, _tiny_timeout, _desync_report, _monitored, _uniqueid,
     _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
     _warn_family, _nccl_other,
