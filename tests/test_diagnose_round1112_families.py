@@ -213,3 +213,20 @@ def test_a_cuda_graph_capture_failure_names_cuda_graphs(tmp_path):
     v = _verdict(tmp_path, line)
     assert v["cause"] == "cuda_error", v
     assert "CUDA graph" in v["fix"] or "cuda graph" in v["fix"].lower()
+
+
+def test_a_log_holding_a_ras_report_still_has_its_own_lines_read(tmp_path):
+    """ncclras's text report (its "Communicators..." table, NCCL 2.24+) pasted in the same file as the
+    job's own watchdog lines: the report says RUNNING/OK, the timeout is still the job's failure."""
+    text = ("NCCL version 2.27.3 compiled with CUDA 12.8\n\nJob summary\n===========\n\n"
+            "  Nodes  Processes         GPUs  Processes     GPUs\n(total)   per node  per process    (total)  (total)\n"
+            "      2          4            1          8        8\n\n"
+            "Communicators... (0.00s)\n=============\n\n"
+            "Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors\n"
+            "    #  in group  per comm  per node  per comm  in group\n"
+            "    0         1         2         4         8         8   RUNNING      OK\n\n"
+            "[rank5]:[E1002 11:00:00.100 ProcessGroupNCCL.cpp:632] [Rank 5] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=7710, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran "
+            "for 600009 milliseconds before timing out.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "none", v
