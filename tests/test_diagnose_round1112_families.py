@@ -230,3 +230,32 @@ def test_a_log_holding_a_ras_report_still_has_its_own_lines_read(tmp_path):
             "for 600009 milliseconds before timing out.\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] != "none", v
+
+
+_DDP = ("[rank{r}]: RuntimeError: DDP expects same model across all ranks, but Rank {r} has {n} params, while rank "
+        "{o} has inconsistent {m} params.\n")
+
+
+def test_ddp_models_that_differ_name_the_rank_without_a_model(tmp_path):
+    """torch reducer.cpp's verify_params_across_processes text; here the reporter is the empty one."""
+    v = _verdict(tmp_path, _DDP.format(r=2, n=0, o=0, m=388))
+    assert v["cause"] == "desync", v
+    assert v["culprits"] == [2] and "same model" in v["fix"]
+
+
+def test_ddp_models_that_differ_between_two_full_models_name_nobody_from_one_report(tmp_path):
+    v = _verdict(tmp_path, _DDP.format(r=1, n=212, o=0, m=210))
+    assert v["cause"] == "desync" and v["culprits"] == [], v
+
+
+def test_ddp_models_every_report_names_one_odd_rank(tmp_path):
+    text = _DDP.format(r=1, n=212, o=3, m=210) + _DDP.format(r=2, n=212, o=3, m=210)
+    assert _verdict(tmp_path, text)["culprits"] == [3]
+
+
+def test_an_illegal_access_at_nccls_own_launch_says_upgrade_nccl(tmp_path):
+    """NCCL's enqueue.cc CUDACHECK after its kernel launch: "Cuda failure %d '%s'" (2.2x)."""
+    line = "gpu-3:991:991 [1] enqueue.cc:1620 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n"
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "cuda_error", v
+    assert "upgrade NCCL" in v["fix"]

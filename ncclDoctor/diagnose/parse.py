@@ -340,6 +340,12 @@ class LineParser:
         return ev
 
     def _signal(self, lineno: int, text: str) -> Event | None:
+        d = S.R_DDP_PARAMS.search(text) if "DDP expects" in text else None
+        if d:
+            ev = self._context(lineno, text, "ddp_params")
+            ev.data.update(reporter=int(d.group(1)), reporter_params=int(d.group(2)), odd=int(d.group(3)),
+                           odd_params=int(d.group(4)))
+            return ev
         k = S.R_CAUGHT_SIGNAL.search(text)
         if k:
             ev = self._context(lineno, text, "crash")

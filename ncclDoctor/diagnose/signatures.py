@@ -37,6 +37,7 @@ no_nccl              the NCCL backend asked for on a CPU-only torch or a machine
 child_failed         torchrun's ChildFailedError summary (one event per failure entry)
 worker_failed        torchrun's ``failed (exitcode: N) local_rank: R (pid: P)``
 nccl_warn            any other ``NCCL WARN``
+ddp_params           DDP's "expects same model across all ranks" (the ranks built different models)
 crash                a native crash handler's ``Caught signal 11 (Segmentation fault ...)`` and the
                      libraries of its backtrace frames (``libnccl.so`` first: NCCL crashed)
 transport            NCCL INFO lines naming the network (IB or the Socket fallback), the
@@ -287,6 +288,10 @@ R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death si
 # "==== backtrace (tid: N) ====" and one " 3  /path/libnccl.so(+0x120057) [0x...]" frame a line)
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
+# DDP's constructor (torch/csrc/distributed/c10d/reducer.cpp verify_params_across_processes): "DDP expects same
+# model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."
+R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\d+) has (\d+) params, while rank "
+                          r"(\d+) has inconsistent (\d+) params")
 SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
                   "SIGUSR2": 12, "SIGTERM": 15, "SIGXCPU": 24}
 # The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),

@@ -157,6 +157,9 @@ _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.
 
 
 # --- a rank's own hard failure ---------------------------------------------------------
+_NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch")
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("cuda_error", []) + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
@@ -235,6 +238,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Rerun that rank's failing step with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or run it "
             "under compute-sanitizer; the NCCL timeouts of the other ranks are consequences.",
         )
+        if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
+            what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
+            fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "
+                   "NCCL first (pip install -U nvidia-nccl-cu12, or a torch built with a newer NCCL version) and check "
+                   "the driver supports the GPU. " + fix)
     else:
         what, fix = (
             "a CUDA call failed inside NCCL or a kernel",
@@ -1221,6 +1229,30 @@ def settle(v: Verdict, findings: list[Finding]) -> Verdict:
     )
 
 
+def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """DDP's constructor found that the ranks' models differ. A rank with 0 parameters built no model
+    at all, and a rank that every report names as the inconsistent one is the odd one out: those
+    are culprits (medium); one report between two ranks with parameters on both sides names nobody."""
+    evs = c.samples.get("ddp_params", [])
+    if not evs:
+        return None
+    odd = {e.data["odd"] for e in evs}
+    empty = {e.data["odd"] for e in evs if e.data["odd_params"] == 0} | {
+        e.data["reporter"] for e in evs if e.data["reporter_params"] == 0}
+    reporters = {e.data["reporter"] for e in evs}
+    culprits = sorted(empty) if empty else (sorted(odd) if len(odd) == 1 and len(reporters) > 1 else [])
+    e = evs[0]
+    return Verdict(
+        "desync",
+        f"the ranks built different models before DDP wrapped them: rank {e.data['reporter']} has "
+        f"{e.data['reporter_params']} parameters, rank {e.data['odd']} {e.data['odd_params']}"
+        + (f"; {_named(culprits)} is the odd one out" if culprits else ""),
+        "Make every rank construct the same model before DDP(...): the same config and model loading path on every "
+        "rank (no rank-conditional layers, a checkpoint every rank can read, the same freezing of parameters); "
+        "print sum(p.numel() for p in model.parameters()) per rank to compare.",
+        "medium" if culprits else "high", culprits, [x.brief() for x in evs[:3]])
+
+
 def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torch's fingerprint check (or NCCL's) says outright that ranks issued different
     collectives: a desync of the code paths. Both ranks it names are where to look; neither
@@ -1334,7 +1366,7 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _nccl_crash, _killed, _dataloader, _no_nccl, _tiny_timeout, _desync_report, _monitored, _uniqueid,
+    _gpu_oom, _cuda, _nccl_crash, _killed, _dataloader, _no_nccl, _tiny_timeout, _ddp_params, _desync_report, _monitored, _uniqueid,
     _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
     _warn_family, _nccl_other,
