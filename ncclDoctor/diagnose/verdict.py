@@ -1366,8 +1366,8 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _nccl_crash, _killed, _dataloader, _no_nccl, _tiny_timeout, _ddp_params, _desync_report, _monitored, _uniqueid,
-    _direct_hang,
+    _gpu_oom, _cuda, _nccl_crash, _killed, _dataloader, _no_nccl, _tiny_timeout, _ddp_params, _desync_report,
+    _monitored, _uniqueid, _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
     _warn_family, _nccl_other,
     _signal, _timeouts, _exited,
