@@ -259,3 +259,27 @@ def test_an_illegal_access_at_nccls_own_launch_says_upgrade_nccl(tmp_path):
     v = _verdict(tmp_path, line)
     assert v["cause"] == "cuda_error", v
     assert "upgrade NCCL" in v["fix"]
+
+
+def test_torch_27s_destroy_process_group_warning_is_harmless(tmp_path):
+    """torch 2.7+ ProcessGroupNCCL.cpp: "WARNING: destroy_process_group() was not called before program exit,
+    which can leak resources." on two ranks, nothing else."""
+    text = "".join(f"[rank{r}]:[W1104 10:00:0{r}.000 ProcessGroupNCCL.cpp:1521] Warning: WARNING: "
+                   "destroy_process_group() "
+                   "was not called before program exit, which can leak resources. For more info, please see "
+                   "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())\n" for r in (0, 1))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none", v
+    assert "destroy_process_group" in v["fix"]
+
+
+def test_an_unreachable_rendezvous_names_torchruns_printed_endpoint(tmp_path):
+    """torchrun's printed launch config ("rdzv_endpoint    : HOST", no port) and the agent's
+    RendezvousConnectionError: the endpoint is the printed host on c10d's default port 29400."""
+    text = ("[INFO] 2024-01-01 10:00:00,000 api: Starting elastic_operator with launch configs:\n"
+            "  rdzv_backend     : c10d\n  rdzv_endpoint    : 192.168.7.20\n\n"
+            "RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for "
+            "details.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "store_rendezvous", v
+    assert "192.168.7.20:29400" in v["summary"] and "firewall" in v["fix"]

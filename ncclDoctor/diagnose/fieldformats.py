@@ -280,7 +280,7 @@ def read(inputs: list[Input]) -> tuple[list[Finding], list[dict[str, Any]]]:
         summary, judged = _summary(fmt, doc, inp.path)
         findings += BUILDERS[fmt](doc, inp.path) + judged
         summaries.append(summary)
-        if fmt != "nccl-tests" and data.lstrip()[:1] in (b"{", b"["):
+        if fmt in ("dcgm", "ras-json", "nccl-tests-json"):
             inp.kind, inp.opener = f"field:{fmt}", None  # JSON: no log lines in it
         # a text report (NCCL RAS's) stays in the log scan: a job log that holds one holds the job's own lines too
     return findings, summaries

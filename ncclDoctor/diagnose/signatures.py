@@ -299,7 +299,9 @@ SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"
                          r"Memory cgroup out of memory|\bOOMKilled\b")
 R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
-R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed")
+# torch 2.4-2.6 "process group has NOT been destroyed before we destruct ProcessGroupNCCL", 2.7+ "WARNING:
+# destroy_process_group() was not called before program exit, which can leak resources"
+R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_process_group\(\) was not called before")
 # The store trying IPv6 first: harmless when it falls back to IPv4 (errno 97 = IPv6 disabled on the host).
 # TORCH_DISTRIBUTED_DEBUG=DETAIL's collective fingerprints (ProcessGroupWrapper) and NCCL's own check.
 # torch's monitored_barrier (ProcessGroupGloo): "[Rank 0]: Rank 1 failed to pass monitoredBarrier in 2000 ms"

@@ -686,8 +686,12 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "one node to let torchrun pick a free one; find the holder with `ss -ltnp | grep PORT`; do not call "
             "init_process_group with a hand-made store when torchrun already hosts one.",
             "high", [], _samples(c, "store_timeout"))
+    printed = next(iter(c.settings.get("PET_RDZV_ENDPOINT") or {}), None)  # torchrun's printed launch config
+    if ep is None and rdzv and printed:
+        ep = printed if ":" in printed else f"{printed}:29400"  # the c10d rendezvous's default port
     what = (
         f"the TCPStore/rendezvous endpoint {ep} was not reachable"
+        + (" (rdzv_endpoint without a port: the default 29400)" if printed and ":" not in printed else "")
         if ep
         else "the rendezvous did not complete"
         if rdzv
@@ -714,8 +718,9 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "started it or died, or the address/port is not reachable from the other nodes",
         f"From every node: nc -zv {ep.replace(':', ' ') if ep else 'MASTER_ADDR MASTER_PORT'} must connect; "
         "MASTER_ADDR must be an address the other nodes can route to (not 127.0.0.1 or a container-internal "
-        "name); all nodes must be started with the same --nnodes and --rdzv-id; check that the store's node "
-        "is up. `ncclDoctor check --nodes N` tests the rendezvous first.",
+        "name) and the --rdzv-endpoint (rdzv_endpoint) port must be open in the firewall between the nodes; all "
+        "nodes must be started with the same --nnodes and --rdzv-id; check that the store's node is up. "
+        "`ncclDoctor check --nodes N` tests the rendezvous first.",
         "high",
         [],
         _samples(c, "store_timeout"),
