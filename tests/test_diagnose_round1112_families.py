@@ -283,3 +283,16 @@ def test_an_unreachable_rendezvous_names_torchruns_printed_endpoint(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "store_rendezvous", v
     assert "192.168.7.20:29400" in v["summary"] and "firewall" in v["fix"]
+
+
+def test_a_cuda_failure_in_nvls_set_up_is_the_nodes_driver_not_a_rank(tmp_path):
+    """transport/nvls.cc's CUCHECK/CUDACHECK "Cuda failure %d '%s'" at init, then torch's ncclUnhandledCudaError
+    on the rank that printed it."""
+    text = ("hgx-4:700:733 [2] transport/nvls.cc:310 NCCL WARN Cuda failure 801 'operation not supported'\n"
+            "[rank2]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+            "NCCLUtils.cpp:77, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2\n"
+            "ncclUnhandledCudaError: Call to CUDA function failed.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error", v
+    assert v["confidence"] == "low" or v["culprits"] == [], v
+    assert "NCCL_NVLS_ENABLE=0" in v["fix"]

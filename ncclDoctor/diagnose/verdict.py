@@ -153,7 +153,8 @@ def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
 
 # NCCL's transport/proxy set-up files, where a 'Cuda failure' is the node's CUDA set-up, not a kernel
 _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc)|"
-                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc):\d+ NCCL WARN Cuda failure")
+                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|nvls\.cc):\d+ NCCL WARN Cuda failure")
+_NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 
 
 # --- a rank's own hard failure ---------------------------------------------------------
@@ -250,7 +251,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors.",
         )
     conf, shared = "high" if len(ranks) == 1 else "medium", False
-    if evs and all(_SETUP_CUDA.search(e.text) for e in evs):
+    warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
+    if warns and all(_SETUP_CUDA.search(e.text) for e in warns):
         # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the
         # container's CUDA, which every rank there shares, not one rank's kernel; name the rank as a lead only
         conf, shared = "low", True
@@ -258,6 +260,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += (" A failure at transport set-up is usually the environment every rank shares: the container's "
                 "CUDA vs the node's driver, or CUDA IPC/cuMem not allowed in the container (try NCCL_CUMEM_ENABLE=0 "
                 "and NCCL_P2P_DISABLE=1 as tests).")
+        if any(_NVLS_CUDA.search(e.text) for e in warns):  # NVLink SHARP's multicast set-up (transport/nvls.cc)
+            what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
+            fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
+                    "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
     if xids:
         return Verdict("cuda_error", what + ("; the ranks on that GPU failed first, the others only lose them"
                                              if what.endswith("training code") else ""),
