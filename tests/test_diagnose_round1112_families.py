@@ -296,3 +296,17 @@ def test_a_cuda_failure_in_nvls_set_up_is_the_nodes_driver_not_a_rank(tmp_path):
     assert v["cause"] == "cuda_error", v
     assert v["confidence"] == "low" or v["culprits"] == [], v
     assert "NCCL_NVLS_ENABLE=0" in v["fix"]
+
+
+def test_an_unset_config_value_rejected_is_an_older_libnccl_than_torchs(tmp_path):
+    """init.cc's "Invalid config %s attribute value %d" for another field (cgaClusterSize) with INT_MIN,
+    as NCCL's own WARN line."""
+    line = "n1:7:7 [0] init.cc:1902 NCCL WARN Invalid config cgaClusterSize attribute value -2147483648\n"
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "nccl_internal", v
+    assert "LD_LIBRARY_PATH" in v["fix"]
+
+
+def test_an_out_of_range_config_value_is_still_usage(tmp_path):
+    line = "n1:7:7 [0] init.cc:1902 NCCL WARN Invalid config blocking attribute value 7\n"
+    assert _verdict(tmp_path, line)["cause"] == "invalid_usage"

@@ -58,6 +58,17 @@ FAMILIES = (
         "Check `nvidia-smi topo -p2p r` and ACS/IOMMU settings; run containers with --ipc=host; NCCL_P2P_DISABLE=1 "
         "works around it (slower) and tells whether P2P is the cause."),
     Family(
+        # init.cc's config check "Invalid config %s attribute value %d" with NCCL_CONFIG_UNDEF_INT (INT_MIN): the
+        # caller's ncclConfig_t initializer (NCCL >= 2.17's headers, torch's build) leaves the field "unset", which
+        # only a library as new understands: an older libnccl.so was loaded than the one torch was built against
+        "config_undef", "nccl_internal",
+        re.compile(r"[Ii]nvalid config \w+ attribute value -2147483648"),
+        "NCCL rejected the 'unset' value (-2147483648, NCCL_CONFIG_UNDEF_INT) of a communicator config field: the "
+        "libnccl.so loaded at run time is older than the NCCL version torch was built against",
+        "Make the loaded NCCL the one torch expects: python -c 'import torch; print(torch.cuda.nccl.version())' vs "
+        "the 'NCCL version' line; remove the stale libnccl (a system or conda one) from LD_LIBRARY_PATH so the "
+        "pip nvidia-nccl-cu* wheel's is used, or install the matching version."),
+    Family(
         "usage", "invalid_usage",
         re.compile(r"Attempt to use communicator before|Invalid rank requested|improper usage of ncclCommInit|"
                    r"Trying to (?:send|recv) to self without|[Ii]nvalid (?:device|config \w+ attribute)|"
