@@ -310,3 +310,20 @@ def test_an_unset_config_value_rejected_is_an_older_libnccl_than_torchs(tmp_path
 def test_an_out_of_range_config_value_is_still_usage(tmp_path):
     line = "n1:7:7 [0] init.cc:1902 NCCL WARN Invalid config blocking attribute value 7\n"
     assert _verdict(tmp_path, line)["cause"] == "invalid_usage"
+
+
+_FORCED = ("W0101 10:00:30.000 1234 torch/distributed/elastic/multiprocessing/api.py:{n}] Unable to shutdown process "
+           "88 via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL\n")
+
+
+def test_a_worker_killed_after_the_sigterm_grace_is_a_stop_from_outside(tmp_path):
+    """elastic/multiprocessing/api.py's _close warning (torch 2.x glog form, not the logging one)."""
+    v = _verdict(tmp_path, _FORCED.format(n=897))
+    assert v["cause"] == "signal", v
+    assert "SIGTERM" in v["fix"] and "grace" in v["fix"]
+
+
+def test_a_worker_killed_after_the_grace_following_a_real_failure_is_that_failure(tmp_path):
+    text = ("[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total "
+            "capacity of 79.10 GiB of which 1.06 GiB is free.\n" + _FORCED.format(n=897))
+    assert _verdict(tmp_path, text)["cause"] == "gpu_oom"

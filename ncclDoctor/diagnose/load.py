@@ -71,11 +71,12 @@ SNIFF = 8192
 #   timed out torch's "TCP client failed to connect/validate to host H:P - timed out (try=N, ...)" (TCPStore.cpp,
 #             no other trigger word; found by instantiating the source templates: bench_diagnose_templates.py)
 #   NET/Socket  NCCL's socket interface list, pasted without its host:pid:tid prefix ("INFO NET/Socket : Using")
+#   forcefully  torchrun's "Unable to shutdown process N via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL"
 #   errno     the store's "server socket has failed to bind to [::]:520 (errno: 13 - Permission denied)"
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
-            b"errno", b"NET/Socket")
+            b"errno", b"NET/Socket", b"forcefully")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -352,6 +352,11 @@ class LineParser:
             ev.data.update(signal=int(k.group(1)), what=k.group(2).strip(), libs=[])
             self._crash, self._follow = ev, 2
             return ev
+        if "forcefully" in text and S.R_FORCED_KILL.search(text):
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None
+            ev.data.update(received=None, sent="SIGKILL", forced=True)
+            return ev
         m = S.R_DEATH_SIGNAL.search(text)
         c = None if m else S.R_CLOSING.search(text)
         if not m and not c:

@@ -292,6 +292,9 @@ R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\
 # model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."
 R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\d+) has (\d+) params, while rank "
                           r"(\d+) has inconsistent (\d+) params")
+# torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM
+R_FORCED_KILL = re.compile(r"Unable to shutdown process \d+ via (?:Signals\.)?SIGTERM, forcefully exiting via "
+                           r"(?:Signals\.)?SIGKILL")
 SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
                   "SIGUSR2": 12, "SIGTERM": 15, "SIGXCPU": 24}
 # The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),

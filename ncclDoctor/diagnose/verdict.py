@@ -1093,6 +1093,17 @@ PASSED_ON = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3}
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
+    forced = [e for e in sigs if e.data.get("forced")]
+    if not got and forced:  # nothing else failed: the job was being stopped from outside
+        return Verdict(
+            "signal",
+            "torchrun was stopping its workers (SIGTERM) and one was still running after the 30 s grace, so it was "
+            "killed with SIGKILL; no worker failure is in the lines: the stop came from outside (scheduler "
+            "preemption or time limit, a kill -TERM)",
+            "Find who sent SIGTERM (sacct -j JOB, kubectl describe pod); a worker that handles SIGTERM (e.g. to save a "
+            "checkpoint) must finish within torchrun's 30 s grace: checkpoint more often or save asynchronously, or "
+            "have the scheduler signal the batch script earlier (sbatch --signal=B:TERM@600).",
+            "medium", [], [e.brief() for e in forced[:3]])
     if not got:
         return None
     n = got[0].data.get("received") or PASSED_ON[got[0].data["sent"]]
