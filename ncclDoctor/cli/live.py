@@ -107,7 +107,8 @@ def attach(
 
     c = common(out, as_json, fail_on, select, ignore, junit, config, no_config)
     report, written = attach_job(pid, out=str(out) if out else None, watch_s=watch_s, argv=sys.argv[1:],
-                                 inject=inject, common=c)
+                                 inject=inject, common=c,
+                                 say=lambda msg: err.print(f"ncclDoctor: {msg}", markup=False))
     emit(report, as_json)
     announce(written, as_json)
     raise typer.Exit(report.exit_code)

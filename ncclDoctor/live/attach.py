@@ -92,6 +92,64 @@ def find_job(pid: int) -> tuple[int, list[dict[str, Any]]]:
     return agent, sorted(workers, key=lambda w: w["rank"])
 
 
+def output_files(pid: int) -> list[str]:
+    """The regular files a process's stderr and stdout go to (torchrun's failure record lands
+    there when the job's output is a log file, as under a batch scheduler); [] for a terminal or pipe."""
+    out = []
+    for fd in (2, 1):
+        try:
+            path = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if path.startswith("/") and os.path.isfile(path) and path not in out:
+            out.append(path)
+    return out
+
+
+def exit_state(pid: int) -> dict[str, Any] | None:
+    """None while ``pid`` lives; else how it ended, as far as /proc can tell a non-parent: a zombie
+    still shows its wait status (``exit_code`` field, Linux >= 3.5) until torchrun reaps it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return {"seen": "gone"}
+    fields = stat[stat.rindex(")") + 2:].split()
+    if fields[0] not in "ZX":
+        return None
+    status = int(fields[49]) if len(fields) > 49 and fields[49].lstrip("-").isdigit() else None
+    if status is None:
+        return {"seen": "zombie"}
+    if status & 0x7F:
+        return {"seen": "zombie", "signal": evidence_signal_name(status & 0x7F)}
+    return {"seen": "zombie", "exitcode": (status >> 8) & 0xFF}
+
+
+def evidence_signal_name(signum: int) -> str:
+    import signal as _signal
+
+    try:
+        return _signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def watch_exits(workers: list[dict[str, Any]], watch_s: float, step_s: float = 0.1, after_s: float = 1.0) -> None:
+    """Check every worker each ``step_s`` for ``watch_s``; a worker that ends gets ``gone_s`` (when)
+    and ``exit`` (``exit_state``). After the first death, ``after_s`` more only (to see whether
+    torchrun stops the others), then return: never wait for the survivors' own timeouts."""
+    t0 = time.monotonic()
+    first = None
+    while True:
+        now = time.monotonic()
+        for w in workers:
+            if "gone_s" not in w and (st := exit_state(w["pid"])) is not None:
+                w["gone_s"], w["exit"] = round(now - t0, 2), st
+                first = first if first is not None else now
+        if now - t0 >= watch_s or (first is not None and now - first >= after_s):
+            return
+        time.sleep(min(step_s, max(0.0, watch_s - (now - t0))))
+
+
 def _kept(env: dict[str, str]) -> dict[str, str]:
     keys = ("TORCH_FR_DUMP_TEMP_FILE", "TORCH_NCCL_DEBUG_INFO_PIPE_FILE", "NCD_LIVE_DIR", "NCD_LIVE_SOCK_DIR",
             "MASTER_ADDR")
@@ -147,9 +205,11 @@ def sample(workers: list[dict[str, Any]], watch_s: float, run_dir: Path, inject:
     for w in workers:
         w["ticks0"] = cpu_ticks(w["pid"])
         w["pipe"] = trigger_nccl_dump(w)
-    time.sleep(max(0.0, watch_s))
+    watch_exits(workers, watch_s)
     for w in workers:
         pid, r = w["pid"], w["rank"]
+        if "gone_s" in w:
+            continue
         ticks = cpu_ticks(pid)
         w["cpu_delta"] = (ticks - w["ticks0"]) if ticks is not None and w["ticks0"] is not None else None
         w["state"] = evidence.main_thread_state(pid)
@@ -196,6 +256,69 @@ def _save(path: Path, text: str) -> None:
     write_text_atomic(path, text)
 
 
+def failure_record(files: list[str], pids: set[int], wait_s: float = 5.0) -> dict[str, Any]:
+    """torchrun's failure record for ``pids`` from its log file(s), waiting up to ``wait_s`` for
+    torchrun to write it (it stops the other workers first); {} when its output is no file."""
+    from ncclDoctor.launch.evidence import torchrun_failures
+
+    deadline = time.monotonic() + wait_s
+    while files:
+        recs: dict[str, Any] = {}
+        for path in files:
+            try:
+                with open(path, "rb") as fh:
+                    fh.seek(max(0, os.path.getsize(path) - (1 << 18)))
+                    got = torchrun_failures(fh.read().decode("utf-8", "replace"))
+            except OSError:
+                continue
+            for rec in [got["root_cause"], *got["others"]]:
+                if rec and rec["pid"] in pids:
+                    recs[str(rec["pid"])] = {**rec, "root_cause": rec is got["root_cause"]}
+        if recs or time.monotonic() >= deadline:
+            return recs
+        time.sleep(0.2)
+    return {}
+
+
+def _how(w: dict[str, Any], rec: dict[str, Any] | None) -> str:
+    if rec and rec.get("signal"):
+        return f"killed by {rec['signal']} (torchrun's failure record)"
+    if rec:
+        return f"exit code {rec['exitcode']} (torchrun's failure record)"
+    ex = w.get("exit") or {}
+    if ex.get("signal"):
+        return f"killed by {ex['signal']} (its exit status in /proc)"
+    if "exitcode" in ex:
+        return f"exit code {ex['exitcode']} (its exit status in /proc)"
+    return "how is unknown (torchrun reaped it at once and its output is not a file ncclDoctor can read)"
+
+
+def died_finding(workers: list[dict[str, Any]], records: dict[str, Any]) -> Any:
+    """LIVE005 for workers that ended during the watch. The culprit is torchrun's root cause when
+    its record is readable, else the ones not ended by SIGTERM (torchrun stops the survivors with
+    it), else the first seen gone; the others are victims."""
+    gone = sorted((w for w in workers if "gone_s" in w), key=lambda w: w["gone_s"])
+    if not gone:
+        return None
+    for w in gone:
+        w["how"] = _how(w, records.get(str(w["pid"])))
+    culprits = ([w for w in gone if (records.get(str(w["pid"])) or {}).get("root_cause")]
+                or [w for w in gone if "SIGTERM" not in w["how"] and "unknown" not in w["how"]]
+                or [w for w in gone if w["gone_s"] == gone[0]["gone_s"]])
+    rest = [w for w in workers if w not in culprits]
+    msg = "; ".join(f"rank {w['rank']} (pid {w['pid']}) died {w['gone_s']:.1f} s into the watch: {w['how']}"
+                    for w in culprits)
+    ended = [w for w in rest if "gone_s" in w]
+    if ended:
+        msg += "; then " + ", ".join(f"rank {w['rank']} (pid {w['pid']}, {w['how'].split(' (')[0]})" for w in ended)
+        msg += " ended too (torchrun stops the other workers when one fails)"
+    alive = [w["rank"] for w in rest if "gone_s" not in w]
+    if alive:
+        msg += f"; rank {', '.join(map(str, alive))} still running: blocked in its next collective until its timeout"
+    ev = [{k: w.get(k) for k in ("rank", "pid", "gone_s", "exit", "how")} for w in gone]
+    return codes.LIVE_DIED.finding(msg, ranks=[w["rank"] for w in culprits], evidence=ev)
+
+
 def verdict(workers: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
     """A finding (or None) and the per-rank picture."""
     with_fr = [w for w in workers if w.get("fr") and w["fr"].get("pg_status")]
@@ -238,7 +361,7 @@ def _rank_row(w: dict[str, Any], places: dict[int, str], finding) -> dict[str, A
 
 
 def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str], inject: bool = False,
-               common=None) -> tuple[Report, list[str]]:
+               common=None, say=None) -> tuple[Report, list[str]]:
     """The report (written to the run directory) and the files published (--junit)."""
     from ncclDoctor.finish import default_run_dir, finishing
     from ncclDoctor.options import CommonOptions
@@ -246,15 +369,25 @@ def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str], injec
     if watch_s < 0 or watch_s > 600:
         raise UsageError(f"--watch must be between 0 and 600 seconds, got {watch_s}")
     agent, workers = find_job(pid)
+    logs = output_files(agent)
     run_dir = Path(out) if out else default_run_dir("attach")
+    if say is not None:
+        say(f"watching {len(workers)} worker(s) of torchrun pid {agent} for {watch_s:g} s "
+            f"(ranks {', '.join(str(w['rank']) for w in workers)})")
     started = time.monotonic()
     sample(workers, watch_s, run_dir, inject)
-    finding, places = verdict(workers)
+    records = failure_record(logs, {w["pid"] for w in workers if "gone_s" in w}) if any(
+        "gone_s" in w for w in workers) else {}
+    finding = died_finding(workers, records)
+    places = {w["rank"]: "died" for w in workers if "gone_s" in w}
+    if finding is None:
+        finding, places = verdict(workers)
     rep = Report(command="attach", argv=argv)
     if finding is not None:
         rep.add(finding)
     rep.ranks = [_rank_row(w, places, finding) for w in workers]
-    rep.results["live"] = {"agent_pid": agent, "py_spy": bool(evidence.pyspy_exe()), "watch_s": watch_s,
+    rep.results["live"] = {"agent_pid": agent, "agent_alive": exit_state(agent) is None,
+                           "py_spy": bool(evidence.pyspy_exe()), "watch_s": watch_s,
                            "workers": [{k: v for k, v in w.items() if k not in ("fr", "stack")} for w in workers]}
     rep.duration_s = round(time.monotonic() - started, 2)
     written = finishing(rep, common or CommonOptions(), run_dir,
