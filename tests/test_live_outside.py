@@ -138,6 +138,7 @@ def test_rank_killed_while_attach_watches_is_named_dead_without_waiting_for_the_
     assert took < 20, f"attach took {took:.1f} s after the kill (its --watch was 60 s)"
     rep = json.loads(stdout)
     f = rep["findings"][0]
+    print(f"attach returned {took:.1f} s after the kill: {f['message']}")
     assert f["code"] == "LIVE005" and f["ranks"] == [1], rep["findings"]
     assert f"rank 1 (pid {pids[1]}) died" in f["message"] and "SIGKILL" in f["message"]
     assert job.returncode == 1  # torchrun's own, unchanged
@@ -191,6 +192,7 @@ def test_ctrl_c_typed_on_a_terminal_stops_the_job_and_writes_the_partial_report(
         reader.join(timeout=10)
         os.close(master)
     text = seen.decode("utf-8", "replace")
+    print(f"exit code {proc.returncode}, {took:.1f} s after Ctrl-C; last output: {text[-600:]}")
     assert took < 45, f"{took:.1f} s from Ctrl-C to exit"
     # the job's own exit code: torchrun ends by SIGINT's path (documented: the job's, 128+N for a signal)
     assert proc.returncode in (1, 130), (proc.returncode, text[-3000:])
@@ -202,3 +204,40 @@ def test_ctrl_c_typed_on_a_terminal_stops_the_job_and_writes_the_partial_report(
     for boot in (out / "live").glob("boot.rank*.json"):  # every worker is gone
         pid = json.loads(boot.read_text())["pid"]
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+
+
+def test_attach_inject_returns_within_its_deadline_when_gdb_cannot_get_the_gil(tmp_path):
+    """Rank 1 holds the GIL in a C call (py-spy sees it idle, so it is not skipped): gdb's
+    PyGILState_Ensure waits for ever. The whole command must still end by its deadline, and gdb,
+    interrupted, must leave both workers alive."""
+    import shutil
+
+    if not shutil.which("gdb"):
+        pytest.skip("gdb not installed: attach --inject cannot run (it then says so, in no time)")
+    log = open(tmp_path / "job.log", "wb")
+    job = subprocess.Popen([*TORCHRUN, JOB, "--steps", "100000", "--fault", "gil", "--fault-step", "5"],
+                           env=cli_env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    watch, inject_s, grace = 1, 5, 5
+    try:
+        wait_for(lambda: b"FAULT gil" in (tmp_path / "job.log").read_bytes(), "the GIL fault", 240, job)
+        time.sleep(2)
+        pids = worker_pids(job.pid)
+        started = time.monotonic()
+        p = run_cli("attach", str(job.pid), "--inject", "--inject-timeout", str(inject_s), "--watch", str(watch),
+                    "--json", "--out", str(tmp_path / "att"), timeout=300)
+        took = time.monotonic() - started
+        time.sleep(1)
+        alive = {r: Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+                 for r, pid in pids.items()}
+    finally:
+        reap(job)
+        log.close()
+    print(f"attach --inject took {took:.1f} s")
+    # the deadline: --watch + --inject-timeout + gdb's grace to unwind (2 x 5 s at most), + start-up and py-spy
+    assert took < watch + inject_s + 2 * grace + 15, f"{took:.1f} s"
+    assert alive == {0: True, 1: True}, "an interrupted injection must not kill the worker"
+    assert p.returncode == 4, p.stderr[-2000:]
+    rep = json.loads(p.stdout)
+    status = {w["rank"]: w.get("inject", "") for w in rep["results"]["live"]["workers"]}
+    assert status[1].startswith("failed: no answer in 5 s"), status
+    assert rep["findings"][0]["ranks"] == [1]  # from thread states: rank 1 is outside the collective

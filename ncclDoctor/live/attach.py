@@ -16,7 +16,17 @@ worker, only what reads the job without touching it:
 
 - opt-in, ``--inject``: gdb runs a few lines of Python inside each worker that wrote its Flight
   Recorder and stacks (``inject_gdb``); it stops each process for seconds, so it is never the
-  default.
+  default. All workers at once, within ``--inject-timeout`` (then gdb is interrupted, unwinds
+  its call and detaches); a stopped worker (state T) is skipped.
+
+A worker that ends during the watch (checked every 0.1 s) is a dead rank (LIVE005): how it
+died comes from torchrun's failure record when torchrun's output is a file (read from the end,
+up to 5 s for torchrun to write it), else from the exit status /proc shows while it is a zombie,
+else "unknown". The watch then ends 1 s later: the survivors, blocked in their next collective,
+are never waited for. Deadline of the whole command: ``--watch`` + 1 s + up to 5 s for the
+record + ``EVIDENCE_S`` (30 s) for py-spy and the Flight Recorder (+ ``--inject-timeout`` + 10 s
+with ``--inject``), + writing the report. Exit code: 4 when a finding was made, 0 when none,
+2 for bad input (not a torchrun pid), 3 when the job has no workers (yet, or any more).
 
 No signal is ever sent: a worker that has no handler for SIGUSR1/SIGUSR2/real-time signals
 dies of one. The verdict is the same model as ``run``'s; without Flight Recorder counters it
@@ -201,53 +211,88 @@ def trigger_nccl_dump(w: dict[str, Any]) -> str | None:
     return path
 
 
-def sample(workers: list[dict[str, Any]], watch_s: float, run_dir: Path, inject: bool = False) -> None:
+EVIDENCE_S = 30.0  # py-spy and Flight Recorder reads after the watch, all workers together
+
+
+def sample(workers: list[dict[str, Any]], watch_s: float, run_dir: Path, inject: bool = False,
+           inject_timeout_s: float = 60.0) -> None:
+    """Watch, then read each live worker; every wait after the watch draws on ``EVIDENCE_S``, and
+    ``--inject`` runs gdb in every worker at once within ``inject_timeout_s`` (+ its grace)."""
     for w in workers:
         w["ticks0"] = cpu_ticks(w["pid"])
         w["pipe"] = trigger_nccl_dump(w)
     watch_exits(workers, watch_s)
+    deadline = time.monotonic() + EVIDENCE_S
+    live = [w for w in workers if "gone_s" not in w]
+    for w in live:
+        _read(w, run_dir, lambda cap: max(0.2, min(cap, deadline - time.monotonic())))
+    if inject:
+        _inject_all([w for w in live if w.get("fr") is None], run_dir, inject_timeout_s)
+    for w in live:
+        if w.get("fr") is not None:
+            _save(run_dir / "fr" / f"rank{w['rank']}.json", json.dumps(w["fr"]))
+
+
+def _read(w: dict[str, Any], run_dir: Path, left) -> None:
+    """A worker's threads, py-spy stack and Flight Recorder (when reachable without changing it)."""
+    pid, r = w["pid"], w["rank"]
+    ticks = cpu_ticks(pid)
+    w["cpu_delta"] = (ticks - w["ticks0"]) if ticks is not None and w["ticks0"] is not None else None
+    w["state"] = evidence.main_thread_state(pid)
+    _save(run_dir / "stacks" / f"rank{r}.proc.txt", evidence.proc_threads(pid))
+    w["stack"] = evidence.pyspy(pid, timeout_s=left(10.0))
+    if w["stack"]:
+        _save(run_dir / "stacks" / f"rank{r}.py-spy.txt", w["stack"])
+    sock_dir = w["env"].get("NCD_LIVE_SOCK_DIR")
+    sock = os.path.join(sock_dir, f"r{r}.sock") if sock_dir else ""
+    fr = evidence.flight_recorder(sock, timeout_s=left(5.0)) if sock else None
+    dump = f"{w['env'].get('TORCH_FR_DUMP_TEMP_FILE', '')}{r}"
+    if fr is None and w["pipe"] and os.path.isfile(dump):
+        try:
+            fr = json.loads(Path(dump).read_text())
+        except (OSError, ValueError):
+            fr = None  # a pickle: diagnose reads it from the run directory's fr/
+    w["fr"] = fr
+
+
+def _inject_all(workers: list[dict[str, Any]], run_dir: Path, timeout_s: float) -> None:
+    """--inject in every worker at once (one gdb each), so N workers take one deadline, not N."""
+    import threading
+
+    from ncclDoctor.live import inject_gdb
+
+    threads = [threading.Thread(target=_inject, args=(w, run_dir, timeout_s), daemon=True) for w in workers]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + timeout_s + 2 * inject_gdb._GRACE_S + 1.0
+    for t in threads:
+        t.join(timeout=max(0.0, deadline - time.monotonic()))
     for w in workers:
-        pid, r = w["pid"], w["rank"]
-        if "gone_s" in w:
-            continue
-        ticks = cpu_ticks(pid)
-        w["cpu_delta"] = (ticks - w["ticks0"]) if ticks is not None and w["ticks0"] is not None else None
-        w["state"] = evidence.main_thread_state(pid)
-        _save(run_dir / "stacks" / f"rank{r}.proc.txt", evidence.proc_threads(pid))
-        w["stack"] = evidence.pyspy(pid)
-        if w["stack"]:
-            _save(run_dir / "stacks" / f"rank{r}.py-spy.txt", w["stack"])
-        sock_dir = w["env"].get("NCD_LIVE_SOCK_DIR")
-        sock = os.path.join(sock_dir, f"r{r}.sock") if sock_dir else ""
-        fr = evidence.flight_recorder(sock) if sock else None
-        dump = f"{w['env'].get('TORCH_FR_DUMP_TEMP_FILE', '')}{r}"
-        if fr is None and w["pipe"] and os.path.isfile(dump):
-            try:
-                fr = json.loads(Path(dump).read_text())
-            except (OSError, ValueError):
-                fr = None  # a pickle: diagnose reads it from the run directory's fr/
-        if fr is None and inject:
-            fr = _inject(w, run_dir)
-        if fr is not None:
-            w["fr"] = fr
-            _save(run_dir / "fr" / f"rank{r}.json", json.dumps(fr))
+        w.setdefault("inject", f"failed: no answer in {timeout_s:g} s")
 
 
-def _inject(w: dict[str, Any], run_dir: Path) -> dict[str, Any] | None:
+def _inject(w: dict[str, Any], run_dir: Path, timeout_s: float) -> None:
     """--inject: the Flight Recorder and stacks from inside the worker, through gdb (opt-in)."""
     from ncclDoctor.live import inject_gdb
 
     if not inject_gdb.available():
         w["inject"] = "gdb not installed"
-        return None
+        return
     if inject_gdb.holds_gil(w.get("stack")):
         w["inject"] = "skipped: a thread holds the GIL"
-        return None
-    got = inject_gdb.inject(w["pid"], run_dir / "inject" / f"rank{w['rank']}.json")
-    w["inject"] = "ok" if got and got.get("fr") else f"failed: {(got or {}).get('error', 'no answer in time')}"
+        return
+    if (w.get("state") or ("?",))[0] in ("T", "t"):
+        w["inject"] = "skipped: the process is stopped (state T); a call from gdb would be cut short"
+        return
+    started = time.monotonic()
+    got = inject_gdb.inject(w["pid"], run_dir / "inject" / f"rank{w['rank']}.json", timeout_s)
+    took = time.monotonic() - started
+    w["inject"] = ("ok" if got and got.get("fr") else
+                   f"failed: {(got or {}).get('error') or f'no answer in {timeout_s:g} s'} ({took:.1f} s)")
     if got and got.get("stacks"):
         _save(run_dir / "stacks" / f"rank{w['rank']}.inject.txt", got["stacks"])
-    return got.get("fr") if got else None
+    if got and got.get("fr"):
+        w["fr"] = got["fr"]
 
 
 def _save(path: Path, text: str) -> None:
@@ -361,13 +406,15 @@ def _rank_row(w: dict[str, Any], places: dict[int, str], finding) -> dict[str, A
 
 
 def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str], inject: bool = False,
-               common=None, say=None) -> tuple[Report, list[str]]:
+               common=None, say=None, inject_timeout_s: float = 60.0) -> tuple[Report, list[str]]:
     """The report (written to the run directory) and the files published (--junit)."""
     from ncclDoctor.finish import default_run_dir, finishing
     from ncclDoctor.options import CommonOptions
 
     if watch_s < 0 or watch_s > 600:
         raise UsageError(f"--watch must be between 0 and 600 seconds, got {watch_s}")
+    if not 1 <= inject_timeout_s <= 600:
+        raise UsageError(f"--inject-timeout must be between 1 and 600 seconds, got {inject_timeout_s}")
     agent, workers = find_job(pid)
     logs = output_files(agent)
     run_dir = Path(out) if out else default_run_dir("attach")
@@ -375,7 +422,7 @@ def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str], injec
         say(f"watching {len(workers)} worker(s) of torchrun pid {agent} for {watch_s:g} s "
             f"(ranks {', '.join(str(w['rank']) for w in workers)})")
     started = time.monotonic()
-    sample(workers, watch_s, run_dir, inject)
+    sample(workers, watch_s, run_dir, inject, inject_timeout_s)
     records = failure_record(logs, {w["pid"] for w in workers if "gone_s" in w}) if any(
         "gone_s" in w for w in workers) else {}
     finding = died_finding(workers, records)
