@@ -241,3 +241,27 @@ def test_attach_inject_returns_within_its_deadline_when_gdb_cannot_get_the_gil(t
     status = {w["rank"]: w.get("inject", "") for w in rep["results"]["live"]["workers"]}
     assert status[1].startswith("failed: no answer in 5 s"), status
     assert rep["findings"][0]["ranks"] == [1]  # from thread states: rank 1 is outside the collective
+
+
+def test_reference_trainer_rank_killed_from_outside_is_named_dead_and_the_exit_code_kept(tmp_path):
+    out = tmp_path / "run"
+    err_path = tmp_path / "stderr.txt"
+    cmd = [sys.executable, "-m", "ncclDoctor", "run", "--out", str(out), "--",
+           *trainer(tmp_path, "--epochs", "100")]
+    with open(err_path, "wb") as err:
+        proc = subprocess.Popen(cmd, env=cli_env(), stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        wait_for(lambda: boot_pid(out, 1) and b"step 10/" in (out / "output.log").read_bytes()
+                 if (out / "output.log").is_file() else False, "training steps", 240, proc)
+        victim = boot_pid(out, 1)
+        os.kill(victim, signal.SIGKILL)
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            reap(proc)
+    stderr = err_path.read_text()
+    assert proc.returncode == 1, stderr[-3000:]  # torchrun's own exit code when a worker dies
+    rep = json.loads((out / "report.json").read_text())
+    died = [f for f in rep["findings"] if f["code"] == "LIVE005"]
+    assert died and died[0]["ranks"] == [1] and "SIGKILL" in died[0]["message"], rep["findings"]
+    assert f"pid {victim}" in died[0]["message"]
