@@ -92,6 +92,7 @@ def test_reference_trainer_rank_stopped_from_outside_is_named_frozen(tmp_path):
     v = rep["results"]["live"]["verdicts"][0]
     assert v["kind"] == "frozen" and v["culprits"] == [1] and v["victims"] == [0]
     assert v["pids"]["1"] == victim and 1 in v["stale"]
+    assert v["evidence"]["stopped"] == [1] and 1 not in v["evidence"]["signalled"]  # no signal queued in it
     assert f"pid {victim}) is stopped (process state T" in stderr and "is stopped (process state T" in f["message"]
 
 

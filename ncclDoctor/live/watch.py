@@ -198,6 +198,13 @@ def gather(run_dir: Path, views: dict[int, detect.RankView], signal_dump: bool, 
         boot = boots.get(r, {})
         if v.alive is None or boot.get("pid") != v.pid:
             continue  # not on this node, or not a worker we prepared
+        if (evidence.main_thread_state(v.pid) or ("?",))[0] in "Tt":
+            # stopped (SIGSTOP, a debugger): nothing in it answers, and a signal would wait to cut its
+            # first syscall short once it is continued; /proc is all there is
+            _write(run_dir / "stacks" / f"rank{r}.proc.txt", evidence.proc_threads(v.pid))
+            summary["stacks"][str(r)] = ["proc"]
+            summary.setdefault("stopped", []).append(r)
+            continue
         fr = evidence.flight_recorder(boot.get("sock", ""))
         if fr is not None:
             entries[r] = fr.get("entries", [])
