@@ -160,8 +160,10 @@ def test_ctrl_c_typed_on_a_terminal_stops_the_job_and_writes_the_partial_report(
     def controlling_terminal():  # runs after setsid: the pty becomes this session's terminal
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
+    # "--fault pause --pause-s 0": every rank prints PAUSE at step 300 and goes on: a sign that steps run
     proc = subprocess.Popen([sys.executable, "-m", "ncclDoctor", "run", "--out", str(out), "--", *TORCHRUN, JOB,
-                             "--steps", "100000"], env=cli_env(), stdin=slave, stdout=slave, stderr=slave,
+                             "--steps", "100000", "--fault", "pause", "--fault-step", "300", "--pause-s", "0"],
+                            env=cli_env(), stdin=slave, stdout=slave, stderr=slave,
                             start_new_session=True, preexec_fn=controlling_terminal)
     os.close(slave)
     seen = bytearray()
@@ -180,8 +182,8 @@ def test_ctrl_c_typed_on_a_terminal_stops_the_job_and_writes_the_partial_report(
     reader.start()
     try:
         assert os.tcgetpgrp(master) == proc.pid  # the CLI is the terminal's foreground group
-        wait_for(lambda: len(list((out / "live").glob("boot.rank*.json"))) == 2, "two workers", 240, proc)
-        time.sleep(4)  # steps running
+        wait_for(lambda: b"PAUSE rank 1" in seen, "steps", 240, proc)
+        time.sleep(1.5)  # a heartbeat or two with the counters
         assert termios.tcgetattr(master)[6][termios.VINTR] == b"\x03"
         os.write(master, b"\x03")
         typed = time.monotonic()
@@ -200,8 +202,10 @@ def test_ctrl_c_typed_on_a_terminal_stops_the_job_and_writes_the_partial_report(
     assert "/ncclDoctor/" not in "".join(ln for ln in text.splitlines() if ln.strip().startswith("File "))
     assert "internal error" not in text
     rep = json.loads((out / "report.json").read_text())
-    assert rep["interrupted"] is True and "RUN007" in codes(rep)
-    assert rep["results"]["live"]["job_returncode"] is not None
+    print("findings:", [(f["code"], f["severity"], f["message"][:200]) for f in rep["findings"]], rep["exit_code"])
+    assert rep["interrupted"] is True and codes(rep) == ["RUN007"]  # progress was seen: no LIVE007
+    assert rep["exit_code"] == 130  # the report's code for an interrupted run (docs/run.md)
+    assert rep["results"]["live"]["job_returncode"] == proc.returncode
     for boot in (out / "live").glob("boot.rank*.json"):  # every worker is gone
         pid = json.loads(boot.read_text())["pid"]
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]

@@ -240,6 +240,9 @@ def _read(w: dict[str, Any], run_dir: Path, left) -> None:
     w["cpu_delta"] = (ticks - w["ticks0"]) if ticks is not None and w["ticks0"] is not None else None
     w["state"] = evidence.main_thread_state(pid)
     _save(run_dir / "stacks" / f"rank{r}.proc.txt", evidence.proc_threads(pid))
+    w["fr"] = w["stack"] = None
+    if (w["state"] or ("?",))[0] in "Tt":
+        return  # stopped (SIGSTOP, a debugger): nothing in it answers; /proc is all there is
     w["stack"] = evidence.pyspy(pid, timeout_s=left(10.0))
     if w["stack"]:
         _save(run_dir / "stacks" / f"rank{r}.py-spy.txt", w["stack"])
