@@ -59,6 +59,7 @@ INTEGRATION = (
     "tests/test_live_outside.py::test_rank_killed_while_attach_watches_is_named_dead_without_waiting_for_the_others",
     "tests/test_live_outside.py::test_ctrl_c_typed_on_a_terminal_stops_the_job_and_writes_the_partial_report",
     "tests/test_live_outside.py::test_attach_inject_returns_within_its_deadline_when_gdb_cannot_get_the_gil",
+    "tests/test_live_outside.py::test_attach_inject_skips_a_stopped_rank_names_it_and_leaves_the_job_able_to_go_on",
 )
 # Fixtures that run a real check under torchrun: every test using one is integration.
 INTEGRATION_FIXTURES = {"two_rank_run", "run"}  # tests/_reportrun.real_check behind `run`

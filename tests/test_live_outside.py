@@ -270,3 +270,40 @@ def test_reference_trainer_rank_killed_from_outside_is_named_dead_and_the_exit_c
     died = [f for f in rep["findings"] if f["code"] == "LIVE005"]
     assert died and died[0]["ranks"] == [1] and "SIGKILL" in died[0]["message"], rep["findings"]
     assert f"pid {victim}" in died[0]["message"]
+
+
+def test_attach_inject_skips_a_stopped_rank_names_it_and_leaves_the_job_able_to_go_on(tmp_path):
+    import shutil
+
+    if not shutil.which("gdb"):
+        pytest.skip("gdb not installed: attach --inject cannot run (it then says so, in no time)")
+    log = open(tmp_path / "job.log", "wb")
+    job = subprocess.Popen([*TORCHRUN, JOB, "--steps", "100000"], env=cli_env(), stdout=log,
+                           stderr=subprocess.STDOUT, start_new_session=True)
+    watch, inject_s, grace = 1, 5, 5
+    try:
+        wait_for(lambda: len(worker_pids(job.pid)) == 2, "two workers", 120, job)
+        time.sleep(4)
+        pids = worker_pids(job.pid)
+        os.kill(pids[1], signal.SIGSTOP)  # from outside
+        started = time.monotonic()
+        p = run_cli("attach", str(job.pid), "--inject", "--inject-timeout", str(inject_s), "--watch", str(watch),
+                    "--json", "--out", str(tmp_path / "att"), timeout=300)
+        took = time.monotonic() - started
+        os.kill(pids[1], signal.SIGCONT)
+        ticks = [int(Path(f"/proc/{pids[1]}/stat").read_text().rsplit(")", 1)[1].split()[11])]
+        time.sleep(2)
+        ticks.append(int(Path(f"/proc/{pids[1]}/stat").read_text().rsplit(")", 1)[1].split()[11]))
+        running = job.poll() is None
+    finally:
+        reap(job)
+        log.close()
+    print(f"attach --inject on a stopped rank took {took:.1f} s")
+    assert took < watch + inject_s + 2 * grace + 15, f"{took:.1f} s"
+    assert running and ticks[1] > ticks[0], "continued, the stopped rank must go on working"
+    assert p.returncode == 4, p.stderr[-2000:]
+    rep = json.loads(p.stdout)
+    f = rep["findings"][0]
+    assert f["code"] == "LIVE004" and f["ranks"] == [1] and f"1 (pid {pids[1]}) is stopped" in f["message"]
+    status = {w["rank"]: w.get("inject", "") for w in rep["results"]["live"]["workers"]}
+    assert status[1].startswith("skipped: the process is stopped"), status

@@ -385,6 +385,16 @@ def verdict(workers: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
             return KIND_RULE[v.kind].finding(msg, ranks=v.culprits or v.victims, evidence=[v.to_dict()]), {}
         return None, {}
     places = {w["rank"]: where(w) for w in workers}
+    stopped = [w for w in workers if (w.get("state") or ("?",))[0] in "Tt"]
+    if stopped:
+        for w in stopped:
+            places[w["rank"]] = "stopped"
+        waiting = sorted(r for r, p in places.items() if p == "waiting")
+        who = ", ".join(f"{w['rank']} (pid {w['pid']})" for w in stopped)
+        msg = f"rank {who} is stopped (process state T: SIGSTOP, or a debugger holds it)"
+        if waiting:
+            msg += f"; rank {', '.join(map(str, waiting))} waiting"
+        return codes.LIVE_FROZEN.finding(msg, ranks=[w["rank"] for w in stopped]), places
     waiting = sorted(r for r, p in places.items() if p == "waiting")
     others = sorted(r for r, p in places.items() if p != "waiting")
     ev = [f"rank {w['rank']} (pid {w['pid']}): {places[w['rank']]}; main thread {w.get('state')}, "
