@@ -26,6 +26,14 @@ colours, docker compose's ``name  | ``, Python logging's prefix, Ray's actor pre
 sglang's ``[time TP0]``) and counts the cases
 whose score changes: a family read only in one wording is a blind spot for the next
 round of real logs.
+
+``--perturb wrap80,wrap120,quote,crlf,ansi,timestamps,rankprefix,fence,wrapquote`` (or
+``all``) re-diagnoses every case pasted the way people paste logs into an issue
+(``PERTURB``: hard wrapped at 80 or 120 columns, Markdown ``> `` quoting, CRLF, colours, a
+timestamp per line, a ``[rank3]:`` prefix, inside a ``` fence, wrapped at 80 then quoted) and
+counts the verdicts (cause, accused ranks,
+confidence) that stay the same; for ``rankprefix``, which says which rank printed every
+line, only the cause is compared.
 """
 
 from __future__ import annotations
@@ -111,10 +119,37 @@ VARIANTS = {
 }
 
 
+def _wrap(width: int):
+    """A terminal or an issue box hard-wrapping at ``width`` columns: the rest of a long line goes on the next."""
+    def wrap(line: str, i: int) -> str:
+        return "\n".join(line[k:k + width] for k in range(0, len(line), width)) if len(line) > width else line
+    return wrap
+
+
+def _fence(text: str) -> str:
+    return "```\n" + text + "\n```\n"
+
+
+# name -> line rewriter, the way people PASTE logs into an issue or a chat (``--perturb``). Wrapping
+# makes one line several; the answer must not change, since no perturbation carries a rank or a cause.
+PERTURB = {
+    "wrap80": _wrap(80),
+    "wrap120": _wrap(120),
+    "quote": lambda line, i: "> " + line,
+    "crlf": lambda line, i: line + "\r",
+    "ansi": lambda line, i: _ansi(line),
+    "timestamps": lambda line, i: f"2024-05-01 12:{i // 60 % 60:02d}:{i % 60:02d}.123 {line}",
+    "rankprefix": lambda line, i: f"[rank3]: {line}" if line.strip() else line,
+    "fence": None,  # whole-file: the log inside a ``` Markdown fence
+    # a terminal copy, then quoted in an issue: every wrapped piece gets its own "> "
+    "wrapquote": lambda line, i: "\n".join("> " + x for x in _wrap(80)(line, i).split("\n")),
+}
+
+
 def rewritten(case: dict, variant: str, into: Path) -> list[str]:
-    """The case's input files with every text line rewritten by ``VARIANTS[variant]``
-    (Flight Recorder dumps and JSON files are copied as they are)."""
-    fn = VARIANTS[variant]
+    """The case's input files with every text line rewritten by ``VARIANTS[variant]`` or
+    ``PERTURB[variant]`` (Flight Recorder dumps and JSON files are copied as they are)."""
+    fn = VARIANTS.get(variant) or PERTURB.get(variant) or (lambda line, i: line)
     out = []
     for p in map(Path, inputs(case)):
         data = p.read_bytes()
@@ -123,25 +158,38 @@ def rewritten(case: dict, variant: str, into: Path) -> list[str]:
             dst.write_bytes(data)
         else:
             lines = data.decode("utf-8", "replace").split("\n")
-            dst.write_text("\n".join(fn(line, i) for i, line in enumerate(lines)))
+            text = "\n".join(fn(line, i) for i, line in enumerate(lines))
+            dst.write_text(_fence(text) if variant == "fence" else text)
         out.append(str(dst))
     return out
 
 
-def run_variants(cases: list[dict], base: dict[str, dict], only: str | None = None
+# a "[rank3]:" prefix on every line says rank 3 printed them: the ranks accused may change, not the cause
+CAUSE_ONLY = ("rankprefix",)
+
+
+def _same(a: dict, b: dict, name: str) -> bool:
+    if name in CAUSE_ONLY:
+        return a["got"]["cause"] == b["got"]["cause"]
+    return a["got"] == b["got"] and a["correct"] == b["correct"]
+
+
+def run_variants(cases: list[dict], base: dict[str, dict], only: str | None = None, names=None, strict=False
                  ) -> dict[str, list[tuple[str, dict]]]:
-    """variant -> [(case id, row)] for the cases whose correctness changed or that accuse a victim."""
+    """variant -> [(case id, row)] for the cases whose correctness changed or that accuse a victim
+    (``strict``: whose verdict changed at all: cause, accused ranks or confidence)."""
     import tempfile
 
     from ncclDoctor.diagnose import diagnose
 
     changed: dict[str, list[tuple[str, dict]]] = {}
-    for name in [only] if only else VARIANTS:
+    for name in [only] if only else (names or VARIANTS):
         changed[name] = []
         for c in cases:
             with tempfile.TemporaryDirectory() as tmp:
                 row = score(c, diagnose(rewritten(c, name, Path(tmp))))
-            if row["correct"] != base[c["id"]]["correct"] or not row["victim"]:
+            moved = not _same(row, base[c["id"]], name) if strict else row["correct"] != base[c["id"]]["correct"]
+            if moved or not row["victim"]:
                 changed[name].append((c["id"], row))
     return changed
 
@@ -168,6 +216,9 @@ def main() -> None:
     ap.add_argument("-v", "--verbose", action="store_true", help="list every case that is not fully correct")
     ap.add_argument("--variants", action="store_true",
                     help="also re-score every case with its lines in other launchers' formats (VARIANTS)")
+    ap.add_argument("--perturb", metavar="LIST", default=None,
+                    help="re-diagnose every case pasted the way people paste logs and count the verdicts that stay "
+                         f"the same; comma-separated, from {','.join(PERTURB)} (or 'all')")
     a = ap.parse_args()
     splits = ["dev", "heldout"] if a.split == "all" else [a.split]
     t0 = time.monotonic()
@@ -193,6 +244,19 @@ def main() -> None:
             print(f"variant {name:<20} {len(rows):>3} of {len(cases)} cases score differently")
             for cid, r in rows:
                 print(f"    {cid}: got {r['got']} (victim accused: {not r['victim']})")
+            bad_variant = bad_variant or any(not r["victim"] for _, r in rows)
+    if a.perturb:
+        names = list(PERTURB) if a.perturb == "all" else a.perturb.split(",")
+        unknown = [n for n in names if n not in PERTURB]
+        if unknown:
+            ap.error(f"unknown perturbation {', '.join(unknown)}; known: {', '.join(PERTURB)}")
+        base = {r["id"]: r for rs in results.values() for r in rs}
+        cases = [c for s in splits for c in load_cases(s)]
+        for name, rows in run_variants(cases, base, names=names, strict=True).items():
+            print(f"perturb {name:<12} {len(cases) - len(rows):>3} of {len(cases)} verdicts unchanged")
+            for cid, r in rows:
+                was = base[cid]["got"]
+                print(f"    {cid}: {was} -> {r['got']} (victim accused: {not r['victim']})")
             bad_variant = bad_variant or any(not r["victim"] for _, r in rows)
     sys.exit(1 if bad_variant or any(not r["victim"] for rs in results.values() for r in rs) else 0)
 

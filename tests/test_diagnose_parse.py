@@ -222,3 +222,19 @@ def test_every_example_line_reaches_the_parser_through_the_scanner():
     data = ("noise\n" + "\n".join(examples) + "\n").encode()
     hits, _ = _scan(data)
     assert [t for _, t in hits] == examples
+
+
+def test_the_launchers_rank_prefix_is_the_global_rank_not_the_groups():
+    # Seen in two blind round-11 reports (FastVideo#1008, Megatron-Bridge#836): global rank 9 prints
+    # "[PG ID 5 ... Rank 1]" -- rank 1 *of group 5*. Reading the tag accused rank 1 with high confidence.
+    ev = parse("[rank9]:[E113 11:43:02.241131296 ProcessGroupNCCL.cpp:1899] [PG ID 5 PG GUID 55(mesh_replicate) "
+               "Rank 1] Process group watchdog thread terminated with exception: CUDA error: unspecified launch "
+               "failure")
+    assert ev is not None and ev.rank == 9 and ev.pg == "5" and ev.data["group_rank"] == 1
+    ev = parse("[PG ID 5 PG GUID 55(mesh_replicate) Rank 1] Process group watchdog thread terminated with "
+               "exception: CUDA error: unspecified launch failure")
+    assert ev is not None and ev.rank == 1  # nothing else names the process: the tag's rank, as before
+    ev = parse("[rank3]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [PG ID 0 PG GUID 0(default_pg) Rank 3] "
+               "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, "
+               "NumelOut=1, Timeout(ms)=600000) ran for 600010 milliseconds before timing out.")
+    assert ev is not None and ev.rank == 3 and "group_rank" not in ev.data

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ncclDoctor.diagnose import rules as R
 from ncclDoctor.diagnose.load import Input
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, waiting
+from ncclDoctor.diagnose.signatures import R_DUP_GPU
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
 from ncclDoctor.rules.codes import log as L
@@ -90,11 +91,15 @@ def _nccl_desc(evs) -> str:
 
 
 def _ib_desc(evs) -> str:
-    st = sorted({e.data.get("status") for e in evs})
+    # async events and failed verbs calls carry no completion status (None): never sorted with the ints
+    st = sorted({e.data["status"] for e in evs if e.data.get("status") is not None})
+    other = sorted({e.data.get("async_event") or e.data.get("verbs")
+                    for e in evs if e.data.get("status") is None} - {None})
     peers = sorted({e.data["peer"] for e in evs if e.data.get("peer")})[:4]
-    s = (f"completion status {', '.join(map(str, st))}"
-         + (" (12 = transport retry counter exceeded)" if 12 in st else ""))
-    return s + (f" from peer(s) {', '.join(peers)}" if peers else "")
+    parts = ([f"completion status {', '.join(map(str, st))}" + (" (12 = transport retry counter exceeded)"
+                                                                 if 12 in st else "")] if st else [])
+    parts += [f"{'event' if len(other) == 1 else 'events'} {', '.join(other)[:200]}"] if other else []
+    return "; ".join(parts or ["an InfiniBand error"]) + (f" from peer(s) {', '.join(peers)}" if peers else "")
 
 
 def _dl_desc(evs) -> str:
@@ -194,7 +199,7 @@ def _transport(c: Collected) -> list[Finding]:
         out.append(L.INTERFACE.finding(
             "NCCL chose " + ", ".join(bad), evidence=[e.brief() for e in c.samples.get("transport", [])[:3]]
         ))
-    dup = [e for e in c.samples.get("nccl_error", []) if "Duplicate GPU" in (e.data.get("last_error") or "")]
+    dup = [e for e in c.samples.get("nccl_error", []) if R_DUP_GPU.search(e.data.get("last_error") or "")]
     if dup:
         out.append(L.DUPLICATE_GPU.finding(dup[0].data["last_error"][:200], evidence=[e.brief() for e in dup[:3]]))
     if c.settings:

@@ -2,6 +2,12 @@
 report, torchrun error file) and fold what it says into the collected state.
 
 Nothing here raises for bad content: each problem becomes a note on the input.
+
+Two ways a line could be read twice or not at all are handled here: an ``ncclDoctor run``
+directory's ``output.log`` repeats every worker line of ``ranks/rank<R>.log`` (each is read
+once, from the per-rank file, which carries the rank: ``worker_lines``), and a paste
+hard-wrapped at a terminal's width cuts signatures in two (the pieces are joined before
+matching: ``wrap_width``, ``unwrap``).
 """
 
 from __future__ import annotations
@@ -12,11 +18,13 @@ import multiprocessing
 import os
 import re
 import sys
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import BinaryIO
 
 from ncclDoctor.diagnose.flight_recorder import looks_like_dump, parse_dump, summarise
 from ncclDoctor.diagnose.load import (
+    SNIFF,
     Input,
     _file_input,
     dump_rank_from_name,
@@ -33,6 +41,7 @@ from ncclDoctor.diagnose.state import Collected
 
 MAX_STRUCTURED = 256 << 20  # a Flight Recorder dump of 2000 entries is a few MB
 PARALLEL_MIN_BYTES = 64 << 20  # below this, starting worker processes costs more than it saves
+_RANK_LOG = re.compile(r"rank\d+\.log$")  # ncclDoctor run's per-rank tee files (live/launch.py)
 
 
 def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
@@ -42,18 +51,20 @@ def ingest_all(inputs: list[Input], jobs: int | None = None) -> Collected:
     order, so the result is the same as reading them one after another (stdin and
     unreadable inputs are taken first)."""
     c = Collected()
-    files = [i for i in inputs if i.opener is not None and os.path.isfile(i.path)]  # pipes and stdin stay here
+    tee = worker_lines(inputs)
+    files = [i for i in inputs if i.opener is not None and os.path.isfile(i.path)  # pipes and stdin stay here
+             and i.path not in tee]  # a run's output.log is read here, after its ranks' lines were counted
     if jobs is None:
         big = sum(_size(i.path) for i in files) >= PARALLEL_MIN_BYTES
         jobs = (os.cpu_count() or 1) if big else 1
     if jobs <= 1 or len(files) < 2:
         for inp in inputs:
-            ingest(inp, c)
+            ingest(inp, c, tee.get(inp.path))
         return c
     parallel = {id(i) for i in files}
     for inp in inputs:
         if id(inp) not in parallel:
-            ingest(inp, c)
+            ingest(inp, c, tee.get(inp.path))
     n = min(len(files), 4 * jobs)  # contiguous shares, merged in order; 4 per worker to balance sizes
     shares = [files[k * len(files) // n:(k + 1) * len(files) // n] for k in range(n)]
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
@@ -88,12 +99,47 @@ def _size(path: str) -> int:
         return 0
 
 
-def ingest(inp: Input, c: Collected) -> None:
+def _line_key(text: str) -> str:
+    return strip_prefixes(R_ANSI.sub("", text)).strip()
+
+
+def worker_lines(inputs: list[Input]) -> dict[str, Counter]:
+    """For each ``ncclDoctor run`` directory among the inputs (``output.log`` beside a
+    ``ranks/`` folder of ``rank<R>.log``): the lines its workers wrote, counted from their
+    per-rank files. ``output.log`` holds torchrun's own lines AND every worker's (the tee
+    passes them on), so those are read once, from the per-rank file that carries the rank;
+    only the lines the scanner would hand to the parser are counted (trigger lines)."""
+    by_path = {i.path: i for i in inputs if i.opener is not None}
+    out: dict[str, Counter] = {}
+    for path in by_path:
+        if os.path.basename(path) != "output.log":
+            continue
+        ranks_dir = os.path.join(os.path.dirname(os.path.abspath(path)), "ranks")
+        ranks = [p for p in by_path
+                 if os.path.dirname(os.path.abspath(p)) == ranks_dir and _RANK_LOG.match(os.path.basename(p))]
+        if not ranks:
+            continue
+        seen: Counter = Counter()
+        for p in ranks:
+            probe = _file_input(p)
+            fh = open_input(probe)
+            if fh is None:
+                continue
+            with fh:
+                kind, head = sniff(fh, probe)
+                if kind == "log":
+                    seen.update(_line_key(text) for _, text in scan_lines(fh, head, probe))
+        out[path] = seen
+    return out
+
+
+def ingest(inp: Input, c: Collected, skip: Counter | None = None) -> None:
+    """Read one input into ``c``; ``skip``: lines already read from elsewhere (``worker_lines``)."""
     fh = open_input(inp)
     if fh is None:
         return
     try:
-        _dispatch(inp, fh, c)
+        _dispatch(inp, fh, c, skip)
     except OSError as exc:  # e.g. EISDIR on a special file, EIO mid-read
         inp.notes.append(f"cannot read: {exc.strerror or exc}")
     finally:
@@ -101,7 +147,7 @@ def ingest(inp: Input, c: Collected) -> None:
             fh.close()
 
 
-def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
+def _dispatch(inp: Input, fh: BinaryIO, c: Collected, skip: Counter | None = None) -> None:
     kind, head = sniff(fh, inp)
     if kind == "skipped":
         inp.kind = "skipped"
@@ -126,7 +172,7 @@ def _dispatch(inp: Input, fh: BinaryIO, c: Collected) -> None:
         if data is not None:
             _fr_analysis(inp, data.decode("utf-8", "replace"), c)
     else:
-        _log(inp, fh, head, c)
+        _log(inp, fh, head, c, skip)
 
 
 # torch's Flight Recorder analyzer (python -m torch.distributed.flight_recorder.fr_trace,
@@ -174,12 +220,106 @@ def _fr_analysis(inp: Input, text: str, c: Collected) -> None:
                 block.text += " | " + line.strip()[:300]
 
 
-def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected) -> None:
+MAX_UNWRAP = 8 << 20  # hard-wrapped text is a paste: read whole (larger files are a job's own logs)
+WRAP_MIN = 60
+
+
+TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)  # where one wrapped line is enough to tell
+
+
+# How a line that is NOT the rest of a wrapped one starts, at column 0: a log prefix ("[rank3]", glog's
+# "[E1130", "[PG ", "[2024-", "E1130 "), an ISO date, a traceback's lines, "SomethingError:", an upper-case
+# tag ("WARNING:"), NCCL's "host:pid:tid [". A hard wrap puts the rest of a line at column 0, anywhere.
+_NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-\d\d-\d\d|[EWIF]\d{4} |Traceback |  File \"|"
+                       r"[\w.]*(?:Error|Exception|Warning):|[A-Z][A-Z_]{2,}:|[\w.\-]+:\d+:\d+ \[")
+
+
+_QUOTE = re.compile(r">(?: ?>)* ?")  # Markdown quoting, added to every piece when a wrapped paste is quoted
+
+
+def _unquote(line: str) -> tuple[str, str]:
+    m = _QUOTE.match(line)
+    return (m.group(0), line[m.end():]) if m else ("", line)
+
+
+def _rule(line: str) -> bool:
+    return len(line.strip()) >= 8 and len(set(line.strip())) <= 2
+
+
+def _continues(x: str, y: str) -> bool:
+    """Whether y can be the rest of x cut at a column: not a separator line cut, not a line that
+    starts like a new one (``_NEW_LINE``, or a launcher prefix), not one that starts like x.
+    A wrapped paste quoted afterwards has the same ``> `` on every piece: compared without it."""
+    (qx, x), (qy, y) = _unquote(x), _unquote(y)
+    if qx != qy:
+        return False
+    if not y.strip() or _rule(x) or _rule(y):  # the end of the text; "=====" / "-----" rules (torchrun's summary)
+        return False
+    if _NEW_LINE.match(y) or strip_prefixes(y) != y:
+        return False
+    return re.sub(r"\d+", "", x)[:16] != re.sub(r"\d+", "", y)[:16]
+
+
+def wrap_width(head: bytes) -> int | None:
+    """The column a terminal or an issue box hard-wrapped this text at, or None. It is the
+    longest line's width when no line is longer (by definition of a hard wrap), it is at
+    least WRAP_MIN, and lines that reach it are followed by their rest (``_continues``: four
+    "Sending process N closing signal SIGHUP" lines of one length are not one wrapped line).
+    Two such lines are needed, or one at a usual terminal width."""
+    lines = [x.rstrip("\r") for x in head.decode("utf-8", "replace").split("\n")]
+    lines = lines[:-1] if len(head) >= SNIFF else lines  # the last one may be cut by the head's end
+    w = max(map(len, lines), default=0)
+    if w < WRAP_MIN:
+        return None
+    cuts = [x for x, y in zip(lines, lines[1:]) if len(x) == w and _continues(x, y)]
+    if len(cuts) == 1 and w - len(_unquote(cuts[0])[0]) in TERMINAL_WIDTHS:  # quoted after the wrap: "> " + 80
+        return w
+    return w if len(cuts) >= 2 else None
+
+
+def unwrap(text: str, width: int) -> str:
+    """Join each hard-wrapped line's pieces (every piece but the last is exactly ``width``
+    wide) into one line, so that a signature cut at the column is read whole. The joined
+    line keeps the number of its last piece: one empty line per joined piece goes before it,
+    so every other line keeps its number in the file."""
+    out, parts = [], []
+    for line in text.split("\n"):
+        bare = line.rstrip("\r")
+        if parts and _unquote(bare)[0] == _unquote(parts[0])[0]:  # a quoted piece: its rest, without the "> "
+            bare = bare[len(_unquote(bare)[0]):]
+        parts.append(bare)
+        if len(line.rstrip("\r")) == width:
+            continue
+        out.extend([""] * (len(parts) - 1))
+        out.append("".join(parts))
+        parts = []
+    if parts:
+        out.extend([""] * (len(parts) - 1))
+        out.append("".join(parts))
+    return "\n".join(out)
+
+
+def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | None = None) -> None:
     inp.kind = "log"
     if inp.rank_hint is not None:
         c.see_file(inp.rank_hint, inp.path)
     p = LineParser(inp.path, inp.rank_hint, inp.rank_hint_is_local)
+    width = wrap_width(head)
+    if width is not None:
+        data = head + fh.read(max(MAX_UNWRAP - len(head), 0) + 1)
+        if len(data) > MAX_UNWRAP:  # too large for a paste: read as it is, from what was read on
+            head = data
+        else:
+            inp.notes.append(f"hard-wrapped at {width} columns: the pieces of each wrapped line were joined")
+            joined = unwrap(data.decode("utf-8", "replace"), width).encode()
+            inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
+            fh, head = io.BytesIO(joined), b""
     for lineno, text in scan_lines(fh, head, inp, p.want_more):
+        if skip:
+            key = _line_key(text)
+            if skip[key] > 0:  # a worker's line, read from its rank's own file
+                skip[key] -= 1
+                continue
         ev = p.parse(lineno, text)
         if ev is not None:
             c.add(ev)

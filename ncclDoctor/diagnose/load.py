@@ -68,9 +68,11 @@ SNIFF = 8192
 #             "process 1 terminated with exit code 1"
 #   Xid       the NVIDIA driver's "NVRM: Xid (PCI:...): 79" lines in a pasted dmesg
 #   unreachable  ENETUNREACH, gloo's "connect: Network is unreachable" (no other trigger word)
+#   timed out torch's "TCP client failed to connect/validate to host H:P - timed out (try=N, ...)" (TCPStore.cpp,
+#             no other trigger word; found by instantiating the source templates: bench_diagnose_templates.py)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
-            b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable")
+            b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -47,16 +47,20 @@ class LineParser:
     # -- context --------------------------------------------------------------------
     def _context(self, lineno: int, text: str, kind: str) -> Event:
         ev = Event(kind=kind, where=f"{self.path}:{lineno}", text=text.strip()[: S.TEXT_CAP])
+        # "[rank9]:[PG ID 5 ... Rank 1]": the launcher's prefix is the global rank, the tag's "Rank 1"
+        # the rank inside group 5 (they agree only in the default group). The global one names the
+        # process; the tag's rank is used only when nothing else names it.
         m = S.R_PG_RANK.search(text)
-        if m:
+        m2 = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
+            S.R_SRUN.search(self._body)
+        if m and m.group("pg") is not None:
+            ev.pg = m.group("pg")
+        if m2:
+            ev.rank = int(m2.group(1) or m2.group(m2.lastindex or 1))
+            if m and ev.pg not in (None, "0") and int(m.group("rank")) != ev.rank:
+                ev.data["group_rank"] = int(m.group("rank"))
+        elif m:
             ev.rank = int(m.group("rank"))
-            if m.group("pg") is not None:
-                ev.pg = m.group("pg")
-        else:
-            m2 = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
-                S.R_SRUN.search(self._body)
-            if m2:
-                ev.rank = int(m2.group(1) or m2.group(m2.lastindex or 1))
         m3 = S.R_NCCL_PREFIX.search(text)
         if m3:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
@@ -154,7 +158,7 @@ class LineParser:
         g = S.R_GLOO_TIMEOUT.search(text)
         if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
-            ev.data.update(timeout_ms=int(g.group(1)), backend="gloo")
+            ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
             return ev
         d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
         if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps
@@ -278,7 +282,8 @@ class LineParser:
         if self.last_error is not None and lineno - self.last_error_line <= 4:
             return None  # the Last error text of the ncclInvalidUsage just parsed
         ev = self._context(lineno, text, "nccl_error")
-        ev.data.update(code="ncclInvalidUsage", last_error=m.group(0), duplicate_gpu=[int(m.group(1)), int(m.group(2))])
+        ev.data.update(code="ncclInvalidUsage", last_error=m.group(0),
+                       duplicate_gpu=[int(m.group(1)), int(m.group(2))] if m.group(1) else [])
         return ev
 
     def _shm(self, lineno: int, text: str) -> Event | None:
@@ -336,7 +341,7 @@ class LineParser:
     def _env(self, lineno: int, text: str) -> Event | None:
         m = S.R_ENV_DEPRECATED.search(text)
         pairs = [(m.group(1) or m.group(3), "1")] if m else S.R_ENV_ASSIGN.findall(text)
-        if not pairs or "set by environment" in text:
+        if not pairs or "set by environment" in text or "NCCL WARN" in text:  # a WARN's "Set NCCL_X=1 to ..." advice
             return None
         ev = self._context(lineno, text, "setting")
         ev.data["settings"] = pairs[:16]

@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ncclDoctor.diagnose.load import rank_from_path
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected, RankState
 
 NONFATAL = ("nccl_warn",)
@@ -41,7 +41,7 @@ def is_consequence(e: Event) -> bool:
     what = str(e.data.get("what") or "").lower()
     if e.kind == "socket_error":
         return not e.data.get("connect")
-    return e.kind == "gloo_error" and ("by peer" in what or "by remote peer" in what)
+    return e.kind == "gloo_error" and bool(R_PEER_GONE.search(what))
 
 
 def own_errors(st: RankState) -> list[Event]:

@@ -98,7 +98,8 @@ R_LINE_PREFIX = re.compile(
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
     r"|\[\d{1,6},\d{1,7}\]<std(?:out|err)>:"
-    r"|[\w.\-]{1,64} {1,16}\| )\s?"
+    r"|[\w.\-]{1,64} {1,16}\| "
+    r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )
 R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
@@ -115,7 +116,8 @@ R_WORK_CUT = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]{1,400})$")  # a ter
 R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # torch 1.9-1.10 printed "[Rank 1] Caught collective operation timeout: WorkNCCL(OpType=..., Timeout(ms)=...)".
 R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait")
-R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation")
+# gloo's waits: unbound_buffer.cc "Timed out waiting Nms for recv operation"; pair.cc/buffer.cc "Read timeout [peer]"
+R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
@@ -143,7 +145,11 @@ R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
 R_IB = re.compile(r"NET/IB(?:P|/GIN)? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*"
                   r"(?:\w{1,40}\()?(?P<status>\d+)")
 R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
-R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?Got async event ?: ?([\w ]{1,60})")
+# The HCA's asynchronous events: "NET/IB : Got async event : port error" (NCCL <= 2.2x) and 2.23+'s
+# "NET/IB : mlx5_2:1 async fatal event: local catastrophic error" / "... Got non-fatal async event: port error(10)"
+# (net_ib/common.cc; "async fatal event on QP (0x..) qpn=.. ...: <event>").
+R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?(?:Got async event ?: ?|[\w.\-]{1,64}:\d{1,3} (?:async fatal event(?: on "
+                        r"[^:]{1,300})?|Got non-fatal async event) ?: ?)([\w ]{1,60})")
 R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection "
                       r"refused|Broken pipe|"
                       r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign "
@@ -157,13 +163,15 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
                       # unreachable", NCCL's "Connect to ADDR failed : Network is unreachable")
                       r"Network is unreachable", re.I)
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
-R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|Call to connect returned|Socket creation failed|"
+R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )?retr(?:ies|y count)|"
+                            r"Call to connect returned|Socket creation failed|"
                             r"[Nn]o (?:usable listening )?interface found|Call to connect "
                             r"failed|ncclSocketInit|"
                             r"no socket interface found|[Cc]onnect to \S+ (?:failed|returned)|"
                             r"No route to host|Network is unreachable|Connection refused|connection abort|"
                             r"Cannot assign requested address")
-R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe", re.I)
+# A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
+R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
 R_WATCHDOG_REPORT = re.compile(r"Some NCCL operations have failed or timed out|NCCL communicator was aborted on rank "
@@ -206,7 +214,9 @@ R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ff
 R_GLOO = re.compile(r"gloo|Gloo")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
-                         r"Connection closed by peer|Connection reset by peer")
+                         r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
+                         r"connect: (?:No route to host|Connection refused|Network is unreachable|"
+                         r"Connection timed out)")
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* "
                          r"terminat")
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited "
@@ -248,8 +258,13 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'".
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) failure (?:(\d{1,4}) |[\w/.\-]{1,64}:\d{1,6} )?'([^']{1,80})'")
-R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)")
-R_SHM = re.compile(r"posix_fallocate failed|shared memory segment|failed to extend /dev/shm")
+# NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
+R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
+                       r"Multiple Ranks are using the same GPU")
+# NCCL's /dev/shm failures, 2.12-2.30 wordings (misc/shmutils.cc, os/linux.cc): "Error while creating shared
+# memory segment", "failed to create shared memory file", "failed to extend /dev/shm/nccl-X", "Could not map".
+R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|failed to extend \S*/dev/shm|"
+                   r"Could not map \S*/dev/shm")
 # NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,
 # 3 internal, 5 invalid usage, 6 remote error); the first file names the failing layer.
 R_RETCODE = re.compile(r"(?:NCCL )?INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")

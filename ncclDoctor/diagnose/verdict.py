@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_DUP_GPU, R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
 
@@ -314,7 +314,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 # --- job-wide set-up and transport -----------------------------------------------------
-_SIZE_MISMATCH = re.compile(r"collective mismatch error|local size \d+ remote size \d+")
+# net_ib's size check: "collective mismatch error, local size N remote size M" (<= 2.2x), 2.27+ "posted
+# incorrect receive info: size N" (the peer's posted receive does not fit this send).
+_SIZE_MISMATCH = re.compile(r"collective mismatch error|local size \d+ remote size \d+|posted incorrect receive info")
 
 
 def _size_mismatch(c: Collected) -> Verdict | None:
@@ -339,7 +341,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return _size_mismatch(c)
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
-    if "Duplicate GPU" in text:
+    if R_DUP_GPU.search(text):
         return Verdict(
             "invalid_usage",
             "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
@@ -498,7 +500,7 @@ def hosts(c: Collected) -> set[str]:
 
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
-    gloo = [e for e in c.samples.get("gloo_error", []) if "by peer" not in str(e.data.get("what", "")).lower()]
+    gloo = [e for e in c.samples.get("gloo_error", []) if not R_PEER_GONE.search(str(e.data.get("what", "")))]
     # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
     # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
     boot = sorted(
@@ -725,7 +727,7 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         e
         for k in ("socket_error", "gloo_error")
         for e in c.samples.get(k, [])
-        if "by peer" in str(e.data.get("what", "")).lower() or "by remote peer" in str(e.data.get("what", "")).lower()
+        if R_PEER_GONE.search(str(e.data.get("what", "")))
     ]
     if pg and (sent or c.kinds.get("watchdog_timeout")):
         ranks = _ranks(c, "pg_not_destroyed")
@@ -794,6 +796,18 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [],
             [e.brief() for e in evs[:3]],
         )
+    if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
+        return Verdict(
+            "early_exit",
+            "NCCL's ncclRemoteError: a peer process exited (or the network to it failed) while this rank still "
+            "communicated with it; the rank printing it is a victim, the peer's own failure came first",
+            "Find the rank that exited first: its own log and traceback (an exception, a CUDA error, an OOM, a "
+            "SIGKILL from the host); if every process was alive, check the network between the nodes "
+            "(NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET).",
+            "medium",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
     if "ncclSystemError" in codes:
         return Verdict(
             "nccl_system",
@@ -805,6 +819,52 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [e.brief() for e in evs[:3]],
         )
     return None
+
+
+def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """An NCCL WARN (or an NCCL error's "Last error" text) of a family no specific detector
+    read: its family's cause and fix (warn_families.py)."""
+    from ncclDoctor.diagnose.warn_families import classify
+
+    hits = []
+    for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
+        if e.kind == "nccl_warn" and _WARN_NOISE.search(e.text):
+            continue
+        fam = classify(e.text if e.kind == "nccl_warn" else (e.data.get("last_error") or ""))
+        if fam is not None:
+            hits.append((fam, e))
+    if not hits:
+        return None
+    fam, first = hits[0]
+    same = [e for f, e in hits if f is fam]
+    ranks = sorted({e.rank for e in same if e.rank is not None})
+    return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
+                   fam.fix, "medium", [], [e.brief() for e in same[:3]])
+
+
+# WARN texts NCCL prints at a normal teardown, as advice, or about its topology search in containers (init.cc/
+# linux.cc "Could not find real path of <sysfs device>": a virtual NIC), never a failure by themselves.
+_WARN_NOISE = re.compile(r"driver shutting down|Accept failed Resource temporarily unavailable|"
+                         r"Could not find real path|"
+                         r"NCCL_\w+ (?:is )?deprecated|\bignor(?:ed|ing)\b|[Ww]arning:")
+
+
+def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The last word before "nothing found": an NCCL WARN is NCCL reporting a failure, so a WARN
+    of no known family still gets its subsystem's cause class (low confidence) and its text."""
+    from ncclDoctor.diagnose.warn_families import subsystem
+
+    evs = [e for e in c.samples.get("nccl_warn", []) if not _WARN_NOISE.search(e.text)]
+    if not evs:
+        return None
+    fam = subsystem(_what(evs[0]))
+    return Verdict(fam.cause, f"{fam.meaning}: '{_what(evs[0])}'; no known family of NCCL's messages explains it "
+                   "further", fam.fix, "low", [], [e.brief() for e in evs[:3]])
+
+
+def _what(e: Event) -> str:
+    w = e.text.split("NCCL WARN", 1)
+    return (w[1] if len(w) > 1 else e.data.get("last_error") or e.text).strip()[:160]
 
 
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -879,11 +939,18 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
 
+# The agent passes on the signal it received (torch/distributed/elastic/agent/server/api.py: _shutdown(e.sigval)),
+# so its "Sending process N closing signal SIGHUP" says it got SIGHUP even when the "Received" line is not pasted.
+# Not SIGTERM: the agent also sends SIGTERM to the other workers after one of them failed.
+PASSED_ON = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3}
+
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    got = [e for e in c.samples.get("signal", []) if e.data.get("received")]
+    sigs = c.samples.get("signal", [])
+    got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
     if not got:
         return None
-    n = got[0].data["received"]
+    n = got[0].data.get("received") or PASSED_ON[got[0].data["sent"]]
     name, why, fix = {
         15: (
             "SIGTERM",
@@ -1057,7 +1124,7 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = sorted({r for e in evs for r in e.data["ranks"]})
     secs = next((e.data["timeout_ms"] / 1000 for e in evs if e.data.get("timeout_ms")), None)
     gone = (any(e.data.get("errors") or "by peer" in e.text.lower() for e in evs)
-            or any("by peer" in str(e.data.get("what", "")).lower() for e in c.samples.get("gloo_error", [])))
+            or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
     how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
            else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
     return Verdict(
@@ -1137,7 +1204,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     _gpu_oom, _cuda, _killed, _dataloader, _no_nccl, _desync_report, _monitored, _uniqueid, _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
-    _nccl_other,
+    _warn_family, _nccl_other,
     _signal, _timeouts, _exited,
 ]
 
@@ -1168,7 +1235,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         v = detect(c, ks)
         if v is not None:
             return v
-    return _config(c, ks, env_findings) or _none(c, ks)
+    return _config(c, ks, env_findings) or _warn_subsystem(c, ks) or _none(c, ks)
 
 
 def reconcile(v: Verdict, ks: list[Conclusion]) -> None:

@@ -1,0 +1,158 @@
+"""NCCL's WARN messages by family: what each family of its failure texts means, so that a
+message diagnose has no specific reasoning for still gets its cause class and fix.
+
+The families are written from NCCL's own ``WARN(...)`` calls (NVIDIA/nccl 5067397, master
+after v2.30.7-1, and v2.21.5-1: src/os/linux.cc, src/misc/socket.cc, bootstrap.cc, init.cc,
+enqueue.cc, proxy.cc, transport/p2p.cc, transport/net_ib/*), not from reports: each pattern
+covers every template of its family, in the wordings of both versions. The templates,
+with their sources and what an expert concludes, are tests/fixtures/log_templates/
+templates.yaml; ``benchmarks/bench_diagnose_templates.py`` measures how many of them
+diagnose recognises.
+
+``classify(text)`` returns the first family whose pattern the text holds, or None. The
+verdict (``verdict._warn_family``) runs after the specific detectors (IB completions,
+/dev/shm, sockets, hangs), which reason further from the same lines, and before the
+generic "NCCL reported a system error".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NET_FIX = ("Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
+            "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
+            "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice.")
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    cause: str
+    pattern: re.Pattern
+    meaning: str
+    fix: str
+
+
+FAMILIES = (
+    Family(
+        "connect_retries", "network_setup",
+        re.compile(r"exceeded (?:error )?retr(?:ies|y count)|exceeded timeouts|SocketPollConnect to \S+ failed"),
+        "NCCL's connection to a peer at set-up failed on every retry: the address it connects to is not "
+        "reachable from this node (wrong interface, firewall, or the peer never listened)",
+        _NET_FIX),
+    Family(
+        "no_interface", "network_setup",
+        re.compile(r"[Nn]o (?:usable listening |socket |IP )?interface found|No interface found in the same subnet|"
+                   r"no device found (?:matching|after excluding)|verify NCCL_\w*IFNAME"),
+        "NCCL found no network interface to use: NCCL_SOCKET_IFNAME (or NCCL_OOB_NET_IFNAME) names an interface "
+        "this node does not have, or none is in the peers' subnet",
+        "List the interfaces with `ip -br addr` on every node and set NCCL_SOCKET_IFNAME to the one that carries "
+        "MASTER_ADDR's subnet (a prefix such as eth matches eth0, eth1; =eth0 matches exactly; ^ excludes)."),
+    Family(
+        "gpu_p2p", "network_setup",
+        re.compile(r"failed to peer with device|peer access is not supported|cudaIpc\w+ failed|"
+                   r"P2P (?:is )?not (?:supported|available)"),
+        "GPU peer-to-peer / CUDA IPC between the GPUs of one node failed: the GPUs cannot map each other's memory "
+        "(PCIe ACS or an IOMMU in the way, a VM, or containers that do not share the IPC namespace)",
+        "Check `nvidia-smi topo -p2p r` and ACS/IOMMU settings; run containers with --ipc=host; NCCL_P2P_DISABLE=1 "
+        "works around it (slower) and tells whether P2P is the cause."),
+    Family(
+        "usage", "invalid_usage",
+        re.compile(r"Attempt to use communicator before|Invalid rank requested|improper usage of ncclCommInit|"
+                   r"Trying to (?:send|recv) to self without|[Ii]nvalid (?:device|config \w+ attribute)|"
+                   r"invalid device count|rank \d+ exceeds ndev|not initialized via NCCL_CONFIG_INITIALIZER|"
+                   r"Data type supplied to user-created ncclRedOp_t|communicator was revoked|"
+                   # the bootstrap root seeing one rank twice, or ranks that disagree on the world size
+                   r"has already checked in|mismatch in info from procs|"
+                   # NCCL states its usage rules with "must": "total ranks must be positive", "Streams given to a
+                   # communicator within a NCCL group must either be all uncaptured or ...", "count must be 0"
+                   r"\bmust (?:either )?(?:be|pass|not)\b|should not be called"),
+        "NCCL rejected a call as invalid (ncclInvalidUsage): the arguments are wrong for this communicator "
+        "(a rank outside the world size, a send to itself without a receive, a communicator used after an error)",
+        "Check RANK/WORLD_SIZE/LOCAL_RANK as each process sees them and that no collective runs after a failed "
+        "one; TORCH_DISTRIBUTED_DEBUG=DETAIL checks the collectives' arguments across ranks."),
+    Family(
+        "versions_topology", "nccl_internal",
+        re.compile(r"Mismatched NCCL version|mixed local (?:Coll)?Net device counts|[Vv]ersion mismatch"),
+        "the ranks disagree on NCCL itself: different NCCL versions, or nodes that see different numbers of NICs "
+        "(a node lost an HCA, or the nodes are not alike)",
+        "Run one torch/NCCL build on every node (python -c 'import torch; print(torch.cuda.nccl.version())'); "
+        "compare the NICs per node (ibstat, ibv_devinfo) and drain a node with a missing one."),
+    Family(
+        "settings", "config",
+        re.compile(r"Invalid NCCL_\w+|No algorithm/protocol available|NCCL_\w+=\S* is (?:out of range|being ignored)|"
+                   r"please use format|No valid \S+ pair found|"
+                   r"Try selecting NICs of only one|(?:[Uu]se|[Ss]et|[Uu]nset|[Ii]ncrease|[Dd]ecrease) NCCL_\w+"),
+        "an NCCL_* setting is invalid, rules out every algorithm/protocol for this collective, or NCCL names the "
+        "setting that avoids the failure (e.g. NCCL_IB_HCA to select NICs of one link type)",
+        "Fix or unset the NCCL_* variable the line names (NCCL_ALGO/NCCL_PROTO restrictions, NCCL_COMM_ID's "
+        "<host>:<port> form); `ncclDoctor env` lints the whole environment."),
+    Family(
+        "capability", "invalid_usage",
+        re.compile(r"support begins with|\brequires (?:CUDA|a |an |sm|driver|compute)|is not supported (?:on|with|in) "
+                   r"(?:this|the)\b"),
+        "the job asks NCCL for a feature this GPU, driver or communicator does not have (e.g. an FP8 reduction "
+        "before sm90, one-sided operations on an old driver)",
+        "Use a data type / feature the GPUs support (or newer GPUs/driver, as the line says); the job's code or "
+        "its precision settings choose it."),
+    Family(
+        "system_resources", "nccl_system",
+        # not on the IB transport's lines: there the HCA/verbs layer decides (SUBSYSTEMS), ENOMEM from verbs is
+        # the HCA's or the locked-memory limit's, and the memory registration case has its own detector
+        re.compile(r"^(?!.*(?:NET/IB|\bibv_|\bmlx\d)).*(?:Thread creation failed|Resource temporarily unavailable|"
+                   r"Too many open files|Allocation failed|Cannot allocate memory)"),
+        "a system resource ran out inside NCCL: threads (ulimit -u, the container's pids limit), file descriptors "
+        "(ulimit -n) or host memory",
+        "Check `ulimit -u` and `ulimit -n` where the ranks run (and the container's --pids-limit), and the host's "
+        "free memory; many ranks per node multiply NCCL's threads and sockets."),
+    Family(
+        "local_peer_gone", "early_exit",
+        re.compile(r"Could not receive type from localRank|Error encountered progressing operation"),
+        "the proxy of this node lost a local rank: that rank's process went away (crashed or exited) while the "
+        "others still used it",
+        "Read the log of the local rank the line names: its own error (an exception, a CUDA error, an OOM) is "
+        "the first failure; the others only lost it."),
+)
+
+
+# Any other NCCL WARN is still a failure NCCL reported: its subsystem's words give the cause class, with
+# low confidence (``verdict._warn_subsystem``, after every other detector). Order matters: an IB line may
+# also say "connect", a proxy line "CUDA".
+SUBSYSTEMS = (
+    Family("ib", "ib_fabric", re.compile(r"NET/IB|\bibv_\w+|\bmlx\d|\bHCA\b|\bGID\b|\bRoCE\b"),
+           "NCCL's InfiniBand/RoCE transport reported a failure",
+           "Check the HCAs and links of the node that printed it (ibstat, ibv_devinfo, dmesg for mlx5 errors); run "
+           "`ncclDoctor check --nodes N` to localize the bad link."),
+    Family("socket", "network_setup",
+           re.compile(r"[Ss]ocket|[Cc]onnect|[Aa]ccept|[Bb]ootstrap|\bNET/|\bNet :|[Ii]nterface|IFNAME|address info|"
+                      r"[Hh]ost ?name"),
+           "NCCL's sockets/bootstrap (the connections between ranks) reported a failure",
+           _NET_FIX),
+    Family("shm", "nccl_system", re.compile(r"/dev/shm|\bshm\b|[Ss]hared memory|posix_fallocate"),
+           "NCCL's shared-memory transport reported a failure",
+           "Give the container a larger /dev/shm (--shm-size=16g or --ipc=host); NCCL_SHM_DISABLE=1 works around it."),
+    Family("cuda", "cuda_error", re.compile(r"\bC[Uu][Dd][Aa]\b|\bcu[A-Z]\w+|CUDA device"),
+           "a CUDA call inside NCCL failed on this rank",
+           "Look at that GPU first: nvidia-smi, `dmesg | grep -i xid`; rerun with CUDA_LAUNCH_BLOCKING=1 to find the "
+           "failing kernel."),
+)
+INTERNAL = Family("internal", "nccl_internal", re.compile(r""),
+                  "NCCL reported a failure of a kind this tool has no family for",
+                  "Rerun with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=ALL for the full trail); check that every rank uses "
+                  "the same NCCL version, and search NVIDIA/nccl's issues for the WARN text.")
+
+
+def classify(text: str) -> Family | None:
+    for f in FAMILIES:
+        if f.pattern.search(text):
+            return f
+    return None
+
+
+def subsystem(text: str) -> Family:
+    """The family of an NCCL WARN that ``classify`` has no family for: by its subsystem's words."""
+    for f in SUBSYSTEMS:
+        if f.pattern.search(text):
+            return f
+    return INTERNAL

@@ -1,0 +1,110 @@
+"""diagnose reads a log the way people paste it (issue #14, item 2): hard-wrapped at a
+terminal's width, Markdown-quoted, in a ``` fence, with CRLF, colours, timestamps or a
+rank prefix. Every dev-split corpus case must keep its verdict under each perturbation
+(bench_diagnose_accuracy.PERTURB; the held-out split is scored only at the end, by the
+benchmark), and the unwrapping must not join lines that were never one."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from ncclDoctor.diagnose import diagnose
+from ncclDoctor.diagnose.ingest import unwrap, wrap_width
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("bench_diagnose_accuracy",
+                                               ROOT / "benchmarks" / "bench_diagnose_accuracy.py")
+bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(bench)
+
+IB = ("node-7:12345:12400 [3] NCCL WARN NET/IB : Got completion from peer 10.1.2.3<49152> with status=12 opcode=0 "
+      "len=0 vendor err 129 (Send) localGid ::ffff:10.1.2.4 remoteGid ::ffff:10.1.2.3")
+
+
+@functools.cache
+def _base() -> tuple[list[dict], dict[str, dict]]:
+    cases = bench.load_cases("dev")
+    return cases, {c["id"]: bench.score(c, diagnose(bench.inputs(c))) for c in cases}
+
+
+@pytest.mark.parametrize("name", sorted(bench.PERTURB))
+def test_every_corpus_case_keeps_its_verdict_when_pasted(name):
+    cases, base = _base()
+    changed = bench.run_variants(cases, base, names=[name], strict=True)[name]
+    assert not changed, [(cid, base[cid]["got"], r["got"]) for cid, r in changed]
+
+
+def _wrapped(text: str, width: int) -> str:
+    return "\n".join(bench._wrap(width)(line, 0) for line in text.split("\n"))
+
+
+@pytest.mark.parametrize("width", [72, 80, 100, 120])
+def test_a_wrapped_signature_is_read_whole(tmp_path, width):
+    text = "node-7:12345:12345 [3] NCCL INFO Bootstrap : Using eth0:10.1.2.4<0>\n" + IB + "\n" + IB + "\n"
+    log = tmp_path / "job.log"
+    log.write_text(_wrapped(text, width))
+    v = diagnose([str(log)]).results["diagnose"]["verdict"]
+    assert v["cause"] == "ib_fabric", v
+    assert "status 12" in v["summary"], v
+
+
+def test_unwrap_keeps_every_other_lines_number():
+    text = _wrapped("first\n" + "x" * 150 + "\nthird line\nfourth", 60)
+    lines = unwrap(text, 60).split("\n")
+    assert lines[0] == "first" and lines[3] == "x" * 150  # the joined line keeps its last piece's number
+    assert lines[1] == lines[2] == ""
+    assert lines[4:] == ["third line", "fourth"]
+    assert len(lines) == len(text.split("\n"))
+
+
+def test_lines_of_one_length_that_are_not_wrapped_are_left_alone():
+    """Four 'Sending process N closing signal SIGHUP' lines are the longest and equally long: not a wrap."""
+    lines = [f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 29190{i} closing signal SIGHUP"
+             for i in range(4)]
+    assert wrap_width(("short line\n" + "\n".join(lines) + "\n").encode()) is None
+    summary = "=" * 60 + "\ntrain.py FAILED\n" + "-" * 60 + "\nFailures:\n  <NO_OTHER_FAILURES>\n" + "=" * 60 + "\n"
+    assert wrap_width(summary.encode()) is None  # torchrun's separator rules are not wrapped text
+
+
+def test_wrap_width_is_found_from_the_pieces():
+    text = _wrapped("head\n" + IB + "\nsome other line\n" + IB.replace("status=12", "status=5") + "\n", 90)
+    assert wrap_width(text.encode()) == 90
+
+
+def test_markdown_quote_and_fence(tmp_path):
+    log = tmp_path / "issue.md"
+    log.write_text("```\n" + "\n".join("> " + line for line in (IB, IB)) + "\n```\n")
+    v = diagnose([str(log)]).results["diagnose"]["verdict"]
+    assert v["cause"] == "ib_fabric", v
+
+
+def test_a_long_last_line_is_not_a_wrap():
+    """tests/fixtures/logs/blocking_wait: its two longest lines are both 200 wide (a usual terminal width), one
+    followed by a line starting with its own '[rank0]:' tag, the other by the end of the text."""
+    text = (ROOT / "tests" / "fixtures" / "logs" / "blocking_wait" / "job.log").read_bytes()
+    assert max(len(x) for x in text.decode().split("\n")) == 200
+    assert wrap_width(text) is None
+
+
+def test_a_wrapped_file_too_large_for_a_paste_is_read_as_it_is(tmp_path, monkeypatch):
+    """Past MAX_UNWRAP the file is a job's own log, not a paste: read unjoined, every line still
+    read once (what was read ahead to decide goes to the scanner as its head)."""
+    from ncclDoctor.diagnose import ingest
+
+    monkeypatch.setattr(ingest, "MAX_UNWRAP", 2048)
+    whole = "node-7:1:1 [0] NCCL WARN Cuda failure 'an illegal memory access was encountered'"
+    text = _wrapped("start\n" + IB + "\n" + IB + "\n" + "chatter line\n" * 1000 + whole + "\n", 80)
+    log = tmp_path / "big.log"
+    log.write_text(text)
+    d = diagnose([str(log)]).results["diagnose"]
+    assert not [n for i in d["inputs"] for n in i["notes"] if "hard-wrapped" in n]
+    assert d["inputs"][0]["bytes"] == len(text.encode())
+    assert d["verdict"]["cause"] == "cuda_error", d["verdict"]  # the last line, past what was read ahead
+    monkeypatch.setattr(ingest, "MAX_UNWRAP", 8 << 20)
+    d = diagnose([str(log)]).results["diagnose"]
+    assert [n for i in d["inputs"] for n in i["notes"] if "hard-wrapped at 80" in n]
+    assert d["inputs"][0]["bytes"] == len(text.encode())
