@@ -52,6 +52,14 @@ INTEGRATION = (
     "tests/test_run_rules.py::test_run001_torchrun_that_exits_before_any_rank_started",
     "tests/test_run_rules.py::test_run006_a_single_rank_is_named_and_reads_zero_busbw",
     "tests/test_run_rules.py::test_run102_a_node_that_never_started_is_named",
+    # issue 13: faults applied from outside unmodified jobs (the whole module is torchrun)
+    "tests/test_live_outside.py::test_reference_trainer_with_a_slow_rank_names_the_straggler_and_finishes_normally",
+    "tests/test_live_outside.py::test_reference_trainer_rank_stopped_from_outside_is_named_frozen",
+    "tests/test_live_outside.py::test_reference_trainer_rank_killed_from_outside_is_named_dead_and_the_exit_code_kept",
+    "tests/test_live_outside.py::test_rank_killed_while_attach_watches_is_named_dead_without_waiting_for_the_others",
+    "tests/test_live_outside.py::test_ctrl_c_typed_on_a_terminal_stops_the_job_and_writes_the_partial_report",
+    "tests/test_live_outside.py::test_attach_inject_returns_within_its_deadline_when_gdb_cannot_get_the_gil",
+    "tests/test_live_outside.py::test_attach_inject_skips_a_stopped_rank_names_it_and_leaves_the_job_able_to_go_on",
 )
 # Fixtures that run a real check under torchrun: every test using one is integration.
 INTEGRATION_FIXTURES = {"two_rank_run", "run"}  # tests/_reportrun.real_check behind `run`

@@ -1,7 +1,10 @@
 """The live verdict logic on synthetic progress sequences (pure functions, no processes):
-what the stall clock counts, what the threshold learns, how each hang kind is named."""
+what the stall clock counts, what the threshold learns, how each hang kind is named; and how
+``attach`` tells a dead rank (one plain child process, SIGKILLed, for /proc's zombie status)."""
 
 from __future__ import annotations
+
+import os
 
 from ncclDoctor.live.detect import RankView, Settings, StragglerTally, Tracker, classify
 
@@ -207,3 +210,47 @@ def test_a_dead_rank_is_reported_in_its_own_words_not_torchruns_traceback_hint()
     assert f.message.endswith("exited with exit code 1: RuntimeError: Distributed package doesn't have NCCL built in")
     (bare,) = failure_findings({"root_cause": root, "others": []}, [], {"per_rank": {}})
     assert bare.message.endswith("exited with exit code 1")  # torchrun's hint is no reason
+
+
+def test_exit_state_reads_a_zombies_wait_status_and_is_gone_once_reaped():
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from ncclDoctor.live import attach
+
+    child = subprocess.Popen([sys.executable, "-S", "-c", "import time; time.sleep(60)"])
+    try:
+        assert attach.exit_state(child.pid) is None
+        os.kill(child.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while attach.exit_state(child.pid) is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert attach.exit_state(child.pid) == {"seen": "zombie", "signal": "SIGKILL"}  # not reaped yet
+    finally:
+        child.kill()
+        child.wait(timeout=30)
+    assert attach.exit_state(child.pid) == {"seen": "gone"}
+
+
+def test_died_finding_names_the_root_cause_and_lists_who_torchrun_stopped_after_it():
+    from ncclDoctor.live import attach
+
+    def workers():
+        return [{"rank": 0, "pid": 10, "gone_s": 0.3, "exit": {"seen": "gone"}},
+                {"rank": 1, "pid": 11, "gone_s": 0.2, "exit": {"seen": "zombie", "signal": "SIGKILL"}},
+                {"rank": 2, "pid": 12}]
+
+    f = attach.died_finding(workers(), {})  # no record: the one not ended by SIGTERM, from its zombie status
+    assert f.code == "LIVE005" and f.ranks == [1]
+    assert "rank 1 (pid 11) died 0.2 s into the watch: killed by SIGKILL (its exit status in /proc)" in f.message
+    assert "rank 0 (pid 10, how is unknown) ended too" in f.message and "rank 2 still running" in f.message
+    rec = {"11": {"signal": "SIGKILL", "exitcode": -9, "root_cause": True},
+           "10": {"signal": "SIGTERM", "exitcode": -15, "root_cause": False}}
+    f = attach.died_finding(workers(), rec)  # torchrun's record decides
+    assert f.ranks == [1] and "SIGKILL (torchrun's failure record)" in f.message and "killed by SIGTERM" in f.message
+    unknown = [{"rank": 0, "pid": 10, "gone_s": 0.5, "exit": {"seen": "gone"}},
+               {"rank": 1, "pid": 11, "gone_s": 0.2, "exit": {"seen": "gone"}}]
+    assert attach.died_finding(unknown, {}).ranks == [1]  # nothing known: the first one gone
+    assert attach.died_finding([{"rank": 0, "pid": 10}], {}) is None

@@ -109,3 +109,31 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def test_gdb_injection_into_a_stopped_process_returns_at_once_and_leaves_it_alive(tmp_path):
+    """A SIGSTOPped target's pending stop cuts gdb's first call short; gdb used to go on and run
+    Python without the GIL, and the target died of SIGSEGV. Now the call is unwound and nothing
+    else runs."""
+    import shutil
+    import signal
+    import time
+
+    from ncclDoctor.live import inject_gdb
+
+    if not shutil.which("gdb"):
+        pytest.skip("gdb not installed")
+    target = subprocess.Popen([sys.executable, "-S", "-c", "import time; time.sleep(120)"])
+    try:
+        time.sleep(1.0)
+        os.kill(target.pid, signal.SIGSTOP)
+        started = time.monotonic()
+        got = inject_gdb.inject(target.pid, tmp_path / "out.json", timeout_s=20)
+        took = time.monotonic() - started
+        os.kill(target.pid, signal.SIGCONT)
+        time.sleep(0.5)
+        assert target.poll() is None, f"the target died (rc {target.returncode})"
+        assert got is None and took < 20 + 2 * inject_gdb._GRACE_S
+    finally:
+        target.kill()
+        target.wait(timeout=30)

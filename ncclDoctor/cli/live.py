@@ -90,6 +90,10 @@ def attach(
         bool, Opt("--inject", help="Opt-in: read each worker's Flight Recorder and stacks through gdb (stops it "
                                    "briefly).")
     ] = False,
+    inject_timeout: Annotated[
+        float, Opt("--inject-timeout", help="With --inject: seconds for gdb in all workers together (they run at "
+                                            "once); then it is interrupted and detaches.")
+    ] = 60.0,
     out: OutOpt = None,
     as_json: JsonOpt = False,
     fail_on: FailOnOpt = None,
@@ -107,7 +111,8 @@ def attach(
 
     c = common(out, as_json, fail_on, select, ignore, junit, config, no_config)
     report, written = attach_job(pid, out=str(out) if out else None, watch_s=watch_s, argv=sys.argv[1:],
-                                 inject=inject, common=c)
+                                 inject=inject, common=c, inject_timeout_s=inject_timeout,
+                                 say=lambda msg: err.print(f"ncclDoctor: {msg}", markup=False))
     emit(report, as_json)
     announce(written, as_json)
     raise typer.Exit(report.exit_code)

@@ -16,7 +16,17 @@ worker, only what reads the job without touching it:
 
 - opt-in, ``--inject``: gdb runs a few lines of Python inside each worker that wrote its Flight
   Recorder and stacks (``inject_gdb``); it stops each process for seconds, so it is never the
-  default.
+  default. All workers at once, within ``--inject-timeout`` (then gdb is interrupted, unwinds
+  its call and detaches); a stopped worker (state T) is skipped.
+
+A worker that ends during the watch (checked every 0.1 s) is a dead rank (LIVE005): how it
+died comes from torchrun's failure record when torchrun's output is a file (read from the end,
+up to 5 s for torchrun to write it), else from the exit status /proc shows while it is a zombie,
+else "unknown". The watch then ends 1 s later: the survivors, blocked in their next collective,
+are never waited for. Deadline of the whole command: ``--watch`` + 1 s + up to 5 s for the
+record + ``EVIDENCE_S`` (30 s) for py-spy and the Flight Recorder (+ ``--inject-timeout`` + 10 s
+with ``--inject``), + writing the report. Exit code: 4 when a finding was made, 0 when none,
+2 for bad input (not a torchrun pid), 3 when the job has no workers (yet, or any more).
 
 No signal is ever sent: a worker that has no handler for SIGUSR1/SIGUSR2/real-time signals
 dies of one. The verdict is the same model as ``run``'s; without Flight Recorder counters it
@@ -92,6 +102,64 @@ def find_job(pid: int) -> tuple[int, list[dict[str, Any]]]:
     return agent, sorted(workers, key=lambda w: w["rank"])
 
 
+def output_files(pid: int) -> list[str]:
+    """The regular files a process's stderr and stdout go to (torchrun's failure record lands
+    there when the job's output is a log file, as under a batch scheduler); [] for a terminal or pipe."""
+    out = []
+    for fd in (2, 1):
+        try:
+            path = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if path.startswith("/") and os.path.isfile(path) and path not in out:
+            out.append(path)
+    return out
+
+
+def exit_state(pid: int) -> dict[str, Any] | None:
+    """None while ``pid`` lives; else how it ended, as far as /proc can tell a non-parent: a zombie
+    still shows its wait status (``exit_code`` field, Linux >= 3.5) until torchrun reaps it."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return {"seen": "gone"}
+    fields = stat[stat.rindex(")") + 2:].split()
+    if fields[0] not in "ZX":
+        return None
+    status = int(fields[49]) if len(fields) > 49 and fields[49].lstrip("-").isdigit() else None
+    if status is None:
+        return {"seen": "zombie"}
+    if status & 0x7F:
+        return {"seen": "zombie", "signal": evidence_signal_name(status & 0x7F)}
+    return {"seen": "zombie", "exitcode": (status >> 8) & 0xFF}
+
+
+def evidence_signal_name(signum: int) -> str:
+    import signal as _signal
+
+    try:
+        return _signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def watch_exits(workers: list[dict[str, Any]], watch_s: float, step_s: float = 0.1, after_s: float = 1.0) -> None:
+    """Check every worker each ``step_s`` for ``watch_s``; a worker that ends gets ``gone_s`` (when)
+    and ``exit`` (``exit_state``). After the first death, ``after_s`` more only (to see whether
+    torchrun stops the others), then return: never wait for the survivors' own timeouts."""
+    t0 = time.monotonic()
+    first = None
+    while True:
+        now = time.monotonic()
+        for w in workers:
+            if "gone_s" not in w and (st := exit_state(w["pid"])) is not None:
+                w["gone_s"], w["exit"] = round(now - t0, 2), st
+                first = first if first is not None else now
+        if now - t0 >= watch_s or (first is not None and now - first >= after_s):
+            return
+        time.sleep(min(step_s, max(0.0, watch_s - (now - t0))))
+
+
 def _kept(env: dict[str, str]) -> dict[str, str]:
     keys = ("TORCH_FR_DUMP_TEMP_FILE", "TORCH_NCCL_DEBUG_INFO_PIPE_FILE", "NCD_LIVE_DIR", "NCD_LIVE_SOCK_DIR",
             "MASTER_ADDR")
@@ -143,57 +211,160 @@ def trigger_nccl_dump(w: dict[str, Any]) -> str | None:
     return path
 
 
-def sample(workers: list[dict[str, Any]], watch_s: float, run_dir: Path, inject: bool = False) -> None:
+EVIDENCE_S = 30.0  # py-spy and Flight Recorder reads after the watch, all workers together
+
+
+def sample(workers: list[dict[str, Any]], watch_s: float, run_dir: Path, inject: bool = False,
+           inject_timeout_s: float = 60.0) -> None:
+    """Watch, then read each live worker; every wait after the watch draws on ``EVIDENCE_S``, and
+    ``--inject`` runs gdb in every worker at once within ``inject_timeout_s`` (+ its grace)."""
     for w in workers:
         w["ticks0"] = cpu_ticks(w["pid"])
         w["pipe"] = trigger_nccl_dump(w)
-    time.sleep(max(0.0, watch_s))
+    watch_exits(workers, watch_s)
+    deadline = time.monotonic() + EVIDENCE_S
+    live = [w for w in workers if "gone_s" not in w]
+    for w in live:
+        _read(w, run_dir, lambda cap: max(0.2, min(cap, deadline - time.monotonic())))
+    if inject:
+        _inject_all([w for w in live if w.get("fr") is None], run_dir, inject_timeout_s)
+    for w in live:
+        if w.get("fr") is not None:
+            _save(run_dir / "fr" / f"rank{w['rank']}.json", json.dumps(w["fr"]))
+
+
+def _read(w: dict[str, Any], run_dir: Path, left) -> None:
+    """A worker's threads, py-spy stack and Flight Recorder (when reachable without changing it)."""
+    pid, r = w["pid"], w["rank"]
+    ticks = cpu_ticks(pid)
+    w["cpu_delta"] = (ticks - w["ticks0"]) if ticks is not None and w["ticks0"] is not None else None
+    w["state"] = evidence.main_thread_state(pid)
+    _save(run_dir / "stacks" / f"rank{r}.proc.txt", evidence.proc_threads(pid))
+    w["fr"] = w["stack"] = None
+    if (w["state"] or ("?",))[0] in "Tt":
+        return  # stopped (SIGSTOP, a debugger): nothing in it answers; /proc is all there is
+    w["stack"] = evidence.pyspy(pid, timeout_s=left(10.0))
+    if w["stack"]:
+        _save(run_dir / "stacks" / f"rank{r}.py-spy.txt", w["stack"])
+    sock_dir = w["env"].get("NCD_LIVE_SOCK_DIR")
+    sock = os.path.join(sock_dir, f"r{r}.sock") if sock_dir else ""
+    fr = evidence.flight_recorder(sock, timeout_s=left(5.0)) if sock else None
+    dump = f"{w['env'].get('TORCH_FR_DUMP_TEMP_FILE', '')}{r}"
+    if fr is None and w["pipe"] and os.path.isfile(dump):
+        try:
+            fr = json.loads(Path(dump).read_text())
+        except (OSError, ValueError):
+            fr = None  # a pickle: diagnose reads it from the run directory's fr/
+    w["fr"] = fr
+
+
+def _inject_all(workers: list[dict[str, Any]], run_dir: Path, timeout_s: float) -> None:
+    """--inject in every worker at once (one gdb each), so N workers take one deadline, not N."""
+    import threading
+
+    from ncclDoctor.live import inject_gdb
+
+    threads = [threading.Thread(target=_inject, args=(w, run_dir, timeout_s), daemon=True) for w in workers]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + timeout_s + 2 * inject_gdb._GRACE_S + 1.0
+    for t in threads:
+        t.join(timeout=max(0.0, deadline - time.monotonic()))
     for w in workers:
-        pid, r = w["pid"], w["rank"]
-        ticks = cpu_ticks(pid)
-        w["cpu_delta"] = (ticks - w["ticks0"]) if ticks is not None and w["ticks0"] is not None else None
-        w["state"] = evidence.main_thread_state(pid)
-        _save(run_dir / "stacks" / f"rank{r}.proc.txt", evidence.proc_threads(pid))
-        w["stack"] = evidence.pyspy(pid)
-        if w["stack"]:
-            _save(run_dir / "stacks" / f"rank{r}.py-spy.txt", w["stack"])
-        sock_dir = w["env"].get("NCD_LIVE_SOCK_DIR")
-        sock = os.path.join(sock_dir, f"r{r}.sock") if sock_dir else ""
-        fr = evidence.flight_recorder(sock) if sock else None
-        dump = f"{w['env'].get('TORCH_FR_DUMP_TEMP_FILE', '')}{r}"
-        if fr is None and w["pipe"] and os.path.isfile(dump):
-            try:
-                fr = json.loads(Path(dump).read_text())
-            except (OSError, ValueError):
-                fr = None  # a pickle: diagnose reads it from the run directory's fr/
-        if fr is None and inject:
-            fr = _inject(w, run_dir)
-        if fr is not None:
-            w["fr"] = fr
-            _save(run_dir / "fr" / f"rank{r}.json", json.dumps(fr))
+        w.setdefault("inject", f"failed: no answer in {timeout_s:g} s")
 
 
-def _inject(w: dict[str, Any], run_dir: Path) -> dict[str, Any] | None:
+def _inject(w: dict[str, Any], run_dir: Path, timeout_s: float) -> None:
     """--inject: the Flight Recorder and stacks from inside the worker, through gdb (opt-in)."""
     from ncclDoctor.live import inject_gdb
 
     if not inject_gdb.available():
         w["inject"] = "gdb not installed"
-        return None
+        return
     if inject_gdb.holds_gil(w.get("stack")):
         w["inject"] = "skipped: a thread holds the GIL"
-        return None
-    got = inject_gdb.inject(w["pid"], run_dir / "inject" / f"rank{w['rank']}.json")
-    w["inject"] = "ok" if got and got.get("fr") else f"failed: {(got or {}).get('error', 'no answer in time')}"
+        return
+    if (w.get("state") or ("?",))[0] in ("T", "t"):
+        w["inject"] = "skipped: the process is stopped (state T); a call from gdb would be cut short"
+        return
+    started = time.monotonic()
+    got = inject_gdb.inject(w["pid"], run_dir / "inject" / f"rank{w['rank']}.json", timeout_s)
+    took = time.monotonic() - started
+    w["inject"] = ("ok" if got and got.get("fr") else
+                   f"failed: {(got or {}).get('error') or f'no answer in {timeout_s:g} s'} ({took:.1f} s)")
     if got and got.get("stacks"):
         _save(run_dir / "stacks" / f"rank{w['rank']}.inject.txt", got["stacks"])
-    return got.get("fr") if got else None
+    if got and got.get("fr"):
+        w["fr"] = got["fr"]
 
 
 def _save(path: Path, text: str) -> None:
     from ncclDoctor.fsutil import write_text_atomic
 
     write_text_atomic(path, text)
+
+
+def failure_record(files: list[str], pids: set[int], wait_s: float = 5.0) -> dict[str, Any]:
+    """torchrun's failure record for ``pids`` from its log file(s), waiting up to ``wait_s`` for
+    torchrun to write it (it stops the other workers first); {} when its output is no file."""
+    from ncclDoctor.launch.evidence import torchrun_failures
+
+    deadline = time.monotonic() + wait_s
+    while files:
+        recs: dict[str, Any] = {}
+        for path in files:
+            try:
+                with open(path, "rb") as fh:
+                    fh.seek(max(0, os.path.getsize(path) - (1 << 18)))
+                    got = torchrun_failures(fh.read().decode("utf-8", "replace"))
+            except OSError:
+                continue
+            for rec in [got["root_cause"], *got["others"]]:
+                if rec and rec["pid"] in pids:
+                    recs[str(rec["pid"])] = {**rec, "root_cause": rec is got["root_cause"]}
+        if recs or time.monotonic() >= deadline:
+            return recs
+        time.sleep(0.2)
+    return {}
+
+
+def _how(w: dict[str, Any], rec: dict[str, Any] | None) -> str:
+    if rec and rec.get("signal"):
+        return f"killed by {rec['signal']} (torchrun's failure record)"
+    if rec:
+        return f"exit code {rec['exitcode']} (torchrun's failure record)"
+    ex = w.get("exit") or {}
+    if ex.get("signal"):
+        return f"killed by {ex['signal']} (its exit status in /proc)"
+    if "exitcode" in ex:
+        return f"exit code {ex['exitcode']} (its exit status in /proc)"
+    return "how is unknown (torchrun reaped it at once and its output is not a file ncclDoctor can read)"
+
+
+def died_finding(workers: list[dict[str, Any]], records: dict[str, Any]) -> Any:
+    """LIVE005 for workers that ended during the watch. The culprit is torchrun's root cause when
+    its record is readable, else the ones not ended by SIGTERM (torchrun stops the survivors with
+    it), else the first seen gone; the others are victims."""
+    gone = sorted((w for w in workers if "gone_s" in w), key=lambda w: w["gone_s"])
+    if not gone:
+        return None
+    for w in gone:
+        w["how"] = _how(w, records.get(str(w["pid"])))
+    culprits = ([w for w in gone if (records.get(str(w["pid"])) or {}).get("root_cause")]
+                or [w for w in gone if "SIGTERM" not in w["how"] and "unknown" not in w["how"]]
+                or [w for w in gone if w["gone_s"] == gone[0]["gone_s"]])
+    rest = [w for w in workers if w not in culprits]
+    msg = "; ".join(f"rank {w['rank']} (pid {w['pid']}) died {w['gone_s']:.1f} s into the watch: {w['how']}"
+                    for w in culprits)
+    ended = [w for w in rest if "gone_s" in w]
+    if ended:
+        msg += "; then " + ", ".join(f"rank {w['rank']} (pid {w['pid']}, {w['how'].split(' (')[0]})" for w in ended)
+        msg += " ended too (torchrun stops the other workers when one fails)"
+    alive = [w["rank"] for w in rest if "gone_s" not in w]
+    if alive:
+        msg += f"; rank {', '.join(map(str, alive))} still running: blocked in its next collective until its timeout"
+    ev = [{k: w.get(k) for k in ("rank", "pid", "gone_s", "exit", "how")} for w in gone]
+    return codes.LIVE_DIED.finding(msg, ranks=[w["rank"] for w in culprits], evidence=ev)
 
 
 def verdict(workers: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
@@ -214,6 +385,16 @@ def verdict(workers: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
             return KIND_RULE[v.kind].finding(msg, ranks=v.culprits or v.victims, evidence=[v.to_dict()]), {}
         return None, {}
     places = {w["rank"]: where(w) for w in workers}
+    stopped = [w for w in workers if (w.get("state") or ("?",))[0] in "Tt"]
+    if stopped:
+        for w in stopped:
+            places[w["rank"]] = "stopped"
+        waiting = sorted(r for r, p in places.items() if p == "waiting")
+        who = ", ".join(f"{w['rank']} (pid {w['pid']})" for w in stopped)
+        msg = f"rank {who} is stopped (process state T: SIGSTOP, or a debugger holds it)"
+        if waiting:
+            msg += f"; rank {', '.join(map(str, waiting))} waiting"
+        return codes.LIVE_FROZEN.finding(msg, ranks=[w["rank"] for w in stopped]), places
     waiting = sorted(r for r, p in places.items() if p == "waiting")
     others = sorted(r for r, p in places.items() if p != "waiting")
     ev = [f"rank {w['rank']} (pid {w['pid']}): {places[w['rank']]}; main thread {w.get('state')}, "
@@ -238,23 +419,35 @@ def _rank_row(w: dict[str, Any], places: dict[int, str], finding) -> dict[str, A
 
 
 def attach_job(pid: int, out: str | None, watch_s: float, argv: list[str], inject: bool = False,
-               common=None) -> tuple[Report, list[str]]:
+               common=None, say=None, inject_timeout_s: float = 60.0) -> tuple[Report, list[str]]:
     """The report (written to the run directory) and the files published (--junit)."""
     from ncclDoctor.finish import default_run_dir, finishing
     from ncclDoctor.options import CommonOptions
 
     if watch_s < 0 or watch_s > 600:
         raise UsageError(f"--watch must be between 0 and 600 seconds, got {watch_s}")
+    if not 1 <= inject_timeout_s <= 600:
+        raise UsageError(f"--inject-timeout must be between 1 and 600 seconds, got {inject_timeout_s}")
     agent, workers = find_job(pid)
+    logs = output_files(agent)
     run_dir = Path(out) if out else default_run_dir("attach")
+    if say is not None:
+        say(f"watching {len(workers)} worker(s) of torchrun pid {agent} for {watch_s:g} s "
+            f"(ranks {', '.join(str(w['rank']) for w in workers)})")
     started = time.monotonic()
-    sample(workers, watch_s, run_dir, inject)
-    finding, places = verdict(workers)
+    sample(workers, watch_s, run_dir, inject, inject_timeout_s)
+    records = failure_record(logs, {w["pid"] for w in workers if "gone_s" in w}) if any(
+        "gone_s" in w for w in workers) else {}
+    finding = died_finding(workers, records)
+    places = {w["rank"]: "died" for w in workers if "gone_s" in w}
+    if finding is None:
+        finding, places = verdict(workers)
     rep = Report(command="attach", argv=argv)
     if finding is not None:
         rep.add(finding)
     rep.ranks = [_rank_row(w, places, finding) for w in workers]
-    rep.results["live"] = {"agent_pid": agent, "py_spy": bool(evidence.pyspy_exe()), "watch_s": watch_s,
+    rep.results["live"] = {"agent_pid": agent, "agent_alive": exit_state(agent) is None,
+                           "py_spy": bool(evidence.pyspy_exe()), "watch_s": watch_s,
                            "workers": [{k: v for k, v in w.items() if k not in ("fr", "stack")} for w in workers]}
     rep.duration_s = round(time.monotonic() - started, 2)
     written = finishing(rep, common or CommonOptions(), run_dir,

@@ -52,15 +52,16 @@ def handler(sock_path: str, name: str, timeout_s: float = 2.0) -> bytes | None:
         conn.close()
 
 
-def flight_recorder(sock_path: str) -> dict[str, Any] | None:
-    """Both Flight Recorders of a rank, merged: the CPU one (gloo) and, on CUDA builds, NCCL's."""
-    names = handler(sock_path, "", 1.0)
+def flight_recorder(sock_path: str, timeout_s: float = 5.0) -> dict[str, Any] | None:
+    """Both Flight Recorders of a rank, merged: the CPU one (gloo) and, on CUDA builds, NCCL's.
+    Each request gets ``timeout_s`` (the handler list 1 s at most)."""
+    names = handler(sock_path, "", min(1.0, timeout_s))
     available = json.loads(names) if names else ["fr_trace_json"]
     merged: dict[str, Any] | None = None
     for name in ("fr_trace_json", "dump_nccl_trace_json"):
         if name not in available:
             continue
-        raw = handler(sock_path, name, 5.0)
+        raw = handler(sock_path, name, timeout_s)
         try:
             data = json.loads(raw) if raw else None
         except ValueError:

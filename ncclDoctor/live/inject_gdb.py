@@ -8,8 +8,15 @@ job stayed hung and otherwise unchanged. Risks, and what we do about them:
 
 - ``PyGILState_Ensure`` waits forever if a thread never releases the GIL: we skip a worker
   whose py-spy dump shows a thread holding it, and give gdb a deadline;
-- killing gdb in the middle of a call can crash the process: the deadline is generous (60 s)
-  and only then is gdb killed;
+- a signal that arrives during a call from gdb (a pending SIGSTOP of a stopped process, our own
+  interrupt at the deadline) used to leave the call half done, and the next call then ran
+  without the GIL: the worker died of SIGSEGV (seen here on a SIGSTOPped process). Now gdb runs
+  ``set unwindonsignal on`` (such a call is unwound, the process left as it was) from a command
+  file, where the first failing command ends the file: no ``PyRun_SimpleString`` without the GIL.
+  Stopped processes (state T) are skipped altogether (``attach``);
+- at the deadline gdb gets SIGINT (it interrupts the call, unwinds it and detaches), and only
+  if it is still there ``_GRACE_S`` later, SIGKILL -- which can leave the worker inside a
+  half-done call: the reason the deadline is generous;
 - ptrace rights are needed (root, CAP_SYS_PTRACE or ptrace_scope 0).
 """
 
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -58,21 +66,53 @@ def holds_gil(pyspy_text: str | None) -> bool:
     return any(line.startswith("Thread ") and "+gil" in line for line in (pyspy_text or "").splitlines())
 
 
+_GRACE_S = 5.0
+
+
+def commands(code: str) -> str:
+    """The gdb command file: each call only if the one before it succeeded."""
+    return "\n".join([
+        "set unwindonsignal on",
+        "set $ncd_gil = (int)PyGILState_Ensure()",
+        f"set $ncd_rc = (int)PyRun_SimpleString({json.dumps(code)})",
+        "call (void)PyGILState_Release($ncd_gil)",
+        "detach",
+        "",
+    ])
+
+
 def inject(pid: int, out_file: Path, timeout_s: float = 60.0) -> dict[str, Any] | None:
-    """Run ``_SCRIPT`` in ``pid`` via gdb; the dict it wrote, or None."""
+    """Run ``_SCRIPT`` in ``pid`` via gdb within ``timeout_s`` (+ ``_GRACE_S`` for gdb to unwind
+    and detach); the dict it wrote, or None."""
     out_file.parent.mkdir(parents=True, exist_ok=True)
     script_file = out_file.with_suffix(".inject.py")
     script_file.write_text(f"PATH = {str(out_file)!r}\n" + _SCRIPT)
-    code = f'exec(open({str(script_file)!r}).read())'
-    cmd = ["gdb", "-p", str(pid), "-batch", "-nx",
-           "-ex", "call (int)PyGILState_Ensure()",
-           "-ex", f"call (int)PyRun_SimpleString({json.dumps(code)})",
-           "-ex", "call (void)PyGILState_Release($1)"]
+    gdb_file = out_file.with_suffix(".gdb")
+    gdb_file.write_text(commands(f"exec(open({str(script_file)!r}).read())"))
+    cmd = ["gdb", "-p", str(pid), "-batch", "-nx", "-x", str(gdb_file)]
     try:
-        subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
-    except (OSError, subprocess.TimeoutExpired):
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+    try:
+        proc.wait(timeout=max(0.1, timeout_s))
+    except subprocess.TimeoutExpired:
+        stop(proc)
         return None
     try:
         return json.loads(out_file.read_text())
     except (OSError, ValueError):
         return None
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """SIGINT first (gdb interrupts the call, unwinds it, detaches), SIGKILL after ``_GRACE_S``."""
+    for sig, wait_s in ((signal.SIGINT, _GRACE_S), (signal.SIGKILL, _GRACE_S)):
+        try:
+            proc.send_signal(sig)
+            proc.wait(timeout=wait_s)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+        except OSError:
+            return

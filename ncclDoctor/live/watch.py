@@ -130,7 +130,8 @@ class Watch:
         rec = {**verdict.to_dict(), "t": round(started - self.t0, 2), "wall": round(time.time(), 3),
                "evidence_s": round(time.monotonic() - started, 2), "evidence": ev["summary"],
                "hosts": {str(r): v.host for r, v in views.items()}, "pids": {str(r): v.pid for r, v in views.items()},
-               "frames": {str(r): v.frames for r, v in views.items()}}
+               "frames": {str(r): v.frames for r, v in views.items()},
+               "states": _states(views)}
         self.verdicts.append(rec)
         self.say(verdict_line(rec))
         if self.on_verdict is not None:
@@ -140,6 +141,16 @@ class Watch:
             except Exception as exc:  # the final report is still written when the job ends
                 self.say(f"could not write the interim report: {type(exc).__name__}: {exc}")
         return rec
+
+
+def _states(views: dict[int, detect.RankView]) -> dict[str, str]:
+    """rank -> its main thread's process state letter (T: stopped), for the live local ranks."""
+    out = {}
+    for r, v in views.items():
+        st = evidence.main_thread_state(v.pid) if v.alive else None
+        if st:
+            out[str(r)] = st[0]
+    return out
 
 
 def node_name(rec: dict[str, Any]) -> str:
@@ -168,6 +179,10 @@ def verdict_line(v: dict[str, Any]) -> str:
         ops = "; ".join(f"rank {r}: {o}" for r, o in sorted(v["ops"].items(), key=lambda kv: int(kv[0])))
         return head + f"ranks issued different collectives at #{v['seq']} ({ops})"
     if v["kind"] == "frozen":
+        states = v.get("states") or {}
+        if v["culprits"] and all(states.get(str(r)) in ("T", "t") for r in v["culprits"]):
+            return head + (f"rank {who(v['culprits'])} is stopped (process state T: SIGSTOP, or a debugger holds it); "
+                           f"rank {victims} wait")
         return head + f"rank {who(v['culprits'])} stopped answering while alive (GIL held, frozen); rank {victims} wait"
     if v["kind"] == "died":
         return head + f"rank {who(v['culprits'])} died; rank {victims} wait"
@@ -183,6 +198,13 @@ def gather(run_dir: Path, views: dict[int, detect.RankView], signal_dump: bool, 
         boot = boots.get(r, {})
         if v.alive is None or boot.get("pid") != v.pid:
             continue  # not on this node, or not a worker we prepared
+        if (evidence.main_thread_state(v.pid) or ("?",))[0] in "Tt":
+            # stopped (SIGSTOP, a debugger): nothing in it answers, and a signal would wait to cut its
+            # first syscall short once it is continued; /proc is all there is
+            _write(run_dir / "stacks" / f"rank{r}.proc.txt", evidence.proc_threads(v.pid))
+            summary["stacks"][str(r)] = ["proc"]
+            summary.setdefault("stopped", []).append(r)
+            continue
         fr = evidence.flight_recorder(boot.get("sock", ""))
         if fr is not None:
             entries[r] = fr.get("entries", [])
