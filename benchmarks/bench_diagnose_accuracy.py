@@ -213,6 +213,9 @@ def table(name: str, rows: list[dict]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
+    ap.add_argument("--corpus", default=None, metavar="DIR",
+                    help="score another case folder of the same format, e.g. tests/fixtures/corpus_blind (a blind "
+                         "round kept out of the development corpus until its misses are fixed)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every case that is not fully correct")
     ap.add_argument("--variants", action="store_true",
                     help="also re-score every case with its lines in other launchers' formats (VARIANTS)")
@@ -220,6 +223,11 @@ def main() -> None:
                     help="re-diagnose every case pasted the way people paste logs and count the verdicts that stay "
                          f"the same; comma-separated, from {','.join(PERTURB)} (or 'all')")
     a = ap.parse_args()
+    if a.corpus:
+        global CORPUS
+        CORPUS = Path(a.corpus).resolve()
+        if not CORPUS.is_dir():
+            sys.exit(f"bench_diagnose_accuracy: no such folder: {a.corpus}")
     splits = ["dev", "heldout"] if a.split == "all" else [a.split]
     t0 = time.monotonic()
     results = {s: run(load_cases(s)) for s in splits}
