@@ -200,6 +200,12 @@ def run(cases: list[dict]) -> list[dict]:
     return [score(c, diagnose(inputs(c))) for c in cases]
 
 
+def baseline(split: str) -> tuple[list[dict], dict[str, dict]]:
+    """The cases of ``split`` and each one's score by id: what the variant and paste checks compare against."""
+    cases = load_cases(split)
+    return cases, {r["id"]: r for r in run(cases)}
+
+
 def table(name: str, rows: list[dict]) -> str:
     n = len(rows) or 1
     pct = {k: 100.0 * sum(r[k] for r in rows) / n for k in ("culprit", "victim", "cause", "fix", "correct")}

@@ -27,8 +27,7 @@ IB = ("node-7:12345:12400 [3] NCCL WARN NET/IB : Got completion from peer 10.1.2
 
 @functools.cache
 def _base() -> tuple[list[dict], dict[str, dict]]:
-    cases = bench.load_cases("dev")
-    return cases, {c["id"]: bench.score(c, diagnose(bench.inputs(c))) for c in cases}
+    return bench.baseline("dev")
 
 
 @pytest.mark.parametrize("name", sorted(bench.PERTURB))

@@ -31,8 +31,7 @@ def _verdict(tmp_path, text: str, name: str = "job.log") -> dict:
 
 @functools.cache
 def _base() -> tuple[list[dict], dict[str, dict]]:
-    cases = bench.load_cases("all")
-    return cases, {c["id"]: bench.score(c, diagnose(bench.inputs(c))) for c in cases}
+    return bench.baseline("all")
 
 
 @pytest.mark.parametrize("variant", sorted(bench.VARIANTS))
