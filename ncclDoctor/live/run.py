@@ -126,6 +126,7 @@ def run_job(opts: RunOptions, argv: list[str], say: Callable[[str], None]) -> tu
 
             stop_tree(job.proc)
         job.finish()
+        watch.finish()
         collector.close()
         _cleanup(sock_dir)
 

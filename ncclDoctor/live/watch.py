@@ -71,7 +71,7 @@ class Watch:
         status = self.tracker.observe(now, views)
         if not self.judge:
             return detect.Status("ok")
-        if now - self.stragglers_checked >= 10.0:
+        if now - self.stragglers_checked >= 2.0:
             self.stragglers_checked = now
             self._say_stragglers()
         if status.state == "waiting" and now - self.last_said >= 5.0:
@@ -94,6 +94,11 @@ class Watch:
 
     def _nccl(self) -> bool:
         return any("nccl" in str(b.record.get("backend", "")) for b in self.collector.snapshot().values())
+
+    def finish(self) -> None:
+        """The job is over: say the stragglers the last polls established, before the report."""
+        if self.judge:
+            self._say_stragglers()
 
     def _say_stragglers(self) -> None:
         """A straggler is a warning while the job runs: said once per rank and group."""
