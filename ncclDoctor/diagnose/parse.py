@@ -125,6 +125,10 @@ class LineParser:
             self._follow = 8
             return None
         stray = S.R_CF_FIELD.match(body)
+        if stray and stray.group(1) == "rank" and S.R_CF_RANK.match(stray.group(2).strip()):
+            # an entry pasted without its header: read its fields as the summary's
+            self.cf_section, self.cf, self._follow = "other", {"rank": stray.group(2).strip()}, 7
+            return None
         if stray and stray.group(1) == "exitcode":  # a summary pasted without its header: keep the exit code
             x = S.R_CF_EXIT.match(stray.group(2).strip())
             ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import R_DUP_GPU, R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
@@ -329,6 +330,9 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = sorted({e.rank for e in cf if e.rank is not None})
     local = sorted({e.data.get("local_rank") for e in wf if e.data.get("local_rank") is not None})
     who = _named(ranks) if ranks else (f"local rank {_fmt_ranks(local)}" if local else "a rank")
+    lone = lone_failure(c)
+    if not ranks and lone is not None and lone.exitcode == -9:
+        who, ranks = lone.who, lone.culprits  # the one process killed, the others only torn down after it
     return Verdict(
         "host_oom",
         f"{who} was killed with SIGKILL (exit code -9): killed from outside, almost always the "
@@ -336,7 +340,7 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
         "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
         "or raise the job's memory limit.",
-        "high" if ranks else "medium",
+        "high" if ranks and cf else "medium",
         ranks,
         [e.brief() for e in (cf + wf)[:3]],
     )
@@ -1043,7 +1047,7 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
     return own[-1] if own else None
 
 
-SIGNALS = {6: "SIGABRT", 7: "SIGBUS", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
+SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 
 
 def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1052,19 +1056,22 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     fails = [e for e in c.child_failures + c.worker_failures if e.data.get("exitcode") not in (None, 0, -9, -15)]
     if not fails:
         return None
+    lone = lone_failure(c)
     if any(e.data.get("exitcode") == -7 for e in fails):
         return Verdict("dataloader_shm", "a process died of SIGBUS (exit code -7): it touched shared memory that could "
                        "not be backed, /dev/shm is full or too small (DataLoader workers, NCCL's segments)",
                        "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
-                       "or lower num_workers.", "high", [], [e.brief() for e in fails[:3]])
+                       "or lower num_workers.", "high", lone.culprits if lone else [], [e.brief() for e in fails[:3]])
     ranks = sorted({e.rank for e in fails if e.rank is not None})
     local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
     codes = sorted({e.data["exitcode"] for e in fails})
     who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
+    if lone is not None:
+        who, ranks = lone.who, lone.culprits
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
     what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
             + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
-    single = len(ranks) == 1 and len(fails) == 1 and codes != [-6]
+    single = lone is not None and len(ranks) == 1
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
     if exc is not None:
         text = exc.data["type"] + (": " + exc.data["message"] if exc.data["message"] else "")
@@ -1073,15 +1080,28 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "exception", "Fix the exception that traceback ends in (read the frames above that line); "
                        "the other ranks only stopped because torchrun ended the job.",
                        "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
-    if codes == [-6]:  # abort(): how ProcessGroupNCCL's watchdog takes a process down after a timeout or NCCL error
+    if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
         what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
                  "so this rank may be a victim: its own log says whether it timed out or hit its own error")
+    native = [x for x in codes if x in NATIVE_CRASH]
+    whose = f"local_rank {lone.local_rank}: " if single and lone and lone.local_rank is not None else ""
+    if native:
+        what += (f"; {SIGNALS[-native[0]]} is a native crash inside that process (a C/C++/CUDA extension, a library "
+                 "built for another torch/CUDA, a driver or plugin), not a Python exception nor a kill from outside")
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
-                   "Read the failed rank's traceback (its stderr, or torchrun --log-dir / --redirects 3 --tee 3 "
+                   (NATIVE_FIX if native else "") + f"Read the failed rank's traceback ({whose}its stderr, or "
+                   "torchrun --log-dir / --redirects 3 --tee 3 "
                    "to keep one file per rank); decorate the entry point with "
                    "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
                    "exception (error_file instead of <N/A>).",
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
+NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: rerun with "
+              "PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with core dumps "
+              "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; check that compiled "
+              "extensions match the installed torch/CUDA. ")
 
 
 # The agent passes on the signal it received (torch/distributed/elastic/agent/server/api.py: _shutdown(e.sigval)),

@@ -1,0 +1,97 @@
+"""The lone first failure in a launcher's failure record (lead rule A, tests/fixtures/corpus/README.md).
+
+When torchrun's record (the elastic "Failures:"/"Root Cause" table, or its
+``failed (exitcode: N) local_rank: M (pid: P) of binary``), DeepSpeed's or mp.spawn's exit line
+names exactly ONE process that failed on its own (a signal: -9, -11, -6, -7, or a nonzero exit
+code), and no other rank is shown failing on its own (the others absent, or only SIGTERM'd by the
+agent afterwards: its clean-up), that process is the first failure and its rank the culprit:
+
+- the global ``rank:`` of the table when it is printed;
+- else the local rank, when the job is single-node (or nothing in the input says it is multi-node:
+  several hosts, ``GROUP_WORLD_SIZE``/``nnodes`` > 1, a world larger than ``nproc_per_node``);
+- else nobody: a local rank of a multi-node job is not a global rank.
+
+A -6 (SIGABRT) of a rank that was itself waiting in a collective is how torch's watchdog ends a
+victim, so it is not a lone failure. The cause stays the detectors' (``verdict``): -9 host memory,
+an exception shown its class, -11/-6 unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ncclDoctor.diagnose.reason import own_errors, waiting
+from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.state import Collected
+
+TORN_DOWN = (-15, 0, None)
+
+
+@dataclass
+class Lone:
+    event: Event
+    exitcode: int
+    rank: int | None  # the rank to name; None when only a local rank of a multi-node job is known
+    local_rank: int | None
+    multi_node: bool
+
+    @property
+    def culprits(self) -> list[int]:
+        return [] if self.rank is None else [self.rank]
+
+    @property
+    def who(self) -> str:
+        if self.rank is not None and self.event.kind == "child_failed":
+            return f"rank {self.rank}"
+        if self.rank is not None:
+            return f"local rank {self.rank} (rank {self.rank} of this single-node job)"
+        if self.local_rank is not None:
+            return f"local rank {self.local_rank} of one node (the global rank is not printed in this multi-node job)"
+        return "a rank the lines do not name"
+
+
+def failed_on_own(c: Collected) -> list[Event]:
+    """The failure record's entries of processes that failed on their own, one per process."""
+    seen: dict[tuple, Event] = {}
+    for e in c.child_failures + c.worker_failures:
+        code = e.data.get("exitcode")
+        if code in TORN_DOWN or e.data.get("signal") == "SIGTERM":
+            continue
+        pid, local = e.data.get("pid"), e.data.get("local_rank")
+        key = ("pid", pid) if pid else ("rank", e.rank) if e.rank is not None else ("local", local)
+        if key[1] is None:
+            key = ("line", e.where)
+        if key not in seen or (seen[key].kind != "child_failed" and e.kind == "child_failed"):
+            seen[key] = e  # the table's entry, which carries the global rank, wins over the one-line form
+    return list(seen.values())
+
+
+def node_count(c: Collected) -> int:
+    """How many nodes the input says the job spans (1 when nothing says)."""
+    counts = [int(v.split(":")[-1]) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {})
+              if v.split(":")[-1].isdigit()]
+    counts.append(len({h for st in c.ranks.values() for h in st.hosts}))
+    counts.append(len({e.host for e in c.child_failures if e.host}))
+    per = [int(v) for v in (c.settings.get("PET_NPROC_PER_NODE") or {}) if v.isdigit()]
+    if per and c.world and max(c.world)[0] > max(per):
+        counts.append(2)
+    return max(counts + [1])
+
+
+def lone_failure(c: Collected) -> Lone | None:
+    fails = failed_on_own(c)
+    if len(fails) != 1:
+        return None
+    e = fails[0]
+    rank = e.rank
+    others = [r for r, st in c.ranks.items() if r != rank and own_errors(st)]
+    if others and rank is not None:
+        return None  # another rank shows its own failure: not a lone one
+    code = e.data["exitcode"]
+    multi = node_count(c) > 1
+    local = e.data.get("local_rank")
+    if rank is None and not multi and not others:
+        rank = local
+    if code == -6 and rank is not None and rank in c.ranks and waiting(c.ranks[rank]):
+        return None  # the watchdog's abort of a rank that was waiting: a victim
+    return Lone(e, code, rank, local, multi)
