@@ -63,7 +63,9 @@ def test_an_excerpt_never_makes_a_silent_rank_more_than_a_low_confidence_lead(tm
     ]
     _, d = _run(tmp_path, {"paste.log": lines})
     assert _accused(d) == set()
-    assert d["verdict"]["cause"] == "unknown" and "every rank" in d["verdict"]["fix"]
+    # lead rule B: every rank shown is inside #10 in an excerpt: the missing rank is one not shown
+    assert d["verdict"]["cause"] == "rank_missing" and d["verdict"]["culprits"] == []
+    assert "every rank" in d["verdict"]["fix"]
 
 
 def test_untagged_seqnums_thousands_apart_with_the_same_ran_for_are_different_groups(tmp_path):

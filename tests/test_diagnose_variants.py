@@ -198,20 +198,21 @@ WORDINGS = {
                           "Connection was likely closed. Did the remote server shutdown or crash?\n",
                           "early_exit", [], "localhost:1920"),
     # torch 1.9-1.10 ProcessGroupNCCL: "[Rank N] Caught collective operation timeout: WorkNCCL(...)"
+    # lead rule B: the one rank shown is inside: the missing rank is one not shown
     "caught-timeout-1.9": ("[E ProcessGroupNCCL.cpp:566] [Rank 1] Caught collective operation timeout: WorkNCCL("
                            "OpType=ALLREDUCE, TensorShape=[1], Timeout(ms)=1800000) ran for 1800359 milliseconds "
-                           "before timing out.\n", "unknown", [], "every rank"),
+                           "before timing out.\n", "rank_missing", [], "every rank"),
     "cuda-peer-access": ("node1:1234:1300 [2] NCCL WARN Cuda failure 'peer access is not supported between these two "
                          "devices'\n", "cuda_error", [], "NCCL_P2P_DISABLE"),
     # DeepSpeed's launcher (deepseek-ai/DeepSeek-Coder#55, verbatim but the argument list shortened)
     "deepspeed-minus-9": ("[2023-11-28 10:00:34,590] [ERROR] [launch.py:321:sigkill_handler] ['/home/.python_libs/"
                           "conda_env/deepseek/bin/python', '-u', 'finetune_deepseekcoder.py', '--local_rank=0'] exits "
-                          "with return code = -9\n", "host_oom", [], "local rank 0"),
+                          "with return code = -9\n", "host_oom", [0], "local rank 0"),  # lead rule A: the lone failure
     "deepspeed-exit-1": ("[2024-01-01 10:00:34,590] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', "
-                         "'train.py', '--local_rank=3'] exits with return code = 1\n", "unknown", [], "traceback"),
+                         "'train.py', '--local_rank=3'] exits with return code = 1\n", "unknown", [3], "traceback"),
     # torch/multiprocessing/spawn.py: ProcessExitedException("process %d terminated with signal %s")
     "mp-spawn-sigkill": ("torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal "
-                         "SIGKILL\n", "host_oom", [], "local rank 1"),
+                         "SIGKILL\n", "host_oom", [1], "local rank 1"),
     # accelerate launch / Lightning run the script as a subprocess
     "subprocess-sigkill": ("subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' died with "
                            "<Signals.SIGKILL: 9>.\n", "host_oom", [], "dmesg"),
@@ -264,10 +265,20 @@ WORDINGS = {
                       "error.\nLast error:\nsocketStartConnect: Connect to 172.17.0.2<36145> failed : Software caused "
                       "connection abort\n", "network_setup", [], "docker0"),
     # torchrun's summary for a rank the watchdog aborted: a SIGABRT is no proof of a culprit
-    "sigabrt-is-no-culprit": ("Root Cause (first observed failure):\n[0]:\n  time      : 2024-06-01_10:00:00\n"
-                              "  host      : node-1\n  rank      : 5 (local_rank: 5)\n  exitcode  : -6 (pid: 4242)\n"
-                              "  error_file: <N/A>\n  traceback : Signal 6 (SIGABRT) received by PID 4242\n",
-                              "unknown", [], "victim"),
+    # lead rule A: a lone SIGABRT with no other cause shown names that rank (cause unknown) ...
+    "sigabrt-lone-is-the-culprit": (
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2024-06-01_10:00:00\n"
+        "  host      : node-1\n  rank      : 5 (local_rank: 5)\n  exitcode  : -6 (pid: 4242)\n"
+        "  error_file: <N/A>\n  traceback : Signal 6 (SIGABRT) received by PID 4242\n", "unknown", [5], "rank 5"),
+    # ... but not when its own watchdog timed out: SIGABRT is then how the watchdog took a victim down
+    "sigabrt-after-own-timeout-is-no-culprit": (
+        "[rank5]:[E601 10:00:00.000 ProcessGroupNCCL.cpp:616] [Rank 5] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=9, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600001 milliseconds "
+        "before timing out.\n"
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2024-06-01_10:00:00\n"
+        "  host      : node-1\n  rank      : 5 (local_rank: 5)\n  exitcode  : -6 (pid: 4242)\n"
+        "  error_file: <N/A>\n  traceback : Signal 6 (SIGABRT) received by PID 4242\n",
+        "rank_missing", [], "every rank"),
     "uniqueid-timeout": ("[rank1]: torch.distributed.DistBackendError: [1] is setting up NCCL communicator and "
                          "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') "
                          "got error: Socket Timeout\n", "rank_missing", [0], "main_process_first"),

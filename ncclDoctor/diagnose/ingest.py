@@ -282,6 +282,11 @@ def wrap_width(head: bytes) -> int | None:
     return w if len(cuts) >= 2 else None
 
 
+def _padded(piece: str) -> bool:
+    """Blanks up to the edge: a screen copy's padding after the line's end, not a cut."""
+    return (R_ANSI.sub("", piece) if "\x1b" in piece else piece).endswith("  ")
+
+
 def unwrap(text: str, width: int) -> str:
     """Join each hard-wrapped line's pieces (every piece but the last is exactly ``width``
     wide) into one line, so that a signature cut at the column is read whole. The joined
@@ -294,7 +299,7 @@ def unwrap(text: str, width: int) -> str:
         if q and bare.startswith(q):  # a quoted piece: its rest, without the first piece's "> " (the rest
             bare = bare[len(q):]  # may itself start with ">", as the end of "<38081>" cut at the column)
         parts.append(bare)
-        if len(line.rstrip("\r")) == width:
+        if len(line.rstrip("\r")) == width and not _padded(bare):
             continue
         out.extend([""] * (len(parts) - 1))
         out.append("".join(parts))

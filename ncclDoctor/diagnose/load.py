@@ -72,13 +72,15 @@ SNIFF = 8192
 #             no other trigger word; found by instantiating the source templates: bench_diagnose_templates.py)
 #   NET/Socket  NCCL's socket interface list, pasted without its host:pid:tid prefix ("INFO NET/Socket : Using")
 #   forcefully  torchrun's "Unable to shutdown process N via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL"
+#   Timed out gloo's "Timed out waiting 30000ms for recv operation to complete" logged on its own (wenet's
+#             "2024/06/05 12:08:28 [.../gloo/transport/tcp/unbound_buffer.cc:81] Timed out ...", no RuntimeError)
 #   (local_rank:  torchrun's summary entry pasted without its header: its "rank : 0 (local_rank: 0)" line comes
 #             before the exitcode (the only place the global rank is printed)
 #   errno     the store's "server socket has failed to bind to [::]:520 (errno: 13 - Permission denied)"
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
-            b"errno", b"NET/Socket", b"forcefully", b"(local_rank:")
+            b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

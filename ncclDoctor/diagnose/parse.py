@@ -452,17 +452,20 @@ class LineParser:
                            rendezvous="endezvous" in text, in_use=None, closed=False, dns=True)
             return ev
         gone = S.R_STORE_GONE.search(text)
-        if gone:  # a consequence: the process hosting the store exited first
+        lost = not gone and S.R_STORE_SOCKET.search(text) and S.R_PEER_GONE.search(text)
+        if gone or lost:  # a consequence: the process hosting the store exited first
             ev = self._context(lineno, text, "socket_error")
             r = S.R_REMOTE.search(text)
             ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
-                           peer=f"{r.group(1)}:{r.group(2)}" if r else None)
+                           store_said=bool(gone), peer=f"{r.group(1)}:{r.group(2)}" if r else None)
             return ev
-        if not S.R_STORE.search(text):
+        client = S.R_STORE_CLIENT.search(text)
+        if not client and not S.R_STORE.search(text):
             return None
         ev = self._context(lineno, text, "store_timeout")
         c = S.R_CONNECT_TO.search(text)
-        ev.data["endpoint"] = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else None
+        ev.data["endpoint"] = (f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else
+                               f"{client.group(1)}:{client.group(2)}" if client else None)
         ev.data["rendezvous"] = "endezvous" in text
         ev.data["closed"] = "RendezvousClosedError" in text
         n = S.R_STORE_COUNT.search(text)

@@ -62,6 +62,7 @@ class Conclusion:
     pg: str | None = None
     seq: int | None = None
     evidence: list[str] = field(default_factory=list)
+    behind: bool = False  # a culprit proven by its own queue: it never enqueued the stuck collective
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "confidence": self.confidence, "message": self.message, "ranks": self.ranks,
@@ -230,6 +231,7 @@ def _behind(c, pg, target, behind, known, prog, timed) -> Conclusion:
         f"that {len(known) - len(behind)} other rank(s) issued; last enqueued: "
         + ", ".join(f"rank {r} #{known[r]}" for r in behind[:6]),
         behind, pg, target, [prog[r][1] for r in behind[:4] if prog[r][1]] + _victim_lines(c, pg, timed),
+        behind=True,
     )
 
 

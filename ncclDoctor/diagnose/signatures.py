@@ -211,6 +211,14 @@ R_UNIQUEID = re.compile(r"\[(\d{1,7})\] is setting up NCCL communicator and retr
 # The TCPStore's server (rank 0 or the agent that hosts it) went away while this rank used it.
 R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server shutdown or crash|"
                           r"TCPStore server has shut down too early")
+# A rank's own socket to the TCPStore failing (torch 2.x TCPStore.cpp: "[c10d] recvValue failed on SocketImpl(fd=76,
+# addr=[localhost]:60950, remote=[localhost]:29500): Connection reset by peer", "sendBytes failed on ...: Broken pipe"):
+# with a peer-gone errno, the store's server went away.
+R_STORE_SOCKET = re.compile(r"\b(?:sendBytes|recvBytes|recvValue|recvVector|sendValue) failed on SocketImpl")
+# The store client's retry loop (TCPStore.cpp): "TCP client failed to connect/validate to host 100.64.0.1:59782 -
+# retrying (try=6, timeout=1800000ms, delay=5241ms): Connection reset by peer" -- whatever the errno, the client
+# never got a valid store at that address.
+R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\b")
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)

@@ -18,12 +18,13 @@ single rank's fault (a shared setting, the fabric, the launch) the verdict names
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ncclDoctor.diagnose.lone import lone_failure
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.reason import NONFATAL, Conclusion, _fmt_ranks, is_consequence
 from ncclDoctor.diagnose.signatures import R_DUP_GPU, R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
@@ -644,6 +645,13 @@ def loopback_master(c: Collected) -> str | None:
             "node that hosts the store can reach it; set --rdzv-endpoint / MASTER_ADDR to rank 0's routable address")
 
 
+def _cgnat(endpoint: str) -> bool:
+    try:
+        return ipaddress.ip_address(endpoint.rsplit(":", 1)[0].strip("[]")) in ipaddress.ip_network("100.64.0.0/10")
+    except ValueError:
+        return False
+
+
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("store_timeout", [])
     if not evs:
@@ -722,6 +730,9 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                  "MASTER_ADDR must be rank 0's routable address")
     elif loopback_master(c):
         what += " — " + loopback_master(c)
+    elif ep and _cgnat(ep):
+        what += (f" — {ep.rsplit(':', 1)[0]} is in 100.64.0.0/10, the carrier-grade NAT range VPN overlays use "
+                 "(Tailscale, ZeroTier): the store must listen on that VPN address and the port be open through it")
     return Verdict(
         "store_rendezvous",
         what + ": either the node that hosts the store (MASTER_ADDR, rank 0's node) never "
@@ -871,8 +882,19 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [e.brief() for e in (pg + sent)[:3]],
         )
     store = [e for e in c.samples.get("socket_error", []) if e.data.get("store_gone")]
-    if store and len(store) == len(peer_gone + store) and not c.kinds.get("watchdog_timeout"):
+    peer_gone = [e for e in peer_gone if not e.data.get("store_gone")]
+    if store and not peer_gone and not c.kinds.get("watchdog_timeout"):
         host = next((e.data["peer"] for e in store if e.data.get("peer")), "MASTER_ADDR:MASTER_PORT")
+        if not any(e.data.get("store_said") for e in store):  # only a reset: it died, torch did not see it leave
+            return Verdict(
+                "unknown",
+                f"the TCPStore server ({host}: rank 0's process or the torchrun agent of the first node) reset this "
+                "rank's store connection: that process died (a crash, an exception, the OOM killer) while the others "
+                "still used the store; these ranks are its victims, and why it died is not in these lines",
+                "Read rank 0's own output (the process that hosts the store) and its exit code in torchrun's summary; "
+                "on that node dmesg -T | grep -i 'killed process' shows whether the OOM killer took it (host memory, "
+                "e.g. while loading data).",
+                "low", [], [e.brief() for e in store[:3]])
         return Verdict(
             "early_exit",
             f"the TCPStore server ({host}: rank 0's process or the torchrun agent of the first node) closed the "
@@ -1157,28 +1179,74 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Timeouts with no proven culprit. Lead rule B: every rank shown inside one collective in an input
+    that does not hold every rank -> rank_missing (the missing rank is one not shown); so is a rank behind
+    the stuck collective that is only a lead (most ranks behind). Otherwise unknown."""
     if not any(c.kinds.get(k) for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")):
         return None
     unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
     low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
     lead = f" Leads (low confidence): {low[0].message}." if low else ""
-    msg = (
-        ("no rank these lines show is proven to have missed the collective" if low else
-         "every rank the input shows was inside the timed-out collective (victims)")
-        + "; the rank that never arrived is not proven by these lines" + (f"; {unclear.message}" if unclear else "")
-        + "." + lead
-    )
+    inside = None if unclear else one_collective(c)
+    behind = None if unclear or inside else next((k for k in low if k.behind), None)
+    gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
+    if gloo:
+        msg = ("a gloo send/recv timed out (gloo has no watchdog and no SeqNum: the op itself raised): the peer never "
+               "reached the matching collective or barrier; the lines do not name it.")
+    elif inside:
+        shown = f" ({_fmt_ranks(sorted(c.ranks))})" if c.ranks else ""
+        msg = (f"every rank the input shows{shown} was inside {inside} (victims), and the input does not hold every "
+               "rank of the job: the rank that never issued it is one these lines do not show (a rank still "
+               "elsewhere in the code: saving, evaluating, loading data), or the transfer itself stalled.")
+    elif behind:
+        msg = ("ranks are missing from the collective the others wait in, but more ranks are behind than inside, so "
+               "the ones ahead may instead have issued an extra collective: nobody is named.")
+    else:
+        msg = (("no rank these lines show is proven to have missed the collective" if low else
+                "every rank the input shows was inside the timed-out collective (victims)")
+               + "; the rank that never arrived is not proven by these lines"
+               + (f"; {unclear.message}" if unclear else "") + ".")
     return Verdict(
-        "unknown",
-        msg,
+        "rank_missing" if inside or behind else "unknown",
+        msg + lead,
         "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
         "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
-        "'last enqueued', is the culprit.",
+        "'last enqueued', is the culprit." + (GLOO_LATE if gloo else ""),
         "low",
         [],
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],
     )
+
+
+GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual reason -- uneven data (one rank ran out "
+             "of batches: DistributedSampler(drop_last=True), or torch.distributed.algorithms.Join for uneven inputs), "
+             "one rank still evaluating or saving; dist.monitored_barrier(wait_all_ranks=True) names every rank that "
+             "does not arrive.")
+
+
+def one_collective(c: Collected) -> str | None:
+    """Lead rule B: every rank the input shows timed out inside one collective (one SeqNum, one op,
+    none behind) -> that collective, described; else None. The input holding every rank of the world
+    is ``_all_joined``'s (transport_stall), which comes first."""
+    outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
+    outs += c.samples.get("watchdog_timeout", [])  # every line read, also those that name no rank
+    stuck = {t.seq for t in outs if t.seq is not None}
+
+    def inside(st) -> bool:  # its timeout, or its status line: at work N (the stuck one), enqueued >= N
+        return bool(st.timeouts) or any(s.seq in stuck and s.data["enqueued"] >= s.seq for s in st.status.values())
+
+    if not outs or not all(inside(st) for st in c.ranks.values()):
+        return None
+    if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
+           for st in c.ranks.values() for e in st.errors):
+        return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
+    seqs = {t.seq for t in outs if t.seq is not None}
+    ops = {t.op for t in outs if t.op}
+    sizes = {t.numel_in for t in outs if t.numel_in is not None}
+    if len(seqs) > 1 or len(ops) > 1 or len(sizes) > 1:  # different sizes: maybe another group, or a desync
+        return None
+    return " ".join(x for x in ("the same", ops.pop() if ops else "collective", f"#{seqs.pop()}" if seqs else "") if x)
 
 
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
