@@ -556,6 +556,10 @@ class LineParser:
             ev = self._context(lineno, text, "nccl_warn")
             ev.data["warn"] = w.group(1).strip()[:200] if w else ""
             return ev
+        if S.R_NO_PLUGIN.search(text):  # INFO: an optional net/CollNet plugin is absent, NCCL goes on without it
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "net plugin absent"
+            return ev
         nr = S.R_NRANKS.search(text)
         if nr and len(self.pid_rank) < MAX_PIDS:
             self.pid_rank[(m.group("host"), int(m.group("pid")))] = int(nr.group(1))

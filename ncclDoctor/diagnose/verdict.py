@@ -173,6 +173,9 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()
+    # NCCL's WARN about the CUDA call it failed ("failed to open CUDA IPC handle : 217 peer access is not supported
+    # between these two devices") often comes without "Cuda failure" and before the error it causes
+    text += " " + " ".join(w for e in c.samples.get("nccl_warn", []) if "cuda" in (w := e.data.get("warn", "").lower()))
     xids = sorted({e.data["xid"] for e in evs if e.data.get("xid") is not None})
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
@@ -489,6 +492,8 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         )
     if 12 in statuses:
         parts.append(ib_window(c))
+    if statuses == [5] and not asyncs:  # only flushes: the error that put the queue pair in error is not here
+        fixes = [FLUSH_ONLY_FIX]
     where = f" (peer {', '.join(peers)})" if peers else ""
     # The ranks whose HCA reported it: their link/path (or their node's HCA) is the one to check, but a
     # link has two ends and the rank only reported it, so no rank is the culprit (JOB_WIDE).
@@ -507,6 +512,13 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [e.brief() for e in evs[:3]],
         job_wide=len(ranks) != 1,  # several ranks' HCAs (or a node's) reported it: none of them failed first
     )
+
+
+FLUSH_ONLY_FIX = (
+    "only flush errors (status 5): the queue pair was already in error and the error that put it there is not in "
+    "these lines; look for it in every rank's log (NCCL_DEBUG=WARN). With none, suspect the RDMA data path itself: "
+    "the ports (ibstat, ibv_devinfo, the switch's counters) and GPUDirect RDMA (nvidia-peermem or dma-buf loaded, "
+    "ACS off on the PCIe switches); NCCL_NET_GDR_LEVEL=LOC (no GPUDirect) as a test tells whether GDR is the cause")
 
 
 def ib_window(c: Collected) -> str:
@@ -1278,6 +1290,10 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     if any(w and "driver shutting down" in w for w in whats):
         benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
                       "CUDA's teardown; call dist.destroy_process_group() before the process exits")
+    if "net plugin absent" in whats:
+        benign.append("NCCL's 'Failed to find ncclCollNetPlugin' / 'No plugin found' INFO lines are harmless: an "
+                      "optional net or CollNet (SHARP) plugin is not installed, so CollNet is off and NCCL uses its "
+                      "built-in transports")
     conf = "high" if benign else "low"  # NCCL's harmless WARNs say nothing of the failure the user may have seen
     benign += _noise_words(c)
     return Verdict(

@@ -104,14 +104,26 @@ FAMILIES = (
         "NCCL's own topology detection (2.19 read uninitialised PCI link speeds, fixed in 2.20): upgrade NCCL and "
         "run one NCCL version on every node."),
     Family(
+        # graph/xml.h "Attribute %s of node %s not found" (xmlGetAttrStr...): the topology XML NCCL reads
+        # (NCCL_TOPO_FILE) or builds lacks a field; NCCL < 2.8 also failed so on a CPU socket without a used GPU
+        "topology_xml", "nccl_internal",
+        re.compile(r"Attribute \w+ of node \w+ not found|graph/xml\.\w+:\d+|[Cc]ould not (?:parse|load) (?:the )?"
+                   r"(?:topology|XML)"),
+        "NCCL could not read the topology XML it works from: an attribute is missing in the file NCCL_TOPO_FILE "
+        "points to (or, before NCCL 2.8, in the topology it built itself for a CPU socket without a used GPU)",
+        "If NCCL_TOPO_FILE is set, check the file (every <cpu> node needs arch, vendor, familyid, modelid as "
+        "NCCL_TOPO_DUMP_FILE writes them) or unset it; otherwise upgrade NCCL (2.8 fixed the topology detection "
+        "bug behind 'Attribute arch of node cpu not found')."),
+    Family(
         "settings", "config",
-        re.compile(r"Invalid NCCL_\w+|No algorithm/protocol available|NCCL_\w+=\S* is (?:out of range|being ignored)|"
-                   r"please use format|No valid \S+ pair found|"
+        re.compile(r"Invalid NCCL_\w+|[Nn]o algorithm/protocol available|"
+                   r"NCCL_\w+=\S* is (?:out of range|being ignored)|please use format|No valid \S+ pair found|"
                    r"Try selecting NICs of only one|(?:[Uu]se|[Ss]et|[Uu]nset|[Ii]ncrease|[Dd]ecrease) NCCL_\w+"),
         "an NCCL_* setting is invalid, rules out every algorithm/protocol for this collective, or NCCL names the "
         "setting that avoids the failure (e.g. NCCL_IB_HCA to select NICs of one link type)",
-        "Fix or unset the NCCL_* variable the line names (NCCL_ALGO/NCCL_PROTO restrictions, NCCL_COMM_ID's "
-        "<host>:<port> form); `ncclDoctor env` lints the whole environment."),
+        "Fix or unset the NCCL_* variable the line names (NCCL_ALGO/NCCL_PROTO restrictions: NCCL_ALGO=CollNet "
+        "needs a CollNet/SHARP plugin, NVLS an NVSwitch system; NCCL_COMM_ID's <host>:<port> form); `ncclDoctor "
+        "env` lints the whole environment."),
     Family(
         "capability", "invalid_usage",
         re.compile(r"support begins with|\brequires (?:CUDA|a |an |sm|driver|compute)|is not supported (?:on|with|in) "
