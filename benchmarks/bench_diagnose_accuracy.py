@@ -220,8 +220,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("dev", "heldout", "all"), default="dev")
     ap.add_argument("--corpus", default=None, metavar="DIR",
-                    help="score another case folder of the same format, e.g. tests/fixtures/corpus_blind (a blind "
-                         "round kept out of the development corpus until its misses are fixed)")
+                    help="score another case folder of the same format, e.g. a blind round kept out of "
+                         "tests/fixtures/corpus (the development corpus) until its misses are fixed")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every case that is not fully correct")
     ap.add_argument("--variants", action="store_true",
                     help="also re-score every case with its lines in other launchers' formats (VARIANTS)")

@@ -108,6 +108,9 @@ class LineParser:
         if "NET/Socket" in text and S.R_IFACE_LIST.search(text):  # the interfaces follow, one a line
             self._iface_list, self._follow = True, 2
             return None
+        if self._cut is not None and not body.strip() and lineno - self._cut[0] <= 8:
+            self._follow = 1  # the blank lines unwrap() leaves for the pieces it joined: the rest follows them
+            return None
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
             self._follow = 6
         elif len(text) >= 100 and text.rstrip()[-1:].isalnum() or text.rstrip().endswith("'"):
@@ -117,7 +120,9 @@ class LineParser:
         elif self._cut is not None:
             start, head = self._cut
             self._cut = None
-            ev = self._families(start, head.rstrip() + " " + body.strip())
+            # cut at a blank or inside a word ("collectiv" / "e operation timeout"): both joins are tried
+            ev = self._families(start, head.rstrip() + " " + body.strip()) or self._families(
+                start, head.rstrip() + body.strip())
             if ev is not None:
                 return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
@@ -387,7 +392,9 @@ class LineParser:
 
     def _env(self, lineno: int, text: str) -> Event | None:
         m = S.R_ENV_DEPRECATED.search(text)
-        pairs = [(m.group(1) or m.group(3), "1")] if m else S.R_ENV_ASSIGN.findall(text)
+        # after the launcher's prefix ("[default0]:NCCL_X=1"), which the assignment pattern cannot start at
+        pairs = [(m.group(1) or m.group(3), "1")] if m else S.R_ENV_ASSIGN.findall(text) or S.R_ENV_ASSIGN.findall(
+            self._body)
         if not pairs or "set by environment" in text or "NCCL WARN" in text:  # a WARN's "Set NCCL_X=1 to ..." advice
             return None
         ev = self._context(lineno, text, "setting")
