@@ -10,7 +10,7 @@ templates.yaml; ``benchmarks/bench_diagnose_templates.py`` measures how many of 
 diagnose recognises.
 
 ``classify(text)`` returns the first family whose pattern the text holds, or None. The
-verdict (``verdict._warn_family``) runs after the specific detectors (IB completions,
+verdict (``verdict.quiet._warn_family``) runs after the specific detectors (IB completions,
 /dev/shm, sockets, hangs), which reason further from the same lines, and before the
 generic "NCCL reported a system error".
 """
@@ -153,7 +153,7 @@ FAMILIES = (
 
 
 # Any other NCCL WARN is still a failure NCCL reported: its subsystem's words give the cause class, with
-# low confidence (``verdict._warn_subsystem``, after every other detector). Order matters: an IB line may
+# low confidence (``verdict.quiet._warn_subsystem``, after every other detector). Order matters: an IB line may
 # also say "connect", a proxy line "CUDA".
 SUBSYSTEMS = (
     Family("ib", "ib_fabric", re.compile(r"NET/IB|\bibv_\w+|\bmlx\d|\bHCA\b|\bGID\b|\bRoCE\b"),

@@ -1,0 +1,118 @@
+"""Verdict stage: the one conclusion an expert would give, with its cause, culprits,
+confidence, proving lines and the fix (``report.results["diagnose"]["verdict"]``).
+
+Every detector below looks at the collected families and the cross-rank conclusions and
+returns a ``Verdict`` or None; the first in ``DETECTORS`` order wins. The order is the
+order of causation an expert uses: a rank's own hard failure (CUDA error, OOM, a kill)
+explains the timeouts that follow it; a broken transport or set-up explains a hang; a
+missing rank explains a hang; benign noise never wins over anything.
+
+Cause classes (tests/fixtures/corpus/README.md): rank_missing, desync, ib_fabric,
+network_setup, store_rendezvous, watchdog_blocked, cuda_error, gpu_oom, host_oom,
+dataloader_shm, invalid_usage, nccl_system, nccl_internal, transport_stall, early_exit,
+signal, config, unknown, none.
+
+Culprits are only named with the confidence the evidence allows; for causes that are no
+single rank's fault (a shared setting, the fabric, the launch) the verdict names none.
+
+The detectors live in one module per cause family: ``crash`` (a rank's own hard failure),
+``fabric`` (transport and set-up), ``hang`` (hangs and timeouts), ``quiet`` (NCCL's other
+errors, settings, benign noise, ``settle``); ``base`` holds ``Verdict`` and the helpers.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import (
+    JOB_WIDE,
+    Verdict,
+)
+from ncclDoctor.diagnose.verdict.crash import (
+    _cuda,
+    _dataloader,
+    _exited,
+    _gpu_oom,
+    _killed,
+    _nccl_crash,
+    _no_nccl,
+    _signal,
+)
+from ncclDoctor.diagnose.verdict.fabric import (
+    _ib,
+    _invalid_usage,
+    _network,
+    _shm,
+    _store,
+    _truncated,
+    _uniqueid,
+    bad_interfaces,
+)
+from ncclDoctor.diagnose.verdict.hang import (
+    _all_joined,
+    _blocked,
+    _ddp_params,
+    _desync,
+    _desync_report,
+    _direct_hang,
+    _early_exit,
+    _missing,
+    _monitored,
+    _timeouts,
+    _tiny_timeout,
+)
+from ncclDoctor.diagnose.verdict.quiet import _config, _nccl_other, _none, _warn_family, _warn_subsystem, settle
+from ncclDoctor.findings import Finding
+
+DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
+    # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
+    _gpu_oom, _cuda, _nccl_crash, _killed, _dataloader, _no_nccl, _tiny_timeout, _ddp_params, _desync_report,
+    _monitored, _uniqueid, _direct_hang,
+    _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
+    _warn_family, _nccl_other,
+    _signal, _timeouts, _exited,
+]
+
+
+def _last_errors(c: Collected) -> None:
+    """An NCCL error's "Last error:" text is itself a log line (an IB completion, a socket
+    error, a CUDA failure): read it as one, so its own family decides the cause."""
+    from ncclDoctor.diagnose.parse import LineParser
+
+    for e in list(c.samples.get("nccl_error", [])):
+        text = e.data.get("last_error")
+        if not text or e.data.get("last_error_read"):
+            continue
+        e.data["last_error_read"] = True
+        path, _, line = e.where.rpartition(":")
+        d = LineParser(path, e.rank).parse(int(line) if line.isdigit() else 0, text)
+        if d is not None and d.kind != "nccl_error":
+            d.rank = e.rank if d.rank is None else d.rank
+            c.kinds[d.kind] += 1
+            c.samples.setdefault(d.kind, []).append(d)
+            if d.rank is not None:
+                c.kind_ranks.setdefault(d.kind, set()).add(d.rank)
+
+
+def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> Verdict:
+    _last_errors(c)
+    for detect in DETECTORS:
+        v = detect(c, ks)
+        if v is not None:
+            return v
+    return _config(c, ks, env_findings) or _warn_subsystem(c, ks) or _none(c, ks)
+
+
+def reconcile(v: Verdict, ks: list[Conclusion]) -> None:
+    """Keep the conclusions consistent with the verdict: when the cause is job-wide (a
+    setting, the fabric, the launch), a rank that merely reported it first is not a culprit."""
+    if v.cause in JOB_WIDE or v.job_wide:
+        for k in ks:
+            if k.kind in ("first_failure", "culprit") and k.confidence != "low":
+                k.confidence = "low"
+                k.message += f" (the cause is {v.cause.replace('_', ' ')}, which no single rank caused)"
+
+
+__all__ = ["DETECTORS", "Verdict", "bad_interfaces", "reconcile", "settle", "verdict"]

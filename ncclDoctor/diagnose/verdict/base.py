@@ -1,0 +1,60 @@
+"""The verdict's record and the helpers every detector family uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.state import Collected
+
+JOB_WIDE = ("invalid_usage", "nccl_system", "network_setup", "store_rendezvous", "config", "signal", "none")
+
+
+@dataclass
+class Verdict:
+    cause: str
+    summary: str
+    fix: str
+    confidence: str = "medium"
+    culprits: list[int] = field(default_factory=list)
+    proof: list[str] = field(default_factory=list)
+    job_wide: bool = False  # no single rank caused it, although the cause class may name one elsewhere
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cause": self.cause,
+            "confidence": self.confidence,
+            "culprits": self.culprits,
+            "summary": self.summary,
+            "fix": self.fix,
+            "proof": self.proof[:8],
+        }
+
+
+def _samples(c: Collected, kind: str, n: int = 3) -> list[str]:
+    return [e.brief() for e in c.samples.get(kind, [])[:n]]
+
+
+def _ranks(c: Collected, kind: str) -> list[int]:
+    return sorted(c.kind_ranks.get(kind, set()))
+
+
+def _named(ranks: list[int]) -> str:
+    return f"rank {_fmt_ranks(ranks)}" if ranks else "a rank the lines do not name"
+
+
+def hosts(c: Collected) -> set[str]:
+    return {h for st in c.ranks.values() for h in st.hosts}
+
+
+# --- hangs -------------------------------------------------------------------------------
+def _first(ks: list[Conclusion], kind: str, confs=("high", "medium")) -> Conclusion | None:
+    return next((k for k in ks if k.kind == kind and k.confidence in confs), None)
+
+
+def _what(e: Event) -> str:
+    w = e.text.split("NCCL WARN", 1)
+    return (w[1] if len(w) > 1 else e.data.get("last_error") or e.text).strip()[:160]

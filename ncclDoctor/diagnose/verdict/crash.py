@@ -1,0 +1,410 @@
+"""Detectors of a rank's own hard failure: CUDA errors and Xids, OOMs, native crashes, kills, a
+DataLoader's bus error, ranks that exited on their own, signals from outside. They come first in
+``DETECTORS``: such a failure explains the timeouts that follow it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.lone import lone_failure
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples
+
+# NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
+# and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
+XID = {
+    13: "Graphics Engine Exception: usually the application's kernel (an illegal access), rarely hardware",
+    31: "GPU memory page fault (MMU fault): usually the application (illegal address), rarely the driver",
+    43: "the GPU stopped processing: a consequence of an application error",
+    45: "preemptive cleanup: the driver killed a process's work (a consequence, after a kill or another Xid)",
+    48: "double-bit ECC error: GPU memory hardware fault",
+    63: "ECC page retirement / row remapping event (memory hardware)",
+    64: "ECC page retirement / row remapping failure (memory hardware)",
+    74: "NVLink error: the link between GPUs failed",
+    79: "the GPU has fallen off the bus: hardware, power or PCIe failure",
+    92: "high single-bit ECC error rate (memory hardware)",
+    94: "contained ECC error (memory hardware; the affected process is killed)",
+    95: "uncontained ECC error (memory hardware; the GPU needs a reset)",
+    119: "GSP firmware timed out (driver/firmware)",
+    120: "GSP firmware error (driver/firmware)",
+}
+
+
+APP_XIDS = {13, 31, 43, 45}
+
+
+def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
+    """What the driver's Xid numbers say, and whether to look at the code or the hardware."""
+    said = "; ".join(f"Xid {x} = {XID.get(x, 'see NVIDIA Xid catalogue')}" for x in xids)
+    where = f" on GPU {', '.join(pcis)}" if pcis else ""
+    if set(xids) <= APP_XIDS:
+        return (f"the NVIDIA driver reported {said}{where}",
+                "These Xids are usually the application's own kernel fault: rerun that rank with "
+                "CUDA_LAUNCH_BLOCKING=1 or under compute-sanitizer; if they repeat on one GPU only, test that GPU "
+                "(dcgmi diag -r 3).")
+    return (f"the NVIDIA driver reported {said}{where}: the GPU/driver failed, not the training code",
+            "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi diag -r 3, "
+            "the full dmesg around the Xid; a GPU that fell off the bus or has uncorrectable ECC needs a reset or "
+            "replacement. Map the PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index "
+            "--format=csv.")
+
+
+# NCCL's transport/proxy set-up files, where a 'Cuda failure' is the node's CUDA set-up, not a kernel
+_SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc)|"
+                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|nvls\.cc):\d+ NCCL WARN Cuda failure")
+
+
+_NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
+
+
+# --- a rank's own hard failure ---------------------------------------------------------
+_NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch")
+
+
+def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("cuda_error", []) + [
+        e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
+    ]
+    if not evs or (c.kinds.get("shm_error") and all("NCCL WARN" in e.text for e in evs)):
+        return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
+    ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
+    text = " ".join(
+        (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
+    ).lower()
+    # NCCL's WARN about the CUDA call it failed ("failed to open CUDA IPC handle : 217 peer access is not supported
+    # between these two devices") often comes without "Cuda failure" and before the error it causes
+    text += " " + " ".join(w for e in c.samples.get("nccl_warn", []) if "cuda" in (w := e.data.get("warn", "").lower()))
+    xids = sorted({e.data["xid"] for e in evs if e.data.get("xid") is not None})
+    if xids:
+        what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
+    elif "during capture" in text or "stream capture" in text or "stream is capturing" in text:
+        what, fix = (  # cudaErrorStreamCapture*: "operation failed due to a previous error during capture", ...
+            "a CUDA stream-capture error ('... during capture'): a collective was issued while a CUDA graph was being "
+            "captured and the capture had already failed (or the operation is not allowed in a capture), which "
+            "poisons the communicator",
+            "Run without CUDA graphs to confirm (eager mode: the framework's disable_cuda_graphs / --enforce-eager / "
+            "torch.compile mode without cudagraphs); then capture only after NCCL's warm-up collectives, keep "
+            "TORCH_NCCL_ASYNC_ERROR_HANDLING on, and use a NCCL/torch that supports collectives in graph capture.",
+        )
+    elif "999" in text or "unknown error" in text:
+        what, fix = (
+            "'Cuda failure 999 unknown error': the CUDA driver/GPU is in a bad state",
+            "Check the GPU and driver on that node: nvidia-smi (is the GPU visible, any 'ERR!'), "
+            "dmesg -T | grep -i xid "
+            "for Xid errors, and that the driver supports the container's CUDA runtime; reset or drain the GPU.",
+        )
+    elif "named symbol not found" in text or "no kernel image" in text:
+        what, fix = (
+            "a CUDA error saying the binary has no kernel for this GPU ('named symbol not found' / 'no kernel image')",
+            "The NCCL (or nccl-tests/PyTorch) binary was built without code for this GPU's compute capability: "
+            "rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,code=sm_90 "
+            "for H100), or install a build whose CUDA version and architectures match the GPU and driver.",
+        )
+    elif "system not yet initialized" in text or "system not ready" in text:
+        what, fix = (
+            "'system not yet initialized' (cudaErrorSystemNotReady): on an NVSwitch system (HGX/DGX A100, H100) the "
+            "GPUs are not usable until the fabric manager has set up the NVSwitches",
+            "Start the fabric manager on that node (systemctl start nvidia-fabricmanager; its version must equal the "
+            "driver's) and check `nvidia-smi -q | grep -i fabric` says 'Completed'.",
+        )
+    elif "driver version is insufficient" in text or "forward compatibility" in text:
+        what, fix = (
+            "'CUDA driver version is insufficient for CUDA runtime version': the container's CUDA is newer than the "
+            "node's driver",
+            "Use a build (container, torch wheel) whose CUDA version the node's driver supports (nvidia-smi shows the "
+            "driver's highest CUDA), or upgrade the driver on that node.",
+        )
+    elif "invalid device ordinal" in text:
+        what, fix = (
+            "'invalid device ordinal': a process asked for a GPU index that does not exist on its node",
+            "Each process must use torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) (not the global rank), and "
+            "--nproc-per-node must not exceed the GPUs CUDA_VISIBLE_DEVICES leaves visible.",
+        )
+    elif "operation not supported" in text or "operation not permitted" in text:
+        what, fix = (
+            f"'{'operation not supported' if 'supported' in text else 'operation not permitted'}' from a CUDA call "
+            "NCCL makes to share GPU memory between processes (cuMem / CUDA IPC), which the container or driver "
+            "does not allow",
+            "Set NCCL_CUMEM_ENABLE=0 (NCCL then uses legacy CUDA IPC), or run the ranks of a node in one container "
+            "with --ipc=host and the same PID namespace (--pid=host); as a test NCCL_P2P_DISABLE=1.",
+        )
+    elif "peer access" in text or "peer mapping" in text:
+        what, fix = (
+            "a CUDA error setting up GPU peer-to-peer access ('peer access is not supported' / 'peer mapping "
+            "resources exhausted')",
+            "The GPUs cannot map each other's memory on this node (PCIe topology, IOMMU/ACS, a VM or container "
+            "without P2P): test with NCCL_P2P_DISABLE=1 (NCCL then goes through host memory), check nvidia-smi topo "
+            "-m and that IOMMU/ACS is off; with more than 8 GPUs in one process, P2P mappings run out.",
+        )
+    elif "illegal memory access" in text or "illegal address" in text:
+        what, fix = (
+            "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
+            "Rerun that rank's failing step with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or run it "
+            "under compute-sanitizer; the NCCL timeouts of the other ranks are consequences.",
+        )
+        if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
+            what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
+            fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "
+                   "NCCL first (pip install -U nvidia-nccl-cu12, or a torch built with a newer NCCL version) and check "
+                   "the driver supports the GPU. " + fix)
+    else:
+        what, fix = (
+            "a CUDA call failed inside NCCL or a kernel",
+            "Rerun with NCCL_DEBUG=INFO to see the failing CUDA call and with CUDA_LAUNCH_BLOCKING=1 for the kernel; "
+            "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors.",
+        )
+    conf, shared = "high" if len(ranks) == 1 else "medium", False
+    warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
+    if warns and all(_SETUP_CUDA.search(e.text) for e in warns):
+        # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the
+        # container's CUDA, which every rank there shares, not one rank's kernel; name the rank as a lead only
+        conf, shared = "low", True
+        what += " while NCCL set up its transports (CUDA IPC/cuMem between the GPUs)"
+        fix += (" A failure at transport set-up is usually the environment every rank shares: the container's "
+                "CUDA vs the node's driver, or CUDA IPC/cuMem not allowed in the container (try NCCL_CUMEM_ENABLE=0 "
+                "and NCCL_P2P_DISABLE=1 as tests).")
+        if any(_NVLS_CUDA.search(e.text) for e in warns):  # NVLink SHARP's multicast set-up (transport/nvls.cc)
+            what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
+            fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
+                    "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    if xids:
+        return Verdict("cuda_error", what + ("; the ranks on that GPU failed first, the others only lose them"
+                                             if what.endswith("training code") else ""),
+                       fix, "medium", ranks, [e.brief() for e in evs[:3]], job_wide=not ranks)
+    return Verdict(
+        "cuda_error",
+        f"{_named(ranks)} hit {what}; "
+        + ("the other ranks share that environment, so it is a lead, not a culprit" if shared
+           else "it failed first, the others only lose it"),
+        fix,
+        conf,
+        ranks,
+        [e.brief() for e in evs[:3]],
+        job_wide=shared,
+    )
+
+
+def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    if not c.kinds.get("cuda_oom"):
+        return None
+    ranks = _ranks(c, "cuda_oom")
+    return Verdict(
+        "gpu_oom",
+        f"{_named(ranks)} ran out of GPU memory; the other ranks then waited for it",
+        "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
+        "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
+        "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first.",
+        "high" if len(ranks) == 1 else "medium",
+        ranks,
+        _samples(c, "cuda_oom"),
+    )
+
+
+# frames of the crash handler itself (UCX's, libc's signal trampoline), before the library that crashed
+_HANDLER_LIBS = ("libucs.so", "libc.so", "libpthread.so", "libSegFault.so", "libunwind.so", "libbacktrace.so")
+
+
+def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A native crash (SIGSEGV, SIGBUS) whose first frame past the crash handler is in libnccl.so:
+    NCCL's own threads crashed (its proxy, RAS or net threads), not a rank's code or the network."""
+    evs = [e for e in c.samples.get("crash", [])
+           if next((x for x in e.data.get("libs", []) if x not in _HANDLER_LIBS), None) == "libnccl.so"]
+    if not evs:
+        return None
+    e = evs[0]
+    return Verdict(
+        "nccl_internal",
+        f"a process crashed with signal {e.data['signal']} ({e.data['what']}) inside libnccl.so (the first frames "
+        "past the crash handler are NCCL's): a bug in NCCL, not in a rank's code or the network; the lines do not "
+        "say which rank",
+        "Upgrade NCCL (check its release notes and NVIDIA/nccl issues for the version); symbolise the frames "
+        "(addr2line -e libnccl.so OFFSET, or a debug build) to see the subsystem: in NCCL's RAS thread (ras*, 2.24+) "
+        "NCCL_RAS_ENABLE=0 bypasses it, in the proxy/net threads compare NCCL_NET / the net plugin version.",
+        "medium", [], [x.brief() for x in evs[:3]])
+
+
+def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    cf = [e for e in c.child_failures if e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL"]
+    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9]
+    if not cf and not wf:
+        return None
+    ranks = sorted({e.rank for e in cf if e.rank is not None})
+    local = sorted({e.data.get("local_rank") for e in wf if e.data.get("local_rank") is not None})
+    who = _named(ranks) if ranks else (f"local rank {_fmt_ranks(local)}" if local else "a rank")
+    lone = lone_failure(c)
+    if not ranks and lone is not None and lone.exitcode == -9:
+        who, ranks = lone.who, lone.culprits  # the one process killed, the others only torn down after it
+    return Verdict(
+        "host_oom",
+        f"{who} was killed with SIGKILL (exit code -9): killed from outside, almost always the "
+        "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others",
+        "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
+        "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
+        "or raise the job's memory limit.",
+        "high" if ranks and cf else "medium",
+        ranks,
+        [e.brief() for e in (cf + wf)[:3]],
+    )
+
+
+def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("dataloader", [])
+    if not evs:
+        return None
+    ranks = _ranks(c, "dataloader")
+    bus = any(e.data.get("bus_error") for e in evs)
+    return Verdict(
+        "dataloader_shm" if bus else "host_oom",
+        f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else ""),
+        "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
+        "num_workers / prefetch_factor; `ncclDoctor sweep-workers` finds a num_workers that fits.",
+        "high" if len(ranks) == 1 else "medium",
+        ranks,
+        _samples(c, "dataloader"),
+    )
+
+
+def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
+    or no GPU visible to the process. A setting of the job, not a fault of a rank."""
+    evs = c.samples.get("no_nccl", [])
+    if not evs:
+        return None
+    nogpu = any("no GPUs found" in e.text for e in evs)
+    return Verdict(
+        "config",
+        "the job asked for the nccl backend where NCCL cannot run: "
+        + ("no GPU is visible to the process" if nogpu else "this torch is built without NCCL (a CPU-only build)"),
+        "On CPU use the gloo backend (init_process_group('gloo'), or 'cpu:gloo,cuda:nccl' to pick per device); "
+        "for GPUs install torch's CUDA build and check that the GPUs are visible (nvidia-smi, CUDA_VISIBLE_DEVICES, "
+        "the container's --gpus).",
+        "high", [], [e.brief() for e in evs[:3]])
+
+
+def exception_of(c: Collected, rank: int | None) -> Event | None:
+    """The last traceback line of that rank's own log (a line tagged with it or a file named after
+    it); else the untagged ones of torchrun's shared output, only when they all say the same (with
+    several ranks' tracebacks interleaved there, which one is that rank's cannot be told)."""
+    if rank is None:
+        return None
+    own = [e for e in c.exceptions if e.rank == rank]
+    if not own:
+        own = [e for e in c.exceptions if e.rank is None]
+        if len({(e.data["type"], e.data["message"]) for e in own}) != 1:
+            return None
+    return own[-1] if own else None
+
+
+SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
+
+
+def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
+    exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
+    fails = [e for e in c.child_failures + c.worker_failures if e.data.get("exitcode") not in (None, 0, -9, -15)]
+    if not fails:
+        return None
+    lone = lone_failure(c)
+    if any(e.data.get("exitcode") == -7 for e in fails):
+        return Verdict("dataloader_shm", "a process died of SIGBUS (exit code -7): it touched shared memory that could "
+                       "not be backed, /dev/shm is full or too small (DataLoader workers, NCCL's segments)",
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
+                       "or lower num_workers.", "high", lone.culprits if lone else [], [e.brief() for e in fails[:3]])
+    ranks = sorted({e.rank for e in fails if e.rank is not None})
+    local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
+    codes = sorted({e.data["exitcode"] for e in fails})
+    who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
+    if lone is not None:
+        who, ranks = lone.who, lone.culprits
+    sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
+    what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
+            + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
+    single = lone is not None and len(ranks) == 1
+    exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
+    if exc is not None:
+        text = exc.data["type"] + (": " + exc.data["message"] if exc.data["message"] else "")
+        return Verdict("unknown", f"{who} exited with code 1 on its own exception, the last line of its traceback: "
+                       f"{text[:300]} ({exc.where}); the launcher then stopped the others. Its cause is that "
+                       "exception", "Fix the exception that traceback ends in (read the frames above that line); "
+                       "the other ranks only stopped because torchrun ended the job.",
+                       "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
+    if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
+        what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
+                 "so this rank may be a victim: its own log says whether it timed out or hit its own error")
+    native = [x for x in codes if x in NATIVE_CRASH]
+    whose = f"local_rank {lone.local_rank}: " if single and lone and lone.local_rank is not None else ""
+    if native:
+        what += (f"; {SIGNALS[-native[0]]} is a native crash inside that process (a C/C++/CUDA extension, a library "
+                 "built for another torch/CUDA, a driver or plugin), not a Python exception nor a kill from outside")
+    return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
+                   (NATIVE_FIX if native else "") + f"Read the failed rank's traceback ({whose}its stderr, or "
+                   "torchrun --log-dir / --redirects 3 --tee 3 "
+                   "to keep one file per rank); decorate the entry point with "
+                   "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
+                   "exception (error_file instead of <N/A>).",
+                   "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
+
+
+NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: rerun with "
+              "PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with core dumps "
+              "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; check that compiled "
+              "extensions match the installed torch/CUDA. ")
+
+
+# The agent passes on the signal it received (torch/distributed/elastic/agent/server/api.py: _shutdown(e.sigval)),
+# so its "Sending process N closing signal SIGHUP" says it got SIGHUP even when the "Received" line is not pasted.
+# Not SIGTERM: the agent also sends SIGTERM to the other workers after one of them failed.
+PASSED_ON = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3}
+
+
+def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    sigs = c.samples.get("signal", [])
+    got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
+    forced = [e for e in sigs if e.data.get("forced")]
+    if not got and forced:  # nothing else failed: the job was being stopped from outside
+        return Verdict(
+            "signal",
+            "torchrun was stopping its workers (SIGTERM) and one was still running after the 30 s grace, so it was "
+            "killed with SIGKILL; no worker failure is in the lines: the stop came from outside (scheduler "
+            "preemption or time limit, a kill -TERM)",
+            "Find who sent SIGTERM (sacct -j JOB, kubectl describe pod); a worker that handles SIGTERM (e.g. to save a "
+            "checkpoint) must finish within torchrun's 30 s grace: checkpoint more often or save asynchronously, or "
+            "have the scheduler signal the batch script earlier (sbatch --signal=B:TERM@600).",
+            "medium", [], [e.brief() for e in forced[:3]])
+    if not got:
+        return None
+    n = got[0].data.get("received") or PASSED_ON[got[0].data["sent"]]
+    name, why, fix = {
+        15: (
+            "SIGTERM",
+            "sent from outside: the scheduler cancelled, preempted or timed out the job, or someone killed it",
+            "Read the scheduler's record (sacct -j JOB, kubectl describe pod) for who sent SIGTERM; with preemption, "
+            "checkpoint more often.",
+        ),
+        2: (
+            "SIGINT",
+            "Ctrl-C: the user interrupted the job (often because it looked stuck)",
+            "If it was stuck before the Ctrl-C, next time take stacks first: py-spy dump --pid PID for every rank, and "
+            "give `ncclDoctor diagnose` the logs of every rank.",
+        ),
+        1: (
+            "SIGHUP",
+            "the terminal that started torchrun closed; nohup does not protect the agent's workers",
+            "Run under tmux/screen or the scheduler instead of nohup in a terminal.",
+        ),
+    }.get(n, (f"signal {n}", "a signal from outside", "Find who sent it (scheduler logs)."))
+    return Verdict(
+        "signal",
+        f"torchrun's agent received {name} ({n}): {why}; it shut the workers down",
+        fix,
+        "high",
+        [],
+        [e.brief() for e in got[:3]],
+    )

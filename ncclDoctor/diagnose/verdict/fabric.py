@@ -1,0 +1,508 @@
+"""Detectors of the transport and the set-up: invalid usage, /dev/shm, InfiniBand completions, the
+network interfaces and sockets, the TCPStore/rendezvous, the ncclUniqueId exchange, a truncated
+message.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.signatures import R_DUP_GPU, R_PEER_GONE
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, hosts
+
+# ibv_wc_status (rdma-core verbs.h) values NCCL prints as "status=N" / "error N".
+IB_STATUS = {
+    4: (
+        "IBV_WC_LOC_PROT_ERR",
+        "a local protection error on a registered buffer: GPUDirect RDMA memory registration "
+        "(nv_peer_mem / nvidia-peermem, ACS or IOMMU in the PCIe path), not a dead link",
+        "check GPUDirect RDMA: the nvidia-peermem (nv_peer_mem) module is loaded, ACS is off on the PCIe switches; "
+        "as a test NCCL_NET_GDR_LEVEL=LOC (no GPUDirect) tells whether GDR is the cause",
+    ),
+    5: (
+        "IBV_WC_WR_FLUSH_ERR",
+        "work flushed after the queue pair went to error: a consequence of an earlier error",
+        "look for the first completion error before it",
+    ),
+    10: (
+        "IBV_WC_REM_ACCESS_ERR",
+        "the remote side refused the access (memory registration on the peer)",
+        "check the peer's GPUDirect set-up (nvidia-peermem) and NCCL versions on both sides",
+    ),
+    12: (
+        "IBV_WC_RETRY_EXC_ERR",
+        "transport retry counter exceeded: the HCA resent NCCL_IB_RETRY_CNT (default 7) "
+        "times, each after the local ACK timeout 4.096 us x 2^NCCL_IB_TIMEOUT (default 20: about 4.3 s), i.e. about "
+        "30-35 s without an answer from the peer: the link or path to that peer is down or dropping packets",
+        "check the port and cable of both ends (ibstat, ibv_devinfo, the switch's error counters; for RoCE the "
+        "routing/PFC config). Raising NCCL_IB_TIMEOUT (e.g. 22: ~17 s x 7 = 2 min) only rides out short flaps on "
+        "very large fabrics and must stay well below the collective timeout (10 min default); a dead link stays dead. "
+        "If it comes at the very first collective on RoCE, the NICs never talked at all: the GID in use is not "
+        "routable (NCCL_IB_GID_INDEX to the RoCEv2 GID of the routed address, see show_gids; NVIDIA/nccl#426)",
+    ),
+    1: ("IBV_WC_LOC_LEN_ERR", "a local length error: a message larger than the receive buffer posted",
+        "check that every rank runs the same NCCL version and NCCL_* settings (a protocol or size mismatch)"),
+    2: ("IBV_WC_LOC_QP_OP_ERR", "a local queue-pair operation error (an invalid work request or QP state)",
+        "check the HCA firmware/driver (ibv_devinfo, mlxfwmanager) and the NCCL version; rerun with NCCL_DEBUG=INFO"),
+    8: ("IBV_WC_LOC_ACCESS_ERR", "a local access error on a registered memory region (GPUDirect RDMA registration)",
+        "check nvidia-peermem (nv_peer_mem) and ACS/IOMMU; NCCL_NET_GDR_LEVEL=LOC as a test"),
+    9: ("IBV_WC_REM_INV_REQ_ERR", "the remote side rejected the request as invalid (the peer's QP is gone or in error)",
+        "find the peer's own failure first (its log)"),
+    11: ("IBV_WC_REM_OP_ERR", "the remote side could not complete the operation",
+         "find the peer's own failure first; then its HCA (ibstat) and GPUDirect set-up"),
+    19: ("IBV_WC_FATAL_ERR", "a fatal HCA error", "check that HCA (ibstat, mlxlink, dmesg for mlx5 errors) and drain "
+         "the node"),
+    20: ("IBV_WC_RESP_TIMEOUT_ERR", "the response to a request timed out: the link or path to the peer dropped it",
+         "check the link between the two nodes (ibstat, switch error counters)"),
+    13: (
+        "IBV_WC_RNR_RETRY_EXC_ERR",
+        "receiver not ready, retries exceeded: the peer process stopped posting receives",
+        "find the peer's own failure first",
+    ),
+}
+
+
+# --- job-wide set-up and transport -----------------------------------------------------
+# net_ib's size check: "collective mismatch error, local size N remote size M" (<= 2.2x), 2.27+ "posted
+# incorrect receive info: size N" (the peer's posted receive does not fit this send).
+_SIZE_MISMATCH = re.compile(r"collective mismatch error|local size \d+ remote size \d+|posted incorrect receive info")
+
+
+def _size_mismatch(c: Collected) -> Verdict | None:
+    """NCCL's net transport (net_ib.cc) found the peer's message size differs from the one this
+    rank posted, and returned 5 (ncclInvalidUsage) up its return-code trail."""
+    evs = [e for e in c.samples.get("nccl_warn", []) if _SIZE_MISMATCH.search(e.text)]
+    if not evs:
+        return None
+    return Verdict(
+        "invalid_usage",
+        "NCCL's network transport received a message of another size than this rank posted ('collective "
+        "mismatch error', returned as 5 = ncclInvalidUsage): the two sides disagree on the operation, through "
+        "different collective sizes or NCCL settings that differ between nodes (protocol, buffer size, version)",
+        "Make the NCCL version and every NCCL_* variable the same environment on every node (NCCL_PROTO, "
+        "NCCL_ALGO, NCCL_BUFFSIZE: compare `env | grep NCCL_` per node, or ncclDoctor env); then check the "
+        "collective sizes with TORCH_DISTRIBUTED_DEBUG=DETAIL.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
+def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
+    if not evs:
+        return _size_mismatch(c)
+    text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
+    if R_DUP_GPU.search(text):
+        return Verdict(
+            "invalid_usage",
+            "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
+            "default device; a launch/set-up error, no rank is at fault",
+            "Call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group (or pass "
+            "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU.",
+            "high",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
+    return Verdict(
+        "invalid_usage",
+        "NCCL rejected a call as invalid usage (ncclInvalidUsage): mismatched arguments "
+        "between ranks or a communicator used after abort",
+        "Rerun with NCCL_DEBUG=WARN: the 'Last error' line names "
+        "the argument; TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective shapes across ranks. At communicator "
+        "creation the usual cause is two ranks on one GPU ('Duplicate GPU detected'): call "
+        "torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group and check "
+        "CUDA_VISIBLE_DEVICES gives each local rank its own GPU.",
+        "medium",
+        [],
+        [e.brief() for e in evs[:3]],
+    )
+
+
+def _shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("shm_error", []) + [
+        e for e in c.samples.get("nccl_error", []) if "shared memory" in (e.data.get("last_error") or "").lower()
+    ]
+    if not evs:
+        return None
+    text = " ".join(e.text for e in evs)
+    attach = "attaching" in text and "No such file" in text
+    return Verdict(
+        "nccl_system",
+        "NCCL could not "
+        + (
+            "attach to a peer's /dev/shm segment: the processes do not share "
+            "/dev/shm (separate containers or IPC namespaces)"
+            if attach
+            else "create its shared memory segments in /dev/shm (No space left / creation failed): /dev/shm too small"
+        ),
+        "Give the container a larger /dev/shm (docker --shm-size=16g, or --ipc=host so all ranks share it; "
+        "Kubernetes: an emptyDir with medium: Memory at /dev/shm); NCCL_SHM_DISABLE=1 works around it.",
+        "high",
+        [],
+        [e.brief() for e in evs[:3]],
+    )
+
+
+def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("ib_completion", [])
+    if not evs:
+        return None
+    statuses = sorted({e.data["status"] for e in evs if e.data.get("status") is not None})
+    asyncs = sorted({e.data["async_event"] for e in evs if e.data.get("async_event")})
+    peers = sorted({e.data["peer"] for e in evs if e.data.get("peer")})[:3]
+    memlock = [
+        e for e in evs
+        if str(e.data.get("verbs", "")).startswith("ibv_reg_mr") and "allocate memory" in str(e.data.get("verbs_error"))
+    ]
+    if memlock and not statuses and not asyncs:  # NVIDIA/nccl-tests#206: ENOMEM from the memory registration
+        return Verdict(
+            "config",
+            f"registering memory with the HCA ({memlock[0].data['verbs']}) failed with 'Cannot allocate memory': "
+            "the process's locked-memory limit (ulimit -l) is too low for NCCL's buffers",
+            "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
+            "/etc/security/limits.conf, then log in again), docker run --ulimit memlock=-1, and check `ulimit -l` "
+            "inside mpirun/srun/the container, which may not inherit it.",
+            "high",
+            [],
+            [e.brief() for e in memlock[:3]],
+        )
+    parts, fixes = [], []
+    for s in statuses:
+        name, meaning, fix = IB_STATUS.get(
+            s, (f"status {s}", "an IB completion error", "check ibstat and the NCCL WARN lines")
+        )
+        parts.append(f"status {s} = {name}: {meaning}")
+        fixes.append(fix)
+    for a in asyncs:
+        parts.append(f"async event '{a}': the HCA itself reported a failure (hardware/firmware)")
+        fixes.append("check that HCA (ibstat, ibv_devinfo, mlxlink, firmware version) and drain the node")
+    for e in [e for e in evs if e.data.get("verbs")][:1]:
+        parts.append(
+            f"the verbs call {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA could not set "
+            "up the connection to the peer (for RoCE: the GID/address chosen is not routable to it)"
+        )
+        fixes.append(
+            "check ibstat/ibv_devinfo on both ends; on RoCE set NCCL_IB_GID_INDEX to the RoCEv2 GID whose address "
+            "the peers route to (show_gids), and check the switch's routing/PFC"
+            + ("; if only some peers fail on a rail-optimized fabric (NICs reach only the same rail), "
+               "NCCL_CROSS_NIC=0 keeps each ring on one rail" if e.data.get("verbs") == "ibv_modify_qp" else "")
+        )
+    if 12 in statuses:
+        parts.append(ib_window(c))
+    if statuses == [5] and not asyncs:  # only flushes: the error that put the queue pair in error is not here
+        fixes = [FLUSH_ONLY_FIX]
+    where = f" (peer {', '.join(peers)})" if peers else ""
+    # The ranks whose HCA reported it: their link/path (or their node's HCA) is the one to check, but a
+    # link has two ends and the rank only reported it, so no rank is the culprit (JOB_WIDE).
+    ranks = _ranks(c, "ib_completion")
+    nodes = sorted({e.host for e in evs if e.host})[:3]
+    hcas = sorted({e.data["hca"] for e in evs if e.data.get("hca")})[:3]
+    on = (" on " + _named(ranks) if ranks else "") + (f" (host {', '.join(nodes)})" if nodes else "") + (
+        f" (HCA {', '.join(hcas)})" if hcas else "")
+    return Verdict(
+        "ib_fabric",
+        f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts)
+        + ("; check the HCA and links of that node first, the ranks are not at fault" if ranks else ""),
+        "; ".join(dict.fromkeys(fixes)) + ". Run `ncclDoctor check --nodes N` to localize the bad link.",
+        "high",
+        [],
+        [e.brief() for e in evs[:3]],
+        job_wide=len(ranks) != 1,  # several ranks' HCAs (or a node's) reported it: none of them failed first
+    )
+
+
+FLUSH_ONLY_FIX = (
+    "only flush errors (status 5): the queue pair was already in error and the error that put it there is not in "
+    "these lines; look for it in every rank's log (NCCL_DEBUG=WARN). With none, suspect the RDMA data path itself: "
+    "the ports (ibstat, ibv_devinfo, the switch's counters) and GPUDirect RDMA (nvidia-peermem or dma-buf loaded, "
+    "ACS off on the PCIe switches); NCCL_NET_GDR_LEVEL=LOC (no GPUDirect) as a test tells whether GDR is the cause")
+
+
+def ib_window(c: Collected) -> str:
+    """How long the HCA retries before status 12, from the settings in the logs (NCCL's
+    defaults otherwise: NCCL_IB_TIMEOUT=20 since 2.23, NCCL_IB_RETRY_CNT=7), against the
+    collective timeout: local ACK timeout 4.096 us x 2^NCCL_IB_TIMEOUT, times the retries."""
+
+    def setting(name: str, default: int) -> tuple[int, str]:
+        vals = c.settings.get(name) or {}
+        for v in vals:
+            if v.strip().isdigit():
+                return int(v), "from the logs"
+        return default, "default"
+
+    t, t_src = setting("NCCL_IB_TIMEOUT", 20)
+    r, r_src = setting("NCCL_IB_RETRY_CNT", 7)
+    each = 4.096e-6 * 2 ** min(t, 31)
+    window = each * max(r, 1)
+    text = (f"the HCA gives up after about {each:.1f} s x {r} retries = {window:.0f} s "
+            f"(NCCL_IB_TIMEOUT={t}, {t_src}; NCCL_IB_RETRY_CNT={r}, {r_src})")
+    if c.torch_timeout_ms:
+        text += (f", {c.torch_timeout_ms / 1000 / window:.0f}x shorter than the collective timeout of "
+                 f"{c.torch_timeout_ms / 60000:g} min: the link was down for longer than IB retries, not a slow rank")
+    return text
+
+
+_BAD_IFACE = re.compile(r"^(lo|docker\d*|veth\w*|virbr\d*|ip6tnl\d*|tunl\d*|br-\w+|cni\d*|flannel\S*)$")
+
+
+def bad_interfaces(c: Collected) -> list[str]:
+    """Interfaces NCCL chose that cannot carry inter-node traffic: loopback, link-local, virtual."""
+    return [
+        f"{n}:{a}"
+        for n, a in c.interfaces.items()
+        if _BAD_IFACE.match(n) or a.startswith("127.") or a.lower().startswith("fe80")
+    ]
+
+
+def shared_addresses(c: Collected) -> list[tuple[str, set[str]]]:
+    """Addresses NCCL bootstraps on that two hosts both print: containers on bridge networks (Docker's
+    172.17.0.2 on every node) advertise an address no other node can reach. Loopback is bad_interfaces'."""
+    return sorted((a, hs) for a, hs in c.iface_hosts.items() if len(hs) > 1 and not a.startswith("127."))
+
+
+def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
+    gloo = [e for e in c.samples.get("gloo_error", []) if not R_PEER_GONE.search(str(e.data.get("what", "")))]
+    # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
+    # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
+    boot = sorted(
+        f"{f} -> {n}"
+        for (f, n) in c.retcodes
+        if f.startswith("bootstrap.") or (f in ("socket.cc", "net_socket.cc", "socket.h") and n in (2, 3))
+    )
+    setup = [k for k in ks if k.kind == "connection_setup"]
+    bad = bad_interfaces(c)
+    shared = shared_addresses(c)
+    if not (connect or gloo or boot or setup or bad or shared):
+        return None
+    seen = []
+    if connect:
+        seen.append(
+            "connections between ranks failed at set-up (" + ", ".join(sorted({e.data["what"] for e in connect})) + ")"
+        )
+    if gloo:
+        seen.append("gloo could not connect its peers (" + ", ".join(sorted({str(e.data["what"]) for e in gloo})) + ")")
+    if boot:
+        seen.append(
+            "NCCL's bootstrap/socket layer returned an error (" + ", ".join(boot[:3]) + ": 2 = system error, "
+            "3 = internal, 6 = remote)"
+        )
+    if setup:
+        seen.append(setup[0].message)
+    if bad:
+        seen.append(
+            "NCCL chose interface(s) " + ", ".join(bad[:4]) + (f" and {len(bad) - 4} more" if len(bad) > 4 else "")
+            + " (loopback, link-local or virtual: not reachable from "
+            "other nodes)"
+        )
+    if shared:
+        a, hs = shared[0]
+        seen.append(f"hosts {', '.join(sorted(hs)[:3])} all use the address {a}"
+                    + (" (Docker's default bridge, 172.17.0.0/16)" if a.startswith("172.17.") else "")
+                    + ": each container sits behind its own NAT with the same private address, so no other node can "
+                    "reach the address it advertises; run the containers with host networking (--network=host) and "
+                    "set NCCL_SOCKET_IFNAME to the routable host interface")
+    bridge = sorted({str(e.data.get("peer")) for e in connect + gloo
+                     if str(e.data.get("peer", "")).startswith("172.17.")})
+    if bridge:
+        seen.append(f"the peer address {bridge[0]} is in 172.17.0.0/16, Docker's default bridge (docker0): NCCL/gloo "
+                    "chose the container bridge, which other nodes cannot reach (NCCL_SOCKET_IFNAME=^docker0,lo)")
+    if any(re.search(r"\bfe80:|\b169\.254\.", e.text) for e in connect + gloo):
+        seen.append("a peer's address is link-local (IPv6 fe80::, IPv4 169.254.x.x: valid on one link only): that "
+                    "node chose an interface other nodes cannot route to; pin the same routable interface on every "
+                    "node")
+    loop = sorted({str(e.data.get("peer")) for e in connect if str(e.data.get("peer", "")).startswith("127.")})
+    if loop and len(hosts(c)) > 1:
+        seen.append(
+            f"ranks on {len(hosts(c))} hosts connect to the loopback address {', '.join(loop)}: a host name that "
+            "resolves to 127.0.1.1 (Debian/Ubuntu /etc/hosts) or MASTER_ADDR=localhost in a multi-node job"
+        )
+    if loopback_master(c):
+        seen.append(loopback_master(c))
+    proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
+    return Verdict(
+        "network_setup",
+        "; ".join(seen) + ": the network interface or path chosen between the ranks does not work",
+        "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
+        "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
+        "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
+        "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path.",
+        "high" if connect or gloo or boot else "medium",
+        [],
+        proof or _samples(c, "transport"),
+    )
+
+
+_LOOPBACK = ("127.", "localhost", "::1", "0.0.0.0")
+
+
+def loopback_master(c: Collected) -> str | None:
+    """torchrun's printed MASTER_ADDR / rdzv_endpoint is a loopback address while the job
+    spans several nodes (its GROUP_WORLD_SIZE or nnodes > 1, or ranks on several hosts):
+    the other nodes' agents can never reach that store."""
+    addrs = [v for n in ("MASTER_ADDR", "PET_RDZV_ENDPOINT") for v in (c.settings.get(n) or {})]
+    bad = [a for a in addrs if a.startswith(_LOOPBACK)]
+    nodes = max([int(v) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {})
+                 if v.isdigit()] + [len(hosts(c))])
+    if not bad or nodes < 2:
+        return None
+    return (f"torchrun's rendezvous address is {bad[0]}, a loopback address, in a job of {nodes} nodes: only the "
+            "node that hosts the store can reach it; set --rdzv-endpoint / MASTER_ADDR to rank 0's routable address")
+
+
+def _cgnat(endpoint: str) -> bool:
+    try:
+        return ipaddress.ip_address(endpoint.rsplit(":", 1)[0].strip("[]")) in ipaddress.ip_network("100.64.0.0/10")
+    except ValueError:
+        return False
+
+
+def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("store_timeout", [])
+    if not evs:
+        return None
+    ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
+    rdzv = any(e.data.get("rendezvous") for e in evs)
+    in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
+    missing = sorted({e.data["env_missing"] for e in evs if e.data.get("env_missing")})
+    if missing:
+        return Verdict(
+            "config",
+            f"init_process_group's env:// rendezvous found {', '.join(missing)} unset: the script was started "
+            "without a launcher (plain `python train.py`), so no rank knows the others",
+            "Start it with torchrun (torchrun --nproc-per-node=N train.py; multi-node: --nnodes, --rdzv-endpoint) or "
+            "accelerate/deepspeed, which set MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE and LOCAL_RANK; or set them "
+            "yourself for every process.", "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("dns") for e in evs):
+        ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), "MASTER_ADDR")
+        return Verdict(
+            "store_rendezvous",
+            f"the store's host name ({ep}) does not resolve on this node (DNS / /etc/hosts): the rank cannot even look "
+            "up where rank 0's store is",
+            "Set MASTER_ADDR (or --rdzv-endpoint) to rank 0's IP address, or make its host name resolve on every node "
+            "(getent hosts NAME; /etc/hosts, the cluster's DNS, a Kubernetes headless service).",
+            "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("closed") for e in evs):
+        return Verdict(
+            "store_rendezvous",
+            "the rendezvous is closed (RendezvousClosedError): an agent already shut this rendezvous down — the job "
+            "finished or failed on another node, or a previous run with the same --rdzv-id closed it",
+            "Start the job again with a new --rdzv-id (or restart every node together); if another node failed "
+            "first, its log holds the cause.", "high", [], _samples(c, "store_timeout"))
+    denied = next((e.data["bind_denied"] for e in evs if e.data.get("bind_denied") is not None), None)
+    if denied is not None:
+        return Verdict(
+            "store_rendezvous",
+            f"the store could not listen on port {denied}: permission denied (errno 13)"
+            + (" — a port below 1024 needs root" if denied < 1024 else " — the port is reserved or blocked here")
+            + "; no rank is at fault",
+            "Choose a free port above 1024 for the store: torchrun --master_port N (MASTER_PORT=N, master_port in "
+            "the launcher's config); `ss -ltnp | grep PORT` shows whether it is also taken.",
+            "high", [], _samples(c, "store_timeout"))
+    if in_use is not None:
+        port = f"port {in_use}" if in_use else "the store's port"
+        return Verdict(
+            "store_rendezvous",
+            f"the store could not listen: {port} is already in use on this host (errno 98) — another job (or a "
+            "leftover process of an earlier one) holds it, or two processes both try to host the store",
+            "Give each run its own port: torchrun --master_port N (MASTER_PORT=N), or --rdzv-endpoint=localhost:0 on "
+            "one node to let torchrun pick a free one; find the holder with `ss -ltnp | grep PORT`; do not call "
+            "init_process_group with a hand-made store when torchrun already hosts one.",
+            "high", [], _samples(c, "store_timeout"))
+    printed = next(iter(c.settings.get("PET_RDZV_ENDPOINT") or {}), None)  # torchrun's printed launch config
+    if ep is None and rdzv and printed:
+        ep = printed if ":" in printed else f"{printed}:29400"  # the c10d rendezvous's default port
+    what = (
+        f"the TCPStore/rendezvous endpoint {ep} was not reachable"
+        + (" (rdzv_endpoint without a port: the default 29400)" if printed and ":" not in printed else "")
+        if ep
+        else "the rendezvous did not complete"
+        if rdzv
+        else "the store timed out"
+    )
+    joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    if joined and joined[0] < joined[1]:  # the store was up and reachable: ranks are missing
+        return Verdict(
+            "store_rendezvous",
+            f"only {joined[0]} of {joined[1]} ranks reached the store before the timeout: the store worked, the other "
+            f"{joined[1] - joined[0]} never started (a node not launched, a wrong --nnodes / --nproc-per-node / "
+            "WORLD_SIZE) or died before init_process_group",
+            "Check that every node was started, with the same --nnodes, --nproc-per-node and --rdzv-id (or "
+            "MASTER_ADDR/WORLD_SIZE), and read the missing ranks' own logs for an error before init_process_group.",
+            "high", [], _samples(c, "store_timeout"))
+    if ep and ep.startswith(("127.", "localhost")) and len(hosts(c)) > 1:
+        what += (f" — a loopback address while the job spans {len(hosts(c))} hosts: "
+                 "MASTER_ADDR must be rank 0's routable address")
+    elif loopback_master(c):
+        what += " — " + loopback_master(c)
+    elif ep and _cgnat(ep):
+        what += (f" — {ep.rsplit(':', 1)[0]} is in 100.64.0.0/10, the carrier-grade NAT range VPN overlays use "
+                 "(Tailscale, ZeroTier): the store must listen on that VPN address and the port be open through it")
+    return Verdict(
+        "store_rendezvous",
+        what + ": either the node that hosts the store (MASTER_ADDR, rank 0's node) never "
+        "started it or died, or the address/port is not reachable from the other nodes",
+        f"From every node: nc -zv {ep.replace(':', ' ') if ep else 'MASTER_ADDR MASTER_PORT'} must connect; "
+        "MASTER_ADDR must be an address the other nodes can route to (not 127.0.0.1 or a container-internal "
+        "name) and the --rdzv-endpoint (rdzv_endpoint) port must be open in the firewall between the nodes; all "
+        "nodes must be started with the same --nnodes and --rdzv-id; check that the store's node is up. "
+        "`ncclDoctor check --nodes N` tests the rendezvous first.",
+        "high",
+        [],
+        _samples(c, "store_timeout"),
+    )
+
+
+def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A rank waited in the store for the ncclUniqueId of a new communicator, which the
+    group's rank 0 publishes at its first collective of that group. A timeout: rank 0 never
+    got there (busy elsewhere: dataset preprocessing under main_process_first, a prompt, a
+    rank-conditional path); the connection lost: the store's host process died."""
+    evs = c.samples.get("uniqueid_wait", [])
+    if not evs:
+        return None
+    waiting = sorted({e.rank for e in evs if e.rank is not None})
+    roots = sorted({e.data["root"] for e in evs})
+    proof = [e.brief() for e in evs[:3]]
+    if all(e.data["gone"] for e in evs):
+        return Verdict(
+            "early_exit",
+            f"rank(s) {_fmt_ranks(waiting)} lost the store while waiting for rank {_fmt_ranks(roots)}'s "
+            f"ncclUniqueId ({evs[0].data['error']}): the process hosting the store (rank 0 / the first node's "
+            "torchrun) exited or crashed first",
+            "Read rank 0's own log for its exception or exit; the ranks that printed this are victims.",
+            "medium", [], proof)
+    return Verdict(
+        "rank_missing",
+        f"rank(s) {_fmt_ranks(waiting)} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "
+        f"of a new communicator ({evs[0].data['error']}): that rank never reached its first collective of this group "
+        "(global rank 0 for the default group; the group's first rank for a sub-group)",
+        f"Find what rank {_fmt_ranks(roots)} was doing instead: a long step only it runs (dataset preprocessing under "
+        "main_process_first, a download, a wandb login prompt), a rank-conditional path, or a crash; raise the "
+        "timeout for legitimately long rank-0-only work, or barrier after it.",
+        "medium", roots, proof)
+
+
+def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """'message truncated: receiving N bytes instead of M' on a transport (NVIDIA/nccl#626,
+    PR #605): the receiver posted a smaller buffer than the sender sent."""
+    evs = [
+        e for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", [])
+        if "truncated" in e.text.lower() and "bootstrap" not in e.text
+    ]
+    if not evs:
+        return None
+    return Verdict(
+        "desync",
+        "NCCL received more bytes than the receiving rank expected ('message truncated'): the ranks disagree on the "
+        "operation at this point (different sizes or different calls), or on the protocol because their NCCL "
+        "settings differ",
+        "Compare every rank's calls: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each collective's count, datatype "
+        "and root per rank, TORCH_DISTRIBUTED_DEBUG=DETAIL checks shapes across ranks; make the NCCL_* settings "
+        "identical on every node. A run with NCCL_PROTO=SIMPLE tells a protocol mismatch (then it works) from a call "
+        "mismatch.",
+        "medium",
+        [],
+        [e.brief() for e in evs[:3]],
+    )

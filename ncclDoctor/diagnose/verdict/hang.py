@@ -1,0 +1,342 @@
+"""Detectors of hangs: desyncs, missing ranks (lead rule B included), tiny timeouts, a blocked
+watchdog, early exits, every member inside one collective, and the timeouts that name nobody.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.reason import NONFATAL, Conclusion, _fmt_ranks, is_consequence
+from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples
+
+
+def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "desync")
+    if k is None:
+        return None
+    return Verdict(
+        "desync",
+        k.message,
+        "Find the code that issues the minority's collective (Flight Recorder frames name "
+        "it) and make every rank take the same path; rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch "
+        "check collective types and shapes across ranks.",
+        k.confidence,
+        k.ranks,
+        k.evidence,
+    )
+
+
+def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "culprit")
+    if k is None:
+        return None
+    return Verdict(
+        "rank_missing",
+        k.message,
+        f"Look at what rank {_fmt_ranks(k.ranks)} was doing: py-spy dump --pid PID "
+        "on the live job, the last lines of its own log before the timeouts, its Flight Recorder entry. The "
+        "other ranks are victims; a longer timeout only delays the same crash.",
+        k.confidence,
+        k.ranks,
+        k.evidence,
+    )
+
+
+# torch's collective timeouts default to 10 min (NCCL) / 30 min; under a second no collective of a step is sure to fit
+_TINY_TIMEOUT_MS = 1_000
+
+
+def _tiny_timeout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A watchdog timeout whose Timeout(ms) is a few seconds or less: the setting, not a hang, made
+    it fire (a timeout passed in ms where seconds were meant, or set tiny to test the knob)."""
+    evs = [e for e in c.samples.get("watchdog_timeout", [])
+           if e.data.get("timeout_ms") is not None and e.data["timeout_ms"] < _TINY_TIMEOUT_MS]
+    if not evs:
+        return None
+    ms = min(e.data["timeout_ms"] for e in evs)
+    return Verdict(
+        "config",
+        f"the collective timeout is {ms} ms (Timeout(ms)={ms}): far shorter than any real collective waits for its "
+        "peers, so the watchdog fired on a normal collective; nothing shows a rank at fault",
+        "Set a sane timeout (minutes): init_process_group(timeout=timedelta(minutes=10)) or the launcher's/"
+        "framework's timeout knob (check it is not read as milliseconds where seconds were meant); rerun.",
+        "high", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+# c10's log prefix "[E626 05:14:36.393067540 ProcessGroupNCCL.cpp:1743]": the month is not zero-padded
+_TORCH_TS = re.compile(r"\[[EIWF](\d{1,2}?)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
+
+
+def _timed_out_before(c: Collected, hb: list[Event]) -> bool:
+    """A collective timed out normally (its ``ran for`` within a quarter of its timeout: the watchdog
+    ran on time) no later than the heartbeat monitor's "watchdog got stuck": aborting the timed-out
+    communicator is what blocked the watchdog, so the hang's cause is the collective, not the thread."""
+    normal = [e for e in c.samples.get("watchdog_timeout", [])
+              if e.data.get("timeout_ms") and e.data.get("ran_for_ms") is not None
+              and e.data["ran_for_ms"] <= 1.25 * e.data["timeout_ms"]]
+    def own(e: Event) -> float | None:  # torch's own clock when both lines have it (a collector's may differ)
+        g = _TORCH_TS.search(e.text)
+        if not g:
+            return None
+        mo, d, h, mi, sec, frac = g.groups()
+        return (((int(mo) * 31 + int(d)) * 24 + int(h)) * 60 + int(mi)) * 60 + int(sec) + float("0." + (frac or "0"))
+
+    pairs = [(own(t), own(h)) for t in normal for h in hb]
+    if pairs and all(a is not None and b is not None for a, b in pairs):
+        return any(a <= b for a, b in pairs)
+    first_hb = min((e.ts for e in hb if e.ts is not None), default=None)
+    return any(e.ts is None or first_hb is None or e.ts <= first_hb for e in normal)
+
+
+def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "watchdog_blocked")
+    hb = c.samples.get("heartbeat", [])
+    if k is None and not hb:
+        return None
+    if k is None and _timed_out_before(c, hb):
+        return None  # the heartbeat's "stuck" is the aftermath: the abort after a timeout hung the watchdog
+    msg = (
+        k.message
+        if k
+        else (
+            "the heartbeat monitor found the watchdog thread of "
+            + _named(_ranks(c, "heartbeat"))
+            + " stuck: a CUDA/NCCL call (or a thread holding the GIL inside one) blocked it"
+        )
+    )
+    return Verdict(
+        "watchdog_blocked",
+        msg,
+        "Take stacks of the stuck processes while they hang: py-spy dump --native --pid "
+        "PID (the blocked CUDA/NCCL call or the thread holding the GIL shows there); check dmesg for Xid errors "
+        "and nvidia-smi on that node. If this happens at exit, call destroy_process_group() before the end.",
+        "high",
+        [],
+        (k.evidence if k else []) + [e.brief() for e in hb[:2]],
+    )
+
+
+def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    pg = c.samples.get("pg_not_destroyed", [])
+    sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
+    peer_gone = [
+        e
+        for k in ("socket_error", "gloo_error")
+        for e in c.samples.get(k, [])
+        if R_PEER_GONE.search(str(e.data.get("what", "")))
+    ]
+    if pg and (sent or c.kinds.get("watchdog_timeout")):
+        ranks = _ranks(c, "pg_not_destroyed")
+        return Verdict(
+            "early_exit",
+            f"{_named(ranks)} destructed its process group and exited while the others were "
+            "still running (torchrun then terminated them)",
+            f"Find why rank {_fmt_ranks(ranks) or '?'} returned "
+            "early (a swallowed exception, a rank-conditional return); call dist.destroy_process_group() at the "
+            "end of main on every rank.",
+            "medium",
+            ranks,
+            [e.brief() for e in (pg + sent)[:3]],
+        )
+    store = [e for e in c.samples.get("socket_error", []) if e.data.get("store_gone")]
+    peer_gone = [e for e in peer_gone if not e.data.get("store_gone")]
+    if store and not peer_gone and not c.kinds.get("watchdog_timeout"):
+        host = next((e.data["peer"] for e in store if e.data.get("peer")), "MASTER_ADDR:MASTER_PORT")
+        if not any(e.data.get("store_said") for e in store):  # only a reset: it died, torch did not see it leave
+            return Verdict(
+                "unknown",
+                f"the TCPStore server ({host}: rank 0's process or the torchrun agent of the first node) reset this "
+                "rank's store connection: that process died (a crash, an exception, the OOM killer) while the others "
+                "still used the store; these ranks are its victims, and why it died is not in these lines",
+                "Read rank 0's own output (the process that hosts the store) and its exit code in torchrun's summary; "
+                "on that node dmesg -T | grep -i 'killed process' shows whether the OOM killer took it (host memory, "
+                "e.g. while loading data).",
+                "low", [], [e.brief() for e in store[:3]])
+        return Verdict(
+            "early_exit",
+            f"the TCPStore server ({host}: rank 0's process or the torchrun agent of the first node) closed the "
+            "connection: that process exited or crashed while this rank still used the store",
+            "Read the log of the process that hosts the store (rank 0 / the master node's torchrun): its exit or "
+            "traceback is the cause. If it finished normally, it left first: call dist.barrier() then "
+            "dist.destroy_process_group() on every rank before exiting.",
+            "medium", [], [e.brief() for e in store[:3]])
+    if peer_gone:
+        return Verdict(
+            "early_exit",
+            "a peer closed the connection: that process exited or crashed first; the rank printing this is its victim",
+            "Find the peer's own error (its log, its exit code); if the peer "
+            "finished normally, it left before this rank's recv completed (an isend without wait() before exit).",
+            "medium",
+            [],
+            [e.brief() for e in peer_gone[:3]],
+        )
+    return None
+
+
+def _all_joined(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "all_joined")
+    if k is None:
+        return None
+    return Verdict(
+        "transport_stall",
+        k.message + ": the data path stalled (a link, a NIC, a GPU that stopped)",
+        "Run `ncclDoctor check --nodes N` on the same nodes to find the slow or broken link; dmesg / nvidia-smi "
+        "for Xid errors.",
+        "medium",
+        [],
+        k.evidence,
+    )
+
+
+def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Timeouts with no proven culprit. Lead rule B: every rank shown inside one collective in an input
+    that does not hold every rank -> rank_missing (the missing rank is one not shown); so is a rank behind
+    the stuck collective that is only a lead (most ranks behind). Otherwise unknown."""
+    if not any(c.kinds.get(k) for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")):
+        return None
+    unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
+    low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
+    lead = f" Leads (low confidence): {low[0].message}." if low else ""
+    inside = None if unclear else one_collective(c)
+    behind = None if unclear or inside else next((k for k in low if k.behind), None)
+    gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
+    if gloo:
+        msg = ("a gloo send/recv timed out (gloo has no watchdog and no SeqNum: the op itself raised): the peer never "
+               "reached the matching collective or barrier; the lines do not name it.")
+    elif inside:
+        shown = f" ({_fmt_ranks(sorted(c.ranks))})" if c.ranks else ""
+        msg = (f"every rank the input shows{shown} was inside {inside} (victims), and the input does not hold every "
+               "rank of the job: the rank that never issued it is one these lines do not show (a rank still "
+               "elsewhere in the code: saving, evaluating, loading data), or the transfer itself stalled.")
+    elif behind:
+        msg = ("ranks are missing from the collective the others wait in, but more ranks are behind than inside, so "
+               "the ones ahead may instead have issued an extra collective: nobody is named.")
+    else:
+        msg = (("no rank these lines show is proven to have missed the collective" if low else
+                "every rank the input shows was inside the timed-out collective (victims)")
+               + "; the rank that never arrived is not proven by these lines"
+               + (f"; {unclear.message}" if unclear else "") + ".")
+    return Verdict(
+        "rank_missing" if inside or behind else "unknown",
+        msg + lead,
+        "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
+        "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
+        "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
+        "'last enqueued', is the culprit." + (GLOO_LATE if gloo else ""),
+        "low",
+        [],
+        (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],
+    )
+
+
+GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual reason -- uneven data (one rank ran out "
+             "of batches: DistributedSampler(drop_last=True), or torch.distributed.algorithms.Join for uneven inputs), "
+             "one rank still evaluating or saving; dist.monitored_barrier(wait_all_ranks=True) names every rank that "
+             "does not arrive.")
+
+
+def one_collective(c: Collected) -> str | None:
+    """Lead rule B: every rank the input shows timed out inside one collective (one SeqNum, one op,
+    none behind) -> that collective, described; else None. The input holding every rank of the world
+    is ``_all_joined``'s (transport_stall), which comes first."""
+    outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
+    outs += c.samples.get("watchdog_timeout", [])  # every line read, also those that name no rank
+    stuck = {t.seq for t in outs if t.seq is not None}
+
+    def inside(st) -> bool:  # its timeout, or its status line: at work N (the stuck one), enqueued >= N
+        return bool(st.timeouts) or any(s.seq in stuck and s.data["enqueued"] >= s.seq for s in st.status.values())
+
+    if not outs or not all(inside(st) for st in c.ranks.values()):
+        return None
+    if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
+           for st in c.ranks.values() for e in st.errors):
+        return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
+    seqs = {t.seq for t in outs if t.seq is not None}
+    ops = {t.op for t in outs if t.op}
+    sizes = {t.numel_in for t in outs if t.numel_in is not None}
+    if len(seqs) > 1 or len(ops) > 1 or len(sizes) > 1:  # different sizes: maybe another group, or a desync
+        return None
+    return " ".join(x for x in ("the same", ops.pop() if ops else "collective", f"#{seqs.pop()}" if seqs else "") if x)
+
+
+def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """DDP's constructor found that the ranks' models differ. A rank with 0 parameters built no model
+    at all, and a rank that every report names as the inconsistent one is the odd one out: those
+    are culprits (medium); one report between two ranks with parameters on both sides names nobody."""
+    evs = c.samples.get("ddp_params", [])
+    if not evs:
+        return None
+    odd = {e.data["odd"] for e in evs}
+    empty = {e.data["odd"] for e in evs if e.data["odd_params"] == 0} | {
+        e.data["reporter"] for e in evs if e.data["reporter_params"] == 0}
+    reporters = {e.data["reporter"] for e in evs}
+    culprits = sorted(empty) if empty else (sorted(odd) if len(odd) == 1 and len(reporters) > 1 else [])
+    e = evs[0]
+    return Verdict(
+        "desync",
+        f"the ranks built different models before DDP wrapped them: rank {e.data['reporter']} has "
+        f"{e.data['reporter_params']} parameters, rank {e.data['odd']} {e.data['odd_params']}"
+        + (f"; {_named(culprits)} is the odd one out" if culprits else ""),
+        "Make every rank construct the same model before DDP(...): the same config and model loading path on every "
+        "rank (no rank-conditional layers, a checkpoint every rank can read, the same freezing of parameters); "
+        "print sum(p.numel() for p in model.parameters()) per rank to compare.",
+        "medium" if culprits else "high", culprits, [x.brief() for x in evs[:3]])
+
+
+def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's fingerprint check (or NCCL's) says outright that ranks issued different
+    collectives: a desync of the code paths. Both ranks it names are where to look; neither
+    is a victim or a culprit on its own."""
+    evs = c.samples.get("desync_report", [])
+    if not evs:
+        return None
+    e = evs[0]
+    prints = e.data.get("prints") or []
+    sides = [f"rank {p['rank']} runs {p.get('op') or '?'}" + (f" #{p['seq']}" if p.get("seq") is not None else "")
+             + (f" shape [{p['shape']}]" if p.get("shape") else "") for p in prints]
+    what = "; ".join(sides) or (f"around rank {e.data['around']}" if e.data.get("around") is not None else "")
+    differ = f" (they differ in: {e.data['differ']})" if e.data.get("differ") else ""
+    if not what and differ:
+        what, differ = e.data["differ"], ""
+    return Verdict(
+        "desync",
+        f"the ranks issued different collectives at the same point: {what}{differ}. Two code paths diverged (a "
+        "rank-dependent branch, data-dependent shapes or bucket sizes, an extra call on some ranks)",
+        "Make every rank issue the same collectives in the same order with the same shape: pad or split evenly so "
+        "shapes match, keep logging/metric calls identical on all ranks, avoid rank-conditional collectives. "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's fingerprint across ranks; for NCCL's own check, "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call.",
+        "high", [], [x.brief() for x in evs[:2]])
+
+
+def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
+    in turn); the ranks that passed it are victims of whatever those ranks were doing."""
+    evs = c.samples.get("monitored_barrier", [])
+    if not evs:
+        return None
+    ranks = sorted({r for e in evs for r in e.data["ranks"]})
+    secs = next((e.data["timeout_ms"] / 1000 for e in evs if e.data.get("timeout_ms")), None)
+    gone = (any(e.data.get("errors") or "by peer" in e.text.lower() for e in evs)
+            or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
+    how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
+           else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
+    return Verdict(
+        "rank_missing",
+        f"torch's monitored_barrier reports that rank {_fmt_ranks(ranks)} did not reach the barrier"
+        + (f" in {secs:g} s" if secs else " (its send/recv failed)") + how,
+        f"Look at rank {_fmt_ranks(ranks)}: its own log and traceback (did it exit or crash?), or py-spy dump --pid "
+        "PID while it is stuck; the ranks that passed the barrier are victims.",
+        "high", ranks, [e.brief() for e in evs[:3]])
+
+
+def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A desync or a rank behind, proven directly (enqueued counts, Flight Recorder, torch's
+    analyzer): the job ran past set-up and one rank diverged, whatever else the logs say
+    (a transient connect retry at start-up does not explain it)."""
+    high = [k for k in ks if k.kind in ("desync", "culprit") and k.confidence == "high"]
+    if not high:
+        return None
+    return _desync(c, high) if high[0].kind == "desync" else _missing(c, high)

@@ -1,0 +1,210 @@
+"""The last words: NCCL's other errors and WARN families, settings printed in the logs, benign noise
+(the "none" verdict), and ``settle`` (the verdict after every reader's findings).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
+from ncclDoctor.findings import Finding, Severity
+
+
+def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("nccl_error", [])
+    if not evs:
+        return None
+    codes = {e.data.get("code") for e in evs}
+    if "ncclInternalError" in codes:
+        return Verdict(
+            "nccl_internal",
+            "NCCL reported an internal error",
+            "Rerun with NCCL_DEBUG=INFO; check that every "
+            "rank uses the same NCCL version (torch's bundled one vs a system one) and run `ncclDoctor check`.",
+            "medium",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
+    if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
+        return Verdict(
+            "early_exit",
+            "NCCL's ncclRemoteError: a peer process exited (or the network to it failed) while this rank still "
+            "communicated with it; the rank printing it is a victim, the peer's own failure came first",
+            "Find the rank that exited first: its own log and traceback (an exception, a CUDA error, an OOM, a "
+            "SIGKILL from the host); if every process was alive, check the network between the nodes "
+            "(NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET).",
+            "medium",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
+    if "ncclSystemError" in codes:
+        return Verdict(
+            "nccl_system",
+            "NCCL reported a system error (a socket, shared memory or IB verbs call failed)",
+            "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET; check /dev/shm and "
+            "NCCL_SOCKET_IFNAME.",
+            "medium",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
+    return None
+
+
+def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """An NCCL WARN (or an NCCL error's "Last error" text) of a family no specific detector
+    read: its family's cause and fix (warn_families.py)."""
+    from ncclDoctor.diagnose.warn_families import classify
+
+    hits = []
+    for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
+        if e.kind == "nccl_warn" and _WARN_NOISE.search(e.text):
+            continue
+        fam = classify(e.text if e.kind == "nccl_warn" else (e.data.get("last_error") or ""))
+        if fam is not None:
+            hits.append((fam, e))
+    if not hits:
+        return None
+    fam, first = hits[0]
+    same = [e for f, e in hits if f is fam]
+    ranks = sorted({e.rank for e in same if e.rank is not None})
+    return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
+                   fam.fix, "medium", [], [e.brief() for e in same[:3]])
+
+
+# WARN texts NCCL prints at a normal teardown, as advice, or about its topology search in containers (init.cc/
+# linux.cc "Could not find real path of <sysfs device>": a virtual NIC), never a failure by themselves; also
+# what NCCL or a net plugin says about an optional library or plugin it did not find (it then uses its own
+# sockets: libibverbs absent on a node without IB, no libnccl-net.so) and a plugin's CPU-affinity/retry chatter.
+# (pattern, what an expert says of it in a "none" verdict; "" when it needs no word)
+_NOISE = (
+    (r"driver shutting down|Accept failed Resource temporarily unavailable|NCCL_\w+ (?:is )?deprecated|"
+     r"\bignor(?:ed|ing)\b|[Ww]arning:", ""),
+    (r"Could not find real path", "NCCL's 'Could not find real path' is harmless: a virtual device in its "
+     "topology search (a container or VM NIC)"),
+    (r"Failed to open libibverbs", "NCCL's 'Failed to open libibverbs' is harmless: no InfiniBand verbs library "
+     "on this node, so NCCL uses its sockets (install rdma-core only if the nodes have InfiniBand/RoCE)"),
+    (r"(?:Failed to open|could not find|No plugin found \(|Plugin load returned) ?\S*libnccl-net|"
+     r"NET/Plugin ?: (?:No plugin found|Plugin load|Failed to find)", "NCCL's 'no net plugin' line is harmless: "
+     "it uses its built-in transports"),
+    # the FastSocket plugin's rx-queue affinity loop: it goes on ("Connected after N retries")
+    (r"Cannot get incoming CPU|Maximum retry reached for (?:accept|connect)", "a net plugin's (FastSocket's) CPU-"
+     "affinity and retry warnings are harmless when it goes on to connect ('Connected after N retries')"),
+)
+
+
+_WARN_NOISE = re.compile("|".join(p for p, _ in _NOISE))
+
+
+def _noise_words(c: Collected) -> list[str]:
+    """What the harmless NCCL WARNs of the input are, for a "none" verdict."""
+    texts = [e.text for e in c.samples.get("nccl_warn", [])]
+    return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)]
+
+
+def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The last word before "nothing found": an NCCL WARN is NCCL reporting a failure, so a WARN
+    of no known family still gets its subsystem's cause class (low confidence) and its text."""
+    from ncclDoctor.diagnose.warn_families import subsystem
+
+    evs = [e for e in c.samples.get("nccl_warn", []) if not _WARN_NOISE.search(e.text)]
+    if not evs:
+        return None
+    fam = subsystem(_what(evs[0]))
+    return Verdict(fam.cause, f"{fam.meaning}: '{_what(evs[0])}'; no known family of NCCL's messages explains it "
+                   "further", fam.fix, "low", [], [e.brief() for e in evs[:3]])
+
+
+def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
+    bad = [f for f in env if f.severity != Severity.INFO]
+    if not bad:
+        return None
+    said = "; ".join(f.message.removeprefix("in the logs: ") for f in bad[:3])
+    return Verdict(
+        "config",
+        "settings in the logs are wrong: " + said,
+        f"Change the settings: {said}. ({' '.join(f.code for f in bad[:3])}: `ncclDoctor explain` has the "
+        "details; `ncclDoctor env` checks a node's environment the same way.)",
+        "high",
+        [],
+        [e for f in bad[:3] for e in f.evidence[:1]],
+    )
+
+
+def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
+    benign = []
+    if c.kinds.get("pg_not_destroyed"):
+        benign.append(
+            "the process-group destructor warning at exit is harmless: call dist.destroy_process_group() at the "
+            "end of main to silence it"
+        )
+    whats = {e.data.get("what") for e in c.samples.get("benign", [])}
+    if "IPv6 lookup warning" in whats:
+        benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
+    if any(w and "driver shutting down" in w for w in whats):
+        benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
+                      "CUDA's teardown; call dist.destroy_process_group() before the process exits")
+    if "net plugin absent" in whats:
+        benign.append("NCCL's 'Failed to find ncclCollNetPlugin' / 'No plugin found' INFO lines are harmless: an "
+                      "optional net or CollNet (SHARP) plugin is not installed, so CollNet is off and NCCL uses its "
+                      "built-in transports")
+    conf = "high" if benign else "low"  # NCCL's harmless WARNs say nothing of the failure the user may have seen
+    benign += _noise_words(c)
+    return Verdict(
+        "none",
+        "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
+        ("; ".join(benign) + ". " if benign else "") + "If the job did fail, the failing lines are not in the "
+        "input: give the logs of every rank (NCCL_DEBUG=WARN).",
+        conf,
+        [],
+        _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
+    )
+
+
+def _ras_lagging(f: Finding) -> Verdict:
+    """NCCL RAS's operation-count MISMATCH (fieldformats/ras.py, finding FLD012): the ranks at the
+    lowest count never launched the collective the others wait in. RAS lists only the outlier
+    ranks: when the ones behind are the many, only their number is known, and nobody is named."""
+    lag = f.evidence[0] if f.evidence and isinstance(f.evidence[0], dict) else {}
+    listed = [r["rank"] for r in lag.get("ranks", []) if isinstance(r, dict) and r.get("rank") is not None]
+    n = lag.get("group_size") or len(listed)
+    named = bool(listed) and len(listed) == n
+    op = lag.get("op", "collective")
+    who = f"rank(s) {_fmt_ranks(sorted(listed))}" if named else f"{n} ranks (RAS does not list them)"
+    return Verdict(
+        "rank_missing",
+        f"NCCL RAS reports an operation-count MISMATCH on {op}: {who} launched up to operation {lag.get('launched')} "
+        f"while the other ranks reached {lag.get('others')} and wait inside it: the ranks behind never issued it",
+        f"Look at what the {n} rank(s) behind are doing instead: py-spy dump --pid on their nodes, or Flight Recorder "
+        "dumps; query ncclras a few times (a one-operation spread on a running job can be sampling, a stable one "
+        "is a hang). The ranks ahead are waiting, not at fault.",
+        "medium" if named else "low", sorted(listed) if named else [], [f.message[:300]])
+
+
+def settle(v: Verdict, findings: list[Finding]) -> Verdict:
+    """The verdict once every finding is known: 'nothing failed' never stands beside an error
+    from another reader (a field output such as a failed nccl-tests run); it points at it."""
+    bad = [f for f in findings if f.severity == Severity.ERROR]
+    if v.cause != "none":
+        return v
+    slow = [f for f in findings if f.severity == Severity.WARNING and f.code.startswith(("BW", "FLD"))]
+    if not bad and slow:  # a tool's output (nccl-tests) that ran without error but below what it should reach
+        return Verdict("none", "no failure in these lines, but a tool's output in the input shows a problem: "
+                       + "; ".join(f"{f.code} {f.title}" for f in slow[:3]),
+                       "Follow those findings' fixes (ncclDoctor explain CODE).", v.confidence, [],
+                       [f.message[:200] for f in slow[:2]])
+    if not bad:
+        return v
+    lag = next((f for f in bad if f.code == "FLD012"), None)
+    if lag is not None and all(f.code == "FLD012" for f in bad):  # a dead process or a RAS error may be the cause
+        return _ras_lagging(lag)
+    return Verdict(
+        "unknown",
+        "the log lines hold no known failure signature, but other findings do: "
+        + "; ".join(f"{f.code} {f.title}" for f in bad[:3]),
+        "Follow those findings' fixes (ncclDoctor explain CODE).",
+        "low",
+        [],
+        [str(e) for f in bad[:2] for e in f.evidence[:2]],
+    )
