@@ -16,7 +16,8 @@ job stayed hung and otherwise unchanged. Risks, and what we do about them:
   Stopped processes (state T) are skipped altogether (``attach``);
 - at the deadline gdb gets SIGINT (it interrupts the call, unwinds it and detaches), and only
   if it is still there ``_GRACE_S`` later, SIGKILL -- which can leave the worker inside a
-  half-done call: the reason the deadline is generous;
+  half-done call (seen once on a loaded 2-core host, where two gdbs took over 5 s to unwind and
+  detach; 2.4 s each at rest): the reason the grace is generous (15 s);
 - ptrace rights are needed (root, CAP_SYS_PTRACE or ptrace_scope 0).
 """
 
@@ -66,7 +67,7 @@ def holds_gil(pyspy_text: str | None) -> bool:
     return any(line.startswith("Thread ") and "+gil" in line for line in (pyspy_text or "").splitlines())
 
 
-_GRACE_S = 5.0
+_GRACE_S = 15.0
 
 
 def commands(code: str) -> str:
