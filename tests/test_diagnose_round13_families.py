@@ -173,3 +173,12 @@ def test_an_absent_collnet_plugin_is_named_harmless(tmp_path):
             "node9:300:300 [4] NCCL INFO Bootstrap : Using ens5:10.4.0.12<0>\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] == "none" and "harmless" in v["fix"] and "CollNet" in v["fix"], v
+
+
+def test_a_verdict_that_names_nobody_still_names_the_wrong_settings(tmp_path):
+    """The lines cannot say who hung, but the exports beside them are actionable (NCCL_LL_THRESHOLD was removed
+    in NCCL 2.5): the fix names them too."""
+    text = "export NCCL_LL_THRESHOLD=0\n" + TIMEOUT.format(r=4, seq=88, op="ALLREDUCE", n=10)
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "NCCL_LL_THRESHOLD" in v["fix"] and "every rank" in v["fix"]

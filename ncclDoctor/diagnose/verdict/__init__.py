@@ -64,7 +64,7 @@ from ncclDoctor.diagnose.verdict.hang import (
     _tiny_timeout,
 )
 from ncclDoctor.diagnose.verdict.quiet import _config, _nccl_other, _none, _warn_family, _warn_subsystem, settle
-from ncclDoctor.findings import Finding
+from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
@@ -101,8 +101,19 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
     for detect in DETECTORS:
         v = detect(c, ks)
         if v is not None:
-            return v
+            return _with_settings(v, env_findings)
     return _config(c, ks, env_findings) or _warn_subsystem(c, ks) or _none(c, ks)
+
+
+def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:
+    """A verdict that names nobody (the lines cannot say who or why) still has the settings the logs
+    print wrong to act on: its fix names them too, as findings that do not explain the failure alone."""
+    bad = [f for f in env_findings if f.severity != Severity.INFO]
+    if not bad or v.culprits or v.cause not in ("unknown", "rank_missing") or v.confidence != "low":
+        return v
+    said = "; ".join(f.message.removeprefix("in the logs: ") for f in bad[:4])
+    v.fix += f" Also fix the settings the logs show (they do not explain this failure alone): {said}."
+    return v
 
 
 def reconcile(v: Verdict, ks: list[Conclusion]) -> None:
