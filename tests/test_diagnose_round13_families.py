@@ -182,3 +182,14 @@ def test_a_verdict_that_names_nobody_still_names_the_wrong_settings(tmp_path):
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "NCCL_LL_THRESHOLD" in v["fix"] and "every rank" in v["fix"]
+
+
+def test_the_rank_a_dump_signal_came_from_counts_as_inside(tmp_path):
+    """torch 2.6+ HeartbeatMonitor: "Received a dump signal due to a collective timeout from  rank R": R's
+    watchdog fired, so R is inside too, and this rank with 'last enqueued' = the stuck work as well."""
+    dump = ("[rank2]:[E703 15:37:17.178360488 ProcessGroupNCCL.cpp:1987] [PG ID 0 PG GUID 0(default_pg) Rank 2] "
+            "Received a dump signal due to a collective timeout from  rank 6 and we will try our best to dump the "
+            "debug info. Last enqueued NCCL work: 7001, last completed NCCL work: 7000.\n")
+    v = _verdict(tmp_path, TIMEOUT.format(r=3, seq=7001, op="ALLREDUCE", n=1) + dump)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "2, 3, 6" in v["summary"]

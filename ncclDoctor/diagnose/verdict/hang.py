@@ -245,8 +245,13 @@ def one_collective(c: Collected) -> str | None:
     outs += c.samples.get("watchdog_timeout", [])  # every line read, also those that name no rank
     stuck = {t.seq for t in outs if t.seq is not None}
 
-    def inside(st) -> bool:  # its timeout, or its status line: at work N (the stuck one), enqueued >= N
-        return bool(st.timeouts) or any(s.seq in stuck and s.data["enqueued"] >= s.seq for s in st.status.values())
+    def queued(s) -> bool:  # a status line: at work N (the stuck one), or a dump signal's queue, past it
+        n = s.seq if s.seq is not None else max(stuck, default=None)
+        return n in stuck and s.data["enqueued"] >= n > s.data.get("completed", n - 1)
+
+    def inside(st) -> bool:  # its timeout, its status line, or its watchdog's own report (also said for it
+        # by another rank's "dump signal due to a collective timeout from rank R")
+        return bool(st.timeouts) or any(queued(s) for s in st.status.values()) or bool(st.counts.get("watchdog_report"))
 
     if not outs or not all(inside(st) for st in c.ranks.values()):
         return None
