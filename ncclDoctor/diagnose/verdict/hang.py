@@ -224,7 +224,8 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
         "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
-        "'last enqueued', is the culprit." + (GLOO_LATE if gloo else ""),
+        "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
+        "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else ""),
         "low",
         [],
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],
