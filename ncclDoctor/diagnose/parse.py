@@ -466,6 +466,11 @@ class LineParser:
             ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
                            store_said=bool(gone), peer=f"{r.group(1)}:{r.group(2)}" if r else None)
             return ev
+        win = S.R_WIN_CONNECT_WARN.search(text)
+        if win and not S.R_DOCKER_ALIAS.search(win.group("host")):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "Windows store connect warning"
+            return ev
         client = S.R_STORE_CLIENT.search(text)
         if not client and not S.R_STORE.search(text):
             return None

@@ -223,6 +223,13 @@ R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?(
 # "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.", "NET/Plugin : No plugin found (libnccl-net.so)".
 R_NO_PLUGIN = re.compile(r"INFO NET/Plugin ?: ?(?:No plugin found|Plugin load returned|Failed to find \w*Plugin|"
                          r"Could not find:? \S*libnccl-net)")
+# Windows' store client warning "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-1]:29500
+# (system error: 10049 - The requested address is not valid in its context.)": torch tries every address the
+# host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless; a Docker Desktop
+# alias (kubernetes.docker.internal, host.docker.internal) as the host is the wrong rendezvous address (R_STORE).
+R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
+                                r"\(system error: 10049\b")
+R_DOCKER_ALIAS = re.compile(r"docker\.internal|kubernetes|\.internal$", re.I)
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)

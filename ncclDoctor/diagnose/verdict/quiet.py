@@ -142,6 +142,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     whats = {e.data.get("what") for e in c.samples.get("benign", [])}
     if "IPv6 lookup warning" in whats:
         benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
+    if "Windows store connect warning" in whats:
+        benign.append("the store client's 'failed to connect ... (system error: 10049)' warning is harmless on "
+                      "Windows: torch tries each address the machine's host name resolves to (10049 = "
+                      "WSAEADDRNOTAVAIL, not usable here) and connects through the next one; ignore it unless a "
+                      "store timeout follows")
     if any(w and "driver shutting down" in w for w in whats):
         benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
                       "CUDA's teardown; call dist.destroy_process_group() before the process exits")
