@@ -99,7 +99,9 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
             "default device; a launch/set-up error, no rank is at fault",
             "Call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group (or pass "
-            "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU.",
+            "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU; start no more processes "
+            "per node than it has GPUs (torchrun --nproc_per_node, accelerate's num_processes: with one GPU, one "
+            "process).",
             "high",
             [],
             [e.brief() for e in evs[:3]],

@@ -21,7 +21,9 @@ def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         k.message,
         "Find the code that issues the minority's collective (Flight Recorder frames name "
         "it) and make every rank take the same path; rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch "
-        "check collective types and shapes across ranks.",
+        "check collective types and shapes across ranks. At epoch end the usual cause is uneven data: a rank with "
+        "one more batch runs one more step (use drop_last=True / a DistributedSampler that gives every rank the "
+        "same number of batches, or Join for uneven inputs).",
         k.confidence,
         k.ranks,
         k.evidence,
