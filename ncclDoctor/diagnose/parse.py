@@ -550,7 +550,7 @@ class LineParser:
             ev.data.update(exitcode=-9, local_rank=None, pid=None, killed="Ray's memory monitor (host memory)")
             return ev
         sig = m.group("mpsig")
-        code = m.group("ds") or m.group("mp") or m.group("sp") or (
+        code = m.group("ds") or m.group("mp") or m.group("sp") or m.group("vw") or (
             f"-{m.group('spsig')}" if m.group("spsig") else f"-{S.SIGNAL_NUMBERS.get(sig, 0)}" if sig else None)
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)

@@ -260,10 +260,14 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"process (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,4})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6}))|"
                              r"returned non-zero exit status (?P<sp>-?\d{1,4})|died with <Signals\.SIG[A-Z]{2,6}: "
-                             r"(?P<spsig>\d{1,2})>")
+                             r"(?P<spsig>\d{1,2})>|"
+                             # vLLM's multiproc_worker_utils: "Worker VllmWorkerProcess pid 198 died, exit code: -6"
+                             r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})")
 R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
 # Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
-R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on memory|Worker exit type: "
+# The raylet's periodic report (node_manager.cc): "1 Workers (tasks / actors) killed due to memory pressure (OOM)".
+R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on memory|killed due to memory pressure|"
+                       r"Worker exit type: "
                        r"(?:SYSTEM_ERROR|NODE_OUT_OF_MEMORY)[^\n]{0,200}(?:memory|OOM)")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
