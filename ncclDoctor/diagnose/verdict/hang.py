@@ -258,9 +258,6 @@ def one_collective(c: Collected) -> str | None:
     outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
     outs += c.samples.get("watchdog_timeout", [])  # every line read, also those that name no rank
     stuck = {t.seq for t in outs if t.seq is not None}
-    if not outs:  # no "Watchdog caught" line: the watchdog's "Timeout at NCCL work: N" / "... detected by
-        # watchdog at work: N, last enqueued ..." status lines are the timeout report (torch 2.4+)
-        stuck = {s.seq for st in c.ranks.values() for s in st.status.values() if s.seq is not None}
 
     def queued(s) -> bool:  # a status line: at work N (the stuck one), or a dump signal's queue, past it
         n = s.seq if s.seq is not None else max(stuck, default=None)
@@ -270,12 +267,12 @@ def one_collective(c: Collected) -> str | None:
         # by another rank's "dump signal due to a collective timeout from rank R")
         return bool(st.timeouts) or any(queued(s) for s in st.status.values()) or bool(st.counts.get("watchdog_report"))
 
-    if not (outs or stuck) or not all(inside(st) for st in c.ranks.values()):
+    if not outs or not all(inside(st) for st in c.ranks.values()):
         return None
     if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
            for st in c.ranks.values() for e in st.errors):
         return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
-    seqs = {t.seq for t in outs if t.seq is not None} or stuck
+    seqs = {t.seq for t in outs if t.seq is not None}
     ops = {t.op for t in outs if t.op}
     sizes = {t.numel_in for t in outs if t.numel_in is not None}
     if len(seqs) > 1 or len(ops) > 1 or len(sizes) > 1:  # different sizes: maybe another group, or a desync
