@@ -384,6 +384,10 @@ class LineParser:
         the store's IPv6 lookup warning."""
         if S.R_PG_NOT_DESTROYED.search(text):
             return self._context(lineno, text, "pg_not_destroyed")
+        if S.R_GDB_PEER.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "cuda-gdb peer-access notice"
+            return ev
         if S.R_IPV6.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "IPv6 lookup warning"

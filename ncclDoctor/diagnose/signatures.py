@@ -229,6 +229,9 @@ R_NO_PLUGIN = re.compile(r"INFO NET/Plugin ?: ?(?:No plugin found|Plugin load re
 # alias (kubernetes.docker.internal, host.docker.internal) as the host is the wrong rendezvous address (R_STORE).
 R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
                                 r"\(system error: 10049\b")
+# cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
+R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
+                        r"cudaGetLastError|cudaPeekAtLastError) returned")
 R_DOCKER_ALIAS = re.compile(r"docker\.internal|kubernetes|\.internal$", re.I)
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a

@@ -197,7 +197,9 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
-        "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first.",
+        "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "
+        "the model loads (from_pretrained / load_model in the traceback, before any step) means the model itself does "
+        "not fit in the GPUs' memory: shard it (DeepSpeed ZeRO-3, FSDP), offload to CPU, or use more GPUs.",
         "high" if len(ranks) == 1 else "medium",
         ranks,
         _samples(c, "cuda_oom"),
