@@ -332,6 +332,14 @@ def desync(c: Collected, pg: str) -> list[Conclusion]:
     return []
 
 
+_RANK_IN_LINE = re.compile(r"\[(?:PG [^\]]{0,80} )?Rank (\d{1,7})\]")
+
+
+def _own_rank(e: Event) -> int | None:
+    m = _RANK_IN_LINE.search(e.text)
+    return int(m.group(1)) if m else e.rank
+
+
 def unnumbered_desync(c: Collected, pg: str) -> list[Conclusion]:
     """Timeouts without a SeqNum (torch < 2.0 printed none) in lines that name no group: when the ranks time out
     in different collective types under one timeout setting, each waits in a collective the others never joined:
@@ -339,12 +347,14 @@ def unnumbered_desync(c: Collected, pg: str) -> list[Conclusion]:
     lines do not say: nobody is named, and the conclusion says so."""
     if pg != "?":
         return []
-    ts = [(r, st.timeouts[pg]) for r, st in c.ranks.items() if pg in st.timeouts]
+    # every timeout line read (not one per rank: a prefix that tags every line with one rank must not hide them),
+    # each with the rank its own "[Rank N]" names
+    ts = [(_own_rank(t), t) for t in c.samples.get("watchdog_timeout", []) if t.data.get("backend") != "gloo"]
     if len(ts) < 2 or any(t.seq is not None or not t.op for _, t in ts):
         return []
-    ops: dict[str, list[int]] = {}
+    ops: dict[str, set[int]] = {}
     for r, t in ts:
-        ops.setdefault(_norm_op(t.op), []).append(r)
+        ops.setdefault(_norm_op(t.op), set()).update([] if r is None else [r])
     if len(ops) < 2 or len({t.data.get("timeout_ms") for _, t in ts}) != 1:
         return []
     desc = "; ".join(f"{op} on rank(s) {_fmt_ranks(sorted(rs))}"
