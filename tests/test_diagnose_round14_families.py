@@ -196,3 +196,14 @@ def test_p2p_use_cuda_memcpy_in_a_launch_line_is_a_setting_to_unset(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "config", v
     assert "NCCL_P2P_USE_CUDA_MEMCPY" in v["fix"] and "unset" in v["fix"]
+
+
+# torch's own "[rankN]:" prefix inside a collector's "[rankM]: " (the paste check's rankprefix found it)
+def test_a_nested_rank_tag_is_read_as_the_inner_one(tmp_path):
+    line = ("[rank0]: [rank{r}]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:616] [PG 0 (default_pg) Rank {r}] "
+            "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=512, OpType={op}, NumelIn={n}, "
+            "NumelOut={n}, Timeout(ms)=600000) ran for 600031 milliseconds before timing out.\n")
+    text = line.format(r=5, op="ALLGATHER", n=64) + line.format(r=2, op="ALLREDUCE", n=900)
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "desync", v
+    assert "rank(s) 5" in v["summary"] and "rank(s) 2" in v["summary"]

@@ -24,6 +24,15 @@ def _numel(v: str | None) -> int | None:
     return None if n is None or n >= 1 << 63 else n
 
 
+def _innermost(rx, text: str):
+    """The last of two nested launcher tags ("[rank3]: [rank7]:[E816 ...") is the process's own: the outer one was
+    added by whatever collected the lines."""
+    first = rx.search(text)
+    if first is None or "rank" not in text[first.end():]:
+        return first
+    return ([first] + list(rx.finditer(text, first.end())))[-1]
+
+
 class LineParser:
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -54,7 +63,7 @@ class LineParser:
         # the rank inside group 5 (they agree only in the default group). The global one names the
         # process; the tag's rank is used only when nothing else names it.
         m = S.R_PG_RANK.search(text)
-        m2 = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
+        m2 = _innermost(S.R_RANK_TAG, text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
             S.R_SRUN.search(self._body)
         if m and m.group("pg") is not None:
             ev.pg = m.group("pg")
