@@ -3,6 +3,7 @@
     python benchmarks/bench_diagnose_accuracy.py                  # the development split
     python benchmarks/bench_diagnose_accuracy.py --split heldout  # the held-back quarter
     python benchmarks/bench_diagnose_accuracy.py --split all -v   # every case, with the misses
+    python benchmarks/bench_diagnose_accuracy.py --split all --round 14,15   # only those rounds
 
 Reads every case of tests/fixtures/corpus/ (format and the held-out rule:
 tests/fixtures/corpus/README.md), runs ``ncclDoctor.diagnose.diagnose`` on its input
@@ -55,11 +56,16 @@ def heldout(case_id: str) -> bool:
     return int(hashlib.sha256(case_id.encode()).hexdigest()[:8], 16) % 100 < 30
 
 
+ROUNDS: set[int] | None = None  # --round: only the cases of these rounds (no "round" field = round 1)
+
+
 def load_cases(split: str = "dev") -> list[dict]:
     cases = []
     for d in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
         meta = json.loads((d / "case.json").read_text())
         meta["dir"] = d
+        if ROUNDS is not None and meta.get("round", 1) not in ROUNDS:
+            continue
         if split == "all" or (split == "heldout") == meta["heldout"]:
             cases.append(meta)
     return cases
@@ -222,6 +228,9 @@ def main() -> None:
     ap.add_argument("--corpus", default=None, metavar="DIR",
                     help="score another case folder of the same format, e.g. a blind round kept out of "
                          "tests/fixtures/corpus (the development corpus) until its misses are fixed")
+    ap.add_argument("--round", default=None, metavar="N[,N]",
+                    help="score only the cases of these labelling rounds (case.json's \"round\"; none = round 1), "
+                         "e.g. a blind round's first score")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every case that is not fully correct")
     ap.add_argument("--variants", action="store_true",
                     help="also re-score every case with its lines in other launchers' formats (VARIANTS)")
@@ -229,6 +238,12 @@ def main() -> None:
                     help="re-diagnose every case pasted the way people paste logs and count the verdicts that stay "
                          f"the same; comma-separated, from {','.join(PERTURB)} (or 'all')")
     a = ap.parse_args()
+    if a.round:
+        global ROUNDS
+        try:
+            ROUNDS = {int(x) for x in a.round.split(",") if x.strip()}
+        except ValueError:
+            ap.error(f"--round takes round numbers separated by commas, not {a.round!r}")
     if a.corpus:
         global CORPUS
         CORPUS = Path(a.corpus).resolve()

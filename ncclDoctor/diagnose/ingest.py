@@ -244,6 +244,16 @@ def _unquote(line: str) -> tuple[str, str]:
     return (m.group(0), line[m.end():]) if m else ("", line)
 
 
+def _rest(q: str, piece: str) -> str:
+    """A wrapped piece without the quote of its line's first piece ``q``: all of it, or the part of it a quoted
+    paste wrapped and quoted again has ("> > text" cut, then "> rest"), or none (a quoted paste wrapped afterwards:
+    its pieces lack the quote)."""
+    if piece.startswith(q):
+        return piece[len(q):]
+    qp = _unquote(piece)[0]
+    return piece[len(qp):] if qp and q.startswith(qp) else piece
+
+
 def _rule(line: str) -> bool:
     return len(line.strip()) >= 8 and len(set(line.strip())) <= 2
 
@@ -251,11 +261,12 @@ def _rule(line: str) -> bool:
 def _continues(x: str, y: str) -> bool:
     """Whether y can be the rest of x cut at a column: not a separator line cut, not a line that
     starts like a new one (``_NEW_LINE``, or a launcher prefix), not one that starts like x.
-    A wrapped paste quoted afterwards has the same ``> `` on every piece: compared without it."""
+    A wrapped paste quoted afterwards has the same ``> `` on every piece: compared without it; a
+    quoted paste wrapped afterwards has it on the first piece only."""
     qx, x = _unquote(x)
-    if (qx and not y.startswith(qx)) or (not qx and _unquote(y)[0]):
+    if not qx and _unquote(y)[0]:
         return False
-    y = y[len(qx):]  # only x's own quote: the rest may itself start with ">" (the end of "<38081>")
+    y = _rest(qx, y)  # only x's own quote: the rest may itself start with ">" (the end of "<38081>")
     if not y.strip() or _rule(x) or _rule(y):  # the end of the text; "=====" / "-----" rules (torchrun's summary)
         return False
     if y.startswith(">") and x.count("<") > x.count(">"):
@@ -296,8 +307,8 @@ def unwrap(text: str, width: int) -> str:
     for line in text.split("\n"):
         bare = line.rstrip("\r")
         q = _unquote(parts[0])[0] if parts else ""
-        if q and bare.startswith(q):  # a quoted piece: its rest, without the first piece's "> " (the rest
-            bare = bare[len(q):]  # may itself start with ">", as the end of "<38081>" cut at the column)
+        if q:  # a quoted piece: its rest, without the first piece's "> " (the rest
+            bare = _rest(q, bare)  # may itself start with ">", as the end of "<38081>" cut at the column)
         parts.append(bare)
         if len(line.rstrip("\r")) == width and not _padded(bare):
             continue

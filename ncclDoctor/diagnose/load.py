@@ -77,10 +77,16 @@ SNIFF = 8192
 #   (local_rank:  torchrun's summary entry pasted without its header: its "rank : 0 (local_rank: 0)" line comes
 #             before the exitcode (the only place the global rank is printed)
 #   errno     the store's "server socket has failed to bind to [::]:520 (errno: 13 - Permission denied)"
+#   Duplicate GPU / same GPU  NCCL's "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000" (<= 2.2x)
+#             and 2.27+'s "Multiple Ranks are using the same GPU", pasted without the WARN/"Last error:" around them
+#   died, exit code  vLLM's "Worker VllmWorkerProcess pid 198 died, exit code: -6" (no other trigger word)
+#   memory pressure / low on memory  Ray's memory monitor: the raylet's "1 Workers (tasks / actors) killed due to
+#             memory pressure (OOM)", a task's "killed due to the node running low on memory" (no other trigger word)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
-            b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out")
+            b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out", b"Duplicate GPU", b"same GPU",
+            b"memory pressure", b"low on memory", b"died, exit code")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -24,6 +24,15 @@ def _numel(v: str | None) -> int | None:
     return None if n is None or n >= 1 << 63 else n
 
 
+def _innermost(rx, text: str):
+    """The last of two nested launcher tags ("[rank3]: [rank7]:[E816 ...") is the process's own: the outer one was
+    added by whatever collected the lines."""
+    first = rx.search(text)
+    if first is None or "rank" not in text[first.end():]:
+        return first
+    return ([first] + list(rx.finditer(text, first.end())))[-1]
+
+
 class LineParser:
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -54,7 +63,7 @@ class LineParser:
         # the rank inside group 5 (they agree only in the default group). The global one names the
         # process; the tag's rank is used only when nothing else names it.
         m = S.R_PG_RANK.search(text)
-        m2 = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
+        m2 = _innermost(S.R_RANK_TAG, text) or S.R_MPI_TAG.search(text) or S.R_SRUN.search(text) or \
             S.R_SRUN.search(self._body)
         if m and m.group("pg") is not None:
             ev.pg = m.group("pg")
@@ -384,6 +393,10 @@ class LineParser:
         the store's IPv6 lookup warning."""
         if S.R_PG_NOT_DESTROYED.search(text):
             return self._context(lineno, text, "pg_not_destroyed")
+        if S.R_GDB_PEER.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "cuda-gdb peer-access notice"
+            return ev
         if S.R_IPV6.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "IPv6 lookup warning"
@@ -466,6 +479,11 @@ class LineParser:
             ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
                            store_said=bool(gone), peer=f"{r.group(1)}:{r.group(2)}" if r else None)
             return ev
+        win = S.R_WIN_CONNECT_WARN.search(text)
+        if win and not S.R_DOCKER_ALIAS.search(win.group("host")):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "Windows store connect warning"
+            return ev
         client = S.R_STORE_CLIENT.search(text)
         if not client and not S.R_STORE.search(text):
             return None
@@ -545,7 +563,7 @@ class LineParser:
             ev.data.update(exitcode=-9, local_rank=None, pid=None, killed="Ray's memory monitor (host memory)")
             return ev
         sig = m.group("mpsig")
-        code = m.group("ds") or m.group("mp") or m.group("sp") or (
+        code = m.group("ds") or m.group("mp") or m.group("sp") or m.group("vw") or (
             f"-{m.group('spsig')}" if m.group("spsig") else f"-{S.SIGNAL_NUMBERS.get(sig, 0)}" if sig else None)
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)

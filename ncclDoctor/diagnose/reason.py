@@ -332,6 +332,43 @@ def desync(c: Collected, pg: str) -> list[Conclusion]:
     return []
 
 
+_RANK_IN_LINE = re.compile(r"\[(?:PG [^\]]{0,80} )?Rank (\d{1,7})\]")
+
+
+def _own_rank(e: Event) -> int | None:
+    m = _RANK_IN_LINE.search(e.text)
+    return int(m.group(1)) if m else e.rank
+
+
+def unnumbered_desync(c: Collected, pg: str) -> list[Conclusion]:
+    """Timeouts without a SeqNum (torch < 2.0 printed none) in lines that name no group: when the ranks time out
+    in different collective types under one timeout setting, each waits in a collective the others never joined:
+    they took different code paths (a desync). Which side is wrong, and whether a sub-group is involved, the
+    lines do not say: nobody is named, and the conclusion says so."""
+    if pg != "?":
+        return []
+    # every timeout line read (not one per rank: a prefix that tags every line with one rank must not hide them),
+    # each with the rank its own "[Rank N]" names
+    ts = [(_own_rank(t), t) for t in c.samples.get("watchdog_timeout", []) if t.data.get("backend") != "gloo"]
+    if len(ts) < 2 or any(t.seq is not None or not t.op for _, t in ts):
+        return []
+    ops: dict[str, set[int]] = {}
+    for r, t in ts:
+        ops.setdefault(_norm_op(t.op), set()).update([] if r is None else [r])
+    if len(ops) < 2 or len({t.data.get("timeout_ms") for _, t in ts}) != 1:
+        return []
+    desc = "; ".join(f"{op} on rank(s) {_fmt_ranks(sorted(rs))}"
+                     for op, rs in sorted(ops.items(), key=lambda kv: -len(kv[1])))
+    return [Conclusion(
+        "desync", "medium",
+        f"the ranks timed out in different collectives ({desc}): each side waits in a collective the other never "
+        "issued, so they are on different code paths, e.g. one rank ran an extra step (uneven batches at epoch end) "
+        "or a rank-conditional collective while the others moved on. The lines carry no SeqNum or process group, "
+        "so which side is wrong (or whether one op is in a sub-group) is not said",
+        [], pg, None, [t.brief() for _, t in ts[:4]],
+    )]
+
+
 def _sig_text(sig: tuple) -> str:
     op, ni, no = sig
     return op + (f" (NumelIn={ni}, NumelOut={no})" if ni is not None else "")
@@ -539,7 +576,7 @@ def reason(c: Collected) -> list[Conclusion]:
     out[0].seq = size
     for pg in _pgs(c):
         members, guessed = _members(c, pg, size)
-        split = desync(c, pg)
+        split = desync(c, pg) or unnumbered_desync(c, pg)
         out += split
         found = hang(c, pg, members, bool(split))
         if guessed:

@@ -223,6 +223,16 @@ R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?(
 # "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.", "NET/Plugin : No plugin found (libnccl-net.so)".
 R_NO_PLUGIN = re.compile(r"INFO NET/Plugin ?: ?(?:No plugin found|Plugin load returned|Failed to find \w*Plugin|"
                          r"Could not find:? \S*libnccl-net)")
+# Windows' store client warning "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-1]:29500
+# (system error: 10049 - The requested address is not valid in its context.)": torch tries every address the
+# host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless; a Docker Desktop
+# alias (kubernetes.docker.internal, host.docker.internal) as the host is the wrong rendezvous address (R_STORE).
+R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
+                                r"\(system error: 10049\b")
+# cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
+R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
+                        r"cudaGetLastError|cudaPeekAtLastError) returned")
+R_DOCKER_ALIAS = re.compile(r"docker\.internal|kubernetes|\.internal$", re.I)
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)
@@ -253,10 +263,14 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"process (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,4})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6}))|"
                              r"returned non-zero exit status (?P<sp>-?\d{1,4})|died with <Signals\.SIG[A-Z]{2,6}: "
-                             r"(?P<spsig>\d{1,2})>")
+                             r"(?P<spsig>\d{1,2})>|"
+                             # vLLM's multiproc_worker_utils: "Worker VllmWorkerProcess pid 198 died, exit code: -6"
+                             r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})")
 R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
 # Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
-R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on memory|Worker exit type: "
+# The raylet's periodic report (node_manager.cc): "1 Workers (tasks / actors) killed due to memory pressure (OOM)".
+R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on memory|killed due to memory pressure|"
+                       r"Worker exit type: "
                        r"(?:SYSTEM_ERROR|NODE_OUT_OF_MEMORY)[^\n]{0,200}(?:memory|OOM)")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")

@@ -84,6 +84,17 @@ FAMILIES = (
         "Check RANK/WORLD_SIZE/LOCAL_RANK as each process sees them and that no collective runs after a failed "
         "one; TORCH_DISTRIBUTED_DEBUG=DETAIL checks the collectives' arguments across ranks."),
     Family(
+        # init.cc/enqueue.cc: "NCCL cannot be captured in a graph if either it wasn't built with CUDA runtime >= 11.3
+        # or if the installed CUDA driver < R465", and the driver-version checks of other builds
+        "build_vs_driver", "nccl_internal",
+        re.compile(r"(?:wasn't|was not|not) built with CUDA(?: runtime)? ?>=|installed CUDA driver ?<|"
+                   r"CUDA driver (?:version )?is (?:insufficient|too old|older than)"),
+        "the NCCL library loaded does not match this machine's CUDA: it was built for another CUDA runtime than the "
+        "driver and toolkit here (the 'NCCL version 2.x+cudaY' line), or the driver is older than it needs",
+        "Compare NCCL's 'NCCL version 2.x+cudaY' line (NCCL_DEBUG=VERSION) with torch.version.cuda and the driver "
+        "(nvidia-smi); reinstall torch, or the nvidia-nccl-cu* wheel, built for your CUDA so that the NCCL version "
+        "matches it (a wheel for cu11.8/cu12.x, not one built for 11.0), or update the driver."),
+    Family(
         "versions_topology", "nccl_internal",
         re.compile(r"Mismatched NCCL version|mixed local (?:Coll)?Net device counts|[Vv]ersion mismatch"),
         "the ranks disagree on NCCL itself: different NCCL versions, or nodes that see different numbers of NICs "

@@ -258,6 +258,12 @@ TABLE: tuple[EnvVar, ...] = (
        kind="bool", valid=_B),
     _V("NCCL_P2P_LEVEL", "nccl", "Maximum GPU-to-GPU distance for P2P (LOC, NVL, PIX, PXB, PHB, SYS).", "auto",
        debug_only=True, kind="level", valid=LEVELS),
+    # undocumented (transport/p2p.cc NCCL_PARAM(P2pUseCudaMemcpy, "P2P_USE_CUDA_MEMCPY", 0)); NVIDIA/nccl#1480
+    _V("NCCL_P2P_USE_CUDA_MEMCPY", "nccl",
+       "Undocumented: intra-node P2P copies by the copy engine (cudaMemcpy from NCCL's proxy thread), not kernels.",
+       "0", debug_only=True, kind="bool", valid=_B, debug_severity="warning",
+       risk="Not a tuning knob: NCCL's maintainers say it does not do what users expect and should not be set "
+            "(NVIDIA/nccl#1480, a hang under nsys); unset it."),
     _V("NCCL_SHM_DISABLE", "nccl", "Disable the shared-memory transport.", "0", debug_only=True, kind="bool", valid=_B),
     _V("NCCL_NET_GDR_LEVEL", "nccl", "Maximum GPU-to-NIC distance for GPUDirect RDMA (LOC, PIX, PXB, PHB, SYS).",
        "auto", debug_only=True, kind="level", valid=LEVELS),

@@ -197,7 +197,9 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
-        "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first.",
+        "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "
+        "the model loads (from_pretrained / load_model in the traceback, before any step) means the model itself does "
+        "not fit in the GPUs' memory: shard it (DeepSpeed ZeRO-3, FSDP), offload to CPU, or use more GPUs.",
         "high" if len(ranks) == 1 else "medium",
         ranks,
         _samples(c, "cuda_oom"),
@@ -244,7 +246,10 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others",
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
         "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
-        "or raise the job's memory limit.",
+        "or raise the job's memory limit."
+        + (" Ray's memory monitor killed it before the kernel would: `ray logs raylet.out -ip NODE` names the "
+           "worker; RAY_memory_usage_threshold (default 0.95 of the node's RAM) sets when it kills"
+           if any("Ray" in str(e.data.get("killed", "")) for e in wf) else ""),
         "high" if ranks and cf else "medium",
         ranks,
         [e.brief() for e in (cf + wf)[:3]],
@@ -336,12 +341,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
                  "so this rank may be a victim: its own log says whether it timed out or hit its own error")
     native = [x for x in codes if x in NATIVE_CRASH]
+    abort_fix = ("SIGABRT from the watchdog means the hang or error began elsewhere: collect every rank's log and "
+                 "Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000) and, while it hangs, py-spy dump --pid on every "
+                 "rank's process. " if codes == [-6] and not single else "")
     whose = f"local_rank {lone.local_rank}: " if single and lone and lone.local_rank is not None else ""
     if native:
         what += (f"; {SIGNALS[-native[0]]} is a native crash inside that process (a C/C++/CUDA extension, a library "
                  "built for another torch/CUDA, a driver or plugin), not a Python exception nor a kill from outside")
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
-                   (NATIVE_FIX if native else "") + f"Read the failed rank's traceback ({whose}its stderr, or "
+                   abort_fix + (NATIVE_FIX if native else "") + f"Read the failed rank's traceback ({whose}its "
+                   "stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 "
                    "to keep one file per rank); decorate the entry point with "
                    "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "

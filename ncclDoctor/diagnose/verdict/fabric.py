@@ -99,7 +99,9 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
             "default device; a launch/set-up error, no rank is at fault",
             "Call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group (or pass "
-            "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU.",
+            "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU; start no more processes "
+            "per node than it has GPUs (torchrun --nproc_per_node, accelerate's num_processes: with one GPU, one "
+            "process).",
             "high",
             [],
             [e.brief() for e in evs[:3]],
@@ -177,7 +179,20 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     for a in asyncs:
         parts.append(f"async event '{a}': the HCA itself reported a failure (hardware/firmware)")
         fixes.append("check that HCA (ibstat, ibv_devinfo, mlxlink, firmware version) and drain the node")
-    for e in [e for e in evs if e.data.get("verbs")][:1]:
+    reg = [e for e in evs if str(e.data.get("verbs", "")).startswith("ibv_reg_") and e not in memlock]
+    for e in reg[:1]:  # the HCA refused to register a (GPU) buffer: the node's RDMA set-up, no peer involved
+        parts.append(
+            f"the memory registration {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA "
+            "could not register NCCL's GPU buffer, i.e. GPUDirect RDMA (peer memory or dma-buf) does not work on "
+            "that node -- its set-up, not the rank's code"
+        )
+        fixes.append(
+            "on that node load the nvidia-peermem kernel module (modprobe nvidia-peermem; lsmod | grep peermem) or "
+            "use a driver/kernel with dma-buf support, and check the HCA firmware and driver versions; to run "
+            "without GPUDirect RDMA meanwhile set NCCL_NET_GDR_LEVEL=LOC (or NCCL_DMABUF_ENABLE=0 if dma-buf is "
+            "the path that fails)"
+        )
+    for e in [e for e in evs if e.data.get("verbs") and e not in reg][:1]:
         parts.append(
             f"the verbs call {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA could not set "
             "up the connection to the peer (for RoCE: the GID/address chosen is not routable to it)"
@@ -208,7 +223,8 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high",
         [],
         [e.brief() for e in evs[:3]],
-        job_wide=len(ranks) != 1,  # several ranks' HCAs (or a node's) reported it: none of them failed first
+        # several ranks' HCAs (or a node's) reported it, or a node's RDMA set-up failed: none of them failed first
+        job_wide=len(ranks) != 1 or bool(reg),
     )
 
 
@@ -263,6 +279,12 @@ def shared_addresses(c: Collected) -> list[tuple[str, set[str]]]:
 
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
+    # a peer that closed the socket while the communicator was still being set up (the return-code trail runs
+    # through transport.cc/init.cc: the connections of ncclCommInitRank or of a lazy connect) never got connected:
+    # the other end gave up on a connection that did not work (interface, firewall), not a peer that crashed mid-run
+    if not connect and any(f in ("init.cc", "transport.cc") for f, _ in c.retcodes):
+        connect = [e for e in c.samples.get("socket_error", []) if not e.data.get("store_gone")
+                   and R_PEER_GONE.search(str(e.data.get("what", "")))]
     gloo = [e for e in c.samples.get("gloo_error", []) if not R_PEER_GONE.search(str(e.data.get("what", "")))]
     # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
     # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.

@@ -21,7 +21,9 @@ def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         k.message,
         "Find the code that issues the minority's collective (Flight Recorder frames name "
         "it) and make every rank take the same path; rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch "
-        "check collective types and shapes across ranks.",
+        "check collective types and shapes across ranks. At epoch end the usual cause is uneven data: a rank with "
+        "one more batch runs one more step (use drop_last=True / a DistributedSampler that gives every rank the "
+        "same number of batches, or Join for uneven inputs).",
         k.confidence,
         k.ranks,
         k.evidence,
@@ -90,12 +92,23 @@ def _timed_out_before(c: Collected, hb: list[Event]) -> bool:
     return any(e.ts is None or first_hb is None or e.ts <= first_hb for e in normal)
 
 
+def _died_before(c: Collected, hb: list[Event]) -> bool:
+    """A process of the job died (a launcher's "exit code", torchrun's record) on an earlier line of the file the
+    heartbeat monitor's timeout is in: the survivors' watchdogs then wait on a communicator that lost a member, so
+    the heartbeat is the aftermath of that death, not a watchdog blocked on its own."""
+    def at(e: Event) -> tuple[str, int]:
+        path, _, line = e.where.rpartition(":")
+        return path, int(line) if line.isdigit() else 0
+    dead = [at(e) for e in c.child_failures + c.worker_failures if e.data.get("exitcode") not in (None, 0)]
+    return any(p == hp and n < hn for p, n in dead for hp, hn in map(at, hb))
+
+
 def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     k = _first(ks, "watchdog_blocked")
     hb = c.samples.get("heartbeat", [])
     if k is None and not hb:
         return None
-    if k is None and _timed_out_before(c, hb):
+    if k is None and (_timed_out_before(c, hb) or _died_before(c, hb)):
         return None  # the heartbeat's "stuck" is the aftermath: the abort after a timeout hung the watchdog
     msg = (
         k.message

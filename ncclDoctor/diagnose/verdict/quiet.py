@@ -39,6 +39,17 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [],
             [e.brief() for e in evs[:3]],
         )
+    topo = sorted({f"{f} -> {n}" for f, n in c.retcodes if f in ("xml.cc", "topo.cc") and n == 2})
+    if "ncclSystemError" in codes and topo:  # the trail runs through graph/: topology detection read sysfs and failed
+        return Verdict(
+            "nccl_system",
+            f"NCCL's topology detection failed on a system call ({', '.join(topo[:3])}: graph/xml.cc, topo.cc read "
+            "the PCI tree in sysfs): it could not resolve a GPU's or NIC's PCI path, as in VMs and containers whose "
+            "PCI view is virtual or whose /sys is partial; no rank is at fault",
+            "Upgrade NCCL (newer versions tolerate virtual PCI paths), or give NCCL the topology instead of reading "
+            "sysfs: NCCL_TOPO_FILE=<xml> (dump one with NCCL_TOPO_DUMP_FILE on a node where it works); in a container, "
+            "mount /sys from the host.",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if "ncclSystemError" in codes:
         return Verdict(
             "nccl_system",
@@ -142,6 +153,15 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     whats = {e.data.get("what") for e in c.samples.get("benign", [])}
     if "IPv6 lookup warning" in whats:
         benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
+    if "cuda-gdb peer-access notice" in whats:
+        benign.append("cuda-gdb's 'Cuda API error detected: cudaDeviceEnablePeerAccess returned' warnings are "
+                      "harmless: NCCL probes GPU peer access (P2P) and falls back to shared memory where it is not "
+                      "available; the debugger only reports the probe's error code")
+    if "Windows store connect warning" in whats:
+        benign.append("the store client's 'failed to connect ... (system error: 10049)' warning is harmless on "
+                      "Windows: torch tries each address the machine's host name resolves to (10049 = "
+                      "WSAEADDRNOTAVAIL, not usable here) and connects through the next one; ignore it unless a "
+                      "store timeout follows")
     if any(w and "driver shutting down" in w for w in whats):
         benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
                       "CUDA's teardown; call dist.destroy_process_group() before the process exits")
