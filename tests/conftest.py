@@ -32,6 +32,7 @@ INTEGRATION = (
     "tests/test_live_netns.py",
     "tests/test_multinode_per_node.py",
     "tests/test_diagnose_fr_live.py",
+    "tests/test_diagnose_victim_live.py",  # a real gloo job under torchrun: the rank that never arrived
     "tests/test_check.py::test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning",
     "tests/test_check.py::test_nccl_on_a_cpu_machine_cannot_run",
     "tests/test_check.py::test_check_reports_rdma_port_health_from_sysfs",

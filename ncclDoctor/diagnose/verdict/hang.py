@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose.reason import NONFATAL, Conclusion, _fmt_ranks, is_consequence
+from ncclDoctor.diagnose.reason import NONFATAL, Conclusion, _fmt_ranks, is_consequence, world_size
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples
@@ -215,6 +215,9 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     inside = None if unclear else one_collective(c)
     behind = None if unclear or inside else next((k for k in low if k.behind), None)
     gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
+    quiet = None if unclear or inside or behind or low else silent_ranks(c)
+    if quiet:
+        return _silent_lead(c, *quiet)
     if gloo:
         msg = ("a gloo send/recv timed out (gloo has no watchdog and no SeqNum: the op itself raised): the peer never "
                "reached the matching collective or barrier; the lines do not name it.")
@@ -242,6 +245,41 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low",
         [],
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],
+    )
+
+
+def silent_ranks(c: Collected) -> tuple[list[int], list[int]] | None:
+    """Ranks that timed out and ranks torchrun's record shows only torn down (SIGTERM'd by the agent after
+    the failure) that never reported a timeout of their own: (waiting, silent), or None. A rank absent from
+    the collective the others wait in reports nothing until the agent stops it, so the silent ones are the
+    lead -- only a lead: a rank inside the collective whose timeout had not fired yet looks the same. Named
+    only when they are no more than the ranks that timed out (one silent rank of two, not seven of eight)."""
+    waiting = sorted(r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report"))
+    torn = {e.rank for e in c.child_failures + c.worker_failures
+            if e.rank is not None and (e.data.get("exitcode") == -15 or e.data.get("signal") == "SIGTERM")}
+    silent = sorted(r for r in torn if r not in waiting and r in c.ranks
+                    and all(e.kind == "child_failed" for e in c.ranks[r].errors))
+    if not waiting or not silent or len(silent) > len(waiting):
+        return None
+    return waiting, silent
+
+
+def _silent_lead(c: Collected, waiting: list[int], silent: list[int]) -> Verdict:
+    size = world_size(c)[0]
+    world = f"world of {size}: " if size else ""
+    return Verdict(
+        "rank_missing",
+        f"{world}{_named(waiting)} timed out waiting for its peers' data (victim); {_named(silent)} never reported a "
+        f"timeout of its own -- torchrun's record shows it only terminated (SIGTERM) by the agent after the timeout "
+        f"-- so {_named(silent)} is the lead: it most likely never reached that collective (low confidence: it may "
+        "have been inside it and been stopped before its own timeout fired)",
+        f"Look at what rank {_fmt_ranks(silent)} was doing at that point: its own output before the SIGTERM, a "
+        "rank-conditional path (saving, evaluating, a sleep, a data wait), and py-spy dump --pid PID on it while the "
+        "job hangs; dist.monitored_barrier(wait_all_ranks=True) before the collective names every rank that does "
+        f"not arrive. Do not debug rank {_fmt_ranks(waiting)}: it only waited.",
+        "low",
+        silent,
+        (_samples(c, "watchdog_timeout") + [e.brief() for e in c.child_failures[:2]])[:4],
     )
 
 
