@@ -375,6 +375,14 @@ class LineParser:
             ev.rank = None
             ev.data.update(received=None, sent="SIGKILL", forced=True)
             return ev
+        st = S.R_SCHED_STOP.search(text) if ("CANCELLED" in text or "preempted" in text) else None
+        if st:
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # the scheduler's line, not a rank's
+            why = (st.group("why") or "PREEMPTION").lower()
+            ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
+                           else why, sched_text=why, usr=st.group("sig"))
+            return ev
         m = S.R_DEATH_SIGNAL.search(text)
         c = None if m else S.R_CLOSING.search(text)
         if not m and not c:
@@ -491,6 +499,10 @@ class LineParser:
         c = S.R_CONNECT_TO.search(text)
         ev.data["endpoint"] = (f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else
                                f"{client.group(1)}:{client.group(2)}" if client else None)
+        if "waitForInput" in text:  # c10d's store socket (socket.cpp): connected, no reply within the timeout
+            r = S.R_REMOTE.search(text)
+            ev.data["endpoint"] = ev.data["endpoint"] or (f"{r.group(1)}:{r.group(2)}" if r else None)
+            ev.data["waited_input"] = True
         ev.data["rendezvous"] = "endezvous" in text
         ev.data["closed"] = "RendezvousClosedError" in text
         n = S.R_STORE_COUNT.search(text)

@@ -185,7 +185,8 @@ R_STORE = re.compile(
     r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed "
     r"out|client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
     r"timed out (?:while )?(?:trying to connect|waiting for|in store)|RendezvousClosedError|"
-    r"Timed out initializing process group in store based barrier"
+    r"Timed out initializing process group in store based barrier|"
+    r"waitForInput: socket SocketImpl\([^\n]{0,300}?\) timed out after"
 )
 # How many ranks reached the store: torch 1.x's store-based barrier "(world_size=8, worker_count=4, ...)" and
 # 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined."
@@ -318,6 +319,12 @@ R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\
 # model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."
 R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\d+) has (\d+) params, while rank "
                           r"(\d+) has inconsistent (\d+) params")
+# The scheduler stopping the job from outside: slurmstepd's "*** JOB 608 ON node CANCELLED AT 2022-08-12T02:06:12
+# DUE TO JOB REQUEUE ***" (also PREEMPTION, TIME LIMIT, NODE FAILURE) and a Slurm wrapper's notice of the warning
+# signal that #SBATCH --signal=USR2@120 sends before preemption (submitit: "Caught signal SIGUSR2 on host: this job
+# is preempted."). The time limit is kept apart: a job that hangs until its time limit is not preempted.
+R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUEUE|TIME LIMIT|NODE FAILURE)|"
+                          r"Caught signal (?P<sig>SIGUSR[12]|SIGTERM)\b[^\n]{0,120}?(?P<pre>preempted)")
 # torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM
 R_FORCED_KILL = re.compile(r"Unable to shutdown process \d+ via (?:Signals\.)?SIGTERM, forcefully exiting via "
                            r"(?:Signals\.)?SIGKILL")

@@ -373,6 +373,26 @@ NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no 
 PASSED_ON = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3}
 
 
+def _preempted(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The scheduler preempted or requeued the job (slurmstepd's "CANCELLED ... DUE TO PREEMPTION / JOB
+    REQUEUE", a wrapper's "Caught signal SIGUSR2 ...: this job is preempted"): every task's exit, connection
+    refused and SIGTERM after it is the teardown of a job stopped from outside, not a rank's failure."""
+    evs = [e for e in c.samples.get("signal", []) if e.data.get("sched") == "preemption"]
+    if not evs:
+        return None
+    usr = next((e.data["usr"] for e in evs if e.data.get("usr")), None)
+    return Verdict(
+        "signal",
+        "the scheduler preempted the job (Slurm preemption / requeue"
+        + (f", announced by {usr}" if usr else "") + "): the exits, refused connections and SIGTERMs that follow are "
+        "its teardown, not a rank failing on its own; no rank is at fault",
+        "Nothing to fix in the ranks: make the job survive preemption -- have Slurm send a warning signal early "
+        "(#SBATCH --signal=USR2@120 or --signal=B:TERM@120), checkpoint on it, and resume from the last checkpoint "
+        "when the job is requeued (#SBATCH --requeue); submitit's checkpoint() does both. To avoid preemption, "
+        "submit to a partition/QOS that is not preemptible.",
+        "high", [], [e.brief() for e in evs[:3]])
+
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]

@@ -410,8 +410,9 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "store_rendezvous",
             "the rendezvous is closed (RendezvousClosedError): an agent already shut this rendezvous down — the job "
             "finished or failed on another node, or a previous run with the same --rdzv-id closed it",
-            "Start the job again with a new --rdzv-id (or restart every node together); if another node failed "
-            "first, its log holds the cause.", "high", [], _samples(c, "store_timeout"))
+            "Start the job again with a new --rdzv-id (rdzv_id) or restart every node together, so they join one "
+            "fresh rendezvous; if another node failed first, its log holds that first failure and the cause.",
+            "high", [], _samples(c, "store_timeout"))
     denied = next((e.data["bind_denied"] for e in evs if e.data.get("bind_denied") is not None), None)
     if denied is not None:
         return Verdict(
@@ -450,8 +451,26 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"only {joined[0]} of {joined[1]} ranks reached the store before the timeout: the store worked, the other "
             f"{joined[1] - joined[0]} never started (a node not launched, a wrong --nnodes / --nproc-per-node / "
             "WORLD_SIZE) or died before init_process_group",
-            "Check that every node was started, with the same --nnodes, --nproc-per-node and --rdzv-id (or "
-            "MASTER_ADDR/WORLD_SIZE), and read the missing ranks' own logs for an error before init_process_group.",
+            f"{joined[1] - joined[0]} of {joined[1]} clients never joined the store (worker_count {joined[0]}): they "
+            "either never started or could not reach it. Check that every node and process was started, with the "
+            "same --nnodes, --nproc-per-node and --rdzv-id (or MASTER_ADDR/WORLD_SIZE), that MASTER_ADDR:MASTER_PORT "
+            "is reachable from every node (nc -zv), and read the missing ranks' own logs for an error before "
+            "init_process_group. If every rank is only slow to start (imports, model build), the timeout is too "
+            "short: raise init_process_group(timeout=...) (ddp_timeout in HF Trainer).",
+            "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("waited_input") for e in evs) and not any(e.data.get("joined") for e in evs):
+        waiting = sorted({e.rank for e in evs if e.rank is not None})
+        return Verdict(
+            "store_rendezvous",
+            f"{_named(waiting) if waiting else 'a rank'} connected to the store at {ep or 'MASTER_ADDR:MASTER_PORT'} "
+            "and waited the whole timeout for a reply that never came: the store was reachable from here, so these "
+            "ranks are victims; what they wait for is the registration of ranks that never joined (another node "
+            "that could not reach the store, or never started)",
+            "Find the ranks that never joined: check that the other node(s) were started and can reach "
+            f"{ep or 'MASTER_ADDR:MASTER_PORT'} (nc -zv HOST PORT from each node; the address must resolve to a "
+            "reachable address there, over the same family: IPv4 vs IPv6 from the host name's lookup), with "
+            "MASTER_ADDR / --dist-init-addr / --rdzv-endpoint naming an address every node can route to; then read "
+            "the missing ranks' own logs.",
             "high", [], _samples(c, "store_timeout"))
     if ep and ep.startswith(("127.", "localhost")) and len(hosts(c)) > 1:
         what += (f" — a loopback address while the job spans {len(hosts(c))} hosts: "

@@ -174,8 +174,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
-        ("; ".join(benign) + ". " if benign else "") + "If the job did fail, the failing lines are not in the "
-        "input: give the logs of every rank (NCCL_DEBUG=WARN).",
+        ("; ".join(benign) + ". " if benign else "") + "Nothing to fix in these lines: they show no failure "
+        "(start-up and INFO output is harmless). If the job did fail, the failing lines are not in the input: give "
+        "the logs of every rank (NCCL_DEBUG=WARN).",
         conf,
         [],
         _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
