@@ -380,6 +380,18 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
     how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
            else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
+    if any(e.data.get("errors") for e in evs):
+        # "reached monitoredBarrier, but received errors while waiting for send/recv from rank N": N's process
+        # failed (its socket errored or closed), which is more than missing it; its own error is not here
+        return Verdict(
+            "unknown",
+            f"torch's monitored_barrier: the waiting rank's send/recv with rank {_fmt_ranks(ranks)} failed (not a "
+            f"timeout): rank {_fmt_ranks(ranks)} is the faulty rank -- its process errored, exited or crashed -- and "
+            "the ranks that reached the barrier are its victims; why it failed is not in these lines",
+            f"Read rank {_fmt_ranks(ranks)} logs: its own traceback and exit code (torchrun's failure summary, "
+            "dmesg for the OOM killer on its node, the pod's events); monitoredBarrier names the faulty rank but not "
+            "its error. TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
+            "high", ranks, [e.brief() for e in evs[:3]])
     return Verdict(
         "rank_missing",
         f"torch's monitored_barrier reports that rank {_fmt_ranks(ranks)} did not reach the barrier"
