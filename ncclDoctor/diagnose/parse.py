@@ -276,6 +276,14 @@ class LineParser:
             ev.data.update(ranks=[int(r) for r in ranks.split(",")][:64],
                            timeout_ms=int(mb.group(2)) if mb.group(2) else None, errors=bool(mb.group(3)))
             return ev
+        lag = S.R_LAGGING.search(text) if ("collective #" in text or "lagging ranks" in text) else None
+        if lag:  # torch's desync report: the ranks it found out of step (the reporter's tag is not theirs)
+            ev = self._context(lineno, text, "lagging_report")
+            ev.rank = None
+            how = "start" if lag.group("start") else "end" if lag.group("end") else "never"
+            ev.seq = _int(lag.group("sseq") or lag.group("eseq"))
+            ev.data.update(how=how, ranks=[int(r) for r in lag.group(how).split(",")][:256])
+            return ev
         gp = S.R_GLOO_PREAMBLE.search(text)
         if gp:
             ev = self._context(lineno, text, "desync_report")

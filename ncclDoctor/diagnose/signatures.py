@@ -177,8 +177,10 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
+# ProcessGroupNCCL's "Failed to retrieve NCCL_DESYNC_DEBUG report" is printed only after this rank's watchdog timed
+# out (the desync debugger itself failed): the timeout is the news, the report is lost.
 R_WATCHDOG_REPORT = re.compile(r"Some NCCL operations have failed or timed out|NCCL communicator was aborted on rank "
-                               r"(\d+)")
+                               r"(\d+)|Failed to retrieve (?:TORCH_)?NCCL_DESYNC_DEBUG report")
 R_PEER = re.compile(r"\b(?:peer|to|from) \[?(\d+\.\d+\.\d+\.\d+|[\w.\-]{1,255})\]?[:<](\d+)")
 R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
@@ -345,6 +347,15 @@ R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_p
 R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms|"
                          r"reached monitoredBarrier, but received errors while waiting for send/recv from rank "
                          r"(\d{1,7})")
+# torch's desync report (TORCH_NCCL_DESYNC_DEBUG=1; c10d TraceUtils.h retrieveDesyncReport), after "To our best
+# knowledge, the lagging/dead/mismatched ranks that caused the desync are:": "- [3] joined but didn't finish
+# collective #41 (count from 1)", "[0, 1] finished collective #40, but didn't join collective #41 (count from 1)";
+# and "ranks [5] are the lagging ranks that caused this timeout. They never joined any collectives".
+R_LAGGING = re.compile(r"\[(?P<start>\d{1,7}(?:, ?\d{1,7}){0,255})\] joined but didn't finish collective "
+                       r"#(?P<sseq>\d+)|"
+                       r"\[(?P<end>\d{1,7}(?:, ?\d{1,7}){0,255})\] finished collective #\d+, but didn't join "
+                       r"collective #(?P<eseq>\d+)|ranks \[(?P<never>\d{1,7}(?:, ?\d{1,7}){0,255})\] are the lagging "
+                       r"ranks that caused this timeout")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
 R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WARN Mismatched collective detected")

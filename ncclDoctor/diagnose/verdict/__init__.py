@@ -59,6 +59,7 @@ from ncclDoctor.diagnose.verdict.hang import (
     _desync_report,
     _direct_hang,
     _early_exit,
+    _lagging_report,
     _missing,
     _monitored,
     _timeouts,
@@ -70,7 +71,7 @@ from ncclDoctor.findings import Finding, Severity
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     _gpu_oom, _cuda, _nccl_crash, _killed, _dataloader, _no_nccl, _preempted, _tiny_timeout, _ddp_params,
-    _desync_report,
+    _desync_report, _lagging_report,
     _monitored, _uniqueid, _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
     _warn_family, _nccl_other,

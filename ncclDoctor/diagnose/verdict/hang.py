@@ -368,6 +368,32 @@ def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [x.brief() for x in evs[:2]])
 
 
+def _lagging_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's desync report (TORCH_NCCL_DESYNC_DEBUG=1) names the ranks out of step: those that "finished
+    collective #N, but didn't join collective #N+1" never issued the one the others wait in, "never joined any
+    collectives" likewise; those that "joined but didn't finish" are inside it. When it lists both kinds, the
+    smaller list is the odd one out. torch says "to our best knowledge" (its store-based trace), so: medium."""
+    evs = c.samples.get("lagging_report", [])
+    if not evs:
+        return None
+    by = {how: sorted({r for e in evs if e.data["how"] == how for r in e.data["ranks"]}) for how in
+          ("start", "end", "never")}
+    lists = [r for r in (by["never"], by["end"], by["start"]) if r]
+    ranks = min(lists, key=len)
+    seq = next((e.seq for e in evs if e.seq is not None), None)
+    where = f" collective #{seq}" if seq is not None else " the collective the others wait in"
+    what = ("joined but never finished" if ranks is by["start"] and not by["end"] and not by["never"]
+            else "never joined")
+    return Verdict(
+        "rank_missing",
+        f"torch's desync report names {_named(ranks)} as the lagging rank: it {what}{where}, while the other ranks "
+        "went on and are blocked behind it (victims)",
+        f"Look at what rank {_fmt_ranks(ranks)} was doing: py-spy dump --pid PID on it while the job hangs (py-spy "
+        "dump --native for a stuck CUDA call), its own log, and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000) "
+        "for its last collectives; TORCH_NCCL_DESYNC_DEBUG=1 keeps this report on.",
+        "medium", ranks, [e.brief() for e in evs[:3]])
+
+
 def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
     in turn); the ranks that passed it are victims of whatever those ranks were doing."""
