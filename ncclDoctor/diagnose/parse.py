@@ -573,6 +573,12 @@ class LineParser:
     def _launcher_exit(self, lineno: int, text: str) -> Event | None:
         """A worker's exit as DeepSpeed's launcher, torch.multiprocessing.spawn or subprocess
         report it, read like torchrun's 'failed (exitcode: N)' (-9: killed from outside)."""
+        died = S.R_RAY_DIED.search(text) if "unexpected system error" in text else None
+        if died:
+            ev = self._context(lineno, text, "ray_died")
+            ev.rank = None  # the raylet's line: a Ray worker process, not a rank
+            ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")))
+            return ev
         m = S.R_LAUNCHER_EXIT.search(text)
         ray = None if m else S.R_RAY_OOM.search(text)
         if not m and not ray:

@@ -272,9 +272,16 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
 R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
 # Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
 # The raylet's periodic report (node_manager.cc): "1 Workers (tasks / actors) killed due to memory pressure (OOM)".
+# (Ray's SYSTEM_ERROR exit lists the OOM killer only among "potential root causes": R_RAY_DIED, not an OOM.)
 R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on memory|killed due to memory pressure|"
-                       r"Worker exit type: "
-                       r"(?:SYSTEM_ERROR|NODE_OUT_OF_MEMORY)[^\n]{0,200}(?:memory|OOM)")
+                       r"Worker exit type: NODE_OUT_OF_MEMORY")
+# The raylet's report of a worker process that died of something it could not see (core_worker: "A worker died or
+# was killed while executing a task by an unexpected system error. ... Worker IP address: 10.0.0.5 ... Worker PID:
+# 4156 Worker exit type: SYSTEM_ERROR ... potential root causes. (1) ... OOM killer ... (2) ray stop --force ...
+# (3) ... SIGSEGV"): a first failure whose cause and rank the line does not give.
+R_RAY_DIED = re.compile(r"A worker died or was killed while executing (?:a )?task by an unexpected system error"
+                        r"(?:[^\n]{0,600}?Worker IP address: (?P<ip>[\d.]{7,15}))?(?:[^\n]{0,200}?Worker PID: "
+                        r"(?P<pid>\d{1,10}))?")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")

@@ -39,6 +39,7 @@ from ncclDoctor.diagnose.verdict.crash import (
     _nccl_crash,
     _no_nccl,
     _preempted,
+    _ray_died,
     _signal,
 )
 from ncclDoctor.diagnose.verdict.fabric import (
@@ -70,7 +71,7 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _nccl_crash, _killed, _dataloader, _no_nccl, _preempted, _tiny_timeout, _ddp_params,
+    _gpu_oom, _cuda, _nccl_crash, _killed, _ray_died, _dataloader, _no_nccl, _preempted, _tiny_timeout, _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _uniqueid, _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
@@ -122,11 +123,12 @@ def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:
 def reconcile(v: Verdict, ks: list[Conclusion]) -> None:
     """Keep the conclusions consistent with the verdict: when the cause is job-wide (a
     setting, the fabric, the launch), a rank that merely reported it first is not a culprit."""
-    if v.cause in JOB_WIDE or v.job_wide:
+    if v.cause in JOB_WIDE or v.job_wide or v.demote:
         for k in ks:
             if k.kind in ("first_failure", "culprit") and k.confidence != "low":
                 k.confidence = "low"
-                k.message += f" (the cause is {v.cause.replace('_', ' ')}, which no single rank caused)"
+                why = v.demote or f"the cause is {v.cause.replace('_', ' ')}, which no single rank caused"
+                k.message += f" ({why})"
 
 
 __all__ = ["DETECTORS", "Verdict", "bad_interfaces", "reconcile", "settle", "verdict"]

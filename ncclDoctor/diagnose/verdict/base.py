@@ -22,6 +22,7 @@ class Verdict:
     culprits: list[int] = field(default_factory=list)
     proof: list[str] = field(default_factory=list)
     job_wide: bool = False  # no single rank caused it, although the cause class may name one elsewhere
+    demote: str = ""  # why a rank's "first failure" is not one (a process that died before it): lowers it to low
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -256,6 +256,29 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The raylet saw a worker process die of an "unexpected system error" (its connection hit EOF): the
+    first failure, before the timeouts and transport errors of the ranks that lost it. Ray lists the OOM
+    killer, `ray stop --force` and a crash as possible causes; the line gives none of them and no rank."""
+    evs = c.samples.get("ray_died", [])
+    if not evs:
+        return None
+    e = evs[0]
+    at = (f" (pid {e.data['pid']}" if e.data.get("pid") else " (") + (
+        f" on {e.data['ip']})" if e.data.get("ip") else ")")
+    at = "" if at == " ()" else at
+    return Verdict(
+        "unknown",
+        f"a Ray worker process{at} died or was killed by an unexpected system error: it is the first failure, and "
+        "the errors and timeouts of the ranks that followed are its victims; the lines say neither which rank it was "
+        "nor why it died (Ray's own list: the OOM killer, ray stop --force, a crash)",
+        "Read the dead worker's logs (ray logs worker-<WORKER_ID>.err on that node, or /tmp/ray/session_latest/logs/"
+        "worker-*.err) and the raylet's (raylet.out) for why it died; on that node dmesg -T | grep -i 'killed "
+        "process' shows whether the OOM killer took it (host memory).",
+        "low", [], [x.brief() for x in evs[:2]],
+        demote="a Ray worker process died before it: that rank's error is a consequence")
+
+
 def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("dataloader", [])
     if not evs:
