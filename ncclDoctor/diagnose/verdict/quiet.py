@@ -9,7 +9,12 @@ import re
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
+from ncclDoctor.diagnose.warn_families import _NET_FIX
 from ncclDoctor.findings import Finding, Severity
+
+# proxy.cc's ncclProxyCallBlocking: "Proxy Call to rank 7 failed (Connect)" -- the message types of set-up
+# (Init, SharedInit, Setup, Connect) fail when the connection to the peer cannot be made
+_PROXY_SETUP = re.compile(r"Proxy Call to rank (\d{1,7}) failed \((?:Connect|Setup|SharedInit|Init)\)")
 
 
 def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -17,6 +22,14 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     codes = {e.data.get("code") for e in evs}
+    proxy = next((m for e in evs if (m := _PROXY_SETUP.search(str(e.data.get("last_error") or e.text)))), None)
+    if proxy:  # NCCL's proxy could not open the transport connection to a peer while the communicator was set up
+        return Verdict(
+            "network_setup",
+            f"NCCL's proxy could not set up the transport connection to rank {proxy.group(1)} ({proxy.group(0)}): the "
+            "connection between the ranks failed while the communicator was being set up (the interface NCCL "
+            "picked, a firewall between the hosts), not a faulty rank",
+            _NET_FIX, "medium", [], [e.brief() for e in evs[:3]])
     if "ncclInternalError" in codes:
         return Verdict(
             "nccl_internal",
