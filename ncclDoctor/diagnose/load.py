@@ -79,6 +79,7 @@ SNIFF = 8192
 #   errno     the store's "server socket has failed to bind to [::]:520 (errno: 13 - Permission denied)"
 #   Duplicate GPU / same GPU  NCCL's "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000" (<= 2.2x)
 #             and 2.27+'s "Multiple Ranks are using the same GPU", pasted without the WARN/"Last error:" around them
+#   recv(     a traceback's dist.recv(tensor, SRC) source line (the peer a failed receive waited for)
 #   collective #, lagging ranks  torch's desync report naming the lagging ranks (TORCH_NCCL_DESYNC_DEBUG=1)
 #   died, exit code  vLLM's "Worker VllmWorkerProcess pid 198 died, exit code: -6" (no other trigger word)
 #   memory pressure / low on memory  Ray's memory monitor: the raylet's "1 Workers (tasks / actors) killed due to
@@ -87,7 +88,8 @@ SNIFF = 8192
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
             b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out", b"Duplicate GPU", b"same GPU",
-            b"memory pressure", b"low on memory", b"died, exit code", b"collective #", b"lagging ranks")
+            b"memory pressure", b"low on memory", b"died, exit code", b"collective #", b"lagging ranks",
+            b"recv(")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

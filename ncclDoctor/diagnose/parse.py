@@ -175,7 +175,8 @@ class LineParser:
 
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
-                   self._ib, self._gloo, self._store, self._socket, self._heartbeat, self._dataloader, self._oom,
+                   self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._dataloader,
+                   self._oom,
                    self._worker_failed, self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._nccl_info, self._no_nccl, self._traceback_tail):
             ev = fn(lineno, text)
@@ -462,6 +463,14 @@ class LineParser:
         ev.data["what"] = m.group(0)
         p = S.R_PEER.search(text)
         ev.data["peer"] = f"{p.group(1)}:{p.group(2)}" if p else None
+        return ev
+
+    def _recv_src(self, lineno: int, text: str) -> Event | None:
+        m = S.R_RECV_SRC.search(self._body) if "recv(" in text else None
+        if not m:
+            return None
+        ev = self._context(lineno, text, "recv_src")
+        ev.data["src"] = int(m.group(1))
         return ev
 
     def _store(self, lineno: int, text: str) -> Event | None:

@@ -363,6 +363,11 @@ R_LAGGING = re.compile(r"\[(?P<start>\d{1,7}(?:, ?\d{1,7}){0,255})\] joined but 
                        r"\[(?P<end>\d{1,7}(?:, ?\d{1,7}){0,255})\] finished collective #\d+, but didn't join "
                        r"collective #(?P<eseq>\d+)|ranks \[(?P<never>\d{1,7}(?:, ?\d{1,7}){0,255})\] are the lagging "
                        r"ranks that caused this timeout")
+# A traceback's source line of a point-to-point receive with a literal source rank ("    dist.recv(input, 0)",
+# "torch.distributed.irecv(buf, src=3)"): when that receive fails because the peer closed the connection, the
+# peer that left is that source rank.
+R_RECV_SRC = re.compile(r"^\s*(?:\w+\s*=\s*)?(?:dist|torch\.distributed)\.i?recv\(\s*[\w.\[\]]{1,64}\s*,\s*"
+                        r"(?:src\s*=\s*)?(\d{1,5})\s*[,)]")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
 R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WARN Mismatched collective detected")

@@ -175,6 +175,18 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "traceback is the cause. If it finished normally, it left first: call dist.barrier() then "
             "dist.destroy_process_group() on every rank before exiting.",
             "medium", [], [e.brief() for e in store[:3]])
+    srcs = {e.data["src"] for e in c.samples.get("recv_src", [])}
+    if peer_gone and len(srcs) == 1 and not any(e.kind == "socket_error" for e in peer_gone):
+        src = srcs.pop()  # the traceback's dist.recv(tensor, SRC): the peer that closed is the one it received from
+        return Verdict(
+            "early_exit",
+            f"a gloo receive from rank {src} failed with the connection closed by the peer: rank {src} exited (or "
+            "crashed) before its send completed; the rank printing this is its victim",
+            f"Look at rank {src}'s end: an isend whose request was never wait()ed before the process exited is the "
+            "usual cause -- call req.wait() on every isend/irecv, then dist.barrier() and "
+            f"dist.destroy_process_group() before exit; if rank {src} exited with an error, its traceback is the "
+            "cause.",
+            "medium", [src], [e.brief() for e in peer_gone[:2]] + [e.brief() for e in c.samples["recv_src"][:1]])
     if peer_gone:
         return Verdict(
             "early_exit",
