@@ -167,6 +167,19 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "on that node dmesg -T | grep -i 'killed process' shows whether the OOM killer took it (host memory, "
                 "e.g. while loading data).",
                 "low", [], [e.brief() for e in store[:3]])
+        waited = [e for e in store if re.search(r"\brecv\w*(?:WithTimeout)? failed on|Failed to recv", e.text)]
+        if waited and not any("should dump" in e.text or "eartbeat" in e.text for e in store):
+            # a client blocked in a store get/wait (a rendezvous, a barrier, a key) was cut off: not the
+            # heartbeat monitor's background poll at shutdown
+            return Verdict(
+                "store_rendezvous",
+                f"a TCPStore client waiting for a key was cut off: the store server ({host}: rank 0's process or the "
+                "torchrun agent that hosts it) closed the connection -- it exited or crashed while this rank still "
+                "waited on the store; the waiting rank is its victim",
+                "Find why the process hosting the TCPStore (MASTER_ADDR:MASTER_PORT; rank 0 or the launcher) exited "
+                "first: its own log, traceback and exit code; if it finished normally, it left before the others were "
+                "done with the store: end every rank with dist.barrier() and dist.destroy_process_group().",
+                "medium", [], [e.brief() for e in store[:3]])
         return Verdict(
             "early_exit",
             f"the TCPStore server ({host}: rank 0's process or the torchrun agent of the first node) closed the "
