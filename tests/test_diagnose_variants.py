@@ -192,11 +192,12 @@ WORDINGS = {
     # torch/distributed/elastic/rendezvous/api.py
     "rendezvous-closed": ("torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n", "store_rendezvous", [],
                           "rdzv-id"),
-    # torch 2.3+ TCPStore.cpp, verbatim from a public vLLM/sglang log
+    # torch 2.3+ TCPStore.cpp, verbatim from a public vLLM/sglang log: a client waiting on a key cut off by the
+    # store's server (corpus rule since round 15: store_rendezvous; the heartbeat monitor's poll stays early_exit)
     "store-server-gone": ("[rank3]:[W322 13:52:50.464204351 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl("
                           "fd=68, addr=[localhost]:49590, remote=[localhost]:1920): Failed to recv, got 0 bytes. "
                           "Connection was likely closed. Did the remote server shutdown or crash?\n",
-                          "early_exit", [], "localhost:1920"),
+                          "store_rendezvous", [], "localhost:1920"),
     # torch 1.9-1.10 ProcessGroupNCCL: "[Rank N] Caught collective operation timeout: WorkNCCL(...)"
     # lead rule B: the one rank shown is inside: the missing rank is one not shown
     "caught-timeout-1.9": ("[E ProcessGroupNCCL.cpp:566] [Rank 1] Caught collective operation timeout: WorkNCCL("
