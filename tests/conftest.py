@@ -82,6 +82,19 @@ def run_cli(*args: str, timeout: float = 300, env: dict[str, str] | None = None,
     )
 
 
+def diagnose_text(tmp_path: Path, text: str, name: str = "job.log") -> dict:
+    """``diagnose`` on TEXT written to TMP_PATH/NAME: the report's ``results["diagnose"]`` (the
+    family tests' common step; the verdict is its ``["verdict"]``)."""
+    from ncclDoctor.diagnose import diagnose
+
+    (tmp_path / name).write_text(text)
+    return diagnose([str(tmp_path / name)]).results["diagnose"]
+
+
+def diagnose_verdict(tmp_path: Path, text: str, name: str = "job.log") -> dict:
+    return diagnose_text(tmp_path, text, name)["verdict"]
+
+
 class CliTimeout(BaseException):
     """An in-process run past its deadline (a BaseException: main() maps Exception to exit 70)."""
 

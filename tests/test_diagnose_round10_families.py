@@ -4,12 +4,7 @@ NCCL's and torch's (sources in each test); numbers, hosts and peers are made up.
 
 from __future__ import annotations
 
-from ncclDoctor.diagnose import diagnose
-
-
-def _verdict(tmp_path, text: str, name: str = "job.log") -> dict:
-    (tmp_path / name).write_text(text)
-    return diagnose([str(tmp_path / name)]).results["diagnose"]["verdict"]
+from tests.conftest import diagnose_verdict as _verdict
 
 
 def test_watchdog_report_glued_to_its_nccl_error_reads_the_ib_last_error(tmp_path):

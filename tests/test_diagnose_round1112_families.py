@@ -5,11 +5,7 @@ the plugins' (sources in each test); numbers, hosts and peers are made up."""
 from __future__ import annotations
 
 from ncclDoctor.diagnose import diagnose
-
-
-def _verdict(tmp_path, text: str, name: str = "job.log") -> dict:
-    (tmp_path / name).write_text(text)
-    return diagnose([str(tmp_path / name)]).results["diagnose"]["verdict"]
+from tests.conftest import diagnose_verdict as _verdict
 
 
 def test_torchrun_summary_pasted_up_to_its_error_file_line(tmp_path):

@@ -5,7 +5,8 @@ test); numbers, hosts and peers are made up."""
 
 from __future__ import annotations
 
-from ncclDoctor.diagnose import diagnose
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
 
 # torch/distributed/elastic/multiprocessing/api.py: "failed (exitcode: %s) local_rank: %s (pid: %s) of binary: %s"
 FAILED = ("E0102 10:00:00.000000 4100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: {code}) "
@@ -16,15 +17,6 @@ SIGTERM = ("W0102 10:00:00.000000 4100 torch/distributed/elastic/multiprocessing
 TIMEOUT = ("[rank{r}]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
            "operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={n}, NumelOut={n}, Timeout(ms)=600000) "
            "ran for 600031 milliseconds before timing out.\n")
-
-
-def _report(tmp_path, text: str, name: str = "job.log") -> dict:
-    (tmp_path / name).write_text(text)
-    return diagnose([str(tmp_path / name)]).results["diagnose"]
-
-
-def _verdict(tmp_path, text: str, name: str = "job.log") -> dict:
-    return _report(tmp_path, text, name)["verdict"]
 
 
 # --- rule A: the lone first failure ----------------------------------------------------------------

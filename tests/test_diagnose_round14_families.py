@@ -4,17 +4,8 @@ NCCL's, Ray's, vLLM's and cuda-gdb's (sources in each test); numbers, hosts and 
 
 from __future__ import annotations
 
-from ncclDoctor.diagnose import diagnose
-
-
-def _report(tmp_path, text: str, name: str = "job.log") -> dict:
-    (tmp_path / name).write_text(text)
-    return diagnose([str(tmp_path / name)]).results["diagnose"]
-
-
-def _verdict(tmp_path, text: str, name: str = "job.log") -> dict:
-    return _report(tmp_path, text, name)["verdict"]
-
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
 
 # torch/csrc/distributed/c10d/socket.cpp: "The client socket has failed to connect to [%s]:%s (%s)."
 WIN_WARN = ("[W1102 08:00:00.000000000 socket.cpp:752] [c10d] The client socket has failed to connect to "

@@ -4,14 +4,9 @@ gloo's, Slurm's and Ray's (sources beside each test); numbers, hosts and peers a
 
 from __future__ import annotations
 
-from ncclDoctor.diagnose import diagnose
+from tests.conftest import diagnose_text as _report
 
 ACCUSING = ("culprit", "desync", "first_failure")
-
-
-def _report(tmp_path, text: str, name: str = "job.log") -> dict:
-    (tmp_path / name).write_text(text)
-    return diagnose([str(tmp_path / name)]).results["diagnose"]
 
 
 def _accused(d: dict) -> set[int]:
