@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ncclDoctor.diagnose import rules as R
 from ncclDoctor.diagnose.load import Input
+from ncclDoctor.diagnose.lone import torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, waiting
 from ncclDoctor.diagnose.signatures import R_DUP_GPU
 from ncclDoctor.diagnose.state import Collected
@@ -150,8 +151,10 @@ def _signal_desc(evs) -> str:
 
 
 def _killed(c: Collected) -> list[Finding]:
-    cf = [e for e in c.child_failures if e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL"]
-    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9]
+    down = {id(e) for e in torn_down(c)}  # SIGKILL'd by the agent after its grace period: not a kill of its own
+    cf = [e for e in c.child_failures if (e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL")
+          and id(e) not in down]
+    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9 and id(e) not in down]
     if not cf and not wf:
         return []
     ranks = sorted({e.rank for e in cf if e.rank is not None})

@@ -345,6 +345,9 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         ev = p.parse(lineno, text)
         if ev is not None:
             c.add(ev)
+    ev = p.finish()
+    if ev is not None:
+        c.add(ev)
 
 
 def _dump(inp: Input, data: bytes, is_pickle: bool, c: Collected) -> None:

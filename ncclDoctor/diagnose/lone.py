@@ -50,12 +50,37 @@ class Lone:
         return "a rank the lines do not name"
 
 
+def _own(e: Event) -> bool:
+    """An entry that, read alone, failed on its own: a nonzero exit code or a signal other than SIGTERM,
+    or torchrun's root cause whose exit code was cut from the paste (its first observed failure)."""
+    code = e.data.get("exitcode")
+    if e.data.get("signal") == "SIGTERM" or code == -15:
+        return False
+    return code not in TORN_DOWN or (code is None and bool(e.data.get("root")) and e.rank is not None)
+
+
+def torn_down(c: Collected) -> list[Event]:
+    """The record's entries of processes the agent stopped after another had failed: SIGTERM'd ones, and
+    SIGKILL'd (-9) ones whose time is later than the earliest failure of another process that exited on
+    its own (a nonzero code, another signal, the root cause): torchrun SIGTERMs the survivors of a failure
+    and SIGKILLs those still running after its grace period, so such a -9 is the clean-up, not the OOM
+    killer. A -9 with no earlier failure of another process, or with no time to order it, stays a kill."""
+    fails = c.child_failures + c.worker_failures
+    first = [e.ts for e in fails if e.ts is not None and _own(e) and (e.data.get("exitcode") != -9 or
+                                                                      e.data.get("root"))]
+    def later_kill(e: Event) -> bool:
+        killed = e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL"
+        return killed and not e.data.get("root") and e.ts is not None and any(t < e.ts for t in first)
+
+    return [e for e in fails if not _own(e) or later_kill(e)]
+
+
 def failed_on_own(c: Collected) -> list[Event]:
     """The failure record's entries of processes that failed on their own, one per process."""
     seen: dict[tuple, Event] = {}
+    down = {id(e) for e in torn_down(c)}
     for e in c.child_failures + c.worker_failures:
-        code = e.data.get("exitcode")
-        if code in TORN_DOWN or e.data.get("signal") == "SIGTERM":
+        if id(e) in down:
             continue
         pid, local = e.data.get("pid"), e.data.get("local_rank")
         key = ("pid", pid) if pid else ("rank", e.rank) if e.rank is not None else ("local", local)
@@ -76,6 +101,32 @@ def node_count(c: Collected) -> int:
     if per and c.world and max(c.world)[0] > max(per):
         counts.append(2)
     return max(counts + [1])
+
+
+def several_failures(c: Collected) -> list[int]:
+    """Lead rule A extended to several: the global ranks of two or more processes the record shows failing
+    on their own while it shows others only torn down afterwards (every rank failing alike is a shared
+    cause, not several culprits), when no other rank shows its own error and
+    none of them is a SIGABRT of a rank that was waiting (the watchdog's way to end a victim); [] otherwise.
+    Only global ranks are named (a local rank of a multi-node job is not one)."""
+    fails = failed_on_own(c)
+    if len(fails) < 2:
+        return []
+    ranks = {e.rank for e in fails}
+    if None in ranks:
+        locals_ = {e.data.get("local_rank") for e in fails}
+        if node_count(c) > 1 or None in locals_ or any(e.rank is not None for e in fails):
+            return []
+        ranks = locals_
+    down = {e.rank if e.rank is not None else e.data.get("local_rank") for e in torn_down(c)} - ranks - {None}
+    if len(ranks) < 2 or not down:
+        return []  # every rank of the record failing alike is a shared cause, not several culprits
+    if any(r not in ranks and own_errors(st) for r, st in c.ranks.items()):
+        return []
+    if any(e.data.get("exitcode") == -6 and (e.rank if e.rank is not None else e.data.get("local_rank")) in c.ranks
+           and waiting(c.ranks[e.rank if e.rank is not None else e.data["local_rank"]]) for e in fails):
+        return []
+    return sorted(ranks)
 
 
 def lone_failure(c: Collected) -> Lone | None:

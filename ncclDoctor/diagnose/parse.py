@@ -43,6 +43,7 @@ class LineParser:
         self.cf_section: str | None = None
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
+        self._cf_line = 0  # the line of the summary entry's last field read
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
         self.last_error: Event | None = None
@@ -51,6 +52,13 @@ class LineParser:
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
+
+    def finish(self) -> Event | None:
+        """At the end of the input: a failure-record entry cut short by the paste's end after its ``rank``
+        line (a "Root Cause" block whose exit code was not copied) is still that process's entry."""
+        if self.cf_section is None or not S.R_CF_RANK.match(self.cf.get("rank", "")):
+            return None
+        return self._cf_event(self._cf_line, keep=False)
 
     def want_more(self, _text: str) -> int:
         n, self._follow = self._follow, 0
@@ -679,7 +687,7 @@ class LineParser:
             self.cf_section, self.cf = None, {}
             return False, None
         field, value = m.group(1), m.group(2).strip()
-        self._follow = 1
+        self._follow, self._cf_line = 1, lineno
         if field == "traceback" and self._cf_ev is not None and not self.cf:
             # the entry was emitted at its error_file line (a paste may end there): add its traceback
             ev, self._cf_ev = self._cf_ev, None

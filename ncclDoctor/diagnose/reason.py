@@ -401,12 +401,13 @@ def first_failure(c: Collected) -> list[Conclusion]:
         alike = [x for x in c.child_failures if x is not e and x.data.get("exitcode") == e.data.get("exitcode")
                  and (x.data.get("time") or e.data.get("time")) == e.data.get("time")]
         conf = "low" if victim or alike else "medium"
+        code = e.data.get("exitcode") if e.data.get("exitcode") is not None else "not shown"
         note = (" (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else
                 f" ({len(alike)} other rank(s) exited with the same code in the same second: torchrun's 'first' is "
                 "only the order it polled them in)" if alike else "")
         return [Conclusion("first_failure", conf,
                            f"torchrun's first observed failure: rank {e.rank} on {e.host}, exit code "
-                           f"{e.data.get('exitcode')}{note}", [e.rank] if e.rank is not None else [],
+                           f"{code}{note}", [e.rank] if e.rank is not None else [],
                            evidence=[e.brief()])]
     ranks_with = sorted({e.rank for e in errs})
     if len(ranks_with) == 1 and timeouts:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose.lone import lone_failure
+from ncclDoctor.diagnose.lone import lone_failure, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
@@ -230,8 +230,10 @@ def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    cf = [e for e in c.child_failures if e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL"]
-    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9]
+    down = {id(e) for e in torn_down(c)}  # a -9 after another process's own failure: the agent's clean-up
+    cf = [e for e in c.child_failures if (e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL")
+          and id(e) not in down]
+    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9 and id(e) not in down]
     if not cf and not wf:
         return None
     ranks = sorted({e.rank for e in cf if e.rank is not None})
@@ -333,10 +335,13 @@ SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11
 def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
     exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
-    fails = [e for e in c.child_failures + c.worker_failures if e.data.get("exitcode") not in (None, 0, -9, -15)]
+    down = {id(e) for e in torn_down(c)}
+    fails = [e for e in c.child_failures + c.worker_failures if id(e) not in down and e.data.get("exitcode") != -9
+             and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root"))]
     if not fails:
         return None
     lone = lone_failure(c)
+    several = several_failures(c) if lone is None else []
     if any(e.data.get("exitcode") == -7 for e in fails):
         return Verdict("dataloader_shm", "a process died of SIGBUS (exit code -7): it touched shared memory that could "
                        "not be backed, /dev/shm is full or too small (DataLoader workers, NCCL's segments)",
@@ -344,10 +349,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "or lower num_workers.", "high", lone.culprits if lone else [], [e.brief() for e in fails[:3]])
     ranks = sorted({e.rank for e in fails if e.rank is not None})
     local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
-    codes = sorted({e.data["exitcode"] for e in fails})
+    codes = sorted({e.data["exitcode"] for e in fails if e.data.get("exitcode") is not None})
     who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
     if lone is not None:
         who, ranks = lone.who, lone.culprits
+    if several:
+        return _several(c, several, codes, fails)
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
     what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
             + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
@@ -379,6 +386,26 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
                    "exception (error_file instead of <N/A>).",
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event]) -> Verdict:
+    """Several processes failed on their own (lead rule A extended): each is a culprit, the ranks torchrun
+    only stopped afterwards (SIGTERM, or SIGKILL after its grace period) are innocent."""
+    down = sorted({e.rank for e in torn_down(c) if e.rank is not None} - set(ranks))
+    sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
+    what = (f"{_named(ranks)} failed on their own" + (f" (exit code {', '.join(map(str, codes))}"
+                                                        + (f": {sig}" if sig else "") + ")" if codes else "")
+            + (f"; {_named(down)} were only stopped by the launcher afterwards (SIGTERM, then SIGKILL after its grace "
+               "period): victims of the teardown, not failures" if down else "")
+            + ". The cause is those processes' own tracebacks, which these lines do not hold")
+    native = [x for x in codes if x in NATIVE_CRASH]
+    return Verdict("unknown", what,
+                   (NATIVE_FIX if native else "") + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
+                   "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank): the first error there is "
+                   "the cause; decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record "
+                   "so "
+                   "torchrun's summary carries each exception (error_file instead of <N/A>).",
+                   "medium", ranks, [e.brief() for e in fails[:4]])
 
 
 NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
