@@ -87,3 +87,11 @@ def test_kills_without_times_are_not_guessed_to_be_teardown(tmp_path):
     assert "time" not in text
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] == "host_oom" and 3 in v["culprits"], v
+
+
+def test_a_root_cause_that_was_only_sigtermed_is_not_accused(tmp_path):
+    """The first process torchrun saw end was SIGTERM'd: the job was stopped from outside, nobody failed."""
+    text = _record([_entry(1, "2025-05-06_09:10:03", 1, 1, 0, 601)],
+                   _entry(0, "2025-05-06_09:10:00", 0, 0, -15, 600))
+    d = _report(tmp_path, text)
+    assert not _accused(d), (d["verdict"], d["conclusions"])

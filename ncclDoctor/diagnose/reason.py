@@ -391,8 +391,11 @@ def first_failure(c: Collected) -> list[Conclusion]:
             return [Conclusion("first_failure", conf, msg, [e.rank], None, None,
                                [e.brief()] + [t.brief() for t in later[:1]])]
     victims = {r for r, st in c.ranks.items() if waiting(st)}
-    roots = [e for e in c.child_failures if e.data.get("root") and e.rank not in victims]
-    if roots:  # a root cause that only timed out is the first victim torchrun saw, not a cause
+    # a root cause that only timed out is the first victim torchrun saw, not a cause; one SIGTERM'd is
+    # the first the agent stopped (the job was stopped from outside), not one that failed on its own
+    roots = [e for e in c.child_failures if e.data.get("root") and e.rank not in victims
+             and e.data.get("exitcode") != -15 and e.data.get("signal") != "SIGTERM"]
+    if roots:
         e = roots[0]
         # SIGABRT is how the watchdog ends a process after a timeout or an NCCL error: no proof either way
         victim = e.data.get("signal") == "SIGABRT" or e.data.get("exitcode") == -6
