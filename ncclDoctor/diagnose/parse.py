@@ -44,6 +44,8 @@ class LineParser:
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
+        self._pending: Event | None = None  # an entry cut short by a line outside the summary
+        self._cf_last, self._cf_more = "", 0  # the last summary field read; traceback lines still allowed
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
         self.last_error: Event | None = None
@@ -56,7 +58,13 @@ class LineParser:
     def finish(self) -> Event | None:
         """At the end of the input: a failure-record entry cut short by the paste's end after its ``rank``
         line (a "Root Cause" block whose exit code was not copied) is still that process's entry."""
-        if self.cf_section is None or not S.R_CF_RANK.match(self.cf.get("rank", "")):
+        ev, self._pending = self._pending, None
+        return ev or (self._cut_entry() if self.cf_section is not None else None)
+
+    def _cut_entry(self) -> Event | None:
+        """The summary entry being read, ended before its error_file/traceback lines: an event when its
+        ``rank`` line was read (the rest of the entry was not pasted), else nothing."""
+        if not S.R_CF_RANK.match(self.cf.get("rank", "")):
             return None
         return self._cf_event(self._cf_line, keep=False)
 
@@ -99,6 +107,12 @@ class LineParser:
 
     # -- the families ---------------------------------------------------------------
     def parse(self, lineno: int, text: str) -> Event | None:
+        ev = self._parse(lineno, text)
+        if ev is None and self._pending is not None:
+            ev, self._pending = self._pending, None
+        return ev
+
+    def _parse(self, lineno: int, text: str) -> Event | None:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
         self._body = body = S.strip_prefixes(text)
@@ -679,15 +693,28 @@ class LineParser:
                 self._follow = 2
                 return True, None
             if t.startswith("==="):
+                cut = self._cut_entry()
                 self.cf_section, self._follow = None, 0
-                return True, None
+                return True, cut
             if t.endswith("]:") or t == "<NO_OTHER_FAILURES>":  # "[1]:" starts the next entry
+                cut = self._cut_entry()
                 self._follow, self.cf, self._cf_ev = 7, {}, None
+                return True, cut
+            if not t and self._cf_more > 0:  # a blank line unwrap() left for a piece it joined: read on
+                self._cf_more -= 1
+                self._follow = max(self._follow, 2)
                 return True, None
+            if self._cf_last == "traceback" and self._cf_more > 0:
+                # the traceback's own lines (the exception of an error_file, or the rest of a wrapped line):
+                # read as usual, and the summary goes on after them
+                self._cf_more -= 1
+                self._follow = max(self._follow, 2)
+                return False, None
+            self._pending = self._cut_entry()  # returned with the next line that yields nothing else
             self.cf_section, self.cf = None, {}
             return False, None
         field, value = m.group(1), m.group(2).strip()
-        self._follow, self._cf_line = 1, lineno
+        self._follow, self._cf_line, self._cf_last, self._cf_more = 1, lineno, field, 40
         if field == "traceback" and self._cf_ev is not None and not self.cf:
             # the entry was emitted at its error_file line (a paste may end there): add its traceback
             ev, self._cf_ev = self._cf_ev, None

@@ -308,28 +308,95 @@ def desync(c: Collected, pg: str) -> list[Conclusion]:
             if seq in sigs:
                 sigs[seq] += [i for i in items if i[0] not in {x[0] for x in sigs[seq]}]
     for seq, items in sorted(sigs.items()):
-        with_numel = all(i[2] is not None for i in items)
-        groups: dict[tuple, list] = {}
-        for r, op, ni, no, where in items:
-            groups.setdefault((op, ni, no) if with_numel else (op, None, None), []).append((r, where))
-        if len(groups) < 2:
+        ordered = _split(items)
+        if len(ordered) < 2:
             continue
-        ordered = sorted(groups.items(), key=lambda kv: -len(kv[1]))
-        major = ordered[0][1]
-        minority = sorted(r for _, rs in ordered[1:] for r, _ in rs)
-        tie = len(ordered[1][1]) == len(major)
-        conf = "low" if pg == "?" else "medium" if tie else ("high" if len(major) >= 2 else "medium")
-        desc = "; ".join(f"{_sig_text(sig)} on rank(s) {_fmt_ranks(r for r, _ in rs)}" for sig, rs in ordered)
-        ev = [w for _, rs in ordered[1:] for _, w in rs[:2]] + [w for _, w in major[:2]]
-        both = " vs ".join(f"{sig[0]}" for sig, _ in ordered[:2])
-        return [Conclusion(
-            "desync", conf,
-            f"process group {_pg_name(pg)}, collective #{seq}: ranks disagree: {desc}. Two code paths issued "
-            f"different collectives ({both}) at the same point: a rank-conditional call (an `if rank == 0:` branch, "
-            "an extra step at epoch end, uneven data)",
-            [] if tie else minority, pg, seq, ev,
-        )]
-    return []
+        tie = len(ordered[1][1]) == len(ordered[0][1])
+        point = (_one_point(c) or (None, None))[:2] if pg == "?" else None
+        conf = ("medium" if point == (seq, _shape(ordered)) else "low" if pg == "?"
+                else "medium" if tie else ("high" if len(ordered[0][1]) >= 2 else "medium"))
+        return [_desync_at(pg, seq, ordered, conf)]
+    point = _one_point(c) if pg == "?" else None
+    if point is not None:  # every line tagged by one launcher prefix: the lines' own "[Rank N]" tell them apart
+        return [_desync_at(pg, point[0], point[2], "medium")]
+    return passed_desync(c, pg)
+
+
+def _split(items: list) -> list:
+    """The signatures at one SeqNum grouped by (op, sizes), the largest group first."""
+    with_numel = all(i[2] is not None for i in items)
+    groups: dict[tuple, list] = {}
+    for r, op, ni, no, where in items:
+        groups.setdefault((op, ni, no) if with_numel else (op, None, None), []).append((r, where))
+    return sorted(groups.items(), key=lambda kv: -len(kv[1]))
+
+
+def _shape(ordered: list) -> tuple:
+    return tuple((sig, tuple(sorted(r for r, _ in rs))) for sig, rs in ordered)
+
+
+def _desync_at(pg: str, seq: int, ordered: list, conf: str) -> Conclusion:
+    major = ordered[0][1]
+    minority = sorted(r for _, rs in ordered[1:] for r, _ in rs)
+    tie = len(ordered[1][1]) == len(major)
+    desc = "; ".join(f"{_sig_text(sig)} on rank(s) {_fmt_ranks(r for r, _ in rs)}" for sig, rs in ordered)
+    ev = [w for _, rs in ordered[1:] for _, w in rs[:2]] + [w for _, w in major[:2]]
+    both = " vs ".join(f"{sig[0]}" for sig, _ in ordered[:2])
+    return Conclusion(
+        "desync", conf,
+        f"process group {_pg_name(pg)}, collective #{seq}: ranks disagree: {desc}. Two code paths issued "
+        f"different collectives ({both}) at the same point: a rank-conditional call (an `if rank == 0:` branch, "
+        "an extra step at epoch end, uneven data)",
+        [] if tie else minority, pg, seq, ev,
+    )
+
+
+def _one_point(c: Collected) -> tuple | None:
+    """Lead rule D for lines that name no group: (seq, shape, ordered) when every untagged NCCL timeout line
+    (each with the rank its own "[Rank N]" names) is at one SeqNum under one Timeout(ms), and exactly one
+    rank's op differs from one at least two others agree on. The same SeqNum on every rank is one point of
+    one group (different groups would be at that number only by chance), so the odd rank took the
+    rank-conditional path. None when a line was not kept as a sample (more than ``SAMPLES``)."""
+    ts = [t for t in c.samples.get("watchdog_timeout", []) if t.data.get("backend") != "gloo"
+          and t.pg in (None, "?")]
+    if len(ts) < 3 or len(ts) != c.kinds.get("watchdog_timeout", 0) or any(t.seq is None or not t.op for t in ts):
+        return None
+    by_rank = {_own_rank(t): t for t in ts}
+    if None in by_rank or len({t.seq for t in ts}) != 1 or len({t.data.get("timeout_ms") for t in ts}) != 1:
+        return None
+    ordered = _split([(r, _norm_op(t.op), t.numel_in, t.numel_out, t.brief()) for r, t in sorted(by_rank.items())])
+    if len(ordered) != 2 or len(ordered[0][1]) < 2 or len(ordered[1][1]) != 1:
+        return None
+    return ts[0].seq, _shape(ordered), ordered
+
+
+def passed_desync(c: Collected, pg: str) -> list[Conclusion]:
+    """In the default group (one communicator on every rank), a rank whose watchdog says it had COMPLETED the
+    collective another rank is stuck in: no collective of a group completes on one member while another still
+    waits in it for the whole timeout, so the two were not in the same collective at that number -- their
+    sequences diverged (a rank-conditional step, e.g. around a checkpoint save), a desync. Which side took the
+    wrong path the numbers do not say: nobody is named."""
+    if pg != "0":
+        return []
+    stuck = {r: st.timeouts[pg].seq for r, st in c.ranks.items()
+             if pg in st.timeouts and st.timeouts[pg].seq is not None}
+    done = {r: st.status[pg].data["completed"] for r, st in c.ranks.items()
+            if pg in st.status and st.status[pg].data.get("completed") is not None}
+    pair = next(((a, b) for a in sorted(stuck) for b in sorted(done) if b != a and done[b] >= stuck[a]), None)
+    if pair is None:
+        return []
+    a, b = pair
+    ta, sb = c.ranks[a].timeouts[pg], c.ranks[b].status[pg]
+    theirs = c.ranks[b].timeouts.get(pg)
+    at = f", and is stuck at #{theirs.seq} ({theirs.op})" if theirs is not None and theirs.seq else ""
+    return [Conclusion(
+        "desync", "medium",
+        f"process group {_pg_name(pg)}: rank {a} is stuck in collective #{ta.seq} ({ta.op}) while rank {b} had "
+        f"already completed it (last completed #{sb.data['completed']}){at}: a collective cannot finish on one "
+        "member while another waits in it, so their sequences of collectives diverged -- a desync (a rank-"
+        "conditional step: a save, an evaluation, uneven data); the numbers do not say which side took the wrong "
+        "path",
+        [], pg, ta.seq, [ta.brief(), sb.brief()] + ([theirs.brief()] if theirs is not None else []))]
 
 
 _RANK_IN_LINE = re.compile(r"\[(?:PG [^\]]{0,80} )?Rank (\d{1,7})\]")

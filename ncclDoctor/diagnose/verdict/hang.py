@@ -20,10 +20,13 @@ def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "desync",
         k.message,
         "Find the code that issues the minority's collective (Flight Recorder frames name "
-        "it) and make every rank take the same path; rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch "
+        "it) and make every rank issue the same collectives in the same order; rerun with "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch "
         "check collective types and shapes across ranks. At epoch end the usual cause is uneven data: a rank with "
         "one more batch runs one more step (use drop_last=True / a DistributedSampler that gives every rank the "
-        "same number of batches, or Join for uneven inputs).",
+        "same number of batches, or Join for uneven inputs). Around a checkpoint save, every rank must call "
+        "state_dict() and the save (FSDP/ZeRO gather shards in collectives there, even with rank0_only=True): only "
+        "the file write is rank 0's.",
         k.confidence,
         k.ranks,
         k.evidence,
