@@ -95,3 +95,55 @@ def test_a_root_cause_that_was_only_sigtermed_is_not_accused(tmp_path):
                    _entry(0, "2025-05-06_09:10:00", 0, 0, -15, 600))
     d = _report(tmp_path, text)
     assert not _accused(d), (d["verdict"], d["conclusions"])
+
+
+# --- rule D on lines that name no group: one odd op at the SeqNum every line shares ------------------------
+_OLD = ("[E ProcessGroupNCCL.cpp:587] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={s}, "
+        "OpType={op}, Timeout(ms)={to}) ran for {ran} milliseconds before timing out.\n")
+
+
+def test_one_rank_in_another_op_at_the_shared_seqnum_is_the_desync_culprit(tmp_path):
+    text = "".join(_OLD.format(r=r, s=88120, op=op, to=900000, ran=900412 + r)
+                   for r, op in ((2, "ALLREDUCE"), (3, "BROADCAST"), (6, "ALLREDUCE"), (7, "ALLREDUCE")))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("desync", [3], "medium"), v
+    assert _accused(d) == {3} and "same order" in v["fix"]
+
+
+def test_untagged_lines_at_different_seqnums_or_two_ranks_name_nobody(tmp_path):
+    two = "".join(_OLD.format(r=r, s=5001, op=op, to=600000, ran=600100) for r, op in ((0, "REDUCE"), (1, "ALLGATHER")))
+    d = _report(tmp_path, two)
+    assert not _accused(d), d["verdict"]
+    apart = "".join(_OLD.format(r=r, s=s, op=op, to=600000, ran=600100)
+                    for r, s, op in ((0, 700, "REDUCE"), (1, 700, "ALLGATHER"), (2, 700, "ALLGATHER"),
+                                     (3, 41, "ALLGATHER")))
+    d = _report(tmp_path, apart)
+    assert not _accused(d), d["verdict"]
+
+
+# --- two ranks of the default group: one completed the collective the other is stuck in --------------------
+_NEW = ("[rank{r}]:[E305 10:11:12.000000000 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum={s}, OpType={op}, NumelIn={ni}, NumelOut={no}, Timeout(ms)=600000) ran for 600050 "
+        "milliseconds before timing out.\n"
+        "[rank{r}]:[E305 10:11:12.000000000 ProcessGroupNCCL.cpp:1790] [PG ID 0 PG GUID 0(default_pg) Rank {r}] "
+        "Exception (either an error or timeout) detected by watchdog at work: {s}, last enqueued NCCL work: {enq}, "
+        "last completed NCCL work: {done}.\n")
+
+
+def test_a_rank_that_completed_the_other_ranks_stuck_collective_of_two_is_a_desync(tmp_path):
+    text = (_NEW.format(r=1, s=311, op="ALLREDUCE", ni=4096, no=4096, enq=320, done=310)
+            + _NEW.format(r=0, s=318, op="_ALLGATHER_BASE", ni=2048, no=4096, enq=319, done=317))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []), v
+    assert "rank 1 is stuck in collective #311" in v["summary"] and "save" in v["fix"]
+    assert not _accused(d)
+
+
+def test_with_more_ranks_one_finishing_first_is_not_called_a_desync(tmp_path):
+    """An all-gather over 8: rank 5 may finish while rank 2 still waits on a third rank's data."""
+    text = (_NEW.format(r=2, s=90, op="_ALLGATHER_BASE", ni=1000, no=8000, enq=93, done=89)
+            + _NEW.format(r=5, s=92, op="_ALLGATHER_BASE", ni=1000, no=8000, enq=93, done=91))
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] != "desync", v

@@ -371,11 +371,12 @@ def _one_point(c: Collected) -> tuple | None:
 
 
 def passed_desync(c: Collected, pg: str) -> list[Conclusion]:
-    """In the default group (one communicator on every rank), a rank whose watchdog says it had COMPLETED the
-    collective another rank is stuck in: no collective of a group completes on one member while another still
-    waits in it for the whole timeout, so the two were not in the same collective at that number -- their
-    sequences diverged (a rank-conditional step, e.g. around a checkpoint save), a desync. Which side took the
-    wrong path the numbers do not say: nobody is named."""
+    """In a default group of two ranks (one communicator on every rank), a rank whose watchdog says it had
+    COMPLETED the collective the other is stuck in: with two members, one finishing means it got the other's
+    data, so the other cannot still wait in the same collective for the whole timeout -- they were not in the
+    same collective at that number, their sequences diverged (a rank-conditional step, e.g. around a checkpoint
+    save), a desync. Which side took the wrong path the numbers do not say: nobody is named. With more members
+    a rank can finish while another still waits on a third one (a rank not shown, a stalled link): not said."""
     if pg != "0":
         return []
     stuck = {r: st.timeouts[pg].seq for r, st in c.ranks.items()
@@ -387,6 +388,8 @@ def passed_desync(c: Collected, pg: str) -> list[Conclusion]:
         return []
     a, b = pair
     ta, sb = c.ranks[a].timeouts[pg], c.ranks[b].status[pg]
+    if _group_of(c, ta) != 2:
+        return []
     theirs = c.ranks[b].timeouts.get(pg)
     at = f", and is stuck at #{theirs.seq} ({theirs.op})" if theirs is not None and theirs.seq else ""
     return [Conclusion(
@@ -397,6 +400,15 @@ def passed_desync(c: Collected, pg: str) -> list[Conclusion]:
         "conditional step: a save, an evaluation, uneven data); the numbers do not say which side took the wrong "
         "path",
         [], pg, ta.seq, [ta.brief(), sb.brief()] + ([theirs.brief()] if theirs is not None else []))]
+
+
+def _group_of(c: Collected, t: Event) -> int | None:
+    """The size of the default group a timeout is in: NumelOut/NumelIn of a gather or scatter, else the
+    world size the input states."""
+    op, ni, no = _norm_op(t.op or ""), t.numel_in, t.numel_out
+    if ni and no and ni != no and ("scatter" in op or "gather" in op):
+        return max(ni, no) // min(ni, no)
+    return world_size(c)[0]
 
 
 _RANK_IN_LINE = re.compile(r"\[(?:PG [^\]]{0,80} )?Rank (\d{1,7})\]")
