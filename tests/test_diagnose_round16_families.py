@@ -147,3 +147,47 @@ def test_with_more_ranks_one_finishing_first_is_not_called_a_desync(tmp_path):
             + _NEW.format(r=5, s=92, op="_ALLGATHER_BASE", ni=1000, no=8000, enq=93, done=91))
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] != "desync", v
+
+
+# --- a verbs call that only allocates on the local HCA: the node's limits, not the fabric ------------------
+def test_a_failed_queue_pair_creation_is_a_local_system_limit_not_the_fabric(tmp_path):
+    # NCCL's ibvwrap "Call to ibv_create_cq failed" and its return-code trail (2 = ncclSystemError)
+    text = ("gpu-b:811:902 [3] misc/ibvwrap.cc:198 NCCL WARN Call to ibv_create_cq failed with error Cannot allocate "
+            "memory\n"
+            "gpu-b:811:902 [3] NCCL INFO transport/net_ib.cc:512 -> 2\n"
+            "gpu-b:811:902 [3] NCCL INFO init.cc:640 -> 2\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
+    assert "memlock" in v["fix"] and "ulimit -l" in v["fix"]
+
+
+def test_a_queue_pair_that_cannot_reach_its_peer_stays_the_fabric(tmp_path):
+    text = "node7:55:66 [1] NCCL WARN Call to ibv_modify_qp failed with error Connection timed out\n"
+    assert _report(tmp_path, text)["verdict"]["cause"] == "ib_fabric"
+
+
+# --- ncclSystemError with no network cause: the devices each process sees, an old NCCL ---------------------
+def test_a_bare_system_error_on_an_old_nccl_says_devices_and_upgrade(tmp_path):
+    text = ("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, unhandled system error, "
+            "NCCL version 2.4.8\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "nccl_system" and "CUDA_VISIBLE_DEVICES" in v["fix"] and "upgrade" in v["fix"], v
+    new = text.replace("2.4.8", "2.21.5")
+    assert "is old" not in _report(tmp_path, new)["verdict"]["fix"]
+
+
+# --- the destructor warning of a rank that failed with an exit code: its failure, not an early return -------
+def test_the_pg_destructor_warning_of_a_failed_rank_is_its_crash_not_an_early_exit(tmp_path):
+    text = ("[rank2]:[W501 07:08:09.123456789 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been "
+            "destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call "
+            "destroy_process_group to ensure that any pending NCCL operations have finished in this process.\n"
+            "W0501 07:08:10.000000 4100 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 4111 "
+            "closing signal SIGTERM\n"
+            "E0501 07:08:11.000000 4100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+            "local_rank: 2 (pid: 4112) of binary: /usr/bin/python3\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]), v
+    assert "traceback" in v["fix"] and "@record" in v["fix"]
+    clean = text.rsplit("E0501", 1)[0]  # no failure recorded: the rank returned early
+    assert _report(tmp_path, clean)["verdict"]["cause"] == "early_exit"

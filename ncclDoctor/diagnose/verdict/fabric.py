@@ -169,6 +169,9 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [],
             [e.brief() for e in memlock[:3]],
         )
+    local = [e for e in evs if str(e.data.get("verbs", "")).startswith(_LOCAL_VERBS) and e not in memlock]
+    if local and not statuses and not asyncs and len(local) == len([e for e in evs if e.data.get("verbs")]):
+        return _verbs_resource(local)
     parts, fixes = [], []
     for s in statuses:
         name, meaning, fix = IB_STATUS.get(
@@ -226,6 +229,28 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # several ranks' HCAs (or a node's) reported it, or a node's RDMA set-up failed: none of them failed first
         job_wide=len(ranks) != 1 or bool(reg),
     )
+
+
+# verbs calls that only allocate on the local HCA (no peer, no packet on the wire): their failure is the node's
+# resources or limits, a system error, not the fabric
+_LOCAL_VERBS = ("ibv_create_qp", "ibv_create_cq", "ibv_alloc_pd", "ibv_create_srq", "ibv_create_comp_channel")
+
+
+def _verbs_resource(evs: list) -> Verdict:
+    e = evs[0]
+    err = e.data.get("verbs_error")
+    return Verdict(
+        "nccl_system",
+        f"the verbs call {e.data['verbs']} failed ({err or 'no error text'}) while NCCL set up its IB connections: "
+        "creating a queue pair/completion queue only allocates on the local HCA (no peer, nothing on the wire), so "
+        "it is that node's resources or limits that refused it -- almost always the locked-memory limit (ulimit -l) "
+        "of the process or container -- not the fabric and not a rank's code",
+        "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
+        "/etc/security/limits.conf), docker run --ulimit memlock=-1 (Kubernetes: the container runtime's memlock), "
+        "and check `ulimit -l` inside mpirun/srun/the container; if it is already unlimited, the HCA ran out of "
+        "queue pairs (lower NCCL_IB_QPS_PER_CONNECTION / NCCL_MAX_NCHANNELS, check ibv_devinfo -v max_qp) or the "
+        "device is not usable in the container (/dev/infiniband mounted, rdma devices allowed).",
+        "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
 
 FLUSH_ONLY_FIX = (

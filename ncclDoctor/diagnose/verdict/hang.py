@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import NONFATAL, Conclusion, _fmt_ranks, is_consequence, world_size
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
@@ -143,7 +144,12 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         for e in c.samples.get(k, [])
         if R_PEER_GONE.search(str(e.data.get("what", "")))
     ]
-    if pg and (sent or c.kinds.get("watchdog_timeout")):
+    lone = lone_failure(c)
+    crashed = lone is not None and lone.exitcode not in (None, 0) and set(lone.culprits) >= set(
+        _ranks(c, "pg_not_destroyed"))
+    # the destructor warning of a process torchrun shows failing on its own (exit code 1, a signal) is how
+    # that failure ended, not an early return: its exit is the story (crash._exited)
+    if pg and (sent or c.kinds.get("watchdog_timeout")) and not crashed:
         ranks = _ranks(c, "pg_not_destroyed")
         return Verdict(
             "early_exit",

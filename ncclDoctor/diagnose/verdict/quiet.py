@@ -67,13 +67,28 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict(
             "nccl_system",
             "NCCL reported a system error (a socket, shared memory or IB verbs call failed)",
-            "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET; check /dev/shm and "
-            "NCCL_SOCKET_IFNAME.",
+            "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
+            "failed; check /dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME, and the GPUs each process "
+            "sees: select them with CUDA_VISIBLE_DEVICES (contiguous, one per process) rather than a framework's "
+            "device list with gaps." + _old_nccl(evs),
             "medium",
             [],
             [e.brief() for e in evs[:3]],
         )
     return None
+
+
+_NCCL_VERSION = re.compile(r"NCCL version (\d+)\.(\d+)\.(\d+)")
+
+
+def _old_nccl(evs: list) -> str:
+    """An NCCL older than 2.10 named in the error lines: its set-up bugs have been fixed since."""
+    for e in evs:
+        m = _NCCL_VERSION.search(e.text)
+        if m and (int(m.group(1)), int(m.group(2))) < (2, 10):
+            return (f" NCCL {'.'.join(m.groups())} is old (2021 or before): upgrade torch (it bundles NCCL) before "
+                    "digging further, many set-up errors of that age are fixed.")
+    return ""
 
 
 def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
