@@ -191,3 +191,30 @@ def test_the_pg_destructor_warning_of_a_failed_rank_is_its_crash_not_an_early_ex
     assert "traceback" in v["fix"] and "@record" in v["fix"]
     clean = text.rsplit("E0501", 1)[0]  # no failure recorded: the rank returned early
     assert _report(tmp_path, clean)["verdict"]["cause"] == "early_exit"
+
+
+# --- NET/OFI (aws-ofi-nccl) completion errors: the fabric, as an IB completion status is ------------------
+def test_an_ofi_completion_error_is_the_fabric_with_its_errno_decoded(tmp_path):
+    text = ("[rank6]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3100, remote process "
+            "exited or there was a network error, NCCL version 2.26.2\n"
+            "[rank6]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+            "prematurely.\n"
+            "[rank6]: Last error:\n"
+            "[rank6]: NET/OFI Request 0x55aa01 completed with error. RC: 110. Error: 5 (TIMEDOUT). Completed length: "
+            "4096\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("ib_fabric", []), v
+    assert "ETIMEDOUT" in v["summary"] and "FI_LOG_LEVEL" in v["fix"]
+    assert not _accused(d)
+
+
+# --- a bare ncclRemoteError: a peer's exit or the network, not told apart ----------------------------------
+def test_a_bare_remote_error_without_its_last_error_is_not_called_an_early_exit(tmp_path):
+    text = ("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:2006, remote process exited or "
+            "there was a network error, NCCL version 2.20.5\n"
+            "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+            "prematurely.\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["confidence"], v["culprits"]) == ("unknown", "low", []), v
+    assert "NCCL_DEBUG" in v["fix"] and "Last error" in v["fix"]

@@ -275,6 +275,12 @@ class LineParser:
             hca = S.R_IB_HCA.search(text)
             ev.data.update(status=int(m.group("status")), peer=m.group("peer"), hca=hca.group(1) if hca else None)
             return ev
+        o = S.R_OFI.search(text)
+        if o:
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=None, peer=None, ofi_rc=int(o.group(1)), ofi_err=int(o.group(2)),
+                           ofi_name=(o.group(3) or "").strip())
+            return ev
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
         if v:

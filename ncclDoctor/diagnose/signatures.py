@@ -175,6 +175,10 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
                             r"Cannot assign requested address")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
+# aws-ofi-nccl (the NET/OFI plugin: EFA, Slingshot cxi, ...): "NET/OFI Request %p completed with error. RC: %d.
+# Error: %d (%s). Completed length: %ld" -- RC is the libfabric errno (113 EHOSTUNREACH), Error the provider's
+R_OFI = re.compile(r"NET/OFI Request \S{1,40} completed with error\. RC: (\d{1,6})\. Error: (\d{1,6})"
+                   r"(?: \(([^)]{1,60})\))?")
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
 # ProcessGroupNCCL's "Failed to retrieve NCCL_DESYNC_DEBUG report" is printed only after this rank's watchdog timed

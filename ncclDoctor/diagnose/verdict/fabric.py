@@ -5,7 +5,9 @@ message.
 
 from __future__ import annotations
 
+import errno
 import ipaddress
+import os
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
@@ -169,6 +171,9 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [],
             [e.brief() for e in memlock[:3]],
         )
+    ofi = [e for e in evs if e.data.get("ofi_rc") is not None]
+    if ofi and not statuses and not asyncs:
+        return _ofi(c, ofi)
     local = [e for e in evs if str(e.data.get("verbs", "")).startswith(_LOCAL_VERBS) and e not in memlock]
     if local and not statuses and not asyncs and len(local) == len([e for e in evs if e.data.get("verbs")]):
         return _verbs_resource(local)
@@ -229,6 +234,30 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # several ranks' HCAs (or a node's) reported it, or a node's RDMA set-up failed: none of them failed first
         job_wide=len(ranks) != 1 or bool(reg),
     )
+
+
+def _ofi(c: Collected, evs: list) -> Verdict:
+    """aws-ofi-nccl's completion error (NET/OFI, over EFA, Slingshot cxi, ...): RC is the libfabric errno of
+    the failed transfer -- the fabric's view of the peer (unreachable, timed out, reset), as an IB completion
+    status is for verbs. Not a rank's code; a link has two ends, so no rank is named."""
+    e = evs[0]
+    rc, err, name = e.data["ofi_rc"], e.data["ofi_err"], e.data.get("ofi_name") or ""
+    sym = errno.errorcode.get(rc, f"errno {rc}")
+    what = os.strerror(rc) if rc in errno.errorcode else "a libfabric error"
+    ranks = _ranks(c, "ib_completion")
+    on = f" on {_named(ranks)}" if ranks else ""
+    return Verdict(
+        "ib_fabric",
+        f"a libfabric (NET/OFI) transfer failed{on}: RC {rc} = {sym} ({what}), provider error {err}"
+        + (f" ({name})" if name else "") + (", nothing delivered (completed length 0)" if "length: 0" in e.text else "")
+        + ": the fabric could not deliver to the peer -- the link or route between the nodes, the OFI equivalent "
+        "of an InfiniBand completion error; the rank printing it is not at fault",
+        "Check the fabric link and route between that node and its peers: the provider's own tools (fi_info -p "
+        "<provider>, for Slingshot cxi_stat and the switch's link state, for EFA the instance's EFA health), with "
+        "FI_LOG_LEVEL=warn FI_LOG_PROV=<provider> for libfabric's view and NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET "
+        "to see which peer; drain the node whose network link is down. Run `ncclDoctor check --nodes N` to "
+        "localize the bad link.",
+        "high", [], [x.brief() for x in evs[:3]], job_wide=len(ranks) != 1)
 
 
 # verbs calls that only allocate on the local HCA (no peer, no packet on the wire): their failure is the node's

@@ -40,6 +40,16 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [],
             [e.brief() for e in evs[:3]],
         )
+    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") for e in evs) and not c.kinds.get(
+            "socket_error"):
+        return Verdict(
+            "unknown",
+            "NCCL's ncclRemoteError without its 'Last error' text: 'a remote process exited or there was a network "
+            "error' is exactly the two causes these lines cannot tell apart, and they name no peer",
+            "Rerun with NCCL_DEBUG=WARN (or INFO with NCCL_DEBUG_SUBSYS=NET) so the error carries its 'Last error' "
+            "line, and collect the other ranks' logs: one that died first (an exception, a CUDA error, an OOM, a "
+            "SIGKILL) makes this rank its victim; if every process was alive, the network between the nodes broke.",
+            "low", [], [e.brief() for e in evs[:3]])
     if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
         return Verdict(
             "early_exit",
