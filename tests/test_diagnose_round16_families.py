@@ -218,3 +218,16 @@ def test_a_bare_remote_error_without_its_last_error_is_not_called_an_early_exit(
     v = _report(tmp_path, text)["verdict"]
     assert (v["cause"], v["confidence"], v["culprits"]) == ("unknown", "low", []), v
     assert "NCCL_DEBUG" in v["fix"] and "Last error" in v["fix"]
+
+
+# --- an early SeqNum of a pipeline group: the group is young, not the job ----------------------------------
+def test_a_pipeline_groups_first_send_recv_timeout_is_not_connection_set_up(tmp_path):
+    text = ("[rank21]:[E0707 01:02:03.000000000 ProcessGroupNCCL.cpp:1900] [PG ID 9 PG GUID 133(pp_group) Rank 2] "
+            "Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=2, OpType=RECV, NumelIn=1, NumelOut=1, Timeout(ms)=1200000) ran for 1200070 "
+            "milliseconds before timing out.\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "rank_missing" and 21 not in _accused(d), d["verdict"]
+    assert not [k for k in d["conclusions"] if k["kind"] == "connection_setup"]
+    default = text.replace("PG ID 9 PG GUID 133(pp_group)", "PG ID 0 PG GUID 0(default_pg)")
+    assert _report(tmp_path, default)["verdict"]["cause"] == "network_setup"

@@ -83,6 +83,8 @@ class LineParser:
             S.R_SRUN.search(self._body)
         if m and m.group("pg") is not None:
             ev.pg = m.group("pg")
+            if m.group("desc"):
+                ev.data["pg_desc"] = m.group("desc")
         if m2:
             ev.rank = int(m2.group(1) or m2.group(m2.lastindex or 1))
             if m and ev.pg not in (None, "0") and int(m.group("rank")) != ev.rank:

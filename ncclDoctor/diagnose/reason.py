@@ -411,6 +411,9 @@ def _group_of(c: Collected, t: Event) -> int | None:
     return world_size(c)[0]
 
 
+_PIPELINE = re.compile(r"PIPELINE|\bpp(?:_group)?\b|_pp_|pp_group", re.I)
+
+
 _RANK_IN_LINE = re.compile(r"\[(?:PG [^\]]{0,80} )?Rank (\d{1,7})\]")
 
 
@@ -548,7 +551,11 @@ def single_line(c: Collected) -> list[Conclusion]:
             "inside a CUDA call, or a driver/GPU hang. The process was stuck, not only the collective",
             sorted({x.rank for x in blocked if x.rank is not None}), t.pg, t.seq, [x.brief() for x in blocked[:3]]))
     seqs = [t for t in ts if t.seq is not None]
-    if seqs and all(t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs):
+    # a pipeline group's first work is the first training step's send/recv between two stages, where a stage
+    # waits on its neighbour's forward/backward: its low SeqNum says the group is young, not the job
+    piped = seqs and all(_PIPELINE.search(str(t.data.get("pg_desc") or "")) for t in seqs)
+    if seqs and not piped and all(t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL)
+                                  for t in seqs):
         t = seqs[0]
         size = f", {t.numel_in} element(s)" if t.numel_in is not None else ""
         out.append(Conclusion(
