@@ -231,3 +231,26 @@ def test_a_pipeline_groups_first_send_recv_timeout_is_not_connection_set_up(tmp_
     assert not [k for k in d["conclusions"] if k["kind"] == "connection_setup"]
     default = text.replace("PG ID 9 PG GUID 133(pp_group)", "PG ID 0 PG GUID 0(default_pg)")
     assert _report(tmp_path, default)["verdict"]["cause"] == "network_setup"
+
+
+# --- CUDA OOM inside NCCL: the 'Cuda failure N' wording, and the proxy thread naming its process's rank -------
+def test_an_unhandled_cuda_error_whose_last_error_is_out_of_memory_is_a_gpu_oom(tmp_path):
+    text = ("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda error (run "
+            "with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n"
+            "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+            "Last error:\n"
+            "Cuda failure 2 'out of memory'\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "gpu_oom", v
+
+
+def test_nccls_proxy_thread_names_the_rank_of_an_oom_on_its_own_thread(tmp_path):
+    text = ("gpu-c:7001:7050 [2] include/alloc.h:190 NCCL WARN Cuda failure 'out of memory'\n"
+            "gpu-c:7001:7050 [2] include/alloc.h:197 NCCL WARN Failed to CUDA calloc 4194304 bytes\n"
+            "gpu-c:7001:7050 [2] proxy.cc:1490 NCCL WARN [Proxy Service 41] Failed to execute operation Setup from "
+            "rank 41, retcode 1\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [41]), v
+    other = text.replace("gpu-c:7001:7050 [2] proxy.cc", "gpu-c:7999:8050 [2] proxy.cc")  # another process
+    assert _report(tmp_path, other)["verdict"]["culprits"] != [41]

@@ -111,7 +111,7 @@ R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d
 # NCCL 2.0-2.3 printed "host:pid:tid [dev] include/socket.h:194 WARN ..." without the word NCCL.
 R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) "
                            r"\[(?P<dev>\d{1,4})\] "
-                           r"(?:NCCL |[\w/.]{1,64}:\d{1,6} )?(?P<lvl>WARN|INFO)")
+                           r"(?:[\w/.]{1,64}:\d{1,6} )?(?:NCCL )?(?P<lvl>WARN|INFO)")
 
 # --- families -----------------------------------------------------------------------
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
@@ -257,8 +257,8 @@ R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monito
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited "
                           r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
-R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|Cuda failure 'out of memory'|"
-                   r"Failed to CUDA [cm]alloc")
+R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|"
+                   r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")

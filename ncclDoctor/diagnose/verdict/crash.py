@@ -190,7 +190,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not c.kinds.get("cuda_oom"):
         return None
-    ranks = _ranks(c, "cuda_oom")
+    ranks = _ranks(c, "cuda_oom") or _proxy_rank(c, c.samples.get("cuda_oom", []))
     return Verdict(
         "gpu_oom",
         f"{_named(ranks)} ran out of GPU memory; the other ranks then waited for it",
@@ -204,6 +204,19 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         _samples(c, "cuda_oom"),
     )
+
+
+_PROXY = re.compile(r"\[Proxy Service (\d{1,7})\]")
+
+
+def _proxy_rank(c: Collected, evs: list[Event]) -> list[int]:
+    """The rank of an unranked NCCL line from its process: NCCL's "[Proxy Service N]" thread runs in rank N's
+    process (its proxyState's own rank), so a WARN of that thread on the same host:pid names the process of
+    the OOM (the rank inside that communicator; the global one in the default group)."""
+    pids = {(e.host, e.pid) for e in evs if e.pid is not None}
+    found = {int(m.group(1)) for k in ("nccl_warn", "nccl_error", "socket_error") for e in c.samples.get(k, [])
+             if (e.host, e.pid) in pids and (m := _PROXY.search(e.text))}
+    return sorted(found) if len(found) == 1 else []
 
 
 # frames of the crash handler itself (UCX's, libc's signal trampoline), before the library that crashed
