@@ -209,17 +209,6 @@ def test_an_ofi_completion_error_is_the_fabric_with_its_errno_decoded(tmp_path):
     assert not _accused(d)
 
 
-# --- a bare ncclRemoteError: a peer's exit or the network, not told apart ----------------------------------
-def test_a_bare_remote_error_without_its_last_error_is_not_called_an_early_exit(tmp_path):
-    text = ("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:2006, remote process exited or "
-            "there was a network error, NCCL version 2.20.5\n"
-            "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
-            "prematurely.\n")
-    v = _report(tmp_path, text)["verdict"]
-    assert (v["cause"], v["confidence"], v["culprits"]) == ("unknown", "low", []), v
-    assert "NCCL_DEBUG" in v["fix"] and "Last error" in v["fix"]
-
-
 # --- an early SeqNum of a pipeline group: the group is young, not the job ----------------------------------
 def test_a_pipeline_groups_first_send_recv_timeout_is_not_connection_set_up(tmp_path):
     text = ("[rank21]:[E0707 01:02:03.000000000 ProcessGroupNCCL.cpp:1900] [PG ID 9 PG GUID 133(pp_group) Rank 2] "
@@ -254,3 +243,31 @@ def test_nccls_proxy_thread_names_the_rank_of_an_oom_on_its_own_thread(tmp_path)
     assert (v["cause"], v["culprits"]) == ("gpu_oom", [41]), v
     other = text.replace("gpu-c:7001:7050 [2] proxy.cc", "gpu-c:7999:8050 [2] proxy.cc")  # another process
     assert _report(tmp_path, other)["verdict"]["culprits"] != [41]
+
+
+# --- Slurm's cancel without a reason: an outside signal ------------------------------------------------------
+def test_a_slurm_cancel_without_a_reason_is_an_outside_signal(tmp_path):
+    text = ("slurmstepd: error: *** STEP 5521.0 ON gpu-a07 CANCELLED AT 2024-06-01T10:11:12 ***\n"
+            "slurmstepd: error: *** JOB 5521 ON gpu-a07 CANCELLED AT 2024-06-01T10:11:12 ***\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "scancel" in v["fix"] and "sacct" in v["fix"]
+    hung = ("[rank1]:[E601 10:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=4410, OpType=ALLREDUCE, NumelIn=9000000, NumelOut=9000000, Timeout(ms)=600000) "
+            "ran for 600100 milliseconds before timing out.\n")
+    assert _report(tmp_path, hung + text)["verdict"]["cause"] != "signal", "a hang cancelled by hand is the hang"
+
+
+# --- a TCPStore reset printed before the process group existed: the client's retried connect ---------------
+_RESET = ("{p}[W1102 03:04:05.123456789 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=5, "
+          "addr=[n12]:51000, remote=[n01]:29400): Connection reset by peer\n")
+
+
+def test_a_store_reset_before_the_group_existed_is_a_transient_retry(tmp_path):
+    v = _report(tmp_path, _RESET.format(p=""))["verdict"]
+    assert v["cause"] == "none" and "retr" in v["summary"], v
+
+
+def test_a_store_reset_after_the_group_existed_is_the_store_host_dying(tmp_path):
+    v = _report(tmp_path, _RESET.format(p="[rank4]:"))["verdict"]
+    assert v["cause"] != "none" and "died" in v["summary"], v

@@ -12,6 +12,8 @@ The parser keeps a little per-file state, all of it bounded:
 
 from __future__ import annotations
 
+import re
+
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.signatures import Event, _int
 
@@ -31,6 +33,12 @@ def _innermost(rx, text: str):
     if first is None or "rank" not in text[first.end():]:
         return first
     return ([first] + list(rx.finditer(text, first.end())))[-1]
+
+
+# torch >= 2.2's C++ warning lines ("[W506 00:43:56.240378877 TCPStore.cpp:125] ..."), and the prefix torch
+# glues to them once the default process group exists ("[rank6]:[W729 ..."; a launcher's "[rank6]: " has a blank)
+_EARLY_GLOG = re.compile(r"\[W\d{3,4} \d\d:\d\d:\d\d\.\d{9} TCPStore\.cpp:\d+\] \[c10d\] recvValue failed on")
+_TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 
 
 class LineParser:
@@ -418,7 +426,7 @@ class LineParser:
         if st:
             ev = self._context(lineno, text, "signal")
             ev.rank = None  # the scheduler's line, not a rank's
-            why = (st.group("why") or "PREEMPTION").lower()
+            why = "cancelled" if st.group("plain") else (st.group("why") or "PREEMPTION").lower()
             ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
                            else why, sched_text=why, usr=st.group("sig"))
             return ev
@@ -528,6 +536,13 @@ class LineParser:
             return ev
         gone = S.R_STORE_GONE.search(text)
         lost = not gone and S.R_STORE_SOCKET.search(text) and S.R_PEER_GONE.search(text)
+        if lost and _EARLY_GLOG.search(text) and not _TORCH_RANK_PREFIX.search(text):
+            # torch >= 2.2 glues "[rankN]:" to its C++ lines once init_process_group has made the default group
+            # (_update_default_pg -> _set_global_rank): a reset logged without it was the store client's
+            # connect/validate, which TCPStore retries ("failed to connect/validate ... retrying")
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "store reset before the group"
+            return ev
         if gone or lost:  # a consequence: the process hosting the store exited first
             ev = self._context(lineno, text, "socket_error")
             r = S.R_REMOTE.search(text)

@@ -337,6 +337,7 @@ R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\
 # signal that #SBATCH --signal=USR2@120 sends before preemption (submitit: "Caught signal SIGUSR2 on host: this job
 # is preempted."). The time limit is kept apart: a job that hangs until its time limit is not preempted.
 R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUEUE|TIME LIMIT|NODE FAILURE)|"
+                          r"CANCELLED AT \S+ (?P<plain>\*\*\*)|"  # no reason: scancel (a user, an admin)
                           r"Caught signal (?P<sig>SIGUSR[12]|SIGTERM)\b[^\n]{0,120}?(?P<pre>preempted)")
 # torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM
 R_FORCED_KILL = re.compile(r"Unable to shutdown process \d+ via (?:Signals\.)?SIGTERM, forcefully exiting via "

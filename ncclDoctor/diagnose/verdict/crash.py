@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.lone import lone_failure, several_failures, torn_down
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples
@@ -460,6 +460,18 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
     forced = [e for e in sigs if e.data.get("forced")]
+    cancel = [e for e in sigs if e.data.get("sched") == "cancelled"]
+    if not got and not forced and cancel and not c.kinds.get("watchdog_timeout") and not any(
+            own_errors(st) for st in c.ranks.values()):
+        return Verdict(
+            "signal",
+            "Slurm cancelled the job (slurmstepd: 'CANCELLED AT ...' with no 'DUE TO' reason, so not preemption nor "
+            "the time limit: an scancel by the user, a script or an administrator); the tasks' SIGTERMs are that "
+            "cancel, and no rank shows a failure of its own before it",
+            "Find who cancelled it: sacct -j JOB -o JobID,State,ExitCode,End and the Slurm controller's log (an "
+            "scancel in a script, a dependency, an administrator); a task that must save state on SIGTERM has to "
+            "handle it (a wrapper such as submitit bypasses SIGTERM by default) and finish before Slurm's KillWait.",
+            "medium", [], [e.brief() for e in cancel[:3]])
     if not got and forced:  # nothing else failed: the job was being stopped from outside
         return Verdict(
             "signal",

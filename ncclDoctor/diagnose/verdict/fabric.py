@@ -257,7 +257,7 @@ def _ofi(c: Collected, evs: list) -> Verdict:
         "FI_LOG_LEVEL=warn FI_LOG_PROV=<provider> for libfabric's view and NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET "
         "to see which peer; drain the node whose network link is down. Run `ncclDoctor check --nodes N` to "
         "localize the bad link.",
-        "high", [], [x.brief() for x in evs[:3]], job_wide=len(ranks) != 1)
+        "high", [], [x.brief() for x in evs[:3]], job_wide=True)  # the rank that noticed is not the failed end
 
 
 # verbs calls that only allocate on the local HCA (no peer, no packet on the wire): their failure is the node's

@@ -40,16 +40,6 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [],
             [e.brief() for e in evs[:3]],
         )
-    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") for e in evs) and not c.kinds.get(
-            "socket_error"):
-        return Verdict(
-            "unknown",
-            "NCCL's ncclRemoteError without its 'Last error' text: 'a remote process exited or there was a network "
-            "error' is exactly the two causes these lines cannot tell apart, and they name no peer",
-            "Rerun with NCCL_DEBUG=WARN (or INFO with NCCL_DEBUG_SUBSYS=NET) so the error carries its 'Last error' "
-            "line, and collect the other ranks' logs: one that died first (an exception, a CUDA error, an OOM, a "
-            "SIGKILL) makes this rank its victim; if every process was alive, the network between the nodes broke.",
-            "low", [], [e.brief() for e in evs[:3]])
     if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
         return Verdict(
             "early_exit",
@@ -200,6 +190,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "Windows: torch tries each address the machine's host name resolves to (10049 = "
                       "WSAEADDRNOTAVAIL, not usable here) and connects through the next one; ignore it unless a "
                       "store timeout follows")
+    if "store reset before the group" in whats:
+        benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning was "
+                      "printed before the process group existed (torch adds its [rankN] prefix once it does): it "
+                      "is the client's connect/validate, which TCPStore retries ('failed to connect/validate ... "
+                      "retrying'), a transient reset; harmless unless a store timeout or error follows")
     if any(w and "driver shutting down" in w for w in whats):
         benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
                       "CUDA's teardown; call dist.destroy_process_group() before the process exits")
