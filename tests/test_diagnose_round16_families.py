@@ -271,3 +271,29 @@ def test_a_store_reset_before_the_group_existed_is_a_transient_retry(tmp_path):
 def test_a_store_reset_after_the_group_existed_is_the_store_host_dying(tmp_path):
     v = _report(tmp_path, _RESET.format(p="[rank4]:"))["verdict"]
     assert v["cause"] != "none" and "died" in v["summary"], v
+
+
+# --- rule A on NCCL's internal error: the one process torchrun shows failing -------------------------------
+def test_an_internal_error_of_the_lone_failed_rank_names_it(tmp_path):
+    text = ("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:911, internal error, NCCL "
+            "version 2.8.3\n"
+            "ncclInternalError: Internal check failed. This is either a bug in NCCL or due to memory corruption\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 991) of "
+            "binary: /opt/py/bin/python\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_internal", [2]), v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "upgrade" in v["fix"]
+    alone = text.rsplit("ERROR:", 1)[0]
+    assert _report(tmp_path, alone)["verdict"]["culprits"] == []
+
+
+# --- a SIGABRT at exit after the destructor warning: the teardown ------------------------------------------
+def test_a_lone_sigabrt_after_the_destructor_warning_is_a_teardown_abort(tmp_path):
+    text = ("[rank1]:[W0220 11:00:00.000000000 ProcessGroupNCCL.cpp:1477] Warning: WARNING: destroy_process_group() "
+            "was not called before program exit, which can leak resources.\n"
+            "terminate called without an active exception\n"
+            "E0220 11:05:00.000000 77 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: -6) "
+            "local_rank: 1 (pid: 78) of binary: /usr/bin/python3\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["culprits"] == [1] and "teardown" in v["summary"], v
+    assert "destroy_process_group" in v["fix"]

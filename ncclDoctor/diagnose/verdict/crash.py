@@ -388,6 +388,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                  "Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000) and, while it hangs, py-spy dump --pid on every "
                  "rank's process. " if codes == [-6] and not single else "")
     whose = f"local_rank {lone.local_rank}: " if single and lone and lone.local_rank is not None else ""
+    if single and c.kinds.get("pg_not_destroyed") and any(x in (-6, -11) for x in codes):
+        # the destructor warning is printed at interpreter exit: the abort came after it, in the teardown
+        what += ("; it aborted while exiting, after warning that destroy_process_group() was not called: a teardown "
+                 "abort (C++ objects destroyed while a thread or callback still used them, printed as 'pure virtual "
+                 "method called' / 'terminate called without an active exception'), not a failure of the run")
+        abort_fix = ("Call dist.destroy_process_group() at the end of main on every rank, before exit (and stop "
+                     "background threads/callbacks first): the teardown then no longer races the interpreter's exit. ")
     if native:
         what += (f"; {SIGNALS[-native[0]]} is a native crash inside that process (a C/C++/CUDA extension, a library "
                  "built for another torch/CUDA, a driver or plugin), not a Python exception nor a kill from outside")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
@@ -31,13 +32,17 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "picked, a firewall between the hosts), not a faulty rank",
             _NET_FIX, "medium", [], [e.brief() for e in evs[:3]])
     if "ncclInternalError" in codes:
+        lone = lone_failure(c)  # lead rule A: the one process torchrun shows failing is the rank it happened on
+        who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6) else []
         return Verdict(
             "nccl_internal",
-            "NCCL reported an internal error",
-            "Rerun with NCCL_DEBUG=INFO; check that every "
-            "rank uses the same NCCL version (torch's bundled one vs a system one) and run `ncclDoctor check`.",
+            "NCCL reported an internal error" + (f" on {lone.who}, the one process torchrun shows failing" if who
+                                                 else ""),
+            "Rerun with NCCL_DEBUG=INFO to see the check that failed; check that every rank uses the same NCCL "
+            "version (torch's bundled one vs a system one) and run `ncclDoctor check`; on consumer GPUs try "
+            "NCCL_P2P_DISABLE=1 as a test (a broken PCIe peer-to-peer path)." + _old_nccl(evs),
             "medium",
-            [],
+            who,
             [e.brief() for e in evs[:3]],
         )
     if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
