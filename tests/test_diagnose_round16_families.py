@@ -297,3 +297,26 @@ def test_a_lone_sigabrt_after_the_destructor_warning_is_a_teardown_abort(tmp_pat
     v = _report(tmp_path, text)["verdict"]
     assert v["culprits"] == [1] and "teardown" in v["summary"], v
     assert "destroy_process_group" in v["fix"]
+
+
+# --- rule E: a world larger than the ranks shown, one of them a collective or two ahead ----------------------
+def _wd(r: int, seq: int, op: str, ni: int, no: int, ran: int) -> str:
+    return (f"[rank{r}]:[E904 05:06:07.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
+            f"operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={ni}, NumelOut={no}, Timeout(ms)=900000) "
+            f"ran for {ran} milliseconds before timing out.\n")
+
+
+def test_shown_ranks_inside_or_just_past_in_a_larger_world_is_a_missing_rank(tmp_path):
+    # an all-gather of 100 -> 800 elements: eight ranks; three shown, rank 5 two collectives ahead
+    text = (_wd(2, 7710, "BROADCAST", 4000, 4000, 900051) + _wd(6, 7710, "BROADCAST", 4000, 4000, 900049)
+            + _wd(5, 7712, "_ALLGATHER_BASE", 100, 800, 900050))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert "8 ranks" in v["summary"]
+
+
+def test_several_groups_far_apart_are_not_read_as_one_stuck_collective(tmp_path):
+    text = (_wd(1, 40, "ALLREDUCE", 10, 10, 900100) + _wd(3, 2900, "ALLREDUCE", 10, 10, 900090)
+            + _wd(3, 5100, "ALLREDUCE", 10, 10, 900095))
+    assert _report(tmp_path, text)["verdict"]["cause"] != "rank_missing"

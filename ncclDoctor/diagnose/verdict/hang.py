@@ -246,7 +246,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
     low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
     lead = f" Leads (low confidence): {low[0].message}." if low else ""
-    inside = None if unclear else one_collective(c)
+    inside = one_collective(c) if not unclear else larger_world(c)
     behind = None if unclear or inside else next((k for k in low if k.behind), None)
     gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
     quiet = None if unclear or inside or behind or low else silent_ranks(c)
@@ -321,6 +321,33 @@ GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual rea
              "of batches: DistributedSampler(drop_last=True), or torch.distributed.algorithms.Join for uneven inputs), "
              "one rank still evaluating or saving; dist.monitored_barrier(wait_all_ranks=True) names every rank that "
              "does not arrive.")
+
+
+_NEAR = 8  # SeqNums this close, enqueued at the same moment: one rank a few collectives past the others
+
+
+def larger_world(c: Collected) -> str | None:
+    """Lead rule E: the shown ranks all timed out inside (or past) the stuck collective -- at SeqNums that cannot
+    be told apart as one group or several -- and the numbers say the world is larger than the ranks shown
+    (NumelOut/NumelIn of a gather or scatter, the world size, the rank numbers): the rank that never arrived is
+    one not shown. None when a rank shows more than its timeout or nothing says a rank is missing."""
+    outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
+    if len(c.ranks) < 2 or not all(st.timeouts for st in c.ranks.values()):
+        return None
+    lines = c.samples.get("watchdog_timeout", [])
+    seqs = [t.seq for t in lines] if len(lines) == c.kinds.get("watchdog_timeout", 0) else []
+    if None in seqs or len(seqs) != len(c.ranks) or max(seqs, default=0) - min(seqs, default=0) > _NEAR:
+        return None  # one timeout a rank, a few collectives apart: inside or just past one stuck collective
+    if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
+           for st in c.ranks.values() for e in st.errors):
+        return None
+    sizes = [max(t.numel_in, t.numel_out) // min(t.numel_in, t.numel_out) for t in outs
+             if t.numel_in and t.numel_out and t.numel_in != t.numel_out and t.op
+             and ("GATHER" in t.op.upper() or "SCATTER" in t.op.upper())]
+    world = max(sizes + [world_size(c)[0] or 0])
+    if world <= len(c.ranks):
+        return None
+    return f"its stuck collective (a world of at least {world} ranks, {len(c.ranks)} shown)"
 
 
 def one_collective(c: Collected) -> str | None:
