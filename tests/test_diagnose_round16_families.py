@@ -320,3 +320,33 @@ def test_several_groups_far_apart_are_not_read_as_one_stuck_collective(tmp_path)
     text = (_wd(1, 40, "ALLREDUCE", 10, 10, 900100) + _wd(3, 2900, "ALLREDUCE", 10, 10, 900090)
             + _wd(3, 5100, "ALLREDUCE", 10, 10, 900095))
     assert _report(tmp_path, text)["verdict"]["cause"] != "rank_missing"
+
+
+# --- a 'peer' closing the connection of a one-rank communicator: the host, not a peer -----------------------
+def test_a_closed_connection_in_a_communicator_of_one_is_the_host_not_a_peer(tmp_path):
+    text = ("box:5501:5501 [0] NCCL INFO comm 0x55d0 rank 0 nranks 1 cudaDev 0 busId 1000 - Init START\n"
+            "box:5501:5510 [0] misc/socket.cc:50 NCCL WARN socketProgress: Connection closed by remote peer "
+            "localhost<40111>\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    assert "firewall" in v["fix"] and "NCCL_SOCKET_IFNAME" in v["fix"]
+    two = text.replace("nranks 1", "nranks 2")
+    assert _report(tmp_path, two)["verdict"]["cause"] == "early_exit"
+
+
+# --- an HCA's access-violation async event: the memory registration, not the link ---------------------------
+def test_an_access_violation_async_event_points_at_memory_registration(tmp_path):
+    text = ("gpu9:400:410 [1] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_3:1 Got async event : local access "
+            "violation work queue error\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "ib_fabric" and "NCCL_NET_PLUGIN" in v["fix"] and "GPUDirect" in v["fix"], v
+
+
+# --- a watchdog line a terminal cut inside WorkNCCL(...): its numbers read from the whole --------------------
+def test_a_watchdog_line_cut_inside_a_number_is_read_whole(tmp_path):
+    text = ("[default3]:[rank7]:[E808 01:02:03.000000000 ProcessGroupNCCL.cpp:616] [Rank 7] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=61, OpType=_ALLGATHER_BASE, NumelIn=3000, NumelOut=4\n"
+            "[default3]:8000, Timeout(ms)=600000) ran for 600321 milliseconds before timing out.\n")
+    d = _report(tmp_path, text)
+    numbers = next(k for k in d["conclusions"] if k["kind"] == "numbers")["message"]
+    assert "NumelOut=48000" in numbers and "over 16 ranks" in numbers, numbers

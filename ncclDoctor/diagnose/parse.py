@@ -37,6 +37,8 @@ def _innermost(rx, text: str):
 
 # torch >= 2.2's C++ warning lines ("[W506 00:43:56.240378877 TCPStore.cpp:125] ..."), and the prefix torch
 # glues to them once the default process group exists ("[rank6]:[W729 ..."; a launcher's "[rank6]: " has a blank)
+# the rest of a WorkNCCL(...) text a terminal cut: key=value pieces up to its closing parenthesis, not a new line
+_WORK_REST = re.compile(r"^((?:[\w=, ]|\(ms\))*?)\)")
 _EARLY_GLOG = re.compile(r"\[W\d{3,4} \d\d:\d\d:\d\d\.\d{9} TCPStore\.cpp:\d+\] \[c10d\] recvValue failed on")
 _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 
@@ -53,6 +55,7 @@ class LineParser:
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
+        self._wd_cut: tuple[Event, str] | None = None  # a watchdog event whose WorkNCCL(...) text was cut
         self._cf_last, self._cf_more = "", 0  # the last summary field read; traceback lines still allowed
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
@@ -62,6 +65,24 @@ class LineParser:
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
+
+    def _rest_of_work(self, body: str) -> None:
+        """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
+        Timeout(ms)=1800000) ran for ..."), the cut event's fields are read again from the whole."""
+        ev, head = self._wd_cut
+        self._wd_cut = None
+        rest = _WORK_REST.match(body.strip())
+        if rest is None:
+            return
+        a, b = head.rstrip(), rest.group(1)
+        whole = a + ("" if a[-1:].isdigit() and b[:1].isdigit() else " " if a[-1:] == "," else "") + b
+        kv = dict(S.R_KV.findall(whole))
+        ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
+        ev.numel_in, ev.numel_out = _numel(kv.get("NumelIn")), _numel(kv.get("NumelOut"))
+        ev.data["timeout_ms"] = _int(kv.get("Timeout"))
+        r = S.R_RAN_FOR.search(body)
+        if r and ev.data.get("ran_for_ms") is None:
+            ev.data["ran_for_ms"] = int(r.group(1))
 
     def finish(self) -> Event | None:
         """At the end of the input: a failure-record entry cut short by the paste's end after its ``rank``
@@ -126,6 +147,8 @@ class LineParser:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
         self._body = body = S.strip_prefixes(text)
+        if self._wd_cut is not None:
+            self._rest_of_work(body)
         if self.cf_section is not None:
             handled, ev = self._child_failed(lineno, body)
             if handled:
@@ -162,8 +185,10 @@ class LineParser:
             start, head = self._cut
             self._cut = None
             # cut at a blank or inside a word ("collectiv" / "e operation timeout"): both joins are tried
-            ev = self._families(start, head.rstrip() + " " + body.strip()) or self._families(
-                start, head.rstrip() + body.strip())
+            a, b = head.rstrip(), body.strip()
+            # a cut between two digits is inside a number ("NumelOut=5" / "164000"): joined whole first
+            glue = ("", " ") if a[-1:].isdigit() and b[:1].isdigit() else (" ", "")
+            ev = self._families(start, a + glue[0] + b) or self._families(start, a + glue[1] + b)
             if ev is not None:
                 return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
@@ -219,8 +244,11 @@ class LineParser:
     def _watchdog(self, lineno: int, text: str) -> Event | None:
         if S.R_TIMEOUT.search(text):
             ev = self._context(lineno, text, "watchdog_timeout")
-            m = S.R_WORK.search(text) or S.R_WORK_CUT.search(text)
+            whole = S.R_WORK.search(text)
+            m = whole or S.R_WORK_CUT.search(text)
             kv = dict(S.R_KV.findall(m.group("body"))) if m else {}
+            if m and not whole:  # a terminal cut the WorkNCCL(...) text: its rest may come on the next line
+                self._wd_cut, self._follow = (ev, m.group("body")), max(self._follow, 1)
             ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
             ev.numel_in, ev.numel_out = _numel(kv.get("NumelIn")), _numel(kv.get("NumelOut"))
             ev.data["timeout_ms"] = _int(kv.get("Timeout"))

@@ -151,7 +151,9 @@ R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
 # The HCA's asynchronous events: "NET/IB : Got async event : port error" (NCCL <= 2.2x) and 2.23+'s
 # "NET/IB : mlx5_2:1 async fatal event: local catastrophic error" / "... Got non-fatal async event: port error(10)"
 # (net_ib/common.cc; "async fatal event on QP (0x..) qpn=.. ...: <event>").
-R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?(?:Got async event ?: ?|[\w.\-]{1,64}:\d{1,3} (?:async fatal event(?: on "
+# ("NET/IB : mlx5_0:1 Got async event : local access violation work queue error": 2.1x with the HCA:port)
+R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?(?:(?:[\w.\-]{1,64}:\d{1,3} )?Got async event ?: ?|"
+                        r"[\w.\-]{1,64}:\d{1,3} (?:async fatal event(?: on "
                         r"[^:]{1,300})?|Got non-fatal async event) ?: ?)([\w ]{1,60})")
 R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection "
                       r"refused|Broken pipe|"

@@ -185,6 +185,14 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         parts.append(f"status {s} = {name}: {meaning}")
         fixes.append(fix)
     for a in asyncs:
+        if re.search(r"access violation|protection", a, re.I):  # IBV_EVENT_QP_ACCESS_ERR: a memory-key fault
+            parts.append(f"async event '{a}': the HCA refused an access to a registered buffer (a memory "
+                         "protection fault on the queue pair), which then tore the connection down -- the transport's "
+                         "memory registration (GPUDirect RDMA through peermem/dma-buf), not the link")
+            fixes.append("compare the IB transports: NCCL's internal one vs an external net plugin (NCCL_NET_PLUGIN, "
+                         "e.g. the NGC/HPC-X one), test without GPUDirect RDMA (NCCL_NET_GDR_LEVEL=LOC) and with "
+                         "NCCL_DMABUF_ENABLE=0, and check nvidia-peermem and the HCA firmware")
+            continue
         parts.append(f"async event '{a}': the HCA itself reported a failure (hardware/firmware)")
         fixes.append("check that HCA (ibstat, ibv_devinfo, mlxlink, firmware version) and drain the node")
     reg = [e for e in evs if str(e.data.get("verbs", "")).startswith("ibv_reg_") and e not in memlock]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.lone import lone_failure
-from ncclDoctor.diagnose.reason import NONFATAL, Conclusion, _fmt_ranks, is_consequence, world_size
+from ncclDoctor.diagnose.reason import NONFATAL, Conclusion, _fmt_ranks, _own_rank, is_consequence, world_size
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples
@@ -209,6 +209,20 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"dist.destroy_process_group() before exit; if rank {src} exited with an error, its traceback is the "
             "cause.",
             "medium", [src], [e.brief() for e in peer_gone[:2]] + [e.brief() for e in c.samples["recv_src"][:1]])
+    if peer_gone and c.world and all(n == 1 for n, _ in c.world):
+        # NCCL's own "nranks 1": a communicator of one process has no peer that could have exited; the connection
+        # that was closed is one of its own (bootstrap / proxy sockets to itself over the interface it chose)
+        return Verdict(
+            "network_setup",
+            "a connection was closed by its 'peer' in a communicator of ONE rank (NCCL: nranks 1): no other process "
+            "exists to have exited, so the socket NCCL opened to itself (bootstrap/proxy over the interface it chose, "
+            "e.g. loopback) was cut by something on the host -- a firewall or security agent, a proxy setting -- at "
+            "connection set-up; no rank is at fault",
+            "Check what intercepts local TCP connections: the firewall (iptables/nft, ufw) and security agents, and "
+            "unset http(s)_proxy/all_proxy for the job; try another interface with NCCL_SOCKET_IFNAME (the host's "
+            "real one instead of the loopback lo, or lo instead of a filtered one); rerun with NCCL_DEBUG=INFO "
+            "NCCL_DEBUG_SUBSYS=INIT,NET to see the address it connects to.",
+            "medium", [], [e.brief() for e in peer_gone[:3]], job_wide=True)
     if peer_gone:
         return Verdict(
             "early_exit",
@@ -329,14 +343,17 @@ _NEAR = 8  # SeqNums this close, enqueued at the same moment: one rank a few col
 def larger_world(c: Collected) -> str | None:
     """Lead rule E: the shown ranks all timed out inside (or past) the stuck collective -- at SeqNums that cannot
     be told apart as one group or several -- and the numbers say the world is larger than the ranks shown
-    (NumelOut/NumelIn of a gather or scatter, the world size, the rank numbers): the rank that never arrived is
-    one not shown. None when a rank shows more than its timeout or nothing says a rank is missing."""
+    (NumelOut/NumelIn of a gather or scatter, a stated world size; the highest rank seen is only a lower bound):
+    the rank that never arrived is one not shown. None when a rank shows more than its timeout or nothing says
+    a rank is missing."""
     outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
-    if len(c.ranks) < 2 or not all(st.timeouts for st in c.ranks.values()):
+    if not c.ranks or not all(st.timeouts for st in c.ranks.values()):
         return None
     lines = c.samples.get("watchdog_timeout", [])
     seqs = [t.seq for t in lines] if len(lines) == c.kinds.get("watchdog_timeout", 0) else []
-    if None in seqs or len(seqs) != len(c.ranks) or max(seqs, default=0) - min(seqs, default=0) > _NEAR:
+    shown = {_own_rank(t) for t in lines}  # each line's own "[Rank N]" (a launcher prefix may tag them all alike)
+    if None in seqs or None in shown or len(shown) != len(seqs) or len(shown) < 2 \
+            or max(seqs, default=0) - min(seqs, default=0) > _NEAR:
         return None  # one timeout a rank, a few collectives apart: inside or just past one stuck collective
     if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
            for st in c.ranks.values() for e in st.errors):
@@ -344,10 +361,11 @@ def larger_world(c: Collected) -> str | None:
     sizes = [max(t.numel_in, t.numel_out) // min(t.numel_in, t.numel_out) for t in outs
              if t.numel_in and t.numel_out and t.numel_in != t.numel_out and t.op
              and ("GATHER" in t.op.upper() or "SCATTER" in t.op.upper())]
-    world = max(sizes + [world_size(c)[0] or 0])
-    if world <= len(c.ranks):
+    size, _, sure = world_size(c)  # a stated world size, not the highest rank seen (a lower bound only)
+    world = max(sizes + [size if size and sure == "high" else 0])
+    if world <= len(shown):
         return None
-    return f"its stuck collective (a world of at least {world} ranks, {len(c.ranks)} shown)"
+    return f"its stuck collective (a world of at least {world} ranks, {len(shown)} shown)"
 
 
 def one_collective(c: Collected) -> str | None:
