@@ -95,6 +95,18 @@ def diagnose_verdict(tmp_path: Path, text: str, name: str = "job.log") -> dict:
     return diagnose_text(tmp_path, text, name)["verdict"]
 
 
+ACCUSING = ("culprit", "desync", "first_failure")
+
+
+def accused(d: dict) -> set[int]:
+    """The ranks a ``diagnose_text`` result accuses with medium or high confidence: the verdict's
+    culprits and those of its accusing conclusions (a victim must never be among them)."""
+    v = d["verdict"]
+    out = set(v["culprits"]) if v["confidence"] in ("medium", "high") else set()
+    return out | {r for k in d["conclusions"] if k["kind"] in ACCUSING and k["confidence"] in ("medium", "high")
+                  for r in k["ranks"]}
+
+
 class CliTimeout(BaseException):
     """An in-process run past its deadline (a BaseException: main() maps Exception to exit 70)."""
 

@@ -1,0 +1,255 @@
+"""How diagnose reads a rank's own hard failure (ncclDoctor/diagnose/verdict/crash.py): CUDA errors, GPU and
+host OOMs (Ray's memory monitor too), a native crash inside libnccl, the launcher's records of a rank that
+exited (torchrun's failure summary and agent lines, the lead's labelling rule A: the lone first failure, Ray's
+dead worker), and signals from outside (a kill after the SIGTERM grace, Slurm preemption and requeue).
+
+Each test reads a family that a blind round (10 to 15, issue #14) missed, from lines other than the corpus
+case's own: another version's wording, rank, host, launcher or numbers. Format strings are torch's, NCCL's,
+UCX's, Ray's, Slurm's and submitit's (sources beside each test); numbers, hosts, pids and paths are made up.
+A test sits in the family of the detector that decides the verdict it asserts; a test that a verdict is NOT
+given sits beside the test of that verdict. The other families: test_diagnose_family_fabric.py,
+test_diagnose_family_hang.py, test_diagnose_family_quiet.py."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose import diagnose
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+
+# --- CUDA errors: the CUDA call NCCL or torch names decides the fix -----------------------------------------------
+def test_a_cuda_graph_capture_failure_names_cuda_graphs(tmp_path):
+    """NCCL's strongstream.cc CUDACHECK: "Cuda failure '%s'" with cudaErrorStreamCaptureInvalidated's text."""
+    line = ("h:1:2 [1] misc/strongstream.cc:409 NCCL WARN Cuda failure 'operation not permitted when stream is "
+            "capturing'\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "cuda_error", v
+    assert "CUDA graph" in v["fix"] or "cuda graph" in v["fix"].lower()
+
+
+def test_an_illegal_access_at_nccls_own_launch_says_upgrade_nccl(tmp_path):
+    """NCCL's enqueue.cc CUDACHECK after its kernel launch: "Cuda failure %d '%s'" (2.2x)."""
+    line = "gpu-3:991:991 [1] enqueue.cc:1620 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n"
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "cuda_error", v
+    assert "upgrade NCCL" in v["fix"]
+
+
+def test_a_cuda_failure_in_nvls_set_up_is_the_nodes_driver_not_a_rank(tmp_path):
+    """transport/nvls.cc's CUCHECK/CUDACHECK "Cuda failure %d '%s'" at init, then torch's ncclUnhandledCudaError
+    on the rank that printed it."""
+    text = ("hgx-4:700:733 [2] transport/nvls.cc:310 NCCL WARN Cuda failure 801 'operation not supported'\n"
+            "[rank2]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+            "NCCLUtils.cpp:77, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2\n"
+            "ncclUnhandledCudaError: Call to CUDA function failed.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error", v
+    assert v["confidence"] == "low" or v["culprits"] == [], v
+    assert "NCCL_NVLS_ENABLE=0" in v["fix"]
+
+
+def test_nccl_warn_of_the_failed_cuda_ipc_call_names_p2p(tmp_path):
+    """transport/p2p.cc: "failed to open CUDA IPC handle : %d %s" before the unhandled cuda error it causes."""
+    text = ("host7:101:150 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is "
+            "not supported between these two devices\n"
+            "[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda "
+            "error, NCCL version 2.18.1\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and "NCCL_P2P_DISABLE" in v["fix"], v
+
+
+# --- out of memory: the GPU's, and the host's (Ray's memory monitor) ----------------------------------------------
+def test_an_oom_while_the_model_loads_names_sharding(tmp_path):
+    text = ("[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 2 has a total "
+            "capacity of 39.39 GiB of which 1.02 GiB is free.\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [2]), v
+    assert "ZeRO-3" in v["fix"] and "offload" in v["fix"]
+
+
+# Ray's raylet (src/ray/raylet/node_manager.cc) and a task's error when the memory monitor kills it
+def test_rays_memory_monitor_killing_workers_is_host_oom(tmp_path):
+    text = ("(raylet, ip=10.0.3.4) node_manager.cc:3122: 3 Workers (tasks / actors) killed due to memory pressure "
+            "(OOM), 0 Workers crashed due to other reasons at node (ID: ab12, IP: 10.0.3.4) over the last time "
+            "period.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "host_oom" and v["culprits"] == [], v
+    assert "RAY_memory_usage_threshold" in v["fix"]
+
+
+def test_a_task_killed_because_the_node_ran_low_on_memory_is_host_oom(tmp_path):
+    text = ("ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+            "Memory on the node (IP: 10.0.3.5, ID: cd34) where the task was running was 61.2GB / 64.0GB (0.956)\n")
+    assert _verdict(tmp_path, text)["cause"] == "host_oom"
+
+
+def test_rays_memory_monitor_kill_is_still_host_oom(tmp_path):
+    text = ("(raylet) Worker exit type: NODE_OUT_OF_MEMORY Worker exit detail: Task was killed due to the node "
+            "running low on memory.\n")
+    assert _report(tmp_path, text)["verdict"]["cause"] == "host_oom"
+
+
+# --- a native crash: inside libnccl or not ------------------------------------------------------------------------
+def test_a_crash_inside_libnccl_is_nccls(tmp_path):
+    """UCX's crash handler (ucs/debug/debug.c: "Caught signal %d (%s)" and "==== backtrace (tid: %d) ====")
+    with the first frames past it in libnccl.so: a SIGBUS this time, another install path."""
+    text = ("[gpu-12:4401:0:4490] Caught signal 7 (Bus error: nonexistent physical address)\n"
+            "==== backtrace (tid:   4490) ====\n"
+            " 0  /opt/hpcx/ucx/lib/libucs.so.0(ucs_handle_error+0x2e4) [0x7f00c925c274]\n"
+            " 1  /opt/hpcx/ucx/lib/libucs.so.0(+0x2d44c) [0x7f00c925c44c]\n"
+            " 2  /usr/local/lib/python3.10/dist-packages/nvidia/nccl/lib/libnccl.so.2(+0x1a0057) [0x7f00c18c1057]\n"
+            " 3  /usr/lib/x86_64-linux-gnu/libc.so.6(+0x94ac3) [0x7f00c151e144]\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal", v
+    assert v["culprits"] == [] and "NCCL_RAS_ENABLE" in v["fix"]
+
+
+def test_a_crash_in_the_application_is_not_nccls(tmp_path):
+    text = ("[gpu-12:4401:0:4490] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x8)\n"
+            "==== backtrace (tid:   4490) ====\n"
+            " 0  /opt/hpcx/ucx/lib/libucs.so.0(ucs_handle_error+0x2e4) [0x7f00c925c274]\n"
+            " 1  /usr/local/lib/python3.10/dist-packages/torch/lib/libtorch_cuda.so(+0x1a0057) [0x7f00c18c1057]\n"
+            " 2  /usr/local/lib/python3.10/dist-packages/nvidia/nccl/lib/libnccl.so.2(+0x1a0057) [0x7f00c18c1057]\n")
+    assert _verdict(tmp_path, text)["cause"] != "nccl_internal"
+
+
+# --- the launcher's records: torchrun's summary, rule A (the lone first failure), Ray's dead worker ---------------
+# torch/distributed/elastic/multiprocessing/api.py: "failed (exitcode: %s) local_rank: %s (pid: %s) of binary: %s"
+FAILED = ("E0102 10:00:00.000000 4100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: {code}) "
+          "local_rank: {lr} (pid: {pid}) of binary: /usr/bin/python3\n")
+
+
+SIGTERM = ("W0102 10:00:00.000000 4100 torch/distributed/elastic/multiprocessing/api.py:897] Sending process {pid} "
+           "closing signal SIGTERM\n")
+
+
+def test_torchrun_summary_pasted_up_to_its_error_file_line(tmp_path):
+    """torchrun's ChildFailedError summary (torch/distributed/elastic/multiprocessing/errors) cut
+    after ``error_file`` (no traceback field): the entry still names the rank and its -9."""
+    text = ("Root Cause (first observed failure):\n[0]:\n  time      : 2025-01-02_10:00:00\n  host      : node-a\n"
+            "  rank      : 3 (local_rank: 3)\n  exitcode  : -9 (pid: 4411)\n  error_file: <N/A>\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "host_oom", v
+    assert v["culprits"] == [3]
+
+
+def test_torchrun_summary_with_its_traceback_is_one_entry(tmp_path):
+    text = ("Root Cause (first observed failure):\n[0]:\n  time      : 2025-01-02_10:00:00\n  host      : node-a\n"
+            "  rank      : 5 (local_rank: 1)\n  exitcode  : -9 (pid: 4411)\n  error_file: <N/A>\n"
+            "  traceback : Signal 9 (SIGKILL) received by PID 4411\n")
+    (tmp_path / "job.log").write_text(text)
+    r = diagnose([str(tmp_path / "job.log")])
+    assert r.results["diagnose"]["verdict"]["culprits"] == [5]
+    assert "1 failed rank(s)" in " ".join(f.message for f in r.findings)
+
+
+def test_a_lone_sigkill_in_a_single_node_job_names_its_local_rank(tmp_path):
+    text = "".join(SIGTERM.format(pid=p) for p in (201, 202, 204)) + FAILED.format(code=-9, lr=2, pid=203)
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("host_oom", [2], "medium"), v
+    assert "local rank 2" in v["summary"]
+
+
+def test_a_lone_sigkill_of_a_multi_node_job_names_nobody(tmp_path):
+    """Only a local rank is printed and torchrun's config says two nodes: the global rank is unknown."""
+    config = ("I0102 09:59:00.000000 4100 torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous "
+              "complete for workers. Result:\n  restart_count=0\n  master_addr=node-a\n  master_port=29500\n"
+              "  group_rank=1\n  group_world_size=2\n  local_ranks=[0, 1, 2, 3]\n")
+    v = _verdict(tmp_path, config + FAILED.format(code=-9, lr=2, pid=203))
+    assert v["cause"] == "host_oom" and v["culprits"] == [], v
+    assert "multi-node" in v["summary"]
+
+
+def test_a_lone_exit_code_names_the_global_rank_of_the_table(tmp_path):
+    table = ("Root Cause (first observed failure):\n[0]:\n  time      : 2025-01-02_10:00:00\n  host      : node-b\n"
+             "  rank      : 11 (local_rank: 3)\n  exitcode  : 1 (pid: 4411)\n  error_file: <N/A>\n"
+             "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n")
+    v = _verdict(tmp_path, table)
+    assert (v["cause"], v["culprits"]) == ("unknown", [11]), v
+    assert "@record" in v["fix"]
+
+
+def test_a_table_entry_pasted_without_its_header_keeps_its_global_rank(tmp_path):
+    entry = "  rank      : 6 (local_rank: 2)\n  exitcode  : -11 (pid: 7001)\n  error_file: <N/A>\n"
+    v = _verdict(tmp_path, entry)
+    assert (v["cause"], v["culprits"]) == ("unknown", [6]), v
+    assert "faulthandler" in v["fix"] and "core" in v["fix"]
+
+
+def test_two_ranks_failing_on_their_own_is_no_lone_failure(tmp_path):
+    text = FAILED.format(code=1, lr=0, pid=300) + FAILED.format(code=1, lr=1, pid=301)
+    assert _verdict(tmp_path, text)["culprits"] == []
+
+
+def test_a_lone_sigbus_names_its_rank_and_the_shared_memory_fix(tmp_path):
+    v = _verdict(tmp_path, SIGTERM.format(pid=501) + FAILED.format(code=-7, lr=1, pid=502))
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [1]), v
+
+
+def test_a_ray_worker_dead_of_a_system_error_is_a_first_failure_of_unknown_cause(tmp_path):
+    # Ray core_worker's report; its "potential root causes" list names the OOM killer without meaning it
+    text = ("(raylet, ip=192.168.7.7) A worker died or was killed while executing a task by an unexpected system "
+            "error. To troubleshoot the problem, check the logs for the dead worker. RayTask ID: ab Worker ID: cd "
+            "Node ID: ef Worker IP address: 192.168.7.7 Worker port: 10011 Worker PID: 31337 Worker exit type: "
+            "SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. "
+            "There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high "
+            "memory usage. (2) ray stop --force is called. (3) The worker is crashed unexpectedly due to SIGSEGV or "
+            "other unexpected errors.\n"
+            "(Worker pid=31400, ip=192.168.7.8) [rank3]:[E0101 00:10:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 3] "
+            "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLGATHER, NumelIn=10, "
+            "NumelOut=40, Timeout(ms)=600000) ran for 600100 milliseconds before timing out.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "31337" in v["summary"] and "dmesg" in v["fix"] and "raylet" in v["fix"]
+    assert not _accused(d)
+
+
+# --- signals from outside: a kill after the SIGTERM grace, Slurm preemption and requeue ---------------------------
+_FORCED = ("W0101 10:00:30.000 1234 torch/distributed/elastic/multiprocessing/api.py:{n}] Unable to shutdown process "
+           "88 via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL\n")
+
+
+def test_a_worker_killed_after_the_sigterm_grace_is_a_stop_from_outside(tmp_path):
+    """elastic/multiprocessing/api.py's _close warning (torch 2.x glog form, not the logging one)."""
+    v = _verdict(tmp_path, _FORCED.format(n=897))
+    assert v["cause"] == "signal", v
+    assert "SIGTERM" in v["fix"] and "grace" in v["fix"]
+
+
+def test_a_worker_killed_after_the_grace_following_a_real_failure_is_that_failure(tmp_path):
+    text = ("[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total "
+            "capacity of 79.10 GiB of which 1.06 GiB is free.\n" + _FORCED.format(n=897))
+    assert _verdict(tmp_path, text)["cause"] == "gpu_oom"
+
+
+def test_slurm_preemption_is_an_outside_signal_not_the_teardown_errors(tmp_path):
+    # slurmstepd's cancel banner (src/slurmd/slurmstepd/req.c) and srun's task exits after it
+    text = ("slurmstepd: error: *** STEP 91234.0 ON gpu-node-17 CANCELLED AT 2025-03-04T11:22:33 DUE TO PREEMPTION "
+            "***\n"
+            "[rank5]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+            "[10.1.2.3]:40211\n"
+            "srun: error: gpu-node-17: tasks 4-7: Exited with exit code 1\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "preempt" in v["summary"] and "requeue" in v["fix"].lower()
+    assert not _accused(d)
+
+
+def test_a_wrapper_catching_usr1_before_requeue_is_the_same_signal(tmp_path):
+    text = ("submitit WARNING (2024-01-02 03:04:05,678) - Caught signal SIGUSR1 on node-a: this job is preempted.\n"
+            "slurmstepd: error: *** JOB 77 ON node-a CANCELLED AT 2024-01-02T03:04:06 DUE TO JOB REQUEUE ***\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "signal" and "SIGUSR1" in v["summary"], v
+
+
+def test_a_time_limit_is_not_called_preemption(tmp_path):
+    """A job that hangs until its time limit: the hang, not the scheduler, is the story."""
+    text = ("[rank0]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) "
+            "ran for 600031 milliseconds before timing out.\n"
+            "slurmstepd: error: *** JOB 5 ON n1 CANCELLED AT 2024-01-02T03:04:06 DUE TO TIME LIMIT ***\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] != "signal" and "preempt" not in v["summary"], v

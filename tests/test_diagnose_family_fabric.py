@@ -1,0 +1,273 @@
+"""How diagnose reads the transport and the set-up (ncclDoctor/diagnose/verdict/fabric.py): InfiniBand
+completion errors and memory registration (ib_fabric), invalid usage (a size mismatch, two ranks on one GPU),
+NCCL's /dev/shm segments, the network interfaces and sockets (unreachable and link-local peers, containers
+behind NAT, bridges, a peer closing the socket at set-up, wrapped and quoted pastes of such lines), and the
+TCPStore and rendezvous (ports, endpoints, the client's retries and timeouts, Windows' 10049 warning, a store
+barrier short of ranks). The store's socket cut mid-run is an early exit: test_diagnose_family_hang.py; NCCL's
+proxy failing at set-up is read by quiet.py's NCCL errors: test_diagnose_family_quiet.py.
+
+Each test reads a family that a blind round (10 to 15, issue #14) missed, from lines other than the corpus
+case's own: another version's wording, prefix, host, port or peer. Format strings are NCCL's, torch's and
+gloo's (sources beside each test); numbers, hosts, ports and peers are made up. A test sits in the family of
+the detector that decides the verdict it asserts; a test that a verdict is NOT given sits beside the test of
+that verdict (so the 10049 warning's harmless case is here, beside its store cases)."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+
+# --- InfiniBand: completion errors (also as an NCCL error's "Last error") and memory registration -----------------
+def test_watchdog_report_glued_to_its_nccl_error_reads_the_ib_last_error(tmp_path):
+    """torch 2.1's watchdog text, std::terminate's what() and the NCCL error pasted as one line
+    (a terminal or issue form joined them): the Last error is an IB completion error 12."""
+    line = ("[rank5]:[E ProcessGroupNCCL.cpp:915] [Rank 5] Some NCCL operations have failed or timed out. Due to the "
+            "asynchronous nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data. "
+            "terminate called after throwing an instance of 'c10::DistBackendError' what(): NCCL error in: "
+            "../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, remote process exited or there was a network error, "
+            "NCCL version 2.18.1 ncclRemoteError: A call failed possibly due to a network error or a remote process "
+            "exiting prematurely. Last error: NET/IB : Got completion from peer 10.4.0.17<51022> with error 12, "
+            "opcode 1, len 32768, vendor err 129 (Send)\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "ib_fabric", v
+    assert v["culprits"] == []
+
+
+def test_watchdog_report_alone_is_still_a_report(tmp_path):
+    line = ("[E ProcessGroupNCCL.cpp:455] Some NCCL operations have failed or timed out. Due to the asynchronous "
+            "nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n")
+    assert _verdict(tmp_path, line)["cause"] != "ib_fabric"
+
+
+def test_a_quoted_wrapped_piece_that_starts_with_a_bracket_is_still_its_rest(tmp_path):
+    """Wrapped at 80 columns, then Markdown-quoted: the cut fell just before the '>' closing '<port>',
+    so the piece reads '> > with status=...' (the quote, then the line's own '>')."""
+    head = ":91:95 [1] NCCL WARN NET/IB: Got completion from peer 10.2.0.9<41234"
+    head = "node" + "n" * (76 - len(head)) + head
+    assert len(head) == 80
+    rest = "> with status=12 opcode=0 len=0 vendor err 129 (Send) hca mlx5_1"
+    v = _verdict(tmp_path, f"> {head}\n> {rest}\n")
+    assert v["cause"] == "ib_fabric", v
+    assert "IBV_WC_RETRY_EXC_ERR" in v["summary"], v  # status 12: the piece after the cut was joined
+
+
+def test_ib_flush_errors_alone_point_at_the_rdma_path(tmp_path):
+    line = ("gpu12:88:99 [3] net_ib.cc:1290 NCCL WARN NET/IB : Got completion from peer 10.2.0.8<40411> with "
+            "error 5, opcode 32767, len 0, vendor err 244 (Recv)\n")
+    v = _verdict(tmp_path, line * 3)
+    assert v["cause"] == "ib_fabric" and "GPUDirect RDMA" in v["fix"] and "NCCL_NET_GDR_LEVEL" in v["fix"], v
+
+
+# NCCL misc/ibvwrap.cc: "Call to ibv_reg_mr failed with error %s" / ibv_reg_dmabuf_mr / ibv_reg_mr_iova2
+def test_an_ib_memory_registration_failure_is_the_nodes_gpudirect_set_up_not_the_rank(tmp_path):
+    text = ("[rank3]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3356, unhandled "
+            "system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+            "gpu-node-7:2211:2290 [3] misc/ibvwrap.cc:199 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error "
+            "Bad address\n"
+            "gpu-node-7:2211:2290 [3] NCCL INFO transport/net_ib.cc:1410 -> 2\n")
+    r = _report(tmp_path, text)
+    v = r["verdict"]
+    assert v["cause"] == "ib_fabric" and v["culprits"] == [], v
+    assert "nvidia-peermem" in v["fix"] and "NCCL_NET_GDR_LEVEL" in v["fix"]
+    assert not [k for k in r["conclusions"] if k["kind"] == "first_failure" and k["confidence"] != "low"]
+
+
+# --- invalid usage ------------------------------------------------------------------------------------------------
+def test_ib_size_mismatch_is_invalid_usage_with_the_environment_fix(tmp_path):
+    """net_ib.cc: "NET/IB : req %d/%d tag %x peer %s collective mismatch error, local size %d remote size %d",
+    then the return-code trail of 5 (ncclInvalidUsage)."""
+    text = ("gpu7:2211:2290 [1] transport/net_ib.cc:1104 NCCL WARN NET/IB : req 1/1 tag 3 peer 10.2.0.9<41877> "
+            "collective mismatch error, local size 1048576 remote size 262144\n"
+            "gpu7:2211:2290 [1] NCCL INFO include/net.h:35 -> 5\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "invalid_usage", v
+    assert "NCCL_PROTO" in v["fix"] and v["culprits"] == []
+
+
+# NCCL init.cc: 2.27+ "Multiple Ranks are using the same GPU/Partition" (older: "Duplicate GPU detected")
+def test_the_same_gpu_message_alone_is_invalid_usage(tmp_path):
+    text = "worker-3: Multiple Ranks are using the same GPU/Partition for communication, rank 5 and rank 4\n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "invalid_usage" and v["culprits"] == [], v
+    assert "nproc_per_node" in v["fix"]
+
+
+# --- NCCL's /dev/shm segments -------------------------------------------------------------------------------------
+def test_nccl_shm_segment_failure_without_the_warn_prefix(tmp_path):
+    """NCCL's shmutils.cc "Error while creating shared memory segment %s (size %d)" quoted without
+    its host:pid:tid NCCL WARN prefix, behind torchrun's rank tag; NCCL names its segments nccl-XXXXXX."""
+    v = _verdict(tmp_path, "[rank2]: Error while creating shared memory segment /dev/shm/nccl-Qw81Zt (size 9637888)\n")
+    assert v["cause"] == "nccl_system", v
+    assert "/dev/shm" in v["fix"] and "NCCL_SHM_DISABLE" in v["fix"]
+
+
+def test_another_programs_shm_segment_is_not_nccls(tmp_path):
+    v = _verdict(tmp_path, "Error while creating shared memory segment /dev/shm/psm_shm.1234 (size 4096)\n")
+    assert v["cause"] != "nccl_system"
+
+
+# --- network interfaces and sockets -------------------------------------------------------------------------------
+def test_gloo_connect_network_unreachable_is_set_up(tmp_path):
+    """gloo/transport/tcp/pair.cc's enforce after connect(2) failed with ENETUNREACH, as torch 2.x
+    prints it inside a RuntimeError."""
+    line = ("RuntimeError: [enforce fail at ../third_party/gloo/gloo/transport/tcp/pair.cc:352] rv != -1. -1 vs -1. "
+            "connect: Network is unreachable\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "network_setup", v
+    assert "GLOO_SOCKET_IFNAME" in v["fix"]
+
+
+def test_nccl_connect_to_an_ipv4_link_local_peer(tmp_path):
+    """NCCL 2.1x socket.h "Connect to %s failed : %s" to a 169.254.x.x address (a node that picked
+    a link-local interface): set-up, and the link-local address is named."""
+    line = ("node-b:4411:4502 [3] include/socket.h:403 NCCL WARN Connect to 169.254.12.7<40115> failed : "
+            "Network is unreachable\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "network_setup", v
+    assert "link-local" in v["summary"] and "NCCL_SOCKET_IFNAME" in v["fix"]
+
+
+def test_two_hosts_bootstrapping_on_one_address_are_containers_behind_nat(tmp_path):
+    """NCCL's "Bootstrap : Using [0]eth0:%s<0>" on two hosts with the same address (here a user-defined
+    bridge's 10.88.0.5, not docker0's 172.17/16)."""
+    text = ("cont-a:101:101 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.5<0>\n"
+            "cont-b:202:202 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.5<0>\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup", v
+    assert "--network=host" in v["summary"] and "NCCL_SOCKET_IFNAME" in v["fix"]
+
+
+def test_one_host_on_its_own_address_is_not_a_network_verdict(tmp_path):
+    text = ("cont-a:101:101 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.5<0>\n"
+            "cont-b:202:202 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.6<0>\n")
+    assert _verdict(tmp_path, text)["cause"] != "network_setup"
+
+
+def test_bootstrap_on_an_ipv6_link_local_address_without_an_index(tmp_path):
+    """NCCL 2.2x prints "Bootstrap : Using ib0:fe80::...%ib0<0>" without the "[0]" of older versions."""
+    v = _verdict(tmp_path, "g1:55:55 [0] NCCL INFO Bootstrap : Using ib1:fe80::1e34:da03:7b:9c10%ib1<0>\n")
+    assert v["cause"] == "network_setup", v
+    assert "link-local" in v["summary"]
+
+
+def test_a_socket_interface_list_one_a_line_names_the_bridges(tmp_path):
+    """NCCL_DEBUG=INFO's NET/Socket list as a paste shows it: the header line, then one interface a line."""
+    text = ("INFO NET/Socket : Using\n[0]eth2:10.0.3.4<0>\n[1]docker0:172.17.0.1<0>\n"
+            "[2]vethab12cd3:fe80::18ab:22ff:fe01:9a9a%vethab12cd3<0>\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup", v
+    assert "docker0" in v["summary"] and "eth2" not in v["summary"]
+
+
+# NCCL misc/socket.cc "Net : Connection closed by remote peer %s" with its return-code trail through init
+def test_a_peer_closing_the_socket_during_communicator_set_up_is_network_set_up(tmp_path):
+    text = ("node-c:801:850 [0] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by remote peer "
+            "node-d.cluster<41022>\n"
+            "node-c:801:850 [0] NCCL INFO misc/socket.cc:752 -> 6\n"
+            "node-c:801:850 [0] NCCL INFO transport/net_socket.cc:474 -> 6\n"
+            "node-c:801:850 [0] NCCL INFO transport.cc:165 -> 6\n"
+            "node-c:801:850 [0] NCCL INFO init.cc:1222 -> 6\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup" and v["culprits"] == [], v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"]
+
+
+def test_a_peer_closing_the_socket_mid_run_is_still_a_peer_gone(tmp_path):
+    text = ("node-c:801:850 [0] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by remote peer "
+            "node-d.cluster<41022>\n"
+            "node-c:801:850 [0] NCCL INFO misc/socket.cc:752 -> 6\n"
+            "node-c:801:850 [0] NCCL INFO proxy.cc:1480 -> 6\n")
+    assert _verdict(tmp_path, text)["cause"] == "early_exit"
+
+
+def test_a_quoted_paste_wrapped_afterwards_is_read_whole(tmp_path):
+    """An issue's '> ' quote on the first piece only: the pieces of each wrapped line are joined."""
+    line = ("> node-c:801:850 [0] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by remote peer "
+            "node-d.cluster<41022>")
+    trail = ["> node-c:801:850 [0] NCCL INFO misc/socket.cc:752 -> 6",
+             "> node-c:801:850 [0] NCCL INFO transport.cc:165 -> 6",
+             "> node-c:801:850 [0] NCCL INFO init.cc:1222 -> 6"]
+    wrapped = [line[k:k + 80] for k in range(0, len(line), 80)]
+    wrapped += [x[k:k + 80] for x in trail for k in range(0, len(x), 80)]
+    other = ("> node-c:801:851 [0] proxy.cc:1120 NCCL WARN [Proxy Service 0] Failed to execute operation Connect "
+             "from rank 0, retcode 6")
+    wrapped += [other[k:k + 80] for k in range(0, len(other), 80)]
+    v = _verdict(tmp_path, "\n".join(wrapped) + "\n")
+    assert v["cause"] == "network_setup", v
+
+
+# --- the TCPStore and the rendezvous ------------------------------------------------------------------------------
+def test_store_port_permission_denied(tmp_path):
+    """TCPStore's socket.cpp "The server socket has failed to bind to %s (errno: %d - %s)", IPv4 and a
+    launcher's prefix; the line has no other trigger word than its errno."""
+    line = ("[rank0]: torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
+            "address. The server socket has failed to bind to 0.0.0.0:80 (errno: 13 - Permission denied).\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "store_rendezvous", v
+    assert "master_port" in v["fix"] and "below 1024" in v["summary"]
+
+
+def test_an_unreachable_rendezvous_names_torchruns_printed_endpoint(tmp_path):
+    """torchrun's printed launch config ("rdzv_endpoint    : HOST", no port) and the agent's
+    RendezvousConnectionError: the endpoint is the printed host on c10d's default port 29400."""
+    text = ("[INFO] 2024-01-01 10:00:00,000 api: Starting elastic_operator with launch configs:\n"
+            "  rdzv_backend     : c10d\n  rdzv_endpoint    : 192.168.7.20\n\n"
+            "RendezvousConnectionError: The connection to the C10d store has failed. See inner exception for "
+            "details.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "store_rendezvous", v
+    assert "192.168.7.20:29400" in v["summary"] and "firewall" in v["fix"]
+
+
+def test_the_store_clients_retries_name_the_endpoint(tmp_path):
+    """TCPStore.cpp: "TCP client failed to connect/validate to host %s:%d - retrying (try=%d, ...): %s"."""
+    line = ("[W102 10:00:00.000000000 TCPStore.cpp:347] [c10d] TCP client failed to connect/validate to host "
+            "100.101.7.9:29511 - retrying (try=2, timeout=900000ms, delay=1200ms): Connection reset by peer\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "store_rendezvous", v
+    assert "100.101.7.9" in v["fix"] and "VPN" in v["summary"]
+
+
+# torch/csrc/distributed/c10d/socket.cpp: "The client socket has failed to connect to [%s]:%s (%s)."
+WIN_WARN = ("[W1102 08:00:00.000000000 socket.cpp:752] [c10d] The client socket has failed to connect to "
+            "[{host}]:{port} (system error: 10049 - The requested address is not valid in its context.).\n")
+
+
+def test_the_windows_10049_connect_warning_alone_is_harmless(tmp_path):
+    v = _verdict(tmp_path, "starting 2 processes\n" + WIN_WARN.format(host="DESKTOP-AB12CD", port=29512))
+    assert v["cause"] == "none" and v["confidence"] == "high", v
+    assert "Windows" in v["summary"] and "harmless" in v["fix"]
+
+
+def test_the_10049_warning_to_a_docker_desktop_alias_is_the_wrong_rendezvous_address(tmp_path):
+    v = _verdict(tmp_path, WIN_WARN.format(host="host.docker.internal", port=29512))
+    assert v["cause"] == "store_rendezvous", v
+
+
+def test_a_store_timeout_after_the_10049_warning_is_still_the_store(tmp_path):
+    timeout = ("torch.distributed.DistNetworkError: The client socket has timed out after 1800s while trying to "
+               "connect to (DESKTOP-AB12CD, 29512).\n")
+    v = _verdict(tmp_path, WIN_WARN.format(host="DESKTOP-AB12CD", port=29512) + timeout)
+    assert v["cause"] == "store_rendezvous", v
+
+
+def test_store_clients_that_waited_out_their_timeout_connected_are_victims_of_ranks_that_never_joined(tmp_path):
+    # torch/csrc/distributed/c10d/socket.cpp waitForInput (torch 2.4+)
+    line = ("[rank{r}]:[W101 01:02:03.000000000 socket.cpp:485] [c10d] waitForInput: socket SocketImpl(fd=41, "
+            "addr=[10.0.0.5]:5511{r}, remote=[10.0.0.5]:31000) timed out after 600000ms\n")
+    d = _report(tmp_path, line.format(r=2) + line.format(r=3))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []), v
+    assert "10.0.0.5:31000" in v["summary"] and "victims" in v["summary"]
+    assert "reach" in v["fix"] and "MASTER_ADDR" in v["fix"]
+    assert not _accused(d)
+
+
+def test_a_store_barrier_short_of_ranks_names_worker_count_and_the_timeout_in_its_fix(tmp_path):
+    text = ("RuntimeError: Timed out initializing process group in store based barrier on rank: 2, for key: "
+            "store_based_barrier_key:1 (world_size=16, worker_count=12, timeout=0:00:30)\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "store_rendezvous" and "4 of 16 clients never joined" in v["fix"], v["fix"]
+    assert "timeout" in v["fix"] and "reachable" in v["fix"]

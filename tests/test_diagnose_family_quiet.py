@@ -1,0 +1,255 @@
+"""How diagnose gives its last words (ncclDoctor/diagnose/verdict/quiet.py): NCCL's other errors and WARN
+families (rings, the topology file, config attributes, a libnccl built for another CUDA, a system error
+through topology detection, the proxy failing at set-up), settings printed in the logs (the config verdict),
+benign noise that gives the "none" verdict (and a real WARN beside it that does not), and NCCL's RAS report,
+read by ``settle`` after every other reader.
+
+Each test reads a family that a blind round (10 to 15, issue #14) missed, from lines other than the corpus
+case's own: another version's wording, prefix, host, plugin or numbers. Format strings are NCCL's, torch's and
+cuda-gdb's (sources beside each test); numbers, hosts and peers are made up. A test sits in the family of the
+detector that decides the verdict it asserts; a test that a verdict is NOT given sits beside the test of that
+verdict."""
+
+from __future__ import annotations
+
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+
+# --- NCCL's other errors and WARN families ------------------------------------------------------------------------
+def test_a_ring_that_does_not_close_is_the_ranks_disagreeing_on_the_topology(tmp_path):
+    """graph/rings.cc: "Error : ring %d does not loop back to start (%d != %d)" and "ring %d does not
+    contain rank %d"."""
+    for line in ("n1:5:9 [2] graph/rings.cc:40 NCCL WARN Error : ring 3 does not loop back to start (9 != 2)\n",
+                 "n1:5:9 [2] graph/rings.cc:44 NCCL WARN Error : ring 1 does not contain rank 11\n"):
+        v = _verdict(tmp_path, line)
+        assert v["cause"] == "nccl_internal", (line, v)
+        assert "NCCL_HOSTID" in v["fix"] and "topology" in v["fix"]
+
+
+def test_a_topology_xml_missing_attribute_is_the_topology_file(tmp_path):
+    line = "node3:50:50 [2] graph/xml.h:85 NCCL WARN Attribute vendor of node nic not found\n"
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "nccl_internal" and "NCCL_TOPO_FILE" in v["fix"], v
+
+
+def test_an_unset_config_value_rejected_is_an_older_libnccl_than_torchs(tmp_path):
+    """init.cc's "Invalid config %s attribute value %d" for another field (cgaClusterSize) with INT_MIN,
+    as NCCL's own WARN line."""
+    line = "n1:7:7 [0] init.cc:1902 NCCL WARN Invalid config cgaClusterSize attribute value -2147483648\n"
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "nccl_internal", v
+    assert "LD_LIBRARY_PATH" in v["fix"]
+
+
+def test_an_out_of_range_config_value_is_still_usage(tmp_path):
+    line = "n1:7:7 [0] init.cc:1902 NCCL WARN Invalid config blocking attribute value 7\n"
+    assert _verdict(tmp_path, line)["cause"] == "invalid_usage"
+
+
+# NCCL enqueue.cc / init.cc: the graph-capture check of the runtime and driver NCCL was built against
+def test_nccl_built_for_an_older_cuda_runtime_is_a_version_mismatch(tmp_path):
+    text = ("node-e:77:77 [1] NCCL INFO NCCL version 2.18.1+cuda11.0\n"
+            "node-e:77:90 [1] enqueue.cc:1190 NCCL WARN NCCL cannot be captured in a graph if either it wasn't "
+            "built with CUDA runtime >= 11.3 or if the installed CUDA driver < R465.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "reinstall" in v["fix"]
+
+
+# NCCL graph/xml.cc and graph/topo.cc return-code trail after a failed sysfs read
+def test_a_system_error_through_topology_detection_names_the_topology_file(tmp_path):
+    text = ("RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1191, unhandled system error, NCCL version 2.10.3\n"
+            "vm-9:500:520 [2] graph/xml.cc:340 NCCL WARN Could not find real path of /sys/class/pci_bus/0001:00/"
+            "../../0001:00:04.0\n"
+            "vm-9:500:520 [2] NCCL INFO graph/xml.cc:658 -> 2\n"
+            "vm-9:500:520 [2] NCCL INFO graph/topo.cc:611 -> 2\n"
+            "vm-9:500:520 [2] NCCL INFO init.cc:880 -> 2\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_system" and v["culprits"] == [], v
+    assert "NCCL_TOPO_FILE" in v["fix"]
+
+
+def test_a_proxy_call_failing_at_connect_is_network_setup(tmp_path):
+    # proxy.cc ncclProxyCallBlocking, as torch quotes it under "Last error:"
+    text = ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, "
+            "internal error - please report this issue to the NCCL developers, NCCL version 2.21.5\n"
+            "ncclInternalError: Internal check failed.\nLast error:\nProxy Call to rank 12 failed (Setup)\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"]
+
+
+# --- settings printed in the logs ---------------------------------------------------------------------------------
+def test_torch_deprecation_of_a_variable_that_became_the_default(tmp_path):
+    """ProcessGroupNCCL.cpp (torch 2.6+) TORCH_WARN_ONCE, here behind torchrun's rank tag and glog prefix."""
+    v = _verdict(tmp_path, "[rank3]:[W1201 09:12:44.512000 ProcessGroupNCCL.cpp:1003] Warning: "
+                 "TORCH_NCCL_AVOID_RECORD_STREAMS is the default now, this environment variable is thus deprecated. "
+                 "(function operator())\n")
+    assert v["cause"] == "config", v
+    assert "TORCH_NCCL_AVOID_RECORD_STREAMS" in v["fix"]
+
+
+def test_graph_file_set_by_the_environment_is_the_setting_to_unset(tmp_path):
+    """NCCL's env log "%s set by environment to %s" (misc/param.cc; nccl.conf's values are put in the
+    environment first), and a shell export of it: a forced ring/tree graph file."""
+    for line in ("gpu-7:811:811 [3] NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/vendor/ndv5/graph.xml\n",
+                 "export NCCL_GRAPH_FILE=/opt/vendor/ndv5/graph.xml\n"):
+        v = _verdict(tmp_path, line)
+        assert v["cause"] == "config", (line, v)
+        assert "NCCL_GRAPH_FILE" in v["fix"] and "unset" in v["fix"]
+
+
+def test_graph_dump_file_alone_is_not_a_cause(tmp_path):
+    v = _verdict(tmp_path, "gpu-7:811:811 [3] NCCL INFO NCCL_GRAPH_DUMP_FILE set by environment to /tmp/g.xml\n")
+    assert v["cause"] != "config"
+
+
+def test_no_algorithm_available_in_either_case_is_a_setting(tmp_path):
+    for word in ("no", "No"):
+        line = f"node3:50:50 [0] enqueue.cc:400 NCCL WARN Error : {word} algorithm/protocol available\n"
+        v = _verdict(tmp_path, line)
+        assert v["cause"] == "config" and "NCCL_ALGO" in v["fix"] and "CollNet" in v["fix"], (word, v)
+
+
+def test_p2p_use_cuda_memcpy_in_a_launch_line_is_a_setting_to_unset(tmp_path):
+    text = "srun --export=ALL,NCCL_P2P_USE_CUDA_MEMCPY=1 python train.py\nNCCL_P2P_USE_CUDA_MEMCPY=1\n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config", v
+    assert "NCCL_P2P_USE_CUDA_MEMCPY" in v["fix"] and "unset" in v["fix"]
+
+
+# --- benign noise: the none verdict -------------------------------------------------------------------------------
+def test_cuda_driver_shutting_down_at_exit_is_not_a_failure(tmp_path):
+    """torch's ProcessGroupNCCL.cpp "main process destroyed cuda before watchdog loop exited" and a
+    bare CUDA 'driver shutting down' (cudaErrorCudartUnloading) from another thread at exit."""
+    for line in ("[I1203 09:01:02.000001 ProcessGroupNCCL.cpp:1410] [PG 0 Rank 3] main process destroyed cuda "
+                 "before watchdog loop exited, terminating watchdog. (Watchdog caught exception: CUDA error: driver "
+                 "shutting down\n",
+                 "[rank1]: RuntimeError: CUDA error: driver shutting down\n"):
+        v = _verdict(tmp_path, line)
+        assert v["cause"] == "none", (line, v)
+
+
+def test_harmless_nccl_warns_are_not_the_verdict(tmp_path):
+    """misc/ibvwrap.cc "Failed to open libibverbs.so[.1]" (2.1x: "Failed to open libibverbs.so"), the net
+    plugin loader's "NET/Plugin : Plugin load returned ... : libnccl-net.so: cannot open shared object file",
+    the FastSocket plugin's affinity/retry warnings (net_fastsocket.cc)."""
+    lines = ("nodeb:1201:1201 [5] misc/ibvwrap.cc:106 NCCL WARN Failed to open libibverbs.so\n",
+             "nodeb:1201:1201 [5] NCCL WARN NET/Plugin : Plugin load returned 2 : libnccl-net.so: cannot open "
+             "shared object file: No such file or directory.\n",
+             "gke-n2:77:90 [1] net_fastsocket.cc:700 NCCL WARN Maximum retry reached for connect 7.\n"
+             "gke-n2:77:90 [1] net_fastsocket.cc:652 NCCL WARN Cannot get incoming CPU.\n")
+    for text in lines:
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "none", (text, v)
+        assert "harmless" in v["fix"]
+
+
+def test_a_real_warn_beside_a_harmless_one_still_decides(tmp_path):
+    text = ("nodeb:1201:1201 [5] misc/ibvwrap.cc:106 NCCL WARN Failed to open libibverbs.so\n"
+            "nodeb:1201:1290 [5] misc/foo.cc:12 NCCL WARN Proxy thread lost its peer unexpectedly\n")
+    assert _verdict(tmp_path, text)["cause"] != "none"
+
+
+def test_an_absent_collnet_plugin_is_named_harmless(tmp_path):
+    """net.cc's INFO when the plugin library has no CollNet symbols."""
+    text = ("node9:300:300 [4] NCCL INFO NET/Plugin: Failed to find ncclCollNetPlugin_v9 symbol.\n"
+            "node9:300:300 [4] NCCL INFO Bootstrap : Using ens5:10.4.0.12<0>\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and "harmless" in v["fix"] and "CollNet" in v["fix"], v
+
+
+def test_torch_27s_destroy_process_group_warning_is_harmless(tmp_path):
+    """torch 2.7+ ProcessGroupNCCL.cpp: "WARNING: destroy_process_group() was not called before program exit,
+    which can leak resources." on two ranks, nothing else."""
+    text = "".join(f"[rank{r}]:[W1104 10:00:0{r}.000 ProcessGroupNCCL.cpp:1521] Warning: WARNING: "
+                   "destroy_process_group() "
+                   "was not called before program exit, which can leak resources. For more info, please see "
+                   "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())\n" for r in (0, 1))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none", v
+    assert "destroy_process_group" in v["fix"]
+
+
+def test_cuda_gdb_peer_access_notices_are_harmless(tmp_path):
+    text = ("[New Thread 0x7fff1234 (LWP 3301)]\n"
+            "warning: Cuda API error detected: cudaDeviceCanAccessPeer returned (0x2c0)\n"
+            "warning: Cuda API error detected: cudaPeekAtLastError returned (0x2c0)\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["confidence"] == "high", v
+    assert "shared memory" in v["fix"]
+
+
+def test_start_up_info_alone_says_there_is_no_failure(tmp_path):
+    text = ("[I ProcessGroupNCCL.cpp:665] [Rank 3] ProcessGroupNCCL initialization options:"
+            "NCCL_ASYNC_ERROR_HANDLING: 1\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "none" and "no failure" in v["fix"], v
+
+
+# --- NCCL's RAS report, read by settle ----------------------------------------------------------------------------
+RAS_HEAD = """NCCL version 2.26.2 compiled with CUDA 12.6
+CUDA runtime version 12060, driver version 12060
+
+Job summary
+===========
+
+  Nodes  Processes         GPUs  Processes     GPUs
+(total)   per node  per process    (total)  (total)
+      2          8            1         16       16
+
+Communicators... (0.00s)
+=============
+
+Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors
+    #  in group  per comm  per node  per comm  in group
+    0         1         2         8        16        16   RUNNING  MISMATCH
+
+Errors
+======
+
+Warnings
+========
+
+#0-0 (5c0ffee0badd00d5) MISMATCH
+"""
+
+
+def test_ras_mismatch_with_the_many_behind_names_nobody_and_clears_the_listed(tmp_path):
+    """NCCL RAS (ras/client_support.cc): the listed outliers are AHEAD, waiting; the 14 behind are not listed."""
+    v = _verdict(tmp_path, RAS_HEAD + "  Communicator ranks have different ReduceScatter operation counts\n"
+                 "  14 ranks have launched up to operation 90\n"
+                 "  2 ranks have launched up to operation 91\n"
+                 "  Rank 3 -- GPU 3 managed by process 7001 on node 10.0.0.1\n"
+                 "  Rank 9 -- GPU 1 managed by process 7102 on node 10.0.0.2\n", "ras.txt")
+    assert v["cause"] == "rank_missing", v
+    assert v["culprits"] == [] and v["confidence"] == "low"
+    assert "14 rank" in v["fix"]
+
+
+def test_ras_mismatch_with_one_rank_behind_names_it(tmp_path):
+    """The lone-outlier wording: "Rank %d has launched up to operation %ld -- GPU %s managed by ..."."""
+    v = _verdict(tmp_path, RAS_HEAD + "  Communicator ranks have different AllReduce operation counts\n"
+                 "  15 ranks have launched up to operation 64\n"
+                 "  Rank 7 has launched up to operation 60 -- GPU 7 managed by process 7106 on node 10.0.0.1\n",
+                 "ras.txt")
+    assert v["cause"] == "rank_missing", v
+    assert v["culprits"] == [7] and v["confidence"] == "medium"
+
+
+def test_a_log_holding_a_ras_report_still_has_its_own_lines_read(tmp_path):
+    """ncclras's text report (its "Communicators..." table, NCCL 2.24+) pasted in the same file as the
+    job's own watchdog lines: the report says RUNNING/OK, the timeout is still the job's failure."""
+    text = ("NCCL version 2.27.3 compiled with CUDA 12.8\n\nJob summary\n===========\n\n"
+            "  Nodes  Processes         GPUs  Processes     GPUs\n(total)   per node  per process    (total)  (total)\n"
+            "      2          4            1          8        8\n\n"
+            "Communicators... (0.00s)\n=============\n\n"
+            "Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors\n"
+            "    #  in group  per comm  per node  per comm  in group\n"
+            "    0         1         2         4         8         8   RUNNING      OK\n\n"
+            "[rank5]:[E1002 11:00:00.100 ProcessGroupNCCL.cpp:632] [Rank 5] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=7710, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran "
+            "for 600009 milliseconds before timing out.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "none", v
