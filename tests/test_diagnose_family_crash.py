@@ -3,7 +3,7 @@ host OOMs (Ray's memory monitor too), a native crash inside libnccl, the launche
 exited (torchrun's failure summary and agent lines, the lead's labelling rule A: the lone first failure, Ray's
 dead worker), and signals from outside (a kill after the SIGTERM grace, Slurm preemption and requeue).
 
-Each test reads a family that a blind round (10 to 15, issue #14) missed, from lines other than the corpus
+Each test reads a family that a blind round (10 to 16, issue #14) missed, from lines other than the corpus
 case's own: another version's wording, rank, host, launcher or numbers. Format strings are torch's, NCCL's,
 UCX's, Ray's, Slurm's and submitit's (sources beside each test); numbers, hosts, pids and paths are made up.
 A test sits in the family of the detector that decides the verdict it asserts; a test that a verdict is NOT
@@ -253,3 +253,148 @@ def test_a_time_limit_is_not_called_preemption(tmp_path):
             "slurmstepd: error: *** JOB 5 ON n1 CANCELLED AT 2024-01-02T03:04:06 DUE TO TIME LIMIT ***\n")
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] != "signal" and "preempt" not in v["summary"], v
+
+
+def _entry(n: int, time: str, rank: int, local: int, code: int, pid: int, host: str = "node-a") -> str:
+    tb = {-9: f"Signal 9 (SIGKILL) received by PID {pid}", -15: f"Signal 15 (SIGTERM) received by PID {pid}"}.get(
+        code, "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html")
+    return (f"[{n}]:\n  time      : {time}\n  host      : {host}\n  rank      : {rank} (local_rank: {local})\n"
+            f"  exitcode  : {code} (pid: {pid})\n  error_file: <N/A>\n  traceback : {tb}\n")
+
+
+def _record(others: list[str], root: str) -> str:
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n" + "=" * 60 + "\n"
+            "train.py FAILED\n" + "-" * 60 + "\nFailures:\n" + "".join(others) + "-" * 60
+            + "\nRoot Cause (first observed failure):\n" + root + "=" * 60 + "\n")
+
+
+# --- several ranks failing on their own, the others only torn down afterwards (rule A extended) ------------
+def test_two_ranks_failing_on_their_own_are_the_culprits_not_the_ranks_sigkilled_after_the_grace(tmp_path):
+    text = _record([_entry(1, "2025-05-06_08:00:10", 6, 6, 2, 4406),
+                    _entry(2, "2025-05-06_08:00:41", 2, 2, -9, 4402),
+                    _entry(3, "2025-05-06_08:00:41", 4, 4, -15, 4404),
+                    _entry(4, "2025-05-06_08:00:41", 7, 7, -9, 4407)],
+                   _entry(0, "2025-05-06_08:00:10", 5, 5, 2, 4405))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] != "host_oom" and sorted(v["culprits"]) == [5, 6] and v["confidence"] == "medium", v
+    assert _accused(d) == {5, 6}
+    assert "rank 2, 4, 7" in v["summary"] and "traceback" in v["fix"] and "@record" in v["fix"]
+    from ncclDoctor.diagnose import diagnose
+
+    codes = {f.code for f in diagnose([str(tmp_path / "job.log")]).findings}
+    assert "LOG025" not in codes and "LOG018" in codes, "a teardown SIGKILL is not an OOM kill"
+
+
+def test_a_root_cause_entry_cut_by_the_paste_still_names_its_rank(tmp_path):
+    """The paste ends after the Root Cause entry's rank line: that rank is still torchrun's first failure."""
+    text = _record([_entry(1, "2025-05-06_08:00:10", 0, 0, 3, 911),
+                    _entry(2, "2025-05-06_08:00:42", 1, 1, -9, 912)], "")
+    text = text.rsplit("=" * 60, 1)[0] + "[0]:\n  time      : 2025-05-06_08:00:10\n  host      : node-a\n" \
+        "  rank      : 3 (local_rank: 3)\n"
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert sorted(v["culprits"]) == [0, 3] and v["cause"] == "unknown", v
+    assert 1 not in _accused(d)
+    assert "None" not in " ".join(k["message"] for k in d["conclusions"])
+
+
+def test_a_lone_sigkill_before_any_other_failure_is_still_the_oom_killer(tmp_path):
+    """The -9 came first (it is the root cause) and the others were SIGTERM'd: rule A, host memory."""
+    text = _record([_entry(1, "2025-05-06_08:00:12", 0, 0, -15, 700),
+                    _entry(2, "2025-05-06_08:00:12", 2, 2, -15, 702)],
+                   _entry(0, "2025-05-06_08:00:11", 1, 1, -9, 701))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [1]), v
+    assert _accused(d) == {1}
+
+
+def test_every_rank_failing_alike_in_one_second_names_nobody(tmp_path):
+    """No rank torn down: the same exit on every rank is a shared cause, not four culprits."""
+    text = _record([_entry(i, "2025-05-06_08:00:10", r, r, 1, 800 + r) for i, r in enumerate((1, 2), 1)],
+                   _entry(0, "2025-05-06_08:00:10", 0, 0, 1, 800))
+    d = _report(tmp_path, text)
+    assert not _accused(d), d["verdict"]
+    assert d["verdict"]["cause"] == "unknown" and "@record" in d["verdict"]["fix"]
+
+
+def test_kills_without_times_are_not_guessed_to_be_teardown(tmp_path):
+    """Without a time to order them, a -9 beside an exit 1 may be the OOM killer's: it is not cleared."""
+    text = _record([_entry(1, "", 3, 3, -9, 903)], _entry(0, "", 2, 2, 1, 902)).replace("  time      : \n", "")
+    assert "time" not in text
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "host_oom" and 3 in v["culprits"], v
+
+
+def test_a_root_cause_that_was_only_sigtermed_is_not_accused(tmp_path):
+    """The first process torchrun saw end was SIGTERM'd: the job was stopped from outside, nobody failed."""
+    text = _record([_entry(1, "2025-05-06_09:10:03", 1, 1, 0, 601)],
+                   _entry(0, "2025-05-06_09:10:00", 0, 0, -15, 600))
+    d = _report(tmp_path, text)
+    assert not _accused(d), (d["verdict"], d["conclusions"])
+
+
+# --- the destructor warning of a rank that failed with an exit code: its failure, not an early return -------
+def test_the_pg_destructor_warning_of_a_failed_rank_is_its_crash_not_an_early_exit(tmp_path):
+    text = ("[rank2]:[W501 07:08:09.123456789 ProcessGroupNCCL.cpp:1250] Warning: WARNING: process group has NOT been "
+            "destroyed before we destruct ProcessGroupNCCL. On normal program exit, the application should call "
+            "destroy_process_group to ensure that any pending NCCL operations have finished in this process.\n"
+            "W0501 07:08:10.000000 4100 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 4111 "
+            "closing signal SIGTERM\n"
+            "E0501 07:08:11.000000 4100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+            "local_rank: 2 (pid: 4112) of binary: /usr/bin/python3\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]), v
+    assert "traceback" in v["fix"] and "@record" in v["fix"]
+    clean = text.rsplit("E0501", 1)[0]  # no failure recorded: the rank returned early
+    assert _report(tmp_path, clean)["verdict"]["cause"] == "early_exit"
+
+
+# --- CUDA OOM inside NCCL: the 'Cuda failure N' wording, and the proxy thread naming its process's rank -------
+def test_an_unhandled_cuda_error_whose_last_error_is_out_of_memory_is_a_gpu_oom(tmp_path):
+    text = ("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled cuda error (run "
+            "with NCCL_DEBUG=INFO for details), NCCL version 2.20.5\n"
+            "ncclUnhandledCudaError: Call to CUDA function failed.\n"
+            "Last error:\n"
+            "Cuda failure 2 'out of memory'\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "gpu_oom", v
+
+
+def test_nccls_proxy_thread_names_the_rank_of_an_oom_on_its_own_thread(tmp_path):
+    text = ("gpu-c:7001:7050 [2] include/alloc.h:190 NCCL WARN Cuda failure 'out of memory'\n"
+            "gpu-c:7001:7050 [2] include/alloc.h:197 NCCL WARN Failed to CUDA calloc 4194304 bytes\n"
+            "gpu-c:7001:7050 [2] proxy.cc:1490 NCCL WARN [Proxy Service 41] Failed to execute operation Setup from "
+            "rank 41, retcode 1\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [41]), v
+    other = text.replace("gpu-c:7001:7050 [2] proxy.cc", "gpu-c:7999:8050 [2] proxy.cc")  # another process
+    assert _report(tmp_path, other)["verdict"]["culprits"] != [41]
+
+
+# --- Slurm's cancel without a reason: an outside signal ------------------------------------------------------
+def test_a_slurm_cancel_without_a_reason_is_an_outside_signal(tmp_path):
+    text = ("slurmstepd: error: *** STEP 5521.0 ON gpu-a07 CANCELLED AT 2024-06-01T10:11:12 ***\n"
+            "slurmstepd: error: *** JOB 5521 ON gpu-a07 CANCELLED AT 2024-06-01T10:11:12 ***\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "scancel" in v["fix"] and "sacct" in v["fix"]
+    hung = ("[rank1]:[E601 10:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=4410, OpType=ALLREDUCE, NumelIn=9000000, NumelOut=9000000, Timeout(ms)=600000) "
+            "ran for 600100 milliseconds before timing out.\n")
+    assert _report(tmp_path, hung + text)["verdict"]["cause"] != "signal", "a hang cancelled by hand is the hang"
+
+
+# --- a SIGABRT at exit after the destructor warning: the teardown ------------------------------------------
+def test_a_lone_sigabrt_after_the_destructor_warning_is_a_teardown_abort(tmp_path):
+    text = ("[rank1]:[W0220 11:00:00.000000000 ProcessGroupNCCL.cpp:1477] Warning: WARNING: destroy_process_group() "
+            "was not called before program exit, which can leak resources.\n"
+            "terminate called without an active exception\n"
+            "E0220 11:05:00.000000 77 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: -6) "
+            "local_rank: 1 (pid: 78) of binary: /usr/bin/python3\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["culprits"] == [1] and "teardown" in v["summary"], v
+    assert "destroy_process_group" in v["fix"]

@@ -6,7 +6,7 @@ TCPStore and rendezvous (ports, endpoints, the client's retries and timeouts, Wi
 barrier short of ranks). The store's socket cut mid-run is an early exit: test_diagnose_family_hang.py; NCCL's
 proxy failing at set-up is read by quiet.py's NCCL errors: test_diagnose_family_quiet.py.
 
-Each test reads a family that a blind round (10 to 15, issue #14) missed, from lines other than the corpus
+Each test reads a family that a blind round (10 to 16, issue #14) missed, from lines other than the corpus
 case's own: another version's wording, prefix, host, port or peer. Format strings are NCCL's, torch's and
 gloo's (sources beside each test); numbers, hosts, ports and peers are made up. A test sits in the family of
 the detector that decides the verdict it asserts; a test that a verdict is NOT given sits beside the test of
@@ -271,3 +271,44 @@ def test_a_store_barrier_short_of_ranks_names_worker_count_and_the_timeout_in_it
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] == "store_rendezvous" and "4 of 16 clients never joined" in v["fix"], v["fix"]
     assert "timeout" in v["fix"] and "reachable" in v["fix"]
+
+
+# --- a verbs call that only allocates on the local HCA: the node's limits, not the fabric ------------------
+def test_a_failed_queue_pair_creation_is_a_local_system_limit_not_the_fabric(tmp_path):
+    # NCCL's ibvwrap "Call to ibv_create_cq failed" and its return-code trail (2 = ncclSystemError)
+    text = ("gpu-b:811:902 [3] misc/ibvwrap.cc:198 NCCL WARN Call to ibv_create_cq failed with error Cannot allocate "
+            "memory\n"
+            "gpu-b:811:902 [3] NCCL INFO transport/net_ib.cc:512 -> 2\n"
+            "gpu-b:811:902 [3] NCCL INFO init.cc:640 -> 2\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
+    assert "memlock" in v["fix"] and "ulimit -l" in v["fix"]
+
+
+def test_a_queue_pair_that_cannot_reach_its_peer_stays_the_fabric(tmp_path):
+    text = "node7:55:66 [1] NCCL WARN Call to ibv_modify_qp failed with error Connection timed out\n"
+    assert _report(tmp_path, text)["verdict"]["cause"] == "ib_fabric"
+
+
+# --- NET/OFI (aws-ofi-nccl) completion errors: the fabric, as an IB completion status is ------------------
+def test_an_ofi_completion_error_is_the_fabric_with_its_errno_decoded(tmp_path):
+    text = ("[rank6]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3100, remote process "
+            "exited or there was a network error, NCCL version 2.26.2\n"
+            "[rank6]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+            "prematurely.\n"
+            "[rank6]: Last error:\n"
+            "[rank6]: NET/OFI Request 0x55aa01 completed with error. RC: 110. Error: 5 (TIMEDOUT). Completed length: "
+            "4096\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("ib_fabric", []), v
+    assert "ETIMEDOUT" in v["summary"] and "FI_LOG_LEVEL" in v["fix"]
+    assert not _accused(d)
+
+
+# --- an HCA's access-violation async event: the memory registration, not the link ---------------------------
+def test_an_access_violation_async_event_points_at_memory_registration(tmp_path):
+    text = ("gpu9:400:410 [1] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_3:1 Got async event : local access "
+            "violation work queue error\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "ib_fabric" and "NCCL_NET_PLUGIN" in v["fix"] and "GPUDirect" in v["fix"], v

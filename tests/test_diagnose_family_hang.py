@@ -6,7 +6,7 @@ gloo's recv timeout, monitored_barrier, the rank a dump signal came from), and e
 gone mid-run). Flight Recorder dumps have their own tests: test_diagnose_fr_live.py,
 test_diagnose_dump_names.py.
 
-Each test reads a family that a blind round (10 to 15, issue #14) missed, from lines other than the corpus
+Each test reads a family that a blind round (10 to 16, issue #14) missed, from lines other than the corpus
 case's own: another version's wording, rank, collective, group tag or numbers. Format strings are torch's,
 gloo's and vLLM's (sources beside each test); numbers, hosts, ports and peers are made up. A test sits in the
 family of the detector that decides the verdict it asserts; a test that a verdict is NOT given sits beside the
@@ -315,3 +315,113 @@ def test_a_closed_peer_without_a_literal_source_names_nobody(tmp_path):
             "[10.9.9.9]:41000\n")
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] == "early_exit" and v["culprits"] == [], v
+
+
+# --- rule D on lines that name no group: one odd op at the SeqNum every line shares ------------------------
+_OLD = ("[E ProcessGroupNCCL.cpp:587] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={s}, "
+        "OpType={op}, Timeout(ms)={to}) ran for {ran} milliseconds before timing out.\n")
+
+
+def test_one_rank_in_another_op_at_the_shared_seqnum_is_the_desync_culprit(tmp_path):
+    text = "".join(_OLD.format(r=r, s=88120, op=op, to=900000, ran=900412 + r)
+                   for r, op in ((2, "ALLREDUCE"), (3, "BROADCAST"), (6, "ALLREDUCE"), (7, "ALLREDUCE")))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("desync", [3], "medium"), v
+    assert _accused(d) == {3} and "same order" in v["fix"]
+
+
+def test_untagged_lines_at_different_seqnums_or_two_ranks_name_nobody(tmp_path):
+    two = "".join(_OLD.format(r=r, s=5001, op=op, to=600000, ran=600100) for r, op in ((0, "REDUCE"), (1, "ALLGATHER")))
+    d = _report(tmp_path, two)
+    assert not _accused(d), d["verdict"]
+    apart = "".join(_OLD.format(r=r, s=s, op=op, to=600000, ran=600100)
+                    for r, s, op in ((0, 700, "REDUCE"), (1, 700, "ALLGATHER"), (2, 700, "ALLGATHER"),
+                                     (3, 41, "ALLGATHER")))
+    d = _report(tmp_path, apart)
+    assert not _accused(d), d["verdict"]
+
+
+# --- two ranks of the default group: one completed the collective the other is stuck in --------------------
+_NEW = ("[rank{r}]:[E305 10:11:12.000000000 ProcessGroupNCCL.cpp:632] [Rank {r}] Watchdog caught collective operation "
+        "timeout: WorkNCCL(SeqNum={s}, OpType={op}, NumelIn={ni}, NumelOut={no}, Timeout(ms)=600000) ran for 600050 "
+        "milliseconds before timing out.\n"
+        "[rank{r}]:[E305 10:11:12.000000000 ProcessGroupNCCL.cpp:1790] [PG ID 0 PG GUID 0(default_pg) Rank {r}] "
+        "Exception (either an error or timeout) detected by watchdog at work: {s}, last enqueued NCCL work: {enq}, "
+        "last completed NCCL work: {done}.\n")
+
+
+def test_a_rank_that_completed_the_other_ranks_stuck_collective_of_two_is_a_desync(tmp_path):
+    text = (_NEW.format(r=1, s=311, op="ALLREDUCE", ni=4096, no=4096, enq=320, done=310)
+            + _NEW.format(r=0, s=318, op="_ALLGATHER_BASE", ni=2048, no=4096, enq=319, done=317))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []), v
+    assert "rank 1 is stuck in collective #311" in v["summary"] and "save" in v["fix"]
+    assert not _accused(d)
+
+
+def test_with_more_ranks_one_finishing_first_is_not_called_a_desync(tmp_path):
+    """An all-gather over 8: rank 5 may finish while rank 2 still waits on a third rank's data."""
+    text = (_NEW.format(r=2, s=90, op="_ALLGATHER_BASE", ni=1000, no=8000, enq=93, done=89)
+            + _NEW.format(r=5, s=92, op="_ALLGATHER_BASE", ni=1000, no=8000, enq=93, done=91))
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] != "desync", v
+
+
+# --- an early SeqNum of a pipeline group: the group is young, not the job ----------------------------------
+def test_a_pipeline_groups_first_send_recv_timeout_is_not_connection_set_up(tmp_path):
+    text = ("[rank21]:[E0707 01:02:03.000000000 ProcessGroupNCCL.cpp:1900] [PG ID 9 PG GUID 133(pp_group) Rank 2] "
+            "Process group watchdog thread terminated with exception: [Rank 2] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=2, OpType=RECV, NumelIn=1, NumelOut=1, Timeout(ms)=1200000) ran for 1200070 "
+            "milliseconds before timing out.\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "rank_missing" and 21 not in _accused(d), d["verdict"]
+    assert not [k for k in d["conclusions"] if k["kind"] == "connection_setup"]
+    default = text.replace("PG ID 9 PG GUID 133(pp_group)", "PG ID 0 PG GUID 0(default_pg)")
+    assert _report(tmp_path, default)["verdict"]["cause"] == "network_setup"
+
+
+# --- rule E: a world larger than the ranks shown, one of them a collective or two ahead ----------------------
+def _wd(r: int, seq: int, op: str, ni: int, no: int, ran: int) -> str:
+    return (f"[rank{r}]:[E904 05:06:07.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
+            f"operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={ni}, NumelOut={no}, Timeout(ms)=900000) "
+            f"ran for {ran} milliseconds before timing out.\n")
+
+
+def test_shown_ranks_inside_or_just_past_in_a_larger_world_is_a_missing_rank(tmp_path):
+    # an all-gather of 100 -> 800 elements: eight ranks; three shown, rank 5 two collectives ahead
+    text = (_wd(2, 7710, "BROADCAST", 4000, 4000, 900051) + _wd(6, 7710, "BROADCAST", 4000, 4000, 900049)
+            + _wd(5, 7712, "_ALLGATHER_BASE", 100, 800, 900050))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert "8 ranks" in v["summary"]
+
+
+def test_several_groups_far_apart_are_not_read_as_one_stuck_collective(tmp_path):
+    text = (_wd(1, 40, "ALLREDUCE", 10, 10, 900100) + _wd(3, 2900, "ALLREDUCE", 10, 10, 900090)
+            + _wd(3, 5100, "ALLREDUCE", 10, 10, 900095))
+    assert _report(tmp_path, text)["verdict"]["cause"] != "rank_missing"
+
+
+# --- a 'peer' closing the connection of a one-rank communicator: the host, not a peer -----------------------
+def test_a_closed_connection_in_a_communicator_of_one_is_the_host_not_a_peer(tmp_path):
+    text = ("box:5501:5501 [0] NCCL INFO comm 0x55d0 rank 0 nranks 1 cudaDev 0 busId 1000 - Init START\n"
+            "box:5501:5510 [0] misc/socket.cc:50 NCCL WARN socketProgress: Connection closed by remote peer "
+            "localhost<40111>\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    assert "firewall" in v["fix"] and "NCCL_SOCKET_IFNAME" in v["fix"]
+    two = text.replace("nranks 1", "nranks 2")
+    assert _report(tmp_path, two)["verdict"]["cause"] == "early_exit"
+
+
+# --- a watchdog line a terminal cut inside WorkNCCL(...): its numbers read from the whole --------------------
+def test_a_watchdog_line_cut_inside_a_number_is_read_whole(tmp_path):
+    text = ("[default3]:[rank7]:[E808 01:02:03.000000000 ProcessGroupNCCL.cpp:616] [Rank 7] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=61, OpType=_ALLGATHER_BASE, NumelIn=3000, NumelOut=4\n"
+            "[default3]:8000, Timeout(ms)=600000) ran for 600321 milliseconds before timing out.\n")
+    d = _report(tmp_path, text)
+    numbers = next(k for k in d["conclusions"] if k["kind"] == "numbers")["message"]
+    assert "NumelOut=48000" in numbers and "over 16 ranks" in numbers, numbers

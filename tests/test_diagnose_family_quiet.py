@@ -4,7 +4,7 @@ through topology detection, the proxy failing at set-up), settings printed in th
 benign noise that gives the "none" verdict (and a real WARN beside it that does not), and NCCL's RAS report,
 read by ``settle`` after every other reader.
 
-Each test reads a family that a blind round (10 to 15, issue #14) missed, from lines other than the corpus
+Each test reads a family that a blind round (10 to 16, issue #14) missed, from lines other than the corpus
 case's own: another version's wording, prefix, host, plugin or numbers. Format strings are NCCL's, torch's and
 cuda-gdb's (sources beside each test); numbers, hosts and peers are made up. A test sits in the family of the
 detector that decides the verdict it asserts; a test that a verdict is NOT given sits beside the test of that
@@ -253,3 +253,42 @@ def test_a_log_holding_a_ras_report_still_has_its_own_lines_read(tmp_path):
             "for 600009 milliseconds before timing out.\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] != "none", v
+
+
+# --- ncclSystemError with no network cause: the devices each process sees, an old NCCL ---------------------
+def test_a_bare_system_error_on_an_old_nccl_says_devices_and_upgrade(tmp_path):
+    text = ("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:784, unhandled system error, "
+            "NCCL version 2.4.8\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "nccl_system" and "CUDA_VISIBLE_DEVICES" in v["fix"] and "upgrade" in v["fix"], v
+    new = text.replace("2.4.8", "2.21.5")
+    assert "is old" not in _report(tmp_path, new)["verdict"]["fix"]
+
+
+# --- a TCPStore reset printed before the process group existed: the client's retried connect ---------------
+_RESET = ("{p}[W1102 03:04:05.123456789 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=5, "
+          "addr=[n12]:51000, remote=[n01]:29400): Connection reset by peer\n")
+
+
+def test_a_store_reset_before_the_group_existed_is_a_transient_retry(tmp_path):
+    v = _report(tmp_path, _RESET.format(p=""))["verdict"]
+    assert v["cause"] == "none" and "retr" in v["summary"], v
+
+
+def test_a_store_reset_after_the_group_existed_is_the_store_host_dying(tmp_path):
+    v = _report(tmp_path, _RESET.format(p="[rank4]:"))["verdict"]
+    assert v["cause"] != "none" and "died" in v["summary"], v
+
+
+# --- rule A on NCCL's internal error: the one process torchrun shows failing -------------------------------
+def test_an_internal_error_of_the_lone_failed_rank_names_it(tmp_path):
+    text = ("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:911, internal error, NCCL "
+            "version 2.8.3\n"
+            "ncclInternalError: Internal check failed. This is either a bug in NCCL or due to memory corruption\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 991) of "
+            "binary: /opt/py/bin/python\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_internal", [2]), v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "upgrade" in v["fix"]
+    alone = text.rsplit("ERROR:", 1)[0]
+    assert _report(tmp_path, alone)["verdict"]["culprits"] == []
