@@ -49,6 +49,7 @@ class LineParser:
         self.rank_hint = rank_hint
         self.hint_is_local = hint_is_local
         self.pid_rank: dict[tuple[str, int], int] = {}
+        self.ring_rank: dict[tuple[str, int, str], int] = {}  # (host, pid, tid) -> rank its ring lines name, -1: two
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
         self.cf: dict[str, str] = {}
@@ -125,6 +126,9 @@ class LineParser:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
             if ev.rank is None:
                 ev.rank = self.pid_rank.get((ev.host, ev.pid))
+            if ev.rank is None and self.ring_rank:  # the thread's own ring lines named its rank
+                r = self.ring_rank.get((ev.host, ev.pid, m3.group("tid")), -1)
+                ev.rank = r if r >= 0 else None
         if ev.rank is not None:
             if len(self.ranks_named) < 2:
                 self.ranks_named.add(ev.rank)
@@ -235,7 +239,7 @@ class LineParser:
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._dataloader,
                    self._oom,
                    self._worker_failed, self._signal, self._exit_noise, self._env, self._torchrun_config,
-                   self._nccl_info, self._no_nccl, self._traceback_tail):
+                   self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -713,6 +717,8 @@ class LineParser:
         if nr:
             found["nranks"] = int(nr.group(2))
             found["comm_rank"] = int(nr.group(1))
+        if S.R_SETUP_DONE.search(text):
+            found["setup_done"] = True
         if not found:
             return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")
@@ -720,6 +726,33 @@ class LineParser:
             ev.rank = int(nr.group(1))
         ev.data.update(found)
         return ev
+
+    def _progress(self, lineno: int, text: str) -> Event | None:
+        """How far a job got: NCCL's set-up chatter (rings, trees, channels: ``setup``) and an
+        nccl-tests run's device list and table header (``run_start``) and its result rows or
+        closing average (``run_done``). A ring line also names the rank of the thread printing it."""
+        if S.R_SETUP.search(text):
+            ev = self._context(lineno, text, "setup")
+            me = S.R_RING_SELF.search(text)
+            if me and ev.host is not None and ev.rank is None:
+                key = (ev.host, ev.pid, S.R_NCCL_PREFIX.search(text).group("tid"))
+                # one thread that prints rings of two ranks (one process driving several GPUs) names nobody
+                self.ring_rank[key] = int(me.group(1)) if self.ring_rank.get(key, int(me.group(1))) == int(
+                    me.group(1)) else -1
+            ev.data["net"] = bool(S.R_SETUP_NET.search(text))
+            ev.rank = None  # progress, not a rank's event: it creates no rank state
+            return ev
+        d = S.R_TESTS_DEVICE.search(text)
+        if d or S.R_TESTS_HEADER.search(text):
+            ev = self._context(lineno, text, "run_start")
+            ev.data["host"] = d.group(1) if d else None
+            ev.rank = None
+            return ev
+        if S.R_TESTS_DONE.search(self._body):
+            ev = self._context(lineno, text, "run_done")
+            ev.rank = None
+            return ev
+        return None
 
     def _retcode(self, lineno: int, text: str) -> Event | None:
         """NCCL's return-code trail ("NCCL INFO bootstrap.cc:270 -> 2"), whatever the prefix."""

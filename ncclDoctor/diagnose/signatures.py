@@ -232,6 +232,23 @@ R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?(
 # "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.", "NET/Plugin : No plugin found (libnccl-net.so)".
 R_NO_PLUGIN = re.compile(r"INFO NET/Plugin ?: ?(?:No plugin found|Plugin load returned|Failed to find \w*Plugin|"
                          r"Could not find:? \S*libnccl-net)")
+# NCCL's set-up chatter at INFO (init.cc, graph/*.cc, transport.cc): the rings/trees/channels it builds and the
+# connections it opens; "Init COMPLETE" ends it. A log whose NCCL lines stop inside it hung in (or right after) set-up.
+R_SETUP = re.compile(r"NCCL INFO (?:Ring \d+ ?:|Channel \d+|Trees?\b|Setting affinity|CUDA Dev \d|Connected all |"
+                     r"\d+ coll channels|threadThresholds|P2P Chunksize)")
+R_SETUP_DONE = re.compile(r"\bInit COMPLETE\b|\bncclCommInitRank\b.*\bCOMPLETE\b")
+# a ring/channel connection NCCL makes through a network transport (between nodes): "... via NET/Socket/0"
+R_SETUP_NET = re.compile(r"NCCL INFO (?:Ring|Channel) \d+ ?:.* via NET/")
+# the rank of the thread printing a ring line: "Ring 02 : 4 -> 19 [send] via NET/Socket/0" (NCCL 2.4-2.6),
+# "Ring 00 : 4[4] -> 5[5] via P2P/IPC" (the first number is this rank; the one in brackets its device)
+R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+ ?: ?(\d{1,7})(?:\[\d+\] -> | -> \d+ \[send\])")
+# nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
+# table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
+# time in us) and the closing "# Avg bus bandwidth"
+R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+\d+\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+([\w.\-]{1,255})\s+device")
+R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
+R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
+                          r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")
 # Windows' store client warning "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-1]:29500
 # (system error: 10049 - The requested address is not valid in its context.)": torch tries every address the
 # host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless; a Docker Desktop
