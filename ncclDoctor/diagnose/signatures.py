@@ -134,7 +134,7 @@ R_DUMP_SIGNAL = re.compile(r"Received a dump signal due to a collective timeout 
                            r"last completed \w{1,8} work: (?P<done>-?\d+)")
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
                          r"ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ '|NCCL Error \d: )("
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|unhandled cuda error|"
                         r"invalid usage|invalid argument)")
@@ -320,9 +320,10 @@ R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # The watchdog thread's own exception (a CUDA error it hit while polling events: the
 # first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
-# nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'".
+# nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'"; vLLM's/sglang's custom
+# all-reduce "Failed: Cuda error /path/custom_all_reduce.cuh:307 'peer access is not supported ...'".
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error \[CUDA\]: ([^\n]{1,120})|"
-                          r"(?:Cuda|CUDA) failure (?:(\d{1,4}) |[\w/.\-]{1,64}:\d{1,6} )?'([^']{1,80})'")
+                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")

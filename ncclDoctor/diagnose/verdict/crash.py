@@ -139,6 +139,33 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "without P2P): test with NCCL_P2P_DISABLE=1 (NCCL then goes through host memory), check nvidia-smi topo "
             "-m and that IOMMU/ACS is off; with more than 8 GPUs in one process, P2P mappings run out.",
         )
+        if "custom_all_reduce" in text or "custom all-reduce" in text:  # vLLM/sglang's own P2P all-reduce kernel
+            what += " in the serving engine's custom all-reduce kernel, which needs P2P between the GPUs"
+            fix = ("Disable the custom all-reduce on GPUs without P2P (vLLM --disable-custom-all-reduce, sglang "
+                   "--disable-custom-all-reduce / disable_custom_all_reduce=True): it then uses NCCL. " + fix)
+    elif "stub library" in text:
+        what, fix = (
+            "'CUDA driver is a stub library': the process loaded the libcuda.so stub of the CUDA toolkit (for "
+            "linking only) instead of the node's driver library",
+            "Remove the toolkit's stubs directory (…/cuda/lib64/stubs) from LD_LIBRARY_PATH (and any libcuda.so "
+            "symlink to it) in the image or environment, so the real libcuda.so.1 that the NVIDIA container runtime "
+            "mounts from the host is loaded; check with ldconfig -p | grep libcuda.",
+        )
+    elif "invalid argument" in text and ("shm.h" in text or "shmutils" in text or "/dev/shm" in text):
+        what, fix = (
+            "'Cuda failure invalid argument' in NCCL's shared-memory (shm) transport set-up (it registers its "
+            "/dev/shm segment with CUDA, cudaHostRegister)",
+            "Check /dev/shm on that host (df -h /dev/shm; in docker --shm-size=16g or --ipc=host) and its limits; "
+            "bypass the transport with NCCL_SHM_DISABLE=1 as a test (NCCL then uses P2P or the network), and "
+            "upgrade NCCL (a newer NCCL version, torch's bundled one): old 2.4-era NCCL failed this way.",
+        )
+    elif "invalid argument" in text and any(w in text for w in ("topo.h", "topo.cc", "init.cu", "init.cc")):
+        what, fix = (
+            "'Cuda failure invalid argument' in NCCL's own set-up (its topology or init code querying the GPUs)",
+            "Upgrade NCCL (a newer NCCL version, or a torch that bundles one): old versions failed on some boards "
+            "(dual-GPU K80, virtualised GPUs) in these queries; as a test set NCCL_P2P_DISABLE=1, and check the "
+            "driver matches the CUDA runtime (nvidia-smi).",
+        )
     elif "illegal memory access" in text or "illegal address" in text:
         what, fix = (
             "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
@@ -154,7 +181,9 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         what, fix = (
             "a CUDA call failed inside NCCL or a kernel",
             "Rerun with NCCL_DEBUG=INFO to see the failing CUDA call and with CUDA_LAUNCH_BLOCKING=1 for the kernel; "
-            "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors.",
+            "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors. If it fails as soon as "
+            "two GPUs are used, test the NCCL install alone with nccl-tests (all_reduce_perf -g <GPUs>) and check "
+            "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
         )
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
