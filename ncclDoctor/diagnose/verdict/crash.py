@@ -64,12 +64,26 @@ _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 _NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch")
 
 
+def _where(e: Event) -> tuple[str, int]:
+    path, _, line = e.where.rpartition(":")
+    return path, int(line) if line.isdigit() else 0
+
+
+def _after_ib(c: Collected, evs: list[Event]) -> bool:
+    """Every CUDA error comes after an IB work-completion error in the same file: NCCL's proxy lost
+    the transfers first, and the CUDA errors of its abort/teardown are the consequence."""
+    ib = [_where(e) for e in c.samples.get("ib_completion", [])]
+    return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(_where, evs))
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("cuda_error", []) + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
     ]
     if not evs or (c.kinds.get("shm_error") and all("NCCL WARN" in e.text for e in evs)):
         return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
+    if _after_ib(c, evs):
+        return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
     ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
