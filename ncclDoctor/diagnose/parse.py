@@ -20,6 +20,10 @@ from ncclDoctor.diagnose.signatures import Event, _int
 MAX_PIDS = 4096
 
 
+def _fmt(ranks: list[int]) -> str:
+    return " and ".join(map(str, ranks)) if len(ranks) > 1 else f"{ranks[0]} and another rank"
+
+
 def _numel(v: str | None) -> int | None:
     """NumelIn/NumelOut; 18446744073709551615 (2^64-1, a coalesced op) means 'not applicable'."""
     n = _int(v)
@@ -49,6 +53,7 @@ class LineParser:
         self.rank_hint = rank_hint
         self.hint_is_local = hint_is_local
         self.pid_rank: dict[tuple[str, int], int] = {}
+        self.busid_rank: dict[tuple[str, str, str], tuple[int, str]] = {}  # (host, busId, nranks) -> (rank, pid)
         self.ring_rank: dict[tuple[str, int, str], int] = {}  # (host, pid, tid) -> rank its ring lines name, -1: two
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
@@ -401,10 +406,32 @@ class LineParser:
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3)), watchdog="watchdog thread" in text)
         return ev
 
+    def _same_device(self, lineno: int, text: str) -> Event | None:
+        """Two ranks on one GPU, read from lines that do not say so (signatures.R_COMM_BUSID, R_IPC_DEV)."""
+        p = S.R_NCCL_PREFIX.search(text)
+        b = S.R_COMM_BUSID.search(text) if p and "busId" in text else None
+        if b:
+            key = (p.group("host"), b.group(3), b.group(2))
+            rank, pid = int(b.group(1)), p.group("pid")
+            seen = self.busid_rank.setdefault(key, (rank, pid)) if len(self.busid_rank) < MAX_PIDS else (rank, pid)
+            if seen[0] == rank or seen[1] == pid:
+                return None
+            pair, where = sorted((seen[0], rank)), f"PCI bus id {b.group(3)} on {p.group('host')}"
+        else:
+            i = S.R_IPC_DEV.search(text) if p and "IPC handle" in text else None
+            if not i or i.group(2) != p.group("dev"):
+                return None
+            pair, where = [int(i.group(1))], f"CUDA device {i.group(2)}, its peer's device too"
+        ev = self._context(lineno, text, "nccl_error")
+        ev.rank = None  # the launch put them there: no rank's own failure
+        ev.data.update(code="ncclInvalidUsage", duplicate_gpu=pair,
+                       last_error=f"two ranks of one communicator on one GPU: rank {_fmt(pair)} on {where}")
+        return ev
+
     def _dup_gpu(self, lineno: int, text: str) -> Event | None:
         m = S.R_DUP_GPU.search(text)
         if not m or "Last error" in text:
-            return None
+            return self._same_device(lineno, text) if "busId" in text or "IPC handle" in text else None
         if self.last_error is not None and lineno - self.last_error_line <= 4:
             return None  # the Last error text of the ncclInvalidUsage just parsed
         ev = self._context(lineno, text, "nccl_error")

@@ -327,6 +327,12 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")
+# Two ranks on one GPU without NCCL's "Duplicate GPU" words: two processes of one host print the same
+# communicator size and PCI bus id ("comm 0x.. rank 1 nranks 2 cudaDev 0 busId 86000 - Abort COMPLETE"), or a
+# rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:
+# "rank 1 failed to get CUDA IPC handle to device 0 : 11 invalid argument": IPC to one's own device fails)
+R_COMM_BUSID = re.compile(r"\brank (\d+) nranks (\d+) cudaDev \d+ (?:nvmlDev \d+ )?busId (\w+)")
+R_IPC_DEV = re.compile(r"rank (\d+) failed to (?:get|open) CUDA IPC handle to device (\d+)")
 # NCCL's /dev/shm failures, 2.12-2.30 wordings (misc/shmutils.cc, os/linux.cc): "Error while creating shared
 # memory segment", "failed to create shared memory file", "failed to extend /dev/shm/nccl-X", "Could not map".
 R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|failed to extend \S*/dev/shm|"

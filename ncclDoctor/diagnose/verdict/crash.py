@@ -233,6 +233,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not c.kinds.get("cuda_oom"):
         return None
+    if any(e.data.get("duplicate_gpu") for e in c.samples.get("nccl_error", [])):
+        return None  # two ranks on one GPU: the OOM is theirs sharing it (fabric._invalid_usage says it)
     ranks = _ranks(c, "cuda_oom") or _proxy_rank(c, c.samples.get("cuda_oom", []))
     return Verdict(
         "gpu_oom",

@@ -97,7 +97,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
-    if R_DUP_GPU.search(text):
+    if R_DUP_GPU.search(text) or any(e.data.get("duplicate_gpu") for e in evs):
         return Verdict(
             "invalid_usage",
             "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
