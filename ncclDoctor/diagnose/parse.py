@@ -587,6 +587,11 @@ class LineParser:
             ev = self._context(lineno, text, "store_timeout")
             ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, env_missing=miss.group(1))
             return ev
+        r = S.R_RESOLVE.search(text) if "resolve" in text else None
+        if r and "master" in (r.group(1) or r.group(2)).lower():  # the rendezvous host by its role's name
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=r.group(1) or r.group(2), rendezvous=False, in_use=None, closed=False, dns=True)
+            return ev
         if S.R_DNS.search(text) and S.R_DNS_STORE.search(text) and "IPv6" not in text:
             ev = self._context(lineno, text, "store_timeout")
             c = S.R_CONNECT_TO.search(text)

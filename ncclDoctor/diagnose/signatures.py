@@ -204,7 +204,10 @@ R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d{1,7}), worker_count=(?P<wc>\d{
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
 # A host name that does not resolve (MASTER_ADDR, a rendezvous endpoint); the IPv6 lookup warning is R_IPV6.
 R_DNS = re.compile(r"Name or service not known|Temporary failure in name resolution|nodename nor servname provided|"
-                   r"No address associated with hostname")
+                   r"No address associated with hostname|Name does not resolve")
+# a start-up script's resolver (busybox/musl nslookup, curl) failing on the master's host name (MASTER_ADDR of a
+# PyTorchJob/DLC "<job>-master-0"): "nslookup: can't resolve 'job-master-0': Name does not resolve"
+R_RESOLVE = re.compile(r"can't resolve '([^'\s]{1,255})'|[Cc]ould not resolve host:? '?([^'\s]{1,255})")
 # ... only on the store's own lines (a model download's DNS failure is not the job's rendezvous): torch's
 # "[c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known)"
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
