@@ -783,6 +783,11 @@ class LineParser:
             ev.data["host"] = d.group(1) if d else None
             ev.rank = None
             return ev
+        t = S.R_PYSPY_TEARDOWN.search(self._body) if "distributed_c10d" in text else None
+        if t:  # a py-spy dump: a thread inside the process group's teardown
+            ev = self._context(lineno, text, "teardown_stuck")
+            ev.data["what"] = t.group(1)
+            return ev
         if S.R_TESTS_DONE.search(self._body):
             ev = self._context(lineno, text, "run_done")
             ev.rank = None

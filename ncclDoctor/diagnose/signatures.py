@@ -330,6 +330,10 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")
+# A py-spy dump's frame of a thread stuck tearing its process group down: "    destroy_process_group
+# (torch/distributed/distributed_c10d.py:2184)" (py-spy dump prints "function (file:line)", innermost first)
+R_PYSPY_TEARDOWN = re.compile(r"^\s*(destroy_process_group|abort_process_group|_shutdown_backend|shutdown) "
+                              r"\((?:\S*/)?distributed_c10d\.py:\d+\)")
 # Two ranks on one GPU without NCCL's "Duplicate GPU" words: two processes of one host print the same
 # communicator size and PCI bus id ("comm 0x.. rank 1 nranks 2 cudaDev 0 busId 86000 - Abort COMPLETE"), or a
 # rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:

@@ -63,6 +63,7 @@ from ncclDoctor.diagnose.verdict.hang import (
     _lagging_report,
     _missing,
     _monitored,
+    _teardown_stuck,
     _timeouts,
     _tiny_timeout,
 )
@@ -84,7 +85,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _monitored, _uniqueid, _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
     _warn_family, _nccl_other,
-    _signal, _timeouts, _exited,
+    _signal, _timeouts, _exited, _teardown_stuck,
 ]
 
 

@@ -135,6 +135,26 @@ def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _teardown_stuck(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A py-spy dump of a process stuck in destroy_process_group (the last word, nothing else read):
+    it left its loop to tear the group down (an exception path's cleanup, a `finally:`) while the
+    other ranks were still inside collectives; tearing a group down waits for them, so both hang."""
+    evs = c.samples.get("teardown_stuck", [])
+    if not evs:
+        return None
+    ranks = _ranks(c, "teardown_stuck")
+    return Verdict(
+        "early_exit",
+        f"{_named(ranks)} is stuck in {evs[0].data['what']} (a py-spy stack): it left the training loop early, "
+        "usually on an exception, and tore its process group down while the other ranks were still in "
+        "collectives with it; the teardown waits for them and they wait for it",
+        "Find the exception that rank hit first (its log above the stack, or run with TORCH_SHOW_CPP_STACKTRACES=1); "
+        "call dist.destroy_process_group() only when the run ends normally, not in a `finally:` or exception "
+        "handler (there let the process exit with the error, so the launcher stops the others, or call "
+        "the group's abort), and py-spy dump the other ranks to see the collective they wait in.",
+        "low", [], [e.brief() for e in evs[:3]])
+
+
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pg = c.samples.get("pg_not_destroyed", [])
     sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
