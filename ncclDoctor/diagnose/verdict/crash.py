@@ -236,6 +236,9 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if any(e.data.get("duplicate_gpu") for e in c.samples.get("nccl_error", [])):
         return None  # two ranks on one GPU: the OOM is theirs sharing it (fabric._invalid_usage says it)
     ranks = _ranks(c, "cuda_oom") or _proxy_rank(c, c.samples.get("cuda_oom", []))
+    if not ranks:  # lead rule A: the one process the launcher shows failing on its own is where the OOM happened
+        lone = lone_failure(c)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
     return Verdict(
         "gpu_oom",
         f"{_named(ranks)} ran out of GPU memory; the other ranks then waited for it",
