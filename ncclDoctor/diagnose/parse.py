@@ -219,7 +219,7 @@ class LineParser:
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
                 detail = (m.group(1) if m else S.R_RANK_TAG.sub("", text)).strip()
-                if not m and not detail:  # a blank line between "Last error:" and its text (a paste's spacing)
+                if not m and not (detail and self._body.strip()):  # a blank line between "Last error:" and its text
                     self._follow = 1
                     return None
                 self.want_last_error = m is not None and not detail  # NCCL prints it on the next line

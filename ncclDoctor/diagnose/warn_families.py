@@ -32,6 +32,7 @@ class Family:
     pattern: re.Pattern
     meaning: str
     fix: str
+    job_wide: bool = False  # no single rank causes it (the ranks' shared views): whoever printed it first is no culprit
 
 
 FAMILIES = (
@@ -113,7 +114,7 @@ FAMILIES = (
         "nodes; give every node's container its own hostname; compare the ring lines of NCCL_DEBUG=INFO "
         "NCCL_DEBUG_SUBSYS=INIT,GRAPH across ranks to see where the topology differs. With clean settings it is "
         "NCCL's own topology detection (2.19 read uninitialised PCI link speeds, fixed in 2.20): upgrade NCCL and "
-        "run one NCCL version on every node."),
+        "run one NCCL version on every node.", job_wide=True),
     Family(
         # graph/xml.h "Attribute %s of node %s not found" (xmlGetAttrStr...): the topology XML NCCL reads
         # (NCCL_TOPO_FILE) or builds lacks a field; NCCL < 2.8 also failed so on a CPU socket without a used GPU

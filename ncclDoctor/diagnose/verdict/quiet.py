@@ -114,7 +114,7 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     same = [e for f, e in hits if f is fam]
     ranks = sorted({e.rank for e in same if e.rank is not None})
     return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
-                   fam.fix, "medium", [], [e.brief() for e in same[:3]])
+                   fam.fix, "medium", [], [e.brief() for e in same[:3]], job_wide=fam.job_wide)
 
 
 # WARN texts NCCL prints at a normal teardown, as advice, or about its topology search in containers (init.cc/
