@@ -767,21 +767,19 @@ class LineParser:
         nccl-tests run's device list and table header (``run_start``) and its result rows or
         closing average (``run_done``). A ring line also names the rank of the thread printing it."""
         if S.R_SETUP.search(text):
-            ev = self._context(lineno, text, "setup")
+            ev = self._plain(lineno, text, "setup")
             me = S.R_RING_SELF.search(text)
-            if me and ev.host is not None and ev.rank is None:
+            if me and ev.host is not None and self.pid_rank.get((ev.host, ev.pid)) is None:
                 key = (ev.host, ev.pid, S.R_NCCL_PREFIX.search(text).group("tid"))
                 # one thread that prints rings of two ranks (one process driving several GPUs) names nobody
                 self.ring_rank[key] = int(me.group(1)) if self.ring_rank.get(key, int(me.group(1))) == int(
                     me.group(1)) else -1
             ev.data["net"] = bool(S.R_SETUP_NET.search(text))
-            ev.rank = None  # progress, not a rank's event: it creates no rank state
             return ev
         d = S.R_TESTS_DEVICE.search(text)
         if d or S.R_TESTS_HEADER.search(text):
-            ev = self._context(lineno, text, "run_start")
+            ev = self._plain(lineno, text, "run_start")
             ev.data["host"] = d.group(1) if d else None
-            ev.rank = None
             return ev
         t = S.R_PYSPY_TEARDOWN.search(self._body) if "distributed_c10d" in text else None
         if t:  # a py-spy dump: a thread inside the process group's teardown
@@ -789,10 +787,17 @@ class LineParser:
             ev.data["what"] = t.group(1)
             return ev
         if S.R_TESTS_DONE.search(self._body):
-            ev = self._context(lineno, text, "run_done")
-            ev.rank = None
-            return ev
+            return self._plain(lineno, text, "run_done")
         return None
+
+    def _plain(self, lineno: int, text: str, kind: str) -> Event:
+        """An event of how far the job got: its host and process, never a rank (it is no rank's
+        failure, and naming one here would change which rank later unranked lines are given)."""
+        ev = Event(kind=kind, where=f"{self.path}:{lineno}", text=text.strip()[: S.TEXT_CAP])
+        m = S.R_NCCL_PREFIX.search(text)
+        if m:
+            ev.host, ev.pid = m.group("host"), int(m.group("pid"))
+        return ev
 
     def _retcode(self, lineno: int, text: str) -> Event | None:
         """NCCL's return-code trail ("NCCL INFO bootstrap.cc:270 -> 2"), whatever the prefix."""
