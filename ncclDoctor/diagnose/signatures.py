@@ -241,10 +241,12 @@ R_SETUP = re.compile(r"NCCL INFO (?:Ring \d+ ?:|Channel \d+|Trees?\b|Setting aff
                      r"\d+ coll channels|threadThresholds|P2P Chunksize)")
 R_SETUP_DONE = re.compile(r"\bInit COMPLETE\b|\bncclCommInitRank\b.*\bCOMPLETE\b")
 # a ring/channel connection NCCL makes through a network transport (between nodes): "... via NET/Socket/0"
-R_SETUP_NET = re.compile(r"NCCL INFO (?:Ring|Channel) \d+ ?:.* via NET/")
+R_SETUP_NET = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?:.* via NET/")
 # the rank of the thread printing a ring line: "Ring 02 : 4 -> 19 [send] via NET/Socket/0" (NCCL 2.4-2.6),
-# "Ring 00 : 4[4] -> 5[5] via P2P/IPC" (the first number is this rank; the one in brackets its device)
-R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+ ?: ?(\d{1,7})(?:\[\d+\] -> | -> \d+ \[send\])")
+# "Ring 00 : 4[4] -> 5[5] via P2P/IPC", 2.7+ "Channel 00/0 : 0[6000] -> 8[6000] [send] via NET/IB/1" (the first
+# number is this rank, in brackets its device or bus id); a "[receive]" line's first number is the peer
+R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?: ?(\d{1,7})(?:\[\w+\])? -> \d{1,7}(?:\[\w+\])?"
+                         r"(?: \[send\])? via ")
 # nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
 # table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
 # time in us) and the closing "# Avg bus bandwidth"
