@@ -155,6 +155,14 @@ FAMILIES = (
         "Check `ulimit -u` and `ulimit -n` where the ranks run (and the container's --pids-limit), and the host's "
         "free memory; many ranks per node multiply NCCL's threads and sockets."),
     Family(
+        # proxy.cc's service thread failing a set-up operation ("Error encountered progressing operation=Connect,
+        # res=3, closing connection"): the proxy could not open the transport connection to the peer (another node)
+        "proxy_connect", "network_setup",
+        re.compile(r"Error encountered progressing operation=(?:Connect|Setup|SharedInit|Init)\b"),
+        "NCCL's proxy failed to open the transport connection to a peer while the communicator was set up: the "
+        "interface or path it uses between the nodes does not work (a wrong interface, a firewall), not a rank",
+        _NET_FIX),
+    Family(
         "local_peer_gone", "early_exit",
         re.compile(r"Could not receive type from localRank|Error encountered progressing operation"),
         "the proxy of this node lost a local rank: that rank's process went away (crashed or exited) while the "
