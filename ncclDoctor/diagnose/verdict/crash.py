@@ -61,6 +61,7 @@ _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 
 
 # --- a rank's own hard failure ---------------------------------------------------------
+_NCCL_ALLOC = re.compile(r"\balloc\.h:\d+ NCCL WARN Cuda failure")
 _NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch")
 
 
@@ -186,6 +187,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Rerun that rank's failing step with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or run it "
             "under compute-sanitizer; the NCCL timeouts of the other ranks are consequences.",
         )
+        if any(_NCCL_ALLOC.search(e.text) for e in evs):  # not NCCL's kernel: an earlier one, found at its cudaMalloc
+            what += ", surfacing in NCCL's memory allocation (an earlier kernel's error, seen at the next CUDA call)"
+            fix = ("A kernel launched before NCCL's allocation faulted, often on the wrong GPU: call "
+                   "torch.cuda.set_device(local_rank) before creating the process group (torch 2.4's "
+                   "TORCH_NCCL_NAN_CHECK=1 ran its check kernel on the default device without it: unset it or "
+                   "upgrade torch). " + fix)
         if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
             what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
             fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "

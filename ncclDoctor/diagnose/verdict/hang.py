@@ -309,7 +309,9 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
-        "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else ""),
+        "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
+        + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
+           "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else ""),
         "low",
         [],
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],
