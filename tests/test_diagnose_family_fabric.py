@@ -237,7 +237,8 @@ WIN_WARN = ("[W1102 08:00:00.000000000 socket.cpp:752] [c10d] The client socket 
 
 def test_the_windows_10049_connect_warning_alone_is_harmless(tmp_path):
     v = _verdict(tmp_path, "starting 2 processes\n" + WIN_WARN.format(host="DESKTOP-AB12CD", port=29512))
-    assert v["cause"] == "none" and v["confidence"] == "high", v
+    # harmless, but nothing shows the job got further: "none" is high only with evidence it ended (issue #14)
+    assert v["cause"] == "none" and v["confidence"] == "medium", v
     assert "Windows" in v["summary"] and "harmless" in v["fix"]
 
 

@@ -177,7 +177,7 @@ def test_cuda_gdb_peer_access_notices_are_harmless(tmp_path):
             "warning: Cuda API error detected: cudaDeviceCanAccessPeer returned (0x2c0)\n"
             "warning: Cuda API error detected: cudaPeekAtLastError returned (0x2c0)\n")
     v = _verdict(tmp_path, text)
-    assert v["cause"] == "none" and v["confidence"] == "high", v
+    assert v["cause"] == "none" and v["confidence"] == "medium", v  # harmless; nothing shows the job ended
     assert "shared memory" in v["fix"]
 
 

@@ -733,7 +733,8 @@ class LineParser:
             ev.data["what"] = "net plugin absent"
             return ev
         nr = S.R_NRANKS.search(text)
-        if nr and len(self.pid_rank) < MAX_PIDS:
+        split = nr is not None and ("ncclCommSplit" in text or " parent 0x" in text)
+        if nr and not split and len(self.pid_rank) < MAX_PIDS:
             self.pid_rank[(m.group("host"), int(m.group("pid")))] = int(nr.group(1))
         found = {}
         ifs = S.R_IFACES.search(text)
@@ -759,6 +760,8 @@ class LineParser:
         ev = self._context(lineno, text, "transport")
         if nr and ev.rank is None:
             ev.rank = int(nr.group(1))
+        if split:  # ncclCommSplit's "rank N" is the rank inside the new sub-communicator, not a global rank, and
+            ev.rank = None  # the line says nothing of the process at the failure: it shows no rank of the job
         ev.data.update(found)
         return ev
 

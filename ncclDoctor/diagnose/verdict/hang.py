@@ -406,9 +406,7 @@ def one_collective(c: Collected) -> str | None:
         # by another rank's "dump signal due to a collective timeout from rank R")
         return bool(st.timeouts) or any(queued(s) for s in st.status.values()) or bool(st.counts.get("watchdog_report"))
 
-    # a rank the input shows only through NCCL's set-up INFO lines (its "rank N nranks M" at init) shows
-    # nothing of where it is at the hang: it is neither inside nor outside
-    if not outs or not all(inside(st) for st in c.ranks.values() if set(st.counts) - {"transport"}):
+    if not outs or not all(inside(st) for st in c.ranks.values()):
         return None
     if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
            for st in c.ranks.values() for e in st.errors):
