@@ -366,3 +366,14 @@ def test_cuda_errors_after_ib_completion_errors_are_the_fabrics_teardown(tmp_pat
     assert _verdict(tmp_path, text)["cause"] == "ib_fabric"
     first = "\n".join(reversed(text.splitlines())) + "\n"  # the CUDA error first: it is the rank's own
     assert _verdict(tmp_path, first)["cause"] == "cuda_error"
+
+
+def test_one_bus_id_in_two_communicators_is_two_runs_not_two_ranks_on_one_gpu(tmp_path):
+    """NCCL 2.1x+ print the communicator's id: one GPU in two communicators (a rerun in the same file) is fine."""
+    text = ("srv-4:9101:9101 [0] NCCL INFO comm 0x71c0 rank 0 nranks 2 cudaDev 0 busId 3b000 commId 0xa1 - Init "
+            "COMPLETE\n"
+            "srv-4:9302:9302 [0] NCCL INFO comm 0x93a8 rank 1 nranks 2 cudaDev 0 busId 3b000 commId 0xb7 - Init "
+            "COMPLETE\n")
+    assert _verdict(tmp_path, text)["cause"] != "invalid_usage"
+    same = text.replace("commId 0xb7", "commId 0xa1")
+    assert _verdict(tmp_path, same)["cause"] == "invalid_usage"

@@ -411,7 +411,8 @@ class LineParser:
         p = S.R_NCCL_PREFIX.search(text)
         b = S.R_COMM_BUSID.search(text) if p and "busId" in text else None
         if b:
-            key = (p.group("host"), b.group(3), b.group(2))
+            cid = S.R_COMM_ID.search(text)  # two runs in one file are two communicators: 2.1x+ print their ids
+            key = (p.group("host"), b.group(3), b.group(2) + (":" + cid.group(1) if cid else ""))
             rank, pid = int(b.group(1)), p.group("pid")
             seen = self.busid_rank.setdefault(key, (rank, pid)) if len(self.busid_rank) < MAX_PIDS else (rank, pid)
             if seen[0] == rank or seen[1] == pid:
