@@ -3,11 +3,19 @@
 The parser keeps a little per-file state, all of it bounded:
 
 - which rank a line belongs to when the line itself does not say: NCCL's
-  ``host:pid:tid`` prefix mapped to a rank by its ``rank r nranks n`` init line, else the
-  only rank the file has named so far, else the rank in the file name;
+  ``host:pid:tid`` prefix mapped to a rank by its ``rank r nranks n`` init line (never an
+  ncclCommSplit line's: that rank is the sub-communicator's), else by the same thread's ring
+  lines ("Ring 02 : 4 -> 19 [send]": rank 4; a thread printing two ranks' rings names none),
+  else the only rank the file has named so far, else the rank in the file name;
+- the PCI bus id each process of a host printed for a communicator of a given size (and id):
+  a second rank on the same one is two ranks on one GPU (``_same_device``);
 - torchrun's multi-line failure summary, read field by field (``want_more`` asks the
   scanner for the lines that follow ``Failures:`` / ``Root Cause``);
-- the last NCCL error, so the ``Last error:`` line after it lands on it.
+- the last NCCL error, so the ``Last error:`` line after it lands on it (blank lines between skipped).
+
+How far a job got is read too, as events that name no rank (``_progress``): NCCL's set-up
+chatter (``setup``), nccl-tests' device list and header (``run_start``) and its result rows
+(``run_done``); and a py-spy frame inside the process group's teardown (``teardown_stuck``).
 """
 
 from __future__ import annotations

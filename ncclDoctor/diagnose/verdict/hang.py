@@ -1,5 +1,6 @@
 """Detectors of hangs: desyncs, missing ranks (lead rule B included), tiny timeouts, a blocked
-watchdog, early exits, every member inside one collective, and the timeouts that name nobody.
+watchdog, early exits, every member inside one collective, the timeouts that name nobody, and a
+py-spy stack stuck in destroy_process_group (an early exit's teardown, the last word).
 """
 
 from __future__ import annotations

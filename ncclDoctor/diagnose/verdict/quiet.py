@@ -1,5 +1,9 @@
 """The last words: NCCL's other errors and WARN families, settings printed in the logs, benign noise
 (the "none" verdict), and ``settle`` (the verdict after every reader's findings).
+
+Before "none": a log that stops inside NCCL's set-up chatter (no "Init COMPLETE") or an nccl-tests
+run with no result row is a hang in set-up (``_setup_hang``), and "none" is high only with positive
+evidence the job ended (``finished``); a run that completed is not failed by its own settings.
 """
 
 from __future__ import annotations
