@@ -119,12 +119,14 @@ def test_next_steps_never_contradict_an_error_finding():
 
 
 def test_benign_noise_never_becomes_the_verdict():
-    """IPv6 lookup warnings and the process-group destructor warning are not failures."""
+    """IPv6 lookup warnings and the process-group destructor warning are not failures. A noise case
+    whose label is not "none" (only NCCL's set-up INFO lines of a job the reporter says hung: unknown)
+    gets its label's cause: the noise in it is still never the verdict."""
     noise = [c for c in bench.load_cases("all") if c["family"] == "noise"]
     assert noise
     for c in noise:
         r = _report(str(c["dir"]))
-        assert r.results["diagnose"]["verdict"]["cause"] == "none", c["id"]
+        assert r.results["diagnose"]["verdict"]["cause"] == c["expected"]["cause"] in ("none", "unknown"), c["id"]
         assert not any(f.severity.value == "error" for f in r.findings), c["id"]
 
 

@@ -398,3 +398,65 @@ def test_a_lone_sigabrt_after_the_destructor_warning_is_a_teardown_abort(tmp_pat
     v = _report(tmp_path, text)["verdict"]
     assert v["culprits"] == [1] and "teardown" in v["summary"], v
     assert "destroy_process_group" in v["fix"]
+
+
+# --- round 17: CUDA failures by family, and whose they are ----------------------------------------------------
+def test_shm_transport_invalid_argument_points_at_dev_shm_and_the_shm_transport(tmp_path):
+    """NCCL 2.4's include/shm.h: CUDACHECK(cudaHostRegister(...)) -> "Cuda failure 'invalid argument'"."""
+    text = "w3:410:433 [1] include/shm.h:48 NCCL WARN Cuda failure 'invalid argument'\n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error", v
+    assert "/dev/shm" in v["fix"] and "NCCL_SHM_DISABLE" in v["fix"]
+
+
+def test_a_stub_libcuda_is_the_images_library_path(tmp_path):
+    text = "[3] 5fe1c2:81:90 [3] init.cc:211 NCCL WARN Cuda failure 'CUDA driver is a stub library'\n"
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []), v
+    assert "LD_LIBRARY_PATH" in v["fix"] and "stub" in v["fix"]
+
+
+def test_a_custom_all_reduce_peer_access_error_says_to_disable_it(tmp_path):
+    """vLLM's csrc/custom_all_reduce.cuh CUDACHECK: "Failed: Cuda error %s:%d '%s'"."""
+    text = ("Failed: Cuda error /src/csrc/custom_all_reduce.cuh:312 'peer access is not supported between these two "
+            "devices'\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []), v
+    assert "disable-custom-all-reduce" in v["fix"] and "P2P" in v["fix"]
+
+
+def test_a_thd_era_unhandled_cuda_error_is_a_cuda_error_with_an_install_check(tmp_path):
+    text = ("RuntimeError: NCCL error in: /src/torch/lib/THD/base/data_channels/DataChannelNccl.cpp:301 unhandled "
+            "cuda error\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []), v
+    assert "nccl-tests" in v["fix"]
+
+
+def test_a_ring_line_of_the_same_thread_names_the_rank_of_a_cuda_failure(tmp_path):
+    """NCCL 2.4 prints "Ring 01 : 9 -> 22 [send] via NET/Socket/0" from the thread that sets up rank 9's rings."""
+    text = ("h2:700:745 [1] NCCL INFO Ring 01 : 9[1] -> 10[2] via P2P/IPC\n"
+            "h2:700:745 [1] NCCL INFO Ring 01 : 9 -> 22 [send] via NET/Socket/0\n"
+            "h2:700:745 [1] NCCL INFO Ring 01 : 22 -> 9 [receive] via NET/Socket/0\n"
+            "h2:700:745 [1] include/shm.h:48 NCCL WARN Cuda failure 'invalid argument'\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [9]), d["verdict"]
+    other = text.replace("h2:700:745 [1] include", "h2:701:745 [1] include")  # another process: nobody named
+    assert _accused(_report(tmp_path, other)) == set()
+
+
+def test_a_gpu_oom_without_a_rank_names_the_one_process_the_launcher_shows_failing(tmp_path):
+    text = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+            "23.65 GiB of which 1.10 GiB is free.\n"
+            "E1201 09:00:00.000000 1200 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+            "local_rank: 0 (pid: 1201) of binary: /usr/bin/python3\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [0]), v
+    alone = text.splitlines(keepends=True)[0]
+    assert _verdict(tmp_path, alone)["culprits"] == [], "no launcher record: the line names no rank"
+
+
+def test_an_illegal_access_surfacing_in_nccls_allocation_is_an_earlier_kernels(tmp_path):
+    text = "gx:12:40 [3] include/alloc.h:119 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and "torch.cuda.set_device" in v["fix"], v

@@ -425,3 +425,27 @@ def test_a_watchdog_line_cut_inside_a_number_is_read_whole(tmp_path):
     d = _report(tmp_path, text)
     numbers = next(k for k in d["conclusions"] if k["kind"] == "numbers")["message"]
     assert "NumelOut=48000" in numbers and "over 16 ranks" in numbers, numbers
+
+
+# --- round 17: a py-spy stack in the teardown; a sub-communicator's rank; the missing rank's fix -------------
+def test_a_py_spy_stack_stuck_in_destroy_process_group_is_an_early_exits_teardown(tmp_path):
+    text = ('Process 4410: python -m trainer.main\n'
+            'Thread 4410 (idle): "MainThread"\n'
+            '    destroy_process_group (torch/distributed/distributed_c10d.py:2091)\n'
+            '    cleanup (trainer/main.py:88)\n'
+            '    main (trainer/main.py:140)\n')
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("early_exit", [], "low"), v
+    assert "destroy_process_group" in v["fix"] and "finally" in v["fix"]
+
+
+def test_a_split_communicators_rank_is_not_a_rank_of_the_job(tmp_path):
+    """ncclCommSplit's "comm %p rank %d nranks %d ... parent %p" names the rank inside the new group."""
+    text = ("gpu-n1:61:4100 [6] NCCL INFO ncclCommSplit comm 0x55f0 rank 6 nranks 8 cudaDev 6 nvmlDev 6 busId c1000 "
+            "parent 0x5511 color 7 key 6 commId 0x9f - Init COMPLETE\n"
+            "[rank2]:[E1201 08:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran for "
+            "600021 milliseconds before timing out.\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "dmesg" in v["fix"] and "OOM killer" in v["fix"]

@@ -19,7 +19,8 @@ ST = (
     "timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: {enq}, last completed NCCL work: {done}."
 )
 INIT = (
-    "gpu-a:{pid}:{pid} [{r}] NCCL INFO comm 0x1 rank {r} nranks {n} cudaDev {r} busId 1000 commId 0x7 - Init COMPLETE"
+    "gpu-a:{pid}:{pid} [{r}] NCCL INFO comm 0x1 rank {r} nranks {n} cudaDev {r} busId {r}1000 commId 0x7 - Init "
+    "COMPLETE"
 )
 
 

@@ -84,12 +84,18 @@ SNIFF = 8192
 #   died, exit code  vLLM's "Worker VllmWorkerProcess pid 198 died, exit code: -6" (no other trigger word)
 #   memory pressure / low on memory  Ray's memory monitor: the raylet's "1 Workers (tasks / actors) killed due to
 #             memory pressure (OOM)", a task's "killed due to the node running low on memory" (no other trigger word)
+#   Pid, algbw, Avg bus, the data types padded in a table  nccl-tests' device list, results header, result rows
+#             and closing line (parse._progress: how far a benchmark got, evidence that it ran or hung)
+#   distributed_c10d.py:  a py-spy dump's frame in the process group's teardown (destroy_process_group)
+#   resolve   a start-up script's resolver failing on the master's host name ("can't resolve 'job-master-0'")
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
             b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out", b"Duplicate GPU", b"same GPU",
             b"memory pressure", b"low on memory", b"died, exit code", b"collective #", b"lagging ranks",
-            b"recv(")
+            b"recv(", b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
+            b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve",
+            b"distributed_c10d.py:")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

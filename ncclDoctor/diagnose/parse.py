@@ -3,11 +3,19 @@
 The parser keeps a little per-file state, all of it bounded:
 
 - which rank a line belongs to when the line itself does not say: NCCL's
-  ``host:pid:tid`` prefix mapped to a rank by its ``rank r nranks n`` init line, else the
-  only rank the file has named so far, else the rank in the file name;
+  ``host:pid:tid`` prefix mapped to a rank by its ``rank r nranks n`` init line (never an
+  ncclCommSplit line's: that rank is the sub-communicator's), else by the same thread's ring
+  lines ("Ring 02 : 4 -> 19 [send]": rank 4; a thread printing two ranks' rings names none),
+  else the only rank the file has named so far, else the rank in the file name;
+- the PCI bus id each process of a host printed for a communicator of a given size (and id):
+  a second rank on the same one is two ranks on one GPU (``_same_device``);
 - torchrun's multi-line failure summary, read field by field (``want_more`` asks the
   scanner for the lines that follow ``Failures:`` / ``Root Cause``);
-- the last NCCL error, so the ``Last error:`` line after it lands on it.
+- the last NCCL error, so the ``Last error:`` line after it lands on it (blank lines between skipped).
+
+How far a job got is read too, as events that name no rank (``_progress``): NCCL's set-up
+chatter (``setup``), nccl-tests' device list and header (``run_start``) and its result rows
+(``run_done``); and a py-spy frame inside the process group's teardown (``teardown_stuck``).
 """
 
 from __future__ import annotations
@@ -18,6 +26,10 @@ from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.signatures import Event, _int
 
 MAX_PIDS = 4096
+
+
+def _fmt(ranks: list[int]) -> str:
+    return " and ".join(map(str, ranks)) if len(ranks) > 1 else f"{ranks[0]} and another rank"
 
 
 def _numel(v: str | None) -> int | None:
@@ -49,6 +61,8 @@ class LineParser:
         self.rank_hint = rank_hint
         self.hint_is_local = hint_is_local
         self.pid_rank: dict[tuple[str, int], int] = {}
+        self.busid_rank: dict[tuple[str, str, str], tuple[int, str]] = {}  # (host, busId, nranks) -> (rank, pid)
+        self.ring_rank: dict[tuple[str, int, str], int] = {}  # (host, pid, tid) -> rank its ring lines name, -1: two
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
         self.cf: dict[str, str] = {}
@@ -125,6 +139,9 @@ class LineParser:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
             if ev.rank is None:
                 ev.rank = self.pid_rank.get((ev.host, ev.pid))
+            if ev.rank is None and self.ring_rank:  # the thread's own ring lines named its rank
+                r = self.ring_rank.get((ev.host, ev.pid, m3.group("tid")), -1)
+                ev.rank = r if r >= 0 else None
         if ev.rank is not None:
             if len(self.ranks_named) < 2:
                 self.ranks_named.add(ev.rank)
@@ -210,6 +227,9 @@ class LineParser:
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
                 detail = (m.group(1) if m else S.R_RANK_TAG.sub("", text)).strip()
+                if not m and not (detail and self._body.strip()):  # a blank line between "Last error:" and its text
+                    self._follow = 1
+                    return None
                 self.want_last_error = m is not None and not detail  # NCCL prints it on the next line
                 self._follow = 1 if self.want_last_error else 0
                 if detail:
@@ -235,7 +255,7 @@ class LineParser:
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._dataloader,
                    self._oom,
                    self._worker_failed, self._signal, self._exit_noise, self._env, self._torchrun_config,
-                   self._nccl_info, self._no_nccl, self._traceback_tail):
+                   self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -394,10 +414,33 @@ class LineParser:
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3)), watchdog="watchdog thread" in text)
         return ev
 
+    def _same_device(self, lineno: int, text: str) -> Event | None:
+        """Two ranks on one GPU, read from lines that do not say so (signatures.R_COMM_BUSID, R_IPC_DEV)."""
+        p = S.R_NCCL_PREFIX.search(text)
+        b = S.R_COMM_BUSID.search(text) if p and "busId" in text else None
+        if b:
+            cid = S.R_COMM_ID.search(text)  # two runs in one file are two communicators: 2.1x+ print their ids
+            key = (p.group("host"), b.group(3), b.group(2) + (":" + cid.group(1) if cid else ""))
+            rank, pid = int(b.group(1)), p.group("pid")
+            seen = self.busid_rank.setdefault(key, (rank, pid)) if len(self.busid_rank) < MAX_PIDS else (rank, pid)
+            if seen[0] == rank or seen[1] == pid:
+                return None
+            pair, where = sorted((seen[0], rank)), f"PCI bus id {b.group(3)} on {p.group('host')}"
+        else:
+            i = S.R_IPC_DEV.search(text) if p and "IPC handle" in text else None
+            if not i or i.group(2) != p.group("dev"):
+                return None
+            pair, where = [int(i.group(1))], f"CUDA device {i.group(2)}, its peer's device too"
+        ev = self._context(lineno, text, "nccl_error")
+        ev.rank = None  # the launch put them there: no rank's own failure
+        ev.data.update(code="ncclInvalidUsage", duplicate_gpu=pair,
+                       last_error=f"two ranks of one communicator on one GPU: rank {_fmt(pair)} on {where}")
+        return ev
+
     def _dup_gpu(self, lineno: int, text: str) -> Event | None:
         m = S.R_DUP_GPU.search(text)
         if not m or "Last error" in text:
-            return None
+            return self._same_device(lineno, text) if "busId" in text or "IPC handle" in text else None
         if self.last_error is not None and lineno - self.last_error_line <= 4:
             return None  # the Last error text of the ncclInvalidUsage just parsed
         ev = self._context(lineno, text, "nccl_error")
@@ -553,6 +596,11 @@ class LineParser:
             ev = self._context(lineno, text, "store_timeout")
             ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, env_missing=miss.group(1))
             return ev
+        r = S.R_RESOLVE.search(text) if "resolve" in text else None
+        if r and "master" in (r.group(1) or r.group(2)).lower():  # the rendezvous host by its role's name
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=r.group(1) or r.group(2), rendezvous=False, in_use=None, closed=False, dns=True)
+            return ev
         if S.R_DNS.search(text) and S.R_DNS_STORE.search(text) and "IPv6" not in text:
             ev = self._context(lineno, text, "store_timeout")
             c = S.R_CONNECT_TO.search(text)
@@ -694,7 +742,8 @@ class LineParser:
             ev.data["what"] = "net plugin absent"
             return ev
         nr = S.R_NRANKS.search(text)
-        if nr and len(self.pid_rank) < MAX_PIDS:
+        split = nr is not None and ("ncclCommSplit" in text or " parent 0x" in text)
+        if nr and not split and len(self.pid_rank) < MAX_PIDS:
             self.pid_rank[(m.group("host"), int(m.group("pid")))] = int(nr.group(1))
         found = {}
         ifs = S.R_IFACES.search(text)
@@ -713,12 +762,53 @@ class LineParser:
         if nr:
             found["nranks"] = int(nr.group(2))
             found["comm_rank"] = int(nr.group(1))
+        if S.R_SETUP_DONE.search(text):
+            found["setup_done"] = True
         if not found:
             return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")
         if nr and ev.rank is None:
             ev.rank = int(nr.group(1))
+        if split:  # ncclCommSplit's "rank N" is the rank inside the new sub-communicator, not a global rank, and
+            ev.rank = None  # the line says nothing of the process at the failure: it shows no rank of the job
         ev.data.update(found)
+        return ev
+
+    def _progress(self, lineno: int, text: str) -> Event | None:
+        """How far a job got: NCCL's set-up chatter (rings, trees, channels: ``setup``) and an
+        nccl-tests run's device list and table header (``run_start``) and its result rows or
+        closing average (``run_done``). A ring line also names the rank of the thread printing it."""
+        if S.R_SETUP.search(text):
+            ev = self._plain(lineno, text, "setup")
+            me = S.R_RING_SELF.search(text)
+            if me and ev.host is not None and self.pid_rank.get((ev.host, ev.pid)) is None:
+                key = (ev.host, ev.pid, S.R_NCCL_PREFIX.search(text).group("tid"))
+                # one thread that prints rings of two ranks (one process driving several GPUs) names nobody
+                self.ring_rank[key] = int(me.group(1)) if self.ring_rank.get(key, int(me.group(1))) == int(
+                    me.group(1)) else -1
+            ev.data["net"] = bool(S.R_SETUP_NET.search(text))
+            return ev
+        d = S.R_TESTS_DEVICE.search(text)
+        if d or S.R_TESTS_HEADER.search(text):
+            ev = self._plain(lineno, text, "run_start")
+            ev.data["host"] = d.group(1) if d else None
+            return ev
+        t = S.R_PYSPY_TEARDOWN.search(self._body) if "distributed_c10d" in text else None
+        if t:  # a py-spy dump: a thread inside the process group's teardown
+            ev = self._context(lineno, text, "teardown_stuck")
+            ev.data["what"] = t.group(1)
+            return ev
+        if S.R_TESTS_DONE.search(self._body):
+            return self._plain(lineno, text, "run_done")
+        return None
+
+    def _plain(self, lineno: int, text: str, kind: str) -> Event:
+        """An event of how far the job got: its host and process, never a rank (it is no rank's
+        failure, and naming one here would change which rank later unranked lines are given)."""
+        ev = Event(kind=kind, where=f"{self.path}:{lineno}", text=text.strip()[: S.TEXT_CAP])
+        m = S.R_NCCL_PREFIX.search(text)
+        if m:
+            ev.host, ev.pid = m.group("host"), int(m.group("pid"))
         return ev
 
     def _retcode(self, lineno: int, text: str) -> Event | None:

@@ -134,7 +134,7 @@ R_DUMP_SIGNAL = re.compile(r"Received a dump signal due to a collective timeout 
                            r"last completed \w{1,8} work: (?P<done>-?\d+)")
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
                          r"ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+)?[,:] |NCCL failure \S+:\d+ '|NCCL Error \d: )("
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|unhandled cuda error|"
                         r"invalid usage|invalid argument)")
@@ -204,7 +204,10 @@ R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d{1,7}), worker_count=(?P<wc>\d{
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
 # A host name that does not resolve (MASTER_ADDR, a rendezvous endpoint); the IPv6 lookup warning is R_IPV6.
 R_DNS = re.compile(r"Name or service not known|Temporary failure in name resolution|nodename nor servname provided|"
-                   r"No address associated with hostname")
+                   r"No address associated with hostname|Name does not resolve")
+# a start-up script's resolver (busybox/musl nslookup, curl) failing on the master's host name (MASTER_ADDR of a
+# PyTorchJob/DLC "<job>-master-0"): "nslookup: can't resolve 'job-master-0': Name does not resolve"
+R_RESOLVE = re.compile(r"can't resolve '([^'\s]{1,255})'|[Cc]ould not resolve host:? '?([^'\s]{1,255})")
 # ... only on the store's own lines (a model download's DNS failure is not the job's rendezvous): torch's
 # "[c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known)"
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
@@ -232,6 +235,25 @@ R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?(
 # "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.", "NET/Plugin : No plugin found (libnccl-net.so)".
 R_NO_PLUGIN = re.compile(r"INFO NET/Plugin ?: ?(?:No plugin found|Plugin load returned|Failed to find \w*Plugin|"
                          r"Could not find:? \S*libnccl-net)")
+# NCCL's set-up chatter at INFO (init.cc, graph/*.cc, transport.cc): the rings/trees/channels it builds and the
+# connections it opens; "Init COMPLETE" ends it. A log whose NCCL lines stop inside it hung in (or right after) set-up.
+R_SETUP = re.compile(r"NCCL INFO (?:Ring \d+ ?:|Channel \d+|Trees?\b|Setting affinity|CUDA Dev \d|Connected all |"
+                     r"\d+ coll channels|threadThresholds|P2P Chunksize)")
+R_SETUP_DONE = re.compile(r"\bInit COMPLETE\b|\bncclCommInitRank\b.*\bCOMPLETE\b")
+# a ring/channel connection NCCL makes through a network transport (between nodes): "... via NET/Socket/0"
+R_SETUP_NET = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?:.* via NET/")
+# the rank of the thread printing a ring line: "Ring 02 : 4 -> 19 [send] via NET/Socket/0" (NCCL 2.4-2.6),
+# "Ring 00 : 4[4] -> 5[5] via P2P/IPC", 2.7+ "Channel 00/0 : 0[6000] -> 8[6000] [send] via NET/IB/1" (the first
+# number is this rank, in brackets its device or bus id); a "[receive]" line's first number is the peer
+R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?: ?(\d{1,7})(?:\[\w+\])? -> \d{1,7}(?:\[\w+\])?"
+                         r"(?: \[send\])? via ")
+# nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
+# table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
+# time in us) and the closing "# Avg bus bandwidth"
+R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+\d+\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+([\w.\-]{1,255})\s+device")
+R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
+R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
+                          r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")
 # Windows' store client warning "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-1]:29500
 # (system error: 10049 - The requested address is not valid in its context.)": torch tries every address the
 # host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless; a Docker Desktop
@@ -303,12 +325,24 @@ R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # The watchdog thread's own exception (a CUDA error it hit while polling events: the
 # first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
-# nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'".
+# nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'"; vLLM's/sglang's custom
+# all-reduce "Failed: Cuda error /path/custom_all_reduce.cuh:307 'peer access is not supported ...'".
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error \[CUDA\]: ([^\n]{1,120})|"
-                          r"(?:Cuda|CUDA) failure (?:(\d{1,4}) |[\w/.\-]{1,64}:\d{1,6} )?'([^']{1,80})'")
+                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")
+# A py-spy dump's frame of a thread stuck tearing its process group down: "    destroy_process_group
+# (torch/distributed/distributed_c10d.py:2184)" (py-spy dump prints "function (file:line)", innermost first)
+R_PYSPY_TEARDOWN = re.compile(r"^\s*(destroy_process_group|abort_process_group|_shutdown_backend|shutdown) "
+                              r"\((?:\S*/)?distributed_c10d\.py:\d+\)")
+# Two ranks on one GPU without NCCL's "Duplicate GPU" words: two processes of one host print the same
+# communicator size and PCI bus id ("comm 0x.. rank 1 nranks 2 cudaDev 0 busId 86000 - Abort COMPLETE"), or a
+# rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:
+# "rank 1 failed to get CUDA IPC handle to device 0 : 11 invalid argument": IPC to one's own device fails)
+R_COMM_BUSID = re.compile(r"\brank (\d+) nranks (\d+) cudaDev \d+ (?:nvmlDev \d+ )?busId (\w+)")
+R_COMM_ID = re.compile(r"\bcommId (0x[0-9a-fA-F]{1,20})")
+R_IPC_DEV = re.compile(r"rank (\d+) failed to (?:get|open) CUDA IPC handle to device (\d+)")
 # NCCL's /dev/shm failures, 2.12-2.30 wordings (misc/shmutils.cc, os/linux.cc): "Error while creating shared
 # memory segment", "failed to create shared memory file", "failed to extend /dev/shm/nccl-X", "Could not map".
 R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|failed to extend \S*/dev/shm|"

@@ -100,6 +100,8 @@ class Collected:
     # traceback last lines ("RuntimeError: ..."), kept apart from the families: quoted for a rank
     # torchrun names as failed, never counted as a rank's error (a victim's traceback ends in one too)
     exceptions: list[Event] = field(default_factory=list)
+    # the hosts NCCL's set-up chatter and an nccl-tests device list come from (first 8): one host, one node
+    setup_hosts: set[str] = field(default_factory=set)
 
     def rank(self, r: int) -> RankState | None:
         st = self.ranks.get(r)
@@ -125,6 +127,12 @@ class Collected:
             s.append(ev)
         if ev.kind == "transport":
             self._transport(ev)
+        elif ev.kind in ("setup", "run_start"):
+            host = ev.host or ev.data.get("host")
+            if host and len(self.setup_hosts) < 8:
+                self.setup_hosts.add(host)
+            if ev.data.get("net"):
+                self.kinds["setup_net"] += 1
         elif ev.kind == "setting":
             for name, value in ev.data.get("settings", []):
                 self._setting(name, value, ev.brief())
@@ -197,6 +205,8 @@ class Collected:
                 hs = self.iface_hosts.setdefault(addr, set())
                 if len(hs) < 4:
                     hs.add(ev.host)
+        if d.get("setup_done"):
+            self.kinds["setup_done"] += 1
         if d.get("nranks") and len(self.world) < 64:
             self.world.append((int(d["nranks"]), f"NCCL's 'nranks' at {ev.where}"))
 
@@ -250,6 +260,7 @@ class Collected:
             if k in self.retcodes or len(self.retcodes) < MAX_KEYS:
                 self.retcodes[k] += n
         self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
+        self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)

@@ -32,6 +32,7 @@ class Family:
     pattern: re.Pattern
     meaning: str
     fix: str
+    job_wide: bool = False  # no single rank causes it (the ranks' shared views): whoever printed it first is no culprit
 
 
 FAMILIES = (
@@ -113,7 +114,7 @@ FAMILIES = (
         "nodes; give every node's container its own hostname; compare the ring lines of NCCL_DEBUG=INFO "
         "NCCL_DEBUG_SUBSYS=INIT,GRAPH across ranks to see where the topology differs. With clean settings it is "
         "NCCL's own topology detection (2.19 read uninitialised PCI link speeds, fixed in 2.20): upgrade NCCL and "
-        "run one NCCL version on every node."),
+        "run one NCCL version on every node.", job_wide=True),
     Family(
         # graph/xml.h "Attribute %s of node %s not found" (xmlGetAttrStr...): the topology XML NCCL reads
         # (NCCL_TOPO_FILE) or builds lacks a field; NCCL < 2.8 also failed so on a CPU socket without a used GPU
@@ -153,6 +154,14 @@ FAMILIES = (
         "(ulimit -n) or host memory",
         "Check `ulimit -u` and `ulimit -n` where the ranks run (and the container's --pids-limit), and the host's "
         "free memory; many ranks per node multiply NCCL's threads and sockets."),
+    Family(
+        # proxy.cc's service thread failing a set-up operation ("Error encountered progressing operation=Connect,
+        # res=3, closing connection"): the proxy could not open the transport connection to the peer (another node)
+        "proxy_connect", "network_setup",
+        re.compile(r"Error encountered progressing operation=(?:Connect|Setup|SharedInit|Init)\b"),
+        "NCCL's proxy failed to open the transport connection to a peer while the communicator was set up: the "
+        "interface or path it uses between the nodes does not work (a wrong interface, a firewall), not a rank",
+        _NET_FIX),
     Family(
         "local_peer_gone", "early_exit",
         re.compile(r"Could not receive type from localRank|Error encountered progressing operation"),

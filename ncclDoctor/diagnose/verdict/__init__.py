@@ -63,10 +63,19 @@ from ncclDoctor.diagnose.verdict.hang import (
     _lagging_report,
     _missing,
     _monitored,
+    _teardown_stuck,
     _timeouts,
     _tiny_timeout,
 )
-from ncclDoctor.diagnose.verdict.quiet import _config, _nccl_other, _none, _warn_family, _warn_subsystem, settle
+from ncclDoctor.diagnose.verdict.quiet import (
+    _config,
+    _nccl_other,
+    _none,
+    _setup_hang,
+    _warn_family,
+    _warn_subsystem,
+    settle,
+)
 from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
@@ -76,7 +85,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _monitored, _uniqueid, _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
     _warn_family, _nccl_other,
-    _signal, _timeouts, _exited,
+    _signal, _timeouts, _exited, _teardown_stuck,
 ]
 
 
@@ -106,7 +115,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         v = detect(c, ks)
         if v is not None:
             return _with_settings(v, env_findings)
-    return _config(c, ks, env_findings) or _warn_subsystem(c, ks) or _none(c, ks)
+    return _setup_hang(c, ks) or _config(c, ks, env_findings) or _warn_subsystem(c, ks) or _none(c, ks)
 
 
 def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:

@@ -61,7 +61,20 @@ _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 
 
 # --- a rank's own hard failure ---------------------------------------------------------
+_NCCL_ALLOC = re.compile(r"\balloc\.h:\d+ NCCL WARN Cuda failure")
 _NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch")
+
+
+def _where(e: Event) -> tuple[str, int]:
+    path, _, line = e.where.rpartition(":")
+    return path, int(line) if line.isdigit() else 0
+
+
+def _after_ib(c: Collected, evs: list[Event]) -> bool:
+    """Every CUDA error comes after an IB work-completion error in the same file: NCCL's proxy lost
+    the transfers first, and the CUDA errors of its abort/teardown are the consequence."""
+    ib = [_where(e) for e in c.samples.get("ib_completion", [])]
+    return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(_where, evs))
 
 
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -70,6 +83,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ]
     if not evs or (c.kinds.get("shm_error") and all("NCCL WARN" in e.text for e in evs)):
         return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
+    if _after_ib(c, evs):
+        return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
     ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
@@ -139,12 +154,45 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "without P2P): test with NCCL_P2P_DISABLE=1 (NCCL then goes through host memory), check nvidia-smi topo "
             "-m and that IOMMU/ACS is off; with more than 8 GPUs in one process, P2P mappings run out.",
         )
+        if "custom_all_reduce" in text or "custom all-reduce" in text:  # vLLM/sglang's own P2P all-reduce kernel
+            what += " in the serving engine's custom all-reduce kernel, which needs P2P between the GPUs"
+            fix = ("Disable the custom all-reduce on GPUs without P2P (vLLM --disable-custom-all-reduce, sglang "
+                   "--disable-custom-all-reduce / disable_custom_all_reduce=True): it then uses NCCL. " + fix)
+    elif "stub library" in text:
+        what, fix = (
+            "'CUDA driver is a stub library': the process loaded the libcuda.so stub of the CUDA toolkit (for "
+            "linking only) instead of the node's driver library",
+            "Remove the toolkit's stubs directory (…/cuda/lib64/stubs) from LD_LIBRARY_PATH (and any libcuda.so "
+            "symlink to it) in the image or environment, so the real libcuda.so.1 that the NVIDIA container runtime "
+            "mounts from the host is loaded; check with ldconfig -p | grep libcuda.",
+        )
+    elif "invalid argument" in text and ("shm.h" in text or "shmutils" in text or "/dev/shm" in text):
+        what, fix = (
+            "'Cuda failure invalid argument' in NCCL's shared-memory (shm) transport set-up (it registers its "
+            "/dev/shm segment with CUDA, cudaHostRegister)",
+            "Check /dev/shm on that host (df -h /dev/shm; in docker --shm-size=16g or --ipc=host) and its limits; "
+            "bypass the transport with NCCL_SHM_DISABLE=1 as a test (NCCL then uses P2P or the network), and "
+            "upgrade NCCL (a newer NCCL version, torch's bundled one): old 2.4-era NCCL failed this way.",
+        )
+    elif "invalid argument" in text and any(w in text for w in ("topo.h", "topo.cc", "init.cu", "init.cc")):
+        what, fix = (
+            "'Cuda failure invalid argument' in NCCL's own set-up (its topology or init code querying the GPUs)",
+            "Upgrade NCCL (a newer NCCL version, or a torch that bundles one): old versions failed on some boards "
+            "(dual-GPU K80, virtualised GPUs) in these queries; as a test set NCCL_P2P_DISABLE=1, and check the "
+            "driver matches the CUDA runtime (nvidia-smi).",
+        )
     elif "illegal memory access" in text or "illegal address" in text:
         what, fix = (
             "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
             "Rerun that rank's failing step with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or run it "
             "under compute-sanitizer; the NCCL timeouts of the other ranks are consequences.",
         )
+        if any(_NCCL_ALLOC.search(e.text) for e in evs):  # not NCCL's kernel: an earlier one, found at its cudaMalloc
+            what += ", surfacing in NCCL's memory allocation (an earlier kernel's error, seen at the next CUDA call)"
+            fix = ("A kernel launched before NCCL's allocation faulted, often on the wrong GPU: call "
+                   "torch.cuda.set_device(local_rank) before creating the process group (torch 2.4's "
+                   "TORCH_NCCL_NAN_CHECK=1 ran its check kernel on the default device without it: unset it or "
+                   "upgrade torch). " + fix)
         if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
             what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
             fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "
@@ -154,7 +202,9 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         what, fix = (
             "a CUDA call failed inside NCCL or a kernel",
             "Rerun with NCCL_DEBUG=INFO to see the failing CUDA call and with CUDA_LAUNCH_BLOCKING=1 for the kernel; "
-            "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors.",
+            "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors. If it fails as soon as "
+            "two GPUs are used, test the NCCL install alone with nccl-tests (all_reduce_perf -g <GPUs>) and check "
+            "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
         )
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
@@ -190,7 +240,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not c.kinds.get("cuda_oom"):
         return None
+    if any(e.data.get("duplicate_gpu") for e in c.samples.get("nccl_error", [])):
+        return None  # two ranks on one GPU: the OOM is theirs sharing it (fabric._invalid_usage says it)
     ranks = _ranks(c, "cuda_oom") or _proxy_rank(c, c.samples.get("cuda_oom", []))
+    if not ranks:  # lead rule A: the one process the launcher shows failing on its own is where the OOM happened
+        lone = lone_failure(c)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
     return Verdict(
         "gpu_oom",
         f"{_named(ranks)} ran out of GPU memory; the other ranks then waited for it",

@@ -11,7 +11,7 @@ import os
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_DUP_GPU, R_PEER_GONE
+from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, R_PEER_GONE
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, hosts
 
@@ -95,7 +95,9 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return _size_mismatch(c)
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
-    if R_DUP_GPU.search(text):
+    if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
+        return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
+    if R_DUP_GPU.search(text) or any(e.data.get("duplicate_gpu") for e in evs):
         return Verdict(
             "invalid_usage",
             "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "

@@ -1,5 +1,6 @@
 """Detectors of hangs: desyncs, missing ranks (lead rule B included), tiny timeouts, a blocked
-watchdog, early exits, every member inside one collective, and the timeouts that name nobody.
+watchdog, early exits, every member inside one collective, the timeouts that name nobody, and a
+py-spy stack stuck in destroy_process_group (an early exit's teardown, the last word).
 """
 
 from __future__ import annotations
@@ -133,6 +134,26 @@ def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [],
         (k.evidence if k else []) + [e.brief() for e in hb[:2]],
     )
+
+
+def _teardown_stuck(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A py-spy dump of a process stuck in destroy_process_group (the last word, nothing else read):
+    it left its loop to tear the group down (an exception path's cleanup, a `finally:`) while the
+    other ranks were still inside collectives; tearing a group down waits for them, so both hang."""
+    evs = c.samples.get("teardown_stuck", [])
+    if not evs:
+        return None
+    ranks = _ranks(c, "teardown_stuck")
+    return Verdict(
+        "early_exit",
+        f"{_named(ranks)} is stuck in {evs[0].data['what']} (a py-spy stack): it left the training loop early, "
+        "usually on an exception, and tore its process group down while the other ranks were still in "
+        "collectives with it; the teardown waits for them and they wait for it",
+        "Find the exception that rank hit first (its log above the stack, or run with TORCH_SHOW_CPP_STACKTRACES=1); "
+        "call dist.destroy_process_group() only when the run ends normally, not in a `finally:` or exception "
+        "handler (there let the process exit with the error, so the launcher stops the others, or call "
+        "the group's abort), and py-spy dump the other ranks to see the collective they wait in.",
+        "low", [], [e.brief() for e in evs[:3]])
 
 
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -289,7 +310,9 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
-        "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else ""),
+        "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
+        + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
+           "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else ""),
         "low",
         [],
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],

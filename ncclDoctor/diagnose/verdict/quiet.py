@@ -1,5 +1,9 @@
 """The last words: NCCL's other errors and WARN families, settings printed in the logs, benign noise
 (the "none" verdict), and ``settle`` (the verdict after every reader's findings).
+
+Before "none": a log that stops inside NCCL's set-up chatter (no "Init COMPLETE") or an nccl-tests
+run with no result row is a hang in set-up (``_setup_hang``), and "none" is high only with positive
+evidence the job ended (``finished``); a run that completed is not failed by its own settings.
 """
 
 from __future__ import annotations
@@ -114,7 +118,7 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     same = [e for f, e in hits if f is fam]
     ranks = sorted({e.rank for e in same if e.rank is not None})
     return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
-                   fam.fix, "medium", [], [e.brief() for e in same[:3]])
+                   fam.fix, "medium", [], [e.brief() for e in same[:3]], job_wide=fam.job_wide)
 
 
 # WARN texts NCCL prints at a normal teardown, as advice, or about its topology search in containers (init.cc/
@@ -160,9 +164,50 @@ def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "further", fam.fix, "low", [], [e.brief() for e in evs[:3]])
 
 
+def finished(c: Collected) -> bool:
+    """Positive evidence that the job ran to its end: an nccl-tests result row or closing average,
+    torch's process-group destructor warning or CUDA's 'driver shutting down' at process exit."""
+    exits = any("driver shutting down" in (e.data.get("what") or "") for e in c.samples.get("benign", []))
+    return bool(c.kinds.get("run_done") or c.kinds.get("pg_not_destroyed") or exits)
+
+
+_P2P_FIX = ("A hang in set-up or in the first collective on one node, with no error, is the GPUs' peer-to-peer "
+            "path: rerun with NCCL_P2P_DISABLE=1 (NCCL then copies through host memory); if that works, P2P DMA "
+            "between the GPUs is broken on this machine: turn the IOMMU off (kernel parameter intel_iommu=off or "
+            "amd_iommu=off, or iommu=pt) and PCIe ACS on the switches (setpci, the BIOS), check nvidia-smi topo -m, "
+            "and update the GPU driver (consumer GPUs report P2P that some drivers do not support); run nccl-tests' "
+            "all_reduce_perf with NCCL_DEBUG=INFO to see the last step.")
+_SETUP_NET_FIX = ("Collect every rank's log with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the rank that did not "
+                  "connect prints where it stopped) and py-spy dump --pid of a stuck process; check that NCCL uses an "
+                  "interface the nodes reach each other on (NCCL_SOCKET_IFNAME), that no firewall blocks the ports "
+                  "NCCL opens between the nodes, and that every node runs the same NCCL version.")
+
+
+def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """NCCL's set-up chatter (rings, trees, channels) with no 'Init COMPLETE', or an nccl-tests run
+    that printed its devices and header but no result row, and no failure: the job stopped in (or
+    right after) the communicator's set-up, which is a hang, not 'nothing wrong'. On one node with
+    no network transport it is the GPUs' peer-to-peer path; across nodes the lines cannot say why."""
+    in_setup = c.kinds.get("setup") and not c.kinds.get("setup_done")
+    no_row = c.kinds.get("run_start") and not c.kinds.get("run_done")
+    if finished(c) or not (in_setup or no_row):
+        return None
+    where = ("in NCCL's communicator set-up (no 'Init COMPLETE')" if in_setup
+             else "before the first result of the benchmark (its first collective)")
+    proof = _samples(c, "setup", 2) + _samples(c, "run_start", 2)
+    one_node = len(c.setup_hosts) == 1 and not c.kinds.get("setup_net")
+    if one_node:
+        return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
+                       "error: a hang while the GPUs connect to each other, the peer-to-peer (P2P) path between "
+                       "them, not a rank", _P2P_FIX, "medium", [], proof)
+    return Verdict("unknown", f"the log stops {where} with no error: the job hung while the ranks connected "
+                   + ("over the network (" + ", ".join(sorted(c.setup_hosts)[:4]) + ")" if c.setup_hosts else "")
+                   + "; these lines do not say which rank or connection is stuck", _SETUP_NET_FIX, "low", [], proof)
+
+
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
     bad = [f for f in env if f.severity != Severity.INFO]
-    if not bad:
+    if not bad or finished(c):  # a run that completed: its settings are its parameters, not its failure
         return None
     said = "; ".join(f.message.removeprefix("in the logs: ") for f in bad[:3])
     return Verdict(
@@ -207,7 +252,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("NCCL's 'Failed to find ncclCollNetPlugin' / 'No plugin found' INFO lines are harmless: an "
                       "optional net or CollNet (SHARP) plugin is not installed, so CollNet is off and NCCL uses its "
                       "built-in transports")
-    conf = "high" if benign else "low"  # NCCL's harmless WARNs say nothing of the failure the user may have seen
+    # NCCL's harmless WARNs say nothing of the failure the user may have seen; benign start-up lines alone do
+    # not show the job got anywhere: "high" needs positive evidence that it ran to its end
+    conf = ("high" if finished(c) else "medium") if benign else "low"
     benign += _noise_words(c)
     return Verdict(
         "none",
