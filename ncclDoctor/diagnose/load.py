@@ -88,13 +88,16 @@ SNIFF = 8192
 #             and closing line (parse._progress: how far a benchmark got, evidence that it ran or hung)
 #   distributed_c10d.py:  a py-spy dump's frame in the process group's teardown (destroy_process_group)
 #   resolve   a start-up script's resolver failing on the master's host name ("can't resolve 'job-master-0'")
+#   perform barrier, No device id  torch's warning that a barrier guesses this process's GPU (a harmless warning)
+#   ProcessFailure  the elastic agent's record of a failed worker (its repr in an exception or a log)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
             b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out", b"Duplicate GPU", b"same GPU",
             b"memory pressure", b"low on memory", b"died, exit code", b"collective #", b"lagging ranks",
             b"recv(", b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
-            b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve",
+            b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
+            b"ProcessFailure",
             b"distributed_c10d.py:")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file

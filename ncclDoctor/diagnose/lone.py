@@ -100,6 +100,8 @@ def node_count(c: Collected) -> int:
     per = [int(v) for v in (c.settings.get("PET_NPROC_PER_NODE") or {}) if v.isdigit()]
     if per and c.world and max(c.world)[0] > max(per):
         counts.append(2)
+    if c.kinds.get("exit_barrier"):  # the agents' exit barrier (one agent a node) waited for another node's agent
+        counts.append(2)
     return max(counts + [1])
 
 

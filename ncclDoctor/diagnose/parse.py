@@ -79,6 +79,8 @@ class LineParser:
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
+        self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
+        self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -164,6 +166,10 @@ class LineParser:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
         self._body = body = S.strip_prefixes(text)
+        if S.R_DNS_STORE.search(body):
+            self._store_frame = lineno
+        if S.R_EXIT_BARRIER.search(body):
+            self._barrier_line = lineno
         if self._wd_cut is not None:
             self._rest_of_work(body)
         if self.cf_section is not None:
@@ -515,8 +521,8 @@ class LineParser:
 
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
         """Lines that look alarming and are not failures by themselves: the process-group
-        destructor warning (torch >= 2.4, at every exit without destroy_process_group) and
-        the store's IPv6 lookup warning."""
+        destructor warning (torch >= 2.4, at every exit without destroy_process_group), the
+        store's IPv6 lookup warning and the barrier's "devices ... currently unknown" warning."""
         if S.R_PG_NOT_DESTROYED.search(text):
             return self._context(lineno, text, "pg_not_destroyed")
         if S.R_GDB_PEER.search(text):
@@ -526,6 +532,10 @@ class LineParser:
         if S.R_IPV6.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "IPv6 lookup warning"
+            return ev
+        if S.R_BARRIER_GUESS.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "barrier device warning"
             return ev
         return None
 
@@ -601,7 +611,10 @@ class LineParser:
             ev = self._context(lineno, text, "store_timeout")
             ev.data.update(endpoint=r.group(1) or r.group(2), rendezvous=False, in_use=None, closed=False, dns=True)
             return ev
-        if S.R_DNS.search(text) and S.R_DNS_STORE.search(text) and "IPv6" not in text:
+        # the resolver's error on the store's own line, or as the exception of a traceback whose frames just above
+        # are the store's/rendezvous' (torch 1.x: "ValueError: host not found: Name or service not known")
+        near = lineno - self._store_frame <= 8 and S.R_EXC_TAIL.match(self._body)
+        if S.R_DNS.search(text) and (S.R_DNS_STORE.search(text) or near) and "IPv6" not in text:
             ev = self._context(lineno, text, "store_timeout")
             c = S.R_CONNECT_TO.search(text)
             a = None if c else S.R_ADDRS_OF.search(text)
@@ -633,7 +646,8 @@ class LineParser:
         client = S.R_STORE_CLIENT.search(text)
         if not client and not S.R_STORE.search(text):
             return None
-        ev = self._context(lineno, text, "store_timeout")
+        # a store timeout inside the agent's exit barrier is teardown: the other nodes' agents never came
+        ev = self._context(lineno, text, "exit_barrier" if lineno - self._barrier_line <= 16 else "store_timeout")
         c = S.R_CONNECT_TO.search(text)
         ev.data["endpoint"] = (f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else
                                f"{client.group(1)}:{client.group(2)}" if client else None)
@@ -684,6 +698,12 @@ class LineParser:
 
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
         m = S.R_WORKER_FAILED.search(text)
+        pf = None if m else S.R_PROCESS_FAILURE.search(text)
+        if pf:
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None  # the agent's record names a local rank, not a global one
+            ev.data.update(exitcode=int(pf.group(3)), local_rank=int(pf.group(1)), pid=int(pf.group(2)))
+            return ev
         if not m:
             ev = self._launcher_exit(lineno, text)
             if ev is not None:

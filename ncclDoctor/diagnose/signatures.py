@@ -285,6 +285,13 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memo
                    r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
+# the elastic agent's own record of a failed worker, as an exception or a log prints it (torch's ProcessFailure repr,
+# "The worker fails with {0: ProcessFailure(local_rank=0, pid=54, exitcode=-7, ...)}"): the same fields, reordered
+R_PROCESS_FAILURE = re.compile(r"ProcessFailure\(local_rank=(\d+), pid=(\d+), exitcode=(-?\d+)")
+# torchrun's agent waiting in the exit barrier for the other nodes' agents after its own workers ended: a store
+# timeout in it is the job's teardown (the other agents never came), not the cause of the failure
+R_EXIT_BARRIER = re.compile(r"(?:Error|[Tt]imed out|[Ff]ailed) (?:while )?waiting on (?:the )?exit barrier|"
+                            r"_exit_barrier")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # Other launchers' "a worker exited": DeepSpeed's launch.py ("[ERROR] [launch.py:321:sigkill_handler] ['python',
 # '-u', 'train.py', '--local_rank=0'] exits with return code = -9"), torch.multiprocessing.spawn
@@ -423,6 +430,12 @@ R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Ex
 # or a machine without GPUs (ProcessGroupNCCL.cpp "ProcessGroupNCCL is only supported with GPUs, no GPUs found!").
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found")
+# torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
+# ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
+# unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via
+# `init_process_group` or `barrier`": a warning, harmless while every process uses its own GPU
+R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier as devices used by this process are currently unknown|"
+                             r"No device id is provided via .{0,3}init_process_group.{0,3} or .{0,3}barrier")
 R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
 # torchrun's own printout of its configuration (torch/distributed/launcher/api.py "Starting
 # elastic_operator with launch configs:" and elastic/agent/server/api.py "[default] Rendezvous
