@@ -460,3 +460,49 @@ def test_an_illegal_access_surfacing_in_nccls_allocation_is_an_earlier_kernels(t
     text = "gx:12:40 [3] include/alloc.h:119 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n"
     v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error" and "torch.cuda.set_device" in v["fix"], v
+
+
+# --- the elastic agent's ProcessFailure record and its exit barrier (round 18) ---------------------------------------
+def test_the_agents_process_failure_record_with_a_bus_error_is_shared_memory_on_that_rank(tmp_path):
+    """torch.distributed.elastic's ProcessFailure repr (multiprocessing/errors: local_rank, pid, exitcode,
+    error_file, message) inside an agent's or a framework's log line: rule A's lone failure, rule F's SIGBUS."""
+    text = ("2025-02-03 10:11:12 ERROR elastic_trainer: workers failed: {3: ProcessFailure(local_rank=3, pid=4410, "
+            "exitcode=-7, error_file='<N/A>', error_file_data={'message': '<NONE>'}, message='Signal 7 (SIGBUS) "
+            "received by PID 4410', timestamp=1738577472)}\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "dataloader_shm", d["verdict"]
+    assert _accused(d) == {3} and "/dev/shm" in d["verdict"]["fix"]
+
+
+def test_the_agents_process_failure_record_with_sigkill_is_the_host_killing_it(tmp_path):
+    text = ("workers failed: {1: ProcessFailure(local_rank=1, pid=77, exitcode=-9, error_file='<N/A>', "
+            "error_file_data={'message': '<NONE>'}, message='Signal 9 (SIGKILL) received by PID 77', timestamp=1)}\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "host_oom", v
+
+
+def test_a_store_timeout_in_the_agents_exit_barrier_is_teardown_not_the_store(tmp_path):
+    """torchrun's agent (elastic/agent/server/api.py _exit_barrier) logs "Error waiting on exit barrier. Elapsed:
+    %s seconds" with the store's traceback after its own worker failed: the barrier waits for the other nodes'
+    agents, so the job is multi-node and the local rank is no global rank; the worker's exit is the news."""
+    text = ("[2024-05-06 07:08:09] ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) "
+            "local_rank: 2 (pid: 9121) of binary: /usr/bin/python\n"
+            "[2024-05-06 07:13:10] ERROR:torch.distributed.elastic.agent.server.api:Error waiting on exit barrier. "
+            "Elapsed: 300.71 seconds\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/venv/lib/python3.10/site-packages/torch/distributed/elastic/agent/server/api.py\", line 920, "
+            "in _exit_barrier\n"
+            "    store_util.barrier(\n"
+            "  File \"/venv/lib/python3.10/site-packages/torch/distributed/elastic/utils/store.py\", line 64, in "
+            "barrier\n"
+            "    synchronize(store, data, rank, world_size, key_prefix, timeout)\n"
+            "torch.distributed.DistStoreError: Socket Timeout\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] != "store_rendezvous", d["verdict"]
+    assert _accused(d) == set(), d["verdict"]
+
+
+def test_a_store_timeout_without_the_exit_barrier_is_still_the_store(tmp_path):
+    text = ("[E socket.cpp:957] [c10d] The client socket has timed out after 900s while trying to connect to "
+            "(10.0.0.5, 29500).\n")
+    assert _verdict(tmp_path, text)["cause"] == "store_rendezvous"

@@ -377,3 +377,30 @@ def test_one_bus_id_in_two_communicators_is_two_runs_not_two_ranks_on_one_gpu(tm
     assert _verdict(tmp_path, text)["cause"] != "invalid_usage"
     same = text.replace("commId 0xb7", "commId 0xa1")
     assert _verdict(tmp_path, same)["cause"] == "invalid_usage"
+
+
+# --- a resolver error as the exception of the store's traceback (round 18) ----------------------------------------
+def test_a_dns_failure_ending_the_stores_traceback_is_the_rendezvous_host(tmp_path):
+    """torch 1.x's TCPStore raised the resolver's text bare ("host not found: Name or service not known"); only
+    the traceback's frames above it (rendezvous.py's handler, TCPStore(...)) say it was the store's host."""
+    text = ("Traceback (most recent call last):\n"
+            "  File \"train.py\", line 88, in setup\n"
+            "    dist.init_process_group(\"nccl\", init_method=\"env://\")\n"
+            "  File \"/opt/py/torch/distributed/distributed_c10d.py\", line 410, in init_process_group\n"
+            "    store, rank, world_size = next(rendezvous(url, timeout=timeout))\n"
+            "  File \"/opt/py/torch/distributed/rendezvous.py\", line 172, in _env_rendezvous_handler\n"
+            "    store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)\n"
+            "RuntimeError: Temporary failure in name resolution\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "store_rendezvous" and "MASTER_ADDR" in v["fix"], v
+    assert v["culprits"] == []
+
+
+def test_a_dns_failure_in_a_download_traceback_is_not_the_rendezvous(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            "  File \"fetch.py\", line 12, in <module>\n"
+            "    urllib.request.urlopen(\"https://example.org/weights.bin\")\n"
+            "  File \"/usr/lib/python3.10/urllib/request.py\", line 1351, in do_open\n"
+            "    raise URLError(err)\n"
+            "urllib.error.URLError: <urlopen error [Errno -2] Name or service not known>\n")
+    assert _verdict(tmp_path, text)["cause"] != "store_rendezvous"

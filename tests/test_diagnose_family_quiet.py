@@ -370,3 +370,33 @@ def test_rings_that_disagree_accuse_nobody_even_with_timestamps(tmp_path):
             "2025-03-01 10:00:03 29: RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1100, internal error\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "nccl_internal" and _accused(d) == set(), d["verdict"]
+
+
+# --- the barrier's device warning (round 18) ----------------------------------------------------------------------
+def test_the_barriers_unknown_device_warning_alone_is_harmless_with_the_device_id_fix(tmp_path):
+    """ProcessGroupNCCL::barrier's TORCH_WARN in three torch versions: 1.x "Rank %d using best-guess GPU %d to
+    perform barrier as devices used by this process are currently unknown", 2.x "using GPU %d to perform barrier
+    ...", and 2.8's Python UserWarning from distributed_c10d.barrier "No device id is provided via
+    `init_process_group` or `barrier `"."""
+    for text in ("[W ProcessGroupNCCL.cpp:1812] Rank 3 using best-guess GPU 3 to perform barrier as devices used by "
+                 "this process are currently unknown. This can potentially cause a hang if this rank to GPU mapping "
+                 "is incorrect.Specify device_ids in barrier() to force use of a particular device.\n",
+                 "[rank6]:[W305 08:01:02.123456789 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 6]  using GPU 6 "
+                 "to perform barrier as devices used by this process are currently unknown. This can potentially "
+                 "cause a hang if this rank to GPU mapping is incorrect.\n",
+                 "/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py:4809: UserWarning: No "
+                 "device id is provided via `init_process_group` or `barrier `. Using the current device set by the "
+                 "user.\n  warnings.warn(  # warn only once\n"):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "none", (text, d["verdict"])
+        assert "device_id" in d["verdict"]["fix"] and "harmless" in d["verdict"]["fix"], d["verdict"]
+        assert _accused(d) == set()
+
+
+def test_the_barriers_device_warning_beside_a_timeout_does_not_make_it_harmless(tmp_path):
+    text = ("[rank1]:[W305 08:01:02.1 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 1]  using GPU 1 to perform "
+            "barrier as devices used by this process are currently unknown.\n"
+            "[rank1]:[E305 08:31:02.1 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+            "1800093 milliseconds before timing out.\n")
+    assert _verdict(tmp_path, text)["cause"] != "none"
