@@ -175,6 +175,41 @@ def test_the_desync_report_with_both_lists_names_the_smaller(tmp_path):
     assert v["culprits"] == [4] and v["cause"] == "rank_missing", v
 
 
+def test_the_desync_report_listing_every_rank_as_joined_is_a_stall_nobody_lags(tmp_path):
+    """Round 19 (a 16-rank job, victim accused): torch lists the whole world as "joined but didn't finish": every
+    rank is inside, none lags -- rule B with every rank shown. Here 8 ranks, another collective and SeqNum."""
+    text = (DESYNC + "           - [0, 1, 2, 3, 4, 5, 6, 7] joined but didn't finish collective #90 (count from 1)\n"
+            "         - Snapshot of ranks' latest states:\n"
+            "           #90 started ranks:\n"
+            "             [0, 1, 2, 3, 4, 5, 6, 7] started BROADCAST\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("transport_stall", []), v
+    assert not _accused(d) and "NCCL_DEBUG=INFO" in v["fix"]
+
+
+def test_a_desync_report_naming_only_some_ranks_as_joined_still_names_them(tmp_path):
+    # the same report where rank 6 of 8 alone joined: it is the odd one, not a stall of the whole job
+    text = DESYNC + "           - [6] joined but didn't finish collective #90 (count from 1)\n"
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [6]), v
+
+
+def test_a_two_rank_desync_names_neither_side_even_the_one_behind(tmp_path):
+    """Rule D: two ranks, one finished the collective the other is stuck in and went on to the next: the numbers
+    say their sequences diverged, not which side took the wrong path -- the rank 'behind' is not named either
+    (round 19's f5-tts case; here other ops and SeqNums, and the ranks' lines in the other order)."""
+    status = ("[rank{r}]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank {r}] "
+              "Exception (either an error or timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: "
+              "{seq}, last completed NCCL work: {done}.\n")
+    ahead = TIMEOUT.format(r=0, seq=4411, op="REDUCE_SCATTER", n=2048) + status.format(r=0, seq=4411, done=4410)
+    behind = TIMEOUT.format(r=1, seq=4410, op="ALLGATHER", n=64) + status.format(r=1, seq=4410, done=4409)
+    for text in (behind + ahead, ahead + behind):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "desync", d["verdict"]
+        assert not _accused(d), d["conclusions"]
+
+
 def test_a_failed_desync_report_is_still_a_timeout(tmp_path):
     text = ("[E ProcessGroupNCCL.cpp:988] Failed to retrieve TORCH_NCCL_DESYNC_DEBUG report.  Please file an issue. "
             "Error: something INTERNAL ASSERT FAILED\n")

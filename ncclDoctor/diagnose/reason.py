@@ -165,10 +165,12 @@ def complete_input(c: Collected) -> bool:
 MAX_RANKS_CHECKED = 1 << 16
 
 
-def hang(c: Collected, pg: str, members: list[int], split: bool = False) -> list[Conclusion]:
+def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed: bool = False) -> list[Conclusion]:
     """Culprits of a hang in one process group: behind or silent ranks. Lines without a
     process-group tag (pg "?") are never compared as one group: nobody is called
-    behind on them, and a silent rank is at most a low-confidence suspect."""
+    behind on them, and a silent rank is at most a low-confidence suspect. ``unnamed``: the group's
+    sequences diverged (a desync) and the numbers do not say which side took the wrong path, so a
+    rank that looks "behind" is only on the other path: nobody is called behind either."""
     prog = {r: _progress(c.ranks[r], pg) for r in members if r in c.ranks}
     timed = {r for r in members if r in c.ranks and pg in c.ranks[r].timeouts}
     known = {r: p for r, (p, _) in prog.items() if p is not None}
@@ -177,7 +179,7 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False) -> list
     seqs = Counter(c.ranks[r].timeouts[pg].seq for r in timed if c.ranks[r].timeouts[pg].seq is not None)
     target = seqs.most_common(1)[0][0] if seqs else max(known.values(), default=None)
     untagged = pg == "?"
-    behind = [] if untagged else sorted(r for r, p in known.items() if target is not None and p < target)
+    behind = [] if untagged or unnamed else sorted(r for r, p in known.items() if target is not None and p < target)
     ins = {r for r in members if inside(c, r, pg, target)} | timed
     silent = sorted(r for r in members if r not in ins and r not in behind
                     and not (r in c.ranks and (waiting(c.ranks[r]) or (untagged and reported(c.ranks[r])))))
@@ -668,7 +670,7 @@ def reason(c: Collected) -> list[Conclusion]:
         members, guessed = _members(c, pg, size)
         split = desync(c, pg) or unnumbered_desync(c, pg)
         out += split
-        found = hang(c, pg, members, bool(split))
+        found = hang(c, pg, members, bool(split), bool(split) and all(not k.ranks for k in split))
         if guessed:
             for k in found:
                 k.message += f" (assuming process group {pg} spans all {size} ranks)"

@@ -484,6 +484,17 @@ def _lagging_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = min(lists, key=len)
     seq = next((e.seq for e in evs if e.seq is not None), None)
     where = f" collective #{seq}" if seq is not None else " the collective the others wait in"
+    if ranks is by["start"] and not by["end"] and not by["never"] and _whole_world(c, ranks):
+        # torch lists every rank as "joined but didn't finish": nobody lagged, every rank is inside (rule B)
+        return Verdict(
+            "transport_stall",
+            f"torch's desync report lists every rank of the job ({_fmt_ranks(ranks)}) as having joined{where} and "
+            "none finishing it: no rank lagged or stayed away -- all are inside the same collective (victims), so the "
+            "data path itself stalled (a link, a NIC, a GPU that stopped, or a peer-to-peer path that never connects)",
+            "Run `ncclDoctor check --nodes N` (or nccl-tests' all_reduce_perf) on the same nodes to find the slow or "
+            "broken link; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the transport and interface "
+            "chosen (NCCL_SOCKET_IFNAME / NCCL_IB_HCA); dmesg and nvidia-smi for Xid errors.",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     what = ("joined but never finished" if ranks is by["start"] and not by["end"] and not by["never"]
             else "never joined")
     return Verdict(
@@ -494,6 +505,14 @@ def _lagging_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "dump --native for a stuck CUDA call), its own log, and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000) "
         "for its last collectives; TORCH_NCCL_DESYNC_DEBUG=1 keeps this report on.",
         "medium", ranks, [e.brief() for e in evs[:3]])
+
+
+def _whole_world(c: Collected, ranks: list[int]) -> bool:
+    """The ranks are the whole job: 0..N-1 without a gap (N > 1), no rank outside them shown anywhere, and no
+    world size printed that is larger."""
+    n = len(ranks)
+    return (n > 1 and ranks == list(range(n)) and set(c.ranks) <= set(ranks)
+            and all(size <= n for size, _ in c.world))
 
 
 def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
