@@ -5,10 +5,10 @@
 
 A blind score (bench_diagnose_accuracy.py --round N on a round nobody fixed yet) compares diagnose
 with ONE engineer's reading of each log. This asks what that number can be compared with: a second
-engineer labelled 84 corpus cases again (tests/fixtures/label_agreement.json: 40 drawn at random from
-rounds 14-16, 20 from round 17, all 24 of round 18), seeing only the case's input files and its source
-URL, never the first label nor anything of diagnose. Round 18 was then adjudicated by a third engineer
-(the gold label that tests/fixtures/corpus/ now holds for it).
+engineer labelled 110 corpus cases again (tests/fixtures/label_agreement.json: 40 drawn at random from
+rounds 14-16, 20 from round 17, all 24 of round 18 and all 26 of round 19), seeing only the case's input
+files and its source URL, never the first label nor anything of diagnose. Rounds 18 and 19 were then
+adjudicated by a third engineer (the gold labels that tests/fixtures/corpus/ now holds for them).
 
 A pair of answers agrees when the culprits are the same (an "unknown" and an empty list both name
 nobody), the cause class is the same, and neither names as culprit a rank the other proves innocent.
@@ -16,10 +16,10 @@ diagnose "agrees" with a label in the same sense, read from its verdict the way
 bench_diagnose_accuracy.py scores it (ranks accused with medium/high confidence, no victim, cause);
 the fix words are left out: each expert words the fix differently.
 
-Rows: the cases by round. Every round here has since been fixed against its labels (rounds 14-17 the
-first, round 18 the adjudicated), so the diagnose columns are not blind now; round 18's blind row, measured
-before its fixes, is in docs/diagnose-reasoning.md. The experts' column never changes. Exit status 0; it
-prints only.
+Rows: the cases by round. Rounds 14-18 have since been fixed against their labels (rounds 14-17 the
+first, round 18 the adjudicated) and round 19 in part (its one accused victim and a two-rank desync), so
+the diagnose columns are not blind now; the blind rows of rounds 18 and 19, measured before their fixes,
+are in docs/diagnose-reasoning.md. The experts' column never changes. Exit status 0; it prints only.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def share(sub: list[dict], key: str) -> str:
 
 
 GROUPS = (("rounds 14-16", lambda r: r < 17), ("round 17", lambda r: r == 17), ("round 18", lambda r: r == 18),
-          ("all", lambda r: True))
+          ("round 19", lambda r: r == 19), ("all", lambda r: True))
 
 
 def main() -> None:
@@ -94,7 +94,7 @@ def main() -> None:
         print(f"{name:<22} {len(sub):>3}  {share(sub, 'experts'):>13}  {share(sub, 'first'):>12}  "
               f"{share(sub, 'second'):>12}  {share(sub, 'corpus'):>15}")
     print(f"({time.monotonic() - t0:.1f} s; agree = same culprits and cause, no culprit the other calls innocent; "
-          "corpus = the label tests/fixtures/corpus holds now: the first, or round 18's adjudicated one)")
+          "corpus = the label tests/fixtures/corpus holds now: the first, or rounds 18-19's adjudicated one)")
     if a.verbose:
         for r in rs:
             if not r["experts"]:
