@@ -88,6 +88,8 @@ def serve(args: argparse.Namespace, ctx, train_ds, user_fn, source: str) -> int:
             write_whole(Path(args.session, f"done-{i}.json"), {"steps": steps, "train_s": round(elapsed, 3)})
         i += 1
     dist.barrier()
+    built = mon = None  # the DDP model's reference cycles hold the group: freed now, not at interpreter exit
+    gc.collect()
     dist.destroy_process_group()
     return 0
 

@@ -243,7 +243,8 @@ def test_attach_inject_returns_within_its_deadline_when_gdb_cannot_get_the_gil(t
     print(f"attach --inject took {took:.1f} s")
     # the deadline: --watch + --inject-timeout + gdb's grace to unwind (2 x 15 s at most), + start-up and py-spy
     assert took < watch + inject_s + 2 * grace + 15, f"{took:.1f} s"
-    assert alive == {0: True, 1: True}, "an interrupted injection must not kill the worker"
+    assert alive == {0: True, 1: True}, ("an interrupted injection must not kill the worker; the job's log ends:\n"
+                                         + (tmp_path / "job.log").read_text(errors="replace")[-3000:])
     assert p.returncode == 4, p.stderr[-2000:]
     rep = json.loads(p.stdout)
     status = {w["rank"]: w.get("inject", "") for w in rep["results"]["live"]["workers"]}
