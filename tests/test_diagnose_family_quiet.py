@@ -400,3 +400,34 @@ def test_the_barriers_device_warning_beside_a_timeout_does_not_make_it_harmless(
             "timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
             "1800093 milliseconds before timing out.\n")
     assert _verdict(tmp_path, text)["cause"] != "none"
+
+
+# --- a bare ncclRemoteError (round 20 preparation) ------------------------------------------------------------------
+def test_a_bare_remote_error_without_its_last_error_names_no_cause(tmp_path):
+    """ncclGetErrorString(ncclRemoteError) is "remote process exited or there was a network error": NCCL's own
+    either-or. Pasted without its "Last error:" line (torch 1.13's c10d/ProcessGroupNCCL.cpp and 2.4's
+    NCCLUtils.hpp wordings, with and without a rank tag), nothing tells the two apart: cause unknown, nobody named,
+    and the fix asks for the Last error line and the other ranks' logs."""
+    for text in ("RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, remote "
+                 "process exited or there was a network error, NCCL version 2.14.3\n"
+                 "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+                 "prematurely.\n",
+                 "[rank5]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/"
+                 "c10d/NCCLUtils.hpp:317, remote process exited or there was a network error, NCCL version 2.20.5\n"
+                 "[rank5]: ncclRemoteError: A call failed possibly due to a network error or a remote process "
+                 "exiting prematurely.\n"):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "unknown" and _accused(d) == set(), (text, d["verdict"])
+        assert "Last error" in d["verdict"]["fix"] and "other ranks" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_a_remote_error_whose_last_error_says_the_peer_closed_stays_an_early_exit(tmp_path):
+    text = ("[rank2]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+            "NCCLUtils.hpp:317, remote process exited or there was a network error, NCCL version 2.20.5\n"
+            "[rank2]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+            "prematurely.\n"
+            "[rank2]: Last error:\n"
+            "[rank2]: socketProgressOpt: Call to recv from 10.2.0.7<44120> failed : Connection closed by remote "
+            "peer\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), d["verdict"]

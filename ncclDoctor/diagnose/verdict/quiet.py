@@ -49,6 +49,19 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             who,
             [e.brief() for e in evs[:3]],
         )
+    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") for e in evs):
+        # the two-line summary alone: NCCL's own words say "a peer exited OR the network failed", and the
+        # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there
+        return Verdict(
+            "unknown",
+            "NCCL's ncclRemoteError without its 'Last error' line: 'remote process exited or there was a network "
+            "error' is NCCL's own either-or, and nothing else in these lines tells which (no peer's failure, no "
+            "socket or IB error); no rank can be named",
+            "Rerun with NCCL_DEBUG=WARN (or INFO, NCCL_DEBUG_SUBSYS=INIT,NET) so the error carries its 'Last error' "
+            "line (a peer's socket closed or reset, an IB completion error), and collect the other ranks' logs: a "
+            "rank that exited first (an exception, an OOM, a SIGKILL) is the cause; if every process was alive, it "
+            "is the network between the nodes.",
+            "low", [], [e.brief() for e in evs[:3]])
     if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
         return Verdict(
             "early_exit",
