@@ -811,7 +811,9 @@ class LineParser:
         d = S.R_TESTS_DEVICE.search(text)
         if d or S.R_TESTS_HEADER.search(text):
             ev = self._plain(lineno, text, "run_start")
-            ev.data["host"] = d.group(1) if d else None
+            ev.data["host"] = d.group("host") if d else None
+            if d:  # rank 0 prints every process's device line: the highest rank listed + 1 is the world
+                ev.data["tests_rank"] = int(d.group("rank"))
             return ev
         t = S.R_PYSPY_TEARDOWN.search(self._body) if "distributed_c10d" in text else None
         if t:  # a py-spy dump: a thread inside the process group's teardown

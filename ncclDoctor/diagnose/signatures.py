@@ -250,7 +250,7 @@ R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?: ?(\d{1,7})
 # nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
 # table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
 # time in us) and the closing "# Avg bus bandwidth"
-R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+\d+\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+([\w.\-]{1,255})\s+device")
+R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(?P<host>[\w.\-]{1,255})\s+device")
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
 R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
                           r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")

@@ -25,6 +25,7 @@ MAX_RANKS = 1 << 16  # ranks beyond this are counted, not tracked
 ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "store_timeout", "heartbeat",
                "dataloader", "cuda_oom", "child_failed", "nccl_warn", "exception", "cuda_error", "shm_error")
 MAX_KEYS = 64
+TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"
 
 
 def keeps_status(old: Event | None, new: Event) -> bool:
@@ -133,6 +134,8 @@ class Collected:
                 self.setup_hosts.add(host)
             if ev.data.get("net"):
                 self.kinds["setup_net"] += 1
+            if ev.data.get("tests_rank") is not None:
+                self._tests_world(ev.data["tests_rank"] + 1, ev.where)
         elif ev.kind == "setting":
             for name, value in ev.data.get("settings", []):
                 self._setting(name, value, ev.brief())
@@ -209,6 +212,15 @@ class Collected:
             self.kinds["setup_done"] += 1
         if d.get("nranks") and len(self.world) < 64:
             self.world.append((int(d["nranks"]), f"NCCL's 'nranks' at {ev.where}"))
+
+    def _tests_world(self, n: int, where: str) -> None:
+        """nccl-tests' device list ("#  Rank  3 Group  0 Pid ... on host device 3"), which rank 0 prints for every
+        process: one entry of the world, raised to the highest rank listed + 1 (not one entry per line)."""
+        i = next((i for i, (_, w) in enumerate(self.world) if w.startswith(TESTS_WORLD)), None)
+        if i is None and len(self.world) < 64:
+            self.world.append((n, f"{TESTS_WORLD} at {where}"))
+        elif i is not None and n > self.world[i][0]:
+            self.world[i] = (n, f"{TESTS_WORLD} at {where}")
 
     def add_fr_analysis(self, ev: Event) -> None:
         self.kinds[ev.kind] += 1
