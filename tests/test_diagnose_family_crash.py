@@ -506,3 +506,37 @@ def test_a_store_timeout_without_the_exit_barrier_is_still_the_store(tmp_path):
     text = ("[E socket.cpp:957] [c10d] The client socket has timed out after 900s while trying to connect to "
             "(10.0.0.5, 29500).\n")
     assert _verdict(tmp_path, text)["cause"] == "store_rendezvous"
+
+
+# --- the agent's clean-up while the workers load the weights (round 20 preparation) --------------------------------
+_TERMS = ("WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 30411 closing signal SIGTERM\n"
+          "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 30412 closing signal SIGTERM\n")
+
+
+def test_sigterms_while_loading_checkpoint_shards_are_a_host_oom_naming_nobody(tmp_path):
+    """torch 2.0's agent wording (logging's "WARNING:torch.distributed...") after vLLM's and transformers'
+    progress bars, on their own line and glued to the agent's line by the bar's carriage return: the agent stops
+    the survivors of a worker that died while loading the weights, and nothing else failed: the OOM killer."""
+    for bar in ("Loading safetensors checkpoint shards:  60% Completed | 18/30 [01:02<00:41,  3.44s/it]\n",
+                "Loading checkpoint shards:  25%|##5       | 1/4 [00:40<02:00, 40.1s/it]"):
+        d = _report(tmp_path, bar + _TERMS)
+        assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), (bar, d["verdict"])
+        assert "dmesg" in d["verdict"]["fix"] and "low_cpu_mem_usage" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_sigterms_while_loading_after_the_agent_received_a_signal_are_that_signal(tmp_path):
+    text = ("Loading checkpoint shards:  25%|##5       | 1/4 [00:40<02:00, 40.1s/it]\n"
+            "WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting down workers\n"
+            + _TERMS)
+    assert _verdict(tmp_path, text)["cause"] == "signal"
+
+
+def test_sigterms_after_the_shards_loaded_and_training_ran_are_not_read_as_loading(tmp_path):
+    assert _verdict(tmp_path, _TERMS + "Loading checkpoint shards: 100%|##########| 4/4 [02:41<00:00]\n")[
+        "cause"] != "host_oom"
+
+
+def test_sigterms_after_a_finished_loading_bar_are_not_read_as_loading(tmp_path):
+    for bar in ("Loading checkpoint shards: 100%|##########| 4/4 [02:41<00:00, 40.3s/it]\n",
+                "Loading safetensors checkpoint shards: Completed | 30/30 [01:40<00:00,  3.33s/it]\n"):
+        assert _verdict(tmp_path, bar + _TERMS)["cause"] != "host_oom", bar

@@ -517,6 +517,9 @@ class LineParser:
         if got and not got.isdigit():
             got = S.SIGNAL_NUMBERS.get(got.removeprefix("Signals."), 0)
         ev.data.update(received=int(got) if got else None, sent=c.group(1) if c else None)
+        bar = S.R_LOADING_SHARDS.search(text[:c.start()]) if c else None
+        if bar and not S.R_LOADING_DONE.search(text[bar.end():c.start()]):  # a bar ended by '\r', glued to this line
+            ev.data["loading"] = True
         return ev
 
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
@@ -822,6 +825,11 @@ class LineParser:
             return ev
         if S.R_TESTS_DONE.search(self._body):
             return self._plain(lineno, text, "run_done")
+        bar = S.R_LOADING_SHARDS.search(text)
+        if bar:  # the processes were loading the model's weights (host RAM), unless the bar is at its end
+            ev = self._plain(lineno, text, "loading")
+            ev.data["done"] = bool(S.R_LOADING_DONE.search(text, bar.end()))
+            return ev
         return None
 
     def _plain(self, lineno: int, text: str, kind: str) -> Event:

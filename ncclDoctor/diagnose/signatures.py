@@ -250,7 +250,13 @@ R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?: ?(\d{1,7})
 # nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
 # table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
 # time in us) and the closing "# Avg bus bandwidth"
-R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(?P<host>[\w.\-]{1,255})\s+device")
+R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+"
+                            r"(?P<host>[\w.\-]{1,255})\s+device")
+# The progress bar of loading a model's weights: transformers' "Loading checkpoint shards:", vLLM's "Loading
+# safetensors checkpoint shards:" / "Loading pt checkpoint shards:", and Megatron/DeepSpeed-style
+# "Loading checkpoint shards" without a colon. Every process holds its copy in host RAM while it runs.
+R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
+R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
 R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
                           r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")

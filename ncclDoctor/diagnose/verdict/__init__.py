@@ -33,6 +33,7 @@ from ncclDoctor.diagnose.verdict.base import (
 from ncclDoctor.diagnose.verdict.crash import (
     _cuda,
     _dataloader,
+    _died_loading,
     _exited,
     _gpu_oom,
     _killed,
@@ -85,7 +86,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _monitored, _uniqueid, _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
     _warn_family, _nccl_other,
-    _signal, _timeouts, _exited, _teardown_stuck,
+    _signal, _timeouts, _exited, _teardown_stuck, _died_loading,
 ]
 
 

@@ -518,6 +518,41 @@ def _preempted(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in evs[:3]])
 
 
+def _line(e: Event) -> tuple[str, int]:
+    path, _, n = e.where.rpartition(":")
+    return path, int(n) if n.isdigit() else 0
+
+
+def _died_loading(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torchrun's agent sending SIGTERM to its workers (its clean-up after one of them died) while they were
+    loading the model's checkpoint shards, with nothing else in the lines: no signal the agent received, no
+    failure record, no rank's own error. A worker that dies there without a traceback is, almost always, one
+    the host's OOM killer took (each process holds a CPU copy of the weights while it loads): host_oom, and
+    which worker it was is in the record these lines cut (its exit -9), so nobody is named."""
+    sigs = c.samples.get("signal", [])
+    sent = [e for e in sigs if e.data.get("sent") == "SIGTERM"]
+    if (not sent or any(e.data.get("received") or e.data.get("forced") or e.data.get("sched") for e in sigs)
+            or c.child_failures or c.worker_failures or any(own_errors(st) for st in c.ranks.values())):
+        return None
+    first = min(map(_line, sent))
+    if not any(e.data.get("loading") for e in sent) and not any(
+            _line(e)[0] == first[0] and _line(e)[1] < first[1] and not e.data.get("done")
+            for e in c.samples.get("loading", [])):
+        return None
+    return Verdict(
+        "host_oom",
+        "torchrun's agent sent SIGTERM to its workers while they were loading the model's checkpoint shards, and no "
+        "worker's own error is in the lines: the agent stops the survivors after one worker died, and a worker that "
+        "dies while loading weights without a traceback was almost always killed by the host's OOM killer (every "
+        "process holds a CPU copy of the weights in host RAM while it loads); the record naming it (exit code -9) is "
+        "not in these lines, so no rank can be named",
+        "Confirm on that node with dmesg -T | grep -i 'killed process' (the OOM killer); then lower the host RAM "
+        "the load needs: load with low_cpu_mem_usage=True / device_map (transformers), safetensors (memory-mapped), "
+        "load on one rank and broadcast or shard (FSDP's sync_module_states, DeepSpeed ZeRO-3's zero.Init), fewer "
+        "processes per node, or a node / container with more RAM (its memory limit).",
+        "low", [], [e.brief() for e in sent[:3]])
+
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
