@@ -540,3 +540,33 @@ def test_sigterms_after_a_finished_loading_bar_are_not_read_as_loading(tmp_path)
     for bar in ("Loading checkpoint shards: 100%|##########| 4/4 [02:41<00:00, 40.3s/it]\n",
                 "Loading safetensors checkpoint shards: Completed | 30/30 [01:40<00:00,  3.33s/it]\n"):
         assert _verdict(tmp_path, bar + _TERMS)["cause"] != "host_oom", bar
+
+
+# --- NCCL's version line names rank 0's process (round 20 preparation) ----------------------------------------------
+_ONE_PROC = ("node-a3:8812:8812 [0] NCCL INFO Bootstrap : Using ib0:10.9.0.14<0>\n"
+             "node-a3:8812:8812 [0] NCCL INFO NET/Plugin : Plugin load returned 2 : libnccl-net.so: cannot open "
+             "shared object file\n"
+             "NCCL version 2.18.3+cuda12.2\n"
+             "node-a3:8812:8840 [0] NCCL INFO NET/Socket : Using [0]ib0:10.9.0.14<0>\n"
+             "\n"
+             "node-a3:8812:8840 [0] init.cc:1403 NCCL WARN Cuda failure 'unspecified launch failure'\n"
+             "node-a3:8812:8840 [0] NCCL INFO init.cc:1480 -> 1\n")
+
+
+def test_a_cuda_failure_of_the_one_process_that_printed_nccls_version_is_rank_0s(tmp_path):
+    """ncclCommInitRank prints "NCCL version X" in a communicator's rank 0 only (init.cc: if (myrank == 0)
+    showVersion(), NCCL 2.0-2.28): an input of one process on device 0, with NCCL_DEBUG=INFO (its INFO lines,
+    printed by every process, say no other is here), holding that line, is rank 0's output."""
+    d = _report(tmp_path, _ONE_PROC)
+    assert d["verdict"]["cause"] == "cuda_error" and d["verdict"]["culprits"] == [0], d["verdict"]
+    assert d["verdict"]["confidence"] in ("medium", "high") and "version line" in d["verdict"]["summary"]
+
+
+def test_nccls_version_line_does_not_name_rank_0_when_the_lines_may_hold_another_process(tmp_path):
+    warn_only = "NCCL version 2.18.3+cuda12.2\n" + "".join(x + "\n" for x in _ONE_PROC.splitlines() if "WARN" in x)
+    other_dev = _ONE_PROC.replace("[0]", "[3]")
+    two_procs = _ONE_PROC + "node-a3:8813:8813 [1] NCCL INFO Bootstrap : Using ib0:10.9.0.14<0>\n"
+    no_version = _ONE_PROC.replace("NCCL version 2.18.3+cuda12.2\n", "")
+    for text in (warn_only, other_dev, two_procs, no_version):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), (text, d["verdict"])

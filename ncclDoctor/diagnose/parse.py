@@ -139,6 +139,7 @@ class LineParser:
         m3 = S.R_NCCL_PREFIX.search(text)
         if m3:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
+            ev.data["dev"] = int(m3.group("dev"))  # the process's CUDA device (not a rank)
             if ev.rank is None:
                 ev.rank = self.pid_rank.get((ev.host, ev.pid))
             if ev.rank is None and self.ring_rank:  # the thread's own ring lines named its rank
@@ -825,6 +826,8 @@ class LineParser:
             return ev
         if S.R_TESTS_DONE.search(self._body):
             return self._plain(lineno, text, "run_done")
+        if S.R_NCCL_VERSION_LINE.match(self._body.strip()):  # printed by rank 0 of a communicator only (showVersion)
+            return self._plain(lineno, text, "nccl_version")
         bar = S.R_LOADING_SHARDS.search(text)
         if bar:  # the processes were loading the model's weights (host RAM), unless the bar is at its end
             ev = self._plain(lineno, text, "loading")
@@ -839,6 +842,7 @@ class LineParser:
         m = S.R_NCCL_PREFIX.search(text)
         if m:
             ev.host, ev.pid = m.group("host"), int(m.group("pid"))
+            ev.data["dev"] = int(m.group("dev"))
         return ev
 
     def _retcode(self, lineno: int, text: str) -> Event | None:

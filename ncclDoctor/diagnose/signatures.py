@@ -255,6 +255,9 @@ R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?
 # The progress bar of loading a model's weights: transformers' "Loading checkpoint shards:", vLLM's "Loading
 # safetensors checkpoint shards:" / "Loading pt checkpoint shards:", and Megatron/DeepSpeed-style
 # "Loading checkpoint shards" without a colon. Every process holds its copy in host RAM while it runs.
+# NCCL's own version line, which ncclCommInitRank prints in rank 0 of a communicator only ("if (myrank == 0)
+# showVersion()", NCCL 2.0-2.28): a plain printf with no host:pid prefix, "NCCL version 2.21.5+cuda12.4".
+R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-]{0,40}$")
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")

@@ -103,6 +103,8 @@ class Collected:
     exceptions: list[Event] = field(default_factory=list)
     # the hosts NCCL's set-up chatter and an nccl-tests device list come from (first 8): one host, one node
     setup_hosts: set[str] = field(default_factory=set)
+    # the processes and devices (host, pid, CUDA device) NCCL-prefixed lines come from (first 8)
+    procs: set[tuple[str | None, int, int | None]] = field(default_factory=set)
 
     def rank(self, r: int) -> RankState | None:
         st = self.ranks.get(r)
@@ -123,6 +125,8 @@ class Collected:
                 self.exceptions.append(ev)
             return
         self.kinds[ev.kind] += 1
+        if ev.pid is not None and len(self.procs) < 8:
+            self.procs.add((ev.host, ev.pid, ev.data.get("dev")))
         s = self.samples.setdefault(ev.kind, [])
         if len(s) < SAMPLES:
             s.append(ev)
@@ -273,6 +277,7 @@ class Collected:
                 self.retcodes[k] += n
         self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
         self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
+        self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)

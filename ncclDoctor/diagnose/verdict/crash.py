@@ -70,6 +70,25 @@ def _where(e: Event) -> tuple[str, int]:
     return path, int(line) if line.isdigit() else 0
 
 
+def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
+    """The rank of a CUDA failure no line names, from NCCL's version line: ncclCommInitRank prints "NCCL version
+    X" in rank 0 of a communicator only. When the input is one process on one GPU (every host:pid-prefixed line
+    from the same process and device, no rank tag, no launcher record) and it holds that line, the process is
+    rank 0, and the failure is its own. Only with NCCL_DEBUG=INFO (that process's INFO lines are there: every
+    process prints them, so no other process is in the input) and on device 0 (where a job's rank 0 sits): under
+    NCCL_DEBUG=WARN a console holds rank 0's unprefixed version line beside another rank's WARN alone.
+    ([], "") otherwise: a device index alone is not a rank."""
+    if not c.kinds.get("nccl_version") or c.ranks or c.child_failures or c.worker_failures or len(c.procs) != 1:
+        return [], ""
+    host, pid, dev = next(iter(c.procs))
+    info = any((e.host, e.pid) == (host, pid) and "INFO" in e.text
+               for k in ("transport", "setup", "benign") for e in c.samples.get(k, []))
+    if dev != 0 or not info or not evs or any((e.host, e.pid) != (host, pid) for e in evs):
+        return [], ""
+    return [0], ("rank 0 (the only process in these lines, and the one that printed NCCL's version line, which "
+                 "NCCL prints in a communicator's rank 0 only)")
+
+
 def _after_ib(c: Collected, evs: list[Event]) -> bool:
     """Every CUDA error comes after an IB work-completion error in the same file: NCCL's proxy lost
     the transfers first, and the CUDA errors of its abort/teardown are the consequence."""
@@ -86,6 +105,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if _after_ib(c, evs):
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
     ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
+    alone, only = ([], "") if ranks else version_rank(c, evs)
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()
@@ -207,6 +227,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
         )
     conf, shared = "high" if len(ranks) == 1 else "medium", False
+    if alone:  # read from NCCL's version line, not from a line naming the rank
+        ranks = alone
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
     if warns and all(_SETUP_CUDA.search(e.text) for e in warns):
         # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the
@@ -226,7 +248,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        fix, "medium", ranks, [e.brief() for e in evs[:3]], job_wide=not ranks)
     return Verdict(
         "cuda_error",
-        f"{_named(ranks)} hit {what}; "
+        f"{only or _named(ranks)} hit {what}; "
         + ("the other ranks share that environment, so it is a lead, not a culprit" if shared
            else "it failed first, the others only lose it"),
         fix,
