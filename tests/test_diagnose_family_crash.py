@@ -570,3 +570,16 @@ def test_nccls_version_line_does_not_name_rank_0_when_the_lines_may_hold_another
     for text in (warn_only, other_dev, two_procs, no_version):
         d = _report(tmp_path, text)
         assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), (text, d["verdict"])
+
+
+# --- a DataLoader worker's death named by the launcher's record (round 20 preparation) -------------------------------
+def test_an_unranked_dataloader_death_names_the_one_rank_torchrun_shows_failing(tmp_path):
+    """torch's DataLoader raises in its main process ("DataLoader worker (pid N) is killed by signal: Bus
+    error."), which exits 1: the lone failure of torchrun's record (lead rules A and F) is where it happened."""
+    for sig, cause in (("Bus error", "dataloader_shm"), ("Killed", "host_oom")):
+        text = (f"RuntimeError: DataLoader worker (pid 9123) is killed by signal: {sig}. \n"
+                "Root Cause (first observed failure):\n[0]:\n  time      : 2025-03-04_08:00:00\n  host      : gpu-7\n"
+                "  rank      : 6 (local_rank: 6)\n  exitcode  : 1 (pid: 9001)\n  error_file: <N/A>\n")
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == cause and d["verdict"]["culprits"] == [6], (sig, d["verdict"])
+        assert d["verdict"]["confidence"] in ("medium", "high")

@@ -376,6 +376,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     ranks = _ranks(c, "dataloader")
+    if not ranks:  # lead rule A: the worker's error ends its main process, the one the launcher shows failing
+        lone = lone_failure(c)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
     bus = any(e.data.get("bus_error") for e in evs)
     return Verdict(
         "dataloader_shm" if bus else "host_oom",
