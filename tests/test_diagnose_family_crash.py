@@ -583,3 +583,14 @@ def test_an_unranked_dataloader_death_names_the_one_rank_torchrun_shows_failing(
         d = _report(tmp_path, text)
         assert d["verdict"]["cause"] == cause and d["verdict"]["culprits"] == [6], (sig, d["verdict"])
         assert d["verdict"]["confidence"] in ("medium", "high")
+
+
+def test_sigterms_in_torch_2_6s_wording_while_loading_are_a_host_oom_too(tmp_path):
+    """torch >= 2.6's agent says "Closing process N via signal SIGTERM" (elastic/multiprocessing/api.py)."""
+    text = ("Loading checkpoint shards:  40%|####      | 2/5 [00:31<00:47, 15.7s/it]\n"
+            "W0312 10:01:02.123000 5510 torch/distributed/elastic/multiprocessing/api.py:940] Closing process 5521 "
+            "via signal SIGTERM\n"
+            "W0312 10:01:02.124000 5510 torch/distributed/elastic/multiprocessing/api.py:940] Closing process 5522 "
+            "via signal SIGTERM\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), d["verdict"]
