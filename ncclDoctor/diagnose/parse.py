@@ -826,7 +826,8 @@ class LineParser:
             return ev
         if S.R_TESTS_DONE.search(self._body):
             return self._plain(lineno, text, "run_done")
-        if S.R_NCCL_VERSION_LINE.match(self._body.strip()):  # printed by rank 0 of a communicator only (showVersion)
+        # printed by rank 0 of a communicator only (showVersion)
+        if "NCCL version" in self._body and S.R_NCCL_VERSION_LINE.match(self._body.strip()):
             return self._plain(lineno, text, "nccl_version")
         bar = S.R_LOADING_SHARDS.search(text)
         if bar:  # the processes were loading the model's weights (host RAM), unless the bar is at its end
