@@ -594,3 +594,40 @@ def test_sigterms_in_torch_2_6s_wording_while_loading_are_a_host_oom_too(tmp_pat
             "via signal SIGTERM\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), d["verdict"]
+
+
+# --- launchers whose record names the global rank (lead rule I) -----------------------------------------------------
+def test_composers_launcher_record_names_the_rank_that_crashed_and_not_those_it_killed(tmp_path):
+    """composer/cli/launcher.py: "Rank N crashed with exit code C." (_monitor_processes), "Killing global rank N
+    (PID P) with SIGTERM" (_cleanup_processes, the survivors), "Global rank N (PID P) exited with code C"."""
+    text = ("ERROR:composer.cli.launcher:Rank 6 crashed with exit code -9.\n"
+            "INFO:composer.cli.launcher:Killing global rank 0 (PID 70100) with SIGTERM\n"
+            "INFO:composer.cli.launcher:Killing global rank 7 (PID 70107) with SIGTERM\n"
+            "ERROR:composer.cli.launcher:Global rank 6 (PID 70106) exited with code -9\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == [6], d["verdict"]
+    assert _accused(d) == {6}
+    oom = ("Global rank 1 (PID 811) exited with code 1\n----------Begin global rank 1 STDERR----------\n"
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 1 has a total capacity of "
+           "39.4 GiB of which 2.1 GiB is free.\n----------End global rank 1 STDERR----------\n")
+    v = _verdict(tmp_path, oom)
+    assert v["cause"] == "gpu_oom" and v["culprits"] == [1], v
+
+
+def test_mpiruns_record_names_the_rank_that_died_first(tmp_path):
+    """Open MPI's mpirun: "mpirun noticed that process rank N with PID P on node H exited on signal S (...)" and
+    its non-zero-status block, whose rank is on the "Process name: [[jobid,vpid],N]" line."""
+    sig = ("--------------------------------------------------------------------------\n"
+           "mpirun noticed that process rank 12 with PID 0 on node hpc-041 exited on signal 9 (Killed).\n"
+           "--------------------------------------------------------------------------\n")
+    v = _verdict(tmp_path, sig)
+    assert v["cause"] == "host_oom" and v["culprits"] == [12], v
+    block = ("--------------------------------------------------------------------------\n"
+             "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+             "the job to be terminated. The first process to do so was:\n"
+             "\n"
+             "  Process name: [[51230,1],4]\n"
+             "  Exit code:    2\n"
+             "--------------------------------------------------------------------------\n")
+    v = _verdict(tmp_path, block)
+    assert v["culprits"] == [4] and v["confidence"] in ("medium", "high"), v

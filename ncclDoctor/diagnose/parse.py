@@ -81,6 +81,8 @@ class LineParser:
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
+        self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
+        self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -173,6 +175,13 @@ class LineParser:
             self._barrier_line = lineno
         if self._wd_cut is not None:
             self._rest_of_work(body)
+        if lineno - self._mpi_block <= 8:
+            ev = self._mpi_first(lineno, text, body)
+            if ev is not False:
+                return ev
+        elif S.R_MPI_BLOCK.search(body):
+            self._mpi_block, self._mpi_rank, self._follow = lineno, None, 8
+            return None
         if self.cf_section is not None:
             handled, ev = self._child_failed(lineno, body)
             if handled:
@@ -724,6 +733,30 @@ class LineParser:
         ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
         return ev
 
+    def _mpi_first(self, lineno: int, text: str, body: str) -> Event | None | bool:
+        """The lines of mpirun's "The first process to do so was:" block: its rank, then its exit code (an event
+        of that global rank, as torchrun's table gives one). False: not a line of the block."""
+        p = S.R_MPI_PROC.match(body)
+        if p:
+            self._mpi_rank, self._follow = int(p.group(1)), 3
+            return None
+        x = S.R_MPI_CODE.match(body)
+        if x and self._mpi_rank is not None:
+            ev = self._global_exit(lineno, text, self._mpi_rank, int(x.group(1)))
+            self._mpi_block, self._mpi_rank = -99, None
+            return ev
+        if not body.strip() or body.lstrip().startswith(("The first process", "the job to be terminated", "-")):
+            self._follow = max(self._follow, 4)
+            return None
+        return False
+
+    def _global_exit(self, lineno: int, text: str, rank: int, code: int, host: str | None = None) -> Event:
+        ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+        ev.rank, ev.host = rank, host
+        ev.data.update(root=False, local_rank=None, exitcode=code, pid=None,
+                       signal=S.SIGNALS_BY_NUMBER.get(-code) if code < 0 else None, time=None, traceback="")
+        return ev
+
     def _launcher_exit(self, lineno: int, text: str) -> Event | None:
         """A worker's exit as DeepSpeed's launcher, torch.multiprocessing.spawn or subprocess
         report it, read like torchrun's 'failed (exitcode: N)' (-9: killed from outside)."""
@@ -733,6 +766,14 @@ class LineParser:
             ev.rank = None  # the raylet's line: a Ray worker process, not a rank
             ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")))
             return ev
+        g = S.R_GLOBAL_EXIT.search(text)
+        if g:  # a launcher's record that names the global rank
+            if g.group("kr"):
+                return self._global_exit(lineno, text, int(g.group("kr")), -15 if g.group("ks") == "SIGTERM" else -9)
+            if g.group("mr"):
+                return self._global_exit(lineno, text, int(g.group("mr")), -int(g.group("ms")), g.group("mh"))
+            return self._global_exit(lineno, text, int(g.group("cr") or g.group("gr")), int(g.group("cc") or
+                                                                                             g.group("gc")))
         m = S.R_LAUNCHER_EXIT.search(text)
         ray = None if m else S.R_RAY_OOM.search(text)
         if not m and not ray:

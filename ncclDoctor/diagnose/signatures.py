@@ -313,6 +313,18 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"(?P<spsig>\d{1,2})>|"
                              # vLLM's multiproc_worker_utils: "Worker VllmWorkerProcess pid 198 died, exit code: -6"
                              r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})")
+# Launchers whose record names a GLOBAL rank (lead rule I): composer's launcher ("Rank 3 crashed with exit code
+# -9.", "Global rank 3 (PID 4103) exited with code -9", and its clean-up "Killing global rank 0 (PID 4100) with
+# SIGTERM"), Open MPI's mpirun ("mpirun noticed that process rank 5 with PID 0 on node gpu-12 exited on signal 9
+# (Killed)."; its non-zero-status block "Process name: [[27721,1],3]" then "Exit code:    1").
+R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<cc>-?\d{1,4})|"
+                           r"\bGlobal rank (?P<gr>\d{1,7}) \(PID \d{1,10}\) exited with code (?P<gc>-?\d{1,4})|"
+                           r"\bKilling global rank (?P<kr>\d{1,7}) \(PID \d{1,10}\) with (?P<ks>SIGTERM|SIGKILL)|"
+                           r"mpirun noticed that process rank (?P<mr>\d{1,7}) with PID \d{1,10} on node "
+                           r"(?P<mh>\S{1,255}) exited on signal (?P<ms>\d{1,2})")
+R_MPI_BLOCK = re.compile(r"mpirun detected that one or more processes exited with non-zero status")
+R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
+R_MPI_CODE = re.compile(r"^\s*Exit code:\s*(-?\d{1,4})\s*$")
 R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
 # Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
 # The raylet's periodic report (node_manager.cc): "1 Workers (tasks / actors) killed due to memory pressure (OOM)".
@@ -396,6 +408,7 @@ R_FORCED_KILL = re.compile(r"Unable to shutdown process \d+ via (?:Signals\.)?SI
                            r"(?:Signals\.)?SIGKILL")
 SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
                   "SIGUSR2": 12, "SIGTERM": 15, "SIGXCPU": 24}
+SIGNALS_BY_NUMBER = {n: name for name, n in SIGNAL_NUMBERS.items()} | {7: "SIGBUS", 4: "SIGILL", 8: "SIGFPE"}
 # The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),
 # the kernel's OOM killer and Kubernetes' OOMKilled.
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"
