@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose.lone import lone_failure, several_failures, torn_down
+from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
@@ -259,6 +259,17 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def died_alike(c: Collected) -> bool:
+    """Lead rule J: two or more processes in the launcher's record, all failing on their own with the same exit
+    code within one second (the record's times, when shown), none only torn down afterwards: one resource of the
+    host or the job ran out for all of them, not one rank."""
+    fails = failed_on_own(c)
+    if len(fails) < 2 or torn_down(c) or len({e.data.get("exitcode") for e in fails}) != 1:
+        return False
+    times = [e.ts for e in fails if e.ts is not None]
+    return len(times) in (0, len(fails)) and (not times or max(times) - min(times) < 1.0)
+
+
 def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not c.kinds.get("cuda_oom"):
         return None
@@ -332,6 +343,18 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lone = lone_failure(c)
     if not ranks and lone is not None and lone.exitcode == -9:
         who, ranks = lone.who, lone.culprits  # the one process killed, the others only torn down after it
+    if died_alike(c):
+        return Verdict(
+            "host_oom",
+            f"every process the launcher's record shows ({_named(ranks) if ranks else who}) was killed with SIGKILL "
+            "(exit code -9) within the same second and none was only torn down: the host (or the job's cgroup) ran "
+            "out of memory for all of them at once -- the OOM killer, or the scheduler's memory limit -- not one "
+            "rank's fault",
+            "Confirm with dmesg -T | grep -i 'killed process' (or the scheduler's record: sacct MaxRSS, kubectl "
+            "describe pod 'OOMKilled') on that node; lower the host memory every process uses at once (fewer "
+            "DataLoader workers, mmap / sharded checkpoint loading, staggered model loading) or raise the job's "
+            "memory limit.",
+            "medium", [], [e.brief() for e in (cf + wf)[:3]], job_wide=True)
     return Verdict(
         "host_oom",
         f"{who} was killed with SIGKILL (exit code -9): killed from outside, almost always the "
