@@ -634,7 +634,7 @@ def test_mpiruns_record_names_the_rank_that_died_first(tmp_path):
 
 
 # --- every process killed alike (lead rule J) -------------------------------------------------------------------
-def _entry(i: int, rank: int, code: int, when: str = "2025-06-01_03:14:15") -> str:
+def _killed_entry(i: int, rank: int, code: int, when: str = "2025-06-01_03:14:15") -> str:
     sig = {-9: "SIGKILL", -15: "SIGTERM"}[code]
     return (f"[{i}]:\n  time      : {when}\n  host      : gpu-node-2\n  rank      : {rank + 8} (local_rank: {rank})\n"
             f"  exitcode  : {code} (pid: {5100 + rank})\n  error_file: <N/A>\n"
@@ -642,16 +642,16 @@ def _entry(i: int, rank: int, code: int, when: str = "2025-06-01_03:14:15") -> s
 
 
 def test_every_process_of_the_record_killed_in_one_second_is_the_host_not_a_rank(tmp_path):
-    text = ("Failures:\n" + _entry(1, 1, -9) + _entry(2, 2, -9) + _entry(3, 3, -9)
+    text = ("Failures:\n" + _killed_entry(1, 1, -9) + _killed_entry(2, 2, -9) + _killed_entry(3, 3, -9)
             + "------------------------------------------------------------\nRoot Cause (first observed failure):\n"
-            + _entry(0, 0, -9))
+            + _killed_entry(0, 0, -9))
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), d["verdict"]
     assert "dmesg" in d["verdict"]["fix"]
 
 
 def test_one_process_killed_and_the_rest_torn_down_still_names_it(tmp_path):
-    text = ("Failures:\n" + _entry(1, 1, -15) + _entry(2, 2, -15)
-            + "Root Cause (first observed failure):\n" + _entry(0, 3, -9))
+    text = ("Failures:\n" + _killed_entry(1, 1, -15) + _killed_entry(2, 2, -15)
+            + "Root Cause (first observed failure):\n" + _killed_entry(0, 3, -9))
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == [11], d["verdict"]
