@@ -655,3 +655,32 @@ def test_one_process_killed_and_the_rest_torn_down_still_names_it(tmp_path):
             + "Root Cause (first observed failure):\n" + _killed_entry(0, 3, -9))
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == [11], d["verdict"]
+
+
+# --- the shell's signal reports, host memory, ECC (round 20 preparation) ---------------------------------------------
+def test_the_shells_bus_error_alone_is_shared_memory_and_its_segfault_a_native_crash(tmp_path):
+    """bash's report of a foreground job's death ("Bus error (core dumped)", "./run.sh: line 7: 812 Segmentation
+    fault (core dumped) python ..."): SIGBUS is /dev/shm (lead rule F), SIGSEGV a native crash (rule A: unknown)."""
+    v = _verdict(tmp_path, "./launch.sh: line 7:   812 Bus error               (core dumped) python train.py\n")
+    assert v["cause"] == "dataloader_shm" and v["culprits"] == [], v
+    v = _verdict(tmp_path, "Segmentation fault (core dumped)\n")
+    assert v["cause"] == "unknown" and v["culprits"] == [] and "faulthandler" in v["fix"], v
+
+
+def test_a_processs_own_host_allocation_failure_is_a_host_oom_on_its_rank(tmp_path):
+    """torch's c10/core/impl/alloc_cpu.cpp ("DefaultCPUAllocator: can't allocate memory: you tried to allocate N
+    bytes") and Python's MemoryError (numpy: "Unable to allocate 12.5 GiB for an array ...")."""
+    for text, ranks in (("[rank6]: RuntimeError: [enforce fail at alloc_cpu.cpp:83] err == 0. DefaultCPUAllocator: "
+                         "can't allocate memory: you tried to allocate 8589934592 bytes. Error code 12 (Cannot "
+                         "allocate memory)\n", [6]),
+                        ("MemoryError: Unable to allocate 12.5 GiB for an array with shape (1677721600,) and data "
+                         "type float64\n", [])):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == ranks, (text, d["verdict"])
+        assert "memory" in d["verdict"]["fix"]
+
+
+def test_an_uncorrectable_ecc_error_is_that_gpus_hardware(tmp_path):
+    v = _verdict(tmp_path, "[rank2]: torch.AcceleratorError: CUDA error: uncorrectable ECC error encountered\n")
+    assert v["cause"] == "cuda_error" and v["culprits"] == [2], v
+    assert "ECC" in v["fix"] and "dcgmi" in v["fix"], v

@@ -702,6 +702,8 @@ class LineParser:
 
     def _oom(self, lineno: int, text: str) -> Event | None:
         m = S.R_OOM.search(text)
+        if not m and S.R_HOST_MEM.search(self._body):  # the process's own allocation of host RAM failed
+            return self._context(lineno, text, "host_mem")
         if not m or S.R_RAY_OOM.search(text):
             return None
         ev = self._context(lineno, text, "cuda_oom")
@@ -722,6 +724,12 @@ class LineParser:
             if ev is not None:
                 return ev
             k = S.R_HOST_KILL.search(self._body) if "Killed" in text or "oom" in text.lower() else None
+            sh = None if k else S.R_SHELL_SIGNAL.search(self._body)
+            if sh:  # the shell's "Bus error" / "Segmentation fault": that process died of SIGBUS / SIGSEGV
+                ev = self._context(lineno, text, "worker_failed")
+                ev.rank = None
+                ev.data.update(exitcode=-7 if sh.group(1) == "Bus error" else -11, local_rank=None, pid=None)
+                return ev
             if not k:
                 return None
             ev = self._context(lineno, text, "worker_failed")  # SIGKILL from outside: read as exit code -9

@@ -413,6 +413,12 @@ SIGNALS_BY_NUMBER = {n: name for name, n in SIGNAL_NUMBERS.items()} | {7: "SIGBU
 # the kernel's OOM killer and Kubernetes' OOMKilled.
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"
                          r"Memory cgroup out of memory|\bOOMKilled\b")
+# The shell's report of a foreground job that died of SIGBUS / SIGSEGV ("Bus error (core dumped)", "./run.sh: line 3:
+# 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A).
+R_SHELL_SIGNAL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?(Bus error|Segmentation fault)\b")
+# Host memory exhausted, as a process's own exception says it: torch's CPU allocator ("DefaultCPUAllocator: can't
+# allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB").
+R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b")
 R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
 # torch 2.4-2.6 "process group has NOT been destroyed before we destruct ProcessGroupNCCL", 2.7+ "WARNING:
 # destroy_process_group() was not called before program exit, which can leak resources"

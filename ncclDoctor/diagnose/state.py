@@ -23,7 +23,8 @@ MAX_RANKS = 1 << 16  # ranks beyond this are counted, not tracked
 
 # Families that are a rank's own failure (as opposed to a victim's timeout).
 ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "store_timeout", "heartbeat",
-               "dataloader", "cuda_oom", "child_failed", "nccl_warn", "exception", "cuda_error", "shm_error")
+               "dataloader", "cuda_oom", "host_mem", "child_failed", "nccl_warn", "exception", "cuda_error",
+               "shm_error")
 MAX_KEYS = 64
 TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"
 

@@ -36,6 +36,7 @@ from ncclDoctor.diagnose.verdict.crash import (
     _died_loading,
     _exited,
     _gpu_oom,
+    _host_mem,
     _killed,
     _nccl_crash,
     _no_nccl,
@@ -81,7 +82,8 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _nccl_crash, _killed, _ray_died, _dataloader, _no_nccl, _preempted, _tiny_timeout, _ddp_params,
+    _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _no_nccl, _preempted, _tiny_timeout,
+    _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _uniqueid, _direct_hang,
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,

@@ -11,7 +11,7 @@ from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, several_failur
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
 
 # NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
 # and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
@@ -123,6 +123,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Run without CUDA graphs to confirm (eager mode: the framework's disable_cuda_graphs / --enforce-eager / "
             "torch.compile mode without cudagraphs); then capture only after NCCL's warm-up collectives, keep "
             "TORCH_NCCL_ASYNC_ERROR_HANDLING on, and use a NCCL/torch that supports collectives in graph capture.",
+        )
+    elif "ecc error" in text:
+        what, fix = (
+            "an uncorrectable ECC error in the GPU's memory (cudaErrorECCUncorrectable): a hardware fault of that "
+            "GPU, not the training code",
+            "Drain that node and check the GPU: nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER (volatile / "
+            "aggregate uncorrectable counts, pending remaps), dmesg -T | grep -i xid (Xid 48, 94, 95), dcgmi diag -r "
+            "3; a pending row remap needs a GPU reset (nvidia-smi -r), repeated errors a replacement.",
         )
     elif "999" in text or "unknown error" in text:
         what, fix = (
@@ -328,6 +336,27 @@ def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(addr2line -e libnccl.so OFFSET, or a debug build) to see the subsystem: in NCCL's RAS thread (ras*, 2.24+) "
         "NCCL_RAS_ENABLE=0 bypasses it, in the proxy/net threads compare NCCL_NET / the net plugin version.",
         "medium", [], [x.brief() for x in evs[:3]])
+
+
+def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A process's own exception saying host RAM ran out (torch's DefaultCPUAllocator, Python's MemoryError):
+    host_oom, on the rank its line names, else the one the launcher shows failing (rule A)."""
+    evs = c.samples.get("host_mem", [])
+    if not evs:
+        return None
+    ranks = _ranks(c, "host_mem")
+    if not ranks:
+        lone = lone_failure(c)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+    return Verdict(
+        "host_oom",
+        f"{_named(ranks)} could not allocate host memory (its own exception: {_what(evs[0])[:120]}): the node's RAM "
+        "(or the job's memory limit) ran out in that process; the other ranks then waited for it or were stopped",
+        "Lower the host memory that process needs: load checkpoints memory-mapped or sharded (safetensors, "
+        "low_cpu_mem_usage=True), fewer DataLoader workers / smaller prefetch, no full copies of the dataset per "
+        "rank; check the node's free RAM and the job's limit (free -g, the scheduler's --mem, the container's "
+        "memory limit) and dmesg for the OOM killer.",
+        "high" if len(ranks) == 1 else "medium", ranks, _samples(c, "host_mem"))
 
 
 def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
