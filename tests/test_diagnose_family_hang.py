@@ -412,9 +412,10 @@ def test_a_pipeline_groups_first_send_recv_timeout_is_not_connection_set_up(tmp_
             "milliseconds before timing out.\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "rank_missing" and 21 not in _accused(d), d["verdict"]
-    assert not [k for k in d["conclusions"] if k["kind"] == "connection_setup"]
+    assert not [k for k in d["conclusions"] if k["kind"] in ("connection_setup", "first_missing")]
     default = text.replace("PG ID 9 PG GUID 133(pp_group)", "PG ID 0 PG GUID 0(default_pg)")
-    assert _report(tmp_path, default)["verdict"]["cause"] == "network_setup"
+    # the default group's SeqNum 2 is one of the job's first collectives; a rank alone there is rule H's
+    assert [k for k in _report(tmp_path, default)["conclusions"] if k["kind"] == "first_missing"]
 
 
 # --- rule E: a world larger than the ranks shown, one of them a collective or two ahead ----------------------
@@ -484,3 +485,44 @@ def test_a_split_communicators_rank_is_not_a_rank_of_the_job(tmp_path):
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "dmesg" in v["fix"] and "OOM killer" in v["fix"]
+
+
+# --- session 6, lead rule H: a group's first collectives with a rank of the world not shown ----------------------
+def _first_timeout(rank: int, seq: int, extra: str = "") -> str:
+    """torch 1.13's ProcessGroupNCCL.cpp:821 wording (no NumelIn/NumelOut unless EXTRA gives them)."""
+    return (f"[E ProcessGroupNCCL.cpp:821] [Rank {rank}] Watchdog caught collective operation timeout: "
+            f"WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE{extra}, Timeout(ms)=900000) ran for 90{rank}117 milliseconds "
+            "before timing out.\n")
+
+
+def test_the_first_collectives_with_the_low_ranks_not_shown_wait_for_a_rank_not_shown(tmp_path):
+    text = "".join(_first_timeout(r, 2) for r in (7, 5, 4, 6))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert not _accused(d) & {4, 5, 6, 7}
+    assert "dataset" in v["fix"] and "ddp_timeout" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
+    assert "rank 0, 1, 2, 3 not shown" in v["summary"], v["summary"]
+
+
+def test_a_first_gather_of_a_larger_group_than_the_ranks_shown_waits_for_a_rank_not_shown(tmp_path):
+    """torch 2.4's wording: NumelOut/NumelIn of an all-gather says a group of 8, ranks 0-3 shown."""
+    text = "".join(f"[rank{r}]:[E1130 02:03:04.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught "
+                   "collective operation timeout: WorkNCCL(SeqNum=1, OpType=_ALLGATHER_BASE, NumelIn=3, NumelOut=24, "
+                   "Timeout(ms)=1200000) ran for 1200031 milliseconds before timing out.\n" for r in range(4))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "NumelOut/NumelIn say a group of 8" in v["summary"], v["summary"]
+
+
+def test_every_rank_of_the_world_inside_the_first_collective_is_set_up_and_one_not_shown_is_not(tmp_path):
+    init = "".join(f"node-b:{900 + r}:{950 + r} [{r}] NCCL INFO comm 0x7f{r}0 rank {r} nranks 3 cudaDev {r} busId "
+                   f"{r}1000 commId 0x41 - Init COMPLETE\n" for r in range(3))
+    every = init + "".join(_first_timeout(r, 1, ", NumelIn=1, NumelOut=1") for r in range(3))
+    v = _verdict(tmp_path, every)
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    one_away = "".join(x for x in init.splitlines(keepends=True) if " rank 1 " not in x) + "".join(
+        _first_timeout(r, 1, ", NumelIn=1, NumelOut=1") for r in (0, 2))  # rank 1 has no line at all
+    d = _report(tmp_path, one_away)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert "rank 1 not shown" in d["verdict"]["summary"] and not _accused(d) & {0, 2}

@@ -556,8 +556,16 @@ def single_line(c: Collected) -> list[Conclusion]:
     # a pipeline group's first work is the first training step's send/recv between two stages, where a stage
     # waits on its neighbour's forward/backward: its low SeqNum says the group is young, not the job
     piped = seqs and all(_PIPELINE.search(str(t.data.get("pg_desc") or "")) for t in seqs)
-    if seqs and not piped and all(t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL)
-                                  for t in seqs):
+    unshown = None if piped else first_unshown(c, seqs)
+    if unshown:
+        t = seqs[0]
+        out.append(Conclusion(
+            "first_missing", "medium",
+            f"the timeout is in collective #{t.seq} ({t.op or '?'}), one of the group's first collectives, and "
+            f"{unshown}: the rank the others wait for is one these lines do not show (lead rule H)",
+            [], t.pg, t.seq, [x.brief() for x in seqs[:3]]))
+    elif seqs and not piped and all(t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL)
+                                    for t in seqs):
         t = seqs[0]
         size = f", {t.numel_in} element(s)" if t.numel_in is not None else ""
         out.append(Conclusion(
@@ -567,6 +575,41 @@ def single_line(c: Collected) -> list[Conclusion]:
             "interface, firewall, P2P/IB), not the training step",
             [], t.pg, t.seq, [x.brief() for x in seqs[:3]]))
     return out
+
+
+FIRST_SEQ = 2  # lead rule H: a group's first collectives (NCCL connects its peers there)
+
+
+def first_unshown(c: Collected, seqs: list[Event]) -> str | None:
+    """Lead rule H: every timeout is in one of its group's first collectives (SeqNum 1 or 2, or a status line
+    saying nothing ever completed) and a rank of the world is not shown inside it -- rank 0 or a rank below the
+    highest shown absent, fewer ranks than a stated world size or than NumelOut/NumelIn of a gather or scatter
+    says, one rank alone (a collective has at least two). What is not shown, described; None when every rank
+    of that world is shown inside (connection set-up) or the lines name no rank (nothing to count)."""
+    if not seqs or any(t.seq is None for t in seqs):
+        return None
+    done = [s.data.get("completed") for st in c.ranks.values() for s in st.status.values()]
+    if not all(t.seq <= FIRST_SEQ or -1 in done for t in seqs):
+        return None
+    inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
+    if not inside or any(own_errors(st) for st in c.ranks.values()):
+        return None  # no rank named, or a rank shows more than its timeout: not rule H's reading
+    ratios = [max(t.numel_in, t.numel_out) // min(t.numel_in, t.numel_out) for t in seqs
+              if t.numel_in and t.numel_out and t.numel_in != t.numel_out and t.op
+              and ("GATHER" in t.op.upper() or "SCATTER" in t.op.upper()) and max(t.numel_in, t.numel_out) < 1 << 62]
+    size, _, sure = world_size(c)
+    stated = size if size and sure == "high" else 0
+    world = max([2, max(c.ranks) + 1, stated] + ratios)
+    if world > MAX_RANKS_CHECKED:
+        return None
+    absent = [r for r in range(world) if r not in inside]
+    if not absent:
+        return None
+    why = (f"a world of {stated} (NCCL's nranks / a stated size)" if stated == world else
+           f"NumelOut/NumelIn say a group of {world}" if world in ratios and world > max(c.ranks) + 1 else
+           f"ranks 0-{world - 1} at least")
+    return (f"only {len(inside)} rank(s) ({_fmt_ranks(sorted(inside))}) are shown inside it in {why}: "
+            f"rank {_fmt_ranks(absent)} not shown")
 
 
 def _rank_set(text: str) -> list[int]:

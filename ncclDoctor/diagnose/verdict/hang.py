@@ -272,6 +272,33 @@ def _all_joined(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule H: a timeout in one of a group's first collectives with a rank of the world not shown inside
+    it. The shown ranks reached the group's first collectives and wait (victims); the one they wait for is not
+    shown -- usually still busy before its first collective (the main process preprocessing or loading the
+    dataset, or a model, while the others already wait; or it crashed before it). Connection set-up is the
+    alternative only if that rank was inside too, which these lines do not show."""
+    k = next((k for k in ks if k.kind == "first_missing"), None)
+    if k is None:
+        return None
+    return Verdict(
+        "rank_missing",
+        f"{k.message}. The shown ranks are inside it (victims); a rank that never reached its first collective "
+        "was usually still busy before it -- the main process preprocessing, tokenising or loading the dataset "
+        "(or a model) while the others already waited, or a rank that crashed before it; connection set-up "
+        "(interface, firewall, GPU peer-to-peer) is the alternative if it was inside too",
+        "Read the log of the rank(s) not shown up to their first collective: a long dataset preprocessing or "
+        "loading step on the main process, a download, a traceback (out of GPU or host memory while loading the "
+        "model is a common one; dmesg -T for the OOM killer); py-spy dump --pid PID on them while the job "
+        "hangs shows where they are. Preprocess and cache the dataset once before the distributed run (with HF: "
+        "training_args.main_process_first(), the datasets cache) or raise the timeout to cover it "
+        "(init_process_group(timeout=...), the Trainer's ddp_timeout, accelerate's InitProcessGroupKwargs). If "
+        "every rank was inside, it is connection set-up: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to "
+        "see the interface each rank connects over (NCCL_SOCKET_IFNAME to pin the routable one), and on one node "
+        "test the GPUs' peer-to-peer path with NCCL_P2P_DISABLE=1.",
+        "medium", [], k.evidence)
+
+
 def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Timeouts with no proven culprit. Lead rule B: every rank shown inside one collective in an input
     that does not hold every rank -> rank_missing (the missing rank is one not shown); so is a rank behind
