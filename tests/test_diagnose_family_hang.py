@@ -526,3 +526,40 @@ def test_every_rank_of_the_world_inside_the_first_collective_is_set_up_and_one_n
     d = _report(tmp_path, one_away)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
     assert "rank 1 not shown" in d["verdict"]["summary"] and not _accused(d) & {0, 2}
+
+
+def test_ranks_at_the_same_first_seqnum_with_another_op_are_a_desync_not_a_rank_not_shown(tmp_path):
+    """Rule H's last sentence (rule D): rank 0 not shown, but ranks 1-3 disagree at SeqNum 1 -- rank 2 alone
+    issued a BROADCAST where 1 and 3 agree on an ALLREDUCE."""
+    text = "".join(_first_timeout(r, 1, ", NumelIn=1, NumelOut=1") for r in (1, 3))
+    text += _first_timeout(2, 1, ", NumelIn=1, NumelOut=1").replace("ALLREDUCE", "BROADCAST")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("desync", [2]), d["verdict"]
+    assert not _accused(d) & {1, 3}
+
+
+# --- session 6: a world of two ranks stuck in different collectives is a desync --------------------------------
+def _pg_timeout(rank: int, seq: int, op: str, numel: int, pg: str = "[PG ID 0 PG GUID 0(default_pg) Rank {r}] ") -> str:
+    """torch 2.5's "Process group watchdog thread terminated" wording, tagged with its group."""
+    return (f"[rank{rank}]:[E0405 10:11:12.000000000 ProcessGroupNCCL.cpp:1595] " + pg.format(r=rank)
+            + f"Process group watchdog thread terminated with exception: [Rank {rank}] Watchdog caught collective "
+            f"operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={numel}, NumelOut={numel}, "
+            f"Timeout(ms)=1800000) ran for 180000{rank} milliseconds before timing out.\n")
+
+
+def test_a_world_of_two_stuck_in_different_collectives_is_a_desync_naming_nobody(tmp_path):
+    init = "gpu-7:311:311 [0] NCCL INFO comm 0x55e0 rank 0 nranks 2 cudaDev 0 busId 1000 commId 0x9 - Init COMPLETE\n"
+    text = init + _pg_timeout(1, 902, "ALLREDUCE", 1) + _pg_timeout(0, 899, "ALLREDUCE", 16777216)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []), v
+    assert not _accused(d) and "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"]
+    # one line untagged (older wording), the other in a named group: still the same two ranks
+    untagged = init + _pg_timeout(1, 41, "_ALLGATHER_BASE", 4096, pg="") + _pg_timeout(0, 44, "_ALLGATHER_BASE", 4096)
+    assert _verdict(tmp_path, untagged)["cause"] == "desync"
+
+
+def test_a_world_of_two_at_a_send_and_its_recv_is_not_a_desync(tmp_path):
+    """The two ends of one transfer name different ops (SEND on one rank, RECV on the other)."""
+    text = _pg_timeout(0, 7, "SEND", 2048) + _pg_timeout(1, 7, "RECV", 2048)
+    assert _verdict(tmp_path, text)["cause"] != "desync"

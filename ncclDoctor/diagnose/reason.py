@@ -404,6 +404,44 @@ def passed_desync(c: Collected, pg: str) -> list[Conclusion]:
         [], pg, ta.seq, [ta.brief(), sb.brief()] + ([theirs.brief()] if theirs is not None else []))]
 
 
+def pair_split(c: Collected) -> list[Conclusion]:
+    """A world of exactly two ranks, both timed out, each in ONE collective, and not the same one (another
+    SeqNum, another op, another size): every group of two ranks holds both, so each waits in a collective the
+    other never issued -- whatever group each line is in, the two sequences of collectives diverged (a desync;
+    a rank two collectives "ahead" in the same group would have needed the other's part in the one it is stuck
+    in). Which side took the wrong path the lines do not say: nobody is named. Not for send/recv (the two ends
+    of one transfer name different ops) nor gloo; not when a rank shows its own error."""
+    size, _, sure = world_size(c)
+    if size != 2 or sorted(c.ranks) != [0, 1] or (sure != "high" and c.child_failures):
+        return []
+    outs = {}
+    for r, st in c.ranks.items():
+        ts = {(t.seq, t.op, t.numel_in) for t in st.timeouts.values()}
+        if len(ts) != 1 or own_errors(st):
+            return []
+        outs[r] = next(iter(st.timeouts.values()))
+    a, b = outs[0], outs[1]
+    if any(t.seq is None or not t.op or t.data.get("backend") == "gloo" or _P2P_OP.search(t.op) for t in (a, b)):
+        return []
+    if any(_group_of(c, t) not in (None, 2) for t in (a, b)):
+        return []
+    sized = a.numel_in is not None and b.numel_in is not None
+    if a.seq == b.seq and _norm_op(a.op) == _norm_op(b.op) and (not sized or a.numel_in == b.numel_in):
+        return []
+    def desc(r: int, t: Event) -> str:
+        return f"rank {r} in #{t.seq} {t.op}" + (f" of {t.numel_in} element(s)" if t.numel_in is not None else "")
+    return [Conclusion(
+        "desync", "medium",
+        f"a world of two ranks, each stuck in a different collective ({desc(0, a)}; {desc(1, b)}): every group "
+        "of two holds both ranks, so each waits in a collective the other never issued -- their sequences of "
+        "collectives diverged (a rank-conditional call, e.g. a logger/metric hook or a save on one rank only, "
+        "uneven data), a desync; the lines do not say which side took the wrong path",
+        [], a.pg, a.seq, [a.brief(), b.brief()])]
+
+
+_P2P_OP = re.compile(r"send|recv", re.I)
+
+
 def _group_of(c: Collected, t: Event) -> int | None:
     """The size of the default group a timeout is in: NumelOut/NumelIn of a gather or scatter, else the
     world size the input states."""
@@ -718,6 +756,8 @@ def reason(c: Collected) -> list[Conclusion]:
             for k in found:
                 k.message += f" (assuming process group {pg} spans all {size} ranks)"
         out += found or ([] if split else all_joined(c, pg, members))
+    if not any(k.kind in ("desync", "culprit") for k in out):
+        out += pair_split(c)
     if not any(k.kind == "culprit" for k in out):
         out += idle_at_dump(c)
     out += fr_analysis(c)
