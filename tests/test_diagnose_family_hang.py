@@ -563,3 +563,13 @@ def test_a_world_of_two_at_a_send_and_its_recv_is_not_a_desync(tmp_path):
     """The two ends of one transfer name different ops (SEND on one rank, RECV on the other)."""
     text = _pg_timeout(0, 7, "SEND", 2048) + _pg_timeout(1, 7, "RECV", 2048)
     assert _verdict(tmp_path, text)["cause"] != "desync"
+
+
+# --- session 6, rule G: the ncclUniqueId wait in older torch's spelling -------------------------------------------
+def test_the_unique_id_wait_spelled_retreiving_waits_for_rank_0(tmp_path):
+    """Older ProcessGroupNCCL.cpp spells it "retreiving"; ranks 3 and 5 time out in the store's get."""
+    text = "".join(f"RuntimeError: [{r}] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via "
+                   "c10d key-value store by key '0', but store->get('0') got error: Socket Timeout\n" for r in (3, 5))
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
+    assert not _accused(d) & {3, 5}
