@@ -410,21 +410,29 @@ def pair_split(c: Collected) -> list[Conclusion]:
     other never issued -- whatever group each line is in, the two sequences of collectives diverged (a desync;
     a rank two collectives "ahead" in the same group would have needed the other's part in the one it is stuck
     in). Which side took the wrong path the lines do not say: nobody is named. Not for send/recv (the two ends
-    of one transfer name different ops) nor gloo; not when a rank shows its own error."""
-    size, _, sure = world_size(c)
-    if size != 2 or sorted(c.ranks) != [0, 1] or (sure != "high" and c.child_failures):
+    of one transfer name different ops) nor gloo; not when a rank shows its own error. Each line's own
+    "[Rank N]" says whose it is (a launcher prefix may tag them all alike)."""
+    lines = c.samples.get("watchdog_timeout", [])
+    if len(lines) != c.kinds.get("watchdog_timeout", 0) or any(own_errors(st) for st in c.ranks.values()):
         return []
-    outs = {}
-    for r, st in c.ranks.items():
-        ts = {(t.seq, t.op, t.numel_in) for t in st.timeouts.values()}
-        if len(ts) != 1 or own_errors(st):
-            return []
-        outs[r] = next(iter(st.timeouts.values()))
-    a, b = outs[0], outs[1]
+    by: dict[int | None, dict[tuple, Event]] = {}
+    for t in lines:
+        by.setdefault(_own_rank(t), {})[(t.seq, t.op, t.numel_in)] = t
+    # a rank known only from a prefix on lines that each name another rank is not a rank of its own
+    tagged = {r for r, st in c.ranks.items()
+              if not (st.timeouts and all(_own_rank(t) not in (None, r) for t in st.timeouts.values()))}
+    size, _, sure = world_size(c)
+    shown = set(by) | tagged | {e.rank for e in c.child_failures if e.rank is not None}
+    if sorted(by, key=str) != [0, 1] or shown != {0, 1} or (sure == "high" and size != 2):
+        return []
+    if any(len(sigs) != 1 for sigs in by.values()):
+        return []
+    a, b = (next(iter(by[r].values())) for r in (0, 1))
     if any(t.seq is None or not t.op or t.data.get("backend") == "gloo" or _P2P_OP.search(t.op) for t in (a, b)):
         return []
-    if any(_group_of(c, t) not in (None, 2) for t in (a, b)):
-        return []
+    if any(t.numel_in and t.numel_out and t.numel_in != t.numel_out and ("gather" in _norm_op(t.op) or "scatter"
+           in _norm_op(t.op)) and max(t.numel_in, t.numel_out) // min(t.numel_in, t.numel_out) != 2 for t in (a, b)):
+        return []  # NumelOut/NumelIn of a gather or scatter says a larger group
     sized = a.numel_in is not None and b.numel_in is not None
     if a.seq == b.seq and _norm_op(a.op) == _norm_op(b.op) and (not sized or a.numel_in == b.numel_in):
         return []
