@@ -512,7 +512,7 @@ def test_a_first_gather_of_a_larger_group_than_the_ranks_shown_waits_for_a_rank_
                    "Timeout(ms)=1200000) ran for 1200031 milliseconds before timing out.\n" for r in range(4))
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
-    assert "NumelOut/NumelIn say a group of 8" in v["summary"], v["summary"]
+    assert "a group of 8 (NumelOut/NumelIn" in v["summary"], v["summary"]
 
 
 def test_every_rank_of_the_world_inside_the_first_collective_is_set_up_and_one_not_shown_is_not(tmp_path):
@@ -573,3 +573,36 @@ def test_the_unique_id_wait_spelled_retreiving_waits_for_rank_0(tmp_path):
     d = _report(tmp_path, text)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
     assert not _accused(d) & {3, 5}
+
+
+# --- session 6: torch's status lines alone report the timeout (no "Watchdog caught" line shown) -----------------
+def _status(rank: int, seq: int, enq: int, done: int, pg: str = "PG ID 3 PG GUID 7") -> str:
+    """torch 2.4+ ProcessGroupNCCL.cpp's "Timeout at NCCL work" status line."""
+    return (f"[rank{rank}]:[E0611 04:05:06.000000000 ProcessGroupNCCL.cpp:1834] [{pg} Rank {rank}] Timeout at NCCL "
+            f"work: {seq}, last enqueued NCCL work: {enq}, last completed NCCL work: {done}.\n")
+
+
+def test_a_rank_whose_status_says_it_timed_out_inside_a_collective_waits_for_a_rank_not_shown(tmp_path):
+    d = _report(tmp_path, _status(9, 5512, 5513, 5511))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert 9 not in _accused(d) and "#5512" in d["verdict"]["summary"]
+
+
+def test_status_lines_at_a_groups_second_work_with_ranks_not_shown_are_rule_h(tmp_path):
+    text = "".join(_status(r, 2, 2, 1, pg="PG 0 (default_pg)") for r in (3, 1))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "rank 0, 2 not shown" in v["summary"] and "dataset" in v["fix"], v
+
+
+def test_a_dump_signal_from_another_rank_with_work_pending_counts_both_inside(tmp_path):
+    """torch 2.6+: rank 4 observed rank 11's dump signal with two works still pending on its own queue."""
+    text = ("[rank4]:[E0101 01:01:01.000000000 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID 0(default_pg) Rank 4] "
+            "Received a dump signal due to a collective timeout from  rank 11 and we will try our best to dump the "
+            "debug info. Last enqueued NCCL work: 884, last completed NCCL work: 882.\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert not _accused(d) & {4, 11}
+    # the same rank with nothing pending (last enqueued = last completed) is no longer inside: not this reading
+    idle = text.replace("work: 884,", "work: 882,")
+    assert "still pending" not in _verdict(tmp_path, idle)["summary"]

@@ -602,14 +602,18 @@ def single_line(c: Collected) -> list[Conclusion]:
     # a pipeline group's first work is the first training step's send/recv between two stages, where a stage
     # waits on its neighbour's forward/backward: its low SeqNum says the group is young, not the job
     piped = seqs and all(_PIPELINE.search(str(t.data.get("pg_desc") or "")) for t in seqs)
-    unshown = None if piped else first_unshown(c, seqs)
+    # torch's "Timeout at NCCL work: N" status lines say the same when no "Watchdog caught" line is shown
+    said = seqs or ([] if ts else [s for st in c.ranks.values() for s in st.status.values()
+                                   if s.seq is not None and _TIMEOUT_AT.search(s.text)])
+    unshown = None if piped else first_unshown(c, said)
     if unshown:
-        t = seqs[0]
+        t = said[0]
         out.append(Conclusion(
             "first_missing", "medium",
-            f"the timeout is in collective #{t.seq} ({t.op or '?'}), one of the group's first collectives, and "
+            f"the timeout is in collective #{t.seq}" + (f" ({t.op})" if t.op else "") + ", one of the group's "
+            "first collectives, and "
             f"{unshown}: the rank the others wait for is one these lines do not show (lead rule H)",
-            [], t.pg, t.seq, [x.brief() for x in seqs[:3]]))
+            [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     elif seqs and not piped and all(t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL)
                                     for t in seqs):
         t = seqs[0]
@@ -623,6 +627,7 @@ def single_line(c: Collected) -> list[Conclusion]:
     return out
 
 
+_TIMEOUT_AT = re.compile(r"Timeout at NCCL work: ?\d")  # ProcessGroupNCCL's status line of a timed-out work
 FIRST_SEQ = 2  # lead rule H: a group's first collectives (NCCL connects its peers there)
 
 
@@ -652,9 +657,10 @@ def first_unshown(c: Collected, seqs: list[Event]) -> str | None:
     if not absent:
         return None
     why = (f"a world of {stated} (NCCL's nranks / a stated size)" if stated == world else
-           f"NumelOut/NumelIn say a group of {world}" if world in ratios and world > max(c.ranks) + 1 else
-           f"ranks 0-{world - 1} at least")
-    return (f"only {len(inside)} rank(s) ({_fmt_ranks(sorted(inside))}) are shown inside it in {why}: "
+           f"a group of {world} (NumelOut/NumelIn of the gather/scatter)"
+           if world in ratios and world > max(c.ranks) + 1 else
+           f"a world of at least {world} (ranks 0-{world - 1})")
+    return (f"only rank {_fmt_ranks(sorted(inside))} of {why} is shown inside it: "
             f"rank {_fmt_ranks(absent)} not shown")
 
 

@@ -8,7 +8,15 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.lone import lone_failure
-from ncclDoctor.diagnose.reason import NONFATAL, Conclusion, _fmt_ranks, _own_rank, is_consequence, world_size
+from ncclDoctor.diagnose.reason import (
+    _TIMEOUT_AT,
+    NONFATAL,
+    Conclusion,
+    _fmt_ranks,
+    _own_rank,
+    is_consequence,
+    world_size,
+)
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples
@@ -425,21 +433,34 @@ def one_collective(c: Collected) -> str | None:
     outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
     outs += c.samples.get("watchdog_timeout", [])  # every line read, also those that name no rank
     stuck = {t.seq for t in outs if t.seq is not None}
+    status = [s for st in c.ranks.values() for s in st.status.values()]
+    if not outs:  # no "Watchdog caught" line: torch's own "Timeout at NCCL work: N" status lines say it timed out
+        stuck = {s.seq for s in status if s.seq is not None and s.data.get("dump_from") is None
+                 and _TIMEOUT_AT.search(s.text)}
+    # or a dump signal from another rank (whose watchdog fired: it is inside) found this rank with work still
+    # pending: it waits in NCCL too
+    pending = not outs and not stuck and any(s.data.get("dump_from") not in (None, s.rank) and s.seq is None
+                                             and s.data["enqueued"] > s.data.get("completed", s.data["enqueued"])
+                                             for s in status)
 
     def queued(s) -> bool:  # a status line: at work N (the stuck one), or a dump signal's queue, past it
         n = s.seq if s.seq is not None else max(stuck, default=None)
+        if n is None:  # a dump signal's queue where no line says which work is stuck: work still pending
+            return pending and s.data["enqueued"] > s.data.get("completed", s.data["enqueued"])
         return n in stuck and s.data["enqueued"] >= n > s.data.get("completed", n - 1)
 
     def inside(st) -> bool:  # its timeout, its status line, or its watchdog's own report (also said for it
         # by another rank's "dump signal due to a collective timeout from rank R")
         return bool(st.timeouts) or any(queued(s) for s in st.status.values()) or bool(st.counts.get("watchdog_report"))
 
-    if not outs or not all(inside(st) for st in c.ranks.values()):
+    if not (outs or stuck or pending) or not all(inside(st) for st in c.ranks.values()):
         return None
     if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
            for st in c.ranks.values() for e in st.errors):
         return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
-    seqs = {t.seq for t in outs if t.seq is not None}
+    if pending:
+        return "collectives still pending when another rank's timeout signalled the dump (no line says which)"
+    seqs = {t.seq for t in outs if t.seq is not None} or stuck
     ops = {t.op for t in outs if t.op}
     sizes = {t.numel_in for t in outs if t.numel_in is not None}
     if len(seqs) > 1 or len(ops) > 1 or len(sizes) > 1:  # different sizes: maybe another group, or a desync
