@@ -606,3 +606,16 @@ def test_a_dump_signal_from_another_rank_with_work_pending_counts_both_inside(tm
     # the same rank with nothing pending (last enqueued = last completed) is no longer inside: not this reading
     idle = text.replace("work: 884,", "work: 882,")
     assert "still pending" not in _verdict(tmp_path, idle)["summary"]
+
+
+def test_ranks_inside_a_parameter_shard_all_gather_get_the_uneven_forward_passes_hint(tmp_path):
+    """torch 2.3's wording: ranks 0 and 5 inside ALLGATHER_INTO_TENSOR of a 12 M-element shard (x 8 ranks)."""
+    text = "".join(f"[rank{r}]:[E0909 09:09:09.000000000 ProcessGroupNCCL.cpp:563] [Rank {r}] Watchdog caught "
+                   "collective operation timeout: WorkNCCL(SeqNum=2210, OpType=ALLGATHER_INTO_TENSOR, "
+                   "NumelIn=12000000, NumelOut=96000000, Timeout(ms)=600000) ran for 60001{r} milliseconds before "
+                   "timing out.\n" for r in (0, 5))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "synced_gpus=True" in v["fix"] and "forward" in v["fix"], v["fix"]
+    scalar = text.replace("NumelIn=12000000, NumelOut=96000000", "NumelIn=1, NumelOut=8")
+    assert "synced_gpus" not in _verdict(tmp_path, scalar)["fix"]

@@ -347,11 +347,26 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
-           "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else ""),
+           "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
+        + (SHARD_GATHER if inside and _shard_gather(c) else ""),
         "low",
         [],
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],
     )
+
+
+SHARD_GATHER = (" The stuck collective gathers parameter shards (FSDP / ZeRO-3 all-gather every layer's weights before "
+                "its forward): a rank that runs a different number of forward passes leaves the others there -- "
+                "model.generate producing different lengths per rank (pass synced_gpus=True, or generate with an "
+                "unsharded copy; DeepSpeed ZeRO-3 needs it too), or a forward/eval step only some ranks run.")
+
+
+def _shard_gather(c: Collected) -> bool:
+    """A timed-out all-gather of a parameter shard: NumelOut a multiple of NumelIn, NumelIn large (a layer's
+    shard, not a scalar or a metric)."""
+    return any(t.op and "allgather" in t.op.lower().replace("_", "") and t.numel_in and t.numel_out
+               and t.numel_out > t.numel_in and t.numel_out % t.numel_in == 0 and t.numel_in >= 1 << 16
+               for t in c.samples.get("watchdog_timeout", []))
 
 
 def silent_ranks(c: Collected) -> tuple[list[int], list[int]] | None:
