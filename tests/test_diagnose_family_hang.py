@@ -619,3 +619,12 @@ def test_ranks_inside_a_parameter_shard_all_gather_get_the_uneven_forward_passes
     assert "synced_gpus=True" in v["fix"] and "forward" in v["fix"], v["fix"]
     scalar = text.replace("NumelIn=12000000, NumelOut=96000000", "NumelIn=1, NumelOut=8")
     assert "synced_gpus" not in _verdict(tmp_path, scalar)["fix"]
+
+
+def test_every_rank_of_a_stated_world_inside_a_large_first_broadcast_is_set_up_too(tmp_path):
+    """Rule H names no message size: the first weight broadcast (24 M elements) with both ranks of nranks 2 in it."""
+    init = "box-3:70:70 [0] NCCL INFO comm 0x5a10 rank 0 nranks 2 cudaDev 0 busId 3000 commId 0x1 - Init COMPLETE\n"
+    big = ", NumelIn=24000000, NumelOut=24000000"
+    text = init + "".join(_first_timeout(r, 1, big).replace("ALLREDUCE", "BROADCAST") for r in (0, 1))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v

@@ -614,16 +614,17 @@ def single_line(c: Collected) -> list[Conclusion]:
             "first collectives, and "
             f"{unshown}: the rank the others wait for is one these lines do not show (lead rule H)",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
-    elif seqs and not piped and all(t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL)
-                                    for t in seqs):
-        t = seqs[0]
+    elif unshown == "" or seqs and not piped and all(
+            t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs):
+        t = said[0]
         size = f", {t.numel_in} element(s)" if t.numel_in is not None else ""
         out.append(Conclusion(
             "connection_setup", "medium",
-            f"the timeout is in collective #{t.seq} ({t.op or '?'}{size}): one of the first collectives, with a tiny "
-            "message. NCCL connects the ranks during the first collectives, so this is connection set-up (network "
+            f"the timeout is in collective #{t.seq} ({t.op or '?'}{size}): one of the first collectives, "
+            + ("with every rank of the world inside it" if unshown == "" else "with a tiny message")
+            + ". NCCL connects the ranks during the first collectives, so this is connection set-up (network "
             "interface, firewall, P2P/IB), not the training step",
-            [], t.pg, t.seq, [x.brief() for x in seqs[:3]]))
+            [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     return out
 
 
@@ -635,8 +636,9 @@ def first_unshown(c: Collected, seqs: list[Event]) -> str | None:
     """Lead rule H: every timeout is in one of its group's first collectives (SeqNum 1 or 2, or a status line
     saying nothing ever completed) and a rank of the world is not shown inside it -- rank 0 or a rank below the
     highest shown absent, fewer ranks than a stated world size or than NumelOut/NumelIn of a gather or scatter
-    says, one rank alone (a collective has at least two). What is not shown, described; None when every rank
-    of that world is shown inside (connection set-up) or the lines name no rank (nothing to count)."""
+    says, one rank alone (a collective has at least two). What is not shown, described; "" when every rank of
+    that world is shown inside (connection set-up, whatever the message size); None when rule H does not apply
+    (later collectives, a rank's own error) or the lines name no rank (nothing to count)."""
     if not seqs or any(t.seq is None for t in seqs):
         return None
     done = [s.data.get("completed") for st in c.ranks.values() for s in st.status.values()]
@@ -655,7 +657,7 @@ def first_unshown(c: Collected, seqs: list[Event]) -> str | None:
         return None
     absent = [r for r in range(world) if r not in inside]
     if not absent:
-        return None
+        return ""
     why = (f"a world of {stated} (NCCL's nranks / a stated size)" if stated == world else
            f"a group of {world} (NumelOut/NumelIn of the gather/scatter)"
            if world in ratios and world > max(c.ranks) + 1 else
