@@ -305,8 +305,8 @@ def _setup(host: str, pid: int, rank: int, peer: str) -> str:
 
 def test_a_single_node_log_that_stops_in_nccl_set_up_is_the_p2p_path(tmp_path):
     text = _setup("box7", 3100, 0, "1[3d000]") + _setup("box7", 3101, 1, "0[1b000]")
-    v = _verdict(tmp_path, text)
-    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    v = _verdict(tmp_path, text)  # lead rule K (session 6): set-up chatter alone is none, low, with what to collect
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("none", [], "low"), v
     assert "NCCL_P2P_DISABLE" in v["fix"] and "IOMMU" in v["fix"]
     done = text + "box7:3100:3140 [0] NCCL INFO comm 0x5a rank 0 nranks 2 cudaDev 0 busId 1b000 - Init COMPLETE\n"
     assert _verdict(tmp_path, done)["cause"] == "none", "past Init COMPLETE the chatter is no hang"
@@ -316,8 +316,8 @@ def test_set_up_that_stops_while_connecting_over_the_network_is_unknown_with_wha
     text = (_setup("nodeA", 51, 0, "1[3d000]") +
             "nodeA:51:91 [0] NCCL INFO Channel 01/0 : 3[2c000] -> 0[1b000] [receive] via NET/IB/0\n"
             "nodeA:51:91 [0] NCCL INFO Channel 01/0 : 0[1b000] -> 3[2c000] [send] via NET/IB/0\n")
-    v = _verdict(tmp_path, text)
-    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    v = _verdict(tmp_path, text)  # lead rule K (session 6): none, low, the fix says what to collect
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("none", [], "low"), v
     assert "NCCL_DEBUG=INFO" in v["fix"] and "py-spy" in v["fix"] and "NCCL_SOCKET_IFNAME" in v["fix"]
 
 
@@ -431,3 +431,22 @@ def test_a_remote_error_whose_last_error_says_the_peer_closed_stays_an_early_exi
             "peer\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), d["verdict"]
+
+
+# --- lead rule K: NCCL's set-up chatter alone, and what it shows (session 6) ----------------------------------------
+def test_set_up_chatter_over_an_external_net_plugin_names_the_plugin_and_the_settings_shown(tmp_path):
+    """NCCL 2.19's INFO lines when a libnccl-net.so plugin carries the traffic ("Using network IBext_v8", AWS's
+    "Using network AWS Libfabric"): nothing fails (rule K), and the fix says NCCL_IB_DISABLE does not turn the
+    plugin off (NCCL_NET / NCCL_NET_PLUGIN do) and names the NCCL_* settings the lines echo."""
+    text = ("gpu-st-p4d-1:20114:20114 [3] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ens32\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO NET/OFI Using aws-ofi-nccl 1.7.4-aws\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO Using network AWS Libfabric\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO comm 0x7f1 rank 3 nranks 16 cudaDev 3 nvmlDev 3 busId 201c0 - "
+            "Init START\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO Trees [0] 4/-1/-1->3->2 [1] 4/-1/-1->3->2\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO Channel 00/0 : 3[201c0] -> 4[101c0] [send] via NET/AWS "
+            "Libfabric/0/GDRDMA\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("none", [], "low"), v
+    assert "NCCL_NET" in v["fix"] and "NCCL_SOCKET_IFNAME=ens32" in v["fix"], v["fix"]

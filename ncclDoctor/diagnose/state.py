@@ -141,6 +141,8 @@ class Collected:
                 self.kinds["setup_net"] += 1
             if ev.data.get("tests_rank") is not None:
                 self._tests_world(ev.data["tests_rank"] + 1, ev.where)
+            elif ev.kind == "run_start":  # nccl-tests' table header: its communicators were set up
+                self.kinds["run_header"] += 1
         elif ev.kind == "setting":
             for name, value in ev.data.get("settings", []):
                 self._setting(name, value, ev.brief())
