@@ -348,6 +348,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
     ev = p.finish()
     if ev is not None:
         c.add(ev)
+    for ev in p.bars.values():  # how far each rank's data preparation got, at the end of its lines
+        c.add(ev)
 
 
 def _dump(inp: Input, data: bytes, is_pickle: bool, c: Collected) -> None:

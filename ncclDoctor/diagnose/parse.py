@@ -79,6 +79,7 @@ class LineParser:
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
+        self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
@@ -160,10 +161,26 @@ class LineParser:
 
     # -- the families ---------------------------------------------------------------
     def parse(self, lineno: int, text: str) -> Event | None:
+        if "%|" in text:
+            self._bar(lineno, text)
         ev = self._parse(lineno, text)
         if ev is None and self._pending is not None:
             ev, self._pending = self._pending, None
         return ev
+
+    def _bar(self, lineno: int, text: str) -> None:
+        """A data preparation step's progress bar (signatures.R_BAR), glued before another line or on its own: the
+        last one of each launcher prefix's rank (None: no prefix) is kept in ``bars``, an event of kind ``busy``
+        that names no rank (the prefix's is in its data): a bar is how far a step got, not a failure."""
+        for m in S.R_BAR.finditer(text):
+            what = m.group("what").strip(" :")
+            if not S.R_DATA_BAR.search(what):
+                continue
+            rank = int(m.group("rank")) if m.group("rank") is not None else None
+            pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
+            ev = Event("busy", f"{self.path}:{lineno}", m.group(0).strip()[: S.TEXT_CAP])
+            ev.data.update(rank=rank, what=what[:80], pct=pct, done=pct >= 100 or n >= total > 0)
+            self.bars[rank] = ev
 
     def _parse(self, lineno: int, text: str) -> Event | None:
         if "\x1b" in text:

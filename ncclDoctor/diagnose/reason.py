@@ -615,7 +615,11 @@ def single_line(c: Collected) -> list[Conclusion]:
             f"{unshown}: the rank the others wait for is one these lines do not show (lead rule H)",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     elif unshown == "" or seqs and not piped and all(
-            t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs):
+            t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs) \
+            and (all(t.seq <= FIRST_SEQ for t in seqs) and not first_unshown(c, said, SETUP_SEQ)
+                 or first_unshown(c, said, SETUP_SEQ) == ""):
+        # past rule H's first collectives (SeqNum 3-8), set-up only with every rank of the world shown inside it; a
+        # rank not shown, or lines that name no rank (an excerpt), are rules B/E's rank_missing
         t = said[0]
         size = f", {t.numel_in} element(s)" if t.numel_in is not None else ""
         out.append(Conclusion(
@@ -632,17 +636,18 @@ _TIMEOUT_AT = re.compile(r"Timeout at NCCL work: ?\d")  # ProcessGroupNCCL's sta
 FIRST_SEQ = 2  # lead rule H: a group's first collectives (NCCL connects its peers there)
 
 
-def first_unshown(c: Collected, seqs: list[Event]) -> str | None:
+def first_unshown(c: Collected, seqs: list[Event], first: int = FIRST_SEQ) -> str | None:
     """Lead rule H: every timeout is in one of its group's first collectives (SeqNum 1 or 2, or a status line
     saying nothing ever completed) and a rank of the world is not shown inside it -- rank 0 or a rank below the
     highest shown absent, fewer ranks than a stated world size or than NumelOut/NumelIn of a gather or scatter
     says, one rank alone (a collective has at least two). What is not shown, described; "" when every rank of
     that world is shown inside (connection set-up, whatever the message size); None when rule H does not apply
-    (later collectives, a rank's own error) or the lines name no rank (nothing to count)."""
+    (later collectives, a rank's own error) or the lines name no rank (nothing to count). ``first``: the highest
+    SeqNum read as a first collective (single_line asks up to SETUP_SEQ whether a tiny timeout can be set-up)."""
     if not seqs or any(t.seq is None for t in seqs):
         return None
     done = [s.data.get("completed") for st in c.ranks.values() for s in st.status.values()]
-    if not all(t.seq <= FIRST_SEQ or -1 in done for t in seqs):
+    if not all(t.seq <= first or -1 in done for t in seqs):
         return None
     inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
     if not inside or any(own_errors(st) for st in c.ranks.values()):

@@ -259,6 +259,17 @@ R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?
 # NCCL's own version line, which ncclCommInitRank prints in rank 0 of a communicator only ("if (myrank == 0)
 # showVersion()", NCCL 2.0-2.28): a plain printf with no host:pid prefix, "NCCL version 2.21.5+cuda12.4".
 R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-]{0,40}$")
+# A progress bar (tqdm: "Grouping texts in chunks of 2049:   8%|▊   | 726000/9672101 [02:32<30:38") of a data
+# preparation step -- tokenising, mapping, grouping, filtering, packing, downloading a dataset -- with the launcher's
+# prefix of the process printing it right before it ("[default0]:" torchrun --tee, "[rank0]:"). A rank whose own
+# bar is short of its end was still preparing data (lead rule I): not a training loop's bar, which every hang shows.
+R_BAR = re.compile(r"(?:\[(?:default|rank)(?P<rank>\d{1,6})\]:)?(?P<what>[^|\[\]]{0,160}?)\s*(?P<pct>\d{1,3})%\|"
+                   r"[^|]{0,80}\|\s*(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
+R_DATA_BAR = re.compile(r"tokeni[sz]|preprocess|group(?:ing)? texts|\bmap\b|filter|pack(?:ing)?\b|chunk|"
+                        r"generating \w+ split|(?:loading|download\w*|extract\w*|prepar\w*) (?:the )?data|"
+                        r"running tokenizer|format(?:ting)? (?:the )?(?:data|prompts|samples)|"
+                        r"(?:convert|process|encod|concatenat)\w* (?:the )?(?:data|texts|samples|examples|prompts)",
+                        re.IGNORECASE)
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
