@@ -255,12 +255,13 @@ def test_a_store_timeout_after_the_10049_warning_is_still_the_store(tmp_path):
 
 
 def test_store_clients_that_waited_out_their_timeout_connected_are_victims_of_ranks_that_never_joined(tmp_path):
-    # torch/csrc/distributed/c10d/socket.cpp waitForInput (torch 2.4+)
+    """torch/csrc/distributed/c10d/socket.cpp waitForInput (torch 2.4+). Lead rule L (session 6): a read after the
+    connection waits for a key a rank not shown has not written: rank_missing, nobody named (was store_rendezvous)."""
     line = ("[rank{r}]:[W101 01:02:03.000000000 socket.cpp:485] [c10d] waitForInput: socket SocketImpl(fd=41, "
             "addr=[10.0.0.5]:5511{r}, remote=[10.0.0.5]:31000) timed out after 600000ms\n")
     d = _report(tmp_path, line.format(r=2) + line.format(r=3))
     v = d["verdict"]
-    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []), v
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "10.0.0.5:31000" in v["summary"] and "victims" in v["summary"]
     assert "reach" in v["fix"] and "MASTER_ADDR" in v["fix"]
     assert not _accused(d)
@@ -436,3 +437,24 @@ def test_a_peer_closing_the_socket_of_a_two_process_nccl_tests_run_is_still_that
                               "80GB HBM3\n")
     d = _report(tmp_path, two)
     assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), d["verdict"]
+
+
+# --- session 6, fix21h: lead rule L, a read from the store against a connect --------------------------------------
+
+def _wait_input(prefix: str, port: int = 29611) -> str:
+    """torch 2.5's socket.cpp waitForInput pair: the socket was connected (it has a remote), no reply came."""
+    return "".join(f"{prefix}[W1103 10:00:01.000000000 socket.cpp:{n}] [c10d] waitForInput: {what}socket "
+                   f"SocketImpl(fd=41, addr=[trainer-3]:50112, remote=[trainer-0]:{port}) {tail}\n"
+                   for n, what, tail in ((462, "poll for ", "returned 0, likely a timeout"),
+                                         (487, "", "timed out after 600000ms")))
+
+
+def test_a_ranks_store_read_that_times_out_after_connecting_waits_for_a_rank_not_shown(tmp_path):
+    """Rule L against G: rank 5 had connected to the store and waited 10 min for a reply: a key another rank had not
+    written (the main process still busy), rank_missing with nobody named; the same wait of torchrun's agent (no
+    rank prefix: its rendezvous waits for other nodes) stays store_rendezvous."""
+    d = _report(tmp_path, "Map (num_proc=16):  77%|███████▋  | 77000/100000 [10:01<02:59]" + _wait_input("[rank5]:"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and 5 not in _accused(d), v
+    assert "main_process_first" in v["fix"] and "Map" in v["summary"], v
+    assert _verdict(tmp_path, _wait_input(""))["cause"] == "store_rendezvous"

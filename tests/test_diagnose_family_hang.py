@@ -628,3 +628,53 @@ def test_every_rank_of_a_stated_world_inside_a_large_first_broadcast_is_set_up_t
     text = init + "".join(_first_timeout(r, 1, big).replace("ALLREDUCE", "BROADCAST") for r in (0, 1))
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+
+
+# --- session 6, fix21h: lead rules I, B and E past the first collectives ----------------------------------------------
+
+def _wd24(rank: int, seq: int, op: str = "BROADCAST", numel: str = "NumelIn=1, NumelOut=1") -> str:
+    """torch 2.4's ProcessGroupNCCL.cpp:607 wording with the launcher's "[rankN]:" prefix."""
+    return (f"[rank{rank}]:[E1103 07:21:4{rank}.000000000 ProcessGroupNCCL.cpp:607] [Rank {rank}] Watchdog caught "
+            f"collective operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, {numel}, Timeout(ms)=1800000) ran "
+            f"for 180002{rank} milliseconds before timing out.\n")
+
+
+def test_a_rank_whose_own_lines_show_it_still_tokenising_is_the_rank_the_others_wait_for(tmp_path):
+    """Rule I: rank 1's own datasets.map bar (41%, "Running tokenizer on dataset") glued before rank 0's timeout;
+    ranks 0 and 2 wait in broadcast #6. Rank 1 is the culprit; a finished bar or a training loop's bar names nobody."""
+    bar = ("[rank1]:Running tokenizer on dataset (num_proc=8):  41%|████      | 41000/100000 [01:02<01:30, "
+           "650 examples/s]")
+    text = bar + _wd24(0, 6) + _wd24(2, 6)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [1]), v
+    assert not _accused(d) & {0, 2} and "main_process_first" in v["fix"] and "ddp_timeout" in v["fix"], v
+    done = text.replace("41%|████      | 41000/", "100%|██████████| 100000/")
+    assert 1 not in _accused(_report(tmp_path, done))
+    training = text.replace("Running tokenizer on dataset (num_proc=8)", "Epoch 0")
+    assert 1 not in _accused(_report(tmp_path, training))
+
+
+def test_a_tiny_timeout_past_the_first_collectives_with_a_rank_not_shown_is_not_set_up(tmp_path):
+    """Rules B/H: all-reduce #6 of one element with ranks 1 and 3 shown (0 and 2 not) is a rank missing, not the
+    connection set-up rule H keeps for SeqNum 1-2 or for every rank shown; one unranked line at #4 likewise."""
+    v = _verdict(tmp_path, _wd24(1, 6, "ALLREDUCE") + _wd24(3, 6, "ALLREDUCE"))
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    one = ("[E ProcessGroupNCCL.cpp:587] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, "
+           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1200000) ran for 1200077 milliseconds before timing "
+           "out.\n")
+    assert _verdict(tmp_path, one)["cause"] == "rank_missing"
+
+
+def test_rule_e_counts_a_rank_whose_status_line_shows_its_work_still_queued(tmp_path):
+    """Rule E: ranks 3 and 6 time out in all-gather #9010 of a group of 16 (NumelOut/NumelIn), rank 6 one past it in
+    #9011, and rank 9 shows only its status (work 9010 enqueued, 9009 completed): every shown rank is inside or
+    past; the missing one is not shown."""
+    gather = "NumelIn=4096, NumelOut=65536"
+    text = (_wd24(3, 9010, "_ALLGATHER_BASE", gather) + _wd24(6, 9011, "ALLREDUCE", "NumelIn=8, NumelOut=8")
+            + "[rank9]:[E1103 07:21:49.000000000 ProcessGroupNCCL.cpp:2168] [PG ID 0 PG GUID 0(default_pg) Rank 9]  "
+            "failure detected by watchdog at work sequence id: 9010 PG status: last enqueued work: 9010, last "
+            "completed work: 9009\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert not _accused(d) & {3, 6, 9}
