@@ -678,3 +678,33 @@ def test_rule_e_counts_a_rank_whose_status_line_shows_its_work_still_queued(tmp_
     d = _report(tmp_path, text)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
     assert not _accused(d) & {3, 6, 9}
+
+
+_TCP_INIT = '''Traceback (most recent call last):
+  File "/work/run_ddp.py", line 44, in <module>
+    dist.init_process_group("nccl", init_method="tcp://10.20.0.7:29877", rank=args.rank, world_size=4)
+  File "/usr/lib/python3/site-packages/torch/distributed/distributed_c10d.py", line 1305, in init_process_group
+    _store_based_barrier(rank, store, group_name, world_size, timeout)
+ConnectionResetError: [Errno 104] Connection reset by peer
+'''
+
+
+def test_a_store_reset_under_a_tcp_init_method_is_rank_0s_process_gone(tmp_path):
+    """Rule G with the store's host shown: init_method="tcp://" makes rank 0's own process host the TCPStore, so the
+    reset inside init_process_group is rank 0 leaving (early_exit, culprit 0); with env:// (under torchrun the agent
+    hosts the store) the lines do not say whose process it was."""
+    v = _verdict(tmp_path, _TCP_INIT)
+    assert (v["cause"], v["culprits"]) == ("early_exit", [0]) and "destroy_process_group" in v["fix"], v
+    assert _verdict(tmp_path, _TCP_INIT.replace("tcp://", "env://"))["culprits"] == []
+
+
+def test_a_launchers_record_of_a_rank_failing_before_the_first_collective_names_it(tmp_path):
+    """Rule I: composer's "Rank 0 crashed with exit code 1" while ranks 1 and 2 wait in broadcast #1 (torch 2.0's
+    wording): rank 0 never reached it. Without the record nobody is named (rule H)."""
+    wait = "".join(f"[E ProcessGroupNCCL.cpp:737] [Rank {r}] Watchdog caught collective operation timeout: "
+                   "WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=1024, NumelOut=1024, Timeout(ms)=1800000) ran for "
+                   "1800417 milliseconds before timing out.\n" for r in (1, 2))
+    d = _report(tmp_path, "ERROR:composer.cli.launcher:Rank 0 crashed with exit code 1.\n" + wait)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
+    assert not _accused(d) & {1, 2}
+    assert _verdict(tmp_path, wait)["culprits"] == []

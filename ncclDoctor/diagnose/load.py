@@ -91,6 +91,7 @@ SNIFF = 8192
 #   perform barrier, No device id  torch's warning that a barrier guesses this process's GPU (a harmless warning)
 #   ProcessFailure  the elastic agent's record of a failed worker (its repr in an exception or a log)
 #   %|        a tqdm progress bar (parse._bar: a rank still preparing its data, lead rule I)
+#   tcp://    init_process_group(init_method="tcp://..."): the store lives in rank 0's process (parse.tcp_init)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -100,7 +101,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"ProcessFailure",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
-            b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"%|")
+            b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"%|",
+            b"tcp://")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

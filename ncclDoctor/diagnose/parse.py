@@ -79,6 +79,7 @@ class LineParser:
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
+        self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
@@ -163,6 +164,8 @@ class LineParser:
     def parse(self, lineno: int, text: str) -> Event | None:
         if "%|" in text:
             self._bar(lineno, text)
+        if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
+            self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         ev = self._parse(lineno, text)
         if ev is None and self._pending is not None:
             ev, self._pending = self._pending, None

@@ -270,6 +270,9 @@ R_DATA_BAR = re.compile(r"tokeni[sz]|preprocess|group(?:ing)? texts|\bmap\b|filt
                         r"running tokenizer|format(?:ting)? (?:the )?(?:data|prompts|samples)|"
                         r"(?:convert|process|encod|concatenat)\w* (?:the )?(?:data|texts|samples|examples|prompts)",
                         re.IGNORECASE)
+# init_process_group(init_method="tcp://HOST:PORT"): the TCPStore is created by rank 0's own process (is_master for
+# rank 0), not by a launcher's agent -- so a reset store connection there is rank 0's process gone.
+R_TCP_INIT = re.compile(r"init_method\s*=\s*[\"']tcp://")
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")

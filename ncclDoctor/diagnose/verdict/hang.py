@@ -253,6 +253,22 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "real one instead of the loopback lo, or lo instead of a filtered one); rerun with NCCL_DEBUG=INFO "
             "NCCL_DEBUG_SUBSYS=INIT,NET to see the address it connects to.",
             "medium", [], [e.brief() for e in peer_gone[:3]], job_wide=True)
+    tcp = c.samples.get("tcp_init", [])
+    if peer_gone and tcp and not c.kinds.get("watchdog_timeout") and all(
+            e.kind == "socket_error" and e.rank != 0 for e in peer_gone):
+        # init_method="tcp://": rank 0's own process hosts the TCPStore (no launcher agent does), so the store
+        # connection reset under this rank was rank 0's process going away (NCCL's init is lazy: rank 0 can finish
+        # and exit while a slower peer still uses the store)
+        return Verdict(
+            "early_exit",
+            "the connection was reset by its peer while the store was in use, and init_process_group(init_method="
+            "'tcp://...') shows the TCPStore lived in rank 0's own process: rank 0 exited or crashed first (it can "
+            "finish a lazily initialised NCCL group and leave before a slower peer is done with the store); the rank "
+            "printing this is its victim",
+            "Read rank 0's own output and exit: if it crashed, its traceback is the cause; if it finished, keep rank 0 "
+            "alive until every peer is done with the store: dist.barrier() then dist.destroy_process_group() on every "
+            "rank before exit (the store host must outlive its clients).",
+            "medium", [0], [e.brief() for e in (peer_gone[:2] + tcp[:1])])
     if peer_gone:
         return Verdict(
             "early_exit",
@@ -290,6 +306,19 @@ def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     k = next((k for k in ks if k.kind == "first_missing"), None)
     if k is None:
         return None
+    failed = _failed_outside(c)
+    if failed:
+        # lead rule I: a launcher's record (torchrun's, composer's "Rank N crashed with exit code", ...) shows a rank
+        # that is not inside the collective failing first, on its own: it is the rank the others waited for
+        return Verdict(
+            "rank_missing",
+            f"{k.message}. The launcher's record shows {_named(failed)} failing first, on its own, while the shown "
+            f"ranks waited inside the collective: {_named(failed)} never reached it -- it is the culprit, the ranks "
+            "inside are victims (its exit, a signal with no watchdog timeout of its own shown, is its own failure)",
+            f"Read rank {_fmt_ranks(failed)}'s own output up to its exit: the step it was in before its first "
+            "collective (building the model or the dataset / train loader, a download) and the error or signal that "
+            "ended it (dmesg -T for the OOM killer; a SIGABRT's C++ message). " + BUSY_FIX,
+            "medium", failed, k.evidence + [e.brief() for e in c.child_failures[:2]])
     return Verdict(
         "rank_missing",
         f"{k.message}. The shown ranks are inside it (victims); a rank that never reached its first collective "
@@ -306,6 +335,24 @@ def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "see the interface each rank connects over (NCCL_SOCKET_IFNAME to pin the routable one), and on one node "
         "test the GPUs' peer-to-peer path with NCCL_P2P_DISABLE=1.",
         "medium", [], k.evidence)
+
+
+def _failed_outside(c: Collected) -> list[int]:
+    """Ranks whose failure a launcher recorded (a nonzero exit or a signal) that show no timeout or status of their
+    own, when the first failure recorded (in file order) is one of them: they failed on their own before the
+    collective the shown ranks wait in (lead rule I). Empty otherwise."""
+    inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
+    recs = [e for e in c.child_failures + c.worker_failures if e.rank is not None
+            and e.data.get("exitcode") not in (None, 0)]
+    if not recs or not inside:
+        return []
+
+    def at(e: Event) -> tuple[str, int]:
+        path, _, line = e.where.rpartition(":")
+        return path, int(line) if line.isdigit() else 0
+    first = min(recs, key=at)
+    out = sorted({e.rank for e in recs} - inside)
+    return out if first.rank in out and len(out) == 1 else []
 
 
 def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
