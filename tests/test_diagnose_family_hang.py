@@ -708,3 +708,18 @@ def test_a_launchers_record_of_a_rank_failing_before_the_first_collective_names_
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
     assert not _accused(d) & {1, 2}
     assert _verdict(tmp_path, wait)["culprits"] == []
+
+
+def test_one_rank_behind_one_ahead_in_a_group_with_other_ranks_timing_out_untagged_names_nobody(tmp_path):
+    """Rule E: in PG 2 rank 4 is one past (#7702) and rank 6's status is at #7701; ranks 1 and 3 time out at #7701 with
+    no group tag. The tie between 4 and 6 is not a majority: rank 6 is not accused (it was inside, like 1 and 3)."""
+    def tagged(r: int, seq: int) -> str:
+        return (f"[rank{r}]:[E0302 11:00:0{r}.000000000 ProcessGroupNCCL.cpp:2168] [PG ID 2 PG GUID 2 Rank {r}]  "
+                f"failure detected by watchdog at work sequence id: {seq} PG status: last enqueued work: {seq}, last "
+                f"completed work: {seq - 1}\n")
+    text = (_wd24(1, 7701, "ALLREDUCE", "NumelIn=2048, NumelOut=2048") + _wd24(3, 7701, "ALLREDUCE",
+                                                                              "NumelIn=2048, NumelOut=2048")
+            + _wd24(4, 7702, "ALLREDUCE", "NumelIn=9, NumelOut=9").replace("] [Rank 4]", "] [PG ID 2 PG GUID 2 Rank 4]")
+            + tagged(4, 7702) + tagged(6, 7701))
+    d = _report(tmp_path, text)
+    assert not _accused(d) & {1, 3, 4, 6}, d["verdict"]

@@ -350,8 +350,9 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(ev)
     for ev in p.bars.values():  # how far each rank's data preparation got, at the end of its lines
         c.add(ev)
-    if p.tcp_init is not None:
-        c.add(p.tcp_init)
+    for ev in (p.tcp_init, p.agent_frame):
+        if ev is not None:
+            c.add(ev)
 
 
 def _dump(inp: Input, data: bytes, is_pickle: bool, c: Collected) -> None:

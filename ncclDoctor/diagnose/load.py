@@ -92,6 +92,7 @@ SNIFF = 8192
 #   ProcessFailure  the elastic agent's record of a failed worker (its repr in an exception or a log)
 #   %|        a tqdm progress bar (parse._bar: a rank still preparing its data, lead rule I)
 #   tcp://    init_process_group(init_method="tcp://..."): the store lives in rank 0's process (parse.tcp_init)
+#   distributed/run.py, elastic/agent/, elastic/rendezvous/  torchrun's own frames: a store wait is its rendezvous
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -102,7 +103,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ProcessFailure",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
             b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"%|",
-            b"tcp://")
+            b"tcp://", b"distributed/run.py", b"elastic/agent/", b"elastic/rendezvous/")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

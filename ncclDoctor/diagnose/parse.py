@@ -79,6 +79,7 @@ class LineParser:
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
+        self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
@@ -164,6 +165,8 @@ class LineParser:
     def parse(self, lineno: int, text: str) -> Event | None:
         if "%|" in text:
             self._bar(lineno, text)
+        if self.agent_frame is None and S.R_AGENT_FRAME.search(text):
+            self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         ev = self._parse(lineno, text)

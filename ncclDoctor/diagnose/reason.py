@@ -226,7 +226,10 @@ def _behind(c, pg, target, behind, known, prog, timed) -> Conclusion:
     if len(behind) > len(known) - len(behind):
         conf = "low"  # the majority is behind: maybe the ones ahead issued an extra collective
     elif len(behind) == len(known) - len(behind):
-        conf = "medium"
+        # a tie (one behind, one ahead): a two-rank world's answer, but with other ranks shown timing out outside this
+        # group's lines (the same job, its group tag lost) the one ahead may be the odd one (lead rule E): a lead
+        others = [r for r, st in c.ranks.items() if r not in known and st.timeouts]
+        conf = "low" if others else "medium"
     return Conclusion(
         "culprit", conf,
         f"process group {pg}: rank(s) {_fmt_ranks(behind)} never enqueued collective #{target} "

@@ -262,16 +262,20 @@ R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-
 # A progress bar (tqdm: "Grouping texts in chunks of 2049:   8%|▊   | 726000/9672101 [02:32<30:38") of a data
 # preparation step -- tokenising, mapping, grouping, filtering, packing, downloading a dataset -- with the launcher's
 # prefix of the process printing it right before it ("[default0]:" torchrun --tee, "[rank0]:"). A rank whose own
-# bar is short of its end was still preparing data (lead rule I): not a training loop's bar, which every hang shows.
+# bar is short of its end was still preparing data (lead rule I): not a training loop's bar, which every hang shows,
+# nor a metric's column ("mAP@.5" of a validation bar: "Map" is datasets' map, in its own case).
 R_BAR = re.compile(r"(?:\[(?:default|rank)(?P<rank>\d{1,6})\]:)?(?P<what>[^|\[\]]{0,160}?)\s*(?P<pct>\d{1,3})%\|"
                    r"[^|]{0,80}\|\s*(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
-R_DATA_BAR = re.compile(r"tokeni[sz]|preprocess|group(?:ing)? texts|\bmap\b|filter|pack(?:ing)?\b|chunk|"
+R_DATA_BAR = re.compile(r"tokeni[sz]|preprocess|group(?:ing)? texts|(?-i:\b[Mm]ap\b)|filter|pack(?:ing)?\b|chunk|"
                         r"generating \w+ split|(?:loading|download\w*|extract\w*|prepar\w*) (?:the )?data|"
                         r"running tokenizer|format(?:ting)? (?:the )?(?:data|prompts|samples)|"
                         r"(?:convert|process|encod|concatenat)\w* (?:the )?(?:data|texts|samples|examples|prompts)",
                         re.IGNORECASE)
 # init_process_group(init_method="tcp://HOST:PORT"): the TCPStore is created by rank 0's own process (is_master for
 # rank 0), not by a launcher's agent -- so a reset store connection there is rank 0's process gone.
+# A traceback frame of torchrun's own process (its main, the elastic agent, the rendezvous handlers), not of a worker:
+# a store wait there is the rendezvous waiting for the other nodes' agents.
+R_AGENT_FRAME = re.compile(r"torch/distributed/(?:run\.py|elastic/(?:agent|rendezvous)/)")
 R_TCP_INIT = re.compile(r"init_method\s*=\s*[\"']tcp://")
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded

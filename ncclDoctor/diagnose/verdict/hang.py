@@ -722,9 +722,11 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     elsewhere (still preparing data, loading, or dead), so this is rank_missing with the culprit unnamed (lead rules G
     and L; the key's rank, when a line names it, is _uniqueid's). A connect that fails or times out stays _store's
     (store_rendezvous), and so does a wait of torchrun's agent itself (no "[rankN]:" of a training process: torch glues
-    it to its lines once the default group exists), which is the rendezvous waiting for other nodes."""
+    it to its lines once the default group exists; or torchrun's own frames in the traceback), which is the rendezvous
+    waiting for other nodes."""
     evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input") and e.rank is not None]
-    if not evs or any(e.data.get("joined") or e.data.get("rendezvous") for e in c.samples.get("store_timeout", [])):
+    if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
+                                                     for e in c.samples.get("store_timeout", [])):
         return None
     waiting = sorted({e.rank for e in evs})
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None) or "MASTER_ADDR:MASTER_PORT"
