@@ -165,7 +165,7 @@ class LineParser:
     def parse(self, lineno: int, text: str) -> Event | None:
         if "%|" in text:
             self._bar(lineno, text)
-        if self.agent_frame is None and S.R_AGENT_FRAME.search(text):
+        if self.agent_frame is None and "distributed/" in text and S.R_AGENT_FRAME.search(text):
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
