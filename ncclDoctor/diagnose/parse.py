@@ -179,12 +179,13 @@ class LineParser:
         last one of each launcher prefix's rank (None: no prefix) is kept in ``bars``, an event of kind ``busy``
         that names no rank (the prefix's is in its data): a bar is how far a step got, not a failure."""
         for m in S.R_BAR.finditer(text):
-            what = m.group("what").strip(" :")
+            h = S.R_BAR_HEAD.search(text[max(0, m.start() - 170): m.start()])
+            what = h.group("what").strip(" :") if h else ""
             if not S.R_DATA_BAR.search(what):
                 continue
-            rank = int(m.group("rank")) if m.group("rank") is not None else None
+            rank = int(h.group("rank")) if h.group("rank") is not None else None
             pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
-            ev = Event("busy", f"{self.path}:{lineno}", m.group(0).strip()[: S.TEXT_CAP])
+            ev = Event("busy", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])
             ev.data.update(rank=rank, what=what[:80], pct=pct, done=pct >= 100 or n >= total > 0)
             self.bars[rank] = ev
 
