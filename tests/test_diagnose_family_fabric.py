@@ -436,3 +436,35 @@ def test_a_peer_closing_the_socket_of_a_two_process_nccl_tests_run_is_still_that
                               "80GB HBM3\n")
     d = _report(tmp_path, two)
     assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), d["verdict"]
+
+
+# --- the store's port taken, in the wordings that do not say "listen on ...:P (errno: 98" (round 20's misses) ------
+def test_a_bare_address_in_use_under_the_stores_traceback_frames_is_the_stores_port(tmp_path):
+    """torch 1.x raises a bare "RuntimeError: Address already in use" from the TCPStore constructor: the line names
+    no store, the traceback's frames just above (rendezvous.py's handler, ``TCPStore(...)``) do."""
+    log = ('  File "/opt/venv/lib/python3.9/site-packages/torch/distributed/rendezvous.py", line 191, in '
+           "_env_rendezvous_handler\n"
+           "    store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)\n"
+           "RuntimeError: Address already in use\n")
+    d = _report(tmp_path, log)
+    assert d["verdict"]["cause"] == "store_rendezvous" and _accused(d) == set(), d["verdict"]
+    assert "already in use" in d["verdict"]["summary"] and "MASTER_PORT" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_an_address_in_use_far_from_any_store_frame_is_not_the_store(tmp_path):
+    """Another server's bind failure (a metrics exporter, a web dashboard) is no store's: with no store frame above
+    it the line is not read as the store's port."""
+    log = ('  File "/srv/app/metrics.py", line 40, in serve\n'
+           "    httpd = HTTPServer(('', 9100), Handler)\n"
+           "OSError: [Errno 98] Address already in use\n")
+    assert _verdict(tmp_path, log)["cause"] != "store_rendezvous"
+
+
+def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
+    log = ('  File "/usr/lib/python3.11/site-packages/torch/distributed/rendezvous.py", line 176, in '
+           "_create_c10d_store\n"
+           "    return TCPStore(\n"
+           "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. "
+           "port: 23456, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n")
+    v = _verdict(tmp_path, log)
+    assert v["cause"] == "store_rendezvous" and "port 23456 is already in use" in v["summary"], v

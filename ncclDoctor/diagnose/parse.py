@@ -657,7 +657,9 @@ class LineParser:
             ev.data["what"] = "Windows store connect warning"
             return ev
         client = S.R_STORE_CLIENT.search(text)
-        if not client and not S.R_STORE.search(text):
+        taken = S.R_ADDR_IN_USE.search(text)
+        # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do
+        if not client and not S.R_STORE.search(text) and not (taken and near):
             return None
         # a store timeout inside the agent's exit barrier is teardown: the other nodes' agents never came
         ev = self._context(lineno, text, "exit_barrier" if lineno - self._barrier_line <= 16 else "store_timeout")
@@ -674,7 +676,8 @@ class LineParser:
         if n:
             ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))
         b = S.R_BIND_PORT.search(text)
-        ev.data["in_use"] = int(b.group(1)) if b else (0 if "Address already in use" in text else None)
+        f = None if b or not taken else S.R_PORT_FIELD.search(text)
+        ev.data["in_use"] = int(b.group(1)) if b else int(f.group(1)) if f else 0 if taken else None
         d = S.R_BIND_DENIED.search(text)
         if d:
             ev.data["bind_denied"] = int(d.group(1))
