@@ -468,3 +468,19 @@ def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
            "port: 23456, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n")
     v = _verdict(tmp_path, log)
     assert v["cause"] == "store_rendezvous" and "port 23456 is already in use" in v["summary"], v
+
+
+# --- an IB completion names a queue pair, not the rank that printed it (round 20: deepspeed-6875) --------------------
+def test_no_completion_status_makes_the_reporting_rank_a_culprit(tmp_path):
+    """A flush (5) follows an earlier failure of the pair; a retry (12) or remote error (9-11) is the peer or the
+    path not answering; a local one (4) is the node's GPUDirect set-up: in no case is the printing rank at fault."""
+    for status, where in ((5, "check the peer"), (12, "link to the peer"), (10, "link to the peer"),
+                          (4, "GPUDirect")):
+        log = (f"[rank6]: gpu-b12:71002:71300 [6] NCCL WARN NET/IB : Got completion from peer 172.16.4.9<51022> "
+               f"with status={status} opcode=1 len=0 vendor err 129 (Send) localGid ::ffff:172.16.4.11 hca mlx5_3\n"
+               "[rank6]:[E0702 04:12:55.101201 71002 ProcessGroupNCCL.cpp:1575] [PG 0 Rank 6] Process group watchdog "
+               "thread terminated with exception: NCCL error: remote process exited or there was a network error, "
+               "NCCL version 2.21.5\n")
+        d = _report(tmp_path, log)
+        assert d["verdict"]["cause"] == "ib_fabric" and _accused(d) == set(), (status, d)
+        assert where in d["verdict"]["summary"], (status, d["verdict"]["summary"])

@@ -270,7 +270,8 @@ class LineParser:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._dataloader,
                    self._oom,
-                   self._worker_failed, self._signal, self._exit_noise, self._env, self._torchrun_config,
+                   self._worker_failed, self._fatal_python,
+                   self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
@@ -471,6 +472,19 @@ class LineParser:
         ev = self._context(lineno, text, "shm_error")
         w = S.R_NCCL_WARN.search(text)
         ev.data["what"] = (w.group(1) if w else self._body).strip()[:200]
+        return ev
+
+    def _fatal_python(self, lineno: int, text: str) -> Event | None:
+        a = S.R_LAUNCH_ARG.search(text) if "error: " in text else None
+        if a:
+            ev = self._context(lineno, text, "launch_arg")
+            ev.data.update(arg=a.group(2), missing=a.group(1).startswith("the following"))
+            return ev
+        m = S.R_FATAL_PY.search(text) if "Fatal Python" in text else None
+        if not m:
+            return None
+        ev = self._context(lineno, text, "fatal_python")
+        ev.data["what"] = m.group(1).strip()[:200]
         return ev
 
     def _no_nccl(self, lineno: int, text: str) -> Event | None:

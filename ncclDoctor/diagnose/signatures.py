@@ -40,6 +40,8 @@ nccl_warn            any other ``NCCL WARN``
 ddp_params           DDP's "expects same model across all ranks" (the ranks built different models)
 crash                a native crash handler's ``Caught signal 11 (Segmentation fault ...)`` and the
                      libraries of its backtrace frames (``libnccl.so`` first: NCCL crashed)
+fatal_python         the interpreter's ``Fatal Python error: ...`` (an abort in the interpreter or a C extension)
+launch_arg           argparse's usage error on the launcher's ``--local-rank``/``--local_rank`` argument
 transport            NCCL INFO lines naming the network (IB or the Socket fallback), the
                      interface, ``X set by environment to Y``, and ``rank r nranks n``
 ===================  ====================================================================
@@ -418,6 +420,16 @@ SIGNALS_BY_NUMBER = {n: name for name, n in SIGNAL_NUMBERS.items()} | {7: "SIGBU
 # the kernel's OOM killer and Kubernetes' OOMKilled.
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"
                          r"Memory cgroup out of memory|\bOOMKilled\b")
+# argparse refusing the local-rank argument a launcher passes, or missing the one it does not pass (exit code 2):
+# torch.distributed.launch of torch >= 2.0 passes "--local-rank=N", older ones and DeepSpeed's launcher
+# "--local_rank=N", torchrun none (only the LOCAL_RANK variable): "error: unrecognized arguments: --local-rank=0",
+# "error: the following arguments are required: --local_rank"
+R_LAUNCH_ARG = re.compile(r"error: (unrecognized arguments|the following arguments are required):[^\n]{0,300}?"
+                          r"(--local[-_]rank)\b")
+# The interpreter's own abort report (Python's fatal_error: "Fatal Python error: none_dealloc: deallocating None",
+# "Fatal Python error: Segmentation fault" / "Bus error" from faulthandler; two processes' copies may interleave on
+# one line): the process died in the interpreter or a C extension, never in a Python exception
+R_FATAL_PY = re.compile(r"Fatal Python error: (?:Fatal Python error: )?(\S[^\n]{0,200})")
 # The shell's report of a foreground job that died of SIGBUS / SIGSEGV ("Bus error (core dumped)", "./run.sh: line 3:
 # 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A).
 R_SHELL_SIGNAL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?(Bus error|Segmentation fault)\b")

@@ -38,6 +38,7 @@ from ncclDoctor.diagnose.verdict.crash import (
     _gpu_oom,
     _host_mem,
     _killed,
+    _launch_arg,
     _nccl_crash,
     _no_nccl,
     _preempted,
@@ -83,7 +84,8 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _no_nccl, _preempted, _tiny_timeout,
+    _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _launch_arg,
+    _no_nccl, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _uniqueid, _direct_hang,

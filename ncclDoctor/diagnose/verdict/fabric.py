@@ -235,15 +235,32 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f" (HCA {', '.join(hcas)})" if hcas else "")
     return Verdict(
         "ib_fabric",
-        f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts)
-        + ("; check the HCA and links of that node first, the ranks are not at fault" if ranks else ""),
+        f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts) + (_ib_end(statuses, peers) if ranks
+                                                                               else ""),
         "; ".join(dict.fromkeys(fixes)) + ". Run `ncclDoctor check --nodes N` to localize the bad link.",
         "high",
         [],
         [e.brief() for e in evs[:3]],
-        # several ranks' HCAs (or a node's) reported it, or a node's RDMA set-up failed: none of them failed first
-        job_wide=len(ranks) != 1 or bool(reg),
+        # a completion names a queue pair, which has two ends: the rank that printed it only noticed (for a flush,
+        # after the pair had already failed; for a retry or remote error, the peer or the path did not answer)
+        job_wide=True,
     )
+
+
+_IB_LOCAL = {1, 2, 4, 8}  # IBV_WC_LOC_*: this end's own work request or memory registration
+
+
+def _ib_end(statuses: list[int], peers: list[str]) -> str:
+    """Which end of the queue pair a completion status points at; never the reporting rank's code."""
+    peer = f"the peer {', '.join(peers)}" if peers else "the peer"
+    if statuses == [5]:
+        return (f"; a flush only says the queue pair had already failed: check {peer} for an earlier failure (its "
+                "log, its HCA), the rank that printed it is not at fault")
+    if statuses and set(statuses) <= _IB_LOCAL:
+        return ("; a local status points at the reporting node's own HCA and GPUDirect RDMA set-up, not at its rank's "
+                "code: no rank is at fault")
+    return (f"; check the link to {peer} and that node's HCA (the peer did not answer or refused): the rank that "
+            "printed it is not at fault")
 
 
 def _ofi(c: Collected, evs: list) -> Verdict:
