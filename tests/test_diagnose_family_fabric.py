@@ -484,3 +484,19 @@ def test_no_completion_status_makes_the_reporting_rank_a_culprit(tmp_path):
         d = _report(tmp_path, log)
         assert d["verdict"]["cause"] == "ib_fabric" and _accused(d) == set(), (status, d)
         assert where in d["verdict"]["summary"], (status, d["verdict"]["summary"])
+
+
+# --- lead rule L: oneCCL's key-value store is its rendezvous -------------------------------------------------------
+def test_oneccl_kvs_failures_are_the_store(tmp_path):
+    """oneCCL's kvs (internal_kvs.cpp) is the rendezvous of its ranks: a connection that runs out of time, or no
+    interface to take its address from, is store_rendezvous, no rank named (its "|CCL_ERROR|" lines carry no
+    lower-case "error" of their own)."""
+    timeout = ("2025:06:03-08:14:55:(70211) |CCL_ERROR| internal_kvs.cpp:541 kvs_init: connection time (120) >= "
+               "limit (120)\n")
+    d = _report(tmp_path, timeout)
+    assert d["verdict"]["cause"] == "store_rendezvous" and _accused(d) == set(), d["verdict"]
+    assert "CCL_KVS_IP_PORT" in d["verdict"]["fix"], d["verdict"]
+    iface = ("2025:06:03-08:14:55:( 911) |CCL_ERROR| internal_kvs.cpp:301 fill_local_host_ip: can't find interface "
+             "eth9 to get host IP\n")
+    v = _verdict(tmp_path, iface)
+    assert v["cause"] == "store_rendezvous" and "CCL_KVS_IFACE" in v["fix"] and "no network interface" in v["summary"]

@@ -670,7 +670,20 @@ class LineParser:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "Windows store connect warning"
             return ev
+        k = S.R_CCL_KVS.search(text) if "kvs" in text else None
+        if k:
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           kvs=f"{k.group(1)}: {k.group(2).strip()}")
+            return ev
         client = S.R_STORE_CLIENT.search(text)
+        if client and "- retrying (" in text and not S.R_PEER_GONE.search(text):
+            # TCPStore's warning of a connect attempt it retries until its timeout (lead rule L): news only when a
+            # store timeout or error follows, which is then a line of its own. A reset is not the store still
+            # starting (nothing listening refuses): something at that address answered and cut the connection
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="store connect retry", endpoint=f"{client.group(1)}:{client.group(2)}")
+            return ev
         taken = S.R_ADDR_IN_USE.search(text)
         # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do
         if not client and not S.R_STORE.search(text) and not (taken and near):

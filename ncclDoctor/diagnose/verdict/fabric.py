@@ -494,6 +494,22 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Start the job again with a new --rdzv-id (rdzv_id) or restart every node together, so they join one "
             "fresh rendezvous; if another node failed first, its log holds that first failure and the cause.",
             "high", [], _samples(c, "store_timeout"))
+    kvs = [e for e in evs if e.data.get("kvs")]
+    if kvs:  # oneCCL's own rendezvous (lead rule L)
+        said = [e.data["kvs"] for e in kvs]
+        iface = any("interface" in w for w in said)
+        return Verdict(
+            "store_rendezvous",
+            f"oneCCL's key-value store (kvs, its rendezvous) failed: {said[0][:160]} -- "
+            + ("it found no network interface to take its address from (it skips lo unless CCL_KVS_IFACE names "
+               "one)" if iface else "the ranks could not reach the kvs main server (rank 0's address and port) in "
+               "time, or could not set it up")
+            + "; no rank is at fault",
+            "Point oneCCL's kvs at an address every rank reaches: CCL_KVS_IFACE=<interface the nodes share> (ip -br "
+            "addr), or CCL_KVS_IP_EXCHANGE=env with CCL_KVS_IP_PORT=<rank 0's IP>_<port> (torch-ccl takes "
+            "MASTER_ADDR/MASTER_PORT); check that port is open between the nodes (nc -zv HOST PORT) and that rank 0 "
+            "started; CCL_LOG_LEVEL=debug shows the address each rank uses.",
+            "high", [], [e.brief() for e in kvs[:3]])
     denied = next((e.data["bind_denied"] for e in evs if e.data.get("bind_denied") is not None), None)
     if denied is not None:
         return Verdict(
