@@ -753,3 +753,18 @@ def test_a_lone_sigabrt_asks_for_the_ranks_stderr_its_stacks_and_a_core_dump(tmp
     assert "Fatal Python error" in v["summary"] and "C extension" in v["summary"], v
     for word in ("faulthandler", "TORCH_SHOW_CPP_STACKTRACES=1", "core dump", "gdb", "stderr"):
         assert word in v["fix"], (word, v["fix"])
+
+
+def test_a_fatal_python_error_alone_is_a_crash_naming_nobody(tmp_path):
+    """faulthandler's "Fatal Python error: <signal>" with no record around it: a process died in native code (or,
+    for a bus error, of /dev/shm by rule F); nobody is named, since the watchdog's abort of a waiting rank prints
+    "Fatal Python error: Aborted" too."""
+    stack = "\nCurrent thread 0x00007fa1c2ffd640 (most recent call first):\n  File \"/srv/train.py\", line 88 in step\n"
+    d = _report(tmp_path, "Fatal Python error: Floating point exception\n" + stack)
+    assert d["verdict"]["cause"] == "unknown" and _accused(d) == set(), d["verdict"]
+    assert "faulthandler" in d["verdict"]["fix"] and "core" in d["verdict"]["fix"], d["verdict"]
+    v = _verdict(tmp_path, "[rank1]: Fatal Python error: Aborted\n" + stack)
+    assert v["cause"] == "unknown" and v["culprits"] == [] and "watchdog" in v["summary"], v
+    assert "TORCH_SHOW_CPP_STACKTRACES=1" in v["fix"], v
+    v = _verdict(tmp_path, "Fatal Python error: Bus error\n" + stack)
+    assert v["cause"] == "dataloader_shm" and v["culprits"] == [], v

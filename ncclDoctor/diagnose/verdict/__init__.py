@@ -35,6 +35,7 @@ from ncclDoctor.diagnose.verdict.crash import (
     _dataloader,
     _died_loading,
     _exited,
+    _fatal_python,
     _gpu_oom,
     _host_mem,
     _killed,
@@ -92,7 +93,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _first_missing, _blocked, _early_exit,
     _all_joined,
     _warn_family, _nccl_other,
-    _signal, _timeouts, _exited, _teardown_stuck, _died_loading,
+    _signal, _timeouts, _exited, _teardown_stuck, _died_loading, _fatal_python,
 ]
 
 

@@ -590,6 +590,29 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
 
+def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The interpreter's own "Fatal Python error: ..." with no launcher record, exception or NCCL error to read:
+    a process died in native code or in the interpreter. Nobody is named: faulthandler prints it for any fatal
+    signal, the watchdog's abort of a waiting rank too ("Fatal Python error: Aborted")."""
+    evs = c.samples.get("fatal_python", [])
+    if not evs:
+        return None
+    what = evs[0].data["what"]
+    if what.lower().startswith("bus error"):  # lead rule F
+        return Verdict("dataloader_shm", f"a process died of a bus error ('Fatal Python error: {what[:80]}'): it "
+                       "touched shared memory that could not be backed, /dev/shm is full or too small",
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
+                       "or lower num_workers.", "medium", [], [e.brief() for e in evs[:2]])
+    native = what.lower().startswith(("segmentation fault", "floating point exception", "illegal instruction"))
+    how = ("abort() was called in native code: torch's NCCL watchdog after a collective timeout or NCCL error, an "
+           "uncaught C++ exception or a C extension" if what.lower().startswith("aborted") else
+           "the interpreter or a C extension died in native code")
+    return Verdict("unknown", f"a process crashed: 'Fatal Python error: {what[:120]}' -- {how}, not a Python "
+                   "exception; these lines do not say which rank nor why",
+                   (NATIVE_FIX if native else ABORT_FIX) + "Read that process's whole stderr (its 'Current thread' "
+                   "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
+
+
 def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event]) -> Verdict:
     """Several processes failed on their own (lead rule A extended): each is a culprit, the ranks torchrun
     only stopped afterwards (SIGTERM, or SIGKILL after its grace period) are innocent."""
