@@ -16,8 +16,8 @@ worker, only what reads the job without touching it:
 
 - opt-in, ``--inject``: gdb runs a few lines of Python inside each worker that wrote its Flight
   Recorder and stacks (``inject_gdb``); it stops each process for seconds, so it is never the
-  default. All workers at once, within ``--inject-timeout`` (then gdb is interrupted, unwinds
-  its call and detaches); a stopped worker (state T) is skipped.
+  default. All workers at once; past ``--inject-timeout`` no call starts, and one under way is
+  finished, never cut (``inject_gdb``); a stopped worker (state T) is skipped.
 
 A worker that ends during the watch (checked every 0.1 s) is a dead rank (LIVE005): how it
 died comes from torchrun's failure record when torchrun's output is a file (read from the end,
@@ -288,8 +288,13 @@ def _inject(w: dict[str, Any], run_dir: Path, timeout_s: float) -> None:
         w["inject"] = "skipped: the process is stopped (state T); a call from gdb would be cut short"
         return
     started = time.monotonic()
-    got = inject_gdb.inject(w["pid"], run_dir / "inject" / f"rank{w['rank']}.json", timeout_s)
+    out = run_dir / "inject" / f"rank{w['rank']}.json"
+    got = inject_gdb.inject(w["pid"], out, timeout_s)
     took = time.monotonic() - started
+    why = out.with_suffix(".why")
+    if got is None and why.is_file():
+        w["inject"] = f"skipped: {why.read_text()} ({took:.1f} s)"
+        return
     w["inject"] = ("ok" if got and got.get("fr") else
                    f"failed: {(got or {}).get('error') or f'no answer in {timeout_s:g} s'} ({took:.1f} s)")
     if got and got.get("stacks"):
