@@ -28,8 +28,11 @@ gloo, died after ``--inject-timeout 5`` hit gdb mid-call; reproduced 3 times in 
 from __future__ import annotations
 
 import json
+import os
+import re
 import shlex
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -72,13 +75,29 @@ def holds_gil(pyspy_text: str | None) -> bool:
 
 
 _GRACE_S = 15.0
-GATE, CALLING, HELD_ELSEWHERE = "NCD-GATE", "NCD-CALLING", "NCD-GIL-HELD-ELSEWHERE"
+GATE, CALLING, ENSURED, HELD_ELSEWHERE = "NCD-GATE", "NCD-CALLING", "NCD-ENSURED", "NCD-GIL-HELD-ELSEWHERE"
 
 
-def commands(code: str, cancel: Path) -> str:
+def python_minor(pid: int) -> int | None:
+    """The target's CPython 3.x minor version, from its libpython or executable name."""
+    try:
+        names = [os.readlink(f"/proc/{pid}/exe")] + [line.rsplit(" ", 1)[-1] for line in
+                                                      Path(f"/proc/{pid}/maps").read_text().splitlines()]
+    except OSError:
+        return None
+    for name in names:
+        m = re.search(r"(?:libpython|python)3\.(\d+)", os.path.basename(name))
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def commands(code: str, cancel: Path, minor: int | None = None) -> str:
     """The gdb command file: libpython's and libc's symbols, the gate (the cancel file), the GIL
     check, then the calls, each only if the one before it succeeded (the first failing command
     ends the file). ``set unwindonsignal on`` still covers a signal from inside the worker."""
+    # 3.13 renamed it; on 3.12+ either gives this thread's state when it holds the GIL, else 0
+    holder = "PyThreadState_GetUnchecked" if (minor or 0) >= 13 else "_PyThreadState_UncheckedGet"
     return "\n".join([
         "set unwindonsignal on",
         "sharedlibrary libpython",
@@ -90,7 +109,7 @@ def commands(code: str, cancel: Path) -> str:
         "  quit",
         "end",
         "set $ncd_mine = (long)PyGILState_GetThisThreadState()",
-        "set $ncd_holder = (long)_PyThreadState_UncheckedGet()",
+        f"set $ncd_holder = (long){holder}()",
         "if $ncd_holder != 0 && $ncd_holder != $ncd_mine",
         f"  echo {HELD_ELSEWHERE}\\n",
         "  detach",
@@ -98,6 +117,7 @@ def commands(code: str, cancel: Path) -> str:
         "end",
         f"echo {CALLING}\\n",
         "set $ncd_gil = (int)PyGILState_Ensure()",
+        f"echo {ENSURED}\\n",
         f"set $ncd_rc = (int)PyRun_SimpleString({json.dumps(code)})",
         "call (void)PyGILState_Release($ncd_gil)",
         "detach",
@@ -115,7 +135,7 @@ def inject(pid: int, out_file: Path, timeout_s: float = 60.0, script: str = _SCR
     cancel = out_file.with_suffix(".cancel")
     cancel.unlink(missing_ok=True)
     gdb_file = out_file.with_suffix(".gdb")
-    gdb_file.write_text(commands(f"exec(open({str(script_file)!r}).read())", cancel))
+    gdb_file.write_text(commands(f"exec(open({str(script_file)!r}).read())", cancel, python_minor(pid)))
     log = out_file.with_suffix(".gdb.log")
     # -iex: before the attach, so that gdb does not read libtorch's symbols (seconds per process)
     cmd = ["gdb", "-nx", "-iex", "set auto-solib-add off", "-p", str(pid), "-batch", "-x", str(gdb_file)]
@@ -127,7 +147,7 @@ def inject(pid: int, out_file: Path, timeout_s: float = 60.0, script: str = _SCR
     try:
         proc.wait(timeout=max(0.1, timeout_s))
     except subprocess.TimeoutExpired:
-        stop(proc, cancel)
+        stop(proc, cancel, log)
     said = log.read_text(errors="replace") if log.is_file() else ""
     if HELD_ELSEWHERE in said:
         out_file.with_suffix(".why").write_text("another thread holds the GIL (in C code): a call would wait for ever")
@@ -137,17 +157,33 @@ def inject(pid: int, out_file: Path, timeout_s: float = 60.0, script: str = _SCR
         return None
 
 
-def stop(proc: subprocess.Popen, cancel: Path) -> None:
+def stop(proc: subprocess.Popen, cancel: Path, log: Path) -> None:
     """The deadline: no new call (the cancel file), ``_GRACE_S`` for gdb to reach the gate or end
-    the call under way, then SIGKILL (gdb itself stuck: the last resort)."""
+    the call under way. Still there: when it waits in ``PyGILState_Ensure`` (a GIL holder we could
+    not see), SIGINT unwinds that wait, which has taken nothing yet -- the lesser harm than SIGKILL,
+    after which the call would return into a breakpoint with no debugger (SIGTRAP kills the
+    worker). SIGKILL is the last resort."""
     cancel.touch()
+    if _waited(proc):
+        return
+    said = log.read_text(errors="replace") if log.is_file() else ""
+    if CALLING in said and ENSURED not in said and _signalled(proc, signal.SIGINT) and _waited(proc):
+        return
+    if _signalled(proc, signal.SIGKILL):
+        _waited(proc)
+
+
+def _waited(proc: subprocess.Popen) -> bool:
     try:
         proc.wait(timeout=_GRACE_S)
-        return
+        return True
     except subprocess.TimeoutExpired:
-        pass
+        return False
+
+
+def _signalled(proc: subprocess.Popen, sig: int) -> bool:
     try:
-        proc.kill()
-        proc.wait(timeout=_GRACE_S)
-    except (OSError, subprocess.TimeoutExpired):
-        return
+        proc.send_signal(sig)
+        return True
+    except OSError:
+        return False
