@@ -18,8 +18,9 @@ gloo, died after ``--inject-timeout 5`` hit gdb mid-call; reproduced 3 times in 
   thread holds it): when another thread holds it, ``PyGILState_Ensure`` would wait for ever,
   so gdb detaches instead (a thread py-spy sees holding it is skipped before gdb starts);
 - at the deadline we create the cancel file and wait ``_GRACE_S`` for gdb to reach the gate or
-  finish its calls (ours take milliseconds); no SIGINT. SIGKILL only after that, when gdb
-  itself is stuck -- the one path left that can harm the worker;
+  finish its calls (ours take milliseconds). Only a gdb still there after that is signalled
+  (``stop``): SIGINT when it waits in ``PyGILState_Ensure`` (a holder we could not see), else
+  SIGKILL -- the paths left that can harm the worker, both past a 15 s grace;
 - a stopped process (state T) is skipped altogether (``attach``): its pending stop would cut
   the first call short;
 - ptrace rights are needed (root, CAP_SYS_PTRACE or ptrace_scope 0).
@@ -161,8 +162,8 @@ def stop(proc: subprocess.Popen, cancel: Path, log: Path) -> None:
     """The deadline: no new call (the cancel file), ``_GRACE_S`` for gdb to reach the gate or end
     the call under way. Still there: when it waits in ``PyGILState_Ensure`` (a GIL holder we could
     not see), SIGINT unwinds that wait, which has taken nothing yet -- the lesser harm than SIGKILL,
-    after which the call would return into a breakpoint with no debugger (SIGTRAP kills the
-    worker). SIGKILL is the last resort."""
+    after which the call returns into gdb's breakpoint with no debugger there (a SIGTRAP, which can
+    kill the worker). SIGKILL is the last resort."""
     cancel.touch()
     if _waited(proc):
         return
