@@ -104,7 +104,9 @@ def score(case: dict, report) -> dict:
         "got": {"cause": v.get("cause"), "accused": sorted(blamed), "confidence": v.get("confidence")},
         "want": {"cause": exp["cause"], "culprits": exp["culprits"]},
     }
-    row["correct"] = all(row[k] for k in ("culprit", "victim", "cause", "fix"))
+    # the bar ("culprit/innocents/cause all right"); "correct" also asks for the fix words
+    row["verdict"] = all(row[k] for k in ("culprit", "victim", "cause"))
+    row["correct"] = row["verdict"] and row["fix"]
     return row
 
 
@@ -214,11 +216,11 @@ def baseline(split: str) -> tuple[list[dict], dict[str, dict]]:
 
 def table(name: str, rows: list[dict]) -> str:
     n = len(rows) or 1
-    pct = {k: 100.0 * sum(r[k] for r in rows) / n for k in ("culprit", "victim", "cause", "fix", "correct")}
+    pct = {k: 100.0 * sum(r[k] for r in rows) / n for k in ("culprit", "victim", "cause", "fix", "verdict", "correct")}
     victims = sum(not r["victim"] for r in rows)
     return (
         f"{name:<8} {len(rows):>5}  {pct['culprit']:6.1f}%  {victims:>7}  {pct['cause']:6.1f}%  "
-        f"{pct['fix']:6.1f}%  {pct['correct']:7.1f}%"
+        f"{pct['fix']:6.1f}%  {pct['verdict']:6.1f}%  {pct['correct']:7.1f}%"
     )
 
 
@@ -252,12 +254,14 @@ def main() -> None:
     splits = ["dev", "heldout"] if a.split == "all" else [a.split]
     t0 = time.monotonic()
     results = {s: run(load_cases(s)) for s in splits}
-    print(f"{'split':<8} {'cases':>5}  {'culprit':>7}  {'victims':>7}  {'cause':>7}  {'fix':>7}  {'correct':>8}")
+    print(f"{'split':<8} {'cases':>5}  {'culprit':>7}  {'victims':>7}  {'cause':>7}  {'fix':>7}  {'verdict':>7}  "
+          f"{'correct':>8}")
     for s in splits:
         print(table(s, results[s]))
     print(
         f"({time.monotonic() - t0:.1f} s; victims = cases where an innocent rank was accused "
-        "with medium/high confidence)"
+        "with medium/high confidence; verdict = culprit, no innocent accused and cause all right, the issue's "
+        "bar; correct = verdict and the fix named)"
     )
     if a.verbose:
         for s in splits:
