@@ -24,7 +24,7 @@ died comes from torchrun's failure record when torchrun's output is a file (read
 up to 5 s for torchrun to write it), else from the exit status /proc shows while it is a zombie,
 else "unknown". The watch then ends 1 s later: the survivors, blocked in their next collective,
 are never waited for. Deadline of the whole command: ``--watch`` + 1 s + up to 5 s for the
-record + ``EVIDENCE_S`` (30 s) for py-spy and the Flight Recorder (+ ``--inject-timeout`` + 10 s
+record + ``EVIDENCE_S`` (30 s) for py-spy and the Flight Recorder (+ ``--inject-timeout`` + 36 s
 with ``--inject``), + writing the report. Exit code: 4 when a finding was made, 0 when none,
 2 for bad input (not a torchrun pid), 3 when the job has no workers (yet, or any more).
 
@@ -267,7 +267,7 @@ def _inject_all(workers: list[dict[str, Any]], run_dir: Path, timeout_s: float) 
     threads = [threading.Thread(target=_inject, args=(w, run_dir, timeout_s), daemon=True) for w in workers]
     for t in threads:
         t.start()
-    deadline = time.monotonic() + timeout_s + 2 * inject_gdb._GRACE_S + 1.0
+    deadline = time.monotonic() + timeout_s + 2 * inject_gdb._GRACE_S + inject_gdb._KILL_WAIT_S + 1.0
     for t in threads:
         t.join(timeout=max(0.0, deadline - time.monotonic()))
     for w in workers:

@@ -76,6 +76,7 @@ def holds_gil(pyspy_text: str | None) -> bool:
 
 
 _GRACE_S = 15.0
+_KILL_WAIT_S = 5.0  # a SIGKILLed gdb is gone at once; the wait only reaps it
 GATE, CALLING, ENSURED, HELD_ELSEWHERE = "NCD-GATE", "NCD-CALLING", "NCD-ENSURED", "NCD-GIL-HELD-ELSEWHERE"
 
 
@@ -171,12 +172,12 @@ def stop(proc: subprocess.Popen, cancel: Path, log: Path) -> None:
     if CALLING in said and ENSURED not in said and _signalled(proc, signal.SIGINT) and _waited(proc):
         return
     if _signalled(proc, signal.SIGKILL):
-        _waited(proc)
+        _waited(proc, _KILL_WAIT_S)
 
 
-def _waited(proc: subprocess.Popen) -> bool:
+def _waited(proc: subprocess.Popen, wait_s: float = _GRACE_S) -> bool:
     try:
-        proc.wait(timeout=_GRACE_S)
+        proc.wait(timeout=wait_s)
         return True
     except subprocess.TimeoutExpired:
         return False
