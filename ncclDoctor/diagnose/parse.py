@@ -294,7 +294,8 @@ class LineParser:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._dataloader,
                    self._oom,
-                   self._worker_failed, self._signal, self._exit_noise, self._env, self._torchrun_config,
+                   self._worker_failed, self._fatal_python,
+                   self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
@@ -497,6 +498,19 @@ class LineParser:
         ev.data["what"] = (w.group(1) if w else self._body).strip()[:200]
         return ev
 
+    def _fatal_python(self, lineno: int, text: str) -> Event | None:
+        a = S.R_LAUNCH_ARG.search(text) if "error: " in text else None
+        if a:
+            ev = self._context(lineno, text, "launch_arg")
+            ev.data.update(arg=a.group(2), missing=a.group(1).startswith("the following"))
+            return ev
+        m = S.R_FATAL_PY.search(text) if "Fatal Python" in text else None
+        if not m:
+            return None
+        ev = self._context(lineno, text, "fatal_python")
+        ev.data["what"] = m.group(1).strip()[:200]
+        return ev
+
     def _no_nccl(self, lineno: int, text: str) -> Event | None:
         m = S.R_NO_NCCL.search(text)
         if not m:
@@ -680,8 +694,23 @@ class LineParser:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "Windows store connect warning"
             return ev
+        k = S.R_CCL_KVS.search(text) if "kvs" in text else None
+        if k:
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           kvs=f"{k.group(1)}: {k.group(2).strip()}")
+            return ev
         client = S.R_STORE_CLIENT.search(text)
-        if not client and not S.R_STORE.search(text):
+        if client and "- retrying (" in text and not S.R_PEER_GONE.search(text):
+            # TCPStore's warning of a connect attempt it retries until its timeout (lead rule L): news only when a
+            # store timeout or error follows, which is then a line of its own. A reset is not the store still
+            # starting (nothing listening refuses): something at that address answered and cut the connection
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="store connect retry", endpoint=f"{client.group(1)}:{client.group(2)}")
+            return ev
+        taken = S.R_ADDR_IN_USE.search(text)
+        # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do
+        if not client and not S.R_STORE.search(text) and not (taken and near):
             return None
         # a store timeout inside the agent's exit barrier is teardown: the other nodes' agents never came
         ev = self._context(lineno, text, "exit_barrier" if lineno - self._barrier_line <= 16 else "store_timeout")
@@ -698,7 +727,8 @@ class LineParser:
         if n:
             ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))
         b = S.R_BIND_PORT.search(text)
-        ev.data["in_use"] = int(b.group(1)) if b else (0 if "Address already in use" in text else None)
+        f = None if b or not taken else S.R_PORT_FIELD.search(text)
+        ev.data["in_use"] = int(b.group(1)) if b else int(f.group(1)) if f else 0 if taken else None
         d = S.R_BIND_DENIED.search(text)
         if d:
             ev.data["bind_denied"] = int(d.group(1))

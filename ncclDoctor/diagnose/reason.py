@@ -534,8 +534,10 @@ def first_failure(c: Collected) -> list[Conclusion]:
         victim = e.data.get("signal") == "SIGABRT" or e.data.get("exitcode") == -6
         # Every rank exiting with the same code in the same second: torchrun's "first" is the order it
         # polled them in, not which failed first (a shared cause, e.g. the same exception on every rank).
-        alike = [x for x in c.child_failures if x is not e and x.data.get("exitcode") == e.data.get("exitcode")
-                 and (x.data.get("time") or e.data.get("time")) == e.data.get("time")]
+        # A root whose exit code the paste cut is alike any other failure of its second (nothing says otherwise).
+        alike = [x for x in c.child_failures if x is not e and (x.data.get("time") or e.data.get("time")) ==
+                 e.data.get("time") and (e.data.get("exitcode") is None and x.data.get("exitcode") not in (None, -15)
+                                         or x.data.get("exitcode") == e.data.get("exitcode"))]
         conf = "low" if victim or alike else "medium"
         code = e.data.get("exitcode") if e.data.get("exitcode") is not None else "not shown"
         note = (" (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else
