@@ -723,3 +723,12 @@ def test_one_rank_behind_one_ahead_in_a_group_with_other_ranks_timing_out_untagg
             + tagged(4, 7702) + tagged(6, 7701))
     d = _report(tmp_path, text)
     assert not _accused(d) & {1, 3, 4, 6}, d["verdict"]
+
+
+def test_rule_e_reads_a_gap_in_the_rank_numbers_as_a_rank_not_shown(tmp_path):
+    """Rule E by the rank numbers: ranks 2 and 5 of one group, 5 one collective past 2 (#401 vs #400, the same size),
+    say ranks 0, 1, 3 and 4 exist and are not shown: rank_missing, nobody named."""
+    same = "NumelIn=5120, NumelOut=5120"
+    d = _report(tmp_path, _wd24(2, 400, "ALLREDUCE", same) + _wd24(5, 401, "ALLREDUCE", same))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert not _accused(d) & {2, 5}

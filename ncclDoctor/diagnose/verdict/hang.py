@@ -491,7 +491,14 @@ def larger_world(c: Collected) -> str | None:
              if t.numel_in and t.numel_out and t.numel_in != t.numel_out and t.op
              and ("GATHER" in t.op.upper() or "SCATTER" in t.op.upper())]
     size, _, sure = world_size(c)  # a stated world size, not the highest rank seen (a lower bound only)
-    world = max(sizes + [size if size and sure == "high" else 0])
+    # a gap below the highest rank shown (ranks of one group are 0..N-1, global or the group's own) is a member not
+    # shown, as surely as a gather's NumelOut/NumelIn -- when the lines can be one group: two sizes at one SeqNum may
+    # be two groups (or a desync, rule D), whose rank numbers say nothing of each other
+    bysize: dict[int, set] = {}
+    for t in outs:
+        bysize.setdefault(t.seq, set()).add(t.numel_in)
+    one = all(len(v) == 1 for v in bysize.values())
+    world = max(sizes + [size if size and sure == "high" else 0, max(shown) + 1 if one else 0])
     if world <= len(shown):
         return None
     return f"its stuck collective (a world of at least {world} ranks, {len(shown)} shown)"
