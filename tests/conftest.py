@@ -107,6 +107,48 @@ def accused(d: dict) -> set[int]:
                   for r in k["ranks"]}
 
 
+# --- log-line builders: the generic shapes the diagnose tests write (a test whose wording is the point keeps its
+# literal lines) ------------------------------------------------------------------------------------------------
+def watchdog_line(rank: int | None, seq: int | None, op: str, ran_ms: int | str, timeout_ms: int, numel=None,
+                  pg: str | None = None, style: str = "2.4", stamp: str = "E102 10:00:00.000000000",
+                  at: int = 616) -> str:
+    """ProcessGroupNCCL.cpp's watchdog timeout line. STYLE "2.4": torch 2.x's "[rankR]:[STAMP ...cpp:AT]";
+    "1.x": torch 1.x's "[E ...cpp:AT]" (no launcher prefix; RANK None: no "[Rank R] " either). NUMEL: None
+    (not printed), an int (NumelIn = NumelOut), a pair (NumelIn, NumelOut) or the text itself ("NumelIn=1,
+    NumelOut=8"). SEQ None: torch 1.x's line without a SeqNum. PG: the group's words before "Rank R"."""
+    head = f"[rank{rank}]:[{stamp} ProcessGroupNCCL.cpp:{at}] " if style == "2.4" else f"[E ProcessGroupNCCL.cpp:{at}] "
+    who = "" if rank is None else f"[{pg} Rank {rank}] " if pg else f"[Rank {rank}] "
+    if numel is None:
+        sizes = ""
+    elif isinstance(numel, str):
+        sizes = f"{numel}, "
+    else:
+        ni, no = numel if isinstance(numel, tuple) else (numel, numel)
+        sizes = f"NumelIn={ni}, NumelOut={no}, "
+    seqnum = "" if seq is None else f"SeqNum={seq}, "
+    return (f"{head}{who}Watchdog caught collective operation timeout: WorkNCCL({seqnum}OpType={op}, {sizes}"
+            f"Timeout(ms)={timeout_ms}) ran for {ran_ms} milliseconds before timing out.\n")
+
+
+def failure_record(n: int | None, rank: int, local_rank: int, exitcode: int, pid: int,
+                   time: str = "2025-01-02_10:00:00", host: str = "node-a", traceback: str | None = "auto") -> str:
+    """One entry of torchrun's ChildFailedError record ("[N]:" then its fields; N None: the entry pasted
+    without its header). TRACEBACK: "auto" torch's text for the exit code (a signal's, else the @record
+    hint), None no traceback field (a paste cut after error_file), else that text."""
+    if traceback == "auto":
+        sig = {-9: "SIGKILL", -15: "SIGTERM"}.get(exitcode)
+        traceback = (f"Signal {-exitcode} ({sig}) received by PID {pid}" if sig
+                     else "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html")
+    return ((f"[{n}]:\n  time      : {time}\n  host      : {host}\n" if n is not None else "")
+            + f"  rank      : {rank} (local_rank: {local_rank})\n  exitcode  : {exitcode} (pid: {pid})\n"
+            + "  error_file: <N/A>\n" + (f"  traceback : {traceback}\n" if traceback is not None else ""))
+
+
+def nccl_info(host: str, pid: int, dev: int, text: str, tid: int | None = None) -> str:
+    """An NCCL_DEBUG=INFO line: "HOST:PID:TID [DEV] NCCL INFO TEXT" (TID defaults to PID: the main thread)."""
+    return f"{host}:{pid}:{pid if tid is None else tid} [{dev}] NCCL INFO {text}\n"
+
+
 class CliTimeout(BaseException):
     """An in-process run past its deadline (a BaseException: main() maps Exception to exit 70)."""
 

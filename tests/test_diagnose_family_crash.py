@@ -16,6 +16,7 @@ from ncclDoctor.diagnose import diagnose
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
+from tests.conftest import failure_record, watchdog_line
 
 
 # --- CUDA errors: the CUDA call NCCL or torch names decides the fix -----------------------------------------------
@@ -127,17 +128,14 @@ SIGTERM = ("W0102 10:00:00.000000 4100 torch/distributed/elastic/multiprocessing
 def test_torchrun_summary_pasted_up_to_its_error_file_line(tmp_path):
     """torchrun's ChildFailedError summary (torch/distributed/elastic/multiprocessing/errors) cut
     after ``error_file`` (no traceback field): the entry still names the rank and its -9."""
-    text = ("Root Cause (first observed failure):\n[0]:\n  time      : 2025-01-02_10:00:00\n  host      : node-a\n"
-            "  rank      : 3 (local_rank: 3)\n  exitcode  : -9 (pid: 4411)\n  error_file: <N/A>\n")
+    text = "Root Cause (first observed failure):\n" + failure_record(0, 3, 3, -9, 4411, traceback=None)
     v = _verdict(tmp_path, text)
     assert v["cause"] == "host_oom", v
     assert v["culprits"] == [3]
 
 
 def test_torchrun_summary_with_its_traceback_is_one_entry(tmp_path):
-    text = ("Root Cause (first observed failure):\n[0]:\n  time      : 2025-01-02_10:00:00\n  host      : node-a\n"
-            "  rank      : 5 (local_rank: 1)\n  exitcode  : -9 (pid: 4411)\n  error_file: <N/A>\n"
-            "  traceback : Signal 9 (SIGKILL) received by PID 4411\n")
+    text = "Root Cause (first observed failure):\n" + failure_record(0, 5, 1, -9, 4411)
     (tmp_path / "job.log").write_text(text)
     r = diagnose([str(tmp_path / "job.log")])
     assert r.results["diagnose"]["verdict"]["culprits"] == [5]
@@ -162,16 +160,14 @@ def test_a_lone_sigkill_of_a_multi_node_job_names_nobody(tmp_path):
 
 
 def test_a_lone_exit_code_names_the_global_rank_of_the_table(tmp_path):
-    table = ("Root Cause (first observed failure):\n[0]:\n  time      : 2025-01-02_10:00:00\n  host      : node-b\n"
-             "  rank      : 11 (local_rank: 3)\n  exitcode  : 1 (pid: 4411)\n  error_file: <N/A>\n"
-             "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n")
+    table = "Root Cause (first observed failure):\n" + failure_record(0, 11, 3, 1, 4411, host="node-b")
     v = _verdict(tmp_path, table)
     assert (v["cause"], v["culprits"]) == ("unknown", [11]), v
     assert "@record" in v["fix"]
 
 
 def test_a_table_entry_pasted_without_its_header_keeps_its_global_rank(tmp_path):
-    entry = "  rank      : 6 (local_rank: 2)\n  exitcode  : -11 (pid: 7001)\n  error_file: <N/A>\n"
+    entry = failure_record(None, 6, 2, -11, 7001, traceback=None)
     v = _verdict(tmp_path, entry)
     assert (v["cause"], v["culprits"]) == ("unknown", [6]), v
     assert "faulthandler" in v["fix"] and "core" in v["fix"]
@@ -196,9 +192,8 @@ def test_a_ray_worker_dead_of_a_system_error_is_a_first_failure_of_unknown_cause
             "There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high "
             "memory usage. (2) ray stop --force is called. (3) The worker is crashed unexpectedly due to SIGSEGV or "
             "other unexpected errors.\n"
-            "(Worker pid=31400, ip=192.168.7.8) [rank3]:[E0101 00:10:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 3] "
-            "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, OpType=ALLGATHER, NumelIn=10, "
-            "NumelOut=40, Timeout(ms)=600000) ran for 600100 milliseconds before timing out.\n")
+            "(Worker pid=31400, ip=192.168.7.8) "
+            + watchdog_line(3, 2, "ALLGATHER", 600100, 600000, numel=(10, 40), stamp="E0101 00:10:00.000000000"))
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("unknown", []), v
@@ -247,19 +242,14 @@ def test_a_wrapper_catching_usr1_before_requeue_is_the_same_signal(tmp_path):
 
 def test_a_time_limit_is_not_called_preemption(tmp_path):
     """A job that hangs until its time limit: the hang, not the scheduler, is the story."""
-    text = ("[rank0]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective "
-            "operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) "
-            "ran for 600031 milliseconds before timing out.\n"
+    text = (watchdog_line(0, 12, "ALLREDUCE", 600031, 600000, numel=8) +
             "slurmstepd: error: *** JOB 5 ON n1 CANCELLED AT 2024-01-02T03:04:06 DUE TO TIME LIMIT ***\n")
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] != "signal" and "preempt" not in v["summary"], v
 
 
 def _entry(n: int, time: str, rank: int, local: int, code: int, pid: int, host: str = "node-a") -> str:
-    tb = {-9: f"Signal 9 (SIGKILL) received by PID {pid}", -15: f"Signal 15 (SIGTERM) received by PID {pid}"}.get(
-        code, "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html")
-    return (f"[{n}]:\n  time      : {time}\n  host      : {host}\n  rank      : {rank} (local_rank: {local})\n"
-            f"  exitcode  : {code} (pid: {pid})\n  error_file: <N/A>\n  traceback : {tb}\n")
+    return failure_record(n, rank, local, code, pid, time=time, host=host)
 
 
 def _record(others: list[str], root: str) -> str:
@@ -382,9 +372,7 @@ def test_a_slurm_cancel_without_a_reason_is_an_outside_signal(tmp_path):
     v = _report(tmp_path, text)["verdict"]
     assert (v["cause"], v["culprits"]) == ("signal", []), v
     assert "scancel" in v["fix"] and "sacct" in v["fix"]
-    hung = ("[rank1]:[E601 10:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation "
-            "timeout: WorkNCCL(SeqNum=4410, OpType=ALLREDUCE, NumelIn=9000000, NumelOut=9000000, Timeout(ms)=600000) "
-            "ran for 600100 milliseconds before timing out.\n")
+    hung = watchdog_line(1, 4410, "ALLREDUCE", 600100, 600000, numel=9000000, stamp="E601 10:00:00.000000000", at=632)
     assert _report(tmp_path, hung + text)["verdict"]["cause"] != "signal", "a hang cancelled by hand is the hang"
 
 
@@ -578,8 +566,8 @@ def test_an_unranked_dataloader_death_names_the_one_rank_torchrun_shows_failing(
     error."), which exits 1: the lone failure of torchrun's record (lead rules A and F) is where it happened."""
     for sig, cause in (("Bus error", "dataloader_shm"), ("Killed", "host_oom")):
         text = (f"RuntimeError: DataLoader worker (pid 9123) is killed by signal: {sig}. \n"
-                "Root Cause (first observed failure):\n[0]:\n  time      : 2025-03-04_08:00:00\n  host      : gpu-7\n"
-                "  rank      : 6 (local_rank: 6)\n  exitcode  : 1 (pid: 9001)\n  error_file: <N/A>\n")
+                "Root Cause (first observed failure):\n"
+                + failure_record(0, 6, 6, 1, 9001, time="2025-03-04_08:00:00", host="gpu-7", traceback=None))
         d = _report(tmp_path, text)
         assert d["verdict"]["cause"] == cause and d["verdict"]["culprits"] == [6], (sig, d["verdict"])
         assert d["verdict"]["confidence"] in ("medium", "high")
@@ -635,10 +623,7 @@ def test_mpiruns_record_names_the_rank_that_died_first(tmp_path):
 
 # --- every process killed alike (lead rule J) -------------------------------------------------------------------
 def _killed_entry(i: int, rank: int, code: int, when: str = "2025-06-01_03:14:15") -> str:
-    sig = {-9: "SIGKILL", -15: "SIGTERM"}[code]
-    return (f"[{i}]:\n  time      : {when}\n  host      : gpu-node-2\n  rank      : {rank + 8} (local_rank: {rank})\n"
-            f"  exitcode  : {code} (pid: {5100 + rank})\n  error_file: <N/A>\n"
-            f"  traceback : Signal {-code} ({sig}) received by PID {5100 + rank}\n")
+    return failure_record(i, rank + 8, rank, code, 5100 + rank, time=when, host="gpu-node-2")
 
 
 def test_every_process_of_the_record_killed_in_one_second_is_the_host_not_a_rank(tmp_path):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
+from tests.conftest import nccl_info
 
 
 # --- InfiniBand: completion errors (also as an NCCL error's "Last error") and memory registration -----------------
@@ -132,16 +133,16 @@ def test_nccl_connect_to_an_ipv4_link_local_peer(tmp_path):
 def test_two_hosts_bootstrapping_on_one_address_are_containers_behind_nat(tmp_path):
     """NCCL's "Bootstrap : Using [0]eth0:%s<0>" on two hosts with the same address (here a user-defined
     bridge's 10.88.0.5, not docker0's 172.17/16)."""
-    text = ("cont-a:101:101 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.5<0>\n"
-            "cont-b:202:202 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.5<0>\n")
+    text = (nccl_info("cont-a", 101, 0, "Bootstrap : Using [0]eth0:10.88.0.5<0>")
+            + nccl_info("cont-b", 202, 0, "Bootstrap : Using [0]eth0:10.88.0.5<0>"))
     v = _verdict(tmp_path, text)
     assert v["cause"] == "network_setup", v
     assert "--network=host" in v["summary"] and "NCCL_SOCKET_IFNAME" in v["fix"]
 
 
 def test_one_host_on_its_own_address_is_not_a_network_verdict(tmp_path):
-    text = ("cont-a:101:101 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.5<0>\n"
-            "cont-b:202:202 [0] NCCL INFO Bootstrap : Using [0]eth0:10.88.0.6<0>\n")
+    text = (nccl_info("cont-a", 101, 0, "Bootstrap : Using [0]eth0:10.88.0.5<0>")
+            + nccl_info("cont-b", 202, 0, "Bootstrap : Using [0]eth0:10.88.0.6<0>"))
     assert _verdict(tmp_path, text)["cause"] != "network_setup"
 
 
@@ -162,13 +163,14 @@ def test_a_socket_interface_list_one_a_line_names_the_bridges(tmp_path):
 
 
 # NCCL misc/socket.cc "Net : Connection closed by remote peer %s" with its return-code trail through init
+def _trail(*places: str) -> str:
+    return "".join(nccl_info("node-c", 801, 0, f"{at} -> 6", tid=850) for at in places)
+
+
 def test_a_peer_closing_the_socket_during_communicator_set_up_is_network_set_up(tmp_path):
     text = ("node-c:801:850 [0] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by remote peer "
             "node-d.cluster<41022>\n"
-            "node-c:801:850 [0] NCCL INFO misc/socket.cc:752 -> 6\n"
-            "node-c:801:850 [0] NCCL INFO transport/net_socket.cc:474 -> 6\n"
-            "node-c:801:850 [0] NCCL INFO transport.cc:165 -> 6\n"
-            "node-c:801:850 [0] NCCL INFO init.cc:1222 -> 6\n")
+            + _trail("misc/socket.cc:752", "transport/net_socket.cc:474", "transport.cc:165", "init.cc:1222"))
     v = _verdict(tmp_path, text)
     assert v["cause"] == "network_setup" and v["culprits"] == [], v
     assert "NCCL_SOCKET_IFNAME" in v["fix"]
@@ -177,8 +179,7 @@ def test_a_peer_closing_the_socket_during_communicator_set_up_is_network_set_up(
 def test_a_peer_closing_the_socket_mid_run_is_still_a_peer_gone(tmp_path):
     text = ("node-c:801:850 [0] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by remote peer "
             "node-d.cluster<41022>\n"
-            "node-c:801:850 [0] NCCL INFO misc/socket.cc:752 -> 6\n"
-            "node-c:801:850 [0] NCCL INFO proxy.cc:1480 -> 6\n")
+            + _trail("misc/socket.cc:752", "proxy.cc:1480"))
     assert _verdict(tmp_path, text)["cause"] == "early_exit"
 
 
@@ -280,8 +281,8 @@ def test_a_failed_queue_pair_creation_is_a_local_system_limit_not_the_fabric(tmp
     # NCCL's ibvwrap "Call to ibv_create_cq failed" and its return-code trail (2 = ncclSystemError)
     text = ("gpu-b:811:902 [3] misc/ibvwrap.cc:198 NCCL WARN Call to ibv_create_cq failed with error Cannot allocate "
             "memory\n"
-            "gpu-b:811:902 [3] NCCL INFO transport/net_ib.cc:512 -> 2\n"
-            "gpu-b:811:902 [3] NCCL INFO init.cc:640 -> 2\n")
+            + nccl_info("gpu-b", 811, 3, "transport/net_ib.cc:512 -> 2", tid=902)
+            + nccl_info("gpu-b", 811, 3, "init.cc:640 -> 2", tid=902))
     v = _report(tmp_path, text)["verdict"]
     assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
     assert "memlock" in v["fix"] and "ulimit -l" in v["fix"]

@@ -17,23 +17,20 @@ from __future__ import annotations
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
+from tests.conftest import watchdog_line
 
 
 # --- a watchdog timeout of a few milliseconds is the setting ------------------------------------------------------
 def test_a_timeout_of_a_few_milliseconds_is_the_setting(tmp_path):
     """torch 2.x ProcessGroupNCCL.cpp's watchdog text with Timeout(ms)=5 on a later collective."""
-    line = ("[rank0]:[E1002 11:00:00.100 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
-            "timeout: WorkNCCL(SeqNum=57, OpType=BROADCAST, NumelIn=4096, NumelOut=4096, Timeout(ms)=5) ran for 41 "
-            "milliseconds before timing out.\n")
+    line = watchdog_line(0, 57, "BROADCAST", 41, 5, numel=4096, stamp="E1002 11:00:00.100")
     v = _verdict(tmp_path, line)
     assert v["cause"] == "config", v
     assert v["culprits"] == [] and "timeout" in v["fix"]
 
 
 def test_a_default_timeout_is_not_the_setting(tmp_path):
-    line = ("[rank0]:[E1002 11:00:00.100 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
-            "timeout: WorkNCCL(SeqNum=57, OpType=BROADCAST, NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran for "
-            "600004 milliseconds before timing out.\n")
+    line = watchdog_line(0, 57, "BROADCAST", 600004, 600000, numel=4096, stamp="E1002 11:00:00.100")
     assert _verdict(tmp_path, line)["cause"] != "config"
 
 
@@ -45,21 +42,20 @@ _STUCK = ("[rank4]:[E1002 {t} ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(defa
           "deadlock-prone behaviors.\n")
 
 
-_TIMEOUT = ("[rank1]:[E1002 {t} ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: "
-            "WorkNCCL(SeqNum=88, OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=600000) ran for "
-            "600031 milliseconds before timing out.\n")
+def _timeout_at(t: str) -> str:
+    return watchdog_line(1, 88, "ALLREDUCE", 600031, 600000, numel=1048576, stamp=f"E1002 {t}", at=632)
 
 
 def test_a_stuck_watchdog_after_a_normal_timeout_is_its_aftermath(tmp_path):
     """The heartbeat monitor's "watchdog got stuck" (ProcessGroupNCCL.cpp) eight minutes after another
     rank's normal timeout, pasted first: the abort hung, the collective is the hang."""
-    v = _verdict(tmp_path, _STUCK.format(t="11:18:00.000") + _TIMEOUT.format(t="11:10:00.000"))
+    v = _verdict(tmp_path, _STUCK.format(t="11:18:00.000") + _timeout_at(t="11:10:00.000"))
     assert v["cause"] != "watchdog_blocked", v
 
 
 def test_a_stuck_watchdog_alone_or_first_is_still_blocked(tmp_path):
     assert _verdict(tmp_path, _STUCK.format(t="11:18:00.000"))["cause"] == "watchdog_blocked"
-    v = _verdict(tmp_path, _STUCK.format(t="11:00:00.000") + _TIMEOUT.format(t="11:10:00.000"))
+    v = _verdict(tmp_path, _STUCK.format(t="11:00:00.000") + _timeout_at(t="11:10:00.000"))
     assert v["cause"] == "watchdog_blocked", v
 
 
@@ -101,29 +97,27 @@ def test_untagged_timeout_at_the_default_groups_seq_is_a_desync_naming_nobody(tm
 
 # ProcessGroupNCCL.cpp (torch 1.x): "[Rank %d] Watchdog caught collective operation timeout: WorkNCCL(OpType=%s,
 # Timeout(ms)=%d) ran for %d milliseconds before timing out." -- no SeqNum, no process group
-OLD_TIMEOUT = ("[E ProcessGroupNCCL.cpp:587] [Rank {r}] Watchdog caught collective operation timeout: "
-               "WorkNCCL(OpType={op}, Timeout(ms)=600000) ran for {ran} milliseconds before timing out.\n")
+def _old_timeout(r: int, op: str, ran: int) -> str:
+    return watchdog_line(r, None, op, ran, 600000, style="1.x", at=587)
 
 
 def test_timeouts_in_different_collective_types_without_seqnum_are_a_desync_naming_nobody(tmp_path):
-    text = "".join(OLD_TIMEOUT.format(r=r, op="ALLGATHER", ran=600100 + r) for r in (0, 1, 3))
-    text += OLD_TIMEOUT.format(r=2, op="REDUCE_SCATTER", ran=600042)
+    text = "".join(_old_timeout(r=r, op="ALLGATHER", ran=600100 + r) for r in (0, 1, 3))
+    text += _old_timeout(r=2, op="REDUCE_SCATTER", ran=600042)
     v = _verdict(tmp_path, text)
     assert v["cause"] == "desync" and v["culprits"] == [], v
     assert "drop_last" in v["fix"]
 
 
 def test_timeouts_in_one_collective_type_without_seqnum_are_no_desync(tmp_path):
-    text = "".join(OLD_TIMEOUT.format(r=r, op="ALLREDUCE", ran=600100 + r) for r in (0, 1, 3))
+    text = "".join(_old_timeout(r=r, op="ALLREDUCE", ran=600100 + r) for r in (0, 1, 3))
     assert _verdict(tmp_path, text)["cause"] != "desync"
 
 
 # torch's own "[rankN]:" prefix inside a collector's "[rankM]: " (the paste check's rankprefix found it)
 def test_a_nested_rank_tag_is_read_as_the_inner_one(tmp_path):
-    line = ("[rank0]: [rank{r}]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:616] [PG 0 (default_pg) Rank {r}] "
-            "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=512, OpType={op}, NumelIn={n}, "
-            "NumelOut={n}, Timeout(ms)=600000) ran for 600031 milliseconds before timing out.\n")
-    text = line.format(r=5, op="ALLGATHER", n=64) + line.format(r=2, op="ALLREDUCE", n=900)
+    text = "".join("[rank0]: " + watchdog_line(r, 512, op, 600031, 600000, numel=n, pg="PG 0 (default_pg)")
+                   for r, op, n in ((5, "ALLGATHER", 64), (2, "ALLREDUCE", 900)))
     v = _verdict(tmp_path, text)
     assert v["cause"] == "desync", v
     assert "rank(s) 5" in v["summary"] and "rank(s) 2" in v["summary"]
@@ -202,8 +196,8 @@ def test_a_two_rank_desync_names_neither_side_even_the_one_behind(tmp_path):
     status = ("[rank{r}]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank {r}] "
               "Exception (either an error or timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: "
               "{seq}, last completed NCCL work: {done}.\n")
-    ahead = TIMEOUT.format(r=0, seq=4411, op="REDUCE_SCATTER", n=2048) + status.format(r=0, seq=4411, done=4410)
-    behind = TIMEOUT.format(r=1, seq=4410, op="ALLGATHER", n=64) + status.format(r=1, seq=4410, done=4409)
+    ahead = _timeout(r=0, seq=4411, op="REDUCE_SCATTER", n=2048) + status.format(r=0, seq=4411, done=4410)
+    behind = _timeout(r=1, seq=4410, op="ALLGATHER", n=64) + status.format(r=1, seq=4410, done=4409)
     for text in (behind + ahead, ahead + behind):
         d = _report(tmp_path, text)
         assert d["verdict"]["cause"] == "desync", d["verdict"]
@@ -219,13 +213,12 @@ def test_a_failed_desync_report_is_still_a_timeout(tmp_path):
 
 # --- rank_missing: rule B (every rank shown inside one collective), gloo's recv timeout, monitored_barrier --------
 # ProcessGroupNCCL.cpp's watchdog timeout (torch 2.4+ wording)
-TIMEOUT = ("[rank{r}]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
-           "operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={n}, NumelOut={n}, Timeout(ms)=600000) "
-           "ran for 600031 milliseconds before timing out.\n")
+def _timeout(r: int, seq: int, op: str, n: int) -> str:
+    return watchdog_line(r, seq, op, 600031, 600000, numel=n)
 
 
 def test_every_shown_rank_inside_one_collective_of_an_excerpt_is_a_missing_rank(tmp_path):
-    text = "".join(TIMEOUT.format(r=r, seq=7301, op="BROADCAST", n=12) for r in (2, 9))
+    text = "".join(_timeout(r=r, seq=7301, op="BROADCAST", n=12) for r in (2, 9))
     d = _report(tmp_path, text)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
     assert "every rank" in d["verdict"]["fix"]
@@ -234,7 +227,7 @@ def test_every_shown_rank_inside_one_collective_of_an_excerpt_is_a_missing_rank(
 
 def test_shown_ranks_at_different_sizes_are_no_one_collective(tmp_path):
     """Same SeqNum, different NumelIn, no group tag: maybe two groups, maybe a size mismatch."""
-    text = TIMEOUT.format(r=1, seq=610, op="ALLREDUCE", n=100) + TIMEOUT.format(r=4, seq=610, op="ALLREDUCE", n=300)
+    text = _timeout(r=1, seq=610, op="ALLREDUCE", n=100) + _timeout(r=4, seq=610, op="ALLREDUCE", n=300)
     assert _verdict(tmp_path, text)["cause"] == "unknown"
 
 
@@ -251,7 +244,7 @@ def test_a_gloo_recv_timeout_alone_is_a_peer_that_never_arrived(tmp_path):
 def test_screen_copy_padding_is_no_hard_wrap(tmp_path):
     """A terminal screen copy pads every line with blanks to the edge: each line is its own."""
     width = 150
-    lines = [TIMEOUT.format(r=r, seq=44, op="ALLREDUCE", n=1).rstrip("\n") for r in (0, 1, 2)]
+    lines = [_timeout(r=r, seq=44, op="ALLREDUCE", n=1).rstrip("\n") for r in (0, 1, 2)]
     text = "".join((x[:width] + "\n" + x[width:].ljust(width) + "\n") for x in lines)
     d = _report(tmp_path, text)
     assert sorted(r["rank"] for r in d["ranks"] if r.get("rank") is not None) == [0, 1, 2]
@@ -261,7 +254,7 @@ def test_screen_copy_padding_is_no_hard_wrap(tmp_path):
 def test_a_verdict_that_names_nobody_still_names_the_wrong_settings(tmp_path):
     """The lines cannot say who hung, but the exports beside them are actionable (NCCL_LL_THRESHOLD was removed
     in NCCL 2.5): the fix names them too."""
-    text = "export NCCL_LL_THRESHOLD=0\n" + TIMEOUT.format(r=4, seq=88, op="ALLREDUCE", n=10)
+    text = "export NCCL_LL_THRESHOLD=0\n" + _timeout(r=4, seq=88, op="ALLREDUCE", n=10)
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "NCCL_LL_THRESHOLD" in v["fix"] and "every rank" in v["fix"]
@@ -273,7 +266,7 @@ def test_the_rank_a_dump_signal_came_from_counts_as_inside(tmp_path):
     dump = ("[rank2]:[E703 15:37:17.178360488 ProcessGroupNCCL.cpp:1987] [PG ID 0 PG GUID 0(default_pg) Rank 2] "
             "Received a dump signal due to a collective timeout from  rank 6 and we will try our best to dump the "
             "debug info. Last enqueued NCCL work: 7001, last completed NCCL work: 7000.\n")
-    v = _verdict(tmp_path, TIMEOUT.format(r=3, seq=7001, op="ALLREDUCE", n=1) + dump)
+    v = _verdict(tmp_path, _timeout(r=3, seq=7001, op="ALLREDUCE", n=1) + dump)
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "2, 3, 6" in v["summary"]
 
@@ -353,12 +346,12 @@ def test_a_closed_peer_without_a_literal_source_names_nobody(tmp_path):
 
 
 # --- rule D on lines that name no group: one odd op at the SeqNum every line shares ------------------------
-_OLD = ("[E ProcessGroupNCCL.cpp:587] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={s}, "
-        "OpType={op}, Timeout(ms)={to}) ran for {ran} milliseconds before timing out.\n")
+def _old(r: int, s: int, op: str, to: int, ran: int) -> str:
+    return watchdog_line(r, s, op, ran, to, style="1.x", at=587)
 
 
 def test_one_rank_in_another_op_at_the_shared_seqnum_is_the_desync_culprit(tmp_path):
-    text = "".join(_OLD.format(r=r, s=88120, op=op, to=900000, ran=900412 + r)
+    text = "".join(_old(r=r, s=88120, op=op, to=900000, ran=900412 + r)
                    for r, op in ((2, "ALLREDUCE"), (3, "BROADCAST"), (6, "ALLREDUCE"), (7, "ALLREDUCE")))
     d = _report(tmp_path, text)
     v = d["verdict"]
@@ -367,10 +360,10 @@ def test_one_rank_in_another_op_at_the_shared_seqnum_is_the_desync_culprit(tmp_p
 
 
 def test_untagged_lines_at_different_seqnums_or_two_ranks_name_nobody(tmp_path):
-    two = "".join(_OLD.format(r=r, s=5001, op=op, to=600000, ran=600100) for r, op in ((0, "REDUCE"), (1, "ALLGATHER")))
+    two = "".join(_old(r=r, s=5001, op=op, to=600000, ran=600100) for r, op in ((0, "REDUCE"), (1, "ALLGATHER")))
     d = _report(tmp_path, two)
     assert not _accused(d), d["verdict"]
-    apart = "".join(_OLD.format(r=r, s=s, op=op, to=600000, ran=600100)
+    apart = "".join(_old(r=r, s=s, op=op, to=600000, ran=600100)
                     for r, s, op in ((0, 700, "REDUCE"), (1, 700, "ALLGATHER"), (2, 700, "ALLGATHER"),
                                      (3, 41, "ALLGATHER")))
     d = _report(tmp_path, apart)
@@ -420,9 +413,7 @@ def test_a_pipeline_groups_first_send_recv_timeout_is_not_connection_set_up(tmp_
 
 # --- rule E: a world larger than the ranks shown, one of them a collective or two ahead ----------------------
 def _wd(r: int, seq: int, op: str, ni: int, no: int, ran: int) -> str:
-    return (f"[rank{r}]:[E904 05:06:07.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught collective "
-            f"operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={ni}, NumelOut={no}, Timeout(ms)=900000) "
-            f"ran for {ran} milliseconds before timing out.\n")
+    return watchdog_line(r, seq, op, ran, 900000, numel=(ni, no), stamp="E904 05:06:07.000000000")
 
 
 def test_shown_ranks_inside_or_just_past_in_a_larger_world_is_a_missing_rank(tmp_path):
@@ -479,20 +470,16 @@ def test_a_split_communicators_rank_is_not_a_rank_of_the_job(tmp_path):
     """ncclCommSplit's "comm %p rank %d nranks %d ... parent %p" names the rank inside the new group."""
     text = ("gpu-n1:61:4100 [6] NCCL INFO ncclCommSplit comm 0x55f0 rank 6 nranks 8 cudaDev 6 nvmlDev 6 busId c1000 "
             "parent 0x5511 color 7 key 6 commId 0x9f - Init COMPLETE\n"
-            "[rank2]:[E1201 08:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 2] Watchdog caught collective operation "
-            "timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran for "
-            "600021 milliseconds before timing out.\n")
+            + watchdog_line(2, 812, "ALLREDUCE", 600021, 600000, numel=4096, stamp="E1201 08:00:00.000000000", at=632))
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "dmesg" in v["fix"] and "OOM killer" in v["fix"]
 
 
 # --- session 6, lead rule H: a group's first collectives with a rank of the world not shown ----------------------
-def _first_timeout(rank: int, seq: int, extra: str = "") -> str:
-    """torch 1.13's ProcessGroupNCCL.cpp:821 wording (no NumelIn/NumelOut unless EXTRA gives them)."""
-    return (f"[E ProcessGroupNCCL.cpp:821] [Rank {rank}] Watchdog caught collective operation timeout: "
-            f"WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE{extra}, Timeout(ms)=900000) ran for 90{rank}117 milliseconds "
-            "before timing out.\n")
+def _first_timeout(rank: int, seq: int, numel=None) -> str:
+    """torch 1.13's ProcessGroupNCCL.cpp:821 wording (no NumelIn/NumelOut unless NUMEL gives them)."""
+    return watchdog_line(rank, seq, "ALLREDUCE", f"90{rank}117", 900000, numel=numel, style="1.x", at=821)
 
 
 def test_the_first_collectives_with_the_low_ranks_not_shown_wait_for_a_rank_not_shown(tmp_path):
@@ -507,9 +494,8 @@ def test_the_first_collectives_with_the_low_ranks_not_shown_wait_for_a_rank_not_
 
 def test_a_first_gather_of_a_larger_group_than_the_ranks_shown_waits_for_a_rank_not_shown(tmp_path):
     """torch 2.4's wording: NumelOut/NumelIn of an all-gather says a group of 8, ranks 0-3 shown."""
-    text = "".join(f"[rank{r}]:[E1130 02:03:04.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught "
-                   "collective operation timeout: WorkNCCL(SeqNum=1, OpType=_ALLGATHER_BASE, NumelIn=3, NumelOut=24, "
-                   "Timeout(ms)=1200000) ran for 1200031 milliseconds before timing out.\n" for r in range(4))
+    text = "".join(watchdog_line(r, 1, "_ALLGATHER_BASE", 1200031, 1200000, numel=(3, 24),
+                                 stamp="E1130 02:03:04.000000000") for r in range(4))
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "a group of 8 (NumelOut/NumelIn" in v["summary"], v["summary"]
@@ -518,11 +504,11 @@ def test_a_first_gather_of_a_larger_group_than_the_ranks_shown_waits_for_a_rank_
 def test_every_rank_of_the_world_inside_the_first_collective_is_set_up_and_one_not_shown_is_not(tmp_path):
     init = "".join(f"node-b:{900 + r}:{950 + r} [{r}] NCCL INFO comm 0x7f{r}0 rank {r} nranks 3 cudaDev {r} busId "
                    f"{r}1000 commId 0x41 - Init COMPLETE\n" for r in range(3))
-    every = init + "".join(_first_timeout(r, 1, ", NumelIn=1, NumelOut=1") for r in range(3))
+    every = init + "".join(_first_timeout(r, 1, "NumelIn=1, NumelOut=1") for r in range(3))
     v = _verdict(tmp_path, every)
     assert (v["cause"], v["culprits"]) == ("network_setup", []), v
     one_away = "".join(x for x in init.splitlines(keepends=True) if " rank 1 " not in x) + "".join(
-        _first_timeout(r, 1, ", NumelIn=1, NumelOut=1") for r in (0, 2))  # rank 1 has no line at all
+        _first_timeout(r, 1, "NumelIn=1, NumelOut=1") for r in (0, 2))  # rank 1 has no line at all
     d = _report(tmp_path, one_away)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
     assert "rank 1 not shown" in d["verdict"]["summary"] and not _accused(d) & {0, 2}
@@ -531,8 +517,8 @@ def test_every_rank_of_the_world_inside_the_first_collective_is_set_up_and_one_n
 def test_ranks_at_the_same_first_seqnum_with_another_op_are_a_desync_not_a_rank_not_shown(tmp_path):
     """Rule H's last sentence (rule D): rank 0 not shown, but ranks 1-3 disagree at SeqNum 1 -- rank 2 alone
     issued a BROADCAST where 1 and 3 agree on an ALLREDUCE."""
-    text = "".join(_first_timeout(r, 1, ", NumelIn=1, NumelOut=1") for r in (1, 3))
-    text += _first_timeout(2, 1, ", NumelIn=1, NumelOut=1").replace("ALLREDUCE", "BROADCAST")
+    text = "".join(_first_timeout(r, 1, "NumelIn=1, NumelOut=1") for r in (1, 3))
+    text += _first_timeout(2, 1, "NumelIn=1, NumelOut=1").replace("ALLREDUCE", "BROADCAST")
     d = _report(tmp_path, text)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("desync", [2]), d["verdict"]
     assert not _accused(d) & {1, 3}
@@ -610,10 +596,8 @@ def test_a_dump_signal_from_another_rank_with_work_pending_counts_both_inside(tm
 
 def test_ranks_inside_a_parameter_shard_all_gather_get_the_uneven_forward_passes_hint(tmp_path):
     """torch 2.3's wording: ranks 0 and 5 inside ALLGATHER_INTO_TENSOR of a 12 M-element shard (x 8 ranks)."""
-    text = "".join(f"[rank{r}]:[E0909 09:09:09.000000000 ProcessGroupNCCL.cpp:563] [Rank {r}] Watchdog caught "
-                   "collective operation timeout: WorkNCCL(SeqNum=2210, OpType=ALLGATHER_INTO_TENSOR, "
-                   "NumelIn=12000000, NumelOut=96000000, Timeout(ms)=600000) ran for 60001{r} milliseconds before "
-                   "timing out.\n" for r in (0, 5))
+    text = "".join(watchdog_line(r, 2210, "ALLGATHER_INTO_TENSOR", f"60001{r}", 600000, numel=(12000000, 96000000),
+                                 stamp="E0909 09:09:09.000000000", at=563) for r in (0, 5))
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "synced_gpus=True" in v["fix"] and "forward" in v["fix"], v["fix"]
@@ -624,7 +608,7 @@ def test_ranks_inside_a_parameter_shard_all_gather_get_the_uneven_forward_passes
 def test_every_rank_of_a_stated_world_inside_a_large_first_broadcast_is_set_up_too(tmp_path):
     """Rule H names no message size: the first weight broadcast (24 M elements) with both ranks of nranks 2 in it."""
     init = "box-3:70:70 [0] NCCL INFO comm 0x5a10 rank 0 nranks 2 cudaDev 0 busId 3000 commId 0x1 - Init COMPLETE\n"
-    big = ", NumelIn=24000000, NumelOut=24000000"
+    big = (24000000, 24000000)
     text = init + "".join(_first_timeout(r, 1, big).replace("ALLREDUCE", "BROADCAST") for r in (0, 1))
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("network_setup", []), v
@@ -634,9 +618,8 @@ def test_every_rank_of_a_stated_world_inside_a_large_first_broadcast_is_set_up_t
 
 def _wd24(rank: int, seq: int, op: str = "BROADCAST", numel: str = "NumelIn=1, NumelOut=1") -> str:
     """torch 2.4's ProcessGroupNCCL.cpp:607 wording with the launcher's "[rankN]:" prefix."""
-    return (f"[rank{rank}]:[E1103 07:21:4{rank}.000000000 ProcessGroupNCCL.cpp:607] [Rank {rank}] Watchdog caught "
-            f"collective operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, {numel}, Timeout(ms)=1800000) ran "
-            f"for 180002{rank} milliseconds before timing out.\n")
+    return watchdog_line(rank, seq, op, f"180002{rank}", 1800000, numel=numel, stamp=f"E1103 07:21:4{rank}.000000000",
+                         at=607)
 
 
 def test_a_rank_whose_own_lines_show_it_still_tokenising_is_the_rank_the_others_wait_for(tmp_path):
@@ -660,9 +643,7 @@ def test_a_tiny_timeout_past_the_first_collectives_with_a_rank_not_shown_is_not_
     connection set-up rule H keeps for SeqNum 1-2 or for every rank shown; one unranked line at #4 likewise."""
     v = _verdict(tmp_path, _wd24(1, 6, "ALLREDUCE") + _wd24(3, 6, "ALLREDUCE"))
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
-    one = ("[E ProcessGroupNCCL.cpp:587] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, "
-           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1200000) ran for 1200077 milliseconds before timing "
-           "out.\n")
+    one = watchdog_line(None, 4, "ALLREDUCE", 1200077, 1200000, numel=1, style="1.x", at=587)
     assert _verdict(tmp_path, one)["cause"] == "rank_missing"
 
 
@@ -701,9 +682,7 @@ def test_a_store_reset_under_a_tcp_init_method_is_rank_0s_process_gone(tmp_path)
 def test_a_launchers_record_of_a_rank_failing_before_the_first_collective_names_it(tmp_path):
     """Rule I: composer's "Rank 0 crashed with exit code 1" while ranks 1 and 2 wait in broadcast #1 (torch 2.0's
     wording): rank 0 never reached it. Without the record nobody is named (rule H)."""
-    wait = "".join(f"[E ProcessGroupNCCL.cpp:737] [Rank {r}] Watchdog caught collective operation timeout: "
-                   "WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=1024, NumelOut=1024, Timeout(ms)=1800000) ran for "
-                   "1800417 milliseconds before timing out.\n" for r in (1, 2))
+    wait = "".join(watchdog_line(r, 1, "BROADCAST", 1800417, 1800000, numel=1024, style="1.x", at=737) for r in (1, 2))
     d = _report(tmp_path, "ERROR:composer.cli.launcher:Rank 0 crashed with exit code 1.\n" + wait)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
     assert not _accused(d) & {1, 2}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
+from tests.conftest import nccl_info, watchdog_line
 
 
 # --- NCCL's other errors and WARN families ------------------------------------------------------------------------
@@ -63,9 +64,8 @@ def test_a_system_error_through_topology_detection_names_the_topology_file(tmp_p
     text = ("RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1191, unhandled system error, NCCL version 2.10.3\n"
             "vm-9:500:520 [2] graph/xml.cc:340 NCCL WARN Could not find real path of /sys/class/pci_bus/0001:00/"
             "../../0001:00:04.0\n"
-            "vm-9:500:520 [2] NCCL INFO graph/xml.cc:658 -> 2\n"
-            "vm-9:500:520 [2] NCCL INFO graph/topo.cc:611 -> 2\n"
-            "vm-9:500:520 [2] NCCL INFO init.cc:880 -> 2\n")
+            + "".join(nccl_info("vm-9", 500, 2, f"{at} -> 2", tid=520)
+                      for at in ("graph/xml.cc:658", "graph/topo.cc:611", "init.cc:880")))
     v = _verdict(tmp_path, text)
     assert v["cause"] == "nccl_system" and v["culprits"] == [], v
     assert "NCCL_TOPO_FILE" in v["fix"]
@@ -249,9 +249,7 @@ def test_a_log_holding_a_ras_report_still_has_its_own_lines_read(tmp_path):
             "Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors\n"
             "    #  in group  per comm  per node  per comm  in group\n"
             "    0         1         2         4         8         8   RUNNING      OK\n\n"
-            "[rank5]:[E1002 11:00:00.100 ProcessGroupNCCL.cpp:632] [Rank 5] Watchdog caught collective operation "
-            "timeout: WorkNCCL(SeqNum=7710, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran "
-            "for 600009 milliseconds before timing out.\n")
+            + watchdog_line(5, 7710, "ALLREDUCE", 600009, 600000, numel=4096, stamp="E1002 11:00:00.100", at=632))
     v = _verdict(tmp_path, text)
     assert v["cause"] != "none", v
 
@@ -298,9 +296,9 @@ def test_an_internal_error_of_the_lone_failed_rank_names_it(tmp_path):
 # --- round 17: a log that stops in set-up is a hang, not "nothing wrong" ---------------------------------------
 # NCCL 2.18-style set-up chatter (init.cc, graph/connect.cc); hosts, pids and bus ids made up.
 def _setup(host: str, pid: int, rank: int, peer: str) -> str:
-    return (f"{host}:{pid}:{pid + 40} [{rank}] NCCL INFO Setting affinity for GPU {rank} to 0fff\n"
-            f"{host}:{pid}:{pid + 40} [{rank}] NCCL INFO Trees [0] -1/-1/-1->{rank}->1 [1] 1/-1/-1->{rank}->-1\n"
-            f"{host}:{pid}:{pid + 40} [{rank}] NCCL INFO Channel 00/0 : {rank}[1b000] -> {peer} via P2P/CUMEM\n")
+    return "".join(nccl_info(host, pid, rank, text, tid=pid + 40) for text in (
+        f"Setting affinity for GPU {rank} to 0fff", f"Trees [0] -1/-1/-1->{rank}->1 [1] 1/-1/-1->{rank}->-1",
+        f"Channel 00/0 : {rank}[1b000] -> {peer} via P2P/CUMEM"))
 
 
 def test_a_single_node_log_that_stops_in_nccl_set_up_is_the_p2p_path(tmp_path):
@@ -396,9 +394,7 @@ def test_the_barriers_unknown_device_warning_alone_is_harmless_with_the_device_i
 def test_the_barriers_device_warning_beside_a_timeout_does_not_make_it_harmless(tmp_path):
     text = ("[rank1]:[W305 08:01:02.1 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 1]  using GPU 1 to perform "
             "barrier as devices used by this process are currently unknown.\n"
-            "[rank1]:[E305 08:31:02.1 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation "
-            "timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
-            "1800093 milliseconds before timing out.\n")
+            + watchdog_line(1, 1, "ALLREDUCE", 1800093, 1800000, numel=1, stamp="E305 08:31:02.1", at=632))
     assert _verdict(tmp_path, text)["cause"] != "none"
 
 
