@@ -45,6 +45,7 @@ from probes import faults
 from probes.collectives import REGISTRY
 from probes.control import ENV_CONTROL, Control
 from probes.debug import Evidence, write_text_atomic
+from probes.teardown import leave
 
 # The inventory publishes every variable under these prefixes; ncclDoctor picks the ones it surfaces.
 TICK_S = 1.0  # at most one "tick" event a second while collectives complete (check.budget)
@@ -307,20 +308,10 @@ def main(argv: list[str] | None = None) -> None:
     with open(args.config, encoding="utf-8") as fh:
         cfg = json.load(fh)
     Worker(cfg).run()
+    # Only a clean run leaves this way, without torch's teardown (seconds of CPU per rank
+    # between the last phase and every node's verdict): a failing rank raises, and
+    # torchrun's ``record`` writes its error file as before.
     leave(0)
-
-
-def leave(code: int) -> None:
-    """Exit now that the records are written and the process group is gone, without the
-    interpreter's teardown of torch (seconds of CPU per rank on a busy host, between the
-    last phase and every node's verdict). Only a clean run leaves this way: a failing
-    rank raises, and torchrun's ``record`` writes its error file as before."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)
 
 
 if __name__ == "__main__":

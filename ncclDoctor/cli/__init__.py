@@ -82,15 +82,9 @@ def _leave(code: int) -> None:
     """The process's end once torch is loaded (check, run, sweep-workers): every report is
     written and every child reaped by now, so skip the interpreter's teardown of torch --
     2-5 s on a busy host, after the verdict, on every node of a multi-node check."""
-    import logging
+    from probes.teardown import leave
 
-    logging.shutdown()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)
+    leave(code)
 
 
 if __name__ == "__main__":

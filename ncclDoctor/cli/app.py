@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import NoReturn
 
 import typer
 from rich.console import Console
@@ -34,6 +35,14 @@ def announce(written: list[str], as_json: bool, label: str = "JUnit XML") -> Non
     if not as_json:
         for path in written:
             err.print(f"{'Prometheus textfile' if str(path).endswith('.prom') else label}: {path}")
+
+
+def render_and_exit(report, as_json: bool, written: list[str]) -> NoReturn:
+    """The end of a report command: the report (``emit``), the extra files it wrote
+    (``announce``), then exit with the report's code (--fail-on)."""
+    emit(report, as_json)
+    announce(written, as_json)
+    raise typer.Exit(report.exit_code)
 
 
 def sigterm_interrupts() -> None:

@@ -8,7 +8,7 @@ from typing import Annotated, List, Optional
 import typer
 from rich.console import Console
 
-from ncclDoctor.cli.app import announce, app, emit
+from ncclDoctor.cli.app import app, render_and_exit
 from ncclDoctor.cli.common import (
     ConfigOpt,
     FailOnOpt,
@@ -67,6 +67,4 @@ def diagnose(
         con = Console(highlight=False)
         for line in console_lines(report.results["diagnose"]):
             con.print(line, markup=False, soft_wrap=True)
-    emit(report, as_json)
-    announce(written, as_json)
-    raise typer.Exit(report.exit_code)
+    render_and_exit(report, as_json, written)

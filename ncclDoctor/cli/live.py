@@ -7,7 +7,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from ncclDoctor.cli.app import announce, app, emit, err
+from ncclDoctor.cli.app import announce, app, err, render_and_exit
 from ncclDoctor.cli.common import (
     ConfigOpt,
     FailOnOpt,
@@ -113,6 +113,4 @@ def attach(
     report, written = attach_job(pid, out=str(out) if out else None, watch_s=watch_s, argv=sys.argv[1:],
                                  inject=inject, common=c, inject_timeout_s=inject_timeout,
                                  say=lambda msg: err.print(f"ncclDoctor: {msg}", markup=False))
-    emit(report, as_json)
-    announce(written, as_json)
-    raise typer.Exit(report.exit_code)
+    render_and_exit(report, as_json, written)

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ncclDoctor.cli.app import announce, app, emit, err
+from ncclDoctor.cli.app import app, err, render_and_exit
 from ncclDoctor.cli.common import (
     ConfigOpt,
     FailOnOpt,
@@ -115,16 +115,17 @@ def sweep_workers(
     )
     with _sweep_progress(quiet=as_json) as progress:
         report = run_sweep(opts, argv=sys.argv[1:], progress=progress)
-    emit(report, as_json)
-    announce([c.junit] if c.junit else [], as_json)
-    raise typer.Exit(report.exit_code)
+    render_and_exit(report, as_json, [c.junit] if c.junit else [])
+
+
+def _measured(res) -> str:
+    """One configuration's outcome, as both progress views print it."""
+    return f"{res.status}, {res.samples_per_s:.0f} samples/s ({res.elapsed_s:.1f} s)"
 
 
 def _progress_line(done, total, label, res):
     if res is not None:
-        err.print(
-            f"  [{done}/{total}] {label}: {res.status}, {res.samples_per_s:.0f} samples/s ({res.elapsed_s:.1f} s)"
-        )
+        err.print(f"  [{done}/{total}] {label}: {_measured(res)}")
 
 
 @contextlib.contextmanager
@@ -144,7 +145,7 @@ def _progress_bar():
             desc = f"{label}: {res.samples_per_s:.0f} samples/s" if res is not None else f"running {label}"
             p.update(task, completed=done, total=total, description=desc)
             if res is not None:
-                p.console.print(f"  {label}: {res.status}, {res.samples_per_s:.0f} samples/s ({res.elapsed_s:.1f} s)")
+                p.console.print(f"  {label}: {_measured(res)}")
 
         yield update
 
@@ -185,6 +186,4 @@ def stalls(
 
     c = common(out, as_json, fail_on, select, ignore, junit, config, no_config, prometheus)
     report = run_stalls(run_dir, stall_share=stall_share, common=c, argv=sys.argv[1:])
-    emit(report, as_json)
-    announce([c.junit] if c.junit else [], as_json)
-    raise typer.Exit(report.exit_code)
+    render_and_exit(report, as_json, [c.junit] if c.junit else [])

@@ -100,13 +100,7 @@ def _nccl_ifaces(value: str, interfaces: list[str], nodes: list[str]) -> list[Fi
         return [MISSING_IFACE.finding(f"{seen}: {', '.join(dead)} match{'es' if len(dead) == 1 else ''} nothing on "
                                       f"this host; NCCL uses {', '.join(chosen)}.", severity=Severity.WARNING,
                                       nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
-    extra = [(n, spec.token_matches((n, p), interfaces)) for n, p in spec.items if not spec.exact]
-    extra = [(n, m) for n, m in extra if n in m and len(m) > 1]
-    if extra:
-        desc = "; ".join(f"{n} also matches {', '.join(x for x in m if x != n)}" for n, m in extra)
-        return [SYNTAX.finding(f"{seen}: prefix match: {desc} on this host; write ={','.join(n for n, _ in extra)} for "
-                               "exact names.", nodes=nodes, evidence=[seen, {"interfaces": interfaces}])]
-    return []
+    return _prefix_overlaps(spec, seen, interfaces, "interfaces", "matches", nodes)
 
 
 def _gloo_ifaces(value: str, interfaces: list[str], nodes: list[str]) -> list[Finding]:
@@ -135,13 +129,22 @@ def _hcas(value: str, hcas: list[str], nodes: list[str]) -> list[Finding]:
     if dead:
         return [MISSING_HCA.finding(f"{seen}: {', '.join(dead)} not on this host; NCCL uses {', '.join(chosen)}.",
                                     severity=Severity.WARNING, nodes=nodes, evidence=[seen, {"hcas": hcas}])]
-    extra = [(n, spec.token_matches((n, p), hcas)) for n, p in spec.items if not spec.exact and not spec.exclude]
+    return _prefix_overlaps(spec, seen, hcas, "hcas", "selects", nodes)
+
+
+def _prefix_overlaps(spec: NcclList, seen: str, names: list[str], key: str, verb: str,
+                     nodes: list[str]) -> list[Finding]:
+    """SYNTAX when a prefix token (no ``=``) that names a device here also takes its longer
+    namesakes (eth0 and eth0.100, mlx5_1 and mlx5_10); an exclusion list is left alone."""
+    if spec.exact or spec.exclude:
+        return []
+    extra = [(n, spec.token_matches((n, p), names)) for n, p in spec.items]
     extra = [(n, m) for n, m in extra if n in m and len(m) > 1]
-    if extra:
-        desc = "; ".join(f"{n} also selects {', '.join(x for x in m if x != n)}" for n, m in extra)
-        return [SYNTAX.finding(f"{seen}: prefix match: {desc} on this host; write ={','.join(n for n, _ in extra)} for "
-                               "exact names.", nodes=nodes, evidence=[seen, {"hcas": hcas}])]
-    return []
+    if not extra:
+        return []
+    desc = "; ".join(f"{n} also {verb} {', '.join(x for x in m if x != n)}" for n, m in extra)
+    return [SYNTAX.finding(f"{seen}: prefix match: {desc} on this host; write ={','.join(n for n, _ in extra)} for "
+                           "exact names.", nodes=nodes, evidence=[seen, {key: names}])]
 
 
 def check_ib(ib: dict[str, Any], env: Mapping[str, str], where: str) -> list[Finding]:
