@@ -412,9 +412,10 @@ def test_a_pipeline_groups_first_send_recv_timeout_is_not_connection_set_up(tmp_
             "milliseconds before timing out.\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "rank_missing" and 21 not in _accused(d), d["verdict"]
-    assert not [k for k in d["conclusions"] if k["kind"] == "connection_setup"]
+    assert not [k for k in d["conclusions"] if k["kind"] in ("connection_setup", "first_missing")]
     default = text.replace("PG ID 9 PG GUID 133(pp_group)", "PG ID 0 PG GUID 0(default_pg)")
-    assert _report(tmp_path, default)["verdict"]["cause"] == "network_setup"
+    # the default group's SeqNum 2 is one of the job's first collectives; a rank alone there is rule H's
+    assert [k for k in _report(tmp_path, default)["conclusions"] if k["kind"] == "first_missing"]
 
 
 # --- rule E: a world larger than the ranks shown, one of them a collective or two ahead ----------------------
@@ -484,3 +485,146 @@ def test_a_split_communicators_rank_is_not_a_rank_of_the_job(tmp_path):
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "dmesg" in v["fix"] and "OOM killer" in v["fix"]
+
+
+# --- session 6, lead rule H: a group's first collectives with a rank of the world not shown ----------------------
+def _first_timeout(rank: int, seq: int, extra: str = "") -> str:
+    """torch 1.13's ProcessGroupNCCL.cpp:821 wording (no NumelIn/NumelOut unless EXTRA gives them)."""
+    return (f"[E ProcessGroupNCCL.cpp:821] [Rank {rank}] Watchdog caught collective operation timeout: "
+            f"WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE{extra}, Timeout(ms)=900000) ran for 90{rank}117 milliseconds "
+            "before timing out.\n")
+
+
+def test_the_first_collectives_with_the_low_ranks_not_shown_wait_for_a_rank_not_shown(tmp_path):
+    text = "".join(_first_timeout(r, 2) for r in (7, 5, 4, 6))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert not _accused(d) & {4, 5, 6, 7}
+    assert "dataset" in v["fix"] and "ddp_timeout" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
+    assert "rank 0, 1, 2, 3 not shown" in v["summary"], v["summary"]
+
+
+def test_a_first_gather_of_a_larger_group_than_the_ranks_shown_waits_for_a_rank_not_shown(tmp_path):
+    """torch 2.4's wording: NumelOut/NumelIn of an all-gather says a group of 8, ranks 0-3 shown."""
+    text = "".join(f"[rank{r}]:[E1130 02:03:04.000000000 ProcessGroupNCCL.cpp:616] [Rank {r}] Watchdog caught "
+                   "collective operation timeout: WorkNCCL(SeqNum=1, OpType=_ALLGATHER_BASE, NumelIn=3, NumelOut=24, "
+                   "Timeout(ms)=1200000) ran for 1200031 milliseconds before timing out.\n" for r in range(4))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "a group of 8 (NumelOut/NumelIn" in v["summary"], v["summary"]
+
+
+def test_every_rank_of_the_world_inside_the_first_collective_is_set_up_and_one_not_shown_is_not(tmp_path):
+    init = "".join(f"node-b:{900 + r}:{950 + r} [{r}] NCCL INFO comm 0x7f{r}0 rank {r} nranks 3 cudaDev {r} busId "
+                   f"{r}1000 commId 0x41 - Init COMPLETE\n" for r in range(3))
+    every = init + "".join(_first_timeout(r, 1, ", NumelIn=1, NumelOut=1") for r in range(3))
+    v = _verdict(tmp_path, every)
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    one_away = "".join(x for x in init.splitlines(keepends=True) if " rank 1 " not in x) + "".join(
+        _first_timeout(r, 1, ", NumelIn=1, NumelOut=1") for r in (0, 2))  # rank 1 has no line at all
+    d = _report(tmp_path, one_away)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert "rank 1 not shown" in d["verdict"]["summary"] and not _accused(d) & {0, 2}
+
+
+def test_ranks_at_the_same_first_seqnum_with_another_op_are_a_desync_not_a_rank_not_shown(tmp_path):
+    """Rule H's last sentence (rule D): rank 0 not shown, but ranks 1-3 disagree at SeqNum 1 -- rank 2 alone
+    issued a BROADCAST where 1 and 3 agree on an ALLREDUCE."""
+    text = "".join(_first_timeout(r, 1, ", NumelIn=1, NumelOut=1") for r in (1, 3))
+    text += _first_timeout(2, 1, ", NumelIn=1, NumelOut=1").replace("ALLREDUCE", "BROADCAST")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("desync", [2]), d["verdict"]
+    assert not _accused(d) & {1, 3}
+
+
+# --- session 6: a world of two ranks stuck in different collectives is a desync --------------------------------
+def _pg_timeout(rank: int, seq: int, op: str, numel: int, pg: str = "[PG ID 0 PG GUID 0(default_pg) Rank {r}] ") -> str:
+    """torch 2.5's "Process group watchdog thread terminated" wording, tagged with its group."""
+    return (f"[rank{rank}]:[E0405 10:11:12.000000000 ProcessGroupNCCL.cpp:1595] " + pg.format(r=rank)
+            + f"Process group watchdog thread terminated with exception: [Rank {rank}] Watchdog caught collective "
+            f"operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={numel}, NumelOut={numel}, "
+            f"Timeout(ms)=1800000) ran for 180000{rank} milliseconds before timing out.\n")
+
+
+def test_a_world_of_two_stuck_in_different_collectives_is_a_desync_naming_nobody(tmp_path):
+    init = "gpu-7:311:311 [0] NCCL INFO comm 0x55e0 rank 0 nranks 2 cudaDev 0 busId 1000 commId 0x9 - Init COMPLETE\n"
+    text = init + _pg_timeout(1, 902, "ALLREDUCE", 1) + _pg_timeout(0, 899, "ALLREDUCE", 16777216)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []), v
+    assert not _accused(d) and "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"]
+    # one line untagged (older wording), the other in a named group: still the same two ranks
+    untagged = init + _pg_timeout(1, 41, "_ALLGATHER_BASE", 4096, pg="") + _pg_timeout(0, 44, "_ALLGATHER_BASE", 4096)
+    assert _verdict(tmp_path, untagged)["cause"] == "desync"
+
+
+def test_a_world_of_two_at_a_send_and_its_recv_is_not_a_desync(tmp_path):
+    """The two ends of one transfer name different ops (SEND on one rank, RECV on the other)."""
+    text = _pg_timeout(0, 7, "SEND", 2048) + _pg_timeout(1, 7, "RECV", 2048)
+    assert _verdict(tmp_path, text)["cause"] != "desync"
+
+
+# --- session 6, rule G: the ncclUniqueId wait in older torch's spelling -------------------------------------------
+def test_the_unique_id_wait_spelled_retreiving_waits_for_rank_0(tmp_path):
+    """Older ProcessGroupNCCL.cpp spells it "retreiving"; ranks 3 and 5 time out in the store's get."""
+    text = "".join(f"RuntimeError: [{r}] is setting up NCCL communicator and retreiving ncclUniqueId from [0] via "
+                   "c10d key-value store by key '0', but store->get('0') got error: Socket Timeout\n" for r in (3, 5))
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
+    assert not _accused(d) & {3, 5}
+
+
+# --- session 6: torch's status lines alone report the timeout (no "Watchdog caught" line shown) -----------------
+def _status(rank: int, seq: int, enq: int, done: int, pg: str = "PG ID 3 PG GUID 7") -> str:
+    """torch 2.4+ ProcessGroupNCCL.cpp's "Timeout at NCCL work" status line."""
+    return (f"[rank{rank}]:[E0611 04:05:06.000000000 ProcessGroupNCCL.cpp:1834] [{pg} Rank {rank}] Timeout at NCCL "
+            f"work: {seq}, last enqueued NCCL work: {enq}, last completed NCCL work: {done}.\n")
+
+
+def test_a_rank_whose_status_says_it_timed_out_inside_a_collective_waits_for_a_rank_not_shown(tmp_path):
+    d = _report(tmp_path, _status(9, 5512, 5513, 5511))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert 9 not in _accused(d) and "#5512" in d["verdict"]["summary"]
+
+
+def test_status_lines_at_a_groups_second_work_with_ranks_not_shown_are_rule_h(tmp_path):
+    text = "".join(_status(r, 2, 2, 1, pg="PG 0 (default_pg)") for r in (3, 1))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "rank 0, 2 not shown" in v["summary"] and "dataset" in v["fix"], v
+
+
+def test_a_dump_signal_from_another_rank_with_work_pending_counts_both_inside(tmp_path):
+    """torch 2.6+: rank 4 observed rank 11's dump signal with two works still pending on its own queue."""
+    text = ("[rank4]:[E0101 01:01:01.000000000 ProcessGroupNCCL.cpp:1914] [PG ID 0 PG GUID 0(default_pg) Rank 4] "
+            "Received a dump signal due to a collective timeout from  rank 11 and we will try our best to dump the "
+            "debug info. Last enqueued NCCL work: 884, last completed NCCL work: 882.\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert not _accused(d) & {4, 11}
+    # the same rank with nothing pending (last enqueued = last completed) is no longer inside: not this reading
+    idle = text.replace("work: 884,", "work: 882,")
+    assert "still pending" not in _verdict(tmp_path, idle)["summary"]
+
+
+def test_ranks_inside_a_parameter_shard_all_gather_get_the_uneven_forward_passes_hint(tmp_path):
+    """torch 2.3's wording: ranks 0 and 5 inside ALLGATHER_INTO_TENSOR of a 12 M-element shard (x 8 ranks)."""
+    text = "".join(f"[rank{r}]:[E0909 09:09:09.000000000 ProcessGroupNCCL.cpp:563] [Rank {r}] Watchdog caught "
+                   "collective operation timeout: WorkNCCL(SeqNum=2210, OpType=ALLGATHER_INTO_TENSOR, "
+                   "NumelIn=12000000, NumelOut=96000000, Timeout(ms)=600000) ran for 60001{r} milliseconds before "
+                   "timing out.\n" for r in (0, 5))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "synced_gpus=True" in v["fix"] and "forward" in v["fix"], v["fix"]
+    scalar = text.replace("NumelIn=12000000, NumelOut=96000000", "NumelIn=1, NumelOut=8")
+    assert "synced_gpus" not in _verdict(tmp_path, scalar)["fix"]
+
+
+def test_every_rank_of_a_stated_world_inside_a_large_first_broadcast_is_set_up_too(tmp_path):
+    """Rule H names no message size: the first weight broadcast (24 M elements) with both ranks of nranks 2 in it."""
+    init = "box-3:70:70 [0] NCCL INFO comm 0x5a10 rank 0 nranks 2 cudaDev 0 busId 3000 commId 0x1 - Init COMPLETE\n"
+    big = ", NumelIn=24000000, NumelOut=24000000"
+    text = init + "".join(_first_timeout(r, 1, big).replace("ALLREDUCE", "BROADCAST") for r in (0, 1))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v

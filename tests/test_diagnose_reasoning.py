@@ -90,7 +90,8 @@ def test_ran_for_far_beyond_the_timeout_means_the_watchdog_was_blocked(tmp_path)
 
 def test_a_timeout_in_the_first_collectives_with_a_tiny_message_is_connection_setup(tmp_path):
     line = TO.format(r=0, seq=2, ran=600010).replace("NumelIn=1048576, NumelOut=1048576", "NumelIn=1, NumelOut=1")
-    r, d = _run(tmp_path, {"r0.log": [line]})
+    # both ranks of the world inside (lead rule H: a rank not shown would make it rank_missing)
+    r, d = _run(tmp_path, {"r0.log": [line], "r1.log": [line.replace("ank0]", "ank1]").replace("Rank 0]", "Rank 1]")]})
     assert d["verdict"]["cause"] == "network_setup" and "NCCL_SOCKET_IFNAME" in d["verdict"]["fix"]
     assert "LOG007" in {f.code for f in r.findings}
 
@@ -214,7 +215,8 @@ def test_the_analyzer_names_the_missing_rank_and_the_callers_frame(tmp_path):
 # code -> lines that must make diagnose emit it (formats from the corpus cases named in the comments)
 FIRES = {
     "LOG006": [TO.format(r=0, seq=500, ran=25624887)],  # pytorch#118369
-    "LOG007": [TO.format(r=0, seq=2, ran=600010).replace("NumelIn=1048576, NumelOut=1048576", "NumelIn=1, NumelOut=1")],
+    "LOG007": [TO.format(r=r, seq=2, ran=600010).replace("NumelIn=1048576, NumelOut=1048576", "NumelIn=1, NumelOut=1")
+               for r in (0, 1)],  # every rank of the world inside (rule H)
     "LOG009": [TO.format(r=0, seq=10, ran=600050), ST.format(r=0, seq=10, enq=12, done=9)],
     "LOG022": [
         "[rank0]:[E117 11:40:54.259889664 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 0] "

@@ -404,6 +404,52 @@ def passed_desync(c: Collected, pg: str) -> list[Conclusion]:
         [], pg, ta.seq, [ta.brief(), sb.brief()] + ([theirs.brief()] if theirs is not None else []))]
 
 
+def pair_split(c: Collected) -> list[Conclusion]:
+    """A world of exactly two ranks, both timed out, each in ONE collective, and not the same one (another
+    SeqNum, another op, another size): every group of two ranks holds both, so each waits in a collective the
+    other never issued -- whatever group each line is in, the two sequences of collectives diverged (a desync;
+    a rank two collectives "ahead" in the same group would have needed the other's part in the one it is stuck
+    in). Which side took the wrong path the lines do not say: nobody is named. Not for send/recv (the two ends
+    of one transfer name different ops) nor gloo; not when a rank shows its own error. Each line's own
+    "[Rank N]" says whose it is (a launcher prefix may tag them all alike)."""
+    lines = c.samples.get("watchdog_timeout", [])
+    if len(lines) != c.kinds.get("watchdog_timeout", 0) or any(own_errors(st) for st in c.ranks.values()):
+        return []
+    by: dict[int | None, dict[tuple, Event]] = {}
+    for t in lines:
+        by.setdefault(_own_rank(t), {})[(t.seq, t.op, t.numel_in)] = t
+    # a rank known only from a prefix on lines that each name another rank is not a rank of its own
+    tagged = {r for r, st in c.ranks.items()
+              if not (st.timeouts and all(_own_rank(t) not in (None, r) for t in st.timeouts.values()))}
+    size, _, sure = world_size(c)
+    shown = set(by) | tagged | {e.rank for e in c.child_failures if e.rank is not None}
+    if sorted(by, key=str) != [0, 1] or shown != {0, 1} or (sure == "high" and size != 2):
+        return []
+    if any(len(sigs) != 1 for sigs in by.values()):
+        return []
+    a, b = (next(iter(by[r].values())) for r in (0, 1))
+    if any(t.seq is None or not t.op or t.data.get("backend") == "gloo" or _P2P_OP.search(t.op) for t in (a, b)):
+        return []
+    if any(t.numel_in and t.numel_out and t.numel_in != t.numel_out and ("gather" in _norm_op(t.op) or "scatter"
+           in _norm_op(t.op)) and max(t.numel_in, t.numel_out) // min(t.numel_in, t.numel_out) != 2 for t in (a, b)):
+        return []  # NumelOut/NumelIn of a gather or scatter says a larger group
+    sized = a.numel_in is not None and b.numel_in is not None
+    if a.seq == b.seq and _norm_op(a.op) == _norm_op(b.op) and (not sized or a.numel_in == b.numel_in):
+        return []
+    def desc(r: int, t: Event) -> str:
+        return f"rank {r} in #{t.seq} {t.op}" + (f" of {t.numel_in} element(s)" if t.numel_in is not None else "")
+    return [Conclusion(
+        "desync", "medium",
+        f"a world of two ranks, each stuck in a different collective ({desc(0, a)}; {desc(1, b)}): every group "
+        "of two holds both ranks, so each waits in a collective the other never issued -- their sequences of "
+        "collectives diverged (a rank-conditional call, e.g. a logger/metric hook or a save on one rank only, "
+        "uneven data), a desync; the lines do not say which side took the wrong path",
+        [], a.pg, a.seq, [a.brief(), b.brief()])]
+
+
+_P2P_OP = re.compile(r"send|recv", re.I)
+
+
 def _group_of(c: Collected, t: Event) -> int | None:
     """The size of the default group a timeout is in: NumelOut/NumelIn of a gather or scatter, else the
     world size the input states."""
@@ -556,17 +602,68 @@ def single_line(c: Collected) -> list[Conclusion]:
     # a pipeline group's first work is the first training step's send/recv between two stages, where a stage
     # waits on its neighbour's forward/backward: its low SeqNum says the group is young, not the job
     piped = seqs and all(_PIPELINE.search(str(t.data.get("pg_desc") or "")) for t in seqs)
-    if seqs and not piped and all(t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL)
-                                  for t in seqs):
-        t = seqs[0]
+    # torch's "Timeout at NCCL work: N" status lines say the same when no "Watchdog caught" line is shown
+    said = seqs or ([] if ts else [s for st in c.ranks.values() for s in st.status.values()
+                                   if s.seq is not None and _TIMEOUT_AT.search(s.text)])
+    unshown = None if piped else first_unshown(c, said)
+    if unshown:
+        t = said[0]
+        out.append(Conclusion(
+            "first_missing", "medium",
+            f"the timeout is in collective #{t.seq}" + (f" ({t.op})" if t.op else "") + ", one of the group's "
+            "first collectives, and "
+            f"{unshown}: the rank the others wait for is one these lines do not show (lead rule H)",
+            [], t.pg, t.seq, [x.brief() for x in said[:3]]))
+    elif unshown == "" or seqs and not piped and all(
+            t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs):
+        t = said[0]
         size = f", {t.numel_in} element(s)" if t.numel_in is not None else ""
         out.append(Conclusion(
             "connection_setup", "medium",
-            f"the timeout is in collective #{t.seq} ({t.op or '?'}{size}): one of the first collectives, with a tiny "
-            "message. NCCL connects the ranks during the first collectives, so this is connection set-up (network "
+            f"the timeout is in collective #{t.seq} ({t.op or '?'}{size}): one of the first collectives, "
+            + ("with every rank of the world inside it" if unshown == "" else "with a tiny message")
+            + ". NCCL connects the ranks during the first collectives, so this is connection set-up (network "
             "interface, firewall, P2P/IB), not the training step",
-            [], t.pg, t.seq, [x.brief() for x in seqs[:3]]))
+            [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     return out
+
+
+_TIMEOUT_AT = re.compile(r"Timeout at NCCL work: ?\d")  # ProcessGroupNCCL's status line of a timed-out work
+FIRST_SEQ = 2  # lead rule H: a group's first collectives (NCCL connects its peers there)
+
+
+def first_unshown(c: Collected, seqs: list[Event]) -> str | None:
+    """Lead rule H: every timeout is in one of its group's first collectives (SeqNum 1 or 2, or a status line
+    saying nothing ever completed) and a rank of the world is not shown inside it -- rank 0 or a rank below the
+    highest shown absent, fewer ranks than a stated world size or than NumelOut/NumelIn of a gather or scatter
+    says, one rank alone (a collective has at least two). What is not shown, described; "" when every rank of
+    that world is shown inside (connection set-up, whatever the message size); None when rule H does not apply
+    (later collectives, a rank's own error) or the lines name no rank (nothing to count)."""
+    if not seqs or any(t.seq is None for t in seqs):
+        return None
+    done = [s.data.get("completed") for st in c.ranks.values() for s in st.status.values()]
+    if not all(t.seq <= FIRST_SEQ or -1 in done for t in seqs):
+        return None
+    inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
+    if not inside or any(own_errors(st) for st in c.ranks.values()):
+        return None  # no rank named, or a rank shows more than its timeout: not rule H's reading
+    ratios = [max(t.numel_in, t.numel_out) // min(t.numel_in, t.numel_out) for t in seqs
+              if t.numel_in and t.numel_out and t.numel_in != t.numel_out and t.op
+              and ("GATHER" in t.op.upper() or "SCATTER" in t.op.upper()) and max(t.numel_in, t.numel_out) < 1 << 62]
+    size, _, sure = world_size(c)
+    stated = size if size and sure == "high" else 0
+    world = max([2, max(c.ranks) + 1, stated] + ratios)
+    if world > MAX_RANKS_CHECKED:
+        return None
+    absent = [r for r in range(world) if r not in inside]
+    if not absent:
+        return ""
+    why = (f"a world of {stated} (NCCL's nranks / a stated size)" if stated == world else
+           f"a group of {world} (NumelOut/NumelIn of the gather/scatter)"
+           if world in ratios and world > max(c.ranks) + 1 else
+           f"a world of at least {world} (ranks 0-{world - 1})")
+    return (f"only rank {_fmt_ranks(sorted(inside))} of {why} is shown inside it: "
+            f"rank {_fmt_ranks(absent)} not shown")
 
 
 def _rank_set(text: str) -> list[int]:
@@ -675,6 +772,8 @@ def reason(c: Collected) -> list[Conclusion]:
             for k in found:
                 k.message += f" (assuming process group {pg} spans all {size} ranks)"
         out += found or ([] if split else all_joined(c, pg, members))
+    if not any(k.kind in ("desync", "culprit") for k in out):
+        out += pair_split(c)
     if not any(k.kind == "culprit" for k in out):
         out += idle_at_dump(c)
     out += fr_analysis(c)

@@ -60,6 +60,7 @@ from ncclDoctor.diagnose.verdict.hang import (
     _desync_report,
     _direct_hang,
     _early_exit,
+    _first_missing,
     _lagging_report,
     _missing,
     _monitored,
@@ -83,7 +84,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _gpu_oom, _cuda, _nccl_crash, _killed, _ray_died, _dataloader, _no_nccl, _preempted, _tiny_timeout, _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _uniqueid, _direct_hang,
-    _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _blocked, _early_exit, _all_joined,
+    _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _first_missing, _blocked, _early_exit,
+    _all_joined,
     _warn_family, _nccl_other,
     _signal, _timeouts, _exited, _teardown_stuck,
 ]

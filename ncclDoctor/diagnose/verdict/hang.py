@@ -8,7 +8,15 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.lone import lone_failure
-from ncclDoctor.diagnose.reason import NONFATAL, Conclusion, _fmt_ranks, _own_rank, is_consequence, world_size
+from ncclDoctor.diagnose.reason import (
+    _TIMEOUT_AT,
+    NONFATAL,
+    Conclusion,
+    _fmt_ranks,
+    _own_rank,
+    is_consequence,
+    world_size,
+)
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples
@@ -272,6 +280,33 @@ def _all_joined(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule H: a timeout in one of a group's first collectives with a rank of the world not shown inside
+    it. The shown ranks reached the group's first collectives and wait (victims); the one they wait for is not
+    shown -- usually still busy before its first collective (the main process preprocessing or loading the
+    dataset, or a model, while the others already wait; or it crashed before it). Connection set-up is the
+    alternative only if that rank was inside too, which these lines do not show."""
+    k = next((k for k in ks if k.kind == "first_missing"), None)
+    if k is None:
+        return None
+    return Verdict(
+        "rank_missing",
+        f"{k.message}. The shown ranks are inside it (victims); a rank that never reached its first collective "
+        "was usually still busy before it -- the main process preprocessing, tokenising or loading the dataset "
+        "(or a model) while the others already waited, or a rank that crashed before it; connection set-up "
+        "(interface, firewall, GPU peer-to-peer) is the alternative if it was inside too",
+        "Read the log of the rank(s) not shown up to their first collective: a long dataset preprocessing or "
+        "loading step on the main process, a download, a traceback (out of GPU or host memory while loading the "
+        "model is a common one; dmesg -T for the OOM killer); py-spy dump --pid PID on them while the job "
+        "hangs shows where they are. Preprocess and cache the dataset once before the distributed run (with HF: "
+        "training_args.main_process_first(), the datasets cache) or raise the timeout to cover it "
+        "(init_process_group(timeout=...), the Trainer's ddp_timeout, accelerate's InitProcessGroupKwargs). If "
+        "every rank was inside, it is connection set-up: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to "
+        "see the interface each rank connects over (NCCL_SOCKET_IFNAME to pin the routable one), and on one node "
+        "test the GPUs' peer-to-peer path with NCCL_P2P_DISABLE=1.",
+        "medium", [], k.evidence)
+
+
 def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Timeouts with no proven culprit. Lead rule B: every rank shown inside one collective in an input
     that does not hold every rank -> rank_missing (the missing rank is one not shown); so is a rank behind
@@ -312,11 +347,26 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
-           "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else ""),
+           "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
+        + (SHARD_GATHER if inside and _shard_gather(c) else ""),
         "low",
         [],
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],
     )
+
+
+SHARD_GATHER = (" The stuck collective gathers parameter shards (FSDP / ZeRO-3 all-gather every layer's weights before "
+                "its forward): a rank that runs a different number of forward passes leaves the others there -- "
+                "model.generate producing different lengths per rank (pass synced_gpus=True, or generate with an "
+                "unsharded copy; DeepSpeed ZeRO-3 needs it too), or a forward/eval step only some ranks run.")
+
+
+def _shard_gather(c: Collected) -> bool:
+    """A timed-out all-gather of a parameter shard: NumelOut a multiple of NumelIn, NumelIn large (a layer's
+    shard, not a scalar or a metric)."""
+    return any(t.op and "allgather" in t.op.lower().replace("_", "") and t.numel_in and t.numel_out
+               and t.numel_out > t.numel_in and t.numel_out % t.numel_in == 0 and t.numel_in >= 1 << 16
+               for t in c.samples.get("watchdog_timeout", []))
 
 
 def silent_ranks(c: Collected) -> tuple[list[int], list[int]] | None:
@@ -398,21 +448,34 @@ def one_collective(c: Collected) -> str | None:
     outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
     outs += c.samples.get("watchdog_timeout", [])  # every line read, also those that name no rank
     stuck = {t.seq for t in outs if t.seq is not None}
+    status = [s for st in c.ranks.values() for s in st.status.values()]
+    if not outs:  # no "Watchdog caught" line: torch's own "Timeout at NCCL work: N" status lines say it timed out
+        stuck = {s.seq for s in status if s.seq is not None and s.data.get("dump_from") is None
+                 and _TIMEOUT_AT.search(s.text)}
+    # or a dump signal from another rank (whose watchdog fired: it is inside) found this rank with work still
+    # pending: it waits in NCCL too
+    pending = not outs and not stuck and any(s.data.get("dump_from") not in (None, s.rank) and s.seq is None
+                                             and s.data["enqueued"] > s.data.get("completed", s.data["enqueued"])
+                                             for s in status)
 
     def queued(s) -> bool:  # a status line: at work N (the stuck one), or a dump signal's queue, past it
         n = s.seq if s.seq is not None else max(stuck, default=None)
+        if n is None:  # a dump signal's queue where no line says which work is stuck: work still pending
+            return pending and s.data["enqueued"] > s.data.get("completed", s.data["enqueued"])
         return n in stuck and s.data["enqueued"] >= n > s.data.get("completed", n - 1)
 
     def inside(st) -> bool:  # its timeout, its status line, or its watchdog's own report (also said for it
         # by another rank's "dump signal due to a collective timeout from rank R")
         return bool(st.timeouts) or any(queued(s) for s in st.status.values()) or bool(st.counts.get("watchdog_report"))
 
-    if not outs or not all(inside(st) for st in c.ranks.values()):
+    if not (outs or stuck or pending) or not all(inside(st) for st in c.ranks.values()):
         return None
     if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
            for st in c.ranks.values() for e in st.errors):
         return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
-    seqs = {t.seq for t in outs if t.seq is not None}
+    if pending:
+        return "collectives still pending when another rank's timeout signalled the dump (no line says which)"
+    seqs = {t.seq for t in outs if t.seq is not None} or stuck
     ops = {t.op for t in outs if t.op}
     sizes = {t.numel_in for t in outs if t.numel_in is not None}
     if len(seqs) > 1 or len(ops) > 1 or len(sizes) > 1:  # different sizes: maybe another group, or a desync

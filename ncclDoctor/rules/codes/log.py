@@ -296,9 +296,11 @@ CONNECTION_SETUP = rule(
     "Timeout in the first collectives: connection set-up",
     why="""
 NCCL connects a communicator's peers lazily, during its first collectives. A timeout at
-one of the first SeqNums with a tiny message (a barrier, a one-element all_reduce) is
-almost never the training code: the ranks could not connect (wrong or unreachable
-network interface, firewall, P2P between GPUs, IB).
+one of the first SeqNums with a tiny message (a barrier, a one-element all_reduce), with
+every rank of the world shown inside it, is almost never the training code: the ranks
+could not connect (wrong or unreachable network interface, firewall, P2P between GPUs,
+IB). When a rank of the world is not shown there, that rank was more often still busy
+before its first collective (dataset preprocessing on the main process): rank_missing.
 """,
     fix="""
 Rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and read which interface NCCL
