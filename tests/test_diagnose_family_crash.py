@@ -506,3 +506,181 @@ def test_a_store_timeout_without_the_exit_barrier_is_still_the_store(tmp_path):
     text = ("[E socket.cpp:957] [c10d] The client socket has timed out after 900s while trying to connect to "
             "(10.0.0.5, 29500).\n")
     assert _verdict(tmp_path, text)["cause"] == "store_rendezvous"
+
+
+# --- the agent's clean-up while the workers load the weights (round 20 preparation) --------------------------------
+_TERMS = ("WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 30411 closing signal SIGTERM\n"
+          "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 30412 closing signal SIGTERM\n")
+
+
+def test_sigterms_while_loading_checkpoint_shards_are_a_host_oom_naming_nobody(tmp_path):
+    """torch 2.0's agent wording (logging's "WARNING:torch.distributed...") after vLLM's and transformers'
+    progress bars, on their own line and glued to the agent's line by the bar's carriage return: the agent stops
+    the survivors of a worker that died while loading the weights, and nothing else failed: the OOM killer."""
+    for bar in ("Loading safetensors checkpoint shards:  60% Completed | 18/30 [01:02<00:41,  3.44s/it]\n",
+                "Loading checkpoint shards:  25%|##5       | 1/4 [00:40<02:00, 40.1s/it]"):
+        d = _report(tmp_path, bar + _TERMS)
+        assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), (bar, d["verdict"])
+        assert "dmesg" in d["verdict"]["fix"] and "low_cpu_mem_usage" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_sigterms_while_loading_after_the_agent_received_a_signal_are_that_signal(tmp_path):
+    text = ("Loading checkpoint shards:  25%|##5       | 1/4 [00:40<02:00, 40.1s/it]\n"
+            "WARNING:torch.distributed.elastic.agent.server.api:Received 15 death signal, shutting down workers\n"
+            + _TERMS)
+    assert _verdict(tmp_path, text)["cause"] == "signal"
+
+
+def test_sigterms_after_the_shards_loaded_and_training_ran_are_not_read_as_loading(tmp_path):
+    assert _verdict(tmp_path, _TERMS + "Loading checkpoint shards: 100%|##########| 4/4 [02:41<00:00]\n")[
+        "cause"] != "host_oom"
+
+
+def test_sigterms_after_a_finished_loading_bar_are_not_read_as_loading(tmp_path):
+    for bar in ("Loading checkpoint shards: 100%|##########| 4/4 [02:41<00:00, 40.3s/it]\n",
+                "Loading safetensors checkpoint shards: Completed | 30/30 [01:40<00:00,  3.33s/it]\n"):
+        assert _verdict(tmp_path, bar + _TERMS)["cause"] != "host_oom", bar
+
+
+# --- NCCL's version line names rank 0's process (round 20 preparation) ----------------------------------------------
+_ONE_PROC = ("node-a3:8812:8812 [0] NCCL INFO Bootstrap : Using ib0:10.9.0.14<0>\n"
+             "node-a3:8812:8812 [0] NCCL INFO NET/Plugin : Plugin load returned 2 : libnccl-net.so: cannot open "
+             "shared object file\n"
+             "NCCL version 2.18.3+cuda12.2\n"
+             "node-a3:8812:8840 [0] NCCL INFO NET/Socket : Using [0]ib0:10.9.0.14<0>\n"
+             "\n"
+             "node-a3:8812:8840 [0] init.cc:1403 NCCL WARN Cuda failure 'unspecified launch failure'\n"
+             "node-a3:8812:8840 [0] NCCL INFO init.cc:1480 -> 1\n")
+
+
+def test_a_cuda_failure_of_the_one_process_that_printed_nccls_version_is_rank_0s(tmp_path):
+    """ncclCommInitRank prints "NCCL version X" in a communicator's rank 0 only (init.cc: if (myrank == 0)
+    showVersion(), NCCL 2.0-2.28): an input of one process on device 0, with NCCL_DEBUG=INFO (its INFO lines,
+    printed by every process, say no other is here), holding that line, is rank 0's output."""
+    d = _report(tmp_path, _ONE_PROC)
+    assert d["verdict"]["cause"] == "cuda_error" and d["verdict"]["culprits"] == [0], d["verdict"]
+    assert d["verdict"]["confidence"] in ("medium", "high") and "version line" in d["verdict"]["summary"]
+
+
+def test_nccls_version_line_does_not_name_rank_0_when_the_lines_may_hold_another_process(tmp_path):
+    warn_only = "NCCL version 2.18.3+cuda12.2\n" + "".join(x + "\n" for x in _ONE_PROC.splitlines() if "WARN" in x)
+    other_dev = _ONE_PROC.replace("[0]", "[3]")
+    two_procs = _ONE_PROC + "node-a3:8813:8813 [1] NCCL INFO Bootstrap : Using ib0:10.9.0.14<0>\n"
+    no_version = _ONE_PROC.replace("NCCL version 2.18.3+cuda12.2\n", "")
+    for text in (warn_only, other_dev, two_procs, no_version):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), (text, d["verdict"])
+
+
+# --- a DataLoader worker's death named by the launcher's record (round 20 preparation) -------------------------------
+def test_an_unranked_dataloader_death_names_the_one_rank_torchrun_shows_failing(tmp_path):
+    """torch's DataLoader raises in its main process ("DataLoader worker (pid N) is killed by signal: Bus
+    error."), which exits 1: the lone failure of torchrun's record (lead rules A and F) is where it happened."""
+    for sig, cause in (("Bus error", "dataloader_shm"), ("Killed", "host_oom")):
+        text = (f"RuntimeError: DataLoader worker (pid 9123) is killed by signal: {sig}. \n"
+                "Root Cause (first observed failure):\n[0]:\n  time      : 2025-03-04_08:00:00\n  host      : gpu-7\n"
+                "  rank      : 6 (local_rank: 6)\n  exitcode  : 1 (pid: 9001)\n  error_file: <N/A>\n")
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == cause and d["verdict"]["culprits"] == [6], (sig, d["verdict"])
+        assert d["verdict"]["confidence"] in ("medium", "high")
+
+
+def test_sigterms_in_torch_2_6s_wording_while_loading_are_a_host_oom_too(tmp_path):
+    """torch >= 2.6's agent says "Closing process N via signal SIGTERM" (elastic/multiprocessing/api.py)."""
+    text = ("Loading checkpoint shards:  40%|####      | 2/5 [00:31<00:47, 15.7s/it]\n"
+            "W0312 10:01:02.123000 5510 torch/distributed/elastic/multiprocessing/api.py:940] Closing process 5521 "
+            "via signal SIGTERM\n"
+            "W0312 10:01:02.124000 5510 torch/distributed/elastic/multiprocessing/api.py:940] Closing process 5522 "
+            "via signal SIGTERM\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), d["verdict"]
+
+
+# --- launchers whose record names the global rank (lead rule I) -----------------------------------------------------
+def test_composers_launcher_record_names_the_rank_that_crashed_and_not_those_it_killed(tmp_path):
+    """composer/cli/launcher.py: "Rank N crashed with exit code C." (_monitor_processes), "Killing global rank N
+    (PID P) with SIGTERM" (_cleanup_processes, the survivors), "Global rank N (PID P) exited with code C"."""
+    text = ("ERROR:composer.cli.launcher:Rank 6 crashed with exit code -9.\n"
+            "INFO:composer.cli.launcher:Killing global rank 0 (PID 70100) with SIGTERM\n"
+            "INFO:composer.cli.launcher:Killing global rank 7 (PID 70107) with SIGTERM\n"
+            "ERROR:composer.cli.launcher:Global rank 6 (PID 70106) exited with code -9\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == [6], d["verdict"]
+    assert _accused(d) == {6}
+    oom = ("Global rank 1 (PID 811) exited with code 1\n----------Begin global rank 1 STDERR----------\n"
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 1 has a total capacity of "
+           "39.4 GiB of which 2.1 GiB is free.\n----------End global rank 1 STDERR----------\n")
+    v = _verdict(tmp_path, oom)
+    assert v["cause"] == "gpu_oom" and v["culprits"] == [1], v
+
+
+def test_mpiruns_record_names_the_rank_that_died_first(tmp_path):
+    """Open MPI's mpirun: "mpirun noticed that process rank N with PID P on node H exited on signal S (...)" and
+    its non-zero-status block, whose rank is on the "Process name: [[jobid,vpid],N]" line."""
+    sig = ("--------------------------------------------------------------------------\n"
+           "mpirun noticed that process rank 12 with PID 0 on node hpc-041 exited on signal 9 (Killed).\n"
+           "--------------------------------------------------------------------------\n")
+    v = _verdict(tmp_path, sig)
+    assert v["cause"] == "host_oom" and v["culprits"] == [12], v
+    block = ("--------------------------------------------------------------------------\n"
+             "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+             "the job to be terminated. The first process to do so was:\n"
+             "\n"
+             "  Process name: [[51230,1],4]\n"
+             "  Exit code:    2\n"
+             "--------------------------------------------------------------------------\n")
+    v = _verdict(tmp_path, block)
+    assert v["culprits"] == [4] and v["confidence"] in ("medium", "high"), v
+
+
+# --- every process killed alike (lead rule J) -------------------------------------------------------------------
+def _killed_entry(i: int, rank: int, code: int, when: str = "2025-06-01_03:14:15") -> str:
+    sig = {-9: "SIGKILL", -15: "SIGTERM"}[code]
+    return (f"[{i}]:\n  time      : {when}\n  host      : gpu-node-2\n  rank      : {rank + 8} (local_rank: {rank})\n"
+            f"  exitcode  : {code} (pid: {5100 + rank})\n  error_file: <N/A>\n"
+            f"  traceback : Signal {-code} ({sig}) received by PID {5100 + rank}\n")
+
+
+def test_every_process_of_the_record_killed_in_one_second_is_the_host_not_a_rank(tmp_path):
+    text = ("Failures:\n" + _killed_entry(1, 1, -9) + _killed_entry(2, 2, -9) + _killed_entry(3, 3, -9)
+            + "------------------------------------------------------------\nRoot Cause (first observed failure):\n"
+            + _killed_entry(0, 0, -9))
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), d["verdict"]
+    assert "dmesg" in d["verdict"]["fix"]
+
+
+def test_one_process_killed_and_the_rest_torn_down_still_names_it(tmp_path):
+    text = ("Failures:\n" + _killed_entry(1, 1, -15) + _killed_entry(2, 2, -15)
+            + "Root Cause (first observed failure):\n" + _killed_entry(0, 3, -9))
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == [11], d["verdict"]
+
+
+# --- the shell's signal reports, host memory, ECC (round 20 preparation) ---------------------------------------------
+def test_the_shells_bus_error_alone_is_shared_memory_and_its_segfault_a_native_crash(tmp_path):
+    """bash's report of a foreground job's death ("Bus error (core dumped)", "./run.sh: line 7: 812 Segmentation
+    fault (core dumped) python ..."): SIGBUS is /dev/shm (lead rule F), SIGSEGV a native crash (rule A: unknown)."""
+    v = _verdict(tmp_path, "./launch.sh: line 7:   812 Bus error               (core dumped) python train.py\n")
+    assert v["cause"] == "dataloader_shm" and v["culprits"] == [], v
+    v = _verdict(tmp_path, "Segmentation fault (core dumped)\n")
+    assert v["cause"] == "unknown" and v["culprits"] == [] and "faulthandler" in v["fix"], v
+
+
+def test_a_processs_own_host_allocation_failure_is_a_host_oom_on_its_rank(tmp_path):
+    """torch's c10/core/impl/alloc_cpu.cpp ("DefaultCPUAllocator: can't allocate memory: you tried to allocate N
+    bytes") and Python's MemoryError (numpy: "Unable to allocate 12.5 GiB for an array ...")."""
+    for text, ranks in (("[rank6]: RuntimeError: [enforce fail at alloc_cpu.cpp:83] err == 0. DefaultCPUAllocator: "
+                         "can't allocate memory: you tried to allocate 8589934592 bytes. Error code 12 (Cannot "
+                         "allocate memory)\n", [6]),
+                        ("MemoryError: Unable to allocate 12.5 GiB for an array with shape (1677721600,) and data "
+                         "type float64\n", [])):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == ranks, (text, d["verdict"])
+        assert "memory" in d["verdict"]["fix"]
+
+
+def test_an_uncorrectable_ecc_error_is_that_gpus_hardware(tmp_path):
+    v = _verdict(tmp_path, "[rank2]: torch.AcceleratorError: CUDA error: uncorrectable ECC error encountered\n")
+    assert v["cause"] == "cuda_error" and v["culprits"] == [2], v
+    assert "ECC" in v["fix"] and "dcgmi" in v["fix"], v

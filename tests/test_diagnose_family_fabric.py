@@ -404,3 +404,35 @@ def test_a_dns_failure_in_a_download_traceback_is_not_the_rendezvous(tmp_path):
             "    raise URLError(err)\n"
             "urllib.error.URLError: <urlopen error [Errno -2] Name or service not known>\n")
     assert _verdict(tmp_path, text)["cause"] != "store_rendezvous"
+
+
+# --- a one-process nccl-tests run whose own socket is closed (round 20 preparation) -----------------------------------
+_ONE_GPU_RUN = ("# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 "
+                "agg iters: 1 validation: 1 graph: 0\n"
+                "#\n"
+                "# Using devices\n"
+                "#  Rank  0 Group  0 Pid 4411 on    dgx-b7 device  0 [0000:1b:00] NVIDIA H100 80GB HBM3\n"
+                "{more}"
+                "dgx-b7:4411:4411 [0] NCCL INFO Bootstrap : Using ens7f0:10.4.3.9<0>\n"
+                "NCCL version 2.19.3+cuda12.3\n"
+                "dgx-b7:4411:4430 [0] NCCL INFO NET/Socket : Using [0]ens7f0:10.4.3.9<0>\n"
+                "\n"
+                "dgx-b7:4411:4429 [0] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by remote peer "
+                "dgx-b7<40122>\n"
+                "dgx-b7:4411:4429 [0] NCCL INFO misc/socket.cc:749 -> 6\n")
+
+
+def test_a_peer_closing_the_socket_of_a_one_process_nccl_tests_run_is_the_hosts_network(tmp_path):
+    """nccl-tests' rank 0 prints every process's device line ("#  Rank  N Group  G Pid P on HOST device D"), so a
+    list of Rank 0 alone is a world of one process: no other process exists to have exited, and a socket closed
+    by its 'remote peer' is one NCCL opened to itself, cut by the host (a firewall, a proxy) at set-up."""
+    d = _report(tmp_path, _ONE_GPU_RUN.format(more=""))
+    assert d["verdict"]["cause"] == "network_setup" and _accused(d) == set(), d["verdict"]
+    assert "firewall" in d["verdict"]["fix"] and "NCCL_SOCKET_IFNAME" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_a_peer_closing_the_socket_of_a_two_process_nccl_tests_run_is_still_that_peer(tmp_path):
+    two = _ONE_GPU_RUN.format(more="#  Rank  1 Group  0 Pid 5120 on    dgx-c2 device  0 [0000:1b:00] NVIDIA H100 "
+                              "80GB HBM3\n")
+    d = _report(tmp_path, two)
+    assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), d["verdict"]

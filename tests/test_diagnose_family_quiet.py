@@ -305,8 +305,8 @@ def _setup(host: str, pid: int, rank: int, peer: str) -> str:
 
 def test_a_single_node_log_that_stops_in_nccl_set_up_is_the_p2p_path(tmp_path):
     text = _setup("box7", 3100, 0, "1[3d000]") + _setup("box7", 3101, 1, "0[1b000]")
-    v = _verdict(tmp_path, text)
-    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    v = _verdict(tmp_path, text)  # lead rule K (session 6): set-up chatter alone is none, low, with what to collect
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("none", [], "low"), v
     assert "NCCL_P2P_DISABLE" in v["fix"] and "IOMMU" in v["fix"]
     done = text + "box7:3100:3140 [0] NCCL INFO comm 0x5a rank 0 nranks 2 cudaDev 0 busId 1b000 - Init COMPLETE\n"
     assert _verdict(tmp_path, done)["cause"] == "none", "past Init COMPLETE the chatter is no hang"
@@ -316,8 +316,8 @@ def test_set_up_that_stops_while_connecting_over_the_network_is_unknown_with_wha
     text = (_setup("nodeA", 51, 0, "1[3d000]") +
             "nodeA:51:91 [0] NCCL INFO Channel 01/0 : 3[2c000] -> 0[1b000] [receive] via NET/IB/0\n"
             "nodeA:51:91 [0] NCCL INFO Channel 01/0 : 0[1b000] -> 3[2c000] [send] via NET/IB/0\n")
-    v = _verdict(tmp_path, text)
-    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    v = _verdict(tmp_path, text)  # lead rule K (session 6): none, low, the fix says what to collect
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("none", [], "low"), v
     assert "NCCL_DEBUG=INFO" in v["fix"] and "py-spy" in v["fix"] and "NCCL_SOCKET_IFNAME" in v["fix"]
 
 
@@ -400,3 +400,53 @@ def test_the_barriers_device_warning_beside_a_timeout_does_not_make_it_harmless(
             "timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
             "1800093 milliseconds before timing out.\n")
     assert _verdict(tmp_path, text)["cause"] != "none"
+
+
+# --- a bare ncclRemoteError (round 20 preparation) ------------------------------------------------------------------
+def test_a_bare_remote_error_without_its_last_error_names_no_cause(tmp_path):
+    """ncclGetErrorString(ncclRemoteError) is "remote process exited or there was a network error": NCCL's own
+    either-or. Pasted without its "Last error:" line (torch 1.13's c10d/ProcessGroupNCCL.cpp and 2.4's
+    NCCLUtils.hpp wordings, with and without a rank tag), nothing tells the two apart: cause unknown, nobody named,
+    and the fix asks for the Last error line and the other ranks' logs."""
+    for text in ("RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, remote "
+                 "process exited or there was a network error, NCCL version 2.14.3\n"
+                 "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+                 "prematurely.\n",
+                 "[rank5]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/"
+                 "c10d/NCCLUtils.hpp:317, remote process exited or there was a network error, NCCL version 2.20.5\n"
+                 "[rank5]: ncclRemoteError: A call failed possibly due to a network error or a remote process "
+                 "exiting prematurely.\n"):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "unknown" and _accused(d) == set(), (text, d["verdict"])
+        assert "Last error" in d["verdict"]["fix"] and "other ranks" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_a_remote_error_whose_last_error_says_the_peer_closed_stays_an_early_exit(tmp_path):
+    text = ("[rank2]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+            "NCCLUtils.hpp:317, remote process exited or there was a network error, NCCL version 2.20.5\n"
+            "[rank2]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+            "prematurely.\n"
+            "[rank2]: Last error:\n"
+            "[rank2]: socketProgressOpt: Call to recv from 10.2.0.7<44120> failed : Connection closed by remote "
+            "peer\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), d["verdict"]
+
+
+# --- lead rule K: NCCL's set-up chatter alone, and what it shows (session 6) ----------------------------------------
+def test_set_up_chatter_over_an_external_net_plugin_names_the_plugin_and_the_settings_shown(tmp_path):
+    """NCCL 2.19's INFO lines when a libnccl-net.so plugin carries the traffic ("Using network IBext_v8", AWS's
+    "Using network AWS Libfabric"): nothing fails (rule K), and the fix says NCCL_IB_DISABLE does not turn the
+    plugin off (NCCL_NET / NCCL_NET_PLUGIN do) and names the NCCL_* settings the lines echo."""
+    text = ("gpu-st-p4d-1:20114:20114 [3] NCCL INFO NCCL_SOCKET_IFNAME set by environment to ens32\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO NET/OFI Using aws-ofi-nccl 1.7.4-aws\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO Using network AWS Libfabric\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO comm 0x7f1 rank 3 nranks 16 cudaDev 3 nvmlDev 3 busId 201c0 - "
+            "Init START\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO Trees [0] 4/-1/-1->3->2 [1] 4/-1/-1->3->2\n"
+            "gpu-st-p4d-1:20114:20250 [3] NCCL INFO Channel 00/0 : 3[201c0] -> 4[101c0] [send] via NET/AWS "
+            "Libfabric/0/GDRDMA\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("none", [], "low"), v
+    assert "NCCL_NET" in v["fix"] and "NCCL_SOCKET_IFNAME=ens32" in v["fix"], v["fix"]

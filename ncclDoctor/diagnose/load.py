@@ -98,7 +98,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"recv(", b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"ProcessFailure",
-            b"distributed_c10d.py:")
+            b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
+            b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -81,6 +81,8 @@ class LineParser:
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
+        self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
+        self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -139,6 +141,7 @@ class LineParser:
         m3 = S.R_NCCL_PREFIX.search(text)
         if m3:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
+            ev.data["dev"] = int(m3.group("dev"))  # the process's CUDA device (not a rank)
             if ev.rank is None:
                 ev.rank = self.pid_rank.get((ev.host, ev.pid))
             if ev.rank is None and self.ring_rank:  # the thread's own ring lines named its rank
@@ -172,6 +175,13 @@ class LineParser:
             self._barrier_line = lineno
         if self._wd_cut is not None:
             self._rest_of_work(body)
+        if lineno - self._mpi_block <= 8:
+            ev = self._mpi_first(lineno, text, body)
+            if ev is not False:
+                return ev
+        elif S.R_MPI_BLOCK.search(body):
+            self._mpi_block, self._mpi_rank, self._follow = lineno, None, 8
+            return None
         if self.cf_section is not None:
             handled, ev = self._child_failed(lineno, body)
             if handled:
@@ -517,6 +527,9 @@ class LineParser:
         if got and not got.isdigit():
             got = S.SIGNAL_NUMBERS.get(got.removeprefix("Signals."), 0)
         ev.data.update(received=int(got) if got else None, sent=c.group(1) if c else None)
+        bar = S.R_LOADING_SHARDS.search(text[:c.start()]) if c else None
+        if bar and not S.R_LOADING_DONE.search(text[bar.end():c.start()]):  # a bar ended by '\r', glued to this line
+            ev.data["loading"] = True
         return ev
 
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
@@ -689,6 +702,8 @@ class LineParser:
 
     def _oom(self, lineno: int, text: str) -> Event | None:
         m = S.R_OOM.search(text)
+        if not m and S.R_HOST_MEM.search(self._body):  # the process's own allocation of host RAM failed
+            return self._context(lineno, text, "host_mem")
         if not m or S.R_RAY_OOM.search(text):
             return None
         ev = self._context(lineno, text, "cuda_oom")
@@ -709,6 +724,12 @@ class LineParser:
             if ev is not None:
                 return ev
             k = S.R_HOST_KILL.search(self._body) if "Killed" in text or "oom" in text.lower() else None
+            sh = None if k else S.R_SHELL_SIGNAL.search(self._body)
+            if sh:  # the shell's "Bus error" / "Segmentation fault": that process died of SIGBUS / SIGSEGV
+                ev = self._context(lineno, text, "worker_failed")
+                ev.rank = None
+                ev.data.update(exitcode=-7 if sh.group(1) == "Bus error" else -11, local_rank=None, pid=None)
+                return ev
             if not k:
                 return None
             ev = self._context(lineno, text, "worker_failed")  # SIGKILL from outside: read as exit code -9
@@ -720,6 +741,30 @@ class LineParser:
         ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
         return ev
 
+    def _mpi_first(self, lineno: int, text: str, body: str) -> Event | None | bool:
+        """The lines of mpirun's "The first process to do so was:" block: its rank, then its exit code (an event
+        of that global rank, as torchrun's table gives one). False: not a line of the block."""
+        p = S.R_MPI_PROC.match(body)
+        if p:
+            self._mpi_rank, self._follow = int(p.group(1)), 3
+            return None
+        x = S.R_MPI_CODE.match(body)
+        if x and self._mpi_rank is not None:
+            ev = self._global_exit(lineno, text, self._mpi_rank, int(x.group(1)))
+            self._mpi_block, self._mpi_rank = -99, None
+            return ev
+        if not body.strip() or body.lstrip().startswith(("The first process", "the job to be terminated", "-")):
+            self._follow = max(self._follow, 4)
+            return None
+        return False
+
+    def _global_exit(self, lineno: int, text: str, rank: int, code: int, host: str | None = None) -> Event:
+        ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+        ev.rank, ev.host = rank, host
+        ev.data.update(root=False, local_rank=None, exitcode=code, pid=None,
+                       signal=S.SIGNALS_BY_NUMBER.get(-code) if code < 0 else None, time=None, traceback="")
+        return ev
+
     def _launcher_exit(self, lineno: int, text: str) -> Event | None:
         """A worker's exit as DeepSpeed's launcher, torch.multiprocessing.spawn or subprocess
         report it, read like torchrun's 'failed (exitcode: N)' (-9: killed from outside)."""
@@ -729,6 +774,14 @@ class LineParser:
             ev.rank = None  # the raylet's line: a Ray worker process, not a rank
             ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")))
             return ev
+        g = S.R_GLOBAL_EXIT.search(text)
+        if g:  # a launcher's record that names the global rank
+            if g.group("kr"):
+                return self._global_exit(lineno, text, int(g.group("kr")), -15 if g.group("ks") == "SIGTERM" else -9)
+            if g.group("mr"):
+                return self._global_exit(lineno, text, int(g.group("mr")), -int(g.group("ms")), g.group("mh"))
+            return self._global_exit(lineno, text, int(g.group("cr") or g.group("gr")), int(g.group("cc") or
+                                                                                             g.group("gc")))
         m = S.R_LAUNCHER_EXIT.search(text)
         ray = None if m else S.R_RAY_OOM.search(text)
         if not m and not ray:
@@ -811,7 +864,9 @@ class LineParser:
         d = S.R_TESTS_DEVICE.search(text)
         if d or S.R_TESTS_HEADER.search(text):
             ev = self._plain(lineno, text, "run_start")
-            ev.data["host"] = d.group(1) if d else None
+            ev.data["host"] = d.group("host") if d else None
+            if d:  # rank 0 prints every process's device line: the highest rank listed + 1 is the world
+                ev.data["tests_rank"] = int(d.group("rank"))
             return ev
         t = S.R_PYSPY_TEARDOWN.search(self._body) if "distributed_c10d" in text else None
         if t:  # a py-spy dump: a thread inside the process group's teardown
@@ -820,6 +875,14 @@ class LineParser:
             return ev
         if S.R_TESTS_DONE.search(self._body):
             return self._plain(lineno, text, "run_done")
+        # printed by rank 0 of a communicator only (showVersion)
+        if "NCCL version" in self._body and S.R_NCCL_VERSION_LINE.match(self._body.strip()):
+            return self._plain(lineno, text, "nccl_version")
+        bar = S.R_LOADING_SHARDS.search(text)
+        if bar:  # the processes were loading the model's weights (host RAM), unless the bar is at its end
+            ev = self._plain(lineno, text, "loading")
+            ev.data["done"] = bool(S.R_LOADING_DONE.search(text, bar.end()))
+            return ev
         return None
 
     def _plain(self, lineno: int, text: str, kind: str) -> Event:
@@ -829,6 +892,7 @@ class LineParser:
         m = S.R_NCCL_PREFIX.search(text)
         if m:
             ev.host, ev.pid = m.group("host"), int(m.group("pid"))
+            ev.data["dev"] = int(m.group("dev"))
         return ev
 
     def _retcode(self, lineno: int, text: str) -> Event | None:

@@ -251,7 +251,16 @@ R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?: ?(\d{1,7})
 # nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
 # table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
 # time in us) and the closing "# Avg bus bandwidth"
-R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+\d+\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+([\w.\-]{1,255})\s+device")
+R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+"
+                            r"(?P<host>[\w.\-]{1,255})\s+device")
+# The progress bar of loading a model's weights: transformers' "Loading checkpoint shards:", vLLM's "Loading
+# safetensors checkpoint shards:" / "Loading pt checkpoint shards:", and Megatron/DeepSpeed-style
+# "Loading checkpoint shards" without a colon. Every process holds its copy in host RAM while it runs.
+# NCCL's own version line, which ncclCommInitRank prints in rank 0 of a communicator only ("if (myrank == 0)
+# showVersion()", NCCL 2.0-2.28): a plain printf with no host:pid prefix, "NCCL version 2.21.5+cuda12.4".
+R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-]{0,40}$")
+R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
+R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
 R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
                           r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")
@@ -305,6 +314,18 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"(?P<spsig>\d{1,2})>|"
                              # vLLM's multiproc_worker_utils: "Worker VllmWorkerProcess pid 198 died, exit code: -6"
                              r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})")
+# Launchers whose record names a GLOBAL rank (lead rule I): composer's launcher ("Rank 3 crashed with exit code
+# -9.", "Global rank 3 (PID 4103) exited with code -9", and its clean-up "Killing global rank 0 (PID 4100) with
+# SIGTERM"), Open MPI's mpirun ("mpirun noticed that process rank 5 with PID 0 on node gpu-12 exited on signal 9
+# (Killed)."; its non-zero-status block "Process name: [[27721,1],3]" then "Exit code:    1").
+R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<cc>-?\d{1,4})|"
+                           r"\bGlobal rank (?P<gr>\d{1,7}) \(PID \d{1,10}\) exited with code (?P<gc>-?\d{1,4})|"
+                           r"\bKilling global rank (?P<kr>\d{1,7}) \(PID \d{1,10}\) with (?P<ks>SIGTERM|SIGKILL)|"
+                           r"mpirun noticed that process rank (?P<mr>\d{1,7}) with PID \d{1,10} on node "
+                           r"(?P<mh>\S{1,255}) exited on signal (?P<ms>\d{1,2})")
+R_MPI_BLOCK = re.compile(r"mpirun detected that one or more processes exited with non-zero status")
+R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
+R_MPI_CODE = re.compile(r"^\s*Exit code:\s*(-?\d{1,4})\s*$")
 R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
 # Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
 # The raylet's periodic report (node_manager.cc): "1 Workers (tasks / actors) killed due to memory pressure (OOM)".
@@ -388,10 +409,17 @@ R_FORCED_KILL = re.compile(r"Unable to shutdown process \d+ via (?:Signals\.)?SI
                            r"(?:Signals\.)?SIGKILL")
 SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
                   "SIGUSR2": 12, "SIGTERM": 15, "SIGXCPU": 24}
+SIGNALS_BY_NUMBER = {n: name for name, n in SIGNAL_NUMBERS.items()} | {7: "SIGBUS", 4: "SIGILL", 8: "SIGFPE"}
 # The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),
 # the kernel's OOM killer and Kubernetes' OOMKilled.
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"
                          r"Memory cgroup out of memory|\bOOMKilled\b")
+# The shell's report of a foreground job that died of SIGBUS / SIGSEGV ("Bus error (core dumped)", "./run.sh: line 3:
+# 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A).
+R_SHELL_SIGNAL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?(Bus error|Segmentation fault)\b")
+# Host memory exhausted, as a process's own exception says it: torch's CPU allocator ("DefaultCPUAllocator: can't
+# allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB").
+R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b")
 R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
 # torch 2.4-2.6 "process group has NOT been destroyed before we destruct ProcessGroupNCCL", 2.7+ "WARNING:
 # destroy_process_group() was not called before program exit, which can leak resources"

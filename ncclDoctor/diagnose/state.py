@@ -23,8 +23,10 @@ MAX_RANKS = 1 << 16  # ranks beyond this are counted, not tracked
 
 # Families that are a rank's own failure (as opposed to a victim's timeout).
 ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "store_timeout", "heartbeat",
-               "dataloader", "cuda_oom", "child_failed", "nccl_warn", "exception", "cuda_error", "shm_error")
+               "dataloader", "cuda_oom", "host_mem", "child_failed", "nccl_warn", "exception", "cuda_error",
+               "shm_error")
 MAX_KEYS = 64
+TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"
 
 
 def keeps_status(old: Event | None, new: Event) -> bool:
@@ -102,6 +104,8 @@ class Collected:
     exceptions: list[Event] = field(default_factory=list)
     # the hosts NCCL's set-up chatter and an nccl-tests device list come from (first 8): one host, one node
     setup_hosts: set[str] = field(default_factory=set)
+    # the processes and devices (host, pid, CUDA device) NCCL-prefixed lines come from (first 8)
+    procs: set[tuple[str | None, int, int | None]] = field(default_factory=set)
 
     def rank(self, r: int) -> RankState | None:
         st = self.ranks.get(r)
@@ -122,6 +126,8 @@ class Collected:
                 self.exceptions.append(ev)
             return
         self.kinds[ev.kind] += 1
+        if ev.pid is not None and len(self.procs) < 8:
+            self.procs.add((ev.host, ev.pid, ev.data.get("dev")))
         s = self.samples.setdefault(ev.kind, [])
         if len(s) < SAMPLES:
             s.append(ev)
@@ -133,6 +139,10 @@ class Collected:
                 self.setup_hosts.add(host)
             if ev.data.get("net"):
                 self.kinds["setup_net"] += 1
+            if ev.data.get("tests_rank") is not None:
+                self._tests_world(ev.data["tests_rank"] + 1, ev.where)
+            elif ev.kind == "run_start":  # nccl-tests' table header: its communicators were set up
+                self.kinds["run_header"] += 1
         elif ev.kind == "setting":
             for name, value in ev.data.get("settings", []):
                 self._setting(name, value, ev.brief())
@@ -210,6 +220,15 @@ class Collected:
         if d.get("nranks") and len(self.world) < 64:
             self.world.append((int(d["nranks"]), f"NCCL's 'nranks' at {ev.where}"))
 
+    def _tests_world(self, n: int, where: str) -> None:
+        """nccl-tests' device list ("#  Rank  3 Group  0 Pid ... on host device 3"), which rank 0 prints for every
+        process: one entry of the world, raised to the highest rank listed + 1 (not one entry per line)."""
+        i = next((i for i, (_, w) in enumerate(self.world) if w.startswith(TESTS_WORLD)), None)
+        if i is None and len(self.world) < 64:
+            self.world.append((n, f"{TESTS_WORLD} at {where}"))
+        elif i is not None and n > self.world[i][0]:
+            self.world[i] = (n, f"{TESTS_WORLD} at {where}")
+
     def add_fr_analysis(self, ev: Event) -> None:
         self.kinds[ev.kind] += 1
         if len(self.fr_analysis) < 32:
@@ -261,6 +280,7 @@ class Collected:
                 self.retcodes[k] += n
         self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
         self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
+        self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)

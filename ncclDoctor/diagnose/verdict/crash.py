@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose.lone import lone_failure, several_failures, torn_down
+from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
 
 # NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
 # and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
@@ -70,6 +70,25 @@ def _where(e: Event) -> tuple[str, int]:
     return path, int(line) if line.isdigit() else 0
 
 
+def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
+    """The rank of a CUDA failure no line names, from NCCL's version line: ncclCommInitRank prints "NCCL version
+    X" in rank 0 of a communicator only. When the input is one process on one GPU (every host:pid-prefixed line
+    from the same process and device, no rank tag, no launcher record) and it holds that line, the process is
+    rank 0, and the failure is its own. Only with NCCL_DEBUG=INFO (that process's INFO lines are there: every
+    process prints them, so no other process is in the input) and on device 0 (where a job's rank 0 sits): under
+    NCCL_DEBUG=WARN a console holds rank 0's unprefixed version line beside another rank's WARN alone.
+    ([], "") otherwise: a device index alone is not a rank."""
+    if not c.kinds.get("nccl_version") or c.ranks or c.child_failures or c.worker_failures or len(c.procs) != 1:
+        return [], ""
+    host, pid, dev = next(iter(c.procs))
+    info = any((e.host, e.pid) == (host, pid) and "INFO" in e.text
+               for k in ("transport", "setup", "benign") for e in c.samples.get(k, []))
+    if dev != 0 or not info or not evs or any((e.host, e.pid) != (host, pid) for e in evs):
+        return [], ""
+    return [0], ("rank 0 (the only process in these lines, and the one that printed NCCL's version line, which "
+                 "NCCL prints in a communicator's rank 0 only)")
+
+
 def _after_ib(c: Collected, evs: list[Event]) -> bool:
     """Every CUDA error comes after an IB work-completion error in the same file: NCCL's proxy lost
     the transfers first, and the CUDA errors of its abort/teardown are the consequence."""
@@ -86,6 +105,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if _after_ib(c, evs):
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
     ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
+    alone, only = ([], "") if ranks else version_rank(c, evs)
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()
@@ -103,6 +123,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Run without CUDA graphs to confirm (eager mode: the framework's disable_cuda_graphs / --enforce-eager / "
             "torch.compile mode without cudagraphs); then capture only after NCCL's warm-up collectives, keep "
             "TORCH_NCCL_ASYNC_ERROR_HANDLING on, and use a NCCL/torch that supports collectives in graph capture.",
+        )
+    elif "ecc error" in text:
+        what, fix = (
+            "an uncorrectable ECC error in the GPU's memory (cudaErrorECCUncorrectable): a hardware fault of that "
+            "GPU, not the training code",
+            "Drain that node and check the GPU: nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER (volatile / "
+            "aggregate uncorrectable counts, pending remaps), dmesg -T | grep -i xid (Xid 48, 94, 95), dcgmi diag -r "
+            "3; a pending row remap needs a GPU reset (nvidia-smi -r), repeated errors a replacement.",
         )
     elif "999" in text or "unknown error" in text:
         what, fix = (
@@ -207,6 +235,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
         )
     conf, shared = "high" if len(ranks) == 1 else "medium", False
+    if alone:  # read from NCCL's version line, not from a line naming the rank
+        ranks = alone
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
     if warns and all(_SETUP_CUDA.search(e.text) for e in warns):
         # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the
@@ -226,7 +256,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        fix, "medium", ranks, [e.brief() for e in evs[:3]], job_wide=not ranks)
     return Verdict(
         "cuda_error",
-        f"{_named(ranks)} hit {what}; "
+        f"{only or _named(ranks)} hit {what}; "
         + ("the other ranks share that environment, so it is a lead, not a culprit" if shared
            else "it failed first, the others only lose it"),
         fix,
@@ -235,6 +265,17 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [e.brief() for e in evs[:3]],
         job_wide=shared,
     )
+
+
+def died_alike(c: Collected) -> bool:
+    """Lead rule J: two or more processes in the launcher's record, all failing on their own with the same exit
+    code within one second (the record's times, when shown), none only torn down afterwards: one resource of the
+    host or the job ran out for all of them, not one rank."""
+    fails = failed_on_own(c)
+    if len(fails) < 2 or torn_down(c) or len({e.data.get("exitcode") for e in fails}) != 1:
+        return False
+    times = [e.ts for e in fails if e.ts is not None]
+    return len(times) in (0, len(fails)) and (not times or max(times) - min(times) < 1.0)
 
 
 def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -297,6 +338,27 @@ def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [x.brief() for x in evs[:3]])
 
 
+def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A process's own exception saying host RAM ran out (torch's DefaultCPUAllocator, Python's MemoryError):
+    host_oom, on the rank its line names, else the one the launcher shows failing (rule A)."""
+    evs = c.samples.get("host_mem", [])
+    if not evs:
+        return None
+    ranks = _ranks(c, "host_mem")
+    if not ranks:
+        lone = lone_failure(c)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+    return Verdict(
+        "host_oom",
+        f"{_named(ranks)} could not allocate host memory (its own exception: {_what(evs[0])[:120]}): the node's RAM "
+        "(or the job's memory limit) ran out in that process; the other ranks then waited for it or were stopped",
+        "Lower the host memory that process needs: load checkpoints memory-mapped or sharded (safetensors, "
+        "low_cpu_mem_usage=True), fewer DataLoader workers / smaller prefetch, no full copies of the dataset per "
+        "rank; check the node's free RAM and the job's limit (free -g, the scheduler's --mem, the container's "
+        "memory limit) and dmesg for the OOM killer.",
+        "high" if len(ranks) == 1 else "medium", ranks, _samples(c, "host_mem"))
+
+
 def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     down = {id(e) for e in torn_down(c)}  # a -9 after another process's own failure: the agent's clean-up
     cf = [e for e in c.child_failures if (e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL")
@@ -310,6 +372,18 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lone = lone_failure(c)
     if not ranks and lone is not None and lone.exitcode == -9:
         who, ranks = lone.who, lone.culprits  # the one process killed, the others only torn down after it
+    if died_alike(c):
+        return Verdict(
+            "host_oom",
+            f"every process the launcher's record shows ({_named(ranks) if ranks else who}) was killed with SIGKILL "
+            "(exit code -9) within the same second and none was only torn down: the host (or the job's cgroup) ran "
+            "out of memory for all of them at once -- the OOM killer, or the scheduler's memory limit -- not one "
+            "rank's fault",
+            "Confirm with dmesg -T | grep -i 'killed process' (or the scheduler's record: sacct MaxRSS, kubectl "
+            "describe pod 'OOMKilled') on that node; lower the host memory every process uses at once (fewer "
+            "DataLoader workers, mmap / sharded checkpoint loading, staggered model loading) or raise the job's "
+            "memory limit.",
+            "medium", [], [e.brief() for e in (cf + wf)[:3]], job_wide=True)
     return Verdict(
         "host_oom",
         f"{who} was killed with SIGKILL (exit code -9): killed from outside, almost always the "
@@ -354,6 +428,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     ranks = _ranks(c, "dataloader")
+    if not ranks:  # lead rule A: the worker's error ends its main process, the one the launcher shows failing
+        lone = lone_failure(c)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
     bus = any(e.data.get("bus_error") for e in evs)
     return Verdict(
         "dataloader_shm" if bus else "host_oom",
@@ -516,6 +593,41 @@ def _preempted(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "when the job is requeued (#SBATCH --requeue); submitit's checkpoint() does both. To avoid preemption, "
         "submit to a partition/QOS that is not preemptible.",
         "high", [], [e.brief() for e in evs[:3]])
+
+
+def _line(e: Event) -> tuple[str, int]:
+    path, _, n = e.where.rpartition(":")
+    return path, int(n) if n.isdigit() else 0
+
+
+def _died_loading(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torchrun's agent sending SIGTERM to its workers (its clean-up after one of them died) while they were
+    loading the model's checkpoint shards, with nothing else in the lines: no signal the agent received, no
+    failure record, no rank's own error. A worker that dies there without a traceback is, almost always, one
+    the host's OOM killer took (each process holds a CPU copy of the weights while it loads): host_oom, and
+    which worker it was is in the record these lines cut (its exit -9), so nobody is named."""
+    sigs = c.samples.get("signal", [])
+    sent = [e for e in sigs if e.data.get("sent") == "SIGTERM"]
+    if (not sent or any(e.data.get("received") or e.data.get("forced") or e.data.get("sched") for e in sigs)
+            or c.child_failures or c.worker_failures or any(own_errors(st) for st in c.ranks.values())):
+        return None
+    first = min(map(_line, sent))
+    if not any(e.data.get("loading") for e in sent) and not any(
+            _line(e)[0] == first[0] and _line(e)[1] < first[1] and not e.data.get("done")
+            for e in c.samples.get("loading", [])):
+        return None
+    return Verdict(
+        "host_oom",
+        "torchrun's agent sent SIGTERM to its workers while they were loading the model's checkpoint shards, and no "
+        "worker's own error is in the lines: the agent stops the survivors after one worker died, and a worker that "
+        "dies while loading weights without a traceback was almost always killed by the host's OOM killer (every "
+        "process holds a CPU copy of the weights in host RAM while it loads); the record naming it (exit code -9) is "
+        "not in these lines, so no rank can be named",
+        "Confirm on that node with dmesg -T | grep -i 'killed process' (the OOM killer); then lower the host RAM "
+        "the load needs: load with low_cpu_mem_usage=True / device_map (transformers), safetensors (memory-mapped), "
+        "load on one rank and broadcast or shard (FSDP's sync_module_states, DeepSpeed ZeRO-3's zero.Init), fewer "
+        "processes per node, or a node / container with more RAM (its memory limit).",
+        "low", [], [e.brief() for e in sent[:3]])
 
 
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -49,6 +49,19 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             who,
             [e.brief() for e in evs[:3]],
         )
+    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") for e in evs):
+        # the two-line summary alone: NCCL's own words say "a peer exited OR the network failed", and the
+        # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there
+        return Verdict(
+            "unknown",
+            "NCCL's ncclRemoteError without its 'Last error' line: 'remote process exited or there was a network "
+            "error' is NCCL's own either-or, and nothing else in these lines tells which (no peer's failure, no "
+            "socket or IB error); no rank can be named",
+            "Rerun with NCCL_DEBUG=WARN (or INFO, NCCL_DEBUG_SUBSYS=INIT,NET) so the error carries its 'Last error' "
+            "line (a peer's socket closed or reset, an IB completion error), and collect the other ranks' logs: a "
+            "rank that exited first (an exception, an OOM, a SIGKILL) is the cause; if every process was alive, it "
+            "is the network between the nodes.",
+            "low", [], [e.brief() for e in evs[:3]])
     if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
         return Verdict(
             "early_exit",
@@ -196,6 +209,19 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              else "before the first result of the benchmark (its first collective)")
     proof = _samples(c, "setup", 2) + _samples(c, "run_start", 2)
     one_node = len(c.setup_hosts) == 1 and not c.kinds.get("setup_net")
+    if in_setup and not c.kinds.get("run_header"):
+        # lead rule K: NCCL's set-up INFO lines with nothing failing among them show nothing failing, whether the
+        # log stopped there or the paste did (the lines cannot tell); the fix says what to collect if it hangs there
+        return Verdict(
+            "none",
+            "nothing in these lines is a failure: they are NCCL's communicator set-up INFO lines (versions, rings, "
+            "trees, channels) with no WARN, error, timeout or exit among them, and they cannot tell an excerpt from a "
+            "log that stopped there",
+            "Nothing to fix in these lines. If the job does hang right after them, collect what shows where: every "
+            "rank's log with NCCL_DEBUG=INFO (an 'Init COMPLETE' line per rank, or the rank that never printed one), "
+            "py-spy dump --pid of a stuck process and a Flight Recorder dump. "
+            + (_P2P_FIX if one_node else _SETUP_NET_FIX) + _shown_settings(c),
+            "low", [], proof)
     if one_node:
         return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
                        "error: a hang while the GPUs connect to each other, the peer-to-peer (P2P) path between "
@@ -203,6 +229,25 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict("unknown", f"the log stops {where} with no error: the job hung while the ranks connected "
                    + ("over the network (" + ", ".join(sorted(c.setup_hosts)[:4]) + ")" if c.setup_hosts else "")
                    + "; these lines do not say which rank or connection is stuck", _SETUP_NET_FIX, "low", [], proof)
+
+
+_OWN_NETS = ("IB", "Socket", "no_ib")
+
+
+def _shown_settings(c: Collected) -> str:
+    """What the set-up lines show of NCCL's own choices: the NCCL_* settings it echoes ("X set by environment to
+    Y"), and an external net plugin it runs over ("Using network IBext_v8"), which NCCL_IB_DISABLE does not turn off."""
+    out = ""
+    shown = [f"{n}={v}" for n, vals in sorted(c.settings.items()) if n.startswith("NCCL_") for v in list(vals)[:1]]
+    if shown:
+        out += (f" The NCCL settings these lines show ({', '.join(shown[:6])}) only change which transport or path "
+                "NCCL picks; they do not fail by themselves.")
+    plugins = sorted(n for n in c.networks if n not in _OWN_NETS and not n.endswith("_using"))
+    if plugins:
+        out += (f" NCCL runs over the external net plugin '{plugins[0]}' (a libnccl-net.so such as HPC-X's SHARP "
+                "plugin), not its internal IB/Socket transports: NCCL_IB_DISABLE does not turn a plugin off; "
+                "NCCL_NET=Socket (or NCCL_NET_PLUGIN=none) selects the internal transport.")
+    return out
 
 
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
