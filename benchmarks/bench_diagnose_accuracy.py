@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -138,6 +139,24 @@ def _fence(text: str) -> str:
     return "```\n" + text + "\n```\n"
 
 
+# A launcher's "[rankN]: " prefix on every line. Where a line names its rank in a pre-2.2 "[Rank N]" tag (no PG),
+# that is the default group's rank, which is the process's global rank: a launcher would prefix that same N, and
+# the lines after it (its traceback, its teardown) the same, so the perturbation does too. Prefixing another rank
+# there would not be a paste but a contradiction (two ranks claiming one line), which legitimately changes the
+# world the lines show. Lines before any such tag get rank 3.
+_OWN_RANK = re.compile(r"\[Rank (\d+)\]")
+_last_rank = {"rank": "3"}
+
+
+def _rankprefix(line: str, i: int) -> str:
+    if i == 0:
+        _last_rank["rank"] = "3"
+    m = _OWN_RANK.search(line)
+    if m:
+        _last_rank["rank"] = m.group(1)
+    return f"[rank{_last_rank['rank']}]: {line}" if line.strip() else line
+
+
 # name -> line rewriter, the way people PASTE logs into an issue or a chat (``--perturb``). Wrapping
 # makes one line several; the answer must not change, since no perturbation carries a rank or a cause.
 PERTURB = {
@@ -147,7 +166,7 @@ PERTURB = {
     "crlf": lambda line, i: line + "\r",
     "ansi": lambda line, i: _ansi(line),
     "timestamps": lambda line, i: f"2024-05-01 12:{i // 60 % 60:02d}:{i % 60:02d}.123 {line}",
-    "rankprefix": lambda line, i: f"[rank3]: {line}" if line.strip() else line,
+    "rankprefix": _rankprefix,
     "fence": None,  # whole-file: the log inside a ``` Markdown fence
     # a terminal copy, then quoted in an issue: every wrapped piece gets its own "> "
     "wrapquote": lambda line, i: "\n".join("> " + x for x in _wrap(80)(line, i).split("\n")),

@@ -60,7 +60,9 @@ def _free_port() -> int:
 def datasets(args: argparse.Namespace) -> tuple[data.MNISTDataset, data.MNISTDataset, str]:
     """Real MNIST from --data-dir when its files are there; else the synthetic set."""
     root, source = None, "mnist"
-    if args.data_dir and idx.find_split(args.data_dir, "train"):
+    # A folder with the synthetic set's lock is synthetic, even when its train files are there:
+    # another rank may be writing it (train first), and ensure() waits for that rank's lock.
+    if args.data_dir and idx.find_split(args.data_dir, "train") and not (Path(args.data_dir) / ".lock").exists():
         root = Path(args.data_dir)
     else:
         source = "synthetic"

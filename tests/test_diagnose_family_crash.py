@@ -684,3 +684,87 @@ def test_an_uncorrectable_ecc_error_is_that_gpus_hardware(tmp_path):
     v = _verdict(tmp_path, "[rank2]: torch.AcceleratorError: CUDA error: uncorrectable ECC error encountered\n")
     assert v["cause"] == "cuda_error" and v["culprits"] == [2], v
     assert "ECC" in v["fix"] and "dcgmi" in v["fix"], v
+
+
+# --- round 20's crash misses, in other wordings ---------------------------------------------------------------------
+def _table(entries: list[tuple[int, str, str | None]], root: tuple[int, str]) -> str:
+    """torchrun's failure table: (rank, time, exit code or None) entries, then a root cause cut after its rank line."""
+    out = ["torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", "=" * 40, "train.py FAILED",
+           "-" * 40, "Failures:"]
+    for i, (rank, when, code) in enumerate(entries, 1):
+        out += [f"[{i}]:", f"  time      : {when}", "  host      : gpu-node-17",
+                f"  rank      : {rank} (local_rank: {rank})"]
+        if code is not None:
+            out += [f"  exitcode  : {code} (pid: {5100 + rank})", "  error_file: <N/A>"]
+    out += ["-" * 40, "Root Cause (first observed failure):", "[0]:", f"  time      : {root[1]}",
+            "  host      : gpu-node-17", f"  rank      : {root[0]} (local_rank: {root[0]})"]
+    return "\n".join(out) + "\n"
+
+
+def test_every_rank_dying_of_sigbus_in_one_second_is_the_hosts_shm_even_with_the_roots_code_cut(tmp_path):
+    """Lead rule J with rule F: the root cause's exit line cut from the paste, the others SIGBUS in the same second
+    and nobody torn down: /dev/shm ran out for the whole node, no rank is named (the root least of all)."""
+    d = _report(tmp_path, _table([(0, "2025-02-11_08:30:12", "-7"), (1, "2025-02-11_08:30:12", "-7")],
+                                 (2, "2025-02-11_08:30:12")))
+    assert d["verdict"]["cause"] == "dataloader_shm" and _accused(d) == set(), d["verdict"]
+    assert "shm" in d["verdict"]["fix"]
+
+
+def test_a_cut_root_a_second_apart_from_the_others_is_not_read_as_alike(tmp_path):
+    d = _report(tmp_path, _table([(1, "2025-02-11_08:30:14", "-7")], (0, "2025-02-11_08:30:12")))
+    assert d["verdict"]["cause"] == "dataloader_shm" and 1 not in _accused(d), d["verdict"]
+
+
+def test_every_rank_segfaulting_in_one_second_names_no_rank(tmp_path):
+    """Rule J's first sentence for any signal: all SIGSEGV together is one shared cause (cause unknown by rule A's
+    table), not torchrun's polling order's 'first observed failure'."""
+    d = _report(tmp_path, _table([(0, "2024-07-30_22:01:09", "-11"), (1, "2024-07-30_22:01:09", "-11"),
+                                  (2, "2024-07-30_22:01:09", "-11")], (3, "2024-07-30_22:01:09")))
+    assert d["verdict"]["cause"] == "unknown" and _accused(d) == set(), d
+    assert "faulthandler" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_argparse_refusing_the_launchers_local_rank_argument_is_config_on_the_failed_rank(tmp_path):
+    """A launcher/script mismatch on the local-rank argument (argparse exits 2): torchrun passes none while the
+    script requires --local_rank, or the launcher passes --local_rank=N to a script that spells it otherwise."""
+    required = ("usage: finetune.py [-h] --local_rank LOCAL_RANK [--config CONFIG]\n"
+                "finetune.py: error: the following arguments are required: --local_rank\n"
+                "E0314 10:02:55.120000 4411 torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: 2) "
+                "local_rank: 1 (pid: 4420) of binary: /usr/bin/python3\n")
+    v = _verdict(tmp_path, required)
+    assert v["cause"] == "config" and v["culprits"] == [1], v
+    assert "LOCAL_RANK" in v["fix"] and "--local-rank" in v["fix"], v
+    passed = "[2024-05-02 11:40:03] pretrain.py: error: unrecognized arguments: --local_rank=3 --deepspeed\n"
+    v = _verdict(tmp_path, passed)
+    assert v["cause"] == "config" and v["culprits"] == [] and "LOCAL_RANK" in v["fix"], v
+
+
+def test_a_lone_sigabrt_asks_for_the_ranks_stderr_its_stacks_and_a_core_dump(tmp_path):
+    """A rank's own SIGABRT (not the watchdog's): the expert asks for that rank's stderr, faulthandler's Python stack,
+    TORCH_SHOW_CPP_STACKTRACES' C++ one and a core dump; a 'Fatal Python error' line says the interpreter or a C
+    extension aborted."""
+    log = ("Fatal Python error: PyThreadState_Get: the function must be called with the GIL held, but the GIL is "
+           "released (the current Python thread state is NULL)\n"
+           "Python runtime state: initialized\n"
+           "E1107 19:44:02.310000 9021 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -6) "
+           "local_rank: 5 (pid: 9033) of binary: /opt/conda/bin/python\n")
+    v = _verdict(tmp_path, log)
+    assert v["cause"] == "unknown" and v["culprits"] == [5], v
+    assert "Fatal Python error" in v["summary"] and "C extension" in v["summary"], v
+    for word in ("faulthandler", "TORCH_SHOW_CPP_STACKTRACES=1", "core dump", "gdb", "stderr"):
+        assert word in v["fix"], (word, v["fix"])
+
+
+def test_a_fatal_python_error_alone_is_a_crash_naming_nobody(tmp_path):
+    """faulthandler's "Fatal Python error: <signal>" with no record around it: a process died in native code (or,
+    for a bus error, of /dev/shm by rule F); nobody is named, since the watchdog's abort of a waiting rank prints
+    "Fatal Python error: Aborted" too."""
+    stack = "\nCurrent thread 0x00007fa1c2ffd640 (most recent call first):\n  File \"/srv/train.py\", line 88 in step\n"
+    d = _report(tmp_path, "Fatal Python error: Floating point exception\n" + stack)
+    assert d["verdict"]["cause"] == "unknown" and _accused(d) == set(), d["verdict"]
+    assert "faulthandler" in d["verdict"]["fix"] and "core" in d["verdict"]["fix"], d["verdict"]
+    v = _verdict(tmp_path, "[rank1]: Fatal Python error: Aborted\n" + stack)
+    assert v["cause"] == "unknown" and v["culprits"] == [] and "watchdog" in v["summary"], v
+    assert "TORCH_SHOW_CPP_STACKTRACES=1" in v["fix"], v
+    v = _verdict(tmp_path, "Fatal Python error: Bus error\n" + stack)
+    assert v["cause"] == "dataloader_shm" and v["culprits"] == [], v

@@ -255,12 +255,13 @@ def test_a_store_timeout_after_the_10049_warning_is_still_the_store(tmp_path):
 
 
 def test_store_clients_that_waited_out_their_timeout_connected_are_victims_of_ranks_that_never_joined(tmp_path):
-    # torch/csrc/distributed/c10d/socket.cpp waitForInput (torch 2.4+)
+    """torch/csrc/distributed/c10d/socket.cpp waitForInput (torch 2.4+). Lead rule L (session 6): a read after the
+    connection waits for a key a rank not shown has not written: rank_missing, nobody named (was store_rendezvous)."""
     line = ("[rank{r}]:[W101 01:02:03.000000000 socket.cpp:485] [c10d] waitForInput: socket SocketImpl(fd=41, "
             "addr=[10.0.0.5]:5511{r}, remote=[10.0.0.5]:31000) timed out after 600000ms\n")
     d = _report(tmp_path, line.format(r=2) + line.format(r=3))
     v = d["verdict"]
-    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []), v
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
     assert "10.0.0.5:31000" in v["summary"] and "victims" in v["summary"]
     assert "reach" in v["fix"] and "MASTER_ADDR" in v["fix"]
     assert not _accused(d)
@@ -436,3 +437,88 @@ def test_a_peer_closing_the_socket_of_a_two_process_nccl_tests_run_is_still_that
                               "80GB HBM3\n")
     d = _report(tmp_path, two)
     assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), d["verdict"]
+
+
+# --- the store's port taken, in the wordings that do not say "listen on ...:P (errno: 98" (round 20's misses) ------
+def test_a_bare_address_in_use_under_the_stores_traceback_frames_is_the_stores_port(tmp_path):
+    """torch 1.x raises a bare "RuntimeError: Address already in use" from the TCPStore constructor: the line names
+    no store, the traceback's frames just above (rendezvous.py's handler, ``TCPStore(...)``) do."""
+    log = ('  File "/opt/venv/lib/python3.9/site-packages/torch/distributed/rendezvous.py", line 191, in '
+           "_env_rendezvous_handler\n"
+           "    store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)\n"
+           "RuntimeError: Address already in use\n")
+    d = _report(tmp_path, log)
+    assert d["verdict"]["cause"] == "store_rendezvous" and _accused(d) == set(), d["verdict"]
+    assert "already in use" in d["verdict"]["summary"] and "MASTER_PORT" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_an_address_in_use_far_from_any_store_frame_is_not_the_store(tmp_path):
+    """Another server's bind failure (a metrics exporter, a web dashboard) is no store's: with no store frame above
+    it the line is not read as the store's port."""
+    log = ('  File "/srv/app/metrics.py", line 40, in serve\n'
+           "    httpd = HTTPServer(('', 9100), Handler)\n"
+           "OSError: [Errno 98] Address already in use\n")
+    assert _verdict(tmp_path, log)["cause"] != "store_rendezvous"
+
+
+def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
+    log = ('  File "/usr/lib/python3.11/site-packages/torch/distributed/rendezvous.py", line 176, in '
+           "_create_c10d_store\n"
+           "    return TCPStore(\n"
+           "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. "
+           "port: 23456, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n")
+    v = _verdict(tmp_path, log)
+    assert v["cause"] == "store_rendezvous" and "port 23456 is already in use" in v["summary"], v
+
+
+# --- an IB completion names a queue pair, not the rank that printed it (round 20: deepspeed-6875) --------------------
+def test_no_completion_status_makes_the_reporting_rank_a_culprit(tmp_path):
+    """A flush (5) follows an earlier failure of the pair; a retry (12) or remote error (9-11) is the peer or the
+    path not answering; a local one (4) is the node's GPUDirect set-up: in no case is the printing rank at fault."""
+    for status, where in ((5, "check the peer"), (12, "link to the peer"), (10, "link to the peer"),
+                          (4, "GPUDirect")):
+        log = (f"[rank6]: gpu-b12:71002:71300 [6] NCCL WARN NET/IB : Got completion from peer 172.16.4.9<51022> "
+               f"with status={status} opcode=1 len=0 vendor err 129 (Send) localGid ::ffff:172.16.4.11 hca mlx5_3\n"
+               "[rank6]:[E0702 04:12:55.101201 71002 ProcessGroupNCCL.cpp:1575] [PG 0 Rank 6] Process group watchdog "
+               "thread terminated with exception: NCCL error: remote process exited or there was a network error, "
+               "NCCL version 2.21.5\n")
+        d = _report(tmp_path, log)
+        assert d["verdict"]["cause"] == "ib_fabric" and _accused(d) == set(), (status, d)
+        assert where in d["verdict"]["summary"], (status, d["verdict"]["summary"])
+
+
+# --- lead rule L: oneCCL's key-value store is its rendezvous -------------------------------------------------------
+def test_oneccl_kvs_failures_are_the_store(tmp_path):
+    """oneCCL's kvs (internal_kvs.cpp) is the rendezvous of its ranks: a connection that runs out of time, or no
+    interface to take its address from, is store_rendezvous, no rank named (its "|CCL_ERROR|" lines carry no
+    lower-case "error" of their own)."""
+    timeout = ("2025:06:03-08:14:55:(70211) |CCL_ERROR| internal_kvs.cpp:541 kvs_init: connection time (120) >= "
+               "limit (120)\n")
+    d = _report(tmp_path, timeout)
+    assert d["verdict"]["cause"] == "store_rendezvous" and _accused(d) == set(), d["verdict"]
+    assert "CCL_KVS_IP_PORT" in d["verdict"]["fix"], d["verdict"]
+    iface = ("2025:06:03-08:14:55:( 911) |CCL_ERROR| internal_kvs.cpp:301 fill_local_host_ip: can't find interface "
+             "eth9 to get host IP\n")
+    v = _verdict(tmp_path, iface)
+    assert v["cause"] == "store_rendezvous" and "CCL_KVS_IFACE" in v["fix"] and "no network interface" in v["summary"]
+
+
+# --- session 6, fix21h: lead rule L, a read from the store against a connect --------------------------------------
+
+def _wait_input(prefix: str, port: int = 29611) -> str:
+    """torch 2.5's socket.cpp waitForInput pair: the socket was connected (it has a remote), no reply came."""
+    return "".join(f"{prefix}[W1103 10:00:01.000000000 socket.cpp:{n}] [c10d] waitForInput: {what}socket "
+                   f"SocketImpl(fd=41, addr=[trainer-3]:50112, remote=[trainer-0]:{port}) {tail}\n"
+                   for n, what, tail in ((462, "poll for ", "returned 0, likely a timeout"),
+                                         (487, "", "timed out after 600000ms")))
+
+
+def test_a_ranks_store_read_that_times_out_after_connecting_waits_for_a_rank_not_shown(tmp_path):
+    """Rule L against G: rank 5 had connected to the store and waited 10 min for a reply: a key another rank had not
+    written (the main process still busy), rank_missing with nobody named; the same wait of torchrun's agent (no
+    rank prefix: its rendezvous waits for other nodes) stays store_rendezvous."""
+    d = _report(tmp_path, "Map (num_proc=16):  77%|███████▋  | 77000/100000 [10:01<02:59]" + _wait_input("[rank5]:"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and 5 not in _accused(d), v
+    assert "main_process_first" in v["fix"] and "Map" in v["summary"], v
+    assert _verdict(tmp_path, _wait_input(""))["cause"] == "store_rendezvous"

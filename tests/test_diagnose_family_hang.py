@@ -628,3 +628,107 @@ def test_every_rank_of_a_stated_world_inside_a_large_first_broadcast_is_set_up_t
     text = init + "".join(_first_timeout(r, 1, big).replace("ALLREDUCE", "BROADCAST") for r in (0, 1))
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+
+
+# --- session 6, fix21h: lead rules I, B and E past the first collectives ----------------------------------------------
+
+def _wd24(rank: int, seq: int, op: str = "BROADCAST", numel: str = "NumelIn=1, NumelOut=1") -> str:
+    """torch 2.4's ProcessGroupNCCL.cpp:607 wording with the launcher's "[rankN]:" prefix."""
+    return (f"[rank{rank}]:[E1103 07:21:4{rank}.000000000 ProcessGroupNCCL.cpp:607] [Rank {rank}] Watchdog caught "
+            f"collective operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, {numel}, Timeout(ms)=1800000) ran "
+            f"for 180002{rank} milliseconds before timing out.\n")
+
+
+def test_a_rank_whose_own_lines_show_it_still_tokenising_is_the_rank_the_others_wait_for(tmp_path):
+    """Rule I: rank 1's own datasets.map bar (41%, "Running tokenizer on dataset") glued before rank 0's timeout;
+    ranks 0 and 2 wait in broadcast #6. Rank 1 is the culprit; a finished bar or a training loop's bar names nobody."""
+    bar = ("[rank1]:Running tokenizer on dataset (num_proc=8):  41%|████      | 41000/100000 [01:02<01:30, "
+           "650 examples/s]")
+    text = bar + _wd24(0, 6) + _wd24(2, 6)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [1]), v
+    assert not _accused(d) & {0, 2} and "main_process_first" in v["fix"] and "ddp_timeout" in v["fix"], v
+    done = text.replace("41%|████      | 41000/", "100%|██████████| 100000/")
+    assert 1 not in _accused(_report(tmp_path, done))
+    training = text.replace("Running tokenizer on dataset (num_proc=8)", "Epoch 0")
+    assert 1 not in _accused(_report(tmp_path, training))
+
+
+def test_a_tiny_timeout_past_the_first_collectives_with_a_rank_not_shown_is_not_set_up(tmp_path):
+    """Rules B/H: all-reduce #6 of one element with ranks 1 and 3 shown (0 and 2 not) is a rank missing, not the
+    connection set-up rule H keeps for SeqNum 1-2 or for every rank shown; one unranked line at #4 likewise."""
+    v = _verdict(tmp_path, _wd24(1, 6, "ALLREDUCE") + _wd24(3, 6, "ALLREDUCE"))
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    one = ("[E ProcessGroupNCCL.cpp:587] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, "
+           "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1200000) ran for 1200077 milliseconds before timing "
+           "out.\n")
+    assert _verdict(tmp_path, one)["cause"] == "rank_missing"
+
+
+def test_rule_e_counts_a_rank_whose_status_line_shows_its_work_still_queued(tmp_path):
+    """Rule E: ranks 3 and 6 time out in all-gather #9010 of a group of 16 (NumelOut/NumelIn), rank 6 one past it in
+    #9011, and rank 9 shows only its status (work 9010 enqueued, 9009 completed): every shown rank is inside or
+    past; the missing one is not shown."""
+    gather = "NumelIn=4096, NumelOut=65536"
+    text = (_wd24(3, 9010, "_ALLGATHER_BASE", gather) + _wd24(6, 9011, "ALLREDUCE", "NumelIn=8, NumelOut=8")
+            + "[rank9]:[E1103 07:21:49.000000000 ProcessGroupNCCL.cpp:2168] [PG ID 0 PG GUID 0(default_pg) Rank 9]  "
+            "failure detected by watchdog at work sequence id: 9010 PG status: last enqueued work: 9010, last "
+            "completed work: 9009\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert not _accused(d) & {3, 6, 9}
+
+
+_TCP_INIT = '''Traceback (most recent call last):
+  File "/work/run_ddp.py", line 44, in <module>
+    dist.init_process_group("nccl", init_method="tcp://10.20.0.7:29877", rank=args.rank, world_size=4)
+  File "/usr/lib/python3/site-packages/torch/distributed/distributed_c10d.py", line 1305, in init_process_group
+    _store_based_barrier(rank, store, group_name, world_size, timeout)
+ConnectionResetError: [Errno 104] Connection reset by peer
+'''
+
+
+def test_a_store_reset_under_a_tcp_init_method_is_rank_0s_process_gone(tmp_path):
+    """Rule G with the store's host shown: init_method="tcp://" makes rank 0's own process host the TCPStore, so the
+    reset inside init_process_group is rank 0 leaving (early_exit, culprit 0); with env:// (under torchrun the agent
+    hosts the store) the lines do not say whose process it was."""
+    v = _verdict(tmp_path, _TCP_INIT)
+    assert (v["cause"], v["culprits"]) == ("early_exit", [0]) and "destroy_process_group" in v["fix"], v
+    assert _verdict(tmp_path, _TCP_INIT.replace("tcp://", "env://"))["culprits"] == []
+
+
+def test_a_launchers_record_of_a_rank_failing_before_the_first_collective_names_it(tmp_path):
+    """Rule I: composer's "Rank 0 crashed with exit code 1" while ranks 1 and 2 wait in broadcast #1 (torch 2.0's
+    wording): rank 0 never reached it. Without the record nobody is named (rule H)."""
+    wait = "".join(f"[E ProcessGroupNCCL.cpp:737] [Rank {r}] Watchdog caught collective operation timeout: "
+                   "WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=1024, NumelOut=1024, Timeout(ms)=1800000) ran for "
+                   "1800417 milliseconds before timing out.\n" for r in (1, 2))
+    d = _report(tmp_path, "ERROR:composer.cli.launcher:Rank 0 crashed with exit code 1.\n" + wait)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
+    assert not _accused(d) & {1, 2}
+    assert _verdict(tmp_path, wait)["culprits"] == []
+
+
+def test_one_rank_behind_one_ahead_in_a_group_with_other_ranks_timing_out_untagged_names_nobody(tmp_path):
+    """Rule E: in PG 2 rank 4 is one past (#7702) and rank 6's status is at #7701; ranks 1 and 3 time out at #7701 with
+    no group tag. The tie between 4 and 6 is not a majority: rank 6 is not accused (it was inside, like 1 and 3)."""
+    def tagged(r: int, seq: int) -> str:
+        return (f"[rank{r}]:[E0302 11:00:0{r}.000000000 ProcessGroupNCCL.cpp:2168] [PG ID 2 PG GUID 2 Rank {r}]  "
+                f"failure detected by watchdog at work sequence id: {seq} PG status: last enqueued work: {seq}, last "
+                f"completed work: {seq - 1}\n")
+    text = (_wd24(1, 7701, "ALLREDUCE", "NumelIn=2048, NumelOut=2048") + _wd24(3, 7701, "ALLREDUCE",
+                                                                              "NumelIn=2048, NumelOut=2048")
+            + _wd24(4, 7702, "ALLREDUCE", "NumelIn=9, NumelOut=9").replace("] [Rank 4]", "] [PG ID 2 PG GUID 2 Rank 4]")
+            + tagged(4, 7702) + tagged(6, 7701))
+    d = _report(tmp_path, text)
+    assert not _accused(d) & {1, 3, 4, 6}, d["verdict"]
+
+
+def test_rule_e_reads_a_gap_in_the_rank_numbers_as_a_rank_not_shown(tmp_path):
+    """Rule E by the rank numbers: ranks 2 and 5 of one group, 5 one collective past 2 (#401 vs #400, the same size),
+    say ranks 0, 1, 3 and 4 exist and are not shown: rank_missing, nobody named."""
+    same = "NumelIn=5120, NumelOut=5120"
+    d = _report(tmp_path, _wd24(2, 400, "ALLREDUCE", same) + _wd24(5, 401, "ALLREDUCE", same))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert not _accused(d) & {2, 5}

@@ -450,3 +450,24 @@ def test_set_up_chatter_over_an_external_net_plugin_names_the_plugin_and_the_set
     v = d["verdict"]
     assert (v["cause"], v["culprits"], v["confidence"]) == ("none", [], "low"), v
     assert "NCCL_NET" in v["fix"] and "NCCL_SOCKET_IFNAME=ens32" in v["fix"], v["fix"]
+
+
+# --- lead rule L: TCPStore's retried connect warnings with nothing failing after them ---------------------------------
+_RETRY = ("[W1130 22:41:07.553201 8123 torch/csrc/distributed/c10d/TCPStore.cpp:358] [c10d] TCP client failed to "
+          "connect/validate to host node-a7:23456 - retrying (try={n}, timeout=600000ms, delay={d}ms): Connection "
+          "refused\n")
+
+
+def test_store_connect_retries_with_nothing_failing_after_them_are_none(tmp_path):
+    """TCPStore warns of each connect attempt it retries while rank 0's store is not up yet; with no timeout or
+    error after them nothing failed (rule L with rule K): none at low confidence, the fix saying what to collect."""
+    d = _report(tmp_path, _RETRY.format(n=0, d=312) + _RETRY.format(n=1, d=1207))
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["confidence"] == "low" and _accused(d) == set(), v
+    assert "nc -zv node-a7 23456" in v["fix"], v
+
+
+def test_store_connect_retries_followed_by_the_stores_timeout_are_the_store(tmp_path):
+    log = _RETRY.format(n=0, d=312) + ("torch.distributed.DistNetworkError: The client socket has timed out after "
+                                       "600000ms while trying to connect to (node-a7, 23456).\n")
+    assert _verdict(tmp_path, log)["cause"] == "store_rendezvous"

@@ -137,3 +137,103 @@ def test_gdb_injection_into_a_stopped_process_returns_at_once_and_leaves_it_aliv
     finally:
         target.kill()
         target.wait(timeout=30)
+
+
+def _target(beat: Path, gil_thread: bool = False) -> subprocess.Popen:
+    """A process whose main thread waits with the GIL released (as a rank blocked in a collective),
+    while a second thread appends a byte to ``beat`` every 50 ms, so that a frozen or dead
+    interpreter shows; with ``gil_thread``, a third thread holds the GIL in read() for ever."""
+    hold = ("import ctypes\nr, w = os.pipe()\nthreading.Thread(target=ctypes.PyDLL('libc.so.6').read, "
+            "args=(r, ctypes.create_string_buffer(1), 1), daemon=True).start()\n") if gil_thread else ""
+    code = ("import os, threading, time\n"
+            f"fd = os.open({str(beat)!r}, os.O_WRONLY | os.O_CREAT | os.O_APPEND)\n"
+            "def tick():\n    while True:\n        os.write(fd, b'x'); time.sleep(0.05)\n"
+            "threading.Thread(target=tick, daemon=True).start()\n" + hold + "threading.Event().wait()\n")
+    return subprocess.Popen([sys.executable, "-S", "-c", code])
+
+
+def _beats(beat: Path, over_s: float = 1.0) -> int:
+    import time
+
+    before = beat.stat().st_size
+    time.sleep(over_s)
+    return beat.stat().st_size - before
+
+
+def test_gdb_call_still_running_at_the_deadline_is_finished_not_cut(tmp_path):
+    """CI's flake (2026-12-01): the deadline fell while gdb's PyRun_SimpleString ran, gdb was
+    interrupted and unwound the call's registers but not the GIL it held, and the worker froze or
+    died of SIGSEGV. Here the injected code takes 4 s against a 1 s deadline: it must be let
+    finish, and the target must run on (before the fix: no answer, and the ticking thread froze)."""
+    import shutil
+    import time
+
+    from ncclDoctor.live import inject_gdb
+
+    if not shutil.which("gdb"):
+        pytest.skip("gdb not installed")
+    beat = tmp_path / "beat"
+    target = _target(beat)
+    slow = "import json, time\nt = time.monotonic()\nwhile time.monotonic() - t < 4: sum(range(1000))\n" \
+           "json.dump({'fr': None, 'stacks': 'finished'}, open(PATH, 'w'))\n"
+    try:
+        time.sleep(1.0)
+        started = time.monotonic()
+        got = inject_gdb.inject(target.pid, tmp_path / "out.json", timeout_s=1, script=slow)
+        took = time.monotonic() - started
+        beats = _beats(beat)
+        assert target.poll() is None, f"the target died (rc {target.returncode})"
+        assert beats >= 5, "the target's interpreter froze after the injection"
+        assert got == {"fr": None, "stacks": "finished"}, got
+        assert 4 <= took < 1 + 2 * inject_gdb._GRACE_S, took
+    finally:
+        target.kill()
+        target.wait(timeout=30)
+
+
+def test_gdb_detaches_without_a_call_when_another_thread_holds_the_gil(tmp_path):
+    """PyGILState_Ensure would wait for ever (a thread holds the GIL in C code, which py-spy shows
+    idle): gdb sees the holder before its first call and detaches at once, with the reason."""
+    import shutil
+    import time
+
+    from ncclDoctor.live import inject_gdb
+
+    if not shutil.which("gdb"):
+        pytest.skip("gdb not installed")
+    target = _target(tmp_path / "beat", gil_thread=True)
+    try:
+        time.sleep(1.0)
+        started = time.monotonic()
+        got = inject_gdb.inject(target.pid, tmp_path / "out.json", timeout_s=20)
+        took = time.monotonic() - started
+        assert got is None and took < 10, took  # not the 20 s deadline
+        assert "another thread holds the GIL" in (tmp_path / "out.why").read_text()
+        assert not (tmp_path / "out.json").exists()
+        assert target.poll() is None, f"the target died (rc {target.returncode})"
+    finally:
+        target.kill()
+        target.wait(timeout=30)
+
+
+def test_gdb_past_its_deadline_before_the_first_call_calls_nothing(tmp_path):
+    """The deadline falls while gdb attaches (0.1 s: gdb takes longer to start): it detaches at
+    its gate, before any call, and the target runs on unchanged."""
+    import shutil
+    import time
+
+    from ncclDoctor.live import inject_gdb
+
+    if not shutil.which("gdb"):
+        pytest.skip("gdb not installed")
+    beat = tmp_path / "beat"
+    target = _target(beat)
+    try:
+        time.sleep(1.0)
+        got = inject_gdb.inject(target.pid, tmp_path / "out.json", timeout_s=0.1)
+        log = (tmp_path / "out.gdb.log").read_text()
+        assert got is None and inject_gdb.GATE in log and inject_gdb.CALLING not in log, log[-2000:]
+        assert target.poll() is None and _beats(beat) >= 5
+    finally:
+        target.kill()
+        target.wait(timeout=30)

@@ -212,22 +212,22 @@ def test_ctrl_c_typed_on_a_terminal_stops_the_job_and_writes_the_partial_report(
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
 
 
-def test_attach_inject_returns_within_its_deadline_when_gdb_cannot_get_the_gil(tmp_path):
-    """Rank 1 holds the GIL in a C call (py-spy sees it idle, so it is not skipped): gdb's
-    PyGILState_Ensure waits for ever. The whole command must still end by its deadline, and gdb,
-    interrupted, must leave both workers alive."""
+def _attach_inject_on_gil_fault(tmp_path, fault: str):
+    """A job whose rank 1 holds the GIL in a C call (``--fault gil``: its main thread; ``gilthread``:
+    a second one), then ``attach --inject``: the report, the seconds it took, and which workers
+    lived on (the job's log in the assertion when one did not)."""
     import shutil
 
     if not shutil.which("gdb"):
         pytest.skip("gdb not installed: attach --inject cannot run (it then says so, in no time)")
     log = open(tmp_path / "job.log", "wb")
-    job = subprocess.Popen([*TORCHRUN, JOB, "--steps", "100000", "--fault", "gil", "--fault-step", "5"],
+    job = subprocess.Popen([*TORCHRUN, JOB, "--steps", "100000", "--fault", fault, "--fault-step", "5"],
                            env=cli_env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     from ncclDoctor.live import inject_gdb
 
     watch, inject_s, grace = 1, 5, inject_gdb._GRACE_S
     try:
-        wait_for(lambda: b"FAULT gil" in (tmp_path / "job.log").read_bytes(), "the GIL fault", 240, job)
+        wait_for(lambda: f"FAULT {fault} ".encode() in (tmp_path / "job.log").read_bytes(), "the GIL fault", 240, job)
         time.sleep(2)
         pids = worker_pids(job.pid)
         started = time.monotonic()
@@ -240,16 +240,36 @@ def test_attach_inject_returns_within_its_deadline_when_gdb_cannot_get_the_gil(t
     finally:
         reap(job)
         log.close()
-    print(f"attach --inject took {took:.1f} s")
-    # the deadline: --watch + --inject-timeout + gdb's grace to unwind (2 x 15 s at most), + start-up and py-spy
+    print(f"attach --inject ({fault}) took {took:.1f} s")
+    # the deadline: --watch + --inject-timeout + gdb's grace to end a call (2 x 15 s at most), + start-up and py-spy
     assert took < watch + inject_s + 2 * grace + 15, f"{took:.1f} s"
-    assert alive == {0: True, 1: True}, ("an interrupted injection must not kill the worker; the job's log ends:\n"
+    assert alive == {0: True, 1: True}, ("--inject must never kill a worker; the job's log ends:\n"
                                          + (tmp_path / "job.log").read_text(errors="replace")[-3000:])
     assert p.returncode == 4, p.stderr[-2000:]
     rep = json.loads(p.stdout)
-    status = {w["rank"]: w.get("inject", "") for w in rep["results"]["live"]["workers"]}
-    assert status[1].startswith("failed: no answer in 5 s"), status
-    assert rep["findings"][0]["ranks"] == [1]  # from thread states: rank 1 is outside the collective
+    return rep, {w["rank"]: w.get("inject", "") for w in rep["results"]["live"]["workers"]}
+
+
+def test_attach_inject_returns_within_its_deadline_when_gdb_cannot_get_the_gil(tmp_path):
+    """A second thread of rank 1 holds the GIL in a C call (py-spy sees it idle, so it is not
+    skipped before gdb starts): PyGILState_Ensure would wait for ever. gdb sees the holder before
+    its first call and detaches at once; rank 0 is read; both workers live on."""
+    rep, status = _attach_inject_on_gil_fault(tmp_path, "gilthread")
+    assert status[1].startswith("skipped: another thread holds the GIL"), status
+    assert status[0] == "ok", status
+    # (the verdict is not asserted: rank 1's main thread waits for the GIL in a futex, which thread
+    # states cannot tell from a collective's wait, and it has no Flight Recorder: LIVE003, both ranks)
+    assert rep["findings"], rep
+
+
+def test_attach_inject_reads_a_rank_whose_main_thread_holds_the_gil_and_both_live_on(tmp_path):
+    """Rank 1's main thread holds the GIL in read(): gdb runs there, so it gets the GIL at once, and
+    the Flight Recorders name rank 1 missing. This is the job of CI's flake (2026-12-01): rank 0
+    died of SIGSEGV when the 5 s deadline cut gdb's call short; the deadline no longer cuts a call."""
+    rep, status = _attach_inject_on_gil_fault(tmp_path, "gil")
+    # "ok" at rest; on a loaded host gdb may reach its gate past the deadline, and then calls nothing
+    assert all(s == "ok" or s.startswith("failed: no answer in 5 s") for s in status.values()), status
+    assert rep["findings"][0]["ranks"] == [1], rep["findings"]
 
 
 def test_reference_trainer_rank_killed_from_outside_is_named_dead_and_the_exit_code_kept(tmp_path):

@@ -113,3 +113,43 @@ def test_idx_reads_big_endian_multibyte_types(tmp_path):
     # IDX stores multi-byte values big-endian (type 0x0C = int32)
     (tmp_path / "i32").write_bytes(struct.pack(">HBBI", 0, 0x0C, 1, 3) + struct.pack(">iii", 1, -2, 70000))
     assert idx.read_idx(tmp_path / "i32").tolist() == [1, -2, 70000]
+
+
+def test_a_rank_that_finds_the_synthetic_set_half_written_waits_for_it(tmp_path):
+    """Ranks share --data-dir: one writes the synthetic set under the folder's lock, train files
+    first. Another used to see those train files, take the folder for real MNIST, and exit on the
+    test files not yet written (once in 15 runs of the torchrun test below); it must wait instead."""
+    import fcntl
+    import threading
+    import time
+
+    from reference_train import train
+    from reference_train.__main__ import parse_args
+
+    root = tmp_path / "data"
+    root.mkdir()
+    images, labels = synthetic.generate(64, 0)
+    with open(root / ".lock", "w") as lock:  # the writing rank, half way
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        idx.write_idx(root / "MNIST" / "raw" / "train-labels-idx1-ubyte", labels)
+        idx.write_idx(root / "MNIST" / "raw" / "train-images-idx3-ubyte", images)
+        got: dict = {}
+
+        def reader():
+            try:
+                got["sets"] = train.datasets(parse_args(["--data-dir", str(root), "--synthetic-train", "64",
+                                                         "--synthetic-test", "32"]))
+            except Exception as exc:  # the failure this test is about, shown in the assertion
+                got["error"] = exc
+
+        t = threading.Thread(target=reader, daemon=True)
+        t.start()
+        time.sleep(1.0)
+        assert t.is_alive() and not got, got  # waiting for the lock, not failing on the missing test split
+        test_images, test_labels = synthetic.generate(32, 1)
+        idx.write_idx(root / "MNIST" / "raw" / "t10k-labels-idx1-ubyte", test_labels)
+        idx.write_idx(root / "MNIST" / "raw" / "t10k-images-idx3-ubyte", test_images)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    t.join(timeout=60)
+    tr, te, source = got["sets"]
+    assert (len(tr), len(te)) == (64, 32) and source.startswith("synthetic"), source

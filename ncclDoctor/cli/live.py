@@ -92,7 +92,7 @@ def attach(
     ] = False,
     inject_timeout: Annotated[
         float, Opt("--inject-timeout", help="With --inject: seconds for gdb in all workers together (they run at "
-                                            "once); then it is interrupted and detaches.")
+                                            "once); then gdb starts no call, ends the one under way and detaches.")
     ] = 60.0,
     out: OutOpt = None,
     as_json: JsonOpt = False,

@@ -348,6 +348,12 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
     ev = p.finish()
     if ev is not None:
         c.add(ev)
+    for ev in p.bars.values():  # how far each rank's data preparation got, at the end of its lines
+        c.add(ev)
+    if p.tcp_init is not None:
+        c.add(p.tcp_init)
+    if p.agent_frame is not None:  # only counted: torchrun's own frame is no line to cite
+        c.kinds["agent_frame"] += 1
 
 
 def _dump(inp: Input, data: bytes, is_pickle: bool, c: Collected) -> None:

@@ -90,6 +90,12 @@ SNIFF = 8192
 #   resolve   a start-up script's resolver failing on the master's host name ("can't resolve 'job-master-0'")
 #   perform barrier, No device id  torch's warning that a barrier guesses this process's GPU (a harmless warning)
 #   ProcessFailure  the elastic agent's record of a failed worker (its repr in an exception or a log)
+#   examples/s, ba/s]  a dataset step's progress bar (HF datasets' map/filter: parse._bar, a rank still preparing
+#             its data, lead rule I); a training loop's bars (it/s) stay skipped: they are most of a log's lines
+#   tcp://    init_process_group(init_method="tcp://..."): the store lives in rank 0's process (parse.tcp_init)
+#   distributed/run.py, elastic/agent/, elastic/rendezvous/  torchrun's own frames: a store wait is its rendezvous
+#   CCL_ERROR oneCCL's "|CCL_ERROR| internal_kvs.cpp:289 fill_local_host_ip: can't find interface ..." (its kvs,
+#             lead rule L; upper-case, so no "rror")
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -99,7 +105,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"ProcessFailure",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
-            b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator")
+            b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"CCL_ERROR", b"examples/s",
+            b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"elastic/rendezvous/")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -79,6 +79,9 @@ class LineParser:
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
+        self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
+        self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
+        self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
@@ -160,10 +163,31 @@ class LineParser:
 
     # -- the families ---------------------------------------------------------------
     def parse(self, lineno: int, text: str) -> Event | None:
+        if "%|" in text:
+            self._bar(lineno, text)
+        if self.agent_frame is None and "distributed/" in text and S.R_AGENT_FRAME.search(text):
+            self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+        if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
+            self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         ev = self._parse(lineno, text)
         if ev is None and self._pending is not None:
             ev, self._pending = self._pending, None
         return ev
+
+    def _bar(self, lineno: int, text: str) -> None:
+        """A data preparation step's progress bar (signatures.R_BAR), glued before another line or on its own: the
+        last one of each launcher prefix's rank (None: no prefix) is kept in ``bars``, an event of kind ``busy``
+        that names no rank (the prefix's is in its data): a bar is how far a step got, not a failure."""
+        for m in S.R_BAR.finditer(text):
+            h = S.R_BAR_HEAD.search(text[max(0, m.start() - 170): m.start()])
+            what = h.group("what").strip(" :") if h else ""
+            if not S.R_DATA_BAR.search(what):
+                continue
+            rank = int(h.group("rank")) if h.group("rank") is not None else None
+            pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
+            ev = Event("busy", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])
+            ev.data.update(rank=rank, what=what[:80], pct=pct, done=pct >= 100 or n >= total > 0)
+            self.bars[rank] = ev
 
     def _parse(self, lineno: int, text: str) -> Event | None:
         if "\x1b" in text:
@@ -270,7 +294,8 @@ class LineParser:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._dataloader,
                    self._oom,
-                   self._worker_failed, self._signal, self._exit_noise, self._env, self._torchrun_config,
+                   self._worker_failed, self._fatal_python,
+                   self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
@@ -473,6 +498,19 @@ class LineParser:
         ev.data["what"] = (w.group(1) if w else self._body).strip()[:200]
         return ev
 
+    def _fatal_python(self, lineno: int, text: str) -> Event | None:
+        a = S.R_LAUNCH_ARG.search(text) if "error: " in text else None
+        if a:
+            ev = self._context(lineno, text, "launch_arg")
+            ev.data.update(arg=a.group(2), missing=a.group(1).startswith("the following"))
+            return ev
+        m = S.R_FATAL_PY.search(text) if "Fatal Python" in text else None
+        if not m:
+            return None
+        ev = self._context(lineno, text, "fatal_python")
+        ev.data["what"] = m.group(1).strip()[:200]
+        return ev
+
     def _no_nccl(self, lineno: int, text: str) -> Event | None:
         m = S.R_NO_NCCL.search(text)
         if not m:
@@ -656,8 +694,23 @@ class LineParser:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "Windows store connect warning"
             return ev
+        k = S.R_CCL_KVS.search(text) if "kvs" in text else None
+        if k:
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           kvs=f"{k.group(1)}: {k.group(2).strip()}")
+            return ev
         client = S.R_STORE_CLIENT.search(text)
-        if not client and not S.R_STORE.search(text):
+        if client and "- retrying (" in text and not S.R_PEER_GONE.search(text):
+            # TCPStore's warning of a connect attempt it retries until its timeout (lead rule L): news only when a
+            # store timeout or error follows, which is then a line of its own. A reset is not the store still
+            # starting (nothing listening refuses): something at that address answered and cut the connection
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="store connect retry", endpoint=f"{client.group(1)}:{client.group(2)}")
+            return ev
+        taken = S.R_ADDR_IN_USE.search(text)
+        # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do
+        if not client and not S.R_STORE.search(text) and not (taken and near):
             return None
         # a store timeout inside the agent's exit barrier is teardown: the other nodes' agents never came
         ev = self._context(lineno, text, "exit_barrier" if lineno - self._barrier_line <= 16 else "store_timeout")
@@ -674,7 +727,8 @@ class LineParser:
         if n:
             ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))
         b = S.R_BIND_PORT.search(text)
-        ev.data["in_use"] = int(b.group(1)) if b else (0 if "Address already in use" in text else None)
+        f = None if b or not taken else S.R_PORT_FIELD.search(text)
+        ev.data["in_use"] = int(b.group(1)) if b else int(f.group(1)) if f else 0 if taken else None
         d = S.R_BIND_DENIED.search(text)
         if d:
             ev.data["bind_denied"] = int(d.group(1))

@@ -226,7 +226,10 @@ def _behind(c, pg, target, behind, known, prog, timed) -> Conclusion:
     if len(behind) > len(known) - len(behind):
         conf = "low"  # the majority is behind: maybe the ones ahead issued an extra collective
     elif len(behind) == len(known) - len(behind):
-        conf = "medium"
+        # a tie (one behind, one ahead): a two-rank world's answer, but with other ranks shown timing out outside this
+        # group's lines (the same job, its group tag lost) the one ahead may be the odd one (lead rule E): a lead
+        others = [r for r, st in c.ranks.items() if r not in known and st.timeouts]
+        conf = "low" if others else "medium"
     return Conclusion(
         "culprit", conf,
         f"process group {pg}: rank(s) {_fmt_ranks(behind)} never enqueued collective #{target} "
@@ -531,8 +534,10 @@ def first_failure(c: Collected) -> list[Conclusion]:
         victim = e.data.get("signal") == "SIGABRT" or e.data.get("exitcode") == -6
         # Every rank exiting with the same code in the same second: torchrun's "first" is the order it
         # polled them in, not which failed first (a shared cause, e.g. the same exception on every rank).
-        alike = [x for x in c.child_failures if x is not e and x.data.get("exitcode") == e.data.get("exitcode")
-                 and (x.data.get("time") or e.data.get("time")) == e.data.get("time")]
+        # A root whose exit code the paste cut is alike any other failure of its second (nothing says otherwise).
+        alike = [x for x in c.child_failures if x is not e and (x.data.get("time") or e.data.get("time")) ==
+                 e.data.get("time") and (e.data.get("exitcode") is None and x.data.get("exitcode") not in (None, -15)
+                                         or x.data.get("exitcode") == e.data.get("exitcode"))]
         conf = "low" if victim or alike else "medium"
         code = e.data.get("exitcode") if e.data.get("exitcode") is not None else "not shown"
         note = (" (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else
@@ -615,7 +620,11 @@ def single_line(c: Collected) -> list[Conclusion]:
             f"{unshown}: the rank the others wait for is one these lines do not show (lead rule H)",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     elif unshown == "" or seqs and not piped and all(
-            t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs):
+            t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs) \
+            and (all(t.seq <= FIRST_SEQ for t in seqs) and not first_unshown(c, said, SETUP_SEQ)
+                 or first_unshown(c, said, SETUP_SEQ) == ""):
+        # past rule H's first collectives (SeqNum 3-8), set-up only with every rank of the world shown inside it; a
+        # rank not shown, or lines that name no rank (an excerpt), are rules B/E's rank_missing
         t = said[0]
         size = f", {t.numel_in} element(s)" if t.numel_in is not None else ""
         out.append(Conclusion(
@@ -632,17 +641,18 @@ _TIMEOUT_AT = re.compile(r"Timeout at NCCL work: ?\d")  # ProcessGroupNCCL's sta
 FIRST_SEQ = 2  # lead rule H: a group's first collectives (NCCL connects its peers there)
 
 
-def first_unshown(c: Collected, seqs: list[Event]) -> str | None:
+def first_unshown(c: Collected, seqs: list[Event], first: int = FIRST_SEQ) -> str | None:
     """Lead rule H: every timeout is in one of its group's first collectives (SeqNum 1 or 2, or a status line
     saying nothing ever completed) and a rank of the world is not shown inside it -- rank 0 or a rank below the
     highest shown absent, fewer ranks than a stated world size or than NumelOut/NumelIn of a gather or scatter
     says, one rank alone (a collective has at least two). What is not shown, described; "" when every rank of
     that world is shown inside (connection set-up, whatever the message size); None when rule H does not apply
-    (later collectives, a rank's own error) or the lines name no rank (nothing to count)."""
+    (later collectives, a rank's own error) or the lines name no rank (nothing to count). ``first``: the highest
+    SeqNum read as a first collective (single_line asks up to SETUP_SEQ whether a tiny timeout can be set-up)."""
     if not seqs or any(t.seq is None for t in seqs):
         return None
     done = [s.data.get("completed") for st in c.ranks.values() for s in st.status.values()]
-    if not all(t.seq <= FIRST_SEQ or -1 in done for t in seqs):
+    if not all(t.seq <= first or -1 in done for t in seqs):
         return None
     inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
     if not inside or any(own_errors(st) for st in c.ranks.values()):

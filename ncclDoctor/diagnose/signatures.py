@@ -40,6 +40,8 @@ nccl_warn            any other ``NCCL WARN``
 ddp_params           DDP's "expects same model across all ranks" (the ranks built different models)
 crash                a native crash handler's ``Caught signal 11 (Segmentation fault ...)`` and the
                      libraries of its backtrace frames (``libnccl.so`` first: NCCL crashed)
+fatal_python         the interpreter's ``Fatal Python error: ...`` (an abort in the interpreter or a C extension)
+launch_arg           argparse's usage error on the launcher's ``--local-rank``/``--local_rank`` argument
 transport            NCCL INFO lines naming the network (IB or the Socket fallback), the
                      interface, ``X set by environment to Y``, and ``rank r nranks n``
 ===================  ====================================================================
@@ -259,6 +261,25 @@ R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?
 # NCCL's own version line, which ncclCommInitRank prints in rank 0 of a communicator only ("if (myrank == 0)
 # showVersion()", NCCL 2.0-2.28): a plain printf with no host:pid prefix, "NCCL version 2.21.5+cuda12.4".
 R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-]{0,40}$")
+# A progress bar (tqdm: "Grouping texts in chunks of 2049:   8%|▊   | 726000/9672101 [02:32<30:38") of a data
+# preparation step -- tokenising, mapping, grouping, filtering, packing, downloading a dataset -- with the launcher's
+# prefix of the process printing it right before it ("[default0]:" torchrun --tee, "[rank0]:"). A rank whose own
+# bar is short of its end was still preparing data (lead rule I): not a training loop's bar, which every hang shows,
+# nor a metric's column ("mAP@.5" of a validation bar: "Map" is datasets' map, in its own case).
+R_BAR = re.compile(r"(?P<pct>\d{1,3})%\|[^|]{0,80}\|\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
+# what comes before a bar's percentage (a slice of at most 170 characters): the prefix and the step's name
+R_BAR_HEAD = re.compile(r"(?:\[(?:default|rank)(?P<rank>\d{1,6})\]:)?(?P<what>[^|\[\]]{0,160})\Z")
+R_DATA_BAR = re.compile(r"tokeni[sz]|preprocess|group(?:ing)? texts|(?-i:\b[Mm]ap\b)|filter|pack(?:ing)?\b|chunk|"
+                        r"generating \w+ split|(?:loading|download\w*|extract\w*|prepar\w*) (?:the )?data|"
+                        r"running tokenizer|format(?:ting)? (?:the )?(?:data|prompts|samples)|"
+                        r"(?:convert|process|encod|concatenat)\w* (?:the )?(?:data|texts|samples|examples|prompts)",
+                        re.IGNORECASE)
+# init_process_group(init_method="tcp://HOST:PORT"): the TCPStore is created by rank 0's own process (is_master for
+# rank 0), not by a launcher's agent -- so a reset store connection there is rank 0's process gone.
+# A traceback frame of torchrun's own process (its main, the elastic agent, the rendezvous handlers), not of a worker:
+# a store wait there is the rendezvous waiting for the other nodes' agents.
+R_AGENT_FRAME = re.compile(r"torch/distributed/(?:run\.py|elastic/(?:agent|rendezvous)/)")
+R_TCP_INIT = re.compile(r"init_method\s*=\s*[\"']tcp://")
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
@@ -278,6 +299,14 @@ R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
+# the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
+# 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
+R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
+# oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time
+# (60) >= limit (60)" (the main server never answered), "... kvs_init: init main server address error",
+# "... fill_local_host_ip: can't find interface  to get host IP" (only lo, or CCL_KVS_IFACE names none)
+R_CCL_KVS = re.compile(r"\|CCL_ERROR\|\s*\w*kvs\w*\.cpp:\d+ (\w+): ([^\n]{1,200})")
+R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
@@ -414,6 +443,16 @@ SIGNALS_BY_NUMBER = {n: name for name, n in SIGNAL_NUMBERS.items()} | {7: "SIGBU
 # the kernel's OOM killer and Kubernetes' OOMKilled.
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"
                          r"Memory cgroup out of memory|\bOOMKilled\b")
+# argparse refusing the local-rank argument a launcher passes, or missing the one it does not pass (exit code 2):
+# torch.distributed.launch of torch >= 2.0 passes "--local-rank=N", older ones and DeepSpeed's launcher
+# "--local_rank=N", torchrun none (only the LOCAL_RANK variable): "error: unrecognized arguments: --local-rank=0",
+# "error: the following arguments are required: --local_rank"
+R_LAUNCH_ARG = re.compile(r"error: (unrecognized arguments|the following arguments are required):[^\n]{0,300}?"
+                          r"(--local[-_]rank)\b")
+# The interpreter's own abort report (Python's fatal_error: "Fatal Python error: none_dealloc: deallocating None",
+# "Fatal Python error: Segmentation fault" / "Bus error" from faulthandler; two processes' copies may interleave on
+# one line): the process died in the interpreter or a C extension, never in a Python exception
+R_FATAL_PY = re.compile(r"Fatal Python error: (?:Fatal Python error: )?(\S[^\n]{0,200})")
 # The shell's report of a foreground job that died of SIGBUS / SIGSEGV ("Bus error (core dumped)", "./run.sh: line 3:
 # 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A).
 R_SHELL_SIGNAL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?(Bus error|Segmentation fault)\b")

@@ -16,15 +16,15 @@ worker, only what reads the job without touching it:
 
 - opt-in, ``--inject``: gdb runs a few lines of Python inside each worker that wrote its Flight
   Recorder and stacks (``inject_gdb``); it stops each process for seconds, so it is never the
-  default. All workers at once, within ``--inject-timeout`` (then gdb is interrupted, unwinds
-  its call and detaches); a stopped worker (state T) is skipped.
+  default. All workers at once; past ``--inject-timeout`` no call starts, and one under way is
+  finished, never cut (``inject_gdb``); a stopped worker (state T) is skipped.
 
 A worker that ends during the watch (checked every 0.1 s) is a dead rank (LIVE005): how it
 died comes from torchrun's failure record when torchrun's output is a file (read from the end,
 up to 5 s for torchrun to write it), else from the exit status /proc shows while it is a zombie,
 else "unknown". The watch then ends 1 s later: the survivors, blocked in their next collective,
 are never waited for. Deadline of the whole command: ``--watch`` + 1 s + up to 5 s for the
-record + ``EVIDENCE_S`` (30 s) for py-spy and the Flight Recorder (+ ``--inject-timeout`` + 10 s
+record + ``EVIDENCE_S`` (30 s) for py-spy and the Flight Recorder (+ ``--inject-timeout`` + 36 s
 with ``--inject``), + writing the report. Exit code: 4 when a finding was made, 0 when none,
 2 for bad input (not a torchrun pid), 3 when the job has no workers (yet, or any more).
 
@@ -267,7 +267,7 @@ def _inject_all(workers: list[dict[str, Any]], run_dir: Path, timeout_s: float) 
     threads = [threading.Thread(target=_inject, args=(w, run_dir, timeout_s), daemon=True) for w in workers]
     for t in threads:
         t.start()
-    deadline = time.monotonic() + timeout_s + 2 * inject_gdb._GRACE_S + 1.0
+    deadline = time.monotonic() + timeout_s + 2 * inject_gdb._GRACE_S + inject_gdb._KILL_WAIT_S + 1.0
     for t in threads:
         t.join(timeout=max(0.0, deadline - time.monotonic()))
     for w in workers:
@@ -288,8 +288,13 @@ def _inject(w: dict[str, Any], run_dir: Path, timeout_s: float) -> None:
         w["inject"] = "skipped: the process is stopped (state T); a call from gdb would be cut short"
         return
     started = time.monotonic()
-    got = inject_gdb.inject(w["pid"], run_dir / "inject" / f"rank{w['rank']}.json", timeout_s)
+    out = run_dir / "inject" / f"rank{w['rank']}.json"
+    got = inject_gdb.inject(w["pid"], out, timeout_s)
     took = time.monotonic() - started
+    why = out.with_suffix(".why")
+    if got is None and why.is_file():
+        w["inject"] = f"skipped: {why.read_text()} ({took:.1f} s)"
+        return
     w["inject"] = ("ok" if got and got.get("fr") else
                    f"failed: {(got or {}).get('error') or f'no answer in {timeout_s:g} s'} ({took:.1f} s)")
     if got and got.get("stacks"):

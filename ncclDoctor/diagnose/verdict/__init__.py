@@ -35,9 +35,11 @@ from ncclDoctor.diagnose.verdict.crash import (
     _dataloader,
     _died_loading,
     _exited,
+    _fatal_python,
     _gpu_oom,
     _host_mem,
     _killed,
+    _launch_arg,
     _nccl_crash,
     _no_nccl,
     _preempted,
@@ -57,6 +59,7 @@ from ncclDoctor.diagnose.verdict.fabric import (
 from ncclDoctor.diagnose.verdict.hang import (
     _all_joined,
     _blocked,
+    _busy,
     _ddp_params,
     _desync,
     _desync_report,
@@ -66,6 +69,7 @@ from ncclDoctor.diagnose.verdict.hang import (
     _lagging_report,
     _missing,
     _monitored,
+    _store_wait,
     _teardown_stuck,
     _timeouts,
     _tiny_timeout,
@@ -83,14 +87,16 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _no_nccl, _preempted, _tiny_timeout,
+    _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _launch_arg,
+    _no_nccl, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
-    _monitored, _uniqueid, _direct_hang,
-    _invalid_usage, _truncated, _shm, _ib, _network, _store, _desync, _missing, _first_missing, _blocked, _early_exit,
+    _monitored, _uniqueid, _direct_hang, _busy,
+    _invalid_usage, _truncated, _shm, _ib, _network, _store_wait, _store,
+    _desync, _missing, _first_missing, _blocked, _early_exit,
     _all_joined,
     _warn_family, _nccl_other,
-    _signal, _timeouts, _exited, _teardown_stuck, _died_loading,
+    _signal, _timeouts, _exited, _teardown_stuck, _died_loading, _fatal_python,
 ]
 
 

@@ -270,11 +270,16 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 def died_alike(c: Collected) -> bool:
     """Lead rule J: two or more processes in the launcher's record, all failing on their own with the same exit
     code within one second (the record's times, when shown), none only torn down afterwards: one resource of the
-    host or the job ran out for all of them, not one rank."""
+    host or the job ran out for all of them, not one rank. An entry whose exit code the paste cut (torchrun's
+    root cause, its lines ending at "rank :") is one of them when the record's times put it in the same second:
+    the line that would say it died otherwise is not there."""
     fails = failed_on_own(c)
-    if len(fails) < 2 or torn_down(c) or len({e.data.get("exitcode") for e in fails}) != 1:
+    codes = {e.data.get("exitcode") for e in fails}
+    if len(fails) < 2 or torn_down(c) or len(codes - {None}) != 1:
         return False
     times = [e.ts for e in fails if e.ts is not None]
+    if None in codes and len(times) != len(fails):
+        return False  # a cut entry counts only where its time puts it with the others
     return len(times) in (0, len(fails)) and (not times or max(times) - min(times) < 1.0)
 
 
@@ -443,6 +448,31 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """argparse ending a worker (exit code 2) on the local-rank argument the launcher passes or leaves out: a
+    launcher/script mismatch of the job's set-up (config) that every worker hits; the rank the launcher's record
+    shows failing is named by lead rule A."""
+    evs = c.samples.get("launch_arg", [])
+    if not evs:
+        return None
+    e = evs[0]
+    lone = lone_failure(c)
+    ranks = lone.culprits if lone is not None else []
+    said = ("the script requires " + e.data["arg"] + " but the launcher (torchrun) passes no such argument"
+            if e.data["missing"] else
+            "the launcher passed " + e.data["arg"] + "=N and the script's argparse does not accept that spelling")
+    return Verdict(
+        "config",
+        f"{lone.who + ' exited' if lone is not None else 'the worker exited'} with argparse's usage error: {said} "
+        "-- a mismatch between the launcher and the script that every worker hits, not a fault of the run",
+        "torch.distributed.launch of torch >= 2.0 passes --local-rank=N (older ones and DeepSpeed's launcher "
+        "--local_rank=N), torchrun passes none and sets the LOCAL_RANK env variable: read "
+        "int(os.environ['LOCAL_RANK']) in the script, or accept both spellings "
+        "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
+        "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
+        "medium" if ranks else "high", ranks, [x.brief() for x in evs[:2]], job_wide=not ranks)
+
+
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
     or no GPU visible to the process. A setting of the job, not a fault of a rank."""
@@ -487,6 +517,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     lone = lone_failure(c)
     several = several_failures(c) if lone is None else []
+    if any(e.data.get("exitcode") == -7 for e in fails) and died_alike(c):  # lead rule J with rule F
+        return Verdict("dataloader_shm", "every process the launcher's record shows died of SIGBUS (exit code -7) "
+                       "within the same second and none was only torn down: /dev/shm (shared memory) ran out for all "
+                       "of them at once -- a resource of the host or the container, not one rank's fault",
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
+                       "or lower num_workers / prefetch_factor; `df -h /dev/shm` while the job runs shows it filling.",
+                       "medium", [], [e.brief() for e in fails[:3]], job_wide=True)
     if any(e.data.get("exitcode") == -7 for e in fails):
         return Verdict("dataloader_shm", "a process died of SIGBUS (exit code -7): it touched shared memory that could "
                        "not be backed, /dev/shm is full or too small (DataLoader workers, NCCL's segments)",
@@ -500,6 +537,15 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         who, ranks = lone.who, lone.culprits
     if several:
         return _several(c, several, codes, fails)
+    if lone is None and len(codes) == 1 and codes[0] < 0 and died_alike(c):  # lead rule J: every process alike
+        sig = SIGNALS.get(-codes[0], f"signal {-codes[0]}")
+        return Verdict("unknown", f"every process the launcher's record shows ({who}) died of {sig} (exit code "
+                       f"{codes[0]}) within the same second and none was only torn down: one cause shared by all of "
+                       "them (the host, the container, a library every rank loads), not one rank's fault",
+                       (NATIVE_FIX if codes[0] in NATIVE_CRASH else ABORT_FIX if codes[0] == -6 else "")
+                       + "Read one rank's stderr for the first native error line; check what the processes share "
+                       "on that host (dmesg -T for the kernel's view of the crash, the driver, the container's "
+                       "limits).", "low", [], [e.brief() for e in fails[:3]], job_wide=True)
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
     what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
             + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
@@ -516,9 +562,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
                  "so this rank may be a victim: its own log says whether it timed out or hit its own error")
     native = [x for x in codes if x in NATIVE_CRASH]
+    fatal = next((e.data["what"] for e in c.samples.get("fatal_python", [])), None)
+    if fatal and any(x < 0 for x in codes):
+        what += (f"; the process printed 'Fatal Python error: {fatal[:120]}': the interpreter itself aborted (a C "
+                 "extension's reference-count bug or a crash inside native code), not a Python exception")
     abort_fix = ("SIGABRT from the watchdog means the hang or error began elsewhere: collect every rank's log and "
                  "Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000) and, while it hangs, py-spy dump --pid on every "
-                 "rank's process. " if codes == [-6] and not single else "")
+                 "rank's process. " if codes == [-6] and not single else ABORT_FIX if -6 in codes else "")
     whose = f"local_rank {lone.local_rank}: " if single and lone and lone.local_rank is not None else ""
     if single and c.kinds.get("pg_not_destroyed") and any(x in (-6, -11) for x in codes):
         # the destructor warning is printed at interpreter exit: the abort came after it, in the teardown
@@ -538,6 +588,29 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
                    "exception (error_file instead of <N/A>).",
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The interpreter's own "Fatal Python error: ..." with no launcher record, exception or NCCL error to read:
+    a process died in native code or in the interpreter. Nobody is named: faulthandler prints it for any fatal
+    signal, the watchdog's abort of a waiting rank too ("Fatal Python error: Aborted")."""
+    evs = c.samples.get("fatal_python", [])
+    if not evs:
+        return None
+    what = evs[0].data["what"]
+    if what.lower().startswith("bus error"):  # lead rule F
+        return Verdict("dataloader_shm", f"a process died of a bus error ('Fatal Python error: {what[:80]}'): it "
+                       "touched shared memory that could not be backed, /dev/shm is full or too small",
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
+                       "or lower num_workers.", "medium", [], [e.brief() for e in evs[:2]])
+    native = what.lower().startswith(("segmentation fault", "floating point exception", "illegal instruction"))
+    how = ("abort() was called in native code: torch's NCCL watchdog after a collective timeout or NCCL error, an "
+           "uncaught C++ exception or a C extension" if what.lower().startswith("aborted") else
+           "the interpreter or a C extension died in native code")
+    return Verdict("unknown", f"a process crashed: 'Fatal Python error: {what[:120]}' -- {how}, not a Python "
+                   "exception; these lines do not say which rank nor why",
+                   (NATIVE_FIX if native else ABORT_FIX) + "Read that process's whole stderr (its 'Current thread' "
+                   "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
 
 
 def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event]) -> Verdict:
@@ -561,6 +634,16 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
 
 
 NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
+
+
+# What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
+# interpreter itself, and the evidence is that rank's stderr, its C++/Python stacks at the abort and a core dump.
+ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in the interpreter: read that rank's "
+             "whole stderr for the line just before it (a 'Fatal Python error: ...' is the interpreter or a C "
+             "extension crashing, 'terminate called after throwing' an uncaught C++ exception, a failed assertion); "
+             "rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the abort, "
+             "TORCH_SHOW_CPP_STACKTRACES=1 for the C++ one and core dumps enabled (ulimit -c unlimited; gdb python "
+             "core -> bt); upgrade or downgrade the C extension (or the driver/ROCm/CUDA library) in those frames. ")
 
 
 NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: rerun with "

@@ -235,15 +235,32 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f" (HCA {', '.join(hcas)})" if hcas else "")
     return Verdict(
         "ib_fabric",
-        f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts)
-        + ("; check the HCA and links of that node first, the ranks are not at fault" if ranks else ""),
+        f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts) + (_ib_end(statuses, peers) if ranks
+                                                                               else ""),
         "; ".join(dict.fromkeys(fixes)) + ". Run `ncclDoctor check --nodes N` to localize the bad link.",
         "high",
         [],
         [e.brief() for e in evs[:3]],
-        # several ranks' HCAs (or a node's) reported it, or a node's RDMA set-up failed: none of them failed first
-        job_wide=len(ranks) != 1 or bool(reg),
+        # a completion names a queue pair, which has two ends: the rank that printed it only noticed (for a flush,
+        # after the pair had already failed; for a retry or remote error, the peer or the path did not answer)
+        job_wide=True,
     )
+
+
+_IB_LOCAL = {1, 2, 4, 8}  # IBV_WC_LOC_*: this end's own work request or memory registration
+
+
+def _ib_end(statuses: list[int], peers: list[str]) -> str:
+    """Which end of the queue pair a completion status points at; never the reporting rank's code."""
+    peer = f"the peer {', '.join(peers)}" if peers else "the peer"
+    if statuses == [5]:
+        return (f"; a flush only says the queue pair had already failed: check {peer} for an earlier failure (its "
+                "log, its HCA), the rank that printed it is not at fault")
+    if statuses and set(statuses) <= _IB_LOCAL:
+        return ("; a local status points at the reporting node's own HCA and GPUDirect RDMA set-up, not at its rank's "
+                "code: no rank is at fault")
+    return (f"; check the link to {peer} and that node's HCA (the peer did not answer or refused): the rank that "
+            "printed it is not at fault")
 
 
 def _ofi(c: Collected, evs: list) -> Verdict:
@@ -477,6 +494,22 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Start the job again with a new --rdzv-id (rdzv_id) or restart every node together, so they join one "
             "fresh rendezvous; if another node failed first, its log holds that first failure and the cause.",
             "high", [], _samples(c, "store_timeout"))
+    kvs = [e for e in evs if e.data.get("kvs")]
+    if kvs:  # oneCCL's own rendezvous (lead rule L)
+        said = [e.data["kvs"] for e in kvs]
+        iface = any("interface" in w for w in said)
+        return Verdict(
+            "store_rendezvous",
+            f"oneCCL's key-value store (kvs, its rendezvous) failed: {said[0][:160]} -- "
+            + ("it found no network interface to take its address from (it skips lo unless CCL_KVS_IFACE names "
+               "one)" if iface else "the ranks could not reach the kvs main server (rank 0's address and port) in "
+               "time, or could not set it up")
+            + "; no rank is at fault",
+            "Point oneCCL's kvs at an address every rank reaches: CCL_KVS_IFACE=<interface the nodes share> (ip -br "
+            "addr), or CCL_KVS_IP_EXCHANGE=env with CCL_KVS_IP_PORT=<rank 0's IP>_<port> (torch-ccl takes "
+            "MASTER_ADDR/MASTER_PORT); check that port is open between the nodes (nc -zv HOST PORT) and that rank 0 "
+            "started; CCL_LOG_LEVEL=debug shows the address each rank uses.",
+            "high", [], [e.brief() for e in kvs[:3]])
     denied = next((e.data["bind_denied"] for e in evs if e.data.get("bind_denied") is not None), None)
     if denied is not None:
         return Verdict(

@@ -15,11 +15,12 @@ from ncclDoctor.diagnose.reason import (
     _fmt_ranks,
     _own_rank,
     is_consequence,
+    own_errors,
     world_size,
 )
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples, hosts
 
 
 def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -252,6 +253,22 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "real one instead of the loopback lo, or lo instead of a filtered one); rerun with NCCL_DEBUG=INFO "
             "NCCL_DEBUG_SUBSYS=INIT,NET to see the address it connects to.",
             "medium", [], [e.brief() for e in peer_gone[:3]], job_wide=True)
+    tcp = c.samples.get("tcp_init", [])
+    if peer_gone and tcp and not c.kinds.get("watchdog_timeout") and all(
+            e.kind == "socket_error" and e.rank != 0 for e in peer_gone):
+        # init_method="tcp://": rank 0's own process hosts the TCPStore (no launcher agent does), so the store
+        # connection reset under this rank was rank 0's process going away (NCCL's init is lazy: rank 0 can finish
+        # and exit while a slower peer still uses the store)
+        return Verdict(
+            "early_exit",
+            "the connection was reset by its peer while the store was in use, and init_process_group(init_method="
+            "'tcp://...') shows the TCPStore lived in rank 0's own process: rank 0 exited or crashed first (it can "
+            "finish a lazily initialised NCCL group and leave before a slower peer is done with the store); the rank "
+            "printing this is its victim",
+            "Read rank 0's own output and exit: if it crashed, its traceback is the cause; if it finished, keep rank 0 "
+            "alive until every peer is done with the store: dist.barrier() then dist.destroy_process_group() on every "
+            "rank before exit (the store host must outlive its clients).",
+            "medium", [0], [e.brief() for e in (peer_gone[:2] + tcp[:1])])
     if peer_gone:
         return Verdict(
             "early_exit",
@@ -289,6 +306,19 @@ def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     k = next((k for k in ks if k.kind == "first_missing"), None)
     if k is None:
         return None
+    failed = _failed_outside(c)
+    if failed:
+        # lead rule I: a launcher's record (torchrun's, composer's "Rank N crashed with exit code", ...) shows a rank
+        # that is not inside the collective failing first, on its own: it is the rank the others waited for
+        return Verdict(
+            "rank_missing",
+            f"{k.message}. The launcher's record shows {_named(failed)} failing first, on its own, while the shown "
+            f"ranks waited inside the collective: {_named(failed)} never reached it -- it is the culprit, the ranks "
+            "inside are victims (its exit, a signal with no watchdog timeout of its own shown, is its own failure)",
+            f"Read rank {_fmt_ranks(failed)}'s own output up to its exit: the step it was in before its first "
+            "collective (building the model or the dataset / train loader, a download) and the error or signal that "
+            "ended it (dmesg -T for the OOM killer; a SIGABRT's C++ message). " + BUSY_FIX,
+            "medium", failed, k.evidence + [e.brief() for e in c.child_failures[:2]])
     return Verdict(
         "rank_missing",
         f"{k.message}. The shown ranks are inside it (victims); a rank that never reached its first collective "
@@ -307,6 +337,24 @@ def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], k.evidence)
 
 
+def _failed_outside(c: Collected) -> list[int]:
+    """Ranks whose failure a launcher recorded (a nonzero exit or a signal) that show no timeout or status of their
+    own, when the first failure recorded (in file order) is one of them: they failed on their own before the
+    collective the shown ranks wait in (lead rule I). Empty otherwise."""
+    inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
+    recs = [e for e in c.child_failures + c.worker_failures if e.rank is not None
+            and e.data.get("exitcode") not in (None, 0)]
+    if not recs or not inside:
+        return []
+
+    def at(e: Event) -> tuple[str, int]:
+        path, _, line = e.where.rpartition(":")
+        return path, int(line) if line.isdigit() else 0
+    first = min(recs, key=at)
+    out = sorted({e.rank for e in recs} - inside)
+    return out if first.rank in out and len(out) == 1 else []
+
+
 def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Timeouts with no proven culprit. Lead rule B: every rank shown inside one collective in an input
     that does not hold every rank -> rank_missing (the missing rank is one not shown); so is a rank behind
@@ -316,7 +364,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
     low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
     lead = f" Leads (low confidence): {low[0].message}." if low else ""
-    inside = one_collective(c) if not unclear else larger_world(c)
+    inside = (one_collective(c) or larger_world(c)) if not unclear else larger_world(c)
     behind = None if unclear or inside else next((k for k in low if k.behind), None)
     gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
     quiet = None if unclear or inside or behind or low else silent_ranks(c)
@@ -420,14 +468,22 @@ def larger_world(c: Collected) -> str | None:
     the rank that never arrived is one not shown. None when a rank shows more than its timeout or nothing says
     a rank is missing."""
     outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
-    if not c.ranks or not all(st.timeouts for st in c.ranks.values()):
+
+    def pending(st) -> list:  # a rank with no timeout line whose watchdog's status says its work is still queued
+        return [s for s in st.status.values() if s.seq is not None and s.data.get("dump_from") is None
+                and s.data.get("enqueued", -1) >= s.seq > s.data.get("completed", s.seq)]
+    if not c.ranks or not all(st.timeouts or pending(st) for st in c.ranks.values()):
         return None
     lines = c.samples.get("watchdog_timeout", [])
     seqs = [t.seq for t in lines] if len(lines) == c.kinds.get("watchdog_timeout", 0) else []
     shown = {_own_rank(t) for t in lines}  # each line's own "[Rank N]" (a launcher prefix may tag them all alike)
+    queued = [s for r, st in c.ranks.items() if not st.timeouts and r not in shown for s in pending(st)[:1]]
     if None in seqs or None in shown or len(shown) != len(seqs) or len(shown) < 2 \
             or max(seqs, default=0) - min(seqs, default=0) > _NEAR:
         return None  # one timeout a rank, a few collectives apart: inside or just past one stuck collective
+    if any(abs(s.seq - t) > _NEAR for s in queued for t in seqs):
+        return None
+    shown |= {s.rank for s in queued}
     if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
            for st in c.ranks.values() for e in st.errors):
         return None
@@ -435,7 +491,14 @@ def larger_world(c: Collected) -> str | None:
              if t.numel_in and t.numel_out and t.numel_in != t.numel_out and t.op
              and ("GATHER" in t.op.upper() or "SCATTER" in t.op.upper())]
     size, _, sure = world_size(c)  # a stated world size, not the highest rank seen (a lower bound only)
-    world = max(sizes + [size if size and sure == "high" else 0])
+    # a gap below the highest rank shown (ranks of one group are 0..N-1, global or the group's own) is a member not
+    # shown, as surely as a gather's NumelOut/NumelIn -- when the lines can be one group: two sizes at one SeqNum may
+    # be two groups (or a desync, rule D), whose rank numbers say nothing of each other
+    bysize: dict[int, set] = {}
+    for t in outs:
+        bysize.setdefault(t.seq, set()).add(t.numel_in)
+    one = all(len(v) == 1 for v in bysize.values())
+    world = max(sizes + [size if size and sure == "high" else 0, max(shown) + 1 if one else 0])
     if world <= len(shown):
         return None
     return f"its stuck collective (a world of at least {world} ranks, {len(shown)} shown)"
@@ -619,3 +682,74 @@ def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not high:
         return None
     return _desync(c, high) if high[0].kind == "desync" else _missing(c, high)
+
+
+BUSY_FIX = ("Let the main process prepare the data once before the others need it, and give it the time: "
+            "preprocess and cache the dataset (tokenisation, grouping, packing) in a separate step before the "
+            "distributed run, or run "
+            "it under training_args.main_process_first() / accelerate's main_process_first() so the other ranks load "
+            "the cache; raise the collective timeout to cover what remains (init_process_group(timeout=...), the HF "
+            "Trainer's ddp_timeout, accelerate's InitProcessGroupKwargs(timeout=...)); fewer num_proc workers or a "
+            "faster disk for the datasets cache if the step crawls. A longer timeout alone only hides a step that "
+            "never ends.")
+
+
+def _data_bars(c: Collected) -> list[Event]:
+    """The data preparation bars (parse._bar) that stopped short of their end."""
+    return [e for e in c.samples.get("busy", []) if not e.data["done"]]
+
+
+def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I: ranks time out in a collective while another rank's own lines (its launcher prefix on a data
+    preparation bar short of its end: tokenising, grouping, mapping the dataset) show it still working before that
+    collective: it is the rank the others wait for (rank_missing), the ranks inside are victims. Not when a rank shows
+    an error of its own, nor when the prefix is only a local rank of a job spanning several hosts."""
+    bars = [e for e in _data_bars(c) if e.data["rank"] is not None]
+    if not bars or not any(c.kinds.get(k) for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")):
+        return None
+    waiting = sorted(r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report"))
+    busy = sorted({e.data["rank"] for e in bars} - set(waiting))
+    if not busy or not waiting or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    if len(hosts(c)) > 1 and any(e.text.startswith("[default") for e in bars):
+        return None  # torchrun's "[defaultN]:" is a local rank: on several hosts it does not name the process
+    e = next(e for e in bars if e.data["rank"] in busy)
+    return Verdict(
+        "rank_missing",
+        f"{_named(waiting)} timed out inside a collective while {_named(busy)}'s own lines show it still preparing "
+        f"data ({e.data['what']}: {e.data['pct']}%): {_named(busy)} had not reached that collective -- it is the rank "
+        "the others wait for, and they are its victims",
+        f"Rank {_fmt_ranks(busy)} was still busy before the collective, not hung in NCCL. " + BUSY_FIX,
+        "medium", busy, [e.brief()] + _samples(c, "watchdog_timeout")[:2])
+
+
+def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A rank's read from the store (a get/wait: c10d's waitForInput on a socket it had connected) that times out: the
+    store answered the connection, and the rank waits for a key another rank has not written yet -- that rank is
+    elsewhere (still preparing data, loading, or dead), so this is rank_missing with the culprit unnamed (lead rules G
+    and L; the key's rank, when a line names it, is _uniqueid's). A connect that fails or times out stays _store's
+    (store_rendezvous), and so does a wait of torchrun's agent itself (no "[rankN]:" of a training process: torch glues
+    it to its lines once the default group exists; or torchrun's own frames in the traceback), which is the rendezvous
+    waiting for other nodes."""
+    evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input") and e.rank is not None]
+    if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
+                                                     for e in c.samples.get("store_timeout", [])):
+        return None
+    waiting = sorted({e.rank for e in evs})
+    ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None) or "MASTER_ADDR:MASTER_PORT"
+    bars = _data_bars(c)
+    seen = (f"; the lines show data still being prepared ({bars[0].data['what']}: {bars[0].data['pct']}%)"
+            if bars else "")
+    return Verdict(
+        "rank_missing",
+        f"{_named(waiting)} had connected to the store at {ep} and waited the whole timeout for a key another rank had "
+        f"not written yet{seen}: the rank that should have written it was elsewhere -- usually the main process still "
+        "preprocessing or tokenising the dataset while the others wait (or loading, or gone); the waiting ranks are "
+        "victims and the lines do not name the one they wait for",
+        "Find the rank the others wait for (rank 0 for most keys): its own log up to the timeout, py-spy dump --pid "
+        "PID on it while the job waits. " + BUSY_FIX + " If it died, its traceback and exit code are the cause. If "
+        f"it is a rank on the other node(s) that never joined, check they were started and reach {ep} (nc -zv HOST "
+        "PORT; MASTER_ADDR / --dist-init-addr naming an address every node can route to, over the same family: IPv4 "
+        "vs IPv6 from the host name's lookup).",
+        "low", [], [e.brief() for e in (bars[:1] + evs[:2])],
+        demote="its store read only waited for a key another rank had not written: a victim")

@@ -296,6 +296,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "printed before the process group existed (torch adds its [rankN] prefix once it does): it "
                       "is the client's connect/validate, which TCPStore retries ('failed to connect/validate ... "
                       "retrying'), a transient reset; harmless unless a store timeout or error follows")
+    retry = [e.data["endpoint"] for e in c.samples.get("benign", []) if e.data.get("what") == "store connect retry"]
+    if retry:
+        benign.append(f"the TCPStore client's 'failed to connect/validate to host {retry[0]} - retrying' warnings "
+                      "are retries with nothing failing after them: the store was not up yet (rank 0's node still "
+                      "starting), which TCPStore waits for until its timeout. If the job hangs there, collect that "
+                      f"host's log (is its store listening? `ss -ltnp | grep {retry[0].rpartition(':')[2]}`) and "
+                      f"`nc -zv {retry[0].replace(':', ' ')}` from this node (MASTER_ADDR/MASTER_PORT, the firewall)")
     if any(w and "driver shutting down" in w for w in whats):
         benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
                       "CUDA's teardown; call dist.destroy_process_group() before the process exits")
@@ -305,7 +312,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "built-in transports")
     # NCCL's harmless WARNs say nothing of the failure the user may have seen; benign start-up lines alone do
     # not show the job got anywhere: "high" needs positive evidence that it ran to its end
-    conf = ("high" if finished(c) else "medium") if benign else "low"
+    conf = ("high" if finished(c) else "medium") if benign and len(benign) > bool(retry) else "low"
     benign += _noise_words(c)
     return Verdict(
         "none",
