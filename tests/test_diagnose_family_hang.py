@@ -732,3 +732,20 @@ def test_rule_e_reads_a_gap_in_the_rank_numbers_as_a_rank_not_shown(tmp_path):
     d = _report(tmp_path, _wd24(2, 400, "ALLREDUCE", same) + _wd24(5, 401, "ALLREDUCE", same))
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
     assert not _accused(d) & {2, 5}
+
+
+def test_a_rank_stuck_inside_an_earlier_collective_with_a_rank_not_shown_is_not_called_behind(tmp_path):
+    """Rule E: a rank whose own watchdog line puts it INSIDE collective N waits there for a member of N; with a rank of
+    the world not shown (here ranks 0 and 3 of a group whose ranks 1 and 2 are absent), that member may be the unshown
+    one. Rank 3 in ALLGATHER #57 while rank 0 is past it in REDUCE_SCATTER #63: rank_missing, nobody named, in both the
+    torch 2.4 wording and the older "[PG 0 Rank N]" one."""
+    newer = (_wd24(3, 57, "_ALLGATHER_BASE", "NumelIn=4096, NumelOut=16384")
+             + _wd24(0, 63, "_REDUCE_SCATTER_BASE", "NumelIn=16384, NumelOut=4096"))
+    older = "".join(
+        f"[E ProcessGroupNCCL.cpp:474] [PG 0 Rank {r}] Watchdog caught collective operation timeout: "
+        f"WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn=2, NumelOut=2, Timeout(ms)=600000) ran for 60031{r} "
+        "milliseconds before timing out.\n" for r, seq, op in ((3, 57, "BROADCAST"), (0, 63, "ALLREDUCE")))
+    for text in (newer, older):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+        assert not _accused(d) & {0, 3}, d["verdict"]

@@ -180,6 +180,10 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     target = seqs.most_common(1)[0][0] if seqs else max(known.values(), default=None)
     untagged = pg == "?"
     behind = [] if untagged or unnamed else sorted(r for r, p in known.items() if target is not None and p < target)
+    if any(r not in c.ranks for r in members):
+        # a rank whose own watchdog shows it inside an earlier collective is stuck there, waiting for a member of
+        # it; with a rank of the group not shown, that member may be the unshown one (lead rule E): not named
+        behind = [r for r in behind if r not in timed]
     ins = {r for r in members if inside(c, r, pg, target)} | timed
     silent = sorted(r for r in members if r not in ins and r not in behind
                     and not (r in c.ranks and (waiting(c.ranks[r]) or (untagged and reported(c.ranks[r])))))
