@@ -471,3 +471,15 @@ def test_store_connect_retries_followed_by_the_stores_timeout_are_the_store(tmp_
     log = _RETRY.format(n=0, d=312) + ("torch.distributed.DistNetworkError: The client socket has timed out after "
                                        "600000ms while trying to connect to (node-a7, 23456).\n")
     assert _verdict(tmp_path, log)["cause"] == "store_rendezvous"
+
+
+def test_store_client_einval_warnings_retried_with_nothing_failing_are_benign(tmp_path):
+    """Lead rule L: c10d's [W] store-client warnings that an address of the store's host could not be used
+    ("errno: 22 - Invalid argument", newer torch's glog-style prefix here) are attempts torch retries at the next
+    address; with nothing failing after them the reading is none. A store timeout after them is still read."""
+    warn = "".join(f"[W1130 08:1{i}:02.51{i}000 socket.cpp:752] [c10d] The client socket has failed to connect to "
+                   f"[gpu-b12.cluster.local]:41873 (errno: 22 - Invalid argument).\n" for i in range(3))
+    assert _verdict(tmp_path, warn)["cause"] == "none"
+    failed = warn + ("[E1130 08:41:02.510000000 socket.cpp:1023] [c10d] The client socket has timed out after "
+                     "1800000ms while trying to connect to (gpu-b12.cluster.local, 41873).\n")
+    assert _verdict(tmp_path, failed)["cause"] == "store_rendezvous"

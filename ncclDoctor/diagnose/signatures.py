@@ -289,8 +289,10 @@ R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|do
 # (system error: 10049 - The requested address is not valid in its context.)": torch tries every address the
 # host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless; a Docker Desktop
 # alias (kubernetes.docker.internal, host.docker.internal) as the host is the wrong rendezvous address (R_STORE).
+# Linux's "(errno: 22 - Invalid argument)" is the same attempt at an address of the host that cannot be used there
+# (lead rule L: a retried store-client warning with nothing failing after it is none).
 R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
-                                r"\(system error: 10049\b")
+                                r"\((?:system error: 10049|errno: 22 - Invalid argument)\b")
 # cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
 R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
                         r"cudaGetLastError|cudaPeekAtLastError) returned")
