@@ -220,8 +220,8 @@ R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not s
 # ProcessGroupNCCL's first collective of a group: every rank but the group's rank 0 waits in the store for
 # the ncclUniqueId rank 0 publishes ("[3] is setting up NCCL communicator and retrieving ncclUniqueId from [0]
 # via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout"; older releases spell it
-# "retreiving").
-R_UNIQUEID = re.compile(r"\[(\d{1,7})\] is setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from "
+# "retreiving"). A paste may cut the waiting rank's "[3] is" off: the wait is read all the same, by nobody's rank.
+R_UNIQUEID = re.compile(r"(?:\[(\d{1,7})\] is )?setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from "
                         r"\[(\d{1,7})\][^:]{0,200}got error: ?([^\n]{0,120})")
 # The TCPStore's server (rank 0 or the agent that hosts it) went away while this rank used it.
 R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server shutdown or crash|"
