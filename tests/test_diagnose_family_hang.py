@@ -749,3 +749,15 @@ def test_a_rank_stuck_inside_an_earlier_collective_with_a_rank_not_shown_is_not_
         d = _report(tmp_path, text)
         assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
         assert not _accused(d) & {0, 3}, d["verdict"]
+
+
+def test_every_rank_from_0_up_a_machines_gpu_count_all_inside_one_collective_is_a_stall(tmp_path):
+    """Lead rule B: ranks 0-7 (torch 2.4 wording), every one timing out in the same ALLREDUCE #8811, and nothing
+    naming a larger world: they plausibly are the job, so the collective itself stalled (transport_stall, nobody
+    named). Three ranks 0-2 of the same shape are the usual excerpt of a 4-GPU job: a rank not shown (rank_missing)."""
+    d = _report(tmp_path, "".join(_wd24(r, 8811, "ALLREDUCE", "NumelIn=262144, NumelOut=262144")
+                                  for r in (3, 0, 6, 1, 7, 2, 5, 4)))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("transport_stall", []), d["verdict"]
+    assert not _accused(d)
+    three = _report(tmp_path, "".join(_wd24(r, 8811, "ALLREDUCE", "NumelIn=4096, NumelOut=4096") for r in (0, 1, 2)))
+    assert (three["verdict"]["cause"], three["verdict"]["culprits"]) == ("rank_missing", []), three["verdict"]

@@ -306,8 +306,8 @@ def _starts_anew(x: str, y: str) -> bool:
     if not qx and _unquote(y)[0]:
         return True
     y = _rest(qx, y)
-    if not y.strip() or _rule(x) or _rule(y):
-        return False
+    if not y.strip() or _rule(x) or _rule(y) or (y.startswith(">") and x.count("<") > x.count(">")):
+        return False  # the end of the text, a separator, the rest of a cut "<port>"
     if _NEW_LINE.match(y) or strip_prefixes(y) != y:
         return True
     return re.sub(r"\d+", "", x)[:16] == re.sub(r"\d+", "", y)[:16]
