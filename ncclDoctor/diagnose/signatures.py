@@ -461,8 +461,10 @@ R_FATAL_PY = re.compile(r"Fatal Python error: (?:Fatal Python error: )?(\S[^\n]{
 # 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A).
 R_SHELL_SIGNAL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?(Bus error|Segmentation fault)\b")
 # Host memory exhausted, as a process's own exception says it: torch's CPU allocator ("DefaultCPUAllocator: can't
-# allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB").
-R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b")
+# allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB"),
+# Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed").
+R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b|"
+                        r"\bmemory allocation of \d+ bytes failed")
 R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
 # torch 2.4-2.6 "process group has NOT been destroyed before we destruct ProcessGroupNCCL", 2.7+ "WARNING:
 # destroy_process_group() was not called before program exit, which can leak resources"
