@@ -753,3 +753,24 @@ def test_a_fatal_python_error_alone_is_a_crash_naming_nobody(tmp_path):
     assert "TORCH_SHOW_CPP_STACKTRACES=1" in v["fix"], v
     v = _verdict(tmp_path, "Fatal Python error: Bus error\n" + stack)
     assert v["cause"] == "dataloader_shm" and v["culprits"] == [], v
+
+
+def test_rusts_memory_allocation_failed_abort_is_host_memory(tmp_path):
+    """A native extension's Rust allocator aborting ("memory allocation of N bytes failed", here under torchrun's
+    [rankN] prefix and another size) is host RAM running out in that process: host_oom, on the rank its line names."""
+    text = ("[rank5]:memory allocation of 67108864 bytes failed\n"
+            "W1130 09:12:44.118000 4411 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 4420 "
+            "closing signal SIGTERM\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("host_oom", [5]), d["verdict"]
+
+
+def test_a_lone_sigill_names_a_build_for_another_cpu(tmp_path):
+    """Rule A with SIGILL (exit -4, torchrun's 'failed (exitcode: -4)' of local_rank 2, another pid): the culprit
+    is that rank, and the fix says what an expert does: a binary built for another CPU (AVX) or GPU, rebuilt or
+    the same build on every node."""
+    text = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -4) local_rank: 2 (pid: 51230) of "
+            "binary: /opt/conda/bin/python\n")
+    v = _verdict(tmp_path, text)
+    assert v["culprits"] == [2], v
+    assert "Illegal instruction" in v["fix"] and "AVX" in v["fix"], v["fix"]

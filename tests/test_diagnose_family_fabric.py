@@ -523,3 +523,15 @@ def test_a_ranks_store_read_that_times_out_after_connecting_waits_for_a_rank_not
     assert (v["cause"], v["culprits"]) == ("rank_missing", []) and 5 not in _accused(d), v
     assert "main_process_first" in v["fix"] and "Map" in v["summary"], v
     assert _verdict(tmp_path, _wait_input(""))["cause"] == "store_rendezvous"
+
+
+def test_a_unique_id_wait_whose_rank_was_cut_off_the_paste_still_names_rank_0(tmp_path):
+    """Lead rule G: the store get of the key rank 0 publishes the ncclUniqueId under, timing out, with the waiting
+    rank's "[N] is" cut off the pasted line (torch 2.1's "retrieving" spelling, the second communicator's key '1'
+    here): rank 0 of the group never reached its first collective; nobody else is named."""
+    text = ("RuntimeError: [../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1331] setting up NCCL communicator "
+            "and retrieving ncclUniqueId from [0] via c10d key-value store by key '1', but store->get('1') got "
+            "error: Socket Timeout\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
+    assert "rank(s)  " not in d["verdict"]["summary"]

@@ -711,3 +711,32 @@ def test_rule_e_reads_a_gap_in_the_rank_numbers_as_a_rank_not_shown(tmp_path):
     d = _report(tmp_path, _wd24(2, 400, "ALLREDUCE", same) + _wd24(5, 401, "ALLREDUCE", same))
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
     assert not _accused(d) & {2, 5}
+
+
+def test_a_rank_stuck_inside_an_earlier_collective_with_a_rank_not_shown_is_not_called_behind(tmp_path):
+    """Rule E: a rank whose own watchdog line puts it INSIDE collective N waits there for a member of N; with a rank of
+    the world not shown (here ranks 0 and 3 of a group whose ranks 1 and 2 are absent), that member may be the unshown
+    one. Rank 3 in ALLGATHER #57 while rank 0 is past it in REDUCE_SCATTER #63: rank_missing, nobody named, in both the
+    torch 2.4 wording and the older "[PG 0 Rank N]" one."""
+    newer = (_wd24(3, 57, "_ALLGATHER_BASE", "NumelIn=4096, NumelOut=16384")
+             + _wd24(0, 63, "_REDUCE_SCATTER_BASE", "NumelIn=16384, NumelOut=4096"))
+    older = "".join(
+        f"[E ProcessGroupNCCL.cpp:474] [PG 0 Rank {r}] Watchdog caught collective operation timeout: "
+        f"WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn=2, NumelOut=2, Timeout(ms)=600000) ran for 60031{r} "
+        "milliseconds before timing out.\n" for r, seq, op in ((3, 57, "BROADCAST"), (0, 63, "ALLREDUCE")))
+    for text in (newer, older):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+        assert not _accused(d) & {0, 3}, d["verdict"]
+
+
+def test_every_rank_from_0_up_a_machines_gpu_count_all_inside_one_collective_is_a_stall(tmp_path):
+    """Lead rule B: ranks 0-7 (torch 2.4 wording), every one timing out in the same ALLREDUCE #8811, and nothing
+    naming a larger world: they plausibly are the job, so the collective itself stalled (transport_stall, nobody
+    named). Three ranks 0-2 of the same shape are the usual excerpt of a 4-GPU job: a rank not shown (rank_missing)."""
+    d = _report(tmp_path, "".join(_wd24(r, 8811, "ALLREDUCE", "NumelIn=262144, NumelOut=262144")
+                                  for r in (3, 0, 6, 1, 7, 2, 5, 4)))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("transport_stall", []), d["verdict"]
+    assert not _accused(d)
+    three = _report(tmp_path, "".join(_wd24(r, 8811, "ALLREDUCE", "NumelIn=4096, NumelOut=4096") for r in (0, 1, 2)))
+    assert (three["verdict"]["cause"], three["verdict"]["culprits"]) == ("rank_missing", []), three["verdict"]

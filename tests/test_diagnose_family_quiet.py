@@ -467,3 +467,27 @@ def test_store_connect_retries_followed_by_the_stores_timeout_are_the_store(tmp_
     log = _RETRY.format(n=0, d=312) + ("torch.distributed.DistNetworkError: The client socket has timed out after "
                                        "600000ms while trying to connect to (node-a7, 23456).\n")
     assert _verdict(tmp_path, log)["cause"] == "store_rendezvous"
+
+
+def test_store_client_einval_warnings_retried_with_nothing_failing_are_benign(tmp_path):
+    """Lead rule L: c10d's [W] store-client warnings that an address of the store's host could not be used
+    ("errno: 22 - Invalid argument", newer torch's glog-style prefix here) are attempts torch retries at the next
+    address; with nothing failing after them the reading is none. A store timeout after them is still read."""
+    warn = "".join(f"[W1130 08:1{i}:02.51{i}000 socket.cpp:752] [c10d] The client socket has failed to connect to "
+                   f"[gpu-b12.cluster.local]:41873 (errno: 22 - Invalid argument).\n" for i in range(3))
+    assert _verdict(tmp_path, warn)["cause"] == "none"
+    failed = warn + ("[E1130 08:41:02.510000000 socket.cpp:1023] [c10d] The client socket has timed out after "
+                     "1800000ms while trying to connect to (gpu-b12.cluster.local, 41873).\n")
+    assert _verdict(tmp_path, failed)["cause"] == "store_rendezvous"
+
+
+def test_nccls_collective_mismatch_hint_is_a_desync_naming_nobody(tmp_path):
+    """NCCL's init.cc hint "this may be caused by a collective mismatch around rank N" (here from a host-prefixed
+    line of GPU 6, naming rank 11) says the ranks issued different collectives: desync, and the rank it names is
+    where to look, not a proven culprit (lead rule D without SeqNums: culprits unknown)."""
+    text = ("node-b07:20117:20391 [6] init.cc:1302 NCCL WARN Your program may be hanging, this may be caused by a "
+            "collective mismatch around rank 11. Please check your collective calls at and around this rank. You can "
+            "use NCCL_DEBUG=INFO and NCCL_DEBUG_SUBSYS=COLL to see the collective logs\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "desync", d["verdict"]
+    assert not _accused(d) and "NCCL_DEBUG_SUBSYS=COLL" in d["verdict"]["fix"]

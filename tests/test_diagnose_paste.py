@@ -107,3 +107,27 @@ def test_a_wrapped_file_too_large_for_a_paste_is_read_as_it_is(tmp_path, monkeyp
     d = diagnose([str(log)]).results["diagnose"]
     assert [n for i in d["inputs"] for n in i["notes"] if "hard-wrapped at 80" in n]
     assert d["inputs"][0]["bytes"] == len(text.encode())
+
+
+def test_a_line_that_ends_at_the_wrap_column_by_chance_is_not_joined_with_a_new_line(tmp_path):
+    """A hard-wrapped paste where one original line is exactly as wide as the column: the next line starts like a new
+    one (its own srun label and host prefix), so it is not that line's rest and the two stay apart."""
+    host = "gpu-node-" + "7" * (120 - 104)  # the host name's length makes the line 120 columns wide
+    first = f"0: {host}:1200:1300 [1] bootstrap.cc:91 NCCL WARN Message truncated : received 128 bytes instead of 8"
+    nxt = f"0: {host}:1200:1300 [1] NCCL INFO bootstrap.cc:560 -> 3"
+    long_ = "\n".join(f"1: {host}:1200:1300 [1] NCCL INFO Channel 0{c}/1 : 1[1] -> 0[1] [send] via "
+                      "NET/IB/0/GDRDMA/Shared comm 0x5581ab2c rank 1 nRanks 2" for c in (0, 1))
+    text = "\n".join([first, nxt, _wrapped(long_, 120)]) + "\n"
+    assert len(first) == 120 and wrap_width(text.encode()) == 120
+    assert unwrap(text, 120).split("\n")[:2] == [first, nxt]
+
+
+def test_a_cuda_error_glued_to_torchs_advice_after_it_is_still_read(tmp_path):
+    """A paste that lost the line break after the CUDA error's message (or a line that ended at a wrap column and
+    was joined with the next): the message ends where torch's own advice ("CUDA kernel errors might ...") starts."""
+    text = ("[Rank 5] NCCL watchdog thread terminated with exception: CUDA error: unspecified launch failure"
+            "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below "
+            "might be incorrect.\n")
+    (tmp_path / "job.log").write_text(text)
+    d = diagnose([str(tmp_path / "job.log")]).results["diagnose"]
+    assert d["verdict"]["cause"] == "cuda_error", d["verdict"]

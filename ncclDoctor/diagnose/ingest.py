@@ -298,14 +298,36 @@ def _padded(piece: str) -> bool:
     return (R_ANSI.sub("", piece) if "\x1b" in piece else piece).endswith("  ")
 
 
+def _starts_anew(x: str, y: str) -> bool:
+    """Whether y, after a line x that reaches the wrap column, is a line of its own: it starts like a new one
+    (``_NEW_LINE``, a launcher prefix, a quote x lacks) or like x (the same srun label and host). Separator
+    rules are still joined (a long "=====" wraps into pieces that all look alike)."""
+    qx, x = _unquote(x)
+    if not qx and _unquote(y)[0]:
+        return True
+    y = _rest(qx, y)
+    if not y.strip() or _rule(x) or _rule(y) or (y.startswith(">") and x.count("<") > x.count(">")):
+        return False  # the end of the text, a separator, the rest of a cut "<port>"
+    if _NEW_LINE.match(y) or strip_prefixes(y) != y:
+        return True
+    return re.sub(r"\d+", "", x)[:16] == re.sub(r"\d+", "", y)[:16]
+
+
 def unwrap(text: str, width: int) -> str:
     """Join each hard-wrapped line's pieces (every piece but the last is exactly ``width``
     wide) into one line, so that a signature cut at the column is read whole. The joined
     line keeps the number of its last piece: one empty line per joined piece goes before it,
     so every other line keeps its number in the file."""
-    out, parts = [], []
+    out, parts, prev = [], [], ""
     for line in text.split("\n"):
-        bare = line.rstrip("\r")
+        if parts and _starts_anew(prev, line.rstrip("\r")):
+            # a line that ended at the column by chance: the next one starts like a new line (its own
+            # launcher prefix, the same start as this one), so it is not this one's rest
+            out.extend([""] * (len(parts) - 1))
+            out.append("".join(parts))
+            parts = []
+        prev = line.rstrip("\r")
+        bare = prev
         q = _unquote(parts[0])[0] if parts else ""
         if q:  # a quoted piece: its rest, without the first piece's "> " (the rest
             bare = _rest(q, bare)  # may itself start with ">", as the end of "<38081>" cut at the column)

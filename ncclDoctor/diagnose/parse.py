@@ -647,7 +647,8 @@ class LineParser:
         u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
         if u:
             ev = self._context(lineno, text, "uniqueid_wait")
-            ev.rank = int(u.group(1))
+            if u.group(1):
+                ev.rank = int(u.group(1))
             err = u.group(3).strip()
             ev.data.update(root=int(u.group(2)), error=err[:120],
                            gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))

@@ -180,6 +180,10 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     target = seqs.most_common(1)[0][0] if seqs else max(known.values(), default=None)
     untagged = pg == "?"
     behind = [] if untagged or unnamed else sorted(r for r, p in known.items() if target is not None and p < target)
+    if any(r not in c.ranks for r in members):
+        # a rank whose own watchdog shows it inside an earlier collective is stuck there, waiting for a member of
+        # it; with a rank of the group not shown, that member may be the unshown one (lead rule E): not named
+        behind = [r for r in behind if r not in timed]
     ins = {r for r in members if inside(c, r, pg, target)} | timed
     silent = sorted(r for r in members if r not in ins and r not in behind
                     and not (r in c.ranks and (waiting(c.ranks[r]) or (untagged and reported(c.ranks[r])))))
@@ -561,7 +565,8 @@ def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     Flight Recorder pg_config, or the whole world with every rank's log): in an excerpt,
     "everyone shown joined" says nothing about the ranks not shown."""
     timed = [r for r in members if r in c.ranks and pg in c.ranks[r].timeouts]
-    if len(members) < 2 or len(timed) != len(members) or not (complete_input(c) or _pg_config(c, pg)):
+    if len(members) < 2 or len(timed) != len(members) or not (complete_input(c) or _pg_config(c, pg)
+                                                              or _whole_by_count(c, members)):
         return []
     seqs = {c.ranks[r].timeouts[pg].seq for r in timed}
     if len(seqs) != 1:
@@ -570,6 +575,16 @@ def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     return [Conclusion("all_joined", "medium",
                        f"process group {pg}: all {len(timed)} ranks timed out inside collective #{seq}: "
                        "no rank is missing", timed, pg, seq, _victim_lines(c, pg, set(timed)))]
+
+
+def _whole_by_count(c: Collected, members: list[int]) -> bool:
+    """Lead rule B: every rank from 0 up to the highest shown has its own timeout line, nothing in the lines says
+    the world is larger (no stated size, no other rank named), and their number is a machine's usual GPU count (a
+    power of two, four or more: three ranks shown of a 4-GPU job, or two ranks' lines, are the usual excerpt): the
+    ranks shown plausibly are the job."""
+    size, _, conf = world_size(c)
+    return (conf == "low" and size is not None and size >= 4 and size & (size - 1) == 0 and size == len(members)
+            and set(c.ranks) == set(members) == set(range(size)))
 
 
 def _pg_config(c: Collected, pg: str) -> bool:

@@ -220,8 +220,8 @@ R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not s
 # ProcessGroupNCCL's first collective of a group: every rank but the group's rank 0 waits in the store for
 # the ncclUniqueId rank 0 publishes ("[3] is setting up NCCL communicator and retrieving ncclUniqueId from [0]
 # via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout"; older releases spell it
-# "retreiving").
-R_UNIQUEID = re.compile(r"\[(\d{1,7})\] is setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from "
+# "retreiving"). A paste may cut the waiting rank's "[3] is" off: the wait is read all the same, by nobody's rank.
+R_UNIQUEID = re.compile(r"(?:\[(\d{1,7})\] is )?setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from "
                         r"\[(\d{1,7})\][^:]{0,200}got error: ?([^\n]{0,120})")
 # The TCPStore's server (rank 0 or the agent that hosts it) went away while this rank used it.
 R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server shutdown or crash|"
@@ -289,8 +289,10 @@ R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|do
 # (system error: 10049 - The requested address is not valid in its context.)": torch tries every address the
 # host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless; a Docker Desktop
 # alias (kubernetes.docker.internal, host.docker.internal) as the host is the wrong rendezvous address (R_STORE).
+# Linux's "(errno: 22 - Invalid argument)" is the same attempt at an address of the host that cannot be used there
+# (lead rule L: a retried store-client warning with nothing failing after it is none).
 R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
-                                r"\(system error: 10049\b")
+                                r"\((?:system error: 10049|errno: 22 - Invalid argument)\b")
 # cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
 R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
                         r"cudaGetLastError|cudaPeekAtLastError) returned")
@@ -385,7 +387,9 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
 # nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'"; vLLM's/sglang's custom
 # all-reduce "Failed: Cuda error /path/custom_all_reduce.cuh:307 'peer access is not supported ...'".
-R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. )|Triton Error \[CUDA\]: ([^\n]{1,120})|"
+# The message ends at the line's end, or where torch's own advice after it starts (a paste that lost the line break).
+R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. |(?=CUDA kernel errors might|For debugging consid))|"
+                          r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
@@ -457,8 +461,10 @@ R_FATAL_PY = re.compile(r"Fatal Python error: (?:Fatal Python error: )?(\S[^\n]{
 # 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A).
 R_SHELL_SIGNAL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?(Bus error|Segmentation fault)\b")
 # Host memory exhausted, as a process's own exception says it: torch's CPU allocator ("DefaultCPUAllocator: can't
-# allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB").
-R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b")
+# allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB"),
+# Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed").
+R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b|"
+                        r"\bmemory allocation of \d+ bytes failed")
 R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
 # torch 2.4-2.6 "process group has NOT been destroyed before we destruct ProcessGroupNCCL", 2.7+ "WARNING:
 # destroy_process_group() was not called before program exit, which can leak resources"

@@ -127,6 +127,20 @@ FAMILIES = (
         "NCCL_TOPO_DUMP_FILE writes them) or unset it; otherwise upgrade NCCL (2.8 fixed the topology detection "
         "bug behind 'Attribute arch of node cpu not found')."),
     Family(
+        # init.cc's hang hint (2.2x+): "Your program may be hanging, this may be caused by a collective mismatch
+        # around rank %d. Please check your collective calls at and around this rank." -- data of a size no posted
+        # operation expects arrived: the ranks issued different collectives; the rank it names is only where to look
+        "collective_mismatch", "desync",
+        re.compile(r"may be caused by a collective mismatch|collective mismatch around rank \d+|"
+                   r"check your collective calls at and around"),
+        "NCCL saw data no posted operation expects and says the program may hang from a collective mismatch: the "
+        "ranks issued different collectives (another op, size or order) at this point; the rank it names is "
+        "where to look, not proven to be the one that took the odd path",
+        "Check the collectives at and around the rank NCCL names: rerun with NCCL_DEBUG=INFO "
+        "NCCL_DEBUG_SUBSYS=COLL (each rank's op, count and datatype) or TORCH_DISTRIBUTED_DEBUG=DETAIL, and look "
+        "for code that only some ranks run (validation, checkpoint saving or logging under `if rank == 0`); every "
+        "rank must issue the same collectives in the same order.", job_wide=True),
+    Family(
         "settings", "config",
         re.compile(r"Invalid NCCL_\w+|[Nn]o algorithm/protocol available|"
                    r"NCCL_\w+=\S* is (?:out of range|being ignored)|please use format|No valid \S+ pair found|"

@@ -580,13 +580,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if native:
         what += (f"; {SIGNALS[-native[0]]} is a native crash inside that process (a C/C++/CUDA extension, a library "
                  "built for another torch/CUDA, a driver or plugin), not a Python exception nor a kill from outside")
+    alone = (f"; if it does not show, run rank {ranks[0]}'s work alone (one process) to see its error. "
+             if single and ranks else ". ")
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
-                   abort_fix + (NATIVE_FIX if native else "") + f"Read the failed rank's traceback ({whose}its "
+                   abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
+                   + f"Read the failed rank's traceback ({whose}its "
                    "stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 "
                    "to keep one file per rank); decorate the entry point with "
                    "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
-                   "exception (error_file instead of <N/A>).",
+                   "exception (error_file instead of <N/A>)" + alone.rstrip(),
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
 
@@ -646,6 +649,11 @@ ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in
              "core -> bt); upgrade or downgrade the C extension (or the driver/ROCm/CUDA library) in those frames. ")
 
 
+# SIGILL: the CPU (or GPU) met an instruction it does not have: a binary built for another machine
+ILL_FIX = ("SIGILL (Illegal instruction) means the process ran code built for another CPU (an AVX/AVX-512 instruction "
+           "set this node's CPU lacks) or GPU architecture: rebuild or reinstall the package for this CPU (or from "
+           "source on that node), and run the same image / build on every node; `grep -o 'avx[^ ]*' /proc/cpuinfo` "
+           "on the failing node against the others shows the difference. ")
 NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: rerun with "
               "PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with core dumps "
               "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; check that compiled "

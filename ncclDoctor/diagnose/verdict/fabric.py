@@ -603,17 +603,18 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     waiting = sorted({e.rank for e in evs if e.rank is not None})
     roots = sorted({e.data["root"] for e in evs})
     proof = [e.brief() for e in evs[:3]]
+    who = f"rank(s) {_fmt_ranks(waiting)}" if waiting else "a rank (its number not in the line)"
     if all(e.data["gone"] for e in evs):
         return Verdict(
             "early_exit",
-            f"rank(s) {_fmt_ranks(waiting)} lost the store while waiting for rank {_fmt_ranks(roots)}'s "
+            f"{who} lost the store while waiting for rank {_fmt_ranks(roots)}'s "
             f"ncclUniqueId ({evs[0].data['error']}): the process hosting the store (rank 0 / the first node's "
             "torchrun) exited or crashed first",
             "Read rank 0's own log for its exception or exit; the ranks that printed this are victims.",
             "medium", [], proof)
     return Verdict(
         "rank_missing",
-        f"rank(s) {_fmt_ranks(waiting)} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "
+        f"{who} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "
         f"of a new communicator ({evs[0].data['error']}): that rank never reached its first collective of this group "
         "(global rank 0 for the default group; the group's first rank for a sub-group)",
         f"Find what rank {_fmt_ranks(roots)} was doing instead: a long step only it runs (dataset preprocessing under "

@@ -289,8 +289,10 @@ def _all_joined(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict(
         "transport_stall",
         k.message + ": the data path stalled (a link, a NIC, a GPU that stopped)",
-        "Run `ncclDoctor check --nodes N` on the same nodes to find the slow or broken link; dmesg / nvidia-smi "
-        "for Xid errors.",
+        "Run `ncclDoctor check --nodes N` (or nccl-tests' all_reduce_perf) on the same nodes to find the slow or "
+        "broken link; a rerun with NCCL_P2P_DISABLE=1 tells a broken GPU peer-to-peer (P2P) path from the network, "
+        "NCCL_DEBUG=INFO shows the transport each channel uses; dmesg / nvidia-smi for Xid errors. While it hangs, "
+        "py-spy dump --pid PID on every rank confirms they all wait inside the collective.",
         "medium",
         [],
         k.evidence,

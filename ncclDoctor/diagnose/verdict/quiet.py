@@ -287,10 +287,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "harmless: NCCL probes GPU peer access (P2P) and falls back to shared memory where it is not "
                       "available; the debugger only reports the probe's error code")
     if "Windows store connect warning" in whats:
-        benign.append("the store client's 'failed to connect ... (system error: 10049)' warning is harmless on "
-                      "Windows: torch tries each address the machine's host name resolves to (10049 = "
-                      "WSAEADDRNOTAVAIL, not usable here) and connects through the next one; ignore it unless a "
-                      "store timeout follows")
+        benign.append("the store client's 'failed to connect ... (system error: 10049 / errno: 22 - Invalid "
+                      "argument)' warning is benign: torch tries each address (IPv6, IPv4) the store's hostname "
+                      "resolves to (10049 = WSAEADDRNOTAVAIL on Windows, EINVAL on Linux: not usable from here) and "
+                      "connects through the next one; ignore it unless a store timeout or error follows (then check "
+                      "MASTER_ADDR)")
     if "store reset before the group" in whats:
         benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning was "
                       "printed before the process group existed (torch adds its [rankN] prefix once it does): it "
