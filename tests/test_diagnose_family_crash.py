@@ -365,6 +365,76 @@ def test_nccls_proxy_thread_names_the_rank_of_an_oom_on_its_own_thread(tmp_path)
     assert _report(tmp_path, other)["verdict"]["culprits"] != [41]
 
 
+# --- an OOM that names no rank: the GPU it names is a rank's only when the text proves whose GPU it is -----------
+# torch >= 2.1's CUDACachingAllocator text ("capacty" in 2.1, "capacity" after); sizes and pids made up
+_OOM = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. GPU {gpu} has a total capacity of "
+        "79.15 GiB of which 301.44 MiB is free. {procs}Of the allocated memory 76.02 GiB is allocated by PyTorch, and "
+        "1.11 GiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting "
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.\n")
+
+
+def _procs(*sizes: str, base: int = 8800) -> str:
+    return "".join(f"Process {base + i} has {s} memory in use. " for i, s in enumerate(sizes))
+
+
+def test_an_oom_whose_gpu_holds_the_other_ranks_contexts_names_the_rank_of_that_gpu(tmp_path):
+    """The raiser is the one process holding what its allocator holds; three others hold the same small context on
+    that GPU: the job's processes share the node's numbering, so GPU 2 is local rank 2's (single node: rank 2)."""
+    text = _OOM.format(gpu=2, procs=_procs("512.00 MiB", "78.70 GiB", "512.00 MiB", "512.00 MiB"))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("gpu_oom", [2], "medium"), v
+    assert "GPU 2" in v["summary"]
+    # torch >= 2.4 names the raiser itself ("this process has ..."), the others listed beside it
+    this = _OOM.format(gpu=5, procs=_procs("1.02 GiB", "1.02 GiB") + "Including non-PyTorch memory, this process has "
+                       "77.90 GiB memory in use. ")
+    assert _report(tmp_path, this)["verdict"]["culprits"] == [5]
+
+
+def test_an_oom_that_only_names_its_gpu_names_no_rank(tmp_path):
+    """A device index alone is not a rank (under Ray every actor's GPU is 'GPU 0'): no sibling contexts, others of
+    other sizes (a co-located engine), two processes as large, or a job on two nodes name nobody."""
+    for procs in ("", _procs("78.70 GiB"), _procs("3.10 GiB", "40.20 GiB", "78.70 GiB"),
+                  _procs("78.70 GiB", "78.70 GiB", "512.00 MiB", "512.00 MiB")):
+        v = _report(tmp_path, _OOM.format(gpu=1, procs=procs))["verdict"]
+        assert (v["cause"], v["culprits"]) == ("gpu_oom", []), (procs, v)
+    config = ("I0102 09:59:00.000000 4100 torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous "
+              "complete for workers. Result:\n  restart_count=0\n  master_addr=node-a\n  master_port=29500\n"
+              "  group_rank=1\n  group_world_size=2\n  local_ranks=[0, 1, 2, 3]\n")
+    shared = _OOM.format(gpu=3, procs=_procs("512.00 MiB", "512.00 MiB", "78.70 GiB"))
+    assert _report(tmp_path, shared)["verdict"]["culprits"] == [3]
+    v = _report(tmp_path, config + shared)["verdict"]  # local rank 3 of the second node: not rank 3
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
+
+
+def test_vllms_worker_prefix_names_the_rank_of_its_lines(tmp_path):
+    """vLLM's multiproc executor prefixes each worker's lines with "(VllmWorker rank=N pid=P)" (its rank in the
+    engine's world); Ray's "(RayWorkerWrapper pid=P)" names only a process."""
+    lines = ("torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:"
+             "77, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
+             "ncclUnhandledCudaError: Call to CUDA function failed.", "Last error:", "Cuda failure 2 'out of memory'")
+    text = "".join(f"(VllmWorker rank=6 pid=41207) ERROR 03-04 05:06:07 [multiproc_executor.py:470] {x}\n"
+                   for x in lines)
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [6]), v
+    ray = "".join(f"(RayWorkerWrapper pid=41207, ip=10.1.2.3) ERROR 03-04 05:06:07 {x}\n" for x in lines)
+    assert _report(tmp_path, ray)["verdict"]["culprits"] == []
+
+
+def test_a_sigkill_whose_failure_line_lost_its_local_rank_is_read_from_the_pid_torchrun_did_not_stop(tmp_path):
+    """torchrun starts local ranks 0..n-1 in order and stops the survivors of a failure: when the paste lost
+    "local_rank: N (pid: P)", the one pid missing from the run of stopped pids is the failed worker."""
+    cut = "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank/usr/bin/python3\n"
+    stop = "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {} closing signal SIGTERM\n"
+    text = "".join(stop.format(p) for p in (7711, 7710, 7713, 7714, 7715)) + cut
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("host_oom", [2], "medium"), v
+    assert "7712" in v["summary"]
+    for pids in ((7710, 7711, 7712), (7710, 7712, 7714), ()):  # no gap (before or after?), two gaps, nothing stopped
+        v = _report(tmp_path, "".join(stop.format(p) for p in pids) + cut)["verdict"]
+        assert (v["cause"], v["culprits"]) == ("host_oom", []), (pids, v)
+
+
 # --- Slurm's cancel without a reason: an outside signal ------------------------------------------------------
 def test_a_slurm_cancel_without_a_reason_is_an_outside_signal(tmp_path):
     text = ("slurmstepd: error: *** STEP 5521.0 ON gpu-a07 CANCELLED AT 2024-06-01T10:11:12 ***\n"

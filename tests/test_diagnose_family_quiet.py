@@ -293,6 +293,26 @@ def test_an_internal_error_of_the_lone_failed_rank_names_it(tmp_path):
     assert _report(tmp_path, alone)["verdict"]["culprits"] == []
 
 
+def test_a_system_error_of_the_lone_failed_rank_names_it(tmp_path):
+    """Rule A on ncclSystemError (no Last error, no network cause): the one worker torchrun records failing is the rank
+    whose system call failed; with no record, or two ranks failing, nobody is named."""
+    text = ("[E ProcessGroupNCCL.cpp:1203] RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:1169, unhandled system error, NCCL version 2.10.3\n"
+            "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n"
+            "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 5120 closing signal SIGTERM\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 1 (pid: 5121) of "
+            "binary: /venv/bin/python3\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("nccl_system", [1], "medium"), v
+    assert "/dev/shm" in v["fix"] and "local rank 1" in v["summary"]
+    alone = text.split("WARNING:", 1)[0]
+    assert _report(tmp_path, alone)["verdict"]["culprits"] == []
+    two = text + ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 5120) "
+                  "of binary: /venv/bin/python3\n")
+    assert _report(tmp_path, two)["verdict"]["culprits"] == []
+
+
 # --- round 17: a log that stops in set-up is a hang, not "nothing wrong" ---------------------------------------
 # NCCL 2.18-style set-up chatter (init.cc, graph/connect.cc); hosts, pids and bus ids made up.
 def _setup(host: str, pid: int, rank: int, peer: str) -> str:

@@ -44,7 +44,9 @@ class Lone:
         if self.rank is not None and self.event.kind == "child_failed":
             return f"rank {self.rank}"
         if self.rank is not None:
-            return f"local rank {self.rank} (rank {self.rank} of this single-node job)"
+            read = self.event.data.get("local_from") if self.local_rank is not None else None
+            return (f"local rank {self.rank} (rank {self.rank} of this single-node job"
+                    + (f"; its local rank read from its {read})" if read else ")"))
         if self.local_rank is not None:
             return f"local rank {self.local_rank} of one node (the global rank is not printed in this multi-node job)"
         return "a rank the lines do not name"

@@ -38,6 +38,28 @@ def _numel(v: str | None) -> int | None:
     return None if n is None or n >= 1 << 63 else n
 
 
+_UNIT = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+
+
+def _bytes(size: str) -> float:
+    """ "21.98 GiB" -> bytes."""
+    n, _, unit = size.partition(" ")
+    return float(n) * _UNIT.get(unit, 1) if n.replace(".", "", 1).isdigit() else 0.0
+
+
+def _pid_gap(closed: list[int]) -> tuple[int | None, int | None]:
+    """The pid and local rank of the worker torchrun's agent did not stop, when its clean-up lines say them: the agent
+    starts local ranks 0..n-1 one after the other (their pids ascend), and after one fails it stops the others
+    ("Sending process P closing signal SIGTERM"). When the stopped pids are consecutive but for exactly one missing
+    pid inside their run, that pid is the failed worker and its place in the run its local rank. None when the
+    stopped pids leave no gap (the failed one may be before or after them), or more than one."""
+    pids = sorted(set(closed))
+    if len(pids) < 2 or pids[-1] - pids[0] != len(pids):
+        return None, None
+    gap = next(p for p in range(pids[0], pids[-1]) if p not in pids)
+    return gap, gap - pids[0]
+
+
 def _innermost(rx, text: str):
     """The last of two nested launcher tags ("[rank3]: [rank7]:[E816 ...") is the process's own: the outer one was
     added by whatever collected the lines."""
@@ -82,6 +104,7 @@ class LineParser:
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
+        self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
@@ -167,6 +190,8 @@ class LineParser:
             self._bar(lineno, text)
         if self.agent_frame is None and "distributed/" in text and S.R_AGENT_FRAME.search(text):
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+        if "process" in text and len(self.closed_pids) < 1024 and (cl := S.R_CLOSING_PID.search(text)):
+            self.closed_pids.append(int(cl.group(1)))
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         ev = self._parse(lineno, text)
@@ -764,6 +789,11 @@ class LineParser:
         ev = self._context(lineno, text, "cuda_oom")
         t = S.R_OOM_TRIED.search(text)
         ev.data["tried"] = t.group(1) if t else None
+        g, this, alloc = S.R_OOM_GPU.search(text), S.R_OOM_THIS.search(text), S.R_OOM_ALLOC.search(text)
+        if g:  # which GPU, and what each process holds on it (see crash._gpu_owner)
+            ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,
+                           alloc=_bytes(alloc.group(1)) if alloc else None,
+                           procs=[(int(p.group(1)), _bytes(p.group(2))) for p in S.R_OOM_PROC.finditer(text)])
         return ev
 
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
@@ -773,6 +803,15 @@ class LineParser:
             ev = self._context(lineno, text, "worker_failed")
             ev.rank = None  # the agent's record names a local rank, not a global one
             ev.data.update(exitcode=int(pf.group(3)), local_rank=int(pf.group(1)), pid=int(pf.group(2)))
+            return ev
+        cut = None if m else S.R_WORKER_FAILED_CUT.search(text)
+        if cut:  # the paste lost "local_rank: N (pid: P)": the pid is the one the agent's clean-up did not stop
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None
+            pid, local = _pid_gap(self.closed_pids)
+            ev.data.update(exitcode=int(cut.group(1)), local_rank=local, pid=pid)
+            if local is not None:
+                ev.data["local_from"] = f"pid {pid}, the one gap in the pids torchrun's agent stopped"
             return ev
         if not m:
             ev = self._launcher_exit(lineno, text)

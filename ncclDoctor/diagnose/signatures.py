@@ -80,8 +80,10 @@ class Event:
 
 
 # --- prefixes: rank, process group, time, host/pid ---------------------------------
-# torch >= 2.2's "[rank3]:" and Lightning's rank_prefixed_message "[rank: 3] ".
-R_RANK_TAG = re.compile(r"\[rank(\d+)\]:|\[rank: (\d+)\] ")
+# torch >= 2.2's "[rank3]:", Lightning's rank_prefixed_message "[rank: 3] " and vLLM's multiproc worker prefix
+# "(VllmWorker rank=3 pid=15164)" (its rank in the engine's world: "rank 3 in world size 8 is assigned as ... TP
+# rank 3"). A prefix naming only the process ("(RayWorkerWrapper pid=5304)"), or a TP index, names no rank.
+R_RANK_TAG = re.compile(r"\[rank(\d+)\]:|\[rank: (\d+)\] |\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)")
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
@@ -99,7 +101,7 @@ R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # told from "error_file: ".)
 R_LINE_PREFIX = re.compile(
     r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?(?: [A-Z]{1,4}\d{1,5}){0,3}\]?"
-    r"|\([A-Za-z_]\w{0,63} pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
+    r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
     r"|\[\d{1,6},\d{1,7}\]<std(?:out|err)>:"
@@ -325,7 +327,19 @@ R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:i
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|"
                    r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
+# torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
+# free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in
+# use. Of the allocated memory 21.51 GiB is allocated by PyTorch, ..." (2.1 spelled it "capacty"; "Including ..."
+# only when the driver tells which listed process is the raiser)
+R_OOM_GPU = re.compile(r"\bGPU (\d{1,3}) has a total capac")
+R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memory in use")
+R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
+R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
+# the same line with its "local_rank: N (pid: P) of binary" lost in the paste ("... local_rankroot/.../python")
+R_WORKER_FAILED_CUT = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank(?!:? ?\d)")
+# the agent stopping a worker after another failed, its pid (the paste may have cut "signal SIGTERM")
+R_CLOSING_PID = re.compile(r"Sending process (\d{1,10}) closing\b")
 # the elastic agent's own record of a failed worker, as an exception or a log prints it (torch's ProcessFailure repr,
 # "The worker fails with {0: ProcessFailure(local_rank=0, pid=54, exitcode=-7, ...)}"): the same fields, reordered
 R_PROCESS_FAILURE = re.compile(r"ProcessFailure\(local_rank=(\d+), pid=(\d+), exitcode=(-?\d+)")

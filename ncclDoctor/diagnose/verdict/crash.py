@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, several_failures, torn_down
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors
+from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, several_failures, torn_down
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
@@ -292,19 +292,52 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not ranks:  # lead rule A: the one process the launcher shows failing on its own is where the OOM happened
         lone = lone_failure(c)
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+    owner = "" if ranks else _gpu_owner(c)
+    if owner:
+        ranks = [c.samples["cuda_oom"][0].data["gpu"]]
     return Verdict(
         "gpu_oom",
-        f"{_named(ranks)} ran out of GPU memory; the other ranks then waited for it",
+        f"{_named(ranks)} ran out of GPU memory{owner}; the other ranks then waited for it",
         "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
         "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "
         "the model loads (from_pretrained / load_model in the traceback, before any step) means the model itself does "
         "not fit in the GPUs' memory: shard it (DeepSpeed ZeRO-3, FSDP), offload to CPU, or use more GPUs.",
-        "high" if len(ranks) == 1 else "medium",
+        "high" if len(ranks) == 1 and not owner else "medium",
         ranks,
         _samples(c, "cuda_oom"),
     )
+
+
+def _gpu_owner(c: Collected) -> str:
+    """The rank whose device an unranked OOM names, when torch's text proves it (lead rule A's single-node reading
+    of a local index): the OOM names GPU N and lists the processes on it; the raiser is the one process holding at
+    least what its own allocator holds ("this process has X", or the one listed process with at least "Of the
+    allocated memory X"), and two or more others hold the same small amount each -- the other ranks' CUDA contexts
+    on that GPU, so the job's processes share the node's GPU numbering (no per-process CUDA_VISIBLE_DEVICES, as
+    under Ray, where every actor's GPU is "GPU 0") and the one computing on GPU N is the process whose device it is:
+    local rank N, rank N when nothing says the job spans nodes. "" when the text does not prove it (a lone process
+    on its GPU, other processes of other sizes: another job or an engine; several OOMs on other GPUs); else why."""
+    evs = [e for e in c.samples.get("cuda_oom", []) if e.data.get("gpu") is not None]
+    if not evs or len({e.data["gpu"] for e in evs}) != 1 or node_count(c) > 1:
+        return ""
+    d, gpu = evs[0].data, evs[0].data["gpu"]
+    procs = d.get("procs") or []
+    if d.get("this"):
+        raiser, others = d["this"], [b for _, b in procs]
+    else:
+        big = [p for p in procs if d.get("alloc") and p[1] >= d["alloc"]]
+        if len(big) != 1:
+            return ""
+        raiser, others = big[0][1], [b for p, b in procs if p != big[0][0]]
+    if len(others) < 2 or len(set(others)) != 1 or others[0] * 4 > raiser:
+        return ""
+    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
+        return ""  # no such rank, or that rank's own lines show it waiting (a victim)
+    return (f" on GPU {gpu}, which its own process computes on ({len(others)} other processes hold only "
+            f"{others[0] / 2**20:.0f} MiB contexts there): the process whose device is GPU {gpu}, local rank {gpu} of "
+            "a job nothing says spans nodes")
 
 
 _PROXY = re.compile(r"\[Proxy Service (\d{1,7})\]")

@@ -86,15 +86,18 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "mount /sys from the host.",
             "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if "ncclSystemError" in codes:
+        lone = lone_failure(c)  # lead rule A: the one process the launcher shows failing is where the call failed
+        who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6) else []
         return Verdict(
             "nccl_system",
-            "NCCL reported a system error (a socket, shared memory or IB verbs call failed)",
+            "NCCL reported a system error (a socket, shared memory or IB verbs call failed)"
+            + (f" on {lone.who}, the one process the launcher shows failing" if who else ""),
             "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
             "failed; check /dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME, and the GPUs each process "
             "sees: select them with CUDA_VISIBLE_DEVICES (contiguous, one per process) rather than a framework's "
             "device list with gaps." + _old_nccl(evs),
             "medium",
-            [],
+            who,
             [e.brief() for e in evs[:3]],
         )
     return None
