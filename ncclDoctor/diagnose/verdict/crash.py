@@ -448,10 +448,10 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # worker holds its own copy of what the dataset object holds, so num_workers multiplies it
     fix = ("Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
            "num_workers / prefetch_factor; `ncclDoctor sweep-workers` finds a num_workers that fits." if not killed
-           else "A worker killed by the host is the OOM killer reclaiming host memory (RAM): confirm it on that node with "
-           "dmesg -T | grep -i 'killed process'; use fewer DataLoader workers (num_workers, prefetch_factor), keep "
-           "the dataset out of each worker's memory (memory-mapped or lazily loaded files, not Python lists copied "
-           "into every worker), or give the job more host RAM / swap.")
+           else "A worker killed by the host is the OOM killer reclaiming host memory (RAM): confirm it on that node "
+           "with dmesg -T | grep -i 'killed process'; use fewer DataLoader workers (num_workers, prefetch_factor), "
+           "keep the dataset out of each worker's memory (memory-mapped or lazily loaded files, not Python lists "
+           "copied into every worker), or give the job more host RAM / swap.")
     return Verdict(
         "dataloader_shm" if bus else "host_oom",
         f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else

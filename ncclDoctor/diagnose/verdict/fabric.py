@@ -640,10 +640,25 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """'message truncated: receiving N bytes instead of M' on a transport (NVIDIA/nccl#626,
     PR #605): the receiver posted a smaller buffer than the sender sent."""
-    evs = [
-        e for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", [])
-        if "truncated" in e.text.lower() and "bootstrap" not in e.text
-    ]
+    trunc = [e for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", [])
+             if "truncated" in e.text.lower()]
+    evs = [e for e in trunc if "bootstrap" not in e.text]
+    boot = [e for e in trunc if "bootstrap" in e.text]
+    if boot and not evs:
+        # bootstrap.cc's bootstrapNetRecv: the size word a peer sent is larger than the message this rank expects at
+        # this step, and NCCL returns ncclInternalError -- NCCL's own set-up messages, not the job's data: the two
+        # ends of the bootstrap are at different steps of its protocol (different NCCL builds, an NCCL bug on this
+        # path, or a stray connection from another run on the same port), not an unreachable network
+        return Verdict(
+            "nccl_internal",
+            "NCCL's bootstrap received a larger message than the one it expected at this step ('Message truncated' "
+            "in bootstrap.cc, ncclInternalError): the two ends of NCCL's own set-up exchange disagree on its "
+            "protocol -- different NCCL versions or an NCCL bug on this path, not the network and not a rank's code",
+            "Run the same NCCL build on every rank (python -c 'import torch; print(torch.cuda.nccl.version())' and "
+            "the 'NCCL version' line of NCCL_DEBUG=INFO on each node); if they match, try another NCCL version "
+            "(upgrade NCCL, or go back to the last one that worked) and check for a matching send/recv on every rank "
+            "of the point-to-point calls; make sure no process of an earlier run still uses the port.",
+            "medium", [], [e.brief() for e in boot[:3]], job_wide=True)
     if not evs:
         return None
     return Verdict(

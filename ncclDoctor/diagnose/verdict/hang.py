@@ -274,7 +274,12 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "early_exit",
             "a peer closed the connection: that process exited or crashed first; the rank printing this is its victim",
             "Find the peer's own error (its log, its exit code); if the peer "
-            "finished normally, it left before this rank's recv completed (an isend without wait() before exit).",
+            "finished normally, it left before this rank's recv completed (an isend without wait() before exit)."
+            + (" ncclRemoteError means a remote process exited or the network dropped the connection: if no peer's "
+               "log shows an error of its own, check the fabric between the nodes (ibstat / ibv_devinfo for the "
+               "InfiniBand ports' state and error counters, dmesg for NIC errors) and rerun with NCCL_DEBUG=INFO to "
+               "see which connection failed." if any(e.data.get("code") == "ncclRemoteError"
+                                                       for e in c.samples.get("nccl_error", [])) else ""),
             "medium",
             [],
             [e.brief() for e in peer_gone[:3]],
