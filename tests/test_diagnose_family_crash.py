@@ -844,3 +844,39 @@ def test_a_lone_sigill_names_a_build_for_another_cpu(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["culprits"] == [2], v
     assert "Illegal instruction" in v["fix"] and "AVX" in v["fix"], v["fix"]
+
+
+# --- session 7 (f3): the fix names the concrete next action for the shape ---------------------------------------
+def test_a_lone_exit_1_without_its_exception_names_that_ranks_traceback_and_record(tmp_path):
+    """torchrun's agent line "failed (exitcode: %d) local_rank: %s (pid: %d) of binary: %s" for one rank, the other
+    only sent SIGTERM (lead rule A): the fix says where that rank's own traceback is and how to get it."""
+    text = ("WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 51001 closing signal SIGTERM\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 51003) of "
+            "binary: /opt/conda/bin/python3.11\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "unknown" and v["culprits"] == [2], v
+    assert "rank 2 traceback" in v["fix"] and "run rank 2 alone" in v["fix"], v["fix"]
+    assert "@record / error_file" in v["fix"] and "--tee" in v["fix"], v["fix"]
+
+
+def test_a_dataloader_worker_killed_by_sigkill_is_host_ram_not_shared_memory(tmp_path):
+    """torch's _error_if_any_worker_fails: "DataLoader worker (pid(s) %s) is killed by signal: %s." -- Killed is the
+    kernel's OOM killer (host RAM); a bus error stays /dev/shm (lead rule F)."""
+    killed = "[rank5]: RuntimeError: DataLoader worker (pid 77120) is killed by signal: Killed. \n"
+    v = _verdict(tmp_path, killed)
+    assert v["cause"] == "host_oom" and v["culprits"] == [5], v
+    assert "host memory (RAM)" in v["fix"] and "dmesg" in v["fix"] and "num_workers" in v["fix"], v["fix"]
+    assert "/dev/shm" not in v["fix"], v["fix"]
+    bus = "[rank5]: RuntimeError: DataLoader worker (pid 77120) is killed by signal: Bus error. \n"
+    v = _verdict(tmp_path, bus, "bus.log")
+    assert v["cause"] == "dataloader_shm" and "/dev/shm" in v["fix"], v
+
+
+def test_an_illegal_access_in_a_custom_all_reduce_kernel_names_disabling_it(tmp_path):
+    """vLLM/SGLang's CUDACHECK in their own custom all-reduce ("Failed: Cuda error %s:%d '%s'"), in every worker:
+    the fix turns that kernel off (and CUDA graph capture, where it is usually hit)."""
+    line = "Failed: Cuda error /sgl-workspace/sgl-kernel/csrc/allreduce/custom_all_reduce.cuh:312 'an illegal memory " \
+           "access was encountered'\n"
+    v = _verdict(tmp_path, line * 2)
+    assert v["cause"] == "cuda_error", v
+    assert "--disable-custom-all-reduce" in v["fix"] and "--enforce-eager" in v["fix"], v["fix"]

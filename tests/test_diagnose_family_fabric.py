@@ -535,3 +535,48 @@ def test_a_unique_id_wait_whose_rank_was_cut_off_the_paste_still_names_rank_0(tm
     d = _report(tmp_path, text)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
     assert "rank(s)  " not in d["verdict"]["summary"]
+
+
+# --- session 7 (f3) ------------------------------------------------------------------------------------------------
+def test_a_rank_checked_in_twice_at_the_bootstrap_root_is_a_duplicate_global_rank(tmp_path):
+    """bootstrap.cc's root: "Bootstrap Root : rank %d of %d ranks has already checked in": two processes were given
+    one global rank (the node rank or the tasks per node of the launch), no rank's fault."""
+    text = nccl_info("gpu-b7", 3120, 1, "Bootstrap : Using ib0:10.9.0.12<0>") + (
+        "gpu-a3:6021:6188 [0] bootstrap.cc:144 NCCL WARN Bootstrap Root : rank 11 of 16 ranks has already checked in\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "invalid_usage" and not _accused(d), v
+    assert "duplicate global rank" in v["fix"] and "NODE_RANK" in v["fix"] and "MASTER_PORT" in v["fix"], v["fix"]
+
+
+def test_a_verbs_create_that_the_host_refuses_names_the_container_memlock_and_ib_resources(tmp_path):
+    """ibvwrap.cc: "Call to ibv_create_qp failed with error %s" at connection set-up (lead rule J: nccl_system)."""
+    text = ("dgx-14:2201:2377 [3] misc/ibvwrap.cc:212 NCCL WARN Call to ibv_create_qp failed with error Cannot "
+            "allocate memory\n" + nccl_info("dgx-14", 2201, 3, "transport/net_ib.cc:1011 -> 2", tid=2377))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_system", v
+    assert "container memlock limit" in v["fix"] and "IB resources" in v["fix"], v["fix"]
+
+
+def test_a_truncated_bootstrap_message_is_nccls_own_protocol_not_the_network(tmp_path):
+    """bootstrap.cc's bootstrapNetRecv: "Message truncated : received %d bytes instead of %d" returns
+    ncclInternalError: the two ends of NCCL's own set-up disagree (versions, a bug), not an unreachable path."""
+    text = ("node-12:881:940 [6] bootstrap.cc:81 NCCL WARN Message truncated : received 1024 bytes instead of 8\n"
+            + nccl_info("node-12", 881, 6, "bootstrap.cc:560 -> 3", tid=940)
+            + nccl_info("node-12", 881, 6, "transport.cc:211 -> 3", tid=940))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "nccl_internal" and not _accused(d), v
+    assert "NCCL version" in v["fix"], v["fix"]
+
+
+def test_a_file_path_as_the_stores_host_is_the_rendezvous_endpoint_not_a_harmless_lookup(tmp_path):
+    """socket.cpp's "The IPv6 network addresses of (%s, %d) cannot be retrieved (gai error: %d - %s)." with a file
+    path where the host belongs: MASTER_ADDR is wrong (store_rendezvous); a real host name stays harmless."""
+    bad = ("[W socket.cpp:663] [c10d] The IPv6 network addresses of (/home/ml/envs/setup_env.sh, 29511) cannot be "
+           "retrieved (gai error: -2 - Name or service not known).\n")
+    v = _verdict(tmp_path, bad)
+    assert v["cause"] == "store_rendezvous" and v["culprits"] == [], v
+    assert "MASTER_ADDR" in v["fix"], v["fix"]
+    good = bad.replace("/home/ml/envs/setup_env.sh", "trainer-node-4")
+    assert _verdict(tmp_path, good, "good.log")["cause"] == "none"

@@ -741,3 +741,32 @@ def test_every_rank_from_0_up_a_machines_gpu_count_all_inside_one_collective_is_
     assert not _accused(d)
     three = _report(tmp_path, "".join(_wd24(r, 8811, "ALLREDUCE", "NumelIn=4096, NumelOut=4096") for r in (0, 1, 2)))
     assert (three["verdict"]["cause"], three["verdict"]["culprits"]) == ("rank_missing", []), three["verdict"]
+
+
+# --- session 7 (f3) ------------------------------------------------------------------------------------------------
+def test_a_driver_oom_of_another_process_is_named_as_the_lead_of_a_rank_missing_hang(tmp_path):
+    """A rank inside a collective of a larger group (lead rule E) beside another process's CUDA driver allocation
+    failing with CUresult 2 (torch_memory_saver: "CUresult error  result=%d file=%s func=%s line=%d"): the fix
+    names that process as the lead; nobody is accused (its line names no rank)."""
+    wd = watchdog_line(6, 2210, "_ALLGATHER_BASE", 600041, 600000, numel=(1024, 8192))
+    text = ("(TrainWorker pid=90412) [torch_memory_saver.cpp] CUresult error  result=2 file=csrc/torch_memory_saver.cpp"
+            " func=cu_mem_create line=97\n" + "(TrainWorker pid=90405) " + wd)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "rank_missing" and not _accused(d), v
+    assert "process 90412" in v["fix"] and "cu_mem_create out of memory" in v["fix"], v["fix"]
+    # the same process that timed out is no lead
+    same = text.replace("pid=90412", "pid=90405")
+    assert "Lead:" not in _verdict(tmp_path, same, "same.log")["fix"]
+
+
+def test_a_remote_error_reset_names_the_fabric_as_the_other_reading(tmp_path):
+    """ncclRemoteError ("remote process exited or there was a network error") with socketProgressOpt's "Call to recv
+    from %s failed : %s": a peer gone, or the network: the fix also says how to check the fabric."""
+    text = ("torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:2006, remote process exited or there was a network error, NCCL version 2.20.5\n"
+            "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n"
+            "Last error:\n"
+            "socketProgressOpt: Call to recv from 10.20.4.31<50217> failed : Connection reset by peer\n")
+    v = _verdict(tmp_path, text)
+    assert "ibstat" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v

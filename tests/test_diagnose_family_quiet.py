@@ -511,3 +511,37 @@ def test_nccls_collective_mismatch_hint_is_a_desync_naming_nobody(tmp_path):
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "desync", d["verdict"]
     assert not _accused(d) and "NCCL_DEBUG_SUBSYS=COLL" in d["verdict"]["fix"]
+
+
+# --- session 7 (f3) ------------------------------------------------------------------------------------------------
+_CHECK_FRAMES = (
+    "Exception raised from recvBytes at /opt/pytorch/torch/csrc/distributed/c10d/Utils.hpp:671 (most recent call "
+    "first):\n"
+    "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 (0x7f1c2a0b33d8 in /usr/lib/python3/"
+    "site-packages/torch/lib/libc10.so)\n"
+    "frame #1: <unknown function> + 0x5a1c0e2 (0x7f1c1e81c0e2 in /usr/lib/python3/site-packages/torch/lib/"
+    "libtorch_cpu.so)\n"
+    "frame #2: c10d::TCPStore::check(std::vector<std::string, std::allocator<std::string> > const&) + 0x2b1 "
+    "(0x7f1c1e8172a1 in /usr/lib/python3/site-packages/torch/lib/libtorch_cpu.so)\n")
+
+
+def test_a_store_reset_seen_by_a_check_poll_is_the_store_host_gone_at_teardown(tmp_path):
+    """TCPStore.cpp's "[c10d] recvValue failed on SocketImpl(...): Connection reset by peer" whose own frames are
+    TCPStore::check (a poll of a key, the heartbeat monitor's): the store's host exited first; nothing failed."""
+    warn = ("[W0412 21:03:55.118220431 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=11, "
+            "addr=[node-3]:41882, remote=[node-3]:29650): Connection reset by peer\n")
+    v = _verdict(tmp_path, warn + _CHECK_FRAMES)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "store host exited first" in v["fix"] and "destroy_process_group before exit" in v["fix"], v["fix"]
+    alone = _verdict(tmp_path, warn, "alone.log")  # no frames: the client's connect/validate retry, as before
+    assert alone["cause"] == "none" and "store host exited first" not in alone["fix"], alone
+
+
+def test_the_launch_modules_deprecation_warning_says_torchrun_and_local_rank(tmp_path):
+    """torch/distributed/launch.py's FutureWarning (lead rule L: none): the fix says what silences it."""
+    text = ("/usr/local/lib/python3.9/dist-packages/torch/distributed/launch.py:181: FutureWarning: The module "
+            "torch.distributed.launch is deprecated\nand will be removed in future. Use torchrun.\n"
+            "Note that --use-env is set by default in torchrun.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "use torchrun" in v["fix"] and "LOCAL_RANK" in v["fix"], v["fix"]

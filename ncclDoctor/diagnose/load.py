@@ -97,6 +97,8 @@ SNIFF = 8192
 #   CCL_ERROR oneCCL's "|CCL_ERROR| internal_kvs.cpp:289 fill_local_host_ip: can't find interface ..." (its kvs,
 #             lead rule L; upper-case, so no "rror")
 #   bytes failed  Rust's allocator abort "memory allocation of N bytes failed" (host RAM, parse._oom)
+#   distributed.launch is  torch.distributed.launch's FutureWarning "The module torch.distributed.launch is deprecated"
+#             (a deprecation notice, lead rule L: its fix is torchrun and LOCAL_RANK from the environment)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -107,7 +109,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ProcessFailure",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
             b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"CCL_ERROR", b"examples/s",
-            b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"elastic/rendezvous/", b"bytes failed")
+            b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"elastic/rendezvous/", b"bytes failed",
+            b"distributed.launch is")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

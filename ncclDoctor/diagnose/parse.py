@@ -106,6 +106,7 @@ class LineParser:
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
+        self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
@@ -222,6 +223,11 @@ class LineParser:
             self._store_frame = lineno
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
+        if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:
+            # the reset warning's own frames: the client was polling a key (check(), the NCCL heartbeat monitor's
+            # poll of the dump flag), not connecting: the store's host had already exited (teardown)
+            self._store_reset[1].data["poll"] = True
+            self._store_reset = None
         if self._wd_cut is not None:
             self._rest_of_work(body)
         if lineno - self._mpi_block <= 8:
@@ -318,7 +324,7 @@ class LineParser:
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._dataloader,
-                   self._oom,
+                   self._oom, self._driver_oom,
                    self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
@@ -605,6 +611,12 @@ class LineParser:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "cuda-gdb peer-access notice"
             return ev
+        bad = S.R_IPV6_PATH_HOST.search(text)
+        if bad:  # a file path where the store's host belongs: MASTER_ADDR is wrong, no lookup can ever succeed
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=f"{bad.group(1)}:{bad.group(2)}", rendezvous=False, in_use=None, closed=False,
+                           dns=True, not_a_host=True)
+            return ev
         if S.R_IPV6.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "IPv6 lookup warning"
@@ -612,6 +624,10 @@ class LineParser:
         if S.R_BARRIER_GUESS.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "barrier device warning"
+            return ev
+        if S.R_LAUNCH_DEPRECATED.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "launch deprecated"
             return ev
         return None
 
@@ -708,6 +724,7 @@ class LineParser:
             # connect/validate, which TCPStore retries ("failed to connect/validate ... retrying")
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "store reset before the group"
+            self._store_reset, self._follow = (lineno, ev), max(self._follow, 24)
             return ev
         if gone or lost:  # a consequence: the process hosting the store exited first
             ev = self._context(lineno, text, "socket_error")
@@ -778,6 +795,15 @@ class LineParser:
         ev = self._context(lineno, text, "dataloader")
         sig = m.group(2) or ("Bus error" if "bus error" in text.lower() else None)
         ev.data.update(signal=sig, bus_error=bool(sig and "bus" in sig.lower()))
+        return ev
+
+    def _driver_oom(self, lineno: int, text: str) -> Event | None:
+        m = S.R_DRIVER_OOM.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "driver_oom")
+        p = S.R_RAY_PID.findall(text[: m.start()])  # the innermost actor prefix is the process that printed it
+        ev.data.update(func=m.group(1), proc=int(p[-1]) if p else ev.pid)
         return ev
 
     def _oom(self, lineno: int, text: str) -> Event | None:

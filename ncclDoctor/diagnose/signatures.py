@@ -32,6 +32,8 @@ gloo_error           gloo's transport errors (closed by peer, address family, no
 heartbeat            the heartbeat monitor killing a stuck watchdog
 dataloader           DataLoader worker killed by a signal / bus error (shared memory)
 cuda_oom             CUDA out of memory
+driver_oom           a CUDA driver call's ``CUresult error result=2`` (out of memory), e.g. torch_memory_saver's
+                     cu_mem_create: a lead for the process that never reached a collective, not a verdict
 traceback_tail       a traceback's last line ``SomethingError: text`` (kept apart, state.Collected.exceptions)
 no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs
 child_failed         torchrun's ChildFailedError summary (one event per failure entry)
@@ -324,6 +326,11 @@ R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monito
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited "
                           r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
+# A CUDA driver-API call failing with CUresult 2 (CUDA_ERROR_OUT_OF_MEMORY), as a library that allocates through the
+# driver prints it (torch_memory_saver: "CUresult error  result=2 file=csrc/torch_memory_saver.cpp func=cu_mem_create
+# line=103"): that process could not get GPU memory
+R_DRIVER_OOM = re.compile(r"CUresult error\s+result=(?:2|CUDA_ERROR_OUT_OF_MEMORY)\b(?:.*?\bfunc=(\w+))?")
+R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|"
                    r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
@@ -524,6 +531,11 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
 # `init_process_group` or `barrier`": a warning, harmless while every process uses its own GPU
 R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier as devices used by this process are currently unknown|"
                              r"No device id is provided via .{0,3}init_process_group.{0,3} or .{0,3}barrier")
+# torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
+# rule L)
+R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
+# the IPv6 lookup warning's endpoint "(HOST, PORT)": a HOST with a path separator is no host name at all (RFC 1123)
+R_IPV6_PATH_HOST = re.compile(r"The IPv6 network addresses of \(([^,()]*[/\\][^,()]*), (\d+)\)")
 R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
 # torchrun's own printout of its configuration (torch/distributed/launcher/api.py "Starting
 # elastic_operator with launch configs:" and elastic/agent/server/api.py "[default] Rendezvous

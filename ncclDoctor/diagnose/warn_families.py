@@ -70,13 +70,25 @@ FAMILIES = (
         "the 'NCCL version' line; remove the stale libnccl (a system or conda one) from LD_LIBRARY_PATH so the "
         "pip nvidia-nccl-cu* wheel's is used, or install the matching version."),
     Family(
+        # bootstrap.cc: the root seeing one rank twice, or ranks that disagree on the world size: the launch handed
+        # two processes the same global rank (or different world sizes), so the communicator can never complete
+        "duplicate_rank", "invalid_usage",
+        re.compile(r"has already checked in|mismatch in info from procs"),
+        "NCCL's bootstrap root saw the same rank check in twice (or ranks that disagree on the number of ranks): two "
+        "processes were given one global rank, or the world size differs between them -- a launch error, no rank's "
+        "fault",
+        "Give every process a unique rank per process: a duplicate global rank comes from the node rank (each "
+        "node's NODE_RANK / node_rank, SLURM_NODEID under srun) or from a launcher starting another number of "
+        "processes per node than it was told (srun --ntasks-per-node = devices per node, the num_nodes/devices of "
+        "the trainer); global rank = node_rank * gpus per node + local_rank. Kill stale processes of an earlier run "
+        "still on MASTER_PORT, and print RANK/WORLD_SIZE/LOCAL_RANK in each process to see the two that collide.",
+        job_wide=True),
+    Family(
         "usage", "invalid_usage",
         re.compile(r"Attempt to use communicator before|Invalid rank requested|improper usage of ncclCommInit|"
                    r"Trying to (?:send|recv) to self without|[Ii]nvalid (?:device|config \w+ attribute)|"
                    r"invalid device count|rank \d+ exceeds ndev|not initialized via NCCL_CONFIG_INITIALIZER|"
                    r"Data type supplied to user-created ncclRedOp_t|communicator was revoked|"
-                   # the bootstrap root seeing one rank twice, or ranks that disagree on the world size
-                   r"has already checked in|mismatch in info from procs|"
                    # NCCL states its usage rules with "must": "total ranks must be positive", "Streams given to a
                    # communicator within a NCCL group must either be all uncaptured or ...", "count must be 0"
                    r"\bmust (?:either )?(?:be|pass|not)\b|should not be called"),

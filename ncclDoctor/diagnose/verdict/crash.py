@@ -226,6 +226,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "
                    "NCCL first (pip install -U nvidia-nccl-cu12, or a torch built with a newer NCCL version) and check "
                    "the driver supports the GPU. " + fix)
+        if "custom_all_reduce" in text or "custom all-reduce" in text:  # vLLM/sglang's own P2P all-reduce kernel
+            what += ", in the serving engine's custom all-reduce kernel (its own P2P all-reduce, not NCCL's)"
+            fix = ("The fault is in the custom all-reduce kernel, which every worker runs alike: rerun with it "
+                   "disabled (vLLM/sglang --disable-custom-all-reduce; the engine then uses NCCL) to confirm; as it is "
+                   "often hit while capturing CUDA graphs, --enforce-eager (no CUDA graph capture) is the other test; "
+                   "then upgrade the engine. " + fix)
     else:
         what, fix = (
             "a CUDA call failed inside NCCL or a kernel",
@@ -470,11 +476,20 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         lone = lone_failure(c)
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
     bus = any(e.data.get("bus_error") for e in evs)
+    killed = not bus and any((e.data.get("signal") or "").strip().lower().startswith("kill") for e in evs)
+    # a worker killed by SIGKILL ("killed by signal: Killed") is the kernel's OOM killer taking host RAM back: each
+    # worker holds its own copy of what the dataset object holds, so num_workers multiplies it
+    fix = ("Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
+           "num_workers / prefetch_factor; `ncclDoctor sweep-workers` finds a num_workers that fits." if not killed
+           else "A worker killed by the host is the OOM killer reclaiming host memory (RAM): confirm it on that node "
+           "with dmesg -T | grep -i 'killed process'; use fewer DataLoader workers (num_workers, prefetch_factor), "
+           "keep the dataset out of each worker's memory (memory-mapped or lazily loaded files, not Python lists "
+           "copied into every worker), or give the job more host RAM / swap.")
     return Verdict(
         "dataloader_shm" if bus else "host_oom",
-        f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else ""),
-        "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
-        "num_workers / prefetch_factor; `ncclDoctor sweep-workers` finds a num_workers that fits.",
+        f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else
+                                                                  " by the host (host memory)" if killed else ""),
+        fix,
         "high" if len(ranks) == 1 else "medium",
         ranks,
         _samples(c, "dataloader"),
@@ -613,16 +628,17 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if native:
         what += (f"; {SIGNALS[-native[0]]} is a native crash inside that process (a C/C++/CUDA extension, a library "
                  "built for another torch/CUDA, a driver or plugin), not a Python exception nor a kill from outside")
-    alone = (f"; if it does not show, run rank {ranks[0]}'s work alone (one process) to see its error. "
+    alone = (f"; if it does not show, run rank {ranks[0]} alone (one process, its inputs) to see its error. "
              if single and ranks else ". ")
+    tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
                    abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
-                   + f"Read the failed rank's traceback ({whose}its "
+                   + f"Read {tb} ({whose}its "
                    "stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 "
                    "to keep one file per rank); decorate the entry point with "
                    "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
-                   "exception (error_file instead of <N/A>)" + alone.rstrip(),
+                   "exception (@record / error_file: the file instead of <N/A>)" + alone.rstrip(),
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
 

@@ -302,10 +302,12 @@ def _verbs_resource(evs: list) -> Verdict:
         "it is that node's resources or limits that refused it -- almost always the locked-memory limit (ulimit -l) "
         "of the process or container -- not the fabric and not a rank's code",
         "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
-        "/etc/security/limits.conf), docker run --ulimit memlock=-1 (Kubernetes: the container runtime's memlock), "
-        "and check `ulimit -l` inside mpirun/srun/the container; if it is already unlimited, the HCA ran out of "
-        "queue pairs (lower NCCL_IB_QPS_PER_CONNECTION / NCCL_MAX_NCHANNELS, check ibv_devinfo -v max_qp) or the "
-        "device is not usable in the container (/dev/infiniband mounted, rdma devices allowed).",
+        "/etc/security/limits.conf), docker run --ulimit memlock=-1 (Kubernetes: the container memlock limit of its "
+        "runtime), and check `ulimit -l` inside mpirun/srun/the container; if it is already unlimited, the HCA ran "
+        "out of its IB resources (queue pairs, CQ count: another library or job on the same HCA, e.g. NVSHMEM, "
+        "may hold them; lower NCCL_IB_QPS_PER_CONNECTION / NCCL_MAX_NCHANNELS, check ibv_devinfo -v max_qp / "
+        "max_cq, dmesg for mlx5 errors) or the device is not usable in the container (/dev/infiniband mounted, "
+        "rdma devices allowed).",
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
 
@@ -477,6 +479,18 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Start it with torchrun (torchrun --nproc-per-node=N train.py; multi-node: --nnodes, --rdzv-endpoint) or "
             "accelerate/deepspeed, which set MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE and LOCAL_RANK; or set them "
             "yourself for every process.", "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("not_a_host") for e in evs):  # the IPv6 lookup warning naming a file path as the host
+        ep = next(e.data["endpoint"] for e in evs if e.data.get("not_a_host"))
+        return Verdict(
+            "store_rendezvous",
+            f"the store's endpoint is {ep}: a file path where the master's host name belongs, so its name resolution "
+            "can never succeed and no rank reaches the rendezvous endpoint -- the launch put another argument or "
+            "environment line in MASTER_ADDR (a shifted argument, a sourced file's path); the IPv6 warning is where "
+            "it shows, not a harmless lookup",
+            "Fix the rendezvous endpoint the launch passes: MASTER_ADDR / main_process_ip (accelerate config, "
+            "--main_process_ip), torchrun --master-addr / --rdzv-endpoint, or the launcher config / hostfile, to rank "
+            "0's IP address or a host name every node resolves; print MASTER_ADDR in each node's launch script.",
+            "medium", [], _samples(c, "store_timeout"))
     if any(e.data.get("dns") for e in evs):
         ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), "MASTER_ADDR")
         return Verdict(
@@ -626,10 +640,25 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """'message truncated: receiving N bytes instead of M' on a transport (NVIDIA/nccl#626,
     PR #605): the receiver posted a smaller buffer than the sender sent."""
-    evs = [
-        e for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", [])
-        if "truncated" in e.text.lower() and "bootstrap" not in e.text
-    ]
+    trunc = [e for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", [])
+             if "truncated" in e.text.lower()]
+    evs = [e for e in trunc if "bootstrap" not in e.text]
+    boot = [e for e in trunc if "bootstrap" in e.text]
+    if boot and not evs:
+        # bootstrap.cc's bootstrapNetRecv: the size word a peer sent is larger than the message this rank expects at
+        # this step, and NCCL returns ncclInternalError -- NCCL's own set-up messages, not the job's data: the two
+        # ends of the bootstrap are at different steps of its protocol (different NCCL builds, an NCCL bug on this
+        # path, or a stray connection from another run on the same port), not an unreachable network
+        return Verdict(
+            "nccl_internal",
+            "NCCL's bootstrap received a larger message than the one it expected at this step ('Message truncated' "
+            "in bootstrap.cc, ncclInternalError): the two ends of NCCL's own set-up exchange disagree on its "
+            "protocol -- different NCCL versions or an NCCL bug on this path, not the network and not a rank's code",
+            "Run the same NCCL build on every rank (python -c 'import torch; print(torch.cuda.nccl.version())' and "
+            "the 'NCCL version' line of NCCL_DEBUG=INFO on each node); if they match, try another NCCL version "
+            "(upgrade NCCL, or go back to the last one that worked) and check for a matching send/recv on every rank "
+            "of the point-to-point calls; make sure no process of an earlier run still uses the port.",
+            "medium", [], [e.brief() for e in boot[:3]], job_wide=True)
     if not evs:
         return None
     return Verdict(

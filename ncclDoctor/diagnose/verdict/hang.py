@@ -18,7 +18,7 @@ from ncclDoctor.diagnose.reason import (
     own_errors,
     world_size,
 )
-from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
+from ncclDoctor.diagnose.signatures import R_PEER_GONE, R_RAY_PID, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples, hosts
 
@@ -274,7 +274,12 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "early_exit",
             "a peer closed the connection: that process exited or crashed first; the rank printing this is its victim",
             "Find the peer's own error (its log, its exit code); if the peer "
-            "finished normally, it left before this rank's recv completed (an isend without wait() before exit).",
+            "finished normally, it left before this rank's recv completed (an isend without wait() before exit)."
+            + (" ncclRemoteError means a remote process exited or the network dropped the connection: if no peer's "
+               "log shows an error of its own, check the fabric between the nodes (ibstat / ibv_devinfo for the "
+               "InfiniBand ports' state and error counters, dmesg for NIC errors) and rerun with NCCL_DEBUG=INFO to "
+               "see which connection failed." if any(e.data.get("code") == "ncclRemoteError"
+                                                       for e in c.samples.get("nccl_error", [])) else ""),
             "medium",
             [],
             [e.brief() for e in peer_gone[:3]],
@@ -398,11 +403,32 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
            "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
-        + (SHARD_GATHER if inside and _shard_gather(c) else ""),
+        + (SHARD_GATHER if inside and _shard_gather(c) else "") + (_driver_oom_lead(c) if inside else ""),
         "low",
         [],
-        (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4],
+        (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4]
+        + (_samples(c, "driver_oom")[:1] if inside and _driver_oom_lead(c) else []),
     )
+
+
+def _driver_oom_lead(c: Collected) -> str:
+    """A process of these lines that no timeout line is from failed to get GPU memory through the CUDA driver
+    (CUresult 2 from cuMemCreate & co.): the likely rank that never reached the collective. Only a lead: the line
+    names no rank, so nobody is accused."""
+    timeouts = c.samples.get("watchdog_timeout", [])
+    waiting = {e.pid for e in timeouts} | {int(p[-1]) for e in timeouts if (p := R_RAY_PID.findall(e.text))}
+    waiting.discard(None)
+    other = [e for e in c.samples.get("driver_oom", [])
+             if (e.data.get("proc") not in waiting if e.data.get("proc") is not None else e.rank is None)]
+    if not other:
+        return ""
+    e = other[0]
+    who = f"process {e.data['proc']}" if e.data.get("proc") else "another process"
+    func = e.data.get("func") or "a CUDA driver allocation"
+    return (f" Lead: {who}, which printed no timeout, failed to get GPU memory ({func} out of memory, CUresult 2): "
+            "it is most likely the rank that never reached the collective. Give it memory: a colocated inference "
+            "engine's share (vLLM gpu_memory_utilization, SGLang mem_fraction_static: the rollout memory), smaller "
+            "batches; read that worker's own log for its error.")
 
 
 SHARD_GATHER = (" The stuck collective gathers parameter shards (FSDP / ZeRO-3 all-gather every layer's weights before "

@@ -295,7 +295,16 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "resolves to (10049 = WSAEADDRNOTAVAIL on Windows, EINVAL on Linux: not usable from here) and "
                       "connects through the next one; ignore it unless a store timeout or error follows (then check "
                       "MASTER_ADDR)")
-    if "store reset before the group" in whats:
+    polled = any(e.data.get("poll") for e in c.samples.get("benign", []))
+    if "store reset before the group" in whats and polled:
+        benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning comes from "
+                      "TCPStore::check (its frames): a process polling the store (NCCL's heartbeat monitor checks a "
+                      "key in it) found the store host exited first -- the TCPStore server lives in rank 0's process "
+                      "(or the launcher's), and it shut down while the others still polled: harmless at teardown "
+                      "when the job had finished. Call destroy_process_group before exit on every rank (a barrier "
+                      "before exit keeps the store's host up until all are done); TORCH_NCCL_ENABLE_MONITORING=0 "
+                      "stops the poll")
+    elif "store reset before the group" in whats:
         benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning was "
                       "printed before the process group existed (torch adds its [rankN] prefix once it does): it "
                       "is the client's connect/validate, which TCPStore retries ('failed to connect/validate ... "
@@ -318,6 +327,10 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     # not show the job got anywhere: "high" needs positive evidence that it ran to its end
     conf = ("high" if finished(c) else "medium") if benign and len(benign) > bool(retry) else "low"
     benign += _noise_words(c)
+    if "launch deprecated" in whats:  # a notice printed at every launch: it shows nothing ran, so no confidence
+        benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
+                      "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
+                      "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
