@@ -770,3 +770,67 @@ def test_a_remote_error_reset_names_the_fabric_as_the_other_reading(tmp_path):
             "socketProgressOpt: Call to recv from 10.20.4.31<50217> failed : Connection reset by peer\n")
     v = _verdict(tmp_path, text)
     assert "ibstat" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v
+# --- session 7 (f2): the main process evaluating alone; ranks behind in an excerpt; a rank's own dump signal -------
+def _dump24(rank: int, enq: int, done: int, src: int | None = None) -> str:
+    """torch 2.6+ HeartbeatMonitor's dump-signal line (ProcessGroupNCCL.cpp), from rank SRC or this rank's own
+    watchdog (SRC None: "from this local rank")."""
+    came = "this local rank" if src is None else f" rank {src}"
+    return (f"[rank{rank}]:[E0412 03:04:05.00000000{rank} ProcessGroupNCCL.cpp:1790] [PG ID 0 PG GUID 0(default_pg) "
+            f"Rank {rank}] Received a dump signal due to a collective timeout from {came} and we will try our best to "
+            f"dump the debug info. Last enqueued NCCL work: {enq}, last completed NCCL work: {done}.\n")
+
+
+def test_the_main_process_still_evaluating_while_the_others_wait_in_a_broadcast_is_rank_0(tmp_path):
+    """Rule I's rank-0-only form: the main process's own (unprefixed) validation bar short of its end, or an evaluator's
+    progress line, right before ranks 3 and 5 time out in a BROADCAST (the broadcast waits for its source, rank 0,
+    which evaluates alone): rank 0 is the culprit, ranks 3 and 5 victims."""
+    bar = "Validation DataLoader 0:  41%|████      | 512/1250 [03:10<04:34,  2.69it/s]\n"
+    coco = "Evaluating segm...\nRunning per image evaluation...\nEvaluate annotation type *segm*\n"
+    waits = _wd24(3, 40127, "BROADCAST", "NumelIn=64, NumelOut=64") + _wd24(5, 40127, "BROADCAST",
+                                                                           "NumelIn=64, NumelOut=64")
+    older = "".join(watchdog_line(r, None, "BROADCAST", 1201933, 1200000, style="1.x", at=587) for r in (2, 1))
+    for text in (bar + waits, coco + waits, bar + older):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", [0], "medium"), v
+        assert not _accused(d) & {1, 2, 3, 5} and "timeout" in v["fix"] and "evaluat" in v["fix"], v
+    # not when every rank evaluates (an all-gather of the results: the bar may be anyone's), the bar ended, rank 0 is
+    # itself shown timing out, or the bar is another rank's own (its launcher prefix)
+    for other in ((bar + waits).replace("BROADCAST", "ALLGATHER"),
+                  (bar + waits).replace("41%|████      | 512/", "100%|██████████| 1250/"),
+                  bar + waits + _wd24(0, 40127, "BROADCAST", "NumelIn=64, NumelOut=64"),
+                  "[rank3]:" + bar + waits):
+        d = _report(tmp_path, other)
+        assert 0 not in _accused(d) and not _accused(d) & {3, 5}, d["verdict"]
+
+
+def test_ranks_whose_own_queue_stops_short_in_an_excerpt_of_a_larger_group_are_named(tmp_path):
+    """torch 2.8's watchdog status puts rank 6 inside all-reduce #105 of default_pg; ranks 2 and 9 got its dump signal
+    with everything they enqueued done at #104: they never issued #105. More ranks shown are behind than inside, but
+    the group has at least 10 members and the others are not shown: ranks 2 and 9 are named (medium), rank 6 is a
+    victim. With the whole group shown (ranks 0-3, three behind one) the one ahead may have issued an extra
+    collective: only a lead."""
+    inside = ("[rank6]:[E0412 03:04:05.000000000 ProcessGroupNCCL.cpp:2299] [PG ID 0 PG GUID 0(default_pg) Rank 6]  "
+              "failure detected by watchdog at work sequence id: 105 PG status: last enqueued work: 105, last "
+              "completed work: 104\n")
+    d = _report(tmp_path, inside + _dump24(2, 104, 104, 6) + _dump24(9, 104, 104, 6))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [2, 9]), d["verdict"]
+    assert d["verdict"]["confidence"] == "medium" and 6 not in _accused(d)
+    whole = inside.replace("rank6]", "rank3]").replace("Rank 6]", "Rank 3]")
+    d = _report(tmp_path, whole + "".join(_dump24(r, 104, 104, 3) for r in (0, 1, 2)))
+    assert _accused(d) == set(), d["verdict"]
+
+
+def test_ranks_whose_own_watchdog_signalled_the_dump_with_work_pending_are_inside(tmp_path):
+    """torch 2.6+: ranks 3 and 5 each received the dump signal "from this local rank" (their own watchdog fired) with
+    work still pending on default_pg: both are inside (rule B: rank_missing, nobody named). Beside a rank whose own dump
+    could not take its GIL (its Python busy or stuck), the lines no longer show every rank inside: unknown, the GIL
+    named as a lead."""
+    d = _report(tmp_path, _dump24(3, 1310, 1309) + _dump24(5, 1310, 1309))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert not _accused(d) & {3, 5}
+    gil = ("[rank4]:[E0412 03:04:06.000000000 ProcessGroupNCCL.cpp:1935] [PG ID 0 PG GUID 0(default_pg) Rank 4] "
+           "Could not acquire GIL within 500 ms on exit, possible GIL induced hang\n")
+    d = _report(tmp_path, _dump24(1, 7002, 7000) + gil)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), d["verdict"]
+    assert "GIL" in d["verdict"]["summary"] and not _accused(d)

@@ -372,6 +372,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(ev)
     for ev in p.bars.values():  # how far each rank's data preparation got, at the end of its lines
         c.add(ev)
+    for ev in p.evals.values():  # how far each rank's evaluation got, at the end of its lines
+        c.add(ev)
     if p.tcp_init is not None:
         c.add(p.tcp_init)
     if p.agent_frame is not None:  # only counted: torchrun's own frame is no line to cite

@@ -105,6 +105,7 @@ class LineParser:
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
+        self.evals: dict[int | None, Event] = {}  # the last evaluation output of each prefix's rank (_eval)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
@@ -189,6 +190,11 @@ class LineParser:
     def parse(self, lineno: int, text: str) -> Event | None:
         if "%|" in text:
             self._bar(lineno, text)
+        if "Evaluat" in text:
+            bare = S.R_ANSI.sub("", text) if "\x1b" in text else text
+            m = S.R_EVAL_LINE.search(bare)
+            if m:
+                self._eval(lineno, bare, m.start(), True)
         if self.agent_frame is None and "distributed/" in text and S.R_AGENT_FRAME.search(text):
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "process" in text and len(self.closed_pids) < 1024 and (cl := S.R_CLOSING_PID.search(text)):
@@ -208,12 +214,25 @@ class LineParser:
             h = S.R_BAR_HEAD.search(text[max(0, m.start() - 170): m.start()])
             what = h.group("what").strip(" :") if h else ""
             if not S.R_DATA_BAR.search(what):
+                if S.R_EVAL_BAR.search(what):
+                    self._eval(lineno, text, m.start(), int(m.group("pct")) < 100 and int(m.group("n")) <
+                               int(m.group("total")), (h.group(0) + m.group(0)).strip())
                 continue
             rank = int(h.group("rank")) if h.group("rank") is not None else None
             pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
             ev = Event("busy", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])
             ev.data.update(rank=rank, what=what[:80], pct=pct, done=pct >= 100 or n >= total > 0)
             self.bars[rank] = ev
+
+    def _eval(self, lineno: int, text: str, at: int, running: bool, what: str = "") -> None:
+        """An evaluation step's own output (signatures.R_EVAL_BAR/R_EVAL_LINE): a validation bar short of its end, an
+        evaluator's progress line. The last one of each launcher prefix's rank before it (None: no prefix, the main
+        process's own output) is kept in ``evals``, an event of kind ``evaluating`` that names no rank (the prefix's
+        is in its data): how far the evaluation got, not a failure."""
+        tags = list(S.R_LAUNCH_TAG.finditer(text, 0, at))
+        ev = Event("evaluating", f"{self.path}:{lineno}", (what or text[at:]).strip()[: S.TEXT_CAP])
+        ev.data.update(rank=int(tags[-1].group(1)) if tags else None, done=not running, line=lineno)
+        self.evals[ev.data["rank"]] = ev
 
     def _parse(self, lineno: int, text: str) -> Event | None:
         if "\x1b" in text:
@@ -323,8 +342,8 @@ class LineParser:
 
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
-                   self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._dataloader,
-                   self._oom, self._driver_oom,
+                   self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
+                   self._dataloader, self._oom, self._driver_oom,
                    self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
@@ -379,6 +398,11 @@ class LineParser:
         ev = self._context(lineno, text, "heartbeat")
         ev.data["stuck_s"] = _int(m.group(1))
         return ev
+
+    def _gil_held(self, lineno: int, text: str) -> Event | None:
+        """torch's dump could not take this process's GIL (signatures.R_GIL_HELD): the rank is shown, its Python thread
+        busy or stuck -- not a failure of its own, and not a line that puts it inside a collective."""
+        return self._context(lineno, text, "gil_held") if "GIL" in text and S.R_GIL_HELD.search(text) else None
 
     def _nccl_error(self, lineno: int, text: str) -> Event | None:
         m = S.R_NCCL_CODE.search(text)

@@ -190,7 +190,7 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     silent = silent if timed and not split else []
     out: list[Conclusion] = []
     if behind:
-        out.append(_behind(c, pg, target, behind, known, prog, timed))
+        out.append(_behind(c, pg, target, behind, known, prog, timed, members))
     logged = [r for r in silent if r in c.ranks and (c.ranks[r].files or c.ranks[r].counts)]
     unlogged = [r for r in silent if r not in logged]
     if logged:
@@ -224,11 +224,14 @@ def _pg_name(pg: str) -> str:
     return "untagged (no PG in the lines)" if pg == "?" else pg
 
 
-def _behind(c, pg, target, behind, known, prog, timed) -> Conclusion:
+def _behind(c, pg, target, behind, known, prog, timed, members) -> Conclusion:
     direct = [r for r in behind if c.ranks[r].fr or pg in c.ranks[r].status]
     conf = "high" if len(direct) == len(behind) and len(behind) < len(known) else "medium"
     if len(behind) > len(known) - len(behind):
-        conf = "low"  # the majority is behind: maybe the ones ahead issued an extra collective
+        # more of the ranks shown are behind than ahead: maybe the ones ahead issued an extra collective -- a reading
+        # only when those behind are also most of the group; in an excerpt of a larger group (members not shown,
+        # which may be inside with the ones ahead) the ranks whose own queue stops short are named, at medium
+        conf = "low" if len(behind) * 2 >= len(members) or len(direct) < len(behind) else "medium"
     elif len(behind) == len(known) - len(behind):
         # a tie (one behind, one ahead): a two-rank world's answer, but with other ranks shown timing out outside this
         # group's lines (the same job, its group tag lost) the one ahead may be the odd one (lead rule E): a lead

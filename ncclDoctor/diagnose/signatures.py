@@ -278,6 +278,14 @@ R_DATA_BAR = re.compile(r"tokeni[sz]|preprocess|group(?:ing)? texts|(?-i:\b[Mm]a
                         r"running tokenizer|format(?:ting)? (?:the )?(?:data|prompts|samples)|"
                         r"(?:convert|process|encod|concatenat)\w* (?:the )?(?:data|texts|samples|examples|prompts)",
                         re.IGNORECASE)
+# An evaluation step's own output: a validation/evaluation bar (its head names it: "val", "eval", YOLO's "mAP@.5"
+# column) or an evaluator's progress lines (mmengine's "Evaluating bbox...", pycocotools' "Evaluate annotation type
+# *bbox*"). Frameworks that compute the metrics on the main process alone print them there only; the others go on to
+# the next collective (the broadcast of the metrics, DDP's broadcast of buffers) and wait for it (lead rule I).
+R_EVAL_BAR = re.compile(r"\b(?:val(?:id(?:ation|ating|ate)?)?|eval(?:uat(?:e|ing|ion))?)\b|(?-i:\bmAP\b)",
+                        re.IGNORECASE)
+R_EVAL_LINE = re.compile(r"\bEvaluating [\w ,*/-]{1,60}\.\.\.|\bEvaluate annotation type\b")
+R_LAUNCH_TAG = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")
 # init_process_group(init_method="tcp://HOST:PORT"): the TCPStore is created by rank 0's own process (is_master for
 # rank 0), not by a launcher's agent -- so a reset store connection there is rank 0's process gone.
 # A traceback frame of torchrun's own process (its main, the elastic agent, the rendezvous handlers), not of a worker:
@@ -323,6 +331,9 @@ R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]dd
                          r"Connection timed out)")
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* "
                          r"terminat")
+# torch's dump found this process's Python thread holding the GIL ("Could not acquire GIL within 300 ms on exit,
+# possible GIL induced hang"): the rank is shown, busy or stuck in Python, not proven inside a collective
+R_GIL_HELD = re.compile(r"Could not acquire GIL within \d{1,9} ?ms")
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited "
                           r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")

@@ -388,6 +388,12 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     elif behind:
         msg = ("ranks are missing from the collective the others wait in, but more ranks are behind than inside, so "
                "the ones ahead may instead have issued an extra collective: nobody is named.")
+    elif gil := sorted(r for r in _ranks(c, "gil_held") if not (c.ranks[r].timeouts or c.ranks[r].status)):
+        msg = (f"{_named(gil)}'s dump could not take its GIL: its Python thread was busy or stuck in Python (a lead "
+               "for py-spy, not proof that it missed the collective); the ranks shown timing out were inside it "
+               "(victims), "
+               "and the rank that never arrived is not proven by these lines"
+               + (f"; {unclear.message}" if unclear else "") + ".")
     else:
         msg = (("no rank these lines show is proven to have missed the collective" if low else
                 "every rank the input shows was inside the timed-out collective (victims)")
@@ -543,9 +549,9 @@ def one_collective(c: Collected) -> str | None:
     if not outs:  # no "Watchdog caught" line: torch's own "Timeout at NCCL work: N" status lines say it timed out
         stuck = {s.seq for s in status if s.seq is not None and s.data.get("dump_from") is None
                  and _TIMEOUT_AT.search(s.text)}
-    # or a dump signal from another rank (whose watchdog fired: it is inside) found this rank with work still
-    # pending: it waits in NCCL too
-    pending = not outs and not stuck and any(s.data.get("dump_from") not in (None, s.rank) and s.seq is None
+    # or a dump signal -- from another rank (whose watchdog fired: it is inside), or from this rank's own watchdog
+    # ("from this local rank") -- found this rank with work still pending: it waits in NCCL too
+    pending = not outs and not stuck and any(s.data.get("dump_from") is not None and s.seq is None
                                              and s.data["enqueued"] > s.data.get("completed", s.data["enqueued"])
                                              for s in status)
 
@@ -565,7 +571,7 @@ def one_collective(c: Collected) -> str | None:
            for st in c.ranks.values() for e in st.errors):
         return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
     if pending:
-        return "collectives still pending when another rank's timeout signalled the dump (no line says which)"
+        return "collectives still pending when a rank's timeout signalled the dump (no line says which)"
     seqs = {t.seq for t in outs if t.seq is not None} or stuck
     ops = {t.op for t in outs if t.op}
     sizes = {t.numel_in for t in outs if t.numel_in is not None}
@@ -749,6 +755,56 @@ def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "the others wait for, and they are its victims",
         f"Rank {_fmt_ranks(busy)} was still busy before the collective, not hung in NCCL. " + BUSY_FIX,
         "medium", busy, [e.brief()] + _samples(c, "watchdog_timeout")[:2])
+
+
+_EVAL_NEAR = 3  # lines: the evaluation's output is the last thing printed before the others' timeouts
+
+
+def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I, the main process evaluating alone: ranks other than 0 time out in a BROADCAST (a broadcast waits
+    for its source: the metrics rank 0 computes, DDP's buffers at the next step) while the main process's own output
+    (no launcher prefix, or rank 0's) shows an evaluation still running right before those timeouts -- a validation bar
+    short of its end, an evaluator's progress line (COCO evaluation, mAP validation), which frameworks run and print
+    on rank 0 alone. Rank 0 had not reached the broadcast: it is the culprit (rank_missing), the ranks inside are
+    victims. Not for an all-gather or all-reduce (every rank evaluates and the bar may be anyone's), nor when rank 0
+    shows a timeout of its own or a rank an error of its own."""
+    outs = c.samples.get("watchdog_timeout", [])
+    if not outs or any(not t.op or t.op.upper() != "BROADCAST" for t in outs):
+        return None
+    if any(t.data.get("ran_for_ms") and t.data.get("timeout_ms") and t.data["ran_for_ms"] > 1.25 * t.data["timeout_ms"]
+           for t in outs):
+        return None  # a watchdog that could not run on time (_blocked's reading), not only a wait
+    if any(e.data.get("exitcode") not in (None, 0, -15, -6) for e in c.child_failures + c.worker_failures):
+        return None  # a process recorded failing on its own: its failure is the story (rule A)
+    waiting = sorted(r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report"))
+    own = {_own_rank(t) for t in outs}
+    if not waiting or None in own or 0 in own or 0 in waiting or any(own_errors(st) for st in c.ranks.values()):
+        return None
+
+    def at(e: Event) -> tuple[str, int]:
+        path, _, line = e.where.rpartition(":")
+        return path, int(line) if line.isdigit() else 0
+    first = {}
+    for t in outs:
+        p, n = at(t)
+        first[p] = min(first.get(p, n), n)
+    evs = [e for e in c.samples.get("evaluating", []) if not e.data["done"] and e.data["rank"] in (None, 0)
+           and at(e)[0] in first and 0 <= first[at(e)[0]] - at(e)[1] <= _EVAL_NEAR]
+    if not evs:
+        return None
+    e = evs[0]
+    return Verdict(
+        "rank_missing",
+        f"{_named(waiting)} timed out inside a BROADCAST while the main process's own output right before it shows "
+        f"an evaluation still running ({e.text[:100]}): frameworks evaluate on rank 0 alone while the other ranks go "
+        "on to the next collective and wait for rank 0's broadcast there -- rank 0 had not reached it, so it is the "
+        "rank the others wait for, and they are its victims",
+        "Rank 0 evaluation (the validation / metric computation only the main process runs) took longer than the "
+        "collective timeout. Raise the process-group timeout to cover it (init_process_group(timeout="
+        "timedelta(hours=2)), the framework's own timeout setting), or make the evaluation faster: evaluate on a "
+        "subset or less often, a faster/parallel evaluator, or evaluate on every rank and reduce the metrics; the "
+        "other ranks only waited.",
+        "medium", [0], [e.brief()] + [t.brief() for t in outs[:2]])
 
 
 def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
