@@ -580,3 +580,33 @@ def test_a_file_path_as_the_stores_host_is_the_rendezvous_endpoint_not_a_harmles
     assert "MASTER_ADDR" in v["fix"], v["fix"]
     good = bad.replace("/home/ml/envs/setup_env.sh", "trainer-node-4")
     assert _verdict(tmp_path, good, "good.log")["cause"] == "none"
+
+
+# --- session 7 (fixh): NCCL's socket data path timing out mid-run (lead rule O) ------------------------------------
+def _socket_stall(first: str, trail: str) -> str:
+    """misc/socket.cc's socketProgressOpt ("Call to %s %s failed : %s", "send to"/"recv from"), its return code,
+    net_socket.cc's ncclNetSocketTest ("NET/Socket : socket progress error") and the proxy's return code."""
+    return ("gpu-node-07:2211:2290 [3] misc/socket.cc:583 NCCL WARN socketProgressOpt: " + first + "\n"
+            + nccl_info("gpu-node-07", 2211, 3, "misc/socket.cc:600 -> 2", tid=2290)
+            + "gpu-node-07:2211:2290 [3] transport/net_socket.cc:222 NCCL WARN NET/Socket : socket progress error\n"
+            + nccl_info("gpu-node-07", 2211, 3, trail, tid=2284))
+
+
+def test_a_socket_send_that_times_out_mid_transfer_is_a_transport_stall(tmp_path):
+    text = _socket_stall("Call to send to 10.44.0.12<60011> failed : Connection timed out",
+                         "proxy.cc:1120 -> 2 [Progress Thread]")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), v
+    assert "MTU" in v["fix"] and "NCCL_SOCKET_IFNAME" in v["fix"], v["fix"]
+
+
+def test_a_socket_timeout_with_nccls_set_up_trail_stays_set_up(tmp_path):
+    text = _socket_stall("Call to recv from 10.44.0.12<60011> failed : Connection timed out", "bootstrap.cc:412 -> 2")
+    assert _verdict(tmp_path, text)["cause"] == "network_setup"
+
+
+def test_a_socket_reset_mid_transfer_is_no_transport_stall(tmp_path):
+    text = _socket_stall("Call to recv from 10.44.0.12<60011> failed : Connection reset by peer",
+                         "proxy.cc:1120 -> 2 [Progress Thread]")
+    assert _verdict(tmp_path, text)["cause"] != "transport_stall"

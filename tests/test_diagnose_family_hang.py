@@ -3,7 +3,8 @@ milliseconds is the setting), a stuck or blocked watchdog and the heartbeat moni
 one SeqNum, collective types without SeqNums, DDP models that differ), torch's desync report
 (TORCH_NCCL_DESYNC_DEBUG), missing ranks (the lead's labelling rule B: every rank shown inside one collective;
 gloo's recv timeout, monitored_barrier, the rank a dump signal came from), and early exits (the store or a peer
-gone mid-run). Flight Recorder dumps have their own tests: test_diagnose_fr_live.py,
+gone mid-run, the ranks' store warnings alone being none: lead rule N), a serving framework's own watchdog (lead rule
+P). Flight Recorder dumps have their own tests: test_diagnose_fr_live.py,
 test_diagnose_dump_names.py.
 
 Each test reads a family that a blind round (10 to 16, issue #14) missed, from lines other than the corpus
@@ -213,8 +214,8 @@ def test_a_failed_desync_report_is_still_a_timeout(tmp_path):
 
 # --- rank_missing: rule B (every rank shown inside one collective), gloo's recv timeout, monitored_barrier --------
 # ProcessGroupNCCL.cpp's watchdog timeout (torch 2.4+ wording)
-def _timeout(r: int, seq: int, op: str, n: int) -> str:
-    return watchdog_line(r, seq, op, 600031, 600000, numel=n)
+def _timeout(r: int, seq: int, op: str, n: int, to: int = 600000) -> str:
+    return watchdog_line(r, seq, op, to + 31, to, numel=n)
 
 
 def test_every_shown_rank_inside_one_collective_of_an_excerpt_is_a_missing_rank(tmp_path):
@@ -226,8 +227,8 @@ def test_every_shown_rank_inside_one_collective_of_an_excerpt_is_a_missing_rank(
 
 
 def test_shown_ranks_at_different_sizes_are_no_one_collective(tmp_path):
-    """Same SeqNum, different NumelIn, no group tag: maybe two groups, maybe a size mismatch."""
-    text = _timeout(r=1, seq=610, op="ALLREDUCE", n=100) + _timeout(r=4, seq=610, op="ALLREDUCE", n=300)
+    """Same SeqNum, different NumelIn, no group tag -- under different Timeout(ms) settings (two groups): no reading."""
+    text = _timeout(r=1, seq=610, op="ALLREDUCE", n=100) + _timeout(r=4, seq=610, op="ALLREDUCE", n=300, to=900000)
     assert _verdict(tmp_path, text)["cause"] == "unknown"
 
 
@@ -288,11 +289,19 @@ def test_monitored_barrier_timeout_is_still_a_missing_rank(tmp_path):
 
 
 # --- early exits: the store or a peer gone mid-run ----------------------------------------------------------------
+# a rank's own failure after its store warning (lead rule N: the warnings alone are none, test_diagnose_family_quiet)
+_FAILS_AFTER = ("[rank{r}]: Traceback (most recent call last):\n"
+                "[rank{r}]:   File \"/srv/job/loop.py\", line 212, in <module>\n"
+                "[rank{r}]:     dist.barrier()\n"
+                "[rank{r}]: torch.distributed.DistNetworkError: failed to recv, got 0 bytes\n")
+
+
 def test_a_store_socket_reset_is_the_store_hosts_death(tmp_path):
-    """TCPStore.cpp: "[c10d] recvValue failed on SocketImpl(fd=..., addr=..., remote=...): Connection reset by peer"."""
+    """TCPStore.cpp: "[c10d] recvValue failed on SocketImpl(fd=..., addr=..., remote=...): Connection reset by peer",
+    with the rank failing after it (alone, the warning is none: lead rule N)."""
     line = ("[rank2]:[W102 10:00:00.000000000 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=41, "
             "addr=[node-a]:51200, remote=[node-a]:29400): Connection reset by peer\n")
-    v = _verdict(tmp_path, line)
+    v = _verdict(tmp_path, line + _FAILS_AFTER.format(r=2))
     assert (v["cause"], v["culprits"]) == ("unknown", []), v
     assert "rank 0" in v["fix"] and "dmesg" in v["fix"]
 
@@ -303,7 +312,7 @@ def test_the_store_shut_down_too_early_is_an_early_exit(tmp_path):
              "Connection reset by peer\n"
              "[rank3]:[W102 10:00:00.000000000 TCPStore.cpp:106] [c10d] sendBytes failed on SocketImpl(fd=9, "
              "addr=[node-a]:40000, remote=[node-a]:29500): Broken pipe\n")
-    v = _verdict(tmp_path, lines)
+    v = _verdict(tmp_path, lines + _FAILS_AFTER.format(r=3))
     assert (v["cause"], v["culprits"]) == ("early_exit", []), v
     assert "destroy_process_group" in v["fix"]
 
@@ -319,10 +328,11 @@ def test_a_store_client_cut_off_while_waiting_for_a_key_is_a_store_failure(tmp_p
 
 
 def test_the_heartbeat_monitor_losing_the_store_at_shutdown_stays_an_early_exit(tmp_path):
+    """...when the rank fails after it; the warning alone is none (lead rule N)."""
     text = ("[rank3]:[W0101 00:00:00.000000000 ProcessGroupNCCL.cpp:1662] [PG ID 0 PG GUID 0 Rank 3] Failed to check "
             "the \"should dump\" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: "
             "Connection was likely closed. Did the remote server shutdown or crash?\n")
-    assert _report(tmp_path, text)["verdict"]["cause"] == "early_exit"
+    assert _report(tmp_path, text + _FAILS_AFTER.format(r=3))["verdict"]["cause"] == "early_exit"
 
 
 def test_a_recv_from_a_literal_source_that_closed_names_that_source(tmp_path):
@@ -834,3 +844,84 @@ def test_ranks_whose_own_watchdog_signalled_the_dump_with_work_pending_are_insid
     d = _report(tmp_path, _dump24(1, 7002, 7000) + gil)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), d["verdict"]
     assert "GIL" in d["verdict"]["summary"] and not _accused(d)
+
+
+# --- session 7 (fixh): rule D with no majority in untagged lines; a serving framework's watchdog (rule P); the
+# ranks not shown of an excerpt (rules B/E) ----------------------------------------------------------------------
+def test_two_untagged_ranks_at_one_seqnum_in_different_sizes_are_a_desync_naming_nobody(tmp_path):
+    """Lead rule D (no majority): two ranks time out at the same SeqNum under one Timeout(ms) in the same op with
+    different NumelIn/NumelOut (torch 2.x lines, a reduce-scatter over 4 on both): not one collective, a desync;
+    with two ranks neither side is named."""
+    text = (watchdog_line(11, 9120, "_REDUCE_SCATTER_BASE", 1200044, 1200000, numel=(8192, 2048))
+            + watchdog_line(3, 9120, "_REDUCE_SCATTER_BASE", 1200071, 1200000, numel=(7680, 1920)))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []), v
+    assert not _accused(d) and "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"]
+
+
+def test_two_untagged_ranks_at_one_seqnum_in_different_ops_are_a_desync_naming_nobody(tmp_path):
+    """torch 1.x lines without Numel: ranks 2 and 5 at SeqNum 311, one in ALLREDUCE, the other in REDUCE."""
+    text = "".join(watchdog_line(r, 311, op, 900000 + 9 * r, 900000, style="1.x", at=455)
+                   for r, op in ((5, "ALLREDUCE"), (2, "REDUCE")))
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("desync", []), d["verdict"]
+    assert not _accused(d)
+
+
+def test_uneven_gathers_at_one_seqnum_beside_other_lines_are_a_desync_naming_nobody(tmp_path):
+    """Two ranks' all-gathers over 8 at one SeqNum with different sizes; a third rank one collective before it and a
+    line of another group (another Timeout(ms)) beside them: the gathers still disagree -- a desync, nobody named."""
+    text = (watchdog_line(5, 7721, "ALLGATHER", 1800310, 1800000, numel=(2048, 16384))
+            + watchdog_line(1, 7721, "ALLGATHER", 1800522, 1800000, numel=(2560, 20480))
+            + watchdog_line(1, 7302, "ALLREDUCE", 1801003, 600000, numel=5000000)
+            + watchdog_line(6, 7720, "ALLGATHER", 1800911, 1800000, numel=(512, 4096)))
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("desync", []), d["verdict"]
+    assert not _accused(d)
+
+
+def test_gathers_over_different_group_sizes_at_one_seqnum_are_no_desync(tmp_path):
+    """NumelOut/NumelIn says one all-gather spans 2 ranks and the other 8: two groups at the same number."""
+    text = (watchdog_line(0, 402, "ALLGATHER", 600012, 600000, numel=(1024, 2048))
+            + watchdog_line(1, 402, "ALLGATHER", 600020, 600000, numel=(1024, 8192)))
+    assert _verdict(tmp_path, text)["cause"] != "desync"
+
+
+_SGL = "[2025-07-14 09:41:{s:02d} TP{r}] Scheduler watchdog timeout (self.watchdog_timeout=600, self.soft=False)\n"
+
+
+def test_a_serving_frameworks_own_watchdog_on_every_tp_rank_names_nobody_and_no_oom(tmp_path):
+    """Lead rule P: SGLang's scheduler watchdog (newer wording, with self.soft) on TP0-TP3, then the launcher's
+    SIGQUIT handler and the shell's "Killed" of the process tree: cause unknown, nobody named, not the OOM killer."""
+    text = ("".join(_SGL.format(s=10 + r // 2, r=r) for r in (2, 0, 3, 1))
+            + "[2025-07-14 09:41:17] SIGQUIT received. signum=None, frame=None. It usually means one child failed.\n"
+            + "Killed\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert not _accused(d) and "py-spy dump" in v["fix"] and "--watchdog-timeout" in v["fix"], v["fix"]
+
+
+def test_vllms_rpc_timeout_to_its_workers_names_nobody(tmp_path):
+    """vLLM v1 multiproc_executor.py: raise TimeoutError(f"RPC call to {method} timed out.")."""
+    text = ("ERROR 08-02 17:03:55 [core.py:634] EngineCore encountered a fatal error.\n"
+            "TimeoutError: RPC call to sample_tokens timed out.\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "py-spy dump" in v["fix"], v["fix"]
+
+
+def test_a_bare_killed_without_a_frameworks_watchdog_stays_the_oom_killer(tmp_path):
+    assert _verdict(tmp_path, "Killed\n")["cause"] == "host_oom"
+
+
+def test_a_lone_rank_inside_a_larger_group_points_at_the_ranks_not_shown(tmp_path):
+    """Rules B/E: one rank of an all-gather over 16 is shown inside it: the fix names the other ranks' logs and
+    py-spy stacks and the next run's NCCL_DEBUG=INFO / TORCH_DISTRIBUTED_DEBUG=DETAIL."""
+    d = _report(tmp_path, watchdog_line(9, 15007, "_ALLGATHER_BASE", 900020, 900000, numel=(512, 8192)))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    for words in ("logs of every rank", "py-spy dump of the other ranks", "NCCL_DEBUG=INFO",
+                  "TORCH_DISTRIBUTED_DEBUG=DETAIL"):
+        assert words in v["fix"], (words, v["fix"])

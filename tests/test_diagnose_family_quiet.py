@@ -275,7 +275,10 @@ def test_a_store_reset_before_the_group_existed_is_a_transient_retry(tmp_path):
 
 
 def test_a_store_reset_after_the_group_existed_is_the_store_host_dying(tmp_path):
-    v = _report(tmp_path, _RESET.format(p="[rank4]:"))["verdict"]
+    """...when the rank fails after it (its store call raising); the warning alone is none (lead rule N, below)."""
+    fails = ("[rank4]: Traceback (most recent call last):\n[rank4]:   File \"/app/run.py\", line 40, in <module>\n"
+             "[rank4]:     dist.barrier()\n[rank4]: torch.distributed.DistNetworkError: failed to recv, got 0 bytes\n")
+    v = _report(tmp_path, _RESET.format(p="[rank4]:") + fails)["verdict"]
     assert v["cause"] != "none" and "died" in v["summary"], v
 
 
@@ -545,3 +548,27 @@ def test_the_launch_modules_deprecation_warning_says_torchrun_and_local_rank(tmp
     v = _verdict(tmp_path, text)
     assert v["cause"] == "none" and v["culprits"] == [], v
     assert "use torchrun" in v["fix"] and "LOCAL_RANK" in v["fix"], v["fix"]
+
+
+# --- session 7 (fixh): the ranks' TCPStore warnings alone (lead rule N) ---------------------------------------------
+_STORE_WARNINGS = (
+    "[rank5]:[W0903 22:14:07.318840112 ProcessGroupNCCL.cpp:1530] [PG ID 0 PG GUID 0 Rank 5] Failed to check the "
+    "\"should dump\" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: Broken pipe\n"
+    "[rank9]:[W0903 22:14:07.402311876 TCPStore.cpp:122] [c10d] recvValue failed on SocketImpl(fd=88, "
+    "addr=[worker-2]:39114, remote=[worker-0]:23456): Connection reset by peer\n"
+    "Exception raised from recvBytes at /opt/pytorch/torch/csrc/distributed/c10d/Utils.hpp:671 (most recent call "
+    "first):\n")
+
+
+def test_the_ranks_store_warnings_alone_are_none(tmp_path):
+    """Two ranks' c10d [W] TCPStore warnings (the heartbeat monitor's "should dump" check with "Broken pipe", a
+    recvValue "Connection reset by peer") and nothing failing after them: the store's host exited first, none."""
+    d = _report(tmp_path, _STORE_WARNINGS)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+    assert "destroy_process_group before exit" in v["fix"] and "TORCH_NCCL_ENABLE_MONITORING" in v["fix"], v["fix"]
+
+
+def test_the_ranks_store_warnings_with_a_timeout_after_them_are_not_none(tmp_path):
+    text = _STORE_WARNINGS + watchdog_line(9, 3001, "ALLREDUCE", 600017, 600000, numel=1)
+    assert _verdict(tmp_path, text)["cause"] != "none"

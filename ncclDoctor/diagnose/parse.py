@@ -111,6 +111,7 @@ class LineParser:
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
+        self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -343,7 +344,7 @@ class LineParser:
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
-                   self._dataloader, self._oom, self._driver_oom,
+                   self._dataloader, self._oom, self._driver_oom, self._serving,
                    self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
@@ -389,6 +390,20 @@ class LineParser:
             ev.seq = int(m.group("at"))
             ev.data.update(enqueued=int(m.group("enq")), completed=int(m.group("done")))
             return ev
+        return None
+
+    def _serving(self, lineno: int, text: str) -> Event | None:
+        """A serving framework's own watchdog (lead rule P, signatures.R_SERVING_WATCHDOG) and its self-kill
+        (R_SELF_KILL): after either, the shell's bare "Killed" is the framework killing its process tree."""
+        w = S.R_SERVING_WATCHDOG.search(text) if "timeout" in text or "timed out" in text else None
+        if w:
+            self._self_kill = True
+            ev = self._context(lineno, text, "serving_watchdog")
+            ev.data.update(timeout_s=_int(w.group(1)), rpc=w.group(2))
+            return ev
+        if "SIGQUIT" in text.upper() and S.R_SELF_KILL.search(text):
+            self._self_kill = True
+            return self._context(lineno, text, "self_kill")
         return None
 
     def _heartbeat(self, lineno: int, text: str) -> Event | None:
@@ -755,6 +770,9 @@ class LineParser:
             r = S.R_REMOTE.search(text)
             ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
                            store_said=bool(gone), peer=f"{r.group(1)}:{r.group(2)}" if r else None)
+            if ev.rank is not None and S.R_C10D_WARNING.search(text) and not S.R_STORE_WAITED.search(text):
+                # a rank's c10d [W] warning of its store poll or read cut (lead rule N: news only if a failure follows)
+                ev.data["tags"] = ("store_warning",)
             return ev
         win = S.R_WIN_CONNECT_WARN.search(text)
         if win and not S.R_DOCKER_ALIAS.search(win.group("host")):
@@ -868,6 +886,8 @@ class LineParser:
             if ev is not None:
                 return ev
             k = S.R_HOST_KILL.search(self._body) if "Killed" in text or "oom" in text.lower() else None
+            if k and self._self_kill and re.fullmatch(r"(?:\S+: line \d+: +\d+ )?Killed", k.group(0).strip()):
+                return self._context(lineno, text, "self_kill")  # the serving framework's own kill (lead rule P)
             sh = None if k else S.R_SHELL_SIGNAL.search(self._body)
             if sh:  # the shell's "Bus error" / "Segmentation fault": that process died of SIGBUS / SIGSEGV
                 ev = self._context(lineno, text, "worker_failed")
@@ -953,6 +973,11 @@ class LineParser:
                 return self._retcode(lineno, text)
             ev = self._context(lineno, text, "nccl_warn")
             ev.data["warn"] = w.group(1).strip()[:200] if w else ""
+            st = S.R_SOCKET_TIMEOUT.search(text)
+            if st:  # a socket's recv/send timed out (counted apart: lead rule O)
+                ev.data.update(tags=("socket_timeout",), peer=st.group(1))
+            elif S.R_SOCKET_PROGRESS.search(text):  # a running transfer of NCCL's socket transport failed
+                ev.data["tags"] = ("socket_progress",)
             return ev
         if S.R_NO_PLUGIN.search(text):  # INFO: an optional net/CollNet plugin is absent, NCCL goes on without it
             ev = self._context(lineno, text, "benign")

@@ -325,6 +325,9 @@ def desync(c: Collected, pg: str) -> list[Conclusion]:
             continue
         tie = len(ordered[1][1]) == len(ordered[0][1])
         point = (_one_point(c) or (None, None))[:2] if pg == "?" else None
+        if pg == "?" and point != (seq, _shape(ordered)) and _same_point(c, seq):
+            # lead rule D without a majority (two ranks, several sizes or ops): a desync, nobody named
+            return [_desync_at(pg, seq, ordered, "medium", named=False)]
         conf = ("medium" if point == (seq, _shape(ordered)) else "low" if pg == "?"
                 else "medium" if tie else ("high" if len(ordered[0][1]) >= 2 else "medium"))
         return [_desync_at(pg, seq, ordered, conf)]
@@ -347,10 +350,10 @@ def _shape(ordered: list) -> tuple:
     return tuple((sig, tuple(sorted(r for r, _ in rs))) for sig, rs in ordered)
 
 
-def _desync_at(pg: str, seq: int, ordered: list, conf: str) -> Conclusion:
+def _desync_at(pg: str, seq: int, ordered: list, conf: str, named: bool = True) -> Conclusion:
     major = ordered[0][1]
     minority = sorted(r for _, rs in ordered[1:] for r, _ in rs)
-    tie = len(ordered[1][1]) == len(major)
+    tie = len(ordered[1][1]) == len(major) or not named
     desc = "; ".join(f"{_sig_text(sig)} on rank(s) {_fmt_ranks(r for r, _ in rs)}" for sig, rs in ordered)
     ev = [w for _, rs in ordered[1:] for _, w in rs[:2]] + [w for _, w in major[:2]]
     both = " vs ".join(f"{sig[0]}" for sig, _ in ordered[:2])
@@ -380,6 +383,34 @@ def _one_point(c: Collected) -> tuple | None:
     if len(ordered) != 2 or len(ordered[0][1]) < 2 or len(ordered[1][1]) != 1:
         return None
     return ts[0].seq, _shape(ordered), ordered
+
+
+def _same_point(c: Collected, seq: int) -> bool:
+    """Lead rule D without a majority, for lines that name no group: two or more ranks (each named by its own
+    "[Rank N]") time out at SeqNum SEQ under one Timeout(ms) in different collectives (another op, another
+    NumelIn/NumelOut), and the gathers or scatters among them span the same number of ranks (NumelOut/NumelIn):
+    one setting, one number, one group size -- one point of one group, where the ranks issued different
+    collectives. Lines of the same ranks at other SeqNums (another group, or one step either side) do not undo
+    that. False when a line was not kept as a sample."""
+    ts = [t for t in c.samples.get("watchdog_timeout", []) if t.data.get("backend") != "gloo" and t.pg in (None, "?")]
+    if len(ts) != c.kinds.get("watchdog_timeout", 0):
+        return False
+    at = [t for t in ts if t.seq == seq and t.op]
+    by_rank = {_own_rank(t): t for t in at}
+    if len(at) < 2 or None in by_rank or len(by_rank) != len(at):
+        return False
+    if len({t.data.get("timeout_ms") for t in at}) != 1 or any(_P2P_OP.search(t.op) for t in at):
+        return False
+    if not all(_OP_NAME.fullmatch(t.op) for t in at) or len({t.numel_in is None for t in at}) != 1:
+        return False  # a line cut or garbled inside WorkNCCL(...) (a terminal's margin) is no other collective
+    spans = set()
+    for t in at:
+        op, ni, no = _norm_op(t.op), t.numel_in, t.numel_out
+        if ni and no and ni != no and ("gather" in op or "scatter" in op):
+            spans.add(max(ni, no) // min(ni, no))
+    if len(spans) > 1:
+        return False
+    return len(_split([(r, _norm_op(t.op), t.numel_in, t.numel_out, "") for r, t in by_rank.items()])) > 1
 
 
 def passed_desync(c: Collected, pg: str) -> list[Conclusion]:
@@ -458,6 +489,7 @@ def pair_split(c: Collected) -> list[Conclusion]:
 
 
 _P2P_OP = re.compile(r"send|recv", re.I)
+_OP_NAME = re.compile(r"_?[A-Za-z][A-Za-z_]{1,40}")
 
 
 def _group_of(c: Collected, t: Event) -> int | None:

@@ -30,6 +30,9 @@ socket_error         connection reset / closed by peer, no route to host, refuse
 store_timeout        TCPStore connect / wait timeouts, rendezvous timeouts
 gloo_error           gloo's transport errors (closed by peer, address family, no address)
 heartbeat            the heartbeat monitor killing a stuck watchdog
+serving_watchdog     a serving framework's own watchdog (SGLang's scheduler ``Watchdog timeout
+                     (self.watchdog_timeout=N)``, vLLM's ``RPC call to X timed out``); ``self_kill``: its
+                     SIGQUIT line and the bare ``Killed`` after either (its own kill, not the OOM killer)
 dataloader           DataLoader worker killed by a signal / bus error (shared memory)
 cuda_oom             CUDA out of memory
 driver_oom           a CUDA driver call's ``CUresult error result=2`` (out of memory), e.g. torch_memory_saver's
@@ -173,6 +176,11 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
                       # ENETUNREACH: no route to that network at all (gloo's tcp/socket.cc "connect: Network is
                       # unreachable", NCCL's "Connect to ADDR failed : Network is unreachable")
                       r"Network is unreachable", re.I)
+# NCCL's socket data path (lead rule O): a recv/send on a connected socket that timed out ("Net : Call to recv from
+# 100.96.188.199<41468> failed : Connection timed out", misc/socket.cc's socketProgressOpt), and net_socket.cc's
+# "NET/Socket : socket progress error" (ncclNetSocketTest: a transfer of a running collective failed).
+R_SOCKET_TIMEOUT = re.compile(r"Call to (?:recv|send) (?:from|to) (\S+?) failed ?: ?Connection timed out")
+R_SOCKET_PROGRESS = re.compile(r"NET/Socket ?: ?socket progress error")
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
 R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )?retr(?:ies|y count)|"
                             r"Call to connect returned|Socket creation failed|"
@@ -234,6 +242,13 @@ R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server
 # addr=[localhost]:60950, remote=[localhost]:29500): Connection reset by peer", "sendBytes failed on ...: Broken pipe"):
 # with a peer-gone errno, the store's server went away.
 R_STORE_SOCKET = re.compile(r"\b(?:sendBytes|recvBytes|recvValue|recvVector|sendValue) failed on SocketImpl")
+# c10d's own warning level on a line: glog's "[W318 10:00:41.929037914 TCPStore.cpp:125]" (torch 2.x) or "[W
+# socket.cpp:601]" (1.x): a warning the store client logs and goes on from (lead rule N)
+R_C10D_WARNING = re.compile(r"\[W\d{3,4} \d\d:\d\d:\d\d[.\d]* [\w.]+\.(?:cpp|hpp|h):\d+\]|"
+                            r"\[W [\w.]+\.(?:cpp|hpp|h):\d+\]")
+# A store client blocked in a get/wait for a key (recvValueWithTimeout, "Failed to recv, got 0 bytes"): cut off, it
+# raises to its caller -- not the heartbeat monitor's background poll
+R_STORE_WAITED = re.compile(r"\brecv\w*WithTimeout failed on|Failed to recv")
 # The store client's retry loop (TCPStore.cpp): "TCP client failed to connect/validate to host 100.64.0.1:59782 -
 # retrying (try=6, timeout=1800000ms, delay=5241ms): Connection reset by peer" -- whatever the errno, the client
 # never got a valid store at that address.
@@ -475,6 +490,16 @@ R_FORCED_KILL = re.compile(r"Unable to shutdown process \d+ via (?:Signals\.)?SI
 SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
                   "SIGUSR2": 12, "SIGTERM": 15, "SIGXCPU": 24}
 SIGNALS_BY_NUMBER = {n: name for name, n in SIGNAL_NUMBERS.items()} | {7: "SIGBUS", 4: "SIGILL", 8: "SIGFPE"}
+# A serving framework's own watchdog (lead rule P): SGLang's scheduler or tokenizer-manager watchdog ("[2025-03-09
+# 00:57:15 TP4] Watchdog timeout (self.watchdog_timeout=300)", "Scheduler watchdog timeout (self.watchdog_timeout=300,
+# self.soft=False)") and vLLM's RPC to its workers ("TimeoutError: RPC call to execute_model timed out."): the engine
+# saw its own forward pass stall for that long; no NCCL collective, SeqNum or rank behind is named.
+R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(\d+)|RPC call to (\w+) timed out")
+# Its self-kill: SGLang's watchdog SIGQUITs its launcher, which kills the whole process tree ("Received sigquit from a
+# child proces(s). It usually means the child failed.", "SIGQUIT received. signum=..., frame=.... It usually means one
+# child failed."); a bare "Killed" after it is that kill, not the OOM killer.
+R_SELF_KILL = re.compile(r"Received sigquit from a child proces|SIGQUIT received\. signum=[^\n]{0,300}?It usually "
+                         r"means one child failed")
 # The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),
 # the kernel's OOM killer and Kubernetes' OOMKilled.
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"

@@ -360,6 +360,35 @@ def shared_addresses(c: Collected) -> list[tuple[str, set[str]]]:
     return sorted((a, hs) for a, hs in c.iface_hosts.items() if len(hs) > 1 and not a.startswith("127."))
 
 
+def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule O: a recv/send of NCCL's socket transport that TIMED OUT ("Call to recv from PEER failed :
+    Connection timed out") on the data path of a running collective (net_socket.cc's "socket progress error": a
+    transfer's test failed), with no set-up trail (bootstrap, init.cc, transport.cc), no peer shown gone (reset,
+    closed, refused) and no process shown failing: both ends were alive and connected, and the network between them
+    stopped delivering -- a transport stall, no rank at fault. (A reset or close there is a peer gone: early exit;
+    during set-up the same texts are network_setup.)"""
+    evs = c.samples.get("socket_timeout", [])
+    if not evs or not c.kinds.get("socket_progress"):
+        return None
+    if any(f.startswith("bootstrap.") or f in ("init.cc", "transport.cc") for f, _ in c.retcodes):
+        return None
+    if c.kinds.get("socket_error") or c.kinds.get("gloo_error") or c.child_failures or c.worker_failures:
+        return None
+    peers = sorted({str(e.data.get("peer")) for e in evs if e.data.get("peer")})
+    where = f" from/to {', '.join(peers[:3])}" if peers else ""
+    return Verdict(
+        "transport_stall",
+        f"NCCL's socket transport timed out on a connected socket{where} in the middle of a transfer (socket progress "
+        "error): the connection was up and no process is shown exiting -- the network between the nodes stopped "
+        "delivering (packet loss, an overlay/conntrack or keepalive timeout), a transport stall; no rank is at fault",
+        "Check the network between nodes on that path: packet loss and retransmits between the hosts/pods (ping -f, "
+        "iperf3, netstat -s), an MTU mismatch on the overlay, conntrack / TCP keepalive timeouts of the pod network "
+        "(CNI); pin NCCL_SOCKET_IFNAME to the fastest routable interface and prefer NCCL_IB / RoCE over a TCP "
+        "overlay where the nodes have it; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET to see the connection "
+        "in use" + (f" (peer {peers[0]})" if peers else "") + ".",
+        "medium", [], [e.brief() for e in (evs + c.samples.get("socket_progress", []))[:4]])
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
     # a peer that closed the socket while the communicator was still being set up (the return-code trail runs

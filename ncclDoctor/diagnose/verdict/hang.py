@@ -304,6 +304,32 @@ def _all_joined(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule P: a serving framework's own watchdog (SGLang's scheduler "Watchdog timeout
+    (self.watchdog_timeout=N)", vLLM's "RPC call to execute_model timed out") with no NCCL timeout that names a
+    SeqNum. The engine measured its own forward pass: one rank stuck anywhere (a hung kernel, a deadlock, a
+    collective another rank never joined) stalls every rank's forward alike, so the lines cannot show who was behind
+    or why (rule B does not apply): cause unknown, nobody named, nobody proven innocent. The framework's SIGQUIT and
+    "Killed" after it are its own self-kill (parse reads them so), not the OOM killer."""
+    evs = c.samples.get("serving_watchdog", [])
+    if not evs or any(t.seq is not None for t in c.samples.get("watchdog_timeout", [])):
+        return None
+    n = c.kinds.get("serving_watchdog", 0)
+    return Verdict(
+        "unknown",
+        f"the serving framework's own watchdog fired ({n} line(s), e.g. {evs[0].text.strip()[:120]}): its forward "
+        "pass stalled past its timeout, but no NCCL collective, SeqNum or error is shown -- one rank stuck anywhere "
+        "(a hung kernel, a deadlock, a collective another rank never joined) stalls every tensor-parallel rank alike, "
+        "so these lines cannot say which rank held the others or why; its SIGQUIT / 'Killed' afterwards is the "
+        "framework killing its own process tree, not the OOM killer",
+        "While it hangs, take py-spy dump --pid PID (py-spy dump --native) of every rank's scheduler/worker process: "
+        "the one elsewhere than the others (or every one in the same NCCL kernel) is the answer; SGLang dumps them "
+        "itself before its SIGQUIT (raise --watchdog-timeout, or use its soft watchdog, to keep the processes alive "
+        "for a manual dump; vLLM: VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS). Note the batch that was running. Rerun with "
+        "NCCL_DEBUG=INFO and the flight recorder (TORCH_FR_BUFFER_SIZE=2000) to see whether a collective was stuck.",
+        "low", [], [e.brief() for e in evs[:4]])
+
+
 def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule H: a timeout in one of a group's first collectives with a rank of the world not shown inside
     it. The shown ranks reached the group's first collectives and wait (victims); the one they wait for is not
@@ -407,6 +433,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
+        + (NOT_SHOWN if inside else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
            "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
         + (SHARD_GATHER if inside and _shard_gather(c) else "") + (_driver_oom_lead(c) if inside else ""),
@@ -435,6 +462,13 @@ def _driver_oom_lead(c: Collected) -> str:
             "it is most likely the rank that never reached the collective. Give it memory: a colocated inference "
             "engine's share (vLLM gpu_memory_utilization, SGLang mem_fraction_static: the rollout memory), smaller "
             "batches; read that worker's own log for its error.")
+
+
+# lead rules B/E: the shown ranks are victims, the rank to look at is among those not shown
+NOT_SHOWN = (" The ranks these lines do not show are where to look: get the logs of every rank, and while it hangs a "
+             "py-spy dump of the other ranks (those not shown here); on the next run NCCL_DEBUG=INFO and "
+             "TORCH_DISTRIBUTED_DEBUG=DETAIL (torch then checks each collective's type and sizes across ranks and "
+             "names a rank that issued another).")
 
 
 SHARD_GATHER = (" The stuck collective gathers parameter shards (FSDP / ZeRO-3 all-gather every layer's weights before "

@@ -327,6 +327,15 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     # not show the job got anywhere: "high" needs positive evidence that it ran to its end
     conf = ("high" if finished(c) else "medium") if benign and len(benign) > bool(retry) else "low"
     benign += _noise_words(c)
+    if "store warning alone" in whats:  # lead rule N (state.Collected._store_warnings_alone)
+        benign.append("the ranks' c10d TCPStore warnings ('Failed to check the \"should dump\" flag on TCPStore', "
+                      "recvValue/sendBytes failed: 'Connection reset by peer' / 'Broken pipe') with nothing failing "
+                      "after them say the TCPStore server shut down first (store host / rank 0 exited): its process "
+                      "ended while the others still polled the store (NCCL's heartbeat monitor checks a key in it), "
+                      "harmless at teardown when the job had finished. Call destroy_process_group before exit on every "
+                      "rank (a dist.barrier() before it keeps the store's host up until all are done); "
+                      "TORCH_NCCL_ENABLE_MONITORING=0 stops the poll; if the job did fail, node 0's own log (the store "
+                      "host's) says why")
     if "launch deprecated" in whats:  # a notice printed at every launch: it shows nothing ran, so no confidence
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
