@@ -834,3 +834,20 @@ def test_ranks_whose_own_watchdog_signalled_the_dump_with_work_pending_are_insid
     d = _report(tmp_path, _dump24(1, 7002, 7000) + gil)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), d["verdict"]
     assert "GIL" in d["verdict"]["summary"] and not _accused(d)
+
+
+def test_a_gloo_send_closed_by_its_destination_names_that_rank(tmp_path):
+    """The send side of the recv case above: a traceback's "dist.send(tensor=..., dst=N)" source line, then gloo's
+    pair.cc "Connection closed by peer": the destination rank's process went away while this rank sent to it
+    (early_exit, culprit the destination). A destination that is a variable names nobody."""
+    text = ("  File \"/srv/fl/worker.py\", line 88, in push_update\n"
+            "    dist.send(tensor=delta.flat, dst=2)\n"
+            "  File \"/usr/lib/python3/site-packages/torch/distributed/distributed_c10d.py\", line 1801, in send\n"
+            "    default_pg.send([tensor], dst, tag).wait()\n"
+            "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+            "[10.4.0.9]:60217\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "early_exit" and _accused(d) == {2}, d["verdict"]
+    assert "rank 2" in d["verdict"]["fix"], d["verdict"]["fix"]
+    var = text.replace("dst=2", "dst=server_rank")
+    assert not _accused(_report(tmp_path, var, "var.log"))
