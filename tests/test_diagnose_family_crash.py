@@ -880,3 +880,94 @@ def test_an_illegal_access_in_a_custom_all_reduce_kernel_names_disabling_it(tmp_
     v = _verdict(tmp_path, line * 2)
     assert v["cause"] == "cuda_error", v
     assert "--disable-custom-all-reduce" in v["fix"] and "--enforce-eager" in v["fix"], v["fix"]
+
+
+# --- session 7 (fixc): DeepSpeed's launcher record names the failed worker only when it launched one (rule M) -----
+def _ds_record(pids: list[int], last_local: int, code: int) -> str:
+    """DeepSpeed's launcher/launch.py sigkill_handler: logger.info(f"Killing subprocess {process.pid}") for every
+    worker, then logger.error(f"{cmd} exits with return code = {last_return_code}") with `cmd` left over from the
+    spawn loop (the last worker launched)."""
+    kills = "".join(f"[2025-03-04 08:15:0{i},100] [INFO] [launch.py:319:sigkill_handler] Killing subprocess {p}\n"
+                    for i, p in enumerate(pids))
+    return kills + ("[2025-03-04 08:15:09,400] [ERROR] [launch.py:325:sigkill_handler] ['/opt/venv/bin/python', '-u', "
+                    f"'pretrain.py', '--local_rank={last_local}', '--config', 'cfg.yaml'] exits with return code = "
+                    f"{code}\n")
+
+
+def test_deepspeeds_record_of_several_workers_names_none_of_them(tmp_path):
+    """Lead rule M: with three workers the command printed is --local_rank=2's whatever worker failed; its -11 and
+    -9 name nobody (the 'Killing subprocess' lines list every worker, the failed one too)."""
+    d = _report(tmp_path, _ds_record([7301, 7302, 7303], 2, -11))
+    assert d["verdict"]["cause"] == "unknown" and not _accused(d), d["verdict"]
+    assert "last" in d["verdict"]["summary"] and "every worker" in d["verdict"]["fix"], d["verdict"]
+    d = _report(tmp_path, _ds_record([7301, 7302, 7303], 2, -9), "kill.log")
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
+
+
+def test_deepspeeds_record_of_a_single_worker_names_it(tmp_path):
+    """Lead rule M's exception: --local_rank=0 printed as the last worker launched means the node ran one worker,
+    so the record names the failed one (rule A: single node, local rank 0)."""
+    d = _report(tmp_path, _ds_record([9120], 0, -11))
+    assert d["verdict"]["culprits"] == [0] and _accused(d) == {0}, d["verdict"]
+
+
+def test_an_unranked_cuda_exception_is_the_lone_failed_workers(tmp_path):
+    """Lead rule A with a Python exception shown: torch's "CUDA error: %s" traceback line carries no rank, torchrun's
+    agent records one worker failing on its own ("failed (exitcode: 1) local_rank: 2") after SIGTERMing the others:
+    the CUDA error is that worker's, rank 2 of a single-node job."""
+    text = ("torch.AcceleratorError: CUDA error: an illegal memory access was encountered\n"
+            "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n\n"
+            "W0412 09:01:02.000000 4410 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 4412 "
+            "closing signal SIGTERM\n"
+            "W0412 09:01:02.000000 4410 torch/distributed/elastic/multiprocessing/api.py:900] Sending process 4413 "
+            "closing signal SIGTERM\n"
+            "E0412 09:01:03.000000 4410 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: 1) "
+            "local_rank: 2 (pid: 4414) of binary: /usr/bin/python3\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == {2}, d["verdict"]
+
+
+def test_the_worker_vllms_executor_saw_die_is_the_lone_failure(tmp_path):
+    """vLLM's executors log the first worker whose process ended (multiproc_executor: "Worker proc %s died
+    unexpectedly, shutting down executor." with the process name VllmWorker-<rank>; the Ray executor: "RayWorkerProc
+    rank=%s died unexpectedly, ..." with a list of ranks); the others only log their teardown. Lead rules A and I:
+    that worker's rank, cause unknown (no exit code shown). A data-parallel engine's own worker index names no rank."""
+    tail = "".join(f"(VllmWorker TP{r} pid={700 + r}) INFO 03-02 10:00:00 [multiproc_executor.py:520] Parent process "
+                   "exited, terminating worker\n" for r in (0, 1, 2, 3, 4, 6, 7))
+    text = ("(EngineCore_0 pid=650) ERROR 03-02 10:00:00 [multiproc_executor.py:231] Worker proc VllmWorker-5 died "
+            "unexpectedly, shutting down executor.\n") + tail
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "unknown" and _accused(d) == {5}, d["verdict"]
+    assert "dmesg" in d["verdict"]["fix"], d["verdict"]["fix"]
+    ray = ("ERROR 03-02 10:00:00 [ray_executor_v2.py:464] RayWorkerProc rank=[3] died unexpectedly, shutting down "
+           "executor.\n")
+    assert _accused(_report(tmp_path, ray, "ray.log")) == {3}
+    dp = ("(EngineCore_DP1 pid=651) ERROR 03-02 10:00:00 [multiproc_executor.py:231] Worker proc VllmWorker-0 died "
+          "unexpectedly, shutting down executor.\n")
+    assert not _accused(_report(tmp_path, dp, "dp.log"))
+
+
+def test_a_failure_record_pasted_bottom_up_keeps_its_exit_code_with_its_rank(tmp_path):
+    """torchrun's ChildFailedError entry pasted in reverse line order (traceback, error_file, exitcode, rank, host,
+    time, "[0]:", "Root Cause ..."): the exit code read just before the rank line is that rank's, so the lone
+    failure (lead rule A) is the global rank of the entry, here a SIGSEGV of rank 13."""
+    entry = failure_record(0, 13, 5, -11, 8123, host="trn-node-07",
+                           traceback="Signal 11 (SIGSEGV) received by PID 8123")
+    text = "\n".join(reversed(entry.splitlines())) + "\nRoot Cause (first observed failure):\n" + "-" * 60 + "\n"
+    d = _report(tmp_path, text)
+    assert _accused(d) == {13}, d["verdict"]
+    assert d["verdict"]["cause"] == "unknown", d["verdict"]
+
+
+def test_a_lazy_cuda_init_failure_on_every_rank_shown_is_shared_not_theirs(tmp_path):
+    """torch/cuda/__init__.py's DeferredCudaCallError ("CUDA call failed lazily at initialization with error: %s")
+    is a CUDA error of that process (cuda_error); on every rank shown alike (lead rule J) it is the node's GPU
+    visibility or set-up, nobody named; on one rank alone, that rank."""
+    line = ("[rank{r}]: torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: "
+            "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"/pytorch/aten/src/ATen/cuda/CUDAContext.cpp"
+            "\":50, please report a bug to PyTorch. device=3, num_gpus=2\n")
+    d = _report(tmp_path, line.format(r=0) + line.format(r=3))
+    assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
+    assert "CUDA_VISIBLE_DEVICES" in d["verdict"]["fix"] and "set_device" in d["verdict"]["fix"], d["verdict"]["fix"]
+    one = _report(tmp_path, line.format(r=3), "one.log")
+    assert one["verdict"]["cause"] == "cuda_error" and _accused(one) == {3}, one["verdict"]

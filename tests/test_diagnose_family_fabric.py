@@ -610,3 +610,19 @@ def test_a_socket_reset_mid_transfer_is_no_transport_stall(tmp_path):
     text = _socket_stall("Call to recv from 10.44.0.12<60011> failed : Connection reset by peer",
                          "proxy.cc:1120 -> 2 [Progress Thread]")
     assert _verdict(tmp_path, text)["cause"] != "transport_stall"
+
+
+# --- session 7 (fixc): a launch configuration error names no rank (lead rule Q) ----------------------------------
+def test_an_invalid_argument_at_communicator_creation_is_the_launch_not_a_rank(tmp_path):
+    """C10D_NCCL_CHECK's "NCCL error in: %s:%d, %s, NCCL version %s" raised from NCCLComm::create (NCCLUtils) with
+    ncclInvalidArgument, under mp.spawn's "-- Process N terminated with the following error:" (N: the parent's index
+    of its children): invalid_usage, nobody named; the same code with a 'Last error' saying more is read by it."""
+    text = ("-- Process 1 terminated with the following error:\n"
+            "[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.cpp"
+            ":112, invalid argument (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3\n"
+            "[rank5]: ncclInvalidArgument: Invalid value for an argument.\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "invalid_usage" and d["verdict"]["culprits"] == [] and not _accused(d), d
+    assert "one process per GPU" in d["verdict"]["fix"], d["verdict"]["fix"]
+    more = text + "[rank5]: Last error:\n[rank5]: Invalid config blocking attribute value -2147483648\n"
+    assert _verdict(tmp_path, more, "more.log")["cause"] == "nccl_internal"

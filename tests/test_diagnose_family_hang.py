@@ -925,3 +925,20 @@ def test_a_lone_rank_inside_a_larger_group_points_at_the_ranks_not_shown(tmp_pat
     for words in ("logs of every rank", "py-spy dump of the other ranks", "NCCL_DEBUG=INFO",
                   "TORCH_DISTRIBUTED_DEBUG=DETAIL"):
         assert words in v["fix"], (words, v["fix"])
+
+
+def test_a_gloo_send_closed_by_its_destination_names_that_rank(tmp_path):
+    """The send side of the recv case above: a traceback's "dist.send(tensor=..., dst=N)" source line, then gloo's
+    pair.cc "Connection closed by peer": the destination rank's process went away while this rank sent to it
+    (early_exit, culprit the destination). A destination that is a variable names nobody."""
+    text = ("  File \"/srv/fl/worker.py\", line 88, in push_update\n"
+            "    dist.send(tensor=delta.flat, dst=2)\n"
+            "  File \"/usr/lib/python3/site-packages/torch/distributed/distributed_c10d.py\", line 1801, in send\n"
+            "    default_pg.send([tensor], dst, tag).wait()\n"
+            "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+            "[10.4.0.9]:60217\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "early_exit" and _accused(d) == {2}, d["verdict"]
+    assert "rank 2" in d["verdict"]["fix"], d["verdict"]["fix"]
+    var = text.replace("dst=2", "dst=server_rank")
+    assert not _accused(_report(tmp_path, var, "var.log"))

@@ -209,8 +209,9 @@ WORDINGS = {
     "deepspeed-minus-9": ("[2023-11-28 10:00:34,590] [ERROR] [launch.py:321:sigkill_handler] ['/home/.python_libs/"
                           "conda_env/deepseek/bin/python', '-u', 'finetune_deepseekcoder.py', '--local_rank=0'] exits "
                           "with return code = -9\n", "host_oom", [0], "local rank 0"),  # lead rule A: the lone failure
+    # lead rule M: the command is the LAST worker launched (--local_rank=3 of 4), not the failed one: nobody named
     "deepspeed-exit-1": ("[2024-01-01 10:00:34,590] [ERROR] [launch.py:321:sigkill_handler] ['/usr/bin/python3', '-u', "
-                         "'train.py', '--local_rank=3'] exits with return code = 1\n", "unknown", [3], "traceback"),
+                         "'train.py', '--local_rank=3'] exits with return code = 1\n", "unknown", [], "every worker"),
     # torch/multiprocessing/spawn.py: ProcessExitedException("process %d terminated with signal %s")
     "mp-spawn-sigkill": ("torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal "
                          "SIGKILL\n", "host_oom", [1], "local rank 1"),

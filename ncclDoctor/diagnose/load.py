@@ -79,9 +79,12 @@ SNIFF = 8192
 #   errno     the store's "server socket has failed to bind to [::]:520 (errno: 13 - Permission denied)"
 #   Duplicate GPU / same GPU  NCCL's "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000" (<= 2.2x)
 #             and 2.27+'s "Multiple Ranks are using the same GPU", pasted without the WARN/"Last error:" around them
-#   recv(     a traceback's dist.recv(tensor, SRC) source line (the peer a failed receive waited for)
+#   recv( send(  a traceback's dist.recv(tensor, SRC) / dist.send(tensor, DST) source line (the peer a failed
+#             receive waited for, or a failed send went to)
 #   collective #, lagging ranks  torch's desync report naming the lagging ranks (TORCH_NCCL_DESYNC_DEBUG=1)
 #   died, exit code  vLLM's "Worker VllmWorkerProcess pid 198 died, exit code: -6" (no other trigger word)
+#   died unexpectedly  vLLM's executors' "Worker proc VllmWorker-1 died unexpectedly, shutting down executor." (its
+#             "ERROR" is upper-case: no "rror")
 #   memory pressure / low on memory  Ray's memory monitor: the raylet's "1 Workers (tasks / actors) killed due to
 #             memory pressure (OOM)", a task's "killed due to the node running low on memory" (no other trigger word)
 #   Pid, algbw, Avg bus, the data types padded in a table  nccl-tests' device list, results header, result rows
@@ -107,8 +110,9 @@ SNIFF = 8192
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
             b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out", b"Duplicate GPU", b"same GPU",
-            b"memory pressure", b"low on memory", b"died, exit code", b"collective #", b"lagging ranks",
-            b"recv(", b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
+            b"memory pressure", b"low on memory", b"died, exit code", b"died unexpectedly", b"collective #",
+            b"lagging ranks", b"recv(", b"send(",
+            b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"ProcessFailure",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",

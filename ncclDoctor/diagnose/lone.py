@@ -49,16 +49,23 @@ class Lone:
                     + (f"; its local rank read from its {read})" if read else ")"))
         if self.local_rank is not None:
             return f"local rank {self.local_rank} of one node (the global rank is not printed in this multi-node job)"
+        last = self.event.data.get("last_launched")
+        if last is not None:
+            return (f"one of the node's {last + 1} workers, which the lines do not name (DeepSpeed's launcher prints "
+                    f"the command of the last worker it launched, --local_rank={last}, beside the return code of "
+                    "the one that failed)")
         return "a rank the lines do not name"
 
 
 def _own(e: Event) -> bool:
     """An entry that, read alone, failed on its own: a nonzero exit code or a signal other than SIGTERM,
-    or torchrun's root cause whose exit code was cut from the paste (its first observed failure)."""
+    torchrun's root cause whose exit code was cut from the paste (its first observed failure), or the worker
+    vLLM's executor saw die (it prints no exit code)."""
     code = e.data.get("exitcode")
     if e.data.get("signal") == "SIGTERM" or code == -15:
         return False
-    return code not in TORN_DOWN or (code is None and bool(e.data.get("root")) and e.rank is not None)
+    return code not in TORN_DOWN or (code is None and bool(e.data.get("root") or e.data.get("died"))
+                                     and e.rank is not None)
 
 
 def torn_down(c: Collected) -> list[Event]:
@@ -147,6 +154,6 @@ def lone_failure(c: Collected) -> Lone | None:
     local = e.data.get("local_rank")
     if rank is None and not multi and not others:
         rank = local
-    if code == -6 and rank is not None and rank in c.ranks and waiting(c.ranks[rank]):
-        return None  # the watchdog's abort of a rank that was waiting: a victim
+    if code in (-6, None) and rank is not None and rank in c.ranks and waiting(c.ranks[rank]):
+        return None  # the watchdog's abort of a rank that was waiting (or an end the record does not say): a victim
     return Lone(e, code, rank, local, multi)

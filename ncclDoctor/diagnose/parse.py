@@ -91,6 +91,8 @@ class LineParser:
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
+        # a summary's exitcode line read without its entry (line, event, value), held while its rank line may follow
+        self._stray_exit: tuple[int, Event, str] | None = None
         self._wd_cut: tuple[Event, str] | None = None  # a watchdog event whose WorkNCCL(...) text was cut
         self._cf_last, self._cf_more = "", 0  # the last summary field read; traceback lines still allowed
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
@@ -134,6 +136,12 @@ class LineParser:
     def finish(self) -> Event | None:
         """At the end of the input: a failure-record entry cut short by the paste's end after its ``rank``
         line (a "Root Cause" block whose exit code was not copied) is still that process's entry."""
+        if self._stray_exit is not None:  # the paste ended on a stray exit code
+            if self._pending is None:
+                self._pending = self._stray_exit[1]
+            elif self.cf_section is None:
+                return self._stray_exit[1]
+            self._stray_exit = None
         ev, self._pending = self._pending, None
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
@@ -203,6 +211,12 @@ class LineParser:
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         ev = self._parse(lineno, text)
+        if self._stray_exit is not None and self._stray_exit[0] < lineno - 1:
+            held = self._stray_exit[1]  # no rank line came for it: the exit code alone, as read
+            if ev is None:
+                ev, self._stray_exit = held, None
+            elif self._pending is None:
+                self._pending, self._stray_exit = held, None
         if ev is None and self._pending is not None:
             ev, self._pending = self._pending, None
         return ev
@@ -307,13 +321,18 @@ class LineParser:
         if stray and stray.group(1) == "rank" and S.R_CF_RANK.match(stray.group(2).strip()):
             # an entry pasted without its header: read its fields as the summary's
             self.cf_section, self.cf, self._follow = "other", {"rank": stray.group(2).strip()}, 7
+            if self._stray_exit is not None and lineno - self._stray_exit[0] <= 2:
+                # the entry pasted bottom-up (exitcode, then rank, host, time, "[0]:"): its exit code is this rank's
+                self.cf["exitcode"], self._stray_exit = self._stray_exit[2], None
             return None
         if stray and stray.group(1) == "exitcode":  # a summary pasted without its header: keep the exit code
             x = S.R_CF_EXIT.match(stray.group(2).strip())
             ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             ev.data.update(root=False, local_rank=None, exitcode=int(x.group(1)) if x else None,
                            pid=int(x.group(2)) if x else None, signal=None, time=None, traceback="")
-            return ev
+            self._stray_exit = (lineno, ev, stray.group(2).strip())  # held a line: a reversed entry's rank may follow
+            self._follow = max(self._follow, 2)
+            return None
         if self.last_error is not None and lineno - self.last_error_line <= 4 and self._same_rank(text):
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
@@ -516,7 +535,7 @@ class LineParser:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
             return None  # the Last error line after ncclUnhandledCudaError lands on that event
-        what = m.group(1) or m.group(2) or m.group(4) or ""
+        what = m.group(1) or m.group(2) or m.group(4) or m.group(5) or ""
         if "driver shutting down" in what:  # cudaErrorCudartUnloading: CUDA torn down as the process exits
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "CUDA 'driver shutting down' at process exit (a thread outlived CUDA's teardown)"
@@ -716,11 +735,11 @@ class LineParser:
         return ev
 
     def _recv_src(self, lineno: int, text: str) -> Event | None:
-        m = S.R_RECV_SRC.search(self._body) if "recv(" in text else None
+        m = S.R_RECV_SRC.search(self._body) if "recv(" in text or "send(" in text else None
         if not m:
             return None
         ev = self._context(lineno, text, "recv_src")
-        ev.data["src"] = int(m.group(1))
+        ev.data.update(src=int(m.group(2)), op=m.group("op"))
         return ev
 
     def _store(self, lineno: int, text: str) -> Event | None:
@@ -922,11 +941,12 @@ class LineParser:
             return None
         return False
 
-    def _global_exit(self, lineno: int, text: str, rank: int, code: int, host: str | None = None) -> Event:
+    def _global_exit(self, lineno: int, text: str, rank: int, code: int | None, host: str | None = None) -> Event:
         ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         ev.rank, ev.host = rank, host
         ev.data.update(root=False, local_rank=None, exitcode=code, pid=None,
-                       signal=S.SIGNALS_BY_NUMBER.get(-code) if code < 0 else None, time=None, traceback="")
+                       signal=S.SIGNALS_BY_NUMBER.get(-code) if code is not None and code < 0 else None, time=None,
+                       traceback="")
         return ev
 
     def _launcher_exit(self, lineno: int, text: str) -> Event | None:
@@ -944,6 +964,12 @@ class LineParser:
                 return self._global_exit(lineno, text, int(g.group("kr")), -15 if g.group("ks") == "SIGTERM" else -9)
             if g.group("mr"):
                 return self._global_exit(lineno, text, int(g.group("mr")), -int(g.group("ms")), g.group("mh"))
+            if g.group("vr") or g.group("rr"):  # the first worker the executor saw die (its exit code not printed)
+                if S.R_VLLM_DP.search(text):
+                    return None  # a data-parallel engine's own worker index, not a rank of the job
+                ev = self._global_exit(lineno, text, int(g.group("vr") or g.group("rr")), None)
+                ev.data["died"] = True
+                return ev
             return self._global_exit(lineno, text, int(g.group("cr") or g.group("gr")), int(g.group("cc") or
                                                                                              g.group("gc")))
         m = S.R_LAUNCHER_EXIT.search(text)
@@ -961,6 +987,11 @@ class LineParser:
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
+        if m.group("ds") and local:
+            # lead rule M: DeepSpeed's launch.py prints `cmd` left over from its spawn loop, the LAST worker it
+            # launched (--local_rank=N of N+1), beside the return code of whichever worker failed: it names the
+            # failed one only when the node ran a single worker (--local_rank=0)
+            ev.data.update(local_rank=None, last_launched=local)
         return ev
 
     def _nccl_info(self, lineno: int, text: str) -> Event | None:

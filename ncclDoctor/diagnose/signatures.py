@@ -400,7 +400,14 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            r"\bGlobal rank (?P<gr>\d{1,7}) \(PID \d{1,10}\) exited with code (?P<gc>-?\d{1,4})|"
                            r"\bKilling global rank (?P<kr>\d{1,7}) \(PID \d{1,10}\) with (?P<ks>SIGTERM|SIGKILL)|"
                            r"mpirun noticed that process rank (?P<mr>\d{1,7}) with PID \d{1,10} on node "
-                           r"(?P<mh>\S{1,255}) exited on signal (?P<ms>\d{1,2})")
+                           r"(?P<mh>\S{1,255}) exited on signal (?P<ms>\d{1,2})|"
+                           # vLLM's executors: the first worker whose process they saw end (multiproc_executor's
+                           # "Worker proc VllmWorker-1 died unexpectedly, shutting down executor.", the Ray one's
+                           # "RayWorkerProc rank=[3] died unexpectedly"), its exit code not printed
+                           r"\bWorker proc VllmWorker-(?P<vr>\d{1,7}) died unexpectedly|"
+                           r"\bRayWorkerProc rank=\[(?P<rr>\d{1,7})\] died unexpectedly")
+# vLLM's data-parallel engines each run their own workers (VllmWorker-0 of each): the index is not the job's rank
+R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 R_MPI_BLOCK = re.compile(r"mpirun detected that one or more processes exited with non-zero status")
 R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
 R_MPI_CODE = re.compile(r"^\s*Exit code:\s*(-?\d{1,4})\s*$")
@@ -437,7 +444,9 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # The message ends at the line's end, or where torch's own advice after it starts (a paste that lost the line break).
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. |(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
-                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'")
+                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
+                          # torch's DeferredCudaCallError: CUDA's initialisation in that process failed
+                          r"CUDA call failed lazily at initialization with error: ([^\n]{1,120})")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")
@@ -542,11 +551,11 @@ R_LAGGING = re.compile(r"\[(?P<start>\d{1,7}(?:, ?\d{1,7}){0,255})\] joined but 
                        r"\[(?P<end>\d{1,7}(?:, ?\d{1,7}){0,255})\] finished collective #\d+, but didn't join "
                        r"collective #(?P<eseq>\d+)|ranks \[(?P<never>\d{1,7}(?:, ?\d{1,7}){0,255})\] are the lagging "
                        r"ranks that caused this timeout")
-# A traceback's source line of a point-to-point receive with a literal source rank ("    dist.recv(input, 0)",
-# "torch.distributed.irecv(buf, src=3)"): when that receive fails because the peer closed the connection, the
-# peer that left is that source rank.
-R_RECV_SRC = re.compile(r"^\s*(?:\w+\s*=\s*)?(?:dist|torch\.distributed)\.i?recv\(\s*[\w.\[\]]{1,64}\s*,\s*"
-                        r"(?:src\s*=\s*)?(\d{1,5})\s*[,)]")
+# A traceback's source line of a point-to-point receive or send with a literal peer rank ("    dist.recv(input, 0)",
+# "torch.distributed.irecv(buf, src=3)", "dist.send(tensor=buf, dst=0)"): when that call fails because the peer
+# closed the connection, the peer that left is that source or destination rank.
+R_RECV_SRC = re.compile(r"^\s*(?:\w+\s*=\s*)?(?:dist|torch\.distributed)\.i?(?P<op>recv|send)\(\s*"
+                        r"(?:tensor\s*=\s*)?[\w.\[\]]{1,64}\s*,\s*(?:(?:src|dst)\s*=\s*)?(\d{1,5})\s*[,)]")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
 R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WARN Mismatched collective detected")

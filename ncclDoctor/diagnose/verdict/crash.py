@@ -160,6 +160,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Use a build (container, torch wheel) whose CUDA version the node's driver supports (nvidia-smi shows the "
             "driver's highest CUDA), or upgrade the driver on that node.",
         )
+    elif "failed lazily at initialization" in text or "device < num_gpus" in text:
+        what, fix = (  # torch's DeferredCudaCallError: the process's CUDA initialisation saw no usable GPU for it
+            "a failed CUDA initialisation (torch's DeferredCudaCallError at its first CUDA call, e.g. "
+            "torch.cuda.set_device): the process sees no GPU for the device index it asks for",
+            "Check the GPUs each process sees: nvidia-smi on the node, CUDA_VISIBLE_DEVICES as the scheduler sets it "
+            "(GPUs per task, MIG instances), and that torch.cuda.set_device(local_rank) asks for a device that exists "
+            "(LOCAL_RANK below the number of visible GPUs: --nproc_per_node / GPUs per task no larger than it).",
+        )
     elif "invalid device ordinal" in text:
         what, fix = (
             "'invalid device ordinal': a process asked for a GPU index that does not exist on its node",
@@ -243,6 +251,13 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     if alone:  # read from NCCL's version line, not from a line naming the rank
         ranks = alone
+    elif not ranks and not xids and len({e.text.strip() for e in evs}) == len(evs):
+        # lead rule A: the one process the launcher shows failing is where it happened (not when the same error
+        # line is printed by several processes: every rank failing alike, rule J)
+        lone = lone_failure(c)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+        only = lone.who if ranks else ""
+        conf = "medium" if ranks else conf
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
     if warns and all(_SETUP_CUDA.search(e.text) for e in warns):
         # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the
@@ -256,6 +271,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    if (len(ranks) >= 2 and not alone and set(ranks) == set(c.ranks) and not torn_down(c)
+            and len({(e.data.get("what") or "").lower() for e in evs}) == 1
+            and not any(waiting(st) for st in c.ranks.values())):
+        # lead rule J: every rank the lines show fails with the same CUDA error, none shown torn down or waiting:
+        # one cause they share (the node's GPUs, driver or set-up), not several culprits
+        return Verdict("cuda_error", f"every rank shown ({_named(ranks)}) hit {what} alike: a cause they share "
+                       "(the node's GPUs, driver or the way the processes were set up), not one rank's fault",
+                       fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if xids:
         return Verdict("cuda_error", what + ("; the ranks on that GPU failed first, the others only lose them"
                                              if what.endswith("training code") else ""),
@@ -560,7 +583,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
     down = {id(e) for e in torn_down(c)}
     fails = [e for e in c.child_failures + c.worker_failures if id(e) not in down and e.data.get("exitcode") != -9
-             and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root"))]
+             and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died"))]
     if not fails:
         return None
     lone = lone_failure(c)
@@ -585,6 +608,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         who, ranks = lone.who, lone.culprits
     if several:
         return _several(c, several, codes, fails)
+    if lone is not None and lone.exitcode is None and lone.event.data.get("died") and lone.culprits:
+        return Verdict(  # lead rules A and I: the executor's record of the first worker that died
+            "unknown", f"{lone.who} died first: the executor that runs the workers saw its process end "
+            f"('{lone.event.text[:160]}') and shut the others down after it (their 'terminating worker' lines are "
+            "that teardown). How it died -- its exit code, signal or exception -- is not in these lines",
+            f"Read rank {lone.rank}'s own log (the worker's lines before it died: its traceback, a CUDA error, an "
+            "OOM); if it has none, it was killed from outside: dmesg -T for the OOM killer and Xid errors on that "
+            "node. Rerun with NCCL_DEBUG=INFO and CUDA_LAUNCH_BLOCKING=1 to get its last NCCL and CUDA call, and "
+            "py-spy dump --pid of the workers if it hangs before dying.",
+            "medium", lone.culprits, [lone.event.brief()])
     if lone is None and len(codes) == 1 and codes[0] < 0 and died_alike(c):  # lead rule J: every process alike
         sig = SIGNALS.get(-codes[0], f"signal {-codes[0]}")
         return Verdict("unknown", f"every process the launcher's record shows ({who}) died of {sig} (exit code "
@@ -631,6 +664,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     alone = (f"; if it does not show, run rank {ranks[0]} alone (one process, its inputs) to see its error. "
              if single and ranks else ". ")
     tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
+    if lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
+        abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
+                     "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "
+                     "one file per rank) for the first error. " + abort_fix)
     return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
                    abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its "

@@ -93,7 +93,7 @@ def _size_mismatch(c: Collected) -> Verdict | None:
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
     if not evs:
-        return _size_mismatch(c)
+        return _size_mismatch(c) or _invalid_argument_at_init(c)
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
@@ -123,6 +123,36 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [],
         [e.brief() for e in evs[:3]],
     )
+
+
+# torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp: ncclCommInitRank[Config]): an NCCL error
+# raised there ("NCCL error in: .../NCCLUtils.hpp:78, invalid argument") is one of the set-up, not of a collective
+_AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
+
+
+def _invalid_argument_at_init(c: Collected) -> Verdict | None:
+    """Lead rule Q: NCCL rejecting an argument of communicator creation (ncclInvalidArgument raised where torch
+    creates the communicator) with no 'Last error' or WARN that says more (a config field of a mismatched NCCL
+    build is nccl_internal: _warn_family reads that text) is a launch or rank-assignment error: a rank or device
+    number out of range, a world size that does not match the processes started. Every rank was started the
+    same wrong way, so no rank is named, whichever process's error is shown first."""
+    evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidArgument"
+           and _AT_INIT.search(e.text)]
+    if not evs or any(e.data.get("last_error") for e in c.samples.get("nccl_error", [])) or \
+            c.samples.get("nccl_warn"):
+        return None
+    return Verdict(
+        "invalid_usage",
+        "NCCL rejected an argument of communicator creation (ncclInvalidArgument where torch creates the "
+        "communicator): the ranks were launched with a rank, world size or device that does not fit the "
+        "processes and GPUs there are -- a launch configuration error that every rank shares, not a faulty rank",
+        "Check how the processes were started: one process per GPU, as many as the world size, each with its own "
+        "rank and device (torch.cuda.set_device(local_rank)). A script that spawns its own workers "
+        "(torch.multiprocessing.spawn(nprocs=torch.cuda.device_count())) must not also run under a launcher that "
+        "starts one process per GPU (torchrun, torch.distributed.launch, deepspeed): either let the launcher start "
+        "them or the script (its option to not spawn under a launcher). Rerun with NCCL_DEBUG=WARN: the "
+        "'Last error' line names the argument.",
+        "medium", [], [e.brief() for e in evs[:3]])
 
 
 def _shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:

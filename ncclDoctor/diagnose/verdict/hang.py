@@ -229,15 +229,23 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", [], [e.brief() for e in store[:3]])
     srcs = {e.data["src"] for e in c.samples.get("recv_src", [])}
     if peer_gone and len(srcs) == 1 and not any(e.kind == "socket_error" for e in peer_gone):
-        src = srcs.pop()  # the traceback's dist.recv(tensor, SRC): the peer that closed is the one it received from
+        # the traceback's dist.recv(tensor, SRC) / dist.send(tensor, DST): the peer that closed is the one it
+        # received from or sent to
+        src = srcs.pop()
+        send = all(e.data.get("op") == "send" for e in c.samples["recv_src"])
         return Verdict(
             "early_exit",
-            f"a gloo receive from rank {src} failed with the connection closed by the peer: rank {src} exited (or "
-            "crashed) before its send completed; the rank printing this is its victim",
-            f"Look at rank {src}'s end: an isend whose request was never wait()ed before the process exited is the "
-            "usual cause -- call req.wait() on every isend/irecv, then dist.barrier() and "
-            f"dist.destroy_process_group() before exit; if rank {src} exited with an error, its traceback is the "
-            "cause.",
+            (f"a gloo send to rank {src} failed with the connection closed by the peer: rank {src} exited (or "
+             "crashed) before it received; the rank printing this is its victim" if send else
+             f"a gloo receive from rank {src} failed with the connection closed by the peer: rank {src} exited (or "
+             "crashed) before its send completed; the rank printing this is its victim"),
+            (f"Look at rank {src}'s end: if it exited with an error, its traceback is the cause; if it finished, it "
+             "left before receiving what this rank sends it -- wait() on every isend/irecv, then dist.barrier() and "
+             "dist.destroy_process_group() on every rank before exit." if send else
+             f"Look at rank {src}'s end: an isend whose request was never wait()ed before the process exited is the "
+             "usual cause -- call req.wait() on every isend/irecv, then dist.barrier() and "
+             f"dist.destroy_process_group() before exit; if rank {src} exited with an error, its traceback is the "
+             "cause."),
             "medium", [src], [e.brief() for e in peer_gone[:2]] + [e.brief() for e in c.samples["recv_src"][:1]])
     if peer_gone and c.world and all(n == 1 for n, _ in c.world):
         # NCCL's own "nranks 1": a communicator of one process has no peer that could have exited; the connection
