@@ -580,3 +580,18 @@ def test_a_file_path_as_the_stores_host_is_the_rendezvous_endpoint_not_a_harmles
     assert "MASTER_ADDR" in v["fix"], v["fix"]
     good = bad.replace("/home/ml/envs/setup_env.sh", "trainer-node-4")
     assert _verdict(tmp_path, good, "good.log")["cause"] == "none"
+
+
+# --- session 7 (fixq): the launcher's record of the URL init_process_group raised on -------------------------------
+def test_the_process_group_url_a_launcher_logs_on_failure_is_the_rendezvous(tmp_path):
+    """detectron2's launch (and trainers built on it) logs "Process group URL: <init_method>" when init_process_group
+    raised: None is no dist_url reaching the workers (env:// without MASTER_ADDR), a URL is the rendezvous at that
+    endpoint failing; store_rendezvous either way, no rank."""
+    none = "".join(f"ERROR [07/19 08:0{i}:12 detectron2.engine.launch]: Process group URL: None\n" for i in range(2))
+    d = _report(tmp_path, none)
+    v = d["verdict"]
+    assert v["cause"] == "store_rendezvous" and v["culprits"] == [] and not _accused(d), v
+    assert "dist_url" in v["fix"] and "MASTER_ADDR" in v["fix"], v["fix"]
+    url = "[07/19 08:01:12 d2.engine.launch]: Process group URL: tcp://10.3.0.9:24877\n"
+    v = _verdict(tmp_path, url, "url.log")
+    assert v["cause"] == "store_rendezvous" and "tcp://10.3.0.9:24877" in v["summary"], v
