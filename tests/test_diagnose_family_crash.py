@@ -971,3 +971,53 @@ def test_a_lazy_cuda_init_failure_on_every_rank_shown_is_shared_not_theirs(tmp_p
     assert "CUDA_VISIBLE_DEVICES" in d["verdict"]["fix"] and "set_device" in d["verdict"]["fix"], d["verdict"]["fix"]
     one = _report(tmp_path, line.format(r=3), "one.log")
     assert one["verdict"]["cause"] == "cuda_error" and _accused(one) == {3}, one["verdict"]
+
+
+# --- session 7 (fixq): shared memory and a dead Ray actor ---------------------------------------------------------
+def test_torch_failing_to_create_a_shared_memory_file_is_dev_shm(tmp_path):
+    """aten/MapAllocator.cpp on the /torch_* file of a tensor passed between processes (torch 2.x's posix_fallocate
+    wording here, another pid): /dev/shm is full -> dataloader_shm (lead rule F's class), no rank; errno 24 is the
+    descriptors running out instead (ulimit -n, the file_system sharing strategy)."""
+    full = ("  File \"/opt/conda/lib/python3.11/site-packages/torch/multiprocessing/reductions.py\", line 560, in "
+            "reduce_storage\n    fd, size = storage._share_fd_cpu_()\n"
+            "RuntimeError: unable to allocate shared memory(shm) for file </torch_48211_3719931220_3>: No space left "
+            "on device (28)\n")
+    d = _report(tmp_path, full)
+    v = d["verdict"]
+    assert v["cause"] == "dataloader_shm" and v["culprits"] == [] and not _accused(d), v
+    assert "/dev/shm" in v["fix"] and "--shm-size" in v["fix"] and "num_workers" in v["fix"], v["fix"]
+    fds = ("RuntimeError: unable to open shared memory object </torch_7730_1150332118_17> in read-write mode: Too many "
+           "open files (24)\n")
+    v = _verdict(tmp_path, fds, "fds.log")
+    assert v["cause"] == "dataloader_shm" and "ulimit -n" in v["fix"] and "file_system" in v["fix"], v
+
+
+def test_processes_caught_by_sigbus_are_shared_memory_and_several_name_nobody(tmp_path):
+    """Lead rules F and J: UCX's crash handler "[host:pid:0:tid] Caught signal 7 (Bus error: ...)" with no backtrace
+    shown is shared memory that could not be backed; two processes alike are the container's resource: no culprit;
+    one process's alone names nobody either when its line gives no rank. (A backtrace into libnccl.so stays
+    test_a_crash_inside_libnccl_is_nccls's.)"""
+    two = ("[gpu-n41:61020:0:61177] Caught signal 7 (Bus error: nonexistent physical address)\n"
+           "[gpu-n41:61023:0:61180] Caught signal 7 (Bus error: nonexistent physical address)\n")
+    d = _report(tmp_path, two)
+    v = d["verdict"]
+    assert v["cause"] == "dataloader_shm" and v["culprits"] == [] and not _accused(d), v
+    assert "/dev/shm" in v["fix"] and "NCCL_SHM_DISABLE=1" in v["fix"], v["fix"]
+    one = _report(tmp_path, two.splitlines()[1] + "\n", "one.log")
+    assert one["verdict"]["cause"] == "dataloader_shm" and one["verdict"]["culprits"] == [], one["verdict"]
+
+
+def test_a_ray_actor_whose_worker_exited_on_a_connection_eof_is_an_unknown_first_failure(tmp_path):
+    """Ray's ActorDiedError ("its worker process has died ... Worker unexpectedly exits with a connection error code
+    2. End of file"), here another actor class and pid: the raylet lost the worker, it names no rank and no cause
+    (its own list: the OOM killer, ray stop --force, a crash): unknown, and the fix reads dmesg and the worker's log."""
+    text = ("ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+            "        class_name: RewardModelWorker\n        pid: 20931\n"
+            "The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: "
+            "Worker unexpectedly exits with a connection error code 2. End of file. There are some potential root "
+            "causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (2) ray stop --force "
+            "is called. (3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and not _accused(d), v
+    assert "dmesg" in v["fix"] and "raylet" in v["fix"], v["fix"]

@@ -626,3 +626,18 @@ def test_an_invalid_argument_at_communicator_creation_is_the_launch_not_a_rank(t
     assert "one process per GPU" in d["verdict"]["fix"], d["verdict"]["fix"]
     more = text + "[rank5]: Last error:\n[rank5]: Invalid config blocking attribute value -2147483648\n"
     assert _verdict(tmp_path, more, "more.log")["cause"] == "nccl_internal"
+
+
+# --- session 7 (fixq): the launcher's record of the URL init_process_group raised on -------------------------------
+def test_the_process_group_url_a_launcher_logs_on_failure_is_the_rendezvous(tmp_path):
+    """detectron2's launch (and trainers built on it) logs "Process group URL: <init_method>" when init_process_group
+    raised: None is no dist_url reaching the workers (env:// without MASTER_ADDR), a URL is the rendezvous at that
+    endpoint failing; store_rendezvous either way, no rank."""
+    none = "".join(f"ERROR [07/19 08:0{i}:12 detectron2.engine.launch]: Process group URL: None\n" for i in range(2))
+    d = _report(tmp_path, none)
+    v = d["verdict"]
+    assert v["cause"] == "store_rendezvous" and v["culprits"] == [] and not _accused(d), v
+    assert "dist_url" in v["fix"] and "MASTER_ADDR" in v["fix"], v["fix"]
+    url = "[07/19 08:01:12 d2.engine.launch]: Process group URL: tcp://10.3.0.9:24877\n"
+    v = _verdict(tmp_path, url, "url.log")
+    assert v["cause"] == "store_rendezvous" and "tcp://10.3.0.9:24877" in v["summary"], v

@@ -572,3 +572,54 @@ def test_the_ranks_store_warnings_alone_are_none(tmp_path):
 def test_the_ranks_store_warnings_with_a_timeout_after_them_are_not_none(tmp_path):
     text = _STORE_WARNINGS + watchdog_line(9, 3001, "ALLREDUCE", 600017, 600000, numel=1)
     assert _verdict(tmp_path, text)["cause"] != "none"
+
+
+# --- session 7 (fixq): round 23's set-up chatter and failures shown without a cause --------------------------------
+def _lo_setup(host: str, pid: int, dev: int) -> str:
+    return (nccl_info(host, pid, dev, "NCCL_SOCKET_IFNAME set by environment to lo")
+            + nccl_info(host, pid, dev, "Bootstrap : Using lo:127.0.0.1<0>")
+            + nccl_info(host, pid, dev, "NET/Socket : Using [0]lo:127.0.0.1<0>", tid=pid + 301)
+            + nccl_info(host, pid, dev, "Using network Socket", tid=pid + 301))
+
+
+def test_nccl_choosing_loopback_on_one_node_with_nothing_failing_is_chatter(tmp_path):
+    """Issue #14 item 3 (a loopback address is a problem in a MULTI-node job) with lead rule K: four processes of one
+    host bootstrapping on lo, nothing failing, are set-up chatter (none, low), not network_setup; the fix says what
+    to collect if it hangs there. The same lines from two hosts stay the interface problem."""
+    one = "".join(_lo_setup("trainbox-3", 9120 + i, i) for i in range(4))
+    d = _report(tmp_path, one)
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["confidence"] == "low" and not _accused(d), v
+    assert "py-spy dump" in v["fix"] and "NCCL_P2P_DISABLE=1" in v["fix"], v["fix"]
+    two = _lo_setup("trainbox-3", 9120, 0) + _lo_setup("trainbox-4", 5511, 0)
+    assert _verdict(tmp_path, two, "two.log")["cause"] == "network_setup"
+
+
+def test_nccl_setup_chatter_that_completed_says_what_to_collect_if_it_hangs(tmp_path):
+    """Lead rule K: a communicator's set-up INFO lines up to 'Init COMPLETE' on every rank show nothing failing
+    (none, low); the fix names py-spy and NCCL_DEBUG=INFO, as for a log that stops before 'Init COMPLETE'."""
+    text = "".join(
+        nccl_info("infer-07", 40210 + r, r, "Connected all rings")
+        + nccl_info("infer-07", 40210 + r, r, "Connected all trees")
+        + nccl_info("infer-07", 40210 + r, r, f"comm 0x5a1{r}e00 rank {r} nranks 4 cudaDev {r} nvmlDev {r} busId "
+                    f"{r + 1}b000 commId 0x1f2e3d4c5b6a7988 - Init COMPLETE")
+        for r in range(4))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["confidence"] == "low" and v["culprits"] == [], v
+    assert "py-spy dump" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
+
+
+def test_a_launchers_error_line_without_a_cause_is_unknown_not_nothing(tmp_path):
+    """Issue #14 item 6: a failure line is never "nothing failed". A launcher that only reports its command failed
+    (here on another host and port), or a traceback ending in an exception no family reads, is unknown with nobody
+    named; the fix says to run the command itself and read the traceback."""
+    line = ("Error: failed to run torchrun --nproc_per_node=8 --nnodes=2 --node_rank=1 --rdzv_backend=c10d "
+            "--rdzv_endpoint=10.20.0.4:31500 pretrain.py -c cfg.yaml on 10.20.0.5\n")
+    d = _report(tmp_path, line)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] == [] and not _accused(d), v
+    assert "torchrun directly" in v["fix"] and "traceback" in v["fix"], v["fix"]
+    exc = ("Traceback (most recent call last):\n  File \"/srv/app/train.py\", line 88, in <module>\n    main()\n"
+           "omegaconf.errors.ConfigAttributeError: Key 'warmup_ratio' is not in struct\n")
+    v = _verdict(tmp_path, exc, "exc.log")
+    assert v["cause"] == "unknown" and v["culprits"] == [], v

@@ -258,11 +258,12 @@ WORDINGS = {
     # torch/csrc/distributed/c10d/socket.cpp when MASTER_ADDR does not resolve
     "store-dns": ("[W socket.cpp:464] [c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai "
                   "error: -2 - Name or service not known).\n", "store_rendezvous", [], "node-0:29500"),
-    # a model download's DNS failure is not the job's rendezvous
+    # a model download's DNS failure is not the job's rendezvous; but it is a failure shown, so never "none"
+    # (issue #14 item 6): unknown, with its traceback to read
     "hub-dns-is-not-the-store": ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', "
                                  "port=443): Max retries exceeded (Caused by NameResolutionError: Failed to resolve "
-                                 "'huggingface.co' ([Errno -3] Temporary failure in name resolution))\n", "none", [],
-                                 "nothing"),
+                                 "'huggingface.co' ([Errno -3] Temporary failure in name resolution))\n", "unknown",
+                                 [], "traceback"),
     # a connect to Docker's bridge address in a Last error text
     "docker-bridge": ("ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device "
                       "error.\nLast error:\nsocketStartConnect: Connect to 172.17.0.2<36145> failed : Software caused "

@@ -106,6 +106,9 @@ SNIFF = 8192
 #             annotation type *bbox*") and validation/evaluation bars on a line of their own (Lightning's "Validation
 #             DataLoader 0:  41%|...", "Evaluating: 12%|..."): parse._eval, the main process still evaluating while
 #             the others wait (lead rule I); a training loop's bars stay skipped
+#   ERROR, FATAL  a line announcing an error in upper case (logging's "ERROR: ...", "ERROR [date module]: ..."): read
+#             as a failure shown when no family explains it (parse._traceback_tail)
+#   Process group URL  detectron2's launch logging the init_method init_process_group raised on (parse._store)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -118,7 +121,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
             b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"CCL_ERROR", b"examples/s",
             b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"elastic/rendezvous/", b"bytes failed",
-            b"distributed.launch is", b"Evaluat", b"Validat")
+            b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -612,7 +612,14 @@ class LineParser:
         """A rank's own exception, the last line of its traceback. Read after every other family
         (a line they explain keeps their kind); torchrun's own ChildFailedError is not a rank's."""
         m = S.R_EXC_TAIL.match(self._body)
-        if not m or m.group(1).endswith("ChildFailedError"):
+        if not m:
+            e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
+            if e is None:
+                return None
+            ev = self._context(lineno, text, "traceback_tail")  # a failure shown, its cause not given
+            ev.data.update(type="Error", message=e.group(1), line=True)
+            return ev
+        if m.group(1).endswith("ChildFailedError"):
             return None
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
@@ -628,7 +635,9 @@ class LineParser:
         k = S.R_CAUGHT_SIGNAL.search(text)
         if k:
             ev = self._context(lineno, text, "crash")
-            ev.data.update(signal=int(k.group(1)), what=k.group(2).strip(), libs=[])
+            p = S.R_CAUGHT_PID.search(text)
+            ev.data.update(signal=int(k.group(1)), what=k.group(2).strip(), libs=[],
+                           proc=int(p.group(1)) if p else ev.pid)
             self._crash, self._follow = ev, 2
             return ev
         if "forcefully" in text and S.R_FORCED_KILL.search(text):
@@ -752,6 +761,13 @@ class LineParser:
             ev.data.update(root=int(u.group(2)), error=err[:120],
                            gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
             return ev
+        url = S.R_PG_URL.search(text) if "Process group URL" in text else None
+        if url:  # the launcher's record that init_process_group raised, with the init_method it was given
+            ev = self._context(lineno, text, "store_timeout")
+            given = url.group(1).strip("'\".,")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           init_url=None if given in ("None", "", "null") else given)
+            return ev
         miss = S.R_ENV_MISSING.search(text)
         if miss:  # init_process_group(env://) run without torchrun: a launch error
             ev = self._context(lineno, text, "store_timeout")
@@ -851,6 +867,11 @@ class LineParser:
 
     def _dataloader(self, lineno: int, text: str) -> Event | None:
         m = S.R_DATALOADER.search(text)
+        t = None if m or "unable to" not in text else S.R_TORCH_SHM.search(text)
+        if t:  # torch could not create the shared-memory file of a tensor passed between processes
+            ev = self._context(lineno, text, "dataloader")
+            ev.data.update(signal=None, bus_error=False, shm_file=t.group(1), shm_errno=(t.group(2) or "").strip())
+            return ev
         if not m:
             return None
         ev = self._context(lineno, text, "dataloader")
@@ -952,7 +973,8 @@ class LineParser:
     def _launcher_exit(self, lineno: int, text: str) -> Event | None:
         """A worker's exit as DeepSpeed's launcher, torch.multiprocessing.spawn or subprocess
         report it, read like torchrun's 'failed (exitcode: N)' (-9: killed from outside)."""
-        died = S.R_RAY_DIED.search(text) if "unexpected system error" in text else None
+        died = S.R_RAY_DIED.search(text) if ("unexpected system error" in text
+                                             or "unexpectedly exits" in text) else None
         if died:
             ev = self._context(lineno, text, "ray_died")
             ev.rank = None  # the raylet's line: a Ray worker process, not a rank

@@ -33,11 +33,15 @@ heartbeat            the heartbeat monitor killing a stuck watchdog
 serving_watchdog     a serving framework's own watchdog (SGLang's scheduler ``Watchdog timeout
                      (self.watchdog_timeout=N)``, vLLM's ``RPC call to X timed out``); ``self_kill``: its
                      SIGQUIT line and the bare ``Killed`` after either (its own kill, not the OOM killer)
-dataloader           DataLoader worker killed by a signal / bus error (shared memory)
+dataloader           DataLoader worker killed by a signal / bus error (shared memory), and torch failing to create
+                     the shared-memory file of a tensor passed between processes (``unable to write to file
+                     </torch_...>``: /dev/shm full)
 cuda_oom             CUDA out of memory
 driver_oom           a CUDA driver call's ``CUresult error result=2`` (out of memory), e.g. torch_memory_saver's
                      cu_mem_create: a lead for the process that never reached a collective, not a verdict
-traceback_tail       a traceback's last line ``SomethingError: text`` (kept apart, state.Collected.exceptions)
+traceback_tail       a traceback's last line ``SomethingError: text`` (kept apart, state.Collected.exceptions),
+                     and a line that announces an error no other family reads (``Error: failed to run ...``,
+                     ``ERROR: ...``): a failure shown, whose cause the lines do not give
 no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs
 child_failed         torchrun's ChildFailedError summary (one event per failure entry)
 worker_failed        torchrun's ``failed (exitcode: N) local_rank: R (pid: P)``
@@ -349,6 +353,21 @@ R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monito
 # torch's dump found this process's Python thread holding the GIL ("Could not acquire GIL within 300 ms on exit,
 # possible GIL induced hang"): the rank is shown, busy or stuck in Python, not proven inside a collective
 R_GIL_HELD = re.compile(r"Could not acquire GIL within \d{1,9} ?ms")
+# torch's MapAllocator failing on the shared-memory file of a tensor one process hands another (a DataLoader
+# worker's batch, a torch.multiprocessing queue): "unable to write to file </torch_995_2167858072>", "unable to open
+# shared memory object </torch_..> in read-write mode: Too many open files (24)", "unable to mmap N bytes from file
+# </torch_...>: Cannot allocate memory (12)", torch 2.x's "unable to allocate shared memory(shm) for file </torch_...>:
+# No space left on device (28)". The file lives in /dev/shm: it is full (or, errno 24, the descriptors ran out).
+R_TORCH_SHM = re.compile(r"unable to (?:write to file|open shared memory object|mmap \d+ bytes from file|resize file|"
+                         r"allocate shared memory\(shm\) for file) <(/torch_[\w\-]{1,60})>(?:[^:\n]{0,40}:\s*"
+                         r"([A-Za-z][^\n(]{0,80}))?")
+# A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
+# logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
+R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")
+# detectron2's launch (and the many trainers built on it) logs the init_method it gave init_process_group when
+# that call raised: "Process group URL: tcp://127.0.0.1:50152", "Process group URL: None" (no dist_url reached the
+# workers: env:// without MASTER_ADDR).
+R_PG_URL = re.compile(r"Process group URL: (\S{1,200})")
 R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited "
                           r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
@@ -421,7 +440,11 @@ R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on m
 # was killed while executing a task by an unexpected system error. ... Worker IP address: 10.0.0.5 ... Worker PID:
 # 4156 Worker exit type: SYSTEM_ERROR ... potential root causes. (1) ... OOM killer ... (2) ray stop --force ...
 # (3) ... SIGSEGV"): a first failure whose cause and rank the line does not give.
-R_RAY_DIED = re.compile(r"A worker died or was killed while executing (?:a )?task by an unexpected system error"
+# An actor's death as ActorDiedError words it: "The actor is dead because its worker process has died. Worker exit
+# type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file." is
+# the same report (the raylet lost the worker's socket), with the same list of potential root causes.
+R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?task by an unexpected system error|"
+                        r"Worker unexpectedly exits with a connection error code)"
                         r"(?:[^\n]{0,600}?Worker IP address: (?P<ip>[\d.]{7,15}))?(?:[^\n]{0,200}?Worker PID: "
                         r"(?P<pid>\d{1,10}))?")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
@@ -481,6 +504,7 @@ R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death si
 # A native crash handler's report (UCX's "[host:pid:0:tid] Caught signal 11 (Segmentation fault: ...)", then
 # "==== backtrace (tid: N) ====" and one " 3  /path/libnccl.so(+0x120057) [0x...]" frame a line)
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
+R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
 # DDP's constructor (torch/csrc/distributed/c10d/reducer.cpp verify_params_across_processes): "DDP expects same
 # model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."

@@ -287,6 +287,7 @@ class Collected:
             if k in self.retcodes or len(self.retcodes) < MAX_KEYS:
                 self.retcodes[k] += n
         self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
+        self.exceptions = (self.exceptions + o.exceptions)[:256]
         self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
         self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         for k, v in o.interfaces.items():

@@ -31,6 +31,7 @@ from ncclDoctor.diagnose.verdict.base import (
     Verdict,
 )
 from ncclDoctor.diagnose.verdict.crash import (
+    _bus_error,
     _cuda,
     _dataloader,
     _died_loading,
@@ -82,6 +83,7 @@ from ncclDoctor.diagnose.verdict.quiet import (
     _nccl_other,
     _none,
     _setup_hang,
+    _unread_failure,
     _warn_family,
     _warn_subsystem,
     settle,
@@ -90,7 +92,7 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _launch_arg,
+    _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _bus_error, _launch_arg,
     _no_nccl, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
@@ -129,7 +131,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         v = detect(c, ks)
         if v is not None:
             return _with_settings(v, env_findings)
-    return _setup_hang(c, ks) or _config(c, ks, env_findings) or _warn_subsystem(c, ks) or _none(c, ks)
+    return (_setup_hang(c, ks) or _config(c, ks, env_findings) or _warn_subsystem(c, ks) or _unread_failure(c, ks)
+            or _none(c, ks))
 
 
 def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:

@@ -498,6 +498,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not ranks:  # lead rule A: the worker's error ends its main process, the one the launcher shows failing
         lone = lone_failure(c)
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+    shm = [e for e in evs if e.data.get("shm_file")]
+    if shm:
+        return _shm_file(c, shm, ranks)
     bus = any(e.data.get("bus_error") for e in evs)
     killed = not bus and any((e.data.get("signal") or "").strip().lower().startswith("kill") for e in evs)
     # a worker killed by SIGKILL ("killed by signal: Killed") is the kernel's OOM killer taking host RAM back: each
@@ -517,6 +520,60 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         _samples(c, "dataloader"),
     )
+
+
+_SHM_FIX = ("Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
+            "num_workers / prefetch_factor; `df -h /dev/shm` while the job runs shows it filling.")
+
+
+def _shm_file(c: Collected, evs: list, ranks: list[int]) -> Verdict:
+    """torch could not create the shared-memory file (/dev/shm/torch_*) of a tensor one process hands another --
+    a DataLoader worker's batch, a multiprocessing queue: /dev/shm is full (lead rule F's class), or with errno 24
+    the process ran out of file descriptors (the file_descriptor sharing strategy keeps one per shared tensor)."""
+    e = evs[0]
+    fds = "Too many open files" in (e.data.get("shm_errno") or "")
+    said = f"'{_what(e)[:160]}'"
+    if fds:
+        return Verdict(
+            "dataloader_shm",
+            f"torch could not open the shared-memory file of a tensor passed between processes ({said}): the "
+            "process ran out of file descriptors -- the DataLoader workers' default sharing strategy keeps one open "
+            "per shared tensor",
+            "Raise the open-files limit (ulimit -n 65536; docker --ulimit nofile=65536) or call "
+            "torch.multiprocessing.set_sharing_strategy('file_system') at start-up; fewer num_workers also helps.",
+            "medium", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
+    return Verdict(
+        "dataloader_shm",
+        f"torch could not write the shared-memory file of a tensor passed between processes ({said}): the file lives "
+        "in /dev/shm, which is full or too small (a container's default is 64 MB) -- the DataLoader workers hand "
+        "every batch to the main process through shared memory; a host or container setting, not a rank's fault",
+        _SHM_FIX, "medium" if not ranks else "high", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
+
+
+def _bus_error(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule F: a process's crash handler reporting SIGBUS ("Caught signal 7 (Bus error ...)") with no other
+    cause shown (no backtrace into libnccl.so: _nccl_crash reads that first) is shared memory (/dev/shm) that could
+    not be backed -- DataLoader workers' batches or NCCL's own segments in a container with a small /dev/shm. Several
+    processes dying of it alike is the host's or container's resource, not one rank (rule J): no culprit; one process
+    with its rank named is that rank (rule A)."""
+    evs = [e for e in c.samples.get("crash", []) if e.data.get("signal") == 7]
+    if not evs:
+        return None
+    procs = {e.data.get("proc") or e.where for e in evs}
+    ranks = sorted({e.rank for e in evs if e.rank is not None})
+    several = len(procs) > 1
+    who = "" if several or len(ranks) != 1 else f" on rank {ranks[0]}"
+    return Verdict(
+        "dataloader_shm",
+        (f"{len(procs)} processes died of SIGBUS alike ('Caught signal 7 (Bus error ...)')" if several
+         else f"a process{who} died of SIGBUS ('Caught signal 7 (Bus error ...)')")
+        + ": a bus error with no other cause is shared memory (/dev/shm) that could not be backed -- NCCL's "
+        "shared-memory segments or the DataLoader workers' batches in a container whose /dev/shm is too small"
+        + ("; several processes failing the same way is the host's or container's resource, not one rank" if several
+           else ""),
+        _SHM_FIX + " For NCCL's segments (a crash during communicator set-up), NCCL_SHM_DISABLE=1 works around it "
+        "(slower intra-node traffic).",
+        "medium", [] if several else ranks, [e.brief() for e in evs[:3]], job_wide=several)
 
 
 def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -567,9 +624,10 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
     several ranks' tracebacks interleaved there, which one is that rank's cannot be told)."""
     if rank is None:
         return None
-    own = [e for e in c.exceptions if e.rank == rank]
+    excs = [e for e in c.exceptions if not e.data.get("line")]  # a traceback's own last line, not an "Error:" line
+    own = [e for e in excs if e.rank == rank]
     if not own:
-        own = [e for e in c.exceptions if e.rank is None]
+        own = [e for e in excs if e.rank is None]
         if len({(e.data["type"], e.data["message"]) for e in own}) != 1:
             return None
     return own[-1] if own else None

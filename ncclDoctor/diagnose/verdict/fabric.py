@@ -12,7 +12,7 @@ import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, R_PEER_GONE
-from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.state import ERROR_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, hosts
 
 # ibv_wc_status (rdma-core verbs.h) values NCCL prints as "status=N" / "error N".
@@ -376,12 +376,36 @@ _BAD_IFACE = re.compile(r"^(lo|docker\d*|veth\w*|virbr\d*|ip6tnl\d*|tunl\d*|br-\
 
 
 def bad_interfaces(c: Collected) -> list[str]:
-    """Interfaces NCCL chose that cannot carry inter-node traffic: loopback, link-local, virtual."""
-    return [
+    """Interfaces NCCL chose that cannot carry inter-node traffic: loopback, link-local, virtual. Loopback carries
+    NCCL's bootstrap between the processes of ONE node (issue #14 item 3: it is a problem in a multi-node job): with
+    every line on one host (or none named) and nothing failing, NCCL choosing lo is set-up chatter (lead rule K)."""
+    bad = [
         f"{n}:{a}"
         for n, a in c.interfaces.items()
         if _BAD_IFACE.match(n) or a.startswith("127.") or a.lower().startswith("fe80")
     ]
+    if bad and _loopback_only(bad) and not spans_nodes(c) and not _something_failed(c):
+        return []
+    return bad
+
+
+def _loopback_only(bad: list[str]) -> bool:
+    return all(b.startswith("lo:") or b.split(":", 1)[1].startswith("127.") or b.endswith(":::1") for b in bad)
+
+
+def spans_nodes(c: Collected) -> bool:
+    """The lines show more than one node: ranks or NCCL processes on several hosts, or torchrun's printed
+    node count (GROUP_WORLD_SIZE / nnodes) above 1."""
+    nodes = [int(v) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {}) if v.isdigit()]
+    named = hosts(c) | set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
+    return max(nodes + [len(named)]) > 1
+
+
+def _something_failed(c: Collected) -> bool:
+    """Any failure at all in the lines: an error family, an NCCL return-code trail, a launcher's record of a failed
+    process, a traceback's exception."""
+    return bool(any(c.kinds.get(k) for k in ERROR_KINDS) or c.retcodes or c.child_failures or c.worker_failures
+                or c.exceptions or c.kinds.get("watchdog_timeout"))
 
 
 def shared_addresses(c: Collected) -> list[tuple[str, set[str]]]:
@@ -530,6 +554,25 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     rdzv = any(e.data.get("rendezvous") for e in evs)
     in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
     missing = sorted({e.data["env_missing"] for e in evs if e.data.get("env_missing")})
+    urls = [e for e in evs if "init_url" in e.data]
+    if urls:  # the launcher logged the init_method init_process_group raised on
+        url = next((e.data["init_url"] for e in urls if e.data["init_url"]), None)
+        if url is None:
+            what = ("init_process_group raised, and the launcher's record of the URL it was given says None: no "
+                    "dist_url / init_method reached the workers, so torch fell back to env:// and found no "
+                    "MASTER_ADDR/MASTER_PORT -- the rendezvous endpoint was never given to them; a launch-script "
+                    "setting, not a rank")
+        else:
+            what = (f"init_process_group raised on the rendezvous URL {url} (the launcher's record): the workers could "
+                    "not set up the store at that endpoint -- unreachable, its port taken, or a rank never arrived; "
+                    "no rank is at fault")
+        return Verdict(
+            "store_rendezvous", what,
+            "Pass the rendezvous URL to every worker: the launch call's dist_url (detectron2's launch(main, ..., "
+            "dist_url=args.dist_url), --dist-url tcp://HOST:PORT or 'auto') or init_process_group(init_method="
+            "'tcp://HOST:PORT'), or set MASTER_ADDR and MASTER_PORT for env://; with a URL given, check the port is "
+            "free (ss -ltnp | grep PORT) and reachable from every node (nc -zv HOST PORT).",
+            "medium", [], [e.brief() for e in urls[:3]])
     if missing:
         return Verdict(
             "config",

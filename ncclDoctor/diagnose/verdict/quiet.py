@@ -220,11 +220,7 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "nothing in these lines is a failure: they are NCCL's communicator set-up INFO lines (versions, rings, "
             "trees, channels) with no WARN, error, timeout or exit among them, and they cannot tell an excerpt from a "
             "log that stopped there",
-            "Nothing to fix in these lines. If the job does hang right after them, collect what shows where: every "
-            "rank's log with NCCL_DEBUG=INFO (an 'Init COMPLETE' line per rank, or the rank that never printed one), "
-            "py-spy dump --pid of a stuck process and a Flight Recorder dump. "
-            + (_P2P_FIX if one_node else _SETUP_NET_FIX) + _shown_settings(c),
-            "low", [], proof)
+            "Nothing to fix in these lines. " + _if_it_hangs(c), "low", [], proof)
     if one_node:
         return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
                        "error: a hang while the GPUs connect to each other, the peer-to-peer (P2P) path between "
@@ -232,6 +228,22 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict("unknown", f"the log stops {where} with no error: the job hung while the ranks connected "
                    + ("over the network (" + ", ".join(sorted(c.setup_hosts)[:4]) + ")" if c.setup_hosts else "")
                    + "; these lines do not say which rank or connection is stuck", _SETUP_NET_FIX, "low", [], proof)
+
+
+def _nccl_chatter(c: Collected) -> bool:
+    """NCCL's own set-up INFO lines are in the input (bootstrap and socket interfaces, versions, rings, trees,
+    channels, 'Init COMPLETE')."""
+    return bool(c.kinds.get("setup") or c.kinds.get("transport") or c.kinds.get("setup_done"))
+
+
+def _if_it_hangs(c: Collected) -> str:
+    """Lead rule K's fix for set-up chatter: what to collect if the job hangs after these lines. On one node (every
+    NCCL process on one host, no network transport) the usual suspect is the GPUs' peer-to-peer path."""
+    named = set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
+    one_node = len(named) == 1 and not c.kinds.get("setup_net")
+    return ("If the job does hang right after them, collect what shows where: every rank's log with NCCL_DEBUG=INFO "
+            "(an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump --pid of a stuck "
+            "process and a Flight Recorder dump. " + (_P2P_FIX if one_node else _SETUP_NET_FIX) + _shown_settings(c))
 
 
 _OWN_NETS = ("IB", "Socket", "no_ib")
@@ -267,6 +279,26 @@ def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict |
         [],
         [e for f in bad[:3] for e in f.evidence[:1]],
     )
+
+
+def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Issue #14 item 6: benign noise never becomes the verdict, and a failure line never becomes "nothing failed"
+    either. A traceback's exception or a line announcing an error (a launcher's "Error: failed to run ...") that no
+    family explains shows something failed; the lines do not say why, nor which rank: unknown, nobody named."""
+    if not c.exceptions:
+        return None
+    own = [e for e in c.exceptions if not e.data.get("line")]
+    e = (own or c.exceptions)[0]
+    what = e.data["type"] + (": " + e.data["message"] if e.data.get("message") else "")
+    return Verdict(
+        "unknown",
+        f"the lines show a failure ({what[:240]}) that no known family explains: something failed, and these lines "
+        "say neither why nor on which rank",
+        "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
+        "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
+        "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
+        "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
+        "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
 
 
 def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
@@ -340,12 +372,14 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
                       "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
+    # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
+    hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
         ("; ".join(benign) + ". " if benign else "") + "Nothing to fix in these lines: they show no failure "
         "(start-up and INFO output is harmless). If the job did fail, the failing lines are not in the input: give "
-        "the logs of every rank (NCCL_DEBUG=WARN).",
+        "the logs of every rank (NCCL_DEBUG=WARN)." + hangs,
         conf,
         [],
         _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
