@@ -1021,3 +1021,39 @@ def test_a_ray_actor_whose_worker_exited_on_a_connection_eof_is_an_unknown_first
     v = d["verdict"]
     assert v["cause"] == "unknown" and not _accused(d), v
     assert "dmesg" in v["fix"] and "raylet" in v["fix"], v["fix"]
+
+
+def test_nccl_tests_unhandled_cuda_error_in_capitals_is_a_cuda_error_naming_nobody(tmp_path):
+    """nccl-tests' "HOST: Test NCCL failure common.cu:N '<ncclGetErrorString>'" where the string says "unhandled CUDA
+    error" (capitals; older NCCL "unhandled cuda error"), one process driving every GPU (-g 4), a few rows completed
+    before it: cuda_error, nobody named (not 'none' for the rows)."""
+    text = ("# Using devices\n"
+            "#  Rank  0 Group  0 Pid  812 on 7f3a9c0e11d2 device  0 [0x01] NVIDIA GeForce RTX 4090\n"
+            "#  Rank  1 Group  0 Pid  812 on 7f3a9c0e11d2 device  1 [0x25] NVIDIA GeForce RTX 4090\n"
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+            "busbw #wrong\n"
+            "          16             4     float     sum      -1    88.10    0.00    0.00      0    87.41    0.00    "
+            "0.00      0\n"
+            "7f3a9c0e11d2: Test NCCL failure common.cu:1022 'unhandled CUDA error'\n"
+            " .. 7f3a9c0e11d2 pid 812: Test failure common.cu:903\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "NCCL_DEBUG=INFO" in v["fix"]
+
+
+def test_the_same_cuda_error_line_twice_behind_a_collectors_timestamps_is_not_a_lone_failure(tmp_path):
+    """Rule J over rule A: processes on two hosts print nccl-tests' "Test NCCL failure" line (one host's twice) and
+    mpirun names the first process that exited (rank 77, exit code 3): the processes failing alike, nobody named. A
+    collector's timestamp on every line (kubectl, a logging agent) does not make the two lines different ones."""
+    err = "Test NCCL failure common.cu:1183 'unhandled cuda error (run with NCCL_DEBUG=INFO for details) / '"
+    lines = [f"gpu-h07: {err}", " .. gpu-h07 pid 40112: Test failure common.cu:902",
+             f"gpu-h112: {err}", " .. gpu-h112 pid 7301: Test failure common.cu:902",
+             f"gpu-h07: {err}", " .. gpu-h07 pid 40118: Test failure common.cu:902",
+             "mpirun detected that one or more processes exited with non-zero status, thus causing",
+             "the job to be terminated. The first process to do so was:", "",
+             "  Process name: [[31805,1],77]", "  Exit code:    3"]
+    stamped = "".join(f"2025-04-11T09:30:{i:02d}.000000001Z {x}\n" for i, x in enumerate(lines))
+    for name, text in (("plain.log", "".join(x + "\n" for x in lines)), ("stamped.log", stamped)):
+        d = _report(tmp_path, text, name)
+        assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), (name, d["verdict"])

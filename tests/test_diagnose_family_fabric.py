@@ -641,3 +641,24 @@ def test_the_process_group_url_a_launcher_logs_on_failure_is_the_rendezvous(tmp_
     url = "[07/19 08:01:12 d2.engine.launch]: Process group URL: tcp://10.3.0.9:24877\n"
     v = _verdict(tmp_path, url, "url.log")
     assert v["cause"] == "store_rendezvous" and "tcp://10.3.0.9:24877" in v["summary"], v
+
+
+def test_a_memory_registration_refused_at_communicator_set_up_is_the_hosts_resource(tmp_path):
+    """Lead rule J: ibvwrap's "Call to ibv_reg_mr failed" (also with an error text) whose return-code trail runs
+    through transport.cc and init.cc -- the communicator's own buffers registered while it connects -- is the host
+    refusing an IB resource (locked memory, GPU memory it cannot pin): nccl_system, nobody named. The same failure
+    with no set-up trail (a collective registering its buffer) stays the node's GPUDirect RDMA path (ib_fabric)."""
+    trail = "".join(nccl_info("trn-31", 9120, 5, f"{f} -> 2", tid=9188)
+                    for f in ("net_ib.cc:531", "include/net.h:28", "transport/net.cc:310", "transport.cc:165",
+                              "init.cc:1090", "init.cc:1401"))
+    for warn in ("Call to ibv_reg_mr failed", "Call to ibv_reg_mr_iova2 failed with error Operation not permitted"):
+        text = (nccl_info("trn-32", 4410, 1, "Connected all rings", tid=4477)
+                + f"trn-31:9120:9188 [5] misc/ibvwrap.cc:241 NCCL WARN {warn}\n" + trail)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), (warn, v)
+        assert "ulimit -l" in v["fix"] and "nvidia-peermem" in v["fix"], v["fix"]
+    mid = ("trn-31:9120:9188 [5] misc/ibvwrap.cc:241 NCCL WARN Call to ibv_reg_mr failed\n"
+           + nccl_info("trn-31", 9120, 5, "transport/net_ib.cc:1702 -> 2", tid=9188)
+           + nccl_info("trn-31", 9120, 5, "transport/net.cc:871 -> 2", tid=9188))
+    assert _verdict(tmp_path, mid, "mid.log")["cause"] == "ib_fabric"

@@ -942,3 +942,22 @@ def test_a_gloo_send_closed_by_its_destination_names_that_rank(tmp_path):
     assert "rank 2" in d["verdict"]["fix"], d["verdict"]["fix"]
     var = text.replace("dst=2", "dst=server_rank")
     assert not _accused(_report(tmp_path, var, "var.log"))
+
+
+def test_a_heartbeat_timeout_after_the_ranks_own_on_time_timeout_leaves_it_inside(tmp_path):
+    """Lead rule B with the heartbeat monitor as aftermath: rank 3 times out on time (ran for ~ its timeout) inside
+    ALLGATHER #90211, then its heartbeat monitor fires while it dumps and aborts. Rank 3 is still only inside the
+    collective: rank_missing, nobody named, rank 3 innocent (not 'unknown' for the heartbeat line). A heartbeat
+    whose rank's collective ran far past its timeout stays a blocked watchdog."""
+    text = (watchdog_line(3, 90211, "ALLGATHER", 900021, 900000, numel=(2048, 8192), stamp="E0305 04:12:10.520000000")
+            + "[rank3]:[E0305 04:20:10.611000000 ProcessGroupNCCL.cpp:1418] [PG 0 Rank 3] Heartbeat monitor timed out! "
+            "Process will be terminated after dumping debug info. workMetaList_.size()=1\n"
+            "[rank3]:[E0305 04:20:10.612000000 ProcessGroupNCCL.cpp:1255] [PG 0 Rank 3] ProcessGroupNCCL preparing to "
+            "dump debug info.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "rank_missing" and v["culprits"] == [] and 3 not in _accused(d), v
+    late = (watchdog_line(3, 90211, "ALLGATHER", 5400021, 900000, numel=(2048, 8192), stamp="E0305 05:27:10.520000000")
+            + "[rank3]:[E0305 04:20:10.611000000 ProcessGroupNCCL.cpp:1418] [PG 0 Rank 3] Heartbeat monitor timed out! "
+            "Process will be terminated after dumping debug info. workMetaList_.size()=1\n")
+    assert _verdict(tmp_path, late, "late.log")["cause"] == "watchdog_blocked"

@@ -623,3 +623,95 @@ def test_a_launchers_error_line_without_a_cause_is_unknown_not_nothing(tmp_path)
            "omegaconf.errors.ConfigAttributeError: Key 'warmup_ratio' is not in struct\n")
     v = _verdict(tmp_path, exc, "exc.log")
     assert v["cause"] == "unknown" and v["culprits"] == [], v
+
+
+# --- round 24: a net plugin's optional-symbol WARN, nccl-tests before its table, a proxy Connect at set-up, wrong
+# results (lead rules K, L, S) --------------------------------------------------------------------------------------
+def test_a_net_plugins_optional_symbol_warn_on_every_rank_is_harmless(tmp_path):
+    """aws-ofi-nccl's configure_nvls_option: NCCL_OFI_WARN("Could not find ncclGetVersion symbol") -- a dlsym of an
+    optional NCCL function; the plugin skips the version check and goes on (later versions print it at TRACE). Four
+    ranks of another host, then the job's own output: none, and the fix says it is harmless. ibvwrap's "lib wrapper
+    not initialized." (libibverbs absent) is the same kind of notice."""
+    text = "NCCL version 2.17.1+cuda11.8\n" + "".join(
+        f"ip-10-2-7-31:{120 + r}:{180 + r} [{r}] configure_nvls_option:287 NCCL WARN NET/OFI Could not find "
+        "ncclGetVersion symbol\n" for r in (2, 0, 3, 1)) + "Loading checkpoint shards:   0%|          | 0/4\n" * 4
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["culprits"] == [] and not _accused(d), v
+    assert "harmless" in v["fix"] and "aws-ofi-nccl" in v["fix"], v["fix"]
+    ibv = (nccl_info("wsl-box", 311, 0, "Bootstrap : Using eth0:172.22.1.5<0>")
+           + "wsl-box:311:311 [0] misc/ibvwrap.cc:160 NCCL WARN lib wrapper not initialized.\n"
+           + nccl_info("wsl-box", 311, 0, "NET/Socket : Using [0]eth0:172.22.1.5<0>")
+           + nccl_info("wsl-box", 311, 0, "Channel 00/32 :    0"))
+    assert _verdict(tmp_path, ibv, "ibv.log")["cause"] == "none"
+
+
+def test_nccl_tests_devices_and_start_up_lines_before_its_table_are_chatter(tmp_path):
+    """Lead rule K: an nccl-tests run on two hosts that printed its devices and NCCL's bootstrap/plugin INFO lines but
+    not yet its table header shows nothing failing (none, low), whatever the thread says; the fix names what to
+    collect if it hangs there. The same run that printed its table header and no row stays a hang in the first
+    collective (one node: the GPUs' P2P path)."""
+    text = ("# nThread 1 nGpus 1 minBytes 1024 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 agg "
+            "iters: 1 validation: 1 graph: 0\n#\n# Using devices\n"
+            "#  Rank  0 Group  0 Pid  20511 on    gpu-a17 device  0 [0x1b] NVIDIA H100 80GB HBM3\n"
+            "#  Rank  1 Group  0 Pid   9034 on    gpu-a18 device  0 [0x1b] NVIDIA H100 80GB HBM3\n"
+            + nccl_info("gpu-a17", 20511, 0, "Bootstrap : Using ens1f0:10.40.3.17<0>")
+            + nccl_info("gpu-a17", 20511, 0, "NET/Plugin: Using internal network plugin.")
+            + nccl_info("gpu-a18", 9034, 0, "cudaDriverVersion 12020")
+            + nccl_info("gpu-a18", 9034, 0, "Bootstrap : Using ens1f0:10.40.3.18<0>"))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["confidence"] == "low" and not _accused(d), v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "py-spy" in v["fix"], v["fix"]
+    header = ("# nThread 1 nGpus 2 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 "
+              "validation: 1\n#\n# Using devices\n"
+              "#   Rank  0 Pid   7702 on box-2 device  0 [0x41] NVIDIA GeForce RTX 3090\n"
+              "#   Rank  1 Pid   7702 on box-2 device  1 [0x61] NVIDIA GeForce RTX 3090\n#\n"
+              "#                                                       out-of-place                       in-place\n"
+              "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  "
+              "error\n")
+    assert _verdict(tmp_path, header, "header.log")["cause"] == "network_setup"
+
+
+def test_the_proxy_service_failing_to_execute_connect_beside_set_up_chatter_is_the_network(tmp_path):
+    """Lead rule L: proxy.cc's "[Proxy Service %d] Failed to execute operation %s from rank %d, retcode %d" for a
+    set-up operation, with its return-code trail, while the other node's ranks print their set-up chatter: NCCL's own
+    connection between the ranks failed at set-up -- network_setup, nobody named (not 'none' for the chatter)."""
+    text = ("node-b12:77120:77161 [2] proxy.cc:1163 NCCL WARN [Proxy Service 14] Failed to execute operation Connect "
+            "from rank 14, retcode 3\n"
+            + nccl_info("node-b12", 77120, 2, "transport/net.cc:702 -> 3", tid=77161)
+            + nccl_info("node-b12", 77120, 2, "proxy.cc:1021 -> 3", tid=77161)
+            + nccl_info("node-b11", 55012, 0, "Connected all rings", tid=55040)
+            + nccl_info("node-b11", 55012, 0, "Connected all trees", tid=55040)
+            + nccl_info("node-b11", 55012, 0, "4 coll channels, 4 p2p channels, 1 p2p channels per peer", tid=55040))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"]
+
+
+def test_wrong_results_in_an_nccl_tests_table_with_nothing_failing_name_how_to_find_the_path(tmp_path):
+    """Lead rule S: a reduce_scatter_perf table whose #wrong column turns nonzero from 4 MB, every size completing,
+    no error, hang or timeout: cause unknown (no class is silent corruption), nobody named, and the fix names
+    nccl-tests' -c 1 check, NCCL_PROTO/NCCL_ALGO and a test per node."""
+    text = ("#                                                              out-of-place                       "
+            "in-place\n"
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+            "busbw #wrong\n"
+            "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  "
+            "(GB/s)\n"
+            "     1048576         32768     float     sum      -1    51.20   20.48   17.92      0    50.11   20.93   "
+            "18.31      0\n"
+            "     2097152         65536     float     sum      -1    80.02   26.21   22.93      0    79.63   26.34   "
+            "23.04      0\n"
+            "     4194304        131072     float     sum      -1    131.5   31.90   27.91   4101    130.8   32.07   "
+            "28.06   3977\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] == [] and not _accused(d), v
+    assert "-c 1" in v["fix"] and "NCCL_PROTO" in v["fix"] and "NCCL_ALGO" in v["fix"] and "per node" in v["fix"], v
+    # the same table behind a collector's timestamps, or quoted in an issue, is the same table
+    stamped = "".join(f"2025-06-02T08:14:{i:02d}.120Z {line}\n" for i, line in enumerate(text.splitlines()))
+    quoted = "".join(f"> {line}\n" for line in text.splitlines())
+    for name, pasted in (("stamped.log", stamped), ("quoted.md", quoted)):
+        assert _verdict(tmp_path, pasted, name)["cause"] == "unknown", name

@@ -40,7 +40,7 @@ def from_nccl_tests(doc: dict[str, Any], path: str) -> list[Finding]:
             out.append(
                 R.NCCL_TESTS_WRONG.finding(
                     f"{name} in {path}: wrong results at {len(sizes)} size(s) ({', '.join(map(str, sizes[:6]))} B)"
-                    f"; 'Out of bounds values : {t['out_of_bounds']}'.",
+                    + (f"; 'Out of bounds values : {t['out_of_bounds']}'." if t["out_of_bounds"] else "."),
                     evidence=bad[:8],
                 )
             )
@@ -245,20 +245,26 @@ def _read(inp: Input) -> bytes:
 
 def _plain(data: bytes) -> bytes:
     """The text without what a terminal or a log collector added to each line (\\r, colours,
-    signatures.strip_prefixes): ncclras's report pasted into a job log or a kubectl capture."""
+    signatures.strip_prefixes), its hard-wrapped lines joined (ingest.unwrap, as the log scan reads them):
+    ncclras's report or an nccl-tests table pasted into a job log, a kubectl capture or an issue box."""
+    from ncclDoctor.diagnose.ingest import unwrap, wrap_width
+    from ncclDoctor.diagnose.load import SNIFF
     from ncclDoctor.diagnose.signatures import R_ANSI, strip_prefixes
 
-    text = R_ANSI.sub("", data.decode("utf-8", "replace"))
+    text = data.decode("utf-8", "replace")
+    width = wrap_width(data[:SNIFF])
+    text = R_ANSI.sub("", unwrap(text, width) if width is not None else text)
     return "\n".join(strip_prefixes(line) for line in text.splitlines()).encode()
 
 
 def _sniff(inp: Input) -> tuple[str | None, bool]:
-    """The input's format, and whether its lines must be made plain first (only NCCL RAS's text
-    report is looked for behind prefixes: the other formats are JSON or stay in the log scan)."""
+    """The input's format, and whether its lines must be made plain first (NCCL RAS's text report and
+    nccl-tests' table are looked for behind prefixes -- a collector's timestamps, a launcher's rank, colours,
+    Markdown quoting: the table read there is the same table; the other formats are JSON)."""
     head = _head(inp)
     fmt = fieldformats.sniff(head, inp.path)
-    if fmt is None and fieldformats.sniff(_plain(head), inp.path) == "ras":
-        return "ras", True
+    if fmt is None and (found := fieldformats.sniff(_plain(head), inp.path)) in ("ras", "nccl-tests"):
+        return found, True
     return fmt, False
 
 

@@ -443,7 +443,7 @@ class LineParser:
         code = m.group(0) if m else None
         if code is None:
             m2 = S.R_NCCL_OLD.search(text)
-            code = S.OLD_CODE[m2.group(1)] if m2 else None
+            code = S.OLD_CODE[m2.group(1).lower()] if m2 else None
         if code is None:
             if "Last error:" not in text:
                 return None

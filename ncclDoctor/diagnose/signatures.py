@@ -149,8 +149,8 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
                          r"ncclInvalidUsage|ncclInvalidArgument")
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: )("
                         r"unhandled system error|"
-                        r"remote process exited or there was a network error|internal error|unhandled cuda error|"
-                        r"invalid usage|invalid argument)")
+                        r"remote process exited or there was a network error|internal error|"
+                        r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
 OLD_CODE = {"unhandled system error": "ncclSystemError",
             "remote process exited or there was a network error": "ncclRemoteError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",

@@ -184,7 +184,9 @@ FAMILIES = (
         # proxy.cc's service thread failing a set-up operation ("Error encountered progressing operation=Connect,
         # res=3, closing connection"): the proxy could not open the transport connection to the peer (another node)
         "proxy_connect", "network_setup",
-        re.compile(r"Error encountered progressing operation=(?:Connect|Setup|SharedInit|Init)\b"),
+        # and its "[Proxy Service N] Failed to execute operation Connect from rank N, retcode R" (lead rule L)
+        re.compile(r"(?:Error encountered progressing operation=|Failed to execute operation )"
+                   r"(?:Connect|Setup|SharedInit|Init)\b"),
         "NCCL's proxy failed to open the transport connection to a peer while the communicator was set up: the "
         "interface or path it uses between the nodes does not work (a wrong interface, a firewall), not a rank",
         _NET_FIX),

@@ -9,7 +9,7 @@ import re
 
 from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
 
@@ -251,9 +251,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     if alone:  # read from NCCL's version line, not from a line naming the rank
         ranks = alone
-    elif not ranks and not xids and len({e.text.strip() for e in evs}) == len(evs):
+    elif not ranks and not xids and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs):
         # lead rule A: the one process the launcher shows failing is where it happened (not when the same error
-        # line is printed by several processes: every rank failing alike, rule J)
+        # line is printed by several processes: every rank failing alike, rule J; the same line once a collector's
+        # timestamp or a launcher's prefix is taken off)
         lone = lone_failure(c)
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
         only = lone.who if ranks else ""

@@ -209,6 +209,11 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     local = [e for e in evs if str(e.data.get("verbs", "")).startswith(_LOCAL_VERBS) and e not in memlock]
     if local and not statuses and not asyncs and len(local) == len([e for e in evs if e.data.get("verbs")]):
         return _verbs_resource(local)
+    reg = [e for e in evs if str(e.data.get("verbs", "")).startswith("ibv_reg_") and e not in memlock]
+    verbs = [e for e in evs if e.data.get("verbs")]
+    if (reg and not statuses and not asyncs and len(reg) + len(local) == len(verbs)
+            and any(f in ("init.cc", "transport.cc") for f, _ in c.retcodes)):
+        return _reg_at_setup(reg)
     parts, fixes = [], []
     for s in statuses:
         name, meaning, fix = IB_STATUS.get(
@@ -227,7 +232,6 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             continue
         parts.append(f"async event '{a}': the HCA itself reported a failure (hardware/firmware)")
         fixes.append("check that HCA (ibstat, ibv_devinfo, mlxlink, firmware version) and drain the node")
-    reg = [e for e in evs if str(e.data.get("verbs", "")).startswith("ibv_reg_") and e not in memlock]
     for e in reg[:1]:  # the HCA refused to register a (GPU) buffer: the node's RDMA set-up, no peer involved
         parts.append(
             f"the memory registration {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA "
@@ -338,6 +342,27 @@ def _verbs_resource(evs: list) -> Verdict:
         "may hold them; lower NCCL_IB_QPS_PER_CONNECTION / NCCL_MAX_NCHANNELS, check ibv_devinfo -v max_qp / "
         "max_cq, dmesg for mlx5 errors) or the device is not usable in the container (/dev/infiniband mounted, "
         "rdma devices allowed).",
+        "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
+def _reg_at_setup(evs: list) -> Verdict:
+    """Lead rule J: a memory registration (ibv_reg_mr*) refused while the communicator is created -- NCCL's return-code
+    trail runs through transport.cc/init.cc, the connections of ncclCommInitRank -- is an IB resource the host
+    refuses (the locked-memory limit, or no peer-memory/dma-buf support to pin GPU memory), a system error of that
+    node, not the fabric: nothing was sent to a peer yet."""
+    e = evs[0]
+    err = e.data.get("verbs_error")
+    return Verdict(
+        "nccl_system",
+        f"registering memory with the HCA ({e.data['verbs']}, {err or 'no error text'}) failed while NCCL set up its "
+        "IB connections (its return-code trail runs through transport.cc/init.cc): the host refused to pin the "
+        "buffer -- the process's locked-memory limit, or GPU memory the HCA cannot register (no nvidia-peermem / "
+        "dma-buf for GPUDirect RDMA) -- a system error of that node at set-up, not the fabric and not a rank's code",
+        "On that node check the locked-memory limit where the ranks run (ulimit -l unlimited, memlock unlimited in "
+        "/etc/security/limits.conf, docker run --ulimit memlock=-1; check `ulimit -l` inside mpirun/srun/the "
+        "container) and GPUDirect RDMA: load nvidia-peermem (modprobe nvidia-peermem; lsmod | grep peermem) or use a "
+        "driver/kernel with dma-buf; NCCL_NET_GDR_LEVEL=LOC runs without GPUDirect RDMA and tells whether it is the "
+        "cause (NCCL_IB_DISABLE=1 falls back to sockets); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.",
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
 

@@ -9,6 +9,7 @@ import re
 
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import (
+    _RANK_IN_LINE,
     _TIMEOUT_AT,
     NONFATAL,
     Conclusion,
@@ -85,13 +86,18 @@ def _tiny_timeout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _TORCH_TS = re.compile(r"\[[EIWF](\d{1,2}?)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 
 
-def _timed_out_before(c: Collected, hb: list[Event]) -> bool:
+def _timed_out_before(c: Collected, hb: list[Event], own: bool = False) -> bool:
     """A collective timed out normally (its ``ran for`` within a quarter of its timeout: the watchdog
     ran on time) no later than the heartbeat monitor's "watchdog got stuck": aborting the timed-out
-    communicator is what blocked the watchdog, so the hang's cause is the collective, not the thread."""
+    communicator is what blocked the watchdog, so the hang's cause is the collective, not the thread.
+    ``own``: only a timeout line whose own "[Rank N]" tag is the heartbeat's rank, or that has no tag (a paste
+    that cut it off), counts -- another rank's timeout does not put this rank inside a collective."""
     normal = [e for e in c.samples.get("watchdog_timeout", [])
               if e.data.get("timeout_ms") and e.data.get("ran_for_ms") is not None
               and e.data["ran_for_ms"] <= 1.25 * e.data["timeout_ms"]]
+    if own:
+        ranks = {h.rank for h in hb}
+        normal = [e for e in normal if (m := _RANK_IN_LINE.search(e.text)) is None or int(m.group(1)) in ranks]
     def own(e: Event) -> float | None:  # torch's own clock when both lines have it (a collector's may differ)
         g = _TORCH_TS.search(e.text)
         if not g:
@@ -537,6 +543,15 @@ GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual rea
 _NEAR = 8  # SeqNums this close, enqueued at the same moment: one rank a few collectives past the others
 
 
+def _own_failure(c: Collected, e: Event) -> bool:
+    """A rank's error line that is more than its being inside the stuck collective: not a warning, a launcher's
+    record, a peer gone (``is_consequence``), nor the heartbeat monitor firing after a collective had already timed
+    out on time (``_timed_out_before``: the abort of the timed-out communicator is what held the watchdog)."""
+    if e.kind in NONFATAL + ("child_failed",) or is_consequence(e):
+        return False
+    return not (e.kind == "heartbeat" and _timed_out_before(c, [e]))
+
+
 def larger_world(c: Collected) -> str | None:
     """Lead rule E: the shown ranks all timed out inside (or past) the stuck collective -- at SeqNums that cannot
     be told apart as one group or several -- and the numbers say the world is larger than the ranks shown
@@ -560,8 +575,7 @@ def larger_world(c: Collected) -> str | None:
     if any(abs(s.seq - t) > _NEAR for s in queued for t in seqs):
         return None
     shown |= {s.rank for s in queued}
-    if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
-           for st in c.ranks.values() for e in st.errors):
+    if any(_own_failure(c, e) for st in c.ranks.values() for e in st.errors):
         return None
     sizes = [max(t.numel_in, t.numel_out) // min(t.numel_in, t.numel_out) for t in outs
              if t.numel_in and t.numel_out and t.numel_in != t.numel_out and t.op
@@ -604,13 +618,16 @@ def one_collective(c: Collected) -> str | None:
         return n in stuck and s.data["enqueued"] >= n > s.data.get("completed", n - 1)
 
     def inside(st) -> bool:  # its timeout, its status line, or its watchdog's own report (also said for it
-        # by another rank's "dump signal due to a collective timeout from rank R")
-        return bool(st.timeouts) or any(queued(s) for s in st.status.values()) or bool(st.counts.get("watchdog_report"))
+        # by another rank's "dump signal due to a collective timeout from rank R"), or its heartbeat monitor firing
+        # after its own collective (or one whose line lost its rank tag: a wrapped "[Rank " cut from its number)
+        # had timed out on time: its watchdog hung aborting that timeout
+        return (bool(st.timeouts) or any(queued(s) for s in st.status.values())
+                or bool(st.counts.get("watchdog_report"))
+                or any(e.kind == "heartbeat" and _timed_out_before(c, [e], own=True) for e in st.errors))
 
     if not (outs or stuck or pending) or not all(inside(st) for st in c.ranks.values()):
         return None
-    if any(e.kind not in NONFATAL + ("child_failed",) and not is_consequence(e)
-           for st in c.ranks.values() for e in st.errors):
+    if any(_own_failure(c, e) for st in c.ranks.values() for e in st.errors):
         return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
     if pending:
         return "collectives still pending when a rank's timeout signalled the dump (no line says which)"

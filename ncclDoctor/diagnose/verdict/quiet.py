@@ -147,11 +147,18 @@ _NOISE = (
      r"\bignor(?:ed|ing)\b|[Ww]arning:", ""),
     (r"Could not find real path", "NCCL's 'Could not find real path' is harmless: a virtual device in its "
      "topology search (a container or VM NIC)"),
-    (r"Failed to open libibverbs", "NCCL's 'Failed to open libibverbs' is harmless: no InfiniBand verbs library "
-     "on this node, so NCCL uses its sockets (install rdma-core only if the nodes have InfiniBand/RoCE)"),
+    # ibvwrap.cc's "lib wrapper not initialized." is the same absence seen by the IB transport's first verbs call
+    (r"Failed to open libibverbs|lib wrapper not initialized", "NCCL's 'Failed to open libibverbs' is harmless: no "
+     "InfiniBand verbs library on this node, so NCCL uses its sockets (install rdma-core only if the nodes have "
+     "InfiniBand/RoCE)"),
     (r"(?:Failed to open|could not find|No plugin found \(|Plugin load returned) ?\S*libnccl-net|"
      r"NET/Plugin ?: (?:No plugin found|Plugin load|Failed to find)", "NCCL's 'no net plugin' line is harmless: "
      "it uses its built-in transports"),
+    # a net plugin probing NCCL for an optional entry point with dlsym (aws-ofi-nccl's configure_nvls_option:
+    # "NET/OFI Could not find ncclGetVersion symbol"): it skips the check the function was for and goes on
+    (r"\bNET/\w+\b.*[Cc]ould not find \w+ symbol", "a net plugin's 'Could not find <function> symbol' WARN is "
+     "harmless: the plugin (aws-ofi-nccl) looked up an optional NCCL function and skips the check it was for; check "
+     "that the aws-ofi-nccl / NCCL version pair is a supported one"),
     # the FastSocket plugin's rx-queue affinity loop: it goes on ("Connected after N retries")
     (r"Cannot get incoming CPU|Maximum retry reached for (?:accept|connect)", "a net plugin's (FastSocket's) CPU-"
      "affinity and retry warnings are harmless when it goes on to connect ('Connected after N retries')"),
@@ -212,9 +219,13 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              else "before the first result of the benchmark (its first collective)")
     proof = _samples(c, "setup", 2) + _samples(c, "run_start", 2)
     one_node = len(c.setup_hosts) == 1 and not c.kinds.get("setup_net")
-    if in_setup and not c.kinds.get("run_header"):
+    if not c.kinds.get("run_header"):
         # lead rule K: NCCL's set-up INFO lines with nothing failing among them show nothing failing, whether the
-        # log stopped there or the paste did (the lines cannot tell); the fix says what to collect if it hangs there
+        # log stopped there or the paste did (the lines cannot tell); the fix says what to collect if it hangs there.
+        # So does an nccl-tests run that printed its devices but not yet its table header: it never reached its first
+        # collective in these lines. A WARN among them that names a problem is read by its own class.
+        if any(not _WARN_NOISE.search(e.text) for e in c.samples.get("nccl_warn", [])):
+            return None
         return Verdict(
             "none",
             "nothing in these lines is a failure: they are NCCL's communicator set-up INFO lines (versions, rings, "
@@ -406,6 +417,26 @@ def _ras_lagging(f: Finding) -> Verdict:
         "medium" if named else "low", sorted(listed) if named else [], [f.message[:300]])
 
 
+def _wrong_results(bad: list[Finding]) -> Verdict:
+    """Lead rule S: nccl-tests' table with a nonzero #wrong column and no hang, error or timeout: the collectives
+    completed and returned corrupted data. No class covers silent corruption (cause unknown) and one GPU, NIC or
+    link anywhere in the job can cause it, so nobody is named; the fix says how to find where."""
+    return Verdict(
+        "unknown",
+        "wrong results with nothing failing (" + "; ".join(f.message[:200].rstrip(".") for f in bad[:2]) + "): the "
+        "collectives "
+        "completed and returned corrupted data (no hang, error or timeout); these lines do not say which GPU, NIC or "
+        "link corrupts it, nor through which path",
+        "Find where the data goes wrong: rerun nccl-tests with data checking on (-c 1, the #wrong column) while "
+        "narrowing the path -- NCCL_PROTO=Simple / LL / LL128 and NCCL_ALGO=Ring / Tree one at a time (a protocol "
+        "that alone corrupts points at it or at the hardware path it uses), NCCL_P2P_DISABLE=1 / NCCL_SHM_DISABLE=1 "
+        "/ NCCL_NET_GDR_LEVEL=LOC to take P2P, shared memory or GPUDirect RDMA out; run the test per node (one node's "
+        "GPUs alone) and then per pair of nodes to find the bad host, GPU or NIC; check IOMMU / ACS settings "
+        "(lspci -vvv | grep ACSCtl), dmesg for Xid errors, and the NCCL / driver version pair. Keep that node out "
+        "of training until it passes: corrupted reductions give silently wrong gradients.",
+        "low", [], [str(e) for f in bad[:2] for e in f.evidence[:2]])
+
+
 def settle(v: Verdict, findings: list[Finding]) -> Verdict:
     """The verdict once every finding is known: 'nothing failed' never stands beside an error
     from another reader (a field output such as a failed nccl-tests run); it points at it."""
@@ -420,6 +451,8 @@ def settle(v: Verdict, findings: list[Finding]) -> Verdict:
                        [f.message[:200] for f in slow[:2]])
     if not bad:
         return v
+    if all(f.code == "FLD001" for f in bad):  # lead rule S: wrong results with nothing failing
+        return _wrong_results(bad)
     lag = next((f for f in bad if f.code == "FLD012"), None)
     if lag is not None and all(f.code == "FLD012" for f in bad):  # a dead process or a RAS error may be the cause
         return _ras_lagging(lag)
