@@ -248,6 +248,72 @@ def test_a_time_limit_is_not_called_preemption(tmp_path):
     assert v["cause"] != "signal" and "preempt" not in v["summary"], v
 
 
+def test_a_time_limit_with_nothing_failing_is_the_scheduler_stopping_the_job(tmp_path):
+    """Session 7 (round 24): slurmstepd's "DUE TO TIME LIMIT" banner, then the SIGTERM a framework's handler logs for a
+    rank: the scheduler's wall-clock limit stopped the job from outside, no rank's fault (cause signal, culprits [])."""
+    text = ("slurmstepd: error: *** JOB 4411.2 ON gpu-c-08 CANCELLED AT 2024-06-30T08:12:44 DUE TO TIME LIMIT ***\n"
+            "srun: Job step aborted: Waiting up to 62 seconds for job step to finish.\n"
+            "[rank: 3] Received SIGTERM: 15\n"
+            "Bypassing SIGTERM: 15\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "time limit" in v["summary"] and "--time" in v["fix"] and "requeue" in v["fix"], v
+    assert not _accused(d)
+
+
+def test_a_wrapper_told_the_job_timed_out_is_the_time_limit(tmp_path):
+    """submitit's handler, whichever signal it was set up with: "this job is timed-out" is the time limit."""
+    text = ("submitit WARNING (2023-02-03 10:11:12,131) - Bypassing signal SIGCONT\n"
+            "submitit INFO (2023-02-03 10:11:12,140) - Job has timed out. Ran 118 minutes out of requested 120 "
+            "minutes.\n"
+            "submitit WARNING (2023-02-03 10:11:12,141) - Caught signal SIGUSR2 on gpu-node-4: this job is "
+            "timed-out.\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "time limit" in v["summary"] and "preempt" not in v["summary"], v
+
+
+def test_a_wrapper_catching_any_signal_as_preemption_is_an_outside_signal(tmp_path):
+    """submitit's "Caught signal SIGHUP on host: this job is preempted." (any signal name, not only SIGUSR1/2)."""
+    text = ("submitit WARNING (2021-11-05 22:01:02,003) - Bypassing signal SIGTERM\n"
+            "submitit WARNING (2021-11-05 22:01:02,110) - Caught signal SIGHUP on node-b12: this job is preempted.\n"
+            "submitit INFO (2021-11-05 22:01:02,150) - Requeued job 8812 (2 remaining timeouts)\n"
+            "submitit INFO (2021-11-05 22:01:02,151) - Exiting gracefully after preemption/timeout.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "SIGHUP" in v["summary"] and "requeue" in v["fix"].lower()
+    assert not _accused(d)
+
+
+def test_a_sigterm_a_job_process_logs_with_nothing_failing_is_a_stop_from_outside(tmp_path):
+    """Lightning's signal connector logging the SIGTERM a rank got, nothing failing: signal, nobody named (never
+    "nothing failed"); the same lines after a worker's own failure are its teardown, which that failure explains."""
+    text = "[rank: 2] Received SIGTERM: 15\nBypassing SIGTERM: 15\n"
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("signal", []), d["verdict"]
+    assert "sacct" in d["verdict"]["fix"] and not _accused(d)
+    oom = ("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 1 has a total "
+           "capacity of 39.38 GiB of which 2.06 GiB is free.\n")
+    assert _verdict(tmp_path, oom + text)["cause"] == "gpu_oom"
+
+
+# --- session 7 (round 24): every worker process raising alike, its exception not shown (lead rule J) -------------
+def test_every_worker_process_raising_alike_names_nobody_and_is_not_nothing(tmp_path):
+    """multiprocessing's "Process SpawnProcess-1:N:" header (then a traceback) on every worker of the engine, and the
+    executor noticing: something failed in all of them at once, the exception is not in the lines: unknown, nobody."""
+    text = "".join(f"(EngineWorker rank={r} pid={300 + r}) Process ForkProcess-2:{r + 1}:\n" for r in (2, 0, 3, 1))
+    text += ("CRITICAL 11-02 09:10:11 [multiproc_executor.py:51] MultiprocExecutor got fatal signal from worker "
+             "processes, shutting down. See stack trace above for root cause issue.\n")
+    text += "".join(f"(EngineWorker rank={r} pid={300 + r}) Traceback (most recent call last):\n" for r in (1, 3))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "every worker" in v["summary"] and "traceback" in v["fix"], v
+    assert not _accused(d)
+
+
 def _entry(n: int, time: str, rank: int, local: int, code: int, pid: int, host: str = "node-a") -> str:
     return failure_record(n, rank, local, code, pid, time=time, host=host)
 

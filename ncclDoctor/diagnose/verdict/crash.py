@@ -760,6 +760,35 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
 
 
+def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Worker processes whose target raised (multiprocessing's "Process SpawnProcess-1:3:" header before a traceback,
+    a multiprocess executor's "got fatal signal from worker processes"), read when nothing else explains the lines:
+    something failed in the workers, and the exception is not in these lines. When every rank 0..N shown raised alike,
+    it is no one rank's fault (lead rule J: a shared cause, the build, the GPU, the driver); otherwise the lines still
+    do not say why, and nobody is named."""
+    evs = c.samples.get("worker_raised", [])
+    if not evs:
+        return None
+    raised = sorted(c.kind_ranks.get("worker_raised", set()))
+    shown = sorted(c.ranks)
+    alike = len(raised) >= 2 and raised == shown == list(range(len(raised)))
+    said = next((x for x in c.exceptions if not x.data.get("line")), None)
+    what = (f"; the exception shown is {said.data['type']}: {said.data.get('message', '')[:160]}" if said else
+            "; their exceptions are not in these lines")
+    who = (f"every worker shown ({_named(raised)}) raised in its process at once" if alike else
+           f"{_named(raised)} raised in its process" if raised else "a worker process raised")
+    return Verdict(
+        "unknown",
+        who + (" -- every rank failing the same way together is a shared cause (the torch/CUDA/NCCL build for this "
+               "GPU, the driver, the environment), not one rank's fault" if alike else "")
+        + what,
+        "Read the workers' full tracebacks (the lines after each 'Traceback (most recent call last):' up to the "
+        "exception): they name the failing call. When every worker fails alike at start-up, check that the installed "
+        "torch / vLLM / CUDA / NCCL builds support this GPU and driver (a new GPU architecture needs a build for it: "
+        "upgrade torch), and rerun with NCCL_DEBUG=INFO if it fails while the communicator (pynccl) is set up.",
+        "low", [], [e.brief() for e in evs[:3]])
+
+
 def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event]) -> Verdict:
     """Several processes failed on their own (lead rule A extended): each is a culprit, the ranks torchrun
     only stopped afterwards (SIGTERM, or SIGKILL after its grace period) are innocent."""
@@ -870,6 +899,21 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
     forced = [e for e in sigs if e.data.get("forced")]
     cancel = [e for e in sigs if e.data.get("sched") == "cancelled"]
+    limit = [e for e in sigs if e.data.get("sched") == "time limit"]
+    if limit and not c.kinds.get("watchdog_timeout") and not any(own_errors(st) for st in c.ranks.values()):
+        # the scheduler's wall-clock limit: the SIGTERM every task then receives (a framework's "Received SIGTERM",
+        # a wrapper bypassing it) is that stop, whichever rank prints it; a job that hung until its limit would show
+        # its timeout, which then decides
+        return Verdict(
+            "signal",
+            "the scheduler stopped the job at its time limit (Slurm's 'CANCELLED ... DUE TO TIME LIMIT', a wrapper's "
+            "'this job is timed-out'): the SIGTERM the tasks receive after it is that stop from outside, and no rank "
+            "shows a failure of its own before it; no rank is at fault",
+            "Nothing to fix in the ranks: ask for more wall-clock time (#SBATCH --time / srun --time) or make the job "
+            "resumable -- have Slurm send a warning signal before the limit (#SBATCH --signal=SIGUSR1@90, Lightning's "
+            "SLURMEnvironment(auto_requeue=True) or submitit's checkpoint() handle it), save a checkpoint on it and "
+            "requeue (#SBATCH --requeue), then resume from that checkpoint.",
+            "high", [], [e.brief() for e in limit[:3]])
     if not got and not forced and cancel and not c.kinds.get("watchdog_timeout") and not any(
             own_errors(st) for st in c.ranks.values()):
         return Verdict(
@@ -881,6 +925,21 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "scancel in a script, a dependency, an administrator); a task that must save state on SIGTERM has to "
             "handle it (a wrapper such as submitit bypasses SIGTERM by default) and finish before Slurm's KillWait.",
             "medium", [], [e.brief() for e in cancel[:3]])
+    worker = [e for e in sigs if e.data.get("worker_got")]
+    if worker and not got and not forced and not cancel and not c.kinds.get("watchdog_timeout") and not (
+            c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
+            or any(own_errors(st) for st in c.ranks.values())):
+        # a job process's own handler logged the SIGTERM it received, and nothing failed before it: the stop came
+        # from outside (after a worker's failure it would be the launcher's teardown, read by that failure)
+        return Verdict(
+            "signal",
+            "a job process logged the SIGTERM it received (its framework's signal handler: Lightning's 'Received "
+            "SIGTERM', submitit's 'Bypassing signal SIGTERM') and no rank shows a failure of its own: the job was "
+            "stopped from outside -- the scheduler (time limit, preemption, scancel) or a kill; no rank is at fault",
+            "Find who sent SIGTERM: sacct -j JOB -o JobID,State,ExitCode,Elapsed,Timelimit (TIMEOUT, PREEMPTED, "
+            "CANCELLED), kubectl describe pod; if it was the time limit or preemption, ask for more time (--time) or "
+            "have Slurm signal the job early (#SBATCH --signal=SIGUSR1@90), checkpoint on it and requeue.",
+            "medium", [], [e.brief() for e in worker[:3]])
     if not got and forced:  # nothing else failed: the job was being stopped from outside
         return Verdict(
             "signal",
