@@ -109,7 +109,7 @@ SNIFF = 8192
 #   ERROR, FATAL  a line announcing an error in upper case (logging's "ERROR: ...", "ERROR [date module]: ..."): read
 #             as a failure shown when no family explains it (parse._traceback_tail)
 #   Process group URL  detectron2's launch logging the init_method init_process_group raised on (parse._store)
-#   store based barrier, store-based barrier  torch's INFO while init_process_group waits in its store-based
+#   based barrier  torch's INFO while init_process_group waits in its store-based
 #             barrier ("Waiting in store based barrier ... (world_size=8, worker_count=1, ...)") and its "Completed
 #             store-based barrier" (parse._store, lead rule R)
 #   [launch.py:  DeepSpeed's per-node launcher's own log tag ("[launch.py:315:sigkill_handler] Killing subprocess"):
@@ -129,7 +129,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"CCL_ERROR", b"examples/s",
             b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"elastic/rendezvous/", b"bytes failed",
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
-            b"store based barrier", b"store-based barrier", b"[launch.py:", b"Process-", b"SIGTERM:")
+            b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
