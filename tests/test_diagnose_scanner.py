@@ -176,3 +176,16 @@ def test_a_guard_only_where_it_pays():
     assert isinstance(prefilter.guard(re.compile(r"Watchdog caught \w+")), re.Pattern)
     assert isinstance(prefilter.guard(re.compile(r"^\s*(\d+): ")), re.Pattern)  # anchored
     assert isinstance(prefilter.guard(re.compile(r"\d+-\d+")), re.Pattern)  # a 1-character literal rules out little
+
+
+def test_every_trigger_word_is_found_whichever_automaton_holds_it():
+    """TRIGGERS are searched in chunks (one Aho-Corasick automaton per load._CHUNK words: past 64 words the SIMD
+    searcher gives way and the scan costs 4x): a line holding any one word, from any chunk, is a hit, and the hits are
+    those of the one-pass-per-word scan."""
+    block = b"".join(b"x " + t + b" y\n" for t in load.TRIGGERS) + b"nothing to see\n"
+    starts = load._find_hits(block, len(block))
+    assert len(starts) == len(load.TRIGGERS)
+    assert starts == load._find_hits_each(block, len(block))
+    acs = load._automata()
+    if acs is not None:  # ahocorasick_rs is installed where Python >= 3.10 (pyproject)
+        assert len(acs) == -(-len(load.TRIGGERS) // load._CHUNK) >= 2
