@@ -1087,3 +1087,46 @@ def test_a_ray_actor_whose_worker_exited_on_a_connection_eof_is_an_unknown_first
     v = d["verdict"]
     assert v["cause"] == "unknown" and not _accused(d), v
     assert "dmesg" in v["fix"] and "raylet" in v["fix"], v["fix"]
+
+
+def test_mp_spawns_signal_name_is_read_as_that_signal_for_every_signal_it_names(tmp_path):
+    """torch.multiprocessing.spawn's ProcessExitedException names the signal ("process N terminated with signal
+    SIGBUS"): every signal name it can print is that signal's exit, SIGBUS included (lead rule F: shared memory,
+    the culprit by rule A's single-node reading), never an exit code 0 that reads as a clean exit."""
+    tb = ("Traceback (most recent call last):\n  File \"main.py\", line 40, in <module>\n"
+          "    mp.spawn(worker, args=(cfg,), nprocs=4, join=True)\n"
+          "torch.multiprocessing.spawn.ProcessExitedException: process {n} terminated with signal {sig}\n")
+    v = _verdict(tmp_path, tb.format(n=2, sig="SIGBUS"))
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [2]), v
+    assert "/dev/shm" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, tb.format(n=3, sig="SIGILL"), "ill.log")
+    assert v["cause"] != "none" and v["culprits"] == [3], v
+
+
+def test_a_ranks_own_uncaught_exception_line_is_its_lone_failure(tmp_path):
+    """A logging excepthook's record of the exception that ends its process ("Uncaught %s: %s" with exc_info, as
+    OLMo's olmo.util.excepthook logs it; its rich handler's "[module:line, rank=N]" is the local rank): that
+    process ended on its own exception (lead rule A, a Python exception shown -> its class; a class of no cause is
+    unknown), named in a job nothing says is multi-node. A rank whose own lines show it waiting in a timed-out
+    collective, or a victim's exception class, is not a first failure."""
+    step = "[2025-02-03 08:11:20] INFO     [trainer.loop:402, rank=3] [step=1200/90000]\n"
+    line = ("[2025-02-03 08:15:02] CRITICAL [trainer.util:91, rank={r}] Uncaught {cls}: prefetch worker 1 "
+            "failed\n")
+    v = _verdict(tmp_path, step + line.format(r=3, cls="ShardReaderError"))
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("unknown", [3], "medium"), v
+    assert "traceback" in v["fix"] and "data thread" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, line.format(r=1, cls="DistBackendError"), "victim.log")
+    assert v["culprits"] == [], v
+    waited = watchdog_line(2, 88, "ALLREDUCE", 600050, 600000) + "\n" + (
+        "[rank2]: [2025-02-03 08:15:02] CRITICAL Uncaught PipelineStageError: stage 1 failed\n")
+    d = _report(tmp_path, waited, "waited.log")
+    assert 2 not in _accused(d), d["verdict"]
+
+
+def test_an_uncaught_exception_line_beside_the_launchers_record_is_one_failure(tmp_path):
+    """The same process's failure told twice (its excepthook's line and torchrun's record of its exit) is one lone
+    failure: the record's rank is named, not 'two processes failed'."""
+    text = ("[2025-02-03 08:15:02] CRITICAL [trainer.util:91, rank=1] Uncaught ShardReaderError: bad shard\n"
+            + SIGTERM.format(pid=801) + FAILED.format(code=1, lr=1, pid=802))
+    v = _verdict(tmp_path, text)
+    assert v["culprits"] == [1], v

@@ -370,7 +370,7 @@ class LineParser:
                    self._dataloader, self._oom, self._driver_oom, self._serving,
                    self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
-                   self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
+                   self._nccl_info, self._progress, self._no_nccl, self._uncaught, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -618,6 +618,26 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "no_nccl")
         ev.data["what"] = m.group(0)
+        return ev
+
+    def _uncaught(self, lineno: int, text: str) -> Event | None:
+        """A process's excepthook logging the exception that ends it ("Uncaught OLMoThreadError: ..."): that
+        process exited on its own exception (status 1), a failure record as a launcher's is (lead rule A), read
+        after every family (an exception whose text a family explains keeps that family's kind). A victim's
+        exception class (a distributed timeout, the store or a peer gone) stays a failure shown, nobody named."""
+        m = S.R_UNCAUGHT.search(self._body) if "Uncaught " in text else None
+        if m is None:
+            return None
+        if S.R_VICTIM_EXC.match(m.group(1)):
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type=m.group(1), message=m.group(2).strip(), line=True)
+            return ev
+        ev = self._context(lineno, text, "worker_failed")
+        lr = S.R_LOG_RANK.search(text)
+        if lr:  # the logger's field is the local rank: rule A names a rank from it only in a single-node job
+            ev.rank = None
+        ev.data.update(exitcode=1, local_rank=int(lr.group(1)) if lr else None, pid=None, uncaught=m.group(1),
+                       message=m.group(2).strip())
         return ev
 
     def _traceback_tail(self, lineno: int, text: str) -> Event | None:
@@ -1040,7 +1060,8 @@ class LineParser:
             return ev
         sig = m.group("mpsig")
         code = m.group("ds") or m.group("mp") or m.group("sp") or m.group("vw") or (
-            f"-{m.group('spsig')}" if m.group("spsig") else f"-{S.SIGNAL_NUMBERS.get(sig, 0)}" if sig else None)
+            f"-{m.group('spsig')}" if m.group("spsig") else
+            f"-{S.SIGNAL_BY_NAME[sig]}" if sig in S.SIGNAL_BY_NAME else None)
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)

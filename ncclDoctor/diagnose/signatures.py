@@ -549,6 +549,8 @@ R_FORCED_KILL = re.compile(r"Unable to shutdown process \d+ via (?:Signals\.)?SI
 SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
                   "SIGUSR2": 12, "SIGTERM": 15, "SIGXCPU": 24}
 SIGNALS_BY_NUMBER = {n: name for name, n in SIGNAL_NUMBERS.items()} | {7: "SIGBUS", 4: "SIGILL", 8: "SIGFPE"}
+# every signal a launcher may name a dead worker's by ("process 0 terminated with signal SIGBUS"), to its number
+SIGNAL_BY_NAME = {name: n for n, name in SIGNALS_BY_NUMBER.items()}
 # A serving framework's own watchdog (lead rule P): SGLang's scheduler or tokenizer-manager watchdog ("[2025-03-09
 # 00:57:15 TP4] Watchdog timeout (self.watchdog_timeout=300)", "Scheduler watchdog timeout (self.watchdog_timeout=300,
 # self.soft=False)") and vLLM's RPC to its workers ("TimeoutError: RPC call to execute_model timed out."): the engine
@@ -615,6 +617,22 @@ R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
 # The last line of a Python traceback, "SomethingError: text" (dotted module path allowed), at the
 # start of a line once launcher prefixes are stripped: a rank's own exception.
 R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception))(?:: ?(.{0,300}?))?\s*$")
+# A process's own logger recording the exception that ends it, from a sys.excepthook that logs ("Uncaught %s: %s"
+# with exc_info, as OLMo's olmo.util.excepthook does; Python exits with status 1 after the hook returns): that
+# process's own failure, as surely as a launcher's exit record. The class must read as an exception class.
+R_UNCAUGHT = re.compile(r"\bUncaught ((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception|Exit|Interrupt))"
+                        r": ?(.{0,300}?)\s*$")
+# A logger's location field that names the process's rank, "[olmo.util:158, rank=0]" (OLMo's rich handler prints
+# the LOCAL rank there): read as a local rank, which lead rule A maps to a rank only in a single-node job
+R_LOG_RANK = re.compile(r"\[[\w.]{1,128}:\d{1,6}, rank=(\d{1,7})\]")
+# The uncaught exception of a rank that was only a victim (its collective timed out, its store or peer went away):
+# not a first failure of its own
+R_VICTIM_EXC = re.compile(r"^(?:torch\.distributed\.)?(?:Dist\w{0,40}Error|TimeoutError|ChildFailedError|"
+                          r"ProcessExitedException|KeyboardInterrupt|SystemExit)$")
+# An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
+# written by the run (a dataset index, a checkpoint), not the network or NCCL
+R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale file handle|Disk quota exceeded|"
+                           r"Read-only file system")
 # torch asked for the NCCL backend where it cannot exist: a CPU-only torch build (distributed_c10d.py
 # "Distributed package doesn't have NCCL built in", and its UserWarning "NCCL support is not compiled")
 # or a machine without GPUs (ProcessGroupNCCL.cpp "ProcessGroupNCCL is only supported with GPUs, no GPUs found!").

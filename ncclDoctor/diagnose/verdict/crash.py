@@ -676,6 +676,21 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "node. Rerun with NCCL_DEBUG=INFO and CUDA_LAUNCH_BLOCKING=1 to get its last NCCL and CUDA call, and "
             "py-spy dump --pid of the workers if it hangs before dying.",
             "medium", lone.culprits, [lone.event.brief()])
+    if lone is not None and lone.event.data.get("uncaught") and lone.culprits:
+        exc = exception_of(c, lone.rank)
+        tb = (f" Its traceback ends in {exc.data['type']}: {exc.data['message'][:200]} ({exc.where})."
+              if exc is not None else " Its traceback, which the hook logs after that line, is not in these lines.")
+        return Verdict(  # lead rule A: the process's own record of the exception that ended it
+            "unknown", f"{lone.who} ended on an uncaught exception its own logger recorded ('Uncaught "
+            f"{lone.event.data['uncaught']}: {lone.event.data['message'][:160]}'): the process exited on it (Python "
+            "exits with status 1 after its excepthook), and no other rank shows a failure of its own. The exception's "
+            "class names no known cause." + tb,
+            f"Read the full log of rank {lone.rank} from that line on: the traceback the hook logs with it names the "
+            "frame that raised (an exception raised in a background thread -- a data loader or data thread -- and "
+            "re-raised in the main one carries that thread's original error as its cause: fix that one, e.g. the "
+            "dataset files it read or its num_threads / num_workers). Keep one log file per rank (torchrun "
+            "--log-dir DIR --redirects 3 --tee 3).",
+            "medium", lone.culprits, [lone.event.brief()] + ([exc.brief()] if exc is not None else []))
     if lone is None and len(codes) == 1 and codes[0] < 0 and died_alike(c):  # lead rule J: every process alike
         sig = SIGNALS.get(-codes[0], f"signal {-codes[0]}")
         return Verdict("unknown", f"every process the launcher's record shows ({who}) died of {sig} (exit code "
