@@ -248,6 +248,72 @@ def test_a_time_limit_is_not_called_preemption(tmp_path):
     assert v["cause"] != "signal" and "preempt" not in v["summary"], v
 
 
+def test_a_time_limit_with_nothing_failing_is_the_scheduler_stopping_the_job(tmp_path):
+    """Session 7 (round 24): slurmstepd's "DUE TO TIME LIMIT" banner, then the SIGTERM a framework's handler logs for a
+    rank: the scheduler's wall-clock limit stopped the job from outside, no rank's fault (cause signal, culprits [])."""
+    text = ("slurmstepd: error: *** JOB 4411.2 ON gpu-c-08 CANCELLED AT 2024-06-30T08:12:44 DUE TO TIME LIMIT ***\n"
+            "srun: Job step aborted: Waiting up to 62 seconds for job step to finish.\n"
+            "[rank: 3] Received SIGTERM: 15\n"
+            "Bypassing SIGTERM: 15\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "time limit" in v["summary"] and "--time" in v["fix"] and "requeue" in v["fix"], v
+    assert not _accused(d)
+
+
+def test_a_wrapper_told_the_job_timed_out_is_the_time_limit(tmp_path):
+    """submitit's handler, whichever signal it was set up with: "this job is timed-out" is the time limit."""
+    text = ("submitit WARNING (2023-02-03 10:11:12,131) - Bypassing signal SIGCONT\n"
+            "submitit INFO (2023-02-03 10:11:12,140) - Job has timed out. Ran 118 minutes out of requested 120 "
+            "minutes.\n"
+            "submitit WARNING (2023-02-03 10:11:12,141) - Caught signal SIGUSR2 on gpu-node-4: this job is "
+            "timed-out.\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "time limit" in v["summary"] and "preempt" not in v["summary"], v
+
+
+def test_a_wrapper_catching_any_signal_as_preemption_is_an_outside_signal(tmp_path):
+    """submitit's "Caught signal SIGHUP on host: this job is preempted." (any signal name, not only SIGUSR1/2)."""
+    text = ("submitit WARNING (2021-11-05 22:01:02,003) - Bypassing signal SIGTERM\n"
+            "submitit WARNING (2021-11-05 22:01:02,110) - Caught signal SIGHUP on node-b12: this job is preempted.\n"
+            "submitit INFO (2021-11-05 22:01:02,150) - Requeued job 8812 (2 remaining timeouts)\n"
+            "submitit INFO (2021-11-05 22:01:02,151) - Exiting gracefully after preemption/timeout.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "SIGHUP" in v["summary"] and "requeue" in v["fix"].lower()
+    assert not _accused(d)
+
+
+def test_a_sigterm_a_job_process_logs_with_nothing_failing_is_a_stop_from_outside(tmp_path):
+    """Lightning's signal connector logging the SIGTERM a rank got, nothing failing: signal, nobody named (never
+    "nothing failed"); the same lines after a worker's own failure are its teardown, which that failure explains."""
+    text = "[rank: 2] Received SIGTERM: 15\nBypassing SIGTERM: 15\n"
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("signal", []), d["verdict"]
+    assert "sacct" in d["verdict"]["fix"] and not _accused(d)
+    oom = ("[rank1]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB. GPU 1 has a total "
+           "capacity of 39.38 GiB of which 2.06 GiB is free.\n")
+    assert _verdict(tmp_path, oom + text)["cause"] == "gpu_oom"
+
+
+# --- session 7 (round 24): every worker process raising alike, its exception not shown (lead rule J) -------------
+def test_every_worker_process_raising_alike_names_nobody_and_is_not_nothing(tmp_path):
+    """multiprocessing's "Process SpawnProcess-1:N:" header (then a traceback) on every worker of the engine, and the
+    executor noticing: something failed in all of them at once, the exception is not in the lines: unknown, nobody."""
+    text = "".join(f"(EngineWorker rank={r} pid={300 + r}) Process ForkProcess-2:{r + 1}:\n" for r in (2, 0, 3, 1))
+    text += ("CRITICAL 11-02 09:10:11 [multiproc_executor.py:51] MultiprocExecutor got fatal signal from worker "
+             "processes, shutting down. See stack trace above for root cause issue.\n")
+    text += "".join(f"(EngineWorker rank={r} pid={300 + r}) Traceback (most recent call last):\n" for r in (1, 3))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "every worker" in v["summary"] and "traceback" in v["fix"], v
+    assert not _accused(d)
+
+
 def _entry(n: int, time: str, rank: int, local: int, code: int, pid: int, host: str = "node-a") -> str:
     return failure_record(n, rank, local, code, pid, time=time, host=host)
 
@@ -1057,3 +1123,46 @@ def test_the_same_cuda_error_line_twice_behind_a_collectors_timestamps_is_not_a_
     for name, text in (("plain.log", "".join(x + "\n" for x in lines)), ("stamped.log", stamped)):
         d = _report(tmp_path, text, name)
         assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), (name, d["verdict"])
+
+
+def test_mp_spawns_signal_name_is_read_as_that_signal_for_every_signal_it_names(tmp_path):
+    """torch.multiprocessing.spawn's ProcessExitedException names the signal ("process N terminated with signal
+    SIGBUS"): every signal name it can print is that signal's exit, SIGBUS included (lead rule F: shared memory,
+    the culprit by rule A's single-node reading), never an exit code 0 that reads as a clean exit."""
+    tb = ("Traceback (most recent call last):\n  File \"main.py\", line 40, in <module>\n"
+          "    mp.spawn(worker, args=(cfg,), nprocs=4, join=True)\n"
+          "torch.multiprocessing.spawn.ProcessExitedException: process {n} terminated with signal {sig}\n")
+    v = _verdict(tmp_path, tb.format(n=2, sig="SIGBUS"))
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [2]), v
+    assert "/dev/shm" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, tb.format(n=3, sig="SIGILL"), "ill.log")
+    assert v["cause"] != "none" and v["culprits"] == [3], v
+
+
+def test_a_ranks_own_uncaught_exception_line_is_its_lone_failure(tmp_path):
+    """A logging excepthook's record of the exception that ends its process ("Uncaught %s: %s" with exc_info, as
+    OLMo's olmo.util.excepthook logs it; its rich handler's "[module:line, rank=N]" is the local rank): that
+    process ended on its own exception (lead rule A, a Python exception shown -> its class; a class of no cause is
+    unknown), named in a job nothing says is multi-node. A rank whose own lines show it waiting in a timed-out
+    collective, or a victim's exception class, is not a first failure."""
+    step = "[2025-02-03 08:11:20] INFO     [trainer.loop:402, rank=3] [step=1200/90000]\n"
+    line = ("[2025-02-03 08:15:02] CRITICAL [trainer.util:91, rank={r}] Uncaught {cls}: prefetch worker 1 "
+            "failed\n")
+    v = _verdict(tmp_path, step + line.format(r=3, cls="ShardReaderError"))
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("unknown", [3], "medium"), v
+    assert "traceback" in v["fix"] and "data thread" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, line.format(r=1, cls="DistBackendError"), "victim.log")
+    assert v["culprits"] == [], v
+    waited = watchdog_line(2, 88, "ALLREDUCE", 600050, 600000) + "\n" + (
+        "[rank2]: [2025-02-03 08:15:02] CRITICAL Uncaught PipelineStageError: stage 1 failed\n")
+    d = _report(tmp_path, waited, "waited.log")
+    assert 2 not in _accused(d), d["verdict"]
+
+
+def test_an_uncaught_exception_line_beside_the_launchers_record_is_one_failure(tmp_path):
+    """The same process's failure told twice (its excepthook's line and torchrun's record of its exit) is one lone
+    failure: the record's rank is named, not 'two processes failed'."""
+    text = ("[2025-02-03 08:15:02] CRITICAL [trainer.util:91, rank=1] Uncaught ShardReaderError: bad shard\n"
+            + SIGTERM.format(pid=801) + FAILED.format(code=1, lr=1, pid=802))
+    v = _verdict(tmp_path, text)
+    assert v["culprits"] == [1], v

@@ -276,6 +276,78 @@ def test_a_store_barrier_short_of_ranks_names_worker_count_and_the_timeout_in_it
     assert "timeout" in v["fix"] and "reachable" in v["fix"]
 
 
+# --- session 7 (round 24), lead rule R: the store-based barrier read by its counts ---------------------------------
+def test_a_store_barrier_still_waiting_short_of_the_world_is_the_rendezvous(tmp_path):
+    """torch's periodic INFO while init_process_group waits in its store-based barrier (2.x's num_workers_joined
+    spelling): fewer joined than the world size is store_rendezvous, the waiting rank innocent, nobody named."""
+    text = ("INFO:torch.distributed.distributed_c10d:Waiting in store based barrier to initialize process group for "
+            "rank: 5, key: store_based_barrier_key:3 (world_size=16, num_workers_joined=9, timeout=0:10:00)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []), v
+    assert "9 of 16" in v["summary"] and "--nproc-per-node" in v["fix"], v
+    assert not _accused(d)
+
+
+def test_a_store_barrier_with_more_joined_than_the_world_is_a_launch_error(tmp_path):
+    """More processes checked in than the world size they were told: two jobs on one MASTER_PORT, leftovers or a wrong
+    --nproc_per_node (rule R with rule Q): invalid_usage, no rank at fault."""
+    for line in ("Waiting in store based barrier to initialize process group for rank: 0, key: store_based_barrier_key:"
+                 "2 (world_size=2, worker_count=6, timeout=0:05:00)\n",
+                 "RuntimeError: Timed out initializing process group in store based barrier on rank: 1, for key: "
+                 "store_based_barrier_key:1 (world_size=8, worker_count=12, timeout=0:30:00)\n"):
+        d = _report(tmp_path, line)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("invalid_usage", []), v
+        assert "MASTER_PORT" in v["fix"] and "nproc_per_node" in v["fix"], v
+        assert not _accused(d)
+
+
+def test_a_store_barrier_that_completed_is_not_a_failure(tmp_path):
+    text = ("Waiting in store based barrier to initialize process group for rank: 2, key: store_based_barrier_key:1 "
+            "(world_size=4, worker_count=3, timeout=0:30:00)\n"
+            "Rank 2: Completed store-based barrier for key:store_based_barrier_key:1 with 4 nodes.\n")
+    assert _verdict(tmp_path, text)["cause"] == "none"
+
+
+def test_slurm_pmix_fence_timeout_is_the_launchers_rendezvous(tmp_path):
+    """Slurm's PMIx plugin's collective (its fence between the nodes) timing out before NCCL: the launcher's own
+    key-value exchange failed (lead rules L and R): store_rendezvous, no rank at fault."""
+    text = ("slurmstepd: error:  mpi/pmix_v4: pmixp_coll_tree_reset_if_to: gpu-n7 [1]: pmixp_coll_tree.c:1290: "
+            "0x7f00a4012340: collective timeout seq=3\n"
+            "slurmstepd: error:  mpi/pmix_v4: pmixp_coll_log: gpu-n7 [1]: pmixp_coll.c:286: Dumping collective state\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []), v
+    assert "PMIx" in v["summary"] and "firewall" in v["fix"] and "--mpi=pmi2" in v["fix"], v
+    assert not _accused(d)
+
+
+# --- session 7 (round 24), lead rule G: a reset store get('0') where the store lived in rank 0's process ----------
+_RESET = ("RuntimeError: [{r}] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value "
+          "store by key '0', but store->get('0') got error: Connection reset by peer. This may indicate a possible "
+          "application crash on rank 0 or a network set up issue.\n")
+
+
+def test_a_reset_uniqueid_get_under_deepspeeds_launcher_names_rank_0(tmp_path):
+    """DeepSpeed's launch.py hosts no store: rank 0's process did (env://), so the reset is rank 0 gone (rule G)."""
+    text = ("[2024-05-06 07:08:09,101] [INFO] [launch.py:316:sigkill_handler] Killing subprocess 5120\n"
+            + _RESET.format(r=6) + _RESET.format(r=2)
+            + "[2024-05-06 07:08:09,202] [INFO] [launch.py:316:sigkill_handler] Killing subprocess 5121\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("early_exit", [0], "medium"), v
+    assert "rank 0" in v["fix"]
+    assert _accused(d) == {0}
+
+
+def test_a_reset_uniqueid_get_without_the_launcher_names_nobody(tmp_path):
+    """The same reset with nothing saying where the store lived (torchrun's agent may host it): nobody named."""
+    d = _report(tmp_path, _RESET.format(r=6))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("early_exit", []), d["verdict"]
+    assert not _accused(d)
+
+
 # --- a verbs call that only allocates on the local HCA: the node's limits, not the fabric ------------------
 def test_a_failed_queue_pair_creation_is_a_local_system_limit_not_the_fabric(tmp_path):
     # NCCL's ibvwrap "Call to ibv_create_cq failed" and its return-code trail (2 = ncclSystemError)

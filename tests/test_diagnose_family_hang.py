@@ -355,6 +355,18 @@ def test_a_closed_peer_without_a_literal_source_names_nobody(tmp_path):
     assert v["cause"] == "early_exit" and v["culprits"] == [], v
 
 
+def test_a_barrier_closed_by_its_peer_says_how_every_rank_should_leave(tmp_path):
+    """A gloo barrier whose pair the peer closed mid-run, beside a test harness's own exit lines: the peer left
+    first; if it finished normally, the ranks ended at different points, so the fix says how every rank leaves
+    the same way (a barrier before exit, then destroy_process_group; rpc.shutdown for RPC)."""
+    text = ("    torch.distributed.barrier(group=g)\n"
+            "RuntimeError: [/opt/src/third_party/gloo/gloo/transport/tcp/pair.cc:575] Connection closed by peer "
+            "[10.44.0.7]:29871\n exiting process 1 with exit code: 10\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "early_exit" and v["culprits"] == [], v
+    assert "barrier() before exit" in v["fix"] and "destroy_process_group" in v["fix"], v["fix"]
+
+
 # --- rule D on lines that name no group: one odd op at the SeqNum every line shares ------------------------
 def _old(r: int, s: int, op: str, to: int, ran: int) -> str:
     return watchdog_line(r, s, op, ran, to, style="1.x", at=587)

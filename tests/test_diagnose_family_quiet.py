@@ -715,3 +715,32 @@ def test_wrong_results_in_an_nccl_tests_table_with_nothing_failing_name_how_to_f
     quoted = "".join(f"> {line}\n" for line in text.splitlines())
     for name, pasted in (("stamped.log", stamped), ("quoted.md", quoted)):
         assert _verdict(tmp_path, pasted, name)["cause"] == "unknown", name
+
+
+def test_an_exception_of_the_storage_under_a_file_names_the_filesystem(tmp_path):
+    """An exception no family reads whose text is the storage failing under a file the run reads or writes (EIO,
+    ENOSPC, ESTALE: a dataset's index written by every node on a shared filesystem) stays unknown with nobody named
+    (no rank tag, no record), and its fix points at that filesystem, not at the network or NCCL."""
+    for n, (code, text) in enumerate(((28, "No space left on device"), (116, "Stale file handle"),
+                                      (5, "Input/output error"))):
+        tb = ("Traceback (most recent call last):\n  File \"/srv/llm/data/index.py\", line 211, in build\n"
+              "    arr = np.lib.format.open_memmap(path, mode=\"w+\", dtype=np.uint32, shape=(n,))\n"
+              f"IOError: [Errno {code}] {text}: '/mnt/shared/run7/data-index.npy'\n")
+        d = _report(tmp_path, tb, f"t{n}.log")
+        v = d["verdict"]
+        assert v["cause"] == "unknown" and v["culprits"] == [] and not _accused(d), v
+        assert "filesystem / storage mount" in v["fix"] and "dmesg" in v["fix"] and "local disk" in v["fix"], v
+
+
+def test_collective_fingerprints_alone_are_none_and_say_what_to_collect_if_it_hangs(tmp_path):
+    """Lead rule T (with K): TORCH_DISTRIBUTED_DEBUG=DETAIL's "Running collective" fingerprints of a few ranks, no
+    timeout, error or failure record after them, show nothing failing, whatever the reporter says of a hang: none,
+    nobody named, and the fix says what shows where each rank is if it hangs (py-spy stacks)."""
+    fp = ("[I ProcessGroupWrapper.cpp:563] [Rank {r}] Running collective: CollectiveFingerPrint(SequenceNumber={s}, "
+          "OpType=ALLGATHER, TensorShape=[8], TensorDtypes=Float, TensorDeviceTypes=TensorOptions(dtype=float "
+          "(default), device=cuda, layout=Strided (default), requires_grad=false (default), pinned_memory=false "
+          "(default), memory_format=(nullopt)))\n")
+    d = _report(tmp_path, "".join(fp.format(r=r, s=s) for r, s in ((0, 9001), (1, 9001), (0, 9002))))
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["culprits"] == [] and not _accused(d), v
+    assert "py-spy dump" in v["fix"], v["fix"]

@@ -376,6 +376,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(ev)
     if p.tcp_init is not None:
         c.add(p.tcp_init)
+    if p.store_host is not None:
+        c.add(p.store_host)
     if p.agent_frame is not None:  # only counted: torchrun's own frame is no line to cite
         c.kinds["agent_frame"] += 1
 

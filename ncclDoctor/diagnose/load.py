@@ -109,6 +109,13 @@ SNIFF = 8192
 #   ERROR, FATAL  a line announcing an error in upper case (logging's "ERROR: ...", "ERROR [date module]: ..."): read
 #             as a failure shown when no family explains it (parse._traceback_tail)
 #   Process group URL  detectron2's launch logging the init_method init_process_group raised on (parse._store)
+#   based barrier  torch's INFO while init_process_group waits in its store-based
+#             barrier ("Waiting in store based barrier ... (world_size=8, worker_count=1, ...)") and its "Completed
+#             store-based barrier" (parse._store, lead rule R)
+#   [launch.py:  DeepSpeed's per-node launcher's own log tag ("[launch.py:315:sigkill_handler] Killing subprocess"):
+#             it leaves the TCPStore to rank 0's process (parse.store_host)
+#   SIGTERM:  a job process's own SIGTERM handler (Lightning's "[rank: 0] Received SIGTERM: 15", parse._signal)
+#   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -121,7 +128,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
             b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"CCL_ERROR", b"examples/s",
             b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"elastic/rendezvous/", b"bytes failed",
-            b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL")
+            b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
+            b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

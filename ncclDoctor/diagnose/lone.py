@@ -11,9 +11,12 @@ agent afterwards: its clean-up), that process is the first failure and its rank 
   several hosts, ``GROUP_WORLD_SIZE``/``nnodes`` > 1, a world larger than ``nproc_per_node``);
 - else nobody: a local rank of a multi-node job is not a global rank.
 
+A process's own excepthook line ("Uncaught OLMoThreadError: ...", logged as it ends on the exception) is read
+as its record (exit code 1) where no launcher's record is in the input.
+
 A -6 (SIGABRT) of a rank that was itself waiting in a collective is how torch's watchdog ends a
-victim, so it is not a lone failure. The cause stays the detectors' (``verdict``): -9 host memory,
-an exception shown its class, -11/-6 unknown.
+victim, so it is not a lone failure (nor is the uncaught exception of a rank that was waiting). The
+cause stays the detectors' (``verdict``): -9 host memory, an exception shown its class, -11/-6 unknown.
 """
 
 from __future__ import annotations
@@ -97,7 +100,11 @@ def failed_on_own(c: Collected) -> list[Event]:
             key = ("line", e.where)
         if key not in seen or (seen[key].kind != "child_failed" and e.kind == "child_failed"):
             seen[key] = e  # the table's entry, which carries the global rank, wins over the one-line form
-    return list(seen.values())
+    got = list(seen.values())
+    launcher = [e for e in got if not e.data.get("uncaught")]
+    # a process's own "Uncaught X" line stands for the launcher's record only where the input holds none: beside
+    # one, it is the same process's failure told twice (the record names it, pid and rank)
+    return launcher or got
 
 
 def node_count(c: Collected) -> int:
@@ -154,6 +161,7 @@ def lone_failure(c: Collected) -> Lone | None:
     local = e.data.get("local_rank")
     if rank is None and not multi and not others:
         rank = local
-    if code in (-6, None) and rank is not None and rank in c.ranks and waiting(c.ranks[rank]):
+    if (code in (-6, None) or e.data.get("uncaught")) and rank is not None and rank in c.ranks and \
+            waiting(c.ranks[rank]):
         return None  # the watchdog's abort of a rank that was waiting (or an end the record does not say): a victim
     return Lone(e, code, rank, local, multi)

@@ -105,6 +105,7 @@ class LineParser:
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
+        self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         self.evals: dict[int | None, Event] = {}  # the last evaluation output of each prefix's rank (_eval)
@@ -210,6 +211,9 @@ class LineParser:
             self.closed_pids.append(int(cl.group(1)))
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+        if "launch.py:" in text and self.store_host is None and S.R_DS_LAUNCHER.search(text):
+            self.store_host = Event("store_host", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            self.store_host.data["launcher"] = "DeepSpeed's launch.py"
         ev = self._parse(lineno, text)
         if self._stray_exit is not None and self._stray_exit[0] < lineno - 1:
             held = self._stray_exit[1]  # no rank line came for it: the exit code alone, as read
@@ -366,7 +370,7 @@ class LineParser:
                    self._dataloader, self._oom, self._driver_oom, self._serving,
                    self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
-                   self._nccl_info, self._progress, self._no_nccl, self._traceback_tail):
+                   self._nccl_info, self._progress, self._no_nccl, self._uncaught, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -593,6 +597,14 @@ class LineParser:
             ev = self._context(lineno, text, "launch_arg")
             ev.data.update(arg=a.group(2), missing=a.group(1).startswith("the following"))
             return ev
+        r = S.R_PROC_RAISED.match(self._body) if "Process-" in text else None
+        x = None if r else S.R_EXECUTOR_FATAL.search(text) if "fatal signal" in text else None
+        if r or x:  # a worker process raised out of its target (its exception follows in its traceback)
+            ev = self._context(lineno, text, "worker_raised")
+            if x:
+                ev.rank = None  # the executor's line: which worker, it does not say
+            ev.data["executor"] = bool(x)
+            return ev
         m = S.R_FATAL_PY.search(text) if "Fatal Python" in text else None
         if not m:
             return None
@@ -606,6 +618,26 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "no_nccl")
         ev.data["what"] = m.group(0)
+        return ev
+
+    def _uncaught(self, lineno: int, text: str) -> Event | None:
+        """A process's excepthook logging the exception that ends it ("Uncaught OLMoThreadError: ..."): that
+        process exited on its own exception (status 1), a failure record as a launcher's is (lead rule A), read
+        after every family (an exception whose text a family explains keeps that family's kind). A victim's
+        exception class (a distributed timeout, the store or a peer gone) stays a failure shown, nobody named."""
+        m = S.R_UNCAUGHT.search(self._body) if "Uncaught " in text else None
+        if m is None:
+            return None
+        if S.R_VICTIM_EXC.match(m.group(1)):
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type=m.group(1), message=m.group(2).strip(), line=True)
+            return ev
+        ev = self._context(lineno, text, "worker_failed")
+        lr = S.R_LOG_RANK.search(text)
+        if lr:  # the logger's field is the local rank: rule A names a rank from it only in a single-node job
+            ev.rank = None
+        ev.data.update(exitcode=1, local_rank=int(lr.group(1)) if lr else None, pid=None, uncaught=m.group(1),
+                       message=m.group(2).strip())
         return ev
 
     def _traceback_tail(self, lineno: int, text: str) -> Event | None:
@@ -645,13 +677,21 @@ class LineParser:
             ev.rank = None
             ev.data.update(received=None, sent="SIGKILL", forced=True)
             return ev
-        st = S.R_SCHED_STOP.search(text) if ("CANCELLED" in text or "preempted" in text) else None
+        st = (S.R_SCHED_STOP.search(text) if ("CANCELLED" in text or "preempted" in text or "timed-out" in text)
+              else None)
         if st:
             ev = self._context(lineno, text, "signal")
             ev.rank = None  # the scheduler's line, not a rank's
-            why = "cancelled" if st.group("plain") else (st.group("why") or "PREEMPTION").lower()
+            why = ("cancelled" if st.group("plain") else "time limit" if st.group("pre") == "timed-out"
+                   else (st.group("why") or "PREEMPTION").lower())
             ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
                            else why, sched_text=why, usr=st.group("sig"))
+            return ev
+        w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
+        if w:  # a job process's own handler logged the SIGTERM it got (not torchrun's agent: not "received" here)
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # a victim of the stop, whichever rank prints it: it names no rank at fault
+            ev.data.update(received=None, sent=None, worker_got="SIGTERM")
             return ev
         m = S.R_DEATH_SIGNAL.search(text)
         c = None if m else S.R_CLOSING.search(text)
@@ -761,6 +801,16 @@ class LineParser:
             ev.data.update(root=int(u.group(2)), error=err[:120],
                            gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
             return ev
+        if "barrier" in text and S.R_STORE_BARRIER_DONE.search(text):  # every rank came: an earlier wait passed
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "store barrier completed"
+            return ev
+        pmix = S.R_PMIX_FENCE.search(text) if "pmix" in text else None
+        if pmix:  # Slurm PMIx's fence between the nodes' slurmstepd did not complete (lead rules L, R)
+            ev = self._context(lineno, text, "store_timeout")
+            ev.rank = None  # slurmstepd's line; its "[0]" is the node's index in the fence
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, pmix=True)
+            return ev
         url = S.R_PG_URL.search(text) if "Process group URL" in text else None
         if url:  # the launcher's record that init_process_group raised, with the init_method it was given
             ev = self._context(lineno, text, "store_timeout")
@@ -846,6 +896,11 @@ class LineParser:
         n = S.R_STORE_COUNT.search(text)
         if n:
             ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))
+        if "Waiting in store based barrier" in text:
+            if not n or ev.data["joined"][0] == ev.data["joined"][1]:  # its last poll, everyone in: nothing failed
+                ev.kind, ev.data = "benign", {"what": "store barrier completed"}
+                return ev
+            ev.data["barrier_wait"] = True  # still short of (or past) the world size at this poll
         b = S.R_BIND_PORT.search(text)
         f = None if b or not taken else S.R_PORT_FIELD.search(text)
         ev.data["in_use"] = int(b.group(1)) if b else int(f.group(1)) if f else 0 if taken else None
@@ -1005,7 +1060,8 @@ class LineParser:
             return ev
         sig = m.group("mpsig")
         code = m.group("ds") or m.group("mp") or m.group("sp") or m.group("vw") or (
-            f"-{m.group('spsig')}" if m.group("spsig") else f"-{S.SIGNAL_NUMBERS.get(sig, 0)}" if sig else None)
+            f"-{m.group('spsig')}" if m.group("spsig") else
+            f"-{S.SIGNAL_BY_NAME[sig]}" if sig in S.SIGNAL_BY_NAME else None)
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)

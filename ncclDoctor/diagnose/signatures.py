@@ -212,12 +212,21 @@ R_STORE = re.compile(
     r"out|client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
     r"timed out (?:while )?(?:trying to connect|waiting for|in store)|RendezvousClosedError|"
     r"Timed out initializing process group in store based barrier|"
+    # its periodic INFO while it waits (torch 1.x "... (world_size=8, worker_count=1, timeout=0:30:00)", 2.x
+    # "num_workers_joined="): a count short of (or past) the world size is news by itself (lead rule R)
+    r"Waiting in store based barrier to initialize|"
     r"waitForInput: socket SocketImpl\([^\n]{0,300}?\) timed out after"
 )
 # How many ranks reached the store: torch 1.x's store-based barrier "(world_size=8, worker_count=4, ...)" and
 # 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined."
-R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d{1,7}), worker_count=(?P<wc>\d{1,7})|"
+R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d{1,7}), (?:worker_count|num_workers_joined)=(?P<wc>\d{1,7})|"
                            r"(?<!\d)(?P<j>\d{1,7})/(?P<n>\d{1,7}) clients joined")
+# torch's "Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 8 nodes.": every rank came
+R_STORE_BARRIER_DONE = re.compile(r"Completed store-based barrier for key")
+# Slurm's PMIx plugin (srun --mpi=pmix): its fence, the launcher's own key-value exchange between the job's nodes, that
+# did not complete ("slurmstepd: error:  mpi/pmix_v3: pmixp_coll_ring_reset_if_to: node-1 [0]: pmixp_coll_ring.c:742:
+# 0x...: collective timeout seq=0"): a launcher's barrier of a known count (lead rule R), before the job's processes
+R_PMIX_FENCE = re.compile(r"mpi/pmix\w{0,8}: pmixp_coll\w{0,40}: [^\n]{0,200}?collective timeout")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
 # A host name that does not resolve (MASTER_ADDR, a rendezvous endpoint); the IPv6 lookup warning is R_IPV6.
@@ -311,6 +320,10 @@ R_LAUNCH_TAG = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")
 # a store wait there is the rendezvous waiting for the other nodes' agents.
 R_AGENT_FRAME = re.compile(r"torch/distributed/(?:run\.py|elastic/(?:agent|rendezvous)/)")
 R_TCP_INIT = re.compile(r"init_method\s*=\s*[\"']tcp://")
+# DeepSpeed's per-node launcher (deepspeed/launcher/launch.py: "[INFO] [launch.py:315:sigkill_handler] Killing
+# subprocess 21439", "[launch.py:163:main] dist_world_size=8"): it starts the workers with MASTER_ADDR/MASTER_PORT and
+# hosts no store itself, so init_process_group's env:// TCPStore lives in rank 0's own process, as with tcp://
+R_DS_LAUNCHER = re.compile(r"\[launch\.py:\d{1,5}:(?:sigkill_handler|main)\]")
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
@@ -503,6 +516,12 @@ R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death si
                             r"SignalException: Process \d+ got signal: (\d{1,2}|Signals\.SIG[A-Z]{2,6})")
 # A native crash handler's report (UCX's "[host:pid:0:tid] Caught signal 11 (Segmentation fault: ...)", then
 # "==== backtrace (tid: N) ====" and one " 3  /path/libnccl.so(+0x120057) [0x...]" frame a line)
+# A child process whose target raised: multiprocessing's BaseProcess._bootstrap prints "Process SpawnProcess-1:3:" on
+# a line of its own, then the traceback (a launcher's prefix may name its rank: "(VllmWorker rank=2 pid=825)"); and
+# vLLM's multiprocess executor noticing it ("MulitprocExecutor got fatal signal from worker processes, shutting down.
+# See stack trace above for root cause issue." -- its spelling): a worker failed, its exception in its own traceback.
+R_PROC_RAISED = re.compile(r"^Process (?:Spawn|Fork|ForkServer)?Process-\d{1,6}(?::\d{1,6}){0,4}:\s*$")
+R_EXECUTOR_FATAL = re.compile(r"\w{0,40}Executor got fatal signal from worker processes")
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
 R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
@@ -516,13 +535,22 @@ R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\
 # is preempted."). The time limit is kept apart: a job that hangs until its time limit is not preempted.
 R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUEUE|TIME LIMIT|NODE FAILURE)|"
                           r"CANCELLED AT \S+ (?P<plain>\*\*\*)|"  # no reason: scancel (a user, an admin)
-                          r"Caught signal (?P<sig>SIGUSR[12]|SIGTERM)\b[^\n]{0,120}?(?P<pre>preempted)")
+                          # submitit's handler, whichever signal the job was set up with (--signal, SIGUSR2, SIGHUP):
+                          # "Caught signal SIGHUP on host: this job is preempted." / "...: this job is timed-out."
+                          r"Caught signal (?P<sig>SIG[A-Z0-9]{2,8})\b[^\n]{0,120}?(?P<pre>preempted|timed-out)")
+# A job process's own SIGTERM handler logging the signal it got: Lightning's signal connector ("[rank: 0] Received
+# SIGTERM: 15", then "Bypassing SIGTERM: 15") and submitit's ("Bypassing signal SIGTERM"). Alone, it is a stop from
+# outside (scheduler, kill); after a worker's failure it is the launcher's teardown, which that failure explains.
+R_WORKER_SIGTERM = re.compile(r"\bReceived SIGTERM: (\d{1,2})\b|\bBypassing SIGTERM: (\d{1,2})\b|"
+                              r"\bBypassing signal (SIGTERM)\b")
 # torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM
 R_FORCED_KILL = re.compile(r"Unable to shutdown process \d+ via (?:Signals\.)?SIGTERM, forcefully exiting via "
                            r"(?:Signals\.)?SIGKILL")
 SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGABRT": 6, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11,
                   "SIGUSR2": 12, "SIGTERM": 15, "SIGXCPU": 24}
 SIGNALS_BY_NUMBER = {n: name for name, n in SIGNAL_NUMBERS.items()} | {7: "SIGBUS", 4: "SIGILL", 8: "SIGFPE"}
+# every signal a launcher may name a dead worker's by ("process 0 terminated with signal SIGBUS"), to its number
+SIGNAL_BY_NAME = {name: n for n, name in SIGNALS_BY_NUMBER.items()}
 # A serving framework's own watchdog (lead rule P): SGLang's scheduler or tokenizer-manager watchdog ("[2025-03-09
 # 00:57:15 TP4] Watchdog timeout (self.watchdog_timeout=300)", "Scheduler watchdog timeout (self.watchdog_timeout=300,
 # self.soft=False)") and vLLM's RPC to its workers ("TimeoutError: RPC call to execute_model timed out."): the engine
@@ -589,6 +617,22 @@ R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
 # The last line of a Python traceback, "SomethingError: text" (dotted module path allowed), at the
 # start of a line once launcher prefixes are stripped: a rank's own exception.
 R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception))(?:: ?(.{0,300}?))?\s*$")
+# A process's own logger recording the exception that ends it, from a sys.excepthook that logs ("Uncaught %s: %s"
+# with exc_info, as OLMo's olmo.util.excepthook does; Python exits with status 1 after the hook returns): that
+# process's own failure, as surely as a launcher's exit record. The class must read as an exception class.
+R_UNCAUGHT = re.compile(r"\bUncaught ((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception|Exit|Interrupt))"
+                        r": ?(.{0,300}?)\s*$")
+# A logger's location field that names the process's rank, "[olmo.util:158, rank=0]" (OLMo's rich handler prints
+# the LOCAL rank there): read as a local rank, which lead rule A maps to a rank only in a single-node job
+R_LOG_RANK = re.compile(r"\[[\w.]{1,128}:\d{1,6}, rank=(\d{1,7})\]")
+# The uncaught exception of a rank that was only a victim (its collective timed out, its store or peer went away):
+# not a first failure of its own
+R_VICTIM_EXC = re.compile(r"^(?:torch\.distributed\.)?(?:Dist\w{0,40}Error|TimeoutError|ChildFailedError|"
+                          r"ProcessExitedException|KeyboardInterrupt|SystemExit)$")
+# An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
+# written by the run (a dataset index, a checkpoint), not the network or NCCL
+R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale file handle|Disk quota exceeded|"
+                           r"Read-only file system")
 # torch asked for the NCCL backend where it cannot exist: a CPU-only torch build (distributed_c10d.py
 # "Distributed package doesn't have NCCL built in", and its UserWarning "NCCL support is not compiled")
 # or a machine without GPUs (ProcessGroupNCCL.cpp "ProcessGroupNCCL is only supported with GPUs, no GPUs found!").

@@ -28,7 +28,7 @@ ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "sto
 MAX_KEYS = 64
 # Families that show nothing failing: set-up chatter, settings, harmless warnings (lead rules K, L, N)
 QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "run_header", "agent_frame",
-               "tcp_init")
+               "tcp_init", "store_host")
 TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"
 
 
@@ -322,6 +322,7 @@ class Collected:
         ms = [e.data.get("timeout_ms") for e in self.samples.get("watchdog_timeout", []) if e.data.get("timeout_ms")]
         self.torch_timeout_ms = max(ms) if ms else None
         self._store_warnings_alone()
+        self._barrier_passed()
 
     def _store_warnings_alone(self) -> None:
         """Lead rule N: when every socket error is a rank's c10d [W] TCPStore client warning (parse tags it: the
@@ -333,22 +334,34 @@ class Collected:
             return
         if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in ("socket_error", "store_warning")):
             return
+        self._to_benign("socket_error", "store warning alone")
+
+    def _barrier_passed(self) -> None:
+        """torch's store-based barrier logged its waits and then "Completed store-based barrier": every rank came in
+        the end, so the waits it logged on the way (parse: ``barrier_wait``) are no failure."""
+        evs = self.samples.get("store_timeout", [])
+        if evs and all(e.data.get("barrier_wait") for e in evs) and any(
+                e.data.get("what") == "store barrier completed" for e in self.samples.get("benign", [])):
+            self._to_benign("store_timeout", "store barrier wait passed")
+
+    def _to_benign(self, kind: str, what: str) -> None:
+        """Read every event of ``kind`` as benign from here on (counts, samples, ranks)."""
         def quiet(ev: Event) -> None:
             ev.kind = "benign"
-            ev.data["what"] = "store warning alone"
+            ev.data["what"] = what
 
-        for ev in self.samples.pop("socket_error", []):
+        for ev in self.samples.pop(kind, []):
             quiet(ev)
             s = self.samples.setdefault("benign", [])
             if len(s) < SAMPLES:
                 s.append(ev)
-        self.kinds["benign"] += self.kinds.pop("socket_error")
-        self.unranked["benign"] += self.unranked.pop("socket_error", 0)
-        ranks = self.kind_ranks.pop("socket_error", set())
+        self.kinds["benign"] += self.kinds.pop(kind)
+        self.unranked["benign"] += self.unranked.pop(kind, 0)
+        ranks = self.kind_ranks.pop(kind, set())
         self.kind_ranks.setdefault("benign", set()).update(ranks)
         for st in self.ranks.values():
             for ev in st.errors:
-                if ev.kind == "socket_error":
+                if ev.kind == kind:
                     quiet(ev)
             st.errors = [e for e in st.errors if e.kind != "benign"]
-            st.counts["benign"] += st.counts.pop("socket_error", 0)
+            st.counts["benign"] += st.counts.pop(kind, 0)

@@ -46,6 +46,7 @@ from ncclDoctor.diagnose.verdict.crash import (
     _preempted,
     _ray_died,
     _signal,
+    _workers_raised,
 )
 from ncclDoctor.diagnose.verdict.fabric import (
     _ib,
@@ -101,7 +102,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _evaluating, _desync, _missing, _first_missing, _blocked, _early_exit,
     _all_joined, _serving_watchdog,
     _warn_family, _nccl_other,
-    _signal, _timeouts, _exited, _teardown_stuck, _died_loading, _fatal_python,
+    _signal, _timeouts, _exited, _teardown_stuck, _died_loading, _fatal_python, _workers_raised,
 ]
 
 

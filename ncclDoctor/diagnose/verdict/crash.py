@@ -677,6 +677,21 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "node. Rerun with NCCL_DEBUG=INFO and CUDA_LAUNCH_BLOCKING=1 to get its last NCCL and CUDA call, and "
             "py-spy dump --pid of the workers if it hangs before dying.",
             "medium", lone.culprits, [lone.event.brief()])
+    if lone is not None and lone.event.data.get("uncaught") and lone.culprits:
+        exc = exception_of(c, lone.rank)
+        tb = (f" Its traceback ends in {exc.data['type']}: {exc.data['message'][:200]} ({exc.where})."
+              if exc is not None else " Its traceback, which the hook logs after that line, is not in these lines.")
+        return Verdict(  # lead rule A: the process's own record of the exception that ended it
+            "unknown", f"{lone.who} ended on an uncaught exception its own logger recorded ('Uncaught "
+            f"{lone.event.data['uncaught']}: {lone.event.data['message'][:160]}'): the process exited on it (Python "
+            "exits with status 1 after its excepthook), and no other rank shows a failure of its own. The exception's "
+            "class names no known cause." + tb,
+            f"Read the full log of rank {lone.rank} from that line on: the traceback the hook logs with it names the "
+            "frame that raised (an exception raised in a background thread -- a data loader or data thread -- and "
+            "re-raised in the main one carries that thread's original error as its cause: fix that one, e.g. the "
+            "dataset files it read or its num_threads / num_workers). Keep one log file per rank (torchrun "
+            "--log-dir DIR --redirects 3 --tee 3).",
+            "medium", lone.culprits, [lone.event.brief()] + ([exc.brief()] if exc is not None else []))
     if lone is None and len(codes) == 1 and codes[0] < 0 and died_alike(c):  # lead rule J: every process alike
         sig = SIGNALS.get(-codes[0], f"signal {-codes[0]}")
         return Verdict("unknown", f"every process the launcher's record shows ({who}) died of {sig} (exit code "
@@ -759,6 +774,35 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "exception; these lines do not say which rank nor why",
                    (NATIVE_FIX if native else ABORT_FIX) + "Read that process's whole stderr (its 'Current thread' "
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
+
+
+def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Worker processes whose target raised (multiprocessing's "Process SpawnProcess-1:3:" header before a traceback,
+    a multiprocess executor's "got fatal signal from worker processes"), read when nothing else explains the lines:
+    something failed in the workers, and the exception is not in these lines. When every rank 0..N shown raised alike,
+    it is no one rank's fault (lead rule J: a shared cause, the build, the GPU, the driver); otherwise the lines still
+    do not say why, and nobody is named."""
+    evs = c.samples.get("worker_raised", [])
+    if not evs:
+        return None
+    raised = sorted(c.kind_ranks.get("worker_raised", set()))
+    shown = sorted(c.ranks)
+    alike = len(raised) >= 2 and raised == shown == list(range(len(raised)))
+    said = next((x for x in c.exceptions if not x.data.get("line")), None)
+    what = (f"; the exception shown is {said.data['type']}: {said.data.get('message', '')[:160]}" if said else
+            "; their exceptions are not in these lines")
+    who = (f"every worker shown ({_named(raised)}) raised in its process at once" if alike else
+           f"{_named(raised)} raised in its process" if raised else "a worker process raised")
+    return Verdict(
+        "unknown",
+        who + (" -- every rank failing the same way together is a shared cause (the torch/CUDA/NCCL build for this "
+               "GPU, the driver, the environment), not one rank's fault" if alike else "")
+        + what,
+        "Read the workers' full tracebacks (the lines after each 'Traceback (most recent call last):' up to the "
+        "exception): they name the failing call. When every worker fails alike at start-up, check that the installed "
+        "torch / vLLM / CUDA / NCCL builds support this GPU and driver (a new GPU architecture needs a build for it: "
+        "upgrade torch), and rerun with NCCL_DEBUG=INFO if it fails while the communicator (pynccl) is set up.",
+        "low", [], [e.brief() for e in evs[:3]])
 
 
 def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event]) -> Verdict:
@@ -871,6 +915,21 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
     forced = [e for e in sigs if e.data.get("forced")]
     cancel = [e for e in sigs if e.data.get("sched") == "cancelled"]
+    limit = [e for e in sigs if e.data.get("sched") == "time limit"]
+    if limit and not c.kinds.get("watchdog_timeout") and not any(own_errors(st) for st in c.ranks.values()):
+        # the scheduler's wall-clock limit: the SIGTERM every task then receives (a framework's "Received SIGTERM",
+        # a wrapper bypassing it) is that stop, whichever rank prints it; a job that hung until its limit would show
+        # its timeout, which then decides
+        return Verdict(
+            "signal",
+            "the scheduler stopped the job at its time limit (Slurm's 'CANCELLED ... DUE TO TIME LIMIT', a wrapper's "
+            "'this job is timed-out'): the SIGTERM the tasks receive after it is that stop from outside, and no rank "
+            "shows a failure of its own before it; no rank is at fault",
+            "Nothing to fix in the ranks: ask for more wall-clock time (#SBATCH --time / srun --time) or make the job "
+            "resumable -- have Slurm send a warning signal before the limit (#SBATCH --signal=SIGUSR1@90, Lightning's "
+            "SLURMEnvironment(auto_requeue=True) or submitit's checkpoint() handle it), save a checkpoint on it and "
+            "requeue (#SBATCH --requeue), then resume from that checkpoint.",
+            "high", [], [e.brief() for e in limit[:3]])
     if not got and not forced and cancel and not c.kinds.get("watchdog_timeout") and not any(
             own_errors(st) for st in c.ranks.values()):
         return Verdict(
@@ -882,6 +941,21 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "scancel in a script, a dependency, an administrator); a task that must save state on SIGTERM has to "
             "handle it (a wrapper such as submitit bypasses SIGTERM by default) and finish before Slurm's KillWait.",
             "medium", [], [e.brief() for e in cancel[:3]])
+    worker = [e for e in sigs if e.data.get("worker_got")]
+    if worker and not got and not forced and not cancel and not c.kinds.get("watchdog_timeout") and not (
+            c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
+            or any(own_errors(st) for st in c.ranks.values())):
+        # a job process's own handler logged the SIGTERM it received, and nothing failed before it: the stop came
+        # from outside (after a worker's failure it would be the launcher's teardown, read by that failure)
+        return Verdict(
+            "signal",
+            "a job process logged the SIGTERM it received (its framework's signal handler: Lightning's 'Received "
+            "SIGTERM', submitit's 'Bypassing signal SIGTERM') and no rank shows a failure of its own: the job was "
+            "stopped from outside -- the scheduler (time limit, preemption, scancel) or a kill; no rank is at fault",
+            "Find who sent SIGTERM: sacct -j JOB -o JobID,State,ExitCode,Elapsed,Timelimit (TIMEOUT, PREEMPTED, "
+            "CANCELLED), kubectl describe pod; if it was the time limit or preemption, ask for more time (--time) or "
+            "have Slurm signal the job early (#SBATCH --signal=SIGUSR1@90), checkpoint on it and requeue.",
+            "medium", [], [e.brief() for e in worker[:3]])
     if not got and forced:  # nothing else failed: the job was being stopped from outside
         return Verdict(
             "signal",

@@ -635,6 +635,18 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Start the job again with a new --rdzv-id (rdzv_id) or restart every node together, so they join one "
             "fresh rendezvous; if another node failed first, its log holds that first failure and the cause.",
             "high", [], _samples(c, "store_timeout"))
+    pmix = [e for e in evs if e.data.get("pmix")]
+    if pmix:  # Slurm PMIx's fence: the launcher's own key-value exchange between the nodes (lead rules L, R)
+        return Verdict(
+            "store_rendezvous",
+            "Slurm's PMIx plugin (srun --mpi=pmix) timed out in its collective (the fence, its key-value exchange "
+            "between the job's nodes): the slurmstepd of one node never heard from its neighbour, before the job's "
+            "processes reached NCCL; the launcher's rendezvous between the nodes failed, no rank is at fault",
+            "Check the connection between the nodes' slurmstepd daemons that PMIx uses: a firewall between the nodes "
+            "(PMIx's direct connections use ports outside slurmd's), the interface and host names each node resolves "
+            "for the other, the same Slurm/PMIx version on every node; try srun --mpi=pmi2 (or without PMIx) to tell "
+            "PMIx from the network; slurmd's log (SlurmdDebug=debug) on both nodes shows the failed connection.",
+            "medium", [], [e.brief() for e in pmix[:3]], job_wide=True)
     kvs = [e for e in evs if e.data.get("kvs")]
     if kvs:  # oneCCL's own rendezvous (lead rule L)
         said = [e.data["kvs"] for e in kvs]
@@ -683,10 +695,24 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         else "the store timed out"
     )
     joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    if joined and joined[0] > joined[1]:  # lead rule R: more processes checked in than the world they were told
+        return Verdict(
+            "invalid_usage",
+            f"{joined[0]} processes checked in to the store-based barrier of a world of {joined[1]}: more processes "
+            "share this store (MASTER_ADDR:MASTER_PORT and key) than the job was told it has, so the count never "
+            "equals the world size -- a launch that does not match its world size (a second job or a leftover "
+            "process on the same MASTER_PORT, a wrong --nproc_per_node / --nnodes / WORLD_SIZE); no rank is at fault",
+            "Give every job its own MASTER_PORT (torchrun --master_port N; another job on the same port joins this "
+            "store), kill leftover processes of earlier runs on every node (ps -ef | grep python; nvidia-smi), and "
+            "make --nproc_per_node x --nnodes (WORLD_SIZE) equal the number of processes actually started.",
+            "medium", [], _samples(c, "store_timeout"), job_wide=True)
     if joined and joined[0] < joined[1]:  # the store was up and reachable: ranks are missing
         return Verdict(
             "store_rendezvous",
-            f"only {joined[0]} of {joined[1]} ranks reached the store before the timeout: the store worked, the other "
+            f"only {joined[0]} of {joined[1]} ranks reached the store "
+            + ("while the waiting rank polled its store-based barrier" if any(e.data.get("barrier_wait") for e in evs)
+               else "before the timeout")
+            + f": the store worked, the other "
             f"{joined[1] - joined[0]} never started (a node not launched, a wrong --nnodes / --nproc-per-node / "
             "WORLD_SIZE) or died before init_process_group",
             f"{joined[1] - joined[0]} of {joined[1]} clients never joined the store (worker_count {joined[0]}): they "
@@ -745,6 +771,19 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     roots = sorted({e.data["root"] for e in evs})
     proof = [e.brief() for e in evs[:3]]
     who = f"rank(s) {_fmt_ranks(waiting)}" if waiting else "a rank (its number not in the line)"
+    # where the store lived: rank 0's own process when the lines show init_method="tcp://" or a launcher that hosts
+    # no store (DeepSpeed's launch.py); torchrun's agent hosts it otherwise, and a bare traceback does not say
+    host0 = (c.samples.get("store_host", []) + c.samples.get("tcp_init", [])
+             if not c.kinds.get("agent_frame") else [])
+    if all(e.data["gone"] for e in evs) and host0 and roots == [0] and waiting and 0 not in waiting:
+        return Verdict(
+            "early_exit",
+            f"{who} lost the store while waiting for rank 0's ncclUniqueId ({evs[0].data['error']}), and "
+            f"{host0[0].data.get('launcher') or 'init_method=tcp://'} shows the store lived in rank 0's own process "
+            "(no launcher agent hosts it): rank 0 exited or crashed first; the ranks that printed this are its victims",
+            "Read rank 0's own log for its exception or exit (its traceback, an out-of-memory kill in dmesg: host "
+            "memory while it loads or preprocesses); the ranks that printed this are victims.",
+            "medium", [0], proof + [host0[0].brief()])
     if all(e.data["gone"] for e in evs):
         return Verdict(
             "early_exit",

@@ -288,7 +288,9 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "early_exit",
             "a peer closed the connection: that process exited or crashed first; the rank printing this is its victim",
             "Find the peer's own error (its log, its exit code); if the peer "
-            "finished normally, it left before this rank's recv completed (an isend without wait() before exit)."
+            "finished normally, it left before this rank's recv completed (an isend without wait() before exit, "
+            "or ranks ending at different points): make every rank leave the same way, a dist.barrier() before "
+            "exit then dist.destroy_process_group() (rpc.shutdown() for RPC)."
             + (" ncclRemoteError means a remote process exited or the network dropped the connection: if no peer's "
                "log shows an error of its own, check the fabric between the nodes (ibstat / ibv_devinfo for the "
                "InfiniBand ports' state and error counters, dmesg for NIC errors) and rerun with NCCL_DEBUG=INFO to "

@@ -12,6 +12,7 @@ import re
 
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.signatures import R_STORAGE_ERR
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
 from ncclDoctor.diagnose.warn_families import _NET_FIX
@@ -301,11 +302,18 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     own = [e for e in c.exceptions if not e.data.get("line")]
     e = (own or c.exceptions)[0]
     what = e.data["type"] + (": " + e.data["message"] if e.data.get("message") else "")
+    disk = R_STORAGE_ERR.search(what)
     return Verdict(
         "unknown",
         f"the lines show a failure ({what[:240]}) that no known family explains: something failed, and these lines "
-        "say neither why nor on which rank",
-        "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
+        "say neither why nor on which rank"
+        + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
+           "nor NCCL" if disk else ""),
+        (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
+         "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
+         "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
+         "local disk per node. " if disk else "")
+        + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
         "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
@@ -385,6 +393,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
+    if not hangs and not finished(c):  # lead rule T: a hang the reporter tells of, not shown by the lines
+        hangs = (" If the job hung after these lines, what shows where each rank is: py-spy dump --pid of every "
+                 "rank's process while it hangs (its stack), and a Flight Recorder dump (TORCH_FR_BUFFER_SIZE=2000).")
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
