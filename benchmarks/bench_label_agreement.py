@@ -6,7 +6,7 @@
 A blind score (bench_diagnose_accuracy.py --round N on a round nobody fixed yet) compares diagnose
 with ONE engineer's reading of each log. This asks what that number can be compared with: a second
 engineer labelled corpus cases again (tests/fixtures/label_agreement.json: 40 drawn at random from
-rounds 14-16, 20 from round 17, and every case of rounds 18-24), seeing only the case's input files and its
+rounds 14-16, 20 from round 17, and every case of rounds 18-25), seeing only the case's input files and its
 source URL, never the first label nor anything of diagnose. Rounds 18-23 were then adjudicated by a third
 engineer where the two differed (the gold labels that tests/fixtures/corpus/ now holds for them).
 
@@ -80,7 +80,7 @@ def share(sub: list[dict], key: str) -> str:
 GROUPS = (("rounds 14-16", lambda r: r < 17), ("round 17", lambda r: r == 17), ("round 18", lambda r: r == 18),
           ("round 19", lambda r: r == 19), ("round 20", lambda r: r == 20), ("round 21", lambda r: r == 21),
           ("round 22", lambda r: r == 22), ("round 23", lambda r: r == 23), ("round 24", lambda r: r == 24),
-          ("all", lambda r: True))
+          ("round 25", lambda r: r == 25),           ("all", lambda r: True))
 
 
 def main() -> None:
@@ -98,7 +98,7 @@ def main() -> None:
         print(f"{name:<22} {len(sub):>3}  {share(sub, 'experts'):>13}  {share(sub, 'first'):>12}  "
               f"{share(sub, 'second'):>12}  {share(sub, 'corpus'):>15}")
     print(f"({time.monotonic() - t0:.1f} s; agree = same culprits and cause, no culprit the other calls innocent; "
-          "corpus = the label tests/fixtures/corpus holds now: the first, or rounds 18-24's adjudicated one)")
+          "corpus = the label tests/fixtures/corpus holds now: the first, or rounds 18-25's adjudicated one)")
     if a.verbose:
         for r in rs:
             if not r["experts"]:
