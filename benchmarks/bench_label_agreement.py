@@ -80,7 +80,7 @@ def share(sub: list[dict], key: str) -> str:
 GROUPS = (("rounds 14-16", lambda r: r < 17), ("round 17", lambda r: r == 17), ("round 18", lambda r: r == 18),
           ("round 19", lambda r: r == 19), ("round 20", lambda r: r == 20), ("round 21", lambda r: r == 21),
           ("round 22", lambda r: r == 22), ("round 23", lambda r: r == 23), ("round 24", lambda r: r == 24),
-          ("round 25", lambda r: r == 25),           ("all", lambda r: True))
+          ("round 25", lambda r: r == 25), ("all", lambda r: True))
 
 
 def main() -> None:
