@@ -845,15 +845,16 @@ def test_every_rank_segfaulting_in_one_second_names_no_rank(tmp_path):
     assert "faulthandler" in d["verdict"]["fix"], d["verdict"]
 
 
-def test_argparse_refusing_the_launchers_local_rank_argument_is_config_on_the_failed_rank(tmp_path):
+def test_argparse_refusing_the_launchers_local_rank_argument_is_config_naming_nobody(tmp_path):
     """A launcher/script mismatch on the local-rank argument (argparse exits 2): torchrun passes none while the
-    script requires --local_rank, or the launcher passes --local_rank=N to a script that spells it otherwise."""
+    script requires --local_rank, or the launcher passes --local_rank=N to a script that spells it otherwise. Lead
+    rules Q and U (2): every worker is launched the same way, so the record's failed rank is not named."""
     required = ("usage: finetune.py [-h] --local_rank LOCAL_RANK [--config CONFIG]\n"
                 "finetune.py: error: the following arguments are required: --local_rank\n"
                 "E0314 10:02:55.120000 4411 torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: 2) "
                 "local_rank: 1 (pid: 4420) of binary: /usr/bin/python3\n")
     v = _verdict(tmp_path, required)
-    assert v["cause"] == "config" and v["culprits"] == [1], v
+    assert v["cause"] == "config" and v["culprits"] == [], v
     assert "LOCAL_RANK" in v["fix"] and "--local-rank" in v["fix"], v
     passed = "[2024-05-02 11:40:03] pretrain.py: error: unrecognized arguments: --local_rank=3 --deepspeed\n"
     v = _verdict(tmp_path, passed)
@@ -1166,3 +1167,43 @@ def test_an_uncaught_exception_line_beside_the_launchers_record_is_one_failure(t
             + SIGTERM.format(pid=801) + FAILED.format(code=1, lr=1, pid=802))
     v = _verdict(tmp_path, text)
     assert v["culprits"] == [1], v
+
+
+# --- session 7 (fix25_1): lead rules M and U (2, 5) ---------------------------------------------------------------
+def test_deepspeeds_kill_lines_alone_are_a_failure_naming_nobody(tmp_path):
+    """Lead rule M: DeepSpeed's launcher prints 'Killing subprocess PID' for every worker once one exited; with no
+    return code, signal or exception shown the job did fail (never 'nothing failed'), cause and culprit unknown."""
+    kills = "".join(f"[2024-09-10 17:02:1{i},5{i}0] [INFO] [launch.py:291:sigkill_handler] Killing subprocess {p}\n"
+                    for i, p in enumerate([61204, 61205, 61206]))
+    d = _report(tmp_path, "Loading extension module cpu_adam...\n" + kills)
+    assert d["verdict"]["cause"] == "unknown" and not _accused(d), d["verdict"]
+    for word in ("--enable_each_rank_log", "dmesg", "return code"):
+        assert word in d["verdict"]["fix"], (word, d["verdict"]["fix"])
+
+
+def test_torch_launchs_calledprocesserror_prints_the_last_launched_worker(tmp_path):
+    """Lead rule U (5): torch 1.x's torch.distributed.launch raises CalledProcessError with `cmd` of the last worker
+    it launched (--local_rank=N of N+1), whichever worker died: it names nobody unless it launched one worker."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/usr/lib/python3.8/site-packages/torch/distributed/launch.py", line 255, in main\n'
+          "    cmd=cmd)\n")
+    text = tb + ("subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'run_pretrain.py', "
+                 "'--local_rank=3', '--bs', '64']' died with <Signals.SIGABRT: 6>.\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "unknown" and not _accused(d), d["verdict"]
+    text = tb + ("subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'run_pretrain.py', "
+                 "'--local_rank=5']' returned non-zero exit status 1.\n")
+    d = _report(tmp_path, text, "exit1.log")
+    assert not _accused(d), d["verdict"]
+
+
+def test_a_script_the_interpreter_cannot_open_is_config_naming_nobody(tmp_path):
+    """Lead rule U (2): the launcher starts every worker with the same script path; python's "can't open file ...
+    [Errno 2]" then exit code 2 is config, culprits [] even though the launcher's record shows one worker failing."""
+    text = ("/opt/conda/bin/python3: can't open file '/home/u/proj/tools/train_net.py': [Errno 2] No such file or "
+            "directory\n"
+            "E0305 14:22:07.511000 7710 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 2) "
+            "local_rank: 1 (pid: 7715) of binary: /opt/conda/bin/python3\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "config" and d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+    assert "path" in d["verdict"]["fix"], d["verdict"]

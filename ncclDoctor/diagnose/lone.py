@@ -68,7 +68,7 @@ def _own(e: Event) -> bool:
     if e.data.get("signal") == "SIGTERM" or code == -15:
         return False
     return code not in TORN_DOWN or (code is None and bool(e.data.get("root") or e.data.get("died"))
-                                     and e.rank is not None)
+                                     and e.rank is not None) or bool(e.data.get("launcher_kill"))
 
 
 def torn_down(c: Collected) -> list[Event]:

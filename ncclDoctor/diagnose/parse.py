@@ -105,6 +105,7 @@ class LineParser:
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
+        self.ds_kill: Event | None = None  # DeepSpeed's launcher's first "Killing subprocess" line
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
@@ -214,6 +215,11 @@ class LineParser:
         if "launch.py:" in text and self.store_host is None and S.R_DS_LAUNCHER.search(text):
             self.store_host = Event("store_host", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.store_host.data["launcher"] = "DeepSpeed's launch.py"
+        if "Killing subprocess" in text and self.ds_kill is None and S.R_DS_LAUNCHER.search(text):
+            # lead rule M: DeepSpeed's launcher kills every worker once one of them exited (or it was stopped):
+            # a worker failed, which one and how these lines do not say
+            self.ds_kill = Event("worker_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            self.ds_kill.data.update(exitcode=None, local_rank=None, pid=None, died=True, launcher_kill=True)
         ev = self._parse(lineno, text)
         if self._stray_exit is not None and self._stray_exit[0] < lineno - 1:
             held = self._stray_exit[1]  # no rank line came for it: the exit code alone, as read
@@ -596,6 +602,12 @@ class LineParser:
         if a:
             ev = self._context(lineno, text, "launch_arg")
             ev.data.update(arg=a.group(2), missing=a.group(1).startswith("the following"))
+            return ev
+        a = S.R_NO_SCRIPT.search(text) if "can't open file" in text else None
+        if a:  # lead rule U (2): the script path the launcher starts every worker with is wrong
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None  # the interpreter's line: every worker is started with the same path
+            ev.data.update(arg=a.group(1), missing=False, script=True)
             return ev
         r = S.R_PROC_RAISED.match(self._body) if "Process-" in text else None
         x = None if r else S.R_EXECUTOR_FATAL.search(text) if "fatal signal" in text else None
@@ -1065,10 +1077,12 @@ class LineParser:
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
-        if m.group("ds") and local:
+        if (m.group("ds") or m.group("sp") or m.group("spsig")) and local:
             # lead rule M: DeepSpeed's launch.py prints `cmd` left over from its spawn loop, the LAST worker it
             # launched (--local_rank=N of N+1), beside the return code of whichever worker failed: it names the
-            # failed one only when the node ran a single worker (--local_rank=0)
+            # failed one only when the node ran a single worker (--local_rank=0). torch 1.x's
+            # torch.distributed.launch does the same in its CalledProcessError ("Command '[..., '--local_rank=7',
+            # ...]' died with <Signals.SIGSEGV: 11>" / "returned non-zero exit status 1"): lead rule U (5)
             ev.data.update(local_rank=None, last_launched=local)
         return ev
 

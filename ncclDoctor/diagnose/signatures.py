@@ -571,6 +571,10 @@ R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: 
 # "error: the following arguments are required: --local_rank"
 R_LAUNCH_ARG = re.compile(r"error: (unrecognized arguments|the following arguments are required):[^\n]{0,300}?"
                           r"(--local[-_]rank)\b")
+# The interpreter started by the launcher not finding the script it was given (exit code 2): "python3: can't open
+# file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
+R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "
+                         r"\[Errno \d{1,3}\]")
 # The interpreter's own abort report (Python's fatal_error: "Fatal Python error: none_dealloc: deallocating None",
 # "Fatal Python error: Segmentation fault" / "Bus error" from faulthandler; two processes' copies may interleave on
 # one line): the process died in the interpreter or a C extension, never in a Python exception

@@ -586,7 +586,15 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     e = evs[0]
     lone = lone_failure(c)
-    ranks = lone.culprits if lone is not None else []
+    ranks: list[int] = []  # lead rules Q and U (2): every worker is launched the same way, the record's rank too
+    if e.data.get("script"):
+        return Verdict(
+            "config", f"the interpreter could not open the script it was launched with ('{e.data['arg'][:200]}': "
+            "No such file or directory) and exited with code 2: every worker is started with that same path, a "
+            "launch setting of the job, not a fault of any rank", "Give the launcher the right script path (relative "
+            "paths are resolved from the directory the launcher is run in: cd to the repository or pass the full "
+            "path), then relaunch; check the file exists on every node.", "high", [], [x.brief() for x in evs[:2]],
+            job_wide=True)
     said = ("the script requires " + e.data["arg"] + " but the launcher (torchrun) passes no such argument"
             if e.data["missing"] else
             "the launcher passed " + e.data["arg"] + "=N and the script's argparse does not accept that spelling")
@@ -599,7 +607,7 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "int(os.environ['LOCAL_RANK']) in the script, or accept both spellings "
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
         "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
-        "medium" if ranks else "high", ranks, [x.brief() for x in evs[:2]], job_wide=not ranks)
+        "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -645,6 +653,15 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died"))]
     if not fails:
         return None
+    if all(e.data.get("launcher_kill") for e in fails):  # lead rule M: only DeepSpeed's launcher killing its workers
+        return Verdict("unknown", "DeepSpeed's launcher killed its workers ('Killing subprocess' for each): it does so "
+                       "when one of them exited (or the launcher itself was stopped), and these lines show neither "
+                       "which worker failed nor its return code, signal or exception -- the kill lines list every "
+                       "worker, the failed one too, so they name nobody",
+                       "Read each rank's log for the first error (deepspeed --enable_each_rank_log DIR writes one "
+                       "per-rank log with the worker traceback); the launcher's '[ERROR] ... exits with return code = "
+                       "N' line gives the exit code (-9: killed from outside, check dmesg -T for the OOM killer and "
+                       "host memory with free -h).", "low", [], [e.brief() for e in fails[:3]])
     lone = lone_failure(c)
     several = several_failures(c) if lone is None else []
     if any(e.data.get("exitcode") == -7 for e in fails) and died_alike(c):  # lead rule J with rule F
