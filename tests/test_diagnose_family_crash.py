@@ -1207,3 +1207,16 @@ def test_a_script_the_interpreter_cannot_open_is_config_naming_nobody(tmp_path):
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "config" and d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
     assert "path" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_an_oom_in_vllms_multiprocessing_worker_names_the_rank_of_its_gpu(tmp_path):
+    """Lead rule U (3): vLLM's multiprocessing executor runs its workers on one node, tensor-parallel rank N on
+    cuda:N; a CUDA OOM printed under a worker's own '(VllmWorkerProcess pid=P)' prefix naming GPU N is rank N's.
+    The same OOM without that prefix (nothing says which process raised it) names nobody."""
+    oom = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 768.00 MiB. GPU 2 has a total capacity "
+           "of 79.15 GiB of which 412.00 MiB is free. Of the allocated memory 76.10 GiB is allocated by PyTorch, and "
+           "1.05 GiB is reserved by PyTorch but unallocated.\n")
+    d = _report(tmp_path, "(VllmWorkerProcess pid=18840) ERROR 03-02 09:14:55 multiproc_worker_utils.py:242] " + oom)
+    assert d["verdict"]["cause"] == "gpu_oom" and d["verdict"]["culprits"] == [2], d["verdict"]
+    d = _report(tmp_path, "ERROR 03-02 09:14:55 engine.py:160] " + oom, "plain.log")
+    assert d["verdict"]["cause"] == "gpu_oom" and not _accused(d), d["verdict"]

@@ -397,6 +397,9 @@ R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # use. Of the allocated memory 21.51 GiB is allocated by PyTorch, ..." (2.1 spelled it "capacty"; "Including ..."
 # only when the driver tells which listed process is the raiser)
 R_OOM_GPU = re.compile(r"\bGPU (\d{1,3}) has a total capac")
+# vLLM's multiprocessing executor's worker prefix ("(VllmWorkerProcess pid=2421) ERROR ..."): its workers run on the
+# driver's node, tensor-parallel rank N (N >= 1; the driver is rank 0) on cuda:N of the node's visible GPUs
+R_VLLM_MP_WORKER = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) ")
 R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")

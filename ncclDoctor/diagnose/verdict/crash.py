@@ -9,7 +9,7 @@ import re
 
 from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting
-from ncclDoctor.diagnose.signatures import Event, strip_prefixes
+from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
 
@@ -353,6 +353,11 @@ def _gpu_owner(c: Collected) -> str:
     if not evs or len({e.data["gpu"] for e in evs}) != 1 or node_count(c) > 1:
         return ""
     d, gpu = evs[0].data, evs[0].data["gpu"]
+    if gpu > 0 and all(R_VLLM_MP_WORKER.search(e.text) for e in evs) and not (
+            any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu]))):
+        # lead rule U (3): the failing process itself is vLLM's worker on that GPU (its executor's prefix)
+        return (f" on GPU {gpu}: the line is vLLM's multiprocessing worker's own (its 'VllmWorkerProcess' prefix), and "
+                f"that executor's workers run on one node, tensor-parallel rank N on cuda:N: rank {gpu}")
     procs = d.get("procs") or []
     if d.get("this"):
         raiser, others = d["this"], [b for _, b in procs]
