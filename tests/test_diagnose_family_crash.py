@@ -1220,3 +1220,16 @@ def test_an_oom_in_vllms_multiprocessing_worker_names_the_rank_of_its_gpu(tmp_pa
     assert d["verdict"]["cause"] == "gpu_oom" and d["verdict"]["culprits"] == [2], d["verdict"]
     d = _report(tmp_path, "ERROR 03-02 09:14:55 engine.py:160] " + oom, "plain.log")
     assert d["verdict"]["cause"] == "gpu_oom" and not _accused(d), d["verdict"]
+
+
+def test_torchruns_record_and_the_spawn_join_it_quotes_are_one_failure(tmp_path):
+    """Lead rule A: torchrun's "failed (exitcode: -9) local_rank: 0 (pid: P)" and the ProcessExitedException of the
+    spawn join its traceback quotes ("process 0 terminated with signal SIGKILL") are the same worker told twice: one
+    process killed (host_oom), rank 0 of a job nothing says spans nodes."""
+    pre = "E1103 08:41:12.004000 140221 torch/distributed/elastic/multiprocessing/api.py:695] "
+    text = (pre + "failed (exitcode: -9) local_rank: 0 (pid: 55120) of fn: run_worker (start_method: spawn)\n"
+            + pre + "Traceback (most recent call last):\n"
+            + pre + "    raise ProcessExitedException(\n"
+            + pre + "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGKILL\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == [0], d["verdict"]

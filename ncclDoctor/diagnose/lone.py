@@ -101,6 +101,12 @@ def failed_on_own(c: Collected) -> list[Event]:
         if key not in seen or (seen[key].kind != "child_failed" and e.kind == "child_failed"):
             seen[key] = e  # the table's entry, which carries the global rank, wins over the one-line form
     got = list(seen.values())
+    if len(got) > 1 and node_count(c) == 1:
+        # the same worker told twice: torchrun's "failed (exitcode: -9) local_rank: 0 (pid: P)" and the
+        # "process 0 terminated with signal SIGKILL" of the spawn join it quotes (no pid): one local rank, one code
+        told = {(e.data.get("local_rank"), e.data.get("exitcode")) for e in got if e.rank is None and e.data.get("pid")}
+        got = [e for e in got if e.rank is not None or e.data.get("pid") or e.data.get("local_rank") is None
+               or (e.data.get("local_rank"), e.data.get("exitcode")) not in told]
     launcher = [e for e in got if not e.data.get("uncaught")]
     # a process's own "Uncaught X" line stands for the launcher's record only where the input holds none: beside
     # one, it is the same process's failure told twice (the record names it, pid and rank)
