@@ -479,8 +479,8 @@ class LineParser:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
             return ev
-        if not a:
-            return None
+        if not a or S.R_IB_ASYNC_INFO.match(a.group(1).strip()):
+            return None  # lead rule U(1): the subnet manager's informational events fail nothing
         ev = self._context(lineno, text, "ib_completion")
         ev.data.update(status=None, async_event=a.group(1).strip(), peer=None)
         return ev
@@ -860,7 +860,7 @@ class LineParser:
                 ev.data["tags"] = ("store_warning",)
             return ev
         win = S.R_WIN_CONNECT_WARN.search(text)
-        if win and not S.R_DOCKER_ALIAS.search(win.group("host")):
+        if win:  # lead rules L/N: whatever host it names, news only if a store failure follows
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "Windows store connect warning"
             return ev

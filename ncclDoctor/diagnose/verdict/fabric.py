@@ -189,19 +189,25 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     peers = sorted({e.data["peer"] for e in evs if e.data.get("peer")})[:3]
     memlock = [
         e for e in evs
-        if str(e.data.get("verbs", "")).startswith("ibv_reg_mr") and "allocate memory" in str(e.data.get("verbs_error"))
+        if str(e.data.get("verbs", "")).startswith("ibv_reg_") and "allocate memory" in str(e.data.get("verbs_error"))
     ]
     if memlock and not statuses and not asyncs:  # NVIDIA/nccl-tests#206: ENOMEM from the memory registration
+        # lead rule J: the host refused to pin/register the buffer (no peer involved): a system error of that node
         return Verdict(
-            "config",
+            "nccl_system",
             f"registering memory with the HCA ({memlock[0].data['verbs']}) failed with 'Cannot allocate memory': "
-            "the process's locked-memory limit (ulimit -l) is too low for NCCL's buffers",
+            "the host refused to pin NCCL's buffers -- the process's locked-memory limit (ulimit -l) is too low for "
+            "them (or the registrable memory is used up, e.g. by a large NCCL_BUFFSIZE) -- a system error of that "
+            "node, not the fabric and not a rank's code",
             "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
             "/etc/security/limits.conf, then log in again), docker run --ulimit memlock=-1, and check `ulimit -l` "
-            "inside mpirun/srun/the container, which may not inherit it.",
+            "inside mpirun/srun/the container, which may not inherit it; lower NCCL_BUFFSIZE if it was raised; for "
+            "GPU buffers (ibv_reg_dmabuf_mr) check nvidia-peermem / dma-buf support and try NCCL_DMABUF_ENABLE=0; "
+            "NCCL_IB_DISABLE=1 (sockets) confirms the IB registration is the cause.",
             "high",
             [],
             [e.brief() for e in memlock[:3]],
+            job_wide=True,
         )
     ofi = [e for e in evs if e.data.get("ofi_rc") is not None]
     if ofi and not statuses and not asyncs:
