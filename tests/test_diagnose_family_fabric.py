@@ -764,3 +764,14 @@ def test_a_registration_refused_with_enomem_is_a_host_system_error(tmp_path):
     assert "ulimit -l" in v["fix"] and "NCCL_DMABUF_ENABLE=0" in v["fix"], v["fix"]
     v = _verdict(tmp_path, "misc/ibvwrap.cc:290 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory\n")
     assert v["cause"] == "nccl_system" and "memlock" in v["fix"], v
+
+
+# --- NCCL's own bind refused (EADDRINUSE) after the job ran: a group created again and again, not the interface ---
+def test_nccls_bind_address_in_use_names_the_port_and_creating_the_group_once(tmp_path):
+    text = ("step 912 loss 2.31\n"
+            "worker-3:77:77 [1] misc/socket.cc:410 NCCL WARN Call to bind failed : Address already in use\n"
+            + nccl_info("worker-3", 77, 1, "bootstrap.cc:104 -> 2", tid=77)
+            + nccl_info("worker-3", 77, 1, "init.cc:1380 -> 2", tid=77))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    assert "create the group once" in v["fix"] and "ip_local_port_range" in v["fix"] and "NCCL_COMM_ID" in v["fix"]

@@ -474,6 +474,9 @@ def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in (evs + c.samples.get("socket_progress", []))[:4]])
 
 
+R_BIND_BUSY = re.compile(r"\bbind failed ?:? ?Address already in use")
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
     # a peer that closed the socket while the communicator was still being set up (the return-code trail runs
@@ -540,10 +543,24 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if loopback_master(c):
         seen.append(loopback_master(c))
     proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
+    # NCCL's own socket could not bind (socket.h/socket.cc "Call to bind failed : Address already in use"): the port
+    # it wants is taken -- a fixed NCCL_COMM_ID port still held, or the ephemeral ports used up by communicators
+    # created again and again (a new group per step) -- not the interface
+    busy = [e for e in c.samples.get("nccl_warn", []) if R_BIND_BUSY.search(e.text)]
+    if busy:
+        seen.insert(0, "NCCL could not bind its socket ('bind failed : Address already in use'): the port it needs is "
+                    "taken on that host")
+        proof = [busy[0].brief()] + proof
     return Verdict(
         "network_setup",
-        "; ".join(seen) + ": the network interface or path chosen between the ranks does not work",
-        "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
+        "; ".join(seen) + (": a port on that host, not the path between the ranks" if busy and len(seen) <= 2 else
+                           ": the network interface or path chosen between the ranks does not work"),
+        ("NCCL's bind failed with 'Address already in use': if NCCL_COMM_ID fixes the bootstrap port, pick a free "
+         "one (or unset it); if the job ran for a while first, it creates communicators again and again (a "
+         "dist.new_group or init per step): create the group once (outside the loop) and reuse it, and check the "
+         "ephemeral port range (sysctl net.ipv4.ip_local_port_range) and sockets in TIME_WAIT (ss -tan); an old "
+         "NCCL version leaked bootstrap sockets (upgrade NCCL). " if busy else "")
+        + "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
         "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
         "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
         "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path.",
