@@ -367,6 +367,17 @@ def test_a_barrier_closed_by_its_peer_says_how_every_rank_should_leave(tmp_path)
     assert "barrier() before exit" in v["fix"] and "destroy_process_group" in v["fix"], v["fix"]
 
 
+def test_a_broadcast_closed_by_its_peer_names_nobody_and_says_where_to_look(tmp_path):
+    """Lead rule U(4): gloo's "Connection closed by peer" inside a collective (broadcast with src=N) is early_exit
+    with no culprit named; the fix sends to the peer's own log, the OOM killer, py-spy and the network."""
+    text = ("    dist.broadcast(sizes, src=2, group=cpu_group)\n"
+            "RuntimeError: [/src/third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+            "[172.31.4.20]:50211\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", []), v
+    assert "dmesg (OOM killer)" in v["fix"] and "py-spy" in v["fix"] and "network between the nodes" in v["fix"]
+
+
 # --- rule D on lines that name no group: one odd op at the SeqNum every line shares ------------------------
 def _old(r: int, s: int, op: str, to: int, ran: int) -> str:
     return watchdog_line(r, s, op, ran, to, style="1.x", at=587)
