@@ -378,6 +378,19 @@ def test_a_broadcast_closed_by_its_peer_names_nobody_and_says_where_to_look(tmp_
     assert "dmesg (OOM killer)" in v["fix"] and "py-spy" in v["fix"] and "network between the nodes" in v["fix"]
 
 
+def test_a_rank_shown_only_aborting_its_communicator_keeps_rule_e(tmp_path):
+    """Lead rule E: ranks 5 and 6 time out in one ALLGATHER of an 8-rank world (NCCL's nranks); rank 2 appears only in
+    NCCL's "Abort COMPLETE" of its communicator (torn down like the others): rank_missing, nobody named."""
+    text = (watchdog_line(5, 30412, "ALLGATHER", 600114, 600000, numel=4, style="1.x")
+            + "gpu-b:811:902 [2] NCCL INFO comm 0x7a10 rank 2 nranks 8 cudaDev 2 busId 41000 - Abort COMPLETE\n"
+            + watchdog_line(6, 30412, "ALLGATHER", 600120, 600000, numel=4, style="1.x")
+            + "gpu-b:815:907 [6] NCCL INFO comm 0x7c40 rank 6 nranks 8 cudaDev 6 busId c1000 - Abort COMPLETE\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert not _accused(d)
+
+
 # --- rule D on lines that name no group: one odd op at the SeqNum every line shares ------------------------
 def _old(r: int, s: int, op: str, to: int, ran: int) -> str:
     return watchdog_line(r, s, op, ran, to, style="1.x", at=587)

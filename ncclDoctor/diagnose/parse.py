@@ -1115,6 +1115,8 @@ class LineParser:
             found["comm_rank"] = int(nr.group(1))
         if S.R_SETUP_DONE.search(text):
             found["setup_done"] = True
+        if nr and S.R_COMM_ABORTED.search(text):
+            found["aborted"] = True
         if not found:
             return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")

@@ -498,6 +498,9 @@ R_PYSPY_TEARDOWN = re.compile(r"^\s*(destroy_process_group|abort_process_group|_
 # rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:
 # "rank 1 failed to get CUDA IPC handle to device 0 : 11 invalid argument": IPC to one's own device fails)
 R_COMM_BUSID = re.compile(r"\brank (\d+) nranks (\d+) cudaDev \d+ (?:nvmlDev \d+ )?busId (\w+)")
+# NCCL's line for a communicator it tore down (init.cc: "comm 0x.. rank 14 nranks 16 cudaDev 6 busId c1000 - Abort
+# COMPLETE"): that rank's process aborted its communicator -- torch's watchdog does so after a timeout or error
+R_COMM_ABORTED = re.compile(r"\bnranks \d+\b.{0,80}- Abort COMPLETE")
 R_COMM_ID = re.compile(r"\bcommId (0x[0-9a-fA-F]{1,20})")
 R_IPC_DEV = re.compile(r"rank (\d+) failed to (?:get|open) CUDA IPC handle to device (\d+)")
 # NCCL's /dev/shm failures, 2.12-2.30 wordings (misc/shmutils.cc, os/linux.cc): "Error while creating shared

@@ -425,7 +425,9 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         msg = ("a gloo send/recv timed out (gloo has no watchdog and no SeqNum: the op itself raised): the peer never "
                "reached the matching collective or barrier; the lines do not name it.")
     elif inside:
-        shown = f" ({_fmt_ranks(sorted(c.ranks))})" if c.ranks else ""
+        torn = sorted(r for r, st in c.ranks.items() if only_aborted(st))
+        shown = (f" ({_fmt_ranks(sorted(set(c.ranks) - set(torn)))})" if c.ranks else "") + (
+            f", {_named(torn)} shown only aborting its communicator," if torn else "")
         msg = (f"every rank the input shows{shown} was inside {inside} (victims), and the input does not hold every "
                "rank of the job: the rank that never issued it is one these lines do not show (a rank still "
                "elsewhere in the code: saving, evaluating, loading data), or the transfer itself stalled.")
@@ -556,6 +558,14 @@ def _own_failure(c: Collected, e: Event) -> bool:
     return not (e.kind == "heartbeat" and _timed_out_before(c, [e]))
 
 
+def only_aborted(st) -> bool:
+    """A rank the lines show only in NCCL's set-up/teardown chatter, its communicator aborted ("... - Abort
+    COMPLETE"): torn down with the others (torch's watchdog aborts after a timeout or error), nowhere else in the
+    code -- neither behind nor ahead of the stuck collective."""
+    return bool(st.counts.get("comm_aborted")) and set(st.counts) <= {"transport", "comm_aborted"} and not (
+        st.timeouts or st.status or st.errors)
+
+
 def larger_world(c: Collected) -> str | None:
     """Lead rule E: the shown ranks all timed out inside (or past) the stuck collective -- at SeqNums that cannot
     be told apart as one group or several -- and the numbers say the world is larger than the ranks shown
@@ -567,7 +577,8 @@ def larger_world(c: Collected) -> str | None:
     def pending(st) -> list:  # a rank with no timeout line whose watchdog's status says its work is still queued
         return [s for s in st.status.values() if s.seq is not None and s.data.get("dump_from") is None
                 and s.data.get("enqueued", -1) >= s.seq > s.data.get("completed", s.seq)]
-    if not c.ranks or not all(st.timeouts or pending(st) for st in c.ranks.values()):
+    if not c.ranks or not all(st.timeouts or pending(st) or only_aborted(st) for st in c.ranks.values()) or all(
+            only_aborted(st) for st in c.ranks.values()):
         return None
     lines = c.samples.get("watchdog_timeout", [])
     seqs = [t.seq for t in lines] if len(lines) == c.kinds.get("watchdog_timeout", 0) else []
