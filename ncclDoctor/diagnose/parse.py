@@ -391,6 +391,10 @@ class LineParser:
             ev.data["ran_for_ms"] = int(r.group(1)) if r else None
             ev.data["blocking_wait"] = "blocking wait" in text
             return ev
+        if "checkTimeout" in text and S.R_CHECK_TIMEOUT_FRAME.search(text):
+            ev = self._context(lineno, text, "timeout_frames")
+            ev.rank = None  # a frame names no rank of its own
+            return ev
         g = S.R_GLOO_TIMEOUT.search(text)
         if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")

@@ -500,6 +500,10 @@ R_PYSPY_TEARDOWN = re.compile(r"^\s*(destroy_process_group|abort_process_group|_
 R_COMM_BUSID = re.compile(r"\brank (\d+) nranks (\d+) cudaDev \d+ (?:nvmlDev \d+ )?busId (\w+)")
 # NCCL's line for a communicator it tore down (init.cc: "comm 0x.. rank 14 nranks 16 cudaDev 6 busId c1000 - Abort
 # COMPLETE"): that rank's process aborted its communicator -- torch's watchdog does so after a timeout or error
+# The watchdog's timeout stack printed without its message line (c10::Error's "frame #1: c10d::ProcessGroupNCCL::
+# WorkNCCL::checkTimeout(std::optional<...>) + 0x1d2 (0x.. in .../libtorch_cuda.so)"): the error is built only when a
+# collective of this process ran past its timeout
+R_CHECK_TIMEOUT_FRAME = re.compile(r"frame #\d{1,3}: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout\b")
 R_COMM_ABORTED = re.compile(r"\bnranks \d+\b.{0,80}- Abort COMPLETE")
 R_COMM_ID = re.compile(r"\bcommId (0x[0-9a-fA-F]{1,20})")
 R_IPC_DEV = re.compile(r"rank (\d+) failed to (?:get|open) CUDA IPC handle to device (\d+)")

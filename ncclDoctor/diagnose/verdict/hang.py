@@ -411,7 +411,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     that does not hold every rank -> rank_missing (the missing rank is one not shown); so is a rank behind
     the stuck collective that is only a lead (most ranks behind). Otherwise unknown."""
     if not any(c.kinds.get(k) for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")):
-        return None
+        return _timeout_frames(c)
     unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
     low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
     lead = f" Leads (low confidence): {low[0].message}." if low else ""
@@ -462,6 +462,26 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4]
         + (_samples(c, "driver_oom")[:1] if inside and _driver_oom_lead(c) else []),
     )
+
+
+def _timeout_frames(c: Collected) -> Verdict | None:
+    """Lead rule B on the watchdog's stack alone: frames of WorkNCCL::checkTimeout (the c10::Error it builds when a
+    collective ran past its timeout) with no timeout line, no rank, op or SeqNum and no failure of a process's own:
+    a process timed out inside a collective, and the rank that never issued it is one these lines do not show."""
+    evs = c.samples.get("timeout_frames", [])
+    if not evs or c.ranks or c.child_failures or c.worker_failures:
+        return None
+    return Verdict(
+        "rank_missing",
+        "the watchdog's timeout stack (WorkNCCL::checkTimeout under the NCCL watchdog) shows a process whose "
+        "collective ran past its timeout, its message line (rank, op, SeqNum) not in these lines: it was inside the "
+        "collective (a victim), and the rank that never issued it is one these lines do not show",
+        "Collect every rank's log (the full watchdog line: 'Watchdog caught collective operation timeout' names the "
+        "rank, op and SeqNum) and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on "
+        "torch < 2.8); while it hangs, py-spy dump --pid PID on every rank's process shows the one elsewhere in the "
+        "code; rerun with NCCL_DEBUG=INFO. Raise the timeout only if a rank is legitimately slow (saving, "
+        "evaluating)." + NOT_SHOWN,
+        "low", [], [e.brief() for e in evs[:2]])
 
 
 def _driver_oom_lead(c: Collected) -> str:
