@@ -120,6 +120,8 @@ def test_a_crash_in_a_driver_call_made_by_nccls_own_thread_is_nccls(tmp_path):
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("nccl_internal", []), v
     assert "Upgrade NCCL" in v["fix"] and "NCCL_CUMEM_ENABLE=0" in v["fix"], v["fix"]
+    wrapped = "\n".join("\n".join(x[k:k + 72] for k in range(0, len(x), 72)) for x in text.split("\n"))
+    assert _verdict(tmp_path, wrapped)["cause"] == "nccl_internal"  # a terminal's hard wrap cut a frame
     app = text.replace("nvidia/nccl/lib/libnccl.so.2", "torch/lib/libtorch_cuda.so")
     assert _verdict(tmp_path, app)["cause"] != "nccl_internal"
 

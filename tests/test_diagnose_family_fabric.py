@@ -762,7 +762,8 @@ def test_a_registration_refused_with_enomem_is_a_host_system_error(tmp_path):
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
     assert "ulimit -l" in v["fix"] and "NCCL_DMABUF_ENABLE=0" in v["fix"], v["fix"]
-    v = _verdict(tmp_path, "misc/ibvwrap.cc:290 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory\n")
+    line = "misc/ibvwrap.cc:290 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory\n"
+    v = _verdict(tmp_path, line)
     assert v["cause"] == "nccl_system" and "memlock" in v["fix"], v
 
 

@@ -395,7 +395,8 @@ def test_the_watchdogs_timeout_stack_alone_is_rule_b(tmp_path):
     """Lead rule B: only the checkTimeout frames of the watchdog's c10::Error (its message line not in the input), of
     a process that names no rank: it timed out inside a collective; the rank that never issued it is not shown."""
     lib = "/opt/py311/lib/python3.11/site-packages/torch/lib"
-    text = (f"node07: frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7fa1 in {lib}/libc10.so)\n"
+    text = (f"node07: frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7fa1 in {lib}/"
+            "libc10.so)\n"
             "node07: frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(std::optional<std::chrono::duration<"
             f"long, std::ratio<1l, 1000l> > >) + 0x2b0 (0x7fa2 in {lib}/libtorch_cuda.so)\n"
             f"node07: frame #2: c10d::ProcessGroupNCCL::watchdogHandler() + 0x23f (0x7fa3 in {lib}/libtorch_cuda.so)\n")

@@ -281,6 +281,9 @@ class LineParser:
                 return ev
         if self._crash is not None:
             f = S.R_FRAME.match(body)
+            if not body.strip():  # the blank lines unwrap() leaves for a frame it joined
+                self._follow = 2
+                return None
             if f or "backtrace" in body:  # the crash handler's frames: which library crashed
                 if f and len(self._crash.data["libs"]) < 16:
                     self._crash.data["libs"].append(f.group(1))
