@@ -106,6 +106,26 @@ def test_a_crash_inside_libnccl_is_nccls(tmp_path):
     assert v["culprits"] == [] and "NCCL_RAS_ENABLE" in v["fix"]
 
 
+def test_a_crash_in_a_driver_call_made_by_nccls_own_thread_is_nccls(tmp_path):
+    """The first frame past the crash handler is the CUDA driver's, and the one that called it libnccl.so (NCCL's
+    proxy thread calling the driver): still NCCL's crash, no rank named; a driver frame called by the application's
+    library is not."""
+    text = ("[node-7:5120:0:5177] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x10)\n"
+            "==== backtrace (tid:   5177) ====\n"
+            " 0  /opt/hpcx/ucx/lib/libucs.so.0(ucs_handle_error+0x2e4) [0x7f11c925c274]\n"
+            " 1  /lib/x86_64-linux-gnu/libc.so.6(+0x42520) [0x7f11c1500520]\n"
+            " 2  /usr/lib/x86_64-linux-gnu/libcuda.so.1(+0x2a1b3c) [0x7f11a02a1b3c]\n"
+            " 3  /opt/conda/lib/python3.11/site-packages/nvidia/nccl/lib/libnccl.so.2(+0x7c1d0) [0x7f11b187c1d0]\n"
+            " 4  /lib/x86_64-linux-gnu/libc.so.6(+0x94ac3) [0x7f11c1594ac3]\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("nccl_internal", []), v
+    assert "Upgrade NCCL" in v["fix"] and "NCCL_CUMEM_ENABLE=0" in v["fix"], v["fix"]
+    wrapped = "\n".join("\n".join(x[k:k + 72] for k in range(0, len(x), 72)) for x in text.split("\n"))
+    assert _verdict(tmp_path, wrapped)["cause"] == "nccl_internal"  # a terminal's hard wrap cut a frame
+    app = text.replace("nvidia/nccl/lib/libnccl.so.2", "torch/lib/libtorch_cuda.so")
+    assert _verdict(tmp_path, app)["cause"] != "nccl_internal"
+
+
 def test_a_crash_in_the_application_is_not_nccls(tmp_path):
     text = ("[gpu-12:4401:0:4490] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x8)\n"
             "==== backtrace (tid:   4490) ====\n"

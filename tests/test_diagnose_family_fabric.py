@@ -243,9 +243,14 @@ def test_the_windows_10049_connect_warning_alone_is_harmless(tmp_path):
     assert "Windows" in v["summary"] and "harmless" in v["fix"]
 
 
-def test_the_10049_warning_to_a_docker_desktop_alias_is_the_wrong_rendezvous_address(tmp_path):
+def test_the_10049_warning_to_a_docker_desktop_alias_alone_is_none(tmp_path):
+    # lead rules L/N (session 7): a retried store-client warning with nothing failing after it is none, whatever host
     v = _verdict(tmp_path, WIN_WARN.format(host="host.docker.internal", port=29512))
-    assert v["cause"] == "store_rendezvous", v
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    timeout = ("torch.distributed.DistNetworkError: The client socket has timed out after 900s while trying to "
+               "connect to (host.docker.internal, 29512).\n")
+    assert _verdict(tmp_path, WIN_WARN.format(host="host.docker.internal", port=29512) + timeout)["cause"] == (
+        "store_rendezvous")
 
 
 def test_a_store_timeout_after_the_10049_warning_is_still_the_store(tmp_path):
@@ -734,3 +739,40 @@ def test_a_memory_registration_refused_at_communicator_set_up_is_the_hosts_resou
            + nccl_info("trn-31", 9120, 5, "transport/net_ib.cc:1702 -> 2", tid=9188)
            + nccl_info("trn-31", 9120, 5, "transport/net.cc:871 -> 2", tid=9188))
     assert _verdict(tmp_path, mid, "mid.log")["cause"] == "ib_fabric"
+
+
+# --- lead rule U(1): the subnet manager's informational IB async events fail nothing -------------------------
+def test_informational_ib_async_events_with_every_rank_initialised_are_none(tmp_path):
+    text = "".join(nccl_info("node-c", 700 + r, r, f"comm 0x5a1{r} rank {r} nranks 4 cudaDev {r} busId {r}a000 - "
+                             "Init COMPLETE", tid=900 + r) for r in range(4))
+    text += ("node-c:702:911 [2] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : SM change\n"
+             "node-c:703:912 [3] transport/net_ib.cc:93 NCCL WARN NET/IB : mlx5_4:1 Got async event : LID change\n"
+             "node-c:701:913 [1] transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : client reregistration\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    port = text.replace("Got async event : SM change", "Got async event : port error")
+    assert _verdict(tmp_path, port)["cause"] == "ib_fabric"
+
+
+# --- lead rule J: a memory registration the host refuses (ENOMEM) is the node's system error, not the fabric ------
+def test_a_registration_refused_with_enomem_is_a_host_system_error(tmp_path):
+    text = ("ERROR 11-02 10:00:00 [worker.py:88] NcclError: NCCL_ERROR_SYSTEM_ERROR: unhandled system error\n"
+            "gpu-q:4410:4522 [2] misc/ibvwrap.cc:201 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Cannot "
+            "allocate memory\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
+    assert "ulimit -l" in v["fix"] and "NCCL_DMABUF_ENABLE=0" in v["fix"], v["fix"]
+    line = "misc/ibvwrap.cc:290 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory\n"
+    v = _verdict(tmp_path, line)
+    assert v["cause"] == "nccl_system" and "memlock" in v["fix"], v
+
+
+# --- NCCL's own bind refused (EADDRINUSE) after the job ran: a group created again and again, not the interface ---
+def test_nccls_bind_address_in_use_names_the_port_and_creating_the_group_once(tmp_path):
+    text = ("step 912 loss 2.31\n"
+            "worker-3:77:77 [1] misc/socket.cc:410 NCCL WARN Call to bind failed : Address already in use\n"
+            + nccl_info("worker-3", 77, 1, "bootstrap.cc:104 -> 2", tid=77)
+            + nccl_info("worker-3", 77, 1, "init.cc:1380 -> 2", tid=77))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    assert "create the group once" in v["fix"] and "ip_local_port_range" in v["fix"] and "NCCL_COMM_ID" in v["fix"]

@@ -367,6 +367,46 @@ def test_a_barrier_closed_by_its_peer_says_how_every_rank_should_leave(tmp_path)
     assert "barrier() before exit" in v["fix"] and "destroy_process_group" in v["fix"], v["fix"]
 
 
+def test_a_broadcast_closed_by_its_peer_names_nobody_and_says_where_to_look(tmp_path):
+    """Lead rule U(4): gloo's "Connection closed by peer" inside a collective (broadcast with src=N) is early_exit
+    with no culprit named; the fix sends to the peer's own log, the OOM killer, py-spy and the network."""
+    text = ("    dist.broadcast(sizes, src=2, group=cpu_group)\n"
+            "RuntimeError: [/src/third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+            "[172.31.4.20]:50211\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", []), v
+    assert "dmesg (OOM killer)" in v["fix"] and "py-spy" in v["fix"] and "network between the nodes" in v["fix"]
+
+
+def test_a_rank_shown_only_aborting_its_communicator_keeps_rule_e(tmp_path):
+    """Lead rule E: ranks 5 and 6 time out in one ALLGATHER of an 8-rank world (NCCL's nranks); rank 2 appears only in
+    NCCL's "Abort COMPLETE" of its communicator (torn down like the others): rank_missing, nobody named."""
+    text = (watchdog_line(5, 30412, "ALLGATHER", 600114, 600000, numel=4, style="1.x")
+            + "gpu-b:811:902 [2] NCCL INFO comm 0x7a10 rank 2 nranks 8 cudaDev 2 busId 41000 - Abort COMPLETE\n"
+            + watchdog_line(6, 30412, "ALLGATHER", 600120, 600000, numel=4, style="1.x")
+            + "gpu-b:815:907 [6] NCCL INFO comm 0x7c40 rank 6 nranks 8 cudaDev 6 busId c1000 - Abort COMPLETE\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert not _accused(d)
+
+
+def test_the_watchdogs_timeout_stack_alone_is_rule_b(tmp_path):
+    """Lead rule B: only the checkTimeout frames of the watchdog's c10::Error (its message line not in the input), of
+    a process that names no rank: it timed out inside a collective; the rank that never issued it is not shown."""
+    lib = "/opt/py311/lib/python3.11/site-packages/torch/lib"
+    text = (f"node07: frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96 (0x7fa1 in {lib}/"
+            "libc10.so)\n"
+            "node07: frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(std::optional<std::chrono::duration<"
+            f"long, std::ratio<1l, 1000l> > >) + 0x2b0 (0x7fa2 in {lib}/libtorch_cuda.so)\n"
+            f"node07: frame #2: c10d::ProcessGroupNCCL::watchdogHandler() + 0x23f (0x7fa3 in {lib}/libtorch_cuda.so)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert "py-spy" in v["fix"] and "every rank's log" in v["fix"], v["fix"]
+    assert not _accused(d)
+
+
 # --- rule D on lines that name no group: one odd op at the SeqNum every line shares ------------------------
 def _old(r: int, s: int, op: str, to: int, ran: int) -> str:
     return watchdog_line(r, s, op, ran, to, style="1.x", at=587)

@@ -300,7 +300,7 @@ def test_ib_retry_arithmetic_uses_the_settings_in_the_logs(tmp_path):
 
 ROUND8 = {  # (lines, cause, a word the fix must hold); the shapes of NVIDIA/nccl-tests#206, #6, nccl#1372, #626
     "memlock": (["misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory"],
-                "config", "ulimit -l"),
+                "nccl_system", "ulimit -l"),  # lead rule J
     "nccl-tests failure": (["NCCL failure common.cu:908 'unhandled cuda error'"], "cuda_error", "NCCL_DEBUG"),
     "no kernel for this GPU": (
         ["gcn75:2336636:2336906 [0] enqueue.cc:58 NCCL WARN Cuda failure 'named symbol not found'"],

@@ -287,6 +287,9 @@ class LineParser:
                 return ev
         if self._crash is not None:
             f = S.R_FRAME.match(body)
+            if not body.strip():  # the blank lines unwrap() leaves for a frame it joined
+                self._follow = 2
+                return None
             if f or "backtrace" in body:  # the crash handler's frames: which library crashed
                 if f and len(self._crash.data["libs"]) < 16:
                     self._crash.data["libs"].append(f.group(1))
@@ -397,6 +400,10 @@ class LineParser:
             ev.data["ran_for_ms"] = int(r.group(1)) if r else None
             ev.data["blocking_wait"] = "blocking wait" in text
             return ev
+        if "checkTimeout" in text and S.R_CHECK_TIMEOUT_FRAME.search(text):
+            ev = self._context(lineno, text, "timeout_frames")
+            ev.rank = None  # a frame names no rank of its own
+            return ev
         g = S.R_GLOO_TIMEOUT.search(text)
         if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
@@ -485,8 +492,8 @@ class LineParser:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
             return ev
-        if not a:
-            return None
+        if not a or S.R_IB_ASYNC_INFO.match(a.group(1).strip()):
+            return None  # lead rule U(1): the subnet manager's informational events fail nothing
         ev = self._context(lineno, text, "ib_completion")
         ev.data.update(status=None, async_event=a.group(1).strip(), peer=None)
         return ev
@@ -872,7 +879,7 @@ class LineParser:
                 ev.data["tags"] = ("store_warning",)
             return ev
         win = S.R_WIN_CONNECT_WARN.search(text)
-        if win and not S.R_DOCKER_ALIAS.search(win.group("host")):
+        if win:  # lead rules L/N: whatever host it names, news only if a store failure follows
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "Windows store connect warning"
             return ev
@@ -1129,6 +1136,8 @@ class LineParser:
             found["comm_rank"] = int(nr.group(1))
         if S.R_SETUP_DONE.search(text):
             found["setup_done"] = True
+        if nr and S.R_COMM_ABORTED.search(text):
+            found["aborted"] = True
         if not found:
             return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")

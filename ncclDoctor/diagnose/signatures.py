@@ -168,6 +168,10 @@ R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
 R_IB_ASYNC = re.compile(r"NET/IBP? ?: ?(?:(?:[\w.\-]{1,64}:\d{1,3} )?Got async event ?: ?|"
                         r"[\w.\-]{1,64}:\d{1,3} (?:async fatal event(?: on "
                         r"[^:]{1,300})?|Got non-fatal async event) ?: ?)([\w ]{1,60})")
+# ibv_event_type_str's informational events (lead rule U(1)): the subnet manager re-registering ports, a new SM, a
+# LID/GID/P_Key change, a port coming up. NCCL prints each as a WARN; none of them fails anything.
+R_IB_ASYNC_INFO = re.compile(r"(?:client reregist|SM change|LID change|GID (?:table )?change|P_Key change|pkey change|"
+                             r"port active)", re.I)
 R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote )?peer|No route to host|Connection "
                       r"refused|Broken pipe|"
                       r"Software caused connection abort|Call to connect returned Connection timed out|Cannot assign "
@@ -331,8 +335,8 @@ R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|do
                           r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")
 # Windows' store client warning "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-1]:29500
 # (system error: 10049 - The requested address is not valid in its context.)": torch tries every address the
-# host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless; a Docker Desktop
-# alias (kubernetes.docker.internal, host.docker.internal) as the host is the wrong rendezvous address (R_STORE).
+# host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless, whatever host it
+# names (a Docker Desktop alias too: lead rules L/N, session 7); a store timeout or error after it is the news.
 # Linux's "(errno: 22 - Invalid argument)" is the same attempt at an address of the host that cannot be used there
 # (lead rule L: a retried store-client warning with nothing failing after it is none).
 R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
@@ -340,7 +344,6 @@ R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<
 # cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
 R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
                         r"cudaGetLastError|cudaPeekAtLastError) returned")
-R_DOCKER_ALIAS = re.compile(r"docker\.internal|kubernetes|\.internal$", re.I)
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)
@@ -498,6 +501,13 @@ R_PYSPY_TEARDOWN = re.compile(r"^\s*(destroy_process_group|abort_process_group|_
 # rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:
 # "rank 1 failed to get CUDA IPC handle to device 0 : 11 invalid argument": IPC to one's own device fails)
 R_COMM_BUSID = re.compile(r"\brank (\d+) nranks (\d+) cudaDev \d+ (?:nvmlDev \d+ )?busId (\w+)")
+# NCCL's line for a communicator it tore down (init.cc: "comm 0x.. rank 14 nranks 16 cudaDev 6 busId c1000 - Abort
+# COMPLETE"): that rank's process aborted its communicator -- torch's watchdog does so after a timeout or error
+# The watchdog's timeout stack printed without its message line (c10::Error's "frame #1: c10d::ProcessGroupNCCL::
+# WorkNCCL::checkTimeout(std::optional<...>) + 0x1d2 (0x.. in .../libtorch_cuda.so)"): the error is built only when a
+# collective of this process ran past its timeout
+R_CHECK_TIMEOUT_FRAME = re.compile(r"frame #\d{1,3}: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout\b")
+R_COMM_ABORTED = re.compile(r"\bnranks \d+\b.{0,80}- Abort COMPLETE")
 R_COMM_ID = re.compile(r"\bcommId (0x[0-9a-fA-F]{1,20})")
 R_IPC_DEV = re.compile(r"rank (\d+) failed to (?:get|open) CUDA IPC handle to device (\d+)")
 # NCCL's /dev/shm failures, 2.12-2.30 wordings (misc/shmutils.cc, os/linux.cc): "Error while creating shared

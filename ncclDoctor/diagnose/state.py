@@ -181,6 +181,8 @@ class Collected:
 
     def _per_rank(self, st: RankState, ev: Event) -> None:
         st.counts[ev.kind] += 1
+        if ev.kind == "transport" and ev.data.get("aborted"):
+            st.counts["comm_aborted"] += 1  # NCCL's "comm .. rank N nranks M ... - Abort COMPLETE"
         if len(st.files) < 8:
             st.files.setdefault(ev.where.rsplit(":", 1)[0])
         if ev.host and len(st.hosts) < 4:

@@ -395,20 +395,40 @@ _HANDLER_LIBS = ("libucs.so", "libc.so", "libpthread.so", "libSegFault.so", "lib
 def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A native crash (SIGSEGV, SIGBUS) whose first frame past the crash handler is in libnccl.so:
     NCCL's own threads crashed (its proxy, RAS or net threads), not a rank's code or the network."""
-    evs = [e for e in c.samples.get("crash", [])
-           if next((x for x in e.data.get("libs", []) if x not in _HANDLER_LIBS), None) == "libnccl.so"]
+    evs = [e for e in c.samples.get("crash", []) if _in_nccl(e.data.get("libs", []))]
     if not evs:
         return None
     e = evs[0]
+    driver = _in_nccl(e.data.get("libs", [])) != "libnccl.so"
     return Verdict(
         "nccl_internal",
-        f"a process crashed with signal {e.data['signal']} ({e.data['what']}) inside libnccl.so (the first frames "
-        "past the crash handler are NCCL's): a bug in NCCL, not in a rank's code or the network; the lines do not "
+        f"a process crashed with signal {e.data['signal']} ({e.data['what']}) inside "
+        + ("a CUDA driver call made by NCCL's own thread (the first frames past the crash handler are libcuda's, "
+           "called from libnccl.so)" if driver else "libnccl.so (the first frames past the crash handler are NCCL's)")
+        + ": a bug in NCCL (or in the driver call it made), not in a rank's code or the network; the lines do not "
         "say which rank",
         "Upgrade NCCL (check its release notes and NVIDIA/nccl issues for the version); symbolise the frames "
         "(addr2line -e libnccl.so OFFSET, or a debug build) to see the subsystem: in NCCL's RAS thread (ras*, 2.24+) "
-        "NCCL_RAS_ENABLE=0 bypasses it, in the proxy/net threads compare NCCL_NET / the net plugin version.",
+        "NCCL_RAS_ENABLE=0 bypasses it, in the proxy/net threads compare NCCL_NET / the net plugin version"
+        + ("; the crash is in the CUDA driver NCCL called: check that the libcuda loaded matches the host's driver "
+           "(a container's CUDA compat libcuda on a newer driver), and in NCCL's proxy (its cuMem file-descriptor "
+           "exchange) NCCL_CUMEM_ENABLE=0 avoids the cuMem path." if driver else "."),
         "medium", [], [x.brief() for x in evs[:3]])
+
+
+_DRIVER_LIBS = ("libcuda.so", "libcudart.so")
+
+
+def _in_nccl(libs: list[str]) -> str | None:
+    """The library a native crash is NCCL's in: the first frame past the crash handler in libnccl.so, or a CUDA
+    driver frame that NCCL itself called (the frame right after the driver's is libnccl's: NCCL's thread)."""
+    frames = [x for x in libs if x not in _HANDLER_LIBS]
+    if frames and frames[0] == "libnccl.so":
+        return "libnccl.so"
+    i = 0
+    while i < len(frames) and frames[i] in _DRIVER_LIBS:
+        i += 1
+    return frames[0] if 0 < i < len(frames) and frames[i] == "libnccl.so" else None
 
 
 def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -189,19 +189,25 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     peers = sorted({e.data["peer"] for e in evs if e.data.get("peer")})[:3]
     memlock = [
         e for e in evs
-        if str(e.data.get("verbs", "")).startswith("ibv_reg_mr") and "allocate memory" in str(e.data.get("verbs_error"))
+        if str(e.data.get("verbs", "")).startswith("ibv_reg_") and "allocate memory" in str(e.data.get("verbs_error"))
     ]
     if memlock and not statuses and not asyncs:  # NVIDIA/nccl-tests#206: ENOMEM from the memory registration
+        # lead rule J: the host refused to pin/register the buffer (no peer involved): a system error of that node
         return Verdict(
-            "config",
+            "nccl_system",
             f"registering memory with the HCA ({memlock[0].data['verbs']}) failed with 'Cannot allocate memory': "
-            "the process's locked-memory limit (ulimit -l) is too low for NCCL's buffers",
+            "the host refused to pin NCCL's buffers -- the process's locked-memory limit (ulimit -l) is too low for "
+            "them (or the registrable memory is used up, e.g. by a large NCCL_BUFFSIZE) -- a system error of that "
+            "node, not the fabric and not a rank's code",
             "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
             "/etc/security/limits.conf, then log in again), docker run --ulimit memlock=-1, and check `ulimit -l` "
-            "inside mpirun/srun/the container, which may not inherit it.",
+            "inside mpirun/srun/the container, which may not inherit it; lower NCCL_BUFFSIZE if it was raised; for "
+            "GPU buffers (ibv_reg_dmabuf_mr) check nvidia-peermem / dma-buf support and try NCCL_DMABUF_ENABLE=0; "
+            "NCCL_IB_DISABLE=1 (sockets) confirms the IB registration is the cause.",
             "high",
             [],
             [e.brief() for e in memlock[:3]],
+            job_wide=True,
         )
     ofi = [e for e in evs if e.data.get("ofi_rc") is not None]
     if ofi and not statuses and not asyncs:
@@ -468,6 +474,9 @@ def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in (evs + c.samples.get("socket_progress", []))[:4]])
 
 
+R_BIND_BUSY = re.compile(r"\bbind failed ?:? ?Address already in use")
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
     # a peer that closed the socket while the communicator was still being set up (the return-code trail runs
@@ -534,10 +543,24 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if loopback_master(c):
         seen.append(loopback_master(c))
     proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
+    # NCCL's own socket could not bind (socket.h/socket.cc "Call to bind failed : Address already in use"): the port
+    # it wants is taken -- a fixed NCCL_COMM_ID port still held, or the ephemeral ports used up by communicators
+    # created again and again (a new group per step) -- not the interface
+    busy = [e for e in c.samples.get("nccl_warn", []) if R_BIND_BUSY.search(e.text)]
+    if busy:
+        seen.insert(0, "NCCL could not bind its socket ('bind failed : Address already in use'): the port it needs is "
+                    "taken on that host")
+        proof = [busy[0].brief()] + proof
     return Verdict(
         "network_setup",
-        "; ".join(seen) + ": the network interface or path chosen between the ranks does not work",
-        "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
+        "; ".join(seen) + (": a port on that host, not the path between the ranks" if busy and len(seen) <= 2 else
+                           ": the network interface or path chosen between the ranks does not work"),
+        ("NCCL's bind failed with 'Address already in use': if NCCL_COMM_ID fixes the bootstrap port, pick a free "
+         "one (or unset it); if the job ran for a while first, it creates communicators again and again (a "
+         "dist.new_group or init per step): create the group once (outside the loop) and reuse it, and check the "
+         "ephemeral port range (sysctl net.ipv4.ip_local_port_range) and sockets in TIME_WAIT (ss -tan); an old "
+         "NCCL version leaked bootstrap sockets (upgrade NCCL). " if busy else "")
+        + "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
         "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
         "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
         "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path.",

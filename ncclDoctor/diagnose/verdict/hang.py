@@ -290,7 +290,9 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Find the peer's own error (its log, its exit code); if the peer "
             "finished normally, it left before this rank's recv completed (an isend without wait() before exit, "
             "or ranks ending at different points): make every rank leave the same way, a dist.barrier() before "
-            "exit then dist.destroy_process_group() (rpc.shutdown() for RPC)."
+            "exit then dist.destroy_process_group() (rpc.shutdown() for RPC). If the peer left no error of its own, "
+            "it was killed from outside: check dmesg (OOM killer) on its node; if it is still alive, py-spy dump --pid "
+            "shows where it is; with both ends alive, the network between the nodes cut the connection."
             + (" ncclRemoteError means a remote process exited or the network dropped the connection: if no peer's "
                "log shows an error of its own, check the fabric between the nodes (ibstat / ibv_devinfo for the "
                "InfiniBand ports' state and error counters, dmesg for NIC errors) and rerun with NCCL_DEBUG=INFO to "
@@ -409,7 +411,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     that does not hold every rank -> rank_missing (the missing rank is one not shown); so is a rank behind
     the stuck collective that is only a lead (most ranks behind). Otherwise unknown."""
     if not any(c.kinds.get(k) for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")):
-        return None
+        return _timeout_frames(c)
     unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
     low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
     lead = f" Leads (low confidence): {low[0].message}." if low else ""
@@ -423,7 +425,9 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         msg = ("a gloo send/recv timed out (gloo has no watchdog and no SeqNum: the op itself raised): the peer never "
                "reached the matching collective or barrier; the lines do not name it.")
     elif inside:
-        shown = f" ({_fmt_ranks(sorted(c.ranks))})" if c.ranks else ""
+        torn = sorted(r for r, st in c.ranks.items() if only_aborted(st))
+        shown = (f" ({_fmt_ranks(sorted(set(c.ranks) - set(torn)))})" if c.ranks else "") + (
+            f", {_named(torn)} shown only aborting its communicator," if torn else "")
         msg = (f"every rank the input shows{shown} was inside {inside} (victims), and the input does not hold every "
                "rank of the job: the rank that never issued it is one these lines do not show (a rank still "
                "elsewhere in the code: saving, evaluating, loading data), or the transfer itself stalled.")
@@ -458,6 +462,26 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4]
         + (_samples(c, "driver_oom")[:1] if inside and _driver_oom_lead(c) else []),
     )
+
+
+def _timeout_frames(c: Collected) -> Verdict | None:
+    """Lead rule B on the watchdog's stack alone: frames of WorkNCCL::checkTimeout (the c10::Error it builds when a
+    collective ran past its timeout) with no timeout line, no rank, op or SeqNum and no failure of a process's own:
+    a process timed out inside a collective, and the rank that never issued it is one these lines do not show."""
+    evs = c.samples.get("timeout_frames", [])
+    if not evs or c.ranks or c.child_failures or c.worker_failures:
+        return None
+    return Verdict(
+        "rank_missing",
+        "the watchdog's timeout stack (WorkNCCL::checkTimeout under the NCCL watchdog) shows a process whose "
+        "collective ran past its timeout, its message line (rank, op, SeqNum) not in these lines: it was inside the "
+        "collective (a victim), and the rank that never issued it is one these lines do not show",
+        "Collect every rank's log (the full watchdog line: 'Watchdog caught collective operation timeout' names the "
+        "rank, op and SeqNum) and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on "
+        "torch < 2.8); while it hangs, py-spy dump --pid PID on every rank's process shows the one elsewhere in the "
+        "code; rerun with NCCL_DEBUG=INFO. Raise the timeout only if a rank is legitimately slow (saving, "
+        "evaluating)." + NOT_SHOWN,
+        "low", [], [e.brief() for e in evs[:2]])
 
 
 def _driver_oom_lead(c: Collected) -> str:
@@ -554,6 +578,14 @@ def _own_failure(c: Collected, e: Event) -> bool:
     return not (e.kind == "heartbeat" and _timed_out_before(c, [e]))
 
 
+def only_aborted(st) -> bool:
+    """A rank the lines show only in NCCL's set-up/teardown chatter, its communicator aborted ("... - Abort
+    COMPLETE"): torn down with the others (torch's watchdog aborts after a timeout or error), nowhere else in the
+    code -- neither behind nor ahead of the stuck collective."""
+    return bool(st.counts.get("comm_aborted")) and set(st.counts) <= {"transport", "comm_aborted"} and not (
+        st.timeouts or st.status or st.errors)
+
+
 def larger_world(c: Collected) -> str | None:
     """Lead rule E: the shown ranks all timed out inside (or past) the stuck collective -- at SeqNums that cannot
     be told apart as one group or several -- and the numbers say the world is larger than the ranks shown
@@ -565,7 +597,8 @@ def larger_world(c: Collected) -> str | None:
     def pending(st) -> list:  # a rank with no timeout line whose watchdog's status says its work is still queued
         return [s for s in st.status.values() if s.seq is not None and s.data.get("dump_from") is None
                 and s.data.get("enqueued", -1) >= s.seq > s.data.get("completed", s.seq)]
-    if not c.ranks or not all(st.timeouts or pending(st) for st in c.ranks.values()):
+    if not c.ranks or not all(st.timeouts or pending(st) or only_aborted(st) for st in c.ranks.values()) or all(
+            only_aborted(st) for st in c.ranks.values()):
         return None
     lines = c.samples.get("watchdog_timeout", [])
     seqs = [t.seq for t in lines] if len(lines) == c.kinds.get("watchdog_timeout", 0) else []

@@ -161,6 +161,11 @@ _NOISE = (
      "harmless: the plugin (aws-ofi-nccl) looked up an optional NCCL function and skips the check it was for; check "
      "that the aws-ofi-nccl / NCCL version pair is a supported one"),
     # the FastSocket plugin's rx-queue affinity loop: it goes on ("Connected after N retries")
+    # lead rule U(1): the subnet manager's informational IB async events (re-registration, a new SM, a LID/GID
+    # change, a port coming up); port errors, catastrophic errors and access violations stay ib_fabric
+    (r"async event ?: ?(?:client reregist|SM change|LID change|GID (?:table )?change|P_Key change|pkey change|"
+     r"port active)", "NCCL's 'Got async event : client reregistration' (or SM/LID/GID change) is informational: "
+     "the InfiniBand subnet manager re-registered the ports; nothing failed"),
     (r"Cannot get incoming CPU|Maximum retry reached for (?:accept|connect)", "a net plugin's (FastSocket's) CPU-"
      "affinity and retry warnings are harmless when it goes on to connect ('Connected after N retries')"),
 )
