@@ -1253,3 +1253,18 @@ def test_torchruns_record_and_the_spawn_join_it_quotes_are_one_failure(tmp_path)
             + pre + "torch.multiprocessing.spawn.ProcessExitedException: process 0 terminated with signal SIGKILL\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == [0], d["verdict"]
+
+
+def test_a_worker_process_that_raised_gets_its_exception_named_in_the_fix(tmp_path):
+    """A multiprocessing worker whose target raised ("Process SpawnProcess-2:" then its traceback): the fix names
+    the exception its traceback ends in, the thing to fix, not only 'read the tracebacks'."""
+    text = ("Process SpawnProcess-2:\n"
+            "Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3.11/multiprocessing/process.py", line 314, in _bootstrap\n'
+            "    self.run()\n"
+            '  File "/srv/app/shards.py", line 41, in load\n'
+            "    return self.index[name]\n"
+            "IndexError: list index out of range\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "unknown" and not _accused(d), d["verdict"]
+    assert "IndexError" in d["verdict"]["fix"], d["verdict"]

@@ -840,7 +840,9 @@ def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         who + (" -- every rank failing the same way together is a shared cause (the torch/CUDA/NCCL build for this "
                "GPU, the driver, the environment), not one rank's fault" if alike else "")
         + what,
-        "Read the workers' full tracebacks (the lines after each 'Traceback (most recent call last):' up to the "
+        (f"Fix the {said.data['type']} the traceback ends in (read its frames above that line: the call that "
+         "raised it, e.g. the file or key it names). " if said else "")
+        + "Read the workers' full tracebacks (the lines after each 'Traceback (most recent call last):' up to the "
         "exception): they name the failing call. When every worker fails alike at start-up, check that the installed "
         "torch / vLLM / CUDA / NCCL builds support this GPU and driver (a new GPU architecture needs a build for it: "
         "upgrade torch), and rerun with NCCL_DEBUG=INFO if it fails while the communicator (pynccl) is set up.",
