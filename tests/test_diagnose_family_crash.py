@@ -1268,3 +1268,33 @@ def test_a_worker_process_that_raised_gets_its_exception_named_in_the_fix(tmp_pa
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "unknown" and not _accused(d), d["verdict"]
     assert "IndexError" in d["verdict"]["fix"], d["verdict"]
+
+
+# --- a DataLoader worker's death read by what its line names (round 25) ---------------------------------------------
+def test_a_dataloader_worker_stopped_by_sigterm_is_a_signal_from_outside_not_an_oom(tmp_path):
+    """"killed by signal: Terminated" is SIGTERM, sent from outside the worker (a scheduler, a kill): the signal
+    class, nobody named -- only SIGKILL ("Killed") is the OOM killer and only a bus error is /dev/shm."""
+    for pids in ("pid 31077", "pid(s) 5120, 5121"):
+        text = ("Traceback (most recent call last):\n"
+                f"RuntimeError: DataLoader worker ({pids}) is killed by signal: Terminated. \n")
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "signal" and _accused(d) == set(), (pids, d["verdict"])
+        assert "SIGTERM" in d["verdict"]["fix"]
+
+
+def test_a_dataloader_worker_that_exited_unexpectedly_with_no_signal_is_shared_memory(tmp_path):
+    """A worker that "exited unexpectedly" with no signal named died without a Python exception: the usual reason
+    is a too-small /dev/shm (the corpus labels this shape dataloader_shm)."""
+    for pids in ("pid(s) 77", "pid(s) 4410, 4412, 4415"):
+        d = _report(tmp_path, f"RuntimeError: DataLoader worker ({pids}) exited unexpectedly\n")
+        assert d["verdict"]["cause"] == "dataloader_shm" and _accused(d) == set(), (pids, d["verdict"])
+        assert "/dev/shm" in d["verdict"]["fix"]
+
+
+def test_a_cuda_oom_spelled_with_a_capital_error_is_a_gpu_oom(tmp_path):
+    """vLLM's cumem allocator says "CUDA Error: out of memory at .../cumem_allocator.cpp:N": the same CUDA OOM."""
+    text = ("(WorkerDict pid=21904) RuntimeError: CUDA Error: out of memory at /build/csrc/cumem_allocator.cpp:91\n"
+            "(RolloutActor pid=21877) CUDA Error: out of memory at /build/csrc/cumem_allocator.cpp:91 "
+            "[repeated 7x across cluster]\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "gpu_oom" and _accused(d) == set(), d["verdict"]

@@ -528,7 +528,21 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if shm:
         return _shm_file(c, shm, ranks)
     bus = any(e.data.get("bus_error") for e in evs)
-    killed = not bus and any((e.data.get("signal") or "").strip().lower().startswith("kill") for e in evs)
+    sigs = [(e.data.get("signal") or "").strip().lower() for e in evs]
+    killed = not bus and any(s.startswith("kill") for s in sigs)
+    if not bus and not killed and any(s.startswith("terminated") for s in sigs):
+        # SIGTERM ("killed by signal: Terminated") is a polite stop sent from outside the worker (a scheduler, a
+        # container runtime, a user's kill, the main process's own shutdown): not the OOM killer (SIGKILL) nor a
+        # full /dev/shm (SIGBUS); the rank whose worker got it did not cause it
+        return Verdict(
+            "signal",
+            "a DataLoader worker was stopped by SIGTERM ('killed by signal: Terminated'), a signal sent from outside "
+            "the process -- not the OOM killer (SIGKILL) nor a bus error (/dev/shm); no rank's own failure shows",
+            "Find who sent the SIGTERM: the scheduler / container limits (a time limit, a preemption, a cancel, an "
+            "orchestrator stopping the container), a user's or script's kill; check dmesg and the scheduler's log. "
+            "If it recurs with no outside stop, try fewer num_workers or num_workers=0 to see the real error.",
+            "medium", [], _samples(c, "dataloader"))
+    named = bus or any(sigs)
     # a worker killed by SIGKILL ("killed by signal: Killed") is the kernel's OOM killer taking host RAM back: each
     # worker holds its own copy of what the dataset object holds, so num_workers multiplies it
     fix = ("Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
@@ -537,10 +551,16 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "with dmesg -T | grep -i 'killed process'; use fewer DataLoader workers (num_workers, prefetch_factor), "
            "keep the dataset out of each worker's memory (memory-mapped or lazily loaded files, not Python lists "
            "copied into every worker), or give the job more host RAM / swap.")
+    # a worker that "exited unexpectedly" with no signal named died without a Python exception: in the usual case
+    # it was killed while writing its batch into a too-small /dev/shm (a container's 64 MB default) -- the
+    # shared-memory class, as a bus error names it outright
+    shm_guess = not named
     return Verdict(
-        "dataloader_shm" if bus else "host_oom",
+        "dataloader_shm" if bus or shm_guess else "host_oom",
         f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else
-                                                                  " by the host (host memory)" if killed else ""),
+                                                                  " by the host (host memory)" if killed else
+                                                                  " (exited unexpectedly, no signal named: most "
+                                                                  "often a full /dev/shm)" if shm_guess else ""),
         fix,
         "high" if len(ranks) == 1 else "medium",
         ranks,
