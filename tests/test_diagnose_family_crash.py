@@ -1298,3 +1298,13 @@ def test_a_cuda_oom_spelled_with_a_capital_error_is_a_gpu_oom(tmp_path):
             "[repeated 7x across cluster]\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "gpu_oom" and _accused(d) == set(), d["verdict"]
+
+
+def test_the_shells_killed_printed_over_a_progress_line_is_still_the_oom_killer(tmp_path):
+    """The shell's "Killed" overwrites a carriage-return progress line and keeps its tail glued on: still a SIGKILL
+    (host_oom), and with no rank in the lines nobody is named."""
+    text = ("Loading dataset shards...done!\n"
+            "Total number of steps 90210\n"
+            "Killedng epoch 3, step 41870 / 90210\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), d["verdict"]

@@ -575,9 +575,10 @@ R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(
 R_SELF_KILL = re.compile(r"Received sigquit from a child proces|SIGQUIT received\. signum=[^\n]{0,300}?It usually "
                          r"means one child failed")
 # The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),
-# the kernel's OOM killer and Kubernetes' OOMKilled.
-R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed\b|Out of memory: Killed process|oom-kill|"
-                         r"Memory cgroup out of memory|\bOOMKilled\b")
+# the kernel's OOM killer and Kubernetes' OOMKilled. The shell's "Killed" printed over a carriage-return progress
+# line keeps the rest of that line glued on (a few letters of its last word, then the line: "Killedng epoch 3").
+R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed(?:\b|[a-z]{1,3} )|Out of memory: Killed process|"
+                         r"oom-kill|Memory cgroup out of memory|\bOOMKilled\b")
 # argparse refusing the local-rank argument a launcher passes, or missing the one it does not pass (exit code 2):
 # torch.distributed.launch of torch >= 2.0 passes "--local-rank=N", older ones and DeepSpeed's launcher
 # "--local_rank=N", torchrun none (only the LOCAL_RANK variable): "error: unrecognized arguments: --local-rank=0",
