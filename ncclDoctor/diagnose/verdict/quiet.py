@@ -290,8 +290,9 @@ def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict |
     return Verdict(
         "config",
         "settings in the logs are wrong: " + said,
-        f"Change the settings: {said}. ({' '.join(f.code for f in bad[:3])}: `ncclDoctor explain` has the "
-        "details; `ncclDoctor env` checks a node's environment the same way.)",
+        f"Change the settings: {said.rstrip('.')}. {' '.join(dict.fromkeys(f.fix for f in bad[:3] if f.fix))} "
+        f"({' '.join(f.code for f in bad[:3])}: `ncclDoctor explain` has the details; `ncclDoctor env` checks a "
+        "node's environment the same way.)",
         "high",
         [],
         [e for f in bad[:3] for e in f.evidence[:1]],
