@@ -964,6 +964,18 @@ def test_vllms_rpc_timeout_to_its_workers_names_nobody(tmp_path):
     assert "py-spy dump" in v["fix"], v["fix"]
 
 
+def test_vllms_ray_compiled_graph_read_timeout_is_the_serving_stall_not_nothing(tmp_path):
+    """vLLM's Ray executor reads each step's output through a Ray compiled graph: its read timing out
+    ("RayChannelTimeoutError: System error: Timed out waiting for object available to read") is the engine's own
+    stall timeout (lead rule P): cause unknown, nobody named, and not a log without a failure."""
+    text = ("(EngineCore_DP1 pid=4411) ERROR 03-14 02:11:09 [core.py:710] Traceback (most recent call last):\n"
+            "(EngineCore_DP1 pid=4411) ERROR 03-14 02:11:09 [core.py:710] ray.exceptions.RayChannelTimeoutError: "
+            "System error: Timed out waiting for object available to read. ObjectID: 00ab12cd\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "RAY_CGRAPH_get_timeout" in v["fix"] and "py-spy dump" in v["fix"], v["fix"]
+
+
 def test_a_bare_killed_without_a_frameworks_watchdog_stays_the_oom_killer(tmp_path):
     assert _verdict(tmp_path, "Killed\n")["cause"] == "host_oom"
 

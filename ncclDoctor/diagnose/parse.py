@@ -431,7 +431,9 @@ class LineParser:
     def _serving(self, lineno: int, text: str) -> Event | None:
         """A serving framework's own watchdog (lead rule P, signatures.R_SERVING_WATCHDOG) and its self-kill
         (R_SELF_KILL): after either, the shell's bare "Killed" is the framework killing its process tree."""
-        w = S.R_SERVING_WATCHDOG.search(text) if "timeout" in text or "timed out" in text else None
+        w = S.R_SERVING_WATCHDOG.search(text) if ("timeout" in text or "timed out" in text
+                                                  or "RayChannelTimeoutError" in text
+                                                  or "waiting for object available" in text) else None
         if w:
             self._self_kill = True
             ev = self._context(lineno, text, "serving_watchdog")

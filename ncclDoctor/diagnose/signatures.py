@@ -567,8 +567,12 @@ SIGNAL_BY_NAME = {name: n for n, name in SIGNALS_BY_NUMBER.items()}
 # A serving framework's own watchdog (lead rule P): SGLang's scheduler or tokenizer-manager watchdog ("[2025-03-09
 # 00:57:15 TP4] Watchdog timeout (self.watchdog_timeout=300)", "Scheduler watchdog timeout (self.watchdog_timeout=300,
 # self.soft=False)") and vLLM's RPC to its workers ("TimeoutError: RPC call to execute_model timed out."): the engine
-# saw its own forward pass stall for that long; no NCCL collective, SeqNum or rank behind is named.
-R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(\d+)|RPC call to (\w+) timed out")
+# saw its own forward pass stall for that long; no NCCL collective, SeqNum or rank behind is named. vLLM's Ray
+# executor reads each step's output through a Ray compiled graph: "ray.exceptions.RayChannelTimeoutError: System
+# error: Timed out waiting for object available to read" (RAY_CGRAPH_get_timeout) is the same stall seen from there
+# (its message alone still says so where a hard-wrapped paste cut the class name).
+R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(\d+)|RPC call to (\w+) timed out|"
+                                r"\bRayChannelTimeoutError\b|Timed out waiting for object available to read")
 # Its self-kill: SGLang's watchdog SIGQUITs its launcher, which kills the whole process tree ("Received sigquit from a
 # child proces(s). It usually means the child failed.", "SIGQUIT received. signum=..., frame=.... It usually means one
 # child failed."); a bare "Killed" after it is that kill, not the OOM killer.
