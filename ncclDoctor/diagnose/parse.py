@@ -512,6 +512,11 @@ class LineParser:
             ev.data.update(ranks=[int(r) for r in ranks.split(",")][:64],
                            timeout_ms=int(mb.group(2)) if mb.group(2) else None, errors=bool(mb.group(3)))
             return ev
+        lb = S.R_LOAD_BARRIER.search(text) if "finish the model loading" in text else None
+        if lb:  # a serving engine's post-load barrier: this rank arrived, others did not (their ranks unnamed)
+            ev = self._context(lineno, text, "load_barrier")
+            ev.rank = int(lb.group(1))
+            return ev
         lag = S.R_LAGGING.search(text) if ("collective #" in text or "lagging ranks" in text) else None
         if lag:  # torch's desync report: the ranks it found out of step (the reporter's tag is not theirs)
             ev = self._context(lineno, text, "lagging_report")
@@ -912,7 +917,9 @@ class LineParser:
             r = S.R_REMOTE.search(text)
             ev.data["endpoint"] = ev.data["endpoint"] or (f"{r.group(1)}:{r.group(2)}" if r else None)
             ev.data["waited_input"] = True
-        ev.data["rendezvous"] = "endezvous" in text
+        ev.data["rendezvous"] = "endezvous" in text or "etcd.Etcd" in text
+        if "etcd.Etcd" in text:
+            ev.data["etcd"] = text[text.index("etcd.Etcd"):].strip()[:160]
         ev.data["closed"] = "RendezvousClosedError" in text
         n = S.R_STORE_COUNT.search(text)
         if n:

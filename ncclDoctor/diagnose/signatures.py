@@ -219,7 +219,11 @@ R_STORE = re.compile(
     # its periodic INFO while it waits (torch 1.x "... (world_size=8, worker_count=1, timeout=0:30:00)", 2.x
     # "num_workers_joined="): a count short of (or past) the world size is news by itself (lead rule R)
     r"Waiting in store based barrier to initialize|"
-    r"waitForInput: socket SocketImpl\([^\n]{0,300}?\) timed out after"
+    r"waitForInput: socket SocketImpl\([^\n]{0,300}?\) timed out after|"
+    # torchelastic's etcd rendezvous backends raise python-etcd's exceptions as they are ("etcd.EtcdKeyNotFound: Key
+    # not found : /torchelastic/p2p/run_<id>/rdzv/...", "etcd.EtcdConnectionFailed: Connection to etcd failed"):
+    # the rendezvous key-value store failing, like the TCPStore's own errors (lead rule L)
+    r"\betcd\.Etcd\w{2,40}: "
 )
 # How many ranks reached the store: torch 1.x's store-based barrier "(world_size=8, worker_count=4, ...)" and
 # 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined."
@@ -616,6 +620,12 @@ R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_p
 R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms|"
                          r"reached monitoredBarrier, but received errors while waiting for send/recv from rank "
                          r"(\d{1,7})")
+# A serving engine's own barrier after loading the weights (SGLang's model_runner.load_model: a monitored_barrier of
+# the tensor-parallel group with a timeout): "ValueError: TP rank 1 could finish the model loading, but there are
+# other ranks that didn't finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node." The
+# rank that prints it arrived; the ones it waited for are not named.
+R_LOAD_BARRIER = re.compile(r"\b(?:TP )?rank (\d{1,7}) could finish the model loading, but there are other ranks "
+                            r"that didn't finish loading", re.I)
 # torch's desync report (TORCH_NCCL_DESYNC_DEBUG=1; c10d TraceUtils.h retrieveDesyncReport), after "To our best
 # knowledge, the lagging/dead/mismatched ranks that caused the desync are:": "- [3] joined but didn't finish
 # collective #41 (count from 1)", "[0, 1] finished collective #40, but didn't join collective #41 (count from 1)";

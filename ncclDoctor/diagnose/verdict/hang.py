@@ -803,6 +803,26 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", ranks, [e.brief() for e in evs[:3]])
 
 
+def _load_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A serving engine's barrier after loading the weights (SGLang's "TP rank N could finish the model loading, but
+    there are other ranks that didn't finish loading"): the ranks that print it arrived and are victims; the rank(s)
+    that never arrived are not named (lead rules B and E: rank_missing, culprits unknown)."""
+    evs = c.samples.get("load_barrier", [])
+    if not evs:
+        return None
+    came = sorted({e.rank for e in evs if e.rank is not None})
+    return Verdict(
+        "rank_missing",
+        f"tensor-parallel rank {_fmt_ranks(came)} finished loading the model and waited in the engine's barrier for "
+        "the others, which never arrived: a rank still loading (a slow node, slow storage) or one that died while "
+        "loading (the OOM killer, a crash) -- not one these lines show; the ranks that reported are its victims",
+        "Find the rank that did not finish loading: every rank's own log (its last 'Loading ... checkpoint shards' "
+        "line, a traceback), dmesg -T on each node for the OOM killer (host memory while loading the weights), and "
+        "the load time per node (slow disk or network filesystem); raise the engine's load/barrier timeout only for a "
+        "slow but healthy node.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
 def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A desync or a rank behind, proven directly (enqueued counts, Flight Recorder, torch's
     analyzer): the job ran past set-up and one rank diverged, whatever else the logs say
