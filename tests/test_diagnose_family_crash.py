@@ -777,6 +777,19 @@ def test_mpiruns_record_names_the_rank_that_died_first(tmp_path):
     assert v["culprits"] == [4] and v["confidence"] in ("medium", "high"), v
 
 
+def test_mpiruns_record_with_the_pid_and_node_masked_still_names_the_rank(tmp_path):
+    """A reporter who masks mpirun's PID and node ("with PID XXXX on node <host>") leaves the record's meaning
+    whole: the rank and the signal still name the first process that died."""
+    text = ("Primary job  terminated normally, but 1 process returned\n"
+            "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+            "mpirun noticed that process rank 6 with PID XXXX on node <host> exited on signal 9 (Killed).\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "host_oom" and v["culprits"] == [6] and v["confidence"] in ("medium", "high"), v
+    segv = text.replace("rank 6 with PID XXXX", "rank 3 with PID ****").replace("9 (Killed)", "11 (Segmentation fault)")
+    v = _verdict(tmp_path, segv)
+    assert v["culprits"] == [3] and v["confidence"] in ("medium", "high"), v
+
+
 # --- every process killed alike (lead rule J) -------------------------------------------------------------------
 def _killed_entry(i: int, rank: int, code: int, when: str = "2025-06-01_03:14:15") -> str:
     return failure_record(i, rank + 8, rank, code, 5100 + rank, time=when, host="gpu-node-2")

@@ -437,11 +437,12 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
 # Launchers whose record names a GLOBAL rank (lead rule I): composer's launcher ("Rank 3 crashed with exit code
 # -9.", "Global rank 3 (PID 4103) exited with code -9", and its clean-up "Killing global rank 0 (PID 4100) with
 # SIGTERM"), Open MPI's mpirun ("mpirun noticed that process rank 5 with PID 0 on node gpu-12 exited on signal 9
-# (Killed)."; its non-zero-status block "Process name: [[27721,1],3]" then "Exit code:    1").
+# (Killed).", its PID and node as printed or masked by the reporter: "PID xxxxxx on node xxxxxxxx"; its
+# non-zero-status block "Process name: [[27721,1],3]" then "Exit code:    1").
 R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<cc>-?\d{1,4})|"
                            r"\bGlobal rank (?P<gr>\d{1,7}) \(PID \d{1,10}\) exited with code (?P<gc>-?\d{1,4})|"
                            r"\bKilling global rank (?P<kr>\d{1,7}) \(PID \d{1,10}\) with (?P<ks>SIGTERM|SIGKILL)|"
-                           r"mpirun noticed that process rank (?P<mr>\d{1,7}) with PID \d{1,10} on node "
+                           r"mpirun noticed that process rank (?P<mr>\d{1,7}) with PID \S{1,16} on node "
                            r"(?P<mh>\S{1,255}) exited on signal (?P<ms>\d{1,2})|"
                            # vLLM's executors: the first worker whose process they saw end (multiproc_executor's
                            # "Worker proc VllmWorker-1 died unexpectedly, shutting down executor.", the Ray one's
