@@ -790,6 +790,35 @@ def test_mpiruns_record_with_the_pid_and_node_masked_still_names_the_rank(tmp_pa
     assert v["culprits"] == [3] and v["confidence"] in ("medium", "high"), v
 
 
+def test_a_pod_evicted_for_the_nodes_memory_is_the_host_running_out(tmp_path):
+    """The kubelet evicting a pod under node memory pressure ("Reason: Evicted", "The node was low on resource:
+    memory.", the event "The node had condition: [MemoryPressure].") is host memory running out (host_oom), a pod
+    and no rank named; the fix names the pod's memory requests."""
+    describe = ("Name:           llm-pretrain-worker-2\nStatus:         Failed\nReason:         Evicted\n"
+                "Message:        The node was low on resource: memory. Container trainer was using 61203312Ki, "
+                "which exceeds its request of 32Gi.\n")
+    event = ("LAST SEEN   TYPE      REASON    OBJECT                      MESSAGE\n"
+             "2m          Warning   Evicted   pod/llm-pretrain-worker-0   The node had condition: [MemoryPressure].\n")
+    for text in (describe, event):
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("host_oom", []), d["verdict"]
+        assert "memory requests" in d["verdict"]["fix"] and _accused(d) == set()
+
+
+def test_ray_marking_a_node_dead_is_a_failure_whose_cause_the_line_does_not_give(tmp_path):
+    """Ray's GCS losing a node ("The node with node id: ... has been marked dead because the detector has missed too
+    many heartbeats from it"): every worker there is gone -- a failure, not a quiet log -- but the raylet crash (OOM,
+    preemption) or the lagging heartbeats it lists are not told apart: cause unknown, nobody named."""
+    text = ("(TrainTrainable pid=7781) Epoch 3:  41%|####      | 410/1000 [12:01<17:18]\n"
+            "2025-02-17 09:12:44,118\tWARNING worker.py:2100 -- The node with node id: 9f3ce1d2aa and address: "
+            "10.20.1.14 and node name: 10.20.1.14 has been marked dead because the detector has missed too many "
+            "heartbeats from it. This can happen when a \t(1) raylet crashes unexpectedly (OOM, preempted node, etc.)\n"
+            "(2) raylet has lagging heartbeats due to slow network or busy workload.\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), d["verdict"]
+    assert "raylet" in d["verdict"]["fix"] and _accused(d) == set()
+
+
 # --- every process killed alike (lead rule J) -------------------------------------------------------------------
 def _killed_entry(i: int, rank: int, code: int, when: str = "2025-06-01_03:14:15") -> str:
     return failure_record(i, rank + 8, rank, code, 5100 + rank, time=when, host="gpu-node-2")

@@ -1008,7 +1008,8 @@ class LineParser:
             ev = self._launcher_exit(lineno, text)
             if ev is not None:
                 return ev
-            k = S.R_HOST_KILL.search(self._body) if "Killed" in text or "oom" in text.lower() else None
+            k = S.R_HOST_KILL.search(self._body) if ("Killed" in text or "oom" in text.lower() or
+                                                     "resource: memory" in text or "MemoryPressure" in text) else None
             if k and self._self_kill and re.fullmatch(r"(?:\S+: line \d+: +\d+ )?Killed", k.group(0).strip()):
                 return self._context(lineno, text, "self_kill")  # the serving framework's own kill (lead rule P)
             sh = None if k else S.R_SHELL_SIGNAL.search(self._body)
@@ -1062,6 +1063,12 @@ class LineParser:
             ev = self._context(lineno, text, "ray_died")
             ev.rank = None  # the raylet's line: a Ray worker process, not a rank
             ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")))
+            return ev
+        node = S.R_RAY_NODE_DEAD.search(text) if "marked dead" in text else None
+        if node:  # Ray's GCS lost a whole node: its workers are gone, why the line does not say
+            ev = self._context(lineno, text, "ray_died")
+            ev.rank = None
+            ev.data.update(ip=node.group("ip"), pid=None, node=True)
             return ev
         g = S.R_GLOBAL_EXIT.search(text)
         if g:  # a launcher's record that names the global rank

@@ -471,6 +471,14 @@ R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?
                         r"Worker unexpectedly exits with a connection error code)"
                         r"(?:[^\n]{0,600}?Worker IP address: (?P<ip>[\d.]{7,15}))?(?:[^\n]{0,200}?Worker PID: "
                         r"(?P<pid>\d{1,10}))?")
+# Ray's GCS losing a whole node ("The node with node id: <id> and address: 10.0.0.7 and node name: ... has been marked
+# dead because the detector has missed too many heartbeats from it. This can happen when a (1) raylet crashes
+# unexpectedly (OOM, preempted node, etc.) (2) raylet has lagging heartbeats due to slow network or busy workload.",
+# older "... with client ID <id> has been marked dead because the monitor has missed too many heartbeats"): every
+# worker on that node is gone, for a reason the line lists but does not give, like R_RAY_DIED's.
+R_RAY_NODE_DEAD = re.compile(r"The node with (?:node|client) (?:id|ID):? \S{1,80}(?: and (?:ip|address): "
+                             r"(?P<ip>[^\s,]{1,80}))?[^\n]{0,200}? has been marked dead because the "
+                             r"(?:detector|monitor) has missed too many heartbeats")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
@@ -586,8 +594,11 @@ R_SELF_KILL = re.compile(r"Received sigquit from a child proces|SIGQUIT received
 # The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),
 # the kernel's OOM killer and Kubernetes' OOMKilled. The shell's "Killed" printed over a carriage-return progress
 # line keeps the rest of that line glued on (a few letters of its last word, then the line: "Killedng epoch 3").
+# The kubelet evicting a pod for the node's memory ("Reason: Evicted / Message: The node was low on resource: memory.",
+# the event "The node had condition: [MemoryPressure].") is the same host memory running out, seen from Kubernetes.
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed(?:\b|[a-z]{1,3} )|Out of memory: Killed process|"
-                         r"oom-kill|Memory cgroup out of memory|\bOOMKilled\b")
+                         r"oom-kill|Memory cgroup out of memory|\bOOMKilled\b|The node was low on resource: memory|"
+                         r"The node had condition: \[MemoryPressure\]")
 # argparse refusing the local-rank argument a launcher passes, or missing the one it does not pass (exit code 2):
 # torch.distributed.launch of torch >= 2.0 passes "--local-rank=N", older ones and DeepSpeed's launcher
 # "--local_rank=N", torchrun none (only the LOCAL_RANK variable): "error: unrecognized arguments: --local-rank=0",
