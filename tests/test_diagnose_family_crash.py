@@ -253,6 +253,15 @@ def test_slurm_preemption_is_an_outside_signal_not_the_teardown_errors(tmp_path)
     assert not _accused(d)
 
 
+def test_sruns_force_terminated_job_alone_is_the_scheduler_ending_the_step(tmp_path):
+    """srun's own "srun: Force Terminated job N" / "... StepId=J.S" (the controller ended the step: scancel,
+    preemption, the time limit) with nothing failing around it is a stop from outside: signal, nobody named."""
+    for first in ("srun: Force Terminated job 88123", "srun: Force Terminated StepId=4410.3"):
+        d = _report(tmp_path, first + "\nsrun: Job step aborted: Waiting up to 62 seconds for job step to finish.\n")
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("signal", []), d["verdict"]
+        assert "sacct" in d["verdict"]["fix"] and not _accused(d)
+
+
 def test_a_wrapper_catching_usr1_before_requeue_is_the_same_signal(tmp_path):
     text = ("submitit WARNING (2024-01-02 03:04:05,678) - Caught signal SIGUSR1 on node-a: this job is preempted.\n"
             "slurmstepd: error: *** JOB 77 ON node-a CANCELLED AT 2024-01-02T03:04:06 DUE TO JOB REQUEUE ***\n")

@@ -703,13 +703,13 @@ class LineParser:
             ev.rank = None
             ev.data.update(received=None, sent="SIGKILL", forced=True)
             return ev
-        st = (S.R_SCHED_STOP.search(text) if ("CANCELLED" in text or "preempted" in text or "timed-out" in text)
-              else None)
+        st = (S.R_SCHED_STOP.search(text) if ("CANCELLED" in text or "preempted" in text or "timed-out" in text
+                                              or "Force Terminated" in text) else None)
         if st:
             ev = self._context(lineno, text, "signal")
             ev.rank = None  # the scheduler's line, not a rank's
-            why = ("cancelled" if st.group("plain") else "time limit" if st.group("pre") == "timed-out"
-                   else (st.group("why") or "PREEMPTION").lower())
+            why = ("cancelled" if st.group("plain") or st.group("forced") else
+                   "time limit" if st.group("pre") == "timed-out" else (st.group("why") or "PREEMPTION").lower())
             ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
                            else why, sched_text=why, usr=st.group("sig"))
             return ev

@@ -561,6 +561,9 @@ R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\
 # is preempted."). The time limit is kept apart: a job that hangs until its time limit is not preempted.
 R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUEUE|TIME LIMIT|NODE FAILURE)|"
                           r"CANCELLED AT \S+ (?P<plain>\*\*\*)|"  # no reason: scancel (a user, an admin)
+                          # srun's own word that the controller ended its job or step ("srun: Force Terminated job
+                          # 1460318", "srun: Force Terminated StepId=6053.0"): cancelled, preempted or out of time
+                          r"(?P<forced>srun: Force Terminated (?:job \d{1,12}|StepId=\S{1,40}))|"
                           # submitit's handler, whichever signal the job was set up with (--signal, SIGUSR2, SIGHUP):
                           # "Caught signal SIGHUP on host: this job is preempted." / "...: this job is timed-out."
                           r"Caught signal (?P<sig>SIG[A-Z0-9]{2,8})\b[^\n]{0,120}?(?P<pre>preempted|timed-out)")
