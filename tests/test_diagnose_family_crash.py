@@ -253,6 +253,15 @@ def test_slurm_preemption_is_an_outside_signal_not_the_teardown_errors(tmp_path)
     assert not _accused(d)
 
 
+def test_sruns_force_terminated_job_alone_is_the_scheduler_ending_the_step(tmp_path):
+    """srun's own "srun: Force Terminated job N" / "... StepId=J.S" (the controller ended the step: scancel,
+    preemption, the time limit) with nothing failing around it is a stop from outside: signal, nobody named."""
+    for first in ("srun: Force Terminated job 88123", "srun: Force Terminated StepId=4410.3"):
+        d = _report(tmp_path, first + "\nsrun: Job step aborted: Waiting up to 62 seconds for job step to finish.\n")
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("signal", []), d["verdict"]
+        assert "sacct" in d["verdict"]["fix"] and not _accused(d)
+
+
 def test_a_wrapper_catching_usr1_before_requeue_is_the_same_signal(tmp_path):
     text = ("submitit WARNING (2024-01-02 03:04:05,678) - Caught signal SIGUSR1 on node-a: this job is preempted.\n"
             "slurmstepd: error: *** JOB 77 ON node-a CANCELLED AT 2024-01-02T03:04:06 DUE TO JOB REQUEUE ***\n")
@@ -775,6 +784,48 @@ def test_mpiruns_record_names_the_rank_that_died_first(tmp_path):
              "--------------------------------------------------------------------------\n")
     v = _verdict(tmp_path, block)
     assert v["culprits"] == [4] and v["confidence"] in ("medium", "high"), v
+
+
+def test_mpiruns_record_with_the_pid_and_node_masked_still_names_the_rank(tmp_path):
+    """A reporter who masks mpirun's PID and node ("with PID XXXX on node <host>") leaves the record's meaning
+    whole: the rank and the signal still name the first process that died."""
+    text = ("Primary job  terminated normally, but 1 process returned\n"
+            "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+            "mpirun noticed that process rank 6 with PID XXXX on node <host> exited on signal 9 (Killed).\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "host_oom" and v["culprits"] == [6] and v["confidence"] in ("medium", "high"), v
+    segv = text.replace("rank 6 with PID XXXX", "rank 3 with PID ****").replace("9 (Killed)", "11 (Segmentation fault)")
+    v = _verdict(tmp_path, segv)
+    assert v["culprits"] == [3] and v["confidence"] in ("medium", "high"), v
+
+
+def test_a_pod_evicted_for_the_nodes_memory_is_the_host_running_out(tmp_path):
+    """The kubelet evicting a pod under node memory pressure ("Reason: Evicted", "The node was low on resource:
+    memory.", the event "The node had condition: [MemoryPressure].") is host memory running out (host_oom), a pod
+    and no rank named; the fix names the pod's memory requests."""
+    describe = ("Name:           llm-pretrain-worker-2\nStatus:         Failed\nReason:         Evicted\n"
+                "Message:        The node was low on resource: memory. Container trainer was using 61203312Ki, "
+                "which exceeds its request of 32Gi.\n")
+    event = ("LAST SEEN   TYPE      REASON    OBJECT                      MESSAGE\n"
+             "2m          Warning   Evicted   pod/llm-pretrain-worker-0   The node had condition: [MemoryPressure].\n")
+    for text in (describe, event):
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("host_oom", []), d["verdict"]
+        assert "memory requests" in d["verdict"]["fix"] and _accused(d) == set()
+
+
+def test_ray_marking_a_node_dead_is_a_failure_whose_cause_the_line_does_not_give(tmp_path):
+    """Ray's GCS losing a node ("The node with node id: ... has been marked dead because the detector has missed too
+    many heartbeats from it"): every worker there is gone -- a failure, not a quiet log -- but the raylet crash (OOM,
+    preemption) or the lagging heartbeats it lists are not told apart: cause unknown, nobody named."""
+    text = ("(TrainTrainable pid=7781) Epoch 3:  41%|####      | 410/1000 [12:01<17:18]\n"
+            "2025-02-17 09:12:44,118\tWARNING worker.py:2100 -- The node with node id: 9f3ce1d2aa and address: "
+            "10.20.1.14 and node name: 10.20.1.14 has been marked dead because the detector has missed too many "
+            "heartbeats from it. This can happen when a \t(1) raylet crashes unexpectedly (OOM, preempted node, etc.)\n"
+            "(2) raylet has lagging heartbeats due to slow network or busy workload.\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), d["verdict"]
+    assert "raylet" in d["verdict"]["fix"] and _accused(d) == set()
 
 
 # --- every process killed alike (lead rule J) -------------------------------------------------------------------

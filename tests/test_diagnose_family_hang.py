@@ -327,6 +327,34 @@ def test_a_store_client_cut_off_while_waiting_for_a_key_is_a_store_failure(tmp_p
     assert "trainer-0:29511" in v["summary"] and "exited" in v["fix"]
 
 
+def test_a_serving_engines_post_load_barrier_blames_the_ranks_that_never_arrived(tmp_path):
+    """SGLang's barrier after loading the weights: each rank that prints "TP rank N could finish the model loading,
+    but there are other ranks that didn't finish loading" arrived and is a victim; the ranks it waited for are not
+    named (rank_missing, nobody accused), whichever ranks report it."""
+    raised = ("ValueError: TP rank {r} could finish the model loading, but there are other ranks that didn't finish "
+              "loading. It is likely due to unexpected failures (e.g., OOM) or a slow node.\n")
+    text = ("[2025-06-01 10:00:00 TP5] Scheduler hit an exception: Traceback (most recent call last):\n"
+            '  File "/opt/sglang/srt/model_executor/model_runner.py", line 700, in load_model\n'
+            "    raise ValueError(\n" + raised.format(r=5) + raised.format(r=6))
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert _accused(d) == set() and "OOM" in d["verdict"]["fix"]
+
+
+def test_the_etcd_rendezvous_backend_failing_is_the_rendezvous_store_not_a_rank(tmp_path):
+    """torchelastic's etcd backends raise python-etcd's exceptions unwrapped: a key of the rendezvous state missing,
+    or the etcd server unreachable, is the rendezvous store failing (lead rule L), whatever the key or the node."""
+    frames = ('  File "/opt/venv/lib/python3.10/site-packages/etcd/client.py", line 595, in read\n'
+              "    response = self.api_execute(\n")
+    for exc in ("etcd.EtcdKeyNotFound: Key not found : /torchelastic/p2p/run_job42/rdzv/active_version",
+                "etcd.EtcdConnectionFailed: Connection to etcd failed due to MaxRetryError(\"HTTPConnectionPool("
+                "host='etcd-0', port=2379)\")"):
+        d = _report(tmp_path, "Traceback (most recent call last):\n" + frames + exc + "\n"
+                    "INFO 2025-03-02 08:00:01,500 Node gpu-node-7 Attempting to join next rendezvous\n")
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("store_rendezvous", []), d["verdict"]
+        assert "etcd" in d["verdict"]["fix"] and _accused(d) == set()
+
+
 def test_the_heartbeat_monitor_losing_the_store_at_shutdown_stays_an_early_exit(tmp_path):
     """...when the rank fails after it; the warning alone is none (lead rule N)."""
     text = ("[rank3]:[W0101 00:00:00.000000000 ProcessGroupNCCL.cpp:1662] [PG ID 0 PG GUID 0 Rank 3] Failed to check "
@@ -962,6 +990,18 @@ def test_vllms_rpc_timeout_to_its_workers_names_nobody(tmp_path):
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("unknown", []), v
     assert "py-spy dump" in v["fix"], v["fix"]
+
+
+def test_vllms_ray_compiled_graph_read_timeout_is_the_serving_stall_not_nothing(tmp_path):
+    """vLLM's Ray executor reads each step's output through a Ray compiled graph: its read timing out
+    ("RayChannelTimeoutError: System error: Timed out waiting for object available to read") is the engine's own
+    stall timeout (lead rule P): cause unknown, nobody named, and not a log without a failure."""
+    text = ("(EngineCore_DP1 pid=4411) ERROR 03-14 02:11:09 [core.py:710] Traceback (most recent call last):\n"
+            "(EngineCore_DP1 pid=4411) ERROR 03-14 02:11:09 [core.py:710] ray.exceptions.RayChannelTimeoutError: "
+            "System error: Timed out waiting for object available to read. ObjectID: 00ab12cd\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "RAY_CGRAPH_get_timeout" in v["fix"] and "py-spy dump" in v["fix"], v["fix"]
 
 
 def test_a_bare_killed_without_a_frameworks_watchdog_stays_the_oom_killer(tmp_path):

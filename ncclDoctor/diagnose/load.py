@@ -115,6 +115,13 @@ SNIFF = 8192
 #   [launch.py:  DeepSpeed's per-node launcher's own log tag ("[launch.py:315:sigkill_handler] Killing subprocess"):
 #             it leaves the TCPStore to rank 0's process (parse.store_host)
 #   SIGTERM:  a job process's own SIGTERM handler (Lightning's "[rank: 0] Received SIGTERM: 15", parse._signal)
+#   etcd.Etcd  python-etcd's exceptions raised by torchelastic's etcd rendezvous backends ("etcd.EtcdKeyNotFound: Key
+#             not found : /torchelastic/...", parse._store, lead rule L)
+#   low on resource: memory, MemoryPressure  the kubelet evicting a pod for the node's memory ("Reason: Evicted /
+#             Message: The node was low on resource: memory.", parse._worker_failed: host_oom)
+#   marked dead  Ray's GCS losing a node ("has been marked dead because the detector has missed too many heartbeats",
+#             parse._launcher_exit: ray_died)
+#   Force Terminated  srun's "srun: Force Terminated job N" (the controller ended the step: parse._signal)
 #   can't open file  the interpreter not finding the script it was launched with ("python: can't open file
 #             'train.py': [Errno 2] No such file or directory", parse._fatal_python, lead rule U (2))
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
@@ -131,7 +138,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"CCL_ERROR", b"examples/s",
             b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"elastic/rendezvous/", b"bytes failed",
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
-            b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file")
+            b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
+            b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
+            b"marked dead", b"Force Terminated")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -431,7 +431,9 @@ class LineParser:
     def _serving(self, lineno: int, text: str) -> Event | None:
         """A serving framework's own watchdog (lead rule P, signatures.R_SERVING_WATCHDOG) and its self-kill
         (R_SELF_KILL): after either, the shell's bare "Killed" is the framework killing its process tree."""
-        w = S.R_SERVING_WATCHDOG.search(text) if "timeout" in text or "timed out" in text else None
+        w = S.R_SERVING_WATCHDOG.search(text) if ("timeout" in text or "timed out" in text
+                                                  or "RayChannelTimeoutError" in text
+                                                  or "waiting for object available" in text) else None
         if w:
             self._self_kill = True
             ev = self._context(lineno, text, "serving_watchdog")
@@ -509,6 +511,11 @@ class LineParser:
             ranks = mb.group(1) or mb.group(3)
             ev.data.update(ranks=[int(r) for r in ranks.split(",")][:64],
                            timeout_ms=int(mb.group(2)) if mb.group(2) else None, errors=bool(mb.group(3)))
+            return ev
+        lb = S.R_LOAD_BARRIER.search(text) if "finish the model loading" in text else None
+        if lb:  # a serving engine's post-load barrier: this rank arrived, others did not (their ranks unnamed)
+            ev = self._context(lineno, text, "load_barrier")
+            ev.rank = int(lb.group(1))
             return ev
         lag = S.R_LAGGING.search(text) if ("collective #" in text or "lagging ranks" in text) else None
         if lag:  # torch's desync report: the ranks it found out of step (the reporter's tag is not theirs)
@@ -696,13 +703,13 @@ class LineParser:
             ev.rank = None
             ev.data.update(received=None, sent="SIGKILL", forced=True)
             return ev
-        st = (S.R_SCHED_STOP.search(text) if ("CANCELLED" in text or "preempted" in text or "timed-out" in text)
-              else None)
+        st = (S.R_SCHED_STOP.search(text) if ("CANCELLED" in text or "preempted" in text or "timed-out" in text
+                                              or "Force Terminated" in text) else None)
         if st:
             ev = self._context(lineno, text, "signal")
             ev.rank = None  # the scheduler's line, not a rank's
-            why = ("cancelled" if st.group("plain") else "time limit" if st.group("pre") == "timed-out"
-                   else (st.group("why") or "PREEMPTION").lower())
+            why = ("cancelled" if st.group("plain") or st.group("forced") else
+                   "time limit" if st.group("pre") == "timed-out" else (st.group("why") or "PREEMPTION").lower())
             ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
                            else why, sched_text=why, usr=st.group("sig"))
             return ev
@@ -910,7 +917,9 @@ class LineParser:
             r = S.R_REMOTE.search(text)
             ev.data["endpoint"] = ev.data["endpoint"] or (f"{r.group(1)}:{r.group(2)}" if r else None)
             ev.data["waited_input"] = True
-        ev.data["rendezvous"] = "endezvous" in text
+        ev.data["rendezvous"] = "endezvous" in text or "etcd.Etcd" in text
+        if "etcd.Etcd" in text:
+            ev.data["etcd"] = text[text.index("etcd.Etcd"):].strip()[:160]
         ev.data["closed"] = "RendezvousClosedError" in text
         n = S.R_STORE_COUNT.search(text)
         if n:
@@ -999,7 +1008,8 @@ class LineParser:
             ev = self._launcher_exit(lineno, text)
             if ev is not None:
                 return ev
-            k = S.R_HOST_KILL.search(self._body) if "Killed" in text or "oom" in text.lower() else None
+            k = S.R_HOST_KILL.search(self._body) if ("Killed" in text or "oom" in text.lower() or
+                                                     "resource: memory" in text or "MemoryPressure" in text) else None
             if k and self._self_kill and re.fullmatch(r"(?:\S+: line \d+: +\d+ )?Killed", k.group(0).strip()):
                 return self._context(lineno, text, "self_kill")  # the serving framework's own kill (lead rule P)
             sh = None if k else S.R_SHELL_SIGNAL.search(self._body)
@@ -1053,6 +1063,12 @@ class LineParser:
             ev = self._context(lineno, text, "ray_died")
             ev.rank = None  # the raylet's line: a Ray worker process, not a rank
             ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")))
+            return ev
+        node = S.R_RAY_NODE_DEAD.search(text) if "marked dead" in text else None
+        if node:  # Ray's GCS lost a whole node: its workers are gone, why the line does not say
+            ev = self._context(lineno, text, "ray_died")
+            ev.rank = None
+            ev.data.update(ip=node.group("ip"), pid=None, node=True)
             return ev
         g = S.R_GLOBAL_EXIT.search(text)
         if g:  # a launcher's record that names the global rank

@@ -219,7 +219,11 @@ R_STORE = re.compile(
     # its periodic INFO while it waits (torch 1.x "... (world_size=8, worker_count=1, timeout=0:30:00)", 2.x
     # "num_workers_joined="): a count short of (or past) the world size is news by itself (lead rule R)
     r"Waiting in store based barrier to initialize|"
-    r"waitForInput: socket SocketImpl\([^\n]{0,300}?\) timed out after"
+    r"waitForInput: socket SocketImpl\([^\n]{0,300}?\) timed out after|"
+    # torchelastic's etcd rendezvous backends raise python-etcd's exceptions as they are ("etcd.EtcdKeyNotFound: Key
+    # not found : /torchelastic/p2p/run_<id>/rdzv/...", "etcd.EtcdConnectionFailed: Connection to etcd failed"):
+    # the rendezvous key-value store failing, like the TCPStore's own errors (lead rule L)
+    r"\betcd\.Etcd\w{2,40}: "
 )
 # How many ranks reached the store: torch 1.x's store-based barrier "(world_size=8, worker_count=4, ...)" and
 # 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined."
@@ -433,11 +437,12 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
 # Launchers whose record names a GLOBAL rank (lead rule I): composer's launcher ("Rank 3 crashed with exit code
 # -9.", "Global rank 3 (PID 4103) exited with code -9", and its clean-up "Killing global rank 0 (PID 4100) with
 # SIGTERM"), Open MPI's mpirun ("mpirun noticed that process rank 5 with PID 0 on node gpu-12 exited on signal 9
-# (Killed)."; its non-zero-status block "Process name: [[27721,1],3]" then "Exit code:    1").
+# (Killed).", its PID and node as printed or masked by the reporter: "PID xxxxxx on node xxxxxxxx"; its
+# non-zero-status block "Process name: [[27721,1],3]" then "Exit code:    1").
 R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<cc>-?\d{1,4})|"
                            r"\bGlobal rank (?P<gr>\d{1,7}) \(PID \d{1,10}\) exited with code (?P<gc>-?\d{1,4})|"
                            r"\bKilling global rank (?P<kr>\d{1,7}) \(PID \d{1,10}\) with (?P<ks>SIGTERM|SIGKILL)|"
-                           r"mpirun noticed that process rank (?P<mr>\d{1,7}) with PID \d{1,10} on node "
+                           r"mpirun noticed that process rank (?P<mr>\d{1,7}) with PID \S{1,16} on node "
                            r"(?P<mh>\S{1,255}) exited on signal (?P<ms>\d{1,2})|"
                            # vLLM's executors: the first worker whose process they saw end (multiproc_executor's
                            # "Worker proc VllmWorker-1 died unexpectedly, shutting down executor.", the Ray one's
@@ -466,6 +471,14 @@ R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?
                         r"Worker unexpectedly exits with a connection error code)"
                         r"(?:[^\n]{0,600}?Worker IP address: (?P<ip>[\d.]{7,15}))?(?:[^\n]{0,200}?Worker PID: "
                         r"(?P<pid>\d{1,10}))?")
+# Ray's GCS losing a whole node ("The node with node id: <id> and address: 10.0.0.7 and node name: ... has been marked
+# dead because the detector has missed too many heartbeats from it. This can happen when a (1) raylet crashes
+# unexpectedly (OOM, preempted node, etc.) (2) raylet has lagging heartbeats due to slow network or busy workload.",
+# older "... with client ID <id> has been marked dead because the monitor has missed too many heartbeats"): every
+# worker on that node is gone, for a reason the line lists but does not give, like R_RAY_DIED's.
+R_RAY_NODE_DEAD = re.compile(r"The node with (?:node|client) (?:id|ID):? \S{1,80}(?: and (?:ip|address): "
+                             r"(?P<ip>[^\s,]{1,80}))?[^\n]{0,200}? has been marked dead because the "
+                             r"(?:detector|monitor) has missed too many heartbeats")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
@@ -548,6 +561,9 @@ R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\
 # is preempted."). The time limit is kept apart: a job that hangs until its time limit is not preempted.
 R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUEUE|TIME LIMIT|NODE FAILURE)|"
                           r"CANCELLED AT \S+ (?P<plain>\*\*\*)|"  # no reason: scancel (a user, an admin)
+                          # srun's own word that the controller ended its job or step ("srun: Force Terminated job
+                          # 1460318", "srun: Force Terminated StepId=6053.0"): cancelled, preempted or out of time
+                          r"(?P<forced>srun: Force Terminated (?:job \d{1,12}|StepId=\S{1,40}))|"
                           # submitit's handler, whichever signal the job was set up with (--signal, SIGUSR2, SIGHUP):
                           # "Caught signal SIGHUP on host: this job is preempted." / "...: this job is timed-out."
                           r"Caught signal (?P<sig>SIG[A-Z0-9]{2,8})\b[^\n]{0,120}?(?P<pre>preempted|timed-out)")
@@ -567,8 +583,12 @@ SIGNAL_BY_NAME = {name: n for n, name in SIGNALS_BY_NUMBER.items()}
 # A serving framework's own watchdog (lead rule P): SGLang's scheduler or tokenizer-manager watchdog ("[2025-03-09
 # 00:57:15 TP4] Watchdog timeout (self.watchdog_timeout=300)", "Scheduler watchdog timeout (self.watchdog_timeout=300,
 # self.soft=False)") and vLLM's RPC to its workers ("TimeoutError: RPC call to execute_model timed out."): the engine
-# saw its own forward pass stall for that long; no NCCL collective, SeqNum or rank behind is named.
-R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(\d+)|RPC call to (\w+) timed out")
+# saw its own forward pass stall for that long; no NCCL collective, SeqNum or rank behind is named. vLLM's Ray
+# executor reads each step's output through a Ray compiled graph: "ray.exceptions.RayChannelTimeoutError: System
+# error: Timed out waiting for object available to read" (RAY_CGRAPH_get_timeout) is the same stall seen from there
+# (its message alone still says so where a hard-wrapped paste cut the class name).
+R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(\d+)|RPC call to (\w+) timed out|"
+                                r"\bRayChannelTimeoutError\b|Timed out waiting for object available to read")
 # Its self-kill: SGLang's watchdog SIGQUITs its launcher, which kills the whole process tree ("Received sigquit from a
 # child proces(s). It usually means the child failed.", "SIGQUIT received. signum=..., frame=.... It usually means one
 # child failed."); a bare "Killed" after it is that kill, not the OOM killer.
@@ -577,8 +597,11 @@ R_SELF_KILL = re.compile(r"Received sigquit from a child proces|SIGQUIT received
 # The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),
 # the kernel's OOM killer and Kubernetes' OOMKilled. The shell's "Killed" printed over a carriage-return progress
 # line keeps the rest of that line glued on (a few letters of its last word, then the line: "Killedng epoch 3").
+# The kubelet evicting a pod for the node's memory ("Reason: Evicted / Message: The node was low on resource: memory.",
+# the event "The node had condition: [MemoryPressure].") is the same host memory running out, seen from Kubernetes.
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed(?:\b|[a-z]{1,3} )|Out of memory: Killed process|"
-                         r"oom-kill|Memory cgroup out of memory|\bOOMKilled\b")
+                         r"oom-kill|Memory cgroup out of memory|\bOOMKilled\b|The node was low on resource: memory|"
+                         r"The node had condition: \[MemoryPressure\]")
 # argparse refusing the local-rank argument a launcher passes, or missing the one it does not pass (exit code 2):
 # torch.distributed.launch of torch >= 2.0 passes "--local-rank=N", older ones and DeepSpeed's launcher
 # "--local_rank=N", torchrun none (only the LOCAL_RANK variable): "error: unrecognized arguments: --local-rank=0",
@@ -612,6 +635,12 @@ R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_p
 R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms|"
                          r"reached monitoredBarrier, but received errors while waiting for send/recv from rank "
                          r"(\d{1,7})")
+# A serving engine's own barrier after loading the weights (SGLang's model_runner.load_model: a monitored_barrier of
+# the tensor-parallel group with a timeout): "ValueError: TP rank 1 could finish the model loading, but there are
+# other ranks that didn't finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node." The
+# rank that prints it arrived; the ones it waited for are not named.
+R_LOAD_BARRIER = re.compile(r"\b(?:TP )?rank (\d{1,7}) could finish the model loading, but there are other ranks "
+                            r"that didn't finish loading", re.I)
 # torch's desync report (TORCH_NCCL_DESYNC_DEBUG=1; c10d TraceUtils.h retrieveDesyncReport), after "To our best
 # knowledge, the lagging/dead/mismatched ranks that caused the desync are:": "- [3] joined but didn't finish
 # collective #41 (count from 1)", "[0, 1] finished collective #40, but didn't join collective #41 (count from 1)";

@@ -486,7 +486,12 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "or raise the job's memory limit."
         + (" Ray's memory monitor killed it before the kernel would: `ray logs raylet.out -ip NODE` names the "
            "worker; RAY_memory_usage_threshold (default 0.95 of the node's RAM) sets when it kills"
-           if any("Ray" in str(e.data.get("killed", "")) for e in wf) else ""),
+           if any("Ray" in str(e.data.get("killed", "")) for e in wf) else "")
+        + (" Kubernetes: kubectl describe pod and kubectl get events show the eviction or OOMKilled; set the pod's "
+           "memory requests and limits to what the job uses (under node memory pressure the kubelet evicts first "
+           "the pods using more than their request)"
+           if any(w in str(e.data.get("killed", "")) for e in wf for w in ("OOMKilled", "resource: memory",
+                                                                             "MemoryPressure")) else ""),
         "high" if ranks and cf else "medium",
         ranks,
         [e.brief() for e in (cf + wf)[:3]],
@@ -501,6 +506,20 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     e = evs[0]
+    if all(x.data.get("node") for x in evs):  # the GCS lost a whole node (its heartbeats), not one worker
+        ips = sorted({x.data["ip"] for x in evs if x.data.get("ip") and x.data["ip"][0].isdigit()})
+        return Verdict(
+            "unknown",
+            f"Ray's GCS marked {len(evs)} node(s){' (' + ', '.join(ips[:4]) + ')' if ips else ''} dead after missing "
+            "their heartbeats: every worker there is gone and the job's errors that follow are its victims; the lines "
+            "do not say why (Ray's own list: the raylet crashed -- the OOM killer, a preempted or rebooted node -- or "
+            "its heartbeats lagged on a slow network or a busy node) nor which ranks ran there",
+            "On that node read the raylet's log (/tmp/ray/session_latest/logs/raylet.out, gcs_server.out on the head) "
+            "and dmesg -T for the OOM killer; check whether the node was preempted or rebooted (the scheduler's or "
+            "cloud's events); for a busy but healthy node raise the GCS health-check timeout "
+            "(RAY_health_check_timeout_ms, RAY_health_check_failure_threshold).",
+            "low", [], [x.brief() for x in evs[:2]],
+            demote="Ray lost the node before it: that rank's error is a consequence")
     at = (f" (pid {e.data['pid']}" if e.data.get("pid") else " (") + (
         f" on {e.data['ip']})" if e.data.get("ip") else ")")
     at = "" if at == " ()" else at

@@ -658,6 +658,16 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Start the job again with a new --rdzv-id (rdzv_id) or restart every node together, so they join one "
             "fresh rendezvous; if another node failed first, its log holds that first failure and the cause.",
             "high", [], _samples(c, "store_timeout"))
+    etcd = next((e.data["etcd"] for e in evs if e.data.get("etcd")), None)
+    if etcd:  # torchelastic's etcd rendezvous backend: its key-value store failed, not a rank (lead rule L)
+        return Verdict(
+            "store_rendezvous",
+            f"the etcd rendezvous backend raised {etcd}: the agents' rendezvous state in etcd is missing or the etcd "
+            "server cannot be reached, so no node completes the rendezvous; no rank is at fault",
+            "Check the etcd server every agent uses (etcdctl --endpoints HOST:2379 endpoint health; etcdctl get "
+            "--prefix /torchelastic), give each run its own --rdzv-id, and restart every node together; or use "
+            "torchrun's c10d rendezvous backend (--rdzv-backend=c10d --rdzv-endpoint HOST:PORT), which needs no etcd.",
+            "medium", [], _samples(c, "store_timeout"))
     pmix = [e for e in evs if e.data.get("pmix")]
     if pmix:  # Slurm PMIx's fence: the launcher's own key-value exchange between the nodes (lead rules L, R)
         return Verdict(

@@ -343,8 +343,9 @@ def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "While it hangs, take py-spy dump --pid PID (py-spy dump --native) of every rank's scheduler/worker process: "
         "the one elsewhere than the others (or every one in the same NCCL kernel) is the answer; SGLang dumps them "
         "itself before its SIGQUIT (raise --watchdog-timeout, or use its soft watchdog, to keep the processes alive "
-        "for a manual dump; vLLM: VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS). Note the batch that was running. Rerun with "
-        "NCCL_DEBUG=INFO and the flight recorder (TORCH_FR_BUFFER_SIZE=2000) to see whether a collective was stuck.",
+        "for a manual dump; vLLM: VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS, on Ray RAY_CGRAPH_get_timeout). Note the batch "
+        "that was running. Rerun with NCCL_DEBUG=INFO and the flight recorder (TORCH_FR_BUFFER_SIZE=2000) to see "
+        "whether a collective was stuck.",
         "low", [], [e.brief() for e in evs[:4]])
 
 
@@ -800,6 +801,26 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"Look at rank {_fmt_ranks(ranks)}: its own log and traceback (did it exit or crash?), or py-spy dump --pid "
         "PID while it is stuck; the ranks that passed the barrier are victims.",
         "high", ranks, [e.brief() for e in evs[:3]])
+
+
+def _load_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A serving engine's barrier after loading the weights (SGLang's "TP rank N could finish the model loading, but
+    there are other ranks that didn't finish loading"): the ranks that print it arrived and are victims; the rank(s)
+    that never arrived are not named (lead rules B and E: rank_missing, culprits unknown)."""
+    evs = c.samples.get("load_barrier", [])
+    if not evs:
+        return None
+    came = sorted({e.rank for e in evs if e.rank is not None})
+    return Verdict(
+        "rank_missing",
+        f"tensor-parallel rank {_fmt_ranks(came)} finished loading the model and waited in the engine's barrier for "
+        "the others, which never arrived: a rank still loading (a slow node, slow storage) or one that died while "
+        "loading (the OOM killer, a crash) -- not one these lines show; the ranks that reported are its victims",
+        "Find the rank that did not finish loading: every rank's own log (its last 'Loading ... checkpoint shards' "
+        "line, a traceback), dmesg -T on each node for the OOM killer (host memory while loading the weights), and "
+        "the load time per node (slow disk or network filesystem); raise the engine's load/barrier timeout only for a "
+        "slow but healthy node.",
+        "medium", [], [e.brief() for e in evs[:3]])
 
 
 def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
