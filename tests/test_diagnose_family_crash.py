@@ -1308,3 +1308,24 @@ def test_the_shells_killed_printed_over_a_progress_line_is_still_the_oom_killer(
             "Killedng epoch 3, step 41870 / 90210\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), d["verdict"]
+
+
+# --- session 8: the process and host side, in other wordings ----------------------------------------------------------
+def test_torch_1x_numbered_cuda_runtime_errors_are_cuda_errors(tmp_path):
+    """torch <= 1.x (THC) numbered its CUDA errors: "RuntimeError: cuda runtime error (N) : TEXT at FILE:LINE" and
+    "THCudaCheck FAIL file=F line=L error=N : TEXT". The same CUDA failures as today's "CUDA error: TEXT"; with no
+    rank in the line nobody is named. The C++ runtime's "terminate called ..." after a line that happens to reach
+    the longest line's width starts a line of its own (not the rest of a hard-wrapped one)."""
+    for text, words in (
+            ("RuntimeError: cuda runtime error (77) : an illegal memory access was encountered at "
+             "/opt/src/aten/src/THC/generic/THCTensorCopy.cpp:70\n", "CUDA_LAUNCH_BLOCKING"),
+            ("THCudaCheck FAIL file=/build/torch/lib/THC/THCCachingAllocator.cpp line=411 error=48 : uncorrectable "
+             "ECC error encountered\nterminate called after throwing an instance of 'std::runtime_error'\n", "ECC"),
+            ("x" * 40 + "\nRuntimeError: cuda runtime error (39) : uncorrectable ECC error encountered at "
+             "/b/THC/THCGeneral.cpp:8\nterminate called without an active exception\n", "ECC")):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), (text, d["verdict"])
+        assert words in d["verdict"]["fix"], d["verdict"]["fix"]
+    v = _verdict(tmp_path, "RuntimeError: cuda runtime error (2) : out of memory at /b/THC/THCStorage.cu:66\n")
+    assert v["cause"] == "gpu_oom", v
+

@@ -552,13 +552,13 @@ class LineParser:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
             return None  # the Last error line after ncclUnhandledCudaError lands on that event
-        what = m.group(1) or m.group(2) or m.group(4) or m.group(5) or ""
+        what = m.group(1) or m.group(2) or m.group(4) or m.group(5) or m.group(7) or ""
         if "driver shutting down" in what:  # cudaErrorCudartUnloading: CUDA torn down as the process exits
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "CUDA 'driver shutting down' at process exit (a thread outlived CUDA's teardown)"
             return ev
         ev = self._context(lineno, text, "cuda_error")
-        ev.data.update(what=what.strip(), cuda_code=_int(m.group(3)), watchdog="watchdog thread" in text)
+        ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
         return ev
 
     def _same_device(self, lineno: int, text: str) -> Event | None:

@@ -393,7 +393,8 @@ R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:i
 R_DRIVER_OOM = re.compile(r"CUresult error\s+result=(?:2|CUDA_ERROR_OUT_OF_MEMORY)\b(?:.*?\bfunc=(\w+))?")
 R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
-                   r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc")
+                   r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
+                   r"cuda runtime error \(2\) : out of memory")  # torch <= 1.x (THC)
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
 # free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in
@@ -488,7 +489,12 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. |(?=CUDA kerne
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed
-                          r"CUDA call failed lazily at initialization with error: ([^\n]{1,120})")
+                          r"CUDA call failed lazily at initialization with error: ([^\n]{1,120})|"
+                          # torch <= 1.x (THC): "cuda runtime error (39) : uncorrectable ECC error encountered at
+                          # /pytorch/aten/src/THC/X.cpp:265", "THCudaCheck FAIL file=F line=195 error=77 : an illegal
+                          # memory access was encountered": the same CUDA runtime errors, numbered
+                          r"(?:cuda runtime error \(|THCudaCheck FAIL file=\S{1,200} line=\d{1,6} error=)(\d{1,4})\)? : "
+                          r"([^\n]{1,120}?)(?: at \S{1,200}:\d{1,6})?$")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")
