@@ -1329,3 +1329,20 @@ def test_torch_1x_numbered_cuda_runtime_errors_are_cuda_errors(tmp_path):
     v = _verdict(tmp_path, "RuntimeError: cuda runtime error (2) : out of memory at /b/THC/THCStorage.cu:66\n")
     assert v["cause"] == "gpu_oom", v
 
+
+def test_a_misaligned_address_is_a_kernel_bug_even_padded_with_blanks(tmp_path):
+    """cudaErrorMisalignedAddress ("CUDA error: misaligned address"), here in c10's "terminate called ... what():"
+    form with a screen copy's padding blanks after it (the message ends at the blanks, not 120 characters later):
+    a kernel's misaligned access, found with CUDA_LAUNCH_BLOCKING=1 / compute-sanitizer; no rank in the lines."""
+    text = ("terminate called after throwing an instance of 'c10::Error'" + " " * 90 + "\n"
+            "  what():  CUDA error: misaligned address" + " " * 150 + "\n"
+            "Exception raised from insert_events at /opt/c10/cuda/CUDACachingAllocator.cpp:912 (most recent call "
+            "first):\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), d["verdict"]
+    assert "misaligned" in d["verdict"]["summary"] and "compute-sanitizer" in d["verdict"]["fix"], d["verdict"]
+    v = _verdict(tmp_path, "[rank5]:[E1002 03:04:05.000000000 ProcessGroupNCCL.cpp:1701] [PG ID 0 PG GUID 0(default_pg) "
+                           "Rank 5] Process group watchdog thread terminated with exception: CUDA error: misaligned "
+                           "address\n")
+    assert v["cause"] == "cuda_error" and v["culprits"] == [5] and "misaligned" in v["summary"], v
+

@@ -484,8 +484,9 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
 # nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'"; vLLM's/sglang's custom
 # all-reduce "Failed: Cuda error /path/custom_all_reduce.cuh:307 'peer access is not supported ...'".
-# The message ends at the line's end, or where torch's own advice after it starts (a paste that lost the line break).
-R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. |(?=CUDA kernel errors might|For debugging consid))|"
+# The message ends at the line's end (a screen copy's padding blanks after it), or where torch's own advice after it
+# starts (a paste that lost the line break).
+R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed

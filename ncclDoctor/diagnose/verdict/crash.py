@@ -217,6 +217,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(dual-GPU K80, virtualised GPUs) in these queries; as a test set NCCL_P2P_DISABLE=1, and check the "
             "driver matches the CUDA runtime (nvidia-smi).",
         )
+    elif "misaligned address" in text:
+        what, fix = (  # cudaErrorMisalignedAddress
+            "a misaligned memory access in a kernel ('misaligned address': a load or store at an address not "
+            "aligned to its size; reported asynchronously, at a later CUDA call)",
+            "Rerun with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or under compute-sanitizer: a kernel "
+            "bug (a custom or fused kernel, an extension built for another torch/CUDA, a tensor view at an odd "
+            "offset): rebuild or upgrade that extension, or pass contiguous tensors; the NCCL timeouts of the other "
+            "ranks are consequences.",
+        )
     elif "illegal memory access" in text or "illegal address" in text:
         what, fix = (
             "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
