@@ -1346,3 +1346,22 @@ def test_a_misaligned_address_is_a_kernel_bug_even_padded_with_blanks(tmp_path):
                            "address\n")
     assert v["cause"] == "cuda_error" and v["culprits"] == [5] and "misaligned" in v["summary"], v
 
+
+def test_a_dataloader_worker_that_crashed_on_its_own_signal_is_a_native_crash_not_memory(tmp_path):
+    """torch's worker-death text names the signal: "Killed" (SIGKILL: the OOM killer, host memory) and "Bus error"
+    (SIGBUS: /dev/shm) are the host's resources, but "Segmentation fault" / "Aborted" / "Floating point exception"
+    are the worker crashing in native code (the dataset's C libraries): rule A's native crash, cause unknown, the
+    rank whose loader it was still the culprit (nobody named when the line has no rank)."""
+    for text, ranks in (
+            ("[rank3]: RuntimeError: DataLoader worker (pid 5512) is killed by signal: Aborted. \n", [3]),
+            ("ERROR: Unexpected segmentation fault encountered in worker.\n"
+             "RuntimeError: DataLoader worker (pid 40117) is killed by signal: Segmentation fault. \n", []),
+            ("RuntimeError: DataLoader worker (pid 9) is killed by signal: Floating point exception.\n", [])):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "unknown" and v["culprits"] == ranks and _accused(d) == set(ranks), (text, v)
+        assert "num_workers=0" in v["fix"] and "native" in v["summary"], v
+    v = _verdict(tmp_path, "RuntimeError: DataLoader worker (pid 77) is killed by signal: Killed.\n")
+    assert v["cause"] == "host_oom", v
+    v = _verdict(tmp_path, "RuntimeError: DataLoader worker (pid 78) is killed by signal: Bus error.\n")
+    assert v["cause"] == "dataloader_shm", v

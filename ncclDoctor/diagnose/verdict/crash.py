@@ -551,6 +551,22 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "orchestrator stopping the container), a user's or script's kill; check dmesg and the scheduler's log. "
             "If it recurs with no outside stop, try fewer num_workers or num_workers=0 to see the real error.",
             "medium", [], _samples(c, "dataloader"))
+    crashed = [s for s in sigs if s and not s.startswith(("kill", "terminated", "bus"))]
+    if not bus and not killed and crashed:
+        # a worker killed by its own fault (SIGSEGV "Segmentation fault", SIGABRT "Aborted", SIGFPE): a native crash
+        # inside the worker process -- the dataset code's C extensions (image/video decoders, OpenCV's threads) or a
+        # library built for another numpy/torch -- not memory taken back by the host: rule A's native crash, whose
+        # cause the lines do not show (the rank whose loader it was stays the culprit)
+        return Verdict(
+            "unknown",
+            f"a DataLoader worker of {_named(ranks)} crashed ('killed by signal: {crashed[0].rstrip('. ').capitalize()}'): a "
+            "native crash inside the worker process (the dataset's own code and the C libraries it calls), not the "
+            "OOM killer (that is 'Killed') nor a full /dev/shm (a bus error)",
+            "Rerun with num_workers=0 so the crash happens in the main process with its traceback (python -X "
+            "faulthandler / PYTHONFAULTHANDLER=1 prints the Python stack at the fault); then look at the native "
+            "libraries the dataset calls: image/video decoders (PIL, OpenCV: cv2.setNumThreads(0) in workers), "
+            "numpy/torch extensions built for other versions (reinstall matching wheels).",
+            "medium" if ranks else "low", ranks, _samples(c, "dataloader"))
     named = bus or any(sigs)
     # a worker killed by SIGKILL ("killed by signal: Killed") is the kernel's OOM killer taking host RAM back: each
     # worker holds its own copy of what the dataset object holds, so num_workers multiplies it
