@@ -1341,9 +1341,9 @@ def test_a_misaligned_address_is_a_kernel_bug_even_padded_with_blanks(tmp_path):
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), d["verdict"]
     assert "misaligned" in d["verdict"]["summary"] and "compute-sanitizer" in d["verdict"]["fix"], d["verdict"]
-    v = _verdict(tmp_path, "[rank5]:[E1002 03:04:05.000000000 ProcessGroupNCCL.cpp:1701] [PG ID 0 PG GUID 0(default_pg) "
-                           "Rank 5] Process group watchdog thread terminated with exception: CUDA error: misaligned "
-                           "address\n")
+    v = _verdict(tmp_path, "[rank5]:[E1002 03:04:05.000000000 ProcessGroupNCCL.cpp:1701] [PG ID 0 PG GUID "
+                           "0(default_pg) Rank 5] Process group watchdog thread terminated with exception: CUDA error: "
+                           "misaligned address\n")
     assert v["cause"] == "cuda_error" and v["culprits"] == [5] and "misaligned" in v["summary"], v
 
 

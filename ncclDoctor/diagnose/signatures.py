@@ -486,7 +486,8 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # all-reduce "Failed: Cuda error /path/custom_all_reduce.cuh:307 'peer access is not supported ...'".
 # The message ends at the line's end (a screen copy's padding blanks after it), or where torch's own advice after it
 # starts (a paste that lost the line break).
-R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |(?=CUDA kernel errors might|For debugging consid))|"
+R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
+                          r"(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed
@@ -494,7 +495,8 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |(?=CUDA ke
                           # torch <= 1.x (THC): "cuda runtime error (39) : uncorrectable ECC error encountered at
                           # /pytorch/aten/src/THC/X.cpp:265", "THCudaCheck FAIL file=F line=195 error=77 : an illegal
                           # memory access was encountered": the same CUDA runtime errors, numbered
-                          r"(?:cuda runtime error \(|THCudaCheck FAIL file=\S{1,200} line=\d{1,6} error=)(\d{1,4})\)? : "
+                          r"(?:cuda runtime error \(|THCudaCheck FAIL file=\S{1,200} line=\d{1,6} error=)"
+                          r"(\d{1,4})\)? : "
                           r"([^\n]{1,120}?)(?: at \S{1,200}:\d{1,6})?$")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"

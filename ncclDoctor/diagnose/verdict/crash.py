@@ -557,9 +557,10 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # inside the worker process -- the dataset code's C extensions (image/video decoders, OpenCV's threads) or a
         # library built for another numpy/torch -- not memory taken back by the host: rule A's native crash, whose
         # cause the lines do not show (the rank whose loader it was stays the culprit)
+        sig = crashed[0].rstrip(". ").capitalize()
         return Verdict(
             "unknown",
-            f"a DataLoader worker of {_named(ranks)} crashed ('killed by signal: {crashed[0].rstrip('. ').capitalize()}'): a "
+            f"a DataLoader worker of {_named(ranks)} crashed ('killed by signal: {sig}'): a "
             "native crash inside the worker process (the dataset's own code and the C libraries it calls), not the "
             "OOM killer (that is 'Killed') nor a full /dev/shm (a bus error)",
             "Rerun with num_workers=0 so the crash happens in the main process with its traceback (python -X "
