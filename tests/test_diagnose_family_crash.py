@@ -1365,3 +1365,17 @@ def test_a_dataloader_worker_that_crashed_on_its_own_signal_is_a_native_crash_no
     assert v["cause"] == "host_oom", v
     v = _verdict(tmp_path, "RuntimeError: DataLoader worker (pid 78) is killed by signal: Bus error.\n")
     assert v["cause"] == "dataloader_shm", v
+
+
+def test_a_launch_timeout_is_the_display_watchdog_or_a_hung_kernel(tmp_path):
+    """cudaErrorLaunchTimeout in torch 2.x words and torch 1.x's numbered THC form: the driver's display watchdog
+    ended a kernel (a GPU driving an X server / Windows' TDR), or the kernel hung (Xid 8); nobody named without a
+    rank, the rank when its tag is there."""
+    for text, ranks in (
+            ("THCudaCheck FAIL file=/src/aten/src/THC/THCCachingHostAllocator.cpp line=278 error=702 : the launch "
+             "timed out and was terminated\n", []),
+            ("[rank1]: RuntimeError: CUDA error: the launch timed out and was terminated\n", [1])):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and v["culprits"] == ranks, (text, v)
+        assert "display" in v["fix"] and "Xid" in v["fix"], v

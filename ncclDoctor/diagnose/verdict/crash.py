@@ -217,6 +217,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(dual-GPU K80, virtualised GPUs) in these queries; as a test set NCCL_P2P_DISABLE=1, and check the "
             "driver matches the CUDA runtime (nvidia-smi).",
         )
+    elif "launch timed out" in text:
+        what, fix = (  # cudaErrorLaunchTimeout (6, 702): the display watchdog ended a kernel that ran too long
+            "'the launch timed out and was terminated' (cudaErrorLaunchTimeout): the driver killed a kernel that ran "
+            "longer than the display watchdog allows -- a GPU that also drives a display (X server, Windows' TDR) -- "
+            "or a kernel that hung",
+            "Run on GPUs that drive no display (nvidia-smi's Disp.A column Off), stop the X server / desktop on that "
+            "GPU or raise Windows' TdrDelay; if no display is attached, the kernel hung: dmesg -T | grep -i xid (Xid "
+            "8: a GPU timeout) and CUDA_LAUNCH_BLOCKING=1 for which kernel; smaller batches shorten each kernel.",
+        )
     elif "misaligned address" in text:
         what, fix = (  # cudaErrorMisalignedAddress
             "a misaligned memory access in a kernel ('misaligned address': a load or store at an address not "
