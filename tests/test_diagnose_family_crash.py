@@ -1379,3 +1379,17 @@ def test_a_launch_timeout_is_the_display_watchdog_or_a_hung_kernel(tmp_path):
         v = d["verdict"]
         assert v["cause"] == "cuda_error" and v["culprits"] == ranks, (text, v)
         assert "display" in v["fix"] and "Xid" in v["fix"], v
+
+
+def test_a_busy_or_missing_gpu_is_the_nodes_gpu_setting(tmp_path):
+    """cudaErrorDevicesUnavailable ("all CUDA-capable devices are busy or unavailable", torch 2.x's "CUDA-capable
+    device(s) is/are busy or unavailable"): an exclusive compute mode with the GPU already held; cudaErrorNoDevice
+    ("no CUDA-capable device is detected"): the process sees no GPU. Each its own fix, not the generic advice."""
+    for text, word in (
+            ("THCudaCheck FAIL file=/b/torch/lib/THC/THCGeneral.c line=88 error=46 : all CUDA-capable devices are "
+             "busy or unavailable\n", "compute mode"),
+            ("[rank2]: RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n", "compute mode"),
+            ("RuntimeError: cuda runtime error (100) : no CUDA-capable device is detected at /b/THCGeneral.cpp:50\n",
+             "CUDA_VISIBLE_DEVICES")):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "cuda_error" and word in v["fix"], (text, v)

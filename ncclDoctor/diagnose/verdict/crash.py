@@ -217,6 +217,23 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(dual-GPU K80, virtualised GPUs) in these queries; as a test set NCCL_P2P_DISABLE=1, and check the "
             "driver matches the CUDA runtime (nvidia-smi).",
         )
+    elif "busy or unavailable" in text:
+        what, fix = (  # cudaErrorDevicesUnavailable (46): the GPU refused a new CUDA context
+            "'CUDA-capable device(s) is/are busy or unavailable' (cudaErrorDevicesUnavailable): the GPU refused a "
+            "new CUDA context -- it is in an exclusive compute mode and another process (a second rank on the same "
+            "GPU, a leftover or another job's process) already holds it",
+            "Check the GPU's compute mode and who holds it: nvidia-smi -q -d COMPUTE (Exclusive_Process admits one "
+            "process; nvidia-smi -c DEFAULT if the node allows sharing) and nvidia-smi's process list; each rank "
+            "must select its own GPU (torch.cuda.set_device(LOCAL_RANK) before any CUDA call); kill stray processes "
+            "or ask the scheduler for the GPUs (CUDA_VISIBLE_DEVICES as it sets it).",
+        )
+    elif "no cuda-capable device" in text:
+        what, fix = (  # cudaErrorNoDevice (38, 100)
+            "'no CUDA-capable device is detected' (cudaErrorNoDevice): the process sees no GPU at all",
+            "Check what the process is given: CUDA_VISIBLE_DEVICES (empty, or indices that do not exist on the "
+            "node), the container's GPU access (docker --gpus all / the NVIDIA container runtime, the scheduler's GPU "
+            "request), and that the driver is loaded (nvidia-smi on that node).",
+        )
     elif "launch timed out" in text:
         what, fix = (  # cudaErrorLaunchTimeout (6, 702): the display watchdog ended a kernel that ran too long
             "'the launch timed out and was terminated' (cudaErrorLaunchTimeout): the driver killed a kernel that ran "
