@@ -1393,3 +1393,21 @@ def test_a_busy_or_missing_gpu_is_the_nodes_gpu_setting(tmp_path):
              "CUDA_VISIBLE_DEVICES")):
         v = _verdict(tmp_path, text)
         assert v["cause"] == "cuda_error" and word in v["fix"], (text, v)
+
+
+def test_a_cuda_error_named_by_its_enum_is_a_cuda_error(tmp_path):
+    """A CUDA error printed by its enum name, runtime or driver API (thrust's "failed to synchronize: cudaErrorAssert:
+    device-side assert triggered", "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"): a CUDA
+    error like torch's "CUDA error: ..."; the allocation failures among them are GPU OOMs."""
+    for text, words in (
+            ("[rank4]: RuntimeError: merge_sort: failed to synchronize: cudaErrorAssert: device-side assert "
+             "triggered\n", ("TORCH_USE_CUDA_DSA", "index")),
+            ("2023-01-02 10:11:12.000001: E stream_executor/cuda/cuda_event.cc:29] Error polling for event status: "
+             "failed to query event: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered\n",
+             ("compute-sanitizer",))):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "cuda_error" and all(w in v["fix"] for w in words), (text, v)
+    v = _verdict(tmp_path, "[rank4]: RuntimeError: CUDA error: device-side assert triggered\n")
+    assert v["cause"] == "cuda_error" and v["culprits"] == [4] and "index" in v["fix"], v
+    v = _verdict(tmp_path, "RuntimeError: scan failed: cudaErrorMemoryAllocation: out of memory\n")
+    assert v["cause"] == "gpu_oom", v

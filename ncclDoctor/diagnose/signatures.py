@@ -394,7 +394,8 @@ R_DRIVER_OOM = re.compile(r"CUresult error\s+result=(?:2|CUDA_ERROR_OUT_OF_MEMOR
 R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
                    r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
-                   r"cuda runtime error \(2\) : out of memory")  # torch <= 1.x (THC)
+                   r"cuda runtime error \(2\) : out of memory|"  # torch <= 1.x (THC)
+                   r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY")  # the enum's name
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
 # free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in
@@ -497,7 +498,11 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           # memory access was encountered": the same CUDA runtime errors, numbered
                           r"(?:cuda runtime error \(|THCudaCheck FAIL file=\S{1,200} line=\d{1,6} error=)"
                           r"(\d{1,4})\)? : "
-                          r"([^\n]{1,120}?)(?: at \S{1,200}:\d{1,6})?$")
+                          r"([^\n]{1,120}?)(?: at \S{1,200}:\d{1,6})?$|"
+                          # a CUDA error named by its enum, runtime or driver API: thrust's "transform: failed to
+                          # synchronize: cudaErrorAssert: device-side assert triggered", TensorFlow's
+                          # "CUDA_ERROR_LAUNCH_TIMEOUT: the launch timed out and was terminated"
+                          r"\b(cudaError(?!Success\b)[A-Z]\w{2,40}|CUDA_ERROR_[A-Z_]{3,40}): ([^\n]{1,120}?)\.?\s*$")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")

@@ -217,6 +217,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(dual-GPU K80, virtualised GPUs) in these queries; as a test set NCCL_P2P_DISABLE=1, and check the "
             "driver matches the CUDA runtime (nvidia-smi).",
         )
+    elif "device-side assert" in text:
+        what, fix = (  # cudaErrorAssert (59, 710): a kernel's own assertion (torch's index checks)
+            "a device-side assert: a kernel's own check failed, most often an index out of range (a class label >= "
+            "the number of classes, a token id >= the vocabulary, a gather/scatter/embedding index)",
+            "Rerun with CUDA_LAUNCH_BLOCKING=1 (or the failing step on CPU) so the error names the operation and its "
+            "bad index, TORCH_USE_CUDA_DSA for the assertion's text; check the data that rank got (labels vs "
+            "num_classes, token ids vs the embedding size after adding tokens).",
+        )
     elif "busy or unavailable" in text:
         what, fix = (  # cudaErrorDevicesUnavailable (46): the GPU refused a new CUDA context
             "'CUDA-capable device(s) is/are busy or unavailable' (cudaErrorDevicesUnavailable): the GPU refused a "
