@@ -1411,3 +1411,17 @@ def test_a_cuda_error_named_by_its_enum_is_a_cuda_error(tmp_path):
     assert v["cause"] == "cuda_error" and v["culprits"] == [4] and "index" in v["fix"], v
     v = _verdict(tmp_path, "RuntimeError: scan failed: cudaErrorMemoryAllocation: out of memory\n")
     assert v["cause"] == "gpu_oom", v
+
+
+def test_a_consequence_xid_is_read_by_the_xid_it_names_as_its_cause(tmp_path):
+    """The driver's Xid 45 / 43 lines name the error that caused them ("Ch 00000007 caused by previous Xid 146"):
+    when only the consequences are pasted, the named Xid decides -- an NVLink error (Xids 144-150) is the hardware,
+    not the application's kernel that a bare Xid 45 would point at."""
+    text = "".join(f"[Mon Jun  2 10:0{i}:00 2025] NVRM: Xid (PCI:0000:{bus}:00): 45, pid={900 + i}, name=python, Ch "
+                   f"0000000{i} caused by previous Xid 146\n" for i, bus in enumerate(("1b", "43", "52")))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and _accused(d) == set(), v
+    assert "146" in v["summary"] and "not the training code" in v["summary"] and "nvlink" in v["fix"], v
+    v = _verdict(tmp_path, "NVRM: Xid (PCI:0000:3b:00): 45, pid=77, name=python, Ch 00000002\n")
+    assert "compute-sanitizer" in v["fix"], v  # a bare Xid 45 stays the application's consequence

@@ -544,8 +544,9 @@ class LineParser:
         if x:
             ev = self._context(lineno, text, "cuda_error")
             ev.rank = None  # a kernel log line: the GPU's PCI address, not a rank
+            cause = S.R_XID_CAUSE.search(text)
             ev.data.update(what=f"Xid {x.group(2)} on GPU {x.group(1)}", cuda_code=None, watchdog=False,
-                           xid=int(x.group(2)), pci=x.group(1))
+                           xid=int(x.group(2)), pci=x.group(1), cause_xid=int(cause.group(1)) if cause else None)
             return ev
         m = S.R_CUDA_ERROR.search(text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:

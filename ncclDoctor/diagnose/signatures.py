@@ -233,6 +233,9 @@ R_STORE_BARRIER_DONE = re.compile(r"Completed store-based barrier for key")
 R_PMIX_FENCE = re.compile(r"mpi/pmix\w{0,8}: pmixp_coll\w{0,40}: [^\n]{0,200}?collective timeout")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
+# the driver's note on a consequence Xid (45 preemptive cleanup, 43) naming the one that caused it: "Ch 00000001
+# caused by previous Xid 149"
+R_XID_CAUSE = re.compile(r"caused by previous Xid (\d{1,3})\b")
 # A host name that does not resolve (MASTER_ADDR, a rendezvous endpoint); the IPv6 lookup warning is R_IPV6.
 R_DNS = re.compile(r"Name or service not known|Temporary failure in name resolution|nodename nor servname provided|"
                    r"No address associated with hostname|Name does not resolve")

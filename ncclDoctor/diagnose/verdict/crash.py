@@ -29,11 +29,19 @@ XID = {
     94: "contained ECC error (memory hardware; the affected process is killed)",
     95: "uncontained ECC error (memory hardware; the GPU needs a reset)",
     119: "GSP firmware timed out (driver/firmware)",
+    144: "NVLink SAW error (the NVLink hardware)",
+    145: "NVLink RLW error (the NVLink hardware)",
+    146: "NVLink TLW error (the NVLink hardware)",
+    147: "NVLink TREX error (the NVLink hardware)",
+    148: "NVLink NVLPW_CTRL error (the NVLink hardware)",
+    149: "NVLink NETIR error (the NVLink hardware or the NVLink fabric)",
+    150: "NVLink MSE error (the NVLink hardware)",
     120: "GSP firmware error (driver/firmware)",
 }
 
 
 APP_XIDS = {13, 31, 43, 45}
+NVLINK_XIDS = {74, 144, 145, 146, 147, 148, 149, 150}
 
 
 def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
@@ -45,8 +53,11 @@ def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
                 "These Xids are usually the application's own kernel fault: rerun that rank with "
                 "CUDA_LAUNCH_BLOCKING=1 or under compute-sanitizer; if they repeat on one GPU only, test that GPU "
                 "(dcgmi diag -r 3).")
+    nvlink = ("NVLink errors: read each GPU's link state and error counters (nvidia-smi nvlink --status, nvidia-smi "
+              "nvlink -e) and the fabric manager's log on NVSwitch systems. " if set(xids) & NVLINK_XIDS else "")
     return (f"the NVIDIA driver reported {said}{where}: the GPU/driver failed, not the training code",
-            "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi diag -r 3, "
+            nvlink + "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi "
+            "diag -r 3, "
             "the full dmesg around the Xid; a GPU that fell off the bus or has uncorrectable ECC needs a reset or "
             "replacement. Map the PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index "
             "--format=csv.")
@@ -112,7 +123,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # NCCL's WARN about the CUDA call it failed ("failed to open CUDA IPC handle : 217 peer access is not supported
     # between these two devices") often comes without "Cuda failure" and before the error it causes
     text += " " + " ".join(w for e in c.samples.get("nccl_warn", []) if "cuda" in (w := e.data.get("warn", "").lower()))
-    xids = sorted({e.data["xid"] for e in evs if e.data.get("xid") is not None})
+    # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
+    xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
     elif "during capture" in text or "stream capture" in text or "stream is capturing" in text:
