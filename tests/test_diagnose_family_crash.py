@@ -1425,3 +1425,22 @@ def test_a_consequence_xid_is_read_by_the_xid_it_names_as_its_cause(tmp_path):
     assert "146" in v["summary"] and "not the training code" in v["summary"] and "nvlink" in v["fix"], v
     v = _verdict(tmp_path, "NVRM: Xid (PCI:0000:3b:00): 45, pid=77, name=python, Ch 00000002\n")
     assert "compute-sanitizer" in v["fix"], v  # a bare Xid 45 stays the application's consequence
+
+
+def test_a_nan_check_that_stops_one_rank_says_its_numbers_diverged(tmp_path):
+    """Rule A's lone failure whose exception is a NaN/Inf check (clip_grad_norm_'s error_if_nonfinite, autograd's
+    anomaly mode): that rank is the culprit (cause unknown: no class for diverging numbers), and the fix is about
+    the divergence (learning rate, bf16/loss scaling, the batch), not only "fix the exception"."""
+    for exc in ("RuntimeError: The total norm of order 2.0 for gradients from `parameters` is non-finite, so it "
+                "cannot be clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
+                "`error_if_nonfinite=False`",
+                "RuntimeError: Function 'LogSoftmaxBackward0' returned nan values in its 0th output."):
+        text = ("Traceback (most recent call last):\n  File \"/w/train.py\", line 88, in step\n"
+                "    loss.backward()\n" + exc + "\n"
+                "W0512 09:10:11.000000 4410 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 4521 "
+                "closing signal SIGTERM\n"
+                "E0512 09:10:12.000000 4410 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+                "local_rank: 0 (pid: 4520) of binary: /usr/bin/python3\n")
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "unknown" and v["culprits"] == [0], (exc, v)
+        assert "NaN/Inf" in v["fix"] and "learning rate" in v["fix"] and "bf16" in v["fix"], v

@@ -41,6 +41,14 @@ XID = {
 
 
 APP_XIDS = {13, 31, 43, 45}
+# a NaN/Inf check that raised in one rank: autograd's anomaly mode ("Function 'MulBackward0' returned nan values"),
+# clip_grad_norm_'s error_if_nonfinite ("... is non-finite, so it cannot be clipped"), a loss check ("Loss is NaN")
+_NONFINITE = re.compile(r"returned nan values|non-finite|\bnan or inf\b|\b(?:loss|norm)\b[^\n]{0,30}\b(?:nan|inf)\b",
+                        re.IGNORECASE)
+_NONFINITE_FIX = ("A NaN/Inf check stopped that rank: its loss or gradients diverged -- lower the learning rate or "
+                  "warm it up, use bf16 (or fp16 with dynamic loss scaling) instead of overflowing fp16, clip "
+                  "gradients, and find the batch (log its sample ids: a bad sample, a log/division of zero in the "
+                  "loss); torch.autograd.set_detect_anomaly(True) names the operation. ")
 NVLINK_XIDS = {74, 144, 145, 146, 147, 148, 149, 150}
 
 
@@ -842,9 +850,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
     if exc is not None:
         text = exc.data["type"] + (": " + exc.data["message"] if exc.data["message"] else "")
+        nonfinite = _NONFINITE.search(text)
         return Verdict("unknown", f"{who} exited with code 1 on its own exception, the last line of its traceback: "
                        f"{text[:300]} ({exc.where}); the launcher then stopped the others. Its cause is that "
-                       "exception", "Fix the exception that traceback ends in (read the frames above that line); "
+                       "exception" + ("; it is a NaN/Inf check stopping that rank: its numbers diverged" if nonfinite
+                                      else ""),
+                       (_NONFINITE_FIX if nonfinite else "")
+                       + "Fix the exception that traceback ends in (read the frames above that line); "
                        "the other ranks only stopped because torchrun ended the job.",
                        "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
     if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
