@@ -362,8 +362,10 @@ class LineParser:
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
-        if ev is not None and self._cut is not None and self._cut[0] == lineno:
-            self._cut = None  # the line was whole enough to be read: nothing to join
+        if ev is not None and self._cut is not None and self._cut[0] == lineno and ev.kind != "traceback_tail":
+            self._cut = None  # the line was whole enough to be read: nothing to join (an exception's line read only
+            # as "a failure shown" may still be cut before its signature: "... Original reason for failure was: [Rank
+            # 0] Watchdog caught collective" / "operation timeout: WorkNCCL(...)")
         return ev
 
     def _same_rank(self, text: str) -> bool:
