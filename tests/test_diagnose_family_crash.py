@@ -1359,3 +1359,139 @@ def test_the_shells_killed_printed_over_a_progress_line_is_still_the_oom_killer(
             "Killedng epoch 3, step 41870 / 90210\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), d["verdict"]
+
+
+# --- session 8: the process and host side, in other wordings ----------------------------------------------------------
+def test_torch_1x_numbered_cuda_runtime_errors_are_cuda_errors(tmp_path):
+    """torch <= 1.x (THC) numbered its CUDA errors: "RuntimeError: cuda runtime error (N) : TEXT at FILE:LINE" and
+    "THCudaCheck FAIL file=F line=L error=N : TEXT". The same CUDA failures as today's "CUDA error: TEXT"; with no
+    rank in the line nobody is named. The C++ runtime's "terminate called ..." after a line that happens to reach
+    the longest line's width starts a line of its own (not the rest of a hard-wrapped one)."""
+    for text, words in (
+            ("RuntimeError: cuda runtime error (77) : an illegal memory access was encountered at "
+             "/opt/src/aten/src/THC/generic/THCTensorCopy.cpp:70\n", "CUDA_LAUNCH_BLOCKING"),
+            ("THCudaCheck FAIL file=/build/torch/lib/THC/THCCachingAllocator.cpp line=411 error=48 : uncorrectable "
+             "ECC error encountered\nterminate called after throwing an instance of 'std::runtime_error'\n", "ECC"),
+            ("x" * 40 + "\nRuntimeError: cuda runtime error (39) : uncorrectable ECC error encountered at "
+             "/b/THC/THCGeneral.cpp:8\nterminate called without an active exception\n", "ECC")):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), (text, d["verdict"])
+        assert words in d["verdict"]["fix"], d["verdict"]["fix"]
+    v = _verdict(tmp_path, "RuntimeError: cuda runtime error (2) : out of memory at /b/THC/THCStorage.cu:66\n")
+    assert v["cause"] == "gpu_oom", v
+
+
+def test_a_misaligned_address_is_a_kernel_bug_even_padded_with_blanks(tmp_path):
+    """cudaErrorMisalignedAddress ("CUDA error: misaligned address"), here in c10's "terminate called ... what():"
+    form with a screen copy's padding blanks after it (the message ends at the blanks, not 120 characters later):
+    a kernel's misaligned access, found with CUDA_LAUNCH_BLOCKING=1 / compute-sanitizer; no rank in the lines."""
+    text = ("terminate called after throwing an instance of 'c10::Error'" + " " * 90 + "\n"
+            "  what():  CUDA error: misaligned address" + " " * 150 + "\n"
+            "Exception raised from insert_events at /opt/c10/cuda/CUDACachingAllocator.cpp:912 (most recent call "
+            "first):\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), d["verdict"]
+    assert "misaligned" in d["verdict"]["summary"] and "compute-sanitizer" in d["verdict"]["fix"], d["verdict"]
+    v = _verdict(tmp_path, "[rank5]:[E1002 03:04:05.000000000 ProcessGroupNCCL.cpp:1701] [PG ID 0 PG GUID "
+                           "0(default_pg) Rank 5] Process group watchdog thread terminated with exception: CUDA error: "
+                           "misaligned address\n")
+    assert v["cause"] == "cuda_error" and v["culprits"] == [5] and "misaligned" in v["summary"], v
+
+
+def test_a_dataloader_worker_that_crashed_on_its_own_signal_is_a_native_crash_not_memory(tmp_path):
+    """torch's worker-death text names the signal: "Killed" (SIGKILL: the OOM killer, host memory) and "Bus error"
+    (SIGBUS: /dev/shm) are the host's resources, but "Segmentation fault" / "Aborted" / "Floating point exception"
+    are the worker crashing in native code (the dataset's C libraries): rule A's native crash, cause unknown, the
+    rank whose loader it was still the culprit (nobody named when the line has no rank)."""
+    for text, ranks in (
+            ("[rank3]: RuntimeError: DataLoader worker (pid 5512) is killed by signal: Aborted. \n", [3]),
+            ("ERROR: Unexpected segmentation fault encountered in worker.\n"
+             "RuntimeError: DataLoader worker (pid 40117) is killed by signal: Segmentation fault. \n", []),
+            ("RuntimeError: DataLoader worker (pid 9) is killed by signal: Floating point exception.\n", [])):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "unknown" and v["culprits"] == ranks and _accused(d) == set(ranks), (text, v)
+        assert "num_workers=0" in v["fix"] and "native" in v["summary"], v
+    v = _verdict(tmp_path, "RuntimeError: DataLoader worker (pid 77) is killed by signal: Killed.\n")
+    assert v["cause"] == "host_oom", v
+    v = _verdict(tmp_path, "RuntimeError: DataLoader worker (pid 78) is killed by signal: Bus error.\n")
+    assert v["cause"] == "dataloader_shm", v
+
+
+def test_a_launch_timeout_is_the_display_watchdog_or_a_hung_kernel(tmp_path):
+    """cudaErrorLaunchTimeout in torch 2.x words and torch 1.x's numbered THC form: the driver's display watchdog
+    ended a kernel (a GPU driving an X server / Windows' TDR), or the kernel hung (Xid 8); nobody named without a
+    rank, the rank when its tag is there."""
+    for text, ranks in (
+            ("THCudaCheck FAIL file=/src/aten/src/THC/THCCachingHostAllocator.cpp line=278 error=702 : the launch "
+             "timed out and was terminated\n", []),
+            ("[rank1]: RuntimeError: CUDA error: the launch timed out and was terminated\n", [1])):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and v["culprits"] == ranks, (text, v)
+        assert "display" in v["fix"] and "Xid" in v["fix"], v
+
+
+def test_a_busy_or_missing_gpu_is_the_nodes_gpu_setting(tmp_path):
+    """cudaErrorDevicesUnavailable ("all CUDA-capable devices are busy or unavailable", torch 2.x's "CUDA-capable
+    device(s) is/are busy or unavailable"): an exclusive compute mode with the GPU already held; cudaErrorNoDevice
+    ("no CUDA-capable device is detected"): the process sees no GPU. Each its own fix, not the generic advice."""
+    for text, word in (
+            ("THCudaCheck FAIL file=/b/torch/lib/THC/THCGeneral.c line=88 error=46 : all CUDA-capable devices are "
+             "busy or unavailable\n", "compute mode"),
+            ("[rank2]: RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n", "compute mode"),
+            ("RuntimeError: cuda runtime error (100) : no CUDA-capable device is detected at /b/THCGeneral.cpp:50\n",
+             "CUDA_VISIBLE_DEVICES")):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "cuda_error" and word in v["fix"], (text, v)
+
+
+def test_a_cuda_error_named_by_its_enum_is_a_cuda_error(tmp_path):
+    """A CUDA error printed by its enum name, runtime or driver API (thrust's "failed to synchronize: cudaErrorAssert:
+    device-side assert triggered", "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"): a CUDA
+    error like torch's "CUDA error: ..."; the allocation failures among them are GPU OOMs."""
+    for text, words in (
+            ("[rank4]: RuntimeError: merge_sort: failed to synchronize: cudaErrorAssert: device-side assert "
+             "triggered\n", ("TORCH_USE_CUDA_DSA", "index")),
+            ("2023-01-02 10:11:12.000001: E stream_executor/cuda/cuda_event.cc:29] Error polling for event status: "
+             "failed to query event: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered\n",
+             ("compute-sanitizer",))):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "cuda_error" and all(w in v["fix"] for w in words), (text, v)
+    v = _verdict(tmp_path, "[rank4]: RuntimeError: CUDA error: device-side assert triggered\n")
+    assert v["cause"] == "cuda_error" and v["culprits"] == [4] and "index" in v["fix"], v
+    v = _verdict(tmp_path, "RuntimeError: scan failed: cudaErrorMemoryAllocation: out of memory\n")
+    assert v["cause"] == "gpu_oom", v
+
+
+def test_a_consequence_xid_is_read_by_the_xid_it_names_as_its_cause(tmp_path):
+    """The driver's Xid 45 / 43 lines name the error that caused them ("Ch 00000007 caused by previous Xid 146"):
+    when only the consequences are pasted, the named Xid decides -- an NVLink error (Xids 144-150) is the hardware,
+    not the application's kernel that a bare Xid 45 would point at."""
+    text = "".join(f"[Mon Jun  2 10:0{i}:00 2025] NVRM: Xid (PCI:0000:{bus}:00): 45, pid={900 + i}, name=python, Ch "
+                   f"0000000{i} caused by previous Xid 146\n" for i, bus in enumerate(("1b", "43", "52")))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and _accused(d) == set(), v
+    assert "146" in v["summary"] and "not the training code" in v["summary"] and "nvlink" in v["fix"], v
+    v = _verdict(tmp_path, "NVRM: Xid (PCI:0000:3b:00): 45, pid=77, name=python, Ch 00000002\n")
+    assert "compute-sanitizer" in v["fix"], v  # a bare Xid 45 stays the application's consequence
+
+
+def test_a_nan_check_that_stops_one_rank_says_its_numbers_diverged(tmp_path):
+    """Rule A's lone failure whose exception is a NaN/Inf check (clip_grad_norm_'s error_if_nonfinite, autograd's
+    anomaly mode): that rank is the culprit (cause unknown: no class for diverging numbers), and the fix is about
+    the divergence (learning rate, bf16/loss scaling, the batch), not only "fix the exception"."""
+    for exc in ("RuntimeError: The total norm of order 2.0 for gradients from `parameters` is non-finite, so it "
+                "cannot be clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
+                "`error_if_nonfinite=False`",
+                "RuntimeError: Function 'LogSoftmaxBackward0' returned nan values in its 0th output."):
+        text = ("Traceback (most recent call last):\n  File \"/w/train.py\", line 88, in step\n"
+                "    loss.backward()\n" + exc + "\n"
+                "W0512 09:10:11.000000 4410 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 4521 "
+                "closing signal SIGTERM\n"
+                "E0512 09:10:12.000000 4410 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+                "local_rank: 0 (pid: 4520) of binary: /usr/bin/python3\n")
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "unknown" and v["culprits"] == [0], (exc, v)
+        assert "NaN/Inf" in v["fix"] and "learning rate" in v["fix"] and "bf16" in v["fix"], v

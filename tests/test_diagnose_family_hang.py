@@ -1053,3 +1053,18 @@ def test_a_heartbeat_timeout_after_the_ranks_own_on_time_timeout_leaves_it_insid
             + "[rank3]:[E0305 04:20:10.611000000 ProcessGroupNCCL.cpp:1418] [PG 0 Rank 3] Heartbeat monitor timed out! "
             "Process will be terminated after dumping debug info. workMetaList_.size()=1\n")
     assert _verdict(tmp_path, late, "late.log")["cause"] == "watchdog_blocked"
+
+
+def test_an_exception_line_cut_before_its_watchdog_words_is_still_that_ranks_timeout(tmp_path):
+    """A paste that broke an exception's line inside the watchdog's message ("... Original reason for failure was:
+    [Rank 3] Watchdog caught" / "collective operation timeout: WorkNCCL(...)"): the line read alone is only "a failure
+    shown", so it must still be joined with its rest -- the rank is inside the collective (a victim), not unknown."""
+    for head, rest in (
+            ("RuntimeError: NCCL communicator was aborted on rank 3.  Original reason for failure was: [Rank 3] "
+             "Watchdog caught ", "collective operation timeout: WorkNCCL(SeqNum=4410, OpType=BROADCAST, "
+             "Timeout(ms)=600000) ran for 600412 milliseconds before timing out."),
+            ("torch.distributed.DistBackendError: NCCL communicator was aborted on rank 5. Original reason for failure "
+             "was: [Rank 5] Watchdog caught collective", "operation timeout: WorkNCCL(SeqNum=77, OpType=ALLREDUCE, "
+             "NumelIn=9, NumelOut=9, Timeout(ms)=1800000) ran for 1800321 milliseconds before timing out.")):
+        d = _report(tmp_path, head + "\n" + rest + "\n")
+        assert d["verdict"]["cause"] == "rank_missing" and _accused(d) == set(), (head, d["verdict"])

@@ -229,8 +229,10 @@ TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)  # where one wrapped line is eno
 
 # How a line that is NOT the rest of a wrapped one starts, at column 0: a log prefix ("[rank3]", glog's
 # "[E1130", "[PG ", "[2024-", "E1130 "), an ISO date, a traceback's lines, "SomethingError:", an upper-case
-# tag ("WARNING:"), NCCL's "host:pid:tid [". A hard wrap puts the rest of a line at column 0, anywhere.
+# tag ("WARNING:"), NCCL's "host:pid:tid [", the C++ runtime's "terminate called ..." (its own line before an
+# abort). A hard wrap puts the rest of a line at column 0, anywhere.
 _NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-\d\d-\d\d|[EWIF]\d{4} |Traceback |  File \"|"
+                       r"terminate called |"
                        r"[\w.]*(?:Error|Exception|Warning):|[A-Z][A-Z_]{2,}:|[\w.\-]+:\d+:\d+ \[|"
                        # a native backtrace's frame " 3  /usr/lib/x.so"
                        r"\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?/\S+\.so\b")

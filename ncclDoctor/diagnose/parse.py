@@ -362,8 +362,10 @@ class LineParser:
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
-        if ev is not None and self._cut is not None and self._cut[0] == lineno:
-            self._cut = None  # the line was whole enough to be read: nothing to join
+        if ev is not None and self._cut is not None and self._cut[0] == lineno and ev.kind != "traceback_tail":
+            self._cut = None  # the line was whole enough to be read: nothing to join (an exception's line read only
+            # as "a failure shown" may still be cut before its signature: "... Original reason for failure was: [Rank
+            # 0] Watchdog caught collective" / "operation timeout: WorkNCCL(...)")
         return ev
 
     def _same_rank(self, text: str) -> bool:
@@ -551,21 +553,22 @@ class LineParser:
         if x:
             ev = self._context(lineno, text, "cuda_error")
             ev.rank = None  # a kernel log line: the GPU's PCI address, not a rank
+            cause = S.R_XID_CAUSE.search(text)
             ev.data.update(what=f"Xid {x.group(2)} on GPU {x.group(1)}", cuda_code=None, watchdog=False,
-                           xid=int(x.group(2)), pci=x.group(1))
+                           xid=int(x.group(2)), pci=x.group(1), cause_xid=int(cause.group(1)) if cause else None)
             return ev
         m = S.R_CUDA_ERROR.search(text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
             return None  # the Last error line after ncclUnhandledCudaError lands on that event
-        what = m.group(1) or m.group(2) or m.group(4) or m.group(5) or ""
+        what = m.group(1) or m.group(2) or m.group(4) or m.group(5) or m.group(7) or m.group(9) or ""
         if "driver shutting down" in what:  # cudaErrorCudartUnloading: CUDA torn down as the process exits
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "CUDA 'driver shutting down' at process exit (a thread outlived CUDA's teardown)"
             return ev
         ev = self._context(lineno, text, "cuda_error")
-        ev.data.update(what=what.strip(), cuda_code=_int(m.group(3)), watchdog="watchdog thread" in text)
+        ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
         return ev
 
     def _same_device(self, lineno: int, text: str) -> Event | None:

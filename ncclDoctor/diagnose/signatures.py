@@ -237,6 +237,9 @@ R_STORE_BARRIER_DONE = re.compile(r"Completed store-based barrier for key")
 R_PMIX_FENCE = re.compile(r"mpi/pmix\w{0,8}: pmixp_coll\w{0,40}: [^\n]{0,200}?collective timeout")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
+# the driver's note on a consequence Xid (45 preemptive cleanup, 43) naming the one that caused it: "Ch 00000001
+# caused by previous Xid 149"
+R_XID_CAUSE = re.compile(r"caused by previous Xid (\d{1,3})\b")
 # A host name that does not resolve (MASTER_ADDR, a rendezvous endpoint); the IPv6 lookup warning is R_IPV6.
 R_DNS = re.compile(r"Name or service not known|Temporary failure in name resolution|nodename nor servname provided|"
                    r"No address associated with hostname|Name does not resolve")
@@ -397,7 +400,9 @@ R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:i
 R_DRIVER_OOM = re.compile(r"CUresult error\s+result=(?:2|CUDA_ERROR_OUT_OF_MEMORY)\b(?:.*?\bfunc=(\w+))?")
 R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
-                   r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc")
+                   r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
+                   r"cuda runtime error \(2\) : out of memory|"  # torch <= 1.x (THC)
+                   r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY")  # the enum's name
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
 # free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in
@@ -496,12 +501,24 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
 # nccl-tests prints "Test CUDA failure common.cu:253 'no kernel image is available ...'"; vLLM's/sglang's custom
 # all-reduce "Failed: Cuda error /path/custom_all_reduce.cuh:307 'peer access is not supported ...'".
-# The message ends at the line's end, or where torch's own advice after it starts (a paste that lost the line break).
-R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?$|\. |(?=CUDA kernel errors might|For debugging consid))|"
+# The message ends at the line's end (a screen copy's padding blanks after it), or where torch's own advice after it
+# starts (a paste that lost the line break).
+R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
+                          r"(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed
-                          r"CUDA call failed lazily at initialization with error: ([^\n]{1,120})")
+                          r"CUDA call failed lazily at initialization with error: ([^\n]{1,120})|"
+                          # torch <= 1.x (THC): "cuda runtime error (39) : uncorrectable ECC error encountered at
+                          # /pytorch/aten/src/THC/X.cpp:265", "THCudaCheck FAIL file=F line=195 error=77 : an illegal
+                          # memory access was encountered": the same CUDA runtime errors, numbered
+                          r"(?:cuda runtime error \(|THCudaCheck FAIL file=\S{1,200} line=\d{1,6} error=)"
+                          r"(\d{1,4})\)? : "
+                          r"([^\n]{1,120}?)(?: at \S{1,200}:\d{1,6})?$|"
+                          # a CUDA error named by its enum, runtime or driver API: thrust's "transform: failed to
+                          # synchronize: cudaErrorAssert: device-side assert triggered", TensorFlow's
+                          # "CUDA_ERROR_LAUNCH_TIMEOUT: the launch timed out and was terminated"
+                          r"\b(cudaError(?!Success\b)[A-Z]\w{2,40}|CUDA_ERROR_[A-Z_]{3,40}): ([^\n]{1,120}?)\.?\s*$")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")

@@ -29,11 +29,27 @@ XID = {
     94: "contained ECC error (memory hardware; the affected process is killed)",
     95: "uncontained ECC error (memory hardware; the GPU needs a reset)",
     119: "GSP firmware timed out (driver/firmware)",
+    144: "NVLink SAW error (the NVLink hardware)",
+    145: "NVLink RLW error (the NVLink hardware)",
+    146: "NVLink TLW error (the NVLink hardware)",
+    147: "NVLink TREX error (the NVLink hardware)",
+    148: "NVLink NVLPW_CTRL error (the NVLink hardware)",
+    149: "NVLink NETIR error (the NVLink hardware or the NVLink fabric)",
+    150: "NVLink MSE error (the NVLink hardware)",
     120: "GSP firmware error (driver/firmware)",
 }
 
 
 APP_XIDS = {13, 31, 43, 45}
+# a NaN/Inf check that raised in one rank: autograd's anomaly mode ("Function 'MulBackward0' returned nan values"),
+# clip_grad_norm_'s error_if_nonfinite ("... is non-finite, so it cannot be clipped"), a loss check ("Loss is NaN")
+_NONFINITE = re.compile(r"returned nan values|non-finite|\bnan or inf\b|\b(?:loss|norm)\b[^\n]{0,30}\b(?:nan|inf)\b",
+                        re.IGNORECASE)
+_NONFINITE_FIX = ("A NaN/Inf check stopped that rank: its loss or gradients diverged -- lower the learning rate or "
+                  "warm it up, use bf16 (or fp16 with dynamic loss scaling) instead of overflowing fp16, clip "
+                  "gradients, and find the batch (log its sample ids: a bad sample, a log/division of zero in the "
+                  "loss); torch.autograd.set_detect_anomaly(True) names the operation. ")
+NVLINK_XIDS = {74, 144, 145, 146, 147, 148, 149, 150}
 
 
 def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
@@ -45,8 +61,11 @@ def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
                 "These Xids are usually the application's own kernel fault: rerun that rank with "
                 "CUDA_LAUNCH_BLOCKING=1 or under compute-sanitizer; if they repeat on one GPU only, test that GPU "
                 "(dcgmi diag -r 3).")
+    nvlink = ("NVLink errors: read each GPU's link state and error counters (nvidia-smi nvlink --status, nvidia-smi "
+              "nvlink -e) and the fabric manager's log on NVSwitch systems. " if set(xids) & NVLINK_XIDS else "")
     return (f"the NVIDIA driver reported {said}{where}: the GPU/driver failed, not the training code",
-            "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi diag -r 3, "
+            nvlink + "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi "
+            "diag -r 3, "
             "the full dmesg around the Xid; a GPU that fell off the bus or has uncorrectable ECC needs a reset or "
             "replacement. Map the PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index "
             "--format=csv.")
@@ -112,7 +131,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # NCCL's WARN about the CUDA call it failed ("failed to open CUDA IPC handle : 217 peer access is not supported
     # between these two devices") often comes without "Cuda failure" and before the error it causes
     text += " " + " ".join(w for e in c.samples.get("nccl_warn", []) if "cuda" in (w := e.data.get("warn", "").lower()))
-    xids = sorted({e.data["xid"] for e in evs if e.data.get("xid") is not None})
+    # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
+    xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
     elif "during capture" in text or "stream capture" in text or "stream is capturing" in text:
@@ -216,6 +236,49 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Upgrade NCCL (a newer NCCL version, or a torch that bundles one): old versions failed on some boards "
             "(dual-GPU K80, virtualised GPUs) in these queries; as a test set NCCL_P2P_DISABLE=1, and check the "
             "driver matches the CUDA runtime (nvidia-smi).",
+        )
+    elif "device-side assert" in text:
+        what, fix = (  # cudaErrorAssert (59, 710): a kernel's own assertion (torch's index checks)
+            "a device-side assert: a kernel's own check failed, most often an index out of range (a class label >= "
+            "the number of classes, a token id >= the vocabulary, a gather/scatter/embedding index)",
+            "Rerun with CUDA_LAUNCH_BLOCKING=1 (or the failing step on CPU) so the error names the operation and its "
+            "bad index, TORCH_USE_CUDA_DSA for the assertion's text; check the data that rank got (labels vs "
+            "num_classes, token ids vs the embedding size after adding tokens).",
+        )
+    elif "busy or unavailable" in text:
+        what, fix = (  # cudaErrorDevicesUnavailable (46): the GPU refused a new CUDA context
+            "'CUDA-capable device(s) is/are busy or unavailable' (cudaErrorDevicesUnavailable): the GPU refused a "
+            "new CUDA context -- it is in an exclusive compute mode and another process (a second rank on the same "
+            "GPU, a leftover or another job's process) already holds it",
+            "Check the GPU's compute mode and who holds it: nvidia-smi -q -d COMPUTE (Exclusive_Process admits one "
+            "process; nvidia-smi -c DEFAULT if the node allows sharing) and nvidia-smi's process list; each rank "
+            "must select its own GPU (torch.cuda.set_device(LOCAL_RANK) before any CUDA call); kill stray processes "
+            "or ask the scheduler for the GPUs (CUDA_VISIBLE_DEVICES as it sets it).",
+        )
+    elif "no cuda-capable device" in text:
+        what, fix = (  # cudaErrorNoDevice (38, 100)
+            "'no CUDA-capable device is detected' (cudaErrorNoDevice): the process sees no GPU at all",
+            "Check what the process is given: CUDA_VISIBLE_DEVICES (empty, or indices that do not exist on the "
+            "node), the container's GPU access (docker --gpus all / the NVIDIA container runtime, the scheduler's GPU "
+            "request), and that the driver is loaded (nvidia-smi on that node).",
+        )
+    elif "launch timed out" in text:
+        what, fix = (  # cudaErrorLaunchTimeout (6, 702): the display watchdog ended a kernel that ran too long
+            "'the launch timed out and was terminated' (cudaErrorLaunchTimeout): the driver killed a kernel that ran "
+            "longer than the display watchdog allows -- a GPU that also drives a display (X server, Windows' TDR) -- "
+            "or a kernel that hung",
+            "Run on GPUs that drive no display (nvidia-smi's Disp.A column Off), stop the X server / desktop on that "
+            "GPU or raise Windows' TdrDelay; if no display is attached, the kernel hung: dmesg -T | grep -i xid (Xid "
+            "8: a GPU timeout) and CUDA_LAUNCH_BLOCKING=1 for which kernel; smaller batches shorten each kernel.",
+        )
+    elif "misaligned address" in text:
+        what, fix = (  # cudaErrorMisalignedAddress
+            "a misaligned memory access in a kernel ('misaligned address': a load or store at an address not "
+            "aligned to its size; reported asynchronously, at a later CUDA call)",
+            "Rerun with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or under compute-sanitizer: a kernel "
+            "bug (a custom or fused kernel, an extension built for another torch/CUDA, a tensor view at an odd "
+            "offset): rebuild or upgrade that extension, or pass contiguous tensors; the NCCL timeouts of the other "
+            "ranks are consequences.",
         )
     elif "illegal memory access" in text or "illegal address" in text:
         what, fix = (
@@ -561,6 +624,23 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "orchestrator stopping the container), a user's or script's kill; check dmesg and the scheduler's log. "
             "If it recurs with no outside stop, try fewer num_workers or num_workers=0 to see the real error.",
             "medium", [], _samples(c, "dataloader"))
+    crashed = [s for s in sigs if s and not s.startswith(("kill", "terminated", "bus"))]
+    if not bus and not killed and crashed:
+        # a worker killed by its own fault (SIGSEGV "Segmentation fault", SIGABRT "Aborted", SIGFPE): a native crash
+        # inside the worker process -- the dataset code's C extensions (image/video decoders, OpenCV's threads) or a
+        # library built for another numpy/torch -- not memory taken back by the host: rule A's native crash, whose
+        # cause the lines do not show (the rank whose loader it was stays the culprit)
+        sig = crashed[0].rstrip(". ").capitalize()
+        return Verdict(
+            "unknown",
+            f"a DataLoader worker of {_named(ranks)} crashed ('killed by signal: {sig}'): a "
+            "native crash inside the worker process (the dataset's own code and the C libraries it calls), not the "
+            "OOM killer (that is 'Killed') nor a full /dev/shm (a bus error)",
+            "Rerun with num_workers=0 so the crash happens in the main process with its traceback (python -X "
+            "faulthandler / PYTHONFAULTHANDLER=1 prints the Python stack at the fault); then look at the native "
+            "libraries the dataset calls: image/video decoders (PIL, OpenCV: cv2.setNumThreads(0) in workers), "
+            "numpy/torch extensions built for other versions (reinstall matching wheels).",
+            "medium" if ranks else "low", ranks, _samples(c, "dataloader"))
     named = bus or any(sigs)
     # a worker killed by SIGKILL ("killed by signal: Killed") is the kernel's OOM killer taking host RAM back: each
     # worker holds its own copy of what the dataset object holds, so num_workers multiplies it
@@ -789,9 +869,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
     if exc is not None:
         text = exc.data["type"] + (": " + exc.data["message"] if exc.data["message"] else "")
+        nonfinite = _NONFINITE.search(text)
         return Verdict("unknown", f"{who} exited with code 1 on its own exception, the last line of its traceback: "
                        f"{text[:300]} ({exc.where}); the launcher then stopped the others. Its cause is that "
-                       "exception", "Fix the exception that traceback ends in (read the frames above that line); "
+                       "exception" + ("; it is a NaN/Inf check stopping that rank: its numbers diverged" if nonfinite
+                                      else ""),
+                       (_NONFINITE_FIX if nonfinite else "")
+                       + "Fix the exception that traceback ends in (read the frames above that line); "
                        "the other ranks only stopped because torchrun ended the job.",
                        "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
     if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
