@@ -744,3 +744,22 @@ def test_collective_fingerprints_alone_are_none_and_say_what_to_collect_if_it_ha
     v = d["verdict"]
     assert v["cause"] == "none" and v["culprits"] == [] and not _accused(d), v
     assert "py-spy dump" in v["fix"], v["fix"]
+
+
+# NCCL's return-code trail alone (the WARN that started it not pasted): the code it carries up is the class
+def test_a_return_code_trail_alone_is_its_codes_failure(tmp_path):
+    text = "".join(nccl_info("gpu-a7", 4410, 5, f"{at} -> 3", tid=4471)
+                   for at in ("graph/search.cc:1010", "transport/p2p.cc:212", "transport.cc:52", "init.cc:1301"))
+    text += nccl_info("gpu-a7", 4410, 5, "group.cc:110 -> 3 [Async thread]", tid=4471)
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "NCCL_TOPO_FILE" in v["fix"]
+    usage = "".join(nccl_info("n2", 77, 1, f"{at} -> 5") for at in ("enqueue.cc:1880", "group.cc:420"))
+    assert _verdict(tmp_path, usage)["cause"] == "invalid_usage"
+
+
+def test_a_trail_nccl_recovers_from_below_the_api_is_not_a_failure(tmp_path):
+    # a probe that fails (no GDR module) and NCCL goes on with its socket transport
+    text = (nccl_info("box", 900, 0, "transport/net_ib/gdr.cc:41 -> 3")
+            + nccl_info("box", 900, 0, "Using network Socket"))
+    assert _verdict(tmp_path, text)["cause"] == "none"

@@ -298,6 +298,58 @@ def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict |
     )
 
 
+# ncclResult_t: the code an NCCL return-code trail ("NCCL INFO init.cc:904 -> 3") carries up to the caller
+_RETCODE_CLASS = {
+    1: ("cuda_error", "ncclUnhandledCudaError: a CUDA call inside NCCL failed",
+        "Rerun with NCCL_DEBUG=WARN (or INFO) so the failing CUDA call is printed (its 'Cuda failure' WARN); check the "
+        "driver against the CUDA runtime (nvidia-smi) and dmesg for Xid errors."),
+    2: ("nccl_system", "ncclSystemError: a system call NCCL made failed (a socket, shared memory, IB verbs)",
+        "Rerun with NCCL_DEBUG=WARN (or INFO, NCCL_DEBUG_SUBSYS=INIT,NET) so the failing call is printed; check "
+        "/dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME and the IB devices (ibstat)."),
+    3: ("nccl_internal", "ncclInternalError: one of NCCL's own checks failed",
+        "Rerun with NCCL_DEBUG=WARN (or INFO, NCCL_DEBUG_SUBSYS=INIT,GRAPH) so the check that failed is printed; check "
+        "that every rank loads the same NCCL version (torch's bundled one vs a system one); a trail through graph/ "
+        "(topology: paths.cc, search.cc, topo.cc) is NCCL not finding a GPU or NIC in the machine's topology -- in a "
+        "VM or container give it the topology (NCCL_TOPO_FILE) and unset stray NCCL_GRAPH_FILE / NCCL_TOPO_FILE "
+        "settings (also in /etc/nccl.conf), or upgrade NCCL."),
+    4: ("invalid_usage", "ncclInvalidArgument: NCCL was called with an invalid argument",
+        "Rerun with NCCL_DEBUG=WARN so the argument NCCL rejected is printed; check every rank passes the same count, "
+        "datatype and root, and each process uses its own GPU (torch.cuda.set_device(LOCAL_RANK))."),
+    5: ("invalid_usage", "ncclInvalidUsage: NCCL was used in a way it does not allow",
+        "Rerun with NCCL_DEBUG=WARN so the misuse is printed (two ranks on one GPU: torch.cuda.set_device(LOCAL_RANK), "
+        "CUDA_VISIBLE_DEVICES; mismatched calls between ranks)."),
+}
+
+
+_TRAIL_TOP = ("init.cc", "group.cc", "enqueue.cc", "collectives.cc", "init.cu", "group.cu", "enqueue.cu")
+
+
+def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """NCCL's return-code trail alone ("NCCL INFO transport.cc:84 -> 3" ... "group.cc:72 -> 3 [Async thread]"), the
+    WARN that started it not in the lines: NCCL still failed, and the code it carries up (ncclResult_t) is the class
+    of the failure -- never "nothing failed". The detectors before read the trails they know (bootstrap, sockets,
+    IB, topology's system calls); this one reads the code of any other."""
+    if not c.retcodes or any(not _WARN_NOISE.search(e.text) for e in c.samples.get("nccl_warn", [])):
+        return None
+    if c.samples.get("nccl_error") or c.exceptions:
+        return None
+    codes: dict[int, int] = {}
+    for (_, n), k in c.retcodes.items():
+        codes[n] = codes.get(n, 0) + k
+    code = max(codes, key=lambda n: (codes[n], n))
+    # a trail that stops below the API (a probe NCCL recovers from: net_ib/gdr.cc -> 3, then "Using network
+    # Socket") is no failure; one that reaches ncclCommInitRank's or a group's layer came out of NCCL's call
+    if code not in _RETCODE_CLASS or not any(f in _TRAIL_TOP for (f, n) in c.retcodes if n == code):
+        return None
+    cause, what, fix = _RETCODE_CLASS[code]
+    files = [f for (f, n) in c.retcodes if n == code]
+    return Verdict(
+        cause,
+        f"NCCL's return-code trail ({', '.join(f'{f} -> {code}' for f in files[:4])}) carries {code} = {what}; the "
+        "WARN line that says which call or check failed is not in these lines, and no rank is named by them",
+        fix, "medium" if code != 1 else "low", [], _samples(c, "transport"), job_wide=True)
+
+
 def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Issue #14 item 6: benign noise never becomes the verdict, and a failure line never becomes "nothing failed"
     either. A traceback's exception or a line announcing an error (a launcher's "Error: failed to run ...") that no
