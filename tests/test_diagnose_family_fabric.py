@@ -776,3 +776,15 @@ def test_nccls_bind_address_in_use_names_the_port_and_creating_the_group_once(tm
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("network_setup", []), v
     assert "create the group once" in v["fix"] and "ip_local_port_range" in v["fix"] and "NCCL_COMM_ID" in v["fix"]
+
+
+# socket.cc's socketFinalizeAccept: a socket-transport peer reaching an IB listener (or the reverse): the nodes picked
+# different network transports (IB up on one node only, NCCL_IB_DISABLE set on one node only)
+def test_a_wrong_socket_type_between_ib_and_sockets_is_the_nodes_transports_differing(tmp_path):
+    text = (nccl_info("dgx-b", 31007, 2, "Channel 00/0 : 5[2] -> 10[2] [send] via NET/IB/1", tid=31050)
+            + "\ndgx-b:31007:31061 [2] misc/socket.cc:452 NCCL WARN socketFinalizeAccept: wrong type 3 != 4\n"
+            + "".join(nccl_info("dgx-b", 31007, 2, f"{at} -> 3", tid=31061)
+                      for at in ("misc/socket.cc:570", "transport/net_ib.cc:1021", "transport.cc:160")))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup" and v["culprits"] == [], v
+    assert "NCCL_IB_DISABLE=1" in v["fix"] and "same network transport" in v["fix"], v

@@ -475,6 +475,13 @@ def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 R_BIND_BUSY = re.compile(r"\bbind failed ?:? ?Address already in use")
+# socket.cc's socketFinalizeAccept: the peer that connected announced another socket type than the listener's
+# (enum ncclSocketType: 1 bootstrap, 2 proxy, 3 the socket net transport, 4 the IB net transport, 5 RAS)
+_MIXED_FIX = ("Make every node use the same network transport: check InfiniBand on each node (ibstat, ibv_devinfo, "
+              "the same NCCL_IB_HCA, /dev/infiniband in the container) so that IB works on both ends, or set "
+              "NCCL_IB_DISABLE=1 (and the same NCCL_NET) on every node -- under mpirun pass it with -x so the remote "
+              "ranks get it; compare the 'Using network' line of each node's NCCL_DEBUG=INFO log. ")
+R_WRONG_TYPE = re.compile(r"socketFinalizeAccept: wrong type (\d) != (\d)")
 
 
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -547,6 +554,15 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # it wants is taken -- a fixed NCCL_COMM_ID port still held, or the ephemeral ports used up by communicators
     # created again and again (a new group per step) -- not the interface
     busy = [e for e in c.samples.get("nccl_warn", []) if R_BIND_BUSY.search(e.text)]
+    # 3 vs 4: a rank of one node reached this one over IB's connection set-up while this node listens with the socket
+    # transport (or the reverse): the nodes picked different network transports -- IB up (or enabled) on one only
+    mixed = next((m for e in c.samples.get("nccl_warn", []) if (m := R_WRONG_TYPE.search(e.text))
+                  and {m.group(1), m.group(2)} == {"3", "4"}), None)
+    if mixed:
+        got, want = ("IB", "socket") if mixed.group(1) == "4" else ("socket", "IB")
+        seen.insert(0, f"a peer connected with NCCL's {got} transport to a node listening with its {want} transport "
+                    f"('{mixed.group(0)}'): the nodes do not use the same network transport (InfiniBand works or is "
+                    "enabled on one node and not the other)")
     if busy:
         seen.insert(0, "NCCL could not bind its socket ('bind failed : Address already in use'): the port it needs is "
                     "taken on that host")
@@ -560,6 +576,7 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "dist.new_group or init per step): create the group once (outside the loop) and reuse it, and check the "
          "ephemeral port range (sysctl net.ipv4.ip_local_port_range) and sockets in TIME_WAIT (ss -tan); an old "
          "NCCL version leaked bootstrap sockets (upgrade NCCL). " if busy else "")
+        + (_MIXED_FIX if mixed else "")
         + "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
         "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
         "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
