@@ -788,3 +788,14 @@ def test_a_wrong_socket_type_between_ib_and_sockets_is_the_nodes_transports_diff
     v = _verdict(tmp_path, text)
     assert v["cause"] == "network_setup" and v["culprits"] == [], v
     assert "NCCL_IB_DISABLE=1" in v["fix"] and "same network transport" in v["fix"], v
+
+
+# aws-ofi-nccl's endpoint / address-vector set-up on the EFA device failing after the plugin loaded
+def test_a_net_plugin_endpoint_failing_on_efa_names_the_device_not_the_interface(tmp_path):
+    text = (nccl_info("ip-10-2-3-4", 5120, 3, "Channel 01/0 : 11[3] -> 19[3] [send] via NET/AWS Libfabric/1",
+                      tid=5188)
+            + "ip-10-2-3-4:5120:5188 [3] ofi_create_domain:880 NCCL WARN NET/OFI Couldn't create CQ. RC: -22, ERROR: "
+            "Invalid argument\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup" and v["culprits"] == [], v
+    assert "fi_info -p efa" in v["fix"] and "NCCL_SOCKET_IFNAME" not in v["fix"], v

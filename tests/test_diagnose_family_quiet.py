@@ -763,3 +763,18 @@ def test_a_trail_nccl_recovers_from_below_the_api_is_not_a_failure(tmp_path):
     text = (nccl_info("box", 900, 0, "transport/net_ib/gdr.cc:41 -> 3")
             + nccl_info("box", 900, 0, "Using network Socket"))
     assert _verdict(tmp_path, text)["cause"] == "none"
+
+
+# aws-ofi-nccl finding no EFA provider at its initialization: NCCL drops the plugin and uses its own transports,
+# as when libibverbs is absent; one host bootstrapping on lo with only that WARN is still nothing failing
+def test_a_net_plugin_that_finds_no_efa_is_dropped_harmlessly(tmp_path):
+    text = ("c0ffee12:310:402 [1] find_ofi_provider:612 NCCL WARN NET/OFI Couldn't find any optimal provider\n"
+            "c0ffee12:310:402 [1] nccl_net_ofi_init:1490 NCCL WARN NET/OFI aws-ofi-nccl initialization failed\n"
+            + nccl_info("c0ffee12", 310, 1, "NET/Socket : Using [0]lo:127.0.0.1<0>", tid=402)
+            + nccl_info("c0ffee12", 310, 1, "Using network Socket", tid=402))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "fi_info" in v["fix"], v
+    ib = ("c0ffee12:311:311 [2] misc/ibvwrap.cc:70 NCCL WARN Failed to open libibverbs.so[.1]\n"
+          + nccl_info("c0ffee12", 311, 2, "Bootstrap : Using lo:127.0.0.1<0>"))
+    assert _verdict(tmp_path, ib)["cause"] == "none"

@@ -191,6 +191,21 @@ FAMILIES = (
         "interface or path it uses between the nodes does not work (a wrong interface, a firewall), not a rank",
         _NET_FIX),
     Family(
+        # aws-ofi-nccl (the libfabric net plugin, EFA): its endpoint / address-vector set-up failing after the plugin
+        # loaded ("NET/OFI Couldn't open AV. RC: -22", "NET/OFI Creating new endpoint for domain 0x.. failed: Invalid
+        # argument", "NET/OFI Couldn't bind/enable endpoint"): the EFA device cannot be used from this process
+        "ofi_endpoint", "network_setup",
+        re.compile(r"NET/OFI (?:Couldn't (?:open|create|bind|enable|allocate) \w+|Creating new endpoint\b.{0,60}"
+                   r"\bfailed|Unable to (?:create|open|bind|enable) \w+)"),
+        "the libfabric net plugin (aws-ofi-nccl) could not set up its endpoint on the EFA device: the device is not "
+        "usable from this process (not passed into the container, the EFA driver or libfabric too old or mismatched, "
+        "the host's resources for it refused)",
+        "Check EFA on the node and inside the container: fi_info -p efa -t FI_EP_RDM must list the devices (docker: "
+        "--device /dev/infiniband/uverbs*, Kubernetes: the EFA device plugin's vpc.amazonaws.com/efa resource, "
+        "--ulimit memlock=-1); use the aws-ofi-nccl and libfabric of one EFA installer (the plugin built against the "
+        "libfabric it loads), check dmesg for efa errors and that the security group allows all traffic to itself; "
+        "NCCL_DEBUG=INFO FI_LOG_LEVEL=warn shows the provider chosen."),
+    Family(
         "local_peer_gone", "early_exit",
         re.compile(r"Could not receive type from localRank|Error encountered progressing operation"),
         "the proxy of this node lost a local rank: that rank's process went away (crashed or exited) while the "

@@ -160,6 +160,14 @@ _NOISE = (
     (r"\bNET/\w+\b.*[Cc]ould not find \w+ symbol", "a net plugin's 'Could not find <function> symbol' WARN is "
      "harmless: the plugin (aws-ofi-nccl) looked up an optional NCCL function and skips the check it was for; check "
      "that the aws-ofi-nccl / NCCL version pair is a supported one"),
+    # aws-ofi-nccl finding no EFA provider when it initializes ("NET/OFI Only EFA provider is supported", "OFI
+    # fi_getinfo() call failed: No data available", "Couldn't find any optimal provider", then "aws-ofi-nccl
+    # initialization failed"): NCCL drops the plugin and uses its own transports, as when libibverbs is absent
+    (r"NET/OFI (?:Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) call failed|"
+     r"Couldn't find any optimal provider)", "the net plugin aws-ofi-nccl's 'initialization failed' (no EFA "
+     "provider, fi_getinfo finding nothing) is harmless where the node has no EFA: NCCL drops the plugin and uses "
+     "its own transports (IB or sockets); where the node should use EFA, the device is not visible to the process: "
+     "fi_info -p efa must list it (docker --device /dev/infiniband/uverbs*, the Kubernetes EFA device plugin)"),
     # the FastSocket plugin's rx-queue affinity loop: it goes on ("Connected after N retries")
     # lead rule U(1): the subnet manager's informational IB async events (re-registration, a new SM, a LID/GID
     # change, a port coming up); port errors, catastrophic errors and access violations stay ib_fabric
