@@ -778,3 +778,13 @@ def test_a_net_plugin_that_finds_no_efa_is_dropped_harmlessly(tmp_path):
     ib = ("c0ffee12:311:311 [2] misc/ibvwrap.cc:70 NCCL WARN Failed to open libibverbs.so[.1]\n"
           + nccl_info("c0ffee12", 311, 2, "Bootstrap : Using lo:127.0.0.1<0>"))
     assert _verdict(tmp_path, ib)["cause"] == "none"
+
+
+# NCCL <= 2.8's bootstrap root: the processes were told different world sizes (rule Q: a launch error, nobody)
+def test_a_rank_count_mismatch_at_the_bootstrap_root_is_the_launch(tmp_path):
+    text = (nccl_info("gpu12", 8801, 0, "Bootstrap : Using [0]ib0:10.4.0.12<0>")
+            + "gpu12:8801:8840 [0] bootstrap.cc:222 NCCL WARN Bootstrap Root : mismatch in rank count from procs "
+            "16 : 8\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "invalid_usage" and v["culprits"] == [], v
+    assert "WORLD_SIZE" in v["fix"], v

@@ -73,7 +73,8 @@ FAMILIES = (
         # bootstrap.cc: the root seeing one rank twice, or ranks that disagree on the world size: the launch handed
         # two processes the same global rank (or different world sizes), so the communicator can never complete
         "duplicate_rank", "invalid_usage",
-        re.compile(r"has already checked in|mismatch in info from procs"),
+        # NCCL <= 2.8's root: "Bootstrap Root : mismatch in rank count from procs 6 : 3" (its nranks : the caller's)
+        re.compile(r"has already checked in|mismatch in (?:info|rank count) from procs"),
         "NCCL's bootstrap root saw the same rank check in twice (or ranks that disagree on the number of ranks): two "
         "processes were given one global rank, or the world size differs between them -- a launch error, no rank's "
         "fault",
@@ -81,7 +82,9 @@ FAMILIES = (
         "node's NODE_RANK / node_rank, SLURM_NODEID under srun) or from a launcher starting another number of "
         "processes per node than it was told (srun --ntasks-per-node = devices per node, the num_nodes/devices of "
         "the trainer); global rank = node_rank * gpus per node + local_rank. Kill stale processes of an earlier run "
-        "still on MASTER_PORT, and print RANK/WORLD_SIZE/LOCAL_RANK in each process to see the two that collide.",
+        "still on MASTER_PORT, and print RANK/WORLD_SIZE/LOCAL_RANK in each process to see the two that collide; "
+        "'mismatch in rank count from procs A : B' is processes told different world sizes: give every process the "
+        "same WORLD_SIZE (init_process_group's world_size), equal to the number of processes actually started.",
         job_wide=True),
     Family(
         "usage", "invalid_usage",
