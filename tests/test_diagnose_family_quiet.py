@@ -788,3 +788,15 @@ def test_a_rank_count_mismatch_at_the_bootstrap_root_is_the_launch(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "invalid_usage" and v["culprits"] == [], v
     assert "WORLD_SIZE" in v["fix"], v
+
+
+# graph/search.cc's fallback: the topology search builds its channels in the simple order and goes on
+def test_a_topology_search_falling_back_to_simple_order_is_not_a_failure(tmp_path):
+    text = "".join(f"dgx{n}:{700 + d}:{790 + d} [{d}] graph/search.cc:1042 NCCL WARN Could not find a path for pattern "
+                   f"{p}, falling back to simple order\n" for n, d, p in ((3, 1, 2), (3, 5, 2), (7, 0, 3)))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "NCCL_TOPO_FILE" in v["fix"], v
+    # beside a real failure the fallback is no cause of its own
+    failing = text + "dgx3:701:791 [1] graph/topo.h:230 NCCL WARN Could not find NET with id 2\n"
+    assert _verdict(tmp_path, failing)["cause"] != "none"

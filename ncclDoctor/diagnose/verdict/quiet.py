@@ -160,6 +160,12 @@ _NOISE = (
     (r"\bNET/\w+\b.*[Cc]ould not find \w+ symbol", "a net plugin's 'Could not find <function> symbol' WARN is "
      "harmless: the plugin (aws-ofi-nccl) looked up an optional NCCL function and skips the check it was for; check "
      "that the aws-ofi-nccl / NCCL version pair is a supported one"),
+    # graph/search.cc: the topology search found no path of that pattern (ring, tree, ...) and builds its channels
+    # in the simple order instead: the communicator still works, maybe with less bandwidth
+    (r"Could not find a path for pattern \d+, falling back", "NCCL's 'Could not find a path for pattern N, falling "
+     "back to simple order' is harmless for correctness: its topology search built the channels in a simple order "
+     "instead (maybe at lower bandwidth); in a VM or container whose PCI/NVLink topology NCCL cannot see, give it "
+     "the topology (NCCL_TOPO_FILE) and compare nccl-tests' busbw with the hardware's"),
     # aws-ofi-nccl finding no EFA provider when it initializes ("NET/OFI Only EFA provider is supported", "OFI
     # fi_getinfo() call failed: No data available", "Couldn't find any optimal provider", then "aws-ofi-nccl
     # initialization failed"): NCCL drops the plugin and uses its own transports, as when libibverbs is absent
