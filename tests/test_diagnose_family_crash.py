@@ -16,7 +16,7 @@ from ncclDoctor.diagnose import diagnose
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
-from tests.conftest import failure_record, watchdog_line
+from tests.conftest import failure_record, nccl_info, watchdog_line
 
 
 # --- CUDA errors: the CUDA call NCCL or torch names decides the fix -----------------------------------------------
@@ -1308,3 +1308,17 @@ def test_the_shells_killed_printed_over_a_progress_line_is_still_the_oom_killer(
             "Killedng epoch 3, step 41870 / 90210\n")
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "host_oom" and _accused(d) == set(), d["verdict"]
+
+
+# NCCL >= 2.27's SHM transport shares host buffers through cuMem handles, which need P2P between the GPUs
+def test_peer_access_refused_in_the_shm_transport_names_cumem_host(tmp_path):
+    text = ("l4-box:3301:3377 [1] transport/shm.cc:612 NCCL WARN Cuda failure 217 'peer access is not supported "
+            "between these two devices'\n"
+            + nccl_info("l4-box", 3301, 1, "transport/shm.cc:640 -> 1", tid=3377)
+            + nccl_info("l4-box", 3301, 1, "transport.cc:197 -> 1", tid=3377))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [], v
+    assert "NCCL_CUMEM_HOST_ENABLE=0" in v["fix"], v
+    # the same refusal in the P2P transport is the GPUs' P2P path, not cuMem host memory
+    p2p = text.replace("transport/shm.cc", "transport/p2p.cc")
+    assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, p2p)["fix"]

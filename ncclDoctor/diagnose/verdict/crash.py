@@ -190,6 +190,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "without P2P): test with NCCL_P2P_DISABLE=1 (NCCL then goes through host memory), check nvidia-smi topo "
             "-m and that IOMMU/ACS is off; with more than 8 GPUs in one process, P2P mappings run out.",
         )
+        if "shm.cc" in text:  # NCCL >= 2.27 shares its SHM transport's host buffers through cuMem handles
+            what += (" in NCCL's shared-memory transport (transport/shm.cc), which shares its host buffers through "
+                     "cuMem handles (NCCL_CUMEM_HOST_ENABLE, NCCL >= 2.27) that need peer access between the GPUs")
+            fix = ("Set NCCL_CUMEM_HOST_ENABLE=0 (the SHM transport then uses /dev/shm as before; give the container "
+                   "enough --shm-size) or upgrade NCCL/the driver past the fix. " + fix)
         if "custom_all_reduce" in text or "custom all-reduce" in text:  # vLLM/sglang's own P2P all-reduce kernel
             what += " in the serving engine's custom all-reduce kernel, which needs P2P between the GPUs"
             fix = ("Disable the custom all-reduce on GPUs without P2P (vLLM --disable-custom-all-reduce, sglang "
