@@ -1322,3 +1322,14 @@ def test_peer_access_refused_in_the_shm_transport_names_cumem_host(tmp_path):
     # the same refusal in the P2P transport is the GPUs' P2P path, not cuMem host memory
     p2p = text.replace("transport/shm.cc", "transport/p2p.cc")
     assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, p2p)["fix"]
+
+
+# init.cc's own CUDA call refused at communicator creation (NCCL >= 2.26's memory pool): not the cuMem/IPC transports
+def test_operation_not_supported_at_communicator_creation_names_the_vgpu_memory_pool(tmp_path):
+    text = ("vm-gpu-2:7710:7710 [1] init.cc:433 NCCL WARN Cuda failure 'operation not supported'\n"
+            + "".join(nccl_info("vm-gpu-2", 7710, 1, f"{at} -> 1") for at in ("init.cc:1450", "init.cc:1870")))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [], v
+    assert "enable_uvm" in v["fix"], v
+    ipc = text.replace("init.cc:433", "transport/p2p.cc:301")
+    assert "NCCL_CUMEM_ENABLE=0" in _verdict(tmp_path, ipc)["fix"]

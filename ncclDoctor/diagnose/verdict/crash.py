@@ -182,6 +182,16 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Set NCCL_CUMEM_ENABLE=0 (NCCL then uses legacy CUDA IPC), or run the ranks of a node in one container "
             "with --ipc=host and the same PID namespace (--pid=host); as a test NCCL_P2P_DISABLE=1.",
         )
+        if re.search(r"\binit\.cc:\d+ nccl warn cuda failure[^\n]{0,20}'operation not supported", text):
+            # init.cc's own CUDA call at communicator creation, no transport involved: NCCL >= 2.26 creates a CUDA
+            # memory pool there (cudaMemPoolCreate), which a vGPU VM without unified memory refuses
+            what = ("'operation not supported' from the CUDA call NCCL makes while creating the communicator "
+                    "(init.cc: NCCL >= 2.26 creates a CUDA memory pool there), which this GPU's driver or "
+                    "virtualization does not offer")
+            fix = ("On a vGPU VM (VMware, other hypervisors) enable unified memory for the vGPU "
+                   "(pciPassthru<N>.cfg.enable_uvm = 1) or use a passthrough GPU; otherwise update the driver, or pin "
+                   "an NCCL older than 2.26 (the nvidia-nccl-cu* wheel torch loads). NCCL_CUMEM_ENABLE=0 does not "
+                   "avoid this call.")
     elif "peer access" in text or "peer mapping" in text:
         what, fix = (
             "a CUDA error setting up GPU peer-to-peer access ('peer access is not supported' / 'peer mapping "
