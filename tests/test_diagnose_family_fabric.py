@@ -799,3 +799,17 @@ def test_a_net_plugin_endpoint_failing_on_efa_names_the_device_not_the_interface
     v = _verdict(tmp_path, text)
     assert v["cause"] == "network_setup" and v["culprits"] == [], v
     assert "fi_info -p efa" in v["fix"] and "NCCL_SOCKET_IFNAME" not in v["fix"], v
+
+
+# a shared-memory segment announced with size 0 (name empty or garbled): a peer's cuMem host handle read as a path
+def test_attaching_to_a_size_0_shm_segment_is_cumem_host_memory_disagreeing(tmp_path):
+    text = ("epyc-4:5501:5590 [2] misc/shmutils.cc:129 NCCL WARN Error while attaching to shared memory segment "
+            "/dev/shm/nccl-Ќq (size 0), error: No such file or directory (2)\n"
+            + "".join(nccl_info("epyc-4", 5501, 2, f"{at} -> 2", tid=5590)
+                      for at in ("transport/shm.cc:601", "transport.cc:199")))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_system" and v["culprits"] == [], v
+    assert "NCCL_CUMEM_HOST_ENABLE=0" in v["fix"], v
+    # a real segment that is missing stays the processes not sharing /dev/shm
+    plain = text.replace("/dev/shm/nccl-Ќq (size 0)", "/dev/shm/nccl-a8Zk2P (size 9437184)")
+    assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, plain)["fix"]

@@ -163,16 +163,25 @@ def _shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     text = " ".join(e.text for e in evs)
     attach = "attaching" in text and "No such file" in text
+    # a segment of size 0 (its name empty or garbled): the peer sent a cuMem host-memory handle (NCCL >= 2.23 shares
+    # SHM buffers through cuMem where its probe succeeds) and this rank, whose probe failed, read it as a /dev/shm path
+    cumem = attach and bool(re.search(r"attaching to shared memory segment \S* \(size 0\)", text))
     return Verdict(
         "nccl_system",
         "NCCL could not "
         + (
+            "attach to a peer's shared-memory buffer announced with size 0: the peer shared it as a cuMem host "
+            "allocation and this rank expected a /dev/shm file -- the ranks of the node chose different host-memory "
+            "paths (cuMem host memory works for some GPUs' NUMA nodes and not others)"
+            if cumem else
             "attach to a peer's /dev/shm segment: the processes do not share "
             "/dev/shm (separate containers or IPC namespaces)"
             if attach
             else "create its shared memory segments in /dev/shm (No space left / creation failed): /dev/shm too small"
         ),
-        "Give the container a larger /dev/shm (docker --shm-size=16g, or --ipc=host so all ranks share it; "
+        ("Set NCCL_CUMEM_HOST_ENABLE=0 on every rank (all use /dev/shm then) or upgrade NCCL; check the NUMA view the "
+         "processes get (numactl -H: memory-only NUMA nodes, cpusets) and the driver. " if cumem else "")
+        + "Give the container a larger /dev/shm (docker --shm-size=16g, or --ipc=host so all ranks share it; "
         "Kubernetes: an emptyDir with medium: Memory at /dev/shm); NCCL_SHM_DISABLE=1 works around it.",
         "high",
         [],
