@@ -800,3 +800,17 @@ def test_a_topology_search_falling_back_to_simple_order_is_not_a_failure(tmp_pat
     # beside a real failure the fallback is no cause of its own
     failing = text + "dgx3:701:791 [1] graph/topo.h:230 NCCL WARN Could not find NET with id 2\n"
     assert _verdict(tmp_path, failing)["cause"] != "none"
+
+
+# net_ib's device enumeration skipping an HCA it cannot open, NCCL going on with the others: no failure
+def test_an_hca_skipped_at_enumeration_is_harmless_when_nccl_goes_on(tmp_path):
+    text = ("pod-7:310:310 [2] misc/ibvwrap.cc:198 NCCL WARN Call to ibv_open_device failed\n"
+            "pod-7:310:310 [2] transport/net_ib.cc:160 NCCL WARN NET/IB : Unable to open device mlx5_12\n"
+            + nccl_info("pod-7", 310, 2, "NET/IB : Using [0]mlx5_2:1/IB ; OOB eth0:10.9.8.7<0>")
+            + nccl_info("pod-7", 310, 2, "Using network IB"))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "/dev/infiniband" in v["fix"], v
+    # the WARN alone (NCCL not shown going on) is that HCA's trouble
+    alone = "pod-7:310:310 [2] transport/net_ib.cc:160 NCCL WARN NET/IB : Unable to open device mlx5_12\n"
+    assert _verdict(tmp_path, alone)["cause"] == "ib_fabric"

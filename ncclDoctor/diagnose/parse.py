@@ -488,6 +488,8 @@ class LineParser:
             return ev
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
+        if v and v.group(1) == "ibv_open_device":
+            return None  # NCCL's device enumeration skips an HCA it cannot open (a harmless WARN, verdict.quiet)
         if v:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)

@@ -444,11 +444,11 @@ def spans_nodes(c: Collected) -> bool:
 def _something_failed(c: Collected) -> bool:
     """Any failure at all in the lines: an error family, an NCCL return-code trail, a launcher's record of a failed
     process, a traceback's exception."""
-    from ncclDoctor.diagnose.verdict.quiet import _WARN_NOISE
+    from ncclDoctor.diagnose.verdict.quiet import harmless_warn
 
     # a harmless NCCL WARN (libibverbs absent, a net plugin finding no device and dropped) is no failure
     warns = c.samples.get("nccl_warn", [])
-    real_warn = len(warns) < c.kinds.get("nccl_warn", 0) or any(not _WARN_NOISE.search(e.text) for e in warns)
+    real_warn = len(warns) < c.kinds.get("nccl_warn", 0) or any(not harmless_warn(c, e) for e in warns)
     return bool(any(c.kinds.get(k) for k in ERROR_KINDS if k != "nccl_warn") or real_warn or c.retcodes
                 or c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("watchdog_timeout"))
 

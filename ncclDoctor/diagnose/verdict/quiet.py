@@ -124,7 +124,7 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
     hits = []
     for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
-        if e.kind == "nccl_warn" and _WARN_NOISE.search(e.text):
+        if e.kind == "nccl_warn" and harmless_warn(c, e):
             continue
         fam = classify(e.text if e.kind == "nccl_warn" else (e.data.get("last_error") or ""))
         if fam is not None:
@@ -186,12 +186,32 @@ _NOISE = (
 
 
 _WARN_NOISE = re.compile("|".join(p for p, _ in _NOISE))
+# net_ib.cc's device enumeration: an HCA it cannot open (its /dev/infiniband/uverbsN not in the container, no
+# permission) is skipped, and NCCL goes on with the HCAs it could open, or its sockets: harmless where NCCL's own lines
+# show it went on ("Using network X"); alone, the WARN is that HCA's trouble (ib_fabric)
+R_SKIPPED_HCA = re.compile(r"Call to ibv_open_device failed|NET/IB ?: ?Unable to open device")
+_SKIPPED_HCA_WORDS = (
+    "NCCL's 'Call to ibv_open_device failed' / 'NET/IB : Unable to open device X' is no failure here: NCCL skipped "
+    "that HCA and went on with the others (or its sockets when none is left, slower); to use it in a container pass "
+    "its device files (docker --device /dev/infiniband/uverbsN or -v /dev/infiniband:/dev/infiniband, "
+    "--cap-add=IPC_LOCK, --ulimit memlock=-1; Kubernetes: the RDMA device plugin) and check ibv_devinfo inside it")
+
+
+def _went_on(c: Collected) -> bool:
+    """NCCL's own lines show it chose its network and went on ("Using network IB", "NET/IB : Using [0]mlx5_1")."""
+    return any(e.data.get("network") for e in c.samples.get("transport", []))
+
+
+def harmless_warn(c: Collected, e) -> bool:
+    """An NCCL WARN that names no failure: the noise table, or an HCA skipped where NCCL went on without it."""
+    return bool(_WARN_NOISE.search(e.text) or (R_SKIPPED_HCA.search(e.text) and _went_on(c)))
 
 
 def _noise_words(c: Collected) -> list[str]:
     """What the harmless NCCL WARNs of the input are, for a "none" verdict."""
     texts = [e.text for e in c.samples.get("nccl_warn", [])]
-    return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)]
+    skipped = [_SKIPPED_HCA_WORDS] if _went_on(c) and any(R_SKIPPED_HCA.search(t) for t in texts) else []
+    return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)] + skipped
 
 
 def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -199,7 +219,7 @@ def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     of no known family still gets its subsystem's cause class (low confidence) and its text."""
     from ncclDoctor.diagnose.warn_families import subsystem
 
-    evs = [e for e in c.samples.get("nccl_warn", []) if not _WARN_NOISE.search(e.text)]
+    evs = [e for e in c.samples.get("nccl_warn", []) if not harmless_warn(c, e)]
     if not evs:
         return None
     fam = subsystem(_what(evs[0]))
@@ -244,7 +264,7 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # log stopped there or the paste did (the lines cannot tell); the fix says what to collect if it hangs there.
         # So does an nccl-tests run that printed its devices but not yet its table header: it never reached its first
         # collective in these lines. A WARN among them that names a problem is read by its own class.
-        if any(not _WARN_NOISE.search(e.text) for e in c.samples.get("nccl_warn", [])):
+        if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
             return None
         return Verdict(
             "none",
@@ -343,7 +363,7 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     WARN that started it not in the lines: NCCL still failed, and the code it carries up (ncclResult_t) is the class
     of the failure -- never "nothing failed". The detectors before read the trails they know (bootstrap, sockets,
     IB, topology's system calls); this one reads the code of any other."""
-    if not c.retcodes or any(not _WARN_NOISE.search(e.text) for e in c.samples.get("nccl_warn", [])):
+    if not c.retcodes or any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
         return None
     if c.samples.get("nccl_error") or c.exceptions:
         return None
