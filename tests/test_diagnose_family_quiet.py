@@ -814,3 +814,14 @@ def test_an_hca_skipped_at_enumeration_is_harmless_when_nccl_goes_on(tmp_path):
     # the WARN alone (NCCL not shown going on) is that HCA's trouble
     alone = "pod-7:310:310 [2] transport/net_ib.cc:160 NCCL WARN NET/IB : Unable to open device mlx5_12\n"
     assert _verdict(tmp_path, alone)["cause"] == "ib_fabric"
+
+
+# graph/paths.cc: a link in the topology graph with no path back (a PCI tree NCCL misreads): topology, no rank
+def test_a_reverse_path_missing_in_the_topology_names_the_topology_file_and_upgrade(tmp_path):
+    text = ("vm-a100-3:9120:9188 [5] graph/paths.cc:79 NCCL WARN Failed to find reverse path from remNode 1/c10000 "
+            "nlinks 2 to node 0/3a000\n"
+            + "".join(nccl_info("vm-a100-3", 9120, 5, f"{at} -> 3", tid=9188)
+                      for at in ("graph/paths.cc:615", "init.cc:901")))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "NCCL_TOPO_FILE" in v["fix"] and "Upgrade" in v["fix"], v

@@ -131,6 +131,19 @@ FAMILIES = (
         "NCCL's own topology detection (2.19 read uninitialised PCI link speeds, fixed in 2.20): upgrade NCCL and "
         "run one NCCL version on every node.", job_wide=True),
     Family(
+        # graph/paths.cc "Failed to find reverse path from remNode %d/%lx nlinks %d to node %d/%lx": the topology graph
+        # NCCL built has a link (GPU-NIC, PCI switch) with no way back -- a PCI tree NCCL misreads (VMs: virtual
+        # buses, NVLink or C2C it does not know), a bug of its topology code fixed in later versions
+        "topology_paths", "nccl_internal",
+        re.compile(r"Failed to find reverse path from"),
+        "NCCL's topology search found a link with no path back in the machine's topology graph: the PCI/NVLink tree "
+        "it read (a VM's virtual buses, devices it does not know) is not one its path code handles -- a topology "
+        "detection problem of this machine type, no rank's fault",
+        "Upgrade NCCL (or RCCL) first: several topology-path bugs of this kind are fixed in later versions; otherwise "
+        "give it the machine's topology (NCCL_TOPO_FILE=<xml>, the VM vendor's topology file) and compare "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH (or NCCL_TOPO_DUMP_FILE) with nvidia-smi topo -m.",
+        job_wide=True),
+    Family(
         # graph/xml.h "Attribute %s of node %s not found" (xmlGetAttrStr...): the topology XML NCCL reads
         # (NCCL_TOPO_FILE) or builds lacks a field; NCCL < 2.8 also failed so on a CPU socket without a used GPU
         "topology_xml", "nccl_internal",
