@@ -1333,3 +1333,15 @@ def test_operation_not_supported_at_communicator_creation_names_the_vgpu_memory_
     assert "enable_uvm" in v["fix"], v
     ipc = text.replace("init.cc:433", "transport/p2p.cc:301")
     assert "NCCL_CUMEM_ENABLE=0" in _verdict(tmp_path, ipc)["fix"]
+
+
+# NCCL >= 2.29 as torch prints it: the error string on its own line, its detail on the next with no "Last error:"
+def test_nccl_229s_unlabelled_detail_line_is_read_as_the_last_error(tmp_path):
+    text = ("[rank3]: torch.distributed.DistBackendError: NCCL error in: /opt/torch/csrc/distributed/c10d/"
+            "NCCLUtils.cpp:81, unhandled cuda error, NCCL version 2.30.1\n"
+            "[rank3]: ncclUnhandledCudaError: Call to CUDA function failed.\n"
+            "[rank3]: Failed to create NVLink SHARP (NVLS) Multicast object of size 4194304 : CUDA error 801 "
+            "'operation not supported'.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error", v
+    assert "NCCL_NVLS_ENABLE=0" in v["fix"] and "fabric manager" in v["fix"], v

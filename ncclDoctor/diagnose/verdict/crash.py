@@ -287,6 +287,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    nvls = " ".join(e.text + " " + str(e.data.get("last_error") or "") for e in evs + c.samples.get("nccl_warn", []))
+    if ("NCCL_NVLS_ENABLE" not in fix
+            and re.search(r"\bNVLS\b|NVLink SHARP|nvls\.cc:\d+|cuMulticast", nvls)):
+        # NVLink SHARP's multicast objects (NVSwitch systems): set up by the fabric manager, a finite resource
+        what += "; in NVLS (NVLink SHARP) multicast set-up"
+        fix += (" NVLS (NVLink SHARP) multicast failing: check the fabric manager (nvidia-smi -q | grep -i -A2 fabric "
+                "says 'Completed'; its version equals the driver's), reset the GPUs or reboot a node whose fabric "
+                "manager was restarted, upgrade the driver; or disable NVLS with NCCL_NVLS_ENABLE=0.")
     if (len(ranks) >= 2 and not alone and set(ranks) == set(c.ranks) and not torn_down(c)
             and len({(e.data.get("what") or "").lower() for e in evs}) == 1
             and not any(waiting(st) for st in c.ranks.values())):
