@@ -350,11 +350,14 @@ class LineParser:
             self._stray_exit = (lineno, ev, stray.group(2).strip())  # held a line: a reversed entry's rank may follow
             self._follow = max(self._follow, 2)
             return None
-        if self._detail_next and self.last_error is not None and lineno == self.last_error_line + 1:
+        if self._detail_next and self.last_error is not None and 0 < lineno - self.last_error_line <= 3:
             # NCCL >= 2.29's error text as torch prints it: "ncclUnhandledCudaError: Call to CUDA function failed."
             # and, on the next line, the detail with no "Last error:" label -- when that line is no other family's
+            # (a blank line that unwrap() leaves for a piece it joined is passed over)
+            detail = self._body.strip()
+            if not detail:
+                return None
             self._detail_next = False
-            detail = S.R_RANK_TAG.sub("", text).strip()
             if detail and not S.R_LAST_ERROR.search(text) and self._families(lineno, text) is None:
                 self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
                 self.last_error.text += " | Last error: " + detail[:200]
@@ -485,7 +488,7 @@ class LineParser:
         if le:
             ev.data["last_error"] = le.group(1).strip()[: S.TEXT_CAP]
         self.last_error, self.last_error_line, self._follow = ev, lineno, 3
-        self._detail_next = bool(code != "unknown" and not le and _R_ERROR_STRING.match(S.R_RANK_TAG.sub("", text)))
+        self._detail_next = bool(code != "unknown" and not le and _R_ERROR_STRING.match(self._body))
         return ev
 
     def _ib(self, lineno: int, text: str) -> Event | None:
