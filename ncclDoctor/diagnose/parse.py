@@ -358,7 +358,8 @@ class LineParser:
             if not detail:
                 return None
             self._detail_next = False
-            if detail and not S.R_LAST_ERROR.search(text) and self._families(lineno, text) is None:
+            if (re.search(r"[A-Za-z]{3}", detail) and not S.R_LAST_ERROR.search(text)  # not a fence or a rule
+                    and self._families(lineno, text) is None):
                 self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
                 self.last_error.text += " | Last error: " + detail[:200]
                 return None
