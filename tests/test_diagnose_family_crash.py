@@ -16,7 +16,7 @@ from ncclDoctor.diagnose import diagnose
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
-from tests.conftest import failure_record, watchdog_line
+from tests.conftest import failure_record, nccl_info, watchdog_line
 
 
 # --- CUDA errors: the CUDA call NCCL or torch names decides the fix -----------------------------------------------
@@ -1495,3 +1495,40 @@ def test_a_nan_check_that_stops_one_rank_says_its_numbers_diverged(tmp_path):
         v = _verdict(tmp_path, text)
         assert v["cause"] == "unknown" and v["culprits"] == [0], (exc, v)
         assert "NaN/Inf" in v["fix"] and "learning rate" in v["fix"] and "bf16" in v["fix"], v
+
+
+# NCCL >= 2.27's SHM transport shares host buffers through cuMem handles, which need P2P between the GPUs
+def test_peer_access_refused_in_the_shm_transport_names_cumem_host(tmp_path):
+    text = ("l4-box:3301:3377 [1] transport/shm.cc:612 NCCL WARN Cuda failure 217 'peer access is not supported "
+            "between these two devices'\n"
+            + nccl_info("l4-box", 3301, 1, "transport/shm.cc:640 -> 1", tid=3377)
+            + nccl_info("l4-box", 3301, 1, "transport.cc:197 -> 1", tid=3377))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [], v
+    assert "NCCL_CUMEM_HOST_ENABLE=0" in v["fix"], v
+    # the same refusal in the P2P transport is the GPUs' P2P path, not cuMem host memory
+    p2p = text.replace("transport/shm.cc", "transport/p2p.cc")
+    assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, p2p)["fix"]
+
+
+# init.cc's own CUDA call refused at communicator creation (NCCL >= 2.26's memory pool): not the cuMem/IPC transports
+def test_operation_not_supported_at_communicator_creation_names_the_vgpu_memory_pool(tmp_path):
+    text = ("vm-gpu-2:7710:7710 [1] init.cc:433 NCCL WARN Cuda failure 'operation not supported'\n"
+            + "".join(nccl_info("vm-gpu-2", 7710, 1, f"{at} -> 1") for at in ("init.cc:1450", "init.cc:1870")))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [], v
+    assert "enable_uvm" in v["fix"], v
+    ipc = text.replace("init.cc:433", "transport/p2p.cc:301")
+    assert "NCCL_CUMEM_ENABLE=0" in _verdict(tmp_path, ipc)["fix"]
+
+
+# NCCL >= 2.29 as torch prints it: the error string on its own line, its detail on the next with no "Last error:"
+def test_nccl_229s_unlabelled_detail_line_is_read_as_the_last_error(tmp_path):
+    text = ("[rank3]: torch.distributed.DistBackendError: NCCL error in: /opt/torch/csrc/distributed/c10d/"
+            "NCCLUtils.cpp:81, unhandled cuda error, NCCL version 2.30.1\n"
+            "[rank3]: ncclUnhandledCudaError: Call to CUDA function failed.\n"
+            "[rank3]: Failed to create NVLink SHARP (NVLS) Multicast object of size 4194304 : CUDA error 801 "
+            "'operation not supported'.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error", v
+    assert "NCCL_NVLS_ENABLE=0" in v["fix"] and "fabric manager" in v["fix"], v

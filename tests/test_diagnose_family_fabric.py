@@ -776,3 +776,40 @@ def test_nccls_bind_address_in_use_names_the_port_and_creating_the_group_once(tm
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("network_setup", []), v
     assert "create the group once" in v["fix"] and "ip_local_port_range" in v["fix"] and "NCCL_COMM_ID" in v["fix"]
+
+
+# socket.cc's socketFinalizeAccept: a socket-transport peer reaching an IB listener (or the reverse): the nodes picked
+# different network transports (IB up on one node only, NCCL_IB_DISABLE set on one node only)
+def test_a_wrong_socket_type_between_ib_and_sockets_is_the_nodes_transports_differing(tmp_path):
+    text = (nccl_info("dgx-b", 31007, 2, "Channel 00/0 : 5[2] -> 10[2] [send] via NET/IB/1", tid=31050)
+            + "\ndgx-b:31007:31061 [2] misc/socket.cc:452 NCCL WARN socketFinalizeAccept: wrong type 3 != 4\n"
+            + "".join(nccl_info("dgx-b", 31007, 2, f"{at} -> 3", tid=31061)
+                      for at in ("misc/socket.cc:570", "transport/net_ib.cc:1021", "transport.cc:160")))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup" and v["culprits"] == [], v
+    assert "NCCL_IB_DISABLE=1" in v["fix"] and "same network transport" in v["fix"], v
+
+
+# aws-ofi-nccl's endpoint / address-vector set-up on the EFA device failing after the plugin loaded
+def test_a_net_plugin_endpoint_failing_on_efa_names_the_device_not_the_interface(tmp_path):
+    text = (nccl_info("ip-10-2-3-4", 5120, 3, "Channel 01/0 : 11[3] -> 19[3] [send] via NET/AWS Libfabric/1",
+                      tid=5188)
+            + "ip-10-2-3-4:5120:5188 [3] ofi_create_domain:880 NCCL WARN NET/OFI Couldn't create CQ. RC: -22, ERROR: "
+            "Invalid argument\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup" and v["culprits"] == [], v
+    assert "fi_info -p efa" in v["fix"] and "NCCL_SOCKET_IFNAME" not in v["fix"], v
+
+
+# a shared-memory segment announced with size 0 (name empty or garbled): a peer's cuMem host handle read as a path
+def test_attaching_to_a_size_0_shm_segment_is_cumem_host_memory_disagreeing(tmp_path):
+    text = ("epyc-4:5501:5590 [2] misc/shmutils.cc:129 NCCL WARN Error while attaching to shared memory segment "
+            "/dev/shm/nccl-Ќq (size 0), error: No such file or directory (2)\n"
+            + "".join(nccl_info("epyc-4", 5501, 2, f"{at} -> 2", tid=5590)
+                      for at in ("transport/shm.cc:601", "transport.cc:199")))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_system" and v["culprits"] == [], v
+    assert "NCCL_CUMEM_HOST_ENABLE=0" in v["fix"], v
+    # a real segment that is missing stays the processes not sharing /dev/shm
+    plain = text.replace("/dev/shm/nccl-Ќq (size 0)", "/dev/shm/nccl-a8Zk2P (size 9437184)")
+    assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, plain)["fix"]

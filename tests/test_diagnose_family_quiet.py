@@ -744,3 +744,84 @@ def test_collective_fingerprints_alone_are_none_and_say_what_to_collect_if_it_ha
     v = d["verdict"]
     assert v["cause"] == "none" and v["culprits"] == [] and not _accused(d), v
     assert "py-spy dump" in v["fix"], v["fix"]
+
+
+# NCCL's return-code trail alone (the WARN that started it not pasted): the code it carries up is the class
+def test_a_return_code_trail_alone_is_its_codes_failure(tmp_path):
+    text = "".join(nccl_info("gpu-a7", 4410, 5, f"{at} -> 3", tid=4471)
+                   for at in ("graph/search.cc:1010", "transport/p2p.cc:212", "transport.cc:52", "init.cc:1301"))
+    text += nccl_info("gpu-a7", 4410, 5, "group.cc:110 -> 3 [Async thread]", tid=4471)
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "NCCL_TOPO_FILE" in v["fix"]
+    usage = "".join(nccl_info("n2", 77, 1, f"{at} -> 5") for at in ("enqueue.cc:1880", "group.cc:420"))
+    assert _verdict(tmp_path, usage)["cause"] == "invalid_usage"
+
+
+def test_a_trail_nccl_recovers_from_below_the_api_is_not_a_failure(tmp_path):
+    # a probe that fails (no GDR module) and NCCL goes on with its socket transport
+    text = (nccl_info("box", 900, 0, "transport/net_ib/gdr.cc:41 -> 3")
+            + nccl_info("box", 900, 0, "Using network Socket"))
+    assert _verdict(tmp_path, text)["cause"] == "none"
+
+
+# aws-ofi-nccl finding no EFA provider at its initialization: NCCL drops the plugin and uses its own transports,
+# as when libibverbs is absent; one host bootstrapping on lo with only that WARN is still nothing failing
+def test_a_net_plugin_that_finds_no_efa_is_dropped_harmlessly(tmp_path):
+    text = ("c0ffee12:310:402 [1] find_ofi_provider:612 NCCL WARN NET/OFI Couldn't find any optimal provider\n"
+            "c0ffee12:310:402 [1] nccl_net_ofi_init:1490 NCCL WARN NET/OFI aws-ofi-nccl initialization failed\n"
+            + nccl_info("c0ffee12", 310, 1, "NET/Socket : Using [0]lo:127.0.0.1<0>", tid=402)
+            + nccl_info("c0ffee12", 310, 1, "Using network Socket", tid=402))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "fi_info" in v["fix"], v
+    ib = ("c0ffee12:311:311 [2] misc/ibvwrap.cc:70 NCCL WARN Failed to open libibverbs.so[.1]\n"
+          + nccl_info("c0ffee12", 311, 2, "Bootstrap : Using lo:127.0.0.1<0>"))
+    assert _verdict(tmp_path, ib)["cause"] == "none"
+
+
+# NCCL <= 2.8's bootstrap root: the processes were told different world sizes (rule Q: a launch error, nobody)
+def test_a_rank_count_mismatch_at_the_bootstrap_root_is_the_launch(tmp_path):
+    text = (nccl_info("gpu12", 8801, 0, "Bootstrap : Using [0]ib0:10.4.0.12<0>")
+            + "gpu12:8801:8840 [0] bootstrap.cc:222 NCCL WARN Bootstrap Root : mismatch in rank count from procs "
+            "16 : 8\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "invalid_usage" and v["culprits"] == [], v
+    assert "WORLD_SIZE" in v["fix"], v
+
+
+# graph/search.cc's fallback: the topology search builds its channels in the simple order and goes on
+def test_a_topology_search_falling_back_to_simple_order_is_not_a_failure(tmp_path):
+    text = "".join(f"dgx{n}:{700 + d}:{790 + d} [{d}] graph/search.cc:1042 NCCL WARN Could not find a path for pattern "
+                   f"{p}, falling back to simple order\n" for n, d, p in ((3, 1, 2), (3, 5, 2), (7, 0, 3)))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "NCCL_TOPO_FILE" in v["fix"], v
+    # beside a real failure the fallback is no cause of its own
+    failing = text + "dgx3:701:791 [1] graph/topo.h:230 NCCL WARN Could not find NET with id 2\n"
+    assert _verdict(tmp_path, failing)["cause"] != "none"
+
+
+# net_ib's device enumeration skipping an HCA it cannot open, NCCL going on with the others: no failure
+def test_an_hca_skipped_at_enumeration_is_harmless_when_nccl_goes_on(tmp_path):
+    text = ("pod-7:310:310 [2] misc/ibvwrap.cc:198 NCCL WARN Call to ibv_open_device failed\n"
+            "pod-7:310:310 [2] transport/net_ib.cc:160 NCCL WARN NET/IB : Unable to open device mlx5_12\n"
+            + nccl_info("pod-7", 310, 2, "NET/IB : Using [0]mlx5_2:1/IB ; OOB eth0:10.9.8.7<0>")
+            + nccl_info("pod-7", 310, 2, "Using network IB"))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "/dev/infiniband" in v["fix"], v
+    # the WARN alone (NCCL not shown going on) is that HCA's trouble
+    alone = "pod-7:310:310 [2] transport/net_ib.cc:160 NCCL WARN NET/IB : Unable to open device mlx5_12\n"
+    assert _verdict(tmp_path, alone)["cause"] == "ib_fabric"
+
+
+# graph/paths.cc: a link in the topology graph with no path back (a PCI tree NCCL misreads): topology, no rank
+def test_a_reverse_path_missing_in_the_topology_names_the_topology_file_and_upgrade(tmp_path):
+    text = ("vm-a100-3:9120:9188 [5] graph/paths.cc:79 NCCL WARN Failed to find reverse path from remNode 1/c10000 "
+            "nlinks 2 to node 0/3a000\n"
+            + "".join(nccl_info("vm-a100-3", 9120, 5, f"{at} -> 3", tid=9188)
+                      for at in ("graph/paths.cc:615", "init.cc:901")))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "NCCL_TOPO_FILE" in v["fix"] and "Upgrade" in v["fix"], v

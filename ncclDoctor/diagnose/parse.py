@@ -77,6 +77,9 @@ _EARLY_GLOG = re.compile(r"\[W\d{3,4} \d\d:\d\d:\d\d\.\d{9} TCPStore\.cpp:\d+\] 
 _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 
 
+# ncclGetErrorString's line as torch prints it on its own: "ncclUnhandledCudaError: Call to CUDA function failed."
+_R_ERROR_STRING = re.compile(r"^\s*nccl[A-Z]\w*Error: [^:]{5,120}\.\s*$")
+
 class LineParser:
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -100,6 +103,7 @@ class LineParser:
         self.last_error: Event | None = None
         self.last_error_line = 0
         self.want_last_error = False
+        self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
@@ -346,6 +350,20 @@ class LineParser:
             self._stray_exit = (lineno, ev, stray.group(2).strip())  # held a line: a reversed entry's rank may follow
             self._follow = max(self._follow, 2)
             return None
+        if self._detail_next and self.last_error is not None and 0 < lineno - self.last_error_line <= 3:
+            # NCCL >= 2.29's error text as torch prints it: "ncclUnhandledCudaError: Call to CUDA function failed."
+            # and, on the next line, the detail with no "Last error:" label -- when that line is no other family's
+            # (a blank line that unwrap() leaves for a piece it joined is passed over)
+            detail = self._body.strip()
+            if not detail:
+                return None
+            self._detail_next = False
+            if (re.search(r"[A-Za-z]{3}", detail) and not S.R_LAST_ERROR.search(text)  # not a fence or a rule
+                    and self._families(lineno, text) is None):
+                self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
+                self.last_error.text += " | Last error: " + detail[:200]
+                return None
+        self._detail_next = False
         if self.last_error is not None and lineno - self.last_error_line <= 4 and self._same_rank(text):
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
@@ -475,6 +493,7 @@ class LineParser:
         if le:
             ev.data["last_error"] = le.group(1).strip()[: S.TEXT_CAP]
         self.last_error, self.last_error_line, self._follow = ev, lineno, 3
+        self._detail_next = bool(code != "unknown" and not le and _R_ERROR_STRING.match(self._body))
         return ev
 
     def _ib(self, lineno: int, text: str) -> Event | None:
@@ -492,6 +511,8 @@ class LineParser:
             return ev
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
+        if v and v.group(1) == "ibv_open_device":
+            return None  # NCCL's device enumeration skips an HCA it cannot open (a harmless WARN, verdict.quiet)
         if v:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)

@@ -73,7 +73,8 @@ FAMILIES = (
         # bootstrap.cc: the root seeing one rank twice, or ranks that disagree on the world size: the launch handed
         # two processes the same global rank (or different world sizes), so the communicator can never complete
         "duplicate_rank", "invalid_usage",
-        re.compile(r"has already checked in|mismatch in info from procs"),
+        # NCCL <= 2.8's root: "Bootstrap Root : mismatch in rank count from procs 6 : 3" (its nranks : the caller's)
+        re.compile(r"has already checked in|mismatch in (?:info|rank count) from procs"),
         "NCCL's bootstrap root saw the same rank check in twice (or ranks that disagree on the number of ranks): two "
         "processes were given one global rank, or the world size differs between them -- a launch error, no rank's "
         "fault",
@@ -81,7 +82,9 @@ FAMILIES = (
         "node's NODE_RANK / node_rank, SLURM_NODEID under srun) or from a launcher starting another number of "
         "processes per node than it was told (srun --ntasks-per-node = devices per node, the num_nodes/devices of "
         "the trainer); global rank = node_rank * gpus per node + local_rank. Kill stale processes of an earlier run "
-        "still on MASTER_PORT, and print RANK/WORLD_SIZE/LOCAL_RANK in each process to see the two that collide.",
+        "still on MASTER_PORT, and print RANK/WORLD_SIZE/LOCAL_RANK in each process to see the two that collide; "
+        "'mismatch in rank count from procs A : B' is processes told different world sizes: give every process the "
+        "same WORLD_SIZE (init_process_group's world_size), equal to the number of processes actually started.",
         job_wide=True),
     Family(
         "usage", "invalid_usage",
@@ -127,6 +130,19 @@ FAMILIES = (
         "NCCL_DEBUG_SUBSYS=INIT,GRAPH across ranks to see where the topology differs. With clean settings it is "
         "NCCL's own topology detection (2.19 read uninitialised PCI link speeds, fixed in 2.20): upgrade NCCL and "
         "run one NCCL version on every node.", job_wide=True),
+    Family(
+        # graph/paths.cc "Failed to find reverse path from remNode %d/%lx nlinks %d to node %d/%lx": the topology graph
+        # NCCL built has a link (GPU-NIC, PCI switch) with no way back -- a PCI tree NCCL misreads (VMs: virtual
+        # buses, NVLink or C2C it does not know), a bug of its topology code fixed in later versions
+        "topology_paths", "nccl_internal",
+        re.compile(r"Failed to find reverse path from"),
+        "NCCL's topology search found a link with no path back in the machine's topology graph: the PCI/NVLink tree "
+        "it read (a VM's virtual buses, devices it does not know) is not one its path code handles -- a topology "
+        "detection problem of this machine type, no rank's fault",
+        "Upgrade NCCL (or RCCL) first: several topology-path bugs of this kind are fixed in later versions; otherwise "
+        "give it the machine's topology (NCCL_TOPO_FILE=<xml>, the VM vendor's topology file) and compare "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH (or NCCL_TOPO_DUMP_FILE) with nvidia-smi topo -m.",
+        job_wide=True),
     Family(
         # graph/xml.h "Attribute %s of node %s not found" (xmlGetAttrStr...): the topology XML NCCL reads
         # (NCCL_TOPO_FILE) or builds lacks a field; NCCL < 2.8 also failed so on a CPU socket without a used GPU
@@ -190,6 +206,21 @@ FAMILIES = (
         "NCCL's proxy failed to open the transport connection to a peer while the communicator was set up: the "
         "interface or path it uses between the nodes does not work (a wrong interface, a firewall), not a rank",
         _NET_FIX),
+    Family(
+        # aws-ofi-nccl (the libfabric net plugin, EFA): its endpoint / address-vector set-up failing after the plugin
+        # loaded ("NET/OFI Couldn't open AV. RC: -22", "NET/OFI Creating new endpoint for domain 0x.. failed: Invalid
+        # argument", "NET/OFI Couldn't bind/enable endpoint"): the EFA device cannot be used from this process
+        "ofi_endpoint", "network_setup",
+        re.compile(r"NET/OFI (?:Couldn't (?:open|create|bind|enable|allocate) \w+|Creating new endpoint\b.{0,60}"
+                   r"\bfailed|Unable to (?:create|open|bind|enable) \w+)"),
+        "the libfabric net plugin (aws-ofi-nccl) could not set up its endpoint on the EFA device: the device is not "
+        "usable from this process (not passed into the container, the EFA driver or libfabric too old or mismatched, "
+        "the host's resources for it refused)",
+        "Check EFA on the node and inside the container: fi_info -p efa -t FI_EP_RDM must list the devices (docker: "
+        "--device /dev/infiniband/uverbs*, Kubernetes: the EFA device plugin's vpc.amazonaws.com/efa resource, "
+        "--ulimit memlock=-1); use the aws-ofi-nccl and libfabric of one EFA installer (the plugin built against the "
+        "libfabric it loads), check dmesg for efa errors and that the security group allows all traffic to itself; "
+        "NCCL_DEBUG=INFO FI_LOG_LEVEL=warn shows the provider chosen."),
     Family(
         "local_peer_gone", "early_exit",
         re.compile(r"Could not receive type from localRank|Error encountered progressing operation"),

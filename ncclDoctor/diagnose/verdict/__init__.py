@@ -84,6 +84,7 @@ from ncclDoctor.diagnose.verdict.quiet import (
     _config,
     _nccl_other,
     _none,
+    _retcode_trail,
     _setup_hang,
     _unread_failure,
     _warn_family,
@@ -133,8 +134,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         v = detect(c, ks)
         if v is not None:
             return _with_settings(v, env_findings)
-    return (_setup_hang(c, ks) or _config(c, ks, env_findings) or _warn_subsystem(c, ks) or _unread_failure(c, ks)
-            or _none(c, ks))
+    return (_retcode_trail(c, ks) or _setup_hang(c, ks) or _config(c, ks, env_findings) or _warn_subsystem(c, ks)
+            or _unread_failure(c, ks) or _none(c, ks))
 
 
 def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:

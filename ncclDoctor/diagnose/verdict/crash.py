@@ -202,6 +202,16 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Set NCCL_CUMEM_ENABLE=0 (NCCL then uses legacy CUDA IPC), or run the ranks of a node in one container "
             "with --ipc=host and the same PID namespace (--pid=host); as a test NCCL_P2P_DISABLE=1.",
         )
+        if re.search(r"\binit\.cc:\d+ nccl warn cuda failure[^\n]{0,20}'operation not supported", text):
+            # init.cc's own CUDA call at communicator creation, no transport involved: NCCL >= 2.26 creates a CUDA
+            # memory pool there (cudaMemPoolCreate), which a vGPU VM without unified memory refuses
+            what = ("'operation not supported' from the CUDA call NCCL makes while creating the communicator "
+                    "(init.cc: NCCL >= 2.26 creates a CUDA memory pool there), which this GPU's driver or "
+                    "virtualization does not offer")
+            fix = ("On a vGPU VM (VMware, other hypervisors) enable unified memory for the vGPU "
+                   "(pciPassthru<N>.cfg.enable_uvm = 1) or use a passthrough GPU; otherwise update the driver, or pin "
+                   "an NCCL older than 2.26 (the nvidia-nccl-cu* wheel torch loads). NCCL_CUMEM_ENABLE=0 does not "
+                   "avoid this call.")
     elif "peer access" in text or "peer mapping" in text:
         what, fix = (
             "a CUDA error setting up GPU peer-to-peer access ('peer access is not supported' / 'peer mapping "
@@ -210,6 +220,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "without P2P): test with NCCL_P2P_DISABLE=1 (NCCL then goes through host memory), check nvidia-smi topo "
             "-m and that IOMMU/ACS is off; with more than 8 GPUs in one process, P2P mappings run out.",
         )
+        if "shm.cc" in text:  # NCCL >= 2.27 shares its SHM transport's host buffers through cuMem handles
+            what += (" in NCCL's shared-memory transport (transport/shm.cc), which shares its host buffers through "
+                     "cuMem handles (NCCL_CUMEM_HOST_ENABLE, NCCL >= 2.27) that need peer access between the GPUs")
+            fix = ("Set NCCL_CUMEM_HOST_ENABLE=0 (the SHM transport then uses /dev/shm as before; give the container "
+                   "enough --shm-size) or upgrade NCCL/the driver past the fix. " + fix)
         if "custom_all_reduce" in text or "custom all-reduce" in text:  # vLLM/sglang's own P2P all-reduce kernel
             what += " in the serving engine's custom all-reduce kernel, which needs P2P between the GPUs"
             fix = ("Disable the custom all-reduce on GPUs without P2P (vLLM --disable-custom-all-reduce, sglang "
@@ -335,6 +350,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    nvls = " ".join(e.text + " " + str(e.data.get("last_error") or "") for e in evs + c.samples.get("nccl_warn", []))
+    if ("NCCL_NVLS_ENABLE" not in fix
+            and re.search(r"\bNVLS\b|NVLink SHARP|nvls\.cc:\d+|cuMulticast", nvls)):
+        # NVLink SHARP's multicast objects (NVSwitch systems): set up by the fabric manager, a finite resource
+        what += "; in NVLS (NVLink SHARP) multicast set-up"
+        fix += (" NVLS (NVLink SHARP) multicast failing: check the fabric manager (nvidia-smi -q | grep -i -A2 fabric "
+                "says 'Completed'; its version equals the driver's), reset the GPUs or reboot a node whose fabric "
+                "manager was restarted, upgrade the driver; or disable NVLS with NCCL_NVLS_ENABLE=0.")
     if (len(ranks) >= 2 and not alone and set(ranks) == set(c.ranks) and not torn_down(c)
             and len({(e.data.get("what") or "").lower() for e in evs}) == 1
             and not any(waiting(st) for st in c.ranks.values())):

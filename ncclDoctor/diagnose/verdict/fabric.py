@@ -163,16 +163,25 @@ def _shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     text = " ".join(e.text for e in evs)
     attach = "attaching" in text and "No such file" in text
+    # a segment of size 0 (its name empty or garbled): the peer sent a cuMem host-memory handle (NCCL >= 2.23 shares
+    # SHM buffers through cuMem where its probe succeeds) and this rank, whose probe failed, read it as a /dev/shm path
+    cumem = attach and bool(re.search(r"attaching to shared memory segment \S* \(size 0\)", text))
     return Verdict(
         "nccl_system",
         "NCCL could not "
         + (
+            "attach to a peer's shared-memory buffer announced with size 0: the peer shared it as a cuMem host "
+            "allocation and this rank expected a /dev/shm file -- the ranks of the node chose different host-memory "
+            "paths (cuMem host memory works for some GPUs' NUMA nodes and not others)"
+            if cumem else
             "attach to a peer's /dev/shm segment: the processes do not share "
             "/dev/shm (separate containers or IPC namespaces)"
             if attach
             else "create its shared memory segments in /dev/shm (No space left / creation failed): /dev/shm too small"
         ),
-        "Give the container a larger /dev/shm (docker --shm-size=16g, or --ipc=host so all ranks share it; "
+        ("Set NCCL_CUMEM_HOST_ENABLE=0 on every rank (all use /dev/shm then) or upgrade NCCL; check the NUMA view the "
+         "processes get (numactl -H: memory-only NUMA nodes, cpusets) and the driver. " if cumem else "")
+        + "Give the container a larger /dev/shm (docker --shm-size=16g, or --ipc=host so all ranks share it; "
         "Kubernetes: an emptyDir with medium: Memory at /dev/shm); NCCL_SHM_DISABLE=1 works around it.",
         "high",
         [],
@@ -435,8 +444,13 @@ def spans_nodes(c: Collected) -> bool:
 def _something_failed(c: Collected) -> bool:
     """Any failure at all in the lines: an error family, an NCCL return-code trail, a launcher's record of a failed
     process, a traceback's exception."""
-    return bool(any(c.kinds.get(k) for k in ERROR_KINDS) or c.retcodes or c.child_failures or c.worker_failures
-                or c.exceptions or c.kinds.get("watchdog_timeout"))
+    from ncclDoctor.diagnose.verdict.quiet import harmless_warn
+
+    # a harmless NCCL WARN (libibverbs absent, a net plugin finding no device and dropped) is no failure
+    warns = c.samples.get("nccl_warn", [])
+    real_warn = len(warns) < c.kinds.get("nccl_warn", 0) or any(not harmless_warn(c, e) for e in warns)
+    return bool(any(c.kinds.get(k) for k in ERROR_KINDS if k != "nccl_warn") or real_warn or c.retcodes
+                or c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("watchdog_timeout"))
 
 
 def shared_addresses(c: Collected) -> list[tuple[str, set[str]]]:
@@ -475,6 +489,13 @@ def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 R_BIND_BUSY = re.compile(r"\bbind failed ?:? ?Address already in use")
+# socket.cc's socketFinalizeAccept: the peer that connected announced another socket type than the listener's
+# (enum ncclSocketType: 1 bootstrap, 2 proxy, 3 the socket net transport, 4 the IB net transport, 5 RAS)
+_MIXED_FIX = ("Make every node use the same network transport: check InfiniBand on each node (ibstat, ibv_devinfo, "
+              "the same NCCL_IB_HCA, /dev/infiniband in the container) so that IB works on both ends, or set "
+              "NCCL_IB_DISABLE=1 (and the same NCCL_NET) on every node -- under mpirun pass it with -x so the remote "
+              "ranks get it; compare the 'Using network' line of each node's NCCL_DEBUG=INFO log. ")
+R_WRONG_TYPE = re.compile(r"socketFinalizeAccept: wrong type (\d) != (\d)")
 
 
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -547,6 +568,15 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # it wants is taken -- a fixed NCCL_COMM_ID port still held, or the ephemeral ports used up by communicators
     # created again and again (a new group per step) -- not the interface
     busy = [e for e in c.samples.get("nccl_warn", []) if R_BIND_BUSY.search(e.text)]
+    # 3 vs 4: a rank of one node reached this one over IB's connection set-up while this node listens with the socket
+    # transport (or the reverse): the nodes picked different network transports -- IB up (or enabled) on one only
+    mixed = next((m for e in c.samples.get("nccl_warn", []) if (m := R_WRONG_TYPE.search(e.text))
+                  and {m.group(1), m.group(2)} == {"3", "4"}), None)
+    if mixed:
+        got, want = ("IB", "socket") if mixed.group(1) == "4" else ("socket", "IB")
+        seen.insert(0, f"a peer connected with NCCL's {got} transport to a node listening with its {want} transport "
+                    f"('{mixed.group(0)}'): the nodes do not use the same network transport (InfiniBand works or is "
+                    "enabled on one node and not the other)")
     if busy:
         seen.insert(0, "NCCL could not bind its socket ('bind failed : Address already in use'): the port it needs is "
                     "taken on that host")
@@ -560,6 +590,7 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "dist.new_group or init per step): create the group once (outside the loop) and reuse it, and check the "
          "ephemeral port range (sysctl net.ipv4.ip_local_port_range) and sockets in TIME_WAIT (ss -tan); an old "
          "NCCL version leaked bootstrap sockets (upgrade NCCL). " if busy else "")
+        + (_MIXED_FIX if mixed else "")
         + "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
         "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
         "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "

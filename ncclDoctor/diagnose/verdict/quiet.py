@@ -124,7 +124,7 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
     hits = []
     for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
-        if e.kind == "nccl_warn" and _WARN_NOISE.search(e.text):
+        if e.kind == "nccl_warn" and harmless_warn(c, e):
             continue
         fam = classify(e.text if e.kind == "nccl_warn" else (e.data.get("last_error") or ""))
         if fam is not None:
@@ -160,6 +160,20 @@ _NOISE = (
     (r"\bNET/\w+\b.*[Cc]ould not find \w+ symbol", "a net plugin's 'Could not find <function> symbol' WARN is "
      "harmless: the plugin (aws-ofi-nccl) looked up an optional NCCL function and skips the check it was for; check "
      "that the aws-ofi-nccl / NCCL version pair is a supported one"),
+    # graph/search.cc: the topology search found no path of that pattern (ring, tree, ...) and builds its channels
+    # in the simple order instead: the communicator still works, maybe with less bandwidth
+    (r"Could not find a path for pattern \d+, falling back", "NCCL's 'Could not find a path for pattern N, falling "
+     "back to simple order' is harmless for correctness: its topology search built the channels in a simple order "
+     "instead (maybe at lower bandwidth); in a VM or container whose PCI/NVLink topology NCCL cannot see, give it "
+     "the topology (NCCL_TOPO_FILE) and compare nccl-tests' busbw with the hardware's"),
+    # aws-ofi-nccl finding no EFA provider when it initializes ("NET/OFI Only EFA provider is supported", "OFI
+    # fi_getinfo() call failed: No data available", "Couldn't find any optimal provider", then "aws-ofi-nccl
+    # initialization failed"): NCCL drops the plugin and uses its own transports, as when libibverbs is absent
+    (r"NET/OFI (?:Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) call failed|"
+     r"Couldn't find any optimal provider)", "the net plugin aws-ofi-nccl's 'initialization failed' (no EFA "
+     "provider, fi_getinfo finding nothing) is harmless where the node has no EFA: NCCL drops the plugin and uses "
+     "its own transports (IB or sockets); where the node should use EFA, the device is not visible to the process: "
+     "fi_info -p efa must list it (docker --device /dev/infiniband/uverbs*, the Kubernetes EFA device plugin)"),
     # the FastSocket plugin's rx-queue affinity loop: it goes on ("Connected after N retries")
     # lead rule U(1): the subnet manager's informational IB async events (re-registration, a new SM, a LID/GID
     # change, a port coming up); port errors, catastrophic errors and access violations stay ib_fabric
@@ -172,12 +186,32 @@ _NOISE = (
 
 
 _WARN_NOISE = re.compile("|".join(p for p, _ in _NOISE))
+# net_ib.cc's device enumeration: an HCA it cannot open (its /dev/infiniband/uverbsN not in the container, no
+# permission) is skipped, and NCCL goes on with the HCAs it could open, or its sockets: harmless where NCCL's own lines
+# show it went on ("Using network X"); alone, the WARN is that HCA's trouble (ib_fabric)
+R_SKIPPED_HCA = re.compile(r"Call to ibv_open_device failed|NET/IB ?: ?Unable to open device")
+_SKIPPED_HCA_WORDS = (
+    "NCCL's 'Call to ibv_open_device failed' / 'NET/IB : Unable to open device X' is no failure here: NCCL skipped "
+    "that HCA and went on with the others (or its sockets when none is left, slower); to use it in a container pass "
+    "its device files (docker --device /dev/infiniband/uverbsN or -v /dev/infiniband:/dev/infiniband, "
+    "--cap-add=IPC_LOCK, --ulimit memlock=-1; Kubernetes: the RDMA device plugin) and check ibv_devinfo inside it")
+
+
+def _went_on(c: Collected) -> bool:
+    """NCCL's own lines show it chose its network and went on ("Using network IB", "NET/IB : Using [0]mlx5_1")."""
+    return any(e.data.get("network") for e in c.samples.get("transport", []))
+
+
+def harmless_warn(c: Collected, e) -> bool:
+    """An NCCL WARN that names no failure: the noise table, or an HCA skipped where NCCL went on without it."""
+    return bool(_WARN_NOISE.search(e.text) or (R_SKIPPED_HCA.search(e.text) and _went_on(c)))
 
 
 def _noise_words(c: Collected) -> list[str]:
     """What the harmless NCCL WARNs of the input are, for a "none" verdict."""
     texts = [e.text for e in c.samples.get("nccl_warn", [])]
-    return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)]
+    skipped = [_SKIPPED_HCA_WORDS] if _went_on(c) and any(R_SKIPPED_HCA.search(t) for t in texts) else []
+    return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)] + skipped
 
 
 def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -185,7 +219,7 @@ def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     of no known family still gets its subsystem's cause class (low confidence) and its text."""
     from ncclDoctor.diagnose.warn_families import subsystem
 
-    evs = [e for e in c.samples.get("nccl_warn", []) if not _WARN_NOISE.search(e.text)]
+    evs = [e for e in c.samples.get("nccl_warn", []) if not harmless_warn(c, e)]
     if not evs:
         return None
     fam = subsystem(_what(evs[0]))
@@ -230,7 +264,7 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # log stopped there or the paste did (the lines cannot tell); the fix says what to collect if it hangs there.
         # So does an nccl-tests run that printed its devices but not yet its table header: it never reached its first
         # collective in these lines. A WARN among them that names a problem is read by its own class.
-        if any(not _WARN_NOISE.search(e.text) for e in c.samples.get("nccl_warn", [])):
+        if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
             return None
         return Verdict(
             "none",
@@ -297,6 +331,58 @@ def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict |
         [],
         [e for f in bad[:3] for e in f.evidence[:1]],
     )
+
+
+# ncclResult_t: the code an NCCL return-code trail ("NCCL INFO init.cc:904 -> 3") carries up to the caller
+_RETCODE_CLASS = {
+    1: ("cuda_error", "ncclUnhandledCudaError: a CUDA call inside NCCL failed",
+        "Rerun with NCCL_DEBUG=WARN (or INFO) so the failing CUDA call is printed (its 'Cuda failure' WARN); check the "
+        "driver against the CUDA runtime (nvidia-smi) and dmesg for Xid errors."),
+    2: ("nccl_system", "ncclSystemError: a system call NCCL made failed (a socket, shared memory, IB verbs)",
+        "Rerun with NCCL_DEBUG=WARN (or INFO, NCCL_DEBUG_SUBSYS=INIT,NET) so the failing call is printed; check "
+        "/dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME and the IB devices (ibstat)."),
+    3: ("nccl_internal", "ncclInternalError: one of NCCL's own checks failed",
+        "Rerun with NCCL_DEBUG=WARN (or INFO, NCCL_DEBUG_SUBSYS=INIT,GRAPH) so the check that failed is printed; check "
+        "that every rank loads the same NCCL version (torch's bundled one vs a system one); a trail through graph/ "
+        "(topology: paths.cc, search.cc, topo.cc) is NCCL not finding a GPU or NIC in the machine's topology -- in a "
+        "VM or container give it the topology (NCCL_TOPO_FILE) and unset stray NCCL_GRAPH_FILE / NCCL_TOPO_FILE "
+        "settings (also in /etc/nccl.conf), or upgrade NCCL."),
+    4: ("invalid_usage", "ncclInvalidArgument: NCCL was called with an invalid argument",
+        "Rerun with NCCL_DEBUG=WARN so the argument NCCL rejected is printed; check every rank passes the same count, "
+        "datatype and root, and each process uses its own GPU (torch.cuda.set_device(LOCAL_RANK))."),
+    5: ("invalid_usage", "ncclInvalidUsage: NCCL was used in a way it does not allow",
+        "Rerun with NCCL_DEBUG=WARN so the misuse is printed (two ranks on one GPU: torch.cuda.set_device(LOCAL_RANK), "
+        "CUDA_VISIBLE_DEVICES; mismatched calls between ranks)."),
+}
+
+
+_TRAIL_TOP = ("init.cc", "group.cc", "enqueue.cc", "collectives.cc", "init.cu", "group.cu", "enqueue.cu")
+
+
+def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """NCCL's return-code trail alone ("NCCL INFO transport.cc:84 -> 3" ... "group.cc:72 -> 3 [Async thread]"), the
+    WARN that started it not in the lines: NCCL still failed, and the code it carries up (ncclResult_t) is the class
+    of the failure -- never "nothing failed". The detectors before read the trails they know (bootstrap, sockets,
+    IB, topology's system calls); this one reads the code of any other."""
+    if not c.retcodes or any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+        return None
+    if c.samples.get("nccl_error") or c.exceptions:
+        return None
+    codes: dict[int, int] = {}
+    for (_, n), k in c.retcodes.items():
+        codes[n] = codes.get(n, 0) + k
+    code = max(codes, key=lambda n: (codes[n], n))
+    # a trail that stops below the API (a probe NCCL recovers from: net_ib/gdr.cc -> 3, then "Using network
+    # Socket") is no failure; one that reaches ncclCommInitRank's or a group's layer came out of NCCL's call
+    if code not in _RETCODE_CLASS or not any(f in _TRAIL_TOP for (f, n) in c.retcodes if n == code):
+        return None
+    cause, what, fix = _RETCODE_CLASS[code]
+    files = [f for (f, n) in c.retcodes if n == code]
+    return Verdict(
+        cause,
+        f"NCCL's return-code trail ({', '.join(f'{f} -> {code}' for f in files[:4])}) carries {code} = {what}; the "
+        "WARN line that says which call or check failed is not in these lines, and no rank is named by them",
+        fix, "medium" if code != 1 else "low", [], _samples(c, "transport"), job_wide=True)
 
 
 def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
