@@ -80,7 +80,8 @@ def share(sub: list[dict], key: str) -> str:
 GROUPS = (("rounds 14-16", lambda r: r < 17), ("round 17", lambda r: r == 17), ("round 18", lambda r: r == 18),
           ("round 19", lambda r: r == 19), ("round 20", lambda r: r == 20), ("round 21", lambda r: r == 21),
           ("round 22", lambda r: r == 22), ("round 23", lambda r: r == 23), ("round 24", lambda r: r == 24),
-          ("round 25", lambda r: r == 25), ("all", lambda r: True))
+          ("round 25", lambda r: r == 25), ("round 27", lambda r: r == 27), ("round 28", lambda r: r == 28),
+          ("round 29", lambda r: r == 29), ("all", lambda r: True))
 
 
 def main() -> None:
@@ -98,7 +99,7 @@ def main() -> None:
         print(f"{name:<22} {len(sub):>3}  {share(sub, 'experts'):>13}  {share(sub, 'first'):>12}  "
               f"{share(sub, 'second'):>12}  {share(sub, 'corpus'):>15}")
     print(f"({time.monotonic() - t0:.1f} s; agree = same culprits and cause, no culprit the other calls innocent; "
-          "corpus = the label tests/fixtures/corpus holds now: the first, or rounds 18-25's adjudicated one)")
+          "corpus = the label tests/fixtures/corpus holds now: the first, or rounds 18-29's adjudicated one)")
     if a.verbose:
         for r in rs:
             if not r["experts"]:
