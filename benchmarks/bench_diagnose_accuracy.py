@@ -173,22 +173,53 @@ PERTURB = {
 }
 
 
-def rewritten(case: dict, variant: str, into: Path) -> list[str]:
-    """The case's input files with every text line rewritten by ``VARIANTS[variant]`` or
-    ``PERTURB[variant]`` (Flight Recorder dumps and JSON files are copied as they are)."""
+def rewrite(case: dict, variant: str) -> list[tuple[str, bytes, bool]]:
+    """(file name, bytes, changed) for each of the case's input files with every text line rewritten by
+    ``VARIANTS[variant]`` or ``PERTURB[variant]`` (Flight Recorder dumps and JSON files are kept as they
+    are); ``changed`` is False where the rewritten bytes equal the original ones."""
     fn = VARIANTS.get(variant) or PERTURB.get(variant) or (lambda line, i: line)
     out = []
     for p in map(Path, inputs(case)):
         data = p.read_bytes()
-        dst = into / p.name
         if p.suffix in (".json", ".gz", ".pkl") or b"\x00" in data[:8192] or data[:1] == b"\x80":
-            dst.write_bytes(data)
+            new = data
         else:
             lines = data.decode("utf-8", "replace").split("\n")
             text = "\n".join(fn(line, i) for i, line in enumerate(lines))
-            dst.write_text(_fence(text) if variant == "fence" else text)
-        out.append(str(dst))
+            new = (_fence(text) if variant == "fence" else text).encode("utf-8")
+        out.append((p.name, new, new != data))
     return out
+
+
+def rewritten(case: dict, variant: str, into: Path) -> list[str]:
+    """The case's input files rewritten by ``rewrite``, written into the folder INTO: their paths."""
+    out = []
+    for name, data, _ in rewrite(case, variant):
+        (into / name).write_bytes(data)
+        out.append(str(into / name))
+    return out
+
+
+def variant_row(case: dict, name: str, base_row: dict, into: Path) -> dict:
+    """The case's score with its files rewritten by ``name``. Where the rewrite leaves every byte as it
+    was (a wrap wider than every line; only JSON or binary inputs) the input is the baseline's own, so
+    the baseline's row is returned without diagnosing it again. The files are written into INTO (an
+    empty folder, one per sweep: making and removing a folder per case cost more than diagnosing it)
+    and removed after."""
+    from ncclDoctor.diagnose import diagnose
+
+    files = rewrite(case, name)
+    if not any(changed for _, _, changed in files):
+        return base_row
+    paths = []
+    try:
+        for fname, data, _ in files:
+            (into / fname).write_bytes(data)
+            paths.append(into / fname)
+        return score(case, diagnose([str(p) for p in paths]))
+    finally:
+        for p in paths:
+            p.unlink()
 
 
 # a "[rank3]:" prefix on every line says rank 3 printed them: the ranks accused may change, not the cause
@@ -207,18 +238,22 @@ def run_variants(cases: list[dict], base: dict[str, dict], only: str | None = No
     (``strict``: whose verdict changed at all: cause, accused ranks or confidence)."""
     import tempfile
 
-    from ncclDoctor.diagnose import diagnose
-
     changed: dict[str, list[tuple[str, dict]]] = {}
-    for name in [only] if only else (names or VARIANTS):
-        changed[name] = []
-        for c in cases:
-            with tempfile.TemporaryDirectory() as tmp:
-                row = score(c, diagnose(rewritten(c, name, Path(tmp))))
-            moved = not _same(row, base[c["id"]], name) if strict else row["correct"] != base[c["id"]]["correct"]
-            if moved or not row["victim"]:
-                changed[name].append((c["id"], row))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in [only] if only else (names or VARIANTS):
+            changed[name] = []
+            for c in cases:
+                row = variant_row(c, name, base[c["id"]], Path(tmp))
+                if moved(row, base[c["id"]], name, strict):
+                    changed[name].append((c["id"], row))
     return changed
+
+
+def moved(row: dict, base_row: dict, name: str, strict: bool) -> bool:
+    """Whether a variant's row counts as changed (``run_variants``): its correctness changed, or
+    (``strict``) its verdict did, or it accuses a victim."""
+    differs = not _same(row, base_row, name) if strict else row["correct"] != base_row["correct"]
+    return differs or not row["victim"]
 
 
 def run(cases: list[dict]) -> list[dict]:

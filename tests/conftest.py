@@ -33,6 +33,10 @@ INTEGRATION = (
     "tests/test_multinode_per_node.py",
     "tests/test_diagnose_fr_live.py",
     "tests/test_diagnose_victim_live.py",  # a real gloo job under torchrun: the rank that never arrived
+    # the corpus-wide sweeps (every paste perturbation of every dev case, every launcher format of every case):
+    # they grow with the corpus; the quick tier runs the same checks on tests/_corpus.sample
+    "tests/test_diagnose_paste.py::test_every_corpus_case_keeps_its_verdict_when_pasted",
+    "tests/test_diagnose_variants.py::test_every_corpus_case_scores_the_same_in_every_launcher_format",
     "tests/test_check.py::test_in_process_cli_flags_nonexistent_settings_and_fails_on_warning",
     "tests/test_check.py::test_nccl_on_a_cpu_machine_cannot_run",
     "tests/test_check.py::test_check_reports_rdma_port_health_from_sysfs",

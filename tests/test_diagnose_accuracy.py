@@ -5,19 +5,15 @@ split is scored by that script only, never tuned against)."""
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
+from tests import _corpus
+from tests._corpus import bench
+
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location(
-    "bench_diagnose_accuracy", ROOT / "benchmarks" / "bench_diagnose_accuracy.py"
-)
-bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench)
 
 CAUSES = {
     "rank_missing",
@@ -43,18 +39,15 @@ CAUSES = {
 DEV_FLOOR = 0.90
 
 
-@functools.cache
-def _report(case_dir: str):
-    """One diagnose run per case for the whole module (the corpus is read by several tests);
-    its input is the case's files without case.json, the answer."""
-    from ncclDoctor.diagnose import diagnose
-
-    return diagnose(bench.inputs({"dir": case_dir}))
+def _report(case: dict):
+    """One diagnose run per case for the whole session (tests/_corpus.report: the corpus is read by several
+    tests and the paste and launcher sweeps); its input is the case's files without case.json, the answer."""
+    return _corpus.report(case)
 
 
 def _rows(split: str) -> list[dict]:
     # measured 1.00 when the floor was set; a drop below 0.90 is a regression, not noise
-    return [bench.score(c, _report(str(c["dir"]))) for c in bench.load_cases(split)]
+    return [_corpus.base_row(c) for c in bench.load_cases(split)]
 
 
 def test_corpus_is_well_formed_and_the_split_follows_the_rule():
@@ -91,7 +84,7 @@ def test_dev_accuracy_floor():
 
 def test_every_verdict_has_cause_confidence_proof_and_fix():
     for c in bench.load_cases("dev")[:40]:
-        v = _report(str(c["dir"])).results["diagnose"]["verdict"]
+        v = _report(c).results["diagnose"]["verdict"]
         assert v["cause"] in CAUSES and v["confidence"] in ("low", "medium", "high") and v["fix"], c["id"]
         if v["cause"] != "none":
             assert v["proof"], c["id"]
@@ -106,13 +99,13 @@ def test_every_corpus_report_matches_the_report_schema():
     described = schema["$defs"]["results"]["properties"]["diagnose"]["properties"]["verdict"]["properties"]["cause"]
     assert all(cause in described["description"] for cause in CAUSES)
     for c in bench.load_cases("all"):
-        assert schema_errors(json.loads(_report(str(c["dir"])).to_json())) == [], c["id"]
+        assert schema_errors(json.loads(_report(c).to_json())) == [], c["id"]
 
 
 def test_next_steps_never_contradict_an_error_finding():
     """Issue #14 item 6: no "nothing explains a failure" beside an error finding."""
     for c in bench.load_cases("dev"):
-        r = _report(str(c["dir"]))
+        r = _report(c)
         steps = " ".join(r.results["diagnose"]["next_steps"]).lower()
         if any(f.severity.value == "error" for f in r.findings):
             assert "nothing in the input" not in steps and "nothing in these lines" not in steps, c["id"]
@@ -125,7 +118,7 @@ def test_benign_noise_never_becomes_the_verdict():
     noise = [c for c in bench.load_cases("all") if c["family"] == "noise"]
     assert noise
     for c in noise:
-        r = _report(str(c["dir"]))
+        r = _report(c)
         assert r.results["diagnose"]["verdict"]["cause"] == c["expected"]["cause"] in ("none", "unknown"), c["id"]
         assert not any(f.severity.value == "error" for f in r.findings), c["id"]
 
@@ -139,7 +132,7 @@ def test_case_json_round_trips():
 def test_findings_never_say_nothing_failed_beside_a_verdict():
     """Issue #14 item 6: a verdict other than 'none' always has a warning or error finding."""
     for c in bench.load_cases("all"):
-        r = _report(str(c["dir"]))
+        r = _report(c)
         v = r.results["diagnose"]["verdict"]
         codes = {f.code for f in r.findings}
         if v["cause"] != "none":

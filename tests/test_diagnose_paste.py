@@ -2,39 +2,44 @@
 terminal's width, Markdown-quoted, in a ``` fence, with CRLF, colours, timestamps or a
 rank prefix. Every dev-split corpus case must keep its verdict under each perturbation
 (bench_diagnose_accuracy.PERTURB; the held-out split is scored only at the end, by the
-benchmark), and the unwrapping must not join lines that were never one."""
+benchmark), and the unwrapping must not join lines that were never one. The whole sweep is
+integration tier (tests/conftest.py); the quick tier checks every perturbation on
+tests/_corpus.sample (3 dev cases of each cause class)."""
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 from ncclDoctor.diagnose import diagnose
 from ncclDoctor.diagnose.ingest import unwrap, wrap_width
+from tests import _corpus
+from tests._corpus import bench
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("bench_diagnose_accuracy",
-                                               ROOT / "benchmarks" / "bench_diagnose_accuracy.py")
-bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench)
 
 IB = ("node-7:12345:12400 [3] NCCL WARN NET/IB : Got completion from peer 10.1.2.3<49152> with status=12 opcode=0 "
       "len=0 vendor err 129 (Send) localGid ::ffff:10.1.2.4 remoteGid ::ffff:10.1.2.3")
 
 
-@functools.cache
-def _base() -> tuple[list[dict], dict[str, dict]]:
-    return bench.baseline("dev")
+def _check(name: str, cases: list[dict]) -> None:
+    changed, base = _corpus.changed(name, cases, strict=True), _corpus.base(cases)
+    assert not changed, [(cid, base[cid]["got"], r["got"]) for cid, r in changed]
 
 
 @pytest.mark.parametrize("name", sorted(bench.PERTURB))
 def test_every_corpus_case_keeps_its_verdict_when_pasted(name):
-    cases, base = _base()
-    changed = bench.run_variants(cases, base, names=[name], strict=True)[name]
-    assert not changed, [(cid, base[cid]["got"], r["got"]) for cid, r in changed]
+    """Integration tier: every dev case (the sweep grows with the corpus)."""
+    _check(name, bench.load_cases("dev"))
+
+
+@pytest.mark.parametrize("name", sorted(bench.PERTURB))
+def test_a_sample_of_every_cause_keeps_its_verdict_when_pasted(name):
+    """Quick tier: 3 dev cases of each cause class (tests/_corpus.sample), a fixed size however the corpus grows."""
+    cases = _corpus.sample(bench.load_cases("dev"))
+    assert {c["expected"]["cause"] for c in cases} == {c["expected"]["cause"] for c in bench.load_cases("dev")}
+    _check(name, cases)
 
 
 def _wrapped(text: str, width: int) -> str:

@@ -1,23 +1,21 @@
 """diagnose reads the same log the same way whatever launcher or collector printed it
 (issue #14: generalise to real logs, not to one wording), and reads the wordings of the
-NCCL and torch versions the corpus has no case for. Verbatim lines cite their source."""
+NCCL and torch versions the corpus has no case for. Verbatim lines cite their source. The
+whole corpus in every launcher format is integration tier (tests/conftest.py); the quick tier
+checks every format on tests/_corpus.sample (3 cases of each cause class)."""
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 from ncclDoctor.diagnose import diagnose
 from ncclDoctor.diagnose.parse import LineParser
+from tests import _corpus
+from tests._corpus import bench
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("bench_diagnose_accuracy",
-                                               ROOT / "benchmarks" / "bench_diagnose_accuracy.py")
-bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench)
 
 TIMEOUT = ("[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout: "
            "WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, Timeout(ms)=600000) "
@@ -29,15 +27,19 @@ def _verdict(tmp_path, text: str, name: str = "job.log") -> dict:
     return diagnose([str(tmp_path / name)]).results["diagnose"]["verdict"]
 
 
-@functools.cache
-def _base() -> tuple[list[dict], dict[str, dict]]:
-    return bench.baseline("all")
+@pytest.mark.parametrize("variant", sorted(bench.VARIANTS))
+def test_every_corpus_case_scores_the_same_in_every_launcher_format(variant):
+    """Integration tier: every case of both splits (the sweep grows with the corpus)."""
+    changed = _corpus.changed(variant, bench.load_cases("all"), strict=False)
+    assert not changed, [(cid, r["got"]) for cid, r in changed]
 
 
 @pytest.mark.parametrize("variant", sorted(bench.VARIANTS))
-def test_every_corpus_case_scores_the_same_in_every_launcher_format(variant):
-    cases, base = _base()
-    changed = bench.run_variants(cases, base, only=variant)[variant]
+def test_a_sample_of_every_cause_scores_the_same_in_every_launcher_format(variant):
+    """Quick tier: 3 cases of each cause class (tests/_corpus.sample), a fixed size however the corpus grows."""
+    cases = _corpus.sample(bench.load_cases("all"))
+    assert {c["expected"]["cause"] for c in cases} == {c["expected"]["cause"] for c in bench.load_cases("all")}
+    changed = _corpus.changed(variant, cases, strict=False)
     assert not changed, [(cid, r["got"]) for cid, r in changed]
 
 
