@@ -60,14 +60,15 @@ def sample(cases: list[dict]) -> list[dict]:
 
 
 def workers() -> int:
-    """Processes for a sweep: the CPUs this process may run on (os.sched_getaffinity) less the load
-    already on them (1-minute load average, this process excluded), at least 1.
-    NCCLDOCTOR_TEST_WORKERS=N overrides it (1: no pool)."""
-    if os.environ.get("NCCLDOCTOR_TEST_WORKERS"):
-        return max(1, int(os.environ["NCCLDOCTOR_TEST_WORKERS"]))
+    """Processes for a sweep: 1 (no pool) unless NCCLDOCTOR_TEST_WORKERS=N asks for N. Not by default:
+    the pool forks the pytest process, which earlier tests may have left with threads (torch's, gloo's),
+    and a child that inherits a held lock would hang the suite; on this 2-core machine the pool saved
+    nothing. With N set, N is capped by the CPUs this process may run on (os.sched_getaffinity)."""
+    want = os.environ.get("NCCLDOCTOR_TEST_WORKERS", "").strip()
+    if not want.isdigit() or int(want) <= 1:
+        return 1
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    busy = max(0.0, os.getloadavg()[0] - 1.0) if hasattr(os, "getloadavg") else 0.0
-    return max(1, min(cpus, int(cpus - busy + 0.5)))
+    return max(1, min(cpus, int(want)))
 
 
 def _compute(jobs: list[tuple[str, dict, dict]]) -> list[dict]:
