@@ -341,6 +341,12 @@ def _ofi(c: Collected, evs: list) -> Verdict:
 _LOCAL_VERBS = ("ibv_create_qp", "ibv_create_cq", "ibv_alloc_pd", "ibv_create_srq", "ibv_create_comp_channel")
 
 
+# The locked-memory advice both set-up verdicts give (the verbs call refused, the registration refused)
+_MEMLOCK = ("ulimit -l unlimited (memlock unlimited in /etc/security/limits.conf), docker run --ulimit memlock=-1 "
+            "(Kubernetes: the container memlock limit of its runtime), and check `ulimit -l` inside mpirun/srun/the "
+            "container")
+
+
 def _verbs_resource(evs: list) -> Verdict:
     e = evs[0]
     err = e.data.get("verbs_error")
@@ -350,9 +356,7 @@ def _verbs_resource(evs: list) -> Verdict:
         "creating a queue pair/completion queue only allocates on the local HCA (no peer, nothing on the wire), so "
         "it is that node's resources or limits that refused it -- almost always the locked-memory limit (ulimit -l) "
         "of the process or container -- not the fabric and not a rank's code",
-        "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
-        "/etc/security/limits.conf), docker run --ulimit memlock=-1 (Kubernetes: the container memlock limit of its "
-        "runtime), and check `ulimit -l` inside mpirun/srun/the container; if it is already unlimited, the HCA ran "
+        f"Raise the locked-memory limit where the ranks run: {_MEMLOCK}; if it is already unlimited, the HCA ran "
         "out of its IB resources (queue pairs, CQ count: another library or job on the same HCA, e.g. NVSHMEM, "
         "may hold them; lower NCCL_IB_QPS_PER_CONNECTION / NCCL_MAX_NCHANNELS, check ibv_devinfo -v max_qp / "
         "max_cq, dmesg for mlx5 errors) or the device is not usable in the container (/dev/infiniband mounted, "
@@ -373,9 +377,8 @@ def _reg_at_setup(evs: list) -> Verdict:
         "IB connections (its return-code trail runs through transport.cc/init.cc): the host refused to pin the "
         "buffer -- the process's locked-memory limit, or GPU memory the HCA cannot register (no nvidia-peermem / "
         "dma-buf for GPUDirect RDMA) -- a system error of that node at set-up, not the fabric and not a rank's code",
-        "On that node check the locked-memory limit where the ranks run (ulimit -l unlimited, memlock unlimited in "
-        "/etc/security/limits.conf, docker run --ulimit memlock=-1; check `ulimit -l` inside mpirun/srun/the "
-        "container) and GPUDirect RDMA: load nvidia-peermem (modprobe nvidia-peermem; lsmod | grep peermem) or use a "
+        f"On that node check the locked-memory limit where the ranks run ({_MEMLOCK}) and GPUDirect RDMA: load "
+        "nvidia-peermem (modprobe nvidia-peermem; lsmod | grep peermem) or use a "
         "driver/kernel with dma-buf; NCCL_NET_GDR_LEVEL=LOC runs without GPUDirect RDMA and tells whether it is the "
         "cause (NCCL_IB_DISABLE=1 falls back to sockets); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.",
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
