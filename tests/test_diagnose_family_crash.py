@@ -1532,3 +1532,39 @@ def test_nccl_229s_unlabelled_detail_line_is_read_as_the_last_error(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error", v
     assert "NCCL_NVLS_ENABLE=0" in v["fix"] and "fabric manager" in v["fix"], v
+
+
+# --- a framework's own settings check (lead rule W): config, no rank at fault ---------------------------------------
+def test_a_framework_settings_check_is_config_not_the_rank_that_printed_it(tmp_path):
+    """A ValueError/AssertionError about the launch's sizes, recorded by torchrun as one rank's exit 1: every rank is
+    started with those settings (rule Q), so nobody is named; a bare AssertionError is read by its `assert` line."""
+    record = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 40 + "\nFailures:\n"
+              "  <NO_OTHER_FAILURES>\nRoot Cause (first observed failure):\n"
+              + failure_record(0, 5, 1, 1, 40417, host="gpu-node-7"))
+    said = ("[rank5]: ValueError: global_batch_size (96) is not divisible by micro_batch_size (4) times "
+            "data-parallel size (5)\n")
+    d = _report(tmp_path, said + record)
+    assert d["verdict"]["cause"] == "config" and d["verdict"]["culprits"] == [], d["verdict"]
+    assert not _accused(d), d
+    bare = ("Traceback (most recent call last):\n  File \"pretrain.py\", line 88, in <module>\n"
+            "    assert args.per_device_batch_size * args.grad_steps % world_size == 0\nAssertionError\n")
+    v = _verdict(tmp_path, bare + "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) "
+                 "local_rank: 2 (pid: 5120) of binary: /usr/bin/python3\n")
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    tcp = "[rank2]: RuntimeError: No rendezvous handler for tcp://\n"
+    assert _verdict(tmp_path, tcp)["cause"] == "config"
+
+
+def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
+    """Strict: a RuntimeError naming the world size, or an assert about the run's values, is that rank's own
+    failure (rule A names it), never a settings check."""
+    exit1 = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 3 (pid: 7781) "
+             "of binary: /opt/venv/bin/python\n")
+    for tail in ("RuntimeError: shape mismatch across world_size 4 in the gathered tensor\n",
+                 "AssertionError: loss is nan at step 1200\n",
+                 "    assert not torch.isnan(loss).any()\nAssertionError\n"):
+        v = _verdict(tmp_path, "Traceback (most recent call last):\n" + tail + exit1)
+        assert v["cause"] != "config", (tail, v)
+    # a settings-like assert beside a collective timeout: the hang is read, not the check
+    hang = watchdog_line(1, 12, "ALLREDUCE", 600012, 600000) + "[rank0]: AssertionError: batch_size must be > 0\n"
+    assert _verdict(tmp_path, hang)["cause"] != "config"

@@ -120,6 +120,7 @@ class LineParser:
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
+        self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -267,6 +268,9 @@ class LineParser:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
         self._body = body = S.strip_prefixes(text)
+        if "assert" in body and S.R_ASSERT_SRC.match(body):
+            self._assert_src = (lineno, body.strip())
+            return None
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
         if S.R_EXIT_BARRIER.search(body):
@@ -705,6 +709,10 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
+        said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
+        if (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_SETTINGS_CHECK.search(said)) or (
+                m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)):
+            ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
         return ev
 
     def _signal(self, lineno: int, text: str) -> Event | None:

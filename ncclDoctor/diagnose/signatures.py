@@ -693,6 +693,22 @@ R_LOG_RANK = re.compile(r"\[[\w.]{1,128}:\d{1,6}, rank=(\d{1,7})\]")
 # not a first failure of its own
 R_VICTIM_EXC = re.compile(r"^(?:torch\.distributed\.)?(?:Dist\w{0,40}Error|TimeoutError|ChildFailedError|"
                           r"ProcessExitedException|KeyboardInterrupt|SystemExit)$")
+# A framework's own check of the job's settings (lead rule W): an AssertionError / ValueError / NotImplementedError
+# whose message -- or, for a bare AssertionError, the `assert` source line its traceback prints just above -- is about
+# the launch's sizes or a feature the setup lacks: DeepSpeed's "train_batch_size is not equal to micro_batch_per_gpu *
+# gradient_acc_step * world_size", "gradient_accumulation_steps % world_size == 0", "dist_url=auto cannot work with
+# distributed training", "Sharded X requires Flash Attention enabled models". Every rank is started with the same
+# settings: config, no rank at fault. A RuntimeError is a rank's own runtime failure and is never read as one, save
+# torch's "No rendezvous handler for tcp://" (an init_method scheme this torch build has no handler for).
+R_SETTINGS_EXC = re.compile(r"(?:^|\.)(?:AssertionError|ValueError|NotImplementedError)$")
+R_SETTINGS_CHECK = re.compile(
+    r"\b(?:world_size|world size|(?:train_|micro_|global_|per_device_|eval_)?batch_size\w{0,20}|micro_batch\w{0,20}|"
+    r"gradient_acc\w{0,30}|n_gpus|num_gpus|nproc_per_node|dist_url|dist-url|num_machines|num_nodes|"
+    r"tensor_parallel_size|pipeline_parallel_size|tp_size|pp_size|num_shard\w{0,4})\b"
+    r"|\bdivisible by\b|\bmust be a multiple of\b"
+    r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b")
+R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
+R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
 # written by the run (a dataset index, a checkpoint), not the network or NCCL
 R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale file handle|Disk quota exceeded|"

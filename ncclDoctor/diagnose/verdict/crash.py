@@ -777,6 +777,39 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
 
 
+# What a rank's own failure or a hang leaves: a settings check among these is not what stopped the job.
+_NOT_SETTINGS = ("watchdog_timeout", "nccl_error", "cuda_error", "cuda_oom", "ib_completion", "heartbeat", "crash",
+                 "gloo_error", "socket_error", "store_timeout", "dataloader")
+
+
+def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A framework's own check of the job's settings failing (lead rule W, parse._traceback_tail's ``settings``):
+    DeepSpeed's batch-size assert, an `assert x % world_size == 0`, a launcher's dist_url check, a model that needs a
+    feature the setup lacks, torch's missing rendezvous handler. Every rank is started with the same settings, so the
+    rank a launcher's record shows exiting on it is no culprit (rule Q): config, culprits []. Only when no exception
+    of another kind and no NCCL, CUDA, timeout or connection failure is shown: those are a rank's own run failing."""
+    evs = [e for e in c.exceptions if e.data.get("settings")]
+    if not evs or any(c.kinds.get(k) for k in _NOT_SETTINGS):
+        return None
+    if any(not e.data.get("settings") and not e.data.get("line") for e in c.exceptions):
+        return None  # another exception class shown (a rank's own runtime error): rule A reads it
+    e = evs[0]
+    said = e.data["settings"]
+    text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
+    return Verdict(
+        "config",
+        f"the job stopped on a framework's own check of its settings, {text[:300]} ({e.where}): the settings every "
+        "process is started with (batch sizes, the world size, the launch URL, a feature the GPUs or the build lack) "
+        "do not fit together, so the rank that printed it is no culprit -- every rank would fail the same check",
+        "Make the settings that check names agree with the launch: train_batch_size = micro_batch_per_gpu x "
+        "gradient_accumulation_steps x world_size (DeepSpeed), gradient_accumulation_steps a multiple of world_size "
+        "(divisible by it), --nproc_per_node / --num_gpus / the number of machines as the config expects, an "
+        "explicit --dist-url tcp://MASTER_IP:PORT for several machines, an init_method this platform's torch "
+        "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
+        "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
     or no GPU visible to the process. A setting of the job, not a fault of a rank."""
