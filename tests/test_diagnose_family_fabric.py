@@ -813,3 +813,28 @@ def test_attaching_to_a_size_0_shm_segment_is_cumem_host_memory_disagreeing(tmp_
     # a real segment that is missing stays the processes not sharing /dev/shm
     plain = text.replace("/dev/shm/nccl-Ќq (size 0)", "/dev/shm/nccl-a8Zk2P (size 9437184)")
     assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, plain)["fix"]
+
+
+# --- the store client's own connection failing (lead rules L, Y): store_rendezvous, no rank -------------------------
+def test_a_bare_connection_failure_under_the_store_frames_is_the_store(tmp_path):
+    """A traceback whose frames just above create the store (TCPStore(...) in the env:// handler, init_process_group)
+    ending in a bare connection failure: the store connection could not be made. The TCPStore client's protocol
+    error ("Stop_waiting response is expected") is another process on the port. Without a store frame it says nothing."""
+    frames = ("Traceback (most recent call last):\n"
+              "  File \"/opt/venv/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py\", line 433, in "
+              "init_process_group\n    store, rank, world_size = next(rendezvous_iterator)\n"
+              "  File \"/opt/venv/lib/python3.8/site-packages/torch/distributed/rendezvous.py\", line 155, in "
+              "_env_rendezvous_handler\n    store = TCPStore(master_addr, master_port, world_size, start_daemon, "
+              "timeout)\n")
+    for exc in ("RuntimeError: Connection refused", "RuntimeError: [Errno 113] No route to host",
+                "ConnectionResetError: [Errno 104] Connection reset by peer"):
+        v = _verdict(tmp_path, frames + exc + "\n")
+        assert v["cause"] == "store_rendezvous" and v["culprits"] == [], (exc, v)
+    v = _verdict(tmp_path, "[rank3]: RuntimeError: Stop_waiting response is expected\n")
+    assert v["cause"] == "store_rendezvous" and "master_port" in v["fix"], v
+    assert _verdict(tmp_path, "RuntimeError: Connection refused\n")["cause"] != "store_rendezvous"
+    # init_method tcp://: the store lives in rank 0's process, a reset there is that process gone (rule G), not this
+    tcp = ("    dist.init_process_group('nccl', init_method='tcp://10.1.2.3:23456', rank=1, world_size=2)\n"
+           "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 602, in "
+           "init_process_group\n    default_pg._set_sequence_number_for_group()\nRuntimeError: Connection reset by peer\n")
+    assert _verdict(tmp_path, tcp)["cause"] != "store_rendezvous"

@@ -127,6 +127,8 @@ SNIFF = 8192
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
 #   "assert " a traceback's `assert ...` source line above a bare AssertionError: the condition a framework's own
 #             settings check tested (parse._traceback_tail, lead rule W)
+#   TCPStore(, in init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
+#             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -142,7 +144,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
-            b"marked dead", b"Force Terminated", b"assert ")
+            b"marked dead", b"Force Terminated", b"assert ",
+            b"TCPStore(", b"in init_process_group")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -898,6 +898,17 @@ class LineParser:
             ev.data.update(endpoint=ep,
                            rendezvous="endezvous" in text, in_use=None, closed=False, dns=True)
             return ev
+        proto = S.R_STORE_PROTO.search(text) if "vailab" in text or "Stop_waiting" in text else None
+        tail = S.R_EXC_TAIL.match(self._body) if near and not proto else None
+        conn = tail.group(2).strip() if tail and tail.group(2) and S.R_CONN_EXC.match(tail.group(2).strip()) else None
+        if conn and "reset" in conn and self.tcp_init is not None:
+            conn = None  # init_method tcp://: rank 0's own process hosts the store, a reset is that host gone (rule G)
+        if proto or conn:
+            # the store client's own connection failing, before any collective (lead rules L, Y): store_rendezvous
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           store_conn=(proto.group(0) if proto else conn)[:80])
+            return ev
         gone = S.R_STORE_GONE.search(text)
         lost = not gone and S.R_STORE_SOCKET.search(text) and S.R_PEER_GONE.search(text)
         if lost and _EARLY_GLOG.search(text) and not _TORCH_RANK_PREFIX.search(text):

@@ -250,6 +250,14 @@ R_RESOLVE = re.compile(r"can't resolve '([^'\s]{1,255})'|[Cc]ould not resolve ho
 # "[c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known)"
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
                          r"network addresses of")
+# The store client's own failures (lead rules L, Y): torch's TCPStore client getting a reply that is not the store
+# protocol's ("Stop_waiting response is expected": another service or job answers on MASTER_PORT), cupyx's store
+# ("TCPStore is not available": the client reached no store); and a bare connection failure that is the exception of
+# a traceback whose frames just above create the store (TCPStore(...), init_process_group's rendezvous): the store
+# connection could not be made (refused, reset, timed out, no route) -- store_rendezvous, no rank at fault.
+R_STORE_PROTO = re.compile(r"Stop_waiting response is expected|TCPStore is not available")
+R_CONN_EXC = re.compile(r"(?:\[Errno \d{1,4}\] )?(?:Connection (?:timed out|reset by peer|refused)|No route to host|"
+                        r"Network is unreachable)\.?$")
 R_ADDRS_OF = re.compile(r"network addresses of \(([^,()]{1,255}), (\d{1,5})\)")
 # env:// rendezvous without a launcher: "environment variable MASTER_ADDR expected, but not set"
 R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not set")
