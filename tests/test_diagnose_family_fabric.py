@@ -819,7 +819,7 @@ def test_attaching_to_a_size_0_shm_segment_is_cumem_host_memory_disagreeing(tmp_
 def test_a_bare_connection_failure_under_the_store_frames_is_the_store(tmp_path):
     """A traceback whose frames just above create the store (TCPStore(...) in the env:// handler, init_process_group)
     ending in a bare connection failure: the store connection could not be made. The TCPStore client's protocol
-    error ("Stop_waiting response is expected") is another process on the port. Without a store frame it says nothing."""
+    error ("Stop_waiting response is expected") is another process on the port. Without a store frame: nothing."""
     frames = ("Traceback (most recent call last):\n"
               "  File \"/opt/venv/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py\", line 433, in "
               "init_process_group\n    store, rank, world_size = next(rendezvous_iterator)\n"
@@ -836,5 +836,6 @@ def test_a_bare_connection_failure_under_the_store_frames_is_the_store(tmp_path)
     # init_method tcp://: the store lives in rank 0's process, a reset there is that process gone (rule G), not this
     tcp = ("    dist.init_process_group('nccl', init_method='tcp://10.1.2.3:23456', rank=1, world_size=2)\n"
            "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 602, in "
-           "init_process_group\n    default_pg._set_sequence_number_for_group()\nRuntimeError: Connection reset by peer\n")
+           "init_process_group\n    default_pg._set_sequence_number_for_group()\n"
+           "RuntimeError: Connection reset by peer\n")
     assert _verdict(tmp_path, tcp)["cause"] != "store_rendezvous"
