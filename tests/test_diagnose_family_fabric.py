@@ -253,6 +253,18 @@ def test_the_10049_warning_to_a_docker_desktop_alias_alone_is_none(tmp_path):
         "store_rendezvous")
 
 
+def test_linux_errno_99_store_connect_warnings_alone_are_none(tmp_path):
+    """EADDRNOTAVAIL (errno 99) is 10049's errno on Linux: the client tries an address of the host it cannot use
+    (localhost's IPv6 one) and goes on; retried warnings with nothing failing after them are none (lead rule L)."""
+    warn = ("[W1107 09:12:44.118200931 socket.cpp:752] [c10d] The client socket has failed to connect to "
+            "[ip6-localhost]:29533 (errno: 99 - Cannot assign requested address).\n")
+    v = _verdict(tmp_path, "[rank1]:" + warn + "[rank1]:" + warn)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    timeout = ("torch.distributed.DistNetworkError: The client socket has timed out after 600s while trying to "
+               "connect to (ip6-localhost, 29533).\n")
+    assert _verdict(tmp_path, warn + warn + timeout)["cause"] == "store_rendezvous"
+
+
 def test_a_store_timeout_after_the_10049_warning_is_still_the_store(tmp_path):
     timeout = ("torch.distributed.DistNetworkError: The client socket has timed out after 1800s while trying to "
                "connect to (DESKTOP-AB12CD, 29512).\n")

@@ -353,9 +353,11 @@ R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|do
 # host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless, whatever host it
 # names (a Docker Desktop alias too: lead rules L/N, session 7); a store timeout or error after it is the news.
 # Linux's "(errno: 22 - Invalid argument)" is the same attempt at an address of the host that cannot be used there
-# (lead rule L: a retried store-client warning with nothing failing after it is none).
+# (lead rule L: a retried store-client warning with nothing failing after it is none). Linux's "(errno: 99 - Cannot
+# assign requested address)" is 10049's own errno (EADDRNOTAVAIL: localhost's IPv6 address where the host has none,
+# Colab), read the same way.
 R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
-                                r"\((?:system error: 10049|errno: 22 - Invalid argument)\b")
+                                r"\((?:system error: 10049|errno: 22 - Invalid argument|errno: 99 - Cannot assign)\b")
 # cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
 R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
                         r"cudaGetLastError|cudaPeekAtLastError) returned")
