@@ -1568,3 +1568,28 @@ def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
     # a settings-like assert beside a collective timeout: the hang is read, not the check
     hang = watchdog_line(1, 12, "ALLREDUCE", 600012, 600000) + "[rank0]: AssertionError: batch_size must be > 0\n"
     assert _verdict(tmp_path, hang)["cause"] != "config"
+
+
+# --- a stop from outside in the shell's or Ray's words ------------------------------------------------------------
+def test_the_shells_terminated_with_nothing_failing_is_a_sigterm_from_outside(tmp_path):
+    """bash's job-control and script forms of "Terminated" (SIGTERM ended the foreground job): signal, no rank; after
+    a rank's own failure it is that failure's teardown, read by the failure."""
+    warn = ("[W ProcessGroupNCCL.cpp:2302] Rank 3 using best-guess GPU 3 to perform barrier as devices used by this "
+            "process are currently unknown.\n")
+    for term in ("[2]+  Terminated              torchrun --nproc_per_node 4 train.py --cfg base.yaml\n",
+                 "./run_dist.sh: line 12: 30211 Terminated              python -m torch.distributed.run train.py\n"):
+        v = _verdict(tmp_path, warn + term)
+        assert v["cause"] == "signal" and v["culprits"] == [], (term, v)
+    failed = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 611) "
+              "of binary: /usr/bin/python\n")
+    assert _verdict(tmp_path, failed + "Terminated\n")["cause"] != "signal"
+
+
+def test_ray_reporting_the_actors_node_preempted_is_a_signal_from_outside(tmp_path):
+    text = ("(TrainController pid=4410) The actor died unexpectedly before finishing this task.\n"
+            "(TrainController pid=4410) \tclass_name: RayTrainWorker\n"
+            "(TrainController pid=4410) The actor died because its node has died. Node Id: 3fa9c0e1d2\n"
+            "(TrainController pid=4410) \tthe actor's node was preempted: spot capacity reclaimed by the provider\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "signal" and v["culprits"] == [], v
+    assert "checkpoint" in v["fix"], v

@@ -121,7 +121,9 @@ SNIFF = 8192
 #             Message: The node was low on resource: memory.", parse._worker_failed: host_oom)
 #   marked dead  Ray's GCS losing a node ("has been marked dead because the detector has missed too many heartbeats",
 #             parse._launcher_exit: ray_died)
-#   Force Terminated  srun's "srun: Force Terminated job N" (the controller ended the step: parse._signal)
+#   Terminated  srun's "srun: Force Terminated job N" (the controller ended the step: parse._signal) and the shell's
+#             "Terminated" (a foreground job ended by SIGTERM)
+#   was preempted  Ray's "the actor's node was preempted: ..." (a node drained for preemption: parse._signal)
 #   can't open file  the interpreter not finding the script it was launched with ("python: can't open file
 #             'train.py': [Errno 2] No such file or directory", parse._fatal_python, lead rule U (2))
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
@@ -144,7 +146,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
-            b"marked dead", b"Force Terminated", b"assert ",
+            b"marked dead", b"Terminated", b"was preempted", b"assert ",
             b"TCPStore(", b"in init_process_group")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file

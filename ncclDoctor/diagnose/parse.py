@@ -744,6 +744,12 @@ class LineParser:
                    "time limit" if st.group("pre") == "timed-out" else (st.group("why") or "PREEMPTION").lower())
             ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
                            else why, sched_text=why, usr=st.group("sig"))
+            ev.data["ray"] = bool(st.group("ray"))
+            return ev
+        if "Terminated" in text and S.R_SHELL_TERM.match(self._body):  # the shell: the job got SIGTERM from outside
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None
+            ev.data.update(received=None, sent=None, shell_term=True)
             return ev
         w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
         if w:  # a job process's own handler logged the SIGTERM it got (not torchrun's agent: not "received" here)

@@ -593,7 +593,15 @@ R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUE
                           r"(?P<forced>srun: Force Terminated (?:job \d{1,12}|StepId=\S{1,40}))|"
                           # submitit's handler, whichever signal the job was set up with (--signal, SIGUSR2, SIGHUP):
                           # "Caught signal SIGHUP on host: this job is preempted." / "...: this job is timed-out."
-                          r"Caught signal (?P<sig>SIG[A-Z0-9]{2,8})\b[^\n]{0,120}?(?P<pre>preempted|timed-out)")
+                          r"Caught signal (?P<sig>SIG[A-Z0-9]{2,8})\b[^\n]{0,120}?(?P<pre>preempted|timed-out)|"
+                          # Ray's ActorDiedError when the node was drained for preemption ("The actor died because its
+                          # node has died. ... the actor's node was preempted: <reason>"): the cloud/scheduler took it
+                          r"(?P<ray>the actor's node was preempted)")
+# The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
+# job-control "[1]+  Terminated  python train.py" and a script's "run.sh: line 4: 4242 Terminated  python ...": the job
+# was stopped from outside (a user's kill, a time limit, the scheduler).
+R_SHELL_TERM = re.compile(r"^\s*(?:\S{1,200}: line \d{1,6}: +\d{1,10} +|\[\d{1,4}\][+-]? +)?Terminated"
+                          r"(?: +\S.{0,200})?\s*$")
 # A job process's own SIGTERM handler logging the signal it got: Lightning's signal connector ("[rank: 0] Received
 # SIGTERM: 15", then "Bypassing SIGTERM: 15") and submitit's ("Bypassing signal SIGTERM"). Alone, it is a stop from
 # outside (scheduler, kill); after a worker's failure it is the launcher's teardown, which that failure explains.

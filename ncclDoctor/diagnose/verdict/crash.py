@@ -1086,6 +1086,16 @@ def _preempted(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     usr = next((e.data["usr"] for e in evs if e.data.get("usr")), None)
+    if all(e.data.get("ray") for e in evs):
+        return Verdict(
+            "signal",
+            "Ray reported the actor's node preempted (drained for preemption by the cloud or the cluster's scheduler): "
+            "the worker on it died with its node, a stop from outside, and the controller's errors after it are that "
+            "loss, not a rank failing on its own; no rank is at fault",
+            "Nothing to fix in the ranks: make the training survive preemption -- checkpoint often and resume from "
+            "the last checkpoint (Ray Train: FailureConfig(max_failures=N) with checkpoint / resume restarts the "
+            "workers on another node); keep spot / preemptible nodes out of jobs that cannot restart.",
+            "high", [], [e.brief() for e in evs[:3]])
     return Verdict(
         "signal",
         "the scheduler preempted the job (Slurm preemption / requeue"
@@ -1179,6 +1189,20 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "CANCELLED), kubectl describe pod; if it was the time limit or preemption, ask for more time (--time) or "
             "have Slurm signal the job early (#SBATCH --signal=SIGUSR1@90), checkpoint on it and requeue.",
             "medium", [], [e.brief() for e in worker[:3]])
+    term = [e for e in sigs if e.data.get("shell_term")]
+    if term and not got and not forced and not cancel and not c.kinds.get("watchdog_timeout") and not (
+            c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
+            or any(own_errors(st) for st in c.ranks.values())):
+        # the shell's "Terminated": the foreground job got SIGTERM, and nothing failed before it (lead rule T: why it
+        # was sent is not in the lines)
+        return Verdict(
+            "signal",
+            "the shell reports the job 'Terminated': it received SIGTERM from outside (a user's kill, a time limit, "
+            "the scheduler) and no rank shows an error, timeout or failure of its own before it; no rank is at fault",
+            "Find who sent SIGTERM (the scheduler's record: sacct -j JOB, kubectl describe pod; a timeout wrapper; "
+            "another user's kill). If the job looked stuck before it was killed, take stacks first next time "
+            "(py-spy dump --pid on every rank before killing) and rerun with NCCL_DEBUG=INFO to see where it stood.",
+            "medium", [], [e.brief() for e in term[:3]])
     if not got and forced:  # nothing else failed: the job was being stopped from outside
         return Verdict(
             "signal",
