@@ -1593,3 +1593,21 @@ def test_ray_reporting_the_actors_node_preempted_is_a_signal_from_outside(tmp_pa
     v = _verdict(tmp_path, text)
     assert v["cause"] == "signal" and v["culprits"] == [], v
     assert "checkpoint" in v["fix"], v
+
+
+def test_a_traceback_through_deepspeeds_runner_signal_handler_is_a_signal_from_outside(tmp_path):
+    """DeepSpeed's runner installs sigkill_handler only for SIGINT/SIGTERM: its traceback through that handler while it
+    waited on its workers is the runner stopped from outside, whatever the handler raised; launch.py's own handler
+    (called when a worker exits) is not that frame."""
+    text = ("[2024-11-02 08:14:51,203] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 55120\n"
+            "[2024-11-02 08:14:51,204] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 55121\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/usr/local/lib/python3.10/dist-packages/deepspeed/launcher/runner.py\", line 601, in main\n"
+            "    result.wait()\n"
+            "  File \"/usr/local/lib/python3.10/dist-packages/deepspeed/launcher/runner.py\", line 590, in "
+            "sigkill_handler\n    result_kill = subprocess.Popen(kill_cmd, env=env)\n"
+            "UnboundLocalError: local variable 'kill_cmd' referenced before assignment\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "signal" and v["culprits"] == [], v
+    worker = text.replace("runner.py\", line 590", "launch.py\", line 590")
+    assert _verdict(tmp_path, worker)["cause"] != "signal"

@@ -120,6 +120,7 @@ class LineParser:
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
+        self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
 
     def _rest_of_work(self, body: str) -> None:
@@ -709,6 +710,8 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
+        if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
+            ev.data["in_handler"] = True
         said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
         if (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_SETTINGS_CHECK.search(said)) or (
                 m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)):
@@ -745,6 +748,12 @@ class LineParser:
             ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
                            else why, sched_text=why, usr=st.group("sig"))
             ev.data["ray"] = bool(st.group("ray"))
+            return ev
+        if "sigkill_handler" in text and S.R_DS_RUNNER_SIG.search(text):  # the runner got SIGINT/SIGTERM
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None
+            ev.data.update(received=None, sent=None, runner_sig=True)
+            self._handler_line = lineno
             return ev
         if "Terminated" in text and S.R_SHELL_TERM.match(self._body):  # the shell: the job got SIGTERM from outside
             ev = self._context(lineno, text, "signal")

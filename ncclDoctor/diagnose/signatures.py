@@ -597,6 +597,10 @@ R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUE
                           # Ray's ActorDiedError when the node was drained for preemption ("The actor died because its
                           # node has died. ... the actor's node was preempted: <reason>"): the cloud/scheduler took it
                           r"(?P<ray>the actor's node was preempted)")
+# DeepSpeed's runner (deepspeed/launcher/runner.py) installs its sigkill_handler only as the handler of SIGINT and
+# SIGTERM (launch.py's own sigkill_handler is also called when a worker exits: not this frame): a traceback through the
+# runner's handler is the runner receiving a signal from outside (Ctrl-C, the scheduler), whatever the handler raised.
+R_DS_RUNNER_SIG = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\"?, line \d{1,6}, in sigkill_handler")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
 # job-control "[1]+  Terminated  python train.py" and a script's "run.sh: line 4: 4242 Terminated  python ...": the job
 # was stopped from outside (a user's kill, a time limit, the scheduler).

@@ -853,6 +853,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died"))]
     if not fails:
         return None
+    if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
+        return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
     if all(e.data.get("launcher_kill") for e in fails):  # lead rule M: only DeepSpeed's launcher killing its workers
         return Verdict("unknown", "DeepSpeed's launcher killed its workers ('Killing subprocess' for each): it does so "
                        "when one of them exited (or the launcher itself was stopped), and these lines show neither "
@@ -1143,6 +1145,18 @@ def _died_loading(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [e.brief() for e in sent[:3]])
 
 
+def _runner_signal(c: Collected) -> list[Event]:
+    """DeepSpeed's runner's signal handler in a traceback (R_DS_RUNNER_SIG), with nothing else failing: no hang, no
+    rank's own error, no exception but one raised inside that handler, no worker record but the launcher's kills."""
+    runner = [e for e in c.samples.get("signal", []) if e.data.get("runner_sig")]
+    if not runner or c.kinds.get("watchdog_timeout") or c.kinds.get("worker_raised") or any(
+            not e.data.get("in_handler") for e in c.exceptions) or any(
+            not e.data.get("launcher_kill") for e in c.child_failures + c.worker_failures) or any(
+            own_errors(st) for st in c.ranks.values()):
+        return []
+    return runner
+
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
@@ -1189,6 +1203,19 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "CANCELLED), kubectl describe pod; if it was the time limit or preemption, ask for more time (--time) or "
             "have Slurm signal the job early (#SBATCH --signal=SIGUSR1@90), checkpoint on it and requeue.",
             "medium", [], [e.brief() for e in worker[:3]])
+    runner = _runner_signal(c)
+    if runner and not got and not forced and not cancel:
+        return Verdict(
+            "signal",
+            "DeepSpeed's runner was interrupted: its traceback runs through the runner's sigkill_handler, which it "
+            "installs only for SIGINT and SIGTERM, while it waited on its workers -- the job was stopped from outside "
+            "(Ctrl-C, the scheduler, a kill) and the runner killed its workers for it; no worker shows a failure of "
+            "its own, and an exception raised inside that handler (a NameError of its PDSH path) is the launcher's "
+            "bug, not the cause; no rank is at fault",
+            "Find who sent the signal (a Ctrl-C, scancel / the scheduler's time limit: sacct -j JOB, kubectl describe "
+            "pod); if the job looked stuck first, take py-spy stacks of every rank before stopping it. If the "
+            "handler itself raised, upgrade DeepSpeed (a bug of the runner's signal path, not of the job).",
+            "medium", [], [e.brief() for e in runner[:3]])
     term = [e for e in sigs if e.data.get("shell_term")]
     if term and not got and not forced and not cancel and not c.kinds.get("watchdog_timeout") and not (
             c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
