@@ -1611,3 +1611,21 @@ def test_a_traceback_through_deepspeeds_runner_signal_handler_is_a_signal_from_o
     assert v["cause"] == "signal" and v["culprits"] == [], v
     worker = text.replace("runner.py\", line 590", "launch.py\", line 590")
     assert _verdict(tmp_path, worker)["cause"] != "signal"
+
+
+# --- a launcher's own check of its set-up failing before any worker ran (lead rule X (2)): config ---------------------
+def test_a_launchers_ssh_probe_or_mpi_start_up_failing_is_config(tmp_path):
+    ssh = ("Traceback (most recent call last):\n"
+           "  File \"/opt/conda/lib/python3.10/subprocess.py\", line 369, in check_call\n"
+           "    raise CalledProcessError(retcode, cmd)\n"
+           "subprocess.CalledProcessError: Command 'ssh -p 2222 -o PasswordAuthentication=no worker-3 hostname' "
+           "returned non-zero exit status 255.\n")
+    v = _verdict(tmp_path, ssh)
+    assert v["cause"] == "config" and v["culprits"] == [] and "ssh-copy-id" in v["fix"], v
+    mpi = ("[gpu-12:04411] *** An error occurred in MPI_Init\n[gpu-12:04411] *** on a NULL communicator\n"
+           "[gpu-12:04411] *** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,\n")
+    v = _verdict(tmp_path, mpi)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    # a worker's own command failing with 255 is not the launcher's ssh probe
+    other = ssh.replace("'ssh -p 2222 -o PasswordAuthentication=no worker-3 hostname'", "'bash prep.sh'")
+    assert _verdict(tmp_path, other)["cause"] != "config"

@@ -402,7 +402,7 @@ class LineParser:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
-                   self._worker_failed, self._fatal_python,
+                   self._launch_setup, self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._nccl_info, self._progress, self._no_nccl, self._uncaught, self._traceback_tail):
             ev = fn(lineno, text)
@@ -673,6 +673,17 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "no_nccl")
         ev.data["what"] = m.group(0)
+        return ev
+
+    def _launch_setup(self, lineno: int, text: str) -> Event | None:
+        """A launcher's check of its launch set-up failing before any worker ran (signatures.R_LAUNCH_SETUP, lead
+        rule X (2)): the ssh probe of a hostfile's node, MPI's start-up."""
+        m = S.R_LAUNCH_SETUP.search(text) if ("exit status 255" in text or "MPI_Init" in text) else None
+        if m is None:
+            return None
+        ev = self._context(lineno, text, "launch_setup")
+        ev.rank = None  # the launcher's (or MPI's) own line, not a rank's
+        ev.data.update(ssh=m.group("ssh"), mpi=m.group("mpi"))
         return ev
 
     def _uncaught(self, lineno: int, text: str) -> Event | None:

@@ -601,6 +601,13 @@ R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUE
 # SIGTERM (launch.py's own sigkill_handler is also called when a worker exits: not this frame): a traceback through the
 # runner's handler is the runner receiving a signal from outside (Ctrl-C, the scheduler), whatever the handler raised.
 R_DS_RUNNER_SIG = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\"?, line \d{1,6}, in sigkill_handler")
+# A launcher's own check of its launch set-up failing before any worker runs (lead rule X (2)): DeepSpeed's runner's
+# passwordless-ssh probe ("subprocess.CalledProcessError: Command 'ssh -o PasswordAuthentication=no HOST hostname'
+# returned non-zero exit status 255": 255 is ssh's own failure to connect or authenticate) and Open MPI's start-up
+# failing ("*** An error occurred in MPI_Init_thread / *** on a NULL communicator": the process was not started by an
+# MPI launcher that provides it, or PMI(x) could not be reached). config, no rank.
+R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
+                            r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
 # job-control "[1]+  Terminated  python train.py" and a script's "run.sh: line 4: 4242 Terminated  python ...": the job
 # was stopped from outside (a user's kill, a time limit, the scheduler).

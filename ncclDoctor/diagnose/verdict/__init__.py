@@ -41,6 +41,7 @@ from ncclDoctor.diagnose.verdict.crash import (
     _host_mem,
     _killed,
     _launch_arg,
+    _launch_setup,
     _nccl_crash,
     _no_nccl,
     _preempted,
@@ -97,7 +98,7 @@ from ncclDoctor.findings import Finding, Severity
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _bus_error, _launch_arg,
-    _settings_check, _no_nccl, _preempted, _tiny_timeout,
+    _launch_setup, _settings_check, _no_nccl, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _load_barrier, _uniqueid, _direct_hang, _busy,

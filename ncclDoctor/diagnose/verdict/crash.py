@@ -810,6 +810,35 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The launcher's own check of its set-up failing before any worker ran (lead rule X (2)): config, no rank."""
+    evs = c.samples.get("launch_setup", [])
+    if not evs or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
+        return None
+    ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
+    mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
+    if ssh:
+        return Verdict(
+            "config",
+            f"the launcher's check that it can reach a node by passwordless ssh failed ('{ssh[:160]}' exited with "
+            "255, ssh's own connect or authentication failure) before any worker started: the launch set-up (ssh "
+            "keys, the hostfile's host names) is wrong, no rank ran",
+            "Set up passwordless ssh from the launching node to every node of the hostfile (ssh-keygen; ssh-copy-id "
+            "HOST; then `ssh -o PasswordAuthentication=no HOST hostname` must print the host name), check the "
+            "hostfile's names and addresses (and the ssh port / known_hosts); on one node drop the hostfile, or pass "
+            "--no_ssh_check when the nodes are reached another way (a launcher that starts each node itself).",
+            "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+    return Verdict(
+        "config",
+        f"MPI failed to start in the process ('An error occurred in {mpi} on a NULL communicator', "
+        "MPI_ERRORS_ARE_FATAL): the process called MPI's initialisation without an MPI launcher that provides it "
+        "(or PMI/PMIx could not be reached) -- a launch/bootstrap setting every rank shares, not one rank's fault",
+        "Launch the job under an MPI launcher (mpirun / srun --mpi=pmix) when the code initialises MPI, or keep MPI "
+        "out of it: bootstrap what needs it over NCCL/gloo instead (Transformer Engine / Megatron's "
+        "tp_comm_overlap: --tp-comm-bootstrap-backend nccl); check that the MPI library matches the launcher's.",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
     or no GPU visible to the process. A setting of the job, not a fault of a rank."""
