@@ -825,3 +825,14 @@ def test_a_reverse_path_missing_in_the_topology_names_the_topology_file_and_upgr
     v = _verdict(tmp_path, text)
     assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
     assert "NCCL_TOPO_FILE" in v["fix"] and "Upgrade" in v["fix"], v
+
+
+def test_a_multi_host_launchers_failed_command_on_a_host_says_to_run_torchrun_on_each_node(tmp_path):
+    """A launcher that runs torchrun on each host over ssh reporting only that the command failed there: unknown, no
+    rank; the fix runs torchrun directly on each node and checks ssh to the hosts."""
+    text = ("Error: failed to run torchrun --nproc_per_node=4 --nnodes=3 --node_rank=2 --master_addr=10.8.0.11 "
+            "--master_port=29617 train.py --config cfg.py on 10.8.0.13, is localhost: False, exception: "
+            "Encountered a bad command exit code!\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "unknown" and v["culprits"] == [], v
+    assert "torchrun directly on each node" in v["fix"] and "ssh" in v["fix"], v
