@@ -836,3 +836,12 @@ def test_a_multi_host_launchers_failed_command_on_a_host_says_to_run_torchrun_on
     v = _verdict(tmp_path, text)
     assert v["cause"] == "unknown" and v["culprits"] == [], v
     assert "torchrun directly on each node" in v["fix"] and "ssh" in v["fix"], v
+
+
+def test_worker_command_lines_with_a_rank_outside_their_world_are_config(tmp_path):
+    """Launch arguments only (rule V (1), U (2)): a --rank at or past the --world_size it is given, nothing failing."""
+    lines = "".join(f"python main.py --dist-backend nccl --world_size 2 --rank {r} --epochs 90\n" for r in (2, 3))
+    v = _verdict(tmp_path, lines)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    ok = "".join(f"python main.py --dist-backend nccl --world_size 2 --rank {r} --epochs 90\n" for r in (0, 1))
+    assert _verdict(tmp_path, ok)["cause"] != "config"

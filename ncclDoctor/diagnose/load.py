@@ -124,6 +124,8 @@ SNIFF = 8192
 #   Terminated  srun's "srun: Force Terminated job N" (the controller ended the step: parse._signal) and the shell's
 #             "Terminated" (a foreground job ended by SIGTERM)
 #   in sigkill_handler  DeepSpeed's runner's signal handler in a traceback (it got SIGINT/SIGTERM: parse._signal)
+#   --rank    a worker's command line with its --rank and the world it is given (--n_gpus, --world_size): a rank
+#             outside that world is a launch argument (parse._signal, lead rules V (1), U (2))
 #   was preempted  Ray's "the actor's node was preempted: ..." (a node drained for preemption: parse._signal)
 #   can't open file  the interpreter not finding the script it was launched with ("python: can't open file
 #             'train.py': [Errno 2] No such file or directory", parse._fatal_python, lead rule U (2))
@@ -147,7 +149,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
-            b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler",
+            b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
             b"TCPStore(", b"in init_process_group")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file

@@ -760,6 +760,13 @@ class LineParser:
                            else why, sched_text=why, usr=st.group("sig"))
             ev.data["ray"] = bool(st.group("ray"))
             return ev
+        if "--rank" in text:
+            r, w = S.R_ARG_RANK.search(text), S.R_ARG_WORLD.search(text)
+            if r and w and int(r.group(1)) >= int(w.group(1)) > 0:  # a rank outside the world it is launched into
+                ev = self._context(lineno, text, "launch_args")
+                ev.rank = None  # the command line names a rank it was given, not the process that printed it
+                ev.data.update(arg_rank=int(r.group(1)), arg_world=int(w.group(1)))
+                return ev
         if "sigkill_handler" in text and S.R_DS_RUNNER_SIG.search(text):  # the runner got SIGINT/SIGTERM
             ev = self._context(lineno, text, "signal")
             ev.rank = None

@@ -608,6 +608,11 @@ R_DS_RUNNER_SIG = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\"?, line \d
 # MPI launcher that provides it, or PMI(x) could not be reached). config, no rank.
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b")
+# A worker's command line as a launcher builds it, with its rank and the world it is told ("--n_gpus=4 ... --rank=5",
+# "--world_size 2 --rank 2", also a Python list's repr of it): a rank at or past the world size is a launch argument
+# every worker is started with wrongly (lead rules V (1), U (2)) -- config, when nothing failing is shown.
+R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
+R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
 # job-control "[1]+  Terminated  python train.py" and a script's "run.sh: line 4: 4242 Terminated  python ...": the job
 # was stopped from outside (a user's kill, a time limit, the scheduler).

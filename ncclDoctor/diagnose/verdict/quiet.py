@@ -316,6 +316,27 @@ def _shown_settings(c: Collected) -> str:
     return out
 
 
+def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
+    with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
+    evs = c.samples.get("launch_args", [])
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+        return None
+    bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
+    said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
+    return Verdict(
+        "config",
+        f"the workers' command lines give ranks outside the world they are launched into ({said}): ranks run from 0 "
+        "to world size - 1, so those processes can never join that world -- a launch argument every worker is built "
+        "with (the launcher's rank offset, a world size / GPU count that does not match the processes started), not "
+        "one rank's fault",
+        "Make the launch arguments agree: the world size (--n_gpus / --world_size / WORLD_SIZE) equal to the number of "
+        "processes started across all nodes, and each worker's --rank = node's first rank + its index below that "
+        "(multiproc-style launchers: start ranks from 0 on one node); with CUDA_VISIBLE_DEVICES limiting the GPUs, "
+        "count only those.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
     bad = [f for f in env if f.severity != Severity.INFO]
     if not bad or finished(c):  # a run that completed: its settings are its parameters, not its failure
