@@ -1561,6 +1561,7 @@ def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
     exit1 = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 3 (pid: 7781) "
              "of binary: /opt/venv/bin/python\n")
     for tail in ("RuntimeError: shape mismatch across world_size 4 in the gathered tensor\n",
+                 "ValueError: Expected input batch_size (32) to match target batch_size (16).\n",
                  "AssertionError: loss is nan at step 1200\n",
                  "    assert not torch.isnan(loss).any()\nAssertionError\n"):
         v = _verdict(tmp_path, "Traceback (most recent call last):\n" + tail + exit1)
