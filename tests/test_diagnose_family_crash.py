@@ -1532,3 +1532,101 @@ def test_nccl_229s_unlabelled_detail_line_is_read_as_the_last_error(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error", v
     assert "NCCL_NVLS_ENABLE=0" in v["fix"] and "fabric manager" in v["fix"], v
+
+
+# --- a framework's own settings check (lead rule W): config, no rank at fault ---------------------------------------
+def test_a_framework_settings_check_is_config_not_the_rank_that_printed_it(tmp_path):
+    """A ValueError/AssertionError about the launch's sizes, recorded by torchrun as one rank's exit 1: every rank is
+    started with those settings (rule Q), so nobody is named; a bare AssertionError is read by its `assert` line."""
+    record = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 40 + "\nFailures:\n"
+              "  <NO_OTHER_FAILURES>\nRoot Cause (first observed failure):\n"
+              + failure_record(0, 5, 1, 1, 40417, host="gpu-node-7"))
+    said = ("[rank5]: ValueError: global_batch_size (96) is not divisible by micro_batch_size (4) times "
+            "data-parallel size (5)\n")
+    d = _report(tmp_path, said + record)
+    assert d["verdict"]["cause"] == "config" and d["verdict"]["culprits"] == [], d["verdict"]
+    assert not _accused(d), d
+    bare = ("Traceback (most recent call last):\n  File \"pretrain.py\", line 88, in <module>\n"
+            "    assert args.per_device_batch_size * args.grad_steps % world_size == 0\nAssertionError\n")
+    v = _verdict(tmp_path, bare + "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) "
+                 "local_rank: 2 (pid: 5120) of binary: /usr/bin/python3\n")
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    tcp = "[rank2]: RuntimeError: No rendezvous handler for tcp://\n"
+    assert _verdict(tmp_path, tcp)["cause"] == "config"
+
+
+def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
+    """Strict: a RuntimeError naming the world size, or an assert about the run's values, is that rank's own
+    failure (rule A names it), never a settings check."""
+    exit1 = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 3 (pid: 7781) "
+             "of binary: /opt/venv/bin/python\n")
+    for tail in ("RuntimeError: shape mismatch across world_size 4 in the gathered tensor\n",
+                 "ValueError: Expected input batch_size (32) to match target batch_size (16).\n",
+                 "AssertionError: loss is nan at step 1200\n",
+                 "    assert not torch.isnan(loss).any()\nAssertionError\n"):
+        v = _verdict(tmp_path, "Traceback (most recent call last):\n" + tail + exit1)
+        assert v["cause"] != "config", (tail, v)
+    # a settings-like assert beside a collective timeout: the hang is read, not the check
+    hang = watchdog_line(1, 12, "ALLREDUCE", 600012, 600000) + "[rank0]: AssertionError: batch_size must be > 0\n"
+    assert _verdict(tmp_path, hang)["cause"] != "config"
+
+
+# --- a stop from outside in the shell's or Ray's words ------------------------------------------------------------
+def test_the_shells_terminated_with_nothing_failing_is_a_sigterm_from_outside(tmp_path):
+    """bash's job-control and script forms of "Terminated" (SIGTERM ended the foreground job): signal, no rank; after
+    a rank's own failure it is that failure's teardown, read by the failure."""
+    warn = ("[W ProcessGroupNCCL.cpp:2302] Rank 3 using best-guess GPU 3 to perform barrier as devices used by this "
+            "process are currently unknown.\n")
+    for term in ("[2]+  Terminated              torchrun --nproc_per_node 4 train.py --cfg base.yaml\n",
+                 "./run_dist.sh: line 12: 30211 Terminated              python -m torch.distributed.run train.py\n"):
+        v = _verdict(tmp_path, warn + term)
+        assert v["cause"] == "signal" and v["culprits"] == [], (term, v)
+    failed = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 611) "
+              "of binary: /usr/bin/python\n")
+    assert _verdict(tmp_path, failed + "Terminated\n")["cause"] != "signal"
+
+
+def test_ray_reporting_the_actors_node_preempted_is_a_signal_from_outside(tmp_path):
+    text = ("(TrainController pid=4410) The actor died unexpectedly before finishing this task.\n"
+            "(TrainController pid=4410) \tclass_name: RayTrainWorker\n"
+            "(TrainController pid=4410) The actor died because its node has died. Node Id: 3fa9c0e1d2\n"
+            "(TrainController pid=4410) \tthe actor's node was preempted: spot capacity reclaimed by the provider\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "signal" and v["culprits"] == [], v
+    assert "checkpoint" in v["fix"], v
+
+
+def test_a_traceback_through_deepspeeds_runner_signal_handler_is_a_signal_from_outside(tmp_path):
+    """DeepSpeed's runner installs sigkill_handler only for SIGINT/SIGTERM: its traceback through that handler while it
+    waited on its workers is the runner stopped from outside, whatever the handler raised; launch.py's own handler
+    (called when a worker exits) is not that frame."""
+    text = ("[2024-11-02 08:14:51,203] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 55120\n"
+            "[2024-11-02 08:14:51,204] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 55121\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/usr/local/lib/python3.10/dist-packages/deepspeed/launcher/runner.py\", line 601, in main\n"
+            "    result.wait()\n"
+            "  File \"/usr/local/lib/python3.10/dist-packages/deepspeed/launcher/runner.py\", line 590, in "
+            "sigkill_handler\n    result_kill = subprocess.Popen(kill_cmd, env=env)\n"
+            "UnboundLocalError: local variable 'kill_cmd' referenced before assignment\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "signal" and v["culprits"] == [], v
+    worker = text.replace("runner.py\", line 590", "launch.py\", line 590")
+    assert _verdict(tmp_path, worker)["cause"] != "signal"
+
+
+# --- a launcher's own check of its set-up failing before any worker ran (lead rule X (2)): config ---------------------
+def test_a_launchers_ssh_probe_or_mpi_start_up_failing_is_config(tmp_path):
+    ssh = ("Traceback (most recent call last):\n"
+           "  File \"/opt/conda/lib/python3.10/subprocess.py\", line 369, in check_call\n"
+           "    raise CalledProcessError(retcode, cmd)\n"
+           "subprocess.CalledProcessError: Command 'ssh -p 2222 -o PasswordAuthentication=no worker-3 hostname' "
+           "returned non-zero exit status 255.\n")
+    v = _verdict(tmp_path, ssh)
+    assert v["cause"] == "config" and v["culprits"] == [] and "ssh-copy-id" in v["fix"], v
+    mpi = ("[gpu-12:04411] *** An error occurred in MPI_Init\n[gpu-12:04411] *** on a NULL communicator\n"
+           "[gpu-12:04411] *** MPI_ERRORS_ARE_FATAL (processes in this communicator will now abort,\n")
+    v = _verdict(tmp_path, mpi)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    # a worker's own command failing with 255 is not the launcher's ssh probe
+    other = ssh.replace("'ssh -p 2222 -o PasswordAuthentication=no worker-3 hostname'", "'bash prep.sh'")
+    assert _verdict(tmp_path, other)["cause"] != "config"

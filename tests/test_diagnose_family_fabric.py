@@ -253,6 +253,18 @@ def test_the_10049_warning_to_a_docker_desktop_alias_alone_is_none(tmp_path):
         "store_rendezvous")
 
 
+def test_linux_errno_99_store_connect_warnings_alone_are_none(tmp_path):
+    """EADDRNOTAVAIL (errno 99) is 10049's errno on Linux: the client tries an address of the host it cannot use
+    (localhost's IPv6 one) and goes on; retried warnings with nothing failing after them are none (lead rule L)."""
+    warn = ("[W1107 09:12:44.118200931 socket.cpp:752] [c10d] The client socket has failed to connect to "
+            "[ip6-localhost]:29533 (errno: 99 - Cannot assign requested address).\n")
+    v = _verdict(tmp_path, "[rank1]:" + warn + "[rank1]:" + warn)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    timeout = ("torch.distributed.DistNetworkError: The client socket has timed out after 600s while trying to "
+               "connect to (ip6-localhost, 29533).\n")
+    assert _verdict(tmp_path, warn + warn + timeout)["cause"] == "store_rendezvous"
+
+
 def test_a_store_timeout_after_the_10049_warning_is_still_the_store(tmp_path):
     timeout = ("torch.distributed.DistNetworkError: The client socket has timed out after 1800s while trying to "
                "connect to (DESKTOP-AB12CD, 29512).\n")
@@ -813,3 +825,29 @@ def test_attaching_to_a_size_0_shm_segment_is_cumem_host_memory_disagreeing(tmp_
     # a real segment that is missing stays the processes not sharing /dev/shm
     plain = text.replace("/dev/shm/nccl-Ќq (size 0)", "/dev/shm/nccl-a8Zk2P (size 9437184)")
     assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, plain)["fix"]
+
+
+# --- the store client's own connection failing (lead rules L, Y): store_rendezvous, no rank -------------------------
+def test_a_bare_connection_failure_under_the_store_frames_is_the_store(tmp_path):
+    """A traceback whose frames just above create the store (TCPStore(...) in the env:// handler, init_process_group)
+    ending in a bare connection failure: the store connection could not be made. The TCPStore client's protocol
+    error ("Stop_waiting response is expected") is another process on the port. Without a store frame: nothing."""
+    frames = ("Traceback (most recent call last):\n"
+              "  File \"/opt/venv/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py\", line 433, in "
+              "init_process_group\n    store, rank, world_size = next(rendezvous_iterator)\n"
+              "  File \"/opt/venv/lib/python3.8/site-packages/torch/distributed/rendezvous.py\", line 155, in "
+              "_env_rendezvous_handler\n    store = TCPStore(master_addr, master_port, world_size, start_daemon, "
+              "timeout)\n")
+    for exc in ("RuntimeError: Connection refused", "RuntimeError: [Errno 113] No route to host",
+                "ConnectionResetError: [Errno 104] Connection reset by peer"):
+        v = _verdict(tmp_path, frames + exc + "\n")
+        assert v["cause"] == "store_rendezvous" and v["culprits"] == [], (exc, v)
+    v = _verdict(tmp_path, "[rank3]: RuntimeError: Stop_waiting response is expected\n")
+    assert v["cause"] == "store_rendezvous" and "master_port" in v["fix"], v
+    assert _verdict(tmp_path, "RuntimeError: Connection refused\n")["cause"] != "store_rendezvous"
+    # init_method tcp://: the store lives in rank 0's process, a reset there is that process gone (rule G), not this
+    tcp = ("    dist.init_process_group('nccl', init_method='tcp://10.1.2.3:23456', rank=1, world_size=2)\n"
+           "  File \"/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py\", line 602, in "
+           "init_process_group\n    default_pg._set_sequence_number_for_group()\n"
+           "RuntimeError: Connection reset by peer\n")
+    assert _verdict(tmp_path, tcp)["cause"] != "store_rendezvous"

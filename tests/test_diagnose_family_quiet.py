@@ -825,3 +825,23 @@ def test_a_reverse_path_missing_in_the_topology_names_the_topology_file_and_upgr
     v = _verdict(tmp_path, text)
     assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
     assert "NCCL_TOPO_FILE" in v["fix"] and "Upgrade" in v["fix"], v
+
+
+def test_a_multi_host_launchers_failed_command_on_a_host_says_to_run_torchrun_on_each_node(tmp_path):
+    """A launcher that runs torchrun on each host over ssh reporting only that the command failed there: unknown, no
+    rank; the fix runs torchrun directly on each node and checks ssh to the hosts."""
+    text = ("Error: failed to run torchrun --nproc_per_node=4 --nnodes=3 --node_rank=2 --master_addr=10.8.0.11 "
+            "--master_port=29617 train.py --config cfg.py on 10.8.0.13, is localhost: False, exception: "
+            "Encountered a bad command exit code!\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "unknown" and v["culprits"] == [], v
+    assert "torchrun directly on each node" in v["fix"] and "ssh" in v["fix"], v
+
+
+def test_worker_command_lines_with_a_rank_outside_their_world_are_config(tmp_path):
+    """Launch arguments only (rule V (1), U (2)): a --rank at or past the --world_size it is given, nothing failing."""
+    lines = "".join(f"python main.py --dist-backend nccl --world_size 2 --rank {r} --epochs 90\n" for r in (2, 3))
+    v = _verdict(tmp_path, lines)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    ok = "".join(f"python main.py --dist-backend nccl --world_size 2 --rank {r} --epochs 90\n" for r in (0, 1))
+    assert _verdict(tmp_path, ok)["cause"] != "config"

@@ -121,10 +121,19 @@ SNIFF = 8192
 #             Message: The node was low on resource: memory.", parse._worker_failed: host_oom)
 #   marked dead  Ray's GCS losing a node ("has been marked dead because the detector has missed too many heartbeats",
 #             parse._launcher_exit: ray_died)
-#   Force Terminated  srun's "srun: Force Terminated job N" (the controller ended the step: parse._signal)
+#   Terminated  srun's "srun: Force Terminated job N" (the controller ended the step: parse._signal) and the shell's
+#             "Terminated" (a foreground job ended by SIGTERM)
+#   in sigkill_handler  DeepSpeed's runner's signal handler in a traceback (it got SIGINT/SIGTERM: parse._signal)
+#   --rank    a worker's command line with its --rank and the world it is given (--n_gpus, --world_size): a rank
+#             outside that world is a launch argument (parse._signal, lead rules V (1), U (2))
+#   was preempted  Ray's "the actor's node was preempted: ..." (a node drained for preemption: parse._signal)
 #   can't open file  the interpreter not finding the script it was launched with ("python: can't open file
 #             'train.py': [Errno 2] No such file or directory", parse._fatal_python, lead rule U (2))
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
+#   "assert " a traceback's `assert ...` source line above a bare AssertionError: the condition a framework's own
+#             settings check tested (parse._traceback_tail, lead rule W)
+#   TCPStore(, in init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
+#             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -140,7 +149,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
-            b"marked dead", b"Force Terminated")
+            b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
+            b"TCPStore(", b"in init_process_group")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -120,6 +120,8 @@ class LineParser:
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
+        self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
+        self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -267,6 +269,9 @@ class LineParser:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
         self._body = body = S.strip_prefixes(text)
+        if "assert" in body and S.R_ASSERT_SRC.match(body):
+            self._assert_src = (lineno, body.strip())
+            return None
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
         if S.R_EXIT_BARRIER.search(body):
@@ -397,7 +402,7 @@ class LineParser:
         for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
-                   self._worker_failed, self._fatal_python,
+                   self._launch_setup, self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._nccl_info, self._progress, self._no_nccl, self._uncaught, self._traceback_tail):
             ev = fn(lineno, text)
@@ -670,6 +675,17 @@ class LineParser:
         ev.data["what"] = m.group(0)
         return ev
 
+    def _launch_setup(self, lineno: int, text: str) -> Event | None:
+        """A launcher's check of its launch set-up failing before any worker ran (signatures.R_LAUNCH_SETUP, lead
+        rule X (2)): the ssh probe of a hostfile's node, MPI's start-up."""
+        m = S.R_LAUNCH_SETUP.search(text) if ("exit status 255" in text or "MPI_Init" in text) else None
+        if m is None:
+            return None
+        ev = self._context(lineno, text, "launch_setup")
+        ev.rank = None  # the launcher's (or MPI's) own line, not a rank's
+        ev.data.update(ssh=m.group("ssh"), mpi=m.group("mpi"))
+        return ev
+
     def _uncaught(self, lineno: int, text: str) -> Event | None:
         """A process's excepthook logging the exception that ends it ("Uncaught OLMoThreadError: ..."): that
         process exited on its own exception (status 1), a failure record as a launcher's is (lead rule A), read
@@ -705,6 +721,12 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
+        if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
+            ev.data["in_handler"] = True
+        said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
+        if (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_SETTINGS_CHECK.search(said)) or (
+                m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)):
+            ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
         return ev
 
     def _signal(self, lineno: int, text: str) -> Event | None:
@@ -736,6 +758,25 @@ class LineParser:
                    "time limit" if st.group("pre") == "timed-out" else (st.group("why") or "PREEMPTION").lower())
             ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
                            else why, sched_text=why, usr=st.group("sig"))
+            ev.data["ray"] = bool(st.group("ray"))
+            return ev
+        if "--rank" in text:
+            r, w = S.R_ARG_RANK.search(text), S.R_ARG_WORLD.search(text)
+            if r and w and int(r.group(1)) >= int(w.group(1)) > 0:  # a rank outside the world it is launched into
+                ev = self._context(lineno, text, "launch_args")
+                ev.rank = None  # the command line names a rank it was given, not the process that printed it
+                ev.data.update(arg_rank=int(r.group(1)), arg_world=int(w.group(1)))
+                return ev
+        if "sigkill_handler" in text and S.R_DS_RUNNER_SIG.search(text):  # the runner got SIGINT/SIGTERM
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None
+            ev.data.update(received=None, sent=None, runner_sig=True)
+            self._handler_line = lineno
+            return ev
+        if "Terminated" in text and S.R_SHELL_TERM.match(self._body):  # the shell: the job got SIGTERM from outside
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None
+            ev.data.update(received=None, sent=None, shell_term=True)
             return ev
         w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
         if w:  # a job process's own handler logged the SIGTERM it got (not torchrun's agent: not "received" here)
@@ -889,6 +930,17 @@ class LineParser:
                 f"{a.group(1)}:{a.group(2)}" if a else None)
             ev.data.update(endpoint=ep,
                            rendezvous="endezvous" in text, in_use=None, closed=False, dns=True)
+            return ev
+        proto = S.R_STORE_PROTO.search(text) if "vailab" in text or "Stop_waiting" in text else None
+        tail = S.R_EXC_TAIL.match(self._body) if near and not proto else None
+        conn = tail.group(2).strip() if tail and tail.group(2) and S.R_CONN_EXC.match(tail.group(2).strip()) else None
+        if conn and "reset" in conn and self.tcp_init is not None:
+            conn = None  # init_method tcp://: rank 0's own process hosts the store, a reset is that host gone (rule G)
+        if proto or conn:
+            # the store client's own connection failing, before any collective (lead rules L, Y): store_rendezvous
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           store_conn=(proto.group(0) if proto else conn)[:80])
             return ev
         gone = S.R_STORE_GONE.search(text)
         lost = not gone and S.R_STORE_SOCKET.search(text) and S.R_PEER_GONE.search(text)

@@ -250,6 +250,14 @@ R_RESOLVE = re.compile(r"can't resolve '([^'\s]{1,255})'|[Cc]ould not resolve ho
 # "[c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known)"
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
                          r"network addresses of")
+# The store client's own failures (lead rules L, Y): torch's TCPStore client getting a reply that is not the store
+# protocol's ("Stop_waiting response is expected": another service or job answers on MASTER_PORT), cupyx's store
+# ("TCPStore is not available": the client reached no store); and a bare connection failure that is the exception of
+# a traceback whose frames just above create the store (TCPStore(...), init_process_group's rendezvous): the store
+# connection could not be made (refused, reset, timed out, no route) -- store_rendezvous, no rank at fault.
+R_STORE_PROTO = re.compile(r"Stop_waiting response is expected|TCPStore is not available")
+R_CONN_EXC = re.compile(r"(?:\[Errno \d{1,4}\] )?(?:Connection (?:timed out|reset by peer|refused)|No route to host|"
+                        r"Network is unreachable)\.?$")
 R_ADDRS_OF = re.compile(r"network addresses of \(([^,()]{1,255}), (\d{1,5})\)")
 # env:// rendezvous without a launcher: "environment variable MASTER_ADDR expected, but not set"
 R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not set")
@@ -345,9 +353,11 @@ R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|do
 # host name resolves to and goes on with the next (loopback) one, so the warning alone is harmless, whatever host it
 # names (a Docker Desktop alias too: lead rules L/N, session 7); a store timeout or error after it is the news.
 # Linux's "(errno: 22 - Invalid argument)" is the same attempt at an address of the host that cannot be used there
-# (lead rule L: a retried store-client warning with nothing failing after it is none).
+# (lead rule L: a retried store-client warning with nothing failing after it is none). Linux's "(errno: 99 - Cannot
+# assign requested address)" is 10049's own errno (EADDRNOTAVAIL: localhost's IPv6 address where the host has none,
+# Colab), read the same way.
 R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
-                                r"\((?:system error: 10049|errno: 22 - Invalid argument)\b")
+                                r"\((?:system error: 10049|errno: 22 - Invalid argument|errno: 99 - Cannot assign)\b")
 # cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
 R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
                         r"cudaGetLastError|cudaPeekAtLastError) returned")
@@ -583,7 +593,31 @@ R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUE
                           r"(?P<forced>srun: Force Terminated (?:job \d{1,12}|StepId=\S{1,40}))|"
                           # submitit's handler, whichever signal the job was set up with (--signal, SIGUSR2, SIGHUP):
                           # "Caught signal SIGHUP on host: this job is preempted." / "...: this job is timed-out."
-                          r"Caught signal (?P<sig>SIG[A-Z0-9]{2,8})\b[^\n]{0,120}?(?P<pre>preempted|timed-out)")
+                          r"Caught signal (?P<sig>SIG[A-Z0-9]{2,8})\b[^\n]{0,120}?(?P<pre>preempted|timed-out)|"
+                          # Ray's ActorDiedError when the node was drained for preemption ("The actor died because its
+                          # node has died. ... the actor's node was preempted: <reason>"): the cloud/scheduler took it
+                          r"(?P<ray>the actor's node was preempted)")
+# DeepSpeed's runner (deepspeed/launcher/runner.py) installs its sigkill_handler only as the handler of SIGINT and
+# SIGTERM (launch.py's own sigkill_handler is also called when a worker exits: not this frame): a traceback through the
+# runner's handler is the runner receiving a signal from outside (Ctrl-C, the scheduler), whatever the handler raised.
+R_DS_RUNNER_SIG = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\"?, line \d{1,6}, in sigkill_handler")
+# A launcher's own check of its launch set-up failing before any worker runs (lead rule X (2)): DeepSpeed's runner's
+# passwordless-ssh probe ("subprocess.CalledProcessError: Command 'ssh -o PasswordAuthentication=no HOST hostname'
+# returned non-zero exit status 255": 255 is ssh's own failure to connect or authenticate) and Open MPI's start-up
+# failing ("*** An error occurred in MPI_Init_thread / *** on a NULL communicator": the process was not started by an
+# MPI launcher that provides it, or PMI(x) could not be reached). config, no rank.
+R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
+                            r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b")
+# A worker's command line as a launcher builds it, with its rank and the world it is told ("--n_gpus=4 ... --rank=5",
+# "--world_size 2 --rank 2", also a Python list's repr of it): a rank at or past the world size is a launch argument
+# every worker is started with wrongly (lead rules V (1), U (2)) -- config, when nothing failing is shown.
+R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
+R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
+# The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
+# job-control "[1]+  Terminated  python train.py" and a script's "run.sh: line 4: 4242 Terminated  python ...": the job
+# was stopped from outside (a user's kill, a time limit, the scheduler).
+R_SHELL_TERM = re.compile(r"^\s*(?:\S{1,200}: line \d{1,6}: +\d{1,10} +|\[\d{1,4}\][+-]? +)?Terminated"
+                          r"(?: +\S.{0,200})?\s*$")
 # A job process's own SIGTERM handler logging the signal it got: Lightning's signal connector ("[rank: 0] Received
 # SIGTERM: 15", then "Bypassing SIGTERM: 15") and submitit's ("Bypassing signal SIGTERM"). Alone, it is a stop from
 # outside (scheduler, kill); after a worker's failure it is the launcher's teardown, which that failure explains.
@@ -693,6 +727,24 @@ R_LOG_RANK = re.compile(r"\[[\w.]{1,128}:\d{1,6}, rank=(\d{1,7})\]")
 # not a first failure of its own
 R_VICTIM_EXC = re.compile(r"^(?:torch\.distributed\.)?(?:Dist\w{0,40}Error|TimeoutError|ChildFailedError|"
                           r"ProcessExitedException|KeyboardInterrupt|SystemExit)$")
+# A framework's own check of the job's settings (lead rule W): an AssertionError / ValueError / NotImplementedError
+# whose message -- or, for a bare AssertionError, the `assert` source line its traceback prints just above -- is about
+# the launch's sizes or a feature the setup lacks: DeepSpeed's "train_batch_size is not equal to micro_batch_per_gpu *
+# gradient_acc_step * world_size", "gradient_accumulation_steps % world_size == 0", "dist_url=auto cannot work with
+# distributed training", "Sharded X requires Flash Attention enabled models". Every rank is started with the same
+# settings: config, no rank at fault. A RuntimeError is a rank's own runtime failure and is never read as one, save
+# torch's "No rendezvous handler for tcp://" (an init_method scheme this torch build has no handler for).
+R_SETTINGS_EXC = re.compile(r"(?:^|\.)(?:AssertionError|ValueError|NotImplementedError)$")
+# Strict: the check must name the launch itself (the world size, the GPU/process/machine count, the launch URL, the
+# parallel sizes) or a feature the setup lacks; a batch size or a shape alone is a rank's own run ("Expected input
+# batch_size (32) to match target batch_size (16)" is a model's bug, rule A).
+R_SETTINGS_CHECK = re.compile(
+    r"\b(?:world_size|world size|n_gpus|num_gpus|nproc_per_node|dist_url|dist-url|num_machines|num_nodes|"
+    r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|tp_size|pp_size|dp_size|num_shard\w{0,4}|distributed "
+    r"training)\b"
+    r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b")
+R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
+R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
 # written by the run (a dataset index, a checkpoint), not the network or NCCL
 R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale file handle|Disk quota exceeded|"

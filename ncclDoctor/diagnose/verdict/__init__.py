@@ -41,10 +41,12 @@ from ncclDoctor.diagnose.verdict.crash import (
     _host_mem,
     _killed,
     _launch_arg,
+    _launch_setup,
     _nccl_crash,
     _no_nccl,
     _preempted,
     _ray_died,
+    _settings_check,
     _signal,
     _workers_raised,
 )
@@ -84,6 +86,7 @@ from ncclDoctor.diagnose.verdict.quiet import (
     _config,
     _nccl_other,
     _none,
+    _rank_args,
     _retcode_trail,
     _setup_hang,
     _unread_failure,
@@ -96,7 +99,7 @@ from ncclDoctor.findings import Finding, Severity
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _bus_error, _launch_arg,
-    _no_nccl, _preempted, _tiny_timeout,
+    _launch_setup, _settings_check, _no_nccl, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _load_barrier, _uniqueid, _direct_hang, _busy,
@@ -134,7 +137,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         v = detect(c, ks)
         if v is not None:
             return _with_settings(v, env_findings)
-    return (_retcode_trail(c, ks) or _setup_hang(c, ks) or _config(c, ks, env_findings) or _warn_subsystem(c, ks)
+    return (_retcode_trail(c, ks) or _setup_hang(c, ks) or _config(c, ks, env_findings) or _rank_args(c, ks)
+            or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _none(c, ks))
 
 

@@ -777,6 +777,68 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
 
 
+# What a rank's own failure or a hang leaves: a settings check among these is not what stopped the job.
+_NOT_SETTINGS = ("watchdog_timeout", "nccl_error", "cuda_error", "cuda_oom", "ib_completion", "heartbeat", "crash",
+                 "gloo_error", "socket_error", "store_timeout", "dataloader")
+
+
+def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A framework's own check of the job's settings failing (lead rule W, parse._traceback_tail's ``settings``):
+    DeepSpeed's batch-size assert, an `assert x % world_size == 0`, a launcher's dist_url check, a model that needs a
+    feature the setup lacks, torch's missing rendezvous handler. Every rank is started with the same settings, so the
+    rank a launcher's record shows exiting on it is no culprit (rule Q): config, culprits []. Only when no exception
+    of another kind and no NCCL, CUDA, timeout or connection failure is shown: those are a rank's own run failing."""
+    evs = [e for e in c.exceptions if e.data.get("settings")]
+    if not evs or any(c.kinds.get(k) for k in _NOT_SETTINGS):
+        return None
+    if any(not e.data.get("settings") and not e.data.get("line") for e in c.exceptions):
+        return None  # another exception class shown (a rank's own runtime error): rule A reads it
+    e = evs[0]
+    said = e.data["settings"]
+    text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
+    return Verdict(
+        "config",
+        f"the job stopped on a framework's own check of its settings, {text[:300]} ({e.where}): the settings every "
+        "process is started with (batch sizes, the world size, the launch URL, a feature the GPUs or the build lack) "
+        "do not fit together, so the rank that printed it is no culprit -- every rank would fail the same check",
+        "Make the settings that check names agree with the launch: train_batch_size = micro_batch_per_gpu x "
+        "gradient_accumulation_steps x world_size (DeepSpeed), gradient_accumulation_steps a multiple of world_size "
+        "(divisible by it), --nproc_per_node / --num_gpus / the number of machines as the config expects, an "
+        "explicit --dist-url tcp://MASTER_IP:PORT for several machines, an init_method this platform's torch "
+        "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
+        "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The launcher's own check of its set-up failing before any worker ran (lead rule X (2)): config, no rank."""
+    evs = c.samples.get("launch_setup", [])
+    if not evs or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
+        return None
+    ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
+    mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
+    if ssh:
+        return Verdict(
+            "config",
+            f"the launcher's check that it can reach a node by passwordless ssh failed ('{ssh[:160]}' exited with "
+            "255, ssh's own connect or authentication failure) before any worker started: the launch set-up (ssh "
+            "keys, the hostfile's host names) is wrong, no rank ran",
+            "Set up passwordless ssh from the launching node to every node of the hostfile (ssh-keygen; ssh-copy-id "
+            "HOST; then `ssh -o PasswordAuthentication=no HOST hostname` must print the host name), check the "
+            "hostfile's names and addresses (and the ssh port / known_hosts); on one node drop the hostfile, or pass "
+            "--no_ssh_check when the nodes are reached another way (a launcher that starts each node itself).",
+            "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+    return Verdict(
+        "config",
+        f"MPI failed to start in the process ('An error occurred in {mpi} on a NULL communicator', "
+        "MPI_ERRORS_ARE_FATAL): the process called MPI's initialisation without an MPI launcher that provides it "
+        "(or PMI/PMIx could not be reached) -- a launch/bootstrap setting every rank shares, not one rank's fault",
+        "Launch the job under an MPI launcher (mpirun / srun --mpi=pmix) when the code initialises MPI, or keep MPI "
+        "out of it: bootstrap what needs it over NCCL/gloo instead (Transformer Engine / Megatron's "
+        "tp_comm_overlap: --tp-comm-bootstrap-backend nccl); check that the MPI library matches the launcher's.",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
     or no GPU visible to the process. A setting of the job, not a fault of a rank."""
@@ -820,6 +882,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died"))]
     if not fails:
         return None
+    if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
+        return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
     if all(e.data.get("launcher_kill") for e in fails):  # lead rule M: only DeepSpeed's launcher killing its workers
         return Verdict("unknown", "DeepSpeed's launcher killed its workers ('Killing subprocess' for each): it does so "
                        "when one of them exited (or the launcher itself was stopped), and these lines show neither "
@@ -1053,6 +1117,16 @@ def _preempted(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     usr = next((e.data["usr"] for e in evs if e.data.get("usr")), None)
+    if all(e.data.get("ray") for e in evs):
+        return Verdict(
+            "signal",
+            "Ray reported the actor's node preempted (drained for preemption by the cloud or the cluster's scheduler): "
+            "the worker on it died with its node, a stop from outside, and the controller's errors after it are that "
+            "loss, not a rank failing on its own; no rank is at fault",
+            "Nothing to fix in the ranks: make the training survive preemption -- checkpoint often and resume from "
+            "the last checkpoint (Ray Train: FailureConfig(max_failures=N) with checkpoint / resume restarts the "
+            "workers on another node); keep spot / preemptible nodes out of jobs that cannot restart.",
+            "high", [], [e.brief() for e in evs[:3]])
     return Verdict(
         "signal",
         "the scheduler preempted the job (Slurm preemption / requeue"
@@ -1098,6 +1172,18 @@ def _died_loading(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "load on one rank and broadcast or shard (FSDP's sync_module_states, DeepSpeed ZeRO-3's zero.Init), fewer "
         "processes per node, or a node / container with more RAM (its memory limit).",
         "low", [], [e.brief() for e in sent[:3]])
+
+
+def _runner_signal(c: Collected) -> list[Event]:
+    """DeepSpeed's runner's signal handler in a traceback (R_DS_RUNNER_SIG), with nothing else failing: no hang, no
+    rank's own error, no exception but one raised inside that handler, no worker record but the launcher's kills."""
+    runner = [e for e in c.samples.get("signal", []) if e.data.get("runner_sig")]
+    if not runner or c.kinds.get("watchdog_timeout") or c.kinds.get("worker_raised") or any(
+            not e.data.get("in_handler") for e in c.exceptions) or any(
+            not e.data.get("launcher_kill") for e in c.child_failures + c.worker_failures) or any(
+            own_errors(st) for st in c.ranks.values()):
+        return []
+    return runner
 
 
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1146,6 +1232,33 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "CANCELLED), kubectl describe pod; if it was the time limit or preemption, ask for more time (--time) or "
             "have Slurm signal the job early (#SBATCH --signal=SIGUSR1@90), checkpoint on it and requeue.",
             "medium", [], [e.brief() for e in worker[:3]])
+    runner = _runner_signal(c)
+    if runner and not got and not forced and not cancel:
+        return Verdict(
+            "signal",
+            "DeepSpeed's runner was interrupted: its traceback runs through the runner's sigkill_handler, which it "
+            "installs only for SIGINT and SIGTERM, while it waited on its workers -- the job was stopped from outside "
+            "(Ctrl-C, the scheduler, a kill) and the runner killed its workers for it; no worker shows a failure of "
+            "its own, and an exception raised inside that handler (a NameError of its PDSH path) is the launcher's "
+            "bug, not the cause; no rank is at fault",
+            "Find who sent the signal (a Ctrl-C, scancel / the scheduler's time limit: sacct -j JOB, kubectl describe "
+            "pod); if the job looked stuck first, take py-spy stacks of every rank before stopping it. If the "
+            "handler itself raised, upgrade DeepSpeed (a bug of the runner's signal path, not of the job).",
+            "medium", [], [e.brief() for e in runner[:3]])
+    term = [e for e in sigs if e.data.get("shell_term")]
+    if term and not got and not forced and not cancel and not c.kinds.get("watchdog_timeout") and not (
+            c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
+            or any(own_errors(st) for st in c.ranks.values())):
+        # the shell's "Terminated": the foreground job got SIGTERM, and nothing failed before it (lead rule T: why it
+        # was sent is not in the lines)
+        return Verdict(
+            "signal",
+            "the shell reports the job 'Terminated': it received SIGTERM from outside (a user's kill, a time limit, "
+            "the scheduler) and no rank shows an error, timeout or failure of its own before it; no rank is at fault",
+            "Find who sent SIGTERM (the scheduler's record: sacct -j JOB, kubectl describe pod; a timeout wrapper; "
+            "another user's kill). If the job looked stuck before it was killed, take stacks first next time "
+            "(py-spy dump --pid on every rank before killing) and rerun with NCCL_DEBUG=INFO to see where it stood.",
+            "medium", [], [e.brief() for e in term[:3]])
     if not got and forced:  # nothing else failed: the job was being stopped from outside
         return Verdict(
             "signal",

@@ -730,6 +730,26 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "MASTER_ADDR/MASTER_PORT); check that port is open between the nodes (nc -zv HOST PORT) and that rank 0 "
             "started; CCL_LOG_LEVEL=debug shows the address each rank uses.",
             "high", [], [e.brief() for e in kvs[:3]])
+    conn = [e for e in evs if e.data.get("store_conn")]
+    if conn and len(conn) == len(evs):  # the store client's own connection failing (lead rules L, Y)
+        said = conn[0].data["store_conn"]
+        proto = "Stop_waiting" in said
+        return Verdict(
+            "store_rendezvous",
+            f"the store client failed before any collective ran ('{said}'): "
+            + ("the process at MASTER_ADDR:MASTER_PORT answered with something other than the TCPStore protocol's "
+               "reply -- another service, a stale job or a store of another kind holds that port (or the address "
+               "and port given were empty)" if proto else
+               "the connection to the rendezvous store (rank 0's TCPStore at MASTER_ADDR:MASTER_PORT) could not be "
+               "made or was cut while connecting")
+            + "; a setting or the network every rank shares, no rank is at fault",
+            ("Give the launch an explicit, free master port and address (--master_port / --master_addr, "
+             "MASTER_PORT / MASTER_ADDR): `ss -ltnp | grep PORT` shows another process on the port; kill stale jobs "
+             "or pick another port. " if proto else "")
+            + "Check that MASTER_ADDR resolves to an address every node reaches (127.0.0.1 / localhost on one "
+            "machine; not a hostname that resolves elsewhere), that MASTER_PORT is open in the firewall (nc -zv HOST "
+            "PORT from each node) and that the store host (rank 0) is up; in Kubernetes the master pod's service and "
+            "network policy.", "medium", [], [e.brief() for e in conn[:3]], job_wide=True)
     denied = next((e.data["bind_denied"] for e in evs if e.data.get("bind_denied") is not None), None)
     if denied is not None:
         return Verdict(

@@ -316,6 +316,27 @@ def _shown_settings(c: Collected) -> str:
     return out
 
 
+def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
+    with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
+    evs = c.samples.get("launch_args", [])
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+        return None
+    bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
+    said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
+    return Verdict(
+        "config",
+        f"the workers' command lines give ranks outside the world they are launched into ({said}): ranks run from 0 "
+        "to world size - 1, so those processes can never join that world -- a launch argument every worker is built "
+        "with (the launcher's rank offset, a world size / GPU count that does not match the processes started), not "
+        "one rank's fault",
+        "Make the launch arguments agree: the world size (--n_gpus / --world_size / WORLD_SIZE) equal to the number of "
+        "processes started across all nodes, and each worker's --rank = node's first rank + its index below that "
+        "(multiproc-style launchers: start ranks from 0 on one node); with CUDA_VISIBLE_DEVICES limiting the GPUs, "
+        "count only those.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
     bad = [f for f in env if f.severity != Severity.INFO]
     if not bad or finished(c):  # a run that completed: its settings are its parameters, not its failure
@@ -385,6 +406,9 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix, "medium" if code != 1 else "low", [], _samples(c, "transport"), job_wide=True)
 
 
+_R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
+
+
 def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Issue #14 item 6: benign noise never becomes the verdict, and a failure line never becomes "nothing failed"
     either. A traceback's exception or a line announcing an error (a launcher's "Error: failed to run ...") that no
@@ -395,6 +419,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     e = (own or c.exceptions)[0]
     what = e.data["type"] + (": " + e.data["message"] if e.data.get("message") else "")
     disk = R_STORAGE_ERR.search(what)
+    # a multi-host launcher's own report that the command it ran on a host failed ("Error: failed to run torchrun ...
+    # on HOST": ColossalAI's CLI runs it there over ssh with fabric): the workers' errors are on those hosts
+    hosts = [x for x in c.exceptions if x.data.get("line") and _R_RAN_ON.search(x.data.get("message") or "")]
     return Verdict(
         "unknown",
         f"the lines show a failure ({what[:240]}) that no known family explains: something failed, and these lines "
@@ -405,6 +432,10 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
          "local disk per node. " if disk else "")
+        + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
+           "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
+           "check that passwordless ssh from the launching node reaches every host by the name the hostfile gives. "
+           if hosts else "")
         + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
