@@ -1068,3 +1068,43 @@ def test_an_exception_line_cut_before_its_watchdog_words_is_still_that_ranks_tim
              "NumelIn=9, NumelOut=9, Timeout(ms)=1800000) ran for 1800321 milliseconds before timing out.")):
         d = _report(tmp_path, head + "\n" + rest + "\n")
         assert d["verdict"]["cause"] == "rank_missing" and _accused(d) == set(), (head, d["verdict"])
+
+
+# --- Horovod's stall inspector names the ranks that did not submit a tensor (round 28) -----------------------------
+# horovod/common/operations.cc (0.1x): the coordinator's warning, then one stalled tensor a line with the ranks missing
+# from it or, in other releases, the ranks ready in it. Tensor names, ranks and times made up.
+_HVD_WARN = ("WARNING: One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks "
+             "and are waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks "
+             "are trying to submit different tensors or that only subset of ranks is submitting tensors, which will "
+             "cause deadlock. ")
+
+
+def test_horovods_missing_ranks_are_the_culprits_and_the_coordinator_waits(tmp_path):
+    lines = [f"[1,0]<stderr>:[2020-02-03 10:11:12.{i:06d}: W horovod/common/operations.cc:601] "
+             f"HorovodAllreduce_gradients_dense_{i}_MatMul_0 [missing ranks: 3]" for i in range(4)]
+    v = _verdict(tmp_path, "\n".join(lines) + "\n")
+    assert v["cause"] == "rank_missing" and v["culprits"] == [3], v
+    assert v["confidence"] == "high" and "missing ranks" in v["fix"]
+
+
+def test_horovods_ready_ranks_name_the_ranks_absent_below_the_highest_never_a_ready_one(tmp_path):
+    names = ["fc1.weight", "fc1.bias", "fc2.weight"]
+    ready = ["0, 4, 1, 2", "1, 0, 4, 2", "4, 2, 1, 0"]
+    text = _HVD_WARN + "\nStalled ops:\n" + "".join(f"allreduce.{n} [ready ranks: {r}],\n"
+                                                    for n, r in zip(names, ready))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and v["culprits"] == [3], v
+
+
+def test_horovods_ready_ranks_that_differ_per_tensor_name_only_the_ranks_absent_from_all(tmp_path):
+    text = (_HVD_WARN + "\nStalled ops:\nallreduce.a [ready ranks: 0, 2, 5]\nallreduce.b [ready ranks: 0, 1, 5]\n"
+            "allreduce.c [ready ranks: 0, 5]\n")
+    v = _verdict(tmp_path, text)
+    # 1 and 2 are ready in some tensor: never named; 3 and 4 are absent from every one
+    assert v["cause"] == "rank_missing" and v["culprits"] == [3, 4], v
+
+
+def test_horovods_ready_ranks_from_zero_up_name_nobody(tmp_path):
+    text = _HVD_WARN + "\nStalled ops:\nallreduce.emb.weight [ready ranks: 2, 0, 1]\n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and v["culprits"] == [] and v["confidence"] == "low", v

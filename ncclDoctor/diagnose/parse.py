@@ -535,6 +535,12 @@ class LineParser:
             ev.data.update(ranks=[int(r) for r in ranks.split(",")][:64],
                            timeout_ms=int(mb.group(2)) if mb.group(2) else None, errors=bool(mb.group(3)))
             return ev
+        hv = S.R_HVD_STALL.search(text) if " ranks: " in text else None
+        if hv:  # Horovod's stall inspector: the coordinator lists who did (ready) or did not (missing) submit a tensor
+            ev = self._context(lineno, text, "hvd_stall")
+            ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
+            ev.data.update(how=hv.group(1), ranks=[int(r) for r in hv.group(2).split(",")][:1024])
+            return ev
         lb = S.R_LOAD_BARRIER.search(text) if "finish the model loading" in text else None
         if lb:  # a serving engine's post-load barrier: this rank arrived, others did not (their ranks unnamed)
             ev = self._context(lineno, text, "load_barrier")

@@ -652,6 +652,11 @@ R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_p
 R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms|"
                          r"reached monitoredBarrier, but received errors while waiting for send/recv from rank "
                          r"(\d{1,7})")
+# Horovod's stall inspector (the coordinator, rank 0, after HOROVOD_STALL_CHECK_TIME_SECONDS): every tensor some
+# ranks submitted and the others did not, one per line, "HorovodBroadcast_global_step_0 [missing ranks: 0]" (the ranks
+# that did not submit it) or, in other releases, "allreduce.conv1.weight [ready ranks: 0, 7, 3, 2, 4, 6]" (the ranks
+# that did, and wait).
+R_HVD_STALL = re.compile(r"\[(missing|ready) ranks: ?(\d{1,7}(?:, ?\d{1,7}){0,1023})\]")
 # A serving engine's own barrier after loading the weights (SGLang's model_runner.load_model: a monitored_barrier of
 # the tensor-parallel group with a timeout): "ValueError: TP rank 1 could finish the model loading, but there are
 # other ranks that didn't finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node." The

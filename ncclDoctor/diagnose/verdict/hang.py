@@ -803,6 +803,52 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", ranks, [e.brief() for e in evs[:3]])
 
 
+def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Horovod's stall inspector lists each tensor some ranks submitted while others did not, with either the ranks
+    missing from it or the ranks ready in it. The ranks that never submitted are the ones the others wait for
+    (rank_missing); the ready ranks (and the coordinator that prints the list) wait inside and are victims. A ready
+    list names the missing only below its highest rank (a rank above it may be missing too, unseen) or up to a world
+    size the lines state. A rank is named only when every stalled tensor lacks it and no record has it ready."""
+    evs = c.samples.get("hvd_stall", [])
+    if not evs:
+        return None
+    size, _, sure = world_size(c)
+    ready = {r for e in evs if e.data["how"] == "ready" for r in e.data["ranks"]}
+    top = max([r for e in evs for r in e.data["ranks"]] + [-1]) + 1
+    world = size if sure == "high" and size and size >= top else top
+
+    def lacking(e: Event) -> set[int]:
+        if e.data["how"] == "missing":
+            return set(e.data["ranks"])
+        return set(range(world)) - set(e.data["ranks"])
+    sets = [lacking(e) for e in evs]
+    ranks = sorted(set.intersection(*sets) - ready - {e.data.get("reporter") for e in evs if e.data["how"] == "ready"})
+    waiting = sorted(ready | ({e.data["reporter"] for e in evs if e.data.get("reporter") is not None} - set(ranks)))
+    n = max(len(evs), c.kinds.get("hvd_stall", 0))
+    tensors = f"{n} tensor{'s' if n > 1 else ''}"
+    fix = (
+        "Horovod's stall warning lists the missing ranks: every rank must submit the same tensors in the same order "
+        "(hvd.broadcast_global_variables / BroadcastGlobalVariablesHook and every allreduce run on all ranks -- no "
+        "rank-conditional code around them, e.g. on rank 0 only). Look at what {who} was doing: its own log and "
+        "traceback (did it exit or crash?), py-spy dump --pid PID on it while the job waits; HOROVOD_TIMELINE shows "
+        "which tensors each rank submitted. HOROVOD_STALL_CHECK_TIME_SECONDS sets when the warning is printed "
+        "(HOROVOD_STALL_SHUTDOWN_TIME_SECONDS ends the job instead of waiting forever); the waiting ranks are victims.")
+    if not ranks:
+        return Verdict(
+            "rank_missing",
+            f"Horovod's stall inspector reports {tensors} submitted by only some ranks"
+            + (f" ({_named(waiting)} ready)" if waiting else "") + ": a rank the lines do not name never submitted "
+            "them, and the others wait for it",
+            fix.format(who="the rank that did not submit them"), "low", [], [e.brief() for e in evs[:3]])
+    return Verdict(
+        "rank_missing",
+        f"Horovod's stall inspector reports {tensors} that {_named(ranks)} never submitted"
+        + (f" while {_named(waiting)} did and wait" if waiting else " while the other ranks did and wait")
+        + f": {_named(ranks)} {'is' if len(ranks) == 1 else 'are'} what the others wait for (another code path, still "
+        "busy, or dead), and the waiting ranks are victims",
+        fix.format(who=_named(ranks)), "high", ranks, [e.brief() for e in evs[:3]])
+
+
 def _load_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A serving engine's barrier after loading the weights (SGLang's "TP rank N could finish the model loading, but
     there are other ranks that didn't finish loading"): the ranks that print it arrived and are victims; the rank(s)
