@@ -1108,3 +1108,15 @@ def test_horovods_ready_ranks_from_zero_up_name_nobody(tmp_path):
     text = _HVD_WARN + "\nStalled ops:\nallreduce.emb.weight [ready ranks: 2, 0, 1]\n"
     v = _verdict(tmp_path, text)
     assert v["cause"] == "rank_missing" and v["culprits"] == [] and v["confidence"] == "low", v
+
+
+# --- a paste that wrapped the watchdog's message right after its "[Rank N]" tag (round 27) --------------------------
+def test_a_watchdog_message_wrapped_after_its_rank_tag_is_that_ranks_timeout_alone_in_its_group(tmp_path):
+    """torch 2.3 ProcessGroupNCCL.cpp's header, "[PG 0 Rank 5]" last on its line, the message on the next ones: rank
+    5's own timeout in its group's first collective, shown alone -- rule H's rank_missing, not connection set-up."""
+    text = ("[rank5]:[E611 09:12:44.120000000 ProcessGroupNCCL.cpp:563] [PG 0 Rank 5]\n"
+            "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1,\n"
+            "OpType=BROADCAST, NumelIn=64, NumelOut=64, Timeout(ms)=60000) ran for\n"
+            "60087 milliseconds before timing out.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and 5 not in v["culprits"], v

@@ -80,6 +80,11 @@ _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 # ncclGetErrorString's line as torch prints it on its own: "ncclUnhandledCudaError: Call to CUDA function failed."
 _R_ERROR_STRING = re.compile(r"^\s*nccl[A-Z]\w*Error: [^:]{5,120}\.\s*$")
 
+# A glog header of ProcessGroupNCCL whose message a paste wrapped onto the next line right after its rank tag
+# ("[rank0]:[E327 17:04:16.98 ProcessGroupNCCL.cpp:565] [Rank 0]" / "Watchdog caught collective operation timeout: ...")
+_TAG_CUT = re.compile(r"\.cpp:\d{1,6}\] \[(?:PG [^\]]{0,80})?Rank (\d{1,7})\]\s*$")
+
+
 class LineParser:
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -120,6 +125,7 @@ class LineParser:
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
+        self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -225,6 +231,11 @@ class LineParser:
             self.ds_kill = Event("worker_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.ds_kill.data.update(exitcode=None, local_rank=None, pid=None, died=True, launcher_kill=True)
         ev = self._parse(lineno, text)
+        if (ev is not None and ev.rank is None and ev.kind.startswith("watchdog") and self._tag_cut is not None
+                and self._tag_cut[0] == lineno - 1):
+            ev.rank = self._tag_cut[1]  # its C++ log header, "[Rank N]" last, is the line before: the same message
+        tag = _TAG_CUT.search(text) if "Rank " in text else None
+        self._tag_cut = (lineno, int(tag.group(1))) if tag else None
         if self._stray_exit is not None and self._stray_exit[0] < lineno - 1:
             held = self._stray_exit[1]  # no rank line came for it: the exit code alone, as read
             if ev is None:
