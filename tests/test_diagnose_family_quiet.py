@@ -825,3 +825,14 @@ def test_a_reverse_path_missing_in_the_topology_names_the_topology_file_and_upgr
     v = _verdict(tmp_path, text)
     assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
     assert "NCCL_TOPO_FILE" in v["fix"] and "Upgrade" in v["fix"], v
+
+
+# --- c10d's own debug lines alone (round 29) ------------------------------------------------------------------------
+def test_c10ds_debug_lines_alone_are_benign_store_tracing(tmp_path):
+    """torch's TCPStoreLibUvBackend.cpp C10D_DEBUG("Read callback failed. code:{} name:{} desc:{}") under
+    TORCH_CPP_LOG_LEVEL=INFO: the store's server seeing clients' connections close as their processes exit."""
+    text = "".join(f"[I0312 14:02:{11 + i}.004512881 TCPStoreLibUvBackend.cpp:121] [c10d - debug] Read callback "
+                   "failed. code:-4095 name:EOF desc:end of file\n" for i in range(3))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "c10d debug line is benign" in v["fix"] and "@record" in v["fix"]

@@ -803,6 +803,10 @@ class LineParser:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "launch deprecated"
             return ev
+        if S.R_C10D_DEBUG.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "c10d debug line"
+            return ev
         return None
 
     def _env(self, lineno: int, text: str) -> Event | None:
