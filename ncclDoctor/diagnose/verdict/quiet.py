@@ -493,8 +493,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c):  # lead rule T: a hang the reporter tells of, not shown by the lines
-        hangs = (" If the job hung after these lines, what shows where each rank is: py-spy dump --pid of every "
-                 "rank's process while it hangs (its stack), and a Flight Recorder dump (TORCH_FR_BUFFER_SIZE=2000).")
+        hangs = (" If the job hung after these lines (nothing failed in them), what shows where each rank is: a "
+                 "py-spy dump of every rank's process while it hangs (py-spy dump --pid PID: its stack), and a Flight "
+                 "Recorder dump (TORCH_FR_BUFFER_SIZE=2000).")
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
