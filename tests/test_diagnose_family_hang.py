@@ -1120,3 +1120,15 @@ def test_a_watchdog_message_wrapped_after_its_rank_tag_is_that_ranks_timeout_alo
             "60087 milliseconds before timing out.\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] == "rank_missing" and 5 not in v["culprits"], v
+
+
+# --- a peer gone, its address named: the fix says which process to look at (round 27) -----------------------------
+def test_an_allreduce_closed_by_its_peer_names_the_peers_address_in_the_fix_and_no_rank(tmp_path):
+    """gloo's pair.cc "Connection closed by peer [ADDR]:PORT" inside DDP's backward all-reduce: early_exit, no rank
+    named (an address is not a rank); the fix points at the process behind that address (its pod on Kubernetes)."""
+    text = ("    Variable._execution_engine.run_backward(\n"
+            "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+            "[172.20.3.41]:20544\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "early_exit" and v["culprits"] == [], v
+    assert "172.20.3.41" in v["fix"] and "kubectl describe pod" in v["fix"], v["fix"]

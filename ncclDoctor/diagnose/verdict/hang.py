@@ -61,6 +61,10 @@ def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+# the peer's address in a peer-gone message (gloo's "Connection closed by peer [10.244.48.107]:12717")
+_PEER_IP = re.compile(r"\bpeer \[?(\d{1,3}(?:\.\d{1,3}){3})\]?[:<]\d{1,5}")
+
+
 # torch's collective timeouts default to 10 min (NCCL) / 30 min; under a second no collective of a step is sure to fit
 _TINY_TIMEOUT_MS = 1_000
 
@@ -284,9 +288,14 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rank before exit (the store host must outlive its clients).",
             "medium", [0], [e.brief() for e in (peer_gone[:2] + tcp[:1])])
     if peer_gone:
+        ip = next((m.group(1) for e in peer_gone if (m := _PEER_IP.search(e.text))), None)
         return Verdict(
             "early_exit",
-            "a peer closed the connection: that process exited or crashed first; the rank printing this is its victim",
+            "a peer closed the connection" + (f" (the process at {ip})" if ip else "") + ": that process exited or "
+            "crashed first; the rank printing this is its victim",
+            (f"The peer is the process at {ip}: find its pod or host (on Kubernetes, kubectl get pods -o wide; "
+             "kubectl describe pod shows OOMKilled, an eviction or a restart; kubectl logs --previous its own "
+             "error). " if ip else "") +
             "Find the peer's own error (its log, its exit code); if the peer "
             "finished normally, it left before this rank's recv completed (an isend without wait() before exit, "
             "or ranks ending at different points): make every rank leave the same way, a dist.barrier() before "
