@@ -813,3 +813,15 @@ def test_attaching_to_a_size_0_shm_segment_is_cumem_host_memory_disagreeing(tmp_
     # a real segment that is missing stays the processes not sharing /dev/shm
     plain = text.replace("/dev/shm/nccl-Ќq (size 0)", "/dev/shm/nccl-a8Zk2P (size 9437184)")
     assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, plain)["fix"]
+
+
+def test_a_reset_uniqueid_get_under_deepspeeds_launcher_says_the_store_host_exited_or_the_address(tmp_path):
+    """Round 29: rank 0 (the store's host under DeepSpeed's launcher) went away, or the nodes cannot reach its store:
+    the fix says both (the reset's own message names 'a possible application crash on rank 0 or a network set up
+    issue')."""
+    text = ("[2025-02-03 04:05:06,707] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 88031\n"
+            + _RESET.format(r=11))
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", [0]), v
+    assert "store host (rank 0) exited" in v["fix"] and "MASTER_ADDR / MASTER_PORT" in v["fix"], v["fix"]
+    assert "main_process_first" in v["fix"]
