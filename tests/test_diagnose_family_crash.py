@@ -1532,3 +1532,22 @@ def test_nccl_229s_unlabelled_detail_line_is_read_as_the_last_error(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error", v
     assert "NCCL_NVLS_ENABLE=0" in v["fix"] and "fabric manager" in v["fix"], v
+
+
+# --- the destructor's "Process Group destroyed on rank N" beside the error its ncclCommAbort raised (round 28) -------
+_ABORT = ("terminate called after throwing an instance of 'c10::Error'\n"
+          "  what():  NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:188, unhandled cuda error, "
+          "NCCL version 2.10.3\n")
+
+
+def test_an_unhandled_cuda_error_raised_in_the_destructor_of_rank_ns_group_is_rank_ns(tmp_path):
+    text = (_ABORT + "Process Group destroyed on rank 3\nException raised from ncclCommAbort at /opt/pytorch/torch/"
+            "csrc/distributed/c10d/NCCLUtils.hpp:188 (most recent call first):\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [3], v
+
+
+def test_destructor_notes_of_two_ranks_beside_one_error_name_nobody(tmp_path):
+    text = "Process Group destroyed on rank 1\n" + _ABORT + "Process Group destroyed on rank 2\n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [], v

@@ -129,6 +129,8 @@ SNIFF = 8192
 #             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.hang._hvd_stall)
 #   [c10d -   c10d's debug/trace level ("[c10d - debug] Read callback failed. code:-4095 name:EOF"): benign chatter
 #             (parse._exit_noise, verdict.quiet._none)
+#   destroyed on rank  torch 1.x's "Process Group destroyed on rank N" beside the error its ncclCommAbort raised
+#             (parse._exit_noise, verdict.crash.destroyed_rank)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -144,7 +146,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
-            b"marked dead", b"Force Terminated", b"missing ranks: ", b"ready ranks: ", b"[c10d - ")
+            b"marked dead", b"Force Terminated", b"missing ranks: ", b"ready ranks: ", b"[c10d - ",
+            b"destroyed on rank")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -803,6 +803,11 @@ class LineParser:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "launch deprecated"
             return ev
+        pd = S.R_PG_DESTROYED.search(text) if "destroyed on rank" in text else None
+        if pd:  # the destructor's note: its rank in data only (verdict.crash.destroyed_rank reads it beside an error)
+            ev = self._context(lineno, text, "pg_destroyed")
+            ev.rank, ev.data["rank"] = None, int(pd.group(1))
+            return ev
         if S.R_C10D_DEBUG.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "c10d debug line"

@@ -722,6 +722,9 @@ R_IPV6_PATH_HOST = re.compile(r"The IPv6 network addresses of \(([^,()]*[/\\][^,
 # TCPStoreLibUvBackend.cpp:119] [c10d - debug] Read callback failed. code:-4095 name:EOF desc:end of file" -- the
 # store's server noting a client's connection closed, which every client does when its process exits
 R_C10D_DEBUG = re.compile(r"\[c10d - (?:debug|trace)\] ")
+# torch 1.x's ProcessGroupNCCL destructor's note, printed by the process tearing its group down: "Process Group
+# destroyed on rank 0" -- beside an error its ncclCommAbort raised, it says whose error that is
+R_PG_DESTROYED = re.compile(r"\bProcess Group destroyed on rank (\d{1,7})\b")
 R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
 # torchrun's own printout of its configuration (torch/distributed/launcher/api.py "Starting
 # elastic_operator with launch configs:" and elastic/agent/server/api.py "[default] Rendezvous

@@ -89,6 +89,22 @@ def _where(e: Event) -> tuple[str, int]:
     return path, int(line) if line.isdigit() else 0
 
 
+_DESTROYED_NEAR = 3  # lines between the destructor's error and its "Process Group destroyed on rank N" note
+
+
+def destroyed_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
+    """The rank of a CUDA failure no line names, from torch 1.x's "Process Group destroyed on rank N": the process
+    tearing its ProcessGroupNCCL down prints it right beside the error the destructor's ncclCommAbort raised, so that
+    error is rank N's own. Only when every such note near the errors names one rank; ([], "") otherwise."""
+    notes = c.samples.get("pg_destroyed", [])
+    near = {n.data["rank"] for n in notes for e in evs
+            if _where(n)[0] == _where(e)[0] and abs(_where(n)[1] - _where(e)[1]) <= _DESTROYED_NEAR}
+    if len(near) != 1:
+        return [], ""
+    r = near.pop()
+    return [r], f"rank {r} (its ProcessGroupNCCL's teardown raised it: 'Process Group destroyed on rank {r}')"
+
+
 def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
     """The rank of a CUDA failure no line names, from NCCL's version line: ncclCommInitRank prints "NCCL version
     X" in rank 0 of a communicator only. When the input is one process on one GPU (every host:pid-prefixed line
@@ -124,7 +140,9 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if _after_ib(c, evs):
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
     ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
-    alone, only = ([], "") if ranks else version_rank(c, evs)
+    alone, only = ([], "") if ranks else destroyed_rank(c, evs)
+    if not ranks and not alone:
+        alone, only = version_rank(c, evs)
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()
@@ -327,7 +345,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
         )
     conf, shared = "high" if len(ranks) == 1 else "medium", False
-    if alone:  # read from NCCL's version line, not from a line naming the rank
+    if alone:  # read from NCCL's version line or the destructor's note, not from a line naming the rank
         ranks = alone
     elif not ranks and not xids and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs):
         # lead rule A: the one process the launcher shows failing is where it happened (not when the same error
