@@ -1551,3 +1551,34 @@ def test_destructor_notes_of_two_ranks_beside_one_error_name_nobody(tmp_path):
     text = "Process Group destroyed on rank 1\n" + _ABORT + "Process Group destroyed on rank 2\n"
     v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error" and v["culprits"] == [], v
+
+
+# --- lead rule J: some ranks of the job failing alike, the ranks below them not in the record (round 27) -----------
+_SEP = "-" * 60 + "\n"
+
+
+def _alike_record(entries: list[tuple[int, int]], root: tuple[int, int]) -> str:
+    """torchrun's ChildFailedError table: Failures (global rank, pid), then the root cause, all in one second."""
+    return ("train.py FAILED\n" + _SEP + "Failures:\n"
+            + "".join(failure_record(i + 1, r, r, 1, p, time="2024-08-09_03:04:05", host="gpu-7")
+                      for i, (r, p) in enumerate(entries))
+            + _SEP + "Root Cause (first observed failure):\n"
+            + failure_record(0, root[0], root[0], 1, root[1], time="2024-08-09_03:04:05", host="gpu-7") + _SEP)
+
+
+def test_two_high_ranks_failing_alike_while_the_ranks_below_them_do_not_are_both_culprits(tmp_path):
+    v = _verdict(tmp_path, _alike_record([(5, 7702)], (4, 7701)))
+    assert v["cause"] == "unknown" and v["culprits"] == [4, 5], v
+    assert "@record" in v["fix"]
+
+
+def test_ranks_from_zero_up_failing_alike_are_a_shared_cause(tmp_path):
+    v = _verdict(tmp_path, _alike_record([(1, 7702), (2, 7703)], (0, 7701)))
+    assert v["culprits"] == [], v
+
+
+def test_failing_ranks_whose_root_cause_entry_was_cut_name_nobody(tmp_path):
+    text = _alike_record([(2, 7702), (3, 7703)], (1, 7701))
+    text = text[:text.index("  rank      : 1 (")]  # the paste ends inside the root-cause entry
+    v = _verdict(tmp_path, text)
+    assert v["culprits"] == [], v
