@@ -1132,3 +1132,17 @@ def test_an_allreduce_closed_by_its_peer_names_the_peers_address_in_the_fix_and_
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] == "early_exit" and v["culprits"] == [], v
     assert "172.20.3.41" in v["fix"] and "kubectl describe pod" in v["fix"], v["fix"]
+
+
+# --- Open MPI's "peer process has unexpectedly disconnected": a peer left first, its host named (round 28) ---------
+def test_open_mpis_peer_disconnected_text_is_an_early_exit_naming_the_peers_host_and_no_rank(tmp_path):
+    """Open MPI's help text (btl tcp), here under mpirun --tag-output on rank 2's stream; hosts and PID made up."""
+    body = ["An MPI communication peer process has unexpectedly disconnected.  This",
+            "usually indicates a failure in the peer process (e.g., a crash or",
+            "otherwise exiting without calling MPI_FINALIZE first).", "",
+            "  Local host: gpu-node-17", "  Local PID:  30211", "  Peer host:  gpu-node-21",
+            "-" * 74]
+    text = "".join(f"[1,2]<stderr>:{line}\n" for line in body)
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "early_exit" and v["culprits"] == [], v
+    assert "gpu-node-21" in v["fix"] and "core file" in v["fix"] and "dmesg" in v["fix"], v["fix"]

@@ -80,6 +80,8 @@ _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 # ncclGetErrorString's line as torch prints it on its own: "ncclUnhandledCudaError: Call to CUDA function failed."
 _R_ERROR_STRING = re.compile(r"^\s*nccl[A-Z]\w*Error: [^:]{5,120}\.\s*$")
 
+_MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disconnected" to its "Peer host:"
+
 # A glog header of ProcessGroupNCCL whose message a paste wrapped onto the next line right after its rank tag
 # ("[rank0]:[E327 17:04:16.98 ProcessGroupNCCL.cpp:565] [Rank 0]" / "Watchdog caught collective operation timeout: ...")
 _TAG_CUT = re.compile(r"\.cpp:\d{1,6}\] \[(?:PG [^\]]{0,80})?Rank (\d{1,7})\]\s*$")
@@ -125,6 +127,7 @@ class LineParser:
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
+        self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
 
     def _rest_of_work(self, body: str) -> None:
@@ -289,6 +292,17 @@ class LineParser:
             self._store_reset = None
         if self._wd_cut is not None:
             self._rest_of_work(body)
+        if self._mpi_peer is not None and lineno - self._mpi_peer[0] <= _MPI_PEER_NEAR:
+            h = S.R_MPI_PEER_HOST.match(body)
+            if h:  # the help text's host of the peer that left
+                self._mpi_peer[1].data["peer_host"], self._mpi_peer = h.group(1), None
+                return None
+        if "unexpectedly disconnected" in body and S.R_MPI_PEER_GONE.search(body):
+            ev = self._context(lineno, text, "mpi_peer_gone")
+            ev.data.update(reporter=ev.rank, peer_host=None)
+            ev.rank = None  # the process that prints it is the victim; the one that left is its peer
+            self._mpi_peer = (lineno, ev)
+            return ev
         if lineno - self._mpi_block <= 8:
             ev = self._mpi_first(lineno, text, body)
             if ev is not False:

@@ -456,6 +456,11 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            r"\bRayWorkerProc rank=\[(?P<rr>\d{1,7})\] died unexpectedly")
 # vLLM's data-parallel engines each run their own workers (VllmWorker-0 of each): the index is not the job's rank
 R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
+# Open MPI's help text (help-mpi-btl-tcp.txt / pml ob1) when a peer's connection drops: "An MPI communication peer
+# process has unexpectedly disconnected.  This usually indicates a failure in the peer process (e.g., a crash or
+# otherwise exiting without calling MPI_FINALIZE first)." and, a few lines on, "  Local host: h1", "  Peer host:  h2"
+R_MPI_PEER_GONE = re.compile(r"MPI communication peer process has unexpectedly disconnected")
+R_MPI_PEER_HOST = re.compile(r"^\s*Peer host:\s+(\S{1,255})\s*$")
 R_MPI_BLOCK = re.compile(r"mpirun detected that one or more processes exited with non-zero status")
 R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
 R_MPI_CODE = re.compile(r"^\s*Exit code:\s*(-?\d{1,4})\s*$")

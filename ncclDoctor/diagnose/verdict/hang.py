@@ -175,6 +175,29 @@ def _teardown_stuck(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [e.brief() for e in evs[:3]])
 
 
+def _mpi_peer_gone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Open MPI's "An MPI communication peer process has unexpectedly disconnected" (its help text: a crash of the
+    peer, or its exit without MPI_FINALIZE): a process of the job left first and the one printing this is its victim
+    (early_exit). The text names the peer's host, not its rank: nobody is named."""
+    evs = c.samples.get("mpi_peer_gone", [])
+    lone = lone_failure(c) if evs else None
+    if not evs or lone is not None and lone.culprits:
+        return None  # a launcher's record of the rank that failed first says more (rule A)
+    host = next((e.data["peer_host"] for e in evs if e.data.get("peer_host")), None)
+    on = f" on {host}" if host else ""
+    return Verdict(
+        "early_exit",
+        f"Open MPI reports that a peer process{on} disconnected unexpectedly: it crashed or exited without "
+        "MPI_FINALIZE while this process still talked to it; the process printing this is its victim, and the "
+        "lines name the peer's host, not its rank",
+        f"Investigate the peer process{on}: that host's logs / core file (ulimit -c unlimited keeps one) for its own "
+        "error, dmesg -T there (OOM killer, segfaults) for a kill from outside; run mpirun with --tag-output (or "
+        "--output-filename DIR) so every line carries its rank and the first one to fail shows. The other processes "
+        "only lost their peer: a crash before MPI_FINALIZE is the cause, not the network, unless that host's "
+        "process is still alive.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pg = c.samples.get("pg_not_destroyed", [])
     sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
