@@ -1582,3 +1582,22 @@ def test_failing_ranks_whose_root_cause_entry_was_cut_name_nobody(tmp_path):
     text = text[:text.index("  rank      : 1 (")]  # the paste ends inside the root-cause entry
     v = _verdict(tmp_path, text)
     assert v["culprits"] == [], v
+
+
+# --- GASNet's "*** Caught a fatal signal (proc N)": process N's own death (round 29) --------------------------------
+_GASNET_NOTE = ("NOTICE: Before reporting bugs, run with GASNET_BACKTRACE=1 in the environment to generate a "
+                "backtrace. \n")
+
+
+def test_gasnets_caught_fatal_signal_names_that_process(tmp_path):
+    text = "*** Caught a fatal signal (proc 3): SIGSEGV(11)\n" + _GASNET_NOTE
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "unknown" and v["culprits"] == [3], v
+    assert "GASNET_BACKTRACE=1" in v["fix"]
+
+
+def test_gasnets_fatal_signals_in_two_processes_name_neither(tmp_path):
+    text = ("*** Caught a fatal signal (proc 1): SIGABRT(6)\n" + _GASNET_NOTE
+            + "*** Caught a fatal signal (proc 2): SIGABRT(6)\n" + _GASNET_NOTE)
+    v = _verdict(tmp_path, text)
+    assert not ({1, 2} & set(v["culprits"])), v

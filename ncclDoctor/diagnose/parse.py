@@ -80,6 +80,7 @@ _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 # ncclGetErrorString's line as torch prints it on its own: "ncclUnhandledCudaError: Call to CUDA function failed."
 _R_ERROR_STRING = re.compile(r"^\s*nccl[A-Z]\w*Error: [^:]{5,120}\.\s*$")
 
+_ERR_NEAR = 8  # lines from a runtime's own error line to the fatal signal its process caught after it
 _MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disconnected" to its "Peer host:"
 
 # A glog header of ProcessGroupNCCL whose message a paste wrapped onto the next line right after its rank tag
@@ -127,6 +128,7 @@ class LineParser:
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
+        self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
 
@@ -292,6 +294,8 @@ class LineParser:
             self._store_reset = None
         if self._wd_cut is not None:
             self._rest_of_work(body)
+        if "ERROR" in body:  # a runtime's own error line (Legion's "[error 67] LEGION ERROR: ..."): a signal may follow
+            self._err_line = (lineno, body.strip()[: S.TEXT_CAP])
         if self._mpi_peer is not None and lineno - self._mpi_peer[0] <= _MPI_PEER_NEAR:
             h = S.R_MPI_PEER_HOST.match(body)
             if h:  # the help text's host of the peer that left
@@ -744,6 +748,13 @@ class LineParser:
             ev = self._context(lineno, text, "ddp_params")
             ev.data.update(reporter=int(d.group(1)), reporter_params=int(d.group(2)), odd=int(d.group(3)),
                            odd_params=int(d.group(4)))
+            return ev
+        g = S.R_GASNET_SIGNAL.search(text) if "fatal signal (proc" in text else None
+        if g:  # GASNet's handler: process N caught a fatal signal (its own death), after its own error line if shown
+            ev = self._context(lineno, text, "runtime_signal")
+            before = self._err_line[1] if lineno - self._err_line[0] <= _ERR_NEAR else None
+            ev.rank = None  # read by verdict.crash._runtime_signal, not as a rank's line
+            ev.data.update(proc=int(g.group(1)), signame=g.group(2), signum=int(g.group(3)), before=before)
             return ev
         k = S.R_CAUGHT_SIGNAL.search(text)
         if k:

@@ -570,6 +570,10 @@ R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death si
 # See stack trace above for root cause issue." -- its spelling): a worker failed, its exception in its own traceback.
 R_PROC_RAISED = re.compile(r"^Process (?:Spawn|Fork|ForkServer)?Process-\d{1,6}(?::\d{1,6}){0,4}:\s*$")
 R_EXECUTOR_FATAL = re.compile(r"\w{0,40}Executor got fatal signal from worker processes")
+# GASNet's (Legion, FlexFlow, Chapel, UPC++) own handler of a fatal signal, naming the process that caught it: "***
+# Caught a fatal signal (proc 0): SIGABRT(6)" -- that process's own death (lead rule A), its cause the error it printed
+# just before
+R_GASNET_SIGNAL = re.compile(r"\*\*\* Caught a fatal signal \(proc (\d{1,7})\): (SIG[A-Z]{2,8})\((\d{1,2})\)")
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
 R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")

@@ -45,6 +45,7 @@ from ncclDoctor.diagnose.verdict.crash import (
     _no_nccl,
     _preempted,
     _ray_died,
+    _runtime_signal,
     _signal,
     _workers_raised,
 )
@@ -97,7 +98,7 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _bus_error, _launch_arg,
+    _gpu_oom, _cuda, _runtime_signal, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _bus_error, _launch_arg,
     _no_nccl, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,

@@ -131,6 +131,32 @@ def _after_ib(c: Collected, evs: list[Event]) -> bool:
     return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(_where, evs))
 
 
+def _runtime_signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """GASNet's handler (Legion, FlexFlow, Chapel, UPC++) printing "*** Caught a fatal signal (proc N): SIGABRT(6)":
+    process N died of a signal it caught itself -- its own failure (lead rule A, one process named by its own
+    record), the cause the error it printed just before (a runtime's "LEGION ERROR", an assertion). An NCCL error
+    printed after it is the abort's collateral. Several processes named, or a SIGBUS (rule F's shared memory), are
+    left to the other readers."""
+    evs = c.samples.get("runtime_signal", [])
+    procs = sorted({e.data["proc"] for e in evs})
+    if len(procs) != 1 or any(e.data["signum"] == 7 for e in evs):
+        return None
+    e = evs[0]
+    before = next((x.data["before"] for x in evs if x.data.get("before")), None)
+    return Verdict(
+        "unknown",
+        f"process {procs[0]} (GASNet's proc {procs[0]}) died of {e.data['signame']}, which it caught itself"
+        + (f", right after its own error: '{before[:200]}'" if before else "")
+        + ": it failed on its own, and an NCCL or communication error printed after it is that abort's collateral",
+        "Read the error the process printed just before the signal: that is the cause"
+        + (f" ('{before[:120]}': a LEGION ERROR's code has its page at legion.stanford.edu/messages/"
+           "error_code.html; a mapper error means the application's mapper -- e.g. FlexFlow's -- made a choice the "
+           "runtime refuses)" if before and "LEGION ERROR" in before else "")
+        + ". Rerun with GASNET_BACKTRACE=1 for the stack at the signal; NCCL_DEBUG=INFO only matters if an NCCL "
+        "error comes before it.",
+        "medium", procs, [x.brief() for x in evs[:3]])
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("cuda_error", []) + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
