@@ -1146,3 +1146,14 @@ def test_open_mpis_peer_disconnected_text_is_an_early_exit_naming_the_peers_host
     v = _verdict(tmp_path, text)
     assert v["cause"] == "early_exit" and v["culprits"] == [], v
     assert "gpu-node-21" in v["fix"] and "core file" in v["fix"] and "dmesg" in v["fix"], v["fix"]
+
+
+# --- a watchdog line whose head another process's output cut into: its WorkNCCL(...) tail still says it (round 27) --
+def test_watchdog_lines_cut_into_by_interleaved_output_still_show_a_desync_at_one_seqnum(tmp_path):
+    """Two ranks' torch 2.x watchdog lines at one SeqNum with different sizes, each with a warning of another
+    process printed into the middle of "collective operation timeout": read from the WorkNCCL(...) tail."""
+    junk = "UserWarning: `resume_download` is deprecated and will be removed in vers"
+    lines = [watchdog_line(r, 812, "ALLREDUCE", 600090, 600000, numel=n).replace(
+        "collective operation timeout", f"collective op{junk}eration timeout") for r, n in ((0, 1048576), (1, 4096))]
+    v = _verdict(tmp_path, "".join(lines))
+    assert v["cause"] == "desync" and v["culprits"] == [], v

@@ -131,7 +131,10 @@ R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\
 R_WORK_CUT = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]{1,400})$")  # a terminal wrapped the line
 R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # torch 1.9-1.10 printed "[Rank 1] Caught collective operation timeout: WorkNCCL(OpType=..., Timeout(ms)=...)".
-R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait")
+# The message's tail, "WorkNCCL(...) ran for N milliseconds before timing out", says the same where another
+# process's output, interleaved into the line, cut its head ("Watchdog caught collective operat<...>ion timeout").
+R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait|"
+                       r"\bWorkNCCL\([^()]{0,400}\(ms\)=\d{1,12}\) ran for \d{1,12} milliseconds before timing out")
 # gloo's waits: unbound_buffer.cc "Timed out waiting Nms for recv operation"; pair.cc/buffer.cc "Read timeout [peer]"
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
