@@ -1157,3 +1157,16 @@ def test_watchdog_lines_cut_into_by_interleaved_output_still_show_a_desync_at_on
         "collective operation timeout", f"collective op{junk}eration timeout") for r, n in ((0, 1048576), (1, 4096))]
     v = _verdict(tmp_path, "".join(lines))
     assert v["cause"] == "desync" and v["culprits"] == [], v
+
+
+# --- DDP's shape check: a process's parameter differs from process 0's (round 29) -----------------------------------
+def test_ddps_param_shape_mismatch_is_a_desync_naming_neither_side(tmp_path):
+    """torch 2.x reducer.cpp verify_params_across_processes' shape check raised on rank 2 while rank 3 waits in
+    DDP's parameter broadcast: the models differ, which side is wrong is not said."""
+    text = ("[rank2]:     dist._verify_params_shape(process_group, parameters)\n"
+            "[rank2]: RuntimeError: params[14] in this process with sizes [1024, 512] appears not to match sizes of "
+            "the same param in process 0.\n"
+            + watchdog_line(3, 1, "BROADCAST", 1800411, 1800000, numel=524288))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "desync" and v["culprits"] == [], v
+    assert "same model on every rank" in v["fix"] or "same config" in v["fix"], v["fix"]

@@ -756,6 +756,13 @@ class LineParser:
             ev.rank = None  # read by verdict.crash._runtime_signal, not as a rank's line
             ev.data.update(proc=int(g.group(1)), signame=g.group(2), signum=int(g.group(3)), before=before)
             return ev
+        ds = S.R_DDP_SHAPE.search(text) if "appears not to match" in text else None
+        if ds:  # DDP's shape check: this process's parameter differs from process 0's
+            ev = self._context(lineno, text, "ddp_params")
+            ev.data.update(reporter=ev.rank, reporter_params=None, odd=int(ds.group(3)), odd_params=None,
+                           shape=f"{ds.group(1)} [{ds.group(2)}]")
+            ev.rank = None  # which side is wrong is not said: the check compares against process 0
+            return ev
         k = S.R_CAUGHT_SIGNAL.search(text)
         if k:
             ev = self._context(lineno, text, "crash")

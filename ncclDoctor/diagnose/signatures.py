@@ -584,6 +584,12 @@ R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\
 # model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."
 R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\d+) has (\d+) params, while rank "
                           r"(\d+) has inconsistent (\d+) params")
+# ... and its shape check, torch 1.8-1.10's verify_replica0_across_processes and later verify_params_across_processes:
+# "replicas[0][0] in this process with sizes [200, 128] appears not to match sizes of the same param in process 0."
+# ("params[3] in this process with strides ..."): this process's model differs from rank 0's, its rank not said
+R_DDP_SHAPE = re.compile(r"(?:replicas\[\d{1,6}\]\[\d{1,9}\]|params\[\d{1,9}\]) in this process with "
+                         r"(sizes|strides) \[([^\]]{0,120})\] appears not to match (?:sizes|strides) of the same param "
+                         r"in process (\d+)")
 # The scheduler stopping the job from outside: slurmstepd's "*** JOB 608 ON node CANCELLED AT 2022-08-12T02:06:12
 # DUE TO JOB REQUEUE ***" (also PREEMPTION, TIME LIMIT, NODE FAILURE) and a Slurm wrapper's notice of the warning
 # signal that #SBATCH --signal=USR2@120 sends before preemption (submitit: "Caught signal SIGUSR2 on host: this job

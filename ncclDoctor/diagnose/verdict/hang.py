@@ -714,6 +714,22 @@ def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("ddp_params", [])
     if not evs:
         return None
+    shaped = [e for e in evs if e.data.get("shape")]
+    if len(shaped) == len(evs):  # only the shape check: a process differs from process 0, neither side is named
+        e = shaped[0]
+        who = f"rank {e.data['reporter']}" if e.data.get("reporter") is not None else "a process"
+        return Verdict(
+            "desync",
+            f"the ranks built different models before DDP wrapped them: DDP's check (_verify_model_across_ranks) found "
+            f"a parameter of {who} with {e.data['shape']} that does not match the same parameter in process "
+            f"{e.data['odd']}; the ranks' collectives no longer match, so the others wait (their timeouts follow) -- "
+            "which side built the wrong model the lines do not say",
+            "Make every rank build the same model on every rank before DDP(...): the same config, the same "
+            "checkpoint and model loading path (no rank-conditional layers, a checkpoint every rank reads alike), "
+            "the same freezing of parameters; compare the param sizes per rank ([(n, p.shape) for n, p in "
+            "model.named_parameters()]) and rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL.",
+            "medium", [], [x.brief() for x in shaped[:3]])
+    evs = [e for e in evs if not e.data.get("shape")]
     odd = {e.data["odd"] for e in evs}
     empty = {e.data["odd"] for e in evs if e.data["odd_params"] == 0} | {
         e.data["reporter"] for e in evs if e.data["reporter_params"] == 0}
