@@ -1170,3 +1170,24 @@ def test_ddps_param_shape_mismatch_is_a_desync_naming_neither_side(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "desync" and v["culprits"] == [], v
     assert "same model on every rank" in v["fix"] or "same config" in v["fix"], v["fix"]
+
+
+# --- torch 2.4+'s "failure detected by watchdog at work sequence id" with the rank stopped in that work (round 29) --
+def _failed_at(rank: int, at: int, enq: int) -> str:
+    """ProcessGroupNCCL.cpp (torch 2.4+): the watchdog's failure line, then its report taking the process down."""
+    return (f"[rank{rank}]:[E311 02:03:04.000000001 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank "
+            f"{rank}]  failure detected by watchdog at work sequence id: {at} PG status: last enqueued work: {enq}, "
+            f"last completed work: {at - 1}\n"
+            f"[rank{rank}]:[E311 02:03:04.000000002 ProcessGroupNCCL.cpp:630] [Rank {rank}] Some NCCL operations "
+            "have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations "
+            "might run on corrupted/incomplete data.\n")
+
+
+def test_a_watchdog_failure_at_the_ranks_last_enqueued_work_is_that_rank_inside_a_rank_missing_hang(tmp_path):
+    v = _verdict(tmp_path, _failed_at(21, 57, 57))
+    assert v["cause"] == "rank_missing" and v["culprits"] == [], v
+
+
+def test_a_watchdog_failure_with_work_enqueued_after_it_stays_unknown(tmp_path):
+    v = _verdict(tmp_path, _failed_at(21, 57, 93))
+    assert v["cause"] != "rank_missing" and v["culprits"] == [], v

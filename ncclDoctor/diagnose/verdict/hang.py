@@ -10,13 +10,13 @@ import re
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import (
     _RANK_IN_LINE,
-    _TIMEOUT_AT,
     NONFATAL,
     Conclusion,
     _fmt_ranks,
     _own_rank,
     is_consequence,
     own_errors,
+    timed_out_at,
     world_size,
 )
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, R_RAY_PID, Event
@@ -672,7 +672,7 @@ def one_collective(c: Collected) -> str | None:
     status = [s for st in c.ranks.values() for s in st.status.values()]
     if not outs:  # no "Watchdog caught" line: torch's own "Timeout at NCCL work: N" status lines say it timed out
         stuck = {s.seq for s in status if s.seq is not None and s.data.get("dump_from") is None
-                 and _TIMEOUT_AT.search(s.text)}
+                 and timed_out_at(s)}
     # or a dump signal -- from another rank (whose watchdog fired: it is inside), or from this rank's own watchdog
     # ("from this local rank") -- found this rank with work still pending: it waits in NCCL too
     pending = not outs and not stuck and any(s.data.get("dump_from") is not None and s.seq is None
