@@ -1191,3 +1191,13 @@ def test_a_watchdog_failure_at_the_ranks_last_enqueued_work_is_that_rank_inside_
 def test_a_watchdog_failure_with_work_enqueued_after_it_stays_unknown(tmp_path):
     v = _verdict(tmp_path, _failed_at(21, 57, 93))
     assert v["cause"] != "rank_missing" and v["culprits"] == [], v
+
+
+def test_a_coloured_watchdog_header_wrapped_after_its_rank_tag_is_read_the_same(tmp_path):
+    """The same paste in a terminal's colours (a logger colouring the glog header): the tag is read through them."""
+    text = ("\x1b[31m[rank5]:[E611 09:12:44.120000000 ProcessGroupNCCL.cpp:563] [PG 0 Rank 5]\x1b[0m\n"
+            "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1,\n"
+            "OpType=BROADCAST, NumelIn=64, NumelOut=64, Timeout(ms)=60000) ran for\n"
+            "60087 milliseconds before timing out.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and 5 not in v["culprits"], v

@@ -239,7 +239,7 @@ class LineParser:
         if (ev is not None and ev.rank is None and ev.kind.startswith("watchdog") and self._tag_cut is not None
                 and self._tag_cut[0] == lineno - 1):
             ev.rank = self._tag_cut[1]  # its C++ log header, "[Rank N]" last, is the line before: the same message
-        tag = _TAG_CUT.search(text) if "Rank " in text else None
+        tag = _TAG_CUT.search(S.R_ANSI.sub("", text) if "\x1b" in text else text) if "Rank " in text else None
         self._tag_cut = (lineno, int(tag.group(1))) if tag else None
         if self._stray_exit is not None and self._stray_exit[0] < lineno - 1:
             held = self._stray_exit[1]  # no rank line came for it: the exit code alone, as read
