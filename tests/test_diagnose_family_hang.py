@@ -1201,3 +1201,27 @@ def test_a_coloured_watchdog_header_wrapped_after_its_rank_tag_is_read_the_same(
             "60087 milliseconds before timing out.\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] == "rank_missing" and 5 not in v["culprits"], v
+
+
+# --- lead rule I in vLLM: the driver still in its P2P check while a worker times out in init_device (round 28) ------
+_P2P = "INFO 03-04 05:06:07 custom_all_reduce_utils.py:204] generating GPU P2P access cache in " \
+       "/home/u/.cache/vllm/gpu_p2p_access_cache_for_0,1,2,3.json\n"
+
+
+def _worker_timeout(method: str) -> str:
+    """vLLM multiproc_worker_utils' record of a worker's exception, a gloo recv timeout (unbound_buffer.cc)."""
+    return ("(VllmWorkerProcess pid=5120) ERROR 03-04 05:36:07 multiproc_worker_utils.py:226] Exception in worker "
+            f"VllmWorkerProcess while processing method {method}: [/pytorch/third_party/gloo/gloo/transport/tcp/"
+            "unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete, Traceback (most "
+            "recent call last):\n")
+
+
+def test_vllms_driver_still_generating_the_p2p_cache_while_a_worker_times_out_in_init_device_is_rank_0(tmp_path):
+    v = _verdict(tmp_path, _P2P + _worker_timeout("init_device"))
+    assert v["cause"] == "rank_missing" and v["culprits"] == [0], v
+    assert "--disable-custom-all-reduce" in v["fix"]
+
+
+def test_a_vllm_worker_timing_out_later_than_init_device_does_not_name_the_driver(tmp_path):
+    v = _verdict(tmp_path, _P2P + _worker_timeout("execute_model"))
+    assert 0 not in v["culprits"], v

@@ -133,6 +133,8 @@ SNIFF = 8192
 #             (parse._exit_noise, verdict.crash.destroyed_rank)
 #   nexpectedly disconnected, Peer host:  Open MPI's "An MPI communication peer process has unexpectedly
 #             disconnected" and its "Peer host: h2" (parse._parse, verdict.hang._mpi_peer_gone: early_exit)
+#   P2P access cache  vLLM's driver "generating GPU P2P access cache in ..." (parse.driver_step,
+#             verdict.hang._p2p_check)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -149,7 +151,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Force Terminated", b"missing ranks: ", b"ready ranks: ", b"[c10d - ",
-            b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:")
+            b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:",
+            b"P2P access cache")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -116,6 +116,7 @@ class LineParser:
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
+        self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.ds_kill: Event | None = None  # DeepSpeed's launcher's first "Killing subprocess" line
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
@@ -225,6 +226,12 @@ class LineParser:
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "process" in text and len(self.closed_pids) < 1024 and (cl := S.R_CLOSING_PID.search(text)):
             self.closed_pids.append(int(cl.group(1)))
+        if self.driver_step is not None and text.strip() and not S.R_VLLM_MP_WORKER.search(text) \
+                and not S.R_RAY_PID.search(text) and lineno > int(self.driver_step.where.rpartition(":")[2]):
+            self.driver_step.data["later"] = True  # the driver printed on after it
+        if "P2P access cache" in text and not S.R_VLLM_MP_WORKER.search(text) and S.R_VLLM_P2P_CACHE.search(text):
+            self.driver_step = Event("driver_step", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            self.driver_step.data.update(step="p2p_cache", later=False)
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "launch.py:" in text and self.store_host is None and S.R_DS_LAUNCHER.search(text):

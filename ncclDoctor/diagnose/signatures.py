@@ -415,6 +415,14 @@ R_OOM_GPU = re.compile(r"\bGPU (\d{1,3}) has a total capac")
 # vLLM's multiprocessing executor's worker prefix ("(VllmWorkerProcess pid=2421) ERROR ..."): its workers run on the
 # driver's node, tensor-parallel rank N (N >= 1; the driver is rank 0) on cuda:N of the node's visible GPUs
 R_VLLM_MP_WORKER = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) ")
+# vLLM's custom all-reduce P2P check on the driver (custom_all_reduce_utils.gpu_p2p_access_check: "generating GPU P2P
+# access cache in /root/.config/vllm/gpu_p2p_access_cache_for_0,1.json"): it launches processes that test CUDA IPC
+# between every GPU pair, while the workers wait for its answer in their first collective
+R_VLLM_P2P_CACHE = re.compile(r"\bgenerating GPU P2P access cache in \S")
+# a line of a vLLM multiprocessing worker: its prefix, or its executor's own record of the worker's exception
+# (multiproc_worker_utils: "Exception in worker VllmWorkerProcess while processing method init_device: ...")
+R_VLLM_WORKER_LINE = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) |Exception in worker VllmWorkerProcess while "
+                                r"processing method")
 R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")

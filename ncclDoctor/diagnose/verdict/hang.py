@@ -19,7 +19,7 @@ from ncclDoctor.diagnose.reason import (
     timed_out_at,
     world_size,
 )
-from ncclDoctor.diagnose.signatures import R_PEER_GONE, R_RAY_PID, Event
+from ncclDoctor.diagnose.signatures import R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples, hosts
 
@@ -964,6 +964,35 @@ def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "the others wait for, and they are its victims",
         f"Rank {_fmt_ranks(busy)} was still busy before the collective, not hung in NCCL. " + BUSY_FIX,
         "medium", busy, [e.brief()] + _samples(c, "watchdog_timeout")[:2])
+
+
+def _p2p_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I in vLLM's multiprocessing executor: the driver (the unprefixed lines: tensor-parallel rank 0) logs
+    that it is generating the GPU P2P access cache and prints nothing after it, while a worker ("(VllmWorkerProcess
+    pid=N)", a rank >= 1) times out later in a collective while initialising its device: the driver was still in its
+    P2P check, which the workers wait for -- it is the rank they wait for (rank_missing, rank 0), the worker its
+    victim. Not when any process shows an error of its own or a launcher records a failure. (Only lines with a trigger
+    word are read: a later driver line without one is not seen, hence the worker's init_device as well.)"""
+    steps = [e for e in c.samples.get("driver_step", []) if not e.data.get("later")]
+    if not steps or c.child_failures or c.worker_failures or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    step = steps[0]
+    path, _, line = step.where.rpartition(":")
+    outs = [t for t in c.samples.get("watchdog_timeout", []) if R_VLLM_WORKER_LINE.search(t.text)
+            and "init_device" in t.text  # the check runs while the workers initialise their devices
+            and t.where.rpartition(":")[0] == path and int(t.where.rpartition(":")[2]) >= int(line)]
+    if not outs or 0 in {t.rank for t in outs}:
+        return None
+    return Verdict(
+        "rank_missing",
+        "vLLM's driver (tensor-parallel rank 0) was generating the GPU P2P access cache and printed nothing after it, "
+        "while its worker timed out in a collective waiting for it: the driver was still in the custom all-reduce's "
+        "P2P check -- it is the rank the worker waits for, and the worker is its victim",
+        "The P2P check launches processes that test CUDA IPC between every GPU pair; it hangs where GPU peer-to-peer "
+        "is broken (PCIe ACS / IOMMU on, a VM or container without P2P). Start vLLM with --disable-custom-all-reduce "
+        "(skips the check), or fix P2P (ACS off, IOMMU passthrough; NCCL_P2P_DISABLE=1 as a test) and let the "
+        "gpu_p2p_access_cache JSON be written once; py-spy dump --pid of the driver process shows where it is.",
+        "medium", [0], [step.brief()] + [t.brief() for t in outs[:2]])
 
 
 _EVAL_NEAR = 3  # lines: the evaluation's output is the last thing printed before the others' timeouts
