@@ -1225,3 +1225,10 @@ def test_vllms_driver_still_generating_the_p2p_cache_while_a_worker_times_out_in
 def test_a_vllm_worker_timing_out_later_than_init_device_does_not_name_the_driver(tmp_path):
     v = _verdict(tmp_path, _P2P + _worker_timeout("execute_model"))
     assert 0 not in v["culprits"], v
+
+
+def test_vllms_driver_in_its_p2p_check_is_read_through_a_quoted_paste_with_a_trailing_blank(tmp_path):
+    """The same lines quoted ("> ", an issue's reply) with the quote's empty last line: no driver log line follows."""
+    text = "".join(f"> {line}\n" for line in (_P2P + _worker_timeout("init_device")).splitlines()) + "> \n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and v["culprits"] == [0], v

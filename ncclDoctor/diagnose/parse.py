@@ -226,9 +226,9 @@ class LineParser:
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "process" in text and len(self.closed_pids) < 1024 and (cl := S.R_CLOSING_PID.search(text)):
             self.closed_pids.append(int(cl.group(1)))
-        if self.driver_step is not None and text.strip() and not S.R_VLLM_MP_WORKER.search(text) \
+        if self.driver_step is not None and not S.R_VLLM_MP_WORKER.search(text) and S.R_VLLM_LOG_HEAD.search(text) \
                 and not S.R_RAY_PID.search(text) and lineno > int(self.driver_step.where.rpartition(":")[2]):
-            self.driver_step.data["later"] = True  # the driver printed on after it
+            self.driver_step.data["later"] = True  # the driver logged on after it
         if "P2P access cache" in text and not S.R_VLLM_MP_WORKER.search(text) and S.R_VLLM_P2P_CACHE.search(text):
             self.driver_step = Event("driver_step", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.driver_step.data.update(step="p2p_cache", later=False)

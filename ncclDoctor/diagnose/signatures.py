@@ -419,6 +419,8 @@ R_VLLM_MP_WORKER = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) ")
 # access cache in /root/.config/vllm/gpu_p2p_access_cache_for_0,1.json"): it launches processes that test CUDA IPC
 # between every GPU pair, while the workers wait for its answer in their first collective
 R_VLLM_P2P_CACHE = re.compile(r"\bgenerating GPU P2P access cache in \S")
+# vLLM's logger header ("INFO 07-10 03:56:16 custom_all_reduce_utils.py:202] ..."): a line of vLLM's own log
+R_VLLM_LOG_HEAD = re.compile(r"\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d [\w.]{1,80}:\d{1,6}\] ")
 # a line of a vLLM multiprocessing worker: its prefix, or its executor's own record of the worker's exception
 # (multiproc_worker_utils: "Exception in worker VllmWorkerProcess while processing method init_device: ...")
 R_VLLM_WORKER_LINE = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) |Exception in worker VllmWorkerProcess while "
