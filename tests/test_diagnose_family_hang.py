@@ -1229,6 +1229,10 @@ def test_a_vllm_worker_timing_out_later_than_init_device_does_not_name_the_drive
 
 def test_vllms_driver_in_its_p2p_check_is_read_through_a_quoted_paste_with_a_trailing_blank(tmp_path):
     """The same lines quoted ("> ", an issue's reply) with the quote's empty last line: no driver log line follows."""
-    text = "".join(f"> {line}\n" for line in (_P2P + _worker_timeout("init_device")).splitlines()) + "> \n"
+    frames = ("(VllmWorkerProcess pid=5120) ERROR 03-04 05:36:07 multiproc_worker_utils.py:226]   File \"/opt/venv/"
+              "lib/python3.10/site-packages/vllm/executor/multiproc_worker_utils.py\", line 223, in "
+              "_run_worker_process\n(VllmWorkerProcess pid=5120) ERROR 03-04 05:36:07 multiproc_worker_utils.py:226]"
+              "   File \"/opt/venv/lib/python3.10/site-packages/vllm/worker/worker.py\", line 131, in init_device\n")
+    text = "".join(f"> {line}\n" for line in (_P2P + _worker_timeout("init_device") + frames).splitlines()) + "> \n"
     v = _verdict(tmp_path, text)
     assert v["cause"] == "rank_missing" and v["culprits"] == [0], v
