@@ -1630,3 +1630,72 @@ def test_a_launchers_ssh_probe_or_mpi_start_up_failing_is_config(tmp_path):
     # a worker's own command failing with 255 is not the launcher's ssh probe
     other = ssh.replace("'ssh -p 2222 -o PasswordAuthentication=no worker-3 hostname'", "'bash prep.sh'")
     assert _verdict(tmp_path, other)["cause"] != "config"
+
+
+# --- the destructor's "Process Group destroyed on rank N" beside the error its ncclCommAbort raised (round 28) -------
+_ABORT = ("terminate called after throwing an instance of 'c10::Error'\n"
+          "  what():  NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:188, unhandled cuda error, "
+          "NCCL version 2.10.3\n")
+
+
+def test_an_unhandled_cuda_error_raised_in_the_destructor_of_rank_ns_group_is_rank_ns(tmp_path):
+    text = (_ABORT + "Process Group destroyed on rank 3\nException raised from ncclCommAbort at /opt/pytorch/torch/"
+            "csrc/distributed/c10d/NCCLUtils.hpp:188 (most recent call first):\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [3], v
+
+
+def test_destructor_notes_of_two_ranks_beside_one_error_name_nobody(tmp_path):
+    text = "Process Group destroyed on rank 1\n" + _ABORT + "Process Group destroyed on rank 2\n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [], v
+
+
+# --- lead rule J: some ranks of the job failing alike, the ranks below them not in the record (round 27) -----------
+_SEP = "-" * 60 + "\n"
+
+
+def _alike_record(entries: list[tuple[int, int]], root: tuple[int, int]) -> str:
+    """torchrun's ChildFailedError table: Failures (global rank, pid), then the root cause, all in one second."""
+    return ("train.py FAILED\n" + _SEP + "Failures:\n"
+            + "".join(failure_record(i + 1, r, r, 1, p, time="2024-08-09_03:04:05", host="gpu-7")
+                      for i, (r, p) in enumerate(entries))
+            + _SEP + "Root Cause (first observed failure):\n"
+            + failure_record(0, root[0], root[0], 1, root[1], time="2024-08-09_03:04:05", host="gpu-7") + _SEP)
+
+
+def test_two_high_ranks_failing_alike_while_the_ranks_below_them_do_not_are_both_culprits(tmp_path):
+    v = _verdict(tmp_path, _alike_record([(5, 7702)], (4, 7701)))
+    assert v["cause"] == "unknown" and v["culprits"] == [4, 5], v
+    assert "@record" in v["fix"]
+
+
+def test_ranks_from_zero_up_failing_alike_are_a_shared_cause(tmp_path):
+    v = _verdict(tmp_path, _alike_record([(1, 7702), (2, 7703)], (0, 7701)))
+    assert v["culprits"] == [], v
+
+
+def test_failing_ranks_whose_root_cause_entry_was_cut_name_nobody(tmp_path):
+    text = _alike_record([(2, 7702), (3, 7703)], (1, 7701))
+    text = text[:text.index("  rank      : 1 (")]  # the paste ends inside the root-cause entry
+    v = _verdict(tmp_path, text)
+    assert v["culprits"] == [], v
+
+
+# --- GASNet's "*** Caught a fatal signal (proc N)": process N's own death (round 29) --------------------------------
+_GASNET_NOTE = ("NOTICE: Before reporting bugs, run with GASNET_BACKTRACE=1 in the environment to generate a "
+                "backtrace. \n")
+
+
+def test_gasnets_caught_fatal_signal_names_that_process(tmp_path):
+    text = "*** Caught a fatal signal (proc 3): SIGSEGV(11)\n" + _GASNET_NOTE
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "unknown" and v["culprits"] == [3], v
+    assert "GASNET_BACKTRACE=1" in v["fix"]
+
+
+def test_gasnets_fatal_signals_in_two_processes_name_neither(tmp_path):
+    text = ("*** Caught a fatal signal (proc 1): SIGABRT(6)\n" + _GASNET_NOTE
+            + "*** Caught a fatal signal (proc 2): SIGABRT(6)\n" + _GASNET_NOTE)
+    v = _verdict(tmp_path, text)
+    assert not ({1, 2} & set(v["culprits"])), v

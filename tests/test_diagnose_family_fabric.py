@@ -851,3 +851,15 @@ def test_a_bare_connection_failure_under_the_store_frames_is_the_store(tmp_path)
            "init_process_group\n    default_pg._set_sequence_number_for_group()\n"
            "RuntimeError: Connection reset by peer\n")
     assert _verdict(tmp_path, tcp)["cause"] != "store_rendezvous"
+
+
+def test_a_reset_uniqueid_get_under_deepspeeds_launcher_says_the_store_host_exited_or_the_address(tmp_path):
+    """Round 29: rank 0 (the store's host under DeepSpeed's launcher) went away, or the nodes cannot reach its store:
+    the fix says both (the reset's own message names 'a possible application crash on rank 0 or a network set up
+    issue')."""
+    text = ("[2025-02-03 04:05:06,707] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 88031\n"
+            + _RESET.format(r=11))
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", [0]), v
+    assert "store host (rank 0) exited" in v["fix"] and "MASTER_ADDR / MASTER_PORT" in v["fix"], v["fix"]
+    assert "main_process_first" in v["fix"]

@@ -1068,3 +1068,171 @@ def test_an_exception_line_cut_before_its_watchdog_words_is_still_that_ranks_tim
              "NumelIn=9, NumelOut=9, Timeout(ms)=1800000) ran for 1800321 milliseconds before timing out.")):
         d = _report(tmp_path, head + "\n" + rest + "\n")
         assert d["verdict"]["cause"] == "rank_missing" and _accused(d) == set(), (head, d["verdict"])
+
+
+# --- Horovod's stall inspector names the ranks that did not submit a tensor (round 28) -----------------------------
+# horovod/common/operations.cc (0.1x): the coordinator's warning, then one stalled tensor a line with the ranks missing
+# from it or, in other releases, the ranks ready in it. Tensor names, ranks and times made up.
+_HVD_WARN = ("WARNING: One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks "
+             "and are waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks "
+             "are trying to submit different tensors or that only subset of ranks is submitting tensors, which will "
+             "cause deadlock. ")
+
+
+def test_horovods_missing_ranks_are_the_culprits_and_the_coordinator_waits(tmp_path):
+    lines = [f"[1,0]<stderr>:[2020-02-03 10:11:12.{i:06d}: W horovod/common/operations.cc:601] "
+             f"HorovodAllreduce_gradients_dense_{i}_MatMul_0 [missing ranks: 3]" for i in range(4)]
+    v = _verdict(tmp_path, "\n".join(lines) + "\n")
+    assert v["cause"] == "rank_missing" and v["culprits"] == [3], v
+    assert v["confidence"] == "high" and "missing ranks" in v["fix"]
+
+
+def test_horovods_ready_ranks_name_the_ranks_absent_below_the_highest_never_a_ready_one(tmp_path):
+    names = ["fc1.weight", "fc1.bias", "fc2.weight"]
+    ready = ["0, 4, 1, 2", "1, 0, 4, 2", "4, 2, 1, 0"]
+    text = _HVD_WARN + "\nStalled ops:\n" + "".join(f"allreduce.{n} [ready ranks: {r}],\n"
+                                                    for n, r in zip(names, ready))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and v["culprits"] == [3], v
+
+
+def test_horovods_ready_ranks_that_differ_per_tensor_name_only_the_ranks_absent_from_all(tmp_path):
+    text = (_HVD_WARN + "\nStalled ops:\nallreduce.a [ready ranks: 0, 2, 5]\nallreduce.b [ready ranks: 0, 1, 5]\n"
+            "allreduce.c [ready ranks: 0, 5]\n")
+    v = _verdict(tmp_path, text)
+    # 1 and 2 are ready in some tensor: never named; 3 and 4 are absent from every one
+    assert v["cause"] == "rank_missing" and v["culprits"] == [3, 4], v
+
+
+def test_horovods_ready_ranks_from_zero_up_name_nobody(tmp_path):
+    text = _HVD_WARN + "\nStalled ops:\nallreduce.emb.weight [ready ranks: 2, 0, 1]\n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and v["culprits"] == [] and v["confidence"] == "low", v
+
+
+# --- a paste that wrapped the watchdog's message right after its "[Rank N]" tag (round 27) --------------------------
+def test_a_watchdog_message_wrapped_after_its_rank_tag_is_that_ranks_timeout_alone_in_its_group(tmp_path):
+    """torch 2.3 ProcessGroupNCCL.cpp's header, "[PG 0 Rank 5]" last on its line, the message on the next ones: rank
+    5's own timeout in its group's first collective, shown alone -- rule H's rank_missing, not connection set-up."""
+    text = ("[rank5]:[E611 09:12:44.120000000 ProcessGroupNCCL.cpp:563] [PG 0 Rank 5]\n"
+            "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1,\n"
+            "OpType=BROADCAST, NumelIn=64, NumelOut=64, Timeout(ms)=60000) ran for\n"
+            "60087 milliseconds before timing out.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and 5 not in v["culprits"], v
+
+
+# --- a peer gone, its address named: the fix says which process to look at (round 27) -----------------------------
+def test_an_allreduce_closed_by_its_peer_names_the_peers_address_in_the_fix_and_no_rank(tmp_path):
+    """gloo's pair.cc "Connection closed by peer [ADDR]:PORT" inside DDP's backward all-reduce: early_exit, no rank
+    named (an address is not a rank); the fix points at the process behind that address (its pod on Kubernetes)."""
+    text = ("    Variable._execution_engine.run_backward(\n"
+            "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+            "[172.20.3.41]:20544\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "early_exit" and v["culprits"] == [], v
+    assert "172.20.3.41" in v["fix"] and "kubectl describe pod" in v["fix"], v["fix"]
+
+
+# --- Open MPI's "peer process has unexpectedly disconnected": a peer left first, its host named (round 28) ---------
+def test_open_mpis_peer_disconnected_text_is_an_early_exit_naming_the_peers_host_and_no_rank(tmp_path):
+    """Open MPI's help text (btl tcp), here under mpirun --tag-output on rank 2's stream; hosts and PID made up."""
+    body = ["An MPI communication peer process has unexpectedly disconnected.  This",
+            "usually indicates a failure in the peer process (e.g., a crash or",
+            "otherwise exiting without calling MPI_FINALIZE first).", "",
+            "  Local host: gpu-node-17", "  Local PID:  30211", "  Peer host:  gpu-node-21",
+            "-" * 74]
+    text = "".join(f"[1,2]<stderr>:{line}\n" for line in body)
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "early_exit" and v["culprits"] == [], v
+    assert "gpu-node-21" in v["fix"] and "core file" in v["fix"] and "dmesg" in v["fix"], v["fix"]
+
+
+# --- a watchdog line whose head another process's output cut into: its WorkNCCL(...) tail still says it (round 27) --
+def test_watchdog_lines_cut_into_by_interleaved_output_still_show_a_desync_at_one_seqnum(tmp_path):
+    """Two ranks' torch 2.x watchdog lines at one SeqNum with different sizes, each with a warning of another
+    process printed into the middle of "collective operation timeout": read from the WorkNCCL(...) tail."""
+    junk = "UserWarning: `resume_download` is deprecated and will be removed in vers"
+    lines = [watchdog_line(r, 812, "ALLREDUCE", 600090, 600000, numel=n).replace(
+        "collective operation timeout", f"collective op{junk}eration timeout") for r, n in ((0, 1048576), (1, 4096))]
+    v = _verdict(tmp_path, "".join(lines))
+    assert v["cause"] == "desync" and v["culprits"] == [], v
+
+
+# --- DDP's shape check: a process's parameter differs from process 0's (round 29) -----------------------------------
+def test_ddps_param_shape_mismatch_is_a_desync_naming_neither_side(tmp_path):
+    """torch 2.x reducer.cpp verify_params_across_processes' shape check raised on rank 2 while rank 3 waits in
+    DDP's parameter broadcast: the models differ, which side is wrong is not said."""
+    text = ("[rank2]:     dist._verify_params_shape(process_group, parameters)\n"
+            "[rank2]: RuntimeError: params[14] in this process with sizes [1024, 512] appears not to match sizes of "
+            "the same param in process 0.\n"
+            + watchdog_line(3, 1, "BROADCAST", 1800411, 1800000, numel=524288))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "desync" and v["culprits"] == [], v
+    assert "same model on every rank" in v["fix"] or "same config" in v["fix"], v["fix"]
+
+
+# --- torch 2.4+'s "failure detected by watchdog at work sequence id" with the rank stopped in that work (round 29) --
+def _failed_at(rank: int, at: int, enq: int) -> str:
+    """ProcessGroupNCCL.cpp (torch 2.4+): the watchdog's failure line, then its report taking the process down."""
+    return (f"[rank{rank}]:[E311 02:03:04.000000001 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank "
+            f"{rank}]  failure detected by watchdog at work sequence id: {at} PG status: last enqueued work: {enq}, "
+            f"last completed work: {at - 1}\n"
+            f"[rank{rank}]:[E311 02:03:04.000000002 ProcessGroupNCCL.cpp:630] [Rank {rank}] Some NCCL operations "
+            "have failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations "
+            "might run on corrupted/incomplete data.\n")
+
+
+def test_a_watchdog_failure_at_the_ranks_last_enqueued_work_is_that_rank_inside_a_rank_missing_hang(tmp_path):
+    v = _verdict(tmp_path, _failed_at(21, 57, 57))
+    assert v["cause"] == "rank_missing" and v["culprits"] == [], v
+
+
+def test_a_watchdog_failure_with_work_enqueued_after_it_stays_unknown(tmp_path):
+    v = _verdict(tmp_path, _failed_at(21, 57, 93))
+    assert v["cause"] != "rank_missing" and v["culprits"] == [], v
+
+
+def test_a_coloured_watchdog_header_wrapped_after_its_rank_tag_is_read_the_same(tmp_path):
+    """The same paste in a terminal's colours (a logger colouring the glog header): the tag is read through them."""
+    text = ("\x1b[31m[rank5]:[E611 09:12:44.120000000 ProcessGroupNCCL.cpp:563] [PG 0 Rank 5]\x1b[0m\n"
+            "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1,\n"
+            "OpType=BROADCAST, NumelIn=64, NumelOut=64, Timeout(ms)=60000) ran for\n"
+            "60087 milliseconds before timing out.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and 5 not in v["culprits"], v
+
+
+# --- lead rule I in vLLM: the driver still in its P2P check while a worker times out in init_device (round 28) ------
+_P2P = "INFO 03-04 05:06:07 custom_all_reduce_utils.py:204] generating GPU P2P access cache in " \
+       "/home/u/.cache/vllm/gpu_p2p_access_cache_for_0,1,2,3.json\n"
+
+
+def _worker_timeout(method: str) -> str:
+    """vLLM multiproc_worker_utils' record of a worker's exception, a gloo recv timeout (unbound_buffer.cc)."""
+    return ("(VllmWorkerProcess pid=5120) ERROR 03-04 05:36:07 multiproc_worker_utils.py:226] Exception in worker "
+            f"VllmWorkerProcess while processing method {method}: [/pytorch/third_party/gloo/gloo/transport/tcp/"
+            "unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete, Traceback (most "
+            "recent call last):\n")
+
+
+def test_vllms_driver_still_generating_the_p2p_cache_while_a_worker_times_out_in_init_device_is_rank_0(tmp_path):
+    v = _verdict(tmp_path, _P2P + _worker_timeout("init_device"))
+    assert v["cause"] == "rank_missing" and v["culprits"] == [0], v
+    assert "--disable-custom-all-reduce" in v["fix"]
+
+
+def test_a_vllm_worker_timing_out_later_than_init_device_does_not_name_the_driver(tmp_path):
+    v = _verdict(tmp_path, _P2P + _worker_timeout("execute_model"))
+    assert 0 not in v["culprits"], v
+
+
+def test_vllms_driver_in_its_p2p_check_is_read_through_a_quoted_paste_with_a_trailing_blank(tmp_path):
+    """The same lines quoted ("> ", an issue's reply) with the quote's empty last line: no driver log line follows."""
+    frames = ("(VllmWorkerProcess pid=5120) ERROR 03-04 05:36:07 multiproc_worker_utils.py:226]   File \"/opt/venv/"
+              "lib/python3.10/site-packages/vllm/executor/multiproc_worker_utils.py\", line 223, in "
+              "_run_worker_process\n(VllmWorkerProcess pid=5120) ERROR 03-04 05:36:07 multiproc_worker_utils.py:226]"
+              "   File \"/opt/venv/lib/python3.10/site-packages/vllm/worker/worker.py\", line 131, in init_device\n")
+    text = "".join(f"> {line}\n" for line in (_P2P + _worker_timeout("init_device") + frames).splitlines()) + "> \n"
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "rank_missing" and v["culprits"] == [0], v

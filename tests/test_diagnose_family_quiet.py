@@ -845,3 +845,28 @@ def test_worker_command_lines_with_a_rank_outside_their_world_are_config(tmp_pat
     assert v["cause"] == "config" and v["culprits"] == [], v
     ok = "".join(f"python main.py --dist-backend nccl --world_size 2 --rank {r} --epochs 90\n" for r in (0, 1))
     assert _verdict(tmp_path, ok)["cause"] != "config"
+
+
+# --- c10d's own debug lines alone (round 29) ------------------------------------------------------------------------
+def test_c10ds_debug_lines_alone_are_benign_store_tracing(tmp_path):
+    """torch's TCPStoreLibUvBackend.cpp C10D_DEBUG("Read callback failed. code:{} name:{} desc:{}") under
+    TORCH_CPP_LOG_LEVEL=INFO: the store's server seeing clients' connections close as their processes exit."""
+    text = "".join(f"[I0312 14:02:{11 + i}.004512881 TCPStoreLibUvBackend.cpp:121] [c10d - debug] Read callback "
+                   "failed. code:-4095 name:EOF desc:end of file\n" for i in range(3))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "c10d debug line is benign" in v["fix"] and "@record" in v["fix"]
+
+
+# --- a progress bar and Python warnings alone: nothing failed; if it hangs, each rank's stack (round 29) -----------
+def test_an_evaluation_bar_and_user_warnings_alone_say_nothing_failed_and_how_to_see_a_hang(tmp_path):
+    """mmcv's ProgressBar ("[>>] done/total, N task/s, elapsed: Ns, ETA: Ns") past its total (a distributed sampler
+    pads the last batch) and a UserWarning: no failure in the lines; a hang the reporter tells of needs each rank's
+    stack (lead rule T)."""
+    text = ("/opt/app/model/head.py:51: UserWarning: To copy construct from a tensor, it is recommended to use "
+            "sourceTensor.clone().detach() or sourceTensor.clone().detach().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).\n  self.bounds = torch.tensor(\n"
+            "[>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>] 130/128, 11.4 task/s, elapsed: 12s, ETA:     0s\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "nothing failed" in v["fix"] and "py-spy dump of every rank" in v["fix"], v["fix"]

@@ -134,6 +134,16 @@ SNIFF = 8192
 #             settings check tested (parse._traceback_tail, lead rule W)
 #   TCPStore(, in init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
 #             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L)
+#   missing ranks: , ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
+#             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.hang._hvd_stall)
+#   [c10d -   c10d's debug/trace level ("[c10d - debug] Read callback failed. code:-4095 name:EOF"): benign chatter
+#             (parse._exit_noise, verdict.quiet._none)
+#   destroyed on rank  torch 1.x's "Process Group destroyed on rank N" beside the error its ncclCommAbort raised
+#             (parse._exit_noise, verdict.crash.destroyed_rank)
+#   nexpectedly disconnected, Peer host:  Open MPI's "An MPI communication peer process has unexpectedly
+#             disconnected" and its "Peer host: h2" (parse._parse, verdict.hang._mpi_peer_gone: early_exit)
+#   P2P access cache  vLLM's driver "generating GPU P2P access cache in ..." (parse.driver_step,
+#             verdict.hang._p2p_check)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -150,7 +160,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
-            b"TCPStore(", b"in init_process_group")
+            b"TCPStore(", b"in init_process_group", b"missing ranks: ", b"ready ranks: ", b"[c10d - ",
+            b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ncclDoctor.diagnose.reason import own_errors, waiting
+from ncclDoctor.diagnose.reason import own_errors, waiting, world_size
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
 
@@ -129,7 +129,8 @@ def node_count(c: Collected) -> int:
 
 def several_failures(c: Collected) -> list[int]:
     """Lead rule A extended to several: the global ranks of two or more processes the record shows failing
-    on their own while it shows others only torn down afterwards (every rank failing alike is a shared
+    on their own while it shows others only torn down afterwards, or while ranks its own numbers prove exist (a
+    rank below the highest failing one, a stated world size) are not among them (every rank failing alike is a shared
     cause, not several culprits), when no other rank shows its own error and
     none of them is a SIGABRT of a rank that was waiting (the watchdog's way to end a victim); [] otherwise.
     Only global ranks are named (a local rank of a multi-node job is not one)."""
@@ -143,8 +144,14 @@ def several_failures(c: Collected) -> list[int]:
             return []
         ranks = locals_
     down = {e.rank if e.rank is not None else e.data.get("local_rank") for e in torn_down(c)} - ranks - {None}
-    if len(ranks) < 2 or not down:
-        return []  # every rank of the record failing alike is a shared cause, not several culprits
+    if len(ranks) < 2:
+        return []
+    size, _, sure = world_size(c)
+    below = set(range(max(ranks) + 1)) - ranks  # ranks the record's own numbers prove exist, not failing
+    if not any(e.data.get("root") for e in fails):
+        below = set()  # torchrun's root-cause entry not read (the paste cut it): it may be one of them
+    if not down and not below and not (sure == "high" and size and size > max(ranks) + 1):
+        return []  # every rank of the record (the job, as far as it shows) failing alike: a shared cause (rule J)
     if any(r not in ranks and own_errors(st) for r, st in c.ranks.items()):
         return []
     if any(e.data.get("exitcode") == -6 and (e.rank if e.rank is not None else e.data.get("local_rank")) in c.ranks

@@ -80,6 +80,14 @@ _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 # ncclGetErrorString's line as torch prints it on its own: "ncclUnhandledCudaError: Call to CUDA function failed."
 _R_ERROR_STRING = re.compile(r"^\s*nccl[A-Z]\w*Error: [^:]{5,120}\.\s*$")
 
+_ERR_NEAR = 8  # lines from a runtime's own error line to the fatal signal its process caught after it
+_MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disconnected" to its "Peer host:"
+
+# A glog header of ProcessGroupNCCL whose message a paste wrapped onto the next line right after its rank tag
+# ("[rank0]:[E327 17:04:16.98 ProcessGroupNCCL.cpp:565] [Rank 0]" / "Watchdog caught collective operation timeout: ...")
+_TAG_CUT = re.compile(r"\.cpp:\d{1,6}\] \[(?:PG [^\]]{0,80})?Rank (\d{1,7})\]\s*$")
+
+
 class LineParser:
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -108,6 +116,7 @@ class LineParser:
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
+        self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.ds_kill: Event | None = None  # DeepSpeed's launcher's first "Killing subprocess" line
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
@@ -122,6 +131,9 @@ class LineParser:
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
+        self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
+        self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
+        self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -216,6 +228,12 @@ class LineParser:
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "process" in text and len(self.closed_pids) < 1024 and (cl := S.R_CLOSING_PID.search(text)):
             self.closed_pids.append(int(cl.group(1)))
+        if self.driver_step is not None and not S.R_VLLM_MP_WORKER.search(text) and S.R_VLLM_LOG_HEAD.search(text) \
+                and not S.R_RAY_PID.search(text) and lineno > int(self.driver_step.where.rpartition(":")[2]):
+            self.driver_step.data["later"] = True  # the driver logged on after it
+        if "P2P access cache" in text and not S.R_VLLM_MP_WORKER.search(text) and S.R_VLLM_P2P_CACHE.search(text):
+            self.driver_step = Event("driver_step", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            self.driver_step.data.update(step="p2p_cache", later=False)
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "launch.py:" in text and self.store_host is None and S.R_DS_LAUNCHER.search(text):
@@ -227,6 +245,11 @@ class LineParser:
             self.ds_kill = Event("worker_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.ds_kill.data.update(exitcode=None, local_rank=None, pid=None, died=True, launcher_kill=True)
         ev = self._parse(lineno, text)
+        if (ev is not None and ev.rank is None and ev.kind.startswith("watchdog") and self._tag_cut is not None
+                and self._tag_cut[0] == lineno - 1):
+            ev.rank = self._tag_cut[1]  # its C++ log header, "[Rank N]" last, is the line before: the same message
+        tag = _TAG_CUT.search(S.R_ANSI.sub("", text) if "\x1b" in text else text) if "Rank " in text else None
+        self._tag_cut = (lineno, int(tag.group(1))) if tag else None
         if self._stray_exit is not None and self._stray_exit[0] < lineno - 1:
             held = self._stray_exit[1]  # no rank line came for it: the exit code alone, as read
             if ev is None:
@@ -283,6 +306,19 @@ class LineParser:
             self._store_reset = None
         if self._wd_cut is not None:
             self._rest_of_work(body)
+        if "ERROR" in body:  # a runtime's own error line (Legion's "[error 67] LEGION ERROR: ..."): a signal may follow
+            self._err_line = (lineno, body.strip()[: S.TEXT_CAP])
+        if self._mpi_peer is not None and lineno - self._mpi_peer[0] <= _MPI_PEER_NEAR:
+            h = S.R_MPI_PEER_HOST.match(body)
+            if h:  # the help text's host of the peer that left
+                self._mpi_peer[1].data["peer_host"], self._mpi_peer = h.group(1), None
+                return None
+        if "unexpectedly disconnected" in body and S.R_MPI_PEER_GONE.search(body):
+            ev = self._context(lineno, text, "mpi_peer_gone")
+            ev.data.update(reporter=ev.rank, peer_host=None)
+            ev.rank = None  # the process that prints it is the victim; the one that left is its peer
+            self._mpi_peer = (lineno, ev)
+            return ev
         if lineno - self._mpi_block <= 8:
             ev = self._mpi_first(lineno, text, body)
             if ev is not False:
@@ -540,6 +576,12 @@ class LineParser:
             ev.data.update(ranks=[int(r) for r in ranks.split(",")][:64],
                            timeout_ms=int(mb.group(2)) if mb.group(2) else None, errors=bool(mb.group(3)))
             return ev
+        hv = S.R_HVD_STALL.search(text) if " ranks: " in text else None
+        if hv:  # Horovod's stall inspector: the coordinator lists who did (ready) or did not (missing) submit a tensor
+            ev = self._context(lineno, text, "hvd_stall")
+            ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
+            ev.data.update(how=hv.group(1), ranks=[int(r) for r in hv.group(2).split(",")][:1024])
+            return ev
         lb = S.R_LOAD_BARRIER.search(text) if "finish the model loading" in text else None
         if lb:  # a serving engine's post-load barrier: this rank arrived, others did not (their ranks unnamed)
             ev = self._context(lineno, text, "load_barrier")
@@ -736,6 +778,20 @@ class LineParser:
             ev.data.update(reporter=int(d.group(1)), reporter_params=int(d.group(2)), odd=int(d.group(3)),
                            odd_params=int(d.group(4)))
             return ev
+        g = S.R_GASNET_SIGNAL.search(text) if "fatal signal (proc" in text else None
+        if g:  # GASNet's handler: process N caught a fatal signal (its own death), after its own error line if shown
+            ev = self._context(lineno, text, "runtime_signal")
+            before = self._err_line[1] if lineno - self._err_line[0] <= _ERR_NEAR else None
+            ev.rank = None  # read by verdict.crash._runtime_signal, not as a rank's line
+            ev.data.update(proc=int(g.group(1)), signame=g.group(2), signum=int(g.group(3)), before=before)
+            return ev
+        ds = S.R_DDP_SHAPE.search(text) if "appears not to match" in text else None
+        if ds:  # DDP's shape check: this process's parameter differs from process 0's
+            ev = self._context(lineno, text, "ddp_params")
+            ev.data.update(reporter=ev.rank, reporter_params=None, odd=int(ds.group(3)), odd_params=None,
+                           shape=f"{ds.group(1)} [{ds.group(2)}]")
+            ev.rank = None  # which side is wrong is not said: the check compares against process 0
+            return ev
         k = S.R_CAUGHT_SIGNAL.search(text)
         if k:
             ev = self._context(lineno, text, "crash")
@@ -826,6 +882,15 @@ class LineParser:
         if S.R_LAUNCH_DEPRECATED.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "launch deprecated"
+            return ev
+        pd = S.R_PG_DESTROYED.search(text) if "destroyed on rank" in text else None
+        if pd:  # the destructor's note: its rank in data only (verdict.crash.destroyed_rank reads it beside an error)
+            ev = self._context(lineno, text, "pg_destroyed")
+            ev.rank, ev.data["rank"] = None, int(pd.group(1))
+            return ev
+        if S.R_C10D_DEBUG.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "c10d debug line"
             return ev
         return None
 

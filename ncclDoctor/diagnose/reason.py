@@ -659,7 +659,7 @@ def single_line(c: Collected) -> list[Conclusion]:
     piped = seqs and all(_PIPELINE.search(str(t.data.get("pg_desc") or "")) for t in seqs)
     # torch's "Timeout at NCCL work: N" status lines say the same when no "Watchdog caught" line is shown
     said = seqs or ([] if ts else [s for st in c.ranks.values() for s in st.status.values()
-                                   if s.seq is not None and _TIMEOUT_AT.search(s.text)])
+                                   if s.seq is not None and timed_out_at(s)])
     unshown = None if piped else first_unshown(c, said)
     if unshown:
         t = said[0]
@@ -688,6 +688,16 @@ def single_line(c: Collected) -> list[Conclusion]:
 
 
 _TIMEOUT_AT = re.compile(r"Timeout at NCCL work: ?\d")  # ProcessGroupNCCL's status line of a timed-out work
+# torch 2.4+'s "failure detected by watchdog at work sequence id: 10 PG status: last enqueued work: 10, last completed
+# work: 9": whether a timeout or an error it does not say; with nothing enqueued after the failed work the rank
+# stopped there, waiting inside it, as a timed-out rank does (a rank's own NCCL error beside it is read first)
+_FAILED_AT = re.compile(r"failure detected by watchdog at work sequence id: ?\d")
+
+
+def timed_out_at(s: Event) -> bool:
+    """A watchdog status line saying this rank's work ``s.seq`` timed out, or failed with the rank stopped in it."""
+    return bool(_TIMEOUT_AT.search(s.text)) or bool(
+        _FAILED_AT.search(s.text) and s.seq is not None and s.data.get("enqueued") == s.seq)
 FIRST_SEQ = 2  # lead rule H: a group's first collectives (NCCL connects its peers there)
 
 

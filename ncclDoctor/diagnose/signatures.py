@@ -131,7 +131,10 @@ R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\
 R_WORK_CUT = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]{1,400})$")  # a terminal wrapped the line
 R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # torch 1.9-1.10 printed "[Rank 1] Caught collective operation timeout: WorkNCCL(OpType=..., Timeout(ms)=...)".
-R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait")
+# The message's tail, "WorkNCCL(...) ran for N milliseconds before timing out", says the same where another
+# process's output, interleaved into the line, cut its head ("Watchdog caught collective operat<...>ion timeout").
+R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait|"
+                       r"\bWorkNCCL\([^()]{0,400}\(ms\)=\d{1,12}\) ran for \d{1,12} milliseconds before timing out")
 # gloo's waits: unbound_buffer.cc "Timed out waiting Nms for recv operation"; pair.cc/buffer.cc "Read timeout [peer]"
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
@@ -422,6 +425,16 @@ R_OOM_GPU = re.compile(r"\bGPU (\d{1,3}) has a total capac")
 # vLLM's multiprocessing executor's worker prefix ("(VllmWorkerProcess pid=2421) ERROR ..."): its workers run on the
 # driver's node, tensor-parallel rank N (N >= 1; the driver is rank 0) on cuda:N of the node's visible GPUs
 R_VLLM_MP_WORKER = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) ")
+# vLLM's custom all-reduce P2P check on the driver (custom_all_reduce_utils.gpu_p2p_access_check: "generating GPU P2P
+# access cache in /root/.config/vllm/gpu_p2p_access_cache_for_0,1.json"): it launches processes that test CUDA IPC
+# between every GPU pair, while the workers wait for its answer in their first collective
+R_VLLM_P2P_CACHE = re.compile(r"\bgenerating GPU P2P access cache in \S")
+# vLLM's logger header ("INFO 07-10 03:56:16 custom_all_reduce_utils.py:202] ..."): a line of vLLM's own log
+R_VLLM_LOG_HEAD = re.compile(r"\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d [\w.]{1,80}:\d{1,6}\] ")
+# a line of a vLLM multiprocessing worker: its prefix, or its executor's own record of the worker's exception
+# (multiproc_worker_utils: "Exception in worker VllmWorkerProcess while processing method init_device: ...")
+R_VLLM_WORKER_LINE = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) |Exception in worker VllmWorkerProcess while "
+                                r"processing method")
 R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")
@@ -466,6 +479,11 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            r"\bRayWorkerProc rank=\[(?P<rr>\d{1,7})\] died unexpectedly")
 # vLLM's data-parallel engines each run their own workers (VllmWorker-0 of each): the index is not the job's rank
 R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
+# Open MPI's help text (help-mpi-btl-tcp.txt / pml ob1) when a peer's connection drops: "An MPI communication peer
+# process has unexpectedly disconnected.  This usually indicates a failure in the peer process (e.g., a crash or
+# otherwise exiting without calling MPI_FINALIZE first)." and, a few lines on, "  Local host: h1", "  Peer host:  h2"
+R_MPI_PEER_GONE = re.compile(r"MPI communication peer process has unexpectedly disconnected")
+R_MPI_PEER_HOST = re.compile(r"^\s*Peer host:\s+(\S{1,255})\s*$")
 R_MPI_BLOCK = re.compile(r"mpirun detected that one or more processes exited with non-zero status")
 R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
 R_MPI_CODE = re.compile(r"^\s*Exit code:\s*(-?\d{1,4})\s*$")
@@ -575,6 +593,10 @@ R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death si
 # See stack trace above for root cause issue." -- its spelling): a worker failed, its exception in its own traceback.
 R_PROC_RAISED = re.compile(r"^Process (?:Spawn|Fork|ForkServer)?Process-\d{1,6}(?::\d{1,6}){0,4}:\s*$")
 R_EXECUTOR_FATAL = re.compile(r"\w{0,40}Executor got fatal signal from worker processes")
+# GASNet's (Legion, FlexFlow, Chapel, UPC++) own handler of a fatal signal, naming the process that caught it: "***
+# Caught a fatal signal (proc 0): SIGABRT(6)" -- that process's own death (lead rule A), its cause the error it printed
+# just before
+R_GASNET_SIGNAL = re.compile(r"\*\*\* Caught a fatal signal \(proc (\d{1,7})\): (SIG[A-Z]{2,8})\((\d{1,2})\)")
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
 R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
@@ -582,6 +604,12 @@ R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\
 # model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."
 R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\d+) has (\d+) params, while rank "
                           r"(\d+) has inconsistent (\d+) params")
+# ... and its shape check, torch 1.8-1.10's verify_replica0_across_processes and later verify_params_across_processes:
+# "replicas[0][0] in this process with sizes [200, 128] appears not to match sizes of the same param in process 0."
+# ("params[3] in this process with strides ..."): this process's model differs from rank 0's, its rank not said
+R_DDP_SHAPE = re.compile(r"(?:replicas\[\d{1,6}\]\[\d{1,9}\]|params\[\d{1,9}\]) in this process with "
+                         r"(sizes|strides) \[([^\]]{0,120})\] appears not to match (?:sizes|strides) of the same param "
+                         r"in process (\d+)")
 # The scheduler stopping the job from outside: slurmstepd's "*** JOB 608 ON node CANCELLED AT 2022-08-12T02:06:12
 # DUE TO JOB REQUEUE ***" (also PREEMPTION, TIME LIMIT, NODE FAILURE) and a Slurm wrapper's notice of the warning
 # signal that #SBATCH --signal=USR2@120 sends before preemption (submitit: "Caught signal SIGUSR2 on host: this job
@@ -686,6 +714,11 @@ R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_p
 R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms|"
                          r"reached monitoredBarrier, but received errors while waiting for send/recv from rank "
                          r"(\d{1,7})")
+# Horovod's stall inspector (the coordinator, rank 0, after HOROVOD_STALL_CHECK_TIME_SECONDS): every tensor some
+# ranks submitted and the others did not, one per line, "HorovodBroadcast_global_step_0 [missing ranks: 0]" (the ranks
+# that did not submit it) or, in other releases, "allreduce.conv1.weight [ready ranks: 0, 7, 3, 2, 4, 6]" (the ranks
+# that did, and wait).
+R_HVD_STALL = re.compile(r"\[(missing|ready) ranks: ?(\d{1,7}(?:, ?\d{1,7}){0,1023})\]")
 # A serving engine's own barrier after loading the weights (SGLang's model_runner.load_model: a monitored_barrier of
 # the tensor-parallel group with a timeout): "ValueError: TP rank 1 could finish the model loading, but there are
 # other ranks that didn't finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node." The
@@ -765,6 +798,13 @@ R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier as devices used by
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
 # the IPv6 lookup warning's endpoint "(HOST, PORT)": a HOST with a path separator is no host name at all (RFC 1123)
 R_IPV6_PATH_HOST = re.compile(r"The IPv6 network addresses of \(([^,()]*[/\\][^,()]*), (\d+)\)")
+# c10d's own debug/trace level (TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL): "[I1107 01:20:27.77
+# TCPStoreLibUvBackend.cpp:119] [c10d - debug] Read callback failed. code:-4095 name:EOF desc:end of file" -- the
+# store's server noting a client's connection closed, which every client does when its process exits
+R_C10D_DEBUG = re.compile(r"\[c10d - (?:debug|trace)\] ")
+# torch 1.x's ProcessGroupNCCL destructor's note, printed by the process tearing its group down: "Process Group
+# destroyed on rank 0" -- beside an error its ncclCommAbort raised, it says whose error that is
+R_PG_DESTROYED = re.compile(r"\bProcess Group destroyed on rank (\d{1,7})\b")
 R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
 # torchrun's own printout of its configuration (torch/distributed/launcher/api.py "Starting
 # elastic_operator with launch configs:" and elastic/agent/server/api.py "[default] Rendezvous

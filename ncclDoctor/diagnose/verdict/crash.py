@@ -89,6 +89,22 @@ def _where(e: Event) -> tuple[str, int]:
     return path, int(line) if line.isdigit() else 0
 
 
+_DESTROYED_NEAR = 3  # lines between the destructor's error and its "Process Group destroyed on rank N" note
+
+
+def destroyed_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
+    """The rank of a CUDA failure no line names, from torch 1.x's "Process Group destroyed on rank N": the process
+    tearing its ProcessGroupNCCL down prints it right beside the error the destructor's ncclCommAbort raised, so that
+    error is rank N's own. Only when every such note near the errors names one rank; ([], "") otherwise."""
+    notes = c.samples.get("pg_destroyed", [])
+    near = {n.data["rank"] for n in notes for e in evs
+            if _where(n)[0] == _where(e)[0] and abs(_where(n)[1] - _where(e)[1]) <= _DESTROYED_NEAR}
+    if len(near) != 1:
+        return [], ""
+    r = near.pop()
+    return [r], f"rank {r} (its ProcessGroupNCCL's teardown raised it: 'Process Group destroyed on rank {r}')"
+
+
 def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
     """The rank of a CUDA failure no line names, from NCCL's version line: ncclCommInitRank prints "NCCL version
     X" in rank 0 of a communicator only. When the input is one process on one GPU (every host:pid-prefixed line
@@ -115,6 +131,32 @@ def _after_ib(c: Collected, evs: list[Event]) -> bool:
     return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(_where, evs))
 
 
+def _runtime_signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """GASNet's handler (Legion, FlexFlow, Chapel, UPC++) printing "*** Caught a fatal signal (proc N): SIGABRT(6)":
+    process N died of a signal it caught itself -- its own failure (lead rule A, one process named by its own
+    record), the cause the error it printed just before (a runtime's "LEGION ERROR", an assertion). An NCCL error
+    printed after it is the abort's collateral. Several processes named, or a SIGBUS (rule F's shared memory), are
+    left to the other readers."""
+    evs = c.samples.get("runtime_signal", [])
+    procs = sorted({e.data["proc"] for e in evs})
+    if len(procs) != 1 or any(e.data["signum"] == 7 for e in evs):
+        return None
+    e = evs[0]
+    before = next((x.data["before"] for x in evs if x.data.get("before")), None)
+    return Verdict(
+        "unknown",
+        f"process {procs[0]} (GASNet's proc {procs[0]}) died of {e.data['signame']}, which it caught itself"
+        + (f", right after its own error: '{before[:200]}'" if before else "")
+        + ": it failed on its own, and an NCCL or communication error printed after it is that abort's collateral",
+        "Read the error the process printed just before the signal: that is the cause"
+        + (f" ('{before[:120]}': a LEGION ERROR's code has its page at legion.stanford.edu/messages/"
+           "error_code.html; a mapper error means the application's mapper -- e.g. FlexFlow's -- made a choice the "
+           "runtime refuses)" if before and "LEGION ERROR" in before else "")
+        + ". Rerun with GASNET_BACKTRACE=1 for the stack at the signal; NCCL_DEBUG=INFO only matters if an NCCL "
+        "error comes before it.",
+        "medium", procs, [x.brief() for x in evs[:3]])
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("cuda_error", []) + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
@@ -124,7 +166,9 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if _after_ib(c, evs):
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
     ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
-    alone, only = ([], "") if ranks else version_rank(c, evs)
+    alone, only = ([], "") if ranks else destroyed_rank(c, evs)
+    if not ranks and not alone:
+        alone, only = version_rank(c, evs)
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()
@@ -327,7 +371,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
         )
     conf, shared = "high" if len(ranks) == 1 else "medium", False
-    if alone:  # read from NCCL's version line, not from a line naming the rank
+    if alone:  # read from NCCL's version line or the destructor's note, not from a line naming the rank
         ranks = alone
     elif not ranks and not xids and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs):
         # lead rule A: the one process the launcher shows failing is where it happened (not when the same error

@@ -868,8 +868,11 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"{who} lost the store while waiting for rank 0's ncclUniqueId ({evs[0].data['error']}), and "
             f"{host0[0].data.get('launcher') or 'init_method=tcp://'} shows the store lived in rank 0's own process "
             "(no launcher agent hosts it): rank 0 exited or crashed first; the ranks that printed this are its victims",
-            "Read rank 0's own log for its exception or exit (its traceback, an out-of-memory kill in dmesg: host "
-            "memory while it loads or preprocesses); the ranks that printed this are victims.",
+            "The store host (rank 0) exited: read rank 0's own log for its exception or exit (its traceback, an "
+            "out-of-memory kill in dmesg: host memory while it loads or preprocesses -- dataset preprocessing under "
+            "main_process_first runs on rank 0 alone); the ranks that printed this are victims. If rank 0 was still "
+            "running, the reset is the network between the nodes: check MASTER_ADDR / MASTER_PORT is reachable from "
+            "every node (nc -zv MASTER_ADDR MASTER_PORT).",
             "medium", [0], proof + [host0[0].brief()])
     if all(e.data["gone"] for e in evs):
         return Verdict(

@@ -10,16 +10,16 @@ import re
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import (
     _RANK_IN_LINE,
-    _TIMEOUT_AT,
     NONFATAL,
     Conclusion,
     _fmt_ranks,
     _own_rank,
     is_consequence,
     own_errors,
+    timed_out_at,
     world_size,
 )
-from ncclDoctor.diagnose.signatures import R_PEER_GONE, R_RAY_PID, Event
+from ncclDoctor.diagnose.signatures import R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples, hosts
 
@@ -59,6 +59,10 @@ def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         k.ranks,
         k.evidence,
     )
+
+
+# the peer's address in a peer-gone message (gloo's "Connection closed by peer [10.244.48.107]:12717")
+_PEER_IP = re.compile(r"\bpeer \[?(\d{1,3}(?:\.\d{1,3}){3})\]?[:<]\d{1,5}")
 
 
 # torch's collective timeouts default to 10 min (NCCL) / 30 min; under a second no collective of a step is sure to fit
@@ -169,6 +173,29 @@ def _teardown_stuck(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "handler (there let the process exit with the error, so the launcher stops the others, or call "
         "the group's abort), and py-spy dump the other ranks to see the collective they wait in.",
         "low", [], [e.brief() for e in evs[:3]])
+
+
+def _mpi_peer_gone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Open MPI's "An MPI communication peer process has unexpectedly disconnected" (its help text: a crash of the
+    peer, or its exit without MPI_FINALIZE): a process of the job left first and the one printing this is its victim
+    (early_exit). The text names the peer's host, not its rank: nobody is named."""
+    evs = c.samples.get("mpi_peer_gone", [])
+    lone = lone_failure(c) if evs else None
+    if not evs or lone is not None and lone.culprits:
+        return None  # a launcher's record of the rank that failed first says more (rule A)
+    host = next((e.data["peer_host"] for e in evs if e.data.get("peer_host")), None)
+    on = f" on {host}" if host else ""
+    return Verdict(
+        "early_exit",
+        f"Open MPI reports that a peer process{on} disconnected unexpectedly: it crashed or exited without "
+        "MPI_FINALIZE while this process still talked to it; the process printing this is its victim, and the "
+        "lines name the peer's host, not its rank",
+        f"Investigate the peer process{on}: that host's logs / core file (ulimit -c unlimited keeps one) for its own "
+        "error, dmesg -T there (OOM killer, segfaults) for a kill from outside; run mpirun with --tag-output (or "
+        "--output-filename DIR) so every line carries its rank and the first one to fail shows. The other processes "
+        "only lost their peer: a crash before MPI_FINALIZE is the cause, not the network, unless that host's "
+        "process is still alive.",
+        "medium", [], [e.brief() for e in evs[:3]])
 
 
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -284,9 +311,14 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rank before exit (the store host must outlive its clients).",
             "medium", [0], [e.brief() for e in (peer_gone[:2] + tcp[:1])])
     if peer_gone:
+        ip = next((m.group(1) for e in peer_gone if (m := _PEER_IP.search(e.text))), None)
         return Verdict(
             "early_exit",
-            "a peer closed the connection: that process exited or crashed first; the rank printing this is its victim",
+            "a peer closed the connection" + (f" (the process at {ip})" if ip else "") + ": that process exited or "
+            "crashed first; the rank printing this is its victim",
+            (f"The peer is the process at {ip}: find its pod or host (on Kubernetes, kubectl get pods -o wide; "
+             "kubectl describe pod shows OOMKilled, an eviction or a restart; kubectl logs --previous its own "
+             "error). " if ip else "") +
             "Find the peer's own error (its log, its exit code); if the peer "
             "finished normally, it left before this rank's recv completed (an isend without wait() before exit, "
             "or ranks ending at different points): make every rank leave the same way, a dist.barrier() before "
@@ -640,7 +672,7 @@ def one_collective(c: Collected) -> str | None:
     status = [s for st in c.ranks.values() for s in st.status.values()]
     if not outs:  # no "Watchdog caught" line: torch's own "Timeout at NCCL work: N" status lines say it timed out
         stuck = {s.seq for s in status if s.seq is not None and s.data.get("dump_from") is None
-                 and _TIMEOUT_AT.search(s.text)}
+                 and timed_out_at(s)}
     # or a dump signal -- from another rank (whose watchdog fired: it is inside), or from this rank's own watchdog
     # ("from this local rank") -- found this rank with work still pending: it waits in NCCL too
     pending = not outs and not stuck and any(s.data.get("dump_from") is not None and s.seq is None
@@ -682,6 +714,22 @@ def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("ddp_params", [])
     if not evs:
         return None
+    shaped = [e for e in evs if e.data.get("shape")]
+    if len(shaped) == len(evs):  # only the shape check: a process differs from process 0, neither side is named
+        e = shaped[0]
+        who = f"rank {e.data['reporter']}" if e.data.get("reporter") is not None else "a process"
+        return Verdict(
+            "desync",
+            f"the ranks built different models before DDP wrapped them: DDP's check (_verify_model_across_ranks) found "
+            f"a parameter of {who} with {e.data['shape']} that does not match the same parameter in process "
+            f"{e.data['odd']}; the ranks' collectives no longer match, so the others wait (their timeouts follow) -- "
+            "which side built the wrong model the lines do not say",
+            "Make every rank build the same model on every rank before DDP(...): the same config, the same "
+            "checkpoint and model loading path (no rank-conditional layers, a checkpoint every rank reads alike), "
+            "the same freezing of parameters; compare the param sizes per rank ([(n, p.shape) for n, p in "
+            "model.named_parameters()]) and rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL.",
+            "medium", [], [x.brief() for x in shaped[:3]])
+    evs = [e for e in evs if not e.data.get("shape")]
     odd = {e.data["odd"] for e in evs}
     empty = {e.data["odd"] for e in evs if e.data["odd_params"] == 0} | {
         e.data["reporter"] for e in evs if e.data["reporter_params"] == 0}
@@ -803,6 +851,52 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", ranks, [e.brief() for e in evs[:3]])
 
 
+def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Horovod's stall inspector lists each tensor some ranks submitted while others did not, with either the ranks
+    missing from it or the ranks ready in it. The ranks that never submitted are the ones the others wait for
+    (rank_missing); the ready ranks (and the coordinator that prints the list) wait inside and are victims. A ready
+    list names the missing only below its highest rank (a rank above it may be missing too, unseen) or up to a world
+    size the lines state. A rank is named only when every stalled tensor lacks it and no record has it ready."""
+    evs = c.samples.get("hvd_stall", [])
+    if not evs:
+        return None
+    size, _, sure = world_size(c)
+    ready = {r for e in evs if e.data["how"] == "ready" for r in e.data["ranks"]}
+    top = max([r for e in evs for r in e.data["ranks"]] + [-1]) + 1
+    world = size if sure == "high" and size and size >= top else top
+
+    def lacking(e: Event) -> set[int]:
+        if e.data["how"] == "missing":
+            return set(e.data["ranks"])
+        return set(range(world)) - set(e.data["ranks"])
+    sets = [lacking(e) for e in evs]
+    ranks = sorted(set.intersection(*sets) - ready - {e.data.get("reporter") for e in evs if e.data["how"] == "ready"})
+    waiting = sorted(ready | ({e.data["reporter"] for e in evs if e.data.get("reporter") is not None} - set(ranks)))
+    n = max(len(evs), c.kinds.get("hvd_stall", 0))
+    tensors = f"{n} tensor{'s' if n > 1 else ''}"
+    fix = (
+        "Horovod's stall warning lists the missing ranks: every rank must submit the same tensors in the same order "
+        "(hvd.broadcast_global_variables / BroadcastGlobalVariablesHook and every allreduce run on all ranks -- no "
+        "rank-conditional code around them, e.g. on rank 0 only). Look at what {who} was doing: its own log and "
+        "traceback (did it exit or crash?), py-spy dump --pid PID on it while the job waits; HOROVOD_TIMELINE shows "
+        "which tensors each rank submitted. HOROVOD_STALL_CHECK_TIME_SECONDS sets when the warning is printed "
+        "(HOROVOD_STALL_SHUTDOWN_TIME_SECONDS ends the job instead of waiting forever); the waiting ranks are victims.")
+    if not ranks:
+        return Verdict(
+            "rank_missing",
+            f"Horovod's stall inspector reports {tensors} submitted by only some ranks"
+            + (f" ({_named(waiting)} ready)" if waiting else "") + ": a rank the lines do not name never submitted "
+            "them, and the others wait for it",
+            fix.format(who="the rank that did not submit them"), "low", [], [e.brief() for e in evs[:3]])
+    return Verdict(
+        "rank_missing",
+        f"Horovod's stall inspector reports {tensors} that {_named(ranks)} never submitted"
+        + (f" while {_named(waiting)} did and wait" if waiting else " while the other ranks did and wait")
+        + f": {_named(ranks)} {'is' if len(ranks) == 1 else 'are'} what the others wait for (another code path, still "
+        "busy, or dead), and the waiting ranks are victims",
+        fix.format(who=_named(ranks)), "high", ranks, [e.brief() for e in evs[:3]])
+
+
 def _load_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A serving engine's barrier after loading the weights (SGLang's "TP rank N could finish the model loading, but
     there are other ranks that didn't finish loading"): the ranks that print it arrived and are victims; the rank(s)
@@ -870,6 +964,35 @@ def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "the others wait for, and they are its victims",
         f"Rank {_fmt_ranks(busy)} was still busy before the collective, not hung in NCCL. " + BUSY_FIX,
         "medium", busy, [e.brief()] + _samples(c, "watchdog_timeout")[:2])
+
+
+def _p2p_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I in vLLM's multiprocessing executor: the driver (the unprefixed lines: tensor-parallel rank 0) logs
+    that it is generating the GPU P2P access cache and prints nothing after it, while a worker ("(VllmWorkerProcess
+    pid=N)", a rank >= 1) times out later in a collective while initialising its device: the driver was still in its
+    P2P check, which the workers wait for -- it is the rank they wait for (rank_missing, rank 0), the worker its
+    victim. Not when any process shows an error of its own or a launcher records a failure. (Only lines with a trigger
+    word are read: a later driver line without one is not seen, hence the worker's init_device as well.)"""
+    steps = [e for e in c.samples.get("driver_step", []) if not e.data.get("later")]
+    if not steps or c.child_failures or c.worker_failures or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    step = steps[0]
+    path, _, line = step.where.rpartition(":")
+    outs = [t for t in c.samples.get("watchdog_timeout", []) if R_VLLM_WORKER_LINE.search(t.text)
+            and "init_device" in t.text  # the check runs while the workers initialise their devices
+            and t.where.rpartition(":")[0] == path and int(t.where.rpartition(":")[2]) >= int(line)]
+    if not outs or 0 in {t.rank for t in outs}:
+        return None
+    return Verdict(
+        "rank_missing",
+        "vLLM's driver (tensor-parallel rank 0) was generating the GPU P2P access cache and printed nothing after it, "
+        "while its worker timed out in a collective waiting for it: the driver was still in the custom all-reduce's "
+        "P2P check -- it is the rank the worker waits for, and the worker is its victim",
+        "The P2P check launches processes that test CUDA IPC between every GPU pair; it hangs where GPU peer-to-peer "
+        "is broken (PCIe ACS / IOMMU on, a VM or container without P2P). Start vLLM with --disable-custom-all-reduce "
+        "(skips the check), or fix P2P (ACS off, IOMMU passthrough; NCCL_P2P_DISABLE=1 as a test) and let the "
+        "gpu_p2p_access_cache JSON be written once; py-spy dump --pid of the driver process shows where it is.",
+        "medium", [0], [step.brief()] + [t.brief() for t in outs[:2]])
 
 
 _EVAL_NEAR = 3  # lines: the evaluation's output is the last thing printed before the others' timeouts

@@ -510,6 +510,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "rank (a dist.barrier() before it keeps the store's host up until all are done); "
                       "TORCH_NCCL_ENABLE_MONITORING=0 stops the poll; if the job did fail, node 0's own log (the store "
                       "host's) says why")
+    if "c10d debug line" in whats:  # debug chatter: it shows nothing ran or failed, so no confidence
+        benign.append("the c10d debug line is benign: '[c10d - debug]' lines are the store's own tracing "
+                      "(TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL prints them; a 'Read callback "
+                      "failed ... EOF' is the TCPStore server seeing a client's connection close, which every "
+                      "process does when it exits, harmless at job end). If the job failed, the cause is in the "
+                      "worker's own traceback (decorate main with torch.distributed.elastic's @record so torchrun's "
+                      "error file keeps it)")
     if "launch deprecated" in whats:  # a notice printed at every launch: it shows nothing ran, so no confidence
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
@@ -517,8 +524,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c):  # lead rule T: a hang the reporter tells of, not shown by the lines
-        hangs = (" If the job hung after these lines, what shows where each rank is: py-spy dump --pid of every "
-                 "rank's process while it hangs (its stack), and a Flight Recorder dump (TORCH_FR_BUFFER_SIZE=2000).")
+        hangs = (" If the job hung after these lines (nothing failed in them), what shows where each rank is: a "
+                 "py-spy dump of every rank's process while it hangs (py-spy dump --pid PID: its stack), and a Flight "
+                 "Recorder dump (TORCH_FR_BUFFER_SIZE=2000).")
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
