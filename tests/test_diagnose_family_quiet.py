@@ -825,3 +825,23 @@ def test_a_reverse_path_missing_in_the_topology_names_the_topology_file_and_upgr
     v = _verdict(tmp_path, text)
     assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
     assert "NCCL_TOPO_FILE" in v["fix"] and "Upgrade" in v["fix"], v
+
+
+# --- session 8 (fix27): nccl-tests' older "error" column is a deviation, not a count -------------------------------
+def test_an_old_nccl_tests_error_column_within_the_types_tolerance_is_rounding_not_wrong_results(tmp_path):
+    """Before v2.13 nccl-tests printed the largest relative deviation in an ``error`` column and counted a value wrong
+    only above its data type's tolerance (DeltaMaxValue: 1e-2 half/bfloat16, 1e-5 float, 1e-12 double): a reduction
+    summed in another order rounds, so small values there are nothing failing (none); above it they stay rule S."""
+    head = ("#                                                       out-of-place                       in-place\n"
+            "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  "
+            "error\n")
+
+    def table(typ: str, err: str) -> str:
+        return head + "".join(f"  {s:>10}  {s // 2:>12}  {typ:>8}     sum   {40 + i}.25    1.10    2.05  {err}    "
+                              f"{41 + i}.50    1.08    2.01  {err}\n"
+                              for i, s in enumerate((262144, 524288, 1048576)))
+    for typ, err in (("half", "4e-03"), ("float", "3e-07"), ("bfloat16", "8e-03")):
+        v = _verdict(tmp_path, table(typ, err))
+        assert v["cause"] == "none" and v["culprits"] == [], (typ, v)
+    for typ, err in (("float", "5e-02"), ("double", "1e-09"), ("int32", "1e+00")):
+        assert _verdict(tmp_path, table(typ, err))["cause"] == "unknown", typ
