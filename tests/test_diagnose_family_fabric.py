@@ -813,3 +813,47 @@ def test_attaching_to_a_size_0_shm_segment_is_cumem_host_memory_disagreeing(tmp_
     # a real segment that is missing stays the processes not sharing /dev/shm
     plain = text.replace("/dev/shm/nccl-Ќq (size 0)", "/dev/shm/nccl-a8Zk2P (size 9437184)")
     assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, plain)["fix"]
+
+
+# --- session 8 (fix27): lead rule Z, aws-ofi-nccl failing to start where EFA was meant; the host refusing EFA's PD --
+def test_an_ofi_plugin_failing_to_start_is_network_setup_only_where_the_lines_show_efa_was_meant(tmp_path):
+    """Lead rule Z: 'NET/OFI aws-ofi-nccl initialization failed' (or 'Couldn't find any optimal provider') with NCCL
+    going on over its sockets is harmless on a host without EFA (none), but network_setup where the lines show the
+    fabric was meant: the plugin naming an EFA platform, FI_PROVIDER=efa, an EFA instance in the host name, several
+    hosts left on 'Using network Socket', or the plugin's own test failing (its pre-1.0 'WARN: Function:' lines)."""
+    def node(host: str, pid: int, ip: str = "10.1.7.9") -> str:
+        return (f"{host}:{pid}:{pid + 40} [3] nccl_net_ofi_init:1490 NCCL WARN NET/OFI aws-ofi-nccl initialization "
+                "failed\n"
+                + nccl_info(host, pid, 3, "NET/IB : No device found.", tid=pid + 40)
+                + nccl_info(host, pid, 3, f"NET/Socket : Using [0]ens5:{ip}<0>", tid=pid + 40)
+                + nccl_info(host, pid, 3, "Using network Socket", tid=pid + 40))
+    alone = node("gpu-host-2", 7301)
+    assert _verdict(tmp_path, alone)["cause"] == "none"
+    for meant in (nccl_info("gpu-host-2", 7301, 3, "NET/OFI Running on p5.48xlarge platform, Setting NCCL_TOPO_FILE "
+                            "environment variable to /opt/aws-ofi-nccl/share/xml/p5.48xl-topo.xml") + alone,
+                  "+ export FI_PROVIDER=efa\n" + alone.replace("initialization failed", "initialization failed (rc 2)"),
+                  node("train-trn1-04", 5120),
+                  alone + node("gpu-host-3", 8812, "10.1.7.31")):
+        v = _verdict(tmp_path, meant)
+        assert v["cause"] == "network_setup" and v["culprits"] == [], (meant, v)
+        assert "fi_info -p efa" in v["fix"] and "Using network Socket" in v["fix"], v
+    old = ("172.31.4.9: WARN: Function: find_ofi_provider Line: 601: NET/OFI Couldn't find any optimal provider\n"
+           "172.31.4.9: WARN: Function: main Line: 71: NET/OFI OFI NCCL failure: 2\n")
+    v = _verdict(tmp_path, old)
+    assert v["cause"] == "network_setup" and v["culprits"] == [], v
+
+
+def test_the_rdma_driver_refusing_a_protection_domain_for_memory_is_the_host_not_the_fabric(tmp_path):
+    """Lead rule J's second paragraph: the plugin's endpoint set-up failing ('NET/OFI Couldn't open AV', old or new
+    log format) beside the kernel's RDMA driver refusing the PD with ENOMEM ('Failed to allocate pd[-12]') is the
+    host refusing the resource: nccl_system, nobody named; without the kernel line it stays network_setup."""
+    warn = ("WARN: Function: create_nccl_ofi_component Line: 471: NET/OFI Couldn't open AV. RC: -22, ERROR: Invalid "
+            "argument\n")
+    new = ("ip-10-0-9-77:4410:4471 [5] nccl_net_ofi_rdma.c:5210 NCCL WARN NET/OFI Couldn't open AV. RC: -22, ERROR: "
+           "Invalid argument\n")
+    kernel = "[ 88410.120331] infiniband efa_3: Failed to allocate pd[-12]\n"
+    for text in (warn + kernel, kernel + new):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "nccl_system" and v["culprits"] == [], (text, v)
+        assert "memlock" in v["fix"] and "dmesg" in v["fix"], v
+    assert _verdict(tmp_path, new)["cause"] == "network_setup"

@@ -125,6 +125,10 @@ SNIFF = 8192
 #   can't open file  the interpreter not finding the script it was launched with ("python: can't open file
 #             'train.py': [Errno 2] No such file or directory", parse._fatal_python, lead rule U (2))
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
+#   NET/OFI   aws-ofi-nccl's own lines without NCCL's prefix (before 1.0: "WARN: Function: f Line: N: NET/OFI ...",
+#             "INFO: ... NET/OFI Running on P4d platform": lead rule Z)
+#   FI_PROVIDER  libfabric's provider set for the job (FI_PROVIDER=efa: the EFA fabric was meant, lead rule Z)
+#   "infiniband "  the kernel's RDMA driver in a pasted dmesg ("infiniband efa_0: Failed to allocate pd[-12]")
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -140,7 +144,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
-            b"marked dead", b"Force Terminated")
+            b"marked dead", b"Force Terminated", b"NET/OFI", b"infiniband ", b"FI_PROVIDER")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -1134,11 +1134,17 @@ class LineParser:
         return ev
 
     def _nccl_info(self, lineno: int, text: str) -> Event | None:
+        if "WARN" not in text and S.R_EFA_MEANT.search(text):  # lead rule Z: the job was meant to run on EFA
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "efa fabric meant"
+            return ev
+        if "infiniband " in text and S.R_RDMA_REFUSED.search(text):  # the RDMA driver refusing a resource (rule J)
+            return self._context(lineno, text, "rdma_refused")
         m = S.R_NCCL_PREFIX.search(text)
         if not m and "WARN" not in text:
             return self._retcode(lineno, text)
         if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too
-            w = S.R_NCCL_WARN.search(text) or S.R_OLD_WARN.search(text)
+            w = S.R_NCCL_WARN.search(text) or S.R_OLD_WARN.search(text) or S.R_OFI_OLD_WARN.search(text)
             if not m and w is None:
                 return self._retcode(lineno, text)
             ev = self._context(lineno, text, "nccl_warn")

@@ -492,6 +492,19 @@ R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
 # NCCL 2.0-2.3 printed "[host:pid:tid [dev] ]include/socket.h:194 WARN ..." (no word NCCL), then its
 # return-code trail "host:pid:tid [dev] INFO bootstrap.cu:169 -> 2" on the next lines.
 R_OLD_WARN = re.compile(r"(?<![\w/.\-])[\w/.\-]{1,64}\.(?:h|cu|cc):\d{1,6} WARN (.*)")
+# aws-ofi-nccl before 1.0 logged without NCCL's prefix: "WARN: Function: find_ofi_provider Line: 543: NET/OFI ...".
+R_OFI_OLD_WARN = re.compile(r"\bWARN: Function: \w{1,64} Line: \d{1,6}: (NET/OFI .*)")
+# Lead rule Z: what shows that the EFA fabric was meant to carry the job: the plugin naming an EFA instance type as its
+# platform ("NET/OFI Running on P4d platform", "Running on p5.48xlarge platform"), or FI_PROVIDER=efa set.
+R_EFA_MEANT = re.compile(r"NET/OFI Running on (?:p3dn|p4de?|p5\w{0,2}|trn\w{1,2})\b[\w.-]{0,16} platform|"
+                         r"\bFI_PROVIDER=[\"']?efa\b", re.I)
+# the same in a host name that carries its instance type ("ray-worker-p5", "p4d-node-3")
+R_EFA_HOST = re.compile(r"(?<![A-Za-z0-9])(?:p3dn|p4de?|p5e?n?|trn1n?|trn2)(?![A-Za-z0-9])", re.I)
+# the kernel's RDMA driver refusing to create a resource for lack of memory (lead rule J's second paragraph):
+# "infiniband efa_0: Failed to allocate pd[-12]", "infiniband efa_0: Failed to process command ALLOC_PD (opcode 14)
+# comp_status 1 err -12"
+R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|create|register|process command)\b"
+                            r".{0,80}?(?:\[|\berr )-(?:12|28)\b")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")

@@ -207,6 +207,23 @@ FAMILIES = (
         "interface or path it uses between the nodes does not work (a wrong interface, a firewall), not a rank",
         _NET_FIX),
     Family(
+        # lead rule Z: aws-ofi-nccl failing to start ("NET/OFI Couldn't find any optimal provider", "Only EFA provider
+        # is supported", "aws-ofi-nccl initialization failed") where the lines show EFA was meant to carry the job
+        # (verdict.quiet.harmless_warn reads it as harmless on a host without EFA): NCCL falls back to TCP sockets
+        "ofi_init", "network_setup",
+        re.compile(r"NET/OFI (?:Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) "
+                   r"call failed|Couldn't find any optimal provider|OFI NCCL failure)"),
+        "the libfabric net plugin (aws-ofi-nccl) found no usable EFA provider where the lines show EFA was meant to "
+        "carry the job (an EFA instance type, FI_PROVIDER=efa, the plugin's own test, several nodes): NCCL drops the "
+        "plugin and runs between the nodes over TCP sockets ('Using network Socket'), or the plugin's test fails",
+        "Make the EFA devices visible to the processes: fi_info -p efa must list them on the host and inside the "
+        "container (docker --device /dev/infiniband/uverbs*, Kubernetes: the EFA device plugin's "
+        "vpc.amazonaws.com/efa resource, --ulimit memlock=-1); install the EFA driver and libfabric with the EFA "
+        "installer and use the aws-ofi-nccl built against that libfabric (LD_LIBRARY_PATH /opt/amazon/efa/lib), "
+        "FI_PROVIDER=efa; check with NCCL_DEBUG=INFO that NCCL prints 'Using network AWS Libfabric', not "
+        "'Using network Socket'.",
+        job_wide=True),
+    Family(
         # aws-ofi-nccl (the libfabric net plugin, EFA): its endpoint / address-vector set-up failing after the plugin
         # loaded ("NET/OFI Couldn't open AV. RC: -22", "NET/OFI Creating new endpoint for domain 0x.. failed: Invalid
         # argument", "NET/OFI Couldn't bind/enable endpoint"): the EFA device cannot be used from this process
