@@ -857,3 +857,21 @@ def test_the_rdma_driver_refusing_a_protection_domain_for_memory_is_the_host_not
         assert v["cause"] == "nccl_system" and v["culprits"] == [], (text, v)
         assert "memlock" in v["fix"] and "dmesg" in v["fix"], v
     assert _verdict(tmp_path, new)["cause"] == "network_setup"
+
+
+def test_a_net_plugin_that_cannot_insert_the_peers_address_is_network_setup_whatever_the_paste(tmp_path):
+    """Lead rule X (3): ncclInternalError whose Last error (on the next line) is aws-ofi-nccl failing to insert the
+    remote node's address into its address vector is the connection between the hosts (network_setup, nobody named),
+    also when a collector's timestamps or its own rank tag prefix every line."""
+    lines = ["[rank3]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+             "NCCLUtils.hpp:317, internal error - please report this issue to the NCCL developers, NCCL version 2.21.5",
+             "[rank3]: ncclInternalError: Internal check failed.",
+             "[rank3]: Last error:",
+             "[rank3]: NET/OFI Unable to insert remote address into address vector for device 0. RC: -22"]
+    for text in ("\n".join(lines) + "\n",
+                 "".join(f"2025-03-07T10:21:{i + 4:02d}.551Z {x}\n" for i, x in enumerate(lines)),
+                 "".join(f"[rank0]: {x}\n" for x in lines)):  # a collector's own rank tag before the process's
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "network_setup" and v["culprits"] == [] and not _accused(d), (text, v)
+        assert "security group" in v["fix"], v

@@ -367,7 +367,8 @@ class LineParser:
         if self.last_error is not None and lineno - self.last_error_line <= 4 and self._same_rank(text):
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
-                detail = (m.group(1) if m else S.R_RANK_TAG.sub("", text)).strip()
+                # the next line's own text, without its paste prefixes (a collector's timestamp) and rank tag
+                detail = (m.group(1) if m else S.R_RANK_TAG.sub("", self._body or text)).strip()
                 if not m and not (detail and self._body.strip()):  # a blank line between "Last error:" and its text
                     self._follow = 1
                     return None
@@ -389,7 +390,8 @@ class LineParser:
     def _same_rank(self, text: str) -> bool:
         """A line tagged with another rank than the last NCCL error's (tracebacks of several
         ranks interleaved in one file) does not hold that error's "Last error:" text."""
-        tag = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text)
+        # the innermost tag, as the error's own rank was read (_context): a paste's "[rank3]: " before it is no rank
+        tag = _innermost(S.R_RANK_TAG, text) or S.R_MPI_TAG.search(text)
         return tag is None or self.last_error is None or self.last_error.rank in (
             None, int(tag.group(1) or tag.group(tag.lastindex or 1)))
 

@@ -224,6 +224,21 @@ FAMILIES = (
         "'Using network Socket'.",
         job_wide=True),
     Family(
+        # lead rule X (3): a net plugin's error NCCL returns as "internal error", classed by its Last error: the plugin
+        # could not reach the peer's address ("NET/OFI Unable to insert remote address into address vector for device
+        # 1. RC: 0" -- fi_av_insert in its connect path --, "NET/OFI Couldn't connect to remote endpoint")
+        "ofi_peer_address", "network_setup",
+        re.compile(r"NET/OFI (?:Unable to insert (?:the )?remote address|Couldn't (?:insert|resolve) (?:the )?remote "
+                   r"address|Unable to connect to (?:the )?remote|Couldn't connect to (?:the )?remote)"),
+        "the libfabric net plugin (aws-ofi-nccl) could not connect to the peer node: the peer's EFA address could not "
+        "be inserted or reached while the connection was set up, a reachability problem between the pair of hosts "
+        "(EFA, the security group), not a rank's bug",
+        "Check that the nodes reach each other over EFA: the security group must allow all inbound and outbound "
+        "traffic to itself (EFA needs it), every node's EFA devices listed by fi_info -p efa, and the aws-ofi-nccl / "
+        "libfabric of one EFA installer on every node; rerun with NCCL_DEBUG=INFO FI_LOG_LEVEL=warn to see the peer "
+        "it failed on, and NCCL_NET=Socket as a test that the rest of the job works over TCP.",
+        job_wide=True),
+    Family(
         # aws-ofi-nccl (the libfabric net plugin, EFA): its endpoint / address-vector set-up failing after the plugin
         # loaded ("NET/OFI Couldn't open AV. RC: -22", "NET/OFI Creating new endpoint for domain 0x.. failed: Invalid
         # argument", "NET/OFI Couldn't bind/enable endpoint"): the EFA device cannot be used from this process
