@@ -17,7 +17,7 @@ from __future__ import annotations
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
-from tests.conftest import nccl_info
+from tests.conftest import failure_record, nccl_info
 
 
 # --- InfiniBand: completion errors (also as an NCCL error's "Last error") and memory registration -----------------
@@ -875,3 +875,42 @@ def test_a_net_plugin_that_cannot_insert_the_peers_address_is_network_setup_what
         v = d["verdict"]
         assert v["cause"] == "network_setup" and v["culprits"] == [] and not _accused(d), (text, v)
         assert "security group" in v["fix"], v
+
+
+# --- session 8 (fix27): stacks beside NCCL that move data themselves (DeepEP, UCX/NIXL, NVSHMEM's bootstrap) --------
+def test_deepep_and_ucx_timing_out_on_a_live_data_path_are_a_transport_stall_not_nothing(tmp_path):
+    """Lead rule O read for DeepEP's kernels (printf in internode.cu: "DeepEP RDMA sender coordinator timeout, channel:
+    %d, IB: %d, nvl %d, dst IB: %d, tail: %d, remaining: %d", "DeepEP dispatch forwarder timeout (RDMA check), ...",
+    "DeepEP timeout check failed: rank = %d, thread = %d)") and for UCX's tcp endpoint (tcp_ep.c: "tcp_ep %p
+    (state=%s): send(%d) failed", "Unexpected UCX error: Endpoint timeout"): sends that time out with every process
+    alive are transport_stall, nobody named; a rank shown failing first is not."""
+    deepep = ("[testing] Running with FP8, with top-k (async=True, previous=True) ...\n"
+              "DeepEP dispatch forwarder timeout (RDMA check), channel: 1, RDMA: 0, nvl: 2, dst NVL: 5, head: 18, "
+              "tail: 40\n"
+              "DeepEP RDMA sender coordinator timeout, channel: 9, IB: 1, nvl 3, dst IB: 0, tail: 512, remaining: 33\n"
+              "DeepEP timeout check failed: rank = 12, thread = 32)\n"
+              "DeepEP timeout check failed: rank = 5, thread = 0)\n")
+    ucx = ("[1712345678.123456] [decode-pod-2:4180 :0]          tcp_ep.c:1195 UCX  ERROR tcp_ep 0x55d1c0a3b9f0 "
+           "(state=CONNECTED): send(110) failed: Input/output error\n"
+           "W0301 11:02:03.001122    4180 ucx_utils.cpp:51] Unexpected UCX error: Endpoint timeout\n")
+    for text, word in ((deepep, "ib_write_bw"), (ucx, "UCX_TLS")):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "transport_stall" and v["culprits"] == [] and not _accused(d), (text, v)
+        assert word in v["fix"], v
+    crashed = deepep + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + failure_record(
+        0, 12, 4, -9, 30412)
+    assert _verdict(tmp_path, crashed)["cause"] != "transport_stall"
+
+
+def test_nvshmems_bootstrap_receiving_the_wrong_size_is_the_two_ends_protocol_not_nothing(tmp_path):
+    """NVSHMEM's UID bootstrap (NCCL's socket code inside NVSHMEM, DeepEP's set-up) failing with 'Message truncated :
+    received N bytes instead of M' is read like NCCL's own bootstrap truncation: the two ends disagree on its
+    protocol (nccl_internal, nobody named), and the fix names NVSHMEM's version and bootstrap interface."""
+    text = ("/opt/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1077: nvshmem initialization failed, "
+            "exiting\n"
+            "/opt/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:102: Message truncated : "
+            "received 120 bytes instead of 16\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME" in v["fix"], v

@@ -401,7 +401,7 @@ class LineParser:
                    self._dataloader, self._oom, self._driver_oom, self._serving,
                    self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
-                   self._nccl_info, self._progress, self._no_nccl, self._uncaught, self._traceback_tail):
+                   self._beside, self._nccl_info, self._progress, self._no_nccl, self._uncaught, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -1134,6 +1134,24 @@ class LineParser:
             # ...]' died with <Signals.SIGSEGV: 11>" / "returned non-zero exit status 1"): lead rule U (5)
             ev.data.update(local_rank=None, last_launched=local)
         return ev
+
+    def _beside(self, lineno: int, text: str) -> Event | None:
+        """The stacks beside NCCL that move data themselves: DeepEP's kernel timeouts, UCX's endpoint timeouts
+        (beside_timeout), and NVSHMEM's bootstrap (NCCL's socket code) receiving a message of the wrong size."""
+        if "DeepEP" in text and S.R_DEEPEP_TIMEOUT.search(text):
+            ev = self._context(lineno, text, "beside_timeout")
+            ev.rank = None  # the rank DeepEP prints is one that waited, not one that failed
+            ev.data.update(stack="DeepEP", rdma="RDMA" in text)
+            return ev
+        if "UCX" in text and S.R_UCX_TIMEOUT.search(text):
+            ev = self._context(lineno, text, "beside_timeout")
+            ev.data.update(stack="UCX", rdma=False)
+            return ev
+        if "truncated" in text and (m := S.R_NVSHMEM_TRUNC.search(text)):
+            ev = self._context(lineno, text, "nccl_warn")
+            ev.data["warn"] = "NVSHMEM bootstrap: " + m.group(1)
+            return ev
+        return None
 
     def _nccl_info(self, lineno: int, text: str) -> Event | None:
         if "WARN" not in text and S.R_EFA_MEANT.search(text):  # lead rule Z: the job was meant to run on EFA

@@ -505,6 +505,18 @@ R_EFA_HOST = re.compile(r"(?<![A-Za-z0-9])(?:p3dn|p4de?|p5e?n?|trn1n?|trn2)(?![A
 # comp_status 1 err -12"
 R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|create|register|process command)\b"
                             r".{0,80}?(?:\[|\berr )-(?:12|28)\b")
+# Stacks beside NCCL that move the data themselves (lead rule O read for them: a send that times out on a connected
+# path with every process alive is a transport stall). DeepEP's kernels: "DeepEP timeout check failed: rank = 7, thread
+# = 0)", "DeepEP RDMA sender coordinator timeout, channel: 4, IB: 0, nvl 4, dst IB: 2, tail: 240, remaining: 70",
+# "DeepEP dispatch NVL receiver timeout, ..."; UCX (NIXL, UCC): "tcp_ep.c:1260 UCX  ERROR tcp_ep 0x.. (state=CONNECTED):
+# send(110) failed: Input/output error" (110 = ETIMEDOUT), "Unexpected UCX error: Endpoint timeout".
+R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
+R_UCX_TIMEOUT = re.compile(r"\bUCX\s+ERROR\b.{0,80}\bstate=CONNECTED\b.{0,20}\b(?:send|recv)v?\(110\) failed|"
+                           r"\bUCX error: Endpoint timeout\b")
+# NVSHMEM's UID bootstrap (NCCL's socket code inside NVSHMEM, DeepEP's set-up):
+# "bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 58 bytes instead of 8":
+# the two ends of the bootstrap disagree on its protocol
+R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?: ?received \d+ bytes instead of \d+)")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
