@@ -1532,3 +1532,17 @@ def test_nccl_229s_unlabelled_detail_line_is_read_as_the_last_error(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error", v
     assert "NCCL_NVLS_ENABLE=0" in v["fix"] and "fabric manager" in v["fix"], v
+
+
+# --- session 8 (fix27): Horovod's and TensorFlow's wording of an NCCL error names the call ------------------------
+def test_horovods_nccl_call_failed_wording_is_read_by_its_error_string(tmp_path):
+    """Horovod (HorovodInternalError) and TensorFlow (errors_impl.UnknownError) print NCCL's error string after the
+    call that returned it ("<ncclCall> failed: <ncclGetErrorString>"): an unhandled cuda error there is a CUDA
+    failure inside NCCL (cuda_error), nobody named from these lines alone."""
+    for text in ("horovod.common.exceptions.HorovodInternalError: ncclReduceScatter failed: unhandled cuda error\n",
+                 "tensorflow.python.framework.errors_impl.UnknownError: ncclCommInitRank failed: unhandled cuda "
+                 "error\n\t [[{{node DistributedSGD_Allreduce/cond_12/HorovodAllreduce_grads_12_0}}]]\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), (text, v)
+        assert "NCCL_DEBUG=INFO" in v["fix"], v

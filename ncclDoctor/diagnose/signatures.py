@@ -147,7 +147,10 @@ R_DUMP_SIGNAL = re.compile(r"Received a dump signal due to a collective timeout 
                            r"last completed \w{1,8} work: (?P<done>-?\d+)")
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
                          r"ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: )("
+# (Horovod's and TensorFlow's own wording names the NCCL call: "ncclAllReduce failed: unhandled cuda error",
+# "ncclCommInitRank failed: unhandled cuda error")
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: |"
+                        r"\bnccl[A-Z]\w{2,40} failed: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
                         r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
