@@ -845,3 +845,17 @@ def test_an_old_nccl_tests_error_column_within_the_types_tolerance_is_rounding_n
         assert v["cause"] == "none" and v["culprits"] == [], (typ, v)
     for typ, err in (("float", "5e-02"), ("double", "1e-09"), ("int32", "1e+00")):
         assert _verdict(tmp_path, table(typ, err))["cause"] == "unknown", typ
+
+
+# --- session 8 (fix27): RCCL's warnings of a platform setting missing ------------------------------------------------
+def test_rccls_missing_setting_warns_are_the_platforms_config_not_an_internal_error(tmp_path):
+    """RCCL's init checks ('Missing "%s" from environment|kernel command line which can lead to ... hang!') name a
+    setting every rank of the node shares: config, nobody named, and the fix names the settings (lead rule V (1))."""
+    text = ("mi-node-07:88120:88120 [5] /src/rccl/src/init.cc:131 NCCL WARN Missing \"iommu=pt\" from kernel command "
+            "line which can lead to system instablity or hang!\n"
+            + nccl_info("mi-node-07", 88120, 5, "Bootstrap : Using ens3f0:10.9.0.17<0>")
+            + "mi-node-07:88121:88121 [6] /src/rccl/src/init.cc:135 NCCL WARN Missing \"HSA_FORCE_FINE_GRAIN_PCIE=1\" "
+            "from environment which can lead to low RCCL performance, system instablity or hang!\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "HSA_FORCE_FINE_GRAIN_PCIE=1" in v["fix"] and "iommu=pt" in v["fix"], v

@@ -224,6 +224,19 @@ FAMILIES = (
         "'Using network Socket'.",
         job_wide=True),
     Family(
+        # RCCL's init.cc checks of the platform it runs on (AMD GPUs): 'Missing "HSA_FORCE_FINE_GRAIN_PCIE=1" from
+        # environment which can lead to low RCCL performance, system instablity or hang!', 'Missing "iommu=pt" from
+        # kernel command line ...': a setting every rank of the node shares is absent (lead rule V (1): config)
+        "rccl_missing_setting", "config",
+        re.compile(r"Missing \"?[\w.=-]{1,64}\"? from (?:the )?(?:environment|kernel command line)"),
+        "RCCL found a setting it needs missing from the environment or the kernel command line of the node, which it "
+        "says can lead to low performance, instability or a hang: the platform's configuration every rank shares, "
+        "not a rank",
+        "Set what RCCL names: HSA_FORCE_FINE_GRAIN_PCIE=1 in the job's environment (every rank), and on the kernel "
+        "command line of every node iommu=pt with amd_iommu=on (GRUB_CMDLINE_LINUX, update-grub, reboot; check "
+        "/proc/cmdline); then rerun with NCCL_DEBUG=INFO and confirm the WARNs are gone.",
+        job_wide=True),
+    Family(
         # lead rule X (3): a net plugin's error NCCL returns as "internal error", classed by its Last error: the plugin
         # could not reach the peer's address ("NET/OFI Unable to insert remote address into address vector for device
         # 1. RC: 0" -- fi_av_insert in its connect path --, "NET/OFI Couldn't connect to remote endpoint")
