@@ -914,3 +914,21 @@ def test_nvshmems_bootstrap_receiving_the_wrong_size_is_the_two_ends_protocol_no
     v = _verdict(tmp_path, text)
     assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
     assert "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME" in v["fix"], v
+
+
+# --- session 8 (fix27): ncclInvalidArgument in torch's own first collective ---------------------------------------
+def test_an_invalid_argument_in_torchs_first_collective_is_the_launch_not_a_rank(tmp_path):
+    """Lead rule Q: torch 1.x created the communicator lazily in the first collective, so 'NCCL error in:
+    .../ProcessGroupNCCL.cpp:N, invalid argument' raised from a barrier or broadcast with no Last error is the launch
+    every rank shares (more processes than GPUs, the device not set per local rank): invalid_usage, nobody named,
+    even with a launcher's record of the one process it saw fail."""
+    err = ("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:400, invalid argument\n")
+    text = ("Traceback (most recent call last):\n  File \"train.py\", line 61, in <module>\n"
+            "    torch.distributed.broadcast(flag, 0)\n" + err
+            + "Traceback (most recent call last):\n  File \"train.py\", line 61, in <module>\n" + err
+            + "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', '--local_rank=5']' "
+            "returned non-zero exit status 1.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "invalid_usage" and v["culprits"] == [] and not _accused(d), v
+    assert "torch.cuda.set_device" in v["fix"] and "--nproc_per_node" in v["fix"], v

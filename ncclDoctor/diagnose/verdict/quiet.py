@@ -50,6 +50,23 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             who,
             [e.brief() for e in evs[:3]],
         )
+    if "ncclInvalidArgument" in codes and not any(e.data.get("last_error") for e in evs):
+        # lead rule Q: NCCL refusing an argument with nothing more said (no Last error, no WARN the detectors before
+        # read): torch's own calls pass NCCL the rank, device and communicator the launch gave it (a barrier has no
+        # user tensor at all), so the usual cause is the launch every rank shares -- more processes than GPUs, the
+        # device not set per local rank, a rank or world size that does not fit: invalid usage, no rank named
+        return Verdict(
+            "invalid_usage",
+            "NCCL rejected an argument (ncclInvalidArgument) with nothing more said: in torch's calls (a barrier, the "
+            "lazy creation of the communicator in the first collective) the arguments are the rank, world size and "
+            "device the processes were launched with -- a launch or device-assignment error every rank shares, not "
+            "a faulty rank",
+            "Check how the processes were started: one process per GPU and no more (torchrun --nproc_per_node / "
+            "torch.distributed.launch --nproc_per_node equal to the GPUs CUDA_VISIBLE_DEVICES leaves), each on its "
+            "own device: torch.cuda.set_device(local_rank) before init_process_group and the first collective; a "
+            "script that spawns its own workers must not also run under a launcher. Rerun with NCCL_DEBUG=INFO (or "
+            "WARN): the 'Last error' line names the argument.",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") for e in evs):
         # the two-line summary alone: NCCL's own words say "a peer exited OR the network failed", and the
         # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there
