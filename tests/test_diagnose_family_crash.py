@@ -1546,3 +1546,19 @@ def test_horovods_nccl_call_failed_wording_is_read_by_its_error_string(tmp_path)
         v = d["verdict"]
         assert v["cause"] == "cuda_error" and not _accused(d), (text, v)
         assert "NCCL_DEBUG=INFO" in v["fix"], v
+
+
+# --- session 8 (fix27): ROCm's HSA hardware exception, the AMD counterpart of an Xid --------------------------------
+def test_an_hsa_hardware_exception_of_a_gpu_is_a_gpu_fault_with_no_rank_named(tmp_path):
+    """ROCm's HSA runtime ('HW Exception by GPU node-%u (Agent handle: %p) reason :%s'), printed once per process that
+    holds an agent on that GPU, is the GPU or its driver failing (cuda_error); node-N is the GPU's KFD topology node,
+    not a rank, so nobody is named, and the fix names the GPU and the amdgpu tools."""
+    text = (" 12%|#####                                      | 88/731 [1:02:11<7:34:02, 42.39s/it]HW Exception by GPU "
+            "node-3 (Agent handle: 0x55e0c1a2b3c0) reason :GPU Hang\n"
+            + "".join(f"HW Exception by GPU node-3 (Agent handle: 0x{h:x}) reason :GPU Hang\n"
+                      for h in (0x7f10aa01c0d0, 0x5610be3390a0, 0x5571c2d00f10))
+            + "Aborted (core dumped)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and not v["culprits"] and not _accused(d), v
+    assert "rocm-smi" in v["fix"] and "node-3" in v["fix"], v

@@ -580,6 +580,13 @@ class LineParser:
             ev.data.update(what=f"Xid {x.group(2)} on GPU {x.group(1)}", cuda_code=None, watchdog=False,
                            xid=int(x.group(2)), pci=x.group(1), cause_xid=int(cause.group(1)) if cause else None)
             return ev
+        h = S.R_HSA_HW.search(text) if "HW Exception" in text else None
+        if h:  # the HSA runtime's hardware exception of one GPU (ROCm's Xid): which rank holds it is not said
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None
+            ev.data.update(what=f"HSA hardware exception on GPU node-{h.group(1)}: {h.group(2).strip()}",
+                           cuda_code=None, watchdog=False, hsa_node=int(h.group(1)))
+            return ev
         m = S.R_CUDA_ERROR.search(text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)

@@ -531,6 +531,9 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # all-reduce "Failed: Cuda error /path/custom_all_reduce.cuh:307 'peer access is not supported ...'".
 # The message ends at the line's end (a screen copy's padding blanks after it), or where torch's own advice after it
 # starts (a paste that lost the line break).
+# ROCm's HSA runtime reporting a hardware exception of a GPU (the AMD counterpart of an Xid): "HW Exception by GPU
+# node-9 (Agent handle: 0x6313..) reason :GPU Hang" -- node-N is the KFD topology node of the GPU, not a rank
+R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,32}\) reason ?: ?([^\n]{1,80})")
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"

@@ -133,8 +133,19 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     text += " " + " ".join(w for e in c.samples.get("nccl_warn", []) if "cuda" in (w := e.data.get("warn", "").lower()))
     # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
     xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
+    hsa = sorted({e.data["hsa_node"] for e in evs if e.data.get("hsa_node") is not None})
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
+    elif hsa:  # ROCm's HSA runtime: a hardware exception of the GPU itself (its Xid), the rank holding it not said
+        gpus = ", ".join(f"node-{n}" for n in hsa[:4])
+        said = next(e.data["what"] for e in evs if e.data.get("hsa_node") is not None)
+        what = (f"a hardware exception of the GPU ({said}; GPU {gpus} in the KFD topology): the GPU or its driver "
+                "failed, not the training code")
+        fix = (f"Look at that GPU ({gpus}: /sys/class/kfd/kfd/topology/nodes/N maps it to a PCI address): dmesg / the "
+               "amdgpu kernel log for its reset or fault, rocm-smi (and rocm-smi --showras) for its errors; check the "
+               "ROCm / amdgpu driver version pair and take the GPU out of the job until it passes a stress test "
+               "(rocm-validation-suite, rvs). A 'GPU Hang' can also be a kernel that never finishes: rerun with "
+               "AMD_LOG_LEVEL=3 or HIP_LAUNCH_BLOCKING=1 to find it.")
     elif "during capture" in text or "stream capture" in text or "stream is capturing" in text:
         what, fix = (  # cudaErrorStreamCapture*: "operation failed due to a previous error during capture", ...
             "a CUDA stream-capture error ('... during capture'): a collective was issued while a CUDA graph was being "
@@ -329,7 +340,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     if alone:  # read from NCCL's version line, not from a line naming the rank
         ranks = alone
-    elif not ranks and not xids and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs):
+    elif not ranks and not xids and not hsa and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs):
         # lead rule A: the one process the launcher shows failing is where it happened (not when the same error
         # line is printed by several processes: every rank failing alike, rule J; the same line once a collector's
         # timestamp or a launcher's prefix is taken off)
@@ -366,7 +377,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict("cuda_error", f"every rank shown ({_named(ranks)}) hit {what} alike: a cause they share "
                        "(the node's GPUs, driver or the way the processes were set up), not one rank's fault",
                        fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
-    if xids:
+    if xids or hsa:
         return Verdict("cuda_error", what + ("; the ranks on that GPU failed first, the others only lose them"
                                              if what.endswith("training code") else ""),
                        fix, "medium", ranks, [e.brief() for e in evs[:3]], job_wide=not ranks)
