@@ -1562,3 +1562,22 @@ def test_an_hsa_hardware_exception_of_a_gpu_is_a_gpu_fault_with_no_rank_named(tm
     v = d["verdict"]
     assert v["cause"] == "cuda_error" and not v["culprits"] and not _accused(d), v
     assert "rocm-smi" in v["fix"] and "node-3" in v["fix"], v
+
+
+# --- session 8 (fix27): a CUDA failure at communicator creation on a platform without CUDA virtual memory ----------
+def test_a_cuda_failure_creating_the_communicator_without_cuda_vmm_is_the_platform_not_the_rank(tmp_path):
+    """Lead rule V (2): torch warning 'expandable_segments not supported on this platform' (no CUDA virtual memory
+    management: a VM, WSL, a vGPU) and ncclUnhandledCudaError raised where torch creates the communicator
+    (NCCLUtils) is NCCL's own cuMem allocation failing on that platform: cuda_error, the rank only a lead (nobody
+    accused), NCCL_CUMEM_ENABLE=0 in the fix; without the platform's warning the rank stays named."""
+    err = ("[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+           "NCCLUtils.cpp:77, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+           "[rank5]: ncclUnhandledCudaError: Call to CUDA function failed.\n[rank5]: Last error:\n"
+           "[rank5]: Cuda failure 801 'operation not supported'\n")
+    warn = ("[W1104 16:20:31.118240551 CUDAAllocatorConfig.h:28] Warning: expandable_segments not supported on this "
+            "platform (function operator())\n")
+    d = _report(tmp_path, warn + err)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and not _accused(d), v
+    assert "NCCL_CUMEM_ENABLE=0" in v["fix"], v
+    assert _accused(_report(tmp_path, err, "plain.log")) == {5}

@@ -133,6 +133,8 @@ SNIFF = 8192
 #             58 bytes instead of 8", no other trigger word: parse._beside)
 #   HW Exception  ROCm's HSA runtime: "HW Exception by GPU node-9 (Agent handle: 0x..) reason :GPU Hang"
 #             (parse._cuda_error)
+#   expandable_segments not supported  torch's warning that the platform has no CUDA virtual memory (cuMem), where
+#             NCCL's own cuMem allocations fail too (verdict.crash._cuda)
 #   "infiniband "  the kernel's RDMA driver in a pasted dmesg ("infiniband efa_0: Failed to allocate pd[-12]")
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
@@ -150,7 +152,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Force Terminated", b"NET/OFI", b"infiniband ", b"FI_PROVIDER", b"DeepEP",
-            b"Message truncated", b"HW Exception")
+            b"Message truncated", b"HW Exception",
+            b"expandable_segments not supported")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

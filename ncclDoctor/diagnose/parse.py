@@ -1154,6 +1154,11 @@ class LineParser:
             ev = self._context(lineno, text, "beside_timeout")
             ev.data.update(stack="UCX", rdma=False)
             return ev
+        if "expandable_segments not supported" in text:  # torch: this platform has no CUDA virtual memory (cuMem)
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None
+            ev.data["what"] = "no cuda vmm"
+            return ev
         if "truncated" in text and (m := S.R_NVSHMEM_TRUNC.search(text)):
             ev = self._context(lineno, text, "nccl_warn")
             ev.data["warn"] = "NVSHMEM bootstrap: " + m.group(1)

@@ -76,6 +76,8 @@ _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.
                          r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|nvls\.cc):\d+ NCCL WARN Cuda failure")
 
 
+# torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an error raised there
+_AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
 _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 
 
@@ -361,6 +363,19 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    no_vmm = any(e.data.get("what") == "no cuda vmm" for e in c.samples.get("benign", []))
+    at_init = [e for e in evs if e.kind == "nccl_error" and _AT_INIT.search(e.text)]
+    elsewhere = [e for e in evs if "NCCL error in:" in e.text and not _AT_INIT.search(e.text)]
+    if no_vmm and at_init and not elsewhere and not shared:
+        # torch says this platform has no CUDA virtual memory management (expandable_segments not supported: a VM,
+        # WSL, a virtual GPU) and the CUDA call failed while NCCL created its communicator, where NCCL >= 2.19
+        # allocates its buffers with that same cuMem API: the platform every rank shares (lead rule V (2)), a lead
+        conf, shared = "low", True
+        what += (" while NCCL created its communicator, on a platform without CUDA virtual memory management (torch: "
+                 "'expandable_segments not supported on this platform'), where NCCL's cuMem allocations fail")
+        fix += (" The platform has no CUDA virtual memory (cuMem): run with NCCL_CUMEM_ENABLE=0 (NCCL then allocates "
+                "as older versions did), and as further tests NCCL_P2P_DISABLE=1 / NCCL_SHM_DISABLE=1; update the "
+                "driver or the virtualisation layer (vGPU, WSL) to one that supports it.")
     nvls = " ".join(e.text + " " + str(e.data.get("last_error") or "") for e in evs + c.samples.get("nccl_warn", []))
     if ("NCCL_NVLS_ENABLE" not in fix
             and re.search(r"\bNVLS\b|NVLink SHARP|nvls\.cc:\d+|cuMulticast", nvls)):
