@@ -1699,3 +1699,52 @@ def test_gasnets_fatal_signals_in_two_processes_name_neither(tmp_path):
             + "*** Caught a fatal signal (proc 2): SIGABRT(6)\n" + _GASNET_NOTE)
     v = _verdict(tmp_path, text)
     assert not ({1, 2} & set(v["culprits"])), v
+
+
+# --- session 8 (fix27): Horovod's and TensorFlow's wording of an NCCL error names the call ------------------------
+def test_horovods_nccl_call_failed_wording_is_read_by_its_error_string(tmp_path):
+    """Horovod (HorovodInternalError) and TensorFlow (errors_impl.UnknownError) print NCCL's error string after the
+    call that returned it ("<ncclCall> failed: <ncclGetErrorString>"): an unhandled cuda error there is a CUDA
+    failure inside NCCL (cuda_error), nobody named from these lines alone."""
+    for text in ("horovod.common.exceptions.HorovodInternalError: ncclReduceScatter failed: unhandled cuda error\n",
+                 "tensorflow.python.framework.errors_impl.UnknownError: ncclCommInitRank failed: unhandled cuda "
+                 "error\n\t [[{{node DistributedSGD_Allreduce/cond_12/HorovodAllreduce_grads_12_0}}]]\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), (text, v)
+        assert "NCCL_DEBUG=INFO" in v["fix"], v
+
+
+# --- session 8 (fix27): ROCm's HSA hardware exception, the AMD counterpart of an Xid --------------------------------
+def test_an_hsa_hardware_exception_of_a_gpu_is_a_gpu_fault_with_no_rank_named(tmp_path):
+    """ROCm's HSA runtime ('HW Exception by GPU node-%u (Agent handle: %p) reason :%s'), printed once per process that
+    holds an agent on that GPU, is the GPU or its driver failing (cuda_error); node-N is the GPU's KFD topology node,
+    not a rank, so nobody is named, and the fix names the GPU and the amdgpu tools."""
+    text = (" 12%|#####                                      | 88/731 [1:02:11<7:34:02, 42.39s/it]HW Exception by GPU "
+            "node-3 (Agent handle: 0x55e0c1a2b3c0) reason :GPU Hang\n"
+            + "".join(f"HW Exception by GPU node-3 (Agent handle: 0x{h:x}) reason :GPU Hang\n"
+                      for h in (0x7f10aa01c0d0, 0x5610be3390a0, 0x5571c2d00f10))
+            + "Aborted (core dumped)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and not v["culprits"] and not _accused(d), v
+    assert "rocm-smi" in v["fix"] and "node-3" in v["fix"], v
+
+
+# --- session 8 (fix27): a CUDA failure at communicator creation on a platform without CUDA virtual memory ----------
+def test_a_cuda_failure_creating_the_communicator_without_cuda_vmm_is_the_platform_not_the_rank(tmp_path):
+    """Lead rule V (2): torch warning 'expandable_segments not supported on this platform' (no CUDA virtual memory
+    management: a VM, WSL, a vGPU) and ncclUnhandledCudaError raised where torch creates the communicator
+    (NCCLUtils) is NCCL's own cuMem allocation failing on that platform: cuda_error, the rank only a lead (nobody
+    accused), NCCL_CUMEM_ENABLE=0 in the fix; without the platform's warning the rank stays named."""
+    err = ("[rank5]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+           "NCCLUtils.cpp:77, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+           "[rank5]: ncclUnhandledCudaError: Call to CUDA function failed.\n[rank5]: Last error:\n"
+           "[rank5]: Cuda failure 801 'operation not supported'\n")
+    warn = ("[W1104 16:20:31.118240551 CUDAAllocatorConfig.h:28] Warning: expandable_segments not supported on this "
+            "platform (function operator())\n")
+    d = _report(tmp_path, warn + err)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and not _accused(d), v
+    assert "NCCL_CUMEM_ENABLE=0" in v["fix"], v
+    assert _accused(_report(tmp_path, err, "plain.log")) == {5}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
-from tests.conftest import nccl_info
+from tests.conftest import failure_record, nccl_info
 
 
 # --- InfiniBand: completion errors (also as an NCCL error's "Last error") and memory registration -----------------
@@ -863,3 +863,122 @@ def test_a_reset_uniqueid_get_under_deepspeeds_launcher_says_the_store_host_exit
     assert (v["cause"], v["culprits"]) == ("early_exit", [0]), v
     assert "store host (rank 0) exited" in v["fix"] and "MASTER_ADDR / MASTER_PORT" in v["fix"], v["fix"]
     assert "main_process_first" in v["fix"]
+
+
+# --- session 8 (fix27): lead rule Z, aws-ofi-nccl failing to start where EFA was meant; the host refusing EFA's PD --
+def test_an_ofi_plugin_failing_to_start_is_network_setup_only_where_the_lines_show_efa_was_meant(tmp_path):
+    """Lead rule Z: 'NET/OFI aws-ofi-nccl initialization failed' (or 'Couldn't find any optimal provider') with NCCL
+    going on over its sockets is harmless on a host without EFA (none), but network_setup where the lines show the
+    fabric was meant: the plugin naming an EFA platform, FI_PROVIDER=efa, an EFA instance in the host name, several
+    hosts left on 'Using network Socket', or the plugin's own test failing (its pre-1.0 'WARN: Function:' lines)."""
+    def node(host: str, pid: int, ip: str = "10.1.7.9") -> str:
+        return (f"{host}:{pid}:{pid + 40} [3] nccl_net_ofi_init:1490 NCCL WARN NET/OFI aws-ofi-nccl initialization "
+                "failed\n"
+                + nccl_info(host, pid, 3, "NET/IB : No device found.", tid=pid + 40)
+                + nccl_info(host, pid, 3, f"NET/Socket : Using [0]ens5:{ip}<0>", tid=pid + 40)
+                + nccl_info(host, pid, 3, "Using network Socket", tid=pid + 40))
+    alone = node("gpu-host-2", 7301)
+    assert _verdict(tmp_path, alone)["cause"] == "none"
+    for meant in (nccl_info("gpu-host-2", 7301, 3, "NET/OFI Running on p5.48xlarge platform, Setting NCCL_TOPO_FILE "
+                            "environment variable to /opt/aws-ofi-nccl/share/xml/p5.48xl-topo.xml") + alone,
+                  "+ export FI_PROVIDER=efa\n" + alone.replace("initialization failed", "initialization failed (rc 2)"),
+                  node("train-trn1-04", 5120),
+                  alone + node("gpu-host-3", 8812, "10.1.7.31")):
+        v = _verdict(tmp_path, meant)
+        assert v["cause"] == "network_setup" and v["culprits"] == [], (meant, v)
+        assert "fi_info -p efa" in v["fix"] and "Using network Socket" in v["fix"], v
+    old = ("172.31.4.9: WARN: Function: find_ofi_provider Line: 601: NET/OFI Couldn't find any optimal provider\n"
+           "172.31.4.9: WARN: Function: main Line: 71: NET/OFI OFI NCCL failure: 2\n")
+    v = _verdict(tmp_path, old)
+    assert v["cause"] == "network_setup" and v["culprits"] == [], v
+
+
+def test_the_rdma_driver_refusing_a_protection_domain_for_memory_is_the_host_not_the_fabric(tmp_path):
+    """Lead rule J's second paragraph: the plugin's endpoint set-up failing ('NET/OFI Couldn't open AV', old or new
+    log format) beside the kernel's RDMA driver refusing the PD with ENOMEM ('Failed to allocate pd[-12]') is the
+    host refusing the resource: nccl_system, nobody named; without the kernel line it stays network_setup."""
+    warn = ("WARN: Function: create_nccl_ofi_component Line: 471: NET/OFI Couldn't open AV. RC: -22, ERROR: Invalid "
+            "argument\n")
+    new = ("ip-10-0-9-77:4410:4471 [5] nccl_net_ofi_rdma.c:5210 NCCL WARN NET/OFI Couldn't open AV. RC: -22, ERROR: "
+           "Invalid argument\n")
+    kernel = "[ 88410.120331] infiniband efa_3: Failed to allocate pd[-12]\n"
+    for text in (warn + kernel, kernel + new):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "nccl_system" and v["culprits"] == [], (text, v)
+        assert "memlock" in v["fix"] and "dmesg" in v["fix"], v
+    assert _verdict(tmp_path, new)["cause"] == "network_setup"
+
+
+def test_a_net_plugin_that_cannot_insert_the_peers_address_is_network_setup_whatever_the_paste(tmp_path):
+    """Lead rule X (3): ncclInternalError whose Last error (on the next line) is aws-ofi-nccl failing to insert the
+    remote node's address into its address vector is the connection between the hosts (network_setup, nobody named),
+    also when a collector's timestamps or its own rank tag prefix every line."""
+    lines = ["[rank3]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+             "NCCLUtils.hpp:317, internal error - please report this issue to the NCCL developers, NCCL version 2.21.5",
+             "[rank3]: ncclInternalError: Internal check failed.",
+             "[rank3]: Last error:",
+             "[rank3]: NET/OFI Unable to insert remote address into address vector for device 0. RC: -22"]
+    for text in ("\n".join(lines) + "\n",
+                 "".join(f"2025-03-07T10:21:{i + 4:02d}.551Z {x}\n" for i, x in enumerate(lines)),
+                 "".join(f"[rank0]: {x}\n" for x in lines)):  # a collector's own rank tag before the process's
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "network_setup" and v["culprits"] == [] and not _accused(d), (text, v)
+        assert "security group" in v["fix"], v
+
+
+# --- session 8 (fix27): stacks beside NCCL that move data themselves (DeepEP, UCX/NIXL, NVSHMEM's bootstrap) --------
+def test_deepep_and_ucx_timing_out_on_a_live_data_path_are_a_transport_stall_not_nothing(tmp_path):
+    """Lead rule O read for DeepEP's kernels (printf in internode.cu: "DeepEP RDMA sender coordinator timeout, channel:
+    %d, IB: %d, nvl %d, dst IB: %d, tail: %d, remaining: %d", "DeepEP dispatch forwarder timeout (RDMA check), ...",
+    "DeepEP timeout check failed: rank = %d, thread = %d)") and for UCX's tcp endpoint (tcp_ep.c: "tcp_ep %p
+    (state=%s): send(%d) failed", "Unexpected UCX error: Endpoint timeout"): sends that time out with every process
+    alive are transport_stall, nobody named; a rank shown failing first is not."""
+    deepep = ("[testing] Running with FP8, with top-k (async=True, previous=True) ...\n"
+              "DeepEP dispatch forwarder timeout (RDMA check), channel: 1, RDMA: 0, nvl: 2, dst NVL: 5, head: 18, "
+              "tail: 40\n"
+              "DeepEP RDMA sender coordinator timeout, channel: 9, IB: 1, nvl 3, dst IB: 0, tail: 512, remaining: 33\n"
+              "DeepEP timeout check failed: rank = 12, thread = 32)\n"
+              "DeepEP timeout check failed: rank = 5, thread = 0)\n")
+    ucx = ("[1712345678.123456] [decode-pod-2:4180 :0]          tcp_ep.c:1195 UCX  ERROR tcp_ep 0x55d1c0a3b9f0 "
+           "(state=CONNECTED): send(110) failed: Input/output error\n"
+           "W0301 11:02:03.001122    4180 ucx_utils.cpp:51] Unexpected UCX error: Endpoint timeout\n")
+    for text, word in ((deepep, "ib_write_bw"), (ucx, "UCX_TLS")):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "transport_stall" and v["culprits"] == [] and not _accused(d), (text, v)
+        assert word in v["fix"], v
+    crashed = deepep + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + failure_record(
+        0, 12, 4, -9, 30412)
+    assert _verdict(tmp_path, crashed)["cause"] != "transport_stall"
+
+
+def test_nvshmems_bootstrap_receiving_the_wrong_size_is_the_two_ends_protocol_not_nothing(tmp_path):
+    """NVSHMEM's UID bootstrap (NCCL's socket code inside NVSHMEM, DeepEP's set-up) failing with 'Message truncated :
+    received N bytes instead of M' is read like NCCL's own bootstrap truncation: the two ends disagree on its
+    protocol (nccl_internal, nobody named), and the fix names NVSHMEM's version and bootstrap interface."""
+    text = ("/opt/nvshmem/src/host/init/init.cu:nvshmemi_check_state_and_init:1077: nvshmem initialization failed, "
+            "exiting\n"
+            "/opt/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:102: Message truncated : "
+            "received 120 bytes instead of 16\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME" in v["fix"], v
+
+
+# --- session 8 (fix27): ncclInvalidArgument in torch's own first collective ---------------------------------------
+def test_an_invalid_argument_in_torchs_first_collective_is_the_launch_not_a_rank(tmp_path):
+    """Lead rule Q: torch 1.x created the communicator lazily in the first collective, so 'NCCL error in:
+    .../ProcessGroupNCCL.cpp:N, invalid argument' raised from a barrier or broadcast with no Last error is the launch
+    every rank shares (more processes than GPUs, the device not set per local rank): invalid_usage, nobody named,
+    even with a launcher's record of the one process it saw fail."""
+    err = ("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:400, invalid argument\n")
+    text = ("Traceback (most recent call last):\n  File \"train.py\", line 61, in <module>\n"
+            "    torch.distributed.broadcast(flag, 0)\n" + err
+            + "Traceback (most recent call last):\n  File \"train.py\", line 61, in <module>\n" + err
+            + "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py', '--local_rank=5']' "
+            "returned non-zero exit status 1.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "invalid_usage" and v["culprits"] == [] and not _accused(d), v
+    assert "torch.cuda.set_device" in v["fix"] and "--nproc_per_node" in v["fix"], v

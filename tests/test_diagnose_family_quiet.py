@@ -870,3 +870,37 @@ def test_an_evaluation_bar_and_user_warnings_alone_say_nothing_failed_and_how_to
     v = _verdict(tmp_path, text)
     assert v["cause"] == "none" and v["culprits"] == [], v
     assert "nothing failed" in v["fix"] and "py-spy dump of every rank" in v["fix"], v["fix"]
+
+
+# --- session 8 (fix27): nccl-tests' older "error" column is a deviation, not a count -------------------------------
+def test_an_old_nccl_tests_error_column_within_the_types_tolerance_is_rounding_not_wrong_results(tmp_path):
+    """Before v2.13 nccl-tests printed the largest relative deviation in an ``error`` column and counted a value wrong
+    only above its data type's tolerance (DeltaMaxValue: 1e-2 half/bfloat16, 1e-5 float, 1e-12 double): a reduction
+    summed in another order rounds, so small values there are nothing failing (none); above it they stay rule S."""
+    head = ("#                                                       out-of-place                       in-place\n"
+            "#       size         count      type   redop     time   algbw   busbw  error     time   algbw   busbw  "
+            "error\n")
+
+    def table(typ: str, err: str) -> str:
+        return head + "".join(f"  {s:>10}  {s // 2:>12}  {typ:>8}     sum   {40 + i}.25    1.10    2.05  {err}    "
+                              f"{41 + i}.50    1.08    2.01  {err}\n"
+                              for i, s in enumerate((262144, 524288, 1048576)))
+    for typ, err in (("half", "4e-03"), ("float", "3e-07"), ("bfloat16", "8e-03")):
+        v = _verdict(tmp_path, table(typ, err))
+        assert v["cause"] == "none" and v["culprits"] == [], (typ, v)
+    for typ, err in (("float", "5e-02"), ("double", "1e-09"), ("int32", "1e+00")):
+        assert _verdict(tmp_path, table(typ, err))["cause"] == "unknown", typ
+
+
+# --- session 8 (fix27): RCCL's warnings of a platform setting missing ------------------------------------------------
+def test_rccls_missing_setting_warns_are_the_platforms_config_not_an_internal_error(tmp_path):
+    """RCCL's init checks ('Missing "%s" from environment|kernel command line which can lead to ... hang!') name a
+    setting every rank of the node shares: config, nobody named, and the fix names the settings (lead rule V (1))."""
+    text = ("mi-node-07:88120:88120 [5] /src/rccl/src/init.cc:131 NCCL WARN Missing \"iommu=pt\" from kernel command "
+            "line which can lead to system instablity or hang!\n"
+            + nccl_info("mi-node-07", 88120, 5, "Bootstrap : Using ens3f0:10.9.0.17<0>")
+            + "mi-node-07:88121:88121 [6] /src/rccl/src/init.cc:135 NCCL WARN Missing \"HSA_FORCE_FINE_GRAIN_PCIE=1\" "
+            "from environment which can lead to low RCCL performance, system instablity or hang!\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "HSA_FORCE_FINE_GRAIN_PCIE=1" in v["fix"] and "iommu=pt" in v["fix"], v

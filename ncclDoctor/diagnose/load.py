@@ -144,6 +144,17 @@ SNIFF = 8192
 #             disconnected" and its "Peer host: h2" (parse._parse, verdict.hang._mpi_peer_gone: early_exit)
 #   P2P access cache  vLLM's driver "generating GPU P2P access cache in ..." (parse.driver_step,
 #             verdict.hang._p2p_check)
+#   NET/OFI   aws-ofi-nccl's own lines without NCCL's prefix (before 1.0: "WARN: Function: f Line: N: NET/OFI ...",
+#             "INFO: ... NET/OFI Running on P4d platform": lead rule Z)
+#   FI_PROVIDER  libfabric's provider set for the job (FI_PROVIDER=efa: the EFA fabric was meant, lead rule Z)
+#   DeepEP    DeepEP's kernel timeouts ("DeepEP RDMA sender coordinator timeout, ...": parse._beside, lead rule O)
+#   Message truncated  NVSHMEM's bootstrap ("bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received
+#             58 bytes instead of 8", no other trigger word: parse._beside)
+#   HW Exception  ROCm's HSA runtime: "HW Exception by GPU node-9 (Agent handle: 0x..) reason :GPU Hang"
+#             (parse._cuda_error)
+#   expandable_segments not supported  torch's warning that the platform has no CUDA virtual memory (cuMem), where
+#             NCCL's own cuMem allocations fail too (verdict.crash._cuda)
+#   "infiniband "  the kernel's RDMA driver in a pasted dmesg ("infiniband efa_0: Failed to allocate pd[-12]")
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -161,7 +172,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
             b"TCPStore(", b"in init_process_group", b"missing ranks: ", b"ready ranks: ", b"[c10d - ",
-            b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache")
+            b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
+            b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
+            b"expandable_segments not supported")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -408,7 +408,8 @@ class LineParser:
         if self.last_error is not None and lineno - self.last_error_line <= 4 and self._same_rank(text):
             m = S.R_LAST_ERROR.search(text)
             if m or self.want_last_error:
-                detail = (m.group(1) if m else S.R_RANK_TAG.sub("", text)).strip()
+                # the next line's own text, without its paste prefixes (a collector's timestamp) and rank tag
+                detail = (m.group(1) if m else S.R_RANK_TAG.sub("", self._body or text)).strip()
                 if not m and not (detail and self._body.strip()):  # a blank line between "Last error:" and its text
                     self._follow = 1
                     return None
@@ -430,7 +431,8 @@ class LineParser:
     def _same_rank(self, text: str) -> bool:
         """A line tagged with another rank than the last NCCL error's (tracebacks of several
         ranks interleaved in one file) does not hold that error's "Last error:" text."""
-        tag = S.R_RANK_TAG.search(text) or S.R_MPI_TAG.search(text)
+        # the innermost tag, as the error's own rank was read (_context): a paste's "[rank3]: " before it is no rank
+        tag = _innermost(S.R_RANK_TAG, text) or S.R_MPI_TAG.search(text)
         return tag is None or self.last_error is None or self.last_error.rank in (
             None, int(tag.group(1) or tag.group(tag.lastindex or 1)))
 
@@ -440,7 +442,7 @@ class LineParser:
                    self._dataloader, self._oom, self._driver_oom, self._serving,
                    self._launch_setup, self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
-                   self._nccl_info, self._progress, self._no_nccl, self._uncaught, self._traceback_tail):
+                   self._beside, self._nccl_info, self._progress, self._no_nccl, self._uncaught, self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -624,6 +626,13 @@ class LineParser:
             cause = S.R_XID_CAUSE.search(text)
             ev.data.update(what=f"Xid {x.group(2)} on GPU {x.group(1)}", cuda_code=None, watchdog=False,
                            xid=int(x.group(2)), pci=x.group(1), cause_xid=int(cause.group(1)) if cause else None)
+            return ev
+        h = S.R_HSA_HW.search(text) if "HW Exception" in text else None
+        if h:  # the HSA runtime's hardware exception of one GPU (ROCm's Xid): which rank holds it is not said
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None
+            ev.data.update(what=f"HSA hardware exception on GPU node-{h.group(1)}: {h.group(2).strip()}",
+                           cuda_code=None, watchdog=False, hsa_node=int(h.group(1)))
             return ev
         m = S.R_CUDA_ERROR.search(text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
@@ -1250,12 +1259,41 @@ class LineParser:
             ev.data.update(local_rank=None, last_launched=local)
         return ev
 
+    def _beside(self, lineno: int, text: str) -> Event | None:
+        """The stacks beside NCCL that move data themselves: DeepEP's kernel timeouts, UCX's endpoint timeouts
+        (beside_timeout), and NVSHMEM's bootstrap (NCCL's socket code) receiving a message of the wrong size."""
+        if "DeepEP" in text and S.R_DEEPEP_TIMEOUT.search(text):
+            ev = self._context(lineno, text, "beside_timeout")
+            ev.rank = None  # the rank DeepEP prints is one that waited, not one that failed
+            ev.data.update(stack="DeepEP", rdma="RDMA" in text)
+            return ev
+        if "UCX" in text and S.R_UCX_TIMEOUT.search(text):
+            ev = self._context(lineno, text, "beside_timeout")
+            ev.data.update(stack="UCX", rdma=False)
+            return ev
+        if "expandable_segments not supported" in text:  # torch: this platform has no CUDA virtual memory (cuMem)
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None
+            ev.data["what"] = "no cuda vmm"
+            return ev
+        if "truncated" in text and (m := S.R_NVSHMEM_TRUNC.search(text)):
+            ev = self._context(lineno, text, "nccl_warn")
+            ev.data["warn"] = "NVSHMEM bootstrap: " + m.group(1)
+            return ev
+        return None
+
     def _nccl_info(self, lineno: int, text: str) -> Event | None:
+        if "WARN" not in text and S.R_EFA_MEANT.search(text):  # lead rule Z: the job was meant to run on EFA
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "efa fabric meant"
+            return ev
+        if "infiniband " in text and S.R_RDMA_REFUSED.search(text):  # the RDMA driver refusing a resource (rule J)
+            return self._context(lineno, text, "rdma_refused")
         m = S.R_NCCL_PREFIX.search(text)
         if not m and "WARN" not in text:
             return self._retcode(lineno, text)
         if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too
-            w = S.R_NCCL_WARN.search(text) or S.R_OLD_WARN.search(text)
+            w = S.R_NCCL_WARN.search(text) or S.R_OLD_WARN.search(text) or S.R_OFI_OLD_WARN.search(text)
             if not m and w is None:
                 return self._retcode(lineno, text)
             ev = self._context(lineno, text, "nccl_warn")

@@ -150,7 +150,10 @@ R_DUMP_SIGNAL = re.compile(r"Received a dump signal due to a collective timeout 
                            r"last completed \w{1,8} work: (?P<done>-?\d+)")
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
                          r"ncclInvalidUsage|ncclInvalidArgument")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: )("
+# (Horovod's and TensorFlow's own wording names the NCCL call: "ncclAllReduce failed: unhandled cuda error",
+# "ncclCommInitRank failed: unhandled cuda error")
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: |"
+                        r"\bnccl[A-Z]\w{2,40} failed: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
                         r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
@@ -520,6 +523,31 @@ R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
 # NCCL 2.0-2.3 printed "[host:pid:tid [dev] ]include/socket.h:194 WARN ..." (no word NCCL), then its
 # return-code trail "host:pid:tid [dev] INFO bootstrap.cu:169 -> 2" on the next lines.
 R_OLD_WARN = re.compile(r"(?<![\w/.\-])[\w/.\-]{1,64}\.(?:h|cu|cc):\d{1,6} WARN (.*)")
+# aws-ofi-nccl before 1.0 logged without NCCL's prefix: "WARN: Function: find_ofi_provider Line: 543: NET/OFI ...".
+R_OFI_OLD_WARN = re.compile(r"\bWARN: Function: \w{1,64} Line: \d{1,6}: (NET/OFI .*)")
+# Lead rule Z: what shows that the EFA fabric was meant to carry the job: the plugin naming an EFA instance type as its
+# platform ("NET/OFI Running on P4d platform", "Running on p5.48xlarge platform"), or FI_PROVIDER=efa set.
+R_EFA_MEANT = re.compile(r"NET/OFI Running on (?:p3dn|p4de?|p5\w{0,2}|trn\w{1,2})\b[\w.-]{0,16} platform|"
+                         r"\bFI_PROVIDER=[\"']?efa\b", re.I)
+# the same in a host name that carries its instance type ("ray-worker-p5", "p4d-node-3")
+R_EFA_HOST = re.compile(r"(?<![A-Za-z0-9])(?:p3dn|p4de?|p5e?n?|trn1n?|trn2)(?![A-Za-z0-9])", re.I)
+# the kernel's RDMA driver refusing to create a resource for lack of memory (lead rule J's second paragraph):
+# "infiniband efa_0: Failed to allocate pd[-12]", "infiniband efa_0: Failed to process command ALLOC_PD (opcode 14)
+# comp_status 1 err -12"
+R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|create|register|process command)\b"
+                            r".{0,80}?(?:\[|\berr )-(?:12|28)\b")
+# Stacks beside NCCL that move the data themselves (lead rule O read for them: a send that times out on a connected
+# path with every process alive is a transport stall). DeepEP's kernels: "DeepEP timeout check failed: rank = 7, thread
+# = 0)", "DeepEP RDMA sender coordinator timeout, channel: 4, IB: 0, nvl 4, dst IB: 2, tail: 240, remaining: 70",
+# "DeepEP dispatch NVL receiver timeout, ..."; UCX (NIXL, UCC): "tcp_ep.c:1260 UCX  ERROR tcp_ep 0x.. (state=CONNECTED):
+# send(110) failed: Input/output error" (110 = ETIMEDOUT), "Unexpected UCX error: Endpoint timeout".
+R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
+R_UCX_TIMEOUT = re.compile(r"\bUCX\s+ERROR\b.{0,80}\bstate=CONNECTED\b.{0,20}\b(?:send|recv)v?\(110\) failed|"
+                           r"\bUCX error: Endpoint timeout\b")
+# NVSHMEM's UID bootstrap (NCCL's socket code inside NVSHMEM, DeepEP's set-up):
+# "bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 58 bytes instead of 8":
+# the two ends of the bootstrap disagree on its protocol
+R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?: ?received \d+ bytes instead of \d+)")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
@@ -531,6 +559,9 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # all-reduce "Failed: Cuda error /path/custom_all_reduce.cuh:307 'peer access is not supported ...'".
 # The message ends at the line's end (a screen copy's padding blanks after it), or where torch's own advice after it
 # starts (a paste that lost the line break).
+# ROCm's HSA runtime reporting a hardware exception of a GPU (the AMD counterpart of an Xid): "HW Exception by GPU
+# node-9 (Agent handle: 0x6313..) reason :GPU Hang" -- node-N is the KFD topology node of the GPU, not a rank
+R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,32}\) reason ?: ?([^\n]{1,80})")
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"

@@ -207,6 +207,51 @@ FAMILIES = (
         "interface or path it uses between the nodes does not work (a wrong interface, a firewall), not a rank",
         _NET_FIX),
     Family(
+        # lead rule Z: aws-ofi-nccl failing to start ("NET/OFI Couldn't find any optimal provider", "Only EFA provider
+        # is supported", "aws-ofi-nccl initialization failed") where the lines show EFA was meant to carry the job
+        # (verdict.quiet.harmless_warn reads it as harmless on a host without EFA): NCCL falls back to TCP sockets
+        "ofi_init", "network_setup",
+        re.compile(r"NET/OFI (?:Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) "
+                   r"call failed|Couldn't find any optimal provider|OFI NCCL failure)"),
+        "the libfabric net plugin (aws-ofi-nccl) found no usable EFA provider where the lines show EFA was meant to "
+        "carry the job (an EFA instance type, FI_PROVIDER=efa, the plugin's own test, several nodes): NCCL drops the "
+        "plugin and runs between the nodes over TCP sockets ('Using network Socket'), or the plugin's test fails",
+        "Make the EFA devices visible to the processes: fi_info -p efa must list them on the host and inside the "
+        "container (docker --device /dev/infiniband/uverbs*, Kubernetes: the EFA device plugin's "
+        "vpc.amazonaws.com/efa resource, --ulimit memlock=-1); install the EFA driver and libfabric with the EFA "
+        "installer and use the aws-ofi-nccl built against that libfabric (LD_LIBRARY_PATH /opt/amazon/efa/lib), "
+        "FI_PROVIDER=efa; check with NCCL_DEBUG=INFO that NCCL prints 'Using network AWS Libfabric', not "
+        "'Using network Socket'.",
+        job_wide=True),
+    Family(
+        # RCCL's init.cc checks of the platform it runs on (AMD GPUs): 'Missing "HSA_FORCE_FINE_GRAIN_PCIE=1" from
+        # environment which can lead to low RCCL performance, system instablity or hang!', 'Missing "iommu=pt" from
+        # kernel command line ...': a setting every rank of the node shares is absent (lead rule V (1): config)
+        "rccl_missing_setting", "config",
+        re.compile(r"Missing \"?[\w.=-]{1,64}\"? from (?:the )?(?:environment|kernel command line)"),
+        "RCCL found a setting it needs missing from the environment or the kernel command line of the node, which it "
+        "says can lead to low performance, instability or a hang: the platform's configuration every rank shares, "
+        "not a rank",
+        "Set what RCCL names: HSA_FORCE_FINE_GRAIN_PCIE=1 in the job's environment (every rank), and on the kernel "
+        "command line of every node iommu=pt with amd_iommu=on (GRUB_CMDLINE_LINUX, update-grub, reboot; check "
+        "/proc/cmdline); then rerun with NCCL_DEBUG=INFO and confirm the WARNs are gone.",
+        job_wide=True),
+    Family(
+        # lead rule X (3): a net plugin's error NCCL returns as "internal error", classed by its Last error: the plugin
+        # could not reach the peer's address ("NET/OFI Unable to insert remote address into address vector for device
+        # 1. RC: 0" -- fi_av_insert in its connect path --, "NET/OFI Couldn't connect to remote endpoint")
+        "ofi_peer_address", "network_setup",
+        re.compile(r"NET/OFI (?:Unable to insert (?:the )?remote address|Couldn't (?:insert|resolve) (?:the )?remote "
+                   r"address|Unable to connect to (?:the )?remote|Couldn't connect to (?:the )?remote)"),
+        "the libfabric net plugin (aws-ofi-nccl) could not connect to the peer node: the peer's EFA address could not "
+        "be inserted or reached while the connection was set up, a reachability problem between the pair of hosts "
+        "(EFA, the security group), not a rank's bug",
+        "Check that the nodes reach each other over EFA: the security group must allow all inbound and outbound "
+        "traffic to itself (EFA needs it), every node's EFA devices listed by fi_info -p efa, and the aws-ofi-nccl / "
+        "libfabric of one EFA installer on every node; rerun with NCCL_DEBUG=INFO FI_LOG_LEVEL=warn to see the peer "
+        "it failed on, and NCCL_NET=Socket as a test that the rest of the job works over TCP.",
+        job_wide=True),
+    Family(
         # aws-ofi-nccl (the libfabric net plugin, EFA): its endpoint / address-vector set-up failing after the plugin
         # loaded ("NET/OFI Couldn't open AV. RC: -22", "NET/OFI Creating new endpoint for domain 0x.. failed: Invalid
         # argument", "NET/OFI Couldn't bind/enable endpoint"): the EFA device cannot be used from this process

@@ -52,6 +52,7 @@ from ncclDoctor.diagnose.verdict.crash import (
     _workers_raised,
 )
 from ncclDoctor.diagnose.verdict.fabric import (
+    _beside_stall,
     _ib,
     _invalid_usage,
     _network,
@@ -107,7 +108,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _hvd_stall, _load_barrier, _uniqueid, _direct_hang, _busy, _p2p_check,
-    _invalid_usage, _truncated, _shm, _ib, _socket_stall, _network, _store_wait, _store,
+    _invalid_usage, _truncated, _shm, _ib, _socket_stall, _beside_stall, _network, _store_wait, _store,
     _evaluating, _desync, _missing, _first_missing, _blocked, _early_exit, _mpi_peer_gone,
     _all_joined, _serving_watchdog,
     _warn_family, _nccl_other,

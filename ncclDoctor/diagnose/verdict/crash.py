@@ -76,6 +76,8 @@ _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.
                          r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|nvls\.cc):\d+ NCCL WARN Cuda failure")
 
 
+# torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an error raised there
+_AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
 _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 
 
@@ -177,8 +179,19 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     text += " " + " ".join(w for e in c.samples.get("nccl_warn", []) if "cuda" in (w := e.data.get("warn", "").lower()))
     # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
     xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
+    hsa = sorted({e.data["hsa_node"] for e in evs if e.data.get("hsa_node") is not None})
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
+    elif hsa:  # ROCm's HSA runtime: a hardware exception of the GPU itself (its Xid), the rank holding it not said
+        gpus = ", ".join(f"node-{n}" for n in hsa[:4])
+        said = next(e.data["what"] for e in evs if e.data.get("hsa_node") is not None)
+        what = (f"a hardware exception of the GPU ({said}; GPU {gpus} in the KFD topology): the GPU or its driver "
+                "failed, not the training code")
+        fix = (f"Look at that GPU ({gpus}: /sys/class/kfd/kfd/topology/nodes/N maps it to a PCI address): dmesg / the "
+               "amdgpu kernel log for its reset or fault, rocm-smi (and rocm-smi --showras) for its errors; check the "
+               "ROCm / amdgpu driver version pair and take the GPU out of the job until it passes a stress test "
+               "(rocm-validation-suite, rvs). A 'GPU Hang' can also be a kernel that never finishes: rerun with "
+               "AMD_LOG_LEVEL=3 or HIP_LAUNCH_BLOCKING=1 to find it.")
     elif "during capture" in text or "stream capture" in text or "stream is capturing" in text:
         what, fix = (  # cudaErrorStreamCapture*: "operation failed due to a previous error during capture", ...
             "a CUDA stream-capture error ('... during capture'): a collective was issued while a CUDA graph was being "
@@ -373,7 +386,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     if alone:  # read from NCCL's version line or the destructor's note, not from a line naming the rank
         ranks = alone
-    elif not ranks and not xids and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs):
+    elif not ranks and not xids and not hsa and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs):
         # lead rule A: the one process the launcher shows failing is where it happened (not when the same error
         # line is printed by several processes: every rank failing alike, rule J; the same line once a collector's
         # timestamp or a launcher's prefix is taken off)
@@ -394,6 +407,19 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    no_vmm = any(e.data.get("what") == "no cuda vmm" for e in c.samples.get("benign", []))
+    at_init = [e for e in evs if e.kind == "nccl_error" and _AT_INIT.search(e.text)]
+    elsewhere = [e for e in evs if "NCCL error in:" in e.text and not _AT_INIT.search(e.text)]
+    if no_vmm and at_init and not elsewhere and not shared:
+        # torch says this platform has no CUDA virtual memory management (expandable_segments not supported: a VM,
+        # WSL, a virtual GPU) and the CUDA call failed while NCCL created its communicator, where NCCL >= 2.19
+        # allocates its buffers with that same cuMem API: the platform every rank shares (lead rule V (2)), a lead
+        conf, shared = "low", True
+        what += (" while NCCL created its communicator, on a platform without CUDA virtual memory management (torch: "
+                 "'expandable_segments not supported on this platform'), where NCCL's cuMem allocations fail")
+        fix += (" The platform has no CUDA virtual memory (cuMem): run with NCCL_CUMEM_ENABLE=0 (NCCL then allocates "
+                "as older versions did), and as further tests NCCL_P2P_DISABLE=1 / NCCL_SHM_DISABLE=1; update the "
+                "driver or the virtualisation layer (vGPU, WSL) to one that supports it.")
     nvls = " ".join(e.text + " " + str(e.data.get("last_error") or "") for e in evs + c.samples.get("nccl_warn", []))
     if ("NCCL_NVLS_ENABLE" not in fix
             and re.search(r"\bNVLS\b|NVLink SHARP|nvls\.cc:\d+|cuMulticast", nvls)):
@@ -410,7 +436,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict("cuda_error", f"every rank shown ({_named(ranks)}) hit {what} alike: a cause they share "
                        "(the node's GPUs, driver or the way the processes were set up), not one rank's fault",
                        fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
-    if xids:
+    if xids or hsa:
         return Verdict("cuda_error", what + ("; the ranks on that GPU failed first, the others only lose them"
                                              if what.endswith("training code") else ""),
                        fix, "medium", ranks, [e.brief() for e in evs[:3]], job_wide=not ranks)

@@ -491,6 +491,38 @@ def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in (evs + c.samples.get("socket_progress", []))[:4]])
 
 
+def _beside_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule O read for the stacks beside NCCL that move the data themselves: DeepEP's kernels timing out on
+    their RDMA/NVLink sends and receives (an RDMA sender with data still remaining), or UCX (NIXL, UCC) timing out a
+    send on an endpoint already CONNECTED, with no process shown failing or exiting: every process was alive inside
+    the same operation and the data path stopped completing -- a transport stall, no rank at fault."""
+    evs = c.samples.get("beside_timeout", [])
+    if not evs or c.child_failures or c.worker_failures or c.kinds.get("socket_error"):
+        return None
+    stacks = sorted({e.data.get("stack") or "?" for e in evs})
+    rdma = any(e.data.get("rdma") for e in evs)
+    if "DeepEP" in stacks:
+        fix = ("Test the RDMA path between the nodes outside DeepEP: ib_write_bw / ib_read_bw between every pair of "
+               "nodes (the NICs DeepEP's NVSHMEM uses), ibstat and the switch counters for errors; rerun with "
+               "NVSHMEM_DEBUG=INFO to see the transport and NICs NVSHMEM chose, check the IBGDA settings "
+               "(NVSHMEM_IB_ENABLE_IBGDA=1, the nvidia_peermem / PeerMappingOverride driver options DeepEP asks for) "
+               "and that every node runs the same NVSHMEM and DeepEP build; a per-node test (intranode) tells "
+               "the NVLink side from the RDMA side, and a longer timeout only hides a stalled link.")
+    else:
+        fix = ("Check the network path UCX uses between the instances: UCX_TLS (prefer rc/rdma transports over the tcp "
+               "transport where the nodes have RDMA), UCX_NET_DEVICES pinned to the NIC the hosts reach each other "
+               "on, and ucx_perftest between the two hosts to measure it; look for packet loss or an overlay/"
+               "conntrack timeout (netstat -s, iperf3) and run with UCX_LOG_LEVEL=info (NIXL's agents) to see the "
+               "endpoints.")
+    return Verdict(
+        "transport_stall",
+        f"{' and '.join(stacks)} timed out moving data" + (" over RDMA (sends with data still remaining)" if rdma
+                                                            else "") + " with no process shown failing or exiting: the "
+        "processes were alive inside the same operation and the data path between them stopped completing -- a "
+        "transport stall, no rank at fault",
+        fix, "medium" if rdma or "UCX" in stacks else "low", [], [e.brief() for e in evs[:4]], job_wide=True)
+
+
 R_BIND_BUSY = re.compile(r"\bbind failed ?:? ?Address already in use")
 # socket.cc's socketFinalizeAccept: the peer that connected announced another socket type than the listener's
 # (enum ncclSocketType: 1 bootstrap, 2 proxy, 3 the socket net transport, 4 the IB net transport, 5 RAS)
@@ -900,6 +932,10 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              if "truncated" in e.text.lower()]
     evs = [e for e in trunc if "bootstrap" not in e.text]
     boot = [e for e in trunc if "bootstrap" in e.text]
+    nvshmem = " For NVSHMEM's bootstrap (DeepEP): the same NVSHMEM version/build on every node (and the same " \
+        "DeepEP/NVSHMEM version pair), NVSHMEM_DEBUG=INFO to see each end's step, and " \
+        "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME set to the interface the nodes reach each other on." \
+        if any("NVSHMEM" in str(e.data.get("warn")) for e in boot) else ""
     if boot and not evs:
         # bootstrap.cc's bootstrapNetRecv: the size word a peer sent is larger than the message this rank expects at
         # this step, and NCCL returns ncclInternalError -- NCCL's own set-up messages, not the job's data: the two
@@ -913,7 +949,7 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Run the same NCCL build on every rank (python -c 'import torch; print(torch.cuda.nccl.version())' and "
             "the 'NCCL version' line of NCCL_DEBUG=INFO on each node); if they match, try another NCCL version "
             "(upgrade NCCL, or go back to the last one that worked) and check for a matching send/recv on every rank "
-            "of the point-to-point calls; make sure no process of an earlier run still uses the port.",
+            "of the point-to-point calls; make sure no process of an earlier run still uses the port." + nvshmem,
             "medium", [], [e.brief() for e in boot[:3]], job_wide=True)
     if not evs:
         return None

@@ -50,6 +50,23 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             who,
             [e.brief() for e in evs[:3]],
         )
+    if "ncclInvalidArgument" in codes and not any(e.data.get("last_error") for e in evs):
+        # lead rule Q: NCCL refusing an argument with nothing more said (no Last error, no WARN the detectors before
+        # read): torch's own calls pass NCCL the rank, device and communicator the launch gave it (a barrier has no
+        # user tensor at all), so the usual cause is the launch every rank shares -- more processes than GPUs, the
+        # device not set per local rank, a rank or world size that does not fit: invalid usage, no rank named
+        return Verdict(
+            "invalid_usage",
+            "NCCL rejected an argument (ncclInvalidArgument) with nothing more said: in torch's calls (a barrier, the "
+            "lazy creation of the communicator in the first collective) the arguments are the rank, world size and "
+            "device the processes were launched with -- a launch or device-assignment error every rank shares, not "
+            "a faulty rank",
+            "Check how the processes were started: one process per GPU and no more (torchrun --nproc_per_node / "
+            "torch.distributed.launch --nproc_per_node equal to the GPUs CUDA_VISIBLE_DEVICES leaves), each on its "
+            "own device: torch.cuda.set_device(local_rank) before init_process_group and the first collective; a "
+            "script that spawns its own workers must not also run under a launcher. Rerun with NCCL_DEBUG=INFO (or "
+            "WARN): the 'Last error' line names the argument.",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") for e in evs):
         # the two-line summary alone: NCCL's own words say "a peer exited OR the network failed", and the
         # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there
@@ -122,6 +139,17 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     read: its family's cause and fix (warn_families.py)."""
     from ncclDoctor.diagnose.warn_families import classify
 
+    refused = c.samples.get("rdma_refused", [])
+    if refused:  # lead rule J: the host's RDMA driver refused to create a resource (a PD, a CQ) for lack of memory
+        return Verdict(
+            "nccl_system", "the kernel's RDMA driver refused to create a network resource for lack of memory "
+            f"('{refused[0].text.strip()[-120:]}'): the host refused the EFA/IB resources the transport asked for at "
+            "set-up, on every rank alike, not a rank's fault nor the fabric's links",
+            "Check the host's resources for the RDMA device: dmesg for the driver's errors, the locked-memory limit "
+            "(ulimit -l unlimited; docker --ulimit memlock=-1; the memlock limit in /etc/security/limits.conf), huge "
+            "pages and free memory on the node, and that the EFA driver, libfabric and aws-ofi-nccl come from one EFA "
+            "installer (fi_info -p efa lists the devices); then rerun.", "medium", [],
+            [e.brief() for e in refused[:2]] + [e.brief() for e in c.samples.get("nccl_warn", [])[:1]], job_wide=True)
     hits = []
     for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
         if e.kind == "nccl_warn" and harmless_warn(c, e):
@@ -202,8 +230,34 @@ def _went_on(c: Collected) -> bool:
     return any(e.data.get("network") for e in c.samples.get("transport", []))
 
 
+# aws-ofi-nccl failing to start (no EFA provider): harmless where the host has no EFA, not where it was meant (rule Z)
+R_OFI_INIT = re.compile(r"NET/OFI (?:Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo"
+                        r"\(\) call failed|Couldn't find any optimal provider)")
+
+
+def efa_meant(c: Collected) -> bool:
+    """Lead rule Z: the lines show the EFA fabric was meant to carry the job: the plugin naming an EFA instance type
+    as its platform or FI_PROVIDER=efa (parse: 'efa fabric meant'), a host name carrying an EFA instance type (p4d,
+    p5, trn1), the plugin's own test failing ('OFI NCCL failure'), or several hosts left on NCCL's sockets."""
+    from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_NCCL_PREFIX
+
+    if any(e.data.get("what") == "efa fabric meant" for e in c.samples.get("benign", [])):
+        return True
+    warns = c.samples.get("nccl_warn", [])
+    if any("OFI NCCL failure" in e.text for e in warns):
+        return True
+    hosts = {m.group("host") for e in warns + c.samples.get("transport", []) if (m := R_NCCL_PREFIX.search(e.text))}
+    if any(R_EFA_HOST.search(h) for h in hosts):
+        return True
+    socket_hosts = {m.group("host") for e in c.samples.get("transport", [])
+                    if e.data.get("network") == "Socket" and (m := R_NCCL_PREFIX.search(e.text))}
+    return len(socket_hosts) > 1
+
+
 def harmless_warn(c: Collected, e) -> bool:
     """An NCCL WARN that names no failure: the noise table, or an HCA skipped where NCCL went on without it."""
+    if R_OFI_INIT.search(e.text) and efa_meant(c):
+        return False
     return bool(_WARN_NOISE.search(e.text) or (R_SKIPPED_HCA.search(e.text) and _went_on(c)))
 
 
