@@ -1256,6 +1256,14 @@ def _runner_signal(c: Collected) -> list[Event]:
     return runner
 
 
+
+def _nothing_failed_first(c: Collected) -> bool:
+    """No timeout, exception, worker failure or rank error in the lines: a stop signal seen alone came from outside
+    (after a failure it is the launcher's teardown, read by that failure)."""
+    return not c.kinds.get("watchdog_timeout") and not (
+        c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
+        or any(own_errors(st) for st in c.ranks.values()))
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
@@ -1288,9 +1296,7 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "handle it (a wrapper such as submitit bypasses SIGTERM by default) and finish before Slurm's KillWait.",
             "medium", [], [e.brief() for e in cancel[:3]])
     worker = [e for e in sigs if e.data.get("worker_got")]
-    if worker and not got and not forced and not cancel and not c.kinds.get("watchdog_timeout") and not (
-            c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
-            or any(own_errors(st) for st in c.ranks.values())):
+    if worker and not got and not forced and not cancel and _nothing_failed_first(c):
         # a job process's own handler logged the SIGTERM it received, and nothing failed before it: the stop came
         # from outside (after a worker's failure it would be the launcher's teardown, read by that failure)
         return Verdict(
@@ -1316,9 +1322,7 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "handler itself raised, upgrade DeepSpeed (a bug of the runner's signal path, not of the job).",
             "medium", [], [e.brief() for e in runner[:3]])
     term = [e for e in sigs if e.data.get("shell_term")]
-    if term and not got and not forced and not cancel and not c.kinds.get("watchdog_timeout") and not (
-            c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
-            or any(own_errors(st) for st in c.ranks.values())):
+    if term and not got and not forced and not cancel and _nothing_failed_first(c):
         # the shell's "Terminated": the foreground job got SIGTERM, and nothing failed before it (lead rule T: why it
         # was sent is not in the lines)
         return Verdict(
