@@ -92,13 +92,14 @@ SNIFF = 8192
 #   distributed_c10d.py:  a py-spy dump's frame in the process group's teardown (destroy_process_group)
 #   resolve   a start-up script's resolver failing on the master's host name ("can't resolve 'job-master-0'")
 #   perform barrier, No device id  torch's warning that a barrier guesses this process's GPU (a harmless warning)
-#   ProcessFailure  the elastic agent's record of a failed worker (its repr in an exception or a log)
+#   ProcessFailure  the elastic agent's record of a failed worker (its repr in an exception or a log): found by "ailure"
 #   examples/s, ba/s]  a dataset step's progress bar (HF datasets' map/filter: parse._bar, a rank still preparing
 #             its data, lead rule I); a training loop's bars (it/s) stay skipped: they are most of a log's lines
 #   tcp://    init_process_group(init_method="tcp://..."): the store lives in rank 0's process (parse.tcp_init)
-#   distributed/run.py, elastic/agent/, elastic/rendezvous/  torchrun's own frames: a store wait is its rendezvous
+#   distributed/run.py, elastic/agent/  torchrun's own frames: a store wait is its rendezvous (its
+#             elastic/rendezvous/ frames are found by "endezvous")
 #   CCL_ERROR oneCCL's "|CCL_ERROR| internal_kvs.cpp:289 fill_local_host_ip: can't find interface ..." (its kvs,
-#             lead rule L; upper-case, so no "rror")
+#             lead rule L): found by "ERROR"
 #   bytes failed  Rust's allocator abort "memory allocation of N bytes failed" (host RAM, parse._oom)
 #   distributed.launch is  torch.distributed.launch's FutureWarning "The module torch.distributed.launch is deprecated"
 #             (a deprecation notice, lead rule L: its fix is torchrun and LOCAL_RANK from the environment)
@@ -163,10 +164,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"lagging ranks", b"recv(", b"send(",
             b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
-            b"ProcessFailure",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
-            b"Segmentation fault", b"MemoryError", b"DefaultCPUAllocator", b"CCL_ERROR", b"examples/s",
-            b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"elastic/rendezvous/", b"bytes failed",
+            b"Segmentation fault", b"DefaultCPUAllocator", b"examples/s",
+            b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"bytes failed",
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
