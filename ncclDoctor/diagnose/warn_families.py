@@ -25,6 +25,11 @@ _NET_FIX = ("Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface th
             "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice.")
 
 
+# aws-ofi-nccl's own words for failing to start (no usable EFA provider): its "ofi_init" family below where EFA was
+# meant, harmless otherwise (verdict.quiet.R_OFI_INIT, lead rule Z)
+OFI_START_FAILED = (r"Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) call failed|"
+                    r"Couldn't find any optimal provider")
+
 @dataclass(frozen=True)
 class Family:
     name: str
@@ -211,8 +216,7 @@ FAMILIES = (
         # is supported", "aws-ofi-nccl initialization failed") where the lines show EFA was meant to carry the job
         # (verdict.quiet.harmless_warn reads it as harmless on a host without EFA): NCCL falls back to TCP sockets
         "ofi_init", "network_setup",
-        re.compile(r"NET/OFI (?:Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) "
-                   r"call failed|Couldn't find any optimal provider|OFI NCCL failure)"),
+        re.compile(rf"NET/OFI (?:{OFI_START_FAILED}|OFI NCCL failure)"),
         "the libfabric net plugin (aws-ofi-nccl) found no usable EFA provider where the lines show EFA was meant to "
         "carry the job (an EFA instance type, FI_PROVIDER=efa, the plugin's own test, several nodes): NCCL drops the "
         "plugin and runs between the nodes over TCP sockets ('Using network Socket'), or the plugin's test fails",

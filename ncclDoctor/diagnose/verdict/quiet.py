@@ -12,10 +12,10 @@ import re
 
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_STORAGE_ERR
+from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_NCCL_PREFIX, R_STORAGE_ERR
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
-from ncclDoctor.diagnose.warn_families import _NET_FIX
+from ncclDoctor.diagnose.warn_families import _NET_FIX, OFI_START_FAILED
 from ncclDoctor.findings import Finding, Severity
 
 # proxy.cc's ncclProxyCallBlocking: "Proxy Call to rank 7 failed (Connect)" -- the message types of set-up
@@ -231,16 +231,13 @@ def _went_on(c: Collected) -> bool:
 
 
 # aws-ofi-nccl failing to start (no EFA provider): harmless where the host has no EFA, not where it was meant (rule Z)
-R_OFI_INIT = re.compile(r"NET/OFI (?:Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo"
-                        r"\(\) call failed|Couldn't find any optimal provider)")
+R_OFI_INIT = re.compile(rf"NET/OFI (?:{OFI_START_FAILED})")
 
 
 def efa_meant(c: Collected) -> bool:
     """Lead rule Z: the lines show the EFA fabric was meant to carry the job: the plugin naming an EFA instance type
     as its platform or FI_PROVIDER=efa (parse: 'efa fabric meant'), a host name carrying an EFA instance type (p4d,
     p5, trn1), the plugin's own test failing ('OFI NCCL failure'), or several hosts left on NCCL's sockets."""
-    from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_NCCL_PREFIX
-
     if any(e.data.get("what") == "efa fabric meant" for e in c.samples.get("benign", [])):
         return True
     warns = c.samples.get("nccl_warn", [])
