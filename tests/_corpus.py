@@ -5,8 +5,8 @@
 - ``rows(name, cases)``: each case's score with its files rewritten by ``bench.PERTURB[name]`` or
   ``bench.VARIANTS[name]``, kept per (name, case): the quick tier's sample and the integration tier's
   whole sweep share every row they both need. A rewrite that leaves every byte as it was reuses the
-  baseline's row (``bench.variant_row``). The rows missing are computed in a process pool when more
-  than one CPU is free (``workers()``), else here.
+  baseline's row (``bench.variant_row``). The rows missing are computed here, or in a process pool of N
+  when NCCLDOCTOR_TEST_WORKERS=N asks for one (``workers()``).
 - ``sample(cases)``: the quick tier's deterministic sample (``SAMPLE_PER_CAUSE`` cases of each
   expected cause class: those whose sha256 of the id is smallest), a fixed size however the corpus
   grows (19 classes: at most 57 cases).
