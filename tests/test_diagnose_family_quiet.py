@@ -904,3 +904,50 @@ def test_rccls_missing_setting_warns_are_the_platforms_config_not_an_internal_er
     v = _verdict(tmp_path, text)
     assert v["cause"] == "config" and v["culprits"] == [], v
     assert "HSA_FORCE_FINE_GRAIN_PCIE=1" in v["fix"] and "iommu=pt" in v["fix"], v
+
+
+# --- a failure in words no family reads (generic.py) ------------------------------------------------------------
+# The blind rounds' misses were mostly stacks no earlier round had shown (an RDMA library, a scheduler, a framework's
+# own check), read as "nothing failed". These lines are made up in the shapes such stacks log in (Python logging,
+# glog, a bracketed level); none of their words is any family's.
+def test_an_error_line_no_family_reads_is_a_failure_of_unknown_cause_not_nothing(tmp_path):
+    line = "2025-03-02 10:11:12,345 - trainer - ERROR - checkpoint shard 3 could not be written, aborting\n"
+    d = _report(tmp_path, line)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["confidence"] == "low" and not _accused(d), v
+    assert "checkpoint shard 3 could not be written" in v["summary"] and "nothing in these lines" not in v["summary"]
+
+
+def test_the_general_words_of_an_unread_failure_give_its_reading(tmp_path):
+    for line, cause, word in (
+            ("[2025-03-02 10:11:12] ERROR gang-scheduler: pod trainer-worker-3 was evicted for a higher priority job\n",
+             "signal", "preemption"),
+            ("[2025-03-02 10:11:12] FATAL transfer_engine.cpp:310 RDMA write to segment 7 timed out after 30000 ms\n",
+             "transport_stall", "NCCL_DEBUG=INFO"),
+            ("ERROR [launcher] --zero-stage must be one of 0, 1, 2, 3 (got 4)\n", "config", "launch command"),
+            ("E0302 10:11:12.345678  4242 alloc.cc:88] pool error: HBM out of memory on device 3 (requested 2.0 GiB)\n",
+             "gpu_oom", "batch size"),
+    ):
+        d = _report(tmp_path, line)
+        v = d["verdict"]
+        assert (v["cause"], v["confidence"]) == (cause, "low") and word in v["fix"], (line, v)
+        assert not _accused(d) and v["culprits"] == [], (line, v)  # words alone never name a rank
+
+
+def test_an_exception_no_family_explains_is_read_by_its_words(tmp_path):
+    tb = ('Traceback (most recent call last):\n  File "serve.py", line 40, in <module>\n    engine.pull(block)\n')
+    v = _verdict(tmp_path, tb + "mooncake.store.TransferError: RDMA read from segment 2 timed out after 30000 ms\n")
+    assert v["cause"] == "transport_stall" and v["confidence"] == "low" and "TransferError" in v["summary"], v
+    v = _verdict(tmp_path, tb + "mooncake.store.TransferError: segment 2 is gone\n")
+    assert v["cause"] == "unknown", v  # no general word: still a failure of unknown cause
+
+
+def test_lines_that_hold_failure_words_without_a_failure_stay_nothing(tmp_path):
+    text = ("  rdzv_configs     : {'rank': 1, 'timeout': 900}\n"
+            "I0425 17:05:53.758841  4566 ProcessGroupNCCL.cpp:686] [Rank 0] ProcessGroupNCCL initialization options: "
+            "NCCL_ASYNC_ERROR_HANDLING: 1, TIMEOUT(ms): 1800000\n"
+            "2025-03-02 10:11:12,345 - INFO - eval finished: 0 errors, error rate 0.00\n"
+            "/usr/lib/python3/site-packages/foo.py:12: UserWarning: falling back after a failed probe\n"
+            '  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/elastic/agent/server/api.py", line 9\n')
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none", v

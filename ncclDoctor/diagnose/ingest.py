@@ -376,6 +376,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(ev)
     for ev in p.evals.values():  # how far each rank's evaluation got, at the end of its lines
         c.add(ev)
+    for ev in p.unread:  # failures no family reads (generic.py): kept aside by Collected.add
+        c.add(ev)
     if p.driver_step is not None:
         c.add(p.driver_step)
     if p.tcp_init is not None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.generic import is_failure_line
 from ncclDoctor.diagnose.signatures import Event, _int
 
 MAX_PIDS = 4096
@@ -81,6 +82,7 @@ _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 _R_ERROR_STRING = re.compile(r"^\s*nccl[A-Z]\w*Error: [^:]{5,120}\.\s*$")
 
 _ERR_NEAR = 8  # lines from a runtime's own error line to the fatal signal its process caught after it
+_UNREAD_KEEP = 16  # lines no family reads that announce a failure, kept per file
 _MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disconnected" to its "Peer host:"
 
 # A glog header of ProcessGroupNCCL whose message a paste wrapped onto the next line right after its rank tag
@@ -123,6 +125,7 @@ class LineParser:
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         self.evals: dict[int | None, Event] = {}  # the last evaluation output of each prefix's rank (_eval)
+        self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
@@ -422,6 +425,9 @@ class LineParser:
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
+        if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(body):
+            # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
+            self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
         if ev is not None and self._cut is not None and self._cut[0] == lineno and ev.kind != "traceback_tail":
             self._cut = None  # the line was whole enough to be read: nothing to join (an exception's line read only
             # as "a failure shown" may still be cut before its signature: "... Original reason for failure was: [Rank

@@ -105,6 +105,9 @@ class Collected:
     # traceback last lines ("RuntimeError: ..."), kept apart from the families: quoted for a rank
     # torchrun names as failed, never counted as a rank's error (a victim's traceback ends in one too)
     exceptions: list[Event] = field(default_factory=list)
+    # lines that announce a failure in words no family reads (generic.py, first 16): read only when nothing else
+    # explains the lines, never counted as a kind
+    unread: list[Event] = field(default_factory=list)
     # the hosts NCCL's set-up chatter and an nccl-tests device list come from (first 8): one host, one node
     setup_hosts: set[str] = field(default_factory=set)
     # the processes and devices (host, pid, CUDA device) NCCL-prefixed lines come from (first 8)
@@ -127,6 +130,10 @@ class Collected:
         if ev.kind == "traceback_tail":
             if len(self.exceptions) < 256:
                 self.exceptions.append(ev)
+            return
+        if ev.kind == "unread":
+            if len(self.unread) < 16:
+                self.unread.append(ev)
             return
         self.kinds[ev.kind] += 1
         if ev.pid is not None and len(self.procs) < 8:
@@ -290,6 +297,7 @@ class Collected:
                 self.retcodes[k] += n
         self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
         self.exceptions = (self.exceptions + o.exceptions)[:256]
+        self.unread = (self.unread + o.unread)[:16]
         self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
         self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         for k, v in o.interfaces.items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_NCCL_PREFIX, R_STORAGE_ERR
@@ -463,9 +464,11 @@ _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Issue #14 item 6: benign noise never becomes the verdict, and a failure line never becomes "nothing failed"
     either. A traceback's exception or a line announcing an error (a launcher's "Error: failed to run ...") that no
-    family explains shows something failed; the lines do not say why, nor which rank: unknown, nobody named."""
+    family explains shows something failed; the lines do not say why, nor which rank: nobody named, and the cause
+    unknown unless the failure's general words read as one (generic.reading: "Connection refused", "out of memory").
+    With no exception, the lines no family read that announce a failure (_unread_words)."""
     if not c.exceptions:
-        return None
+        return _unread_words(c)
     own = [e for e in c.exceptions if not e.data.get("line")]
     e = (own or c.exceptions)[0]
     what = e.data["type"] + (": " + e.data["message"] if e.data.get("message") else "")
@@ -473,6 +476,11 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a multi-host launcher's own report that the command it ran on a host failed ("Error: failed to run torchrun ...
     # on HOST": ColossalAI's CLI runs it there over ssh with fabric): the workers' errors are on those hosts
     hosts = [x for x in c.exceptions if x.data.get("line") and _R_RAN_ON.search(x.data.get("message") or "")]
+    read = None if disk or hosts else generic.reading([what] + [u.text for u in c.unread])
+    if read is not None:  # no family's, but its general words say what kind of failure it is (generic.py)
+        return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
+                       f"{read[1]}; which rank, and why, these lines do not say", read[2] + " " + _READ_AROUND, "low",
+                       [], [x.brief() for x in (own or c.exceptions)[:3]])
     return Verdict(
         "unknown",
         f"the lines show a failure ({what[:240]}) that no known family explains: something failed, and these lines "
@@ -492,6 +500,27 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
         "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
+
+
+_READ_AROUND = ("Read the full output around that line and every rank's own log (torchrun --log-dir DIR --redirects 3 "
+                "--tee 3), with NCCL_DEBUG=WARN; the line's own library or launcher documents what it means.")
+
+
+def _unread_words(c: Collected) -> Verdict | None:
+    """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
+    that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
+    not supported); nobody is named, at low confidence."""
+    if not c.unread:
+        return None
+    read = generic.reading([u.text for u in c.unread])
+    quoted = c.unread[read[3] if read else 0]
+    said = f"the lines report a failure in words no known family reads ('{quoted.text[:200]}')"
+    proof = [quoted.brief()] + [u.brief() for u in c.unread[:3] if u is not quoted][:2]
+    if read is None:
+        return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
+                       _READ_AROUND, "low", [], proof)
+    return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
+                   read[2] + " " + _READ_AROUND, "low", [], proof)
 
 
 def _none(c: Collected, ks: list[Conclusion]) -> Verdict:

@@ -1,0 +1,116 @@
+"""The last reading: a line that says something failed in words no family of ours knows.
+
+Every family (parse.py) reads a message it has seen before. A report from a stack we have not met (another
+launcher, an RDMA library, a framework's own check) fails in its own words, and then no family reads its lines:
+without this module the verdict would be "none", which tells the user that a failure is not one. Here a line that
+is no family's and announces a failure (an error level, "failed", "timed out", "refused", "abort") is kept
+(``unread``); when nothing else explains the lines, the verdict says that these lines report a failure we do not
+know, quotes it, and reads its general words as an engineer meeting an unfamiliar message would ("connection
+refused" is reachability, "preempted" is the scheduler, "not supported" is the set-up). Never a rank: from words
+alone we cannot tell the rank that failed from one that reports a peer's failure. Always low confidence.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a line announcing a failure: a log level, or the plain words
+R_FAILURE_WORD = re.compile(
+    r"\b(?:ERROR|Error|error|FATAL|Fatal|fatal|CRITICAL|failed|FAILED|[Ff]ailure|timed out|[Tt]imeout|TIMEOUT|"
+    r"refused|[Aa]bort(?:ed|ing)?|ABORT(?:ED)?|panic)\b")
+# lines that hold those words without announcing a failure: a traceback's frames and scaffolding (its last line
+# is the exception, read elsewhere), NCCL's INFO chatter, Python warnings, a setting's name or value, torchrun's
+# failure table (read by its own family), nccl-tests' result table
+R_NOT_A_FAILURE = re.compile(
+    r"^\s*(?:raise\b|\^+\s*$|~+|at \S+\(|#\d+\s+0x|warnings\.warn)|\bFile \"[^\"]*\", line \d|\bframe #\d|"
+    r"Traceback \(most recent|The above exception|During handling of|\w+\.py:\d+: \w*Warning\b"
+    r"|NCCL INFO|\b\w*Warning: |\bINFO\b|\bDEBUG\b|(?:^|[\[\s])[IW]\d{4} \d\d:\d\d:\d\d|[Tt]imeout\(ms\)|TIMEOUT\(ms\)"
+    r"|(?:[Tt]imeout|TIMEOUT)['\"]?\s*[:=]\s*['\"]?\d|\b(?:error|failure)s?\s*=|['\"](?:error|failure)['\"]\s*:"
+    r"|[_.\-/]timeout|timeout[_-]|--\w*timeout"
+    r"|Failures:|Root Cause|ChildFailedError|<NO_OTHER_FAILURES>|error_file|\bFAILED\s*$|exitcode\s*:"
+    r"|\b(?:no|without|0) errors?\b|\berrors?: 0\b|error rate|if error|on error|error handling|errors="
+    r"|\b(?:algbw|busbw)\b|#wrong")  # nccl-tests' table: its "error" column (a wrapped header's piece too)
+
+# (cause, the words, what they say, what to do): the first that matches the failure's text is its reading
+_READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
+    ("signal",
+     re.compile(r"(?i)preempt|\bspot (?:instance|node)|node (?:was )?(?:drain|lost|removed|terminat)|"
+                r"\bdrain(?:ed|ing)\b|evict(?:ed|ion)|\bSIGTERM\b|\bSIGHUP\b|received signal (?:1|15)\b"),
+     "the job was stopped from outside (a scheduler preempting, draining or evicting its node, or a signal)",
+     "Check the scheduler's or the cluster's events for the node at that time (preemption, drain, eviction: "
+     "kubectl describe pod / sacct / the cloud's spot notices); restart from the last checkpoint, and save "
+     "checkpoints often enough that a preemption costs little."),
+    ("gpu_oom",
+     re.compile(r"(?i)(?:CUDA|GPU|device|HIP|HBM)\b[^\n]{0,60}?out of memory|out of memory[^\n]{0,60}?(?:CUDA|GPU|"
+                r"device|HIP)\b"),
+     "a GPU ran out of memory",
+     "Lower the per-GPU batch size or sequence length, enable activation checkpointing or sharding (FSDP / ZeRO), "
+     "and check nothing else holds memory on that GPU (nvidia-smi); PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+     "helps when the memory is fragmented."),
+    ("host_oom",
+     re.compile(r"(?i)oom[- ]kill|OOM killer|Out of memory: Killed process|\bMemoryError\b|host memory|"
+                r"memory limit|OOMKilled"),
+     "the host ran out of memory (the kernel's or the container's OOM killer)",
+     "Look at dmesg -T on that node (Out of memory: Killed process) or the container's memory limit (OOMKilled); "
+     "use fewer DataLoader workers or smaller prefetch, load checkpoints with mmap / one rank at a time."),
+    ("store_rendezvous",
+     re.compile(r"(?i)rendezvous|\brdzv\b|TCPStore|\bc10d store\b|MASTER_ADDR|MASTER_PORT|\betcd\b"),
+     "the ranks could not meet at the rendezvous / store endpoint",
+     "Check that MASTER_ADDR:MASTER_PORT (the rendezvous endpoint) is reachable from every node (nc -zv HOST PORT), "
+     "that its node started first and listens (ss -ltnp), that the firewall lets the port through, and that every "
+     "node was launched with the same --nnodes and endpoint."),
+    ("network_setup",
+     re.compile(r"(?i)connection refused|\bECONNREFUSED\b|no route to host|\bEHOSTUNREACH\b|network is unreachable|"
+                r"host is unreachable|name or service not known|could not resolve|getaddrinfo|unknown host|"
+                r"address already in use|\bEADDRINUSE\b|(?:failed|unable) to connect|could not connect|"
+                r"connect(?:ion)? (?:timed out|timeout)|connection reset"),
+     "a connection between the processes could not be made (the address or interface used, a firewall, a port)",
+     "Check which interface and address the processes use to reach each other: NCCL_SOCKET_IFNAME / "
+     "GLOO_SOCKET_IFNAME set to the interface the nodes share (ip -br addr), the firewall (nc -zv PEER PORT), and "
+     "that no other process holds the port; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET."),
+    ("ib_fabric",
+     re.compile(r"(?i)completion with error|\bIBV_WC_\w+|\bibv_\w+\b[^\n]{0,40}?failed|port (?:is )?down|"
+                r"link (?:is )?down|link flap"),
+     "the InfiniBand / RoCE fabric reported an error",
+     "Check the links and ports on the hosts involved (ibstat, ibv_devinfo, the switch's port counters: perfquery); "
+     "rerun with NCCL_DEBUG=INFO to see which device; NCCL_IB_TIMEOUT / NCCL_IB_RETRY_CNT only hide a flapping link."),
+    ("transport_stall",
+     re.compile(r"(?i)(?:\bRDMA\b|\bUCX\b|\bNIXL\b|libfabric|\bEFA\b|NVSHMEM|IBGDA|\bQP\b|endpoint|transport|"
+                r"\bsend(?:er)?\b|\brecv\b|receiver)[^\n]{0,80}?(?:timed? ?out|timeout|stall)|(?:timed? ?out|timeout)"
+                r"[^\n]{0,80}?(?:\bRDMA\b|\bUCX\b|\bNIXL\b|endpoint|transport)"),
+     "a transfer between the processes started and did not finish in time (the data path: its network or a peer "
+     "that stopped answering)",
+     "Rerun with the library's own debug output (NCCL_DEBUG=INFO, UCX_LOG_LEVEL=info, NVSHMEM_DEBUG=INFO) to see "
+     "which peer and link; check the fabric between those hosts (ibstat, the NIC's error counters) and run "
+     "`ncclDoctor check` across the nodes to find a slow or broken link."),
+    ("cuda_error",
+     re.compile(r"CUDA error|cuda error|CUDA_ERROR_\w+|\bcudaError\w*|HIP error|\bhipError\w+|device-side assert|"
+                r"illegal memory access|\bXid\b|GPU (?:has )?fallen off|uncorrectable ECC"),
+     "a CUDA (GPU) call failed",
+     "Rerun with CUDA_LAUNCH_BLOCKING=1 to see the failing call; check the GPU's health (nvidia-smi -q, dmesg for Xid) "
+     "and that the driver, CUDA runtime and torch build match (python -m torch.utils.collect_env)."),
+    ("config",
+     re.compile(r"(?i)not supported|unsupported|invalid (?:option|value|config\w*|setting|parameter)|"
+                r"unrecognized (?:argument|option)|unknown (?:option|argument|parameter|flag)|"
+                r"must be (?:set|specified|divisible|equal|one of|an? |greater|less|positive)|is not set\b|"
+                r"missing required|no such option|exit(?:ed)? (?:with )?(?:code|status) 255"),
+     "a check of the job's settings refused them (a value, an option, or the launch set-up)",
+     "Read the setting the line names and correct it in the launch command or config (the same on every node); "
+     "print the effective settings (the launcher's config dump, printenv | grep -E 'NCCL|TORCH|MASTER') to compare."),
+)
+
+
+def is_failure_line(body: str) -> bool:
+    """Whether a line no family read announces a failure (``R_FAILURE_WORD``) and is not one of the
+    lines that merely contain those words (``R_NOT_A_FAILURE``)."""
+    return R_FAILURE_WORD.search(body) is not None and R_NOT_A_FAILURE.search(body) is None
+
+
+def reading(texts: list[str]) -> tuple[str, str, str, int] | None:
+    """The first reading whose words one of the failure's lines holds, in ``_READINGS`` order, as (cause, what it
+    says, what to do, the index of the first line that holds them); None when the words say nothing general."""
+    for cause, rx, what, fix in _READINGS:
+        for i, t in enumerate(texts):
+            if rx.search(t):
+                return cause, what, fix, i
+    return None
