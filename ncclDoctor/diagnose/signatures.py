@@ -821,8 +821,10 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via
-# `init_process_group` or `barrier`": a warning, harmless while every process uses its own GPU
-R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier as devices used by this process are currently unknown|"
+# `init_process_group` or `barrier`": a warning, harmless while every process uses its own GPU. Its first words
+# alone suffice ("[best-guess] GPU N to perform barrier" says no other thing): a paste or a terminal wraps the long
+# warning, so "... as devices used by" / "this process are currently unknown" may fall on two lines
+R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
                              r"No device id is provided via .{0,3}init_process_group.{0,3} or .{0,3}barrier")
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
