@@ -813,6 +813,20 @@ def test_a_net_plugin_endpoint_failing_on_efa_names_the_device_not_the_interface
     assert "fi_info -p efa" in v["fix"] and "NCCL_SOCKET_IFNAME" not in v["fix"], v
 
 
+# a net plugin refusing a memory registration while the net transport connects (lead rule J, round 30): the host's
+# limit (memlock, MR resources, GPUDirect RDMA), not a link and not a rank
+def test_a_net_plugin_memory_registration_refused_is_the_hosts_limit_not_the_fabric(tmp_path):
+    text = ("gpu-node-7:3311:3402 [2] register_mr_buffers:512 NCCL WARN NET/OFI Unable to register memory (type = 2) "
+            "for device 1. RC: 12, Error: Cannot allocate memory\n"
+            + "".join(nccl_info("gpu-node-7", 3311, 2, f"{at} -> 2", tid=3402)
+                      for at in ("include/net.h:27", "transport/net.cc:301", "transport.cc:140"))
+            + nccl_info("gpu-node-7", 3311, 2, "group.cc:245 -> 2"))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "nccl_system" and v["culprits"] == [] and _accused(d) == set(), v
+    assert "ulimit -l" in v["fix"] and "nvidia-peermem" in v["fix"] and "ulimit -u" not in v["fix"], v
+
+
 # a shared-memory segment announced with size 0 (name empty or garbled): a peer's cuMem host handle read as a path
 def test_attaching_to_a_size_0_shm_segment_is_cumem_host_memory_disagreeing(tmp_path):
     text = ("epyc-4:5501:5590 [2] misc/shmutils.cc:129 NCCL WARN Error while attaching to shared memory segment "

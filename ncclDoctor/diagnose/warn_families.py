@@ -192,6 +192,22 @@ FAMILIES = (
         "Use a data type / feature the GPUs support (or newer GPUs/driver, as the line says); the job's code or "
         "its precision settings choose it."),
     Family(
+        # a net plugin (aws-ofi-nccl's register_mr_buffers: "NET/OFI Unable to register memory (type = 1) for device
+        # 0. RC: 12, Error: Cannot allocate memory") failing to register a buffer with its NIC while NCCL connects the
+        # net transport: the host refused the registration (the locked-memory limit, the NIC's MR resources, or GPU
+        # memory without GPUDirect RDMA), lead rule J's second part -- the host's, shared by every rank, no link's
+        # and no rank's (the IB transport's ibv_reg_mr has its own detector, verdict.fabric)
+        "net_register_memory", "nccl_system",
+        re.compile(r"NET/(?!IB\b)\w+ (?:Unable to|Couldn't|Could not|Failed to) register (?:the )?(?:memory|buffer|MR)"),
+        "the net plugin could not register a buffer with its network device while NCCL set up the net transport: "
+        "the host refused the memory registration (the locked-memory limit, the device's memory-region resources, "
+        "or GPU memory without GPUDirect RDMA), not a link or a rank",
+        "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
+        "/etc/security/limits.conf, docker run --ulimit memlock=-1); for GPU buffers check GPUDirect RDMA "
+        "(nvidia-peermem loaded: lsmod | grep peermem; FI_EFA_USE_DEVICE_RDMA=1 on EFA) and use an aws-ofi-nccl "
+        "version built for this libfabric / NCCL; many peers at once (an all_to_all) register many buffers: rerun "
+        "with NCCL_DEBUG=INFO to see which registration fails.", job_wide=True),
+    Family(
         "system_resources", "nccl_system",
         # not on the IB transport's lines: there the HCA/verbs layer decides (SUBSYSTEMS), ENOMEM from verbs is
         # the HCA's or the locked-memory limit's, and the memory registration case has its own detector
