@@ -701,6 +701,24 @@ def test_a_socket_reset_mid_transfer_is_no_transport_stall(tmp_path):
     assert _verdict(tmp_path, text)["cause"] != "transport_stall"
 
 
+# --- round 30: socketPollConnect's poll() never seeing the connect complete is a set-up connection (lead rule L) -----
+def test_a_socket_connect_poll_without_pollout_is_network_setup_not_the_reporting_rank(tmp_path):
+    text = ("[rank14]: Traceback (most recent call last):\n"
+            "[rank14]:   File \"/app/train.py\", line 88, in setup\n[rank14]:     dist.all_reduce(flag)\n"
+            "[rank14]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:3356, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version "
+            "2.25.1\n[rank14]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
+            "device error.\n[rank14]: Last error:\n[rank14]: socketPollConnect poll() returned 1, no POLLOUT events\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"], v
+    warn = ("node-b:7710:7790 [6] misc/socket.cc:615 NCCL WARN socketPollConnect poll() returned 1, no POLLOUT events\n"
+            + nccl_info("node-b", 7710, 6, "misc/socket.cc:640 -> 2", tid=7790)
+            + nccl_info("node-b", 7710, 6, "bootstrap.cc:301 -> 2", tid=7790))
+    assert _verdict(tmp_path, warn, "warn.log")["cause"] == "network_setup"
+
+
 # --- session 7 (fixc): a launch configuration error names no rank (lead rule Q) ----------------------------------
 def test_an_invalid_argument_at_communicator_creation_is_the_launch_not_a_rank(tmp_path):
     """C10D_NCCL_CHECK's "NCCL error in: %s:%d, %s, NCCL version %s" raised from NCCLComm::create (NCCLUtils) with

@@ -43,7 +43,11 @@ class Family:
 FAMILIES = (
     Family(
         "connect_retries", "network_setup",
-        re.compile(r"exceeded (?:error )?retr(?:ies|y count)|exceeded timeouts|SocketPollConnect to \S+ failed"),
+        # socket.cc's socketPollConnect is only ever a connect in progress: "SocketPollConnect to ADDR failed", and its
+        # poll() seeing the socket never become writable ("socketPollConnect poll() returned 1, no POLLOUT events",
+        # NCCL 2.2x: the connect to the peer's listener did not complete), lead rule L
+        re.compile(r"exceeded (?:error )?retr(?:ies|y count)|exceeded timeouts|SocketPollConnect to \S+ failed|"
+                   r"[Ss]ocketPollConnect:? poll\(\) (?:returned|failed)"),
         "NCCL's connection to a peer at set-up failed on every retry: the address it connects to is not "
         "reachable from this node (wrong interface, firewall, or the peer never listened)",
         _NET_FIX),
