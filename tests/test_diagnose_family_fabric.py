@@ -719,6 +719,19 @@ def test_a_socket_connect_poll_without_pollout_is_network_setup_not_the_reportin
     assert _verdict(tmp_path, warn, "warn.log")["cause"] == "network_setup"
 
 
+# --- round 30: NCCL's check of one call's arguments (argcheck.cc) refusing a buffer or value (lead rule W) ---------
+def test_nccl_refusing_a_calls_null_buffer_is_invalid_usage_about_the_tensor(tmp_path):
+    for last in ("AllGather : recvbuff (nil) is not a valid pointer", "Reduce : invalid root 12 (root should be in "
+                 "the 0..7 range)"):
+        text = ("RuntimeError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, invalid "
+                "argument, NCCL version 2.18.1\nncclInvalidArgument: Invalid value for an argument.\nLast error:\n"
+                + last + "\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "invalid_usage" and v["culprits"] == [] and not _accused(d), (last, v)
+        assert "empty tensor" in v["fix"] and "on the GPU" in v["fix"], v
+
+
 # --- session 7 (fixc): a launch configuration error names no rank (lead rule Q) ----------------------------------
 def test_an_invalid_argument_at_communicator_creation_is_the_launch_not_a_rank(tmp_path):
     """C10D_NCCL_CHECK's "NCCL error in: %s:%d, %s, NCCL version %s" raised from NCCLComm::create (NCCLUtils) with

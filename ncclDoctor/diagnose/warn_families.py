@@ -96,6 +96,22 @@ FAMILIES = (
         "same WORLD_SIZE (init_process_group's world_size), equal to the number of processes actually started.",
         job_wide=True),
     Family(
+        # argcheck.cc's checks of one call's arguments ("%s : %s %p is not a valid pointer" for sendbuff/recvbuff,
+        # "%s : invalid root %d (root should be in the 0..%d range)", "%s : invalid type %d", "%s : invalid Reduction Op
+        # %d", "%s : %s argument is NULL"): NCCL refused the buffers or values the application passed to one
+        # collective (lead rule W: NCCL refusing the call) -- the caller's tensor, no rank the lines can name
+        "call_arguments", "invalid_usage",
+        re.compile(r"\b(?:send|recv)?buff \S{1,20} is not a valid pointer|: invalid (?:root|type|Reduction Op|redop|"
+                   r"datatype|count) -?\d|\w+ argument is NULL"),
+        "NCCL refused the arguments of one collective call (ncclInvalidArgument): a buffer that is no valid device "
+        "pointer (NULL: an empty or unallocated tensor, or host memory), a root outside the ranks, or an unknown data "
+        "type or reduction -- what the application passed, not the network",
+        "Check the tensor passed to that collective on the rank that sends it (the src/root of a broadcast): an "
+        "empty tensor (numel 0) or one not allocated has a NULL data pointer (sendbuff (nil)); it must be a "
+        "contiguous tensor on the GPU of this rank (tensor.cuda(), torch.cuda.set_device(local_rank)), with a src "
+        "inside the group and a dtype NCCL supports. TORCH_DISTRIBUTED_DEBUG=DETAIL checks the collectives' "
+        "arguments across ranks; NCCL_DEBUG=WARN prints NCCL's own check, CUDA_LAUNCH_BLOCKING=1 the failing call."),
+    Family(
         "usage", "invalid_usage",
         re.compile(r"Attempt to use communicator before|Invalid rank requested|improper usage of ncclCommInit|"
                    r"Trying to (?:send|recv) to self without|[Ii]nvalid (?:device|config \w+ attribute)|"
