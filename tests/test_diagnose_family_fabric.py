@@ -732,6 +732,18 @@ def test_nccl_refusing_a_calls_null_buffer_is_invalid_usage_about_the_tensor(tmp
         assert "empty tensor" in v["fix"] and "on the GPU" in v["fix"], v
 
 
+# --- round 30: a net plugin's progress loop counting data-path timeouts while the job runs (lead rule O) ------------
+def test_a_net_plugins_progress_loop_timing_out_is_a_transport_stall_naming_no_rank(tmp_path):
+    for line in ("a3-node-2:4410:4501 [1] tcpxResult_t tcpxCommProgress(tcpxComm*):1130 NCCL WARN 0x7f11c0, nic 1, "
+                 "enp12s0, tx ctrl timeout cnt 5120, nanos 10000000104\n",
+                 "[rank7]: gpu-12:881:902 [7] ncclResult_t fooNetRecvProgress(fooComm*, int):212 NCCL WARN nic 0, eth2, "
+                 "recv timed out after 30000 ms\n"):
+        d = _report(tmp_path, line)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), (line, v)
+        assert "plugin" in v["fix"] and "all_reduce_perf" in v["fix"], v
+
+
 # --- session 7 (fixc): a launch configuration error names no rank (lead rule Q) ----------------------------------
 def test_an_invalid_argument_at_communicator_creation_is_the_launch_not_a_rank(tmp_path):
     """C10D_NCCL_CHECK's "NCCL error in: %s:%d, %s, NCCL version %s" raised from NCCLComm::create (NCCLUtils) with

@@ -307,6 +307,21 @@ FAMILIES = (
         "libfabric it loads), check dmesg for efa errors and that the security group allows all traffic to itself; "
         "NCCL_DEBUG=INFO FI_LOG_LEVEL=warn shows the provider chosen."),
     Family(
+        # a net plugin's progress loop (the data path once connected: GPUDirect-TCPX's "tcpxCommProgress(tcpxComm*):N
+        # NCCL WARN ..., nic 3, enp6s0, ... rx ctrl timeout cnt N, nanos N", a plugin's send/recv progress) counting
+        # its receives or sends that time out while the job runs: lead rule O, a recv/send timing out on NCCL's
+        # transport with no process shown gone is the transport stalling -- the plugin's fabric, no rank
+        "net_progress_timeout", "transport_stall",
+        re.compile(r"Progress\w*\(.{0,60}NCCL WARN .*\b(?:rx|tx|recv|send|ctrl)\b.{0,20}\btime(?:out|d out)\b"),
+        "the net plugin's progress loop reports receives or sends on the data path timing out while the job runs: "
+        "the transport between the nodes is stalling (the plugin's fabric, its NICs or its helper), not a process "
+        "gone and not a rank",
+        "Check the net plugin's data path on the NIC the line names: its version against NCCL's (GPUDirect-TCPX: the "
+        "tcpx plugin version and its receive-datapath manager (RxDM) container must match; the NCCL_GPUDIRECTTCPX_* "
+        "settings, NCCL_SOCKET_IFNAME naming the data NICs), the NICs' link and MTU (ethtool -S for drops); run "
+        "nccl-tests (all_reduce_perf) across the same nodes with NCCL_DEBUG=INFO to see whether the stall follows a "
+        "NIC or a node.", job_wide=True),
+    Family(
         "local_peer_gone", "early_exit",
         re.compile(r"Could not receive type from localRank|Error encountered progressing operation"),
         "the proxy of this node lost a local rank: that rank's process went away (crashed or exited) while the "
