@@ -593,6 +593,19 @@ def test_oneccl_kvs_failures_are_the_store(tmp_path):
     assert v["cause"] == "store_rendezvous" and "CCL_KVS_IFACE" in v["fix"] and "no network interface" in v["summary"]
 
 
+# round 30: oneCCL's transport layer (ATL) finding no libfabric provider is its own system set-up, not the kvs
+def test_oneccl_atl_finding_no_provider_is_the_librarys_system_setup_not_a_rank(tmp_path):
+    stamp = "2025:02:14-17:03:09:(55120) |CCL_ERROR| "
+    text = (stamp + "atl_ofi_helper.cpp:870 atl_ofi_get_prov_list: fi_getinfo error: ret -2, providers 0\n"
+            + stamp + "atl_ofi_helper.cpp:910 atl_ofi_get_prov_list: can't create providers for name psm3\n"
+            + stamp + "atl_ofi.cpp:250 init: can't find suitable provider\n"
+            "failed to initialize ATL\nTraceback (most recent call last):\n  File \"serve.py\", line 12, in <module>\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "FI_PROVIDER" in v["fix"] and "CCL_ATL_TRANSPORT" in v["fix"] and "CCL_KVS" not in v["fix"], v
+
+
 # --- session 6, fix21h: lead rule L, a read from the store against a connect --------------------------------------
 
 def _wait_input(prefix: str, port: int = 29611) -> str:
