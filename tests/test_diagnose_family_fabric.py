@@ -749,8 +749,8 @@ def test_nccl_refusing_a_calls_null_buffer_is_invalid_usage_about_the_tensor(tmp
 def test_a_net_plugins_progress_loop_timing_out_is_a_transport_stall_naming_no_rank(tmp_path):
     for line in ("a3-node-2:4410:4501 [1] tcpxResult_t tcpxCommProgress(tcpxComm*):1130 NCCL WARN 0x7f11c0, nic 1, "
                  "enp12s0, tx ctrl timeout cnt 5120, nanos 10000000104\n",
-                 "[rank7]: gpu-12:881:902 [7] ncclResult_t fooNetRecvProgress(fooComm*, int):212 NCCL WARN nic 0, eth2, "
-                 "recv timed out after 30000 ms\n"):
+                 "[rank7]: gpu-12:881:902 [7] ncclResult_t fooNetRecvProgress(fooComm*, int):212 NCCL WARN nic 0, "
+                 "eth2, recv timed out after 30000 ms\n"):
         d = _report(tmp_path, line)
         v = d["verdict"]
         assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), (line, v)

@@ -218,7 +218,8 @@ FAMILIES = (
         # memory without GPUDirect RDMA), lead rule J's second part -- the host's, shared by every rank, no link's
         # and no rank's (the IB transport's ibv_reg_mr has its own detector, verdict.fabric)
         "net_register_memory", "nccl_system",
-        re.compile(r"NET/(?!IB\b)\w+ (?:Unable to|Couldn't|Could not|Failed to) register (?:the )?(?:memory|buffer|MR)"),
+        re.compile(r"NET/(?!IB\b)\w+ (?:Unable to|Couldn't|Could not|Failed to) register "
+                   r"(?:the )?(?:memory|buffer|MR)"),
         "the net plugin could not register a buffer with its network device while NCCL set up the net transport: "
         "the host refused the memory registration (the locked-memory limit, the device's memory-region resources, "
         "or GPU memory without GPUDirect RDMA), not a link or a rank",
