@@ -593,6 +593,19 @@ def test_oneccl_kvs_failures_are_the_store(tmp_path):
     assert v["cause"] == "store_rendezvous" and "CCL_KVS_IFACE" in v["fix"] and "no network interface" in v["summary"]
 
 
+# round 30: oneCCL's transport layer (ATL) finding no libfabric provider is its own system set-up, not the kvs
+def test_oneccl_atl_finding_no_provider_is_the_librarys_system_setup_not_a_rank(tmp_path):
+    stamp = "2025:02:14-17:03:09:(55120) |CCL_ERROR| "
+    text = (stamp + "atl_ofi_helper.cpp:870 atl_ofi_get_prov_list: fi_getinfo error: ret -2, providers 0\n"
+            + stamp + "atl_ofi_helper.cpp:910 atl_ofi_get_prov_list: can't create providers for name psm3\n"
+            + stamp + "atl_ofi.cpp:250 init: can't find suitable provider\n"
+            "failed to initialize ATL\nTraceback (most recent call last):\n  File \"serve.py\", line 12, in <module>\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "FI_PROVIDER" in v["fix"] and "CCL_ATL_TRANSPORT" in v["fix"] and "CCL_KVS" not in v["fix"], v
+
+
 # --- session 6, fix21h: lead rule L, a read from the store against a connect --------------------------------------
 
 def _wait_input(prefix: str, port: int = 29611) -> str:
@@ -699,6 +712,49 @@ def test_a_socket_reset_mid_transfer_is_no_transport_stall(tmp_path):
     text = _socket_stall("Call to recv from 10.44.0.12<60011> failed : Connection reset by peer",
                          "proxy.cc:1120 -> 2 [Progress Thread]")
     assert _verdict(tmp_path, text)["cause"] != "transport_stall"
+
+
+# --- round 30: socketPollConnect's poll() never seeing the connect complete is a set-up connection (lead rule L) -----
+def test_a_socket_connect_poll_without_pollout_is_network_setup_not_the_reporting_rank(tmp_path):
+    text = ("[rank14]: Traceback (most recent call last):\n"
+            "[rank14]:   File \"/app/train.py\", line 88, in setup\n[rank14]:     dist.all_reduce(flag)\n"
+            "[rank14]: torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:3356, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version "
+            "2.25.1\n[rank14]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
+            "device error.\n[rank14]: Last error:\n[rank14]: socketPollConnect poll() returned 1, no POLLOUT events\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"], v
+    warn = ("node-b:7710:7790 [6] misc/socket.cc:615 NCCL WARN socketPollConnect poll() returned 1, no POLLOUT events\n"
+            + nccl_info("node-b", 7710, 6, "misc/socket.cc:640 -> 2", tid=7790)
+            + nccl_info("node-b", 7710, 6, "bootstrap.cc:301 -> 2", tid=7790))
+    assert _verdict(tmp_path, warn, "warn.log")["cause"] == "network_setup"
+
+
+# --- round 30: NCCL's check of one call's arguments (argcheck.cc) refusing a buffer or value (lead rule W) ---------
+def test_nccl_refusing_a_calls_null_buffer_is_invalid_usage_about_the_tensor(tmp_path):
+    for last in ("AllGather : recvbuff (nil) is not a valid pointer", "Reduce : invalid root 12 (root should be in "
+                 "the 0..7 range)"):
+        text = ("RuntimeError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, invalid "
+                "argument, NCCL version 2.18.1\nncclInvalidArgument: Invalid value for an argument.\nLast error:\n"
+                + last + "\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "invalid_usage" and v["culprits"] == [] and not _accused(d), (last, v)
+        assert "empty tensor" in v["fix"] and "on the GPU" in v["fix"], v
+
+
+# --- round 30: a net plugin's progress loop counting data-path timeouts while the job runs (lead rule O) ------------
+def test_a_net_plugins_progress_loop_timing_out_is_a_transport_stall_naming_no_rank(tmp_path):
+    for line in ("a3-node-2:4410:4501 [1] tcpxResult_t tcpxCommProgress(tcpxComm*):1130 NCCL WARN 0x7f11c0, nic 1, "
+                 "enp12s0, tx ctrl timeout cnt 5120, nanos 10000000104\n",
+                 "[rank7]: gpu-12:881:902 [7] ncclResult_t fooNetRecvProgress(fooComm*, int):212 NCCL WARN nic 0, "
+                 "eth2, recv timed out after 30000 ms\n"):
+        d = _report(tmp_path, line)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), (line, v)
+        assert "plugin" in v["fix"] and "all_reduce_perf" in v["fix"], v
 
 
 # --- session 7 (fixc): a launch configuration error names no rank (lead rule Q) ----------------------------------
@@ -811,6 +867,20 @@ def test_a_net_plugin_endpoint_failing_on_efa_names_the_device_not_the_interface
     v = _verdict(tmp_path, text)
     assert v["cause"] == "network_setup" and v["culprits"] == [], v
     assert "fi_info -p efa" in v["fix"] and "NCCL_SOCKET_IFNAME" not in v["fix"], v
+
+
+# a net plugin refusing a memory registration while the net transport connects (lead rule J, round 30): the host's
+# limit (memlock, MR resources, GPUDirect RDMA), not a link and not a rank
+def test_a_net_plugin_memory_registration_refused_is_the_hosts_limit_not_the_fabric(tmp_path):
+    text = ("gpu-node-7:3311:3402 [2] register_mr_buffers:512 NCCL WARN NET/OFI Unable to register memory (type = 2) "
+            "for device 1. RC: 12, Error: Cannot allocate memory\n"
+            + "".join(nccl_info("gpu-node-7", 3311, 2, f"{at} -> 2", tid=3402)
+                      for at in ("include/net.h:27", "transport/net.cc:301", "transport.cc:140"))
+            + nccl_info("gpu-node-7", 3311, 2, "group.cc:245 -> 2"))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "nccl_system" and v["culprits"] == [] and _accused(d) == set(), v
+    assert "ulimit -l" in v["fix"] and "nvidia-peermem" in v["fix"] and "ulimit -u" not in v["fix"], v
 
 
 # a shared-memory segment announced with size 0 (name empty or garbled): a peer's cuMem host handle read as a path

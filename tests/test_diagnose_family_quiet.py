@@ -414,6 +414,20 @@ def test_the_barriers_unknown_device_warning_alone_is_harmless_with_the_device_i
         assert _accused(d) == set()
 
 
+def test_the_barriers_device_warning_wrapped_over_lines_is_still_the_harmless_warning(tmp_path):
+    """Round 30: the long TORCH_WARN wrapped by the paste, so 'this process are currently unknown' is on the next
+    line; its first words ('GPU N to perform barrier') already say which warning it is."""
+    for text in ("[W ProcessGroupNCCL.cpp:2044] Rank 5 using best-guess GPU 5 to perform barrier as devices\n"
+                 "used by this process are currently unknown. This can potentially cause a hang if this\n"
+                 "rank to GPU mapping is incorrect. Specify device_ids in barrier() to force use of a device.\n",
+                 "[rank2]:[W1203 11:22:33.4 ProcessGroupNCCL.cpp:4105] [PG ID 0 PG GUID 0 Rank 2]  using GPU 2 to "
+                 "perform barrier\n[rank2]: as devices used by this process are currently unknown.\n"):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "none", (text, d["verdict"])
+        assert "device_ids=[local_rank]" in d["verdict"]["fix"] and "set_device" in d["verdict"]["fix"], d["verdict"]
+        assert _accused(d) == set()
+
+
 def test_the_barriers_device_warning_beside_a_timeout_does_not_make_it_harmless(tmp_path):
     text = ("[rank1]:[W305 08:01:02.1 ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank 1]  using GPU 1 to perform "
             "barrier as devices used by this process are currently unknown.\n"

@@ -1052,6 +1052,11 @@ class LineParser:
             ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
                            kvs=f"{k.group(1)}: {k.group(2).strip()}")
             return ev
+        atl = S.R_CCL_ATL.search(text) if "atl_" in text else None
+        if atl:  # oneCCL's transport (ATL) failing to initialise: its set-up's system error, no store (lead rule L)
+            ev = self._context(lineno, text, "ccl_transport")
+            ev.data["said"] = f"{atl.group(1)}: {atl.group(2).strip()}"
+            return ev
         client = S.R_STORE_CLIENT.search(text)
         if client and "- retrying (" in text and not S.R_PEER_GONE.search(text):
             # TCPStore's warning of a connect attempt it retries until its timeout (lead rule L): news only when a

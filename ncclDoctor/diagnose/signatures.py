@@ -378,6 +378,12 @@ R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
 # (60) >= limit (60)" (the main server never answered), "... kvs_init: init main server address error",
 # "... fill_local_host_ip: can't find interface  to get host IP" (only lo, or CCL_KVS_IFACE names none)
 R_CCL_KVS = re.compile(r"\|CCL_ERROR\|\s*\w*kvs\w*\.cpp:\d+ (\w+): ([^\n]{1,200})")
+# oneCCL's transport layer (ATL) failing to start, before any collective (its set-up, as NCCL's own system error):
+# "|CCL_ERROR| atl_ofi_helper.cpp:867 atl_ofi_get_prov_list: fi_getinfo error: ret -61, providers 0", "... can't
+# create providers for name shm", "atl_ofi.cpp:243 init: can't find suitable provider", "atl_ofi_comm.cpp:278
+# init_transport: condition transport->init(...) == ATL_STATUS_SUCCESS failed" (libfabric / MPI found no usable
+# provider in this environment)
+R_CCL_ATL = re.compile(r"\|CCL_ERROR\|\s*atl_\w+\.cpp:\d+ (\w+): ([^\n]{1,200})")
 R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
@@ -821,8 +827,10 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via
-# `init_process_group` or `barrier`": a warning, harmless while every process uses its own GPU
-R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier as devices used by this process are currently unknown|"
+# `init_process_group` or `barrier`": a warning, harmless while every process uses its own GPU. Its first words
+# alone suffice ("[best-guess] GPU N to perform barrier" says no other thing): a paste or a terminal wraps the long
+# warning, so "... as devices used by" / "this process are currently unknown" may fall on two lines
+R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
                              r"No device id is provided via .{0,3}init_process_group.{0,3} or .{0,3}barrier")
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)

@@ -43,7 +43,11 @@ class Family:
 FAMILIES = (
     Family(
         "connect_retries", "network_setup",
-        re.compile(r"exceeded (?:error )?retr(?:ies|y count)|exceeded timeouts|SocketPollConnect to \S+ failed"),
+        # socket.cc's socketPollConnect is only ever a connect in progress: "SocketPollConnect to ADDR failed", and its
+        # poll() seeing the socket never become writable ("socketPollConnect poll() returned 1, no POLLOUT events",
+        # NCCL 2.2x: the connect to the peer's listener did not complete), lead rule L
+        re.compile(r"exceeded (?:error )?retr(?:ies|y count)|exceeded timeouts|SocketPollConnect to \S+ failed|"
+                   r"[Ss]ocketPollConnect:? poll\(\) (?:returned|failed)"),
         "NCCL's connection to a peer at set-up failed on every retry: the address it connects to is not "
         "reachable from this node (wrong interface, firewall, or the peer never listened)",
         _NET_FIX),
@@ -91,6 +95,22 @@ FAMILIES = (
         "'mismatch in rank count from procs A : B' is processes told different world sizes: give every process the "
         "same WORLD_SIZE (init_process_group's world_size), equal to the number of processes actually started.",
         job_wide=True),
+    Family(
+        # argcheck.cc's checks of one call's arguments ("%s : %s %p is not a valid pointer" for sendbuff/recvbuff,
+        # "%s : invalid root %d (root should be in the 0..%d range)", "%s : invalid type %d", "%s : invalid Reduction Op
+        # %d", "%s : %s argument is NULL"): NCCL refused the buffers or values the application passed to one
+        # collective (lead rule W: NCCL refusing the call) -- the caller's tensor, no rank the lines can name
+        "call_arguments", "invalid_usage",
+        re.compile(r"\b(?:send|recv)?buff \S{1,20} is not a valid pointer|: invalid (?:root|type|Reduction Op|redop|"
+                   r"datatype|count) -?\d|\w+ argument is NULL"),
+        "NCCL refused the arguments of one collective call (ncclInvalidArgument): a buffer that is no valid device "
+        "pointer (NULL: an empty or unallocated tensor, or host memory), a root outside the ranks, or an unknown data "
+        "type or reduction -- what the application passed, not the network",
+        "Check the tensor passed to that collective on the rank that sends it (the src/root of a broadcast): an "
+        "empty tensor (numel 0) or one not allocated has a NULL data pointer (sendbuff (nil)); it must be a "
+        "contiguous tensor on the GPU of this rank (tensor.cuda(), torch.cuda.set_device(local_rank)), with a src "
+        "inside the group and a dtype NCCL supports. TORCH_DISTRIBUTED_DEBUG=DETAIL checks the collectives' "
+        "arguments across ranks; NCCL_DEBUG=WARN prints NCCL's own check, CUDA_LAUNCH_BLOCKING=1 the failing call."),
     Family(
         "usage", "invalid_usage",
         re.compile(r"Attempt to use communicator before|Invalid rank requested|improper usage of ncclCommInit|"
@@ -192,6 +212,23 @@ FAMILIES = (
         "Use a data type / feature the GPUs support (or newer GPUs/driver, as the line says); the job's code or "
         "its precision settings choose it."),
     Family(
+        # a net plugin (aws-ofi-nccl's register_mr_buffers: "NET/OFI Unable to register memory (type = 1) for device
+        # 0. RC: 12, Error: Cannot allocate memory") failing to register a buffer with its NIC while NCCL connects the
+        # net transport: the host refused the registration (the locked-memory limit, the NIC's MR resources, or GPU
+        # memory without GPUDirect RDMA), lead rule J's second part -- the host's, shared by every rank, no link's
+        # and no rank's (the IB transport's ibv_reg_mr has its own detector, verdict.fabric)
+        "net_register_memory", "nccl_system",
+        re.compile(r"NET/(?!IB\b)\w+ (?:Unable to|Couldn't|Could not|Failed to) register "
+                   r"(?:the )?(?:memory|buffer|MR)"),
+        "the net plugin could not register a buffer with its network device while NCCL set up the net transport: "
+        "the host refused the memory registration (the locked-memory limit, the device's memory-region resources, "
+        "or GPU memory without GPUDirect RDMA), not a link or a rank",
+        "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
+        "/etc/security/limits.conf, docker run --ulimit memlock=-1); for GPU buffers check GPUDirect RDMA "
+        "(nvidia-peermem loaded: lsmod | grep peermem; FI_EFA_USE_DEVICE_RDMA=1 on EFA) and use an aws-ofi-nccl "
+        "version built for this libfabric / NCCL; many peers at once (an all_to_all) register many buffers: rerun "
+        "with NCCL_DEBUG=INFO to see which registration fails.", job_wide=True),
+    Family(
         "system_resources", "nccl_system",
         # not on the IB transport's lines: there the HCA/verbs layer decides (SUBSYSTEMS), ENOMEM from verbs is
         # the HCA's or the locked-memory limit's, and the memory registration case has its own detector
@@ -270,6 +307,21 @@ FAMILIES = (
         "--ulimit memlock=-1); use the aws-ofi-nccl and libfabric of one EFA installer (the plugin built against the "
         "libfabric it loads), check dmesg for efa errors and that the security group allows all traffic to itself; "
         "NCCL_DEBUG=INFO FI_LOG_LEVEL=warn shows the provider chosen."),
+    Family(
+        # a net plugin's progress loop (the data path once connected: GPUDirect-TCPX's "tcpxCommProgress(tcpxComm*):N
+        # NCCL WARN ..., nic 3, enp6s0, ... rx ctrl timeout cnt N, nanos N", a plugin's send/recv progress) counting
+        # its receives or sends that time out while the job runs: lead rule O, a recv/send timing out on NCCL's
+        # transport with no process shown gone is the transport stalling -- the plugin's fabric, no rank
+        "net_progress_timeout", "transport_stall",
+        re.compile(r"Progress\w*\(.{0,60}NCCL WARN .*\b(?:rx|tx|recv|send|ctrl)\b.{0,20}\btime(?:out|d out)\b"),
+        "the net plugin's progress loop reports receives or sends on the data path timing out while the job runs: "
+        "the transport between the nodes is stalling (the plugin's fabric, its NICs or its helper), not a process "
+        "gone and not a rank",
+        "Check the net plugin's data path on the NIC the line names: its version against NCCL's (GPUDirect-TCPX: the "
+        "tcpx plugin version and its receive-datapath manager (RxDM) container must match; the NCCL_GPUDIRECTTCPX_* "
+        "settings, NCCL_SOCKET_IFNAME naming the data NICs), the NICs' link and MTU (ethtool -S for drops); run "
+        "nccl-tests (all_reduce_perf) across the same nodes with NCCL_DEBUG=INFO to see whether the stall follows a "
+        "NIC or a node.", job_wide=True),
     Family(
         "local_peer_gone", "early_exit",
         re.compile(r"Could not receive type from localRank|Error encountered progressing operation"),

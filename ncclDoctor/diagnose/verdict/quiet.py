@@ -151,6 +151,20 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "pages and free memory on the node, and that the EFA driver, libfabric and aws-ofi-nccl come from one EFA "
             "installer (fi_info -p efa lists the devices); then rerun.", "medium", [],
             [e.brief() for e in refused[:2]] + [e.brief() for e in c.samples.get("nccl_warn", [])[:1]], job_wide=True)
+    atl = c.samples.get("ccl_transport", [])
+    if atl:  # oneCCL's transport layer (ATL over libfabric/MPI) failed to start: the library's own system set-up
+        said = [e.data["said"] for e in atl]
+        return Verdict(
+            "nccl_system", "oneCCL (the collective library here) could not initialise its transport layer (ATL): "
+            f"'{said[0][:160]}'" + (f" ... '{said[-1][:120]}'" if len(said) > 1 else "") + " -- libfabric (or MPI) "
+            "offers no usable provider in this environment (the one asked for missing, or shared memory unusable), "
+            "before any collective and before any peer is contacted; the set-up every rank shares, not a rank",
+            "Check oneCCL's transport set-up: source the oneAPI / oneCCL environment (setvars.sh / vars.sh) so that "
+            "its libfabric and providers are found, and list them (fi_info; fi_info -p shm); set FI_PROVIDER to one "
+            "that exists here (shm on one node, tcp or the fabric's across nodes) or CCL_ATL_TRANSPORT=mpi; give the "
+            "container a usable /dev/shm (--ipc=host or --shm-size); keep the oneCCL version matched to the "
+            "framework (torch-ccl / intel-extension); CCL_LOG_LEVEL=debug shows the providers it tries.",
+            "medium", [], [e.brief() for e in atl[:3]], job_wide=True)
     hits = []
     for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
         if e.kind == "nccl_warn" and harmless_warn(c, e):
