@@ -951,3 +951,44 @@ def test_lines_that_hold_failure_words_without_a_failure_stay_nothing(tmp_path):
             '  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/elastic/agent/server/api.py", line 9\n')
     v = _verdict(tmp_path, text)
     assert v["cause"] == "none", v
+
+
+# --- a launch shown inconsistent or a setting every process shares refused (round 30, lead rules Q, W, X (2), AA) ---
+def test_a_store_asked_for_libuv_in_a_build_without_it_is_config(tmp_path):
+    """TCPStore.cpp's "use_libuv was requested but PyTorch was built without libuv support" (Windows wheels), here
+    as a rank's RuntimeError behind a launcher prefix: a setting every process shares, config, not the store."""
+    text = ("[rank1]: Traceback (most recent call last):\n"
+            "[rank1]:   File \"C:\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\distributed\\\\rendezvous.py\", line 189, in "
+            "_create_c10d_store\n"
+            "[rank1]: RuntimeError: use_libuv was requested but PyTorch was built without libuv support, run with "
+            "USE_LIBUV=0 to disable it.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "USE_LIBUV=0" in v["fix"] and "WSL" in v["fix"], v
+
+
+def test_a_frameworks_own_one_gpu_per_worker_check_is_config_not_a_rank(tmp_path):
+    """XGBoost's CHECK (device_helpers.cu "Multiple processes within communication group running on same CUDA device
+    is not supported"), its text wrapped onto the lines after the XGBoostError that a rank raised: config, no rank
+    (lead rules W, AA (1)); the fix gives each worker its own GPU."""
+    text = ("[rank2]: Traceback (most recent call last):\n"
+            "[rank2]:   File \"train.py\", line 40, in <module>\n"
+            "[rank2]: xgboost.core.XGBoostError: [11:02:17] /workspace/src/common/device_helpers.cu:71:\n"
+            "[rank2]:   Check failed: n_uniques == world (2 vs. 8) : Multiple processes within communication group "
+            "running on\n"
+            "[rank2]:   same CUDA device is not supported\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "CUDA_VISIBLE_DEVICES" in v["fix"] and "one GPU per worker" in v["fix"], v
+
+
+def test_a_model_loaded_across_gpus_refused_in_distributed_mode_is_config(tmp_path):
+    """accelerate's check "You can't train a model that has been loaded with `device_map='auto'` in any distributed
+    mode", as a ValueError behind a launcher prefix: config, no rank; the fix names device_map."""
+    text = ("[default3]:Traceback (most recent call last):\n"
+            "[default3]:ValueError: You can't train a model that has been loaded with `device_map='auto'` in any "
+            "distributed mode. Please rerun your script specifying `--num_processes=1` or by launching with `python "
+            "{{myscript.py}}`.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "device_map" in v["fix"] and "NPROC_PER_NODE" in v["fix"], v

@@ -136,6 +136,7 @@ class LineParser:
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
+        self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
 
     def _rest_of_work(self, body: str) -> None:
@@ -766,6 +767,16 @@ class LineParser:
     def _traceback_tail(self, lineno: int, text: str) -> Event | None:
         """A rank's own exception, the last line of its traceback. Read after every other family
         (a line they explain keeps their kind); torchrun's own ChildFailedError is not a rank's."""
+        r = S.R_SETTINGS_REFUSED.search(self._body) if ("same" in text or "distributed mode" in text) else None
+        if r:  # a framework's own check of the launch's device mapping (lead rules W, AA (1))
+            said = self._body.strip()[:200]
+            prev = self._last_exc
+            if prev is not None and 0 < lineno - prev[0] <= 3 and not prev[1].data.get("settings"):
+                prev[1].data["settings"] = said  # the rest of the exception's message, on the lines after it
+                return None
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type="Error", message=said, line=True, settings=said)
+            return ev
         m = S.R_EXC_TAIL.match(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
@@ -778,6 +789,7 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
+        self._last_exc = (lineno, ev)
         if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
             ev.data["in_handler"] = True
         said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
@@ -963,6 +975,10 @@ class LineParser:
         return ev
 
     def _store(self, lineno: int, text: str) -> Event | None:
+        if "libuv" in text and S.R_NO_LIBUV.search(text):  # a build without the store's backend: config, not a store
+            ev = self._context(lineno, text, "no_nccl")
+            ev.data["what"] = "libuv"
+            return ev
         u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
         if u:
             ev = self._context(lineno, text, "uniqueid_wait")

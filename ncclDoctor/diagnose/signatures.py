@@ -805,8 +805,19 @@ R_SETTINGS_EXC = re.compile(r"(?:^|\.)(?:AssertionError|ValueError|NotImplemente
 R_SETTINGS_CHECK = re.compile(
     r"\b(?:world_size|world size|n_gpus|num_gpus|nproc_per_node|dist_url|dist-url|num_machines|num_nodes|"
     r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|tp_size|pp_size|dp_size|num_shard\w{0,4}|distributed "
-    r"training)\b"
+    r"(?:training|mode))\b"
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b")
+# A framework's own check refusing how the launch maps processes to devices, as a statement with or without an
+# exception class before it (lead rules W, AA (1)): XGBoost's "Multiple processes within communication group running
+# on same CUDA device is not supported" (its CHECK's text, often on the lines after the XGBoostError), accelerate's
+# "You can't train a model that has been loaded with `device_map='auto'` in any distributed mode". Every process is
+# started the same way: config, no rank. NCCL's own "Duplicate GPU detected" stays invalid_usage (rule Q).
+R_SETTINGS_REFUSED = re.compile(
+    r"\bsame (?:CUDA|GPU) device (?:is )?not (?:supported|allowed)|"
+    r"\b(?:processes|ranks|workers)\b[^\n]{0,80}?\b(?:running|placed) on (?:the )?same (?:CUDA|GPU) device|"
+    r"\b(?:can't|cannot|can not) (?:train|be used|run)[^\n]{0,120}?\bin any distributed mode")
+# the kind of check it is, for its fix: the device each process uses, or a model loaded across devices
+R_SAME_DEVICE = re.compile(r"same (?:CUDA|GPU) device")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
@@ -816,6 +827,10 @@ R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale fi
 # torch asked for the NCCL backend where it cannot exist: a CPU-only torch build (distributed_c10d.py
 # "Distributed package doesn't have NCCL built in", and its UserWarning "NCCL support is not compiled")
 # or a machine without GPUs (ProcessGroupNCCL.cpp "ProcessGroupNCCL is only supported with GPUs, no GPUs found!").
+# The store asked for its libuv backend (torch >= 2.4's default, TCPStore.cpp: "use_libuv was requested but PyTorch
+# was built without libuv support, run with USE_LIBUV=0 to disable it"): a feature this torch build lacks (Windows
+# wheels), a setting every rank shares (lead rule Q's last sentence): config, read before the store's failure words.
+R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was built without libuv support")
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
