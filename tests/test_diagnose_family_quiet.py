@@ -958,8 +958,8 @@ def test_a_store_asked_for_libuv_in_a_build_without_it_is_config(tmp_path):
     """TCPStore.cpp's "use_libuv was requested but PyTorch was built without libuv support" (Windows wheels), here
     as a rank's RuntimeError behind a launcher prefix: a setting every process shares, config, not the store."""
     text = ("[rank1]: Traceback (most recent call last):\n"
-            "[rank1]:   File \"C:\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\distributed\\\\rendezvous.py\", line 189, in "
-            "_create_c10d_store\n"
+            "[rank1]:   File \"C:\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\distributed\\\\rendezvous.py\", "
+            "line 189, in _create_c10d_store\n"
             "[rank1]: RuntimeError: use_libuv was requested but PyTorch was built without libuv support, run with "
             "USE_LIBUV=0 to disable it.\n")
     v = _verdict(tmp_path, text)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting
-from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
