@@ -992,3 +992,16 @@ def test_a_model_loaded_across_gpus_refused_in_distributed_mode_is_config(tmp_pa
     v = _verdict(tmp_path, text)
     assert v["cause"] == "config" and v["culprits"] == [], v
     assert "device_map" in v["fix"] and "NPROC_PER_NODE" in v["fix"], v
+
+
+def test_torchrun_standalone_with_several_nodes_is_config_and_one_node_is_not(tmp_path):
+    """Launch lines only (lead rules V (1), AA (1)): --standalone (a localhost rendezvous per node) beside --nnodes
+    asking for several nodes is config, no rank, nothing failing; --standalone on one node is a plain launch."""
+    for cmd in ("python -m torch.distributed.run --nproc_per_node 4 --nnodes 2:4 --standalone pretrain.py --cfg a.yaml",
+                "torchrun --nnodes=${NNODES} --node-rank=${NODE_RANK} --master-addr=${ADDR} --standalone run.py"):
+        v = _verdict(tmp_path, "export NCCL_DEBUG=WARN\n" + cmd + "\n")
+        assert v["cause"] == "config" and v["culprits"] == [], (cmd, v)
+        assert "--rdzv_endpoint" in v["fix"] and "--standalone" in v["fix"], v
+    for cmd in ("torchrun --standalone --nnodes=1 --nproc_per_node=8 train.py",
+                "torchrun --standalone --nnodes=$NNODES --nproc_per_node=8 train.py"):
+        assert _verdict(tmp_path, cmd + "\n")["cause"] != "config", cmd

@@ -90,6 +90,15 @@ _MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disc
 _TAG_CUT = re.compile(r"\.cpp:\d{1,6}\] \[(?:PG [^\]]{0,80})?Rank (\d{1,7})\]\s*$")
 
 
+def _several_nodes(nnodes: str, multinode_args: bool) -> bool:
+    """Whether torchrun's --nnodes value asks for more than one node: a number (or a MIN:MAX range) above 1, or a
+    variable ($NNODES) beside the arguments only a multi-node launch needs (--node_rank, --master_addr)."""
+    top = nnodes.rpartition(":")[2]
+    if top.isdigit():
+        return int(top) > 1
+    return nnodes.startswith("$") and multinode_args
+
+
 class LineParser:
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -842,6 +851,12 @@ class LineParser:
             ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
                            else why, sched_text=why, usr=st.group("sig"))
             ev.data["ray"] = bool(st.group("ray"))
+            return ev
+        n = S.R_ARG_NNODES.search(text) if "--standalone" in text and S.R_ARG_STANDALONE.search(text) else None
+        if n and _several_nodes(n.group(1), S.R_ARG_MULTINODE.search(text) is not None):
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line, not a process's own line
+            ev.data.update(standalone=True, nnodes=n.group(1))
             return ev
         if "--rank" in text:
             r, w = S.R_ARG_RANK.search(text), S.R_ARG_WORLD.search(text)

@@ -670,6 +670,12 @@ R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' return
 # A worker's command line as a launcher builds it, with its rank and the world it is told ("--n_gpus=4 ... --rank=5",
 # "--world_size 2 --rank 2", also a Python list's repr of it): a rank at or past the world size is a launch argument
 # every worker is started with wrongly (lead rules V (1), U (2)) -- config, when nothing failing is shown.
+# torchrun's --standalone (a local rendezvous on localhost, one node) on a command line that also asks for several
+# nodes: --nnodes above 1 (or a variable, beside --node_rank / --master_addr / --rdzv_endpoint): each node forms its own
+# one-node job and the nodes never meet (lead rule AA (1)): config, no rank, even with nothing failing.
+R_ARG_STANDALONE = re.compile(r"(?:^|\s)--standalone\b")
+R_ARG_NNODES = re.compile(r"--nnodes[= ]['\"]?([^\s'\"]{1,64})")
+R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)[= ]")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its

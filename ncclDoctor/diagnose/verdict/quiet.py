@@ -374,6 +374,19 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("launch_args", [])
     if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
         return None
+    alone = [e for e in evs if e.data.get("standalone")]
+    if alone:  # lead rule AA (1): torchrun --standalone with a multi-node --nnodes
+        return Verdict(
+            "config",
+            f"the launch command gives torchrun --standalone together with --nnodes={alone[0].data['nnodes']} (a "
+            "multi-node job): --standalone starts a local rendezvous on localhost on every node and ignores the "
+            "master address, so each node waits for the others at its own endpoint and the nodes never meet -- a "
+            "launch setting of every node, not one rank's fault",
+            "Drop --standalone for a multi-node job: give every node the same rendezvous, --rdzv_backend=c10d "
+            "--rdzv_endpoint=$MASTER_ADDR:$MASTER_PORT (or --master_addr/--master_port with --node_rank), with "
+            "--nnodes = the number of nodes (not WORLD_SIZE, the number of processes) and the same command on every "
+            "node; keep --standalone only for single-node runs (--nnodes=1).",
+            "medium", [], [e.brief() for e in alone[:2]], job_wide=True)
     bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
     said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
     return Verdict(
