@@ -1005,3 +1005,22 @@ def test_torchrun_standalone_with_several_nodes_is_config_and_one_node_is_not(tm
     for cmd in ("torchrun --standalone --nnodes=1 --nproc_per_node=8 train.py",
                 "torchrun --standalone --nnodes=$NNODES --nproc_per_node=8 train.py"):
         assert _verdict(tmp_path, cmd + "\n")["cause"] != "config", cmd
+
+
+def test_nodes_printing_different_master_addresses_are_config_and_the_same_one_is_not(tmp_path):
+    """Each node's launch settings on one line (lead rules V (1), AA (1)): another master address (or port) on one
+    node than on the other is config, no rank, nothing failing; the same settings with only the node rank differing
+    are not, nor a loopback address on node 0 (its own view of itself)."""
+    bad = ("[node-a] NODE_RANK=0 MASTER_ADDR=10.20.0.5 MASTER_PORT=29400 WORLD_SIZE=16\n"
+           "[node-b] NODE_RANK=1 MASTER_ADDR=10.20.0.50 MASTER_PORT=29400 WORLD_SIZE=16\n")
+    v = _verdict(tmp_path, bad)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "same MASTER_ADDR" in v["fix"], v
+    port = ("NODE_RANK: 0 | MASTER_ADDR: gpu-07 | MASTER_PORT: 6000\n"
+            "NODE_RANK: 1 | MASTER_ADDR: gpu-07 | MASTER_PORT: 6001\n")
+    assert _verdict(tmp_path, port)["cause"] == "config"
+    for ok in ("[node-a] NODE_RANK=0 MASTER_ADDR=10.20.0.5 MASTER_PORT=29400 WORLD_SIZE=16\n"
+               "[node-b] NODE_RANK=1 MASTER_ADDR=10.20.0.5 MASTER_PORT=29400 WORLD_SIZE=16\n",
+               "NODE_RANK=0 MASTER_ADDR=localhost MASTER_PORT=29400\n"
+               "NODE_RANK=1 MASTER_ADDR=10.20.0.5 MASTER_PORT=29400\n"):
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok

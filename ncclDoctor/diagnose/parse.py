@@ -852,6 +852,11 @@ class LineParser:
                            else why, sched_text=why, usr=st.group("sig"))
             ev.data["ray"] = bool(st.group("ray"))
             return ev
+        # a line announcing a failure ("Error: failed to run torchrun --node_rank=1 ...") is read as that failure
+        node = (self._node_launch(lineno, text) if ("MASTER_ADDR" in text or "master_addr" in text)
+                and not is_failure_line(self._body) else None)
+        if node is not None:
+            return node
         n = S.R_ARG_NNODES.search(text) if "--standalone" in text and S.R_ARG_STANDALONE.search(text) else None
         if n and _several_nodes(n.group(1), S.R_ARG_MULTINODE.search(text) is not None):
             ev = self._context(lineno, text, "launch_args")
@@ -895,6 +900,20 @@ class LineParser:
         bar = S.R_LOADING_SHARDS.search(text[:c.start()]) if c else None
         if bar and not S.R_LOADING_DONE.search(text[bar.end():c.start()]):  # a bar ended by '\r', glued to this line
             ev.data["loading"] = True
+        return ev
+
+    def _node_launch(self, lineno: int, text: str) -> Event | None:
+        """A node's launch settings printed on one line, its node rank and the master address it was given
+        (signatures.R_NODE_KV): read by verdict.quiet._rank_args across the nodes (lead rule AA (1))."""
+        kv: dict[str, str] = {}
+        for k, v in S.R_NODE_KV.findall(text):
+            kv.setdefault(k.upper(), v)
+        if "NODE_RANK" not in kv or "MASTER_ADDR" not in kv or not kv["NODE_RANK"].isdigit():
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # a node's settings, not a process's own line
+        ev.data.update(node_rank=int(kv["NODE_RANK"]), master_addr=kv["MASTER_ADDR"],
+                       master_port=kv.get("MASTER_PORT"), world=kv.get("WORLD_SIZE"))
         return ev
 
     def _exit_noise(self, lineno: int, text: str) -> Event | None:

@@ -676,6 +676,11 @@ R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' return
 R_ARG_STANDALONE = re.compile(r"(?:^|\s)--standalone\b")
 R_ARG_NNODES = re.compile(r"--nnodes[= ]['\"]?([^\s'\"]{1,64})")
 R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)[= ]")
+# A node's launch settings on one line, as a launcher or the script prints them ("WORLD_SIZE:8 NODE_RANK:1
+# MASTER_ADDR:10.0.0.1 MASTER_PORT:9001", "--node_rank=1 --master_addr=10.0.0.1"): two nodes that print different
+# master addresses, ports or world sizes were launched inconsistently and cannot meet at one store (lead rule AA (1)).
+R_NODE_KV = re.compile(r"\b(NODE_RANK|MASTER_ADDR|MASTER_PORT|WORLD_SIZE|node_rank|master_addr|master_port)"
+                       r"\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)]|$)")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its

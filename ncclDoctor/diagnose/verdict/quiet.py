@@ -374,6 +374,23 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("launch_args", [])
     if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
         return None
+    split = _nodes_disagree([e for e in evs if e.data.get("node_rank") is not None])
+    if split is not None:  # lead rule AA (1): the nodes were given different master addresses, ports or world sizes
+        what, a, b = split
+        return Verdict(
+            "config",
+            f"the nodes print different launch settings: node {a.data['node_rank']} has "
+            f"{what}={a.data[_NODE_FIELD[what]]}, node {b.data['node_rank']} {what}={b.data[_NODE_FIELD[what]]}: "
+            "nodes launched with different rendezvous settings cannot meet at one store (each waits at its own), a "
+            "launch setting, not a rank's fault",
+            "Give every node the same MASTER_ADDR (the address of node 0, the same master address on every node), "
+            "MASTER_PORT and WORLD_SIZE, with only NODE_RANK differing; check the value each node's script or "
+            "scheduler exports (a typo in one node's address) and that node 0's address is reachable from the others "
+            "(nc -zv MASTER_ADDR MASTER_PORT).",
+            "medium", [], [a.brief(), b.brief()], job_wide=True)
+    evs = [e for e in evs if e.data.get("node_rank") is None]
+    if not evs:
+        return None
     alone = [e for e in evs if e.data.get("standalone")]
     if alone:  # lead rule AA (1): torchrun --standalone with a multi-node --nnodes
         return Verdict(
@@ -400,6 +417,38 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(multiproc-style launchers: start ranks from 0 on one node); with CUDA_VISIBLE_DEVICES limiting the GPUs, "
         "count only those.",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+_NODE_FIELD = {"MASTER_ADDR": "master_addr", "MASTER_PORT": "master_port", "WORLD_SIZE": "world"}
+_R_IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+
+
+def _comparable(a: str, b: str) -> bool:
+    """Two master addresses that can be told apart by their text: both IPv4 literals, or both host names (a host name
+    and an address may be the same host); a loopback address is node 0's own view of itself, never a disagreement."""
+    loop = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
+    if a in loop or b in loop:
+        return False
+    ipa, ipb = bool(_R_IPV4.match(a)), bool(_R_IPV4.match(b))
+    if ipa != ipb:
+        return False
+    return a != b if ipa else a.split(".")[0].lower() != b.split(".")[0].lower()
+
+
+def _nodes_disagree(evs: list) -> tuple[str, object, object] | None:
+    """Two nodes (different node ranks) whose printed launch settings disagree: (the setting, one node's line,
+    the other's), or None."""
+    for i, a in enumerate(evs):
+        for b in evs[i + 1:]:
+            if a.data["node_rank"] == b.data["node_rank"]:
+                continue
+            if _comparable(a.data["master_addr"], b.data["master_addr"]):
+                return "MASTER_ADDR", a, b
+            for what in ("MASTER_PORT", "WORLD_SIZE"):
+                x, y = a.data.get(_NODE_FIELD[what]), b.data.get(_NODE_FIELD[what])
+                if x and y and x.isdigit() and y.isdigit() and x != y:
+                    return what, a, b
+    return None
 
 
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
