@@ -1024,3 +1024,19 @@ def test_nodes_printing_different_master_addresses_are_config_and_the_same_one_i
                "NODE_RANK=0 MASTER_ADDR=localhost MASTER_PORT=29400\n"
                "NODE_RANK=1 MASTER_ADDR=10.20.0.5 MASTER_PORT=29400\n"):
         assert _verdict(tmp_path, ok)["cause"] != "config", ok
+
+
+def test_the_remote_shell_refusing_a_launchers_export_is_config(tmp_path):
+    """A multi-host launcher's 'export ... && torchrun ...' refused by the remote shell ("bash: line 1: SSH_CLIENT:
+    readonly variable"), then its report that the command failed on that host: the launch set-up before any worker
+    ran, config, no rank (lead rule X (2)). Beside a worker's own failure the shell's line decides nothing."""
+    text = ("bash: line 1: SSH_CLIENT: readonly variable\n"
+            "Error: failed to run torchrun --nproc_per_node=4 --nnodes=3 --node_rank=1 --master_addr=10.4.0.2 "
+            "--master_port=29511 pretrain.py on 10.4.0.3, is localhost: False, exception: Encountered a bad command "
+            "exit code!\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "readonly" in v["summary"] and "ssh" in v["fix"] and "hostfile" in v["fix"], v
+    oom = text + ("[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a "
+                  "total capacity of 79.15 GiB of which 1.02 GiB is free.\n")
+    assert _verdict(tmp_path, oom)["cause"] != "config"

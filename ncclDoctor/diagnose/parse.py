@@ -745,6 +745,12 @@ class LineParser:
     def _launch_setup(self, lineno: int, text: str) -> Event | None:
         """A launcher's check of its launch set-up failing before any worker ran (signatures.R_LAUNCH_SETUP, lead
         rule X (2)): the ssh probe of a hostfile's node, MPI's start-up."""
+        ro = S.R_SHELL_READONLY.search(text) if "readonly variable" in text else None
+        if ro:
+            ev = self._context(lineno, text, "launch_setup")
+            ev.rank = None  # the remote shell's line
+            ev.data.update(ssh=None, mpi=None, readonly=ro.group(1))
+            return ev
         m = S.R_LAUNCH_SETUP.search(text) if ("exit status 255" in text or "MPI_Init" in text) else None
         if m is None:
             return None

@@ -665,6 +665,11 @@ R_DS_RUNNER_SIG = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\"?, line \d
 # returned non-zero exit status 255": 255 is ssh's own failure to connect or authenticate) and Open MPI's start-up
 # failing ("*** An error occurred in MPI_Init_thread / *** on a NULL communicator": the process was not started by an
 # MPI launcher that provides it, or PMI(x) could not be reached). config, no rank.
+# The remote shell refusing the environment a multi-host launcher exports before its command ("/bin/bash:
+# SSH_CONNECTION: readonly variable": ColossalAI's `colossalai run` / fabric send "export ... && torchrun ..." over
+# ssh, and the export fails on hosts whose profile makes those variables readonly): the command never starts there
+# (lead rule X (2)): config, no rank.
+R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?(\w{1,64}): readonly variable")
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b")
 # A worker's command line as a launcher builds it, with its rank and the world it is told ("--n_gpus=4 ... --rank=5",

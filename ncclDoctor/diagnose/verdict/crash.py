@@ -11,7 +11,7 @@ from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting
 from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event, strip_prefixes
-from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
 
 # NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
@@ -909,6 +909,25 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
     mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
+    ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})
+    if ro and not ssh and not mpi:
+        # the shell's refusal is the launch's set-up only where nothing else ran: no worker's failure, exception or
+        # other family beside it (the launcher's own "failed to run ..." line is a failure shown, line=True)
+        if c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
+                v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items()):
+            return None
+        return Verdict(
+            "config",
+            f"the remote shell refused the environment the launcher exports before its command ('{', '.join(ro[:4])}: "
+            "readonly variable'): a multi-host launcher (colossalai run / fabric, over ssh from its hostfile) sends "
+            "'export ... && torchrun ...', the export fails on that host and torchrun never starts -- the launch "
+            "set-up, before any worker ran, so no rank is at fault",
+            "Do not pass those variables through the launcher (they are the ssh session's own: SSH_CONNECTION, "
+            "SSH_CLIENT, SSH_REMOTE_USER are set readonly by the host's shell profile): unset them from the "
+            "environment the launcher copies, or remove the readonly declaration on the hosts; or run torchrun on each "
+            "node yourself with the same arguments instead of the ssh launcher, after checking the hostfile's host "
+            "names and passwordless ssh to each.",
+            "high", [], [e.brief() for e in evs[:2]] + [x.brief() for x in c.exceptions[:1]], job_wide=True)
     if ssh:
         return Verdict(
             "config",
