@@ -1040,3 +1040,28 @@ def test_the_remote_shell_refusing_a_launchers_export_is_config(tmp_path):
     oom = text + ("[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a "
                   "total capacity of 79.15 GiB of which 1.02 GiB is free.\n")
     assert _verdict(tmp_path, oom)["cause"] != "config"
+
+
+def _tests_run(host: str, gpus: int, first: int = 0) -> str:
+    return "".join(f"#  Rank {first + g:2d} Group  0 Pid  {4100 + first} on {host:>10} device {g:2d} [0x{16 + g:02x}] "
+                   "NVIDIA A100-SXM4-80GB\n" for g in range(gpus))
+
+
+_PREAMBLE = ("# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+             "validation: 1 graph: 0\n#\n")
+
+
+def test_nccl_tests_preambles_printed_at_once_are_separate_worlds(tmp_path):
+    """nccl-tests' preamble is rank 0's alone: three of them at once (mpirun -np 3, a binary without MPI=1), each
+    process then listing its GPUs from Rank 0, nothing failing, is config, no rank (lead rule AA (1)). One run after
+    another (a result table between) is not."""
+    text = ("mpirun -np 3 -H a1,a2,a3 -x NCCL_DEBUG=WARN ./build/all_gather_perf -b 8 -e 128M -f 2 -g 4\n"
+            + _PREAMBLE * 3 + "# Using devices\n" + _tests_run("a2", 4))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "MPI=1" in v["fix"] and "libmpi" in v["fix"], v
+    row = ("   134217728      33554432     float    none      -1   1201.3  111.73  83.80      0   1199.8  111.87  "
+           "83.90      0\n")
+    two_runs = (_PREAMBLE + "# Using devices\n" + _tests_run("a1", 4) + row + "# Avg bus bandwidth    : 83.85\n#\n"
+                + _PREAMBLE + "# Using devices\n" + _tests_run("a1", 4) + row)
+    assert _verdict(tmp_path, two_runs)["cause"] != "config"

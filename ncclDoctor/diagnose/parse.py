@@ -82,6 +82,7 @@ _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 _R_ERROR_STRING = re.compile(r"^\s*nccl[A-Z]\w*Error: [^:]{5,120}\.\s*$")
 
 _ERR_NEAR = 8  # lines from a runtime's own error line to the fatal signal its process caught after it
+_PREAMBLE_NEAR = 4  # lines between two nccl-tests preambles printed by two processes at once (no device line between)
 _UNREAD_KEEP = 16  # lines no family reads that announce a failure, kept per file
 _MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disconnected" to its "Peer host:"
 
@@ -145,6 +146,7 @@ class LineParser:
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
+        self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
 
@@ -1419,7 +1421,16 @@ class LineParser:
                     me.group(1)) else -1
             ev.data["net"] = bool(S.R_SETUP_NET.search(text))
             return ev
+        if "nThread" in text and S.R_TESTS_PREAMBLE.search(text):
+            last, self._preamble = self._preamble, lineno
+            if last is not None and 0 < lineno - last <= _PREAMBLE_NEAR:  # a second process's own preamble (rule AA)
+                ev = self._plain(lineno, text, "launch_args")
+                ev.data["own_worlds"] = True
+                return ev
+            return None
         d = S.R_TESTS_DEVICE.search(text)
+        if d:
+            self._preamble = None  # the first run's device list: a preamble after it is another run's
         if d or S.R_TESTS_HEADER.search(text):
             ev = self._plain(lineno, text, "run_start")
             ev.data["host"] = d.group("host") if d else None

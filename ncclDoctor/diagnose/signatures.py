@@ -352,6 +352,10 @@ R_DS_LAUNCHER = re.compile(r"\[launch\.py:\d{1,5}:(?:sigkill_handler|main)\]")
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
+# nccl-tests' preamble ("# nThread 1 nGpus 8 minBytes ... maxBytes ..."), which only the world's rank 0 prints: two of
+# them a few lines apart with no device line or result between are two processes each printing its own, each its own
+# world (a binary without MPI support launched by mpirun: lead rule AA (1), "each node its own world").
+R_TESTS_PREAMBLE = re.compile(r"nThread\s+\d{1,4}\s+nGpus\s+\d{1,4}\s+minBytes\s+\d")
 R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
                           r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")
 # Windows' store client warning "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-1]:29500

@@ -368,11 +368,35 @@ def _shown_settings(c: Collected) -> str:
     return out
 
 
+def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """nccl-tests' preamble printed by two processes at once (parse: ``own_worlds``), with nothing failing: only a
+    world's rank 0 prints it, so each process is rank 0 of its own world -- the binary was launched by mpirun without
+    being built with (or linked to) that MPI, and every process runs alone (lead rule AA (1)): config, no rank."""
+    evs = [e for e in c.samples.get("launch_args", []) if e.data.get("own_worlds")]
+    if not evs or c.exceptions or c.child_failures or c.worker_failures:
+        return None
+    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])) or c.samples.get("nccl_error"):
+        return None
+    return Verdict(
+        "config",
+        "nccl-tests printed its preamble ('# nThread ... nGpus ...') more than once at the same time: only rank 0 of a "
+        "world prints it, so every process launched is rank 0 of its own world (each numbers its GPUs from Rank 0) "
+        "and the nodes run separate jobs instead of one -- the benchmark is not built with (or not linked to) the "
+        "MPI that launched it, a launch set-up every process shares, not a rank's fault",
+        "Rebuild nccl-tests with MPI support against the MPI whose mpirun launches it (make MPI=1 MPI_HOME=<that "
+        "MPI's prefix>; `ldd all_reduce_perf | grep libmpi` must show it, the same MPI on every node), then rerun: "
+        "expect one header for all ranks (one header with Rank 0..N-1 across the nodes).",
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
     evs = c.samples.get("launch_args", [])
     if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+        return None
+    evs = [e for e in evs if not e.data.get("own_worlds")]  # _own_worlds reads those
+    if not evs:
         return None
     split = _nodes_disagree([e for e in evs if e.data.get("node_rank") is not None])
     if split is not None:  # lead rule AA (1): the nodes were given different master addresses, ports or world sizes
