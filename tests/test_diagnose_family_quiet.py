@@ -1065,3 +1065,23 @@ def test_nccl_tests_preambles_printed_at_once_are_separate_worlds(tmp_path):
     two_runs = (_PREAMBLE + "# Using devices\n" + _tests_run("a1", 4) + row + "# Avg bus bandwidth    : 83.85\n#\n"
                 + _PREAMBLE + "# Using devices\n" + _tests_run("a1", 4) + row)
     assert _verdict(tmp_path, two_runs)["cause"] != "config"
+
+
+def _fairseq_node(master: str, host: str, addr: str, ranks=(2, 0, 1, 3)) -> str:
+    out = "".join(f"| distributed init (rank {r}): tcp://{master}:23456\n| initialized host {host} as rank {r}\n"
+                  for r in ranks)
+    return out + nccl_info(host, 901, 0, f"Bootstrap : Using [0]ib0:{addr}<0> [1]eth0:192.168.7.9<0>") + (
+        "NCCL version 2.7.8+cuda11.0\n")
+
+
+def test_a_host_taking_rank_0_away_from_the_master_address_is_config(tmp_path):
+    """fairseq's own start-up lines: a host that takes rank 0 (the store's host) while its processes were given
+    another master address than any of its own (NCCL's Bootstrap list on it): that node was launched with the
+    master's rank range, nothing failing -- config, no rank (lead rule AA (1)). The master node itself, or a master
+    given by a host name, is not."""
+    v = _verdict(tmp_path, _fairseq_node("10.1.0.4", "trn-node-3", "10.1.0.9"))
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "--distributed-rank" in v["fix"] and "one world across both nodes" in v["fix"], v
+    for ok in (_fairseq_node("10.1.0.4", "trn-node-1", "10.1.0.4"), _fairseq_node("trn-master", "trn-node-3",
+                                                                                  "10.1.0.9")):
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok

@@ -146,6 +146,8 @@ class LineParser:
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
+        self._init_url: tuple[int, str] | None = None  # fairseq's "distributed init (rank N): tcp://A:P": (line, A)
+        self._rank0: Event | None = None  # the host that took rank 0 (R_HOST_AS_RANK) and its Bootstrap addresses
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
@@ -249,6 +251,13 @@ class LineParser:
         if "P2P access cache" in text and not S.R_VLLM_MP_WORKER.search(text) and S.R_VLLM_P2P_CACHE.search(text):
             self.driver_step = Event("driver_step", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.driver_step.data.update(step="p2p_cache", later=False)
+        if self._rank0 is not None and "Using" in text and self._rank0.data["host"] in text:
+            ifs = S.R_IFACES.search(text)  # the Bootstrap interface list of the host that took rank 0
+            if ifs and len(self._rank0.data["addrs"]) < 16:
+                self._rank0.data["addrs"] += [a for _, a in S.R_IFACE.findall(ifs.group(1))]
+        if "distributed init" in text and (iu := S.R_INIT_RANK_URL.search(text)):
+            self._init_url = (lineno, iu.group(2))
+            self._follow = max(self._follow, 2)  # its "initialized host H as rank N" line carries no trigger word
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "launch.py:" in text and self.store_host is None and S.R_DS_LAUNCHER.search(text):
@@ -259,6 +268,11 @@ class LineParser:
             # a worker failed, which one and how these lines do not say
             self.ds_kill = Event("worker_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.ds_kill.data.update(exitcode=None, local_rank=None, pid=None, died=True, launcher_kill=True)
+        if (self._init_url is not None and self._rank0 is None and 0 < lineno - self._init_url[0] <= 2
+                and "initialized host" in text and (ha := S.R_HOST_AS_RANK.search(text)) and ha.group(2) == "0"):
+            self._rank0 = Event("launch_args", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
+            return self._rank0
         ev = self._parse(lineno, text)
         if (ev is not None and ev.rank is None and ev.kind.startswith("watchdog") and self._tag_cut is not None
                 and self._tag_cut[0] == lineno - 1):

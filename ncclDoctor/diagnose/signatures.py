@@ -344,6 +344,12 @@ R_LAUNCH_TAG = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")
 # A traceback frame of torchrun's own process (its main, the elastic agent, the rendezvous handlers), not of a worker:
 # a store wait there is the rendezvous waiting for the other nodes' agents.
 R_AGENT_FRAME = re.compile(r"torch/distributed/(?:run\.py|elastic/(?:agent|rendezvous)/)")
+# fairseq's own start-up lines ("| distributed init (rank 4): tcp://10.0.0.1:9000", then "| initialized host node-b as
+# rank 4"): the master address each process was given, and the host that took a rank. Rank 0 hosts the TCPStore at
+# that address, so a host taking rank 0 whose own addresses (NCCL's Bootstrap interface list on it) do not include the
+# master address was launched with another node's rank range (lead rule AA (1): config, no rank).
+R_INIT_RANK_URL = re.compile(r"distributed init \(rank (\d{1,7})\): tcp://\[?([^\s\]/]+?)\]?:(\d{1,5})\b")
+R_HOST_AS_RANK = re.compile(r"initialized host (\S.{0,254}?) as rank (\d{1,7})\s*$")
 R_TCP_INIT = re.compile(r"init_method\s*=\s*[\"']tcp://")
 # DeepSpeed's per-node launcher (deepspeed/launcher/launch.py: "[INFO] [launch.py:315:sigkill_handler] Killing
 # subprocess 21439", "[launch.py:163:main] dist_world_size=8"): it starts the workers with MASTER_ADDR/MASTER_PORT and

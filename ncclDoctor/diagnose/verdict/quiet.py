@@ -368,6 +368,35 @@ def _shown_settings(c: Collected) -> str:
     return out
 
 
+def _rank0_elsewhere(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The host that took rank 0 (fairseq's "initialized host H as rank 0") is not the master address its processes
+    were given (tcp://A:P): NCCL's Bootstrap interface list on H shows H's own addresses and A is not among them. Rank 0
+    hosts the store at A, so H was launched with another node's rank range (the nodes each take ranks 0..N-1: its
+    --distributed-rank / --node_rank offset missing), with nothing failing: lead rule AA (1), config, no rank."""
+    evs = [e for e in c.samples.get("launch_args", []) if e.data.get("rank0_host") and e.data["addrs"]]
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or c.samples.get("nccl_error"):
+        return None
+    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+        return None
+    e = evs[0]
+    a, host, addrs = e.data["master"], e.data["host"], list(dict.fromkeys(e.data["addrs"]))
+    if a in ("localhost", "127.0.0.1", "::1", "0.0.0.0") or a in addrs or a.split(".")[0] == host.split(".")[0]:
+        return None
+    if not _R_IPV4.match(a) and all(_R_IPV4.match(x) or ":" in x for x in addrs):
+        return None  # a host name against addresses: the same host may answer to both, the text cannot tell
+    return Verdict(
+        "config",
+        f"host {host} took rank 0 ('{e.text[:120]}') while its processes were given the master address {a}, and NCCL's "
+        f"Bootstrap interfaces on that host are {', '.join(addrs[:4])}: rank 0 hosts the store at the master address, "
+        "so this node was launched with the rank range of the master node (every node taking ranks 0..N-1) and the "
+        "nodes do not form one world -- a launch setting, not a rank's fault",
+        "Give each node its own rank range: --distributed-rank (or --node_rank / NODE_RANK) = node index x GPUs per "
+        "node, --distributed-world-size = the total GPUs over all nodes, and the same --distributed-init-method "
+        "tcp://MASTER_IP:PORT on every node, so that they form one world across both nodes; pin NCCL's interface "
+        "(NCCL_SOCKET_IFNAME=eth0) where it also lists docker0.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
 def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """nccl-tests' preamble printed by two processes at once (parse: ``own_worlds``), with nothing failing: only a
     world's rank 0 prints it, so each process is rank 0 of its own world -- the binary was launched by mpirun without
@@ -395,7 +424,7 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("launch_args", [])
     if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
         return None
-    evs = [e for e in evs if not e.data.get("own_worlds")]  # _own_worlds reads those
+    evs = [e for e in evs if not e.data.get("own_worlds") and not e.data.get("rank0_host")]  # read elsewhere
     if not evs:
         return None
     split = _nodes_disagree([e for e in evs if e.data.get("node_rank") is not None])
