@@ -269,7 +269,8 @@ class LineParser:
             self.ds_kill = Event("worker_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.ds_kill.data.update(exitcode=None, local_rank=None, pid=None, died=True, launcher_kill=True)
         if (self._init_url is not None and self._rank0 is None and 0 < lineno - self._init_url[0] <= 2
-                and "initialized host" in text and (ha := S.R_HOST_AS_RANK.search(text)) and ha.group(2) == "0"):
+                and "initialized host" in text and (ha := S.R_HOST_AS_RANK.search(S.R_ANSI.sub("", text)))
+                and ha.group(2) == "0"):
             self._rank0 = Event("launch_args", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
