@@ -965,3 +965,137 @@ def test_lines_that_hold_failure_words_without_a_failure_stay_nothing(tmp_path):
             '  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/elastic/agent/server/api.py", line 9\n')
     v = _verdict(tmp_path, text)
     assert v["cause"] == "none", v
+
+
+# --- a launch shown inconsistent or a setting every process shares refused (round 30, lead rules Q, W, X (2), AA) ---
+def test_a_store_asked_for_libuv_in_a_build_without_it_is_config(tmp_path):
+    """TCPStore.cpp's "use_libuv was requested but PyTorch was built without libuv support" (Windows wheels), here
+    as a rank's RuntimeError behind a launcher prefix: a setting every process shares, config, not the store."""
+    text = ("[rank1]: Traceback (most recent call last):\n"
+            "[rank1]:   File \"C:\\\\venv\\\\lib\\\\site-packages\\\\torch\\\\distributed\\\\rendezvous.py\", "
+            "line 189, in _create_c10d_store\n"
+            "[rank1]: RuntimeError: use_libuv was requested but PyTorch was built without libuv support, run with "
+            "USE_LIBUV=0 to disable it.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "USE_LIBUV=0" in v["fix"] and "WSL" in v["fix"], v
+
+
+def test_a_frameworks_own_one_gpu_per_worker_check_is_config_not_a_rank(tmp_path):
+    """XGBoost's CHECK (device_helpers.cu "Multiple processes within communication group running on same CUDA device
+    is not supported"), its text wrapped onto the lines after the XGBoostError that a rank raised: config, no rank
+    (lead rules W, AA (1)); the fix gives each worker its own GPU."""
+    text = ("[rank2]: Traceback (most recent call last):\n"
+            "[rank2]:   File \"train.py\", line 40, in <module>\n"
+            "[rank2]: xgboost.core.XGBoostError: [11:02:17] /workspace/src/common/device_helpers.cu:71:\n"
+            "[rank2]:   Check failed: n_uniques == world (2 vs. 8) : Multiple processes within communication group "
+            "running on\n"
+            "[rank2]:   same CUDA device is not supported\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "CUDA_VISIBLE_DEVICES" in v["fix"] and "one GPU per worker" in v["fix"], v
+
+
+def test_a_model_loaded_across_gpus_refused_in_distributed_mode_is_config(tmp_path):
+    """accelerate's check "You can't train a model that has been loaded with `device_map='auto'` in any distributed
+    mode", as a ValueError behind a launcher prefix: config, no rank; the fix names device_map."""
+    text = ("[default3]:Traceback (most recent call last):\n"
+            "[default3]:ValueError: You can't train a model that has been loaded with `device_map='auto'` in any "
+            "distributed mode. Please rerun your script specifying `--num_processes=1` or by launching with `python "
+            "{{myscript.py}}`.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "device_map" in v["fix"] and "NPROC_PER_NODE" in v["fix"], v
+
+
+def test_torchrun_standalone_with_several_nodes_is_config_and_one_node_is_not(tmp_path):
+    """Launch lines only (lead rules V (1), AA (1)): --standalone (a localhost rendezvous per node) beside --nnodes
+    asking for several nodes is config, no rank, nothing failing; --standalone on one node is a plain launch."""
+    for cmd in ("python -m torch.distributed.run --nproc_per_node 4 --nnodes 2:4 --standalone pretrain.py --cfg a.yaml",
+                "torchrun --nnodes=${NNODES} --node-rank=${NODE_RANK} --master-addr=${ADDR} --standalone run.py"):
+        v = _verdict(tmp_path, "export NCCL_DEBUG=WARN\n" + cmd + "\n")
+        assert v["cause"] == "config" and v["culprits"] == [], (cmd, v)
+        assert "--rdzv_endpoint" in v["fix"] and "--standalone" in v["fix"], v
+    for cmd in ("torchrun --standalone --nnodes=1 --nproc_per_node=8 train.py",
+                "torchrun --standalone --nnodes=$NNODES --nproc_per_node=8 train.py"):
+        assert _verdict(tmp_path, cmd + "\n")["cause"] != "config", cmd
+
+
+def test_nodes_printing_different_master_addresses_are_config_and_the_same_one_is_not(tmp_path):
+    """Each node's launch settings on one line (lead rules V (1), AA (1)): another master address (or port) on one
+    node than on the other is config, no rank, nothing failing; the same settings with only the node rank differing
+    are not, nor a loopback address on node 0 (its own view of itself)."""
+    bad = ("[node-a] NODE_RANK=0 MASTER_ADDR=10.20.0.5 MASTER_PORT=29400 WORLD_SIZE=16\n"
+           "[node-b] NODE_RANK=1 MASTER_ADDR=10.20.0.50 MASTER_PORT=29400 WORLD_SIZE=16\n")
+    v = _verdict(tmp_path, bad)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "same MASTER_ADDR" in v["fix"], v
+    port = ("NODE_RANK: 0 | MASTER_ADDR: gpu-07 | MASTER_PORT: 6000\n"
+            "NODE_RANK: 1 | MASTER_ADDR: gpu-07 | MASTER_PORT: 6001\n")
+    assert _verdict(tmp_path, port)["cause"] == "config"
+    for ok in ("[node-a] NODE_RANK=0 MASTER_ADDR=10.20.0.5 MASTER_PORT=29400 WORLD_SIZE=16\n"
+               "[node-b] NODE_RANK=1 MASTER_ADDR=10.20.0.5 MASTER_PORT=29400 WORLD_SIZE=16\n",
+               "NODE_RANK=0 MASTER_ADDR=localhost MASTER_PORT=29400\n"
+               "NODE_RANK=1 MASTER_ADDR=10.20.0.5 MASTER_PORT=29400\n"):
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok
+
+
+def test_the_remote_shell_refusing_a_launchers_export_is_config(tmp_path):
+    """A multi-host launcher's 'export ... && torchrun ...' refused by the remote shell ("bash: line 1: SSH_CLIENT:
+    readonly variable"), then its report that the command failed on that host: the launch set-up before any worker
+    ran, config, no rank (lead rule X (2)). Beside a worker's own failure the shell's line decides nothing."""
+    text = ("bash: line 1: SSH_CLIENT: readonly variable\n"
+            "Error: failed to run torchrun --nproc_per_node=4 --nnodes=3 --node_rank=1 --master_addr=10.4.0.2 "
+            "--master_port=29511 pretrain.py on 10.4.0.3, is localhost: False, exception: Encountered a bad command "
+            "exit code!\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "readonly" in v["summary"] and "ssh" in v["fix"] and "hostfile" in v["fix"], v
+    oom = text + ("[rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a "
+                  "total capacity of 79.15 GiB of which 1.02 GiB is free.\n")
+    assert _verdict(tmp_path, oom)["cause"] != "config"
+
+
+def _tests_run(host: str, gpus: int, first: int = 0) -> str:
+    return "".join(f"#  Rank {first + g:2d} Group  0 Pid  {4100 + first} on {host:>10} device {g:2d} [0x{16 + g:02x}] "
+                   "NVIDIA A100-SXM4-80GB\n" for g in range(gpus))
+
+
+_PREAMBLE = ("# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+             "validation: 1 graph: 0\n#\n")
+
+
+def test_nccl_tests_preambles_printed_at_once_are_separate_worlds(tmp_path):
+    """nccl-tests' preamble is rank 0's alone: three of them at once (mpirun -np 3, a binary without MPI=1), each
+    process then listing its GPUs from Rank 0, nothing failing, is config, no rank (lead rule AA (1)). One run after
+    another (a result table between) is not."""
+    text = ("mpirun -np 3 -H a1,a2,a3 -x NCCL_DEBUG=WARN ./build/all_gather_perf -b 8 -e 128M -f 2 -g 4\n"
+            + _PREAMBLE * 3 + "# Using devices\n" + _tests_run("a2", 4))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "MPI=1" in v["fix"] and "libmpi" in v["fix"], v
+    row = ("   134217728      33554432     float    none      -1   1201.3  111.73  83.80      0   1199.8  111.87  "
+           "83.90      0\n")
+    two_runs = (_PREAMBLE + "# Using devices\n" + _tests_run("a1", 4) + row + "# Avg bus bandwidth    : 83.85\n#\n"
+                + _PREAMBLE + "# Using devices\n" + _tests_run("a1", 4) + row)
+    assert _verdict(tmp_path, two_runs)["cause"] != "config"
+
+
+def _fairseq_node(master: str, host: str, addr: str, ranks=(2, 0, 1, 3)) -> str:
+    out = "".join(f"| distributed init (rank {r}): tcp://{master}:23456\n| initialized host {host} as rank {r}\n"
+                  for r in ranks)
+    return out + nccl_info(host, 901, 0, f"Bootstrap : Using [0]ib0:{addr}<0> [1]eth0:192.168.7.9<0>") + (
+        "NCCL version 2.7.8+cuda11.0\n")
+
+
+def test_a_host_taking_rank_0_away_from_the_master_address_is_config(tmp_path):
+    """fairseq's own start-up lines: a host that takes rank 0 (the store's host) while its processes were given
+    another master address than any of its own (NCCL's Bootstrap list on it): that node was launched with the
+    master's rank range, nothing failing -- config, no rank (lead rule AA (1)). The master node itself, or a master
+    given by a host name, is not."""
+    v = _verdict(tmp_path, _fairseq_node("10.1.0.4", "trn-node-3", "10.1.0.9"))
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "--distributed-rank" in v["fix"] and "one world across both nodes" in v["fix"], v
+    for ok in (_fairseq_node("10.1.0.4", "trn-node-1", "10.1.0.4"), _fairseq_node("trn-master", "trn-node-3",
+                                                                                  "10.1.0.9")):
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok

@@ -156,6 +156,17 @@ SNIFF = 8192
 #   expandable_segments not supported  torch's warning that the platform has no CUDA virtual memory (cuMem), where
 #             NCCL's own cuMem allocations fail too (verdict.crash._cuda)
 #   "infiniband "  the kernel's RDMA driver in a pasted dmesg ("infiniband efa_0: Failed to allocate pd[-12]")
+#   same CUDA device, distributed mode  a framework's own check of how the launch maps processes to devices
+#             (XGBoost's "... running on same CUDA device is not supported", accelerate's "... in any distributed
+#             mode": parse._traceback_tail, lead rules W, AA (1))
+#   --standalone  torchrun's one-node rendezvous on a command line that asks for several nodes (parse._signal,
+#             lead rule AA (1))
+#   MASTER_ADDR  a node's launch settings printed on one line ("NODE_RANK:1 MASTER_ADDR:10.0.0.1": parse._node_launch,
+#             lead rule AA (1): nodes given different master addresses)
+#   readonly variable  the remote shell refusing a multi-host launcher's exported environment ("/bin/bash:
+#             SSH_CONNECTION: readonly variable": parse._launch_setup, lead rule X (2))
+#   nThread   nccl-tests' preamble, printed by the world's rank 0 only: two at once are two worlds (parse._progress,
+#             lead rule AA (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -174,7 +185,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"TCPStore(", b"in init_process_group", b"missing ranks: ", b"ready ranks: ", b"[c10d - ",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
-            b"expandable_segments not supported")
+            b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
+            b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -82,12 +82,22 @@ _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 _R_ERROR_STRING = re.compile(r"^\s*nccl[A-Z]\w*Error: [^:]{5,120}\.\s*$")
 
 _ERR_NEAR = 8  # lines from a runtime's own error line to the fatal signal its process caught after it
+_PREAMBLE_NEAR = 4  # lines between two nccl-tests preambles printed by two processes at once (no device line between)
 _UNREAD_KEEP = 16  # lines no family reads that announce a failure, kept per file
 _MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disconnected" to its "Peer host:"
 
 # A glog header of ProcessGroupNCCL whose message a paste wrapped onto the next line right after its rank tag
 # ("[rank0]:[E327 17:04:16.98 ProcessGroupNCCL.cpp:565] [Rank 0]" / "Watchdog caught collective operation timeout: ...")
 _TAG_CUT = re.compile(r"\.cpp:\d{1,6}\] \[(?:PG [^\]]{0,80})?Rank (\d{1,7})\]\s*$")
+
+
+def _several_nodes(nnodes: str, multinode_args: bool) -> bool:
+    """Whether torchrun's --nnodes value asks for more than one node: a number (or a MIN:MAX range) above 1, or a
+    variable ($NNODES) beside the arguments only a multi-node launch needs (--node_rank, --master_addr)."""
+    top = nnodes.rpartition(":")[2]
+    if top.isdigit():
+        return int(top) > 1
+    return nnodes.startswith("$") and multinode_args
 
 
 class LineParser:
@@ -136,6 +146,10 @@ class LineParser:
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
+        self._init_url: tuple[int, str] | None = None  # fairseq's "distributed init (rank N): tcp://A:P": (line, A)
+        self._rank0: Event | None = None  # the host that took rank 0 (R_HOST_AS_RANK) and its Bootstrap addresses
+        self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
+        self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
 
     def _rest_of_work(self, body: str) -> None:
@@ -237,6 +251,13 @@ class LineParser:
         if "P2P access cache" in text and not S.R_VLLM_MP_WORKER.search(text) and S.R_VLLM_P2P_CACHE.search(text):
             self.driver_step = Event("driver_step", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.driver_step.data.update(step="p2p_cache", later=False)
+        if self._rank0 is not None and "Using" in text and self._rank0.data["host"] in text:
+            ifs = S.R_IFACES.search(text)  # the Bootstrap interface list of the host that took rank 0
+            if ifs and len(self._rank0.data["addrs"]) < 16:
+                self._rank0.data["addrs"] += [a for _, a in S.R_IFACE.findall(ifs.group(1))]
+        if "distributed init" in text and (iu := S.R_INIT_RANK_URL.search(text)):
+            self._init_url = (lineno, iu.group(2))
+            self._follow = max(self._follow, 2)  # its "initialized host H as rank N" line carries no trigger word
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "launch.py:" in text and self.store_host is None and S.R_DS_LAUNCHER.search(text):
@@ -247,6 +268,12 @@ class LineParser:
             # a worker failed, which one and how these lines do not say
             self.ds_kill = Event("worker_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.ds_kill.data.update(exitcode=None, local_rank=None, pid=None, died=True, launcher_kill=True)
+        if (self._init_url is not None and self._rank0 is None and 0 < lineno - self._init_url[0] <= 2
+                and "initialized host" in text and (ha := S.R_HOST_AS_RANK.search(S.R_ANSI.sub("", text)))
+                and ha.group(2) == "0"):
+            self._rank0 = Event("launch_args", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
+            return self._rank0
         ev = self._parse(lineno, text)
         if (ev is not None and ev.rank is None and ev.kind.startswith("watchdog") and self._tag_cut is not None
                 and self._tag_cut[0] == lineno - 1):
@@ -735,6 +762,12 @@ class LineParser:
     def _launch_setup(self, lineno: int, text: str) -> Event | None:
         """A launcher's check of its launch set-up failing before any worker ran (signatures.R_LAUNCH_SETUP, lead
         rule X (2)): the ssh probe of a hostfile's node, MPI's start-up."""
+        ro = S.R_SHELL_READONLY.search(text) if "readonly variable" in text else None
+        if ro:
+            ev = self._context(lineno, text, "launch_setup")
+            ev.rank = None  # the remote shell's line
+            ev.data.update(ssh=None, mpi=None, readonly=ro.group(1))
+            return ev
         m = S.R_LAUNCH_SETUP.search(text) if ("exit status 255" in text or "MPI_Init" in text) else None
         if m is None:
             return None
@@ -766,6 +799,16 @@ class LineParser:
     def _traceback_tail(self, lineno: int, text: str) -> Event | None:
         """A rank's own exception, the last line of its traceback. Read after every other family
         (a line they explain keeps their kind); torchrun's own ChildFailedError is not a rank's."""
+        r = S.R_SETTINGS_REFUSED.search(self._body) if ("same" in text or "distributed mode" in text) else None
+        if r:  # a framework's own check of the launch's device mapping (lead rules W, AA (1))
+            said = self._body.strip()[:200]
+            prev = self._last_exc
+            if prev is not None and 0 < lineno - prev[0] <= 3 and not prev[1].data.get("settings"):
+                prev[1].data["settings"] = said  # the rest of the exception's message, on the lines after it
+                return None
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type="Error", message=said, line=True, settings=said)
+            return ev
         m = S.R_EXC_TAIL.match(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
@@ -778,6 +821,7 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
+        self._last_exc = (lineno, ev)
         if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
             ev.data["in_handler"] = True
         said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
@@ -831,6 +875,17 @@ class LineParser:
                            else why, sched_text=why, usr=st.group("sig"))
             ev.data["ray"] = bool(st.group("ray"))
             return ev
+        # a line announcing a failure ("Error: failed to run torchrun --node_rank=1 ...") is read as that failure
+        node = (self._node_launch(lineno, text) if ("MASTER_ADDR" in text or "master_addr" in text)
+                and not is_failure_line(self._body) else None)
+        if node is not None:
+            return node
+        n = S.R_ARG_NNODES.search(text) if "--standalone" in text and S.R_ARG_STANDALONE.search(text) else None
+        if n and _several_nodes(n.group(1), S.R_ARG_MULTINODE.search(text) is not None):
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line, not a process's own line
+            ev.data.update(standalone=True, nnodes=n.group(1))
+            return ev
         if "--rank" in text:
             r, w = S.R_ARG_RANK.search(text), S.R_ARG_WORLD.search(text)
             if r and w and int(r.group(1)) >= int(w.group(1)) > 0:  # a rank outside the world it is launched into
@@ -868,6 +923,20 @@ class LineParser:
         bar = S.R_LOADING_SHARDS.search(text[:c.start()]) if c else None
         if bar and not S.R_LOADING_DONE.search(text[bar.end():c.start()]):  # a bar ended by '\r', glued to this line
             ev.data["loading"] = True
+        return ev
+
+    def _node_launch(self, lineno: int, text: str) -> Event | None:
+        """A node's launch settings printed on one line, its node rank and the master address it was given
+        (signatures.R_NODE_KV): read by verdict.quiet._rank_args across the nodes (lead rule AA (1))."""
+        kv: dict[str, str] = {}
+        for k, v in S.R_NODE_KV.findall(text):
+            kv.setdefault(k.upper(), v)
+        if "NODE_RANK" not in kv or "MASTER_ADDR" not in kv or not kv["NODE_RANK"].isdigit():
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # a node's settings, not a process's own line
+        ev.data.update(node_rank=int(kv["NODE_RANK"]), master_addr=kv["MASTER_ADDR"],
+                       master_port=kv.get("MASTER_PORT"), world=kv.get("WORLD_SIZE"))
         return ev
 
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
@@ -963,6 +1032,10 @@ class LineParser:
         return ev
 
     def _store(self, lineno: int, text: str) -> Event | None:
+        if "libuv" in text and S.R_NO_LIBUV.search(text):  # a build without the store's backend: config, not a store
+            ev = self._context(lineno, text, "no_nccl")
+            ev.data["what"] = "libuv"
+            return ev
         u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
         if u:
             ev = self._context(lineno, text, "uniqueid_wait")
@@ -1368,7 +1441,16 @@ class LineParser:
                     me.group(1)) else -1
             ev.data["net"] = bool(S.R_SETUP_NET.search(text))
             return ev
+        if "nThread" in text and S.R_TESTS_PREAMBLE.search(text):
+            last, self._preamble = self._preamble, lineno
+            if last is not None and 0 < lineno - last <= _PREAMBLE_NEAR:  # a second process's own preamble (rule AA)
+                ev = self._plain(lineno, text, "launch_args")
+                ev.data["own_worlds"] = True
+                return ev
+            return None
         d = S.R_TESTS_DEVICE.search(text)
+        if d:
+            self._preamble = None  # the first run's device list: a preamble after it is another run's
         if d or S.R_TESTS_HEADER.search(text):
             ev = self._plain(lineno, text, "run_start")
             ev.data["host"] = d.group("host") if d else None

@@ -344,6 +344,12 @@ R_LAUNCH_TAG = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")
 # A traceback frame of torchrun's own process (its main, the elastic agent, the rendezvous handlers), not of a worker:
 # a store wait there is the rendezvous waiting for the other nodes' agents.
 R_AGENT_FRAME = re.compile(r"torch/distributed/(?:run\.py|elastic/(?:agent|rendezvous)/)")
+# fairseq's own start-up lines ("| distributed init (rank 4): tcp://10.0.0.1:9000", then "| initialized host node-b as
+# rank 4"): the master address each process was given, and the host that took a rank. Rank 0 hosts the TCPStore at
+# that address, so a host taking rank 0 whose own addresses (NCCL's Bootstrap interface list on it) do not include the
+# master address was launched with another node's rank range (lead rule AA (1): config, no rank).
+R_INIT_RANK_URL = re.compile(r"distributed init \(rank (\d{1,7})\): tcp://\[?([^\s\]/]+?)\]?:(\d{1,5})\b")
+R_HOST_AS_RANK = re.compile(r"initialized host (\S.{0,254}?) as rank (\d{1,7})\s*$")
 R_TCP_INIT = re.compile(r"init_method\s*=\s*[\"']tcp://")
 # DeepSpeed's per-node launcher (deepspeed/launcher/launch.py: "[INFO] [launch.py:315:sigkill_handler] Killing
 # subprocess 21439", "[launch.py:163:main] dist_world_size=8"): it starts the workers with MASTER_ADDR/MASTER_PORT and
@@ -352,6 +358,10 @@ R_DS_LAUNCHER = re.compile(r"\[launch\.py:\d{1,5}:(?:sigkill_handler|main)\]")
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
+# nccl-tests' preamble ("# nThread 1 nGpus 8 minBytes ... maxBytes ..."), which only the world's rank 0 prints: two of
+# them a few lines apart with no device line or result between are two processes each printing its own, each its own
+# world (a binary without MPI support launched by mpirun: lead rule AA (1), "each node its own world").
+R_TESTS_PREAMBLE = re.compile(r"nThread\s+\d{1,4}\s+nGpus\s+\d{1,4}\s+minBytes\s+\d")
 R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
                           r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")
 # Windows' store client warning "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-1]:29500
@@ -671,11 +681,27 @@ R_DS_RUNNER_SIG = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\"?, line \d
 # returned non-zero exit status 255": 255 is ssh's own failure to connect or authenticate) and Open MPI's start-up
 # failing ("*** An error occurred in MPI_Init_thread / *** on a NULL communicator": the process was not started by an
 # MPI launcher that provides it, or PMI(x) could not be reached). config, no rank.
+# The remote shell refusing the environment a multi-host launcher exports before its command ("/bin/bash:
+# SSH_CONNECTION: readonly variable": ColossalAI's `colossalai run` / fabric send "export ... && torchrun ..." over
+# ssh, and the export fails on hosts whose profile makes those variables readonly): the command never starts there
+# (lead rule X (2)): config, no rank.
+R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?(\w{1,64}): readonly variable")
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b")
 # A worker's command line as a launcher builds it, with its rank and the world it is told ("--n_gpus=4 ... --rank=5",
 # "--world_size 2 --rank 2", also a Python list's repr of it): a rank at or past the world size is a launch argument
 # every worker is started with wrongly (lead rules V (1), U (2)) -- config, when nothing failing is shown.
+# torchrun's --standalone (a local rendezvous on localhost, one node) on a command line that also asks for several
+# nodes: --nnodes above 1 (or a variable, beside --node_rank / --master_addr / --rdzv_endpoint): each node forms its own
+# one-node job and the nodes never meet (lead rule AA (1)): config, no rank, even with nothing failing.
+R_ARG_STANDALONE = re.compile(r"(?:^|\s)--standalone\b")
+R_ARG_NNODES = re.compile(r"--nnodes[= ]['\"]?([^\s'\"]{1,64})")
+R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)[= ]")
+# A node's launch settings on one line, as a launcher or the script prints them ("WORLD_SIZE:8 NODE_RANK:1
+# MASTER_ADDR:10.0.0.1 MASTER_PORT:9001", "--node_rank=1 --master_addr=10.0.0.1"): two nodes that print different
+# master addresses, ports or world sizes were launched inconsistently and cannot meet at one store (lead rule AA (1)).
+R_NODE_KV = re.compile(r"\b(NODE_RANK|MASTER_ADDR|MASTER_PORT|WORLD_SIZE|node_rank|master_addr|master_port)"
+                       r"\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)]|$)")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
@@ -811,8 +837,19 @@ R_SETTINGS_EXC = re.compile(r"(?:^|\.)(?:AssertionError|ValueError|NotImplemente
 R_SETTINGS_CHECK = re.compile(
     r"\b(?:world_size|world size|n_gpus|num_gpus|nproc_per_node|dist_url|dist-url|num_machines|num_nodes|"
     r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|tp_size|pp_size|dp_size|num_shard\w{0,4}|distributed "
-    r"training)\b"
+    r"(?:training|mode))\b"
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b")
+# A framework's own check refusing how the launch maps processes to devices, as a statement with or without an
+# exception class before it (lead rules W, AA (1)): XGBoost's "Multiple processes within communication group running
+# on same CUDA device is not supported" (its CHECK's text, often on the lines after the XGBoostError), accelerate's
+# "You can't train a model that has been loaded with `device_map='auto'` in any distributed mode". Every process is
+# started the same way: config, no rank. NCCL's own "Duplicate GPU detected" stays invalid_usage (rule Q).
+R_SETTINGS_REFUSED = re.compile(
+    r"\bsame (?:CUDA|GPU) device (?:is )?not (?:supported|allowed)|"
+    r"\b(?:processes|ranks|workers)\b[^\n]{0,80}?\b(?:running|placed) on (?:the )?same (?:CUDA|GPU) device|"
+    r"\b(?:can't|cannot|can not) (?:train|be used|run)[^\n]{0,120}?\bin any distributed mode")
+# the kind of check it is, for its fix: the device each process uses, or a model loaded across devices
+R_SAME_DEVICE = re.compile(r"same (?:CUDA|GPU) device")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
@@ -822,6 +859,10 @@ R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale fi
 # torch asked for the NCCL backend where it cannot exist: a CPU-only torch build (distributed_c10d.py
 # "Distributed package doesn't have NCCL built in", and its UserWarning "NCCL support is not compiled")
 # or a machine without GPUs (ProcessGroupNCCL.cpp "ProcessGroupNCCL is only supported with GPUs, no GPUs found!").
+# The store asked for its libuv backend (torch >= 2.4's default, TCPStore.cpp: "use_libuv was requested but PyTorch
+# was built without libuv support, run with USE_LIBUV=0 to disable it"): a feature this torch build lacks (Windows
+# wheels), a setting every rank shares (lead rule Q's last sentence): config, read before the store's failure words.
+R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was built without libuv support")
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's

@@ -91,6 +91,8 @@ from ncclDoctor.diagnose.verdict.quiet import (
     _config,
     _nccl_other,
     _none,
+    _own_worlds,
+    _rank0_elsewhere,
     _rank_args,
     _retcode_trail,
     _setup_hang,
@@ -142,7 +144,9 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         v = detect(c, ks)
         if v is not None:
             return _with_settings(v, env_findings)
-    return (_retcode_trail(c, ks) or _setup_hang(c, ks) or _config(c, ks, env_findings) or _rank_args(c, ks)
+    return (_retcode_trail(c, ks) or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _setup_hang(c, ks)
+            or _config(c, ks, env_findings)
+            or _rank_args(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _none(c, ks))
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting
 from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event, strip_prefixes
-from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
 
 # NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
@@ -866,6 +867,27 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     e = evs[0]
     said = e.data["settings"]
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
+    if e.data["message"] and said not in e.data["message"]:
+        text += f" -- {said}"
+    if S.R_SETTINGS_REFUSED.search(said):  # the launch's device mapping (lead rules W, AA (1))
+        device = S.R_SAME_DEVICE.search(said) is not None
+        return Verdict(
+            "config",
+            f"the job stopped on a framework's own check of how the launch maps processes to GPUs, {text[:300]} "
+            f"({e.where}): "
+            + ("several processes of one communication group use the same CUDA device" if device else
+               "a model loaded across the GPUs (device_map) cannot be trained by several processes")
+            + " -- every process is started the same way, so no rank is at fault",
+            ("Give every worker its own GPU (one GPU per worker): set CUDA_VISIBLE_DEVICES per worker or pick the "
+             "device ordinal from the local rank (torch.cuda.set_device(LOCAL_RANK), the framework's gpu_id / device "
+             "option; a Dask/Ray cluster with one worker per GPU), and check the launcher starts no more workers than "
+             "GPUs." if device else
+             "Either train with one process (python script.py, --num_processes=1, NPROC_PER_NODE=1) when the model is "
+             "loaded with device_map='auto', or drop device_map (device_map={'': LOCAL_RANK}) so each process holds "
+             "its own copy under DDP / DeepSpeed; check the launch variables (NPROC_PER_NODE, NNODES, NODE_RANK, "
+             "WORLD_SIZE, CUDA_VISIBLE_DEVICES) really reach the launcher (exported, or on its command line).")
+            + " Then relaunch every rank.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the job stopped on a framework's own check of its settings, {text[:300]} ({e.where}): the settings every "
@@ -887,6 +909,25 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
     mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
+    ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})
+    if ro and not ssh and not mpi:
+        # the shell's refusal is the launch's set-up only where nothing else ran: no worker's failure, exception or
+        # other family beside it (the launcher's own "failed to run ..." line is a failure shown, line=True)
+        if c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
+                v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items()):
+            return None
+        return Verdict(
+            "config",
+            f"the remote shell refused the environment the launcher exports before its command ('{', '.join(ro[:4])}: "
+            "readonly variable'): a multi-host launcher (colossalai run / fabric, over ssh from its hostfile) sends "
+            "'export ... && torchrun ...', the export fails on that host and torchrun never starts -- the launch "
+            "set-up, before any worker ran, so no rank is at fault",
+            "Do not pass those variables through the launcher (they are the ssh session's own: SSH_CONNECTION, "
+            "SSH_CLIENT, SSH_REMOTE_USER are set readonly by the host's shell profile): unset them from the "
+            "environment the launcher copies, or remove the readonly declaration on the hosts; or run torchrun on each "
+            "node yourself with the same arguments instead of the ssh launcher, after checking the hostfile's host "
+            "names and passwordless ssh to each.",
+            "high", [], [e.brief() for e in evs[:2]] + [x.brief() for x in c.exceptions[:1]], job_wide=True)
     if ssh:
         return Verdict(
             "config",
@@ -915,6 +956,16 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("no_nccl", [])
     if not evs:
         return None
+    uv = next((e for e in evs if e.data.get("what") == "libuv"), None)
+    if uv is not None:
+        return Verdict(
+            "config",
+            "creating the TCPStore failed because it was asked to use the libuv backend and this PyTorch build has no "
+            "libuv support (the Windows wheels): a setting every process shares, not a connection or a rank failing",
+            "Set USE_LIBUV=0 in the environment of every process (or pass use_libuv=False to the TCPStore / "
+            "init_method 'env://?use_libuv=0'); on Windows run multi-GPU training under WSL (Linux builds have libuv "
+            "and NCCL), or train on a single GPU without torchrun.",
+            "high", [], [uv.brief()], job_wide=True)
     nogpu = any("no GPUs found" in e.text for e in evs)
     return Verdict(
         "config",

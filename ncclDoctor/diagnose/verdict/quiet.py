@@ -382,12 +382,95 @@ def _shown_settings(c: Collected) -> str:
     return out
 
 
+def _rank0_elsewhere(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The host that took rank 0 (fairseq's "initialized host H as rank 0") is not the master address its processes
+    were given (tcp://A:P): NCCL's Bootstrap interface list on H shows H's own addresses and A is not among them. Rank 0
+    hosts the store at A, so H was launched with another node's rank range (the nodes each take ranks 0..N-1: its
+    --distributed-rank / --node_rank offset missing), with nothing failing: lead rule AA (1), config, no rank."""
+    evs = [e for e in c.samples.get("launch_args", []) if e.data.get("rank0_host") and e.data["addrs"]]
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or c.samples.get("nccl_error"):
+        return None
+    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+        return None
+    e = evs[0]
+    a, host, addrs = e.data["master"], e.data["host"], list(dict.fromkeys(e.data["addrs"]))
+    if a in ("localhost", "127.0.0.1", "::1", "0.0.0.0") or a in addrs or a.split(".")[0] == host.split(".")[0]:
+        return None
+    if not _R_IPV4.match(a) and all(_R_IPV4.match(x) or ":" in x for x in addrs):
+        return None  # a host name against addresses: the same host may answer to both, the text cannot tell
+    return Verdict(
+        "config",
+        f"host {host} took rank 0 ('{e.text[:120]}') while its processes were given the master address {a}, and NCCL's "
+        f"Bootstrap interfaces on that host are {', '.join(addrs[:4])}: rank 0 hosts the store at the master address, "
+        "so this node was launched with the rank range of the master node (every node taking ranks 0..N-1) and the "
+        "nodes do not form one world -- a launch setting, not a rank's fault",
+        "Give each node its own rank range: --distributed-rank (or --node_rank / NODE_RANK) = node index x GPUs per "
+        "node, --distributed-world-size = the total GPUs over all nodes, and the same --distributed-init-method "
+        "tcp://MASTER_IP:PORT on every node, so that they form one world across both nodes; pin NCCL's interface "
+        "(NCCL_SOCKET_IFNAME=eth0) where it also lists docker0.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
+def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """nccl-tests' preamble printed by two processes at once (parse: ``own_worlds``), with nothing failing: only a
+    world's rank 0 prints it, so each process is rank 0 of its own world -- the binary was launched by mpirun without
+    being built with (or linked to) that MPI, and every process runs alone (lead rule AA (1)): config, no rank."""
+    evs = [e for e in c.samples.get("launch_args", []) if e.data.get("own_worlds")]
+    if not evs or c.exceptions or c.child_failures or c.worker_failures:
+        return None
+    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])) or c.samples.get("nccl_error"):
+        return None
+    return Verdict(
+        "config",
+        "nccl-tests printed its preamble ('# nThread ... nGpus ...') more than once at the same time: only rank 0 of a "
+        "world prints it, so every process launched is rank 0 of its own world (each numbers its GPUs from Rank 0) "
+        "and the nodes run separate jobs instead of one -- the benchmark is not built with (or not linked to) the "
+        "MPI that launched it, a launch set-up every process shares, not a rank's fault",
+        "Rebuild nccl-tests with MPI support against the MPI whose mpirun launches it (make MPI=1 MPI_HOME=<that "
+        "MPI's prefix>; `ldd all_reduce_perf | grep libmpi` must show it, the same MPI on every node), then rerun: "
+        "expect one header for all ranks (one header with Rank 0..N-1 across the nodes).",
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
     evs = c.samples.get("launch_args", [])
     if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
         return None
+    evs = [e for e in evs if not e.data.get("own_worlds") and not e.data.get("rank0_host")]  # read elsewhere
+    if not evs:
+        return None
+    split = _nodes_disagree([e for e in evs if e.data.get("node_rank") is not None])
+    if split is not None:  # lead rule AA (1): the nodes were given different master addresses, ports or world sizes
+        what, a, b = split
+        return Verdict(
+            "config",
+            f"the nodes print different launch settings: node {a.data['node_rank']} has "
+            f"{what}={a.data[_NODE_FIELD[what]]}, node {b.data['node_rank']} {what}={b.data[_NODE_FIELD[what]]}: "
+            "nodes launched with different rendezvous settings cannot meet at one store (each waits at its own), a "
+            "launch setting, not a rank's fault",
+            "Give every node the same MASTER_ADDR (the address of node 0, the same master address on every node), "
+            "MASTER_PORT and WORLD_SIZE, with only NODE_RANK differing; check the value each node's script or "
+            "scheduler exports (a typo in one node's address) and that node 0's address is reachable from the others "
+            "(nc -zv MASTER_ADDR MASTER_PORT).",
+            "medium", [], [a.brief(), b.brief()], job_wide=True)
+    evs = [e for e in evs if e.data.get("node_rank") is None]
+    if not evs:
+        return None
+    alone = [e for e in evs if e.data.get("standalone")]
+    if alone:  # lead rule AA (1): torchrun --standalone with a multi-node --nnodes
+        return Verdict(
+            "config",
+            f"the launch command gives torchrun --standalone together with --nnodes={alone[0].data['nnodes']} (a "
+            "multi-node job): --standalone starts a local rendezvous on localhost on every node and ignores the "
+            "master address, so each node waits for the others at its own endpoint and the nodes never meet -- a "
+            "launch setting of every node, not one rank's fault",
+            "Drop --standalone for a multi-node job: give every node the same rendezvous, --rdzv_backend=c10d "
+            "--rdzv_endpoint=$MASTER_ADDR:$MASTER_PORT (or --master_addr/--master_port with --node_rank), with "
+            "--nnodes = the number of nodes (not WORLD_SIZE, the number of processes) and the same command on every "
+            "node; keep --standalone only for single-node runs (--nnodes=1).",
+            "medium", [], [e.brief() for e in alone[:2]], job_wide=True)
     bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
     said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
     return Verdict(
@@ -401,6 +484,38 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(multiproc-style launchers: start ranks from 0 on one node); with CUDA_VISIBLE_DEVICES limiting the GPUs, "
         "count only those.",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+_NODE_FIELD = {"MASTER_ADDR": "master_addr", "MASTER_PORT": "master_port", "WORLD_SIZE": "world"}
+_R_IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+
+
+def _comparable(a: str, b: str) -> bool:
+    """Two master addresses that can be told apart by their text: both IPv4 literals, or both host names (a host name
+    and an address may be the same host); a loopback address is node 0's own view of itself, never a disagreement."""
+    loop = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
+    if a in loop or b in loop:
+        return False
+    ipa, ipb = bool(_R_IPV4.match(a)), bool(_R_IPV4.match(b))
+    if ipa != ipb:
+        return False
+    return a != b if ipa else a.split(".")[0].lower() != b.split(".")[0].lower()
+
+
+def _nodes_disagree(evs: list) -> tuple[str, object, object] | None:
+    """Two nodes (different node ranks) whose printed launch settings disagree: (the setting, one node's line,
+    the other's), or None."""
+    for i, a in enumerate(evs):
+        for b in evs[i + 1:]:
+            if a.data["node_rank"] == b.data["node_rank"]:
+                continue
+            if _comparable(a.data["master_addr"], b.data["master_addr"]):
+                return "MASTER_ADDR", a, b
+            for what in ("MASTER_PORT", "WORLD_SIZE"):
+                x, y = a.data.get(_NODE_FIELD[what]), b.data.get(_NODE_FIELD[what])
+                if x and y and x.isdigit() and y.isdigit() and x != y:
+                    return what, a, b
+    return None
 
 
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
