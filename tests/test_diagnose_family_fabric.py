@@ -614,6 +614,17 @@ def test_a_ranks_store_read_that_times_out_after_connecting_waits_for_a_rank_not
     assert _verdict(tmp_path, _wait_input(""))["cause"] == "store_rendezvous"
 
 
+
+def test_a_store_read_whose_pasted_rank_prefix_lost_its_bracket_is_still_a_training_ranks_wait(tmp_path):
+    """Rule Y (round 30): a paste that cut the first character of its first line keeps "rank3]:[W..." -- still the
+    training process's own prefix, not torchrun's agent: its connected store read timing out is rank_missing, the
+    waiting rank a victim, whether or not the lines after it carry the full "[rank3]:"."""
+    text = _wait_input("rank3]:", port=40123) + "[rank3]: Traceback (most recent call last):\n"
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert _verdict(tmp_path, "> " + _wait_input("rank11]:"))["cause"] == "rank_missing"
+
 def test_a_unique_id_wait_whose_rank_was_cut_off_the_paste_still_names_rank_0(tmp_path):
     """Lead rule G: the store get of the key rank 0 publishes the ncclUniqueId under, timing out, with the waiting
     rank's "[N] is" cut off the pasted line (torch 2.1's "retrieving" spelling, the second communicator's key '1'

@@ -92,7 +92,9 @@ class Event:
 # torch >= 2.2's "[rank3]:", Lightning's rank_prefixed_message "[rank: 3] " and vLLM's multiproc worker prefix
 # "(VllmWorker rank=3 pid=15164)" (its rank in the engine's world: "rank 3 in world size 8 is assigned as ... TP
 # rank 3"). A prefix naming only the process ("(RayWorkerWrapper pid=5304)"), or a TP index, names no rank.
-R_RANK_TAG = re.compile(r"\[rank(\d+)\]:|\[rank: (\d+)\] |\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)")
+# A paste that lost the first character of its first line keeps "rank0]:[W508 ..." (no "["): still the same prefix.
+R_RANK_TAG = re.compile(r"(?:\[|(?<![\w\[]))rank(\d+)\]:|\[rank: (\d+)\] |"
+                        r"\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)")
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
