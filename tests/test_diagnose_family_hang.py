@@ -1236,3 +1236,26 @@ def test_vllms_driver_in_its_p2p_check_is_read_through_a_quoted_paste_with_a_tra
     text = "".join(f"> {line}\n" for line in (_P2P + _worker_timeout("init_device") + frames).splitlines()) + "> \n"
     v = _verdict(tmp_path, text)
     assert v["cause"] == "rank_missing" and v["culprits"] == [0], v
+
+
+
+# --- round 30: lead rules B/E with a rank shown only tearing down its communicator -----------------------------------
+def test_one_rank_inside_with_another_only_aborting_its_communicator_in_a_larger_world_is_rank_missing(tmp_path):
+    """One rank's watchdog times out; the only other rank in the lines is NCCL's teardown note of a communicator of a
+    stated world ("rank 2 nranks 16 ... Abort COMPLETE"), which shows neither where it stood nor a failure of its
+    own: every rank shown is inside (or torn down with it) and the world is larger than the ranks shown -> rank_missing,
+    nobody named, the timed-out rank innocent (was unknown)."""
+    text = (watchdog_line(11, 4402, "ALLGATHER", 600412, 600000, numel=(512, 8192), style="1.x")
+            + "host-b:311:377 [2] NCCL INFO comm 0x7f3a10 rank 2 nranks 16 cudaDev 2 busId 41000 - Abort COMPLETE\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+
+
+def test_a_teardown_note_that_may_be_the_timed_out_rank_itself_does_not_make_a_rank_missing(tmp_path):
+    """The communicator's own rank of a 2-rank group can be the timed-out process itself (its group rank): the lines
+    may hold the whole group, so the abort note is no evidence of a rank not shown and the verdict does not move."""
+    base = ("[rank6]:[E218 04:54:23.314069184 ProcessGroupNCCL.cpp:1844] [PG ID 5 PG GUID 9 Rank 1] Timeout at NCCL "
+            "work: 31, last enqueued NCCL work: 31, last completed NCCL work: 30.\n")
+    torn = "host-c:17:28 [1] NCCL INFO comm 0x55e1 rank 1 nranks 2 cudaDev 1 busId c5000 - Abort COMPLETE\n"
+    assert _verdict(tmp_path, torn + base)["cause"] == "unknown"

@@ -693,7 +693,13 @@ def one_collective(c: Collected) -> str | None:
                 or bool(st.counts.get("watchdog_report"))
                 or any(e.kind == "heartbeat" and _timed_out_before(c, [e], own=True) for e in st.errors))
 
-    if not (outs or stuck or pending) or not all(inside(st) for st in c.ranks.values()):
+    # a rank shown only aborting its communicator was torn down with the others (neither behind nor elsewhere) when
+    # a stated world size still leaves ranks unshown (lead rule E); where the ranks shown could be the whole world,
+    # such a line (its rank is the communicator's own: maybe the timed-out process itself) says nothing either way
+    size, _, sure = world_size(c)
+    torn = sure == "high" and (size or 0) > len(c.ranks)
+    if not (outs or stuck or pending) or not all(inside(st) or (torn and only_aborted(st)) for st in c.ranks.values()) \
+            or (c.ranks and all(only_aborted(st) for st in c.ranks.values())):
         return None
     if any(_own_failure(c, e) for st in c.ranks.values() for e in st.errors):
         return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
