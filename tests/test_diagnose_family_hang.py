@@ -1193,6 +1193,23 @@ def test_a_watchdog_failure_with_work_enqueued_after_it_stays_unknown(tmp_path):
     assert v["cause"] != "rank_missing" and v["culprits"] == [], v
 
 
+
+def _own_dump(rank: int, enq: int, done: int) -> str:
+    """ProcessGroupNCCL.cpp (torch 2.4+): the rank's own dump signal after its watchdog fired."""
+    return (f"[rank{rank}]:[E311 02:03:04.200000000 ProcessGroupNCCL.cpp:1858] [PG ID 0 PG GUID 0(default_pg) Rank "
+            f"{rank}] Received a dump signal due to a collective timeout from this local rank and we will try our "
+            f"best to dump the debug info. Last enqueued NCCL work: {enq}, last completed NCCL work: {done}.\n")
+
+
+def test_a_watchdog_failure_with_work_enqueued_after_it_and_its_own_timeout_dump_is_a_rank_inside(tmp_path):
+    """Round 30: "failure detected at work 130, last enqueued 162" says neither timeout nor error; the same rank's dump
+    signal "due to a collective timeout from this local rank" says it was its timeout: that rank waits inside #130
+    having issued more (rules B/E: rank_missing, nobody named), in either order of the two lines."""
+    for text in (_failed_at(5, 130, 162) + _own_dump(5, 162, 129), _own_dump(5, 162, 129) + _failed_at(5, 130, 162)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "rank_missing" and v["culprits"] == [] and not _accused(d), v
+
 def test_a_coloured_watchdog_header_wrapped_after_its_rank_tag_is_read_the_same(tmp_path):
     """The same paste in a terminal's colours (a logger colouring the glog header): the tag is read through them."""
     text = ("\x1b[31m[rank5]:[E611 09:12:44.120000000 ProcessGroupNCCL.cpp:563] [PG 0 Rank 5]\x1b[0m\n"
