@@ -625,6 +625,23 @@ def test_a_store_read_whose_pasted_rank_prefix_lost_its_bracket_is_still_a_train
     assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
     assert _verdict(tmp_path, "> " + _wait_input("rank11]:"))["cause"] == "rank_missing"
 
+
+def test_a_bare_socket_timeout_raised_by_a_collective_call_is_a_store_read_not_a_connect(tmp_path):
+    """Rule Y (round 30): "Socket Timeout" raised right below a traceback's collective frame in distributed_c10d.py
+    (with NCCL's lazy set-up a group's first collective reads the unique id from the store it is connected to) is a
+    read that waited for a rank not shown: rank_missing, nobody named; the same exception below
+    init_process_group's frames stays the store's rendezvous."""
+    frames = ('  File "/usr/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2211, in {fn}\n'
+              "    work = group.{call}([tensor], opts)\n"
+              "torch.distributed.DistStoreError: Socket Timeout\n")
+    d = _report(tmp_path, '  File "train.py", line 88, in setup\n    dist.broadcast(flag, src=0)\n'
+                + frames.format(fn="broadcast", call="broadcast"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert "broadcast" in v["summary"], v["summary"]
+    init = frames.format(fn="init_process_group", call="store_based_barrier").replace("work = group.", "")
+    assert _verdict(tmp_path, init)["cause"] == "store_rendezvous"
+
 def test_a_unique_id_wait_whose_rank_was_cut_off_the_paste_still_names_rank_0(tmp_path):
     """Lead rule G: the store get of the key rank 0 publishes the ncclUniqueId under, timing out, with the waiting
     rank's "[N] is" cut off the pasted line (torch 2.1's "retrieving" spelling, the second communicator's key '1'

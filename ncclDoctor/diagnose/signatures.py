@@ -256,6 +256,12 @@ R_DNS = re.compile(r"Name or service not known|Temporary failure in name resolut
 R_RESOLVE = re.compile(r"can't resolve '([^'\s]{1,255})'|[Cc]ould not resolve host:? '?([^'\s]{1,255})")
 # ... only on the store's own lines (a model download's DNS failure is not the job's rendezvous): torch's
 # "[c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known)"
+# A traceback's frame of a collective call in torch.distributed ('File ".../distributed_c10d.py", line 1285, in
+# all_reduce'): with NCCL's lazy init a collective's first call reads the ncclUniqueId from the (connected) store, so
+# a bare "Socket Timeout" raised right below it is a store read, not a connect (lead rules G, Y)
+R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|broadcast|all_gather\w{0,16}|'
+                          r'_all_gather_base|reduce_scatter\w{0,16}|_reduce_scatter_base|all_to_all\w{0,8}|barrier|'
+                          r'reduce|gather|scatter|broadcast_object_list|send|recv)\s*$')
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
                          r"network addresses of")
 # The store client's own failures (lead rules L, Y): torch's TCPStore client getting a reply that is not the store

@@ -1059,18 +1059,23 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     (store_rendezvous), and so does a wait of torchrun's agent itself (no "[rankN]:" of a training process: torch glues
     it to its lines once the default group exists; or torchrun's own frames in the traceback), which is the rendezvous
     waiting for other nodes."""
-    evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input") and e.rank is not None]
+    evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input")
+           and (e.rank is not None or e.data.get("in_collective"))]
     if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
                                                      for e in c.samples.get("store_timeout", [])):
         return None
-    waiting = sorted({e.rank for e in evs})
+    waiting = sorted({e.rank for e in evs if e.rank is not None})
+    coll = next((e.data["in_collective"] for e in evs if e.data.get("in_collective")), None)
+    who = (_named(waiting) if waiting else "a process (its rank not shown)") + (
+        f", in its {coll} call (with NCCL's lazy set-up a group's first collective reads the NCCL unique id from the "
+        "store),") * bool(coll)
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None) or "MASTER_ADDR:MASTER_PORT"
     bars = _data_bars(c)
     seen = (f"; the lines show data still being prepared ({bars[0].data['what']}: {bars[0].data['pct']}%)"
             if bars else "")
     return Verdict(
         "rank_missing",
-        f"{_named(waiting)} had connected to the store at {ep} and waited the whole timeout for a key another rank had "
+        f"{who} had connected to the store at {ep} and waited the whole timeout for a key another rank had "
         f"not written yet{seen}: the rank that should have written it was elsewhere -- usually the main process still "
         "preprocessing or tokenising the dataset while the others wait (or loading, or gone); the waiting ranks are "
         "victims and the lines do not name the one they wait for",
