@@ -642,6 +642,19 @@ def test_a_bare_socket_timeout_raised_by_a_collective_call_is_a_store_read_not_a
     init = frames.format(fn="init_process_group", call="store_based_barrier").replace("work = group.", "")
     assert _verdict(tmp_path, init)["cause"] == "store_rendezvous"
 
+
+def test_a_store_connection_reset_pasted_in_markdown_bold_is_read_like_the_plain_line(tmp_path):
+    """Rules L/Y (round 30): the store client's connection reset as the exception right below init_process_group's
+    store-barrier frames is store_rendezvous; an issue's Markdown emphasis around that exception line
+    ("**RuntimeError: ...**", "__...__") is the same line, not a peer's socket error (was early_exit)."""
+    frames = ('  File "/opt/py/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 901, in '
+              "init_process_group\n    _store_based_barrier(rank, store, timeout)\n"
+              '  File "/opt/py/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 402, in '
+              "_store_based_barrier\n    store.add(store_key, 1)\n")
+    for mark in ("**", "__"):
+        d = _report(tmp_path, frames + f"{mark}RuntimeError: Connection reset by peer{mark}\n")
+        assert d["verdict"]["cause"] == "store_rendezvous" and not _accused(d), d["verdict"]
+
 def test_a_unique_id_wait_whose_rank_was_cut_off_the_paste_still_names_rank_0(tmp_path):
     """Lead rule G: the store get of the key rank 0 publishes the ncclUniqueId under, timing out, with the waiting
     rank's "[N] is" cut off the pasted line (torch 2.1's "retrieving" spelling, the second communicator's key '1'

@@ -296,6 +296,9 @@ class LineParser:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
         self._body = body = S.strip_prefixes(text)
+        if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
+            # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
+            self._body = body = body.rstrip()[2:-2]
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
             return None
