@@ -293,6 +293,20 @@ def test_a_store_barrier_short_of_ranks_names_worker_count_and_the_timeout_in_it
     assert "timeout" in v["fix"] and "reachable" in v["fix"]
 
 
+def test_a_store_barrier_past_its_world_beside_a_preemption_and_a_refused_socket_is_still_the_launch(tmp_path):
+    """Rule R (round 30): a store barrier with more processes checked in than its world (C > W) is rule Q's launch
+    error, invalid_usage, even when the lines also show the scheduler preempting/requeueing the job and the
+    launcher's own refused connection: the requeued attempt shares its store with leftovers; nobody is named."""
+    text = ("slurmstepd: error: *** JOB 5521 ON node-07 CANCELLED AT 2024-02-01T03:04:05 DUE TO PREEMPTION ***\n"
+            "slurmstepd: error: Failed to send MESSAGE_TASK_EXIT: Connection refused\n"
+            "RuntimeError: Timed out initializing process group in store based barrier on rank: 3, for key: "
+            "store_based_barrier_key:1 (world_size=4, worker_count=12, timeout=0:10:00)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "leftover" in v["fix"], v["fix"]
+
+
 # --- session 7 (round 24), lead rule R: the store-based barrier read by its counts ---------------------------------
 def test_a_store_barrier_still_waiting_short_of_the_world_is_the_rendezvous(tmp_path):
     """torch's periodic INFO while init_process_group waits in its store-based barrier (2.x's num_workers_joined
