@@ -1276,3 +1276,16 @@ def test_a_teardown_note_that_may_be_the_timed_out_rank_itself_does_not_make_a_r
             "work: 31, last enqueued NCCL work: 31, last completed NCCL work: 30.\n")
     torn = "host-c:17:28 [1] NCCL INFO comm 0x55e1 rank 1 nranks 2 cudaDev 1 busId c5000 - Abort COMPLETE\n"
     assert _verdict(tmp_path, torn + base)["cause"] == "unknown"
+
+
+# --- round 30: lead rule D on FSDP's own execution-order check ------------------------------------------------------
+def test_fsdps_forward_order_check_naming_two_ranks_is_a_desync_naming_nobody(tmp_path):
+    """FSDP's first-iteration check "Forward order differs across ranks: rank A is all-gathering ... while rank B is
+    all-gathering ...": the ranks ran different forward paths (desync); two ranks and no majority name nobody."""
+    for what in ("3 parameters while rank 5 is all-gathering 2 parameters",
+                 "parameters for ['lm_head.weight'] while rank 5 is all-gathering parameters for ['norm.weight']"):
+        d = _report(tmp_path, "[rank2]: torch.distributed.DistBackendError: Forward order differs across ranks: "
+                              f"rank 2 is all-gathering {what}\n")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
+        assert "forward order" in v["fix"] and "use_orig_params" in v["fix"], v["fix"]

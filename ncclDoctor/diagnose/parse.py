@@ -615,6 +615,13 @@ class LineParser:
             ev.data.update(prints=[], around=None, differ=f"gloo received a message of {gp.group(1)} bytes where this "
                            f"rank posted {gp.group(2)} (op.preamble.length <= op.nbytes)")
             return ev
+        fo = S.R_FSDP_ORDER.search(text) if "Forward order differs" in text else None
+        if fo:
+            ev = self._context(lineno, text, "desync_report")
+            ev.rank = None  # the ranks are in the message, not the reporter's tag
+            ev.data.update(prints=[], around=None, fsdp=True, differ=f"FSDP's forward order: rank {fo.group(1)} is "
+                           f"all-gathering {fo.group(2)} while rank {fo.group(3)} is all-gathering {fo.group(4)}"[:200])
+            return ev
         if not S.R_MISMATCH.search(text):
             return None
         ev = self._context(lineno, text, "desync_report")

@@ -780,6 +780,11 @@ R_RECV_SRC = re.compile(r"^\s*(?:\w+\s*=\s*)?(?:dist|torch\.distributed)\.i?(?P<
                         r"(?:tensor\s*=\s*)?[\w.\[\]]{1,64}\s*,\s*(?:(?:src|dst)\s*=\s*)?(\d{1,5})\s*[,)]")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
+# FSDP's execution-order check (torch/distributed/fsdp/_exec_order_utils.py, first iteration): "Forward order differs
+# across ranks: rank 0 is all-gathering 1 parameters while rank 1 is all-gathering 0 parameters" (or "... parameters for
+# [names] ..."): the ranks ran different forward paths, a desync that names two ranks and no majority (lead rule D)
+R_FSDP_ORDER = re.compile(r"Forward order differs across ranks: rank (\d{1,7}) is all-gathering (.{1,200}?) while "
+                          r"rank (\d{1,7}) is all-gathering (.{1,200}?)\s*$")
 R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WARN Mismatched collective detected")
 R_FINGERPRINT = re.compile(r"Rank (\d+) is running (?:inconsistent )?collective: CollectiveFingerPrint\("
                            r"(?:SequenceNumber=(\d+),? ?)?(?:OpType=(\w+))?(?:, TensorShape=\[([^\]]{0,80})\])?")

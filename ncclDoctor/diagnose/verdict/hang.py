@@ -775,7 +775,11 @@ def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Make every rank issue the same collectives in the same order with the same shape: pad or split evenly so "
         "shapes match, keep logging/metric calls identical on all ranks, avoid rank-conditional collectives. "
         "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's fingerprint across ranks; for NCCL's own check, "
-        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call.",
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call." + (
+            " FSDP checked its forward order: every rank must run the same modules in the same forward order (no "
+            "rank-conditional code or data-dependent branches around FSDP-wrapped modules, the same model code and "
+            "library versions on every rank, the same wrapping policy and use_orig_params setting)."
+            if any(x.data.get("fsdp") for x in evs) else ""),
         "high", [], [x.brief() for x in evs[:2]])
 
 
