@@ -1289,3 +1289,15 @@ def test_fsdps_forward_order_check_naming_two_ranks_is_a_desync_naming_nobody(tm
         v = d["verdict"]
         assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
         assert "forward order" in v["fix"] and "use_orig_params" in v["fix"], v["fix"]
+
+
+def test_glooss_size_enforce_on_its_own_what_line_is_a_desync_naming_nobody(tmp_path):
+    """gloo's "op.preamble.length <= op.nbytes. A vs B" (a peer sent more bytes than this rank posted: different
+    collectives or sizes at the same point) arrives as a C++ "what():" line with no other trigger word (round 30)."""
+    text = ("terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+            "  what():  [enforce fail at /opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] "
+            "op.preamble.length <= op.nbytes. 8192 vs 16\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
+    assert "8192" in v["summary"], v["summary"]

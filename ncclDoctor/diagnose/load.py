@@ -156,6 +156,8 @@ SNIFF = 8192
 #   expandable_segments not supported  torch's warning that the platform has no CUDA virtual memory (cuMem), where
 #             NCCL's own cuMem allocations fail too (verdict.crash._cuda)
 #   "infiniband "  the kernel's RDMA driver in a pasted dmesg ("infiniband efa_0: Failed to allocate pd[-12]")
+#   op.preamble.length  gloo's enforce "op.preamble.length <= op.nbytes. 24640 vs 4" (a "what():" line, no other
+#             trigger word): a peer sent more than this rank posted, a desync (parse._mismatch, lead rule D)
 #   c10d.py", line  a traceback's frame in torch.distributed's distributed_c10d.py: a collective's call just above
 #             a bare "Socket Timeout" makes it a store read of the unique id (parse._store, lead rule Y)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
@@ -176,7 +178,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"TCPStore(", b"in init_process_group", b"missing ranks: ", b"ready ranks: ", b"[c10d - ",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
-            b"expandable_segments not supported", b'c10d.py", line')
+            b"expandable_segments not supported", b'c10d.py", line', b"op.preamble.length")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
