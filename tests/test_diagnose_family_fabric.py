@@ -293,6 +293,20 @@ def test_a_store_barrier_short_of_ranks_names_worker_count_and_the_timeout_in_it
     assert "timeout" in v["fix"] and "reachable" in v["fix"]
 
 
+def test_a_store_barrier_past_its_world_beside_a_preemption_and_a_refused_socket_is_still_the_launch(tmp_path):
+    """Rule R (round 30): a store barrier with more processes checked in than its world (C > W) is rule Q's launch
+    error, invalid_usage, even when the lines also show the scheduler preempting/requeueing the job and the
+    launcher's own refused connection: the requeued attempt shares its store with leftovers; nobody is named."""
+    text = ("slurmstepd: error: *** JOB 5521 ON node-07 CANCELLED AT 2024-02-01T03:04:05 DUE TO PREEMPTION ***\n"
+            "slurmstepd: error: Failed to send MESSAGE_TASK_EXIT: Connection refused\n"
+            "RuntimeError: Timed out initializing process group in store based barrier on rank: 3, for key: "
+            "store_based_barrier_key:1 (world_size=4, worker_count=12, timeout=0:10:00)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "leftover" in v["fix"], v["fix"]
+
+
 # --- session 7 (round 24), lead rule R: the store-based barrier read by its counts ---------------------------------
 def test_a_store_barrier_still_waiting_short_of_the_world_is_the_rendezvous(tmp_path):
     """torch's periodic INFO while init_process_group waits in its store-based barrier (2.x's num_workers_joined
@@ -626,6 +640,47 @@ def test_a_ranks_store_read_that_times_out_after_connecting_waits_for_a_rank_not
     assert "main_process_first" in v["fix"] and "Map" in v["summary"], v
     assert _verdict(tmp_path, _wait_input(""))["cause"] == "store_rendezvous"
 
+
+
+def test_a_store_read_whose_pasted_rank_prefix_lost_its_bracket_is_still_a_training_ranks_wait(tmp_path):
+    """Rule Y (round 30): a paste that cut the first character of its first line keeps "rank3]:[W..." -- still the
+    training process's own prefix, not torchrun's agent: its connected store read timing out is rank_missing, the
+    waiting rank a victim, whether or not the lines after it carry the full "[rank3]:"."""
+    text = _wait_input("rank3]:", port=40123) + "[rank3]: Traceback (most recent call last):\n"
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert _verdict(tmp_path, "> " + _wait_input("rank11]:"))["cause"] == "rank_missing"
+
+
+def test_a_bare_socket_timeout_raised_by_a_collective_call_is_a_store_read_not_a_connect(tmp_path):
+    """Rule Y (round 30): "Socket Timeout" raised right below a traceback's collective frame in distributed_c10d.py
+    (with NCCL's lazy set-up a group's first collective reads the unique id from the store it is connected to) is a
+    read that waited for a rank not shown: rank_missing, nobody named; the same exception below
+    init_process_group's frames stays the store's rendezvous."""
+    frames = ('  File "/usr/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2211, in {fn}\n'
+              "    work = group.{call}([tensor], opts)\n"
+              "torch.distributed.DistStoreError: Socket Timeout\n")
+    d = _report(tmp_path, '  File "train.py", line 88, in setup\n    dist.broadcast(flag, src=0)\n'
+                + frames.format(fn="broadcast", call="broadcast"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert "broadcast" in v["summary"], v["summary"]
+    init = frames.format(fn="init_process_group", call="store_based_barrier").replace("work = group.", "")
+    assert _verdict(tmp_path, init)["cause"] == "store_rendezvous"
+
+
+def test_a_store_connection_reset_pasted_in_markdown_bold_is_read_like_the_plain_line(tmp_path):
+    """Rules L/Y (round 30): the store client's connection reset as the exception right below init_process_group's
+    store-barrier frames is store_rendezvous; an issue's Markdown emphasis around that exception line
+    ("**RuntimeError: ...**", "__...__") is the same line, not a peer's socket error (was early_exit)."""
+    frames = ('  File "/opt/py/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 901, in '
+              "init_process_group\n    _store_based_barrier(rank, store, timeout)\n"
+              '  File "/opt/py/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 402, in '
+              "_store_based_barrier\n    store.add(store_key, 1)\n")
+    for mark in ("**", "__"):
+        d = _report(tmp_path, frames + f"{mark}RuntimeError: Connection reset by peer{mark}\n")
+        assert d["verdict"]["cause"] == "store_rendezvous" and not _accused(d), d["verdict"]
 
 def test_a_unique_id_wait_whose_rank_was_cut_off_the_paste_still_names_rank_0(tmp_path):
     """Lead rule G: the store get of the key rank 0 publishes the ncclUniqueId under, timing out, with the waiting

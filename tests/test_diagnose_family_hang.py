@@ -1193,6 +1193,23 @@ def test_a_watchdog_failure_with_work_enqueued_after_it_stays_unknown(tmp_path):
     assert v["cause"] != "rank_missing" and v["culprits"] == [], v
 
 
+
+def _own_dump(rank: int, enq: int, done: int) -> str:
+    """ProcessGroupNCCL.cpp (torch 2.4+): the rank's own dump signal after its watchdog fired."""
+    return (f"[rank{rank}]:[E311 02:03:04.200000000 ProcessGroupNCCL.cpp:1858] [PG ID 0 PG GUID 0(default_pg) Rank "
+            f"{rank}] Received a dump signal due to a collective timeout from this local rank and we will try our "
+            f"best to dump the debug info. Last enqueued NCCL work: {enq}, last completed NCCL work: {done}.\n")
+
+
+def test_a_watchdog_failure_with_work_enqueued_after_it_and_its_own_timeout_dump_is_a_rank_inside(tmp_path):
+    """Round 30: "failure detected at work 130, last enqueued 162" says neither timeout nor error; the same rank's dump
+    signal "due to a collective timeout from this local rank" says it was its timeout: that rank waits inside #130
+    having issued more (rules B/E: rank_missing, nobody named), in either order of the two lines."""
+    for text in (_failed_at(5, 130, 162) + _own_dump(5, 162, 129), _own_dump(5, 162, 129) + _failed_at(5, 130, 162)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "rank_missing" and v["culprits"] == [] and not _accused(d), v
+
 def test_a_coloured_watchdog_header_wrapped_after_its_rank_tag_is_read_the_same(tmp_path):
     """The same paste in a terminal's colours (a logger colouring the glog header): the tag is read through them."""
     text = ("\x1b[31m[rank5]:[E611 09:12:44.120000000 ProcessGroupNCCL.cpp:563] [PG 0 Rank 5]\x1b[0m\n"
@@ -1236,3 +1253,51 @@ def test_vllms_driver_in_its_p2p_check_is_read_through_a_quoted_paste_with_a_tra
     text = "".join(f"> {line}\n" for line in (_P2P + _worker_timeout("init_device") + frames).splitlines()) + "> \n"
     v = _verdict(tmp_path, text)
     assert v["cause"] == "rank_missing" and v["culprits"] == [0], v
+
+
+
+# --- round 30: lead rules B/E with a rank shown only tearing down its communicator -----------------------------------
+def test_one_rank_inside_with_another_only_aborting_its_communicator_in_a_larger_world_is_rank_missing(tmp_path):
+    """One rank's watchdog times out; the only other rank in the lines is NCCL's teardown note of a communicator of a
+    stated world ("rank 2 nranks 16 ... Abort COMPLETE"), which shows neither where it stood nor a failure of its
+    own: every rank shown is inside (or torn down with it) and the world is larger than the ranks shown -> rank_missing,
+    nobody named, the timed-out rank innocent (was unknown)."""
+    text = (watchdog_line(11, 4402, "ALLGATHER", 600412, 600000, numel=(512, 8192), style="1.x")
+            + "host-b:311:377 [2] NCCL INFO comm 0x7f3a10 rank 2 nranks 16 cudaDev 2 busId 41000 - Abort COMPLETE\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+
+
+def test_a_teardown_note_that_may_be_the_timed_out_rank_itself_does_not_make_a_rank_missing(tmp_path):
+    """The communicator's own rank of a 2-rank group can be the timed-out process itself (its group rank): the lines
+    may hold the whole group, so the abort note is no evidence of a rank not shown and the verdict does not move."""
+    base = ("[rank6]:[E218 04:54:23.314069184 ProcessGroupNCCL.cpp:1844] [PG ID 5 PG GUID 9 Rank 1] Timeout at NCCL "
+            "work: 31, last enqueued NCCL work: 31, last completed NCCL work: 30.\n")
+    torn = "host-c:17:28 [1] NCCL INFO comm 0x55e1 rank 1 nranks 2 cudaDev 1 busId c5000 - Abort COMPLETE\n"
+    assert _verdict(tmp_path, torn + base)["cause"] == "unknown"
+
+
+# --- round 30: lead rule D on FSDP's own execution-order check ------------------------------------------------------
+def test_fsdps_forward_order_check_naming_two_ranks_is_a_desync_naming_nobody(tmp_path):
+    """FSDP's first-iteration check "Forward order differs across ranks: rank A is all-gathering ... while rank B is
+    all-gathering ...": the ranks ran different forward paths (desync); two ranks and no majority name nobody."""
+    for what in ("3 parameters while rank 5 is all-gathering 2 parameters",
+                 "parameters for ['lm_head.weight'] while rank 5 is all-gathering parameters for ['norm.weight']"):
+        d = _report(tmp_path, "[rank2]: torch.distributed.DistBackendError: Forward order differs across ranks: "
+                              f"rank 2 is all-gathering {what}\n")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
+        assert "forward order" in v["fix"] and "use_orig_params" in v["fix"], v["fix"]
+
+
+def test_glooss_size_enforce_on_its_own_what_line_is_a_desync_naming_nobody(tmp_path):
+    """gloo's "op.preamble.length <= op.nbytes. A vs B" (a peer sent more bytes than this rank posted: different
+    collectives or sizes at the same point) arrives as a C++ "what():" line with no other trigger word (round 30)."""
+    text = ("terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+            "  what():  [enforce fail at /opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:446] "
+            "op.preamble.length <= op.nbytes. 8192 vs 16\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
+    assert "8192" in v["summary"], v["summary"]

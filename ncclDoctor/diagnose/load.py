@@ -167,6 +167,10 @@ SNIFF = 8192
 #             SSH_CONNECTION: readonly variable": parse._launch_setup, lead rule X (2))
 #   nThread   nccl-tests' preamble, printed by the world's rank 0 only: two at once are two worlds (parse._progress,
 #             lead rule AA (1))
+#   op.preamble.length  gloo's enforce "op.preamble.length <= op.nbytes. 24640 vs 4" (a "what():" line, no other
+#             trigger word): a peer sent more than this rank posted, a desync (parse._mismatch, lead rule D)
+#   c10d.py", line  a traceback's frame in torch.distributed's distributed_c10d.py: a collective's call just above
+#             a bare "Socket Timeout" makes it a store read of the unique id (parse._store, lead rule Y)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -186,7 +190,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
-            b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread")
+            b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
+            b'c10d.py", line', b"op.preamble.length")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -139,6 +139,7 @@ class LineParser:
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
+        self._coll_frame: tuple[int, str] = (-99, "")  # a traceback's frame of a collective call (R_COLL_FRAME)
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
@@ -322,6 +323,9 @@ class LineParser:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
         self._body = body = S.strip_prefixes(text)
+        if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
+            # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
+            self._body = body = body.rstrip()[2:-2]
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
             return None
@@ -329,6 +333,8 @@ class LineParser:
             self._store_frame = lineno
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
+        if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
+            self._coll_frame = (lineno, f.group(1))
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:
             # the reset warning's own frames: the client was polling a key (check(), the NCCL heartbeat monitor's
             # poll of the dump flag), not connecting: the store's host had already exited (teardown)
@@ -635,6 +641,13 @@ class LineParser:
             ev = self._context(lineno, text, "desync_report")
             ev.data.update(prints=[], around=None, differ=f"gloo received a message of {gp.group(1)} bytes where this "
                            f"rank posted {gp.group(2)} (op.preamble.length <= op.nbytes)")
+            return ev
+        fo = S.R_FSDP_ORDER.search(text) if "Forward order differs" in text else None
+        if fo:
+            ev = self._context(lineno, text, "desync_report")
+            ev.rank = None  # the ranks are in the message, not the reporter's tag
+            ev.data.update(prints=[], around=None, fsdp=True, differ=f"FSDP's forward order: rank {fo.group(1)} is "
+                           f"all-gathering {fo.group(2)} while rank {fo.group(3)} is all-gathering {fo.group(4)}"[:200])
             return ev
         if not S.R_MISMATCH.search(text):
             return None
@@ -1151,6 +1164,11 @@ class LineParser:
             r = S.R_REMOTE.search(text)
             ev.data["endpoint"] = ev.data["endpoint"] or (f"{r.group(1)}:{r.group(2)}" if r else None)
             ev.data["waited_input"] = True
+        elif lineno - self._coll_frame[0] <= 3 and (t := S.R_EXC_TAIL.match(self._body)) \
+                and (t.group(2) or "").strip() in ("Socket Timeout", "Wait timeout"):
+            # the exception of a collective's call (its frame just above): its store read of the unique id timed out
+            # on a connected store (lead rule Y), and no torchrun agent makes that call
+            ev.data.update(waited_input=True, in_collective=self._coll_frame[1])
         ev.data["rendezvous"] = "endezvous" in text or "etcd.Etcd" in text
         if "etcd.Etcd" in text:
             ev.data["etcd"] = text[text.index("etcd.Etcd"):].strip()[:160]

@@ -690,14 +690,17 @@ def single_line(c: Collected) -> list[Conclusion]:
 _TIMEOUT_AT = re.compile(r"Timeout at NCCL work: ?\d")  # ProcessGroupNCCL's status line of a timed-out work
 # torch 2.4+'s "failure detected by watchdog at work sequence id: 10 PG status: last enqueued work: 10, last completed
 # work: 9": whether a timeout or an error it does not say; with nothing enqueued after the failed work the rank
-# stopped there, waiting inside it, as a timed-out rank does (a rank's own NCCL error beside it is read first)
+# stopped there, waiting inside it, as a timed-out rank does (a rank's own NCCL error beside it is read first); with
+# work enqueued after it, only the same rank's dump signal "due to a collective timeout from this local rank" (state's
+# "own_timeout") says the failure was its timeout, inside that work
 _FAILED_AT = re.compile(r"failure detected by watchdog at work sequence id: ?\d")
 
 
 def timed_out_at(s: Event) -> bool:
     """A watchdog status line saying this rank's work ``s.seq`` timed out, or failed with the rank stopped in it."""
     return bool(_TIMEOUT_AT.search(s.text)) or bool(
-        _FAILED_AT.search(s.text) and s.seq is not None and s.data.get("enqueued") == s.seq)
+        _FAILED_AT.search(s.text) and s.seq is not None
+        and (s.data.get("enqueued") == s.seq or s.data.get("own_timeout")))
 FIRST_SEQ = 2  # lead rule H: a group's first collectives (NCCL connects its peers there)
 
 

@@ -92,7 +92,9 @@ class Event:
 # torch >= 2.2's "[rank3]:", Lightning's rank_prefixed_message "[rank: 3] " and vLLM's multiproc worker prefix
 # "(VllmWorker rank=3 pid=15164)" (its rank in the engine's world: "rank 3 in world size 8 is assigned as ... TP
 # rank 3"). A prefix naming only the process ("(RayWorkerWrapper pid=5304)"), or a TP index, names no rank.
-R_RANK_TAG = re.compile(r"\[rank(\d+)\]:|\[rank: (\d+)\] |\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)")
+# A paste that lost the first character of its first line keeps "rank0]:[W508 ..." (no "["): still the same prefix.
+R_RANK_TAG = re.compile(r"(?:\[|(?<![\w\[]))rank(\d+)\]:|\[rank: (\d+)\] |"
+                        r"\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)")
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
@@ -254,6 +256,12 @@ R_DNS = re.compile(r"Name or service not known|Temporary failure in name resolut
 R_RESOLVE = re.compile(r"can't resolve '([^'\s]{1,255})'|[Cc]ould not resolve host:? '?([^'\s]{1,255})")
 # ... only on the store's own lines (a model download's DNS failure is not the job's rendezvous): torch's
 # "[c10d] The IPv4 network addresses of (node-0, 29500) cannot be retrieved (gai error: -2 - Name or service not known)"
+# A traceback's frame of a collective call in torch.distributed ('File ".../distributed_c10d.py", line 1285, in
+# all_reduce'): with NCCL's lazy init a collective's first call reads the ncclUniqueId from the (connected) store, so
+# a bare "Socket Timeout" raised right below it is a store read, not a connect (lead rules G, Y)
+R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|broadcast|all_gather\w{0,16}|'
+                          r'_all_gather_base|reduce_scatter\w{0,16}|_reduce_scatter_base|all_to_all\w{0,8}|barrier|'
+                          r'reduce|gather|scatter|broadcast_object_list|send|recv)\s*$')
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
                          r"network addresses of")
 # The store client's own failures (lead rules L, Y): torch's TCPStore client getting a reply that is not the store
@@ -804,6 +812,11 @@ R_RECV_SRC = re.compile(r"^\s*(?:\w+\s*=\s*)?(?:dist|torch\.distributed)\.i?(?P<
                         r"(?:tensor\s*=\s*)?[\w.\[\]]{1,64}\s*,\s*(?:(?:src|dst)\s*=\s*)?(\d{1,5})\s*[,)]")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
+# FSDP's execution-order check (torch/distributed/fsdp/_exec_order_utils.py, first iteration): "Forward order differs
+# across ranks: rank 0 is all-gathering 1 parameters while rank 1 is all-gathering 0 parameters" (or "... parameters for
+# [names] ..."): the ranks ran different forward paths, a desync that names two ranks and no majority (lead rule D)
+R_FSDP_ORDER = re.compile(r"Forward order differs across ranks: rank (\d{1,7}) is all-gathering (.{1,200}?) while "
+                          r"rank (\d{1,7}) is all-gathering (.{1,200}?)\s*$")
 R_MISMATCH = re.compile(r"Detected mismatch between collectives on ranks|NCCL WARN Mismatched collective detected")
 R_FINGERPRINT = re.compile(r"Rank (\d+) is running (?:inconsistent )?collective: CollectiveFingerPrint\("
                            r"(?:SequenceNumber=(\d+),? ?)?(?:OpType=(\w+))?(?:, TensorShape=\[([^\]]{0,80})\])?")

@@ -203,8 +203,14 @@ class Collected:
             if old is None or (ev.seq or -1) > (old.seq or -1):
                 st.timeouts[pg] = ev
         elif ev.kind == "watchdog_status":
-            if keeps_status(st.status.get(pg), ev):
+            old = st.status.get(pg)
+            # this rank's own dump signal "due to a collective timeout from this local rank": its watchdog's failure
+            # at a work of that group was a timeout (torch 2.4+'s "failure detected ..." does not say which)
+            mine = [e for e in (old, ev) if e is not None and e.seq is None and e.data.get("dump_from") == st.rank]
+            if keeps_status(old, ev):
                 st.status[pg] = ev
+            if mine and st.status[pg].seq is not None:
+                st.status[pg].data["own_timeout"] = True
         elif ev.kind in ERROR_KINDS and len(st.errors) < MAX_ERRORS:
             st.errors.append(ev)
         if ev.kind != "transport" or ev.data.get("network") or ev.data.get("no_ib"):

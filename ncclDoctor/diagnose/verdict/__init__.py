@@ -59,6 +59,7 @@ from ncclDoctor.diagnose.verdict.fabric import (
     _shm,
     _socket_stall,
     _store,
+    _store_overcount,
     _truncated,
     _uniqueid,
     bad_interfaces,
@@ -106,7 +107,7 @@ from ncclDoctor.findings import Finding, Severity
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     _gpu_oom, _cuda, _runtime_signal, _nccl_crash, _host_mem, _killed, _ray_died, _dataloader, _bus_error, _launch_arg,
-    _launch_setup, _settings_check, _no_nccl, _preempted, _tiny_timeout,
+    _launch_setup, _settings_check, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _hvd_stall, _load_barrier, _uniqueid, _direct_hang, _busy, _p2p_check,

@@ -660,6 +660,26 @@ def _cgnat(endpoint: str) -> bool:
         return False
 
 
+def _store_overcount(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule R: a store-based barrier that counted MORE processes than its world size (C > W): more processes share
+    the store than the job was told -- a launch error (invalid_usage), whatever else the lines show around it (a
+    scheduler's preemption and requeue, whose leftovers are one way to get there; the launcher's own socket errors)."""
+    evs = c.samples.get("store_timeout", [])
+    joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    if not joined or joined[0] <= joined[1]:
+        return None
+    return Verdict(
+        "invalid_usage",
+        f"{joined[0]} processes checked in to the store-based barrier of a world of {joined[1]}: more processes "
+        "share this store (MASTER_ADDR:MASTER_PORT and key) than the job was told it has, so the count never "
+        "equals the world size -- a launch that does not match its world size (a second job or a leftover "
+        "process on the same MASTER_PORT, a wrong --nproc_per_node / --nnodes / WORLD_SIZE); no rank is at fault",
+        "Give every job its own MASTER_PORT (torchrun --master_port N; another job on the same port joins this "
+        "store), kill leftover processes of earlier runs on every node (ps -ef | grep python; nvidia-smi), and "
+        "make --nproc_per_node x --nnodes (WORLD_SIZE) equal the number of processes actually started.",
+        "medium", [], _samples(c, "store_timeout"), job_wide=True)
+
+
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("store_timeout", [])
     if not evs:
@@ -813,18 +833,10 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         if rdzv
         else "the store timed out"
     )
+    over = _store_overcount(c, ks)
+    if over is not None:
+        return over
     joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
-    if joined and joined[0] > joined[1]:  # lead rule R: more processes checked in than the world they were told
-        return Verdict(
-            "invalid_usage",
-            f"{joined[0]} processes checked in to the store-based barrier of a world of {joined[1]}: more processes "
-            "share this store (MASTER_ADDR:MASTER_PORT and key) than the job was told it has, so the count never "
-            "equals the world size -- a launch that does not match its world size (a second job or a leftover "
-            "process on the same MASTER_PORT, a wrong --nproc_per_node / --nnodes / WORLD_SIZE); no rank is at fault",
-            "Give every job its own MASTER_PORT (torchrun --master_port N; another job on the same port joins this "
-            "store), kill leftover processes of earlier runs on every node (ps -ef | grep python; nvidia-smi), and "
-            "make --nproc_per_node x --nnodes (WORLD_SIZE) equal the number of processes actually started.",
-            "medium", [], _samples(c, "store_timeout"), job_wide=True)
     if joined and joined[0] < joined[1]:  # the store was up and reachable: ranks are missing
         return Verdict(
             "store_rendezvous",

@@ -693,7 +693,13 @@ def one_collective(c: Collected) -> str | None:
                 or bool(st.counts.get("watchdog_report"))
                 or any(e.kind == "heartbeat" and _timed_out_before(c, [e], own=True) for e in st.errors))
 
-    if not (outs or stuck or pending) or not all(inside(st) for st in c.ranks.values()):
+    # a rank shown only aborting its communicator was torn down with the others (neither behind nor elsewhere) when
+    # a stated world size still leaves ranks unshown (lead rule E); where the ranks shown could be the whole world,
+    # such a line (its rank is the communicator's own: maybe the timed-out process itself) says nothing either way
+    size, _, sure = world_size(c)
+    torn = sure == "high" and (size or 0) > len(c.ranks)
+    if not (outs or stuck or pending) or not all(inside(st) or (torn and only_aborted(st)) for st in c.ranks.values()) \
+            or (c.ranks and all(only_aborted(st) for st in c.ranks.values())):
         return None
     if any(_own_failure(c, e) for st in c.ranks.values() for e in st.errors):
         return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
@@ -769,7 +775,11 @@ def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Make every rank issue the same collectives in the same order with the same shape: pad or split evenly so "
         "shapes match, keep logging/metric calls identical on all ranks, avoid rank-conditional collectives. "
         "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's fingerprint across ranks; for NCCL's own check, "
-        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call.",
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call." + (
+            " FSDP checked its forward order: every rank must run the same modules in the same forward order (no "
+            "rank-conditional code or data-dependent branches around FSDP-wrapped modules, the same model code and "
+            "library versions on every rank, the same wrapping policy and use_orig_params setting)."
+            if any(x.data.get("fsdp") for x in evs) else ""),
         "high", [], [x.brief() for x in evs[:2]])
 
 
@@ -1053,18 +1063,23 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     (store_rendezvous), and so does a wait of torchrun's agent itself (no "[rankN]:" of a training process: torch glues
     it to its lines once the default group exists; or torchrun's own frames in the traceback), which is the rendezvous
     waiting for other nodes."""
-    evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input") and e.rank is not None]
+    evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input")
+           and (e.rank is not None or e.data.get("in_collective"))]
     if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
                                                      for e in c.samples.get("store_timeout", [])):
         return None
-    waiting = sorted({e.rank for e in evs})
+    waiting = sorted({e.rank for e in evs if e.rank is not None})
+    coll = next((e.data["in_collective"] for e in evs if e.data.get("in_collective")), None)
+    who = (_named(waiting) if waiting else "a process (its rank not shown)") + (
+        f", in its {coll} call (with NCCL's lazy set-up a group's first collective reads the NCCL unique id from the "
+        "store),") * bool(coll)
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None) or "MASTER_ADDR:MASTER_PORT"
     bars = _data_bars(c)
     seen = (f"; the lines show data still being prepared ({bars[0].data['what']}: {bars[0].data['pct']}%)"
             if bars else "")
     return Verdict(
         "rank_missing",
-        f"{_named(waiting)} had connected to the store at {ep} and waited the whole timeout for a key another rank had "
+        f"{who} had connected to the store at {ep} and waited the whole timeout for a key another rank had "
         f"not written yet{seen}: the rank that should have written it was elsewhere -- usually the main process still "
         "preprocessing or tokenising the dataset while the others wait (or loading, or gone); the waiting ranks are "
         "victims and the lines do not name the one they wait for",
