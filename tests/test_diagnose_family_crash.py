@@ -1748,3 +1748,46 @@ def test_a_cuda_failure_creating_the_communicator_without_cuda_vmm_is_the_platfo
     assert v["cause"] == "cuda_error" and not _accused(d), v
     assert "NCCL_CUMEM_ENABLE=0" in v["fix"], v
     assert _accused(_report(tmp_path, err, "plain.log")) == {5}
+
+
+# --- session 9 (fix30): horovodrun's record of a worker's exit (lead rules A, I, J) --------------------------------
+# horovod/runner/gloo_run.py: print('Process {idx} exit with status code {ec}.') with idx = slot_info.rank (the global
+# rank; its output is tagged "[idx]<stdout>:" / "[idx]<stderr>:"), the status as the worker's shell returns it.
+def test_horovodruns_one_process_killed_with_shell_status_137_is_that_rank_host_oom(tmp_path):
+    """A status of 128 + 9 is SIGKILL as a shell reports it: the one rank the record names, host_oom."""
+    d = _report(tmp_path, "[1]<stdout>:epoch 3 loss 0.41\nProcess 5 exit with status code 137.\n"
+                "Traceback (most recent call last):\n  File \"/opt/venv/bin/horovodrun\", line 8, in <module>\n")
+    v = d["verdict"]
+    assert v["cause"] == "host_oom" and _accused(d) == {5}, v
+    assert "137" in v["summary"], v
+
+
+def test_horovodruns_one_process_exiting_on_its_own_exception_is_that_rank(tmp_path):
+    """One rank's own traceback in its "[N]<stderr>:" lines, and the record of that rank exiting with status 1."""
+    text = ("[0]<stdout>:starting\n[1]<stdout>:starting\n[1]<stderr>:Traceback (most recent call last):\n"
+            "[1]<stderr>:  File \"train.py\", line 40, in <module>\n"
+            "[1]<stderr>:ValueError: shard 7 of the dataset is empty\nProcess 1 exit with status code 1.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and _accused(d) == {1}, v
+    assert "ValueError" in v["summary"] and "horovodrun" in v["fix"], v
+
+
+def test_horovodruns_every_process_exiting_alike_is_a_shared_cause(tmp_path):
+    """Every rank the record shows exiting with the same status (lead rule J): nobody accused, unknown."""
+    text = "".join(f"Process {r} exit with status code 3.\n" for r in (1, 0, 2))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and not v["culprits"] and not _accused(d), v
+    assert "horovodrun" in v["fix"] and "alike" in v["summary"], v
+
+
+def test_mpiruns_record_of_a_segfault_names_mpis_transport_in_the_fix(tmp_path):
+    """mpirun's "exited on signal 11" of one rank: that rank (rule A/I), and the fix names that rank's own log and
+    MPI's own transport (UCX) running inside the process as the test to make."""
+    text = ("mpirun noticed that process rank 6 with PID 0 on node gpu-b07 exited on signal 11 (Segmentation "
+            "fault).\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and _accused(d) == {6}, v
+    assert "UCX_TLS=tcp" in v["fix"] and "--output-filename" in v["fix"], v

@@ -1195,6 +1195,7 @@ class LineParser:
         x = S.R_MPI_CODE.match(body)
         if x and self._mpi_rank is not None:
             ev = self._global_exit(lineno, text, self._mpi_rank, int(x.group(1)))
+            ev.data["launcher"] = "mpirun"
             self._mpi_block, self._mpi_rank = -99, None
             return ev
         if not body.strip() or body.lstrip().startswith(("The first process", "the job to be terminated", "-")):
@@ -1231,7 +1232,15 @@ class LineParser:
             if g.group("kr"):
                 return self._global_exit(lineno, text, int(g.group("kr")), -15 if g.group("ks") == "SIGTERM" else -9)
             if g.group("mr"):
-                return self._global_exit(lineno, text, int(g.group("mr")), -int(g.group("ms")), g.group("mh"))
+                ev = self._global_exit(lineno, text, int(g.group("mr")), -int(g.group("ms")), g.group("mh"))
+                ev.data["launcher"] = "mpirun"
+                return ev
+            if g.group("hr"):  # horovodrun: a status above 128 is the shell's word for a signal (137: SIGKILL)
+                status = int(g.group("hc"))
+                ev = self._global_exit(lineno, text, int(g.group("hr")),
+                                       128 - status if 128 < status < 160 else status)
+                ev.data.update(launcher="horovodrun", status=status)
+                return ev
             if g.group("vr") or g.group("rr"):  # the first worker the executor saw die (its exit code not printed)
                 if S.R_VLLM_DP.search(text):
                     return None  # a data-parallel engine's own worker index, not a rank of the job

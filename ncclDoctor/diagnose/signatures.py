@@ -97,8 +97,9 @@ R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
 R_SRUN = re.compile(r"^\s*(\d+): ")
-# mpirun --tag-output ("[1,3]<stderr>:" = job 1, rank 3) and --output-filename's "[1,3]<stdout>:".
-R_MPI_TAG = re.compile(r"\[\d{1,6},(\d{1,7})\]<std(?:out|err)>:")
+# mpirun --tag-output ("[1,3]<stderr>:" = job 1, rank 3) and --output-filename's "[1,3]<stdout>:"; horovodrun's
+# gloo launcher tags each worker's output with its rank alone ("[2]<stderr>:", safe_shell_exec's index: the rank).
+R_MPI_TAG = re.compile(r"\[(?:\d{1,6},)?(\d{1,7})\]<std(?:out|err)>:")
 # Terminal colours (rich, loguru, colorlog, Lightning) and cursor codes: removed before matching.
 R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # What launchers and collectors put before a line, stripped (one after another) for the
@@ -113,7 +114,7 @@ R_LINE_PREFIX = re.compile(
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
-    r"|\[\d{1,6},\d{1,7}\]<std(?:out|err)>:"
+    r"|\[(?:\d{1,6},)?\d{1,7}\]<std(?:out|err)>:"
     r"|[\w.\-]{1,64} {1,16}\| "
     r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )
@@ -479,7 +480,11 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # "Worker proc VllmWorker-1 died unexpectedly, shutting down executor.", the Ray one's
                            # "RayWorkerProc rank=[3] died unexpectedly"), its exit code not printed
                            r"\bWorker proc VllmWorker-(?P<vr>\d{1,7}) died unexpectedly|"
-                           r"\bRayWorkerProc rank=\[(?P<rr>\d{1,7})\] died unexpectedly")
+                           r"\bRayWorkerProc rank=\[(?P<rr>\d{1,7})\] died unexpectedly|"
+                           # horovodrun's gloo launcher (runner/gloo_run.py: "Process {slot_info.rank} exit with status
+                           # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
+                           # 128 + 9: killed by SIGKILL)
+                           r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
 # vLLM's data-parallel engines each run their own workers (VllmWorker-0 of each): the index is not the job's rank
 R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 # Open MPI's help text (help-mpi-btl-tcp.txt / pml ob1) when a peer's connection drops: "An MPI communication peer

@@ -635,7 +635,7 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", [], [e.brief() for e in (cf + wf)[:3]], job_wide=True)
     return Verdict(
         "host_oom",
-        f"{who} was killed with SIGKILL (exit code -9): killed from outside, almost always the "
+        f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
         "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others",
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
         "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
@@ -652,6 +652,12 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         [e.brief() for e in (cf + wf)[:3]],
     )
+
+
+def _shell_status(evs: list[Event]) -> str:
+    """How the launcher printed a signal's exit: a shell's status 128 + N (horovodrun's 'status code 137')."""
+    st = next((e.data["status"] for e in evs if (e.data.get("status") or 0) > 128), None)
+    return f"; status {st} = 128 + {st - 128}, as a shell reports a signal" if st else ""
 
 
 def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -981,6 +987,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
     codes = sorted({e.data["exitcode"] for e in fails if e.data.get("exitcode") is not None})
     who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
+    launcher = _launcher(fails)
     if lone is not None:
         who, ranks = lone.who, lone.culprits
     if several:
@@ -1020,8 +1027,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "on that host (dmesg -T for the kernel's view of the crash, the driver, the container's "
                        "limits).", "low", [], [e.brief() for e in fails[:3]], job_wide=True)
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
+    alike = lone is None and len(codes) == 1 and died_alike(c)  # lead rule J: every process shown alike
     what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
-            + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
+            + (": a Python exception in that process" if 1 in codes else "")
+            + ("; every process the launcher's record shows exited alike: a cause they share (the same error on every "
+               "rank, the environment or the launch they share), not one rank's fault" if alike
+               else "; the launcher then stopped the others"))
     single = lone is not None and len(ranks) == 1
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
     if exc is not None:
@@ -1033,7 +1044,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                       else ""),
                        (_NONFINITE_FIX if nonfinite else "")
                        + "Fix the exception that traceback ends in (read the frames above that line); "
-                       "the other ranks only stopped because torchrun ended the job.",
+                       + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
+                          "the other ranks show no failure of their own.")
+                       + (" " + LAUNCHER_LOGS[launcher] if launcher else ""),
                        "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
     if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
         what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
@@ -1064,14 +1077,15 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
                      "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "
                      "one file per rank) for the first error. " + abort_fix)
-    return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
+    logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank); decorate the entry point with "
+            "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
+            "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
+            if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS[launcher]
+            + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
+    cause = ". The cause is in their own output" if alike else ". The cause is that process's own traceback"
+    return Verdict("unknown", what + cause + ", which these lines do not hold",
                    abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
-                   + f"Read {tb} ({whose}its "
-                   "stderr, or "
-                   "torchrun --log-dir / --redirects 3 --tee 3 "
-                   "to keep one file per rank); decorate the entry point with "
-                   "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
-                   "exception (@record / error_file: the file instead of <N/A>)" + alone.rstrip(),
+                   + f"Read {tb} ({whose}its stderr, or " + logs,
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
 
@@ -1150,6 +1164,28 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
 
 
 NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
+
+# Where a launcher other than torchrun keeps each rank's own output (its record names the rank, its lines the cause).
+LAUNCHER_LOGS = {
+    "mpirun": ("mpirun's record names the rank, not why it died: read that rank's own log (mpirun --tag-output "
+               "prefixes each line with [job,rank], --output-filename DIR keeps one file per rank) for its last "
+               "lines."),
+    "horovodrun": ("horovodrun tags each worker's output with its rank ([N]<stdout>: / [N]<stderr>:): read the failed "
+                   "rank's own lines for its traceback; horovodrun --output-filename DIR keeps each rank's output in "
+                   "its own file, and --verbose shows how the processes were placed on the hosts (-H host1:2,host2:2 "
+                   "or --hostfile: check the ranks ran where they were meant to)."),
+}
+# A native crash of a process mpirun started, with no error of its own shown: MPI's transport (UCX) runs inside it.
+MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of its own can be MPI's transport: with "
+                 "Open MPI over UCX rerun with -x UCX_TLS=tcp (or UCX_NET_DEVICES=<the interface>) or --mca pml ob1 to "
+                 "rule it out, run an MPI hello-world across the same hosts or containers first, and compare the NCCL "
+                 "and driver versions on the failed rank's node with the others'.")
+
+
+def _launcher(fails: list[Event]) -> str | None:
+    """The launcher whose record the failures come from, when it is not torchrun's (mpirun, horovodrun)."""
+    names = {e.data.get("launcher") for e in fails}
+    return names.pop() if len(names) == 1 and None not in names else None
 
 
 # What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
