@@ -1791,3 +1791,32 @@ def test_mpiruns_record_of_a_segfault_names_mpis_transport_in_the_fix(tmp_path):
     v = d["verdict"]
     assert v["cause"] == "unknown" and _accused(d) == {6}, v
     assert "UCX_TLS=tcp" in v["fix"] and "--output-filename" in v["fix"], v
+
+
+# --- session 9 (fix30): torchrun's "Failures:" list without its "Root Cause" entry (lead rules F, J) ---------------
+# torch/distributed/elastic/multiprocessing/errors ChildFailedError.format_msg lists under "Failures:" every failure
+# besides the root cause ("<NO_OTHER_FAILURES>" when there is none): an entry there means another process failed too.
+def _failures_only(entry: str, prefix: str = "") -> str:
+    head = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 60 + "\n"
+            "/srv/app/finetune.py FAILED\n" + "-" * 60 + "\nFailures:\n")
+    return "".join(prefix + line + "\n" for line in (head + entry).splitlines())
+
+
+def test_a_sigbus_listed_under_failures_with_its_root_cause_cut_is_shared_memory_with_no_culprit(tmp_path):
+    """accelerate's test runner prefixes each line with 'stdout: '; the entry (rank 3, -7) is not the root cause."""
+    d = _report(tmp_path, _failures_only(failure_record(3, 3, 3, -7, 5120, host="box-2"), prefix="stdout: "))
+    v = d["verdict"]
+    assert v["cause"] == "dataloader_shm" and not v["culprits"] and not _accused(d), v
+    assert "/dev/shm" in v["fix"], v
+
+
+def test_a_sigkill_listed_under_failures_with_its_root_cause_cut_is_host_memory_with_no_culprit(tmp_path):
+    d = _report(tmp_path, _failures_only(failure_record(2, 6, 6, -9, 881)))
+    v = d["verdict"]
+    assert v["cause"] == "host_oom" and not v["culprits"] and not _accused(d), v
+
+
+def test_an_exit_listed_under_failures_with_its_root_cause_cut_names_nobody(tmp_path):
+    """Exit code 1 under "Failures:": that rank failed, and so did the root cause not shown: no lone culprit."""
+    d = _report(tmp_path, _failures_only(failure_record(1, 2, 2, 1, 4410)))
+    assert not _accused(d), d["verdict"]

@@ -100,6 +100,7 @@ class LineParser:
         self.ring_rank: dict[tuple[str, int, str], int] = {}  # (host, pid, tid) -> rank its ring lines name, -1: two
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
+        self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
@@ -376,12 +377,14 @@ class LineParser:
                 return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
             self.cf_section = "root" if "Root Cause" in text else "other"
+            self._cf_listed = self.cf_section == "other"
             self._follow = 8
             return None
         stray = S.R_CF_FIELD.match(body)
         if stray and stray.group(1) == "rank" and S.R_CF_RANK.match(stray.group(2).strip()):
             # an entry pasted without its header: read its fields as the summary's
             self.cf_section, self.cf, self._follow = "other", {"rank": stray.group(2).strip()}, 7
+            self._cf_listed = False
             if self._stray_exit is not None and lineno - self._stray_exit[0] <= 2:
                 # the entry pasted bottom-up (exitcode, then rank, host, time, "[0]:"): its exit code is this rank's
                 self.cf["exitcode"], self._stray_exit = self._stray_exit[2], None
@@ -1473,7 +1476,10 @@ class LineParser:
         sig = S.R_SIGNAL.search(self.cf.get("exitcode", "") + " " + self.cf.get("traceback", ""))
         ev.rank = int(r.group(1)) if r else None
         ev.host = self.cf.get("host")
-        ev.data.update(root=self.cf_section == "root", local_rank=int(r.group(2)) if r else None,
+        # torchrun lists under "Failures:" every failure BESIDES its root cause (ChildFailedError.format_msg): an
+        # entry there says another process failed on its own too, shown or not
+        ev.data.update(root=self.cf_section == "root", listed=self.cf_section == "other" and self._cf_listed,
+                       local_rank=int(r.group(2)) if r else None,
                        exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),
                        traceback=self.cf.get("traceback", "")[:200])

@@ -115,6 +115,7 @@ R_LINE_PREFIX = re.compile(
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
     r"|\[(?:\d{1,6},)?\d{1,7}\]<std(?:out|err)>:"
+    r"|std(?:out|err):(?= )"  # accelerate's test runner (test_utils execute_subprocess_async: "stderr: " + line)
     r"|[\w.\-]{1,64} {1,16}\| "
     r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, several_failures, torn_down
+from ncclDoctor.diagnose.lone import (
+    failed_on_own,
+    lone_failure,
+    node_count,
+    root_not_shown,
+    several_failures,
+    torn_down,
+)
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting
 from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
@@ -621,11 +628,14 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lone = lone_failure(c)
     if not ranks and lone is not None and lone.exitcode == -9:
         who, ranks = lone.who, lone.culprits  # the one process killed, the others only torn down after it
-    if died_alike(c):
+    unshown = root_not_shown(c, failed_on_own(c))
+    if died_alike(c) or unshown:
         return Verdict(
             "host_oom",
-            f"every process the launcher's record shows ({_named(ranks) if ranks else who}) was killed with SIGKILL "
-            "(exit code -9) within the same second and none was only torn down: the host (or the job's cgroup) ran "
+            (f"{_listed(cf + wf)} was killed with SIGKILL (exit code -9){_ROOT_UNSHOWN}" if unshown else
+             f"every process the launcher's record shows ({_named(ranks) if ranks else who}) was killed with SIGKILL "
+             "(exit code -9) within the same second and none was only torn down")
+            + ": the host (or the job's cgroup) ran "
             "out of memory for all of them at once -- the OOM killer, or the scheduler's memory limit -- not one "
             "rank's fault",
             "Confirm with dmesg -T | grep -i 'killed process' (or the scheduler's record: sacct MaxRSS, kubectl "
@@ -652,6 +662,16 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         [e.brief() for e in (cf + wf)[:3]],
     )
+
+
+# lead rule J read from torchrun's "Failures:" list when its "Root Cause" entry is not pasted (lone.root_not_shown)
+_ROOT_UNSHOWN = (", and torchrun lists it under 'Failures:', the failures besides its root cause: at least one more "
+                 "process (the root cause, whose entry is not in these lines) failed on its own at the same time")
+
+
+def _listed(evs: list[Event]) -> str:
+    ranks = sorted({e.rank for e in evs if e.rank is not None})
+    return _named(ranks) if ranks else "a process"
 
 
 def _shell_status(evs: list[Event]) -> str:
@@ -971,9 +991,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "host memory with free -h).", "low", [], [e.brief() for e in fails[:3]])
     lone = lone_failure(c)
     several = several_failures(c) if lone is None else []
-    if any(e.data.get("exitcode") == -7 for e in fails) and died_alike(c):  # lead rule J with rule F
-        return Verdict("dataloader_shm", "every process the launcher's record shows died of SIGBUS (exit code -7) "
-                       "within the same second and none was only torn down: /dev/shm (shared memory) ran out for all "
+    unshown = root_not_shown(c, failed_on_own(c))
+    if any(e.data.get("exitcode") == -7 for e in fails) and (died_alike(c) or unshown):  # lead rule J with rule F
+        return Verdict("dataloader_shm", (f"{_listed(fails)} died of SIGBUS (exit code -7){_ROOT_UNSHOWN}" if unshown
+                                          else "every process the launcher's record shows died of SIGBUS (exit code "
+                                          "-7) within the same second and none was only torn down")
+                       + ": /dev/shm (shared memory) ran out for all "
                        "of them at once -- a resource of the host or the container, not one rank's fault",
                        "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
                        "or lower num_workers / prefetch_factor; `df -h /dev/shm` while the job runs shows it filling.",
