@@ -1820,3 +1820,38 @@ def test_an_exit_listed_under_failures_with_its_root_cause_cut_names_nobody(tmp_
     """Exit code 1 under "Failures:": that rank failed, and so did the root cause not shown: no lone culprit."""
     d = _report(tmp_path, _failures_only(failure_record(1, 2, 2, 1, 4410)))
     assert not _accused(d), d["verdict"]
+
+
+# --- session 9 (fix30): Abseil's fatal-signal handler (Ray's raylet), lead rule F ----------------------------------
+def test_abseils_sigbus_report_of_the_raylet_is_shared_memory_with_no_rank(tmp_path):
+    """absl's FailureSignalHandler: "*** SIGBUS received at time=N on cpu M ***" then its "@ 0x..." frames; printed by
+    the raylet (no rank): dataloader_shm, nobody named, Ray's object store in the fix."""
+    text = ("(raylet, ip=10.4.0.17) *** SIGBUS received at time=1702000123 on cpu 3 ***\n"
+            "(raylet, ip=10.4.0.17) PC: @     0x7fa0c1d2e3f4  (unknown)  memcpy\n"
+            "(raylet, ip=10.4.0.17)     @     0x55aa00112233        512  plasma::PlasmaStore::ProcessCreateRequest()\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "dataloader_shm" and not v["culprits"] and not _accused(d), v
+    assert "object-store-memory" in v["fix"], v
+
+
+def test_abseils_sigbus_report_in_a_ranks_own_log_is_that_ranks(tmp_path):
+    text = "[rank4]: *** SIGBUS received at time=1702000999 on cpu 40 ***\n[rank4]: PC: @ 0x7f00aa  (unknown)\n"
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "dataloader_shm" and _accused(d) == {4}, d["verdict"]
+
+
+# --- session 9 (fix30): Ray's memory monitor's advice pasted without the kill's head (host_oom) --------------------
+def test_ray_oom_prevention_advice_alone_is_a_host_memory_kill_with_no_rank(tmp_path):
+    """Ray's OOM-kill message ends with the same advice whatever killed what (node_manager's memory monitor); a paste
+    holding only that tail and the top-memory table still says a worker was killed for the node's RAM."""
+    text = ("412\t61.20\tpython serve_embeddings.py --port 8100\n7710\t3.05\tray::TrainerActor.step\n"
+            "Refer to the documentation on how to address the out of memory issue: "
+            "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more "
+            "memory on this node or reducing task parallelism by requesting more CPUs per task.\n"
+            "(TrainerActor pid=7710) Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): "
+            "ray::Rollout.generate() (pid=7702, ip=10.1.1.9)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "host_oom" and not v["culprits"] and not _accused(d), v
+    assert "RAY_memory_usage_threshold" in v["fix"], v

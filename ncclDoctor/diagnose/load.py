@@ -156,6 +156,11 @@ SNIFF = 8192
 #   expandable_segments not supported  torch's warning that the platform has no CUDA virtual memory (cuMem), where
 #             NCCL's own cuMem allocations fail too (verdict.crash._cuda)
 #   "infiniband "  the kernel's RDMA driver in a pasted dmesg ("infiniband efa_0: Failed to allocate pd[-12]")
+#   ray-oom-prevention  Ray's memory monitor's advice after it killed a worker ("Refer to the documentation on how to
+#             address the out of memory issue: https://docs.ray.io/.../ray-oom-prevention.html"), pasted without the
+#             kill's head (parse._launcher_exit: host_oom)
+#   received at time=  Abseil's fatal-signal handler (Ray's raylet and workers: "*** SIGBUS received at time=N on cpu
+#             M ***", parse._signal: a crash of that signal, lead rule F for a SIGBUS)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -174,7 +179,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"TCPStore(", b"in init_process_group", b"missing ranks: ", b"ready ranks: ", b"[c10d - ",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
-            b"expandable_segments not supported")
+            b"expandable_segments not supported", b"received at time=",
+            b"ray-oom-prevention")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

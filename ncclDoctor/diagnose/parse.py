@@ -818,6 +818,11 @@ class LineParser:
                            proc=int(p.group(1)) if p else ev.pid)
             self._crash, self._follow = ev, 2
             return ev
+        a = S.R_ABSL_SIGNAL.search(text) if "received at time=" in text else None
+        if a and a.group(1) in S.SIGNAL_BY_NAME:  # Abseil's handler: the process that prints it got that signal
+            ev = self._context(lineno, text, "crash")
+            ev.data.update(signal=S.SIGNAL_BY_NAME[a.group(1)], what=a.group(1), libs=[], proc=ev.pid)
+            return ev
         if "forcefully" in text and S.R_FORCED_KILL.search(text):
             ev = self._context(lineno, text, "signal")
             ev.rank = None

@@ -500,8 +500,13 @@ R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
 # Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
 # The raylet's periodic report (node_manager.cc): "1 Workers (tasks / actors) killed due to memory pressure (OOM)".
 # (Ray's SYSTEM_ERROR exit lists the OOM killer only among "potential root causes": R_RAY_DIED, not an OOM.)
+# Both end on the same advice, which Ray prints only with such a kill ("Refer to the documentation on how to address the
+# out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning
+# more memory on this node ... set the environment variable `RAY_memory_usage_threshold` when starting Ray."): pasted
+# alone (the kill's head cut off), it still says the memory monitor killed a worker.
 R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on memory|killed due to memory pressure|"
-                       r"Worker exit type: NODE_OUT_OF_MEMORY")
+                       r"Worker exit type: NODE_OUT_OF_MEMORY|"
+                       r"address the out of memory issue: \S{0,80}ray-oom-prevention")
 # The raylet's report of a worker process that died of something it could not see (core_worker: "A worker died or
 # was killed while executing a task by an unexpected system error. ... Worker IP address: 10.0.0.5 ... Worker PID:
 # 4156 Worker exit type: SYSTEM_ERROR ... potential root causes. (1) ... OOM killer ... (2) ray stop --force ...
@@ -635,6 +640,9 @@ R_EXECUTOR_FATAL = re.compile(r"\w{0,40}Executor got fatal signal from worker pr
 # just before
 R_GASNET_SIGNAL = re.compile(r"\*\*\* Caught a fatal signal \(proc (\d{1,7})\): (SIG[A-Z]{2,8})\((\d{1,2})\)")
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
+# Abseil's FailureSignalHandler (Ray's raylet and core workers, TensorFlow, JAX): "*** SIGBUS received at
+# time=1717171717 on cpu 12 ***", then "PC: @ ..." and "    @     0x... ray::ObjectManager::..." frames.
+R_ABSL_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) received at time=\d{1,12}")
 R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
 # DDP's constructor (torch/csrc/distributed/c10d/reducer.cpp verify_params_across_processes): "DDP expects same

@@ -643,16 +643,22 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "DataLoader workers, mmap / sharded checkpoint loading, staggered model loading) or raise the job's "
             "memory limit.",
             "medium", [], [e.brief() for e in (cf + wf)[:3]], job_wide=True)
+    ray = any("Ray" in str(e.data.get("killed", "")) for e in wf)
     return Verdict(
         "host_oom",
-        f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
-        "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others",
+        ("a Ray worker (no rank named) was killed by Ray's memory monitor: the node's host memory (RAM) crossed its "
+         "kill threshold, and it killed a worker before the kernel's OOM killer would; errors of the actors or ranks "
+         "that used that worker are consequences"
+         if ray and not ranks and not cf else
+         f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
+         "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
         "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
         "or raise the job's memory limit."
         + (" Ray's memory monitor killed it before the kernel would: `ray logs raylet.out -ip NODE` names the "
-           "worker; RAY_memory_usage_threshold (default 0.95 of the node's RAM) sets when it kills"
-           if any("Ray" in str(e.data.get("killed", "")) for e in wf) else "")
+           "worker; RAY_memory_usage_threshold (default 0.95 of the node's RAM) sets when it kills. Its message lists "
+           "the node's top memory users (PID, MEM(GB), COMMAND): the largest is what filled the RAM, and it need not "
+           "be the worker it killed (another process on the node, a server beside the job)" if ray else "")
         + (" Kubernetes: kubectl describe pod and kubectl get events show the eviction or OOMKilled; set the pod's "
            "memory requests and limits to what the job uses (under node memory pressure the kubelet evicts first "
            "the pods using more than their request)"
@@ -827,17 +833,28 @@ def _bus_error(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = sorted({e.rank for e in evs if e.rank is not None})
     several = len(procs) > 1
     who = "" if several or len(ranks) != 1 else f" on rank {ranks[0]}"
+    said = "'Caught signal 7 (Bus error ...)'" if "Caught signal" in evs[0].text else f"'{evs[0].text[:120]}'"
+    # Ray's raylet keeps its object store in /dev/shm (plasma): the raylet itself taking the bus error is that store
+    ray = any(_RAYLET.search(e.text) for e in evs)
     return Verdict(
         "dataloader_shm",
-        (f"{len(procs)} processes died of SIGBUS alike ('Caught signal 7 (Bus error ...)')" if several
-         else f"a process{who} died of SIGBUS ('Caught signal 7 (Bus error ...)')")
+        (f"{len(procs)} processes died of SIGBUS alike ({said})" if several
+         else f"{'Ray' + chr(39) + 's raylet' if ray else 'a process'}{who} died of SIGBUS ({said})")
         + ": a bus error with no other cause is shared memory (/dev/shm) that could not be backed -- NCCL's "
         "shared-memory segments or the DataLoader workers' batches in a container whose /dev/shm is too small"
+        + ("; the raylet keeps Ray's object store there, so it is the object store's memory that could not be "
+           "backed" if ray else "")
         + ("; several processes failing the same way is the host's or container's resource, not one rank" if several
            else ""),
-        _SHM_FIX + " For NCCL's segments (a crash during communicator set-up), NCCL_SHM_DISABLE=1 works around it "
+        _SHM_FIX + (" Ray's object store lives in /dev/shm: give the container more (docker --shm-size or "
+                    "--ipc=host) or cap the store below it (ray start --object-store-memory=BYTES, "
+                    "ray.init(object_store_memory=...))." if ray else "")
+        + " For NCCL's segments (a crash during communicator set-up), NCCL_SHM_DISABLE=1 works around it "
         "(slower intra-node traffic).",
         "medium", [] if several else ranks, [e.brief() for e in evs[:3]], job_wide=several)
+
+
+_RAYLET = re.compile(r"^\s*\(raylet(?:, ip=[\d.]{7,15})?\)")
 
 
 def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
