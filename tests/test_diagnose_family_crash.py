@@ -1855,3 +1855,18 @@ def test_ray_oom_prevention_advice_alone_is_a_host_memory_kill_with_no_rank(tmp_
     v = d["verdict"]
     assert v["cause"] == "host_oom" and not v["culprits"] and not _accused(d), v
     assert "RAY_memory_usage_threshold" in v["fix"], v
+
+
+# --- session 9 (fix30): an illegal memory access that NCCL's own CUDA call reports (nccl-tests) --------------------
+def test_an_illegal_access_reported_by_nccls_own_cuda_call_points_at_the_gpu_and_driver(tmp_path):
+    """NCCL's CUDACHECK outside its kernel launch (init.cc, misc/strongstream.cc) then nccl-tests' own failure line:
+    cuda_error, no rank (nccl-tests prints none), and the fix names Xid errors and the driver, not only the user's
+    kernels; at NCCL's kernel launch the upgrade advice stays (test_an_illegal_access_at_nccls_own_launch...)."""
+    text = ("dgx-b12:33107:33107 [3] misc/strongstream.cc:395 NCCL WARN Cuda failure 'an illegal memory access was "
+            "encountered'\n"
+            "dgx-b12:33107:33107 [3] NCCL INFO init.cc:1002 -> 1\n"
+            "dgx-b12: Test NCCL failure common.cu:1034 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and not _accused(d), v
+    assert "xid" in v["fix"].lower() and "driver" in v["fix"], v

@@ -91,6 +91,7 @@ _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 # --- a rank's own hard failure ---------------------------------------------------------
 _NCCL_ALLOC = re.compile(r"\balloc\.h:\d+ NCCL WARN Cuda failure")
 _NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch")
+_NCCL_CUDA_WARN = re.compile(r"\bNCCL WARN Cuda failure")
 
 
 def _where(e: Event) -> tuple[str, int]:
@@ -371,6 +372,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "torch.cuda.set_device(local_rank) before creating the process group (torch 2.4's "
                    "TORCH_NCCL_NAN_CHECK=1 ran its check kernel on the default device without it: unset it or "
                    "upgrade torch). " + fix)
+        if not any(_NCCL_ALLOC.search(e.text) or _NCCL_LAUNCH.search(e.text) for e in evs) and any(
+                _NCCL_CUDA_WARN.search(e.text) for e in evs):
+            # NCCL's own CUDA call elsewhere (init.cc, a proxy's) found the fault: an earlier kernel's, or NCCL's and
+            # the GPU's own where no kernel of the user's runs (nccl-tests)
+            fix += (" NCCL's own CUDA call reported the illegal memory access (its 'Cuda failure' WARN): where no "
+                    "kernel of your own ran before it (nccl-tests runs only NCCL's), look at the GPU, the driver and "
+                    "the GPUDirect RDMA path on that host: dmesg -T | grep -i xid (Xid errors), nvidia-smi -q, the "
+                    "same NCCL and driver versions on every node (NCCL_DEBUG=INFO prints both), and "
+                    "NCCL_NET_GDR_LEVEL=LOC to run once without GPUDirect RDMA.")
         if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
             what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
             fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "
