@@ -1748,3 +1748,125 @@ def test_a_cuda_failure_creating_the_communicator_without_cuda_vmm_is_the_platfo
     assert v["cause"] == "cuda_error" and not _accused(d), v
     assert "NCCL_CUMEM_ENABLE=0" in v["fix"], v
     assert _accused(_report(tmp_path, err, "plain.log")) == {5}
+
+
+# --- session 9 (fix30): horovodrun's record of a worker's exit (lead rules A, I, J) --------------------------------
+# horovod/runner/gloo_run.py: print('Process {idx} exit with status code {ec}.') with idx = slot_info.rank (the global
+# rank; its output is tagged "[idx]<stdout>:" / "[idx]<stderr>:"), the status as the worker's shell returns it.
+def test_horovodruns_one_process_killed_with_shell_status_137_is_that_rank_host_oom(tmp_path):
+    """A status of 128 + 9 is SIGKILL as a shell reports it: the one rank the record names, host_oom."""
+    d = _report(tmp_path, "[1]<stdout>:epoch 3 loss 0.41\nProcess 5 exit with status code 137.\n"
+                "Traceback (most recent call last):\n  File \"/opt/venv/bin/horovodrun\", line 8, in <module>\n")
+    v = d["verdict"]
+    assert v["cause"] == "host_oom" and _accused(d) == {5}, v
+    assert "137" in v["summary"], v
+
+
+def test_horovodruns_one_process_exiting_on_its_own_exception_is_that_rank(tmp_path):
+    """One rank's own traceback in its "[N]<stderr>:" lines, and the record of that rank exiting with status 1."""
+    text = ("[0]<stdout>:starting\n[1]<stdout>:starting\n[1]<stderr>:Traceback (most recent call last):\n"
+            "[1]<stderr>:  File \"train.py\", line 40, in <module>\n"
+            "[1]<stderr>:ValueError: shard 7 of the dataset is empty\nProcess 1 exit with status code 1.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and _accused(d) == {1}, v
+    assert "ValueError" in v["summary"] and "horovodrun" in v["fix"], v
+
+
+def test_horovodruns_every_process_exiting_alike_is_a_shared_cause(tmp_path):
+    """Every rank the record shows exiting with the same status (lead rule J): nobody accused, unknown."""
+    text = "".join(f"Process {r} exit with status code 3.\n" for r in (1, 0, 2))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and not v["culprits"] and not _accused(d), v
+    assert "horovodrun" in v["fix"] and "alike" in v["summary"], v
+
+
+def test_mpiruns_record_of_a_segfault_names_mpis_transport_in_the_fix(tmp_path):
+    """mpirun's "exited on signal 11" of one rank: that rank (rule A/I), and the fix names that rank's own log and
+    MPI's own transport (UCX) running inside the process as the test to make."""
+    text = ("mpirun noticed that process rank 6 with PID 0 on node gpu-b07 exited on signal 11 (Segmentation "
+            "fault).\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and _accused(d) == {6}, v
+    assert "UCX_TLS=tcp" in v["fix"] and "--output-filename" in v["fix"], v
+
+
+# --- session 9 (fix30): torchrun's "Failures:" list without its "Root Cause" entry (lead rules F, J) ---------------
+# torch/distributed/elastic/multiprocessing/errors ChildFailedError.format_msg lists under "Failures:" every failure
+# besides the root cause ("<NO_OTHER_FAILURES>" when there is none): an entry there means another process failed too.
+def _failures_only(entry: str, prefix: str = "") -> str:
+    head = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 60 + "\n"
+            "/srv/app/finetune.py FAILED\n" + "-" * 60 + "\nFailures:\n")
+    return "".join(prefix + line + "\n" for line in (head + entry).splitlines())
+
+
+def test_a_sigbus_listed_under_failures_with_its_root_cause_cut_is_shared_memory_with_no_culprit(tmp_path):
+    """accelerate's test runner prefixes each line with 'stdout: '; the entry (rank 3, -7) is not the root cause."""
+    d = _report(tmp_path, _failures_only(failure_record(3, 3, 3, -7, 5120, host="box-2"), prefix="stdout: "))
+    v = d["verdict"]
+    assert v["cause"] == "dataloader_shm" and not v["culprits"] and not _accused(d), v
+    assert "/dev/shm" in v["fix"], v
+
+
+def test_a_sigkill_listed_under_failures_with_its_root_cause_cut_is_host_memory_with_no_culprit(tmp_path):
+    d = _report(tmp_path, _failures_only(failure_record(2, 6, 6, -9, 881)))
+    v = d["verdict"]
+    assert v["cause"] == "host_oom" and not v["culprits"] and not _accused(d), v
+
+
+def test_an_exit_listed_under_failures_with_its_root_cause_cut_names_nobody(tmp_path):
+    """Exit code 1 under "Failures:": that rank failed, and so did the root cause not shown: no lone culprit."""
+    d = _report(tmp_path, _failures_only(failure_record(1, 2, 2, 1, 4410)))
+    assert not _accused(d), d["verdict"]
+
+
+# --- session 9 (fix30): Abseil's fatal-signal handler (Ray's raylet), lead rule F ----------------------------------
+def test_abseils_sigbus_report_of_the_raylet_is_shared_memory_with_no_rank(tmp_path):
+    """absl's FailureSignalHandler: "*** SIGBUS received at time=N on cpu M ***" then its "@ 0x..." frames; printed by
+    the raylet (no rank): dataloader_shm, nobody named, Ray's object store in the fix."""
+    text = ("(raylet, ip=10.4.0.17) *** SIGBUS received at time=1702000123 on cpu 3 ***\n"
+            "(raylet, ip=10.4.0.17) PC: @     0x7fa0c1d2e3f4  (unknown)  memcpy\n"
+            "(raylet, ip=10.4.0.17)     @     0x55aa00112233        512  plasma::PlasmaStore::ProcessCreateRequest()\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "dataloader_shm" and not v["culprits"] and not _accused(d), v
+    assert "object-store-memory" in v["fix"], v
+
+
+def test_abseils_sigbus_report_in_a_ranks_own_log_is_that_ranks(tmp_path):
+    text = "[rank4]: *** SIGBUS received at time=1702000999 on cpu 40 ***\n[rank4]: PC: @ 0x7f00aa  (unknown)\n"
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "dataloader_shm" and _accused(d) == {4}, d["verdict"]
+
+
+# --- session 9 (fix30): Ray's memory monitor's advice pasted without the kill's head (host_oom) --------------------
+def test_ray_oom_prevention_advice_alone_is_a_host_memory_kill_with_no_rank(tmp_path):
+    """Ray's OOM-kill message ends with the same advice whatever killed what (node_manager's memory monitor); a paste
+    holding only that tail and the top-memory table still says a worker was killed for the node's RAM."""
+    text = ("412\t61.20\tpython serve_embeddings.py --port 8100\n7710\t3.05\tray::TrainerActor.step\n"
+            "Refer to the documentation on how to address the out of memory issue: "
+            "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more "
+            "memory on this node or reducing task parallelism by requesting more CPUs per task.\n"
+            "(TrainerActor pid=7710) Unhandled error (suppress with 'RAY_IGNORE_UNHANDLED_ERRORS=1'): "
+            "ray::Rollout.generate() (pid=7702, ip=10.1.1.9)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "host_oom" and not v["culprits"] and not _accused(d), v
+    assert "RAY_memory_usage_threshold" in v["fix"], v
+
+
+# --- session 9 (fix30): an illegal memory access that NCCL's own CUDA call reports (nccl-tests) --------------------
+def test_an_illegal_access_reported_by_nccls_own_cuda_call_points_at_the_gpu_and_driver(tmp_path):
+    """NCCL's CUDACHECK outside its kernel launch (init.cc, misc/strongstream.cc) then nccl-tests' own failure line:
+    cuda_error, no rank (nccl-tests prints none), and the fix names Xid errors and the driver, not only the user's
+    kernels; at NCCL's kernel launch the upgrade advice stays (test_an_illegal_access_at_nccls_own_launch...)."""
+    text = ("dgx-b12:33107:33107 [3] misc/strongstream.cc:395 NCCL WARN Cuda failure 'an illegal memory access was "
+            "encountered'\n"
+            "dgx-b12:33107:33107 [3] NCCL INFO init.cc:1002 -> 1\n"
+            "dgx-b12: Test NCCL failure common.cu:1034 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and not _accused(d), v
+    assert "xid" in v["fix"].lower() and "driver" in v["fix"], v

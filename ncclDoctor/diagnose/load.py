@@ -171,6 +171,11 @@ SNIFF = 8192
 #             trigger word): a peer sent more than this rank posted, a desync (parse._mismatch, lead rule D)
 #   c10d.py", line  a traceback's frame in torch.distributed's distributed_c10d.py: a collective's call just above
 #             a bare "Socket Timeout" makes it a store read of the unique id (parse._store, lead rule Y)
+#   ray-oom-prevention  Ray's memory monitor's advice after it killed a worker ("Refer to the documentation on how to
+#             address the out of memory issue: https://docs.ray.io/.../ray-oom-prevention.html"), pasted without the
+#             kill's head (parse._launcher_exit: host_oom)
+#   received at time=  Abseil's fatal-signal handler (Ray's raylet and workers: "*** SIGBUS received at time=N on cpu
+#             M ***", parse._signal: a crash of that signal, lead rule F for a SIGBUS)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -191,7 +196,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
-            b'c10d.py", line', b"op.preamble.length")
+            b'c10d.py", line', b"op.preamble.length", b"received at time=",
+            b"ray-oom-prevention")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

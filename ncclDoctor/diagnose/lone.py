@@ -160,9 +160,17 @@ def several_failures(c: Collected) -> list[int]:
     return sorted(ranks)
 
 
+def root_not_shown(c: Collected, fails: list[Event]) -> bool:
+    """Every failure read is an entry of torchrun's "Failures:" list and its "Root Cause" entry is not in the lines:
+    that list holds the failures BESIDES the root cause, so one more process (the first observed failure, cut from the
+    paste) failed on its own as well -- none of those read is a lone failure (lead rule J: several at once)."""
+    return bool(fails) and all(e.data.get("listed") for e in fails) and not any(
+        e.data.get("root") for e in c.child_failures)
+
+
 def lone_failure(c: Collected) -> Lone | None:
     fails = failed_on_own(c)
-    if len(fails) != 1:
+    if len(fails) != 1 or root_not_shown(c, fails):
         return None
     e = fails[0]
     rank = e.rank

@@ -110,6 +110,7 @@ class LineParser:
         self.ring_rank: dict[tuple[str, int, str], int] = {}  # (host, pid, tid) -> rank its ring lines name, -1: two
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
+        self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
@@ -409,12 +410,14 @@ class LineParser:
                 return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
             self.cf_section = "root" if "Root Cause" in text else "other"
+            self._cf_listed = self.cf_section == "other"
             self._follow = 8
             return None
         stray = S.R_CF_FIELD.match(body)
         if stray and stray.group(1) == "rank" and S.R_CF_RANK.match(stray.group(2).strip()):
             # an entry pasted without its header: read its fields as the summary's
             self.cf_section, self.cf, self._follow = "other", {"rank": stray.group(2).strip()}, 7
+            self._cf_listed = False
             if self._stray_exit is not None and lineno - self._stray_exit[0] <= 2:
                 # the entry pasted bottom-up (exitcode, then rank, host, time, "[0]:"): its exit code is this rank's
                 self.cf["exitcode"], self._stray_exit = self._stray_exit[2], None
@@ -872,6 +875,11 @@ class LineParser:
                            proc=int(p.group(1)) if p else ev.pid)
             self._crash, self._follow = ev, 2
             return ev
+        a = S.R_ABSL_SIGNAL.search(text) if "received at time=" in text else None
+        if a and a.group(1) in S.SIGNAL_BY_NAME:  # Abseil's handler: the process that prints it got that signal
+            ev = self._context(lineno, text, "crash")
+            ev.data.update(signal=S.SIGNAL_BY_NAME[a.group(1)], what=a.group(1), libs=[], proc=ev.pid)
+            return ev
         if "forcefully" in text and S.R_FORCED_KILL.search(text):
             ev = self._context(lineno, text, "signal")
             ev.rank = None
@@ -1291,6 +1299,7 @@ class LineParser:
         x = S.R_MPI_CODE.match(body)
         if x and self._mpi_rank is not None:
             ev = self._global_exit(lineno, text, self._mpi_rank, int(x.group(1)))
+            ev.data["launcher"] = "mpirun"
             self._mpi_block, self._mpi_rank = -99, None
             return ev
         if not body.strip() or body.lstrip().startswith(("The first process", "the job to be terminated", "-")):
@@ -1327,7 +1336,15 @@ class LineParser:
             if g.group("kr"):
                 return self._global_exit(lineno, text, int(g.group("kr")), -15 if g.group("ks") == "SIGTERM" else -9)
             if g.group("mr"):
-                return self._global_exit(lineno, text, int(g.group("mr")), -int(g.group("ms")), g.group("mh"))
+                ev = self._global_exit(lineno, text, int(g.group("mr")), -int(g.group("ms")), g.group("mh"))
+                ev.data["launcher"] = "mpirun"
+                return ev
+            if g.group("hr"):  # horovodrun: a status above 128 is the shell's word for a signal (137: SIGKILL)
+                status = int(g.group("hc"))
+                ev = self._global_exit(lineno, text, int(g.group("hr")),
+                                       128 - status if 128 < status < 160 else status)
+                ev.data.update(launcher="horovodrun", status=status)
+                return ev
             if g.group("vr") or g.group("rr"):  # the first worker the executor saw die (its exit code not printed)
                 if S.R_VLLM_DP.search(text):
                     return None  # a data-parallel engine's own worker index, not a rank of the job
@@ -1569,7 +1586,10 @@ class LineParser:
         sig = S.R_SIGNAL.search(self.cf.get("exitcode", "") + " " + self.cf.get("traceback", ""))
         ev.rank = int(r.group(1)) if r else None
         ev.host = self.cf.get("host")
-        ev.data.update(root=self.cf_section == "root", local_rank=int(r.group(2)) if r else None,
+        # torchrun lists under "Failures:" every failure BESIDES its root cause (ChildFailedError.format_msg): an
+        # entry there says another process failed on its own too, shown or not
+        ev.data.update(root=self.cf_section == "root", listed=self.cf_section == "other" and self._cf_listed,
+                       local_rank=int(r.group(2)) if r else None,
                        exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),
                        traceback=self.cf.get("traceback", "")[:200])

@@ -99,8 +99,9 @@ R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
 R_SRUN = re.compile(r"^\s*(\d+): ")
-# mpirun --tag-output ("[1,3]<stderr>:" = job 1, rank 3) and --output-filename's "[1,3]<stdout>:".
-R_MPI_TAG = re.compile(r"\[\d{1,6},(\d{1,7})\]<std(?:out|err)>:")
+# mpirun --tag-output ("[1,3]<stderr>:" = job 1, rank 3) and --output-filename's "[1,3]<stdout>:"; horovodrun's
+# gloo launcher tags each worker's output with its rank alone ("[2]<stderr>:", safe_shell_exec's index: the rank).
+R_MPI_TAG = re.compile(r"\[(?:\d{1,6},)?(\d{1,7})\]<std(?:out|err)>:")
 # Terminal colours (rich, loguru, colorlog, Lightning) and cursor codes: removed before matching.
 R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # What launchers and collectors put before a line, stripped (one after another) for the
@@ -115,7 +116,8 @@ R_LINE_PREFIX = re.compile(
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
-    r"|\[\d{1,6},\d{1,7}\]<std(?:out|err)>:"
+    r"|\[(?:\d{1,6},)?\d{1,7}\]<std(?:out|err)>:"
+    r"|std(?:out|err):(?= )"  # accelerate's test runner (test_utils execute_subprocess_async: "stderr: " + line)
     r"|[\w.\-]{1,64} {1,16}\| "
     r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )
@@ -503,7 +505,11 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # "Worker proc VllmWorker-1 died unexpectedly, shutting down executor.", the Ray one's
                            # "RayWorkerProc rank=[3] died unexpectedly"), its exit code not printed
                            r"\bWorker proc VllmWorker-(?P<vr>\d{1,7}) died unexpectedly|"
-                           r"\bRayWorkerProc rank=\[(?P<rr>\d{1,7})\] died unexpectedly")
+                           r"\bRayWorkerProc rank=\[(?P<rr>\d{1,7})\] died unexpectedly|"
+                           # horovodrun's gloo launcher (runner/gloo_run.py: "Process {slot_info.rank} exit with status
+                           # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
+                           # 128 + 9: killed by SIGKILL)
+                           r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
 # vLLM's data-parallel engines each run their own workers (VllmWorker-0 of each): the index is not the job's rank
 R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 # Open MPI's help text (help-mpi-btl-tcp.txt / pml ob1) when a peer's connection drops: "An MPI communication peer
@@ -518,8 +524,13 @@ R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
 # Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
 # The raylet's periodic report (node_manager.cc): "1 Workers (tasks / actors) killed due to memory pressure (OOM)".
 # (Ray's SYSTEM_ERROR exit lists the OOM killer only among "potential root causes": R_RAY_DIED, not an OOM.)
+# Both end on the same advice, which Ray prints only with such a kill ("Refer to the documentation on how to address the
+# out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning
+# more memory on this node ... set the environment variable `RAY_memory_usage_threshold` when starting Ray."): pasted
+# alone (the kill's head cut off), it still says the memory monitor killed a worker.
 R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on memory|killed due to memory pressure|"
-                       r"Worker exit type: NODE_OUT_OF_MEMORY")
+                       r"Worker exit type: NODE_OUT_OF_MEMORY|"
+                       r"address the out of memory issue: \S{0,80}ray-oom-prevention")
 # The raylet's report of a worker process that died of something it could not see (core_worker: "A worker died or
 # was killed while executing a task by an unexpected system error. ... Worker IP address: 10.0.0.5 ... Worker PID:
 # 4156 Worker exit type: SYSTEM_ERROR ... potential root causes. (1) ... OOM killer ... (2) ray stop --force ...
@@ -653,6 +664,9 @@ R_EXECUTOR_FATAL = re.compile(r"\w{0,40}Executor got fatal signal from worker pr
 # just before
 R_GASNET_SIGNAL = re.compile(r"\*\*\* Caught a fatal signal \(proc (\d{1,7})\): (SIG[A-Z]{2,8})\((\d{1,2})\)")
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
+# Abseil's FailureSignalHandler (Ray's raylet and core workers, TensorFlow, JAX): "*** SIGBUS received at
+# time=1717171717 on cpu 12 ***", then "PC: @ ..." and "    @     0x... ray::ObjectManager::..." frames.
+R_ABSL_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) received at time=\d{1,12}")
 R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
 # DDP's constructor (torch/csrc/distributed/c10d/reducer.cpp verify_params_across_processes): "DDP expects same

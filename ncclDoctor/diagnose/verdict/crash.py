@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose import signatures as S
-from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, several_failures, torn_down
+from ncclDoctor.diagnose.lone import (
+    failed_on_own,
+    lone_failure,
+    node_count,
+    root_not_shown,
+    several_failures,
+    torn_down,
+)
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting
 from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event, strip_prefixes
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
@@ -85,6 +92,7 @@ _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 # --- a rank's own hard failure ---------------------------------------------------------
 _NCCL_ALLOC = re.compile(r"\balloc\.h:\d+ NCCL WARN Cuda failure")
 _NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch")
+_NCCL_CUDA_WARN = re.compile(r"\bNCCL WARN Cuda failure")
 
 
 def _where(e: Event) -> tuple[str, int]:
@@ -365,6 +373,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "torch.cuda.set_device(local_rank) before creating the process group (torch 2.4's "
                    "TORCH_NCCL_NAN_CHECK=1 ran its check kernel on the default device without it: unset it or "
                    "upgrade torch). " + fix)
+        if not any(_NCCL_ALLOC.search(e.text) or _NCCL_LAUNCH.search(e.text) for e in evs) and any(
+                _NCCL_CUDA_WARN.search(e.text) for e in evs):
+            # NCCL's own CUDA call elsewhere (init.cc, a proxy's) found the fault: an earlier kernel's, or NCCL's and
+            # the GPU's own where no kernel of the user's runs (nccl-tests)
+            fix += (" NCCL's own CUDA call reported the illegal memory access (its 'Cuda failure' WARN): where no "
+                    "kernel of your own ran before it (nccl-tests runs only NCCL's), look at the GPU, the driver and "
+                    "the GPUDirect RDMA path on that host: dmesg -T | grep -i xid (Xid errors), nvidia-smi -q, the "
+                    "same NCCL and driver versions on every node (NCCL_DEBUG=INFO prints both), and "
+                    "NCCL_NET_GDR_LEVEL=LOC to run once without GPUDirect RDMA.")
         if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
             what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
             fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "
@@ -622,11 +639,14 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lone = lone_failure(c)
     if not ranks and lone is not None and lone.exitcode == -9:
         who, ranks = lone.who, lone.culprits  # the one process killed, the others only torn down after it
-    if died_alike(c):
+    unshown = root_not_shown(c, failed_on_own(c))
+    if died_alike(c) or unshown:
         return Verdict(
             "host_oom",
-            f"every process the launcher's record shows ({_named(ranks) if ranks else who}) was killed with SIGKILL "
-            "(exit code -9) within the same second and none was only torn down: the host (or the job's cgroup) ran "
+            (f"{_listed(cf + wf)} was killed with SIGKILL (exit code -9){_ROOT_UNSHOWN}" if unshown else
+             f"every process the launcher's record shows ({_named(ranks) if ranks else who}) was killed with SIGKILL "
+             "(exit code -9) within the same second and none was only torn down")
+            + ": the host (or the job's cgroup) ran "
             "out of memory for all of them at once -- the OOM killer, or the scheduler's memory limit -- not one "
             "rank's fault",
             "Confirm with dmesg -T | grep -i 'killed process' (or the scheduler's record: sacct MaxRSS, kubectl "
@@ -634,16 +654,22 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "DataLoader workers, mmap / sharded checkpoint loading, staggered model loading) or raise the job's "
             "memory limit.",
             "medium", [], [e.brief() for e in (cf + wf)[:3]], job_wide=True)
+    ray = any("Ray" in str(e.data.get("killed", "")) for e in wf)
     return Verdict(
         "host_oom",
-        f"{who} was killed with SIGKILL (exit code -9): killed from outside, almost always the "
-        "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others",
+        ("a Ray worker (no rank named) was killed by Ray's memory monitor: the node's host memory (RAM) crossed its "
+         "kill threshold, and it killed a worker before the kernel's OOM killer would; errors of the actors or ranks "
+         "that used that worker are consequences"
+         if ray and not ranks and not cf else
+         f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
+         "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
         "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
         "or raise the job's memory limit."
         + (" Ray's memory monitor killed it before the kernel would: `ray logs raylet.out -ip NODE` names the "
-           "worker; RAY_memory_usage_threshold (default 0.95 of the node's RAM) sets when it kills"
-           if any("Ray" in str(e.data.get("killed", "")) for e in wf) else "")
+           "worker; RAY_memory_usage_threshold (default 0.95 of the node's RAM) sets when it kills. Its message lists "
+           "the node's top memory users (PID, MEM(GB), COMMAND): the largest is what filled the RAM, and it need not "
+           "be the worker it killed (another process on the node, a server beside the job)" if ray else "")
         + (" Kubernetes: kubectl describe pod and kubectl get events show the eviction or OOMKilled; set the pod's "
            "memory requests and limits to what the job uses (under node memory pressure the kubelet evicts first "
            "the pods using more than their request)"
@@ -653,6 +679,22 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         [e.brief() for e in (cf + wf)[:3]],
     )
+
+
+# lead rule J read from torchrun's "Failures:" list when its "Root Cause" entry is not pasted (lone.root_not_shown)
+_ROOT_UNSHOWN = (", and torchrun lists it under 'Failures:', the failures besides its root cause: at least one more "
+                 "process (the root cause, whose entry is not in these lines) failed on its own at the same time")
+
+
+def _listed(evs: list[Event]) -> str:
+    ranks = sorted({e.rank for e in evs if e.rank is not None})
+    return _named(ranks) if ranks else "a process"
+
+
+def _shell_status(evs: list[Event]) -> str:
+    """How the launcher printed a signal's exit: a shell's status 128 + N (horovodrun's 'status code 137')."""
+    st = next((e.data["status"] for e in evs if (e.data.get("status") or 0) > 128), None)
+    return f"; status {st} = 128 + {st - 128}, as a shell reports a signal" if st else ""
 
 
 def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -802,17 +844,28 @@ def _bus_error(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = sorted({e.rank for e in evs if e.rank is not None})
     several = len(procs) > 1
     who = "" if several or len(ranks) != 1 else f" on rank {ranks[0]}"
+    said = "'Caught signal 7 (Bus error ...)'" if "Caught signal" in evs[0].text else f"'{evs[0].text[:120]}'"
+    # Ray's raylet keeps its object store in /dev/shm (plasma): the raylet itself taking the bus error is that store
+    ray = any(_RAYLET.search(e.text) for e in evs)
     return Verdict(
         "dataloader_shm",
-        (f"{len(procs)} processes died of SIGBUS alike ('Caught signal 7 (Bus error ...)')" if several
-         else f"a process{who} died of SIGBUS ('Caught signal 7 (Bus error ...)')")
+        (f"{len(procs)} processes died of SIGBUS alike ({said})" if several
+         else f"{'Ray' + chr(39) + 's raylet' if ray else 'a process'}{who} died of SIGBUS ({said})")
         + ": a bus error with no other cause is shared memory (/dev/shm) that could not be backed -- NCCL's "
         "shared-memory segments or the DataLoader workers' batches in a container whose /dev/shm is too small"
+        + ("; the raylet keeps Ray's object store there, so it is the object store's memory that could not be "
+           "backed" if ray else "")
         + ("; several processes failing the same way is the host's or container's resource, not one rank" if several
            else ""),
-        _SHM_FIX + " For NCCL's segments (a crash during communicator set-up), NCCL_SHM_DISABLE=1 works around it "
+        _SHM_FIX + (" Ray's object store lives in /dev/shm: give the container more (docker --shm-size or "
+                    "--ipc=host) or cap the store below it (ray start --object-store-memory=BYTES, "
+                    "ray.init(object_store_memory=...))." if ray else "")
+        + " For NCCL's segments (a crash during communicator set-up), NCCL_SHM_DISABLE=1 works around it "
         "(slower intra-node traffic).",
         "medium", [] if several else ranks, [e.brief() for e in evs[:3]], job_wide=several)
+
+
+_RAYLET = re.compile(r"^\s*\(raylet(?:, ip=[\d.]{7,15})?\)")
 
 
 def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1016,9 +1069,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "host memory with free -h).", "low", [], [e.brief() for e in fails[:3]])
     lone = lone_failure(c)
     several = several_failures(c) if lone is None else []
-    if any(e.data.get("exitcode") == -7 for e in fails) and died_alike(c):  # lead rule J with rule F
-        return Verdict("dataloader_shm", "every process the launcher's record shows died of SIGBUS (exit code -7) "
-                       "within the same second and none was only torn down: /dev/shm (shared memory) ran out for all "
+    unshown = root_not_shown(c, failed_on_own(c))
+    if any(e.data.get("exitcode") == -7 for e in fails) and (died_alike(c) or unshown):  # lead rule J with rule F
+        return Verdict("dataloader_shm", (f"{_listed(fails)} died of SIGBUS (exit code -7){_ROOT_UNSHOWN}" if unshown
+                                          else "every process the launcher's record shows died of SIGBUS (exit code "
+                                          "-7) within the same second and none was only torn down")
+                       + ": /dev/shm (shared memory) ran out for all "
                        "of them at once -- a resource of the host or the container, not one rank's fault",
                        "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
                        "or lower num_workers / prefetch_factor; `df -h /dev/shm` while the job runs shows it filling.",
@@ -1032,6 +1088,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
     codes = sorted({e.data["exitcode"] for e in fails if e.data.get("exitcode") is not None})
     who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
+    launcher = _launcher(fails)
     if lone is not None:
         who, ranks = lone.who, lone.culprits
     if several:
@@ -1071,8 +1128,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "on that host (dmesg -T for the kernel's view of the crash, the driver, the container's "
                        "limits).", "low", [], [e.brief() for e in fails[:3]], job_wide=True)
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
+    alike = lone is None and len(codes) == 1 and died_alike(c)  # lead rule J: every process shown alike
     what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
-            + (": a Python exception in that process" if 1 in codes else "") + "; the launcher then stopped the others")
+            + (": a Python exception in that process" if 1 in codes else "")
+            + ("; every process the launcher's record shows exited alike: a cause they share (the same error on every "
+               "rank, the environment or the launch they share), not one rank's fault" if alike
+               else "; the launcher then stopped the others"))
     single = lone is not None and len(ranks) == 1
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
     if exc is not None:
@@ -1084,7 +1145,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                       else ""),
                        (_NONFINITE_FIX if nonfinite else "")
                        + "Fix the exception that traceback ends in (read the frames above that line); "
-                       "the other ranks only stopped because torchrun ended the job.",
+                       + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
+                          "the other ranks show no failure of their own.")
+                       + (" " + LAUNCHER_LOGS[launcher] if launcher else ""),
                        "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
     if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
         what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
@@ -1115,14 +1178,15 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
                      "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "
                      "one file per rank) for the first error. " + abort_fix)
-    return Verdict("unknown", what + ". The cause is that process's own traceback, which these lines do not hold",
+    logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank); decorate the entry point with "
+            "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
+            "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
+            if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS[launcher]
+            + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
+    cause = ". The cause is in their own output" if alike else ". The cause is that process's own traceback"
+    return Verdict("unknown", what + cause + ", which these lines do not hold",
                    abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
-                   + f"Read {tb} ({whose}its "
-                   "stderr, or "
-                   "torchrun --log-dir / --redirects 3 --tee 3 "
-                   "to keep one file per rank); decorate the entry point with "
-                   "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
-                   "exception (@record / error_file: the file instead of <N/A>)" + alone.rstrip(),
+                   + f"Read {tb} ({whose}its stderr, or " + logs,
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
 
@@ -1201,6 +1265,28 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
 
 
 NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
+
+# Where a launcher other than torchrun keeps each rank's own output (its record names the rank, its lines the cause).
+LAUNCHER_LOGS = {
+    "mpirun": ("mpirun's record names the rank, not why it died: read that rank's own log (mpirun --tag-output "
+               "prefixes each line with [job,rank], --output-filename DIR keeps one file per rank) for its last "
+               "lines."),
+    "horovodrun": ("horovodrun tags each worker's output with its rank ([N]<stdout>: / [N]<stderr>:): read the failed "
+                   "rank's own lines for its traceback; horovodrun --output-filename DIR keeps each rank's output in "
+                   "its own file, and --verbose shows how the processes were placed on the hosts (-H host1:2,host2:2 "
+                   "or --hostfile: check the ranks ran where they were meant to)."),
+}
+# A native crash of a process mpirun started, with no error of its own shown: MPI's transport (UCX) runs inside it.
+MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of its own can be MPI's transport: with "
+                 "Open MPI over UCX rerun with -x UCX_TLS=tcp (or UCX_NET_DEVICES=<the interface>) or --mca pml ob1 to "
+                 "rule it out, run an MPI hello-world across the same hosts or containers first, and compare the NCCL "
+                 "and driver versions on the failed rank's node with the others'.")
+
+
+def _launcher(fails: list[Event]) -> str | None:
+    """The launcher whose record the failures come from, when it is not torchrun's (mpirun, horovodrun)."""
+    names = {e.data.get("launcher") for e in fails}
+    return names.pop() if len(names) == 1 and None not in names else None
 
 
 # What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
