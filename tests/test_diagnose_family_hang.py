@@ -1110,6 +1110,24 @@ def test_horovods_ready_ranks_from_zero_up_name_nobody(tmp_path):
     assert v["cause"] == "rank_missing" and v["culprits"] == [] and v["confidence"] == "low", v
 
 
+def test_horovods_records_all_on_one_line_are_each_read(tmp_path):
+    """Round 31: the stall inspector's single line holds several tensors, each with its own ready list; reading only
+    the first made the lone rank's tensor look like every other rank missing. Every record counts: here rank 5 alone
+    waits in the metric allreduce while 0-4 agree on the gradients -- rule D's odd rank, a desync, 0-4 innocent."""
+    recs = ", ".join(["HorovodAllreduce_metrics_accuracy_0 [ready ranks: 5]"]
+                     + [f"DistributedAdamOptimizer_Allreduce/HorovodAllreduce_grads_dense_{i}_0 [ready ranks: 4, 1, "
+                        "0, 3, 2]" for i in range(3)])
+    v = _verdict(tmp_path, _HVD_WARN + "Stalled ops: " + recs + "\n")
+    assert v["cause"] == "desync" and v["culprits"] == [5] and v["confidence"] in ("medium", "high"), v
+    assert "HOROVOD_TIMELINE" in v["fix"]
+
+
+def test_horovods_ready_groups_with_no_majority_name_nobody(tmp_path):
+    recs = "allreduce.head.weight [ready ranks: 1, 0], allreduce.tail.bias [ready ranks: 3, 2]"
+    v = _verdict(tmp_path, _HVD_WARN + "Stalled ops: " + recs + "\n")
+    assert v["cause"] == "desync" and v["culprits"] == [] and v["confidence"] == "low", v
+
+
 # --- a paste that wrapped the watchdog's message right after its "[Rank N]" tag (round 27) --------------------------
 def test_a_watchdog_message_wrapped_after_its_rank_tag_is_that_ranks_timeout_alone_in_its_group(tmp_path):
     """torch 2.3 ProcessGroupNCCL.cpp's header, "[PG 0 Rank 5]" last on its line, the message on the next ones: rank

@@ -625,6 +625,10 @@ class LineParser:
             ev = self._context(lineno, text, "hvd_stall")
             ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
             ev.data.update(how=hv.group(1), ranks=[int(r) for r in hv.group(2).split(",")][:1024])
+            # one line may hold several stalled tensors, each with its own list ("A [ready ranks: 3], B [ready
+            # ranks: 2, 0, 1], ..."): every record is kept, in order
+            ev.data["records"] = [(m.group(1), [int(r) for r in m.group(2).split(",")][:1024])
+                                  for m in S.R_HVD_STALL.finditer(text)][:256]
             return ev
         lb = S.R_LOAD_BARRIER.search(text) if "finish the model loading" in text else None
         if lb:  # a serving engine's post-load barrier: this rank arrived, others did not (their ranks unnamed)

@@ -861,6 +861,45 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", ranks, [e.brief() for e in evs[:3]])
 
 
+def _hvd_split(recs: list[tuple[str, list[int]]], evs: list[Event], world: int) -> Verdict | None:
+    """Lead rule D read through Horovod's stall inspector: when the ready lists split the ranks into disjoint groups,
+    each waiting in tensors no other group submitted, no rank is merely behind -- the groups submitted different
+    tensors (a desync). One lone rank against a group of at least two that agree took the rank-conditional path: it is
+    the culprit, the agreeing ranks innocent. With no such majority (two pairs, several groups) nobody is named."""
+    if any(how != "ready" for how, _ in recs):
+        return None
+    groups: list[frozenset[int]] = []
+    for _, rs in recs:
+        g = frozenset(rs)
+        if g not in groups:
+            groups.append(g)
+    if len(groups) < 2 or any(a & b for i, a in enumerate(groups) for b in groups[i + 1:]):
+        return None
+    shown = set().union(*groups)
+    fix = ("Every rank must submit the same tensors in the same order: look for rank-conditional code or a "
+           "data-dependent branch (inconsistent shapes, a loss allreduce or metric computed on some ranks only) around "
+           "the collectives of {who}. HOROVOD_TIMELINE shows which tensors each rank submitted; py-spy dump --pid PID "
+           "on each rank shows where it waits. HOROVOD_STALL_CHECK_TIME_SECONDS sets when the warning is printed.")
+    names = "; ".join(f"{_named(sorted(g))} ready in {sum(frozenset(rs) == g for _, rs in recs)} tensor(s)"
+                      for g in groups)
+    lone = [g for g in groups if len(g) == 1]
+    if len(groups) == 2 and len(lone) == 1 and max(len(g) for g in groups) >= 2:
+        odd = sorted(lone[0])
+        whole = shown == set(range(world))
+        return Verdict(
+            "desync",
+            f"Horovod's stall inspector shows the ranks waiting in different tensors ({names}): {_named(odd)} "
+            "submitted a collective the other ranks, which agree among themselves, never did -- it took another code "
+            "path (a rank-conditional branch, inconsistent shapes); the agreeing ranks are victims",
+            fix.format(who=_named(odd)), "high" if whole else "medium", odd, [e.brief() for e in evs[:3]])
+    return Verdict(
+        "desync",
+        f"Horovod's stall inspector shows the ranks waiting in different tensors ({names}): the groups submitted "
+        "different collectives, and no single rank stands against a majority, so the lines cannot say which took the "
+        "other path",
+        fix.format(who="each group"), "low", [], [e.brief() for e in evs[:3]])
+
+
 def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Horovod's stall inspector lists each tensor some ranks submitted while others did not, with either the ranks
     missing from it or the ranks ready in it. The ranks that never submitted are the ones the others wait for
@@ -870,17 +909,24 @@ def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("hvd_stall", [])
     if not evs:
         return None
+    # every record of every line: a line may list several stalled tensors, each with its own ranks
+    recs = [rec for e in evs for rec in (e.data.get("records") or [(e.data["how"], e.data["ranks"])])]
     size, _, sure = world_size(c)
-    ready = {r for e in evs if e.data["how"] == "ready" for r in e.data["ranks"]}
-    top = max([r for e in evs for r in e.data["ranks"]] + [-1]) + 1
+    ready = {r for how, rs in recs if how == "ready" for r in rs}
+    top = max([r for _, rs in recs for r in rs] + [-1]) + 1
     world = size if sure == "high" and size and size >= top else top
+    split = _hvd_split(recs, evs, world)
+    if split:
+        return split
 
-    def lacking(e: Event) -> set[int]:
-        if e.data["how"] == "missing":
-            return set(e.data["ranks"])
-        return set(range(world)) - set(e.data["ranks"])
-    sets = [lacking(e) for e in evs]
-    ranks = sorted(set.intersection(*sets) - ready - {e.data.get("reporter") for e in evs if e.data["how"] == "ready"})
+    def lacking(how: str, rs: list[int]) -> set[int]:
+        if how == "missing":
+            return set(rs)
+        return set(range(world)) - set(rs)
+    sets = [lacking(how, rs) for how, rs in recs]
+    ranks = sorted(set.intersection(*sets) - ready
+                   - {e.data.get("reporter") for e in evs
+                      if any(how == "ready" for how, _ in (e.data.get("records") or [(e.data["how"], [])]))})
     waiting = sorted(ready | ({e.data["reporter"] for e in evs if e.data.get("reporter") is not None} - set(ranks)))
     n = max(len(evs), c.kinds.get("hvd_stall", 0))
     tensors = f"{n} tensor{'s' if n > 1 else ''}"
