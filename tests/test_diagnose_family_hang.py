@@ -1128,6 +1128,23 @@ def test_horovods_ready_groups_with_no_majority_name_nobody(tmp_path):
     assert v["cause"] == "desync" and v["culprits"] == [] and v["confidence"] == "low", v
 
 
+def test_horovod_028s_missing_ranks_block_names_each_rank_listed_one_a_line(tmp_path):
+    """Round 31: Horovod 0.28's stall_inspector.cc prints "Missing ranks:" on a line of its own, then one line a rank
+    that has not submitted tensors others wait in, "N: [names ...]": those ranks are the ones behind (rank_missing)."""
+    head = ("[2024-02-11 03:04:05.123456: W /usr/src/horovod/horovod/common/stall_inspector.cc:107] " + _HVD_WARN)
+    block = ["Missing ranks:",
+             "2: [allreduce.encoder.layer.0.weight, allreduce.encoder.layer.0.bias ...]",
+             "5: [allreduce.encoder.layer.0.weight ...]",
+             "Epoch 3: loss 0.412"]
+    for tag in ("", "[0] ", "[0]: "):
+        v = _verdict(tmp_path, "\n".join(tag + x for x in [head] + block) + "\n")
+        assert v["cause"] == "rank_missing" and v["culprits"] == [2, 5] and v["confidence"] == "high", (tag, v)
+    # a paste that hard-wrapped the first rank's list: the next rank's line still belongs to the block
+    wrapped = [head, block[0], block[1][:40], block[1][40:]] + block[2:]
+    v = _verdict(tmp_path, "\n".join(wrapped) + "\n")
+    assert v["cause"] == "rank_missing" and v["culprits"] == [2, 5], v
+
+
 # --- a paste that wrapped the watchdog's message right after its "[Rank N]" tag (round 27) --------------------------
 def test_a_watchdog_message_wrapped_after_its_rank_tag_is_that_ranks_timeout_alone_in_its_group(tmp_path):
     """torch 2.3 ProcessGroupNCCL.cpp's header, "[PG 0 Rank 5]" last on its line, the message on the next ones: rank

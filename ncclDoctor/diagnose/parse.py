@@ -120,6 +120,9 @@ class LineParser:
         self._wd_cut: tuple[Event, str] | None = None  # a watchdog event whose WorkNCCL(...) text was cut
         self._cf_last, self._cf_more = "", 0  # the last summary field read; traceback lines still allowed
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
+        self._hvd_missing: Event | None = None  # Horovod 0.28's "Missing ranks:" block: its event once a rank is read
+        self._hvd_head = 0  # the line of that block's "Missing ranks:" header, then of its last rank (0: none open)
+        self._hvd_open = False  # that rank's list not closed yet on its line ("]" to come: a paste wrapped it)
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
         self.last_error: Event | None = None
         self.last_error_line = 0
@@ -378,6 +381,32 @@ class LineParser:
                 self._follow = 2
                 return None
             self._crash = None
+        if self._hvd_head:
+            mr = S.R_HVD_MISSING_RANK.match(body)
+            if not mr and lineno - self._hvd_head <= 64 and (self._hvd_open or not body.strip()):
+                self._follow = 1  # the rest of a rank's list that a paste wrapped, or the blank unwrap() leaves
+                self._hvd_open = "]" not in body and self._hvd_open
+                return None
+            if mr:  # one rank of Horovod 0.28's "Missing ranks:" block, the tensors it has not submitted
+                self._follow, self._hvd_head, self._hvd_open = 1, lineno, "]" not in body[mr.end():]
+                names = [n.strip(" .]") for n in body[mr.end():].split(", ")][:64]
+                if self._hvd_missing is None:
+                    ev = self._context(lineno, text, "hvd_stall")
+                    ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
+                    ev.data.update(how="missing", ranks=[int(mr.group(1))])
+                    ev.data["records"] = [("missing", ev.data["ranks"])]  # one record: every rank the block names
+                    ev.data["tensors"] = [n for n in dict.fromkeys(names) if n]
+                    self._hvd_missing = ev
+                    return ev
+                held = self._hvd_missing.data
+                if len(held["ranks"]) < 1024:
+                    held["ranks"].append(int(mr.group(1)))
+                    held["tensors"] += [n for n in dict.fromkeys(names) if n and n not in held["tensors"]][:64]
+                return None
+            self._hvd_head, self._hvd_missing = 0, None
+        if "issing ranks:" in body and S.R_HVD_MISSING_HEAD.search(body):
+            self._hvd_head, self._hvd_missing, self._hvd_open, self._follow = lineno, None, False, 1  # ranks follow
+            return None
         if self._iface_list:
             m = S.R_IFACE_LINE.match(body)
             if m:  # one line of a NET/Socket interface list

@@ -928,7 +928,7 @@ def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    - {e.data.get("reporter") for e in evs
                       if any(how == "ready" for how, _ in (e.data.get("records") or [(e.data["how"], [])]))})
     waiting = sorted(ready | ({e.data["reporter"] for e in evs if e.data.get("reporter") is not None} - set(ranks)))
-    n = max(len(evs), c.kinds.get("hvd_stall", 0))
+    n = max(len(evs), c.kinds.get("hvd_stall", 0), *(len(e.data.get("tensors", ())) for e in evs))
     tensors = f"{n} tensor{'s' if n > 1 else ''}"
     fix = (
         "Horovod's stall warning lists the missing ranks: every rank must submit the same tensors in the same order "
