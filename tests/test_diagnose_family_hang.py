@@ -1183,6 +1183,20 @@ def test_open_mpis_peer_disconnected_text_is_an_early_exit_naming_the_peers_host
     assert "gpu-node-21" in v["fix"] and "core file" in v["fix"] and "dmesg" in v["fix"], v["fix"]
 
 
+# --- Horovod's "has been shut down": a peer raised or finished first, the printing rank a victim (round 31) --------
+def test_horovods_shut_down_error_is_an_early_exit_naming_nobody(tmp_path):
+    """PyTorch Horovod's wording on rank 3's stream (mpirun --tag-output), after its allreduce's frames; made up."""
+    body = ['  File "/opt/conda/lib/python3.10/site-packages/horovod/torch/mpi_ops.py", line 141, in synchronize',
+            "    return MPI_LIB.horovod_torch_wait_and_clear(handle)",
+            "RuntimeError: Horovod has been shut down. This was caused by an exception on one of the ranks or an "
+            "attempt to allreduce, allgather or broadcast a tensor after one of the ranks finished execution. If the "
+            "shutdown was caused by an exception, you should see the exception in the log before the first shutdown "
+            "message."]
+    d = _report(tmp_path, "".join(f"[1,3]<stderr>:{line}\n" for line in body))
+    v = d["verdict"]
+    assert v["cause"] == "early_exit" and v["culprits"] == [] and 3 not in _accused(d), v
+
+
 # --- a watchdog line whose head another process's output cut into: its WorkNCCL(...) tail still says it (round 27) --
 def test_watchdog_lines_cut_into_by_interleaved_output_still_show_a_desync_at_one_seqnum(tmp_path):
     """Two ranks' torch 2.x watchdog lines at one SeqNum with different sizes, each with a warning of another

@@ -353,6 +353,10 @@ class LineParser:
             if h:  # the help text's host of the peer that left
                 self._mpi_peer[1].data["peer_host"], self._mpi_peer = h.group(1), None
                 return None
+        if "shut down" in body and S.R_HVD_SHUT_DOWN.search(body):
+            ev = self._context(lineno, text, "hvd_shut_down")
+            ev.data["reporter"], ev.rank = ev.rank, None  # the rank printing it lost a peer: a victim
+            return ev
         if "unexpectedly disconnected" in body and S.R_MPI_PEER_GONE.search(body):
             ev = self._context(lineno, text, "mpi_peer_gone")
             ev.data.update(reporter=ev.rank, peer_host=None)

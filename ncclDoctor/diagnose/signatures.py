@@ -516,6 +516,10 @@ R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 # process has unexpectedly disconnected.  This usually indicates a failure in the peer process (e.g., a crash or
 # otherwise exiting without calling MPI_FINALIZE first)." and, a few lines on, "  Local host: h1", "  Peer host:  h2"
 R_MPI_PEER_GONE = re.compile(r"MPI communication peer process has unexpectedly disconnected")
+# Horovod's own abort of a collective on the ranks still running (horovod/common/operations.cc, SHUT_DOWN_ERROR):
+# "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce,
+# allgather or broadcast a tensor after one of the ranks finished execution." -- a peer left first (lead rule O's shape)
+R_HVD_SHUT_DOWN = re.compile(r"\bHorovod has been shut down\b")
 R_MPI_PEER_HOST = re.compile(r"^\s*Peer host:\s+(\S{1,255})\s*$")
 R_MPI_BLOCK = re.compile(r"mpirun detected that one or more processes exited with non-zero status")
 R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")

@@ -198,6 +198,34 @@ def _mpi_peer_gone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]])
 
 
+def _hvd_shut_down(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Horovod's "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to
+    allreduce ... after one of the ranks finished execution": the rank printing it had a collective in flight when
+    another rank left the job (raised or returned): early_exit, the printing rank a victim (lead rule O's shape).
+    Which rank left these lines do not say, unless a launcher's record or another rank's own error does."""
+    evs = c.samples.get("hvd_shut_down", [])
+    if not evs:
+        return None
+    lone = lone_failure(c)
+    if lone is not None and lone.culprits:
+        return None  # a launcher's record of the rank that failed first says more (rule A)
+    said = {e.data.get("reporter") for e in evs}
+    if any(e.rank is not None and e.rank not in said for k in ("traceback_tail", "worker_raised", "crash")
+           for e in c.samples.get(k, [])):
+        return None  # another rank's own error is shown: its family decides
+    who = sorted(r for r in said if r is not None)
+    return Verdict(
+        "early_exit",
+        f"Horovod shut down the collective{(' of ' + _named(who)) if who else ''}: another rank raised an exception "
+        "or finished execution while this one still had an allreduce/allgather/broadcast in flight; the rank "
+        "printing it is a victim, and which rank left first these lines do not show",
+        "Find the first exception in the other ranks' output (Horovod says it comes before the first shutdown message: "
+        "mpirun --tag-output / horovodrun's per-rank prefix shows who printed it); if no rank raised, one finished "
+        "its loop early -- every rank must run the same number of steps and collectives (uneven data shards: "
+        "drop_last, or hvd.join()).",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pg = c.samples.get("pg_not_destroyed", [])
     sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
