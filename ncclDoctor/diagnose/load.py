@@ -179,6 +179,8 @@ SNIFF = 8192
 #             M ***", parse._signal: a crash of that signal, lead rule F for a SIGBUS)
 #   Horovod has been shut down  Horovod aborting a rank's collective because another rank raised or finished
 #             first (parse._parse, verdict.hang._hvd_shut_down: early_exit, lead rule O's shape)
+#   common/basics.py  a frame of Horovod's hvd.init() (horovod/common/basics.py "in init"): a gloo peer gone in it is
+#             connection set-up (parse._init_frame, lead rule L)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -200,7 +202,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
             b'c10d.py", line', b"op.preamble.length", b"received at time=",
-            b"ray-oom-prevention", b"Horovod has been shut down")
+            b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -122,6 +122,8 @@ class LineParser:
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
         self._hvd_missing: Event | None = None  # Horovod 0.28's "Missing ranks:" block: its event once a rank is read
         self._hvd_head = 0  # the line of that block's "Missing ranks:" header, then of its last rank (0: none open)
+        self._init_ranks: set[int | None] = set()  # launcher-prefix ranks shown in a set-up frame (R_INIT_FRAME)
+        self._gloo_gone: dict[int | None, Event] = {}  # each rank's gloo "closed/reset by peer" error
         self._hvd_open = False  # that rank's list not closed yet on its line ("]" to come: a paste wrapped it)
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
         self.last_error: Event | None = None
@@ -385,6 +387,8 @@ class LineParser:
                 self._follow = 2
                 return None
             self._crash = None
+        if ("basics.py" in body or "init_process_group" in body) and S.R_INIT_FRAME.search(body):
+            self._init_frame(text)
         if self._hvd_head:
             mr = S.R_HVD_MISSING_RANK.match(body)
             if not mr and lineno - self._hvd_head <= 64 and (self._hvd_open or not body.strip()):
@@ -1079,7 +1083,22 @@ class LineParser:
         ev.data["what"] = m.group(0)
         p = S.R_PEER.search(text)
         ev.data["peer"] = f"{p.group(1)}:{p.group(2)}" if p else None
+        if S.R_PEER_GONE.search(m.group(0)):
+            who = _prefix_rank(text)
+            self._gloo_gone.setdefault(who, ev)
+            if who in self._init_ranks:
+                ev.data["setup"] = True
         return ev
+
+    def _init_frame(self, text: str) -> None:
+        """A set-up call's frame (hvd.init(), init_process_group) in the stack of the process (launcher prefix) whose
+        gloo connection a peer closed, before or after that error (faulthandler prints the stack after it): the
+        connection failed while the job was still being set up (lead rule L: network_setup, not a peer that died)."""
+        who = _prefix_rank(text)
+        if len(self._init_ranks) < 1024:
+            self._init_ranks.add(who)
+        if who in self._gloo_gone:
+            self._gloo_gone[who].data["setup"] = True
 
     def _recv_src(self, lineno: int, text: str) -> Event | None:
         m = S.R_RECV_SRC.search(self._body) if "recv(" in text or "send(" in text else None
@@ -1634,3 +1653,10 @@ class LineParser:
         ev.ts = S.parse_timestamp(t) if t else None
         self.cf, self._cf_ev = {}, ev if keep else None
         return ev
+
+
+def _prefix_rank(text: str) -> int | None:
+    """The rank a line's launcher prefix names (torchrun's "[rank3]:"/"[default3]:", mpirun's "[1,3]<stderr>:" and
+    horovodrun's "[3]<stderr>:"), or None: which process's stack a frame line belongs to."""
+    m = _innermost(S.R_RANK_TAG, text) or S.R_MPI_TAG.search(text)
+    return int(m.group(1) or m.group(m.lastindex or 1)) if m else None

@@ -408,6 +408,9 @@ R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
+# A traceback / faulthandler frame of the job's set-up call: Horovod's hvd.init() (horovod/common/basics.py, "line 60 in
+# init") or torch's init_process_group. A gloo peer closing or resetting the connection in it is set-up (rule L).
+R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init\b|\bin init_process_group\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
                          r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
