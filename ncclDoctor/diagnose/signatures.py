@@ -650,7 +650,8 @@ R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|faile
 R_RETCODE = re.compile(r"(?:NCCL )?INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
 # "Bootstrap : Using [0]eth0:10.1.2.3<0>" (the index is gone in 2.2x: "Using ib0:fe80::1%ib0<0>"); NCCL_DEBUG's
 # NET/Socket list may be printed one interface a line after a bare "NET/Socket : Using" (R_IFACE_LINE)
-R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket) ?: ?Using ((?:\[\d+\])?[\w.\-]+:[^\n]{1,400})")
+# (NCCL 2.3 prints one interface a line, "NET : Using interface lo:127.0.0.1<0>")
+R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket|NET) ?: ?Using (?:interface )?((?:\[\d+\])?[\w.\-]+:[^\n]{1,400})")
 R_IFACE = re.compile(r"(?:\[\d+\]|^|\s)([\w.\-]+):([^<\s]+)<")
 R_IFACE_LIST = re.compile(r"NET/Socket ?: ?Using\s*$")
 R_IFACE_LINE = re.compile(r"^\s*\[\d+\]([\w.\-]+):([^<\s]+)<\d+>\s*$")
