@@ -120,6 +120,38 @@ def test_gloo_connect_network_unreachable_is_set_up(tmp_path):
     assert "GLOO_SOCKET_IFNAME" in v["fix"]
 
 
+def test_a_gloo_peer_gone_inside_the_set_up_call_is_set_up_not_an_early_exit(tmp_path):
+    """Round 31 (lead rules L, X (1)): gloo's "Connection closed by peer" / "reset by peer" on a process whose own
+    stack (faulthandler after it, or a traceback before it) is in Horovod's hvd.init() or torch's init_process_group:
+    the full mesh could not be held while the job was set up -- network_setup, nobody named. Hosts and ports made up."""
+    hvd = ["[1,2]<stderr>:terminate called after throwing an instance of 'gloo::IoException'",
+           "[1,2]<stderr>:  what():  [/build/horovod/third_party/gloo/gloo/transport/tcp/pair.cc:575] Read error "
+           "[192.168.7.31]:40117: Connection reset by peer",
+           "[1,2]<stderr>:Fatal Python error: Aborted",
+           "[1,2]<stderr>:Current thread 0x00007f00aa11b740 (most recent call first):",
+           '[1,2]<stderr>:  File "/opt/venv/lib/python3.8/site-packages/horovod/common/basics.py", line 112 in init',
+           '[1,2]<stderr>:  File "train_imagenet.py", line 44 in <module>']
+    d = _report(tmp_path, "\n".join(hvd) + "\n")
+    assert d["verdict"]["cause"] == "network_setup" and _accused(d) == set(), d["verdict"]
+
+
+def test_nccl_23s_one_interface_a_line_choosing_loopback_across_two_hosts_is_set_up(tmp_path):
+    """Round 31: NCCL 2.3 prints each chosen socket interface on a line of its own ("NET : Using interface
+    lo:127.0.0.1<0>"): two hosts that both put loopback in the list cannot reach each other on it -- network_setup,
+    no rank at fault (rule K). One host alone choosing lo stays set-up chatter. Hosts, pids and addresses made up."""
+    def lines(host, pid, dev, rank, addr):
+        p = f"{host}:{pid}:{pid + 9} [{dev}] NCCL INFO "
+        return [p + "Using internal Network Socket", p + "NET : Using interface lo:127.0.0.1<0>",
+                p + f"NET : Using interface ens5:{addr}<0>", p + "NET/Socket : 2 interfaces found",
+                p + f"rank {rank} nranks 2"]
+    two = lines("worker-a", 711, 0, 0, "172.20.4.9") + lines("worker-b", 902, 0, 1, "172.20.4.17")
+    d = _report(tmp_path, "\n".join(two) + "\n")
+    assert d["verdict"]["cause"] == "network_setup" and _accused(d) == set(), d["verdict"]
+    assert "NCCL_SOCKET_IFNAME" in d["verdict"]["fix"]
+    one = lines("worker-a", 711, 0, 0, "172.20.4.9") + lines("worker-a", 712, 1, 1, "172.20.4.9")
+    assert _verdict(tmp_path, "\n".join(one) + "\n")["cause"] != "network_setup"
+
+
 def test_nccl_connect_to_an_ipv4_link_local_peer(tmp_path):
     """NCCL 2.1x socket.h "Connect to %s failed : %s" to a 169.254.x.x address (a node that picked
     a link-local interface): set-up, and the link-local address is named."""

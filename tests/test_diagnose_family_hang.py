@@ -1110,6 +1110,41 @@ def test_horovods_ready_ranks_from_zero_up_name_nobody(tmp_path):
     assert v["cause"] == "rank_missing" and v["culprits"] == [] and v["confidence"] == "low", v
 
 
+def test_horovods_records_all_on_one_line_are_each_read(tmp_path):
+    """Round 31: the stall inspector's single line holds several tensors, each with its own ready list; reading only
+    the first made the lone rank's tensor look like every other rank missing. Every record counts: here rank 5 alone
+    waits in the metric allreduce while 0-4 agree on the gradients -- rule D's odd rank, a desync, 0-4 innocent."""
+    recs = ", ".join(["HorovodAllreduce_metrics_accuracy_0 [ready ranks: 5]"]
+                     + [f"DistributedAdamOptimizer_Allreduce/HorovodAllreduce_grads_dense_{i}_0 [ready ranks: 4, 1, "
+                        "0, 3, 2]" for i in range(3)])
+    v = _verdict(tmp_path, _HVD_WARN + "Stalled ops: " + recs + "\n")
+    assert v["cause"] == "desync" and v["culprits"] == [5] and v["confidence"] in ("medium", "high"), v
+    assert "HOROVOD_TIMELINE" in v["fix"]
+
+
+def test_horovods_ready_groups_with_no_majority_name_nobody(tmp_path):
+    recs = "allreduce.head.weight [ready ranks: 1, 0], allreduce.tail.bias [ready ranks: 3, 2]"
+    v = _verdict(tmp_path, _HVD_WARN + "Stalled ops: " + recs + "\n")
+    assert v["cause"] == "desync" and v["culprits"] == [] and v["confidence"] == "low", v
+
+
+def test_horovod_028s_missing_ranks_block_names_each_rank_listed_one_a_line(tmp_path):
+    """Round 31: Horovod 0.28's stall_inspector.cc prints "Missing ranks:" on a line of its own, then one line a rank
+    that has not submitted tensors others wait in, "N: [names ...]": those ranks are the ones behind (rank_missing)."""
+    head = ("[2024-02-11 03:04:05.123456: W /usr/src/horovod/horovod/common/stall_inspector.cc:107] " + _HVD_WARN)
+    block = ["Missing ranks:",
+             "2: [allreduce.encoder.layer.0.weight, allreduce.encoder.layer.0.bias ...]",
+             "5: [allreduce.encoder.layer.0.weight ...]",
+             "Epoch 3: loss 0.412"]
+    for tag in ("", "[0] ", "[0]: "):
+        v = _verdict(tmp_path, "\n".join(tag + x for x in [head] + block) + "\n")
+        assert v["cause"] == "rank_missing" and v["culprits"] == [2, 5] and v["confidence"] == "high", (tag, v)
+    # a paste that hard-wrapped the first rank's list: the next rank's line still belongs to the block
+    wrapped = [head, block[0], block[1][:40], block[1][40:]] + block[2:]
+    v = _verdict(tmp_path, "\n".join(wrapped) + "\n")
+    assert v["cause"] == "rank_missing" and v["culprits"] == [2, 5], v
+
+
 # --- a paste that wrapped the watchdog's message right after its "[Rank N]" tag (round 27) --------------------------
 def test_a_watchdog_message_wrapped_after_its_rank_tag_is_that_ranks_timeout_alone_in_its_group(tmp_path):
     """torch 2.3 ProcessGroupNCCL.cpp's header, "[PG 0 Rank 5]" last on its line, the message on the next ones: rank
@@ -1146,6 +1181,20 @@ def test_open_mpis_peer_disconnected_text_is_an_early_exit_naming_the_peers_host
     v = _verdict(tmp_path, text)
     assert v["cause"] == "early_exit" and v["culprits"] == [], v
     assert "gpu-node-21" in v["fix"] and "core file" in v["fix"] and "dmesg" in v["fix"], v["fix"]
+
+
+# --- Horovod's "has been shut down": a peer raised or finished first, the printing rank a victim (round 31) --------
+def test_horovods_shut_down_error_is_an_early_exit_naming_nobody(tmp_path):
+    """PyTorch Horovod's wording on rank 3's stream (mpirun --tag-output), after its allreduce's frames; made up."""
+    body = ['  File "/opt/conda/lib/python3.10/site-packages/horovod/torch/mpi_ops.py", line 141, in synchronize',
+            "    return MPI_LIB.horovod_torch_wait_and_clear(handle)",
+            "RuntimeError: Horovod has been shut down. This was caused by an exception on one of the ranks or an "
+            "attempt to allreduce, allgather or broadcast a tensor after one of the ranks finished execution. If the "
+            "shutdown was caused by an exception, you should see the exception in the log before the first shutdown "
+            "message."]
+    d = _report(tmp_path, "".join(f"[1,3]<stderr>:{line}\n" for line in body))
+    v = d["verdict"]
+    assert v["cause"] == "early_exit" and v["culprits"] == [] and 3 not in _accused(d), v
 
 
 # --- a watchdog line whose head another process's output cut into: its WorkNCCL(...) tail still says it (round 27) --

@@ -135,8 +135,9 @@ SNIFF = 8192
 #             settings check tested (parse._traceback_tail, lead rule W)
 #   TCPStore(, in init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
 #             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L)
-#   missing ranks: , ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
-#             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.hang._hvd_stall)
+#   issing ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
+#             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.hang._hvd_stall), or
+#             0.28's "Missing ranks:" header, its "N: [tensors]" lines following it (parse._parse)
 #   [c10d -   c10d's debug/trace level ("[c10d - debug] Read callback failed. code:-4095 name:EOF"): benign chatter
 #             (parse._exit_noise, verdict.quiet._none)
 #   destroyed on rank  torch 1.x's "Process Group destroyed on rank N" beside the error its ncclCommAbort raised
@@ -176,6 +177,10 @@ SNIFF = 8192
 #             kill's head (parse._launcher_exit: host_oom)
 #   received at time=  Abseil's fatal-signal handler (Ray's raylet and workers: "*** SIGBUS received at time=N on cpu
 #             M ***", parse._signal: a crash of that signal, lead rule F for a SIGBUS)
+#   Horovod has been shut down  Horovod aborting a rank's collective because another rank raised or finished
+#             first (parse._parse, verdict.hang._hvd_shut_down: early_exit, lead rule O's shape)
+#   common/basics.py  a frame of Horovod's hvd.init() (horovod/common/basics.py "in init"): a gloo peer gone in it is
+#             connection set-up (parse._init_frame, lead rule L)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -191,13 +196,13 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
-            b"TCPStore(", b"in init_process_group", b"missing ranks: ", b"ready ranks: ", b"[c10d - ",
+            b"TCPStore(", b"in init_process_group", b"issing ranks:", b"ready ranks: ", b"[c10d - ",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
             b'c10d.py", line', b"op.preamble.length", b"received at time=",
-            b"ray-oom-prevention")
+            b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

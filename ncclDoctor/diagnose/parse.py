@@ -120,6 +120,11 @@ class LineParser:
         self._wd_cut: tuple[Event, str] | None = None  # a watchdog event whose WorkNCCL(...) text was cut
         self._cf_last, self._cf_more = "", 0  # the last summary field read; traceback lines still allowed
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
+        self._hvd_missing: Event | None = None  # Horovod 0.28's "Missing ranks:" block: its event once a rank is read
+        self._hvd_head = 0  # the line of that block's "Missing ranks:" header, then of its last rank (0: none open)
+        self._init_ranks: set[int | None] = set()  # launcher-prefix ranks shown in a set-up frame (R_INIT_FRAME)
+        self._gloo_gone: dict[int | None, Event] = {}  # each rank's gloo "closed/reset by peer" error
+        self._hvd_open = False  # that rank's list not closed yet on its line ("]" to come: a paste wrapped it)
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
         self.last_error: Event | None = None
         self.last_error_line = 0
@@ -350,6 +355,10 @@ class LineParser:
             if h:  # the help text's host of the peer that left
                 self._mpi_peer[1].data["peer_host"], self._mpi_peer = h.group(1), None
                 return None
+        if "shut down" in body and S.R_HVD_SHUT_DOWN.search(body):
+            ev = self._context(lineno, text, "hvd_shut_down")
+            ev.data["reporter"], ev.rank = ev.rank, None  # the rank printing it lost a peer: a victim
+            return ev
         if "unexpectedly disconnected" in body and S.R_MPI_PEER_GONE.search(body):
             ev = self._context(lineno, text, "mpi_peer_gone")
             ev.data.update(reporter=ev.rank, peer_host=None)
@@ -378,6 +387,34 @@ class LineParser:
                 self._follow = 2
                 return None
             self._crash = None
+        if ("basics.py" in body or "init_process_group" in body) and S.R_INIT_FRAME.search(body):
+            self._init_frame(text)
+        if self._hvd_head:
+            mr = S.R_HVD_MISSING_RANK.match(body)
+            if not mr and lineno - self._hvd_head <= 64 and (self._hvd_open or not body.strip()):
+                self._follow = 1  # the rest of a rank's list that a paste wrapped, or the blank unwrap() leaves
+                self._hvd_open = "]" not in body and self._hvd_open
+                return None
+            if mr:  # one rank of Horovod 0.28's "Missing ranks:" block, the tensors it has not submitted
+                self._follow, self._hvd_head, self._hvd_open = 1, lineno, "]" not in body[mr.end():]
+                names = [n.strip(" .]") for n in body[mr.end():].split(", ")][:64]
+                if self._hvd_missing is None:
+                    ev = self._context(lineno, text, "hvd_stall")
+                    ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
+                    ev.data.update(how="missing", ranks=[int(mr.group(1))])
+                    ev.data["records"] = [("missing", ev.data["ranks"])]  # one record: every rank the block names
+                    ev.data["tensors"] = [n for n in dict.fromkeys(names) if n]
+                    self._hvd_missing = ev
+                    return ev
+                held = self._hvd_missing.data
+                if len(held["ranks"]) < 1024:
+                    held["ranks"].append(int(mr.group(1)))
+                    held["tensors"] += [n for n in dict.fromkeys(names) if n and n not in held["tensors"]][:64]
+                return None
+            self._hvd_head, self._hvd_missing = 0, None
+        if "issing ranks:" in body and S.R_HVD_MISSING_HEAD.search(body):
+            self._hvd_head, self._hvd_missing, self._hvd_open, self._follow = lineno, None, False, 1  # ranks follow
+            return None
         if self._iface_list:
             m = S.R_IFACE_LINE.match(body)
             if m:  # one line of a NET/Socket interface list
@@ -625,6 +662,10 @@ class LineParser:
             ev = self._context(lineno, text, "hvd_stall")
             ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
             ev.data.update(how=hv.group(1), ranks=[int(r) for r in hv.group(2).split(",")][:1024])
+            # one line may hold several stalled tensors, each with its own list ("A [ready ranks: 3], B [ready
+            # ranks: 2, 0, 1], ..."): every record is kept, in order
+            ev.data["records"] = [(m.group(1), [int(r) for r in m.group(2).split(",")][:1024])
+                                  for m in S.R_HVD_STALL.finditer(text)][:256]
             return ev
         lb = S.R_LOAD_BARRIER.search(text) if "finish the model loading" in text else None
         if lb:  # a serving engine's post-load barrier: this rank arrived, others did not (their ranks unnamed)
@@ -1042,7 +1083,22 @@ class LineParser:
         ev.data["what"] = m.group(0)
         p = S.R_PEER.search(text)
         ev.data["peer"] = f"{p.group(1)}:{p.group(2)}" if p else None
+        if S.R_PEER_GONE.search(m.group(0)):
+            who = _prefix_rank(text)
+            self._gloo_gone.setdefault(who, ev)
+            if who in self._init_ranks:
+                ev.data["setup"] = True
         return ev
+
+    def _init_frame(self, text: str) -> None:
+        """A set-up call's frame (hvd.init(), init_process_group) in the stack of the process (launcher prefix) whose
+        gloo connection a peer closed, before or after that error (faulthandler prints the stack after it): the
+        connection failed while the job was still being set up (lead rule L: network_setup, not a peer that died)."""
+        who = _prefix_rank(text)
+        if len(self._init_ranks) < 1024:
+            self._init_ranks.add(who)
+        if who in self._gloo_gone:
+            self._gloo_gone[who].data["setup"] = True
 
     def _recv_src(self, lineno: int, text: str) -> Event | None:
         m = S.R_RECV_SRC.search(self._body) if "recv(" in text or "send(" in text else None
@@ -1597,3 +1653,10 @@ class LineParser:
         ev.ts = S.parse_timestamp(t) if t else None
         self.cf, self._cf_ev = {}, ev if keep else None
         return ev
+
+
+def _prefix_rank(text: str) -> int | None:
+    """The rank a line's launcher prefix names (torchrun's "[rank3]:"/"[default3]:", mpirun's "[1,3]<stderr>:" and
+    horovodrun's "[3]<stderr>:"), or None: which process's stack a frame line belongs to."""
+    m = _innermost(S.R_RANK_TAG, text) or S.R_MPI_TAG.search(text)
+    return int(m.group(1) or m.group(m.lastindex or 1)) if m else None

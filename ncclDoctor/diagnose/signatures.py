@@ -408,6 +408,9 @@ R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
 R_GLOO = re.compile(r"gloo|Gloo")
+# A traceback / faulthandler frame of the job's set-up call: Horovod's hvd.init() (horovod/common/basics.py, "line 60 in
+# init") or torch's init_process_group. A gloo peer closing or resetting the connection in it is set-up (rule L).
+R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init\b|\bin init_process_group\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
                          r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
@@ -516,6 +519,10 @@ R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 # process has unexpectedly disconnected.  This usually indicates a failure in the peer process (e.g., a crash or
 # otherwise exiting without calling MPI_FINALIZE first)." and, a few lines on, "  Local host: h1", "  Peer host:  h2"
 R_MPI_PEER_GONE = re.compile(r"MPI communication peer process has unexpectedly disconnected")
+# Horovod's own abort of a collective on the ranks still running (horovod/common/operations.cc, SHUT_DOWN_ERROR):
+# "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce,
+# allgather or broadcast a tensor after one of the ranks finished execution." -- a peer left first (lead rule O's shape)
+R_HVD_SHUT_DOWN = re.compile(r"\bHorovod has been shut down\b")
 R_MPI_PEER_HOST = re.compile(r"^\s*Peer host:\s+(\S{1,255})\s*$")
 R_MPI_BLOCK = re.compile(r"mpirun detected that one or more processes exited with non-zero status")
 R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
@@ -643,7 +650,8 @@ R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|faile
 R_RETCODE = re.compile(r"(?:NCCL )?INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
 # "Bootstrap : Using [0]eth0:10.1.2.3<0>" (the index is gone in 2.2x: "Using ib0:fe80::1%ib0<0>"); NCCL_DEBUG's
 # NET/Socket list may be printed one interface a line after a bare "NET/Socket : Using" (R_IFACE_LINE)
-R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket) ?: ?Using ((?:\[\d+\])?[\w.\-]+:[^\n]{1,400})")
+# (NCCL 2.3 prints one interface a line, "NET : Using interface lo:127.0.0.1<0>")
+R_IFACES = re.compile(r"(?:Bootstrap|NET/Socket|NET) ?: ?Using (?:interface )?((?:\[\d+\])?[\w.\-]+:[^\n]{1,400})")
 R_IFACE = re.compile(r"(?:\[\d+\]|^|\s)([\w.\-]+):([^<\s]+)<")
 R_IFACE_LIST = re.compile(r"NET/Socket ?: ?Using\s*$")
 R_IFACE_LINE = re.compile(r"^\s*\[\d+\]([\w.\-]+):([^<\s]+)<\d+>\s*$")
@@ -804,6 +812,10 @@ R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass m
 # that did not submit it) or, in other releases, "allreduce.conv1.weight [ready ranks: 0, 7, 3, 2, 4, 6]" (the ranks
 # that did, and wait).
 R_HVD_STALL = re.compile(r"\[(missing|ready) ranks: ?(\d{1,7}(?:, ?\d{1,7}){0,1023})\]")
+# Horovod 0.28's stall_inspector.cc prints, after its warning, a block "Missing ranks:" then one line a rank that has
+# not submitted tensors others have and wait in, "0: [broadcast.fc.weight, broadcast.fc.bias ...]".
+R_HVD_MISSING_HEAD = re.compile(r"(?:^|\s)Missing ranks:\s*$")
+R_HVD_MISSING_RANK = re.compile(r"^\s*(?:\[\d{1,7}\]:? ?)?(\d{1,7}): \[")  # after horovodrun's own "[0] " tag
 # A serving engine's own barrier after loading the weights (SGLang's model_runner.load_model: a monitored_barrier of
 # the tensor-parallel group with a timeout): "ValueError: TP rank 1 could finish the model loading, but there are
 # other ranks that didn't finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node." The

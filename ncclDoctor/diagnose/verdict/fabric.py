@@ -541,7 +541,9 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not connect and any(f in ("init.cc", "transport.cc") for f, _ in c.retcodes):
         connect = [e for e in c.samples.get("socket_error", []) if not e.data.get("store_gone")
                    and R_PEER_GONE.search(str(e.data.get("what", "")))]
-    gloo = [e for e in c.samples.get("gloo_error", []) if not R_PEER_GONE.search(str(e.data.get("what", "")))]
+    # a gloo peer gone inside the set-up call (hvd.init(), init_process_group: parse._init_frame) is set-up too
+    gloo = [e for e in c.samples.get("gloo_error", [])
+            if e.data.get("setup") or not R_PEER_GONE.search(str(e.data.get("what", "")))]
     # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
     # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
     boot = sorted(

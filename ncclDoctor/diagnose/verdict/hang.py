@@ -198,6 +198,34 @@ def _mpi_peer_gone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]])
 
 
+def _hvd_shut_down(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Horovod's "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to
+    allreduce ... after one of the ranks finished execution": the rank printing it had a collective in flight when
+    another rank left the job (raised or returned): early_exit, the printing rank a victim (lead rule O's shape).
+    Which rank left these lines do not say, unless a launcher's record or another rank's own error does."""
+    evs = c.samples.get("hvd_shut_down", [])
+    if not evs:
+        return None
+    lone = lone_failure(c)
+    if lone is not None and lone.culprits:
+        return None  # a launcher's record of the rank that failed first says more (rule A)
+    said = {e.data.get("reporter") for e in evs}
+    if any(e.rank is not None and e.rank not in said for k in ("traceback_tail", "worker_raised", "crash")
+           for e in c.samples.get(k, [])):
+        return None  # another rank's own error is shown: its family decides
+    who = sorted(r for r in said if r is not None)
+    return Verdict(
+        "early_exit",
+        f"Horovod shut down the collective{(' of ' + _named(who)) if who else ''}: another rank raised an exception "
+        "or finished execution while this one still had an allreduce/allgather/broadcast in flight; the rank "
+        "printing it is a victim, and which rank left first these lines do not show",
+        "Find the first exception in the other ranks' output (Horovod says it comes before the first shutdown message: "
+        "mpirun --tag-output / horovodrun's per-rank prefix shows who printed it); if no rank raised, one finished "
+        "its loop early -- every rank must run the same number of steps and collectives (uneven data shards: "
+        "drop_last, or hvd.join()).",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pg = c.samples.get("pg_not_destroyed", [])
     sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
@@ -861,6 +889,45 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", ranks, [e.brief() for e in evs[:3]])
 
 
+def _hvd_split(recs: list[tuple[str, list[int]]], evs: list[Event], world: int) -> Verdict | None:
+    """Lead rule D read through Horovod's stall inspector: when the ready lists split the ranks into disjoint groups,
+    each waiting in tensors no other group submitted, no rank is merely behind -- the groups submitted different
+    tensors (a desync). One lone rank against a group of at least two that agree took the rank-conditional path: it is
+    the culprit, the agreeing ranks innocent. With no such majority (two pairs, several groups) nobody is named."""
+    if any(how != "ready" for how, _ in recs):
+        return None
+    groups: list[frozenset[int]] = []
+    for _, rs in recs:
+        g = frozenset(rs)
+        if g not in groups:
+            groups.append(g)
+    if len(groups) < 2 or any(a & b for i, a in enumerate(groups) for b in groups[i + 1:]):
+        return None
+    shown = set().union(*groups)
+    fix = ("Every rank must submit the same tensors in the same order: look for rank-conditional code or a "
+           "data-dependent branch (inconsistent shapes, a loss allreduce or metric computed on some ranks only) around "
+           "the collectives of {who}. HOROVOD_TIMELINE shows which tensors each rank submitted; py-spy dump --pid PID "
+           "on each rank shows where it waits. HOROVOD_STALL_CHECK_TIME_SECONDS sets when the warning is printed.")
+    names = "; ".join(f"{_named(sorted(g))} ready in {sum(frozenset(rs) == g for _, rs in recs)} tensor(s)"
+                      for g in groups)
+    lone = [g for g in groups if len(g) == 1]
+    if len(groups) == 2 and len(lone) == 1 and max(len(g) for g in groups) >= 2:
+        odd = sorted(lone[0])
+        whole = shown == set(range(world))
+        return Verdict(
+            "desync",
+            f"Horovod's stall inspector shows the ranks waiting in different tensors ({names}): {_named(odd)} "
+            "submitted a collective the other ranks, which agree among themselves, never did -- it took another code "
+            "path (a rank-conditional branch, inconsistent shapes); the agreeing ranks are victims",
+            fix.format(who=_named(odd)), "high" if whole else "medium", odd, [e.brief() for e in evs[:3]])
+    return Verdict(
+        "desync",
+        f"Horovod's stall inspector shows the ranks waiting in different tensors ({names}): the groups submitted "
+        "different collectives, and no single rank stands against a majority, so the lines cannot say which took the "
+        "other path",
+        fix.format(who="each group"), "low", [], [e.brief() for e in evs[:3]])
+
+
 def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Horovod's stall inspector lists each tensor some ranks submitted while others did not, with either the ranks
     missing from it or the ranks ready in it. The ranks that never submitted are the ones the others wait for
@@ -870,19 +937,26 @@ def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("hvd_stall", [])
     if not evs:
         return None
+    # every record of every line: a line may list several stalled tensors, each with its own ranks
+    recs = [rec for e in evs for rec in (e.data.get("records") or [(e.data["how"], e.data["ranks"])])]
     size, _, sure = world_size(c)
-    ready = {r for e in evs if e.data["how"] == "ready" for r in e.data["ranks"]}
-    top = max([r for e in evs for r in e.data["ranks"]] + [-1]) + 1
+    ready = {r for how, rs in recs if how == "ready" for r in rs}
+    top = max([r for _, rs in recs for r in rs] + [-1]) + 1
     world = size if sure == "high" and size and size >= top else top
+    split = _hvd_split(recs, evs, world)
+    if split:
+        return split
 
-    def lacking(e: Event) -> set[int]:
-        if e.data["how"] == "missing":
-            return set(e.data["ranks"])
-        return set(range(world)) - set(e.data["ranks"])
-    sets = [lacking(e) for e in evs]
-    ranks = sorted(set.intersection(*sets) - ready - {e.data.get("reporter") for e in evs if e.data["how"] == "ready"})
+    def lacking(how: str, rs: list[int]) -> set[int]:
+        if how == "missing":
+            return set(rs)
+        return set(range(world)) - set(rs)
+    sets = [lacking(how, rs) for how, rs in recs]
+    ranks = sorted(set.intersection(*sets) - ready
+                   - {e.data.get("reporter") for e in evs
+                      if any(how == "ready" for how, _ in (e.data.get("records") or [(e.data["how"], [])]))})
     waiting = sorted(ready | ({e.data["reporter"] for e in evs if e.data.get("reporter") is not None} - set(ranks)))
-    n = max(len(evs), c.kinds.get("hvd_stall", 0))
+    n = max(len(evs), c.kinds.get("hvd_stall", 0), *(len(e.data.get("tensors", ())) for e in evs))
     tensors = f"{n} tensor{'s' if n > 1 else ''}"
     fix = (
         "Horovod's stall warning lists the missing ranks: every rank must submit the same tensors in the same order "
