@@ -433,7 +433,10 @@ R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{
 # that call raised: "Process group URL: tcp://127.0.0.1:50152", "Process group URL: None" (no dist_url reached the
 # workers: env:// without MASTER_ADDR).
 R_PG_URL = re.compile(r"Process group URL: (\S{1,200})")
-R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited "
+# The pid may be left out where a framework or a reporter retells torch's line ("RuntimeError: DataLoader worker is
+# killed by signal: Bus error" amid other words): the signal's name ends at the first character no name holds.
+R_DATALOADER = re.compile(r"DataLoader worker (?:\(pids?\(?s?\)? ?([\d, ]+)\)? )?(?:is killed by signal: "
+                          r"([A-Za-z][A-Za-z0-9 ]*?)\s*(?:\.|$|(?=[^A-Za-z0-9 ]))|exited "
                           r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
 # A CUDA driver-API call failing with CUresult 2 (CUDA_ERROR_OUT_OF_MEMORY), as a library that allocates through the
