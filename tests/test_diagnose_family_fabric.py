@@ -1107,3 +1107,22 @@ def test_an_invalid_argument_in_torchs_first_collective_is_the_launch_not_a_rank
     v = d["verdict"]
     assert v["cause"] == "invalid_usage" and v["culprits"] == [] and not _accused(d), v
     assert "torch.cuda.set_device" in v["fix"] and "--nproc_per_node" in v["fix"], v
+
+
+# --- session 9 (fix31): an NVML call failing inside NCCL ----------------------------------------------------------------
+def test_an_nvml_call_failing_inside_nccl_is_the_hosts_view_of_its_gpus_not_a_rank(tmp_path):
+    """misc/nvmlwrap.cc prints every failed NVML call as "NAME() failed: REASON" and returns ncclSystemError: the
+    process could not see or query a GPU (a peer's GPU another container hides, NVML out of step with the driver):
+    nccl_system, nobody named, whichever rank printed it."""
+    text = (nccl_info("gpu-node-7", 4410, 2, "ncclCommInitRank comm 0x5a1 rank 2 nranks 4 cudaDev 2 nvmlDev 2 busId "
+                      "41000 commId 0x77 - Init START")
+            + nccl_info("gpu-node-7", 4412, 3, "ncclCommInitRank comm 0x5a2 rank 3 nranks 4 cudaDev 3 nvmlDev 3 busId "
+                        "42000 commId 0x77 - Init START")
+            + "gpu-node-7:4412:4530 [3] misc/nvmlwrap.cc:120 NCCL WARN nvmlDeviceGetNvLinkRemotePciInfo() failed: "
+              "Unknown Error\n"
+            + nccl_info("gpu-node-7", 4412, 3, "graph/topo.cc:612 -> 2", tid=4530))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "nccl_system" and not v["culprits"] and not _accused(d), v
+    assert "NCCL_HOSTID" in v["fix"] and "nvidia-smi" in v["fix"], v
+

@@ -112,6 +112,22 @@ FAMILIES = (
         "inside the group and a dtype NCCL supports. TORCH_DISTRIBUTED_DEBUG=DETAIL checks the collectives' "
         "arguments across ranks; NCCL_DEBUG=WARN prints NCCL's own check, CUDA_LAUNCH_BLOCKING=1 the failing call."),
     Family(
+        # misc/nvmlwrap.cc: every NVML call NCCL makes that fails is "WARN %s() failed: %s" and returns
+        # ncclSystemError: NVML (the driver's management library) could not see or query a GPU -- a peer's GPU
+        # another container hides (two containers on one host that NCCL takes for one node), an NVML/driver version
+        # mismatch, a GPU fallen off the bus -- the host's or container's view, no rank's fault
+        "nvml", "nccl_system",
+        re.compile(r"\bnvml[A-Z]\w*\(\) failed"),
+        "an NVML call inside NCCL failed (ncclSystemError): the driver's management library could not find or query "
+        "a GPU NCCL asked about -- a peer's GPU this process's container cannot see (ranks of one host split over "
+        "containers, which NCCL takes for one node), or NVML and the driver out of step",
+        "Compare what each rank's container sees (nvidia-smi, CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES) with the "
+        "busIds of the ranks' Init lines: run the ranks of one host in one container (or pass every GPU into each), "
+        "or give each container its own NCCL_HOSTID so that NCCL does not treat the others as local peers "
+        "(NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 as a test); check the NVML / driver version (nvidia-smi works, "
+        "libnvidia-ml matches the driver) and dmesg for a GPU that fell off the bus; upgrade NCCL if it persists.",
+        job_wide=True),
+    Family(
         "usage", "invalid_usage",
         re.compile(r"Attempt to use communicator before|Invalid rank requested|improper usage of ncclCommInit|"
                    r"Trying to (?:send|recv) to self without|[Ii]nvalid (?:device|config \w+ attribute)|"
