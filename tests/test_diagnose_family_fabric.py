@@ -1126,3 +1126,21 @@ def test_an_nvml_call_failing_inside_nccl_is_the_hosts_view_of_its_gpus_not_a_ra
     assert v["cause"] == "nccl_system" and not v["culprits"] and not _accused(d), v
     assert "NCCL_HOSTID" in v["fix"] and "nvidia-smi" in v["fix"], v
 
+
+
+# --- session 9 (fix31): a communicator used after it already failed (round 31's adjudication) ------------------------
+def test_a_communicator_used_after_it_failed_hands_back_an_earlier_error_the_lines_do_not_show(tmp_path):
+    """init.cc's "Attempt to use communicator before the previous operation returned ncclSuccess" returns the
+    communicator's earlier async error: the aftermath, whose first failure (and its rank) is not shown -- cause
+    unknown, nobody named; another family's WARN in the same lines is that earlier error and is read instead."""
+    warn = "init.cc:455 NCCL WARN Attempt to use communicator before the previous operation returned ncclSuccess\n"
+    text = (f"node3:8801:8801 [1] {warn}" + nccl_info("node3", 8801, 1, "enqueue.cc:2011 -> 6")
+            + nccl_info("node3", 8803, 3, "[Service thread] Connection closed by localRank 0", tid=8950)
+            + f"node3:8803:8803 [3] {warn}")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["confidence"] == "low" and not v["culprits"] and not _accused(d), v
+    assert "first error" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v
+    first = "node3:8801:8801 [1] init.cc:1710 NCCL WARN Invalid rank requested : 5/4\n"
+    d = _report(tmp_path, first + f"node3:8801:8801 [1] {warn}")
+    assert d["verdict"]["cause"] == "invalid_usage", d["verdict"]

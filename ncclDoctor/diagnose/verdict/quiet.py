@@ -174,11 +174,14 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             hits.append((fam, e))
     if not hits:
         return None
+    # a family that only hands an earlier error back (the communicator already failed) gives way to any other
+    hits = [h for h in hits if h[0].cause != "unknown"] or hits
     fam, first = hits[0]
     same = [e for f, e in hits if f is fam]
     ranks = sorted({e.rank for e in same if e.rank is not None})
     return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
-                   fam.fix, "medium", [], [e.brief() for e in same[:3]], job_wide=fam.job_wide)
+                   fam.fix, "low" if fam.cause == "unknown" else "medium", [], [e.brief() for e in same[:3]],
+                   job_wide=fam.job_wide)
 
 
 # WARN texts NCCL prints at a normal teardown, as advice, or about its topology search in containers (init.cc/
