@@ -1109,7 +1109,7 @@ def test_an_invalid_argument_in_torchs_first_collective_is_the_launch_not_a_rank
     assert "torch.cuda.set_device" in v["fix"] and "--nproc_per_node" in v["fix"], v
 
 
-# --- session 9 (fix31): an NVML call failing inside NCCL ----------------------------------------------------------------
+# --- session 9 (fix31): an NVML call failing inside NCCL --------------------------------------------------------------
 def test_an_nvml_call_failing_inside_nccl_is_the_hosts_view_of_its_gpus_not_a_rank(tmp_path):
     """misc/nvmlwrap.cc prints every failed NVML call as "NAME() failed: REASON" and returns ncclSystemError: the
     process could not see or query a GPU (a peer's GPU another container hides, NVML out of step with the driver):
