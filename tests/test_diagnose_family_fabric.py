@@ -1144,3 +1144,24 @@ def test_a_communicator_used_after_it_failed_hands_back_an_earlier_error_the_lin
     first = "node3:8801:8801 [1] init.cc:1710 NCCL WARN Invalid rank requested : 5/4\n"
     d = _report(tmp_path, first + f"node3:8801:8801 [1] {warn}")
     assert d["verdict"]["cause"] == "invalid_usage", d["verdict"]
+
+
+# --- session 9 (fix31): libfabric's provider logging a completion error itself (EFA) ------------------------------
+def test_libfabrics_own_completion_error_log_is_the_fabric_not_a_rank(tmp_path):
+    """libfabric's log (src/log.c: "libfabric:PID:[TIME:]PREFIX:PROV:cq:FUNC():LINE<warn> ") from a provider's
+    completion-error handler (EFA's efa_rdm_*_handle_error, older rxr_cq_write_tx_error) in a run whose channels go
+    over the libfabric net plugin: a transfer the fabric could not complete, as NET/OFI's 'completed with error' --
+    ib_fabric, nobody named; the fix names the provider and the peer host the line gives."""
+    chan = nccl_info("ip-10-0-3-17", 90211, 2, "Channel 01/0 : 5[2] -> 13[2] [send] via NET/AWS Libfabric/2/GDRDMA",
+                     tid=90390)
+    for line in ("libfabric:90211:1721830000::efa:cq:efa_rdm_rxe_handle_error():512<warn> err: 5, message: Invalid "
+                 "address My EFA addr: fi_addr_efa://[fe80::a1:b2ff:fe03:1]:0:11 My host id: i-0aa11 Peer EFA addr: "
+                 "fi_addr_efa://[fe80::c4:dff:fe05:2]:0:22 Peer host id: i-0bb22 (3)\n",
+                 "libfabric:90211:efa:cq:rxr_cq_write_tx_error():243<warn> rxr_cq_write_tx_error: err: 21, prov_err: "
+                 "Unknown error -21 (21)\n"):
+        d = _report(tmp_path, chan + line + line)
+        v = d["verdict"]
+        assert v["cause"] == "ib_fabric" and not v["culprits"] and not _accused(d), v
+        assert "fi_info -p efa" in v["fix"] and "FI_LOG_LEVEL=warn" in v["fix"], v
+        if "Peer host id" in line:
+            assert "i-0bb22" in v["fix"], v
