@@ -217,8 +217,9 @@ R_OFI = re.compile(r"NET/OFI Request \S{1,40} completed with error\. RC: (\d{1,6
 # SUBSYS:FUNC():LINE<LEVEL> "): EFA's "libfabric:451:1708:..:efa:cq:efa_rdm_txe_handle_error():737<warn> err: 5,
 # message: Invalid address ... Peer host id: i-0ab..", older rxr_cq_write_tx_error's "err: 21, prov_err: ..": a
 # transfer the fabric could not complete, the libfabric counterpart of NET/OFI's "completed with error" (R_OFI)
-R_LIBFABRIC_CQ = re.compile(r"libfabric:\d+:(?:\d+:)?(?:[^:\s]*:)?(\w+):cq:\w*err\w*\(\):\d+<warn\w*>.{0,80}?\berr: ?(\d{1,6})"
-                            r"(?:, (?:message|prov_err): ?([^(\n]{1,80}?))?(?= My | Peer |\s*\(|\s*$)")
+R_LIBFABRIC_CQ = re.compile(r"libfabric:\d+:(?:\d+:)?(?:[^:\s]*:)?(\w+):cq:\w*err\w*\(\):\d+<warn\w*>"
+                            r".{0,80}?\berr: ?(\d{1,6})(?:, (?:message|prov_err): ?([^(\n]{1,80}?))?"
+                            r"(?= My | Peer |\s*\(|\s*$)")
 R_LIBFABRIC_PEER = re.compile(r"Peer host id: ?([\w.\-]{1,80})")
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
