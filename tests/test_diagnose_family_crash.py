@@ -1870,3 +1870,19 @@ def test_an_illegal_access_reported_by_nccls_own_cuda_call_points_at_the_gpu_and
     v = d["verdict"]
     assert v["cause"] == "cuda_error" and not _accused(d), v
     assert "xid" in v["fix"].lower() and "driver" in v["fix"], v
+
+
+# --- session 9 (fix31): a DataLoader worker's death retold without its pid (rule F) ---------------------------------
+def test_a_dataloader_bus_error_retold_without_its_pid_is_shared_memory_and_names_nobody(tmp_path):
+    """A framework or a reporter retelling torch's "DataLoader worker (pid N) is killed by signal: Bus error." drops
+    the pid and wraps the line in its own words; the bus error is still /dev/shm (lead rule F), and with no rank shown
+    nobody is named. The signal's name ends where the retelling's own words begin."""
+    for text in ("During PPO rollout the trainer failed: RuntimeError: DataLoader worker is killed by signal: Bus "
+                 "error -- see the screenshot below\n$ df -h /dev/shm\ntmpfs  64M  64M  0 100% /dev/shm\n",
+                 "RuntimeError: DataLoader worker is killed by signal: Bus error.\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "dataloader_shm" and not v["culprits"] and not _accused(d), v
+        assert "/dev/shm" in v["fix"], v
+    d = _report(tmp_path, "crashed at step 40: RuntimeError: DataLoader worker is killed by signal: Killed (see log)\n")
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]

@@ -1139,3 +1139,61 @@ def test_an_invalid_argument_in_torchs_first_collective_is_the_launch_not_a_rank
     v = d["verdict"]
     assert v["cause"] == "invalid_usage" and v["culprits"] == [] and not _accused(d), v
     assert "torch.cuda.set_device" in v["fix"] and "--nproc_per_node" in v["fix"], v
+
+
+# --- session 9 (fix31): an NVML call failing inside NCCL --------------------------------------------------------------
+def test_an_nvml_call_failing_inside_nccl_is_the_hosts_view_of_its_gpus_not_a_rank(tmp_path):
+    """misc/nvmlwrap.cc prints every failed NVML call as "NAME() failed: REASON" and returns ncclSystemError: the
+    process could not see or query a GPU (a peer's GPU another container hides, NVML out of step with the driver):
+    nccl_system, nobody named, whichever rank printed it."""
+    text = (nccl_info("gpu-node-7", 4410, 2, "ncclCommInitRank comm 0x5a1 rank 2 nranks 4 cudaDev 2 nvmlDev 2 busId "
+                      "41000 commId 0x77 - Init START")
+            + nccl_info("gpu-node-7", 4412, 3, "ncclCommInitRank comm 0x5a2 rank 3 nranks 4 cudaDev 3 nvmlDev 3 busId "
+                        "42000 commId 0x77 - Init START")
+            + "gpu-node-7:4412:4530 [3] misc/nvmlwrap.cc:120 NCCL WARN nvmlDeviceGetNvLinkRemotePciInfo() failed: "
+              "Unknown Error\n"
+            + nccl_info("gpu-node-7", 4412, 3, "graph/topo.cc:612 -> 2", tid=4530))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "nccl_system" and not v["culprits"] and not _accused(d), v
+    assert "NCCL_HOSTID" in v["fix"] and "nvidia-smi" in v["fix"], v
+
+
+
+# --- session 9 (fix31): a communicator used after it already failed (round 31's adjudication) ------------------------
+def test_a_communicator_used_after_it_failed_hands_back_an_earlier_error_the_lines_do_not_show(tmp_path):
+    """init.cc's "Attempt to use communicator before the previous operation returned ncclSuccess" returns the
+    communicator's earlier async error: the aftermath, whose first failure (and its rank) is not shown -- cause
+    unknown, nobody named; another family's WARN in the same lines is that earlier error and is read instead."""
+    warn = "init.cc:455 NCCL WARN Attempt to use communicator before the previous operation returned ncclSuccess\n"
+    text = (f"node3:8801:8801 [1] {warn}" + nccl_info("node3", 8801, 1, "enqueue.cc:2011 -> 6")
+            + nccl_info("node3", 8803, 3, "[Service thread] Connection closed by localRank 0", tid=8950)
+            + f"node3:8803:8803 [3] {warn}")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["confidence"] == "low" and not v["culprits"] and not _accused(d), v
+    assert "first error" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v
+    first = "node3:8801:8801 [1] init.cc:1710 NCCL WARN Invalid rank requested : 5/4\n"
+    d = _report(tmp_path, first + f"node3:8801:8801 [1] {warn}")
+    assert d["verdict"]["cause"] == "invalid_usage", d["verdict"]
+
+
+# --- session 9 (fix31): libfabric's provider logging a completion error itself (EFA) ------------------------------
+def test_libfabrics_own_completion_error_log_is_the_fabric_not_a_rank(tmp_path):
+    """libfabric's log (src/log.c: "libfabric:PID:[TIME:]PREFIX:PROV:cq:FUNC():LINE<warn> ") from a provider's
+    completion-error handler (EFA's efa_rdm_*_handle_error, older rxr_cq_write_tx_error) in a run whose channels go
+    over the libfabric net plugin: a transfer the fabric could not complete, as NET/OFI's 'completed with error' --
+    ib_fabric, nobody named; the fix names the provider and the peer host the line gives."""
+    chan = nccl_info("ip-10-0-3-17", 90211, 2, "Channel 01/0 : 5[2] -> 13[2] [send] via NET/AWS Libfabric/2/GDRDMA",
+                     tid=90390)
+    for line in ("libfabric:90211:1721830000::efa:cq:efa_rdm_rxe_handle_error():512<warn> err: 5, message: Invalid "
+                 "address My EFA addr: fi_addr_efa://[fe80::a1:b2ff:fe03:1]:0:11 My host id: i-0aa11 Peer EFA addr: "
+                 "fi_addr_efa://[fe80::c4:dff:fe05:2]:0:22 Peer host id: i-0bb22 (3)\n",
+                 "libfabric:90211:efa:cq:rxr_cq_write_tx_error():243<warn> rxr_cq_write_tx_error: err: 21, prov_err: "
+                 "Unknown error -21 (21)\n"):
+        d = _report(tmp_path, chan + line + line)
+        v = d["verdict"]
+        assert v["cause"] == "ib_fabric" and not v["culprits"] and not _accused(d), v
+        assert "fi_info -p efa" in v["fix"] and "FI_LOG_LEVEL=warn" in v["fix"], v
+        if "Peer host id" in line:
+            assert "i-0bb22" in v["fix"], v

@@ -1099,3 +1099,20 @@ def test_a_host_taking_rank_0_away_from_the_master_address_is_config(tmp_path):
     for ok in (_fairseq_node("10.1.0.4", "trn-node-1", "10.1.0.4"), _fairseq_node("trn-master", "trn-node-3",
                                                                                   "10.1.0.9")):
         assert _verdict(tmp_path, ok)["cause"] != "config", ok
+
+
+# --- session 9 (fix31): an nccl-tests excerpt pasted from its rows on, with nothing wrong (rules K, T) -------------
+def test_an_nccl_tests_table_pasted_from_its_rows_on_is_read_clean_or_wrong(tmp_path):
+    """A paste that starts at nccl-tests' result rows (no preamble, no column header; older all_gather/broadcast
+    rows have no redop column) and ends at 'Out of bounds values': every size 0 wrong is nothing failing (none),
+    and the fix says the test ran clean and what to collect if the host hangs meanwhile (rule T); a row with
+    wrong values is still rule S."""
+    rows = "".join(f"   {s:>10}   {s // 4:>10}   float   {30 + i}.40   {2 + i}.10   {2 + i}.10  0e+00   "
+                   f"{29 + i}.90   {2 + i}.20   {2 + i}.20  0e+00\n" for i, s in enumerate((1 << 20, 1 << 21, 1 << 22)))
+    v = _verdict(tmp_path, rows + "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 3.1\n")
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "nccl-tests" in v["fix"] and "completed" in v["fix"] and "dmesg" in v["fix"], v
+    wrong = "".join(f"  {s:>10}  {s // 4:>10}  float  sum  -1  {50 + i}.1  9.{i}  17.{i}  {3 if i == 1 else 0}  "
+                    f"{51 + i}.2  9.{i}  17.{i}  0\n" for i, s in enumerate((1 << 24, 1 << 25, 1 << 26)))
+    v = _verdict(tmp_path, wrong + "# Out of bounds values : 3 FAILED\n")
+    assert v["cause"] == "unknown" and v["culprits"] == [], v

@@ -71,7 +71,7 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     findings += conclude.from_verdict(collected, v, findings)
     findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs) + field_findings
     findings += conclude.nothing_found(findings, collected, field_outputs)
-    v = settle(v, findings)  # last, after every reader's findings
+    v = settle(v, findings, field_outputs)  # last, after every reader's findings
     report.add(*findings)
     report.results["diagnose"] = timeline.results(collected, conclusions, inputs, findings, v)
     if field_outputs:

@@ -213,6 +213,14 @@ R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|
 # Error: %d (%s). Completed length: %ld" -- RC is the libfabric errno (113 EHOSTUNREACH), Error the provider's
 R_OFI = re.compile(r"NET/OFI Request \S{1,40} completed with error\. RC: (\d{1,6})\. Error: (\d{1,6})"
                    r"(?: \(([^)]{1,60})\))?")
+# libfabric's own log of a provider's completion-queue error handler (src/log.c's "libfabric:PID:[TIME:]PREFIX:PROV:
+# SUBSYS:FUNC():LINE<LEVEL> "): EFA's "libfabric:451:1708:..:efa:cq:efa_rdm_txe_handle_error():737<warn> err: 5,
+# message: Invalid address ... Peer host id: i-0ab..", older rxr_cq_write_tx_error's "err: 21, prov_err: ..": a
+# transfer the fabric could not complete, the libfabric counterpart of NET/OFI's "completed with error" (R_OFI)
+R_LIBFABRIC_CQ = re.compile(r"libfabric:\d+:(?:\d+:)?(?:[^:\s]*:)?(\w+):cq:\w*err\w*\(\):\d+<warn\w*>"
+                            r".{0,80}?\berr: ?(\d{1,6})(?:, (?:message|prov_err): ?([^(\n]{1,80}?))?"
+                            r"(?= My | Peer |\s*\(|\s*$)")
+R_LIBFABRIC_PEER = re.compile(r"Peer host id: ?([\w.\-]{1,80})")
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
 # ProcessGroupNCCL's "Failed to retrieve NCCL_DESYNC_DEBUG report" is printed only after this rank's watchdog timed
@@ -436,7 +444,10 @@ R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{
 # that call raised: "Process group URL: tcp://127.0.0.1:50152", "Process group URL: None" (no dist_url reached the
 # workers: env:// without MASTER_ADDR).
 R_PG_URL = re.compile(r"Process group URL: (\S{1,200})")
-R_DATALOADER = re.compile(r"DataLoader worker \(pids?\(?s?\)? ?([\d, ]+)\)? (?:is killed by signal: (.+?)\.?$|exited "
+# The pid may be left out where a framework or a reporter retells torch's line ("RuntimeError: DataLoader worker is
+# killed by signal: Bus error" amid other words): the signal's name ends at the first character no name holds.
+R_DATALOADER = re.compile(r"DataLoader worker (?:\(pids?\(?s?\)? ?([\d, ]+)\)? )?(?:is killed by signal: "
+                          r"([A-Za-z][A-Za-z0-9 ]*?)\s*(?:\.|$|(?=[^A-Za-z0-9 ]))|exited "
                           r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
 # A CUDA driver-API call failing with CUresult 2 (CUDA_ERROR_OUT_OF_MEMORY), as a library that allocates through the

@@ -112,8 +112,39 @@ FAMILIES = (
         "inside the group and a dtype NCCL supports. TORCH_DISTRIBUTED_DEBUG=DETAIL checks the collectives' "
         "arguments across ranks; NCCL_DEBUG=WARN prints NCCL's own check, CUDA_LAUNCH_BLOCKING=1 the failing call."),
     Family(
+        # init.cc's ncclCommEnsureReady: "Attempt to use communicator before the previous operation returned
+        # ncclSuccess" -- the communicator's async error is already set (an earlier NCCL call failed, or a non-blocking
+        # init never finished), and the call returns that earlier error. It is the aftermath: the first failure, and
+        # which rank hit it, are not in this line (round 31's adjudication: unknown, nobody named)
+        "comm_already_failed", "unknown",
+        re.compile(r"Attempt to use communicator before the previous operation"),
+        "NCCL refused a call because the communicator had already failed: an earlier NCCL operation on it (its "
+        "communicator init, or a collective whose error was not checked) did not return ncclSuccess, and this call "
+        "only hands that earlier error back -- the first error, and which rank hit it, are not in these lines",
+        "Find the first error: rerun with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET) and read every rank's log from "
+        "the start, before this line -- the communicator init or the earlier NCCL / async error on the communicator "
+        "is the cause (the ranks whose connections closed first are where to look); check each NCCL call's return "
+        "code (ncclCommGetAsyncError) so that a failed one is not followed by more calls.",
+        job_wide=True),
+    Family(
+        # misc/nvmlwrap.cc: every NVML call NCCL makes that fails is "WARN %s() failed: %s" and returns
+        # ncclSystemError: NVML (the driver's management library) could not see or query a GPU -- a peer's GPU
+        # another container hides (two containers on one host that NCCL takes for one node), an NVML/driver version
+        # mismatch, a GPU fallen off the bus -- the host's or container's view, no rank's fault
+        "nvml", "nccl_system",
+        re.compile(r"\bnvml[A-Z]\w*\(\) failed"),
+        "an NVML call inside NCCL failed (ncclSystemError): the driver's management library could not find or query "
+        "a GPU NCCL asked about -- a peer's GPU this process's container cannot see (ranks of one host split over "
+        "containers, which NCCL takes for one node), or NVML and the driver out of step",
+        "Compare what each rank's container sees (nvidia-smi, CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES) with the "
+        "busIds of the ranks' Init lines: run the ranks of one host in one container (or pass every GPU into each), "
+        "or give each container its own NCCL_HOSTID so that NCCL does not treat the others as local peers "
+        "(NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 as a test); check the NVML / driver version (nvidia-smi works, "
+        "libnvidia-ml matches the driver) and dmesg for a GPU that fell off the bus; upgrade NCCL if it persists.",
+        job_wide=True),
+    Family(
         "usage", "invalid_usage",
-        re.compile(r"Attempt to use communicator before|Invalid rank requested|improper usage of ncclCommInit|"
+        re.compile(r"Invalid rank requested|improper usage of ncclCommInit|"
                    r"Trying to (?:send|recv) to self without|[Ii]nvalid (?:device|config \w+ attribute)|"
                    r"invalid device count|rank \d+ exceeds ndev|not initialized via NCCL_CONFIG_INITIALIZER|"
                    r"Data type supplied to user-created ncclRedOp_t|communicator was revoked|"

@@ -41,9 +41,9 @@ def sniff(head: bytes, path: str = "") -> str | None:
     if re.search(r"nThread \d+ nGpus \d+ minBytes", text) or "Collective test starting:" in text \
             or "# nccl-tests version" in text:
         return "nccl-tests"
-    from ncclDoctor.fieldformats.nccl_tests import COLUMNS
+    from ncclDoctor.fieldformats.nccl_tests import COLUMNS, headless
 
-    if COLUMNS.search(text):  # a pasted excerpt that starts at the table's column header
+    if COLUMNS.search(text) or headless(text):  # a pasted excerpt that starts at the column header or the rows
         return "nccl-tests"
     if "Job summary\n===========" in text or ("\nErrors\n======" in text and "NCCL version" in text):
         return "ras"

@@ -36,12 +36,20 @@ _HEADER = re.compile(
 _DEVICE = re.compile(
     r"(?:#\s+|^\s*)Rank\s+(\d+)\s+(?:Group\s+(\d+)\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*)"
 )
-_ROW = re.compile(rf"^\s*(\d+)\s+(\d+)\s+([a-z0-9_]+)\s+([a-z]+)\s+(?:(-?\d+)\s+)?((?:{_NUM}\s+){{3,}}{_NUM})\s*$")
+# (the redop column is absent in older versions' all_gather / broadcast tables: "size count type time algbw ...")
+_ROW = re.compile(rf"^\s*(\d+)\s+(\d+)\s+([a-z0-9_]+)\s+(?:([a-z]+)\s+)?(?:(-?\d+)\s+)?((?:{_NUM}\s+){{3,}}{_NUM})\s*$")
 _OOB = re.compile(r"#?\s*Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?")
 _AVG = re.compile(r"#?\s*Avg bus bandwidth\s*:\s*(" + _NUM + r")\s*(OK|FAILED)?")
 _NAME = re.compile(r"#?\s*Collective test (?:starting|concluded):\s*(\S+)")
 # The table's column header, the one line every version prints (a pasted excerpt often starts here).
 COLUMNS = re.compile(r"^#?\s*size\s+count\s+type\s+redop\s+(?:root\s+)?time\s+algbw\s+busbw\s+(?:#?wrong|error)", re.M)
+
+
+def headless(text: str) -> bool:
+    """An excerpt pasted from the result rows on (no preamble, no column header): two rows or more and the
+    table's closing 'Out of bounds values' line."""
+    rows = sum(1 for line in text.splitlines()[:200] if (m := _ROW.match(line)) and len(m.group(6).split()) >= 8)
+    return rows >= 2 and bool(_OOB.search(text))
 
 
 def collective_of(program: str | None) -> str | None:
@@ -118,6 +126,10 @@ def parse_text(text: str) -> dict[str, Any]:
         elif cur is None:
             if COLUMNS.search(line):  # an excerpt that starts at the table: a test whose name is unknown
                 cur = _new_test()
+                tests.append(cur)
+            elif (m := _ROW.match(line)) and (row := _row(m)):  # one that starts at the rows (headless())
+                cur = _new_test()
+                cur["rows"].append(row)
                 tests.append(cur)
             continue
         elif m := _DEVICE.search(line):

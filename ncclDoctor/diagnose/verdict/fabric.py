@@ -322,16 +322,25 @@ def _ofi(c: Collected, evs: list) -> Verdict:
     what = os.strerror(rc) if rc in errno.errorcode else "a libfabric error"
     ranks = _ranks(c, "ib_completion")
     on = f" on {_named(ranks)}" if ranks else ""
+    prov = e.data.get("ofi_prov")  # libfabric's provider logging the completion error itself (no NET/OFI line)
+    peers = sorted({x.data["peer"] for x in evs if x.data.get("peer")})
+    said = f"provider error {err}" + (f" ({name})" if name else "") if err is not None else (
+        f"'{name}'" if name else "no provider error text")
     return Verdict(
         "ib_fabric",
-        f"a libfabric (NET/OFI) transfer failed{on}: RC {rc} = {sym} ({what}), provider error {err}"
-        + (f" ({name})" if name else "") + (", nothing delivered (completed length 0)" if "length: 0" in e.text else "")
+        (f"libfabric's {prov} provider reported a failed completion{on}" if prov else
+         f"a libfabric (NET/OFI) transfer failed{on}") + f": RC {rc} = {sym} ({what}), {said}"
+        + (f" towards peer host {', '.join(peers[:3])}" if peers else "")
+        + (", nothing delivered (completed length 0)" if "length: 0" in e.text else "")
         + ": the fabric could not deliver to the peer -- the link or route between the nodes, the OFI equivalent "
         "of an InfiniBand completion error; the rank printing it is not at fault",
         "Check the fabric link and route between that node and its peers: the provider's own tools (fi_info -p "
-        "<provider>, for Slingshot cxi_stat and the switch's link state, for EFA the instance's EFA health), with "
-        "FI_LOG_LEVEL=warn FI_LOG_PROV=<provider> for libfabric's view and NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET "
-        "to see which peer; drain the node whose network link is down. Run `ncclDoctor check --nodes N` to "
+        f"{prov or '<provider>'}, for Slingshot cxi_stat and the switch's link state, for EFA the instance's EFA "
+        "health and a security group that allows all traffic between the nodes), with "
+        f"FI_LOG_LEVEL=warn FI_LOG_PROV={prov or '<provider>'} for libfabric's view and NCCL_DEBUG=INFO "
+        "NCCL_DEBUG_SUBSYS=NET to see which peer"
+        + (f" (the peer host the line names: {peers[0]})" if peers else "") + "; drain the node whose network link "
+        "is down and keep libfabric / aws-ofi-nccl of one version on every node. Run `ncclDoctor check --nodes N` to "
         "localize the bad link.",
         "high", [], [x.brief() for x in evs[:3]], job_wide=True)  # the rank that noticed is not the failed end
 

@@ -174,11 +174,14 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             hits.append((fam, e))
     if not hits:
         return None
+    # a family that only hands an earlier error back (the communicator already failed) gives way to any other
+    hits = [h for h in hits if h[0].cause != "unknown"] or hits
     fam, first = hits[0]
     same = [e for f, e in hits if f is fam]
     ranks = sorted({e.rank for e in same if e.rank is not None})
     return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
-                   fam.fix, "medium", [], [e.brief() for e in same[:3]], job_wide=fam.job_wide)
+                   fam.fix, "low" if fam.cause == "unknown" else "medium", [], [e.brief() for e in same[:3]],
+                   job_wide=fam.job_wide)
 
 
 # WARN texts NCCL prints at a normal teardown, as advice, or about its topology search in containers (init.cc/
@@ -788,9 +791,25 @@ def _wrong_results(bad: list[Finding]) -> Verdict:
         "low", [], [str(e) for f in bad[:2] for e in f.evidence[:2]])
 
 
-def settle(v: Verdict, findings: list[Finding]) -> Verdict:
+def _clean_nccl_tests(field: list[dict] | None) -> str:
+    """The nccl-tests tables in the input that ran to their end with nothing wrong (every size checked, no wrong
+    value, 'Out of bounds values : 0'): '' when there is none."""
+    tests = [t for o in field or [] if str(o.get("format", "")).startswith("nccl-tests")
+             for t in o.get("tests") or [] if isinstance(t, dict)]
+    clean = [t for t in tests if t.get("sizes") and not t.get("wrong_sizes") and t.get("out_of_bounds") == 0]
+    if not clean or len(clean) != len(tests):
+        return ""
+    t = clean[0]
+    return (f"nccl-tests' table in the input completed with no error: {t['sizes']} sizes, 0 wrong at each (its error "
+            "column) and 'Out of bounds values : 0 OK'"
+            + (f", up to {t['peak_busbw_gbps']} GB/s busbw" if t.get("peak_busbw_gbps") else ""))
+
+
+def settle(v: Verdict, findings: list[Finding], field: list[dict] | None = None) -> Verdict:
     """The verdict once every finding is known: 'nothing failed' never stands beside an error
-    from another reader (a field output such as a failed nccl-tests run); it points at it."""
+    from another reader (a field output such as a failed nccl-tests run); it points at it. An nccl-tests
+    table (``field``: fieldformats' summaries) that completed clean is said, with what to collect if the
+    host hangs while it runs (lead rule T: a hang the lines do not show)."""
     bad = [f for f in findings if f.severity == Severity.ERROR]
     if v.cause != "none":
         return v
@@ -800,6 +819,15 @@ def settle(v: Verdict, findings: list[Finding]) -> Verdict:
                        + "; ".join(f"{f.code} {f.title}" for f in slow[:3]),
                        "Follow those findings' fixes (ncclDoctor explain CODE).", v.confidence, [],
                        [f.message[:200] for f in slow[:2]])
+    if not bad and (ok := _clean_nccl_tests(field)):
+        return Verdict(
+            "none", f"{v.summary}; {ok}",
+            f"{ok}: the collectives ran and returned correct data. {v.fix} If the machine "
+            "hangs or freezes while it runs, the lines do not show it: collect dmesg -T from that moment (Xid errors, "
+            "soft lockups, PCIe/AER errors) and the run's NCCL_DEBUG=INFO output; NCCL_P2P_DISABLE=1 tells whether "
+            "GPU peer-to-peer traffic is involved (nvidia-smi topo -m shows the path between the GPUs), and the "
+            "busbw of a clean run is the baseline to compare later runs with.",
+            v.confidence, [], v.proof)
     if not bad:
         return v
     if all(f.code == "FLD001" for f in bad):  # lead rule S: wrong results with nothing failing
