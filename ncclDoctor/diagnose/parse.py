@@ -1181,6 +1181,8 @@ class LineParser:
         if "etcd.Etcd" in text:
             ev.data["etcd"] = text[text.index("etcd.Etcd"):].strip()[:160]
         ev.data["closed"] = "RendezvousClosedError" in text
+        if ev.kind == "store_timeout" and S.R_RDZV_KEEPALIVE.search(text):
+            ev.data["tags"] = ("keepalive_warning",)  # the agent's keep-alive warning (lead rule N)
         n = S.R_STORE_COUNT.search(text)
         if n:
             ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))

@@ -294,6 +294,10 @@ R_STORE_SOCKET = re.compile(r"\b(?:sendBytes|recvBytes|recvValue|recvVector|send
 # socket.cpp:601]" (1.x): a warning the store client logs and goes on from (lead rule N)
 R_C10D_WARNING = re.compile(r"\[W\d{3,4} \d\d:\d\d:\d\d[.\d]* [\w.]+\.(?:cpp|hpp|h):\d+\]|"
                             r"\[W [\w.]+\.(?:cpp|hpp|h):\d+\]")
+# torchrun's agent's background keep-alive of the c10d rendezvous ("The node 'X' has failed to send a keep-alive
+# heartbeat to the rendezvous 'Y' due to an error of type RendezvousConnectionError."): a WARNING it logs and goes on
+# from; news only when the agent is shown failing on the rendezvous after it (lead rule N)
+R_RDZV_KEEPALIVE = re.compile(r"has failed to send a keep-alive heartbeat to the rendezvous")
 # A store client blocked in a get/wait for a key (recvValueWithTimeout, "Failed to recv, got 0 bytes"): cut off, it
 # raises to its caller -- not the heartbeat monitor's background poll
 R_STORE_WAITED = re.compile(r"\brecv\w*WithTimeout failed on|Failed to recv")

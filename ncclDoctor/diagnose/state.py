@@ -338,6 +338,7 @@ class Collected:
         ms = [e.data.get("timeout_ms") for e in self.samples.get("watchdog_timeout", []) if e.data.get("timeout_ms")]
         self.torch_timeout_ms = max(ms) if ms else None
         self._store_warnings_alone()
+        self._keepalive_alone()
         self._barrier_passed()
 
     def _store_warnings_alone(self) -> None:
@@ -351,6 +352,19 @@ class Collected:
         if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in ("socket_error", "store_warning")):
             return
         self._to_benign("socket_error", "store warning alone")
+
+    def _keepalive_alone(self) -> None:
+        """Lead rule N (session 9): torchrun's agent's "has failed to send a keep-alive heartbeat to the rendezvous
+        ... RendezvousConnectionError" warnings (parse tags them), one or several, with nothing failing after them
+        (no rendezvous timeout or closed rendezvous, no error, exception or failure record): the store's host went
+        away first at the end of a job, as rule N reads the ranks' TCPStore warnings -- benign from here on."""
+        n = self.kinds.get("store_timeout", 0)
+        if not n or self.kinds.get("keepalive_warning", 0) != n or self.exceptions:
+            return
+        if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in ("store_timeout",
+                                                                                      "keepalive_warning")):
+            return
+        self._to_benign("store_timeout", "rendezvous keep-alive warning alone")
 
     def _barrier_passed(self) -> None:
         """torch's store-based barrier logged its waits and then "Completed store-based barrier": every rank came in

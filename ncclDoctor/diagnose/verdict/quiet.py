@@ -719,6 +719,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "rank (a dist.barrier() before it keeps the store's host up until all are done); "
                       "TORCH_NCCL_ENABLE_MONITORING=0 stops the poll; if the job did fail, node 0's own log (the store "
                       "host's) says why")
+    if "rendezvous keep-alive warning alone" in whats:  # lead rule N (state.Collected._keepalive_alone)
+        benign.append("torchrun's agent's warning that it 'has failed to send a keep-alive heartbeat to the "
+                      "rendezvous' (RendezvousConnectionError) with nothing failing after it is harmless: the "
+                      "agent's background keep-alive could not reach the rendezvous store host (the --rdzv-endpoint / "
+                      "rdzv_endpoint, node 0's agent) for a moment, or that node's agent exited first at the end of "
+                      "the job; the agent goes on. If the job did fail, read the logs of the node hosting the store "
+                      "(node 0's agent log) and check that every node can reach the endpoint (nc -zv HOST PORT)")
     if "c10d debug line" in whats:  # debug chatter: it shows nothing ran or failed, so no confidence
         benign.append("the c10d debug line is benign: '[c10d - debug]' lines are the store's own tracing "
                       "(TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL prints them; a 'Read callback "
