@@ -1251,6 +1251,9 @@ class LineParser:
 
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
         m = S.R_WORKER_FAILED.search(text)
+        a = S.R_LAUNCH_ARG.search(text, 0, m.start()) if m and "error: " in text[:m.start()] else None
+        if a:  # the worker's argparse refusal glued before the agent's record of its exit 2 (a paste that lost the
+            return None  # line break): the refusal is the news, every worker is launched the same way (lead rule U2)
         pf = None if m else S.R_PROCESS_FAILURE.search(text)
         if pf:
             ev = self._context(lineno, text, "worker_failed")
