@@ -1069,6 +1069,14 @@ class LineParser:
         if "barrier" in text and S.R_STORE_BARRIER_DONE.search(text):  # every rank came: an earlier wait passed
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "store barrier completed"
+            n = S.R_STORE_BARRIER_NODES.search(text)
+            if n:  # the count it completed with (lead rule R: ranks checking in past it are the over-count)
+                ev.data["barrier"] = (n.group(1), None, int(n.group(2)))
+            return ev
+        a = S.R_STORE_BARRIER_ADDED.search(text) if "Added key" in text else None
+        if a:  # torch's "Added key: K to store for rank: R": that rank checked in to the barrier of K (lead rule R)
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="store barrier key added", barrier=(a.group(1), int(a.group(2)), None))
             return ev
         pmix = S.R_PMIX_FENCE.search(text) if "pmix" in text else None
         if pmix:  # Slurm PMIx's fence between the nodes' slurmstepd did not complete (lead rules L, R)

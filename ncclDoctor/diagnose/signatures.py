@@ -241,6 +241,10 @@ R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d{1,7}), (?:worker_count|num_wor
                            r"(?<!\d)(?P<j>\d{1,7})/(?P<n>\d{1,7}) clients joined")
 # torch's "Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 8 nodes.": every rank came
 R_STORE_BARRIER_DONE = re.compile(r"Completed store-based barrier for key")
+R_STORE_BARRIER_NODES = re.compile(r"Completed store-based barrier for key ?: ?(\S{1,120}?) with (\d{1,7}) nodes")
+# its "Added key: store_based_barrier_key:1 to store for rank: 2": that rank checked in to the barrier of that key. More
+# ranks checking in (or a rank number past) the count the barrier completed with is lead rule R's over-count
+R_STORE_BARRIER_ADDED = re.compile(r"Added key ?: ?(\S{1,120}) to store for rank ?: ?(\d{1,7})")
 # Slurm's PMIx plugin (srun --mpi=pmix): its fence, the launcher's own key-value exchange between the job's nodes, that
 # did not complete ("slurmstepd: error:  mpi/pmix_v3: pmixp_coll_ring_reset_if_to: node-1 [0]: pmixp_coll_ring.c:742:
 # 0x...: collective timeout seq=0"): a launcher's barrier of a known count (lead rule R), before the job's processes

@@ -112,6 +112,9 @@ class Collected:
     setup_hosts: set[str] = field(default_factory=set)
     # the processes and devices (host, pid, CUDA device) NCCL-prefixed lines come from (first 8)
     procs: set[tuple[str | None, int, int | None]] = field(default_factory=set)
+    # torch's store-based barrier per key (first 16 keys): the ranks its "Added key ... for rank: R" lines checked in
+    # (first 256), the count its "Completed ... with N nodes" line says, and those lines' events (first 4)
+    barriers: dict[str, tuple[set[int], list[int], list[Event]]] = field(default_factory=dict)
 
     def rank(self, r: int) -> RankState | None:
         st = self.ranks.get(r)
@@ -136,6 +139,8 @@ class Collected:
                 self.unread.append(ev)
             return
         self.kinds[ev.kind] += 1
+        if ev.data.get("barrier"):
+            self._barrier(*ev.data["barrier"], ev)
         if ev.pid is not None and len(self.procs) < 8:
             self.procs.add((ev.host, ev.pid, ev.data.get("dev")))
         s = self.samples.setdefault(ev.kind, [])
@@ -252,6 +257,26 @@ class Collected:
         elif i is not None and n > self.world[i][0]:
             self.world[i] = (n, f"{TESTS_WORLD} at {where}")
 
+    def _barrier(self, key: str, rank: int | None, nodes: int | None, ev: Event | None) -> None:
+        if key not in self.barriers and len(self.barriers) >= 16:
+            return
+        ranks, counts, evs = self.barriers.setdefault(key, (set(), [], []))
+        if rank is not None and len(ranks) < 256:
+            ranks.add(rank)
+        if nodes is not None and nodes not in counts and len(counts) < 4:
+            counts.append(nodes)
+        if ev is not None and len(evs) < 4:
+            evs.append(ev)
+
+    def barrier_overcount(self) -> tuple[int, int, list[Event]] | None:
+        """Lead rule R read off torch's own store-barrier lines: more ranks checked in to a key's barrier (or a rank
+        number at or past its count) than the count it completed with -- (joined, world size, evidence) -- else
+        None. Only when one count is shown for the key."""
+        for ranks, counts, evs in self.barriers.values():
+            if len(counts) == 1 and ranks and (len(ranks) > counts[0] or max(ranks) >= counts[0]):
+                return max(len(ranks), max(ranks) + 1), counts[0], evs
+        return None
+
     def add_fr_analysis(self, ev: Event) -> None:
         self.kinds[ev.kind] += 1
         if len(self.fr_analysis) < 32:
@@ -294,6 +319,13 @@ class Collected:
                     mine.setdefault(v, where)
         for k, v in o.networks.items():
             self.networks.setdefault(k, v)
+        for key, (ranks, counts, evs) in o.barriers.items():
+            for r in sorted(ranks):
+                self._barrier(key, r, None, None)
+            for n in counts:
+                self._barrier(key, None, n, None)
+            for e in evs:
+                self._barrier(key, None, None, e)
         self.child_failures = (self.child_failures + o.child_failures)[:256]
         self.worker_failures = (self.worker_failures + o.worker_failures)[:256]
         self.prior_findings = (self.prior_findings + o.prior_findings)[:50]
