@@ -1301,3 +1301,17 @@ def test_glooss_size_enforce_on_its_own_what_line_is_a_desync_naming_nobody(tmp_
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
     assert "8192" in v["summary"], v["summary"]
+
+# --- session 9 (fix31F): vLLM's shared-memory broadcast notice, a serving stall (lead rule P) ----------------------
+def test_vllms_repeated_shm_broadcast_notice_is_a_serving_stall_naming_nobody(tmp_path):
+    """Lead rule P: vLLM's engine core printing, every minute, that it found no shared memory broadcast block (its
+    workers have not read the last step) and nothing else: a stall whose worker the lines cannot name -- cause
+    unknown, nobody accused; the fix asks for py-spy dumps of every worker."""
+    text = "".join(
+        f"(VllmWorker TP{i % 2} pid={2201 + i % 2}) INFO 11-02 09:{10 + i:02d}:41 [shm_broadcast.py:466] No available "
+        "shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging "
+        "or doing some time-consuming work (e.g. compilation).\n" for i in range(4))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
+    assert "py-spy dump" in v["fix"], v["fix"]

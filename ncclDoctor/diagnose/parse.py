@@ -538,11 +538,12 @@ class LineParser:
         (R_SELF_KILL): after either, the shell's bare "Killed" is the framework killing its process tree."""
         w = S.R_SERVING_WATCHDOG.search(text) if ("timeout" in text or "timed out" in text
                                                   or "RayChannelTimeoutError" in text
-                                                  or "waiting for object available" in text) else None
+                                                  or "waiting for object available" in text
+                                                  or "broadcast block" in text) else None
         if w:
             self._self_kill = True
             ev = self._context(lineno, text, "serving_watchdog")
-            ev.data.update(timeout_s=_int(w.group(1)), rpc=w.group(2))
+            ev.data.update(timeout_s=_int(w.group(1) or w.group(3)), rpc=w.group(2))
             return ev
         if "SIGQUIT" in text.upper() and S.R_SELF_KILL.search(text):
             self._self_kill = True

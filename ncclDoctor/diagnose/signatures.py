@@ -759,8 +759,12 @@ SIGNAL_BY_NAME = {name: n for n, name in SIGNALS_BY_NUMBER.items()}
 # executor reads each step's output through a Ray compiled graph: "ray.exceptions.RayChannelTimeoutError: System
 # error: Timed out waiting for object available to read" (RAY_CGRAPH_get_timeout) is the same stall seen from there
 # (its message alone still says so where a hard-wrapped paste cut the class name).
+# vLLM's engine core waiting on its workers through its shared-memory message queue ("[shm_broadcast.py:681] No
+# available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging
+# or doing some time-consuming work"), repeated every 60 s: a worker has not read the last step -- the same stall.
 R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(\d+)|RPC call to (\w+) timed out|"
-                                r"\bRayChannelTimeoutError\b|Timed out waiting for object available to read")
+                                r"\bRayChannelTimeoutError\b|Timed out waiting for object available to read|"
+                                r"No available shared memory broadcast block found in (\d+) seconds")
 # Its self-kill: SGLang's watchdog SIGQUITs its launcher, which kills the whole process tree ("Received sigquit from a
 # child proces(s). It usually means the child failed.", "SIGQUIT received. signum=..., frame=.... It usually means one
 # child failed."); a bare "Killed" after it is that kill, not the OOM killer.

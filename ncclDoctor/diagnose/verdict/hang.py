@@ -375,7 +375,10 @@ def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "While it hangs, take py-spy dump --pid PID (py-spy dump --native) of every rank's scheduler/worker process: "
         "the one elsewhere than the others (or every one in the same NCCL kernel) is the answer; SGLang dumps them "
         "itself before its SIGQUIT (raise --watchdog-timeout, or use its soft watchdog, to keep the processes alive "
-        "for a manual dump; vLLM: VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS, on Ray RAY_CGRAPH_get_timeout). Note the batch "
+        "for a manual dump; vLLM: VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS, on Ray RAY_CGRAPH_get_timeout; vLLM's "
+        "repeated 'No available shared memory broadcast block' notice means a worker has not taken the last step: "
+        "hung, or still compiling / quantizing (VLLM_RINGBUFFER_WARNING_INTERVAL only sets how often it is printed)). "
+        "Note the batch "
         "that was running. Rerun with NCCL_DEBUG=INFO and the flight recorder (TORCH_FR_BUFFER_SIZE=2000) to see "
         "whether a collective was stuck.",
         "low", [], [e.brief() for e in evs[:4]])
