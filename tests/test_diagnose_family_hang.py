@@ -1315,3 +1315,32 @@ def test_vllms_repeated_shm_broadcast_notice_is_a_serving_stall_naming_nobody(tm
     v = d["verdict"]
     assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
     assert "py-spy dump" in v["fix"], v["fix"]
+
+
+# --- session 9 (fix31F): a gloo timeout under one collective while another traceback stands at another (rule D) ----
+_TB = "Traceback (most recent call last):\n"
+_BWD = ('  File "/opt/venv/lib/python3.10/site-packages/torch/_tensor.py", line 522, in backward\n'
+        "    torch.autograd.backward(\n")
+_ALLREDUCE = ('  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2050, in '
+              "all_reduce\n    work.wait()\n"
+              "RuntimeError: [/opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:598] Timed out waiting "
+              "600000ms for send operation to complete\n")
+
+
+def test_a_gloo_timeout_in_one_collective_beside_another_processes_backward_is_a_desync(tmp_path):
+    """Lead rule D without SeqNums: one process's all_reduce times out in gloo while another process's traceback
+    (printed before it) stands in autograd's backward (DDP's gradient all-reduce): different collectives at the same
+    point, desync, nobody named."""
+    text = (_TB + '  File "run_pretrain.py", line 88, in train_step\n    loss.backward()\n' + _BWD
+            + _TB + '  File "run_pretrain.py", line 140, in evaluate\n    dist.all_reduce(metric)\n' + _ALLREDUCE)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "desync" and v["culprits"] in ([], "unknown") and not _accused(d), v
+    assert "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"] and "every rank" in v["fix"], v["fix"]
+
+
+def test_a_gloo_timeout_under_backward_in_its_own_traceback_is_not_a_desync(tmp_path):
+    """The same frames in ONE traceback (a collective called from inside backward, a hook) are one process's
+    stack: no second site, no desync."""
+    text = _TB + '  File "run_pretrain.py", line 88, in train_step\n    loss.backward()\n' + _BWD + _ALLREDUCE
+    assert _verdict(tmp_path, text)["cause"] != "desync"
