@@ -1344,3 +1344,18 @@ def test_a_gloo_timeout_under_backward_in_its_own_traceback_is_not_a_desync(tmp_
     stack: no second site, no desync."""
     text = _TB + '  File "run_pretrain.py", line 88, in train_step\n    loss.backward()\n' + _BWD + _ALLREDUCE
     assert _verdict(tmp_path, text)["cause"] != "desync"
+
+
+# --- session 9 (fix31F): torch.distributed.rpc's call timeout with nobody named -----------------------------------
+def test_an_rpc_call_timeout_names_nobody_and_says_where_to_look(tmp_path):
+    """torch.distributed.rpc's "RPC ran for more than set timeout (N ms)" with nothing else: the remote side stalled
+    or died; the lines name no peer: unknown, nobody accused; the fix names rpc_timeout, the remote processes and
+    py-spy dumps."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/srv/app/sampler_client.py", line 77, in fetch\n'
+            "    return fut.wait()\n"
+            "RuntimeError: RPCErr:1:RPC ran for more than set timeout (60000 ms) and will now be marked with an error\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
+    assert "rpc_timeout" in v["fix"] and "py-spy dump" in v["fix"], v["fix"]
