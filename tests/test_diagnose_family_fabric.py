@@ -1132,3 +1132,6 @@ def test_more_ranks_adding_the_barrier_key_than_it_completed_with_is_invalid_usa
 
 def test_the_barrier_key_added_by_as_many_ranks_as_it_completed_with_is_not_a_launch_error(tmp_path):
     assert _verdict(tmp_path, _barrier_lines([3, 1, 0, 2], 4))["cause"] != "invalid_usage"
+    # a subgroup's own barrier: its members' global ranks past its count are no over-count
+    assert _verdict(tmp_path, _barrier_lines([5, 7, 4, 6], 4, "store_based_barrier_key:1:3"), "sub.log")[
+        "cause"] != "invalid_usage"

@@ -1354,7 +1354,8 @@ def test_an_rpc_call_timeout_names_nobody_and_says_where_to_look(tmp_path):
     text = ("Traceback (most recent call last):\n"
             '  File "/srv/app/sampler_client.py", line 77, in fetch\n'
             "    return fut.wait()\n"
-            "RuntimeError: RPCErr:1:RPC ran for more than set timeout (60000 ms) and will now be marked with an error\n")
+            "RuntimeError: RPCErr:1:RPC ran for more than set timeout (60000 ms) and will now be marked with an "
+            "error\n")
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v

@@ -269,12 +269,13 @@ class Collected:
             evs.append(ev)
 
     def barrier_overcount(self) -> tuple[int, int, list[Event]] | None:
-        """Lead rule R read off torch's own store-barrier lines: more ranks checked in to a key's barrier (or a rank
-        number at or past its count) than the count it completed with -- (joined, world size, evidence) -- else
-        None. Only when one count is shown for the key."""
+        """Lead rule R read off torch's own store-barrier lines: more distinct ranks checked in to a key's barrier
+        than the count it completed with -- (joined, world size, evidence) -- else None. Only when one count is shown
+        for the key. Not a rank number past the count: a subgroup's barrier (use_local_synchronization) counts its
+        members while its lines name their global ranks."""
         for ranks, counts, evs in self.barriers.values():
-            if len(counts) == 1 and ranks and (len(ranks) > counts[0] or max(ranks) >= counts[0]):
-                return max(len(ranks), max(ranks) + 1), counts[0], evs
+            if len(counts) == 1 and len(ranks) > counts[0]:
+                return len(ranks), counts[0], evs
         return None
 
     def add_fr_analysis(self, ev: Event) -> None:
