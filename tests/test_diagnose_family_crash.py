@@ -1886,3 +1886,15 @@ def test_a_dataloader_bus_error_retold_without_its_pid_is_shared_memory_and_name
         assert "/dev/shm" in v["fix"], v
     d = _report(tmp_path, "crashed at step 40: RuntimeError: DataLoader worker is killed by signal: Killed (see log)\n")
     assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
+
+
+# --- session 9 (fix31F): argparse's refusal glued on one line before the agent's record of the exit ---------------
+def test_a_launch_argument_refusal_glued_before_the_failure_record_is_config(tmp_path):
+    """Lead rule U(2): a paste that lost the line break between the worker's argparse error and torchrun's
+    "failed (exitcode: 2) local_rank: N" record still shows the argument every worker is launched with refused:
+    config, culprits [], the failed local rank not accused."""
+    text = ("finetune_lm.py: error: unrecognized arguments: --local_rank=3, ERROR:torch.distributed.elastic."
+            "multiprocessing.api:failed (exitcode: 2) local_rank: 3 (pid: 61877) of binary: /usr/bin/python3.10\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v

@@ -1197,3 +1197,31 @@ def test_libfabrics_own_completion_error_log_is_the_fabric_not_a_rank(tmp_path):
         assert "fi_info -p efa" in v["fix"] and "FI_LOG_LEVEL=warn" in v["fix"], v
         if "Peer host id" in line:
             assert "i-0bb22" in v["fix"], v
+
+
+# --- session 9 (fix31F): torch's own store-barrier lines counting more ranks than the barrier's size (lead rule R) --
+def _barrier_lines(added: list[int], nodes: int, key: str = "store_based_barrier_key:1") -> str:
+    out = ""
+    for i, r in enumerate(added):
+        out += (f"[2023-02-11 14:03:{10 + i:02d},2{i}1][torch.distributed.distributed_c10d][INFO] Added key: {key} to "
+                f"store for rank: {r}\n")
+        if i == 1:
+            out += (f"[2023-02-11 14:03:{10 + i:02d},9{i}0][torch.distributed.distributed_c10d][INFO] Rank {r}: "
+                    f"Completed store-based barrier for key:{key} with {nodes} nodes.\n")
+    return out
+
+
+def test_more_ranks_adding_the_barrier_key_than_it_completed_with_is_invalid_usage(tmp_path):
+    """Lead rule R: five processes add the same store-barrier key while one of them completes that barrier 'with 4
+    nodes': more processes share the store than the world size -- rule Q's launch error, culprits []."""
+    d = _report(tmp_path, _barrier_lines([3, 1, 4, 0, 2], 4))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "MASTER_PORT" in v["fix"], v["fix"]
+
+
+def test_the_barrier_key_added_by_as_many_ranks_as_it_completed_with_is_not_a_launch_error(tmp_path):
+    assert _verdict(tmp_path, _barrier_lines([3, 1, 0, 2], 4))["cause"] != "invalid_usage"
+    # a subgroup's own barrier: its members' global ranks past its count are no over-count
+    assert _verdict(tmp_path, _barrier_lines([5, 7, 4, 6], 4, "store_based_barrier_key:1:3"), "sub.log")[
+        "cause"] != "invalid_usage"

@@ -1350,3 +1350,62 @@ def test_glooss_size_enforce_on_its_own_what_line_is_a_desync_naming_nobody(tmp_
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
     assert "8192" in v["summary"], v["summary"]
+
+# --- session 9 (fix31F): vLLM's shared-memory broadcast notice, a serving stall (lead rule P) ----------------------
+def test_vllms_repeated_shm_broadcast_notice_is_a_serving_stall_naming_nobody(tmp_path):
+    """Lead rule P: vLLM's engine core printing, every minute, that it found no shared memory broadcast block (its
+    workers have not read the last step) and nothing else: a stall whose worker the lines cannot name -- cause
+    unknown, nobody accused; the fix asks for py-spy dumps of every worker."""
+    text = "".join(
+        f"(VllmWorker TP{i % 2} pid={2201 + i % 2}) INFO 11-02 09:{10 + i:02d}:41 [shm_broadcast.py:466] No available "
+        "shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging "
+        "or doing some time-consuming work (e.g. compilation).\n" for i in range(4))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
+    assert "py-spy dump" in v["fix"], v["fix"]
+
+
+# --- session 9 (fix31F): a gloo timeout under one collective while another traceback stands at another (rule D) ----
+_TB = "Traceback (most recent call last):\n"
+_BWD = ('  File "/opt/venv/lib/python3.10/site-packages/torch/_tensor.py", line 522, in backward\n'
+        "    torch.autograd.backward(\n")
+_ALLREDUCE = ('  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2050, in '
+              "all_reduce\n    work.wait()\n"
+              "RuntimeError: [/opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:598] Timed out waiting "
+              "600000ms for send operation to complete\n")
+
+
+def test_a_gloo_timeout_in_one_collective_beside_another_processes_backward_is_a_desync(tmp_path):
+    """Lead rule D without SeqNums: one process's all_reduce times out in gloo while another process's traceback
+    (printed before it) stands in autograd's backward (DDP's gradient all-reduce): different collectives at the same
+    point, desync, nobody named."""
+    text = (_TB + '  File "run_pretrain.py", line 88, in train_step\n    loss.backward()\n' + _BWD
+            + _TB + '  File "run_pretrain.py", line 140, in evaluate\n    dist.all_reduce(metric)\n' + _ALLREDUCE)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "desync" and v["culprits"] in ([], "unknown") and not _accused(d), v
+    assert "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"] and "every rank" in v["fix"], v["fix"]
+
+
+def test_a_gloo_timeout_under_backward_in_its_own_traceback_is_not_a_desync(tmp_path):
+    """The same frames in ONE traceback (a collective called from inside backward, a hook) are one process's
+    stack: no second site, no desync."""
+    text = _TB + '  File "run_pretrain.py", line 88, in train_step\n    loss.backward()\n' + _BWD + _ALLREDUCE
+    assert _verdict(tmp_path, text)["cause"] != "desync"
+
+
+# --- session 9 (fix31F): torch.distributed.rpc's call timeout with nobody named -----------------------------------
+def test_an_rpc_call_timeout_names_nobody_and_says_where_to_look(tmp_path):
+    """torch.distributed.rpc's "RPC ran for more than set timeout (N ms)" with nothing else: the remote side stalled
+    or died; the lines name no peer: unknown, nobody accused; the fix names rpc_timeout, the remote processes and
+    py-spy dumps."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/srv/app/sampler_client.py", line 77, in fetch\n'
+            "    return fut.wait()\n"
+            "RuntimeError: RPCErr:1:RPC ran for more than set timeout (60000 ms) and will now be marked with an "
+            "error\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
+    assert "rpc_timeout" in v["fix"] and "py-spy dump" in v["fix"], v["fix"]

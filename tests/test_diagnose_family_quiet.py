@@ -1116,3 +1116,29 @@ def test_an_nccl_tests_table_pasted_from_its_rows_on_is_read_clean_or_wrong(tmp_
                     f"{51 + i}.2  9.{i}  17.{i}  0\n" for i, s in enumerate((1 << 24, 1 << 25, 1 << 26)))
     v = _verdict(tmp_path, wrong + "# Out of bounds values : 3 FAILED\n")
     assert v["cause"] == "unknown" and v["culprits"] == [], v
+
+
+# --- session 9 (fix31F): torchrun agent's rendezvous keep-alive warnings alone (lead rule N) ----------------------
+def _keepalive(node: str, run: str, n: int) -> str:
+    return "".join(
+        f"[2025-03-14 08:{12 + i:02d}:07,51{i}] torch.distributed.elastic.rendezvous.dynamic_rendezvous: [WARNING] "
+        f"The node '{node}' has failed to send a keep-alive heartbeat to the rendezvous '{run}' due to an error of "
+        "type RendezvousConnectionError.\n" for i in range(n))
+
+
+def test_the_agents_rendezvous_keepalive_warnings_alone_are_none(tmp_path):
+    """Lead rule N (session 9): torchrun's agent warning that it failed to send a keep-alive heartbeat to the c10d
+    rendezvous (RendezvousConnectionError), one or several times, with nothing failing after them: none, no rank
+    accused; the fix names the rendezvous endpoint and the store host's log in case the job did fail."""
+    for n in (1, 4):
+        d = _report(tmp_path, _keepalive("a100-node-07_33127_0", "llm-pretrain-42", n), f"k{n}.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+        assert "keep-alive" in v["fix"] and "rdzv_endpoint" in v["fix"], v["fix"]
+
+
+def test_the_agents_keepalive_warning_then_a_rendezvous_timeout_stays_store_rendezvous(tmp_path):
+    text = _keepalive("a100-node-07_33127_0", "llm-pretrain-42", 2) + (
+        "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError: The rendezvous 'llm-pretrain-42' has "
+        "timed out.\n")
+    assert _verdict(tmp_path, text)["cause"] == "store_rendezvous"

@@ -181,6 +181,13 @@ SNIFF = 8192
 #             first (parse._parse, verdict.hang._hvd_shut_down: early_exit, lead rule O's shape)
 #   common/basics.py  a frame of Horovod's hvd.init() (horovod/common/basics.py "in init"): a gloo peer gone in it is
 #             connection set-up (parse._init_frame, lead rule L)
+#   Added key:  torch's store-based barrier's "Added key: store_based_barrier_key:1 to store for rank: 2": the ranks
+#             that checked in, against the count its "Completed ... with N nodes" says (parse._store, lead rule R)
+#   broadcast block  vLLM's engine core's "No available shared memory broadcast block found in 60 seconds" (an INFO
+#             line): a worker has not read the last step, a serving stall (parse._serving, lead rule P)
+#   in backward, Traceback (most recent  a traceback's autograd backward frame (DDP's gradient all-reduce) and
+#             its header: collective sites of different processes beside a timeout under another collective's
+#             frame (parse._sites_apart, lead rule D)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -202,7 +209,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
             b'c10d.py", line', b"op.preamble.length", b"received at time=",
-            b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py")
+            b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
+            b"broadcast block", b"in backward", b"Traceback (most recent")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

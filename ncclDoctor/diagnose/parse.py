@@ -146,6 +146,13 @@ class LineParser:
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._coll_frame: tuple[int, str] = (-99, "")  # a traceback's frame of a collective call (R_COLL_FRAME)
+        # the collective sites tracebacks show (lines of R_COLL_FRAME / R_BACKWARD_FRAME, first 64), the lines of their
+        # "Traceback (most recent call last):" headers, and the unsequenced timeouts raised under a collective frame:
+        # a timeout's traceback ends at its exception line, so a site after it (or before its header) is another
+        # process's (_sites_apart)
+        self._sites: list[tuple[int, str]] = []
+        self._tb_heads: list[int] = []
+        self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
@@ -176,6 +183,25 @@ class LineParser:
         r = S.R_RAN_FOR.search(body)
         if r and ev.data.get("ran_for_ms") is None:
             ev.data["ran_for_ms"] = int(r.group(1))
+
+    def _site(self, lineno: int, name: str) -> None:
+        """A traceback's collective site: a later one than an unsequenced timeout's own exception line is another
+        process's (its traceback ended there); a site of another name is recorded on that timeout."""
+        if len(self._sites) < 64:
+            self._sites.append((lineno, name))
+        for ev in self._site_timeouts:
+            if name != ev.data["in_collective"] and name not in ev.data["other_sites"]:
+                ev.data["other_sites"].append(name)
+
+    def _sites_apart(self, lineno: int, ev: Event) -> None:
+        """An unsequenced timeout (gloo's, an old watchdog's) raised right under a collective call's frame: note
+        that collective, and the sites of other names that tracebacks before its own header show (lead rule D)."""
+        at, name = self._coll_frame
+        if lineno - at > 6 or len(self._site_timeouts) >= 8:
+            return
+        head = max((h for h in self._tb_heads if h < at), default=-1)
+        ev.data.update(in_collective=name, other_sites=sorted({n for ln, n in self._sites if ln < head and n != name}))
+        self._site_timeouts.append(ev)
 
     def finish(self) -> Event | None:
         """At the end of the input: a failure-record entry cut short by the paste's end after its ``rank``
@@ -341,6 +367,11 @@ class LineParser:
             self._barrier_line = lineno
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))
+            self._site(lineno, f.group(1))
+        elif "in backward" in body and S.R_BACKWARD_FRAME.search(body):
+            self._site(lineno, "backward")
+        elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
+            self._tb_heads.append(lineno)
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:
             # the reset warning's own frames: the client was polling a key (check(), the NCCL heartbeat monitor's
             # poll of the dump flag), not connecting: the store's host had already exited (teardown)
@@ -550,6 +581,7 @@ class LineParser:
         if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
             ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
+            self._sites_apart(lineno, ev)
             return ev
         d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
         if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps
@@ -575,11 +607,12 @@ class LineParser:
         (R_SELF_KILL): after either, the shell's bare "Killed" is the framework killing its process tree."""
         w = S.R_SERVING_WATCHDOG.search(text) if ("timeout" in text or "timed out" in text
                                                   or "RayChannelTimeoutError" in text
-                                                  or "waiting for object available" in text) else None
+                                                  or "waiting for object available" in text
+                                                  or "broadcast block" in text) else None
         if w:
             self._self_kill = True
             ev = self._context(lineno, text, "serving_watchdog")
-            ev.data.update(timeout_s=_int(w.group(1)), rpc=w.group(2))
+            ev.data.update(timeout_s=_int(w.group(1) or w.group(3)), rpc=w.group(2))
             return ev
         if "SIGQUIT" in text.upper() and S.R_SELF_KILL.search(text):
             self._self_kill = True
@@ -1132,6 +1165,14 @@ class LineParser:
         if "barrier" in text and S.R_STORE_BARRIER_DONE.search(text):  # every rank came: an earlier wait passed
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "store barrier completed"
+            n = S.R_STORE_BARRIER_NODES.search(text)
+            if n:  # the count it completed with (lead rule R: ranks checking in past it are the over-count)
+                ev.data["barrier"] = (n.group(1), None, int(n.group(2)))
+            return ev
+        a = S.R_STORE_BARRIER_ADDED.search(text) if "Added key" in text else None
+        if a:  # torch's "Added key: K to store for rank: R": that rank checked in to the barrier of K (lead rule R)
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="store barrier key added", barrier=(a.group(1), int(a.group(2)), None))
             return ev
         pmix = S.R_PMIX_FENCE.search(text) if "pmix" in text else None
         if pmix:  # Slurm PMIx's fence between the nodes' slurmstepd did not complete (lead rules L, R)
@@ -1244,6 +1285,8 @@ class LineParser:
         if "etcd.Etcd" in text:
             ev.data["etcd"] = text[text.index("etcd.Etcd"):].strip()[:160]
         ev.data["closed"] = "RendezvousClosedError" in text
+        if ev.kind == "store_timeout" and S.R_RDZV_KEEPALIVE.search(text):
+            ev.data["tags"] = ("keepalive_warning",)  # the agent's keep-alive warning (lead rule N)
         n = S.R_STORE_COUNT.search(text)
         if n:
             ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))
@@ -1312,6 +1355,9 @@ class LineParser:
 
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
         m = S.R_WORKER_FAILED.search(text)
+        a = S.R_LAUNCH_ARG.search(text, 0, m.start()) if m and "error: " in text[:m.start()] else None
+        if a:  # the worker's argparse refusal glued before the agent's record of its exit 2 (a paste that lost the
+            return None  # line break): the refusal is the news, every worker is launched the same way (lead rule U2)
         pf = None if m else S.R_PROCESS_FAILURE.search(text)
         if pf:
             ev = self._context(lineno, text, "worker_failed")

@@ -249,6 +249,10 @@ R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d{1,7}), (?:worker_count|num_wor
                            r"(?<!\d)(?P<j>\d{1,7})/(?P<n>\d{1,7}) clients joined")
 # torch's "Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 8 nodes.": every rank came
 R_STORE_BARRIER_DONE = re.compile(r"Completed store-based barrier for key")
+R_STORE_BARRIER_NODES = re.compile(r"Completed store-based barrier for key ?: ?(\S{1,120}?) with (\d{1,7}) nodes")
+# its "Added key: store_based_barrier_key:1 to store for rank: 2": that rank checked in to the barrier of that key. More
+# ranks checking in (or a rank number past) the count the barrier completed with is lead rule R's over-count
+R_STORE_BARRIER_ADDED = re.compile(r"Added key ?: ?(\S{1,120}) to store for rank ?: ?(\d{1,7})")
 # Slurm's PMIx plugin (srun --mpi=pmix): its fence, the launcher's own key-value exchange between the job's nodes, that
 # did not complete ("slurmstepd: error:  mpi/pmix_v3: pmixp_coll_ring_reset_if_to: node-1 [0]: pmixp_coll_ring.c:742:
 # 0x...: collective timeout seq=0"): a launcher's barrier of a known count (lead rule R), before the job's processes
@@ -272,6 +276,9 @@ R_RESOLVE = re.compile(r"can't resolve '([^'\s]{1,255})'|[Cc]ould not resolve ho
 R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|broadcast|all_gather\w{0,16}|'
                           r'_all_gather_base|reduce_scatter\w{0,16}|_reduce_scatter_base|all_to_all\w{0,8}|barrier|'
                           r'reduce|gather|scatter|broadcast_object_list|send|recv)\s*$')
+# autograd's backward in a traceback ('File ".../torch/_tensor.py", line 396, in backward', torch/autograd/__init__.py):
+# DDP all-reduces the gradients there -- a collective site of its own beside an explicit collective call's frame
+R_BACKWARD_FRAME = re.compile(r'torch[/\\](?:_tensor|autograd[/\\]__init__)\.py", line \d{1,6}, in backward\s*$')
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
                          r"network addresses of")
 # The store client's own failures (lead rules L, Y): torch's TCPStore client getting a reply that is not the store
@@ -302,6 +309,10 @@ R_STORE_SOCKET = re.compile(r"\b(?:sendBytes|recvBytes|recvValue|recvVector|send
 # socket.cpp:601]" (1.x): a warning the store client logs and goes on from (lead rule N)
 R_C10D_WARNING = re.compile(r"\[W\d{3,4} \d\d:\d\d:\d\d[.\d]* [\w.]+\.(?:cpp|hpp|h):\d+\]|"
                             r"\[W [\w.]+\.(?:cpp|hpp|h):\d+\]")
+# torchrun's agent's background keep-alive of the c10d rendezvous ("The node 'X' has failed to send a keep-alive
+# heartbeat to the rendezvous 'Y' due to an error of type RendezvousConnectionError."): a WARNING it logs and goes on
+# from; news only when the agent is shown failing on the rendezvous after it (lead rule N)
+R_RDZV_KEEPALIVE = re.compile(r"has failed to send a keep-alive heartbeat to the rendezvous")
 # A store client blocked in a get/wait for a key (recvValueWithTimeout, "Failed to recv, got 0 bytes"): cut off, it
 # raises to its caller -- not the heartbeat monitor's background poll
 R_STORE_WAITED = re.compile(r"\brecv\w*WithTimeout failed on|Failed to recv")
@@ -770,8 +781,12 @@ SIGNAL_BY_NAME = {name: n for n, name in SIGNALS_BY_NUMBER.items()}
 # executor reads each step's output through a Ray compiled graph: "ray.exceptions.RayChannelTimeoutError: System
 # error: Timed out waiting for object available to read" (RAY_CGRAPH_get_timeout) is the same stall seen from there
 # (its message alone still says so where a hard-wrapped paste cut the class name).
+# vLLM's engine core waiting on its workers through its shared-memory message queue ("[shm_broadcast.py:681] No
+# available shared memory broadcast block found in 60 seconds. This typically happens when some processes are hanging
+# or doing some time-consuming work"), repeated every 60 s: a worker has not read the last step -- the same stall.
 R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(\d+)|RPC call to (\w+) timed out|"
-                                r"\bRayChannelTimeoutError\b|Timed out waiting for object available to read")
+                                r"\bRayChannelTimeoutError\b|Timed out waiting for object available to read|"
+                                r"No available shared memory broadcast block found in (\d+) seconds")
 # Its self-kill: SGLang's watchdog SIGQUITs its launcher, which kills the whole process tree ("Received sigquit from a
 # child proces(s). It usually means the child failed.", "SIGQUIT received. signum=..., frame=.... It usually means one
 # child failed."); a bare "Killed" after it is that kill, not the OOM killer.

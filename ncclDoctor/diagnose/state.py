@@ -112,6 +112,9 @@ class Collected:
     setup_hosts: set[str] = field(default_factory=set)
     # the processes and devices (host, pid, CUDA device) NCCL-prefixed lines come from (first 8)
     procs: set[tuple[str | None, int, int | None]] = field(default_factory=set)
+    # torch's store-based barrier per key (first 16 keys): the ranks its "Added key ... for rank: R" lines checked in
+    # (first 256), the count its "Completed ... with N nodes" line says, and those lines' events (first 4)
+    barriers: dict[str, tuple[set[int], list[int], list[Event]]] = field(default_factory=dict)
 
     def rank(self, r: int) -> RankState | None:
         st = self.ranks.get(r)
@@ -136,6 +139,8 @@ class Collected:
                 self.unread.append(ev)
             return
         self.kinds[ev.kind] += 1
+        if ev.data.get("barrier"):
+            self._barrier(*ev.data["barrier"], ev)
         if ev.pid is not None and len(self.procs) < 8:
             self.procs.add((ev.host, ev.pid, ev.data.get("dev")))
         s = self.samples.setdefault(ev.kind, [])
@@ -252,6 +257,27 @@ class Collected:
         elif i is not None and n > self.world[i][0]:
             self.world[i] = (n, f"{TESTS_WORLD} at {where}")
 
+    def _barrier(self, key: str, rank: int | None, nodes: int | None, ev: Event | None) -> None:
+        if key not in self.barriers and len(self.barriers) >= 16:
+            return
+        ranks, counts, evs = self.barriers.setdefault(key, (set(), [], []))
+        if rank is not None and len(ranks) < 256:
+            ranks.add(rank)
+        if nodes is not None and nodes not in counts and len(counts) < 4:
+            counts.append(nodes)
+        if ev is not None and len(evs) < 4:
+            evs.append(ev)
+
+    def barrier_overcount(self) -> tuple[int, int, list[Event]] | None:
+        """Lead rule R read off torch's own store-barrier lines: more distinct ranks checked in to a key's barrier
+        than the count it completed with -- (joined, world size, evidence) -- else None. Only when one count is shown
+        for the key. Not a rank number past the count: a subgroup's barrier (use_local_synchronization) counts its
+        members while its lines name their global ranks."""
+        for ranks, counts, evs in self.barriers.values():
+            if len(counts) == 1 and len(ranks) > counts[0]:
+                return len(ranks), counts[0], evs
+        return None
+
     def add_fr_analysis(self, ev: Event) -> None:
         self.kinds[ev.kind] += 1
         if len(self.fr_analysis) < 32:
@@ -294,6 +320,13 @@ class Collected:
                     mine.setdefault(v, where)
         for k, v in o.networks.items():
             self.networks.setdefault(k, v)
+        for key, (ranks, counts, evs) in o.barriers.items():
+            for r in sorted(ranks):
+                self._barrier(key, r, None, None)
+            for n in counts:
+                self._barrier(key, None, n, None)
+            for e in evs:
+                self._barrier(key, None, None, e)
         self.child_failures = (self.child_failures + o.child_failures)[:256]
         self.worker_failures = (self.worker_failures + o.worker_failures)[:256]
         self.prior_findings = (self.prior_findings + o.prior_findings)[:50]
@@ -338,6 +371,7 @@ class Collected:
         ms = [e.data.get("timeout_ms") for e in self.samples.get("watchdog_timeout", []) if e.data.get("timeout_ms")]
         self.torch_timeout_ms = max(ms) if ms else None
         self._store_warnings_alone()
+        self._keepalive_alone()
         self._barrier_passed()
 
     def _store_warnings_alone(self) -> None:
@@ -351,6 +385,19 @@ class Collected:
         if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in ("socket_error", "store_warning")):
             return
         self._to_benign("socket_error", "store warning alone")
+
+    def _keepalive_alone(self) -> None:
+        """Lead rule N (session 9): torchrun's agent's "has failed to send a keep-alive heartbeat to the rendezvous
+        ... RendezvousConnectionError" warnings (parse tags them), one or several, with nothing failing after them
+        (no rendezvous timeout or closed rendezvous, no error, exception or failure record): the store's host went
+        away first at the end of a job, as rule N reads the ranks' TCPStore warnings -- benign from here on."""
+        n = self.kinds.get("store_timeout", 0)
+        if not n or self.kinds.get("keepalive_warning", 0) != n or self.exceptions:
+            return
+        if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in ("store_timeout",
+                                                                                      "keepalive_warning")):
+            return
+        self._to_benign("store_timeout", "rendezvous keep-alive warning alone")
 
     def _barrier_passed(self) -> None:
         """torch's store-based barrier logged its waits and then "Completed store-based barrier": every rank came in

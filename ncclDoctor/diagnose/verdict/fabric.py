@@ -677,6 +677,10 @@ def _store_overcount(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     scheduler's preemption and requeue, whose leftovers are one way to get there; the launcher's own socket errors)."""
     evs = c.samples.get("store_timeout", [])
     joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    evidence = _samples(c, "store_timeout")
+    if (not joined or joined[0] <= joined[1]) and (over := c.barrier_overcount()):
+        # torch's own barrier lines: more ranks added the key than the count the barrier completed with
+        joined, evidence = over[:2], [e.brief() for e in over[2][:3]]
     if not joined or joined[0] <= joined[1]:
         return None
     return Verdict(
@@ -688,7 +692,7 @@ def _store_overcount(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Give every job its own MASTER_PORT (torchrun --master_port N; another job on the same port joins this "
         "store), kill leftover processes of earlier runs on every node (ps -ef | grep python; nvidia-smi), and "
         "make --nproc_per_node x --nnodes (WORLD_SIZE) equal the number of processes actually started.",
-        "medium", [], _samples(c, "store_timeout"), job_wide=True)
+        "medium", [], evidence, job_wide=True)
 
 
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:

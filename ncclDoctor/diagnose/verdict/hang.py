@@ -45,6 +45,34 @@ def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _sites_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule D without SeqNums: a process's collective timed out (gloo's recv/send, no SeqNum) right under one
+    collective call's frame (a barrier) while another process's traceback in the same lines stands at another
+    collective site (autograd's backward, where DDP all-reduces the gradients; another collective call), with no
+    error of a process's own: the processes issued different collectives at the same point -- a rank-conditional code
+    path. Which rank took it the lines cannot say: desync, nobody named, nobody proven innocent."""
+    evs = [e for e in c.samples.get("watchdog_timeout", []) if e.data.get("other_sites")]
+    if not evs or c.exceptions or any(t.seq is not None for t in c.samples.get("watchdog_timeout", [])):
+        return None
+    e = evs[0]
+    here = e.data["in_collective"]
+    there = ", ".join("autograd's backward (DDP's gradient all-reduce)" if n == "backward" else n
+                      for n in e.data["other_sites"])
+    return Verdict(
+        "desync",
+        f"a process's {here} timed out (no SeqNum) while another process's traceback in these lines stands at "
+        f"another collective ({there}): the processes issued different collectives at the same point -- a "
+        "rank-conditional code path (a save, an evaluation or an early-stop decision taken by some ranks only); the "
+        "lines name no rank, so nobody is named and nobody proven innocent",
+        f"Find the code path that only some ranks take around the {here} (a save / checkpoint, validation or an "
+        "early-stop check under `if rank == 0` or a per-rank condition) and make every rank run the same collectives "
+        "in the same order: call the barrier / save_model on every rank, and take the same early-stop decision on "
+        "every rank (compute it on one rank and broadcast it). Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch "
+        "check collective types across ranks; while it hangs, a py-spy dump of every rank shows which one is "
+        "elsewhere.",
+        "low", [], [x.brief() for x in evs[:2]])
+
+
 def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     k = _first(ks, "culprit")
     if k is None:
@@ -403,7 +431,10 @@ def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "While it hangs, take py-spy dump --pid PID (py-spy dump --native) of every rank's scheduler/worker process: "
         "the one elsewhere than the others (or every one in the same NCCL kernel) is the answer; SGLang dumps them "
         "itself before its SIGQUIT (raise --watchdog-timeout, or use its soft watchdog, to keep the processes alive "
-        "for a manual dump; vLLM: VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS, on Ray RAY_CGRAPH_get_timeout). Note the batch "
+        "for a manual dump; vLLM: VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS, on Ray RAY_CGRAPH_get_timeout; vLLM's "
+        "repeated 'No available shared memory broadcast block' notice means a worker has not taken the last step: "
+        "hung, or still compiling / quantizing (VLLM_RINGBUFFER_WARNING_INTERVAL only sets how often it is printed)). "
+        "Note the batch "
         "that was running. Rerun with NCCL_DEBUG=INFO and the flight recorder (TORCH_FR_BUFFER_SIZE=2000) to see "
         "whether a collective was stuck.",
         "low", [], [e.brief() for e in evs[:4]])

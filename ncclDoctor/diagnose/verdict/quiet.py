@@ -590,6 +590,9 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix, "medium" if code != 1 else "low", [], _samples(c, "transport"), job_wide=True)
 
 
+# torch.distributed.rpc's timeout of a remote call (TensorPipe agent: "RPCErr:1:RPC ran for more than set timeout
+# (180000 ms) and will now be marked with an error"): the peer that should answer stalled or died; no rank is named
+_R_RPC_TIMEOUT = re.compile(r"RPC ran for more than set timeout \((\d{1,9}) ?ms\)")
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -608,6 +611,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a multi-host launcher's own report that the command it ran on a host failed ("Error: failed to run torchrun ...
     # on HOST": ColossalAI's CLI runs it there over ssh with fabric): the workers' errors are on those hosts
     hosts = [x for x in c.exceptions if x.data.get("line") and _R_RAN_ON.search(x.data.get("message") or "")]
+    rpc = any(_R_RPC_TIMEOUT.search(x.text) for x in list(c.exceptions) + list(c.unread))
     read = None if disk or hosts else generic.reading([what] + [u.text for u in c.unread])
     if read is not None:  # no family's, but its general words say what kind of failure it is (generic.py)
         return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
@@ -623,6 +627,11 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
          "local disk per node. " if disk else "")
+        + ("torch.distributed.rpc's call timed out waiting for its peer: check that the remote side's processes "
+           "(the sampling server / worker processes) are alive and read the remote sampling server's log; dmesg "
+           "(OOM killer) on its host; while it hangs, a py-spy dump of every process shows the one stuck; rpc_timeout "
+           "(TensorPipeRpcBackendOptions) bounds each call, num_rpc_threads / num_worker_threads the calls served at "
+           "once; check the network between the nodes. " if rpc else "")
         + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
            "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
            "check that passwordless ssh from the launching node reaches every host by the name the hostfile gives. "
@@ -722,6 +731,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "rank (a dist.barrier() before it keeps the store's host up until all are done); "
                       "TORCH_NCCL_ENABLE_MONITORING=0 stops the poll; if the job did fail, node 0's own log (the store "
                       "host's) says why")
+    if "rendezvous keep-alive warning alone" in whats:  # lead rule N (state.Collected._keepalive_alone)
+        benign.append("torchrun's agent's warning that it 'has failed to send a keep-alive heartbeat to the "
+                      "rendezvous' (RendezvousConnectionError) with nothing failing after it is harmless: the "
+                      "agent's background keep-alive could not reach the rendezvous store host (the --rdzv-endpoint / "
+                      "rdzv_endpoint, node 0's agent) for a moment, or that node's agent exited first at the end of "
+                      "the job; the agent goes on. If the job did fail, read the logs of the node hosting the store "
+                      "(node 0's agent log) and check that every node can reach the endpoint (nc -zv HOST PORT)")
     if "c10d debug line" in whats:  # debug chatter: it shows nothing ran or failed, so no confidence
         benign.append("the c10d debug line is benign: '[c10d - debug]' lines are the store's own tracing "
                       "(TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL prints them; a 'Read callback "
