@@ -1409,3 +1409,17 @@ def test_an_rpc_call_timeout_names_nobody_and_says_where_to_look(tmp_path):
     v = d["verdict"]
     assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
     assert "rpc_timeout" in v["fix"] and "py-spy dump" in v["fix"], v["fix"]
+
+
+# --- session 9 (fix32I): a peer on loopback is a process of this same host (lead rule U(4)) ------------------------
+def test_a_loopback_peer_closing_a_collective_sends_to_the_local_processes_first_traceback(tmp_path):
+    """Lead rule U(4): gloo's "Connection closed by peer" in a collective names no single peer (early_exit, nobody
+    named); a loopback address (127.x) says the peer is another process of this same host (a single-node job, a
+    test's spawned processes): the fix sends to the first traceback of every process, not to pods or nodes."""
+    text = ("    work.wait()\n"
+            "RuntimeError: [/build/third_party/gloo/gloo/transport/tcp/pair.cc:601] Connection closed by peer "
+            "[127.0.0.5]:38117\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), v
+    assert "first traceback of every process" in v["fix"] and "kubectl" not in v["fix"], v["fix"]

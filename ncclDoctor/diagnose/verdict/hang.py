@@ -368,11 +368,18 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", [0], [e.brief() for e in (peer_gone[:2] + tcp[:1])])
     if peer_gone:
         ip = next((m.group(1) for e in peer_gone if (m := _PEER_IP.search(e.text))), None)
+        # a loopback peer (127.x, ::1) is another process of this same host (a single-node job, a test's spawned
+        # processes): no pod, node or network between nodes to look at, only the processes' own outputs
+        local = ip is not None and (ip.startswith("127.") or ip in ("::1", "localhost"))
         return Verdict(
             "early_exit",
             "a peer closed the connection" + (f" (the process at {ip})" if ip else "") + ": that process exited or "
             "crashed first; the rank printing this is its victim",
-            (f"The peer is the process at {ip}: find its pod or host (on Kubernetes, kubectl get pods -o wide; "
+            (f"The peer is another process on this same host (loopback {ip}): find the process that exited first "
+             "-- the first traceback of every process of the job (or of the test's spawned processes) -- and read "
+             "the peer process's own error; a test that fails so only sometimes is a flaky test racing its "
+             "processes' exits. " if local else
+             f"The peer is the process at {ip}: find its pod or host (on Kubernetes, kubectl get pods -o wide; "
              "kubectl describe pod shows OOMKilled, an eviction or a restart; kubectl logs --previous its own "
              "error). " if ip else "") +
             "Find the peer's own error (its log, its exit code); if the peer "
