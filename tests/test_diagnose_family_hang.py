@@ -1409,3 +1409,41 @@ def test_an_rpc_call_timeout_names_nobody_and_says_where_to_look(tmp_path):
     v = d["verdict"]
     assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
     assert "rpc_timeout" in v["fix"] and "py-spy dump" in v["fix"], v["fix"]
+
+
+# --- session 9 (fix32I): a peer on loopback is a process of this same host (lead rule U(4)) ------------------------
+def test_a_loopback_peer_closing_a_collective_sends_to_the_local_processes_first_traceback(tmp_path):
+    """Lead rule U(4): gloo's "Connection closed by peer" in a collective names no single peer (early_exit, nobody
+    named); a loopback address (127.x) says the peer is another process of this same host (a single-node job, a
+    test's spawned processes): the fix sends to the first traceback of every process, not to pods or nodes."""
+    text = ("    work.wait()\n"
+            "RuntimeError: [/build/third_party/gloo/gloo/transport/tcp/pair.cc:601] Connection closed by peer "
+            "[127.0.0.5]:38117\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), v
+    assert "first traceback of every process" in v["fix"] and "kubectl" not in v["fix"], v["fix"]
+
+
+# --- session 9 (fix32I): rule I, rank 0 evaluating while every other rank waits in an all-reduce ------------------
+def test_rank0_evaluating_while_every_other_rank_waits_in_one_allgather_is_named(tmp_path):
+    """Lead rule I: the main process's own untagged evaluator line ("Evaluating ...") right before ranks 1..7 all time
+    out in one ALLGATHER (same SeqNum): the ranks inside are past their evaluation, and rank 0, the one rank of the
+    world not inside, is still in it -- culprit 0 (rank_missing), the waiting ranks victims."""
+    text = ("epoch 12 finished, running validation\n"
+            "Evaluating the predictions on the val split...\n"
+            + "".join(watchdog_line(r, 91207, "_ALLGATHER_BASE", 3600412 + r, 3600000, style="1.x")
+                      for r in (4, 1, 7, 2, 6, 3, 5)))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", [0], "medium"), v
+    assert "timeout" in v["fix"], v["fix"]
+
+
+def test_rank0_evaluating_before_an_allreduce_with_a_rank_gap_names_nobody(tmp_path):
+    """The same shape, but rank 2 is not shown either (ranks 1 and 3 wait): rank 0 is not the only rank outside the
+    collective, so the lines do not single it out (rule E): nobody accused."""
+    text = ("Evaluating the predictions on the val split...\n"
+            + "".join(watchdog_line(r, 5530, "ALLREDUCE", 1800311, 1800000, style="1.x") for r in (3, 1)))
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "rank_missing" and not _accused(d), d["verdict"]

@@ -1142,3 +1142,19 @@ def test_the_agents_keepalive_warning_then_a_rendezvous_timeout_stays_store_rend
         "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError: The rendezvous 'llm-pretrain-42' has "
         "timed out.\n")
     assert _verdict(tmp_path, text)["cause"] == "store_rendezvous"
+
+
+# --- session 9 (fix32I): ProcessGroupNCCL's stack of a failed collective alone ------------------------------------
+def test_a_failed_collectives_stack_alone_is_unknown_and_asks_for_every_ranks_log(tmp_path):
+    """ProcessGroupNCCL's "Stack trace of the failed collective" with its frames, and no timeout or error line: the
+    lines say which call (an all_gather here), not whether it timed out or errored nor which rank did not join --
+    unknown, nobody named, and the fix asks for every rank's log, Flight Recorder and py-spy."""
+    text = ("[rank6]:[E1102 14:02:11.120034512 ProcessGroupNCCL.cpp:741] Stack trace of the failed collective: \n"
+            "#0 all_gather_into_tensor from /opt/conda/lib/python3.11/site-packages/torch/distributed/"
+            "distributed_c10d.py:3801\n"
+            "#1 wrapper from /opt/conda/lib/python3.11/site-packages/torch/distributed/c10d_logger.py:81\n"
+            "#2 gather_logits from /srv/app/engine/tp_runner.py:212\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
+    assert "every rank's log" in v["fix"] and "TORCH_NCCL_TRACE_BUFFER_SIZE" in v["fix"], v["fix"]

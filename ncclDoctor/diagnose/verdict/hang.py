@@ -19,7 +19,7 @@ from ncclDoctor.diagnose.reason import (
     timed_out_at,
     world_size,
 )
-from ncclDoctor.diagnose.signatures import R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
+from ncclDoctor.diagnose.signatures import R_EVAL_LINE, R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples, hosts
 
@@ -368,11 +368,18 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", [0], [e.brief() for e in (peer_gone[:2] + tcp[:1])])
     if peer_gone:
         ip = next((m.group(1) for e in peer_gone if (m := _PEER_IP.search(e.text))), None)
+        # a loopback peer (127.x, ::1) is another process of this same host (a single-node job, a test's spawned
+        # processes): no pod, node or network between nodes to look at, only the processes' own outputs
+        local = ip is not None and (ip.startswith("127.") or ip in ("::1", "localhost"))
         return Verdict(
             "early_exit",
             "a peer closed the connection" + (f" (the process at {ip})" if ip else "") + ": that process exited or "
             "crashed first; the rank printing this is its victim",
-            (f"The peer is the process at {ip}: find its pod or host (on Kubernetes, kubectl get pods -o wide; "
+            (f"The peer is another process on this same host (loopback {ip}): find the process that exited first "
+             "-- the first traceback of every process of the job (or of the test's spawned processes) -- and read "
+             "the peer process's own error; a test that fails so only sometimes is a flaky test racing its "
+             "processes' exits. " if local else
+             f"The peer is the process at {ip}: find its pod or host (on Kubernetes, kubectl get pods -o wide; "
              "kubectl describe pod shows OOMKilled, an eviction or a restart; kubectl logs --previous its own "
              "error). " if ip else "") +
             "Find the peer's own error (its log, its exit code); if the peer "
@@ -1119,11 +1126,15 @@ def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     (no launcher prefix, or rank 0's) shows an evaluation still running right before those timeouts -- a validation bar
     short of its end, an evaluator's progress line (COCO evaluation, mAP validation), which frameworks run and print
     on rank 0 alone. Rank 0 had not reached the broadcast: it is the culprit (rank_missing), the ranks inside are
-    victims. Not for an all-gather or all-reduce (every rank evaluates and the bar may be anyone's), nor when rank 0
-    shows a timeout of its own or a rank an error of its own."""
+    victims. An all-gather or all-reduce is read so only when the lines leave rank 0 the one rank of the world not
+    inside it -- ranks 1..N-1 all shown in one collective (one SeqNum), no stated world larger -- and the main
+    process's output is an evaluator's own line ("Evaluating ..."), not a bar (every rank may evaluate and draw one):
+    the ranks shown are past their evaluation, the one still in it is the rank not shown. Not when rank 0 shows a
+    timeout of its own or a rank an error of its own."""
     outs = c.samples.get("watchdog_timeout", [])
-    if not outs or any(not t.op or t.op.upper() != "BROADCAST" for t in outs):
+    if not outs or any(not t.op for t in outs):
         return None
+    bcast = all(t.op.upper() == "BROADCAST" for t in outs)
     if any(t.data.get("ran_for_ms") and t.data.get("timeout_ms") and t.data["ran_for_ms"] > 1.25 * t.data["timeout_ms"]
            for t in outs):
         return None  # a watchdog that could not run on time (_blocked's reading), not only a wait
@@ -1133,6 +1144,11 @@ def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     own = {_own_rank(t) for t in outs}
     if not waiting or None in own or 0 in own or 0 in waiting or any(own_errors(st) for st in c.ranks.values()):
         return None
+    if not bcast:  # rank 0 must be the only rank of the world the lines leave outside the one collective
+        size, _, sure = world_size(c)
+        if (len({(t.op.upper(), t.seq) for t in outs}) != 1 or waiting != list(range(1, waiting[-1] + 1))
+                or (sure == "high" and size != waiting[-1] + 1)):
+            return None
 
     def at(e: Event) -> tuple[str, int]:
         path, _, line = e.where.rpartition(":")
@@ -1142,16 +1158,18 @@ def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         p, n = at(t)
         first[p] = min(first.get(p, n), n)
     evs = [e for e in c.samples.get("evaluating", []) if not e.data["done"] and e.data["rank"] in (None, 0)
-           and at(e)[0] in first and 0 <= first[at(e)[0]] - at(e)[1] <= _EVAL_NEAR]
+           and at(e)[0] in first and 0 <= first[at(e)[0]] - at(e)[1] <= _EVAL_NEAR
+           and (bcast or R_EVAL_LINE.search(e.text))]
     if not evs:
         return None
     e = evs[0]
     return Verdict(
         "rank_missing",
-        f"{_named(waiting)} timed out inside a BROADCAST while the main process's own output right before it shows "
-        f"an evaluation still running ({e.text[:100]}): frameworks evaluate on rank 0 alone while the other ranks go "
-        "on to the next collective and wait for rank 0's broadcast there -- rank 0 had not reached it, so it is the "
-        "rank the others wait for, and they are its victims",
+        f"{_named(waiting)} timed out inside a{'' if bcast else 'n'} {outs[0].op.upper()} while the main process's "
+        f"own output right before it shows an evaluation still running ({e.text[:100]}): frameworks evaluate on rank 0 "
+        "alone while the other ranks go on to the next collective and wait for rank 0 there"
+        + (" (its broadcast)" if bcast else ", and rank 0 is the one rank of the world not inside it") +
+        " -- rank 0 had not reached it, so it is the rank the others wait for, and they are its victims",
         "Rank 0 evaluation (the validation / metric computation only the main process runs) took longer than the "
         "collective timeout. Raise the process-group timeout to cover it (init_process_group(timeout="
         "timedelta(hours=2)), the framework's own timeout setting), or make the evaluation faster: evaluate on a "

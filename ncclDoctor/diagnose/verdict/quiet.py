@@ -647,6 +647,17 @@ _READ_AROUND = ("Read the full output around that line and every rank's own log 
                 "--tee 3), with NCCL_DEBUG=WARN; the line's own library or launcher documents what it means.")
 
 
+# ProcessGroupNCCL's Python stack of a collective that failed (printed beside its watchdog's timeout or error line):
+# alone, it says which collective and code path, not whether it timed out or errored, nor which rank did not join
+_R_FAILED_STACK = re.compile(r"Stack trace of the failed collective")
+_FAILED_STACK = ("That line is ProcessGroupNCCL's stack of the collective that failed: its frames (#0 the collective, "
+                 "then the code that called it) say which call, not why; the watchdog's own timeout or error line "
+                 "beside it, in every rank's log, says whether it timed out (a rank that never joined) or errored. "
+                 "Collect every rank's log and, on the next run, Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; "
+                 "TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8) with NCCL_DEBUG=INFO; while it hangs, py-spy dump "
+                 "--pid on every rank shows the one elsewhere. ")
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -659,7 +670,8 @@ def _unread_words(c: Collected) -> Verdict | None:
     proof = [quoted.brief()] + [u.brief() for u in c.unread[:3] if u is not quoted][:2]
     if read is None:
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
-                       _READ_AROUND, "low", [], proof)
+                       (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in c.unread) else "")
+                       + _READ_AROUND, "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    read[2] + " " + _READ_AROUND, "low", [], proof)
 
