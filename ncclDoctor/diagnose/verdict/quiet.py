@@ -686,10 +686,12 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "available; the debugger only reports the probe's error code")
     if "Windows store connect warning" in whats:
         benign.append("the store client's 'failed to connect ... (system error: 10049 / errno: 22 - Invalid "
-                      "argument)' warning is benign: torch tries each address (IPv6, IPv4) the store's hostname "
-                      "resolves to (10049 = WSAEADDRNOTAVAIL on Windows, EINVAL on Linux: not usable from here) and "
-                      "connects through the next one; ignore it unless a store timeout or error follows (then check "
-                      "MASTER_ADDR)")
+                      "argument / errno: 99 - Cannot assign requested address)' warning is a benign retried "
+                      "warning: torch tries each address (IPv6, IPv4) the store's hostname resolves to (10049 = "
+                      "WSAEADDRNOTAVAIL on Windows, EINVAL or EADDRNOTAVAIL on Linux, e.g. IPv6 localhost where the "
+                      "host has no IPv6 address: not usable from here) and connects through the next one; nothing "
+                      "to fix unless a store timeout follows (then check the next error and MASTER_ADDR; "
+                      "MASTER_ADDR=127.0.0.1 skips the IPv6 attempt on one host)")
     polled = any(e.data.get("poll") for e in c.samples.get("benign", []))
     if "store reset before the group" in whats and polled:
         benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning comes from "
