@@ -815,8 +815,11 @@ R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([
 # one line): the process died in the interpreter or a C extension, never in a Python exception
 R_FATAL_PY = re.compile(r"Fatal Python error: (?:Fatal Python error: )?(\S[^\n]{0,200})")
 # The shell's report of a foreground job that died of SIGBUS / SIGSEGV ("Bus error (core dumped)", "./run.sh: line 3:
-# 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A).
-R_SHELL_SIGNAL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?(Bus error|Segmentation fault)\b")
+# 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A). MPICH's
+# hydra (mpiexec) says the same of one of its processes ("BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES" then
+# "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Bus error (signal 7)"), naming no rank: read alike.
+R_SHELL_SIGNAL = re.compile(r"(?:^\s*(?:\S+: line \d+: +\d+ )?|APPLICATION TERMINATED WITH THE EXIT STRING: )"
+                            r"(Bus error|Segmentation fault)\b")
 # Host memory exhausted, as a process's own exception says it: torch's CPU allocator ("DefaultCPUAllocator: can't
 # allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB"),
 # Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed").
