@@ -754,6 +754,9 @@ R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint
 # master addresses, ports or world sizes were launched inconsistently and cannot meet at one store (lead rule AA (1)).
 R_NODE_KV = re.compile(r"\b(NODE_RANK|MASTER_ADDR|MASTER_PORT|WORLD_SIZE|node_rank|master_addr|master_port)"
                        r"\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)]|$)")
+# One line of an environment dump ("MASTER_PORT = 38581", "NODE_RANK=1", "MASTER_ADDRESS = " empty): the whole line
+# one variable and its value (parse._env_dump_line reads a node's launch settings from such a block)
+R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]/]{0,255}?)['\"]?\s*$")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its

@@ -447,14 +447,22 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     split = _nodes_disagree([e for e in evs if e.data.get("node_rank") is not None])
     if split is not None:  # lead rule AA (1): the nodes were given different master addresses, ports or world sizes
         what, a, b = split
+        same = a.data["node_rank"] == b.data["node_rank"]
         return Verdict(
             "config",
-            f"the nodes print different launch settings: node {a.data['node_rank']} has "
-            f"{what}={a.data[_NODE_FIELD[what]]}, node {b.data['node_rank']} {what}={b.data[_NODE_FIELD[what]]}: "
-            "nodes launched with different rendezvous settings cannot meet at one store (each waits at its own), a "
-            "launch setting, not a rank's fault",
+            (f"two nodes both print NODE_RANK={a.data['node_rank']} ({_file(a).rsplit('/', 1)[-1]}, "
+             f"{_file(b).rsplit('/', 1)[-1]}), with {what}="
+             f"{a.data[_NODE_FIELD[what]]} on one and {what}={b.data[_NODE_FIELD[what]]} on the other: each node "
+             "was launched as its own world's first node, with its own master" if same else
+             f"the nodes print different launch settings: node {a.data['node_rank']} has "
+             f"{what}={a.data[_NODE_FIELD[what]]}, node {b.data['node_rank']} {what}={b.data[_NODE_FIELD[what]]}")
+            + ": nodes launched with different rendezvous settings cannot meet at one store (each waits at its own), "
+            "a launch setting, not a rank's fault",
             "Give every node the same MASTER_ADDR (the address of node 0, the same master address on every node), "
-            "MASTER_PORT and WORLD_SIZE, with only NODE_RANK differing; check the value each node's script or "
+            "MASTER_PORT and WORLD_SIZE, with only NODE_RANK differing"
+            + (" (each node its own node rank: 0 on the master's node, 1, 2, ... on the others; under mpirun, take "
+               "it from OMPI_COMM_WORLD_RANK / the launcher's variables, not a default of 0)" if same else "")
+            + "; check the value each node's script or "
             "scheduler exports (a typo in one node's address) and that node 0's address is reachable from the others "
             "(nc -zv MASTER_ADDR MASTER_PORT).",
             "medium", [], [a.brief(), b.brief()], job_wide=True)
@@ -505,12 +513,18 @@ def _comparable(a: str, b: str) -> bool:
     return a != b if ipa else a.split(".")[0].lower() != b.split(".")[0].lower()
 
 
+def _file(e) -> str:
+    return e.where.rpartition(":")[0]
+
+
 def _nodes_disagree(evs: list) -> tuple[str, object, object] | None:
     """Two nodes (different node ranks) whose printed launch settings disagree: (the setting, one node's line,
     the other's), or None."""
     for i, a in enumerate(evs):
         for b in evs[i + 1:]:
-            if a.data["node_rank"] == b.data["node_rank"]:
+            # one node rank in one file is one node; the same node rank printed in two files (each node's log) is
+            # two nodes both given it, each its own master: their settings are compared alike
+            if a.data["node_rank"] == b.data["node_rank"] and _file(a) == _file(b):
                 continue
             if _comparable(a.data["master_addr"], b.data["master_addr"]):
                 return "MASTER_ADDR", a, b
