@@ -1071,6 +1071,27 @@ def test_two_nodes_env_dumps_both_at_node_rank_0_with_their_own_master_are_confi
         assert run(name, *logs)["cause"] != "config", name
 
 
+def test_one_global_rank_announced_twice_at_once_with_ranks_missing_is_config(tmp_path):
+    """PyTorch Lightning announces each process's place ("Initializing distributed: GLOBAL_RANK: r, MEMBER: r+1/W").
+    Two processes announcing the same global ranks at once, the others never announced, are two nodes that both
+    took node rank 0 (lead rule AA (1)): config, no rank. A restart (every rank announced again after the first
+    round) and a full world are not."""
+    line = "Initializing distributed: GLOBAL_RANK: {r}, MEMBER: {m}/{w}\n"
+
+    def ann(ranks, w):
+        return "".join(line.format(r=r, m=r + 1, w=w) for r in ranks)
+
+    v = _verdict(tmp_path, "[node-x] starting\n" + ann([0, 0, 1, 1], 4))
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "node rank" in v["fix"] and "NODE_RANK" in v["fix"], v
+    v = _verdict(tmp_path, ann([2, 0, 1, 2, 1, 5, 0, 3, 4, 5, 3, 4], 16))
+    assert v["cause"] == "config", v
+    for ok in (ann([0, 1, 2, 3], 8) + ann([0, 1, 2, 3], 8),  # one node's processes, restarted
+               ann([0, 4, 1, 5, 2, 6, 3, 7], 8),  # two nodes, each its own ranks
+               ann([0, 1, 1, 2], 3)):  # every rank of the world announced
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok
+
+
 def test_the_remote_shell_refusing_a_launchers_export_is_config(tmp_path):
     """A multi-host launcher's 'export ... && torchrun ...' refused by the remote shell ("bash: line 1: SSH_CLIENT:
     readonly variable"), then its report that the command failed on that host: the launch set-up before any worker

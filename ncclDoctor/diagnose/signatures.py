@@ -757,6 +757,10 @@ R_NODE_KV = re.compile(r"\b(NODE_RANK|MASTER_ADDR|MASTER_PORT|WORLD_SIZE|node_ra
 # One line of an environment dump ("MASTER_PORT = 38581", "NODE_RANK=1", "MASTER_ADDRESS = " empty): the whole line
 # one variable and its value (parse._env_dump_line reads a node's launch settings from such a block)
 R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]/]{0,255}?)['\"]?\s*$")
+# PyTorch Lightning's announcement of each process's place in the world ("initializing ddp: GLOBAL_RANK: 1, MEMBER:
+# 2/8", "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2"): two processes announcing one global rank at once
+# were both given it (two nodes with the same node rank: lead rule AA (1)).
+R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its

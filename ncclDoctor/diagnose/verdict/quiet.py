@@ -444,6 +444,26 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in evs if not e.data.get("own_worlds") and not e.data.get("rank0_host")]  # read elsewhere
     if not evs:
         return None
+    dup = [e for e in evs if e.data.get("member_world") and len(e.data["members"]) < e.data["member_world"]]
+    if dup:  # lead rule AA (1): two processes at once were given one global rank, and some ranks none
+        e = dup[0]
+        ranks, world = e.data["members"], e.data["member_world"]
+        twice = ", ".join(map(str, e.data["dup_members"][:8]))
+        return Verdict(
+            "config",
+            f"global rank(s) {twice} of a world of {world} are each announced twice at the same time "
+            f"('{e.text[:80]}'), and only rank(s) {', '.join(map(str, ranks[:16]))} appear: two nodes' processes "
+            "took the same global ranks (each node started as node rank 0, or the tasks per node do not match), so "
+            f"the other ranks of the {world} never exist and the job waits for them at init -- a launch set-up of "
+            "every node, not a rank's fault",
+            "Give each node its own node rank (NODE_RANK / --node_rank: 0 on the master's node, 1, 2, ... on the "
+            "others) and the same MASTER_ADDR and MASTER_PORT on every node; under SLURM launch with srun and "
+            "#SBATCH --ntasks-per-node equal to the GPUs per node (SLURM_NTASKS = nodes x GPUs), matching the "
+            "trainer's num_nodes and devices, so global rank = node rank x GPUs per node + local rank.",
+            "medium", [], [x.brief() for x in dup[:2]], job_wide=True)
+    evs = [e for e in evs if not e.data.get("member_world")]
+    if not evs:
+        return None
     split = _nodes_disagree([e for e in evs if e.data.get("node_rank") is not None])
     if split is not None:  # lead rule AA (1): the nodes were given different master addresses, ports or world sizes
         what, a, b = split
