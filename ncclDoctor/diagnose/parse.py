@@ -463,10 +463,8 @@ class LineParser:
                 ev.data["interfaces"] = [(m.group(1), m.group(2))]
                 return ev
             self._iface_list = False
-        if self._env_dump is not None:
-            handled, ev = self._env_dump_line(lineno, text, body)
-            if handled:
-                return ev
+        if self._env_dump is not None and (ev := self._env_dump_line(lineno, text, body)) is not None:
+            return ev
         if "GLOBAL_RANK: " in text and (pm := S.R_PL_MEMBER.search(body)):
             return self._member(lineno, text, int(pm.group(1)), int(pm.group(3)))
         if "NET/Socket" in text and S.R_IFACE_LIST.search(text):  # the interfaces follow, one a line
@@ -1048,7 +1046,8 @@ class LineParser:
         kv: dict[str, str] = {}
         for k, v in S.R_NODE_KV.findall(text):
             kv.setdefault(k.upper(), v)
-        if "NODE_RANK" not in kv and S.R_ENV_LINE.match(self._body) and "MASTER_ADDR" in kv:
+        if "NODE_RANK" not in kv and "MASTER_ADDR" in text and (e := S.R_ENV_LINE.match(self._body)) and (
+                e.group(1) == "MASTER_ADDR"):
             # an environment dump, one "KEY = value" a line (sorted: NODE_RANK comes after MASTER_ADDR): read on
             self._env_dump, self._follow = (lineno, {"MASTER_ADDR": kv["MASTER_ADDR"]}, None), 2
             return None
@@ -1086,32 +1085,33 @@ class LineParser:
         self._member_ev = ev
         return ev
 
-    def _env_dump_line(self, lineno: int, text: str, body: str) -> tuple[bool, Event | None]:
+    def _env_dump_line(self, lineno: int, text: str, body: str) -> Event | None:
         """One line of an environment dump that a "MASTER_ADDR = X" line began ("NODE_RANK = 0", "MASTER_PORT =
         38581", "WORLD_SIZE = 2", other keys passed over): the node's launch settings, as _node_launch reads them
-        from one line, become its launch_args event once NODE_RANK is read; a line of another shape ends the dump."""
+        from one line, become its launch_args event once NODE_RANK is read; a line of another shape ends the dump.
+        Other readers still see every line (None: not taken)."""
         start, kv, ev = self._env_dump
         m = S.R_ENV_LINE.match(body)
         if not m or lineno - start > 64:
             self._env_dump = None
-            return False, None
-        self._follow = 2
-        key, val = m.group(1).upper(), m.group(2)
+            return None
+        self._follow = max(self._follow, 2)
+        key, val = m.group(1), m.group(2)
         if key not in ("NODE_RANK", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE") or key in kv or not val:
-            return True, None
+            return None
         kv[key] = val
         field = {"MASTER_PORT": "master_port", "WORLD_SIZE": "world"}.get(key)
         if ev is not None and field:
             ev.data[field] = val
-            return True, None
+            return None
         if key != "NODE_RANK" or not val.isdigit():
-            return True, None
+            return None
         ev = self._context(lineno, text, "launch_args")
         ev.rank = None  # a node's settings, not a process's own line
         ev.data.update(node_rank=int(val), master_addr=kv["MASTER_ADDR"], master_port=kv.get("MASTER_PORT"),
                        world=kv.get("WORLD_SIZE"), env_dump=True)
         self._env_dump = (start, kv, ev)
-        return True, ev
+        return ev
 
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
         """Lines that look alarming and are not failures by themselves: the process-group
