@@ -859,6 +859,23 @@ def test_the_shells_bus_error_alone_is_shared_memory_and_its_segfault_a_native_c
     assert v["cause"] == "unknown" and v["culprits"] == [] and "faulthandler" in v["fix"], v
 
 
+def test_mpich_hydras_exit_string_of_a_bus_error_is_shared_memory_and_of_a_segfault_a_native_crash(tmp_path):
+    """MPICH's hydra (mpiexec) reports one of its processes dying of a signal as "BAD TERMINATION OF ONE OF YOUR
+    APPLICATION PROCESSES" then "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Bus error (signal 7)", no rank
+    named: SIGBUS is /dev/shm (lead rule F), SIGSEGV a native crash (rule A), nobody blamed."""
+    block = ("===================================================================================\n"
+             "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n"
+             "=   PID 20411 RUNNING AT node-b7\n"
+             "=   EXIT CODE: {code}\n"
+             "=   CLEANING UP REMAINING PROCESSES\n"
+             "===================================================================================\n"
+             "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: {sig} (signal {n})\n")
+    v = _verdict(tmp_path, block.format(code=135, sig="Bus error", n=7))
+    assert v["cause"] == "dataloader_shm" and v["culprits"] == [], v
+    v = _verdict(tmp_path, block.format(code=139, sig="Segmentation fault", n=11))
+    assert v["cause"] == "unknown" and v["culprits"] == [], v
+
+
 def test_a_processs_own_host_allocation_failure_is_a_host_oom_on_its_rank(tmp_path):
     """torch's c10/core/impl/alloc_cpu.cpp ("DefaultCPUAllocator: can't allocate memory: you tried to allocate N
     bytes") and Python's MemoryError (numpy: "Unable to allocate 12.5 GiB for an array ...")."""

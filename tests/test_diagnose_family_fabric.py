@@ -292,6 +292,8 @@ def test_linux_errno_99_store_connect_warnings_alone_are_none(tmp_path):
             "[ip6-localhost]:29533 (errno: 99 - Cannot assign requested address).\n")
     v = _verdict(tmp_path, "[rank1]:" + warn + "[rank1]:" + warn)
     assert v["cause"] == "none" and v["culprits"] == [], v
+    # the fix names errno 99 itself (IPv6 localhost, MASTER_ADDR=127.0.0.1), not only Windows' 10049 and errno 22
+    assert "errno: 99" in v["fix"] and "MASTER_ADDR=127.0.0.1" in v["fix"] and "store timeout" in v["fix"], v
     timeout = ("torch.distributed.DistNetworkError: The client socket has timed out after 600s while trying to "
                "connect to (ip6-localhost, 29533).\n")
     assert _verdict(tmp_path, warn + warn + timeout)["cause"] == "store_rendezvous"

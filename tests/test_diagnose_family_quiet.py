@@ -1040,6 +1040,58 @@ def test_nodes_printing_different_master_addresses_are_config_and_the_same_one_i
         assert _verdict(tmp_path, ok)["cause"] != "config", ok
 
 
+def test_two_nodes_env_dumps_both_at_node_rank_0_with_their_own_master_are_config(tmp_path):
+    """Each node's environment dumped one "KEY = value" a line (sorted, as `env | sort` or a script's print loop
+    gives it): two nodes' logs that both say NODE_RANK=0 with another MASTER_PORT (or world size) each were each
+    launched as their own world (lead rule AA (1)): config, no rank. The same dump twice in one node's file (its
+    local processes) and two nodes with their own node ranks and one master are not."""
+    from ncclDoctor.diagnose import diagnose
+
+    dump = ("==== env ====\nLOCAL_RANK = {lr}\nMASTER_ADDR = {addr}\nMASTER_PORT = {port}\nNODE_RANK = {nr}\n"
+            "RANK = \nWORLD_SIZE = {ws}\n=============\n")
+
+    def run(name, *logs):
+        d = tmp_path / name
+        d.mkdir()
+        for i, text in enumerate(logs):
+            (d / f"host{i}.out").write_text(text)
+        return diagnose([str(d)]).results["diagnose"]["verdict"]
+
+    v = run("a", dump.format(lr=0, addr="localhost", port=41207, nr=0, ws=4),
+            dump.format(lr=0, addr="localhost", port=50113, nr=0, ws=4))
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "NODE_RANK=0" in v["summary"] and "MASTER_PORT" in v["fix"], v
+    v = run("b", dump.format(lr=0, addr="10.3.1.9", port=29500, nr=0, ws=8),
+            dump.format(lr=0, addr="10.3.1.9", port=29500, nr=0, ws=16))
+    assert v["cause"] == "config", v
+    for name, logs in (("c", (dump.format(lr=0, addr="10.3.1.9", port=29500, nr=0, ws=8)
+                              + dump.format(lr=1, addr="10.3.1.9", port=29501, nr=0, ws=8),)),
+                       ("d", (dump.format(lr=0, addr="10.3.1.9", port=29500, nr=0, ws=8),
+                              dump.format(lr=0, addr="10.3.1.9", port=29500, nr=1, ws=8)))):
+        assert run(name, *logs)["cause"] != "config", name
+
+
+def test_one_global_rank_announced_twice_at_once_with_ranks_missing_is_config(tmp_path):
+    """PyTorch Lightning announces each process's place ("Initializing distributed: GLOBAL_RANK: r, MEMBER: r+1/W").
+    Two processes announcing the same global ranks at once, the others never announced, are two nodes that both
+    took node rank 0 (lead rule AA (1)): config, no rank. A restart (every rank announced again after the first
+    round) and a full world are not."""
+    line = "Initializing distributed: GLOBAL_RANK: {r}, MEMBER: {m}/{w}\n"
+
+    def ann(ranks, w):
+        return "".join(line.format(r=r, m=r + 1, w=w) for r in ranks)
+
+    v = _verdict(tmp_path, "[node-x] starting\n" + ann([0, 0, 1, 1], 4))
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "node rank" in v["fix"] and "NODE_RANK" in v["fix"], v
+    v = _verdict(tmp_path, ann([2, 0, 1, 2, 1, 5, 0, 3, 4, 5, 3, 4], 16))
+    assert v["cause"] == "config", v
+    for ok in (ann([0, 1, 2, 3], 8) + ann([0, 1, 2, 3], 8),  # one node's processes, restarted
+               ann([0, 4, 1, 5, 2, 6, 3, 7], 8),  # two nodes, each its own ranks
+               ann([0, 1, 1, 2], 3)):  # every rank of the world announced
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok
+
+
 def test_the_remote_shell_refusing_a_launchers_export_is_config(tmp_path):
     """A multi-host launcher's 'export ... && torchrun ...' refused by the remote shell ("bash: line 1: SSH_CLIENT:
     readonly variable"), then its report that the command failed on that host: the launch set-up before any worker

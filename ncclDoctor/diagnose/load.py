@@ -163,7 +163,10 @@ SNIFF = 8192
 #   --standalone  torchrun's one-node rendezvous on a command line that asks for several nodes (parse._signal,
 #             lead rule AA (1))
 #   MASTER_ADDR  a node's launch settings printed on one line ("NODE_RANK:1 MASTER_ADDR:10.0.0.1": parse._node_launch,
-#             lead rule AA (1): nodes given different master addresses)
+#             lead rule AA (1): nodes given different master addresses), or the head of an environment dump, one
+#             "KEY = value" a line, read on (parse._env_dump_line)
+#   "GLOBAL_RANK: "  PyTorch Lightning's "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8": one global rank announced
+#             twice at once is two nodes given the same ranks (verdict.quiet._dup_members, lead rule AA (1))
 #   readonly variable  the remote shell refusing a multi-host launcher's exported environment ("/bin/bash:
 #             SSH_CONNECTION: readonly variable": parse._launch_setup, lead rule X (2))
 #   nThread   nccl-tests' preamble, printed by the world's rank 0 only: two at once are two worlds (parse._progress,
@@ -210,7 +213,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
             b'c10d.py", line', b"op.preamble.length", b"received at time=",
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
-            b"broadcast block", b"in backward", b"Traceback (most recent")
+            b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -131,7 +131,16 @@ class LineParser:
         self.want_last_error = False
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
+        # a dump of the environment, one "KEY = value" a line, that MASTER_ADDR's line began: (its line, the
+        # launch settings read so far, the node's launch_args event once NODE_RANK was read) (parse._env_dump_line)
+        self._env_dump: tuple[int, dict[str, str], Event | None] | None = None
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
+        # Lightning's "GLOBAL_RANK: r, MEMBER: r+1/W" announcements of this file: the ranks announced (and how often),
+        # the world they name, a rank announced twice so far, the event once announcements interleave (_member)
+        self._members: dict[int, int] = {}
+        self._member_world: int | None = None
+        self._member_dup = False
+        self._member_ev: Event | None = None
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
@@ -454,6 +463,10 @@ class LineParser:
                 ev.data["interfaces"] = [(m.group(1), m.group(2))]
                 return ev
             self._iface_list = False
+        if self._env_dump is not None and (ev := self._env_dump_line(lineno, text, body)) is not None:
+            return ev
+        if "GLOBAL_RANK: " in text and (pm := S.R_PL_MEMBER.search(body)):
+            return self._member(lineno, text, int(pm.group(1)), int(pm.group(3)))
         if "NET/Socket" in text and S.R_IFACE_LIST.search(text):  # the interfaces follow, one a line
             self._iface_list, self._follow = True, 2
             return None
@@ -1033,12 +1046,71 @@ class LineParser:
         kv: dict[str, str] = {}
         for k, v in S.R_NODE_KV.findall(text):
             kv.setdefault(k.upper(), v)
+        if "NODE_RANK" not in kv and "MASTER_ADDR" in text and (e := S.R_ENV_LINE.match(self._body)) and (
+                e.group(1) == "MASTER_ADDR"):
+            # an environment dump, one "KEY = value" a line (sorted: NODE_RANK comes after MASTER_ADDR): read on
+            self._env_dump, self._follow = (lineno, {"MASTER_ADDR": kv["MASTER_ADDR"]}, None), 2
+            return None
         if "NODE_RANK" not in kv or "MASTER_ADDR" not in kv or not kv["NODE_RANK"].isdigit():
             return None
         ev = self._context(lineno, text, "launch_args")
         ev.rank = None  # a node's settings, not a process's own line
         ev.data.update(node_rank=int(kv["NODE_RANK"]), master_addr=kv["MASTER_ADDR"],
                        master_port=kv.get("MASTER_PORT"), world=kv.get("WORLD_SIZE"))
+        return ev
+
+    def _member(self, lineno: int, text: str, rank: int, world: int) -> Event | None:
+        """One of Lightning's announcements of a process's place in the world. A global rank announced twice in one
+        file, then another rank announced for the first time after it, is two processes given one rank at the same
+        time (two nodes launched with the same node rank), not a restart (which announces every rank again after the
+        first round): one launch_args event per file, its data kept up to date (quiet._rank_args, lead rule AA (1))."""
+        if self._member_world not in (None, world):  # another world announced: another run, start over
+            self._members, self._member_dup, self._member_ev = {}, False, None
+        self._member_world = world
+        first = rank not in self._members
+        self._members[rank] = self._members.get(rank, 0) + 1
+        if self._member_ev is not None:
+            self._member_ev.data["dup_members"] = sorted(r for r, n in self._members.items() if n > 1)
+            self._member_ev.data["members"] = sorted(self._members)
+            return None
+        if not first:
+            self._member_dup = True
+            return None
+        if not self._member_dup:
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # an announcement of a place in the world, not a failure: nothing to accuse
+        ev.data.update(member_world=world, members=sorted(self._members),
+                       dup_members=sorted(r for r, n in self._members.items() if n > 1))
+        self._member_ev = ev
+        return ev
+
+    def _env_dump_line(self, lineno: int, text: str, body: str) -> Event | None:
+        """One line of an environment dump that a "MASTER_ADDR = X" line began ("NODE_RANK = 0", "MASTER_PORT =
+        38581", "WORLD_SIZE = 2", other keys passed over): the node's launch settings, as _node_launch reads them
+        from one line, become its launch_args event once NODE_RANK is read; a line of another shape ends the dump.
+        Other readers still see every line (None: not taken)."""
+        start, kv, ev = self._env_dump
+        m = S.R_ENV_LINE.match(body)
+        if not m or lineno - start > 64:
+            self._env_dump = None
+            return None
+        self._follow = max(self._follow, 2)
+        key, val = m.group(1), m.group(2)
+        if key not in ("NODE_RANK", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE") or key in kv or not val:
+            return None
+        kv[key] = val
+        field = {"MASTER_PORT": "master_port", "WORLD_SIZE": "world"}.get(key)
+        if ev is not None and field:
+            ev.data[field] = val
+            return None
+        if key != "NODE_RANK" or not val.isdigit():
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # a node's settings, not a process's own line
+        ev.data.update(node_rank=int(val), master_addr=kv["MASTER_ADDR"], master_port=kv.get("MASTER_PORT"),
+                       world=kv.get("WORLD_SIZE"), env_dump=True)
+        self._env_dump = (start, kv, ev)
         return ev
 
     def _exit_noise(self, lineno: int, text: str) -> Event | None:

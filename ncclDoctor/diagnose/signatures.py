@@ -754,6 +754,13 @@ R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint
 # master addresses, ports or world sizes were launched inconsistently and cannot meet at one store (lead rule AA (1)).
 R_NODE_KV = re.compile(r"\b(NODE_RANK|MASTER_ADDR|MASTER_PORT|WORLD_SIZE|node_rank|master_addr|master_port)"
                        r"\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)]|$)")
+# One line of an environment dump ("MASTER_PORT = 38581", "NODE_RANK=1", "MASTER_ADDRESS = " empty): the whole line
+# one variable and its value (parse._env_dump_line reads a node's launch settings from such a block)
+R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]/]{0,255}?)['\"]?\s*$")
+# PyTorch Lightning's announcement of each process's place in the world ("initializing ddp: GLOBAL_RANK: 1, MEMBER:
+# 2/8", "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2"): two processes announcing one global rank at once
+# were both given it (two nodes with the same node rank: lead rule AA (1)).
+R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
@@ -815,8 +822,11 @@ R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([
 # one line): the process died in the interpreter or a C extension, never in a Python exception
 R_FATAL_PY = re.compile(r"Fatal Python error: (?:Fatal Python error: )?(\S[^\n]{0,200})")
 # The shell's report of a foreground job that died of SIGBUS / SIGSEGV ("Bus error (core dumped)", "./run.sh: line 3:
-# 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A).
-R_SHELL_SIGNAL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?(Bus error|Segmentation fault)\b")
+# 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A). MPICH's
+# hydra (mpiexec) says the same of one of its processes ("BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES" then
+# "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Bus error (signal 7)"), naming no rank: read alike.
+R_SHELL_SIGNAL = re.compile(r"(?:^\s*(?:\S+: line \d+: +\d+ )?|APPLICATION TERMINATED WITH THE EXIT STRING: )"
+                            r"(Bus error|Segmentation fault)\b")
 # Host memory exhausted, as a process's own exception says it: torch's CPU allocator ("DefaultCPUAllocator: can't
 # allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB"),
 # Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed").

@@ -444,17 +444,45 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in evs if not e.data.get("own_worlds") and not e.data.get("rank0_host")]  # read elsewhere
     if not evs:
         return None
+    dup = [e for e in evs if e.data.get("member_world") and len(e.data["members"]) < e.data["member_world"]]
+    if dup:  # lead rule AA (1): two processes at once were given one global rank, and some ranks none
+        e = dup[0]
+        ranks, world = e.data["members"], e.data["member_world"]
+        twice = ", ".join(map(str, e.data["dup_members"][:8]))
+        return Verdict(
+            "config",
+            f"global rank(s) {twice} of a world of {world} are each announced twice at the same time "
+            f"('{e.text[:80]}'), and only rank(s) {', '.join(map(str, ranks[:16]))} appear: two nodes' processes "
+            "took the same global ranks (each node started as node rank 0, or the tasks per node do not match), so "
+            f"the other ranks of the {world} never exist and the job waits for them at init -- a launch set-up of "
+            "every node, not a rank's fault",
+            "Give each node its own node rank (NODE_RANK / --node_rank: 0 on the master's node, 1, 2, ... on the "
+            "others) and the same MASTER_ADDR and MASTER_PORT on every node; under SLURM launch with srun and "
+            "#SBATCH --ntasks-per-node equal to the GPUs per node (SLURM_NTASKS = nodes x GPUs), matching the "
+            "trainer's num_nodes and devices, so global rank = node rank x GPUs per node + local rank.",
+            "medium", [], [x.brief() for x in dup[:2]], job_wide=True)
+    evs = [e for e in evs if not e.data.get("member_world")]
+    if not evs:
+        return None
     split = _nodes_disagree([e for e in evs if e.data.get("node_rank") is not None])
     if split is not None:  # lead rule AA (1): the nodes were given different master addresses, ports or world sizes
         what, a, b = split
+        same = a.data["node_rank"] == b.data["node_rank"]
         return Verdict(
             "config",
-            f"the nodes print different launch settings: node {a.data['node_rank']} has "
-            f"{what}={a.data[_NODE_FIELD[what]]}, node {b.data['node_rank']} {what}={b.data[_NODE_FIELD[what]]}: "
-            "nodes launched with different rendezvous settings cannot meet at one store (each waits at its own), a "
-            "launch setting, not a rank's fault",
+            (f"two nodes both print NODE_RANK={a.data['node_rank']} ({_file(a).rsplit('/', 1)[-1]}, "
+             f"{_file(b).rsplit('/', 1)[-1]}), with {what}="
+             f"{a.data[_NODE_FIELD[what]]} on one and {what}={b.data[_NODE_FIELD[what]]} on the other: each node "
+             "was launched as its own world's first node, with its own master" if same else
+             f"the nodes print different launch settings: node {a.data['node_rank']} has "
+             f"{what}={a.data[_NODE_FIELD[what]]}, node {b.data['node_rank']} {what}={b.data[_NODE_FIELD[what]]}")
+            + ": nodes launched with different rendezvous settings cannot meet at one store (each waits at its own), "
+            "a launch setting, not a rank's fault",
             "Give every node the same MASTER_ADDR (the address of node 0, the same master address on every node), "
-            "MASTER_PORT and WORLD_SIZE, with only NODE_RANK differing; check the value each node's script or "
+            "MASTER_PORT and WORLD_SIZE, with only NODE_RANK differing"
+            + (" (each node its own node rank: 0 on the master's node, 1, 2, ... on the others; under mpirun, take "
+               "it from OMPI_COMM_WORLD_RANK / the launcher's variables, not a default of 0)" if same else "")
+            + "; check the value each node's script or "
             "scheduler exports (a typo in one node's address) and that node 0's address is reachable from the others "
             "(nc -zv MASTER_ADDR MASTER_PORT).",
             "medium", [], [a.brief(), b.brief()], job_wide=True)
@@ -505,12 +533,18 @@ def _comparable(a: str, b: str) -> bool:
     return a != b if ipa else a.split(".")[0].lower() != b.split(".")[0].lower()
 
 
+def _file(e) -> str:
+    return e.where.rpartition(":")[0]
+
+
 def _nodes_disagree(evs: list) -> tuple[str, object, object] | None:
     """Two nodes (different node ranks) whose printed launch settings disagree: (the setting, one node's line,
     the other's), or None."""
     for i, a in enumerate(evs):
         for b in evs[i + 1:]:
-            if a.data["node_rank"] == b.data["node_rank"]:
+            # one node rank in one file is one node; the same node rank printed in two files (each node's log) is
+            # two nodes both given it, each its own master: their settings are compared alike
+            if a.data["node_rank"] == b.data["node_rank"] and _file(a) == _file(b):
                 continue
             if _comparable(a.data["master_addr"], b.data["master_addr"]):
                 return "MASTER_ADDR", a, b
@@ -698,10 +732,12 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "available; the debugger only reports the probe's error code")
     if "Windows store connect warning" in whats:
         benign.append("the store client's 'failed to connect ... (system error: 10049 / errno: 22 - Invalid "
-                      "argument)' warning is benign: torch tries each address (IPv6, IPv4) the store's hostname "
-                      "resolves to (10049 = WSAEADDRNOTAVAIL on Windows, EINVAL on Linux: not usable from here) and "
-                      "connects through the next one; ignore it unless a store timeout or error follows (then check "
-                      "MASTER_ADDR)")
+                      "argument / errno: 99 - Cannot assign requested address)' warning is a benign retried "
+                      "warning: torch tries each address (IPv6, IPv4) the store's hostname resolves to (10049 = "
+                      "WSAEADDRNOTAVAIL on Windows, EINVAL or EADDRNOTAVAIL on Linux, e.g. IPv6 localhost where the "
+                      "host has no IPv6 address: not usable from here) and connects through the next one; nothing "
+                      "to fix unless a store timeout follows (then check the next error and MASTER_ADDR; "
+                      "MASTER_ADDR=127.0.0.1 skips the IPv6 attempt on one host)")
     polled = any(e.data.get("poll") for e in c.samples.get("benign", []))
     if "store reset before the group" in whats and polled:
         benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning comes from "
