@@ -63,3 +63,40 @@ def test_an_endpoint_that_does_not_resolve_is_fatal():
     assert f.code == "RUN103" and "no-such-host.invalid" in f.message
     ok = _plan("gloo", 1, nnodes=2, rdzv_endpoint="127.0.0.1:29400", local_addr="127.0.0.1")
     assert failfast.blocking(ok, [], HOST, {}) == []
+
+
+def test_a_member_whose_torchrun_lost_the_rendezvous_before_the_abort_poll_is_still_peer_stopped(monkeypatch):
+    """Race seen in CI: the stopping node's torchrun hosted the c10d rendezvous, so a member's torchrun can exit
+    (RendezvousConnectionError) before the member's stall policy polls the abort key (every POLL_S). The failed
+    run is then the peer's stop (RUN104, exit 3), not a failure of this node; without the key it stays a failure."""
+    from types import SimpleNamespace
+
+    from ncclDoctor.check import coordinate
+    from ncclDoctor.check.launch import Job
+    from ncclDoctor.launch.supervisor import Outcome, RankState
+
+    class Store:
+        def __init__(self, data):
+            self.data = data
+
+        def check(self, keys):
+            return all(k in self.data for k in keys)
+
+        def get(self, key):
+            return self.data[key]
+
+    monkeypatch.setattr(coordinate, "settle", lambda plan, reporting, sup, out: out)
+    abort = {failfast.ABORT_KEY: json.dumps({"node": "10.0.0.3 (n2)", "findings": []}).encode()}
+
+    def job(nnodes, data, ranks=None):
+        out = Outcome("failed", 1, 1.4, ranks or {}, {})
+        sup = SimpleNamespace(wait=lambda: out, phase_started={}, ranks=ranks or {})
+        return Job(plan=SimpleNamespace(nnodes=nnodes, max_seconds=None), control=SimpleNamespace(store=Store(data)),
+                   reporting=False, supervisor=sup)
+
+    assert job(3, abort).wait().phase == failfast.PHASE
+    assert job(3, {}).wait().phase is None  # no abort published: this node's own failure
+    assert job(1, abort).wait().phase is None  # one node: no other node to stop it
+    entered = RankState(0)
+    entered.entered["init"] = 1.0
+    assert job(3, abort, {0: entered}).wait().phase is None  # its ranks ran: not a failure before launch

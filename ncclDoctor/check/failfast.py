@@ -22,7 +22,8 @@ control store (as it would to run), publishes its node record (its findings) and
 nodes have read it (``LINGER_S`` at most). Every other node watches for that key
 (``watching``, every ``POLL_S``, as the supervisor's stall policy); on seeing it, it
 stops its own torchrun (still in the rendezvous), names the node with RUN104, and exits
-3 too. The reporting node's report carries the stopping node's own findings (its node
+3 too; a torchrun that died of the lost rendezvous before that poll is read the same way
+(``lost_to_abort``). The reporting node's report carries the stopping node's own findings (its node
 record). A node that cannot resolve the endpoint cannot reach the store either: it stops
 alone, and the others stop at their launch deadline (the limit of this design).
 """
@@ -122,6 +123,16 @@ def watching(ctl: ControlStore, base: Callable[[Supervisor, float], Stall | None
         return base(sup, now)
 
     return stall
+
+
+def lost_to_abort(nnodes: int, ctl: ControlStore, out: Outcome) -> bool:
+    """Whether a run that failed before any rank entered a phase was another node's abort: the
+    stopping node's torchrun hosted the rendezvous, so this node's torchrun can die of the lost
+    rendezvous store (RendezvousConnectionError) before ``watching`` reads the key (every POLL_S).
+    The reporting node keeps the control store open until the members have read the key."""
+    if nnodes <= 1 or out.status != "failed" or any(st.entered for st in out.ranks.values()):
+        return False
+    return bool(read_json(ctl, ABORT_KEY))
 
 
 def peer_stopped(report: Report, ctl: ControlStore, out: Outcome) -> ExitCode:

@@ -49,6 +49,8 @@ class Job:
             out = self.supervisor.wait()
         except InterruptedRun as exc:
             return exc.outcome
+        if out.phase != failfast.PHASE and failfast.lost_to_abort(self.plan.nnodes, self.control, out):
+            out.phase = failfast.PHASE  # its torchrun died with the rendezvous before the abort poll came round
         if out.phase == failfast.PHASE:  # another node's preflight stopped the check: nothing to settle
             return out
         if (quiet := budget.stall_reason(self.supervisor)) and out.status == "hang":
