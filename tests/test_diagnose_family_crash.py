@@ -1915,3 +1915,33 @@ def test_a_launch_argument_refusal_glued_before_the_failure_record_is_config(tmp
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+
+
+# --- PaddlePaddle's launcher (launch_utils.watch_local_trainers): "ABORT!!! Out of all {N} trainers, the trainer
+# process with rank={[ranks]} was aborted. Please check its log." lists the trainers whose process exited nonzero;
+# it then terminates the rest. Lead rules A and J: those listed are the culprits, the cause is in their workerlog.
+def _paddle_abort(world: int, ranks: list[int]) -> str:
+    return ("INFO 2023-03-09 11:02:41,105 launch_utils.py:330] terminate all the procs\n"
+            f"ERROR 2023-03-09 11:02:41,106 launch_utils.py:602] ABORT!!! Out of all {world} trainers, the trainer "
+            f"process with rank={ranks} was aborted. Please check its log.\n"
+            "INFO 2023-03-09 11:02:44,109 launch_utils.py:330] terminate all the procs\n")
+
+
+def test_paddles_abort_record_of_one_trainer_names_it_and_its_workerlog(tmp_path):
+    d = _report(tmp_path, _paddle_abort(8, [5]))
+    assert d["verdict"]["culprits"] == [5], d["verdict"]
+    assert _accused(d) == {5}
+    assert "workerlog" in d["verdict"]["fix"]
+
+
+def test_paddles_abort_record_of_several_trainers_names_each_and_not_the_rest(tmp_path):
+    for world, ranks in ((8, [2, 6]), (2, [1]), (6, [1, 2, 3, 4, 5])):
+        d = _report(tmp_path, _paddle_abort(world, ranks))
+        assert d["verdict"]["culprits"] == ranks, (world, ranks, d["verdict"])
+        assert _accused(d) == set(ranks)
+        assert "workerlog" in d["verdict"]["fix"]
+
+
+def test_paddles_abort_record_naming_every_trainer_blames_none(tmp_path):
+    d = _report(tmp_path, _paddle_abort(3, [0, 1, 2]))  # every trainer failing alike: a shared cause (rule J)
+    assert _accused(d) == set(), d["verdict"]

@@ -115,6 +115,7 @@ class LineParser:
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
+        self.queued: list[Event] = []  # the further ranks of a record that names several on one line
         # a summary's exitcode line read without its entry (line, event, value), held while its rank line may follow
         self._stray_exit: tuple[int, Event, str] | None = None
         self._wd_cut: tuple[Event, str] | None = None  # a watchdog event whose WorkNCCL(...) text was cut
@@ -330,6 +331,8 @@ class LineParser:
                 self._pending, self._stray_exit = held, None
         if ev is None and self._pending is not None:
             ev, self._pending = self._pending, None
+        if ev is None and self.queued:
+            ev = self.queued.pop(0)
         return ev
 
     def _bar(self, lineno: int, text: str) -> None:
@@ -1511,6 +1514,22 @@ class LineParser:
             ev = self._context(lineno, text, "ray_died")
             ev.rank = None
             ev.data.update(ip=node.group("ip"), pid=None, node=True)
+            return ev
+        pa = S.R_PADDLE_ABORT.search(text) if "trainers, the trainer" in text else None
+        if pa:  # Paddle's launch_utils: the trainers (global ranks) whose process exited nonzero, codes not printed
+            evs = []
+            for r in dict.fromkeys(int(x) for x in pa.group(2).split(",")):
+                ev = self._global_exit(lineno, text, r, None)
+                ev.data.update(died=True, whole=True, world=int(pa.group(1)), launcher="Paddle's launch_utils")
+                evs.append(ev)
+            self.queued += evs[1:64]
+            return evs[0]
+        pc = S.R_PADDLE_CONTAINER.search(text) if "Container rank" in text else None
+        if pc:  # paddle.distributed.launch: the failed worker's index on its node and its exit code
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None
+            ev.data.update(exitcode=int(pc.group(2)), local_rank=int(pc.group(1)), pid=None,
+                           launcher="paddle.distributed.launch")
             return ev
         g = S.R_GLOBAL_EXIT.search(text)
         if g:  # a launcher's record that names the global rank

@@ -535,6 +535,14 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
                            # 128 + 9: killed by SIGKILL)
                            r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
+# PaddlePaddle's launchers. launch_utils' watch of its trainers ("ABORT!!! Out of all 4 trainers, the trainer process
+# with rank=[1, 2, 3] was aborted. Please check its log."): the trainers whose process exited nonzero, by their
+# trainer (global) rank, out of the job's N, before it terminates the rest -- those listed failed on their own, the
+# others were only torn down. paddle.distributed.launch's record of a failed container ("Container rank 0 status
+# failed cmd [...] code 1 log log/workerlog.0"): the worker's index on its node (a local rank) and its exit code.
+R_PADDLE_ABORT = re.compile(r"Out of all (\d{1,7}) trainers, the trainer process with "
+                            r"rank=\[(\d{1,7}(?:, ?\d{1,7}){0,255})\] was aborted")
+R_PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed\b.{0,2000}? code (-?\d{1,4}) log ")
 # vLLM's data-parallel engines each run their own workers (VllmWorker-0 of each): the index is not the job's rank
 R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 # Open MPI's help text (help-mpi-btl-tcp.txt / pml ob1) when a peer's connection drops: "An MPI communication peer

@@ -1101,7 +1101,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"Read rank {lone.rank}'s own log (the worker's lines before it died: its traceback, a CUDA error, an "
             "OOM); if it has none, it was killed from outside: dmesg -T for the OOM killer and Xid errors on that "
             "node. Rerun with NCCL_DEBUG=INFO and CUDA_LAUNCH_BLOCKING=1 to get its last NCCL and CUDA call, and "
-            "py-spy dump --pid of the workers if it hangs before dying.",
+            "py-spy dump --pid of the workers if it hangs before dying."
+            + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else ""),
             "medium", lone.culprits, [lone.event.brief()])
     if lone is not None and lone.event.data.get("uncaught") and lone.culprits:
         exc = exception_of(c, lone.rank)
@@ -1255,6 +1256,10 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
                "period): victims of the teardown, not failures" if down else "")
             + ". The cause is those processes' own tracebacks, which these lines do not hold")
     native = [x for x in codes if x in NATIVE_CRASH]
+    launcher = _launcher(fails)
+    if launcher in LAUNCHER_LOGS:
+        return Verdict("unknown", what, (NATIVE_FIX if native else "") + LAUNCHER_LOGS[launcher], "medium", ranks,
+                       [e.brief() for e in fails[:4]])
     return Verdict("unknown", what,
                    (NATIVE_FIX if native else "") + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank): the first error there is "
@@ -1275,6 +1280,12 @@ LAUNCHER_LOGS = {
                    "rank's own lines for its traceback; horovodrun --output-filename DIR keeps each rank's output in "
                    "its own file, and --verbose shows how the processes were placed on the hosts (-H host1:2,host2:2 "
                    "or --hostfile: check the ranks ran where they were meant to)."),
+    "Paddle's launch_utils": ("Paddle's launcher shows only trainer 0's output on the console and writes each "
+                              "trainer's to its own file, log/workerlog.N (under --log_dir): read the failed "
+                              "trainers' workerlog for their first error; the other trainers were only terminated "
+                              "by the launcher."),
+    "paddle.distributed.launch": ("paddle.distributed.launch names the failed worker's own log file beside its exit "
+                                  "code (log/workerlog.N, under --log_dir): read its first error there."),
 }
 # A native crash of a process mpirun started, with no error of its own shown: MPI's transport (UCX) runs inside it.
 MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of its own can be MPI's transport: with "
