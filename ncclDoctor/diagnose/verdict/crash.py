@@ -741,7 +741,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = _ranks(c, "dataloader")
     if not ranks:  # lead rule A: the worker's error ends its main process, the one the launcher shows failing
         lone = lone_failure(c)
-        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+        # (Paddle's record prints no exit code, but lists only processes that exited nonzero: "whole")
+        ranks = lone.culprits if lone is not None and (lone.exitcode not in (None, 0, -6, -15) or (
+            lone.exitcode is None and lone.event.data.get("whole"))) else []
     shm = [e for e in evs if e.data.get("shm_file")]
     if shm:
         return _shm_file(c, shm, ranks)
@@ -1444,6 +1446,23 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "handle it (a wrapper such as submitit bypasses SIGTERM by default) and finish before Slurm's KillWait.",
             "medium", [], [e.brief() for e in cancel[:3]])
     worker = [e for e in sigs if e.data.get("worker_got")]
+    spawned = [e for e in worker if e.data.get("spawned")]
+    if spawned and not got and not forced and not cancel:
+        # a child of a spawn launcher (paddle.distributed.spawn, torch.multiprocessing.spawn) got SIGTERM from another
+        # process: the spawn parent terminates its remaining children when one of them fails -- a teardown, whose
+        # first failure is the other process's, not in these lines
+        e = spawned[0]
+        return Verdict(
+            "unknown",
+            f"a process started by a spawn launcher (its traceback runs through the spawn call) received "
+            f"{e.data['worker_got']} from another process (PID {e.data['sender']}): the spawn parent terminates the "
+            "remaining children when one of them fails, so this process was torn down, not killed from outside; the "
+            "failure that started it is the other process's, whose output is not in these lines",
+            f"Check who PID {e.data['sender']} is (the spawn parent?); read the other workers' output for the first "
+            "failed worker's error (Paddle keeps one file per worker, workerlog.N under --log_dir; torch's "
+            "mp.spawn re-raises the failed child's traceback in the parent). If the parent itself was stopped, "
+            "look at the scheduler (sacct, kubectl describe pod) and dmesg.",
+            "low", [], [x.brief() for x in spawned[:3]])
     if worker and not got and not forced and not cancel and _nothing_failed_first(c):
         # a job process's own handler logged the SIGTERM it received, and nothing failed before it: the stop came
         # from outside (after a worker's failure it would be the launcher's teardown, read by that failure)
