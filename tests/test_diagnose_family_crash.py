@@ -1915,3 +1915,79 @@ def test_a_launch_argument_refusal_glued_before_the_failure_record_is_config(tmp
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+
+
+# --- PaddlePaddle's launcher (launch_utils.watch_local_trainers): "ABORT!!! Out of all {N} trainers, the trainer
+# process with rank={[ranks]} was aborted. Please check its log." lists the trainers whose process exited nonzero;
+# it then terminates the rest. Lead rules A and J: those listed are the culprits, the cause is in their workerlog.
+def _paddle_abort(world: int, ranks: list[int]) -> str:
+    return ("INFO 2023-03-09 11:02:41,105 launch_utils.py:330] terminate all the procs\n"
+            f"ERROR 2023-03-09 11:02:41,106 launch_utils.py:602] ABORT!!! Out of all {world} trainers, the trainer "
+            f"process with rank={ranks} was aborted. Please check its log.\n"
+            "INFO 2023-03-09 11:02:44,109 launch_utils.py:330] terminate all the procs\n")
+
+
+def test_paddles_abort_record_of_one_trainer_names_it_and_its_workerlog(tmp_path):
+    d = _report(tmp_path, _paddle_abort(8, [5]))
+    assert d["verdict"]["culprits"] == [5], d["verdict"]
+    assert _accused(d) == {5}
+    assert "workerlog" in d["verdict"]["fix"]
+
+
+def test_paddles_abort_record_of_several_trainers_names_each_and_not_the_rest(tmp_path):
+    for world, ranks in ((8, [2, 6]), (2, [1]), (6, [1, 2, 3, 4, 5])):
+        d = _report(tmp_path, _paddle_abort(world, ranks))
+        assert d["verdict"]["culprits"] == ranks, (world, ranks, d["verdict"])
+        assert _accused(d) == set(ranks)
+        assert "workerlog" in d["verdict"]["fix"]
+
+
+def test_paddles_abort_record_naming_every_trainer_blames_none(tmp_path):
+    d = _report(tmp_path, _paddle_abort(3, [0, 1, 2]))  # every trainer failing alike: a shared cause (rule J)
+    assert _accused(d) == set(), d["verdict"]
+
+
+def test_paddles_dataloader_worker_killed_under_its_abort_record_is_host_oom_of_that_trainer(tmp_path):
+    """Paddle's data_loader.cc: "DataLoader process (pid N) exited is killed by signal: Killed." -- SIGKILL, the OOM
+    killer -- in the one trainer the launcher records as aborted (rule A): host_oom, that trainer the culprit."""
+    lines = ("SystemError: (Fatal) DataLoader process (pid 30771) exited is killed by signal: Killed. (at "
+             "/paddle/paddle/fluid/imperative/data_loader.cc:177)\n" + _paddle_abort(4, [2]))
+    d = _report(tmp_path, lines)
+    assert d["verdict"]["cause"] == "host_oom", d["verdict"]
+    assert d["verdict"]["culprits"] == [2], d["verdict"]
+
+
+def test_paddles_nccl_error_with_its_code_in_brackets_is_read_by_the_code(tmp_path):
+    """Paddle's enforce prints "NCCL error(N), <ncclGetErrorString>" with the ncclResult_t code in brackets."""
+    lines = ("Container rank 1 status failed cmd ['python', '-u', 'train.py'] code 1 log output/workerlog.1\n"
+             '  File "/opt/py/site-packages/paddle/distributed/communication/all_reduce.py", line 91, in all_reduce\n'
+             "OSError: (External) NCCL error(2), unhandled system error.\n")
+    d = _report(tmp_path, lines)
+    assert d["verdict"]["cause"] == "nccl_system", d["verdict"]
+    assert d["verdict"]["culprits"] == [1], d["verdict"]
+
+
+# --- glog's failure-signal handler (Paddle's "[SignalInfo: *** SIGTERM (@0x..) received by PID N (TID 0x..) from
+# PID M ***]"): a stop signal another process sent
+def _glog_stop(sig: str, got: int, sender: int) -> str:
+    return ("FatalError: `Termination signal` is detected by the operating system.\n"
+            "  [TimeInfo: *** Aborted at 1700000123 (unix time) try \"date -d @1700000123\" if you are using GNU date "
+            "***]\n"
+            f"  [SignalInfo: *** {sig} (@0x{sender:x}) received by PID {got} (TID 0x7f12ab34cd00) from PID {sender} "
+            "***]\n")
+
+
+def test_a_stop_signal_another_process_sent_is_the_signal_class_and_names_nobody(tmp_path):
+    d = _report(tmp_path, _glog_stop("SIGTERM", 5521, 4410))
+    assert d["verdict"]["cause"] == "signal", d["verdict"]
+    assert _accused(d) == set()
+
+
+def test_a_spawned_childs_stop_signal_is_the_spawn_parents_teardown_not_a_kill_from_outside(tmp_path):
+    lines = _glog_stop("SIGTERM", 802, 777) + ("\nTraceback (most recent call last):\n"
+                                               '  File "run_ddp.py", line 57, in <module>\n'
+                                               "    paddle.distributed.spawn(main, nprocs=4)\n")
+    d = _report(tmp_path, lines)
+    assert d["verdict"]["cause"] == "unknown", d["verdict"]
+    assert "other" in d["verdict"]["fix"] and "PID 777" in d["verdict"]["fix"]
+    assert _accused(d) == set()

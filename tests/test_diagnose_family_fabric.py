@@ -1227,3 +1227,21 @@ def test_the_barrier_key_added_by_as_many_ranks_as_it_completed_with_is_not_a_la
     # a subgroup's own barrier: its members' global ranks past its count are no over-count
     assert _verdict(tmp_path, _barrier_lines([5, 7, 4, 6], 4, "store_based_barrier_key:1:3"), "sub.log")[
         "cause"] != "invalid_usage"
+
+
+def test_paddles_comm_id_connect_retries_to_trainers_that_died_are_not_the_network(tmp_path):
+    """Paddle's gen_comm_id_helper.cc: only trainer 0 connects out (retrying) to send the NCCL id; the launcher shows
+    trainer 0's log and lists the trainers that exited nonzero. Refused connects beside a record that leaves trainer
+    0 out are trainer 0 waiting on the dead ones: those are the culprits, not the network."""
+    lines = "".join(f"W1104 07:31:0{i}.1200{i}  4417 gen_comm_id_helper.cc:119] connect addr=10.3.0.7:6071{i} failed "
+                    f"{i + 1} times with reason: Connection refused retry after {0.5 * (i + 1)} seconds\n"
+                    for i in range(3))
+    lines += ("INFO 2022-11-04 07:31:09,771 launch_utils.py:341] terminate all the procs\n"
+              "ERROR 2022-11-04 07:31:09,772 launch_utils.py:604] ABORT!!! Out of all 8 trainers, the trainer process "
+              "with rank=[3, 7] was aborted. Please check its log.\n")
+    d = _report(tmp_path, lines)
+    assert d["verdict"]["cause"] != "network_setup", d["verdict"]
+    assert d["verdict"]["culprits"] == [3, 7], d["verdict"]
+    # trainer 0 itself in the record: its own connects failing stay the network's (no survivor to explain them)
+    d = _report(tmp_path, lines.replace("rank=[3, 7]", "rank=[0]"))
+    assert d["verdict"]["cause"] == "network_setup", d["verdict"]

@@ -372,6 +372,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
     ev = p.finish()
     if ev is not None:
         c.add(ev)
+    for ev in p.queued:  # a record's further ranks not yet handed on
+        c.add(ev)
     for ev in p.bars.values():  # how far each rank's data preparation got, at the end of its lines
         c.add(ev)
     for ev in p.evals.values():  # how far each rank's evaluation got, at the end of its lines

@@ -148,8 +148,9 @@ def several_failures(c: Collected) -> list[int]:
         return []
     size, _, sure = world_size(c)
     below = set(range(max(ranks) + 1)) - ranks  # ranks the record's own numbers prove exist, not failing
-    if not any(e.data.get("root") for e in fails):
+    if not any(e.data.get("root") or e.data.get("whole") for e in fails):
         below = set()  # torchrun's root-cause entry not read (the paste cut it): it may be one of them
+    # ("whole": a record that lists every process that exited nonzero, Paddle's launcher's "rank=[...] was aborted")
     if not down and not below and not (sure == "high" and size and size > max(ranks) + 1):
         return []  # every rank of the record (the job, as far as it shows) failing alike: a shared cause (rule J)
     if any(r not in ranks and own_errors(st) for r, st in c.ranks.items()):

@@ -115,6 +115,8 @@ class LineParser:
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
+        self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
+        self.queued: list[Event] = []  # the further ranks of a record that names several on one line
         # a summary's exitcode line read without its entry (line, event, value), held while its rank line may follow
         self._stray_exit: tuple[int, Event, str] | None = None
         self._wd_cut: tuple[Event, str] | None = None  # a watchdog event whose WorkNCCL(...) text was cut
@@ -330,6 +332,8 @@ class LineParser:
                 self._pending, self._stray_exit = held, None
         if ev is None and self._pending is not None:
             ev, self._pending = self._pending, None
+        if ev is None and self.queued:
+            ev = self.queued.pop(0)
         return ev
 
     def _bar(self, lineno: int, text: str) -> None:
@@ -372,6 +376,8 @@ class LineParser:
             return None
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
+        if self._glog_stop is not None and lineno - self._glog_stop[0] <= 8 and "spawn(" in body:
+            self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
@@ -909,6 +915,8 @@ class LineParser:
     def _traceback_tail(self, lineno: int, text: str) -> Event | None:
         """A rank's own exception, the last line of its traceback. Read after every other family
         (a line they explain keeps their kind); torchrun's own ChildFailedError is not a rank's."""
+        if "Termination signal` is detected" in text:
+            return None  # Paddle's report of a stop signal it received (its SignalInfo line says which, from whom)
         r = S.R_SETTINGS_REFUSED.search(self._body) if ("same" in text or "distributed mode" in text) else None
         if r:  # a framework's own check of the launch's device mapping (lead rules W, AA (1))
             said = self._body.strip()[:200]
@@ -1018,6 +1026,14 @@ class LineParser:
             ev = self._context(lineno, text, "signal")
             ev.rank = None
             ev.data.update(received=None, sent=None, shell_term=True)
+            return ev
+        gl = S.R_GLOG_SIGNAL.search(text) if "received by PID" in text else None
+        if gl and gl.group(1) in ("SIGTERM", "SIGINT", "SIGHUP") and gl.group(3) != "0":
+            # glog's handler: this process got a stop signal that another process (PID M) sent it
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # a victim of the stop: it names no rank at fault
+            ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False)
+            self._glog_stop, self._follow = (lineno, ev), max(self._follow, 8)  # the Python traceback follows
             return ev
         w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
         if w:  # a job process's own handler logged the SIGTERM it got (not torchrun's agent: not "received" here)
@@ -1511,6 +1527,22 @@ class LineParser:
             ev = self._context(lineno, text, "ray_died")
             ev.rank = None
             ev.data.update(ip=node.group("ip"), pid=None, node=True)
+            return ev
+        pa = S.R_PADDLE_ABORT.search(text) if "trainers, the trainer" in text else None
+        if pa:  # Paddle's launch_utils: the trainers (global ranks) whose process exited nonzero, codes not printed
+            evs = []
+            for r in dict.fromkeys(int(x) for x in pa.group(2).split(",")):
+                ev = self._global_exit(lineno, text, r, None)
+                ev.data.update(died=True, whole=True, world=int(pa.group(1)), launcher="Paddle's launch_utils")
+                evs.append(ev)
+            self.queued += evs[1:64]
+            return evs[0]
+        pc = S.R_PADDLE_CONTAINER.search(text) if "Container rank" in text else None
+        if pc:  # paddle.distributed.launch: the failed worker's index on its node and its exit code
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None
+            ev.data.update(exitcode=int(pc.group(2)), local_rank=int(pc.group(1)), pid=None,
+                           launcher="paddle.distributed.launch")
             return ev
         g = S.R_GLOBAL_EXIT.search(text)
         if g:  # a launcher's record that names the global rank

@@ -156,7 +156,8 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
                          r"ncclInvalidUsage|ncclInvalidArgument")
 # (Horovod's and TensorFlow's own wording names the NCCL call: "ncclAllReduce failed: unhandled cuda error",
 # "ncclCommInitRank failed: unhandled cuda error")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: |"
+# (PaddlePaddle's enforce: "OSError: (External) NCCL error(2), unhandled system error.", the code in brackets)
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: |"
                         r"\bnccl[A-Z]\w{2,40} failed: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
@@ -457,7 +458,9 @@ R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{
 R_PG_URL = re.compile(r"Process group URL: (\S{1,200})")
 # The pid may be left out where a framework or a reporter retells torch's line ("RuntimeError: DataLoader worker is
 # killed by signal: Bus error" amid other words): the signal's name ends at the first character no name holds.
-R_DATALOADER = re.compile(r"DataLoader worker (?:\(pids?\(?s?\)? ?([\d, ]+)\)? )?(?:is killed by signal: "
+# (PaddlePaddle's: "DataLoader process (pid 1104) exited is killed by signal: Killed.")
+R_DATALOADER = re.compile(r"DataLoader (?:worker|process) (?:\(pids?\(?s?\)? ?([\d, ]+)\)? )?"
+                          r"(?:(?:exited )?is killed by signal: "
                           r"([A-Za-z][A-Za-z0-9 ]*?)\s*(?:\.|$|(?=[^A-Za-z0-9 ]))|exited "
                           r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
@@ -535,6 +538,14 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
                            # 128 + 9: killed by SIGKILL)
                            r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
+# PaddlePaddle's launchers. launch_utils' watch of its trainers ("ABORT!!! Out of all 4 trainers, the trainer process
+# with rank=[1, 2, 3] was aborted. Please check its log."): the trainers whose process exited nonzero, by their
+# trainer (global) rank, out of the job's N, before it terminates the rest -- those listed failed on their own, the
+# others were only torn down. paddle.distributed.launch's record of a failed container ("Container rank 0 status
+# failed cmd [...] code 1 log log/workerlog.0"): the worker's index on its node (a local rank) and its exit code.
+R_PADDLE_ABORT = re.compile(r"Out of all (\d{1,7}) trainers, the trainer process with "
+                            r"rank=\[(\d{1,7}(?:, ?\d{1,7}){0,255})\] was aborted")
+R_PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed\b.{0,2000}? code (-?\d{1,4}) log ")
 # vLLM's data-parallel engines each run their own workers (VllmWorker-0 of each): the index is not the job's rank
 R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 # Open MPI's help text (help-mpi-btl-tcp.txt / pml ob1) when a peer's connection drops: "An MPI communication peer
@@ -771,6 +782,10 @@ R_SHELL_TERM = re.compile(r"^\s*(?:\S{1,200}: line \d{1,6}: +\d{1,10} +|\[\d{1,4
 # A job process's own SIGTERM handler logging the signal it got: Lightning's signal connector ("[rank: 0] Received
 # SIGTERM: 15", then "Bypassing SIGTERM: 15") and submitit's ("Bypassing signal SIGTERM"). Alone, it is a stop from
 # outside (scheduler, kill); after a worker's failure it is the launcher's teardown, which that failure explains.
+# glog's failure-signal handler (PaddlePaddle prints it as "[SignalInfo: *** SIGTERM (@0x147) received by PID 108
+# (TID 0x7ff0553a4740) from PID 327 ***]"): the signal, the process that got it and the one that sent it (0: the kernel)
+R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) \(@0x[0-9a-f]{1,16}\) received by PID (\d{1,10}) "
+                           r"\(TID 0x[0-9a-f]{1,16}\) from PID (\d{1,10})")
 R_WORKER_SIGTERM = re.compile(r"\bReceived SIGTERM: (\d{1,2})\b|\bBypassing SIGTERM: (\d{1,2})\b|"
                               r"\bBypassing signal (SIGTERM)\b")
 # torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM

@@ -170,6 +170,8 @@ class Collected:
                 self.world.append((ev.data["world"], f"torchrun's global_world_sizes at {ev.where}"))
         elif ev.kind == "child_failed" and len(self.child_failures) < 256:
             self.child_failures.append(ev)
+            if ev.data.get("world") and len(self.world) < 64:  # a launcher's record that states the job's size
+                self.world.append((ev.data["world"], f"the launcher's record at {ev.where}"))
         elif ev.kind == "worker_failed" and len(self.worker_failures) < 256:
             self.worker_failures.append(ev)
         if ev.kind == "watchdog_status" and ev.data.get("dump_from") not in (None, ev.rank):

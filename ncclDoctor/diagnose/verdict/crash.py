@@ -741,7 +741,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = _ranks(c, "dataloader")
     if not ranks:  # lead rule A: the worker's error ends its main process, the one the launcher shows failing
         lone = lone_failure(c)
-        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+        # (Paddle's record prints no exit code, but lists only processes that exited nonzero: "whole")
+        ranks = lone.culprits if lone is not None and (lone.exitcode not in (None, 0, -6, -15) or (
+            lone.exitcode is None and lone.event.data.get("whole"))) else []
     shm = [e for e in evs if e.data.get("shm_file")]
     if shm:
         return _shm_file(c, shm, ranks)
@@ -1101,7 +1103,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"Read rank {lone.rank}'s own log (the worker's lines before it died: its traceback, a CUDA error, an "
             "OOM); if it has none, it was killed from outside: dmesg -T for the OOM killer and Xid errors on that "
             "node. Rerun with NCCL_DEBUG=INFO and CUDA_LAUNCH_BLOCKING=1 to get its last NCCL and CUDA call, and "
-            "py-spy dump --pid of the workers if it hangs before dying.",
+            "py-spy dump --pid of the workers if it hangs before dying."
+            + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else ""),
             "medium", lone.culprits, [lone.event.brief()])
     if lone is not None and lone.event.data.get("uncaught") and lone.culprits:
         exc = exception_of(c, lone.rank)
@@ -1255,6 +1258,10 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
                "period): victims of the teardown, not failures" if down else "")
             + ". The cause is those processes' own tracebacks, which these lines do not hold")
     native = [x for x in codes if x in NATIVE_CRASH]
+    launcher = _launcher(fails)
+    if launcher in LAUNCHER_LOGS:
+        return Verdict("unknown", what, (NATIVE_FIX if native else "") + LAUNCHER_LOGS[launcher], "medium", ranks,
+                       [e.brief() for e in fails[:4]])
     return Verdict("unknown", what,
                    (NATIVE_FIX if native else "") + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank): the first error there is "
@@ -1275,6 +1282,12 @@ LAUNCHER_LOGS = {
                    "rank's own lines for its traceback; horovodrun --output-filename DIR keeps each rank's output in "
                    "its own file, and --verbose shows how the processes were placed on the hosts (-H host1:2,host2:2 "
                    "or --hostfile: check the ranks ran where they were meant to)."),
+    "Paddle's launch_utils": ("Paddle's launcher shows only trainer 0's output on the console and writes each "
+                              "trainer's to its own file, log/workerlog.N (under --log_dir): read the failed "
+                              "trainers' workerlog for their first error; the other trainers were only terminated "
+                              "by the launcher."),
+    "paddle.distributed.launch": ("paddle.distributed.launch names the failed worker's own log file beside its exit "
+                                  "code (log/workerlog.N, under --log_dir): read its first error there."),
 }
 # A native crash of a process mpirun started, with no error of its own shown: MPI's transport (UCX) runs inside it.
 MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of its own can be MPI's transport: with "
@@ -1433,6 +1446,23 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "handle it (a wrapper such as submitit bypasses SIGTERM by default) and finish before Slurm's KillWait.",
             "medium", [], [e.brief() for e in cancel[:3]])
     worker = [e for e in sigs if e.data.get("worker_got")]
+    spawned = [e for e in worker if e.data.get("spawned")]
+    if spawned and not got and not forced and not cancel:
+        # a child of a spawn launcher (paddle.distributed.spawn, torch.multiprocessing.spawn) got SIGTERM from another
+        # process: the spawn parent terminates its remaining children when one of them fails -- a teardown, whose
+        # first failure is the other process's, not in these lines
+        e = spawned[0]
+        return Verdict(
+            "unknown",
+            f"a process started by a spawn launcher (its traceback runs through the spawn call) received "
+            f"{e.data['worker_got']} from another process (PID {e.data['sender']}): the spawn parent terminates the "
+            "remaining children when one of them fails, so this process was torn down, not killed from outside; the "
+            "failure that started it is the other process's, whose output is not in these lines",
+            f"Check who PID {e.data['sender']} is (the spawn parent?); read the other workers' output for the first "
+            "failed worker's error (Paddle keeps one file per worker, workerlog.N under --log_dir; torch's "
+            "mp.spawn re-raises the failed child's traceback in the parent). If the parent itself was stopped, "
+            "look at the scheduler (sacct, kubectl describe pod) and dmesg.",
+            "low", [], [x.brief() for x in spawned[:3]])
     if worker and not got and not forced and not cancel and _nothing_failed_first(c):
         # a job process's own handler logged the SIGTERM it received, and nothing failed before it: the stop came
         # from outside (after a worker's failure it would be the launcher's teardown, read by that failure)

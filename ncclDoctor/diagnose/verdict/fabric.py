@@ -542,8 +542,34 @@ _MIXED_FIX = ("Make every node use the same network transport: check InfiniBand 
 R_WRONG_TYPE = re.compile(r"socketFinalizeAccept: wrong type (\d) != (\d)")
 
 
+def survivor_retries(c: Collected) -> set[int]:
+    """The ranks a launcher's complete record shows alive while others exited on their own: Paddle's launch_utils
+    lists every trainer whose process exited nonzero ("rank=[1, 2, 3] was aborted", data "whole") and prints trainer
+    0's own log on the console, so a console line without a rank of its own is trainer 0's. In Paddle's
+    gen_comm_id_helper only trainer 0 connects out, retrying, to send the NCCL id: its refused connects to a
+    trainer that died before it listened are that death's symptom, not the network's fault."""
+    whole = [e for e in c.child_failures if e.data.get("whole") and e.rank is not None]
+    if not whole:
+        return set()
+    return {0} - {e.rank for e in whole}
+
+
+# Paddle's NCCL id exchange, whose connects only trainer 0 makes (gen_comm_id_helper.cc's "connect addr=H:P failed N
+# times with reason: Connection refused retry after S seconds", the older nccl_context.cc's "Socket connect worker
+# H:P failed, try again after S seconds"): such a line is trainer 0's, whatever prefix a paste gave it
+R_PADDLE_ID_SEND = re.compile(r"\bgen_comm_id_helper\.cc:\d{1,6}\] connect addr=|"
+                              r"\bnccl_context\.cc:\d{1,6}\] Socket connect worker ")
+
+
+def _connect_rank(e) -> int | None:
+    """The rank whose connect failed: trainer 0 for Paddle's NCCL id exchange, else the line's own rank."""
+    return 0 if R_PADDLE_ID_SEND.search(e.text) else e.rank
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")]
+    alive = survivor_retries(c)
+    connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")
+               and (0 if _connect_rank(e) is None else _connect_rank(e)) not in alive]
     # a peer that closed the socket while the communicator was still being set up (the return-code trail runs
     # through transport.cc/init.cc: the connections of ncclCommInitRank or of a lazy connect) never got connected:
     # the other end gave up on a connection that did not work (interface, firewall), not a peer that crashed mid-run
