@@ -1227,3 +1227,21 @@ def test_the_barrier_key_added_by_as_many_ranks_as_it_completed_with_is_not_a_la
     # a subgroup's own barrier: its members' global ranks past its count are no over-count
     assert _verdict(tmp_path, _barrier_lines([5, 7, 4, 6], 4, "store_based_barrier_key:1:3"), "sub.log")[
         "cause"] != "invalid_usage"
+
+
+# --- session 10 (fix33c): communication-library errors of frameworks diagnose had seen little of --------------------
+def test_tensorrt_llms_nccl_check_wording_is_read_by_its_nccl_result_code(tmp_path):
+    """TensorRT-LLM's NCCLCHECK prints "Failed, NCCL error <file>:<line> '<ncclGetErrorString>'" (no "in:"): the
+    quoted string is NCCL's result code, read like torch's "NCCL error in:" (system / invalid usage / internal),
+    nobody named by a line that names no failing peer."""
+    for path, msg, cause in (
+            ("/code/trtllm/cpp/tensorrt_llm/runtime/ncclCommunicator.cpp:71", "invalid usage (run with NCCL_DEBUG=WARN "
+             "for details)", "invalid_usage"),
+            ("/workspace/tensorrt_llm/cpp/tensorrt_llm/plugins/ncclPlugin/allgatherPlugin.cpp:118", "unhandled system "
+             "error (run with NCCL_DEBUG=INFO for details)", "nccl_system"),
+            ("/build/cpp/tensorrt_llm/plugins/ncclPlugin/reduceScatterPlugin.cpp:140", "internal error - please report "
+             "this issue to the NCCL developers", "nccl_internal")):
+        text = f"[TensorRT-LLM][ERROR] Assertion failed: Failed, NCCL error {path} '{msg}'\n"
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == (cause, []) and not _accused(d), (msg, v)

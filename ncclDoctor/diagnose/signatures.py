@@ -156,7 +156,8 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
                          r"ncclInvalidUsage|ncclInvalidArgument")
 # (Horovod's and TensorFlow's own wording names the NCCL call: "ncclAllReduce failed: unhandled cuda error",
 # "ncclCommInitRank failed: unhandled cuda error")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: |"
+# (TensorRT-LLM's NCCLCHECK: "Failed, NCCL error /src/.../opUtils.cpp:125 'unhandled system error (run with ...)'")
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?: in: \S+?:\d+)?[,:]? |NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |"
                         r"\bnccl[A-Z]\w{2,40} failed: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
