@@ -1245,3 +1245,22 @@ def test_tensorrt_llms_nccl_check_wording_is_read_by_its_nccl_result_code(tmp_pa
         d = _report(tmp_path, text)
         v = d["verdict"]
         assert (v["cause"], v["culprits"]) == (cause, []) and not _accused(d), (msg, v)
+
+
+def test_xla_aborting_a_live_communicator_on_an_async_remote_error_is_a_peer_gone_mid_run(tmp_path):
+    """Lead rule O: XLA's checker aborting a communicator 'due to async NCCL error: remote process exited or there was
+    a network error' places the remote error in a communicator already running collectives: a peer that went away
+    (early_exit), culprits unknown since the line names no peer; torch's bare two-line summary, which places it
+    nowhere, stays unknown."""
+    for stamp, where, addr in (("2024-03-02 07:41:12.004113: E", "external/xla/xla/service/gpu/nccl_utils.cc:204",
+                                "0x7f01c4a2b3d0"),
+                               ("E0302 07:41:12.004113  9127", "xla/service/gpu/runtime/nccl_api.cc:88",
+                                "0x55d3e81f0c40")):
+        text = (f"{stamp} {where}] Aborting communicator: {addr} due to async NCCL error: remote process exited or "
+                "there was a network error\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), (where, v)
+    bare = ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+            "1691, remote process exited or there was a network error, NCCL version 2.20.5\n")
+    assert _verdict(tmp_path, bare)["cause"] == "unknown"

@@ -657,6 +657,8 @@ class LineParser:
             code = "unknown"
         ev = self._context(lineno, text, "nccl_error")
         ev.data["code"] = code
+        if S.R_ASYNC_ABORT.search(text):
+            ev.data["mid_run"] = True
         le = S.R_LAST_ERROR.search(text)
         if le:
             ev.data["last_error"] = le.group(1).strip()[: S.TEXT_CAP]

@@ -167,6 +167,9 @@ OLD_CODE = {"unhandled system error": "ncclSystemError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
 R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
+# XLA's checker of its live communicators ("nccl_utils.cc:191] Aborting communicator: 0x.. due to async NCCL error:
+# remote process exited ..."): the error arose in a communicator already running collectives, not in its set-up
+R_ASYNC_ABORT = re.compile(r"[Aa]borting communicator\b.{0,80}? due to async NCCL error")
 # NCCL 2.29 (transport/net_ib/p2p.cc): "NET/IB: Got completion from peer %s with status=%s(%d) ... hca %s";
 # gin.cc: "NET/IB/GIN: Got completion ..."; before: "with error 12" / "with status=12".
 R_IB = re.compile(r"NET/IB(?:P|/GIN)? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*"

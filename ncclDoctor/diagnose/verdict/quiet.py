@@ -68,9 +68,11 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "script that spawns its own workers must not also run under a launcher. Rerun with NCCL_DEBUG=INFO (or "
             "WARN): the 'Last error' line names the argument.",
             "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
-    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") for e in evs):
+    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") or e.data.get("mid_run") for e in evs):
         # the two-line summary alone: NCCL's own words say "a peer exited OR the network failed", and the
-        # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there
+        # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there.
+        # (A line that places the error in a communicator already running -- XLA aborting one on its async error
+        # -- is lead rule O's peer gone mid-run: early_exit below.)
         return Verdict(
             "unknown",
             "NCCL's ncclRemoteError without its 'Last error' line: 'remote process exited or there was a network "
