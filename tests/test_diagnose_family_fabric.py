@@ -1264,3 +1264,43 @@ def test_xla_aborting_a_live_communicator_on_an_async_remote_error_is_a_peer_gon
     bare = ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
             "1691, remote process exited or there was a network error, NCCL version 2.20.5\n")
     assert _verdict(tmp_path, bare)["cause"] == "unknown"
+
+
+def _cupy_tb(key: str, with_comm: bool = True) -> str:
+    comm = ('  File "/opt/app/dist/comm.py", line 57, in _init_comm\n'
+            '    self._comm = nccl.NcclCommunicator(self.world, self.uid, self.rank)\n'
+            '  File "cupy_backends/cuda/libs/nccl.pyx", line 283, in cupy_backends.cuda.libs.nccl.NcclCommunicator.'
+            '__init__\n') if with_comm else ('  File "/opt/app/dist/comm.py", line 88, in all_reduce\n'
+                                             '    self._comm.allReduce(a, b, n, t, op, stream)\n')
+    return ("Traceback (most recent call last):\n" + comm
+            + '  File "cupy_backends/cuda/libs/nccl.pyx", line 129, in cupy_backends.cuda.libs.nccl.check_status\n'
+            '  File "cupy_backends/cuda/libs/nccl.pyx", line 118, in cupy_backends.cuda.libs.nccl.NcclError.__init__\n'
+            f"KeyError: {key}\n")
+
+
+def test_cupys_keyerror_from_ncclerror_is_the_nccl_result_code_it_has_no_name_for(tmp_path):
+    """An old CuPy raises 'KeyError: N' from NcclError.__init__ for a result code it has no name for: N is NCCL's
+    ncclResult_t. 6 (ncclRemoteError) while NcclCommunicator is being created is the connection set-up failing
+    (lead rules L and O: network_setup, nobody named); 2 there is a system call (nccl_system); a KeyError not under
+    NcclError's constructor is no NCCL code at all."""
+    d = _report(tmp_path, _cupy_tb("6"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"], v["fix"]
+    assert _verdict(tmp_path, _cupy_tb("2"))["cause"] == "nccl_system"
+    assert _verdict(tmp_path, _cupy_tb("6", with_comm=False))["cause"] != "network_setup"
+    plain = 'Traceback (most recent call last):\n  File "x.py", line 3, in <module>\n    d["a"]\nKeyError: 6\n'
+    assert _verdict(tmp_path, plain)["cause"] not in ("network_setup", "early_exit")
+
+
+def test_an_ncclerror_whose_text_was_lost_is_unknown_and_asks_for_it(tmp_path):
+    """Ray re-raising a task's exception by its class alone ('RayTaskError(NcclError)'): an NCCL call failed, but which
+    error and whose side the lines cannot say -- unknown, nobody accused, and the fix asks for the message."""
+    text = ("ray.exceptions.RayTaskError(NcclError): ray::CollectiveActor.setup_group() (pid=20411, ip=10.3.0.12, "
+            "repr=<trainer.CollectiveActor object at 0x7f21c0a51d90>)\n"
+            '  File "/usr/lib/python3.10/site-packages/trainer/collective.py", line 140, in setup_group\n'
+            "    comm = NcclCommunicator(self.world_size, uid, self.rank)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and not _accused(d), v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "NcclError's full message" in v["fix"], v["fix"]

@@ -128,6 +128,7 @@ class LineParser:
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
         self.last_error: Event | None = None
         self.last_error_line = 0
+        self._cupy_init = self._cupy_err = 0  # the lines of CuPy's communicator-creation and NcclError frames
         self.want_last_error = False
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
@@ -651,12 +652,27 @@ class LineParser:
         if code is None:
             m2 = S.R_NCCL_OLD.search(text)
             code = S.OLD_CODE[m2.group(1).lower()] if m2 else None
+        in_init = False
+        if code is None and "Nccl" in text:  # CuPy's binding (signatures.R_CUPY_COMM_INIT): frames, or a bare class
+            if S.R_CUPY_COMM_INIT.search(text):
+                self._cupy_init = lineno
+            if S.R_CUPY_ERR_INIT.search(text):
+                self._cupy_err = lineno
+                return None
+            if S.R_NCCL_ERROR_CLASS.search(text):
+                code = "unknown"
+        elif code is None and self._cupy_err and 0 < lineno - self._cupy_err <= 2 and "KeyError" in text:
+            k = S.R_KEYERROR_CODE.match(self._body)
+            code = S.NCCL_RESULT.get(int(k.group(1))) if k else None
+            in_init = code is not None and bool(self._cupy_init) and lineno - self._cupy_init <= 8
         if code is None:
             if "Last error:" not in text:
                 return None
             code = "unknown"
         ev = self._context(lineno, text, "nccl_error")
         ev.data["code"] = code
+        if in_init:  # raised while the communicator was being created (its set-up, lead rule L)
+            ev.data["in_init"] = True
         if S.R_ASYNC_ABORT.search(text):
             ev.data["mid_run"] = True
         le = S.R_LAST_ERROR.search(text)

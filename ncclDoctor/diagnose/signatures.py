@@ -167,6 +167,17 @@ OLD_CODE = {"unhandled system error": "ncclSystemError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
 R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
+# CuPy's (and Ray/alpa's through it) NCCL binding: a communicator being created ("NcclCommunicator(world_size, uid,
+# rank)", the frame "in cupy_backends.cuda.libs.nccl.NcclCommunicator.__init__"), and its NcclError, whose constructor
+# looks the result code up by number: a CuPy that has no name for a newer code raises "KeyError: 6" from
+# "NcclError.__init__" instead -- the number is NCCL's ncclResult_t (nccl.h)
+R_CUPY_COMM_INIT = re.compile(r"\bNcclCommunicator(?:\.__init__\b|\()")
+R_CUPY_ERR_INIT = re.compile(r"\bNcclError\.__init__\b")
+R_KEYERROR_CODE = re.compile(r"^\s*KeyError: (\d)\s*$")
+NCCL_RESULT = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
+               5: "ncclInvalidUsage", 6: "ncclRemoteError"}
+# An NcclError raised with its text lost: Ray's "RayTaskError(NcclError)" names only the exception's class
+R_NCCL_ERROR_CLASS = re.compile(r"\w{0,40}Error\((?:\w{1,40}\.)?NcclError\)")
 # XLA's checker of its live communicators ("nccl_utils.cc:191] Aborting communicator: 0x.. due to async NCCL error:
 # remote process exited ..."): the error arose in a communicator already running collectives, not in its set-up
 R_ASYNC_ABORT = re.compile(r"[Aa]borting communicator\b.{0,80}? due to async NCCL error")

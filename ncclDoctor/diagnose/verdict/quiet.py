@@ -68,6 +68,30 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "script that spawns its own workers must not also run under a launcher. Rerun with NCCL_DEBUG=INFO (or "
             "WARN): the 'Last error' line names the argument.",
             "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if codes == {"ncclRemoteError"} and all(e.data.get("in_init") for e in evs):
+        # lead rules L and O: the remote error raised while the communicator was being created (CuPy's
+        # NcclCommunicator.__init__): the bootstrap or first connection between the processes failed -- set-up
+        return Verdict(
+            "network_setup",
+            "NCCL's ncclRemoteError ('remote process exited or there was a network error') raised while the "
+            "communicator was being created: the connection between the processes failed in its set-up (the "
+            "interface NCCL picked, a firewall, a peer that never started), not a faulty rank",
+            "Check every peer process is alive at init (each one creating the same communicator with the same unique "
+            "id); " + _NET_FIX + " An old binding that prints the result code as a bare number (CuPy's 'KeyError: 6' "
+            "is ncclRemoteError): upgrade cupy to see NCCL's own message.",
+            "medium", [], [e.brief() for e in evs[:3]])
+    if codes == {"unknown"} and not any(e.data.get("last_error") for e in evs):
+        # an NcclError whose text is lost (Ray's "RayTaskError(NcclError)" names only the class): which NCCL error,
+        # and whose side, the lines cannot say
+        return Verdict(
+            "unknown",
+            "an NCCL call failed (NcclError), but its result code and message are not in these lines: which NCCL "
+            "error it was, and which process or connection is at fault, cannot be told",
+            "Show the NcclError's full message (the result code: system, internal, invalid usage, remote error); "
+            "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and collect the other workers' logs (Ray worker "
+            "logs under /tmp/ray/session_latest/logs); check the NCCL version the binding (cupy / NCCL version) "
+            "loads and NCCL_SOCKET_IFNAME.",
+            "low", [], [e.brief() for e in evs[:3]])
     if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") or e.data.get("mid_run") for e in evs):
         # the two-line summary alone: NCCL's own words say "a peer exited OR the network failed", and the
         # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there.
