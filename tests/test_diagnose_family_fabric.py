@@ -1304,3 +1304,19 @@ def test_an_ncclerror_whose_text_was_lost_is_unknown_and_asks_for_it(tmp_path):
     v = d["verdict"]
     assert v["cause"] == "unknown" and not _accused(d), v
     assert "NCCL_DEBUG=INFO" in v["fix"] and "NcclError's full message" in v["fix"], v["fix"]
+
+
+def test_oneccl_failing_to_start_its_worker_threads_is_the_hosts_system_call(tmp_path):
+    """oneCCL's start-up creating its worker threads fails on a system call (pthread_create returning an errno, the
+    worker affinity against the CPUs allowed): lead rule J's system error of the set-up every process shares --
+    nccl_system, nobody named, the fix the worker affinity/count."""
+    for n, err in ((2, 11), (0, 1)):
+        text = (f"2024:05:14-09:12:03:(4411) |CCL_ERROR| base_thread.cpp:41 start: error while creating worker thread "
+                f"#{n} pthread_create returns {err}\n"
+                "2024:05:14-09:12:03:(4411) |CCL_ERROR| exec.cpp:151 start_workers: condition workers.back()->start("
+                "cpu_affinity, mem_affinity) == ccl::status::success failed\n"
+                f"RuntimeError: oneCCL: exec.cpp:151 start_workers: EXCEPTION: failed to start worker # {n}\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+        assert "CCL_WORKER_AFFINITY" in v["fix"], v["fix"]

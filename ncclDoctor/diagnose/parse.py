@@ -1345,6 +1345,11 @@ class LineParser:
             ev = self._context(lineno, text, "ccl_transport")
             ev.data["said"] = f"{atl.group(1)}: {atl.group(2).strip()}"
             return ev
+        cw = S.R_CCL_WORKER.search(text) if "orker" in text or "pthread_" in text else None
+        if cw:  # oneCCL could not start its worker threads: a system call of its set-up failed (lead rule J)
+            ev = self._context(lineno, text, "ccl_worker")
+            ev.data["said"] = f"{cw.group(1)}: {cw.group(2).strip()}"
+            return ev
         client = S.R_STORE_CLIENT.search(text)
         if client and "- retrying (" in text and not S.R_PEER_GONE.search(text):
             # TCPStore's warning of a connect attempt it retries until its timeout (lead rule L): news only when a

@@ -191,6 +191,19 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "container a usable /dev/shm (--ipc=host or --shm-size); keep the oneCCL version matched to the "
             "framework (torch-ccl / intel-extension); CCL_LOG_LEVEL=debug shows the providers it tries.",
             "medium", [], [e.brief() for e in atl[:3]], job_wide=True)
+    wk = c.samples.get("ccl_worker", [])
+    if wk:  # oneCCL could not start its worker threads: a system call of the host (pthread_create) refused them
+        said = [e.data["said"] for e in wk]
+        return Verdict(
+            "nccl_system", "oneCCL (the collective library here) could not start its worker threads: "
+            f"'{said[0][:160]}'" + (f" ... '{said[-1][:120]}'" if len(said) > 1 else "") + " -- a system call of its "
+            "start-up failed on this host (typically the worker CPU affinity naming CPUs the process may not use), "
+            "before any collective; every process starts the same way, not a rank's fault",
+            "Check oneCCL's worker settings against the CPUs the process may use (taskset -p PID, the cgroup cpuset "
+            "of the container / job): unset or fix CCL_WORKER_AFFINITY, lower CCL_WORKER_COUNT, or launch through "
+            "mpirun (CCL_ATL_TRANSPORT=mpi) so the affinity comes from the launcher; CCL_LOG_LEVEL=debug shows the "
+            "affinity it tries.",
+            "medium", [], [e.brief() for e in wk[:3]], job_wide=True)
     hits = []
     for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
         if e.kind == "nccl_warn" and harmless_warn(c, e):
