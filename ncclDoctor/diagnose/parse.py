@@ -689,6 +689,13 @@ class LineParser:
             hca = S.R_IB_HCA.search(text)
             ev.data.update(status=int(m.group("status")), peer=m.group("peer"), hca=hca.group(1) if hca else None)
             return ev
+        w = S.R_WC_RETRY.search(text) if "retry count" in text else None
+        if w:  # an RDMA engine's own report of a work completion's status (ibv_wc_status_str's words)
+            ev = self._context(lineno, text, "ib_completion")
+            hca, peer = S.R_LOCAL_NIC.search(text) or S.R_IB_HCA.search(text), S.R_PEER_NIC.search(text)
+            ev.data.update(status=12 if w.group(1) else 13, peer=peer.group(1) if peer else None,
+                           hca=hca.group(1) if hca else None)
+            return ev
         o = S.R_OFI.search(text)
         if o:
             ev = self._context(lineno, text, "ib_completion")

@@ -186,6 +186,13 @@ R_ASYNC_ABORT = re.compile(r"[Aa]borting communicator\b.{0,80}? due to async NCC
 R_IB = re.compile(r"NET/IB(?:P|/GIN)? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*"
                   r"(?:\w{1,40}\()?(?P<status>\d+)")
 R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
+# The verbs completion status in ibv_wc_status_str's words, printed by an RDMA engine of its own (Mooncake's transfer
+# engine: "worker_pool.cpp:294] Worker: Process failed for slice (opcode: 1, ..., local_nic: mlx5_9, peer_nic:
+# 10.1.2.7:15867@mlx5_9, ...): transport retry counter exceeded"; UCX's "Transport retry count exceeded"):
+# IBV_WC_RETRY_EXC_ERR (12) and IBV_WC_RNR_RETRY_EXC_ERR (13)
+R_WC_RETRY = re.compile(r"\b(?:([Tt]ransport)|RNR) retry count(?:er)? exceeded")
+R_LOCAL_NIC = re.compile(r"\blocal_nic: ?([\w.\-]{1,32})")
+R_PEER_NIC = re.compile(r"\bpeer_nic: ?([^,\s)]{1,80})")
 # The HCA's asynchronous events: "NET/IB : Got async event : port error" (NCCL <= 2.2x) and 2.23+'s
 # "NET/IB : mlx5_2:1 async fatal event: local catastrophic error" / "... Got non-fatal async event: port error(10)"
 # (net_ib/common.cc; "async fatal event on QP (0x..) qpn=.. ...: <event>").
