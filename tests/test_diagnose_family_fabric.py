@@ -1326,8 +1326,8 @@ def test_an_rdma_engines_own_retry_exceeded_completion_is_the_fabric_between_the
     """A transfer engine of its own (Mooncake's worker pool) printing a work completion's status in ibv_wc_status_str's
     words, 'transport retry counter exceeded' (IBV_WC_RETRY_EXC_ERR) on its local NIC towards a peer NIC: the link or
     path between the hosts (ib_fabric, nobody named), the fix naming that HCA and peer for a direct test."""
-    text = ("W0911 17:02:55.120331 30418 worker_pool.cpp:301] Worker: Process failed for slice (opcode: 0, source_addr: "
-            "0x7f5a10200000, length: 131072, dest_addr: 0x7fe2c0200000, local_nic: mlx5_3, peer_nic: "
+    text = ("W0911 17:02:55.120331 30418 worker_pool.cpp:301] Worker: Process failed for slice (opcode: 0, "
+            "source_addr: 0x7f5a10200000, length: 131072, dest_addr: 0x7fe2c0200000, local_nic: mlx5_3, peer_nic: "
             "192.168.40.21:17412@mlx5_3, dest_rkey: 88123, retry_cnt: 1): transport retry counter exceeded\n"
             "E0911 17:02:55.130020 30418 rdma_context.cpp:322] Context is not active: mlx5_3\n")
     d = _report(tmp_path, text)

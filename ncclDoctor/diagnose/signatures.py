@@ -449,8 +449,8 @@ R_CCL_ATL = re.compile(r"\|CCL_ERROR\|\s*atl_\w+\.cpp:\d+ (\w+): ([^\n]{1,200})"
 # start: error while creating worker thread #0 pthread_create returns 22", "exec.cpp:134 start_workers: condition
 # workers.back()->start(cpu_affinity, mem_affinity) == ccl::status::success failed", raised as "oneCCL: exec.cpp:134
 # start_workers: EXCEPTION: failed to start worker # 0" (the worker affinity / count against the CPUs allowed)
-R_CCL_WORKER = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s*\w+\.cpp:\d+ (\w+): ([^\n]{0,200}?(?:worker thread|start worker|"
-                          r"pthread_\w+ returns -?\d+)[^\n]{0,120})")
+R_CCL_WORKER = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s*\w+\.cpp:\d+ (\w+): ([^\n]{0,200}?"
+                          r"(?:worker thread|start worker|pthread_\w+ returns -?\d+)[^\n]{0,120})")
 R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
