@@ -476,7 +476,9 @@ class LineParser:
             return None
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
             self._follow = 6
-        elif len(text) >= 100 and text.rstrip()[-1:].isalnum() or text.rstrip().endswith("'"):
+        elif len(body) >= 100 and body.rstrip()[-1:].isalnum() or body.rstrip().endswith("'"):
+            # measured without the launcher's and collector's prefixes (a kubectl timestamp, a logging header): the
+            # same line must read the same however it was prefixed
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature
             if self._cut is None:
                 self._cut = (lineno, text)
