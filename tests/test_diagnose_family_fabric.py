@@ -1245,3 +1245,110 @@ def test_paddles_comm_id_connect_retries_to_trainers_that_died_are_not_the_netwo
     # trainer 0 itself in the record: its own connects failing stay the network's (no survivor to explain them)
     d = _report(tmp_path, lines.replace("rank=[3, 7]", "rank=[0]"))
     assert d["verdict"]["cause"] == "network_setup", d["verdict"]
+
+
+# --- session 10 (fix33c): communication-library errors of frameworks diagnose had seen little of --------------------
+def test_tensorrt_llms_nccl_check_wording_is_read_by_its_nccl_result_code(tmp_path):
+    """TensorRT-LLM's NCCLCHECK prints "Failed, NCCL error <file>:<line> '<ncclGetErrorString>'" (no "in:"): the
+    quoted string is NCCL's result code, read like torch's "NCCL error in:" (system / invalid usage / internal),
+    nobody named by a line that names no failing peer."""
+    for path, msg, cause in (
+            ("/code/trtllm/cpp/tensorrt_llm/runtime/ncclCommunicator.cpp:71", "invalid usage (run with NCCL_DEBUG=WARN "
+             "for details)", "invalid_usage"),
+            ("/workspace/tensorrt_llm/cpp/tensorrt_llm/plugins/ncclPlugin/allgatherPlugin.cpp:118", "unhandled system "
+             "error (run with NCCL_DEBUG=INFO for details)", "nccl_system"),
+            ("/build/cpp/tensorrt_llm/plugins/ncclPlugin/reduceScatterPlugin.cpp:140", "internal error - please report "
+             "this issue to the NCCL developers", "nccl_internal")):
+        text = f"[TensorRT-LLM][ERROR] Assertion failed: Failed, NCCL error {path} '{msg}'\n"
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == (cause, []) and not _accused(d), (msg, v)
+
+
+def test_xla_aborting_a_live_communicator_on_an_async_remote_error_is_a_peer_gone_mid_run(tmp_path):
+    """Lead rule O: XLA's checker aborting a communicator 'due to async NCCL error: remote process exited or there was
+    a network error' places the remote error in a communicator already running collectives: a peer that went away
+    (early_exit), culprits unknown since the line names no peer; torch's bare two-line summary, which places it
+    nowhere, stays unknown."""
+    for stamp, where, addr in (("2024-03-02 07:41:12.004113: E", "external/xla/xla/service/gpu/nccl_utils.cc:204",
+                                "0x7f01c4a2b3d0"),
+                               ("E0302 07:41:12.004113  9127", "xla/service/gpu/runtime/nccl_api.cc:88",
+                                "0x55d3e81f0c40")):
+        text = (f"{stamp} {where}] Aborting communicator: {addr} due to async NCCL error: remote process exited or "
+                "there was a network error\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), (where, v)
+    bare = ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+            "1691, remote process exited or there was a network error, NCCL version 2.20.5\n")
+    assert _verdict(tmp_path, bare)["cause"] == "unknown"
+
+
+def _cupy_tb(key: str, with_comm: bool = True) -> str:
+    comm = ('  File "/opt/app/dist/comm.py", line 57, in _init_comm\n'
+            '    self._comm = nccl.NcclCommunicator(self.world, self.uid, self.rank)\n'
+            '  File "cupy_backends/cuda/libs/nccl.pyx", line 283, in cupy_backends.cuda.libs.nccl.NcclCommunicator.'
+            '__init__\n') if with_comm else ('  File "/opt/app/dist/comm.py", line 88, in all_reduce\n'
+                                             '    self._comm.allReduce(a, b, n, t, op, stream)\n')
+    return ("Traceback (most recent call last):\n" + comm
+            + '  File "cupy_backends/cuda/libs/nccl.pyx", line 129, in cupy_backends.cuda.libs.nccl.check_status\n'
+            '  File "cupy_backends/cuda/libs/nccl.pyx", line 118, in cupy_backends.cuda.libs.nccl.NcclError.__init__\n'
+            f"KeyError: {key}\n")
+
+
+def test_cupys_keyerror_from_ncclerror_is_the_nccl_result_code_it_has_no_name_for(tmp_path):
+    """An old CuPy raises 'KeyError: N' from NcclError.__init__ for a result code it has no name for: N is NCCL's
+    ncclResult_t. 6 (ncclRemoteError) while NcclCommunicator is being created is the connection set-up failing
+    (lead rules L and O: network_setup, nobody named); 2 there is a system call (nccl_system); a KeyError not under
+    NcclError's constructor is no NCCL code at all."""
+    d = _report(tmp_path, _cupy_tb("6"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"], v["fix"]
+    assert _verdict(tmp_path, _cupy_tb("2"))["cause"] == "nccl_system"
+    assert _verdict(tmp_path, _cupy_tb("6", with_comm=False))["cause"] != "network_setup"
+    plain = 'Traceback (most recent call last):\n  File "x.py", line 3, in <module>\n    d["a"]\nKeyError: 6\n'
+    assert _verdict(tmp_path, plain)["cause"] not in ("network_setup", "early_exit")
+
+
+def test_an_ncclerror_whose_text_was_lost_is_unknown_and_asks_for_it(tmp_path):
+    """Ray re-raising a task's exception by its class alone ('RayTaskError(NcclError)'): an NCCL call failed, but which
+    error and whose side the lines cannot say -- unknown, nobody accused, and the fix asks for the message."""
+    text = ("ray.exceptions.RayTaskError(NcclError): ray::CollectiveActor.setup_group() (pid=20411, ip=10.3.0.12, "
+            "repr=<trainer.CollectiveActor object at 0x7f21c0a51d90>)\n"
+            '  File "/usr/lib/python3.10/site-packages/trainer/collective.py", line 140, in setup_group\n'
+            "    comm = NcclCommunicator(self.world_size, uid, self.rank)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and not _accused(d), v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "NcclError's full message" in v["fix"], v["fix"]
+
+
+def test_oneccl_failing_to_start_its_worker_threads_is_the_hosts_system_call(tmp_path):
+    """oneCCL's start-up creating its worker threads fails on a system call (pthread_create returning an errno, the
+    worker affinity against the CPUs allowed): lead rule J's system error of the set-up every process shares --
+    nccl_system, nobody named, the fix the worker affinity/count."""
+    for n, err in ((2, 11), (0, 1)):
+        text = (f"2024:05:14-09:12:03:(4411) |CCL_ERROR| base_thread.cpp:41 start: error while creating worker thread "
+                f"#{n} pthread_create returns {err}\n"
+                "2024:05:14-09:12:03:(4411) |CCL_ERROR| exec.cpp:151 start_workers: condition workers.back()->start("
+                "cpu_affinity, mem_affinity) == ccl::status::success failed\n"
+                f"RuntimeError: oneCCL: exec.cpp:151 start_workers: EXCEPTION: failed to start worker # {n}\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+        assert "CCL_WORKER_AFFINITY" in v["fix"], v["fix"]
+
+
+def test_an_rdma_engines_own_retry_exceeded_completion_is_the_fabric_between_the_two_nics(tmp_path):
+    """A transfer engine of its own (Mooncake's worker pool) printing a work completion's status in ibv_wc_status_str's
+    words, 'transport retry counter exceeded' (IBV_WC_RETRY_EXC_ERR) on its local NIC towards a peer NIC: the link or
+    path between the hosts (ib_fabric, nobody named), the fix naming that HCA and peer for a direct test."""
+    text = ("W0911 17:02:55.120331 30418 worker_pool.cpp:301] Worker: Process failed for slice (opcode: 0, "
+            "source_addr: 0x7f5a10200000, length: 131072, dest_addr: 0x7fe2c0200000, local_nic: mlx5_3, peer_nic: "
+            "192.168.40.21:17412@mlx5_3, dest_rkey: 88123, retry_cnt: 1): transport retry counter exceeded\n"
+            "E0911 17:02:55.130020 30418 rdma_context.cpp:322] Context is not active: mlx5_3\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and not _accused(d), v
+    assert "mlx5_3" in v["fix"] and "192.168.40.21" in v["fix"] and "ib_write_bw" in v["fix"], v["fix"]

@@ -369,3 +369,41 @@ def test_every_flight_recorder_analyzer_wording_names_the_missing_rank(tmp_path,
     (tmp_path / "fr_trace.txt").write_text(text)
     v = diagnose([str(tmp_path / "fr_trace.txt")]).results["diagnose"]["verdict"]
     assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", missing, "high")
+
+
+# One rank's own report of a peer gone mid-run (rule O: early_exit, culprits unknown, the rank printing it a victim),
+# in another wording, rank and size than the corpus case, with NCCL INFO lines that a collector's prefix alone
+# brings past a terminal's wrap width.
+LONE_PEER_GONE = [
+    "gpu-b07:9114:9230 [2] NCCL INFO [Service thread] Connection closed by localRank 2",
+    "gpu-b07:9114:9120 [2] NCCL INFO comm 0x7f3a2c0b1d40 rank 10 nranks 16 cudaDev 2 busId 3b000 - Abort COMPLETE",
+    "[rank10]:[E1103 08:12:44.120334021 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 10] Process "
+    "group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network "
+    "error, NCCL version 2.23.4",
+    "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+    "Last error:",
+    "socketProgressOpt: Call to recv from 172.16.4.21<38211> failed : Connection reset by peer",
+]
+PREFIXES = {
+    "none": lambda i: "",
+    "kubectl": lambda i: f"2025-03-09T04:{i:02d}:17.000000000Z ",
+    "logging": lambda i: "[2025-03-09 04:00:17,500] [ERROR] ",
+    "sglang": lambda i: "[2025-03-09 04:00:17 TP2] ",
+}
+
+
+@pytest.mark.parametrize("prefix", sorted(PREFIXES))
+def test_a_lone_victims_report_reads_the_same_however_its_lines_are_prefixed(tmp_path, prefix):
+    """A collector's clock on every line of one rank's report is no evidence that the rank failed first (there is
+    nothing it came before), and a prefix that makes a whole line long is no terminal wrap to join with a later
+    line: the same lines reach the same verdict, and the victim is never accused."""
+    from tests.conftest import accused
+
+    def read(pre) -> dict:
+        (tmp_path / "job.log").write_text("".join(pre(i) + line + "\n" for i, line in enumerate(LONE_PEER_GONE)))
+        return diagnose([str(tmp_path / "job.log")]).results["diagnose"]
+
+    d, plain = read(PREFIXES[prefix]), read(PREFIXES["none"])
+    assert 10 not in accused(d)
+    assert d["verdict"]["cause"] == plain["verdict"]["cause"] == "early_exit"
+    assert [r["counts"] for r in d["ranks"]] == [r["counts"] for r in plain["ranks"]]

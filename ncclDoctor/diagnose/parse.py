@@ -130,6 +130,7 @@ class LineParser:
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
         self.last_error: Event | None = None
         self.last_error_line = 0
+        self._cupy_init = self._cupy_err = 0  # the lines of CuPy's communicator-creation and NcclError frames
         self.want_last_error = False
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
@@ -481,7 +482,9 @@ class LineParser:
             return None
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
             self._follow = 6
-        elif len(text) >= 100 and text.rstrip()[-1:].isalnum() or text.rstrip().endswith("'"):
+        elif len(body) >= 100 and body.rstrip()[-1:].isalnum() or body.rstrip().endswith("'"):
+            # measured without the launcher's and collector's prefixes (a kubectl timestamp, a logging header): the
+            # same line must read the same however it was prefixed
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature
             if self._cut is None:
                 self._cut = (lineno, text)
@@ -657,12 +660,29 @@ class LineParser:
         if code is None:
             m2 = S.R_NCCL_OLD.search(text)
             code = S.OLD_CODE[m2.group(1).lower()] if m2 else None
+        in_init = False
+        if code is None and "Nccl" in text:  # CuPy's binding (signatures.R_CUPY_COMM_INIT): frames, or a bare class
+            if S.R_CUPY_COMM_INIT.search(text):
+                self._cupy_init = lineno
+            if S.R_CUPY_ERR_INIT.search(text):
+                self._cupy_err = lineno
+                return None
+            if S.R_NCCL_ERROR_CLASS.search(text):
+                code = "unknown"
+        elif code is None and self._cupy_err and 0 < lineno - self._cupy_err <= 2 and "KeyError" in text:
+            k = S.R_KEYERROR_CODE.match(self._body)
+            code = S.NCCL_RESULT.get(int(k.group(1))) if k else None
+            in_init = code is not None and bool(self._cupy_init) and lineno - self._cupy_init <= 8
         if code is None:
             if "Last error:" not in text:
                 return None
             code = "unknown"
         ev = self._context(lineno, text, "nccl_error")
         ev.data["code"] = code
+        if in_init:  # raised while the communicator was being created (its set-up, lead rule L)
+            ev.data["in_init"] = True
+        if S.R_ASYNC_ABORT.search(text):
+            ev.data["mid_run"] = True
         le = S.R_LAST_ERROR.search(text)
         if le:
             ev.data["last_error"] = le.group(1).strip()[: S.TEXT_CAP]
@@ -676,6 +696,13 @@ class LineParser:
             ev = self._context(lineno, text, "ib_completion")
             hca = S.R_IB_HCA.search(text)
             ev.data.update(status=int(m.group("status")), peer=m.group("peer"), hca=hca.group(1) if hca else None)
+            return ev
+        w = S.R_WC_RETRY.search(text) if "retry count" in text else None
+        if w:  # an RDMA engine's own report of a work completion's status (ibv_wc_status_str's words)
+            ev = self._context(lineno, text, "ib_completion")
+            hca, peer = S.R_LOCAL_NIC.search(text) or S.R_IB_HCA.search(text), S.R_PEER_NIC.search(text)
+            ev.data.update(status=12 if w.group(1) else 13, peer=peer.group(1) if peer else None,
+                           hca=hca.group(1) if hca else None)
             return ev
         o = S.R_OFI.search(text)
         if o:
@@ -1342,6 +1369,11 @@ class LineParser:
         if atl:  # oneCCL's transport (ATL) failing to initialise: its set-up's system error, no store (lead rule L)
             ev = self._context(lineno, text, "ccl_transport")
             ev.data["said"] = f"{atl.group(1)}: {atl.group(2).strip()}"
+            return ev
+        cw = S.R_CCL_WORKER.search(text) if "orker" in text or "pthread_" in text else None
+        if cw:  # oneCCL could not start its worker threads: a system call of its set-up failed (lead rule J)
+            ev = self._context(lineno, text, "ccl_worker")
+            ev.data["said"] = f"{cw.group(1)}: {cw.group(2).strip()}"
             return ev
         client = S.R_STORE_CLIENT.search(text)
         if client and "- retrying (" in text and not S.R_PEER_GONE.search(text):

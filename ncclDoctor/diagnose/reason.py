@@ -556,7 +556,11 @@ def first_failure(c: Collected) -> list[Conclusion]:
         e = min(stamped, key=lambda x: (x.ts, x.rank))
         later = [t for t in timeouts if t.ts is not None and (t.ts >= 1e9) == (e.ts >= 1e9)]
         t0 = min((t.ts for t in later), default=None)
-        if t0 is None or e.ts <= t0:
+        # "first" needs something it came before: a watchdog timeout's clock, or another rank's stamped error.
+        # One rank's own stamped errors alone say only that it failed (a prefix's clock on every line must not
+        # turn a lone victim into the rank that failed first); the unstamped reading below then decides.
+        compared = t0 is not None or len({x.rank for x in stamped}) > 1
+        if compared and (t0 is None or e.ts <= t0):
             conf = "high" if t0 is not None else "medium"
             msg = f"rank {e.rank} failed first ({e.kind.replace('_', ' ')})" + (
                 f", {t0 - e.ts:.1f} s before the first watchdog timeout" if t0 is not None else "")

@@ -157,7 +157,8 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # (Horovod's and TensorFlow's own wording names the NCCL call: "ncclAllReduce failed: unhandled cuda error",
 # "ncclCommInitRank failed: unhandled cuda error")
 # (PaddlePaddle's enforce: "OSError: (External) NCCL error(2), unhandled system error.", the code in brackets)
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |NCCL failure \S+:\d+ '|NCCL Error \d: |"
+# (TensorRT-LLM's NCCLCHECK: "Failed, NCCL error /src/.../opUtils.cpp:125 'unhandled system error (run with ...)'")
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |"
                         r"\bnccl[A-Z]\w{2,40} failed: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
@@ -167,11 +168,32 @@ OLD_CODE = {"unhandled system error": "ncclSystemError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
             "invalid usage": "ncclInvalidUsage", "invalid argument": "ncclInvalidArgument"}
 R_LAST_ERROR = re.compile(r"Last error:\s*(.*)")
+# CuPy's (and Ray/alpa's through it) NCCL binding: a communicator being created ("NcclCommunicator(world_size, uid,
+# rank)", the frame "in cupy_backends.cuda.libs.nccl.NcclCommunicator.__init__"), and its NcclError, whose constructor
+# looks the result code up by number: a CuPy that has no name for a newer code raises "KeyError: 6" from
+# "NcclError.__init__" instead -- the number is NCCL's ncclResult_t (nccl.h)
+R_CUPY_COMM_INIT = re.compile(r"\bNcclCommunicator(?:\.__init__\b|\()")
+R_CUPY_ERR_INIT = re.compile(r"\bNcclError\.__init__\b")
+R_KEYERROR_CODE = re.compile(r"^\s*KeyError: (\d)\s*$")
+NCCL_RESULT = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
+               5: "ncclInvalidUsage", 6: "ncclRemoteError"}
+# An NcclError raised with its text lost: Ray's "RayTaskError(NcclError)" names only the exception's class
+R_NCCL_ERROR_CLASS = re.compile(r"\w{0,40}Error\((?:\w{1,40}\.)?NcclError\)")
+# XLA's checker of its live communicators ("nccl_utils.cc:191] Aborting communicator: 0x.. due to async NCCL error:
+# remote process exited ..."): the error arose in a communicator already running collectives, not in its set-up
+R_ASYNC_ABORT = re.compile(r"[Aa]borting communicator\b.{0,80}? due to async NCCL error")
 # NCCL 2.29 (transport/net_ib/p2p.cc): "NET/IB: Got completion from peer %s with status=%s(%d) ... hca %s";
 # gin.cc: "NET/IB/GIN: Got completion ..."; before: "with error 12" / "with status=12".
 R_IB = re.compile(r"NET/IB(?:P|/GIN)? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*"
                   r"(?:\w{1,40}\()?(?P<status>\d+)")
 R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
+# The verbs completion status in ibv_wc_status_str's words, printed by an RDMA engine of its own (Mooncake's transfer
+# engine: "worker_pool.cpp:294] Worker: Process failed for slice (opcode: 1, ..., local_nic: mlx5_9, peer_nic:
+# 10.1.2.7:15867@mlx5_9, ...): transport retry counter exceeded"; UCX's "Transport retry count exceeded"):
+# IBV_WC_RETRY_EXC_ERR (12) and IBV_WC_RNR_RETRY_EXC_ERR (13)
+R_WC_RETRY = re.compile(r"\b(?:([Tt]ransport)|RNR) retry count(?:er)? exceeded")
+R_LOCAL_NIC = re.compile(r"\blocal_nic: ?([\w.\-]{1,32})")
+R_PEER_NIC = re.compile(r"\bpeer_nic: ?([^,\s)]{1,80})")
 # The HCA's asynchronous events: "NET/IB : Got async event : port error" (NCCL <= 2.2x) and 2.23+'s
 # "NET/IB : mlx5_2:1 async fatal event: local catastrophic error" / "... Got non-fatal async event: port error(10)"
 # (net_ib/common.cc; "async fatal event on QP (0x..) qpn=.. ...: <event>").
@@ -424,6 +446,12 @@ R_CCL_KVS = re.compile(r"\|CCL_ERROR\|\s*\w*kvs\w*\.cpp:\d+ (\w+): ([^\n]{1,200}
 # init_transport: condition transport->init(...) == ATL_STATUS_SUCCESS failed" (libfabric / MPI found no usable
 # provider in this environment)
 R_CCL_ATL = re.compile(r"\|CCL_ERROR\|\s*atl_\w+\.cpp:\d+ (\w+): ([^\n]{1,200})")
+# oneCCL failing to start its worker threads (its set-up, a system call on the host): "|CCL_ERROR| base_thread.cpp:36
+# start: error while creating worker thread #0 pthread_create returns 22", "exec.cpp:134 start_workers: condition
+# workers.back()->start(cpu_affinity, mem_affinity) == ccl::status::success failed", raised as "oneCCL: exec.cpp:134
+# start_workers: EXCEPTION: failed to start worker # 0" (the worker affinity / count against the CPUs allowed)
+R_CCL_WORKER = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s*\w+\.cpp:\d+ (\w+): ([^\n]{0,200}?"
+                          r"(?:worker thread|start worker|pthread_\w+ returns -?\d+)[^\n]{0,120})")
 R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")

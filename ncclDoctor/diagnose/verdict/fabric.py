@@ -286,7 +286,8 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "ib_fabric",
         f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts) + (_ib_end(statuses, peers) if ranks
                                                                                else ""),
-        "; ".join(dict.fromkeys(fixes)) + ". Run `ncclDoctor check --nodes N` to localize the bad link.",
+        "; ".join(dict.fromkeys(fixes)) + (_ib_where(hcas, peers) if 12 in statuses else "")
+        + ". Run `ncclDoctor check --nodes N` to localize the bad link.",
         "high",
         [],
         [e.brief() for e in evs[:3]],
@@ -294,6 +295,15 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # after the pair had already failed; for a retry or remote error, the peer or the path did not answer)
         job_wide=True,
     )
+
+
+def _ib_where(hcas: list[str], peers: list[str]) -> str:
+    """Where a retry-exceeded error points: the HCA that reported it and the peer it gave up on, tested directly."""
+    if not hcas and not peers:
+        return ""
+    return ("; start with " + (f"HCA {', '.join(hcas)}" if hcas else "the HCA") + " and its path to "
+            + (f"peer {', '.join(peers)}" if peers else "the peer") + ": ibstat / link state on both ends, then "
+            "ibv_rc_pingpong / ib_write_bw between the two hosts over those NICs")
 
 
 _IB_LOCAL = {1, 2, 4, 8}  # IBV_WC_LOC_*: this end's own work request or memory registration

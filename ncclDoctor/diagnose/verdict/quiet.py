@@ -68,9 +68,35 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "script that spawns its own workers must not also run under a launcher. Rerun with NCCL_DEBUG=INFO (or "
             "WARN): the 'Last error' line names the argument.",
             "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
-    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") for e in evs):
+    if codes == {"ncclRemoteError"} and all(e.data.get("in_init") for e in evs):
+        # lead rules L and O: the remote error raised while the communicator was being created (CuPy's
+        # NcclCommunicator.__init__): the bootstrap or first connection between the processes failed -- set-up
+        return Verdict(
+            "network_setup",
+            "NCCL's ncclRemoteError ('remote process exited or there was a network error') raised while the "
+            "communicator was being created: the connection between the processes failed in its set-up (the "
+            "interface NCCL picked, a firewall, a peer that never started), not a faulty rank",
+            "Check every peer process is alive at init (each one creating the same communicator with the same unique "
+            "id); " + _NET_FIX + " An old binding that prints the result code as a bare number (CuPy's 'KeyError: 6' "
+            "is ncclRemoteError): upgrade cupy to see NCCL's own message.",
+            "medium", [], [e.brief() for e in evs[:3]])
+    if codes == {"unknown"} and not any(e.data.get("last_error") for e in evs):
+        # an NcclError whose text is lost (Ray's "RayTaskError(NcclError)" names only the class): which NCCL error,
+        # and whose side, the lines cannot say
+        return Verdict(
+            "unknown",
+            "an NCCL call failed (NcclError), but its result code and message are not in these lines: which NCCL "
+            "error it was, and which process or connection is at fault, cannot be told",
+            "Show the NcclError's full message (the result code: system, internal, invalid usage, remote error); "
+            "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and collect the other workers' logs (Ray worker "
+            "logs under /tmp/ray/session_latest/logs); check the NCCL version the binding (cupy / NCCL version) "
+            "loads and NCCL_SOCKET_IFNAME.",
+            "low", [], [e.brief() for e in evs[:3]])
+    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") or e.data.get("mid_run") for e in evs):
         # the two-line summary alone: NCCL's own words say "a peer exited OR the network failed", and the
-        # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there
+        # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there.
+        # (A line that places the error in a communicator already running -- XLA aborting one on its async error
+        # -- is lead rule O's peer gone mid-run: early_exit below.)
         return Verdict(
             "unknown",
             "NCCL's ncclRemoteError without its 'Last error' line: 'remote process exited or there was a network "
@@ -165,6 +191,19 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "container a usable /dev/shm (--ipc=host or --shm-size); keep the oneCCL version matched to the "
             "framework (torch-ccl / intel-extension); CCL_LOG_LEVEL=debug shows the providers it tries.",
             "medium", [], [e.brief() for e in atl[:3]], job_wide=True)
+    wk = c.samples.get("ccl_worker", [])
+    if wk:  # oneCCL could not start its worker threads: a system call of the host (pthread_create) refused them
+        said = [e.data["said"] for e in wk]
+        return Verdict(
+            "nccl_system", "oneCCL (the collective library here) could not start its worker threads: "
+            f"'{said[0][:160]}'" + (f" ... '{said[-1][:120]}'" if len(said) > 1 else "") + " -- a system call of its "
+            "start-up failed on this host (typically the worker CPU affinity naming CPUs the process may not use), "
+            "before any collective; every process starts the same way, not a rank's fault",
+            "Check oneCCL's worker settings against the CPUs the process may use (taskset -p PID, the cgroup cpuset "
+            "of the container / job): unset or fix CCL_WORKER_AFFINITY, lower CCL_WORKER_COUNT, or launch through "
+            "mpirun (CCL_ATL_TRANSPORT=mpi) so the affinity comes from the launcher; CCL_LOG_LEVEL=debug shows the "
+            "affinity it tries.",
+            "medium", [], [e.brief() for e in wk[:3]], job_wide=True)
     hits = []
     for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
         if e.kind == "nccl_warn" and harmless_warn(c, e):
