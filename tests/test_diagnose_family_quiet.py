@@ -1210,3 +1210,18 @@ def test_a_failed_collectives_stack_alone_is_unknown_and_asks_for_every_ranks_lo
     v = d["verdict"]
     assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
     assert "every rank's log" in v["fix"] and "TORCH_NCCL_TRACE_BUFFER_SIZE" in v["fix"], v["fix"]
+
+
+def test_a_failed_optional_setup_that_calls_itself_a_warning_is_no_failure(tmp_path):
+    """A set-up step that "failed with ... error" but says of itself "To silence this warning, pass --flag" is a
+    handled warning: the program went on without the optional feature (lead rule K), so the lines show no failure,
+    and the fix repeats the line's own advice."""
+    text = ("[2026-03-02 09:14:07 TP2] Init fused all-gather failed with CUDA error: operation not supported on this "
+            "device. To suppress this warning, pass --no-fused-allgather.\n"
+            "[2026-03-02 09:14:07 TP3] Init fused all-gather failed with CUDA error: operation not supported on this "
+            "device. To suppress this warning, pass --no-fused-allgather.\n"
+            "[Gloo] Rank 3 is connected to 3 peer ranks. Expected number of connected peer ranks is : 3\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "warning" in v["fix"] and "--no-fused-allgather" in v["fix"], v["fix"]

@@ -560,7 +560,7 @@ class LineParser:
             None, int(tag.group(1) or tag.group(tag.lastindex or 1)))
 
     def _families(self, lineno: int, text: str) -> Event | None:
-        for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
+        for fn in (self._self_warning, self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
                    self._launch_setup, self._worker_failed, self._fatal_python,
@@ -570,6 +570,17 @@ class LineParser:
             if ev is not None:
                 return ev
         return None
+
+    def _self_warning(self, lineno: int, text: str) -> Event | None:
+        """A message that calls itself a warning and says how to silence it, whatever error words it quotes ("...
+        failed with CUDART error: ... To silence this warning, specify --x"): the program went on without an optional
+        feature (lead rule K), read before any family of failures."""
+        sw = S.R_SELF_WARNING.search(text) if "this warning" in text else None
+        if not sw:
+            return None
+        ev = self._context(lineno, text, "benign")
+        ev.data.update(what="self-declared warning", advice=sw.group(1).rstrip(". ") or None)
+        return ev
 
     def _watchdog(self, lineno: int, text: str) -> Event | None:
         if S.R_TIMEOUT.search(text):
@@ -1418,6 +1429,8 @@ class LineParser:
         ev = self._context(lineno, text, "cuda_oom")
         t = S.R_OOM_TRIED.search(text)
         ev.data["tried"] = t.group(1) if t else None
+        if m.group(0).startswith("cuda"):  # a C++ runtime's own cudaMalloc* (an inference engine's buffers)
+            ev.data["runtime_alloc"] = True
         g, this, alloc = S.R_OOM_GPU.search(text), S.R_OOM_THIS.search(text), S.R_OOM_ALLOC.search(text)
         if g:  # which GPU, and what each process holds on it (see crash._gpu_owner)
             ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,

@@ -469,7 +469,10 @@ R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
                    r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
                    r"cuda runtime error \(2\) : out of memory|"  # torch <= 1.x (THC)
-                   r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY")  # the enum's name
+                   r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"  # the enum's name
+                   # a C++ runtime's check of a CUDA allocation call, the call spelled out (TensorRT-LLM's "CUDA runtime
+                   # error in ::cudaMallocAsync(ptr, n, stream): out of memory"): the allocation on a GPU failed
+                   r"\bcuda(?:Malloc|MemAlloc)\w{0,20}\([^\n]{0,160}?\)\s?: out of memory")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
 # free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in
@@ -951,6 +954,11 @@ R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
+# A message that calls itself a warning and says how to silence it (SGLang's "Setup Custom allreduce failed with CUDART
+# error: peer access is not supported between these two devices. To silence this warning, specify
+# --disable-custom-all-reduce explicitly."): the program went on without an optional feature (its fallback), no
+# failure (lead rule K); group 1 is its advice
+R_SELF_WARNING = re.compile(r"\b(?:[Tt]o )?(?:silence|suppress|disable) this warning\b[,:]?\s*(.{0,120}?)\s*$")
 # the IPv6 lookup warning's endpoint "(HOST, PORT)": a HOST with a path separator is no host name at all (RFC 1123)
 R_IPV6_PATH_HOST = re.compile(r"The IPv6 network addresses of \(([^,()]*[/\\][^,()]*), (\d+)\)")
 # c10d's own debug/trace level (TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL): "[I1107 01:20:27.77

@@ -797,6 +797,14 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
                       "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
+    selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
+    if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
+        advice = selfwarn[0].data.get("advice")
+        benign.append("the line that says it failed calls itself a warning ('To silence this warning'): the program "
+                      "went on without that optional feature (it falls back to its default path, e.g. NCCL for a "
+                      "custom all-reduce without P2P peer access), harmless by itself"
+                      + (f"; to silence the warning: {advice}" if advice else "")
+                      + "; if the job failed later, give the full log of that failure")
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c):  # lead rule T: a hang the reporter tells of, not shown by the lines
