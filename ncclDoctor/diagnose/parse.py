@@ -560,7 +560,8 @@ class LineParser:
             None, int(tag.group(1) or tag.group(tag.lastindex or 1)))
 
     def _families(self, lineno: int, text: str) -> Event | None:
-        for fn in (self._self_warning, self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
+        for fn in (self._self_warning, self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm,
+                   self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
                    self._launch_setup, self._worker_failed, self._fatal_python,
