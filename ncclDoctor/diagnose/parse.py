@@ -151,6 +151,7 @@ class LineParser:
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         self.evals: dict[int | None, Event] = {}  # the last evaluation output of each prefix's rank (_eval)
         self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
+        self._gather_frame = (-99, "")  # the last traceback frame of an object gather (all_gather_list, ...)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
@@ -377,6 +378,8 @@ class LineParser:
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))
             self._site(lineno, f.group(1))
+        elif ("_object" in body or "all_gather_list" in body) and S.R_OBJECT_GATHER_FRAME.search(body):
+            self._gather_frame = (lineno, S.R_OBJECT_GATHER_FRAME.search(body).group(1))
         elif "in backward" in body and S.R_BACKWARD_FRAME.search(body):
             self._site(lineno, "backward")
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
@@ -744,6 +747,16 @@ class LineParser:
             how = "start" if lag.group("start") else "end" if lag.group("end") else "never"
             ev.seq = _int(lag.group("sseq") or lag.group("eseq"))
             ev.data.update(how=how, ranks=[int(r) for r in lag.group(how).split(",")][:256])
+            return ev
+        up = S.R_GATHER_UNPICKLE.search(text) if "npickl" in text else None
+        gf = self._gather_frame
+        if up or ("npickl" in text and lineno - gf[0] <= 8
+                  and S.R_UNPICKLE_EXC.search(self._body.strip().split(":")[0])):
+            ev = self._context(lineno, text, "desync_report")
+            ev.rank = None  # the reporter received the others' bytes; who fell out of step is not said
+            ev.data.update(prints=[], around=None, objects=True,
+                           differ=f"{gf[1] if not up else 'all_gather_list'} could not unpickle the data the other "
+                           "workers sent: they did not enter the gather together (or sent more than its buffer holds)")
             return ev
         gp = S.R_GLOO_PREAMBLE.search(text)
         if gp:

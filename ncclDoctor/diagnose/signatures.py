@@ -875,6 +875,16 @@ R_LAGGING = re.compile(r"\[(?P<start>\d{1,7}(?:, ?\d{1,7}){0,255})\] joined but 
 # closed the connection, the peer that left is that source or destination rank.
 R_RECV_SRC = re.compile(r"^\s*(?:\w+\s*=\s*)?(?:dist|torch\.distributed)\.i?(?P<op>recv|send)\(\s*"
                         r"(?:tensor\s*=\s*)?[\w.\[\]]{1,64}\s*,\s*(?:(?:src|dst)\s*=\s*)?(\d{1,5})\s*[,)]")
+# An object gather that cannot read what the other ranks sent: fairseq's all_gather_list's own words ("Unable to
+# unpickle data from other workers. all_gather_list requires all workers to enter the function together"), or a
+# pickle error raised just below a frame of a function that gathers pickled objects (all_gather_list, torch's
+# all_gather_object / broadcast_object_list / gather_object / recv_object_list / _tensor_to_object): the ranks'
+# buffers do not line up, the workers entered the gather out of step (lead rule D: a desync naming no rank)
+R_GATHER_UNPICKLE = re.compile(r"Unable to unpickle data from other workers")
+R_UNPICKLE_EXC = re.compile(r"(?:^|\.)UnpicklingError\b")
+R_OBJECT_GATHER_FRAME = re.compile(r"\bFile \"[^\"]{1,400}\", line \d{1,7}, in (all_gather_list|"
+                                   r"all_gather_object|broadcast_object_list|gather_object|scatter_object_list|"
+                                   r"recv_object_list|_tensor_to_object)\b")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
 # FSDP's execution-order check (torch/distributed/fsdp/_exec_order_utils.py, first iteration): "Forward order differs
