@@ -369,6 +369,22 @@ def _if_it_hangs(c: Collected) -> str:
 _OWN_NETS = ("IB", "Socket", "no_ib")
 
 
+def _set_here(c: Collected) -> str:
+    """For a "none" verdict over lines that set NCCL's network settings (exports, an env dump) and nothing failing:
+    what to check of those settings, and what to collect, since the failure the user saw is not in the lines."""
+    ifname = next(iter(c.settings.get("NCCL_SOCKET_IFNAME") or ()), None)
+    debug = next(iter(c.settings.get("NCCL_DEBUG") or ()), None)
+    out = ""
+    if ifname:
+        out += (f" These lines set NCCL_SOCKET_IFNAME={ifname}: check that this interface exists, is up and carries "
+                "the address the other nodes reach, under the same name on every node (ifconfig / ip addr), and "
+                "that the hostfile and passwordless ssh reach every node.")
+    if debug:
+        out += (f" They set NCCL_DEBUG={debug}: collect the failing lines, the NCCL_DEBUG=INFO logs of every node "
+                "(the first WARN or error there says why).")
+    return out
+
+
 def _shown_settings(c: Collected) -> str:
     """What the set-up lines show of NCCL's own choices: the NCCL_* settings it echoes ("X set by environment to
     Y"), and an external net plugin it runs over ("Using network IBext_v8"), which NCCL_IB_DISABLE does not turn off."""
@@ -816,7 +832,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
         ("; ".join(benign) + ". " if benign else "") + "Nothing to fix in these lines: they show no failure "
         "(start-up and INFO output is harmless). If the job did fail, the failing lines are not in the input: give "
-        "the logs of every rank (NCCL_DEBUG=WARN)." + hangs,
+        "the logs of every rank (NCCL_DEBUG=WARN)." + hangs + _set_here(c),
         conf,
         [],
         _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
