@@ -1232,8 +1232,8 @@ def test_lines_that_only_set_ncclS_network_settings_are_none_and_the_fix_checks_
     says to check the interface they name on every node and to collect the NCCL_DEBUG=INFO logs."""
     text = ("NCCL_SOCKET_IFNAME=ens5f1 NCCL_IB_DISABLE=1\n"
             "export NCCL_DEBUG=INFO\n"
-            "[2025-06-11 08:00:01,101] [INFO] [runner.py:555:main] cmd = /usr/bin/python -u -m deepspeed.launcher.launch "
-            "--world_info=eyJub2RlMSI6IFswXX0= --node_rank=0 train.py\n")
+            "[2025-06-11 08:00:01,101] [INFO] [runner.py:555:main] cmd = /usr/bin/python -u -m "
+            "deepspeed.launcher.launch --world_info=eyJub2RlMSI6IFswXX0= --node_rank=0 train.py\n")
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("none", []), v
     assert "NCCL_SOCKET_IFNAME=ens5f1" in v["fix"] and "NCCL_DEBUG=INFO logs of every node" in v["fix"], v["fix"]
