@@ -1991,3 +1991,18 @@ def test_a_spawned_childs_stop_signal_is_the_spawn_parents_teardown_not_a_kill_f
     assert d["verdict"]["cause"] == "unknown", d["verdict"]
     assert "other" in d["verdict"]["fix"] and "PID 777" in d["verdict"]["fix"]
     assert _accused(d) == set()
+
+
+def test_a_runtime_cuda_malloc_out_of_memory_is_a_gpu_oom_of_an_unnamed_rank(tmp_path):
+    """A C++ runtime's check of its own allocation call, the call spelled out ("CUDA runtime error in
+    ::cudaMalloc(...): out of memory"), no rank on the line: a GPU ran out of memory; nobody is accused, and the fix
+    speaks of the engine's batch size and free GPU memory."""
+    text = ("mpirun -np 4 ./bin/engine_bench --batch 16 --tp 4\n"
+            "[Engine][ERROR] CUDA runtime error in cudaMallocManaged(&buf, bytes): out of memory "
+            "(/src/engine/runtime/buffers.cpp:88)\n"
+            "1       0x55d1c0a3b2e5 void engine::check<cudaError>(cudaError, char const*, char const*, int) + 149\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "gpu_oom" and v["culprits"] == [], v
+    assert not _accused(d)
+    assert "max_batch_size" in v["fix"] and "free GPU memory" in v["fix"]

@@ -1447,3 +1447,33 @@ def test_rank0_evaluating_before_an_allreduce_with_a_rank_gap_names_nobody(tmp_p
             + "".join(watchdog_line(r, 5530, "ALLREDUCE", 1800311, 1800000, style="1.x") for r in (3, 1)))
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "rank_missing" and not _accused(d), d["verdict"]
+
+
+def test_an_object_gather_that_cannot_unpickle_the_others_data_is_a_desync_naming_no_rank(tmp_path):
+    """A pickle error raised just below the frame of an object gather (torch's all_gather_object here, fairseq's
+    all_gather_list in the corpus): the bytes the ranks exchanged do not line up, so the workers entered the gather out
+    of step: a desync, and nobody is named (lead rule D)."""
+    text = ("-- Process 5 terminated with the following error:\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/job/eval.py", line 88, in gather_metrics\n'
+            "    dist.all_gather_object(out, stats)\n"
+            '  File "/usr/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2309, in '
+            "all_gather_object\n"
+            "    object_list[i] = _tensor_to_object(tensor, tensor_size, group)\n"
+            '  File "/usr/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2012, in '
+            "_tensor_to_object\n"
+            "    return _unpickler(io.BytesIO(buf)).load()\n"
+            "_pickle.UnpicklingError: invalid load key, '\\x00'.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []), v
+    assert not _accused(d)
+    assert "all_gather_object" in v["fix"] and "out of sync" in v["fix"], v["fix"]
+
+
+def test_fairseqs_own_unpickle_message_is_a_desync(tmp_path):
+    """The gather's own words that the workers fell out of sync, with no traceback frame above them."""
+    text = ("RuntimeError: Unable to unpickle data from other workers. all_gather_list requires all workers to enter "
+            "the function together, so this error usually indicates that the workers have fallen out of sync.\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("desync", []), v

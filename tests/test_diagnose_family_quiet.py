@@ -1210,3 +1210,30 @@ def test_a_failed_collectives_stack_alone_is_unknown_and_asks_for_every_ranks_lo
     v = d["verdict"]
     assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
     assert "every rank's log" in v["fix"] and "TORCH_NCCL_TRACE_BUFFER_SIZE" in v["fix"], v["fix"]
+
+
+def test_a_failed_optional_setup_that_calls_itself_a_warning_is_no_failure(tmp_path):
+    """A set-up step that "failed with ... error" but says of itself "To silence this warning, pass --flag" is a
+    handled warning: the program went on without the optional feature (lead rule K), so the lines show no failure,
+    and the fix repeats the line's own advice."""
+    text = ("[2026-03-02 09:14:07 TP2] Init fused all-gather failed with CUDA error: operation not supported on this "
+            "device. To suppress this warning, pass --no-fused-allgather.\n"
+            "[2026-03-02 09:14:07 TP3] Init fused all-gather failed with CUDA error: operation not supported on this "
+            "device. To suppress this warning, pass --no-fused-allgather.\n"
+            "[Gloo] Rank 3 is connected to 3 peer ranks. Expected number of connected peer ranks is : 3\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "warning" in v["fix"] and "--no-fused-allgather" in v["fix"], v["fix"]
+
+
+def test_lines_that_only_set_ncclS_network_settings_are_none_and_the_fix_checks_those_settings(tmp_path):
+    """A paste of a launch script's NCCL settings and a launcher's start-up lines, nothing failing: none, and the fix
+    says to check the interface they name on every node and to collect the NCCL_DEBUG=INFO logs."""
+    text = ("NCCL_SOCKET_IFNAME=ens5f1 NCCL_IB_DISABLE=1\n"
+            "export NCCL_DEBUG=INFO\n"
+            "[2025-06-11 08:00:01,101] [INFO] [runner.py:555:main] cmd = /usr/bin/python -u -m "
+            "deepspeed.launcher.launch --world_info=eyJub2RlMSI6IFswXX0= --node_rank=0 train.py\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "NCCL_SOCKET_IFNAME=ens5f1" in v["fix"] and "NCCL_DEBUG=INFO logs of every node" in v["fix"], v["fix"]

@@ -154,6 +154,7 @@ class LineParser:
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         self.evals: dict[int | None, Event] = {}  # the last evaluation output of each prefix's rank (_eval)
         self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
+        self._gather_frame = (-99, "")  # the last traceback frame of an object gather (all_gather_list, ...)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
@@ -384,6 +385,8 @@ class LineParser:
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))
             self._site(lineno, f.group(1))
+        elif ("_object" in body or "all_gather_list" in body) and S.R_OBJECT_GATHER_FRAME.search(body):
+            self._gather_frame = (lineno, S.R_OBJECT_GATHER_FRAME.search(body).group(1))
         elif "in backward" in body and S.R_BACKWARD_FRAME.search(body):
             self._site(lineno, "backward")
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
@@ -569,7 +572,8 @@ class LineParser:
             None, int(tag.group(1) or tag.group(tag.lastindex or 1)))
 
     def _families(self, lineno: int, text: str) -> Event | None:
-        for fn in (self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm, self._nccl_error,
+        for fn in (self._self_warning, self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm,
+                   self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
                    self._launch_setup, self._worker_failed, self._fatal_python,
@@ -579,6 +583,17 @@ class LineParser:
             if ev is not None:
                 return ev
         return None
+
+    def _self_warning(self, lineno: int, text: str) -> Event | None:
+        """A message that calls itself a warning and says how to silence it, whatever error words it quotes ("...
+        failed with CUDART error: ... To silence this warning, specify --x"): the program went on without an optional
+        feature (lead rule K), read before any family of failures."""
+        sw = S.R_SELF_WARNING.search(text) if "this warning" in text else None
+        if not sw:
+            return None
+        ev = self._context(lineno, text, "benign")
+        ev.data.update(what="self-declared warning", advice=sw.group(1).rstrip(". ") or None)
+        return ev
 
     def _watchdog(self, lineno: int, text: str) -> Event | None:
         if S.R_TIMEOUT.search(text):
@@ -765,6 +780,16 @@ class LineParser:
             how = "start" if lag.group("start") else "end" if lag.group("end") else "never"
             ev.seq = _int(lag.group("sseq") or lag.group("eseq"))
             ev.data.update(how=how, ranks=[int(r) for r in lag.group(how).split(",")][:256])
+            return ev
+        up = S.R_GATHER_UNPICKLE.search(text) if "npickl" in text else None
+        gf = self._gather_frame
+        if up or ("npickl" in text and lineno - gf[0] <= 8
+                  and S.R_UNPICKLE_EXC.search(self._body.strip().split(":")[0])):
+            ev = self._context(lineno, text, "desync_report")
+            ev.rank = None  # the reporter received the others' bytes; who fell out of step is not said
+            ev.data.update(prints=[], around=None, objects=True,
+                           differ=f"{gf[1] if not up else 'all_gather_list'} could not unpickle the data the other "
+                           "workers sent: they did not enter the gather together (or sent more than its buffer holds)")
             return ev
         gp = S.R_GLOO_PREAMBLE.search(text)
         if gp:
@@ -1466,6 +1491,8 @@ class LineParser:
         ev = self._context(lineno, text, "cuda_oom")
         t = S.R_OOM_TRIED.search(text)
         ev.data["tried"] = t.group(1) if t else None
+        if m.group(0).startswith("cuda"):  # a C++ runtime's own cudaMalloc* (an inference engine's buffers)
+            ev.data["runtime_alloc"] = True
         g, this, alloc = S.R_OOM_GPU.search(text), S.R_OOM_THIS.search(text), S.R_OOM_ALLOC.search(text)
         if g:  # which GPU, and what each process holds on it (see crash._gpu_owner)
             ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,

@@ -158,7 +158,8 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # "ncclCommInitRank failed: unhandled cuda error")
 # (PaddlePaddle's enforce: "OSError: (External) NCCL error(2), unhandled system error.", the code in brackets)
 # (TensorRT-LLM's NCCLCHECK: "Failed, NCCL error /src/.../opUtils.cpp:125 'unhandled system error (run with ...)'")
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |"
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
+                        r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |"
                         r"\bnccl[A-Z]\w{2,40} failed: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
@@ -500,7 +501,10 @@ R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
                    r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
                    r"cuda runtime error \(2\) : out of memory|"  # torch <= 1.x (THC)
-                   r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY")  # the enum's name
+                   r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"  # the enum's name
+                   # a C++ runtime's check of a CUDA allocation call, the call spelled out (TensorRT-LLM's "CUDA runtime
+                   # error in ::cudaMallocAsync(ptr, n, stream): out of memory"): the allocation on a GPU failed
+                   r"\bcuda(?:Malloc|MemAlloc)\w{0,20}\([^\n]{0,160}?\)\s?: out of memory")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
 # free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in
@@ -915,6 +919,16 @@ R_LAGGING = re.compile(r"\[(?P<start>\d{1,7}(?:, ?\d{1,7}){0,255})\] joined but 
 # closed the connection, the peer that left is that source or destination rank.
 R_RECV_SRC = re.compile(r"^\s*(?:\w+\s*=\s*)?(?:dist|torch\.distributed)\.i?(?P<op>recv|send)\(\s*"
                         r"(?:tensor\s*=\s*)?[\w.\[\]]{1,64}\s*,\s*(?:(?:src|dst)\s*=\s*)?(\d{1,5})\s*[,)]")
+# An object gather that cannot read what the other ranks sent: fairseq's all_gather_list's own words ("Unable to
+# unpickle data from other workers. all_gather_list requires all workers to enter the function together"), or a
+# pickle error raised just below a frame of a function that gathers pickled objects (all_gather_list, torch's
+# all_gather_object / broadcast_object_list / gather_object / recv_object_list / _tensor_to_object): the ranks'
+# buffers do not line up, the workers entered the gather out of step (lead rule D: a desync naming no rank)
+R_GATHER_UNPICKLE = re.compile(r"Unable to unpickle data from other workers")
+R_UNPICKLE_EXC = re.compile(r"(?:^|\.)UnpicklingError\b")
+R_OBJECT_GATHER_FRAME = re.compile(r"\bFile \"[^\"]{1,400}\", line \d{1,7}, in (all_gather_list|"
+                                   r"all_gather_object|broadcast_object_list|gather_object|scatter_object_list|"
+                                   r"recv_object_list|_tensor_to_object)\b")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
 # FSDP's execution-order check (torch/distributed/fsdp/_exec_order_utils.py, first iteration): "Forward order differs
@@ -994,6 +1008,11 @@ R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
+# A message that calls itself a warning and says how to silence it (SGLang's "Setup Custom allreduce failed with CUDART
+# error: peer access is not supported between these two devices. To silence this warning, specify
+# --disable-custom-all-reduce explicitly."): the program went on without an optional feature (its fallback), no
+# failure (lead rule K); group 1 is its advice
+R_SELF_WARNING = re.compile(r"\b(?:[Tt]o )?(?:silence|suppress|disable) this warning\b[,:]?\s*(.{0,120}?)\s*$")
 # the IPv6 lookup warning's endpoint "(HOST, PORT)": a HOST with a path separator is no host name at all (RFC 1123)
 R_IPV6_PATH_HOST = re.compile(r"The IPv6 network addresses of \(([^,()]*[/\\][^,()]*), (\d+)\)")
 # c10d's own debug/trace level (TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL): "[I1107 01:20:27.77

@@ -499,10 +499,15 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     owner = "" if ranks else _gpu_owner(c)
     if owner:
         ranks = [c.samples["cuda_oom"][0].data["gpu"]]
+    engine = ""
+    if any(e.data.get("runtime_alloc") for e in c.samples.get("cuda_oom", [])):
+        engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
+                  "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
+                  "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
     return Verdict(
         "gpu_oom",
         f"{_named(ranks)} ran out of GPU memory{owner}; the other ranks then waited for it",
-        "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
+        engine + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
         "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "

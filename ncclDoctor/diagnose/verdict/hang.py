@@ -845,8 +845,15 @@ def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             " FSDP checked its forward order: every rank must run the same modules in the same forward order (no "
             "rank-conditional code or data-dependent branches around FSDP-wrapped modules, the same model code and "
             "library versions on every rank, the same wrapping policy and use_orig_params setting)."
-            if any(x.data.get("fsdp") for x in evs) else ""),
-        "high", [], [x.brief() for x in evs[:2]])
+            if any(x.data.get("fsdp") for x in evs) else "") + (
+            " An object gather (all_gather_list, all_gather_object) pickles each worker's data into one buffer: "
+            "every worker must call it together, the same number of times. The workers out of sync: one ran out of "
+            "memory and skipped a batch, or finished its epoch early (give every worker the same number of batches "
+            "per worker, drop_last), or rank-conditional code (layer drop / LayerDrop, a branch on the rank) made "
+            "them call it differently (DDP with find_unused_parameters=True for layers skipped at random); a message "
+            "larger than the gather's buffer fails the same way (fairseq: --all-gather-list-size)."
+            if any(x.data.get("objects") for x in evs) else ""),
+        "medium" if all(x.data.get("objects") for x in evs) else "high", [], [x.brief() for x in evs[:2]])
 
 
 def _lagging_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -408,6 +408,22 @@ def _if_it_hangs(c: Collected) -> str:
 _OWN_NETS = ("IB", "Socket", "no_ib")
 
 
+def _set_here(c: Collected) -> str:
+    """For a "none" verdict over lines that set NCCL's network settings (exports, an env dump) and nothing failing:
+    what to check of those settings, and what to collect, since the failure the user saw is not in the lines."""
+    ifname = next(iter(c.settings.get("NCCL_SOCKET_IFNAME") or ()), None)
+    debug = next(iter(c.settings.get("NCCL_DEBUG") or ()), None)
+    out = ""
+    if ifname:
+        out += (f" These lines set NCCL_SOCKET_IFNAME={ifname}: check that this interface exists, is up and carries "
+                "the address the other nodes reach, under the same name on every node (ifconfig / ip addr), and "
+                "that the hostfile and passwordless ssh reach every node.")
+    if debug:
+        out += (f" They set NCCL_DEBUG={debug}: collect the failing lines, the NCCL_DEBUG=INFO logs of every node "
+                "(the first WARN or error there says why).")
+    return out
+
+
 def _shown_settings(c: Collected) -> str:
     """What the set-up lines show of NCCL's own choices: the NCCL_* settings it echoes ("X set by environment to
     Y"), and an external net plugin it runs over ("Using network IBext_v8"), which NCCL_IB_DISABLE does not turn off."""
@@ -836,6 +852,14 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
                       "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
+    selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
+    if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
+        advice = selfwarn[0].data.get("advice")
+        benign.append("the line that says it failed calls itself a warning ('To silence this warning'): the program "
+                      "went on without that optional feature (it falls back to its default path, e.g. NCCL for a "
+                      "custom all-reduce without P2P peer access), harmless by itself"
+                      + (f"; to silence the warning: {advice}" if advice else "")
+                      + "; if the job failed later, give the full log of that failure")
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c):  # lead rule T: a hang the reporter tells of, not shown by the lines
@@ -847,7 +871,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
         ("; ".join(benign) + ". " if benign else "") + "Nothing to fix in these lines: they show no failure "
         "(start-up and INFO output is harmless). If the job did fail, the failing lines are not in the input: give "
-        "the logs of every rank (NCCL_DEBUG=WARN)." + hangs,
+        "the logs of every rank (NCCL_DEBUG=WARN)." + hangs + _set_here(c),
         conf,
         [],
         _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
