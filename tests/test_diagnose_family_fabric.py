@@ -1227,3 +1227,19 @@ def test_the_barrier_key_added_by_as_many_ranks_as_it_completed_with_is_not_a_la
     # a subgroup's own barrier: its members' global ranks past its count are no over-count
     assert _verdict(tmp_path, _barrier_lines([5, 7, 4, 6], 4, "store_based_barrier_key:1:3"), "sub.log")[
         "cause"] != "invalid_usage"
+
+
+def test_gloo_device_factory_without_interface_or_hostname_is_network_set_up(tmp_path):
+    """Round 33 (lead rule L): gloo's device factory (libuv on Windows) finds neither an interface nor a host name to
+    bind: the host's address set-up, network_setup with no rank named, even after the store client's connect warning
+    to an empty address."""
+    warn = ("[W D:\\build\\torch\\csrc\\distributed\\c10d\\socket.cpp:558] [c10d] The client socket has failed to "
+            "connect to []:41873 (system error: 10049).\n")
+    tb = ("Traceback (most recent call last):\n"
+          '  File "D:\\app\\train.py", line 57, in main\n'
+          "    dist.init_process_group(backend='gloo', init_method='env://', world_size=1, rank=0)\n"
+          "RuntimeError: GlooDeviceFactory::makeUVDevice(): interface or hostname can't be empty\n")
+    for text in (warn + warn + tb, tb):
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+        assert "GLOO_SOCKET_IFNAME" in v["fix"], v

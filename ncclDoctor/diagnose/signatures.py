@@ -432,6 +432,9 @@ R_GLOO = re.compile(r"gloo|Gloo")
 R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init\b|\bin init_process_group\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
+                         # GlooDeviceFactory's "makeUVDevice(): interface or hostname can't be empty" (Windows' libuv
+                         # transport): no interface named and the host name resolved to nothing (lead rule L)
+                         r"interface or hostname can't be empty|"
                          r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
                          r"connect: (?:No route to host|Connection refused|Network is unreachable|"
                          r"Connection timed out)")
