@@ -1915,3 +1915,17 @@ def test_a_launch_argument_refusal_glued_before_the_failure_record_is_config(tmp
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+
+
+def test_a_launcher_record_of_a_sigterm_death_it_did_not_send_is_a_signal_from_outside(tmp_path):
+    """Round 33 (lead rules T, U (5)): torch 1.x's launch.py re-raising a worker's death by SIGTERM as
+    CalledProcessError (its command is the last worker launched, not the dead one), the launcher having stopped
+    nothing before: a signal from outside, nobody named. A worker that failed on its own beside it is read instead."""
+    rec = ("subprocess.CalledProcessError: Command '['/opt/conda/bin/python', '-u', 'main.py', '--local_rank=1', "
+           "'--epochs', '90']' died with <Signals.SIGTERM: 15>.\n")
+    v = _verdict(tmp_path, '  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/launch.py", line 261, '
+                           "in main\n" + rec)
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "who sent SIGTERM" in v["fix"], v
+    own = rec.replace("died with <Signals.SIGTERM: 15>", "returned non-zero exit status 1")
+    assert _verdict(tmp_path, own)["cause"] != "signal"
