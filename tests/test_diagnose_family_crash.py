@@ -1929,3 +1929,15 @@ def test_a_launcher_record_of_a_sigterm_death_it_did_not_send_is_a_signal_from_o
     assert "who sent SIGTERM" in v["fix"], v
     own = rec.replace("died with <Signals.SIGTERM: 15>", "returned non-zero exit status 1")
     assert _verdict(tmp_path, own)["cause"] != "signal"
+
+
+def test_sglangs_child_wait_status_is_read_as_the_signal_that_killed_it(tmp_path):
+    """Round 33: SGLang's SIGCHLD handler prints the raw os.waitpid status of a dead child ("Child process
+    unexpectedly failed with an exit code 11. pid=..."): its low bits are the signal (11: SIGSEGV), a native crash
+    whose fix is the faulthandler / core dump, with no rank named (pids only)."""
+    lines = "".join(f"[2025-09-02 11:04:17] Child process unexpectedly failed with an exit code 11. pid={p}\n"
+                    for p in (51202, 51207))
+    v = _verdict(tmp_path, lines)
+    assert v["culprits"] == [] and "SIGSEGV" in v["fix"] and "faulthandler" in v["fix"], v
+    v = _verdict(tmp_path, "[2025-09-02 11:04:17] Child process unexpectedly failed with exitcode=256. pid=51202\n")
+    assert v["culprits"] == [] and "SIGSEGV" not in v["fix"], v

@@ -1544,7 +1544,9 @@ class LineParser:
             ev.data.update(exitcode=-9, local_rank=None, pid=None, killed="Ray's memory monitor (host memory)")
             return ev
         sig = m.group("mpsig")
+        ws = int(m.group("ws")) if m.group("ws") else None  # a raw wait status: a signal, or an exit code << 8
         code = m.group("ds") or m.group("mp") or m.group("sp") or m.group("vw") or (
+            (f"-{ws & 0x7f}" if ws & 0x7f else str(ws >> 8)) if ws is not None else None) or (
             f"-{m.group('spsig')}" if m.group("spsig") else
             f"-{S.SIGNAL_BY_NAME[sig]}" if sig in S.SIGNAL_BY_NAME else None)
         lr = S.R_DS_LOCAL_RANK.search(text)

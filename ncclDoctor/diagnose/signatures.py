@@ -518,7 +518,11 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"returned non-zero exit status (?P<sp>-?\d{1,4})|died with <Signals\.SIG[A-Z]{2,6}: "
                              r"(?P<spsig>\d{1,2})>|"
                              # vLLM's multiproc_worker_utils: "Worker VllmWorkerProcess pid 198 died, exit code: -6"
-                             r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})")
+                             r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})|"
+                             # SGLang's SIGCHLD handler: "Child process unexpectedly failed with an exit code 11.
+                             # pid=293198" (later "with exitcode=11"), the raw os.waitpid status: its low 7 bits the
+                             # signal that killed it (11: SIGSEGV), else its exit code in the high byte
+                             r"Child process unexpectedly failed with (?:an exit code |exitcode=)(?P<ws>\d{1,5})\b")
 # Launchers whose record names a GLOBAL rank (lead rule I): composer's launcher ("Rank 3 crashed with exit code
 # -9.", "Global rank 3 (PID 4103) exited with code -9", and its clean-up "Killing global rank 0 (PID 4100) with
 # SIGTERM"), Open MPI's mpirun ("mpirun noticed that process rank 5 with PID 0 on node gpu-12 exited on signal 9
