@@ -1210,3 +1210,21 @@ def test_a_failed_collectives_stack_alone_is_unknown_and_asks_for_every_ranks_lo
     v = d["verdict"]
     assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
     assert "every rank's log" in v["fix"] and "TORCH_NCCL_TRACE_BUFFER_SIZE" in v["fix"], v["fix"]
+
+
+def test_a_multi_node_c10d_rendezvous_given_only_a_master_address_is_config(tmp_path):
+    """Round 33 (lead rules V (1), AA (1)): torchrun for several nodes with a non-static --rdzv_backend and
+    --master_addr but no --rdzv_endpoint (only the static backend reads the master address: each node meets on its
+    own localhost) is config, no rank; with the endpoint, the static backend or one node it is not."""
+    for cmd in ("torchrun --nnodes 4 --nproc-per-node 8 --node-rank 2 --master-addr 192.168.7.3 --master-port 23456 "
+                "--rdzv-backend c10d --rdzv-id 77 main.py --lr 3e-4",
+                "python -m torch.distributed.run --nnodes=$NNODES --node_rank=$RANK --master_addr=$MASTER "
+                "--rdzv_backend=etcd-v2 pretrain.py"):
+        v = _verdict(tmp_path, "+ " + cmd + "\nTraceback (most recent call last):\n")
+        assert v["cause"] == "config" and v["culprits"] == [], (cmd, v)
+        assert "--rdzv_endpoint" in v["fix"], v
+    for cmd in ("torchrun --nnodes 4 --node-rank 2 --master-addr 192.168.7.3 --rdzv-backend c10d "
+                "--rdzv-endpoint 192.168.7.3:23456 main.py",
+                "torchrun --nnodes 4 --node-rank 2 --master-addr 192.168.7.3 --rdzv-backend static main.py",
+                "torchrun --nnodes 1 --master-addr 127.0.0.1 --rdzv-backend c10d main.py"):
+        assert _verdict(tmp_path, cmd + "\n")["cause"] != "config", cmd

@@ -191,6 +191,8 @@ SNIFF = 8192
 #   in backward, Traceback (most recent  a traceback's autograd backward frame (DDP's gradient all-reduce) and
 #             its header: collective sites of different processes beside a timeout under another collective's
 #             frame (parse._sites_apart, lead rule D)
+#   rdzv-backend  torchrun's --rdzv-backend in its hyphenated spelling (rdzv_ covers the other): a multi-node launch
+#             through a non-static rendezvous with only --master-addr (parse._signal, lead rules V (1), AA (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -213,7 +215,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
             b'c10d.py", line', b"op.preamble.length", b"received at time=",
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
-            b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ")
+            b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"rdzv-backend")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

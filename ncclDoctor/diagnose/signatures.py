@@ -756,6 +756,13 @@ R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' return
 R_ARG_STANDALONE = re.compile(r"(?:^|\s)--standalone\b")
 R_ARG_NNODES = re.compile(r"--nnodes[= ]['\"]?([^\s'\"]{1,64})")
 R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)[= ]")
+# torchrun's --rdzv_backend=c10d (any backend but static) for several nodes with --master_addr and no --rdzv_endpoint:
+# only the static backend reads the master address (torchrun warns "master_addr is only used for static rdzv_backend
+# and when rdzv_endpoint is not specified"), so every node meets at its own default endpoint on localhost and the
+# nodes never meet (lead rules V (1), AA (1)): config, no rank
+R_ARG_RDZV_BACKEND = re.compile(r"--rdzv[_-]backend[= ]['\"]?(\w{1,32})")
+R_ARG_RDZV_ENDPOINT = re.compile(r"--rdzv[_-](?:endpoint|conf)[= ]")
+R_ARG_MASTER_ADDR = re.compile(r"--master[_-]addr[= ]")
 # A node's launch settings on one line, as a launcher or the script prints them ("WORLD_SIZE:8 NODE_RANK:1
 # MASTER_ADDR:10.0.0.1 MASTER_PORT:9001", "--node_rank=1 --master_addr=10.0.0.1"): two nodes that print different
 # master addresses, ports or world sizes were launched inconsistently and cannot meet at one store (lead rule AA (1)).
