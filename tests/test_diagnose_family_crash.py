@@ -2006,3 +2006,29 @@ def test_a_runtime_cuda_malloc_out_of_memory_is_a_gpu_oom_of_an_unnamed_rank(tmp
     assert v["cause"] == "gpu_oom" and v["culprits"] == [], v
     assert not _accused(d)
     assert "max_batch_size" in v["fix"] and "free GPU memory" in v["fix"]
+
+
+def test_a_launcher_record_of_a_sigterm_death_it_did_not_send_is_a_signal_from_outside(tmp_path):
+    """Round 33 (lead rules T, U (5)): torch 1.x's launch.py re-raising a worker's death by SIGTERM as
+    CalledProcessError (its command is the last worker launched, not the dead one), the launcher having stopped
+    nothing before: a signal from outside, nobody named. A worker that failed on its own beside it is read instead."""
+    rec = ("subprocess.CalledProcessError: Command '['/opt/conda/bin/python', '-u', 'main.py', '--local_rank=1', "
+           "'--epochs', '90']' died with <Signals.SIGTERM: 15>.\n")
+    v = _verdict(tmp_path, '  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/launch.py", line 261, '
+                           "in main\n" + rec)
+    assert (v["cause"], v["culprits"]) == ("signal", []), v
+    assert "who sent SIGTERM" in v["fix"], v
+    own = rec.replace("died with <Signals.SIGTERM: 15>", "returned non-zero exit status 1")
+    assert _verdict(tmp_path, own)["cause"] != "signal"
+
+
+def test_sglangs_child_wait_status_is_read_as_the_signal_that_killed_it(tmp_path):
+    """Round 33: SGLang's SIGCHLD handler prints the raw os.waitpid status of a dead child ("Child process
+    unexpectedly failed with an exit code 11. pid=..."): its low bits are the signal (11: SIGSEGV), a native crash
+    whose fix is the faulthandler / core dump, with no rank named (pids only)."""
+    lines = "".join(f"[2025-09-02 11:04:17] Child process unexpectedly failed with an exit code 11. pid={p}\n"
+                    for p in (51202, 51207))
+    v = _verdict(tmp_path, lines)
+    assert v["culprits"] == [] and "SIGSEGV" in v["fix"] and "faulthandler" in v["fix"], v
+    v = _verdict(tmp_path, "[2025-09-02 11:04:17] Child process unexpectedly failed with exitcode=256. pid=51202\n")
+    assert v["culprits"] == [] and "SIGSEGV" not in v["fix"], v

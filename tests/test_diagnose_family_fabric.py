@@ -1352,3 +1352,19 @@ def test_an_rdma_engines_own_retry_exceeded_completion_is_the_fabric_between_the
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and not _accused(d), v
     assert "mlx5_3" in v["fix"] and "192.168.40.21" in v["fix"] and "ib_write_bw" in v["fix"], v["fix"]
+
+
+def test_gloo_device_factory_without_interface_or_hostname_is_network_set_up(tmp_path):
+    """Round 33 (lead rule L): gloo's device factory (libuv on Windows) finds neither an interface nor a host name to
+    bind: the host's address set-up, network_setup with no rank named, even after the store client's connect warning
+    to an empty address."""
+    warn = ("[W D:\\build\\torch\\csrc\\distributed\\c10d\\socket.cpp:558] [c10d] The client socket has failed to "
+            "connect to []:41873 (system error: 10049).\n")
+    tb = ("Traceback (most recent call last):\n"
+          '  File "D:\\app\\train.py", line 57, in main\n'
+          "    dist.init_process_group(backend='gloo', init_method='env://', world_size=1, rank=0)\n"
+          "RuntimeError: GlooDeviceFactory::makeUVDevice(): interface or hostname can't be empty\n")
+    for text in (warn + warn + tb, tb):
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+        assert "GLOO_SOCKET_IFNAME" in v["fix"], v

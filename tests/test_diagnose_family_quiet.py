@@ -1237,3 +1237,21 @@ def test_lines_that_only_set_ncclS_network_settings_are_none_and_the_fix_checks_
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("none", []), v
     assert "NCCL_SOCKET_IFNAME=ens5f1" in v["fix"] and "NCCL_DEBUG=INFO logs of every node" in v["fix"], v["fix"]
+
+
+def test_a_multi_node_c10d_rendezvous_given_only_a_master_address_is_config(tmp_path):
+    """Round 33 (lead rules V (1), AA (1)): torchrun for several nodes with a non-static --rdzv_backend and
+    --master_addr but no --rdzv_endpoint (only the static backend reads the master address: each node meets on its
+    own localhost) is config, no rank; with the endpoint, the static backend or one node it is not."""
+    for cmd in ("torchrun --nnodes 4 --nproc-per-node 8 --node-rank 2 --master-addr 192.168.7.3 --master-port 23456 "
+                "--rdzv-backend c10d --rdzv-id 77 main.py --lr 3e-4",
+                "python -m torch.distributed.run --nnodes=$NNODES --node_rank=$RANK --master_addr=$MASTER "
+                "--rdzv_backend=etcd-v2 pretrain.py"):
+        v = _verdict(tmp_path, "+ " + cmd + "\nTraceback (most recent call last):\n")
+        assert v["cause"] == "config" and v["culprits"] == [], (cmd, v)
+        assert "--rdzv_endpoint" in v["fix"], v
+    for cmd in ("torchrun --nnodes 4 --node-rank 2 --master-addr 192.168.7.3 --rdzv-backend c10d "
+                "--rdzv-endpoint 192.168.7.3:23456 main.py",
+                "torchrun --nnodes 4 --node-rank 2 --master-addr 192.168.7.3 --rdzv-backend static main.py",
+                "torchrun --nnodes 1 --master-addr 127.0.0.1 --rdzv-backend c10d main.py"):
+        assert _verdict(tmp_path, cmd + "\n")["cause"] != "config", cmd

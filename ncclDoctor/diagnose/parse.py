@@ -1050,6 +1050,16 @@ class LineParser:
                            else why, sched_text=why, usr=st.group("sig"))
             ev.data["ray"] = bool(st.group("ray"))
             return ev
+        # torchrun asked for several nodes through a non-static rendezvous given only --master_addr: no endpoint to
+        # meet at (signatures.R_ARG_RDZV_BACKEND; read before the node's settings, verdict.quiet._rank_args)
+        b = S.R_ARG_RDZV_BACKEND.search(text) if "rdzv" in text and not is_failure_line(self._body) else None
+        n = S.R_ARG_NNODES.search(text) if b and b.group(1) != "static" else None
+        if (n and S.R_ARG_MASTER_ADDR.search(text) and not S.R_ARG_RDZV_ENDPOINT.search(text)
+                and _several_nodes(n.group(1), True)):
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line, not a process's own line
+            ev.data.update(no_endpoint=b.group(1), nnodes=n.group(1))
+            return ev
         # a line announcing a failure ("Error: failed to run torchrun --node_rank=1 ...") is read as that failure
         node = (self._node_launch(lineno, text) if ("MASTER_ADDR" in text or "master_addr" in text)
                 and not is_failure_line(self._body) else None)
@@ -1635,7 +1645,9 @@ class LineParser:
             ev.data.update(exitcode=-9, local_rank=None, pid=None, killed="Ray's memory monitor (host memory)")
             return ev
         sig = m.group("mpsig")
+        ws = int(m.group("ws")) if m.group("ws") else None  # a raw wait status: a signal, or an exit code << 8
         code = m.group("ds") or m.group("mp") or m.group("sp") or m.group("vw") or (
+            (f"-{ws & 0x7f}" if ws & 0x7f else str(ws >> 8)) if ws is not None else None) or (
             f"-{m.group('spsig')}" if m.group("spsig") else
             f"-{S.SIGNAL_BY_NAME[sig]}" if sig in S.SIGNAL_BY_NAME else None)
         lr = S.R_DS_LOCAL_RANK.search(text)

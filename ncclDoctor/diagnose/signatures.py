@@ -462,6 +462,9 @@ R_GLOO = re.compile(r"gloo|Gloo")
 R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init\b|\bin init_process_group\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
+                         # GlooDeviceFactory's "makeUVDevice(): interface or hostname can't be empty" (Windows' libuv
+                         # transport): no interface named and the host name resolved to nothing (lead rule L)
+                         r"interface or hostname can't be empty|"
                          r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
                          r"connect: (?:No route to host|Connection refused|Network is unreachable|"
                          r"Connection timed out)")
@@ -550,7 +553,11 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"returned non-zero exit status (?P<sp>-?\d{1,4})|died with <Signals\.SIG[A-Z]{2,6}: "
                              r"(?P<spsig>\d{1,2})>|"
                              # vLLM's multiproc_worker_utils: "Worker VllmWorkerProcess pid 198 died, exit code: -6"
-                             r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})")
+                             r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})|"
+                             # SGLang's SIGCHLD handler: "Child process unexpectedly failed with an exit code 11.
+                             # pid=293198" (later "with exitcode=11"), the raw os.waitpid status: its low 7 bits the
+                             # signal that killed it (11: SIGSEGV), else its exit code in the high byte
+                             r"Child process unexpectedly failed with (?:an exit code |exitcode=)(?P<ws>\d{1,5})\b")
 # Launchers whose record names a GLOBAL rank (lead rule I): composer's launcher ("Rank 3 crashed with exit code
 # -9.", "Global rank 3 (PID 4103) exited with code -9", and its clean-up "Killing global rank 0 (PID 4100) with
 # SIGTERM"), Open MPI's mpirun ("mpirun noticed that process rank 5 with PID 0 on node gpu-12 exited on signal 9
@@ -792,6 +799,13 @@ R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' return
 R_ARG_STANDALONE = re.compile(r"(?:^|\s)--standalone\b")
 R_ARG_NNODES = re.compile(r"--nnodes[= ]['\"]?([^\s'\"]{1,64})")
 R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)[= ]")
+# torchrun's --rdzv_backend=c10d (any backend but static) for several nodes with --master_addr and no --rdzv_endpoint:
+# only the static backend reads the master address (torchrun warns "master_addr is only used for static rdzv_backend
+# and when rdzv_endpoint is not specified"), so every node meets at its own default endpoint on localhost and the
+# nodes never meet (lead rules V (1), AA (1)): config, no rank
+R_ARG_RDZV_BACKEND = re.compile(r"--rdzv[_-]backend[= ]['\"]?(\w{1,32})")
+R_ARG_RDZV_ENDPOINT = re.compile(r"--rdzv[_-](?:endpoint|conf)[= ]")
+R_ARG_MASTER_ADDR = re.compile(r"--master[_-]addr[= ]")
 # A node's launch settings on one line, as a launcher or the script prints them ("WORLD_SIZE:8 NODE_RANK:1
 # MASTER_ADDR:10.0.0.1 MASTER_PORT:9001", "--node_rank=1 --master_addr=10.0.0.1"): two nodes that print different
 # master addresses, ports or world sizes were launched inconsistently and cannot meet at one store (lead rule AA (1)).

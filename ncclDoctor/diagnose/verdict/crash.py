@@ -1515,6 +1515,26 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "checkpoint) must finish within torchrun's 30 s grace: checkpoint more often or save asynchronously, or "
             "have the scheduler signal the batch script earlier (sbatch --signal=B:TERM@600).",
             "medium", [], [e.brief() for e in forced[:3]])
+    fails = c.child_failures + c.worker_failures
+    if (not got and not sigs and fails and all(e.data.get("signal") == "SIGTERM" or e.data.get("exitcode") == -15
+                                                for e in fails)
+            and not c.kinds.get("watchdog_timeout") and not c.kinds.get("worker_raised")
+            and not any(own_errors(st) for st in c.ranks.values())):
+        # lead rules T, U (5): the launcher's record says its worker(s) died of SIGTERM, and the launcher had sent
+        # nothing before (its own "Sending process N closing signal SIGTERM" would be a signal line, and another
+        # worker's failure a record of its own): the SIGTERM came from outside; its command line (the last worker
+        # launched) does not say which worker, so nobody is named
+        return Verdict(
+            "signal",
+            "the launcher's record says its worker died of SIGTERM (-15) while the launcher itself had stopped "
+            "nothing and no worker shows a failure of its own: the SIGTERM came from outside the job (the scheduler "
+            "or platform: time limit, preemption, a cancel, an out-of-memory guard; or a kill); which worker it hit "
+            "first these lines do not say",
+            "Find who sent SIGTERM: the scheduler's or platform's record (sacct -j JOB, kubectl describe pod, the "
+            "cloud job's events for preemption), dmesg on the node, each worker's own log (per-rank logs: torchrun "
+            "--log-dir DIR --redirects 3 --tee 3); if the host ran short of memory (large data caches in host RAM), "
+            "a memory guard may be the sender.",
+            "medium", [], [e.brief() for e in fails[:3]])
     if not got:
         return None
     n = got[0].data.get("received") or PASSED_ON[got[0].data["sent"]]

@@ -557,6 +557,19 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "--nnodes = the number of nodes (not WORLD_SIZE, the number of processes) and the same command on every "
             "node; keep --standalone only for single-node runs (--nnodes=1).",
             "medium", [], [e.brief() for e in alone[:2]], job_wide=True)
+    lost = [e for e in evs if e.data.get("no_endpoint")]
+    if lost:  # lead rules V (1), AA (1): a non-static rendezvous for several nodes given only a master address
+        e = lost[0]
+        return Verdict(
+            "config",
+            f"the launch command asks torchrun for {e.data['nnodes']} nodes with "
+            f"--rdzv_backend={e.data['no_endpoint']} and --master_addr but no --rdzv_endpoint: only the static "
+            "rendezvous reads the master address, so each node looks for the rendezvous on its own localhost and "
+            "the nodes never meet -- a launch setting, not one rank's fault",
+            "Give every node the same rendezvous endpoint: --rdzv_backend=c10d --rdzv_endpoint=MASTER_ADDR:PORT "
+            "(the master node's address, reachable from the others: nc -zv MASTER_ADDR PORT), or keep "
+            "--master_addr/--master_port with --rdzv_backend=static and --node_rank on each node.",
+            "medium", [], [x.brief() for x in lost[:2]], job_wide=True)
     bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
     said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
     return Verdict(
