@@ -1145,6 +1145,20 @@ def test_horovod_028s_missing_ranks_block_names_each_rank_listed_one_a_line(tmp_
     assert v["cause"] == "rank_missing" and v["culprits"] == [2, 5], v
 
 
+def test_older_horovods_stalled_ranks_block_names_the_ranks_that_have_not_submitted(tmp_path):
+    """Round 34: Horovod 0.19's stall_inspector.cc heads the same block "Stalled ranks:" (the ranks that have NOT
+    submitted the tensors the others wait in, as 0.28's "Missing ranks:"): each rank listed is behind."""
+    head = ("[2021-07-02 11:22:33.445566: W horovod/common/stall_inspector.cc:105] " + _HVD_WARN)
+    block = ["Stalled ranks:",
+             "3: [DistributedAdam_Allreduce/HorovodAllreduce_grads_7_0, ",
+             "DistributedAdam_Allreduce/HorovodAllreduce_grads_8_0 ...]",
+             "6: [DistributedAdam_Allreduce/HorovodAllreduce_grads_7_0 ...]",
+             "step 1200 loss 2.31"]
+    for tag in ("", "[1] "):
+        v = _verdict(tmp_path, "\n".join(tag + x for x in [head] + block) + "\n")
+        assert v["cause"] == "rank_missing" and v["culprits"] == [3, 6] and v["confidence"] == "high", (tag, v)
+
+
 # --- a paste that wrapped the watchdog's message right after its "[Rank N]" tag (round 27) --------------------------
 def test_a_watchdog_message_wrapped_after_its_rank_tag_is_that_ranks_timeout_alone_in_its_group(tmp_path):
     """torch 2.3 ProcessGroupNCCL.cpp's header, "[PG 0 Rank 5]" last on its line, the message on the next ones: rank

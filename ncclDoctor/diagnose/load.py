@@ -135,9 +135,10 @@ SNIFF = 8192
 #             settings check tested (parse._traceback_tail, lead rule W)
 #   TCPStore(, in init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
 #             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L)
-#   issing ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
+#   issing ranks:, talled ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
 #             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.hang._hvd_stall), or
-#             0.28's "Missing ranks:" header, its "N: [tensors]" lines following it (parse._parse)
+#             0.28's "Missing ranks:" header (older releases: "Stalled ranks:"), its "N: [tensors]" lines
+#             following it (parse._parse)
 #   [c10d -   c10d's debug/trace level ("[c10d - debug] Read callback failed. code:-4095 name:EOF"): benign chatter
 #             (parse._exit_noise, verdict.quiet._none)
 #   destroyed on rank  torch 1.x's "Process Group destroyed on rank N" beside the error its ncclCommAbort raised
@@ -217,7 +218,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
-            b"TCPStore(", b"in init_process_group", b"issing ranks:", b"ready ranks: ", b"[c10d - ",
+            b"TCPStore(", b"in init_process_group", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",

@@ -462,7 +462,7 @@ class LineParser:
                     held["tensors"] += [n for n in dict.fromkeys(names) if n and n not in held["tensors"]][:64]
                 return None
             self._hvd_head, self._hvd_missing = 0, None
-        if "issing ranks:" in body and S.R_HVD_MISSING_HEAD.search(body):
+        if ("issing ranks:" in body or "talled ranks:" in body) and S.R_HVD_MISSING_HEAD.search(body):
             self._hvd_head, self._hvd_missing, self._hvd_open, self._follow = lineno, None, False, 1  # ranks follow
             return None
         if self._iface_list:

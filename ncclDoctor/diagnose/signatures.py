@@ -911,7 +911,8 @@ R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass m
 R_HVD_STALL = re.compile(r"\[(missing|ready) ranks: ?(\d{1,7}(?:, ?\d{1,7}){0,1023})\]")
 # Horovod 0.28's stall_inspector.cc prints, after its warning, a block "Missing ranks:" then one line a rank that has
 # not submitted tensors others have and wait in, "0: [broadcast.fc.weight, broadcast.fc.bias ...]".
-R_HVD_MISSING_HEAD = re.compile(r"(?:^|\s)Missing ranks:\s*$")
+# Older releases (0.19) head the same block "Stalled ranks:": the same ranks, those that have not submitted.
+R_HVD_MISSING_HEAD = re.compile(r"(?:^|\s)(?:Missing|Stalled) ranks:\s*$")
 R_HVD_MISSING_RANK = re.compile(r"^\s*(?:\[\d{1,7}\]:? ?)?(\d{1,7}): \[")  # after horovodrun's own "[0] " tag
 # A serving engine's own barrier after loading the weights (SGLang's model_runner.load_model: a monitored_barrier of
 # the tensor-parallel group with a timeout): "ValueError: TP rank 1 could finish the model loading, but there are
