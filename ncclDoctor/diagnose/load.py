@@ -135,9 +135,9 @@ SNIFF = 8192
 #             settings check tested (parse._traceback_tail, lead rule W)
 #   TCPStore(, in init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
 #             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L)
-#   issing ranks:, talled ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
+#   issing ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
 #             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.hang._hvd_stall), or
-#             0.28's "Missing ranks:" header (older releases: "Stalled ranks:"), its "N: [tensors]" lines
+#             0.28's "Missing ranks:" header (0.19's "Stalled ranks:", word "talled ranks:"), its "N: [tensors]" lines
 #             following it (parse._parse)
 #   [c10d -   c10d's debug/trace level ("[c10d - debug] Read callback failed. code:-4095 name:EOF"): benign chatter
 #             (parse._exit_noise, verdict.quiet._none)
