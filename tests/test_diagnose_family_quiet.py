@@ -564,6 +564,19 @@ def test_the_launch_modules_deprecation_warning_says_torchrun_and_local_rank(tmp
     assert "use torchrun" in v["fix"] and "LOCAL_RANK" in v["fix"], v["fix"]
 
 
+def test_deepspeeds_nccl_backend_not_implemented_warning_is_benign_and_says_it_falls_back(tmp_path):
+    """Round 34: DeepSpeed's comm.py warns "NCCL backend in DeepSpeed not yet implemented" at every start (its own
+    backend is absent; it uses torch.distributed's NCCL): none, and the fix says so and where the real error is."""
+    lines = []
+    for t in ("10:01:02,113", "10:01:02,587"):
+        lines += [f"[2025-01-17 {t}] [WARNING] [comm.py:163:init_deepspeed_backend] NCCL backend in DeepSpeed not "
+                  "yet implemented",
+                  f"[2025-01-17 {t}] [INFO] [comm.py:637:init_distributed] cdb=None"]
+    v = _verdict(tmp_path, "\n".join(lines) + "\n")
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "falls back to torch.distributed NCCL" in v["fix"] and "safe to ignore" in v["fix"], v["fix"]
+
+
 # --- session 7 (fixh): the ranks' TCPStore warnings alone (lead rule N) ---------------------------------------------
 _STORE_WARNINGS = (
     "[rank5]:[W0903 22:14:07.318840112 ProcessGroupNCCL.cpp:1530] [PG ID 0 PG GUID 0 Rank 5] Failed to check the "

@@ -1219,6 +1219,10 @@ class LineParser:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "launch deprecated"
             return ev
+        if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "deepspeed backend fallback"
+            return ev
         pd = S.R_PG_DESTROYED.search(text) if "destroyed on rank" in text else None
         if pd:  # the destructor's note: its rank in data only (verdict.crash.destroyed_rank reads it beside an error)
             ev = self._context(lineno, text, "pg_destroyed")

@@ -1023,6 +1023,9 @@ R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
+# DeepSpeed's comm.py (init_deepspeed_backend), once a process at start: "NCCL backend in DeepSpeed not yet
+# implemented" -- its own optional NCCL backend is absent and it goes on with torch.distributed's NCCL: benign
+R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet implemented")
 # A message that calls itself a warning and says how to silence it (SGLang's "Setup Custom allreduce failed with CUDART
 # error: peer access is not supported between these two devices. To silence this warning, specify
 # --disable-custom-all-reduce explicitly."): the program went on without an optional feature (its fallback), no

@@ -865,6 +865,12 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
                       "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
+    if "deepspeed backend fallback" in whats:  # printed at every start: it shows nothing ran, so no confidence
+        benign.append("DeepSpeed's 'NCCL backend in DeepSpeed not yet implemented' warning is a benign warning, safe "
+                      "to ignore: DeepSpeed falls back to torch.distributed NCCL for its communication (cdb=None "
+                      "until then). If the job did fail, look for the real error elsewhere: each rank's traceback, "
+                      "the launcher's exit code of the failing rank, dmesg on its node (an OOM kill), with "
+                      "NCCL_DEBUG=INFO set")
     selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
     if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
         advice = selfwarn[0].data.get("advice")
