@@ -945,6 +945,21 @@ def test_an_error_line_no_family_reads_is_a_failure_of_unknown_cause_not_nothing
     assert "checkpoint shard 3 could not be written" in v["summary"] and "nothing in these lines" not in v["summary"]
 
 
+def test_a_worker_that_cannot_import_a_module_at_start_is_its_environment_not_the_network(tmp_path):
+    """Round 34: each worker a launcher started dies at its script's import, "ModuleNotFoundError: No module named X":
+    the interpreter that runs the workers lacks the package (config), nobody accused, the fix says which Python."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/home/u/.cache/trainer/ddp_entry_3f9a.py", line 4, in <module>\n'
+          "    from vision_kit.engine import Runner\n"
+          "ModuleNotFoundError: No module named 'vision_kit'\n")
+    launch = "/opt/conda/envs/cv/bin/python -m torch.distributed.run --nproc_per_node 2 ddp_entry_3f9a.py\n"
+    for text in (launch + tb * 2, tb):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "config" and not _accused(d), v
+        assert "same Python environment" in v["fix"] and "which python" in v["fix"], v["fix"]
+
+
 def test_the_general_words_of_an_unread_failure_give_its_reading(tmp_path):
     for line, cause, word in (
             ("[2025-03-02 10:11:12] ERROR gang-scheduler: pod trainer-worker-3 was evicted for a higher priority job\n",

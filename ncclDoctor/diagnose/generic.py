@@ -90,6 +90,14 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "Rerun with CUDA_LAUNCH_BLOCKING=1 to see the failing call; check the GPU's health (nvidia-smi -q, dmesg for Xid) "
      "and that the driver, CUDA runtime and torch build match (python -m torch.utils.collect_env)."),
     ("config",
+     re.compile(r"\bModuleNotFoundError\b|\bNo module named\b"),
+     "the Python that runs the workers cannot import a module the script needs (its environment, not the network)",
+     "The launcher starts each worker with its own Python: check that it is the same Python environment for DDP "
+     "workers as the one the package is installed in (which python; sys.executable in the script; the launcher's "
+     "command line names the interpreter it uses), install the missing package there (pip install PACKAGE into that "
+     "environment, on every node), and that PYTHONPATH / the working directory lets each worker import the "
+     "project's own modules."),
+    ("config",
      re.compile(r"(?i)not supported|unsupported|invalid (?:option|value|config\w*|setting|parameter)|"
                 r"unrecognized (?:argument|option)|unknown (?:option|argument|parameter|flag)|"
                 r"must be (?:set|specified|divisible|equal|one of|an? |greater|less|positive)|is not set\b|"
