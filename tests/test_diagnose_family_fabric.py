@@ -1368,3 +1368,26 @@ def test_gloo_device_factory_without_interface_or_hostname_is_network_set_up(tmp
         v = _verdict(tmp_path, text)
         assert (v["cause"], v["culprits"]) == ("network_setup", []), v
         assert "GLOO_SOCKET_IFNAME" in v["fix"], v
+
+
+# --- a CPU tensor handed to an NCCL collective on every rank (round 34) ---------------------------------------------
+def test_every_ranks_collective_refusing_a_cpu_tensor_is_invalid_usage_naming_no_rank(tmp_path):
+    """ProcessGroupNCCL's "Tensors must be CUDA and dense" on each rank (here an all_gather of a CPU tensor under
+    torchrun, both workers exit 1): the caller's usage error, the same code on every rank, so nobody is accused."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/srv/app/eval_loop.py", line 88, in gather_scores\n'
+          "    dist.all_gather(out, scores)\n"
+          '  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2870, in '
+          "all_gather\n"
+          "    work = default_pg.allgather([tensor_list], [tensor])\n"
+          "RuntimeError: Tensors must be CUDA and dense\n")
+    text = (tb + tb + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+            + "=" * 60 + "\neval_loop.py FAILED\n" + "-" * 60 + "\nFailures:\n"
+            + failure_record(1, 3, 1, 1, 7712, host="gpu-b7") + "-" * 60 + "\nRoot Cause (first observed failure):\n"
+            + failure_record(0, 2, 0, 1, 7711, host="gpu-b7") + "=" * 60 + "\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "invalid_usage" and v["culprits"] == [] and not _accused(d), v
+    assert "CPU tensor" in v["fix"] or ".cuda()" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, tb, "one.log")  # one rank's traceback alone reads the same
+    assert v["cause"] == "invalid_usage" and v["culprits"] == [], v

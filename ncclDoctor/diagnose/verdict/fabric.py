@@ -90,10 +90,35 @@ def _size_mismatch(c: Collected) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]])
 
 
+# ProcessGroupNCCL's own check of a collective's tensors (check_gpu_single_tensor / checkGPUTensor): "Tensors must
+# be CUDA and dense": a tensor on the CPU handed to an NCCL collective -- the caller's code, the same on every rank
+_CPU_TENSOR = re.compile(r"\bTensors? must be CUDA and dense\b")
+
+
+def _cpu_tensor(c: Collected) -> Verdict | None:
+    """A collective that ProcessGroupNCCL refused because a tensor was on the CPU: every rank runs the same code, so
+    no rank is named (the first to print it is no more at fault than the others): the tensor's device is the fix."""
+    evs = [e for e in c.exceptions if _CPU_TENSOR.search(e.data.get("message") or "")]
+    if not evs:
+        return None
+    return Verdict(
+        "invalid_usage",
+        "the NCCL process group refused a collective whose tensor is not on the GPU ('Tensors must be CUDA and "
+        "dense': a CPU tensor / parameters not on GPU handed to NCCL); the same code runs on every rank, so no rank "
+        "is at fault -- a usage error of the caller",
+        "Read the traceback: the frame that calls the collective names the tensor. Move it to the rank's GPU "
+        "(.cuda() / .to(device) after torch.cuda.set_device(local_rank)), or use a gloo group for CPU tensors. "
+        "Under DeepSpeed ZeRO-3 (zero.Init / partition_parameters broadcasting parameters still on the CPU: a model "
+        "built or loaded outside zero.Init, or parameter offload with an engine that does not support it), try "
+        "ZeRO-2 (zero2) or another DeepSpeed version, and check that the model is on the GPU before the engine is "
+        "created.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
     if not evs:
-        return _size_mismatch(c) or _invalid_argument_at_init(c)
+        return _size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c)
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
