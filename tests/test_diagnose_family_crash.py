@@ -203,6 +203,18 @@ def test_a_lone_sigbus_names_its_rank_and_the_shared_memory_fix(tmp_path):
     assert (v["cause"], v["culprits"]) == ("dataloader_shm", [1]), v
 
 
+def test_a_launcher_record_wrapped_after_pid_still_names_its_local_rank(tmp_path):
+    """rich's console (accelerate) or a narrow terminal wraps torchrun's "failed (exitcode: N) local_rank: M (pid:"
+    and moves the pid and "of binary" to the next line: the local rank and the exit code are still whole."""
+    text = ("[14:02:11] ERROR    failed (exitcode: -7) local_rank: 2 (pid:       api.py:699\n"
+            "                    88123) of binary: /opt/conda/bin/python3\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [2]), v
+    v = _verdict(tmp_path, "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -7) local_rank: 1 "
+                           "(pid:\n4410) of binary: /usr/bin/python\n")
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [1]), v
+
+
 def test_a_ray_worker_dead_of_a_system_error_is_a_first_failure_of_unknown_cause(tmp_path):
     # Ray core_worker's report; its "potential root causes" list names the OOM killer without meaning it
     text = ("(raylet, ip=192.168.7.7) A worker died or was killed while executing a task by an unexpected system "

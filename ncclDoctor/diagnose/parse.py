@@ -1521,6 +1521,12 @@ class LineParser:
             ev.rank = None  # the agent's record names a local rank, not a global one
             ev.data.update(exitcode=int(pf.group(3)), local_rank=int(pf.group(1)), pid=int(pf.group(2)))
             return ev
+        wrap = None if m or pf else S.R_WORKER_FAILED_WRAP.search(text)
+        if wrap:  # the pid went to the next line (a wrapped console): the local rank and exit code are whole
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None
+            ev.data.update(exitcode=int(wrap.group(1)), local_rank=int(wrap.group(2)), pid=None)
+            return ev
         cut = None if m else S.R_WORKER_FAILED_CUT.search(text)
         if cut:  # the paste lost "local_rank: N (pid: P)": the pid is the one the agent's clean-up did not stop
             ev = self._context(lineno, text, "worker_failed")

@@ -533,6 +533,9 @@ R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is a
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 # the same line with its "local_rank: N (pid: P) of binary" lost in the paste ("... local_rankroot/.../python")
 R_WORKER_FAILED_CUT = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank(?!:? ?\d)")
+# the same line wrapped by a terminal or rich's console (accelerate): "local_rank: N (pid:" ends the line, the pid
+# and "of binary" go to the next one; the local rank and the exit code are whole
+R_WORKER_FAILED_WRAP = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid:(?! *\d)")
 # the agent stopping a worker after another failed, its pid (the paste may have cut "signal SIGTERM")
 R_CLOSING_PID = re.compile(r"Sending process (\d{1,10}) closing\b")
 # the elastic agent's own record of a failed worker, as an exception or a log prints it (torch's ProcessFailure repr,
