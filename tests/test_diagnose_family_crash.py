@@ -203,6 +203,37 @@ def test_a_lone_sigbus_names_its_rank_and_the_shared_memory_fix(tmp_path):
     assert (v["cause"], v["culprits"]) == ("dataloader_shm", [1]), v
 
 
+def test_a_launcher_record_wrapped_after_pid_still_names_its_local_rank(tmp_path):
+    """rich's console (accelerate) or a narrow terminal wraps torchrun's "failed (exitcode: N) local_rank: M (pid:"
+    and moves the pid and "of binary" to the next line: the local rank and the exit code are still whole."""
+    text = ("[14:02:11] ERROR    failed (exitcode: -7) local_rank: 2 (pid:       api.py:699\n"
+            "                    88123) of binary: /opt/conda/bin/python3\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [2]), v
+    v = _verdict(tmp_path, "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -7) local_rank: 1 "
+                           "(pid:\n4410) of binary: /usr/bin/python\n")
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [1]), v
+
+
+def test_a_spawn_child_raising_names_its_rank_only_where_nprocs_is_the_world_size(tmp_path):
+    """torch.multiprocessing.spawn's "-- Process N terminated with the following error:" names the child by its
+    index: a global rank (lead rule I) where the spawn call shows nprocs = the world size (one host), else no rank
+    (rule Q)."""
+    tail = ("  File \"/opt/conda/lib/python3.11/site-packages/torch/multiprocessing/spawn.py\", line 241, in spawn\n"
+            "    return start_processes(fn, args, nprocs, join, daemon, start_method=\"spawn\")\n"
+            "torch.multiprocessing.spawn.ProcessRaisedException:\n\n"
+            "-- Process 5 terminated with the following error:\n"
+            "Traceback (most recent call last):\n"
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 1 has a total capacity of "
+            "79.10 GiB of which 12.00 MiB is free.\n")
+    head = ("Traceback (most recent call last):\n  File \"/work/run.py\", line 88, in main\n"
+            "    mp.spawn(worker, args=(cfg,), nprocs={n},\n")
+    v = _verdict(tmp_path, head.format(n="cfg.world_size") + tail)
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [5]), v
+    v = _verdict(tmp_path, head.format(n="torch.cuda.device_count()") + tail)
+    assert v["culprits"] == [], v
+
+
 def test_a_ray_worker_dead_of_a_system_error_is_a_first_failure_of_unknown_cause(tmp_path):
     # Ray core_worker's report; its "potential root causes" list names the OOM killer without meaning it
     text = ("(raylet, ip=192.168.7.7) A worker died or was killed while executing a task by an unexpected system "

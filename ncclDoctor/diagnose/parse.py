@@ -115,6 +115,8 @@ class LineParser:
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
+        # torch.multiprocessing.spawn called with nprocs = the world size (one host: a child's index is its rank)
+        self._spawn_world = False
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
         self.queued: list[Event] = []  # the further ranks of a record that names several on one line
         # a summary's exitcode line read without its entry (line, event, value), held while its rank line may follow
@@ -380,6 +382,8 @@ class LineParser:
             self._store_frame = lineno
         if self._glog_stop is not None and lineno - self._glog_stop[0] <= 8 and "spawn(" in body:
             self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
+        if "nprocs=" in body and S.R_SPAWN_WORLD.search(body):
+            self._spawn_world = True
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
@@ -1525,6 +1529,12 @@ class LineParser:
             ev.rank = None  # the agent's record names a local rank, not a global one
             ev.data.update(exitcode=int(pf.group(3)), local_rank=int(pf.group(1)), pid=int(pf.group(2)))
             return ev
+        wrap = None if m or pf else S.R_WORKER_FAILED_WRAP.search(text)
+        if wrap:  # the pid went to the next line (a wrapped console): the local rank and exit code are whole
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None
+            ev.data.update(exitcode=int(wrap.group(1)), local_rank=int(wrap.group(2)), pid=None)
+            return ev
         cut = None if m else S.R_WORKER_FAILED_CUT.search(text)
         if cut:  # the paste lost "local_rank: N (pid: P)": the pid is the one the agent's clean-up did not stop
             ev = self._context(lineno, text, "worker_failed")
@@ -1650,7 +1660,10 @@ class LineParser:
             return ev
         sig = m.group("mpsig")
         ws = int(m.group("ws")) if m.group("ws") else None  # a raw wait status: a signal, or an exit code << 8
-        code = m.group("ds") or m.group("mp") or m.group("sp") or m.group("vw") or (
+        if m.group("mpexc") and not self._spawn_world:
+            return None  # a spawn child's index, which is a rank only where nprocs is shown to be the world size
+        code = m.group("ds") or m.group("mp") or ("1" if m.group("mpexc") else None) or m.group("sp") or (
+            m.group("vw")) or (
             (f"-{ws & 0x7f}" if ws & 0x7f else str(ws >> 8)) if ws is not None else None) or (
             f"-{m.group('spsig')}" if m.group("spsig") else
             f"-{S.SIGNAL_BY_NAME[sig]}" if sig in S.SIGNAL_BY_NAME else None)

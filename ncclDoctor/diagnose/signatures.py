@@ -533,6 +533,9 @@ R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is a
 R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
 # the same line with its "local_rank: N (pid: P) of binary" lost in the paste ("... local_rankroot/.../python")
 R_WORKER_FAILED_CUT = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank(?!:? ?\d)")
+# the same line wrapped by a terminal or rich's console (accelerate): "local_rank: N (pid:" ends the line, the pid
+# and "of binary" go to the next one; the local rank and the exit code are whole
+R_WORKER_FAILED_WRAP = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid:(?! *\d)")
 # the agent stopping a worker after another failed, its pid (the paste may have cut "signal SIGTERM")
 R_CLOSING_PID = re.compile(r"Sending process (\d{1,10}) closing\b")
 # the elastic agent's own record of a failed worker, as an exception or a log prints it (torch's ProcessFailure repr,
@@ -545,11 +548,15 @@ R_EXIT_BARRIER = re.compile(r"(?:Error|[Tt]imed out|[Ff]ailed) (?:while )?waitin
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # Other launchers' "a worker exited": DeepSpeed's launch.py ("[ERROR] [launch.py:321:sigkill_handler] ['python',
 # '-u', 'train.py', '--local_rank=0'] exits with return code = -9"), torch.multiprocessing.spawn
-# ("process 1 terminated with signal SIGKILL" / "with exit code 1"), subprocess under accelerate/Lightning
+# ("process 1 terminated with signal SIGKILL" / "with exit code 1"; its ProcessRaisedException "-- Process 3
+# terminated with the following error:", the child's exception: exit code 1), subprocess under accelerate/Lightning
 # ("returned non-zero exit status -9", "died with <Signals.SIGKILL: 9>").
+# the spawn call of a traceback passing the world size as its process count ("nprocs=args.distributed_world_size,"):
+# the job is that one host's children, so a child's index is its global rank (lead rule I)
+R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
-                             r"process (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,4})|"
-                             r"signal (?P<mpsig>SIG[A-Z]{2,6}))|"
+                             r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,4})|"
+                             r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"
                              r"returned non-zero exit status (?P<sp>-?\d{1,4})|died with <Signals\.SIG[A-Z]{2,6}: "
                              r"(?P<spsig>\d{1,2})>|"
                              # vLLM's multiproc_worker_utils: "Worker VllmWorkerProcess pid 198 died, exit code: -6"
