@@ -1391,3 +1391,36 @@ def test_every_ranks_collective_refusing_a_cpu_tensor_is_invalid_usage_naming_no
     assert "CPU tensor" in v["fix"] or ".cuda()" in v["fix"], v["fix"]
     v = _verdict(tmp_path, tb, "one.log")  # one rank's traceback alone reads the same
     assert v["cause"] == "invalid_usage" and v["culprits"] == [], v
+
+
+# round 35: Open MPI's own shared-memory transport refused by the host (lead rule J): every process, no rank
+def test_open_mpi_vader_cma_read_refused_is_the_hosts_setup_not_the_shutdown(tmp_path):
+    """The vader BTL's single copy (process_vm_readv) failing with EPERM in a container: btl_vader_get.c's
+    "Read %ld, expected %lu, errno = %d" from every process, then Horovod's shutdown: nccl_system, nobody."""
+    text = "".join(f"[1,{r}]<stderr>:[worker-7f3a:{pid}] Read -1, expected {n}, errno = 1\n"
+                   for r, pid, n in ((3, 4412, 65536), (2, 4411, 1048576), (3, 4412, 2097152), (2, 4411, 8192)))
+    text += ("[1,0]<stderr>:tensorflow.python.framework.errors_impl.AbortedError: Horovod has been shut down. This "
+             "was caused by an exception on one of the ranks or an attempt to allreduce, allgather or broadcast a "
+             "tensor after one of the ranks finished execution.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "SYS_PTRACE" in v["fix"] and "btl_vader_single_copy_mechanism" in v["fix"], v
+
+
+def test_open_mpi_shmem_mmap_sys_call_fail_is_the_hosts_setup(tmp_path):
+    """opal's shmem mmap component (help-opal-shmem-mmap.txt, "sys call fail"): its backing file could not be
+    made, whatever the call; the aggregated count of the other processes says it is every one of them."""
+    text = ("--------------------------------------------------------------------------\n"
+            "A system call failed during shared memory initialization that should\n"
+            "not have.  It is likely that your MPI job will now either abort or\n"
+            "experience performance degradation.\n\n"
+            "  Local host:  gpu-node-12\n"
+            "  System call: ftruncate(2)\n"
+            "  Error:       No space left on device (errno 28)\n"
+            "--------------------------------------------------------------------------\n"
+            "[gpu-node-12:91822] 7 more processes have sent help message help-opal-shmem-mmap.txt / sys call fail\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "orte_tmpdir_base" in v["fix"] and "/dev/shm" in v["fix"], v

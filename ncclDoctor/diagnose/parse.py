@@ -888,6 +888,12 @@ class LineParser:
         return ev
 
     def _shm(self, lineno: int, text: str) -> Event | None:
+        o = S.R_MPI_SHM.search(text) if "errno = " in text or "shm" in text or "shared memory" in text else None
+        if o:  # Open MPI's shared-memory transport refused by the host: the process's host:pid, no rank (rule J)
+            ev = self._context(lineno, text, "mpi_shm")
+            ev.rank = None
+            ev.data.update(cma=o.group(1) is not None, errno=int(o.group(1)) if o.group(1) else None)
+            return ev
         # NCCL's own segments are named /dev/shm/nccl-XXXXXX: its message without the WARN prefix is the same failure
         if not ("NCCL WARN" in text or "/dev/shm/nccl-" in text) or not S.R_SHM.search(text):
             return None

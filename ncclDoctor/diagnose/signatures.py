@@ -722,6 +722,13 @@ R_COMM_ID = re.compile(r"\bcommId (0x[0-9a-fA-F]{1,20})")
 R_IPC_DEV = re.compile(r"rank (\d+) failed to (?:get|open) CUDA IPC handle to device (\d+)")
 # NCCL's /dev/shm failures, 2.12-2.30 wordings (misc/shmutils.cc, os/linux.cc): "Error while creating shared
 # memory segment", "failed to create shared memory file", "failed to extend /dev/shm/nccl-X", "Could not map".
+# Open MPI's own shared-memory transport failing on a system call of the host (lead rule J): the vader BTL's
+# single-copy (CMA, process_vm_readv) refused ("[host:pid] Read -1, expected 321120, errno = 1": EPERM, a container
+# without ptrace permission), or opal's shmem mmap component ("A system call failed during shared memory
+# initialization that should not have", aggregated as "help-opal-shmem-mmap.txt / sys call fail")
+R_MPI_SHM = re.compile(r"\bRead -1, expected \d{1,15}, errno = (\d{1,4})\b|"
+                       r"(A system call failed during shared memory initialization|"
+                       r"help-opal-shmem-mmap\.txt / sys call fail)")
 R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|failed to extend \S*/dev/shm|"
                    r"Could not map \S*/dev/shm")
 # NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,

@@ -214,6 +214,37 @@ def _shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _mpi_shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Open MPI's own shared-memory transport refused by the host (lead rule J): the vader BTL's single-copy read
+    (CMA, process_vm_readv) failing with "Read -1, expected N, errno = 1" (EPERM: a container without ptrace
+    permission), or opal's shmem mmap component's "A system call failed during shared memory initialization". Every
+    process on the node meets the same refusal, whatever collective then aborts or hangs: the host's set-up, no rank."""
+    evs = c.samples.get("mpi_shm", [])
+    if not evs:
+        return None
+    cma = [e for e in evs if e.data.get("cma")]
+    errnos = sorted({e.data["errno"] for e in cma if e.data.get("errno") is not None})
+    what = (
+        "Open MPI's shared-memory transport (the vader BTL) could not copy between the processes: its single-copy "
+        f"read (CMA, process_vm_readv) returned -1 with errno {', '.join(map(str, errnos))}"
+        + (" (EPERM: the kernel or the container refuses one process reading another's memory)" if 1 in errnos else "")
+        if cma else
+        "Open MPI's shared-memory set-up (opal's shmem mmap component) failed on a system call: its backing file in "
+        "the MPI session directory could not be created, opened or mapped"
+    )
+    return Verdict(
+        "nccl_system",
+        what + "; every process on the node meets the same refusal of the host, so the collective that then aborts "
+        "or hangs is its consequence, not a rank's fault",
+        "Fix the host's shared-memory set-up for Open MPI: for vader's CMA single copy refused (errno = 1) run the "
+        "container with --cap-add=SYS_PTRACE (or --privileged), or disable it with "
+        "OMPI_MCA_btl_vader_single_copy_mechanism=none (mpirun --mca btl_vader_single_copy_mechanism none); for the "
+        "shmem mmap 'sys call fail' point the Open MPI session directory at a local, writable file system with room "
+        "(TMPDIR or --mca orte_tmpdir_base /tmp) and give the container a large enough /dev/shm (--shm-size or "
+        "--ipc=host); --mca orte_base_help_aggregate 0 prints every process's own message.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
 def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("ib_completion", [])
     if not evs:
