@@ -785,6 +785,19 @@ def test_a_return_code_trail_alone_is_its_codes_failure(tmp_path):
     assert _verdict(tmp_path, usage)["cause"] == "invalid_usage"
 
 
+# round 35: ncclSystemError (2) carried up from graph/xml.cc and topo.cc is the topology detection's reads of /sys
+def test_a_system_error_trail_through_topology_detection_names_sysfs(tmp_path):
+    text = "".join(nccl_info("wsl-box", pid, r, f"{at} -> 2", tid=pid + 61)
+                   for pid, r in ((5120, 0), (5121, 1), (5122, 2))
+                   for at in ("graph/xml.cc:512", "graph/xml.cc:730", "graph/topo.cc:688", "init.cc:612",
+                              "init.cc:1030"))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_system" and v["culprits"] == [], v
+    assert "/sys/class/pci_bus" in v["fix"] and "NCCL_TOPO_FILE" in v["fix"], v["fix"]
+    other = "".join(nccl_info("n5", 812, 3, f"{at} -> 2") for at in ("transport/shm.cc:90", "init.cc:700"))
+    assert "NCCL_TOPO_FILE" not in _verdict(tmp_path, other)["fix"]
+
+
 def test_a_trail_nccl_recovers_from_below_the_api_is_not_a_failure(tmp_path):
     # a probe that fails (no GDR module) and NCCL goes on with its socket transport
     text = (nccl_info("box", 900, 0, "transport/net_ib/gdr.cc:41 -> 3")

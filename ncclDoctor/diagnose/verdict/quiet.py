@@ -685,6 +685,14 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     cause, what, fix = _RETCODE_CLASS[code]
     files = [f for (f, n) in c.retcodes if n == code]
+    if code == 2 and any(f in ("xml.cc", "topo.cc") for f in files):
+        # ncclSystemError out of graph/ (xml.cc, topo.cc): the topology detection's own system calls, reading the
+        # machine's PCI tree under /sys, failed -- the host (WSL2, a VM, a container's /sys) hides it from every rank
+        fix = ("The trail runs through NCCL's topology detection (graph/xml.cc, topo.cc): it could not read the PCI "
+               "tree under /sys (sysfs: /sys/class/pci_bus, /sys/bus/pci/devices) on this host, as in WSL2, a VM or a "
+               "container without the host's /sys. Run where sysfs shows the GPUs (native Linux; a container with the "
+               "host's /sys mounted, e.g. --privileged), give NCCL the topology in a file (NCCL_TOPO_FILE), or upgrade "
+               "NCCL to a version that supports this platform (the 'NCCL version' line of NCCL_DEBUG=INFO). " + fix)
     return Verdict(
         cause,
         f"NCCL's return-code trail ({', '.join(f'{f} -> {code}' for f in files[:4])}) carries {code} = {what}; the "
