@@ -1992,6 +1992,17 @@ def test_paddles_abort_record_of_several_trainers_names_each_and_not_the_rest(tm
         assert "workerlog" in d["verdict"]["fix"]
 
 
+def test_paddles_abort_record_pasted_without_its_log_prefix_still_names_the_trainers(tmp_path):
+    """The record copied from the console without launch_utils' "ERROR <date> launch_utils.py:N]" prefix (no other
+    trigger word on the line): still read, the listed trainers are the culprits (rules J, AC (2))."""
+    for world, ranks in ((8, [1, 4]), (4, [2])):
+        bare = (f"ABORT!!! Out of all {world} trainers, the trainer process with rank={ranks} was aborted. Please "
+                "check its log\n")
+        d = _report(tmp_path, bare)
+        assert d["verdict"]["culprits"] == ranks, (world, ranks, d["verdict"])
+        assert _accused(d) == set(ranks)
+
+
 def test_paddles_abort_record_naming_every_trainer_blames_none(tmp_path):
     d = _report(tmp_path, _paddle_abort(3, [0, 1, 2]))  # every trainer failing alike: a shared cause (rule J)
     assert _accused(d) == set(), d["verdict"]
