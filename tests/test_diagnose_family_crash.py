@@ -1113,6 +1113,25 @@ def test_an_unranked_cuda_exception_is_the_lone_failed_workers(tmp_path):
     assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == {2}, d["verdict"]
 
 
+def test_a_c_extensions_own_cuda_check_is_a_cuda_error_of_the_lone_failed_worker(tmp_path):
+    """A C/CUDA extension's own CUDA check prints cudaGetErrorString with where it failed (bitsandbytes'
+    CUDA_CHECK_RETURN: "Error %s at line %d in file %s", no "CUDA" word): a CUDA error of the worker torchrun records
+    failing alone (lead rule A), and the fix points at that package, not at NCCL's cuMem/IPC."""
+    text = ("Error operation not supported at line 118 in file /src/bitsandbytes/csrc/ops.cu\n"
+            "E0412 09:01:03.000000 4410 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: 1) "
+            "local_rank: 3 (pid: 4414) of binary: /usr/bin/python3\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == {3}, d["verdict"]
+    assert "bitsandbytes" in d["verdict"]["fix"] and "NCCL_CUMEM" not in d["verdict"]["fix"], d["verdict"]["fix"]
+    other = text.replace("operation not supported", "an illegal memory access was encountered").replace(
+        "/src/bitsandbytes/csrc/ops.cu", "/build/myext/csrc/kernels.cpp")
+    d = _report(tmp_path, other, "other.log")
+    assert d["verdict"]["cause"] == "cuda_error" and "myext" in d["verdict"]["fix"], d["verdict"]
+    # the same words naming no C/CUDA source file are no CUDA check
+    plain = text.replace("/src/bitsandbytes/csrc/ops.cu", "config.yaml")
+    assert _report(tmp_path, plain, "plain.log")["verdict"]["cause"] != "cuda_error"
+
+
 def test_the_worker_vllms_executor_saw_die_is_the_lone_failure(tmp_path):
     """vLLM's executors log the first worker whose process ended (multiproc_executor: "Worker proc %s died
     unexpectedly, shutting down executor." with the process name VllmWorker-<rank>; the Ray executor: "RayWorkerProc
@@ -1971,6 +1990,17 @@ def test_paddles_abort_record_of_several_trainers_names_each_and_not_the_rest(tm
         assert d["verdict"]["culprits"] == ranks, (world, ranks, d["verdict"])
         assert _accused(d) == set(ranks)
         assert "workerlog" in d["verdict"]["fix"]
+
+
+def test_paddles_abort_record_pasted_without_its_log_prefix_still_names_the_trainers(tmp_path):
+    """The record copied from the console without launch_utils' "ERROR <date> launch_utils.py:N]" prefix (no other
+    trigger word on the line): still read, the listed trainers are the culprits (rules J, AC (2))."""
+    for world, ranks in ((8, [1, 4]), (4, [2])):
+        bare = (f"ABORT!!! Out of all {world} trainers, the trainer process with rank={ranks} was aborted. Please "
+                "check its log\n")
+        d = _report(tmp_path, bare)
+        assert d["verdict"]["culprits"] == ranks, (world, ranks, d["verdict"])
+        assert _accused(d) == set(ranks)
 
 
 def test_paddles_abort_record_naming_every_trainer_blames_none(tmp_path):

@@ -698,7 +698,11 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           # a CUDA error named by its enum, runtime or driver API: thrust's "transform: failed to
                           # synchronize: cudaErrorAssert: device-side assert triggered", TensorFlow's
                           # "CUDA_ERROR_LAUNCH_TIMEOUT: the launch timed out and was terminated"
-                          r"\b(cudaError(?!Success\b)[A-Z]\w{2,40}|CUDA_ERROR_[A-Z_]{3,40}): ([^\n]{1,120}?)\.?\s*$")
+                          r"\b(cudaError(?!Success\b)[A-Z]\w{2,40}|CUDA_ERROR_[A-Z_]{3,40}): ([^\n]{1,120}?)\.?\s*$|"
+                          # a C/CUDA extension's own check printing cudaGetErrorString with where it failed
+                          # (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line 351 in file
+                          # .../csrc/pythonInterface.c"): a CUDA error only when the file is C/C++/CUDA source
+                          r"\bError ([a-z][^\n]{2,100}?) at line \d{1,6} in file \S{1,200}\.(?:c|cc|cpp|cu|cuh)\s*$")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")

@@ -260,6 +260,20 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Each process must use torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) (not the global rank), and "
             "--nproc-per-node must not exceed the GPUs CUDA_VISIBLE_DEVICES leaves visible.",
         )
+    elif ext := re.search(r"\berror [a-z][^\n]{2,100}? at line \d{1,6} in file (\S{1,200}\.(?:c|cc|cpp|cu|cuh))\b",
+                          text):
+        # a C/CUDA extension's own CUDA check (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line
+        # 351 in file .../bitsandbytes/csrc/pythonInterface.c"): the extension's CUDA call, not NCCL's
+        pkg = re.search(r"([\w.\-]{1,64})/csrc/", ext.group(1))  # the package's source tree names it
+        lib = pkg.group(1) if pkg else "the extension"
+        what = (f"a CUDA error in {lib}'s own C/CUDA code (its check printed 'Error ... at line N in file ...'), "
+                "not in NCCL or torch")
+        fix = (f"The failing call is {lib}'s: upgrade {lib} to a build for this CUDA version and driver, or avoid the "
+               "feature that needs it.")
+        if "operation not supported" in text:
+            fix += (" 'operation not supported' there is managed/paged memory (cudaMemPrefetchAsync) the GPU, driver, "
+                    "WSL or vGPU does not support: for bitsandbytes use a plain optimizer instead of its paged one "
+                    "(optim paged_adamw_* -> adamw_torch).")
     elif "operation not supported" in text or "operation not permitted" in text:
         what, fix = (
             f"'{'operation not supported' if 'supported' in text else 'operation not permitted'}' from a CUDA call "
