@@ -1136,6 +1136,23 @@ def test_the_remote_shell_refusing_a_launchers_export_is_config(tmp_path):
     assert _verdict(tmp_path, oom)["cause"] != "config"
 
 
+def test_pdsh_failing_to_ssh_into_a_host_before_any_worker_is_config(tmp_path):
+    """pdsh's own report that ssh could not log in to a host ("pdsh@LAUNCHER: HOST: ssh exited with exit code 255"),
+    with ssh's refusals before it and no worker's line: the launch set-up (passwordless ssh) failed before any worker
+    ran, config, no rank (lead rule X (2)). A remote command's own status (exit code 1) is not it, and beside a
+    worker's own failure pdsh's line decides nothing."""
+    text = ("gpu-node-07: Host key verification failed.\r\n"
+            "pdsh@head-01: gpu-node-07: ssh exited with exit code 255\n"
+            "pdsh@head-01: gpu-node-08: ssh exited with exit code 255\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "gpu-node-07" in v["summary"] and "ssh" in v["fix"] and "pdsh" in v["fix"], v
+    assert _verdict(tmp_path, text.replace("code 255", "code 1"))["cause"] != "config"
+    oom = text + ("gpu-node-08: [rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 "
+                  "has a total capacity of 79.15 GiB of which 1.02 GiB is free.\n")
+    assert _verdict(tmp_path, oom)["cause"] != "config"
+
+
 def _tests_run(host: str, gpus: int, first: int = 0) -> str:
     return "".join(f"#  Rank {first + g:2d} Group  0 Pid  {4100 + first} on {host:>10} device {g:2d} [0x{16 + g:02x}] "
                    "NVIDIA A100-SXM4-80GB\n" for g in range(gpus))

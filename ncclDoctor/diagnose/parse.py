@@ -940,12 +940,13 @@ class LineParser:
             ev.rank = None  # the remote shell's line
             ev.data.update(ssh=None, mpi=None, readonly=ro.group(1))
             return ev
-        m = S.R_LAUNCH_SETUP.search(text) if ("exit status 255" in text or "MPI_Init" in text) else None
+        m = S.R_LAUNCH_SETUP.search(text) if (
+            "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:
             return None
         ev = self._context(lineno, text, "launch_setup")
         ev.rank = None  # the launcher's (or MPI's) own line, not a rank's
-        ev.data.update(ssh=m.group("ssh"), mpi=m.group("mpi"))
+        ev.data.update(ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
         return ev
 
     def _uncaught(self, lineno: int, text: str) -> Event | None:
