@@ -1153,6 +1153,37 @@ def test_pdsh_failing_to_ssh_into_a_host_before_any_worker_is_config(tmp_path):
     assert _verdict(tmp_path, oom)["cause"] != "config"
 
 
+def test_two_nodes_given_the_paddle_node_list_in_different_orders_are_config(tmp_path):
+    """Two nodes' Paddle launch lines whose --ips lists differ (the same hosts in another order, or another host):
+    each node takes its node rank from its own address's place in the list, so the nodes disagree on which ranks live
+    where and wait on each other's endpoints (lead rule AA (1)): config, no rank. The same list on every node, or two
+    launch lines in one node's file (a relaunch), is not."""
+    from ncclDoctor.diagnose import diagnose
+
+    wait = "server not ready, wait 3 sec to retry...\nnot ready endpoints:['{0}:36001']\n" * 3
+
+    def run(name, *logs):
+        d = tmp_path / name
+        d.mkdir()
+        for i, text in enumerate(logs):
+            (d / f"node{i}.log").write_text(text)
+        return diagnose([str(d)]).results["diagnose"]["verdict"]
+
+    def launch(ips):
+        return f"fleetrun --ips='{ips}' --gpus=0,1,2,3 run_pretrain.py --model ernie\n"
+
+    v = run("a", launch("10.20.0.5,10.20.0.6,10.20.0.7") + wait.format("10.20.0.6"),
+            launch("10.20.0.6,10.20.0.5,10.20.0.7") + wait.format("10.20.0.5"))
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "--ips" in v["summary"] and "same order" in v["fix"], v
+    v = run("b", launch("hostA,hostB") + wait.format("hostB"), launch("hostA,hostC") + wait.format("hostA"))
+    assert v["cause"] == "config", v
+    for name, logs in (("c", (launch("10.20.0.5,10.20.0.6") + wait.format("10.20.0.6"),
+                              launch("10.20.0.5,10.20.0.6") + wait.format("10.20.0.5"))),
+                       ("d", (launch("10.20.0.5,10.20.0.6") + launch("10.20.0.6,10.20.0.5"),))):
+        assert run(name, *logs)["cause"] != "config", name
+
+
 def _tests_run(host: str, gpus: int, first: int = 0) -> str:
     return "".join(f"#  Rank {first + g:2d} Group  0 Pid  {4100 + first} on {host:>10} device {g:2d} [0x{16 + g:02x}] "
                    "NVIDIA A100-SXM4-80GB\n" for g in range(gpus))

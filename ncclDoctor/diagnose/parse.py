@@ -1070,6 +1070,12 @@ class LineParser:
                 and not is_failure_line(self._body) else None)
         if node is not None:
             return node
+        ips = S.R_ARG_IPS.search(text) if "--ips" in text and not is_failure_line(self._body) else None
+        if ips:  # a launcher's node list (Paddle's --ips): compared across the nodes' files (quiet._rank_args)
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line, not a process's own line
+            ev.data["ips"] = tuple(ips.group(1).split(","))
+            return ev
         n = S.R_ARG_NNODES.search(text) if "--standalone" in text and S.R_ARG_STANDALONE.search(text) else None
         if n and _several_nodes(n.group(1), S.R_ARG_MULTINODE.search(text) is not None):
             ev = self._context(lineno, text, "launch_args")

@@ -807,6 +807,11 @@ R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' return
 # torchrun's --standalone (a local rendezvous on localhost, one node) on a command line that also asks for several
 # nodes: --nnodes above 1 (or a variable, beside --node_rank / --master_addr / --rdzv_endpoint): each node forms its own
 # one-node job and the nodes never meet (lead rule AA (1)): config, no rank, even with nothing failing.
+# Paddle's launcher given the job's node list ("python -m paddle.distributed.launch --ips=\"10.0.0.1,10.0.0.2\""):
+# each node takes its node rank from where its own address stands in that list, so every node must be given the same
+# list in the same order; two nodes' launch lines with different lists (another order, another member) are nodes
+# launched inconsistently, which never agree on who holds which rank (lead rule AA (1)): config, no rank.
+R_ARG_IPS = re.compile(r"--ips[= ]\\?['\"]?([\w.\-:]{1,255}(?:,[\w.\-:]{1,255}){1,255})")
 R_ARG_STANDALONE = re.compile(r"(?:^|\s)--standalone\b")
 R_ARG_NNODES = re.compile(r"--nnodes[= ]['\"]?([^\s'\"]{1,64})")
 R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)[= ]")
