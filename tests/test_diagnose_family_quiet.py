@@ -1149,6 +1149,54 @@ def test_the_remote_shell_refusing_a_launchers_export_is_config(tmp_path):
     assert _verdict(tmp_path, oom)["cause"] != "config"
 
 
+def test_pdsh_failing_to_ssh_into_a_host_before_any_worker_is_config(tmp_path):
+    """pdsh's own report that ssh could not log in to a host ("pdsh@LAUNCHER: HOST: ssh exited with exit code 255"),
+    with ssh's refusals before it and no worker's line: the launch set-up (passwordless ssh) failed before any worker
+    ran, config, no rank (lead rule X (2)). A remote command's own status (exit code 1) is not it, and beside a
+    worker's own failure pdsh's line decides nothing."""
+    text = ("gpu-node-07: Host key verification failed.\r\n"
+            "pdsh@head-01: gpu-node-07: ssh exited with exit code 255\n"
+            "pdsh@head-01: gpu-node-08: ssh exited with exit code 255\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "gpu-node-07" in v["summary"] and "ssh" in v["fix"] and "pdsh" in v["fix"], v
+    assert _verdict(tmp_path, text.replace("code 255", "code 1"))["cause"] != "config"
+    oom = text + ("gpu-node-08: [rank5]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 "
+                  "has a total capacity of 79.15 GiB of which 1.02 GiB is free.\n")
+    assert _verdict(tmp_path, oom)["cause"] != "config"
+
+
+def test_two_nodes_given_the_paddle_node_list_in_different_orders_are_config(tmp_path):
+    """Two nodes' Paddle launch lines whose --ips lists differ (the same hosts in another order, or another host):
+    each node takes its node rank from its own address's place in the list, so the nodes disagree on which ranks live
+    where and wait on each other's endpoints (lead rule AA (1)): config, no rank. The same list on every node, or two
+    launch lines in one node's file (a relaunch), is not."""
+    from ncclDoctor.diagnose import diagnose
+
+    wait = "server not ready, wait 3 sec to retry...\nnot ready endpoints:['{0}:36001']\n" * 3
+
+    def run(name, *logs):
+        d = tmp_path / name
+        d.mkdir()
+        for i, text in enumerate(logs):
+            (d / f"node{i}.log").write_text(text)
+        return diagnose([str(d)]).results["diagnose"]["verdict"]
+
+    def launch(ips):
+        return f"fleetrun --ips='{ips}' --gpus=0,1,2,3 run_pretrain.py --model ernie\n"
+
+    v = run("a", launch("10.20.0.5,10.20.0.6,10.20.0.7") + wait.format("10.20.0.6"),
+            launch("10.20.0.6,10.20.0.5,10.20.0.7") + wait.format("10.20.0.5"))
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "--ips" in v["summary"] and "same order" in v["fix"], v
+    v = run("b", launch("hostA,hostB") + wait.format("hostB"), launch("hostA,hostC") + wait.format("hostA"))
+    assert v["cause"] == "config", v
+    for name, logs in (("c", (launch("10.20.0.5,10.20.0.6") + wait.format("10.20.0.6"),
+                              launch("10.20.0.5,10.20.0.6") + wait.format("10.20.0.5"))),
+                       ("d", (launch("10.20.0.5,10.20.0.6") + launch("10.20.0.6,10.20.0.5"),))):
+        assert run(name, *logs)["cause"] != "config", name
+
+
 def _tests_run(host: str, gpus: int, first: int = 0) -> str:
     return "".join(f"#  Rank {first + g:2d} Group  0 Pid  {4100 + first} on {host:>10} device {g:2d} [0x{16 + g:02x}] "
                    "NVIDIA A100-SXM4-80GB\n" for g in range(gpus))

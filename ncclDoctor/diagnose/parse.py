@@ -946,12 +946,13 @@ class LineParser:
             ev.rank = None  # the remote shell's line
             ev.data.update(ssh=None, mpi=None, readonly=ro.group(1))
             return ev
-        m = S.R_LAUNCH_SETUP.search(text) if ("exit status 255" in text or "MPI_Init" in text) else None
+        m = S.R_LAUNCH_SETUP.search(text) if (
+            "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:
             return None
         ev = self._context(lineno, text, "launch_setup")
         ev.rank = None  # the launcher's (or MPI's) own line, not a rank's
-        ev.data.update(ssh=m.group("ssh"), mpi=m.group("mpi"))
+        ev.data.update(ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
         return ev
 
     def _uncaught(self, lineno: int, text: str) -> Event | None:
@@ -1075,6 +1076,12 @@ class LineParser:
                 and not is_failure_line(self._body) else None)
         if node is not None:
             return node
+        ips = S.R_ARG_IPS.search(text) if "--ips" in text and not is_failure_line(self._body) else None
+        if ips:  # a launcher's node list (Paddle's --ips): compared across the nodes' files (quiet._rank_args)
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line, not a process's own line
+            ev.data["ips"] = tuple(ips.group(1).split(","))
+            return ev
         n = S.R_ARG_NNODES.search(text) if "--standalone" in text and S.R_ARG_STANDALONE.search(text) else None
         if n and _several_nodes(n.group(1), S.R_ARG_MULTINODE.search(text) is not None):
             ev = self._context(lineno, text, "launch_args")

@@ -806,14 +806,23 @@ R_DS_RUNNER_SIG = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\"?, line \d
 # ssh, and the export fails on hosts whose profile makes those variables readonly): the command never starts there
 # (lead rule X (2)): config, no rank.
 R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?(\w{1,64}): readonly variable")
+# pdsh (DeepSpeed's and accelerate's multi-node runner) reports ssh's own failure to connect or log in to a host as
+# "pdsh@LAUNCHER: HOST: ssh exited with exit code 255" (a remote command's own failure is its status, 1 and the like):
+# the same launch set-up, read as such only where nothing else ran (verdict.crash._launch_setup).
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
-                            r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b")
+                            r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
+                            r"pdsh@[\w.\-]{1,255}: (?P<pdsh>[\w.\-]{1,255}): ssh exited with exit code 255\b")
 # A worker's command line as a launcher builds it, with its rank and the world it is told ("--n_gpus=4 ... --rank=5",
 # "--world_size 2 --rank 2", also a Python list's repr of it): a rank at or past the world size is a launch argument
 # every worker is started with wrongly (lead rules V (1), U (2)) -- config, when nothing failing is shown.
 # torchrun's --standalone (a local rendezvous on localhost, one node) on a command line that also asks for several
 # nodes: --nnodes above 1 (or a variable, beside --node_rank / --master_addr / --rdzv_endpoint): each node forms its own
 # one-node job and the nodes never meet (lead rule AA (1)): config, no rank, even with nothing failing.
+# Paddle's launcher given the job's node list ("python -m paddle.distributed.launch --ips=\"10.0.0.1,10.0.0.2\""):
+# each node takes its node rank from where its own address stands in that list, so every node must be given the same
+# list in the same order; two nodes' launch lines with different lists (another order, another member) are nodes
+# launched inconsistently, which never agree on who holds which rank (lead rule AA (1)): config, no rank.
+R_ARG_IPS = re.compile(r"--ips[= ]\\?['\"]?([\w.\-:]{1,255}(?:,[\w.\-:]{1,255}){1,255})")
 R_ARG_STANDALONE = re.compile(r"(?:^|\s)--standalone\b")
 R_ARG_NNODES = re.compile(r"--nnodes[= ]['\"]?([^\s'\"]{1,64})")
 R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)[= ]")

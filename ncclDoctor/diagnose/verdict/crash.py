@@ -984,12 +984,27 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
     mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
     ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})
+    pdsh = sorted({e.data["pdsh"] for e in evs if e.data.get("pdsh")})
+    # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
+    # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
+    # launcher's own "failed to run ..." line is a failure shown, line=True)
+    if (ro or pdsh) and not ssh and not mpi and (
+            c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
+                v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
+        return None
+    if pdsh and not ro and not ssh and not mpi:
+        return Verdict(
+            "config",
+            f"pdsh could not ssh into {', '.join(pdsh[:4])} ('ssh exited with exit code 255', ssh's own connect or "
+            "authentication failure) before any worker started: the launch set-up (passwordless ssh, the hostfile's "
+            "host names) is wrong, no rank ran",
+            "Set up passwordless ssh from the launching node to every host pdsh reaches, localhost included on one "
+            "node (ssh-keygen; ssh-copy-id HOST, the key in ~/.ssh/authorized_keys; then `ssh -o "
+            "PasswordAuthentication=no HOST hostname` must print the host name), check the hostfile's names; or do "
+            "without pdsh: on one node launch locally without a hostfile (deepspeed --no_ssh / --launcher=local "
+            "style single-node launch), or start each node yourself.",
+            "high", [], [e.brief() for e in evs[:2]], job_wide=True)
     if ro and not ssh and not mpi:
-        # the shell's refusal is the launch's set-up only where nothing else ran: no worker's failure, exception or
-        # other family beside it (the launcher's own "failed to run ..." line is a failure shown, line=True)
-        if c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
-                v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items()):
-            return None
         return Verdict(
             "config",
             f"the remote shell refused the environment the launcher exports before its command ('{', '.join(ro[:4])}: "

@@ -517,6 +517,25 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "trainer's num_nodes and devices, so global rank = node rank x GPUs per node + local rank.",
             "medium", [], [x.brief() for x in dup[:2]], job_wide=True)
     evs = [e for e in evs if not e.data.get("member_world")]
+    lists = [e for e in evs if e.data.get("ips")]
+    a, b = next(((x, y) for i, x in enumerate(lists) for y in lists[i + 1:]
+                 if _file(x) != _file(y) and x.data["ips"] != y.data["ips"]), (None, None))
+    if a is not None and b is not None:  # lead rule AA (1): two nodes given the node list differently
+        la, lb = ",".join(a.data["ips"]), ",".join(b.data["ips"])
+        order = sorted(a.data["ips"]) == sorted(b.data["ips"])
+        return Verdict(
+            "config",
+            f"two nodes were launched with different node lists: --ips={la[:120]} "
+            f"({_file(a).rsplit('/', 1)[-1]}) and --ips={lb[:120]} ({_file(b).rsplit('/', 1)[-1]})"
+            + (", the same nodes in another order" if order else "")
+            + ": each node takes its node rank (and the endpoints of every rank) from where its own address stands in "
+            "that list, so the nodes disagree on which ranks live where and wait for endpoints that never come up -- "
+            "a launch setting of every node, not a rank's fault",
+            "Pass the same --ips list, in the same order, on every node (the same launch command on every node: "
+            "paddle.distributed.launch / fleetrun --ips=A,B --gpus=...), so the node order, each node's node rank and "
+            "PADDLE_TRAINER_ENDPOINTS agree; then relaunch every node.",
+            "medium", [], [a.brief(), b.brief()], job_wide=True)
+    evs = [e for e in evs if not e.data.get("ips")]
     if not evs:
         return None
     split = _nodes_disagree([e for e in evs if e.data.get("node_rank") is not None])
