@@ -210,7 +210,18 @@ def _quick_tier(config) -> bool:
             or os.environ.get("NCCLDOCTOR_TEST_TIER") == "quick")
 
 
+def _interactive_sigint() -> None:
+    """The Ctrl-C tests send SIGINT to the CLI as a terminal's keypress does. A shell that starts the suite in the
+    background without job control (`nohup ... &`, a script's `&`) hands it SIGINT *ignored*; every child inherits
+    that, and Python keeps an inherited SIG_IGN, so the CLI never saw the signal and ran on to its hang deadline
+    (exit 4, not 130: session 9's one failure of the ctrl-c test). Give the suite's children the default SIGINT a
+    terminal would."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_configure(config):
+    _interactive_sigint()
     if not _quick_tier(config):
         return
     log = Path(config.rootpath) / ".pytest_cache" / f"tier-violations-{os.getpid()}.log"
