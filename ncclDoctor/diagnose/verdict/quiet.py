@@ -161,6 +161,11 @@ def _old_nccl(evs: list) -> str:
     return ""
 
 
+def _first_and_last(said: list[str]) -> str:
+    """The first message a library printed, quoted, and its last when it printed several."""
+    return f"'{said[0][:160]}'" + (f" ... '{said[-1][:120]}'" if len(said) > 1 else "")
+
+
 def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """An NCCL WARN (or an NCCL error's "Last error" text) of a family no specific detector
     read: its family's cause and fix (warn_families.py)."""
@@ -182,7 +187,7 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         said = [e.data["said"] for e in atl]
         return Verdict(
             "nccl_system", "oneCCL (the collective library here) could not initialise its transport layer (ATL): "
-            f"'{said[0][:160]}'" + (f" ... '{said[-1][:120]}'" if len(said) > 1 else "") + " -- libfabric (or MPI) "
+            + _first_and_last(said) + " -- libfabric (or MPI) "
             "offers no usable provider in this environment (the one asked for missing, or shared memory unusable), "
             "before any collective and before any peer is contacted; the set-up every rank shares, not a rank",
             "Check oneCCL's transport set-up: source the oneAPI / oneCCL environment (setvars.sh / vars.sh) so that "
@@ -196,7 +201,7 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         said = [e.data["said"] for e in wk]
         return Verdict(
             "nccl_system", "oneCCL (the collective library here) could not start its worker threads: "
-            f"'{said[0][:160]}'" + (f" ... '{said[-1][:120]}'" if len(said) > 1 else "") + " -- a system call of its "
+            + _first_and_last(said) + " -- a system call of its "
             "start-up failed on this host (typically the worker CPU affinity naming CPUs the process may not use), "
             "before any collective; every process starts the same way, not a rank's fault",
             "Check oneCCL's worker settings against the CPUs the process may use (taskset -p PID, the cgroup cpuset "
