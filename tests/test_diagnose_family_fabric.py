@@ -834,6 +834,48 @@ def test_nccl_refusing_a_calls_null_buffer_is_invalid_usage_about_the_tensor(tmp
         assert "empty tensor" in v["fix"] and "on the GPU" in v["fix"], v
 
 
+# --- round 35: an argument refusal on a communicator already aborted on a system error is that error's echo ------
+def test_an_invalid_root_after_the_communicator_aborted_on_a_system_error_is_nccl_system(tmp_path):
+    """NCCL's argument check refusing a call ("invalid root 1 (root should be in the 0..-1 range)": a communicator with
+    no ranks) after the same job's communicator was aborted on ncclSystemError is the abort's echo: nccl_system, no
+    rank named (lead rules J, AC (4)); the argument check alone, on a live communicator, stays invalid_usage."""
+    warn = ("gpu-b:5121:5188 [3] misc/argcheck.cc:39 NCCL WARN Broadcast : invalid root 1 (root should be in the "
+            "0..-1 range)\n")
+    abort = nccl_info("gpu-b", 5121, 3, "comm 0x55d0c04e1a20 rank 5 nranks 8 cudaDev 3 busId 41000 - Abort COMPLETE")
+    for failed in ("E1104 08:12:40.118822 5121 nccl_manager.cc:212] OP_REQUIRES failed at nccl_comm_init.cc:57 : "
+                   "Internal: unhandled system error\n",
+                   "RuntimeError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:121, unhandled "
+                   "system error, NCCL version 2.12.10\n"):
+        for text in (abort + warn + nccl_info("gpu-b", 5121, 3, "enqueue.cc:1342 -> 4", tid=5188) + failed,
+                     failed + warn):
+            d = _report(tmp_path, text)
+            v = d["verdict"]
+            assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), (text, v)
+            assert "NCCL_DEBUG_SUBSYS=INIT,NET" in v["fix"] and "echo" in v["summary"], v
+    v = _report(tmp_path, warn.replace("0..-1", "0..7"))["verdict"]
+    assert v["cause"] == "invalid_usage", v
+
+
+# --- round 35: peers' endpoints at an address in 0.0.0.0/8 (no host has one) are the set-up's, not a rank's -------
+def test_peer_endpoints_in_zero_network_are_network_setup_naming_no_rank(tmp_path):
+    """Paddle's launcher waiting for trainer endpoints (or its NCCL id exchange connecting) at an address in
+    0.0.0.0/8, which no host has: the address the endpoints were built from is wrong (a host name resolving to a
+    garbage address): network_setup, no rank, and the fix checks the host name's address (lead rule L). The same wait
+    at a real address, or at 0.0.0.0 itself, is not read so."""
+    for text in ("server not ready, wait 3 sec to retry...\nnot ready endpoints:['0.23.7.5:6171', '0.23.7.5:6172']\n",
+                 "[2024-05-02 11:20:03] not ready endpoints:['0.0.12.9:40117']\nserver not ready, wait 3 sec to "
+                 "retry...\nnot ready endpoints:['0.0.12.9:40117']\n",
+                 "I0312 10:01:02.123 4411 gen_comm_id_helper.cc:190] connect addr=0.9.1.4:6170 failed 3 times with "
+                 "reason: Connection refused retry after 0.5 seconds\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), (text, v)
+        assert "hostname -i" in v["fix"] and "/etc/hosts" in v["fix"] and "0.0.0.0/8" in v["summary"], v
+    for text in ("server not ready, wait 3 sec to retry...\nnot ready endpoints:['10.23.7.5:6171']\n",
+                 "not ready endpoints:['0.0.0.0:6171']\n"):
+        assert "0.0.0.0/8" not in _verdict(tmp_path, text)["summary"], text
+
+
 # --- round 30: a net plugin's progress loop counting data-path timeouts while the job runs (lead rule O) ------------
 def test_a_net_plugins_progress_loop_timing_out_is_a_transport_stall_naming_no_rank(tmp_path):
     for line in ("a3-node-2:4410:4501 [1] tcpxResult_t tcpxCommProgress(tcpxComm*):1130 NCCL WARN 0x7f11c0, nic 1, "

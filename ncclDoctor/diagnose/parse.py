@@ -1082,6 +1082,13 @@ class LineParser:
             ev.rank = None  # a command line, not a process's own line
             ev.data["ips"] = tuple(ips.group(1).split(","))
             return ev
+        ne = S.R_NOT_READY_ENDPOINTS.search(text) if "ready endpoints" in text else None
+        if ne:  # Paddle's launcher waiting for its peers' endpoints (verdict.fabric._unroutable_peers)
+            ev = self._context(lineno, text, "peer_wait")
+            ev.rank = None  # the launcher's wait names the endpoints it waits for, not the ranks
+            ev.data["endpoints"] = [f"{h}:{p}" for h, p in S.R_ENDPOINT.findall(ne.group(1))][:256]
+            ev.data["said"] = ne.group(0)[:240]
+            return ev
         n = S.R_ARG_NNODES.search(text) if "--standalone" in text and S.R_ARG_STANDALONE.search(text) else None
         if n and _several_nodes(n.group(1), S.R_ARG_MULTINODE.search(text) is not None):
             ev = self._context(lineno, text, "launch_args")

@@ -159,6 +159,8 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # (PaddlePaddle's enforce: "OSError: (External) NCCL error(2), unhandled system error.", the code in brackets)
 # (TensorRT-LLM's NCCLCHECK: "Failed, NCCL error /src/.../opUtils.cpp:125 'unhandled system error (run with ...)'")
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
+                        r"\bOP_REQUIRES failed at \w{0,40}nccl\w{0,40}\.cc:\d{1,6} : \w{1,20}: |"
+                        r"\bNCCL communication aborted: |"
                         r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |"
                         r"\bnccl[A-Z]\w{2,40} failed: )("
                         r"unhandled system error|"
@@ -823,6 +825,11 @@ R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' return
 # list in the same order; two nodes' launch lines with different lists (another order, another member) are nodes
 # launched inconsistently, which never agree on who holds which rank (lead rule AA (1)): config, no rank.
 R_ARG_IPS = re.compile(r"--ips[= ]\\?['\"]?([\w.\-:]{1,255}(?:,[\w.\-:]{1,255}){1,255})")
+# Paddle's launcher waiting for its peers' endpoints (fleet's wait_server_ready: "server not ready, wait 3 sec to
+# retry..." then "not ready endpoints:['10.0.0.2:6070', ...]", a Python list's repr, once a retry): the trainer
+# endpoints it connects to and finds closed (verdict.fabric._unroutable_peers reads their addresses)
+R_NOT_READY_ENDPOINTS = re.compile(r"not ready endpoints ?: ?\[([^\]]{0,8000})\]?")
+R_ENDPOINT = re.compile(r"([\w.\-]{1,255}):(\d{1,5})\b")
 R_ARG_STANDALONE = re.compile(r"(?:^|\s)--standalone\b")
 R_ARG_NNODES = re.compile(r"--nnodes[= ]['\"]?([^\s'\"]{1,64})")
 R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)[= ]")

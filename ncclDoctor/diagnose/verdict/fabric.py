@@ -11,7 +11,7 @@ import os
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, R_PEER_GONE
+from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, R_ENDPOINT, R_PEER_GONE
 from ncclDoctor.diagnose.state import ERROR_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, hosts
 
@@ -632,7 +632,54 @@ def _connect_rank(e) -> int | None:
     return 0 if R_PADDLE_ID_SEND.search(e.text) else e.rank
 
 
+def _zero_net(endpoint: str) -> str | None:
+    """The host of HOST:PORT when it is an IPv4 address in 0.0.0.0/8 other than 0.0.0.0 itself (RFC 1122's "this
+    network": never a host's address, never a destination on the wire), else None."""
+    host = endpoint.rsplit(":", 1)[0]
+    parts = host.split(".")
+    ok = len(parts) == 4 and all(x.isdigit() and int(x) < 256 for x in parts)
+    return host if ok and parts[0] == "0" and host != "0.0.0.0" else None
+
+
+def _peer_of(e) -> str:
+    """The HOST:PORT a failed connect went to: the socket error's peer, or Paddle's NCCL id exchange's address."""
+    if e.data.get("peer"):
+        return str(e.data["peer"])
+    m = R_PADDLE_ID_SEND.search(e.text)
+    p = R_ENDPOINT.search(e.text, m.end()) if m else None
+    return f"{p.group(1)}:{p.group(2)}" if p else ""
+
+
+def _unroutable_peers(c: Collected) -> Verdict | None:
+    """Lead rule L: the endpoints a launcher waits for (Paddle's "not ready endpoints:[...]") or a connect goes to are
+    at an address in 0.0.0.0/8, which no host has: the node's own address was read wrong where the endpoints were
+    built (its host name resolving to a garbage address, a wrong --ips / POD_IP), so the connections between the
+    processes can never be made at set-up -- network_setup, no rank (the one that waits only reports it)."""
+    evs = [e for e in c.samples.get("peer_wait", []) if any(_zero_net(x) for x in e.data["endpoints"])]
+    evs += [e for e in c.samples.get("socket_error", []) if e.data.get("connect") and _zero_net(_peer_of(e))]
+    if not evs:
+        return None
+    bad = sorted({h for e in evs for x in (e.data.get("endpoints") or [_peer_of(e)]) if (h := _zero_net(x))})
+    said = evs[0].data.get("said") or evs[0].text.strip()
+    return Verdict(
+        "network_setup",
+        f"the processes wait for (or connect to) peers at {', '.join(bad[:3])} ('{said[:120]}'): an "
+        "address in 0.0.0.0/8, which no host has and no packet can reach -- the address the endpoints were built from "
+        "is wrong (a host name resolving to a garbage address, or a wrong node address given to the launcher), so the "
+        "connections between the processes can never be made at set-up; not a rank's fault",
+        "Find the node's real host IP and make the launcher use it: check what the host name resolves to (hostname "
+        "-i; getent hosts $(hostname)) and fix /etc/hosts so that it maps the host name to the host IP of the "
+        "interface the nodes reach each other on, or pass the address explicitly -- Paddle's launcher --ips=<host IP> "
+        "(--ips=127.0.0.1 for one machine), POD_IP, or PADDLE_TRAINER_ENDPOINTS / MASTER_ADDR with real host IPs; "
+        "then check the firewall / ports between the nodes.",
+        "high" if any(e.kind == "socket_error" for e in evs) else "medium", [], [e.brief() for e in evs[:2]],
+        job_wide=True)
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    unroutable = _unroutable_peers(c)
+    if unroutable is not None:
+        return unroutable
     alive = survivor_retries(c)
     connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")
                and (0 if _connect_rank(e) is None else _connect_rank(e)) not in alive]

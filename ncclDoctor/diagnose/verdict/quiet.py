@@ -24,11 +24,35 @@ from ncclDoctor.findings import Finding, Severity
 _PROXY_SETUP = re.compile(r"Proxy Call to rank (\d{1,7}) failed \((?:Connect|Setup|SharedInit|Init)\)")
 
 
+# argcheck.cc's range check prints the communicator's own size ("root should be in the 0..%d range", nRanks-1): a
+# range of 0..-1 is a communicator with no ranks -- its creation failed, or it was aborted
+_EMPTY_COMM = re.compile(r"should be in the 0\.\.-1 range")
+
+
+def argument_echo(c: Collected, e) -> bool:
+    """An NCCL argument check (argcheck.cc: "invalid root", "not a valid pointer") refusing a call on a communicator
+    that had already failed on a system error: an ncclSystemError is shown, and the communicator was aborted (NCCL's
+    "Abort COMPLETE") or the check found it with no ranks (0..-1). The refusal only echoes that failure (the
+    framework went on calling the broken communicator): the system error is the cause, not the call's arguments."""
+    from ncclDoctor.diagnose.warn_families import classify
+
+    fam = classify(e.text)
+    if fam is None or fam.name != "call_arguments":
+        return False
+    if not any(x.data.get("code") == "ncclSystemError" for x in c.samples.get("nccl_error", [])):
+        return False
+    return bool(_EMPTY_COMM.search(e.text)) or any(st.counts.get("comm_aborted") for st in c.ranks.values())
+
+
 def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("nccl_error", [])
     if not evs:
         return None
     codes = {e.data.get("code") for e in evs}
+    echo = [e for e in c.samples.get("nccl_warn", []) if argument_echo(c, e)]
+    if echo or ("ncclSystemError" in codes and any(st.counts.get("comm_aborted") for st in c.ranks.values())):
+        # the argument refusals that follow an aborted communicator (its "invalid argument") are its echo
+        codes.discard("ncclInvalidArgument")
     proxy = next((m for e in evs if (m := _PROXY_SETUP.search(str(e.data.get("last_error") or e.text)))), None)
     if proxy:  # NCCL's proxy could not open the transport connection to a peer while the communicator was set up
         return Verdict(
@@ -136,7 +160,9 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict(
             "nccl_system",
             "NCCL reported a system error (a socket, shared memory or IB verbs call failed)"
-            + (f" on {lone.who}, the one process the launcher shows failing" if who else ""),
+            + (f" on {lone.who}, the one process the launcher shows failing" if who else "")
+            + (f"; the later '{_what(echo[0])[:100]}' is that failed communicator's echo (a call on a communicator "
+               "already aborted), not the call's arguments" if echo else ""),
             "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
             "failed; check /dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME, and the GPUs each process "
             "sees: select them with CUDA_VISIBLE_DEVICES (contiguous, one per process) rather than a framework's "
@@ -214,7 +240,7 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         if e.kind == "nccl_warn" and harmless_warn(c, e):
             continue
         fam = classify(e.text if e.kind == "nccl_warn" else (e.data.get("last_error") or ""))
-        if fam is not None:
+        if fam is not None and not (e.kind == "nccl_warn" and argument_echo(c, e)):
             hits.append((fam, e))
     if not hits:
         return None
