@@ -135,6 +135,32 @@ def test_a_crash_in_the_application_is_not_nccls(tmp_path):
     assert _verdict(tmp_path, text)["cause"] != "nccl_internal"
 
 
+# Open MPI's fatal-signal handler (opal/util/stacktrace.c), printed by every process mpirun starts: "[%s:%05d] ***
+# Process received signal ***", "[%s:%05d] Signal: %s (%d)", "Signal code: %s (%d)", "Failing at address: %p", one
+# "[%s:%05d] [%2d] frame" line a frame, "*** End of error message ***"; mpirun --tag-output puts "[job,rank]<std..>:"
+def _ompi_crash(host: str, pid: int, name: str, num: int, code: str, frames: list[str], tag: str = "") -> str:
+    head = f"{tag}[{host}:{pid:05d}] "
+    return "".join(head + x + "\n" for x in ["*** Process received signal ***", f"Signal: {name} ({num})",
+                                             f"Signal code: {code}", "Failing at address: 0x3f8"]
+                   + [f"[{i:2d}] {f}" for i, f in enumerate(frames)] + ["*** End of error message ***"])
+
+
+_LIBC = "/usr/lib64/libpthread.so.0(+0x12d80)[0x7f2be0b4ed80]"
+
+
+def test_open_mpis_handler_every_rank_a_bus_error_alike_is_shared_memory(tmp_path):
+    """Every process mpirun started on a node reports SIGBUS through Open MPI's handler (lead rules F and J): shared
+    memory, no rank; one process alone reporting it is that rank's (rule A)."""
+    text = "".join(_ompi_crash("worker-b", 4100 + r, "Bus error", 7, "Object-specific hardware error (3)", [_LIBC],
+                               f"[1,{r}]<stdout>:") for r in (5, 4, 7, 6))
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("dataloader_shm", []), d["verdict"]
+    assert "/dev/shm" in d["verdict"]["fix"] and not _accused(d)
+    one = _ompi_crash("worker-b", 4102, "Bus error", 7, "Object-specific hardware error (3)", [_LIBC], "[1,6]<stderr>:")
+    v = _verdict(tmp_path, one)
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [6]), v
+
+
 # --- the launcher's records: torchrun's summary, rule A (the lone first failure), Ray's dead worker ---------------
 # torch/distributed/elastic/multiprocessing/api.py: "failed (exitcode: %s) local_rank: %s (pid: %s) of binary: %s"
 FAILED = ("E0102 10:00:00.000000 4100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: {code}) "
