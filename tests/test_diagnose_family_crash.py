@@ -135,6 +135,67 @@ def test_a_crash_in_the_application_is_not_nccls(tmp_path):
     assert _verdict(tmp_path, text)["cause"] != "nccl_internal"
 
 
+def test_a_crash_outside_nccl_with_nothing_else_is_unknown_not_none(tmp_path):
+    """A process's own crash handler reporting SIGSEGV with no frame in libnccl.so and no other failure: it died in
+    native code (lead rule A: -11 with no other cause is unknown), never "none"; the library it crashed in is named
+    by its whole file name, and no rank is accused where no line names one."""
+    text = ("[trn-04:90210:0:90233] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at "
+            "address 0x7f3a)\n==== backtrace (tid:  90233) ====\n"
+            " 0  /usr/lib/libucs.so.0(ucs_handle_error+0x2e4) [0x7f00c925c274]\n"
+            " 1  /opt/venv/lib/python3.11/site-packages/apex/fused_dense_lib.cpython-311-x86_64-linux-gnu.so(+0x91d2)"
+            " [0x7f00c18c1057]\n")
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), d["verdict"]
+    assert "fused_dense_lib.cpython-311-x86_64-linux-gnu.so" in d["verdict"]["summary"] and not _accused(d)
+
+
+# Open MPI's fatal-signal handler (opal/util/stacktrace.c), printed by every process mpirun starts: "[%s:%05d] ***
+# Process received signal ***", "[%s:%05d] Signal: %s (%d)", "Signal code: %s (%d)", "Failing at address: %p", one
+# "[%s:%05d] [%2d] frame" line a frame, "*** End of error message ***"; mpirun --tag-output puts "[job,rank]<std..>:"
+def _ompi_crash(host: str, pid: int, name: str, num: int, code: str, frames: list[str], tag: str = "") -> str:
+    head = f"{tag}[{host}:{pid:05d}] "
+    return "".join(head + x + "\n" for x in ["*** Process received signal ***", f"Signal: {name} ({num})",
+                                             f"Signal code: {code}", "Failing at address: 0x3f8"]
+                   + [f"[{i:2d}] {f}" for i, f in enumerate(frames)] + ["*** End of error message ***"])
+
+
+_LIBC = "/usr/lib64/libpthread.so.0(+0x12d80)[0x7f2be0b4ed80]"
+
+
+def test_open_mpis_handler_every_rank_a_bus_error_alike_is_shared_memory(tmp_path):
+    """Every process mpirun started on a node reports SIGBUS through Open MPI's handler (lead rules F and J): shared
+    memory, no rank; one process alone reporting it is that rank's (rule A)."""
+    text = "".join(_ompi_crash("worker-b", 4100 + r, "Bus error", 7, "Object-specific hardware error (3)", [_LIBC],
+                               f"[1,{r}]<stdout>:") for r in (5, 4, 7, 6))
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("dataloader_shm", []), d["verdict"]
+    assert "/dev/shm" in d["verdict"]["fix"] and not _accused(d)
+    one = _ompi_crash("worker-b", 4102, "Bus error", 7, "Object-specific hardware error (3)", [_LIBC], "[1,6]<stderr>:")
+    v = _verdict(tmp_path, one)
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [6]), v
+
+
+def test_open_mpis_handler_a_segfault_in_a_library_names_no_rank_it_does_not_show(tmp_path):
+    """One process's segfault in a framework's MPI library, reported by Open MPI's handler after mpirun's "1 process
+    returned a non-zero exit code": cause unknown (rule A: -11 with no other cause), the library named; the process
+    is known by host and pid only, so no rank (rule A's multi-node "unknown"). With mpirun's rank tag that rank is
+    named; a SIGABRT is not (the watchdog's own abort looks the same, rule I)."""
+    lib = "/opt/conda/lib/python3.10/site-packages/horovod/torch/mpi_lib_v2.cpython-310-x86_64-linux-gnu.so"
+    frames = [_LIBC, f"{lib}(+0x1f3a0)[0x7f2b5c61f3a0]", "python(_PyObject_MakeTpCall+0x2ec)[0x55d0f0e5a2bc]"]
+    text = ("Primary job  terminated normally, but 1 process returned\n"
+            "a non-zero exit code. Per user-direction, the job has been aborted.\n"
+            + _ompi_crash("trainer-pod-3", 731, "Segmentation fault", 11, "Address not mapped (1)", frames))
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), d["verdict"]
+    assert "mpi_lib_v2.cpython-310-x86_64-linux-gnu.so" in d["verdict"]["summary"], d["verdict"]
+    assert "mpirun --tag-output" in d["verdict"]["fix"] and not _accused(d)
+    v = _verdict(tmp_path, _ompi_crash("trainer-pod-3", 731, "Floating point exception", 8,
+                                       "Integer divide-by-zero (1)", frames, "[1,9]<stderr>:"))
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("unknown", [9], "medium"), v
+    v = _verdict(tmp_path, _ompi_crash("trainer-pod-3", 731, "Aborted", 6, "(-6)", frames, "[1,9]<stderr>:"))
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+
+
 # --- the launcher's records: torchrun's summary, rule A (the lone first failure), Ray's dead worker ---------------
 # torch/distributed/elastic/multiprocessing/api.py: "failed (exitcode: %s) local_rank: %s (pid: %s) of binary: %s"
 FAILED = ("E0102 10:00:00.000000 4100 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: {code}) "

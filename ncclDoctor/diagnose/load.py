@@ -214,6 +214,8 @@ SNIFF = 8192
 #             in different orders (parse._signal, verdict.quiet._rank_args, lead rule AA (1))
 #   ready endpoints  Paddle's launcher waiting for its peers ("not ready endpoints:['H:P', ...]"): endpoints at an
 #             address no host has (0.0.0.0/8) are set-up (parse._signal, verdict.fabric._unroutable_peers, lead rule L)
+#   ] Signal:  Open MPI's fatal-signal handler ("[host:pid] Signal: Aborted (6)", its other lines follow: parse._signal,
+#             a crash of that signal; lead rule F for a SIGBUS, rule A for the others)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -239,7 +241,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
-            b"ready endpoints")
+            b"ready endpoints", b"] Signal: ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

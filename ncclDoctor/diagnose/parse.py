@@ -438,6 +438,15 @@ class LineParser:
             if f or "backtrace" in body:  # the crash handler's frames: which library crashed
                 if f and len(self._crash.data["libs"]) < 16:
                     self._crash.data["libs"].append(f.group(1))
+                    # the frame's whole file name (R_FRAME reads from its "lib": "mpi_lib_v2.so" gives "lib_v2.so")
+                    self._crash.data.setdefault("files", []).append(re.split(r"[/\s]", body[:f.end(1)])[-1])
+                self._follow = 2
+                return None
+            o = S.R_OMPI_HANDLER.match(body) if self._crash.data.get("handler") == "Open MPI" else None
+            if o:  # the rest of Open MPI's report: signal code, address, one frame a line
+                if o.group(1) and len(self._crash.data["libs"]) < 16:
+                    self._crash.data["libs"].append(o.group(1))
+                    self._crash.data.setdefault("files", []).append(o.group(1))
                 self._follow = 2
                 return None
             self._crash = None
@@ -1038,6 +1047,14 @@ class LineParser:
             p = S.R_CAUGHT_PID.search(text)
             ev.data.update(signal=int(k.group(1)), what=k.group(2).strip(), libs=[],
                            proc=int(p.group(1)) if p else ev.pid)
+            self._crash, self._follow = ev, 2
+            return ev
+        o = S.R_OMPI_SIGNAL.search(text) if "] Signal: " in text else None
+        if o and int(o.group(4)) in S.SIGNALS_BY_NUMBER:  # Open MPI's handler: the process (host, pid) got it
+            ev = self._context(lineno, text, "crash")
+            ev.host = ev.host or o.group(1)
+            ev.data.update(signal=int(o.group(4)), what=o.group(3).strip(), libs=[], proc=int(o.group(2)),
+                           handler="Open MPI")
             self._crash, self._follow = ev, 2
             return ev
         a = S.R_ABSL_SIGNAL.search(text) if "received at time=" in text else None

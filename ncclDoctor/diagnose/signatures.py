@@ -767,6 +767,14 @@ R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
 # Abseil's FailureSignalHandler (Ray's raylet and core workers, TensorFlow, JAX): "*** SIGBUS received at
 # time=1717171717 on cpu 12 ***", then "PC: @ ..." and "    @     0x... ray::ObjectManager::..." frames.
 R_ABSL_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) received at time=\d{1,12}")
+# Open MPI's own handler of a fatal signal (opal's stacktrace, in every process mpirun starts): "[host:00121] ***
+# Process received signal ***", then "[host:00121] Signal: Bus error (7)", "Signal code: ...", "Failing at address:
+# 0x...", one "[host:00121] [ 1] /path/mpi_lib.so(+0x78ce0)[0x7f...]" frame a line and "*** End of error message ***":
+# that process (host, pid) died of that signal; mpirun's --tag-output prefix ("[1,3]<stderr>:") names its rank
+R_OMPI_SIGNAL = re.compile(r"\[([\w.\-]{1,255}):(\d{1,10})\] Signal: ([A-Za-z][A-Za-z ]{1,40}?) \((\d{1,2})\)")
+R_OMPI_HANDLER = re.compile(r"^\s*\[[\w.\-]{1,255}:\d{1,10}\] (?:Signal code: |Failing at address: |"
+                            r"\*\*\* End of error message|"
+                            r"\[ {0,3}\d{1,3}\] (?:(?:\S*/)?([\w\-+.]{1,80}?\.so)[.\d]*[(\[\s]|))")
 R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
 # DDP's constructor (torch/csrc/distributed/c10d/reducer.cpp verify_params_across_processes): "DDP expects same

@@ -42,6 +42,7 @@ from ncclDoctor.diagnose.verdict.crash import (
     _killed,
     _launch_arg,
     _launch_setup,
+    _native_crash,
     _nccl_crash,
     _no_nccl,
     _preempted,
@@ -119,7 +120,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _hvd_shut_down,
     _all_joined, _serving_watchdog,
     _warn_family, _nccl_other,
-    _signal, _timeouts, _exited, _teardown_stuck, _died_loading, _fatal_python, _workers_raised,
+    _signal, _timeouts, _exited, _teardown_stuck, _died_loading, _fatal_python, _native_crash,
+    _workers_raised,
 ]
 
 

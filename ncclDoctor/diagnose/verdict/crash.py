@@ -1250,6 +1250,46 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
 
 
+def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A process's own fatal-signal handler (Open MPI's "[host:pid] Signal: Segmentation fault (11)", UCX's "Caught
+    signal 11 (...)", Abseil's "*** SIGSEGV received at ...") reporting SIGSEGV, SIGILL, SIGFPE or SIGABRT, with no
+    backtrace into libnccl.so (_nccl_crash), no bus error (_bus_error) and nothing else that explains the lines: that
+    process died in native code, a first failure whose cause the lines do not give (lead rule A: -11/-6 with no other
+    cause is unknown). Its rank is named only where one process crashed and its line carries the rank (a launcher's
+    tag); several processes crashing alike share a cause (rule J), and a SIGABRT names nobody (the watchdog's own
+    abort looks the same, rule I)."""
+    evs = [e for e in c.samples.get("crash", []) if e.data.get("signal") in (4, 6, 8, 11)]
+    if not evs:
+        return None
+    e = evs[0]
+    procs = {(x.host, x.data.get("proc") or x.where) for x in evs}
+    ranks = sorted({x.rank for x in evs if x.rank is not None})
+    several = len(procs) > 1
+    named = ranks if not several and len(ranks) == 1 and e.data["signal"] != 6 else []
+    sig = S.SIGNALS_BY_NUMBER.get(e.data["signal"], f"signal {e.data['signal']}")
+    lib = next((x for x in e.data.get("files", []) if x not in _HANDLER_LIBS), None)
+    mpi = any(x.data.get("handler") == "Open MPI" for x in evs)
+    who = (f"{len(procs)} processes" if several else _named(named) if named else
+           f"a process (pid {e.data['proc']}{' on ' + e.host if e.host else ''})" if e.data.get("proc") else
+           "a process")
+    fix = (ILL_FIX if e.data["signal"] == 4 else ABORT_FIX if e.data["signal"] == 6 else NATIVE_FIX)
+    if lib:
+        fix += (f"The crash is in {lib} (the first frame past the crash handler): a compiled library or extension "
+                "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
+                "installed framework, CUDA and NCCL versions. ")
+    if mpi:
+        fix += ("" if named else LAUNCHER_LOGS["mpirun"]) + MPI_CRASH_FIX
+    return Verdict(
+        "unknown",
+        f"{who} died of {sig} ({e.data.get('what') or sig}){' alike' if several else ''}, as "
+        f"{'their' if several else 'its'} own crash handler reports ('{strip_prefixes(e.text)[:120]}')"
+        + (f", inside {lib}" if lib else "")
+        + ": a crash in native code, not a Python exception; no other failure is shown, so the lines say where it "
+        "died, not why" + ("; several processes crashing the same way is a cause they share, not one rank"
+                           if several else "" if named else "; the lines do not say which rank it was"),
+        fix.strip(), "medium" if named else "low", named, [x.brief() for x in evs[:3]], job_wide=several)
+
+
 def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Worker processes whose target raised (multiprocessing's "Process SpawnProcess-1:3:" header before a traceback,
     a multiprocess executor's "got fatal signal from worker processes"), read when nothing else explains the lines:
