@@ -654,6 +654,20 @@ def test_shm_transport_invalid_argument_points_at_dev_shm_and_the_shm_transport(
     assert "/dev/shm" in v["fix"] and "NCCL_SHM_DISABLE" in v["fix"]
 
 
+def test_a_ranks_cuda_failure_in_the_shm_transport_set_up_is_the_platform_not_that_rank(tmp_path):
+    """Lead rule V (2) reaches the shared-memory transport: include/shm.h / transport/shm.cu's 'Cuda failure' during
+    the rings' set-up is the host's /dev/shm or cudaHostRegister with this NCCL, culprits [] (named rank 5 at high
+    confidence before)."""
+    text = ("[1,4]<stdout>:gpu-b17:2210:2231 [0] NCCL INFO comm 0x55d0 rank 4 nranks 8 cudaDev 0 nvmlDev 0 - "
+            "Init COMPLETE\n"
+            "[1,5]<stdout>:gpu-b17:2211:2230 [1] NCCL INFO Ring 01 : 5[1] -> 6[2] via direct shared memory\n"
+            "[1,5]<stdout>:gpu-b17:2211:2230 [1] transport/shm.cc:97 NCCL WARN Cuda failure 'invalid argument'\n"
+            "[1,5]<stdout>:gpu-b17:2211:2230 [1] NCCL INFO init.cc:662 -> 1\n")
+    v = _verdict(tmp_path, text)  # the rank it happened on is a lead at low confidence (accuses nobody), as for p2p
+    assert (v["cause"], v["confidence"]) == ("cuda_error", "low") and "a lead, not a culprit" in v["summary"], v
+    assert "/dev/shm" in v["fix"] and "NCCL_SHM_DISABLE" in v["fix"], v["fix"]
+
+
 def test_a_stub_libcuda_is_the_images_library_path(tmp_path):
     text = "[3] 5fe1c2:81:90 [3] init.cc:211 NCCL WARN Cuda failure 'CUDA driver is a stub library'\n"
     v = _verdict(tmp_path, text)

@@ -80,8 +80,10 @@ def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
 
 
 # NCCL's transport/proxy set-up files, where a 'Cuda failure' is the node's CUDA set-up, not a kernel
+# (include/shm.h, transport/shm.cc/.cu: the shared-memory transport's cudaHostRegister of the /dev/shm segment)
 _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc)|"
-                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|nvls\.cc):\d+ NCCL WARN Cuda failure")
+                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|nvls\.cc|shm\.(?:h|cc|cu)):\d+ "
+                         r"NCCL WARN Cuda failure")
 
 
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an error raised there
@@ -317,7 +319,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "symlink to it) in the image or environment, so the real libcuda.so.1 that the NVIDIA container runtime "
             "mounts from the host is loaded; check with ldconfig -p | grep libcuda.",
         )
-    elif "invalid argument" in text and ("shm.h" in text or "shmutils" in text or "/dev/shm" in text):
+    elif "invalid argument" in text and re.search(r"\bshm\.(?:h|cc|cu)\b|shmutils|/dev/shm", text):
         what, fix = (
             "'Cuda failure invalid argument' in NCCL's shared-memory (shm) transport set-up (it registers its "
             "/dev/shm segment with CUDA, cudaHostRegister)",
