@@ -212,6 +212,9 @@ SNIFF = 8192
 #             lead rules J, AC (2))
 #   --ips     Paddle's launcher given the job's node list ("paddle.distributed.launch --ips=A,B"): two nodes given it
 #             in different orders (parse._signal, verdict.quiet._rank_args, lead rule AA (1))
+#   --nproc, CUDA Capable  torchrun's --nproc_per_node (processes per node) and deviceQuery's "Detected N CUDA Capable
+#             device(s)" (GPUs on the node): more processes than GPUs beside "invalid device ordinal" is the launch
+#             (parse._launch_gpus, verdict.crash._cuda, lead rules Q, W)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -236,7 +239,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
-            b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips")
+            b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
+            b"--nproc", b"CUDA Capable")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

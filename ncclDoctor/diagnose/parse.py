@@ -148,6 +148,7 @@ class LineParser:
         self._member_ev: Event | None = None
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
+        self.launch_gpus: list[Event] = []  # processes per node a launch starts, GPUs a node shows (_launch_gpus)
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.ds_kill: Event | None = None  # DeepSpeed's launcher's first "Killing subprocess" line
@@ -443,6 +444,8 @@ class LineParser:
             self._crash = None
         if ("basics.py" in body or "init_process_group" in body) and S.R_INIT_FRAME.search(body):
             self._init_frame(text)
+        if "--nproc" in body or "CUDA Capable" in body:
+            self._launch_gpus(lineno, text)
         if self._hvd_head:
             mr = S.R_HVD_MISSING_RANK.match(body)
             if not mr and lineno - self._hvd_head <= 64 and (self._hvd_open or not body.strip()):
@@ -1261,6 +1264,31 @@ class LineParser:
         ev = self._context(lineno, text, "setting")
         ev.data["settings"] = pairs[:16]
         return ev
+
+    def _launch_gpus(self, lineno: int, text: str) -> None:
+        """How many processes a node's launch starts (torchrun's --nproc_per_node, with a CUDA_VISIBLE_DEVICES list on
+        the same command line: the GPUs it leaves) and how many GPUs a node shows (deviceQuery's "Detected N CUDA
+        Capable device(s)"): verdict.crash._cuda compares them beside an "invalid device ordinal" (lead rules Q, W).
+        Kept aside (``launch_gpus``, handed on at the end of the file): the line is read on as if unseen, so a
+        command line's role in the reading of the lines after it (a wrapped line's rest) is unchanged."""
+        if len(self.launch_gpus) >= 8:
+            return
+        if "CUDA Capable" in text and (q := S.R_DEVICE_QUERY.search(text)):
+            ev = self._context(lineno, text, "gpus_shown")
+            ev.rank = None  # the node's device list, not a rank's line
+            ev.data["gpus"] = int(q.group(1))
+            self.launch_gpus.append(ev)
+            return
+        p = S.R_ARG_NPROC.search(text) if "--nproc" in text and not is_failure_line(self._body) else None
+        if not p:
+            return
+        ev = self._context(lineno, text, "launch_procs")
+        ev.rank = None  # a command line, not a process's own line
+        ev.data["procs"] = int(p.group(1))
+        v = S.R_ARG_VISIBLE.search(text[:p.start()])  # the variable set for this command, before its arguments
+        if v:
+            ev.data["gpus"] = len(v.group(1).split(","))
+        self.launch_gpus.append(ev)
 
     def _torchrun_config(self, lineno: int, text: str) -> Event | None:
         """torchrun's printed launch config and rendezvous result, as the variables they are

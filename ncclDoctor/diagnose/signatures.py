@@ -847,6 +847,13 @@ R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\
 R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
+# How many processes a launch starts on each node against how many GPUs the lines show there (lead rules Q, W):
+# torchrun's / torch.distributed.launch's "--nproc_per_node 8" (any spelling), a CUDA_VISIBLE_DEVICES list on the same
+# command line, and CUDA's deviceQuery sample's "Detected 1 CUDA Capable device(s)". More processes than GPUs make every
+# local rank past the last GPU fail torch.cuda.set_device with "invalid device ordinal": the launch, not a CUDA fault.
+R_ARG_NPROC = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?(\d{1,4})\b")
+R_ARG_VISIBLE = re.compile(r"\bCUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})(?=['\"]?\s)")
+R_DEVICE_QUERY = re.compile(r"\bDetected (\d{1,4}) CUDA Capable device\(s\)")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
 # job-control "[1]+  Terminated  python train.py" and a script's "run.sh: line 4: 4242 Terminated  python ...": the job
 # was stopped from outside (a user's kill, a time limit, the scheduler).
