@@ -609,6 +609,31 @@ def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
     assert v["cause"] == "store_rendezvous" and "port 23456 is already in use" in v["summary"], v
 
 
+_STORE_IN_USE = ('  File "/usr/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 174, in '
+                 "_create_c10d_store\n"
+                 "    return TCPStore(\n"
+                 "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
+                 "address. port: 29612, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n")
+
+
+def test_the_stores_port_in_use_under_several_slurm_tasks_a_node_with_procid_node_ranks_is_config(tmp_path):
+    """Lead rule AA (1), megatron-lm-1371's shape in other words: srun's --tasks-per-node 4 and torchrun's
+    --node_rank from SLURM_PROCID start four launchers a node; the extra ones on the master's host bind its port."""
+    log = ("srun --nodes=2 --tasks-per-node 4 --gres=gpu:4 bash -c 'torchrun --nnodes 2 --nproc_per_node 4 "
+           "--node_rank=$SLURM_PROCID --master_addr $HEAD --master_port 29612 pretrain.py'\n" + _STORE_IN_USE)
+    v = _verdict(tmp_path, log)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "--ntasks-per-node=1" in v["fix"] and "SLURM_NODEID" in v["fix"], v
+
+
+def test_the_stores_port_in_use_with_one_slurm_task_a_node_stays_the_stores_port(tmp_path):
+    """With one task a node SLURM_PROCID is the node's index: the launch is right, the port is another holder's."""
+    log = ("#SBATCH --ntasks-per-node=1\n"
+           "export NODE_RANK=$SLURM_PROCID\n" + _STORE_IN_USE)
+    v = _verdict(tmp_path, log)
+    assert v["cause"] == "store_rendezvous" and "port 29612 is already in use" in v["summary"], v
+
+
 # --- an IB completion names a queue pair, not the rank that printed it (round 20: deepspeed-6875) --------------------
 def test_no_completion_status_makes_the_reporting_rank_a_culprit(tmp_path):
     """A flush (5) follows an earlier failure of the pair; a retry (12) or remote error (9-11) is the peer or the

@@ -215,6 +215,9 @@ SNIFF = 8192
 #   --nproc, CUDA Capable  torchrun's --nproc_per_node (processes per node) and deviceQuery's "Detected N CUDA Capable
 #             device(s)" (GPUs on the node): more processes than GPUs beside "invalid device ordinal" is the launch
 #             (parse._launch_gpus, verdict.crash._cuda, lead rules Q, W)
+#   tasks-per-node, SLURM_PROCID  a Slurm job's tasks per node and a node rank taken from SLURM_PROCID: several
+#             launchers a node, the extra ones binding MASTER_PORT again (parse._launch_gpus, verdict.fabric._store,
+#             lead rule AA (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -240,7 +243,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
-            b"--nproc", b"CUDA Capable")
+            b"--nproc", b"CUDA Capable", b"tasks-per-node", b"SLURM_PROCID")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

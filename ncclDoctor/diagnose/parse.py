@@ -444,7 +444,7 @@ class LineParser:
             self._crash = None
         if ("basics.py" in body or "init_process_group" in body) and S.R_INIT_FRAME.search(body):
             self._init_frame(text)
-        if "--nproc" in body or "CUDA Capable" in body:
+        if "--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body:
             self._launch_gpus(lineno, text)
         if self._hvd_head:
             mr = S.R_HVD_MISSING_RANK.match(body)
@@ -1269,6 +1269,8 @@ class LineParser:
         """How many processes a node's launch starts (torchrun's --nproc_per_node, with a CUDA_VISIBLE_DEVICES list on
         the same command line: the GPUs it leaves) and how many GPUs a node shows (deviceQuery's "Detected N CUDA
         Capable device(s)"): verdict.crash._cuda compares them beside an "invalid device ordinal" (lead rules Q, W).
+        A Slurm job's tasks per node and a node rank taken from SLURM_PROCID: verdict.fabric._store reads them beside
+        the store's "address already in use" (lead rule AA (1)).
         Kept aside (``launch_gpus``, handed on at the end of the file): the line is read on as if unseen, so a
         command line's role in the reading of the lines after it (a wrapped line's rest) is unchanged."""
         if len(self.launch_gpus) >= 8:
@@ -1279,6 +1281,14 @@ class LineParser:
             ev.data["gpus"] = int(q.group(1))
             self.launch_gpus.append(ev)
             return
+        t = S.R_SLURM_TASKS.search(text) if "tasks-per-node" in text and not is_failure_line(self._body) else None
+        if t or ("SLURM_PROCID" in text and S.R_NODE_RANK_PROCID.search(text)):
+            ev = self._context(lineno, text, "launch_tasks")
+            ev.rank = None  # a batch script's or command line's setting, not a process's own line
+            ev.data["tasks"] = int(t.group(1)) if t else None
+            ev.data["procid_node_rank"] = S.R_NODE_RANK_PROCID.search(text) is not None if "SLURM_PROCID" in text \
+                else False
+            self.launch_gpus.append(ev)
         p = S.R_ARG_NPROC.search(text) if "--nproc" in text and not is_failure_line(self._body) else None
         if not p:
             return

@@ -854,6 +854,14 @@ R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{
 R_ARG_NPROC = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?(\d{1,4})\b")
 R_ARG_VISIBLE = re.compile(r"\bCUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})(?=['\"]?\s)")
 R_DEVICE_QUERY = re.compile(r"\bDetected (\d{1,4}) CUDA Capable device\(s\)")
+# A Slurm job's tasks per node ("#SBATCH --ntasks-per-node=8", srun's "--ntasks-per-node 8", the "--tasks-per-node"
+# alias) and a node rank taken from SLURM_PROCID ("export NODE_RANK=${SLURM_PROCID}", "--node_rank=$SLURM_PROCID"):
+# SLURM_PROCID is the task's rank in the whole job, so with several tasks per node every node starts several launchers
+# (torchrun) with node ranks past --nnodes, and each extra one on the master's host binds MASTER_PORT again -- the
+# store's "address already in use" is that launch (lead rule AA (1)): config, no rank.
+R_SLURM_TASKS = re.compile(r"--n?tasks-per-node[= ]['\"]?(\d{1,4})\b")
+R_NODE_RANK_PROCID = re.compile(r"\b(?:NODE_RANK|node_rank|node-rank)['\"]?\s{0,2}[=\s]\s{0,2}['\"]?"
+                                r"\$\{?SLURM_PROCID\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
 # job-control "[1]+  Terminated  python train.py" and a script's "run.sh: line 4: 4242 Terminated  python ...": the job
 # was stopped from outside (a user's kill, a time limit, the scheduler).
