@@ -133,8 +133,10 @@ SNIFF = 8192
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
 #   "assert " a traceback's `assert ...` source line above a bare AssertionError: the condition a framework's own
 #             settings check tested (parse._traceback_tail, lead rule W)
-#   TCPStore(, in init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
-#             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L)
+#   TCPStore(, init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
+#             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L);
+#             also the frame's code line calling init_process_group: a paste cut there after the store client's
+#             connect warning ended inside the call (parse.finish, rule L)
 #   issing ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
 #             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.hang._hvd_stall), or
 #             0.28's "Missing ranks:" header (0.19's "Stalled ranks:", word "talled ranks:"), its "N: [tensors]" lines
@@ -233,7 +235,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
-            b"TCPStore(", b"in init_process_group", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
+            b"TCPStore(", b"init_process_group", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",

@@ -459,6 +459,9 @@ R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ff
 R_GLOO = re.compile(r"gloo|Gloo")
 # A traceback / faulthandler frame of the job's set-up call: Horovod's hvd.init() (horovod/common/basics.py, "line 60 in
 # init") or torch's init_process_group. A gloo peer closing or resetting the connection in it is set-up (rule L).
+# The code line of a traceback's frame that calls it ("    torch.distributed.init_process_group(backend=...)",
+# "dist.init_process_group("): a traceback cut right after it ended inside the call (parse.finish).
+R_INIT_CALL = re.compile(r"^\s*(?:[\w.]{1,80}\.)?init_process_group\(")
 R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init\b|\bin init_process_group\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"

@@ -811,10 +811,32 @@ def _launchers_per_node(c: Collected, in_use: int) -> Verdict | None:
         "high", [], [procid[0].brief()] + _samples(c, "store_timeout")[:2], job_wide=True)
 
 
+def _connect_then_cut(c: Collected, evs: list) -> Verdict:
+    """Lead rule L: the store client's connect warning (10049 / EINVAL / EADDRNOTAVAIL at an address of the store's
+    host), then a traceback down into init_process_group that the paste cut before its exception: the process raised
+    where the store is connected, with that connection the only failure shown -- not the harmless retry rule N reads
+    when nothing fails after it. store_rendezvous, no rank (every process reaches the same endpoint), medium: the
+    exception itself is not shown."""
+    host = evs[0].data.get("endpoint") or "the store's host"
+    return Verdict(
+        "store_rendezvous",
+        f"the store client could not connect to {host} (an address not valid here: system error 10049 / EINVAL / "
+        "EADDRNOTAVAIL), and the process then raised inside init_process_group (its traceback ends in that call; the "
+        "exception line is not in the input): the store connection at set-up failed, a setting every process shares, "
+        "no rank at fault",
+        f"Check what {host} resolves to on this machine (the hosts file, a VPN or another program mapping the machine "
+        "name elsewhere) and set MASTER_ADDR to an address that is this host's (MASTER_ADDR=127.0.0.1 / localhost on "
+        "one machine) with a free MASTER_PORT; on Windows use the gloo backend (no NCCL there). Give the full "
+        "exception text below the traceback to confirm.",
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("store_timeout", [])
     if not evs:
         return None
+    if all(e.data.get("init_cut") for e in evs):
+        return _connect_then_cut(c, evs)
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
     rdzv = any(e.data.get("rendezvous") for e in evs)
     in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
