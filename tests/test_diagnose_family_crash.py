@@ -2168,3 +2168,38 @@ def test_sglangs_child_wait_status_is_read_as_the_signal_that_killed_it(tmp_path
     assert v["culprits"] == [] and "SIGSEGV" in v["fix"] and "faulthandler" in v["fix"], v
     v = _verdict(tmp_path, "[2025-09-02 11:04:17] Child process unexpectedly failed with exitcode=256. pid=51202\n")
     assert v["culprits"] == [] and "SIGSEGV" not in v["fix"], v
+
+
+# --- more processes per node than GPUs: "invalid device ordinal" is the launch (lead rules Q, W) -------------------
+_ORDINAL = ("[rank3]: Traceback (most recent call last):\n"
+            "[rank3]:   File \"/srv/app/train.py\", line 41, in <module>\n"
+            "[rank3]:     torch.cuda.set_device(local_rank)\n"
+            "[rank3]: RuntimeError: CUDA error: invalid device ordinal\n")
+
+
+def test_more_processes_than_the_visible_gpus_on_the_command_line_is_config_naming_nobody(tmp_path):
+    """torchrun's --nproc-per-node above the CUDA_VISIBLE_DEVICES list set on the same command line: every local rank
+    past the last GPU fails torch.cuda.set_device; the launch's setting, not rank 3 (llama-946's shape)."""
+    text = "$ CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc-per-node=4 --master_port 29511 train.py\n" + _ORDINAL
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "--nproc_per_node 2" in v["fix"]
+
+
+def test_more_processes_than_the_gpus_device_query_shows_is_config(tmp_path):
+    """torch.distributed.launch's --nproc_per_node 4 and CUDA's deviceQuery sample showing 2 devices on the node."""
+    text = ("python -m torch.distributed.launch --nproc_per_node 4 --use-env finetune.py \\\n"
+            "    --epochs 3\n" + _ORDINAL +
+            "./deviceQuery Starting...\n"
+            "Detected 2 CUDA Capable device(s)\n"
+            "Device 0: \"NVIDIA A10\"\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+
+
+def test_an_invalid_ordinal_with_no_more_processes_than_gpus_stays_a_cuda_error(tmp_path):
+    """As many processes as GPUs shown: the ordinal is the code's own (a global rank passed to set_device), so the
+    launch line says nothing against it and the CUDA error stands."""
+    text = "CUDA_VISIBLE_DEVICES=0,1,2,3 torchrun --nproc_per_node=4 train.py\n" + _ORDINAL
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error", v

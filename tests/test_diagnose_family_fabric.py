@@ -609,6 +609,62 @@ def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
     assert v["cause"] == "store_rendezvous" and "port 23456 is already in use" in v["summary"], v
 
 
+_STORE_IN_USE = ('  File "/usr/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 174, in '
+                 "_create_c10d_store\n"
+                 "    return TCPStore(\n"
+                 "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network "
+                 "address. port: 29612, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n")
+
+
+def test_the_stores_port_in_use_under_several_slurm_tasks_a_node_with_procid_node_ranks_is_config(tmp_path):
+    """Lead rule AA (1), megatron-lm-1371's shape in other words: srun's --tasks-per-node 4 and torchrun's
+    --node_rank from SLURM_PROCID start four launchers a node; the extra ones on the master's host bind its port."""
+    log = ("srun --nodes=2 --tasks-per-node 4 --gres=gpu:4 bash -c 'torchrun --nnodes 2 --nproc_per_node 4 "
+           "--node_rank=$SLURM_PROCID --master_addr $HEAD --master_port 29612 pretrain.py'\n" + _STORE_IN_USE)
+    v = _verdict(tmp_path, log)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "--ntasks-per-node=1" in v["fix"] and "SLURM_NODEID" in v["fix"], v
+
+
+def test_the_stores_port_in_use_with_one_slurm_task_a_node_stays_the_stores_port(tmp_path):
+    """With one task a node SLURM_PROCID is the node's index: the launch is right, the port is another holder's."""
+    log = ("#SBATCH --ntasks-per-node=1\n"
+           "export NODE_RANK=$SLURM_PROCID\n" + _STORE_IN_USE)
+    v = _verdict(tmp_path, log)
+    assert v["cause"] == "store_rendezvous" and "port 29612 is already in use" in v["summary"], v
+
+
+_CONNECT_WARN = ("[W socket.cpp:601] [c10d] The client socket has failed to connect to [trainbox.lan]:29512 (errno: 99 "
+                 "- Cannot assign requested address).\n")
+_INTO_INIT = ("Traceback (most recent call last):\n"
+              '  File "/home/u/proj/train.py", line 88, in <module>\n'
+              "    main()\n"
+              '  File "/home/u/proj/train.py", line 31, in main\n'
+              '    dist.init_process_group("gloo", rank=rank, world_size=world)\n')
+
+
+def test_a_connect_warning_then_a_traceback_cut_inside_init_process_group_is_the_store(tmp_path):
+    """Lead rule L, kohya-ss-2163's shape on Linux: the store client's retried connect warning, then a traceback down
+    to the init_process_group call and no exception line (the paste was cut): the process raised where the store is
+    connected, so the warning is no harmless retry here; no rank."""
+    d = _report(tmp_path, _CONNECT_WARN + _INTO_INIT)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("store_rendezvous", []), d["verdict"]
+    assert "MASTER_ADDR" in d["verdict"]["fix"] and _accused(d) == set()
+
+
+def test_a_connect_warning_with_the_traceback_s_exception_shown_is_read_by_that_exception(tmp_path):
+    """The exception line shown below the call decides: Windows' torch without NCCL is no store failure."""
+    log = (_CONNECT_WARN + _INTO_INIT
+           + '  File "/usr/lib/python3/torch/distributed/distributed_c10d.py", line 1097, in init_process_group\n'
+           "RuntimeError: Distributed package doesn't have NCCL built in\n")
+    assert _verdict(tmp_path, log)["cause"] != "store_rendezvous"
+
+
+def test_a_connect_warning_alone_stays_harmless(tmp_path):
+    """Rule N: the warning with nothing failing after it (torch connects through the host's next address)."""
+    assert _verdict(tmp_path, _CONNECT_WARN + "epoch 1/3: loss 2.31\n")["cause"] == "none"
+
+
 # --- an IB completion names a queue pair, not the rank that printed it (round 20: deepspeed-6875) --------------------
 def test_no_completion_status_makes_the_reporting_rank_a_culprit(tmp_path):
     """A flush (5) follows an earlier failure of the pair; a retry (12) or remote error (9-11) is the peer or the

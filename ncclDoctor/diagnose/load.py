@@ -133,8 +133,10 @@ SNIFF = 8192
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
 #   "assert " a traceback's `assert ...` source line above a bare AssertionError: the condition a framework's own
 #             settings check tested (parse._traceback_tail, lead rule W)
-#   TCPStore(, in init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
-#             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L)
+#   TCPStore(, init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
+#             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L);
+#             also the frame's code line calling init_process_group: a paste cut there after the store client's
+#             connect warning ended inside the call (parse.finish, rule L)
 #   issing ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
 #             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.hang._hvd_stall), or
 #             0.28's "Missing ranks:" header (0.19's "Stalled ranks:", word "talled ranks:"), its "N: [tensors]" lines
@@ -216,6 +218,12 @@ SNIFF = 8192
 #             address no host has (0.0.0.0/8) are set-up (parse._signal, verdict.fabric._unroutable_peers, lead rule L)
 #   ] Signal:  Open MPI's fatal-signal handler ("[host:pid] Signal: Aborted (6)", its other lines follow: parse._signal,
 #             a crash of that signal; lead rule F for a SIGBUS, rule A for the others)
+#   --nproc, CUDA Capable  torchrun's --nproc_per_node (processes per node) and deviceQuery's "Detected N CUDA Capable
+#             device(s)" (GPUs on the node): more processes than GPUs beside "invalid device ordinal" is the launch
+#             (parse._launch_gpus, verdict.crash._cuda, lead rules Q, W)
+#   tasks-per-node, SLURM_PROCID  a Slurm job's tasks per node and a node rank taken from SLURM_PROCID: several
+#             launchers a node, the extra ones binding MASTER_PORT again (parse._launch_gpus, verdict.fabric._store,
+#             lead rule AA (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -231,7 +239,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
-            b"TCPStore(", b"in init_process_group", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
+            b"TCPStore(", b"init_process_group", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
@@ -241,7 +249,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
-            b"ready endpoints", b"] Signal: ")
+            b"ready endpoints", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node", b"SLURM_PROCID")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -148,6 +148,12 @@ class LineParser:
         self._member_ev: Event | None = None
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
+        # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
+        # a launch starts, GPUs a node shows (_launch_gpus); a traceback cut inside init_process_group (finish)
+        self.aside: list[Event] = []
+        self._connect_warn: tuple[int, str, str] | None = None  # the store client's retried connect warning
+        self._init_call = -99  # a traceback's line calling into init_process_group (a frame or its code line)
+        self._last_line = -99  # the last non-blank line read
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.ds_kill: Event | None = None  # DeepSpeed's launcher's first "Killing subprocess" line
@@ -227,6 +233,15 @@ class LineParser:
             elif self.cf_section is None:
                 return self._stray_exit[1]
             self._stray_exit = None
+        if self._connect_warn is not None and self._init_call == self._last_line > self._connect_warn[0]:
+            # the input ends inside init_process_group: a traceback's header, its frames down to the call and no
+            # exception line (the paste was cut), after the store client's retried connect warning -- the process
+            # raised where the store is connected, and that warning is the only failure shown (lead rule L)
+            lineno, text, host = self._connect_warn
+            ev = self._context(lineno, text, "store_timeout")
+            ev.rank = None  # the warning names the store's host, not a rank
+            ev.data.update(endpoint=host, rendezvous=False, in_use=None, closed=False, init_cut=True)
+            self.aside.append(ev)
         ev, self._pending = self._pending, None
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
@@ -282,6 +297,8 @@ class LineParser:
 
     # -- the families ---------------------------------------------------------------
     def parse(self, lineno: int, text: str) -> Event | None:
+        if text.strip():
+            self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, text)
         if "Evaluat" in text:
@@ -452,6 +469,13 @@ class LineParser:
             self._crash = None
         if ("basics.py" in body or "init_process_group" in body) and S.R_INIT_FRAME.search(body):
             self._init_frame(text)
+        if "--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body:
+            self._launch_gpus(lineno, text)
+        if "init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body)) and any(
+                0 < lineno - h <= 200 for h in self._tb_heads):
+            self._init_call = lineno  # a traceback goes into init_process_group (finish: the paste may end there)
+        if "failed to connect" in body and (w := S.R_WIN_CONNECT_WARN.search(body)) and self._connect_warn is None:
+            self._connect_warn = (lineno, text, w.group("host"))
         if self._hvd_head:
             mr = S.R_HVD_MISSING_RANK.match(body)
             if not mr and lineno - self._hvd_head <= 64 and (self._hvd_open or not body.strip()):
@@ -1285,6 +1309,41 @@ class LineParser:
         ev = self._context(lineno, text, "setting")
         ev.data["settings"] = pairs[:16]
         return ev
+
+    def _launch_gpus(self, lineno: int, text: str) -> None:
+        """How many processes a node's launch starts (torchrun's --nproc_per_node, with a CUDA_VISIBLE_DEVICES list on
+        the same command line: the GPUs it leaves) and how many GPUs a node shows (deviceQuery's "Detected N CUDA
+        Capable device(s)"): verdict.crash._cuda compares them beside an "invalid device ordinal" (lead rules Q, W).
+        A Slurm job's tasks per node and a node rank taken from SLURM_PROCID: verdict.fabric._store reads them beside
+        the store's "address already in use" (lead rule AA (1)).
+        Kept aside (``launch_gpus``, handed on at the end of the file): the line is read on as if unseen, so a
+        command line's role in the reading of the lines after it (a wrapped line's rest) is unchanged."""
+        if len(self.aside) >= 8:
+            return
+        if "CUDA Capable" in text and (q := S.R_DEVICE_QUERY.search(text)):
+            ev = self._context(lineno, text, "gpus_shown")
+            ev.rank = None  # the node's device list, not a rank's line
+            ev.data["gpus"] = int(q.group(1))
+            self.aside.append(ev)
+            return
+        t = S.R_SLURM_TASKS.search(text) if "tasks-per-node" in text and not is_failure_line(self._body) else None
+        if t or ("SLURM_PROCID" in text and S.R_NODE_RANK_PROCID.search(text)):
+            ev = self._context(lineno, text, "launch_tasks")
+            ev.rank = None  # a batch script's or command line's setting, not a process's own line
+            ev.data["tasks"] = int(t.group(1)) if t else None
+            ev.data["procid_node_rank"] = S.R_NODE_RANK_PROCID.search(text) is not None if "SLURM_PROCID" in text \
+                else False
+            self.aside.append(ev)
+        p = S.R_ARG_NPROC.search(text) if "--nproc" in text and not is_failure_line(self._body) else None
+        if not p:
+            return
+        ev = self._context(lineno, text, "launch_procs")
+        ev.rank = None  # a command line, not a process's own line
+        ev.data["procs"] = int(p.group(1))
+        v = S.R_ARG_VISIBLE.search(text[:p.start()])  # the variable set for this command, before its arguments
+        if v:
+            ev.data["gpus"] = len(v.group(1).split(","))
+        self.aside.append(ev)
 
     def _torchrun_config(self, lineno: int, text: str) -> Event | None:
         """torchrun's printed launch config and rendezvous result, as the variables they are

@@ -461,6 +461,9 @@ R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ff
 R_GLOO = re.compile(r"gloo|Gloo")
 # A traceback / faulthandler frame of the job's set-up call: Horovod's hvd.init() (horovod/common/basics.py, "line 60 in
 # init") or torch's init_process_group. A gloo peer closing or resetting the connection in it is set-up (rule L).
+# The code line of a traceback's frame that calls it ("    torch.distributed.init_process_group(backend=...)",
+# "dist.init_process_group("): a traceback cut right after it ended inside the call (parse.finish).
+R_INIT_CALL = re.compile(r"^\s*(?:[\w.]{1,80}\.)?init_process_group\(")
 R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init\b|\bin init_process_group\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
@@ -862,6 +865,21 @@ R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\
 R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
+# How many processes a launch starts on each node against how many GPUs the lines show there (lead rules Q, W):
+# torchrun's / torch.distributed.launch's "--nproc_per_node 8" (any spelling), a CUDA_VISIBLE_DEVICES list on the same
+# command line, and CUDA's deviceQuery sample's "Detected 1 CUDA Capable device(s)". More processes than GPUs make every
+# local rank past the last GPU fail torch.cuda.set_device with "invalid device ordinal": the launch, not a CUDA fault.
+R_ARG_NPROC = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?(\d{1,4})\b")
+R_ARG_VISIBLE = re.compile(r"\bCUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})(?=['\"]?\s)")
+R_DEVICE_QUERY = re.compile(r"\bDetected (\d{1,4}) CUDA Capable device\(s\)")
+# A Slurm job's tasks per node ("#SBATCH --ntasks-per-node=8", srun's "--ntasks-per-node 8", the "--tasks-per-node"
+# alias) and a node rank taken from SLURM_PROCID ("export NODE_RANK=${SLURM_PROCID}", "--node_rank=$SLURM_PROCID"):
+# SLURM_PROCID is the task's rank in the whole job, so with several tasks per node every node starts several launchers
+# (torchrun) with node ranks past --nnodes, and each extra one on the master's host binds MASTER_PORT again -- the
+# store's "address already in use" is that launch (lead rule AA (1)): config, no rank.
+R_SLURM_TASKS = re.compile(r"--n?tasks-per-node[= ]['\"]?(\d{1,4})\b")
+R_NODE_RANK_PROCID = re.compile(r"\b(?:NODE_RANK|node_rank|node-rank)['\"]?\s{0,2}[=\s]\s{0,2}['\"]?"
+                                r"\$\{?SLURM_PROCID\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
 # job-control "[1]+  Terminated  python train.py" and a script's "run.sh: line 4: 4242 Terminated  python ...": the job
 # was stopped from outside (a user's kill, a time limit, the scheduler).

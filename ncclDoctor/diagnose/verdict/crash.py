@@ -170,6 +170,37 @@ def _runtime_signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", procs, [x.brief() for x in evs[:3]])
 
 
+def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
+    """Lead rules Q and W: a process asking for a GPU index that does not exist ("invalid device ordinal", torch's
+    "device < num_gpus" assert) where the launch line starts more processes per node (--nproc_per_node N) than the
+    GPUs the lines show there (deviceQuery's device count, a CUDA_VISIBLE_DEVICES list on that command line): every
+    local rank past the last GPU fails the same way -- the launch's setting, config, no rank."""
+    said = " ".join((e.data.get("what") or "") + " " + e.text for e in evs).lower()
+    if "invalid device ordinal" not in said and "device < num_gpus" not in said:
+        return None
+    launches = c.samples.get("launch_procs", [])
+    shown = [e.data["gpus"] for e in c.samples.get("gpus_shown", [])]
+    past = [(e.data["procs"], e.data["gpus"], e, "CUDA_VISIBLE_DEVICES on that command line leaves")
+            for e in launches if e.data.get("gpus") is not None and e.data["procs"] > e.data["gpus"]]
+    if not past and shown and launches:
+        top = max(launches, key=lambda e: e.data["procs"])
+        if top.data["procs"] > max(shown):
+            past = [(top.data["procs"], max(shown), top, "the node's device list (deviceQuery) shows")]
+    if not past:
+        return None
+    procs, gpus, e, where = past[0]
+    return Verdict(
+        "config",
+        f"the launch starts {procs} processes per node (--nproc_per_node {procs}) but {where} {gpus} "
+        f"GPU{'s' if gpus != 1 else ''}: every local rank from {gpus} on asks torch.cuda.set_device for a GPU that "
+        "does not exist ('invalid device ordinal') -- a launch setting every process shares, not a CUDA fault and "
+        "not one rank's",
+        f"Start no more processes per node than it has GPUs: --nproc_per_node {gpus} (the number of GPUs nvidia-smi "
+        "shows, or CUDA_VISIBLE_DEVICES leaves); a model whose model-parallel size is larger needs that many GPUs "
+        "(or a smaller model / checkpoint whose model-parallel size equals the number of GPUs).",
+        "high", [], [e.brief()] + [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("cuda_error", []) + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
@@ -178,6 +209,9 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
     if _after_ib(c, evs):
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
+    over = _procs_past_gpus(c, evs)
+    if over is not None:
+        return over
     ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
     alone, only = ([], "") if ranks else destroyed_rank(c, evs)
     if not ranks and not alone:

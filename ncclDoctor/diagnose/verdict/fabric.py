@@ -834,10 +834,56 @@ def _store_overcount(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], evidence, job_wide=True)
 
 
+def _launchers_per_node(c: Collected, in_use: int) -> Verdict | None:
+    """Lead rule AA (1): the store's port already in use where the Slurm job runs several tasks per node
+    (--ntasks-per-node N > 1) and takes each launcher's node rank from SLURM_PROCID (the task's rank in the whole job):
+    every node starts N launchers with node ranks past the node count, and each extra one on the master's host binds
+    MASTER_PORT again -- the launch, not another job and not a rank (config, no rank)."""
+    evs = c.samples.get("launch_tasks", [])
+    tasks = max((e.data["tasks"] for e in evs if e.data.get("tasks")), default=0)
+    procid = [e for e in evs if e.data.get("procid_node_rank")]
+    if tasks < 2 or not procid:
+        return None
+    port = f"port {in_use}" if in_use else "the store's port"
+    return Verdict(
+        "config",
+        f"{port} already in use (EADDRINUSE) where the Slurm job runs {tasks} tasks per node "
+        f"(--ntasks-per-node={tasks}) and takes the node rank from SLURM_PROCID: several launchers start on each node "
+        "and every extra one on the master's host binds MASTER_PORT again -- the launch set-up, not another job (a "
+        "new port does not help), no rank at fault",
+        "Start one torchrun per node: #SBATCH --ntasks-per-node=1 and NODE_RANK=$SLURM_NODEID (torchrun --nnodes "
+        "$SLURM_NNODES --node_rank $SLURM_NODEID, started once per node by srun), each torchrun then starting "
+        "--nproc_per_node processes; or let srun start one process per GPU (--ntasks-per-node = GPUs per node) "
+        "without torchrun, the ranks from SLURM_PROCID / SLURM_LOCALID and one MASTER_ADDR / MASTER_PORT.",
+        "high", [], [procid[0].brief()] + _samples(c, "store_timeout")[:2], job_wide=True)
+
+
+def _connect_then_cut(c: Collected, evs: list) -> Verdict:
+    """Lead rule L: the store client's connect warning (10049 / EINVAL / EADDRNOTAVAIL at an address of the store's
+    host), then a traceback down into init_process_group that the paste cut before its exception: the process raised
+    where the store is connected, with that connection the only failure shown -- not the harmless retry rule N reads
+    when nothing fails after it. store_rendezvous, no rank (every process reaches the same endpoint), medium: the
+    exception itself is not shown."""
+    host = evs[0].data.get("endpoint") or "the store's host"
+    return Verdict(
+        "store_rendezvous",
+        f"the store client could not connect to {host} (an address not valid here: system error 10049 / EINVAL / "
+        "EADDRNOTAVAIL), and the process then raised inside init_process_group (its traceback ends in that call; the "
+        "exception line is not in the input): the store connection at set-up failed, a setting every process shares, "
+        "no rank at fault",
+        f"Check what {host} resolves to on this machine (the hosts file, a VPN or another program mapping the machine "
+        "name elsewhere) and set MASTER_ADDR to an address that is this host's (MASTER_ADDR=127.0.0.1 / localhost on "
+        "one machine) with a free MASTER_PORT; on Windows use the gloo backend (no NCCL there). Give the full "
+        "exception text below the traceback to confirm.",
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("store_timeout", [])
     if not evs:
         return None
+    if all(e.data.get("init_cut") for e in evs):
+        return _connect_then_cut(c, evs)
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
     rdzv = any(e.data.get("rendezvous") for e in evs)
     in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
@@ -966,6 +1012,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Choose a free port above 1024 for the store: torchrun --master_port N (MASTER_PORT=N, master_port in "
             "the launcher's config); `ss -ltnp | grep PORT` shows whether it is also taken.",
             "high", [], _samples(c, "store_timeout"))
+    if in_use is not None and (over := _launchers_per_node(c, in_use)) is not None:
+        return over
     if in_use is not None:
         port = f"port {in_use}" if in_use else "the store's port"
         return Verdict(
