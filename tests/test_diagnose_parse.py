@@ -216,7 +216,8 @@ def test_no_signature_regex_backtracks_on_a_capped_line():
 
 def test_no_trigger_word_holds_another():
     """A line holding a longer trigger word also holds any shorter one inside it, so the longer word finds no line
-    the shorter misses: it only costs scan time (every 32 words are one more Aho-Corasick pass over the input)."""
+    the shorter misses: it only costs scan time (every load._CHUNK words are one more Aho-Corasick pass over the
+    input)."""
     words = list(load.TRIGGERS)
     assert len(set(words)) == len(words)
     assert not [(a, b) for a in words for b in words if a != b and a in b]
