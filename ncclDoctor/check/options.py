@@ -90,7 +90,7 @@ class Plan:
     ops: tuple[str, ...] = ("all_reduce",)  # the collectives to sweep, registry order
     expected_below_pct: float = 50.0
     max_seconds: float = 0.0  # 0: no time budget (check.budget)
-    launch_timeout_s: float | None = None  # --launch-timeout as given (check.phases.rendezvous_wait_s); None: not given
+    launch_timeout_s: float | None = None  # --launch-timeout or None (phases.control_wait_s, ...)
     started_wall: float = field(default_factory=lambda: process_start())  # the command's start, for the budget
 
     @property

@@ -25,7 +25,7 @@ DEFAULT_DEADLINES_S = {
 PG_TIMEOUT_FLOOR_S = 180.0
 PG_TIMEOUT_MARGIN_S = 30.0
 JOIN_TIMEOUT_S = 60.0  # torchrun's rendezvous join_timeout (launch.torchrun.LaunchSpec's default)
-CONTROL_WAIT_S = 60.0  # how long a node waits for the reporting node's control store, at least
+CONTROL_WAIT_S = 60.0  # a node's wait for the reporting node's control store, at least (without --launch-timeout)
 
 
 def for_nodes(nnodes: int) -> tuple[str, ...]:
