@@ -26,7 +26,8 @@ to ``check`` only::
     step-factor = 2
     warmup = 5
     iters = 20
-    timeout = 120
+    timeout = 120                       # every phase's deadline (and the launch deadline, at least 60 s)
+    launch-timeout = 300                # the launch deadline alone: every node and rank started and joined
     max-seconds = 300                   # the whole check's time budget (0: none)
 
 Relative paths (baseline, junit, save-baseline, out) are relative to the config file's
@@ -55,7 +56,8 @@ KEYS: dict[str, str] = {
     "fail_on": _STR, "select": _LIST, "ignore": _LIST, "min_busbw": _NUM, "baseline": _STR,
     "max_regression": _NUM, "junit": _STR, "save_baseline": _STR, "out": _STR,
     "nproc_per_node": _INT, "backend": _STR, "min_bytes": _STR, "max_bytes": _STR,
-    "step_factor": _INT, "warmup": _INT, "iters": _INT, "timeout": _NUM, "max_seconds": _NUM,
+    "step_factor": _INT, "warmup": _INT, "iters": _INT, "timeout": _NUM, "launch_timeout": _NUM,
+    "max_seconds": _NUM,
 }
 PATH_KEYS = ("baseline", "junit", "save_baseline", "out")
 
@@ -183,7 +185,7 @@ def check_options(cli: dict[str, Any], cfg: Config) -> Any:
         config_file=str(cfg.path) if cfg.path else None,
     ).prepare()
     names = ("nproc_per_node", "out", "min_bytes", "max_bytes", "step_factor", "warmup", "iters", "timeout",
-             "max_seconds")
+             "launch_timeout", "max_seconds")
     return CheckOptions(
         **{k: v.get(k) for k in names},
         backend=v.get("backend", "auto"),

@@ -72,6 +72,22 @@ def test_bad_values_from_the_file_fail_before_the_run(tmp_path):
         check_options({}, cfg)
 
 
+def test_launch_timeout_from_the_file_and_the_command_line(tmp_path):
+    """`launch-timeout` is read as `timeout` is: a number, overridden by --launch-timeout, validated by the plan."""
+    from ncclDoctor.check.options import plan
+
+    cfg = load_config(_write(tmp_path / "ncclDoctor.toml", "timeout = 20\nlaunch-timeout = 300\n"))
+    opts = check_options({"launch_timeout": None}, cfg)
+    assert (opts.timeout, opts.launch_timeout) == (20, 300)
+    assert check_options({"launch_timeout": 15.0}, cfg).launch_timeout == 15.0
+    assert plan(opts, {"torch": {}}, {}).deadlines["launch"] == 300.0
+    with pytest.raises(UsageError, match="launch-timeout must be a number"):
+        load_config(_write(tmp_path / "bad" / "ncclDoctor.toml", 'launch-timeout = "5m"\n'))
+    zero = check_options({}, load_config(_write(tmp_path / "zero" / "ncclDoctor.toml", "launch-timeout = 0\n")))
+    with pytest.raises(UsageError, match="--launch-timeout must be a positive number of seconds, got 0"):
+        plan(zero, {"torch": {}}, {})
+
+
 def test_missing_explicit_config_is_a_usage_error(tmp_path):
     with pytest.raises(UsageError, match="no such file"):
         load_config(tmp_path / "nope.toml")

@@ -40,12 +40,9 @@ def test_run001_torchrun_that_exits_before_any_rank_started(tmp_path):
 
 def test_run001_a_node_that_cannot_reach_the_control_store(tmp_path, clean_env, capsys):
     """Another node's ncclDoctor that finds no control store at the endpoint: RUN001 on
-    that node, exit 3, through the CLI (the wait is shortened from 60 s to 1 s)."""
+    that node, exit 3, through the CLI (--launch-timeout 1: it waits 1 s, not 60 s)."""
     from ncclDoctor.cli import main
-    from ncclDoctor.launch import multinode
 
-    real = multinode.open_control
-    clean_env.setattr(multinode, "open_control", lambda rd, timeout_s: real(rd, 1.0))
     with socket.socket() as s:  # a port nobody listens on (the control store is PORT+1)
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -63,6 +60,8 @@ def test_run001_a_node_that_cannot_reach_the_control_store(tmp_path, clean_env, 
             "1",
             "-e",
             "4K",
+            "--launch-timeout",
+            "1",
             "--out",
             str(tmp_path / "r"),
         ]
@@ -88,8 +87,8 @@ def test_run006_a_single_rank_is_named_and_reads_zero_busbw(tmp_path):
 @pytest.mark.slow
 def test_run102_a_node_that_never_started_is_named(tmp_path):
     """--nodes 2 but only one node runs ncclDoctor: the rendezvous never completes (the
-    launch deadline, 60 s at least) and the reporting node says a node is missing,
-    without naming itself as the missing one."""
+    launch deadline: --launch-timeout 10 here, where --timeout alone would wait 60 s) and the
+    reporting node says a node is missing, without naming itself as the missing one."""
     from tests.multinode_helpers import free_port
 
     port = free_port()
@@ -110,6 +109,8 @@ def test_run102_a_node_that_never_started_is_named(tmp_path):
         "-e",
         "4K",
         "--timeout",
+        "10",
+        "--launch-timeout",
         "10",
         "--out",
         str(tmp_path / "r"),

@@ -28,6 +28,7 @@ import time
 from typing import Any
 
 from ncclDoctor.analysis import consistency
+from ncclDoctor.check import phases
 from ncclDoctor.check.options import Plan
 from ncclDoctor.findings import Finding
 from ncclDoctor.knowledge.env_vars import is_surfaced
@@ -48,7 +49,8 @@ def open_store(plan: Plan) -> tuple[ControlStore, bool, str]:
     if rd is None:
         ctl = ControlStore()
         return ctl, True, f"127.0.0.1:{ctl.port}"
-    ctl, reporting = multinode.open_control(rd, timeout_s=max(60.0, plan.deadlines.get("init", 60.0)))
+    ctl, reporting = multinode.open_control(rd, timeout_s=max(60.0, plan.deadlines.get("init", 60.0)),
+                                            wait_s=phases.control_wait_s(dict(plan.deadlines), plan.launch_timeout_s))
     return ctl, reporting, f"{rd.host}:{rd.control_port}"
 
 

@@ -91,10 +91,12 @@ def worker_env(env: dict[str, str], control_addr: str) -> dict[str, str]:
 def launch_spec(plan: Plan, reporting: bool) -> LaunchSpec:
     rd = plan.topology.rdzv
     logs = str(plan.run_dir / "logs")
+    join = phases.rendezvous_join_s(plan.launch_timeout_s)
     if rd is None:  # torchrun --standalone: its own rendezvous on a free port
-        return LaunchSpec(nproc_per_node=plan.nproc_per_node, log_dir=logs)
+        return LaunchSpec(nproc_per_node=plan.nproc_per_node, log_dir=logs, join_timeout_s=join)
     return LaunchSpec(nproc_per_node=plan.nproc_per_node, nnodes=rd.nnodes, rdzv_endpoint=rd.endpoint,
-                      rdzv_id=rd.rdzv_id, is_host=reporting, local_addr=rd.local_addr, log_dir=logs)
+                      rdzv_id=rd.rdzv_id, is_host=reporting, local_addr=rd.local_addr, log_dir=logs,
+                      join_timeout_s=join)
 
 
 def start(plan: Plan, env: dict[str, str], findings: list[Finding],

@@ -48,6 +48,7 @@ class CheckOptions:
     warmup: int | None = None
     iters: int | None = None
     timeout: float | None = None
+    launch_timeout: float | None = None  # --launch-timeout: the launch deadline alone, whatever --timeout says
     inject: list[str] = field(default_factory=list)
     nnodes: int | None = None  # None: 1, or SLURM_NNODES inside an allocation
     rdzv_endpoint: str | None = None
@@ -78,7 +79,7 @@ class Plan:
     sizes: tuple[int, ...]
     warmup: int
     iters: int
-    deadlines: Mapping[str, float]  # only those --timeout set; the rest are check.launch's defaults
+    deadlines: Mapping[str, float]  # only those --timeout / --launch-timeout set; the rest are check.phases' defaults
     node: Mapping[str, str]  # this node: {"host", "addr"}
     run_dir: Path
     topology: Topology
@@ -89,6 +90,7 @@ class Plan:
     ops: tuple[str, ...] = ("all_reduce",)  # the collectives to sweep, registry order
     expected_below_pct: float = 50.0
     max_seconds: float = 0.0  # 0: no time budget (check.budget)
+    launch_timeout_s: float | None = None  # --launch-timeout or None (phases.control_wait_s, ...)
     started_wall: float = field(default_factory=lambda: process_start())  # the command's start, for the budget
 
     @property
@@ -159,12 +161,20 @@ def _check_inject(specs: list[str], world_size: int) -> tuple[str, ...]:
     return tuple(specs)
 
 
-def _deadlines(timeout: float | None, phases: tuple[str, ...]) -> dict[str, float]:
-    if timeout is None:
-        return {}
-    if timeout <= 0:
-        raise UsageError(f"--timeout must be positive, got {timeout}")
-    return {**{k: timeout for k in phases}, "launch": max(timeout, 60.0)}  # starting Python + torch takes its time
+def _deadlines(timeout: float | None, phases: tuple[str, ...], launch: float | None = None) -> dict[str, float]:
+    """The deadlines the options set (the rest are ``check.phases.DEFAULT_DEADLINES_S``): ``--timeout``
+    sets every phase's and the launch deadline to ``max(timeout, 60)``; ``--launch-timeout`` sets the
+    launch deadline alone (every node's torchrun and every rank started and joined), whatever ``--timeout`` says."""
+    out: dict[str, float] = {}
+    if timeout is not None:
+        if timeout <= 0:
+            raise UsageError(f"--timeout must be positive, got {timeout}")
+        out = {**{k: timeout for k in phases}, "launch": max(timeout, 60.0)}  # starting Python + torch takes its time
+    if launch is not None:
+        if not 0 < launch < float("inf"):  # NaN and inf too: torchrun's join timeout is a whole number of seconds
+            raise UsageError(f"--launch-timeout must be a positive number of seconds, got {launch:g}")
+        out["launch"] = float(launch)
+    return out
 
 
 def _ops(text: str | None) -> tuple[str, ...]:
@@ -214,11 +224,13 @@ def plan(opts: CheckOptions, host: Mapping[str, Any], env: Mapping[str, str]) ->
         structure = {"size": parse_size(opts.structure_bytes or d["structure_bytes"]), "iters": d["structure_iters"],
                      "sizes": sizes, "slow_ratio": d["structure_slow_ratio"]}
     return Plan(
-        backend, nproc, world, tuple(sizes), warmup, iters, _deadlines(opts.timeout, for_plan(topo.nnodes, ops)),
+        backend, nproc, world, tuple(sizes), warmup, iters,
+        _deadlines(opts.timeout, for_plan(topo.nnodes, ops), opts.launch_timeout),
         {"host": socket.gethostname(), "addr": topo.local_addr},
         Path(opts.out) if opts.out else default_run_dir("check"),
         topo, _check_inject(opts.inject, world), structure, common, opts.gates, ops,
         _below_pct(opts.expected_below_pct), _max_seconds(opts.max_seconds),
+        launch_timeout_s=None if opts.launch_timeout is None else float(opts.launch_timeout),
     )
 
 

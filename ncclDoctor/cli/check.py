@@ -58,7 +58,18 @@ def check(
     timeout: Annotated[
         Optional[float],
         Opt(
-            "--timeout", help="Deadline in seconds for each probe phase (default: 60 s init, 30 s smoke, 180 s sweep)."
+            "--timeout",
+            help="Deadline in seconds for each probe phase (default: 60 s init, 30 s smoke, 180 s sweep); "
+            "the launch deadline becomes max(SECONDS, 60).",
+        ),
+    ] = None,
+    launch_timeout: Annotated[
+        Optional[float],
+        Opt(
+            "--launch-timeout",
+            help="Launch deadline in seconds: every node's torchrun and every rank must start and join within it "
+            "(default 90 s, or max(--timeout, 60)); overrides --timeout's. Longer for nodes that start minutes "
+            "apart, shorter for CI.",
         ),
     ] = None,
     inject: Annotated[
@@ -180,6 +191,7 @@ def check(
         warmup=warmup,
         iters=iters,
         timeout=timeout,
+        launch_timeout=launch_timeout,
         inject=list(inject or []),
         select=list(select or []),
         ignore=list(ignore or []),

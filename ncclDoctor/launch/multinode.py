@@ -123,20 +123,22 @@ def hosts_endpoint(host: str, addr: str) -> bool:
     return not (ip.is_loopback and mine.is_loopback and ip != mine)
 
 
-def open_control(rdzv: Rendezvous, timeout_s: float) -> tuple[ControlStore, bool]:
-    """Bind the control store when this node may host the rendezvous, else connect.
+def open_control(rdzv: Rendezvous, timeout_s: float, wait_s: float | None = None) -> tuple[ControlStore, bool]:
+    """Bind the control store when this node may host the rendezvous, else connect: wait up to
+    ``wait_s`` (default ``timeout_s``) for it to listen; ``timeout_s`` is the store client's own.
     Returns the store and whether this node is the reporting node (it bound it)."""
+    wait_s = timeout_s if wait_s is None else wait_s
     if rdzv.candidate_host:
         try:
             return ControlStore(port=rdzv.control_port), True
         except RuntimeError:  # another ncclDoctor on this host got there first
             pass
     try:
-        wait_listening(rdzv.host, rdzv.control_port, timeout_s)
+        wait_listening(rdzv.host, rdzv.control_port, wait_s)
         return RemoteControl(rdzv.host, rdzv.control_port, timeout_s), False
     except (OSError, RuntimeError):
         raise CouldNotRun(
-            f"cannot reach the control store at {rdzv.host}:{rdzv.control_port} within {timeout_s:.0f} s: "
+            f"cannot reach the control store at {rdzv.host}:{rdzv.control_port} within {wait_s:.0f} s: "
             "is `ncclDoctor check` running on the rendezvous host, and is that port open?"
         ) from None
 
