@@ -820,6 +820,24 @@ def test_a_net_plugin_that_finds_no_efa_is_dropped_harmlessly(tmp_path):
     assert _verdict(tmp_path, ib)["cause"] == "none"
 
 
+# lead rule X(3): aws-ofi-nccl's RDMA protocol finding a message or completion it does not expect in the middle of a
+# run, returned as ncclInternalError; the later "Attempt to use communicator" refusals only echo it (round 36)
+def test_a_net_plugin_protocol_state_error_is_nccl_internal_not_unknown(tmp_path):
+    text = ("trn-node-4:8812:9031 [5] process_completions:1720 NCCL WARN NET/OFI Unexpected request type. Request "
+            "type: 4\n"
+            + nccl_info("trn-node-4", 8812, 5, "transport/net.cc:1410 -> 3", tid=9031)
+            + nccl_info("trn-node-4", 8812, 5, "proxy.cc:912 -> 3 [Progress Thread]", tid=9031)
+            + "trn-node-4:8812:8812 [5] init.cc:301 NCCL WARN Attempt to use communicator before the previous "
+            "operation returned ncclSuccess\n"
+            "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:2027, internal error - please "
+            "report this issue to the NCCL developers, NCCL version 2.23.4\n"
+            "ncclInternalError: Internal check failed.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "aws-ofi-nccl" in v["fix"] and not _accused(d), v
+
+
 # NCCL <= 2.8's bootstrap root: the processes were told different world sizes (rule Q: a launch error, nobody)
 def test_a_rank_count_mismatch_at_the_bootstrap_root_is_the_launch(tmp_path):
     text = (nccl_info("gpu12", 8801, 0, "Bootstrap : Using [0]ib0:10.4.0.12<0>")
