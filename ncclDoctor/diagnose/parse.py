@@ -749,6 +749,12 @@ class LineParser:
             hca = S.R_IB_HCA.search(text)
             ev.data.update(status=int(m.group("status")), peer=m.group("peer"), hca=hca.group(1) if hca else None)
             return ev
+        k = S.R_KERNEL_QP_ERR.search(text) if ": QP " in text else None
+        st = S.WC_STATUS_MSG.get(k.group(2).strip().lower()) if k else None
+        if st:  # the kernel's RDMA driver (a pasted dmesg) reporting a queue pair's error completion
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=st, peer=None, hca=k.group(1))
+            return ev
         w = S.R_WC_RETRY.search(text) if "retry count" in text else None
         if w:  # an RDMA engine's own report of a work completion's status (ibv_wc_status_str's words)
             ev = self._context(lineno, text, "ib_completion")

@@ -195,6 +195,18 @@ R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
 # 10.1.2.7:15867@mlx5_9, ...): transport retry counter exceeded"; UCX's "Transport retry count exceeded"):
 # IBV_WC_RETRY_EXC_ERR (12) and IBV_WC_RNR_RETRY_EXC_ERR (13)
 R_WC_RETRY = re.compile(r"\b(?:([Tt]ransport)|RNR) retry count(?:er)? exceeded")
+# The kernel's RDMA driver reporting a queue pair's error completion in a pasted dmesg (mlx5_ib: "mlx5_bond_0/1: QP
+# 51291 error: local length error (0x8e 0x0 0x0)" -- device/port, the QP number, ib_wc_status_msg's words, then the
+# CQE's syndrome): the same completion statuses as NCCL's "Got completion ... with error N", seen from the host
+R_KERNEL_QP_ERR = re.compile(r"\b([A-Za-z]\w{0,40})/\d{1,3}: QP \d{1,10} error: ([A-Za-z][A-Za-z ]{2,60}?) \(0x")
+# drivers/infiniband/core/verbs.c's wc_statuses[] (ib_wc_status_msg): the words by the ibv_wc_status number
+WC_STATUS_MSG = {"local length error": 1, "local qp operation error": 2, "local ee context operation error": 3,
+                 "local protection error": 4, "wr flushed": 5, "memory bind operation error": 6,
+                 "bad response error": 7, "local access error": 8, "remote invalid request error": 9,
+                 "remote access error": 10, "remote operation error": 11, "transport retry counter exceeded": 12,
+                 "rnr retry counter exceeded": 13, "local rdd violation error": 14, "remote invalid rd request": 15,
+                 "operation aborted": 16, "invalid ee context number": 17, "invalid ee context state": 18,
+                 "fatal error": 19, "response timeout error": 20, "general error": 21}
 R_LOCAL_NIC = re.compile(r"\blocal_nic: ?([\w.\-]{1,32})")
 R_PEER_NIC = re.compile(r"\bpeer_nic: ?([^,\s)]{1,80})")
 # The HCA's asynchronous events: "NET/IB : Got async event : port error" (NCCL <= 2.2x) and 2.23+'s

@@ -46,7 +46,9 @@ IB_STATUS = {
         "routable (NCCL_IB_GID_INDEX to the RoCEv2 GID of the routed address, see show_gids; NVIDIA/nccl#426)",
     ),
     1: ("IBV_WC_LOC_LEN_ERR", "a local length error: a message larger than the receive buffer posted",
-        "check that every rank runs the same NCCL version and NCCL_* settings (a protocol or size mismatch)"),
+        "check that every rank runs the same NCCL version and NCCL_* settings (a protocol or size mismatch: the "
+        "sender's message against the receive buffer its peer posted), then the NICs of both ends: MTU and firmware "
+        "(ibv_devinfo), and dmesg for the driver's QP errors"),
     2: ("IBV_WC_LOC_QP_OP_ERR", "a local queue-pair operation error (an invalid work request or QP state)",
         "check the HCA firmware/driver (ibv_devinfo, mlxfwmanager) and the NCCL version; rerun with NCCL_DEBUG=INFO"),
     8: ("IBV_WC_LOC_ACCESS_ERR", "a local access error on a registered memory region (GPUDirect RDMA registration)",
