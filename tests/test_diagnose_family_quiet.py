@@ -189,6 +189,31 @@ def test_start_up_info_alone_says_there_is_no_failure(tmp_path):
     assert v["cause"] == "none" and "no failure" in v["fix"], v
 
 
+# lead rule AD(3): NCCL's listening socket refusing a connection from outside the job (a scanner, a health check):
+# "wrong magic", the foreign peer leaving during the accept handshake on the thread that then says "[Service thread]
+# Accept failed Success" -- with nothing failing after them, none; a job connection closed on another thread, or a
+# timeout after them, is not (round 36)
+def test_nccl_refusing_a_foreign_connection_on_its_listening_socket_is_none(tmp_path):
+    refusal = ("gpu-a17:51020:51388 [6] misc/socket.cc:441 NCCL WARN socketFinalizeAccept: wrong magic 4702111234 != "
+               "2cf0a11b3e7d9955\n"
+               "gpu-a17:51023:51402 [1] misc/socket.cc:52 NCCL WARN socketProgress: Connection closed by remote peer "
+               "198.51.100.23<61220>\n"
+               + nccl_info("gpu-a17", 51023, 1, "misc/socket.cc:60 -> 6", tid=51402)
+               + nccl_info("gpu-a17", 51023, 1, "misc/socket.cc:437 -> 6", tid=51402)
+               + "gpu-a17:51023:51402 [1] proxy.cc:1530 NCCL WARN [Service thread] Accept failed Success\n")
+    d = _report(tmp_path, refusal)
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["culprits"] == [] and not _accused(d), v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"], v
+    # the job's own connection closed on another thread (its proxy progress) stays rule O's peer gone
+    other = refusal + ("gpu-a17:51023:51455 [1] misc/socket.cc:52 NCCL WARN socketProgress: Connection closed by "
+                       "remote peer 10.4.2.9<40112>\n")
+    assert _verdict(tmp_path, other)["cause"] == "early_exit"
+    # and a timeout after the refusal is a failure of its own
+    late = refusal + watchdog_line(1, 88, "ALLREDUCE", 600011, 600000)
+    assert _verdict(tmp_path, late)["cause"] != "none"
+
+
 # --- NCCL's RAS report, read by settle ----------------------------------------------------------------------------
 RAS_HEAD = """NCCL version 2.26.2 compiled with CUDA 12.6
 CUDA runtime version 12060, driver version 12060
