@@ -510,6 +510,22 @@ def test_set_up_chatter_over_an_external_net_plugin_names_the_plugin_and_the_set
     assert "NCCL_NET" in v["fix"] and "NCCL_SOCKET_IFNAME=ens32" in v["fix"], v["fix"]
 
 
+# rule K (round 36): the bootstrap uses only the first interface it lists; the host's bridges and veths listed after a
+# routable first one, with the data on IB (OOB on that first one) and nothing failing, are chatter -- where NCCL's
+# socket transport lists them (it uses them all), they stay the interfaces chosen wrong
+def test_virtual_interfaces_the_bootstrap_only_lists_after_a_routable_first_are_chatter(tmp_path):
+    boot = "".join(nccl_info(h, p, 0, "Bootstrap : Using [0]ib0:10.40.3.{0}<0> [1]docker0:172.17.0.1<0> "
+                             "[2]veth3a91c2e:fe80::a8c1:4ff:fe22:9b1%veth3a91c2e<0> [3]br-7e1d0c2a91f3:172.18.0.1<0>"
+                             .format(n)) + nccl_info(h, p, 0, f"NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.40.3.{n}<0>")
+                   + nccl_info(h, p, 0, "Using network IB")
+                   for h, p, n in (("trn-07", 4412, 7), ("trn-08", 5120, 8)))
+    v = _verdict(tmp_path, boot)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    sock = boot.replace("NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.40.3.8<0>",
+                        "NET/Socket : Using [0]ib0:10.40.3.8<0> [1]docker0:172.17.0.1<0>")
+    assert _verdict(tmp_path, sock)["cause"] == "network_setup"
+
+
 # --- lead rule L: TCPStore's retried connect warnings with nothing failing after them ---------------------------------
 _RETRY = ("[W1130 22:41:07.553201 8123 torch/csrc/distributed/c10d/TCPStore.cpp:358] [c10d] TCP client failed to "
           "connect/validate to host node-a7:23456 - retrying (try={n}, timeout=600000ms, delay={d}ms): Connection "

@@ -1838,6 +1838,8 @@ class LineParser:
         ifs = S.R_IFACES.search(text)
         if ifs:
             found["interfaces"] = S.R_IFACE.findall(ifs.group(1))[:8]
+            if ifs.group(0).startswith("Bootstrap"):  # its bootstrap uses the first it lists, the others not at all
+                found["bootstrap_ifaces"] = True
         u = S.R_NET_USING.search(text)
         if u:
             found["network"] = u.group(1) or u.group(3)

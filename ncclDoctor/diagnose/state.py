@@ -100,6 +100,7 @@ class Collected:
     dropped_ranks: int = 0
     retcodes: Counter = field(default_factory=Counter)  # (file, NCCL return code) -> lines
     interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
+    used_ifaces: set[str] = field(default_factory=set)  # those NCCL uses: a Bootstrap line's first, a NET line's all
     iface_hosts: dict[str, set[str]] = field(default_factory=dict)  # an address NCCL uses -> the hosts using it
     files_ranks: dict[str, set[int]] = field(default_factory=dict)  # log file -> ranks its lines name (first 64 files)
     fr_analysis: list[Event] = field(default_factory=list)  # torch fr_trace analyzer verdict blocks (first 32)
@@ -239,6 +240,9 @@ class Collected:
             self._setting(*d["setting"], ev.brief())
         if d.get("retcode") and (d["retcode"] in self.retcodes or len(self.retcodes) < MAX_KEYS):
             self.retcodes[d["retcode"]] += 1
+        for name, _ in d.get("interfaces", [])[: 1 if d.get("bootstrap_ifaces") else 16]:
+            if len(self.used_ifaces) < 32:
+                self.used_ifaces.add(name)
         for name, addr in d.get("interfaces", []):
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(name, addr)
@@ -345,6 +349,7 @@ class Collected:
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)
+        self.used_ifaces.update(sorted(o.used_ifaces)[: max(32 - len(self.used_ifaces), 0)])
         for a, hs in o.iface_hosts.items():
             if a in self.iface_hosts or len(self.iface_hosts) < 16:
                 self.iface_hosts.setdefault(a, set()).update(list(hs)[:4])
