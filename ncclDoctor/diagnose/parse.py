@@ -725,6 +725,9 @@ class LineParser:
             k = S.R_KEYERROR_CODE.match(self._body)
             code = S.NCCL_RESULT.get(int(k.group(1))) if k else None
             in_init = code is not None and bool(self._cupy_init) and lineno - self._cupy_init <= 8
+        call = S.R_NCCL_CALL_CODE.search(text) if code is None and "NCCL call" in text else None
+        if call:  # a harness naming the failed call and its result code by number
+            code = S.NCCL_RESULT.get(int(call.group(2)))
         if code is None:
             if "Last error:" not in text:
                 return None

@@ -180,6 +180,10 @@ R_CUPY_ERR_INIT = re.compile(r"\bNcclError\.__init__\b")
 R_KEYERROR_CODE = re.compile(r"^\s*KeyError: (\d)\s*$")
 NCCL_RESULT = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
                5: "ncclInvalidUsage", 6: "ncclRemoteError"}
+# A test harness or wrapper naming the NCCL call that failed and its ncclResult_t by number (RCCL's unit tests:
+# "[ ERROR    ] Child process 0 fails NCCL call ncclGroupEnd with code 1"): the number is the code (NCCL_RESULT)
+R_NCCL_CALL_CODE = re.compile(r"\bNCCL call (nccl\w{2,40}) (?:(?:fails|failed|returned) )?with (?:error |result )?"
+                              r"code (\d{1,2})\b")
 # An NcclError raised with its text lost: Ray's "RayTaskError(NcclError)" names only the exception's class
 R_NCCL_ERROR_CLASS = re.compile(r"\w{0,40}Error\((?:\w{1,40}\.)?NcclError\)")
 # XLA's checker of its live communicators ("nccl_utils.cc:191] Aborting communicator: 0x.. due to async NCCL error:
