@@ -510,6 +510,18 @@ def test_set_up_chatter_over_an_external_net_plugin_names_the_plugin_and_the_set
     assert "NCCL_NET" in v["fix"] and "NCCL_SOCKET_IFNAME=ens32" in v["fix"], v["fix"]
 
 
+# rule K (round 36): set-up chatter over the network that ends at 'Init COMPLETE' with nothing failing -- if the job
+# hangs after it, the fix also says to test NCCL's transport between the hosts alone (nccl-tests)
+def test_network_set_up_chatter_alone_names_nccl_tests_across_the_hosts(tmp_path):
+    text = "".join(nccl_info("", 7310, 1, t, tid=7388) for t in (
+        "Ring 00 : 3 -> 2 [receive] via NET/IB/1", "Ring 00 : 2 -> 3 [send] via NET/IB/1",
+        "NCCL_IB_HCA set by environment to mlx5_1.", "comm 0x55d0c1e0 rank 2 nranks 4 cudaDev 1 nvmlDev 1 - "
+        "Init COMPLETE"))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "nccl-tests" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
+
+
 # rule K (round 36): the bootstrap uses only the first interface it lists; the host's bridges and veths listed after a
 # routable first one, with the data on IB (OOB on that first one) and nothing failing, are chatter -- where NCCL's
 # socket transport lists them (it uses them all), they stay the interfaces chosen wrong

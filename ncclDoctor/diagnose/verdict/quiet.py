@@ -389,7 +389,9 @@ _P2P_FIX = ("A hang in set-up or in the first collective on one node, with no er
 _SETUP_NET_FIX = ("Collect every rank's log with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the rank that did not "
                   "connect prints where it stopped) and py-spy dump --pid of a stuck process; check that NCCL uses an "
                   "interface the nodes reach each other on (NCCL_SOCKET_IFNAME), that no firewall blocks the ports "
-                  "NCCL opens between the nodes, and that every node runs the same NCCL version.")
+                  "NCCL opens between the nodes, and that every node runs the same NCCL version; nccl-tests "
+                  "(all_reduce_perf -b 8 -e 128M) across the same hosts, with NCCL_DEBUG=INFO, tells whether NCCL's "
+                  "transport between them works without the framework.")
 
 
 def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
