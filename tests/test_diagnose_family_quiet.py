@@ -120,6 +120,18 @@ def test_p2p_use_cuda_memcpy_in_a_launch_line_is_a_setting_to_unset(tmp_path):
     assert "NCCL_P2P_USE_CUDA_MEMCPY" in v["fix"] and "unset" in v["fix"]
 
 
+# rule V(1) (round 36): a shell's ';' ends an exported value on a launcher's command line ("export NCCL_X=1; export
+# ..."): valid settings so printed, with nothing failing, are none; a wrong value so printed stays config
+def test_settings_exported_on_a_command_line_end_at_the_shells_separator(tmp_path):
+    cmd = ("[2023-05-02 09:14:20,118] [INFO] [runner.py:412:main] cmd = pdsh -S -f 1024 -w gpu-3,gpu-4 export "
+           "NCCL_IB_DISABLE=1; export NCCL_SOCKET_IFNAME=eth1;  cd /work; /opt/conda/bin/python -u -m "
+           "deepspeed.launcher.launch --node_rank=%n --master_addr=gpu-3 --master_port=29511 pretrain.py\n")
+    v = _verdict(tmp_path, cmd)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    bad = cmd.replace("NCCL_IB_DISABLE=1;", "NCCL_IB_DISABLE=yes;")
+    assert _verdict(tmp_path, bad)["cause"] == "config"
+
+
 # --- benign noise: the none verdict -------------------------------------------------------------------------------
 def test_cuda_driver_shutting_down_at_exit_is_not_a_failure(tmp_path):
     """torch's ProcessGroupNCCL.cpp "main process destroyed cuda before watchdog loop exited" and a

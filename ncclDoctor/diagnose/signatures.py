@@ -1134,10 +1134,11 @@ R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; u
                               # the default now, this environment variable is thus deprecated."
                               r"\b([A-Z][A-Z0-9_]{2,63}) is the default now, this environment variable is "
                               r"(?:thus )?deprecated")
-# A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`.
+# A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`. A shell's command
+# separator ends the value: "export NCCL_SHM_DISABLE=1; export ..." (pdsh's and DeepSpeed's command lines) sets 1
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
-                          r"['\"]?([^'\"\s\\]{0,120})")
+                          r"['\"]?([^'\"\s\\;&|]{0,120})")
 
 
 def strip_prefixes(text: str) -> str:
