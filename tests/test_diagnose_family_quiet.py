@@ -538,9 +538,9 @@ def test_network_set_up_chatter_alone_names_nccl_tests_across_the_hosts(tmp_path
 # routable first one, with the data on IB (OOB on that first one) and nothing failing, are chatter -- where NCCL's
 # socket transport lists them (it uses them all), they stay the interfaces chosen wrong
 def test_virtual_interfaces_the_bootstrap_only_lists_after_a_routable_first_are_chatter(tmp_path):
-    boot = "".join(nccl_info(h, p, 0, "Bootstrap : Using [0]ib0:10.40.3.{0}<0> [1]docker0:172.17.0.1<0> "
-                             "[2]veth3a91c2e:fe80::a8c1:4ff:fe22:9b1%veth3a91c2e<0> [3]br-7e1d0c2a91f3:172.18.0.1<0>"
-                             .format(n)) + nccl_info(h, p, 0, f"NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.40.3.{n}<0>")
+    boot = "".join(nccl_info(h, p, 0, f"Bootstrap : Using [0]ib0:10.40.3.{n}<0> [1]docker0:172.17.0.1<0> "
+                             "[2]veth3a91c2e:fe80::a8c1:4ff:fe22:9b1%veth3a91c2e<0> [3]br-7e1d0c2a91f3:172.18.0.1<0>")
+                   + nccl_info(h, p, 0, f"NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.40.3.{n}<0>")
                    + nccl_info(h, p, 0, "Using network IB")
                    for h, p, n in (("trn-07", 4412, 7), ("trn-08", 5120, 8)))
     v = _verdict(tmp_path, boot)
