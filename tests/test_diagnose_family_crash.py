@@ -60,6 +60,20 @@ def test_nccl_warn_of_the_failed_cuda_ipc_call_names_p2p(tmp_path):
     assert v["cause"] == "cuda_error" and "NCCL_P2P_DISABLE" in v["fix"], v
 
 
+# a test harness naming the NCCL call that failed and its ncclResult_t by number (RCCL's unit tests, round 36): code 1
+# is ncclUnhandledCudaError -- a CUDA/HIP call failing in set-up, the platform's (rule V(2)), the harness's process
+# index no rank
+def test_a_harness_naming_the_failed_nccl_call_and_its_code_reads_the_code(tmp_path):
+    text = "".join(f"[ RUN      ] Broadcast.{t}\n[ ERROR    ] Child {n} reports failure\n"
+                   f"[ ERROR    ] Child process {n} fails NCCL call ncclCommInitRank with code 1\n"
+                   f"[ ERROR    ] Child {n} failed on command [INIT_COMMS]:\n[  FAILED  ] Broadcast.{t} ({ms} ms)\n"
+                   for t, n, ms in (("InPlace", 3, 2210), ("ManagedMem", 3, 2197)))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and v["culprits"] == [] and not _accused(d), v
+    assert "NCCL_DEBUG=INFO" in v["fix"], v
+
+
 # --- out of memory: the GPU's, and the host's (Ray's memory monitor) ----------------------------------------------
 def test_an_oom_while_the_model_loads_names_sharding(tmp_path):
     text = ("[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 2 has a total "

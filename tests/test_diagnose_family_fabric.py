@@ -61,6 +61,19 @@ def test_ib_flush_errors_alone_point_at_the_rdma_path(tmp_path):
     assert v["cause"] == "ib_fabric" and "GPUDirect RDMA" in v["fix"] and "NCCL_NET_GDR_LEVEL" in v["fix"], v
 
 
+# the kernel's mlx5 driver in a pasted dmesg: "<dev>/<port>: QP <n> error: <ib_wc_status_msg> (<syndrome>)" -- the
+# host's view of a queue pair's error completion, the same statuses as NCCL's NET/IB lines (rule U(1), round 36)
+def test_the_kernels_qp_error_completions_in_dmesg_are_the_fabric(tmp_path):
+    for words, status in (("local protection error", "IBV_WC_LOC_PROT_ERR"), ("remote access error",
+                                                                              "IBV_WC_REM_ACCESS_ERR")):
+        text = "".join(f"[ 8812.{440 + i}021] {pre}mlx5_{n}/1: QP {3301 + 7 * i} error: {words} (0x8{i} 0x0 0x1c)\n"
+                       for i, (pre, n) in enumerate((("", 2), ("infiniband mlx5_3: ", 3))))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "ib_fabric" and v["culprits"] == [] and not _accused(d), (words, v)
+        assert status in v["summary"] and "mlx5_2" in v["summary"], v
+
+
 # NCCL misc/ibvwrap.cc: "Call to ibv_reg_mr failed with error %s" / ibv_reg_dmabuf_mr / ibv_reg_mr_iova2
 def test_an_ib_memory_registration_failure_is_the_nodes_gpudirect_set_up_not_the_rank(tmp_path):
     text = ("[rank3]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3356, unhandled "

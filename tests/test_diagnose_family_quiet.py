@@ -120,6 +120,18 @@ def test_p2p_use_cuda_memcpy_in_a_launch_line_is_a_setting_to_unset(tmp_path):
     assert "NCCL_P2P_USE_CUDA_MEMCPY" in v["fix"] and "unset" in v["fix"]
 
 
+# rule V(1) (round 36): a shell's ';' ends an exported value on a launcher's command line ("export NCCL_X=1; export
+# ..."): valid settings so printed, with nothing failing, are none; a wrong value so printed stays config
+def test_settings_exported_on_a_command_line_end_at_the_shells_separator(tmp_path):
+    cmd = ("[2023-05-02 09:14:20,118] [INFO] [runner.py:412:main] cmd = pdsh -S -f 1024 -w gpu-3,gpu-4 export "
+           "NCCL_IB_DISABLE=1; export NCCL_SOCKET_IFNAME=eth1;  cd /work; /opt/conda/bin/python -u -m "
+           "deepspeed.launcher.launch --node_rank=%n --master_addr=gpu-3 --master_port=29511 pretrain.py\n")
+    v = _verdict(tmp_path, cmd)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    bad = cmd.replace("NCCL_IB_DISABLE=1;", "NCCL_IB_DISABLE=yes;")
+    assert _verdict(tmp_path, bad)["cause"] == "config"
+
+
 # --- benign noise: the none verdict -------------------------------------------------------------------------------
 def test_cuda_driver_shutting_down_at_exit_is_not_a_failure(tmp_path):
     """torch's ProcessGroupNCCL.cpp "main process destroyed cuda before watchdog loop exited" and a
@@ -187,6 +199,31 @@ def test_start_up_info_alone_says_there_is_no_failure(tmp_path):
             "NCCL_ASYNC_ERROR_HANDLING: 1\n")
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] == "none" and "no failure" in v["fix"], v
+
+
+# lead rule AD(3): NCCL's listening socket refusing a connection from outside the job (a scanner, a health check):
+# "wrong magic", the foreign peer leaving during the accept handshake on the thread that then says "[Service thread]
+# Accept failed Success" -- with nothing failing after them, none; a job connection closed on another thread, or a
+# timeout after them, is not (round 36)
+def test_nccl_refusing_a_foreign_connection_on_its_listening_socket_is_none(tmp_path):
+    refusal = ("gpu-a17:51020:51388 [6] misc/socket.cc:441 NCCL WARN socketFinalizeAccept: wrong magic 4702111234 != "
+               "2cf0a11b3e7d9955\n"
+               "gpu-a17:51023:51402 [1] misc/socket.cc:52 NCCL WARN socketProgress: Connection closed by remote peer "
+               "198.51.100.23<61220>\n"
+               + nccl_info("gpu-a17", 51023, 1, "misc/socket.cc:60 -> 6", tid=51402)
+               + nccl_info("gpu-a17", 51023, 1, "misc/socket.cc:437 -> 6", tid=51402)
+               + "gpu-a17:51023:51402 [1] proxy.cc:1530 NCCL WARN [Service thread] Accept failed Success\n")
+    d = _report(tmp_path, refusal)
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["culprits"] == [] and not _accused(d), v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"], v
+    # the job's own connection closed on another thread (its proxy progress) stays rule O's peer gone
+    other = refusal + ("gpu-a17:51023:51455 [1] misc/socket.cc:52 NCCL WARN socketProgress: Connection closed by "
+                       "remote peer 10.4.2.9<40112>\n")
+    assert _verdict(tmp_path, other)["cause"] == "early_exit"
+    # and a timeout after the refusal is a failure of its own
+    late = refusal + watchdog_line(1, 88, "ALLREDUCE", 600011, 600000)
+    assert _verdict(tmp_path, late)["cause"] != "none"
 
 
 # --- NCCL's RAS report, read by settle ----------------------------------------------------------------------------
@@ -483,6 +520,34 @@ def test_set_up_chatter_over_an_external_net_plugin_names_the_plugin_and_the_set
     v = d["verdict"]
     assert (v["cause"], v["culprits"], v["confidence"]) == ("none", [], "low"), v
     assert "NCCL_NET" in v["fix"] and "NCCL_SOCKET_IFNAME=ens32" in v["fix"], v["fix"]
+
+
+# rule K (round 36): set-up chatter over the network that ends at 'Init COMPLETE' with nothing failing -- if the job
+# hangs after it, the fix also says to test NCCL's transport between the hosts alone (nccl-tests)
+def test_network_set_up_chatter_alone_names_nccl_tests_across_the_hosts(tmp_path):
+    text = "".join(nccl_info("", 7310, 1, t, tid=7388) for t in (
+        "Ring 00 : 3 -> 2 [receive] via NET/IB/1", "Ring 00 : 2 -> 3 [send] via NET/IB/1",
+        "NCCL_IB_HCA set by environment to mlx5_1.", "comm 0x55d0c1e0 rank 2 nranks 4 cudaDev 1 nvmlDev 1 - "
+        "Init COMPLETE"))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "nccl-tests" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
+
+
+# rule K (round 36): the bootstrap uses only the first interface it lists; the host's bridges and veths listed after a
+# routable first one, with the data on IB (OOB on that first one) and nothing failing, are chatter -- where NCCL's
+# socket transport lists them (it uses them all), they stay the interfaces chosen wrong
+def test_virtual_interfaces_the_bootstrap_only_lists_after_a_routable_first_are_chatter(tmp_path):
+    boot = "".join(nccl_info(h, p, 0, f"Bootstrap : Using [0]ib0:10.40.3.{n}<0> [1]docker0:172.17.0.1<0> "
+                             "[2]veth3a91c2e:fe80::a8c1:4ff:fe22:9b1%veth3a91c2e<0> [3]br-7e1d0c2a91f3:172.18.0.1<0>")
+                   + nccl_info(h, p, 0, f"NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.40.3.{n}<0>")
+                   + nccl_info(h, p, 0, "Using network IB")
+                   for h, p, n in (("trn-07", 4412, 7), ("trn-08", 5120, 8)))
+    v = _verdict(tmp_path, boot)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    sock = boot.replace("NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.40.3.8<0>",
+                        "NET/Socket : Using [0]ib0:10.40.3.8<0> [1]docker0:172.17.0.1<0>")
+    assert _verdict(tmp_path, sock)["cause"] == "network_setup"
 
 
 # --- lead rule L: TCPStore's retried connect warnings with nothing failing after them ---------------------------------
@@ -818,6 +883,24 @@ def test_a_net_plugin_that_finds_no_efa_is_dropped_harmlessly(tmp_path):
     ib = ("c0ffee12:311:311 [2] misc/ibvwrap.cc:70 NCCL WARN Failed to open libibverbs.so[.1]\n"
           + nccl_info("c0ffee12", 311, 2, "Bootstrap : Using lo:127.0.0.1<0>"))
     assert _verdict(tmp_path, ib)["cause"] == "none"
+
+
+# lead rule X(3): aws-ofi-nccl's RDMA protocol finding a message or completion it does not expect in the middle of a
+# run, returned as ncclInternalError; the later "Attempt to use communicator" refusals only echo it (round 36)
+def test_a_net_plugin_protocol_state_error_is_nccl_internal_not_unknown(tmp_path):
+    text = ("trn-node-4:8812:9031 [5] process_completions:1720 NCCL WARN NET/OFI Unexpected request type. Request "
+            "type: 4\n"
+            + nccl_info("trn-node-4", 8812, 5, "transport/net.cc:1410 -> 3", tid=9031)
+            + nccl_info("trn-node-4", 8812, 5, "proxy.cc:912 -> 3 [Progress Thread]", tid=9031)
+            + "trn-node-4:8812:8812 [5] init.cc:301 NCCL WARN Attempt to use communicator before the previous "
+            "operation returned ncclSuccess\n"
+            "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:2027, internal error - please "
+            "report this issue to the NCCL developers, NCCL version 2.23.4\n"
+            "ncclInternalError: Internal check failed.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "aws-ofi-nccl" in v["fix"] and not _accused(d), v
 
 
 # NCCL <= 2.8's bootstrap root: the processes were told different world sizes (rule Q: a launch error, nobody)

@@ -725,6 +725,9 @@ class LineParser:
             k = S.R_KEYERROR_CODE.match(self._body)
             code = S.NCCL_RESULT.get(int(k.group(1))) if k else None
             in_init = code is not None and bool(self._cupy_init) and lineno - self._cupy_init <= 8
+        call = S.R_NCCL_CALL_CODE.search(text) if code is None and "NCCL call" in text else None
+        if call:  # a harness naming the failed call and its result code by number
+            code = S.NCCL_RESULT.get(int(call.group(2)))
         if code is None:
             if "Last error:" not in text:
                 return None
@@ -748,6 +751,12 @@ class LineParser:
             ev = self._context(lineno, text, "ib_completion")
             hca = S.R_IB_HCA.search(text)
             ev.data.update(status=int(m.group("status")), peer=m.group("peer"), hca=hca.group(1) if hca else None)
+            return ev
+        k = S.R_KERNEL_QP_ERR.search(text) if ": QP " in text else None
+        st = S.WC_STATUS_MSG.get(k.group(2).strip().lower()) if k else None
+        if st:  # the kernel's RDMA driver (a pasted dmesg) reporting a queue pair's error completion
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=st, peer=None, hca=k.group(1))
             return ev
         w = S.R_WC_RETRY.search(text) if "retry count" in text else None
         if w:  # an RDMA engine's own report of a work completion's status (ibv_wc_status_str's words)
@@ -1832,6 +1841,8 @@ class LineParser:
         ifs = S.R_IFACES.search(text)
         if ifs:
             found["interfaces"] = S.R_IFACE.findall(ifs.group(1))[:8]
+            if ifs.group(0).startswith("Bootstrap"):  # its bootstrap uses the first it lists, the others not at all
+                found["bootstrap_ifaces"] = True
         u = S.R_NET_USING.search(text)
         if u:
             found["network"] = u.group(1) or u.group(3)

@@ -180,6 +180,10 @@ R_CUPY_ERR_INIT = re.compile(r"\bNcclError\.__init__\b")
 R_KEYERROR_CODE = re.compile(r"^\s*KeyError: (\d)\s*$")
 NCCL_RESULT = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
                5: "ncclInvalidUsage", 6: "ncclRemoteError"}
+# A test harness or wrapper naming the NCCL call that failed and its ncclResult_t by number (RCCL's unit tests:
+# "[ ERROR    ] Child process 0 fails NCCL call ncclGroupEnd with code 1"): the number is the code (NCCL_RESULT)
+R_NCCL_CALL_CODE = re.compile(r"\bNCCL call (nccl\w{2,40}) (?:(?:fails|failed|returned) )?with (?:error |result )?"
+                              r"code (\d{1,2})\b")
 # An NcclError raised with its text lost: Ray's "RayTaskError(NcclError)" names only the exception's class
 R_NCCL_ERROR_CLASS = re.compile(r"\w{0,40}Error\((?:\w{1,40}\.)?NcclError\)")
 # XLA's checker of its live communicators ("nccl_utils.cc:191] Aborting communicator: 0x.. due to async NCCL error:
@@ -195,6 +199,18 @@ R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
 # 10.1.2.7:15867@mlx5_9, ...): transport retry counter exceeded"; UCX's "Transport retry count exceeded"):
 # IBV_WC_RETRY_EXC_ERR (12) and IBV_WC_RNR_RETRY_EXC_ERR (13)
 R_WC_RETRY = re.compile(r"\b(?:([Tt]ransport)|RNR) retry count(?:er)? exceeded")
+# The kernel's RDMA driver reporting a queue pair's error completion in a pasted dmesg (mlx5_ib: "mlx5_bond_0/1: QP
+# 51291 error: local length error (0x8e 0x0 0x0)" -- device/port, the QP number, ib_wc_status_msg's words, then the
+# CQE's syndrome): the same completion statuses as NCCL's "Got completion ... with error N", seen from the host
+R_KERNEL_QP_ERR = re.compile(r"\b([A-Za-z]\w{0,40})/\d{1,3}: QP \d{1,10} error: ([A-Za-z][A-Za-z ]{2,60}?) \(0x")
+# drivers/infiniband/core/verbs.c's wc_statuses[] (ib_wc_status_msg): the words by the ibv_wc_status number
+WC_STATUS_MSG = {"local length error": 1, "local qp operation error": 2, "local ee context operation error": 3,
+                 "local protection error": 4, "wr flushed": 5, "memory bind operation error": 6,
+                 "bad response error": 7, "local access error": 8, "remote invalid request error": 9,
+                 "remote access error": 10, "remote operation error": 11, "transport retry counter exceeded": 12,
+                 "rnr retry counter exceeded": 13, "local rdd violation error": 14, "remote invalid rd request": 15,
+                 "operation aborted": 16, "invalid ee context number": 17, "invalid ee context state": 18,
+                 "fatal error": 19, "response timeout error": 20, "general error": 21}
 R_LOCAL_NIC = re.compile(r"\blocal_nic: ?([\w.\-]{1,32})")
 R_PEER_NIC = re.compile(r"\bpeer_nic: ?([^,\s)]{1,80})")
 # The HCA's asynchronous events: "NET/IB : Got async event : port error" (NCCL <= 2.2x) and 2.23+'s
@@ -233,6 +249,10 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
                             r"no socket interface found|[Cc]onnect to \S+ (?:failed|returned)|"
                             r"No route to host|Network is unreachable|Connection refused|connection abort|"
                             r"Cannot assign requested address")
+# NCCL's listening socket refusing a connection that did not speak its handshake (socket.cc's socketFinalizeAccept
+# "wrong magic N != M", then proxy.cc's "[Service thread] Accept failed Success": errno 0, accept(2) itself worked):
+# something outside the job (a port scanner, a health check) connected to NCCL's port; lead rule AD (3)
+R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept failed:? ?Success\b")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
 # aws-ofi-nccl (the NET/OFI plugin: EFA, Slingshot cxi, ...): "NET/OFI Request %p completed with error. RC: %d.
@@ -1114,10 +1134,11 @@ R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; u
                               # the default now, this environment variable is thus deprecated."
                               r"\b([A-Z][A-Z0-9_]{2,63}) is the default now, this environment variable is "
                               r"(?:thus )?deprecated")
-# A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`.
+# A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`. A shell's command
+# separator ends the value: "export NCCL_SHM_DISABLE=1; export ..." (pdsh's and DeepSpeed's command lines) sets 1
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
-                          r"['\"]?([^'\"\s\\]{0,120})")
+                          r"['\"]?([^'\"\s\\;&|]{0,120})")
 
 
 def strip_prefixes(text: str) -> str:

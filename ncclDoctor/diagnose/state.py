@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ncclDoctor.diagnose.flight_recorder import DumpSummary
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_FOREIGN_ACCEPT, R_NCCL_PREFIX, Event
 
 TIMELINE_HEAD = 8
 TIMELINE_TAIL = 12
@@ -100,6 +100,7 @@ class Collected:
     dropped_ranks: int = 0
     retcodes: Counter = field(default_factory=Counter)  # (file, NCCL return code) -> lines
     interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
+    used_ifaces: set[str] = field(default_factory=set)  # those NCCL uses: a Bootstrap line's first, a NET line's all
     iface_hosts: dict[str, set[str]] = field(default_factory=dict)  # an address NCCL uses -> the hosts using it
     files_ranks: dict[str, set[int]] = field(default_factory=dict)  # log file -> ranks its lines name (first 64 files)
     fr_analysis: list[Event] = field(default_factory=list)  # torch fr_trace analyzer verdict blocks (first 32)
@@ -239,6 +240,9 @@ class Collected:
             self._setting(*d["setting"], ev.brief())
         if d.get("retcode") and (d["retcode"] in self.retcodes or len(self.retcodes) < MAX_KEYS):
             self.retcodes[d["retcode"]] += 1
+        for name, _ in d.get("interfaces", [])[: 1 if d.get("bootstrap_ifaces") else 16]:
+            if len(self.used_ifaces) < 32:
+                self.used_ifaces.add(name)
         for name, addr in d.get("interfaces", []):
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(name, addr)
@@ -345,6 +349,7 @@ class Collected:
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)
+        self.used_ifaces.update(sorted(o.used_ifaces)[: max(32 - len(self.used_ifaces), 0)])
         for a, hs in o.iface_hosts.items():
             if a in self.iface_hosts or len(self.iface_hosts) < 16:
                 self.iface_hosts.setdefault(a, set()).update(list(hs)[:4])
@@ -374,6 +379,7 @@ class Collected:
         ms = [e.data.get("timeout_ms") for e in self.samples.get("watchdog_timeout", []) if e.data.get("timeout_ms")]
         self.torch_timeout_ms = max(ms) if ms else None
         self._store_warnings_alone()
+        self._foreign_accepts_alone()
         self._keepalive_alone()
         self._barrier_passed()
 
@@ -388,6 +394,27 @@ class Collected:
         if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in ("socket_error", "store_warning")):
             return
         self._to_benign("socket_error", "store warning alone")
+
+    def _foreign_accepts_alone(self) -> None:
+        """Lead rule AD (3): NCCL's listening socket refusing a connection from outside the job -- the thread that
+        prints "socketFinalizeAccept: wrong magic" or the proxy's "[Service thread] Accept failed Success" (errno 0:
+        accept(2) worked, the handshake did not) is the one whose socket error ("Connection closed by remote peer",
+        reset) was the foreign peer leaving during NCCL's accept handshake. When every socket error is such a
+        thread's and nothing else fails (no timeout, error, exception or failure record), no connection of the job
+        broke: the errors are benign, read as such from here on."""
+        def thread(ev: Event) -> tuple[str, str, str] | None:
+            m = R_NCCL_PREFIX.search(ev.text)
+            return (m.group("host"), m.group("pid"), m.group("tid")) if m else None
+
+        evs = self.samples.get("socket_error", [])
+        if not evs or self.exceptions or len(evs) != self.kinds.get("socket_error", 0):
+            return
+        if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in ("socket_error", "nccl_warn")):
+            return
+        refusing = {t for e in self.samples.get("nccl_warn", []) if R_FOREIGN_ACCEPT.search(e.text)
+                    and (t := thread(e))}
+        if refusing and all(thread(e) in refusing for e in evs):
+            self._to_benign("socket_error", "foreign connection refused")
 
     def _keepalive_alone(self) -> None:
         """Lead rule N (session 9): torchrun's agent's "has failed to send a keep-alive heartbeat to the rendezvous

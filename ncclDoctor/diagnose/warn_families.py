@@ -339,6 +339,24 @@ FAMILIES = (
         "libfabric it loads), check dmesg for efa errors and that the security group allows all traffic to itself; "
         "NCCL_DEBUG=INFO FI_LOG_LEVEL=warn shows the provider chosen."),
     Family(
+        # lead rule X (3), the other side: aws-ofi-nccl's RDMA protocol finding its own message state inconsistent in
+        # the middle of a run ("NET/OFI Unexpected status (0) for message 246", "NET/OFI Write complete from
+        # unexpected request type!", "Unexpected request type. Request type: 4") -- a completion or message the
+        # plugin's bookkeeping does not expect, returned to NCCL as an internal error: a plugin / NCCL version or
+        # protocol bug, not a link error and no rank's
+        "ofi_protocol_state", "nccl_internal",
+        re.compile(r"NET/OFI (?:Unexpected (?:status|request type|message type|completion)\b|"
+                   r"(?:Write|Read|Send|Recv|Receive) complet(?:e|ed|ion) (?:from|for|of) (?:an? )?unexpected "
+                   r"request|(?:Invalid|Unknown|Received unexpected) (?:message|request) type)"),
+        "the libfabric net plugin (aws-ofi-nccl) found its own message bookkeeping inconsistent while the job ran (a "
+        "completion or message status its RDMA protocol does not expect) and returned it to NCCL as an internal "
+        "error: a bug or version mismatch of the plugin with NCCL / libfabric, not a link and not a rank",
+        "Upgrade aws-ofi-nccl (the plugin's RDMA protocol bugs of this kind are fixed in later releases) and keep "
+        "the NCCL version, aws-ofi-nccl version and libfabric of one EFA installer matched on every node; rerun "
+        "with NCCL_DEBUG=INFO to see the plugin version loaded; NCCL_PROTO=Simple, or the plugin's other protocol "
+        "(OFI_NCCL_PROTOCOL=SENDRECV), as a test that the RDMA protocol is the cause.",
+        job_wide=True),
+    Family(
         # a net plugin's progress loop (the data path once connected: GPUDirect-TCPX's "tcpxCommProgress(tcpxComm*):N
         # NCCL WARN ..., nic 3, enp6s0, ... rx ctrl timeout cnt N, nanos N", a plugin's send/recv progress) counting
         # its receives or sends that time out while the job runs: lead rule O, a recv/send timing out on NCCL's

@@ -46,7 +46,9 @@ IB_STATUS = {
         "routable (NCCL_IB_GID_INDEX to the RoCEv2 GID of the routed address, see show_gids; NVIDIA/nccl#426)",
     ),
     1: ("IBV_WC_LOC_LEN_ERR", "a local length error: a message larger than the receive buffer posted",
-        "check that every rank runs the same NCCL version and NCCL_* settings (a protocol or size mismatch)"),
+        "check that every rank runs the same NCCL version and NCCL_* settings (a protocol or size mismatch: the "
+        "sender's message against the receive buffer its peer posted), then the NICs of both ends: MTU and firmware "
+        "(ibv_devinfo), and dmesg for the driver's QP errors"),
     2: ("IBV_WC_LOC_QP_OP_ERR", "a local queue-pair operation error (an invalid work request or QP state)",
         "check the HCA firmware/driver (ibv_devinfo, mlxfwmanager) and the NCCL version; rerun with NCCL_DEBUG=INFO"),
     8: ("IBV_WC_LOC_ACCESS_ERR", "a local access error on a registered memory region (GPUDirect RDMA registration)",
@@ -497,14 +499,19 @@ def bad_interfaces(c: Collected) -> list[str]:
     """Interfaces NCCL chose that cannot carry inter-node traffic: loopback, link-local, virtual. Loopback carries
     NCCL's bootstrap between the processes of ONE node (issue #14 item 3: it is a problem in a multi-node job): with
     every line on one host (or none named) and nothing failing, NCCL choosing lo is set-up chatter (lead rule K)."""
-    bad = [
-        f"{n}:{a}"
-        for n, a in c.interfaces.items()
-        if _BAD_IFACE.match(n) or a.startswith("127.") or a.lower().startswith("fe80")
-    ]
+    bad = [f"{n}:{a}" for n, a in c.interfaces.items() if _bad_iface(n, a)]
     if bad and _loopback_only(bad) and not spans_nodes(c) and not _something_failed(c):
         return []
+    # lead rule K: with nothing failing, virtual interfaces NCCL's bootstrap only lists after the first, routable one
+    # ("Bootstrap : Using [0]enp7s0:10.x [1]virbr0:... [2]veth...": it uses the first alone), and no NET/Socket line
+    # uses, are the host's other interfaces in its set-up chatter, not an interface chosen wrong
+    if bad and not any(b.split(":", 1)[0] in c.used_ifaces for b in bad) and not _something_failed(c):
+        return []
     return bad
+
+
+def _bad_iface(name: str, addr: str) -> bool:
+    return bool(_BAD_IFACE.match(name)) or addr.startswith("127.") or addr.lower().startswith("fe80")
 
 
 def _loopback_only(bad: list[str]) -> bool:
@@ -534,7 +541,12 @@ def _something_failed(c: Collected) -> bool:
 def shared_addresses(c: Collected) -> list[tuple[str, set[str]]]:
     """Addresses NCCL bootstraps on that two hosts both print: containers on bridge networks (Docker's
     172.17.0.2 on every node) advertise an address no other node can reach. Loopback is bad_interfaces'."""
-    return sorted((a, hs) for a, hs in c.iface_hosts.items() if len(hs) > 1 and not a.startswith("127."))
+    shared = sorted((a, hs) for a, hs in c.iface_hosts.items() if len(hs) > 1 and not a.startswith("127."))
+    # lead rule K, as in bad_interfaces: an address only the bootstrap's list shows after its first (used) interface
+    unused = {a for n, a in c.interfaces.items() if n not in c.used_ifaces}
+    if shared and any(a in unused for a, _ in shared) and not _something_failed(c):
+        shared = [(a, hs) for a, hs in shared if a not in unused]
+    return shared
 
 
 def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:

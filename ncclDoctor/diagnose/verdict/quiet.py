@@ -13,7 +13,7 @@ import re
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_NCCL_PREFIX, R_STORAGE_ERR
+from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_STORAGE_ERR
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
 from ncclDoctor.diagnose.warn_families import _NET_FIX, OFI_START_FAILED
@@ -296,6 +296,13 @@ _NOISE = (
     (r"async event ?: ?(?:client reregist|SM change|LID change|GID (?:table )?change|P_Key change|pkey change|"
      r"port active)", "NCCL's 'Got async event : client reregistration' (or SM/LID/GID change) is informational: "
      "the InfiniBand subnet manager re-registered the ports; nothing failed"),
+    # lead rule AD (3): NCCL's listening socket refusing a connection from outside the job ("socketFinalizeAccept:
+    # wrong magic", the proxy's "[Service thread] Accept failed Success"): the job's own connections are untouched
+    (R_FOREIGN_ACCEPT.pattern, "NCCL's 'socketFinalizeAccept: wrong magic' / '[Service thread] Accept failed "
+     "Success' warnings are its listening socket refusing a connection that did not speak NCCL's handshake -- "
+     "something outside the job (a port scanner or health check hitting NCCL's listening port) connected to it; the "
+     "job's own connections are not affected. To stop them, keep NCCL on the cluster's internal network "
+     "(NCCL_SOCKET_IFNAME) and firewall the NCCL port range (NCCL_PORT_RANGE) from outside hosts"),
     (r"Cannot get incoming CPU|Maximum retry reached for (?:accept|connect)", "a net plugin's (FastSocket's) CPU-"
      "affinity and retry warnings are harmless when it goes on to connect ('Connected after N retries')"),
 )
@@ -382,7 +389,9 @@ _P2P_FIX = ("A hang in set-up or in the first collective on one node, with no er
 _SETUP_NET_FIX = ("Collect every rank's log with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the rank that did not "
                   "connect prints where it stopped) and py-spy dump --pid of a stuck process; check that NCCL uses an "
                   "interface the nodes reach each other on (NCCL_SOCKET_IFNAME), that no firewall blocks the ports "
-                  "NCCL opens between the nodes, and that every node runs the same NCCL version.")
+                  "NCCL opens between the nodes, and that every node runs the same NCCL version; nccl-tests "
+                  "(all_reduce_perf -b 8 -e 128M) across the same hosts, with NCCL_DEBUG=INFO, tells whether NCCL's "
+                  "transport between them works without the framework.")
 
 
 def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
