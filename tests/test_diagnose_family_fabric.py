@@ -1522,3 +1522,27 @@ def test_open_mpi_shmem_mmap_sys_call_fail_is_the_hosts_setup(tmp_path):
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
     assert "orte_tmpdir_base" in v["fix"] and "/dev/shm" in v["fix"], v
+
+
+# --- round 36: Paddle's trainers waiting on each other's endpoints, never ready (lead rule AD (1)) -----------------
+def test_paddle_endpoints_never_ready_are_network_setup_naming_no_rank(tmp_path):
+    """Paddle's launcher (trainer 0, which hands the NCCL id to the others) retrying endpoints that stay not ready
+    wait after wait, nothing else failing: the connections between trainers cannot be made at set-up -- network_setup
+    (lead rules L, AD (1)), no rank named, whether several endpoints (a node) or one (its trainer) never answer. One
+    wait that the next line does not repeat is not read so, and the --ips rule (config) still comes first."""
+    node = ("[2023-03-02 10:11:12] server not ready, wait 3 sec to retry...\n"
+            "[2023-03-02 10:11:12] not ready endpoints:['192.168.30.8:36110', '192.168.30.8:36111']\n") * 4
+    one = ("not ready endpoints:['127.0.0.1:41235']\nserver not ready, wait 3 sec to retry...\n") * 3
+    shrink = ("not ready endpoints:['10.4.0.2:6170', '10.4.0.3:6170']\nserver not ready, wait 3 sec to retry...\n"
+              "not ready endpoints:['10.4.0.3:6170']\nserver not ready, wait 3 sec to retry...\n"
+              "not ready endpoints:['10.4.0.3:6170']\n")
+    for text, several in ((node, True), (one, False), (shrink, False)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), (text, v)
+        assert "workerlog" in v["fix"] and "--ips" in v["fix"], v
+        assert ("several trainers" in v["summary"]) == several, v
+    assert "192.168.30.8" in _verdict(tmp_path, node)["summary"]
+    assert "--started_port" in _verdict(tmp_path, one)["fix"]
+    assert _verdict(tmp_path, "server not ready, wait 3 sec to retry...\nnot ready endpoints:['10.4.0.3:6170']\n"
+                    )["cause"] != "network_setup"
