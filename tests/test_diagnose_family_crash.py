@@ -2203,3 +2203,20 @@ def test_an_invalid_ordinal_with_no_more_processes_than_gpus_stays_a_cuda_error(
     text = "CUDA_VISIBLE_DEVICES=0,1,2,3 torchrun --nproc_per_node=4 train.py\n" + _ORDINAL
     v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error", v
+
+
+# --- round 36: a DataLoader's own bus-error report, any capitalisation (lead rule F) ---------------------------------
+def test_dataloader_bus_error_report_in_any_case_is_shared_memory_naming_no_unshown_rank(tmp_path):
+    """A DataLoader's SIGBUS handler reports the worker's bus error ("Unexpected BUS error encountered in DataLoader
+    worker", Paddle's; torch's "Unexpected bus error encountered in worker") with no rank or launcher record: /dev/shm
+    ran out (lead rule F), dataloader_shm, and no rank is named; Paddle's own switch is in the fix."""
+    for line in ("E0419 08:12:55.301 worker.py:88] ERROR: Unexpected BUS error encountered in DataLoader worker. This "
+                 "might be caused by insufficient shared memory (shm), please check whether use_shared_memory is set "
+                 "and storage space in /dev/shm is enough\n",
+                 "ERROR: Unexpected Bus error encountered in DataLoader worker.\n"):
+        d = _report(tmp_path, line + "Exception in thread Thread-3:\nTraceback (most recent call last):\n"
+                          "    raise Empty\n_queue.Empty\n")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("dataloader_shm", []) and not _accused(d), (line, v)
+        assert "/dev/shm" in v["fix"], v
+        assert ("use_shared_memory=False" in v["fix"]) == ("use_shared_memory" in line), v

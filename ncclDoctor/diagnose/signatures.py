@@ -495,11 +495,12 @@ R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{
 R_PG_URL = re.compile(r"Process group URL: (\S{1,200})")
 # The pid may be left out where a framework or a reporter retells torch's line ("RuntimeError: DataLoader worker is
 # killed by signal: Bus error" amid other words): the signal's name ends at the first character no name holds.
-# (PaddlePaddle's: "DataLoader process (pid 1104) exited is killed by signal: Killed.")
+# (PaddlePaddle's: "DataLoader process (pid 1104) exited is killed by signal: Killed."; its SIGBUS handler's
+# "Unexpected BUS error encountered in DataLoader worker", torch's "Unexpected bus error encountered in worker")
 R_DATALOADER = re.compile(r"DataLoader (?:worker|process) (?:\(pids?\(?s?\)? ?([\d, ]+)\)? )?"
                           r"(?:(?:exited )?is killed by signal: "
                           r"([A-Za-z][A-Za-z0-9 ]*?)\s*(?:\.|$|(?=[^A-Za-z0-9 ]))|exited "
-                          r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
+                          r"unexpectedly)|[Uu]nexpected (?:bus|BUS|Bus) error encountered in (?:DataLoader )?worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
 # A CUDA driver-API call failing with CUresult 2 (CUDA_ERROR_OUT_OF_MEMORY), as a library that allocates through the
 # driver prints it (torch_memory_saver: "CUresult error  result=2 file=csrc/torch_memory_saver.cpp func=cu_mem_create

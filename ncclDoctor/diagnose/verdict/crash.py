@@ -847,6 +847,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # it was killed while writing its batch into a too-small /dev/shm (a container's 64 MB default) -- the
     # shared-memory class, as a bus error names it outright
     shm_guess = not named
+    if not killed and any("use_shared_memory" in e.text for e in evs):  # Paddle's loader names its own switch
+        fix += (" Paddle's DataLoader can also pass its batches without /dev/shm: paddle.io.DataLoader(..., "
+                "use_shared_memory=False).")
     return Verdict(
         "dataloader_shm" if bus or shm_guess else "host_oom",
         f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else
