@@ -2220,3 +2220,23 @@ def test_dataloader_bus_error_report_in_any_case_is_shared_memory_naming_no_unsh
         assert (v["cause"], v["culprits"]) == ("dataloader_shm", []) and not _accused(d), (line, v)
         assert "/dev/shm" in v["fix"], v
         assert ("use_shared_memory=False" in v["fix"]) == ("use_shared_memory" in line), v
+
+
+# --- round 36: argparse refusing any argument the workers are started with (lead rules U (2), W) --------------------
+def test_argparse_refusing_the_launch_arguments_is_config_naming_no_rank(tmp_path):
+    """A script's argparse usage error on an argument other than the local rank ("finetune.py: error: unrecognized
+    arguments: --nproc_per_node=4", "error: the following arguments are required: --cfg"): every worker is launched
+    with the same command line, so config, no rank, even where the launcher then lists every trainer as aborted; a
+    launcher's own option among the refused arguments was placed after the script (its fix says to move it)."""
+    abort = ("ERROR 2022-03-09 11:20:41,118 launch_utils.py:545] ABORT!!! Out of all 4 trainers, the trainer process "
+             "with rank=[0, 1, 2, 3] was aborted. Please check its log.\n")
+    for text, opt in (("finetune.py: error: unrecognized arguments: --nproc_per_node=4\n" + abort, "--nproc_per_node"),
+                      ("usage: run.py [-h] --cfg CFG\nrun.py: error: the following arguments are required: --cfg\n",
+                       None),
+                      ("[rank1]: main.py: error: unrecognized arguments: --lr-warmup 500\n", None)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert ("before the training script" in v["fix"]) == (opt is not None), v
+        if opt:
+            assert f"Put {opt} before" in v["fix"], v

@@ -941,6 +941,12 @@ class LineParser:
             ev = self._context(lineno, text, "launch_arg")
             ev.data.update(arg=a.group(2), missing=a.group(1).startswith("the following"))
             return ev
+        a = S.R_USAGE_ERROR.search(text) if "error: " in text else None
+        if a:  # lead rules U (2), W: argparse refused the arguments every worker is started with
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None  # argparse's usage line: every worker is given the same arguments
+            ev.data.update(arg=a.group(2).strip()[:200], missing=a.group(1).startswith("the following"), usage=True)
+            return ev
         a = S.R_NO_SCRIPT.search(text) if "can't open file" in text else None
         if a:  # lead rule U (2): the script path the launcher starts every worker with is wrong
             ev = self._context(lineno, text, "launch_arg")

@@ -935,6 +935,16 @@ R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed(?:\b|[a-z]{1,3} )
 # "error: the following arguments are required: --local_rank"
 R_LAUNCH_ARG = re.compile(r"error: (unrecognized arguments|the following arguments are required):[^\n]{0,300}?"
                           r"(--local[-_]rank)\b")
+# argparse's usage error on any other argument ("train.py: error: unrecognized arguments: --gpus 0,1", "error: the
+# following arguments are required: --config"): the script (or the launcher) refused the arguments it was started
+# with, which every worker is given alike -- a launch argument, config (lead rules U (2), W)
+R_USAGE_ERROR = re.compile(r"(?:^|[\s:])error: (unrecognized arguments|the following arguments are required): ?"
+                           r"(-{0,2}\w[^\n]{0,300})")
+# Launchers' own options (torchrun / torch.distributed.launch, Paddle's launch, DeepSpeed's, accelerate's): one of
+# them refused by the script's argparse was given after the script's path, where the launcher passes it on
+R_LAUNCHER_OPT = re.compile(r"^--(?:gpus|ips|nproc[_-]per[_-]node|nnodes|node[_-]rank|master[_-](?:addr|port)|"
+                            r"log[_-]dir|devices|num[_-]gpus|num[_-]nodes|num[_-]processes|hostfile|include|"
+                            r"rdzv[_-]\w+|standalone|started[_-]port|selected[_-]gpus|use[_-]env)\b")
 # The interpreter started by the launcher not finding the script it was given (exit code 2): "python3: can't open
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "

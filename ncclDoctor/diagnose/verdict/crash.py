@@ -946,6 +946,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "paths are resolved from the directory the launcher is run in: cd to the repository or pass the full "
             "path), then relaunch; check the file exists on every node.", "high", [], [x.brief() for x in evs[:2]],
             job_wide=True)
+    if e.data.get("usage"):
+        return _usage_error(e, evs)
     said = ("the script requires " + e.data["arg"] + " but the launcher (torchrun) passes no such argument"
             if e.data["missing"] else
             "the launcher passed " + e.data["arg"] + "=N and the script's argparse does not accept that spelling")
@@ -959,6 +961,33 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
         "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _usage_error(e, evs: list) -> Verdict:
+    """argparse refusing the arguments a worker was started with (not the local-rank one): every worker is launched
+    with the same command line (lead rules U (2), W), so it is config and no rank, whatever a launcher's record then
+    lists as failed. A launcher's own option among the refused ones was written after the script's path, where the
+    launcher hands everything to the script."""
+    arg = e.data["arg"]
+    opt = S.R_LAUNCHER_OPT.match(arg)
+    flag = (arg.split() or [arg])[0].split("=", 1)[0]
+    return Verdict(
+        "config",
+        f"the script's argparse refused the arguments it was started with ('{strip_prefixes(e.text).strip()[:160]}') "
+        "and exited with its usage error (exit code 2): every worker is launched with that same command line, so "
+        "the launch arguments are wrong for all of them -- not a fault of any rank, whatever the launcher then "
+        "lists as failed"
+        + (f"; {flag} is the launcher's own option, given after the training script, so the launcher passed it on to "
+           "the script" if opt else ""),
+        ((f"Put {flag} before the training script: launcher options go between the launcher and the script's path, "
+          f"and everything after the path is the script's own arguments (argument order): <launcher> {flag} ... "
+          "train.py <train.py arguments> (python -m paddle.distributed.launch, torchrun, deepspeed alike). "
+          if opt else "")
+         + ("Give the script the arguments it requires" if e.data["missing"] else
+            "Check the launch arguments against the script's own options (python train.py --help)")
+         + ": fix the command line (or the config/launch script that builds it) once for every worker, then "
+         "relaunch."),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 # What a rank's own failure or a hang leaves: a settings check among these is not what stopped the job.
