@@ -2240,3 +2240,4 @@ def test_argparse_refusing_the_launch_arguments_is_config_naming_no_rank(tmp_pat
         assert ("before the training script" in v["fix"]) == (opt is not None), v
         if opt:
             assert f"Put {opt} before" in v["fix"], v
+

@@ -985,6 +985,13 @@ class LineParser:
             ev.rank = None  # the remote shell's line
             ev.data.update(ssh=None, mpi=None, readonly=ro.group(1))
             return ev
+        ssh = S.R_SSH_CLIENT.search(text) if "ssh: " in text else None
+        if ssh:  # the ssh client could not reach a host (no such name, refused, no route): the launcher's reach
+            ev = self._context(lineno, text, "launch_setup")
+            ev.rank = None  # ssh's own line, not a rank's
+            ev.data.update(ssh=None, mpi=None, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(
+                ssh.group("dns")), ssh_why=(ssh.group("why") or "").lstrip(": ").strip())
+            return ev
         m = S.R_LAUNCH_SETUP.search(text) if (
             "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:
@@ -1570,6 +1577,8 @@ class LineParser:
 
     def _socket(self, lineno: int, text: str) -> Event | None:
         m = S.R_SOCKET.search(text)
+        if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
+            return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
         if not m:
             return None
         ev = self._context(lineno, text, "socket_error")

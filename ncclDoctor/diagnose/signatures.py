@@ -826,6 +826,12 @@ R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
                             r"pdsh@[\w.\-]{1,255}: (?P<pdsh>[\w.\-]{1,255}): ssh exited with exit code 255\b")
+# The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
+# "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
+# rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran
+# (lead rule X (2); verdict.crash._launch_setup)
+R_SSH_CLIENT = re.compile(r"(?:^|[\s:])ssh: (?:Could not resolve hostname (?P<dns>[\w.\-]{1,255})|connect to host "
+                          r"(?P<conn>[\w.\-:\[\]]{1,255}) port \d{1,5})(?P<why>: [^\n]{0,120})?")
 # A worker's command line as a launcher builds it, with its rank and the world it is told ("--n_gpus=4 ... --rank=5",
 # "--world_size 2 --rank 2", also a Python list's repr of it): a rank at or past the world size is a launch argument
 # every worker is started with wrongly (lead rules V (1), U (2)) -- config, when nothing failing is shown.

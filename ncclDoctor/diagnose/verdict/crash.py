@@ -1053,13 +1053,31 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
     ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})
     pdsh = sorted({e.data["pdsh"] for e in evs if e.data.get("pdsh")})
+    # the ssh client's own failure to reach a host (parse: ssh_host) is read like pdsh's: only where nothing else ran
+    reach = list(dict.fromkeys(e.data["ssh_host"] for e in evs if e.data.get("ssh_host")))
     # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
     # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
     # launcher's own "failed to run ..." line is a failure shown, line=True)
-    if (ro or pdsh) and not ssh and not mpi and (
+    if (ro or pdsh or reach) and not ssh and not mpi and (
             c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
                 v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
         return None
+    if reach and not pdsh and not ro and not ssh and not mpi:
+        dns = [e for e in evs if e.data.get("ssh_dns")]
+        why = next((e.data["ssh_why"] for e in evs if e.data.get("ssh_why")), "")
+        return Verdict(
+            "config",
+            f"ssh could not reach {', '.join(reach[:4])} before any worker started"
+            + (f" ('{why}'" + (": the host names do not resolve, DNS)" if dns else ")") if why else "")
+            + ": a multi-node launcher (horovodrun's ssh check, mpirun, pdsh) reaches its hosts over ssh to start the "
+            "workers, and that launch set-up (the hostfile's names, name resolution, passwordless ssh) is wrong -- no "
+            "rank ran",
+            "Check that every host name in the hostfile resolves from the launching node (getent hosts HOST; DNS or "
+            "/etc/hosts, a Kubernetes headless service for pods) and that passwordless ssh works (ssh -o "
+            "PasswordAuthentication=no HOST hostname must print the host name), the ssh port open; where the hosts "
+            "are reached another way (Kubernetes' MPI operator sets mpirun's rsh agent, OMPI_MCA_plm_rsh_agent, to "
+            "kubectl exec), launch with that launcher's own command (mpirun) instead of an ssh check; then relaunch.",
+            "high", [], [e.brief() for e in evs[:2]], job_wide=True)
     if pdsh and not ro and not ssh and not mpi:
         return Verdict(
             "config",
