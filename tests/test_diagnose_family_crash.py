@@ -2241,3 +2241,20 @@ def test_argparse_refusing_the_launch_arguments_is_config_naming_no_rank(tmp_pat
         if opt:
             assert f"Put {opt} before" in v["fix"], v
 
+
+
+# --- round 36: Paddle's launcher listing every trainer as aborted, no exit codes (lead rule J) ------------------------
+def test_paddle_record_of_every_trainer_aborted_names_no_rank_and_their_workerlogs(tmp_path):
+    """Paddle's launch_utils record listing every trainer of the job as aborted ("Out of all 3 trainers, ... rank=[0,
+    1, 2]"), no exit codes and no error shown: every rank failed together, a shared cause (lead rule J) -- unknown,
+    no rank, and the fix names the failed trainers' own files (log/workerlog.N); one trainer of four names its own."""
+    rec = ("ERROR 2021-02-11 09:14:27,603 launch_utils.py:327] ABORT!!! Out of all {n} trainers, the trainer process "
+           "with rank=[{r}] was aborted. Please check its log.\n")
+    term = "INFO 2021-02-11 09:14:24,601 launch_utils.py:269] terminate all the procs\n"
+    d = _report(tmp_path, term + rec.format(n=3, r="0, 1, 2") + term)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "every trainer of the job" in v["summary"] and "with code ;" not in v["summary"], v
+    assert all(f"log/workerlog.{i}" in v["fix"] for i in range(3)), v
+    v = _verdict(tmp_path, term + rec.format(n=4, r="2") + term)
+    assert "log/workerlog.2" in v["fix"] and "every trainer" not in v["summary"], v

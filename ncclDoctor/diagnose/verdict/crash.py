@@ -1224,7 +1224,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "OOM); if it has none, it was killed from outside: dmesg -T for the OOM killer and Xid errors on that "
             "node. Rerun with NCCL_DEBUG=INFO and CUDA_LAUNCH_BLOCKING=1 to get its last NCCL and CUDA call, and "
             "py-spy dump --pid of the workers if it hangs before dying."
-            + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else ""),
+            + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else "")
+            + _paddle_files(launcher, lone.culprits),
             "medium", lone.culprits, [lone.event.brief()])
     if lone is not None and lone.event.data.get("uncaught") and lone.culprits:
         exc = exception_of(c, lone.rank)
@@ -1252,10 +1253,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "limits).", "low", [], [e.brief() for e in fails[:3]], job_wide=True)
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
     alike = lone is None and len(codes) == 1 and died_alike(c)  # lead rule J: every process shown alike
-    what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
+    world = next((e.data["world"] for e in fails if e.data.get("whole") and e.data.get("world")), None)
+    every = bool(ranks) and lone is None and world is not None and ranks == list(range(world))
+    what = ((f"{who} exited with code {', '.join(map(str, codes))}" if codes else
+             f"{who} failed on {'their' if len(ranks) > 1 else 'its'} own (the launcher's record lists "
+             f"{'them' if len(ranks) > 1 else 'it'} as exited, with no exit code)") + (f" ({sig})" if sig else "")
             + (": a Python exception in that process" if 1 in codes else "")
             + ("; every process the launcher's record shows exited alike: a cause they share (the same error on every "
                "rank, the environment or the launch they share), not one rank's fault" if alike
+               else f"; that is every trainer of the job (all {world}): a cause they share (the same error on every "
+               "rank, the environment, the build or the launch), not one rank's fault" if every
                else "; the launcher then stopped the others"))
     single = lone is not None and len(ranks) == 1
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
@@ -1305,8 +1312,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
             "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
             if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS[launcher]
+            + _paddle_files(launcher, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
-    cause = ". The cause is in their own output" if alike else ". The cause is that process's own traceback"
+    cause = ". The cause is in their own output" if alike or every else ". The cause is that process's own traceback"
     return Verdict("unknown", what + cause + ", which these lines do not hold",
                    abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,
@@ -1454,6 +1462,17 @@ MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of it
                  "Open MPI over UCX rerun with -x UCX_TLS=tcp (or UCX_NET_DEVICES=<the interface>) or --mca pml ob1 to "
                  "rule it out, run an MPI hello-world across the same hosts or containers first, and compare the NCCL "
                  "and driver versions on the failed rank's node with the others'.")
+
+
+def _paddle_files(launcher: str | None, ranks: list[int]) -> str:
+    """The workerlog files of the trainers Paddle's launch_utils lists as failed: it writes trainer i of a node to
+    log/workerlog.i, i its index on the node (its global rank where one node runs the job)."""
+    if launcher != "Paddle's launch_utils" or not ranks:
+        return ""
+    files = ", ".join(f"log/workerlog.{r}" for r in ranks[:8]) + (" ..." if len(ranks) > 8 else "")
+    return (f" The failed trainers' own files: {files} (the number is the trainer's index on its node, its rank "
+            "where one node runs the job); a crash in native code prints its signal line above its stack there (a core "
+            "dump and gdb bt show the frame).")
 
 
 def _launcher(fails: list[Event]) -> str | None:
