@@ -133,6 +133,7 @@ class LineParser:
         self.last_error: Event | None = None
         self.last_error_line = 0
         self._cupy_init = self._cupy_err = 0  # the lines of CuPy's communicator-creation and NcclError frames
+        self._paddle_init = 0  # the line of a traceback frame in Paddle's init_parallel_env (its set-up call)
         self.want_last_error = False
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
@@ -469,6 +470,8 @@ class LineParser:
             self._crash = None
         if ("basics.py" in body or "init_process_group" in body) and S.R_INIT_FRAME.search(body):
             self._init_frame(text)
+        if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
+            self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
         if "--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body:
             self._launch_gpus(lineno, text)
         if "init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body)) and any(
@@ -729,6 +732,9 @@ class LineParser:
             if "Last error:" not in text:
                 return None
             code = "unknown"
+        if code == "ncclRemoteError" and self._paddle_init and 0 < lineno - self._paddle_init <= 12 and not any(
+                self._paddle_init < h < lineno for h in self._tb_heads):
+            in_init = True  # raised under Paddle's init_parallel_env frame, in the same traceback: its set-up
         ev = self._context(lineno, text, "nccl_error")
         ev.data["code"] = code
         if in_init:  # raised while the communicator was being created (its set-up, lead rule L)

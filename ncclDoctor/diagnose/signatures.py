@@ -465,6 +465,9 @@ R_GLOO = re.compile(r"gloo|Gloo")
 # "dist.init_process_group("): a traceback cut right after it ended inside the call (parse.finish).
 R_INIT_CALL = re.compile(r"^\s*(?:[\w.]{1,80}\.)?init_process_group\(")
 R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init\b|\bin init_process_group\b")
+# PaddlePaddle's set-up call (paddle.distributed.init_parallel_env: its store, the NCCL communicator and a first
+# barrier over it): an ncclRemoteError raised under its frame is the connection set-up failing (lead rules L, O)
+R_PADDLE_INIT_FRAME = re.compile(r"\bin init_parallel_env\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
                          # GlooDeviceFactory's "makeUVDevice(): interface or hostname can't be empty" (Windows' libuv
