@@ -2217,3 +2217,58 @@ def test_an_invalid_ordinal_with_no_more_processes_than_gpus_stays_a_cuda_error(
     text = "CUDA_VISIBLE_DEVICES=0,1,2,3 torchrun --nproc_per_node=4 train.py\n" + _ORDINAL
     v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error", v
+
+
+# --- round 36: a DataLoader's own bus-error report, any capitalisation (lead rule F) ---------------------------------
+def test_dataloader_bus_error_report_in_any_case_is_shared_memory_naming_no_unshown_rank(tmp_path):
+    """A DataLoader's SIGBUS handler reports the worker's bus error ("Unexpected BUS error encountered in DataLoader
+    worker", Paddle's; torch's "Unexpected bus error encountered in worker") with no rank or launcher record: /dev/shm
+    ran out (lead rule F), dataloader_shm, and no rank is named; Paddle's own switch is in the fix."""
+    for line in ("E0419 08:12:55.301 worker.py:88] ERROR: Unexpected BUS error encountered in DataLoader worker. This "
+                 "might be caused by insufficient shared memory (shm), please check whether use_shared_memory is set "
+                 "and storage space in /dev/shm is enough\n",
+                 "ERROR: Unexpected Bus error encountered in DataLoader worker.\n"):
+        d = _report(tmp_path, line + "Exception in thread Thread-3:\nTraceback (most recent call last):\n"
+                          "    raise Empty\n_queue.Empty\n")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("dataloader_shm", []) and not _accused(d), (line, v)
+        assert "/dev/shm" in v["fix"], v
+        assert ("use_shared_memory=False" in v["fix"]) == ("use_shared_memory" in line), v
+
+
+# --- round 36: argparse refusing any argument the workers are started with (lead rules U (2), W) --------------------
+def test_argparse_refusing_the_launch_arguments_is_config_naming_no_rank(tmp_path):
+    """A script's argparse usage error on an argument other than the local rank ("finetune.py: error: unrecognized
+    arguments: --nproc_per_node=4", "error: the following arguments are required: --cfg"): every worker is launched
+    with the same command line, so config, no rank, even where the launcher then lists every trainer as aborted; a
+    launcher's own option among the refused arguments was placed after the script (its fix says to move it)."""
+    abort = ("ERROR 2022-03-09 11:20:41,118 launch_utils.py:545] ABORT!!! Out of all 4 trainers, the trainer process "
+             "with rank=[0, 1, 2, 3] was aborted. Please check its log.\n")
+    for text, opt in (("finetune.py: error: unrecognized arguments: --nproc_per_node=4\n" + abort, "--nproc_per_node"),
+                      ("usage: run.py [-h] --cfg CFG\nrun.py: error: the following arguments are required: --cfg\n",
+                       None),
+                      ("[rank1]: main.py: error: unrecognized arguments: --lr-warmup 500\n", None)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert ("before the training script" in v["fix"]) == (opt is not None), v
+        if opt:
+            assert f"Put {opt} before" in v["fix"], v
+
+
+
+# --- round 36: Paddle's launcher listing every trainer as aborted, no exit codes (lead rule J) ------------------------
+def test_paddle_record_of_every_trainer_aborted_names_no_rank_and_their_workerlogs(tmp_path):
+    """Paddle's launch_utils record listing every trainer of the job as aborted ("Out of all 3 trainers, ... rank=[0,
+    1, 2]"), no exit codes and no error shown: every rank failed together, a shared cause (lead rule J) -- unknown,
+    no rank, and the fix names the failed trainers' own files (log/workerlog.N); one trainer of four names its own."""
+    rec = ("ERROR 2021-02-11 09:14:27,603 launch_utils.py:327] ABORT!!! Out of all {n} trainers, the trainer process "
+           "with rank=[{r}] was aborted. Please check its log.\n")
+    term = "INFO 2021-02-11 09:14:24,601 launch_utils.py:269] terminate all the procs\n"
+    d = _report(tmp_path, term + rec.format(n=3, r="0, 1, 2") + term)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "every trainer of the job" in v["summary"] and "with code ;" not in v["summary"], v
+    assert all(f"log/workerlog.{i}" in v["fix"] for i in range(3)), v
+    v = _verdict(tmp_path, term + rec.format(n=4, r="2") + term)
+    assert "log/workerlog.2" in v["fix"] and "every trainer" not in v["summary"], v

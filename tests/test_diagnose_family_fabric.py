@@ -1535,3 +1535,52 @@ def test_open_mpi_shmem_mmap_sys_call_fail_is_the_hosts_setup(tmp_path):
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
     assert "orte_tmpdir_base" in v["fix"] and "/dev/shm" in v["fix"], v
+
+
+# --- round 36: Paddle's trainers waiting on each other's endpoints, never ready (lead rule AD (1)) -----------------
+def test_paddle_endpoints_never_ready_are_network_setup_naming_no_rank(tmp_path):
+    """Paddle's launcher (trainer 0, which hands the NCCL id to the others) retrying endpoints that stay not ready
+    wait after wait, nothing else failing: the connections between trainers cannot be made at set-up -- network_setup
+    (lead rules L, AD (1)), no rank named, whether several endpoints (a node) or one (its trainer) never answer. One
+    wait that the next line does not repeat is not read so, and the --ips rule (config) still comes first."""
+    node = ("[2023-03-02 10:11:12] server not ready, wait 3 sec to retry...\n"
+            "[2023-03-02 10:11:12] not ready endpoints:['192.168.30.8:36110', '192.168.30.8:36111']\n") * 4
+    one = ("not ready endpoints:['127.0.0.1:41235']\nserver not ready, wait 3 sec to retry...\n") * 3
+    shrink = ("not ready endpoints:['10.4.0.2:6170', '10.4.0.3:6170']\nserver not ready, wait 3 sec to retry...\n"
+              "not ready endpoints:['10.4.0.3:6170']\nserver not ready, wait 3 sec to retry...\n"
+              "not ready endpoints:['10.4.0.3:6170']\n")
+    for text, several in ((node, True), (one, False), (shrink, False)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), (text, v)
+        assert "workerlog" in v["fix"] and "--ips" in v["fix"], v
+        assert ("several trainers" in v["summary"]) == several, v
+    assert "192.168.30.8" in _verdict(tmp_path, node)["summary"]
+    assert "--started_port" in _verdict(tmp_path, one)["fix"]
+    assert _verdict(tmp_path, "server not ready, wait 3 sec to retry...\nnot ready endpoints:['10.4.0.3:6170']\n"
+                    )["cause"] != "network_setup"
+
+
+# --- round 36: ncclRemoteError raised inside Paddle's set-up call (lead rules L, O) ---------------------------------
+def test_remote_error_under_paddles_init_parallel_env_is_network_setup(tmp_path):
+    """A traceback through paddle.distributed.init_parallel_env (its store, the communicator, a first barrier) that
+    ends in NCCL error 6 (ncclRemoteError, 'remote process exited or there was a network error'): the connection
+    between the processes failed while the job was being set up -- network_setup, no rank (lead rules L, O). The
+    same error in a training step's traceback stays a peer gone or unknown, never set-up."""
+    def tb(frames):
+        return ("Traceback (most recent call last):\n  File \"/workspace/train_dist.py\", line 41, in <module>\n"
+                + frames + "RuntimeError: (External) NCCL error(6), remote process exited or there was a network "
+                "error.\n  [Hint: Please search for the error code(6) on website.] (at "
+                "/paddle/paddle/fluid/distributed/collective/process_group_nccl.cc:512)\n")
+    init = ("    paddle.distributed.init_parallel_env()\n  File \"/opt/conda/lib/python3.10/site-packages/paddle/"
+            "distributed/parallel.py\", line 1104, in init_parallel_env\n    paddle.distributed.all_reduce(x)\n")
+    step = ("    loss.backward()\n  File \"/opt/conda/lib/python3.10/site-packages/paddle/distributed/fleet/utils/"
+            "hybrid_parallel_util.py\", line 88, in fused_allreduce_gradients\n    task.wait()\n")
+    d = _report(tmp_path, tb(init))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "NCCL_SOCKET_IFNAME" in v["fix"] and "cupy" not in v["fix"], v
+    assert _verdict(tmp_path, tb(step))["cause"] != "network_setup"
+    cut = ("Traceback (most recent call last):\n  File \"/w/a.py\", line 3, in <module>\n  File \"/p/parallel.py\", "
+           "line 9, in init_parallel_env\nValueError: bad env\n")
+    assert _verdict(tmp_path, cut + tb(step))["cause"] != "network_setup"

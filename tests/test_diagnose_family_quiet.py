@@ -15,7 +15,7 @@ from __future__ import annotations
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
-from tests.conftest import nccl_info, watchdog_line
+from tests.conftest import failure_record, nccl_info, watchdog_line
 
 
 # --- NCCL's other errors and WARN families ------------------------------------------------------------------------
@@ -1427,3 +1427,21 @@ def test_a_multi_node_c10d_rendezvous_given_only_a_master_address_is_config(tmp_
                 "torchrun --nnodes 4 --node-rank 2 --master-addr 192.168.7.3 --rdzv-backend static main.py",
                 "torchrun --nnodes 1 --master-addr 127.0.0.1 --rdzv-backend c10d main.py"):
         assert _verdict(tmp_path, cmd + "\n")["cause"] != "config", cmd
+
+
+# --- round 36: the ssh client failing to reach a launcher's hosts before any worker ran (lead rule X (2)) -------------
+def test_ssh_failing_to_reach_the_hosts_before_any_worker_is_config_naming_no_rank(tmp_path):
+    """ssh's own failure to reach the hostfile's hosts (a name that does not resolve, a refused or unroutable ssh
+    port), with nothing else shown: the launcher's reach of its hosts, the launch set-up -- config, no rank (lead rule
+    X (2)); not a connection of the job's own (network_setup). Beside a rank's own failure it is not the verdict."""
+    for text in ("$ horovodrun -np 4 -H trainer-a:2,trainer-b:2 python train.py\nssh not successful for host "
+                 "trainer-b:\nssh: Could not resolve hostname trainer-b: Temporary failure in name resolution\n",
+                 "[mpiexec@node-3] launch\nssh: connect to host 10.8.1.44 port 2222: Connection refused\r\n"
+                 "ssh: connect to host 10.8.1.45 port 2222: No route to host\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "ssh" in v["fix"] and "hostfile" in v["fix"], v
+    v = _verdict(tmp_path, "ssh: connect to host node-9 port 22: Connection timed out\n"
+                 + failure_record(None, 3, 3, -9, 4410))
+    assert v["cause"] != "config", v

@@ -185,6 +185,8 @@ SNIFF = 8192
 #             M ***", parse._signal: a crash of that signal, lead rule F for a SIGBUS)
 #   Horovod has been shut down  Horovod aborting a rank's collective because another rank raised or finished
 #             first (parse._parse, verdict.hang._hvd_shut_down: early_exit, lead rule O's shape)
+#   init_parallel_env  a frame of PaddlePaddle's set-up call (paddle.distributed.init_parallel_env): an ncclRemoteError
+#             raised under it is the connection set-up (parse._nccl_error, lead rules L, O)
 #   common/basics.py  a frame of Horovod's hvd.init() (horovod/common/basics.py "in init"): a gloo peer gone in it is
 #             connection set-up (parse._init_frame, lead rule L)
 #   Added key:  torch's store-based barrier's "Added key: store_based_barrier_key:1 to store for rank: 2": the ranks
@@ -249,7 +251,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
-            b"ready endpoints", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node", b"SLURM_PROCID")
+            b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
+            b"SLURM_PROCID")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -133,6 +133,7 @@ class LineParser:
         self.last_error: Event | None = None
         self.last_error_line = 0
         self._cupy_init = self._cupy_err = 0  # the lines of CuPy's communicator-creation and NcclError frames
+        self._paddle_init = 0  # the line of a traceback frame in Paddle's init_parallel_env (its set-up call)
         self.want_last_error = False
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
@@ -469,6 +470,8 @@ class LineParser:
             self._crash = None
         if ("basics.py" in body or "init_process_group" in body) and S.R_INIT_FRAME.search(body):
             self._init_frame(text)
+        if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
+            self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
         if "--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body:
             self._launch_gpus(lineno, text)
         if "init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body)) and any(
@@ -732,6 +735,9 @@ class LineParser:
             if "Last error:" not in text:
                 return None
             code = "unknown"
+        if code == "ncclRemoteError" and self._paddle_init and 0 < lineno - self._paddle_init <= 12 and not any(
+                self._paddle_init < h < lineno for h in self._tb_heads):
+            in_init = True  # raised under Paddle's init_parallel_env frame, in the same traceback: its set-up
         ev = self._context(lineno, text, "nccl_error")
         ev.data["code"] = code
         if in_init:  # raised while the communicator was being created (its set-up, lead rule L)
@@ -950,6 +956,12 @@ class LineParser:
             ev = self._context(lineno, text, "launch_arg")
             ev.data.update(arg=a.group(2), missing=a.group(1).startswith("the following"))
             return ev
+        a = S.R_USAGE_ERROR.search(text) if "error: " in text else None
+        if a:  # lead rules U (2), W: argparse refused the arguments every worker is started with
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None  # argparse's usage line: every worker is given the same arguments
+            ev.data.update(arg=a.group(2).strip()[:200], missing=a.group(1).startswith("the following"), usage=True)
+            return ev
         a = S.R_NO_SCRIPT.search(text) if "can't open file" in text else None
         if a:  # lead rule U (2): the script path the launcher starts every worker with is wrong
             ev = self._context(lineno, text, "launch_arg")
@@ -987,6 +999,13 @@ class LineParser:
             ev = self._context(lineno, text, "launch_setup")
             ev.rank = None  # the remote shell's line
             ev.data.update(ssh=None, mpi=None, readonly=ro.group(1))
+            return ev
+        ssh = S.R_SSH_CLIENT.search(text) if "ssh: " in text else None
+        if ssh:  # the ssh client could not reach a host (no such name, refused, no route): the launcher's reach
+            ev = self._context(lineno, text, "launch_setup")
+            ev.rank = None  # ssh's own line, not a rank's
+            ev.data.update(ssh=None, mpi=None, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(
+                ssh.group("dns")), ssh_why=(ssh.group("why") or "").lstrip(": ").strip())
             return ev
         m = S.R_LAUNCH_SETUP.search(text) if (
             "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
@@ -1573,6 +1592,8 @@ class LineParser:
 
     def _socket(self, lineno: int, text: str) -> Event | None:
         m = S.R_SOCKET.search(text)
+        if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
+            return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
         if not m:
             return None
         ev = self._context(lineno, text, "socket_error")

@@ -485,6 +485,9 @@ R_GLOO = re.compile(r"gloo|Gloo")
 # "dist.init_process_group("): a traceback cut right after it ended inside the call (parse.finish).
 R_INIT_CALL = re.compile(r"^\s*(?:[\w.]{1,80}\.)?init_process_group\(")
 R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init\b|\bin init_process_group\b")
+# PaddlePaddle's set-up call (paddle.distributed.init_parallel_env: its store, the NCCL communicator and a first
+# barrier over it): an ncclRemoteError raised under its frame is the connection set-up failing (lead rules L, O)
+R_PADDLE_INIT_FRAME = re.compile(r"\bin init_parallel_env\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
                          # GlooDeviceFactory's "makeUVDevice(): interface or hostname can't be empty" (Windows' libuv
@@ -515,11 +518,12 @@ R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{
 R_PG_URL = re.compile(r"Process group URL: (\S{1,200})")
 # The pid may be left out where a framework or a reporter retells torch's line ("RuntimeError: DataLoader worker is
 # killed by signal: Bus error" amid other words): the signal's name ends at the first character no name holds.
-# (PaddlePaddle's: "DataLoader process (pid 1104) exited is killed by signal: Killed.")
+# (PaddlePaddle's: "DataLoader process (pid 1104) exited is killed by signal: Killed."; its SIGBUS handler's
+# "Unexpected BUS error encountered in DataLoader worker", torch's "Unexpected bus error encountered in worker")
 R_DATALOADER = re.compile(r"DataLoader (?:worker|process) (?:\(pids?\(?s?\)? ?([\d, ]+)\)? )?"
                           r"(?:(?:exited )?is killed by signal: "
                           r"([A-Za-z][A-Za-z0-9 ]*?)\s*(?:\.|$|(?=[^A-Za-z0-9 ]))|exited "
-                          r"unexpectedly)|[Uu]nexpected bus error encountered in worker")
+                          r"unexpectedly)|[Uu]nexpected (?:bus|BUS|Bus) error encountered in (?:DataLoader )?worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
 # A CUDA driver-API call failing with CUresult 2 (CUDA_ERROR_OUT_OF_MEMORY), as a library that allocates through the
 # driver prints it (torch_memory_saver: "CUresult error  result=2 file=csrc/torch_memory_saver.cpp func=cu_mem_create
@@ -845,6 +849,12 @@ R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
                             r"pdsh@[\w.\-]{1,255}: (?P<pdsh>[\w.\-]{1,255}): ssh exited with exit code 255\b")
+# The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
+# "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
+# rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran
+# (lead rule X (2); verdict.crash._launch_setup)
+R_SSH_CLIENT = re.compile(r"(?:^|[\s:])ssh: (?:Could not resolve hostname (?P<dns>[\w.\-]{1,255})|connect to host "
+                          r"(?P<conn>[\w.\-:\[\]]{1,255}) port \d{1,5})(?P<why>: [^\n]{0,120})?")
 # A worker's command line as a launcher builds it, with its rank and the world it is told ("--n_gpus=4 ... --rank=5",
 # "--world_size 2 --rank 2", also a Python list's repr of it): a rank at or past the world size is a launch argument
 # every worker is started with wrongly (lead rules V (1), U (2)) -- config, when nothing failing is shown.
@@ -954,6 +964,16 @@ R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed(?:\b|[a-z]{1,3} )
 # "error: the following arguments are required: --local_rank"
 R_LAUNCH_ARG = re.compile(r"error: (unrecognized arguments|the following arguments are required):[^\n]{0,300}?"
                           r"(--local[-_]rank)\b")
+# argparse's usage error on any other argument ("train.py: error: unrecognized arguments: --gpus 0,1", "error: the
+# following arguments are required: --config"): the script (or the launcher) refused the arguments it was started
+# with, which every worker is given alike -- a launch argument, config (lead rules U (2), W)
+R_USAGE_ERROR = re.compile(r"(?:^|[\s:])error: (unrecognized arguments|the following arguments are required): ?"
+                           r"(-{0,2}\w[^\n]{0,300})")
+# Launchers' own options (torchrun / torch.distributed.launch, Paddle's launch, DeepSpeed's, accelerate's): one of
+# them refused by the script's argparse was given after the script's path, where the launcher passes it on
+R_LAUNCHER_OPT = re.compile(r"^--(?:gpus|ips|nproc[_-]per[_-]node|nnodes|node[_-]rank|master[_-](?:addr|port)|"
+                            r"log[_-]dir|devices|num[_-]gpus|num[_-]nodes|num[_-]processes|hostfile|include|"
+                            r"rdzv[_-]\w+|standalone|started[_-]port|selected[_-]gpus|use[_-]env)\b")
 # The interpreter started by the launcher not finding the script it was given (exit code 2): "python3: can't open
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "

@@ -117,6 +117,19 @@ class Collected:
     # torch's store-based barrier per key (first 16 keys): the ranks its "Added key ... for rank: R" lines checked in
     # (first 256), the count its "Completed ... with N nodes" line says, and those lines' events (first 4)
     barriers: dict[str, tuple[set[int], list[int], list[Event]]] = field(default_factory=dict)
+    # Paddle's launcher waiting for its peers' endpoints, per file (first 8): the endpoints its LAST "not ready
+    # endpoints:[...]" still lists, how many waits in a row listed every one of them, and that last line's event
+    peer_waits: dict[str, tuple[tuple[str, ...], int, Event]] = field(default_factory=dict)
+
+    def _peer_wait(self, ev: Event) -> None:
+        path = ev.where.rpartition(":")[0]
+        if path not in self.peer_waits and len(self.peer_waits) >= 8:
+            return
+        now = tuple(ev.data.get("endpoints") or ())
+        last = self.peer_waits.get(path)
+        # the endpoints still not ready stay the same (or a subset of the last wait's): one wait more in a row
+        runs = last[1] + 1 if last and set(now) <= set(last[0]) else 1
+        self.peer_waits[path] = (now, runs, ev)
 
     def rank(self, r: int) -> RankState | None:
         st = self.ranks.get(r)
@@ -170,6 +183,8 @@ class Collected:
                 self._setting(name, value, ev.brief())
             if ev.data.get("world") and len(self.world) < 64:  # torchrun's global_world_sizes
                 self.world.append((ev.data["world"], f"torchrun's global_world_sizes at {ev.where}"))
+        elif ev.kind == "peer_wait":
+            self._peer_wait(ev)
         elif ev.kind == "child_failed" and len(self.child_failures) < 256:
             self.child_failures.append(ev)
             if ev.data.get("world") and len(self.world) < 64:  # a launcher's record that states the job's size
@@ -334,6 +349,11 @@ class Collected:
                 self._barrier(key, None, n, None)
             for e in evs:
                 self._barrier(key, None, None, e)
+        for path, (now, runs, ev) in o.peer_waits.items():  # a later part of a file: its last wait is the last
+            last = self.peer_waits.get(path)
+            if last is not None or len(self.peer_waits) < 8:
+                more = last[1] if last and set(now) <= set(last[0]) and runs else 0
+                self.peer_waits[path] = (now, runs + more, ev)
         self.child_failures = (self.child_failures + o.child_failures)[:256]
         self.worker_failures = (self.worker_failures + o.worker_failures)[:256]
         self.prior_findings = (self.prior_findings + o.prior_findings)[:50]

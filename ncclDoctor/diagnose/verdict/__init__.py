@@ -58,6 +58,7 @@ from ncclDoctor.diagnose.verdict.fabric import (
     _invalid_usage,
     _mpi_shm,
     _network,
+    _peer_wait,
     _shm,
     _socket_stall,
     _store,
@@ -154,6 +155,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
     return (_retcode_trail(c, ks) or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
             or _rank_args(c, ks)
+            or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _none(c, ks))
 

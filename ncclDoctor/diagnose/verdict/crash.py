@@ -847,6 +847,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # it was killed while writing its batch into a too-small /dev/shm (a container's 64 MB default) -- the
     # shared-memory class, as a bus error names it outright
     shm_guess = not named
+    if not killed and any("use_shared_memory" in e.text for e in evs):  # Paddle's loader names its own switch
+        fix += (" Paddle's DataLoader can also pass its batches without /dev/shm: paddle.io.DataLoader(..., "
+                "use_shared_memory=False).")
     return Verdict(
         "dataloader_shm" if bus or shm_guess else "host_oom",
         f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else
@@ -943,6 +946,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "paths are resolved from the directory the launcher is run in: cd to the repository or pass the full "
             "path), then relaunch; check the file exists on every node.", "high", [], [x.brief() for x in evs[:2]],
             job_wide=True)
+    if e.data.get("usage"):
+        return _usage_error(e, evs)
     said = ("the script requires " + e.data["arg"] + " but the launcher (torchrun) passes no such argument"
             if e.data["missing"] else
             "the launcher passed " + e.data["arg"] + "=N and the script's argparse does not accept that spelling")
@@ -956,6 +961,33 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
         "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _usage_error(e, evs: list) -> Verdict:
+    """argparse refusing the arguments a worker was started with (not the local-rank one): every worker is launched
+    with the same command line (lead rules U (2), W), so it is config and no rank, whatever a launcher's record then
+    lists as failed. A launcher's own option among the refused ones was written after the script's path, where the
+    launcher hands everything to the script."""
+    arg = e.data["arg"]
+    opt = S.R_LAUNCHER_OPT.match(arg)
+    flag = (arg.split() or [arg])[0].split("=", 1)[0]
+    return Verdict(
+        "config",
+        f"the script's argparse refused the arguments it was started with ('{strip_prefixes(e.text).strip()[:160]}') "
+        "and exited with its usage error (exit code 2): every worker is launched with that same command line, so "
+        "the launch arguments are wrong for all of them -- not a fault of any rank, whatever the launcher then "
+        "lists as failed"
+        + (f"; {flag} is the launcher's own option, given after the training script, so the launcher passed it on to "
+           "the script" if opt else ""),
+        ((f"Put {flag} before the training script: launcher options go between the launcher and the script's path, "
+          f"and everything after the path is the script's own arguments (argument order): <launcher> {flag} ... "
+          "train.py <train.py arguments> (python -m paddle.distributed.launch, torchrun, deepspeed alike). "
+          if opt else "")
+         + ("Give the script the arguments it requires" if e.data["missing"] else
+            "Check the launch arguments against the script's own options (python train.py --help)")
+         + ": fix the command line (or the config/launch script that builds it) once for every worker, then "
+         "relaunch."),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 # What a rank's own failure or a hang leaves: a settings check among these is not what stopped the job.
@@ -1021,13 +1053,31 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
     ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})
     pdsh = sorted({e.data["pdsh"] for e in evs if e.data.get("pdsh")})
+    # the ssh client's own failure to reach a host (parse: ssh_host) is read like pdsh's: only where nothing else ran
+    reach = list(dict.fromkeys(e.data["ssh_host"] for e in evs if e.data.get("ssh_host")))
     # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
     # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
     # launcher's own "failed to run ..." line is a failure shown, line=True)
-    if (ro or pdsh) and not ssh and not mpi and (
+    if (ro or pdsh or reach) and not ssh and not mpi and (
             c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
                 v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
         return None
+    if reach and not pdsh and not ro and not ssh and not mpi:
+        dns = [e for e in evs if e.data.get("ssh_dns")]
+        why = next((e.data["ssh_why"] for e in evs if e.data.get("ssh_why")), "")
+        return Verdict(
+            "config",
+            f"ssh could not reach {', '.join(reach[:4])} before any worker started"
+            + (f" ('{why}'" + (": the host names do not resolve, DNS)" if dns else ")") if why else "")
+            + ": a multi-node launcher (horovodrun's ssh check, mpirun, pdsh) reaches its hosts over ssh to start the "
+            "workers, and that launch set-up (the hostfile's names, name resolution, passwordless ssh) is wrong -- no "
+            "rank ran",
+            "Check that every host name in the hostfile resolves from the launching node (getent hosts HOST; DNS or "
+            "/etc/hosts, a Kubernetes headless service for pods) and that passwordless ssh works (ssh -o "
+            "PasswordAuthentication=no HOST hostname must print the host name), the ssh port open; where the hosts "
+            "are reached another way (Kubernetes' MPI operator sets mpirun's rsh agent, OMPI_MCA_plm_rsh_agent, to "
+            "kubectl exec), launch with that launcher's own command (mpirun) instead of an ssh check; then relaunch.",
+            "high", [], [e.brief() for e in evs[:2]], job_wide=True)
     if pdsh and not ro and not ssh and not mpi:
         return Verdict(
             "config",
@@ -1174,7 +1224,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "OOM); if it has none, it was killed from outside: dmesg -T for the OOM killer and Xid errors on that "
             "node. Rerun with NCCL_DEBUG=INFO and CUDA_LAUNCH_BLOCKING=1 to get its last NCCL and CUDA call, and "
             "py-spy dump --pid of the workers if it hangs before dying."
-            + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else ""),
+            + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else "")
+            + _paddle_files(launcher, lone.culprits),
             "medium", lone.culprits, [lone.event.brief()])
     if lone is not None and lone.event.data.get("uncaught") and lone.culprits:
         exc = exception_of(c, lone.rank)
@@ -1202,10 +1253,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "limits).", "low", [], [e.brief() for e in fails[:3]], job_wide=True)
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
     alike = lone is None and len(codes) == 1 and died_alike(c)  # lead rule J: every process shown alike
-    what = (f"{who} exited with code {', '.join(map(str, codes))}" + (f" ({sig})" if sig else "")
+    world = next((e.data["world"] for e in fails if e.data.get("whole") and e.data.get("world")), None)
+    every = bool(ranks) and lone is None and world is not None and ranks == list(range(world))
+    what = ((f"{who} exited with code {', '.join(map(str, codes))}" if codes else
+             f"{who} failed on {'their' if len(ranks) > 1 else 'its'} own (the launcher's record lists "
+             f"{'them' if len(ranks) > 1 else 'it'} as exited, with no exit code)") + (f" ({sig})" if sig else "")
             + (": a Python exception in that process" if 1 in codes else "")
             + ("; every process the launcher's record shows exited alike: a cause they share (the same error on every "
                "rank, the environment or the launch they share), not one rank's fault" if alike
+               else f"; that is every trainer of the job (all {world}): a cause they share (the same error on every "
+               "rank, the environment, the build or the launch), not one rank's fault" if every
                else "; the launcher then stopped the others"))
     single = lone is not None and len(ranks) == 1
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
@@ -1255,8 +1312,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
             "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
             if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS[launcher]
+            + _paddle_files(launcher, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
-    cause = ". The cause is in their own output" if alike else ". The cause is that process's own traceback"
+    cause = ". The cause is in their own output" if alike or every else ". The cause is that process's own traceback"
     return Verdict("unknown", what + cause + ", which these lines do not hold",
                    abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,
@@ -1404,6 +1462,17 @@ MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of it
                  "Open MPI over UCX rerun with -x UCX_TLS=tcp (or UCX_NET_DEVICES=<the interface>) or --mca pml ob1 to "
                  "rule it out, run an MPI hello-world across the same hosts or containers first, and compare the NCCL "
                  "and driver versions on the failed rank's node with the others'.")
+
+
+def _paddle_files(launcher: str | None, ranks: list[int]) -> str:
+    """The workerlog files of the trainers Paddle's launch_utils lists as failed: it writes trainer i of a node to
+    log/workerlog.i, i its index on the node (its global rank where one node runs the job)."""
+    if launcher != "Paddle's launch_utils" or not ranks:
+        return ""
+    files = ", ".join(f"log/workerlog.{r}" for r in ranks[:8]) + (" ..." if len(ranks) > 8 else "")
+    return (f" The failed trainers' own files: {files} (the number is the trainer's index on its node, its rank "
+            "where one node runs the job); a crash in native code prints its signal line above its stack there (a core "
+            "dump and gdb bt show the frame).")
 
 
 def _launcher(fails: list[Event]) -> str | None:

@@ -688,6 +688,53 @@ def _unroutable_peers(c: Collected) -> Verdict | None:
         job_wide=True)
 
 
+def _peer_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AD (1): Paddle's trainers waiting on each other's endpoints ("server not ready, wait 3 sec to
+    retry..." / "not ready endpoints:[...]", the NCCL-id hand-over between trainers, not a store) that stay not ready
+    wait after wait, with nothing else failing: the connections between the trainers cannot be made at set-up --
+    network_setup (lead rule L). Several endpoints never answering (a whole node, or every other trainer) is the
+    launch or the network, no rank; one endpoint missing is most likely its trainer never started, a rank the lines
+    do not name (nobody is named either way). Read after the nodes' launch lines (quiet._rank_args: nodes given
+    different --ips are config) and after the address no host has (_unroutable_peers)."""
+    if not c.peer_waits or c.exceptions or c.child_failures or c.worker_failures:
+        return None
+    stuck = [(now, ev) for now, runs, ev in c.peer_waits.values() if now and runs >= 2]
+    if not stuck:
+        return None
+    eps = list(dict.fromkeys(x for now, _ in stuck for x in now))
+    by_host: dict[str, list[str]] = {}
+    for x in eps:
+        by_host.setdefault(x.rsplit(":", 1)[0], []).append(x.rsplit(":", 1)[1])
+    where = "; ".join(f"{h} (port{'s' if len(ps) > 1 else ''} {', '.join(ps[:8])})" for h, ps in
+                      list(by_host.items())[:4])
+    one = len(eps) == 1
+    loop = all(h.startswith("127.") or h in ("localhost", "::1") for h in by_host)
+    said = stuck[0][1].data.get("said") or stuck[0][1].text.strip()
+    workerlog = ("the workerlog (log/workerlog.N, under --log_dir) of the trainer that should listen at "
+                 f"{eps[0]}" if one else "the workerlogs (log/workerlog.N, under --log_dir) on the node(s) "
+                 f"{', '.join(list(by_host)[:4])}")
+    return Verdict(
+        "network_setup",
+        f"the launcher's trainer keeps waiting for its peers' endpoints ('{said[:120]}'), retry after retry: "
+        f"{'the endpoint' if one else 'the endpoints'} at {where} never "
+        + ("answers" if one else "answer")
+        + " -- the trainers' NCCL id exchange connects trainer to trainer at set-up (not a store), and that "
+        "connection cannot be made; "
+        + ("one trainer's endpoint is missing: most likely its process never started or died before listening (its "
+           "rank is not in these lines), or its port is taken or blocked" if one else
+           "several trainers' endpoints never answer (a whole node or every other trainer): that node was not "
+           "launched (or not with the same --ips), or the network/firewall between the nodes blocks those ports -- "
+           "a launch or network fault, not one rank's"),
+        f"Read {workerlog}: a trainer that failed at start-up writes its error there, and one that is missing never "
+        "started. Launch on every node with the same command and the same --ips list (paddle.distributed.launch "
+        "--ips=A,B --gpus=...), check that PADDLE_TRAINER_ENDPOINTS holds the addresses the nodes reach each other on "
+        "(hostname -i), and that the ports are free and open between the nodes (no firewall; `nc -zv HOST PORT` from "
+        "the waiting node" + (", 127.0.0.1 on one machine: another job or a stale process may hold the port, "
+                              "--started_port picks others" if loop else "")
+        + "); rerun with GLOG_v=3 / NCCL_DEBUG=INFO to see the NCCL id exchange (gen_nccl_id).",
+        "low" if one else "medium", [], [ev.brief() for _, ev in stuck[:2]], job_wide=True)
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unroutable = _unroutable_peers(c)
     if unroutable is not None:

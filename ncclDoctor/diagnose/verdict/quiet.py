@@ -101,8 +101,9 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "communicator was being created: the connection between the processes failed in its set-up (the "
             "interface NCCL picked, a firewall, a peer that never started), not a faulty rank",
             "Check every peer process is alive at init (each one creating the same communicator with the same unique "
-            "id); " + _NET_FIX + " An old binding that prints the result code as a bare number (CuPy's 'KeyError: 6' "
-            "is ncclRemoteError): upgrade cupy to see NCCL's own message.",
+            "id); " + _NET_FIX + (" An old binding that prints the result code as a bare number (CuPy's 'KeyError: "
+                                  "6' is ncclRemoteError): upgrade cupy to see NCCL's own message."
+                                  if any("KeyError" in e.text for e in evs) else ""),
             "medium", [], [e.brief() for e in evs[:3]])
     if codes == {"unknown"} and not any(e.data.get("last_error") for e in evs):
         # an NcclError whose text is lost (Ray's "RayTaskError(NcclError)" names only the class): which NCCL error,
