@@ -2203,3 +2203,39 @@ def test_an_invalid_ordinal_with_no_more_processes_than_gpus_stays_a_cuda_error(
     text = "CUDA_VISIBLE_DEVICES=0,1,2,3 torchrun --nproc_per_node=4 train.py\n" + _ORDINAL
     v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error", v
+
+
+# --- session 11 (fix36d): an install without NCCL in other builds' words (lead rule Q's last sentence) --------------
+def test_torch_thd_refusing_the_nccl_backend_is_the_build_not_a_rank(tmp_path):
+    """torch 0.4's THD (process_group/General.cpp): "the distributed NCCL backend is not available; try to recompile
+    the THD package with CUDA and NCCL 2+ support", raised on every rank alike: the build, config, nobody named."""
+    text = "".join(
+        f"[rank{r}]: Traceback (most recent call last):\n"
+        f'[rank{r}]:   File "main.py", line 41, in run\n'
+        f"[rank{r}]:     dist.init_process_group(backend='nccl', init_method='env://', world_size=3, rank={r})\n"
+        f"[rank{r}]: RuntimeError: the distributed NCCL backend is not available; try to recompile the THD package "
+        "with CUDA and NCCL 2+ support at /build/pytorch-src/torch/lib/THD/process_group/General.cpp:17\n"
+        for r in (2, 0))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "gloo" in v["fix"], v
+
+
+def test_xla_unable_to_load_nccl_is_the_install_not_a_replica(tmp_path):
+    """XLA (JAX/TensorFlow) failing its first collective because no libnccl can be loaded ("NCCL operation
+    ncclGetUniqueId(&id) failed: Unable to load NCCL library."), from another replica and another collective: the
+    environment every device shares (config, no rank), the fix names the library and its path."""
+    line = ("2025-03-04 08:12:41.551203: E external/xla/xla/pjrt/pjrt_stream_executor_client.cc:3067] Execution of "
+            "replica 3 failed: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call "
+            "'xla.gpu.all_reduce' failed: external/xla/xla/service/gpu/runtime/nccl_clique.cc:201: NCCL operation "
+            "ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work.\n")
+    jax = ("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:120: NCCL "
+           "operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not "
+           "work.\n")
+    for text in (line, line.replace("replica 3", "replica 1") + jax, jax):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "libnccl.so" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"], v
+

@@ -967,7 +967,7 @@ class LineParser:
         if not m:
             return None
         ev = self._context(lineno, text, "no_nccl")
-        ev.data["what"] = m.group(0)
+        ev.data["what"] = "library" if m.group("lib") else m.group(0)
         return ev
 
     def _launch_setup(self, lineno: int, text: str) -> Event | None:

@@ -42,7 +42,7 @@ driver_oom           a CUDA driver call's ``CUresult error result=2`` (out of me
 traceback_tail       a traceback's last line ``SomethingError: text`` (kept apart, state.Collected.exceptions),
                      and a line that announces an error no other family reads (``Error: failed to run ...``,
                      ``ERROR: ...``): a failure shown, whose cause the lines do not give
-no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs
+no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs (or no loadable libnccl)
 child_failed         torchrun's ChildFailedError summary (one event per failure entry)
 worker_failed        torchrun's ``failed (exitcode: N) local_rank: R (pid: P)``
 nccl_warn            any other ``NCCL WARN``
@@ -1070,8 +1070,14 @@ R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale fi
 # was built without libuv support, run with USE_LIBUV=0 to disable it"): a feature this torch build lacks (Windows
 # wheels), a setting every rank shares (lead rule Q's last sentence): config, read before the store's failure words.
 R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was built without libuv support")
+# The same shape in other builds: torch 0.4's THD ("RuntimeError: the distributed NCCL backend is not available; try
+# to recompile the THD package with CUDA and NCCL 2+ support") and XLA (JAX, TensorFlow) finding no loadable libnccl
+# ("NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work."):
+# the install every process shares has no NCCL (lead rule Q's last sentence), config, no rank.
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
-                       r"ProcessGroupNCCL is only supported with GPUs, no GPUs found")
+                       r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
+                       r"\bdistributed NCCL backend is not available|"
+                       r"(?P<lib>\bUnable to load (?:the )?NCCL library)")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via

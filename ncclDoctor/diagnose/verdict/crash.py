@@ -1091,6 +1091,18 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "init_method 'env://?use_libuv=0'); on Windows run multi-GPU training under WSL (Linux builds have libuv "
             "and NCCL), or train on a single GPU without torchrun.",
             "high", [], [uv.brief()], job_wide=True)
+    lib = next((e for e in evs if e.data.get("what") == "library"), None)
+    if lib is not None:
+        # XLA's (JAX, TensorFlow) collectives dlopen libnccl at the first one: none loadable on the library path
+        return Verdict(
+            "config",
+            "the framework could not load the NCCL library (libnccl.so) for its first collective, so no multi-GPU "
+            "collective can run: the install every process shares lacks a loadable NCCL, not a rank or the network",
+            "Install the NCCL that matches the framework's CUDA build: for JAX the CUDA wheels (pip install "
+            "'jax[cuda12]', which brings nvidia-nccl-cu12), for others the nvidia-nccl-cu12 wheel or the system "
+            "libnccl2 package; make libnccl.so.2 findable (LD_LIBRARY_PATH, ldconfig -p | grep nccl) and keep the "
+            "CUDA/cuDNN/NCCL versions the framework was built for.",
+            "high", [], [lib.brief()], job_wide=True)
     nogpu = any("no GPUs found" in e.text for e in evs)
     return Verdict(
         "config",
