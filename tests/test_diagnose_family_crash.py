@@ -2219,7 +2219,7 @@ def test_torch_thd_refusing_the_nccl_backend_is_the_build_not_a_rank(tmp_path):
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
-    assert "gloo" in v["fix"], v
+    assert "is_nccl_available()" in v["fix"] and "PyTorch build with CUDA/NCCL" in v["fix"], v
 
 
 def test_xla_unable_to_load_nccl_is_the_install_not_a_replica(tmp_path):
@@ -2239,3 +2239,18 @@ def test_xla_unable_to_load_nccl_is_the_install_not_a_replica(tmp_path):
         assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
         assert "libnccl.so" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"], v
 
+
+def test_no_nccl_built_in_under_deepspeed_names_the_check_and_other_accelerators(tmp_path):
+    """"Distributed package doesn't have NCCL built in" on Linux, raised while a framework sets up its device under
+    DeepSpeed's init_distributed: the fix says how to check the build and names the backend of another accelerator."""
+    text = ("[2025-01-09 10:02:11,480] [INFO] [comm.py:652:init_distributed] cdb=None\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/app/finetune.py", line 210, in <module>\n'
+            "    main()\n"
+            '  File "/opt/py311/lib/python3.11/site-packages/deepspeed/comm/comm.py", line 670, in init_distributed\n'
+            "    cdb = TorchBackend(dist_backend, timeout, init_method, rank, world_size)\n"
+            "RuntimeError: Distributed package doesn't have NCCL built in\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "torch.cuda.is_available()" in v["fix"] and "hccl" in v["fix"] and "DS_ACCELERATOR" in v["fix"], v

@@ -1109,8 +1109,12 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "the job asked for the nccl backend where NCCL cannot run: "
         + ("no GPU is visible to the process" if nogpu else "this torch is built without NCCL (a CPU-only build)"),
         "On CPU use the gloo backend (init_process_group('gloo'), or 'cpu:gloo,cuda:nccl' to pick per device); "
-        "for GPUs install torch's CUDA build and check that the GPUs are visible (nvidia-smi, CUDA_VISIBLE_DEVICES, "
-        "the container's --gpus).",
+        "for GPUs install torch's CUDA build (a PyTorch build with CUDA/NCCL) and check that the GPUs are visible "
+        "(nvidia-smi, CUDA_VISIBLE_DEVICES, the container's --gpus; python -c 'import torch; "
+        "print(torch.cuda.is_available(), torch.distributed.is_nccl_available())' must print True True); on another "
+        "accelerator use the backend "
+        "its own build provides (hccl with torch_npu on Ascend NPUs, xccl on Intel GPUs; DeepSpeed picks it "
+        "from its accelerator, DS_ACCELERATOR, and dist_backend).",
         "high", [], [e.brief() for e in evs[:3]])
 
 
