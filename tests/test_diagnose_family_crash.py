@@ -2254,3 +2254,48 @@ def test_no_nccl_built_in_under_deepspeed_names_the_check_and_other_accelerators
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
     assert "torch.cuda.is_available()" in v["fix"] and "hccl" in v["fix"] and "DS_ACCELERATOR" in v["fix"], v
+
+
+# --- session 11 (fix36d): the watchdog's CUDA check in c10's backtrace, the error's own line cut (lead rules A, I) ---
+def _cuda_check_trace(lib: str = "/opt/conda/lib/python3.11/site-packages/torch/lib") -> str:
+    """c10's backtrace of an exception thrown by C10_CUDA_CHECK where the watchdog queries a work's end event (torch
+    2.x ProcessGroupNCCL.cpp WorkNCCL::finishedGPUExecutionInternal), from its 'Exception raised from' line on."""
+    return ("Exception raised from c10_cuda_check_implementation at /pytorch/c10/cuda/CUDAException.cpp:43 (most "
+            "recent call first):\n"
+            "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 "
+            f"(0x7f01a2b3c4d8 in {lib}/libc10.so)\n"
+            "frame #1: c10::cuda::c10_cuda_check_implementation(int, char const*, char const*, int, bool) + 0x3c2 "
+            f"(0x7f01a2e11c22 in {lib}/libc10_cuda.so)\n"
+            "frame #2: c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const + 0x52 (0x7f01a41a2d12 "
+            f"in {lib}/libtorch_cuda.so)\n"
+            "frame #3: c10d::ProcessGroupNCCL::WorkNCCL::isCompleted() + 0x58 (0x7f01a41a6e38 in "
+            f"{lib}/libtorch_cuda.so)\n"
+            "frame #4: c10d::ProcessGroupNCCL::watchdogHandler() + 0x1f1 (0x7f01a41b0a51 in "
+            f"{lib}/libtorch_cuda.so)\n")
+
+
+def test_the_watchdogs_cuda_check_cut_from_its_message_with_a_lone_sigabrt_is_that_ranks_cuda_error(tmp_path):
+    """The backtrace of the watchdog's CUDA check (its 'CUDA error: ...' line not pasted) and one local rank of a
+    single-node job recorded with SIGABRT, the others only SIGTERM'd: the CUDA error ended that process (its watchdog
+    thread's exception aborts it), so rule A names it; rule I's watchdog abort is a timeout's, none shown here."""
+    text = (_cuda_check_trace() + "".join(SIGTERM.format(pid=p) for p in (5101, 5102, 5104))
+            + FAILED.format(code=-6, lr=2, pid=5103))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", [2]), v
+    assert "CUDA_LAUNCH_BLOCKING=1" in v["fix"], v
+    spawn = (_cuda_check_trace("/home/u/venv/lib/python3.10/site-packages/torch/lib")
+             + "    mp.spawn(worker, args=(cfg,), nprocs=world_size, join=True)\n"
+             "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal SIGABRT\n")
+    v = _verdict(tmp_path, spawn)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", [3]), v
+
+
+def test_the_watchdogs_cuda_check_alone_names_nobody_and_driver_shutdown_is_no_cuda_error(tmp_path):
+    """The same frames with no record of which process died name no rank; beside CUDA's 'driver shutting down' (the
+    check at interpreter exit) they are the exit's, not a CUDA error of the run."""
+    d = _report(tmp_path, _cuda_check_trace())
+    assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
+    exit_ = ("terminate called after throwing an instance of 'c10::Error'\n"
+             "  what():  CUDA error: driver shutting down\n" + _cuda_check_trace())
+    assert _verdict(tmp_path, exit_)["cause"] != "cuda_error"

@@ -36,6 +36,8 @@ serving_watchdog     a serving framework's own watchdog (SGLang's scheduler ``Wa
 dataloader           DataLoader worker killed by a signal / bus error (shared memory), and torch failing to create
                      the shared-memory file of a tensor passed between processes (``unable to write to file
                      </torch_...>``: /dev/shm full)
+cuda_check           a c10 backtrace frame of the watchdog's CUDA check of a finished work (R_CUDA_CHECK_FRAME): a CUDA
+                     error on that GPU, its message not shown (read only where no cuda_error line is)
 cuda_oom             CUDA out of memory
 driver_oom           a CUDA driver call's ``CUresult error result=2`` (out of memory), e.g. torch_memory_saver's
                      cu_mem_create: a lead for the process that never reached a collective, not a verdict
@@ -688,6 +690,12 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # ROCm's HSA runtime reporting a hardware exception of a GPU (the AMD counterpart of an Xid): "HW Exception by GPU
 # node-9 (Agent handle: 0x6313..) reason :GPU Hang" -- node-N is the KFD topology node of the GPU, not a rank
 R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,32}\) reason ?: ?([^\n]{1,80})")
+# A frame of c10's backtrace ("frame #3: c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const + 0x5e")
+# of an exception raised where the watchdog checks a work's CUDA end event: the only throw there is C10_CUDA_CHECK of
+# cudaEventQuery (its caller c10_cuda_check_implementation), so a CUDA error on that process's GPU stream (an earlier
+# kernel's: an illegal memory access, a device-side assert, an ECC error), shown even where the paste cut its message
+R_CUDA_CHECK_FRAME = re.compile(r"\bframe #\d{1,3}: (?:c10d::)?ProcessGroupNCCL::WorkNCCL::"
+                                r"finishedGPUExecutionInternal\b")
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
