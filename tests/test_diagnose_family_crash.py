@@ -2272,3 +2272,99 @@ def test_paddle_record_of_every_trainer_aborted_names_no_rank_and_their_workerlo
     assert all(f"log/workerlog.{i}" in v["fix"] for i in range(3)), v
     v = _verdict(tmp_path, term + rec.format(n=4, r="2") + term)
     assert "log/workerlog.2" in v["fix"] and "every trainer" not in v["summary"], v
+
+
+# --- session 11 (fix36d): an install without NCCL in other builds' words (lead rule Q's last sentence) --------------
+def test_torch_thd_refusing_the_nccl_backend_is_the_build_not_a_rank(tmp_path):
+    """torch 0.4's THD (process_group/General.cpp): "the distributed NCCL backend is not available; try to recompile
+    the THD package with CUDA and NCCL 2+ support", raised on every rank alike: the build, config, nobody named."""
+    text = "".join(
+        f"[rank{r}]: Traceback (most recent call last):\n"
+        f'[rank{r}]:   File "main.py", line 41, in run\n'
+        f"[rank{r}]:     dist.init_process_group(backend='nccl', init_method='env://', world_size=3, rank={r})\n"
+        f"[rank{r}]: RuntimeError: the distributed NCCL backend is not available; try to recompile the THD package "
+        "with CUDA and NCCL 2+ support at /build/pytorch-src/torch/lib/THD/process_group/General.cpp:17\n"
+        for r in (2, 0))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "is_nccl_available()" in v["fix"] and "PyTorch build with CUDA/NCCL" in v["fix"], v
+
+
+def test_xla_unable_to_load_nccl_is_the_install_not_a_replica(tmp_path):
+    """XLA (JAX/TensorFlow) failing its first collective because no libnccl can be loaded ("NCCL operation
+    ncclGetUniqueId(&id) failed: Unable to load NCCL library."), from another replica and another collective: the
+    environment every device shares (config, no rank), the fix names the library and its path."""
+    line = ("2025-03-04 08:12:41.551203: E external/xla/xla/pjrt/pjrt_stream_executor_client.cc:3067] Execution of "
+            "replica 3 failed: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call "
+            "'xla.gpu.all_reduce' failed: external/xla/xla/service/gpu/runtime/nccl_clique.cc:201: NCCL operation "
+            "ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work.\n")
+    jax = ("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:120: NCCL "
+           "operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not "
+           "work.\n")
+    for text in (line, line.replace("replica 3", "replica 1") + jax, jax):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "libnccl.so" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"], v
+
+
+def test_no_nccl_built_in_under_deepspeed_names_the_check_and_other_accelerators(tmp_path):
+    """"Distributed package doesn't have NCCL built in" on Linux, raised while a framework sets up its device under
+    DeepSpeed's init_distributed: the fix says how to check the build and names the backend of another accelerator."""
+    text = ("[2025-01-09 10:02:11,480] [INFO] [comm.py:652:init_distributed] cdb=None\n"
+            "Traceback (most recent call last):\n"
+            '  File "/srv/app/finetune.py", line 210, in <module>\n'
+            "    main()\n"
+            '  File "/opt/py311/lib/python3.11/site-packages/deepspeed/comm/comm.py", line 670, in init_distributed\n'
+            "    cdb = TorchBackend(dist_backend, timeout, init_method, rank, world_size)\n"
+            "RuntimeError: Distributed package doesn't have NCCL built in\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "torch.cuda.is_available()" in v["fix"] and "hccl" in v["fix"] and "DS_ACCELERATOR" in v["fix"], v
+
+
+# --- session 11 (fix36d): the watchdog's CUDA check in c10's backtrace, the error's own line cut (lead rules A, I) ---
+def _cuda_check_trace(lib: str = "/opt/conda/lib/python3.11/site-packages/torch/lib") -> str:
+    """c10's backtrace of an exception thrown by C10_CUDA_CHECK where the watchdog queries a work's end event (torch
+    2.x ProcessGroupNCCL.cpp WorkNCCL::finishedGPUExecutionInternal), from its 'Exception raised from' line on."""
+    return ("Exception raised from c10_cuda_check_implementation at /pytorch/c10/cuda/CUDAException.cpp:43 (most "
+            "recent call first):\n"
+            "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 "
+            f"(0x7f01a2b3c4d8 in {lib}/libc10.so)\n"
+            "frame #1: c10::cuda::c10_cuda_check_implementation(int, char const*, char const*, int, bool) + 0x3c2 "
+            f"(0x7f01a2e11c22 in {lib}/libc10_cuda.so)\n"
+            "frame #2: c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const + 0x52 (0x7f01a41a2d12 "
+            f"in {lib}/libtorch_cuda.so)\n"
+            "frame #3: c10d::ProcessGroupNCCL::WorkNCCL::isCompleted() + 0x58 (0x7f01a41a6e38 in "
+            f"{lib}/libtorch_cuda.so)\n"
+            "frame #4: c10d::ProcessGroupNCCL::watchdogHandler() + 0x1f1 (0x7f01a41b0a51 in "
+            f"{lib}/libtorch_cuda.so)\n")
+
+
+def test_the_watchdogs_cuda_check_cut_from_its_message_with_a_lone_sigabrt_is_that_ranks_cuda_error(tmp_path):
+    """The backtrace of the watchdog's CUDA check (its 'CUDA error: ...' line not pasted) and one local rank of a
+    single-node job recorded with SIGABRT, the others only SIGTERM'd: the CUDA error ended that process (its watchdog
+    thread's exception aborts it), so rule A names it; rule I's watchdog abort is a timeout's, none shown here."""
+    text = (_cuda_check_trace() + "".join(SIGTERM.format(pid=p) for p in (5101, 5102, 5104))
+            + FAILED.format(code=-6, lr=2, pid=5103))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", [2]), v
+    assert "CUDA_LAUNCH_BLOCKING=1" in v["fix"], v
+    spawn = (_cuda_check_trace("/home/u/venv/lib/python3.10/site-packages/torch/lib")
+             + "    mp.spawn(worker, args=(cfg,), nprocs=world_size, join=True)\n"
+             "torch.multiprocessing.spawn.ProcessExitedException: process 3 terminated with signal SIGABRT\n")
+    v = _verdict(tmp_path, spawn)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", [3]), v
+
+
+def test_the_watchdogs_cuda_check_alone_names_nobody_and_driver_shutdown_is_no_cuda_error(tmp_path):
+    """The same frames with no record of which process died name no rank; beside CUDA's 'driver shutting down' (the
+    check at interpreter exit) they are the exit's, not a CUDA error of the run."""
+    d = _report(tmp_path, _cuda_check_trace())
+    assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
+    exit_ = ("terminate called after throwing an instance of 'c10::Error'\n"
+             "  what():  CUDA error: driver shutting down\n" + _cuda_check_trace())
+    assert _verdict(tmp_path, exit_)["cause"] != "cuda_error"

@@ -1445,3 +1445,35 @@ def test_ssh_failing_to_reach_the_hosts_before_any_worker_is_config_naming_no_ra
     v = _verdict(tmp_path, "ssh: connect to host node-9 port 22: Connection timed out\n"
                  + failure_record(None, 3, 3, -9, 4410))
     assert v["cause"] != "config", v
+
+
+# --- session 11 (fix36d): Python's error of the script's own text, raised alike by every worker (lead rules J, Q) ---
+def test_the_same_name_error_on_every_worker_says_fix_the_script_and_names_nobody(tmp_path):
+    """Every process of a job raising the same UnboundLocalError/NameError (or a SyntaxError) before any collective:
+    the code, not a rank (no class covers a script's bug: unknown, nobody named); the fix says to fix the script and
+    run it once without the launcher, and says 'every rank' only where several processes raised it."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/work/proj/run_pretrain.py", line 318, in <module>\n'
+          "    main(cfg)\n"
+          '  File "/work/proj/run_pretrain.py", line 291, in main\n'
+          "    optimizer.zero_grad()\n"
+          "UnboundLocalError: local variable 'optimizer' referenced before assignment\n")
+    head = "[2024-06-02 07:41:10,118] [INFO] [launch.py:163:main] dist_world_size=4\n"
+    d = _report(tmp_path, head + tb * 4)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert v["fix"].startswith("Fix the script: UnboundLocalError") and "4 processes raised the same" in v["fix"], v
+    syntax = ('  File "/work/proj/eval_ddp.py", line 57\n'
+              "    if rank == 0\n"
+              "               ^\n"
+              "SyntaxError: expected ':'\n")
+    v = _verdict(tmp_path, "Traceback (most recent call last):\n" + syntax)
+    assert v["fix"].startswith("Fix the script: SyntaxError") and "processes raised the same" not in v["fix"], v
+
+
+def test_an_attribute_error_of_a_destructor_is_not_called_the_scripts_bug(tmp_path):
+    """An AttributeError may be a library's destructor after another failure (a communicator object that was never
+    built): the fix does not tell the user their script is wrong."""
+    v = _verdict(tmp_path, "(Worker pid=8811) AttributeError: 'PyNcclCommunicator' object has no attribute "
+                           "'comm'\n")
+    assert not v["fix"].startswith("Fix the script"), v

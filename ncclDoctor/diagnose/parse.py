@@ -887,6 +887,10 @@ class LineParser:
             ev.data.update(what=f"HSA hardware exception on GPU node-{h.group(1)}: {h.group(2).strip()}",
                            cuda_code=None, watchdog=False, hsa_node=int(h.group(1)))
             return ev
+        if "finishedGPUExecutionInternal" in text and S.R_CUDA_CHECK_FRAME.search(self._body):
+            ev = self._context(lineno, text, "cuda_check")
+            ev.data.update(what="a CUDA error found by the watchdog's check of a finished work", watchdog=True)
+            return ev
         m = S.R_CUDA_ERROR.search(text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
@@ -988,7 +992,7 @@ class LineParser:
         if not m:
             return None
         ev = self._context(lineno, text, "no_nccl")
-        ev.data["what"] = m.group(0)
+        ev.data["what"] = "library" if m.group("lib") else m.group(0)
         return ev
 
     def _launch_setup(self, lineno: int, text: str) -> Event | None:

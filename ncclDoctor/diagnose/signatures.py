@@ -36,13 +36,15 @@ serving_watchdog     a serving framework's own watchdog (SGLang's scheduler ``Wa
 dataloader           DataLoader worker killed by a signal / bus error (shared memory), and torch failing to create
                      the shared-memory file of a tensor passed between processes (``unable to write to file
                      </torch_...>``: /dev/shm full)
+cuda_check           a c10 backtrace frame of the watchdog's CUDA check of a finished work (R_CUDA_CHECK_FRAME): a CUDA
+                     error on that GPU, its message not shown (read only where no cuda_error line is)
 cuda_oom             CUDA out of memory
 driver_oom           a CUDA driver call's ``CUresult error result=2`` (out of memory), e.g. torch_memory_saver's
                      cu_mem_create: a lead for the process that never reached a collective, not a verdict
 traceback_tail       a traceback's last line ``SomethingError: text`` (kept apart, state.Collected.exceptions),
                      and a line that announces an error no other family reads (``Error: failed to run ...``,
                      ``ERROR: ...``): a failure shown, whose cause the lines do not give
-no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs
+no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs (or no loadable libnccl)
 child_failed         torchrun's ChildFailedError summary (one event per failure entry)
 worker_failed        torchrun's ``failed (exitcode: N) local_rank: R (pid: P)``
 nccl_warn            any other ``NCCL WARN``
@@ -712,6 +714,12 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # ROCm's HSA runtime reporting a hardware exception of a GPU (the AMD counterpart of an Xid): "HW Exception by GPU
 # node-9 (Agent handle: 0x6313..) reason :GPU Hang" -- node-N is the KFD topology node of the GPU, not a rank
 R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,32}\) reason ?: ?([^\n]{1,80})")
+# A frame of c10's backtrace ("frame #3: c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const + 0x5e")
+# of an exception raised where the watchdog checks a work's CUDA end event: the only throw there is C10_CUDA_CHECK of
+# cudaEventQuery (its caller c10_cuda_check_implementation), so a CUDA error on that process's GPU stream (an earlier
+# kernel's: an illegal memory access, a device-side assert, an ECC error), shown even where the paste cut its message
+R_CUDA_CHECK_FRAME = re.compile(r"\bframe #\d{1,3}: (?:c10d::)?ProcessGroupNCCL::WorkNCCL::"
+                                r"finishedGPUExecutionInternal\b")
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
@@ -1110,8 +1118,14 @@ R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale fi
 # was built without libuv support, run with USE_LIBUV=0 to disable it"): a feature this torch build lacks (Windows
 # wheels), a setting every rank shares (lead rule Q's last sentence): config, read before the store's failure words.
 R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was built without libuv support")
+# The same shape in other builds: torch 0.4's THD ("RuntimeError: the distributed NCCL backend is not available; try
+# to recompile the THD package with CUDA and NCCL 2+ support") and XLA (JAX, TensorFlow) finding no loadable libnccl
+# ("NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work."):
+# the install every process shares has no NCCL (lead rule Q's last sentence), config, no rank.
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
-                       r"ProcessGroupNCCL is only supported with GPUs, no GPUs found")
+                       r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
+                       r"\bdistributed NCCL backend is not available|"
+                       r"(?P<lib>\bUnable to load (?:the )?NCCL library)")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via

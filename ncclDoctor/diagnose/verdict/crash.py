@@ -205,6 +205,9 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("cuda_error", []) + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
     ]
+    cut = not evs and not any("driver shutting down" in (e.data.get("what") or "") for e in c.samples.get("benign", []))
+    if cut:  # the watchdog's CUDA check raised (its backtrace's frame), the error's own line not shown
+        evs = c.samples.get("cuda_check", [])
     if not evs or (c.kinds.get("shm_error") and all("NCCL WARN" in e.text for e in evs)):
         return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
     if _after_ib(c, evs):
@@ -237,6 +240,17 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "ROCm / amdgpu driver version pair and take the GPU out of the job until it passes a stress test "
                "(rocm-validation-suite, rvs). A 'GPU Hang' can also be a kernel that never finishes: rerun with "
                "AMD_LOG_LEVEL=3 or HIP_LAUNCH_BLOCKING=1 to find it.")
+    elif cut:
+        what, fix = (
+            "a CUDA error that the watchdog found checking a finished collective's CUDA event (c10's backtrace through "
+            "WorkNCCL::finishedGPUExecutionInternal and c10_cuda_check_implementation: a kernel on that GPU failed "
+            "earlier, most often an illegal memory access or a device-side assert); the error's own message is not "
+            "in these lines",
+            "Find the 'CUDA error: ...' line above 'Exception raised from c10_cuda_check_implementation' in that "
+            "process's full stderr; rerun with CUDA_LAUNCH_BLOCKING=1 so the failing kernel raises where it runs "
+            "(compute-sanitizer for an illegal memory access, TORCH_USE_CUDA_DSA for a device-side assert), and check "
+            "dmesg -T | grep -i xid on that node for the GPU's own errors.",
+        )
     elif "during capture" in text or "stream capture" in text or "stream is capturing" in text:
         what, fix = (  # cudaErrorStreamCapture*: "operation failed due to a previous error during capture", ...
             "a CUDA stream-capture error ('... during capture'): a collective was issued while a CUDA graph was being "
@@ -459,7 +473,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # line is printed by several processes: every rank failing alike, rule J; the same line once a collector's
         # timestamp or a launcher's prefix is taken off)
         lone = lone_failure(c)
-        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+        # a SIGABRT is the watchdog's abort of a victim (rule I), except after a CUDA error the watchdog found on
+        # its own GPU: its exception ends that process with abort() (std::terminate), a first failure (rule A)
+        own = (None, 0, -15) if all(e.data.get("watchdog") for e in evs) else (None, 0, -6, -15)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in own else []
         only = lone.who if ranks else ""
         conf = "medium" if ranks else conf
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
@@ -1141,14 +1158,30 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "init_method 'env://?use_libuv=0'); on Windows run multi-GPU training under WSL (Linux builds have libuv "
             "and NCCL), or train on a single GPU without torchrun.",
             "high", [], [uv.brief()], job_wide=True)
+    lib = next((e for e in evs if e.data.get("what") == "library"), None)
+    if lib is not None:
+        # XLA's (JAX, TensorFlow) collectives dlopen libnccl at the first one: none loadable on the library path
+        return Verdict(
+            "config",
+            "the framework could not load the NCCL library (libnccl.so) for its first collective, so no multi-GPU "
+            "collective can run: the install every process shares lacks a loadable NCCL, not a rank or the network",
+            "Install the NCCL that matches the framework's CUDA build: for JAX the CUDA wheels (pip install "
+            "'jax[cuda12]', which brings nvidia-nccl-cu12), for others the nvidia-nccl-cu12 wheel or the system "
+            "libnccl2 package; make libnccl.so.2 findable (LD_LIBRARY_PATH, ldconfig -p | grep nccl) and keep the "
+            "CUDA/cuDNN/NCCL versions the framework was built for.",
+            "high", [], [lib.brief()], job_wide=True)
     nogpu = any("no GPUs found" in e.text for e in evs)
     return Verdict(
         "config",
         "the job asked for the nccl backend where NCCL cannot run: "
         + ("no GPU is visible to the process" if nogpu else "this torch is built without NCCL (a CPU-only build)"),
         "On CPU use the gloo backend (init_process_group('gloo'), or 'cpu:gloo,cuda:nccl' to pick per device); "
-        "for GPUs install torch's CUDA build and check that the GPUs are visible (nvidia-smi, CUDA_VISIBLE_DEVICES, "
-        "the container's --gpus).",
+        "for GPUs install torch's CUDA build (a PyTorch build with CUDA/NCCL) and check that the GPUs are visible "
+        "(nvidia-smi, CUDA_VISIBLE_DEVICES, the container's --gpus; python -c 'import torch; "
+        "print(torch.cuda.is_available(), torch.distributed.is_nccl_available())' must print True True); on another "
+        "accelerator use the backend "
+        "its own build provides (hccl with torch_npu on Ascend NPUs, xccl on Intel GPUs; DeepSpeed picks it "
+        "from its accelerator, DS_ACCELERATOR, and dist_backend).",
         "high", [], [e.brief() for e in evs[:3]])
 
 

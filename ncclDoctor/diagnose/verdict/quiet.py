@@ -782,6 +782,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # on HOST": ColossalAI's CLI runs it there over ssh with fabric): the workers' errors are on those hosts
     hosts = [x for x in c.exceptions if x.data.get("line") and _R_RAN_ON.search(x.data.get("message") or "")]
     rpc = any(_R_RPC_TIMEOUT.search(x.text) for x in list(c.exceptions) + list(c.unread))
+    code = _script_bug(e, own)
     read = None if disk or hosts else generic.reading([what] + [u.text for u in c.unread])
     if read is not None:  # no family's, but its general words say what kind of failure it is (generic.py)
         return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
@@ -793,7 +794,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "say neither why nor on which rank"
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
+        code
+        + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
          "local disk per node. " if disk else "")
@@ -811,6 +813,28 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
         "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
+
+
+# Python's own errors of the code it runs: a name the program uses that is not defined, or source that does not
+# parse. They come from the script's text, not from the job's distribution: the same on every process that runs it.
+# (An AttributeError or ImportError is left out: a destructor's after another failure, a package not installed.)
+_R_CODE_EXC = re.compile(r"(?:^|\.)(?:NameError|UnboundLocalError|SyntaxError|IndentationError|TabError)$")
+
+
+def _script_bug(e, own: list) -> str:
+    """The fix's first sentence when the exception is one of the code's own errors (_R_CODE_EXC): fix the script,
+    run it once without the launcher; several processes raising the same one is the code, not a rank. Else ''."""
+    if not _R_CODE_EXC.search(e.data["type"]):
+        return ""
+    same = sum(1 for x in own if (x.data["type"], x.data.get("message")) == (e.data["type"], e.data.get("message")))
+    said = e.data["type"] + (f" ({e.data['message'][:120]})" if e.data.get("message") else "")
+    return (f"Fix the script: {said} is Python's error of the code it runs (a name it uses that is not defined, or "
+            "source that does not parse); the traceback's last frame names the file and line. "
+            + (f"{same} processes raised the same one: the same error on every rank is the code, not a rank. "
+               if same >= 2 else "")
+            + "Run the script once without the launcher (python script.py, one process) to see it alone; a launcher "
+            "that still exits 0 after its workers failed hides it (check each worker's exit code, not only the "
+            "launcher's). ")
 
 
 _READ_AROUND = ("Read the full output around that line and every rank's own log (torchrun --log-dir DIR --redirects 3 "
