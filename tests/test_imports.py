@@ -19,6 +19,8 @@ import re
 import sys
 from pathlib import Path
 
+from tests._source import tree
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - 3.9/3.10
@@ -81,8 +83,7 @@ def undeclared_imports(files: list[Path], declared: set[str], root: Path = ROOT)
     """'path:line: module' for every unguarded third-party import not in ``declared``."""
     bad = []
     for path in files:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for module, line, guarded in _imports(tree):
+        for module, line, guarded in _imports(tree(path)):
             top = module.split(".")[0]
             if guarded or top in sys.stdlib_module_names or top in FIRST_PARTY or top in declared:
                 continue

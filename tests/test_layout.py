@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests._source import tree
 from tests.conftest import ROOT, cli_env
 
 PKG = ROOT / "ncclDoctor"
@@ -27,7 +28,7 @@ def _modules(folder: Path, prefix: str) -> dict[str, Path]:
 def _imports(path: Path, package: str) -> set[str]:
     """Every module path this file imports, at any level (lazy imports included)."""
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(tree(path)):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:

@@ -1,28 +1,30 @@
 """``ncclDoctor run`` / ``attach`` on bad input: one line on stderr, exit 2, no traceback, and
-the job is never started (quick tier: no torchrun runs here)."""
+the job is never started (quick tier: no torchrun runs here). One case of each command runs in a
+real subprocess (what a user runs); the others are the same ``main`` in-process (`run_cli_here`)."""
 
 from __future__ import annotations
 
 import os
 import sys
 
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli, run_cli_here
 
 JOB = str(ROOT / "tests" / "fixtures" / "userjobs" / "ddp_loop.py")
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    # (how, args): each command once as a real subprocess, the rest in-process (each real one costs ~0.8 CPU-s)
     cases = [
-        ("run", "--out", str(tmp_path / "a"), JOB),  # no `--`
-        ("run", "--out", str(tmp_path / "b"), "--", sys.executable, JOB),  # not torchrun
-        ("run", "--out", str(tmp_path / "c"), "--"),  # nothing after `--`
-        ("run", "--on-hang", "explode", "--", "torchrun", JOB),  # (the quick tier forbids a real torchrun line)
-        ("run", "--report-to", "nohostport", "--", "torchrun", JOB),
-        ("attach", str(os.getpid())),  # pytest itself: not a torchrun job
-        ("attach", "999999999"),
+        (run_cli, ("run", "--out", str(tmp_path / "a"), JOB)),  # no `--`
+        (run_cli_here, ("run", "--out", str(tmp_path / "b"), "--", sys.executable, JOB)),  # not torchrun
+        (run_cli_here, ("run", "--out", str(tmp_path / "c"), "--")),  # nothing after `--`
+        (run_cli_here, ("run", "--on-hang", "explode", "--", "torchrun", JOB)),  # (the quick tier forbids torchrun)
+        (run_cli_here, ("run", "--report-to", "nohostport", "--", "torchrun", JOB)),
+        (run_cli, ("attach", str(os.getpid()))),  # pytest, the subprocess' parent: not a torchrun job
+        (run_cli_here, ("attach", "999999999")),
     ]
-    for args in cases:
-        p = run_cli(*args, timeout=60)
+    for how, args in cases:
+        p = how(*args, timeout=60)
         assert p.returncode == 2, (args, p.stderr)
         assert "Traceback" not in p.stderr and p.stderr.strip().count("\n") == 0, p.stderr
         assert p.stderr.startswith("ncclDoctor: error:")

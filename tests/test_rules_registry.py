@@ -12,6 +12,7 @@ import pytest
 
 from ncclDoctor.cli import app, main
 from ncclDoctor.findings import load_all_rules
+from tests._source import parsed, tree
 
 
 def test_every_rule_has_title_why_and_fix():
@@ -187,8 +188,7 @@ def test_every_rule_has_a_firing_test_or_is_pending():
 def _test_source(node_id: str) -> str:
     """The test function's source plus the module-level assignments it or its decorators name."""
     path, name = node_id.split("::")
-    text = (ROOT / path).read_text(encoding="utf-8")
-    tree = ast.parse(text)
+    text, tree = parsed(ROOT / path)  # once per module for the session: FIRING names ~20 modules for ~150 codes
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
     assert fn is not None, f"{node_id}: no such test"
     names = {n.id for part in (fn, *fn.decorator_list) for n in ast.walk(part) if isinstance(n, ast.Name)}
@@ -211,7 +211,7 @@ def test_rule_texts_live_only_in_rules_codes():
         rel = path.relative_to(ROOT).as_posix()
         if rel.startswith("ncclDoctor/rules/codes/") or rel == "ncclDoctor/findings.py":
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree(path)):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "rule":
                 outside.append(f"{rel}:{node.lineno}")
     assert outside == []
@@ -220,7 +220,7 @@ def test_rule_texts_live_only_in_rules_codes():
 def test_rule_code_modules_are_leaves():
     """rules/codes/*.py import only ncclDoctor.findings, so explain never imports a check."""
     for path in sorted((ROOT / "ncclDoctor" / "rules" / "codes").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree(path)):
             if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__":
                 assert node.module == "ncclDoctor.findings", f"{path.name} imports {node.module}"
             assert not isinstance(node, ast.Import), f"{path.name} imports a module"

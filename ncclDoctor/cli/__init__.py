@@ -10,10 +10,12 @@ Errors are mapped to exit codes in one place, ``main``; see ``ncclDoctor.errors`
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 
 import typer
+import typer.main
 
 from ncclDoctor.cli import check, diagnose, env, live, misc, report, sweep  # noqa: F401  (register the commands)
 from ncclDoctor.cli.app import app, err
@@ -32,16 +34,26 @@ def _print_help(exc: Exception) -> None:
     print(ctx.get_help() if ctx else str(exc), file=sys.stderr)
 
 
+@functools.cache
+def _command():
+    """The click command typer builds from ``app``: what ``app(...)`` builds anew on every call (it inspects
+    every command's signature, ~0.05 CPU-s). Built once per process: a user's process calls ``main`` once,
+    the test suite's in-process runs (`run_cli_here`) a few hundred times. ``app`` sets
+    ``pretty_exceptions_enable=False``, so typer's ``__call__`` adds nothing else: an exception that escapes
+    (NCCLDOCTOR_DEBUG=1) prints Python's standard traceback either way."""
+    return typer.main.get_command(app)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: runs the app and maps every error to one line and an exit code."""
     code: int
     args = sys.argv[1:] if argv is None else argv
     live.RAW_ARGV[:] = list(args)
     if not args:  # help once, whichever typer/click prints it (typer 0.2x prints before raising NoArgsIsHelpError)
-        app(args=["--help"], standalone_mode=False, prog_name="ncclDoctor")
+        _command().main(args=["--help"], standalone_mode=False, prog_name="ncclDoctor")
         return _exit(ExitCode.USAGE, argv)
     try:
-        rv = app(args=argv, standalone_mode=False, prog_name="ncclDoctor")
+        rv = _command().main(args=argv, standalone_mode=False, prog_name="ncclDoctor")
         code = rv if isinstance(rv, int) else 0
     except _click.UsageError as exc:
         if type(exc).__name__ == "NoArgsIsHelpError":
