@@ -599,6 +599,25 @@ def test_an_address_in_use_far_from_any_store_frame_is_not_the_store(tmp_path):
     assert _verdict(tmp_path, log)["cause"] != "store_rendezvous"
 
 
+def test_a_bare_address_in_use_exception_with_no_frames_is_still_the_stores_port(tmp_path):
+    """Round 36: torch raises the store's bind failure as an exception whose whole message is the socket's words --
+    THD's "at .../General.cpp:N" tail, torchelastic's error file quoting it -- and a paste keeps no frames. Those
+    words alone are the store's (NCCL, gloo and Python's sockets word theirs otherwise); another wording stays not."""
+    thd = ("RuntimeError: Address already in use at /tmp/pytorch_build/work/torch/lib/THD/process_group/General.cpp:17\n"
+           "CUDA_VISIBLE_DEVICES=2,3 python -m torch.distributed.launch --nproc_per_node=2 train.py\n")
+    elastic = ("ERROR:torch.distributed.elastic.multiprocessing.errors.error_handler:{\n"
+               '  "message": {\n'
+               '    "message": "DistNetworkError: Address already in use",\n'
+               '    "extraInfo": {\n')
+    for log in (thd, elastic):
+        d = _report(tmp_path, log)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), v
+        assert "already in use" in v["summary"] and "--master_port" in v["fix"], v
+    log = "RuntimeError: [/src/third_party/gloo/gloo/transport/tcp/pair.cc:214] bind: Address already in use\n"
+    assert _verdict(tmp_path, log)["cause"] != "store_rendezvous"
+
+
 def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
     log = ('  File "/usr/lib/python3.11/site-packages/torch/distributed/rendezvous.py", line 176, in '
            "_create_c10d_store\n"

@@ -1524,7 +1524,9 @@ class LineParser:
             return ev
         taken = S.R_ADDR_IN_USE.search(text)
         # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do
-        if not client and not S.R_STORE.search(text) and not (taken and near):
+        # a whole message of only those words is the store's own bind (signatures.R_BARE_IN_USE), frames or not
+        bare = bool(taken) and "lready in use" in text and S.R_BARE_IN_USE.search(self._body)
+        if not client and not S.R_STORE.search(text) and not (taken and (near or bare)):
             return None
         # a store timeout inside the agent's exit barrier is teardown: the other nodes' agents never came
         ev = self._context(lineno, text, "exit_barrier" if lineno - self._barrier_line <= 16 else "store_timeout")

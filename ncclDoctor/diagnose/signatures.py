@@ -439,6 +439,13 @@ R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 9
 # the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
 # 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
 R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
+# the exception's whole message is the socket's own words, nothing else: torch's c10d/THD raise the bind's strerror
+# verbatim when the store (THD's init, 1.x's TCPStore) cannot listen on the master port ("RuntimeError: Address already
+# in use", THD's "... at .../THD/process_group/General.cpp:20", torchelastic's error file "message": "RuntimeError:
+# Address already in use"). NCCL ("Call to bind failed : ..."), gloo ("[.../pair.cc:N] bind: ...") and Python's
+# sockets ("OSError: [Errno 98] ...") word it otherwise: those are their own connections, not the store's
+R_BARE_IN_USE = re.compile(r"(?:^|[\s\"'])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
+                           r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time
 # (60) >= limit (60)" (the main server never answered), "... kvs_init: init main server address error",
 # "... fill_local_host_ip: can't find interface  to get host IP" (only lo, or CCL_KVS_IFACE names none)
