@@ -1566,6 +1566,13 @@ class LineParser:
 
     def _socket(self, lineno: int, text: str) -> Event | None:
         m = S.R_SOCKET.search(text)
+        t = S.R_TF_COLL_ABORT.search(text) if "aborted by" in text else None
+        if t and S.R_PEER_GONE.search(t.group(1)):
+            # TF's collectives aborted because a peer's connection closed in the middle of them (lead rule O): a
+            # peer gone, not a connection that could not be made
+            ev = self._context(lineno, text, "socket_error")
+            ev.data.update(what=S.R_PEER_GONE.search(t.group(1)).group(0), peer=None, connect=False, tf=True)
+            return ev
         if not m:
             return None
         ev = self._context(lineno, text, "socket_error")

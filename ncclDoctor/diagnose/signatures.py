@@ -235,6 +235,9 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
                             r"Cannot assign requested address")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
+# TensorFlow's collective executor aborting every pending collective with the error that hit one of them
+# ("Collective ops is aborted by: Socket closed", in gRPC's error text): a peer-gone cause there is lead rule O's shape
+R_TF_COLL_ABORT = re.compile(r"Collective ops is aborted by: ([^\\\n\"]{1,120})")
 # aws-ofi-nccl (the NET/OFI plugin: EFA, Slingshot cxi, ...): "NET/OFI Request %p completed with error. RC: %d.
 # Error: %d (%s). Completed length: %ld" -- RC is the libfabric errno (113 EHOSTUNREACH), Error the provider's
 R_OFI = re.compile(r"NET/OFI Request \S{1,40} completed with error\. RC: (\d{1,6})\. Error: (\d{1,6})"
