@@ -618,6 +618,22 @@ def test_a_bare_address_in_use_exception_with_no_frames_is_still_the_stores_port
     assert _verdict(tmp_path, log)["cause"] != "store_rendezvous"
 
 
+def test_a_grpc_channel_that_cannot_connect_is_the_coordination_services_store(tmp_path):
+    """Round 36: gRPC's own words for a channel it could not connect (JAX's coordination service at
+    jax.distributed.initialize's coordinator address): the job's key-value store and rendezvous, not NCCL's
+    connections between ranks (lead rule L): store_rendezvous, nobody; an NCCL refusal beside no gRPC stays not."""
+    log = ("[process 2] E1108 04:12:55.301 88 coordination_service_agent.cc:332] UNAVAILABLE: failed to connect to "
+           "all addresses; last error: UNKNOWN: ipv4:172.16.4.21:8476: Failed to connect to remote host: No route "
+           "to host\n"
+           "[process 5] PollForErrorAsync failed: UNAVAILABLE: failed to connect to all addresses\n")
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), v
+    assert "172.16.4.21:8476" in v["summary"] and "coordinator address" in v["fix"], v
+    nccl = "node-3:4411:4502 [2] NCCL INFO Call to connect returned Connection refused, retrying\n"
+    assert _verdict(tmp_path, nccl)["cause"] != "store_rendezvous"
+
+
 def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
     log = ('  File "/usr/lib/python3.11/site-packages/torch/distributed/rendezvous.py", line 176, in '
            "_create_c10d_store\n"

@@ -1407,6 +1407,13 @@ class LineParser:
             ev = self._context(lineno, text, "no_nccl")
             ev.data["what"] = "libuv"
             return ev
+        g = S.R_GRPC_CONNECT.search(text) if "to connect to" in text else None
+        if g:  # a gRPC channel of the job's coordination service could not connect (lead rule L): its store
+            ev = self._context(lineno, text, "store_timeout")
+            p = S.R_GRPC_PEER.search(text)
+            ev.data.update(endpoint=f"{p.group(1)}:{p.group(2)}" if p else None, rendezvous=False, in_use=None,
+                           closed=False, store_conn=g.group(0)[:80], grpc=True)
+            return ev
         u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
         if u:
             ev = self._context(lineno, text, "uniqueid_wait")

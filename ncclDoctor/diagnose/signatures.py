@@ -447,6 +447,13 @@ R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
 # in use", THD's "... at .../THD/process_group/General.cpp:20", torchelastic's error file "message": "RuntimeError:
 # Address already in use"). NCCL ("Call to bind failed : ..."), gloo ("[.../pair.cc:N] bind: ...") and Python's
 # sockets ("OSError: [Errno 98] ...") word it otherwise: those are their own connections, not the store's
+# gRPC's own words for a channel it could not connect ("UNAVAILABLE: failed to connect to all addresses; last error:
+# ...", "ipv4:10.0.0.5:1234: Failed to connect to remote host: Connection refused"): NCCL and gloo never speak gRPC,
+# the training job's gRPC channel is its coordination service (JAX's jax.distributed.initialize coordinator, XLA's
+# distributed runtime, TF's coordination service), the job's key-value store and rendezvous (lead rule L)
+R_GRPC_CONNECT = re.compile(r"failed to connect to all addresses|Failed to connect to remote host: ?(?:Connection "
+                            r"refused|No route to host|Connection timed out|Network is unreachable|Connection reset)")
+R_GRPC_PEER = re.compile(r"\bipv[46]:\[?([\w.:%\-]{1,255}?)\]?:(\d{1,5})\b")
 R_BARE_IN_USE = re.compile(r"(?:^|[\s\"'])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
                            r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time
