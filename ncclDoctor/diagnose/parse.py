@@ -180,6 +180,7 @@ class LineParser:
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
+        self._done_line = -99  # the job's own "Job completed successfully" (_signal: a SIGTERM after it is teardown)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
         self._init_url: tuple[int, str] | None = None  # fairseq's "distributed init (rank N): tcp://A:P": (line, A)
         self._rank0: Event | None = None  # the host that took rank 0 (R_HOST_AS_RANK) and its Bootstrap addresses
@@ -1161,6 +1162,18 @@ class LineParser:
             ev.rank = None  # a victim of the stop: it names no rank at fault
             ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False)
             self._glog_stop, self._follow = (lineno, ev), max(self._follow, 8)  # the Python traceback follows
+            return ev
+        if "completed successfully" in text and S.R_JOB_DONE.search(self._body):
+            self._done_line = lineno
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "job completed"
+            return ev
+        w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
+        if w and lineno - self._done_line <= _ERR_NEAR:
+            # the handler logged a SIGTERM right after the job recorded its own success: the scheduler ending a
+            # step whose work was done (Slurm signals the step's processes at its end), nothing stopped
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "SIGTERM after the job completed"
             return ev
         w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
         if w:  # a job process's own handler logged the SIGTERM it got (not torchrun's agent: not "received" here)

@@ -909,6 +909,9 @@ R_SHELL_TERM = re.compile(r"^\s*(?:\S{1,200}: line \d{1,6}: +\d{1,10} +|\[\d{1,4
 # (TID 0x7ff0553a4740) from PID 327 ***]"): the signal, the process that got it and the one that sent it (0: the kernel)
 R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) \(@0x[0-9a-f]{1,16}\) received by PID (\d{1,10}) "
                            r"\(TID 0x[0-9a-f]{1,16}\) from PID (\d{1,10})")
+# A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training completed
+# successfully"): a SIGTERM its handler logs right after it is the scheduler's teardown of a finished step, not a stop
+R_JOB_DONE = re.compile(r"\b(?:[Jj]ob|[Tt]raining|[Rr]un|[Tt]ask) (?:has )?completed successfully\b")
 R_WORKER_SIGTERM = re.compile(r"\bReceived SIGTERM: (\d{1,2})\b|\bBypassing SIGTERM: (\d{1,2})\b|"
                               r"\bBypassing signal (SIGTERM)\b")
 # torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM
