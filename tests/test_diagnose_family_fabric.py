@@ -603,7 +603,7 @@ def test_a_bare_address_in_use_exception_with_no_frames_is_still_the_stores_port
     """Round 36: torch raises the store's bind failure as an exception whose whole message is the socket's words --
     THD's "at .../General.cpp:N" tail, torchelastic's error file quoting it -- and a paste keeps no frames. Those
     words alone are the store's (NCCL, gloo and Python's sockets word theirs otherwise); another wording stays not."""
-    thd = ("RuntimeError: Address already in use at /tmp/pytorch_build/work/torch/lib/THD/process_group/General.cpp:17\n"
+    thd = ("RuntimeError: Address already in use at /tmp/pytorch_build/torch/lib/THD/process_group/General.cpp:17\n"
            "CUDA_VISIBLE_DEVICES=2,3 python -m torch.distributed.launch --nproc_per_node=2 train.py\n")
     elastic = ("ERROR:torch.distributed.elastic.multiprocessing.errors.error_handler:{\n"
                '  "message": {\n'

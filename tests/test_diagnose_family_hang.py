@@ -1509,3 +1509,20 @@ def test_tensorflow_collectives_aborted_by_a_closed_connection_are_a_peer_gone(t
         assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), v
         assert "the worker that exited first" in v["fix"], v
     assert _verdict(tmp_path, text.format(what="Deadline Exceeded"))["cause"] != "early_exit"
+
+
+# round 36: XLA's rendezvous of a collective's participants, some never arriving (lead rules B, E, H)
+def test_xlas_rendezvous_stuck_waiting_for_the_clique_is_a_rank_missing_not_the_waiter(tmp_path):
+    """XLA's "This thread has been waiting for `initialize clique for rank R; clique=devices=[...]` ... Expected N
+    threads to join the rendezvous": a clique wider than this process's threads, the other process's devices never
+    came: rank_missing, nobody named, the waiting rank never accused."""
+    devs = ",".join(str(i) for i in range(8))
+    text = "".join(
+        f"2025-02-11 09:03:{s:02d}.114502: E external/xla/xla/service/rendezvous.cc:41] This thread has been waiting "
+        f"for `initialize clique for rank {r}; clique=devices=[{devs}]; stream=0; run_id=-88120431` for 20 seconds "
+        "and may be stuck. Expected 4 threads to join the rendezvous, but not all of them arrived on time.\n"
+        for s, r in ((10, 1), (11, 3)))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert "8 devices" in v["summary"] and "every process must run the same collective" in v["fix"], v

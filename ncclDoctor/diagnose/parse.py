@@ -806,6 +806,16 @@ class LineParser:
             ev.data["records"] = [(m.group(1), [int(r) for r in m.group(2).split(",")][:1024])
                                   for m in S.R_HVD_STALL.finditer(text)][:256]
             return ev
+        xr = S.R_XLA_RENDEZVOUS.search(text) if "may be stuck" in text else None
+        if xr:  # XLA's rendezvous of a collective's participants: this one waits, others never came (unnamed)
+            ev = self._context(lineno, text, "xla_rendezvous")
+            cq = S.R_XLA_CLIQUE.search(xr.group(1))
+            devices = [d for d in re.split(r"[,\s]+", cq.group(2)) if d] if cq else []
+            ev.rank = None  # the rank in the clique that waits: a victim, kept in the data
+            ev.data.update(what=xr.group(1).split(";")[0].strip()[:120], waited_s=int(xr.group(2)),
+                           expected=int(xr.group(3)), waiting=int(cq.group(1)) if cq else None,
+                           clique=len(devices) or None)
+            return ev
         lb = S.R_LOAD_BARRIER.search(text) if "finish the model loading" in text else None
         if lb:  # a serving engine's post-load barrier: this rank arrived, others did not (their ranks unnamed)
             ev = self._context(lineno, text, "load_barrier")

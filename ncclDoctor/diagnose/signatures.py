@@ -998,6 +998,13 @@ R_HVD_MISSING_RANK = re.compile(r"^\s*(?:\[\d{1,7}\]:? ?)?(\d{1,7}): \[")  # aft
 # the tensor-parallel group with a timeout): "ValueError: TP rank 1 could finish the model loading, but there are
 # other ranks that didn't finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node." The
 # rank that prints it arrived; the ones it waited for are not named.
+# XLA's rendezvous (xla/service/rendezvous.cc) warning that the threads of a collective's participants did not all
+# arrive: "This thread has been waiting for `initialize clique for rank 6; clique=devices=[0,...,15]; stream=0;
+# run_id=N` for 10 seconds and may be stuck. Expected 8 threads to join the rendezvous, but not all of them arrived on
+# time." The waiting participant is shown; the ones that never came are not (lead rules B, E, H)
+R_XLA_RENDEZVOUS = re.compile(r"has been waiting for `([^`]{1,2000})` for (\d{1,9}) seconds and may be stuck\. "
+                              r"Expected (\d{1,7}) threads to join the rendezvous")
+R_XLA_CLIQUE = re.compile(r"\bfor rank (\d{1,7});.{0,40}?\bdevices=\[([\d,\s]{0,20000})\]")
 R_LOAD_BARRIER = re.compile(r"\b(?:TP )?rank (\d{1,7}) could finish the model loading, but there are other ranks "
                             r"that didn't finish loading", re.I)
 # torch's desync report (TORCH_NCCL_DESYNC_DEBUG=1; c10d TraceUtils.h retrieveDesyncReport), after "To our best
