@@ -422,6 +422,21 @@ def test_a_wrapper_catching_any_signal_as_preemption_is_an_outside_signal(tmp_pa
     assert not _accused(d)
 
 
+def test_a_sigterm_logged_right_after_the_job_recorded_its_success_is_the_steps_teardown(tmp_path):
+    """Round 36: a wrapper's "Job completed successfully", then its handler logging the SIGTERM Slurm sends a step's
+    processes at its end: nothing was stopped (cause none, nobody); the same SIGTERM with no success before it, or
+    after the success but with slurmstepd's cancel banner, stays a signal."""
+    done = "submitit INFO (2024-11-20 07:41:02,310) - Job completed successfully\n"
+    term = "".join("submitit WARNING (2024-11-20 07:41:02,314) - Bypassing signal SIGTERM\n" for _ in range(2))
+    d = _report(tmp_path, done + term)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+    assert "scancel" in v["fix"] and "sacct" in v["fix"], v
+    assert _verdict(tmp_path, term)["cause"] == "signal"
+    cancel = "slurmstepd: error: *** STEP 9120.0 ON node-17 CANCELLED AT 2024-11-20T07:41:03 ***\n"
+    assert _verdict(tmp_path, done + term + cancel)["cause"] == "signal"
+
+
 def test_a_sigterm_a_job_process_logs_with_nothing_failing_is_a_stop_from_outside(tmp_path):
     """Lightning's signal connector logging the SIGTERM a rank got, nothing failing: signal, nobody named (never
     "nothing failed"); the same lines after a worker's own failure are its teardown, which that failure explains."""

@@ -612,6 +612,41 @@ def test_an_address_in_use_far_from_any_store_frame_is_not_the_store(tmp_path):
     assert _verdict(tmp_path, log)["cause"] != "store_rendezvous"
 
 
+def test_a_bare_address_in_use_exception_with_no_frames_is_still_the_stores_port(tmp_path):
+    """Round 36: torch raises the store's bind failure as an exception whose whole message is the socket's words --
+    THD's "at .../General.cpp:N" tail, torchelastic's error file quoting it -- and a paste keeps no frames. Those
+    words alone are the store's (NCCL, gloo and Python's sockets word theirs otherwise); another wording stays not."""
+    thd = ("RuntimeError: Address already in use at /tmp/pytorch_build/torch/lib/THD/process_group/General.cpp:17\n"
+           "CUDA_VISIBLE_DEVICES=2,3 python -m torch.distributed.launch --nproc_per_node=2 train.py\n")
+    elastic = ("ERROR:torch.distributed.elastic.multiprocessing.errors.error_handler:{\n"
+               '  "message": {\n'
+               '    "message": "DistNetworkError: Address already in use",\n'
+               '    "extraInfo": {\n')
+    for log in (thd, elastic):
+        d = _report(tmp_path, log)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), v
+        assert "already in use" in v["summary"] and "--master_port" in v["fix"], v
+    log = "RuntimeError: [/src/third_party/gloo/gloo/transport/tcp/pair.cc:214] bind: Address already in use\n"
+    assert _verdict(tmp_path, log)["cause"] != "store_rendezvous"
+
+
+def test_a_grpc_channel_that_cannot_connect_is_the_coordination_services_store(tmp_path):
+    """Round 36: gRPC's own words for a channel it could not connect (JAX's coordination service at
+    jax.distributed.initialize's coordinator address): the job's key-value store and rendezvous, not NCCL's
+    connections between ranks (lead rule L): store_rendezvous, nobody; an NCCL refusal beside no gRPC stays not."""
+    log = ("[process 2] E1108 04:12:55.301 88 coordination_service_agent.cc:332] UNAVAILABLE: failed to connect to "
+           "all addresses; last error: UNKNOWN: ipv4:172.16.4.21:8476: Failed to connect to remote host: No route "
+           "to host\n"
+           "[process 5] PollForErrorAsync failed: UNAVAILABLE: failed to connect to all addresses\n")
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), v
+    assert "172.16.4.21:8476" in v["summary"] and "coordinator address" in v["fix"], v
+    nccl = "node-3:4411:4502 [2] NCCL INFO Call to connect returned Connection refused, retrying\n"
+    assert _verdict(tmp_path, nccl)["cause"] != "store_rendezvous"
+
+
 def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
     log = ('  File "/usr/lib/python3.11/site-packages/torch/distributed/rendezvous.py", line 176, in '
            "_create_c10d_store\n"

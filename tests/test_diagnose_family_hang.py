@@ -1491,3 +1491,38 @@ def test_fairseqs_own_unpickle_message_is_a_desync(tmp_path):
             "the function together, so this error usually indicates that the workers have fallen out of sync.\n")
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("desync", []), v
+
+
+# round 36: TensorFlow's collectives aborted by a peer's connection closing (lead rule O in gRPC's words)
+def test_tensorflow_collectives_aborted_by_a_closed_connection_are_a_peer_gone(tmp_path):
+    """TF's collective executor aborts every pending collective with the error one of them met; "Socket closed" (or a
+    reset) there is a worker's process gone mid-run: early_exit, nobody named (task indices are not ranks). The
+    same abort for another reason (a deadline) is no peer gone."""
+    text = ('tensorflow.python.framework.errors_impl.UnavailableError: {{function_node __inference_train_step_812}} '
+            'Collective ops is aborted by: {what}\nAdditional GRPC error information from remote target '
+            '/job:worker/replica:0/task:3:\n:{{"created":"@1701000000.1","description":"Error received from peer '
+            'ipv4:10.4.0.9:41213","grpc_message":"{what}","grpc_status":14}}\n'
+            "The error could be from a previous operation. Restart your program to reset.\n")
+    for what in ("Socket closed", "Connection reset by peer"):
+        d = _report(tmp_path, text.format(what=what))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), v
+        assert "the worker that exited first" in v["fix"], v
+    assert _verdict(tmp_path, text.format(what="Deadline Exceeded"))["cause"] != "early_exit"
+
+
+# round 36: XLA's rendezvous of a collective's participants, some never arriving (lead rules B, E, H)
+def test_xlas_rendezvous_stuck_waiting_for_the_clique_is_a_rank_missing_not_the_waiter(tmp_path):
+    """XLA's "This thread has been waiting for `initialize clique for rank R; clique=devices=[...]` ... Expected N
+    threads to join the rendezvous": a clique wider than this process's threads, the other process's devices never
+    came: rank_missing, nobody named, the waiting rank never accused."""
+    devs = ",".join(str(i) for i in range(8))
+    text = "".join(
+        f"2025-02-11 09:03:{s:02d}.114502: E external/xla/xla/service/rendezvous.cc:41] This thread has been waiting "
+        f"for `initialize clique for rank {r}; clique=devices=[{devs}]; stream=0; run_id=-88120431` for 20 seconds "
+        "and may be stuck. Expected 4 threads to join the rendezvous, but not all of them arrived on time.\n"
+        for s, r in ((10, 1), (11, 3)))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert "8 devices" in v["summary"] and "every process must run the same collective" in v["fix"], v

@@ -181,6 +181,7 @@ class LineParser:
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
+        self._done_line = -99  # the job's own "Job completed successfully" (_signal: a SIGTERM after it is teardown)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
         self._init_url: tuple[int, str] | None = None  # fairseq's "distributed init (rank N): tcp://A:P": (line, A)
         self._rank0: Event | None = None  # the host that took rank 0 (R_HOST_AS_RANK) and its Bootstrap addresses
@@ -820,6 +821,16 @@ class LineParser:
             ev.data["records"] = [(m.group(1), [int(r) for r in m.group(2).split(",")][:1024])
                                   for m in S.R_HVD_STALL.finditer(text)][:256]
             return ev
+        xr = S.R_XLA_RENDEZVOUS.search(text) if "may be stuck" in text else None
+        if xr:  # XLA's rendezvous of a collective's participants: this one waits, others never came (unnamed)
+            ev = self._context(lineno, text, "xla_rendezvous")
+            cq = S.R_XLA_CLIQUE.search(xr.group(1))
+            devices = [d for d in re.split(r"[,\s]+", cq.group(2)) if d] if cq else []
+            ev.rank = None  # the rank in the clique that waits: a victim, kept in the data
+            ev.data.update(what=xr.group(1).split(";")[0].strip()[:120], waited_s=int(xr.group(2)),
+                           expected=int(xr.group(3)), waiting=int(cq.group(1)) if cq else None,
+                           clique=len(devices) or None)
+            return ev
         lb = S.R_LOAD_BARRIER.search(text) if "finish the model loading" in text else None
         if lb:  # a serving engine's post-load barrier: this rank arrived, others did not (their ranks unnamed)
             ev = self._context(lineno, text, "load_barrier")
@@ -1194,6 +1205,18 @@ class LineParser:
             ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False)
             self._glog_stop, self._follow = (lineno, ev), max(self._follow, 8)  # the Python traceback follows
             return ev
+        if "completed successfully" in text and S.R_JOB_DONE.search(self._body):
+            self._done_line = lineno
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "job completed"
+            return ev
+        w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
+        if w and lineno - self._done_line <= _ERR_NEAR:
+            # the handler logged a SIGTERM right after the job recorded its own success: the scheduler ending a
+            # step whose work was done (Slurm signals the step's processes at its end), nothing stopped
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "SIGTERM after the job completed"
+            return ev
         w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
         if w:  # a job process's own handler logged the SIGTERM it got (not torchrun's agent: not "received" here)
             ev = self._context(lineno, text, "signal")
@@ -1439,6 +1462,13 @@ class LineParser:
             ev = self._context(lineno, text, "no_nccl")
             ev.data["what"] = "libuv"
             return ev
+        g = S.R_GRPC_CONNECT.search(text) if "to connect to" in text else None
+        if g:  # a gRPC channel of the job's coordination service could not connect (lead rule L): its store
+            ev = self._context(lineno, text, "store_timeout")
+            p = S.R_GRPC_PEER.search(text)
+            ev.data.update(endpoint=f"{p.group(1)}:{p.group(2)}" if p else None, rendezvous=False, in_use=None,
+                           closed=False, store_conn=g.group(0)[:80], grpc=True)
+            return ev
         u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
         if u:
             ev = self._context(lineno, text, "uniqueid_wait")
@@ -1556,7 +1586,9 @@ class LineParser:
             return ev
         taken = S.R_ADDR_IN_USE.search(text)
         # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do
-        if not client and not S.R_STORE.search(text) and not (taken and near):
+        # a whole message of only those words is the store's own bind (signatures.R_BARE_IN_USE), frames or not
+        bare = bool(taken) and "lready in use" in text and S.R_BARE_IN_USE.search(self._body)
+        if not client and not S.R_STORE.search(text) and not (taken and (near or bare)):
             return None
         # a store timeout inside the agent's exit barrier is teardown: the other nodes' agents never came
         ev = self._context(lineno, text, "exit_barrier" if lineno - self._barrier_line <= 16 else "store_timeout")
@@ -1598,6 +1630,13 @@ class LineParser:
         m = S.R_SOCKET.search(text)
         if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
             return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
+        t = S.R_TF_COLL_ABORT.search(text) if "aborted by" in text else None
+        if t and S.R_PEER_GONE.search(t.group(1)):
+            # TF's collectives aborted because a peer's connection closed in the middle of them (lead rule O): a
+            # peer gone, not a connection that could not be made
+            ev = self._context(lineno, text, "socket_error")
+            ev.data.update(what=S.R_PEER_GONE.search(t.group(1)).group(0), peer=None, connect=False, tf=True)
+            return ev
         if not m:
             return None
         ev = self._context(lineno, text, "socket_error")

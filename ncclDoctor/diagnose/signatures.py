@@ -257,6 +257,9 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
 R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept failed:? ?Success\b")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
+# TensorFlow's collective executor aborting every pending collective with the error that hit one of them
+# ("Collective ops is aborted by: Socket closed", in gRPC's error text): a peer-gone cause there is lead rule O's shape
+R_TF_COLL_ABORT = re.compile(r"Collective ops is aborted by: ([^\\\n\"]{1,120})")
 # aws-ofi-nccl (the NET/OFI plugin: EFA, Slingshot cxi, ...): "NET/OFI Request %p completed with error. RC: %d.
 # Error: %d (%s). Completed length: %ld" -- RC is the libfabric errno (113 EHOSTUNREACH), Error the provider's
 R_OFI = re.compile(r"NET/OFI Request \S{1,40} completed with error\. RC: (\d{1,6})\. Error: (\d{1,6})"
@@ -461,6 +464,20 @@ R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 9
 # the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
 # 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
 R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
+# the exception's whole message is the socket's own words, nothing else: torch's c10d/THD raise the bind's strerror
+# verbatim when the store (THD's init, 1.x's TCPStore) cannot listen on the master port ("RuntimeError: Address already
+# in use", THD's "... at .../THD/process_group/General.cpp:20", torchelastic's error file "message": "RuntimeError:
+# Address already in use"). NCCL ("Call to bind failed : ..."), gloo ("[.../pair.cc:N] bind: ...") and Python's
+# sockets ("OSError: [Errno 98] ...") word it otherwise: those are their own connections, not the store's
+# gRPC's own words for a channel it could not connect ("UNAVAILABLE: failed to connect to all addresses; last error:
+# ...", "ipv4:10.0.0.5:1234: Failed to connect to remote host: Connection refused"): NCCL and gloo never speak gRPC,
+# the training job's gRPC channel is its coordination service (JAX's jax.distributed.initialize coordinator, XLA's
+# distributed runtime, TF's coordination service), the job's key-value store and rendezvous (lead rule L)
+R_GRPC_CONNECT = re.compile(r"failed to connect to all addresses|Failed to connect to remote host: ?(?:Connection "
+                            r"refused|No route to host|Connection timed out|Network is unreachable|Connection reset)")
+R_GRPC_PEER = re.compile(r"\bipv[46]:\[?([\w.:%\-]{1,255}?)\]?:(\d{1,5})\b")
+R_BARE_IN_USE = re.compile(r"(?:^|[\s\"'])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
+                           r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time
 # (60) >= limit (60)" (the main server never answered), "... kvs_init: init main server address error",
 # "... fill_local_host_ip: can't find interface  to get host IP" (only lo, or CCL_KVS_IFACE names none)
@@ -930,6 +947,9 @@ R_SHELL_TERM = re.compile(r"^\s*(?:\S{1,200}: line \d{1,6}: +\d{1,10} +|\[\d{1,4
 # (TID 0x7ff0553a4740) from PID 327 ***]"): the signal, the process that got it and the one that sent it (0: the kernel)
 R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) \(@0x[0-9a-f]{1,16}\) received by PID (\d{1,10}) "
                            r"\(TID 0x[0-9a-f]{1,16}\) from PID (\d{1,10})")
+# A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training completed
+# successfully"): a SIGTERM its handler logs right after it is the scheduler's teardown of a finished step, not a stop
+R_JOB_DONE = re.compile(r"\b(?:[Jj]ob|[Tt]raining|[Rr]un|[Tt]ask) (?:has )?completed successfully\b")
 R_WORKER_SIGTERM = re.compile(r"\bReceived SIGTERM: (\d{1,2})\b|\bBypassing SIGTERM: (\d{1,2})\b|"
                               r"\bBypassing signal (SIGTERM)\b")
 # torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM
@@ -1026,6 +1046,13 @@ R_HVD_MISSING_RANK = re.compile(r"^\s*(?:\[\d{1,7}\]:? ?)?(\d{1,7}): \[")  # aft
 # the tensor-parallel group with a timeout): "ValueError: TP rank 1 could finish the model loading, but there are
 # other ranks that didn't finish loading. It is likely due to unexpected failures (e.g., OOM) or a slow node." The
 # rank that prints it arrived; the ones it waited for are not named.
+# XLA's rendezvous (xla/service/rendezvous.cc) warning that the threads of a collective's participants did not all
+# arrive: "This thread has been waiting for `initialize clique for rank 6; clique=devices=[0,...,15]; stream=0;
+# run_id=N` for 10 seconds and may be stuck. Expected 8 threads to join the rendezvous, but not all of them arrived on
+# time." The waiting participant is shown; the ones that never came are not (lead rules B, E, H)
+R_XLA_RENDEZVOUS = re.compile(r"has been waiting for `([^`]{1,2000})` for (\d{1,9}) seconds and may be stuck\. "
+                              r"Expected (\d{1,7}) threads to join the rendezvous")
+R_XLA_CLIQUE = re.compile(r"\bfor rank (\d{1,7});.{0,40}?\bdevices=\[([\d,\s]{0,20000})\]")
 R_LOAD_BARRIER = re.compile(r"\b(?:TP )?rank (\d{1,7}) could finish the model loading, but there are other ranks "
                             r"that didn't finish loading", re.I)
 # torch's desync report (TORCH_NCCL_DESYNC_DEBUG=1; c10d TraceUtils.h retrieveDesyncReport), after "To our best

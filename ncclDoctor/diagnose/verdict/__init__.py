@@ -92,6 +92,7 @@ from ncclDoctor.diagnose.verdict.hang import (
     _teardown_stuck,
     _timeouts,
     _tiny_timeout,
+    _xla_rendezvous,
 )
 from ncclDoctor.diagnose.verdict.quiet import (
     _config,
@@ -115,7 +116,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _launch_setup, _settings_check, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
-    _monitored, _hvd_stall, _load_barrier, _uniqueid, _direct_hang, _busy, _p2p_check,
+    _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _p2p_check,
     _invalid_usage, _truncated, _shm, _mpi_shm, _ib, _socket_stall, _beside_stall, _network, _store_wait, _store,
     _evaluating, _desync, _sites_split, _missing, _first_missing, _blocked, _early_exit, _mpi_peer_gone,
     _hvd_shut_down,

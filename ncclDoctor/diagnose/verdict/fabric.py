@@ -1042,6 +1042,21 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "started; CCL_LOG_LEVEL=debug shows the address each rank uses.",
             "high", [], [e.brief() for e in kvs[:3]])
     conn = [e for e in evs if e.data.get("store_conn")]
+    if conn and len(conn) == len(evs) and all(e.data.get("grpc") for e in conn):
+        # a gRPC channel to the job's coordination service (JAX's coordinator): its store, not NCCL's (lead rule L)
+        ep = next((e.data["endpoint"] for e in conn if e.data.get("endpoint")), None)
+        return Verdict(
+            "store_rendezvous",
+            "the job's coordination service (its key-value store and rendezvous, spoken over gRPC"
+            + (f", at {ep}" if ep else "") + f") could not be reached: '{conn[0].data['store_conn']}' -- the "
+            "coordinator's process was not (or no longer) listening there, or the address, port or network between "
+            "the hosts is wrong; no rank is at fault from these lines",
+            "Check the coordinator address and coordinator port every process is given (jax.distributed.initialize"
+            "(coordinator_address='HOST:PORT', num_processes, process_id), or the cluster spec of TF's coordination "
+            "service): HOST must be process 0's address as the other hosts reach it, the port open in the firewall "
+            "(nc -zv HOST PORT from each host); read the logs of the coordinator process (process 0) for why it was "
+            "not listening (it had not started yet, or it exited), and give a slow start more time "
+            "(initialization_timeout).", "medium", [], [e.brief() for e in conn[:3]], job_wide=True)
     if conn and len(conn) == len(evs):  # the store client's own connection failing (lead rules L, Y)
         said = conn[0].data["store_conn"]
         proto = "Stop_waiting" in said

@@ -382,6 +382,10 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              f"The peer is the process at {ip}: find its pod or host (on Kubernetes, kubectl get pods -o wide; "
              "kubectl describe pod shows OOMKilled, an eviction or a restart; kubectl logs --previous its own "
              "error). " if ip else "") +
+            ("TensorFlow aborted its collectives (MultiWorkerMirroredStrategy) when one worker's connection closed: "
+             "find the worker that exited first in each worker's own log and the chief's (its executor or container "
+             "killed: Spark/YARN memory, the OOM killer), and let the job resume from a checkpoint "
+             "(BackupAndRestore). " if any(e.data.get("tf") for e in peer_gone) else "") +
             "Find the peer's own error (its log, its exit code); if the peer "
             "finished normally, it left before this rank's recv completed (an isend without wait() before exit, "
             "or ranks ending at different points): make every rank leave the same way, a dist.barrier() before "
@@ -1044,6 +1048,35 @@ def _load_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "the load time per node (slow disk or network filesystem); raise the engine's load/barrier timeout only for a "
         "slow but healthy node.",
         "medium", [], [e.brief() for e in evs[:3]])
+
+
+def _xla_rendezvous(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """XLA's rendezvous warning that a collective's participants did not all arrive ("... may be stuck. Expected N
+    threads to join the rendezvous"): the waiting participant is shown, the missing ones are not -- with a clique
+    larger than the threads this process runs, the other process's devices never reached it (lead rules B, E, H:
+    rank_missing, nobody named, the waiting rank a victim)."""
+    evs = c.samples.get("xla_rendezvous", [])
+    if not evs:
+        return None
+    e = evs[0]
+    what, clique, expected = e.data["what"], e.data.get("clique"), e.data["expected"]
+    waiting = sorted({x.data["waiting"] for x in evs if x.data.get("waiting") is not None})
+    other = bool(clique and clique > expected)
+    return Verdict(
+        "rank_missing",
+        f"XLA's rendezvous for `{what}` waited {e.data['waited_s']} s"
+        + (f" (rank {_fmt_ranks(waiting)} arrived)" if waiting else "")
+        + (f": the clique spans {clique} devices while this process runs {expected} of them, and the devices of the "
+           "other process(es) never joined" if other else f": not all of the {expected} participants arrived")
+        + (" (the NCCL communicator of their first collective)" if "clique" in what else "")
+        + "; the one that never came (busy before it, on another path, or dead) is not shown, the waiting ones are "
+        "its victims",
+        "Check that every process reaches the collective: every process must run the same collective (the same "
+        "pmap / jit-compiled program, in the same order; every host/process reaches the collective, jax.distributed."
+        "initialize on each); take py-spy dump --pid PID of each process while it waits to see where the missing one "
+        "is. If every process is there, it is the connection set-up: rerun with NCCL_DEBUG=INFO and set "
+        "NCCL_SOCKET_IFNAME to the interface the hosts share (XLA_FLAGS for XLA's own collective settings).",
+        "medium", [], [x.brief() for x in evs[:3]])
 
 
 def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -886,6 +886,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "barrier) to silence it; only a wrong guess (two ranks on one GPU) would hang")
     if "IPv6 lookup warning" in whats:
         benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
+    if "SIGTERM after the job completed" in whats:
+        benign.append("the SIGTERM a handler logged (submitit's 'Bypassing signal SIGTERM') came right after the job "
+                      "recorded its own success: Slurm signals a step's processes when it ends, nothing was stopped; "
+                      "if the Slurm job still runs after that, check its state (sacct -j JOB, squeue) and end it with "
+                      "scancel, and upgrade submitit or let the process exit on SIGTERM (Slurm's --signal)")
     if "cuda-gdb peer-access notice" in whats:
         benign.append("cuda-gdb's 'Cuda API error detected: cudaDeviceEnablePeerAccess returned' warnings are "
                       "harmless: NCCL probes GPU peer access (P2P) and falls back to shared memory where it is not "
