@@ -571,6 +571,21 @@ def test_store_connect_retries_followed_by_the_stores_timeout_are_the_store(tmp_
     assert _verdict(tmp_path, log)["cause"] == "store_rendezvous"
 
 
+def test_store_connect_retry_whose_own_error_is_the_spent_connect_timeout_is_the_store(tmp_path):
+    """A [W] 'retrying' warning whose own error is the client socket timing out after the whole connect budget
+    (timeout=N ms, timed out after N ms) is a store that could not be reached (rules L, Y), not a transient retry:
+    store_rendezvous, no rank named. A shorter socket timeout than the budget is one attempt, still retried."""
+    spent = ("[W0412 03:17:55.201884113 TCPStore.cpp:358] [c10d] TCP client failed to connect/validate to host "
+             "trn-17.lab:29511 - retrying (try=0, timeout={t}ms, delay=4021ms): The client socket has timed out "
+             "after {s}ms while trying to connect to (trn-17.lab, 29511).\n"
+             "Exception raised from throwTimeoutError at ../torch/csrc/distributed/c10d/socket.cpp:1013 (most "
+             "recent call first):\n")
+    d = _report(tmp_path, spent.format(t=1800000, s=1800000))
+    v = d["verdict"]
+    assert v["cause"] == "store_rendezvous" and _accused(d) == set(), v
+    assert _verdict(tmp_path, spent.format(t=1800000, s=30000))["cause"] == "none"
+
+
 def test_store_client_einval_warnings_retried_with_nothing_failing_are_benign(tmp_path):
     """Lead rule L: c10d's [W] store-client warnings that an address of the store's host could not be used
     ("errno: 22 - Invalid argument", newer torch's glog-style prefix here) are attempts torch retries at the next

@@ -1577,7 +1577,10 @@ class LineParser:
             ev.data["said"] = f"{cw.group(1)}: {cw.group(2).strip()}"
             return ev
         client = S.R_STORE_CLIENT.search(text)
-        if client and "- retrying (" in text and not S.R_PEER_GONE.search(text):
+        spent = S.R_STORE_RETRY_SPENT.search(text) if client and "timed out after" in text else None
+        if spent and int(spent.group(2)) < int(spent.group(1)):
+            spent = None  # its socket's own timeout is shorter than the connect budget: one attempt, retried
+        if client and "- retrying (" in text and not S.R_PEER_GONE.search(text) and not spent:
             # TCPStore's warning of a connect attempt it retries until its timeout (lead rule L): news only when a
             # store timeout or error follows, which is then a line of its own. A reset is not the store still
             # starting (nothing listening refuses): something at that address answered and cut the connection

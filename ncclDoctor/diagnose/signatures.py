@@ -371,6 +371,11 @@ R_STORE_WAITED = re.compile(r"\brecv\w*WithTimeout failed on|Failed to recv")
 # retrying (try=6, timeout=1800000ms, delay=5241ms): Connection reset by peer" -- whatever the errno, the client
 # never got a valid store at that address.
 R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\b")
+# The same warning whose own error is the connect timeout running out ("- retrying (try=0, timeout=600000ms, ...):
+# The client socket has timed out after 600000ms while trying to connect to (H, P)"): the whole connect budget was
+# spent without reaching the store, a store timeout however it is worded (lead rules L, Y), not a transient retry
+R_STORE_RETRY_SPENT = re.compile(r"- retrying \(try=\d+, timeout=(\d+)ms\b[^\n]{0,200}?client socket has timed out "
+                                 r"after (\d+)ms while trying to connect")
 # NCCL's INFO that an optional plugin is not there (it then uses its own transports, CollNet is off):
 # "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.", "NET/Plugin : No plugin found (libnccl-net.so)".
 R_NO_PLUGIN = re.compile(r"INFO NET/Plugin ?: ?(?:No plugin found|Plugin load returned|Failed to find \w*Plugin|"
