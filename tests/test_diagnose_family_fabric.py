@@ -133,6 +133,22 @@ def test_gloo_connect_network_unreachable_is_set_up(tmp_path):
     assert "GLOO_SOCKET_IFNAME" in v["fix"]
 
 
+def test_gloo_libuv_transport_enforcing_a_failed_uv_call_is_set_up(tmp_path):
+    """gloo's libuv transport (torch's default on macOS and Windows) enforcing a libuv call of its listener or
+    connections, then aborting: gloo's own connection set-up between the ranks failed (rule L), no rank named."""
+    log = ("[/opt/build/torch/third_party/gloo/gloo/transport/uv/device.cc:212] uv_listen: address not available\n"
+           "*** SIGABRT received at time=1765432101 on cpu 3 ***\n"
+           "PC: @        0x7ff81a2c41ce  (unknown)  __pthread_kill\n"
+           "    @        0x1127a0c10  (unknown)  gloo::transport::uv::Device::listen()\n")
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert v["cause"] == "network_setup" and _accused(d) == set(), v
+    assert "GLOO_SOCKET_IFNAME" in v["fix"]
+    # the enforce line alone, behind a launcher's prefix: no other trigger word is in it (load.TRIGGERS)
+    alone = "(TrainWorker pid=40211) " + log.splitlines()[0].replace("device.cc:212", "libuv.h:588") + "\n"
+    assert _verdict(tmp_path, alone)["cause"] == "network_setup"
+
+
 def test_a_gloo_peer_gone_inside_the_set_up_call_is_set_up_not_an_early_exit(tmp_path):
     """Round 31 (lead rules L, X (1)): gloo's "Connection closed by peer" / "reset by peer" on a process whose own
     stack (faulthandler after it, or a traceback before it) is in Horovod's hvd.init() or torch's init_process_group:

@@ -183,6 +183,8 @@ SNIFF = 8192
 #   ray-oom-prevention  Ray's memory monitor's advice after it killed a worker ("Refer to the documentation on how to
 #             address the out of memory issue: https://docs.ray.io/.../ray-oom-prevention.html"), pasted without the
 #             kill's head (parse._launcher_exit: host_oom)
+#   /transport/uv/  gloo's libuv transport enforcing a libuv call ("[.../gloo/transport/uv/libuv.h:596] uv_accept:
+#             invalid argument", then its abort): no other word is in that line
 #   received at time=  Abseil's fatal-signal handler (Ray's raylet and workers: "*** SIGBUS received at time=N on cpu
 #             M ***", parse._signal: a crash of that signal, lead rule F for a SIGBUS)
 #   Horovod has been shut down  Horovod aborting a rank's collective because another rank raised or finished
@@ -254,7 +256,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
-            b"SLURM_PROCID", b"completed successfully")
+            b"SLURM_PROCID", b"completed successfully", b"/transport/uv/")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

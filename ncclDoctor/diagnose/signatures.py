@@ -517,6 +517,10 @@ R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]dd
                          # GlooDeviceFactory's "makeUVDevice(): interface or hostname can't be empty" (Windows' libuv
                          # transport): no interface named and the host name resolved to nothing (lead rule L)
                          r"interface or hostname can't be empty|"
+                         # gloo's libuv transport (torch's default on macOS/Windows) enforcing a libuv call of its
+                         # listener or connections: "[.../gloo/transport/uv/libuv.h:596] uv_accept: invalid argument"
+                         # -- gloo's own connection set-up between the ranks failed, then it aborts (lead rule L)
+                         r"(?<=/transport/uv/)\w{1,40}\.(?:h|cc):\d{1,6}\] uv_\w{1,30}: [a-z][^\n]{0,80}|"
                          r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
                          r"connect: (?:No route to host|Connection refused|Network is unreachable|"
                          r"Connection timed out)")
