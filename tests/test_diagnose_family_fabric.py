@@ -149,6 +149,21 @@ def test_gloo_libuv_transport_enforcing_a_failed_uv_call_is_set_up(tmp_path):
     assert _verdict(tmp_path, alone)["cause"] == "network_setup"
 
 
+def test_a_peer_closing_nccls_data_socket_mid_run_is_the_peer_gone_not_the_network(tmp_path):
+    """NCCL's socket transport WARNs that the remote peer closed the connection and its return-code trail runs only
+    through the data path (net_socket.cc, net.h): no connect failed, nothing of set-up in the trail -- the peer's
+    process went away mid-run (rule O): early_exit, nobody accused. A failed connect before it stays set-up."""
+    log = ("gpu-node3:2277:2301 [1] include/socket.h:398 NCCL WARN Net : Connection closed by remote peer\n"
+           "gpu-node3:2277:2301 [1] NCCL INFO transport/net_socket.cc:512 -> 2\n"
+           "gpu-node3:2277:2301 [1] NCCL INFO include/net.h:35 -> 2\n")
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert v["cause"] == "early_exit" and _accused(d) == set(), v
+    connect = ("gpu-node3:2277:2301 [1] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.4.0.9<41877> "
+               "failed : Connection refused\n")
+    assert _verdict(tmp_path, connect + log)["cause"] == "network_setup"
+
+
 def test_a_gloo_peer_gone_inside_the_set_up_call_is_set_up_not_an_early_exit(tmp_path):
     """Round 31 (lead rules L, X (1)): gloo's "Connection closed by peer" / "reset by peer" on a process whose own
     stack (faulthandler after it, or a traceback before it) is in Horovod's hvd.init() or torch's init_process_group:

@@ -735,6 +735,10 @@ def _peer_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low" if one else "medium", [], [ev.brief() for _, ev in stuck[:2]], job_wide=True)
 
 
+# the files of NCCL's return-code trail under a socket read or write of the net transport's data path
+_PEER_READ_FILES = frozenset(("socket.cc", "net_socket.cc", "socket.h", "net.h"))
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unroutable = _unroutable_peers(c)
     if unroutable is not None:
@@ -758,6 +762,14 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         for (f, n) in c.retcodes
         if f.startswith("bootstrap.") or (f in ("socket.cc", "net_socket.cc", "socket.h") and n in (2, 3))
     )
+    # a socket-layer trail (net_socket.cc, net.h) whose only failure is a peer closing NCCL's data socket, with no
+    # connect failing and nothing of set-up in the trail (bootstrap, init.cc, transport.cc, proxy.cc): the peer's
+    # process went away mid-run (lead rule O), the system error of the read is its consequence, not the network's
+    socks = c.samples.get("socket_error", [])
+    if (boot and not connect and socks and not any(e.data.get("connect") for e in socks)
+            and all(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in socks)
+            and all(f in _PEER_READ_FILES for f, _ in c.retcodes)):
+        boot = []
     setup = [k for k in ks if k.kind == "connection_setup"]
     bad = bad_interfaces(c)
     shared = shared_addresses(c)
