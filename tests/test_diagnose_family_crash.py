@@ -2400,3 +2400,14 @@ def test_xlas_nccl_operation_failed_wording_with_the_calls_arguments_is_read_by_
     d = _report(tmp_path, group)
     assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
 
+
+def test_deepbenchs_nccl_failure_wording_on_every_rank_names_nobody(tmp_path):
+    """DeepBench's NCCL check ("NCCL failure: <ncclGetErrorString> in <file> at line: <n> rank: <r>"): every rank of
+    the job failing the same way with an unhandled cuda error is the GPU platform's (cuda_error), no rank first."""
+    text = "".join("terminate called after throwing an instance of 'std::runtime_error'\n"
+                   f"  what():  NCCL failure: unhandled cuda error in nccl_single_all_reduce.cu at line: 52 rank: {r}\n"
+                   f"[gpu-node{r}:{4100 + r}] *** Process received signal ***\n"
+                   f"[gpu-node{r}:{4100 + r}] Signal: Aborted (6)\n" for r in range(3))
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
+    assert d["verdict"]["confidence"] != "low", d["verdict"]  # read as NCCL's error, not as words alone

@@ -160,11 +160,12 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # "ncclCommInitRank failed: unhandled cuda error"; XLA's nccl_utils.cc names it with its arguments: "NCCL operation
 # ncclCommInitRank(&comm, nranks, id, rank) failed: internal error" -- a short list only: a long one is hard-wrapped)
 # (PaddlePaddle's enforce: "OSError: (External) NCCL error(2), unhandled system error.", the code in brackets)
+# (DeepBench's NCCL check: "NCCL failure: unhandled cuda error in nccl_mpi_all_reduce.cu at line: 86 rank: 0")
 # (TensorRT-LLM's NCCLCHECK: "Failed, NCCL error /src/.../opUtils.cpp:125 'unhandled system error (run with ...)'")
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
                         r"\bOP_REQUIRES failed at \w{0,40}nccl\w{0,40}\.cc:\d{1,6} : \w{1,20}: |"
                         r"\bNCCL communication aborted: |"
-                        r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |"
+                        r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |\bNCCL failure: |"
                         r"\bnccl[A-Z]\w{2,40}(?:\([\w&, ]{0,40}\))? failed: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
