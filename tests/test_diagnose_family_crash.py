@@ -2383,3 +2383,31 @@ def test_the_watchdogs_cuda_check_alone_names_nobody_and_driver_shutdown_is_no_c
     exit_ = ("terminate called after throwing an instance of 'c10::Error'\n"
              "  what():  CUDA error: driver shutting down\n" + _cuda_check_trace())
     assert _verdict(tmp_path, exit_)["cause"] != "cuda_error"
+
+
+# --- session 11 (fix37b): XLA's and DeepBench's wordings of an NCCL error -----------------------------------------
+def test_xlas_nccl_operation_failed_wording_with_the_calls_arguments_is_read_by_its_error_string(tmp_path):
+    """XLA (nccl_utils.cc: "NCCL operation %s failed: %s") prints the call with its argument list before NCCL's error
+    string: an internal error of communicator creation is NCCL's own (nccl_internal), an unhandled cuda error a CUDA
+    failure inside NCCL (cuda_error); no rank is named from these lines."""
+    init = ("2025-03-11 17:02:44.118203: W external/xla/xla/service/gpu/runtime/support.cc:58] Intercepted XLA runtime "
+            "error:\nINTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:297: NCCL operation "
+            "ncclCommInitRank(&comm, nranks, id, rank) failed: internal error\n")
+    d = _report(tmp_path, init)
+    assert d["verdict"]["cause"] == "nccl_internal" and not _accused(d), d["verdict"]
+    group = ("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_api.cc:611: "
+             "NCCL operation ncclGroupEnd() failed: unhandled cuda error\n")
+    d = _report(tmp_path, group)
+    assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
+
+
+def test_deepbenchs_nccl_failure_wording_on_every_rank_names_nobody(tmp_path):
+    """DeepBench's NCCL check ("NCCL failure: <ncclGetErrorString> in <file> at line: <n> rank: <r>"): every rank of
+    the job failing the same way with an unhandled cuda error is the GPU platform's (cuda_error), no rank first."""
+    text = "".join("terminate called after throwing an instance of 'std::runtime_error'\n"
+                   f"  what():  NCCL failure: unhandled cuda error in nccl_single_all_reduce.cu at line: 52 rank: {r}\n"
+                   f"[gpu-node{r}:{4100 + r}] *** Process received signal ***\n"
+                   f"[gpu-node{r}:{4100 + r}] Signal: Aborted (6)\n" for r in range(3))
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
+    assert d["verdict"]["confidence"] != "low", d["verdict"]  # read as NCCL's error, not as words alone

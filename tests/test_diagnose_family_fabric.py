@@ -1650,3 +1650,18 @@ def test_remote_error_under_paddles_init_parallel_env_is_network_setup(tmp_path)
     cut = ("Traceback (most recent call last):\n  File \"/w/a.py\", line 3, in <module>\n  File \"/p/parallel.py\", "
            "line 9, in init_parallel_env\nValueError: bad env\n")
     assert _verdict(tmp_path, cut + tb(step))["cause"] != "network_setup"
+
+
+# --- session 11 (fix37b): an RDMA engine's own words for a queue pair the host refused ---------------------------
+def test_an_rdma_engines_failed_to_create_qp_is_the_nodes_system_error_not_the_fabric(tmp_path):
+    """Mooncake's transfer engine (rdma_endpoint.cpp: LOG(ERROR) << "Failed to create QP: " << strerror(errno)) is the
+    counterpart of NCCL's "Call to ibv_create_qp failed with error ...": the local HCA or the locked-memory limit
+    refused it, nothing on the wire (lead rule J: nccl_system), and no rank is named; a crash after it follows."""
+    text = ("W1103 11:42:07.003311 27710 rdma_context.cpp:131] RDMA device mlx5_3 port 1 is active\n"
+            "E1103 11:42:09.918420 27754 rdma_endpoint.cpp:88] Unable to create QP: Cannot allocate memory [12]\n"
+            "E1103 11:42:09.918502 27754 rdma_endpoint.cpp:88] Unable to create QP: Cannot allocate memory [12]\n"
+            "Fatal Python error: Aborted\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "nccl_system" and not _accused(d), v
+    assert "ulimit -l" in v["fix"] and "max_qp" in v["fix"], v["fix"]

@@ -209,6 +209,8 @@ SNIFF = 8192
 #             ("in all_gather_list", "in all_gather_object"): a desync (parse._mismatch, lead rule D)
 #   received by PID  glog's "*** SIGTERM (@0x...) received by PID N (TID ...) from PID M; stack trace: ***": a stop
 #             signal another process sent (Paddle's workers; parse reads the sender)
+#   create QP  an RDMA engine's own words for a queue pair the host refused (Mooncake's "Failed to create QP: Cannot
+#             allocate memory [12]"; NCCL's own says "Call to ibv_create_qp failed"): parse._ib, verdict.fabric
 #   rdzv-backend  torchrun's --rdzv-backend in its hyphenated spelling (rdzv_ covers the other): a multi-node launch
 #             through a non-static rendezvous with only --master-addr (parse._signal, lead rules V (1), AA (1))
 #   nprocs=   torch.multiprocessing.spawn's call with nprocs = the world size (one host): its "-- Process N terminated
@@ -256,7 +258,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
-            b"SLURM_PROCID", b"completed successfully", b"/transport/uv/")
+            b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -157,14 +157,16 @@ R_DUMP_SIGNAL = re.compile(r"Received a dump signal due to a collective timeout 
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
                          r"ncclInvalidUsage|ncclInvalidArgument")
 # (Horovod's and TensorFlow's own wording names the NCCL call: "ncclAllReduce failed: unhandled cuda error",
-# "ncclCommInitRank failed: unhandled cuda error")
+# "ncclCommInitRank failed: unhandled cuda error"; XLA's nccl_utils.cc names it with its arguments: "NCCL operation
+# ncclCommInitRank(&comm, nranks, id, rank) failed: internal error" -- a short list only: a long one is hard-wrapped)
 # (PaddlePaddle's enforce: "OSError: (External) NCCL error(2), unhandled system error.", the code in brackets)
+# (DeepBench's NCCL check: "NCCL failure: unhandled cuda error in nccl_mpi_all_reduce.cu at line: 86 rank: 0")
 # (TensorRT-LLM's NCCLCHECK: "Failed, NCCL error /src/.../opUtils.cpp:125 'unhandled system error (run with ...)'")
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
                         r"\bOP_REQUIRES failed at \w{0,40}nccl\w{0,40}\.cc:\d{1,6} : \w{1,20}: |"
                         r"\bNCCL communication aborted: |"
-                        r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |"
-                        r"\bnccl[A-Z]\w{2,40} failed: )("
+                        r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |\bNCCL failure: |"
+                        r"\bnccl[A-Z]\w{2,40}(?:\([\w&, ]{0,40}\))? failed: )("
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
                         r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
@@ -273,6 +275,10 @@ R_LIBFABRIC_CQ = re.compile(r"libfabric:\d+:(?:\d+:)?(?:[^:\s]*:)?(\w+):cq:\w*er
                             r"(?= My | Peer |\s*\(|\s*$)")
 R_LIBFABRIC_PEER = re.compile(r"Peer host id: ?([\w.\-]{1,80})")
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
+# An RDMA engine of its own refused a queue pair by the host, in its words (Mooncake's rdma_endpoint.cpp: "Failed to
+# create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
+R_CREATE_QP = re.compile(r"\b(?:[Ff]ailed|[Uu]nable) to create (?:a |the )?(?:QP|queue pair)s?\b[:,]? ?"
+                         r"([A-Za-z][\w ]{1,60})?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
 # ProcessGroupNCCL's "Failed to retrieve NCCL_DESYNC_DEBUG report" is printed only after this rank's watchdog timed
 # out (the desync debugger itself failed): the timeout is the news, the report is lost.

@@ -429,7 +429,7 @@ def _verbs_resource(evs: list) -> Verdict:
     err = e.data.get("verbs_error")
     return Verdict(
         "nccl_system",
-        f"the verbs call {e.data['verbs']} failed ({err or 'no error text'}) while NCCL set up its IB connections: "
+        f"the verbs call {e.data['verbs']} failed ({err or 'no error text'}) while the IB connections were set up: "
         "creating a queue pair/completion queue only allocates on the local HCA (no peer, nothing on the wire), so "
         "it is that node's resources or limits that refused it -- almost always the locked-memory limit (ulimit -l) "
         "of the process or container -- not the fabric and not a rank's code",
