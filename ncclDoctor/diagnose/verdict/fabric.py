@@ -648,9 +648,14 @@ def _zero_net(endpoint: str) -> str | None:
     """The host of HOST:PORT when it is an IPv4 address in 0.0.0.0/8 other than 0.0.0.0 itself (RFC 1122's "this
     network": never a host's address, never a destination on the wire), else None."""
     host = endpoint.rsplit(":", 1)[0]
-    parts = host.split(".")
-    ok = len(parts) == 4 and all(x.isdigit() and int(x) < 256 for x in parts)
-    return host if ok and parts[0] == "0" and host != "0.0.0.0" else None
+    try:
+        ip = ipaddress.IPv4Address(host)
+    except ValueError:
+        return None
+    return host if ip in _THIS_NETWORK and ip != ipaddress.IPv4Address(0) else None
+
+
+_THIS_NETWORK = ipaddress.ip_network("0.0.0.0/8")
 
 
 def _peer_of(e) -> str:
