@@ -1389,12 +1389,12 @@ class LineParser:
             self.aside.append(ev)
             return
         t = S.R_SLURM_TASKS.search(text) if "tasks-per-node" in text and not is_failure_line(self._body) else None
-        if t or ("SLURM_PROCID" in text and S.R_NODE_RANK_PROCID.search(text)):
+        procid = "SLURM_PROCID" in text and S.R_NODE_RANK_PROCID.search(text) is not None
+        if t or procid:
             ev = self._context(lineno, text, "launch_tasks")
             ev.rank = None  # a batch script's or command line's setting, not a process's own line
             ev.data["tasks"] = int(t.group(1)) if t else None
-            ev.data["procid_node_rank"] = S.R_NODE_RANK_PROCID.search(text) is not None if "SLURM_PROCID" in text \
-                else False
+            ev.data["procid_node_rank"] = procid
             self.aside.append(ev)
         p = S.R_ARG_NPROC.search(text) if "--nproc" in text and not is_failure_line(self._body) else None
         if not p:
@@ -1641,11 +1641,11 @@ class LineParser:
         if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
             return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
         t = S.R_TF_COLL_ABORT.search(text) if "aborted by" in text else None
-        if t and S.R_PEER_GONE.search(t.group(1)):
+        if t and (gone := S.R_PEER_GONE.search(t.group(1))):
             # TF's collectives aborted because a peer's connection closed in the middle of them (lead rule O): a
             # peer gone, not a connection that could not be made
             ev = self._context(lineno, text, "socket_error")
-            ev.data.update(what=S.R_PEER_GONE.search(t.group(1)).group(0), peer=None, connect=False, tf=True)
+            ev.data.update(what=gone.group(0), peer=None, connect=False, tf=True)
             return ev
         if not m:
             return None
