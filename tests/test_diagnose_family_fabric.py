@@ -884,6 +884,20 @@ def test_a_verbs_create_that_the_host_refuses_names_the_container_memlock_and_ib
     assert "container memlock limit" in v["fix"] and "IB resources" in v["fix"], v["fix"]
 
 
+def test_nccls_mlx5dv_create_qp_refused_is_the_same_local_refusal_not_the_fabric(tmp_path):
+    """net_ib/connect.cc: "NET/IB: mlx5dv_create_qp failed to create QP: %s" (strerror) is the mlx5 direct-verbs
+    path of the same ibv_create_qp: a queue pair allocated on the local HCA, nothing on the wire. The host refused
+    it (lead rule J: nccl_system, nobody accused), as for "Call to ibv_create_qp failed"."""
+    text = ("gpu-r2:7710:7790 [5] transport/net_ib/connect.cc:372 NCCL WARN NET/IB: mlx5dv_create_qp failed to "
+            "create QP: Cannot allocate memory\n"
+            + nccl_info("gpu-r2", 7710, 5, "transport/net_ib/connect.cc:506 -> 2", tid=7790)
+            + nccl_info("gpu-r2", 7710, 5, "transport/net.cc:700 -> 2", tid=7790))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "nccl_system" and not _accused(d), v
+    assert "ulimit -l" in v["fix"] and "max_qp" in v["fix"], v["fix"]
+
+
 def test_a_truncated_bootstrap_message_is_nccls_own_protocol_not_the_network(tmp_path):
     """bootstrap.cc's bootstrapNetRecv: "Message truncated : received %d bytes instead of %d" returns
     ncclInternalError: the two ends of NCCL's own set-up disagree (versions, a bug), not an unreachable path."""

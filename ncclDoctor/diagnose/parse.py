@@ -793,10 +793,11 @@ class LineParser:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
             return ev
-        q = (S.R_CREATE_QP.search(text) if not a and "NET/IB" not in text and ("create QP" in text or "queue pair" in
-             text) else None)
-        if q:  # an RDMA engine's own words for ibv_create_qp refused (verdict.fabric._verbs_resource); NCCL's own
-            # "NET/IB: mlx5dv_create_qp failed to create QP" is read by its IB families
+        q = (S.R_CREATE_QP.search(text) if not a and ("NET/IB" not in text or "mlx5dv_create_qp" in text) and
+             ("create QP" in text or "queue pair" in text) else None)
+        if q:  # an RDMA engine's own words for ibv_create_qp refused (verdict.fabric._verbs_resource), and NCCL's
+            # "NET/IB: mlx5dv_create_qp failed to create QP: <strerror>" (net_ib's mlx5 direct-verbs path, the same
+            # local allocation on the HCA: lead rule J)
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs="ibv_create_qp", verbs_error=(q.group(1) or "").strip(), peer=None)
             return ev
