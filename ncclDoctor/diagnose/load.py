@@ -210,7 +210,8 @@ SNIFF = 8192
 #   received by PID  glog's "*** SIGTERM (@0x...) received by PID N (TID ...) from PID M; stack trace: ***": a stop
 #             signal another process sent (Paddle's workers; parse reads the sender)
 #   create QP  an RDMA engine's own words for a queue pair the host refused (Mooncake's "Failed to create QP: Cannot
-#             allocate memory [12]"; NCCL's own says "Call to ibv_create_qp failed"): parse._ib, verdict.fabric
+#             allocate memory [12]"; NCCL's own says "Call to ibv_create_qp failed", or on its mlx5 direct-verbs path
+#             "NET/IB: mlx5dv_create_qp failed to create QP: <strerror>"): parse._ib, verdict.fabric
 #   rdzv-backend  torchrun's --rdzv-backend in its hyphenated spelling (rdzv_ covers the other): a multi-node launch
 #             through a non-static rendezvous with only --master-addr (parse._signal, lead rules V (1), AA (1))
 #   nprocs=   torch.multiprocessing.spawn's call with nprocs = the world size (one host): its "-- Process N terminated
