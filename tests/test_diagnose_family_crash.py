@@ -1201,6 +1201,60 @@ def test_deepspeeds_record_of_a_single_worker_names_it(tmp_path):
     assert d["verdict"]["culprits"] == [0] and _accused(d) == {0}, d["verdict"]
 
 
+def _ds_runner_cmd(world: dict) -> str:
+    """DeepSpeed's launcher/runner.py: logger.info(f"cmd = {' '.join(cmd)}") of the per-node launcher it runs, whose
+    --world_info is base64.urlsafe_b64encode(json.dumps(world_info)) of {host: [GPU ids]}."""
+    import base64
+    import json
+    b64 = base64.urlsafe_b64encode(json.dumps(world).encode()).decode()
+    return (f"[2024-05-11 10:02:17,331] [INFO] [runner.py:568:main] cmd = /opt/conda/bin/python3 -u -m "
+            f"deepspeed.launcher.launch --world_info={b64} --master_addr=127.0.0.1 --master_port=29611 "
+            "--enable_each_rank_log=None finetune.py --deepspeed ds_config.json --num_train_epochs 3\n")
+
+
+def test_a_callers_exit_status_under_deepspeeds_runner_is_its_one_workers_signal(tmp_path):
+    """Lead rules M and F with A (session 12, deepspeedexamples-614's shape): DeepSpeed's launch.py ends with
+    sys.exit(the failed worker's returncode) and the runner passes that status on, so a caller's "exited with
+    non-zero status 256 - N" is a worker killed by signal N; the runner's --world_info showing ONE worker (one host,
+    one GPU) names it: local rank 0 of a single-node job. Other wordings, statuses, GPU and host than the case's."""
+    status = ("Traceback (most recent call last):\n  File \"/work/e2e_rlhf.py\", line 190, in launch_cmd\n"
+              "    raise RuntimeError('\\n\\n'.join((\n"
+              "RuntimeError: Step 3 exited with non-zero status 247\n")
+    d = _report(tmp_path, status + _ds_runner_cmd({"gpu-node-7": [5]}))
+    assert d["verdict"]["cause"] == "host_oom" and d["verdict"]["culprits"] == [0] and _accused(d) == {0}, d["verdict"]
+    # subprocess's CalledProcessError of the same call, the runner's line first, a SIGBUS (249): /dev/shm
+    sub = ("subprocess.CalledProcessError: Command 'deepspeed --num_gpus 1 finetune.py' returned non-zero exit "
+           "status 249.\n")
+    d = _report(tmp_path, _ds_runner_cmd({"localhost": [0]}) + sub, "sub.log")
+    assert d["verdict"]["cause"] == "dataloader_shm" and _accused(d) == {0}, d["verdict"]
+    # the launcher's own "WORLD INFO DICT" (the same resources decoded) and its kill line, a SIGSEGV (245): rule A's
+    # -11, cause unknown, the one worker named
+    launch = ("[2025-03-19 09:55:28,724] [INFO] [launch.py:146:main] WORLD INFO DICT: {'gpu-node-2': [6]}\n"
+              "[2025-03-19 09:58:01,100] [INFO] [launch.py:319:sigkill_handler] Killing subprocess 8812\n")
+    d = _report(tmp_path, launch + sub.replace("249", "245"), "dict.log")
+    assert d["verdict"]["cause"] == "unknown" and _accused(d) == {0}, d["verdict"]
+    # several workers: the signal is read, the worker is not named (rule M)
+    d = _report(tmp_path, status.replace("247", "249") + _ds_runner_cmd({"localhost": [0, 1, 2, 3]}), "four.log")
+    assert d["verdict"]["cause"] == "dataloader_shm" and not _accused(d), d["verdict"]
+    d = _report(tmp_path, status + _ds_runner_cmd({"node-a": [0], "node-b": [0]}), "two.log")
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
+
+
+def test_a_callers_exit_status_is_no_signal_without_deepspeeds_runner(tmp_path):
+    """The 256 - N reading belongs to DeepSpeed's runner: without its command line the status is a plain exit code
+    (a shell reports a signal as 128 + N, Horovod's gloo launcher its workers' own statuses), and 255 -- ssh's own
+    failure, never read as SIGHUP -- stays unread even beside it. A launcher record of the failed worker in the file
+    says more than a caller's status: the record decides (rule M)."""
+    status = "RuntimeError: Step 3 exited with non-zero status 249\n"
+    d = _report(tmp_path, status)
+    assert d["verdict"]["cause"] != "dataloader_shm" and not _accused(d), d["verdict"]
+    d = _report(tmp_path, status.replace("249", "255") + _ds_runner_cmd({"localhost": [0]}), "ssh.log")
+    assert d["verdict"]["cause"] != "signal" and not _accused(d), d["verdict"]
+    d = _report(tmp_path, _ds_runner_cmd({"localhost": [0, 1, 2]}) + _ds_record([5101, 5102, 5103], 2, -11) + status,
+                "record.log")
+    assert d["verdict"]["cause"] == "unknown" and not _accused(d), d["verdict"]
+
+
 def test_an_unranked_cuda_exception_is_the_lone_failed_workers(tmp_path):
     """Lead rule A with a Python exception shown: torch's "CUDA error: %s" traceback line carries no rank, torchrun's
     agent records one worker failing on its own ("failed (exitcode: 1) local_rank: 2") after SIGTERMing the others:

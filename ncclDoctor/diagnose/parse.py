@@ -20,6 +20,9 @@ chatter (``setup``), nccl-tests' device list and header (``run_start``) and its 
 
 from __future__ import annotations
 
+import ast
+import base64
+import json
 import re
 
 from ncclDoctor.diagnose import signatures as S
@@ -89,6 +92,15 @@ _MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disc
 # A glog header of ProcessGroupNCCL whose message a paste wrapped onto the next line right after its rank tag
 # ("[rank0]:[E327 17:04:16.98 ProcessGroupNCCL.cpp:565] [Rank 0]" / "Watchdog caught collective operation timeout: ...")
 _TAG_CUT = re.compile(r"\.cpp:\d{1,6}\] \[(?:PG [^\]]{0,80})?Rank (\d{1,7})\]\s*$")
+
+
+def _hosts_gpus(world: object) -> dict[str, list] | None:
+    """DeepSpeed's resources as its runner and launcher pass them ({host: [GPU ids]}), or None if it is not that."""
+    if isinstance(world, dict) and 0 < len(world) <= 4096 and all(
+            isinstance(h, str) and isinstance(v, list) and all(isinstance(g, int) for g in v)
+            for h, v in world.items()):
+        return world
+    return None
 
 
 def _several_nodes(nnodes: str, multinode_args: bool) -> bool:
@@ -188,6 +200,12 @@ class LineParser:
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
+        # DeepSpeed's runner: its --world_info decoded ({host: [GPU ids]}), a caller's report of a command's exit
+        # status (line, text, status, the events read from its lines), and whether a launcher's own record of a failed
+        # worker was read in this file (_ds_status)
+        self._ds_world: dict[str, list] | None = None
+        self._cmd_status: tuple[int, str, int, list[Event]] | None = None
+        self._worker_record = False
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -229,6 +247,8 @@ class LineParser:
     def finish(self) -> Event | None:
         """At the end of the input: a failure-record entry cut short by the paste's end after its ``rank``
         line (a "Root Cause" block whose exit code was not copied) is still that process's entry."""
+        if self._cmd_status is not None and self._ds_world is not None:
+            self._ds_status()
         if self._stray_exit is not None:  # the paste ended on a stray exit code
             if self._pending is None:
                 self._pending = self._stray_exit[1]
@@ -342,6 +362,9 @@ class LineParser:
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
         ev = self._parse(lineno, text)
+        if "world_info" in text or "non-zero" in text or "WORLD INFO" in text or (
+                ev is not None and ev.kind in ("worker_failed", "child_failed")):
+            self._ds_runner(lineno, text, ev)
         if (ev is not None and ev.rank is None and ev.kind.startswith("watchdog") and self._tag_cut is not None
                 and self._tag_cut[0] == lineno - 1):
             ev.rank = self._tag_cut[1]  # its C++ log header, "[Rank N]" last, is the line before: the same message
@@ -1858,6 +1881,60 @@ class LineParser:
             # ...]' died with <Signals.SIGSEGV: 11>" / "returned non-zero exit status 1"): lead rule U (5)
             ev.data.update(local_rank=None, last_launched=local)
         return ev
+
+    def _ds_runner(self, lineno: int, text: str, ev: Event | None) -> None:
+        """DeepSpeed's resources per host ({host: [GPU ids]}, one worker a GPU): its runner's command line
+        (R_DS_WORLD_INFO, --world_info decoded) or its launcher's "WORLD INFO DICT" (R_DS_WORLD_DICT); a caller's
+        report of a command's exit status (R_CMD_STATUS); a launcher's own record of a failed worker. Read by _ds_status
+        at the end of the file; the lines are read on as they were."""
+        if self._ds_world is None and "world_info" in text and (w := S.R_DS_WORLD_INFO.search(text)):
+            b64 = w.group(1)
+            try:
+                self._ds_world = _hosts_gpus(json.loads(base64.urlsafe_b64decode(
+                    b64.replace("+", "-").replace("/", "_") + "=" * (-len(b64) % 4))))
+            except (ValueError, TypeError):
+                pass
+        elif self._ds_world is None and "WORLD INFO DICT" in text and (w := S.R_DS_WORLD_DICT.search(text)):
+            try:
+                self._ds_world = _hosts_gpus(ast.literal_eval(w.group(1)))
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                pass
+        st = S.R_CMD_STATUS.search(text) if "non-zero" in text else None
+        if st and (self._cmd_status is None or self._cmd_status[2] == int(st.group(1))):
+            own = [ev] if ev is not None and ev.kind == "worker_failed" else []  # subprocess's form, read already
+            if self._cmd_status is None:
+                self._cmd_status = (lineno, text, int(st.group(1)), own)
+            elif len(self._cmd_status[3]) < 8:
+                self._cmd_status[3].extend(own)  # the same status told again (a traceback printed twice)
+        elif not st and ev is not None and ev.kind in ("worker_failed", "child_failed"):
+            self._worker_record = True
+
+    def _ds_status(self) -> None:
+        """Lead rules M and F (with A): a caller reports that the command it ran exited with status 256 - N (N a crash
+        signal: 249 = 256 - 7, SIGBUS) where DeepSpeed's runner's own command line is shown. The runner exits with
+        its launcher's status, and the launcher with sys.exit(the failed worker's returncode): -N, a worker killed by
+        signal N. Which worker the status does not say: --world_info does when the job ran ONE worker (one host, one
+        GPU): local rank 0 of a single-node job. With several workers nobody is named. Not read where a launcher's own
+        record of the failed worker is in the file (that record says more), nor for any other status."""
+        lineno, text, status, own = self._cmd_status
+        sig = 256 - status
+        if sig not in S.DS_STATUS_SIGNALS or self._worker_record:
+            return
+        workers = sum(len(v) for v in self._ds_world.values())
+        one = workers == 1 and len(self._ds_world) == 1
+        evs = own or [self._context(lineno, text, "worker_failed")]
+        host = next(iter(self._ds_world))
+        for ev in evs:
+            ev.rank = None  # the caller's line, not a rank's
+            ev.data.update(exitcode=-sig, local_rank=0 if one else None, pid=None, ds_status=status,
+                           launcher="DeepSpeed's runner")
+            ev.data.pop("last_launched", None)
+            if one:
+                ev.data["local_from"] = (f"launch: DeepSpeed ran one worker ({host}: GPU {self._ds_world[host][0]}), "
+                                         f"whose signal {sig} the status {status} (256 - {sig}) passes on")
+        if not own:
+            self.aside += evs
+        self.ds_kill = None  # its "Killing subprocess" lines are the same failure, its return code now read
 
     def _beside(self, lineno: int, text: str) -> Event | None:
         """The stacks beside NCCL that move data themselves: DeepEP's kernel timeouts, UCX's endpoint timeouts

@@ -446,6 +446,21 @@ R_TCP_INIT = re.compile(r"init_method\s*=\s*[\"']tcp://")
 # subprocess 21439", "[launch.py:163:main] dist_world_size=8"): it starts the workers with MASTER_ADDR/MASTER_PORT and
 # hosts no store itself, so init_process_group's env:// TCPStore lives in rank 0's own process, as with tcp://
 R_DS_LAUNCHER = re.compile(r"\[launch\.py:\d{1,5}:(?:sigkill_handler|main)\]")
+# DeepSpeed's runner (deepspeed/launcher/runner.py) logs the per-node launcher command it runs ("[runner.py:541:main]
+# cmd = python -u -m deepspeed.launcher.launch --world_info=eyJsb2NhbGhvc3QiOiBbM119 --master_addr=..."; under pdsh
+# the same command inside pdsh's): --world_info is base64 (urlsafe) of the JSON {host: [GPU ids]} of the resources it
+# runs on, one worker a GPU -- how many nodes and workers the job has (lead rule M needs it to name a lone worker).
+R_DS_WORLD_INFO = re.compile(r"deepspeed\.launcher\.launch\b[^\n]{0,4000}?--world_info=([A-Za-z0-9_+/-]{4,8192}"
+                             r"={0,2})")
+# A caller's report of the exit status of a command it ran (DeepSpeed-Chat's step runner: "RuntimeError: Step 1 exited
+# with non-zero status 249"; subprocess's CalledProcessError: "Command '...' returned non-zero exit status 249"). Under
+# DeepSpeed, launch.py ends with sys.exit(the failed worker's returncode) and the runner passes that status on: a worker
+# killed by signal N gives status 256 - N (249: SIGBUS, 247: SIGKILL, 245: SIGSEGV, 250: SIGABRT) -- read so only
+# where the DeepSpeed runner's own command line is shown (a shell reports a signal as 128 + N, Horovod's its own way).
+# its per-node launcher logs the same resources decoded ("[launch.py:146:main] WORLD INFO DICT: {'localhost': [0, 1]}")
+R_DS_WORLD_DICT = re.compile(r"\[launch\.py:\d{1,5}:main\] WORLD INFO DICT: (\{[^\n{}]{2,8000}\})")
+R_CMD_STATUS = re.compile(r"\b(?:exited with non-zero (?:exit )?status|returned non-zero exit status) (\d{1,3})\b")
+DS_STATUS_SIGNALS = (4, 6, 7, 8, 9, 11)  # the crash signals a 256 - N status is read as (not 1: ssh's own 255)
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")

@@ -764,7 +764,12 @@ def _listed(evs: list[Event]) -> str:
 
 
 def _shell_status(evs: list[Event]) -> str:
-    """How the launcher printed a signal's exit: a shell's status 128 + N (horovodrun's 'status code 137')."""
+    """How the launcher printed a signal's exit: a shell's status 128 + N (horovodrun's 'status code 137'), or the
+    status 256 - N a caller got from DeepSpeed's runner (its launcher's sys.exit(-N): parse._ds_status)."""
+    ds = next((e.data["ds_status"] for e in evs if e.data.get("ds_status")), None)
+    if ds:
+        return (f"; status {ds} = 256 - {256 - ds}: DeepSpeed's launcher exits with its failed worker's -{256 - ds} "
+                "and its runner passes that on")
     st = next((e.data["status"] for e in evs if (e.data.get("status") or 0) > 128), None)
     return f"; status {st} = 128 + {st - 128}, as a shell reports a signal" if st else ""
 
@@ -1235,8 +1240,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "or lower num_workers / prefetch_factor; `df -h /dev/shm` while the job runs shows it filling.",
                        "medium", [], [e.brief() for e in fails[:3]], job_wide=True)
     if any(e.data.get("exitcode") == -7 for e in fails):
-        return Verdict("dataloader_shm", "a process died of SIGBUS (exit code -7): it touched shared memory that could "
-                       "not be backed, /dev/shm is full or too small (DataLoader workers, NCCL's segments)",
+        return Verdict("dataloader_shm", f"a process died of SIGBUS (exit code -7{_shell_status(fails)}): it touched "
+                       "shared memory that could not be backed, /dev/shm is full or too small (DataLoader workers, "
+                       "NCCL's segments)",
                        "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
                        "or lower num_workers.", "high", lone.culprits if lone else [], [e.brief() for e in fails[:3]])
     ranks = sorted({e.rank for e in fails if e.rank is not None})
@@ -1489,6 +1495,10 @@ LAUNCHER_LOGS = {
                               "by the launcher."),
     "paddle.distributed.launch": ("paddle.distributed.launch names the failed worker's own log file beside its exit "
                                   "code (log/workerlog.N, under --log_dir): read its first error there."),
+    "DeepSpeed's runner": ("The caller got only the status DeepSpeed's runner passed on: read the run's own output "
+                           "(the log the deepspeed command wrote, e.g. the step's training.log) for the worker's last "
+                           "lines, and its launcher's '[ERROR] ... exits with return code = N' line; deepspeed "
+                           "--enable_each_rank_log DIR keeps one log per rank."),
 }
 # A native crash of a process mpirun started, with no error of its own shown: MPI's transport (UCX) runs inside it.
 MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of its own can be MPI's transport: with "
