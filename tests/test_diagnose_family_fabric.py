@@ -1735,3 +1735,27 @@ def test_a_coordination_barrier_beside_a_loopback_coordinator_on_several_hosts_i
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
     assert "127.0.0.1:5000" in v["summary"], v
     assert _verdict(tmp_path, _COORD_TB.format(call=call))["cause"] == "store_rendezvous"
+
+
+# --- session 12 (fixA): the process group refusing a rank given twice (lead rules Q, W) -----------------------------
+def test_the_process_group_refusing_a_rank_given_twice_is_invalid_usage_naming_nobody(tmp_path):
+    """Round 37 (apex-28): THD's init_process_group raising "more than one node have assigned same rank" is the
+    launch giving two processes one rank, the counterpart of NCCL's bootstrap seeing a rank check in twice:
+    invalid_usage, nobody named -- here in another wording, under torch.distributed.launch, with torchrun's record
+    naming the one process it saw fail (rule Q: still no rank)."""
+    text = ("Traceback (most recent call last):\n"
+            "  File \"train_net.py\", line 212, in <module>\n"
+            "    dist.init_process_group(backend='gloo', init_method='env://', world_size=4, rank=opt.rank)\n"
+            "  File \"/usr/lib/python3.7/site-packages/torch/distributed/__init__.py\", line 102, in "
+            "init_process_group\n"
+            "RuntimeError: more than one process has been assigned the same rank at "
+            "/build/torch/lib/THD/process_group/General.cpp:21\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 5120) of "
+            "binary: /usr/bin/python3\n"
+            + failure_record(0, 2, 2, 1, 5120))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "--rank" in v["fix"] and "world_size" in v["fix"], v
+    other = text.replace("more than one process has been assigned the same rank", "Connection refused")
+    assert _verdict(tmp_path, other)["cause"] != "invalid_usage"

@@ -117,10 +117,37 @@ def _cpu_tensor(c: Collected) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
+# The process group's own refusal of a rank given twice, as the set-up call raises it: torch's THD init_process_group
+# ("more than one node have assigned same rank at .../THD/process_group/General.cpp:17"), and a "duplicate rank" in
+# other words -- the counterpart of NCCL's bootstrap seeing a rank check in twice (warn_families' duplicate_rank)
+_DUP_RANK = re.compile(r"more than one (?:node|process|worker|task)s? ha(?:ve|s) (?:been )?assigned (?:the )?same "
+                       r"(?:global )?rank|\b[Dd]uplicate (?:global )?ranks?\b")
+
+
+def _dup_rank(c: Collected) -> Verdict | None:
+    """Lead rules Q, W: the process group's creation refusing the launch because two processes registered the same
+    rank (an exception or error line saying so, usually under init_process_group's frame): every process was started
+    by the same launcher with its rank arguments, so no rank is named, whichever process printed it."""
+    evs = [e for e in c.exceptions if _DUP_RANK.search(e.data.get("message") or "")]
+    if not evs:
+        return None
+    return Verdict(
+        "invalid_usage",
+        f"the process group's creation refused the launch: '{evs[0].data['message'][:160]}' -- two processes were "
+        "given the same rank (the rank argument every process is started with, or a launcher and the script both "
+        "assigning it), so the group can never form; a launch error every process shares, no rank is at fault",
+        "Give every process its own rank and one world size: start the workers with one launcher (torchrun / "
+        "torch.distributed.launch set RANK and WORLD_SIZE and pass --local_rank / LOCAL_RANK; a launcher that passes "
+        "--rank must pass each process its own) and take init_process_group's rank from it, never a constant or the "
+        "local rank on several nodes (global rank = node_rank x processes per node + local_rank); one rank per "
+        "process, world_size = the number of processes started; kill leftover processes of an earlier run.",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
     if not evs:
-        return _size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c)
+        return _size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
