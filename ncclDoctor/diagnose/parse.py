@@ -1492,8 +1492,8 @@ class LineParser:
         tasks that reached the barrier: 1/8"), the first task there. Any other line ends the message."""
         start, ev, named = self._coord
         line = body.strip()
-        if lineno - start > 1100 or not (line.startswith("/job:") or "task" in line or "barrier" in line
-                                        or not line or lineno == start):
+        if lineno - start > 1100 or not (lineno == start or not line or S.R_COORD_TASK.search(line) or any(
+                w in line for w in ("task names:", "the barrier", "task logs"))):
             self._coord = None
             return False
         r = S.R_COORD_REACHED.search(line)
