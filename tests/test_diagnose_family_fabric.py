@@ -1679,3 +1679,97 @@ def test_an_rdma_engines_failed_to_create_qp_is_the_nodes_system_error_not_the_f
     v = d["verdict"]
     assert v["cause"] == "nccl_system" and not _accused(d), v
     assert "ulimit -l" in v["fix"] and "max_qp" in v["fix"], v["fix"]
+
+
+# --- session 12 (fixA): the coordination service's set-up barrier, and the settings beside it (lead rules R, AE) ------
+_COORD_TB = ("Traceback (most recent call last):\n"
+             "  File \"/home/u/proj/launch.py\", line 31, in <module>\n"
+             "{call}\n"
+             "  File \"/opt/venv/lib/python3.10/site-packages/jax/_src/distributed.py\", line 196, in initialize\n"
+             "    global_state.initialize(coordinator_address, num_processes, process_id,\n"
+             "  File \"/opt/venv/lib/python3.10/site-packages/jax/_src/distributed.py\", line 104, in initialize\n"
+             "    self.client.connect()\n"
+             "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Id: PjRT_Client_Connect::0. "
+             "This usually happens because a task triggered the barrier too early or too slowly. Please look at the "
+             "task logs (both timed out and first task) to debug further.\n"
+             "# of tasks that reached the barrier: 1/4.\n"
+             "The first task at the barrier: /job:jax_worker/replica:0/task:0. Some timed out task names:\n"
+             "/job:jax_worker/replica:0/task:2\n"
+             "/job:jax_worker/replica:0/task:3\n"
+             "/job:jax_worker/replica:0/task:1\n")
+
+
+def test_a_coordination_barrier_beside_a_hard_coded_process_id_is_the_settings(tmp_path):
+    """Rule AE (round 37): jax.distributed.initialize called with a literal process id for a world of several
+    processes (here positional: address, count, id) while its set-up barrier waits for the others: every process
+    started with that line claims the same id -- config, nobody named, the waiting process no culprit."""
+    d = _report(tmp_path, _COORD_TB.format(call='    jax.distributed.initialize("10.20.0.4:9911", 4, 0)'))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "process_id" in v["fix"] and "num_processes" in v["fix"], v
+
+
+def test_a_coordination_barrier_with_the_id_from_the_launcher_is_the_rendezvous(tmp_path):
+    """Rule R (rule AE's other side): the same barrier with the process id taken from a variable, or with no call
+    shown, says only that tasks never checked in: store_rendezvous, nobody named (the missing tasks are not shown)."""
+    call = "    jax.distributed.initialize(coordinator_address=addr, num_processes=4, process_id=args.node_rank)"
+    for text in (_COORD_TB.format(call=call), _COORD_TB.split("jaxlib.", 1)[1]):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), v
+        assert "1 of 4" in v["summary"] and "coordinator_address" in v["fix"], v
+
+
+def test_a_store_barrier_short_of_its_world_beside_init_process_group_with_a_literal_rank_is_the_settings(tmp_path):
+    """Rule AE for torch: init_process_group(..., rank=0, world_size=3) in the traceback above the store-based
+    barrier's timeout (1 of 3 joined): every process claims rank 0 -- config, nobody named."""
+    text = ("Traceback (most recent call last):\n"
+            "  File \"run_ddp.py\", line 12, in <module>\n"
+            "    dist.init_process_group(backend='nccl', init_method='tcp://10.9.8.7:29511', rank=0, world_size=3)\n"
+            "  File \"/usr/lib/python3/site-packages/torch/distributed/distributed_c10d.py\", line 627, in "
+            "init_process_group\n"
+            "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: "
+            "store_based_barrier_key:1 (world_size=3, worker_count=1, timeout=0:30:00)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    plain = text.replace("rank=0, world_size=3", "rank=args.rank, world_size=args.world")
+    assert _verdict(tmp_path, plain)["cause"] == "store_rendezvous"
+
+
+def test_a_coordination_barrier_beside_a_loopback_coordinator_on_several_hosts_is_the_settings(tmp_path):
+    """Rule AE's third setting: a loopback coordinator_address while the lines show ranks on two hosts (the id from
+    the environment, so not hard-coded): the other host's process can never reach it -- config, nobody named."""
+    hosts = ("[rank0]:gpu-a:3301:3301 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+             "[rank1]:gpu-b:4402:4402 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>\n")
+    call = ('    jax.distributed.initialize(coordinator_address="127.0.0.1:5000", num_processes=4, '
+            'process_id=int(os.environ["RANK"]))')
+    d = _report(tmp_path, hosts + _COORD_TB.format(call=call))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "127.0.0.1:5000" in v["summary"], v
+    assert _verdict(tmp_path, _COORD_TB.format(call=call))["cause"] == "store_rendezvous"
+
+
+# --- session 12 (fixA): the process group refusing a rank given twice (lead rules Q, W) -----------------------------
+def test_the_process_group_refusing_a_rank_given_twice_is_invalid_usage_naming_nobody(tmp_path):
+    """Round 37 (apex-28): THD's init_process_group raising "more than one node have assigned same rank" is the
+    launch giving two processes one rank, the counterpart of NCCL's bootstrap seeing a rank check in twice:
+    invalid_usage, nobody named -- here in another wording, under torch.distributed.launch, with torchrun's record
+    naming the one process it saw fail (rule Q: still no rank)."""
+    text = ("Traceback (most recent call last):\n"
+            "  File \"train_net.py\", line 212, in <module>\n"
+            "    dist.init_process_group(backend='gloo', init_method='env://', world_size=4, rank=opt.rank)\n"
+            "  File \"/usr/lib/python3.7/site-packages/torch/distributed/__init__.py\", line 102, in "
+            "init_process_group\n"
+            "RuntimeError: more than one process has been assigned the same rank at "
+            "/build/torch/lib/THD/process_group/General.cpp:21\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 5120) of "
+            "binary: /usr/bin/python3\n"
+            + failure_record(0, 2, 2, 1, 5120))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "--rank" in v["fix"] and "world_size" in v["fix"], v
+    other = text.replace("more than one process has been assigned the same rank", "Connection refused")
+    assert _verdict(tmp_path, other)["cause"] != "invalid_usage"

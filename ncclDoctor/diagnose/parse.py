@@ -206,6 +206,9 @@ class LineParser:
         self._ds_world: dict[str, list] | None = None
         self._cmd_status: tuple[int, str, int, list[Event]] | None = None
         self._worker_record = False
+        # the coordination service's barrier that timed out (_coord_barrier): its line, its event, and whether the lines
+        # now name the tasks that never arrived ("Timed out task names:" read)
+        self._coord: tuple[int, Event, bool] | None = None
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -417,6 +420,10 @@ class LineParser:
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
+        if self._coord is not None and self._coord_line(lineno, body):
+            return None
+        if ("initialize(" in body or "init_process_group(" in body) and len(self.aside) < 8:
+            self._world_call(lineno, text, body)
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
             return None
@@ -1488,10 +1495,75 @@ class LineParser:
         ev.data.update(src=int(m.group(2)), op=m.group("op"))
         return ev
 
+    def _coord_barrier(self, lineno: int, text: str) -> Event | None:
+        """The coordination service's barrier of the job's set-up timing out (XLA's / TF's coordination service, the
+        store behind jax.distributed.initialize; signatures.R_COORD_BARRIER): the job's rendezvous counting its
+        processes (lead rule R). The tasks that never arrived follow one a line (_coord_line) or on the same line."""
+        b = S.R_COORD_BARRIER.search(text)
+        if not b or not S.R_COORD_SETUP.search(b.group(1)):
+            return None
+        ev = self._context(lineno, text, "store_timeout")
+        ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, coord_barrier=b.group(1),
+                       missing=[], reached=None)
+        named = "task names:" in text
+        self._coord, self._follow = (lineno, ev, named), max(self._follow, 4)
+        self._coord_line(lineno, text[b.end():])
+        return ev
+
+    def _coord_line(self, lineno: int, body: str) -> bool:
+        """A line of the timed-out coordination barrier's message after its first (_coord_barrier): the tasks that
+        never arrived ("/job:jax_worker/replica:0/task:3", after "Timed out task names:"), how many reached it ("# of
+        tasks that reached the barrier: 1/8"), the first task there. Any other line ends the message."""
+        start, ev, named = self._coord
+        line = body.strip()
+        if lineno - start > 1100 or not (lineno == start or not line or S.R_COORD_TASK.search(line) or any(
+                w in line for w in ("task names:", "the barrier", "task logs"))):
+            self._coord = None
+            return False
+        r = S.R_COORD_REACHED.search(line)
+        if r:
+            ev.data["reached"] = (int(r.group(1)), int(r.group(2)))
+        if "task names:" in line:
+            named, line = True, line[line.index("task names:"):]
+        if named and len(ev.data["missing"]) < 1024:
+            ev.data["missing"] += [int(t) for t in S.R_COORD_TASK.findall(line)
+                                   if int(t) not in ev.data["missing"]][:1024]
+        self._coord, self._follow = (start, ev, named), max(self._follow, 2)
+        return True
+
+    def _world_call(self, lineno: int, text: str, body: str) -> None:
+        """A code line calling the job's world set-up with literal settings (signatures.R_WORLD_CALL: a traceback's
+        "jax.distributed.initialize(coordinator_address='localhost', num_processes=8, process_id=0)", a pasted
+        init_process_group(..., rank=0, world_size=2)): the id every process started with that line claims, the
+        world it asks for, the coordinator it names (lead rule AE). Kept aside (``world_call``): read on as unseen."""
+        m = S.R_WORLD_CALL.search(body)
+        if not m:
+            return
+        args = m.group(2)
+        kw = {k: v.strip("'\"") for k, v in S.R_WORLD_KWARG.findall(args)}
+        if "initialize" in m.group(1):  # jax.distributed.initialize(coordinator_address, num_processes, process_id)
+            pos = [a.strip() for a in args.split(")")[0].split(",")]
+            for name, a in zip(("coordinator_address", "num_processes", "process_id"), pos):
+                if a and "=" not in a:
+                    kw.setdefault(name, a.strip("'\""))
+                elif "=" in a:
+                    break
+        pid, world = kw.get("process_id", kw.get("rank")), kw.get("num_processes", kw.get("world_size"))
+        if pid is None and world is None and "coordinator_address" not in kw:
+            return
+        ev = self._context(lineno, text, "world_call")
+        ev.rank = None  # a code line, not a process's own output
+        ev.data.update(call=m.group(1), id=int(pid) if pid and pid.isdigit() else None,
+                       world=int(world) if world and world.isdigit() else None,
+                       coordinator=kw.get("coordinator_address"))
+        self.aside.append(ev)
+
     def _store(self, lineno: int, text: str) -> Event | None:
         if "libuv" in text and S.R_NO_LIBUV.search(text):  # a build without the store's backend: config, not a store
             ev = self._context(lineno, text, "no_nccl")
             ev.data["what"] = "libuv"
+            return ev
+        if "arrier timed out" in text and (ev := self._coord_barrier(lineno, text)) is not None:
             return ev
         g = S.R_GRPC_CONNECT.search(text) if "to connect to" in text else None
         if g:  # a gRPC channel of the job's coordination service could not connect (lead rule L): its store

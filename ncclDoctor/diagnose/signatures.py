@@ -502,6 +502,25 @@ R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
 R_GRPC_CONNECT = re.compile(r"failed to connect to all addresses|Failed to connect to remote host: ?(?:Connection "
                             r"refused|No route to host|Connection timed out|Network is unreachable|Connection reset)")
 R_GRPC_PEER = re.compile(r"\bipv[46]:\[?([\w.:%\-]{1,255}?)\]?:(\d{1,5})\b")
+# The coordination service's barrier (XLA's / TF's coordination_service.cc, the store behind JAX's
+# jax.distributed.initialize) timing out: "DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. Timed
+# out task names:" and the tasks one a line ("/job:jax_worker/replica:0/task:3"); newer: "Barrier timed out. Id:
+# PjRT_Client_Connect::0. ...", "# of tasks that reached the barrier: 1/8.", "The first task at the barrier: /job:...
+# Some timed out task names:". A barrier of the set-up (its id names the client's connect or initialisation) is the
+# job's rendezvous counting its processes (lead rule R): the tasks named never arrived (parse._coord_barrier)
+R_COORD_BARRIER = re.compile(r"Barrier timed out\.?\s*(?:Barrier_id|Id|ID|id)\s*[:=]\s*([\w:.\-/]{1,120}?)"
+                             r"\.?(?=\s|$|,)")
+R_COORD_SETUP = re.compile(r"[Cc]onnect|[Ii]nit|[Ss]tart")
+R_COORD_TASK = re.compile(r"/job:[\w\-]{1,64}/replica:\d{1,4}/task:(\d{1,6})")
+R_COORD_REACHED = re.compile(r"# of tasks that reached the barrier:\s*(\d{1,6})\s*/\s*(\d{1,6})")
+# A traceback's code line (or a pasted script's) calling the job's world set-up with literal settings (lead rule AE):
+# "jax.distributed.initialize(coordinator_address="localhost", num_processes=8, process_id=0)" (positional: address,
+# count, id), "dist.init_process_group('nccl', rank=0, world_size=2)": a literal id is the same id in every process
+# started with that line (parse._world_call)
+R_WORLD_CALL = re.compile(r"(?:^|[\s=(])((?:[\w]{1,40}\.){0,3}(?:distributed\.initialize|init_process_group))"
+                          r"\(([^\n]{0,400})")
+R_WORLD_KWARG = re.compile(r"\b(process_id|rank|num_processes|world_size|coordinator_address)\s*=\s*"
+                           r"(\"[^\"]{0,200}\"|'[^']{0,200}'|[\w.\-:\[\]]{1,200})")
 R_BARE_IN_USE = re.compile(r"(?:^|[\s\"'])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
                            r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time

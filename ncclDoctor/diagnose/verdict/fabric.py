@@ -117,10 +117,37 @@ def _cpu_tensor(c: Collected) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
+# The process group's own refusal of a rank given twice, as the set-up call raises it: torch's THD init_process_group
+# ("more than one node have assigned same rank at .../THD/process_group/General.cpp:17"), and a "duplicate rank" in
+# other words -- the counterpart of NCCL's bootstrap seeing a rank check in twice (warn_families' duplicate_rank)
+_DUP_RANK = re.compile(r"more than one (?:node|process|worker|task)s? ha(?:ve|s) (?:been )?assigned (?:the )?same "
+                       r"(?:global )?rank|\b[Dd]uplicate (?:global )?ranks?\b")
+
+
+def _dup_rank(c: Collected) -> Verdict | None:
+    """Lead rules Q, W: the process group's creation refusing the launch because two processes registered the same
+    rank (an exception or error line saying so, usually under init_process_group's frame): every process was started
+    by the same launcher with its rank arguments, so no rank is named, whichever process printed it."""
+    evs = [e for e in c.exceptions if _DUP_RANK.search(e.data.get("message") or "")]
+    if not evs:
+        return None
+    return Verdict(
+        "invalid_usage",
+        f"the process group's creation refused the launch: '{evs[0].data['message'][:160]}' -- two processes were "
+        "given the same rank (the rank argument every process is started with, or a launcher and the script both "
+        "assigning it), so the group can never form; a launch error every process shares, no rank is at fault",
+        "Give every process its own rank and one world size: start the workers with one launcher (torchrun / "
+        "torch.distributed.launch set RANK and WORLD_SIZE and pass --local_rank / LOCAL_RANK; a launcher that passes "
+        "--rank must pass each process its own) and take init_process_group's rank from it, never a constant or the "
+        "local rank on several nodes (global rank = node_rank x processes per node + local_rank); one rank per "
+        "process, world_size = the number of processes started; kill leftover processes of an earlier run.",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
     if not evs:
-        return _size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c)
+        return _size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
@@ -954,10 +981,81 @@ def _connect_then_cut(c: Collected, evs: list) -> Verdict:
         "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+def _world_settings(c: Collected, evs: list) -> Verdict | None:
+    """Lead rule AE: a barrier of the set-up short of its processes (the coordination service's tasks that never
+    arrived, torch's store-based barrier with fewer joined than its world) beside the code line that sets the world up
+    with literal settings that cannot form it (parse._world_call): one literal process id / rank in every call shown
+    for a world of two or more (every process started with that line claims that id), or a loopback coordinator
+    while the lines show several hosts. A setting shown wrong: config, no rank (rules V (1), AA (1))."""
+    calls = c.samples.get("world_call", [])
+    short = [e for e in evs if e.data.get("missing") or (e.data.get("joined") and e.data["joined"][0] <
+                                                          e.data["joined"][1])]
+    if not calls or not short:
+        return None
+    e = short[0]
+    count = (len(e.data["missing"]) + 1 if e.data.get("missing") else e.data["joined"][1]) if not (
+        e.data.get("reached")) else e.data["reached"][1]
+    world = max([x.data["world"] for x in calls if x.data.get("world")] + [count])
+    ids = {x.data["id"] for x in calls}
+    hard = None not in ids and world >= 2 and len(ids) < world
+    loop = next((x.data["coordinator"] for x in calls if (x.data.get("coordinator") or "").startswith(
+        ("localhost", "127.", "[::1]", "::1", "0.0.0.0"))), None) if len(hosts(c)) > 1 else None
+    if not hard and not loop:
+        return None
+    call = calls[0].data["call"]
+    waits = (f"the coordination service's barrier {e.data['coord_barrier']} timed out with task(s) "
+             f"{_fmt_ranks(sorted(e.data['missing']))} never arriving" if e.data.get("missing") else
+             f"the store-based barrier counted {e.data['joined'][0]} of {e.data['joined'][1]} processes")
+    why = (f"{call} is called with a hard-coded process id ({_fmt_ranks(sorted(ids))}) for a world of {world}: every "
+           "process started with that line claims the same id, so the others can never check in" if hard else
+           f"{call} names a loopback coordinator ({loop}) while the lines show {len(hosts(c))} hosts: the other "
+           "hosts' processes can never reach it")
+    return Verdict(
+        "config",
+        f"{waits}, and the lines show why: {why} -- the settings that define the world cannot form it, a setting "
+        "shown wrong, no rank is at fault",
+        "Give each process its own id and the real world size: jax.distributed.initialize(coordinator_address="
+        "'HOST:PORT' of process 0 reachable from every host, num_processes = the number of processes actually "
+        "started (one process per host, or one per GPU), process_id = that process's index, from the launcher "
+        "(SLURM_PROCID, the job index) or an argument) -- or call jax.distributed.initialize() with no arguments "
+        "under Slurm / TPU / Kubernetes, where it reads them itself; for torch, init_process_group's rank and "
+        "world_size from the launcher (RANK, WORLD_SIZE set by torchrun), never a constant.",
+        "high" if hard else "medium", [], [x.brief() for x in calls[:2]] + [e.brief()], job_wide=True)
+
+
+def _coord_barrier(c: Collected, evs: list) -> Verdict:
+    """Lead rule R for the coordination service (XLA's / TF's; the store behind jax.distributed.initialize): its
+    set-up barrier timed out with tasks that never arrived -- the job's rendezvous short of its processes:
+    store_rendezvous, the missing tasks not shown (nobody named), the waiting process a victim."""
+    e = evs[0]
+    missing = sorted({t for x in evs for t in x.data.get("missing", [])})
+    reached = e.data.get("reached")
+    what = (f"{reached[0]} of {reached[1]} tasks reached it" if reached else
+            f"task(s) {_fmt_ranks(missing)} never arrived" if missing else "not every task arrived")
+    return Verdict(
+        "store_rendezvous",
+        f"the coordination service's set-up barrier ({e.data['coord_barrier']}) timed out: {what} -- the job's "
+        "rendezvous (the coordinator's key-value store) worked for the process that waited, and the others never "
+        "checked in: not started, started with other settings, or unable to reach the coordinator; the waiting "
+        "process is their victim and the lines do not show why they are missing",
+        "Check that every process of the world was started, with the same coordinator_address (process 0's "
+        "HOST:PORT, reachable from every host: nc -zv HOST PORT), num_processes equal to the processes started and "
+        "a distinct process_id each (jax.distributed.initialize; or no arguments under Slurm / TPU / Kubernetes); "
+        "read the missing tasks' own logs for an error before they reached jax.distributed.initialize, and raise "
+        "initialization_timeout if they are only slow to start.",
+        "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("store_timeout", [])
     if not evs:
         return None
+    coord = [e for e in evs if e.data.get("coord_barrier")]
+    world = _world_settings(c, coord or evs)
+    if world is not None:
+        return world
+    if coord:
+        return _coord_barrier(c, coord)
     if all(e.data.get("init_cut") for e in evs):
         return _connect_then_cut(c, evs)
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
