@@ -1774,6 +1774,28 @@ def test_a_framework_settings_check_is_config_not_the_rank_that_printed_it(tmp_p
     assert _verdict(tmp_path, tcp)["cause"] == "config"
 
 
+def test_an_exit_1_whose_cut_traceback_goes_into_nccl_comm_creation_says_nccl_debug(tmp_path):
+    """Lead rule A names the one worker the record shows failing (exit 1); where the traceback above the record stops
+    inside a Python call of NCCL's communicator creation (a framework's own binding: "X.ncclCommInitRank(...)")
+    without its error's text, the fix says how to get NCCL's reason: NCCL_DEBUG=INFO. NCCL's own INFO line
+    "ncclCommInitRank comm ... Init COMPLETE" is no such call."""
+    tb = ("Traceback (most recent call last):\n  File \"/srv/job/pretrain.py\", line 52, in setup\n"
+          "    dist_env.init(seed=1234)\n"
+          "  File \"/opt/env/lib/python3.11/site-packages/fastmp/comm.py\", line 131, in make_comm\n"
+          "    self.handle = NCCLComm(_lib.ncclCommInitRank(uid, self.world, self.rank))\n")
+    record = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 40 + "\nFailures:\n"
+              "  <NO_OTHER_FAILURES>\nRoot Cause (first observed failure):\n"
+              + failure_record(0, 5, 5, 1, 30577, host="dgx-03"))
+    d = _report(tmp_path, tb + record)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and _accused(d) == {5}, v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "ncclCommInitRank" in v["fix"], v["fix"]
+    info = nccl_info("dgx-03", 30577, 5, "ncclCommInitRank comm 0x5a1c2e0 rank 5 nranks 8 cudaDev 5 busId b7000 - "
+                     "Init COMPLETE")
+    v = _verdict(tmp_path, info + record, "info.log")
+    assert "ncclCommInitRank" not in v["fix"], v["fix"]
+
+
 def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
     """Strict: a RuntimeError naming the world size, or an assert about the run's values, is that rank's own
     failure (rule A names it), never a settings check."""

@@ -191,6 +191,7 @@ class LineParser:
         # lead rule AF(3): a watchdog rethrow's tail read before any watchdog or CUDA error of this file (its header not
         # shown): (its line, the rank its launcher prefix or the file name gives, or None); False once an error is read
         self._wd_tail: tuple[int, int | None] | None | bool = None
+        self._comm_init = ""  # file:line of a traceback's call into NCCL's communicator creation (R_COMM_INIT_FRAME)
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -347,6 +348,10 @@ class LineParser:
         ev = self._parse(lineno, text)
         if self._wd_tail is not False:
             self._headless_tail(lineno, text, ev)
+        if "ommInitRank" in text and "NCCL INFO" not in text and S.R_COMM_INIT_FRAME.search(self._body):
+            self._comm_init = f"{self.path}:{lineno}"
+        if self._comm_init and ev is not None and ev.kind in ("worker_failed", "child_failed"):
+            ev.data["comm_init"] = self._comm_init  # the failed process's traceback above it went into that call
         if (ev is not None and ev.rank is None and ev.kind.startswith("watchdog") and self._tag_cut is not None
                 and self._tag_cut[0] == lineno - 1):
             ev.rank = self._tag_cut[1]  # its C++ log header, "[Rank N]" last, is the line before: the same message

@@ -1364,6 +1364,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _paddle_files(launcher, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
     cause = ". The cause is in their own output" if alike or every else ". The cause is that process's own traceback"
+    init = next((e.data["comm_init"] for e in fails if e.data.get("comm_init")), "")
+    if init:  # a traceback above the record stops in the call that creates NCCL's communicator, its error cut
+        cause += (f" (a traceback above it goes into NCCL's communicator creation, ncclCommInitRank, at {init}, and "
+                  "stops before its error)")
+        abort_fix = ("It failed creating its NCCL communicator (ncclCommInitRank): rerun with NCCL_DEBUG=INFO, which "
+                     "prints NCCL's own reason (a CUDA error, a GPU another process holds, a device "
+                     "CUDA_VISIBLE_DEVICES hides: check nvidia-smi) and the NCCL version each library loads (a "
+                     "framework bundling its own NCCL beside torch's). " + abort_fix)
     return Verdict("unknown", what + cause + ", which these lines do not hold",
                    abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,
