@@ -750,6 +750,54 @@ def test_an_illegal_access_surfacing_in_nccls_allocation_is_an_earlier_kernels(t
     assert v["cause"] == "cuda_error" and "torch.cuda.set_device" in v["fix"], v
 
 
+# c10's tail of a watchdog's rethrown exception (torch 2.x prints the what() text, then "Exception raised from <fn> at
+# <file>:<line> (most recent call first):" and the frames, for the inner CUDA check and for ncclCommWatchdog last)
+_TAIL_FRAMES = ("frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x64 (0x7f31aa0f1e24 in "
+                "/opt/conda/lib/python3.12/site-packages/torch/lib/libc10.so)\n"
+                "frame #1: <unknown function> + 0xe3b1c2 (0x7f30e263b1c2 in "
+                "/opt/conda/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so)\n"
+                "frame #2: <unknown function> + 0xd6df4 (0x7f31a94d6df4 in /lib/x86_64-linux-gnu/libstdc++.so.6)\n")
+_WD_TAIL = ("Exception raised from ncclCommWatchdog at /opt/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+            "1654 (most recent call first):\n" + _TAIL_FRAMES)
+_OWN_CUDA = ("[rank6]:[E0305 08:14:09.771203114 ProcessGroupNCCL.cpp:1648] [PG ID 0 PG GUID 0(default_pg) Rank 6] "
+             "Process group watchdog thread terminated with exception: CUDA error: device-side assert triggered\n")
+
+
+def test_a_watchdog_tail_before_a_ranks_own_cuda_error_is_another_process_crashing(tmp_path):
+    """Lead rule AF(3): the paste opens with the tail of a watchdog's rethrow ("Exception raised from ncclCommWatchdog"
+    and its frames, its header not shown) and then rank 6's own watchdog CUDA error: in one process that error's log
+    line comes before its rethrow's tail, so the tail is another process's crash, whose error and rank are not shown.
+    Rank 6 is not shown failing alone: cuda_error, nobody named."""
+    text = "  " + _WD_TAIL.replace("\n", "\n  ") + "\nHydra: Error executing job with overrides: []\n" + _OWN_CUDA
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), d["verdict"]
+    assert "CUDA_LAUNCH_BLOCKING=1" in d["verdict"]["fix"]
+    old = ("Exception raised from ncclCommWatchdog at ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1120 (most "
+           "recent call first):\n" + _TAIL_FRAMES + "\nterminate called after throwing an instance of "
+           "'c10::DistBackendError'\n  what():  [Rank 2] NCCL watchdog thread terminated with exception: CUDA error: "
+           "an illegal memory access was encountered\n")  # torch 2.1's wording, no launcher prefix
+    d = _report(tmp_path, old)
+    assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == set(), d["verdict"]
+
+
+def test_a_watchdog_tail_after_a_ranks_own_cuda_error_or_after_a_timeout_leaves_that_rank_named(tmp_path):
+    """The same tail AFTER rank 6's error is its own rethrow (one process: the log line, then what() and the tail):
+    rank 6 failed alone. A block shown before the tail (here a watchdog timeout's checkTimeout frames: a victim's
+    crash) is not headless either: rank 6 stays the one that faulted."""
+    own = _OWN_CUDA + ("terminate called after throwing an instance of 'c10::DistBackendError'\n  what():  [PG ID 0 "
+                       "PG GUID 0(default_pg) Rank 6] Process group watchdog thread terminated with exception: CUDA "
+                       "error: device-side assert triggered\n") + _WD_TAIL
+    d = _report(tmp_path, own)
+    assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == {6}, d["verdict"]
+    victim = ("Exception raised from checkTimeout at /opt/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:632 "
+              "(most recent call first):\n"
+              "frame #1: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout(std::optional<std::chrono::duration<long, "
+              "std::ratio<1l, 1000l> > >) + 0x1d2 (0x7f30e2627a42 in /opt/conda/lib/python3.12/site-packages/torch/"
+              "lib/libtorch_cuda.so)\n") + _WD_TAIL + _OWN_CUDA
+    d = _report(tmp_path, victim)
+    assert d["verdict"]["cause"] == "cuda_error" and _accused(d) == {6}, d["verdict"]
+
+
 # --- the elastic agent's ProcessFailure record and its exit barrier (round 18) ---------------------------------------
 def test_the_agents_process_failure_record_with_a_bus_error_is_shared_memory_on_that_rank(tmp_path):
     """torch.distributed.elastic's ProcessFailure repr (multiprocessing/errors: local_rank, pid, exitcode,
@@ -1778,6 +1826,28 @@ def test_a_framework_settings_check_is_config_not_the_rank_that_printed_it(tmp_p
     assert v["cause"] == "config" and v["culprits"] == [], v
     tcp = "[rank2]: RuntimeError: No rendezvous handler for tcp://\n"
     assert _verdict(tmp_path, tcp)["cause"] == "config"
+
+
+def test_an_exit_1_whose_cut_traceback_goes_into_nccl_comm_creation_says_nccl_debug(tmp_path):
+    """Lead rule A names the one worker the record shows failing (exit 1); where the traceback above the record stops
+    inside a Python call of NCCL's communicator creation (a framework's own binding: "X.ncclCommInitRank(...)")
+    without its error's text, the fix says how to get NCCL's reason: NCCL_DEBUG=INFO. NCCL's own INFO line
+    "ncclCommInitRank comm ... Init COMPLETE" is no such call."""
+    tb = ("Traceback (most recent call last):\n  File \"/srv/job/pretrain.py\", line 52, in setup\n"
+          "    dist_env.init(seed=1234)\n"
+          "  File \"/opt/env/lib/python3.11/site-packages/fastmp/comm.py\", line 131, in make_comm\n"
+          "    self.handle = NCCLComm(_lib.ncclCommInitRank(uid, self.world, self.rank))\n")
+    record = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 40 + "\nFailures:\n"
+              "  <NO_OTHER_FAILURES>\nRoot Cause (first observed failure):\n"
+              + failure_record(0, 5, 5, 1, 30577, host="dgx-03"))
+    d = _report(tmp_path, tb + record)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and _accused(d) == {5}, v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "ncclCommInitRank" in v["fix"], v["fix"]
+    info = nccl_info("dgx-03", 30577, 5, "ncclCommInitRank comm 0x5a1c2e0 rank 5 nranks 8 cudaDev 5 busId b7000 - "
+                     "Init COMPLETE")
+    v = _verdict(tmp_path, info + record, "info.log")
+    assert "ncclCommInitRank" not in v["fix"], v["fix"]
 
 
 def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):

@@ -572,6 +572,25 @@ def _first_timeout(rank: int, seq: int, numel=None) -> str:
     return watchdog_line(rank, seq, "ALLREDUCE", f"90{rank}117", 900000, numel=numel, style="1.x", at=821)
 
 
+def test_a_prefix_on_a_timeout_line_that_names_another_rank_adds_no_rank_to_the_first_collectives(tmp_path):
+    """Lead rule H's count of the world: a launcher prefix ("[rank6]: ") on a watchdog timeout whose own text names
+    another rank of the default group ("what():  [Rank 0] Watchdog caught ...": std::terminate's message, joined to
+    the "terminate called" line before it) is that named rank's line, not a rank 6 that would make the world 7 with
+    ranks 2-5 missing: a two-rank world inside its first collectives stays connection set-up, as unprefixed."""
+    plain = ("[E ProcessGroupNCCL.cpp:475] Some NCCL operations have failed or timed out. Due to the asynchronous "
+             "nature of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n"
+             "terminate called after throwing an instance of 'std::runtime_error'\n"
+             "  what():  [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
+             "OpType=ALLGATHER, Timeout(ms)=600000) ran for 600431 milliseconds before timing out.\n"
+             + watchdog_line(1, 1, "BROADCAST", 600388, 600000, style="1.x", at=828))
+    tags = ("[rank6]: ", "[rank6]: ", "[rank0]: ", "[rank1]: ")
+    prefixed = "".join(t + x + "\n" for t, x in zip(tags, plain.splitlines()))
+    base = _verdict(tmp_path, plain)
+    assert (base["cause"], base["culprits"]) == ("network_setup", []), base
+    d = _report(tmp_path, prefixed, "prefixed.log")
+    assert d["verdict"]["cause"] == base["cause"] and not _accused(d) & {0, 1}, d["verdict"]
+
+
 def test_the_first_collectives_with_the_low_ranks_not_shown_wait_for_a_rank_not_shown(tmp_path):
     text = "".join(_first_timeout(r, 2) for r in (7, 5, 4, 6))
     d = _report(tmp_path, text)

@@ -1095,6 +1095,32 @@ def test_an_exception_no_family_explains_is_read_by_its_words(tmp_path):
     assert v["cause"] == "unknown", v  # no general word: still a failure of unknown cause
 
 
+def test_one_ranks_own_tagged_traceback_with_nothing_else_failing_names_that_rank(tmp_path):
+    """Lead rule A without a launcher's record: torch >= 2.2 prefixes each line of a rank's traceback with its rank
+    ("[rank2]: "); when it ends in an exception of its own (not a victim's class, not an assert) and no other process
+    is shown failing, that rank failed first: named, cause unknown (no class covers an application error)."""
+    tb = "".join(f"[rank2]: {x}\n" for x in (
+        "Traceback (most recent call last):",
+        '  File "/work/trainer/run_pretrain.py", line 412, in <module>',
+        "    trainer.resume(args.load_dir)",
+        '  File "/work/trainer/engine.py", line 88, in resume',
+        '    self.sched.load_state_dict(state["lr_scheduler"][0])',
+        "IndexError: list index out of range"))
+    d = _report(tmp_path, tb)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]) and _accused(d) == {2}, v
+    assert "IndexError" in v["fix"], v["fix"]
+    # nobody named: the traceback untagged, an assert (a check every rank makes alike: rule W), another rank's
+    # exception beside it, or a victim's class (the store or a peer gone)
+    untagged = tb.replace("[rank2]: ", "")
+    asserted = tb.replace("IndexError: list index out of range", "AssertionError: expected 8 shards, found 4")
+    two = tb + "[rank5]: ValueError: bad value\n"
+    victim = tb.replace("IndexError: list index out of range", "torch.distributed.DistStoreError: Socket Timeout")
+    for n, text in enumerate((untagged, asserted, two, victim)):
+        d = _report(tmp_path, text, f"t{n}.log")
+        assert not _accused(d), (n, d["verdict"])
+
+
 def test_lines_that_hold_failure_words_without_a_failure_stay_nothing(tmp_path):
     text = ("  rdzv_configs     : {'rank': 1, 'timeout': 900}\n"
             "I0425 17:05:53.758841  4566 ProcessGroupNCCL.cpp:686] [Rank 0] ProcessGroupNCCL initialization options: "

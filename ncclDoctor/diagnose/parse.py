@@ -209,6 +209,10 @@ class LineParser:
         # the coordination service's barrier that timed out (_coord_barrier): its line, its event, and whether the lines
         # now name the tasks that never arrived ("Timed out task names:" read)
         self._coord: tuple[int, Event, bool] | None = None
+        # lead rule AF(3): a watchdog rethrow's tail read before any watchdog or CUDA error of this file (its header not
+        # shown): (its line, the rank its launcher prefix or the file name gives, or None); False once an error is read
+        self._wd_tail: tuple[int, int | None] | None | bool = None
+        self._comm_init = ""  # file:line of a traceback's call into NCCL's communicator creation (R_COMM_INIT_FRAME)
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -368,6 +372,12 @@ class LineParser:
         if "world_info" in text or "non-zero" in text or "WORLD INFO" in text or (
                 ev is not None and ev.kind in ("worker_failed", "child_failed")):
             self._ds_runner(lineno, text, ev)
+        if self._wd_tail is not False:
+            self._headless_tail(lineno, text, ev)
+        if "ommInitRank" in text and "NCCL INFO" not in text and S.R_COMM_INIT_FRAME.search(self._body):
+            self._comm_init = f"{self.path}:{lineno}"
+        if self._comm_init and ev is not None and ev.kind in ("worker_failed", "child_failed"):
+            ev.data["comm_init"] = self._comm_init  # the failed process's traceback above it went into that call
         if (ev is not None and ev.rank is None and ev.kind.startswith("watchdog") and self._tag_cut is not None
                 and self._tag_cut[0] == lineno - 1):
             ev.rank = self._tag_cut[1]  # its C++ log header, "[Rank N]" last, is the line before: the same message
@@ -384,6 +394,21 @@ class LineParser:
         if ev is None and self.queued:
             ev = self.queued.pop(0)
         return ev
+
+    def _headless_tail(self, lineno: int, text: str, ev: Event | None) -> None:
+        """Lead rule AF(3): the tail of a watchdog's rethrow ("Exception raised from ncclCommWatchdog at ...", the
+        last lines of a process's watchdog crash) read before any watchdog, NCCL or CUDA error of this file is a
+        process whose own error was not pasted; a rank's watchdog CUDA error after it (of another rank than a prefix
+        on the tail names) is not shown failing alone. A block shown before the tail (its header, its checkTimeout
+        frames: a victim's timeout) ends the search."""
+        if ev is not None and ev.kind.startswith(("watchdog", "timeout", "cuda", "nccl_error")):
+            tail = self._wd_tail
+            if ev.kind == "cuda_error" and ev.data.get("watchdog") and tail and (tail[1] is None or tail[1] != ev.rank):
+                ev.data["other_crash"] = f"{self.path}:{tail[0]}"
+            self._wd_tail = False
+        elif self._wd_tail is None and "ncclCommWatchdog" in text and S.R_WATCHDOG_TAIL.search(self._body):
+            own = _prefix_rank(text)
+            self._wd_tail = (lineno, self.rank_hint if own is None else own)
 
     def _bar(self, lineno: int, text: str) -> None:
         """A data preparation step's progress bar (signatures.R_BAR), glued before another line or on its own: the

@@ -721,7 +721,14 @@ def first_unshown(c: Collected, seqs: list[Event], first: int = FIRST_SEQ) -> st
     done = [s.data.get("completed") for st in c.ranks.values() for s in st.status.values()]
     if not all(t.seq <= first or -1 in done for t in seqs):
         return None
-    inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
+    # a rank known only from a launcher's prefix on timeout lines that each name another rank of the default group
+    # ("[rank3]: what(): [Rank 1] Watchdog caught ...") is not a rank of its own: those lines are the rank they name
+    # (as pair_split reads them); a sub-group's "[PG 5 Rank 1]" is a rank inside that group, not a global one
+    lent = {r for r, st in c.ranks.items() if st.timeouts and all(
+        t.pg in (None, "0") and _own_rank(t) not in (None, r) for t in st.timeouts.values())}
+    named = {_own_rank(t) for r in lent for t in c.ranks[r].timeouts.values()}
+    inside = {r for r, st in c.ranks.items() if r not in lent and (st.timeouts or st.status
+                                                                   or st.counts.get("watchdog_report"))} | named
     if not inside or any(own_errors(st) for st in c.ranks.values()):
         return None  # no rank named, or a rank shows more than its timeout: not rule H's reading
     ratios = [max(t.numel_in, t.numel_out) // min(t.numel_in, t.numel_out) for t in seqs
@@ -729,7 +736,7 @@ def first_unshown(c: Collected, seqs: list[Event], first: int = FIRST_SEQ) -> st
               and ("GATHER" in t.op.upper() or "SCATTER" in t.op.upper()) and max(t.numel_in, t.numel_out) < 1 << 62]
     size, _, sure = world_size(c)
     stated = size if size and sure == "high" else 0
-    world = max([2, max(c.ranks) + 1, stated] + ratios)
+    world = max([2, max((set(c.ranks) - lent) | inside) + 1, stated] + ratios)
     if world > MAX_RANKS_CHECKED:
         return None
     absent = [r for r in range(world) if r not in inside]

@@ -786,6 +786,16 @@ R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,
 # kernel's: an illegal memory access, a device-side assert, an ECC error), shown even where the paste cut its message
 R_CUDA_CHECK_FRAME = re.compile(r"\bframe #\d{1,3}: (?:c10d::)?ProcessGroupNCCL::WorkNCCL::"
                                 r"finishedGPUExecutionInternal\b")
+# The tail c10 prints at the end of a watchdog's rethrown exception ("Exception raised from ncclCommWatchdog at
+# .../ProcessGroupNCCL.cpp:1902 (most recent call first):", its frames after it): the last lines of a process's
+# watchdog crash, after its what() text. Shown before any watchdog error of its file, its header was not pasted: a
+# process's crash whose own error is not shown (lead rule AF(3))
+R_WATCHDOG_TAIL = re.compile(r"^\s*Exception raised from ncclCommWatchdog\w{0,16} at \S")
+# A traceback's frame or code line calling NCCL's communicator creation from Python (BMTrain's
+# "C.ncclCommInitRank(unique_id, world_size, rank)", "nccl.commInitRank(...)", a frame "in commInitRank"): the process
+# failed creating its communicator where the traceback is cut before the error's text. NCCL's own INFO line
+# "ncclCommInitRank comm 0x... rank 0 ..." is no call (no "(" after the name, no attribute dot before it)
+R_COMM_INIT_FRAME = re.compile(r"[\w\]]\.(?:nccl)?[Cc]ommInitRank\w{0,8}\(|\bin (?:nccl)?[Cc]ommInitRank\w{0,8}\s*$")
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"

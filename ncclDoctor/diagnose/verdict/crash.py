@@ -216,8 +216,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if over is not None:
         return over
     ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
-    alone, only = ([], "") if ranks else destroyed_rank(c, evs)
-    if not ranks and not alone:
+    # lead rule AF(3): another process's watchdog crash (its rethrow's tail, its header not pasted) is shown before a
+    # rank's own watchdog CUDA error: that rank is not shown failing alone, and the other process has no name
+    other = next((e for e in evs if e.data.get("other_crash")), None)
+    shown, ranks = ranks, [] if other is not None else ranks
+    alone, only = ([], "") if ranks or other else destroyed_rank(c, evs)
+    if not ranks and not alone and not other:
         alone, only = version_rank(c, evs)
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
@@ -468,7 +472,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     if alone:  # read from NCCL's version line or the destructor's note, not from a line naming the rank
         ranks = alone
-    elif not ranks and not xids and not hsa and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs):
+    elif (not ranks and not xids and not hsa and not other
+          and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs)):
         # lead rule A: the one process the launcher shows failing is where it happened (not when the same error
         # line is printed by several processes: every rank failing alike, rule J; the same line once a collector's
         # timestamp or a launcher's prefix is taken off)
@@ -521,6 +526,17 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict("cuda_error", f"every rank shown ({_named(ranks)}) hit {what} alike: a cause they share "
                        "(the node's GPUs, driver or the way the processes were set up), not one rank's fault",
                        fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if other is not None and not xids and not hsa and not shared:
+        return Verdict(
+            "cuda_error",
+            f"{_named(shown)} hit {what}, but the lines show another process's watchdog crash before it (the tail of "
+            f"its rethrown exception, 'Exception raised from ncclCommWatchdog', at {other.data['other_crash']}, its "
+            "own error not shown): two processes failed together, and which GPU's kernel (or which transport between "
+            "the GPUs) faulted first these lines cannot say",
+            fix + " Collect every rank's full stderr (each process's own 'CUDA error' line above its 'Exception raised "
+            "from ncclCommWatchdog' block) to see which faulted first; if two GPUs fault together, test the transport "
+            "between them with NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1.",
+            "medium", [], [e.brief() for e in evs[:3]])
     if xids or hsa:
         return Verdict("cuda_error", what + ("; the ranks on that GPU failed first, the others only lose them"
                                              if what.endswith("training code") else ""),
@@ -1354,6 +1370,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _paddle_files(launcher, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
     cause = ". The cause is in their own output" if alike or every else ". The cause is that process's own traceback"
+    init = next((e.data["comm_init"] for e in fails if e.data.get("comm_init")), "")
+    if init:  # a traceback above the record stops in the call that creates NCCL's communicator, its error cut
+        cause += (f" (a traceback above it goes into NCCL's communicator creation, ncclCommInitRank, at {init}, and "
+                  "stops before its error)")
+        abort_fix = ("It failed creating its NCCL communicator (ncclCommInitRank): rerun with NCCL_DEBUG=INFO, which "
+                     "prints NCCL's own reason (a CUDA error, a GPU another process holds, a device "
+                     "CUDA_VISIBLE_DEVICES hides: check nvidia-smi) and the NCCL version each library loads (a "
+                     "framework bundling its own NCCL beside torch's). " + abort_fix)
     return Verdict("unknown", what + cause + ", which these lines do not hold",
                    abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,

@@ -13,7 +13,7 @@ import re
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_STORAGE_ERR
+from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_STORAGE_ERR, R_VICTIM_EXC
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
 from ncclDoctor.diagnose.warn_families import _NET_FIX, OFI_START_FAILED
@@ -788,6 +788,16 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
                        f"{read[1]}; which rank, and why, these lines do not say", read[2] + " " + _READ_AROUND, "low",
                        [], [x.brief() for x in (own or c.exceptions)[:3]])
+    lone = [] if disk or hosts or code else _own_exception(c, e, own)
+    if lone:
+        return Verdict(
+            "unknown",
+            f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
+            "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
+            f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
+            f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
+            "that, then rerun. " + _READ_AROUND,
+            "medium", lone, [x.brief() for x in own[:3]])
     return Verdict(
         "unknown",
         f"the lines show a failure ({what[:240]}) that no known family explains: something failed, and these lines "
@@ -813,6 +823,24 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
         "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
+
+
+# A program's own assertion: a check every rank makes alike on what it was given (lead rule W), not a rank's fault
+_R_ASSERT_EXC = re.compile(r"(?:^|\.)AssertionError$")
+
+
+def _own_exception(c: Collected, e, own: list) -> list[int]:
+    """Lead rule A without a launcher's record: the exception ending a traceback whose lines carry one rank's tag
+    ("[rank0]: KeyError: ..."), of no victim's class (a timeout, the store or a peer gone) and no assert (rule W),
+    where no other process is shown failing (every exception the lines hold is that rank's): that rank failed first,
+    [rank]. A rank from a file's name, or several ranks' exceptions, name nobody: []."""
+    if e not in own or e.rank is None or any(e.data.get(k) for k in ("rank_from", "settings", "in_handler")):
+        return []
+    if R_VICTIM_EXC.match(e.data["type"]) or _R_ASSERT_EXC.search(e.data["type"]):
+        return []
+    if any(x.rank != e.rank for x in c.exceptions) or c.child_failures or c.worker_failures:
+        return []
+    return [e.rank]
 
 
 # Python's own errors of the code it runs: a name the program uses that is not defined, or source that does not
