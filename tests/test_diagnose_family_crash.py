@@ -1726,6 +1726,20 @@ def test_a_framework_settings_check_is_config_not_the_rank_that_printed_it(tmp_p
     assert _verdict(tmp_path, tcp)["cause"] == "config"
 
 
+def test_a_platform_lacking_a_feature_the_settings_ask_for_is_config_and_its_advice_is_quoted(tmp_path):
+    """A framework's assert that the device/driver/toolkit every rank shares does not support a feature the settings
+    turn on (Transformer Engine's userbuffers overlap), printed by one rank: config, no rank (rules Q, W); the fix
+    quotes the check's own advice (an environment setting to launch with)."""
+    said = ("[rank6]: AssertionError: GPU driver version does not support NVLink SHARP reductions for the "
+            "overlapped all-gather. Relaunch with NVTE_UB_NO_SHARP=1 to fall back to the ring path.\n")
+    v = _verdict(tmp_path, said)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "NVTE_UB_NO_SHARP=1" in v["fix"], v
+    # a rank's own run that hits an unsupported dtype is no platform check
+    own = "[rank2]: AssertionError: this kernel does not support bfloat16 inputs\n"
+    assert _verdict(tmp_path, own)["cause"] != "config"
+
+
 def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
     """Strict: a RuntimeError naming the world size, or an assert about the run's values, is that rank's own
     failure (rule A names it), never a settings check."""

@@ -1135,7 +1135,13 @@ R_SETTINGS_CHECK = re.compile(
     r"\b(?:world_size|world size|n_gpus|num_gpus|nproc_per_node|dist_url|dist-url|num_machines|num_nodes|"
     r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|tp_size|pp_size|dp_size|num_shard\w{0,4}|distributed "
     r"(?:training|mode))\b"
-    r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b")
+    r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
+    # the platform every rank shares lacking a feature the settings ask for (Transformer Engine's "CUDA device,
+    # driver and/or toolkit version does not support comm+GEMM overlap with CUDA Multicast")
+    r"|\b(?:device|driver|toolkit|GPU|platform|hardware)s?(?: version)? (?:does not|doesn't|do not) support\b")
+# a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
+# UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
+R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=\w{1,40}[^.;]{0,80})")
 # A framework's own check refusing how the launch maps processes to devices, as a statement with or without an
 # exception class before it (lead rules W, AA (1)): XGBoost's "Multiple processes within communication group running
 # on same CUDA device is not supported" (its CHECK's text, often on the lines after the XGBoostError), accelerate's

@@ -1028,6 +1028,7 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
     if e.data["message"] and said not in e.data["message"]:
         text += f" -- {said}"
+    adv = S.R_SETTINGS_ADVICE.search(e.data["message"] or said)  # the check's own advice (an env setting)
     if S.R_SETTINGS_REFUSED.search(said):  # the launch's device mapping (lead rules W, AA (1))
         device = S.R_SAME_DEVICE.search(said) is not None
         return Verdict(
@@ -1057,7 +1058,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(divisible by it), --nproc_per_node / --num_gpus / the number of machines as the config expects, an "
         "explicit --dist-url tcp://MASTER_IP:PORT for several machines, an init_method this platform's torch "
         "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
-        "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank.",
+        "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
+        + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
