@@ -1071,6 +1071,21 @@ def test_a_worker_that_cannot_import_a_module_at_start_is_its_environment_not_th
         assert "same Python environment" in v["fix"] and "which python" in v["fix"], v["fix"]
 
 
+def test_a_feature_refused_for_the_nccl_version_torch_was_built_with_is_a_shared_version_mismatch(tmp_path):
+    """A collective refused because the NCCL version torch was compiled against is too old ("... only supports X for
+    NCCL lib version >= N"), beside the loaded NCCL's own version line: a build/runtime NCCL mismatch every rank
+    shares (rule Q), nccl_internal, nobody named; the fix compares torch.cuda.nccl.version() with the loaded one."""
+    tb = ('  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 2410, in '
+          "reduce_scatter_tensor\n    work = group._reduce_scatter_base(output, input, opts)\n"
+          "[rank3]: RuntimeError: ProcessGroupNCCL only supports reduce_scatter_v for NCCL lib version >= 2.12.0\n")
+    for text in (tb + nccl_info("gpu-b07", 40122, 3, "NET/IB : Using [0]mlx5_0:1/IB"), tb,
+                 "ValueError: this sharded optimizer requires NCCL >= 2.18.1 for its uneven all-gather\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "nccl_internal" and v["culprits"] == [] and not _accused(d), v
+        assert "torch.cuda.nccl.version()" in v["fix"] and "USE_SYSTEM_NCCL" in v["fix"], v["fix"]
+
+
 def test_the_general_words_of_an_unread_failure_give_its_reading(tmp_path):
     for line, cause, word in (
             ("[2025-03-02 10:11:12] ERROR gang-scheduler: pod trainer-worker-3 was evicted for a higher priority job\n",
