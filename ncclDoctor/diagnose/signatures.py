@@ -1153,6 +1153,16 @@ R_SETTINGS_REFUSED = re.compile(
     r"\b(?:can't|cannot|can not) (?:train|be used|run)[^\n]{0,120}?\bin any distributed mode")
 # the kind of check it is, for its fix: the device each process uses, or a model loaded across devices
 R_SAME_DEVICE = re.compile(r"same (?:CUDA|GPU) device")
+# The job's shared software failing to build at start-up (lead rule AF (2)): torch's cpp_extension JIT build of an op
+# (DeepSpeed's op builder, a custom kernel) running ninja or a compiler that exits non-zero ("CalledProcessError:
+# Command '['ninja', '-v']' returned non-zero exit status 1.", then "RuntimeError: Error building extension 'X'"). One
+# rank builds while the others wait on its lock (then fail to load its .so from ~/.cache/torch_extensions), so whichever
+# rank prints it is no culprit: config, no rank.
+R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmake|nvcc|hipcc|gcc|g\+\+|c\+\+|clang\+\+)"
+                            r"(?![\w.+-])[^\n]{0,300}?returned non-zero exit status|"
+                            r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
+                            # the ranks that waited on that build, loading the module it never wrote
+                            r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
