@@ -1086,6 +1086,22 @@ def test_a_feature_refused_for_the_nccl_version_torch_was_built_with_is_a_shared
         assert "torch.cuda.nccl.version()" in v["fix"] and "USE_SYSTEM_NCCL" in v["fix"], v["fix"]
 
 
+def test_a_library_that_supports_only_a_bootstrap_the_job_was_not_launched_with_is_config(tmp_path):
+    """Lead rules V (1), W: every process warns that the installed library starts its feature only through the MPI
+    bootstrap (Transformer Engine's userbuffers before 1.9), nothing failing after it: the launch every rank shares,
+    config, nobody named; the fix says to launch under MPI, upgrade, or drop the feature. Beside a rank's own
+    failure, that failure is read."""
+    warn = ("/opt/megatron/megatron/core/transformer/utils.py:88: UserWarning: Transformer Engine v1.7.0+4e7d8a1 "
+            "supports only MPI bootstrap backend.\n  warnings.warn(\n")
+    for text in (warn * 8, "[default3]:" + warn.splitlines()[0] + "\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), v
+        assert "mpirun" in v["fix"] and "--tp-comm-overlap" in v["fix"], v["fix"]
+    crash = warn + watchdog_line(5, 3, "ALLGATHER", 600031, 600000)
+    assert _verdict(tmp_path, crash)["cause"] != "config"
+
+
 def test_the_general_words_of_an_unread_failure_give_its_reading(tmp_path):
     for line, cause, word in (
             ("[2025-03-02 10:11:12] ERROR gang-scheduler: pod trainer-worker-3 was evicted for a higher priority job\n",

@@ -1163,6 +1163,12 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
                             # the ranks that waited on that build, loading the module it never wrote
                             r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
+# A library's warning that the version installed can start a feature only through one bootstrap (Megatron's
+# initialize.py: "Transformer Engine v1.5.0+6a9edc3 supports only MPI bootstrap backend." -- its userbuffers for
+# --tp-comm-overlap need the job launched under MPI): a launch setting every rank shares (lead rules V (1), W)
+R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30}){0,3})"
+                              r"(?: v?(?P<ver>\d[\w.+-]{0,40}))? )?"
+                              r"supports only (?:the )?(?P<mode>[\w.-]{1,24}) bootstrap(?: backend)?\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
