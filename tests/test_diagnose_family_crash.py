@@ -1848,6 +1848,43 @@ def test_an_exit_1_whose_cut_traceback_goes_into_nccl_comm_creation_says_nccl_de
                      "Init COMPLETE")
     v = _verdict(tmp_path, info + record, "info.log")
     assert "ncclCommInitRank" not in v["fix"], v["fix"]
+def test_a_platform_lacking_a_feature_the_settings_ask_for_is_config_and_its_advice_is_quoted(tmp_path):
+    """A framework's assert that the device/driver/toolkit every rank shares does not support a feature the settings
+    turn on (Transformer Engine's userbuffers overlap), printed by one rank: config, no rank (rules Q, W); the fix
+    quotes the check's own advice (an environment setting to launch with)."""
+    said = ("[rank6]: AssertionError: GPU driver version does not support NVLink SHARP reductions for the "
+            "overlapped all-gather. Relaunch with NVTE_UB_NO_SHARP=1 to fall back to the ring path.\n")
+    v = _verdict(tmp_path, said)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "NVTE_UB_NO_SHARP=1" in v["fix"], v
+    # a rank's own run that hits an unsupported dtype is no platform check
+    own = "[rank2]: AssertionError: this kernel does not support bfloat16 inputs\n"
+    assert _verdict(tmp_path, own)["cause"] != "config"
+
+
+def test_a_jit_op_build_failing_at_start_up_is_the_shared_build_not_the_rank_that_built_it(tmp_path):
+    """Lead rule AF (2): torch's cpp_extension JIT build of an op (DeepSpeed's op builder) fails in whichever rank took
+    the build lock (ninja's CalledProcessError, then "Error building extension"), the ranks that waited fail to load
+    its .so, and the launcher reports exits: the toolchain every rank shares, config, nobody named."""
+    build = ("[rank2]: Traceback (most recent call last):\n"
+             '[rank2]:   File "/opt/py311/lib/python3.11/site-packages/torch/utils/cpp_extension.py", line 2209, in '
+             "_run_ninja_build\n[rank2]:     subprocess.run(\n"
+             "[rank2]: subprocess.CalledProcessError: Command '['/usr/bin/ninja', '-v', '-j', '8']' returned non-zero "
+             "exit status 2.\n")
+    tail = "[rank2]: RuntimeError: Error building extension 'cpu_adagrad'\n"
+    waited = ("[rank5]: ImportError: /home/svc/.cache/torch_extensions/py311_cu124/cpu_adagrad/cpu_adagrad.so: "
+              "cannot open shared object file: No such file or directory\n")
+    exits = ("[2025-06-03 11:02:17,880] [ERROR] [launch.py:325:sigkill_handler] ['/opt/py311/bin/python', '-u', "
+             "'train.py', '--local_rank=7'] exits with return code = 1\n")
+    for text in (build + tail + waited + exits, build, tail + waited):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), (text, v)
+        assert "ds_report" in v["fix"] and "torch_extensions" in v["fix"] and "CUDA_HOME" in v["fix"], v["fix"]
+    # a worker's own subprocess (a data tool) exiting non-zero is no build
+    tool = ("[rank1]: subprocess.CalledProcessError: Command '['ffmpeg', '-i', 'a.mp4']' returned non-zero exit "
+            "status 1.\n")
+    assert _verdict(tmp_path, tool)["cause"] != "config"
 
 
 def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):

@@ -1071,6 +1071,37 @@ def test_a_worker_that_cannot_import_a_module_at_start_is_its_environment_not_th
         assert "same Python environment" in v["fix"] and "which python" in v["fix"], v["fix"]
 
 
+def test_a_feature_refused_for_the_nccl_version_torch_was_built_with_is_a_shared_version_mismatch(tmp_path):
+    """A collective refused because the NCCL version torch was compiled against is too old ("... only supports X for
+    NCCL lib version >= N"), beside the loaded NCCL's own version line: a build/runtime NCCL mismatch every rank
+    shares (rule Q), nccl_internal, nobody named; the fix compares torch.cuda.nccl.version() with the loaded one."""
+    tb = ('  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 2410, in '
+          "reduce_scatter_tensor\n    work = group._reduce_scatter_base(output, input, opts)\n"
+          "[rank3]: RuntimeError: ProcessGroupNCCL only supports reduce_scatter_v for NCCL lib version >= 2.12.0\n")
+    for text in (tb + nccl_info("gpu-b07", 40122, 3, "NET/IB : Using [0]mlx5_0:1/IB"), tb,
+                 "ValueError: this sharded optimizer requires NCCL >= 2.18.1 for its uneven all-gather\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "nccl_internal" and v["culprits"] == [] and not _accused(d), v
+        assert "torch.cuda.nccl.version()" in v["fix"] and "USE_SYSTEM_NCCL" in v["fix"], v["fix"]
+
+
+def test_a_library_that_supports_only_a_bootstrap_the_job_was_not_launched_with_is_config(tmp_path):
+    """Lead rules V (1), W: every process warns that the installed library starts its feature only through the MPI
+    bootstrap (Transformer Engine's userbuffers before 1.9), nothing failing after it: the launch every rank shares,
+    config, nobody named; the fix says to launch under MPI, upgrade, or drop the feature. Beside a rank's own
+    failure, that failure is read."""
+    warn = ("/opt/megatron/megatron/core/transformer/utils.py:88: UserWarning: Transformer Engine v1.7.0+4e7d8a1 "
+            "supports only MPI bootstrap backend.\n  warnings.warn(\n")
+    for text in (warn * 8, "[default3]:" + warn.splitlines()[0] + "\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), v
+        assert "mpirun" in v["fix"] and "--tp-comm-overlap" in v["fix"], v["fix"]
+    crash = warn + watchdog_line(5, 3, "ALLGATHER", 600031, 600000)
+    assert _verdict(tmp_path, crash)["cause"] != "config"
+
+
 def test_the_general_words_of_an_unread_failure_give_its_reading(tmp_path):
     for line, cause, word in (
             ("[2025-03-02 10:11:12] ERROR gang-scheduler: pod trainer-worker-3 was evicted for a higher priority job\n",

@@ -33,6 +33,20 @@ R_NOT_A_FAILURE = re.compile(
 
 # (cause, the words, what they say, what to do): the first that matches the failure's text is its reading
 _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
+    # a feature refused for the NCCL version ("ProcessGroupNCCL only supports alltoall* for NCCL lib version >=
+    # 2.7.0", "requires NCCL >= 2.10"): torch's check is fixed when torch is compiled, so the NCCL the build saw is
+    # older than needed whatever libnccl is loaded -- a version mismatch every rank shares (rule Q), no rank
+    ("nccl_internal",
+     re.compile(r"(?i)\bNCCL\b(?: lib(?:rary)?)? version (?:>=|>|of at least|at least)\s*v?\d+\.\d+|"
+                r"\b(?:requires?|needs?|only supports?)\b[^\n]{0,80}?\bNCCL\b(?: version)?\s*(?:>=|>)\s*v?\d+\.\d+"),
+     "a feature needs a newer NCCL than the one this torch (or framework) build was compiled against: a version "
+     "mismatch between the build and the library every rank shares, not one rank's fault",
+     "Compare the NCCL version PyTorch was built with (python -c 'import torch; print(torch.cuda.nccl.version())') "
+     "with the libnccl it loads at run time (the 'NCCL version X' line under NCCL_DEBUG=INFO; LD_LIBRARY_PATH / "
+     "LD_PRELOAD decide which one): the check is fixed when torch is compiled, so a build against an older NCCL "
+     "refuses the feature even where a newer library is loaded. Install a torch build whose NCCL is at least the "
+     "version named, or rebuild PyTorch against it (USE_SYSTEM_NCCL=1 with NCCL_INCLUDE_DIR / NCCL_LIB_DIR at that "
+     "NCCL), the same on every node."),
     ("signal",
      re.compile(r"(?i)preempt|\bspot (?:instance|node)|node (?:was )?(?:drain|lost|removed|terminat)|"
                 r"\bdrain(?:ed|ing)\b|evict(?:ed|ion)|\bSIGTERM\b|\bSIGHUP\b|received signal (?:1|15)\b"),

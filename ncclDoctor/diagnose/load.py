@@ -239,6 +239,9 @@ SNIFF = 8192
 #   distributed.initialize(  a traceback's (or a pasted script's) code line calling JAX's set-up,
 #             jax.distributed.initialize(coordinator_address=..., num_processes=N, process_id=I): literal settings that
 #             cannot form the world a coordination barrier waits for (parse._world_call, lead rule AE)
+#   supports only  a library's warning that this installed version "supports only MPI bootstrap backend" (Transformer
+#             Engine's userbuffers for --tp-comm-overlap), a UserWarning no other word finds: the job was not launched
+#             the way that version can start (parse._launch_mode, verdict.quiet._launch_mode, lead rules V (1), W)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -266,7 +269,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
-            b"world_info=", b"distributed.initialize(")
+            b"world_info=", b"distributed.initialize(", b"supports only")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -672,9 +672,10 @@ class LineParser:
                    self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
-                   self._launch_setup, self._worker_failed, self._fatal_python,
+                   self._shared_build, self._launch_setup, self._worker_failed, self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
-                   self._beside, self._nccl_info, self._progress, self._no_nccl, self._uncaught, self._traceback_tail):
+                   self._beside, self._nccl_info, self._progress, self._no_nccl, self._launch_mode, self._uncaught,
+                   self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
                 return ev
@@ -1067,6 +1068,35 @@ class LineParser:
             return None
         ev = self._context(lineno, text, "no_nccl")
         ev.data["what"] = "library" if m.group("lib") else m.group(0)
+        return ev
+
+    def _shared_build(self, lineno: int, text: str) -> Event | None:
+        """The JIT build of an op the job compiles at start-up failing (signatures.R_SHARED_BUILD, lead rule AF (2)):
+        ninja's CalledProcessError is the build tool's exit, not a worker's; read as a check of the set-up every rank
+        shares (a traceback tail with ``settings``), which verdict.crash._settings_check reads as config, no rank."""
+        b = S.R_SHARED_BUILD.search(self._body) if ("exit status" in text or "building extension" in text
+                                                   or "torch_extensions" in text) else None
+        if b is None:
+            return None
+        m = S.R_EXC_TAIL.match(self._body)
+        said = ((m.group(2) or "").strip() if m else "") or self._body.strip()[:200]
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type=m.group(1) if m else "Error", message=said, line=m is None, settings=said,
+                       build=b.group("ext") or b.group("so") or "op")
+        self._last_exc = (lineno, ev)
+        return ev
+
+    def _launch_mode(self, lineno: int, text: str) -> Event | None:
+        """A library's warning that its installed version starts a feature only through one bootstrap ("Transformer
+        Engine v1.5.0 supports only MPI bootstrap backend."): the launch every rank shares (verdict.quiet._launch_mode,
+        lead rules V (1), W)."""
+        m = S.R_BOOTSTRAP_ONLY.search(self._body) if "supports only" in text else None
+        if m is None:
+            return None
+        ev = self._context(lineno, text, "launch_mode")
+        ev.rank = None  # printed by every process alike: the installed library's, not a rank's
+        ev.data.update(who=(m.group("who") or "the library").strip(), version=m.group("ver"), mode=m.group("mode"),
+                       said=m.group(0))
         return ev
 
     def _launch_setup(self, lineno: int, text: str) -> Event | None:

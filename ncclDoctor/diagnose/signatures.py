@@ -1179,7 +1179,13 @@ R_SETTINGS_CHECK = re.compile(
     r"\b(?:world_size|world size|n_gpus|num_gpus|nproc_per_node|dist_url|dist-url|num_machines|num_nodes|"
     r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|tp_size|pp_size|dp_size|num_shard\w{0,4}|distributed "
     r"(?:training|mode))\b"
-    r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b")
+    r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
+    # the platform every rank shares lacking a feature the settings ask for (Transformer Engine's "CUDA device,
+    # driver and/or toolkit version does not support comm+GEMM overlap with CUDA Multicast")
+    r"|\b(?:device|driver|toolkit|GPU|platform|hardware)s?(?: version)? (?:does not|doesn't|do not) support\b")
+# a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
+# UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
+R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=\w{1,40}[^.;]{0,80})")
 # A framework's own check refusing how the launch maps processes to devices, as a statement with or without an
 # exception class before it (lead rules W, AA (1)): XGBoost's "Multiple processes within communication group running
 # on same CUDA device is not supported" (its CHECK's text, often on the lines after the XGBoostError), accelerate's
@@ -1191,6 +1197,22 @@ R_SETTINGS_REFUSED = re.compile(
     r"\b(?:can't|cannot|can not) (?:train|be used|run)[^\n]{0,120}?\bin any distributed mode")
 # the kind of check it is, for its fix: the device each process uses, or a model loaded across devices
 R_SAME_DEVICE = re.compile(r"same (?:CUDA|GPU) device")
+# The job's shared software failing to build at start-up (lead rule AF (2)): torch's cpp_extension JIT build of an op
+# (DeepSpeed's op builder, a custom kernel) running ninja or a compiler that exits non-zero ("CalledProcessError:
+# Command '['ninja', '-v']' returned non-zero exit status 1.", then "RuntimeError: Error building extension 'X'"). One
+# rank builds while the others wait on its lock (then fail to load its .so from ~/.cache/torch_extensions), so whichever
+# rank prints it is no culprit: config, no rank.
+R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmake|nvcc|hipcc|gcc|g\+\+|c\+\+|clang\+\+)"
+                            r"(?![\w.+-])[^\n]{0,300}?returned non-zero exit status|"
+                            r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
+                            # the ranks that waited on that build, loading the module it never wrote
+                            r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
+# A library's warning that the version installed can start a feature only through one bootstrap (Megatron's
+# initialize.py: "Transformer Engine v1.5.0+6a9edc3 supports only MPI bootstrap backend." -- its userbuffers for
+# --tp-comm-overlap need the job launched under MPI): a launch setting every rank shares (lead rules V (1), W)
+R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30}){0,3})"
+                              r"(?: v?(?P<ver>\d[\w.+-]{0,40}))? )?"
+                              r"supports only (?:the )?(?P<mode>[\w.-]{1,24}) bootstrap(?: backend)?\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or

@@ -96,6 +96,7 @@ from ncclDoctor.diagnose.verdict.hang import (
 )
 from ncclDoctor.diagnose.verdict.quiet import (
     _config,
+    _launch_mode,
     _nccl_other,
     _none,
     _own_worlds,
@@ -155,7 +156,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             return _with_settings(v, env_findings)
     return (_retcode_trail(c, ks) or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
-            or _rank_args(c, ks)
+            or _rank_args(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _none(c, ks))

@@ -1049,6 +1049,24 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
     if e.data["message"] and said not in e.data["message"]:
         text += f" -- {said}"
+    adv = S.R_SETTINGS_ADVICE.search(e.data["message"] or said)  # the check's own advice (an env setting)
+    build = next((x.data["build"] for x in evs if x.data.get("build") not in (None, "op")),
+                 "op" if any(x.data.get("build") for x in evs) else None)
+    if build:  # the JIT build of an op every rank loads failing at start-up (lead rule AF (2))
+        what = f"extension '{build}'" if build != "op" else "an op (a C++/CUDA extension)"
+        return Verdict(
+            "config",
+            f"the job stopped at start-up building {what} it compiles on first use (torch's cpp_extension JIT build, "
+            f"{text[:200]}, {e.where}): the build toolchain (CUDA toolkit, compiler, ninja) every rank shares failed, "
+            "and one rank builds while the others wait on the same build, so the rank that printed it is no culprit",
+            "Read the compiler's own error above 'ninja: build stopped: subcommand failed' (the first 'error:' line). "
+            "Then check the build environment every node shares: CUDA_HOME / nvcc matching torch's CUDA (nvcc "
+            "--version against python -c 'import torch; print(torch.version.cuda)'), a gcc/g++ version that CUDA "
+            "toolkit supports, ninja installed; for DeepSpeed run ds_report (which ops are compatible) and pre-build "
+            "the op at install (DS_BUILD_OPS=1 or DS_BUILD_<OP>=1 pip install deepspeed) instead of on first use; "
+            "clear a stale or half-written build dir (~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR) and "
+            "relaunch every rank.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if S.R_SETTINGS_REFUSED.search(said):  # the launch's device mapping (lead rules W, AA (1))
         device = S.R_SAME_DEVICE.search(said) is not None
         return Verdict(
@@ -1078,7 +1096,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(divisible by it), --nproc_per_node / --num_gpus / the number of machines as the config expects, an "
         "explicit --dist-url tcp://MASTER_IP:PORT for several machines, an init_method this platform's torch "
         "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
-        "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank.",
+        "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
+        + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

@@ -645,6 +645,36 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
+def _launch_mode(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A library's warning, with nothing failing shown, that its installed version supports only one bootstrap for a
+    feature the settings turn on (parse: ``launch_mode``; Transformer Engine's userbuffers for --tp-comm-overlap before
+    1.9 start only under MPI): the job was launched some other way, a launch setting every rank shares (lead rules
+    V (1), W): config, no rank. The crash that may follow is read by its own lines when they are shown."""
+    evs = c.samples.get("launch_mode", [])
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+        return None
+    if c.samples.get("nccl_error") or any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+        return None
+    e = evs[0]
+    who, mode = e.data["who"], e.data["mode"]
+    ver = f" v{e.data['version']}" if e.data.get("version") else ""
+    mpi = mode.upper() == "MPI"
+    return Verdict(
+        "config",
+        f"{who}{ver} warns ('{e.data['said'][:160]}', {c.kinds.get('launch_mode', 1)} time(s)) that this installed "
+        f"version supports only the {mode} bootstrap for a feature the settings turn on, and the job was not started "
+        "that way: a launch setting every rank shares, not a rank's fault; these lines show nothing failing beyond "
+        "that warning",
+        ("Launch every rank under MPI (mpirun -np N ..., or srun --mpi=pmix under Slurm) with a PyTorch built with "
+         "MPI, so the MPI bootstrap can start; or " if mpi else
+         f"Launch every rank so the {mode} bootstrap can start; or ")
+        + f"upgrade {who} to a version that bootstraps over torch.distributed (Transformer Engine >= 1.9 for its "
+        "userbuffers: --tp-comm-bootstrap-backend nccl), or turn off the feature that needs it (--tp-comm-overlap "
+        "for TP comm+GEMM overlap). Collect the full output of a run if it then stops: the failure itself is not in "
+        "these lines.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 _NODE_FIELD = {"MASTER_ADDR": "master_addr", "MASTER_PORT": "master_port", "WORLD_SIZE": "world"}
 _R_IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 
