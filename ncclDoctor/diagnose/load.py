@@ -233,6 +233,9 @@ SNIFF = 8192
 #   tasks-per-node, SLURM_PROCID  a Slurm job's tasks per node and a node rank taken from SLURM_PROCID: several
 #             launchers a node, the extra ones binding MASTER_PORT again (parse._launch_gpus, verdict.fabric._store,
 #             lead rule AA (1))
+#   entrypoint   torchrun's launch-config block ("  entrypoint       : train.py"), pasted without its "launch
+#             configs:" header and none of its lines holding another word: a flag's value there ("false") is the
+#             script every worker runs (parse._torchrun_config, verdict.quiet._rank_args, lead rule AF (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -259,7 +262,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
-            b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP")
+            b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP", b"entrypoint ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -1414,6 +1414,14 @@ class LineParser:
         if "Rendezvous complete for workers" in text or "launch configs:" in text:
             self._follow = 18  # the block's lines carry no trigger word
             return None
+        ep = S.R_TR_ENTRYPOINT.match(self._body) if "entrypoint" in text else None
+        if ep:  # the script every worker runs: a flag's bare value there is an option taken as the script (rule AF)
+            if not S.R_FLAG_VALUE.match(ep.group(1)):
+                return None
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # the agent's line, not a rank's
+            ev.data["entrypoint"] = ep.group(1)
+            return ev
         m = S.R_TR_LAUNCH.match(self._body) or S.R_TR_RESULT.match(self._body)
         if not m or m.group(1) == "min_nodes":
             return None

@@ -630,6 +630,24 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(the master node's address, reachable from the others: nc -zv MASTER_ADDR PORT), or keep "
             "--master_addr/--master_port with --rdzv_backend=static and --node_rank on each node.",
             "medium", [], [x.brief() for x in lost[:2]], job_wide=True)
+    ep = next((e for e in evs if e.data.get("entrypoint")), None)
+    if ep is not None:  # lead rule AF (1): a flag's value where torchrun's launch config names the script
+        v = ep.data["entrypoint"]
+        return Verdict(
+            "config",
+            f"torchrun's launch config names '{v}' as the entrypoint ('{ep.text.strip()[:80]}'): the script (or "
+            f"program) every worker is to run is the bare value '{v}', an option's value taken as the training "
+            "script -- an option given without its value, or a value the launcher does not take, shifted the "
+            "command line -- so no worker runs the job; a launch setting of every worker, not a rank's fault",
+            f"Fix the launch command so that the training script is the first argument that is not an option: give "
+            f"each option its value (a boolean flag is given alone, without '{v}', where the launcher takes it as a "
+            "switch), check the accelerate launch arguments / accelerate config (e.g. --same_network, "
+            "--machine_rank) the launcher turns into torchrun's, then relaunch; the launch configs block should show "
+            "'entrypoint : train.py'.",
+            "medium", [], [ep.brief()], job_wide=True)
+    evs = [e for e in evs if "arg_rank" in e.data]
+    if not evs:
+        return None
     bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
     said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
     return Verdict(
