@@ -935,6 +935,19 @@ R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\
 R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
+# torchrun's node rank and master address on its command line, in any spelling ("--node-rank 1 --master-addr
+# 127.0.0.1", "--node_rank=1"): a node other than node 0 given a loopback master address looks for the store (and
+# rendezvous) on its own host, where node 0's store is not (lead rules AA (1), AE): config, no rank.
+R_ARG_NODE_RANK = re.compile(r"--node[_-]rank[= ]['\"]?(\d{1,4})\b")
+R_ARG_MASTER_ADDR_VAL = re.compile(r"--master[_-]addr[= ]['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)`]|$)")
+LOOPBACK_HOSTS = ("localhost", "::1", "[::1]", "0.0.0.0")
+
+
+def is_loopback(addr: str) -> bool:
+    """Whether a master address names the host it is used on (127.0.0.0/8, localhost, ::1, 0.0.0.0)."""
+    return addr.lower() in LOOPBACK_HOSTS or bool(re.match(r"127\.\d{1,3}\.\d{1,3}\.\d{1,3}$", addr))
+
+
 # How many processes a launch starts on each node against how many GPUs the lines show there (lead rules Q, W):
 # torchrun's / torch.distributed.launch's "--nproc_per_node 8" (any spelling), a CUDA_VISIBLE_DEVICES list on the same
 # command line, and CUDA's deviceQuery sample's "Detected 1 CUDA Capable device(s)". More processes than GPUs make every

@@ -13,7 +13,7 @@ import re
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_STORAGE_ERR
+from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_STORAGE_ERR, is_loopback
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
 from ncclDoctor.diagnose.warn_families import _NET_FIX, OFI_START_FAILED
@@ -540,6 +540,9 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in evs if not e.data.get("own_worlds") and not e.data.get("rank0_host")]  # read elsewhere
     if not evs:
         return None
+    unfit = world_unfit(c)
+    if unfit is not None:
+        return unfit
     dup = [e for e in evs if e.data.get("member_world") and len(e.data["members"]) < e.data["member_world"]]
     if dup:  # lead rule AA (1): two processes at once were given one global rank, and some ranks none
         e = dup[0]
@@ -661,6 +664,35 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(multiproc-style launchers: start ranks from 0 on one node); with CUDA_VISIBLE_DEVICES limiting the GPUs, "
         "count only those.",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
+    """Launch settings shown that cannot form the world (lead rules AA (1), AE): a node other than node 0 given a
+    loopback master address (torchrun's --node-rank / --master-addr, NODE_RANK / MASTER_ADDR printed) where no node 0
+    on a loopback address is shown (one host running both nodes' launchers). Config, no rank, with nothing failing
+    after them or with the store connection failing as it must (FAILED: those store lines, verdict.fabric._store);
+    rule R's store_rendezvous holds only where no such setting is shown."""
+    evs = c.samples.get("launch_args", [])
+    nodes = [e for e in evs if e.data.get("node_rank") is not None and e.data.get("master_addr")]
+    own = any(e.data["node_rank"] == 0 and is_loopback(e.data["master_addr"]) for e in nodes)
+    loop = [] if own else [e for e in nodes if e.data["node_rank"] > 0 and is_loopback(e.data["master_addr"])]
+    after = " -- the store connection then fails as it must" if failed else ""
+    proof = [e.brief() for e in loop[:2]] + [e.brief() for e in (failed or [])[:2]]
+    if loop:
+        e = loop[0]
+        n, a = e.data["node_rank"], e.data["master_addr"]
+        return Verdict(
+            "config",
+            f"node rank {n} was launched with the master address {a} ('{e.text.strip()[:160]}'): a loopback address "
+            "is the node's own host, so a node other than node 0 looks for the rendezvous and store of node 0 on "
+            f"itself, where they are not, and the nodes never meet{after} -- a launch setting, not a rank's fault",
+            "Give every node the same --master-addr / MASTER_ADDR: node 0's IP address, reachable from the other "
+            "nodes (not 127.0.0.1 / localhost, which names each node itself), and the same --master-port; launch "
+            "with --nnodes = the number of nodes, --node-rank 0 on the master's node and 1, 2, ... on the others (the "
+            "node-rank-0 command on node 0 too); check the address from another node: nc -zv MASTER_ADDR "
+            "MASTER_PORT.",
+            "high" if failed else "medium", [], proof, job_wide=True)
+    return None
 
 
 _NODE_FIELD = {"MASTER_ADDR": "master_addr", "MASTER_PORT": "master_port", "WORLD_SIZE": "world"}
