@@ -1250,9 +1250,17 @@ class LineParser:
         return ev
 
     def _world_unfit(self, lineno: int, text: str) -> Event | None:
-        """Launch settings that cannot form the world (lead rules AA (1), AE; verdict.quiet.world_unfit): torchrun's
-        command line giving a node a loopback master address (any node rank: node 0's beside it says one host runs
-        both)."""
+        """Launch settings that cannot form the world (lead rules AA (1), AE; verdict.quiet.world_unfit): a call to
+        init_process_group with a literal rank at or past its literal world size (its code line in a traceback), or
+        torchrun's command line giving a node a loopback master address (any node rank: node 0's beside it says one
+        host runs both)."""
+        if "init_process_group(" in text and (w := S.R_CALL_WORLD.search(text)) and (r := S.R_CALL_RANK.search(text)):
+            if int(r.group(1)) >= int(w.group(1)) > 0:
+                ev = self._context(lineno, text, "launch_args")
+                ev.rank = None  # the call names the rank it was given, not the process that printed it
+                ev.data.update(arg_rank=int(r.group(1)), arg_world=int(w.group(1)), init_call=True)
+                return ev
+            return None
         nr = S.R_ARG_NODE_RANK.search(text) if "node" in text and not is_failure_line(self._body) else None
         ma = S.R_ARG_MASTER_ADDR_VAL.search(text) if nr else None  # node 0 too: both on one host is no fault
         if ma is None or not S.is_loopback(ma.group(1)):

@@ -667,17 +667,33 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
-    """Launch settings shown that cannot form the world (lead rules AA (1), AE): a node other than node 0 given a
-    loopback master address (torchrun's --node-rank / --master-addr, NODE_RANK / MASTER_ADDR printed) where no node 0
-    on a loopback address is shown (one host running both nodes' launchers). Config, no rank, with nothing failing
-    after them or with the store connection failing as it must (FAILED: those store lines, verdict.fabric._store);
-    rule R's store_rendezvous holds only where no such setting is shown."""
+    """Launch settings shown that cannot form the world (lead rules AA (1), AE): a call to init_process_group with a
+    literal rank at or past its literal world size, or a node other than node 0 given a loopback master address
+    (torchrun's --node-rank / --master-addr, NODE_RANK / MASTER_ADDR printed) where no node 0 on a loopback address is
+    shown (one host running both nodes' launchers). Config, no rank, with nothing failing after them or with the store
+    connection failing as it must (FAILED: those store lines, verdict.fabric._store); rule R's store_rendezvous holds
+    only where no such setting is shown."""
     evs = c.samples.get("launch_args", [])
     nodes = [e for e in evs if e.data.get("node_rank") is not None and e.data.get("master_addr")]
     own = any(e.data["node_rank"] == 0 and is_loopback(e.data["master_addr"]) for e in nodes)
     loop = [] if own else [e for e in nodes if e.data["node_rank"] > 0 and is_loopback(e.data["master_addr"])]
+    calls = [e for e in evs if e.data.get("init_call")]
     after = " -- the store connection then fails as it must" if failed else ""
-    proof = [e.brief() for e in loop[:2]] + [e.brief() for e in (failed or [])[:2]]
+    proof = [e.brief() for e in (calls or loop)[:2]] + [e.brief() for e in (failed or [])[:2]]
+    if calls:
+        e = calls[0]
+        r, w = e.data["arg_rank"], e.data["arg_world"]
+        return Verdict(
+            "config",
+            f"init_process_group is called with rank={r} in a world of world_size={w} ('{e.text.strip()[:120]}'): "
+            "ranks run from 0 to world_size - 1, so this process can never join that world; it waits as a store "
+            f"client for a rank 0 that no process of that world starts{after} -- a rank and world size written into "
+            "the script (or its launch arguments), not a rank's fault",
+            "Give init_process_group a rank below its world size: world_size = the processes of the whole job (nodes "
+            "x GPUs per node) and rank = node_rank x GPUs per node + the process's GPU index (one process alone: "
+            "world_size=1, rank=0), not a hard-coded rank; or let torchrun set them (init_method='env://', RANK / "
+            "WORLD_SIZE), with the same dist_url / init_method (tcp://MASTER_IP:PORT) on every process.",
+            "high" if failed else "medium", [], proof, job_wide=True)
     if loop:
         e = loop[0]
         n, a = e.data["node_rank"], e.data["master_addr"]
