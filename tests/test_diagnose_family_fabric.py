@@ -1773,3 +1773,30 @@ def test_the_process_group_refusing_a_rank_given_twice_is_invalid_usage_naming_n
     assert "--rank" in v["fix"] and "world_size" in v["fix"], v
     other = text.replace("more than one process has been assigned the same rank", "Connection refused")
     assert _verdict(tmp_path, other)["cause"] != "invalid_usage"
+# --- session 12 (fix38-1): lead rule AE, a world written into init_process_group that cannot form ------------------
+def test_a_store_timeout_under_an_init_call_with_rank_past_its_world_size_is_config(tmp_path):
+    """A traceback whose code line calls init_process_group with a literal rank at or past its literal world size
+    ('world_size=2, rank=2'): that process can never join the world and waits on the store for a rank 0 none of
+    it starts, so the store timeout after it is the setting (lead rule AE): config, no rank. A rank inside its world
+    leaves the store timeout to rule R (store_rendezvous)."""
+    def tb(call: str) -> str:
+        return ("Traceback (most recent call last):\n"
+                '  File "/srv/seg/tools/train_net.py", line 71, in run_worker\n'
+                f"    {call}\n"
+                '  File "/usr/local/lib/python3.9/site-packages/torch/distributed/distributed_c10d.py", line 500, in '
+                "init_process_group\n"
+                "    store, rank, world_size = next(rendezvous_iterator)\n"
+                '  File "/usr/local/lib/python3.9/site-packages/torch/distributed/rendezvous.py", line 133, in '
+                "_tcp_rendezvous_handler\n"
+                "    store = TCPStore(result.hostname, result.port, world_size, start_daemon, timeout)\n"
+                "TimeoutError: The client socket has timed out after 1800s while trying to connect to (10.3.1.9, "
+                "23456).\n")
+    for call in ("torch.distributed.init_process_group('nccl', init_method=cfg.url, rank=2, world_size=2)",
+                 "dist.init_process_group(backend=\"gloo\", init_method=\"tcp://10.3.1.9:23456\", world_size=4, "
+                 "rank=7)"):
+        v = _verdict(tmp_path, tb(call))
+        assert v["cause"] == "config" and v["culprits"] == [], (call, v)
+        assert "world_size" in v["fix"] and "rank" in v["fix"], v
+    for call in ("torch.distributed.init_process_group('nccl', init_method=cfg.url, rank=1, world_size=2)",
+                 "dist.init_process_group(backend='nccl', world_size=world_size, rank=local_rank)"):
+        assert _verdict(tmp_path, tb(call))["cause"] == "store_rendezvous", call

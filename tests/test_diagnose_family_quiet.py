@@ -1549,3 +1549,58 @@ def test_an_attribute_error_of_a_destructor_is_not_called_the_scripts_bug(tmp_pa
     v = _verdict(tmp_path, "(Worker pid=8811) AttributeError: 'PyNcclCommunicator' object has no attribute "
                            "'comm'\n")
     assert not v["fix"].startswith("Fix the script"), v
+
+
+# --- session 12 (fix38-1): launch settings printed that cannot run the job (lead rules AF (1), AA (1), AE) ---------
+def test_torchrun_launch_config_with_a_flag_value_as_entrypoint_is_config(tmp_path):
+    """torchrun's launch-config block whose entrypoint is a bare flag value ('true', 'False', a number): an option's
+    value taken as the training script, which every worker would run (lead rule AF (1)): config, no rank, nothing
+    failing, with or without the block's header and a launcher's prefix. A script, a module or a program there is
+    a plain launch, as is the old agent's 'starting workers for entrypoint: python'."""
+    block = ("I1104 09:12:40.101000 140213 torch/distributed/launcher/api.py:188] Starting elastic_operator with "
+             "launch configs:\n"
+             "  entrypoint       : {ep}\n"
+             "  min_nodes        : 1\n"
+             "  max_nodes        : 1\n"
+             "  nproc_per_node   : 2\n"
+             "  run_id           : 7731\n"
+             "  rdzv_backend     : static\n"
+             "  rdzv_endpoint    : 10.8.0.4:29400\n"
+             "  rdzv_configs     : {{'rank': 0, 'timeout': 900}}\n"
+             "  max_restarts     : 0\n")
+    for ep in ("true", "False", "8"):
+        bare = "".join(f"worker-2  | {x}\n" for x in block.format(ep=ep).splitlines()[1:6])  # no header, a prefix
+        for text in (block.format(ep=ep), bare):
+            v = _verdict(tmp_path, text)
+            assert v["cause"] == "config" and v["culprits"] == [], (ep, text, v)
+            assert "entrypoint" in v["fix"] and "training script" in v["fix"], v
+    for ep in ("finetune_lora.py", "/mnt/jobs/pretrain_gpt.py", "llamafactory.launcher", "bash"):
+        assert _verdict(tmp_path, block.format(ep=ep))["cause"] != "config", ep
+    old = "[INFO] 2022-03-01 10:11:12,131 api: [default] starting workers for entrypoint: python\n"
+    assert _verdict(tmp_path, old)["cause"] != "config"
+
+
+def test_a_node_other_than_node_0_launched_with_a_loopback_master_is_config(tmp_path):
+    """A launch giving node rank N > 0 a loopback master address (torchrun's --node-rank / --master-addr in any
+    spelling, or NODE_RANK / MASTER_ADDR printed): that node looks for node 0's store on its own host (lead rules
+    AA (1), AE): config, no rank, with nothing failing or with its store connection then timing out. Node 0 on a
+    loopback address, node 1 given a real address, and both node ranks on one loopback address (one host running
+    both launchers) are not."""
+    for cmd in ("python -m torch.distributed.run --nproc_per_node=4 --nnodes=3 --node_rank=2 --master_addr=localhost "
+                "--master_port=29511 pretrain.py --cfg base.yaml",
+                "torchrun --nproc-per-node 2 --nnodes 2 --node-rank 1 --master-addr 127.0.1.1 run_clm.py",
+                "[launch] NODE_RANK=3 MASTER_ADDR=localhost MASTER_PORT=6100 WORLD_SIZE=32"):
+        v = _verdict(tmp_path, cmd + "\n")
+        assert v["cause"] == "config" and v["culprits"] == [], (cmd, v)
+        assert "MASTER_ADDR" in v["fix"] and "--node-rank" in v["fix"], v
+    late = ("torchrun --nproc_per_node 8 --nnodes 4 --node_rank 3 --master_addr 127.0.0.1 --master_port 29500 "
+            "train.py\n"
+            "torch.distributed.DistNetworkError: The client socket has timed out after 900s while trying to connect "
+            "to (127.0.0.1, 29500).\n")
+    v = _verdict(tmp_path, late)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    for ok in ("torchrun --nproc-per-node 8 --nnodes 2 --node-rank 0 --master-addr 127.0.0.1 train.py\n",
+               "torchrun --nproc-per-node 8 --nnodes 2 --node-rank 1 --master-addr 10.42.0.7 train.py\n",
+               "torchrun --nproc-per-node 2 --nnodes 2 --node-rank 0 --master-addr localhost train.py\n"
+               "torchrun --nproc-per-node 2 --nnodes 2 --node-rank 1 --master-addr localhost train.py\n"):
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok

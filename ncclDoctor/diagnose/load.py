@@ -242,6 +242,9 @@ SNIFF = 8192
 #   supports only  a library's warning that this installed version "supports only MPI bootstrap backend" (Transformer
 #             Engine's userbuffers for --tp-comm-overlap), a UserWarning no other word finds: the job was not launched
 #             the way that version can start (parse._launch_mode, verdict.quiet._launch_mode, lead rules V (1), W)
+#   entrypoint   torchrun's launch-config block ("  entrypoint       : train.py"), pasted without its "launch
+#             configs:" header and none of its lines holding another word: a flag's value there ("false") is the
+#             script every worker runs (parse._torchrun_config, verdict.quiet._rank_args, lead rule AF (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -269,7 +272,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
-            b"world_info=", b"distributed.initialize(", b"supports only")
+            b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

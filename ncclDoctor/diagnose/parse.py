@@ -1279,6 +1279,9 @@ class LineParser:
                 ev.rank = None  # the command line names a rank it was given, not the process that printed it
                 ev.data.update(arg_rank=int(r.group(1)), arg_world=int(w.group(1)))
                 return ev
+        ev = self._world_unfit(lineno, text)
+        if ev is not None:
+            return ev
         if "sigkill_handler" in text and S.R_DS_RUNNER_SIG.search(text):  # the runner got SIGINT/SIGTERM
             ev = self._context(lineno, text, "signal")
             ev.rank = None
@@ -1329,6 +1332,27 @@ class LineParser:
         bar = S.R_LOADING_SHARDS.search(text[:c.start()]) if c else None
         if bar and not S.R_LOADING_DONE.search(text[bar.end():c.start()]):  # a bar ended by '\r', glued to this line
             ev.data["loading"] = True
+        return ev
+
+    def _world_unfit(self, lineno: int, text: str) -> Event | None:
+        """Launch settings that cannot form the world (lead rules AA (1), AE; verdict.quiet.world_unfit): a call to
+        init_process_group with a literal rank at or past its literal world size (its code line in a traceback), or
+        torchrun's command line giving a node a loopback master address (any node rank: node 0's beside it says one
+        host runs both)."""
+        if "init_process_group(" in text and (w := S.R_CALL_WORLD.search(text)) and (r := S.R_CALL_RANK.search(text)):
+            if int(r.group(1)) >= int(w.group(1)) > 0:
+                ev = self._context(lineno, text, "launch_args")
+                ev.rank = None  # the call names the rank it was given, not the process that printed it
+                ev.data.update(arg_rank=int(r.group(1)), arg_world=int(w.group(1)), init_call=True)
+                return ev
+            return None
+        nr = S.R_ARG_NODE_RANK.search(text) if "node" in text and not is_failure_line(self._body) else None
+        ma = S.R_ARG_MASTER_ADDR_VAL.search(text) if nr else None  # node 0 too: both on one host is no fault
+        if ma is None or not S.is_loopback(ma.group(1)):
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # a command line, not a process's own line
+        ev.data.update(node_rank=int(nr.group(1)), master_addr=ma.group(1), master_port=None, world=None)
         return ev
 
     def _node_launch(self, lineno: int, text: str) -> Event | None:
@@ -1499,6 +1523,14 @@ class LineParser:
         if "Rendezvous complete for workers" in text or "launch configs:" in text:
             self._follow = 18  # the block's lines carry no trigger word
             return None
+        ep = S.R_TR_ENTRYPOINT.match(self._body) if "entrypoint" in text else None
+        if ep:  # the script every worker runs: a flag's bare value there is an option taken as the script (rule AF)
+            if not S.R_FLAG_VALUE.match(ep.group(1)):
+                return None
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # the agent's line, not a rank's
+            ev.data["entrypoint"] = ep.group(1)
+            return ev
         m = S.R_TR_LAUNCH.match(self._body) or S.R_TR_RESULT.match(self._body)
         if not m or m.group(1) == "min_nodes":
             return None

@@ -979,6 +979,25 @@ R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\
 R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
+# The code line of a call to init_process_group with the world written into it as literals ("dist.init_process_group(
+# backend='nccl', init_method=url, world_size=1, rank=1)", a traceback's frame shows it): a rank at or past the world
+# size can never join that world -- the store client waits for a rank 0 no process of that world is (lead rule AE):
+# config, no rank, whatever store timeout follows. Only integer literals (a variable's value is not shown).
+R_CALL_RANK = re.compile(r"(?<![\w.])rank\s?=\s?(\d{1,7})\s?[,)]")
+R_CALL_WORLD = re.compile(r"(?<![\w.])world_size\s?=\s?(\d{1,7})\s?[,)]")
+# torchrun's node rank and master address on its command line, in any spelling ("--node-rank 1 --master-addr
+# 127.0.0.1", "--node_rank=1"): a node other than node 0 given a loopback master address looks for the store (and
+# rendezvous) on its own host, where node 0's store is not (lead rules AA (1), AE): config, no rank.
+R_ARG_NODE_RANK = re.compile(r"--node[_-]rank[= ]['\"]?(\d{1,4})\b")
+R_ARG_MASTER_ADDR_VAL = re.compile(r"--master[_-]addr[= ]['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)`]|$)")
+LOOPBACK_HOSTS = ("localhost", "::1", "[::1]", "0.0.0.0")
+
+
+def is_loopback(addr: str) -> bool:
+    """Whether a master address names the host it is used on (127.0.0.0/8, localhost, ::1, 0.0.0.0)."""
+    return addr.lower() in LOOPBACK_HOSTS or bool(re.match(r"127\.\d{1,3}\.\d{1,3}\.\d{1,3}$", addr))
+
+
 # How many processes a launch starts on each node against how many GPUs the lines show there (lead rules Q, W):
 # torchrun's / torch.distributed.launch's "--nproc_per_node 8" (any spelling), a CUDA_VISIBLE_DEVICES list on the same
 # command line, and CUDA's deviceQuery sample's "Detected 1 CUDA Capable device(s)". More processes than GPUs make every
@@ -1266,6 +1285,10 @@ R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family
 # torchrun's own printout of its configuration (torch/distributed/launcher/api.py "Starting
 # elastic_operator with launch configs:" and elastic/agent/server/api.py "[default] Rendezvous
 # complete for workers. Result:"), read as the variables torchrun sets or reads.
+# Its "entrypoint" line names the script (or program) every worker runs; a bare flag value there ("false", "true", a
+# number) is the value of an option taken as the script: every worker is started on it (lead rule AF (1)).
+R_TR_ENTRYPOINT = re.compile(r"^\s*entrypoint\s*: (\S*)\s*$")
+R_FLAG_VALUE = re.compile(r"^(?:true|false|yes|no|on|off|\d{1,6}(?:\.\d{1,6})?)$", re.IGNORECASE)
 R_TR_LAUNCH = re.compile(r"^\s*(rdzv_endpoint|rdzv_backend|min_nodes|max_nodes|nproc_per_node)\s*: (\S*)\s*$")
 R_TR_RESULT = re.compile(r"^\s*(master_addr|master_port|group_rank|group_world_size|global_world_sizes)=(.{1,200})$")
 TR_NAMES = {"rdzv_endpoint": "PET_RDZV_ENDPOINT", "rdzv_backend": "PET_RDZV_BACKEND", "max_nodes": "PET_NNODES",

@@ -1058,6 +1058,11 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _coord_barrier(c, coord)
     if all(e.data.get("init_cut") for e in evs):
         return _connect_then_cut(c, evs)
+    from ncclDoctor.diagnose.verdict.quiet import world_unfit
+
+    unfit = world_unfit(c, evs)  # lead rule AE: settings shown that cannot form the world the store waits for
+    if unfit is not None:
+        return unfit
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
     rdzv = any(e.data.get("rendezvous") for e in evs)
     in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)

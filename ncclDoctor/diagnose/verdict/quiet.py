@@ -13,7 +13,14 @@ import re
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_STORAGE_ERR, R_VICTIM_EXC
+from ncclDoctor.diagnose.signatures import (
+    R_EFA_HOST,
+    R_FOREIGN_ACCEPT,
+    R_NCCL_PREFIX,
+    R_STORAGE_ERR,
+    R_VICTIM_EXC,
+    is_loopback,
+)
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
 from ncclDoctor.diagnose.warn_families import _NET_FIX, OFI_START_FAILED
@@ -540,6 +547,9 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in evs if not e.data.get("own_worlds") and not e.data.get("rank0_host")]  # read elsewhere
     if not evs:
         return None
+    unfit = world_unfit(c)
+    if unfit is not None:
+        return unfit
     dup = [e for e in evs if e.data.get("member_world") and len(e.data["members"]) < e.data["member_world"]]
     if dup:  # lead rule AA (1): two processes at once were given one global rank, and some ranks none
         e = dup[0]
@@ -630,6 +640,24 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(the master node's address, reachable from the others: nc -zv MASTER_ADDR PORT), or keep "
             "--master_addr/--master_port with --rdzv_backend=static and --node_rank on each node.",
             "medium", [], [x.brief() for x in lost[:2]], job_wide=True)
+    ep = next((e for e in evs if e.data.get("entrypoint")), None)
+    if ep is not None:  # lead rule AF (1): a flag's value where torchrun's launch config names the script
+        v = ep.data["entrypoint"]
+        return Verdict(
+            "config",
+            f"torchrun's launch config names '{v}' as the entrypoint ('{ep.text.strip()[:80]}'): the script (or "
+            f"program) every worker is to run is the bare value '{v}', an option's value taken as the training "
+            "script -- an option given without its value, or a value the launcher does not take, shifted the "
+            "command line -- so no worker runs the job; a launch setting of every worker, not a rank's fault",
+            f"Fix the launch command so that the training script is the first argument that is not an option: give "
+            f"each option its value (a boolean flag is given alone, without '{v}', where the launcher takes it as a "
+            "switch), check the accelerate launch arguments / accelerate config (e.g. --same_network, "
+            "--machine_rank) the launcher turns into torchrun's, then relaunch; the launch configs block should show "
+            "'entrypoint : train.py'.",
+            "medium", [], [ep.brief()], job_wide=True)
+    evs = [e for e in evs if "arg_rank" in e.data]
+    if not evs:
+        return None
     bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
     said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
     return Verdict(
@@ -673,6 +701,49 @@ def _launch_mode(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "for TP comm+GEMM overlap). Collect the full output of a run if it then stops: the failure itself is not in "
         "these lines.",
         "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
+    """Launch settings shown that cannot form the world (lead rules AA (1), AE): a call to init_process_group with a
+    literal rank at or past its literal world size, or a node other than node 0 given a loopback master address
+    (torchrun's --node-rank / --master-addr, NODE_RANK / MASTER_ADDR printed) where no node 0 on a loopback address is
+    shown (one host running both nodes' launchers). Config, no rank, with nothing failing after them or with the store
+    connection failing as it must (FAILED: those store lines, verdict.fabric._store); rule R's store_rendezvous holds
+    only where no such setting is shown."""
+    evs = c.samples.get("launch_args", [])
+    nodes = [e for e in evs if e.data.get("node_rank") is not None and e.data.get("master_addr")]
+    own = any(e.data["node_rank"] == 0 and is_loopback(e.data["master_addr"]) for e in nodes)
+    loop = [] if own else [e for e in nodes if e.data["node_rank"] > 0 and is_loopback(e.data["master_addr"])]
+    calls = [e for e in evs if e.data.get("init_call")]
+    after = " -- the store connection then fails as it must" if failed else ""
+    proof = [e.brief() for e in (calls or loop)[:2]] + [e.brief() for e in (failed or [])[:2]]
+    if calls:
+        e = calls[0]
+        r, w = e.data["arg_rank"], e.data["arg_world"]
+        return Verdict(
+            "config",
+            f"init_process_group is called with rank={r} in a world of world_size={w} ('{e.text.strip()[:120]}'): "
+            "ranks run from 0 to world_size - 1, so this process can never join that world; it waits as a store "
+            f"client for a rank 0 that no process of that world starts{after} -- a rank and world size written into "
+            "the script (or its launch arguments), not a rank's fault",
+            "Give init_process_group a rank below its world size: world_size = the processes of the whole job (nodes "
+            "x GPUs per node) and rank = node_rank x GPUs per node + the process's GPU index (one process alone: "
+            "world_size=1, rank=0), not a hard-coded rank; or let torchrun set them (init_method='env://', RANK / "
+            "WORLD_SIZE), with the same dist_url / init_method (tcp://MASTER_IP:PORT) on every process.",
+            "high" if failed else "medium", [], proof, job_wide=True)
+    if loop:
+        e = loop[0]
+        n, a = e.data["node_rank"], e.data["master_addr"]
+        return Verdict(
+            "config",
+            f"node rank {n} was launched with the master address {a} ('{e.text.strip()[:160]}'): a loopback address "
+            "is the node's own host, so a node other than node 0 looks for the rendezvous and store of node 0 on "
+            f"itself, where they are not, and the nodes never meet{after} -- a launch setting, not a rank's fault",
+            "Give every node the same --master-addr / MASTER_ADDR: node 0's IP address, reachable from the other "
+            "nodes (not 127.0.0.1 / localhost, which names each node itself), and the same --master-port; launch "
+            "with --nnodes = the number of nodes, --node-rank 0 on the master's node and 1, 2, ... on the others (the "
+            "node-rank-0 command on node 0 too); check the address from another node: nc -zv MASTER_ADDR "
+            "MASTER_PORT.",
+            "high" if failed else "medium", [], proof, job_wide=True)
+    return None
 
 
 _NODE_FIELD = {"MASTER_ADDR": "master_addr", "MASTER_PORT": "master_port", "WORLD_SIZE": "world"}
