@@ -1545,7 +1545,8 @@ class LineParser:
                            store_conn=(proto.group(0) if proto else conn)[:80])
             return ev
         gone = S.R_STORE_GONE.search(text)
-        lost = not gone and S.R_STORE_SOCKET.search(text) and S.R_PEER_GONE.search(text)
+        poll = "dump flag" in text and S.R_DUMP_FLAG_POLL.search(text)  # the heartbeat monitor's poll (an [E] line)
+        lost = not gone and (S.R_STORE_SOCKET.search(text) or poll) and S.R_PEER_GONE.search(text)
         if lost and _EARLY_GLOG.search(text) and not _TORCH_RANK_PREFIX.search(text):
             # torch >= 2.2 glues "[rankN]:" to its C++ lines once init_process_group has made the default group
             # (_update_default_pg -> _set_global_rank): a reset logged without it was the store client's
@@ -1559,7 +1560,7 @@ class LineParser:
             r = S.R_REMOTE.search(text)
             ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
                            store_said=bool(gone), peer=f"{r.group(1)}:{r.group(2)}" if r else None)
-            if ev.rank is not None and S.R_C10D_WARNING.search(text) and not S.R_STORE_WAITED.search(text):
+            if ev.rank is not None and (S.R_C10D_WARNING.search(text) or poll) and not S.R_STORE_WAITED.search(text):
                 # a rank's c10d [W] warning of its store poll or read cut (lead rule N: news only if a failure follows)
                 ev.data["tags"] = ("store_warning",)
             return ev

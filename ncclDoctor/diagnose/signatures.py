@@ -362,6 +362,10 @@ R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server
 # addr=[localhost]:60950, remote=[localhost]:29500): Connection reset by peer", "sendBytes failed on ...: Broken pipe"):
 # with a peer-gone errno, the store's server went away.
 R_STORE_SOCKET = re.compile(r"\b(?:sendBytes|recvBytes|recvValue|recvVector|sendValue) failed on SocketImpl")
+# torch 2.3/2.4's heartbeat monitor polling the global store for the dump flag, at ERROR level with the socket's error
+# glued on ("[PG 0 Rank 1] Failed to get exception dump flag from the global store.Connection reset by peer"): the
+# "should dump" check of later versions (a [W] there), the same store poll cut when the store's host exited (rule N)
+R_DUMP_FLAG_POLL = re.compile(r"Failed to get (?:the )?exception dump flag from the global store")
 # c10d's own warning level on a line: glog's "[W318 10:00:41.929037914 TCPStore.cpp:125]" (torch 2.x) or "[W
 # socket.cpp:601]" (1.x): a warning the store client logs and goes on from (lead rule N)
 R_C10D_WARNING = re.compile(r"\[W\d{3,4} \d\d:\d\d:\d\d[.\d]* [\w.]+\.(?:cpp|hpp|h):\d+\]|"
