@@ -681,7 +681,7 @@ def test_the_ranks_store_warnings_with_a_timeout_after_them_are_not_none(tmp_pat
     assert _verdict(tmp_path, text)["cause"] != "none"
 
 
-# --- session 12 (fix38-4): torch 2.3/2.4's wording of the same heartbeat-monitor poll, at ERROR level ------------------
+# --- session 12 (fix38-4): torch 2.3/2.4's wording of the same heartbeat-monitor poll, at ERROR level -----------------
 _DUMP_FLAG_POLL = (
     "[rank6]:[E0722 04:51:37.664120938 ProcessGroupNCCL.cpp:1276] [PG 0 Rank 6] Failed to get exception dump flag "
     "from the global store.Broken pipe\n"

@@ -1888,6 +1888,10 @@ class LineParser:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "efa fabric meant"
             return ev
+        if "NIC info" in text and S.R_OFI_NO_NIC.search(text):  # the plugin could not read its device (rules J/Z)
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "ofi device not found"
+            return ev
         if "infiniband " in text and S.R_RDMA_REFUSED.search(text):  # the RDMA driver refusing a resource (rule J)
             return self._context(lineno, text, "rdma_refused")
         m = S.R_NCCL_PREFIX.search(text)

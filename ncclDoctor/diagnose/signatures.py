@@ -717,6 +717,9 @@ R_OFI_OLD_WARN = re.compile(r"\bWARN: Function: \w{1,64} Line: \d{1,6}: (NET/OFI
 # platform ("NET/OFI Running on P4d platform", "Running on p5.48xlarge platform"), or FI_PROVIDER=efa set.
 R_EFA_MEANT = re.compile(r"NET/OFI Running on (?:p3dn|p4de?|p5\w{0,2}|trn\w{1,2})\b[\w.-]{0,16} platform|"
                          r"\bFI_PROVIDER=[\"']?efa\b", re.I)
+# aws-ofi-nccl not finding its device's NIC properties ("NET/OFI No NIC info for dev 0", then NCCL's "include/net.h:24
+# -> 2"): the EFA device itself not usable by the plugin on that node (verdict.quiet._warn_family, lead rules J/Z)
+R_OFI_NO_NIC = re.compile(r"NET/OFI No NIC info for dev(?:ice)? \d{1,3}")
 # the same in a host name that carries its instance type ("ray-worker-p5", "p4d-node-3")
 R_EFA_HOST = re.compile(r"(?<![A-Za-z0-9])(?:p3dn|p4de?|p5e?n?|trn1n?|trn2)(?![A-Za-z0-9])", re.I)
 # the kernel's RDMA driver refusing to create a resource for lack of memory (lead rule J's second paragraph):

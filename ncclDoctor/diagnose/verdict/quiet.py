@@ -13,7 +13,7 @@ import re
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_STORAGE_ERR
+from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_OFI_NO_NIC, R_STORAGE_ERR
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
 from ncclDoctor.diagnose.warn_families import _NET_FIX, OFI_START_FAILED
@@ -250,8 +250,16 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     fam, first = hits[0]
     same = [e for f, e in hits if f is fam]
     ranks = sorted({e.rank for e in same if e.rank is not None})
-    return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
-                   fam.fix, "low" if fam.cause == "unknown" else "medium", [], [e.brief() for e in same[:3]],
+    cause, meaning = fam.cause, fam.meaning
+    nonic = [e for e in c.samples.get("benign", []) if e.data.get("what") == "ofi device not found"]
+    if fam.name == "ofi_endpoint" and nonic:  # the plugin could not even read its device: the device is not usable
+        cause, meaning = "network_setup", (
+            "the libfabric net plugin (aws-ofi-nccl) could not set up its endpoint on the EFA device, and the lines "
+            f"show it unable to read the device at all ('{R_OFI_NO_NIC.search(nonic[0].text).group(0)}'): the EFA "
+            "device is not usable from these processes (not passed into the container, the EFA driver or libfabric "
+            "missing or mismatched), so NCCL's connections between the nodes cannot be set up over it")
+    return Verdict(cause, f"{meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
+                   fam.fix, "low" if cause == "unknown" else "medium", [], [e.brief() for e in same[:3]],
                    job_wide=fam.job_wide)
 
 
