@@ -2572,3 +2572,22 @@ def test_deepbenchs_nccl_failure_wording_on_every_rank_names_nobody(tmp_path):
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
     assert d["verdict"]["confidence"] != "low", d["verdict"]  # read as NCCL's error, not as words alone
+
+
+# --- session 12 (fix38-4): a scheduler's OOM kill that names no rank names its memory limit in the fix ---------------
+def test_a_schedulers_oom_kill_without_a_rank_names_its_memory_limit(tmp_path):
+    """Rule A's table (a kill by the host is host_oom): Slurm's step daemon reporting an OOM kill in a step after a
+    checkpoint save began, in its newer ("oom_kill event ... OOM Killed") and older ("oom-kill event(s) ... cgroup
+    out-of-memory handler") wordings, names no rank (nobody accused); the fix names the OOM killer and Slurm's
+    --mem limit, whichever reading (the host-kill family or the last reading) takes the line."""
+    head = ("2024-06-03 17:40:02 | INFO | trainer | step 1200 | loss 1.874\n"
+            "2024-06-03 17:40:05 | INFO | checkpointing | writing full state dict to /ckpt/step1200\n")
+    for i, line in enumerate((
+            "slurmstepd: error: Detected 2 oom_kill events in StepId=51234.batch. Some of the step tasks have been "
+            "OOM Killed.\n",
+            "slurmstepd: error: Detected 3 oom-kill event(s) in step 4412.0 cgroup. Some of your processes may have "
+            "been killed by the cgroup out-of-memory handler.\n")):
+        d = _report(tmp_path, head + line, f"slurm{i}.log")
+        v = d["verdict"]
+        assert v["cause"] == "host_oom" and not _accused(d), v
+        assert "OOM killer" in v["fix"] and "--mem" in v["fix"] and "sharded checkpoint" in v["fix"], v["fix"]

@@ -1138,15 +1138,33 @@ def test_a_wrong_socket_type_between_ib_and_sockets_is_the_nodes_transports_diff
     assert "NCCL_IB_DISABLE=1" in v["fix"] and "same network transport" in v["fix"], v
 
 
-# aws-ofi-nccl's endpoint / address-vector set-up on the EFA device failing after the plugin loaded
+# aws-ofi-nccl's endpoint / address-vector / CQ creation on the EFA device failing after the plugin loaded: a local
+# allocation the provider or host refused (lead rule J, as ibv_create_cq; session 12 fix38-4, round 38 aws-ofi-nccl-889)
 def test_a_net_plugin_endpoint_failing_on_efa_names_the_device_not_the_interface(tmp_path):
     text = (nccl_info("ip-10-2-3-4", 5120, 3, "Channel 01/0 : 11[3] -> 19[3] [send] via NET/AWS Libfabric/1",
                       tid=5188)
             + "ip-10-2-3-4:5120:5188 [3] ofi_create_domain:880 NCCL WARN NET/OFI Couldn't create CQ. RC: -22, ERROR: "
             "Invalid argument\n")
     v = _verdict(tmp_path, text)
-    assert v["cause"] == "network_setup" and v["culprits"] == [], v
+    assert v["cause"] == "nccl_system" and v["culprits"] == [], v
     assert "fi_info -p efa" in v["fix"] and "NCCL_SOCKET_IFNAME" not in v["fix"], v
+
+
+def test_a_net_plugin_endpoint_refused_alone_is_a_resource_failure_unless_the_device_is_not_found(tmp_path):
+    """Lead rule J's libfabric counterpart: aws-ofi-nccl failing to create an endpoint on a domain it opened (EINVAL,
+    any process, no rank named) is the provider or host refusing a local resource: nccl_system, nobody accused, the
+    fix names memlock and the EFA stack. Where the lines also show the plugin unable to read its device ('No NIC info
+    for dev N'), the device is not usable on those nodes and NCCL cannot connect over it: network_setup."""
+    ep = ("trn-node-12:40211:40388 [5] nccl_net_ofi_rdma_endpoint_create:2291 NCCL WARN NET/OFI Creating new endpoint "
+          "for domain 0x55d0c3a41f20 failed: Invalid argument\n")
+    d = _report(tmp_path, ep)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "ulimit -l" in v["fix"] and "fi_info -p efa" in v["fix"], v["fix"]
+    nonic = (nccl_info("trn-node-9", 7702, 1, "NET/OFI No NIC info for dev 1", tid=7790)
+             + nccl_info("trn-node-9", 7702, 1, "include/net.h:31 -> 2", tid=7790))
+    v = _verdict(tmp_path, nonic + ep, "nonic.log")
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
 
 
 # a net plugin refusing a memory registration while the net transport connects (lead rule J, round 30): the host's
@@ -1246,7 +1264,9 @@ def test_an_ofi_plugin_failing_to_start_is_network_setup_only_where_the_lines_sh
 def test_the_rdma_driver_refusing_a_protection_domain_for_memory_is_the_host_not_the_fabric(tmp_path):
     """Lead rule J's second paragraph: the plugin's endpoint set-up failing ('NET/OFI Couldn't open AV', old or new
     log format) beside the kernel's RDMA driver refusing the PD with ENOMEM ('Failed to allocate pd[-12]') is the
-    host refusing the resource: nccl_system, nobody named; without the kernel line it stays network_setup."""
+    host refusing the resource: nccl_system, nobody named. Without the kernel line the plugin's resource creation
+    failing is still nccl_system (rule J's libfabric counterpart, round 38's adjudicated aws-ofi-nccl-889); only the
+    plugin shown unable to read its device ('No NIC info for dev N') makes it network_setup."""
     warn = ("WARN: Function: create_nccl_ofi_component Line: 471: NET/OFI Couldn't open AV. RC: -22, ERROR: Invalid "
             "argument\n")
     new = ("ip-10-0-9-77:4410:4471 [5] nccl_net_ofi_rdma.c:5210 NCCL WARN NET/OFI Couldn't open AV. RC: -22, ERROR: "
@@ -1256,7 +1276,7 @@ def test_the_rdma_driver_refusing_a_protection_domain_for_memory_is_the_host_not
         v = _verdict(tmp_path, text)
         assert v["cause"] == "nccl_system" and v["culprits"] == [], (text, v)
         assert "memlock" in v["fix"] and "dmesg" in v["fix"], v
-    assert _verdict(tmp_path, new)["cause"] == "network_setup"
+    assert _verdict(tmp_path, new)["cause"] == "nccl_system"
 
 
 def test_a_net_plugin_that_cannot_insert_the_peers_address_is_network_setup_whatever_the_paste(tmp_path):

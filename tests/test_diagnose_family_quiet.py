@@ -681,6 +681,29 @@ def test_the_ranks_store_warnings_with_a_timeout_after_them_are_not_none(tmp_pat
     assert _verdict(tmp_path, text)["cause"] != "none"
 
 
+# --- session 12 (fix38-4): torch 2.3/2.4's wording of the same heartbeat-monitor poll, at ERROR level -----------------
+_DUMP_FLAG_POLL = (
+    "[rank6]:[E0722 04:51:37.664120938 ProcessGroupNCCL.cpp:1276] [PG 0 Rank 6] Failed to get exception dump flag "
+    "from the global store.Broken pipe\n"
+    "Exception raised from sendBytes at /opt/conda/pytorch/torch/csrc/distributed/c10d/Utils.hpp:645 (most recent "
+    "call first):\n"
+    "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x57 (0x7fa1c2b79897 in "
+    "/opt/conda/lib/python3.11/site-packages/torch/lib/libc10.so)\n")
+
+
+def test_the_heartbeat_monitors_dump_flag_poll_cut_alone_is_none(tmp_path):
+    """Lead rule N: torch 2.3/2.4's heartbeat monitor logs its poll of the global store's dump flag at ERROR level
+    ("Failed to get exception dump flag from the global store.<errno text>", later versions' [W] "should dump"
+    check): cut by a peer-gone error with nothing failing after it, the store's host exited first -- none, nobody
+    accused, not a peer's early exit."""
+    d = _report(tmp_path, _DUMP_FLAG_POLL)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+    assert "destroy_process_group before exit" in v["fix"], v["fix"]
+    text = _DUMP_FLAG_POLL + watchdog_line(6, 4410, "ALLGATHER", 1800042, 1800000, numel=4096)
+    assert _verdict(tmp_path, text, "after.log")["cause"] != "none"
+
+
 # --- session 7 (fixq): round 23's set-up chatter and failures shown without a cause --------------------------------
 def _lo_setup(host: str, pid: int, dev: int) -> str:
     return (nccl_info(host, pid, dev, "NCCL_SOCKET_IFNAME set by environment to lo")

@@ -65,8 +65,11 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      re.compile(r"(?i)oom[- ]kill|OOM killer|Out of memory: Killed process|\bMemoryError\b|host memory|"
                 r"memory limit|OOMKilled"),
      "the host ran out of memory (the kernel's or the container's OOM killer)",
-     "Look at dmesg -T on that node (Out of memory: Killed process) or the container's memory limit (OOMKilled); "
-     "use fewer DataLoader workers or smaller prefetch, load checkpoints with mmap / one rank at a time."),
+     "Look at dmesg -T on that node (the OOM killer's 'Out of memory: Killed process'), the container's memory limit "
+     "(OOMKilled) or the scheduler's (Slurm's oom_kill is the job's cgroup limit: sacct -j JOB -o MaxRSS,ReqMem, "
+     "raise --mem / --mem-per-gpu or use fewer ranks per node); host memory peaks when every rank holds a full CPU "
+     "copy at once (a checkpoint save or load: save a sharded checkpoint, offload or load with mmap / one rank at a "
+     "time); use fewer DataLoader workers or smaller prefetch."),
     ("store_rendezvous",
      re.compile(r"(?i)rendezvous|\brdzv\b|TCPStore|\bc10d store\b|MASTER_ADDR|MASTER_PORT|\betcd\b"),
      "the ranks could not meet at the rendezvous / store endpoint",

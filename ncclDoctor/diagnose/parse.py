@@ -1727,7 +1727,8 @@ class LineParser:
                            store_conn=(proto.group(0) if proto else conn)[:80])
             return ev
         gone = S.R_STORE_GONE.search(text)
-        lost = not gone and S.R_STORE_SOCKET.search(text) and S.R_PEER_GONE.search(text)
+        poll = "dump flag" in text and S.R_DUMP_FLAG_POLL.search(text)  # the heartbeat monitor's poll (an [E] line)
+        lost = not gone and (S.R_STORE_SOCKET.search(text) or poll) and S.R_PEER_GONE.search(text)
         if lost and _EARLY_GLOG.search(text) and not _TORCH_RANK_PREFIX.search(text):
             # torch >= 2.2 glues "[rankN]:" to its C++ lines once init_process_group has made the default group
             # (_update_default_pg -> _set_global_rank): a reset logged without it was the store client's
@@ -1741,7 +1742,7 @@ class LineParser:
             r = S.R_REMOTE.search(text)
             ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
                            store_said=bool(gone), peer=f"{r.group(1)}:{r.group(2)}" if r else None)
-            if ev.rank is not None and S.R_C10D_WARNING.search(text) and not S.R_STORE_WAITED.search(text):
+            if ev.rank is not None and (S.R_C10D_WARNING.search(text) or poll) and not S.R_STORE_WAITED.search(text):
                 # a rank's c10d [W] warning of its store poll or read cut (lead rule N: news only if a failure follows)
                 ev.data["tags"] = ("store_warning",)
             return ev
@@ -2122,6 +2123,10 @@ class LineParser:
         if "WARN" not in text and S.R_EFA_MEANT.search(text):  # lead rule Z: the job was meant to run on EFA
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "efa fabric meant"
+            return ev
+        if "NIC info" in text and S.R_OFI_NO_NIC.search(text):  # the plugin could not read its device (rules J/Z)
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "ofi device not found"
             return ev
         if "infiniband " in text and S.R_RDMA_REFUSED.search(text):  # the RDMA driver refusing a resource (rule J)
             return self._context(lineno, text, "rdma_refused")

@@ -362,6 +362,10 @@ R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server
 # addr=[localhost]:60950, remote=[localhost]:29500): Connection reset by peer", "sendBytes failed on ...: Broken pipe"):
 # with a peer-gone errno, the store's server went away.
 R_STORE_SOCKET = re.compile(r"\b(?:sendBytes|recvBytes|recvValue|recvVector|sendValue) failed on SocketImpl")
+# torch 2.3/2.4's heartbeat monitor polling the global store for the dump flag, at ERROR level with the socket's error
+# glued on ("[PG 0 Rank 1] Failed to get exception dump flag from the global store.Connection reset by peer"): the
+# "should dump" check of later versions (a [W] there), the same store poll cut when the store's host exited (rule N)
+R_DUMP_FLAG_POLL = re.compile(r"Failed to get (?:the )?exception dump flag from the global store")
 # c10d's own warning level on a line: glog's "[W318 10:00:41.929037914 TCPStore.cpp:125]" (torch 2.x) or "[W
 # socket.cpp:601]" (1.x): a warning the store client logs and goes on from (lead rule N)
 R_C10D_WARNING = re.compile(r"\[W\d{3,4} \d\d:\d\d:\d\d[.\d]* [\w.]+\.(?:cpp|hpp|h):\d+\]|"
@@ -747,6 +751,9 @@ R_OFI_OLD_WARN = re.compile(r"\bWARN: Function: \w{1,64} Line: \d{1,6}: (NET/OFI
 # platform ("NET/OFI Running on P4d platform", "Running on p5.48xlarge platform"), or FI_PROVIDER=efa set.
 R_EFA_MEANT = re.compile(r"NET/OFI Running on (?:p3dn|p4de?|p5\w{0,2}|trn\w{1,2})\b[\w.-]{0,16} platform|"
                          r"\bFI_PROVIDER=[\"']?efa\b", re.I)
+# aws-ofi-nccl not finding its device's NIC properties ("NET/OFI No NIC info for dev 0", then NCCL's "include/net.h:24
+# -> 2"): the EFA device itself not usable by the plugin on that node (verdict.quiet._warn_family, lead rules J/Z)
+R_OFI_NO_NIC = re.compile(r"NET/OFI No NIC info for dev(?:ice)? \d{1,3}")
 # the same in a host name that carries its instance type ("ray-worker-p5", "p4d-node-3")
 R_EFA_HOST = re.compile(r"(?<![A-Za-z0-9])(?:p3dn|p4de?|p5e?n?|trn1n?|trn2)(?![A-Za-z0-9])", re.I)
 # the kernel's RDMA driver refusing to create a resource for lack of memory (lead rule J's second paragraph):

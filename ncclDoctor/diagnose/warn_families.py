@@ -326,18 +326,24 @@ FAMILIES = (
     Family(
         # aws-ofi-nccl (the libfabric net plugin, EFA): its endpoint / address-vector set-up failing after the plugin
         # loaded ("NET/OFI Couldn't open AV. RC: -22", "NET/OFI Creating new endpoint for domain 0x.. failed: Invalid
-        # argument", "NET/OFI Couldn't bind/enable endpoint"): the EFA device cannot be used from this process
-        "ofi_endpoint", "network_setup",
+        # argument", "NET/OFI Couldn't bind/enable endpoint"): like ibv_create_qp/cq (verdict.fabric._LOCAL_VERBS) it
+        # only allocates on the local device, so the provider or the host refused the resource: lead rule J,
+        # nccl_system. Where the lines also show the plugin unable to read its device ("No NIC info for dev N"), the
+        # device itself is not usable there: network_setup (verdict.quiet._warn_family, rule Z)
+        "ofi_endpoint", "nccl_system",
         re.compile(r"NET/OFI (?:Couldn't (?:open|create|bind|enable|allocate) \w+|Creating new endpoint\b.{0,60}"
                    r"\bfailed|Unable to (?:create|open|bind|enable) \w+)"),
-        "the libfabric net plugin (aws-ofi-nccl) could not set up its endpoint on the EFA device: the device is not "
-        "usable from this process (not passed into the container, the EFA driver or libfabric too old or mismatched, "
-        "the host's resources for it refused)",
-        "Check EFA on the node and inside the container: fi_info -p efa -t FI_EP_RDM must list the devices (docker: "
-        "--device /dev/infiniband/uverbs*, Kubernetes: the EFA device plugin's vpc.amazonaws.com/efa resource, "
-        "--ulimit memlock=-1); use the aws-ofi-nccl and libfabric of one EFA installer (the plugin built against the "
-        "libfabric it loads), check dmesg for efa errors and that the security group allows all traffic to itself; "
-        "NCCL_DEBUG=INFO FI_LOG_LEVEL=warn shows the provider chosen."),
+        "the libfabric net plugin (aws-ofi-nccl) could not create its endpoint resources (endpoint, address vector) "
+        "on the EFA device it found: a local allocation (no peer, nothing on the wire) that the provider or the "
+        "host refused -- a system/resource failure of the fabric stack (its limits, driver or libfabric version), "
+        "not a link error and not a rank",
+        "Check EFA's resources and stack on the node and inside the container: the locked-memory limit (ulimit -l "
+        "unlimited, docker --ulimit memlock=-1), fi_info -p efa -t FI_EP_RDM must list the devices (docker: "
+        "--device /dev/infiniband/uverbs*, Kubernetes: the EFA device plugin's vpc.amazonaws.com/efa resource); use "
+        "the aws-ofi-nccl and libfabric of one EFA installer (the plugin built against the libfabric it loads: check "
+        "the aws-ofi-nccl version and libfabric / EFA installer version), check dmesg for efa errors; "
+        "NCCL_DEBUG=INFO FI_LOG_LEVEL=warn shows the provider chosen and the fi_endpoint call refused.",
+        job_wide=True),
     Family(
         # lead rule X (3), the other side: aws-ofi-nccl's RDMA protocol finding its own message state inconsistent in
         # the middle of a run ("NET/OFI Unexpected status (0) for message 246", "NET/OFI Write complete from

@@ -740,7 +740,7 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Confirm with dmesg -T | grep -i 'killed process' (or the scheduler's record: sacct MaxRSS, kubectl "
             "describe pod 'OOMKilled') on that node; lower the host memory every process uses at once (fewer "
             "DataLoader workers, mmap / sharded checkpoint loading, staggered model loading) or raise the job's "
-            "memory limit.",
+            "memory limit (Slurm: --mem / --mem-per-gpu).",
             "medium", [], [e.brief() for e in (cf + wf)[:3]], job_wide=True)
     ray = any("Ray" in str(e.data.get("killed", "")) for e in wf)
     return Verdict(
@@ -753,7 +753,8 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
         "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
-        "or raise the job's memory limit."
+        "or raise the job's memory limit (Slurm: --mem / --mem-per-gpu; sacct -j JOB -o MaxRSS,ReqMem shows what "
+        "the step used)."
         + (" Ray's memory monitor killed it before the kernel would: `ray logs raylet.out -ip NODE` names the "
            "worker; RAY_memory_usage_threshold (default 0.95 of the node's RAM) sets when it kills. Its message lists "
            "the node's top memory users (PID, MEM(GB), COMMAND): the largest is what filled the RAM, and it need not "

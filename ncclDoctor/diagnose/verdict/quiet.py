@@ -17,6 +17,7 @@ from ncclDoctor.diagnose.signatures import (
     R_EFA_HOST,
     R_FOREIGN_ACCEPT,
     R_NCCL_PREFIX,
+    R_OFI_NO_NIC,
     R_STORAGE_ERR,
     R_VICTIM_EXC,
     is_loopback,
@@ -257,8 +258,16 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     fam, first = hits[0]
     same = [e for f, e in hits if f is fam]
     ranks = sorted({e.rank for e in same if e.rank is not None})
-    return Verdict(fam.cause, f"{fam.meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
-                   fam.fix, "low" if fam.cause == "unknown" else "medium", [], [e.brief() for e in same[:3]],
+    cause, meaning = fam.cause, fam.meaning
+    nonic = [e for e in c.samples.get("benign", []) if e.data.get("what") == "ofi device not found"]
+    if fam.name == "ofi_endpoint" and nonic:  # the plugin could not even read its device: the device is not usable
+        cause, meaning = "network_setup", (
+            "the libfabric net plugin (aws-ofi-nccl) could not set up its endpoint on the EFA device, and the lines "
+            f"show it unable to read the device at all ('{R_OFI_NO_NIC.search(nonic[0].text).group(0)}'): the EFA "
+            "device is not usable from these processes (not passed into the container, the EFA driver or libfabric "
+            "missing or mismatched), so NCCL's connections between the nodes cannot be set up over it")
+    return Verdict(cause, f"{meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
+                   fam.fix, "low" if cause == "unknown" else "medium", [], [e.brief() for e in same[:3]],
                    job_wide=fam.job_wide)
 
 
