@@ -2591,3 +2591,26 @@ def test_a_schedulers_oom_kill_without_a_rank_names_its_memory_limit(tmp_path):
         v = d["verdict"]
         assert v["cause"] == "host_oom" and not _accused(d), v
         assert "OOM killer" in v["fix"] and "--mem" in v["fix"] and "sharded checkpoint" in v["fix"], v["fix"]
+
+
+# --- lead rule T: the user's Ctrl-C, Python's KeyboardInterrupt ending a traceback, nothing failing before it --------
+def test_a_keyboard_interrupt_with_nothing_failing_before_it_is_a_stop_from_outside(tmp_path):
+    """A traceback that ends in a bare "KeyboardInterrupt" (the spawn parent interrupted in its join, or a rank in its
+    loop), then only the ranks' teardown (ProcessGroupNCCL's destructor/abort INFO lines): SIGINT from outside, signal,
+    no rank named. After a rank's own failure (a watchdog timeout) the interrupt is not the cause."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/opt/conda/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 190, in join\n'
+          "    ready = multiprocessing.connection.wait(\n"
+          '  File "/opt/conda/lib/python3.11/selectors.py", line 415, in select\n'
+          "    fd_event_list = self._selector.poll(timeout)\n"
+          "KeyboardInterrupt\n")
+    down = "".join(f"[rank{r}]:[I1130 08:12:0{r} ProcessGroupNCCL.cpp:1188] [PG 0 Rank {r}] ProcessGroupNCCL "
+                   "destructor entered.\n" for r in (0, 2))
+    d = _report(tmp_path, tb + down)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []) and not _accused(d), v
+    assert "py-spy" in v["fix"] and "destroy_process_group" in v["fix"], v["fix"]
+    ranked = "".join(f"[rank3]: {x}\n" for x in tb.splitlines())
+    assert _verdict(tmp_path, ranked, "ranked.log")["cause"] == "signal"
+    hung = watchdog_line(2, 88, "ALLREDUCE", 600105, 600000) + "\n" + tb
+    assert _verdict(tmp_path, hung, "hung.log")["cause"] != "signal"

@@ -1293,6 +1293,11 @@ class LineParser:
             ev.rank = None
             ev.data.update(received=None, sent=None, shell_term=True)
             return ev
+        if "KeyboardInterrupt" in text and S.R_KBD_INTERRUPT.match(self._body):  # SIGINT ended a traceback (Ctrl-C)
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # interrupted from outside, whichever process prints it: it names no rank at fault
+            ev.data.update(received=None, sent=None, ctrl_c=True)
+            return ev
         gl = S.R_GLOG_SIGNAL.search(text) if "received by PID" in text else None
         if gl and gl.group(1) in ("SIGTERM", "SIGINT", "SIGHUP") and gl.group(3) != "0":
             # glog's handler: this process got a stop signal that another process (PID M) sent it

@@ -1766,6 +1766,22 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "another user's kill). If the job looked stuck before it was killed, take stacks first next time "
             "(py-spy dump --pid on every rank before killing) and rerun with NCCL_DEBUG=INFO to see where it stood.",
             "medium", [], [e.brief() for e in term[:3]])
+    ctrl_c = [e for e in sigs if e.data.get("ctrl_c")]
+    if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c):
+        # Python's "KeyboardInterrupt" ends a traceback: SIGINT interrupted a process of the job (a spawn parent in
+        # its join, a rank), and nothing failed before it: the user's Ctrl-C (or a kill -INT) stopped the job; the
+        # ranks' teardown lines after it (ProcessGroupNCCL's destructor, abort) are that stop, no rank is at fault
+        return Verdict(
+            "signal",
+            "a process of the job was interrupted by SIGINT (its traceback ends in KeyboardInterrupt: Ctrl-C or a "
+            "kill -INT) and no rank shows an error, timeout or failure of its own before it: the job was stopped from "
+            "outside, and what the ranks print after it (their process group's destructor and abort) is the "
+            "teardown; no rank is at fault",
+            "Nothing failed in the ranks: if the job was interrupted because it looked stuck, next time take stacks "
+            "first (py-spy dump --pid PID on every rank) and rerun with NCCL_DEBUG=INFO to see where it stood; call "
+            "dist.destroy_process_group() at the end of the script, and kill leftover worker processes a Ctrl-C "
+            "may leave behind (nvidia-smi, ps) before relaunching.",
+            "medium", [], [e.brief() for e in ctrl_c[:3]])
     if not got and forced:  # nothing else failed: the job was being stopped from outside
         return Verdict(
             "signal",
