@@ -472,8 +472,9 @@ def _verbs_resource(evs: list) -> Verdict:
 def _reg_at_setup(evs: list, setup: bool = True) -> Verdict:
     """Lead rule J: a memory registration (ibv_reg_mr*) refused -- while the communicator is created (NCCL's
     return-code trail runs through transport.cc/init.cc, the connections of ncclCommInitRank) or when a collective
-    first registers a buffer, with no completion error -- is an IB resource the host refuses (the locked-memory limit, or no peer-memory/dma-buf support to pin GPU memory), a system error of that
-    node, not the fabric: nothing was sent to a peer yet."""
+    first registers a buffer, with no completion error -- is an IB resource the host refuses (the locked-memory
+    limit, or no peer-memory/dma-buf support to pin GPU memory), a system error of that node, not the fabric: a
+    registration has no peer."""
     e = evs[0]
     err = e.data.get("verbs_error")
     return Verdict(
