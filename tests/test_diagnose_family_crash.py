@@ -2614,3 +2614,28 @@ def test_a_keyboard_interrupt_with_nothing_failing_before_it_is_a_stop_from_outs
     assert _verdict(tmp_path, ranked, "ranked.log")["cause"] == "signal"
     hung = watchdog_line(2, 88, "ALLREDUCE", 600105, 600000) + "\n" + tb
     assert _verdict(tmp_path, hung, "hung.log")["cause"] != "signal"
+
+
+# --- lead rules U (3), A: an unranked CUDA OOM of GPU N whose own process holds it, with rank N's traceback --------
+def test_an_unranked_oom_whose_gpu_agrees_with_the_ranked_traceback_pasted_with_it_names_that_rank(tmp_path):
+    """The OOM's message line has no launcher prefix, but says "GPU 2 ... this process has X memory in use" (the
+    failing process holds GPU 2) and the traceback pasted with it (right below, or the one it ends) is [rank2]'s:
+    on a job nothing says spans nodes, rank 2. Another rank's traceback, or no "this process has", names nobody."""
+    def oom(gpu: int, this: bool = True) -> str:
+        return (f"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.20 GiB. GPU {gpu} has a total "
+                "capacity of 79.15 GiB of which 310.75 MiB is free. "
+                + ("Including non-PyTorch memory, this process has 78.83 GiB memory in use. " if this else "")
+                + "Of the allocated memory 71.02 GiB is allocated by PyTorch, and 6.90 GiB is reserved by PyTorch "
+                "but unallocated.\n")
+
+    def tb(rank: int) -> str:
+        return (f"[rank{rank}]: Traceback (most recent call last):\n"
+                f'[rank{rank}]:   File "/srv/job/train_fsdp.py", line 212, in <module>\n'
+                f"[rank{rank}]:     loss = model(**batch).loss\n")
+    for text in (oom(2) + tb(2), tb(2) + oom(2)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("gpu_oom", [2]), (text, v)
+    for text in (oom(1) + tb(3), oom(2, this=False) + tb(2)):
+        v = _verdict(tmp_path, text, "other.log")
+        assert v["cause"] == "gpu_oom" and v["culprits"] == [], (text, v)

@@ -579,7 +579,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not ranks:  # lead rule A: the one process the launcher shows failing on its own is where the OOM happened
         lone = lone_failure(c)
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
-    owner = "" if ranks else _gpu_owner(c)
+    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c))
     if owner:
         ranks = [c.samples["cuda_oom"][0].data["gpu"]]
     engine = ""
@@ -635,6 +635,25 @@ def _gpu_owner(c: Collected) -> str:
     return (f" on GPU {gpu}, which its own process computes on ({len(others)} other processes hold only "
             f"{others[0] / 2**20:.0f} MiB contexts there): the process whose device is GPU {gpu}, local rank {gpu} of "
             "a job nothing says spans nodes")
+
+
+def _tb_agrees(c: Collected) -> str:
+    """Lead rules U (3), A: an unranked CUDA OOM whose text says the failing process itself holds GPU N's memory
+    ("GPU N ... this process has X memory in use"), pasted with the traceback it belongs to, that traceback under the
+    launcher's prefix of rank N: the GPU index and the rank agree, and nothing says the job spans nodes -- rank N.
+    "" when they disagree (another rank's traceback, a per-process CUDA_VISIBLE_DEVICES), or rank N is shown waiting."""
+    evs = c.samples.get("cuda_oom", [])
+    gpus = {e.data.get("gpu") for e in evs}
+    if not evs or len(gpus) != 1 or None in gpus or node_count(c) > 1:
+        return ""
+    gpu = evs[0].data["gpu"]
+    if not all(e.data.get("this") and e.data.get("tb_rank") == gpu for e in evs):
+        return ""
+    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
+        return ""
+    return (f" on GPU {gpu}, which the failing process itself holds ('this process has ... in use'), and the "
+            f"traceback pasted with it is [rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans "
+            "nodes")
 
 
 _PROXY = re.compile(r"\[Proxy Service (\d{1,7})\]")
