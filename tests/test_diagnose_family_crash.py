@@ -2591,3 +2591,51 @@ def test_a_schedulers_oom_kill_without_a_rank_names_its_memory_limit(tmp_path):
         v = d["verdict"]
         assert v["cause"] == "host_oom" and not _accused(d), v
         assert "OOM killer" in v["fix"] and "--mem" in v["fix"] and "sharded checkpoint" in v["fix"], v["fix"]
+
+
+# --- lead rule T: the user's Ctrl-C, Python's KeyboardInterrupt ending a traceback, nothing failing before it --------
+def test_a_keyboard_interrupt_with_nothing_failing_before_it_is_a_stop_from_outside(tmp_path):
+    """A traceback that ends in a bare "KeyboardInterrupt" (the spawn parent interrupted in its join, or a rank in its
+    loop), then only the ranks' teardown (ProcessGroupNCCL's destructor/abort INFO lines): SIGINT from outside, signal,
+    no rank named. After a rank's own failure (a watchdog timeout) the interrupt is not the cause."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/opt/conda/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 190, in join\n'
+          "    ready = multiprocessing.connection.wait(\n"
+          '  File "/opt/conda/lib/python3.11/selectors.py", line 415, in select\n'
+          "    fd_event_list = self._selector.poll(timeout)\n"
+          "KeyboardInterrupt\n")
+    down = "".join(f"[rank{r}]:[I1130 08:12:0{r} ProcessGroupNCCL.cpp:1188] [PG 0 Rank {r}] ProcessGroupNCCL "
+                   "destructor entered.\n" for r in (0, 2))
+    d = _report(tmp_path, tb + down)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []) and not _accused(d), v
+    assert "py-spy" in v["fix"] and "destroy_process_group" in v["fix"], v["fix"]
+    ranked = "".join(f"[rank3]: {x}\n" for x in tb.splitlines())
+    assert _verdict(tmp_path, ranked, "ranked.log")["cause"] == "signal"
+    hung = watchdog_line(2, 88, "ALLREDUCE", 600105, 600000) + "\n" + tb
+    assert _verdict(tmp_path, hung, "hung.log")["cause"] != "signal"
+
+
+# --- lead rules U (3), A: an unranked CUDA OOM of GPU N whose own process holds it, with rank N's traceback --------
+def test_an_unranked_oom_whose_gpu_agrees_with_the_ranked_traceback_pasted_with_it_names_that_rank(tmp_path):
+    """The OOM's message line has no launcher prefix, but says "GPU 2 ... this process has X memory in use" (the
+    failing process holds GPU 2) and the traceback pasted with it (right below, or the one it ends) is [rank2]'s:
+    on a job nothing says spans nodes, rank 2. Another rank's traceback, or no "this process has", names nobody."""
+    def oom(gpu: int, this: bool = True) -> str:
+        return (f"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.20 GiB. GPU {gpu} has a total "
+                "capacity of 79.15 GiB of which 310.75 MiB is free. "
+                + ("Including non-PyTorch memory, this process has 78.83 GiB memory in use. " if this else "")
+                + "Of the allocated memory 71.02 GiB is allocated by PyTorch, and 6.90 GiB is reserved by PyTorch "
+                "but unallocated.\n")
+
+    def tb(rank: int) -> str:
+        return (f"[rank{rank}]: Traceback (most recent call last):\n"
+                f'[rank{rank}]:   File "/srv/job/train_fsdp.py", line 212, in <module>\n'
+                f"[rank{rank}]:     loss = model(**batch).loss\n")
+    for text in (oom(2) + tb(2), tb(2) + oom(2)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("gpu_oom", [2]), (text, v)
+    for text in (oom(1) + tb(3), oom(2, this=False) + tb(2)):
+        v = _verdict(tmp_path, text, "other.log")
+        assert v["cause"] == "gpu_oom" and v["culprits"] == [], (text, v)

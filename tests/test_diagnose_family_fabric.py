@@ -75,7 +75,9 @@ def test_the_kernels_qp_error_completions_in_dmesg_are_the_fabric(tmp_path):
 
 
 # NCCL misc/ibvwrap.cc: "Call to ibv_reg_mr failed with error %s" / ibv_reg_dmabuf_mr / ibv_reg_mr_iova2
-def test_an_ib_memory_registration_failure_is_the_nodes_gpudirect_set_up_not_the_rank(tmp_path):
+def test_an_ib_memory_registration_failure_is_the_nodes_system_error_not_the_rank(tmp_path):
+    """Lead rule J (session 12): registering memory is resource creation the host refuses, nccl_system, also when
+    a collective registers its buffer mid-run (no set-up trail)."""
     text = ("[rank3]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3356, unhandled "
             "system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
             "gpu-node-7:2211:2290 [3] misc/ibvwrap.cc:199 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error "
@@ -83,7 +85,7 @@ def test_an_ib_memory_registration_failure_is_the_nodes_gpudirect_set_up_not_the
             "gpu-node-7:2211:2290 [3] NCCL INFO transport/net_ib.cc:1410 -> 2\n")
     r = _report(tmp_path, text)
     v = r["verdict"]
-    assert v["cause"] == "ib_fabric" and v["culprits"] == [], v
+    assert v["cause"] == "nccl_system" and v["culprits"] == [], v
     assert "nvidia-peermem" in v["fix"] and "NCCL_NET_GDR_LEVEL" in v["fix"]
     assert not [k for k in r["conclusions"] if k["kind"] == "first_failure" and k["confidence"] != "low"]
 
@@ -1071,8 +1073,8 @@ def test_the_process_group_url_a_launcher_logs_on_failure_is_the_rendezvous(tmp_
 def test_a_memory_registration_refused_at_communicator_set_up_is_the_hosts_resource(tmp_path):
     """Lead rule J: ibvwrap's "Call to ibv_reg_mr failed" (also with an error text) whose return-code trail runs
     through transport.cc and init.cc -- the communicator's own buffers registered while it connects -- is the host
-    refusing an IB resource (locked memory, GPU memory it cannot pin): nccl_system, nobody named. The same failure
-    with no set-up trail (a collective registering its buffer) stays the node's GPUDirect RDMA path (ib_fabric)."""
+    refusing an IB resource (locked memory, GPU memory it cannot pin): nccl_system, nobody named. Since session 12
+    the same failure with no set-up trail (a collective registering its buffer) is nccl_system too."""
     trail = "".join(nccl_info("trn-31", 9120, 5, f"{f} -> 2", tid=9188)
                     for f in ("net_ib.cc:531", "include/net.h:28", "transport/net.cc:310", "transport.cc:165",
                               "init.cc:1090", "init.cc:1401"))
@@ -1086,7 +1088,27 @@ def test_a_memory_registration_refused_at_communicator_set_up_is_the_hosts_resou
     mid = ("trn-31:9120:9188 [5] misc/ibvwrap.cc:241 NCCL WARN Call to ibv_reg_mr failed\n"
            + nccl_info("trn-31", 9120, 5, "transport/net_ib.cc:1702 -> 2", tid=9188)
            + nccl_info("trn-31", 9120, 5, "transport/net.cc:871 -> 2", tid=9188))
-    assert _verdict(tmp_path, mid, "mid.log")["cause"] == "ib_fabric"
+    assert _verdict(tmp_path, mid, "mid.log")["cause"] == "nccl_system"
+
+
+def test_a_bare_registration_warn_before_a_ranks_collective_traceback_is_the_hosts_not_the_fabric(tmp_path):
+    """Lead rule J (session 12): a pasted ibvwrap WARN with no host prefix nor return-code trail, "Call to
+    ibv_reg_mr* failed with error <strerror>", then one rank's traceback through a collective: the host's verbs
+    stack refused to register the buffer (GPUDirect/dma-buf, memlock), nccl_system, no rank named. A completion
+    error beside it is still the fabric."""
+    tb = ("[rank6]: Traceback (most recent call last):\n"
+          "[rank6]:   File \"/opt/train/dp.py\", line 88, in step\n"
+          "[rank6]:     work = group.reduce_scatter_tensor_coalesced(outputs, inputs, opts)\n")
+    for warn in ("misc/ibvwrap.cc:207 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Bad address",
+                 "misc/ibvwrap.cc:199 NCCL WARN Call to ibv_reg_dmabuf_mr failed with error Operation not supported"):
+        d = _report(tmp_path, "export NCCL_IB_HCA=mlx5_0,mlx5_3\n" + warn + " \n" + tb)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), (warn, v)
+        assert "nvidia-peermem" in v["fix"] and "ulimit -l" in v["fix"], v["fix"]
+    cqe = ("misc/ibvwrap.cc:207 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Bad address\n"
+           "h9:51:60 [6] transport/net_ib.cc:1695 NCCL WARN NET/IB : Got completion from peer 10.1.2.3<41552> with "
+           "status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.1.2.4 remoteGidsfe80::1\n")
+    assert _verdict(tmp_path, cqe, "cqe.log")["cause"] == "ib_fabric"
 
 
 # --- lead rule U(1): the subnet manager's informational IB async events fail nothing -------------------------

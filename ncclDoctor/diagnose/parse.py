@@ -186,6 +186,10 @@ class LineParser:
         # process's (_sites_apart)
         self._sites: list[tuple[int, str]] = []
         self._tb_heads: list[int] = []
+        # the last traceback header's line and the rank its launcher prefix names ("[rank3]: Traceback ..."), and an
+        # unranked CUDA OOM naming its GPU still waiting for a ranked traceback pasted right below it (_oom_tb_rank)
+        self._tb_rank: tuple[int, int | None] = (-999, None)
+        self._oom_open: tuple[int, Event] | None = None
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
@@ -469,6 +473,7 @@ class LineParser:
             self._site(lineno, "backward")
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
+            self._oom_tb_rank(lineno, text)
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:
             # the reset warning's own frames: the client was polling a key (check(), the NCCL heartbeat monitor's
             # poll of the dump flag), not connecting: the store's host had already exited (teardown)
@@ -1293,6 +1298,11 @@ class LineParser:
             ev.rank = None
             ev.data.update(received=None, sent=None, shell_term=True)
             return ev
+        if "KeyboardInterrupt" in text and S.R_KBD_INTERRUPT.match(self._body):  # SIGINT ended a traceback (Ctrl-C)
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # interrupted from outside, whichever process prints it: it names no rank at fault
+            ev.data.update(received=None, sent=None, ctrl_c=True)
+            return ev
         gl = S.R_GLOG_SIGNAL.search(text) if "received by PID" in text else None
         if gl and gl.group(1) in ("SIGTERM", "SIGINT", "SIGHUP") and gl.group(3) != "0":
             # glog's handler: this process got a stop signal that another process (PID M) sent it
@@ -1879,7 +1889,24 @@ class LineParser:
             ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,
                            alloc=_bytes(alloc.group(1)) if alloc else None,
                            procs=[(int(p.group(1)), _bytes(p.group(2))) for p in S.R_OOM_PROC.finditer(text)])
+            if ev.rank is None:  # its traceback: the ranked one it ends (no other header since), or one right below
+                head, rank = self._tb_rank
+                if rank is not None and 0 < lineno - head <= 400 and self._tb_heads and self._tb_heads[-1] == head:
+                    ev.data["tb_rank"] = rank
+                else:
+                    self._oom_open = (lineno, ev)
         return ev
+
+    def _oom_tb_rank(self, lineno: int, text: str) -> None:
+        """A traceback header's rank prefix, and the unranked CUDA OOM line pasted right above it (the exception's
+        message first, its traceback after): that traceback's rank is the rank its process printed it under, kept
+        as the OOM's "tb_rank" for crash._tb_agrees (lead rules U (3), A)."""
+        t = S.R_RANK_TAG.search(text)
+        rank = int(next(g for g in t.groups() if g is not None)) if t else None
+        self._tb_rank = (lineno, rank)
+        if self._oom_open is not None and rank is not None and 0 < lineno - self._oom_open[0] <= 2:
+            self._oom_open[1].data["tb_rank"] = rank
+        self._oom_open = None
 
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
         m = S.R_WORKER_FAILED.search(text)

@@ -1025,6 +1025,10 @@ R_NODE_RANK_PROCID = re.compile(r"\b(?:NODE_RANK|node_rank|node-rank)['\"]?\s{0,
 # was stopped from outside (a user's kill, a time limit, the scheduler).
 R_SHELL_TERM = re.compile(r"^\s*(?:\S{1,200}: line \d{1,6}: +\d{1,10} +|\[\d{1,4}\][+-]? +)?Terminated"
                           r"(?: +\S.{0,200})?\s*$")
+# Python's own last line of a traceback a SIGINT ended, "KeyboardInterrupt" (bare or "KeyboardInterrupt: text"): the
+# process (a launcher's parent waiting on its children, a rank) was interrupted from outside -- the user's Ctrl-C or a
+# kill -INT; alone, with nothing failing before it, the job was stopped by someone, not by a rank (lead rule T).
+R_KBD_INTERRUPT = re.compile(r"^\s*KeyboardInterrupt(?:: ?.{0,200})?\s*$")
 # A job process's own SIGTERM handler logging the signal it got: Lightning's signal connector ("[rank: 0] Received
 # SIGTERM: 15", then "Bypassing SIGTERM: 15") and submitit's ("Bypassing signal SIGTERM"). Alone, it is a stop from
 # outside (scheduler, kill); after a worker's failure it is the launcher's teardown, which that failure explains.

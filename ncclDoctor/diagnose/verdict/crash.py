@@ -579,7 +579,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not ranks:  # lead rule A: the one process the launcher shows failing on its own is where the OOM happened
         lone = lone_failure(c)
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
-    owner = "" if ranks else _gpu_owner(c)
+    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c))
     if owner:
         ranks = [c.samples["cuda_oom"][0].data["gpu"]]
     engine = ""
@@ -635,6 +635,25 @@ def _gpu_owner(c: Collected) -> str:
     return (f" on GPU {gpu}, which its own process computes on ({len(others)} other processes hold only "
             f"{others[0] / 2**20:.0f} MiB contexts there): the process whose device is GPU {gpu}, local rank {gpu} of "
             "a job nothing says spans nodes")
+
+
+def _tb_agrees(c: Collected) -> str:
+    """Lead rules U (3), A: an unranked CUDA OOM whose text says the failing process itself holds GPU N's memory
+    ("GPU N ... this process has X memory in use"), pasted with the traceback it belongs to, that traceback under the
+    launcher's prefix of rank N: the GPU index and the rank agree, and nothing says the job spans nodes -- rank N.
+    "" when they disagree (another rank's traceback, a per-process CUDA_VISIBLE_DEVICES), or rank N is shown waiting."""
+    evs = c.samples.get("cuda_oom", [])
+    gpus = {e.data.get("gpu") for e in evs}
+    if not evs or len(gpus) != 1 or None in gpus or node_count(c) > 1:
+        return ""
+    gpu = evs[0].data["gpu"]
+    if not all(e.data.get("this") and e.data.get("tb_rank") == gpu for e in evs):
+        return ""
+    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
+        return ""
+    return (f" on GPU {gpu}, which the failing process itself holds ('this process has ... in use'), and the "
+            f"traceback pasted with it is [rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans "
+            "nodes")
 
 
 _PROXY = re.compile(r"\[Proxy Service (\d{1,7})\]")
@@ -1766,6 +1785,22 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "another user's kill). If the job looked stuck before it was killed, take stacks first next time "
             "(py-spy dump --pid on every rank before killing) and rerun with NCCL_DEBUG=INFO to see where it stood.",
             "medium", [], [e.brief() for e in term[:3]])
+    ctrl_c = [e for e in sigs if e.data.get("ctrl_c")]
+    if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c):
+        # Python's "KeyboardInterrupt" ends a traceback: SIGINT interrupted a process of the job (a spawn parent in
+        # its join, a rank), and nothing failed before it: the user's Ctrl-C (or a kill -INT) stopped the job; the
+        # ranks' teardown lines after it (ProcessGroupNCCL's destructor, abort) are that stop, no rank is at fault
+        return Verdict(
+            "signal",
+            "a process of the job was interrupted by SIGINT (its traceback ends in KeyboardInterrupt: Ctrl-C or a "
+            "kill -INT) and no rank shows an error, timeout or failure of its own before it: the job was stopped from "
+            "outside, and what the ranks print after it (their process group's destructor and abort) is the "
+            "teardown; no rank is at fault",
+            "Nothing failed in the ranks: if the job was interrupted because it looked stuck, next time take stacks "
+            "first (py-spy dump --pid PID on every rank) and rerun with NCCL_DEBUG=INFO to see where it stood; call "
+            "dist.destroy_process_group() at the end of the script, and kill leftover worker processes a Ctrl-C "
+            "may leave behind (nvidia-smi, ps) before relaunching.",
+            "medium", [], [e.brief() for e in ctrl_c[:3]])
     if not got and forced:  # nothing else failed: the job was being stopped from outside
         return Verdict(
             "signal",

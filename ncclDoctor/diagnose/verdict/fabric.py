@@ -311,9 +311,10 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _verbs_resource(local)
     reg = [e for e in evs if str(e.data.get("verbs", "")).startswith("ibv_reg_") and e not in memlock]
     verbs = [e for e in evs if e.data.get("verbs")]
-    if (reg and not statuses and not asyncs and len(reg) + len(local) == len(verbs)
-            and any(f in ("init.cc", "transport.cc") for f, _ in c.retcodes)):
-        return _reg_at_setup(reg)
+    # lead rule J (session 12): registering memory is resource creation the host refuses, at set-up or at a
+    # collective's first use of a buffer alike (the registration has no peer; a completion error would)
+    if reg and not statuses and not asyncs and len(reg) + len(local) == len(verbs):
+        return _reg_at_setup(reg, any(f in ("init.cc", "transport.cc") for f, _ in c.retcodes))
     parts, fixes = [], []
     for s in statuses:
         name, meaning, fix = IB_STATUS.get(
@@ -468,19 +469,22 @@ def _verbs_resource(evs: list) -> Verdict:
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
 
-def _reg_at_setup(evs: list) -> Verdict:
-    """Lead rule J: a memory registration (ibv_reg_mr*) refused while the communicator is created -- NCCL's return-code
-    trail runs through transport.cc/init.cc, the connections of ncclCommInitRank -- is an IB resource the host
-    refuses (the locked-memory limit, or no peer-memory/dma-buf support to pin GPU memory), a system error of that
-    node, not the fabric: nothing was sent to a peer yet."""
+def _reg_at_setup(evs: list, setup: bool = True) -> Verdict:
+    """Lead rule J: a memory registration (ibv_reg_mr*) refused -- while the communicator is created (NCCL's
+    return-code trail runs through transport.cc/init.cc, the connections of ncclCommInitRank) or when a collective
+    first registers a buffer, with no completion error -- is an IB resource the host refuses (the locked-memory
+    limit, or no peer-memory/dma-buf support to pin GPU memory), a system error of that node, not the fabric: a
+    registration has no peer."""
     e = evs[0]
     err = e.data.get("verbs_error")
     return Verdict(
         "nccl_system",
-        f"registering memory with the HCA ({e.data['verbs']}, {err or 'no error text'}) failed while NCCL set up its "
-        "IB connections (its return-code trail runs through transport.cc/init.cc): the host refused to pin the "
+        f"registering memory with the HCA ({e.data['verbs']}, {err or 'no error text'}) failed "
+        + ("while NCCL set up its IB connections (its return-code trail runs through transport.cc/init.cc)" if setup
+           else "when NCCL registered a buffer for the IB transport (no completion error, no peer named)")
+        + ": the host refused to pin the "
         "buffer -- the process's locked-memory limit, or GPU memory the HCA cannot register (no nvidia-peermem / "
-        "dma-buf for GPUDirect RDMA) -- a system error of that node at set-up, not the fabric and not a rank's code",
+        "dma-buf for GPUDirect RDMA) -- a system error of that node, not the fabric and not a rank's code",
         f"On that node check the locked-memory limit where the ranks run ({_MEMLOCK}) and GPUDirect RDMA: load "
         "nvidia-peermem (modprobe nvidia-peermem; lsmod | grep peermem) or use a "
         "driver/kernel with dma-buf; NCCL_NET_GDR_LEVEL=LOC runs without GPUDirect RDMA and tells whether it is the "
