@@ -20,7 +20,8 @@ Stages (``diagnose`` composes them; each is a module):
 
 1. ``load``      expand paths; stream each file's trigger lines in bounded memory
                  (``ingest`` spreads large file sets over one worker process per CPU)
-2. ``parse``     lines -> events (``signatures`` documents every family and format)
+2. ``parse``     lines -> events (``signatures`` documents every family and format; the
+                 readers of each family of lines are in ``readers/``, mixins of ``LineParser``)
 3. ``flight_recorder``  dumps -> per-process-group collective records
 4. ``state``     events -> bounded per-rank state
 5. ``reason``    cross-rank conclusions: world size, culprits (behind or silent ranks),

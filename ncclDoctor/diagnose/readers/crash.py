@@ -1,0 +1,389 @@
+"""LineParser's readers of one process failing on its own: CUDA errors, fatal signals, Python's tracebacks, OOMs,
+DataLoader workers, a shared build failing, the line beside a crash.
+
+A mixin of ``parse.LineParser``: its methods read one hit line each and share the parser's per-file state,
+which ``LineParser.__init__`` declares and documents."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.generic import is_failure_line
+from ncclDoctor.diagnose.readers.common import (
+    _ERR_NEAR,
+    _bytes,
+    _several_nodes,
+)
+from ncclDoctor.diagnose.signatures import Event, _int
+
+
+class CrashReaders:
+    def _cuda_error(self, lineno: int, text: str) -> Event | None:
+        """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
+        error, or the 'Cuda failure N' NCCL names. Not a peer's consequence. Also the
+        driver's own Xid lines from dmesg (the GPU or driver failed)."""
+        x = S.R_XID.search(text) if "Xid" in text else None
+        if x:
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None  # a kernel log line: the GPU's PCI address, not a rank
+            cause = S.R_XID_CAUSE.search(text)
+            ev.data.update(what=f"Xid {x.group(2)} on GPU {x.group(1)}", cuda_code=None, watchdog=False,
+                           xid=int(x.group(2)), pci=x.group(1), cause_xid=int(cause.group(1)) if cause else None)
+            return ev
+        h = S.R_HSA_HW.search(text) if "HW Exception" in text else None
+        if h:  # the HSA runtime's hardware exception of one GPU (ROCm's Xid): which rank holds it is not said
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None
+            ev.data.update(what=f"HSA hardware exception on GPU node-{h.group(1)}: {h.group(2).strip()}",
+                           cuda_code=None, watchdog=False, hsa_node=int(h.group(1)))
+            return ev
+        if "finishedGPUExecutionInternal" in text and S.R_CUDA_CHECK_FRAME.search(self._body):
+            ev = self._context(lineno, text, "cuda_check")
+            ev.data.update(what="a CUDA error found by the watchdog's check of a finished work", watchdog=True)
+            return ev
+        m = S.R_CUDA_ERROR.search(text)
+        if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
+            return None  # "CUDA error: out of memory" is an OOM (see _oom)
+        if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
+            return None  # the Last error line after ncclUnhandledCudaError lands on that event
+        what = m.group(1) or m.group(2) or m.group(4) or m.group(5) or m.group(7) or m.group(9) or m.group(10) or ""
+        if "driver shutting down" in what:  # cudaErrorCudartUnloading: CUDA torn down as the process exits
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "CUDA 'driver shutting down' at process exit (a thread outlived CUDA's teardown)"
+            return ev
+        ev = self._context(lineno, text, "cuda_error")
+        ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
+        return ev
+
+    def _fatal_python(self, lineno: int, text: str) -> Event | None:
+        a = S.R_LAUNCH_ARG.search(text) if "error: " in text else None
+        if a:
+            ev = self._context(lineno, text, "launch_arg")
+            ev.data.update(arg=a.group(2), missing=a.group(1).startswith("the following"))
+            return ev
+        a = S.R_USAGE_ERROR.search(text) if "error: " in text else None
+        if a:  # lead rules U (2), W: argparse refused the arguments every worker is started with
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None  # argparse's usage line: every worker is given the same arguments
+            ev.data.update(arg=a.group(2).strip()[:200], missing=a.group(1).startswith("the following"), usage=True)
+            return ev
+        a = S.R_NO_SCRIPT.search(text) if "can't open file" in text else None
+        if a:  # lead rule U (2): the script path the launcher starts every worker with is wrong
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None  # the interpreter's line: every worker is started with the same path
+            ev.data.update(arg=a.group(1), missing=False, script=True)
+            return ev
+        r = S.R_PROC_RAISED.match(self._body) if "Process-" in text else None
+        x = None if r else S.R_EXECUTOR_FATAL.search(text) if "fatal signal" in text else None
+        if r or x:  # a worker process raised out of its target (its exception follows in its traceback)
+            ev = self._context(lineno, text, "worker_raised")
+            if x:
+                ev.rank = None  # the executor's line: which worker, it does not say
+            ev.data["executor"] = bool(x)
+            return ev
+        m = S.R_FATAL_PY.search(text) if "Fatal Python" in text else None
+        if not m:
+            return None
+        ev = self._context(lineno, text, "fatal_python")
+        ev.data["what"] = m.group(1).strip()[:200]
+        return ev
+
+    def _shared_build(self, lineno: int, text: str) -> Event | None:
+        """The JIT build of an op the job compiles at start-up failing (signatures.R_SHARED_BUILD, lead rule AF (2)):
+        ninja's CalledProcessError is the build tool's exit, not a worker's; read as a check of the set-up every rank
+        shares (a traceback tail with ``settings``), which verdict.crash._settings_check reads as config, no rank."""
+        b = S.R_SHARED_BUILD.search(self._body) if ("exit status" in text or "building extension" in text
+                                                   or "torch_extensions" in text) else None
+        if b is None:
+            return None
+        m = S.R_EXC_TAIL.match(self._body)
+        said = ((m.group(2) or "").strip() if m else "") or self._body.strip()[:200]
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type=m.group(1) if m else "Error", message=said, line=m is None, settings=said,
+                       build=b.group("ext") or b.group("so") or "op")
+        self._last_exc = (lineno, ev)
+        return ev
+
+    def _uncaught(self, lineno: int, text: str) -> Event | None:
+        """A process's excepthook logging the exception that ends it ("Uncaught OLMoThreadError: ..."): that
+        process exited on its own exception (status 1), a failure record as a launcher's is (lead rule A), read
+        after every family (an exception whose text a family explains keeps that family's kind). A victim's
+        exception class (a distributed timeout, the store or a peer gone) stays a failure shown, nobody named."""
+        m = S.R_UNCAUGHT.search(self._body) if "Uncaught " in text else None
+        if m is None:
+            return None
+        if S.R_VICTIM_EXC.match(m.group(1)):
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type=m.group(1), message=m.group(2).strip(), line=True)
+            return ev
+        ev = self._context(lineno, text, "worker_failed")
+        lr = S.R_LOG_RANK.search(text)
+        if lr:  # the logger's field is the local rank: rule A names a rank from it only in a single-node job
+            ev.rank = None
+        ev.data.update(exitcode=1, local_rank=int(lr.group(1)) if lr else None, pid=None, uncaught=m.group(1),
+                       message=m.group(2).strip())
+        return ev
+
+    def _traceback_tail(self, lineno: int, text: str) -> Event | None:
+        """A rank's own exception, the last line of its traceback. Read after every other family
+        (a line they explain keeps their kind); torchrun's own ChildFailedError is not a rank's."""
+        if "Termination signal` is detected" in text:
+            return None  # Paddle's report of a stop signal it received (its SignalInfo line says which, from whom)
+        r = S.R_SETTINGS_REFUSED.search(self._body) if ("same" in text or "distributed mode" in text) else None
+        if r:  # a framework's own check of the launch's device mapping (lead rules W, AA (1))
+            said = self._body.strip()[:200]
+            prev = self._last_exc
+            if prev is not None and 0 < lineno - prev[0] <= 3 and not prev[1].data.get("settings"):
+                prev[1].data["settings"] = said  # the rest of the exception's message, on the lines after it
+                return None
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type="Error", message=said, line=True, settings=said)
+            return ev
+        m = S.R_EXC_TAIL.match(self._body)
+        if not m:
+            e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
+            if e is None:
+                return None
+            ev = self._context(lineno, text, "traceback_tail")  # a failure shown, its cause not given
+            ev.data.update(type="Error", message=e.group(1), line=True)
+            return ev
+        if m.group(1).endswith("ChildFailedError"):
+            return None
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
+        self._last_exc = (lineno, ev)
+        if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
+            ev.data["in_handler"] = True
+        said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
+        if (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_SETTINGS_CHECK.search(said)) or (
+                m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)):
+            ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
+        return ev
+
+    def _signal(self, lineno: int, text: str) -> Event | None:
+        d = S.R_DDP_PARAMS.search(text) if "DDP expects" in text else None
+        if d:
+            ev = self._context(lineno, text, "ddp_params")
+            ev.data.update(reporter=int(d.group(1)), reporter_params=int(d.group(2)), odd=int(d.group(3)),
+                           odd_params=int(d.group(4)))
+            return ev
+        g = S.R_GASNET_SIGNAL.search(text) if "fatal signal (proc" in text else None
+        if g:  # GASNet's handler: process N caught a fatal signal (its own death), after its own error line if shown
+            ev = self._context(lineno, text, "runtime_signal")
+            before = self._err_line[1] if lineno - self._err_line[0] <= _ERR_NEAR else None
+            ev.rank = None  # read by verdict.crash._runtime_signal, not as a rank's line
+            ev.data.update(proc=int(g.group(1)), signame=g.group(2), signum=int(g.group(3)), before=before)
+            return ev
+        ds = S.R_DDP_SHAPE.search(text) if "appears not to match" in text else None
+        if ds:  # DDP's shape check: this process's parameter differs from process 0's
+            ev = self._context(lineno, text, "ddp_params")
+            ev.data.update(reporter=ev.rank, reporter_params=None, odd=int(ds.group(3)), odd_params=None,
+                           shape=f"{ds.group(1)} [{ds.group(2)}]")
+            ev.rank = None  # which side is wrong is not said: the check compares against process 0
+            return ev
+        k = S.R_CAUGHT_SIGNAL.search(text)
+        if k:
+            ev = self._context(lineno, text, "crash")
+            p = S.R_CAUGHT_PID.search(text)
+            ev.data.update(signal=int(k.group(1)), what=k.group(2).strip(), libs=[],
+                           proc=int(p.group(1)) if p else ev.pid)
+            self._crash, self._follow = ev, 2
+            return ev
+        o = S.R_OMPI_SIGNAL.search(text) if "] Signal: " in text else None
+        if o and int(o.group(4)) in S.SIGNALS_BY_NUMBER:  # Open MPI's handler: the process (host, pid) got it
+            ev = self._context(lineno, text, "crash")
+            ev.host = ev.host or o.group(1)
+            ev.data.update(signal=int(o.group(4)), what=o.group(3).strip(), libs=[], proc=int(o.group(2)),
+                           handler="Open MPI")
+            self._crash, self._follow = ev, 2
+            return ev
+        a = S.R_ABSL_SIGNAL.search(text) if "received at time=" in text else None
+        if a and a.group(1) in S.SIGNAL_BY_NAME:  # Abseil's handler: the process that prints it got that signal
+            ev = self._context(lineno, text, "crash")
+            ev.data.update(signal=S.SIGNAL_BY_NAME[a.group(1)], what=a.group(1), libs=[], proc=ev.pid)
+            return ev
+        if "forcefully" in text and S.R_FORCED_KILL.search(text):
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None
+            ev.data.update(received=None, sent="SIGKILL", forced=True)
+            return ev
+        st = (S.R_SCHED_STOP.search(text) if ("CANCELLED" in text or "preempted" in text or "timed-out" in text
+                                              or "Force Terminated" in text) else None)
+        if st:
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # the scheduler's line, not a rank's
+            why = ("cancelled" if st.group("plain") or st.group("forced") else
+                   "time limit" if st.group("pre") == "timed-out" else (st.group("why") or "PREEMPTION").lower())
+            ev.data.update(received=None, sent=None, sched="preemption" if why in ("preemption", "job requeue")
+                           else why, sched_text=why, usr=st.group("sig"))
+            ev.data["ray"] = bool(st.group("ray"))
+            return ev
+        # torchrun asked for several nodes through a non-static rendezvous given only --master_addr: no endpoint to
+        # meet at (signatures.R_ARG_RDZV_BACKEND; read before the node's settings, verdict.quiet._rank_args)
+        b = S.R_ARG_RDZV_BACKEND.search(text) if "rdzv" in text and not is_failure_line(self._body) else None
+        n = S.R_ARG_NNODES.search(text) if b and b.group(1) != "static" else None
+        if (n and S.R_ARG_MASTER_ADDR.search(text) and not S.R_ARG_RDZV_ENDPOINT.search(text)
+                and _several_nodes(n.group(1), True)):
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line, not a process's own line
+            ev.data.update(no_endpoint=b.group(1), nnodes=n.group(1))
+            return ev
+        # a line announcing a failure ("Error: failed to run torchrun --node_rank=1 ...") is read as that failure
+        node = (self._node_launch(lineno, text) if ("MASTER_ADDR" in text or "master_addr" in text)
+                and not is_failure_line(self._body) else None)
+        if node is not None:
+            return node
+        ips = S.R_ARG_IPS.search(text) if "--ips" in text and not is_failure_line(self._body) else None
+        if ips:  # a launcher's node list (Paddle's --ips): compared across the nodes' files (quiet._rank_args)
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line, not a process's own line
+            ev.data["ips"] = tuple(ips.group(1).split(","))
+            return ev
+        ne = S.R_NOT_READY_ENDPOINTS.search(text) if "ready endpoints" in text else None
+        if ne:  # Paddle's launcher waiting for its peers' endpoints (verdict.fabric._unroutable_peers)
+            ev = self._context(lineno, text, "peer_wait")
+            ev.rank = None  # the launcher's wait names the endpoints it waits for, not the ranks
+            ev.data["endpoints"] = [f"{h}:{p}" for h, p in S.R_ENDPOINT.findall(ne.group(1))][:256]
+            ev.data["said"] = ne.group(0)[:240]
+            return ev
+        n = S.R_ARG_NNODES.search(text) if "--standalone" in text and S.R_ARG_STANDALONE.search(text) else None
+        if n and _several_nodes(n.group(1), S.R_ARG_MULTINODE.search(text) is not None):
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line, not a process's own line
+            ev.data.update(standalone=True, nnodes=n.group(1))
+            return ev
+        if "--rank" in text:
+            r, w = S.R_ARG_RANK.search(text), S.R_ARG_WORLD.search(text)
+            if r and w and int(r.group(1)) >= int(w.group(1)) > 0:  # a rank outside the world it is launched into
+                ev = self._context(lineno, text, "launch_args")
+                ev.rank = None  # the command line names a rank it was given, not the process that printed it
+                ev.data.update(arg_rank=int(r.group(1)), arg_world=int(w.group(1)))
+                return ev
+        ev = self._world_unfit(lineno, text)
+        if ev is not None:
+            return ev
+        if "sigkill_handler" in text and S.R_DS_RUNNER_SIG.search(text):  # the runner got SIGINT/SIGTERM
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None
+            ev.data.update(received=None, sent=None, runner_sig=True)
+            self._handler_line = lineno
+            return ev
+        if "Terminated" in text and S.R_SHELL_TERM.match(self._body):  # the shell: the job got SIGTERM from outside
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None
+            ev.data.update(received=None, sent=None, shell_term=True)
+            return ev
+        if "KeyboardInterrupt" in text and S.R_KBD_INTERRUPT.match(self._body):  # SIGINT ended a traceback (Ctrl-C)
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # interrupted from outside, whichever process prints it: it names no rank at fault
+            ev.data.update(received=None, sent=None, ctrl_c=True)
+            return ev
+        gl = S.R_GLOG_SIGNAL.search(text) if "received by PID" in text else None
+        if gl and gl.group(1) in ("SIGTERM", "SIGINT", "SIGHUP") and gl.group(3) != "0":
+            # glog's handler: this process got a stop signal that another process (PID M) sent it
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # a victim of the stop: it names no rank at fault
+            ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False)
+            self._glog_stop, self._follow = (lineno, ev), max(self._follow, 8)  # the Python traceback follows
+            return ev
+        if "completed successfully" in text and S.R_JOB_DONE.search(self._body):
+            self._done_line = lineno
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "job completed"
+            return ev
+        w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
+        if w and lineno - self._done_line <= _ERR_NEAR:
+            # the handler logged a SIGTERM right after the job recorded its own success: the scheduler ending a
+            # step whose work was done (Slurm signals the step's processes at its end), nothing stopped
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "SIGTERM after the job completed"
+            return ev
+        w = S.R_WORKER_SIGTERM.search(text) if "SIGTERM" in text else None
+        if w:  # a job process's own handler logged the SIGTERM it got (not torchrun's agent: not "received" here)
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # a victim of the stop, whichever rank prints it: it names no rank at fault
+            ev.data.update(received=None, sent=None, worker_got="SIGTERM")
+            return ev
+        m = S.R_DEATH_SIGNAL.search(text)
+        c = None if m else S.R_CLOSING.search(text)
+        if not m and not c:
+            return None
+        ev = self._context(lineno, text, "signal")
+        ev.rank = None  # the agent's line, not a rank's
+        got = (m.group(1) or m.group(2)) if m else None
+        if got and not got.isdigit():
+            got = S.SIGNAL_NUMBERS.get(got.removeprefix("Signals."), 0)
+        ev.data.update(received=int(got) if got else None, sent=c.group(1) if c else None)
+        bar = S.R_LOADING_SHARDS.search(text[:c.start()]) if c else None
+        if bar and not S.R_LOADING_DONE.search(text[bar.end():c.start()]):  # a bar ended by '\r', glued to this line
+            ev.data["loading"] = True
+        return ev
+
+    def _dataloader(self, lineno: int, text: str) -> Event | None:
+        m = S.R_DATALOADER.search(text)
+        t = None if m or "unable to" not in text else S.R_TORCH_SHM.search(text)
+        if t:  # torch could not create the shared-memory file of a tensor passed between processes
+            ev = self._context(lineno, text, "dataloader")
+            ev.data.update(signal=None, bus_error=False, shm_file=t.group(1), shm_errno=(t.group(2) or "").strip())
+            return ev
+        if not m:
+            return None
+        ev = self._context(lineno, text, "dataloader")
+        sig = m.group(2) or ("Bus error" if "bus error" in text.lower() else None)
+        ev.data.update(signal=sig, bus_error=bool(sig and "bus" in sig.lower()))
+        return ev
+
+    def _driver_oom(self, lineno: int, text: str) -> Event | None:
+        m = S.R_DRIVER_OOM.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "driver_oom")
+        p = S.R_RAY_PID.findall(text[: m.start()])  # the innermost actor prefix is the process that printed it
+        ev.data.update(func=m.group(1), proc=int(p[-1]) if p else ev.pid)
+        return ev
+
+    def _oom(self, lineno: int, text: str) -> Event | None:
+        m = S.R_OOM.search(text)
+        if not m and S.R_HOST_MEM.search(self._body):  # the process's own allocation of host RAM failed
+            return self._context(lineno, text, "host_mem")
+        if not m or S.R_RAY_OOM.search(text):
+            return None
+        ev = self._context(lineno, text, "cuda_oom")
+        t = S.R_OOM_TRIED.search(text)
+        ev.data["tried"] = t.group(1) if t else None
+        if m.group(0).startswith("cuda"):  # a C++ runtime's own cudaMalloc* (an inference engine's buffers)
+            ev.data["runtime_alloc"] = True
+        g, this, alloc = S.R_OOM_GPU.search(text), S.R_OOM_THIS.search(text), S.R_OOM_ALLOC.search(text)
+        if g:  # which GPU, and what each process holds on it (see crash._gpu_owner)
+            ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,
+                           alloc=_bytes(alloc.group(1)) if alloc else None,
+                           procs=[(int(p.group(1)), _bytes(p.group(2))) for p in S.R_OOM_PROC.finditer(text)])
+            if ev.rank is None:  # its traceback: the ranked one it ends (no other header since), or one right below
+                head, rank = self._tb_rank
+                if rank is not None and 0 < lineno - head <= 400 and self._tb_heads and self._tb_heads[-1] == head:
+                    ev.data["tb_rank"] = rank
+                else:
+                    self._oom_open = (lineno, ev)
+        return ev
+
+    def _beside(self, lineno: int, text: str) -> Event | None:
+        """The stacks beside NCCL that move data themselves: DeepEP's kernel timeouts, UCX's endpoint timeouts
+        (beside_timeout), and NVSHMEM's bootstrap (NCCL's socket code) receiving a message of the wrong size."""
+        if "DeepEP" in text and S.R_DEEPEP_TIMEOUT.search(text):
+            ev = self._context(lineno, text, "beside_timeout")
+            ev.rank = None  # the rank DeepEP prints is one that waited, not one that failed
+            ev.data.update(stack="DeepEP", rdma="RDMA" in text)
+            return ev
+        if "UCX" in text and S.R_UCX_TIMEOUT.search(text):
+            ev = self._context(lineno, text, "beside_timeout")
+            ev.data.update(stack="UCX", rdma=False)
+            return ev
+        if "expandable_segments not supported" in text:  # torch: this platform has no CUDA virtual memory (cuMem)
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None
+            ev.data["what"] = "no cuda vmm"
+            return ev
+        if "truncated" in text and (m := S.R_NVSHMEM_TRUNC.search(text)):
+            ev = self._context(lineno, text, "nccl_warn")
+            ev.data["warn"] = "NVSHMEM bootstrap: " + m.group(1)
+            return ev
+        return None

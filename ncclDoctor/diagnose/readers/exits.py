@@ -1,0 +1,358 @@
+"""LineParser's readers of how launchers report a process's end: torchrun/elastic's failure summary and records,
+mpirun's, DeepSpeed's, mp.spawn's and subprocess's exits, exit noise at shutdown.
+
+A mixin of ``parse.LineParser``: its methods read one hit line each and share the parser's per-file state,
+which ``LineParser.__init__`` declares and documents."""
+
+from __future__ import annotations
+
+import ast
+import base64
+import json
+import re
+
+from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.readers.common import (
+    _hosts_gpus,
+    _pid_gap,
+)
+from ncclDoctor.diagnose.signatures import Event, _int
+
+
+class ExitReaders:
+    def _exit_noise(self, lineno: int, text: str) -> Event | None:
+        """Lines that look alarming and are not failures by themselves: the process-group
+        destructor warning (torch >= 2.4, at every exit without destroy_process_group), the
+        store's IPv6 lookup warning and the barrier's "devices ... currently unknown" warning."""
+        if S.R_PG_NOT_DESTROYED.search(text):
+            return self._context(lineno, text, "pg_not_destroyed")
+        if S.R_GDB_PEER.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "cuda-gdb peer-access notice"
+            return ev
+        bad = S.R_IPV6_PATH_HOST.search(text)
+        if bad:  # a file path where the store's host belongs: MASTER_ADDR is wrong, no lookup can ever succeed
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=f"{bad.group(1)}:{bad.group(2)}", rendezvous=False, in_use=None, closed=False,
+                           dns=True, not_a_host=True)
+            return ev
+        if S.R_IPV6.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "IPv6 lookup warning"
+            return ev
+        if S.R_BARRIER_GUESS.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "barrier device warning"
+            return ev
+        if S.R_LAUNCH_DEPRECATED.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "launch deprecated"
+            return ev
+        if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "deepspeed backend fallback"
+            return ev
+        pd = S.R_PG_DESTROYED.search(text) if "destroyed on rank" in text else None
+        if pd:  # the destructor's note: its rank in data only (verdict.crash.destroyed_rank reads it beside an error)
+            ev = self._context(lineno, text, "pg_destroyed")
+            ev.rank, ev.data["rank"] = None, int(pd.group(1))
+            return ev
+        if S.R_C10D_DEBUG.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "c10d debug line"
+            return ev
+        return None
+
+    def _worker_failed(self, lineno: int, text: str) -> Event | None:
+        m = S.R_WORKER_FAILED.search(text)
+        a = S.R_LAUNCH_ARG.search(text, 0, m.start()) if m and "error: " in text[:m.start()] else None
+        if a:  # the worker's argparse refusal glued before the agent's record of its exit 2 (a paste that lost the
+            return None  # line break): the refusal is the news, every worker is launched the same way (lead rule U2)
+        pf = None if m else S.R_PROCESS_FAILURE.search(text)
+        if pf:
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None  # the agent's record names a local rank, not a global one
+            ev.data.update(exitcode=int(pf.group(3)), local_rank=int(pf.group(1)), pid=int(pf.group(2)))
+            return ev
+        wrap = None if m or pf else S.R_WORKER_FAILED_WRAP.search(text)
+        if wrap:  # the pid went to the next line (a wrapped console): the local rank and exit code are whole
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None
+            ev.data.update(exitcode=int(wrap.group(1)), local_rank=int(wrap.group(2)), pid=None)
+            return ev
+        cut = None if m else S.R_WORKER_FAILED_CUT.search(text)
+        if cut:  # the paste lost "local_rank: N (pid: P)": the pid is the one the agent's clean-up did not stop
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None
+            pid, local = _pid_gap(self.closed_pids)
+            ev.data.update(exitcode=int(cut.group(1)), local_rank=local, pid=pid)
+            if local is not None:
+                ev.data["local_from"] = f"pid {pid}, the one gap in the pids torchrun's agent stopped"
+            return ev
+        if not m:
+            ev = self._launcher_exit(lineno, text)
+            if ev is not None:
+                return ev
+            k = S.R_HOST_KILL.search(self._body) if ("Killed" in text or "oom" in text.lower() or
+                                                     "resource: memory" in text or "MemoryPressure" in text) else None
+            if k and self._self_kill and re.fullmatch(r"(?:\S+: line \d+: +\d+ )?Killed", k.group(0).strip()):
+                return self._context(lineno, text, "self_kill")  # the serving framework's own kill (lead rule P)
+            sh = None if k else S.R_SHELL_SIGNAL.search(self._body)
+            if sh:  # the shell's "Bus error" / "Segmentation fault": that process died of SIGBUS / SIGSEGV
+                ev = self._context(lineno, text, "worker_failed")
+                ev.rank = None
+                ev.data.update(exitcode=-7 if sh.group(1) == "Bus error" else -11, local_rank=None, pid=None)
+                return ev
+            if not k:
+                return None
+            ev = self._context(lineno, text, "worker_failed")  # SIGKILL from outside: read as exit code -9
+            ev.rank = None
+            ev.data.update(exitcode=-9, local_rank=None, pid=None, killed=k.group(0).strip())
+            return ev
+        ev = self._context(lineno, text, "worker_failed")
+        ev.rank = None  # torchrun names a local rank here, not a global one
+        ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
+        return ev
+
+    def _mpi_first(self, lineno: int, text: str, body: str) -> Event | None | bool:
+        """The lines of mpirun's "The first process to do so was:" block: its rank, then its exit code (an event
+        of that global rank, as torchrun's table gives one). False: not a line of the block."""
+        p = S.R_MPI_PROC.match(body)
+        if p:
+            self._mpi_rank, self._follow = int(p.group(1)), 3
+            return None
+        x = S.R_MPI_CODE.match(body)
+        if x and self._mpi_rank is not None:
+            ev = self._global_exit(lineno, text, self._mpi_rank, int(x.group(1)))
+            ev.data["launcher"] = "mpirun"
+            self._mpi_block, self._mpi_rank = -99, None
+            return ev
+        if not body.strip() or body.lstrip().startswith(("The first process", "the job to be terminated", "-")):
+            self._follow = max(self._follow, 4)
+            return None
+        return False
+
+    def _global_exit(self, lineno: int, text: str, rank: int, code: int | None, host: str | None = None) -> Event:
+        ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+        ev.rank, ev.host = rank, host
+        ev.data.update(root=False, local_rank=None, exitcode=code, pid=None,
+                       signal=S.SIGNALS_BY_NUMBER.get(-code) if code is not None and code < 0 else None, time=None,
+                       traceback="")
+        return ev
+
+    def _launcher_exit(self, lineno: int, text: str) -> Event | None:
+        """A worker's exit as DeepSpeed's launcher, torch.multiprocessing.spawn or subprocess
+        report it, read like torchrun's 'failed (exitcode: N)' (-9: killed from outside)."""
+        died = S.R_RAY_DIED.search(text) if ("unexpected system error" in text
+                                             or "unexpectedly exits" in text) else None
+        if died:
+            ev = self._context(lineno, text, "ray_died")
+            ev.rank = None  # the raylet's line: a Ray worker process, not a rank
+            ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")))
+            return ev
+        node = S.R_RAY_NODE_DEAD.search(text) if "marked dead" in text else None
+        if node:  # Ray's GCS lost a whole node: its workers are gone, why the line does not say
+            ev = self._context(lineno, text, "ray_died")
+            ev.rank = None
+            ev.data.update(ip=node.group("ip"), pid=None, node=True)
+            return ev
+        pa = S.R_PADDLE_ABORT.search(text) if "trainers, the trainer" in text else None
+        if pa:  # Paddle's launch_utils: the trainers (global ranks) whose process exited nonzero, codes not printed
+            evs = []
+            for r in dict.fromkeys(int(x) for x in pa.group(2).split(",")):
+                ev = self._global_exit(lineno, text, r, None)
+                ev.data.update(died=True, whole=True, world=int(pa.group(1)), launcher="Paddle's launch_utils")
+                evs.append(ev)
+            self.queued += evs[1:64]
+            return evs[0]
+        pc = S.R_PADDLE_CONTAINER.search(text) if "Container rank" in text else None
+        if pc:  # paddle.distributed.launch: the failed worker's index on its node and its exit code
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None
+            ev.data.update(exitcode=int(pc.group(2)), local_rank=int(pc.group(1)), pid=None,
+                           launcher="paddle.distributed.launch")
+            return ev
+        g = S.R_GLOBAL_EXIT.search(text)
+        if g:  # a launcher's record that names the global rank
+            if g.group("kr"):
+                return self._global_exit(lineno, text, int(g.group("kr")), -15 if g.group("ks") == "SIGTERM" else -9)
+            if g.group("mr"):
+                ev = self._global_exit(lineno, text, int(g.group("mr")), -int(g.group("ms")), g.group("mh"))
+                ev.data["launcher"] = "mpirun"
+                return ev
+            if g.group("hr"):  # horovodrun: a status above 128 is the shell's word for a signal (137: SIGKILL)
+                status = int(g.group("hc"))
+                ev = self._global_exit(lineno, text, int(g.group("hr")),
+                                       128 - status if 128 < status < 160 else status)
+                ev.data.update(launcher="horovodrun", status=status)
+                return ev
+            if g.group("vr") or g.group("rr"):  # the first worker the executor saw die (its exit code not printed)
+                if S.R_VLLM_DP.search(text):
+                    return None  # a data-parallel engine's own worker index, not a rank of the job
+                ev = self._global_exit(lineno, text, int(g.group("vr") or g.group("rr")), None)
+                ev.data["died"] = True
+                return ev
+            return self._global_exit(lineno, text, int(g.group("cr") or g.group("gr")), int(g.group("cc") or
+                                                                                             g.group("gc")))
+        m = S.R_LAUNCHER_EXIT.search(text)
+        ray = None if m else S.R_RAY_OOM.search(text)
+        if not m and not ray:
+            return None
+        ev = self._context(lineno, text, "worker_failed")
+        ev.rank = None  # a launcher's line: at most a local rank or a process index
+        if ray:
+            ev.data.update(exitcode=-9, local_rank=None, pid=None, killed="Ray's memory monitor (host memory)")
+            return ev
+        sig = m.group("mpsig")
+        ws = int(m.group("ws")) if m.group("ws") else None  # a raw wait status: a signal, or an exit code << 8
+        if m.group("mpexc") and not self._spawn_world:
+            return None  # a spawn child's index, which is a rank only where nprocs is shown to be the world size
+        code = m.group("ds") or m.group("mp") or ("1" if m.group("mpexc") else None) or m.group("sp") or (
+            m.group("vw")) or (
+            (f"-{ws & 0x7f}" if ws & 0x7f else str(ws >> 8)) if ws is not None else None) or (
+            f"-{m.group('spsig')}" if m.group("spsig") else
+            f"-{S.SIGNAL_BY_NAME[sig]}" if sig in S.SIGNAL_BY_NAME else None)
+        lr = S.R_DS_LOCAL_RANK.search(text)
+        local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
+        ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
+        if (m.group("ds") or m.group("sp") or m.group("spsig")) and local:
+            # lead rule M: DeepSpeed's launch.py prints `cmd` left over from its spawn loop, the LAST worker it
+            # launched (--local_rank=N of N+1), beside the return code of whichever worker failed: it names the
+            # failed one only when the node ran a single worker (--local_rank=0). torch 1.x's
+            # torch.distributed.launch does the same in its CalledProcessError ("Command '[..., '--local_rank=7',
+            # ...]' died with <Signals.SIGSEGV: 11>" / "returned non-zero exit status 1"): lead rule U (5)
+            ev.data.update(local_rank=None, last_launched=local)
+        return ev
+
+    def _ds_runner(self, lineno: int, text: str, ev: Event | None) -> None:
+        """DeepSpeed's resources per host ({host: [GPU ids]}, one worker a GPU): its runner's command line
+        (R_DS_WORLD_INFO, --world_info decoded) or its launcher's "WORLD INFO DICT" (R_DS_WORLD_DICT); a caller's
+        report of a command's exit status (R_CMD_STATUS); a launcher's own record of a failed worker. Read by _ds_status
+        at the end of the file; the lines are read on as they were."""
+        if self._ds_world is None and "world_info" in text and (w := S.R_DS_WORLD_INFO.search(text)):
+            b64 = w.group(1)
+            try:
+                self._ds_world = _hosts_gpus(json.loads(base64.urlsafe_b64decode(
+                    b64.replace("+", "-").replace("/", "_") + "=" * (-len(b64) % 4))))
+            except (ValueError, TypeError):
+                pass
+        elif self._ds_world is None and "WORLD INFO DICT" in text and (w := S.R_DS_WORLD_DICT.search(text)):
+            try:
+                self._ds_world = _hosts_gpus(ast.literal_eval(w.group(1)))
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                pass
+        st = S.R_CMD_STATUS.search(text) if "non-zero" in text else None
+        if st and (self._cmd_status is None or self._cmd_status[2] == int(st.group(1))):
+            own = [ev] if ev is not None and ev.kind == "worker_failed" else []  # subprocess's form, read already
+            if self._cmd_status is None:
+                self._cmd_status = (lineno, text, int(st.group(1)), own)
+            elif len(self._cmd_status[3]) < 8:
+                self._cmd_status[3].extend(own)  # the same status told again (a traceback printed twice)
+        elif not st and ev is not None and ev.kind in ("worker_failed", "child_failed"):
+            self._worker_record = True
+
+    def _ds_status(self) -> None:
+        """Lead rules M and F (with A): a caller reports that the command it ran exited with status 256 - N (N a crash
+        signal: 249 = 256 - 7, SIGBUS) where DeepSpeed's runner's own command line is shown. The runner exits with
+        its launcher's status, and the launcher with sys.exit(the failed worker's returncode): -N, a worker killed by
+        signal N. Which worker the status does not say: --world_info does when the job ran ONE worker (one host, one
+        GPU): local rank 0 of a single-node job. With several workers nobody is named. Not read where a launcher's own
+        record of the failed worker is in the file (that record says more), nor for any other status."""
+        lineno, text, status, own = self._cmd_status
+        sig = 256 - status
+        if sig not in S.DS_STATUS_SIGNALS or self._worker_record:
+            return
+        workers = sum(len(v) for v in self._ds_world.values())
+        one = workers == 1 and len(self._ds_world) == 1
+        evs = own or [self._context(lineno, text, "worker_failed")]
+        host = next(iter(self._ds_world))
+        for ev in evs:
+            ev.rank = None  # the caller's line, not a rank's
+            ev.data.update(exitcode=-sig, local_rank=0 if one else None, pid=None, ds_status=status,
+                           launcher="DeepSpeed's runner")
+            ev.data.pop("last_launched", None)
+            if one:
+                ev.data["local_from"] = (f"launch: DeepSpeed ran one worker ({host}: GPU {self._ds_world[host][0]}), "
+                                         f"whose signal {sig} the status {status} (256 - {sig}) passes on")
+        if not own:
+            self.aside += evs
+        self.ds_kill = None  # its "Killing subprocess" lines are the same failure, its return code now read
+
+    def _retcode(self, lineno: int, text: str) -> Event | None:
+        """NCCL's return-code trail ("NCCL INFO bootstrap.cc:270 -> 2"), whatever the prefix."""
+        rc = S.R_RETCODE.search(text) if " -> " in text else None
+        if not rc:
+            return None
+        ev = self._context(lineno, text, "transport")
+        ev.data["retcode"] = (rc.group(1), int(rc.group(2)))
+        return ev
+
+    # -- torchrun's failure summary -------------------------------------------------
+    def _child_failed(self, lineno: int, text: str) -> tuple[bool, Event | None]:
+        """(handled, event) for a line inside the summary; a line that does not belong
+        to it ends the summary and is parsed as usual."""
+        m = S.R_CF_FIELD.match(text)
+        if not m:
+            t = text.strip()
+            if "Root Cause" in t:
+                self.cf_section, self._follow = "root", 8
+                return True, None
+            if t.startswith("---"):  # between "Failures:" and "Root Cause": keep reading
+                self._follow = 2
+                return True, None
+            if t.startswith("==="):
+                cut = self._cut_entry()
+                self.cf_section, self._follow = None, 0
+                return True, cut
+            if t.endswith("]:") or t == "<NO_OTHER_FAILURES>":  # "[1]:" starts the next entry
+                cut = self._cut_entry()
+                self._follow, self.cf, self._cf_ev = 7, {}, None
+                return True, cut
+            if not t and self._cf_more > 0:  # a blank line unwrap() left for a piece it joined: read on
+                self._cf_more -= 1
+                self._follow = max(self._follow, 2)
+                return True, None
+            if self._cf_last == "traceback" and self._cf_more > 0:
+                # the traceback's own lines (the exception of an error_file, or the rest of a wrapped line):
+                # read as usual, and the summary goes on after them
+                self._cf_more -= 1
+                self._follow = max(self._follow, 2)
+                return False, None
+            self._pending = self._cut_entry()  # returned with the next line that yields nothing else
+            self.cf_section, self.cf = None, {}
+            return False, None
+        field, value = m.group(1), m.group(2).strip()
+        self._follow, self._cf_line, self._cf_last, self._cf_more = 1, lineno, field, 40
+        if field == "traceback" and self._cf_ev is not None and not self.cf:
+            # the entry was emitted at its error_file line (a paste may end there): add its traceback
+            ev, self._cf_ev = self._cf_ev, None
+            sig = S.R_SIGNAL.search(value)
+            ev.data.update(traceback=value[:200], signal=ev.data.get("signal") or (sig.group(1) if sig else None))
+            ev.text = (ev.text + f"; traceback={value}")[: S.TEXT_CAP]
+            ev.where = f"{self.path}:{lineno}"  # the entry ends at its traceback line
+            return True, None
+        self.cf[field] = value
+        if field not in ("traceback", "error_file"):
+            return True, None
+        return True, self._cf_event(lineno, keep=field == "error_file")
+
+    def _cf_event(self, lineno: int, keep: bool) -> Event:
+        """The summary entry read so far as one event; ``keep``: its traceback may still follow."""
+        ev = Event("child_failed", f"{self.path}:{lineno}",
+                   "; ".join(f"{k}={v}" for k, v in self.cf.items())[: S.TEXT_CAP])
+        r = S.R_CF_RANK.match(self.cf.get("rank", ""))
+        x = S.R_CF_EXIT.match(self.cf.get("exitcode", ""))
+        sig = S.R_SIGNAL.search(self.cf.get("exitcode", "") + " " + self.cf.get("traceback", ""))
+        ev.rank = int(r.group(1)) if r else None
+        ev.host = self.cf.get("host")
+        # torchrun lists under "Failures:" every failure BESIDES its root cause (ChildFailedError.format_msg): an
+        # entry there says another process failed on its own too, shown or not
+        ev.data.update(root=self.cf_section == "root", listed=self.cf_section == "other" and self._cf_listed,
+                       local_rank=int(r.group(2)) if r else None,
+                       exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
+                       signal=sig.group(1) if sig else None, time=self.cf.get("time"),
+                       traceback=self.cf.get("traceback", "")[:200])
+        t = self.cf.get("time", "")
+        ev.ts = S.parse_timestamp(t) if t else None
+        self.cf, self._cf_ev = {}, ev if keep else None
+        return ev

@@ -1,0 +1,286 @@
+"""LineParser's readers of NCCL's own lines: its errors, IB/verbs/OFI completions, INFO set-up chatter, nccl-tests'
+progress, two ranks on one GPU, shared memory.
+
+A mixin of ``parse.LineParser``: its methods read one hit line each and share the parser's per-file state,
+which ``LineParser.__init__`` declares and documents."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.readers.common import (
+    _PREAMBLE_NEAR,
+    _R_ERROR_STRING,
+    MAX_PIDS,
+    _fmt,
+)
+from ncclDoctor.diagnose.signatures import Event
+
+
+class NcclReaders:
+    def _nccl_error(self, lineno: int, text: str) -> Event | None:
+        m = S.R_NCCL_CODE.search(text)
+        code = m.group(0) if m else None
+        if code is None:
+            m2 = S.R_NCCL_OLD.search(text)
+            code = S.OLD_CODE[m2.group(1).lower()] if m2 else None
+        in_init = False
+        if code is None and "Nccl" in text:  # CuPy's binding (signatures.R_CUPY_COMM_INIT): frames, or a bare class
+            if S.R_CUPY_COMM_INIT.search(text):
+                self._cupy_init = lineno
+            if S.R_CUPY_ERR_INIT.search(text):
+                self._cupy_err = lineno
+                return None
+            if S.R_NCCL_ERROR_CLASS.search(text):
+                code = "unknown"
+        elif code is None and self._cupy_err and 0 < lineno - self._cupy_err <= 2 and "KeyError" in text:
+            k = S.R_KEYERROR_CODE.match(self._body)
+            code = S.NCCL_RESULT.get(int(k.group(1))) if k else None
+            in_init = code is not None and bool(self._cupy_init) and lineno - self._cupy_init <= 8
+        call = S.R_NCCL_CALL_CODE.search(text) if code is None and "NCCL call" in text else None
+        if call:  # a harness naming the failed call and its result code by number
+            code = S.NCCL_RESULT.get(int(call.group(2)))
+        if code is None:
+            if "Last error:" not in text:
+                return None
+            code = "unknown"
+        if code == "ncclRemoteError" and self._paddle_init and 0 < lineno - self._paddle_init <= 12 and not any(
+                self._paddle_init < h < lineno for h in self._tb_heads):
+            in_init = True  # raised under Paddle's init_parallel_env frame, in the same traceback: its set-up
+        ev = self._context(lineno, text, "nccl_error")
+        ev.data["code"] = code
+        if in_init:  # raised while the communicator was being created (its set-up, lead rule L)
+            ev.data["in_init"] = True
+        if S.R_ASYNC_ABORT.search(text):
+            ev.data["mid_run"] = True
+        le = S.R_LAST_ERROR.search(text)
+        if le:
+            ev.data["last_error"] = le.group(1).strip()[: S.TEXT_CAP]
+        self.last_error, self.last_error_line, self._follow = ev, lineno, 3
+        self._detail_next = bool(code != "unknown" and not le and _R_ERROR_STRING.match(self._body))
+        return ev
+
+    def _ib(self, lineno: int, text: str) -> Event | None:
+        m = S.R_IB.search(text)
+        if m:
+            ev = self._context(lineno, text, "ib_completion")
+            hca = S.R_IB_HCA.search(text)
+            ev.data.update(status=int(m.group("status")), peer=m.group("peer"), hca=hca.group(1) if hca else None)
+            return ev
+        k = S.R_KERNEL_QP_ERR.search(text) if ": QP " in text else None
+        st = S.WC_STATUS_MSG.get(k.group(2).strip().lower()) if k else None
+        if st:  # the kernel's RDMA driver (a pasted dmesg) reporting a queue pair's error completion
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=st, peer=None, hca=k.group(1))
+            return ev
+        w = S.R_WC_RETRY.search(text) if "retry count" in text else None
+        if w:  # an RDMA engine's own report of a work completion's status (ibv_wc_status_str's words)
+            ev = self._context(lineno, text, "ib_completion")
+            hca, peer = S.R_LOCAL_NIC.search(text) or S.R_IB_HCA.search(text), S.R_PEER_NIC.search(text)
+            ev.data.update(status=12 if w.group(1) else 13, peer=peer.group(1) if peer else None,
+                           hca=hca.group(1) if hca else None)
+            return ev
+        o = S.R_OFI.search(text)
+        if o:
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=None, peer=None, ofi_rc=int(o.group(1)), ofi_err=int(o.group(2)),
+                           ofi_name=(o.group(3) or "").strip())
+            return ev
+        f = S.R_LIBFABRIC_CQ.search(text) if "libfabric:" in text else None
+        if f:  # libfabric's provider logging a completion error itself (EFA's efa_rdm_txe_handle_error)
+            ev = self._context(lineno, text, "ib_completion")
+            h = S.R_LIBFABRIC_PEER.search(text)
+            ev.data.update(status=None, peer=h.group(1) if h else None, ofi_rc=int(f.group(2)), ofi_err=None,
+                           ofi_name=(f.group(3) or "").strip(), ofi_prov=f.group(1))
+            return ev
+        a = S.R_IB_ASYNC.search(text)
+        v = None if a else S.R_VERBS.search(text)
+        if v and v.group(1) == "ibv_open_device":
+            return None  # NCCL's device enumeration skips an HCA it cannot open (a harmless WARN, verdict.quiet)
+        if v:
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
+            return ev
+        q = (S.R_CREATE_QP.search(text) if not a and ("NET/IB" not in text or "mlx5dv_create_qp" in text) and
+             ("create QP" in text or "queue pair" in text) else None)
+        if q:  # an RDMA engine's own words for ibv_create_qp refused (verdict.fabric._verbs_resource), and NCCL's
+            # "NET/IB: mlx5dv_create_qp failed to create QP: <strerror>" (net_ib's mlx5 direct-verbs path, the same
+            # local allocation on the HCA: lead rule J)
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=None, verbs="ibv_create_qp", verbs_error=(q.group(1) or "").strip(), peer=None)
+            return ev
+        if not a or S.R_IB_ASYNC_INFO.match(a.group(1).strip()):
+            return None  # lead rule U(1): the subnet manager's informational events fail nothing
+        ev = self._context(lineno, text, "ib_completion")
+        ev.data.update(status=None, async_event=a.group(1).strip(), peer=None)
+        return ev
+
+    def _same_device(self, lineno: int, text: str) -> Event | None:
+        """Two ranks on one GPU, read from lines that do not say so (signatures.R_COMM_BUSID, R_IPC_DEV)."""
+        p = S.R_NCCL_PREFIX.search(text)
+        b = S.R_COMM_BUSID.search(text) if p and "busId" in text else None
+        if b:
+            cid = S.R_COMM_ID.search(text)  # two runs in one file are two communicators: 2.1x+ print their ids
+            key = (p.group("host"), b.group(3), b.group(2) + (":" + cid.group(1) if cid else ""))
+            rank, pid = int(b.group(1)), p.group("pid")
+            seen = self.busid_rank.setdefault(key, (rank, pid)) if len(self.busid_rank) < MAX_PIDS else (rank, pid)
+            if seen[0] == rank or seen[1] == pid:
+                return None
+            pair, where = sorted((seen[0], rank)), f"PCI bus id {b.group(3)} on {p.group('host')}"
+        else:
+            i = S.R_IPC_DEV.search(text) if p and "IPC handle" in text else None
+            if not i or i.group(2) != p.group("dev"):
+                return None
+            pair, where = [int(i.group(1))], f"CUDA device {i.group(2)}, its peer's device too"
+        ev = self._context(lineno, text, "nccl_error")
+        ev.rank = None  # the launch put them there: no rank's own failure
+        ev.data.update(code="ncclInvalidUsage", duplicate_gpu=pair,
+                       last_error=f"two ranks of one communicator on one GPU: rank {_fmt(pair)} on {where}")
+        return ev
+
+    def _dup_gpu(self, lineno: int, text: str) -> Event | None:
+        m = S.R_DUP_GPU.search(text)
+        if not m or "Last error" in text:
+            return self._same_device(lineno, text) if "busId" in text or "IPC handle" in text else None
+        if self.last_error is not None and lineno - self.last_error_line <= 4:
+            return None  # the Last error text of the ncclInvalidUsage just parsed
+        ev = self._context(lineno, text, "nccl_error")
+        ev.data.update(code="ncclInvalidUsage", last_error=m.group(0),
+                       duplicate_gpu=[int(m.group(1)), int(m.group(2))] if m.group(1) else [])
+        return ev
+
+    def _shm(self, lineno: int, text: str) -> Event | None:
+        o = S.R_MPI_SHM.search(text) if "errno = " in text or "shm" in text or "shared memory" in text else None
+        if o:  # Open MPI's shared-memory transport refused by the host: the process's host:pid, no rank (rule J)
+            ev = self._context(lineno, text, "mpi_shm")
+            ev.rank = None
+            ev.data.update(cma=o.group(1) is not None, errno=int(o.group(1)) if o.group(1) else None)
+            return ev
+        # NCCL's own segments are named /dev/shm/nccl-XXXXXX: its message without the WARN prefix is the same failure
+        if not ("NCCL WARN" in text or "/dev/shm/nccl-" in text) or not S.R_SHM.search(text):
+            return None
+        ev = self._context(lineno, text, "shm_error")
+        w = S.R_NCCL_WARN.search(text)
+        ev.data["what"] = (w.group(1) if w else self._body).strip()[:200]
+        return ev
+
+    def _no_nccl(self, lineno: int, text: str) -> Event | None:
+        m = S.R_NO_NCCL.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "no_nccl")
+        ev.data["what"] = "library" if m.group("lib") else m.group(0)
+        return ev
+
+    def _nccl_info(self, lineno: int, text: str) -> Event | None:
+        if "WARN" not in text and S.R_EFA_MEANT.search(text):  # lead rule Z: the job was meant to run on EFA
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "efa fabric meant"
+            return ev
+        if "NIC info" in text and S.R_OFI_NO_NIC.search(text):  # the plugin could not read its device (rules J/Z)
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "ofi device not found"
+            return ev
+        if "infiniband " in text and S.R_RDMA_REFUSED.search(text):  # the RDMA driver refusing a resource (rule J)
+            return self._context(lineno, text, "rdma_refused")
+        m = S.R_NCCL_PREFIX.search(text)
+        if not m and "WARN" not in text:
+            return self._retcode(lineno, text)
+        if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too
+            w = S.R_NCCL_WARN.search(text) or S.R_OLD_WARN.search(text) or S.R_OFI_OLD_WARN.search(text)
+            if not m and w is None:
+                return self._retcode(lineno, text)
+            ev = self._context(lineno, text, "nccl_warn")
+            ev.data["warn"] = w.group(1).strip()[:200] if w else ""
+            st = S.R_SOCKET_TIMEOUT.search(text)
+            if st:  # a socket's recv/send timed out (counted apart: lead rule O)
+                ev.data.update(tags=("socket_timeout",), peer=st.group(1))
+            elif S.R_SOCKET_PROGRESS.search(text):  # a running transfer of NCCL's socket transport failed
+                ev.data["tags"] = ("socket_progress",)
+            return ev
+        if S.R_NO_PLUGIN.search(text):  # INFO: an optional net/CollNet plugin is absent, NCCL goes on without it
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "net plugin absent"
+            return ev
+        nr = S.R_NRANKS.search(text)
+        split = nr is not None and ("ncclCommSplit" in text or " parent 0x" in text)
+        if nr and not split and len(self.pid_rank) < MAX_PIDS:
+            self.pid_rank[(m.group("host"), int(m.group("pid")))] = int(nr.group(1))
+        found = {}
+        ifs = S.R_IFACES.search(text)
+        if ifs:
+            found["interfaces"] = S.R_IFACE.findall(ifs.group(1))[:8]
+            if ifs.group(0).startswith("Bootstrap"):  # its bootstrap uses the first it lists, the others not at all
+                found["bootstrap_ifaces"] = True
+        u = S.R_NET_USING.search(text)
+        if u:
+            found["network"] = u.group(1) or u.group(3)
+            if u.group(2):
+                found["using"] = u.group(2).strip()[:200]
+        if S.R_NO_IB.search(text):
+            found["no_ib"] = True
+        e = S.R_SET_BY_ENV.search(text)
+        if e:
+            found["setting"] = (e.group(1), e.group(2).rstrip(".,"))
+        if nr:
+            found["nranks"] = int(nr.group(2))
+            found["comm_rank"] = int(nr.group(1))
+        if S.R_SETUP_DONE.search(text):
+            found["setup_done"] = True
+        if nr and S.R_COMM_ABORTED.search(text):
+            found["aborted"] = True
+        if not found:
+            return self._retcode(lineno, text)
+        ev = self._context(lineno, text, "transport")
+        if nr and ev.rank is None:
+            ev.rank = int(nr.group(1))
+        if split:  # ncclCommSplit's "rank N" is the rank inside the new sub-communicator, not a global rank, and
+            ev.rank = None  # the line says nothing of the process at the failure: it shows no rank of the job
+        ev.data.update(found)
+        return ev
+
+    def _progress(self, lineno: int, text: str) -> Event | None:
+        """How far a job got: NCCL's set-up chatter (rings, trees, channels: ``setup``) and an
+        nccl-tests run's device list and table header (``run_start``) and its result rows or
+        closing average (``run_done``). A ring line also names the rank of the thread printing it."""
+        if S.R_SETUP.search(text):
+            ev = self._plain(lineno, text, "setup")
+            me = S.R_RING_SELF.search(text)
+            if me and ev.host is not None and self.pid_rank.get((ev.host, ev.pid)) is None:
+                key = (ev.host, ev.pid, S.R_NCCL_PREFIX.search(text).group("tid"))
+                # one thread that prints rings of two ranks (one process driving several GPUs) names nobody
+                self.ring_rank[key] = int(me.group(1)) if self.ring_rank.get(key, int(me.group(1))) == int(
+                    me.group(1)) else -1
+            ev.data["net"] = bool(S.R_SETUP_NET.search(text))
+            return ev
+        if "nThread" in text and S.R_TESTS_PREAMBLE.search(text):
+            last, self._preamble = self._preamble, lineno
+            if last is not None and 0 < lineno - last <= _PREAMBLE_NEAR:  # a second process's own preamble (rule AA)
+                ev = self._plain(lineno, text, "launch_args")
+                ev.data["own_worlds"] = True
+                return ev
+            return None
+        d = S.R_TESTS_DEVICE.search(text)
+        if d:
+            self._preamble = None  # the first run's device list: a preamble after it is another run's
+        if d or S.R_TESTS_HEADER.search(text):
+            ev = self._plain(lineno, text, "run_start")
+            ev.data["host"] = d.group("host") if d else None
+            if d:  # rank 0 prints every process's device line: the highest rank listed + 1 is the world
+                ev.data["tests_rank"] = int(d.group("rank"))
+            return ev
+        t = S.R_PYSPY_TEARDOWN.search(self._body) if "distributed_c10d" in text else None
+        if t:  # a py-spy dump: a thread inside the process group's teardown
+            ev = self._context(lineno, text, "teardown_stuck")
+            ev.data["what"] = t.group(1)
+            return ev
+        if S.R_TESTS_DONE.search(self._body):
+            return self._plain(lineno, text, "run_done")
+        # printed by rank 0 of a communicator only (showVersion)
+        if "NCCL version" in self._body and S.R_NCCL_VERSION_LINE.match(self._body.strip()):
+            return self._plain(lineno, text, "nccl_version")
+        bar = S.R_LOADING_SHARDS.search(text)
+        if bar:  # the processes were loading the model's weights (host RAM), unless the bar is at its end
+            ev = self._plain(lineno, text, "loading")
+            ev.data["done"] = bool(S.R_LOADING_DONE.search(text, bar.end()))
+            return ev
+        return None

@@ -1,0 +1,248 @@
+"""LineParser's readers of the job's launch settings as the lines show them: command lines, torchrun's printed
+config, environment dumps, world set-up calls, a library's supported launch.
+
+A mixin of ``parse.LineParser``: its methods read one hit line each and share the parser's per-file state,
+which ``LineParser.__init__`` declares and documents."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.generic import is_failure_line
+from ncclDoctor.diagnose.signatures import Event
+
+
+class SettingsReaders:
+    def _launch_mode(self, lineno: int, text: str) -> Event | None:
+        """A library's warning that its installed version starts a feature only through one bootstrap ("Transformer
+        Engine v1.5.0 supports only MPI bootstrap backend."): the launch every rank shares (verdict.quiet._launch_mode,
+        lead rules V (1), W)."""
+        m = S.R_BOOTSTRAP_ONLY.search(self._body) if "supports only" in text else None
+        if m is None:
+            return None
+        ev = self._context(lineno, text, "launch_mode")
+        ev.rank = None  # printed by every process alike: the installed library's, not a rank's
+        ev.data.update(who=(m.group("who") or "the library").strip(), version=m.group("ver"), mode=m.group("mode"),
+                       said=m.group(0))
+        return ev
+
+    def _launch_setup(self, lineno: int, text: str) -> Event | None:
+        """A launcher's check of its launch set-up failing before any worker ran (signatures.R_LAUNCH_SETUP, lead
+        rule X (2)): the ssh probe of a hostfile's node, MPI's start-up."""
+        ro = S.R_SHELL_READONLY.search(text) if "readonly variable" in text else None
+        if ro:
+            ev = self._context(lineno, text, "launch_setup")
+            ev.rank = None  # the remote shell's line
+            ev.data.update(ssh=None, mpi=None, readonly=ro.group(1))
+            return ev
+        ssh = S.R_SSH_CLIENT.search(text) if "ssh: " in text else None
+        if ssh:  # the ssh client could not reach a host (no such name, refused, no route): the launcher's reach
+            ev = self._context(lineno, text, "launch_setup")
+            ev.rank = None  # ssh's own line, not a rank's
+            ev.data.update(ssh=None, mpi=None, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(
+                ssh.group("dns")), ssh_why=(ssh.group("why") or "").lstrip(": ").strip())
+            return ev
+        m = S.R_LAUNCH_SETUP.search(text) if (
+            "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
+        if m is None:
+            return None
+        ev = self._context(lineno, text, "launch_setup")
+        ev.rank = None  # the launcher's (or MPI's) own line, not a rank's
+        ev.data.update(ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
+        return ev
+
+    def _world_unfit(self, lineno: int, text: str) -> Event | None:
+        """Launch settings that cannot form the world (lead rules AA (1), AE; verdict.quiet.world_unfit): a call to
+        init_process_group with a literal rank at or past its literal world size (its code line in a traceback), or
+        torchrun's command line giving a node a loopback master address (any node rank: node 0's beside it says one
+        host runs both)."""
+        if "init_process_group(" in text and (w := S.R_CALL_WORLD.search(text)) and (r := S.R_CALL_RANK.search(text)):
+            if int(r.group(1)) >= int(w.group(1)) > 0:
+                ev = self._context(lineno, text, "launch_args")
+                ev.rank = None  # the call names the rank it was given, not the process that printed it
+                ev.data.update(arg_rank=int(r.group(1)), arg_world=int(w.group(1)), init_call=True)
+                return ev
+            return None
+        nr = S.R_ARG_NODE_RANK.search(text) if "node" in text and not is_failure_line(self._body) else None
+        ma = S.R_ARG_MASTER_ADDR_VAL.search(text) if nr else None  # node 0 too: both on one host is no fault
+        if ma is None or not S.is_loopback(ma.group(1)):
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # a command line, not a process's own line
+        ev.data.update(node_rank=int(nr.group(1)), master_addr=ma.group(1), master_port=None, world=None)
+        return ev
+
+    def _node_launch(self, lineno: int, text: str) -> Event | None:
+        """A node's launch settings printed on one line, its node rank and the master address it was given
+        (signatures.R_NODE_KV): read by verdict.quiet._rank_args across the nodes (lead rule AA (1))."""
+        kv: dict[str, str] = {}
+        for k, v in S.R_NODE_KV.findall(text):
+            kv.setdefault(k.upper(), v)
+        if "NODE_RANK" not in kv and "MASTER_ADDR" in text and (e := S.R_ENV_LINE.match(self._body)) and (
+                e.group(1) == "MASTER_ADDR"):
+            # an environment dump, one "KEY = value" a line (sorted: NODE_RANK comes after MASTER_ADDR): read on
+            self._env_dump, self._follow = (lineno, {"MASTER_ADDR": kv["MASTER_ADDR"]}, None), 2
+            return None
+        if "NODE_RANK" not in kv or "MASTER_ADDR" not in kv or not kv["NODE_RANK"].isdigit():
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # a node's settings, not a process's own line
+        ev.data.update(node_rank=int(kv["NODE_RANK"]), master_addr=kv["MASTER_ADDR"],
+                       master_port=kv.get("MASTER_PORT"), world=kv.get("WORLD_SIZE"))
+        return ev
+
+    def _member(self, lineno: int, text: str, rank: int, world: int) -> Event | None:
+        """One of Lightning's announcements of a process's place in the world. A global rank announced twice in one
+        file, then another rank announced for the first time after it, is two processes given one rank at the same
+        time (two nodes launched with the same node rank), not a restart (which announces every rank again after the
+        first round): one launch_args event per file, its data kept up to date (quiet._rank_args, lead rule AA (1))."""
+        if self._member_world not in (None, world):  # another world announced: another run, start over
+            self._members, self._member_dup, self._member_ev = {}, False, None
+        self._member_world = world
+        first = rank not in self._members
+        self._members[rank] = self._members.get(rank, 0) + 1
+        if self._member_ev is not None:
+            self._member_ev.data["dup_members"] = sorted(r for r, n in self._members.items() if n > 1)
+            self._member_ev.data["members"] = sorted(self._members)
+            return None
+        if not first:
+            self._member_dup = True
+            return None
+        if not self._member_dup:
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # an announcement of a place in the world, not a failure: nothing to accuse
+        ev.data.update(member_world=world, members=sorted(self._members),
+                       dup_members=sorted(r for r, n in self._members.items() if n > 1))
+        self._member_ev = ev
+        return ev
+
+    def _env_dump_line(self, lineno: int, text: str, body: str) -> Event | None:
+        """One line of an environment dump that a "MASTER_ADDR = X" line began ("NODE_RANK = 0", "MASTER_PORT =
+        38581", "WORLD_SIZE = 2", other keys passed over): the node's launch settings, as _node_launch reads them
+        from one line, become its launch_args event once NODE_RANK is read; a line of another shape ends the dump.
+        Other readers still see every line (None: not taken)."""
+        start, kv, ev = self._env_dump
+        m = S.R_ENV_LINE.match(body)
+        if not m or lineno - start > 64:
+            self._env_dump = None
+            return None
+        self._follow = max(self._follow, 2)
+        key, val = m.group(1), m.group(2)
+        if key not in ("NODE_RANK", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE") or key in kv or not val:
+            return None
+        kv[key] = val
+        field = {"MASTER_PORT": "master_port", "WORLD_SIZE": "world"}.get(key)
+        if ev is not None and field:
+            ev.data[field] = val
+            return None
+        if key != "NODE_RANK" or not val.isdigit():
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # a node's settings, not a process's own line
+        ev.data.update(node_rank=int(val), master_addr=kv["MASTER_ADDR"], master_port=kv.get("MASTER_PORT"),
+                       world=kv.get("WORLD_SIZE"), env_dump=True)
+        self._env_dump = (start, kv, ev)
+        return ev
+
+    def _env(self, lineno: int, text: str) -> Event | None:
+        m = S.R_ENV_DEPRECATED.search(text)
+        # after the launcher's prefix ("[default0]:NCCL_X=1"), which the assignment pattern cannot start at
+        pairs = [(m.group(1) or m.group(3), "1")] if m else S.R_ENV_ASSIGN.findall(text) or S.R_ENV_ASSIGN.findall(
+            self._body)
+        if not pairs or "set by environment" in text or "NCCL WARN" in text:  # a WARN's "Set NCCL_X=1 to ..." advice
+            return None
+        ev = self._context(lineno, text, "setting")
+        ev.data["settings"] = pairs[:16]
+        return ev
+
+    def _launch_gpus(self, lineno: int, text: str) -> None:
+        """How many processes a node's launch starts (torchrun's --nproc_per_node, with a CUDA_VISIBLE_DEVICES list on
+        the same command line: the GPUs it leaves) and how many GPUs a node shows (deviceQuery's "Detected N CUDA
+        Capable device(s)"): verdict.crash._cuda compares them beside an "invalid device ordinal" (lead rules Q, W).
+        A Slurm job's tasks per node and a node rank taken from SLURM_PROCID: verdict.fabric._store reads them beside
+        the store's "address already in use" (lead rule AA (1)).
+        Kept aside (``launch_gpus``, handed on at the end of the file): the line is read on as if unseen, so a
+        command line's role in the reading of the lines after it (a wrapped line's rest) is unchanged."""
+        if len(self.aside) >= 8:
+            return
+        if "CUDA Capable" in text and (q := S.R_DEVICE_QUERY.search(text)):
+            ev = self._context(lineno, text, "gpus_shown")
+            ev.rank = None  # the node's device list, not a rank's line
+            ev.data["gpus"] = int(q.group(1))
+            self.aside.append(ev)
+            return
+        t = S.R_SLURM_TASKS.search(text) if "tasks-per-node" in text and not is_failure_line(self._body) else None
+        procid = "SLURM_PROCID" in text and S.R_NODE_RANK_PROCID.search(text) is not None
+        if t or procid:
+            ev = self._context(lineno, text, "launch_tasks")
+            ev.rank = None  # a batch script's or command line's setting, not a process's own line
+            ev.data["tasks"] = int(t.group(1)) if t else None
+            ev.data["procid_node_rank"] = procid
+            self.aside.append(ev)
+        p = S.R_ARG_NPROC.search(text) if "--nproc" in text and not is_failure_line(self._body) else None
+        if not p:
+            return
+        ev = self._context(lineno, text, "launch_procs")
+        ev.rank = None  # a command line, not a process's own line
+        ev.data["procs"] = int(p.group(1))
+        v = S.R_ARG_VISIBLE.search(text[:p.start()])  # the variable set for this command, before its arguments
+        if v:
+            ev.data["gpus"] = len(v.group(1).split(","))
+        self.aside.append(ev)
+
+    def _torchrun_config(self, lineno: int, text: str) -> Event | None:
+        """torchrun's printed launch config and rendezvous result, as the variables they are
+        (``signatures.TR_NAMES``); ``global_world_sizes`` also gives the world size."""
+        if "Rendezvous complete for workers" in text or "launch configs:" in text:
+            self._follow = 18  # the block's lines carry no trigger word
+            return None
+        ep = S.R_TR_ENTRYPOINT.match(self._body) if "entrypoint" in text else None
+        if ep:  # the script every worker runs: a flag's bare value there is an option taken as the script (rule AF)
+            if not S.R_FLAG_VALUE.match(ep.group(1)):
+                return None
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # the agent's line, not a rank's
+            ev.data["entrypoint"] = ep.group(1)
+            return ev
+        m = S.R_TR_LAUNCH.match(self._body) or S.R_TR_RESULT.match(self._body)
+        if not m or m.group(1) == "min_nodes":
+            return None
+        value = m.group(2).strip()
+        if m.group(1) == "global_world_sizes":
+            value = value.strip("[]").split(",")[0].strip()
+        if not value or value == "None":
+            return None
+        ev = self._context(lineno, text, "setting")
+        ev.rank = None  # the agent's line, not a rank's
+        ev.data["settings"] = [(S.TR_NAMES[m.group(1)], value)]
+        ev.data["torchrun"] = True
+        if m.group(1) == "global_world_sizes" and value.isdigit():
+            ev.data["world"] = int(value)
+        return ev
+
+    def _world_call(self, lineno: int, text: str, body: str) -> None:
+        """A code line calling the job's world set-up with literal settings (signatures.R_WORLD_CALL: a traceback's
+        "jax.distributed.initialize(coordinator_address='localhost', num_processes=8, process_id=0)", a pasted
+        init_process_group(..., rank=0, world_size=2)): the id every process started with that line claims, the
+        world it asks for, the coordinator it names (lead rule AE). Kept aside (``world_call``): read on as unseen."""
+        m = S.R_WORLD_CALL.search(body)
+        if not m:
+            return
+        args = m.group(2)
+        kw = {k: v.strip("'\"") for k, v in S.R_WORLD_KWARG.findall(args)}
+        if "initialize" in m.group(1):  # jax.distributed.initialize(coordinator_address, num_processes, process_id)
+            pos = [a.strip() for a in args.split(")")[0].split(",")]
+            for name, a in zip(("coordinator_address", "num_processes", "process_id"), pos):
+                if a and "=" not in a:
+                    kw.setdefault(name, a.strip("'\""))
+                elif "=" in a:
+                    break
+        pid, world = kw.get("process_id", kw.get("rank")), kw.get("num_processes", kw.get("world_size"))
+        if pid is None and world is None and "coordinator_address" not in kw:
+            return
+        ev = self._context(lineno, text, "world_call")
+        ev.rank = None  # a code line, not a process's own output
+        ev.data.update(call=m.group(1), id=int(pid) if pid and pid.isdigit() else None,
+                       world=int(world) if world and world.isdigit() else None,
+                       coordinator=kw.get("coordinator_address"))
+        self.aside.append(ev)

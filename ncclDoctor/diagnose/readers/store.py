@@ -1,0 +1,283 @@
+"""LineParser's readers of rendezvous and transport set-up: TCPStore/rendezvous, coordination barriers, gloo,
+sockets, the init call a failure is inside.
+
+A mixin of ``parse.LineParser``: its methods read one hit line each and share the parser's per-file state,
+which ``LineParser.__init__`` declares and documents."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.readers.common import (
+    _EARLY_GLOG,
+    _TORCH_RANK_PREFIX,
+    _prefix_rank,
+)
+from ncclDoctor.diagnose.signatures import Event
+
+
+class StoreReaders:
+    def _gloo(self, lineno: int, text: str) -> Event | None:
+        if not S.R_GLOO.search(text):
+            return None
+        m = S.R_GLOO_KIND.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "gloo_error")
+        ev.data["what"] = m.group(0)
+        p = S.R_PEER.search(text)
+        ev.data["peer"] = f"{p.group(1)}:{p.group(2)}" if p else None
+        if S.R_PEER_GONE.search(m.group(0)):
+            who = _prefix_rank(text)
+            self._gloo_gone.setdefault(who, ev)
+            if who in self._init_ranks:
+                ev.data["setup"] = True
+        return ev
+
+    def _init_frame(self, text: str) -> None:
+        """A set-up call's frame (hvd.init(), init_process_group) in the stack of the process (launcher prefix) whose
+        gloo connection a peer closed, before or after that error (faulthandler prints the stack after it): the
+        connection failed while the job was still being set up (lead rule L: network_setup, not a peer that died)."""
+        who = _prefix_rank(text)
+        if len(self._init_ranks) < 1024:
+            self._init_ranks.add(who)
+        if who in self._gloo_gone:
+            self._gloo_gone[who].data["setup"] = True
+
+    def _recv_src(self, lineno: int, text: str) -> Event | None:
+        m = S.R_RECV_SRC.search(self._body) if "recv(" in text or "send(" in text else None
+        if not m:
+            return None
+        ev = self._context(lineno, text, "recv_src")
+        ev.data.update(src=int(m.group(2)), op=m.group("op"))
+        return ev
+
+    def _coord_barrier(self, lineno: int, text: str) -> Event | None:
+        """The coordination service's barrier of the job's set-up timing out (XLA's / TF's coordination service, the
+        store behind jax.distributed.initialize; signatures.R_COORD_BARRIER): the job's rendezvous counting its
+        processes (lead rule R). The tasks that never arrived follow one a line (_coord_line) or on the same line."""
+        b = S.R_COORD_BARRIER.search(text)
+        if not b or not S.R_COORD_SETUP.search(b.group(1)):
+            return None
+        ev = self._context(lineno, text, "store_timeout")
+        ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, coord_barrier=b.group(1),
+                       missing=[], reached=None)
+        named = "task names:" in text
+        self._coord, self._follow = (lineno, ev, named), max(self._follow, 4)
+        self._coord_line(lineno, text[b.end():])
+        return ev
+
+    def _coord_line(self, lineno: int, body: str) -> bool:
+        """A line of the timed-out coordination barrier's message after its first (_coord_barrier): the tasks that
+        never arrived ("/job:jax_worker/replica:0/task:3", after "Timed out task names:"), how many reached it ("# of
+        tasks that reached the barrier: 1/8"), the first task there. Any other line ends the message."""
+        start, ev, named = self._coord
+        line = body.strip()
+        if lineno - start > 1100 or not (lineno == start or not line or S.R_COORD_TASK.search(line) or any(
+                w in line for w in ("task names:", "the barrier", "task logs"))):
+            self._coord = None
+            return False
+        r = S.R_COORD_REACHED.search(line)
+        if r:
+            ev.data["reached"] = (int(r.group(1)), int(r.group(2)))
+        if "task names:" in line:
+            named, line = True, line[line.index("task names:"):]
+        if named and len(ev.data["missing"]) < 1024:
+            ev.data["missing"] += [int(t) for t in S.R_COORD_TASK.findall(line)
+                                   if int(t) not in ev.data["missing"]][:1024]
+        self._coord, self._follow = (start, ev, named), max(self._follow, 2)
+        return True
+
+    def _store(self, lineno: int, text: str) -> Event | None:
+        if "libuv" in text and S.R_NO_LIBUV.search(text):  # a build without the store's backend: config, not a store
+            ev = self._context(lineno, text, "no_nccl")
+            ev.data["what"] = "libuv"
+            return ev
+        if "arrier timed out" in text and (ev := self._coord_barrier(lineno, text)) is not None:
+            return ev
+        g = S.R_GRPC_CONNECT.search(text) if "to connect to" in text else None
+        if g:  # a gRPC channel of the job's coordination service could not connect (lead rule L): its store
+            ev = self._context(lineno, text, "store_timeout")
+            p = S.R_GRPC_PEER.search(text)
+            ev.data.update(endpoint=f"{p.group(1)}:{p.group(2)}" if p else None, rendezvous=False, in_use=None,
+                           closed=False, store_conn=g.group(0)[:80], grpc=True)
+            return ev
+        u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
+        if u:
+            ev = self._context(lineno, text, "uniqueid_wait")
+            if u.group(1):
+                ev.rank = int(u.group(1))
+            err = u.group(3).strip()
+            ev.data.update(root=int(u.group(2)), error=err[:120],
+                           gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
+            return ev
+        if "barrier" in text and S.R_STORE_BARRIER_DONE.search(text):  # every rank came: an earlier wait passed
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "store barrier completed"
+            n = S.R_STORE_BARRIER_NODES.search(text)
+            if n:  # the count it completed with (lead rule R: ranks checking in past it are the over-count)
+                ev.data["barrier"] = (n.group(1), None, int(n.group(2)))
+            return ev
+        a = S.R_STORE_BARRIER_ADDED.search(text) if "Added key" in text else None
+        if a:  # torch's "Added key: K to store for rank: R": that rank checked in to the barrier of K (lead rule R)
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="store barrier key added", barrier=(a.group(1), int(a.group(2)), None))
+            return ev
+        pmix = S.R_PMIX_FENCE.search(text) if "pmix" in text else None
+        if pmix:  # Slurm PMIx's fence between the nodes' slurmstepd did not complete (lead rules L, R)
+            ev = self._context(lineno, text, "store_timeout")
+            ev.rank = None  # slurmstepd's line; its "[0]" is the node's index in the fence
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, pmix=True)
+            return ev
+        url = S.R_PG_URL.search(text) if "Process group URL" in text else None
+        if url:  # the launcher's record that init_process_group raised, with the init_method it was given
+            ev = self._context(lineno, text, "store_timeout")
+            given = url.group(1).strip("'\".,")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           init_url=None if given in ("None", "", "null") else given)
+            return ev
+        miss = S.R_ENV_MISSING.search(text)
+        if miss:  # init_process_group(env://) run without torchrun: a launch error
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, env_missing=miss.group(1))
+            return ev
+        r = S.R_RESOLVE.search(text) if "resolve" in text else None
+        if r and "master" in (r.group(1) or r.group(2)).lower():  # the rendezvous host by its role's name
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=r.group(1) or r.group(2), rendezvous=False, in_use=None, closed=False, dns=True)
+            return ev
+        # the resolver's error on the store's own line, or as the exception of a traceback whose frames just above
+        # are the store's/rendezvous' (torch 1.x: "ValueError: host not found: Name or service not known")
+        near = lineno - self._store_frame <= 8 and S.R_EXC_TAIL.match(self._body)
+        if S.R_DNS.search(text) and (S.R_DNS_STORE.search(text) or near) and "IPv6" not in text:
+            ev = self._context(lineno, text, "store_timeout")
+            c = S.R_CONNECT_TO.search(text)
+            a = None if c else S.R_ADDRS_OF.search(text)
+            ep = f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else (
+                f"{a.group(1)}:{a.group(2)}" if a else None)
+            ev.data.update(endpoint=ep,
+                           rendezvous="endezvous" in text, in_use=None, closed=False, dns=True)
+            return ev
+        proto = S.R_STORE_PROTO.search(text) if "vailab" in text or "Stop_waiting" in text else None
+        tail = S.R_EXC_TAIL.match(self._body) if near and not proto else None
+        conn = tail.group(2).strip() if tail and tail.group(2) and S.R_CONN_EXC.match(tail.group(2).strip()) else None
+        if conn and "reset" in conn and self.tcp_init is not None:
+            conn = None  # init_method tcp://: rank 0's own process hosts the store, a reset is that host gone (rule G)
+        if proto or conn:
+            # the store client's own connection failing, before any collective (lead rules L, Y): store_rendezvous
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           store_conn=(proto.group(0) if proto else conn)[:80])
+            return ev
+        gone = S.R_STORE_GONE.search(text)
+        poll = "dump flag" in text and S.R_DUMP_FLAG_POLL.search(text)  # the heartbeat monitor's poll (an [E] line)
+        lost = not gone and (S.R_STORE_SOCKET.search(text) or poll) and S.R_PEER_GONE.search(text)
+        if lost and _EARLY_GLOG.search(text) and not _TORCH_RANK_PREFIX.search(text):
+            # torch >= 2.2 glues "[rankN]:" to its C++ lines once init_process_group has made the default group
+            # (_update_default_pg -> _set_global_rank): a reset logged without it was the store client's
+            # connect/validate, which TCPStore retries ("failed to connect/validate ... retrying")
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "store reset before the group"
+            self._store_reset, self._follow = (lineno, ev), max(self._follow, 24)
+            return ev
+        if gone or lost:  # a consequence: the process hosting the store exited first
+            ev = self._context(lineno, text, "socket_error")
+            r = S.R_REMOTE.search(text)
+            ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
+                           store_said=bool(gone), peer=f"{r.group(1)}:{r.group(2)}" if r else None)
+            if ev.rank is not None and (S.R_C10D_WARNING.search(text) or poll) and not S.R_STORE_WAITED.search(text):
+                # a rank's c10d [W] warning of its store poll or read cut (lead rule N: news only if a failure follows)
+                ev.data["tags"] = ("store_warning",)
+            return ev
+        win = S.R_WIN_CONNECT_WARN.search(text)
+        if win:  # lead rules L/N: whatever host it names, news only if a store failure follows
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "Windows store connect warning"
+            return ev
+        k = S.R_CCL_KVS.search(text) if "kvs" in text else None
+        if k:
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           kvs=f"{k.group(1)}: {k.group(2).strip()}")
+            return ev
+        atl = S.R_CCL_ATL.search(text) if "atl_" in text else None
+        if atl:  # oneCCL's transport (ATL) failing to initialise: its set-up's system error, no store (lead rule L)
+            ev = self._context(lineno, text, "ccl_transport")
+            ev.data["said"] = f"{atl.group(1)}: {atl.group(2).strip()}"
+            return ev
+        cw = S.R_CCL_WORKER.search(text) if "orker" in text or "pthread_" in text else None
+        if cw:  # oneCCL could not start its worker threads: a system call of its set-up failed (lead rule J)
+            ev = self._context(lineno, text, "ccl_worker")
+            ev.data["said"] = f"{cw.group(1)}: {cw.group(2).strip()}"
+            return ev
+        client = S.R_STORE_CLIENT.search(text)
+        spent = S.R_STORE_RETRY_SPENT.search(text) if client and "timed out after" in text else None
+        if spent and int(spent.group(2)) < int(spent.group(1)):
+            spent = None  # its socket's own timeout is shorter than the connect budget: one attempt, retried
+        if client and "- retrying (" in text and not S.R_PEER_GONE.search(text) and not spent:
+            # TCPStore's warning of a connect attempt it retries until its timeout (lead rule L): news only when a
+            # store timeout or error follows, which is then a line of its own. A reset is not the store still
+            # starting (nothing listening refuses): something at that address answered and cut the connection
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="store connect retry", endpoint=f"{client.group(1)}:{client.group(2)}")
+            return ev
+        taken = S.R_ADDR_IN_USE.search(text)
+        # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do
+        # a whole message of only those words is the store's own bind (signatures.R_BARE_IN_USE), frames or not
+        bare = bool(taken) and "lready in use" in text and S.R_BARE_IN_USE.search(self._body)
+        if not client and not S.R_STORE.search(text) and not (taken and (near or bare)):
+            return None
+        # a store timeout inside the agent's exit barrier is teardown: the other nodes' agents never came
+        ev = self._context(lineno, text, "exit_barrier" if lineno - self._barrier_line <= 16 else "store_timeout")
+        c = S.R_CONNECT_TO.search(text)
+        ev.data["endpoint"] = (f"{c.group(1) or c.group(3)}:{c.group(2) or c.group(4)}" if c else
+                               f"{client.group(1)}:{client.group(2)}" if client else None)
+        if "waitForInput" in text:  # c10d's store socket (socket.cpp): connected, no reply within the timeout
+            r = S.R_REMOTE.search(text)
+            ev.data["endpoint"] = ev.data["endpoint"] or (f"{r.group(1)}:{r.group(2)}" if r else None)
+            ev.data["waited_input"] = True
+        elif lineno - self._coll_frame[0] <= 3 and (t := S.R_EXC_TAIL.match(self._body)) \
+                and (t.group(2) or "").strip() in ("Socket Timeout", "Wait timeout"):
+            # the exception of a collective's call (its frame just above): its store read of the unique id timed out
+            # on a connected store (lead rule Y), and no torchrun agent makes that call
+            ev.data.update(waited_input=True, in_collective=self._coll_frame[1])
+        ev.data["rendezvous"] = "endezvous" in text or "etcd.Etcd" in text
+        if "etcd.Etcd" in text:
+            ev.data["etcd"] = text[text.index("etcd.Etcd"):].strip()[:160]
+        ev.data["closed"] = "RendezvousClosedError" in text
+        if ev.kind == "store_timeout" and S.R_RDZV_KEEPALIVE.search(text):
+            ev.data["tags"] = ("keepalive_warning",)  # the agent's keep-alive warning (lead rule N)
+        n = S.R_STORE_COUNT.search(text)
+        if n:
+            ev.data["joined"] = (int(n.group("wc") or n.group("j")), int(n.group("ws") or n.group("n")))
+        if "Waiting in store based barrier" in text:
+            if not n or ev.data["joined"][0] == ev.data["joined"][1]:  # its last poll, everyone in: nothing failed
+                ev.kind, ev.data = "benign", {"what": "store barrier completed"}
+                return ev
+            ev.data["barrier_wait"] = True  # still short of (or past) the world size at this poll
+        b = S.R_BIND_PORT.search(text)
+        f = None if b or not taken else S.R_PORT_FIELD.search(text)
+        ev.data["in_use"] = int(b.group(1)) if b else int(f.group(1)) if f else 0 if taken else None
+        d = S.R_BIND_DENIED.search(text)
+        if d:
+            ev.data["bind_denied"] = int(d.group(1))
+        return ev
+
+    def _socket(self, lineno: int, text: str) -> Event | None:
+        m = S.R_SOCKET.search(text)
+        if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
+            return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
+        t = S.R_TF_COLL_ABORT.search(text) if "aborted by" in text else None
+        if t and (gone := S.R_PEER_GONE.search(t.group(1))):
+            # TF's collectives aborted because a peer's connection closed in the middle of them (lead rule O): a
+            # peer gone, not a connection that could not be made
+            ev = self._context(lineno, text, "socket_error")
+            ev.data.update(what=gone.group(0), peer=None, connect=False, tf=True)
+            return ev
+        if not m:
+            return None
+        ev = self._context(lineno, text, "socket_error")
+        p = S.R_PEER.search(text)
+        # set-up when it happened while connecting; a peer that went away otherwise (a consequence)
+        connect = bool(S.R_CONNECT_FAIL.search(text)) or not S.R_PEER_GONE.search(m.group(0))
+        ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None, connect=connect)
+        return ev

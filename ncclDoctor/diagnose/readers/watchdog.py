@@ -1,0 +1,197 @@
+"""LineParser's readers of the watchdog's and heartbeat monitor's own lines, a desync stated outright.
+
+A mixin of ``parse.LineParser``: its methods read one hit line each and share the parser's per-file state,
+which ``LineParser.__init__`` declares and documents."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.readers.common import (
+    _numel,
+    _prefix_rank,
+)
+from ncclDoctor.diagnose.signatures import Event, _int
+
+
+class WatchdogReaders:
+    def _headless_tail(self, lineno: int, text: str, ev: Event | None) -> None:
+        """Lead rule AF(3): the tail of a watchdog's rethrow ("Exception raised from ncclCommWatchdog at ...", the
+        last lines of a process's watchdog crash) read before any watchdog, NCCL or CUDA error of this file is a
+        process whose own error was not pasted; a rank's watchdog CUDA error after it (of another rank than a prefix
+        on the tail names) is not shown failing alone. A block shown before the tail (its header, its checkTimeout
+        frames: a victim's timeout) ends the search."""
+        if ev is not None and ev.kind.startswith(("watchdog", "timeout", "cuda", "nccl_error")):
+            tail = self._wd_tail
+            if ev.kind == "cuda_error" and ev.data.get("watchdog") and tail and (tail[1] is None or tail[1] != ev.rank):
+                ev.data["other_crash"] = f"{self.path}:{tail[0]}"
+            self._wd_tail = False
+        elif self._wd_tail is None and "ncclCommWatchdog" in text and S.R_WATCHDOG_TAIL.search(self._body):
+            own = _prefix_rank(text)
+            self._wd_tail = (lineno, self.rank_hint if own is None else own)
+
+    def _self_warning(self, lineno: int, text: str) -> Event | None:
+        """A message that calls itself a warning and says how to silence it, whatever error words it quotes ("...
+        failed with CUDART error: ... To silence this warning, specify --x"): the program went on without an optional
+        feature (lead rule K), read before any family of failures."""
+        sw = S.R_SELF_WARNING.search(text) if "this warning" in text else None
+        if not sw:
+            return None
+        ev = self._context(lineno, text, "benign")
+        ev.data.update(what="self-declared warning", advice=sw.group(1).rstrip(". ") or None)
+        return ev
+
+    def _watchdog(self, lineno: int, text: str) -> Event | None:
+        if S.R_TIMEOUT.search(text):
+            ev = self._context(lineno, text, "watchdog_timeout")
+            whole = S.R_WORK.search(text)
+            m = whole or S.R_WORK_CUT.search(text)
+            kv = dict(S.R_KV.findall(m.group("body"))) if m else {}
+            if m and not whole:  # a terminal cut the WorkNCCL(...) text: its rest may come on the next line
+                self._wd_cut, self._follow = (ev, m.group("body")), max(self._follow, 1)
+            ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
+            ev.numel_in, ev.numel_out = _numel(kv.get("NumelIn")), _numel(kv.get("NumelOut"))
+            ev.data["timeout_ms"] = _int(kv.get("Timeout"))
+            r = S.R_RAN_FOR.search(text)
+            ev.data["ran_for_ms"] = int(r.group(1)) if r else None
+            ev.data["blocking_wait"] = "blocking wait" in text
+            return ev
+        if "checkTimeout" in text and S.R_CHECK_TIMEOUT_FRAME.search(text):
+            ev = self._context(lineno, text, "timeout_frames")
+            ev.rank = None  # a frame names no rank of its own
+            return ev
+        g = S.R_GLOO_TIMEOUT.search(text)
+        if g:  # gloo has no watchdog: the waiting collective itself raises, without a SeqNum
+            ev = self._context(lineno, text, "watchdog_timeout")
+            ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
+            self._sites_apart(lineno, ev)
+            return ev
+        d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
+        if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps
+            ev = self._context(lineno, text, "watchdog_status")
+            ev.data.update(enqueued=int(d.group("enq")), completed=int(d.group("done")),
+                           dump_from=ev.rank if d.group("self") else int(d.group("from")))
+            return ev
+        w = S.R_WATCHDOG_REPORT.search(text)
+        # the report glued on one line with the NCCL error it reports: the error is the news
+        if w and "Watchdog caught" not in text and not (S.R_NCCL_CODE.search(text) or S.R_NCCL_OLD.search(text)):
+            ev = self._context(lineno, text, "watchdog_report")
+            return ev
+        m = S.R_STATUS.search(text)
+        if m:
+            ev = self._context(lineno, text, "watchdog_status")
+            ev.seq = int(m.group("at"))
+            ev.data.update(enqueued=int(m.group("enq")), completed=int(m.group("done")))
+            return ev
+        return None
+
+    def _serving(self, lineno: int, text: str) -> Event | None:
+        """A serving framework's own watchdog (lead rule P, signatures.R_SERVING_WATCHDOG) and its self-kill
+        (R_SELF_KILL): after either, the shell's bare "Killed" is the framework killing its process tree."""
+        w = S.R_SERVING_WATCHDOG.search(text) if ("timeout" in text or "timed out" in text
+                                                  or "RayChannelTimeoutError" in text
+                                                  or "waiting for object available" in text
+                                                  or "broadcast block" in text) else None
+        if w:
+            self._self_kill = True
+            ev = self._context(lineno, text, "serving_watchdog")
+            ev.data.update(timeout_s=_int(w.group(1) or w.group(3)), rpc=w.group(2))
+            return ev
+        if "SIGQUIT" in text.upper() and S.R_SELF_KILL.search(text):
+            self._self_kill = True
+            return self._context(lineno, text, "self_kill")
+        return None
+
+    def _heartbeat(self, lineno: int, text: str) -> Event | None:
+        m = S.R_HEARTBEAT.search(text)
+        if not m:
+            return None
+        ev = self._context(lineno, text, "heartbeat")
+        ev.data["stuck_s"] = _int(m.group(1))
+        return ev
+
+    def _gil_held(self, lineno: int, text: str) -> Event | None:
+        """torch's dump could not take this process's GIL (signatures.R_GIL_HELD): the rank is shown, its Python thread
+        busy or stuck -- not a failure of its own, and not a line that puts it inside a collective."""
+        return self._context(lineno, text, "gil_held") if "GIL" in text and S.R_GIL_HELD.search(text) else None
+
+    def _mismatch(self, lineno: int, text: str) -> Event | None:
+        """A desync stated outright: TORCH_DISTRIBUTED_DEBUG=DETAIL's fingerprint check names
+        two ranks and what each runs; NCCL's own check names a rank 'at and around'; gloo's
+        size check; and torch's monitored_barrier names the ranks that never arrived."""
+        mb = S.R_MONITORED.search(text)
+        if mb:
+            ev = self._context(lineno, text, "monitored_barrier")
+            ev.rank = None  # rank 0 reports the others
+            ranks = mb.group(1) or mb.group(3)
+            ev.data.update(ranks=[int(r) for r in ranks.split(",")][:64],
+                           timeout_ms=int(mb.group(2)) if mb.group(2) else None, errors=bool(mb.group(3)))
+            return ev
+        hv = S.R_HVD_STALL.search(text) if " ranks: " in text else None
+        if hv:  # Horovod's stall inspector: the coordinator lists who did (ready) or did not (missing) submit a tensor
+            ev = self._context(lineno, text, "hvd_stall")
+            ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
+            ev.data.update(how=hv.group(1), ranks=[int(r) for r in hv.group(2).split(",")][:1024])
+            # one line may hold several stalled tensors, each with its own list ("A [ready ranks: 3], B [ready
+            # ranks: 2, 0, 1], ..."): every record is kept, in order
+            ev.data["records"] = [(m.group(1), [int(r) for r in m.group(2).split(",")][:1024])
+                                  for m in S.R_HVD_STALL.finditer(text)][:256]
+            return ev
+        xr = S.R_XLA_RENDEZVOUS.search(text) if "may be stuck" in text else None
+        if xr:  # XLA's rendezvous of a collective's participants: this one waits, others never came (unnamed)
+            ev = self._context(lineno, text, "xla_rendezvous")
+            cq = S.R_XLA_CLIQUE.search(xr.group(1))
+            devices = [d for d in re.split(r"[,\s]+", cq.group(2)) if d] if cq else []
+            ev.rank = None  # the rank in the clique that waits: a victim, kept in the data
+            ev.data.update(what=xr.group(1).split(";")[0].strip()[:120], waited_s=int(xr.group(2)),
+                           expected=int(xr.group(3)), waiting=int(cq.group(1)) if cq else None,
+                           clique=len(devices) or None)
+            return ev
+        lb = S.R_LOAD_BARRIER.search(text) if "finish the model loading" in text else None
+        if lb:  # a serving engine's post-load barrier: this rank arrived, others did not (their ranks unnamed)
+            ev = self._context(lineno, text, "load_barrier")
+            ev.rank = int(lb.group(1))
+            return ev
+        lag = S.R_LAGGING.search(text) if ("collective #" in text or "lagging ranks" in text) else None
+        if lag:  # torch's desync report: the ranks it found out of step (the reporter's tag is not theirs)
+            ev = self._context(lineno, text, "lagging_report")
+            ev.rank = None
+            how = "start" if lag.group("start") else "end" if lag.group("end") else "never"
+            ev.seq = _int(lag.group("sseq") or lag.group("eseq"))
+            ev.data.update(how=how, ranks=[int(r) for r in lag.group(how).split(",")][:256])
+            return ev
+        up = S.R_GATHER_UNPICKLE.search(text) if "npickl" in text else None
+        gf = self._gather_frame
+        if up or ("npickl" in text and lineno - gf[0] <= 8
+                  and S.R_UNPICKLE_EXC.search(self._body.strip().split(":")[0])):
+            ev = self._context(lineno, text, "desync_report")
+            ev.rank = None  # the reporter received the others' bytes; who fell out of step is not said
+            ev.data.update(prints=[], around=None, objects=True,
+                           differ=f"{gf[1] if not up else 'all_gather_list'} could not unpickle the data the other "
+                           "workers sent: they did not enter the gather together (or sent more than its buffer holds)")
+            return ev
+        gp = S.R_GLOO_PREAMBLE.search(text)
+        if gp:
+            ev = self._context(lineno, text, "desync_report")
+            ev.data.update(prints=[], around=None, differ=f"gloo received a message of {gp.group(1)} bytes where this "
+                           f"rank posted {gp.group(2)} (op.preamble.length <= op.nbytes)")
+            return ev
+        fo = S.R_FSDP_ORDER.search(text) if "Forward order differs" in text else None
+        if fo:
+            ev = self._context(lineno, text, "desync_report")
+            ev.rank = None  # the ranks are in the message, not the reporter's tag
+            ev.data.update(prints=[], around=None, fsdp=True, differ=f"FSDP's forward order: rank {fo.group(1)} is "
+                           f"all-gathering {fo.group(2)} while rank {fo.group(3)} is all-gathering {fo.group(4)}"[:200])
+            return ev
+        if not S.R_MISMATCH.search(text):
+            return None
+        ev = self._context(lineno, text, "desync_report")
+        ev.rank = None  # the ranks are in the message, not the reporter's tag
+        prints = [{"rank": int(r), "seq": _int(q), "op": op or None, "shape": shape or None}
+                  for r, q, op, shape in S.R_FINGERPRINT.findall(text)]
+        around = S.R_MISMATCH_AROUND.search(text)
+        ev.data.update(prints=prints[:2], around=int(around.group(1)) if around else None)
+        diff = text.split("differ in the following aspects:", 1)
+        ev.data["differ"] = " ".join(diff[1].split())[:200] if len(diff) > 1 else None
+        return ev
