@@ -18,7 +18,7 @@ from __future__ import annotations
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
-from tests.conftest import watchdog_line
+from tests.conftest import failure_record, watchdog_line
 
 
 # --- a watchdog timeout of a few milliseconds is the setting ------------------------------------------------------
@@ -280,6 +280,41 @@ def test_monitored_barrier_errors_name_the_faulty_rank_with_cause_unknown(tmp_pa
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("unknown", [5]), v
     assert "rank 5 logs" in v["fix"] and 2 not in _accused(d)
+
+
+_ROOT_CAUSE = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+               "============================================================\n"
+               "job.py FAILED\n"
+               "------------------------------------------------------------\n"
+               "Root Cause (first observed failure):\n")
+
+
+def test_a_rank_waiting_in_the_monitored_barrier_is_never_accused(tmp_path):
+    """torchrun records the rank that waited in gloo's monitoredBarrier as its first failure (its exit is the
+    barrier's error): that rank is a victim of the peer the barrier names, never a culprit."""
+    text = ("[E ProcessGroupGloo.cpp:137] Rank 3 successfully reached monitoredBarrier, but received errors while "
+            "waiting for send/recv from rank 2. Please check rank 2 logs for faulty rank.\n"
+            + _ROOT_CAUSE + failure_record(0, 3, 3, 1, 5521))
+    d = _report(tmp_path, text)
+    assert d["verdict"]["culprits"] == [2], d["verdict"]
+    assert 3 not in _accused(d), d
+
+
+def test_monitored_barrier_errors_that_timed_out_are_a_missing_rank(tmp_path):
+    """ProcessGroupGloo's "received errors while waiting for send/recv" whose original exception is gloo's own
+    timeout (unbound_buffer.cc "Timed out waiting Nms for recv operation to complete"): the peer's connection stayed
+    open and silent -- alive, never at the barrier (rank_missing), and the waiting rank, recorded failed by
+    torchrun, is its victim."""
+    text = ("RuntimeError: Rank 2 successfully reached monitoredBarrier, but received errors while waiting for "
+            "send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
+            " Original exception:\n"
+            "[/opt/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81]\n"
+            "Timed out waiting 1800000ms for recv operation to complete\n"
+            + _ROOT_CAUSE + failure_record(0, 2, 2, 1, 7310))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [0]), v
+    assert 2 not in _accused(d), d
 
 
 def test_monitored_barrier_timeout_is_still_a_missing_rank(tmp_path):

@@ -53,6 +53,13 @@ def waiting(st: RankState) -> bool:
     return bool(st.timeouts) or any(is_consequence(e) for e in st.errors)
 
 
+def barrier_waiters(c: Collected) -> set[int]:
+    """Ranks torch's monitored_barrier shows waiting at the barrier for the ranks it names: victims, whatever a
+    launcher records of them afterwards (their exit is the barrier's error)."""
+    named = {r for e in c.samples.get("monitored_barrier", []) for r in e.data.get("ranks", [])}
+    return {r for e in c.samples.get("monitored_barrier", []) for r in e.data.get("waiters", [])} - named
+
+
 @dataclass
 class Conclusion:
     kind: str
@@ -566,7 +573,7 @@ def first_failure(c: Collected) -> list[Conclusion]:
                 f", {t0 - e.ts:.1f} s before the first watchdog timeout" if t0 is not None else "")
             return [Conclusion("first_failure", conf, msg, [e.rank], None, None,
                                [e.brief()] + [t.brief() for t in later[:1]])]
-    victims = {r for r, st in c.ranks.items() if waiting(st)}
+    victims = {r for r, st in c.ranks.items() if waiting(st)} | barrier_waiters(c)
     # a root cause that only timed out is the first victim torchrun saw, not a cause; one SIGTERM'd is
     # the first the agent stopped (the job was stopped from outside), not one that failed on its own
     roots = [e for e in c.child_failures if e.data.get("root") and e.rank not in victims

@@ -1121,6 +1121,8 @@ R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_p
 R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass monitoredBarrier in (\d+) ms|"
                          r"reached monitoredBarrier, but received errors while waiting for send/recv from rank "
                          r"(\d{1,7})")
+# The rank that says it "successfully reached monitoredBarrier" waited there for the rank it names: a victim.
+R_MONITORED_WAITER = re.compile(r"Rank (\d{1,7}) successfully reached monitoredBarrier")
 # Horovod's stall inspector (the coordinator, rank 0, after HOROVOD_STALL_CHECK_TIME_SECONDS): every tensor some
 # ranks submitted and the others did not, one per line, "HorovodBroadcast_global_step_0 [missing ranks: 0]" (the ranks
 # that did not submit it) or, in other releases, "allreduce.conv1.weight [ready ranks: 0, 7, 3, 2, 4, 6]" (the ranks

@@ -123,6 +123,10 @@ class WatchdogReaders:
         mb = S.R_MONITORED.search(text)
         if mb:
             ev = self._context(lineno, text, "monitored_barrier")
+            # the ranks shown waiting at the barrier: the reporter of "[Rank 0]: Rank 1 failed to pass" (rank 0 waits
+            # for each in turn), or the rank that "successfully reached monitoredBarrier"; never the ones it names
+            mw = S.R_MONITORED_WAITER.search(text)
+            ev.data["waiters"] = [int(mw.group(1))] if mw else [] if ev.rank is None else [ev.rank]
             ev.rank = None  # rank 0 reports the others
             ranks = mb.group(1) or mb.group(3)
             ev.data.update(ranks=[int(r) for r in ranks.split(",")][:64],

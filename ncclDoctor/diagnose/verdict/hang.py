@@ -905,6 +905,22 @@ def _whole_world(c: Collected, ranks: list[int]) -> bool:
             and all(size <= n for size, _ in c.world))
 
 
+def _barrier_timed_out(c: Collected, evs: list[Event]) -> bool:
+    """The monitored barrier's error is followed, within its "Original exception:" block (a few lines), by gloo's
+    own timeout waiting for the send/recv: the peer never answered."""
+    spots = []
+    for e in evs:
+        if e.data.get("errors"):
+            path, _, line = e.where.rpartition(":")
+            spots.append((path, int(line) if line.isdigit() else -1))
+    for t in c.samples.get("watchdog_timeout", []):
+        path, _, line = t.where.rpartition(":")
+        if t.data.get("backend") == "gloo" and line.isdigit() and any(
+                path == p and 0 < int(line) - n <= 8 for p, n in spots):
+            return True
+    return False
+
+
 def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
     in turn); the ranks that passed it are victims of whatever those ranks were doing."""
@@ -917,6 +933,22 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
     how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
            else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
+    closed = (any("by peer" in e.text.lower() for e in evs)
+              or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
+    if not closed and _barrier_timed_out(c, evs):
+        # "reached monitoredBarrier, but received errors ...", its original exception gloo's own "Timed out waiting
+        # Nms for send/recv operation": the peer's socket stayed open and silent -- alive, but it never arrived
+        return Verdict(
+            "rank_missing",
+            f"torch's monitored_barrier: the waiting rank's send/recv with rank {_fmt_ranks(ranks)} timed out (its "
+            f"connection stayed open): rank {_fmt_ranks(ranks)} was alive but never reached the barrier -- still busy "
+            "elsewhere (rank-0-only work such as validation, checkpointing or logging, a hang) -- and the ranks that "
+            "reached it are its victims",
+            f"Look at rank {_fmt_ranks(ranks)}: py-spy dump --pid PID of its process while the others wait shows "
+            "where it is; its own log shows what it was doing before the barrier (rank-0-only work on the main "
+            "process). A longer init_process_group(timeout=...) only helps when that work is legitimately long. "
+            "TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
+            "high", ranks, [e.brief() for e in evs[:3]])
     if any(e.data.get("errors") for e in evs):
         # "reached monitoredBarrier, but received errors while waiting for send/recv from rank N": N's process
         # failed (its socket errored or closed), which is more than missing it; its own error is not here
