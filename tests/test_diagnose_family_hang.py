@@ -60,6 +60,18 @@ def test_a_stuck_watchdog_alone_or_first_is_still_blocked(tmp_path):
     assert v["cause"] == "watchdog_blocked", v
 
 
+def test_a_stuck_watchdog_cut_inside_its_seconds_by_a_wrap_is_still_blocked(tmp_path):
+    """A terminal hard-wrapped the heartbeat monitor's line inside "480 seconds", then a log collector stamped (or a
+    quote marked) every piece: the pieces cannot be joined, and the first ends "got stuck for 480 sec"."""
+    line = _STUCK.format(t="11:18:00.000").rstrip("\n")
+    for cut, mark in (("480 sec", "2025-03-04T05:06:{i:02d}.000000000Z "), ("480 s", "> "), ("480", "{i:03d} | ")):
+        width = line.index("got stuck for 480") + len("got stuck for ") + len(cut)
+        pieces = [line[k:k + width] for k in range(0, len(line), width)]
+        text = "".join(mark.format(i=i) + p + "\n" for i, p in enumerate(pieces))
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "watchdog_blocked", (cut, v)
+
+
 # vLLM executor/multiproc_worker_utils.py: "Worker %s pid %s died, exit code: %s"
 def test_a_heartbeat_timeout_after_a_worker_died_is_its_aftermath(tmp_path):
     text = ("ERROR 03-01 10:00:00 multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 4412 died, exit code: "

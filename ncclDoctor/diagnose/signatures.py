@@ -568,8 +568,10 @@ R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]dd
                          r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
                          r"connect: (?:No route to host|Connection refused|Network is unreachable|"
                          r"Connection timed out)")
-R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+) seconds|Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* "
-                         r"terminat")
+# "ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress": a paste hard-wrapped with a
+# prefix on every piece (a timestamp, a quote) keeps the words cut at the line's end ("600 second", "600 se").
+R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+)(?: seconds?\b| s(?:e(?:c(?:o(?:nd?)?)?)?)?\s*$|\s*$)|"
+                         r"Heartbeat monitor timed out|[Hh]eartbeat[Mm]onitor.* terminat")
 # torch's dump found this process's Python thread holding the GIL ("Could not acquire GIL within 300 ms on exit,
 # possible GIL induced hang"): the rank is shown, busy or stuck in Python, not proven inside a collective
 R_GIL_HELD = re.compile(r"Could not acquire GIL within \d{1,9} ?ms")
