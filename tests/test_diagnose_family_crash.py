@@ -921,6 +921,30 @@ def test_an_unranked_dataloader_death_names_the_one_rank_torchrun_shows_failing(
         assert d["verdict"]["confidence"] in ("medium", "high")
 
 
+def test_a_one_process_jobs_worker_bus_error_names_no_rank(tmp_path):
+    """Lead rule AG: a world of one process (rank 0's output tag alone: torch's "[rank0]:", Lightning's "[rank: 0] ")
+    whose DataLoader worker dies of a bus error, with no launcher record: the container's /dev/shm, culprits []."""
+    worker = ("RuntimeError: DataLoader worker (pid 2210) is killed by signal: Bus error. It is possible that "
+              "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.\n")
+    for tag in ("[rank0]: ", "[rank: 0] "):
+        text = (f"{tag}Epoch 3:  41%|####      | 512/1250 [01:02<01:30, 8.2it/s]\n"
+                f"{tag}ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+                "shared memory (shm).\n" + f"{tag}{worker}")
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("dataloader_shm", []), (tag, d["verdict"])
+        assert _accused(d) == set(), (tag, d)
+    # the process's own crash handler ("Caught signal 7 (Bus error ...)", lead rule F) alike
+    v = _verdict(tmp_path, "[rank0]: [box-3:2201:0:2290] Caught signal 7 (Bus error: nonexistent physical address)\n")
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", []), v
+    # a launcher's record naming the process still names it (rule A), and a world of two is no world of one
+    recorded = ("[rank0]: " + worker + "Root Cause (first observed failure):\n"
+                + failure_record(0, 0, 0, 1, 2201, host="box-3", traceback=None))
+    assert _verdict(tmp_path, recorded)["culprits"] == [0]
+    two = nccl_info("box-3", 2201, 0, "comm 0x5581c2a0 rank 0 nranks 2 cudaDev 0 busId 1000 - Init COMPLETE") + (
+        "[rank0]: " + worker)
+    assert _verdict(tmp_path, two)["culprits"] == [0]
+
+
 def test_sigterms_in_torch_2_6s_wording_while_loading_are_a_host_oom_too(tmp_path):
     """torch >= 2.6's agent says "Closing process N via signal SIGTERM" (elastic/multiprocessing/api.py)."""
     text = ("Loading checkpoint shards:  40%|####      | 2/5 [00:31<00:47, 15.7s/it]\n"

@@ -16,7 +16,7 @@ from ncclDoctor.diagnose.lone import (
     several_failures,
     torn_down,
 )
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting, world_size
 from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event, strip_prefixes
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
@@ -847,11 +847,23 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         demote="a Ray worker process died before it: that rank's error is a consequence")
 
 
+def _world_of_one(c: Collected, ranks: list[int]) -> bool:
+    """Lead rule AG: the lines show a world of one process -- rank 0 alone (a launcher's output tag such as mpirun's
+    "[1,0]<stderr>:"), no other rank anywhere, no world size above one -- and no launcher's failure record. A
+    shared resource (/dev/shm) failing there is the whole job's, not a rank's (rule J): nobody is named."""
+    size = world_size(c)[0]
+    return (ranks == [0] and set(c.ranks) <= {0} and (size is None or size <= 1)
+            and not c.child_failures and not c.worker_failures)
+
+
 def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("dataloader", [])
     if not evs:
         return None
     ranks = _ranks(c, "dataloader")
+    one = _world_of_one(c, ranks) and all(e.data.get("bus_error") or e.data.get("shm_file") for e in evs)
+    if one:
+        ranks = []  # lead rule AG: a one-process job's /dev/shm, with no record naming the process
     if not ranks:  # lead rule A: the worker's error ends its main process, the one the launcher shows failing
         lone = lone_failure(c)
         # (Paddle's record prints no exit code, but lists only processes that exited nonzero: "whole")
@@ -918,6 +930,7 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high" if len(ranks) == 1 else "medium",
         ranks,
         _samples(c, "dataloader"),
+        job_wide=one,
     )
 
 
@@ -961,6 +974,7 @@ def _bus_error(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     procs = {e.data.get("proc") or e.where for e in evs}
     ranks = sorted({e.rank for e in evs if e.rank is not None})
     several = len(procs) > 1
+    one = not several and _world_of_one(c, ranks)  # lead rule AG: a one-process job, no record naming it
     who = "" if several or len(ranks) != 1 else f" on rank {ranks[0]}"
     said = "'Caught signal 7 (Bus error ...)'" if "Caught signal" in evs[0].text else f"'{evs[0].text[:120]}'"
     # Ray's raylet keeps its object store in /dev/shm (plasma): the raylet itself taking the bus error is that store
@@ -980,7 +994,7 @@ def _bus_error(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                     "ray.init(object_store_memory=...))." if ray else "")
         + " For NCCL's segments (a crash during communicator set-up), NCCL_SHM_DISABLE=1 works around it "
         "(slower intra-node traffic).",
-        "medium", [] if several else ranks, [e.brief() for e in evs[:3]], job_wide=several)
+        "medium", [] if several or one else ranks, [e.brief() for e in evs[:3]], job_wide=several or one)
 
 
 _RAYLET = re.compile(r"^\s*\(raylet(?:, ip=[\d.]{7,15})?\)")
