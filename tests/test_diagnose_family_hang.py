@@ -18,7 +18,7 @@ from __future__ import annotations
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
-from tests.conftest import failure_record, watchdog_line
+from tests.conftest import failure_record, nccl_info, watchdog_line
 
 
 # --- a watchdog timeout of a few milliseconds is the setting ------------------------------------------------------
@@ -333,6 +333,36 @@ def test_monitored_barrier_timeout_is_still_a_missing_rank(tmp_path):
     text = "RuntimeError: [Rank 0]: Rank 6 failed to pass monitoredBarrier in 30000 ms\n"
     v = _report(tmp_path, text)["verdict"]
     assert (v["cause"], v["culprits"]) == ("rank_missing", [6]), v
+
+
+def _coll(dev: int, pid: int, op: str, count: int, comm: str, n: int = 8) -> str:
+    """NCCL_DEBUG_SUBSYS=COLL's line of one collective (enqueue.cc's INFO, RCCL alike)."""
+    return nccl_info("gpu-node-4", pid, dev, f"{op}: opCount {count:x} sendbuff 0x7f21a0000000 recvbuff 0x7f21a0000000 "
+                     f"count 262144 datatype 7 op 0 root 0 comm {comm} [nranks={n}] stream 0x5571c0e00000")
+
+
+def test_a_collective_trace_with_two_collectives_at_one_opcount_is_a_desync(tmp_path):
+    """Lead rule D through NCCL's collective trace: at opCount 0x1f two processes of an 8-rank communicator enqueue
+    Broadcast and one ReduceScatter; the trace names devices, not ranks: desync, nobody named."""
+    text = "".join(_coll(d, 7100 + d, op, k, f"0x55d0{d}0") for k, ops in ((0x1e, ("Broadcast",) * 3),
+                                                                         (0x1f, ("Broadcast", "Broadcast",
+                                                                                 "ReduceScatter")))
+                   for d, op in zip((1, 3, 6), ops))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []), v
+    assert "1f" in v["summary"] and "NCCL_DEBUG_SUBSYS=COLL" in v["fix"] and _accused(d) == set()
+
+
+def test_a_collective_trace_that_agrees_or_pairs_sends_is_no_desync(tmp_path):
+    """The same collective at each opCount; a Send against its peer's Recv; a process with two communicators of one
+    size (which of them the other process's is, the trace cannot say): no desync."""
+    same = "".join(_coll(d, 7100 + d, "AllGather", k, f"0x55d0{d}0") for k in (3, 4) for d in (0, 2))
+    p2p = _coll(0, 7100, "Send", 9, "0x55d000") + _coll(2, 7102, "Recv", 9, "0x55d020")
+    two = (_coll(0, 7100, "AllReduce", 9, "0x55d000") + _coll(0, 7100, "AllGather", 9, "0x55d0ff")
+           + _coll(2, 7102, "AllGather", 9, "0x55d020"))
+    for text in (same, p2p, two):
+        assert _verdict(tmp_path, text)["cause"] != "desync", text
 
 
 # --- early exits: the store or a peer gone mid-run ----------------------------------------------------------------

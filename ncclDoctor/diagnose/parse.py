@@ -97,6 +97,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
         # a launch starts, GPUs a node shows (_launch_gpus); a traceback cut inside init_process_group (finish)
         self.aside: list[Event] = []
+        self.coll_trace: Event | None = None  # NCCL_DEBUG_SUBSYS=COLL's collectives of each process (readers.nccl)
         self._connect_warn: tuple[int, str, str] | None = None  # the store client's retried connect warning
         self._init_call = -99  # a traceback's line calling into init_process_group (a frame or its code line)
         self._last_line = -99  # the last non-blank line read

@@ -131,6 +131,11 @@ R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d
 R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) "
                            r"\[(?P<dev>\d{1,4})\] "
                            r"(?:[\w/.]{1,64}:\d{1,6} )?(?:NCCL )?(?P<lvl>WARN|INFO)")
+# NCCL_DEBUG_SUBSYS=COLL's line for every collective a process enqueues (enqueue.cc; RCCL prints the same):
+# "AllReduce: opCount 28c sendbuff 0x.. recvbuff 0x.. count 9984512 datatype 7 op 0 root 0 comm 0x.. [nranks=4]
+# stream 0x..". opCount (hex) counts the communicator's collectives: every member issues the same one at each count.
+R_COLL_TRACE = re.compile(r"\bINFO (\w{2,32}): opCount ([0-9a-fA-F]{1,16}) [^\n]{0,300}?"
+                          r"\bcomm (0x[0-9a-fA-F]{1,16}) \[nranks=(\d{1,7})\]")
 
 # --- families -----------------------------------------------------------------------
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")

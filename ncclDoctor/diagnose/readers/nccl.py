@@ -15,6 +15,8 @@ from ncclDoctor.diagnose.readers.common import (
 )
 from ncclDoctor.diagnose.signatures import Event
 
+_COLL_KEEP = 256  # the collectives kept per process and communicator (the last ones: a hang is at the end)
+
 
 class NcclReaders:
     def _nccl_error(self, lineno: int, text: str) -> Event | None:
@@ -183,6 +185,9 @@ class NcclReaders:
         if "infiniband " in text and S.R_RDMA_REFUSED.search(text):  # the RDMA driver refusing a resource (rule J)
             return self._context(lineno, text, "rdma_refused")
         m = S.R_NCCL_PREFIX.search(text)
+        if m and "opCount " in text and (ct := S.R_COLL_TRACE.search(text)):
+            self._coll_traced(lineno, text, m, ct)
+            return None
         if not m and "WARN" not in text:
             return self._retcode(lineno, text)
         if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too
@@ -237,6 +242,29 @@ class NcclReaders:
             ev.rank = None  # the line says nothing of the process at the failure: it shows no rank of the job
         ev.data.update(found)
         return ev
+
+    def _coll_traced(self, lineno: int, text: str, m, ct) -> None:
+        """NCCL_DEBUG_SUBSYS=COLL's line of one collective (signatures.R_COLL_TRACE): kept, per process and
+        communicator, as the collective it issued at each opCount (the last _COLL_KEEP of them), in one quiet
+        ``coll_trace`` event a file handed on at its end (verdict.hang._coll_split compares the processes)."""
+        if self.coll_trace is None:
+            if len(self.aside) >= 8:
+                return
+            self.coll_trace = Event("coll_trace", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            self.coll_trace.data["procs"] = {}
+            self.aside.append(self.coll_trace)
+        procs = self.coll_trace.data["procs"]
+        proc = f"{m.group('host')}:{m.group('pid')}:{m.group('dev')}"
+        if proc not in procs and len(procs) >= 64:
+            return
+        comms = procs.setdefault(proc, {})
+        if ct.group(3) not in comms and len(comms) >= 16:
+            return
+        comm = comms.setdefault(ct.group(3), {"nranks": int(ct.group(4)), "ops": {}})
+        ops = comm["ops"]
+        ops[int(ct.group(2), 16)] = (ct.group(1), f"{self.path}:{lineno}: {text.strip()[: S.TEXT_CAP]}")
+        if len(ops) > _COLL_KEEP:
+            ops.pop(next(iter(ops)))
 
     def _progress(self, lineno: int, text: str) -> Event | None:
         """How far a job got: NCCL's set-up chatter (rings, trees, channels: ``setup``) and an

@@ -45,6 +45,55 @@ def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+_COLL_OPS = {"allreduce", "allgather", "reducescatter", "broadcast", "reduce"}  # not Send/Recv: peers differ there
+
+
+def _coll_dev(proc: str) -> str:
+    _, pid, dev = proc.rsplit(":", 2)
+    return f"device {dev} pid {pid}"
+
+
+def _coll_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule D read through NCCL_DEBUG_SUBSYS=COLL's trace: every member of a communicator issues the same
+    collective at each opCount; two processes, each showing one communicator of the same size, that issued different
+    collectives at the same opCount took different code paths (a desync, the job hangs there). The trace names devices,
+    not ranks, so nobody is named, and none is proven innocent."""
+    procs: dict[str, dict] = {}
+    for e in c.samples.get("coll_trace", []):
+        for proc, comms in e.data.get("procs", {}).items():
+            procs.setdefault(proc, {}).update(comms)
+    by_size: dict[int, list[tuple[str, dict]]] = {}
+    for proc, comms in procs.items():
+        sizes = [v["nranks"] for v in comms.values()]
+        for v in comms.values():
+            if v["nranks"] > 1 and sizes.count(v["nranks"]) == 1:  # one communicator of that size: comparable
+                by_size.setdefault(v["nranks"], []).append((proc, v["ops"]))
+    for n, group in sorted(by_size.items()):
+        if len(group) < 2:
+            continue
+        for count in sorted(set().union(*(ops.keys() for _, ops in group))):
+            here = {proc: ops[count] for proc, ops in group if count in ops and ops[count][0].lower() in _COLL_OPS}
+            kinds: dict[str, list[str]] = {}
+            for proc, (op, _) in here.items():
+                kinds.setdefault(op, []).append(proc)
+            if len(kinds) < 2:
+                continue
+            said = "; ".join(f"{op} on {', '.join(_coll_dev(p) for p in ps)}" for op, ps in
+                             sorted(kinds.items(), key=lambda kv: -len(kv[1])))
+            ops = " or ".join(sorted(kinds))
+            return Verdict(
+                "desync",
+                f"NCCL's collective trace: a {n}-rank communicator's processes issued different collectives at "
+                f"opCount {count:x} ({said}): different code paths (a rank-conditional collective), the job hangs "
+                "there; the trace names devices, not ranks: nobody is named",
+                f"Make every rank issue the same collectives in the same order: find the code path where some ranks "
+                f"call {ops} and others do not (rank-conditional code, a metric or loss reduced on some ranks only, "
+                "uneven batches at epoch end). NCCL_DEBUG_SUBSYS=COLL's opCounts show each process's sequence; "
+                "TORCH_DISTRIBUTED_DEBUG=DETAIL has torch check collective types and shapes across ranks.",
+                "medium", [], [w for _, w in list(here.values())[:4]])
+    return None
+
+
 def _sites_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule D without SeqNums: a process's collective timed out (gloo's recv/send, no SeqNum) right under one
     collective call's frame (a barrier) while another process's traceback in the same lines stands at another
