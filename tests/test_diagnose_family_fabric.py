@@ -690,6 +690,21 @@ def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
     assert v["cause"] == "store_rendezvous" and "port 23456 is already in use" in v["summary"], v
 
 
+def test_the_rendezvous_ports_bind_warnings_name_a_free_port_the_rdzv_endpoint_and_the_stale_holder(tmp_path):
+    """Round 40: torchrun's c10d rendezvous store failing to bind its port on every address (errno 98) and then to
+    listen: the fix an expert gives names the port's two settings (--master_port, --rdzv_endpoint), a free port and
+    the stale process of an earlier run that holds it -- not the launcher's settings in the abstract."""
+    log = ("[W socket.cpp:501] [c10d] The server socket has failed to bind to [::]:31017 (errno: 98 - Address "
+           "already in use).\n"
+           "[W socket.cpp:501] [c10d] The server socket has failed to bind to 0.0.0.0:31017 (errno: 98 - Address "
+           "already in use).\n"
+           "[E socket.cpp:537] [c10d] The server socket has failed to listen on any local network address.\n")
+    v = _verdict(tmp_path, log)
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []), v
+    assert "31017" in v["summary"], v
+    assert all(w in v["fix"] for w in ("rdzv_endpoint", "free port", "stale process", "Address already in use")), v
+
+
 _STORE_IN_USE = ('  File "/usr/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 174, in '
                  "_create_c10d_store\n"
                  "    return TCPStore(\n"

@@ -1218,8 +1218,9 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "store_rendezvous",
             f"the store could not listen: {port} is already in use on this host (errno 98) — another job (or a "
             "leftover process of an earlier one) holds it, or two processes both try to host the store",
-            "Give each run its own port: torchrun --master_port N (MASTER_PORT=N), or --rdzv-endpoint=localhost:0 on "
-            "one node to let torchrun pick a free one; find the holder with `ss -ltnp | grep PORT`; do not call "
+            "Address already in use: give each run its own free port: torchrun --master_port N (MASTER_PORT=N) or "
+            "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); find "
+            "the holder with `ss -ltnp | grep PORT` and end a stale process of an earlier run; do not call "
             "init_process_group with a hand-made store when torchrun already hosts one.",
             "high", [], _samples(c, "store_timeout"))
     printed = next(iter(c.settings.get("PET_RDZV_ENDPOINT") or {}), None)  # torchrun's printed launch config
