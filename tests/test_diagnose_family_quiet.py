@@ -901,6 +901,22 @@ def test_a_system_error_trail_through_topology_detection_names_sysfs(tmp_path):
     assert "NCCL_TOPO_FILE" not in _verdict(tmp_path, other)["fix"]
 
 
+# round 40: NCCL <= 2.4 inlines the topology's realpath() (include/topo.h), so its trail names only init.cu/group.cu;
+# the WARN before it is what says the topology detection failed to read sysfs
+def test_an_old_nccls_realpath_warn_above_an_init_trail_is_the_topology_detection(tmp_path):
+    text = "".join(
+        f"gpu-b:{pid}:{pid + 900} [{r}] include/topo.h:31 NCCL WARN Could not find real path of "
+        f"/sys/class/pci_bus/0000:{bus}/../../0000:{bus}:00.0\n"
+        + "".join(nccl_info("gpu-b", pid, r, f"{at} -> 2", tid=pid + 900)
+                  for at in ("init.cu:870", "init.cu:902", "misc/group.cu:72"))
+        for pid, r, bus in ((7011, 0, "3b"), (7012, 1, "5e"), (7013, 2, "86")))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "/sys/class/pci_bus" in v["fix"] and "NCCL_TOPO_FILE" in v["fix"] and "sysfs" in v["fix"], v["fix"]
+    assert "Could not find real path" in v["summary"], v
+
+
 def test_a_trail_nccl_recovers_from_below_the_api_is_not_a_failure(tmp_path):
     # a probe that fails (no GDR module) and NCCL goes on with its socket transport
     text = (nccl_info("box", 900, 0, "transport/net_ib/gdr.cc:41 -> 3")
