@@ -1279,6 +1279,11 @@ R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
+# DDP's reducer (reducer.cpp, torch >= 1.8) at the end of its first backward: "find_unused_parameters=True was specified
+# in DDP constructor, but did not find any unused parameters [in the forward pass]. This flag results in an extra
+# traversal of the autograd graph every iteration, which can adversely affect performance.": a performance notice
+R_DDP_NONE_UNUSED = re.compile(r"find_unused_parameters=True was specified in DDP constructor, but did not find any "
+                               r"unused parameters")
 # DeepSpeed's comm.py (init_deepspeed_backend), once a process at start: "NCCL backend in DeepSpeed not yet
 # implemented" -- its own optional NCCL backend is absent and it goes on with torch.distributed's NCCL: benign
 R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet implemented")

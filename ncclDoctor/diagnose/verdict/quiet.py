@@ -1107,6 +1107,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
                       "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
+    if "ddp no unused parameters" in whats:  # printed once per rank after the first backward: a notice, no failure
+        benign.append("DDP's warning that find_unused_parameters=True found no unused parameters is a performance "
+                      "warning only, harmless: nothing failed. Construct DistributedDataParallel with "
+                      "find_unused_parameters=False (the default) to skip the extra traversal of the autograd graph "
+                      "every iteration; keep True only if some parameters really go unused in a forward pass")
     if "deepspeed backend fallback" in whats:  # printed at every start: it shows nothing ran, so no confidence
         benign.append("DeepSpeed's 'NCCL backend in DeepSpeed not yet implemented' warning is a benign warning, safe "
                       "to ignore: DeepSpeed falls back to torch.distributed NCCL for its communication (cdb=None "
