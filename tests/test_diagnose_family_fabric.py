@@ -1618,6 +1618,24 @@ def test_gloo_device_factory_without_interface_or_hostname_is_network_set_up(tmp
         assert "GLOO_SOCKET_IFNAME" in v["fix"], v
 
 
+def test_gloos_no_interface_for_the_host_names_address_is_network_setup_naming_the_resolution(tmp_path):
+    """Round 40: gloo's tcp device (no GLOO_SOCKET_IFNAME) binds to the address the host name resolves to; when no
+    local interface holds it, its enforce says "ifa != nullptr. Unable to find interface for: [ADDR]": a wrong address
+    at connection set-up (lead rule L), nobody named, and the fix names the interface setting and the name's
+    resolution. A 0.0.0.0/8 address is what a numeric host name reads as."""
+    for rank, addr in ((3, "10.20.30.41"), (0, "0.0.1.7")):
+        text = ("Traceback (most recent call last):\n"
+                '  File "/opt/app/serve.py", line 31, in start\n'
+                "    dist.init_process_group(backend='gloo')\n"
+                f"[rank{rank}]: RuntimeError: [enforce fail at /opt/pytorch/third_party/gloo/gloo/transport/tcp/"
+                f"device.cc:230] ifa != nullptr. Unable to find interface for: [{addr}]\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+        assert addr in v["summary"] and "GLOO_SOCKET_IFNAME" in v["fix"] and "/etc/hosts" in v["fix"], v
+        assert ("numeric host name" in v["summary"]) == addr.startswith("0."), v
+
+
 # --- a CPU tensor handed to an NCCL collective on every rank (round 34) ---------------------------------------------
 def test_every_ranks_collective_refusing_a_cpu_tensor_is_invalid_usage_naming_no_rank(tmp_path):
     """ProcessGroupNCCL's "Tensors must be CUDA and dense" on each rank (here an all_gather of a CPU tensor under

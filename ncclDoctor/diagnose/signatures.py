@@ -558,6 +558,9 @@ R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init
 R_PADDLE_INIT_FRAME = re.compile(r"\bin init_parallel_env\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
+                         # tcp/device.cc's lookup of the address the host name resolves to: "ifa != nullptr. Unable to
+                         # find interface for: [0.0.0.189]" -- no local interface holds it (lead rule L)
+                         r"Unable to find interface for:? ?\[?[\w.:%\-]{0,80}\]?|"
                          # GlooDeviceFactory's "makeUVDevice(): interface or hostname can't be empty" (Windows' libuv
                          # transport): no interface named and the host name resolved to nothing (lead rule L)
                          r"interface or hostname can't be empty|"
