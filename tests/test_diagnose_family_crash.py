@@ -163,6 +163,29 @@ def test_a_crash_outside_nccl_with_nothing_else_is_unknown_not_none(tmp_path):
     assert "fused_dense_lib.cpython-311-x86_64-linux-gnu.so" in d["verdict"]["summary"] and not _accused(d)
 
 
+def test_a_crash_whose_function_frames_are_mpis_own_names_the_mpi_library_and_mpirun(tmp_path):
+    """Round 40: UCX's crash handler printing frames as "N 0xADDR function()  file:line" (no library): every process
+    dies alike inside Open MPI's own functions (ompi_..., PMPI_...) while a communicator is built. Still unknown and
+    nobody named (rule J), but the fix is the MPI side: launch with mpirun, the MPI build torch links, a backtrace.
+    Frames in other functions do not name MPI."""
+    def crash(pid: int) -> str:
+        return (f"[trainer-0:{pid}:0:{pid}] Caught signal 11 (Segmentation fault: address not mapped to object at "
+                "address 0x40)\n"
+                f"==== backtrace (tid: {pid:7d}) ====\n"
+                " 0 0x00000000000421c0 killpg()  ???:0\n"
+                " 1 0x000000000007a3f1 ompi_comm_set_nb()  /src/openmpi-4.1.5/ompi/communicator/comm.c:412\n"
+                " 2 0x0000000000081c20 PMPI_Comm_create_group()  /src/openmpi-4.1.5/ompi/mpi/c/comm_create_group.c:88\n"
+                "=================================\n")
+    text = crash(2201) + crash(2202)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "mpirun" in v["fix"] and "MPI backend" in v["fix"] and "HPC-X" in v["fix"], v["fix"]
+    assert "ompi_comm_set_nb" in v["summary"], v
+    other = text.replace("ompi_comm_set_nb", "at_grad_fn_apply").replace("PMPI_Comm_create_group", "torch_launch")
+    assert "mpirun" not in _verdict(tmp_path, other)["fix"]
+
+
 # Open MPI's fatal-signal handler (opal/util/stacktrace.c), printed by every process mpirun starts: "[%s:%05d] ***
 # Process received signal ***", "[%s:%05d] Signal: %s (%d)", "Signal code: %s (%d)", "Failing at address: %p", one
 # "[%s:%05d] [%2d] frame" line a frame, "*** End of error message ***"; mpirun --tag-output puts "[job,rank]<std..>:"

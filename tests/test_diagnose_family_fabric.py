@@ -690,6 +690,21 @@ def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
     assert v["cause"] == "store_rendezvous" and "port 23456 is already in use" in v["summary"], v
 
 
+def test_the_rendezvous_ports_bind_warnings_name_a_free_port_the_rdzv_endpoint_and_the_stale_holder(tmp_path):
+    """Round 40: torchrun's c10d rendezvous store failing to bind its port on every address (errno 98) and then to
+    listen: the fix an expert gives names the port's two settings (--master_port, --rdzv_endpoint), a free port and
+    the stale process of an earlier run that holds it -- not the launcher's settings in the abstract."""
+    log = ("[W socket.cpp:501] [c10d] The server socket has failed to bind to [::]:31017 (errno: 98 - Address "
+           "already in use).\n"
+           "[W socket.cpp:501] [c10d] The server socket has failed to bind to 0.0.0.0:31017 (errno: 98 - Address "
+           "already in use).\n"
+           "[E socket.cpp:537] [c10d] The server socket has failed to listen on any local network address.\n")
+    v = _verdict(tmp_path, log)
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []), v
+    assert "31017" in v["summary"], v
+    assert all(w in v["fix"] for w in ("rdzv_endpoint", "free port", "stale process", "Address already in use")), v
+
+
 _STORE_IN_USE = ('  File "/usr/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 174, in '
                  "_create_c10d_store\n"
                  "    return TCPStore(\n"
@@ -1601,6 +1616,24 @@ def test_gloo_device_factory_without_interface_or_hostname_is_network_set_up(tmp
         v = _verdict(tmp_path, text)
         assert (v["cause"], v["culprits"]) == ("network_setup", []), v
         assert "GLOO_SOCKET_IFNAME" in v["fix"], v
+
+
+def test_gloos_no_interface_for_the_host_names_address_is_network_setup_naming_the_resolution(tmp_path):
+    """Round 40: gloo's tcp device (no GLOO_SOCKET_IFNAME) binds to the address the host name resolves to; when no
+    local interface holds it, its enforce says "ifa != nullptr. Unable to find interface for: [ADDR]": a wrong address
+    at connection set-up (lead rule L), nobody named, and the fix names the interface setting and the name's
+    resolution. A 0.0.0.0/8 address is what a numeric host name reads as."""
+    for rank, addr in ((3, "10.20.30.41"), (0, "0.0.1.7")):
+        text = ("Traceback (most recent call last):\n"
+                '  File "/opt/app/serve.py", line 31, in start\n'
+                "    dist.init_process_group(backend='gloo')\n"
+                f"[rank{rank}]: RuntimeError: [enforce fail at /opt/pytorch/third_party/gloo/gloo/transport/tcp/"
+                f"device.cc:230] ifa != nullptr. Unable to find interface for: [{addr}]\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+        assert addr in v["summary"] and "GLOO_SOCKET_IFNAME" in v["fix"] and "/etc/hosts" in v["fix"], v
+        assert ("numeric host name" in v["summary"]) == addr.startswith("0."), v
 
 
 # --- a CPU tensor handed to an NCCL collective on every rank (round 34) ---------------------------------------------

@@ -657,6 +657,24 @@ def test_deepspeeds_nccl_backend_not_implemented_warning_is_benign_and_says_it_f
     assert "falls back to torch.distributed NCCL" in v["fix"] and "safe to ignore" in v["fix"], v["fix"]
 
 
+def test_ddps_no_unused_parameters_warning_alone_is_none_and_names_find_unused_parameters_false(tmp_path):
+    """Round 40: DDP's reducer warns, once per rank after the first backward, that find_unused_parameters=True found
+    no unused parameters (an extra autograd traversal a step): a performance notice, nothing failed. The verdict is
+    none, and its fix names the one change it suggests; beside a real failure the failure still decides."""
+    lines = ["python -m torch.distributed.run --nproc_per_node=3 main.py --cfg swin_base.yaml"]
+    for r in (0, 2, 1):
+        lines.append(f"[rank{r}]:[W reducer.cpp:1158] Warning: find_unused_parameters=True was specified in DDP "
+                     "constructor, but did not find any unused parameters. This flag results in an extra traversal of "
+                     "the autograd graph every iteration, which can adversely affect performance. If your model indeed "
+                     "never has any unused parameters, consider turning this flag off. (function operator())")
+    d = _report(tmp_path, "\n".join(lines) + "\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+    assert "find_unused_parameters=False" in v["fix"] and "performance warning" in v["fix"], v["fix"]
+    failed = "\n".join(lines) + "\n" + "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    assert _verdict(tmp_path, failed)["cause"] != "none"
+
+
 # --- session 7 (fixh): the ranks' TCPStore warnings alone (lead rule N) ---------------------------------------------
 _STORE_WARNINGS = (
     "[rank5]:[W0903 22:14:07.318840112 ProcessGroupNCCL.cpp:1530] [PG ID 0 PG GUID 0 Rank 5] Failed to check the "
@@ -899,6 +917,22 @@ def test_a_system_error_trail_through_topology_detection_names_sysfs(tmp_path):
     assert "/sys/class/pci_bus" in v["fix"] and "NCCL_TOPO_FILE" in v["fix"], v["fix"]
     other = "".join(nccl_info("n5", 812, 3, f"{at} -> 2") for at in ("transport/shm.cc:90", "init.cc:700"))
     assert "NCCL_TOPO_FILE" not in _verdict(tmp_path, other)["fix"]
+
+
+# round 40: NCCL <= 2.4 inlines the topology's realpath() (include/topo.h), so its trail names only init.cu/group.cu;
+# the WARN before it is what says the topology detection failed to read sysfs
+def test_an_old_nccls_realpath_warn_above_an_init_trail_is_the_topology_detection(tmp_path):
+    text = "".join(
+        f"gpu-b:{pid}:{pid + 900} [{r}] include/topo.h:31 NCCL WARN Could not find real path of "
+        f"/sys/class/pci_bus/0000:{bus}/../../0000:{bus}:00.0\n"
+        + "".join(nccl_info("gpu-b", pid, r, f"{at} -> 2", tid=pid + 900)
+                  for at in ("init.cu:870", "init.cu:902", "misc/group.cu:72"))
+        for pid, r, bus in ((7011, 0, "3b"), (7012, 1, "5e"), (7013, 2, "86")))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "/sys/class/pci_bus" in v["fix"] and "NCCL_TOPO_FILE" in v["fix"] and "sysfs" in v["fix"], v["fix"]
+    assert "Could not find real path" in v["summary"], v
 
 
 def test_a_trail_nccl_recovers_from_below_the_api_is_not_a_failure(tmp_path):

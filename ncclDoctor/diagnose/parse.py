@@ -440,6 +440,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                     self._crash.data.setdefault("files", []).append(re.split(r"[/\s]", body[:f.end(1)])[-1])
                 self._follow = 2
                 return None
+            if (u := S.R_FUNC_FRAME.match(body)) is not None:  # UCX's frames name a function, no library
+                if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:
+                    funcs.append(u.group(1))
+                self._follow = 2
+                return None
             o = S.R_OMPI_HANDLER.match(body) if self._crash.data.get("handler") == "Open MPI" else None
             if o:  # the rest of Open MPI's report: signal code, address, one frame a line
                 if o.group(1) and len(self._crash.data["libs"]) < 16:

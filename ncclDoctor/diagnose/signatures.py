@@ -563,6 +563,9 @@ R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init
 R_PADDLE_INIT_FRAME = re.compile(r"\bin init_parallel_env\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
+                         # tcp/device.cc's lookup of the address the host name resolves to: "ifa != nullptr. Unable to
+                         # find interface for: [0.0.0.189]" -- no local interface holds it (lead rule L)
+                         r"Unable to find interface for:? ?\[?[\w.:%\-]{0,80}\]?|"
                          # GlooDeviceFactory's "makeUVDevice(): interface or hostname can't be empty" (Windows' libuv
                          # transport): no interface named and the host name resolved to nothing (lead rule L)
                          r"interface or hostname can't be empty|"
@@ -902,6 +905,10 @@ R_OMPI_HANDLER = re.compile(r"^\s*\[[\w.\-]{1,255}:\d{1,10}\] (?:Signal code: |F
                             r"\[ {0,3}\d{1,3}\] (?:(?:\S*/)?([\w\-+.]{1,80}?\.so)[.\d]*[(\[\s]|))")
 R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
+# UCX's crash handler's frame without a library, one a line: " 1 0x0000000000044400 ompi_dpm_group_is_dyn()  /src/ompi/
+# dpm/dpm.c:1267" -- the function that crashed (an MPI library's names it: ompi_, opal_, mca_, PMPI_)
+R_FUNC_FRAME = re.compile(r"^\s*\d{1,3}\s+0x[0-9a-f]{4,16}\s+([A-Za-z_]\w{0,200})\(\)")
+R_MPI_FUNC = re.compile(r"^(?:ompi|opal|orte|mca|pmix|PMPI|MPI|MPIR|MPID|MPIDI)_")
 # DDP's constructor (torch/csrc/distributed/c10d/reducer.cpp verify_params_across_processes): "DDP expects same
 # model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."
 R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\d+) has (\d+) params, while rank "
@@ -1284,6 +1291,11 @@ R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
+# DDP's reducer (reducer.cpp, torch >= 1.8) at the end of its first backward: "find_unused_parameters=True was specified
+# in DDP constructor, but did not find any unused parameters [in the forward pass]. This flag results in an extra
+# traversal of the autograd graph every iteration, which can adversely affect performance.": a performance notice
+R_DDP_NONE_UNUSED = re.compile(r"find_unused_parameters=True was specified in DDP constructor, but did not find any "
+                               r"unused parameters")
 # DeepSpeed's comm.py (init_deepspeed_backend), once a process at start: "NCCL backend in DeepSpeed not yet
 # implemented" -- its own optional NCCL backend is absent and it goes on with torch.distributed's NCCL: benign
 R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet implemented")

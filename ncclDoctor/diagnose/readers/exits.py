@@ -48,6 +48,10 @@ class ExitReaders:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "launch deprecated"
             return ev
+        if "find_unused_param" in text and S.R_DDP_NONE_UNUSED.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "ddp no unused parameters"
+            return ev
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "deepspeed backend fallback"

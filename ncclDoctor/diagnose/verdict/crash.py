@@ -1479,6 +1479,8 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sig = S.SIGNALS_BY_NUMBER.get(e.data["signal"], f"signal {e.data['signal']}")
     lib = next((x for x in e.data.get("files", []) if x not in _HANDLER_LIBS), None)
     mpi = any(x.data.get("handler") == "Open MPI" for x in evs)
+    # the crash handler's frames name MPI's own functions (ompi_..., PMPI_...): it died inside the MPI library
+    in_mpi = next((f for x in evs for f in x.data.get("funcs", []) if S.R_MPI_FUNC.match(f)), None)
     who = (f"{len(procs)} processes" if several else _named(named) if named else
            f"a process (pid {e.data['proc']}{' on ' + e.host if e.host else ''})" if e.data.get("proc") else
            "a process")
@@ -1487,13 +1489,16 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += (f"The crash is in {lib} (the first frame past the crash handler): a compiled library or extension "
                 "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
                 "installed framework, CUDA and NCCL versions. ")
-    if mpi:
-        fix += ("" if named else LAUNCHER_LOGS["mpirun"]) + MPI_CRASH_FIX
+    if in_mpi:
+        fix += MPI_FRAMES_FIX
+    if mpi or in_mpi:
+        fix += ("" if named or in_mpi else LAUNCHER_LOGS["mpirun"]) + MPI_CRASH_FIX
     return Verdict(
         "unknown",
         f"{who} died of {sig} ({e.data.get('what') or sig}){' alike' if several else ''}, as "
         f"{'their' if several else 'its'} own crash handler reports ('{strip_prefixes(e.text)[:120]}')"
         + (f", inside {lib}" if lib else "")
+        + (f", inside the MPI library ({in_mpi}() in its backtrace)" if in_mpi and not lib else "")
         + ": a crash in native code, not a Python exception; no other failure is shown, so the lines say where it "
         "died, not why" + ("; several processes crashing the same way is a cause they share, not one rank"
                            if several else "" if named else "; the lines do not say which rank it was"),
@@ -1582,6 +1587,15 @@ MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of it
                  "Open MPI over UCX rerun with -x UCX_TLS=tcp (or UCX_NET_DEVICES=<the interface>) or --mca pml ob1 to "
                  "rule it out, run an MPI hello-world across the same hosts or containers first, and compare the NCCL "
                  "and driver versions on the failed rank's node with the others'.")
+
+
+# a native crash whose backtrace is in MPI's own functions (ompi_dpm_..., PMPI_Comm_...): the MPI library, how the
+# ranks were started for it, or the build torch links against -- the same for every rank
+MPI_FRAMES_FIX = ("The backtrace is inside the MPI library (Open MPI / HPC-X): with torch's MPI backend launch every "
+                  "rank with mpirun (mpirun -np N python train.py, not torchrun or python alone, so that MPI_Init "
+                  "sees its job), check that LD_LIBRARY_PATH loads the MPI build torch was compiled against (ldd on "
+                  "torch's libtorch_cpu.so | grep mpi), rule out the HPC-X MPI by running with another Open MPI "
+                  "build, and get a full backtrace with gdb (a core dump) for the MPI developers.")
 
 
 def _paddle_files(launcher: str | None, ranks: list[int]) -> str:

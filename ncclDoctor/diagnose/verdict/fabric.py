@@ -869,6 +869,13 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         seen.insert(0, f"a peer connected with NCCL's {got} transport to a node listening with its {want} transport "
                     f"('{mixed.group(0)}'): the nodes do not use the same network transport (InfiniBand works or is "
                     "enabled on one node and not the other)")
+    # gloo's tcp device (no GLOO_SOCKET_IFNAME) binds to the address the host name resolves to, and no interface has it
+    lost = next((m for e in gloo if (m := _R_GLOO_NO_IFACE.search(str(e.data.get("what", ""))))), None)
+    if lost:
+        seen.insert(0, f"gloo found no local network interface holding {lost.group(1) or 'the address'}, the address "
+                    "this host's name resolves to ('Unable to find interface for'): the host name resolves to an "
+                    "address that is not this host's" + (" (0.0.0.0/8: what a numeric host name reads as, an IPv4 "
+                                                         "address)" if (lost.group(1) or "").startswith("0.") else ""))
     if busy:
         seen.insert(0, "NCCL could not bind its socket ('bind failed : Address already in use'): the port it needs is "
                     "taken on that host")
@@ -883,6 +890,7 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "ephemeral port range (sysctl net.ipv4.ip_local_port_range) and sockets in TIME_WAIT (ss -tan); an old "
          "NCCL version leaked bootstrap sockets (upgrade NCCL). " if busy else "")
         + (_MIXED_FIX if mixed else "")
+        + (_GLOO_IFACE_FIX if lost else "")
         + "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
         "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
         "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
@@ -891,6 +899,14 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [],
         proof or _samples(c, "transport"),
     )
+
+
+_R_GLOO_NO_IFACE = re.compile(r"Unable to find interface for:? ?\[?([\w.:%\-]{0,80}?)\]?$")
+_GLOO_IFACE_FIX = ("gloo binds to the address the host name resolves to unless GLOO_SOCKET_IFNAME names an interface: "
+                   "set GLOO_SOCKET_IFNAME to the interface that holds this host's address (ip addr; e.g. eth0), or "
+                   "fix the host name's resolution (hostname -i; /etc/hosts, DNS) so that it gives one of this host's "
+                   "addresses -- a numeric host name ('189') reads as an IPv4 address (0.0.0.189); in vLLM also set "
+                   "VLLM_HOST_IP to this host's address. ")
 
 
 _LOOPBACK = ("127.", "localhost", "::1", "0.0.0.0")
@@ -1218,8 +1234,9 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "store_rendezvous",
             f"the store could not listen: {port} is already in use on this host (errno 98) — another job (or a "
             "leftover process of an earlier one) holds it, or two processes both try to host the store",
-            "Give each run its own port: torchrun --master_port N (MASTER_PORT=N), or --rdzv-endpoint=localhost:0 on "
-            "one node to let torchrun pick a free one; find the holder with `ss -ltnp | grep PORT`; do not call "
+            "Address already in use: give each run its own free port: torchrun --master_port N (MASTER_PORT=N) or "
+            "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); find "
+            "the holder with `ss -ltnp | grep PORT` and end a stale process of an earlier run; do not call "
             "init_process_group with a hand-made store when torchrun already hosts one.",
             "high", [], _samples(c, "store_timeout"))
     printed = next(iter(c.settings.get("PET_RDZV_ENDPOINT") or {}), None)  # torchrun's printed launch config

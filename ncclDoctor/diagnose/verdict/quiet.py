@@ -833,6 +833,7 @@ _RETCODE_CLASS = {
 }
 
 
+_R_REALPATH_SYS = re.compile(r"Could not find real path of /sys/\S{1,300}")
 _TRAIL_TOP = ("init.cc", "group.cc", "enqueue.cc", "collectives.cc", "init.cu", "group.cu", "enqueue.cu")
 
 
@@ -855,7 +856,10 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     cause, what, fix = _RETCODE_CLASS[code]
     files = [f for (f, n) in c.retcodes if n == code]
-    if code == 2 and any(f in ("xml.cc", "topo.cc") for f in files):
+    # NCCL <= 2.4 inlines the topology's realpath() of the GPU's sysfs path (include/topo.h): its WARN "Could not find
+    # real path of /sys/class/pci_bus/..." is then the first line of a trail that names only init.cu/group.cu
+    realpath = next((e for e in c.samples.get("nccl_warn", []) if _R_REALPATH_SYS.search(e.text)), None)
+    if code == 2 and (realpath is not None or any(f in ("xml.cc", "topo.cc") for f in files)):
         # ncclSystemError out of graph/ (xml.cc, topo.cc): the topology detection's own system calls, reading the
         # machine's PCI tree under /sys, failed -- the host (WSL2, a VM, a container's /sys) hides it from every rank
         fix = ("The trail runs through NCCL's topology detection (graph/xml.cc, topo.cc): it could not read the PCI "
@@ -863,10 +867,13 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "container without the host's /sys. Run where sysfs shows the GPUs (native Linux; a container with the "
                "host's /sys mounted, e.g. --privileged), give NCCL the topology in a file (NCCL_TOPO_FILE), or upgrade "
                "NCCL to a version that supports this platform (the 'NCCL version' line of NCCL_DEBUG=INFO). " + fix)
+    said = (f"its WARN '{_R_REALPATH_SYS.search(realpath.text).group(0)}' says the topology detection could not "
+            "resolve a GPU's sysfs path; these lines name no rank" if code == 2 and realpath is not None else
+            "the WARN line that says which call or check failed is not in these lines, and no rank is named by them")
     return Verdict(
         cause,
-        f"NCCL's return-code trail ({', '.join(f'{f} -> {code}' for f in files[:4])}) carries {code} = {what}; the "
-        "WARN line that says which call or check failed is not in these lines, and no rank is named by them",
+        f"NCCL's return-code trail ({', '.join(f'{f} -> {code}' for f in files[:4])}) carries {code} = {what}; "
+        f"{said}",
         fix, "medium" if code != 1 else "low", [], _samples(c, "transport"), job_wide=True)
 
 
@@ -1100,6 +1107,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
                       "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
+    if "ddp no unused parameters" in whats:  # printed once per rank after the first backward: a notice, no failure
+        benign.append("DDP's warning that find_unused_parameters=True found no unused parameters is a performance "
+                      "warning only, harmless: nothing failed. Construct DistributedDataParallel with "
+                      "find_unused_parameters=False (the default) to skip the extra traversal of the autograd graph "
+                      "every iteration; keep True only if some parameters really go unused in a forward pass")
     if "deepspeed backend fallback" in whats:  # printed at every start: it shows nothing ran, so no confidence
         benign.append("DeepSpeed's 'NCCL backend in DeepSpeed not yet implemented' warning is a benign warning, safe "
                       "to ignore: DeepSpeed falls back to torch.distributed NCCL for its communication (cdb=None "
