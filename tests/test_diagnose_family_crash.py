@@ -2639,3 +2639,19 @@ def test_an_unranked_oom_whose_gpu_agrees_with_the_ranked_traceback_pasted_with_
     for text in (oom(1) + tb(3), oom(2, this=False) + tb(2)):
         v = _verdict(tmp_path, text, "other.log")
         assert v["cause"] == "gpu_oom" and v["culprits"] == [], (text, v)
+
+
+# --- lead rule T: elastic's SignalException message printed alone, under a wrapper's own header -------------------
+def test_the_agents_signal_exception_message_alone_on_its_line_is_a_signal_from_outside(tmp_path):
+    """A framework that runs elastic_launch in its own process prints str(exc) of the SignalException under its own
+    header ("Message:" then "    Process 4242 got signal: 1"): the agent's process got that stop signal from
+    outside, no rank named: signal, nobody."""
+    for sig in ("15", "1", "Signals.SIGTERM"):
+        text = ("Traceback (most recent call last):\n"
+                '  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/elastic/multiprocessing/api.py", '
+                "line 62, in _terminate_process_handler\n"
+                '    raise SignalException(f"Process {os.getpid()} got signal: {sigval}", sigval=sigval)\n'
+                "\nError message:\n\n"
+                f"        Process 4242 got signal: {sig}\n\nSystem error.\n")
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("signal", []), (sig, v)

@@ -869,6 +869,9 @@ R_IFACE_LINE = re.compile(r"^\s*\[\d+\]([\w.\-]+):([^<\s]+)<\d+>\s*$")
 # torch.distributed.elastic.multiprocessing.api's "SignalException: Process 27541 got signal: 15".
 R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death signal|"
                             r"SignalException: Process \d+ got signal: (\d{1,2}|Signals\.SIG[A-Z]{2,6})")
+# The same exception's message alone on its line ("    Process 107 got signal: 15"), as a framework that wraps the
+# launch prints str(exc) under its own header (flytekit's "Message:" block): the agent's process got that signal.
+R_DEATH_SIGNAL_BARE = re.compile(r"^\s*Process \d{1,10} got signal: (\d{1,2}|Signals\.SIG[A-Z]{2,6})\s*$")
 # A native crash handler's report (UCX's "[host:pid:0:tid] Caught signal 11 (Segmentation fault: ...)", then
 # "==== backtrace (tid: N) ====" and one " 3  /path/libnccl.so(+0x120057) [0x...]" frame a line)
 # A child process whose target raised: multiprocessing's BaseProcess._bootstrap prints "Process SpawnProcess-1:3:" on
