@@ -1302,6 +1302,9 @@ R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family
 # Its "entrypoint" line names the script (or program) every worker runs; a bare flag value there ("false", "true", a
 # number) is the value of an option taken as the script: every worker is started on it (lead rule AF (1)).
 R_TR_ENTRYPOINT = re.compile(r"^\s*entrypoint\s*: (\S*)\s*$")
+# torchelastic's event JSON (its events logger: "torchelastic.worker.status.SUCCEEDED", "rdzv_backend", ...) keeps
+# the launch's entrypoint in its nested metadata string: '\"entry_point\": \"train.py\"' (escaped) or unescaped
+R_TE_ENTRY_POINT = re.compile(r'\\?"entry_point\\?": ?\\?"([^"\\\s]{1,200})\\?"')
 R_FLAG_VALUE = re.compile(r"^(?:true|false|yes|no|on|off|\d{1,6}(?:\.\d{1,6})?)$", re.IGNORECASE)
 R_TR_LAUNCH = re.compile(r"^\s*(rdzv_endpoint|rdzv_backend|min_nodes|max_nodes|nproc_per_node)\s*: (\S*)\s*$")
 R_TR_RESULT = re.compile(r"^\s*(master_addr|master_port|group_rank|group_world_size|global_world_sizes)=(.{1,200})$")

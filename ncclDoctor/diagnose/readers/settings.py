@@ -197,12 +197,16 @@ class SettingsReaders:
             self._follow = 18  # the block's lines carry no trigger word
             return None
         ep = S.R_TR_ENTRYPOINT.match(self._body) if "entrypoint" in text else None
-        if ep:  # the script every worker runs: a flag's bare value there is an option taken as the script (rule AF)
-            if not S.R_FLAG_VALUE.match(ep.group(1)):
+        te = None if ep else S.R_TE_ENTRY_POINT.search(text) if "entry_point" in text else None
+        if ep or te:  # the script every worker runs: a flag's bare value there is an option taken as the script
+            # (rule AF (1)): torchrun's launch-config block, or torchelastic's event JSON of a worker ("entry_point")
+            if not S.R_FLAG_VALUE.match((ep or te).group(1)):
                 return None
             ev = self._context(lineno, text, "launch_args")
             ev.rank = None  # the agent's line, not a rank's
-            ev.data["entrypoint"] = ep.group(1)
+            ev.data["entrypoint"] = (ep or te).group(1)
+            if te:
+                ev.data["events"] = True
             return ev
         m = S.R_TR_LAUNCH.match(self._body) or S.R_TR_RESULT.match(self._body)
         if not m or m.group(1) == "min_nodes":

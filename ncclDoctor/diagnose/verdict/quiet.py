@@ -654,7 +654,9 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         v = ep.data["entrypoint"]
         return Verdict(
             "config",
-            f"torchrun's launch config names '{v}' as the entrypoint ('{ep.text.strip()[:80]}'): the script (or "
+            (f"torchelastic's worker events name '{v}' as every worker's entry_point ('{ep.text.strip()[:80]}')"
+             if ep.data.get("events") else
+             f"torchrun's launch config names '{v}' as the entrypoint ('{ep.text.strip()[:80]}')") + ": the script (or "
             f"program) every worker is to run is the bare value '{v}', an option's value taken as the training "
             "script -- an option given without its value, or a value the launcher does not take, shifted the "
             "command line -- so no worker runs the job; a launch setting of every worker, not a rank's fault",
