@@ -685,6 +685,15 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
                            # 128 + 9: killed by SIGKILL)
                            r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
+# srun's own record of its tasks' ends ("srun: error: node-3: task 5: Exited with exit code 1", "srun: error: node-3:
+# tasks 9-10,12-15: Killed"): the node, the task ids (SLURM_PROCID), and how they ended; and the step's teardown that
+# srun or slurmstepd starts ("srun: launch/slurm: _step_signal: Terminating StepId=43.0", "*** STEP 43.0 ON node-3
+# CANCELLED AT ...", "srun: Force Terminated StepId=43.0", "srun: Job step aborted")
+R_SRUN_TASKS = re.compile(r"\bsrun: error: (?P<host>[\w.\-]{1,255}): tasks? (?P<tasks>\d{1,7}(?:-\d{1,7})?"
+                          r"(?:,\d{1,7}(?:-\d{1,7})?){0,255}): (?:Exited with exit code (?P<code>\d{1,3})|"
+                          r"(?P<sig>Killed|Terminated|Aborted|Segmentation fault|Bus error))")
+R_SRUN_TEARDOWN = re.compile(r"Terminating (?:StepId=|job step )|\*\*\* (?:STEP|JOB) \S{1,40} ON \S{1,255} "
+                             r"CANCELLED AT|srun: Force Terminated|srun: Job step aborted")
 # PaddlePaddle's launchers. launch_utils' watch of its trainers ("ABORT!!! Out of all 4 trainers, the trainer process
 # with rank=[1, 2, 3] was aborted. Please check its log."): the trainers whose process exited nonzero, by their
 # trainer (global) rank, out of the job's N, before it terminates the rest -- those listed failed on their own, the
