@@ -247,6 +247,8 @@ SNIFF = 8192
 #             script every worker runs (parse._torchrun_config, verdict.quiet._rank_args, lead rule AF (1))
 #   KeyboardInterrupt  Python's last line of a traceback SIGINT ended (the user's Ctrl-C), which holds no other
 #             word: with nothing failing before it, the job was stopped from outside (parse._signal, lead rule T)
+#   CUDA_V    a CUDA_VISIBLE_DEVICES setting on a command line or in an export, which holds no other word: a name
+#             one typo from it (CUDA_VISABLE_DEVICES) is set but read by nothing (parse._misspelled_env, lead rule L)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -275,7 +277,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
-            b"KeyboardInterrupt")
+            b"KeyboardInterrupt", b"CUDA_V")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

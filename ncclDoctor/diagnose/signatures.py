@@ -1327,6 +1327,9 @@ R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; u
                               r"(?:thus )?deprecated")
 # A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`. A shell's command
 # separator ends the value: "export NCCL_SHM_DISABLE=1; export ..." (pdsh's and DeepSpeed's command lines) sets 1
+# A CUDA variable set for a command ("CUDA_VISIBLE_DEVICES=2,3 python train.py", "export CUDA_VISABLE_DEVICES=0"):
+# its name is judged by the env knowledge base (a name that does not exist, one typo from one that does, is ignored)
+R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
                           r"['\"]?([^'\"\s\\;&|]{0,120})")

@@ -64,9 +64,8 @@ class ExitReaders:
         return None
 
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
-        if "srun" in text or "CANCELLED AT" in text:
-            if self._srun_task(lineno, text):
-                return None
+        if ("srun" in text or "CANCELLED AT" in text) and self._srun_task(lineno, text):
+            return None
         m = S.R_WORKER_FAILED.search(text)
         a = S.R_LAUNCH_ARG.search(text, 0, m.start()) if m and "error: " in text[:m.start()] else None
         if a:  # the worker's argparse refusal glued before the agent's record of its exit 2 (a paste that lost the
