@@ -2686,3 +2686,52 @@ def test_an_unranked_oom_whose_gpu_agrees_with_the_ranked_traceback_pasted_with_
     for text in (oom(1) + tb(3), oom(2, this=False) + tb(2)):
         v = _verdict(tmp_path, text, "other.log")
         assert v["cause"] == "gpu_oom" and v["culprits"] == [], (text, v)
+
+
+# --- lead rule T: elastic's SignalException message printed alone, under a wrapper's own header -------------------
+def test_the_agents_signal_exception_message_alone_on_its_line_is_a_signal_from_outside(tmp_path):
+    """A framework that runs elastic_launch in its own process prints str(exc) of the SignalException under its own
+    header ("Message:" then "    Process 4242 got signal: 1"): the agent's process got that stop signal from
+    outside, no rank named: signal, nobody."""
+    for sig in ("15", "1", "Signals.SIGTERM"):
+        text = ("Traceback (most recent call last):\n"
+                '  File "/opt/venv/lib/python3.10/site-packages/torch/distributed/elastic/multiprocessing/api.py", '
+                "line 62, in _terminate_process_handler\n"
+                '    raise SignalException(f"Process {os.getpid()} got signal: {sigval}", sigval=sigval)\n'
+                "\nError message:\n\n"
+                f"        Process 4242 got signal: {sig}\n\nSystem error.\n")
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("signal", []), (sig, v)
+
+
+# --- lead rules I, A: srun's record of the task that exited before srun tore the step down ------------------------
+def test_srun_task_that_exited_before_the_step_teardown_is_the_first_failure(tmp_path):
+    """srun's "task N: Exited with exit code C" above its "_step_signal: Terminating StepId" (and slurmstepd's
+    "CANCELLED AT"), the other tasks "Killed" after it: where a node shows several tasks, srun runs one task a
+    process, so task N is global rank N, the one that failed first (cause unknown: no exception shown); the killed
+    tasks are torn down. One task a node (a launcher per node) names no rank; a task exiting only after the
+    teardown began is part of it."""
+    text = ("srun: error: gpu-a17: task 11: Exited with exit code 2\n"
+            "srun: launch/slurm: _step_signal: Terminating StepId=99120.3\n"
+            "slurmstepd: error: *** STEP 99120.3 ON gpu-a16 CANCELLED AT 2024-03-02T11:20:07 ***\n"
+            "srun: error: gpu-a16: tasks 0-3,5: Killed\n"
+            "srun: error: gpu-a17: tasks 8-10: Killed\n"
+            "srun: error: gpu-a16: task 4: Killed\n"
+            "srun: error: gpu-a17: tasks 12,14-15: Killed\n"
+            "srun: error: gpu-a16: tasks 6,7: Killed\n"
+            "srun: error: gpu-a17: task 13: Killed\n"
+            "srun: Force Terminated StepId=99120.3\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [11]), v
+    assert _accused(d) <= {11}
+    per_node = ("srun: error: gpu-a16: task 1: Exited with exit code 2\n"
+                "srun: launch/slurm: _step_signal: Terminating StepId=99120.3\n"
+                "slurmstepd: error: *** STEP 99120.3 ON gpu-a16 CANCELLED AT 2024-03-02T11:20:07 ***\n"
+                "srun: error: gpu-a17: task 0: Killed\n")
+    assert _verdict(tmp_path, per_node, "per_node.log")["culprits"] == []
+    after = ("slurmstepd: error: *** STEP 99120.3 ON gpu-a16 CANCELLED AT 2024-03-02T11:20:07 ***\n"
+             "srun: error: gpu-a16: tasks 2-3: Exited with exit code 1\n"
+             "srun: error: gpu-a16: tasks 0-1: Killed\n")
+    v = _verdict(tmp_path, after, "after.log")
+    assert (v["cause"], v["culprits"]) == ("signal", []), v

@@ -1637,6 +1637,42 @@ def test_torchrun_launch_config_with_a_flag_value_as_entrypoint_is_config(tmp_pa
     assert _verdict(tmp_path, old)["cause"] != "config"
 
 
+def test_torchelastic_worker_events_with_a_flag_value_as_entry_point_are_config(tmp_path):
+    """torchelastic's event JSON, one worker a line, keeps the launch's entrypoint in its nested metadata
+    ('\\"entry_point\\": \\"false\\"'): a bare flag value there is what every worker ran instead of a training
+    script (lead rule AF (1)), config, no rank, even with every worker SUCCEEDED. A script there is a plain launch."""
+    def event(rank: int, ep: str) -> str:
+        q = '\\"'
+        meta = (f"{{{q}group_world_size{q}: 2, {q}entry_point{q}: {q}{ep}{q}, {q}local_rank{q}: [{rank % 4}], "
+                f"{q}role_rank{q}: [{rank}], {q}role_world_size{q}: [8]}}")
+        return ('{"name": "torchelastic.worker.status.SUCCEEDED", "source": "WORKER", "timestamp": 0, "metadata": '
+                f'{{"run_id": "job-81", "global_rank": {rank}, "group_rank": {rank // 4}, '
+                f'"worker_id": "{9100 + rank}", '
+                '"role": "trainer", "hostname": "gpu-node-3", "state": "SUCCEEDED", "total_run_time": 12, '
+                f'"rdzv_backend": "c10d", "raw_error": null, "metadata": "{meta}", "agent_restarts": 0}}}}\n')
+    for ep in ("false", "1"):
+        text = "".join(event(r, ep) for r in (2, 5, 6))
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "config" and v["culprits"] == [], (ep, v)
+        assert "entry_point" in v["summary"] and "training script" in v["fix"], v
+    assert _verdict(tmp_path, "".join(event(r, "pretrain.py") for r in (2, 5)))["cause"] != "config"
+
+
+def test_a_misspelled_cuda_visible_devices_on_the_launch_line_is_config(tmp_path):
+    """A launch that sets a CUDA variable that does not exist, one typo from one that does (CUDA_VISABLE_DEVICES,
+    CUDA_VISIBLE_DEVICE), judged by the env knowledge base: nothing reads it, the GPUs meant are not selected
+    (lead rules L, V (1)): config, no rank, with nothing failing. The right name, or another command, is no fault."""
+    for line in ("CUDA_VISABLE_DEVICES=4,5,6,7 torchrun --nproc_per_node 4 finetune.py --cfg a.yaml\n",
+                 "export CUDA_VISIBLE_DEVICE=1\n"):
+        text = "python -m pip list | grep torch\n" + line + "epoch 0 step 10 loss 2.31\n"
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "config" and v["culprits"] == [], (line, v)
+        assert "CUDA_VISIBLE_DEVICES" in v["fix"], v
+    for line in ("CUDA_VISIBLE_DEVICES=4,5,6,7 torchrun --nproc_per_node 4 finetune.py\n",
+                 "export CUDA_VERSION=12.4\n"):
+        assert _verdict(tmp_path, line, "ok.log")["cause"] != "config", line
+
+
 def test_a_node_other_than_node_0_launched_with_a_loopback_master_is_config(tmp_path):
     """A launch giving node rank N > 0 a loopback master address (torchrun's --node-rank / --master-addr in any
     spelling, or NODE_RANK / MASTER_ADDR printed): that node looks for node 0's store on its own host (lead rules

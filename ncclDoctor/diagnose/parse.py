@@ -98,6 +98,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # a launch starts, GPUs a node shows (_launch_gpus); a traceback cut inside init_process_group (finish)
         self.aside: list[Event] = []
         self.coll_trace: Event | None = None  # NCCL_DEBUG_SUBSYS=COLL's collectives of each process (readers.nccl)
+        # srun's records of its tasks' ends (line, text, host, task ids, exit code or None) and the first line of the
+        # step's teardown (exits._srun_task, read at the end of the file by exits._srun_first)
+        self._srun_tasks: list[tuple[int, str, str, list[int], int | None]] = []
+        self._srun_end = 0
         self._connect_warn: tuple[int, str, str] | None = None  # the store client's retried connect warning
         self._init_call = -99  # a traceback's line calling into init_process_group (a frame or its code line)
         self._last_line = -99  # the last non-blank line read
@@ -209,6 +213,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = None  # the warning names the store's host, not a rank
             ev.data.update(endpoint=host, rendezvous=False, in_use=None, closed=False, init_cut=True)
             self.aside.append(ev)
+        if self._srun_tasks:
+            self._srun_first()
         ev, self._pending = self._pending, None
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 

@@ -695,6 +695,15 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
                            # 128 + 9: killed by SIGKILL)
                            r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
+# srun's own record of its tasks' ends ("srun: error: node-3: task 5: Exited with exit code 1", "srun: error: node-3:
+# tasks 9-10,12-15: Killed"): the node, the task ids (SLURM_PROCID), and how they ended; and the step's teardown that
+# srun or slurmstepd starts ("srun: launch/slurm: _step_signal: Terminating StepId=43.0", "*** STEP 43.0 ON node-3
+# CANCELLED AT ...", "srun: Force Terminated StepId=43.0", "srun: Job step aborted")
+R_SRUN_TASKS = re.compile(r"\bsrun: error: (?P<host>[\w.\-]{1,255}): tasks? (?P<tasks>\d{1,7}(?:-\d{1,7})?"
+                          r"(?:,\d{1,7}(?:-\d{1,7})?){0,255}): (?:Exited with exit code (?P<code>\d{1,3})|"
+                          r"(?P<sig>Killed|Terminated|Aborted|Segmentation fault|Bus error))")
+R_SRUN_TEARDOWN = re.compile(r"Terminating (?:StepId=|job step )|\*\*\* (?:STEP|JOB) \S{1,40} ON \S{1,255} "
+                             r"CANCELLED AT|srun: Force Terminated|srun: Job step aborted")
 # PaddlePaddle's launchers. launch_utils' watch of its trainers ("ABORT!!! Out of all 4 trainers, the trainer process
 # with rank=[1, 2, 3] was aborted. Please check its log."): the trainers whose process exited nonzero, by their
 # trainer (global) rank, out of the job's N, before it terminates the rest -- those listed failed on their own, the
@@ -879,6 +888,9 @@ R_IFACE_LINE = re.compile(r"^\s*\[\d+\]([\w.\-]+):([^<\s]+)<\d+>\s*$")
 # torch.distributed.elastic.multiprocessing.api's "SignalException: Process 27541 got signal: 15".
 R_DEATH_SIGNAL = re.compile(r"Received (\d{1,2}|Signals\.SIG[A-Z]{2,6}) death signal|"
                             r"SignalException: Process \d+ got signal: (\d{1,2}|Signals\.SIG[A-Z]{2,6})")
+# The same exception's message alone on its line ("    Process 107 got signal: 15"), as a framework that wraps the
+# launch prints str(exc) under its own header (flytekit's "Message:" block): the agent's process got that signal.
+R_DEATH_SIGNAL_BARE = re.compile(r"^\s*Process \d{1,10} got signal: (\d{1,2}|Signals\.SIG[A-Z]{2,6})\s*$")
 # A native crash handler's report (UCX's "[host:pid:0:tid] Caught signal 11 (Segmentation fault: ...)", then
 # "==== backtrace (tid: N) ====" and one " 3  /path/libnccl.so(+0x120057) [0x...]" frame a line)
 # A child process whose target raised: multiprocessing's BaseProcess._bootstrap prints "Process SpawnProcess-1:3:" on
@@ -1320,6 +1332,9 @@ R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family
 # Its "entrypoint" line names the script (or program) every worker runs; a bare flag value there ("false", "true", a
 # number) is the value of an option taken as the script: every worker is started on it (lead rule AF (1)).
 R_TR_ENTRYPOINT = re.compile(r"^\s*entrypoint\s*: (\S*)\s*$")
+# torchelastic's event JSON (its events logger: "torchelastic.worker.status.SUCCEEDED", "rdzv_backend", ...) keeps
+# the launch's entrypoint in its nested metadata string: '\"entry_point\": \"train.py\"' (escaped) or unescaped
+R_TE_ENTRY_POINT = re.compile(r'\\?"entry_point\\?": ?\\?"([^"\\\s]{1,200})\\?"')
 R_FLAG_VALUE = re.compile(r"^(?:true|false|yes|no|on|off|\d{1,6}(?:\.\d{1,6})?)$", re.IGNORECASE)
 R_TR_LAUNCH = re.compile(r"^\s*(rdzv_endpoint|rdzv_backend|min_nodes|max_nodes|nproc_per_node)\s*: (\S*)\s*$")
 R_TR_RESULT = re.compile(r"^\s*(master_addr|master_port|group_rank|group_world_size|global_world_sizes)=(.{1,200})$")
@@ -1333,6 +1348,9 @@ R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; u
                               r"(?:thus )?deprecated")
 # A setting printed in a log: `export NCCL_X=1`, `-e NCCL_X='1'`, an env dump line `NCCL_X=1`. A shell's command
 # separator ends the value: "export NCCL_SHM_DISABLE=1; export ..." (pdsh's and DeepSpeed's command lines) sets 1
+# A CUDA variable set for a command ("CUDA_VISIBLE_DEVICES=2,3 python train.py", "export CUDA_VISABLE_DEVICES=0"):
+# its name is judged by the env knowledge base (a name that does not exist, one typo from one that does, is ignored)
+R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
                           r"['\"]?([^'\"\s\\;&|]{0,120})")

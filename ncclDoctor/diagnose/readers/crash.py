@@ -303,13 +303,14 @@ class CrashReaders:
             ev.rank = None  # a victim of the stop, whichever rank prints it: it names no rank at fault
             ev.data.update(received=None, sent=None, worker_got="SIGTERM")
             return ev
-        m = S.R_DEATH_SIGNAL.search(text)
+        m = S.R_DEATH_SIGNAL.search(text) or (
+            S.R_DEATH_SIGNAL_BARE.match(self._body) if "got signal: " in text else None)
         c = None if m else S.R_CLOSING.search(text)
         if not m and not c:
             return None
         ev = self._context(lineno, text, "signal")
         ev.rank = None  # the agent's line, not a rank's
-        got = (m.group(1) or m.group(2)) if m else None
+        got = next((g for g in m.groups() if g), None) if m else None
         if got and not got.isdigit():
             got = S.SIGNAL_NUMBERS.get(got.removeprefix("Signals."), 0)
         ev.data.update(received=int(got) if got else None, sent=c.group(1) if c else None)

@@ -68,6 +68,8 @@ class ExitReaders:
         return None
 
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
+        if ("srun" in text or "CANCELLED AT" in text) and self._srun_task(lineno, text):
+            return None
         m = S.R_WORKER_FAILED.search(text)
         a = S.R_LAUNCH_ARG.search(text, 0, m.start()) if m and "error: " in text[:m.start()] else None
         if a:  # the worker's argparse refusal glued before the agent's record of its exit 2 (a paste that lost the
@@ -117,6 +119,44 @@ class ExitReaders:
         ev.rank = None  # torchrun names a local rank here, not a global one
         ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
         return ev
+
+    def _srun_task(self, lineno: int, text: str) -> bool:
+        """srun's record of how its tasks ended (signatures.R_SRUN_TASKS), kept for _srun_first; the step's teardown
+        line (R_SRUN_TEARDOWN) is noted and read on by the other families. True: a task record, taken."""
+        if not self._srun_end and S.R_SRUN_TEARDOWN.search(text):
+            self._srun_end = lineno
+            return False
+        t = S.R_SRUN_TASKS.search(text)
+        if t is None:
+            return False
+        if len(self._srun_tasks) < 256:
+            ids: list[int] = []
+            for part in t.group("tasks").split(","):
+                a, _, b = part.partition("-")
+                ids += range(int(a), min(int(b or a), int(a) + 1024) + 1)
+            self._srun_tasks.append((lineno, text, t.group("host"), ids, int(t.group("code")) if t.group("code")
+                                     else None))
+        return True
+
+    def _srun_first(self) -> None:
+        """At the end of the file, srun's task records read as a launcher's record of global ranks (lead rules I, A):
+        where one node shows several tasks, srun runs one task a process, so a task id (SLURM_PROCID) is the global
+        rank; the tasks that exited non-zero before the step's teardown began ended on their own, the first failure,
+        and every task srun killed after it is torn down. With one task a node (a launcher per node: torchrun, a
+        wrapper) a task is a node, not a rank: nothing is read."""
+        per_host: dict[str, set[int]] = {}
+        for _, _, host, ids, _ in self._srun_tasks:
+            per_host.setdefault(host, set()).update(ids)
+        if not any(len(ids) > 1 for ids in per_host.values()):
+            return
+        end = self._srun_end or 1 << 62
+        for lineno, text, host, ids, code in self._srun_tasks:
+            if code and lineno < end and len(ids) <= 64:
+                for r in ids:
+                    if len(self.aside) < 64:
+                        ev = self._global_exit(lineno, text, r, code, host)
+                        ev.data["launcher"] = "srun"
+                        self.aside.append(ev)
 
     def _mpi_first(self, lineno: int, text: str, body: str) -> Event | None | bool:
         """The lines of mpirun's "The first process to do so was:" block: its rank, then its exit code (an event

@@ -145,6 +145,8 @@ class SettingsReaders:
         return ev
 
     def _env(self, lineno: int, text: str) -> Event | None:
+        if "CUDA_V" in text and (ev := self._misspelled_env(lineno, text)) is not None:
+            return ev
         m = S.R_ENV_DEPRECATED.search(text)
         # after the launcher's prefix ("[default0]:NCCL_X=1"), which the assignment pattern cannot start at
         pairs = [(m.group(1) or m.group(3), "1")] if m else S.R_ENV_ASSIGN.findall(text) or S.R_ENV_ASSIGN.findall(
@@ -154,6 +156,26 @@ class SettingsReaders:
         ev = self._context(lineno, text, "setting")
         ev.data["settings"] = pairs[:16]
         return ev
+
+    def _misspelled_env(self, lineno: int, text: str) -> Event | None:
+        """A CUDA variable set on a command line or exported whose name does not exist but is one typo from one that
+        does (CUDA_VISABLE_DEVICES for CUDA_VISIBLE_DEVICES), judged by the env knowledge base as ``ncclDoctor env``
+        judges it (rules.env.did_you_mean): nothing reads it, so the setting meant is not applied to any process
+        (lead rules L, V (1); verdict.quiet._rank_args)."""
+        if is_failure_line(self._body):
+            return None
+        from ncclDoctor.knowledge.env_vars import BY_NAME
+        from ncclDoctor.rules.env import did_you_mean
+
+        # after the launcher's prefix ("[default0]:CUDA_..."), which the assignment pattern cannot start at
+        for name, value in S.R_CUDA_ENV_ASSIGN.findall(text) or S.R_CUDA_ENV_ASSIGN.findall(self._body):
+            if name in BY_NAME or not (close := did_you_mean(name)):
+                continue
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line's setting, not a process's own line
+            ev.data.update(misspelled=name, meant=close[0], value=value)
+            return ev
+        return None
 
     def _launch_gpus(self, lineno: int, text: str) -> None:
         """How many processes a node's launch starts (torchrun's --nproc_per_node, with a CUDA_VISIBLE_DEVICES list on
@@ -197,12 +219,16 @@ class SettingsReaders:
             self._follow = 18  # the block's lines carry no trigger word
             return None
         ep = S.R_TR_ENTRYPOINT.match(self._body) if "entrypoint" in text else None
-        if ep:  # the script every worker runs: a flag's bare value there is an option taken as the script (rule AF)
-            if not S.R_FLAG_VALUE.match(ep.group(1)):
+        te = None if ep else S.R_TE_ENTRY_POINT.search(text) if "entry_point" in text else None
+        if ep or te:  # the script every worker runs: a flag's bare value there is an option taken as the script
+            # (rule AF (1)): torchrun's launch-config block, or torchelastic's event JSON of a worker ("entry_point")
+            if not S.R_FLAG_VALUE.match((ep or te).group(1)):
                 return None
             ev = self._context(lineno, text, "launch_args")
             ev.rank = None  # the agent's line, not a rank's
-            ev.data["entrypoint"] = ep.group(1)
+            ev.data["entrypoint"] = (ep or te).group(1)
+            if te:
+                ev.data["events"] = True
             return ev
         m = S.R_TR_LAUNCH.match(self._body) or S.R_TR_RESULT.match(self._body)
         if not m or m.group(1) == "min_nodes":

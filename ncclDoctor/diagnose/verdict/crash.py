@@ -1564,6 +1564,9 @@ NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in 
 
 # Where a launcher other than torchrun keeps each rank's own output (its record names the rank, its lines the cause).
 LAUNCHER_LOGS = {
+    "srun": ("srun's record names the task (SLURM_PROCID, the rank), not why it exited: read that task's own output "
+             "for its traceback (srun --output=job-%j-%t.out / --label keep one file or one prefix per task; sacct -j "
+             "JOB shows the step's exit codes); the tasks srun killed after it were only torn down."),
     "mpirun": ("mpirun's record names the rank, not why it died: read that rank's own log (mpirun --tag-output "
                "prefixes each line with [job,rank], --output-filename DIR keeps one file per rank) for its last "
                "lines."),
@@ -1727,6 +1730,15 @@ def _nothing_failed_first(c: Collected) -> bool:
         c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
         or any(own_errors(st) for st in c.ranks.values()))
 
+def _record_before(c: Collected, stops: list[Event]) -> bool:
+    """A launcher's record of a rank that exited non-zero above the scheduler's cancel in the same file (srun's "task
+    5: Exited with exit code 1" before its "Terminating StepId" and slurmstepd's "CANCELLED AT"): that rank failed on
+    its own first, and the cancel is the step's teardown after it (lead rules I, A)."""
+    first = min(map(_line, stops))
+    return any(e.data.get("exitcode") and _line(e)[0] == first[0] and _line(e)[1] < first[1]
+               for e in c.child_failures)
+
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
@@ -1748,7 +1760,7 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "requeue (#SBATCH --requeue), then resume from that checkpoint.",
             "high", [], [e.brief() for e in limit[:3]])
     if not got and not forced and cancel and not c.kinds.get("watchdog_timeout") and not any(
-            own_errors(st) for st in c.ranks.values()):
+            own_errors(st) for st in c.ranks.values()) and not _record_before(c, cancel):
         return Verdict(
             "signal",
             "Slurm cancelled the job (slurmstepd: 'CANCELLED AT ...' with no 'DUE TO' reason, so not preemption nor "

@@ -654,7 +654,9 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         v = ep.data["entrypoint"]
         return Verdict(
             "config",
-            f"torchrun's launch config names '{v}' as the entrypoint ('{ep.text.strip()[:80]}'): the script (or "
+            (f"torchelastic's worker events name '{v}' as every worker's entry_point ('{ep.text.strip()[:80]}')"
+             if ep.data.get("events") else
+             f"torchrun's launch config names '{v}' as the entrypoint ('{ep.text.strip()[:80]}')") + ": the script (or "
             f"program) every worker is to run is the bare value '{v}', an option's value taken as the training "
             "script -- an option given without its value, or a value the launcher does not take, shifted the "
             "command line -- so no worker runs the job; a launch setting of every worker, not a rank's fault",
@@ -664,6 +666,19 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "--machine_rank) the launcher turns into torchrun's, then relaunch; the launch configs block should show "
             "'entrypoint : train.py'.",
             "medium", [], [ep.brief()], job_wide=True)
+    mis = next((e for e in evs if e.data.get("misspelled")), None)
+    if mis is not None:  # lead rules L, V (1): a variable that does not exist, set where one that does was meant
+        name, meant = mis.data["misspelled"], mis.data["meant"]
+        return Verdict(
+            "config",
+            f"the launch sets {name}={mis.data['value']} ('{mis.text.strip()[:100]}'), a variable that does not "
+            f"exist -- one typo from {meant} -- so nothing reads it and the setting meant is not applied: the "
+            f"processes run as if {meant} were not set (every GPU visible: two jobs on one machine land on the same "
+            "GPUs); a launch setting, not a rank's fault",
+            f"Spell the variable {meant} (e.g. {meant}={mis.data['value']} before the launch command), or pass the "
+            "launcher's own option for it (accelerate launch --gpu_ids 2,3, torchrun with the variable exported), "
+            "then relaunch; check with `ncclDoctor env` or print os.environ in each process.",
+            "medium", [], [mis.brief()], job_wide=True)
     evs = [e for e in evs if "arg_rank" in e.data]
     if not evs:
         return None
