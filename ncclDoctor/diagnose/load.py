@@ -491,7 +491,8 @@ def _automata():
     the same whatever its number of words, so the chunk is as large as keeps the SIMD searcher fast: 130 words
     in four automata of 34 found the hits of 48 of the bench's rank logs at 531-580 MB per CPU-second, in five
     of 32 (the fifth holding 2 words) at 360-382 (session 11); 138 words in four of 35 at 786-931, in five of 34
-    (the fifth holding 2) at 679-802, alternating in one run at load 4 (session 12)."""
+    (the fifth holding 2) at 679-802, alternating in one run at load 4 (session 12); 141 words in four of 36 at
+    1000-1204, in five of 35 at 968-1129 (load 1, session 12's last fixes)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -502,7 +503,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 35
+_CHUNK = 36
 _AUTOMATON: dict = {}
 
 
