@@ -212,6 +212,33 @@ def test_a_dead_rank_is_reported_in_its_own_words_not_torchruns_traceback_hint()
     assert bare.message.endswith("exited with exit code 1")  # torchrun's hint is no reason
 
 
+def test_a_root_cause_whose_own_error_is_a_lost_peer_gives_way_to_the_worker_killed_by_a_signal():
+    """torchrun dates a worker killed by SIGKILL when its monitor notices (no error file), which on a loaded host can
+    be after the peer that lost it raised gloo's "Connection closed by peer": its "Root Cause" is then that victim.
+    Seen on this machine at load 6 (tests/test_live_outside.py, rank 1 killed, rank 0 listed first)."""
+    from ncclDoctor.live.report import failure_findings
+
+    root = {"rank": 0, "local_rank": 0, "host": "localhost", "pid": 4101, "exitcode": 1, "signal": None,
+            "first_line": None}
+    killed = {"rank": 2, "local_rank": 2, "host": "localhost", "pid": 4103, "exitcode": -9, "signal": "SIGKILL",
+              "first_line": None}
+    stopped = {"rank": 1, "local_rank": 1, "host": "localhost", "pid": 4102, "exitcode": -15, "signal": "SIGTERM",
+               "first_line": None}
+    lost = ("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+            "[127.0.0.1]:41227 This is typically caused by a remote worker crashing.")
+    tail = {"per_rank": {"0": ["Traceback (most recent call last):", lost]}}
+    (f,) = failure_findings({"root_cause": root, "others": [stopped, killed]}, [], tail)
+    assert f.ranks == [2] and "signal SIGKILL" in f.message and "pid 4103" in f.message, f.message
+    assert "rank 0's exit first" in f.message and "a victim" in f.message
+    # its own error is no lost peer: torchrun's root cause stands
+    own = {"per_rank": {"0": ["ValueError: bad batch shape (3, 224)"]}}
+    (g,) = failure_findings({"root_cause": root, "others": [stopped, killed]}, [], own)
+    assert g.ranks == [0] and "ValueError" in g.message
+    # only SIGTERMed survivors beside it (torchrun's own stop): the root cause stands
+    (h,) = failure_findings({"root_cause": root, "others": [stopped]}, [], tail)
+    assert h.ranks == [0]
+
+
 def test_exit_state_reads_a_zombies_wait_status_and_is_gone_once_reaped():
     import signal
     import subprocess

@@ -49,23 +49,51 @@ def last_exception(lines: list[str]) -> str | None:
     return None
 
 
+# A rank's own last exception that says it lost a peer (gloo's "Connection closed by peer ... This is typically
+# caused by a remote worker crashing", a collective that timed out, torch's DistNetworkError): a victim's
+_PEER_LOSS = re.compile(r"(?:closed|reset) by peer|remote (?:worker|process)|DistNetworkError|DistBackendError|"
+                        r"Watchdog caught|communicator was aborted|timed out|Broken pipe", re.I)
+
+
+def _own(tail: dict[str, Any] | None, rank: int) -> str | None:
+    return last_exception(((tail or {}).get("per_rank") or {}).get(str(rank), []))
+
+
+def _first_failed(failures: dict[str, Any], tail: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
+    """torchrun's root cause is the failure it dated first. A worker killed by a signal leaves no error file, so
+    torchrun dates it when its monitor notices the death, which on a loaded host can be after a peer that lost it
+    raised and wrote its own. Where the root cause exited with an exception of a peer lost and another record is a
+    worker killed by a signal other than SIGTERM (the one torchrun stops survivors with), that worker failed first.
+    Returns the record and a note for the message."""
+    root = failures.get("root_cause")
+    if not root or root.get("signal"):
+        return root, ""
+    own = _own(tail, root["rank"])
+    killed = [r for r in failures.get("others") or [] if r.get("signal") and r["signal"] != "SIGTERM"]
+    if not killed or not own or not _PEER_LOSS.search(own):
+        return root, ""
+    return killed[0], (f"; torchrun dated rank {root['rank']}'s exit first, but its own error is a peer lost "
+                       f"({own[:160]}): a victim")
+
+
 def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],
                      tail: dict[str, Any] | None = None) -> list[Finding]:
     """LIVE005 for torchrun's first failed rank, with the reason in the rank's own words: its last
     exception line from its output (torchrun's record holds only "To enable traceback see: <url>"
-    unless the entry point has @record)."""
-    root = failures.get("root_cause")
+    unless the entry point has @record). A root cause whose own error is a peer lost gives way to a
+    worker killed by a signal (``_first_failed``)."""
+    root, note = _first_failed(failures, tail)
     if not root or any(v["kind"] == "died" for v in verdicts):
         return []
     how = f"signal {root['signal']}" if root.get("signal") else f"exit code {root['exitcode']}"
     msg = f"rank {root['rank']} (local rank {root['local_rank']}, {root['host']}, pid {root['pid']}) exited with {how}"
-    own = last_exception(((tail or {}).get("per_rank") or {}).get(str(root["rank"]), []))
+    own = _own(tail, root["rank"])
     first = root.get("first_line")
     if own:
         msg += f": {own}"
     elif first and not first.startswith("To enable traceback"):
         msg += f": {first}"
-    return [codes.LIVE_DIED.finding(msg, nodes=[root["host"]], ranks=[root["rank"]], evidence=[root])]
+    return [codes.LIVE_DIED.finding(msg + note, nodes=[root["host"]], ranks=[root["rank"]], evidence=[root])]
 
 
 def publisher_cost(per_rank: dict[int, dict[str, float]], poll_s: float) -> dict[str, Any]:
