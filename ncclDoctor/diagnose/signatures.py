@@ -1012,12 +1012,6 @@ R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\
 R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
-# The code line of a call to init_process_group with the world written into it as literals ("dist.init_process_group(
-# backend='nccl', init_method=url, world_size=1, rank=1)", a traceback's frame shows it): a rank at or past the world
-# size can never join that world -- the store client waits for a rank 0 no process of that world is (lead rule AE):
-# config, no rank, whatever store timeout follows. Only integer literals (a variable's value is not shown).
-R_CALL_RANK = re.compile(r"(?<![\w.])rank\s?=\s?(\d{1,7})\s?[,)]")
-R_CALL_WORLD = re.compile(r"(?<![\w.])world_size\s?=\s?(\d{1,7})\s?[,)]")
 # torchrun's node rank and master address on its command line, in any spelling ("--node-rank 1 --master-addr
 # 127.0.0.1", "--node_rank=1"): a node other than node 0 given a loopback master address looks for the store (and
 # rendezvous) on its own host, where node 0's store is not (lead rules AA (1), AE): config, no rank.

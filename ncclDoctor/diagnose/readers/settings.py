@@ -55,11 +55,11 @@ class SettingsReaders:
         init_process_group with a literal rank at or past its literal world size (its code line in a traceback), or
         torchrun's command line giving a node a loopback master address (any node rank: node 0's beside it says one
         host runs both)."""
-        if "init_process_group(" in text and (w := S.R_CALL_WORLD.search(text)) and (r := S.R_CALL_RANK.search(text)):
-            if int(r.group(1)) >= int(w.group(1)) > 0:
+        if "init_process_group(" in text and (kw := _call_settings(text)) and "rank" in kw and "world_size" in kw:
+            if kw["rank"] >= kw["world_size"] > 0:
                 ev = self._context(lineno, text, "launch_args")
                 ev.rank = None  # the call names the rank it was given, not the process that printed it
-                ev.data.update(arg_rank=int(r.group(1)), arg_world=int(w.group(1)), init_call=True)
+                ev.data.update(arg_rank=kw["rank"], arg_world=kw["world_size"], init_call=True)
                 return ev
             return None
         nr = S.R_ARG_NODE_RANK.search(text) if "node" in text and not is_failure_line(self._body) else None
@@ -272,3 +272,12 @@ class SettingsReaders:
                        world=int(world) if world and world.isdigit() else None,
                        coordinator=kw.get("coordinator_address"))
         self.aside.append(ev)
+
+
+def _call_settings(text: str) -> dict[str, int]:
+    """The integer literals a call to init_process_group gives as ``rank=`` and ``world_size=``
+    (signatures.R_WORLD_CALL, R_WORLD_KWARG, which _world_call reads for the same call): a value held in a variable
+    is not shown."""
+    m = S.R_WORLD_CALL.search(text)
+    kw = dict(S.R_WORLD_KWARG.findall(m.group(2))) if m else {}
+    return {k: int(v) for k, v in kw.items() if k in ("rank", "world_size") and v.isdigit() and len(v) <= 7}
