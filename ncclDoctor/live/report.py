@@ -49,10 +49,11 @@ def last_exception(lines: list[str]) -> str | None:
     return None
 
 
-# A rank's own last exception that says it lost a peer (gloo's "Connection closed by peer ... This is typically
-# caused by a remote worker crashing", a collective that timed out, torch's DistNetworkError): a victim's
-_PEER_LOSS = re.compile(r"(?:closed|reset) by peer|remote (?:worker|process)|DistNetworkError|DistBackendError|"
-                        r"Watchdog caught|communicator was aborted|timed out|Broken pipe", re.I)
+# What a rank's own last exception says beside a peer gone (diagnose's signatures.R_PEER_GONE: "Connection closed by
+# peer", "Broken pipe") when it only lost that peer: gloo's "This is typically caused by a remote worker crashing", a
+# collective that timed out, torch's DistNetworkError
+_LOST_PEER = re.compile(r"remote (?:worker|process)|DistNetworkError|DistBackendError|Watchdog caught|"
+                        r"communicator was aborted|timed out", re.I)
 
 
 def _own(tail: dict[str, Any] | None, rank: int) -> str | None:
@@ -70,7 +71,11 @@ def _first_failed(failures: dict[str, Any], tail: dict[str, Any] | None) -> tupl
         return root, ""
     own = _own(tail, root["rank"])
     killed = [r for r in failures.get("others") or [] if r.get("signal") and r["signal"] != "SIGTERM"]
-    if not killed or not own or not _PEER_LOSS.search(own):
+    if not killed or not own:
+        return root, ""
+    from ncclDoctor.diagnose.signatures import R_PEER_GONE  # only here: diagnose costs 0.6 s to import
+
+    if not (R_PEER_GONE.search(own) or _LOST_PEER.search(own)):
         return root, ""
     return killed[0], (f"; torchrun dated rank {root['rank']}'s exit first, but its own error is a peer lost "
                        f"({own[:160]}): a victim")
