@@ -909,7 +909,7 @@ _GLOO_IFACE_FIX = ("gloo binds to the address the host name resolves to unless G
                    "VLLM_HOST_IP to this host's address. ")
 
 
-_LOOPBACK = ("127.", "localhost", "::1", "0.0.0.0")
+_LOOPBACK = ("127.", "localhost", "::1", "[::1]", "0.0.0.0")  # an address or endpoint naming the host it is used on
 
 
 def loopback_master(c: Collected) -> str | None:
@@ -1018,8 +1018,8 @@ def _world_settings(c: Collected, evs: list) -> Verdict | None:
     world = max([x.data["world"] for x in calls if x.data.get("world")] + [count])
     ids = {x.data["id"] for x in calls}
     hard = None not in ids and world >= 2 and len(ids) < world
-    loop = next((x.data["coordinator"] for x in calls if (x.data.get("coordinator") or "").startswith(
-        ("localhost", "127.", "[::1]", "::1", "0.0.0.0"))), None) if len(hosts(c)) > 1 else None
+    loop = next((x.data["coordinator"] for x in calls if (x.data.get("coordinator") or "").startswith(_LOOPBACK)),
+                None) if len(hosts(c)) > 1 else None
     if not hard and not loop:
         return None
     call = calls[0].data["call"]
