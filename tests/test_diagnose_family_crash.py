@@ -1,4 +1,5 @@
-"""How diagnose reads a rank's own hard failure (ncclDoctor/diagnose/verdict/crash.py): CUDA errors, GPU and
+"""How diagnose reads a rank's own hard failure (ncclDoctor/diagnose/verdict/: cuda.py, memory.py,
+exits.py, signals.py and launch.py's launch checks): CUDA errors, GPU and
 host OOMs (Ray's memory monitor too), a native crash inside libnccl, the launcher's records of a rank that
 exited (torchrun's failure summary and agent lines, the lead's labelling rule A: the lone first failure, Ray's
 dead worker), and signals from outside (a kill after the SIGTERM grace, Slurm preemption and requeue).

@@ -1,10 +1,11 @@
-"""How diagnose reads the transport and the set-up (ncclDoctor/diagnose/verdict/fabric.py): InfiniBand
+"""How diagnose reads the transport and the set-up (ncclDoctor/diagnose/verdict/: transport.py,
+usage.py, network.py, store.py): InfiniBand
 completion errors and memory registration (ib_fabric), invalid usage (a size mismatch, two ranks on one GPU),
 NCCL's /dev/shm segments, the network interfaces and sockets (unreachable and link-local peers, containers
 behind NAT, bridges, a peer closing the socket at set-up, wrapped and quoted pastes of such lines), and the
 TCPStore and rendezvous (ports, endpoints, the client's retries and timeouts, Windows' 10049 warning, a store
 barrier short of ranks). The store's socket cut mid-run is an early exit: test_diagnose_family_hang.py; NCCL's
-proxy failing at set-up is read by quiet.py's NCCL errors: test_diagnose_family_quiet.py.
+proxy failing at set-up is read by nccl.py's NCCL errors: test_diagnose_family_quiet.py.
 
 Each test reads a family that a blind round (10 to 16, issue #14) missed, from lines other than the corpus
 case's own: another version's wording, prefix, host, port or peer. Format strings are NCCL's, torch's and

@@ -1,4 +1,5 @@
-"""How diagnose reads hangs (ncclDoctor/diagnose/verdict/hang.py): watchdog timeouts (a Timeout(ms) of a few
+"""How diagnose reads hangs (ncclDoctor/diagnose/verdict/: timeouts.py, missing.py,
+desync.py, early_exit.py and launch.py's tiny timeout): watchdog timeouts (a Timeout(ms) of a few
 milliseconds is the setting), a stuck or blocked watchdog and the heartbeat monitor, desyncs (two collectives at
 one SeqNum, collective types without SeqNums, DDP models that differ), torch's desync report
 (TORCH_NCCL_DESYNC_DEBUG), missing ranks (the lead's labelling rule B: every rank shown inside one collective;

@@ -1,4 +1,5 @@
-"""How diagnose gives its last words (ncclDoctor/diagnose/verdict/quiet.py): NCCL's other errors and WARN
+"""How diagnose gives its last words (ncclDoctor/diagnose/verdict/: nccl.py, world.py,
+noise.py, unread.py): NCCL's other errors and WARN
 families (rings, the topology file, config attributes, a libnccl built for another CUDA, a system error
 through topology detection, the proxy failing at set-up), settings printed in the logs (the config verdict),
 benign noise that gives the "none" verdict (and a real WARN beside it that does not), and NCCL's RAS report,

@@ -27,7 +27,8 @@ Stages (``diagnose`` composes them; each is a module):
 5. ``reason``    cross-rank conclusions: world size, culprits (behind or silent ranks),
                  desync (same SeqNum, different op or size), first failure, all joined
 6. ``verdict``   the one conclusion an expert gives: cause class, culprits (only with the
-                 confidence the input allows), proving lines, the specific fix
+                 confidence the input allows), proving lines, the specific fix (the detectors
+                 of each cause family are in one module of ``verdict/``)
 7. ``conclude``  conclusions and families -> LOG findings (``rules``; ``ncclDoctor explain LOG001``),
                  settings printed in the logs -> the ENV findings of ``ncclDoctor env``
 8. ``timeline``  the per-rank timeline and next steps, in ``report.results["diagnose"]``

@@ -140,17 +140,17 @@ SNIFF = 8192
 #   completed successfully  a job's own record that its work finished (submitit's "Job completed successfully"): a
 #             SIGTERM its handler logs right after is the scheduler's teardown, not a stop (parse._signal)
 #   issing ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
-#             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.hang._hvd_stall), or
+#             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.missing._hvd_stall), or
 #             0.28's "Missing ranks:" header (0.19's "Stalled ranks:", word "talled ranks:"), its "N: [tensors]" lines
 #             following it (parse._parse)
 #   [c10d -   c10d's debug/trace level ("[c10d - debug] Read callback failed. code:-4095 name:EOF"): benign chatter
-#             (parse._exit_noise, verdict.quiet._none)
+#             (parse._exit_noise, verdict.noise._none)
 #   destroyed on rank  torch 1.x's "Process Group destroyed on rank N" beside the error its ncclCommAbort raised
-#             (parse._exit_noise, verdict.crash.destroyed_rank)
+#             (parse._exit_noise, verdict.cuda.destroyed_rank)
 #   nexpectedly disconnected, Peer host:  Open MPI's "An MPI communication peer process has unexpectedly
-#             disconnected" and its "Peer host: h2" (parse._parse, verdict.hang._mpi_peer_gone: early_exit)
+#             disconnected" and its "Peer host: h2" (parse._parse, verdict.early_exit._mpi_peer_gone: early_exit)
 #   P2P access cache  vLLM's driver "generating GPU P2P access cache in ..." (parse.driver_step,
-#             verdict.hang._p2p_check)
+#             verdict.missing._p2p_check)
 #   NET/OFI   aws-ofi-nccl's own lines without NCCL's prefix (before 1.0: "WARN: Function: f Line: N: NET/OFI ...",
 #             "INFO: ... NET/OFI Running on P4d platform": lead rule Z)
 #   FI_PROVIDER  libfabric's provider set for the job (FI_PROVIDER=efa: the EFA fabric was meant, lead rule Z)
@@ -160,7 +160,7 @@ SNIFF = 8192
 #   HW Exception  ROCm's HSA runtime: "HW Exception by GPU node-9 (Agent handle: 0x..) reason :GPU Hang"
 #             (parse._cuda_error)
 #   expandable_segments not supported  torch's warning that the platform has no CUDA virtual memory (cuMem), where
-#             NCCL's own cuMem allocations fail too (verdict.crash._cuda)
+#             NCCL's own cuMem allocations fail too (verdict.cuda._cuda)
 #   "infiniband "  the kernel's RDMA driver in a pasted dmesg ("infiniband efa_0: Failed to allocate pd[-12]")
 #   same CUDA device, distributed mode  a framework's own check of how the launch maps processes to devices
 #             (XGBoost's "... running on same CUDA device is not supported", accelerate's "... in any distributed
@@ -171,7 +171,7 @@ SNIFF = 8192
 #             lead rule AA (1): nodes given different master addresses), or the head of an environment dump, one
 #             "KEY = value" a line, read on (parse._env_dump_line)
 #   "GLOBAL_RANK: "  PyTorch Lightning's "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8": one global rank announced
-#             twice at once is two nodes given the same ranks (verdict.quiet._dup_members, lead rule AA (1))
+#             twice at once is two nodes given the same ranks (verdict.world._rank_args, lead rule AA (1))
 #   readonly variable  the remote shell refusing a multi-host launcher's exported environment ("/bin/bash:
 #             SSH_CONNECTION: readonly variable": parse._launch_setup, lead rule X (2))
 #   nThread   nccl-tests' preamble, printed by the world's rank 0 only: two at once are two worlds (parse._progress,
@@ -188,7 +188,7 @@ SNIFF = 8192
 #   received at time=  Abseil's fatal-signal handler (Ray's raylet and workers: "*** SIGBUS received at time=N on cpu
 #             M ***", parse._signal: a crash of that signal, lead rule F for a SIGBUS)
 #   Horovod has been shut down  Horovod aborting a rank's collective because another rank raised or finished
-#             first (parse._parse, verdict.hang._hvd_shut_down: early_exit, lead rule O's shape)
+#             first (parse._parse, verdict.early_exit._hvd_shut_down: early_exit, lead rule O's shape)
 #   init_parallel_env  a frame of PaddlePaddle's set-up call (paddle.distributed.init_parallel_env): an ncclRemoteError
 #             raised under it is the connection set-up (parse._nccl_error, lead rules L, O)
 #   common/basics.py  a frame of Horovod's hvd.init() (horovod/common/basics.py "in init"): a gloo peer gone in it is
@@ -211,7 +211,7 @@ SNIFF = 8192
 #             signal another process sent (Paddle's workers; parse reads the sender)
 #   create QP  an RDMA engine's own words for a queue pair the host refused (Mooncake's "Failed to create QP: Cannot
 #             allocate memory [12]"; NCCL's own says "Call to ibv_create_qp failed", or on its mlx5 direct-verbs path
-#             "NET/IB: mlx5dv_create_qp failed to create QP: <strerror>"): parse._ib, verdict.fabric
+#             "NET/IB: mlx5dv_create_qp failed to create QP: <strerror>"): parse._ib, verdict.transport._verbs_resource
 #   rdzv-backend  torchrun's --rdzv-backend in its hyphenated spelling (rdzv_ covers the other): a multi-node launch
 #             through a non-static rendezvous with only --master-addr (parse._signal, lead rules V (1), AA (1))
 #   nprocs=   torch.multiprocessing.spawn's call with nprocs = the world size (one host): its "-- Process N terminated
@@ -222,16 +222,16 @@ SNIFF = 8192
 #             rank=[0, 3] was aborted" pasted without its "ERROR ... launch_utils.py" prefix (parse._launcher_exit,
 #             lead rules J, AC (2))
 #   --ips     Paddle's launcher given the job's node list ("paddle.distributed.launch --ips=A,B"): two nodes given it
-#             in different orders (parse._signal, verdict.quiet._rank_args, lead rule AA (1))
+#             in different orders (parse._signal, verdict.world._rank_args, lead rule AA (1))
 #   ready endpoints  Paddle's launcher waiting for its peers ("not ready endpoints:['H:P', ...]"): endpoints at an
-#             address no host has (0.0.0.0/8) are set-up (parse._signal, verdict.fabric._unroutable_peers, lead rule L)
+#             address no host has (0.0.0.0/8) are set-up (parse._signal, verdict.network._unroutable_peers, lead rule L)
 #   ] Signal:  Open MPI's fatal-signal handler ("[host:pid] Signal: Aborted (6)", its other lines follow: parse._signal,
 #             a crash of that signal; lead rule F for a SIGBUS, rule A for the others)
 #   --nproc, CUDA Capable  torchrun's --nproc_per_node (processes per node) and deviceQuery's "Detected N CUDA Capable
 #             device(s)" (GPUs on the node): more processes than GPUs beside "invalid device ordinal" is the launch
-#             (parse._launch_gpus, verdict.crash._cuda, lead rules Q, W)
+#             (parse._launch_gpus, verdict.cuda._cuda, lead rules Q, W)
 #   tasks-per-node, SLURM_PROCID  a Slurm job's tasks per node and a node rank taken from SLURM_PROCID: several
-#             launchers a node, the extra ones binding MASTER_PORT again (parse._launch_gpus, verdict.fabric._store,
+#             launchers a node, the extra ones binding MASTER_PORT again (parse._launch_gpus, verdict.store._store,
 #             lead rule AA (1))
 #   world_info=  DeepSpeed's runner's command line ("cmd = python -u -m deepspeed.launcher.launch --world_info=<base64>
 #             --master_addr=..."): the hosts and workers of the job, which name the lone worker whose signal a caller's
@@ -241,10 +241,10 @@ SNIFF = 8192
 #             cannot form the world a coordination barrier waits for (parse._world_call, lead rule AE)
 #   supports only  a library's warning that this installed version "supports only MPI bootstrap backend" (Transformer
 #             Engine's userbuffers for --tp-comm-overlap), a UserWarning no other word finds: the job was not launched
-#             the way that version can start (parse._launch_mode, verdict.quiet._launch_mode, lead rules V (1), W)
+#             the way that version can start (parse._launch_mode, verdict.launch._launch_mode, lead rules V (1), W)
 #   entrypoint   torchrun's launch-config block ("  entrypoint       : train.py"), pasted without its "launch
 #             configs:" header and none of its lines holding another word: a flag's value there ("false") is the
-#             script every worker runs (parse._torchrun_config, verdict.quiet._rank_args, lead rule AF (1))
+#             script every worker runs (parse._torchrun_config, verdict.world._rank_args, lead rule AF (1))
 #   KeyboardInterrupt  Python's last line of a traceback SIGINT ended (the user's Ctrl-C), which holds no other
 #             word: with nothing failing before it, the job was stopped from outside (parse._signal, lead rule T)
 #   find_unused_param  DDP's reducer warning "find_unused_parameters=True was specified in DDP constructor, but did

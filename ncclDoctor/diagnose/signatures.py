@@ -771,7 +771,7 @@ R_OFI_OLD_WARN = re.compile(r"\bWARN: Function: \w{1,64} Line: \d{1,6}: (NET/OFI
 R_EFA_MEANT = re.compile(r"NET/OFI Running on (?:p3dn|p4de?|p5\w{0,2}|trn\w{1,2})\b[\w.-]{0,16} platform|"
                          r"\bFI_PROVIDER=[\"']?efa\b", re.I)
 # aws-ofi-nccl not finding its device's NIC properties ("NET/OFI No NIC info for dev 0", then NCCL's "include/net.h:24
-# -> 2"): the EFA device itself not usable by the plugin on that node (verdict.quiet._warn_family, lead rules J/Z)
+# -> 2"): the EFA device itself not usable by the plugin on that node (verdict.nccl._warn_family, lead rules J/Z)
 R_OFI_NO_NIC = re.compile(r"NET/OFI No NIC info for dev(?:ice)? \d{1,3}")
 # the same in a host name that carries its instance type ("ray-worker-p5", "p4d-node-3")
 R_EFA_HOST = re.compile(r"(?<![A-Za-z0-9])(?:p3dn|p4de?|p5e?n?|trn1n?|trn2)(?![A-Za-z0-9])", re.I)
@@ -962,14 +962,14 @@ R_DS_RUNNER_SIG = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\"?, line \d
 R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?(\w{1,64}): readonly variable")
 # pdsh (DeepSpeed's and accelerate's multi-node runner) reports ssh's own failure to connect or log in to a host as
 # "pdsh@LAUNCHER: HOST: ssh exited with exit code 255" (a remote command's own failure is its status, 1 and the like):
-# the same launch set-up, read as such only where nothing else ran (verdict.crash._launch_setup).
+# the same launch set-up, read as such only where nothing else ran (verdict.launch._launch_setup).
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
                             r"pdsh@[\w.\-]{1,255}: (?P<pdsh>[\w.\-]{1,255}): ssh exited with exit code 255\b")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran
-# (lead rule X (2); verdict.crash._launch_setup)
+# (lead rule X (2); verdict.launch._launch_setup)
 R_SSH_CLIENT = re.compile(r"(?:^|[\s:])ssh: (?:Could not resolve hostname (?P<dns>[\w.\-]{1,255})|connect to host "
                           r"(?P<conn>[\w.\-:\[\]]{1,255}) port \d{1,5})(?P<why>: [^\n]{0,120})?")
 # A worker's command line as a launcher builds it, with its rank and the world it is told ("--n_gpus=4 ... --rank=5",
@@ -985,7 +985,7 @@ R_SSH_CLIENT = re.compile(r"(?:^|[\s:])ssh: (?:Could not resolve hostname (?P<dn
 R_ARG_IPS = re.compile(r"--ips[= ]\\?['\"]?([\w.\-:]{1,255}(?:,[\w.\-:]{1,255}){1,255})")
 # Paddle's launcher waiting for its peers' endpoints (fleet's wait_server_ready: "server not ready, wait 3 sec to
 # retry..." then "not ready endpoints:['10.0.0.2:6070', ...]", a Python list's repr, once a retry): the trainer
-# endpoints it connects to and finds closed (verdict.fabric._unroutable_peers reads their addresses)
+# endpoints it connects to and finds closed (verdict.network._unroutable_peers reads their addresses)
 R_NOT_READY_ENDPOINTS = re.compile(r"not ready endpoints ?: ?\[([^\]]{0,8000})\]?")
 R_ENDPOINT = re.compile(r"([\w.\-]{1,255}):(\d{1,5})\b")
 R_ARG_STANDALONE = re.compile(r"(?:^|\s)--standalone\b")

@@ -10,7 +10,7 @@ templates.yaml; ``benchmarks/bench_diagnose_templates.py`` measures how many of 
 diagnose recognises.
 
 ``classify(text)`` returns the first family whose pattern the text holds, or None. The
-verdict (``verdict.quiet._warn_family``) runs after the specific detectors (IB completions,
+verdict (``verdict.nccl._warn_family``) runs after the specific detectors (IB completions,
 /dev/shm, sockets, hangs), which reason further from the same lines, and before the
 generic "NCCL reported a system error".
 """
@@ -26,7 +26,7 @@ _NET_FIX = ("Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface th
 
 
 # aws-ofi-nccl's own words for failing to start (no usable EFA provider): its "ofi_init" family below where EFA was
-# meant, harmless otherwise (verdict.quiet.R_OFI_INIT, lead rule Z)
+# meant, harmless otherwise (verdict.noise.R_OFI_INIT, lead rule Z)
 OFI_START_FAILED = (r"Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) call failed|"
                     r"Couldn't find any optimal provider")
 
@@ -247,7 +247,7 @@ FAMILIES = (
         # 0. RC: 12, Error: Cannot allocate memory") failing to register a buffer with its NIC while NCCL connects the
         # net transport: the host refused the registration (the locked-memory limit, the NIC's MR resources, or GPU
         # memory without GPUDirect RDMA), lead rule J's second part -- the host's, shared by every rank, no link's
-        # and no rank's (the IB transport's ibv_reg_mr has its own detector, verdict.fabric)
+        # and no rank's (the IB transport's ibv_reg_mr has its own detector, verdict.transport._reg_at_setup)
         "net_register_memory", "nccl_system",
         re.compile(r"NET/(?!IB\b)\w+ (?:Unable to|Couldn't|Could not|Failed to) register "
                    r"(?:the )?(?:memory|buffer|MR)"),
@@ -282,7 +282,7 @@ FAMILIES = (
     Family(
         # lead rule Z: aws-ofi-nccl failing to start ("NET/OFI Couldn't find any optimal provider", "Only EFA provider
         # is supported", "aws-ofi-nccl initialization failed") where the lines show EFA was meant to carry the job
-        # (verdict.quiet.harmless_warn reads it as harmless on a host without EFA): NCCL falls back to TCP sockets
+        # (verdict.noise.harmless_warn reads it as harmless on a host without EFA): NCCL falls back to TCP sockets
         "ofi_init", "network_setup",
         re.compile(rf"NET/OFI (?:{OFI_START_FAILED}|OFI NCCL failure)"),
         "the libfabric net plugin (aws-ofi-nccl) found no usable EFA provider where the lines show EFA was meant to "
@@ -326,10 +326,10 @@ FAMILIES = (
     Family(
         # aws-ofi-nccl (the libfabric net plugin, EFA): its endpoint / address-vector set-up failing after the plugin
         # loaded ("NET/OFI Couldn't open AV. RC: -22", "NET/OFI Creating new endpoint for domain 0x.. failed: Invalid
-        # argument", "NET/OFI Couldn't bind/enable endpoint"): like ibv_create_qp/cq (verdict.fabric._LOCAL_VERBS) it
+        # argument", "NET/OFI Couldn't bind/enable endpoint"): like ibv_create_qp/cq (verdict.transport._LOCAL_VERBS) it
         # only allocates on the local device, so the provider or the host refused the resource: lead rule J,
         # nccl_system. Where the lines also show the plugin unable to read its device ("No NIC info for dev N"), the
-        # device itself is not usable there: network_setup (verdict.quiet._warn_family, rule Z)
+        # device itself is not usable there: network_setup (verdict.nccl._warn_family, rule Z)
         "ofi_endpoint", "nccl_system",
         re.compile(r"NET/OFI (?:Couldn't (?:open|create|bind|enable|allocate) \w+|Creating new endpoint\b.{0,60}"
                    r"\bfailed|Unable to (?:create|open|bind|enable) \w+)"),
@@ -388,7 +388,7 @@ FAMILIES = (
 
 
 # Any other NCCL WARN is still a failure NCCL reported: its subsystem's words give the cause class, with
-# low confidence (``verdict.quiet._warn_subsystem``, after every other detector). Order matters: an IB line may
+# low confidence (``verdict.nccl._warn_subsystem``, after every other detector). Order matters: an IB line may
 # also say "connect", a proxy line "CUDA".
 SUBSYSTEMS = (
     Family("ib", "ib_fabric", re.compile(r"NET/IB|\bibv_\w+|\bmlx\d|\bHCA\b|\bGID\b|\bRoCE\b"),

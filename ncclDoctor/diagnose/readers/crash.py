@@ -90,7 +90,7 @@ class CrashReaders:
     def _shared_build(self, lineno: int, text: str) -> Event | None:
         """The JIT build of an op the job compiles at start-up failing (signatures.R_SHARED_BUILD, lead rule AF (2)):
         ninja's CalledProcessError is the build tool's exit, not a worker's; read as a check of the set-up every rank
-        shares (a traceback tail with ``settings``), which verdict.crash._settings_check reads as config, no rank."""
+        shares (a traceback tail with ``settings``), which verdict.launch._settings_check reads as config, no rank."""
         b = S.R_SHARED_BUILD.search(self._body) if ("exit status" in text or "building extension" in text
                                                    or "torch_extensions" in text) else None
         if b is None:
@@ -170,7 +170,7 @@ class CrashReaders:
         if g:  # GASNet's handler: process N caught a fatal signal (its own death), after its own error line if shown
             ev = self._context(lineno, text, "runtime_signal")
             before = self._err_line[1] if lineno - self._err_line[0] <= _ERR_NEAR else None
-            ev.rank = None  # read by verdict.crash._runtime_signal, not as a rank's line
+            ev.rank = None  # read by verdict.signals._runtime_signal, not as a rank's line
             ev.data.update(proc=int(g.group(1)), signame=g.group(2), signum=int(g.group(3)), before=before)
             return ev
         ds = S.R_DDP_SHAPE.search(text) if "appears not to match" in text else None
@@ -218,7 +218,7 @@ class CrashReaders:
             ev.data["ray"] = bool(st.group("ray"))
             return ev
         # torchrun asked for several nodes through a non-static rendezvous given only --master_addr: no endpoint to
-        # meet at (signatures.R_ARG_RDZV_BACKEND; read before the node's settings, verdict.quiet._rank_args)
+        # meet at (signatures.R_ARG_RDZV_BACKEND; read before the node's settings, verdict.world._rank_args)
         b = S.R_ARG_RDZV_BACKEND.search(text) if "rdzv" in text and not is_failure_line(self._body) else None
         n = S.R_ARG_NNODES.search(text) if b and b.group(1) != "static" else None
         if (n and S.R_ARG_MASTER_ADDR.search(text) and not S.R_ARG_RDZV_ENDPOINT.search(text)
@@ -239,7 +239,7 @@ class CrashReaders:
             ev.data["ips"] = tuple(ips.group(1).split(","))
             return ev
         ne = S.R_NOT_READY_ENDPOINTS.search(text) if "ready endpoints" in text else None
-        if ne:  # Paddle's launcher waiting for its peers' endpoints (verdict.fabric._unroutable_peers)
+        if ne:  # Paddle's launcher waiting for its peers' endpoints (verdict.network._unroutable_peers)
             ev = self._context(lineno, text, "peer_wait")
             ev.rank = None  # the launcher's wait names the endpoints it waits for, not the ranks
             ev.data["endpoints"] = [f"{h}:{p}" for h, p in S.R_ENDPOINT.findall(ne.group(1))][:256]

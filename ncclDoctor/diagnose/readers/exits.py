@@ -57,7 +57,7 @@ class ExitReaders:
             ev.data["what"] = "deepspeed backend fallback"
             return ev
         pd = S.R_PG_DESTROYED.search(text) if "destroyed on rank" in text else None
-        if pd:  # the destructor's note: its rank in data only (verdict.crash.destroyed_rank reads it beside an error)
+        if pd:  # the destructor's note: its rank in data only (verdict.cuda.destroyed_rank reads it beside an error)
             ev = self._context(lineno, text, "pg_destroyed")
             ev.rank, ev.data["rank"] = None, int(pd.group(1))
             return ev

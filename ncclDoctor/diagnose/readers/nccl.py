@@ -97,14 +97,14 @@ class NcclReaders:
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
         if v and v.group(1) == "ibv_open_device":
-            return None  # NCCL's device enumeration skips an HCA it cannot open (a harmless WARN, verdict.quiet)
+            return None  # NCCL's device enumeration skips an HCA it cannot open (a harmless WARN, verdict.noise)
         if v:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
             return ev
         q = (S.R_CREATE_QP.search(text) if not a and ("NET/IB" not in text or "mlx5dv_create_qp" in text) and
              ("create QP" in text or "queue pair" in text) else None)
-        if q:  # an RDMA engine's own words for ibv_create_qp refused (verdict.fabric._verbs_resource), and NCCL's
+        if q:  # an RDMA engine's own words for ibv_create_qp refused (verdict.transport._verbs_resource), and NCCL's
             # "NET/IB: mlx5dv_create_qp failed to create QP: <strerror>" (net_ib's mlx5 direct-verbs path, the same
             # local allocation on the HCA: lead rule J)
             ev = self._context(lineno, text, "ib_completion")
@@ -246,7 +246,7 @@ class NcclReaders:
     def _coll_traced(self, lineno: int, text: str, m, ct) -> None:
         """NCCL_DEBUG_SUBSYS=COLL's line of one collective (signatures.R_COLL_TRACE): kept, per process and
         communicator, as the collective it issued at each opCount (the last _COLL_KEEP of them), in one quiet
-        ``coll_trace`` event a file handed on at its end (verdict.hang._coll_split compares the processes)."""
+        ``coll_trace`` event a file handed on at its end (verdict.desync._coll_split compares the processes)."""
         if self.coll_trace is None:
             if len(self.aside) >= 8:
                 return

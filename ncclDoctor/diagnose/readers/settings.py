@@ -14,7 +14,7 @@ from ncclDoctor.diagnose.signatures import Event
 class SettingsReaders:
     def _launch_mode(self, lineno: int, text: str) -> Event | None:
         """A library's warning that its installed version starts a feature only through one bootstrap ("Transformer
-        Engine v1.5.0 supports only MPI bootstrap backend."): the launch every rank shares (verdict.quiet._launch_mode,
+        Engine v1.5.0 supports only MPI bootstrap backend."): the launch every rank shares (verdict.launch._launch_mode,
         lead rules V (1), W)."""
         m = S.R_BOOTSTRAP_ONLY.search(self._body) if "supports only" in text else None
         if m is None:
@@ -51,7 +51,7 @@ class SettingsReaders:
         return ev
 
     def _world_unfit(self, lineno: int, text: str) -> Event | None:
-        """Launch settings that cannot form the world (lead rules AA (1), AE; verdict.quiet.world_unfit): a call to
+        """Launch settings that cannot form the world (lead rules AA (1), AE; verdict.world.world_unfit): a call to
         init_process_group with a literal rank at or past its literal world size (its code line in a traceback), or
         torchrun's command line giving a node a loopback master address (any node rank: node 0's beside it says one
         host runs both)."""
@@ -73,7 +73,7 @@ class SettingsReaders:
 
     def _node_launch(self, lineno: int, text: str) -> Event | None:
         """A node's launch settings printed on one line, its node rank and the master address it was given
-        (signatures.R_NODE_KV): read by verdict.quiet._rank_args across the nodes (lead rule AA (1))."""
+        (signatures.R_NODE_KV): read by verdict.world._rank_args across the nodes (lead rule AA (1))."""
         kv: dict[str, str] = {}
         for k, v in S.R_NODE_KV.findall(text):
             kv.setdefault(k.upper(), v)
@@ -161,7 +161,7 @@ class SettingsReaders:
         """A CUDA variable set on a command line or exported whose name does not exist but is one typo from one that
         does (CUDA_VISABLE_DEVICES for CUDA_VISIBLE_DEVICES), judged by the env knowledge base as ``ncclDoctor env``
         judges it (rules.env.did_you_mean): nothing reads it, so the setting meant is not applied to any process
-        (lead rules L, V (1); verdict.quiet._rank_args)."""
+        (lead rules L, V (1); verdict.world._rank_args)."""
         if is_failure_line(self._body):
             return None
         from ncclDoctor.knowledge.env_vars import BY_NAME
@@ -180,8 +180,8 @@ class SettingsReaders:
     def _launch_gpus(self, lineno: int, text: str) -> None:
         """How many processes a node's launch starts (torchrun's --nproc_per_node, with a CUDA_VISIBLE_DEVICES list on
         the same command line: the GPUs it leaves) and how many GPUs a node shows (deviceQuery's "Detected N CUDA
-        Capable device(s)"): verdict.crash._cuda compares them beside an "invalid device ordinal" (lead rules Q, W).
-        A Slurm job's tasks per node and a node rank taken from SLURM_PROCID: verdict.fabric._store reads them beside
+        Capable device(s)"): verdict.cuda._cuda compares them beside an "invalid device ordinal" (lead rules Q, W).
+        A Slurm job's tasks per node and a node rank taken from SLURM_PROCID: verdict.store._store reads them beside
         the store's "address already in use" (lead rule AA (1)).
         Kept aside (``launch_gpus``, handed on at the end of the file): the line is read on as if unseen, so a
         command line's role in the reading of the lines after it (a wrapped line's rest) is unchanged."""

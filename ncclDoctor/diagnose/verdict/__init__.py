@@ -15,9 +15,16 @@ signal, config, unknown, none.
 Culprits are only named with the confidence the evidence allows; for causes that are no
 single rank's fault (a shared setting, the fabric, the launch) the verdict names none.
 
-The detectors live in one module per cause family: ``crash`` (a rank's own hard failure),
-``fabric`` (transport and set-up), ``hang`` (hangs and timeouts), ``quiet`` (NCCL's other
-errors, settings, benign noise, ``settle``); ``base`` holds ``Verdict`` and the helpers.
+The detectors live in one module per cause family; each module's docstring says what its detectors
+conclude: ``cuda`` (CUDA errors); ``memory`` (GPU and host OOMs, DataLoader shared memory);
+``exits`` (exit records, native crashes, Fatal Python errors); ``signals`` (signals, preemption,
+time limits); ``launch`` (the launch's own settings); ``world`` (ranks, nodes and worlds that do not
+fit); ``usage`` (invalid usage); ``transport`` (InfiniBand, OFI, shared memory, stalled transfers);
+``network`` (interfaces and addresses); ``store`` (the store and rendezvous); ``desync`` (desyncs);
+``timeouts`` (watchdog timeouts, a blocked watchdog); ``missing`` (a rank missing from a wait);
+``early_exit`` (a rank gone while its peers wait); ``nccl`` (NCCL's other errors and WARNs);
+``noise`` (benign noise, nothing failed, settle); ``unread`` (a failure no family reads). ``base``
+holds ``Verdict`` and the helpers every family uses.
 """
 
 from __future__ import annotations
@@ -30,85 +37,111 @@ from ncclDoctor.diagnose.verdict.base import (
     JOB_WIDE,
     Verdict,
 )
-from ncclDoctor.diagnose.verdict.crash import (
-    _bus_error,
+from ncclDoctor.diagnose.verdict.cuda import (
     _cuda,
-    _dataloader,
-    _died_loading,
-    _exited,
-    _fatal_python,
-    _gpu_oom,
-    _host_mem,
-    _killed,
-    _launch_arg,
-    _launch_setup,
-    _native_crash,
-    _nccl_crash,
-    _no_nccl,
-    _preempted,
-    _ray_died,
-    _runtime_signal,
-    _settings_check,
-    _signal,
-    _workers_raised,
 )
-from ncclDoctor.diagnose.verdict.fabric import (
-    _beside_stall,
-    _ib,
-    _invalid_usage,
-    _mpi_shm,
-    _network,
-    _peer_wait,
-    _shm,
-    _socket_stall,
-    _store,
-    _store_overcount,
-    _truncated,
-    _uniqueid,
-    bad_interfaces,
-)
-from ncclDoctor.diagnose.verdict.hang import (
-    _all_joined,
-    _blocked,
-    _busy,
+from ncclDoctor.diagnose.verdict.desync import (
     _coll_split,
     _ddp_params,
     _desync,
     _desync_report,
-    _direct_hang,
+    _sites_split,
+)
+from ncclDoctor.diagnose.verdict.early_exit import (
     _early_exit,
+    _hvd_shut_down,
+    _mpi_peer_gone,
+    _teardown_stuck,
+)
+from ncclDoctor.diagnose.verdict.exits import (
+    _exited,
+    _fatal_python,
+    _native_crash,
+    _nccl_crash,
+    _ray_died,
+    _workers_raised,
+)
+from ncclDoctor.diagnose.verdict.launch import (
+    _launch_arg,
+    _launch_mode,
+    _launch_setup,
+    _no_nccl,
+    _settings_check,
+    _tiny_timeout,
+)
+from ncclDoctor.diagnose.verdict.memory import (
+    _bus_error,
+    _dataloader,
+    _died_loading,
+    _gpu_oom,
+    _host_mem,
+    _killed,
+)
+from ncclDoctor.diagnose.verdict.missing import (
+    _busy,
+    _direct_hang,
     _evaluating,
     _first_missing,
-    _hvd_shut_down,
     _hvd_stall,
     _lagging_report,
     _load_barrier,
     _missing,
     _monitored,
-    _mpi_peer_gone,
     _p2p_check,
-    _serving_watchdog,
-    _sites_split,
     _store_wait,
-    _teardown_stuck,
-    _timeouts,
-    _tiny_timeout,
+    _uniqueid,
     _xla_rendezvous,
 )
-from ncclDoctor.diagnose.verdict.quiet import (
-    _config,
-    _launch_mode,
+from ncclDoctor.diagnose.verdict.nccl import (
     _nccl_other,
+    _retcode_trail,
+    _warn_family,
+    _warn_subsystem,
+)
+from ncclDoctor.diagnose.verdict.network import (
+    _network,
+    _peer_wait,
+    bad_interfaces,
+)
+from ncclDoctor.diagnose.verdict.noise import (
     _none,
+    _setup_hang,
+    settle,
+)
+from ncclDoctor.diagnose.verdict.signals import (
+    _preempted,
+    _runtime_signal,
+    _signal,
+)
+from ncclDoctor.diagnose.verdict.store import (
+    _store,
+)
+from ncclDoctor.diagnose.verdict.timeouts import (
+    _blocked,
+    _serving_watchdog,
+    _timeouts,
+)
+from ncclDoctor.diagnose.verdict.transport import (
+    _all_joined,
+    _beside_stall,
+    _ib,
+    _mpi_shm,
+    _shm,
+    _socket_stall,
+    _truncated,
+)
+from ncclDoctor.diagnose.verdict.unread import (
+    _unread_failure,
+)
+from ncclDoctor.diagnose.verdict.usage import (
+    _invalid_usage,
+    _store_overcount,
+)
+from ncclDoctor.diagnose.verdict.world import (
+    _config,
     _own_worlds,
     _rank0_elsewhere,
     _rank_args,
-    _retcode_trail,
-    _setup_hang,
-    _unread_failure,
-    _warn_family,
-    _warn_subsystem,
-    settle,
 )
 from ncclDoctor.findings import Finding, Severity
 

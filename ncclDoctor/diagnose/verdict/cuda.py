@@ -1,0 +1,512 @@
+"""A rank's own CUDA error (cuda_error): the CUDA runtime's and driver's errors, Xid codes, NCCL's CUDA calls
+failing, the device set-up behind an 'invalid device ordinal' (more processes than GPUs: config)."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.lone import lone_failure, torn_down
+from ncclDoctor.diagnose.reason import Conclusion, waiting
+from ncclDoctor.diagnose.signatures import Event, strip_prefixes
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks
+
+# NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
+# and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
+XID = {
+    13: "Graphics Engine Exception: usually the application's kernel (an illegal access), rarely hardware",
+    31: "GPU memory page fault (MMU fault): usually the application (illegal address), rarely the driver",
+    43: "the GPU stopped processing: a consequence of an application error",
+    45: "preemptive cleanup: the driver killed a process's work (a consequence, after a kill or another Xid)",
+    48: "double-bit ECC error: GPU memory hardware fault",
+    63: "ECC page retirement / row remapping event (memory hardware)",
+    64: "ECC page retirement / row remapping failure (memory hardware)",
+    74: "NVLink error: the link between GPUs failed",
+    79: "the GPU has fallen off the bus: hardware, power or PCIe failure",
+    92: "high single-bit ECC error rate (memory hardware)",
+    94: "contained ECC error (memory hardware; the affected process is killed)",
+    95: "uncontained ECC error (memory hardware; the GPU needs a reset)",
+    119: "GSP firmware timed out (driver/firmware)",
+    144: "NVLink SAW error (the NVLink hardware)",
+    145: "NVLink RLW error (the NVLink hardware)",
+    146: "NVLink TLW error (the NVLink hardware)",
+    147: "NVLink TREX error (the NVLink hardware)",
+    148: "NVLink NVLPW_CTRL error (the NVLink hardware)",
+    149: "NVLink NETIR error (the NVLink hardware or the NVLink fabric)",
+    150: "NVLink MSE error (the NVLink hardware)",
+    120: "GSP firmware error (driver/firmware)",
+}
+
+
+APP_XIDS = {13, 31, 43, 45}
+
+
+NVLINK_XIDS = {74, 144, 145, 146, 147, 148, 149, 150}
+
+
+def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
+    """What the driver's Xid numbers say, and whether to look at the code or the hardware."""
+    said = "; ".join(f"Xid {x} = {XID.get(x, 'see NVIDIA Xid catalogue')}" for x in xids)
+    where = f" on GPU {', '.join(pcis)}" if pcis else ""
+    if set(xids) <= APP_XIDS:
+        return (f"the NVIDIA driver reported {said}{where}",
+                "These Xids are usually the application's own kernel fault: rerun that rank with "
+                "CUDA_LAUNCH_BLOCKING=1 or under compute-sanitizer; if they repeat on one GPU only, test that GPU "
+                "(dcgmi diag -r 3).")
+    nvlink = ("NVLink errors: read each GPU's link state and error counters (nvidia-smi nvlink --status, nvidia-smi "
+              "nvlink -e) and the fabric manager's log on NVSwitch systems. " if set(xids) & NVLINK_XIDS else "")
+    return (f"the NVIDIA driver reported {said}{where}: the GPU/driver failed, not the training code",
+            nvlink + "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi "
+            "diag -r 3, "
+            "the full dmesg around the Xid; a GPU that fell off the bus or has uncorrectable ECC needs a reset or "
+            "replacement. Map the PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index "
+            "--format=csv.")
+
+
+# NCCL's transport/proxy set-up files, where a 'Cuda failure' is the node's CUDA set-up, not a kernel
+# (include/shm.h, transport/shm.cc/.cu: the shared-memory transport's cudaHostRegister of the /dev/shm segment)
+_SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc)|"
+                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|nvls\.cc|shm\.(?:h|cc|cu)):\d+ "
+                         r"NCCL WARN Cuda failure")
+
+
+# torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an error raised there
+_AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
+_NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
+
+
+# --- a rank's own hard failure ---------------------------------------------------------
+_NCCL_ALLOC = re.compile(r"\balloc\.h:\d+ NCCL WARN Cuda failure")
+_NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch")
+_NCCL_CUDA_WARN = re.compile(r"\bNCCL WARN Cuda failure")
+
+
+def _where(e: Event) -> tuple[str, int]:
+    path, _, line = e.where.rpartition(":")
+    return path, int(line) if line.isdigit() else 0
+
+
+_DESTROYED_NEAR = 3  # lines between the destructor's error and its "Process Group destroyed on rank N" note
+
+
+def destroyed_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
+    """The rank of a CUDA failure no line names, from torch 1.x's "Process Group destroyed on rank N": the process
+    tearing its ProcessGroupNCCL down prints it right beside the error the destructor's ncclCommAbort raised, so that
+    error is rank N's own. Only when every such note near the errors names one rank; ([], "") otherwise."""
+    notes = c.samples.get("pg_destroyed", [])
+    near = {n.data["rank"] for n in notes for e in evs
+            if _where(n)[0] == _where(e)[0] and abs(_where(n)[1] - _where(e)[1]) <= _DESTROYED_NEAR}
+    if len(near) != 1:
+        return [], ""
+    r = near.pop()
+    return [r], f"rank {r} (its ProcessGroupNCCL's teardown raised it: 'Process Group destroyed on rank {r}')"
+
+
+def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
+    """The rank of a CUDA failure no line names, from NCCL's version line: ncclCommInitRank prints "NCCL version
+    X" in rank 0 of a communicator only. When the input is one process on one GPU (every host:pid-prefixed line
+    from the same process and device, no rank tag, no launcher record) and it holds that line, the process is
+    rank 0, and the failure is its own. Only with NCCL_DEBUG=INFO (that process's INFO lines are there: every
+    process prints them, so no other process is in the input) and on device 0 (where a job's rank 0 sits): under
+    NCCL_DEBUG=WARN a console holds rank 0's unprefixed version line beside another rank's WARN alone.
+    ([], "") otherwise: a device index alone is not a rank."""
+    if not c.kinds.get("nccl_version") or c.ranks or c.child_failures or c.worker_failures or len(c.procs) != 1:
+        return [], ""
+    host, pid, dev = next(iter(c.procs))
+    info = any((e.host, e.pid) == (host, pid) and "INFO" in e.text
+               for k in ("transport", "setup", "benign") for e in c.samples.get(k, []))
+    if dev != 0 or not info or not evs or any((e.host, e.pid) != (host, pid) for e in evs):
+        return [], ""
+    return [0], ("rank 0 (the only process in these lines, and the one that printed NCCL's version line, which "
+                 "NCCL prints in a communicator's rank 0 only)")
+
+
+def _after_ib(c: Collected, evs: list[Event]) -> bool:
+    """Every CUDA error comes after an IB work-completion error in the same file: NCCL's proxy lost
+    the transfers first, and the CUDA errors of its abort/teardown are the consequence."""
+    ib = [_where(e) for e in c.samples.get("ib_completion", [])]
+    return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(_where, evs))
+
+
+def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
+    """Lead rules Q and W: a process asking for a GPU index that does not exist ("invalid device ordinal", torch's
+    "device < num_gpus" assert) where the launch line starts more processes per node (--nproc_per_node N) than the
+    GPUs the lines show there (deviceQuery's device count, a CUDA_VISIBLE_DEVICES list on that command line): every
+    local rank past the last GPU fails the same way -- the launch's setting, config, no rank."""
+    said = " ".join((e.data.get("what") or "") + " " + e.text for e in evs).lower()
+    if "invalid device ordinal" not in said and "device < num_gpus" not in said:
+        return None
+    launches = c.samples.get("launch_procs", [])
+    shown = [e.data["gpus"] for e in c.samples.get("gpus_shown", [])]
+    past = [(e.data["procs"], e.data["gpus"], e, "CUDA_VISIBLE_DEVICES on that command line leaves")
+            for e in launches if e.data.get("gpus") is not None and e.data["procs"] > e.data["gpus"]]
+    if not past and shown and launches:
+        top = max(launches, key=lambda e: e.data["procs"])
+        if top.data["procs"] > max(shown):
+            past = [(top.data["procs"], max(shown), top, "the node's device list (deviceQuery) shows")]
+    if not past:
+        return None
+    procs, gpus, e, where = past[0]
+    return Verdict(
+        "config",
+        f"the launch starts {procs} processes per node (--nproc_per_node {procs}) but {where} {gpus} "
+        f"GPU{'s' if gpus != 1 else ''}: every local rank from {gpus} on asks torch.cuda.set_device for a GPU that "
+        "does not exist ('invalid device ordinal') -- a launch setting every process shares, not a CUDA fault and "
+        "not one rank's",
+        f"Start no more processes per node than it has GPUs: --nproc_per_node {gpus} (the number of GPUs nvidia-smi "
+        "shows, or CUDA_VISIBLE_DEVICES leaves); a model whose model-parallel size is larger needs that many GPUs "
+        "(or a smaller model / checkpoint whose model-parallel size equals the number of GPUs).",
+        "high", [], [e.brief()] + [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("cuda_error", []) + [
+        e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
+    ]
+    cut = not evs and not any("driver shutting down" in (e.data.get("what") or "") for e in c.samples.get("benign", []))
+    if cut:  # the watchdog's CUDA check raised (its backtrace's frame), the error's own line not shown
+        evs = c.samples.get("cuda_check", [])
+    if not evs or (c.kinds.get("shm_error") and all("NCCL WARN" in e.text for e in evs)):
+        return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
+    if _after_ib(c, evs):
+        return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
+    over = _procs_past_gpus(c, evs)
+    if over is not None:
+        return over
+    ranks = sorted(set(_ranks(c, "cuda_error")) | {e.rank for e in evs if e.rank is not None})
+    # lead rule AF(3): another process's watchdog crash (its rethrow's tail, its header not pasted) is shown before a
+    # rank's own watchdog CUDA error: that rank is not shown failing alone, and the other process has no name
+    other = next((e for e in evs if e.data.get("other_crash")), None)
+    shown, ranks = ranks, [] if other is not None else ranks
+    alone, only = ([], "") if ranks or other else destroyed_rank(c, evs)
+    if not ranks and not alone and not other:
+        alone, only = version_rank(c, evs)
+    text = " ".join(
+        (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
+    ).lower()
+    # NCCL's WARN about the CUDA call it failed ("failed to open CUDA IPC handle : 217 peer access is not supported
+    # between these two devices") often comes without "Cuda failure" and before the error it causes
+    text += " " + " ".join(w for e in c.samples.get("nccl_warn", []) if "cuda" in (w := e.data.get("warn", "").lower()))
+    # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
+    xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
+    hsa = sorted({e.data["hsa_node"] for e in evs if e.data.get("hsa_node") is not None})
+    if xids:
+        what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
+    elif hsa:  # ROCm's HSA runtime: a hardware exception of the GPU itself (its Xid), the rank holding it not said
+        gpus = ", ".join(f"node-{n}" for n in hsa[:4])
+        said = next(e.data["what"] for e in evs if e.data.get("hsa_node") is not None)
+        what = (f"a hardware exception of the GPU ({said}; GPU {gpus} in the KFD topology): the GPU or its driver "
+                "failed, not the training code")
+        fix = (f"Look at that GPU ({gpus}: /sys/class/kfd/kfd/topology/nodes/N maps it to a PCI address): dmesg / the "
+               "amdgpu kernel log for its reset or fault, rocm-smi (and rocm-smi --showras) for its errors; check the "
+               "ROCm / amdgpu driver version pair and take the GPU out of the job until it passes a stress test "
+               "(rocm-validation-suite, rvs). A 'GPU Hang' can also be a kernel that never finishes: rerun with "
+               "AMD_LOG_LEVEL=3 or HIP_LAUNCH_BLOCKING=1 to find it.")
+    elif cut:
+        what, fix = (
+            "a CUDA error that the watchdog found checking a finished collective's CUDA event (c10's backtrace through "
+            "WorkNCCL::finishedGPUExecutionInternal and c10_cuda_check_implementation: a kernel on that GPU failed "
+            "earlier, most often an illegal memory access or a device-side assert); the error's own message is not "
+            "in these lines",
+            "Find the 'CUDA error: ...' line above 'Exception raised from c10_cuda_check_implementation' in that "
+            "process's full stderr; rerun with CUDA_LAUNCH_BLOCKING=1 so the failing kernel raises where it runs "
+            "(compute-sanitizer for an illegal memory access, TORCH_USE_CUDA_DSA for a device-side assert), and check "
+            "dmesg -T | grep -i xid on that node for the GPU's own errors.",
+        )
+    elif "during capture" in text or "stream capture" in text or "stream is capturing" in text:
+        what, fix = (  # cudaErrorStreamCapture*: "operation failed due to a previous error during capture", ...
+            "a CUDA stream-capture error ('... during capture'): a collective was issued while a CUDA graph was being "
+            "captured and the capture had already failed (or the operation is not allowed in a capture), which "
+            "poisons the communicator",
+            "Run without CUDA graphs to confirm (eager mode: the framework's disable_cuda_graphs / --enforce-eager / "
+            "torch.compile mode without cudagraphs); then capture only after NCCL's warm-up collectives, keep "
+            "TORCH_NCCL_ASYNC_ERROR_HANDLING on, and use a NCCL/torch that supports collectives in graph capture.",
+        )
+    elif "ecc error" in text:
+        what, fix = (
+            "an uncorrectable ECC error in the GPU's memory (cudaErrorECCUncorrectable): a hardware fault of that "
+            "GPU, not the training code",
+            "Drain that node and check the GPU: nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER (volatile / "
+            "aggregate uncorrectable counts, pending remaps), dmesg -T | grep -i xid (Xid 48, 94, 95), dcgmi diag -r "
+            "3; a pending row remap needs a GPU reset (nvidia-smi -r), repeated errors a replacement.",
+        )
+    elif "999" in text or "unknown error" in text:
+        what, fix = (
+            "'Cuda failure 999 unknown error': the CUDA driver/GPU is in a bad state",
+            "Check the GPU and driver on that node: nvidia-smi (is the GPU visible, any 'ERR!'), "
+            "dmesg -T | grep -i xid "
+            "for Xid errors, and that the driver supports the container's CUDA runtime; reset or drain the GPU.",
+        )
+    elif "named symbol not found" in text or "no kernel image" in text:
+        what, fix = (
+            "a CUDA error saying the binary has no kernel for this GPU ('named symbol not found' / 'no kernel image')",
+            "The NCCL (or nccl-tests/PyTorch) binary was built without code for this GPU's compute capability: "
+            "rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,code=sm_90 "
+            "for H100), or install a build whose CUDA version and architectures match the GPU and driver.",
+        )
+    elif "system not yet initialized" in text or "system not ready" in text:
+        what, fix = (
+            "'system not yet initialized' (cudaErrorSystemNotReady): on an NVSwitch system (HGX/DGX A100, H100) the "
+            "GPUs are not usable until the fabric manager has set up the NVSwitches",
+            "Start the fabric manager on that node (systemctl start nvidia-fabricmanager; its version must equal the "
+            "driver's) and check `nvidia-smi -q | grep -i fabric` says 'Completed'.",
+        )
+    elif "driver version is insufficient" in text or "forward compatibility" in text:
+        what, fix = (
+            "'CUDA driver version is insufficient for CUDA runtime version': the container's CUDA is newer than the "
+            "node's driver",
+            "Use a build (container, torch wheel) whose CUDA version the node's driver supports (nvidia-smi shows the "
+            "driver's highest CUDA), or upgrade the driver on that node.",
+        )
+    elif "failed lazily at initialization" in text or "device < num_gpus" in text:
+        what, fix = (  # torch's DeferredCudaCallError: the process's CUDA initialisation saw no usable GPU for it
+            "a failed CUDA initialisation (torch's DeferredCudaCallError at its first CUDA call, e.g. "
+            "torch.cuda.set_device): the process sees no GPU for the device index it asks for",
+            "Check the GPUs each process sees: nvidia-smi on the node, CUDA_VISIBLE_DEVICES as the scheduler sets it "
+            "(GPUs per task, MIG instances), and that torch.cuda.set_device(local_rank) asks for a device that exists "
+            "(LOCAL_RANK below the number of visible GPUs: --nproc_per_node / GPUs per task no larger than it).",
+        )
+    elif "invalid device ordinal" in text:
+        what, fix = (
+            "'invalid device ordinal': a process asked for a GPU index that does not exist on its node",
+            "Each process must use torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) (not the global rank), and "
+            "--nproc-per-node must not exceed the GPUs CUDA_VISIBLE_DEVICES leaves visible.",
+        )
+    elif ext := re.search(r"\berror [a-z][^\n]{2,100}? at line \d{1,6} in file (\S{1,200}\.(?:c|cc|cpp|cu|cuh))\b",
+                          text):
+        # a C/CUDA extension's own CUDA check (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line
+        # 351 in file .../bitsandbytes/csrc/pythonInterface.c"): the extension's CUDA call, not NCCL's
+        pkg = re.search(r"([\w.\-]{1,64})/csrc/", ext.group(1))  # the package's source tree names it
+        lib = pkg.group(1) if pkg else "the extension"
+        what = (f"a CUDA error in {lib}'s own C/CUDA code (its check printed 'Error ... at line N in file ...'), "
+                "not in NCCL or torch")
+        fix = (f"The failing call is {lib}'s: upgrade {lib} to a build for this CUDA version and driver, or avoid the "
+               "feature that needs it.")
+        if "operation not supported" in text:
+            fix += (" 'operation not supported' there is managed/paged memory (cudaMemPrefetchAsync) the GPU, driver, "
+                    "WSL or vGPU does not support: for bitsandbytes use a plain optimizer instead of its paged one "
+                    "(optim paged_adamw_* -> adamw_torch).")
+    elif "operation not supported" in text or "operation not permitted" in text:
+        what, fix = (
+            f"'{'operation not supported' if 'supported' in text else 'operation not permitted'}' from a CUDA call "
+            "NCCL makes to share GPU memory between processes (cuMem / CUDA IPC), which the container or driver "
+            "does not allow",
+            "Set NCCL_CUMEM_ENABLE=0 (NCCL then uses legacy CUDA IPC), or run the ranks of a node in one container "
+            "with --ipc=host and the same PID namespace (--pid=host); as a test NCCL_P2P_DISABLE=1.",
+        )
+        if re.search(r"\binit\.cc:\d+ nccl warn cuda failure[^\n]{0,20}'operation not supported", text):
+            # init.cc's own CUDA call at communicator creation, no transport involved: NCCL >= 2.26 creates a CUDA
+            # memory pool there (cudaMemPoolCreate), which a vGPU VM without unified memory refuses
+            what = ("'operation not supported' from the CUDA call NCCL makes while creating the communicator "
+                    "(init.cc: NCCL >= 2.26 creates a CUDA memory pool there), which this GPU's driver or "
+                    "virtualization does not offer")
+            fix = ("On a vGPU VM (VMware, other hypervisors) enable unified memory for the vGPU "
+                   "(pciPassthru<N>.cfg.enable_uvm = 1) or use a passthrough GPU; otherwise update the driver, or pin "
+                   "an NCCL older than 2.26 (the nvidia-nccl-cu* wheel torch loads). NCCL_CUMEM_ENABLE=0 does not "
+                   "avoid this call.")
+    elif "peer access" in text or "peer mapping" in text:
+        what, fix = (
+            "a CUDA error setting up GPU peer-to-peer access ('peer access is not supported' / 'peer mapping "
+            "resources exhausted')",
+            "The GPUs cannot map each other's memory on this node (PCIe topology, IOMMU/ACS, a VM or container "
+            "without P2P): test with NCCL_P2P_DISABLE=1 (NCCL then goes through host memory), check nvidia-smi topo "
+            "-m and that IOMMU/ACS is off; with more than 8 GPUs in one process, P2P mappings run out.",
+        )
+        if "shm.cc" in text:  # NCCL >= 2.27 shares its SHM transport's host buffers through cuMem handles
+            what += (" in NCCL's shared-memory transport (transport/shm.cc), which shares its host buffers through "
+                     "cuMem handles (NCCL_CUMEM_HOST_ENABLE, NCCL >= 2.27) that need peer access between the GPUs")
+            fix = ("Set NCCL_CUMEM_HOST_ENABLE=0 (the SHM transport then uses /dev/shm as before; give the container "
+                   "enough --shm-size) or upgrade NCCL/the driver past the fix. " + fix)
+        if "custom_all_reduce" in text or "custom all-reduce" in text:  # vLLM/sglang's own P2P all-reduce kernel
+            what += " in the serving engine's custom all-reduce kernel, which needs P2P between the GPUs"
+            fix = ("Disable the custom all-reduce on GPUs without P2P (vLLM --disable-custom-all-reduce, sglang "
+                   "--disable-custom-all-reduce / disable_custom_all_reduce=True): it then uses NCCL. " + fix)
+    elif "stub library" in text:
+        what, fix = (
+            "'CUDA driver is a stub library': the process loaded the libcuda.so stub of the CUDA toolkit (for "
+            "linking only) instead of the node's driver library",
+            "Remove the toolkit's stubs directory (…/cuda/lib64/stubs) from LD_LIBRARY_PATH (and any libcuda.so "
+            "symlink to it) in the image or environment, so the real libcuda.so.1 that the NVIDIA container runtime "
+            "mounts from the host is loaded; check with ldconfig -p | grep libcuda.",
+        )
+    elif "invalid argument" in text and re.search(r"\bshm\.(?:h|cc|cu)\b|shmutils|/dev/shm", text):
+        what, fix = (
+            "'Cuda failure invalid argument' in NCCL's shared-memory (shm) transport set-up (it registers its "
+            "/dev/shm segment with CUDA, cudaHostRegister)",
+            "Check /dev/shm on that host (df -h /dev/shm; in docker --shm-size=16g or --ipc=host) and its limits; "
+            "bypass the transport with NCCL_SHM_DISABLE=1 as a test (NCCL then uses P2P or the network), and "
+            "upgrade NCCL (a newer NCCL version, torch's bundled one): old 2.4-era NCCL failed this way.",
+        )
+    elif "invalid argument" in text and any(w in text for w in ("topo.h", "topo.cc", "init.cu", "init.cc")):
+        what, fix = (
+            "'Cuda failure invalid argument' in NCCL's own set-up (its topology or init code querying the GPUs)",
+            "Upgrade NCCL (a newer NCCL version, or a torch that bundles one): old versions failed on some boards "
+            "(dual-GPU K80, virtualised GPUs) in these queries; as a test set NCCL_P2P_DISABLE=1, and check the "
+            "driver matches the CUDA runtime (nvidia-smi).",
+        )
+    elif "device-side assert" in text:
+        what, fix = (  # cudaErrorAssert (59, 710): a kernel's own assertion (torch's index checks)
+            "a device-side assert: a kernel's own check failed, most often an index out of range (a class label >= "
+            "the number of classes, a token id >= the vocabulary, a gather/scatter/embedding index)",
+            "Rerun with CUDA_LAUNCH_BLOCKING=1 (or the failing step on CPU) so the error names the operation and its "
+            "bad index, TORCH_USE_CUDA_DSA for the assertion's text; check the data that rank got (labels vs "
+            "num_classes, token ids vs the embedding size after adding tokens).",
+        )
+    elif "busy or unavailable" in text:
+        what, fix = (  # cudaErrorDevicesUnavailable (46): the GPU refused a new CUDA context
+            "'CUDA-capable device(s) is/are busy or unavailable' (cudaErrorDevicesUnavailable): the GPU refused a "
+            "new CUDA context -- it is in an exclusive compute mode and another process (a second rank on the same "
+            "GPU, a leftover or another job's process) already holds it",
+            "Check the GPU's compute mode and who holds it: nvidia-smi -q -d COMPUTE (Exclusive_Process admits one "
+            "process; nvidia-smi -c DEFAULT if the node allows sharing) and nvidia-smi's process list; each rank "
+            "must select its own GPU (torch.cuda.set_device(LOCAL_RANK) before any CUDA call); kill stray processes "
+            "or ask the scheduler for the GPUs (CUDA_VISIBLE_DEVICES as it sets it).",
+        )
+    elif "no cuda-capable device" in text:
+        what, fix = (  # cudaErrorNoDevice (38, 100)
+            "'no CUDA-capable device is detected' (cudaErrorNoDevice): the process sees no GPU at all",
+            "Check what the process is given: CUDA_VISIBLE_DEVICES (empty, or indices that do not exist on the "
+            "node), the container's GPU access (docker --gpus all / the NVIDIA container runtime, the scheduler's GPU "
+            "request), and that the driver is loaded (nvidia-smi on that node).",
+        )
+    elif "launch timed out" in text:
+        what, fix = (  # cudaErrorLaunchTimeout (6, 702): the display watchdog ended a kernel that ran too long
+            "'the launch timed out and was terminated' (cudaErrorLaunchTimeout): the driver killed a kernel that ran "
+            "longer than the display watchdog allows -- a GPU that also drives a display (X server, Windows' TDR) -- "
+            "or a kernel that hung",
+            "Run on GPUs that drive no display (nvidia-smi's Disp.A column Off), stop the X server / desktop on that "
+            "GPU or raise Windows' TdrDelay; if no display is attached, the kernel hung: dmesg -T | grep -i xid (Xid "
+            "8: a GPU timeout) and CUDA_LAUNCH_BLOCKING=1 for which kernel; smaller batches shorten each kernel.",
+        )
+    elif "misaligned address" in text:
+        what, fix = (  # cudaErrorMisalignedAddress
+            "a misaligned memory access in a kernel ('misaligned address': a load or store at an address not "
+            "aligned to its size; reported asynchronously, at a later CUDA call)",
+            "Rerun with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or under compute-sanitizer: a kernel "
+            "bug (a custom or fused kernel, an extension built for another torch/CUDA, a tensor view at an odd "
+            "offset): rebuild or upgrade that extension, or pass contiguous tensors; the NCCL timeouts of the other "
+            "ranks are consequences.",
+        )
+    elif "illegal memory access" in text or "illegal address" in text:
+        what, fix = (
+            "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
+            "Rerun that rank's failing step with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or run it "
+            "under compute-sanitizer; the NCCL timeouts of the other ranks are consequences.",
+        )
+        if any(_NCCL_ALLOC.search(e.text) for e in evs):  # not NCCL's kernel: an earlier one, found at its cudaMalloc
+            what += ", surfacing in NCCL's memory allocation (an earlier kernel's error, seen at the next CUDA call)"
+            fix = ("A kernel launched before NCCL's allocation faulted, often on the wrong GPU: call "
+                   "torch.cuda.set_device(local_rank) before creating the process group (torch 2.4's "
+                   "TORCH_NCCL_NAN_CHECK=1 ran its check kernel on the default device without it: unset it or "
+                   "upgrade torch). " + fix)
+        if not any(_NCCL_ALLOC.search(e.text) or _NCCL_LAUNCH.search(e.text) for e in evs) and any(
+                _NCCL_CUDA_WARN.search(e.text) for e in evs):
+            # NCCL's own CUDA call elsewhere (init.cc, a proxy's) found the fault: an earlier kernel's, or NCCL's and
+            # the GPU's own where no kernel of the user's runs (nccl-tests)
+            fix += (" NCCL's own CUDA call reported the illegal memory access (its 'Cuda failure' WARN): where no "
+                    "kernel of your own ran before it (nccl-tests runs only NCCL's), look at the GPU, the driver and "
+                    "the GPUDirect RDMA path on that host: dmesg -T | grep -i xid (Xid errors), nvidia-smi -q, the "
+                    "same NCCL and driver versions on every node (NCCL_DEBUG=INFO prints both), and "
+                    "NCCL_NET_GDR_LEVEL=LOC to run once without GPUDirect RDMA.")
+        if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
+            what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
+            fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "
+                   "NCCL first (pip install -U nvidia-nccl-cu12, or a torch built with a newer NCCL version) and check "
+                   "the driver supports the GPU. " + fix)
+        if "custom_all_reduce" in text or "custom all-reduce" in text:  # vLLM/sglang's own P2P all-reduce kernel
+            what += ", in the serving engine's custom all-reduce kernel (its own P2P all-reduce, not NCCL's)"
+            fix = ("The fault is in the custom all-reduce kernel, which every worker runs alike: rerun with it "
+                   "disabled (vLLM/sglang --disable-custom-all-reduce; the engine then uses NCCL) to confirm; as it is "
+                   "often hit while capturing CUDA graphs, --enforce-eager (no CUDA graph capture) is the other test; "
+                   "then upgrade the engine. " + fix)
+    else:
+        what, fix = (
+            "a CUDA call failed inside NCCL or a kernel",
+            "Rerun with NCCL_DEBUG=INFO to see the failing CUDA call and with CUDA_LAUNCH_BLOCKING=1 for the kernel; "
+            "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors. If it fails as soon as "
+            "two GPUs are used, test the NCCL install alone with nccl-tests (all_reduce_perf -g <GPUs>) and check "
+            "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
+        )
+    conf, shared = "high" if len(ranks) == 1 else "medium", False
+    if alone:  # read from NCCL's version line or the destructor's note, not from a line naming the rank
+        ranks = alone
+    elif (not ranks and not xids and not hsa and not other
+          and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs)):
+        # lead rule A: the one process the launcher shows failing is where it happened (not when the same error
+        # line is printed by several processes: every rank failing alike, rule J; the same line once a collector's
+        # timestamp or a launcher's prefix is taken off)
+        lone = lone_failure(c)
+        # a SIGABRT is the watchdog's abort of a victim (rule I), except after a CUDA error the watchdog found on
+        # its own GPU: its exception ends that process with abort() (std::terminate), a first failure (rule A)
+        own = (None, 0, -15) if all(e.data.get("watchdog") for e in evs) else (None, 0, -6, -15)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in own else []
+        only = lone.who if ranks else ""
+        conf = "medium" if ranks else conf
+    warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
+    if warns and all(_SETUP_CUDA.search(e.text) for e in warns):
+        # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the
+        # container's CUDA, which every rank there shares, not one rank's kernel; name the rank as a lead only
+        conf, shared = "low", True
+        what += " while NCCL set up its transports (CUDA IPC/cuMem between the GPUs)"
+        fix += (" A failure at transport set-up is usually the environment every rank shares: the container's "
+                "CUDA vs the node's driver, or CUDA IPC/cuMem not allowed in the container (try NCCL_CUMEM_ENABLE=0 "
+                "and NCCL_P2P_DISABLE=1 as tests).")
+        if any(_NVLS_CUDA.search(e.text) for e in warns):  # NVLink SHARP's multicast set-up (transport/nvls.cc)
+            what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
+            fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
+                    "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    no_vmm = any(e.data.get("what") == "no cuda vmm" for e in c.samples.get("benign", []))
+    at_init = [e for e in evs if e.kind == "nccl_error" and _AT_INIT.search(e.text)]
+    elsewhere = [e for e in evs if "NCCL error in:" in e.text and not _AT_INIT.search(e.text)]
+    if no_vmm and at_init and not elsewhere and not shared:
+        # torch says this platform has no CUDA virtual memory management (expandable_segments not supported: a VM,
+        # WSL, a virtual GPU) and the CUDA call failed while NCCL created its communicator, where NCCL >= 2.19
+        # allocates its buffers with that same cuMem API: the platform every rank shares (lead rule V (2)), a lead
+        conf, shared = "low", True
+        what += (" while NCCL created its communicator, on a platform without CUDA virtual memory management (torch: "
+                 "'expandable_segments not supported on this platform'), where NCCL's cuMem allocations fail")
+        fix += (" The platform has no CUDA virtual memory (cuMem): run with NCCL_CUMEM_ENABLE=0 (NCCL then allocates "
+                "as older versions did), and as further tests NCCL_P2P_DISABLE=1 / NCCL_SHM_DISABLE=1; update the "
+                "driver or the virtualisation layer (vGPU, WSL) to one that supports it.")
+    nvls = " ".join(e.text + " " + str(e.data.get("last_error") or "") for e in evs + c.samples.get("nccl_warn", []))
+    if ("NCCL_NVLS_ENABLE" not in fix
+            and re.search(r"\bNVLS\b|NVLink SHARP|nvls\.cc:\d+|cuMulticast", nvls)):
+        # NVLink SHARP's multicast objects (NVSwitch systems): set up by the fabric manager, a finite resource
+        what += "; in NVLS (NVLink SHARP) multicast set-up"
+        fix += (" NVLS (NVLink SHARP) multicast failing: check the fabric manager (nvidia-smi -q | grep -i -A2 fabric "
+                "says 'Completed'; its version equals the driver's), reset the GPUs or reboot a node whose fabric "
+                "manager was restarted, upgrade the driver; or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    if (len(ranks) >= 2 and not alone and set(ranks) == set(c.ranks) and not torn_down(c)
+            and len({(e.data.get("what") or "").lower() for e in evs}) == 1
+            and not any(waiting(st) for st in c.ranks.values())):
+        # lead rule J: every rank the lines show fails with the same CUDA error, none shown torn down or waiting:
+        # one cause they share (the node's GPUs, driver or set-up), not several culprits
+        return Verdict("cuda_error", f"every rank shown ({_named(ranks)}) hit {what} alike: a cause they share "
+                       "(the node's GPUs, driver or the way the processes were set up), not one rank's fault",
+                       fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if other is not None and not xids and not hsa and not shared:
+        return Verdict(
+            "cuda_error",
+            f"{_named(shown)} hit {what}, but the lines show another process's watchdog crash before it (the tail of "
+            f"its rethrown exception, 'Exception raised from ncclCommWatchdog', at {other.data['other_crash']}, its "
+            "own error not shown): two processes failed together, and which GPU's kernel (or which transport between "
+            "the GPUs) faulted first these lines cannot say",
+            fix + " Collect every rank's full stderr (each process's own 'CUDA error' line above its 'Exception raised "
+            "from ncclCommWatchdog' block) to see which faulted first; if two GPUs fault together, test the transport "
+            "between them with NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1.",
+            "medium", [], [e.brief() for e in evs[:3]])
+    if xids or hsa:
+        return Verdict("cuda_error", what + ("; the ranks on that GPU failed first, the others only lose them"
+                                             if what.endswith("training code") else ""),
+                       fix, "medium", ranks, [e.brief() for e in evs[:3]], job_wide=not ranks)
+    return Verdict(
+        "cuda_error",
+        f"{only or _named(ranks)} hit {what}; "
+        + ("the other ranks share that environment, so it is a lead, not a culprit" if shared
+           else "it failed first, the others only lose it"),
+        fix,
+        conf,
+        ranks,
+        [e.brief() for e in evs[:3]],
+        job_wide=shared,
+    )

@@ -1,0 +1,223 @@
+"""Ranks out of step (desync): different collectives or call sites at one sequence number, torch's desync
+report, DDP's unused parameters, Horovod's tensors ready on some ranks only."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named
+
+
+def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "desync")
+    if k is None:
+        return None
+    return Verdict(
+        "desync",
+        k.message,
+        "Find the code that issues the minority's collective (Flight Recorder frames name "
+        "it) and make every rank issue the same collectives in the same order; rerun with "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch "
+        "check collective types and shapes across ranks. At epoch end the usual cause is uneven data: a rank with "
+        "one more batch runs one more step (use drop_last=True / a DistributedSampler that gives every rank the "
+        "same number of batches, or Join for uneven inputs). Around a checkpoint save, every rank must call "
+        "state_dict() and the save (FSDP/ZeRO gather shards in collectives there, even with rank0_only=True): only "
+        "the file write is rank 0's.",
+        k.confidence,
+        k.ranks,
+        k.evidence,
+    )
+
+
+_COLL_OPS = {"allreduce", "allgather", "reducescatter", "broadcast", "reduce"}  # not Send/Recv: peers differ there
+
+
+def _coll_dev(proc: str) -> str:
+    _, pid, dev = proc.rsplit(":", 2)
+    return f"device {dev} pid {pid}"
+
+
+def _coll_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule D read through NCCL_DEBUG_SUBSYS=COLL's trace: every member of a communicator issues the same
+    collective at each opCount; two processes, each showing one communicator of the same size, that issued different
+    collectives at the same opCount took different code paths (a desync, the job hangs there). The trace names devices,
+    not ranks, so nobody is named, and none is proven innocent."""
+    procs: dict[str, dict] = {}
+    for e in c.samples.get("coll_trace", []):
+        for proc, comms in e.data.get("procs", {}).items():
+            procs.setdefault(proc, {}).update(comms)
+    by_size: dict[int, list[tuple[str, dict]]] = {}
+    for proc, comms in procs.items():
+        sizes = [v["nranks"] for v in comms.values()]
+        for v in comms.values():
+            if v["nranks"] > 1 and sizes.count(v["nranks"]) == 1:  # one communicator of that size: comparable
+                by_size.setdefault(v["nranks"], []).append((proc, v["ops"]))
+    for n, group in sorted(by_size.items()):
+        if len(group) < 2:
+            continue
+        for count in sorted(set().union(*(ops.keys() for _, ops in group))):
+            here = {proc: ops[count] for proc, ops in group if count in ops and ops[count][0].lower() in _COLL_OPS}
+            kinds: dict[str, list[str]] = {}
+            for proc, (op, _) in here.items():
+                kinds.setdefault(op, []).append(proc)
+            if len(kinds) < 2:
+                continue
+            said = "; ".join(f"{op} on {', '.join(_coll_dev(p) for p in ps)}" for op, ps in
+                             sorted(kinds.items(), key=lambda kv: -len(kv[1])))
+            ops = " or ".join(sorted(kinds))
+            return Verdict(
+                "desync",
+                f"NCCL's collective trace: a {n}-rank communicator's processes issued different collectives at "
+                f"opCount {count:x} ({said}): different code paths (a rank-conditional collective), the job hangs "
+                "there; the trace names devices, not ranks: nobody is named",
+                f"Make every rank issue the same collectives in the same order: find the code path where some ranks "
+                f"call {ops} and others do not (rank-conditional code, a metric or loss reduced on some ranks only, "
+                "uneven batches at epoch end). NCCL_DEBUG_SUBSYS=COLL's opCounts show each process's sequence; "
+                "TORCH_DISTRIBUTED_DEBUG=DETAIL has torch check collective types and shapes across ranks.",
+                "medium", [], [w for _, w in list(here.values())[:4]])
+    return None
+
+
+def _sites_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule D without SeqNums: a process's collective timed out (gloo's recv/send, no SeqNum) right under one
+    collective call's frame (a barrier) while another process's traceback in the same lines stands at another
+    collective site (autograd's backward, where DDP all-reduces the gradients; another collective call), with no
+    error of a process's own: the processes issued different collectives at the same point -- a rank-conditional code
+    path. Which rank took it the lines cannot say: desync, nobody named, nobody proven innocent."""
+    evs = [e for e in c.samples.get("watchdog_timeout", []) if e.data.get("other_sites")]
+    if not evs or c.exceptions or any(t.seq is not None for t in c.samples.get("watchdog_timeout", [])):
+        return None
+    e = evs[0]
+    here = e.data["in_collective"]
+    there = ", ".join("autograd's backward (DDP's gradient all-reduce)" if n == "backward" else n
+                      for n in e.data["other_sites"])
+    return Verdict(
+        "desync",
+        f"a process's {here} timed out (no SeqNum) while another process's traceback in these lines stands at "
+        f"another collective ({there}): the processes issued different collectives at the same point -- a "
+        "rank-conditional code path (a save, an evaluation or an early-stop decision taken by some ranks only); the "
+        "lines name no rank, so nobody is named and nobody proven innocent",
+        f"Find the code path that only some ranks take around the {here} (a save / checkpoint, validation or an "
+        "early-stop check under `if rank == 0` or a per-rank condition) and make every rank run the same collectives "
+        "in the same order: call the barrier / save_model on every rank, and take the same early-stop decision on "
+        "every rank (compute it on one rank and broadcast it). Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch "
+        "check collective types across ranks; while it hangs, a py-spy dump of every rank shows which one is "
+        "elsewhere.",
+        "low", [], [x.brief() for x in evs[:2]])
+
+
+def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """DDP's constructor found that the ranks' models differ. A rank with 0 parameters built no model
+    at all, and a rank that every report names as the inconsistent one is the odd one out: those
+    are culprits (medium); one report between two ranks with parameters on both sides names nobody."""
+    evs = c.samples.get("ddp_params", [])
+    if not evs:
+        return None
+    shaped = [e for e in evs if e.data.get("shape")]
+    if len(shaped) == len(evs):  # only the shape check: a process differs from process 0, neither side is named
+        e = shaped[0]
+        who = f"rank {e.data['reporter']}" if e.data.get("reporter") is not None else "a process"
+        return Verdict(
+            "desync",
+            f"the ranks built different models before DDP wrapped them: DDP's check (_verify_model_across_ranks) found "
+            f"a parameter of {who} with {e.data['shape']} that does not match the same parameter in process "
+            f"{e.data['odd']}; the ranks' collectives no longer match, so the others wait (their timeouts follow) -- "
+            "which side built the wrong model the lines do not say",
+            "Make every rank build the same model on every rank before DDP(...): the same config, the same "
+            "checkpoint and model loading path (no rank-conditional layers, a checkpoint every rank reads alike), "
+            "the same freezing of parameters; compare the param sizes per rank ([(n, p.shape) for n, p in "
+            "model.named_parameters()]) and rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL.",
+            "medium", [], [x.brief() for x in shaped[:3]])
+    evs = [e for e in evs if not e.data.get("shape")]
+    odd = {e.data["odd"] for e in evs}
+    empty = {e.data["odd"] for e in evs if e.data["odd_params"] == 0} | {
+        e.data["reporter"] for e in evs if e.data["reporter_params"] == 0}
+    reporters = {e.data["reporter"] for e in evs}
+    culprits = sorted(empty) if empty else (sorted(odd) if len(odd) == 1 and len(reporters) > 1 else [])
+    e = evs[0]
+    return Verdict(
+        "desync",
+        f"the ranks built different models before DDP wrapped them: rank {e.data['reporter']} has "
+        f"{e.data['reporter_params']} parameters, rank {e.data['odd']} {e.data['odd_params']}"
+        + (f"; {_named(culprits)} is the odd one out" if culprits else ""),
+        "Make every rank construct the same model before DDP(...): the same config and model loading path on every "
+        "rank (no rank-conditional layers, a checkpoint every rank can read, the same freezing of parameters); "
+        "print sum(p.numel() for p in model.parameters()) per rank to compare.",
+        "medium" if culprits else "high", culprits, [x.brief() for x in evs[:3]])
+
+
+def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's fingerprint check (or NCCL's) says outright that ranks issued different
+    collectives: a desync of the code paths. Both ranks it names are where to look; neither
+    is a victim or a culprit on its own."""
+    evs = c.samples.get("desync_report", [])
+    if not evs:
+        return None
+    e = evs[0]
+    prints = e.data.get("prints") or []
+    sides = [f"rank {p['rank']} runs {p.get('op') or '?'}" + (f" #{p['seq']}" if p.get("seq") is not None else "")
+             + (f" shape [{p['shape']}]" if p.get("shape") else "") for p in prints]
+    what = "; ".join(sides) or (f"around rank {e.data['around']}" if e.data.get("around") is not None else "")
+    differ = f" (they differ in: {e.data['differ']})" if e.data.get("differ") else ""
+    if not what and differ:
+        what, differ = e.data["differ"], ""
+    return Verdict(
+        "desync",
+        f"the ranks issued different collectives at the same point: {what}{differ}. Two code paths diverged (a "
+        "rank-dependent branch, data-dependent shapes or bucket sizes, an extra call on some ranks)",
+        "Make every rank issue the same collectives in the same order with the same shape: pad or split evenly so "
+        "shapes match, keep logging/metric calls identical on all ranks, avoid rank-conditional collectives. "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's fingerprint across ranks; for NCCL's own check, "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each call." + (
+            " FSDP checked its forward order: every rank must run the same modules in the same forward order (no "
+            "rank-conditional code or data-dependent branches around FSDP-wrapped modules, the same model code and "
+            "library versions on every rank, the same wrapping policy and use_orig_params setting)."
+            if any(x.data.get("fsdp") for x in evs) else "") + (
+            " An object gather (all_gather_list, all_gather_object) pickles each worker's data into one buffer: "
+            "every worker must call it together, the same number of times. The workers out of sync: one ran out of "
+            "memory and skipped a batch, or finished its epoch early (give every worker the same number of batches "
+            "per worker, drop_last), or rank-conditional code (layer drop / LayerDrop, a branch on the rank) made "
+            "them call it differently (DDP with find_unused_parameters=True for layers skipped at random); a message "
+            "larger than the gather's buffer fails the same way (fairseq: --all-gather-list-size)."
+            if any(x.data.get("objects") for x in evs) else ""),
+        "medium" if all(x.data.get("objects") for x in evs) else "high", [], [x.brief() for x in evs[:2]])
+
+
+def _hvd_split(recs: list[tuple[str, list[int]]], evs: list[Event], world: int) -> Verdict | None:
+    """Lead rule D read through Horovod's stall inspector: when the ready lists split the ranks into disjoint groups,
+    each waiting in tensors no other group submitted, no rank is merely behind -- the groups submitted different
+    tensors (a desync). One lone rank against a group of at least two that agree took the rank-conditional path: it is
+    the culprit, the agreeing ranks innocent. With no such majority (two pairs, several groups) nobody is named."""
+    if any(how != "ready" for how, _ in recs):
+        return None
+    groups: list[frozenset[int]] = []
+    for _, rs in recs:
+        g = frozenset(rs)
+        if g not in groups:
+            groups.append(g)
+    if len(groups) < 2 or any(a & b for i, a in enumerate(groups) for b in groups[i + 1:]):
+        return None
+    shown = set().union(*groups)
+    fix = ("Every rank must submit the same tensors in the same order: look for rank-conditional code or a "
+           "data-dependent branch (inconsistent shapes, a loss allreduce or metric computed on some ranks only) around "
+           "the collectives of {who}. HOROVOD_TIMELINE shows which tensors each rank submitted; py-spy dump --pid PID "
+           "on each rank shows where it waits. HOROVOD_STALL_CHECK_TIME_SECONDS sets when the warning is printed.")
+    names = "; ".join(f"{_named(sorted(g))} ready in {sum(frozenset(rs) == g for _, rs in recs)} tensor(s)"
+                      for g in groups)
+    lone = [g for g in groups if len(g) == 1]
+    if len(groups) == 2 and len(lone) == 1 and max(len(g) for g in groups) >= 2:
+        odd = sorted(lone[0])
+        whole = shown == set(range(world))
+        return Verdict(
+            "desync",
+            f"Horovod's stall inspector shows the ranks waiting in different tensors ({names}): {_named(odd)} "
+            "submitted a collective the other ranks, which agree among themselves, never did -- it took another code "
+            "path (a rank-conditional branch, inconsistent shapes); the agreeing ranks are victims",
+            fix.format(who=_named(odd)), "high" if whole else "medium", odd, [e.brief() for e in evs[:3]])
+    return Verdict(
+        "desync",
+        f"Horovod's stall inspector shows the ranks waiting in different tensors ({names}): the groups submitted "
+        "different collectives, and no single rank stands against a majority, so the lines cannot say which took the "
+        "other path",
+        fix.format(who="each group"), "low", [], [e.brief() for e in evs[:3]])

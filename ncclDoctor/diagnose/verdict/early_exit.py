@@ -1,0 +1,236 @@
+"""A rank gone while its peers still wait (early_exit): the peers' errors of a lost connection, MPI's and
+Horovod's shut-down, a process stuck tearing its group down."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.lone import lone_failure
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.signatures import R_PEER_GONE
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks
+
+# the peer's address in a peer-gone message (gloo's "Connection closed by peer [10.244.48.107]:12717")
+_PEER_IP = re.compile(r"\bpeer \[?(\d{1,3}(?:\.\d{1,3}){3})\]?[:<]\d{1,5}")
+
+
+def _teardown_stuck(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A py-spy dump of a process stuck in destroy_process_group (the last word, nothing else read):
+    it left its loop to tear the group down (an exception path's cleanup, a `finally:`) while the
+    other ranks were still inside collectives; tearing a group down waits for them, so both hang."""
+    evs = c.samples.get("teardown_stuck", [])
+    if not evs:
+        return None
+    ranks = _ranks(c, "teardown_stuck")
+    return Verdict(
+        "early_exit",
+        f"{_named(ranks)} is stuck in {evs[0].data['what']} (a py-spy stack): it left the training loop early, "
+        "usually on an exception, and tore its process group down while the other ranks were still in "
+        "collectives with it; the teardown waits for them and they wait for it",
+        "Find the exception that rank hit first (its log above the stack, or run with TORCH_SHOW_CPP_STACKTRACES=1); "
+        "call dist.destroy_process_group() only when the run ends normally, not in a `finally:` or exception "
+        "handler (there let the process exit with the error, so the launcher stops the others, or call "
+        "the group's abort), and py-spy dump the other ranks to see the collective they wait in.",
+        "low", [], [e.brief() for e in evs[:3]])
+
+
+def _mpi_peer_gone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Open MPI's "An MPI communication peer process has unexpectedly disconnected" (its help text: a crash of the
+    peer, or its exit without MPI_FINALIZE): a process of the job left first and the one printing this is its victim
+    (early_exit). The text names the peer's host, not its rank: nobody is named."""
+    evs = c.samples.get("mpi_peer_gone", [])
+    lone = lone_failure(c) if evs else None
+    if not evs or lone is not None and lone.culprits:
+        return None  # a launcher's record of the rank that failed first says more (rule A)
+    host = next((e.data["peer_host"] for e in evs if e.data.get("peer_host")), None)
+    on = f" on {host}" if host else ""
+    return Verdict(
+        "early_exit",
+        f"Open MPI reports that a peer process{on} disconnected unexpectedly: it crashed or exited without "
+        "MPI_FINALIZE while this process still talked to it; the process printing this is its victim, and the "
+        "lines name the peer's host, not its rank",
+        f"Investigate the peer process{on}: that host's logs / core file (ulimit -c unlimited keeps one) for its own "
+        "error, dmesg -T there (OOM killer, segfaults) for a kill from outside; run mpirun with --tag-output (or "
+        "--output-filename DIR) so every line carries its rank and the first one to fail shows. The other processes "
+        "only lost their peer: a crash before MPI_FINALIZE is the cause, not the network, unless that host's "
+        "process is still alive.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
+def _hvd_shut_down(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Horovod's "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to
+    allreduce ... after one of the ranks finished execution": the rank printing it had a collective in flight when
+    another rank left the job (raised or returned): early_exit, the printing rank a victim (lead rule O's shape).
+    Which rank left these lines do not say, unless a launcher's record or another rank's own error does."""
+    evs = c.samples.get("hvd_shut_down", [])
+    if not evs:
+        return None
+    lone = lone_failure(c)
+    if lone is not None and lone.culprits:
+        return None  # a launcher's record of the rank that failed first says more (rule A)
+    said = {e.data.get("reporter") for e in evs}
+    if any(e.rank is not None and e.rank not in said for k in ("traceback_tail", "worker_raised", "crash")
+           for e in c.samples.get(k, [])):
+        return None  # another rank's own error is shown: its family decides
+    who = sorted(r for r in said if r is not None)
+    return Verdict(
+        "early_exit",
+        f"Horovod shut down the collective{(' of ' + _named(who)) if who else ''}: another rank raised an exception "
+        "or finished execution while this one still had an allreduce/allgather/broadcast in flight; the rank "
+        "printing it is a victim, and which rank left first these lines do not show",
+        "Find the first exception in the other ranks' output (Horovod says it comes before the first shutdown message: "
+        "mpirun --tag-output / horovodrun's per-rank prefix shows who printed it); if no rank raised, one finished "
+        "its loop early -- every rank must run the same number of steps and collectives (uneven data shards: "
+        "drop_last, or hvd.join()).",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
+def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    pg = c.samples.get("pg_not_destroyed", [])
+    sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
+    peer_gone = [
+        e
+        for k in ("socket_error", "gloo_error")
+        for e in c.samples.get(k, [])
+        if R_PEER_GONE.search(str(e.data.get("what", "")))
+    ]
+    lone = lone_failure(c)
+    crashed = lone is not None and lone.exitcode not in (None, 0) and set(lone.culprits) >= set(
+        _ranks(c, "pg_not_destroyed"))
+    # the destructor warning of a process torchrun shows failing on its own (exit code 1, a signal) is how
+    # that failure ended, not an early return: its exit is the story (crash._exited)
+    if pg and (sent or c.kinds.get("watchdog_timeout")) and not crashed:
+        ranks = _ranks(c, "pg_not_destroyed")
+        return Verdict(
+            "early_exit",
+            f"{_named(ranks)} destructed its process group and exited while the others were "
+            "still running (torchrun then terminated them)",
+            f"Find why rank {_fmt_ranks(ranks) or '?'} returned "
+            "early (a swallowed exception, a rank-conditional return); call dist.destroy_process_group() at the "
+            "end of main on every rank.",
+            "medium",
+            ranks,
+            [e.brief() for e in (pg + sent)[:3]],
+        )
+    store = [e for e in c.samples.get("socket_error", []) if e.data.get("store_gone")]
+    peer_gone = [e for e in peer_gone if not e.data.get("store_gone")]
+    if store and not peer_gone and not c.kinds.get("watchdog_timeout"):
+        host = next((e.data["peer"] for e in store if e.data.get("peer")), "MASTER_ADDR:MASTER_PORT")
+        if not any(e.data.get("store_said") for e in store):  # only a reset: it died, torch did not see it leave
+            return Verdict(
+                "unknown",
+                f"the TCPStore server ({host}: rank 0's process or the torchrun agent of the first node) reset this "
+                "rank's store connection: that process died (a crash, an exception, the OOM killer) while the others "
+                "still used the store; these ranks are its victims, and why it died is not in these lines",
+                "Read rank 0's own output (the process that hosts the store) and its exit code in torchrun's summary; "
+                "on that node dmesg -T | grep -i 'killed process' shows whether the OOM killer took it (host memory, "
+                "e.g. while loading data).",
+                "low", [], [e.brief() for e in store[:3]])
+        waited = [e for e in store if re.search(r"\brecv\w*(?:WithTimeout)? failed on|Failed to recv", e.text)]
+        if waited and not any("should dump" in e.text or "eartbeat" in e.text for e in store):
+            # a client blocked in a store get/wait (a rendezvous, a barrier, a key) was cut off: not the
+            # heartbeat monitor's background poll at shutdown
+            return Verdict(
+                "store_rendezvous",
+                f"a TCPStore client waiting for a key was cut off: the store server ({host}: rank 0's process or the "
+                "torchrun agent that hosts it) closed the connection -- it exited or crashed while this rank still "
+                "waited on the store; the waiting rank is its victim",
+                "Find why the process hosting the TCPStore (MASTER_ADDR:MASTER_PORT; rank 0 or the launcher) exited "
+                "first: its own log, traceback and exit code; if it finished normally, it left before the others were "
+                "done with the store: end every rank with dist.barrier() and dist.destroy_process_group().",
+                "medium", [], [e.brief() for e in store[:3]])
+        return Verdict(
+            "early_exit",
+            f"the TCPStore server ({host}: rank 0's process or the torchrun agent of the first node) closed the "
+            "connection: that process exited or crashed while this rank still used the store",
+            "Read the log of the process that hosts the store (rank 0 / the master node's torchrun): its exit or "
+            "traceback is the cause. If it finished normally, it left first: call dist.barrier() then "
+            "dist.destroy_process_group() on every rank before exiting.",
+            "medium", [], [e.brief() for e in store[:3]])
+    srcs = {e.data["src"] for e in c.samples.get("recv_src", [])}
+    if peer_gone and len(srcs) == 1 and not any(e.kind == "socket_error" for e in peer_gone):
+        # the traceback's dist.recv(tensor, SRC) / dist.send(tensor, DST): the peer that closed is the one it
+        # received from or sent to
+        src = srcs.pop()
+        send = all(e.data.get("op") == "send" for e in c.samples["recv_src"])
+        return Verdict(
+            "early_exit",
+            (f"a gloo send to rank {src} failed with the connection closed by the peer: rank {src} exited (or "
+             "crashed) before it received; the rank printing this is its victim" if send else
+             f"a gloo receive from rank {src} failed with the connection closed by the peer: rank {src} exited (or "
+             "crashed) before its send completed; the rank printing this is its victim"),
+            (f"Look at rank {src}'s end: if it exited with an error, its traceback is the cause; if it finished, it "
+             "left before receiving what this rank sends it -- wait() on every isend/irecv, then dist.barrier() and "
+             "dist.destroy_process_group() on every rank before exit." if send else
+             f"Look at rank {src}'s end: an isend whose request was never wait()ed before the process exited is the "
+             "usual cause -- call req.wait() on every isend/irecv, then dist.barrier() and "
+             f"dist.destroy_process_group() before exit; if rank {src} exited with an error, its traceback is the "
+             "cause."),
+            "medium", [src], [e.brief() for e in peer_gone[:2]] + [e.brief() for e in c.samples["recv_src"][:1]])
+    if peer_gone and c.world and all(n == 1 for n, _ in c.world):
+        # NCCL's own "nranks 1": a communicator of one process has no peer that could have exited; the connection
+        # that was closed is one of its own (bootstrap / proxy sockets to itself over the interface it chose)
+        return Verdict(
+            "network_setup",
+            "a connection was closed by its 'peer' in a communicator of ONE rank (NCCL: nranks 1): no other process "
+            "exists to have exited, so the socket NCCL opened to itself (bootstrap/proxy over the interface it chose, "
+            "e.g. loopback) was cut by something on the host -- a firewall or security agent, a proxy setting -- at "
+            "connection set-up; no rank is at fault",
+            "Check what intercepts local TCP connections: the firewall (iptables/nft, ufw) and security agents, and "
+            "unset http(s)_proxy/all_proxy for the job; try another interface with NCCL_SOCKET_IFNAME (the host's "
+            "real one instead of the loopback lo, or lo instead of a filtered one); rerun with NCCL_DEBUG=INFO "
+            "NCCL_DEBUG_SUBSYS=INIT,NET to see the address it connects to.",
+            "medium", [], [e.brief() for e in peer_gone[:3]], job_wide=True)
+    tcp = c.samples.get("tcp_init", [])
+    if peer_gone and tcp and not c.kinds.get("watchdog_timeout") and all(
+            e.kind == "socket_error" and e.rank != 0 for e in peer_gone):
+        # init_method="tcp://": rank 0's own process hosts the TCPStore (no launcher agent does), so the store
+        # connection reset under this rank was rank 0's process going away (NCCL's init is lazy: rank 0 can finish
+        # and exit while a slower peer still uses the store)
+        return Verdict(
+            "early_exit",
+            "the connection was reset by its peer while the store was in use, and init_process_group(init_method="
+            "'tcp://...') shows the TCPStore lived in rank 0's own process: rank 0 exited or crashed first (it can "
+            "finish a lazily initialised NCCL group and leave before a slower peer is done with the store); the rank "
+            "printing this is its victim",
+            "Read rank 0's own output and exit: if it crashed, its traceback is the cause; if it finished, keep rank 0 "
+            "alive until every peer is done with the store: dist.barrier() then dist.destroy_process_group() on every "
+            "rank before exit (the store host must outlive its clients).",
+            "medium", [0], [e.brief() for e in (peer_gone[:2] + tcp[:1])])
+    if peer_gone:
+        ip = next((m.group(1) for e in peer_gone if (m := _PEER_IP.search(e.text))), None)
+        # a loopback peer (127.x, ::1) is another process of this same host (a single-node job, a test's spawned
+        # processes): no pod, node or network between nodes to look at, only the processes' own outputs
+        local = ip is not None and (ip.startswith("127.") or ip in ("::1", "localhost"))
+        return Verdict(
+            "early_exit",
+            "a peer closed the connection" + (f" (the process at {ip})" if ip else "") + ": that process exited or "
+            "crashed first; the rank printing this is its victim",
+            (f"The peer is another process on this same host (loopback {ip}): find the process that exited first "
+             "-- the first traceback of every process of the job (or of the test's spawned processes) -- and read "
+             "the peer process's own error; a test that fails so only sometimes is a flaky test racing its "
+             "processes' exits. " if local else
+             f"The peer is the process at {ip}: find its pod or host (on Kubernetes, kubectl get pods -o wide; "
+             "kubectl describe pod shows OOMKilled, an eviction or a restart; kubectl logs --previous its own "
+             "error). " if ip else "") +
+            ("TensorFlow aborted its collectives (MultiWorkerMirroredStrategy) when one worker's connection closed: "
+             "find the worker that exited first in each worker's own log and the chief's (its executor or container "
+             "killed: Spark/YARN memory, the OOM killer), and let the job resume from a checkpoint "
+             "(BackupAndRestore). " if any(e.data.get("tf") for e in peer_gone) else "") +
+            "Find the peer's own error (its log, its exit code); if the peer "
+            "finished normally, it left before this rank's recv completed (an isend without wait() before exit, "
+            "or ranks ending at different points): make every rank leave the same way, a dist.barrier() before "
+            "exit then dist.destroy_process_group() (rpc.shutdown() for RPC). If the peer left no error of its own, "
+            "it was killed from outside: check dmesg (OOM killer) on its node; if it is still alive, py-spy dump --pid "
+            "shows where it is; with both ends alive, the network between the nodes cut the connection."
+            + (" ncclRemoteError means a remote process exited or the network dropped the connection: if no peer's "
+               "log shows an error of its own, check the fabric between the nodes (ibstat / ibv_devinfo for the "
+               "InfiniBand ports' state and error counters, dmesg for NIC errors) and rerun with NCCL_DEBUG=INFO to "
+               "see which connection failed." if any(e.data.get("code") == "ncclRemoteError"
+                                                       for e in c.samples.get("nccl_error", [])) else ""),
+            "medium",
+            [],
+            [e.brief() for e in peer_gone[:3]],
+        )
+    return None

@@ -1,0 +1,485 @@
+"""A process's own end as its launcher or its own handler records it: exit codes in torchrun's, mpirun's,
+DeepSpeed's, Paddle's and Ray's records, native crashes (SIGSEGV, SIGABRT, SIGILL; one inside libnccl.so is
+nccl_internal), the interpreter's 'Fatal Python error', worker processes whose target raised."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, root_not_shown, several_failures, torn_down
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.signatures import Event, strip_prefixes
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _named
+from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
+from ncclDoctor.diagnose.verdict.signals import _runner_signal
+
+# a NaN/Inf check that raised in one rank: autograd's anomaly mode ("Function 'MulBackward0' returned nan values"),
+# clip_grad_norm_'s error_if_nonfinite ("... is non-finite, so it cannot be clipped"), a loss check ("Loss is NaN")
+_NONFINITE = re.compile(r"returned nan values|non-finite|\bnan or inf\b|\b(?:loss|norm)\b[^\n]{0,30}\b(?:nan|inf)\b",
+                        re.IGNORECASE)
+_NONFINITE_FIX = ("A NaN/Inf check stopped that rank: its loss or gradients diverged -- lower the learning rate or "
+                  "warm it up, use bf16 (or fp16 with dynamic loss scaling) instead of overflowing fp16, clip "
+                  "gradients, and find the batch (log its sample ids: a bad sample, a log/division of zero in the "
+                  "loss); torch.autograd.set_detect_anomaly(True) names the operation. ")
+
+
+# frames of the crash handler itself (UCX's, libc's signal trampoline), before the library that crashed
+_HANDLER_LIBS = ("libucs.so", "libc.so", "libpthread.so", "libSegFault.so", "libunwind.so", "libbacktrace.so")
+
+
+def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A native crash (SIGSEGV, SIGBUS) whose first frame past the crash handler is in libnccl.so:
+    NCCL's own threads crashed (its proxy, RAS or net threads), not a rank's code or the network."""
+    evs = [e for e in c.samples.get("crash", []) if _in_nccl(e.data.get("libs", []))]
+    if not evs:
+        return None
+    e = evs[0]
+    driver = _in_nccl(e.data.get("libs", [])) != "libnccl.so"
+    return Verdict(
+        "nccl_internal",
+        f"a process crashed with signal {e.data['signal']} ({e.data['what']}) inside "
+        + ("a CUDA driver call made by NCCL's own thread (the first frames past the crash handler are libcuda's, "
+           "called from libnccl.so)" if driver else "libnccl.so (the first frames past the crash handler are NCCL's)")
+        + ": a bug in NCCL (or in the driver call it made), not in a rank's code or the network; the lines do not "
+        "say which rank",
+        "Upgrade NCCL (check its release notes and NVIDIA/nccl issues for the version); symbolise the frames "
+        "(addr2line -e libnccl.so OFFSET, or a debug build) to see the subsystem: in NCCL's RAS thread (ras*, 2.24+) "
+        "NCCL_RAS_ENABLE=0 bypasses it, in the proxy/net threads compare NCCL_NET / the net plugin version"
+        + ("; the crash is in the CUDA driver NCCL called: check that the libcuda loaded matches the host's driver "
+           "(a container's CUDA compat libcuda on a newer driver), and in NCCL's proxy (its cuMem file-descriptor "
+           "exchange) NCCL_CUMEM_ENABLE=0 avoids the cuMem path." if driver else "."),
+        "medium", [], [x.brief() for x in evs[:3]])
+
+
+_DRIVER_LIBS = ("libcuda.so", "libcudart.so")
+
+
+def _in_nccl(libs: list[str]) -> str | None:
+    """The library a native crash is NCCL's in: the first frame past the crash handler in libnccl.so, or a CUDA
+    driver frame that NCCL itself called (the frame right after the driver's is libnccl's: NCCL's thread)."""
+    frames = [x for x in libs if x not in _HANDLER_LIBS]
+    if frames and frames[0] == "libnccl.so":
+        return "libnccl.so"
+    i = 0
+    while i < len(frames) and frames[i] in _DRIVER_LIBS:
+        i += 1
+    return frames[0] if 0 < i < len(frames) and frames[i] == "libnccl.so" else None
+
+
+def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The raylet saw a worker process die of an "unexpected system error" (its connection hit EOF): the
+    first failure, before the timeouts and transport errors of the ranks that lost it. Ray lists the OOM
+    killer, `ray stop --force` and a crash as possible causes; the line gives none of them and no rank."""
+    evs = c.samples.get("ray_died", [])
+    if not evs:
+        return None
+    e = evs[0]
+    if all(x.data.get("node") for x in evs):  # the GCS lost a whole node (its heartbeats), not one worker
+        ips = sorted({x.data["ip"] for x in evs if x.data.get("ip") and x.data["ip"][0].isdigit()})
+        return Verdict(
+            "unknown",
+            f"Ray's GCS marked {len(evs)} node(s){' (' + ', '.join(ips[:4]) + ')' if ips else ''} dead after missing "
+            "their heartbeats: every worker there is gone and the job's errors that follow are its victims; the lines "
+            "do not say why (Ray's own list: the raylet crashed -- the OOM killer, a preempted or rebooted node -- or "
+            "its heartbeats lagged on a slow network or a busy node) nor which ranks ran there",
+            "On that node read the raylet's log (/tmp/ray/session_latest/logs/raylet.out, gcs_server.out on the head) "
+            "and dmesg -T for the OOM killer; check whether the node was preempted or rebooted (the scheduler's or "
+            "cloud's events); for a busy but healthy node raise the GCS health-check timeout "
+            "(RAY_health_check_timeout_ms, RAY_health_check_failure_threshold).",
+            "low", [], [x.brief() for x in evs[:2]],
+            demote="Ray lost the node before it: that rank's error is a consequence")
+    at = (f" (pid {e.data['pid']}" if e.data.get("pid") else " (") + (
+        f" on {e.data['ip']})" if e.data.get("ip") else ")")
+    at = "" if at == " ()" else at
+    return Verdict(
+        "unknown",
+        f"a Ray worker process{at} died or was killed by an unexpected system error: it is the first failure, and "
+        "the errors and timeouts of the ranks that followed are its victims; the lines say neither which rank it was "
+        "nor why it died (Ray's own list: the OOM killer, ray stop --force, a crash)",
+        "Read the dead worker's logs (ray logs worker-<WORKER_ID>.err on that node, or /tmp/ray/session_latest/logs/"
+        "worker-*.err) and the raylet's (raylet.out) for why it died; on that node dmesg -T | grep -i 'killed "
+        "process' shows whether the OOM killer took it (host memory).",
+        "low", [], [x.brief() for x in evs[:2]],
+        demote="a Ray worker process died before it: that rank's error is a consequence")
+
+
+def exception_of(c: Collected, rank: int | None) -> Event | None:
+    """The last traceback line of that rank's own log (a line tagged with it or a file named after
+    it); else the untagged ones of torchrun's shared output, only when they all say the same (with
+    several ranks' tracebacks interleaved there, which one is that rank's cannot be told)."""
+    if rank is None:
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]  # a traceback's own last line, not an "Error:" line
+    own = [e for e in excs if e.rank == rank]
+    if not own:
+        own = [e for e in excs if e.rank is None]
+        if len({(e.data["type"], e.data["message"]) for e in own}) != 1:
+            return None
+    return own[-1] if own else None
+
+
+SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
+
+
+def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
+    exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
+    down = {id(e) for e in torn_down(c)}
+    fails = [e for e in c.child_failures + c.worker_failures if id(e) not in down and e.data.get("exitcode") != -9
+             and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died"))]
+    if not fails:
+        return None
+    if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
+        return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
+    if all(e.data.get("launcher_kill") for e in fails):  # lead rule M: only DeepSpeed's launcher killing its workers
+        return Verdict("unknown", "DeepSpeed's launcher killed its workers ('Killing subprocess' for each): it does so "
+                       "when one of them exited (or the launcher itself was stopped), and these lines show neither "
+                       "which worker failed nor its return code, signal or exception -- the kill lines list every "
+                       "worker, the failed one too, so they name nobody",
+                       "Read each rank's log for the first error (deepspeed --enable_each_rank_log DIR writes one "
+                       "per-rank log with the worker traceback); the launcher's '[ERROR] ... exits with return code = "
+                       "N' line gives the exit code (-9: killed from outside, check dmesg -T for the OOM killer and "
+                       "host memory with free -h).", "low", [], [e.brief() for e in fails[:3]])
+    lone = lone_failure(c)
+    several = several_failures(c) if lone is None else []
+    unshown = root_not_shown(c, failed_on_own(c))
+    if any(e.data.get("exitcode") == -7 for e in fails) and (died_alike(c) or unshown):  # lead rule J with rule F
+        return Verdict("dataloader_shm", (f"{_listed(fails)} died of SIGBUS (exit code -7){_ROOT_UNSHOWN}" if unshown
+                                          else "every process the launcher's record shows died of SIGBUS (exit code "
+                                          "-7) within the same second and none was only torn down")
+                       + ": /dev/shm (shared memory) ran out for all "
+                       "of them at once -- a resource of the host or the container, not one rank's fault",
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
+                       "or lower num_workers / prefetch_factor; `df -h /dev/shm` while the job runs shows it filling.",
+                       "medium", [], [e.brief() for e in fails[:3]], job_wide=True)
+    if any(e.data.get("exitcode") == -7 for e in fails):
+        return Verdict("dataloader_shm", f"a process died of SIGBUS (exit code -7{_shell_status(fails)}): it touched "
+                       "shared memory that could not be backed, /dev/shm is full or too small (DataLoader workers, "
+                       "NCCL's segments)",
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
+                       "or lower num_workers.", "high", lone.culprits if lone else [], [e.brief() for e in fails[:3]])
+    ranks = sorted({e.rank for e in fails if e.rank is not None})
+    local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
+    codes = sorted({e.data["exitcode"] for e in fails if e.data.get("exitcode") is not None})
+    who = f"rank {_fmt_ranks(ranks)}" if ranks else f"local rank {_fmt_ranks(local)}" if local else "a rank"
+    launcher = _launcher(fails)
+    if lone is not None:
+        who, ranks = lone.who, lone.culprits
+    if several:
+        return _several(c, several, codes, fails)
+    if lone is not None and lone.exitcode is None and lone.event.data.get("died") and lone.culprits:
+        return Verdict(  # lead rules A and I: the executor's record of the first worker that died
+            "unknown", f"{lone.who} died first: the executor that runs the workers saw its process end "
+            f"('{lone.event.text[:160]}') and shut the others down after it (their 'terminating worker' lines are "
+            "that teardown). How it died -- its exit code, signal or exception -- is not in these lines",
+            f"Read rank {lone.rank}'s own log (the worker's lines before it died: its traceback, a CUDA error, an "
+            "OOM); if it has none, it was killed from outside: dmesg -T for the OOM killer and Xid errors on that "
+            "node. Rerun with NCCL_DEBUG=INFO and CUDA_LAUNCH_BLOCKING=1 to get its last NCCL and CUDA call, and "
+            "py-spy dump --pid of the workers if it hangs before dying."
+            + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else "")
+            + _paddle_files(launcher, lone.culprits),
+            "medium", lone.culprits, [lone.event.brief()])
+    if lone is not None and lone.event.data.get("uncaught") and lone.culprits:
+        exc = exception_of(c, lone.rank)
+        tb = (f" Its traceback ends in {exc.data['type']}: {exc.data['message'][:200]} ({exc.where})."
+              if exc is not None else " Its traceback, which the hook logs after that line, is not in these lines.")
+        return Verdict(  # lead rule A: the process's own record of the exception that ended it
+            "unknown", f"{lone.who} ended on an uncaught exception its own logger recorded ('Uncaught "
+            f"{lone.event.data['uncaught']}: {lone.event.data['message'][:160]}'): the process exited on it (Python "
+            "exits with status 1 after its excepthook), and no other rank shows a failure of its own. The exception's "
+            "class names no known cause." + tb,
+            f"Read the full log of rank {lone.rank} from that line on: the traceback the hook logs with it names the "
+            "frame that raised (an exception raised in a background thread -- a data loader or data thread -- and "
+            "re-raised in the main one carries that thread's original error as its cause: fix that one, e.g. the "
+            "dataset files it read or its num_threads / num_workers). Keep one log file per rank (torchrun "
+            "--log-dir DIR --redirects 3 --tee 3).",
+            "medium", lone.culprits, [lone.event.brief()] + ([exc.brief()] if exc is not None else []))
+    if lone is None and len(codes) == 1 and codes[0] < 0 and died_alike(c):  # lead rule J: every process alike
+        sig = SIGNALS.get(-codes[0], f"signal {-codes[0]}")
+        return Verdict("unknown", f"every process the launcher's record shows ({who}) died of {sig} (exit code "
+                       f"{codes[0]}) within the same second and none was only torn down: one cause shared by all of "
+                       "them (the host, the container, a library every rank loads), not one rank's fault",
+                       (NATIVE_FIX if codes[0] in NATIVE_CRASH else ABORT_FIX if codes[0] == -6 else "")
+                       + "Read one rank's stderr for the first native error line; check what the processes share "
+                       "on that host (dmesg -T for the kernel's view of the crash, the driver, the container's "
+                       "limits).", "low", [], [e.brief() for e in fails[:3]], job_wide=True)
+    sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
+    alike = lone is None and len(codes) == 1 and died_alike(c)  # lead rule J: every process shown alike
+    world = next((e.data["world"] for e in fails if e.data.get("whole") and e.data.get("world")), None)
+    every = bool(ranks) and lone is None and world is not None and ranks == list(range(world))
+    what = ((f"{who} exited with code {', '.join(map(str, codes))}" if codes else
+             f"{who} failed on {'their' if len(ranks) > 1 else 'its'} own (the launcher's record lists "
+             f"{'them' if len(ranks) > 1 else 'it'} as exited, with no exit code)") + (f" ({sig})" if sig else "")
+            + (": a Python exception in that process" if 1 in codes else "")
+            + ("; every process the launcher's record shows exited alike: a cause they share (the same error on every "
+               "rank, the environment or the launch they share), not one rank's fault" if alike
+               else f"; that is every trainer of the job (all {world}): a cause they share (the same error on every "
+               "rank, the environment, the build or the launch), not one rank's fault" if every
+               else "; the launcher then stopped the others"))
+    single = lone is not None and len(ranks) == 1
+    exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
+    if exc is not None:
+        text = exc.data["type"] + (": " + exc.data["message"] if exc.data["message"] else "")
+        nonfinite = _NONFINITE.search(text)
+        return Verdict("unknown", f"{who} exited with code 1 on its own exception, the last line of its traceback: "
+                       f"{text[:300]} ({exc.where}); the launcher then stopped the others. Its cause is that "
+                       "exception" + ("; it is a NaN/Inf check stopping that rank: its numbers diverged" if nonfinite
+                                      else ""),
+                       (_NONFINITE_FIX if nonfinite else "")
+                       + "Fix the exception that traceback ends in (read the frames above that line); "
+                       + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
+                          "the other ranks show no failure of their own.")
+                       + (" " + LAUNCHER_LOGS[launcher] if launcher else ""),
+                       "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
+    if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
+        what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
+                 "so this rank may be a victim: its own log says whether it timed out or hit its own error")
+    native = [x for x in codes if x in NATIVE_CRASH]
+    fatal = next((e.data["what"] for e in c.samples.get("fatal_python", [])), None)
+    if fatal and any(x < 0 for x in codes):
+        what += (f"; the process printed 'Fatal Python error: {fatal[:120]}': the interpreter itself aborted (a C "
+                 "extension's reference-count bug or a crash inside native code), not a Python exception")
+    abort_fix = ("SIGABRT from the watchdog means the hang or error began elsewhere: collect every rank's log and "
+                 "Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000) and, while it hangs, py-spy dump --pid on every "
+                 "rank's process. " if codes == [-6] and not single else ABORT_FIX if -6 in codes else "")
+    whose = f"local_rank {lone.local_rank}: " if single and lone and lone.local_rank is not None else ""
+    if single and c.kinds.get("pg_not_destroyed") and any(x in (-6, -11) for x in codes):
+        # the destructor warning is printed at interpreter exit: the abort came after it, in the teardown
+        what += ("; it aborted while exiting, after warning that destroy_process_group() was not called: a teardown "
+                 "abort (C++ objects destroyed while a thread or callback still used them, printed as 'pure virtual "
+                 "method called' / 'terminate called without an active exception'), not a failure of the run")
+        abort_fix = ("Call dist.destroy_process_group() at the end of main on every rank, before exit (and stop "
+                     "background threads/callbacks first): the teardown then no longer races the interpreter's exit. ")
+    if native:
+        what += (f"; {SIGNALS[-native[0]]} is a native crash inside that process (a C/C++/CUDA extension, a library "
+                 "built for another torch/CUDA, a driver or plugin), not a Python exception nor a kill from outside")
+    alone = (f"; if it does not show, run rank {ranks[0]} alone (one process, its inputs) to see its error. "
+             if single and ranks else ". ")
+    tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
+    if lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
+        abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
+                     "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "
+                     "one file per rank) for the first error. " + abort_fix)
+    logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank); decorate the entry point with "
+            "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
+            "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
+            if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS[launcher]
+            + _paddle_files(launcher, ranks)
+            + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
+    cause = ". The cause is in their own output" if alike or every else ". The cause is that process's own traceback"
+    init = next((e.data["comm_init"] for e in fails if e.data.get("comm_init")), "")
+    if init:  # a traceback above the record stops in the call that creates NCCL's communicator, its error cut
+        cause += (f" (a traceback above it goes into NCCL's communicator creation, ncclCommInitRank, at {init}, and "
+                  "stops before its error)")
+        abort_fix = ("It failed creating its NCCL communicator (ncclCommInitRank): rerun with NCCL_DEBUG=INFO, which "
+                     "prints NCCL's own reason (a CUDA error, a GPU another process holds, a device "
+                     "CUDA_VISIBLE_DEVICES hides: check nvidia-smi) and the NCCL version each library loads (a "
+                     "framework bundling its own NCCL beside torch's). " + abort_fix)
+    return Verdict("unknown", what + cause + ", which these lines do not hold",
+                   abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
+                   + f"Read {tb} ({whose}its stderr, or " + logs,
+                   "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The interpreter's own "Fatal Python error: ..." with no launcher record, exception or NCCL error to read:
+    a process died in native code or in the interpreter. Nobody is named: faulthandler prints it for any fatal
+    signal, the watchdog's abort of a waiting rank too ("Fatal Python error: Aborted")."""
+    evs = c.samples.get("fatal_python", [])
+    if not evs:
+        return None
+    what = evs[0].data["what"]
+    if what.lower().startswith("bus error"):  # lead rule F
+        return Verdict("dataloader_shm", f"a process died of a bus error ('Fatal Python error: {what[:80]}'): it "
+                       "touched shared memory that could not be backed, /dev/shm is full or too small",
+                       "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
+                       "or lower num_workers.", "medium", [], [e.brief() for e in evs[:2]])
+    native = what.lower().startswith(("segmentation fault", "floating point exception", "illegal instruction"))
+    how = ("abort() was called in native code: torch's NCCL watchdog after a collective timeout or NCCL error, an "
+           "uncaught C++ exception or a C extension" if what.lower().startswith("aborted") else
+           "the interpreter or a C extension died in native code")
+    return Verdict("unknown", f"a process crashed: 'Fatal Python error: {what[:120]}' -- {how}, not a Python "
+                   "exception; these lines do not say which rank nor why",
+                   (NATIVE_FIX if native else ABORT_FIX) + "Read that process's whole stderr (its 'Current thread' "
+                   "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
+
+
+def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A process's own fatal-signal handler (Open MPI's "[host:pid] Signal: Segmentation fault (11)", UCX's "Caught
+    signal 11 (...)", Abseil's "*** SIGSEGV received at ...") reporting SIGSEGV, SIGILL, SIGFPE or SIGABRT, with no
+    backtrace into libnccl.so (_nccl_crash), no bus error (_bus_error) and nothing else that explains the lines: that
+    process died in native code, a first failure whose cause the lines do not give (lead rule A: -11/-6 with no other
+    cause is unknown). Its rank is named only where one process crashed and its line carries the rank (a launcher's
+    tag); several processes crashing alike share a cause (rule J), and a SIGABRT names nobody (the watchdog's own
+    abort looks the same, rule I)."""
+    evs = [e for e in c.samples.get("crash", []) if e.data.get("signal") in (4, 6, 8, 11)]
+    if not evs:
+        return None
+    e = evs[0]
+    procs = {(x.host, x.data.get("proc") or x.where) for x in evs}
+    ranks = sorted({x.rank for x in evs if x.rank is not None})
+    several = len(procs) > 1
+    named = ranks if not several and len(ranks) == 1 and e.data["signal"] != 6 else []
+    sig = S.SIGNALS_BY_NUMBER.get(e.data["signal"], f"signal {e.data['signal']}")
+    lib = next((x for x in e.data.get("files", []) if x not in _HANDLER_LIBS), None)
+    mpi = any(x.data.get("handler") == "Open MPI" for x in evs)
+    # the crash handler's frames name MPI's own functions (ompi_..., PMPI_...): it died inside the MPI library
+    in_mpi = next((f for x in evs for f in x.data.get("funcs", []) if S.R_MPI_FUNC.match(f)), None)
+    who = (f"{len(procs)} processes" if several else _named(named) if named else
+           f"a process (pid {e.data['proc']}{' on ' + e.host if e.host else ''})" if e.data.get("proc") else
+           "a process")
+    fix = (ILL_FIX if e.data["signal"] == 4 else ABORT_FIX if e.data["signal"] == 6 else NATIVE_FIX)
+    if lib:
+        fix += (f"The crash is in {lib} (the first frame past the crash handler): a compiled library or extension "
+                "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
+                "installed framework, CUDA and NCCL versions. ")
+    if in_mpi:
+        fix += MPI_FRAMES_FIX
+    if mpi or in_mpi:
+        fix += ("" if named or in_mpi else LAUNCHER_LOGS["mpirun"]) + MPI_CRASH_FIX
+    return Verdict(
+        "unknown",
+        f"{who} died of {sig} ({e.data.get('what') or sig}){' alike' if several else ''}, as "
+        f"{'their' if several else 'its'} own crash handler reports ('{strip_prefixes(e.text)[:120]}')"
+        + (f", inside {lib}" if lib else "")
+        + (f", inside the MPI library ({in_mpi}() in its backtrace)" if in_mpi and not lib else "")
+        + ": a crash in native code, not a Python exception; no other failure is shown, so the lines say where it "
+        "died, not why" + ("; several processes crashing the same way is a cause they share, not one rank"
+                           if several else "" if named else "; the lines do not say which rank it was"),
+        fix.strip(), "medium" if named else "low", named, [x.brief() for x in evs[:3]], job_wide=several)
+
+
+def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Worker processes whose target raised (multiprocessing's "Process SpawnProcess-1:3:" header before a traceback,
+    a multiprocess executor's "got fatal signal from worker processes"), read when nothing else explains the lines:
+    something failed in the workers, and the exception is not in these lines. When every rank 0..N shown raised alike,
+    it is no one rank's fault (lead rule J: a shared cause, the build, the GPU, the driver); otherwise the lines still
+    do not say why, and nobody is named."""
+    evs = c.samples.get("worker_raised", [])
+    if not evs:
+        return None
+    raised = sorted(c.kind_ranks.get("worker_raised", set()))
+    shown = sorted(c.ranks)
+    alike = len(raised) >= 2 and raised == shown == list(range(len(raised)))
+    said = next((x for x in c.exceptions if not x.data.get("line")), None)
+    what = (f"; the exception shown is {said.data['type']}: {said.data.get('message', '')[:160]}" if said else
+            "; their exceptions are not in these lines")
+    who = (f"every worker shown ({_named(raised)}) raised in its process at once" if alike else
+           f"{_named(raised)} raised in its process" if raised else "a worker process raised")
+    return Verdict(
+        "unknown",
+        who + (" -- every rank failing the same way together is a shared cause (the torch/CUDA/NCCL build for this "
+               "GPU, the driver, the environment), not one rank's fault" if alike else "")
+        + what,
+        (f"Fix the {said.data['type']} the traceback ends in (read its frames above that line: the call that "
+         "raised it, e.g. the file or key it names). " if said else "")
+        + "Read the workers' full tracebacks (the lines after each 'Traceback (most recent call last):' up to the "
+        "exception): they name the failing call. When every worker fails alike at start-up, check that the installed "
+        "torch / vLLM / CUDA / NCCL builds support this GPU and driver (a new GPU architecture needs a build for it: "
+        "upgrade torch), and rerun with NCCL_DEBUG=INFO if it fails while the communicator (pynccl) is set up.",
+        "low", [], [e.brief() for e in evs[:3]])
+
+
+def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event]) -> Verdict:
+    """Several processes failed on their own (lead rule A extended): each is a culprit, the ranks torchrun
+    only stopped afterwards (SIGTERM, or SIGKILL after its grace period) are innocent."""
+    down = sorted({e.rank for e in torn_down(c) if e.rank is not None} - set(ranks))
+    sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
+    what = (f"{_named(ranks)} failed on their own" + (f" (exit code {', '.join(map(str, codes))}"
+                                                        + (f": {sig}" if sig else "") + ")" if codes else "")
+            + (f"; {_named(down)} were only stopped by the launcher afterwards (SIGTERM, then SIGKILL after its grace "
+               "period): victims of the teardown, not failures" if down else "")
+            + ". The cause is those processes' own tracebacks, which these lines do not hold")
+    native = [x for x in codes if x in NATIVE_CRASH]
+    launcher = _launcher(fails)
+    if launcher in LAUNCHER_LOGS:
+        return Verdict("unknown", what, (NATIVE_FIX if native else "") + LAUNCHER_LOGS[launcher], "medium", ranks,
+                       [e.brief() for e in fails[:4]])
+    return Verdict("unknown", what,
+                   (NATIVE_FIX if native else "") + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
+                   "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank): the first error there is "
+                   "the cause; decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record "
+                   "so "
+                   "torchrun's summary carries each exception (error_file instead of <N/A>).",
+                   "medium", ranks, [e.brief() for e in fails[:4]])
+
+
+NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
+
+# Where a launcher other than torchrun keeps each rank's own output (its record names the rank, its lines the cause).
+LAUNCHER_LOGS = {
+    "srun": ("srun's record names the task (SLURM_PROCID, the rank), not why it exited: read that task's own output "
+             "for its traceback (srun --output=job-%j-%t.out / --label keep one file or one prefix per task; sacct -j "
+             "JOB shows the step's exit codes); the tasks srun killed after it were only torn down."),
+    "mpirun": ("mpirun's record names the rank, not why it died: read that rank's own log (mpirun --tag-output "
+               "prefixes each line with [job,rank], --output-filename DIR keeps one file per rank) for its last "
+               "lines."),
+    "horovodrun": ("horovodrun tags each worker's output with its rank ([N]<stdout>: / [N]<stderr>:): read the failed "
+                   "rank's own lines for its traceback; horovodrun --output-filename DIR keeps each rank's output in "
+                   "its own file, and --verbose shows how the processes were placed on the hosts (-H host1:2,host2:2 "
+                   "or --hostfile: check the ranks ran where they were meant to)."),
+    "Paddle's launch_utils": ("Paddle's launcher shows only trainer 0's output on the console and writes each "
+                              "trainer's to its own file, log/workerlog.N (under --log_dir): read the failed "
+                              "trainers' workerlog for their first error; the other trainers were only terminated "
+                              "by the launcher."),
+    "paddle.distributed.launch": ("paddle.distributed.launch names the failed worker's own log file beside its exit "
+                                  "code (log/workerlog.N, under --log_dir): read its first error there."),
+    "DeepSpeed's runner": ("The caller got only the status DeepSpeed's runner passed on: read the run's own output "
+                           "(the log the deepspeed command wrote, e.g. the step's training.log) for the worker's last "
+                           "lines, and its launcher's '[ERROR] ... exits with return code = N' line; deepspeed "
+                           "--enable_each_rank_log DIR keeps one log per rank."),
+}
+# A native crash of a process mpirun started, with no error of its own shown: MPI's transport (UCX) runs inside it.
+MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of its own can be MPI's transport: with "
+                 "Open MPI over UCX rerun with -x UCX_TLS=tcp (or UCX_NET_DEVICES=<the interface>) or --mca pml ob1 to "
+                 "rule it out, run an MPI hello-world across the same hosts or containers first, and compare the NCCL "
+                 "and driver versions on the failed rank's node with the others'.")
+
+
+# a native crash whose backtrace is in MPI's own functions (ompi_dpm_..., PMPI_Comm_...): the MPI library, how the
+# ranks were started for it, or the build torch links against -- the same for every rank
+MPI_FRAMES_FIX = ("The backtrace is inside the MPI library (Open MPI / HPC-X): with torch's MPI backend launch every "
+                  "rank with mpirun (mpirun -np N python train.py, not torchrun or python alone, so that MPI_Init "
+                  "sees its job), check that LD_LIBRARY_PATH loads the MPI build torch was compiled against (ldd on "
+                  "torch's libtorch_cpu.so | grep mpi), rule out the HPC-X MPI by running with another Open MPI "
+                  "build, and get a full backtrace with gdb (a core dump) for the MPI developers.")
+
+
+def _paddle_files(launcher: str | None, ranks: list[int]) -> str:
+    """The workerlog files of the trainers Paddle's launch_utils lists as failed: it writes trainer i of a node to
+    log/workerlog.i, i its index on the node (its global rank where one node runs the job)."""
+    if launcher != "Paddle's launch_utils" or not ranks:
+        return ""
+    files = ", ".join(f"log/workerlog.{r}" for r in ranks[:8]) + (" ..." if len(ranks) > 8 else "")
+    return (f" The failed trainers' own files: {files} (the number is the trainer's index on its node, its rank "
+            "where one node runs the job); a crash in native code prints its signal line above its stack there (a core "
+            "dump and gdb bt show the frame).")
+
+
+def _launcher(fails: list[Event]) -> str | None:
+    """The launcher whose record the failures come from, when it is not torchrun's (mpirun, horovodrun)."""
+    names = {e.data.get("launcher") for e in fails}
+    return names.pop() if len(names) == 1 and None not in names else None
+
+
+# What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
+# interpreter itself, and the evidence is that rank's stderr, its C++/Python stacks at the abort and a core dump.
+ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in the interpreter: read that rank's "
+             "whole stderr for the line just before it (a 'Fatal Python error: ...' is the interpreter or a C "
+             "extension crashing, 'terminate called after throwing' an uncaught C++ exception, a failed assertion); "
+             "rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the abort, "
+             "TORCH_SHOW_CPP_STACKTRACES=1 for the C++ one and core dumps enabled (ulimit -c unlimited; gdb python "
+             "core -> bt); upgrade or downgrade the C extension (or the driver/ROCm/CUDA library) in those frames. ")
+
+
+# SIGILL: the CPU (or GPU) met an instruction it does not have: a binary built for another machine
+ILL_FIX = ("SIGILL (Illegal instruction) means the process ran code built for another CPU (an AVX/AVX-512 instruction "
+           "set this node's CPU lacks) or GPU architecture: rebuild or reinstall the package for this CPU (or from "
+           "source on that node), and run the same image / build on every node; `grep -o 'avx[^ ]*' /proc/cpuinfo` "
+           "on the failing node against the others shows the difference. ")
+NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: rerun with "
+              "PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with core dumps "
+              "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; check that compiled "
+              "extensions match the installed torch/CUDA. ")

@@ -1,0 +1,323 @@
+"""The launch itself wrong (config, no rank): a launcher's arguments the script refuses, the launcher's own
+set-up check, a framework's check of the job's settings, NCCL absent, a watchdog timeout of a few seconds, a
+library's version that cannot start the launch mode the settings ask for."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.lone import lone_failure
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.signatures import strip_prefixes
+from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
+from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.diagnose.verdict.noise import finished, harmless_warn
+
+
+def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """argparse ending a worker (exit code 2) on the local-rank argument the launcher passes or leaves out: a
+    launcher/script mismatch of the job's set-up (config) that every worker hits; the rank the launcher's record
+    shows failing is named by lead rule A."""
+    evs = c.samples.get("launch_arg", [])
+    if not evs:
+        return None
+    e = evs[0]
+    lone = lone_failure(c)
+    ranks: list[int] = []  # lead rules Q and U (2): every worker is launched the same way, the record's rank too
+    if e.data.get("script"):
+        return Verdict(
+            "config", f"the interpreter could not open the script it was launched with ('{e.data['arg'][:200]}': "
+            "No such file or directory) and exited with code 2: every worker is started with that same path, a "
+            "launch setting of the job, not a fault of any rank", "Give the launcher the right script path (relative "
+            "paths are resolved from the directory the launcher is run in: cd to the repository or pass the full "
+            "path), then relaunch; check the file exists on every node.", "high", [], [x.brief() for x in evs[:2]],
+            job_wide=True)
+    if e.data.get("usage"):
+        return _usage_error(e, evs)
+    said = ("the script requires " + e.data["arg"] + " but the launcher (torchrun) passes no such argument"
+            if e.data["missing"] else
+            "the launcher passed " + e.data["arg"] + "=N and the script's argparse does not accept that spelling")
+    return Verdict(
+        "config",
+        f"{lone.who + ' exited' if lone is not None else 'the worker exited'} with argparse's usage error: {said} "
+        "-- a mismatch between the launcher and the script that every worker hits, not a fault of the run",
+        "torch.distributed.launch of torch >= 2.0 passes --local-rank=N (older ones and DeepSpeed's launcher "
+        "--local_rank=N), torchrun passes none and sets the LOCAL_RANK env variable: read "
+        "int(os.environ['LOCAL_RANK']) in the script, or accept both spellings "
+        "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
+        "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
+        "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _usage_error(e, evs: list) -> Verdict:
+    """argparse refusing the arguments a worker was started with (not the local-rank one): every worker is launched
+    with the same command line (lead rules U (2), W), so it is config and no rank, whatever a launcher's record then
+    lists as failed. A launcher's own option among the refused ones was written after the script's path, where the
+    launcher hands everything to the script."""
+    arg = e.data["arg"]
+    opt = S.R_LAUNCHER_OPT.match(arg)
+    flag = (arg.split() or [arg])[0].split("=", 1)[0]
+    return Verdict(
+        "config",
+        f"the script's argparse refused the arguments it was started with ('{strip_prefixes(e.text).strip()[:160]}') "
+        "and exited with its usage error (exit code 2): every worker is launched with that same command line, so "
+        "the launch arguments are wrong for all of them -- not a fault of any rank, whatever the launcher then "
+        "lists as failed"
+        + (f"; {flag} is the launcher's own option, given after the training script, so the launcher passed it on to "
+           "the script" if opt else ""),
+        ((f"Put {flag} before the training script: launcher options go between the launcher and the script's path, "
+          f"and everything after the path is the script's own arguments (argument order): <launcher> {flag} ... "
+          "train.py <train.py arguments> (python -m paddle.distributed.launch, torchrun, deepspeed alike). "
+          if opt else "")
+         + ("Give the script the arguments it requires" if e.data["missing"] else
+            "Check the launch arguments against the script's own options (python train.py --help)")
+         + ": fix the command line (or the config/launch script that builds it) once for every worker, then "
+         "relaunch."),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+# What a rank's own failure or a hang leaves: a settings check among these is not what stopped the job.
+_NOT_SETTINGS = ("watchdog_timeout", "nccl_error", "cuda_error", "cuda_oom", "ib_completion", "heartbeat", "crash",
+                 "gloo_error", "socket_error", "store_timeout", "dataloader")
+
+
+def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A framework's own check of the job's settings failing (lead rule W, parse._traceback_tail's ``settings``):
+    DeepSpeed's batch-size assert, an `assert x % world_size == 0`, a launcher's dist_url check, a model that needs a
+    feature the setup lacks, torch's missing rendezvous handler. Every rank is started with the same settings, so the
+    rank a launcher's record shows exiting on it is no culprit (rule Q): config, culprits []. Only when no exception
+    of another kind and no NCCL, CUDA, timeout or connection failure is shown: those are a rank's own run failing."""
+    evs = [e for e in c.exceptions if e.data.get("settings")]
+    if not evs or any(c.kinds.get(k) for k in _NOT_SETTINGS):
+        return None
+    if any(not e.data.get("settings") and not e.data.get("line") for e in c.exceptions):
+        return None  # another exception class shown (a rank's own runtime error): rule A reads it
+    e = evs[0]
+    said = e.data["settings"]
+    text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
+    if e.data["message"] and said not in e.data["message"]:
+        text += f" -- {said}"
+    adv = S.R_SETTINGS_ADVICE.search(e.data["message"] or said)  # the check's own advice (an env setting)
+    build = next((x.data["build"] for x in evs if x.data.get("build") not in (None, "op")),
+                 "op" if any(x.data.get("build") for x in evs) else None)
+    if build:  # the JIT build of an op every rank loads failing at start-up (lead rule AF (2))
+        what = f"extension '{build}'" if build != "op" else "an op (a C++/CUDA extension)"
+        return Verdict(
+            "config",
+            f"the job stopped at start-up building {what} it compiles on first use (torch's cpp_extension JIT build, "
+            f"{text[:200]}, {e.where}): the build toolchain (CUDA toolkit, compiler, ninja) every rank shares failed, "
+            "and one rank builds while the others wait on the same build, so the rank that printed it is no culprit",
+            "Read the compiler's own error above 'ninja: build stopped: subcommand failed' (the first 'error:' line). "
+            "Then check the build environment every node shares: CUDA_HOME / nvcc matching torch's CUDA (nvcc "
+            "--version against python -c 'import torch; print(torch.version.cuda)'), a gcc/g++ version that CUDA "
+            "toolkit supports, ninja installed; for DeepSpeed run ds_report (which ops are compatible) and pre-build "
+            "the op at install (DS_BUILD_OPS=1 or DS_BUILD_<OP>=1 pip install deepspeed) instead of on first use; "
+            "clear a stale or half-written build dir (~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR) and "
+            "relaunch every rank.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if S.R_SETTINGS_REFUSED.search(said):  # the launch's device mapping (lead rules W, AA (1))
+        device = S.R_SAME_DEVICE.search(said) is not None
+        return Verdict(
+            "config",
+            f"the job stopped on a framework's own check of how the launch maps processes to GPUs, {text[:300]} "
+            f"({e.where}): "
+            + ("several processes of one communication group use the same CUDA device" if device else
+               "a model loaded across the GPUs (device_map) cannot be trained by several processes")
+            + " -- every process is started the same way, so no rank is at fault",
+            ("Give every worker its own GPU (one GPU per worker): set CUDA_VISIBLE_DEVICES per worker or pick the "
+             "device ordinal from the local rank (torch.cuda.set_device(LOCAL_RANK), the framework's gpu_id / device "
+             "option; a Dask/Ray cluster with one worker per GPU), and check the launcher starts no more workers than "
+             "GPUs." if device else
+             "Either train with one process (python script.py, --num_processes=1, NPROC_PER_NODE=1) when the model is "
+             "loaded with device_map='auto', or drop device_map (device_map={'': LOCAL_RANK}) so each process holds "
+             "its own copy under DDP / DeepSpeed; check the launch variables (NPROC_PER_NODE, NNODES, NODE_RANK, "
+             "WORLD_SIZE, CUDA_VISIBLE_DEVICES) really reach the launcher (exported, or on its command line).")
+            + " Then relaunch every rank.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    return Verdict(
+        "config",
+        f"the job stopped on a framework's own check of its settings, {text[:300]} ({e.where}): the settings every "
+        "process is started with (batch sizes, the world size, the launch URL, a feature the GPUs or the build lack) "
+        "do not fit together, so the rank that printed it is no culprit -- every rank would fail the same check",
+        "Make the settings that check names agree with the launch: train_batch_size = micro_batch_per_gpu x "
+        "gradient_accumulation_steps x world_size (DeepSpeed), gradient_accumulation_steps a multiple of world_size "
+        "(divisible by it), --nproc_per_node / --num_gpus / the number of machines as the config expects, an "
+        "explicit --dist-url tcp://MASTER_IP:PORT for several machines, an init_method this platform's torch "
+        "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
+        "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
+        + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else ""),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The launcher's own check of its set-up failing before any worker ran (lead rule X (2)): config, no rank."""
+    evs = c.samples.get("launch_setup", [])
+    if not evs or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
+        return None
+    ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
+    mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
+    ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})
+    pdsh = sorted({e.data["pdsh"] for e in evs if e.data.get("pdsh")})
+    # the ssh client's own failure to reach a host (parse: ssh_host) is read like pdsh's: only where nothing else ran
+    reach = list(dict.fromkeys(e.data["ssh_host"] for e in evs if e.data.get("ssh_host")))
+    # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
+    # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
+    # launcher's own "failed to run ..." line is a failure shown, line=True)
+    if (ro or pdsh or reach) and not ssh and not mpi and (
+            c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
+                v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
+        return None
+    if reach and not pdsh and not ro and not ssh and not mpi:
+        dns = [e for e in evs if e.data.get("ssh_dns")]
+        why = next((e.data["ssh_why"] for e in evs if e.data.get("ssh_why")), "")
+        return Verdict(
+            "config",
+            f"ssh could not reach {', '.join(reach[:4])} before any worker started"
+            + (f" ('{why}'" + (": the host names do not resolve, DNS)" if dns else ")") if why else "")
+            + ": a multi-node launcher (horovodrun's ssh check, mpirun, pdsh) reaches its hosts over ssh to start the "
+            "workers, and that launch set-up (the hostfile's names, name resolution, passwordless ssh) is wrong -- no "
+            "rank ran",
+            "Check that every host name in the hostfile resolves from the launching node (getent hosts HOST; DNS or "
+            "/etc/hosts, a Kubernetes headless service for pods) and that passwordless ssh works (ssh -o "
+            "PasswordAuthentication=no HOST hostname must print the host name), the ssh port open; where the hosts "
+            "are reached another way (Kubernetes' MPI operator sets mpirun's rsh agent, OMPI_MCA_plm_rsh_agent, to "
+            "kubectl exec), launch with that launcher's own command (mpirun) instead of an ssh check; then relaunch.",
+            "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+    if pdsh and not ro and not ssh and not mpi:
+        return Verdict(
+            "config",
+            f"pdsh could not ssh into {', '.join(pdsh[:4])} ('ssh exited with exit code 255', ssh's own connect or "
+            "authentication failure) before any worker started: the launch set-up (passwordless ssh, the hostfile's "
+            "host names) is wrong, no rank ran",
+            "Set up passwordless ssh from the launching node to every host pdsh reaches, localhost included on one "
+            "node (ssh-keygen; ssh-copy-id HOST, the key in ~/.ssh/authorized_keys; then `ssh -o "
+            "PasswordAuthentication=no HOST hostname` must print the host name), check the hostfile's names; or do "
+            "without pdsh: on one node launch locally without a hostfile (deepspeed --no_ssh / --launcher=local "
+            "style single-node launch), or start each node yourself.",
+            "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+    if ro and not ssh and not mpi:
+        return Verdict(
+            "config",
+            f"the remote shell refused the environment the launcher exports before its command ('{', '.join(ro[:4])}: "
+            "readonly variable'): a multi-host launcher (colossalai run / fabric, over ssh from its hostfile) sends "
+            "'export ... && torchrun ...', the export fails on that host and torchrun never starts -- the launch "
+            "set-up, before any worker ran, so no rank is at fault",
+            "Do not pass those variables through the launcher (they are the ssh session's own: SSH_CONNECTION, "
+            "SSH_CLIENT, SSH_REMOTE_USER are set readonly by the host's shell profile): unset them from the "
+            "environment the launcher copies, or remove the readonly declaration on the hosts; or run torchrun on each "
+            "node yourself with the same arguments instead of the ssh launcher, after checking the hostfile's host "
+            "names and passwordless ssh to each.",
+            "high", [], [e.brief() for e in evs[:2]] + [x.brief() for x in c.exceptions[:1]], job_wide=True)
+    if ssh:
+        return Verdict(
+            "config",
+            f"the launcher's check that it can reach a node by passwordless ssh failed ('{ssh[:160]}' exited with "
+            "255, ssh's own connect or authentication failure) before any worker started: the launch set-up (ssh "
+            "keys, the hostfile's host names) is wrong, no rank ran",
+            "Set up passwordless ssh from the launching node to every node of the hostfile (ssh-keygen; ssh-copy-id "
+            "HOST; then `ssh -o PasswordAuthentication=no HOST hostname` must print the host name), check the "
+            "hostfile's names and addresses (and the ssh port / known_hosts); on one node drop the hostfile, or pass "
+            "--no_ssh_check when the nodes are reached another way (a launcher that starts each node itself).",
+            "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+    return Verdict(
+        "config",
+        f"MPI failed to start in the process ('An error occurred in {mpi} on a NULL communicator', "
+        "MPI_ERRORS_ARE_FATAL): the process called MPI's initialisation without an MPI launcher that provides it "
+        "(or PMI/PMIx could not be reached) -- a launch/bootstrap setting every rank shares, not one rank's fault",
+        "Launch the job under an MPI launcher (mpirun / srun --mpi=pmix) when the code initialises MPI, or keep MPI "
+        "out of it: bootstrap what needs it over NCCL/gloo instead (Transformer Engine / Megatron's "
+        "tp_comm_overlap: --tp-comm-bootstrap-backend nccl); check that the MPI library matches the launcher's.",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
+    or no GPU visible to the process. A setting of the job, not a fault of a rank."""
+    evs = c.samples.get("no_nccl", [])
+    if not evs:
+        return None
+    uv = next((e for e in evs if e.data.get("what") == "libuv"), None)
+    if uv is not None:
+        return Verdict(
+            "config",
+            "creating the TCPStore failed because it was asked to use the libuv backend and this PyTorch build has no "
+            "libuv support (the Windows wheels): a setting every process shares, not a connection or a rank failing",
+            "Set USE_LIBUV=0 in the environment of every process (or pass use_libuv=False to the TCPStore / "
+            "init_method 'env://?use_libuv=0'); on Windows run multi-GPU training under WSL (Linux builds have libuv "
+            "and NCCL), or train on a single GPU without torchrun.",
+            "high", [], [uv.brief()], job_wide=True)
+    lib = next((e for e in evs if e.data.get("what") == "library"), None)
+    if lib is not None:
+        # XLA's (JAX, TensorFlow) collectives dlopen libnccl at the first one: none loadable on the library path
+        return Verdict(
+            "config",
+            "the framework could not load the NCCL library (libnccl.so) for its first collective, so no multi-GPU "
+            "collective can run: the install every process shares lacks a loadable NCCL, not a rank or the network",
+            "Install the NCCL that matches the framework's CUDA build: for JAX the CUDA wheels (pip install "
+            "'jax[cuda12]', which brings nvidia-nccl-cu12), for others the nvidia-nccl-cu12 wheel or the system "
+            "libnccl2 package; make libnccl.so.2 findable (LD_LIBRARY_PATH, ldconfig -p | grep nccl) and keep the "
+            "CUDA/cuDNN/NCCL versions the framework was built for.",
+            "high", [], [lib.brief()], job_wide=True)
+    nogpu = any("no GPUs found" in e.text for e in evs)
+    return Verdict(
+        "config",
+        "the job asked for the nccl backend where NCCL cannot run: "
+        + ("no GPU is visible to the process" if nogpu else "this torch is built without NCCL (a CPU-only build)"),
+        "On CPU use the gloo backend (init_process_group('gloo'), or 'cpu:gloo,cuda:nccl' to pick per device); "
+        "for GPUs install torch's CUDA build (a PyTorch build with CUDA/NCCL) and check that the GPUs are visible "
+        "(nvidia-smi, CUDA_VISIBLE_DEVICES, the container's --gpus; python -c 'import torch; "
+        "print(torch.cuda.is_available(), torch.distributed.is_nccl_available())' must print True True); on another "
+        "accelerator use the backend "
+        "its own build provides (hccl with torch_npu on Ascend NPUs, xccl on Intel GPUs; DeepSpeed picks it "
+        "from its accelerator, DS_ACCELERATOR, and dist_backend).",
+        "high", [], [e.brief() for e in evs[:3]])
+
+
+# torch's collective timeouts default to 10 min (NCCL) / 30 min; under a second no collective of a step is sure to fit
+_TINY_TIMEOUT_MS = 1_000
+
+
+def _tiny_timeout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A watchdog timeout whose Timeout(ms) is a few seconds or less: the setting, not a hang, made
+    it fire (a timeout passed in ms where seconds were meant, or set tiny to test the knob)."""
+    evs = [e for e in c.samples.get("watchdog_timeout", [])
+           if e.data.get("timeout_ms") is not None and e.data["timeout_ms"] < _TINY_TIMEOUT_MS]
+    if not evs:
+        return None
+    ms = min(e.data["timeout_ms"] for e in evs)
+    return Verdict(
+        "config",
+        f"the collective timeout is {ms} ms (Timeout(ms)={ms}): far shorter than any real collective waits for its "
+        "peers, so the watchdog fired on a normal collective; nothing shows a rank at fault",
+        "Set a sane timeout (minutes): init_process_group(timeout=timedelta(minutes=10)) or the launcher's/"
+        "framework's timeout knob (check it is not read as milliseconds where seconds were meant); rerun.",
+        "high", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def _launch_mode(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A library's warning, with nothing failing shown, that its installed version supports only one bootstrap for a
+    feature the settings turn on (parse: ``launch_mode``; Transformer Engine's userbuffers for --tp-comm-overlap before
+    1.9 start only under MPI): the job was launched some other way, a launch setting every rank shares (lead rules
+    V (1), W): config, no rank. The crash that may follow is read by its own lines when they are shown."""
+    evs = c.samples.get("launch_mode", [])
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+        return None
+    if c.samples.get("nccl_error") or any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+        return None
+    e = evs[0]
+    who, mode = e.data["who"], e.data["mode"]
+    ver = f" v{e.data['version']}" if e.data.get("version") else ""
+    mpi = mode.upper() == "MPI"
+    return Verdict(
+        "config",
+        f"{who}{ver} warns ('{e.data['said'][:160]}', {c.kinds.get('launch_mode', 1)} time(s)) that this installed "
+        f"version supports only the {mode} bootstrap for a feature the settings turn on, and the job was not started "
+        "that way: a launch setting every rank shares, not a rank's fault; these lines show nothing failing beyond "
+        "that warning",
+        ("Launch every rank under MPI (mpirun -np N ..., or srun --mpi=pmix under Slurm) with a PyTorch built with "
+         "MPI, so the MPI bootstrap can start; or " if mpi else
+         f"Launch every rank so the {mode} bootstrap can start; or ")
+        + f"upgrade {who} to a version that bootstraps over torch.distributed (Transformer Engine >= 1.9 for its "
+        "userbuffers: --tp-comm-bootstrap-backend nccl), or turn off the feature that needs it (--tp-comm-overlap "
+        "for TP comm+GEMM overlap). Collect the full output of a run if it then stops: the failure itself is not in "
+        "these lines.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)

@@ -1,0 +1,413 @@
+"""A process out of memory: the GPU's (gpu_oom), the host's (host_oom: the OOM killer, a worker killed while
+loading shards) and a DataLoader worker's shared memory (dataloader_shm: /dev/shm, a bus error)."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, root_not_shown, torn_down
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting, world_size
+from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
+
+
+def died_alike(c: Collected) -> bool:
+    """Lead rule J: two or more processes in the launcher's record, all failing on their own with the same exit
+    code within one second (the record's times, when shown), none only torn down afterwards: one resource of the
+    host or the job ran out for all of them, not one rank. An entry whose exit code the paste cut (torchrun's
+    root cause, its lines ending at "rank :") is one of them when the record's times put it in the same second:
+    the line that would say it died otherwise is not there."""
+    fails = failed_on_own(c)
+    codes = {e.data.get("exitcode") for e in fails}
+    if len(fails) < 2 or torn_down(c) or len(codes - {None}) != 1:
+        return False
+    times = [e.ts for e in fails if e.ts is not None]
+    if None in codes and len(times) != len(fails):
+        return False  # a cut entry counts only where its time puts it with the others
+    return len(times) in (0, len(fails)) and (not times or max(times) - min(times) < 1.0)
+
+
+def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    if not c.kinds.get("cuda_oom"):
+        return None
+    if any(e.data.get("duplicate_gpu") for e in c.samples.get("nccl_error", [])):
+        return None  # two ranks on one GPU: the OOM is theirs sharing it (fabric._invalid_usage says it)
+    ranks = _ranks(c, "cuda_oom") or _proxy_rank(c, c.samples.get("cuda_oom", []))
+    if not ranks:  # lead rule A: the one process the launcher shows failing on its own is where the OOM happened
+        lone = lone_failure(c)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c))
+    if owner:
+        ranks = [c.samples["cuda_oom"][0].data["gpu"]]
+    engine = ""
+    if any(e.data.get("runtime_alloc") for e in c.samples.get("cuda_oom", [])):
+        engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
+                  "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
+                  "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
+    return Verdict(
+        "gpu_oom",
+        f"{_named(ranks)} ran out of GPU memory{owner}; the other ranks then waited for it",
+        engine + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
+        "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
+        "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "
+        "the model loads (from_pretrained / load_model in the traceback, before any step) means the model itself does "
+        "not fit in the GPUs' memory: shard it (DeepSpeed ZeRO-3, FSDP), offload to CPU, or use more GPUs.",
+        "high" if len(ranks) == 1 and not owner else "medium",
+        ranks,
+        _samples(c, "cuda_oom"),
+    )
+
+
+def _gpu_owner(c: Collected) -> str:
+    """The rank whose device an unranked OOM names, when torch's text proves it (lead rule A's single-node reading
+    of a local index): the OOM names GPU N and lists the processes on it; the raiser is the one process holding at
+    least what its own allocator holds ("this process has X", or the one listed process with at least "Of the
+    allocated memory X"), and two or more others hold the same small amount each -- the other ranks' CUDA contexts
+    on that GPU, so the job's processes share the node's GPU numbering (no per-process CUDA_VISIBLE_DEVICES, as
+    under Ray, where every actor's GPU is "GPU 0") and the one computing on GPU N is the process whose device it is:
+    local rank N, rank N when nothing says the job spans nodes. "" when the text does not prove it (a lone process
+    on its GPU, other processes of other sizes: another job or an engine; several OOMs on other GPUs); else why."""
+    evs = [e for e in c.samples.get("cuda_oom", []) if e.data.get("gpu") is not None]
+    if not evs or len({e.data["gpu"] for e in evs}) != 1 or node_count(c) > 1:
+        return ""
+    d, gpu = evs[0].data, evs[0].data["gpu"]
+    if gpu > 0 and all(R_VLLM_MP_WORKER.search(e.text) for e in evs) and not (
+            any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu]))):
+        # lead rule U (3): the failing process itself is vLLM's worker on that GPU (its executor's prefix)
+        return (f" on GPU {gpu}: the line is vLLM's multiprocessing worker's own (its 'VllmWorkerProcess' prefix), and "
+                f"that executor's workers run on one node, tensor-parallel rank N on cuda:N: rank {gpu}")
+    procs = d.get("procs") or []
+    if d.get("this"):
+        raiser, others = d["this"], [b for _, b in procs]
+    else:
+        big = [p for p in procs if d.get("alloc") and p[1] >= d["alloc"]]
+        if len(big) != 1:
+            return ""
+        raiser, others = big[0][1], [b for p, b in procs if p != big[0][0]]
+    if len(others) < 2 or len(set(others)) != 1 or others[0] * 4 > raiser:
+        return ""
+    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
+        return ""  # no such rank, or that rank's own lines show it waiting (a victim)
+    return (f" on GPU {gpu}, which its own process computes on ({len(others)} other processes hold only "
+            f"{others[0] / 2**20:.0f} MiB contexts there): the process whose device is GPU {gpu}, local rank {gpu} of "
+            "a job nothing says spans nodes")
+
+
+def _tb_agrees(c: Collected) -> str:
+    """Lead rules U (3), A: an unranked CUDA OOM whose text says the failing process itself holds GPU N's memory
+    ("GPU N ... this process has X memory in use"), pasted with the traceback it belongs to, that traceback under the
+    launcher's prefix of rank N: the GPU index and the rank agree, and nothing says the job spans nodes -- rank N.
+    "" when they disagree (another rank's traceback, a per-process CUDA_VISIBLE_DEVICES), or rank N is shown waiting."""
+    evs = c.samples.get("cuda_oom", [])
+    gpus = {e.data.get("gpu") for e in evs}
+    if not evs or len(gpus) != 1 or None in gpus or node_count(c) > 1:
+        return ""
+    gpu = evs[0].data["gpu"]
+    if not all(e.data.get("this") and e.data.get("tb_rank") == gpu for e in evs):
+        return ""
+    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
+        return ""
+    return (f" on GPU {gpu}, which the failing process itself holds ('this process has ... in use'), and the "
+            f"traceback pasted with it is [rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans "
+            "nodes")
+
+
+_PROXY = re.compile(r"\[Proxy Service (\d{1,7})\]")
+
+
+def _proxy_rank(c: Collected, evs: list[Event]) -> list[int]:
+    """The rank of an unranked NCCL line from its process: NCCL's "[Proxy Service N]" thread runs in rank N's
+    process (its proxyState's own rank), so a WARN of that thread on the same host:pid names the process of
+    the OOM (the rank inside that communicator; the global one in the default group)."""
+    pids = {(e.host, e.pid) for e in evs if e.pid is not None}
+    found = {int(m.group(1)) for k in ("nccl_warn", "nccl_error", "socket_error") for e in c.samples.get(k, [])
+             if (e.host, e.pid) in pids and (m := _PROXY.search(e.text))}
+    return sorted(found) if len(found) == 1 else []
+
+
+def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A process's own exception saying host RAM ran out (torch's DefaultCPUAllocator, Python's MemoryError):
+    host_oom, on the rank its line names, else the one the launcher shows failing (rule A)."""
+    evs = c.samples.get("host_mem", [])
+    if not evs:
+        return None
+    ranks = _ranks(c, "host_mem")
+    if not ranks:
+        lone = lone_failure(c)
+        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+    return Verdict(
+        "host_oom",
+        f"{_named(ranks)} could not allocate host memory (its own exception: {_what(evs[0])[:120]}): the node's RAM "
+        "(or the job's memory limit) ran out in that process; the other ranks then waited for it or were stopped",
+        "Lower the host memory that process needs: load checkpoints memory-mapped or sharded (safetensors, "
+        "low_cpu_mem_usage=True), fewer DataLoader workers / smaller prefetch, no full copies of the dataset per "
+        "rank; check the node's free RAM and the job's limit (free -g, the scheduler's --mem, the container's "
+        "memory limit) and dmesg for the OOM killer.",
+        "high" if len(ranks) == 1 else "medium", ranks, _samples(c, "host_mem"))
+
+
+def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    down = {id(e) for e in torn_down(c)}  # a -9 after another process's own failure: the agent's clean-up
+    cf = [e for e in c.child_failures if (e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL")
+          and id(e) not in down]
+    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9 and id(e) not in down]
+    if not cf and not wf:
+        return None
+    ranks = sorted({e.rank for e in cf if e.rank is not None})
+    local = sorted({e.data.get("local_rank") for e in wf if e.data.get("local_rank") is not None})
+    who = _named(ranks) if ranks else (f"local rank {_fmt_ranks(local)}" if local else "a rank")
+    lone = lone_failure(c)
+    if not ranks and lone is not None and lone.exitcode == -9:
+        who, ranks = lone.who, lone.culprits  # the one process killed, the others only torn down after it
+    unshown = root_not_shown(c, failed_on_own(c))
+    if died_alike(c) or unshown:
+        return Verdict(
+            "host_oom",
+            (f"{_listed(cf + wf)} was killed with SIGKILL (exit code -9){_ROOT_UNSHOWN}" if unshown else
+             f"every process the launcher's record shows ({_named(ranks) if ranks else who}) was killed with SIGKILL "
+             "(exit code -9) within the same second and none was only torn down")
+            + ": the host (or the job's cgroup) ran "
+            "out of memory for all of them at once -- the OOM killer, or the scheduler's memory limit -- not one "
+            "rank's fault",
+            "Confirm with dmesg -T | grep -i 'killed process' (or the scheduler's record: sacct MaxRSS, kubectl "
+            "describe pod 'OOMKilled') on that node; lower the host memory every process uses at once (fewer "
+            "DataLoader workers, mmap / sharded checkpoint loading, staggered model loading) or raise the job's "
+            "memory limit (Slurm: --mem / --mem-per-gpu).",
+            "medium", [], [e.brief() for e in (cf + wf)[:3]], job_wide=True)
+    ray = any("Ray" in str(e.data.get("killed", "")) for e in wf)
+    return Verdict(
+        "host_oom",
+        ("a Ray worker (no rank named) was killed by Ray's memory monitor: the node's host memory (RAM) crossed its "
+         "kill threshold, and it killed a worker before the kernel's OOM killer would; errors of the actors or ranks "
+         "that used that worker are consequences"
+         if ray and not ranks and not cf else
+         f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
+         "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
+        "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
+        "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
+        "or raise the job's memory limit (Slurm: --mem / --mem-per-gpu; sacct -j JOB -o MaxRSS,ReqMem shows what "
+        "the step used)."
+        + (" Ray's memory monitor killed it before the kernel would: `ray logs raylet.out -ip NODE` names the "
+           "worker; RAY_memory_usage_threshold (default 0.95 of the node's RAM) sets when it kills. Its message lists "
+           "the node's top memory users (PID, MEM(GB), COMMAND): the largest is what filled the RAM, and it need not "
+           "be the worker it killed (another process on the node, a server beside the job)" if ray else "")
+        + (" Kubernetes: kubectl describe pod and kubectl get events show the eviction or OOMKilled; set the pod's "
+           "memory requests and limits to what the job uses (under node memory pressure the kubelet evicts first "
+           "the pods using more than their request)"
+           if any(w in str(e.data.get("killed", "")) for e in wf for w in ("OOMKilled", "resource: memory",
+                                                                             "MemoryPressure")) else ""),
+        "high" if ranks and cf else "medium",
+        ranks,
+        [e.brief() for e in (cf + wf)[:3]],
+    )
+
+
+# lead rule J read from torchrun's "Failures:" list when its "Root Cause" entry is not pasted (lone.root_not_shown)
+_ROOT_UNSHOWN = (", and torchrun lists it under 'Failures:', the failures besides its root cause: at least one more "
+                 "process (the root cause, whose entry is not in these lines) failed on its own at the same time")
+
+
+def _listed(evs: list[Event]) -> str:
+    ranks = sorted({e.rank for e in evs if e.rank is not None})
+    return _named(ranks) if ranks else "a process"
+
+
+def _shell_status(evs: list[Event]) -> str:
+    """How the launcher printed a signal's exit: a shell's status 128 + N (horovodrun's 'status code 137'), or the
+    status 256 - N a caller got from DeepSpeed's runner (its launcher's sys.exit(-N): parse._ds_status)."""
+    ds = next((e.data["ds_status"] for e in evs if e.data.get("ds_status")), None)
+    if ds:
+        return (f"; status {ds} = 256 - {256 - ds}: DeepSpeed's launcher exits with its failed worker's -{256 - ds} "
+                "and its runner passes that on")
+    st = next((e.data["status"] for e in evs if (e.data.get("status") or 0) > 128), None)
+    return f"; status {st} = 128 + {st - 128}, as a shell reports a signal" if st else ""
+
+
+def _world_of_one(c: Collected, ranks: list[int]) -> bool:
+    """Lead rule AG: the lines show a world of one process -- rank 0 alone (a launcher's output tag such as mpirun's
+    "[1,0]<stderr>:"), no other rank anywhere, no world size above one -- and no launcher's failure record. A
+    shared resource (/dev/shm) failing there is the whole job's, not a rank's (rule J): nobody is named."""
+    size = world_size(c)[0]
+    return (ranks == [0] and set(c.ranks) <= {0} and (size is None or size <= 1)
+            and not c.child_failures and not c.worker_failures)
+
+
+def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("dataloader", [])
+    if not evs:
+        return None
+    ranks = _ranks(c, "dataloader")
+    one = _world_of_one(c, ranks) and all(e.data.get("bus_error") or e.data.get("shm_file") for e in evs)
+    if one:
+        ranks = []  # lead rule AG: a one-process job's /dev/shm, with no record naming the process
+    if not ranks:  # lead rule A: the worker's error ends its main process, the one the launcher shows failing
+        lone = lone_failure(c)
+        # (Paddle's record prints no exit code, but lists only processes that exited nonzero: "whole")
+        ranks = lone.culprits if lone is not None and (lone.exitcode not in (None, 0, -6, -15) or (
+            lone.exitcode is None and lone.event.data.get("whole"))) else []
+    shm = [e for e in evs if e.data.get("shm_file")]
+    if shm:
+        return _shm_file(c, shm, ranks)
+    bus = any(e.data.get("bus_error") for e in evs)
+    sigs = [(e.data.get("signal") or "").strip().lower() for e in evs]
+    killed = not bus and any(s.startswith("kill") for s in sigs)
+    if not bus and not killed and any(s.startswith("terminated") for s in sigs):
+        # SIGTERM ("killed by signal: Terminated") is a polite stop sent from outside the worker (a scheduler, a
+        # container runtime, a user's kill, the main process's own shutdown): not the OOM killer (SIGKILL) nor a
+        # full /dev/shm (SIGBUS); the rank whose worker got it did not cause it
+        return Verdict(
+            "signal",
+            "a DataLoader worker was stopped by SIGTERM ('killed by signal: Terminated'), a signal sent from outside "
+            "the process -- not the OOM killer (SIGKILL) nor a bus error (/dev/shm); no rank's own failure shows",
+            "Find who sent the SIGTERM: the scheduler / container limits (a time limit, a preemption, a cancel, an "
+            "orchestrator stopping the container), a user's or script's kill; check dmesg and the scheduler's log. "
+            "If it recurs with no outside stop, try fewer num_workers or num_workers=0 to see the real error.",
+            "medium", [], _samples(c, "dataloader"))
+    crashed = [s for s in sigs if s and not s.startswith(("kill", "terminated", "bus"))]
+    if not bus and not killed and crashed:
+        # a worker killed by its own fault (SIGSEGV "Segmentation fault", SIGABRT "Aborted", SIGFPE): a native crash
+        # inside the worker process -- the dataset code's C extensions (image/video decoders, OpenCV's threads) or a
+        # library built for another numpy/torch -- not memory taken back by the host: rule A's native crash, whose
+        # cause the lines do not show (the rank whose loader it was stays the culprit)
+        sig = crashed[0].rstrip(". ").capitalize()
+        return Verdict(
+            "unknown",
+            f"a DataLoader worker of {_named(ranks)} crashed ('killed by signal: {sig}'): a "
+            "native crash inside the worker process (the dataset's own code and the C libraries it calls), not the "
+            "OOM killer (that is 'Killed') nor a full /dev/shm (a bus error)",
+            "Rerun with num_workers=0 so the crash happens in the main process with its traceback (python -X "
+            "faulthandler / PYTHONFAULTHANDLER=1 prints the Python stack at the fault); then look at the native "
+            "libraries the dataset calls: image/video decoders (PIL, OpenCV: cv2.setNumThreads(0) in workers), "
+            "numpy/torch extensions built for other versions (reinstall matching wheels).",
+            "medium" if ranks else "low", ranks, _samples(c, "dataloader"))
+    named = bus or any(sigs)
+    # a worker killed by SIGKILL ("killed by signal: Killed") is the kernel's OOM killer taking host RAM back: each
+    # worker holds its own copy of what the dataset object holds, so num_workers multiplies it
+    fix = ("Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
+           "num_workers / prefetch_factor; `ncclDoctor sweep-workers` finds a num_workers that fits." if not killed
+           else "A worker killed by the host is the OOM killer reclaiming host memory (RAM): confirm it on that node "
+           "with dmesg -T | grep -i 'killed process'; use fewer DataLoader workers (num_workers, prefetch_factor), "
+           "keep the dataset out of each worker's memory (memory-mapped or lazily loaded files, not Python lists "
+           "copied into every worker), or give the job more host RAM / swap.")
+    # a worker that "exited unexpectedly" with no signal named died without a Python exception: in the usual case
+    # it was killed while writing its batch into a too-small /dev/shm (a container's 64 MB default) -- the
+    # shared-memory class, as a bus error names it outright
+    shm_guess = not named
+    if not killed and any("use_shared_memory" in e.text for e in evs):  # Paddle's loader names its own switch
+        fix += (" Paddle's DataLoader can also pass its batches without /dev/shm: paddle.io.DataLoader(..., "
+                "use_shared_memory=False).")
+    return Verdict(
+        "dataloader_shm" if bus or shm_guess else "host_oom",
+        f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else
+                                                                  " by the host (host memory)" if killed else
+                                                                  " (exited unexpectedly, no signal named: most "
+                                                                  "often a full /dev/shm)" if shm_guess else ""),
+        fix,
+        "high" if len(ranks) == 1 else "medium",
+        ranks,
+        _samples(c, "dataloader"),
+        job_wide=one,
+    )
+
+
+_SHM_FIX = ("Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) or lower "
+            "num_workers / prefetch_factor; `df -h /dev/shm` while the job runs shows it filling.")
+
+
+def _shm_file(c: Collected, evs: list, ranks: list[int]) -> Verdict:
+    """torch could not create the shared-memory file (/dev/shm/torch_*) of a tensor one process hands another --
+    a DataLoader worker's batch, a multiprocessing queue: /dev/shm is full (lead rule F's class), or with errno 24
+    the process ran out of file descriptors (the file_descriptor sharing strategy keeps one per shared tensor)."""
+    e = evs[0]
+    fds = "Too many open files" in (e.data.get("shm_errno") or "")
+    said = f"'{_what(e)[:160]}'"
+    if fds:
+        return Verdict(
+            "dataloader_shm",
+            f"torch could not open the shared-memory file of a tensor passed between processes ({said}): the "
+            "process ran out of file descriptors -- the DataLoader workers' default sharing strategy keeps one open "
+            "per shared tensor",
+            "Raise the open-files limit (ulimit -n 65536; docker --ulimit nofile=65536) or call "
+            "torch.multiprocessing.set_sharing_strategy('file_system') at start-up; fewer num_workers also helps.",
+            "medium", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
+    return Verdict(
+        "dataloader_shm",
+        f"torch could not write the shared-memory file of a tensor passed between processes ({said}): the file lives "
+        "in /dev/shm, which is full or too small (a container's default is 64 MB) -- the DataLoader workers hand "
+        "every batch to the main process through shared memory; a host or container setting, not a rank's fault",
+        _SHM_FIX, "medium" if not ranks else "high", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
+
+
+def _bus_error(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule F: a process's crash handler reporting SIGBUS ("Caught signal 7 (Bus error ...)") with no other
+    cause shown (no backtrace into libnccl.so: _nccl_crash reads that first) is shared memory (/dev/shm) that could
+    not be backed -- DataLoader workers' batches or NCCL's own segments in a container with a small /dev/shm. Several
+    processes dying of it alike is the host's or container's resource, not one rank (rule J): no culprit; one process
+    with its rank named is that rank (rule A)."""
+    evs = [e for e in c.samples.get("crash", []) if e.data.get("signal") == 7]
+    if not evs:
+        return None
+    procs = {e.data.get("proc") or e.where for e in evs}
+    ranks = sorted({e.rank for e in evs if e.rank is not None})
+    several = len(procs) > 1
+    one = not several and _world_of_one(c, ranks)  # lead rule AG: a one-process job, no record naming it
+    who = "" if several or len(ranks) != 1 else f" on rank {ranks[0]}"
+    said = "'Caught signal 7 (Bus error ...)'" if "Caught signal" in evs[0].text else f"'{evs[0].text[:120]}'"
+    # Ray's raylet keeps its object store in /dev/shm (plasma): the raylet itself taking the bus error is that store
+    ray = any(_RAYLET.search(e.text) for e in evs)
+    return Verdict(
+        "dataloader_shm",
+        (f"{len(procs)} processes died of SIGBUS alike ({said})" if several
+         else f"{'Ray' + chr(39) + 's raylet' if ray else 'a process'}{who} died of SIGBUS ({said})")
+        + ": a bus error with no other cause is shared memory (/dev/shm) that could not be backed -- NCCL's "
+        "shared-memory segments or the DataLoader workers' batches in a container whose /dev/shm is too small"
+        + ("; the raylet keeps Ray's object store there, so it is the object store's memory that could not be "
+           "backed" if ray else "")
+        + ("; several processes failing the same way is the host's or container's resource, not one rank" if several
+           else ""),
+        _SHM_FIX + (" Ray's object store lives in /dev/shm: give the container more (docker --shm-size or "
+                    "--ipc=host) or cap the store below it (ray start --object-store-memory=BYTES, "
+                    "ray.init(object_store_memory=...))." if ray else "")
+        + " For NCCL's segments (a crash during communicator set-up), NCCL_SHM_DISABLE=1 works around it "
+        "(slower intra-node traffic).",
+        "medium", [] if several or one else ranks, [e.brief() for e in evs[:3]], job_wide=several or one)
+
+
+_RAYLET = re.compile(r"^\s*\(raylet(?:, ip=[\d.]{7,15})?\)")
+
+
+def _line(e: Event) -> tuple[str, int]:
+    path, _, n = e.where.rpartition(":")
+    return path, int(n) if n.isdigit() else 0
+
+
+def _died_loading(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torchrun's agent sending SIGTERM to its workers (its clean-up after one of them died) while they were
+    loading the model's checkpoint shards, with nothing else in the lines: no signal the agent received, no
+    failure record, no rank's own error. A worker that dies there without a traceback is, almost always, one
+    the host's OOM killer took (each process holds a CPU copy of the weights while it loads): host_oom, and
+    which worker it was is in the record these lines cut (its exit -9), so nobody is named."""
+    sigs = c.samples.get("signal", [])
+    sent = [e for e in sigs if e.data.get("sent") == "SIGTERM"]
+    if (not sent or any(e.data.get("received") or e.data.get("forced") or e.data.get("sched") for e in sigs)
+            or c.child_failures or c.worker_failures or any(own_errors(st) for st in c.ranks.values())):
+        return None
+    first = min(map(_line, sent))
+    if not any(e.data.get("loading") for e in sent) and not any(
+            _line(e)[0] == first[0] and _line(e)[1] < first[1] and not e.data.get("done")
+            for e in c.samples.get("loading", [])):
+        return None
+    return Verdict(
+        "host_oom",
+        "torchrun's agent sent SIGTERM to its workers while they were loading the model's checkpoint shards, and no "
+        "worker's own error is in the lines: the agent stops the survivors after one worker died, and a worker that "
+        "dies while loading weights without a traceback was almost always killed by the host's OOM killer (every "
+        "process holds a CPU copy of the weights in host RAM while it loads); the record naming it (exit code -9) is "
+        "not in these lines, so no rank can be named",
+        "Confirm on that node with dmesg -T | grep -i 'killed process' (the OOM killer); then lower the host RAM "
+        "the load needs: load with low_cpu_mem_usage=True / device_map (transformers), safetensors (memory-mapped), "
+        "load on one rank and broadcast or shard (FSDP's sync_module_states, DeepSpeed ZeRO-3's zero.Init), fewer "
+        "processes per node, or a node / container with more RAM (its memory limit).",
+        "low", [], [e.brief() for e in sent[:3]])

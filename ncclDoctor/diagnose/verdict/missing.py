@@ -1,0 +1,519 @@
+"""A rank missing from a wait the others are in (rank_missing): a barrier, the ncclUniqueId, a store key, a
+group's first collectives, a rank still busy preparing data or evaluating, Horovod's and XLA's stalls."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, _own_rank, own_errors, world_size
+from ncclDoctor.diagnose.signatures import R_EVAL_LINE, R_PEER_GONE, R_VLLM_WORKER_LINE, Event
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _samples, hosts
+from ncclDoctor.diagnose.verdict.desync import _desync, _hvd_split
+
+
+def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A rank waited in the store for the ncclUniqueId of a new communicator, which the
+    group's rank 0 publishes at its first collective of that group. A timeout: rank 0 never
+    got there (busy elsewhere: dataset preprocessing under main_process_first, a prompt, a
+    rank-conditional path); the connection lost: the store's host process died."""
+    evs = c.samples.get("uniqueid_wait", [])
+    if not evs:
+        return None
+    waiting = sorted({e.rank for e in evs if e.rank is not None})
+    roots = sorted({e.data["root"] for e in evs})
+    proof = [e.brief() for e in evs[:3]]
+    who = f"rank(s) {_fmt_ranks(waiting)}" if waiting else "a rank (its number not in the line)"
+    # where the store lived: rank 0's own process when the lines show init_method="tcp://" or a launcher that hosts
+    # no store (DeepSpeed's launch.py); torchrun's agent hosts it otherwise, and a bare traceback does not say
+    host0 = (c.samples.get("store_host", []) + c.samples.get("tcp_init", [])
+             if not c.kinds.get("agent_frame") else [])
+    if all(e.data["gone"] for e in evs) and host0 and roots == [0] and waiting and 0 not in waiting:
+        return Verdict(
+            "early_exit",
+            f"{who} lost the store while waiting for rank 0's ncclUniqueId ({evs[0].data['error']}), and "
+            f"{host0[0].data.get('launcher') or 'init_method=tcp://'} shows the store lived in rank 0's own process "
+            "(no launcher agent hosts it): rank 0 exited or crashed first; the ranks that printed this are its victims",
+            "The store host (rank 0) exited: read rank 0's own log for its exception or exit (its traceback, an "
+            "out-of-memory kill in dmesg: host memory while it loads or preprocesses -- dataset preprocessing under "
+            "main_process_first runs on rank 0 alone); the ranks that printed this are victims. If rank 0 was still "
+            "running, the reset is the network between the nodes: check MASTER_ADDR / MASTER_PORT is reachable from "
+            "every node (nc -zv MASTER_ADDR MASTER_PORT).",
+            "medium", [0], proof + [host0[0].brief()])
+    if all(e.data["gone"] for e in evs):
+        return Verdict(
+            "early_exit",
+            f"{who} lost the store while waiting for rank {_fmt_ranks(roots)}'s "
+            f"ncclUniqueId ({evs[0].data['error']}): the process hosting the store (rank 0 / the first node's "
+            "torchrun) exited or crashed first",
+            "Read rank 0's own log for its exception or exit; the ranks that printed this are victims.",
+            "medium", [], proof)
+    return Verdict(
+        "rank_missing",
+        f"{who} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "
+        f"of a new communicator ({evs[0].data['error']}): that rank never reached its first collective of this group "
+        "(global rank 0 for the default group; the group's first rank for a sub-group)",
+        f"Find what rank {_fmt_ranks(roots)} was doing instead: a long step only it runs (dataset preprocessing under "
+        "main_process_first, a download, a wandb login prompt), a rank-conditional path, or a crash; raise the "
+        "timeout for legitimately long rank-0-only work, or barrier after it.",
+        "medium", roots, proof)
+
+
+def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "culprit")
+    if k is None:
+        return None
+    return Verdict(
+        "rank_missing",
+        k.message,
+        f"Look at what rank {_fmt_ranks(k.ranks)} was doing: py-spy dump --pid PID "
+        "on the live job, the last lines of its own log before the timeouts, its Flight Recorder entry. The "
+        "other ranks are victims; a longer timeout only delays the same crash.",
+        k.confidence,
+        k.ranks,
+        k.evidence,
+    )
+
+
+def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule H: a timeout in one of a group's first collectives with a rank of the world not shown inside
+    it. The shown ranks reached the group's first collectives and wait (victims); the one they wait for is not
+    shown -- usually still busy before its first collective (the main process preprocessing or loading the
+    dataset, or a model, while the others already wait; or it crashed before it). Connection set-up is the
+    alternative only if that rank was inside too, which these lines do not show."""
+    k = next((k for k in ks if k.kind == "first_missing"), None)
+    if k is None:
+        return None
+    failed = _failed_outside(c)
+    if failed:
+        # lead rule I: a launcher's record (torchrun's, composer's "Rank N crashed with exit code", ...) shows a rank
+        # that is not inside the collective failing first, on its own: it is the rank the others waited for
+        return Verdict(
+            "rank_missing",
+            f"{k.message}. The launcher's record shows {_named(failed)} failing first, on its own, while the shown "
+            f"ranks waited inside the collective: {_named(failed)} never reached it -- it is the culprit, the ranks "
+            "inside are victims (its exit, a signal with no watchdog timeout of its own shown, is its own failure)",
+            f"Read rank {_fmt_ranks(failed)}'s own output up to its exit: the step it was in before its first "
+            "collective (building the model or the dataset / train loader, a download) and the error or signal that "
+            "ended it (dmesg -T for the OOM killer; a SIGABRT's C++ message). " + BUSY_FIX,
+            "medium", failed, k.evidence + [e.brief() for e in c.child_failures[:2]])
+    return Verdict(
+        "rank_missing",
+        f"{k.message}. The shown ranks are inside it (victims); a rank that never reached its first collective "
+        "was usually still busy before it -- the main process preprocessing, tokenising or loading the dataset "
+        "(or a model) while the others already waited, or a rank that crashed before it; connection set-up "
+        "(interface, firewall, GPU peer-to-peer) is the alternative if it was inside too",
+        "Read the log of the rank(s) not shown up to their first collective: a long dataset preprocessing or "
+        "loading step on the main process, a download, a traceback (out of GPU or host memory while loading the "
+        "model is a common one; dmesg -T for the OOM killer); py-spy dump --pid PID on them while the job "
+        "hangs shows where they are. Preprocess and cache the dataset once before the distributed run (with HF: "
+        "training_args.main_process_first(), the datasets cache) or raise the timeout to cover it "
+        "(init_process_group(timeout=...), the Trainer's ddp_timeout, accelerate's InitProcessGroupKwargs). If "
+        "every rank was inside, it is connection set-up: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to "
+        "see the interface each rank connects over (NCCL_SOCKET_IFNAME to pin the routable one), and on one node "
+        "test the GPUs' peer-to-peer path with NCCL_P2P_DISABLE=1.",
+        "medium", [], k.evidence)
+
+
+def _failed_outside(c: Collected) -> list[int]:
+    """Ranks whose failure a launcher recorded (a nonzero exit or a signal) that show no timeout or status of their
+    own, when the first failure recorded (in file order) is one of them: they failed on their own before the
+    collective the shown ranks wait in (lead rule I). Empty otherwise."""
+    inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
+    recs = [e for e in c.child_failures + c.worker_failures if e.rank is not None
+            and e.data.get("exitcode") not in (None, 0)]
+    if not recs or not inside:
+        return []
+
+    def at(e: Event) -> tuple[str, int]:
+        path, _, line = e.where.rpartition(":")
+        return path, int(line) if line.isdigit() else 0
+    first = min(recs, key=at)
+    out = sorted({e.rank for e in recs} - inside)
+    return out if first.rank in out and len(out) == 1 else []
+
+
+def _lagging_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's desync report (TORCH_NCCL_DESYNC_DEBUG=1) names the ranks out of step: those that "finished
+    collective #N, but didn't join collective #N+1" never issued the one the others wait in, "never joined any
+    collectives" likewise; those that "joined but didn't finish" are inside it. When it lists both kinds, the
+    smaller list is the odd one out. torch says "to our best knowledge" (its store-based trace), so: medium."""
+    evs = c.samples.get("lagging_report", [])
+    if not evs:
+        return None
+    by = {how: sorted({r for e in evs if e.data["how"] == how for r in e.data["ranks"]}) for how in
+          ("start", "end", "never")}
+    lists = [r for r in (by["never"], by["end"], by["start"]) if r]
+    ranks = min(lists, key=len)
+    seq = next((e.seq for e in evs if e.seq is not None), None)
+    where = f" collective #{seq}" if seq is not None else " the collective the others wait in"
+    if ranks is by["start"] and not by["end"] and not by["never"] and _whole_world(c, ranks):
+        # torch lists every rank as "joined but didn't finish": nobody lagged, every rank is inside (rule B)
+        return Verdict(
+            "transport_stall",
+            f"torch's desync report lists every rank of the job ({_fmt_ranks(ranks)}) as having joined{where} and "
+            "none finishing it: no rank lagged or stayed away -- all are inside the same collective (victims), so the "
+            "data path itself stalled (a link, a NIC, a GPU that stopped, or a peer-to-peer path that never connects)",
+            "Run `ncclDoctor check --nodes N` (or nccl-tests' all_reduce_perf) on the same nodes to find the slow or "
+            "broken link; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the transport and interface "
+            "chosen (NCCL_SOCKET_IFNAME / NCCL_IB_HCA); dmesg and nvidia-smi for Xid errors.",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    what = ("joined but never finished" if ranks is by["start"] and not by["end"] and not by["never"]
+            else "never joined")
+    return Verdict(
+        "rank_missing",
+        f"torch's desync report names {_named(ranks)} as the lagging rank: it {what}{where}, while the other ranks "
+        "went on and are blocked behind it (victims)",
+        f"Look at what rank {_fmt_ranks(ranks)} was doing: py-spy dump --pid PID on it while the job hangs (py-spy "
+        "dump --native for a stuck CUDA call), its own log, and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000) "
+        "for its last collectives; TORCH_NCCL_DESYNC_DEBUG=1 keeps this report on.",
+        "medium", ranks, [e.brief() for e in evs[:3]])
+
+
+def _whole_world(c: Collected, ranks: list[int]) -> bool:
+    """The ranks are the whole job: 0..N-1 without a gap (N > 1), no rank outside them shown anywhere, and no
+    world size printed that is larger."""
+    n = len(ranks)
+    return (n > 1 and ranks == list(range(n)) and set(c.ranks) <= set(ranks)
+            and all(size <= n for size, _ in c.world))
+
+
+def _barrier_timed_out(c: Collected, evs: list[Event]) -> bool:
+    """The monitored barrier's error is followed, within its "Original exception:" block (a few lines), by gloo's
+    own timeout waiting for the send/recv: the peer never answered."""
+    spots = []
+    for e in evs:
+        if e.data.get("errors"):
+            path, _, line = e.where.rpartition(":")
+            spots.append((path, int(line) if line.isdigit() else -1))
+    for t in c.samples.get("watchdog_timeout", []):
+        path, _, line = t.where.rpartition(":")
+        if t.data.get("backend") == "gloo" and line.isdigit() and any(
+                path == p and 0 < int(line) - n <= 8 for p, n in spots):
+            return True
+    return False
+
+
+def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
+    in turn); the ranks that passed it are victims of whatever those ranks were doing."""
+    evs = c.samples.get("monitored_barrier", [])
+    if not evs:
+        return None
+    ranks = sorted({r for e in evs for r in e.data["ranks"]})
+    secs = next((e.data["timeout_ms"] / 1000 for e in evs if e.data.get("timeout_ms")), None)
+    gone = (any(e.data.get("errors") or "by peer" in e.text.lower() for e in evs)
+            or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
+    how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
+           else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
+    closed = (any("by peer" in e.text.lower() for e in evs)
+              or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
+    if not closed and _barrier_timed_out(c, evs):
+        # "reached monitoredBarrier, but received errors ...", its original exception gloo's own "Timed out waiting
+        # Nms for send/recv operation": the peer's socket stayed open and silent -- alive, but it never arrived
+        return Verdict(
+            "rank_missing",
+            f"torch's monitored_barrier: the waiting rank's send/recv with rank {_fmt_ranks(ranks)} timed out (its "
+            f"connection stayed open): rank {_fmt_ranks(ranks)} was alive but never reached the barrier -- still busy "
+            "elsewhere (rank-0-only work such as validation, checkpointing or logging, a hang) -- and the ranks that "
+            "reached it are its victims",
+            f"Look at rank {_fmt_ranks(ranks)}: py-spy dump --pid PID of its process while the others wait shows "
+            "where it is; its own log shows what it was doing before the barrier (rank-0-only work on the main "
+            "process). A longer init_process_group(timeout=...) only helps when that work is legitimately long. "
+            "TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
+            "high", ranks, [e.brief() for e in evs[:3]])
+    if any(e.data.get("errors") for e in evs):
+        # "reached monitoredBarrier, but received errors while waiting for send/recv from rank N": N's process
+        # failed (its socket errored or closed), which is more than missing it; its own error is not here
+        return Verdict(
+            "unknown",
+            f"torch's monitored_barrier: the waiting rank's send/recv with rank {_fmt_ranks(ranks)} failed (not a "
+            f"timeout): rank {_fmt_ranks(ranks)} is the faulty rank -- its process errored, exited or crashed -- and "
+            "the ranks that reached the barrier are its victims; why it failed is not in these lines",
+            f"Read rank {_fmt_ranks(ranks)} logs: its own traceback and exit code (torchrun's failure summary, "
+            "dmesg for the OOM killer on its node, the pod's events); monitoredBarrier names the faulty rank but not "
+            "its error. TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
+            "high", ranks, [e.brief() for e in evs[:3]])
+    return Verdict(
+        "rank_missing",
+        f"torch's monitored_barrier reports that rank {_fmt_ranks(ranks)} did not reach the barrier"
+        + (f" in {secs:g} s" if secs else " (its send/recv failed)") + how,
+        f"Look at rank {_fmt_ranks(ranks)}: its own log and traceback (did it exit or crash?), or py-spy dump --pid "
+        "PID while it is stuck; the ranks that passed the barrier are victims.",
+        "high", ranks, [e.brief() for e in evs[:3]])
+
+
+def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Horovod's stall inspector lists each tensor some ranks submitted while others did not, with either the ranks
+    missing from it or the ranks ready in it. The ranks that never submitted are the ones the others wait for
+    (rank_missing); the ready ranks (and the coordinator that prints the list) wait inside and are victims. A ready
+    list names the missing only below its highest rank (a rank above it may be missing too, unseen) or up to a world
+    size the lines state. A rank is named only when every stalled tensor lacks it and no record has it ready."""
+    evs = c.samples.get("hvd_stall", [])
+    if not evs:
+        return None
+    # every record of every line: a line may list several stalled tensors, each with its own ranks
+    recs = [rec for e in evs for rec in (e.data.get("records") or [(e.data["how"], e.data["ranks"])])]
+    size, _, sure = world_size(c)
+    ready = {r for how, rs in recs if how == "ready" for r in rs}
+    top = max([r for _, rs in recs for r in rs] + [-1]) + 1
+    world = size if sure == "high" and size and size >= top else top
+    split = _hvd_split(recs, evs, world)
+    if split:
+        return split
+
+    def lacking(how: str, rs: list[int]) -> set[int]:
+        if how == "missing":
+            return set(rs)
+        return set(range(world)) - set(rs)
+    sets = [lacking(how, rs) for how, rs in recs]
+    ranks = sorted(set.intersection(*sets) - ready
+                   - {e.data.get("reporter") for e in evs
+                      if any(how == "ready" for how, _ in (e.data.get("records") or [(e.data["how"], [])]))})
+    waiting = sorted(ready | ({e.data["reporter"] for e in evs if e.data.get("reporter") is not None} - set(ranks)))
+    n = max(len(evs), c.kinds.get("hvd_stall", 0), *(len(e.data.get("tensors", ())) for e in evs))
+    tensors = f"{n} tensor{'s' if n > 1 else ''}"
+    fix = (
+        "Horovod's stall warning lists the missing ranks: every rank must submit the same tensors in the same order "
+        "(hvd.broadcast_global_variables / BroadcastGlobalVariablesHook and every allreduce run on all ranks -- no "
+        "rank-conditional code around them, e.g. on rank 0 only). Look at what {who} was doing: its own log and "
+        "traceback (did it exit or crash?), py-spy dump --pid PID on it while the job waits; HOROVOD_TIMELINE shows "
+        "which tensors each rank submitted. HOROVOD_STALL_CHECK_TIME_SECONDS sets when the warning is printed "
+        "(HOROVOD_STALL_SHUTDOWN_TIME_SECONDS ends the job instead of waiting forever); the waiting ranks are victims.")
+    if not ranks:
+        return Verdict(
+            "rank_missing",
+            f"Horovod's stall inspector reports {tensors} submitted by only some ranks"
+            + (f" ({_named(waiting)} ready)" if waiting else "") + ": a rank the lines do not name never submitted "
+            "them, and the others wait for it",
+            fix.format(who="the rank that did not submit them"), "low", [], [e.brief() for e in evs[:3]])
+    return Verdict(
+        "rank_missing",
+        f"Horovod's stall inspector reports {tensors} that {_named(ranks)} never submitted"
+        + (f" while {_named(waiting)} did and wait" if waiting else " while the other ranks did and wait")
+        + f": {_named(ranks)} {'is' if len(ranks) == 1 else 'are'} what the others wait for (another code path, still "
+        "busy, or dead), and the waiting ranks are victims",
+        fix.format(who=_named(ranks)), "high", ranks, [e.brief() for e in evs[:3]])
+
+
+def _load_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A serving engine's barrier after loading the weights (SGLang's "TP rank N could finish the model loading, but
+    there are other ranks that didn't finish loading"): the ranks that print it arrived and are victims; the rank(s)
+    that never arrived are not named (lead rules B and E: rank_missing, culprits unknown)."""
+    evs = c.samples.get("load_barrier", [])
+    if not evs:
+        return None
+    came = sorted({e.rank for e in evs if e.rank is not None})
+    return Verdict(
+        "rank_missing",
+        f"tensor-parallel rank {_fmt_ranks(came)} finished loading the model and waited in the engine's barrier for "
+        "the others, which never arrived: a rank still loading (a slow node, slow storage) or one that died while "
+        "loading (the OOM killer, a crash) -- not one these lines show; the ranks that reported are its victims",
+        "Find the rank that did not finish loading: every rank's own log (its last 'Loading ... checkpoint shards' "
+        "line, a traceback), dmesg -T on each node for the OOM killer (host memory while loading the weights), and "
+        "the load time per node (slow disk or network filesystem); raise the engine's load/barrier timeout only for a "
+        "slow but healthy node.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
+def _xla_rendezvous(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """XLA's rendezvous warning that a collective's participants did not all arrive ("... may be stuck. Expected N
+    threads to join the rendezvous"): the waiting participant is shown, the missing ones are not -- with a clique
+    larger than the threads this process runs, the other process's devices never reached it (lead rules B, E, H:
+    rank_missing, nobody named, the waiting rank a victim)."""
+    evs = c.samples.get("xla_rendezvous", [])
+    if not evs:
+        return None
+    e = evs[0]
+    what, clique, expected = e.data["what"], e.data.get("clique"), e.data["expected"]
+    waiting = sorted({x.data["waiting"] for x in evs if x.data.get("waiting") is not None})
+    other = bool(clique and clique > expected)
+    return Verdict(
+        "rank_missing",
+        f"XLA's rendezvous for `{what}` waited {e.data['waited_s']} s"
+        + (f" (rank {_fmt_ranks(waiting)} arrived)" if waiting else "")
+        + (f": the clique spans {clique} devices while this process runs {expected} of them, and the devices of the "
+           "other process(es) never joined" if other else f": not all of the {expected} participants arrived")
+        + (" (the NCCL communicator of their first collective)" if "clique" in what else "")
+        + "; the one that never came (busy before it, on another path, or dead) is not shown, the waiting ones are "
+        "its victims",
+        "Check that every process reaches the collective: every process must run the same collective (the same "
+        "pmap / jit-compiled program, in the same order; every host/process reaches the collective, jax.distributed."
+        "initialize on each); take py-spy dump --pid PID of each process while it waits to see where the missing one "
+        "is. If every process is there, it is the connection set-up: rerun with NCCL_DEBUG=INFO and set "
+        "NCCL_SOCKET_IFNAME to the interface the hosts share (XLA_FLAGS for XLA's own collective settings).",
+        "medium", [], [x.brief() for x in evs[:3]])
+
+
+def _direct_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A desync or a rank behind, proven directly (enqueued counts, Flight Recorder, torch's
+    analyzer): the job ran past set-up and one rank diverged, whatever else the logs say
+    (a transient connect retry at start-up does not explain it)."""
+    high = [k for k in ks if k.kind in ("desync", "culprit") and k.confidence == "high"]
+    if not high:
+        return None
+    return _desync(c, high) if high[0].kind == "desync" else _missing(c, high)
+
+
+BUSY_FIX = ("Let the main process prepare the data once before the others need it, and give it the time: "
+            "preprocess and cache the dataset (tokenisation, grouping, packing) in a separate step before the "
+            "distributed run, or run "
+            "it under training_args.main_process_first() / accelerate's main_process_first() so the other ranks load "
+            "the cache; raise the collective timeout to cover what remains (init_process_group(timeout=...), the HF "
+            "Trainer's ddp_timeout, accelerate's InitProcessGroupKwargs(timeout=...)); fewer num_proc workers or a "
+            "faster disk for the datasets cache if the step crawls. A longer timeout alone only hides a step that "
+            "never ends.")
+
+
+def _data_bars(c: Collected) -> list[Event]:
+    """The data preparation bars (parse._bar) that stopped short of their end."""
+    return [e for e in c.samples.get("busy", []) if not e.data["done"]]
+
+
+def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I: ranks time out in a collective while another rank's own lines (its launcher prefix on a data
+    preparation bar short of its end: tokenising, grouping, mapping the dataset) show it still working before that
+    collective: it is the rank the others wait for (rank_missing), the ranks inside are victims. Not when a rank shows
+    an error of its own, nor when the prefix is only a local rank of a job spanning several hosts."""
+    bars = [e for e in _data_bars(c) if e.data["rank"] is not None]
+    if not bars or not any(c.kinds.get(k) for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")):
+        return None
+    waiting = sorted(r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report"))
+    busy = sorted({e.data["rank"] for e in bars} - set(waiting))
+    if not busy or not waiting or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    if len(hosts(c)) > 1 and any(e.text.startswith("[default") for e in bars):
+        return None  # torchrun's "[defaultN]:" is a local rank: on several hosts it does not name the process
+    e = next(e for e in bars if e.data["rank"] in busy)
+    return Verdict(
+        "rank_missing",
+        f"{_named(waiting)} timed out inside a collective while {_named(busy)}'s own lines show it still preparing "
+        f"data ({e.data['what']}: {e.data['pct']}%): {_named(busy)} had not reached that collective -- it is the rank "
+        "the others wait for, and they are its victims",
+        f"Rank {_fmt_ranks(busy)} was still busy before the collective, not hung in NCCL. " + BUSY_FIX,
+        "medium", busy, [e.brief()] + _samples(c, "watchdog_timeout")[:2])
+
+
+def _p2p_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I in vLLM's multiprocessing executor: the driver (the unprefixed lines: tensor-parallel rank 0) logs
+    that it is generating the GPU P2P access cache and prints nothing after it, while a worker ("(VllmWorkerProcess
+    pid=N)", a rank >= 1) times out later in a collective while initialising its device: the driver was still in its
+    P2P check, which the workers wait for -- it is the rank they wait for (rank_missing, rank 0), the worker its
+    victim. Not when any process shows an error of its own or a launcher records a failure. (Only lines with a trigger
+    word are read: a later driver line without one is not seen, hence the worker's init_device as well.)"""
+    steps = [e for e in c.samples.get("driver_step", []) if not e.data.get("later")]
+    if not steps or c.child_failures or c.worker_failures or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    step = steps[0]
+    path, _, line = step.where.rpartition(":")
+    outs = [t for t in c.samples.get("watchdog_timeout", []) if R_VLLM_WORKER_LINE.search(t.text)
+            and "init_device" in t.text  # the check runs while the workers initialise their devices
+            and t.where.rpartition(":")[0] == path and int(t.where.rpartition(":")[2]) >= int(line)]
+    if not outs or 0 in {t.rank for t in outs}:
+        return None
+    return Verdict(
+        "rank_missing",
+        "vLLM's driver (tensor-parallel rank 0) was generating the GPU P2P access cache and printed nothing after it, "
+        "while its worker timed out in a collective waiting for it: the driver was still in the custom all-reduce's "
+        "P2P check -- it is the rank the worker waits for, and the worker is its victim",
+        "The P2P check launches processes that test CUDA IPC between every GPU pair; it hangs where GPU peer-to-peer "
+        "is broken (PCIe ACS / IOMMU on, a VM or container without P2P). Start vLLM with --disable-custom-all-reduce "
+        "(skips the check), or fix P2P (ACS off, IOMMU passthrough; NCCL_P2P_DISABLE=1 as a test) and let the "
+        "gpu_p2p_access_cache JSON be written once; py-spy dump --pid of the driver process shows where it is.",
+        "medium", [0], [step.brief()] + [t.brief() for t in outs[:2]])
+
+
+_EVAL_NEAR = 3  # lines: the evaluation's output is the last thing printed before the others' timeouts
+
+
+def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I, the main process evaluating alone: ranks other than 0 time out in a BROADCAST (a broadcast waits
+    for its source: the metrics rank 0 computes, DDP's buffers at the next step) while the main process's own output
+    (no launcher prefix, or rank 0's) shows an evaluation still running right before those timeouts -- a validation bar
+    short of its end, an evaluator's progress line (COCO evaluation, mAP validation), which frameworks run and print
+    on rank 0 alone. Rank 0 had not reached the broadcast: it is the culprit (rank_missing), the ranks inside are
+    victims. An all-gather or all-reduce is read so only when the lines leave rank 0 the one rank of the world not
+    inside it -- ranks 1..N-1 all shown in one collective (one SeqNum), no stated world larger -- and the main
+    process's output is an evaluator's own line ("Evaluating ..."), not a bar (every rank may evaluate and draw one):
+    the ranks shown are past their evaluation, the one still in it is the rank not shown. Not when rank 0 shows a
+    timeout of its own or a rank an error of its own."""
+    outs = c.samples.get("watchdog_timeout", [])
+    if not outs or any(not t.op for t in outs):
+        return None
+    bcast = all(t.op.upper() == "BROADCAST" for t in outs)
+    if any(t.data.get("ran_for_ms") and t.data.get("timeout_ms") and t.data["ran_for_ms"] > 1.25 * t.data["timeout_ms"]
+           for t in outs):
+        return None  # a watchdog that could not run on time (_blocked's reading), not only a wait
+    if any(e.data.get("exitcode") not in (None, 0, -15, -6) for e in c.child_failures + c.worker_failures):
+        return None  # a process recorded failing on its own: its failure is the story (rule A)
+    waiting = sorted(r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report"))
+    own = {_own_rank(t) for t in outs}
+    if not waiting or None in own or 0 in own or 0 in waiting or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    if not bcast:  # rank 0 must be the only rank of the world the lines leave outside the one collective
+        size, _, sure = world_size(c)
+        if (len({(t.op.upper(), t.seq) for t in outs}) != 1 or waiting != list(range(1, waiting[-1] + 1))
+                or (sure == "high" and size != waiting[-1] + 1)):
+            return None
+
+    def at(e: Event) -> tuple[str, int]:
+        path, _, line = e.where.rpartition(":")
+        return path, int(line) if line.isdigit() else 0
+    first = {}
+    for t in outs:
+        p, n = at(t)
+        first[p] = min(first.get(p, n), n)
+    evs = [e for e in c.samples.get("evaluating", []) if not e.data["done"] and e.data["rank"] in (None, 0)
+           and at(e)[0] in first and 0 <= first[at(e)[0]] - at(e)[1] <= _EVAL_NEAR
+           and (bcast or R_EVAL_LINE.search(e.text))]
+    if not evs:
+        return None
+    e = evs[0]
+    return Verdict(
+        "rank_missing",
+        f"{_named(waiting)} timed out inside a{'' if bcast else 'n'} {outs[0].op.upper()} while the main process's "
+        f"own output right before it shows an evaluation still running ({e.text[:100]}): frameworks evaluate on rank 0 "
+        "alone while the other ranks go on to the next collective and wait for rank 0 there"
+        + (" (its broadcast)" if bcast else ", and rank 0 is the one rank of the world not inside it") +
+        " -- rank 0 had not reached it, so it is the rank the others wait for, and they are its victims",
+        "Rank 0 evaluation (the validation / metric computation only the main process runs) took longer than the "
+        "collective timeout. Raise the process-group timeout to cover it (init_process_group(timeout="
+        "timedelta(hours=2)), the framework's own timeout setting), or make the evaluation faster: evaluate on a "
+        "subset or less often, a faster/parallel evaluator, or evaluate on every rank and reduce the metrics; the "
+        "other ranks only waited.",
+        "medium", [0], [e.brief()] + [t.brief() for t in outs[:2]])
+
+
+def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A rank's read from the store (a get/wait: c10d's waitForInput on a socket it had connected) that times out: the
+    store answered the connection, and the rank waits for a key another rank has not written yet -- that rank is
+    elsewhere (still preparing data, loading, or dead), so this is rank_missing with the culprit unnamed (lead rules G
+    and L; the key's rank, when a line names it, is _uniqueid's). A connect that fails or times out stays _store's
+    (store_rendezvous), and so does a wait of torchrun's agent itself (no "[rankN]:" of a training process: torch glues
+    it to its lines once the default group exists; or torchrun's own frames in the traceback), which is the rendezvous
+    waiting for other nodes."""
+    evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input")
+           and (e.rank is not None or e.data.get("in_collective"))]
+    if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
+                                                     for e in c.samples.get("store_timeout", [])):
+        return None
+    waiting = sorted({e.rank for e in evs if e.rank is not None})
+    coll = next((e.data["in_collective"] for e in evs if e.data.get("in_collective")), None)
+    who = (_named(waiting) if waiting else "a process (its rank not shown)") + (
+        f", in its {coll} call (with NCCL's lazy set-up a group's first collective reads the NCCL unique id from the "
+        "store),") * bool(coll)
+    ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None) or "MASTER_ADDR:MASTER_PORT"
+    bars = _data_bars(c)
+    seen = (f"; the lines show data still being prepared ({bars[0].data['what']}: {bars[0].data['pct']}%)"
+            if bars else "")
+    return Verdict(
+        "rank_missing",
+        f"{who} had connected to the store at {ep} and waited the whole timeout for a key another rank had "
+        f"not written yet{seen}: the rank that should have written it was elsewhere -- usually the main process still "
+        "preprocessing or tokenising the dataset while the others wait (or loading, or gone); the waiting ranks are "
+        "victims and the lines do not name the one they wait for",
+        "Find the rank the others wait for (rank 0 for most keys): its own log up to the timeout, py-spy dump --pid "
+        "PID on it while the job waits. " + BUSY_FIX + " If it died, its traceback and exit code are the cause. If "
+        f"it is a rank on the other node(s) that never joined, check they were started and reach {ep} (nc -zv HOST "
+        "PORT; MASTER_ADDR / --dist-init-addr naming an address every node can route to, over the same family: IPv4 "
+        "vs IPv6 from the host name's lookup).",
+        "low", [], [e.brief() for e in (bars[:1] + evs[:2])],
+        demote="its store read only waited for a key another rank had not written: a victim")

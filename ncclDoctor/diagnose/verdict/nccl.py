@@ -1,0 +1,337 @@
+"""NCCL's other errors and WARNs (nccl_system, nccl_internal, invalid_usage...): its error lines no other
+family reads, WARN families, the subsystem a WARN names, its return-code trail alone."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.lone import lone_failure
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
+from ncclDoctor.diagnose.verdict.noise import harmless_warn
+from ncclDoctor.diagnose.warn_families import _NET_FIX
+
+# proxy.cc's ncclProxyCallBlocking: "Proxy Call to rank 7 failed (Connect)" -- the message types of set-up
+# (Init, SharedInit, Setup, Connect) fail when the connection to the peer cannot be made
+_PROXY_SETUP = re.compile(r"Proxy Call to rank (\d{1,7}) failed \((?:Connect|Setup|SharedInit|Init)\)")
+
+
+# argcheck.cc's range check prints the communicator's own size ("root should be in the 0..%d range", nRanks-1): a
+# range of 0..-1 is a communicator with no ranks -- its creation failed, or it was aborted
+_EMPTY_COMM = re.compile(r"should be in the 0\.\.-1 range")
+
+
+def argument_echo(c: Collected, e) -> bool:
+    """An NCCL argument check (argcheck.cc: "invalid root", "not a valid pointer") refusing a call on a communicator
+    that had already failed on a system error: an ncclSystemError is shown, and the communicator was aborted (NCCL's
+    "Abort COMPLETE") or the check found it with no ranks (0..-1). The refusal only echoes that failure (the
+    framework went on calling the broken communicator): the system error is the cause, not the call's arguments."""
+    from ncclDoctor.diagnose.warn_families import classify
+
+    fam = classify(e.text)
+    if fam is None or fam.name != "call_arguments":
+        return False
+    if not any(x.data.get("code") == "ncclSystemError" for x in c.samples.get("nccl_error", [])):
+        return False
+    return bool(_EMPTY_COMM.search(e.text)) or any(st.counts.get("comm_aborted") for st in c.ranks.values())
+
+
+def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("nccl_error", [])
+    if not evs:
+        return None
+    codes = {e.data.get("code") for e in evs}
+    echo = [e for e in c.samples.get("nccl_warn", []) if argument_echo(c, e)]
+    if echo or ("ncclSystemError" in codes and any(st.counts.get("comm_aborted") for st in c.ranks.values())):
+        # the argument refusals that follow an aborted communicator (its "invalid argument") are its echo
+        codes.discard("ncclInvalidArgument")
+    proxy = next((m for e in evs if (m := _PROXY_SETUP.search(str(e.data.get("last_error") or e.text)))), None)
+    if proxy:  # NCCL's proxy could not open the transport connection to a peer while the communicator was set up
+        return Verdict(
+            "network_setup",
+            f"NCCL's proxy could not set up the transport connection to rank {proxy.group(1)} ({proxy.group(0)}): the "
+            "connection between the ranks failed while the communicator was being set up (the interface NCCL "
+            "picked, a firewall between the hosts), not a faulty rank",
+            _NET_FIX, "medium", [], [e.brief() for e in evs[:3]])
+    if "ncclInternalError" in codes:
+        lone = lone_failure(c)  # lead rule A: the one process torchrun shows failing is the rank it happened on
+        who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6) else []
+        return Verdict(
+            "nccl_internal",
+            "NCCL reported an internal error" + (f" on {lone.who}, the one process torchrun shows failing" if who
+                                                 else ""),
+            "Rerun with NCCL_DEBUG=INFO to see the check that failed; check that every rank uses the same NCCL "
+            "version (torch's bundled one vs a system one) and run `ncclDoctor check`; on consumer GPUs try "
+            "NCCL_P2P_DISABLE=1 as a test (a broken PCIe peer-to-peer path)." + _old_nccl(evs),
+            "medium",
+            who,
+            [e.brief() for e in evs[:3]],
+        )
+    if "ncclInvalidArgument" in codes and not any(e.data.get("last_error") for e in evs):
+        # lead rule Q: NCCL refusing an argument with nothing more said (no Last error, no WARN the detectors before
+        # read): torch's own calls pass NCCL the rank, device and communicator the launch gave it (a barrier has no
+        # user tensor at all), so the usual cause is the launch every rank shares -- more processes than GPUs, the
+        # device not set per local rank, a rank or world size that does not fit: invalid usage, no rank named
+        return Verdict(
+            "invalid_usage",
+            "NCCL rejected an argument (ncclInvalidArgument) with nothing more said: in torch's calls (a barrier, the "
+            "lazy creation of the communicator in the first collective) the arguments are the rank, world size and "
+            "device the processes were launched with -- a launch or device-assignment error every rank shares, not "
+            "a faulty rank",
+            "Check how the processes were started: one process per GPU and no more (torchrun --nproc_per_node / "
+            "torch.distributed.launch --nproc_per_node equal to the GPUs CUDA_VISIBLE_DEVICES leaves), each on its "
+            "own device: torch.cuda.set_device(local_rank) before init_process_group and the first collective; a "
+            "script that spawns its own workers must not also run under a launcher. Rerun with NCCL_DEBUG=INFO (or "
+            "WARN): the 'Last error' line names the argument.",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if codes == {"ncclRemoteError"} and all(e.data.get("in_init") for e in evs):
+        # lead rules L and O: the remote error raised while the communicator was being created (CuPy's
+        # NcclCommunicator.__init__): the bootstrap or first connection between the processes failed -- set-up
+        return Verdict(
+            "network_setup",
+            "NCCL's ncclRemoteError ('remote process exited or there was a network error') raised while the "
+            "communicator was being created: the connection between the processes failed in its set-up (the "
+            "interface NCCL picked, a firewall, a peer that never started), not a faulty rank",
+            "Check every peer process is alive at init (each one creating the same communicator with the same unique "
+            "id); " + _NET_FIX + (" An old binding that prints the result code as a bare number (CuPy's 'KeyError: "
+                                  "6' is ncclRemoteError): upgrade cupy to see NCCL's own message."
+                                  if any("KeyError" in e.text for e in evs) else ""),
+            "medium", [], [e.brief() for e in evs[:3]])
+    if codes == {"unknown"} and not any(e.data.get("last_error") for e in evs):
+        # an NcclError whose text is lost (Ray's "RayTaskError(NcclError)" names only the class): which NCCL error,
+        # and whose side, the lines cannot say
+        return Verdict(
+            "unknown",
+            "an NCCL call failed (NcclError), but its result code and message are not in these lines: which NCCL "
+            "error it was, and which process or connection is at fault, cannot be told",
+            "Show the NcclError's full message (the result code: system, internal, invalid usage, remote error); "
+            "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET and collect the other workers' logs (Ray worker "
+            "logs under /tmp/ray/session_latest/logs); check the NCCL version the binding (cupy / NCCL version) "
+            "loads and NCCL_SOCKET_IFNAME.",
+            "low", [], [e.brief() for e in evs[:3]])
+    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") or e.data.get("mid_run") for e in evs):
+        # the two-line summary alone: NCCL's own words say "a peer exited OR the network failed", and the
+        # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there.
+        # (A line that places the error in a communicator already running -- XLA aborting one on its async error
+        # -- is lead rule O's peer gone mid-run: early_exit below.)
+        return Verdict(
+            "unknown",
+            "NCCL's ncclRemoteError without its 'Last error' line: 'remote process exited or there was a network "
+            "error' is NCCL's own either-or, and nothing else in these lines tells which (no peer's failure, no "
+            "socket or IB error); no rank can be named",
+            "Rerun with NCCL_DEBUG=WARN (or INFO, NCCL_DEBUG_SUBSYS=INIT,NET) so the error carries its 'Last error' "
+            "line (a peer's socket closed or reset, an IB completion error), and collect the other ranks' logs: a "
+            "rank that exited first (an exception, an OOM, a SIGKILL) is the cause; if every process was alive, it "
+            "is the network between the nodes.",
+            "low", [], [e.brief() for e in evs[:3]])
+    if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
+        return Verdict(
+            "early_exit",
+            "NCCL's ncclRemoteError: a peer process exited (or the network to it failed) while this rank still "
+            "communicated with it; the rank printing it is a victim, the peer's own failure came first",
+            "Find the rank that exited first: its own log and traceback (an exception, a CUDA error, an OOM, a "
+            "SIGKILL from the host); if every process was alive, check the network between the nodes "
+            "(NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET).",
+            "medium",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
+    topo = sorted({f"{f} -> {n}" for f, n in c.retcodes if f in ("xml.cc", "topo.cc") and n == 2})
+    if "ncclSystemError" in codes and topo:  # the trail runs through graph/: topology detection read sysfs and failed
+        return Verdict(
+            "nccl_system",
+            f"NCCL's topology detection failed on a system call ({', '.join(topo[:3])}: graph/xml.cc, topo.cc read "
+            "the PCI tree in sysfs): it could not resolve a GPU's or NIC's PCI path, as in VMs and containers whose "
+            "PCI view is virtual or whose /sys is partial; no rank is at fault",
+            "Upgrade NCCL (newer versions tolerate virtual PCI paths), or give NCCL the topology instead of reading "
+            "sysfs: NCCL_TOPO_FILE=<xml> (dump one with NCCL_TOPO_DUMP_FILE on a node where it works); in a container, "
+            "mount /sys from the host.",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if "ncclSystemError" in codes:
+        lone = lone_failure(c)  # lead rule A: the one process the launcher shows failing is where the call failed
+        who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6) else []
+        return Verdict(
+            "nccl_system",
+            "NCCL reported a system error (a socket, shared memory or IB verbs call failed)"
+            + (f" on {lone.who}, the one process the launcher shows failing" if who else "")
+            + (f"; the later '{_what(echo[0])[:100]}' is that failed communicator's echo (a call on a communicator "
+               "already aborted), not the call's arguments" if echo else ""),
+            "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
+            "failed; check /dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME, and the GPUs each process "
+            "sees: select them with CUDA_VISIBLE_DEVICES (contiguous, one per process) rather than a framework's "
+            "device list with gaps." + _old_nccl(evs),
+            "medium",
+            who,
+            [e.brief() for e in evs[:3]],
+        )
+    return None
+
+
+_NCCL_VERSION = re.compile(r"NCCL version (\d+)\.(\d+)\.(\d+)")
+
+
+def _old_nccl(evs: list) -> str:
+    """An NCCL older than 2.10 named in the error lines: its set-up bugs have been fixed since."""
+    for e in evs:
+        m = _NCCL_VERSION.search(e.text)
+        if m and (int(m.group(1)), int(m.group(2))) < (2, 10):
+            return (f" NCCL {'.'.join(m.groups())} is old (2021 or before): upgrade torch (it bundles NCCL) before "
+                    "digging further, many set-up errors of that age are fixed.")
+    return ""
+
+
+def _first_and_last(said: list[str]) -> str:
+    """The first message a library printed, quoted, and its last when it printed several."""
+    return f"'{said[0][:160]}'" + (f" ... '{said[-1][:120]}'" if len(said) > 1 else "")
+
+
+def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """An NCCL WARN (or an NCCL error's "Last error" text) of a family no specific detector
+    read: its family's cause and fix (warn_families.py)."""
+    from ncclDoctor.diagnose.warn_families import classify
+
+    refused = c.samples.get("rdma_refused", [])
+    if refused:  # lead rule J: the host's RDMA driver refused to create a resource (a PD, a CQ) for lack of memory
+        return Verdict(
+            "nccl_system", "the kernel's RDMA driver refused to create a network resource for lack of memory "
+            f"('{refused[0].text.strip()[-120:]}'): the host refused the EFA/IB resources the transport asked for at "
+            "set-up, on every rank alike, not a rank's fault nor the fabric's links",
+            "Check the host's resources for the RDMA device: dmesg for the driver's errors, the locked-memory limit "
+            "(ulimit -l unlimited; docker --ulimit memlock=-1; the memlock limit in /etc/security/limits.conf), huge "
+            "pages and free memory on the node, and that the EFA driver, libfabric and aws-ofi-nccl come from one EFA "
+            "installer (fi_info -p efa lists the devices); then rerun.", "medium", [],
+            [e.brief() for e in refused[:2]] + [e.brief() for e in c.samples.get("nccl_warn", [])[:1]], job_wide=True)
+    atl = c.samples.get("ccl_transport", [])
+    if atl:  # oneCCL's transport layer (ATL over libfabric/MPI) failed to start: the library's own system set-up
+        said = [e.data["said"] for e in atl]
+        return Verdict(
+            "nccl_system", "oneCCL (the collective library here) could not initialise its transport layer (ATL): "
+            + _first_and_last(said) + " -- libfabric (or MPI) "
+            "offers no usable provider in this environment (the one asked for missing, or shared memory unusable), "
+            "before any collective and before any peer is contacted; the set-up every rank shares, not a rank",
+            "Check oneCCL's transport set-up: source the oneAPI / oneCCL environment (setvars.sh / vars.sh) so that "
+            "its libfabric and providers are found, and list them (fi_info; fi_info -p shm); set FI_PROVIDER to one "
+            "that exists here (shm on one node, tcp or the fabric's across nodes) or CCL_ATL_TRANSPORT=mpi; give the "
+            "container a usable /dev/shm (--ipc=host or --shm-size); keep the oneCCL version matched to the "
+            "framework (torch-ccl / intel-extension); CCL_LOG_LEVEL=debug shows the providers it tries.",
+            "medium", [], [e.brief() for e in atl[:3]], job_wide=True)
+    wk = c.samples.get("ccl_worker", [])
+    if wk:  # oneCCL could not start its worker threads: a system call of the host (pthread_create) refused them
+        said = [e.data["said"] for e in wk]
+        return Verdict(
+            "nccl_system", "oneCCL (the collective library here) could not start its worker threads: "
+            + _first_and_last(said) + " -- a system call of its "
+            "start-up failed on this host (typically the worker CPU affinity naming CPUs the process may not use), "
+            "before any collective; every process starts the same way, not a rank's fault",
+            "Check oneCCL's worker settings against the CPUs the process may use (taskset -p PID, the cgroup cpuset "
+            "of the container / job): unset or fix CCL_WORKER_AFFINITY, lower CCL_WORKER_COUNT, or launch through "
+            "mpirun (CCL_ATL_TRANSPORT=mpi) so the affinity comes from the launcher; CCL_LOG_LEVEL=debug shows the "
+            "affinity it tries.",
+            "medium", [], [e.brief() for e in wk[:3]], job_wide=True)
+    hits = []
+    for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
+        if e.kind == "nccl_warn" and harmless_warn(c, e):
+            continue
+        fam = classify(e.text if e.kind == "nccl_warn" else (e.data.get("last_error") or ""))
+        if fam is not None and not (e.kind == "nccl_warn" and argument_echo(c, e)):
+            hits.append((fam, e))
+    if not hits:
+        return None
+    # a family that only hands an earlier error back (the communicator already failed) gives way to any other
+    hits = [h for h in hits if h[0].cause != "unknown"] or hits
+    fam, first = hits[0]
+    same = [e for f, e in hits if f is fam]
+    ranks = sorted({e.rank for e in same if e.rank is not None})
+    cause, meaning = fam.cause, fam.meaning
+    nonic = [e for e in c.samples.get("benign", []) if e.data.get("what") == "ofi device not found"]
+    if fam.name == "ofi_endpoint" and nonic:  # the plugin could not even read its device: the device is not usable
+        cause, meaning = "network_setup", (
+            "the libfabric net plugin (aws-ofi-nccl) could not set up its endpoint on the EFA device, and the lines "
+            f"show it unable to read the device at all ('{R_OFI_NO_NIC.search(nonic[0].text).group(0)}'): the EFA "
+            "device is not usable from these processes (not passed into the container, the EFA driver or libfabric "
+            "missing or mismatched), so NCCL's connections between the nodes cannot be set up over it")
+    return Verdict(cause, f"{meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
+                   fam.fix, "low" if cause == "unknown" else "medium", [], [e.brief() for e in same[:3]],
+                   job_wide=fam.job_wide)
+
+
+def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The last word before "nothing found": an NCCL WARN is NCCL reporting a failure, so a WARN
+    of no known family still gets its subsystem's cause class (low confidence) and its text."""
+    from ncclDoctor.diagnose.warn_families import subsystem
+
+    evs = [e for e in c.samples.get("nccl_warn", []) if not harmless_warn(c, e)]
+    if not evs:
+        return None
+    fam = subsystem(_what(evs[0]))
+    return Verdict(fam.cause, f"{fam.meaning}: '{_what(evs[0])}'; no known family of NCCL's messages explains it "
+                   "further", fam.fix, "low", [], [e.brief() for e in evs[:3]])
+
+
+# ncclResult_t: the code an NCCL return-code trail ("NCCL INFO init.cc:904 -> 3") carries up to the caller
+_RETCODE_CLASS = {
+    1: ("cuda_error", "ncclUnhandledCudaError: a CUDA call inside NCCL failed",
+        "Rerun with NCCL_DEBUG=WARN (or INFO) so the failing CUDA call is printed (its 'Cuda failure' WARN); check the "
+        "driver against the CUDA runtime (nvidia-smi) and dmesg for Xid errors."),
+    2: ("nccl_system", "ncclSystemError: a system call NCCL made failed (a socket, shared memory, IB verbs)",
+        "Rerun with NCCL_DEBUG=WARN (or INFO, NCCL_DEBUG_SUBSYS=INIT,NET) so the failing call is printed; check "
+        "/dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME and the IB devices (ibstat)."),
+    3: ("nccl_internal", "ncclInternalError: one of NCCL's own checks failed",
+        "Rerun with NCCL_DEBUG=WARN (or INFO, NCCL_DEBUG_SUBSYS=INIT,GRAPH) so the check that failed is printed; check "
+        "that every rank loads the same NCCL version (torch's bundled one vs a system one); a trail through graph/ "
+        "(topology: paths.cc, search.cc, topo.cc) is NCCL not finding a GPU or NIC in the machine's topology -- in a "
+        "VM or container give it the topology (NCCL_TOPO_FILE) and unset stray NCCL_GRAPH_FILE / NCCL_TOPO_FILE "
+        "settings (also in /etc/nccl.conf), or upgrade NCCL."),
+    4: ("invalid_usage", "ncclInvalidArgument: NCCL was called with an invalid argument",
+        "Rerun with NCCL_DEBUG=WARN so the argument NCCL rejected is printed; check every rank passes the same count, "
+        "datatype and root, and each process uses its own GPU (torch.cuda.set_device(LOCAL_RANK))."),
+    5: ("invalid_usage", "ncclInvalidUsage: NCCL was used in a way it does not allow",
+        "Rerun with NCCL_DEBUG=WARN so the misuse is printed (two ranks on one GPU: torch.cuda.set_device(LOCAL_RANK), "
+        "CUDA_VISIBLE_DEVICES; mismatched calls between ranks)."),
+}
+
+
+_R_REALPATH_SYS = re.compile(r"Could not find real path of /sys/\S{1,300}")
+_TRAIL_TOP = ("init.cc", "group.cc", "enqueue.cc", "collectives.cc", "init.cu", "group.cu", "enqueue.cu")
+
+
+def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """NCCL's return-code trail alone ("NCCL INFO transport.cc:84 -> 3" ... "group.cc:72 -> 3 [Async thread]"), the
+    WARN that started it not in the lines: NCCL still failed, and the code it carries up (ncclResult_t) is the class
+    of the failure -- never "nothing failed". The detectors before read the trails they know (bootstrap, sockets,
+    IB, topology's system calls); this one reads the code of any other."""
+    if not c.retcodes or any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+        return None
+    if c.samples.get("nccl_error") or c.exceptions:
+        return None
+    codes: dict[int, int] = {}
+    for (_, n), k in c.retcodes.items():
+        codes[n] = codes.get(n, 0) + k
+    code = max(codes, key=lambda n: (codes[n], n))
+    # a trail that stops below the API (a probe NCCL recovers from: net_ib/gdr.cc -> 3, then "Using network
+    # Socket") is no failure; one that reaches ncclCommInitRank's or a group's layer came out of NCCL's call
+    if code not in _RETCODE_CLASS or not any(f in _TRAIL_TOP for (f, n) in c.retcodes if n == code):
+        return None
+    cause, what, fix = _RETCODE_CLASS[code]
+    files = [f for (f, n) in c.retcodes if n == code]
+    # NCCL <= 2.4 inlines the topology's realpath() of the GPU's sysfs path (include/topo.h): its WARN "Could not find
+    # real path of /sys/class/pci_bus/..." is then the first line of a trail that names only init.cu/group.cu
+    realpath = next((e for e in c.samples.get("nccl_warn", []) if _R_REALPATH_SYS.search(e.text)), None)
+    if code == 2 and (realpath is not None or any(f in ("xml.cc", "topo.cc") for f in files)):
+        # ncclSystemError out of graph/ (xml.cc, topo.cc): the topology detection's own system calls, reading the
+        # machine's PCI tree under /sys, failed -- the host (WSL2, a VM, a container's /sys) hides it from every rank
+        fix = ("The trail runs through NCCL's topology detection (graph/xml.cc, topo.cc): it could not read the PCI "
+               "tree under /sys (sysfs: /sys/class/pci_bus, /sys/bus/pci/devices) on this host, as in WSL2, a VM or a "
+               "container without the host's /sys. Run where sysfs shows the GPUs (native Linux; a container with the "
+               "host's /sys mounted, e.g. --privileged), give NCCL the topology in a file (NCCL_TOPO_FILE), or upgrade "
+               "NCCL to a version that supports this platform (the 'NCCL version' line of NCCL_DEBUG=INFO). " + fix)
+    said = (f"its WARN '{_R_REALPATH_SYS.search(realpath.text).group(0)}' says the topology detection could not "
+            "resolve a GPU's sysfs path; these lines name no rank" if code == 2 and realpath is not None else
+            "the WARN line that says which call or check failed is not in these lines, and no rank is named by them")
+    return Verdict(
+        cause,
+        f"NCCL's return-code trail ({', '.join(f'{f} -> {code}' for f in files[:4])}) carries {code} = {what}; "
+        f"{said}",
+        fix, "medium" if code != 1 else "low", [], _samples(c, "transport"), job_wide=True)

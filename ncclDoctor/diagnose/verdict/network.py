@@ -1,0 +1,353 @@
+"""The network set-up wrong (network_setup): interfaces NCCL or gloo must not use (loopback, docker bridges),
+addresses no peer can reach, a port already bound, a connection refused at set-up, peers that never come up."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.signatures import R_ENDPOINT, R_PEER_GONE
+from ncclDoctor.diagnose.state import ERROR_KINDS, Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _samples, hosts
+
+_BAD_IFACE = re.compile(r"^(lo|docker\d*|veth\w*|virbr\d*|ip6tnl\d*|tunl\d*|br-\w+|cni\d*|flannel\S*)$")
+
+
+def bad_interfaces(c: Collected) -> list[str]:
+    """Interfaces NCCL chose that cannot carry inter-node traffic: loopback, link-local, virtual. Loopback carries
+    NCCL's bootstrap between the processes of ONE node (issue #14 item 3: it is a problem in a multi-node job): with
+    every line on one host (or none named) and nothing failing, NCCL choosing lo is set-up chatter (lead rule K)."""
+    bad = [f"{n}:{a}" for n, a in c.interfaces.items() if _bad_iface(n, a)]
+    if bad and _loopback_only(bad) and not spans_nodes(c) and not _something_failed(c):
+        return []
+    # lead rule K: with nothing failing, virtual interfaces NCCL's bootstrap only lists after the first, routable one
+    # ("Bootstrap : Using [0]enp7s0:10.x [1]virbr0:... [2]veth...": it uses the first alone), and no NET/Socket line
+    # uses, are the host's other interfaces in its set-up chatter, not an interface chosen wrong
+    if bad and not any(b.split(":", 1)[0] in c.used_ifaces for b in bad) and not _something_failed(c):
+        return []
+    return bad
+
+
+def _bad_iface(name: str, addr: str) -> bool:
+    return bool(_BAD_IFACE.match(name)) or addr.startswith("127.") or addr.lower().startswith("fe80")
+
+
+def _loopback_only(bad: list[str]) -> bool:
+    return all(b.startswith("lo:") or b.split(":", 1)[1].startswith("127.") or b.endswith(":::1") for b in bad)
+
+
+def spans_nodes(c: Collected) -> bool:
+    """The lines show more than one node: ranks or NCCL processes on several hosts, or torchrun's printed
+    node count (GROUP_WORLD_SIZE / nnodes) above 1."""
+    nodes = [int(v) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {}) if v.isdigit()]
+    named = hosts(c) | set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
+    return max(nodes + [len(named)]) > 1
+
+
+def _something_failed(c: Collected) -> bool:
+    """Any failure at all in the lines: an error family, an NCCL return-code trail, a launcher's record of a failed
+    process, a traceback's exception."""
+    from ncclDoctor.diagnose.verdict.noise import harmless_warn
+
+    # a harmless NCCL WARN (libibverbs absent, a net plugin finding no device and dropped) is no failure
+    warns = c.samples.get("nccl_warn", [])
+    real_warn = len(warns) < c.kinds.get("nccl_warn", 0) or any(not harmless_warn(c, e) for e in warns)
+    return bool(any(c.kinds.get(k) for k in ERROR_KINDS if k != "nccl_warn") or real_warn or c.retcodes
+                or c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("watchdog_timeout"))
+
+
+def shared_addresses(c: Collected) -> list[tuple[str, set[str]]]:
+    """Addresses NCCL bootstraps on that two hosts both print: containers on bridge networks (Docker's
+    172.17.0.2 on every node) advertise an address no other node can reach. Loopback is bad_interfaces'."""
+    shared = sorted((a, hs) for a, hs in c.iface_hosts.items() if len(hs) > 1 and not a.startswith("127."))
+    # lead rule K, as in bad_interfaces: an address only the bootstrap's list shows after its first (used) interface
+    unused = {a for n, a in c.interfaces.items() if n not in c.used_ifaces}
+    if shared and any(a in unused for a, _ in shared) and not _something_failed(c):
+        shared = [(a, hs) for a, hs in shared if a not in unused]
+    return shared
+
+
+R_BIND_BUSY = re.compile(r"\bbind failed ?:? ?Address already in use")
+# socket.cc's socketFinalizeAccept: the peer that connected announced another socket type than the listener's
+# (enum ncclSocketType: 1 bootstrap, 2 proxy, 3 the socket net transport, 4 the IB net transport, 5 RAS)
+_MIXED_FIX = ("Make every node use the same network transport: check InfiniBand on each node (ibstat, ibv_devinfo, "
+              "the same NCCL_IB_HCA, /dev/infiniband in the container) so that IB works on both ends, or set "
+              "NCCL_IB_DISABLE=1 (and the same NCCL_NET) on every node -- under mpirun pass it with -x so the remote "
+              "ranks get it; compare the 'Using network' line of each node's NCCL_DEBUG=INFO log. ")
+R_WRONG_TYPE = re.compile(r"socketFinalizeAccept: wrong type (\d) != (\d)")
+
+
+def survivor_retries(c: Collected) -> set[int]:
+    """The ranks a launcher's complete record shows alive while others exited on their own: Paddle's launch_utils
+    lists every trainer whose process exited nonzero ("rank=[1, 2, 3] was aborted", data "whole") and prints trainer
+    0's own log on the console, so a console line without a rank of its own is trainer 0's. In Paddle's
+    gen_comm_id_helper only trainer 0 connects out, retrying, to send the NCCL id: its refused connects to a
+    trainer that died before it listened are that death's symptom, not the network's fault."""
+    whole = [e for e in c.child_failures if e.data.get("whole") and e.rank is not None]
+    if not whole:
+        return set()
+    return {0} - {e.rank for e in whole}
+
+
+# Paddle's NCCL id exchange, whose connects only trainer 0 makes (gen_comm_id_helper.cc's "connect addr=H:P failed N
+# times with reason: Connection refused retry after S seconds", the older nccl_context.cc's "Socket connect worker
+# H:P failed, try again after S seconds"): such a line is trainer 0's, whatever prefix a paste gave it
+R_PADDLE_ID_SEND = re.compile(r"\bgen_comm_id_helper\.cc:\d{1,6}\] connect addr=|"
+                              r"\bnccl_context\.cc:\d{1,6}\] Socket connect worker ")
+
+
+def _connect_rank(e) -> int | None:
+    """The rank whose connect failed: trainer 0 for Paddle's NCCL id exchange, else the line's own rank."""
+    return 0 if R_PADDLE_ID_SEND.search(e.text) else e.rank
+
+
+def _zero_net(endpoint: str) -> str | None:
+    """The host of HOST:PORT when it is an IPv4 address in 0.0.0.0/8 other than 0.0.0.0 itself (RFC 1122's "this
+    network": never a host's address, never a destination on the wire), else None."""
+    host = endpoint.rsplit(":", 1)[0]
+    try:
+        ip = ipaddress.IPv4Address(host)
+    except ValueError:
+        return None
+    return host if ip in _THIS_NETWORK and ip != ipaddress.IPv4Address(0) else None
+
+
+_THIS_NETWORK = ipaddress.ip_network("0.0.0.0/8")
+
+
+def _peer_of(e) -> str:
+    """The HOST:PORT a failed connect went to: the socket error's peer, or Paddle's NCCL id exchange's address."""
+    if e.data.get("peer"):
+        return str(e.data["peer"])
+    m = R_PADDLE_ID_SEND.search(e.text)
+    p = R_ENDPOINT.search(e.text, m.end()) if m else None
+    return f"{p.group(1)}:{p.group(2)}" if p else ""
+
+
+def _unroutable_peers(c: Collected) -> Verdict | None:
+    """Lead rule L: the endpoints a launcher waits for (Paddle's "not ready endpoints:[...]") or a connect goes to are
+    at an address in 0.0.0.0/8, which no host has: the node's own address was read wrong where the endpoints were
+    built (its host name resolving to a garbage address, a wrong --ips / POD_IP), so the connections between the
+    processes can never be made at set-up -- network_setup, no rank (the one that waits only reports it)."""
+    evs = [e for e in c.samples.get("peer_wait", []) if any(_zero_net(x) for x in e.data["endpoints"])]
+    evs += [e for e in c.samples.get("socket_error", []) if e.data.get("connect") and _zero_net(_peer_of(e))]
+    if not evs:
+        return None
+    bad = sorted({h for e in evs for x in (e.data.get("endpoints") or [_peer_of(e)]) if (h := _zero_net(x))})
+    said = evs[0].data.get("said") or evs[0].text.strip()
+    return Verdict(
+        "network_setup",
+        f"the processes wait for (or connect to) peers at {', '.join(bad[:3])} ('{said[:120]}'): an "
+        "address in 0.0.0.0/8, which no host has and no packet can reach -- the address the endpoints were built from "
+        "is wrong (a host name resolving to a garbage address, or a wrong node address given to the launcher), so the "
+        "connections between the processes can never be made at set-up; not a rank's fault",
+        "Find the node's real host IP and make the launcher use it: check what the host name resolves to (hostname "
+        "-i; getent hosts $(hostname)) and fix /etc/hosts so that it maps the host name to the host IP of the "
+        "interface the nodes reach each other on, or pass the address explicitly -- Paddle's launcher --ips=<host IP> "
+        "(--ips=127.0.0.1 for one machine), POD_IP, or PADDLE_TRAINER_ENDPOINTS / MASTER_ADDR with real host IPs; "
+        "then check the firewall / ports between the nodes.",
+        "high" if any(e.kind == "socket_error" for e in evs) else "medium", [], [e.brief() for e in evs[:2]],
+        job_wide=True)
+
+
+def _peer_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AD (1): Paddle's trainers waiting on each other's endpoints ("server not ready, wait 3 sec to
+    retry..." / "not ready endpoints:[...]", the NCCL-id hand-over between trainers, not a store) that stay not ready
+    wait after wait, with nothing else failing: the connections between the trainers cannot be made at set-up --
+    network_setup (lead rule L). Several endpoints never answering (a whole node, or every other trainer) is the
+    launch or the network, no rank; one endpoint missing is most likely its trainer never started, a rank the lines
+    do not name (nobody is named either way). Read after the nodes' launch lines (quiet._rank_args: nodes given
+    different --ips are config) and after the address no host has (_unroutable_peers)."""
+    if not c.peer_waits or c.exceptions or c.child_failures or c.worker_failures:
+        return None
+    stuck = [(now, ev) for now, runs, ev in c.peer_waits.values() if now and runs >= 2]
+    if not stuck:
+        return None
+    eps = list(dict.fromkeys(x for now, _ in stuck for x in now))
+    by_host: dict[str, list[str]] = {}
+    for x in eps:
+        by_host.setdefault(x.rsplit(":", 1)[0], []).append(x.rsplit(":", 1)[1])
+    where = "; ".join(f"{h} (port{'s' if len(ps) > 1 else ''} {', '.join(ps[:8])})" for h, ps in
+                      list(by_host.items())[:4])
+    one = len(eps) == 1
+    loop = all(h.startswith("127.") or h in ("localhost", "::1") for h in by_host)
+    said = stuck[0][1].data.get("said") or stuck[0][1].text.strip()
+    workerlog = ("the workerlog (log/workerlog.N, under --log_dir) of the trainer that should listen at "
+                 f"{eps[0]}" if one else "the workerlogs (log/workerlog.N, under --log_dir) on the node(s) "
+                 f"{', '.join(list(by_host)[:4])}")
+    return Verdict(
+        "network_setup",
+        f"the launcher's trainer keeps waiting for its peers' endpoints ('{said[:120]}'), retry after retry: "
+        f"{'the endpoint' if one else 'the endpoints'} at {where} never "
+        + ("answers" if one else "answer")
+        + " -- the trainers' NCCL id exchange connects trainer to trainer at set-up (not a store), and that "
+        "connection cannot be made; "
+        + ("one trainer's endpoint is missing: most likely its process never started or died before listening (its "
+           "rank is not in these lines), or its port is taken or blocked" if one else
+           "several trainers' endpoints never answer (a whole node or every other trainer): that node was not "
+           "launched (or not with the same --ips), or the network/firewall between the nodes blocks those ports -- "
+           "a launch or network fault, not one rank's"),
+        f"Read {workerlog}: a trainer that failed at start-up writes its error there, and one that is missing never "
+        "started. Launch on every node with the same command and the same --ips list (paddle.distributed.launch "
+        "--ips=A,B --gpus=...), check that PADDLE_TRAINER_ENDPOINTS holds the addresses the nodes reach each other on "
+        "(hostname -i), and that the ports are free and open between the nodes (no firewall; `nc -zv HOST PORT` from "
+        "the waiting node" + (", 127.0.0.1 on one machine: another job or a stale process may hold the port, "
+                              "--started_port picks others" if loop else "")
+        + "); rerun with GLOG_v=3 / NCCL_DEBUG=INFO to see the NCCL id exchange (gen_nccl_id).",
+        "low" if one else "medium", [], [ev.brief() for _, ev in stuck[:2]], job_wide=True)
+
+
+# the files of NCCL's return-code trail under a socket read or write of the net transport's data path
+_PEER_READ_FILES = frozenset(("socket.cc", "net_socket.cc", "socket.h", "net.h"))
+
+
+def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    unroutable = _unroutable_peers(c)
+    if unroutable is not None:
+        return unroutable
+    alive = survivor_retries(c)
+    connect = [e for e in c.samples.get("socket_error", []) if e.data.get("connect")
+               and (0 if _connect_rank(e) is None else _connect_rank(e)) not in alive]
+    # a peer that closed the socket while the communicator was still being set up (the return-code trail runs
+    # through transport.cc/init.cc: the connections of ncclCommInitRank or of a lazy connect) never got connected:
+    # the other end gave up on a connection that did not work (interface, firewall), not a peer that crashed mid-run
+    if not connect and any(f in ("init.cc", "transport.cc") for f, _ in c.retcodes):
+        connect = [e for e in c.samples.get("socket_error", []) if not e.data.get("store_gone")
+                   and R_PEER_GONE.search(str(e.data.get("what", "")))]
+    # a gloo peer gone inside the set-up call (hvd.init(), init_process_group: parse._init_frame) is set-up too
+    gloo = [e for e in c.samples.get("gloo_error", [])
+            if e.data.get("setup") or not R_PEER_GONE.search(str(e.data.get("what", "")))]
+    # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
+    # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
+    boot = sorted(
+        f"{f} -> {n}"
+        for (f, n) in c.retcodes
+        if f.startswith("bootstrap.") or (f in ("socket.cc", "net_socket.cc", "socket.h") and n in (2, 3))
+    )
+    # a socket-layer trail (net_socket.cc, net.h) whose only failure is a peer closing NCCL's data socket, with no
+    # connect failing and nothing of set-up in the trail (bootstrap, init.cc, transport.cc, proxy.cc): the peer's
+    # process went away mid-run (lead rule O), the system error of the read is its consequence, not the network's
+    socks = c.samples.get("socket_error", [])
+    if (boot and not connect and socks and not any(e.data.get("connect") for e in socks)
+            and all(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in socks)
+            and all(f in _PEER_READ_FILES for f, _ in c.retcodes)):
+        boot = []
+    setup = [k for k in ks if k.kind == "connection_setup"]
+    bad = bad_interfaces(c)
+    shared = shared_addresses(c)
+    if not (connect or gloo or boot or setup or bad or shared):
+        return None
+    seen = []
+    if connect:
+        seen.append(
+            "connections between ranks failed at set-up (" + ", ".join(sorted({e.data["what"] for e in connect})) + ")"
+        )
+    if gloo:
+        seen.append("gloo could not connect its peers (" + ", ".join(sorted({str(e.data["what"]) for e in gloo})) + ")")
+    if boot:
+        seen.append(
+            "NCCL's bootstrap/socket layer returned an error (" + ", ".join(boot[:3]) + ": 2 = system error, "
+            "3 = internal, 6 = remote)"
+        )
+    if setup:
+        seen.append(setup[0].message)
+    if bad:
+        seen.append(
+            "NCCL chose interface(s) " + ", ".join(bad[:4]) + (f" and {len(bad) - 4} more" if len(bad) > 4 else "")
+            + " (loopback, link-local or virtual: not reachable from "
+            "other nodes)"
+        )
+    if shared:
+        a, hs = shared[0]
+        seen.append(f"hosts {', '.join(sorted(hs)[:3])} all use the address {a}"
+                    + (" (Docker's default bridge, 172.17.0.0/16)" if a.startswith("172.17.") else "")
+                    + ": each container sits behind its own NAT with the same private address, so no other node can "
+                    "reach the address it advertises; run the containers with host networking (--network=host) and "
+                    "set NCCL_SOCKET_IFNAME to the routable host interface")
+    bridge = sorted({str(e.data.get("peer")) for e in connect + gloo
+                     if str(e.data.get("peer", "")).startswith("172.17.")})
+    if bridge:
+        seen.append(f"the peer address {bridge[0]} is in 172.17.0.0/16, Docker's default bridge (docker0): NCCL/gloo "
+                    "chose the container bridge, which other nodes cannot reach (NCCL_SOCKET_IFNAME=^docker0,lo)")
+    if any(re.search(r"\bfe80:|\b169\.254\.", e.text) for e in connect + gloo):
+        seen.append("a peer's address is link-local (IPv6 fe80::, IPv4 169.254.x.x: valid on one link only): that "
+                    "node chose an interface other nodes cannot route to; pin the same routable interface on every "
+                    "node")
+    loop = sorted({str(e.data.get("peer")) for e in connect if str(e.data.get("peer", "")).startswith("127.")})
+    if loop and len(hosts(c)) > 1:
+        seen.append(
+            f"ranks on {len(hosts(c))} hosts connect to the loopback address {', '.join(loop)}: a host name that "
+            "resolves to 127.0.1.1 (Debian/Ubuntu /etc/hosts) or MASTER_ADDR=localhost in a multi-node job"
+        )
+    if loopback_master(c):
+        seen.append(loopback_master(c))
+    proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
+    # NCCL's own socket could not bind (socket.h/socket.cc "Call to bind failed : Address already in use"): the port
+    # it wants is taken -- a fixed NCCL_COMM_ID port still held, or the ephemeral ports used up by communicators
+    # created again and again (a new group per step) -- not the interface
+    busy = [e for e in c.samples.get("nccl_warn", []) if R_BIND_BUSY.search(e.text)]
+    # 3 vs 4: a rank of one node reached this one over IB's connection set-up while this node listens with the socket
+    # transport (or the reverse): the nodes picked different network transports -- IB up (or enabled) on one only
+    mixed = next((m for e in c.samples.get("nccl_warn", []) if (m := R_WRONG_TYPE.search(e.text))
+                  and {m.group(1), m.group(2)} == {"3", "4"}), None)
+    if mixed:
+        got, want = ("IB", "socket") if mixed.group(1) == "4" else ("socket", "IB")
+        seen.insert(0, f"a peer connected with NCCL's {got} transport to a node listening with its {want} transport "
+                    f"('{mixed.group(0)}'): the nodes do not use the same network transport (InfiniBand works or is "
+                    "enabled on one node and not the other)")
+    # gloo's tcp device (no GLOO_SOCKET_IFNAME) binds to the address the host name resolves to, and no interface has it
+    lost = next((m for e in gloo if (m := _R_GLOO_NO_IFACE.search(str(e.data.get("what", ""))))), None)
+    if lost:
+        seen.insert(0, f"gloo found no local network interface holding {lost.group(1) or 'the address'}, the address "
+                    "this host's name resolves to ('Unable to find interface for'): the host name resolves to an "
+                    "address that is not this host's" + (" (0.0.0.0/8: what a numeric host name reads as, an IPv4 "
+                                                         "address)" if (lost.group(1) or "").startswith("0.") else ""))
+    if busy:
+        seen.insert(0, "NCCL could not bind its socket ('bind failed : Address already in use'): the port it needs is "
+                    "taken on that host")
+        proof = [busy[0].brief()] + proof
+    return Verdict(
+        "network_setup",
+        "; ".join(seen) + (": a port on that host, not the path between the ranks" if busy and len(seen) <= 2 else
+                           ": the network interface or path chosen between the ranks does not work"),
+        ("NCCL's bind failed with 'Address already in use': if NCCL_COMM_ID fixes the bootstrap port, pick a free "
+         "one (or unset it); if the job ran for a while first, it creates communicators again and again (a "
+         "dist.new_group or init per step): create the group once (outside the loop) and reuse it, and check the "
+         "ephemeral port range (sysctl net.ipv4.ip_local_port_range) and sockets in TIME_WAIT (ss -tan); an old "
+         "NCCL version leaked bootstrap sockets (upgrade NCCL). " if busy else "")
+        + (_MIXED_FIX if mixed else "")
+        + (_GLOO_IFACE_FIX if lost else "")
+        + "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
+        "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
+        "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
+        "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path.",
+        "high" if connect or gloo or boot else "medium",
+        [],
+        proof or _samples(c, "transport"),
+    )
+
+
+_R_GLOO_NO_IFACE = re.compile(r"Unable to find interface for:? ?\[?([\w.:%\-]{0,80}?)\]?$")
+_GLOO_IFACE_FIX = ("gloo binds to the address the host name resolves to unless GLOO_SOCKET_IFNAME names an interface: "
+                   "set GLOO_SOCKET_IFNAME to the interface that holds this host's address (ip addr; e.g. eth0), or "
+                   "fix the host name's resolution (hostname -i; /etc/hosts, DNS) so that it gives one of this host's "
+                   "addresses -- a numeric host name ('189') reads as an IPv4 address (0.0.0.189); in vLLM also set "
+                   "VLLM_HOST_IP to this host's address. ")
+
+
+_LOOPBACK = ("127.", "localhost", "::1", "[::1]", "0.0.0.0")  # an address or endpoint naming the host it is used on
+
+
+def loopback_master(c: Collected) -> str | None:
+    """torchrun's printed MASTER_ADDR / rdzv_endpoint is a loopback address while the job
+    spans several nodes (its GROUP_WORLD_SIZE or nnodes > 1, or ranks on several hosts):
+    the other nodes' agents can never reach that store."""
+    addrs = [v for n in ("MASTER_ADDR", "PET_RDZV_ENDPOINT") for v in (c.settings.get(n) or {})]
+    bad = [a for a in addrs if a.startswith(_LOOPBACK)]
+    nodes = max([int(v) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {})
+                 if v.isdigit()] + [len(hosts(c))])
+    if not bad or nodes < 2:
+        return None
+    return (f"torchrun's rendezvous address is {bad[0]}, a loopback address, in a job of {nodes} nodes: only the "
+            "node that hosts the store can reach it; set --rdzv-endpoint / MASTER_ADDR to rank 0's routable address")

@@ -1,0 +1,450 @@
+"""Benign noise and 'nothing failed' (none): the harmless WARNs and warnings, set-up chatter that stopped (a
+hang in set-up), what to collect if it hangs; ``settle`` gives the verdict its last word once every finding
+is known."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _samples
+from ncclDoctor.diagnose.warn_families import OFI_START_FAILED
+from ncclDoctor.findings import Finding, Severity
+
+# WARN texts NCCL prints at a normal teardown, as advice, or about its topology search in containers (init.cc/
+# linux.cc "Could not find real path of <sysfs device>": a virtual NIC), never a failure by themselves; also
+# what NCCL or a net plugin says about an optional library or plugin it did not find (it then uses its own
+# sockets: libibverbs absent on a node without IB, no libnccl-net.so) and a plugin's CPU-affinity/retry chatter.
+# (pattern, what an expert says of it in a "none" verdict; "" when it needs no word)
+_NOISE = (
+    (r"driver shutting down|Accept failed Resource temporarily unavailable|NCCL_\w+ (?:is )?deprecated|"
+     r"\bignor(?:ed|ing)\b|[Ww]arning:", ""),
+    (r"Could not find real path", "NCCL's 'Could not find real path' is harmless: a virtual device in its "
+     "topology search (a container or VM NIC)"),
+    # ibvwrap.cc's "lib wrapper not initialized." is the same absence seen by the IB transport's first verbs call
+    (r"Failed to open libibverbs|lib wrapper not initialized", "NCCL's 'Failed to open libibverbs' is harmless: no "
+     "InfiniBand verbs library on this node, so NCCL uses its sockets (install rdma-core only if the nodes have "
+     "InfiniBand/RoCE)"),
+    (r"(?:Failed to open|could not find|No plugin found \(|Plugin load returned) ?\S*libnccl-net|"
+     r"NET/Plugin ?: (?:No plugin found|Plugin load|Failed to find)", "NCCL's 'no net plugin' line is harmless: "
+     "it uses its built-in transports"),
+    # a net plugin probing NCCL for an optional entry point with dlsym (aws-ofi-nccl's configure_nvls_option:
+    # "NET/OFI Could not find ncclGetVersion symbol"): it skips the check the function was for and goes on
+    (r"\bNET/\w+\b.*[Cc]ould not find \w+ symbol", "a net plugin's 'Could not find <function> symbol' WARN is "
+     "harmless: the plugin (aws-ofi-nccl) looked up an optional NCCL function and skips the check it was for; check "
+     "that the aws-ofi-nccl / NCCL version pair is a supported one"),
+    # graph/search.cc: the topology search found no path of that pattern (ring, tree, ...) and builds its channels
+    # in the simple order instead: the communicator still works, maybe with less bandwidth
+    (r"Could not find a path for pattern \d+, falling back", "NCCL's 'Could not find a path for pattern N, falling "
+     "back to simple order' is harmless for correctness: its topology search built the channels in a simple order "
+     "instead (maybe at lower bandwidth); in a VM or container whose PCI/NVLink topology NCCL cannot see, give it "
+     "the topology (NCCL_TOPO_FILE) and compare nccl-tests' busbw with the hardware's"),
+    # aws-ofi-nccl finding no EFA provider when it initializes ("NET/OFI Only EFA provider is supported", "OFI
+    # fi_getinfo() call failed: No data available", "Couldn't find any optimal provider", then "aws-ofi-nccl
+    # initialization failed"): NCCL drops the plugin and uses its own transports, as when libibverbs is absent
+    (r"NET/OFI (?:Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) call failed|"
+     r"Couldn't find any optimal provider)", "the net plugin aws-ofi-nccl's 'initialization failed' (no EFA "
+     "provider, fi_getinfo finding nothing) is harmless where the node has no EFA: NCCL drops the plugin and uses "
+     "its own transports (IB or sockets); where the node should use EFA, the device is not visible to the process: "
+     "fi_info -p efa must list it (docker --device /dev/infiniband/uverbs*, the Kubernetes EFA device plugin)"),
+    # the FastSocket plugin's rx-queue affinity loop: it goes on ("Connected after N retries")
+    # lead rule U(1): the subnet manager's informational IB async events (re-registration, a new SM, a LID/GID
+    # change, a port coming up); port errors, catastrophic errors and access violations stay ib_fabric
+    (r"async event ?: ?(?:client reregist|SM change|LID change|GID (?:table )?change|P_Key change|pkey change|"
+     r"port active)", "NCCL's 'Got async event : client reregistration' (or SM/LID/GID change) is informational: "
+     "the InfiniBand subnet manager re-registered the ports; nothing failed"),
+    # lead rule AD (3): NCCL's listening socket refusing a connection from outside the job ("socketFinalizeAccept:
+    # wrong magic", the proxy's "[Service thread] Accept failed Success"): the job's own connections are untouched
+    (R_FOREIGN_ACCEPT.pattern, "NCCL's 'socketFinalizeAccept: wrong magic' / '[Service thread] Accept failed "
+     "Success' warnings are its listening socket refusing a connection that did not speak NCCL's handshake -- "
+     "something outside the job (a port scanner or health check hitting NCCL's listening port) connected to it; the "
+     "job's own connections are not affected. To stop them, keep NCCL on the cluster's internal network "
+     "(NCCL_SOCKET_IFNAME) and firewall the NCCL port range (NCCL_PORT_RANGE) from outside hosts"),
+    (r"Cannot get incoming CPU|Maximum retry reached for (?:accept|connect)", "a net plugin's (FastSocket's) CPU-"
+     "affinity and retry warnings are harmless when it goes on to connect ('Connected after N retries')"),
+)
+
+
+_WARN_NOISE = re.compile("|".join(p for p, _ in _NOISE))
+# net_ib.cc's device enumeration: an HCA it cannot open (its /dev/infiniband/uverbsN not in the container, no
+# permission) is skipped, and NCCL goes on with the HCAs it could open, or its sockets: harmless where NCCL's own lines
+# show it went on ("Using network X"); alone, the WARN is that HCA's trouble (ib_fabric)
+R_SKIPPED_HCA = re.compile(r"Call to ibv_open_device failed|NET/IB ?: ?Unable to open device")
+_SKIPPED_HCA_WORDS = (
+    "NCCL's 'Call to ibv_open_device failed' / 'NET/IB : Unable to open device X' is no failure here: NCCL skipped "
+    "that HCA and went on with the others (or its sockets when none is left, slower); to use it in a container pass "
+    "its device files (docker --device /dev/infiniband/uverbsN or -v /dev/infiniband:/dev/infiniband, "
+    "--cap-add=IPC_LOCK, --ulimit memlock=-1; Kubernetes: the RDMA device plugin) and check ibv_devinfo inside it")
+
+
+def _went_on(c: Collected) -> bool:
+    """NCCL's own lines show it chose its network and went on ("Using network IB", "NET/IB : Using [0]mlx5_1")."""
+    return any(e.data.get("network") for e in c.samples.get("transport", []))
+
+
+# aws-ofi-nccl failing to start (no EFA provider): harmless where the host has no EFA, not where it was meant (rule Z)
+R_OFI_INIT = re.compile(rf"NET/OFI (?:{OFI_START_FAILED})")
+
+
+def efa_meant(c: Collected) -> bool:
+    """Lead rule Z: the lines show the EFA fabric was meant to carry the job: the plugin naming an EFA instance type
+    as its platform or FI_PROVIDER=efa (parse: 'efa fabric meant'), a host name carrying an EFA instance type (p4d,
+    p5, trn1), the plugin's own test failing ('OFI NCCL failure'), or several hosts left on NCCL's sockets."""
+    if any(e.data.get("what") == "efa fabric meant" for e in c.samples.get("benign", [])):
+        return True
+    warns = c.samples.get("nccl_warn", [])
+    if any("OFI NCCL failure" in e.text for e in warns):
+        return True
+    hosts = {m.group("host") for e in warns + c.samples.get("transport", []) if (m := R_NCCL_PREFIX.search(e.text))}
+    if any(R_EFA_HOST.search(h) for h in hosts):
+        return True
+    socket_hosts = {m.group("host") for e in c.samples.get("transport", [])
+                    if e.data.get("network") == "Socket" and (m := R_NCCL_PREFIX.search(e.text))}
+    return len(socket_hosts) > 1
+
+
+def harmless_warn(c: Collected, e) -> bool:
+    """An NCCL WARN that names no failure: the noise table, or an HCA skipped where NCCL went on without it."""
+    if R_OFI_INIT.search(e.text) and efa_meant(c):
+        return False
+    return bool(_WARN_NOISE.search(e.text) or (R_SKIPPED_HCA.search(e.text) and _went_on(c)))
+
+
+def _noise_words(c: Collected) -> list[str]:
+    """What the harmless NCCL WARNs of the input are, for a "none" verdict."""
+    texts = [e.text for e in c.samples.get("nccl_warn", [])]
+    skipped = [_SKIPPED_HCA_WORDS] if _went_on(c) and any(R_SKIPPED_HCA.search(t) for t in texts) else []
+    return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)] + skipped
+
+
+def finished(c: Collected) -> bool:
+    """Positive evidence that the job ran to its end: an nccl-tests result row or closing average,
+    torch's process-group destructor warning or CUDA's 'driver shutting down' at process exit."""
+    exits = any("driver shutting down" in (e.data.get("what") or "") for e in c.samples.get("benign", []))
+    return bool(c.kinds.get("run_done") or c.kinds.get("pg_not_destroyed") or exits)
+
+
+_P2P_FIX = ("A hang in set-up or in the first collective on one node, with no error, is the GPUs' peer-to-peer "
+            "path: rerun with NCCL_P2P_DISABLE=1 (NCCL then copies through host memory); if that works, P2P DMA "
+            "between the GPUs is broken on this machine: turn the IOMMU off (kernel parameter intel_iommu=off or "
+            "amd_iommu=off, or iommu=pt) and PCIe ACS on the switches (setpci, the BIOS), check nvidia-smi topo -m, "
+            "and update the GPU driver (consumer GPUs report P2P that some drivers do not support); run nccl-tests' "
+            "all_reduce_perf with NCCL_DEBUG=INFO to see the last step.")
+_SETUP_NET_FIX = ("Collect every rank's log with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the rank that did not "
+                  "connect prints where it stopped) and py-spy dump --pid of a stuck process; check that NCCL uses an "
+                  "interface the nodes reach each other on (NCCL_SOCKET_IFNAME), that no firewall blocks the ports "
+                  "NCCL opens between the nodes, and that every node runs the same NCCL version; nccl-tests "
+                  "(all_reduce_perf -b 8 -e 128M) across the same hosts, with NCCL_DEBUG=INFO, tells whether NCCL's "
+                  "transport between them works without the framework.")
+
+
+def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """NCCL's set-up chatter (rings, trees, channels) with no 'Init COMPLETE', or an nccl-tests run
+    that printed its devices and header but no result row, and no failure: the job stopped in (or
+    right after) the communicator's set-up, which is a hang, not 'nothing wrong'. On one node with
+    no network transport it is the GPUs' peer-to-peer path; across nodes the lines cannot say why."""
+    in_setup = c.kinds.get("setup") and not c.kinds.get("setup_done")
+    no_row = c.kinds.get("run_start") and not c.kinds.get("run_done")
+    if finished(c) or not (in_setup or no_row):
+        return None
+    where = ("in NCCL's communicator set-up (no 'Init COMPLETE')" if in_setup
+             else "before the first result of the benchmark (its first collective)")
+    proof = _samples(c, "setup", 2) + _samples(c, "run_start", 2)
+    one_node = len(c.setup_hosts) == 1 and not c.kinds.get("setup_net")
+    if not c.kinds.get("run_header"):
+        # lead rule K: NCCL's set-up INFO lines with nothing failing among them show nothing failing, whether the
+        # log stopped there or the paste did (the lines cannot tell); the fix says what to collect if it hangs there.
+        # So does an nccl-tests run that printed its devices but not yet its table header: it never reached its first
+        # collective in these lines. A WARN among them that names a problem is read by its own class.
+        if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+            return None
+        return Verdict(
+            "none",
+            "nothing in these lines is a failure: they are NCCL's communicator set-up INFO lines (versions, rings, "
+            "trees, channels) with no WARN, error, timeout or exit among them, and they cannot tell an excerpt from a "
+            "log that stopped there",
+            "Nothing to fix in these lines. " + _if_it_hangs(c), "low", [], proof)
+    if one_node:
+        return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
+                       "error: a hang while the GPUs connect to each other, the peer-to-peer (P2P) path between "
+                       "them, not a rank", _P2P_FIX, "medium", [], proof)
+    return Verdict("unknown", f"the log stops {where} with no error: the job hung while the ranks connected "
+                   + ("over the network (" + ", ".join(sorted(c.setup_hosts)[:4]) + ")" if c.setup_hosts else "")
+                   + "; these lines do not say which rank or connection is stuck", _SETUP_NET_FIX, "low", [], proof)
+
+
+def _nccl_chatter(c: Collected) -> bool:
+    """NCCL's own set-up INFO lines are in the input (bootstrap and socket interfaces, versions, rings, trees,
+    channels, 'Init COMPLETE')."""
+    return bool(c.kinds.get("setup") or c.kinds.get("transport") or c.kinds.get("setup_done"))
+
+
+def _if_it_hangs(c: Collected) -> str:
+    """Lead rule K's fix for set-up chatter: what to collect if the job hangs after these lines. On one node (every
+    NCCL process on one host, no network transport) the usual suspect is the GPUs' peer-to-peer path."""
+    named = set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
+    one_node = len(named) == 1 and not c.kinds.get("setup_net")
+    return ("If the job does hang right after them, collect what shows where: every rank's log with NCCL_DEBUG=INFO "
+            "(an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump --pid of a stuck "
+            "process and a Flight Recorder dump. " + (_P2P_FIX if one_node else _SETUP_NET_FIX) + _shown_settings(c))
+
+
+_OWN_NETS = ("IB", "Socket", "no_ib")
+
+
+def _set_here(c: Collected) -> str:
+    """For a "none" verdict over lines that set NCCL's network settings (exports, an env dump) and nothing failing:
+    what to check of those settings, and what to collect, since the failure the user saw is not in the lines."""
+    ifname = next(iter(c.settings.get("NCCL_SOCKET_IFNAME") or ()), None)
+    debug = next(iter(c.settings.get("NCCL_DEBUG") or ()), None)
+    out = ""
+    if ifname:
+        out += (f" These lines set NCCL_SOCKET_IFNAME={ifname}: check that this interface exists, is up and carries "
+                "the address the other nodes reach, under the same name on every node (ifconfig / ip addr), and "
+                "that the hostfile and passwordless ssh reach every node.")
+    if debug:
+        out += (f" They set NCCL_DEBUG={debug}: collect the failing lines, the NCCL_DEBUG=INFO logs of every node "
+                "(the first WARN or error there says why).")
+    return out
+
+
+def _shown_settings(c: Collected) -> str:
+    """What the set-up lines show of NCCL's own choices: the NCCL_* settings it echoes ("X set by environment to
+    Y"), and an external net plugin it runs over ("Using network IBext_v8"), which NCCL_IB_DISABLE does not turn off."""
+    out = ""
+    shown = [f"{n}={v}" for n, vals in sorted(c.settings.items()) if n.startswith("NCCL_") for v in list(vals)[:1]]
+    if shown:
+        out += (f" The NCCL settings these lines show ({', '.join(shown[:6])}) only change which transport or path "
+                "NCCL picks; they do not fail by themselves.")
+    plugins = sorted(n for n in c.networks if n not in _OWN_NETS and not n.endswith("_using"))
+    if plugins:
+        out += (f" NCCL runs over the external net plugin '{plugins[0]}' (a libnccl-net.so such as HPC-X's SHARP "
+                "plugin), not its internal IB/Socket transports: NCCL_IB_DISABLE does not turn a plugin off; "
+                "NCCL_NET=Socket (or NCCL_NET_PLUGIN=none) selects the internal transport.")
+    return out
+
+
+def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
+    benign = []
+    if c.kinds.get("pg_not_destroyed"):
+        benign.append(
+            "the process-group destructor warning at exit is harmless: call dist.destroy_process_group() at the "
+            "end of main to silence it"
+        )
+    whats = {e.data.get("what") for e in c.samples.get("benign", [])}
+    if "barrier device warning" in whats:
+        benign.append("the barrier's device warning ('using GPU N to perform barrier as devices used by this process "
+                      "are currently unknown', 'No device id is provided') is a harmless warning while every process "
+                      "uses its own GPU: call torch.cuda.set_device(local_rank) first and pass device_id="
+                      "torch.device('cuda', local_rank) to init_process_group (or device_ids=[local_rank] to "
+                      "barrier) to silence it; only a wrong guess (two ranks on one GPU) would hang")
+    if "IPv6 lookup warning" in whats:
+        benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
+    if "SIGTERM after the job completed" in whats:
+        benign.append("the SIGTERM a handler logged (submitit's 'Bypassing signal SIGTERM') came right after the job "
+                      "recorded its own success: Slurm signals a step's processes when it ends, nothing was stopped; "
+                      "if the Slurm job still runs after that, check its state (sacct -j JOB, squeue) and end it with "
+                      "scancel, and upgrade submitit or let the process exit on SIGTERM (Slurm's --signal)")
+    if "cuda-gdb peer-access notice" in whats:
+        benign.append("cuda-gdb's 'Cuda API error detected: cudaDeviceEnablePeerAccess returned' warnings are "
+                      "harmless: NCCL probes GPU peer access (P2P) and falls back to shared memory where it is not "
+                      "available; the debugger only reports the probe's error code")
+    if "Windows store connect warning" in whats:
+        benign.append("the store client's 'failed to connect ... (system error: 10049 / errno: 22 - Invalid "
+                      "argument / errno: 99 - Cannot assign requested address)' warning is a benign retried "
+                      "warning: torch tries each address (IPv6, IPv4) the store's hostname resolves to (10049 = "
+                      "WSAEADDRNOTAVAIL on Windows, EINVAL or EADDRNOTAVAIL on Linux, e.g. IPv6 localhost where the "
+                      "host has no IPv6 address: not usable from here) and connects through the next one; nothing "
+                      "to fix unless a store timeout follows (then check the next error and MASTER_ADDR; "
+                      "MASTER_ADDR=127.0.0.1 skips the IPv6 attempt on one host)")
+    polled = any(e.data.get("poll") for e in c.samples.get("benign", []))
+    if "store reset before the group" in whats and polled:
+        benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning comes from "
+                      "TCPStore::check (its frames): a process polling the store (NCCL's heartbeat monitor checks a "
+                      "key in it) found the store host exited first -- the TCPStore server lives in rank 0's process "
+                      "(or the launcher's), and it shut down while the others still polled: harmless at teardown "
+                      "when the job had finished. Call destroy_process_group before exit on every rank (a barrier "
+                      "before exit keeps the store's host up until all are done); TORCH_NCCL_ENABLE_MONITORING=0 "
+                      "stops the poll")
+    elif "store reset before the group" in whats:
+        benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning was "
+                      "printed before the process group existed (torch adds its [rankN] prefix once it does): it "
+                      "is the client's connect/validate, which TCPStore retries ('failed to connect/validate ... "
+                      "retrying'), a transient reset; harmless unless a store timeout or error follows")
+    retry = [e.data["endpoint"] for e in c.samples.get("benign", []) if e.data.get("what") == "store connect retry"]
+    if retry:
+        benign.append(f"the TCPStore client's 'failed to connect/validate to host {retry[0]} - retrying' warnings "
+                      "are retries with nothing failing after them: the store was not up yet (rank 0's node still "
+                      "starting), which TCPStore waits for until its timeout. If the job hangs there, collect that "
+                      f"host's log (is its store listening? `ss -ltnp | grep {retry[0].rpartition(':')[2]}`) and "
+                      f"`nc -zv {retry[0].replace(':', ' ')}` from this node (MASTER_ADDR/MASTER_PORT, the firewall)")
+    if any(w and "driver shutting down" in w for w in whats):
+        benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
+                      "CUDA's teardown; call dist.destroy_process_group() before the process exits")
+    if "net plugin absent" in whats:
+        benign.append("NCCL's 'Failed to find ncclCollNetPlugin' / 'No plugin found' INFO lines are harmless: an "
+                      "optional net or CollNet (SHARP) plugin is not installed, so CollNet is off and NCCL uses its "
+                      "built-in transports")
+    # NCCL's harmless WARNs say nothing of the failure the user may have seen; benign start-up lines alone do
+    # not show the job got anywhere: "high" needs positive evidence that it ran to its end
+    conf = ("high" if finished(c) else "medium") if benign and len(benign) > bool(retry) else "low"
+    benign += _noise_words(c)
+    if "store warning alone" in whats:  # lead rule N (state.Collected._store_warnings_alone)
+        benign.append("the ranks' c10d TCPStore warnings ('Failed to check the \"should dump\" flag on TCPStore', "
+                      "recvValue/sendBytes failed: 'Connection reset by peer' / 'Broken pipe') with nothing failing "
+                      "after them say the TCPStore server shut down first (store host / rank 0 exited): its process "
+                      "ended while the others still polled the store (NCCL's heartbeat monitor checks a key in it), "
+                      "harmless at teardown when the job had finished. Call destroy_process_group before exit on every "
+                      "rank (a dist.barrier() before it keeps the store's host up until all are done); "
+                      "TORCH_NCCL_ENABLE_MONITORING=0 stops the poll; if the job did fail, node 0's own log (the store "
+                      "host's) says why")
+    if "rendezvous keep-alive warning alone" in whats:  # lead rule N (state.Collected._keepalive_alone)
+        benign.append("torchrun's agent's warning that it 'has failed to send a keep-alive heartbeat to the "
+                      "rendezvous' (RendezvousConnectionError) with nothing failing after it is harmless: the "
+                      "agent's background keep-alive could not reach the rendezvous store host (the --rdzv-endpoint / "
+                      "rdzv_endpoint, node 0's agent) for a moment, or that node's agent exited first at the end of "
+                      "the job; the agent goes on. If the job did fail, read the logs of the node hosting the store "
+                      "(node 0's agent log) and check that every node can reach the endpoint (nc -zv HOST PORT)")
+    if "c10d debug line" in whats:  # debug chatter: it shows nothing ran or failed, so no confidence
+        benign.append("the c10d debug line is benign: '[c10d - debug]' lines are the store's own tracing "
+                      "(TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL prints them; a 'Read callback "
+                      "failed ... EOF' is the TCPStore server seeing a client's connection close, which every "
+                      "process does when it exits, harmless at job end). If the job failed, the cause is in the "
+                      "worker's own traceback (decorate main with torch.distributed.elastic's @record so torchrun's "
+                      "error file keeps it)")
+    if "launch deprecated" in whats:  # a notice printed at every launch: it shows nothing ran, so no confidence
+        benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
+                      "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
+                      "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
+    if "ddp no unused parameters" in whats:  # printed once per rank after the first backward: a notice, no failure
+        benign.append("DDP's warning that find_unused_parameters=True found no unused parameters is a performance "
+                      "warning only, harmless: nothing failed. Construct DistributedDataParallel with "
+                      "find_unused_parameters=False (the default) to skip the extra traversal of the autograd graph "
+                      "every iteration; keep True only if some parameters really go unused in a forward pass")
+    if "deepspeed backend fallback" in whats:  # printed at every start: it shows nothing ran, so no confidence
+        benign.append("DeepSpeed's 'NCCL backend in DeepSpeed not yet implemented' warning is a benign warning, safe "
+                      "to ignore: DeepSpeed falls back to torch.distributed NCCL for its communication (cdb=None "
+                      "until then). If the job did fail, look for the real error elsewhere: each rank's traceback, "
+                      "the launcher's exit code of the failing rank, dmesg on its node (an OOM kill), with "
+                      "NCCL_DEBUG=INFO set")
+    selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
+    if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
+        advice = selfwarn[0].data.get("advice")
+        benign.append("the line that says it failed calls itself a warning ('To silence this warning'): the program "
+                      "went on without that optional feature (it falls back to its default path, e.g. NCCL for a "
+                      "custom all-reduce without P2P peer access), harmless by itself"
+                      + (f"; to silence the warning: {advice}" if advice else "")
+                      + "; if the job failed later, give the full log of that failure")
+    # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
+    hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
+    if not hangs and not finished(c):  # lead rule T: a hang the reporter tells of, not shown by the lines
+        hangs = (" If the job hung after these lines (nothing failed in them), what shows where each rank is: a "
+                 "py-spy dump of every rank's process while it hangs (py-spy dump --pid PID: its stack), and a Flight "
+                 "Recorder dump (TORCH_FR_BUFFER_SIZE=2000).")
+    return Verdict(
+        "none",
+        "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
+        ("; ".join(benign) + ". " if benign else "") + "Nothing to fix in these lines: they show no failure "
+        "(start-up and INFO output is harmless). If the job did fail, the failing lines are not in the input: give "
+        "the logs of every rank (NCCL_DEBUG=WARN)." + hangs + _set_here(c),
+        conf,
+        [],
+        _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
+    )
+
+
+def _ras_lagging(f: Finding) -> Verdict:
+    """NCCL RAS's operation-count MISMATCH (fieldformats/ras.py, finding FLD012): the ranks at the
+    lowest count never launched the collective the others wait in. RAS lists only the outlier
+    ranks: when the ones behind are the many, only their number is known, and nobody is named."""
+    lag = f.evidence[0] if f.evidence and isinstance(f.evidence[0], dict) else {}
+    listed = [r["rank"] for r in lag.get("ranks", []) if isinstance(r, dict) and r.get("rank") is not None]
+    n = lag.get("group_size") or len(listed)
+    named = bool(listed) and len(listed) == n
+    op = lag.get("op", "collective")
+    who = f"rank(s) {_fmt_ranks(sorted(listed))}" if named else f"{n} ranks (RAS does not list them)"
+    return Verdict(
+        "rank_missing",
+        f"NCCL RAS reports an operation-count MISMATCH on {op}: {who} launched up to operation {lag.get('launched')} "
+        f"while the other ranks reached {lag.get('others')} and wait inside it: the ranks behind never issued it",
+        f"Look at what the {n} rank(s) behind are doing instead: py-spy dump --pid on their nodes, or Flight Recorder "
+        "dumps; query ncclras a few times (a one-operation spread on a running job can be sampling, a stable one "
+        "is a hang). The ranks ahead are waiting, not at fault.",
+        "medium" if named else "low", sorted(listed) if named else [], [f.message[:300]])
+
+
+def _wrong_results(bad: list[Finding]) -> Verdict:
+    """Lead rule S: nccl-tests' table with a nonzero #wrong column and no hang, error or timeout: the collectives
+    completed and returned corrupted data. No class covers silent corruption (cause unknown) and one GPU, NIC or
+    link anywhere in the job can cause it, so nobody is named; the fix says how to find where."""
+    return Verdict(
+        "unknown",
+        "wrong results with nothing failing (" + "; ".join(f.message[:200].rstrip(".") for f in bad[:2]) + "): the "
+        "collectives "
+        "completed and returned corrupted data (no hang, error or timeout); these lines do not say which GPU, NIC or "
+        "link corrupts it, nor through which path",
+        "Find where the data goes wrong: rerun nccl-tests with data checking on (-c 1, the #wrong column) while "
+        "narrowing the path -- NCCL_PROTO=Simple / LL / LL128 and NCCL_ALGO=Ring / Tree one at a time (a protocol "
+        "that alone corrupts points at it or at the hardware path it uses), NCCL_P2P_DISABLE=1 / NCCL_SHM_DISABLE=1 "
+        "/ NCCL_NET_GDR_LEVEL=LOC to take P2P, shared memory or GPUDirect RDMA out; run the test per node (one node's "
+        "GPUs alone) and then per pair of nodes to find the bad host, GPU or NIC; check IOMMU / ACS settings "
+        "(lspci -vvv | grep ACSCtl), dmesg for Xid errors, and the NCCL / driver version pair. Keep that node out "
+        "of training until it passes: corrupted reductions give silently wrong gradients.",
+        "low", [], [str(e) for f in bad[:2] for e in f.evidence[:2]])
+
+
+def _clean_nccl_tests(field: list[dict] | None) -> str:
+    """The nccl-tests tables in the input that ran to their end with nothing wrong (every size checked, no wrong
+    value, 'Out of bounds values : 0'): '' when there is none."""
+    tests = [t for o in field or [] if str(o.get("format", "")).startswith("nccl-tests")
+             for t in o.get("tests") or [] if isinstance(t, dict)]
+    clean = [t for t in tests if t.get("sizes") and not t.get("wrong_sizes") and t.get("out_of_bounds") == 0]
+    if not clean or len(clean) != len(tests):
+        return ""
+    t = clean[0]
+    return (f"nccl-tests' table in the input completed with no error: {t['sizes']} sizes, 0 wrong at each (its error "
+            "column) and 'Out of bounds values : 0 OK'"
+            + (f", up to {t['peak_busbw_gbps']} GB/s busbw" if t.get("peak_busbw_gbps") else ""))
+
+
+def settle(v: Verdict, findings: list[Finding], field: list[dict] | None = None) -> Verdict:
+    """The verdict once every finding is known: 'nothing failed' never stands beside an error
+    from another reader (a field output such as a failed nccl-tests run); it points at it. An nccl-tests
+    table (``field``: fieldformats' summaries) that completed clean is said, with what to collect if the
+    host hangs while it runs (lead rule T: a hang the lines do not show)."""
+    bad = [f for f in findings if f.severity == Severity.ERROR]
+    if v.cause != "none":
+        return v
+    slow = [f for f in findings if f.severity == Severity.WARNING and f.code.startswith(("BW", "FLD"))]
+    if not bad and slow:  # a tool's output (nccl-tests) that ran without error but below what it should reach
+        return Verdict("none", "no failure in these lines, but a tool's output in the input shows a problem: "
+                       + "; ".join(f"{f.code} {f.title}" for f in slow[:3]),
+                       "Follow those findings' fixes (ncclDoctor explain CODE).", v.confidence, [],
+                       [f.message[:200] for f in slow[:2]])
+    if not bad and (ok := _clean_nccl_tests(field)):
+        return Verdict(
+            "none", f"{v.summary}; {ok}",
+            f"{ok}: the collectives ran and returned correct data. {v.fix} If the machine "
+            "hangs or freezes while it runs, the lines do not show it: collect dmesg -T from that moment (Xid errors, "
+            "soft lockups, PCIe/AER errors) and the run's NCCL_DEBUG=INFO output; NCCL_P2P_DISABLE=1 tells whether "
+            "GPU peer-to-peer traffic is involved (nvidia-smi topo -m shows the path between the GPUs), and the "
+            "busbw of a clean run is the baseline to compare later runs with.",
+            v.confidence, [], v.proof)
+    if not bad:
+        return v
+    if all(f.code == "FLD001" for f in bad):  # lead rule S: wrong results with nothing failing
+        return _wrong_results(bad)
+    lag = next((f for f in bad if f.code == "FLD012"), None)
+    if lag is not None and all(f.code == "FLD012" for f in bad):  # a dead process or a RAS error may be the cause
+        return _ras_lagging(lag)
+    return Verdict(
+        "unknown",
+        "the log lines hold no known failure signature, but other findings do: "
+        + "; ".join(f"{f.code} {f.title}" for f in bad[:3]),
+        "Follow those findings' fixes (ncclDoctor explain CODE).",
+        "low",
+        [],
+        [str(e) for f in bad[:2] for e in f.evidence[:2]],
+    )

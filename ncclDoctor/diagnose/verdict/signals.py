@@ -1,0 +1,265 @@
+"""A process ended by a signal (signal): the scheduler's time limit, cancel or preemption, a runner's or
+torchrun's SIGTERM/SIGKILL; a fatal signal a runtime's own handler caught (GASNet's) names its own process."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose.reason import Conclusion, own_errors
+from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.diagnose.verdict.memory import _line
+
+
+def _runtime_signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """GASNet's handler (Legion, FlexFlow, Chapel, UPC++) printing "*** Caught a fatal signal (proc N): SIGABRT(6)":
+    process N died of a signal it caught itself -- its own failure (lead rule A, one process named by its own
+    record), the cause the error it printed just before (a runtime's "LEGION ERROR", an assertion). An NCCL error
+    printed after it is the abort's collateral. Several processes named, or a SIGBUS (rule F's shared memory), are
+    left to the other readers."""
+    evs = c.samples.get("runtime_signal", [])
+    procs = sorted({e.data["proc"] for e in evs})
+    if len(procs) != 1 or any(e.data["signum"] == 7 for e in evs):
+        return None
+    e = evs[0]
+    before = next((x.data["before"] for x in evs if x.data.get("before")), None)
+    return Verdict(
+        "unknown",
+        f"process {procs[0]} (GASNet's proc {procs[0]}) died of {e.data['signame']}, which it caught itself"
+        + (f", right after its own error: '{before[:200]}'" if before else "")
+        + ": it failed on its own, and an NCCL or communication error printed after it is that abort's collateral",
+        "Read the error the process printed just before the signal: that is the cause"
+        + (f" ('{before[:120]}': a LEGION ERROR's code has its page at legion.stanford.edu/messages/"
+           "error_code.html; a mapper error means the application's mapper -- e.g. FlexFlow's -- made a choice the "
+           "runtime refuses)" if before and "LEGION ERROR" in before else "")
+        + ". Rerun with GASNET_BACKTRACE=1 for the stack at the signal; NCCL_DEBUG=INFO only matters if an NCCL "
+        "error comes before it.",
+        "medium", procs, [x.brief() for x in evs[:3]])
+
+
+# The agent passes on the signal it received (torch/distributed/elastic/agent/server/api.py: _shutdown(e.sigval)),
+# so its "Sending process N closing signal SIGHUP" says it got SIGHUP even when the "Received" line is not pasted.
+# Not SIGTERM: the agent also sends SIGTERM to the other workers after one of them failed.
+PASSED_ON = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3}
+
+
+def _preempted(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The scheduler preempted or requeued the job (slurmstepd's "CANCELLED ... DUE TO PREEMPTION / JOB
+    REQUEUE", a wrapper's "Caught signal SIGUSR2 ...: this job is preempted"): every task's exit, connection
+    refused and SIGTERM after it is the teardown of a job stopped from outside, not a rank's failure."""
+    evs = [e for e in c.samples.get("signal", []) if e.data.get("sched") == "preemption"]
+    if not evs:
+        return None
+    usr = next((e.data["usr"] for e in evs if e.data.get("usr")), None)
+    if all(e.data.get("ray") for e in evs):
+        return Verdict(
+            "signal",
+            "Ray reported the actor's node preempted (drained for preemption by the cloud or the cluster's scheduler): "
+            "the worker on it died with its node, a stop from outside, and the controller's errors after it are that "
+            "loss, not a rank failing on its own; no rank is at fault",
+            "Nothing to fix in the ranks: make the training survive preemption -- checkpoint often and resume from "
+            "the last checkpoint (Ray Train: FailureConfig(max_failures=N) with checkpoint / resume restarts the "
+            "workers on another node); keep spot / preemptible nodes out of jobs that cannot restart.",
+            "high", [], [e.brief() for e in evs[:3]])
+    return Verdict(
+        "signal",
+        "the scheduler preempted the job (Slurm preemption / requeue"
+        + (f", announced by {usr}" if usr else "") + "): the exits, refused connections and SIGTERMs that follow are "
+        "its teardown, not a rank failing on its own; no rank is at fault",
+        "Nothing to fix in the ranks: make the job survive preemption -- have Slurm send a warning signal early "
+        "(#SBATCH --signal=USR2@120 or --signal=B:TERM@120), checkpoint on it, and resume from the last checkpoint "
+        "when the job is requeued (#SBATCH --requeue); submitit's checkpoint() does both. To avoid preemption, "
+        "submit to a partition/QOS that is not preemptible.",
+        "high", [], [e.brief() for e in evs[:3]])
+
+
+def _runner_signal(c: Collected) -> list[Event]:
+    """DeepSpeed's runner's signal handler in a traceback (R_DS_RUNNER_SIG), with nothing else failing: no hang, no
+    rank's own error, no exception but one raised inside that handler, no worker record but the launcher's kills."""
+    runner = [e for e in c.samples.get("signal", []) if e.data.get("runner_sig")]
+    if not runner or c.kinds.get("watchdog_timeout") or c.kinds.get("worker_raised") or any(
+            not e.data.get("in_handler") for e in c.exceptions) or any(
+            not e.data.get("launcher_kill") for e in c.child_failures + c.worker_failures) or any(
+            own_errors(st) for st in c.ranks.values()):
+        return []
+    return runner
+
+
+
+def _nothing_failed_first(c: Collected) -> bool:
+    """No timeout, exception, worker failure or rank error in the lines: a stop signal seen alone came from outside
+    (after a failure it is the launcher's teardown, read by that failure)."""
+    return not c.kinds.get("watchdog_timeout") and not (
+        c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
+        or any(own_errors(st) for st in c.ranks.values()))
+
+def _record_before(c: Collected, stops: list[Event]) -> bool:
+    """A launcher's record of a rank that exited non-zero above the scheduler's cancel in the same file (srun's "task
+    5: Exited with exit code 1" before its "Terminating StepId" and slurmstepd's "CANCELLED AT"): that rank failed on
+    its own first, and the cancel is the step's teardown after it (lead rules I, A)."""
+    first = min(map(_line, stops))
+    return any(e.data.get("exitcode") and _line(e)[0] == first[0] and _line(e)[1] < first[1]
+               for e in c.child_failures)
+
+
+def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    sigs = c.samples.get("signal", [])
+    got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
+    forced = [e for e in sigs if e.data.get("forced")]
+    cancel = [e for e in sigs if e.data.get("sched") == "cancelled"]
+    limit = [e for e in sigs if e.data.get("sched") == "time limit"]
+    if limit and not c.kinds.get("watchdog_timeout") and not any(own_errors(st) for st in c.ranks.values()):
+        # the scheduler's wall-clock limit: the SIGTERM every task then receives (a framework's "Received SIGTERM",
+        # a wrapper bypassing it) is that stop, whichever rank prints it; a job that hung until its limit would show
+        # its timeout, which then decides
+        return Verdict(
+            "signal",
+            "the scheduler stopped the job at its time limit (Slurm's 'CANCELLED ... DUE TO TIME LIMIT', a wrapper's "
+            "'this job is timed-out'): the SIGTERM the tasks receive after it is that stop from outside, and no rank "
+            "shows a failure of its own before it; no rank is at fault",
+            "Nothing to fix in the ranks: ask for more wall-clock time (#SBATCH --time / srun --time) or make the job "
+            "resumable -- have Slurm send a warning signal before the limit (#SBATCH --signal=SIGUSR1@90, Lightning's "
+            "SLURMEnvironment(auto_requeue=True) or submitit's checkpoint() handle it), save a checkpoint on it and "
+            "requeue (#SBATCH --requeue), then resume from that checkpoint.",
+            "high", [], [e.brief() for e in limit[:3]])
+    if not got and not forced and cancel and not c.kinds.get("watchdog_timeout") and not any(
+            own_errors(st) for st in c.ranks.values()) and not _record_before(c, cancel):
+        return Verdict(
+            "signal",
+            "Slurm cancelled the job (slurmstepd: 'CANCELLED AT ...' with no 'DUE TO' reason, so not preemption nor "
+            "the time limit: an scancel by the user, a script or an administrator); the tasks' SIGTERMs are that "
+            "cancel, and no rank shows a failure of its own before it",
+            "Find who cancelled it: sacct -j JOB -o JobID,State,ExitCode,End and the Slurm controller's log (an "
+            "scancel in a script, a dependency, an administrator); a task that must save state on SIGTERM has to "
+            "handle it (a wrapper such as submitit bypasses SIGTERM by default) and finish before Slurm's KillWait.",
+            "medium", [], [e.brief() for e in cancel[:3]])
+    worker = [e for e in sigs if e.data.get("worker_got")]
+    spawned = [e for e in worker if e.data.get("spawned")]
+    if spawned and not got and not forced and not cancel:
+        # a child of a spawn launcher (paddle.distributed.spawn, torch.multiprocessing.spawn) got SIGTERM from another
+        # process: the spawn parent terminates its remaining children when one of them fails -- a teardown, whose
+        # first failure is the other process's, not in these lines
+        e = spawned[0]
+        return Verdict(
+            "unknown",
+            f"a process started by a spawn launcher (its traceback runs through the spawn call) received "
+            f"{e.data['worker_got']} from another process (PID {e.data['sender']}): the spawn parent terminates the "
+            "remaining children when one of them fails, so this process was torn down, not killed from outside; the "
+            "failure that started it is the other process's, whose output is not in these lines",
+            f"Check who PID {e.data['sender']} is (the spawn parent?); read the other workers' output for the first "
+            "failed worker's error (Paddle keeps one file per worker, workerlog.N under --log_dir; torch's "
+            "mp.spawn re-raises the failed child's traceback in the parent). If the parent itself was stopped, "
+            "look at the scheduler (sacct, kubectl describe pod) and dmesg.",
+            "low", [], [x.brief() for x in spawned[:3]])
+    if worker and not got and not forced and not cancel and _nothing_failed_first(c):
+        # a job process's own handler logged the SIGTERM it received, and nothing failed before it: the stop came
+        # from outside (after a worker's failure it would be the launcher's teardown, read by that failure)
+        return Verdict(
+            "signal",
+            "a job process logged the SIGTERM it received (its framework's signal handler: Lightning's 'Received "
+            "SIGTERM', submitit's 'Bypassing signal SIGTERM') and no rank shows a failure of its own: the job was "
+            "stopped from outside -- the scheduler (time limit, preemption, scancel) or a kill; no rank is at fault",
+            "Find who sent SIGTERM: sacct -j JOB -o JobID,State,ExitCode,Elapsed,Timelimit (TIMEOUT, PREEMPTED, "
+            "CANCELLED), kubectl describe pod; if it was the time limit or preemption, ask for more time (--time) or "
+            "have Slurm signal the job early (#SBATCH --signal=SIGUSR1@90), checkpoint on it and requeue.",
+            "medium", [], [e.brief() for e in worker[:3]])
+    runner = _runner_signal(c)
+    if runner and not got and not forced and not cancel:
+        return Verdict(
+            "signal",
+            "DeepSpeed's runner was interrupted: its traceback runs through the runner's sigkill_handler, which it "
+            "installs only for SIGINT and SIGTERM, while it waited on its workers -- the job was stopped from outside "
+            "(Ctrl-C, the scheduler, a kill) and the runner killed its workers for it; no worker shows a failure of "
+            "its own, and an exception raised inside that handler (a NameError of its PDSH path) is the launcher's "
+            "bug, not the cause; no rank is at fault",
+            "Find who sent the signal (a Ctrl-C, scancel / the scheduler's time limit: sacct -j JOB, kubectl describe "
+            "pod); if the job looked stuck first, take py-spy stacks of every rank before stopping it. If the "
+            "handler itself raised, upgrade DeepSpeed (a bug of the runner's signal path, not of the job).",
+            "medium", [], [e.brief() for e in runner[:3]])
+    term = [e for e in sigs if e.data.get("shell_term")]
+    if term and not got and not forced and not cancel and _nothing_failed_first(c):
+        # the shell's "Terminated": the foreground job got SIGTERM, and nothing failed before it (lead rule T: why it
+        # was sent is not in the lines)
+        return Verdict(
+            "signal",
+            "the shell reports the job 'Terminated': it received SIGTERM from outside (a user's kill, a time limit, "
+            "the scheduler) and no rank shows an error, timeout or failure of its own before it; no rank is at fault",
+            "Find who sent SIGTERM (the scheduler's record: sacct -j JOB, kubectl describe pod; a timeout wrapper; "
+            "another user's kill). If the job looked stuck before it was killed, take stacks first next time "
+            "(py-spy dump --pid on every rank before killing) and rerun with NCCL_DEBUG=INFO to see where it stood.",
+            "medium", [], [e.brief() for e in term[:3]])
+    ctrl_c = [e for e in sigs if e.data.get("ctrl_c")]
+    if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c):
+        # Python's "KeyboardInterrupt" ends a traceback: SIGINT interrupted a process of the job (a spawn parent in
+        # its join, a rank), and nothing failed before it: the user's Ctrl-C (or a kill -INT) stopped the job; the
+        # ranks' teardown lines after it (ProcessGroupNCCL's destructor, abort) are that stop, no rank is at fault
+        return Verdict(
+            "signal",
+            "a process of the job was interrupted by SIGINT (its traceback ends in KeyboardInterrupt: Ctrl-C or a "
+            "kill -INT) and no rank shows an error, timeout or failure of its own before it: the job was stopped from "
+            "outside, and what the ranks print after it (their process group's destructor and abort) is the "
+            "teardown; no rank is at fault",
+            "Nothing failed in the ranks: if the job was interrupted because it looked stuck, next time take stacks "
+            "first (py-spy dump --pid PID on every rank) and rerun with NCCL_DEBUG=INFO to see where it stood; call "
+            "dist.destroy_process_group() at the end of the script, and kill leftover worker processes a Ctrl-C "
+            "may leave behind (nvidia-smi, ps) before relaunching.",
+            "medium", [], [e.brief() for e in ctrl_c[:3]])
+    if not got and forced:  # nothing else failed: the job was being stopped from outside
+        return Verdict(
+            "signal",
+            "torchrun was stopping its workers (SIGTERM) and one was still running after the 30 s grace, so it was "
+            "killed with SIGKILL; no worker failure is in the lines: the stop came from outside (scheduler "
+            "preemption or time limit, a kill -TERM)",
+            "Find who sent SIGTERM (sacct -j JOB, kubectl describe pod); a worker that handles SIGTERM (e.g. to save a "
+            "checkpoint) must finish within torchrun's 30 s grace: checkpoint more often or save asynchronously, or "
+            "have the scheduler signal the batch script earlier (sbatch --signal=B:TERM@600).",
+            "medium", [], [e.brief() for e in forced[:3]])
+    fails = c.child_failures + c.worker_failures
+    if (not got and not sigs and fails and all(e.data.get("signal") == "SIGTERM" or e.data.get("exitcode") == -15
+                                                for e in fails)
+            and not c.kinds.get("watchdog_timeout") and not c.kinds.get("worker_raised")
+            and not any(own_errors(st) for st in c.ranks.values())):
+        # lead rules T, U (5): the launcher's record says its worker(s) died of SIGTERM, and the launcher had sent
+        # nothing before (its own "Sending process N closing signal SIGTERM" would be a signal line, and another
+        # worker's failure a record of its own): the SIGTERM came from outside; its command line (the last worker
+        # launched) does not say which worker, so nobody is named
+        return Verdict(
+            "signal",
+            "the launcher's record says its worker died of SIGTERM (-15) while the launcher itself had stopped "
+            "nothing and no worker shows a failure of its own: the SIGTERM came from outside the job (the scheduler "
+            "or platform: time limit, preemption, a cancel, an out-of-memory guard; or a kill); which worker it hit "
+            "first these lines do not say",
+            "Find who sent SIGTERM: the scheduler's or platform's record (sacct -j JOB, kubectl describe pod, the "
+            "cloud job's events for preemption), dmesg on the node, each worker's own log (per-rank logs: torchrun "
+            "--log-dir DIR --redirects 3 --tee 3); if the host ran short of memory (large data caches in host RAM), "
+            "a memory guard may be the sender.",
+            "medium", [], [e.brief() for e in fails[:3]])
+    if not got:
+        return None
+    n = got[0].data.get("received") or PASSED_ON[got[0].data["sent"]]
+    name, why, fix = {
+        15: (
+            "SIGTERM",
+            "sent from outside: the scheduler cancelled, preempted or timed out the job, or someone killed it",
+            "Read the scheduler's record (sacct -j JOB, kubectl describe pod) for who sent SIGTERM; with preemption, "
+            "checkpoint more often.",
+        ),
+        2: (
+            "SIGINT",
+            "Ctrl-C: the user interrupted the job (often because it looked stuck)",
+            "If it was stuck before the Ctrl-C, next time take stacks first: py-spy dump --pid PID for every rank, and "
+            "give `ncclDoctor diagnose` the logs of every rank.",
+        ),
+        1: (
+            "SIGHUP",
+            "the terminal that started torchrun closed; nohup does not protect the agent's workers",
+            "Run under tmux/screen or the scheduler instead of nohup in a terminal.",
+        ),
+    }.get(n, (f"signal {n}", "a signal from outside", "Find who sent it (scheduler logs)."))
+    return Verdict(
+        "signal",
+        f"torchrun's agent received {name} ({n}): {why}; it shut the workers down",
+        fix,
+        "high",
+        [],
+        [e.brief() for e in got[:3]],
+    )

@@ -1,0 +1,369 @@
+"""The store and rendezvous failing (store_rendezvous): TCPStore connects and reads, torchrun's rendezvous, a
+coordination barrier; the launch settings behind them (config: launchers per node, the world's address)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, hosts
+from ncclDoctor.diagnose.verdict.network import _LOOPBACK, loopback_master
+from ncclDoctor.diagnose.verdict.usage import _store_overcount
+
+
+def _cgnat(endpoint: str) -> bool:
+    try:
+        return ipaddress.ip_address(endpoint.rsplit(":", 1)[0].strip("[]")) in ipaddress.ip_network("100.64.0.0/10")
+    except ValueError:
+        return False
+
+
+def _launchers_per_node(c: Collected, in_use: int) -> Verdict | None:
+    """Lead rule AA (1): the store's port already in use where the Slurm job runs several tasks per node
+    (--ntasks-per-node N > 1) and takes each launcher's node rank from SLURM_PROCID (the task's rank in the whole job):
+    every node starts N launchers with node ranks past the node count, and each extra one on the master's host binds
+    MASTER_PORT again -- the launch, not another job and not a rank (config, no rank)."""
+    evs = c.samples.get("launch_tasks", [])
+    tasks = max((e.data["tasks"] for e in evs if e.data.get("tasks")), default=0)
+    procid = [e for e in evs if e.data.get("procid_node_rank")]
+    if tasks < 2 or not procid:
+        return None
+    port = f"port {in_use}" if in_use else "the store's port"
+    return Verdict(
+        "config",
+        f"{port} already in use (EADDRINUSE) where the Slurm job runs {tasks} tasks per node "
+        f"(--ntasks-per-node={tasks}) and takes the node rank from SLURM_PROCID: several launchers start on each node "
+        "and every extra one on the master's host binds MASTER_PORT again -- the launch set-up, not another job (a "
+        "new port does not help), no rank at fault",
+        "Start one torchrun per node: #SBATCH --ntasks-per-node=1 and NODE_RANK=$SLURM_NODEID (torchrun --nnodes "
+        "$SLURM_NNODES --node_rank $SLURM_NODEID, started once per node by srun), each torchrun then starting "
+        "--nproc_per_node processes; or let srun start one process per GPU (--ntasks-per-node = GPUs per node) "
+        "without torchrun, the ranks from SLURM_PROCID / SLURM_LOCALID and one MASTER_ADDR / MASTER_PORT.",
+        "high", [], [procid[0].brief()] + _samples(c, "store_timeout")[:2], job_wide=True)
+
+
+def _connect_then_cut(c: Collected, evs: list) -> Verdict:
+    """Lead rule L: the store client's connect warning (10049 / EINVAL / EADDRNOTAVAIL at an address of the store's
+    host), then a traceback down into init_process_group that the paste cut before its exception: the process raised
+    where the store is connected, with that connection the only failure shown -- not the harmless retry rule N reads
+    when nothing fails after it. store_rendezvous, no rank (every process reaches the same endpoint), medium: the
+    exception itself is not shown."""
+    host = evs[0].data.get("endpoint") or "the store's host"
+    return Verdict(
+        "store_rendezvous",
+        f"the store client could not connect to {host} (an address not valid here: system error 10049 / EINVAL / "
+        "EADDRNOTAVAIL), and the process then raised inside init_process_group (its traceback ends in that call; the "
+        "exception line is not in the input): the store connection at set-up failed, a setting every process shares, "
+        "no rank at fault",
+        f"Check what {host} resolves to on this machine (the hosts file, a VPN or another program mapping the machine "
+        "name elsewhere) and set MASTER_ADDR to an address that is this host's (MASTER_ADDR=127.0.0.1 / localhost on "
+        "one machine) with a free MASTER_PORT; on Windows use the gloo backend (no NCCL there). Give the full "
+        "exception text below the traceback to confirm.",
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _world_settings(c: Collected, evs: list) -> Verdict | None:
+    """Lead rule AE: a barrier of the set-up short of its processes (the coordination service's tasks that never
+    arrived, torch's store-based barrier with fewer joined than its world) beside the code line that sets the world up
+    with literal settings that cannot form it (parse._world_call): one literal process id / rank in every call shown
+    for a world of two or more (every process started with that line claims that id), or a loopback coordinator
+    while the lines show several hosts. A setting shown wrong: config, no rank (rules V (1), AA (1))."""
+    calls = c.samples.get("world_call", [])
+    short = [e for e in evs if e.data.get("missing") or (e.data.get("joined") and e.data["joined"][0] <
+                                                          e.data["joined"][1])]
+    if not calls or not short:
+        return None
+    e = short[0]
+    count = (len(e.data["missing"]) + 1 if e.data.get("missing") else e.data["joined"][1]) if not (
+        e.data.get("reached")) else e.data["reached"][1]
+    world = max([x.data["world"] for x in calls if x.data.get("world")] + [count])
+    ids = {x.data["id"] for x in calls}
+    hard = None not in ids and world >= 2 and len(ids) < world
+    loop = next((x.data["coordinator"] for x in calls if (x.data.get("coordinator") or "").startswith(_LOOPBACK)),
+                None) if len(hosts(c)) > 1 else None
+    if not hard and not loop:
+        return None
+    call = calls[0].data["call"]
+    waits = (f"the coordination service's barrier {e.data['coord_barrier']} timed out with task(s) "
+             f"{_fmt_ranks(sorted(e.data['missing']))} never arriving" if e.data.get("missing") else
+             f"the store-based barrier counted {e.data['joined'][0]} of {e.data['joined'][1]} processes")
+    why = (f"{call} is called with a hard-coded process id ({_fmt_ranks(sorted(ids))}) for a world of {world}: every "
+           "process started with that line claims the same id, so the others can never check in" if hard else
+           f"{call} names a loopback coordinator ({loop}) while the lines show {len(hosts(c))} hosts: the other "
+           "hosts' processes can never reach it")
+    return Verdict(
+        "config",
+        f"{waits}, and the lines show why: {why} -- the settings that define the world cannot form it, a setting "
+        "shown wrong, no rank is at fault",
+        "Give each process its own id and the real world size: jax.distributed.initialize(coordinator_address="
+        "'HOST:PORT' of process 0 reachable from every host, num_processes = the number of processes actually "
+        "started (one process per host, or one per GPU), process_id = that process's index, from the launcher "
+        "(SLURM_PROCID, the job index) or an argument) -- or call jax.distributed.initialize() with no arguments "
+        "under Slurm / TPU / Kubernetes, where it reads them itself; for torch, init_process_group's rank and "
+        "world_size from the launcher (RANK, WORLD_SIZE set by torchrun), never a constant.",
+        "high" if hard else "medium", [], [x.brief() for x in calls[:2]] + [e.brief()], job_wide=True)
+
+
+def _coord_barrier(c: Collected, evs: list) -> Verdict:
+    """Lead rule R for the coordination service (XLA's / TF's; the store behind jax.distributed.initialize): its
+    set-up barrier timed out with tasks that never arrived -- the job's rendezvous short of its processes:
+    store_rendezvous, the missing tasks not shown (nobody named), the waiting process a victim."""
+    e = evs[0]
+    missing = sorted({t for x in evs for t in x.data.get("missing", [])})
+    reached = e.data.get("reached")
+    what = (f"{reached[0]} of {reached[1]} tasks reached it" if reached else
+            f"task(s) {_fmt_ranks(missing)} never arrived" if missing else "not every task arrived")
+    return Verdict(
+        "store_rendezvous",
+        f"the coordination service's set-up barrier ({e.data['coord_barrier']}) timed out: {what} -- the job's "
+        "rendezvous (the coordinator's key-value store) worked for the process that waited, and the others never "
+        "checked in: not started, started with other settings, or unable to reach the coordinator; the waiting "
+        "process is their victim and the lines do not show why they are missing",
+        "Check that every process of the world was started, with the same coordinator_address (process 0's "
+        "HOST:PORT, reachable from every host: nc -zv HOST PORT), num_processes equal to the processes started and "
+        "a distinct process_id each (jax.distributed.initialize; or no arguments under Slurm / TPU / Kubernetes); "
+        "read the missing tasks' own logs for an error before they reached jax.distributed.initialize, and raise "
+        "initialization_timeout if they are only slow to start.",
+        "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
+def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("store_timeout", [])
+    if not evs:
+        return None
+    coord = [e for e in evs if e.data.get("coord_barrier")]
+    world = _world_settings(c, coord or evs)
+    if world is not None:
+        return world
+    if coord:
+        return _coord_barrier(c, coord)
+    if all(e.data.get("init_cut") for e in evs):
+        return _connect_then_cut(c, evs)
+    from ncclDoctor.diagnose.verdict.world import world_unfit
+
+    unfit = world_unfit(c, evs)  # lead rule AE: settings shown that cannot form the world the store waits for
+    if unfit is not None:
+        return unfit
+    ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
+    rdzv = any(e.data.get("rendezvous") for e in evs)
+    in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
+    missing = sorted({e.data["env_missing"] for e in evs if e.data.get("env_missing")})
+    urls = [e for e in evs if "init_url" in e.data]
+    if urls:  # the launcher logged the init_method init_process_group raised on
+        url = next((e.data["init_url"] for e in urls if e.data["init_url"]), None)
+        if url is None:
+            what = ("init_process_group raised, and the launcher's record of the URL it was given says None: no "
+                    "dist_url / init_method reached the workers, so torch fell back to env:// and found no "
+                    "MASTER_ADDR/MASTER_PORT -- the rendezvous endpoint was never given to them; a launch-script "
+                    "setting, not a rank")
+        else:
+            what = (f"init_process_group raised on the rendezvous URL {url} (the launcher's record): the workers could "
+                    "not set up the store at that endpoint -- unreachable, its port taken, or a rank never arrived; "
+                    "no rank is at fault")
+        return Verdict(
+            "store_rendezvous", what,
+            "Pass the rendezvous URL to every worker: the launch call's dist_url (detectron2's launch(main, ..., "
+            "dist_url=args.dist_url), --dist-url tcp://HOST:PORT or 'auto') or init_process_group(init_method="
+            "'tcp://HOST:PORT'), or set MASTER_ADDR and MASTER_PORT for env://; with a URL given, check the port is "
+            "free (ss -ltnp | grep PORT) and reachable from every node (nc -zv HOST PORT).",
+            "medium", [], [e.brief() for e in urls[:3]])
+    if missing:
+        return Verdict(
+            "config",
+            f"init_process_group's env:// rendezvous found {', '.join(missing)} unset: the script was started "
+            "without a launcher (plain `python train.py`), so no rank knows the others",
+            "Start it with torchrun (torchrun --nproc-per-node=N train.py; multi-node: --nnodes, --rdzv-endpoint) or "
+            "accelerate/deepspeed, which set MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE and LOCAL_RANK; or set them "
+            "yourself for every process.", "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("not_a_host") for e in evs):  # the IPv6 lookup warning naming a file path as the host
+        ep = next(e.data["endpoint"] for e in evs if e.data.get("not_a_host"))
+        return Verdict(
+            "store_rendezvous",
+            f"the store's endpoint is {ep}: a file path where the master's host name belongs, so its name resolution "
+            "can never succeed and no rank reaches the rendezvous endpoint -- the launch put another argument or "
+            "environment line in MASTER_ADDR (a shifted argument, a sourced file's path); the IPv6 warning is where "
+            "it shows, not a harmless lookup",
+            "Fix the rendezvous endpoint the launch passes: MASTER_ADDR / main_process_ip (accelerate config, "
+            "--main_process_ip), torchrun --master-addr / --rdzv-endpoint, or the launcher config / hostfile, to rank "
+            "0's IP address or a host name every node resolves; print MASTER_ADDR in each node's launch script.",
+            "medium", [], _samples(c, "store_timeout"))
+    if any(e.data.get("dns") for e in evs):
+        ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), "MASTER_ADDR")
+        return Verdict(
+            "store_rendezvous",
+            f"the store's host name ({ep}) does not resolve on this node (DNS / /etc/hosts): the rank cannot even look "
+            "up where rank 0's store is",
+            "Set MASTER_ADDR (or --rdzv-endpoint) to rank 0's IP address, or make its host name resolve on every node "
+            "(getent hosts NAME; /etc/hosts, the cluster's DNS, a Kubernetes headless service).",
+            "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("closed") for e in evs):
+        return Verdict(
+            "store_rendezvous",
+            "the rendezvous is closed (RendezvousClosedError): an agent already shut this rendezvous down — the job "
+            "finished or failed on another node, or a previous run with the same --rdzv-id closed it",
+            "Start the job again with a new --rdzv-id (rdzv_id) or restart every node together, so they join one "
+            "fresh rendezvous; if another node failed first, its log holds that first failure and the cause.",
+            "high", [], _samples(c, "store_timeout"))
+    etcd = next((e.data["etcd"] for e in evs if e.data.get("etcd")), None)
+    if etcd:  # torchelastic's etcd rendezvous backend: its key-value store failed, not a rank (lead rule L)
+        return Verdict(
+            "store_rendezvous",
+            f"the etcd rendezvous backend raised {etcd}: the agents' rendezvous state in etcd is missing or the etcd "
+            "server cannot be reached, so no node completes the rendezvous; no rank is at fault",
+            "Check the etcd server every agent uses (etcdctl --endpoints HOST:2379 endpoint health; etcdctl get "
+            "--prefix /torchelastic), give each run its own --rdzv-id, and restart every node together; or use "
+            "torchrun's c10d rendezvous backend (--rdzv-backend=c10d --rdzv-endpoint HOST:PORT), which needs no etcd.",
+            "medium", [], _samples(c, "store_timeout"))
+    pmix = [e for e in evs if e.data.get("pmix")]
+    if pmix:  # Slurm PMIx's fence: the launcher's own key-value exchange between the nodes (lead rules L, R)
+        return Verdict(
+            "store_rendezvous",
+            "Slurm's PMIx plugin (srun --mpi=pmix) timed out in its collective (the fence, its key-value exchange "
+            "between the job's nodes): the slurmstepd of one node never heard from its neighbour, before the job's "
+            "processes reached NCCL; the launcher's rendezvous between the nodes failed, no rank is at fault",
+            "Check the connection between the nodes' slurmstepd daemons that PMIx uses: a firewall between the nodes "
+            "(PMIx's direct connections use ports outside slurmd's), the interface and host names each node resolves "
+            "for the other, the same Slurm/PMIx version on every node; try srun --mpi=pmi2 (or without PMIx) to tell "
+            "PMIx from the network; slurmd's log (SlurmdDebug=debug) on both nodes shows the failed connection.",
+            "medium", [], [e.brief() for e in pmix[:3]], job_wide=True)
+    kvs = [e for e in evs if e.data.get("kvs")]
+    if kvs:  # oneCCL's own rendezvous (lead rule L)
+        said = [e.data["kvs"] for e in kvs]
+        iface = any("interface" in w for w in said)
+        return Verdict(
+            "store_rendezvous",
+            f"oneCCL's key-value store (kvs, its rendezvous) failed: {said[0][:160]} -- "
+            + ("it found no network interface to take its address from (it skips lo unless CCL_KVS_IFACE names "
+               "one)" if iface else "the ranks could not reach the kvs main server (rank 0's address and port) in "
+               "time, or could not set it up")
+            + "; no rank is at fault",
+            "Point oneCCL's kvs at an address every rank reaches: CCL_KVS_IFACE=<interface the nodes share> (ip -br "
+            "addr), or CCL_KVS_IP_EXCHANGE=env with CCL_KVS_IP_PORT=<rank 0's IP>_<port> (torch-ccl takes "
+            "MASTER_ADDR/MASTER_PORT); check that port is open between the nodes (nc -zv HOST PORT) and that rank 0 "
+            "started; CCL_LOG_LEVEL=debug shows the address each rank uses.",
+            "high", [], [e.brief() for e in kvs[:3]])
+    conn = [e for e in evs if e.data.get("store_conn")]
+    if conn and len(conn) == len(evs) and all(e.data.get("grpc") for e in conn):
+        # a gRPC channel to the job's coordination service (JAX's coordinator): its store, not NCCL's (lead rule L)
+        ep = next((e.data["endpoint"] for e in conn if e.data.get("endpoint")), None)
+        return Verdict(
+            "store_rendezvous",
+            "the job's coordination service (its key-value store and rendezvous, spoken over gRPC"
+            + (f", at {ep}" if ep else "") + f") could not be reached: '{conn[0].data['store_conn']}' -- the "
+            "coordinator's process was not (or no longer) listening there, or the address, port or network between "
+            "the hosts is wrong; no rank is at fault from these lines",
+            "Check the coordinator address and coordinator port every process is given (jax.distributed.initialize"
+            "(coordinator_address='HOST:PORT', num_processes, process_id), or the cluster spec of TF's coordination "
+            "service): HOST must be process 0's address as the other hosts reach it, the port open in the firewall "
+            "(nc -zv HOST PORT from each host); read the logs of the coordinator process (process 0) for why it was "
+            "not listening (it had not started yet, or it exited), and give a slow start more time "
+            "(initialization_timeout).", "medium", [], [e.brief() for e in conn[:3]], job_wide=True)
+    if conn and len(conn) == len(evs):  # the store client's own connection failing (lead rules L, Y)
+        said = conn[0].data["store_conn"]
+        proto = "Stop_waiting" in said
+        return Verdict(
+            "store_rendezvous",
+            f"the store client failed before any collective ran ('{said}'): "
+            + ("the process at MASTER_ADDR:MASTER_PORT answered with something other than the TCPStore protocol's "
+               "reply -- another service, a stale job or a store of another kind holds that port (or the address "
+               "and port given were empty)" if proto else
+               "the connection to the rendezvous store (rank 0's TCPStore at MASTER_ADDR:MASTER_PORT) could not be "
+               "made or was cut while connecting")
+            + "; a setting or the network every rank shares, no rank is at fault",
+            ("Give the launch an explicit, free master port and address (--master_port / --master_addr, "
+             "MASTER_PORT / MASTER_ADDR): `ss -ltnp | grep PORT` shows another process on the port; kill stale jobs "
+             "or pick another port. " if proto else "")
+            + "Check that MASTER_ADDR resolves to an address every node reaches (127.0.0.1 / localhost on one "
+            "machine; not a hostname that resolves elsewhere), that MASTER_PORT is open in the firewall (nc -zv HOST "
+            "PORT from each node) and that the store host (rank 0) is up; in Kubernetes the master pod's service and "
+            "network policy.", "medium", [], [e.brief() for e in conn[:3]], job_wide=True)
+    denied = next((e.data["bind_denied"] for e in evs if e.data.get("bind_denied") is not None), None)
+    if denied is not None:
+        return Verdict(
+            "store_rendezvous",
+            f"the store could not listen on port {denied}: permission denied (errno 13)"
+            + (" — a port below 1024 needs root" if denied < 1024 else " — the port is reserved or blocked here")
+            + "; no rank is at fault",
+            "Choose a free port above 1024 for the store: torchrun --master_port N (MASTER_PORT=N, master_port in "
+            "the launcher's config); `ss -ltnp | grep PORT` shows whether it is also taken.",
+            "high", [], _samples(c, "store_timeout"))
+    if in_use is not None and (over := _launchers_per_node(c, in_use)) is not None:
+        return over
+    if in_use is not None:
+        port = f"port {in_use}" if in_use else "the store's port"
+        return Verdict(
+            "store_rendezvous",
+            f"the store could not listen: {port} is already in use on this host (errno 98) — another job (or a "
+            "leftover process of an earlier one) holds it, or two processes both try to host the store",
+            "Address already in use: give each run its own free port: torchrun --master_port N (MASTER_PORT=N) or "
+            "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); find "
+            "the holder with `ss -ltnp | grep PORT` and end a stale process of an earlier run; do not call "
+            "init_process_group with a hand-made store when torchrun already hosts one.",
+            "high", [], _samples(c, "store_timeout"))
+    printed = next(iter(c.settings.get("PET_RDZV_ENDPOINT") or {}), None)  # torchrun's printed launch config
+    if ep is None and rdzv and printed:
+        ep = printed if ":" in printed else f"{printed}:29400"  # the c10d rendezvous's default port
+    what = (
+        f"the TCPStore/rendezvous endpoint {ep} was not reachable"
+        + (" (rdzv_endpoint without a port: the default 29400)" if printed and ":" not in printed else "")
+        if ep
+        else "the rendezvous did not complete"
+        if rdzv
+        else "the store timed out"
+    )
+    over = _store_overcount(c, ks)
+    if over is not None:
+        return over
+    joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    if joined and joined[0] < joined[1]:  # the store was up and reachable: ranks are missing
+        return Verdict(
+            "store_rendezvous",
+            f"only {joined[0]} of {joined[1]} ranks reached the store "
+            + ("while the waiting rank polled its store-based barrier" if any(e.data.get("barrier_wait") for e in evs)
+               else "before the timeout")
+            + f": the store worked, the other "
+            f"{joined[1] - joined[0]} never started (a node not launched, a wrong --nnodes / --nproc-per-node / "
+            "WORLD_SIZE) or died before init_process_group",
+            f"{joined[1] - joined[0]} of {joined[1]} clients never joined the store (worker_count {joined[0]}): they "
+            "either never started or could not reach it. Check that every node and process was started, with the "
+            "same --nnodes, --nproc-per-node and --rdzv-id (or MASTER_ADDR/WORLD_SIZE), that MASTER_ADDR:MASTER_PORT "
+            "is reachable from every node (nc -zv), and read the missing ranks' own logs for an error before "
+            "init_process_group. If every rank is only slow to start (imports, model build), the timeout is too "
+            "short: raise init_process_group(timeout=...) (ddp_timeout in HF Trainer).",
+            "high", [], _samples(c, "store_timeout"))
+    if any(e.data.get("waited_input") for e in evs) and not any(e.data.get("joined") for e in evs):
+        waiting = sorted({e.rank for e in evs if e.rank is not None})
+        return Verdict(
+            "store_rendezvous",
+            f"{_named(waiting) if waiting else 'a rank'} connected to the store at {ep or 'MASTER_ADDR:MASTER_PORT'} "
+            "and waited the whole timeout for a reply that never came: the store was reachable from here, so these "
+            "ranks are victims; what they wait for is the registration of ranks that never joined (another node "
+            "that could not reach the store, or never started)",
+            "Find the ranks that never joined: check that the other node(s) were started and can reach "
+            f"{ep or 'MASTER_ADDR:MASTER_PORT'} (nc -zv HOST PORT from each node; the address must resolve to a "
+            "reachable address there, over the same family: IPv4 vs IPv6 from the host name's lookup), with "
+            "MASTER_ADDR / --dist-init-addr / --rdzv-endpoint naming an address every node can route to; then read "
+            "the missing ranks' own logs.",
+            "high", [], _samples(c, "store_timeout"))
+    if ep and ep.startswith(("127.", "localhost")) and len(hosts(c)) > 1:
+        what += (f" — a loopback address while the job spans {len(hosts(c))} hosts: "
+                 "MASTER_ADDR must be rank 0's routable address")
+    elif loopback_master(c):
+        what += " — " + loopback_master(c)
+    elif ep and _cgnat(ep):
+        what += (f" — {ep.rsplit(':', 1)[0]} is in 100.64.0.0/10, the carrier-grade NAT range VPN overlays use "
+                 "(Tailscale, ZeroTier): the store must listen on that VPN address and the port be open through it")
+    return Verdict(
+        "store_rendezvous",
+        what + ": either the node that hosts the store (MASTER_ADDR, rank 0's node) never "
+        "started it or died, or the address/port is not reachable from the other nodes",
+        f"From every node: nc -zv {ep.replace(':', ' ') if ep else 'MASTER_ADDR MASTER_PORT'} must connect; "
+        "MASTER_ADDR must be an address the other nodes can route to (not 127.0.0.1 or a container-internal "
+        "name) and the --rdzv-endpoint (rdzv_endpoint) port must be open in the firewall between the nodes; all "
+        "nodes must be started with the same --nnodes and --rdzv-id; check that the store's node is up. "
+        "`ncclDoctor check --nodes N` tests the rendezvous first.",
+        "high",
+        [],
+        _samples(c, "store_timeout"),
+    )

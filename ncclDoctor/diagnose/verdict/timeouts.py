@@ -1,0 +1,392 @@
+"""The watchdog's timeouts read for who is missing (rank_missing) or blocked (watchdog_blocked): which ranks a
+timed-out collective lacks, one collective or a larger world, a serving engine's own watchdog."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.reason import (
+    _RANK_IN_LINE,
+    NONFATAL,
+    Conclusion,
+    _fmt_ranks,
+    _own_rank,
+    is_consequence,
+    timed_out_at,
+    world_size,
+)
+from ncclDoctor.diagnose.signatures import R_RAY_PID, Event
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples
+
+# c10's log prefix "[E626 05:14:36.393067540 ProcessGroupNCCL.cpp:1743]": the month is not zero-padded
+_TORCH_TS = re.compile(r"\[[EIWF](\d{1,2}?)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
+
+
+def _timed_out_before(c: Collected, hb: list[Event], own: bool = False) -> bool:
+    """A collective timed out normally (its ``ran for`` within a quarter of its timeout: the watchdog
+    ran on time) no later than the heartbeat monitor's "watchdog got stuck": aborting the timed-out
+    communicator is what blocked the watchdog, so the hang's cause is the collective, not the thread.
+    ``own``: only a timeout line whose own "[Rank N]" tag is the heartbeat's rank, or that has no tag (a paste
+    that cut it off), counts -- another rank's timeout does not put this rank inside a collective."""
+    normal = [e for e in c.samples.get("watchdog_timeout", [])
+              if e.data.get("timeout_ms") and e.data.get("ran_for_ms") is not None
+              and e.data["ran_for_ms"] <= 1.25 * e.data["timeout_ms"]]
+    if own:
+        ranks = {h.rank for h in hb}
+        normal = [e for e in normal if (m := _RANK_IN_LINE.search(e.text)) is None or int(m.group(1)) in ranks]
+    def own(e: Event) -> float | None:  # torch's own clock when both lines have it (a collector's may differ)
+        g = _TORCH_TS.search(e.text)
+        if not g:
+            return None
+        mo, d, h, mi, sec, frac = g.groups()
+        return (((int(mo) * 31 + int(d)) * 24 + int(h)) * 60 + int(mi)) * 60 + int(sec) + float("0." + (frac or "0"))
+
+    pairs = [(own(t), own(h)) for t in normal for h in hb]
+    if pairs and all(a is not None and b is not None for a, b in pairs):
+        return any(a <= b for a, b in pairs)
+    first_hb = min((e.ts for e in hb if e.ts is not None), default=None)
+    return any(e.ts is None or first_hb is None or e.ts <= first_hb for e in normal)
+
+
+def _died_before(c: Collected, hb: list[Event]) -> bool:
+    """A process of the job died (a launcher's "exit code", torchrun's record) on an earlier line of the file the
+    heartbeat monitor's timeout is in: the survivors' watchdogs then wait on a communicator that lost a member, so
+    the heartbeat is the aftermath of that death, not a watchdog blocked on its own."""
+    def at(e: Event) -> tuple[str, int]:
+        path, _, line = e.where.rpartition(":")
+        return path, int(line) if line.isdigit() else 0
+    dead = [at(e) for e in c.child_failures + c.worker_failures if e.data.get("exitcode") not in (None, 0)]
+    return any(p == hp and n < hn for p, n in dead for hp, hn in map(at, hb))
+
+
+def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "watchdog_blocked")
+    hb = c.samples.get("heartbeat", [])
+    if k is None and not hb:
+        return None
+    if k is None and (_timed_out_before(c, hb) or _died_before(c, hb)):
+        return None  # the heartbeat's "stuck" is the aftermath: the abort after a timeout hung the watchdog
+    msg = (
+        k.message
+        if k
+        else (
+            "the heartbeat monitor found the watchdog thread of "
+            + _named(_ranks(c, "heartbeat"))
+            + " stuck: a CUDA/NCCL call (or a thread holding the GIL inside one) blocked it"
+        )
+    )
+    return Verdict(
+        "watchdog_blocked",
+        msg,
+        "Take stacks of the stuck processes while they hang: py-spy dump --native --pid "
+        "PID (the blocked CUDA/NCCL call or the thread holding the GIL shows there); check dmesg for Xid errors "
+        "and nvidia-smi on that node. If this happens at exit, call destroy_process_group() before the end.",
+        "high",
+        [],
+        (k.evidence if k else []) + [e.brief() for e in hb[:2]],
+    )
+
+
+def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule P: a serving framework's own watchdog (SGLang's scheduler "Watchdog timeout
+    (self.watchdog_timeout=N)", vLLM's "RPC call to execute_model timed out") with no NCCL timeout that names a
+    SeqNum. The engine measured its own forward pass: one rank stuck anywhere (a hung kernel, a deadlock, a
+    collective another rank never joined) stalls every rank's forward alike, so the lines cannot show who was behind
+    or why (rule B does not apply): cause unknown, nobody named, nobody proven innocent. The framework's SIGQUIT and
+    "Killed" after it are its own self-kill (parse reads them so), not the OOM killer."""
+    evs = c.samples.get("serving_watchdog", [])
+    if not evs or any(t.seq is not None for t in c.samples.get("watchdog_timeout", [])):
+        return None
+    n = c.kinds.get("serving_watchdog", 0)
+    return Verdict(
+        "unknown",
+        f"the serving framework's own watchdog fired ({n} line(s), e.g. {evs[0].text.strip()[:120]}): its forward "
+        "pass stalled past its timeout, but no NCCL collective, SeqNum or error is shown -- one rank stuck anywhere "
+        "(a hung kernel, a deadlock, a collective another rank never joined) stalls every tensor-parallel rank alike, "
+        "so these lines cannot say which rank held the others or why; its SIGQUIT / 'Killed' afterwards is the "
+        "framework killing its own process tree, not the OOM killer",
+        "While it hangs, take py-spy dump --pid PID (py-spy dump --native) of every rank's scheduler/worker process: "
+        "the one elsewhere than the others (or every one in the same NCCL kernel) is the answer; SGLang dumps them "
+        "itself before its SIGQUIT (raise --watchdog-timeout, or use its soft watchdog, to keep the processes alive "
+        "for a manual dump; vLLM: VLLM_EXECUTE_MODEL_TIMEOUT_SECONDS, on Ray RAY_CGRAPH_get_timeout; vLLM's "
+        "repeated 'No available shared memory broadcast block' notice means a worker has not taken the last step: "
+        "hung, or still compiling / quantizing (VLLM_RINGBUFFER_WARNING_INTERVAL only sets how often it is printed)). "
+        "Note the batch "
+        "that was running. Rerun with NCCL_DEBUG=INFO and the flight recorder (TORCH_FR_BUFFER_SIZE=2000) to see "
+        "whether a collective was stuck.",
+        "low", [], [e.brief() for e in evs[:4]])
+
+
+def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Timeouts with no proven culprit. Lead rule B: every rank shown inside one collective in an input
+    that does not hold every rank -> rank_missing (the missing rank is one not shown); so is a rank behind
+    the stuck collective that is only a lead (most ranks behind). Otherwise unknown."""
+    if not any(c.kinds.get(k) for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")):
+        return _timeout_frames(c)
+    unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
+    low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
+    lead = f" Leads (low confidence): {low[0].message}." if low else ""
+    inside = (one_collective(c) or larger_world(c)) if not unclear else larger_world(c)
+    behind = None if unclear or inside else next((k for k in low if k.behind), None)
+    gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
+    quiet = None if unclear or inside or behind or low else silent_ranks(c)
+    if quiet:
+        return _silent_lead(c, *quiet)
+    if gloo:
+        msg = ("a gloo send/recv timed out (gloo has no watchdog and no SeqNum: the op itself raised): the peer never "
+               "reached the matching collective or barrier; the lines do not name it.")
+    elif inside:
+        torn = sorted(r for r, st in c.ranks.items() if only_aborted(st))
+        shown = (f" ({_fmt_ranks(sorted(set(c.ranks) - set(torn)))})" if c.ranks else "") + (
+            f", {_named(torn)} shown only aborting its communicator," if torn else "")
+        msg = (f"every rank the input shows{shown} was inside {inside} (victims), and the input does not hold every "
+               "rank of the job: the rank that never issued it is one these lines do not show (a rank still "
+               "elsewhere in the code: saving, evaluating, loading data), or the transfer itself stalled.")
+    elif behind:
+        msg = ("ranks are missing from the collective the others wait in, but more ranks are behind than inside, so "
+               "the ones ahead may instead have issued an extra collective: nobody is named.")
+    elif gil := sorted(r for r in _ranks(c, "gil_held") if not (c.ranks[r].timeouts or c.ranks[r].status)):
+        msg = (f"{_named(gil)}'s dump could not take its GIL: its Python thread was busy or stuck in Python (a lead "
+               "for py-spy, not proof that it missed the collective); the ranks shown timing out were inside it "
+               "(victims), "
+               "and the rank that never arrived is not proven by these lines"
+               + (f"; {unclear.message}" if unclear else "") + ".")
+    else:
+        msg = (("no rank these lines show is proven to have missed the collective" if low else
+                "every rank the input shows was inside the timed-out collective (victims)")
+               + "; the rank that never arrived is not proven by these lines"
+               + (f"; {unclear.message}" if unclear else "") + ".")
+    return Verdict(
+        "rank_missing" if inside or behind else "unknown",
+        msg + lead,
+        "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
+        "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
+        "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
+        "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
+        "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
+        + (NOT_SHOWN if inside else "")
+        + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
+           "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
+        + (SHARD_GATHER if inside and _shard_gather(c) else "") + (_driver_oom_lead(c) if inside else ""),
+        "low",
+        [],
+        (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4]
+        + (_samples(c, "driver_oom")[:1] if inside and _driver_oom_lead(c) else []),
+    )
+
+
+def _timeout_frames(c: Collected) -> Verdict | None:
+    """Lead rule B on the watchdog's stack alone: frames of WorkNCCL::checkTimeout (the c10::Error it builds when a
+    collective ran past its timeout) with no timeout line, no rank, op or SeqNum and no failure of a process's own:
+    a process timed out inside a collective, and the rank that never issued it is one these lines do not show."""
+    evs = c.samples.get("timeout_frames", [])
+    if not evs or c.ranks or c.child_failures or c.worker_failures:
+        return None
+    return Verdict(
+        "rank_missing",
+        "the watchdog's timeout stack (WorkNCCL::checkTimeout under the NCCL watchdog) shows a process whose "
+        "collective ran past its timeout, its message line (rank, op, SeqNum) not in these lines: it was inside the "
+        "collective (a victim), and the rank that never issued it is one these lines do not show",
+        "Collect every rank's log (the full watchdog line: 'Watchdog caught collective operation timeout' names the "
+        "rank, op and SeqNum) and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on "
+        "torch < 2.8); while it hangs, py-spy dump --pid PID on every rank's process shows the one elsewhere in the "
+        "code; rerun with NCCL_DEBUG=INFO. Raise the timeout only if a rank is legitimately slow (saving, "
+        "evaluating)." + NOT_SHOWN,
+        "low", [], [e.brief() for e in evs[:2]])
+
+
+def _driver_oom_lead(c: Collected) -> str:
+    """A process of these lines that no timeout line is from failed to get GPU memory through the CUDA driver
+    (CUresult 2 from cuMemCreate & co.): the likely rank that never reached the collective. Only a lead: the line
+    names no rank, so nobody is accused."""
+    timeouts = c.samples.get("watchdog_timeout", [])
+    waiting = {e.pid for e in timeouts} | {int(p[-1]) for e in timeouts if (p := R_RAY_PID.findall(e.text))}
+    waiting.discard(None)
+    other = [e for e in c.samples.get("driver_oom", [])
+             if (e.data.get("proc") not in waiting if e.data.get("proc") is not None else e.rank is None)]
+    if not other:
+        return ""
+    e = other[0]
+    who = f"process {e.data['proc']}" if e.data.get("proc") else "another process"
+    func = e.data.get("func") or "a CUDA driver allocation"
+    return (f" Lead: {who}, which printed no timeout, failed to get GPU memory ({func} out of memory, CUresult 2): "
+            "it is most likely the rank that never reached the collective. Give it memory: a colocated inference "
+            "engine's share (vLLM gpu_memory_utilization, SGLang mem_fraction_static: the rollout memory), smaller "
+            "batches; read that worker's own log for its error.")
+
+
+# lead rules B/E: the shown ranks are victims, the rank to look at is among those not shown
+NOT_SHOWN = (" The ranks these lines do not show are where to look: get the logs of every rank, and while it hangs a "
+             "py-spy dump of the other ranks (those not shown here); on the next run NCCL_DEBUG=INFO and "
+             "TORCH_DISTRIBUTED_DEBUG=DETAIL (torch then checks each collective's type and sizes across ranks and "
+             "names a rank that issued another).")
+
+
+SHARD_GATHER = (" The stuck collective gathers parameter shards (FSDP / ZeRO-3 all-gather every layer's weights before "
+                "its forward): a rank that runs a different number of forward passes leaves the others there -- "
+                "model.generate producing different lengths per rank (pass synced_gpus=True, or generate with an "
+                "unsharded copy; DeepSpeed ZeRO-3 needs it too), or a forward/eval step only some ranks run.")
+
+
+def _shard_gather(c: Collected) -> bool:
+    """A timed-out all-gather of a parameter shard: NumelOut a multiple of NumelIn, NumelIn large (a layer's
+    shard, not a scalar or a metric)."""
+    return any(t.op and "allgather" in t.op.lower().replace("_", "") and t.numel_in and t.numel_out
+               and t.numel_out > t.numel_in and t.numel_out % t.numel_in == 0 and t.numel_in >= 1 << 16
+               for t in c.samples.get("watchdog_timeout", []))
+
+
+def silent_ranks(c: Collected) -> tuple[list[int], list[int]] | None:
+    """Ranks that timed out and ranks torchrun's record shows only torn down (SIGTERM'd by the agent after
+    the failure) that never reported a timeout of their own: (waiting, silent), or None. A rank absent from
+    the collective the others wait in reports nothing until the agent stops it, so the silent ones are the
+    lead -- only a lead: a rank inside the collective whose timeout had not fired yet looks the same. Named
+    only when they are no more than the ranks that timed out (one silent rank of two, not seven of eight)."""
+    waiting = sorted(r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report"))
+    torn = {e.rank for e in c.child_failures + c.worker_failures
+            if e.rank is not None and (e.data.get("exitcode") == -15 or e.data.get("signal") == "SIGTERM")}
+    silent = sorted(r for r in torn if r not in waiting and r in c.ranks
+                    and all(e.kind == "child_failed" for e in c.ranks[r].errors))
+    if not waiting or not silent or len(silent) > len(waiting):
+        return None
+    return waiting, silent
+
+
+def _silent_lead(c: Collected, waiting: list[int], silent: list[int]) -> Verdict:
+    size = world_size(c)[0]
+    world = f"world of {size}: " if size else ""
+    return Verdict(
+        "rank_missing",
+        f"{world}{_named(waiting)} timed out waiting for its peers' data (victim); {_named(silent)} never reported a "
+        f"timeout of its own -- torchrun's record shows it only terminated (SIGTERM) by the agent after the timeout "
+        f"-- so {_named(silent)} is the lead: it most likely never reached that collective (low confidence: it may "
+        "have been inside it and been stopped before its own timeout fired)",
+        f"Look at what rank {_fmt_ranks(silent)} was doing at that point: its own output before the SIGTERM, a "
+        "rank-conditional path (saving, evaluating, a sleep, a data wait), and py-spy dump --pid PID on it while the "
+        "job hangs; dist.monitored_barrier(wait_all_ranks=True) before the collective names every rank that does "
+        f"not arrive. Do not debug rank {_fmt_ranks(waiting)}: it only waited.",
+        "low",
+        silent,
+        (_samples(c, "watchdog_timeout") + [e.brief() for e in c.child_failures[:2]])[:4],
+    )
+
+
+GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual reason -- uneven data (one rank ran out "
+             "of batches: DistributedSampler(drop_last=True), or torch.distributed.algorithms.Join for uneven inputs), "
+             "one rank still evaluating or saving; dist.monitored_barrier(wait_all_ranks=True) names every rank that "
+             "does not arrive.")
+
+
+_NEAR = 8  # SeqNums this close, enqueued at the same moment: one rank a few collectives past the others
+
+
+def _own_failure(c: Collected, e: Event) -> bool:
+    """A rank's error line that is more than its being inside the stuck collective: not a warning, a launcher's
+    record, a peer gone (``is_consequence``), nor the heartbeat monitor firing after a collective had already timed
+    out on time (``_timed_out_before``: the abort of the timed-out communicator is what held the watchdog)."""
+    if e.kind in NONFATAL + ("child_failed",) or is_consequence(e):
+        return False
+    return not (e.kind == "heartbeat" and _timed_out_before(c, [e]))
+
+
+def only_aborted(st) -> bool:
+    """A rank the lines show only in NCCL's set-up/teardown chatter, its communicator aborted ("... - Abort
+    COMPLETE"): torn down with the others (torch's watchdog aborts after a timeout or error), nowhere else in the
+    code -- neither behind nor ahead of the stuck collective."""
+    return bool(st.counts.get("comm_aborted")) and set(st.counts) <= {"transport", "comm_aborted"} and not (
+        st.timeouts or st.status or st.errors)
+
+
+def larger_world(c: Collected) -> str | None:
+    """Lead rule E: the shown ranks all timed out inside (or past) the stuck collective -- at SeqNums that cannot
+    be told apart as one group or several -- and the numbers say the world is larger than the ranks shown
+    (NumelOut/NumelIn of a gather or scatter, a stated world size; the highest rank seen is only a lower bound):
+    the rank that never arrived is one not shown. None when a rank shows more than its timeout or nothing says
+    a rank is missing."""
+    outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
+
+    def pending(st) -> list:  # a rank with no timeout line whose watchdog's status says its work is still queued
+        return [s for s in st.status.values() if s.seq is not None and s.data.get("dump_from") is None
+                and s.data.get("enqueued", -1) >= s.seq > s.data.get("completed", s.seq)]
+    if not c.ranks or not all(st.timeouts or pending(st) or only_aborted(st) for st in c.ranks.values()) or all(
+            only_aborted(st) for st in c.ranks.values()):
+        return None
+    lines = c.samples.get("watchdog_timeout", [])
+    seqs = [t.seq for t in lines] if len(lines) == c.kinds.get("watchdog_timeout", 0) else []
+    shown = {_own_rank(t) for t in lines}  # each line's own "[Rank N]" (a launcher prefix may tag them all alike)
+    queued = [s for r, st in c.ranks.items() if not st.timeouts and r not in shown for s in pending(st)[:1]]
+    if None in seqs or None in shown or len(shown) != len(seqs) or len(shown) < 2 \
+            or max(seqs, default=0) - min(seqs, default=0) > _NEAR:
+        return None  # one timeout a rank, a few collectives apart: inside or just past one stuck collective
+    if any(abs(s.seq - t) > _NEAR for s in queued for t in seqs):
+        return None
+    shown |= {s.rank for s in queued}
+    if any(_own_failure(c, e) for st in c.ranks.values() for e in st.errors):
+        return None
+    sizes = [max(t.numel_in, t.numel_out) // min(t.numel_in, t.numel_out) for t in outs
+             if t.numel_in and t.numel_out and t.numel_in != t.numel_out and t.op
+             and ("GATHER" in t.op.upper() or "SCATTER" in t.op.upper())]
+    size, _, sure = world_size(c)  # a stated world size, not the highest rank seen (a lower bound only)
+    # a gap below the highest rank shown (ranks of one group are 0..N-1, global or the group's own) is a member not
+    # shown, as surely as a gather's NumelOut/NumelIn -- when the lines can be one group: two sizes at one SeqNum may
+    # be two groups (or a desync, rule D), whose rank numbers say nothing of each other
+    bysize: dict[int, set] = {}
+    for t in outs:
+        bysize.setdefault(t.seq, set()).add(t.numel_in)
+    one = all(len(v) == 1 for v in bysize.values())
+    world = max(sizes + [size if size and sure == "high" else 0, max(shown) + 1 if one else 0])
+    if world <= len(shown):
+        return None
+    return f"its stuck collective (a world of at least {world} ranks, {len(shown)} shown)"
+
+
+def one_collective(c: Collected) -> str | None:
+    """Lead rule B: every rank the input shows timed out inside one collective (one SeqNum, one op,
+    none behind) -> that collective, described; else None. The input holding every rank of the world
+    is ``_all_joined``'s (transport_stall), which comes first."""
+    outs = [t for st in c.ranks.values() for t in st.timeouts.values()]
+    outs += c.samples.get("watchdog_timeout", [])  # every line read, also those that name no rank
+    stuck = {t.seq for t in outs if t.seq is not None}
+    status = [s for st in c.ranks.values() for s in st.status.values()]
+    if not outs:  # no "Watchdog caught" line: torch's own "Timeout at NCCL work: N" status lines say it timed out
+        stuck = {s.seq for s in status if s.seq is not None and s.data.get("dump_from") is None
+                 and timed_out_at(s)}
+    # or a dump signal -- from another rank (whose watchdog fired: it is inside), or from this rank's own watchdog
+    # ("from this local rank") -- found this rank with work still pending: it waits in NCCL too
+    pending = not outs and not stuck and any(s.data.get("dump_from") is not None and s.seq is None
+                                             and s.data["enqueued"] > s.data.get("completed", s.data["enqueued"])
+                                             for s in status)
+
+    def queued(s) -> bool:  # a status line: at work N (the stuck one), or a dump signal's queue, past it
+        n = s.seq if s.seq is not None else max(stuck, default=None)
+        if n is None:  # a dump signal's queue where no line says which work is stuck: work still pending
+            return pending and s.data["enqueued"] > s.data.get("completed", s.data["enqueued"])
+        return n in stuck and s.data["enqueued"] >= n > s.data.get("completed", n - 1)
+
+    def inside(st) -> bool:  # its timeout, its status line, or its watchdog's own report (also said for it
+        # by another rank's "dump signal due to a collective timeout from rank R"), or its heartbeat monitor firing
+        # after its own collective (or one whose line lost its rank tag: a wrapped "[Rank " cut from its number)
+        # had timed out on time: its watchdog hung aborting that timeout
+        return (bool(st.timeouts) or any(queued(s) for s in st.status.values())
+                or bool(st.counts.get("watchdog_report"))
+                or any(e.kind == "heartbeat" and _timed_out_before(c, [e], own=True) for e in st.errors))
+
+    # a rank shown only aborting its communicator was torn down with the others (neither behind nor elsewhere) when
+    # a stated world size still leaves ranks unshown (lead rule E); where the ranks shown could be the whole world,
+    # such a line (its rank is the communicator's own: maybe the timed-out process itself) says nothing either way
+    size, _, sure = world_size(c)
+    torn = sure == "high" and (size or 0) > len(c.ranks)
+    if not (outs or stuck or pending) or not all(inside(st) or (torn and only_aborted(st)) for st in c.ranks.values()) \
+            or (c.ranks and all(only_aborted(st) for st in c.ranks.values())):
+        return None
+    if any(_own_failure(c, e) for st in c.ranks.values() for e in st.errors):
+        return None  # a rank shows more than its timeout (its own error, a stuck watchdog): not only inside
+    if pending:
+        return "collectives still pending when a rank's timeout signalled the dump (no line says which)"
+    seqs = {t.seq for t in outs if t.seq is not None} or stuck
+    ops = {t.op for t in outs if t.op}
+    sizes = {t.numel_in for t in outs if t.numel_in is not None}
+    if len(seqs) > 1 or len(ops) > 1 or len(sizes) > 1:  # different sizes: maybe another group, or a desync
+        return None
+    return " ".join(x for x in ("the same", ops.pop() if ops else "collective", f"#{seqs.pop()}" if seqs else "") if x)

@@ -1,0 +1,501 @@
+"""A transport failing under the data (ib_fabric, nccl_system, transport_stall): InfiniBand and OFI
+completions, verbs resources and memory registration, /dev/shm and Open MPI's shared memory, sockets and
+RDMA transfers that stall, every rank joined and none moving, a message truncated on a transport."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks
+
+# ibv_wc_status (rdma-core verbs.h) values NCCL prints as "status=N" / "error N".
+IB_STATUS = {
+    4: (
+        "IBV_WC_LOC_PROT_ERR",
+        "a local protection error on a registered buffer: GPUDirect RDMA memory registration "
+        "(nv_peer_mem / nvidia-peermem, ACS or IOMMU in the PCIe path), not a dead link",
+        "check GPUDirect RDMA: the nvidia-peermem (nv_peer_mem) module is loaded, ACS is off on the PCIe switches; "
+        "as a test NCCL_NET_GDR_LEVEL=LOC (no GPUDirect) tells whether GDR is the cause",
+    ),
+    5: (
+        "IBV_WC_WR_FLUSH_ERR",
+        "work flushed after the queue pair went to error: a consequence of an earlier error",
+        "look for the first completion error before it",
+    ),
+    10: (
+        "IBV_WC_REM_ACCESS_ERR",
+        "the remote side refused the access (memory registration on the peer)",
+        "check the peer's GPUDirect set-up (nvidia-peermem) and NCCL versions on both sides",
+    ),
+    12: (
+        "IBV_WC_RETRY_EXC_ERR",
+        "transport retry counter exceeded: the HCA resent NCCL_IB_RETRY_CNT (default 7) "
+        "times, each after the local ACK timeout 4.096 us x 2^NCCL_IB_TIMEOUT (default 20: about 4.3 s), i.e. about "
+        "30-35 s without an answer from the peer: the link or path to that peer is down or dropping packets",
+        "check the port and cable of both ends (ibstat, ibv_devinfo, the switch's error counters; for RoCE the "
+        "routing/PFC config). Raising NCCL_IB_TIMEOUT (e.g. 22: ~17 s x 7 = 2 min) only rides out short flaps on "
+        "very large fabrics and must stay well below the collective timeout (10 min default); a dead link stays dead. "
+        "If it comes at the very first collective on RoCE, the NICs never talked at all: the GID in use is not "
+        "routable (NCCL_IB_GID_INDEX to the RoCEv2 GID of the routed address, see show_gids; NVIDIA/nccl#426)",
+    ),
+    1: ("IBV_WC_LOC_LEN_ERR", "a local length error: a message larger than the receive buffer posted",
+        "check that every rank runs the same NCCL version and NCCL_* settings (a protocol or size mismatch: the "
+        "sender's message against the receive buffer its peer posted), then the NICs of both ends: MTU and firmware "
+        "(ibv_devinfo), and dmesg for the driver's QP errors"),
+    2: ("IBV_WC_LOC_QP_OP_ERR", "a local queue-pair operation error (an invalid work request or QP state)",
+        "check the HCA firmware/driver (ibv_devinfo, mlxfwmanager) and the NCCL version; rerun with NCCL_DEBUG=INFO"),
+    8: ("IBV_WC_LOC_ACCESS_ERR", "a local access error on a registered memory region (GPUDirect RDMA registration)",
+        "check nvidia-peermem (nv_peer_mem) and ACS/IOMMU; NCCL_NET_GDR_LEVEL=LOC as a test"),
+    9: ("IBV_WC_REM_INV_REQ_ERR", "the remote side rejected the request as invalid (the peer's QP is gone or in error)",
+        "find the peer's own failure first (its log)"),
+    11: ("IBV_WC_REM_OP_ERR", "the remote side could not complete the operation",
+         "find the peer's own failure first; then its HCA (ibstat) and GPUDirect set-up"),
+    19: ("IBV_WC_FATAL_ERR", "a fatal HCA error", "check that HCA (ibstat, mlxlink, dmesg for mlx5 errors) and drain "
+         "the node"),
+    20: ("IBV_WC_RESP_TIMEOUT_ERR", "the response to a request timed out: the link or path to the peer dropped it",
+         "check the link between the two nodes (ibstat, switch error counters)"),
+    13: (
+        "IBV_WC_RNR_RETRY_EXC_ERR",
+        "receiver not ready, retries exceeded: the peer process stopped posting receives",
+        "find the peer's own failure first",
+    ),
+}
+
+
+def _shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("shm_error", []) + [
+        e for e in c.samples.get("nccl_error", []) if "shared memory" in (e.data.get("last_error") or "").lower()
+    ]
+    if not evs:
+        return None
+    text = " ".join(e.text for e in evs)
+    attach = "attaching" in text and "No such file" in text
+    # a segment of size 0 (its name empty or garbled): the peer sent a cuMem host-memory handle (NCCL >= 2.23 shares
+    # SHM buffers through cuMem where its probe succeeds) and this rank, whose probe failed, read it as a /dev/shm path
+    cumem = attach and bool(re.search(r"attaching to shared memory segment \S* \(size 0\)", text))
+    return Verdict(
+        "nccl_system",
+        "NCCL could not "
+        + (
+            "attach to a peer's shared-memory buffer announced with size 0: the peer shared it as a cuMem host "
+            "allocation and this rank expected a /dev/shm file -- the ranks of the node chose different host-memory "
+            "paths (cuMem host memory works for some GPUs' NUMA nodes and not others)"
+            if cumem else
+            "attach to a peer's /dev/shm segment: the processes do not share "
+            "/dev/shm (separate containers or IPC namespaces)"
+            if attach
+            else "create its shared memory segments in /dev/shm (No space left / creation failed): /dev/shm too small"
+        ),
+        ("Set NCCL_CUMEM_HOST_ENABLE=0 on every rank (all use /dev/shm then) or upgrade NCCL; check the NUMA view the "
+         "processes get (numactl -H: memory-only NUMA nodes, cpusets) and the driver. " if cumem else "")
+        + "Give the container a larger /dev/shm (docker --shm-size=16g, or --ipc=host so all ranks share it; "
+        "Kubernetes: an emptyDir with medium: Memory at /dev/shm); NCCL_SHM_DISABLE=1 works around it.",
+        "high",
+        [],
+        [e.brief() for e in evs[:3]],
+    )
+
+
+def _mpi_shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Open MPI's own shared-memory transport refused by the host (lead rule J): the vader BTL's single-copy read
+    (CMA, process_vm_readv) failing with "Read -1, expected N, errno = 1" (EPERM: a container without ptrace
+    permission), or opal's shmem mmap component's "A system call failed during shared memory initialization". Every
+    process on the node meets the same refusal, whatever collective then aborts or hangs: the host's set-up, no rank."""
+    evs = c.samples.get("mpi_shm", [])
+    if not evs:
+        return None
+    cma = [e for e in evs if e.data.get("cma")]
+    errnos = sorted({e.data["errno"] for e in cma if e.data.get("errno") is not None})
+    what = (
+        "Open MPI's shared-memory transport (the vader BTL) could not copy between the processes: its single-copy "
+        f"read (CMA, process_vm_readv) returned -1 with errno {', '.join(map(str, errnos))}"
+        + (" (EPERM: the kernel or the container refuses one process reading another's memory)" if 1 in errnos else "")
+        if cma else
+        "Open MPI's shared-memory set-up (opal's shmem mmap component) failed on a system call: its backing file in "
+        "the MPI session directory could not be created, opened or mapped"
+    )
+    return Verdict(
+        "nccl_system",
+        what + "; every process on the node meets the same refusal of the host, so the collective that then aborts "
+        "or hangs is its consequence, not a rank's fault",
+        "Fix the host's shared-memory set-up for Open MPI: for vader's CMA single copy refused (errno = 1) run the "
+        "container with --cap-add=SYS_PTRACE (or --privileged), or disable it with "
+        "OMPI_MCA_btl_vader_single_copy_mechanism=none (mpirun --mca btl_vader_single_copy_mechanism none); for the "
+        "shmem mmap 'sys call fail' point the Open MPI session directory at a local, writable file system with room "
+        "(TMPDIR or --mca orte_tmpdir_base /tmp) and give the container a large enough /dev/shm (--shm-size or "
+        "--ipc=host); --mca orte_base_help_aggregate 0 prints every process's own message.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = c.samples.get("ib_completion", [])
+    if not evs:
+        return None
+    statuses = sorted({e.data["status"] for e in evs if e.data.get("status") is not None})
+    asyncs = sorted({e.data["async_event"] for e in evs if e.data.get("async_event")})
+    peers = sorted({e.data["peer"] for e in evs if e.data.get("peer")})[:3]
+    memlock = [
+        e for e in evs
+        if str(e.data.get("verbs", "")).startswith("ibv_reg_") and "allocate memory" in str(e.data.get("verbs_error"))
+    ]
+    if memlock and not statuses and not asyncs:  # NVIDIA/nccl-tests#206: ENOMEM from the memory registration
+        # lead rule J: the host refused to pin/register the buffer (no peer involved): a system error of that node
+        return Verdict(
+            "nccl_system",
+            f"registering memory with the HCA ({memlock[0].data['verbs']}) failed with 'Cannot allocate memory': "
+            "the host refused to pin NCCL's buffers -- the process's locked-memory limit (ulimit -l) is too low for "
+            "them (or the registrable memory is used up, e.g. by a large NCCL_BUFFSIZE) -- a system error of that "
+            "node, not the fabric and not a rank's code",
+            "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
+            "/etc/security/limits.conf, then log in again), docker run --ulimit memlock=-1, and check `ulimit -l` "
+            "inside mpirun/srun/the container, which may not inherit it; lower NCCL_BUFFSIZE if it was raised; for "
+            "GPU buffers (ibv_reg_dmabuf_mr) check nvidia-peermem / dma-buf support and try NCCL_DMABUF_ENABLE=0; "
+            "NCCL_IB_DISABLE=1 (sockets) confirms the IB registration is the cause.",
+            "high",
+            [],
+            [e.brief() for e in memlock[:3]],
+            job_wide=True,
+        )
+    ofi = [e for e in evs if e.data.get("ofi_rc") is not None]
+    if ofi and not statuses and not asyncs:
+        return _ofi(c, ofi)
+    local = [e for e in evs if str(e.data.get("verbs", "")).startswith(_LOCAL_VERBS) and e not in memlock]
+    if local and not statuses and not asyncs and len(local) == len([e for e in evs if e.data.get("verbs")]):
+        return _verbs_resource(local)
+    reg = [e for e in evs if str(e.data.get("verbs", "")).startswith("ibv_reg_") and e not in memlock]
+    verbs = [e for e in evs if e.data.get("verbs")]
+    # lead rule J (session 12): registering memory is resource creation the host refuses, at set-up or at a
+    # collective's first use of a buffer alike (the registration has no peer; a completion error would)
+    if reg and not statuses and not asyncs and len(reg) + len(local) == len(verbs):
+        return _reg_at_setup(reg, any(f in ("init.cc", "transport.cc") for f, _ in c.retcodes))
+    parts, fixes = [], []
+    for s in statuses:
+        name, meaning, fix = IB_STATUS.get(
+            s, (f"status {s}", "an IB completion error", "check ibstat and the NCCL WARN lines")
+        )
+        parts.append(f"status {s} = {name}: {meaning}")
+        fixes.append(fix)
+    for a in asyncs:
+        if re.search(r"access violation|protection", a, re.I):  # IBV_EVENT_QP_ACCESS_ERR: a memory-key fault
+            parts.append(f"async event '{a}': the HCA refused an access to a registered buffer (a memory "
+                         "protection fault on the queue pair), which then tore the connection down -- the transport's "
+                         "memory registration (GPUDirect RDMA through peermem/dma-buf), not the link")
+            fixes.append("compare the IB transports: NCCL's internal one vs an external net plugin (NCCL_NET_PLUGIN, "
+                         "e.g. the NGC/HPC-X one), test without GPUDirect RDMA (NCCL_NET_GDR_LEVEL=LOC) and with "
+                         "NCCL_DMABUF_ENABLE=0, and check nvidia-peermem and the HCA firmware")
+            continue
+        parts.append(f"async event '{a}': the HCA itself reported a failure (hardware/firmware)")
+        fixes.append("check that HCA (ibstat, ibv_devinfo, mlxlink, firmware version) and drain the node")
+    for e in reg[:1]:  # the HCA refused to register a (GPU) buffer: the node's RDMA set-up, no peer involved
+        parts.append(
+            f"the memory registration {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA "
+            "could not register NCCL's GPU buffer, i.e. GPUDirect RDMA (peer memory or dma-buf) does not work on "
+            "that node -- its set-up, not the rank's code"
+        )
+        fixes.append(
+            "on that node load the nvidia-peermem kernel module (modprobe nvidia-peermem; lsmod | grep peermem) or "
+            "use a driver/kernel with dma-buf support, and check the HCA firmware and driver versions; to run "
+            "without GPUDirect RDMA meanwhile set NCCL_NET_GDR_LEVEL=LOC (or NCCL_DMABUF_ENABLE=0 if dma-buf is "
+            "the path that fails)"
+        )
+    for e in [e for e in evs if e.data.get("verbs") and e not in reg][:1]:
+        parts.append(
+            f"the verbs call {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA could not set "
+            "up the connection to the peer (for RoCE: the GID/address chosen is not routable to it)"
+        )
+        fixes.append(
+            "check ibstat/ibv_devinfo on both ends; on RoCE set NCCL_IB_GID_INDEX to the RoCEv2 GID whose address "
+            "the peers route to (show_gids), and check the switch's routing/PFC"
+            + ("; if only some peers fail on a rail-optimized fabric (NICs reach only the same rail), "
+               "NCCL_CROSS_NIC=0 keeps each ring on one rail" if e.data.get("verbs") == "ibv_modify_qp" else "")
+        )
+    if 12 in statuses:
+        parts.append(ib_window(c))
+    if statuses == [5] and not asyncs:  # only flushes: the error that put the queue pair in error is not here
+        fixes = [FLUSH_ONLY_FIX]
+    where = f" (peer {', '.join(peers)})" if peers else ""
+    # The ranks whose HCA reported it: their link/path (or their node's HCA) is the one to check, but a
+    # link has two ends and the rank only reported it, so no rank is the culprit (JOB_WIDE).
+    ranks = _ranks(c, "ib_completion")
+    nodes = sorted({e.host for e in evs if e.host})[:3]
+    hcas = sorted({e.data["hca"] for e in evs if e.data.get("hca")})[:3]
+    on = (" on " + _named(ranks) if ranks else "") + (f" (host {', '.join(nodes)})" if nodes else "") + (
+        f" (HCA {', '.join(hcas)})" if hcas else "")
+    return Verdict(
+        "ib_fabric",
+        f"InfiniBand/RoCE completion errors{on}{where}: " + "; ".join(parts) + (_ib_end(statuses, peers) if ranks
+                                                                               else ""),
+        "; ".join(dict.fromkeys(fixes)) + (_ib_where(hcas, peers) if 12 in statuses else "")
+        + ". Run `ncclDoctor check --nodes N` to localize the bad link.",
+        "high",
+        [],
+        [e.brief() for e in evs[:3]],
+        # a completion names a queue pair, which has two ends: the rank that printed it only noticed (for a flush,
+        # after the pair had already failed; for a retry or remote error, the peer or the path did not answer)
+        job_wide=True,
+    )
+
+
+def _ib_where(hcas: list[str], peers: list[str]) -> str:
+    """Where a retry-exceeded error points: the HCA that reported it and the peer it gave up on, tested directly."""
+    if not hcas and not peers:
+        return ""
+    return ("; start with " + (f"HCA {', '.join(hcas)}" if hcas else "the HCA") + " and its path to "
+            + (f"peer {', '.join(peers)}" if peers else "the peer") + ": ibstat / link state on both ends, then "
+            "ibv_rc_pingpong / ib_write_bw between the two hosts over those NICs")
+
+
+_IB_LOCAL = {1, 2, 4, 8}  # IBV_WC_LOC_*: this end's own work request or memory registration
+
+
+def _ib_end(statuses: list[int], peers: list[str]) -> str:
+    """Which end of the queue pair a completion status points at; never the reporting rank's code."""
+    peer = f"the peer {', '.join(peers)}" if peers else "the peer"
+    if statuses == [5]:
+        return (f"; a flush only says the queue pair had already failed: check {peer} for an earlier failure (its "
+                "log, its HCA), the rank that printed it is not at fault")
+    if statuses and set(statuses) <= _IB_LOCAL:
+        return ("; a local status points at the reporting node's own HCA and GPUDirect RDMA set-up, not at its rank's "
+                "code: no rank is at fault")
+    return (f"; check the link to {peer} and that node's HCA (the peer did not answer or refused): the rank that "
+            "printed it is not at fault")
+
+
+def _ofi(c: Collected, evs: list) -> Verdict:
+    """aws-ofi-nccl's completion error (NET/OFI, over EFA, Slingshot cxi, ...): RC is the libfabric errno of
+    the failed transfer -- the fabric's view of the peer (unreachable, timed out, reset), as an IB completion
+    status is for verbs. Not a rank's code; a link has two ends, so no rank is named."""
+    e = evs[0]
+    rc, err, name = e.data["ofi_rc"], e.data["ofi_err"], e.data.get("ofi_name") or ""
+    sym = errno.errorcode.get(rc, f"errno {rc}")
+    what = os.strerror(rc) if rc in errno.errorcode else "a libfabric error"
+    ranks = _ranks(c, "ib_completion")
+    on = f" on {_named(ranks)}" if ranks else ""
+    prov = e.data.get("ofi_prov")  # libfabric's provider logging the completion error itself (no NET/OFI line)
+    peers = sorted({x.data["peer"] for x in evs if x.data.get("peer")})
+    said = f"provider error {err}" + (f" ({name})" if name else "") if err is not None else (
+        f"'{name}'" if name else "no provider error text")
+    return Verdict(
+        "ib_fabric",
+        (f"libfabric's {prov} provider reported a failed completion{on}" if prov else
+         f"a libfabric (NET/OFI) transfer failed{on}") + f": RC {rc} = {sym} ({what}), {said}"
+        + (f" towards peer host {', '.join(peers[:3])}" if peers else "")
+        + (", nothing delivered (completed length 0)" if "length: 0" in e.text else "")
+        + ": the fabric could not deliver to the peer -- the link or route between the nodes, the OFI equivalent "
+        "of an InfiniBand completion error; the rank printing it is not at fault",
+        "Check the fabric link and route between that node and its peers: the provider's own tools (fi_info -p "
+        f"{prov or '<provider>'}, for Slingshot cxi_stat and the switch's link state, for EFA the instance's EFA "
+        "health and a security group that allows all traffic between the nodes), with "
+        f"FI_LOG_LEVEL=warn FI_LOG_PROV={prov or '<provider>'} for libfabric's view and NCCL_DEBUG=INFO "
+        "NCCL_DEBUG_SUBSYS=NET to see which peer"
+        + (f" (the peer host the line names: {peers[0]})" if peers else "") + "; drain the node whose network link "
+        "is down and keep libfabric / aws-ofi-nccl of one version on every node. Run `ncclDoctor check --nodes N` to "
+        "localize the bad link.",
+        "high", [], [x.brief() for x in evs[:3]], job_wide=True)  # the rank that noticed is not the failed end
+
+
+# verbs calls that only allocate on the local HCA (no peer, no packet on the wire): their failure is the node's
+# resources or limits, a system error, not the fabric
+_LOCAL_VERBS = ("ibv_create_qp", "ibv_create_cq", "ibv_alloc_pd", "ibv_create_srq", "ibv_create_comp_channel")
+
+
+# The locked-memory advice both set-up verdicts give (the verbs call refused, the registration refused)
+_MEMLOCK = ("ulimit -l unlimited (memlock unlimited in /etc/security/limits.conf), docker run --ulimit memlock=-1 "
+            "(Kubernetes: the container memlock limit of its runtime), and check `ulimit -l` inside mpirun/srun/the "
+            "container")
+
+
+def _verbs_resource(evs: list) -> Verdict:
+    e = evs[0]
+    err = e.data.get("verbs_error")
+    return Verdict(
+        "nccl_system",
+        f"the verbs call {e.data['verbs']} failed ({err or 'no error text'}) while the IB connections were set up: "
+        "creating a queue pair/completion queue only allocates on the local HCA (no peer, nothing on the wire), so "
+        "it is that node's resources or limits that refused it -- almost always the locked-memory limit (ulimit -l) "
+        "of the process or container -- not the fabric and not a rank's code",
+        f"Raise the locked-memory limit where the ranks run: {_MEMLOCK}; if it is already unlimited, the HCA ran "
+        "out of its IB resources (queue pairs, CQ count: another library or job on the same HCA, e.g. NVSHMEM, "
+        "may hold them; lower NCCL_IB_QPS_PER_CONNECTION / NCCL_MAX_NCHANNELS, check ibv_devinfo -v max_qp / "
+        "max_cq, dmesg for mlx5 errors) or the device is not usable in the container (/dev/infiniband mounted, "
+        "rdma devices allowed).",
+        "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
+def _reg_at_setup(evs: list, setup: bool = True) -> Verdict:
+    """Lead rule J: a memory registration (ibv_reg_mr*) refused -- while the communicator is created (NCCL's
+    return-code trail runs through transport.cc/init.cc, the connections of ncclCommInitRank) or when a collective
+    first registers a buffer, with no completion error -- is an IB resource the host refuses (the locked-memory
+    limit, or no peer-memory/dma-buf support to pin GPU memory), a system error of that node, not the fabric: a
+    registration has no peer."""
+    e = evs[0]
+    err = e.data.get("verbs_error")
+    return Verdict(
+        "nccl_system",
+        f"registering memory with the HCA ({e.data['verbs']}, {err or 'no error text'}) failed "
+        + ("while NCCL set up its IB connections (its return-code trail runs through transport.cc/init.cc)" if setup
+           else "when NCCL registered a buffer for the IB transport (no completion error, no peer named)")
+        + ": the host refused to pin the "
+        "buffer -- the process's locked-memory limit, or GPU memory the HCA cannot register (no nvidia-peermem / "
+        "dma-buf for GPUDirect RDMA) -- a system error of that node, not the fabric and not a rank's code",
+        f"On that node check the locked-memory limit where the ranks run ({_MEMLOCK}) and GPUDirect RDMA: load "
+        "nvidia-peermem (modprobe nvidia-peermem; lsmod | grep peermem) or use a "
+        "driver/kernel with dma-buf; NCCL_NET_GDR_LEVEL=LOC runs without GPUDirect RDMA and tells whether it is the "
+        "cause (NCCL_IB_DISABLE=1 falls back to sockets); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET.",
+        "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
+FLUSH_ONLY_FIX = (
+    "only flush errors (status 5): the queue pair was already in error and the error that put it there is not in "
+    "these lines; look for it in every rank's log (NCCL_DEBUG=WARN). With none, suspect the RDMA data path itself: "
+    "the ports (ibstat, ibv_devinfo, the switch's counters) and GPUDirect RDMA (nvidia-peermem or dma-buf loaded, "
+    "ACS off on the PCIe switches); NCCL_NET_GDR_LEVEL=LOC (no GPUDirect) as a test tells whether GDR is the cause")
+
+
+def ib_window(c: Collected) -> str:
+    """How long the HCA retries before status 12, from the settings in the logs (NCCL's
+    defaults otherwise: NCCL_IB_TIMEOUT=20 since 2.23, NCCL_IB_RETRY_CNT=7), against the
+    collective timeout: local ACK timeout 4.096 us x 2^NCCL_IB_TIMEOUT, times the retries."""
+
+    def setting(name: str, default: int) -> tuple[int, str]:
+        vals = c.settings.get(name) or {}
+        for v in vals:
+            if v.strip().isdigit():
+                return int(v), "from the logs"
+        return default, "default"
+
+    t, t_src = setting("NCCL_IB_TIMEOUT", 20)
+    r, r_src = setting("NCCL_IB_RETRY_CNT", 7)
+    each = 4.096e-6 * 2 ** min(t, 31)
+    window = each * max(r, 1)
+    text = (f"the HCA gives up after about {each:.1f} s x {r} retries = {window:.0f} s "
+            f"(NCCL_IB_TIMEOUT={t}, {t_src}; NCCL_IB_RETRY_CNT={r}, {r_src})")
+    if c.torch_timeout_ms:
+        text += (f", {c.torch_timeout_ms / 1000 / window:.0f}x shorter than the collective timeout of "
+                 f"{c.torch_timeout_ms / 60000:g} min: the link was down for longer than IB retries, not a slow rank")
+    return text
+
+
+def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule O: a recv/send of NCCL's socket transport that TIMED OUT ("Call to recv from PEER failed :
+    Connection timed out") on the data path of a running collective (net_socket.cc's "socket progress error": a
+    transfer's test failed), with no set-up trail (bootstrap, init.cc, transport.cc), no peer shown gone (reset,
+    closed, refused) and no process shown failing: both ends were alive and connected, and the network between them
+    stopped delivering -- a transport stall, no rank at fault. (A reset or close there is a peer gone: early exit;
+    during set-up the same texts are network_setup.)"""
+    evs = c.samples.get("socket_timeout", [])
+    if not evs or not c.kinds.get("socket_progress"):
+        return None
+    if any(f.startswith("bootstrap.") or f in ("init.cc", "transport.cc") for f, _ in c.retcodes):
+        return None
+    if c.kinds.get("socket_error") or c.kinds.get("gloo_error") or c.child_failures or c.worker_failures:
+        return None
+    peers = sorted({str(e.data.get("peer")) for e in evs if e.data.get("peer")})
+    where = f" from/to {', '.join(peers[:3])}" if peers else ""
+    return Verdict(
+        "transport_stall",
+        f"NCCL's socket transport timed out on a connected socket{where} in the middle of a transfer (socket progress "
+        "error): the connection was up and no process is shown exiting -- the network between the nodes stopped "
+        "delivering (packet loss, an overlay/conntrack or keepalive timeout), a transport stall; no rank is at fault",
+        "Check the network between nodes on that path: packet loss and retransmits between the hosts/pods (ping -f, "
+        "iperf3, netstat -s), an MTU mismatch on the overlay, conntrack / TCP keepalive timeouts of the pod network "
+        "(CNI); pin NCCL_SOCKET_IFNAME to the fastest routable interface and prefer NCCL_IB / RoCE over a TCP "
+        "overlay where the nodes have it; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET to see the connection "
+        "in use" + (f" (peer {peers[0]})" if peers else "") + ".",
+        "medium", [], [e.brief() for e in (evs + c.samples.get("socket_progress", []))[:4]])
+
+
+def _beside_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule O read for the stacks beside NCCL that move the data themselves: DeepEP's kernels timing out on
+    their RDMA/NVLink sends and receives (an RDMA sender with data still remaining), or UCX (NIXL, UCC) timing out a
+    send on an endpoint already CONNECTED, with no process shown failing or exiting: every process was alive inside
+    the same operation and the data path stopped completing -- a transport stall, no rank at fault."""
+    evs = c.samples.get("beside_timeout", [])
+    if not evs or c.child_failures or c.worker_failures or c.kinds.get("socket_error"):
+        return None
+    stacks = sorted({e.data.get("stack") or "?" for e in evs})
+    rdma = any(e.data.get("rdma") for e in evs)
+    if "DeepEP" in stacks:
+        fix = ("Test the RDMA path between the nodes outside DeepEP: ib_write_bw / ib_read_bw between every pair of "
+               "nodes (the NICs DeepEP's NVSHMEM uses), ibstat and the switch counters for errors; rerun with "
+               "NVSHMEM_DEBUG=INFO to see the transport and NICs NVSHMEM chose, check the IBGDA settings "
+               "(NVSHMEM_IB_ENABLE_IBGDA=1, the nvidia_peermem / PeerMappingOverride driver options DeepEP asks for) "
+               "and that every node runs the same NVSHMEM and DeepEP build; a per-node test (intranode) tells "
+               "the NVLink side from the RDMA side, and a longer timeout only hides a stalled link.")
+    else:
+        fix = ("Check the network path UCX uses between the instances: UCX_TLS (prefer rc/rdma transports over the tcp "
+               "transport where the nodes have RDMA), UCX_NET_DEVICES pinned to the NIC the hosts reach each other "
+               "on, and ucx_perftest between the two hosts to measure it; look for packet loss or an overlay/"
+               "conntrack timeout (netstat -s, iperf3) and run with UCX_LOG_LEVEL=info (NIXL's agents) to see the "
+               "endpoints.")
+    return Verdict(
+        "transport_stall",
+        f"{' and '.join(stacks)} timed out moving data" + (" over RDMA (sends with data still remaining)" if rdma
+                                                            else "") + " with no process shown failing or exiting: the "
+        "processes were alive inside the same operation and the data path between them stopped completing -- a "
+        "transport stall, no rank at fault",
+        fix, "medium" if rdma or "UCX" in stacks else "low", [], [e.brief() for e in evs[:4]], job_wide=True)
+
+
+def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """'message truncated: receiving N bytes instead of M' on a transport (NVIDIA/nccl#626,
+    PR #605): the receiver posted a smaller buffer than the sender sent."""
+    trunc = [e for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", [])
+             if "truncated" in e.text.lower()]
+    evs = [e for e in trunc if "bootstrap" not in e.text]
+    boot = [e for e in trunc if "bootstrap" in e.text]
+    nvshmem = " For NVSHMEM's bootstrap (DeepEP): the same NVSHMEM version/build on every node (and the same " \
+        "DeepEP/NVSHMEM version pair), NVSHMEM_DEBUG=INFO to see each end's step, and " \
+        "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME set to the interface the nodes reach each other on." \
+        if any("NVSHMEM" in str(e.data.get("warn")) for e in boot) else ""
+    if boot and not evs:
+        # bootstrap.cc's bootstrapNetRecv: the size word a peer sent is larger than the message this rank expects at
+        # this step, and NCCL returns ncclInternalError -- NCCL's own set-up messages, not the job's data: the two
+        # ends of the bootstrap are at different steps of its protocol (different NCCL builds, an NCCL bug on this
+        # path, or a stray connection from another run on the same port), not an unreachable network
+        return Verdict(
+            "nccl_internal",
+            "NCCL's bootstrap received a larger message than the one it expected at this step ('Message truncated' "
+            "in bootstrap.cc, ncclInternalError): the two ends of NCCL's own set-up exchange disagree on its "
+            "protocol -- different NCCL versions or an NCCL bug on this path, not the network and not a rank's code",
+            "Run the same NCCL build on every rank (python -c 'import torch; print(torch.cuda.nccl.version())' and "
+            "the 'NCCL version' line of NCCL_DEBUG=INFO on each node); if they match, try another NCCL version "
+            "(upgrade NCCL, or go back to the last one that worked) and check for a matching send/recv on every rank "
+            "of the point-to-point calls; make sure no process of an earlier run still uses the port." + nvshmem,
+            "medium", [], [e.brief() for e in boot[:3]], job_wide=True)
+    if not evs:
+        return None
+    return Verdict(
+        "desync",
+        "NCCL received more bytes than the receiving rank expected ('message truncated'): the ranks disagree on the "
+        "operation at this point (different sizes or different calls), or on the protocol because their NCCL "
+        "settings differ",
+        "Compare every rank's calls: NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=COLL logs each collective's count, datatype "
+        "and root per rank, TORCH_DISTRIBUTED_DEBUG=DETAIL checks shapes across ranks; make the NCCL_* settings "
+        "identical on every node. A run with NCCL_PROTO=SIMPLE tells a protocol mismatch (then it works) from a call "
+        "mismatch.",
+        "medium",
+        [],
+        [e.brief() for e in evs[:3]],
+    )
+
+
+def _all_joined(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    k = _first(ks, "all_joined")
+    if k is None:
+        return None
+    return Verdict(
+        "transport_stall",
+        k.message + ": the data path stalled (a link, a NIC, a GPU that stopped)",
+        "Run `ncclDoctor check --nodes N` (or nccl-tests' all_reduce_perf) on the same nodes to find the slow or "
+        "broken link; a rerun with NCCL_P2P_DISABLE=1 tells a broken GPU peer-to-peer (P2P) path from the network, "
+        "NCCL_DEBUG=INFO shows the transport each channel uses; dmesg / nvidia-smi for Xid errors. While it hangs, "
+        "py-spy dump --pid PID on every rank confirms they all wait inside the collective.",
+        "medium",
+        [],
+        k.evidence,
+    )

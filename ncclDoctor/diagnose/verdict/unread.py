@@ -1,0 +1,149 @@
+"""A failure no family reads (unknown): a traceback's exception or an error line that still says something
+failed, so benign noise never becomes the verdict over it."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose import generic
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.signatures import R_STORAGE_ERR, R_VICTIM_EXC
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict
+
+# torch.distributed.rpc's timeout of a remote call (TensorPipe agent: "RPCErr:1:RPC ran for more than set timeout
+# (180000 ms) and will now be marked with an error"): the peer that should answer stalled or died; no rank is named
+_R_RPC_TIMEOUT = re.compile(r"RPC ran for more than set timeout \((\d{1,9}) ?ms\)")
+_R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
+
+
+def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Issue #14 item 6: benign noise never becomes the verdict, and a failure line never becomes "nothing failed"
+    either. A traceback's exception or a line announcing an error (a launcher's "Error: failed to run ...") that no
+    family explains shows something failed; the lines do not say why, nor which rank: nobody named, and the cause
+    unknown unless the failure's general words read as one (generic.reading: "Connection refused", "out of memory").
+    With no exception, the lines no family read that announce a failure (_unread_words)."""
+    if not c.exceptions:
+        return _unread_words(c)
+    own = [e for e in c.exceptions if not e.data.get("line")]
+    e = (own or c.exceptions)[0]
+    what = e.data["type"] + (": " + e.data["message"] if e.data.get("message") else "")
+    disk = R_STORAGE_ERR.search(what)
+    # a multi-host launcher's own report that the command it ran on a host failed ("Error: failed to run torchrun ...
+    # on HOST": ColossalAI's CLI runs it there over ssh with fabric): the workers' errors are on those hosts
+    hosts = [x for x in c.exceptions if x.data.get("line") and _R_RAN_ON.search(x.data.get("message") or "")]
+    rpc = any(_R_RPC_TIMEOUT.search(x.text) for x in list(c.exceptions) + list(c.unread))
+    code = _script_bug(e, own)
+    read = None if disk or hosts else generic.reading([what] + [u.text for u in c.unread])
+    if read is not None:  # no family's, but its general words say what kind of failure it is (generic.py)
+        return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
+                       f"{read[1]}; which rank, and why, these lines do not say", read[2] + " " + _READ_AROUND, "low",
+                       [], [x.brief() for x in (own or c.exceptions)[:3]])
+    lone = [] if disk or hosts or code else _own_exception(c, e, own)
+    if lone:
+        return Verdict(
+            "unknown",
+            f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
+            "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
+            f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
+            f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
+            "that, then rerun. " + _READ_AROUND,
+            "medium", lone, [x.brief() for x in own[:3]])
+    return Verdict(
+        "unknown",
+        f"the lines show a failure ({what[:240]}) that no known family explains: something failed, and these lines "
+        "say neither why nor on which rank"
+        + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
+           "nor NCCL" if disk else ""),
+        code
+        + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
+         "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
+         "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
+         "local disk per node. " if disk else "")
+        + ("torch.distributed.rpc's call timed out waiting for its peer: check that the remote side's processes "
+           "(the sampling server / worker processes) are alive and read the remote sampling server's log; dmesg "
+           "(OOM killer) on its host; while it hangs, a py-spy dump of every process shows the one stuck; rpc_timeout "
+           "(TensorPipeRpcBackendOptions) bounds each call, num_rpc_threads / num_worker_threads the calls served at "
+           "once; check the network between the nodes. " if rpc else "")
+        + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
+           "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
+           "check that passwordless ssh from the launching node reaches every host by the name the hostfile gives. "
+           if hosts else "")
+        + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
+        "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
+        "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
+        "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
+        "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
+
+
+# A program's own assertion: a check every rank makes alike on what it was given (lead rule W), not a rank's fault
+_R_ASSERT_EXC = re.compile(r"(?:^|\.)AssertionError$")
+
+
+def _own_exception(c: Collected, e, own: list) -> list[int]:
+    """Lead rule A without a launcher's record: the exception ending a traceback whose lines carry one rank's tag
+    ("[rank0]: KeyError: ..."), of no victim's class (a timeout, the store or a peer gone) and no assert (rule W),
+    where no other process is shown failing (every exception the lines hold is that rank's): that rank failed first,
+    [rank]. A rank from a file's name, or several ranks' exceptions, name nobody: []."""
+    if e not in own or e.rank is None or any(e.data.get(k) for k in ("rank_from", "settings", "in_handler")):
+        return []
+    if R_VICTIM_EXC.match(e.data["type"]) or _R_ASSERT_EXC.search(e.data["type"]):
+        return []
+    if any(x.rank != e.rank for x in c.exceptions) or c.child_failures or c.worker_failures:
+        return []
+    return [e.rank]
+
+
+# Python's own errors of the code it runs: a name the program uses that is not defined, or source that does not
+# parse. They come from the script's text, not from the job's distribution: the same on every process that runs it.
+# (An AttributeError or ImportError is left out: a destructor's after another failure, a package not installed.)
+_R_CODE_EXC = re.compile(r"(?:^|\.)(?:NameError|UnboundLocalError|SyntaxError|IndentationError|TabError)$")
+
+
+def _script_bug(e, own: list) -> str:
+    """The fix's first sentence when the exception is one of the code's own errors (_R_CODE_EXC): fix the script,
+    run it once without the launcher; several processes raising the same one is the code, not a rank. Else ''."""
+    if not _R_CODE_EXC.search(e.data["type"]):
+        return ""
+    same = sum(1 for x in own if (x.data["type"], x.data.get("message")) == (e.data["type"], e.data.get("message")))
+    said = e.data["type"] + (f" ({e.data['message'][:120]})" if e.data.get("message") else "")
+    return (f"Fix the script: {said} is Python's error of the code it runs (a name it uses that is not defined, or "
+            "source that does not parse); the traceback's last frame names the file and line. "
+            + (f"{same} processes raised the same one: the same error on every rank is the code, not a rank. "
+               if same >= 2 else "")
+            + "Run the script once without the launcher (python script.py, one process) to see it alone; a launcher "
+            "that still exits 0 after its workers failed hides it (check each worker's exit code, not only the "
+            "launcher's). ")
+
+
+_READ_AROUND = ("Read the full output around that line and every rank's own log (torchrun --log-dir DIR --redirects 3 "
+                "--tee 3), with NCCL_DEBUG=WARN; the line's own library or launcher documents what it means.")
+
+
+# ProcessGroupNCCL's Python stack of a collective that failed (printed beside its watchdog's timeout or error line):
+# alone, it says which collective and code path, not whether it timed out or errored, nor which rank did not join
+_R_FAILED_STACK = re.compile(r"Stack trace of the failed collective")
+_FAILED_STACK = ("That line is ProcessGroupNCCL's stack of the collective that failed: its frames (#0 the collective, "
+                 "then the code that called it) say which call, not why; the watchdog's own timeout or error line "
+                 "beside it, in every rank's log, says whether it timed out (a rank that never joined) or errored. "
+                 "Collect every rank's log and, on the next run, Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; "
+                 "TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8) with NCCL_DEBUG=INFO; while it hangs, py-spy dump "
+                 "--pid on every rank shows the one elsewhere. ")
+
+
+def _unread_words(c: Collected) -> Verdict | None:
+    """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
+    that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
+    not supported); nobody is named, at low confidence."""
+    if not c.unread:
+        return None
+    read = generic.reading([u.text for u in c.unread])
+    quoted = c.unread[read[3] if read else 0]
+    said = f"the lines report a failure in words no known family reads ('{quoted.text[:200]}')"
+    proof = [quoted.brief()] + [u.brief() for u in c.unread[:3] if u is not quoted][:2]
+    if read is None:
+        return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
+                       (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in c.unread) else "")
+                       + _READ_AROUND, "low", [], proof)
+    return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
+                   read[2] + " " + _READ_AROUND, "low", [], proof)

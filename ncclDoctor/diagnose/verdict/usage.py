@@ -1,0 +1,175 @@
+"""The API used wrong (invalid_usage): tensor sizes that differ between ranks, a CPU tensor on the nccl
+backend, two ranks given one rank number, an invalid argument at init, more processes at a store barrier
+than the world size."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _samples
+
+# --- job-wide set-up and transport -----------------------------------------------------
+# net_ib's size check: "collective mismatch error, local size N remote size M" (<= 2.2x), 2.27+ "posted
+# incorrect receive info: size N" (the peer's posted receive does not fit this send).
+_SIZE_MISMATCH = re.compile(r"collective mismatch error|local size \d+ remote size \d+|posted incorrect receive info")
+
+
+def _size_mismatch(c: Collected) -> Verdict | None:
+    """NCCL's net transport (net_ib.cc) found the peer's message size differs from the one this
+    rank posted, and returned 5 (ncclInvalidUsage) up its return-code trail."""
+    evs = [e for e in c.samples.get("nccl_warn", []) if _SIZE_MISMATCH.search(e.text)]
+    if not evs:
+        return None
+    return Verdict(
+        "invalid_usage",
+        "NCCL's network transport received a message of another size than this rank posted ('collective "
+        "mismatch error', returned as 5 = ncclInvalidUsage): the two sides disagree on the operation, through "
+        "different collective sizes or NCCL settings that differ between nodes (protocol, buffer size, version)",
+        "Make the NCCL version and every NCCL_* variable the same environment on every node (NCCL_PROTO, "
+        "NCCL_ALGO, NCCL_BUFFSIZE: compare `env | grep NCCL_` per node, or ncclDoctor env); then check the "
+        "collective sizes with TORCH_DISTRIBUTED_DEBUG=DETAIL.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
+# ProcessGroupNCCL's own check of a collective's tensors (check_gpu_single_tensor / checkGPUTensor): "Tensors must
+# be CUDA and dense": a tensor on the CPU handed to an NCCL collective -- the caller's code, the same on every rank
+_CPU_TENSOR = re.compile(r"\bTensors? must be CUDA and dense\b")
+
+
+def _cpu_tensor(c: Collected) -> Verdict | None:
+    """A collective that ProcessGroupNCCL refused because a tensor was on the CPU: every rank runs the same code, so
+    no rank is named (the first to print it is no more at fault than the others): the tensor's device is the fix."""
+    evs = [e for e in c.exceptions if _CPU_TENSOR.search(e.data.get("message") or "")]
+    if not evs:
+        return None
+    return Verdict(
+        "invalid_usage",
+        "the NCCL process group refused a collective whose tensor is not on the GPU ('Tensors must be CUDA and "
+        "dense': a CPU tensor / parameters not on GPU handed to NCCL); the same code runs on every rank, so no rank "
+        "is at fault -- a usage error of the caller",
+        "Read the traceback: the frame that calls the collective names the tensor. Move it to the rank's GPU "
+        "(.cuda() / .to(device) after torch.cuda.set_device(local_rank)), or use a gloo group for CPU tensors. "
+        "Under DeepSpeed ZeRO-3 (zero.Init / partition_parameters broadcasting parameters still on the CPU: a model "
+        "built or loaded outside zero.Init, or parameter offload with an engine that does not support it), try "
+        "ZeRO-2 (zero2) or another DeepSpeed version, and check that the model is on the GPU before the engine is "
+        "created.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+# The process group's own refusal of a rank given twice, as the set-up call raises it: torch's THD init_process_group
+# ("more than one node have assigned same rank at .../THD/process_group/General.cpp:17"), and a "duplicate rank" in
+# other words -- the counterpart of NCCL's bootstrap seeing a rank check in twice (warn_families' duplicate_rank)
+_DUP_RANK = re.compile(r"more than one (?:node|process|worker|task)s? ha(?:ve|s) (?:been )?assigned (?:the )?same "
+                       r"(?:global )?rank|\b[Dd]uplicate (?:global )?ranks?\b")
+
+
+def _dup_rank(c: Collected) -> Verdict | None:
+    """Lead rules Q, W: the process group's creation refusing the launch because two processes registered the same
+    rank (an exception or error line saying so, usually under init_process_group's frame): every process was started
+    by the same launcher with its rank arguments, so no rank is named, whichever process printed it."""
+    evs = [e for e in c.exceptions if _DUP_RANK.search(e.data.get("message") or "")]
+    if not evs:
+        return None
+    return Verdict(
+        "invalid_usage",
+        f"the process group's creation refused the launch: '{evs[0].data['message'][:160]}' -- two processes were "
+        "given the same rank (the rank argument every process is started with, or a launcher and the script both "
+        "assigning it), so the group can never form; a launch error every process shares, no rank is at fault",
+        "Give every process its own rank and one world size: start the workers with one launcher (torchrun / "
+        "torch.distributed.launch set RANK and WORLD_SIZE and pass --local_rank / LOCAL_RANK; a launcher that passes "
+        "--rank must pass each process its own) and take init_process_group's rank from it, never a constant or the "
+        "local rank on several nodes (global rank = node_rank x processes per node + local_rank); one rank per "
+        "process, world_size = the number of processes started; kill leftover processes of an earlier run.",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
+    if not evs:
+        return _size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
+    text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
+    if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
+        return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
+    if R_DUP_GPU.search(text) or any(e.data.get("duplicate_gpu") for e in evs):
+        return Verdict(
+            "invalid_usage",
+            "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
+            "default device; a launch/set-up error, no rank is at fault",
+            "Call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group (or pass "
+            "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU; start no more processes "
+            "per node than it has GPUs (torchrun --nproc_per_node, accelerate's num_processes: with one GPU, one "
+            "process).",
+            "high",
+            [],
+            [e.brief() for e in evs[:3]],
+        )
+    return Verdict(
+        "invalid_usage",
+        "NCCL rejected a call as invalid usage (ncclInvalidUsage): mismatched arguments "
+        "between ranks or a communicator used after abort",
+        "Rerun with NCCL_DEBUG=WARN: the 'Last error' line names "
+        "the argument; TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective shapes across ranks. At communicator "
+        "creation the usual cause is two ranks on one GPU ('Duplicate GPU detected'): call "
+        "torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group and check "
+        "CUDA_VISIBLE_DEVICES gives each local rank its own GPU.",
+        "medium",
+        [],
+        [e.brief() for e in evs[:3]],
+    )
+
+
+# torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp: ncclCommInitRank[Config]): an NCCL error
+# raised there ("NCCL error in: .../NCCLUtils.hpp:78, invalid argument") is one of the set-up, not of a collective
+_AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
+
+
+def _invalid_argument_at_init(c: Collected) -> Verdict | None:
+    """Lead rule Q: NCCL rejecting an argument of communicator creation (ncclInvalidArgument raised where torch
+    creates the communicator) with no 'Last error' or WARN that says more (a config field of a mismatched NCCL
+    build is nccl_internal: _warn_family reads that text) is a launch or rank-assignment error: a rank or device
+    number out of range, a world size that does not match the processes started. Every rank was started the
+    same wrong way, so no rank is named, whichever process's error is shown first."""
+    evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidArgument"
+           and _AT_INIT.search(e.text)]
+    if not evs or any(e.data.get("last_error") for e in c.samples.get("nccl_error", [])) or \
+            c.samples.get("nccl_warn"):
+        return None
+    return Verdict(
+        "invalid_usage",
+        "NCCL rejected an argument of communicator creation (ncclInvalidArgument where torch creates the "
+        "communicator): the ranks were launched with a rank, world size or device that does not fit the "
+        "processes and GPUs there are -- a launch configuration error that every rank shares, not a faulty rank",
+        "Check how the processes were started: one process per GPU, as many as the world size, each with its own "
+        "rank and device (torch.cuda.set_device(local_rank)). A script that spawns its own workers "
+        "(torch.multiprocessing.spawn(nprocs=torch.cuda.device_count())) must not also run under a launcher that "
+        "starts one process per GPU (torchrun, torch.distributed.launch, deepspeed): either let the launcher start "
+        "them or the script (its option to not spawn under a launcher). Rerun with NCCL_DEBUG=WARN: the "
+        "'Last error' line names the argument.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
+def _store_overcount(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule R: a store-based barrier that counted MORE processes than its world size (C > W): more processes share
+    the store than the job was told -- a launch error (invalid_usage), whatever else the lines show around it (a
+    scheduler's preemption and requeue, whose leftovers are one way to get there; the launcher's own socket errors)."""
+    evs = c.samples.get("store_timeout", [])
+    joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    evidence = _samples(c, "store_timeout")
+    if (not joined or joined[0] <= joined[1]) and (over := c.barrier_overcount()):
+        # torch's own barrier lines: more ranks added the key than the count the barrier completed with
+        joined, evidence = over[:2], [e.brief() for e in over[2][:3]]
+    if not joined or joined[0] <= joined[1]:
+        return None
+    return Verdict(
+        "invalid_usage",
+        f"{joined[0]} processes checked in to the store-based barrier of a world of {joined[1]}: more processes "
+        "share this store (MASTER_ADDR:MASTER_PORT and key) than the job was told it has, so the count never "
+        "equals the world size -- a launch that does not match its world size (a second job or a leftover "
+        "process on the same MASTER_PORT, a wrong --nproc_per_node / --nnodes / WORLD_SIZE); no rank is at fault",
+        "Give every job its own MASTER_PORT (torchrun --master_port N; another job on the same port joins this "
+        "store), kill leftover processes of earlier runs on every node (ps -ef | grep python; nvidia-smi), and "
+        "make --nproc_per_node x --nnodes (WORLD_SIZE) equal the number of processes actually started.",
+        "medium", [], evidence, job_wide=True)

@@ -1,0 +1,314 @@
+"""Ranks, nodes and worlds that do not fit together (config): each node's rank arguments, a process that is
+rank 0 of its own world, rank 0 on another host than the master address, a world size the launch cannot
+form, the settings the logs show wrong."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.signatures import is_loopback
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.diagnose.verdict.noise import finished, harmless_warn
+from ncclDoctor.findings import Finding, Severity
+
+
+def _rank0_elsewhere(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The host that took rank 0 (fairseq's "initialized host H as rank 0") is not the master address its processes
+    were given (tcp://A:P): NCCL's Bootstrap interface list on H shows H's own addresses and A is not among them. Rank 0
+    hosts the store at A, so H was launched with another node's rank range (the nodes each take ranks 0..N-1: its
+    --distributed-rank / --node_rank offset missing), with nothing failing: lead rule AA (1), config, no rank."""
+    evs = [e for e in c.samples.get("launch_args", []) if e.data.get("rank0_host") and e.data["addrs"]]
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or c.samples.get("nccl_error"):
+        return None
+    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+        return None
+    e = evs[0]
+    a, host, addrs = e.data["master"], e.data["host"], list(dict.fromkeys(e.data["addrs"]))
+    if a in ("localhost", "127.0.0.1", "::1", "0.0.0.0") or a in addrs or a.split(".")[0] == host.split(".")[0]:
+        return None
+    if not _R_IPV4.match(a) and all(_R_IPV4.match(x) or ":" in x for x in addrs):
+        return None  # a host name against addresses: the same host may answer to both, the text cannot tell
+    return Verdict(
+        "config",
+        f"host {host} took rank 0 ('{e.text[:120]}') while its processes were given the master address {a}, and NCCL's "
+        f"Bootstrap interfaces on that host are {', '.join(addrs[:4])}: rank 0 hosts the store at the master address, "
+        "so this node was launched with the rank range of the master node (every node taking ranks 0..N-1) and the "
+        "nodes do not form one world -- a launch setting, not a rank's fault",
+        "Give each node its own rank range: --distributed-rank (or --node_rank / NODE_RANK) = node index x GPUs per "
+        "node, --distributed-world-size = the total GPUs over all nodes, and the same --distributed-init-method "
+        "tcp://MASTER_IP:PORT on every node, so that they form one world across both nodes; pin NCCL's interface "
+        "(NCCL_SOCKET_IFNAME=eth0) where it also lists docker0.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
+def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """nccl-tests' preamble printed by two processes at once (parse: ``own_worlds``), with nothing failing: only a
+    world's rank 0 prints it, so each process is rank 0 of its own world -- the binary was launched by mpirun without
+    being built with (or linked to) that MPI, and every process runs alone (lead rule AA (1)): config, no rank."""
+    evs = [e for e in c.samples.get("launch_args", []) if e.data.get("own_worlds")]
+    if not evs or c.exceptions or c.child_failures or c.worker_failures:
+        return None
+    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])) or c.samples.get("nccl_error"):
+        return None
+    return Verdict(
+        "config",
+        "nccl-tests printed its preamble ('# nThread ... nGpus ...') more than once at the same time: only rank 0 of a "
+        "world prints it, so every process launched is rank 0 of its own world (each numbers its GPUs from Rank 0) "
+        "and the nodes run separate jobs instead of one -- the benchmark is not built with (or not linked to) the "
+        "MPI that launched it, a launch set-up every process shares, not a rank's fault",
+        "Rebuild nccl-tests with MPI support against the MPI whose mpirun launches it (make MPI=1 MPI_HOME=<that "
+        "MPI's prefix>; `ldd all_reduce_perf | grep libmpi` must show it, the same MPI on every node), then rerun: "
+        "expect one header for all ranks (one header with Rank 0..N-1 across the nodes).",
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
+    with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
+    evs = c.samples.get("launch_args", [])
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+        return None
+    evs = [e for e in evs if not e.data.get("own_worlds") and not e.data.get("rank0_host")]  # read elsewhere
+    if not evs:
+        return None
+    unfit = world_unfit(c)
+    if unfit is not None:
+        return unfit
+    dup = [e for e in evs if e.data.get("member_world") and len(e.data["members"]) < e.data["member_world"]]
+    if dup:  # lead rule AA (1): two processes at once were given one global rank, and some ranks none
+        e = dup[0]
+        ranks, world = e.data["members"], e.data["member_world"]
+        twice = ", ".join(map(str, e.data["dup_members"][:8]))
+        return Verdict(
+            "config",
+            f"global rank(s) {twice} of a world of {world} are each announced twice at the same time "
+            f"('{e.text[:80]}'), and only rank(s) {', '.join(map(str, ranks[:16]))} appear: two nodes' processes "
+            "took the same global ranks (each node started as node rank 0, or the tasks per node do not match), so "
+            f"the other ranks of the {world} never exist and the job waits for them at init -- a launch set-up of "
+            "every node, not a rank's fault",
+            "Give each node its own node rank (NODE_RANK / --node_rank: 0 on the master's node, 1, 2, ... on the "
+            "others) and the same MASTER_ADDR and MASTER_PORT on every node; under SLURM launch with srun and "
+            "#SBATCH --ntasks-per-node equal to the GPUs per node (SLURM_NTASKS = nodes x GPUs), matching the "
+            "trainer's num_nodes and devices, so global rank = node rank x GPUs per node + local rank.",
+            "medium", [], [x.brief() for x in dup[:2]], job_wide=True)
+    evs = [e for e in evs if not e.data.get("member_world")]
+    lists = [e for e in evs if e.data.get("ips")]
+    a, b = next(((x, y) for i, x in enumerate(lists) for y in lists[i + 1:]
+                 if _file(x) != _file(y) and x.data["ips"] != y.data["ips"]), (None, None))
+    if a is not None and b is not None:  # lead rule AA (1): two nodes given the node list differently
+        la, lb = ",".join(a.data["ips"]), ",".join(b.data["ips"])
+        order = sorted(a.data["ips"]) == sorted(b.data["ips"])
+        return Verdict(
+            "config",
+            f"two nodes were launched with different node lists: --ips={la[:120]} "
+            f"({_file(a).rsplit('/', 1)[-1]}) and --ips={lb[:120]} ({_file(b).rsplit('/', 1)[-1]})"
+            + (", the same nodes in another order" if order else "")
+            + ": each node takes its node rank (and the endpoints of every rank) from where its own address stands in "
+            "that list, so the nodes disagree on which ranks live where and wait for endpoints that never come up -- "
+            "a launch setting of every node, not a rank's fault",
+            "Pass the same --ips list, in the same order, on every node (the same launch command on every node: "
+            "paddle.distributed.launch / fleetrun --ips=A,B --gpus=...), so the node order, each node's node rank and "
+            "PADDLE_TRAINER_ENDPOINTS agree; then relaunch every node.",
+            "medium", [], [a.brief(), b.brief()], job_wide=True)
+    evs = [e for e in evs if not e.data.get("ips")]
+    if not evs:
+        return None
+    split = _nodes_disagree([e for e in evs if e.data.get("node_rank") is not None])
+    if split is not None:  # lead rule AA (1): the nodes were given different master addresses, ports or world sizes
+        what, a, b = split
+        same = a.data["node_rank"] == b.data["node_rank"]
+        return Verdict(
+            "config",
+            (f"two nodes both print NODE_RANK={a.data['node_rank']} ({_file(a).rsplit('/', 1)[-1]}, "
+             f"{_file(b).rsplit('/', 1)[-1]}), with {what}="
+             f"{a.data[_NODE_FIELD[what]]} on one and {what}={b.data[_NODE_FIELD[what]]} on the other: each node "
+             "was launched as its own world's first node, with its own master" if same else
+             f"the nodes print different launch settings: node {a.data['node_rank']} has "
+             f"{what}={a.data[_NODE_FIELD[what]]}, node {b.data['node_rank']} {what}={b.data[_NODE_FIELD[what]]}")
+            + ": nodes launched with different rendezvous settings cannot meet at one store (each waits at its own), "
+            "a launch setting, not a rank's fault",
+            "Give every node the same MASTER_ADDR (the address of node 0, the same master address on every node), "
+            "MASTER_PORT and WORLD_SIZE, with only NODE_RANK differing"
+            + (" (each node its own node rank: 0 on the master's node, 1, 2, ... on the others; under mpirun, take "
+               "it from OMPI_COMM_WORLD_RANK / the launcher's variables, not a default of 0)" if same else "")
+            + "; check the value each node's script or "
+            "scheduler exports (a typo in one node's address) and that node 0's address is reachable from the others "
+            "(nc -zv MASTER_ADDR MASTER_PORT).",
+            "medium", [], [a.brief(), b.brief()], job_wide=True)
+    evs = [e for e in evs if e.data.get("node_rank") is None]
+    if not evs:
+        return None
+    alone = [e for e in evs if e.data.get("standalone")]
+    if alone:  # lead rule AA (1): torchrun --standalone with a multi-node --nnodes
+        return Verdict(
+            "config",
+            f"the launch command gives torchrun --standalone together with --nnodes={alone[0].data['nnodes']} (a "
+            "multi-node job): --standalone starts a local rendezvous on localhost on every node and ignores the "
+            "master address, so each node waits for the others at its own endpoint and the nodes never meet -- a "
+            "launch setting of every node, not one rank's fault",
+            "Drop --standalone for a multi-node job: give every node the same rendezvous, --rdzv_backend=c10d "
+            "--rdzv_endpoint=$MASTER_ADDR:$MASTER_PORT (or --master_addr/--master_port with --node_rank), with "
+            "--nnodes = the number of nodes (not WORLD_SIZE, the number of processes) and the same command on every "
+            "node; keep --standalone only for single-node runs (--nnodes=1).",
+            "medium", [], [e.brief() for e in alone[:2]], job_wide=True)
+    lost = [e for e in evs if e.data.get("no_endpoint")]
+    if lost:  # lead rules V (1), AA (1): a non-static rendezvous for several nodes given only a master address
+        e = lost[0]
+        return Verdict(
+            "config",
+            f"the launch command asks torchrun for {e.data['nnodes']} nodes with "
+            f"--rdzv_backend={e.data['no_endpoint']} and --master_addr but no --rdzv_endpoint: only the static "
+            "rendezvous reads the master address, so each node looks for the rendezvous on its own localhost and "
+            "the nodes never meet -- a launch setting, not one rank's fault",
+            "Give every node the same rendezvous endpoint: --rdzv_backend=c10d --rdzv_endpoint=MASTER_ADDR:PORT "
+            "(the master node's address, reachable from the others: nc -zv MASTER_ADDR PORT), or keep "
+            "--master_addr/--master_port with --rdzv_backend=static and --node_rank on each node.",
+            "medium", [], [x.brief() for x in lost[:2]], job_wide=True)
+    ep = next((e for e in evs if e.data.get("entrypoint")), None)
+    if ep is not None:  # lead rule AF (1): a flag's value where torchrun's launch config names the script
+        v = ep.data["entrypoint"]
+        return Verdict(
+            "config",
+            (f"torchelastic's worker events name '{v}' as every worker's entry_point ('{ep.text.strip()[:80]}')"
+             if ep.data.get("events") else
+             f"torchrun's launch config names '{v}' as the entrypoint ('{ep.text.strip()[:80]}')") + ": the script (or "
+            f"program) every worker is to run is the bare value '{v}', an option's value taken as the training "
+            "script -- an option given without its value, or a value the launcher does not take, shifted the "
+            "command line -- so no worker runs the job; a launch setting of every worker, not a rank's fault",
+            f"Fix the launch command so that the training script is the first argument that is not an option: give "
+            f"each option its value (a boolean flag is given alone, without '{v}', where the launcher takes it as a "
+            "switch), check the accelerate launch arguments / accelerate config (e.g. --same_network, "
+            "--machine_rank) the launcher turns into torchrun's, then relaunch; the launch configs block should show "
+            "'entrypoint : train.py'.",
+            "medium", [], [ep.brief()], job_wide=True)
+    mis = next((e for e in evs if e.data.get("misspelled")), None)
+    if mis is not None:  # lead rules L, V (1): a variable that does not exist, set where one that does was meant
+        name, meant = mis.data["misspelled"], mis.data["meant"]
+        return Verdict(
+            "config",
+            f"the launch sets {name}={mis.data['value']} ('{mis.text.strip()[:100]}'), a variable that does not "
+            f"exist -- one typo from {meant} -- so nothing reads it and the setting meant is not applied: the "
+            f"processes run as if {meant} were not set (every GPU visible: two jobs on one machine land on the same "
+            "GPUs); a launch setting, not a rank's fault",
+            f"Spell the variable {meant} (e.g. {meant}={mis.data['value']} before the launch command), or pass the "
+            "launcher's own option for it (accelerate launch --gpu_ids 2,3, torchrun with the variable exported), "
+            "then relaunch; check with `ncclDoctor env` or print os.environ in each process.",
+            "medium", [], [mis.brief()], job_wide=True)
+    evs = [e for e in evs if "arg_rank" in e.data]
+    if not evs:
+        return None
+    bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
+    said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
+    return Verdict(
+        "config",
+        f"the workers' command lines give ranks outside the world they are launched into ({said}): ranks run from 0 "
+        "to world size - 1, so those processes can never join that world -- a launch argument every worker is built "
+        "with (the launcher's rank offset, a world size / GPU count that does not match the processes started), not "
+        "one rank's fault",
+        "Make the launch arguments agree: the world size (--n_gpus / --world_size / WORLD_SIZE) equal to the number of "
+        "processes started across all nodes, and each worker's --rank = node's first rank + its index below that "
+        "(multiproc-style launchers: start ranks from 0 on one node); with CUDA_VISIBLE_DEVICES limiting the GPUs, "
+        "count only those.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
+    """Launch settings shown that cannot form the world (lead rules AA (1), AE): a call to init_process_group with a
+    literal rank at or past its literal world size, or a node other than node 0 given a loopback master address
+    (torchrun's --node-rank / --master-addr, NODE_RANK / MASTER_ADDR printed) where no node 0 on a loopback address is
+    shown (one host running both nodes' launchers). Config, no rank, with nothing failing after them or with the store
+    connection failing as it must (FAILED: those store lines, verdict.store._store); rule R's store_rendezvous holds
+    only where no such setting is shown."""
+    evs = c.samples.get("launch_args", [])
+    nodes = [e for e in evs if e.data.get("node_rank") is not None and e.data.get("master_addr")]
+    own = any(e.data["node_rank"] == 0 and is_loopback(e.data["master_addr"]) for e in nodes)
+    loop = [] if own else [e for e in nodes if e.data["node_rank"] > 0 and is_loopback(e.data["master_addr"])]
+    calls = [e for e in evs if e.data.get("init_call")]
+    after = " -- the store connection then fails as it must" if failed else ""
+    proof = [e.brief() for e in (calls or loop)[:2]] + [e.brief() for e in (failed or [])[:2]]
+    if calls:
+        e = calls[0]
+        r, w = e.data["arg_rank"], e.data["arg_world"]
+        return Verdict(
+            "config",
+            f"init_process_group is called with rank={r} in a world of world_size={w} ('{e.text.strip()[:120]}'): "
+            "ranks run from 0 to world_size - 1, so this process can never join that world; it waits as a store "
+            f"client for a rank 0 that no process of that world starts{after} -- a rank and world size written into "
+            "the script (or its launch arguments), not a rank's fault",
+            "Give init_process_group a rank below its world size: world_size = the processes of the whole job (nodes "
+            "x GPUs per node) and rank = node_rank x GPUs per node + the process's GPU index (one process alone: "
+            "world_size=1, rank=0), not a hard-coded rank; or let torchrun set them (init_method='env://', RANK / "
+            "WORLD_SIZE), with the same dist_url / init_method (tcp://MASTER_IP:PORT) on every process.",
+            "high" if failed else "medium", [], proof, job_wide=True)
+    if loop:
+        e = loop[0]
+        n, a = e.data["node_rank"], e.data["master_addr"]
+        return Verdict(
+            "config",
+            f"node rank {n} was launched with the master address {a} ('{e.text.strip()[:160]}'): a loopback address "
+            "is the node's own host, so a node other than node 0 looks for the rendezvous and store of node 0 on "
+            f"itself, where they are not, and the nodes never meet{after} -- a launch setting, not a rank's fault",
+            "Give every node the same --master-addr / MASTER_ADDR: node 0's IP address, reachable from the other "
+            "nodes (not 127.0.0.1 / localhost, which names each node itself), and the same --master-port; launch "
+            "with --nnodes = the number of nodes, --node-rank 0 on the master's node and 1, 2, ... on the others (the "
+            "node-rank-0 command on node 0 too); check the address from another node: nc -zv MASTER_ADDR "
+            "MASTER_PORT.",
+            "high" if failed else "medium", [], proof, job_wide=True)
+    return None
+
+
+_NODE_FIELD = {"MASTER_ADDR": "master_addr", "MASTER_PORT": "master_port", "WORLD_SIZE": "world"}
+_R_IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+
+
+def _comparable(a: str, b: str) -> bool:
+    """Two master addresses that can be told apart by their text: both IPv4 literals, or both host names (a host name
+    and an address may be the same host); a loopback address is node 0's own view of itself, never a disagreement."""
+    loop = ("localhost", "127.0.0.1", "::1", "0.0.0.0")
+    if a in loop or b in loop:
+        return False
+    ipa, ipb = bool(_R_IPV4.match(a)), bool(_R_IPV4.match(b))
+    if ipa != ipb:
+        return False
+    return a != b if ipa else a.split(".")[0].lower() != b.split(".")[0].lower()
+
+
+def _file(e) -> str:
+    return e.where.rpartition(":")[0]
+
+
+def _nodes_disagree(evs: list) -> tuple[str, object, object] | None:
+    """Two nodes (different node ranks) whose printed launch settings disagree: (the setting, one node's line,
+    the other's), or None."""
+    for i, a in enumerate(evs):
+        for b in evs[i + 1:]:
+            # one node rank in one file is one node; the same node rank printed in two files (each node's log) is
+            # two nodes both given it, each its own master: their settings are compared alike
+            if a.data["node_rank"] == b.data["node_rank"] and _file(a) == _file(b):
+                continue
+            if _comparable(a.data["master_addr"], b.data["master_addr"]):
+                return "MASTER_ADDR", a, b
+            for what in ("MASTER_PORT", "WORLD_SIZE"):
+                x, y = a.data.get(_NODE_FIELD[what]), b.data.get(_NODE_FIELD[what])
+                if x and y and x.isdigit() and y.isdigit() and x != y:
+                    return what, a, b
+    return None
+
+
+def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
+    bad = [f for f in env if f.severity != Severity.INFO]
+    if not bad or finished(c):  # a run that completed: its settings are its parameters, not its failure
+        return None
+    said = "; ".join(f.message.removeprefix("in the logs: ") for f in bad[:3])
+    return Verdict(
+        "config",
+        "settings in the logs are wrong: " + said,
+        f"Change the settings: {said.rstrip('.')}. {' '.join(dict.fromkeys(f.fix for f in bad[:3] if f.fix))} "
+        f"({' '.join(f.code for f in bad[:3])}: `ncclDoctor explain` has the details; `ncclDoctor env` checks a "
+        "node's environment the same way.)",
+        "high",
+        [],
+        [e for f in bad[:3] for e in f.evidence[:1]],
+    )
