@@ -1698,3 +1698,23 @@ def test_a_node_other_than_node_0_launched_with_a_loopback_master_is_config(tmp_
                "torchrun --nproc-per-node 2 --nnodes 2 --node-rank 0 --master-addr localhost train.py\n"
                "torchrun --nproc-per-node 2 --nnodes 2 --node-rank 1 --master-addr localhost train.py\n"):
         assert _verdict(tmp_path, ok)["cause"] != "config", ok
+
+
+def test_one_loopback_test_for_addresses_and_endpoints():
+    """One answer to "does this address name the host it is used on" for a bare master address and an endpoint with
+    a port (the launch readers', the rendezvous and coordinator checks' one helper): /etc/hosts' loopback aliases
+    (RHEL's localhost.localdomain) count, a name that only begins like one ("localhost-node3") does not."""
+    from ncclDoctor.diagnose.signatures import is_loopback
+    for yes in ("127.0.0.1", "127.0.1.1:29500", "localhost", "LOCALHOST:1234", "localhost.localdomain",
+                "localhost.localdomain:29400", "::1", "[::1]", "[::1]:29500", "0.0.0.0:6000", "ip6-localhost"):
+        assert is_loopback(yes), yes
+    for no in ("10.42.0.7", "10.42.0.7:29500", "[fe80::1]:29500", "localhost-node3", "node127.0.0.1", "127.0.0",
+               "master-0:29500", ""):
+        assert not is_loopback(no), no
+
+
+def test_a_later_node_given_localhost_localdomain_as_master_is_config(tmp_path):
+    """RHEL's /etc/hosts name for 127.0.0.1 is as much loopback as 'localhost' on node rank 1."""
+    v = _verdict(tmp_path, "torchrun --nproc-per-node 8 --nnodes 2 --node-rank 1 --master-addr localhost.localdomain "
+                           "--master-port 29500 train.py\n")
+    assert v["cause"] == "config" and v["culprits"] == [], v

@@ -1017,12 +1017,18 @@ R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{
 # rendezvous) on its own host, where node 0's store is not (lead rules AA (1), AE): config, no rank.
 R_ARG_NODE_RANK = re.compile(r"--node[_-]rank[= ]['\"]?(\d{1,4})\b")
 R_ARG_MASTER_ADDR_VAL = re.compile(r"--master[_-]addr[= ]['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)`]|$)")
-LOOPBACK_HOSTS = ("localhost", "::1", "[::1]", "0.0.0.0")
+# The names of the host an address is used on: /etc/hosts' loopback names (RHEL's localhost.localdomain, Debian's
+# ip6-localhost / ip6-loopback) and the wildcard 0.0.0.0, which a connect() reaches on the local host too.
+LOOPBACK_HOSTS = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback", "::1", "0.0.0.0")
+_R_HOST_PORT = re.compile(r"\[([^\]]{1,64})\](?::\d{1,5})?|([^:]{1,255}):\d{1,5}")
 
 
 def is_loopback(addr: str) -> bool:
-    """Whether a master address names the host it is used on (127.0.0.0/8, localhost, ::1, 0.0.0.0)."""
-    return addr.lower() in LOOPBACK_HOSTS or bool(re.match(r"127\.\d{1,3}\.\d{1,3}\.\d{1,3}$", addr))
+    """Whether an address or endpoint names the host it is used on (127.0.0.0/8, localhost and its aliases, ::1,
+    0.0.0.0), with or without a port ("127.0.0.1:29500", "[::1]:29500", "localhost:1234")."""
+    m = _R_HOST_PORT.fullmatch(addr.strip())
+    host = (m.group(1) or m.group(2)) if m else addr.strip()
+    return host.lower() in LOOPBACK_HOSTS or bool(re.fullmatch(r"127\.\d{1,3}\.\d{1,3}\.\d{1,3}", host))
 
 
 # How many processes a launch starts on each node against how many GPUs the lines show there (lead rules Q, W):

@@ -7,7 +7,7 @@ import ipaddress
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_ENDPOINT, R_PEER_GONE
+from ncclDoctor.diagnose.signatures import R_ENDPOINT, R_PEER_GONE, is_loopback
 from ncclDoctor.diagnose.state import ERROR_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples, hosts
 
@@ -336,15 +336,12 @@ _GLOO_IFACE_FIX = ("gloo binds to the address the host name resolves to unless G
                    "VLLM_HOST_IP to this host's address. ")
 
 
-_LOOPBACK = ("127.", "localhost", "::1", "[::1]", "0.0.0.0")  # an address or endpoint naming the host it is used on
-
-
 def loopback_master(c: Collected) -> str | None:
     """torchrun's printed MASTER_ADDR / rdzv_endpoint is a loopback address while the job
     spans several nodes (its GROUP_WORLD_SIZE or nnodes > 1, or ranks on several hosts):
     the other nodes' agents can never reach that store."""
     addrs = [v for n in ("MASTER_ADDR", "PET_RDZV_ENDPOINT") for v in (c.settings.get(n) or {})]
-    bad = [a for a in addrs if a.startswith(_LOOPBACK)]
+    bad = [a for a in addrs if is_loopback(a)]
     nodes = max([int(v) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {})
                  if v.isdigit()] + [len(hosts(c))])
     if not bad or nodes < 2:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import ipaddress
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.signatures import is_loopback
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, hosts
-from ncclDoctor.diagnose.verdict.network import _LOOPBACK, loopback_master
+from ncclDoctor.diagnose.verdict.network import loopback_master
 from ncclDoctor.diagnose.verdict.usage import _store_overcount
 
 
@@ -80,7 +81,7 @@ def _world_settings(c: Collected, evs: list) -> Verdict | None:
     world = max([x.data["world"] for x in calls if x.data.get("world")] + [count])
     ids = {x.data["id"] for x in calls}
     hard = None not in ids and world >= 2 and len(ids) < world
-    loop = next((x.data["coordinator"] for x in calls if (x.data.get("coordinator") or "").startswith(_LOOPBACK)),
+    loop = next((x.data["coordinator"] for x in calls if is_loopback(x.data.get("coordinator") or "")),
                 None) if len(hosts(c)) > 1 else None
     if not hard and not loop:
         return None
