@@ -2062,6 +2062,23 @@ def test_failing_ranks_whose_root_cause_entry_was_cut_name_nobody(tmp_path):
     assert v["culprits"] == [], v
 
 
+def test_a_failures_entry_cut_before_its_exit_code_is_no_teardown_that_would_make_the_others_culprits(tmp_path):
+    """Round 41: torchrun's "Failures:" list shows ranks failing with the same code in one second and the paste ends
+    inside the next entry, before its exitcode line (its root-cause entry not pasted). Nothing shows that last
+    process torn down, so the failing ranks are not "some ranks failing, the rest torn down" (rule A extended) but
+    several failing alike (lead rule J): nobody accused; a shown -15 entry still is teardown."""
+    entries = "".join(failure_record(i, r, r - 4, 2, 5100 + r, time="2024-11-12_17:40:31", host="trn-04")
+                      for i, r in ((1, 5), (2, 6)))
+    cut = "[3]:\n  time      : 2024-11-12_17:40:31\n  host      : trn-04\n  rank      : 7 (local_rank: 3)\n"
+    text = "train.py FAILED\n" + _SEP + "Failures:\n" + entries + cut
+    d = _report(tmp_path, text)
+    assert not _accused(d), d["verdict"]
+    assert d["verdict"]["cause"] == "unknown" and "rank 7" not in d["verdict"]["summary"], d["verdict"]
+    shown = text.replace(cut, failure_record(3, 7, 3, -15, 5107, time="2024-11-12_17:40:59", host="trn-04"))
+    v = _report(tmp_path, shown)["verdict"]
+    assert sorted(v["culprits"]) == [5, 6] and "rank 7" in v["summary"], v
+
+
 # --- GASNet's "*** Caught a fatal signal (proc N)": process N's own death (round 29) --------------------------------
 _GASNET_NOTE = ("NOTICE: Before reporting bugs, run with GASNET_BACKTRACE=1 in the environment to generate a "
                 "backtrace. \n")

@@ -71,6 +71,13 @@ def _own(e: Event) -> bool:
                                      and e.rank is not None) or bool(e.data.get("launcher_kill"))
 
 
+def _cut(e: Event) -> bool:
+    """A "Failures:" entry the paste cut before its exitcode line: nothing shows how that process ended, so it is
+    neither torn down (an innocent) nor a failure of its own (the root-cause entry, a failure by its title, is not
+    one of these)."""
+    return bool(e.data.get("exit_cut")) and not e.data.get("root")
+
+
 def torn_down(c: Collected) -> list[Event]:
     """The record's entries of processes the agent stopped after another had failed: SIGTERM'd ones, and
     SIGKILL'd (-9) ones whose time is later than the earliest failure of another process that exited on
@@ -84,7 +91,7 @@ def torn_down(c: Collected) -> list[Event]:
         killed = e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL"
         return killed and not e.data.get("root") and e.ts is not None and any(t < e.ts for t in first)
 
-    return [e for e in fails if not _own(e) or later_kill(e)]
+    return [e for e in fails if not _cut(e) and (not _own(e) or later_kill(e))]
 
 
 def failed_on_own(c: Collected) -> list[Event]:
@@ -92,7 +99,7 @@ def failed_on_own(c: Collected) -> list[Event]:
     seen: dict[tuple, Event] = {}
     down = {id(e) for e in torn_down(c)}
     for e in c.child_failures + c.worker_failures:
-        if id(e) in down:
+        if id(e) in down or _cut(e):
             continue
         pid, local = e.data.get("pid"), e.data.get("local_rank")
         key = ("pid", pid) if pid else ("rank", e.rank) if e.rank is not None else ("local", local)

@@ -395,7 +395,9 @@ class ExitReaders:
                        local_rank=int(r.group(2)) if r else None,
                        exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),
-                       traceback=self.cf.get("traceback", "")[:200])
+                       traceback=self.cf.get("traceback", "")[:200],
+                       # the paste ends (or the entry breaks off) before its exitcode line: how it ended is not shown
+                       exit_cut="exitcode" not in self.cf and not sig)
         t = self.cf.get("time", "")
         ev.ts = S.parse_timestamp(t) if t else None
         self.cf, self._cf_ev = {}, ev if keep else None
