@@ -2460,6 +2460,23 @@ def test_an_invalid_ordinal_with_no_more_processes_than_gpus_stays_a_cuda_error(
     assert v["cause"] == "cuda_error", v
 
 
+def test_several_processes_of_a_launch_failing_on_the_ordinal_are_config_with_no_gpu_count_shown(tmp_path):
+    """Round 41: --nproc_per_node N and no GPU count in the lines, but more than one process fails on 'invalid device
+    ordinal' (two ranks' tracebacks, or the same failure line printed by two processes): the local ranks past the
+    node's last GPU -- the launch's setting (rules Q, U(2)), config, nobody named. One process alone stays a CUDA
+    error (its ordinal may be the code's own)."""
+    launch = "torchrun --standalone --nproc_per_node=6 finetune.py --cfg cfg/base.yaml\n"
+    two = _ORDINAL + _ORDINAL.replace("[rank3]", "[rank5]")
+    v = _verdict(tmp_path, launch + two)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "--nproc_per_node" in v["fix"] and "nvidia-smi" in v["fix"]
+    same = "RuntimeError: CUDA error: invalid device ordinal\n"
+    v = _verdict(tmp_path, "python -m torch.distributed.launch --nproc_per_node 4 main.py\n" + same + same)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    v = _verdict(tmp_path, launch + _ORDINAL)
+    assert v["cause"] == "cuda_error", v
+
+
 # --- round 36: a DataLoader's own bus-error report, any capitalisation (lead rule F) ---------------------------------
 def test_dataloader_bus_error_report_in_any_case_is_shared_memory_naming_no_unshown_rank(tmp_path):
     """A DataLoader's SIGBUS handler reports the worker's bus error ("Unexpected BUS error encountered in DataLoader

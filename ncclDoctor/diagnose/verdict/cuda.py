@@ -132,7 +132,8 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
     """Lead rules Q and W: a process asking for a GPU index that does not exist ("invalid device ordinal", torch's
     "device < num_gpus" assert) where the launch line starts more processes per node (--nproc_per_node N) than the
     GPUs the lines show there (deviceQuery's device count, a CUDA_VISIBLE_DEVICES list on that command line): every
-    local rank past the last GPU fails the same way -- the launch's setting, config, no rank."""
+    local rank past the last GPU fails the same way -- the launch's setting, config, no rank. With no GPU count shown,
+    several processes of a launch of N > 1 per node failing alike on the ordinal say the same (rule U (2))."""
     said = " ".join((e.data.get("what") or "") + " " + e.text for e in evs).lower()
     if "invalid device ordinal" not in said and "device < num_gpus" not in said:
         return None
@@ -144,6 +145,23 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         top = max(launches, key=lambda e: e.data["procs"])
         if top.data["procs"] > max(shown):
             past = [(top.data["procs"], max(shown), top, "the node's device list (deviceQuery) shows")]
+    if not past and launches and not shown:
+        top = max(launches, key=lambda e: e.data["procs"])
+        # no GPU count shown: several processes of that launch failing alike on the ordinal (distinct ranks, or the
+        # same failure line printed by more than one process) are the local ranks past the node's last GPU
+        ranks = {e.rank for e in evs if e.rank is not None}
+        lines = [strip_prefixes(e.text).strip() for e in evs]
+        alike = len(ranks) >= 2 or any(lines.count(x) >= 2 for x in set(lines))
+        if top.data["procs"] > 1 and alike:
+            return Verdict(
+                "config",
+                f"the launch starts {top.data['procs']} processes per node (--nproc_per_node {top.data['procs']}) "
+                "and several of them fail alike with 'invalid device ordinal' as they set their device: more "
+                "processes were started than the node has GPUs, so the local ranks past its last GPU ask for one "
+                "that does not exist -- a launch setting every process shares, not a CUDA fault and not one rank's",
+                "Start no more processes per node than it has GPUs: set --nproc_per_node to the number of GPUs "
+                "nvidia-smi shows (or CUDA_VISIBLE_DEVICES leaves visible), and set each process's device from its "
+                "LOCAL_RANK.", "medium", [], [top.brief()] + [x.brief() for x in evs[:2]], job_wide=True)
     if not past:
         return None
     procs, gpus, e, where = past[0]
