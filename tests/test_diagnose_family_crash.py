@@ -187,6 +187,32 @@ def test_a_crash_whose_function_frames_are_mpis_own_names_the_mpi_library_and_mp
     assert "mpirun" not in _verdict(tmp_path, other)["fix"]
 
 
+def test_a_crash_whose_first_frame_is_in_a_cuda_math_library_is_a_cuda_error_naming_nobody_when_several(tmp_path):
+    """Round 41: UCX's crash handler reporting a native crash whose first frame past the handler is in one of CUDA's
+    math libraries (cuBLAS/cuBLASLt, cuDNN) -- by function name or by library: the library build or its bug, not the
+    training code: cuda_error; several processes alike name nobody (rule J), and the fix names the library to
+    upgrade. A crash in another library stays unknown."""
+    def crash(pid: int, frames: list[str], sig: str = "11 (Segmentation fault: address not mapped to object at "
+                                                          "address 0x18)") -> str:
+        return (f"[dgx-a3:{pid}:0:{pid}] Caught signal {sig}\n==== backtrace (tid: {pid:7d}) ====\n"
+                + "".join(f" {i} {f}\n" for i, f in enumerate(frames)) + "=================================\n")
+    lib = ["/usr/lib/x86_64-linux-gnu/libc.so.6(+0x42520) [0x7fa1c1500520]",
+           "/opt/conda/lib/python3.11/site-packages/nvidia/cudnn/lib/libcudnn_cnn_infer.so.8(+0x6b3c21) "
+           "[0x7fa10e6b3c21]",
+           "/opt/conda/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so(+0x11a2b3) [0x7fa1b011a2b3]"]
+    d = _report(tmp_path, crash(30411, lib) + crash(30412, lib))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "cuDNN" in v["summary"] and "nvidia-cudnn-cu12" in v["fix"], v
+    funcs = ["0x0000000000042520 killpg()  ???:0", "0x00000000009c1a2e cublasLtMatmulAlgoGetHeuristic()  ???:0",
+             "0x00000000031f2b10 at::cuda::blas::gemm<c10::Half>()  :0"]
+    v = _verdict(tmp_path, crash(812, funcs, "8 (Floating point exception: integer divide by zero)"))
+    assert v["cause"] == "cuda_error" and "cuBLASLt" in v["summary"] and "nvidia-cublas-cu12" in v["fix"], v
+    other = [lib[0], "/opt/venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so"
+                     "(+0x91d2) [0x7f00c18c1057]"]
+    assert _verdict(tmp_path, crash(30411, other))["cause"] == "unknown"
+
+
 # Open MPI's fatal-signal handler (opal/util/stacktrace.c), printed by every process mpirun starts: "[%s:%05d] ***
 # Process received signal ***", "[%s:%05d] Signal: %s (%d)", "Signal code: %s (%d)", "Failing at address: %p", one
 # "[%s:%05d] [%2d] frame" line a frame, "*** End of error message ***"; mpirun --tag-output puts "[job,rank]<std..>:"

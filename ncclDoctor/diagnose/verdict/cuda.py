@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import lone_failure, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
@@ -175,6 +176,53 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         "shows, or CUDA_VISIBLE_DEVICES leaves); a model whose model-parallel size is larger needs that many GPUs "
         "(or a smaller model / checkpoint whose model-parallel size equals the number of GPUs).",
         "high", [], [e.brief()] + [x.brief() for x in evs[:2]], job_wide=True)
+
+
+# CUDA's math libraries, by the prefix of their functions and libraries: cuBLAS / cuBLASLt, cuDNN, cuFFT, cuSPARSE,
+# cuSOLVER, cuRAND
+_CUDA_MATH = ("cublas", "cudnn", "cufft", "cusparse", "cusolver", "curand")
+
+
+def _math_lib(e: Event) -> str | None:
+    """The CUDA math library a native crash died in: the first frame past the crash handler's own (UCX's
+    "N 0xADDR func()" frames, where the signal trampoline shows as __sigaction or killpg, or a backtrace's library)
+    is one of its functions or its .so."""
+    funcs = [f for f in e.data.get("funcs", []) if not f.startswith(("_", "ucs_", "ucm_")) and f != "killpg"]
+    libs = [x for x in e.data.get("files", []) or e.data.get("libs", [])
+            if not x.startswith(("libucs.", "libucm.", "libc.", "libc-", "libpthread.", "libSegFault.", "libunwind.",
+                                 "libbacktrace."))]
+    first = (funcs[:1] or [x[3:] for x in libs[:1] if x.startswith("lib")])
+    return first[0] if first and first[0].lower().startswith(_CUDA_MATH) else None
+
+
+def _cuda_lib_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A native crash (SIGFPE, SIGSEGV, SIGILL) whose backtrace's first frame past the crash handler is in one of
+    CUDA's math libraries (cuBLAS / cuBLASLt, cuDNN, ...), e.g. cuBLASLt's matmul heuristic dividing by zero: the
+    library build does not support this GPU or its own bug -- a CUDA library fault (cuda_error), not the rank's code.
+    Several processes crashing there alike share it (lead rule J): nobody named; one process is named by its rank."""
+    evs = [e for e in c.samples.get("crash", []) if e.data.get("signal") in (4, 8, 11)]
+    where = next((f for e in evs if (f := _math_lib(e))), None)
+    if where is None:
+        return None
+    procs = {(x.host, x.data.get("proc") or x.where) for x in evs}
+    ranks = sorted({x.rank for x in evs if x.rank is not None})
+    named = ranks if len(procs) == 1 and len(ranks) == 1 else []
+    sig = S.SIGNALS_BY_NUMBER.get(evs[0].data["signal"], f"signal {evs[0].data['signal']}")
+    lib = ("cuBLASLt" if where.lower().startswith("cublaslt") else "cuBLAS" if where.lower().startswith("cublas")
+           else "cuDNN" if where.lower().startswith("cudnn") else where.split("_")[0])
+    who = f"{len(procs)} processes" if len(procs) > 1 else _named(named) if named else "a process"
+    return Verdict(
+        "cuda_error",
+        f"{who} died of {sig} ({evs[0].data.get('what') or sig}) inside {lib} ({where}() is the first frame past the "
+        "crash handler): a fault in the CUDA library itself -- its build does not support this GPU, or its own bug -- "
+        "not the training code" + ("; several processes crashing there alike is a cause they share, not one rank"
+                                   if len(procs) > 1 else ""),
+        f"Upgrade the CUDA library the crash is in ({lib}: pip install -U nvidia-cublas-cu12 for cuBLAS / cublasLt, "
+        "nvidia-cudnn-cu12 for cuDNN) or install a torch build whose CUDA version supports this GPU (its CUDA "
+        "libraries must know the GPU's architecture); to confirm, keep torch off that library "
+        "(torch.backends.cuda.preferred_blas_library('cublas') instead of cublasLt, torch.backends.cudnn.enabled = "
+        "False for cuDNN). Check the driver supports that CUDA version (nvidia-smi).",
+        "medium" if named else "low", named, [x.brief() for x in evs[:3]], job_wide=len(procs) > 1)
 
 
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
