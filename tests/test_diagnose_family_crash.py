@@ -106,6 +106,26 @@ def test_rays_memory_monitor_kill_is_still_host_oom(tmp_path):
     assert _report(tmp_path, text)["verdict"]["cause"] == "host_oom"
 
 
+def test_a_ranks_own_rss_readout_growing_many_fold_is_its_host_memory_running_away(tmp_path):
+    """Round 41: a training loop's per-step readout of its process's resident host memory (wenet's "rank N RSS MEM USE:
+    xG"; here another logger's "rank N | RSS=xGiB") growing many-fold with nothing failing shown: that rank's host
+    memory runs away until the OOM killer ends it -- host_oom, that rank named; a flat readout is nothing failing,
+    and a readout that names no rank, or several ranks growing alike, name nobody."""
+    def steps(rank: str, sizes: list[float]) -> str:
+        return "".join(f"[2024-06-01 10:{i:02d}:07] epoch 2 step {400 + 50 * i} loss {2.31 - i / 100:.2f}{rank} | "
+                       f"RSS={g}GiB\n" for i, g in enumerate(sizes))
+    d = _report(tmp_path, steps(" | rank 5", [2.8, 2.9, 11.4, 38.0, 96.5]))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("host_oom", [5], "medium") and _accused(d) == {5}, v
+    assert "RSS" in v["summary"] and "tracemalloc" in v["fix"] and "dmesg" in v["fix"], v
+    d = _report(tmp_path, steps(" | rank 5", [8.1, 8.6, 9.0, 9.2, 9.3]))
+    assert d["verdict"]["cause"] == "none" and not _accused(d), d["verdict"]
+    d = _report(tmp_path, steps("", [3.0, 3.1, 24.0, 70.2]))
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
+    d = _report(tmp_path, steps(" | rank 1", [3.0, 3.1, 24.0, 70.2]) + steps(" | rank 2", [3.2, 3.3, 25.1, 71.0]))
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]  # several alike (rule J)
+
+
 # --- a native crash: inside libnccl or not ------------------------------------------------------------------------
 def test_a_crash_inside_libnccl_is_nccls(tmp_path):
     """UCX's crash handler (ucs/debug/debug.c: "Caught signal %d (%s)" and "==== backtrace (tid: %d) ====")

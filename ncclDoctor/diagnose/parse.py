@@ -274,6 +274,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, text)
+        if "RSS" in text:
+            self._rss(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
         if "Evaluat" in text:
             bare = S.R_ANSI.sub("", text) if "\x1b" in text else text
             m = S.R_EVAL_LINE.search(bare)

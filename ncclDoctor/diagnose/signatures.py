@@ -1136,6 +1136,11 @@ R_SHELL_SIGNAL = re.compile(r"(?:^\s*(?:\S+: line \d+: +\d+ )?|APPLICATION TERMI
 # Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed").
 R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b|"
                         r"\bmemory allocation of \d+ bytes failed")
+# A training loop's own readout of its process's resident host memory, one a step: wenet's "rank 0 RSS MEM USE:
+# 5.11G", "RSS: 12.3GB", "RSS_mem=3.2GiB" (not sacct's MaxRSS column); the rank it names, if any (R_RSS_RANK)
+R_RSS = re.compile(r"\bRSS(?:[ _-]?(?:MEM(?:ORY)?|[Mm]em(?:ory)?))?(?:[ _-]?(?:USED?|[Uu]sed?))?\s*[:=]\s*"
+                   r"(\d{1,6}(?:\.\d{1,4})?)\s*([KMGT])(?:i?B)?\b")
+R_RSS_RANK = re.compile(r"\b[Rr]ank[ :=]?\s?(\d{1,5})\b")
 R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
 # torch 2.4-2.6 "process group has NOT been destroyed before we destruct ProcessGroupNCCL", 2.7+ "WARNING:
 # destroy_process_group() was not called before program exit, which can leak resources"

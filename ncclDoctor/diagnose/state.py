@@ -29,7 +29,7 @@ MAX_KEYS = 64
 # Families that show nothing failing: set-up chatter, settings, harmless warnings (lead rules K, L, N)
 QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "run_header", "agent_frame",
                "tcp_init", "store_host", "driver_step", "launch_procs", "gpus_shown",
-               "launch_tasks", "world_call", "coll_trace")
+               "launch_tasks", "world_call", "coll_trace", "host_rss")
 TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"
 
 

@@ -342,6 +342,31 @@ class CrashReaders:
         ev.data.update(func=m.group(1), proc=int(p[-1]) if p else ev.pid)
         return ev
 
+    def _rss(self, lineno: int, text: str) -> None:
+        """A training loop's per-step readout of its process's resident host memory (signatures.R_RSS), kept as one
+        event of kind ``host_rss`` per rank (the rank the line names, else its launcher tag; None: unnamed) and
+        handed on with ``aside`` at the end of the file: its first reading, its highest and how many; a readout
+        is no failure (state.QUIET_KINDS), the verdict reads the growth (verdict.memory._rss_runaway)."""
+        m = S.R_RSS.search(text)
+        if not m:
+            return
+        size = float(m.group(1)) * 1024 ** "KMGT".index(m.group(2))  # in KiB
+        r = S.R_RSS_RANK.search(text[: m.start()])
+        ev = self._context(lineno, text, "host_rss")
+        rank = int(r.group(1)) if r else ev.rank
+        kept = next((e for e in self.aside if e.kind == "host_rss" and e.data["rank"] == rank), None)
+        if kept is None:
+            if len(self.aside) >= 16:
+                return
+            ev.rank = None  # a readout, not a failure line: the rank is in its data
+            ev.data.update(rank=rank, first=size, top=size, n=1)
+            self.aside.append(ev)
+            return
+        kept.data["n"] += 1
+        if size > kept.data["top"]:
+            kept.data["top"] = size
+            kept.where, kept.text = ev.where, ev.text  # the line of the highest reading is the proof
+
     def _oom(self, lineno: int, text: str) -> Event | None:
         m = S.R_OOM.search(text)
         if not m and S.R_HOST_MEM.search(self._body):  # the process's own allocation of host RAM failed

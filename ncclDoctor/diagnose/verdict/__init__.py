@@ -77,6 +77,7 @@ from ncclDoctor.diagnose.verdict.memory import (
     _gpu_oom,
     _host_mem,
     _killed,
+    _rss_runaway,
 )
 from ncclDoctor.diagnose.verdict.missing import (
     _busy,
@@ -160,7 +161,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _all_joined, _serving_watchdog,
     _warn_family, _nccl_other,
     _signal, _timeouts, _exited, _teardown_stuck, _died_loading, _fatal_python, _native_crash,
-    _workers_raised,
+    _workers_raised, _rss_runaway,
 ]
 
 

@@ -148,6 +148,37 @@ def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high" if len(ranks) == 1 else "medium", ranks, _samples(c, "host_mem"))
 
 
+_RSS_GROWTH = 4  # the highest reading at least this many times the first
+_RSS_GROWN_KIB = 16 * 1024 ** 2  # and at least this much more (16 GiB): a runaway, not a warm-up's cache filling
+
+
+def _rss_runaway(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A training loop's own per-step readout of its process's resident host memory (RSS) that grows many-fold within
+    its lines (to at least 4 times its first reading and by 16 GiB or more), with nothing else failing shown: that
+    process's host memory is running away (a leak, a cache or a DataLoader queue growing without bound) and the OOM
+    killer ends it: host_oom, the rank the readout names (medium; unnamed, or several ranks growing alike: nobody)."""
+    grown = [e for e in c.samples.get("host_rss", []) if e.data["n"] >= 3 and e.data["first"] > 0 and
+             e.data["top"] >= _RSS_GROWTH * e.data["first"] and e.data["top"] - e.data["first"] >= _RSS_GROWN_KIB]
+    if not grown:
+        return None
+    # one readout growing names its rank; several growing alike are a cause they share (lead rule J): nobody
+    named = [grown[0].data["rank"]] if len(grown) == 1 and grown[0].data["rank"] is not None else []
+    e = max(grown, key=lambda x: x.data["top"] / x.data["first"])
+    gib = 1024 ** 2
+    return Verdict(
+        "host_oom",
+        f"{_named(named) if named else 'a process'}'s own per-step readout of its resident host memory (RSS) grows "
+        f"from {e.data['first'] / gib:.2f} GiB to {e.data['top'] / gib:.2f} GiB over {e.data['n']} readings: a "
+        "runaway host-memory allocation in that process (a leak, a cache or a queue growing without bound), which "
+        "the kernel's OOM killer ends once the node's RAM (or the job's limit) is spent",
+        "Find what grows in that process's host memory (RSS): tracemalloc or a memory profiler (memray, "
+        "py-spy dump) around the training step; the usual suspects are the DataLoader (num_workers / prefetch_factor, "
+        "a dataset caching what it reads, copy-on-read of Python lists in workers), tensors or losses kept with "
+        "their graph (append loss.item(), not loss), and batch size / max sequence length outliers. Confirm the end "
+        "with dmesg -T | grep -i 'killed process' (the OOM killer) on that node.",
+        "medium" if named else "low", named, [x.brief() for x in grown[:3]])
+
+
 def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     down = {id(e) for e in torn_down(c)}  # a -9 after another process's own failure: the agent's clean-up
     cf = [e for e in c.child_failures if (e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL")
