@@ -102,6 +102,21 @@ def test_graph_file_set_by_the_environment_is_the_setting_to_unset(tmp_path):
         assert "NCCL_GRAPH_FILE" in v["fix"] and "unset" in v["fix"]
 
 
+def test_a_graph_file_behind_a_blank_host_prefix_explains_the_graph_import_warn(tmp_path):
+    """NCCL's "%s:%d:%d [%d]" prefix with an empty host name (a container without one, or a paste that blanked it:
+    "::PID:TID [DEV]", " :PID:TID [DEV]") is still NCCL's line: its "set by environment" setting is read, and a
+    graph file forced on this machine is the setting to unset, not an NCCL internal error (search.cc's
+    "XML Import Channel : dev N not found" when the file names a device this machine lacks)."""
+    for host in (":", " "):
+        text = (f"{host}:2210:2290 [1] NCCL INFO comm 0x55d0 rank 1 nranks 2 cudaDev 1 busId 200000 - Init START\n"
+                f"{host}:2210:2290 [1] NCCL INFO NCCL_GRAPH_FILE set by environment to /etc/vendor/nd96/graph.xml\n"
+                f"{host}:2210:2290 [1] graph/search.cc:690 NCCL WARN XML Import Channel : dev 5 not found.\n"
+                f"{host}:2210:2290 [1] NCCL INFO graph/search.cc:726 -> 2\n")
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("config", []), (host, v)
+        assert "NCCL_GRAPH_FILE" in v["fix"] and "unset" in v["fix"], v
+
+
 def test_graph_dump_file_alone_is_not_a_cause(tmp_path):
     v = _verdict(tmp_path, "gpu-7:811:811 [3] NCCL INFO NCCL_GRAPH_DUMP_FILE set by environment to /tmp/g.xml\n")
     assert v["cause"] != "config"

@@ -128,7 +128,10 @@ R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
 # not one pass per start position (a 50 MB single line once took minutes).
 # NCCL 2.0-2.3 printed "host:pid:tid [dev] include/socket.h:194 WARN ..." without the word NCCL.
-R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) "
+# The host may be blank (a container without a host name, or a paste that blanked it: "::16674:17023 [0] NCCL INFO",
+# " :41367:41367 [1]") where the line starts there or a space or colon comes before it; not after other characters
+# (a placeholder such as "<2nd node server>:5359:5359" is no blank host: its lines are left unread as before).
+R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}|(?<![^\s:])):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) "
                            r"\[(?P<dev>\d{1,4})\] "
                            r"(?:[\w/.]{1,64}:\d{1,6} )?(?:NCCL )?(?P<lvl>WARN|INFO)")
 # NCCL_DEBUG_SUBSYS=COLL's line for every collective a process enqueues (enqueue.cc; RCCL prints the same):
