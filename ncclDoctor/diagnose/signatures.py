@@ -949,6 +949,15 @@ R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUE
                           # Ray's ActorDiedError when the node was drained for preemption ("The actor died because its
                           # node has died. ... the actor's node was preempted: <reason>"): the cloud/scheduler took it
                           r"(?P<ray>the actor's node was preempted)")
+# A cluster autoscaler announcing that the job's nodes are being taken away from outside: Ray's (Anyscale's / KubeRay's)
+# "(autoscaler +44m27s) Instance k-1a5e56fa0001 (node IP: 10.1.140.199) will be terminated soon (reason:
+# kubernetes-pod-termination)." -- Kubernetes terminating the pod (preemption, a node drain, an eviction), which
+# sends its processes SIGTERM. Group "why" is the reason; only reasons from outside are a stop (signal): the
+# autoscaler's own scale-down of idle or outdated nodes is not (verdict.signals._preempted)
+R_NODE_TERMINATING = re.compile(r"\b[Ii]nstance (?P<inst>\S{1,80}) (?:\(node IP: (?P<ip>[0-9a-fA-F.:]{3,45})\) )?"
+                                r"will be terminated soon \(reason: (?P<why>[^()\n]{1,80})\)")
+R_FROM_OUTSIDE = re.compile(r"pod[- _]termination|preempt|spot|evict|drain|interrupt|maintenance|reclaim",
+                            re.IGNORECASE)
 # DeepSpeed's runner (deepspeed/launcher/runner.py) installs its sigkill_handler only as the handler of SIGINT and
 # SIGTERM (launch.py's own sigkill_handler is also called when a worker exits: not this frame): a traceback through the
 # runner's handler is the runner receiving a signal from outside (Ctrl-C, the scheduler), whatever the handler raised.
