@@ -691,6 +691,23 @@ def test_ddps_no_unused_parameters_warning_alone_is_none_and_names_find_unused_p
     assert _verdict(tmp_path, failed)["cause"] != "none"
 
 
+def test_the_barriers_current_context_warning_alone_is_harmless_whole_or_split(tmp_path):
+    """Round 41: torch 2.4+'s UserWarning from barrier() (distributed_c10d.py / c10d_logger.py) "barrier(): using the
+    device under current context. You can specify `device_id` in `init_process_group` to mute this warning.", whole
+    behind a vLLM worker's prefix, or split by warnings.warn / a paste into its two sentences (either alone says
+    which warning it is): none, and the fix says how to silence it."""
+    for text in ("(Worker_TP3 pid=40112) /opt/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py:81: "
+                 "UserWarning: barrier(): using the device under current context. You can specify `device_id` in "
+                 "`init_process_group` to mute this warning.\n(Worker_TP3 pid=40112)   return func(*args, **kwargs)\n",
+                 "/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py:4790: UserWarning: barrier(): "
+                 "using the device under current context.\nYou can specify `device_id` in `init_process_group` to "
+                 "mute this warning.\n  warnings.warn(  # warn only once\n"):
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("none", []), (text, d["verdict"])
+        assert "device_id" in d["verdict"]["fix"] and "set_device" in d["verdict"]["fix"], d["verdict"]["fix"]
+        assert "harmless warning" in d["verdict"]["fix"] and not _accused(d)
+
+
 # --- session 7 (fixh): the ranks' TCPStore warnings alone (lead rule N) ---------------------------------------------
 _STORE_WARNINGS = (
     "[rank5]:[W0903 22:14:07.318840112 ProcessGroupNCCL.cpp:1530] [PG ID 0 PG GUID 0 Rank 5] Failed to check the "

@@ -1311,7 +1311,12 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
 # alone suffice ("[best-guess] GPU N to perform barrier" says no other thing): a paste or a terminal wraps the long
 # warning, so "... as devices used by" / "this process are currently unknown" may fall on two lines
 R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
-                             r"No device id is provided via .{0,3}init_process_group.{0,3} or .{0,3}barrier")
+                             r"No device id is provided via .{0,3}init_process_group.{0,3} or .{0,3}barrier|"
+                             # torch 2.4+'s UserWarning (distributed_c10d.py / c10d_logger.py): "barrier(): using the
+                             # device under current context. You can specify `device_id` in `init_process_group` to
+                             # mute this warning." -- either half, since a paste or warnings.warn may split it in two
+                             r"barrier\(\): using the device under (?:the )?current context|"
+                             r"specify .{0,3}device_id.{0,3} in .{0,3}init_process_group.{0,3} to mute this warning")
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")

@@ -236,7 +236,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     whats = {e.data.get("what") for e in c.samples.get("benign", [])}
     if "barrier device warning" in whats:
         benign.append("the barrier's device warning ('using GPU N to perform barrier as devices used by this process "
-                      "are currently unknown', 'No device id is provided') is a harmless warning while every process "
+                      "are currently unknown', 'No device id is provided', 'barrier(): using the device under current "
+                      "context') is a harmless warning while every process "
                       "uses its own GPU: call torch.cuda.set_device(local_rank) first and pass device_id="
                       "torch.device('cuda', local_rank) to init_process_group (or device_ids=[local_rank] to "
                       "barrier) to silence it; only a wrong guess (two ranks on one GPU) would hang")
