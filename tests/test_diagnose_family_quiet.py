@@ -708,6 +708,23 @@ def test_the_barriers_current_context_warning_alone_is_harmless_whole_or_split(t
         assert "harmless warning" in d["verdict"]["fix"] and not _accused(d)
 
 
+def test_a_setting_that_has_no_effect_for_some_operations_is_a_harmless_notice(tmp_path):
+    """Round 41: ProcessGroupNCCL's TORCH_WARN_ONCE "TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect for
+    point-to-point collectives." with the flag's value glued before it ("0": the variable not set, torch 2.1-2.2's
+    spurious warning; "1": set), behind torchrun's rank tag and glog prefix: none, the fix names the variable,
+    point-to-point and the upgrade that silences the spurious one; beside a real failure the failure decides."""
+    for flag, said in (("0", "upgrade torch"), ("1", "unset it")):
+        text = (f"[rank5]:[W1130 17:40:12.901 ProcessGroupNCCL.cpp:2611] Warning: {flag}TORCH_NCCL_AVOID_RECORD_STREAMS"
+                "=1 has no effect for point-to-point collectives. (function operator())\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), (flag, v)
+        assert "TORCH_NCCL_AVOID_RECORD_STREAMS" in v["fix"] and "point-to-point (send/recv)" in v["fix"], v["fix"]
+        assert "harmless warning" in v["fix"] and said in v["fix"], v["fix"]
+    failed = text + "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    assert _verdict(tmp_path, failed)["cause"] != "none"
+
+
 # --- session 7 (fixh): the ranks' TCPStore warnings alone (lead rule N) ---------------------------------------------
 _STORE_WARNINGS = (
     "[rank5]:[W0903 22:14:07.318840112 ProcessGroupNCCL.cpp:1530] [PG ID 0 PG GUID 0 Rank 5] Failed to check the "

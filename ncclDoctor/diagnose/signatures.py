@@ -1328,6 +1328,14 @@ R_DDP_NONE_UNUSED = re.compile(r"find_unused_parameters=True was specified in DD
 # DeepSpeed's comm.py (init_deepspeed_backend), once a process at start: "NCCL backend in DeepSpeed not yet
 # implemented" -- its own optional NCCL backend is absent and it goes on with torch.distributed's NCCL: benign
 R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet implemented")
+# torch's notice that a setting does not apply to some operations: ProcessGroupNCCL.cpp's TORCH_WARN_ONCE (torch
+# 2.1-2.2): "Warning: 0TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect for point-to-point collectives. (function
+# operator())", whose leading digit is the flag's value that TORCH_WARN_ONCE(flag, msg) printed into the text
+# (0: not set, the warning fired anyway). A notice, no failure (lead rules K, L): a setting neither removed nor
+# nonexistent.
+R_SETTING_NO_EFFECT = re.compile(r"(?<![A-Za-z_])(?P<flag>[01])?(?P<var>(?:TORCH|NCCL)_[A-Z0-9_]{1,60})="
+                                 r"(?P<val>[^\s=]{1,32}) has no effect (?P<prep>for|on|in|with|when) "
+                                 r"(?P<what>[^.(\n]{1,80})")
 # A message that calls itself a warning and says how to silence it (SGLang's "Setup Custom allreduce failed with CUDART
 # error: peer access is not supported between these two devices. To silence this warning, specify
 # --disable-custom-all-reduce explicitly."): the program went on without an optional feature (its fallback), no

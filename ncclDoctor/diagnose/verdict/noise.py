@@ -330,6 +330,20 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "until then). If the job did fail, look for the real error elsewhere: each rank's traceback, "
                       "the launcher's exit code of the failing rank, dmesg on its node (an OOM kill), with "
                       "NCCL_DEBUG=INFO set")
+    noeffect = [e for e in c.samples.get("benign", []) if e.data.get("what") == "setting without effect"]
+    if noeffect:  # a notice printed once a process: it shows nothing ran, so no confidence
+        d = noeffect[0].data
+        p2p = re.search(r"point-to-point|\bp2p\b|send|recv", d["ops"], re.IGNORECASE)
+        benign.append(
+            f"torch's warning that {d['var']}={d['val']} has no effect {d['ops']} is a harmless warning: the "
+            "setting does not apply to those operations (it only changes how the others run"
+            + (", here the collectives, not point-to-point (send/recv) ones" if p2p else "")
+            + "), so nothing failed and there is nothing to fix; ignore the warning"
+            + (f". The '{d['flag']}' glued before the variable is the value TORCH_WARN_ONCE printed of its "
+               "condition: " + (f"{d['var']} is not set (0) and the warning fires anyway, a torch bug (2.1-2.2) "
+                                "fixed in later releases: upgrade torch to silence it" if d["flag"] == "0" else
+                                f"{d['var']} is set; unset it if the job's NCCL traffic is only point-to-point")
+               if d.get("flag") else ""))
     selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
     if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
         advice = selfwarn[0].data.get("advice")
