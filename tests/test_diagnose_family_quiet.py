@@ -725,6 +725,22 @@ def test_a_setting_that_has_no_effect_for_some_operations_is_a_harmless_notice(t
     assert _verdict(tmp_path, failed)["cause"] != "none"
 
 
+def test_ddps_grad_strides_warning_alone_is_a_performance_warning_with_the_memory_format_fix(tmp_path):
+    """Round 41: DDP's reducer TORCH_WARN_ONCE "Grad strides do not match bucket view strides. ... This is not an
+    error, but may impair performance." then its grad/bucket_view sizes and strides, here behind torchrun's rank tag
+    and another layout: none, and the fix names the memory format and gradient_as_bucket_view."""
+    text = ("[rank2]:[W1201 08:15:00.5 reducer.cpp:334] Warning: Grad strides do not match bucket view strides. This "
+            "may indicate grad was not created according to the gradient layout contract, or that the param's strides "
+            "changed since DDP was constructed.  This is not an error, but may impair performance.\n"
+            "[rank2]:grad.sizes() = [64, 128, 1, 1], strides() = [128, 1, 128, 128]\n"
+            "[rank2]:bucket_view.sizes() = [64, 128, 1, 1], strides() = [128, 1, 1, 1] (function operator())\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+    assert "gradient_as_bucket_view" in v["fix"] and "channels_last" in v["fix"], v["fix"]
+    assert "harmless performance warning" in v["fix"], v["fix"]
+
+
 # --- session 7 (fixh): the ranks' TCPStore warnings alone (lead rule N) ---------------------------------------------
 _STORE_WARNINGS = (
     "[rank5]:[W0903 22:14:07.318840112 ProcessGroupNCCL.cpp:1530] [PG ID 0 PG GUID 0 Rank 5] Failed to check the "

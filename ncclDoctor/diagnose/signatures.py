@@ -1336,6 +1336,11 @@ R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet
 R_SETTING_NO_EFFECT = re.compile(r"(?<![A-Za-z_])(?P<flag>[01])?(?P<var>(?:TORCH|NCCL)_[A-Z0-9_]{1,60})="
                                  r"(?P<val>[^\s=]{1,32}) has no effect (?P<prep>for|on|in|with|when) "
                                  r"(?P<what>[^.(\n]{1,80})")
+# DDP's reducer (reducer.cpp, TORCH_WARN_ONCE) when a gradient's layout differs from its bucket's: "Grad strides do not
+# match bucket view strides. This may indicate grad was not created according to the gradient layout contract, or that
+# the param's strides changed since DDP was constructed.  This is not an error, but may impair performance." then
+# "grad.sizes() = [...], strides() = [...]" / "bucket_view.sizes() = ...": a performance warning (lead rule K)
+R_DDP_GRAD_STRIDES = re.compile(r"Grad strides do not match bucket view strides")
 # A message that calls itself a warning and says how to silence it (SGLang's "Setup Custom allreduce failed with CUDART
 # error: peer access is not supported between these two devices. To silence this warning, specify
 # --disable-custom-all-reduce explicitly."): the program went on without an optional feature (its fallback), no

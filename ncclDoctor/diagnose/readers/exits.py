@@ -24,7 +24,7 @@ class ExitReaders:
         """Lines that look alarming and are not failures by themselves: the process-group
         destructor warning (torch >= 2.4, at every exit without destroy_process_group), the
         store's IPv6 lookup warning and the barrier's "devices ... currently unknown" warning, torch's notice that a
-        setting has no effect for some operations."""
+        setting has no effect for some operations, DDP's grad-strides performance warning."""
         if S.R_PG_NOT_DESTROYED.search(text):
             return self._context(lineno, text, "pg_not_destroyed")
         if S.R_GDB_PEER.search(text):
@@ -62,6 +62,10 @@ class ExitReaders:
             ev = self._context(lineno, text, "benign")
             ev.data.update(what="setting without effect", var=ne.group("var"), val=ne.group("val"),
                            flag=ne.group("flag"), ops=f"{ne.group('prep')} {ne.group('what').strip()}")
+            return ev
+        if "bucket view" in text and S.R_DDP_GRAD_STRIDES.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "ddp grad strides"
             return ev
         pd = S.R_PG_DESTROYED.search(text) if "destroyed on rank" in text else None
         if pd:  # the destructor's note: its rank in data only (verdict.cuda.destroyed_rank reads it beside an error)

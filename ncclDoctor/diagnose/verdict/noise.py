@@ -344,6 +344,15 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                                 "fixed in later releases: upgrade torch to silence it" if d["flag"] == "0" else
                                 f"{d['var']} is set; unset it if the job's NCCL traffic is only point-to-point")
                if d.get("flag") else ""))
+    if "ddp grad strides" in whats:  # a performance notice printed once by DDP's reducer: no confidence either
+        benign.append("DDP's reducer warning 'Grad strides do not match bucket view strides' is a harmless performance "
+                      "warning (it says so: 'This is not an error, but may impair performance'): a parameter's "
+                      "gradient has another memory layout than its slot in DDP's gradient bucket (a channels_last or "
+                      "otherwise non-contiguous parameter -- typically a 1x1 conv weight -- or strides changed after "
+                      "DistributedDataParallel was constructed), so DDP copies that gradient into the bucket every "
+                      "step. To silence it give the model one memory format before wrapping it (model.to(memory_format="
+                      "torch.channels_last) or contiguous params, .contiguous()) and pass gradient_as_bucket_view=True "
+                      "to DistributedDataParallel; otherwise ignore the warning")
     selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
     if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
         advice = selfwarn[0].data.get("advice")
