@@ -741,6 +741,20 @@ def test_ddps_grad_strides_warning_alone_is_a_performance_warning_with_the_memor
     assert "harmless performance warning" in v["fix"], v["fix"]
 
 
+def test_c10ds_client_socket_hostname_warning_alone_is_benign_and_names_name_resolution(tmp_path):
+    """Round 41: socket.cpp's C10D_WARNING "[c10d] The hostname of the client socket cannot be retrieved. err=%d"
+    (getnameinfo failing: -3 EAI_AGAIN, -2 EAI_NONAME), in another torch's glog stamp and line, with nothing failing
+    after it: none, and the fix names name resolution (/etc/hosts) and where the real error would be."""
+    for err in ("-3", "-2"):
+        text = "".join(f"[W1015 21:0{i}:11.004{i} socket.cpp:209] [c10d] The hostname of the client socket cannot be "
+                       f"retrieved. err={err}\n" for i in range(3))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), (err, v)
+        assert "/etc/hosts" in v["fix"] and "benign warning" in v["fix"], v["fix"]
+        assert "look for the real error elsewhere" in v["fix"] and "TORCH_CPP_LOG_LEVEL" in v["fix"], v["fix"]
+
+
 # --- session 7 (fixh): the ranks' TCPStore warnings alone (lead rule N) ---------------------------------------------
 _STORE_WARNINGS = (
     "[rank5]:[W0903 22:14:07.318840112 ProcessGroupNCCL.cpp:1530] [PG ID 0 PG GUID 0 Rank 5] Failed to check the "

@@ -1341,6 +1341,11 @@ R_SETTING_NO_EFFECT = re.compile(r"(?<![A-Za-z_])(?P<flag>[01])?(?P<var>(?:TORCH
 # the param's strides changed since DDP was constructed.  This is not an error, but may impair performance." then
 # "grad.sizes() = [...], strides() = [...]" / "bucket_view.sizes() = ...": a performance warning (lead rule K)
 R_DDP_GRAD_STRIDES = re.compile(r"Grad strides do not match bucket view strides")
+# c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be
+# retrieved. err=-3" -- getnameinfo() failed (-3 EAI_AGAIN: a temporary name-resolution failure; -2 EAI_NONAME): a
+# warning, the connection is made by address and goes on (lead rules K, L: a store warning with nothing failing)
+R_C10D_NO_HOSTNAME = re.compile(r"\[c10d\] The hostname of the client socket cannot be retrieved\.?"
+                                r"(?: err=(-?\d{1,4}))?")
 # A message that calls itself a warning and says how to silence it (SGLang's "Setup Custom allreduce failed with CUDART
 # error: peer access is not supported between these two devices. To silence this warning, specify
 # --disable-custom-all-reduce explicitly."): the program went on without an optional feature (its fallback), no

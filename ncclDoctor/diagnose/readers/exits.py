@@ -24,7 +24,8 @@ class ExitReaders:
         """Lines that look alarming and are not failures by themselves: the process-group
         destructor warning (torch >= 2.4, at every exit without destroy_process_group), the
         store's IPv6 lookup warning and the barrier's "devices ... currently unknown" warning, torch's notice that a
-        setting has no effect for some operations, DDP's grad-strides performance warning."""
+        setting has no effect for some operations, DDP's grad-strides performance warning and c10d's warning that a
+        socket's peer has no host name."""
         if S.R_PG_NOT_DESTROYED.search(text):
             return self._context(lineno, text, "pg_not_destroyed")
         if S.R_GDB_PEER.search(text):
@@ -66,6 +67,12 @@ class ExitReaders:
         if "bucket view" in text and S.R_DDP_GRAD_STRIDES.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "ddp grad strides"
+            return ev
+        nh = S.R_C10D_NO_HOSTNAME.search(text) if "cannot be retrieved" in text else None
+        if nh:  # c10d could not name a peer's address for its log line (getnameinfo): a warning, nothing failed
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None  # the store socket's log line says nothing of where a rank is (not "shown" alive)
+            ev.data.update(what="c10d hostname warning", err=nh.group(1))
             return ev
         pd = S.R_PG_DESTROYED.search(text) if "destroyed on rank" in text else None
         if pd:  # the destructor's note: its rank in data only (verdict.cuda.destroyed_rank reads it beside an error)

@@ -353,6 +353,20 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "step. To silence it give the model one memory format before wrapping it (model.to(memory_format="
                       "torch.channels_last) or contiguous params, .contiguous()) and pass gradient_as_bucket_view=True "
                       "to DistributedDataParallel; otherwise ignore the warning")
+    nohost = [e for e in c.samples.get("benign", []) if e.data.get("what") == "c10d hostname warning"]
+    if nohost:  # c10d's socket log line: it shows nothing failed, and nothing ran either
+        err = nohost[0].data.get("err")
+        benign.append("c10d's '[c10d] The hostname of the client socket cannot be retrieved' warning is a benign "
+                      "warning: the store's socket code could not turn a peer's address back into a host name "
+                      "(getnameinfo: reverse DNS / hostname resolution"
+                      + {"-3": "; err=-3 is EAI_AGAIN, a temporary failure in name resolution",
+                         "-2": "; err=-2 is EAI_NONAME, the address has no name"}.get(err or "", "")
+                      + ") while writing its log line; the connection is made by address and goes on. To silence it "
+                      "make the hosts' names and addresses resolve on every node (/etc/hosts or DNS, `getent hosts "
+                      "$(hostname)`), or hide c10d's warnings with TORCH_CPP_LOG_LEVEL=ERROR; if the job did fail or "
+                      "hang, look for the real error elsewhere (a store timeout, each rank's traceback) and check that "
+                      "every rank of the world size was started and reaches MASTER_ADDR:MASTER_PORT (the store's host "
+                      "waits for all of them at init)")
     selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
     if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
         advice = selfwarn[0].data.get("advice")
