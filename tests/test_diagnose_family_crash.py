@@ -2022,6 +2022,26 @@ def test_ray_reporting_the_actors_node_preempted_is_a_signal_from_outside(tmp_pa
     assert "checkpoint" in v["fix"], v
 
 
+def test_an_autoscaler_terminating_the_jobs_nodes_from_outside_is_a_signal(tmp_path):
+    """Round 41: a cluster autoscaler's notice "Instance X (node IP: A) will be terminated soon (reason: R)" for a
+    reason from outside (Kubernetes' pod termination, a spot preemption) before the trainer fails: the nodes were
+    taken away (SIGTERM from outside), signal, no rank; the autoscaler's own scale-down of idle nodes is not."""
+    def text(why: str) -> str:
+        return (f"(autoscaler +2h05m11s) Instance gpu-wg-7f3c (node IP: 172.16.4.21) will be terminated soon (reason: "
+                f"{why}).\n"
+                f"(autoscaler +2h05m11s) Instance gpu-wg-9a01 will be terminated soon (reason: {why}).\n"
+                "Traceback (most recent call last):\n"
+                "  File \"/app/trainer/launch.py\", line 212, in wait_for_placement_group\n"
+                "    raise RuntimeError(\n")
+    for why in ("kubernetes-pod-termination", "spot-preemption"):
+        d = _report(tmp_path, text(why))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("signal", []) and not _accused(d), (why, v)
+        assert "SIGTERM" in v["fix"] and "terminationGracePeriodSeconds" in v["fix"], v["fix"]
+        assert "placement group" in v["fix"] and "checkpoint" in v["fix"], v["fix"]
+    assert _verdict(tmp_path, text("idle"))["cause"] != "signal"
+
+
 def test_a_traceback_through_deepspeeds_runner_signal_handler_is_a_signal_from_outside(tmp_path):
     """DeepSpeed's runner installs sigkill_handler only for SIGINT/SIGTERM: its traceback through that handler while it
     waited on its workers is the runner stopped from outside, whatever the handler raised; launch.py's own handler

@@ -102,6 +102,21 @@ def test_graph_file_set_by_the_environment_is_the_setting_to_unset(tmp_path):
         assert "NCCL_GRAPH_FILE" in v["fix"] and "unset" in v["fix"]
 
 
+def test_a_graph_file_behind_a_blank_host_prefix_explains_the_graph_import_warn(tmp_path):
+    """NCCL's "%s:%d:%d [%d]" prefix with an empty host name (a container without one, or a paste that blanked it:
+    "::PID:TID [DEV]", " :PID:TID [DEV]") is still NCCL's line: its "set by environment" setting is read, and a
+    graph file forced on this machine is the setting to unset, not an NCCL internal error (search.cc's
+    "XML Import Channel : dev N not found" when the file names a device this machine lacks)."""
+    for host in (":", " "):
+        text = (f"{host}:2210:2290 [1] NCCL INFO comm 0x55d0 rank 1 nranks 2 cudaDev 1 busId 200000 - Init START\n"
+                f"{host}:2210:2290 [1] NCCL INFO NCCL_GRAPH_FILE set by environment to /etc/vendor/nd96/graph.xml\n"
+                f"{host}:2210:2290 [1] graph/search.cc:690 NCCL WARN XML Import Channel : dev 5 not found.\n"
+                f"{host}:2210:2290 [1] NCCL INFO graph/search.cc:726 -> 2\n")
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("config", []), (host, v)
+        assert "NCCL_GRAPH_FILE" in v["fix"] and "unset" in v["fix"], v
+
+
 def test_graph_dump_file_alone_is_not_a_cause(tmp_path):
     v = _verdict(tmp_path, "gpu-7:811:811 [3] NCCL INFO NCCL_GRAPH_DUMP_FILE set by environment to /tmp/g.xml\n")
     assert v["cause"] != "config"
@@ -674,6 +689,70 @@ def test_ddps_no_unused_parameters_warning_alone_is_none_and_names_find_unused_p
     assert "find_unused_parameters=False" in v["fix"] and "performance warning" in v["fix"], v["fix"]
     failed = "\n".join(lines) + "\n" + "RuntimeError: CUDA error: an illegal memory access was encountered\n"
     assert _verdict(tmp_path, failed)["cause"] != "none"
+
+
+def test_the_barriers_current_context_warning_alone_is_harmless_whole_or_split(tmp_path):
+    """Round 41: torch 2.4+'s UserWarning from barrier() (distributed_c10d.py / c10d_logger.py) "barrier(): using the
+    device under current context. You can specify `device_id` in `init_process_group` to mute this warning.", whole
+    behind a vLLM worker's prefix, or split by warnings.warn / a paste into its two sentences (either alone says
+    which warning it is): none, and the fix says how to silence it."""
+    for text in ("(Worker_TP3 pid=40112) /opt/venv/lib/python3.11/site-packages/torch/distributed/c10d_logger.py:81: "
+                 "UserWarning: barrier(): using the device under current context. You can specify `device_id` in "
+                 "`init_process_group` to mute this warning.\n(Worker_TP3 pid=40112)   return func(*args, **kwargs)\n",
+                 "/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py:4790: UserWarning: barrier(): "
+                 "using the device under current context.\nYou can specify `device_id` in `init_process_group` to "
+                 "mute this warning.\n  warnings.warn(  # warn only once\n"):
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("none", []), (text, d["verdict"])
+        assert "device_id" in d["verdict"]["fix"] and "set_device" in d["verdict"]["fix"], d["verdict"]["fix"]
+        assert "harmless warning" in d["verdict"]["fix"] and not _accused(d)
+
+
+def test_a_setting_that_has_no_effect_for_some_operations_is_a_harmless_notice(tmp_path):
+    """Round 41: ProcessGroupNCCL's TORCH_WARN_ONCE "TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect for
+    point-to-point collectives." with the flag's value glued before it ("0": the variable not set, torch 2.1-2.2's
+    spurious warning; "1": set), behind torchrun's rank tag and glog prefix: none, the fix names the variable,
+    point-to-point and the upgrade that silences the spurious one; beside a real failure the failure decides."""
+    for flag, said in (("0", "upgrade torch"), ("1", "unset it")):
+        text = (f"[rank5]:[W1130 17:40:12.901 ProcessGroupNCCL.cpp:2611] Warning: {flag}TORCH_NCCL_AVOID_RECORD_STREAMS"
+                "=1 has no effect for point-to-point collectives. (function operator())\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), (flag, v)
+        assert "TORCH_NCCL_AVOID_RECORD_STREAMS" in v["fix"] and "point-to-point (send/recv)" in v["fix"], v["fix"]
+        assert "harmless warning" in v["fix"] and said in v["fix"], v["fix"]
+    failed = text + "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    assert _verdict(tmp_path, failed)["cause"] != "none"
+
+
+def test_ddps_grad_strides_warning_alone_is_a_performance_warning_with_the_memory_format_fix(tmp_path):
+    """Round 41: DDP's reducer TORCH_WARN_ONCE "Grad strides do not match bucket view strides. ... This is not an
+    error, but may impair performance." then its grad/bucket_view sizes and strides, here behind torchrun's rank tag
+    and another layout: none, and the fix names the memory format and gradient_as_bucket_view."""
+    text = ("[rank2]:[W1201 08:15:00.5 reducer.cpp:334] Warning: Grad strides do not match bucket view strides. This "
+            "may indicate grad was not created according to the gradient layout contract, or that the param's strides "
+            "changed since DDP was constructed.  This is not an error, but may impair performance.\n"
+            "[rank2]:grad.sizes() = [64, 128, 1, 1], strides() = [128, 1, 128, 128]\n"
+            "[rank2]:bucket_view.sizes() = [64, 128, 1, 1], strides() = [128, 1, 1, 1] (function operator())\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+    assert "gradient_as_bucket_view" in v["fix"] and "channels_last" in v["fix"], v["fix"]
+    assert "harmless performance warning" in v["fix"], v["fix"]
+
+
+def test_c10ds_client_socket_hostname_warning_alone_is_benign_and_names_name_resolution(tmp_path):
+    """Round 41: socket.cpp's C10D_WARNING "[c10d] The hostname of the client socket cannot be retrieved. err=%d"
+    (getnameinfo failing: -3 EAI_AGAIN, -2 EAI_NONAME), in another torch's glog stamp and line, with nothing failing
+    after it: none, and the fix names name resolution (/etc/hosts) and where the real error would be."""
+    for err in ("-3", "-2"):
+        text = "".join(f"[W1015 21:0{i}:11.004{i} socket.cpp:209] [c10d] The hostname of the client socket cannot be "
+                       f"retrieved. err={err}\n" for i in range(3))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), (err, v)
+        assert "/etc/hosts" in v["fix"] and "benign warning" in v["fix"], v["fix"]
+        assert "look for the real error elsewhere" in v["fix"] and "TORCH_CPP_LOG_LEVEL" in v["fix"], v["fix"]
 
 
 # --- session 7 (fixh): the ranks' TCPStore warnings alone (lead rule N) ---------------------------------------------

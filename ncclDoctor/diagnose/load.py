@@ -249,6 +249,8 @@ SNIFF = 8192
 #             word: with nothing failing before it, the job was stopped from outside (parse._signal, lead rule T)
 #   find_unused_param  DDP's reducer warning "find_unused_parameters=True was specified in DDP constructor, but did
 #             not find any unused parameters": a performance notice, no other word (parse._exit_noise, quiet._none)
+#   terminated soon  a cluster autoscaler announcing a node taken away ("Instance X (node IP: A) will be terminated
+#             soon (reason: kubernetes-pod-termination)"; no other word): a stop from outside (parse._signal)
 #   CUDA_V    a CUDA_VISIBLE_DEVICES setting on a command line or in an export, which holds no other word: a name
 #             one typo from it (CUDA_VISABLE_DEVICES) is set but read by nothing (parse._misspelled_env, lead rule L)
 #   RSS       a training loop's own per-step readout of its process's resident host memory ("rank 0 RSS MEM USE:
@@ -282,7 +284,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
-            b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS")
+            b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -128,7 +128,10 @@ R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
 # not one pass per start position (a 50 MB single line once took minutes).
 # NCCL 2.0-2.3 printed "host:pid:tid [dev] include/socket.h:194 WARN ..." without the word NCCL.
-R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) "
+# The host may be blank (a container without a host name, or a paste that blanked it: "::16674:17023 [0] NCCL INFO",
+# " :41367:41367 [1]") where the line starts there or a space or colon comes before it; not after other characters
+# (a placeholder such as "<2nd node server>:5359:5359" is no blank host: its lines are left unread as before).
+R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}|(?<![^\s:])):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) "
                            r"\[(?P<dev>\d{1,4})\] "
                            r"(?:[\w/.]{1,64}:\d{1,6} )?(?:NCCL )?(?P<lvl>WARN|INFO)")
 # NCCL_DEBUG_SUBSYS=COLL's line for every collective a process enqueues (enqueue.cc; RCCL prints the same):
@@ -946,6 +949,15 @@ R_SCHED_STOP = re.compile(r"CANCELLED AT \S+ DUE TO (?P<why>PREEMPTION|JOB REQUE
                           # Ray's ActorDiedError when the node was drained for preemption ("The actor died because its
                           # node has died. ... the actor's node was preempted: <reason>"): the cloud/scheduler took it
                           r"(?P<ray>the actor's node was preempted)")
+# A cluster autoscaler announcing that the job's nodes are being taken away from outside: Ray's (Anyscale's / KubeRay's)
+# "(autoscaler +44m27s) Instance k-1a5e56fa0001 (node IP: 10.1.140.199) will be terminated soon (reason:
+# kubernetes-pod-termination)." -- Kubernetes terminating the pod (preemption, a node drain, an eviction), which
+# sends its processes SIGTERM. Group "why" is the reason; only reasons from outside are a stop (signal): the
+# autoscaler's own scale-down of idle or outdated nodes is not (verdict.signals._preempted)
+R_NODE_TERMINATING = re.compile(r"\b[Ii]nstance (?P<inst>\S{1,80}) (?:\(node IP: (?P<ip>[0-9a-fA-F.:]{3,45})\) )?"
+                                r"will be terminated soon \(reason: (?P<why>[^()\n]{1,80})\)")
+R_FROM_OUTSIDE = re.compile(r"pod[- _]termination|preempt|spot|evict|drain|interrupt|maintenance|reclaim",
+                            re.IGNORECASE)
 # DeepSpeed's runner (deepspeed/launcher/runner.py) installs its sigkill_handler only as the handler of SIGINT and
 # SIGTERM (launch.py's own sigkill_handler is also called when a worker exits: not this frame): a traceback through the
 # runner's handler is the runner receiving a signal from outside (Ctrl-C, the scheduler), whatever the handler raised.
@@ -1304,7 +1316,12 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
 # alone suffice ("[best-guess] GPU N to perform barrier" says no other thing): a paste or a terminal wraps the long
 # warning, so "... as devices used by" / "this process are currently unknown" may fall on two lines
 R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
-                             r"No device id is provided via .{0,3}init_process_group.{0,3} or .{0,3}barrier")
+                             r"No device id is provided via .{0,3}init_process_group.{0,3} or .{0,3}barrier|"
+                             # torch 2.4+'s UserWarning (distributed_c10d.py / c10d_logger.py): "barrier(): using the
+                             # device under current context. You can specify `device_id` in `init_process_group` to
+                             # mute this warning." -- either half, since a paste or warnings.warn may split it in two
+                             r"barrier\(\): using the device under (?:the )?current context|"
+                             r"specify .{0,3}device_id.{0,3} in .{0,3}init_process_group.{0,3} to mute this warning")
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
@@ -1316,6 +1333,24 @@ R_DDP_NONE_UNUSED = re.compile(r"find_unused_parameters=True was specified in DD
 # DeepSpeed's comm.py (init_deepspeed_backend), once a process at start: "NCCL backend in DeepSpeed not yet
 # implemented" -- its own optional NCCL backend is absent and it goes on with torch.distributed's NCCL: benign
 R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet implemented")
+# torch's notice that a setting does not apply to some operations: ProcessGroupNCCL.cpp's TORCH_WARN_ONCE (torch
+# 2.1-2.2): "Warning: 0TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect for point-to-point collectives. (function
+# operator())", whose leading digit is the flag's value that TORCH_WARN_ONCE(flag, msg) printed into the text
+# (0: not set, the warning fired anyway). A notice, no failure (lead rules K, L): a setting neither removed nor
+# nonexistent.
+R_SETTING_NO_EFFECT = re.compile(r"(?<![A-Za-z_])(?P<flag>[01])?(?P<var>(?:TORCH|NCCL)_[A-Z0-9_]{1,60})="
+                                 r"(?P<val>[^\s=]{1,32}) has no effect (?P<prep>for|on|in|with|when) "
+                                 r"(?P<what>[^.(\n]{1,80})")
+# DDP's reducer (reducer.cpp, TORCH_WARN_ONCE) when a gradient's layout differs from its bucket's: "Grad strides do not
+# match bucket view strides. This may indicate grad was not created according to the gradient layout contract, or that
+# the param's strides changed since DDP was constructed.  This is not an error, but may impair performance." then
+# "grad.sizes() = [...], strides() = [...]" / "bucket_view.sizes() = ...": a performance warning (lead rule K)
+R_DDP_GRAD_STRIDES = re.compile(r"Grad strides do not match bucket view strides")
+# c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be
+# retrieved. err=-3" -- getnameinfo() failed (-3 EAI_AGAIN: a temporary name-resolution failure; -2 EAI_NONAME): a
+# warning, the connection is made by address and goes on (lead rules K, L: a store warning with nothing failing)
+R_C10D_NO_HOSTNAME = re.compile(r"\[c10d\] The hostname of the client socket cannot be retrieved\.?"
+                                r"(?: err=(-?\d{1,4}))?")
 # A message that calls itself a warning and says how to silence it (SGLang's "Setup Custom allreduce failed with CUDART
 # error: peer access is not supported between these two devices. To silence this warning, specify
 # --disable-custom-all-reduce explicitly."): the program went on without an optional feature (its fallback), no

@@ -217,6 +217,13 @@ class CrashReaders:
                            else why, sched_text=why, usr=st.group("sig"))
             ev.data["ray"] = bool(st.group("ray"))
             return ev
+        nt = S.R_NODE_TERMINATING.search(text) if "terminated soon" in text else None
+        if nt and S.R_FROM_OUTSIDE.search(nt.group("why")):  # the autoscaler: a node taken away from outside
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # the autoscaler's line, not a rank's
+            ev.data.update(received=None, sent=None, sched="preemption", sched_text=nt.group("why").strip(),
+                           usr=None, ray=False, node_gone=nt.group("ip") or nt.group("inst"))
+            return ev
         # torchrun asked for several nodes through a non-static rendezvous given only --master_addr: no endpoint to
         # meet at (signatures.R_ARG_RDZV_BACKEND; read before the node's settings, verdict.world._rank_args)
         b = S.R_ARG_RDZV_BACKEND.search(text) if "rdzv" in text and not is_failure_line(self._body) else None

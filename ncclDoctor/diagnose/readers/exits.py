@@ -23,7 +23,9 @@ class ExitReaders:
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
         """Lines that look alarming and are not failures by themselves: the process-group
         destructor warning (torch >= 2.4, at every exit without destroy_process_group), the
-        store's IPv6 lookup warning and the barrier's "devices ... currently unknown" warning."""
+        store's IPv6 lookup warning and the barrier's "devices ... currently unknown" warning, torch's notice that a
+        setting has no effect for some operations, DDP's grad-strides performance warning and c10d's warning that a
+        socket's peer has no host name."""
         if S.R_PG_NOT_DESTROYED.search(text):
             return self._context(lineno, text, "pg_not_destroyed")
         if S.R_GDB_PEER.search(text):
@@ -55,6 +57,22 @@ class ExitReaders:
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "deepspeed backend fallback"
+            return ev
+        ne = S.R_SETTING_NO_EFFECT.search(text) if "has no effect" in text else None
+        if ne:  # torch's notice that a setting does not apply to some operations (its flag's value glued before it)
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="setting without effect", var=ne.group("var"), val=ne.group("val"),
+                           flag=ne.group("flag"), ops=f"{ne.group('prep')} {ne.group('what').strip()}")
+            return ev
+        if "bucket view" in text and S.R_DDP_GRAD_STRIDES.search(text):
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "ddp grad strides"
+            return ev
+        nh = S.R_C10D_NO_HOSTNAME.search(text) if "cannot be retrieved" in text else None
+        if nh:  # c10d could not name a peer's address for its log line (getnameinfo): a warning, nothing failed
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None  # the store socket's log line says nothing of where a rank is (not "shown" alive)
+            ev.data.update(what="c10d hostname warning", err=nh.group(1))
             return ev
         pd = S.R_PG_DESTROYED.search(text) if "destroyed on rank" in text else None
         if pd:  # the destructor's note: its rank in data only (verdict.cuda.destroyed_rank reads it beside an error)

@@ -236,7 +236,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     whats = {e.data.get("what") for e in c.samples.get("benign", [])}
     if "barrier device warning" in whats:
         benign.append("the barrier's device warning ('using GPU N to perform barrier as devices used by this process "
-                      "are currently unknown', 'No device id is provided') is a harmless warning while every process "
+                      "are currently unknown', 'No device id is provided', 'barrier(): using the device under current "
+                      "context') is a harmless warning while every process "
                       "uses its own GPU: call torch.cuda.set_device(local_rank) first and pass device_id="
                       "torch.device('cuda', local_rank) to init_process_group (or device_ids=[local_rank] to "
                       "barrier) to silence it; only a wrong guess (two ranks on one GPU) would hang")
@@ -329,6 +330,43 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "until then). If the job did fail, look for the real error elsewhere: each rank's traceback, "
                       "the launcher's exit code of the failing rank, dmesg on its node (an OOM kill), with "
                       "NCCL_DEBUG=INFO set")
+    noeffect = [e for e in c.samples.get("benign", []) if e.data.get("what") == "setting without effect"]
+    if noeffect:  # a notice printed once a process: it shows nothing ran, so no confidence
+        d = noeffect[0].data
+        p2p = re.search(r"point-to-point|\bp2p\b|send|recv", d["ops"], re.IGNORECASE)
+        benign.append(
+            f"torch's warning that {d['var']}={d['val']} has no effect {d['ops']} is a harmless warning: the "
+            "setting does not apply to those operations (it only changes how the others run"
+            + (", here the collectives, not point-to-point (send/recv) ones" if p2p else "")
+            + "), so nothing failed and there is nothing to fix; ignore the warning"
+            + (f". The '{d['flag']}' glued before the variable is the value TORCH_WARN_ONCE printed of its "
+               "condition: " + (f"{d['var']} is not set (0) and the warning fires anyway, a torch bug (2.1-2.2) "
+                                "fixed in later releases: upgrade torch to silence it" if d["flag"] == "0" else
+                                f"{d['var']} is set; unset it if the job's NCCL traffic is only point-to-point")
+               if d.get("flag") else ""))
+    if "ddp grad strides" in whats:  # a performance notice printed once by DDP's reducer: no confidence either
+        benign.append("DDP's reducer warning 'Grad strides do not match bucket view strides' is a harmless performance "
+                      "warning (it says so: 'This is not an error, but may impair performance'): a parameter's "
+                      "gradient has another memory layout than its slot in DDP's gradient bucket (a channels_last or "
+                      "otherwise non-contiguous parameter -- typically a 1x1 conv weight -- or strides changed after "
+                      "DistributedDataParallel was constructed), so DDP copies that gradient into the bucket every "
+                      "step. To silence it give the model one memory format before wrapping it (model.to(memory_format="
+                      "torch.channels_last) or contiguous params, .contiguous()) and pass gradient_as_bucket_view=True "
+                      "to DistributedDataParallel; otherwise ignore the warning")
+    nohost = [e for e in c.samples.get("benign", []) if e.data.get("what") == "c10d hostname warning"]
+    if nohost:  # c10d's socket log line: it shows nothing failed, and nothing ran either
+        err = nohost[0].data.get("err")
+        benign.append("c10d's '[c10d] The hostname of the client socket cannot be retrieved' warning is a benign "
+                      "warning: the store's socket code could not turn a peer's address back into a host name "
+                      "(getnameinfo: reverse DNS / hostname resolution"
+                      + {"-3": "; err=-3 is EAI_AGAIN, a temporary failure in name resolution",
+                         "-2": "; err=-2 is EAI_NONAME, the address has no name"}.get(err or "", "")
+                      + ") while writing its log line; the connection is made by address and goes on. To silence it "
+                      "make the hosts' names and addresses resolve on every node (/etc/hosts or DNS, `getent hosts "
+                      "$(hostname)`), or hide c10d's warnings with TORCH_CPP_LOG_LEVEL=ERROR; if the job did fail or "
+                      "hang, look for the real error elsewhere (a store timeout, each rank's traceback) and check that "
+                      "every rank of the world size was started and reaches MASTER_ADDR:MASTER_PORT (the store's host "
+                      "waits for all of them at init)")
     selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
     if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
         advice = selfwarn[0].data.get("advice")

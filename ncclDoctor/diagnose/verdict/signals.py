@@ -50,6 +50,25 @@ def _preempted(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     usr = next((e.data["usr"] for e in evs if e.data.get("usr")), None)
+    gone = sorted({e.data["node_gone"] for e in evs if e.data.get("node_gone")})
+    if gone and all(e.data.get("node_gone") for e in evs):
+        why = evs[0].data.get("sched_text") or "terminated"
+        return Verdict(
+            "signal",
+            f"the cluster's autoscaler reports {len(gone)} of the job's nodes ({', '.join(gone[:4])}) terminated from "
+            f"outside (reason: {why}): Kubernetes or the cloud took the pods away (preemption, a node drain, an "
+            "eviction, a spot reclaim), which stops their processes with SIGTERM (SIGKILL after the grace period); "
+            "what fails after it (a placement group that cannot be placed again, lost actors, peers' errors) is that "
+            "loss, not a rank failing on its own; no rank is at fault",
+            "Nothing to fix in the ranks: find why the pods were terminated (kubectl get events, kubectl describe pod "
+            "/ node: preemption, drain, eviction, the autoscaler's scale-down; the cloud's node events) and make the "
+            "job survive it: handle SIGTERM -- checkpoint on it and call destroy_process_group for a graceful "
+            "shutdown within the pod's terminationGracePeriodSeconds (raise it so that a checkpoint fits) -- then "
+            "checkpoint and resume on the new nodes (Ray Train: FailureConfig(max_failures=N) restarts from the last "
+            "checkpoint); keep enough cluster resources (GPUs) for the placement group to be placed again, or a "
+            "placement group timeout long enough for replacement nodes to join; run jobs that cannot restart on "
+            "non-preemptible nodes (on-demand node pools, a PodDisruptionBudget).",
+            "medium", [], [e.brief() for e in evs[:3]])
     if all(e.data.get("ray") for e in evs):
         return Verdict(
             "signal",
