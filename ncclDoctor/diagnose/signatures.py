@@ -343,6 +343,10 @@ R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|
 R_BACKWARD_FRAME = re.compile(r'torch[/\\](?:_tensor|autograd[/\\]__init__)\.py", line \d{1,6}, in backward\s*$')
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
                          r"network addresses of")
+# c10d's own words for its store client's failed lookup (torch 1.x tcputil::connect: "host not found: " and the
+# resolver's gai_strerror), whatever carries it on (a ValueError under TCPStore(...), torchelastic's coordinator's
+# "Rank -1 received an Exception. Detailed message: host not found: ..."): the store's host name does not resolve
+R_DNS_C10D = re.compile(r"\bhost not found: (?:" + R_DNS.pattern + ")")
 # The store client's own failures (lead rules L, Y): torch's TCPStore client getting a reply that is not the store
 # protocol's ("Stop_waiting response is expected": another service or job answers on MASTER_PORT), cupyx's store
 # ("TCPStore is not available": the client reached no store); and a bare connection failure that is the exception of
