@@ -1935,6 +1935,28 @@ def test_a_jit_op_build_failing_at_start_up_is_the_shared_build_not_the_rank_tha
     assert _verdict(tmp_path, tool)["cause"] != "config"
 
 
+def test_a_rendezvous_endpoint_the_launcher_refuses_to_parse_is_config(tmp_path):
+    """torch's parse of the launcher's rendezvous endpoint (elastic/rendezvous/utils.py) refusing the value it was
+    given -- a host part that is no host name or address, a port that is no integer -- before any worker runs: a
+    launch setting every node shares (lead rules X (2), V (1)), config with no rank, not the store unreachable
+    (learn2learn-263's shape: here the port number, torchrun's --rdzv_endpoint, a traceback around it)."""
+    text = ("torchrun --nnodes=2 --nproc_per_node=4 --rdzv_backend=c10d --rdzv_endpoint=gpu-a17:29k500 train.py\n"
+            "Traceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.10/site-packages/torch/distributed/elastic/rendezvous/utils.py", line 97, '
+            "in parse_rendezvous_endpoint\n"
+            "ValueError: The port number of the rendezvous endpoint 'gpu-a17:29k500' must be an integer between 0 "
+            "and 65536.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [] and "rendezvous endpoint" in v["fix"], v
+    host = ("ValueError: The hostname of the rendezvous endpoint 'node_07\":29500' must be a dot-separated list of "
+            "labels, an IPv4 address, or an IPv6 address.\n")
+    assert _verdict(tmp_path, host)["cause"] == "config"
+    # the rendezvous failing to connect is the store, not a setting refused
+    conn = ("torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store "
+            "has failed. See inner exception for details.\n")
+    assert _verdict(tmp_path, conn)["cause"] == "store_rendezvous"
+
+
 def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
     """Strict: a RuntimeError naming the world size, or an assert about the run's values, is that rank's own
     failure (rule A names it), never a settings check."""

@@ -1244,7 +1244,12 @@ R_SETTINGS_CHECK = re.compile(
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
     # the platform every rank shares lacking a feature the settings ask for (Transformer Engine's "CUDA device,
     # driver and/or toolkit version does not support comm+GEMM overlap with CUDA Multicast")
-    r"|\b(?:device|driver|toolkit|GPU|platform|hardware)s?(?: version)? (?:does not|doesn't|do not) support\b")
+    r"|\b(?:device|driver|toolkit|GPU|platform|hardware)s?(?: version)? (?:does not|doesn't|do not) support\b"
+    # torch's parse of the launcher's rendezvous endpoint (--rdzv-endpoint, or --master_addr:--master_port) refusing
+    # its value ("The hostname of the rendezvous endpoint 'h:p' must be a dot-separated list of labels, an IPv4
+    # address, or an IPv6 address", "The port number of the rendezvous endpoint ... must be an integer"): a launch
+    # setting every node is given, refused before any worker runs (lead rules X (2), V (1))
+    r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b")
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
 R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=\w{1,40}[^.;]{0,80})")

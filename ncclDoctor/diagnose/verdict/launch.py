@@ -114,6 +114,18 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "clear a stale or half-written build dir (~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR) and "
             "relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if "of the rendezvous endpoint" in said:  # the launcher's endpoint setting refused (lead rules X (2), V (1))
+        return Verdict(
+            "config",
+            f"the launcher refused its rendezvous endpoint before any worker ran ({text[:200]}, {e.where}): a "
+            "launch setting (--rdzv-endpoint, or --master_addr:--master_port) that is not a host and a port as "
+            "written, no rank's fault",
+            "Correct the rendezvous endpoint on the launch command line: --master_addr (or the host part of "
+            "--rdzv-endpoint) must be a bare host name, IPv4 or IPv6 address and --master_port an integer port, "
+            "with nothing else inside the value -- check the shell's quoting (a stray or unbalanced quote, an "
+            "unexpanded variable, a trailing character) by echoing the command the script builds; then relaunch "
+            "every node with the same endpoint.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if S.R_SETTINGS_REFUSED.search(said):  # the launch's device mapping (lead rules W, AA (1))
         device = S.R_SAME_DEVICE.search(said) is not None
         return Verdict(
