@@ -2571,6 +2571,27 @@ def test_no_nccl_built_in_under_deepspeed_names_the_check_and_other_accelerators
     assert "torch.cuda.is_available()" in v["fix"] and "hccl" in v["fix"] and "DS_ACCELERATOR" in v["fix"], v
 
 
+def test_a_backend_name_torch_refuses_is_config_naming_the_backends_it_has(tmp_path):
+    """torch's Backend() refusing init_process_group's backend name -- one removed from c10d (1.0's "TCP backend has
+    been deprecated ...") or no backend at all ("Invalid backend: 'X'") -- a setting every process shares (lead rules
+    L, Q): config, no rank, the fix names the backends to use (pytorch-pr13596's shape, here under torchrun's rank
+    prefix, a script's frames and a misspelt name)."""
+    text = ("[rank1]: Traceback (most recent call last):\n"
+            '[rank1]:   File "/work/dist_train.py", line 41, in setup\n'
+            '[rank1]:     dist.init_process_group(backend=cfg.dist_backend, init_method="env://")\n'
+            '[rank1]:   File "/opt/venv/lib/python3.7/site-packages/torch/distributed/distributed_c10d.py", line 61, '
+            "in __new__\n"
+            "[rank1]:     raise ValueError(\"Invalid backend: '{}'\".format(name))\n"
+            "[rank1]: ValueError: Invalid backend: 'ncll'\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "gloo" in v["fix"] and "'ncll'" in v["summary"], v
+    gone = ("ValueError: THD backend has been removed. Please use Gloo or MPI backends for collective operations on "
+            "CPU tensors.\n")
+    assert _verdict(tmp_path, gone)["cause"] == "config"
+
+
 # --- session 11 (fix36d): the watchdog's CUDA check in c10's backtrace, the error's own line cut (lead rules A, I) ---
 def _cuda_check_trace(lib: str = "/opt/conda/lib/python3.11/site-packages/torch/lib") -> str:
     """c10's backtrace of an exception thrown by C10_CUDA_CHECK where the watchdog queries a work's end event (torch

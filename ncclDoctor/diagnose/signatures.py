@@ -1300,7 +1300,12 @@ R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was built without 
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
                        r"\bdistributed NCCL backend is not available|"
-                       r"(?P<lib>\bUnable to load (?:the )?NCCL library)")
+                       r"(?P<lib>\bUnable to load (?:the )?NCCL library)|"
+                       # init_process_group's backend name refused by torch's Backend(): a backend removed from this
+                       # torch (1.0's "TCP backend has been deprecated. Please use Gloo or MPI backends ...", THD's)
+                       # or no backend at all ("Invalid backend: 'ncll'"): a setting every process shares, config
+                       r"(?P<backend>\b(?P<gone>\w{1,16}) backend has been (?:deprecated|removed)\b|"
+                       r"\bInvalid backend: '(?P<bad>[^'\n]{0,40})')")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via

@@ -269,6 +269,18 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "libnccl2 package; make libnccl.so.2 findable (LD_LIBRARY_PATH, ldconfig -p | grep nccl) and keep the "
             "CUDA/cuDNN/NCCL versions the framework was built for.",
             "high", [], [lib.brief()], job_wide=True)
+    bad = next((e for e in evs if e.data.get("what") == "backend"), None)
+    if bad is not None:  # init_process_group's backend refused by name (lead rules L, Q): a setting, no rank
+        return Verdict(
+            "config",
+            f"init_process_group was given a backend this torch does not have ('{bad.data['backend']}': "
+            f"{strip_prefixes(bad.text).strip()[:160]}): a removed or unknown backend name, a setting every process "
+            "is started with, not a fault of any rank or of the network",
+            "Pass a backend this torch provides: backend='nccl' for GPU tensors, backend='gloo' for CPU tensors "
+            "(or 'mpi' in a build with MPI; 'cpu:gloo,cuda:nccl' for both); the old TCP backend was removed from "
+            "c10d -- tcp://HOST:PORT stays valid only as the init_method (where the ranks meet), not as the "
+            "backend. Check the spelling where a config passes it (dist_backend), then relaunch.",
+            "high", [], [bad.brief()], job_wide=True)
     nogpu = any("no GPUs found" in e.text for e in evs)
     return Verdict(
         "config",
