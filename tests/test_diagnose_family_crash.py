@@ -1957,6 +1957,26 @@ def test_a_rendezvous_endpoint_the_launcher_refuses_to_parse_is_config(tmp_path)
     assert _verdict(tmp_path, conn)["cause"] == "store_rendezvous"
 
 
+def test_a_binding_the_installed_build_cannot_construct_is_config_not_the_rank(tmp_path):
+    """Lead rule AF (2)'s last sentence: pybind11's "<Class>: No constructor defined!" -- a package's Python class built
+    on a C++ binding (here a plugin's subclass of c10d's Store) that the installed torch does not let Python
+    construct -- is two installs of mismatched versions, the same on every process: config, no rank, even where one
+    rank's traceback and a launcher's record show it (elastic-37's shape, as a rank's TypeError under torchrun)."""
+    text = ("[rank2]: Traceback (most recent call last):\n"
+            '[rank2]:   File "/srv/venv/lib/python3.9/site-packages/kvplugin/store.py", line 58, in connect\n'
+            "[rank2]:     return RedisStore(client=self.client, prefix=prefix)\n"
+            "[rank2]: TypeError: kvplugin.store.RedisStore: No constructor defined!\n"
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+            "Root Cause (first observed failure):\n" + failure_record(0, 2, 2, 1, 50917))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "RedisStore" in v["summary"] and "torch" in v["fix"], v
+    # a constructor that exists, called with the wrong arguments, is no missing binding
+    args = "[rank2]: TypeError: __init__() missing 1 required positional argument: 'prefix'\n"
+    assert _verdict(tmp_path, args)["cause"] != "config"
+
+
 def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
     """Strict: a RuntimeError naming the world size, or an assert about the run's values, is that rank's own
     failure (rule A names it), never a settings check."""

@@ -1274,6 +1274,11 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
                             # the ranks that waited on that build, loading the module it never wrote
                             r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
+# One installed library refusing another at start-up because their versions do not match (lead rule AF (2), round 41's
+# sentence): pybind11's "TypeError: <Class>: No constructor defined!" -- a Python class built on a C++ binding (a
+# launcher's subclass of c10d's Store, torchelastic's EtcdStore) that the installed build does not let Python construct.
+# The same install on every process: config, no rank, whoever printed it.
+R_BINDING_MISSING = re.compile(r"(?:^|[\s:'\"(])(?P<cls>[A-Za-z_][\w.]{0,80}): No constructor defined!")
 # A library's warning that the version installed can start a feature only through one bootstrap (Megatron's
 # initialize.py: "Transformer Engine v1.5.0+6a9edc3 supports only MPI bootstrap backend." -- its userbuffers for
 # --tp-comm-overlap need the job launched under MPI): a launch setting every rank shares (lead rules V (1), W)

@@ -114,6 +114,20 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "clear a stale or half-written build dir (~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR) and "
             "relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    bx = next((x for x in evs if x.data.get("binding")), None)
+    if bx is not None:  # one installed library refusing another's binding at start-up (lead rule AF (2), last sentence)
+        said = bx.data["message"] if bx.data["line"] else f"{bx.data['type']}: {bx.data['message']}"
+        return Verdict(
+            "config",
+            f"the installed libraries do not match: pybind11 cannot construct '{bx.data['binding']}' ({said[:160]}, "
+            f"{bx.where}), a class built on a C++ binding the installed build (torch) does not expose to it -- one "
+            "install every process shares, so no rank is at fault",
+            "Install versions that match: the torch version (or build, nightly) the package that failed requires "
+            "(its requirements / install notes; pip show torch and the package's own version; python -m "
+            "torch.utils.collect_env), or the package's release made for the installed torch; reinstall both in "
+            "the one environment every node runs (a stale egg or a second site-packages on the path gives the same "
+            "error), then relaunch.",
+            "high", [], [bx.brief()], job_wide=True)
     if "of the rendezvous endpoint" in said:  # the launcher's endpoint setting refused (lead rules X (2), V (1))
         return Verdict(
             "config",
