@@ -1981,6 +1981,48 @@ def test_a_jit_op_build_failing_at_start_up_is_the_shared_build_not_the_rank_tha
     assert _verdict(tmp_path, tool)["cause"] != "config"
 
 
+def test_a_rendezvous_endpoint_the_launcher_refuses_to_parse_is_config(tmp_path):
+    """torch's parse of the launcher's rendezvous endpoint (elastic/rendezvous/utils.py) refusing the value it was
+    given -- a host part that is no host name or address, a port that is no integer -- before any worker runs: a
+    launch setting every node shares (lead rules X (2), V (1)), config with no rank, not the store unreachable
+    (learn2learn-263's shape: here the port number, torchrun's --rdzv_endpoint, a traceback around it)."""
+    text = ("torchrun --nnodes=2 --nproc_per_node=4 --rdzv_backend=c10d --rdzv_endpoint=gpu-a17:29k500 train.py\n"
+            "Traceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.10/site-packages/torch/distributed/elastic/rendezvous/utils.py", line 97, '
+            "in parse_rendezvous_endpoint\n"
+            "ValueError: The port number of the rendezvous endpoint 'gpu-a17:29k500' must be an integer between 0 "
+            "and 65536.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [] and "rendezvous endpoint" in v["fix"], v
+    host = ("ValueError: The hostname of the rendezvous endpoint 'node_07\":29500' must be a dot-separated list of "
+            "labels, an IPv4 address, or an IPv6 address.\n")
+    assert _verdict(tmp_path, host)["cause"] == "config"
+    # the rendezvous failing to connect is the store, not a setting refused
+    conn = ("torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store "
+            "has failed. See inner exception for details.\n")
+    assert _verdict(tmp_path, conn)["cause"] == "store_rendezvous"
+
+
+def test_a_binding_the_installed_build_cannot_construct_is_config_not_the_rank(tmp_path):
+    """Lead rule AF (2)'s last sentence: pybind11's "<Class>: No constructor defined!" -- a package's Python class built
+    on a C++ binding (here a plugin's subclass of c10d's Store) that the installed torch does not let Python
+    construct -- is two installs of mismatched versions, the same on every process: config, no rank, even where one
+    rank's traceback and a launcher's record show it (elastic-37's shape, as a rank's TypeError under torchrun)."""
+    text = ("[rank2]: Traceback (most recent call last):\n"
+            '[rank2]:   File "/srv/venv/lib/python3.9/site-packages/kvplugin/store.py", line 58, in connect\n'
+            "[rank2]:     return RedisStore(client=self.client, prefix=prefix)\n"
+            "[rank2]: TypeError: kvplugin.store.RedisStore: No constructor defined!\n"
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+            "Root Cause (first observed failure):\n" + failure_record(0, 2, 2, 1, 50917))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "RedisStore" in v["summary"] and "torch" in v["fix"], v
+    # a constructor that exists, called with the wrong arguments, is no missing binding
+    args = "[rank2]: TypeError: __init__() missing 1 required positional argument: 'prefix'\n"
+    assert _verdict(tmp_path, args)["cause"] != "config"
+
+
 def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
     """Strict: a RuntimeError naming the world size, or an assert about the run's values, is that rank's own
     failure (rule A names it), never a settings check."""
@@ -2647,6 +2689,27 @@ def test_no_nccl_built_in_under_deepspeed_names_the_check_and_other_accelerators
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
     assert "torch.cuda.is_available()" in v["fix"] and "hccl" in v["fix"] and "DS_ACCELERATOR" in v["fix"], v
+
+
+def test_a_backend_name_torch_refuses_is_config_naming_the_backends_it_has(tmp_path):
+    """torch's Backend() refusing init_process_group's backend name -- one removed from c10d (1.0's "TCP backend has
+    been deprecated ...") or no backend at all ("Invalid backend: 'X'") -- a setting every process shares (lead rules
+    L, Q): config, no rank, the fix names the backends to use (pytorch-pr13596's shape, here under torchrun's rank
+    prefix, a script's frames and a misspelt name)."""
+    text = ("[rank1]: Traceback (most recent call last):\n"
+            '[rank1]:   File "/work/dist_train.py", line 41, in setup\n'
+            '[rank1]:     dist.init_process_group(backend=cfg.dist_backend, init_method="env://")\n'
+            '[rank1]:   File "/opt/venv/lib/python3.7/site-packages/torch/distributed/distributed_c10d.py", line 61, '
+            "in __new__\n"
+            "[rank1]:     raise ValueError(\"Invalid backend: '{}'\".format(name))\n"
+            "[rank1]: ValueError: Invalid backend: 'ncll'\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "gloo" in v["fix"] and "'ncll'" in v["summary"], v
+    gone = ("ValueError: THD backend has been removed. Please use Gloo or MPI backends for collective operations on "
+            "CPU tensors.\n")
+    assert _verdict(tmp_path, gone)["cause"] == "config"
 
 
 # --- session 11 (fix36d): the watchdog's CUDA check in c10's backtrace, the error's own line cut (lead rules A, I) ---

@@ -592,6 +592,22 @@ def test_a_dns_failure_in_a_download_traceback_is_not_the_rendezvous(tmp_path):
     assert _verdict(tmp_path, text)["cause"] != "store_rendezvous"
 
 
+def test_c10ds_host_not_found_carried_by_a_wrapper_is_the_store_host(tmp_path):
+    """c10d's own words for its store client's failed lookup ("host not found: " and the resolver's text), passed on
+    by a wrapper that prints no store frame (torchelastic's coordinator, a logger's "Detailed message:"), with the
+    store's announcement above it holding no trigger word: the store's host name does not resolve (lead rules L, Y),
+    store_rendezvous with no rank, not a connection between ranks (elastic-31's shape, another wording and host)."""
+    text = ("INFO 2021-03-02 11:04:17,201 Rank 3 will connect to TCPStore server at trainer-job-0x9k:51873\n"
+            "[ERROR] 2021-03-02 11:04:17,233 coordinator_p2p: Rank: -1\n"
+            "Error: Rank -1 received an Exception. Detailed message: host not found: Temporary failure in name "
+            "resolution\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "store_rendezvous" and v["culprits"] == [], v
+    # a job's own lookup of another service, in other words than c10d's, is not the store's
+    other = text.replace("host not found: Temporary failure", "could not reach the metrics host: Temporary failure")
+    assert _verdict(tmp_path, other)["cause"] != "store_rendezvous"
+
+
 # --- a one-process nccl-tests run whose own socket is closed (round 20 preparation) -----------------------------------
 _ONE_GPU_RUN = ("# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1073741824 step: 2(factor) warmup iters: 5 iters: 20 "
                 "agg iters: 1 validation: 1 graph: 0\n"

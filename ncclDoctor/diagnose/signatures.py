@@ -346,6 +346,10 @@ R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|
 R_BACKWARD_FRAME = re.compile(r'torch[/\\](?:_tensor|autograd[/\\]__init__)\.py", line \d{1,6}, in backward\s*$')
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
                          r"network addresses of")
+# c10d's own words for its store client's failed lookup (torch 1.x tcputil::connect: "host not found: " and the
+# resolver's gai_strerror), whatever carries it on (a ValueError under TCPStore(...), torchelastic's coordinator's
+# "Rank -1 received an Exception. Detailed message: host not found: ..."): the store's host name does not resolve
+R_DNS_C10D = re.compile(r"\bhost not found: (?:" + R_DNS.pattern + ")")
 # The store client's own failures (lead rules L, Y): torch's TCPStore client getting a reply that is not the store
 # protocol's ("Stop_waiting response is expected": another service or job answers on MASTER_PORT), cupyx's store
 # ("TCPStore is not available": the client reached no store); and a bare connection failure that is the exception of
@@ -1257,7 +1261,12 @@ R_SETTINGS_CHECK = re.compile(
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
     # the platform every rank shares lacking a feature the settings ask for (Transformer Engine's "CUDA device,
     # driver and/or toolkit version does not support comm+GEMM overlap with CUDA Multicast")
-    r"|\b(?:device|driver|toolkit|GPU|platform|hardware)s?(?: version)? (?:does not|doesn't|do not) support\b")
+    r"|\b(?:device|driver|toolkit|GPU|platform|hardware)s?(?: version)? (?:does not|doesn't|do not) support\b"
+    # torch's parse of the launcher's rendezvous endpoint (--rdzv-endpoint, or --master_addr:--master_port) refusing
+    # its value ("The hostname of the rendezvous endpoint 'h:p' must be a dot-separated list of labels, an IPv4
+    # address, or an IPv6 address", "The port number of the rendezvous endpoint ... must be an integer"): a launch
+    # setting every node is given, refused before any worker runs (lead rules X (2), V (1))
+    r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b")
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
 R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=\w{1,40}[^.;]{0,80})")
@@ -1282,6 +1291,11 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
                             # the ranks that waited on that build, loading the module it never wrote
                             r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
+# One installed library refusing another at start-up because their versions do not match (lead rule AF (2), round 41's
+# sentence): pybind11's "TypeError: <Class>: No constructor defined!" -- a Python class built on a C++ binding (a
+# launcher's subclass of c10d's Store, torchelastic's EtcdStore) that the installed build does not let Python construct.
+# The same install on every process: config, no rank, whoever printed it.
+R_BINDING_MISSING = re.compile(r"(?:^|[\s:'\"(])(?P<cls>[A-Za-z_][\w.]{0,80}): No constructor defined!")
 # A library's warning that the version installed can start a feature only through one bootstrap (Megatron's
 # initialize.py: "Transformer Engine v1.5.0+6a9edc3 supports only MPI bootstrap backend." -- its userbuffers for
 # --tp-comm-overlap need the job launched under MPI): a launch setting every rank shares (lead rules V (1), W)
@@ -1308,7 +1322,12 @@ R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was built without 
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
                        r"\bdistributed NCCL backend is not available|"
-                       r"(?P<lib>\bUnable to load (?:the )?NCCL library)")
+                       r"(?P<lib>\bUnable to load (?:the )?NCCL library)|"
+                       # init_process_group's backend name refused by torch's Backend(): a backend removed from this
+                       # torch (1.0's "TCP backend has been deprecated. Please use Gloo or MPI backends ...", THD's)
+                       # or no backend at all ("Invalid backend: 'ncll'"): a setting every process shares, config
+                       r"(?P<backend>\b(?P<gone>\w{1,16}) backend has been (?:deprecated|removed)\b|"
+                       r"\bInvalid backend: '(?P<bad>[^'\n]{0,40})')")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via

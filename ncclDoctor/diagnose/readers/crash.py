@@ -93,6 +93,15 @@ class CrashReaders:
         shares (a traceback tail with ``settings``), which verdict.launch._settings_check reads as config, no rank."""
         b = S.R_SHARED_BUILD.search(self._body) if ("exit status" in text or "building extension" in text
                                                    or "torch_extensions" in text) else None
+        k = S.R_BINDING_MISSING.search(self._body) if b is None and "No constructor" in text else None
+        if k is not None:  # pybind11 refusing to construct a binding's class: installs of mismatched versions
+            m = S.R_EXC_TAIL.match(self._body)
+            said = ((m.group(2) or "").strip() if m else "") or self._body.strip()[:200]
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type=m.group(1) if m else "Error", message=said, line=m is None, settings=said,
+                           binding=k.group("cls"))
+            self._last_exc = (lineno, ev)
+            return ev
         if b is None:
             return None
         m = S.R_EXC_TAIL.match(self._body)

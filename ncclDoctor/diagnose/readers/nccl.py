@@ -167,10 +167,12 @@ class NcclReaders:
 
     def _no_nccl(self, lineno: int, text: str) -> Event | None:
         m = S.R_NO_NCCL.search(text)
-        if not m:
-            return None
+        if not m or (m.group("backend") and self._body.lstrip().startswith("raise ")):
+            return None  # (a traceback's source line of the check: its exception line follows)
         ev = self._context(lineno, text, "no_nccl")
-        ev.data["what"] = "library" if m.group("lib") else m.group(0)
+        ev.data["what"] = "library" if m.group("lib") else "backend" if m.group("backend") else m.group(0)
+        if m.group("backend"):  # the backend named, as the check printed it
+            ev.data["backend"] = m.group("gone") or m.group("bad")
         return ev
 
     def _nccl_info(self, lineno: int, text: str) -> Event | None:

@@ -146,9 +146,11 @@ class StoreReaders:
             ev.data.update(endpoint=r.group(1) or r.group(2), rendezvous=False, in_use=None, closed=False, dns=True)
             return ev
         # the resolver's error on the store's own line, or as the exception of a traceback whose frames just above
-        # are the store's/rendezvous' (torch 1.x: "ValueError: host not found: Name or service not known")
+        # are the store's/rendezvous' (torch 1.x: "ValueError: host not found: Name or service not known"), or in
+        # c10d's own words of that lookup wherever a wrapper prints them (signatures.R_DNS_C10D)
         near = lineno - self._store_frame <= 8 and S.R_EXC_TAIL.match(self._body)
-        if S.R_DNS.search(text) and (S.R_DNS_STORE.search(text) or near) and "IPv6" not in text:
+        if S.R_DNS.search(text) and (S.R_DNS_STORE.search(text) or near or S.R_DNS_C10D.search(text)) \
+                and "IPv6" not in text:
             ev = self._context(lineno, text, "store_timeout")
             c = S.R_CONNECT_TO.search(text)
             a = None if c else S.R_ADDRS_OF.search(text)

@@ -114,6 +114,32 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "clear a stale or half-written build dir (~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR) and "
             "relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    bx = next((x for x in evs if x.data.get("binding")), None)
+    if bx is not None:  # one installed library refusing another's binding at start-up (lead rule AF (2), last sentence)
+        said = bx.data["message"] if bx.data["line"] else f"{bx.data['type']}: {bx.data['message']}"
+        return Verdict(
+            "config",
+            f"the installed libraries do not match: pybind11 cannot construct '{bx.data['binding']}' ({said[:160]}, "
+            f"{bx.where}), a class built on a C++ binding the installed build (torch) does not expose to it -- one "
+            "install every process shares, so no rank is at fault",
+            "Install versions that match: the torch version (or build, nightly) the package that failed requires "
+            "(its requirements / install notes; pip show torch and the package's own version; python -m "
+            "torch.utils.collect_env), or the package's release made for the installed torch; reinstall both in "
+            "the one environment every node runs (a stale egg or a second site-packages on the path gives the same "
+            "error), then relaunch.",
+            "high", [], [bx.brief()], job_wide=True)
+    if "of the rendezvous endpoint" in said:  # the launcher's endpoint setting refused (lead rules X (2), V (1))
+        return Verdict(
+            "config",
+            f"the launcher refused its rendezvous endpoint before any worker ran ({text[:200]}, {e.where}): a "
+            "launch setting (--rdzv-endpoint, or --master_addr:--master_port) that is not a host and a port as "
+            "written, no rank's fault",
+            "Correct the rendezvous endpoint on the launch command line: --master_addr (or the host part of "
+            "--rdzv-endpoint) must be a bare host name, IPv4 or IPv6 address and --master_port an integer port, "
+            "with nothing else inside the value -- check the shell's quoting (a stray or unbalanced quote, an "
+            "unexpanded variable, a trailing character) by echoing the command the script builds; then relaunch "
+            "every node with the same endpoint.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if S.R_SETTINGS_REFUSED.search(said):  # the launch's device mapping (lead rules W, AA (1))
         device = S.R_SAME_DEVICE.search(said) is not None
         return Verdict(
@@ -257,6 +283,18 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "libnccl2 package; make libnccl.so.2 findable (LD_LIBRARY_PATH, ldconfig -p | grep nccl) and keep the "
             "CUDA/cuDNN/NCCL versions the framework was built for.",
             "high", [], [lib.brief()], job_wide=True)
+    bad = next((e for e in evs if e.data.get("what") == "backend"), None)
+    if bad is not None:  # init_process_group's backend refused by name (lead rules L, Q): a setting, no rank
+        return Verdict(
+            "config",
+            f"init_process_group was given a backend this torch does not have ('{bad.data['backend']}': "
+            f"{strip_prefixes(bad.text).strip()[:160]}): a removed or unknown backend name, a setting every process "
+            "is started with, not a fault of any rank or of the network",
+            "Pass a backend this torch provides: backend='nccl' for GPU tensors, backend='gloo' for CPU tensors "
+            "(or 'mpi' in a build with MPI; 'cpu:gloo,cuda:nccl' for both); the old TCP backend was removed from "
+            "c10d -- tcp://HOST:PORT stays valid only as the init_method (where the ranks meet), not as the "
+            "backend. Check the spelling where a config passes it (dist_backend), then relaunch.",
+            "high", [], [bad.brief()], job_wide=True)
     nogpu = any("no GPUs found" in e.text for e in evs)
     return Verdict(
         "config",
