@@ -17,7 +17,8 @@ from ncclDoctor.report.model import Report
 from tests._reportrun import schema_errors
 from tests.conftest import cli_env, run_cli
 
-DEADLINE = 15  # generous: a healthy phase on a loaded 2-core machine can take seconds
+DEADLINE = 10  # generous: a healthy phase on a loaded 2-core machine can take seconds (a whole healthy run, every
+# phase, took 4.8 s at load 8; test_check_ops waits 10 s too). Each hang test waits it out once.
 
 
 def leftovers(run_dir) -> list[str]:
