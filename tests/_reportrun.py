@@ -62,3 +62,18 @@ def validator():
 
 def schema_errors(report: dict) -> list[str]:
     return [f"{e.json_path}: {e.message}" for e in validator().iter_errors(report)]
+
+
+@functools.cache
+def crash_check(base: Path):
+    """One real 2-rank check whose rank 1 raises before the sweep (``--inject crash:1``), shared by
+    test_faults (the verdict names the rank that died, not its victim) and test_ci (exit 4, the JUnit
+    error, --min-busbw that could not be applied): the same job, started once. Returns the completed
+    process, the run directory, the JUnit file and the processes that outlived the command (looked
+    for as soon as it returned, as test_faults' own runs do)."""
+    from tests.test_faults import leftovers
+
+    run_dir, junit = base / "run", base / "ci.xml"
+    p = run_cli("check", "--no-config", "--out", str(run_dir), "-e", "4K", "--inject", "crash:1",
+                "--min-busbw", "5", "--junit", str(junit), "--json", timeout=240)
+    return p, run_dir, junit, leftovers(run_dir)

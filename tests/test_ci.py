@@ -19,7 +19,7 @@ from ncclDoctor.analysis import baseline as bl
 from ncclDoctor.findings import Severity
 from ncclDoctor.report.junit import render_junit
 from ncclDoctor.report.model import Report
-from tests._reportrun import LINT_ENV, SMALL, real_check, schema_errors
+from tests._reportrun import LINT_ENV, SMALL, crash_check, real_check, schema_errors
 from tests.conftest import cli_env, run_cli, run_cli_here
 
 
@@ -133,10 +133,9 @@ def test_exit_3_could_not_run_is_a_junit_error(tmp_path):
     assert run_case.get("name") == "run" and run_case.find("error").get("type") == "could not run"
 
 
-def test_exit_4_fault_localized_with_min_busbw_skipped(tmp_path):
-    junit = tmp_path / "ci.xml"
-    p = run_cli("check", "--no-config", "--out", str(tmp_path / "run"), "-e", "4K", "--inject", "crash:1",
-                "--min-busbw", "5", "--junit", str(junit), "--json", timeout=240)
+def test_exit_4_fault_localized_with_min_busbw_skipped(tmp_path_factory):
+    # the job test_faults' crash test reads too (tests/_reportrun.crash_check): started once per session
+    p, _, junit, _ = crash_check(tmp_path_factory.getbasetemp() / "crashrun")
     assert p.returncode == 4, p.stderr
     rep = json.loads(p.stdout)
     assert schema_errors(rep) == []

@@ -14,10 +14,11 @@ import psutil
 import pytest
 
 from ncclDoctor.report.model import Report
-from tests._reportrun import schema_errors
+from tests._reportrun import crash_check, schema_errors
 from tests.conftest import cli_env, run_cli
 
-DEADLINE = 15  # generous: a healthy phase on a loaded 2-core machine can take seconds
+DEADLINE = 10  # generous: a healthy phase on a loaded 2-core machine can take seconds (a whole healthy run, every
+# phase, took 4.8 s at load 8; test_check_ops waits 10 s too). Each hang test waits it out once.
 
 
 def leftovers(run_dir) -> list[str]:
@@ -82,8 +83,12 @@ def test_hang_names_the_rank_that_never_entered(tmp_path, nproc, spec, culprit, 
     assert f"Flight Recorder agrees: ranks [{culprit}]" in f.message
 
 
-def test_crash_names_the_rank_that_died_not_its_victims(tmp_path):
-    proc, rep = run_fault(tmp_path, 2, "crash:1")
+def test_crash_names_the_rank_that_died_not_its_victims(tmp_path_factory):
+    # the same 2-rank crash:1 check as test_ci's exit-4 test, started once per session (tests/_reportrun.crash_check)
+    proc, out, _, left = crash_check(tmp_path_factory.getbasetemp() / "crashrun")
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert left == []  # no process outlived the command (looked for when it returned)
+    rep = Report.load(out)
     assert proc.returncode == 4
     f = finding(rep, "RUN004")
     assert f.ranks == [1]

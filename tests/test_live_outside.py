@@ -47,12 +47,13 @@ def test_reference_trainer_with_a_slow_rank_names_the_straggler_and_finishes_nor
     out, result = tmp_path / "run", tmp_path / "result.json"
     # rank 1's loader sleeps 60 ms more per sample: 240 ms a step later into DDP's all_reduce, where
     # rank 0 waits (a step's compute is ~40 ms at rest; a loaded CI host stretches that, not the sleep,
-    # and at 25 ms a step the share fell under the 30 % bar there once)
+    # and at 25 ms a step the share fell under the 30 % bar there once). 40 steps: at least 9.6 s of the
+    # loader's sleep alone, about 48 polls of 0.2 s, where the rule needs 20 (80 steps: 94 samples at load 8)
     p = run_cli("run", "--out", str(out), "--poll", "0.2", "--", *trainer(
-        tmp_path, "--max-steps", "80", "--slow-rank", "1", "--slow-sample-ms", "60", "--sample-cost-kind", "io",
+        tmp_path, "--max-steps", "40", "--slow-rank", "1", "--slow-sample-ms", "60", "--sample-cost-kind", "io",
         "--result-json", str(result), batch=4), timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]  # the job's own exit code
-    assert json.loads(result.read_text())["steps"] == 80  # ... and its own result
+    assert json.loads(result.read_text())["steps"] == 40  # ... and its own result
     rep = json.loads((out / "report.json").read_text())
     assert codes(rep) == ["LIVE006"], rep["findings"]
     f = rep["findings"][0]
