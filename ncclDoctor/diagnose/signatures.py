@@ -1314,7 +1314,8 @@ R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale fi
 # The store asked for its libuv backend (torch >= 2.4's default, TCPStore.cpp: "use_libuv was requested but PyTorch
 # was built without libuv support, run with USE_LIBUV=0 to disable it"): a feature this torch build lacks (Windows
 # wheels), a setting every rank shares (lead rule Q's last sentence): config, read before the store's failure words.
-R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was built without libuv support")
+# torch 2.4's TCPStore.cpp printed it "PyTorch was build without libuv support" (the typo fixed later): both spellings.
+R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was buil[dt] without libuv support")
 # The same shape in other builds: torch 0.4's THD ("RuntimeError: the distributed NCCL backend is not available; try
 # to recompile the THD package with CUDA and NCCL 2+ support") and XLA (JAX, TensorFlow) finding no loadable libnccl
 # ("NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work."):
