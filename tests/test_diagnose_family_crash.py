@@ -1956,6 +1956,23 @@ def test_a_platform_lacking_a_feature_the_settings_ask_for_is_config_and_its_adv
     assert _verdict(tmp_path, own)["cause"] != "config"
 
 
+def test_a_frameworks_check_telling_which_environment_setting_to_launch_with_is_config(tmp_path):
+    """Round 42 (fluxgym-283, ms-swift-3299): a framework's own NotImplementedError/ValueError that the GPUs every rank
+    shares lack a transport and that says which environment setting to launch with ("Please set `NCCL_X="1"`") is a
+    check of the settings, config, no rank (rule W) -- not a settings line with nothing failing (none): the setting is
+    the check's advice, not one applied. Here another class, wording, quoting and rank; the advice is quoted in the
+    fix. A settings line itself (an export) stays read as one."""
+    for said in ("[rank3]: ValueError: This card series doesn't support peer-to-peer transfers over PCIe. Please "
+                 "set `NCCL_P2P_DISABLE='1'` before launching, or start the job with the framework's launcher.\n",
+                 "NotImplementedError: Consumer GPUs do not support GPUDirect RDMA. Please export NCCL_IB_DISABLE=1 "
+                 "and relaunch\n"):
+        d = _report(tmp_path, said)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), (said, v)
+        assert "NCCL_P2P_DISABLE" in v["fix"] or "NCCL_IB_DISABLE=1" in v["fix"], v["fix"]
+    assert _verdict(tmp_path, "export NCCL_P2P_DISABLE=1\n")["cause"] != "config"
+
+
 def test_a_jit_op_build_failing_at_start_up_is_the_shared_build_not_the_rank_that_built_it(tmp_path):
     """Lead rule AF (2): torch's cpp_extension JIT build of an op (DeepSpeed's op builder) fails in whichever rank took
     the build lock (ninja's CalledProcessError, then "Error building extension"), the ranks that waited fail to load

@@ -1261,7 +1261,11 @@ R_SETTINGS_CHECK = re.compile(
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
     # the platform every rank shares lacking a feature the settings ask for (Transformer Engine's "CUDA device,
     # driver and/or toolkit version does not support comm+GEMM overlap with CUDA Multicast")
-    r"|\b(?:device|driver|toolkit|GPU|platform|hardware)s?(?: version)? (?:does not|doesn't|do not) support\b"
+    r"|\b(?:device|driver|toolkit|GPU|platform|hardware|series)s?(?: version)? (?:does not|doesn't|do not) support\b"
+    # the check telling the user which environment setting to launch with (accelerate's "Please set
+    # `NCCL_P2P_DISABLE="1"` and `NCCL_IB_DISABLE="1"` or use `accelerate launch`" for GPUs without P2P/IB): it
+    # refuses the settings every process starts with, not a rank's own run
+    r"|\b(?:[Pp]lease )?(?:set|export)\W{1,3}[A-Z][A-Z0-9]{1,20}_[A-Z0-9_]{1,40}\W{0,2}="
     # torch's parse of the launcher's rendezvous endpoint (--rdzv-endpoint, or --master_addr:--master_port) refusing
     # its value ("The hostname of the rendezvous endpoint 'h:p' must be a dot-separated list of labels, an IPv4
     # address, or an IPv6 address", "The port number of the rendezvous endpoint ... must be an integer"): a launch
@@ -1269,7 +1273,7 @@ R_SETTINGS_CHECK = re.compile(
     r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b")
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
-R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=\w{1,40}[^.;]{0,80})")
+R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=[\"'`]?\w{1,40}[^.;]{0,80})")
 # A framework's own check refusing how the launch maps processes to devices, as a statement with or without an
 # exception class before it (lead rules W, AA (1)): XGBoost's "Multiple processes within communication group running
 # on same CUDA device is not supported" (its CHECK's text, often on the lines after the XGBoostError), accelerate's
