@@ -1973,6 +1973,19 @@ def test_a_frameworks_check_telling_which_environment_setting_to_launch_with_is_
     assert _verdict(tmp_path, "export NCCL_P2P_DISABLE=1\n")["cause"] != "config"
 
 
+def test_a_script_refusing_the_parallel_mode_it_was_started_in_is_config(tmp_path):
+    """Round 42 (moco-48): a script's own check that it runs only distributed ("NotImplementedError: Only
+    DistributedDataParallel is supported." when started without its distributed flags) refuses the launch arguments
+    every process is given: config, no rank (rules W, U (2)), not an unexplained failure. Here other classes, words and
+    a rank tag; a check of the data (a dtype) stays no settings check."""
+    for said in ("[rank1]: AssertionError: only DDP training is supported by this trainer\n",
+                 "ValueError: Only multi-processing distributed training is supported, pass --launcher pytorch\n"):
+        d = _report(tmp_path, said)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), (said, v)
+    assert _verdict(tmp_path, "NotImplementedError: Only float32 inputs are supported\n")["cause"] != "config"
+
+
 def test_a_jit_op_build_failing_at_start_up_is_the_shared_build_not_the_rank_that_built_it(tmp_path):
     """Lead rule AF (2): torch's cpp_extension JIT build of an op (DeepSpeed's op builder) fails in whichever rank took
     the build lock (ninja's CalledProcessError, then "Error building extension"), the ranks that waited fail to load

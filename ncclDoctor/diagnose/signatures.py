@@ -1266,6 +1266,10 @@ R_SETTINGS_CHECK = re.compile(
     # `NCCL_P2P_DISABLE="1"` and `NCCL_IB_DISABLE="1"` or use `accelerate launch`" for GPUs without P2P/IB): it
     # refuses the settings every process starts with, not a rank's own run
     r"|\b(?:[Pp]lease )?(?:set|export)\W{1,3}[A-Z][A-Z0-9]{1,20}_[A-Z0-9_]{1,40}\W{0,2}="
+    # the script refusing the parallel mode it was started in (moco's "NotImplementedError: Only
+    # DistributedDataParallel is supported." without --multiprocessing-distributed): its launch arguments, not a run
+    r"|\b[Oo]nly (?:[\w-]+ ){0,3}?(?:DistributedDataParallel|DDP|FSDP|distributed|multi-?process\w*)\b"
+    r"[\w ,/()-]{0,40}?\b(?:is|are) (?:supported|implemented|allowed)\b"
     # torch's parse of the launcher's rendezvous endpoint (--rdzv-endpoint, or --master_addr:--master_port) refusing
     # its value ("The hostname of the rendezvous endpoint 'h:p' must be a dot-separated list of labels, an IPv4
     # address, or an IPv6 address", "The port number of the rendezvous endpoint ... must be an integer"): a launch
