@@ -2721,6 +2721,21 @@ def test_no_nccl_built_in_under_deepspeed_names_the_check_and_other_accelerators
     assert "torch.cuda.is_available()" in v["fix"] and "hccl" in v["fix"] and "DS_ACCELERATOR" in v["fix"], v
 
 
+def test_the_mpi_backend_given_gpu_tensors_without_a_cuda_aware_mpi_is_config(tmp_path):
+    """Round 42 (rocm-pytorch-453): ProcessGroupMPI's check that the MPI it was built with cannot carry GPU tensors
+    is the backend and the MPI install every rank shares (rule Q's last sentence): config, no rank, not an unexplained
+    failure. Here under a rank tag, a traceback above it, and the other negation; a second rank's copy too."""
+    text = ("[rank2]: Traceback (most recent call last):\n"
+            '[rank2]:   File "bench.py", line 31, in <module>\n'
+            "[rank2]:     dist.all_reduce(t)\n"
+            "[rank2]: RuntimeError: CUDA tensor detected and the MPI used does not have CUDA-aware MPI support\n"
+            "[rank5]: RuntimeError: CUDA tensor detected and the MPI used does not have CUDA-aware MPI support\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), v
+    assert "nccl" in v["fix"] and "CUDA-aware MPI" in v["fix"], v["fix"]
+
+
 def test_a_backend_name_torch_refuses_is_config_naming_the_backends_it_has(tmp_path):
     """torch's Backend() refusing init_process_group's backend name -- one removed from c10d (1.0's "TCP backend has
     been deprecated ...") or no backend at all ("Invalid backend: 'X'") -- a setting every process shares (lead rules

@@ -1332,6 +1332,11 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
                        r"\bdistributed NCCL backend is not available|"
                        r"(?P<lib>\bUnable to load (?:the )?NCCL library)|"
+                       # the mpi backend given GPU tensors with an MPI build that cannot carry them (ProcessGroupMPI.cpp
+                       # "CUDA tensor detected and the MPI used doesn't have CUDA-aware MPI support"): the backend and
+                       # the MPI install every rank shares, config, no rank
+                       r"(?P<mpi>\bMPI used (?:doesn't|does not) have CUDA-aware MPI support|"
+                       r"\bMPI (?:library |build |implementation )?(?:is not|isn't) CUDA-aware\b)|"
                        # init_process_group's backend name refused by torch's Backend(): a backend removed from this
                        # torch (1.0's "TCP backend has been deprecated. Please use Gloo or MPI backends ...", THD's)
                        # or no backend at all ("Invalid backend: 'ncll'"): a setting every process shares, config

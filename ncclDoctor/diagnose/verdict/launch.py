@@ -283,6 +283,18 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "libnccl2 package; make libnccl.so.2 findable (LD_LIBRARY_PATH, ldconfig -p | grep nccl) and keep the "
             "CUDA/cuDNN/NCCL versions the framework was built for.",
             "high", [], [lib.brief()], job_wide=True)
+    mpi = next((e for e in evs if e.data.get("what") == "cuda_mpi"), None)
+    if mpi is not None:  # the mpi backend given GPU tensors, its MPI build not CUDA-aware (lead rule Q's last sentence)
+        return Verdict(
+            "config",
+            "the mpi backend was given GPU tensors and the MPI library torch uses is not CUDA-aware "
+            f"('{strip_prefixes(mpi.text).strip()[:160]}'): the backend and the MPI build every process shares "
+            "cannot carry device memory, not a fault of any rank or of the network",
+            "Use the nccl (RCCL) backend for GPU tensors (init_process_group backend='nccl', or "
+            "'cpu:gloo,cuda:nccl'); keep backend mpi only with a CUDA-aware MPI (Open MPI built with CUDA/ROCm, UCX: "
+            "ompi_info --parsable --all | grep mpi_built_with_cuda_support) and a torch built against it, or move "
+            "tensors to CPU before MPI collectives. Then relaunch every rank.",
+            "high", [], [mpi.brief()], job_wide=True)
     bad = next((e for e in evs if e.data.get("what") == "backend"), None)
     if bad is not None:  # init_process_group's backend refused by name (lead rules L, Q): a setting, no rank
         return Verdict(
