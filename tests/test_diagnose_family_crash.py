@@ -1986,6 +1986,23 @@ def test_a_script_refusing_the_parallel_mode_it_was_started_in_is_config(tmp_pat
     assert _verdict(tmp_path, "NotImplementedError: Only float32 inputs are supported\n")["cause"] != "config"
 
 
+def test_a_cluster_launcher_finding_no_shared_folder_for_the_job_is_config(tmp_path):
+    """Round 42 (mae-25): a submitit-style launch script's check that the cluster's shared folder (where it puts the
+    job's directory and the file:// rendezvous) exists fails before any worker runs: the launch set-up, config, no
+    rank (rule X (2)), not an unexplained failure. Here other scripts, wordings and classes."""
+    for text in ("Traceback (most recent call last):\n"
+                 '  File "run_with_submitit.py", line 120, in <module>\n'
+                 "    main()\n"
+                 '  File "run_with_submitit.py", line 44, in get_shared_folder\n'
+                 '    raise RuntimeError("no shared filesystem available")\n'
+                 "RuntimeError: no shared filesystem available\n",
+                 "FileNotFoundError: Shared directory not found: /checkpoint/alice/experiments\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), (text, v)
+        assert "shared folder" in v["fix"] and "torchrun" in v["fix"], v["fix"]
+
+
 def test_a_jit_op_build_failing_at_start_up_is_the_shared_build_not_the_rank_that_built_it(tmp_path):
     """Lead rule AF (2): torch's cpp_extension JIT build of an op (DeepSpeed's op builder) fails in whichever rank took
     the build lock (ninja's CalledProcessError, then "Error building extension"), the ranks that waited fail to load

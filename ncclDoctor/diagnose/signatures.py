@@ -1312,6 +1312,12 @@ R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30
                               r"supports only (?:the )?(?P<mode>[\w.-]{1,24}) bootstrap(?: backend)?\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
+# A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
+# (submitit launch scripts' get_shared_folder(): "RuntimeError: No shared folder available"), failing before any
+# worker runs: the launch set-up every node shares (lead rule X (2)), config, no rank
+R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
+                             r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
+                             r"(?:available|found|mounted|accessible)\b")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
 # written by the run (a dataset index, a checkpoint), not the network or NCCL
 R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale file handle|Disk quota exceeded|"

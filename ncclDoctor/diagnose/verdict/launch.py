@@ -128,6 +128,17 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the one environment every node runs (a stale egg or a second site-packages on the path gives the same "
             "error), then relaunch.",
             "high", [], [bx.brief()], job_wide=True)
+    if S.R_NO_SHARED_DIR.search(said):  # a cluster launcher's shared job folder missing (lead rule X (2))
+        return Verdict(
+            "config",
+            f"the launcher stopped before any worker ran: it found no shared folder for the job ({text[:200]}, "
+            f"{e.where}) -- the cluster-wide directory it puts the job's folder and its file:// rendezvous in does not "
+            "exist on this host, a launch set-up every node shares, no rank's fault",
+            "Give the launcher a shared folder that every node mounts (its --job_dir / output dir on a shared file "
+            "system, or the path its get_shared_folder() expects, such as /checkpoint/<user>), then resubmit the "
+            "Slurm job; on a single machine without Slurm run the training script itself under torchrun "
+            "(torchrun --nproc_per_node N main.py) instead of the submitit launcher.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if "of the rendezvous endpoint" in said:  # the launcher's endpoint setting refused (lead rules X (2), V (1))
         return Verdict(
             "config",
