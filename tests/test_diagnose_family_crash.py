@@ -1956,6 +1956,53 @@ def test_a_platform_lacking_a_feature_the_settings_ask_for_is_config_and_its_adv
     assert _verdict(tmp_path, own)["cause"] != "config"
 
 
+def test_a_frameworks_check_telling_which_environment_setting_to_launch_with_is_config(tmp_path):
+    """Round 42 (fluxgym-283, ms-swift-3299): a framework's own NotImplementedError/ValueError that the GPUs every rank
+    shares lack a transport and that says which environment setting to launch with ("Please set `NCCL_X="1"`") is a
+    check of the settings, config, no rank (rule W) -- not a settings line with nothing failing (none): the setting is
+    the check's advice, not one applied. Here another class, wording, quoting and rank; the advice is quoted in the
+    fix. A settings line itself (an export) stays read as one."""
+    for said in ("[rank3]: ValueError: This card series doesn't support peer-to-peer transfers over PCIe. Please "
+                 "set `NCCL_P2P_DISABLE='1'` before launching, or start the job with the framework's launcher.\n",
+                 "NotImplementedError: Consumer GPUs do not support GPUDirect RDMA. Please export NCCL_IB_DISABLE=1 "
+                 "and relaunch\n"):
+        d = _report(tmp_path, said)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), (said, v)
+        assert "NCCL_P2P_DISABLE" in v["fix"] or "NCCL_IB_DISABLE=1" in v["fix"], v["fix"]
+    assert _verdict(tmp_path, "export NCCL_P2P_DISABLE=1\n")["cause"] != "config"
+
+
+def test_a_script_refusing_the_parallel_mode_it_was_started_in_is_config(tmp_path):
+    """Round 42 (moco-48): a script's own check that it runs only distributed ("NotImplementedError: Only
+    DistributedDataParallel is supported." when started without its distributed flags) refuses the launch arguments
+    every process is given: config, no rank (rules W, U (2)), not an unexplained failure. Here other classes, words and
+    a rank tag; a check of the data (a dtype) stays no settings check."""
+    for said in ("[rank1]: AssertionError: only DDP training is supported by this trainer\n",
+                 "ValueError: Only multi-processing distributed training is supported, pass --launcher pytorch\n"):
+        d = _report(tmp_path, said)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), (said, v)
+    assert _verdict(tmp_path, "NotImplementedError: Only float32 inputs are supported\n")["cause"] != "config"
+
+
+def test_a_cluster_launcher_finding_no_shared_folder_for_the_job_is_config(tmp_path):
+    """Round 42 (mae-25): a submitit-style launch script's check that the cluster's shared folder (where it puts the
+    job's directory and the file:// rendezvous) exists fails before any worker runs: the launch set-up, config, no
+    rank (rule X (2)), not an unexplained failure. Here other scripts, wordings and classes."""
+    for text in ("Traceback (most recent call last):\n"
+                 '  File "run_with_submitit.py", line 120, in <module>\n'
+                 "    main()\n"
+                 '  File "run_with_submitit.py", line 44, in get_shared_folder\n'
+                 '    raise RuntimeError("no shared filesystem available")\n'
+                 "RuntimeError: no shared filesystem available\n",
+                 "FileNotFoundError: Shared directory not found: /checkpoint/alice/experiments\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), (text, v)
+        assert "shared folder" in v["fix"] and "torchrun" in v["fix"], v["fix"]
+
+
 def test_a_jit_op_build_failing_at_start_up_is_the_shared_build_not_the_rank_that_built_it(tmp_path):
     """Lead rule AF (2): torch's cpp_extension JIT build of an op (DeepSpeed's op builder) fails in whichever rank took
     the build lock (ninja's CalledProcessError, then "Error building extension"), the ranks that waited fail to load
@@ -2689,6 +2736,21 @@ def test_no_nccl_built_in_under_deepspeed_names_the_check_and_other_accelerators
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
     assert "torch.cuda.is_available()" in v["fix"] and "hccl" in v["fix"] and "DS_ACCELERATOR" in v["fix"], v
+
+
+def test_the_mpi_backend_given_gpu_tensors_without_a_cuda_aware_mpi_is_config(tmp_path):
+    """Round 42 (rocm-pytorch-453): ProcessGroupMPI's check that the MPI it was built with cannot carry GPU tensors
+    is the backend and the MPI install every rank shares (rule Q's last sentence): config, no rank, not an unexplained
+    failure. Here under a rank tag, a traceback above it, and the other negation; a second rank's copy too."""
+    text = ("[rank2]: Traceback (most recent call last):\n"
+            '[rank2]:   File "bench.py", line 31, in <module>\n'
+            "[rank2]:     dist.all_reduce(t)\n"
+            "[rank2]: RuntimeError: CUDA tensor detected and the MPI used does not have CUDA-aware MPI support\n"
+            "[rank5]: RuntimeError: CUDA tensor detected and the MPI used does not have CUDA-aware MPI support\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), v
+    assert "nccl" in v["fix"] and "CUDA-aware MPI" in v["fix"], v["fix"]
 
 
 def test_a_backend_name_torch_refuses_is_config_naming_the_backends_it_has(tmp_path):

@@ -1314,6 +1314,19 @@ def test_a_store_asked_for_libuv_in_a_build_without_it_is_config(tmp_path):
     assert "USE_LIBUV=0" in v["fix"] and "WSL" in v["fix"], v
 
 
+def test_a_store_asked_for_libuv_in_torch_24s_wording_is_config_too(tmp_path):
+    """torch 2.4's TCPStore.cpp said "PyTorch was build without libuv support" (the typo fixed later): here as the
+    store's DistStoreError under an agent's static rendezvous frame, cut before its advice and with no rank tag. The
+    same setting every process shares: config, no rank, never none (round 42: fluxgym-302)."""
+    text = ('  File "D:\\env\\Lib\\site-packages\\torch\\distributed\\elastic\\rendezvous\\'
+            'static_tcp_rendezvous.py", line 58, in next_rendezvous\n'
+            "    self._store = TCPStore(  # type: ignore[call-arg]\n"
+            "torch.distributed.DistStoreError: use_libuv was requested but PyTorch was build without libuv support\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "USE_LIBUV=0" in v["fix"], v
+
+
 def test_a_frameworks_own_one_gpu_per_worker_check_is_config_not_a_rank(tmp_path):
     """XGBoost's CHECK (device_helpers.cu "Multiple processes within communication group running on same CUDA device
     is not supported"), its text wrapped onto the lines after the XGBoostError that a rank raised: config, no rank

@@ -1261,7 +1261,15 @@ R_SETTINGS_CHECK = re.compile(
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
     # the platform every rank shares lacking a feature the settings ask for (Transformer Engine's "CUDA device,
     # driver and/or toolkit version does not support comm+GEMM overlap with CUDA Multicast")
-    r"|\b(?:device|driver|toolkit|GPU|platform|hardware)s?(?: version)? (?:does not|doesn't|do not) support\b"
+    r"|\b(?:device|driver|toolkit|GPU|platform|hardware|series)s?(?: version)? (?:does not|doesn't|do not) support\b"
+    # the check telling the user which environment setting to launch with (accelerate's "Please set
+    # `NCCL_P2P_DISABLE="1"` and `NCCL_IB_DISABLE="1"` or use `accelerate launch`" for GPUs without P2P/IB): it
+    # refuses the settings every process starts with, not a rank's own run
+    r"|\b(?:[Pp]lease )?(?:set|export)\W{1,3}[A-Z][A-Z0-9]{1,20}_[A-Z0-9_]{1,40}\W{0,2}="
+    # the script refusing the parallel mode it was started in (moco's "NotImplementedError: Only
+    # DistributedDataParallel is supported." without --multiprocessing-distributed): its launch arguments, not a run
+    r"|\b[Oo]nly (?:[\w-]+ ){0,3}?(?:DistributedDataParallel|DDP|FSDP|distributed|multi-?process\w*)\b"
+    r"[\w ,/()-]{0,40}?\b(?:is|are) (?:supported|implemented|allowed)\b"
     # torch's parse of the launcher's rendezvous endpoint (--rdzv-endpoint, or --master_addr:--master_port) refusing
     # its value ("The hostname of the rendezvous endpoint 'h:p' must be a dot-separated list of labels, an IPv4
     # address, or an IPv6 address", "The port number of the rendezvous endpoint ... must be an integer"): a launch
@@ -1269,7 +1277,7 @@ R_SETTINGS_CHECK = re.compile(
     r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b")
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
-R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=\w{1,40}[^.;]{0,80})")
+R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=[\"'`]?\w{1,40}[^.;]{0,80})")
 # A framework's own check refusing how the launch maps processes to devices, as a statement with or without an
 # exception class before it (lead rules W, AA (1)): XGBoost's "Multiple processes within communication group running
 # on same CUDA device is not supported" (its CHECK's text, often on the lines after the XGBoostError), accelerate's
@@ -1304,6 +1312,12 @@ R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30
                               r"supports only (?:the )?(?P<mode>[\w.-]{1,24}) bootstrap(?: backend)?\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
+# A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
+# (submitit launch scripts' get_shared_folder(): "RuntimeError: No shared folder available"), failing before any
+# worker runs: the launch set-up every node shares (lead rule X (2)), config, no rank
+R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
+                             r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
+                             r"(?:available|found|mounted|accessible)\b")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
 # written by the run (a dataset index, a checkpoint), not the network or NCCL
 R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale file handle|Disk quota exceeded|"
@@ -1314,7 +1328,8 @@ R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale fi
 # The store asked for its libuv backend (torch >= 2.4's default, TCPStore.cpp: "use_libuv was requested but PyTorch
 # was built without libuv support, run with USE_LIBUV=0 to disable it"): a feature this torch build lacks (Windows
 # wheels), a setting every rank shares (lead rule Q's last sentence): config, read before the store's failure words.
-R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was built without libuv support")
+# torch 2.4's TCPStore.cpp printed it "PyTorch was build without libuv support" (the typo fixed later): both spellings.
+R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was buil[dt] without libuv support")
 # The same shape in other builds: torch 0.4's THD ("RuntimeError: the distributed NCCL backend is not available; try
 # to recompile the THD package with CUDA and NCCL 2+ support") and XLA (JAX, TensorFlow) finding no loadable libnccl
 # ("NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work."):
@@ -1323,6 +1338,11 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
                        r"\bdistributed NCCL backend is not available|"
                        r"(?P<lib>\bUnable to load (?:the )?NCCL library)|"
+                       # the mpi backend given GPU tensors with an MPI build that cannot carry them (ProcessGroupMPI.cpp
+                       # "CUDA tensor detected and the MPI used doesn't have CUDA-aware MPI support"): the backend and
+                       # the MPI install every rank shares, config, no rank
+                       r"(?P<mpi>\bMPI used (?:doesn't|does not) have CUDA-aware MPI support|"
+                       r"\bMPI (?:library |build |implementation )?(?:is not|isn't) CUDA-aware\b)|"
                        # init_process_group's backend name refused by torch's Backend(): a backend removed from this
                        # torch (1.0's "TCP backend has been deprecated. Please use Gloo or MPI backends ...", THD's)
                        # or no backend at all ("Invalid backend: 'ncll'"): a setting every process shares, config

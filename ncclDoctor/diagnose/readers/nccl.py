@@ -170,7 +170,8 @@ class NcclReaders:
         if not m or (m.group("backend") and self._body.lstrip().startswith("raise ")):
             return None  # (a traceback's source line of the check: its exception line follows)
         ev = self._context(lineno, text, "no_nccl")
-        ev.data["what"] = "library" if m.group("lib") else "backend" if m.group("backend") else m.group(0)
+        ev.data["what"] = ("library" if m.group("lib") else "backend" if m.group("backend") else
+                           "cuda_mpi" if m.group("mpi") else m.group(0))
         if m.group("backend"):  # the backend named, as the check printed it
             ev.data["backend"] = m.group("gone") or m.group("bad")
         return ev

@@ -153,6 +153,8 @@ class SettingsReaders:
             self._body)
         if not pairs or "set by environment" in text or "NCCL WARN" in text:  # a WARN's "Set NCCL_X=1 to ..." advice
             return None
+        if "rror" in text and S.R_EXC_TAIL.match(self._body):  # an exception's advice ("Please set NCCL_X=1"), no
+            return None  # setting applied: its traceback tail reads it (a framework's check, lead rule W)
         ev = self._context(lineno, text, "setting")
         ev.data["settings"] = pairs[:16]
         return ev

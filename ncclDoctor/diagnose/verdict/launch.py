@@ -128,6 +128,17 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the one environment every node runs (a stale egg or a second site-packages on the path gives the same "
             "error), then relaunch.",
             "high", [], [bx.brief()], job_wide=True)
+    if S.R_NO_SHARED_DIR.search(said):  # a cluster launcher's shared job folder missing (lead rule X (2))
+        return Verdict(
+            "config",
+            f"the launcher stopped before any worker ran: it found no shared folder for the job ({text[:200]}, "
+            f"{e.where}) -- the cluster-wide directory it puts the job's folder and its file:// rendezvous in does not "
+            "exist on this host, a launch set-up every node shares, no rank's fault",
+            "Give the launcher a shared folder that every node mounts (its --job_dir / output dir on a shared file "
+            "system, or the path its get_shared_folder() expects, such as /checkpoint/<user>), then resubmit the "
+            "Slurm job; on a single machine without Slurm run the training script itself under torchrun "
+            "(torchrun --nproc_per_node N main.py) instead of the submitit launcher.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if "of the rendezvous endpoint" in said:  # the launcher's endpoint setting refused (lead rules X (2), V (1))
         return Verdict(
             "config",
@@ -283,6 +294,18 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "libnccl2 package; make libnccl.so.2 findable (LD_LIBRARY_PATH, ldconfig -p | grep nccl) and keep the "
             "CUDA/cuDNN/NCCL versions the framework was built for.",
             "high", [], [lib.brief()], job_wide=True)
+    mpi = next((e for e in evs if e.data.get("what") == "cuda_mpi"), None)
+    if mpi is not None:  # the mpi backend given GPU tensors, its MPI build not CUDA-aware (lead rule Q's last sentence)
+        return Verdict(
+            "config",
+            "the mpi backend was given GPU tensors and the MPI library torch uses is not CUDA-aware "
+            f"('{strip_prefixes(mpi.text).strip()[:160]}'): the backend and the MPI build every process shares "
+            "cannot carry device memory, not a fault of any rank or of the network",
+            "Use the nccl (RCCL) backend for GPU tensors (init_process_group backend='nccl', or "
+            "'cpu:gloo,cuda:nccl'); keep backend mpi only with a CUDA-aware MPI (Open MPI built with CUDA/ROCm, UCX: "
+            "ompi_info --parsable --all | grep mpi_built_with_cuda_support) and a torch built against it, or move "
+            "tensors to CPU before MPI collectives. Then relaunch every rank.",
+            "high", [], [mpi.brief()], job_wide=True)
     bad = next((e for e in evs if e.data.get("what") == "backend"), None)
     if bad is not None:  # init_process_group's backend refused by name (lead rules L, Q): a setting, no rank
         return Verdict(
