@@ -1845,6 +1845,19 @@ def test_a_consequence_xid_is_read_by_the_xid_it_names_as_its_cause(tmp_path):
     assert "compute-sanitizer" in v["fix"], v  # a bare Xid 45 stays the application's consequence
 
 
+def test_nvidia_smi_that_cannot_reach_a_gpu_is_a_gpu_off_its_pcie_link(tmp_path):
+    """Round 43: nvidia-smi's "Unable to determine the device handle for GPU<pci>: <reason>" after a hang: the GPU
+    fell off its PCIe link (Xid 79), a hardware fault; a PCI address, no rank. Other addresses / reasons here."""
+    for line in ("Unable to determine the device handle for GPU 0000:B1:00.0: GPU is lost.  Reboot the system to "
+                 "recover this GPU\n",
+                 "$ nvidia-smi\nUnable to determine the device handle for gpu0000:5e:00.0: Unknown Error\n"
+                 "No devices were found\n"):
+        d = _report(tmp_path, line)
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and _accused(d) == set(), (line, v)
+        assert "PCIe" in v["summary"] and "reseat or replace the GPU" in v["fix"], v
+
+
 def test_a_nan_check_that_stops_one_rank_says_its_numbers_diverged(tmp_path):
     """Rule A's lone failure whose exception is a NaN/Inf check (clip_grad_norm_'s error_if_nonfinite, autograd's
     anomaly mode): that rank is the culprit (cause unknown: no class for diverging numbers), and the fix is about
