@@ -76,6 +76,22 @@ def test_a_harness_naming_the_failed_nccl_call_and_its_code_reads_the_code(tmp_p
 
 
 # --- out of memory: the GPU's, and the host's (Ray's memory monitor) ----------------------------------------------
+def test_an_oom_glued_to_the_agents_exit_record_names_that_worker(tmp_path):
+    """Round 43: a paste that lost its line breaks (and, read back by OCR, the record's brackets and underscore):
+    the worker's OOM, the agent's SIGTERM to the other worker and its "failed (exitcode: 1) local_rank: N" record on
+    one line. Rule A: the one worker that failed on its own, with an OOM, is the culprit. Other ranks/numbers."""
+    oom = ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total "
+           "capacity; 76.80 GiB already allocated; 1.02 GiB free; 77.90 GiB reserved in total by PyTorch)")
+    term = "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 7310 closing signal SIGTERM"
+    for rec in ("ERROR:torch.distributed.elastic.multiprocessing.api:failed exitcode: 1) local rank: 0 pid: 7309) "
+                "of binary: /opt/conda/bin/python",
+                "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 7309) "
+                "of binary: /opt/conda/bin/python"):
+        d = _report(tmp_path, oom + term + rec + "\nTraceback (most recent call last):\n")
+        v = d["verdict"]
+        assert v["cause"] == "gpu_oom" and _accused(d) == {0}, (rec, v)
+
+
 def test_an_oom_while_the_model_loads_names_sharding(tmp_path):
     text = ("[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 2 has a total "
             "capacity of 39.39 GiB of which 1.02 GiB is free.\n")

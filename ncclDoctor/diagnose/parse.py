@@ -615,6 +615,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
+                self._glued_exit(lineno, text, ev)
                 return ev
         return None
 

@@ -138,6 +138,20 @@ class ExitReaders:
         ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
         return ev
 
+    def _glued_exit(self, lineno: int, text: str, ev: Event) -> None:
+        """torchrun's agent record of a worker's exit ("failed (exitcode: 1) local_rank: 1 (pid: P)") glued after
+        another family's line (a paste that lost its line breaks: the worker's exception, then the agent's SIGTERM
+        and its record on one line): that line's event is read, and the exit record queued beside it (lead rule A
+        needs both, the exception and which worker failed)."""
+        if ev.kind == "worker_failed" or "exitcode" not in text:
+            return
+        m = S.R_WORKER_FAILED.search(text)
+        if m is None or m.start() == 0:
+            return
+        glued = self._worker_failed(lineno, text[m.start():])
+        if glued is not None and glued.kind == "worker_failed":
+            self.queued.append(glued)
+
     def _srun_task(self, lineno: int, text: str) -> bool:
         """srun's record of how its tasks ended (signatures.R_SRUN_TASKS), kept for _srun_first; the step's teardown
         line (R_SRUN_TEARDOWN) is noted and read on by the other families. True: a task record, taken."""
