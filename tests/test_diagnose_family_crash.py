@@ -76,6 +76,21 @@ def test_a_harness_naming_the_failed_nccl_call_and_its_code_reads_the_code(tmp_p
 
 
 # --- out of memory: the GPU's, and the host's (Ray's memory monitor) ----------------------------------------------
+def test_of_two_agents_records_the_earlier_lone_root_cause_is_the_culprit(tmp_path):
+    """Round 42: two torchrun records (two agents): one's root cause failed alone (<NO_OTHER_FAILURES>) a while
+    before every failure of the other record: that process failed first, the others after it (rules A, J). Here
+    rank 9 on another host, the later record of ranks 1 and 2, both orders in the paste."""
+    alone = ["  <NO_OTHER_FAILURES>\n"]
+    first = _record(alone, failure_record(0, 9, 1, 1, 4410, time="2025-03-04_11:20:07", host="n2"))
+    later = _record([failure_record(1, 2, 2, 1, 3302, time="2025-03-04_11:21:40", host="n1")],
+                    failure_record(0, 1, 1, 1, 3301, time="2025-03-04_11:21:40", host="n1"))
+    for text in (later + first, first + later):
+        d = _report(tmp_path, text)
+        assert _accused(d) == {9}, d["verdict"]
+    same = _record(alone, failure_record(0, 9, 1, 1, 4410, time="2025-03-04_11:21:40", host="n2"))
+    assert _accused(_report(tmp_path, later + same)) != {9}  # at the same time: no first failure
+
+
 def test_an_oom_glued_to_the_agents_exit_record_names_that_worker(tmp_path):
     """Round 43: a paste that lost its line breaks (and, read back by OCR, the record's brackets and underscore):
     the worker's OOM, the agent's SIGTERM to the other worker and its "failed (exitcode: 1) local_rank: N" record on

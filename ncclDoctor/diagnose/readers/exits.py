@@ -382,6 +382,7 @@ class ExitReaders:
                 return True, cut
             if t.endswith("]:") or t == "<NO_OTHER_FAILURES>":  # "[1]:" starts the next entry
                 cut = self._cut_entry()
+                self._cf_alone = t == "<NO_OTHER_FAILURES>" or (self._cf_alone and self.cf_section == "root")
                 self._follow, self.cf, self._cf_ev = 7, {}, None
                 return True, cut
             if not t and self._cf_more > 0:  # a blank line unwrap() left for a piece it joined: read on
@@ -424,6 +425,7 @@ class ExitReaders:
         # torchrun lists under "Failures:" every failure BESIDES its root cause (ChildFailedError.format_msg): an
         # entry there says another process failed on its own too, shown or not
         ev.data.update(root=self.cf_section == "root", listed=self.cf_section == "other" and self._cf_listed,
+                       alone=self.cf_section == "root" and self._cf_alone,
                        local_rank=int(r.group(2)) if r else None,
                        exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),
