@@ -76,6 +76,37 @@ def test_a_harness_naming_the_failed_nccl_call_and_its_code_reads_the_code(tmp_p
 
 
 # --- out of memory: the GPU's, and the host's (Ray's memory monitor) ----------------------------------------------
+def test_of_two_agents_records_the_earlier_lone_root_cause_is_the_culprit(tmp_path):
+    """Round 42: two torchrun records (two agents): one's root cause failed alone (<NO_OTHER_FAILURES>) a while
+    before every failure of the other record: that process failed first, the others after it (rules A, J). Here
+    rank 9 on another host, the later record of ranks 1 and 2, both orders in the paste."""
+    alone = ["  <NO_OTHER_FAILURES>\n"]
+    first = _record(alone, failure_record(0, 9, 1, 1, 4410, time="2025-03-04_11:20:07", host="n2"))
+    later = _record([failure_record(1, 2, 2, 1, 3302, time="2025-03-04_11:21:40", host="n1")],
+                    failure_record(0, 1, 1, 1, 3301, time="2025-03-04_11:21:40", host="n1"))
+    for text in (later + first, first + later):
+        d = _report(tmp_path, text)
+        assert _accused(d) == {9}, d["verdict"]
+    same = _record(alone, failure_record(0, 9, 1, 1, 4410, time="2025-03-04_11:21:40", host="n2"))
+    assert _accused(_report(tmp_path, later + same)) != {9}  # at the same time: no first failure
+
+
+def test_an_oom_glued_to_the_agents_exit_record_names_that_worker(tmp_path):
+    """Round 43: a paste that lost its line breaks (and, read back by OCR, the record's brackets and underscore):
+    the worker's OOM, the agent's SIGTERM to the other worker and its "failed (exitcode: 1) local_rank: N" record on
+    one line. Rule A: the one worker that failed on its own, with an OOM, is the culprit. Other ranks/numbers."""
+    oom = ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total "
+           "capacity; 76.80 GiB already allocated; 1.02 GiB free; 77.90 GiB reserved in total by PyTorch)")
+    term = "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 7310 closing signal SIGTERM"
+    for rec in ("ERROR:torch.distributed.elastic.multiprocessing.api:failed exitcode: 1) local rank: 0 pid: 7309) "
+                "of binary: /opt/conda/bin/python",
+                "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 7309) "
+                "of binary: /opt/conda/bin/python"):
+        d = _report(tmp_path, oom + term + rec + "\nTraceback (most recent call last):\n")
+        v = d["verdict"]
+        assert v["cause"] == "gpu_oom" and _accused(d) == {0}, (rec, v)
+
+
 def test_an_oom_while_the_model_loads_names_sharding(tmp_path):
     text = ("[rank2]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 2 has a total "
             "capacity of 39.39 GiB of which 1.02 GiB is free.\n")
@@ -1843,6 +1874,19 @@ def test_a_consequence_xid_is_read_by_the_xid_it_names_as_its_cause(tmp_path):
     assert "146" in v["summary"] and "not the training code" in v["summary"] and "nvlink" in v["fix"], v
     v = _verdict(tmp_path, "NVRM: Xid (PCI:0000:3b:00): 45, pid=77, name=python, Ch 00000002\n")
     assert "compute-sanitizer" in v["fix"], v  # a bare Xid 45 stays the application's consequence
+
+
+def test_nvidia_smi_that_cannot_reach_a_gpu_is_a_gpu_off_its_pcie_link(tmp_path):
+    """Round 43: nvidia-smi's "Unable to determine the device handle for GPU<pci>: <reason>" after a hang: the GPU
+    fell off its PCIe link (Xid 79), a hardware fault; a PCI address, no rank. Other addresses / reasons here."""
+    for line in ("Unable to determine the device handle for GPU 0000:B1:00.0: GPU is lost.  Reboot the system to "
+                 "recover this GPU\n",
+                 "$ nvidia-smi\nUnable to determine the device handle for gpu0000:5e:00.0: Unknown Error\n"
+                 "No devices were found\n"):
+        d = _report(tmp_path, line)
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and _accused(d) == set(), (line, v)
+        assert "PCIe" in v["summary"] and "reseat or replace the GPU" in v["fix"], v
 
 
 def test_a_nan_check_that_stops_one_rank_says_its_numbers_diverged(tmp_path):

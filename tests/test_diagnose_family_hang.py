@@ -158,6 +158,13 @@ def test_ddp_models_every_report_names_one_odd_rank(tmp_path):
     assert _verdict(tmp_path, text)["culprits"] == [3]
 
 
+def test_ddp_models_a_count_no_model_has_names_that_rank(tmp_path):
+    """Round 43: the slot of the rank DDP names holds a count of parameter tensors no model has (another
+    collective's payload: that rank was elsewhere); the reporter's own sane count clears it. Other ranks/numbers."""
+    v = _verdict(tmp_path, _DDP.format(r=3, n=391, o=6, m=4611686018427387904))
+    assert (v["cause"], v["culprits"], v["confidence"]) == ("desync", [6], "medium"), v
+
+
 # --- torch's desync report ----------------------------------------------------------------------------------------
 DESYNC = ("[rank1]:[E601 01:00:00.000000000 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation "
           "timeout: WorkNCCL(SeqNum=90, OpType=BROADCAST, NumelIn=4, NumelOut=4, Timeout(ms)=1800000) ran for "

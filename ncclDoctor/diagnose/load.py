@@ -256,6 +256,9 @@ SNIFF = 8192
 #   RSS       a training loop's own per-step readout of its process's resident host memory ("rank 0 RSS MEM USE:
 #             5.11G"), which holds no other word: a rank's RSS growing many-fold is its host memory running away
 #             (readers.crash._rss, verdict.memory._rss_runaway)
+#   device handle  nvidia-smi's "Unable to determine the device handle for GPU<pci>: GPU is lost. Reboot the system
+#             to recover this GPU", which holds no other word: a GPU fallen off its PCIe link, a node's hardware fault
+#             (readers.crash._cuda_error, verdict.cuda._cuda)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -284,7 +287,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
-            b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon")
+            b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon",
+            b"device handle")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -176,8 +176,25 @@ def root_not_shown(c: Collected, fails: list[Event]) -> bool:
         e.data.get("root") for e in c.child_failures)
 
 
+def _first_alone(fails: list[Event]) -> Event | None:
+    """Lead rules A and J over several torchrun failure records (one per agent): the one record whose root cause
+    failed alone (its "Failures:" list says <NO_OTHER_FAILURES>) at a time before every other failure shown is the
+    first failure; the other records' processes failed after it, as peers of a lost rank do. A record's root cause
+    is its first observed failure, so an entry of its list whose time the paste lost is no earlier than that root's."""
+    alone = [e for e in fails if e.data.get("alone") and e.ts is not None]
+    if len(alone) != 1:
+        return None
+    e = alone[0]
+    rest = [o for o in fails if o is not e]
+    roots = [o for o in rest if o.data.get("root")]
+    later = all((o.ts is not None or not o.data.get("root")) and (o.ts is None or o.ts > e.ts) for o in rest)
+    return e if roots and later else None
+
+
 def lone_failure(c: Collected) -> Lone | None:
     fails = failed_on_own(c)
+    first = _first_alone(fails) if len(fails) > 1 else None
+    fails = [first] if first is not None else fails
     if len(fails) != 1 or root_not_shown(c, fails):
         return None
     e = fails[0]

@@ -56,6 +56,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
+        self._cf_alone = False  # this record's "Failures:" list said <NO_OTHER_FAILURES>: its root cause failed alone
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
@@ -537,6 +538,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._cf_listed = self.cf_section == "other"
+            self._cf_alone = self._cf_alone and self.cf_section == "root"  # a new record's list starts
             self._follow = 8
             return None
         stray = S.R_CF_FIELD.match(body)
@@ -615,6 +617,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self._traceback_tail):
             ev = fn(lineno, text)
             if ev is not None:
+                self._glued_exit(lineno, text, ev)
                 return ev
         return None
 

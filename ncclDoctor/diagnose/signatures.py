@@ -324,6 +324,11 @@ R_STORE_BARRIER_ADDED = re.compile(r"Added key ?: ?(\S{1,120}) to store for rank
 R_PMIX_FENCE = re.compile(r"mpi/pmix\w{0,8}: pmixp_coll\w{0,40}: [^\n]{0,200}?collective timeout")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
+# nvidia-smi that cannot reach a GPU the driver enumerated ("Unable to determine the device handle for GPU0000:03:00.0:
+# Unknown Error", "... for GPU 0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU"): the GPU dropped off
+# its PCIe link (the driver's Xid 79), a node's hardware fault; the line names a PCI address, not a rank
+R_NVSMI_LOST = re.compile(r"Unable to determine the device handle for (?:GPU ?)?([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:"
+                          r"[0-9a-fA-F]{2}\.[0-9a-fA-F]) ?: ?([^\n]{1,80})", re.IGNORECASE)
 # the driver's note on a consequence Xid (45 preemptive cleanup, 43) naming the one that caused it: "Ch 00000001
 # caused by previous Xid 149"
 R_XID_CAUSE = re.compile(r"caused by previous Xid (\d{1,3})\b")
@@ -648,7 +653,9 @@ R_VLLM_WORKER_LINE = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) |Exception 
 R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")
-R_WORKER_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid: (\d+)\)")
+# (its brackets and the underscore may be lost in a paste read back by OCR: "failed exitcode: 1) local rank: 1 pid:
+# 22094)"; the words and numbers in their order still say it)
+R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? local[_ ]rank: ?(\d+) \(?pid: ?(\d+)\)?")
 # the same line with its "local_rank: N (pid: P) of binary" lost in the paste ("... local_rankroot/.../python")
 R_WORKER_FAILED_CUT = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank(?!:? ?\d)")
 # the same line wrapped by a terminal or rich's console (accelerate): "local_rank: N (pid:" ends the line, the pid

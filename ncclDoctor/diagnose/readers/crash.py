@@ -29,6 +29,13 @@ class CrashReaders:
             ev.data.update(what=f"Xid {x.group(2)} on GPU {x.group(1)}", cuda_code=None, watchdog=False,
                            xid=int(x.group(2)), pci=x.group(1), cause_xid=int(cause.group(1)) if cause else None)
             return ev
+        g = S.R_NVSMI_LOST.search(text) if "device handle" in text else None
+        if g:  # nvidia-smi cannot reach a GPU (fallen off its PCIe link): a PCI address, not a rank
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None
+            ev.data.update(what=f"nvidia-smi cannot reach GPU {g.group(1)} ({g.group(2).strip()})", cuda_code=None,
+                           watchdog=False, pci=g.group(1), lost=True)
+            return ev
         h = S.R_HSA_HW.search(text) if "HW Exception" in text else None
         if h:  # the HSA runtime's hardware exception of one GPU (ROCm's Xid): which rank holds it is not said
             ev = self._context(lineno, text, "cuda_error")

@@ -138,6 +138,20 @@ class ExitReaders:
         ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
         return ev
 
+    def _glued_exit(self, lineno: int, text: str, ev: Event) -> None:
+        """torchrun's agent record of a worker's exit ("failed (exitcode: 1) local_rank: 1 (pid: P)") glued after
+        another family's line (a paste that lost its line breaks: the worker's exception, then the agent's SIGTERM
+        and its record on one line): that line's event is read, and the exit record queued beside it (lead rule A
+        needs both, the exception and which worker failed)."""
+        if ev.kind == "worker_failed" or "exitcode" not in text:
+            return
+        m = S.R_WORKER_FAILED.search(text)
+        if m is None or m.start() == 0:
+            return
+        glued = self._worker_failed(lineno, text[m.start():])
+        if glued is not None and glued.kind == "worker_failed":
+            self.queued.append(glued)
+
     def _srun_task(self, lineno: int, text: str) -> bool:
         """srun's record of how its tasks ended (signatures.R_SRUN_TASKS), kept for _srun_first; the step's teardown
         line (R_SRUN_TEARDOWN) is noted and read on by the other families. True: a task record, taken."""
@@ -368,6 +382,7 @@ class ExitReaders:
                 return True, cut
             if t.endswith("]:") or t == "<NO_OTHER_FAILURES>":  # "[1]:" starts the next entry
                 cut = self._cut_entry()
+                self._cf_alone = t == "<NO_OTHER_FAILURES>" or (self._cf_alone and self.cf_section == "root")
                 self._follow, self.cf, self._cf_ev = 7, {}, None
                 return True, cut
             if not t and self._cf_more > 0:  # a blank line unwrap() left for a piece it joined: read on
@@ -410,6 +425,7 @@ class ExitReaders:
         # torchrun lists under "Failures:" every failure BESIDES its root cause (ChildFailedError.format_msg): an
         # entry there says another process failed on its own too, shown or not
         ev.data.update(root=self.cf_section == "root", listed=self.cf_section == "other" and self._cf_listed,
+                       alone=self.cf_section == "root" and self._cf_alone,
                        local_rank=int(r.group(2)) if r else None,
                        exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),

@@ -258,6 +258,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     hsa = sorted({e.data["hsa_node"] for e in evs if e.data.get("hsa_node") is not None})
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
+    elif lost := sorted({e.data["pci"] for e in evs if e.data.get("lost")}):
+        gpus = ", ".join(lost[:4])  # nvidia-smi's view of the node: a GPU it can no longer reach
+        said = next(e.data["what"] for e in evs if e.data.get("lost"))
+        what = (f"a GPU that dropped off its PCIe link ({said}; the driver's Xid 79, 'fallen off the bus'): a "
+                "hardware fault of that node, not the training code")
+        fix = (f"Drain that node and look at GPU {gpus}: dmesg -T | grep -iE 'xid|aer|pcie' (Xid 79, PCIe AER errors "
+               "of the root port above it), nvidia-smi -q once it is back; reboot the node to recover the GPU, and "
+               "if it drops again check the PCIe link / riser, power and cooling, reseat or replace the GPU. Map the "
+               "PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index --format=csv.")
     elif hsa:  # ROCm's HSA runtime: a hardware exception of the GPU itself (its Xid), the rank holding it not said
         gpus = ", ".join(f"node-{n}" for n in hsa[:4])
         said = next(e.data["what"] for e in evs if e.data.get("hsa_node") is not None)

@@ -107,9 +107,16 @@ def _sites_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [x.brief() for x in evs[:2]])
 
 
+# DDP's check all-gathers len(parameters), a count of tensors: no model has a million of them, so such a
+# count in the slot of the rank DDP names is the payload of another collective that rank was in instead
+_NO_MODEL_COUNT = 1_000_000
+
+
 def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """DDP's constructor found that the ranks' models differ. A rank with 0 parameters built no model
-    at all, and a rank that every report names as the inconsistent one is the odd one out: those
+    at all, a rank whose count no model has (DDP counts parameter tensors: millions of them is a
+    slot of its all-gather filled by some other collective that rank was in) left DDP's collective
+    order, and a rank that every report names as the inconsistent one is the odd one out: those
     are culprits (medium); one report between two ranks with parameters on both sides names nobody."""
     evs = c.samples.get("ddp_params", [])
     if not evs:
@@ -132,7 +139,8 @@ def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in evs if not e.data.get("shape")]
     odd = {e.data["odd"] for e in evs}
     empty = {e.data["odd"] for e in evs if e.data["odd_params"] == 0} | {
-        e.data["reporter"] for e in evs if e.data["reporter_params"] == 0}
+        e.data["reporter"] for e in evs if e.data["reporter_params"] == 0} | {
+        e.data["odd"] for e in evs if e.data["odd_params"] >= _NO_MODEL_COUNT > e.data["reporter_params"]}
     reporters = {e.data["reporter"] for e in evs}
     culprits = sorted(empty) if empty else (sorted(odd) if len(odd) == 1 and len(reporters) > 1 else [])
     e = evs[0]
