@@ -2933,6 +2933,23 @@ def test_a_keyboard_interrupt_with_nothing_failing_before_it_is_a_stop_from_outs
     assert _verdict(tmp_path, hung, "hung.log")["cause"] != "signal"
 
 
+# --- session 13 (fix42-4): torchrun's agent passing on a Ctrl-C: the fix names SIGINT and the teardown --------
+def test_torchrun_agent_receiving_sigint_names_sigint_and_the_teardown_in_its_fix(tmp_path):
+    """torch/distributed/elastic/agent/server/api.py: "Received 2 death signal, shutting down workers" and
+    multiprocessing/api.py's "Sending process P closing signal SIGINT": the user's Ctrl-C from outside, signal, no
+    rank; the fix names SIGINT, says the exit tracebacks (a DataLoader's atexit clean-up) are the teardown, and what
+    to take before interrupting a stuck job."""
+    text = ("W1203 09:41:17.412000 140233 torch/distributed/elastic/agent/server/api.py:704] Received 2 death signal, "
+            "shutting down workers\n"
+            + "".join(f"W1203 09:41:17.41{i}000 140233 torch/distributed/elastic/multiprocessing/api.py:897] Sending "
+                      f"process {140301 + i} closing signal SIGINT\n" for i in range(4)))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []) and not _accused(d), v
+    assert "SIGINT" in v["fix"] and "DataLoader" in v["fix"] and "py-spy" in v["fix"], v["fix"]
+    assert "TORCH_NCCL_ASYNC_ERROR_HANDLING" in v["fix"], v["fix"]
+
+
 # --- lead rules U (3), A: an unranked CUDA OOM of GPU N whose own process holds it, with rank N's traceback --------
 def test_an_unranked_oom_whose_gpu_agrees_with_the_ranked_traceback_pasted_with_it_names_that_rank(tmp_path):
     """The OOM's message line has no launcher prefix, but says "GPU 2 ... this process has X memory in use" (the

@@ -111,6 +111,28 @@ def test_the_same_gpu_message_alone_is_invalid_usage(tmp_path):
     assert "nproc_per_node" in v["fix"]
 
 
+# session 13 (fix42-4): ProcessGroupNCCL.cpp's getNCCLComm raising ncclInvalidUsage with an empty "Last error:" (torch
+# 2.0/2.1, NCCL 2.14-2.18): the reason is only in NCCL's WARN; a group aborted and used again is one such call
+def test_invalid_usage_raised_creating_the_communicator_with_no_reason_names_the_warn_and_the_abort(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/workspace/train.py", line 212, in <module>\n'
+            "    dist.all_reduce(flag, group=sub_group)\n"
+            '  File "/usr/lib/python3/dist-packages/torch/distributed/distributed_c10d.py", line 1700, in all_reduce\n'
+            "    work = group.allreduce([tensor], opts)\n"
+            "torch.distributed.DistBackendError: NCCL error in: "
+            "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275, "
+            "invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.18.3\n"
+            "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+            "Last error:\n\n"
+            "Exception raised from getNCCLComm at ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275 (most "
+            "recent call first):\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []), v
+    assert "ncclInvalidUsage" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
+    assert "ncclCommAbort" in v["fix"] and "destroy_process_group" in v["fix"], v["fix"]
+    assert "device_ids" in v["fix"], v["fix"]
+
+
 # --- NCCL's /dev/shm segments -------------------------------------------------------------------------------------
 def test_nccl_shm_segment_failure_without_the_warn_prefix(tmp_path):
     """NCCL's shmutils.cc "Error while creating shared memory segment %s (size %d)" quoted without

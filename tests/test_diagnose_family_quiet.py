@@ -1564,6 +1564,56 @@ def test_an_nccl_tests_table_pasted_from_its_rows_on_is_read_clean_or_wrong(tmp_
     assert v["cause"] == "unknown" and v["culprits"] == [], v
 
 
+# --- session 13 (fix42-4): nccl-tests run with one rank, clean; GPU Direct RDMA off for an HCA (lead rule K) ---------
+def _one_rank_table(host: str, wrong: int = 0, prefix: str = "") -> str:
+    """An all_gather_perf run of one process on one GPU (nccl-tests v2.13+ format: root and #wrong columns): every
+    busbw 0 (the bus factor (n-1)/n of one rank), WRONG values at the second size."""
+    rows = "".join(f"{s:>12}  {s // 4:>12}     float    none      -1    {11 + i}.20   {90 + i}.31    0.00  "
+                   f"{wrong if i == 1 else 0:>5}    {10 + i}.70   {95 + i}.02    0.00  {wrong if i == 1 else 0:>5}\n"
+                   for i, s in enumerate((1 << 20, 1 << 22, 1 << 24)))
+    text = ("# nThread 1 nGpus 1 minBytes 1048576 maxBytes 16777216 step: 4(factor) warmup iters: 5 iters: 20 agg "
+            "iters: 1 validation: 1 graph: 0\n#\n# Using devices\n"
+            f"#  Rank  0 Group  0 Pid  41207 on {host:>10} device  0 [0x1b] NVIDIA A100-SXM4-80GB\n#\n"
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+            "busbw #wrong\n" + rows
+            + f"# Out of bounds values : {1 if wrong else 0} {'FAILED' if wrong else 'OK'}\n"
+            "# Avg bus bandwidth    : 0 \n#\n")
+    return "".join(prefix + line + "\n" for line in text.splitlines())
+
+
+def test_nccl_tests_run_with_one_rank_and_checked_clean_is_nothing_failing_run_it_over_more_gpus(tmp_path):
+    """nccl-tests with one rank (nGpus 1, one device line) prints busbw 0 (the bus factor is 0 for n = 1) and
+    'Avg bus bandwidth : 0': with '#wrong' 0 and 'Out of bounds values : 0 OK' nothing failed (none, rule K) and the
+    fix says how to test communication (-g N / mpirun -np N with MPI=1), also when the paste quotes every line; a
+    wrong value there is still rule S."""
+    for prefix in ("", "> "):
+        v = _verdict(tmp_path, _one_rank_table("dgx-b07", prefix=prefix))
+        assert (v["cause"], v["culprits"]) == ("none", []), (prefix, v)
+        assert "#wrong 0" in v["fix"] and "-g " in v["fix"] and "mpirun -np N" in v["fix"], (prefix, v["fix"])
+        assert "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, _one_rank_table("dgx-b07", wrong=12))
+    assert v["cause"] == "unknown" and "#wrong 0" not in v["fix"], v
+
+
+def test_nccls_gpu_direct_rdma_disabled_for_an_hca_is_a_performance_info_naming_the_peer_memory_module(tmp_path):
+    """net_ib's INFO "NET/IB : GPU Direct RDMA Disabled for HCA N 'dev'" beside set-up lines with nothing failing:
+    none (rule K), and the fix says what enables GPU Direct RDMA (nvidia-peermem or DMA-BUF; NCCL_NET_GDR_LEVEL does
+    not). NCCL's topology choice ("... for GPU 0[0] / HCA 0 (distance 2 >= 2)") on NET/Socket is not that line."""
+    text = (nccl_info("trn-node12", 7731, 3, "NET/IB : Using [0]mlx5_4:1/IB [1]mlx5_7:1/IB ; OOB ib0:10.8.1.12<0>")
+            + nccl_info("trn-node12", 7731, 3, "Using network IB")
+            + nccl_info("trn-node12", 7731, 3, "NCCL_NET_GDR_LEVEL set by environment to PHB")
+            + nccl_info("trn-node12", 7731, 3, "comm 0x7f2a10 rank 3 nranks 32 cudaDev 3 busId 4e000 - Init START")
+            + nccl_info("trn-node12", 7731, 3, "NET/IB : GPU Direct RDMA Disabled for HCA 1 'mlx5_7'"))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "nvidia-peermem" in v["fix"] and "NCCL_DMABUF_ENABLE" in v["fix"], v["fix"]
+    assert "NCCL_NET_GDR_LEVEL=PHB cannot enable it" in v["fix"], v["fix"]
+    socket = (nccl_info("ws-2", 881, 0, "NET/Socket : Using [0]enp5s0:192.168.3.4<0>")
+              + nccl_info("ws-2", 881, 0, "NET/Socket : GPU Direct RDMA Disabled for GPU 0[0] / HCA 0 "
+                          "(distance 3 >= 2)"))
+    assert "nvidia-peermem" not in _verdict(tmp_path, socket, "socket.log")["fix"]
+
+
 # --- session 9 (fix31F): torchrun agent's rendezvous keep-alive warnings alone (lead rule N) ----------------------
 def _keepalive(node: str, run: str, n: int) -> str:
     return "".join(

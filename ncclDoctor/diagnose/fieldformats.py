@@ -268,6 +268,26 @@ def _sniff(inp: Input) -> tuple[str | None, bool]:
     return fmt, False
 
 
+def _rows(doc: dict[str, Any]) -> int:
+    return sum(len(t["rows"]) for t in doc["tests"])
+
+
+def _more_rows(data: bytes) -> dict[str, Any]:
+    """nccl-tests' header, device and footer lines are found behind a paste's prefixes (Markdown quoting, colours,
+    a collector's timestamps, a hard wrap), its result rows are not (they are read from the line's start): the
+    table read from the plain lines (``_plain``) where that holds more result rows, or where the lines as they are
+    hold no table. ValueError when neither does."""
+    try:
+        doc = fieldformats.parse("nccl-tests", data)
+    except ValueError:
+        return fieldformats.parse("nccl-tests", _plain(data))
+    try:
+        alt = fieldformats.parse("nccl-tests", _plain(data))
+    except ValueError:
+        return doc
+    return alt if _rows(alt) > _rows(doc) else doc
+
+
 def read(inputs: list[Input]) -> tuple[list[Finding], list[dict[str, Any]]]:
     findings: list[Finding] = []
     summaries: list[dict[str, Any]] = []
@@ -279,7 +299,10 @@ def read(inputs: list[Input]) -> tuple[list[Finding], list[dict[str, Any]]]:
             if fmt is None:
                 continue
             data = _read(inp)
-            doc = fieldformats.parse(fmt, _plain(data) if plain else data)
+            if fmt == "nccl-tests" and not plain:
+                doc = _more_rows(data)
+            else:
+                doc = fieldformats.parse(fmt, _plain(data) if plain else data)
         except (OSError, EOFError, ValueError) as exc:
             inp.notes.append(f"read as a field output: {exc}")
             continue

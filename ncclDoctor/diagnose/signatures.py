@@ -808,6 +808,10 @@ R_UCX_TIMEOUT = re.compile(r"\bUCX\s+ERROR\b.{0,80}\bstate=CONNECTED\b.{0,20}\b(
 R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?: ?received \d+ bytes instead of \d+)")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
+# net_ib's capability line for one HCA, "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'": the IB transport
+# cannot read or write GPU memory through that HCA (no peer-memory module, no DMA-BUF) and stages through host memory.
+# Not NCCL's topology choice ("... for GPU 0[0] / HCA 0 (distance 2 >= 2)": NCCL_NET_GDR_LEVEL), nor NET/Socket's line.
+R_GDR_OFF = re.compile(r"NET/IB\w* ?: ?GPU Direct RDMA Disabled for HCA \d+")
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
 R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")

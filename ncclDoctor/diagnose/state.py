@@ -92,7 +92,7 @@ class Collected:
     unranked: Counter = field(default_factory=Counter)
     world: list[tuple[int, str]] = field(default_factory=list)  # (size, where it was seen)
     settings: dict[str, dict[str, str]] = field(default_factory=dict)  # name -> value -> where
-    networks: dict[str, str] = field(default_factory=dict)  # "IB"/"Socket" -> first where
+    networks: dict[str, str] = field(default_factory=dict)  # "IB"/"Socket" (also "no_ib", "gdr_off") -> first where
     child_failures: list[Event] = field(default_factory=list)
     worker_failures: list[Event] = field(default_factory=list)
     prior_findings: list[dict[str, Any]] = field(default_factory=list)
@@ -251,6 +251,8 @@ class Collected:
                 self.networks.setdefault(d["network"] + "_using", d["using"])
         if d.get("no_ib"):
             self.networks.setdefault("no_ib", ev.brief())
+        if d.get("gdr_off"):
+            self.networks.setdefault("gdr_off", ev.brief())
         if d.get("setting"):
             self._setting(*d["setting"], ev.brief())
         if d.get("retcode") and (d["retcode"] in self.retcodes or len(self.retcodes) < MAX_KEYS):

@@ -226,6 +226,8 @@ class NcclReaders:
                 found["using"] = u.group(2).strip()[:200]
         if S.R_NO_IB.search(text):
             found["no_ib"] = True
+        if "GPU Direct RDMA Disabled" in text and S.R_GDR_OFF.search(text):
+            found["gdr_off"] = True
         e = S.R_SET_BY_ENV.search(text)
         if e:
             found["setting"] = (e.group(1), e.group(2).rstrip(".,"))

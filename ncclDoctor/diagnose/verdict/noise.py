@@ -191,7 +191,7 @@ def _if_it_hangs(c: Collected) -> str:
             "process and a Flight Recorder dump. " + (_P2P_FIX if one_node else _SETUP_NET_FIX) + _shown_settings(c))
 
 
-_OWN_NETS = ("IB", "Socket", "no_ib")
+_OWN_NETS = ("IB", "Socket", "no_ib", "gdr_off")
 
 
 def _set_here(c: Collected) -> str:
@@ -224,6 +224,19 @@ def _shown_settings(c: Collected) -> str:
                 "plugin), not its internal IB/Socket transports: NCCL_IB_DISABLE does not turn a plugin off; "
                 "NCCL_NET=Socket (or NCCL_NET_PLUGIN=none) selects the internal transport.")
     return out
+
+
+def _gdr_off_words(c: Collected) -> str:
+    """NCCL's INFO 'NET/IB : GPU Direct RDMA Disabled for HCA N': a performance matter with nothing failing."""
+    level = next(iter(c.settings.get("NCCL_NET_GDR_LEVEL") or ()), None)
+    return ("NCCL's INFO 'NET/IB : GPU Direct RDMA Disabled for HCA' is no failure: the IB/RoCE transport cannot "
+            "read or write GPU memory through that HCA, so NCCL stages its network traffic through host memory "
+            "(slower, correct). GPU Direct RDMA needs the GPU driver's peer-memory module loaded on every node "
+            "(nvidia-peermem: modprobe nvidia_peermem; lsmod | grep peermem) or DMA-BUF (NCCL_DMABUF_ENABLE=1, a "
+            "kernel >= 5.12 and the open GPU kernel modules); then NCCL prints 'GPU Direct RDMA Enabled for HCA'. "
+            + (f"NCCL_NET_GDR_LEVEL={level} cannot enable it: it only says up to which PCIe distance GPU Direct RDMA "
+               "is used once the HCA supports it" if level else
+               "NCCL_NET_GDR_LEVEL only says up to which PCIe distance it is used once the HCA supports it"))
 
 
 def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
@@ -292,6 +305,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     # not show the job got anywhere: "high" needs positive evidence that it ran to its end
     conf = ("high" if finished(c) else "medium") if benign and len(benign) > bool(retry) else "low"
     benign += _noise_words(c)
+    if "gdr_off" in c.networks:  # an INFO of net_ib's capabilities: a performance matter, no confidence either
+        benign.append(_gdr_off_words(c))
     if "store warning alone" in whats:  # lead rule N (state.Collected._store_warnings_alone)
         benign.append("the ranks' c10d TCPStore warnings ('Failed to check the \"should dump\" flag on TCPStore', "
                       "recvValue/sendBytes failed: 'Connection reset by peer' / 'Broken pipe') with nothing failing "
@@ -447,6 +462,36 @@ def _clean_nccl_tests(field: list[dict] | None) -> str:
             + (f", up to {t['peak_busbw_gbps']} GB/s busbw" if t.get("peak_busbw_gbps") else ""))
 
 
+def _one_rank_tests(field: list[dict] | None, v: Verdict, slow: list[Finding]) -> Verdict | None:
+    """nccl-tests run with one rank per test (FLD002) and every table checked clean (no wrong value, 'Out of bounds
+    values : 0'): nothing failed -- a bus bandwidth of 0 is what one rank prints (the bus factor (n-1)/n or 2(n-1)/n
+    is 0 for n = 1), so nothing was measured between GPUs. One table is a run asked for one GPU (nGpus 1, no mpirun);
+    several are independent one-rank jobs (a build without MPI=1 under mpirun). None when a table is not clean."""
+    tests = [t for o in field or [] if str(o.get("format", "")).startswith("nccl-tests")
+             for t in o.get("tests") or [] if isinstance(t, dict)]
+    # checked clean: its closing 'Out of bounds values : 0 OK' (nccl-tests' own count of sizes with a wrong value,
+    # read even where a paste cut its result rows), or result rows with no wrong value where that line is not shown
+    if not tests or any(t.get("ranks", 0) > 1 or t.get("wrong_sizes") or not (
+            t.get("out_of_bounds") == 0 or (t.get("sizes") and t.get("out_of_bounds") is None)) for t in tests):
+        return None
+    hosts = sorted({h for t in tests for h in t.get("hosts") or []})
+    where = f" on {', '.join(hosts[:3])}" if hosts else ""
+    how = (f"nccl-tests ran with one rank (one process, one GPU{where})" if len(tests) == 1 else
+           f"nccl-tests ran as {len(tests)} independent one-rank jobs{where}, each its own table of 'Rank 0' (a "
+           "build without MPI=1 launched under mpirun)")
+    return Verdict(
+        "none",
+        f"no failure in these lines: {how}, and nccl-tests' own check found no wrong value ('#wrong' 0, 'Out of "
+        "bounds values : 0 OK'); a bus bandwidth of 0 is what one rank "
+        "prints -- the bus factor (n-1)/n or 2(n-1)/n is 0 for n = 1 -- so nothing was measured between GPUs",
+        "Nothing failing: nccl-tests' validation passed (#wrong 0) and busbw 0 is expected with one rank. To test "
+        "communication, run it over more than one GPU/rank: one process driving N GPUs (-g N, e.g. "
+        "./build/all_reduce_perf -b 8 -e 1G -f 2 -g 2) or one process per GPU (mpirun -np N with nccl-tests built "
+        "with make MPI=1 MPI_HOME=...: without MPI=1 every process under mpirun is its own one-rank job printing "
+        "'Rank 0' and busbw 0); add NCCL_DEBUG=INFO to see which transport (P2P, SHM, NET) carries the data.",
+        v.confidence, [], [f.message[:200] for f in slow[:2]])
+
+
 def settle(v: Verdict, findings: list[Finding], field: list[dict] | None = None) -> Verdict:
     """The verdict once every finding is known: 'nothing failed' never stands beside an error
     from another reader (a field output such as a failed nccl-tests run); it points at it. An nccl-tests
@@ -456,6 +501,8 @@ def settle(v: Verdict, findings: list[Finding], field: list[dict] | None = None)
     if v.cause != "none":
         return v
     slow = [f for f in findings if f.severity == Severity.WARNING and f.code.startswith(("BW", "FLD"))]
+    if not bad and slow and all(f.code == "FLD002" for f in slow) and (one := _one_rank_tests(field, v, slow)):
+        return one
     if not bad and slow:  # a tool's output (nccl-tests) that ran without error but below what it should reach
         return Verdict("none", "no failure in these lines, but a tool's output in the input shows a problem: "
                        + "; ".join(f"{f.code} {f.title}" for f in slow[:3]),

@@ -265,8 +265,13 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         2: (
             "SIGINT",
             "Ctrl-C: the user interrupted the job (often because it looked stuck)",
-            "If it was stuck before the Ctrl-C, next time take stacks first: py-spy dump --pid PID for every rank, and "
-            "give `ncclDoctor diagnose` the logs of every rank.",
+            "Nothing failed in the ranks: the job was stopped from outside by SIGINT (Ctrl-C, or a kill -INT), which "
+            "torchrun passed on to its workers; tracebacks printed while they exit (KeyboardInterrupt, the DataLoader "
+            "workers' atexit _clean_up_worker joining its worker processes) are that teardown, not a failure. If it "
+            "was stuck before the Ctrl-C, next time take stacks first: py-spy dump --pid PID for every rank, and "
+            "give `ncclDoctor diagnose` the logs of every rank (NCCL_DEBUG=INFO); set a process group timeout "
+            "(init_process_group(timeout=...), TORCH_NCCL_ASYNC_ERROR_HANDLING=1) so "
+            "that a stuck collective ends in a watchdog error that names it instead of waiting for a Ctrl-C.",
         ),
         1: (
             "SIGHUP",

@@ -10,6 +10,7 @@ from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
+from ncclDoctor.diagnose.verdict.noise import harmless_warn
 
 # --- job-wide set-up and transport -----------------------------------------------------
 # net_ib's size check: "collective mismatch error, local size N remote size M" (<= 2.2x), 2.27+ "posted
@@ -106,19 +107,45 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [],
             [e.brief() for e in evs[:3]],
         )
+    # NCCL's own reason is in its WARN line; torch's "Last error:" is empty when NCCL set none (the next text is
+    # torch's own "Exception raised from <function> at ..." trace header, which the parser may have taken for it)
+    said = [le for e in evs if (le := (e.data.get("last_error") or "").strip()) and not _TORCH_TRACE.match(le)]
+    at_init = bool(_AT_CREATE.search(text))
+    warned = next((e.data["warn"] for e in c.samples.get("nccl_warn", [])
+                   if e.data.get("warn") and not harmless_warn(c, e)), None)
     return Verdict(
         "invalid_usage",
         "NCCL rejected a call as invalid usage (ncclInvalidUsage): mismatched arguments "
-        "between ranks or a communicator used after abort",
-        "Rerun with NCCL_DEBUG=WARN: the 'Last error' line names "
-        "the argument; TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective shapes across ranks. At communicator "
-        "creation the usual cause is two ranks on one GPU ('Duplicate GPU detected'): call "
-        "torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group and check "
-        "CUDA_VISIBLE_DEVICES gives each local rank its own GPU.",
+        "between ranks or a communicator used after abort"
+        + ("; it was raised while the process group created its NCCL communicator (the first collective of the "
+           "group creates it), and NCCL's 'Last error' is empty: its reason is only in NCCL's own WARN line"
+           if at_init and not said and not warned else ""),
+        ("ncclInvalidUsage is NCCL refusing how it was called, the same code on every rank, not a faulty rank. "
+         + ("Rerun with NCCL_DEBUG=INFO (NCCL_DEBUG=WARN at least): the 'Last error' line names the argument. "
+            if said else
+            f"NCCL's WARN in these lines ('{warned[:120]}') says what it refused; NCCL_DEBUG=INFO shows the set-up "
+            "around it. " if warned else
+            "NCCL's own reason is not in these lines (no 'Last error' text): rerun with NCCL_DEBUG=INFO "
+            "(NCCL_DEBUG=WARN at least) to see the WARN that names the argument or call it refused. ")
+         + "TORCH_DISTRIBUTED_DEBUG=DETAIL checks collective shapes across ranks. At communicator "
+         "creation the usual cause is two ranks on one GPU ('Duplicate GPU detected'): call "
+         "torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group and check "
+         "CUDA_VISIBLE_DEVICES gives each local rank its own GPU"
+         + ("; a barrier's device_ids (or init_process_group's device_id) must name the rank's own GPU; and a "
+            "process group whose communicator was aborted (ncclCommAbort: abort, a watchdog timeout, a test that "
+            "aborts it) cannot be used or re-initialised in place: call dist.destroy_process_group() and "
+            "init_process_group() again before the next collective." if at_init else ".")),
         "medium",
         [],
         [e.brief() for e in evs[:3]],
     )
+
+
+# torch's own C++ trace header after an NCCL error ("Exception raised from getNCCLComm at ...cpp:N (most recent call
+# first):"): not NCCL's Last error text
+_TORCH_TRACE = re.compile(r"Exception raised from \w+")
+# where torch creates a communicator: ProcessGroupNCCL's getNCCLComm, NCCLComm::create (NCCLUtils), ncclCommInitRank
+_AT_CREATE = re.compile(r"\bgetNCCLComm\b|NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank|NCCLComm::create")
 
 
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp: ncclCommInitRank[Config]): an NCCL error
