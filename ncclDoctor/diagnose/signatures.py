@@ -569,6 +569,9 @@ R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init
 # barrier over it): an ncclRemoteError raised under its frame is the connection set-up failing (lead rules L, O)
 R_PADDLE_INIT_FRAME = re.compile(r"\bin init_parallel_env\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
+                         # tcp/device.cc's enforce that both ends of a pair have one address family ("ss1.ss_family ==
+                         # ss2.ss_family. 2 vs 10": AF_INET against AF_INET6): one rank bound IPv4, its peer IPv6
+                         r"ss1\.ss_family == ss2\.ss_family\.? ?\d{0,3}(?: vs \d{1,3})?|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
                          # tcp/device.cc's lookup of the address the host name resolves to: "ifa != nullptr. Unable to
                          # find interface for: [0.0.0.189]" -- no local interface holds it (lead rule L)
@@ -583,6 +586,9 @@ R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]dd
                          r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
                          r"connect: (?:No route to host|Connection refused|Network is unreachable|"
                          r"Connection timed out)")
+# gloo's enforce header with nothing after its "]" ("RuntimeError: [enforce fail at .../gloo/transport/tcp/
+# device.cc:84]"): its condition and message ("ifa != nullptr. Unable to find address for: ^lo") were put on the next line
+R_GLOO_ENFORCE_HEAD = re.compile(r"\[enforce fail at [^\]\n]{0,200}gloo/[^\]\n]{0,200}\]\W*$")
 # "ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress": a paste hard-wrapped with a
 # prefix on every piece (a timestamp, a quote) keeps the words cut at the line's end ("600 second", "600 se").
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+)(?: seconds?\b| s(?:e(?:c(?:o(?:nd?)?)?)?)?\s*$|\s*$)|"

@@ -21,6 +21,12 @@ class StoreReaders:
             return None
         m = S.R_GLOO_KIND.search(text)
         if not m:
+            if S.R_GLOO_ENFORCE_HEAD.search(text):
+                # gloo's enforce with its condition and message on the next line (a paste or a terminal broke it
+                # after the "]"): that line is this one's rest, read joined with it (parse's cut join)
+                self._follow = max(self._follow, 1)
+                if self._cut is None:
+                    self._cut = (lineno, text)
             return None
         ev = self._context(lineno, text, "gloo_error")
         ev.data["what"] = m.group(0)
