@@ -587,7 +587,8 @@ R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]dd
                          r"connect: (?:No route to host|Connection refused|Network is unreachable|"
                          r"Connection timed out)")
 # gloo's enforce header with nothing after its "]" ("RuntimeError: [enforce fail at .../gloo/transport/tcp/
-# device.cc:84]"): its condition and message ("ifa != nullptr. Unable to find address for: ^lo") were put on the next line
+# device.cc:84]"): its condition and message ("ifa != nullptr. Unable to find address for: ^lo") were put on the
+# next line
 R_GLOO_ENFORCE_HEAD = re.compile(r"\[enforce fail at [^\]\n]{0,200}gloo/[^\]\n]{0,200}\]\W*$")
 # "ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress": a paste hard-wrapped with a
 # prefix on every piece (a timestamp, a quote) keeps the words cut at the line's end ("600 second", "600 se").
