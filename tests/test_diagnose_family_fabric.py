@@ -1921,3 +1921,27 @@ def test_gloos_enforce_with_its_message_on_the_next_line_names_the_missing_inter
         v = d["verdict"]
         assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), (name, v)
         assert name in v["summary"] and ("exclusion syntax" in v["summary"]) == caret, v
+
+
+# --- torchrun's agent failing its exit barrier with nothing else failing (round 43) ---------------------------------
+def test_an_agents_exit_barrier_timeout_alone_is_the_launchers_store_barrier_naming_nobody(tmp_path):
+    """Round 43: torchrun's agent logs "Error waiting on exit barrier. Elapsed: N seconds" (its store barrier of every
+    node's agent after its own workers ended) and no worker is shown failing: the other nodes' agents never checked in
+    -- the launcher's own store barrier, store_rendezvous (lead rules R, Y), nobody named. Cut before its exception or
+    with the store's "Socket Timeout" after the frames, the same; with a worker's failure record, that decides."""
+    frames = ("Traceback (most recent call last):\n"
+              '  File "/usr/lib/python3.11/site-packages/torch/distributed/elastic/agent/server/api.py", line 921, in '
+              "_exit_barrier\n    store_util.barrier(\n"
+              '  File "/usr/lib/python3.11/site-packages/torch/distributed/elastic/utils/store.py", line 81, in '
+              "barrier\n")
+    head = ("[2025-01-07 04:12:55,301] torch.distributed.elastic.agent.server.api: [ERROR] Error waiting on exit "
+            "barrier. Elapsed: 603.1177 seconds\n")
+    for tail in ("", "RuntimeError: Socket Timeout\n"):
+        d = _report(tmp_path, head + frames + tail)
+        v = d["verdict"]
+        assert v["cause"] == "store_rendezvous" and not _accused(d), v
+        assert "exit barrier" in v["summary"] and "603 s" in v["summary"], v
+    failed = ("[2025-01-07 04:02:51,011] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) "
+              "local_rank: 2 (pid: 7731) of binary: /usr/bin/python3\n")
+    d = _report(tmp_path, failed + head + frames)
+    assert d["verdict"]["cause"] != "store_rendezvous", d["verdict"]

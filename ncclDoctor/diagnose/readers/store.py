@@ -107,6 +107,14 @@ class StoreReaders:
             ev.data.update(endpoint=f"{p.group(1)}:{p.group(2)}" if p else None, rendezvous=False, in_use=None,
                            closed=False, store_conn=g.group(0)[:80], grpc=True)
             return ev
+        b = S.R_EXIT_BARRIER.search(text) if "exit barrier" in text else None
+        if b and b.group(0) != "_exit_barrier":
+            # torchrun's agent's own line that its exit barrier (a store barrier of every node's agent after this
+            # node's workers ended) failed: read as the launcher's store barrier (lead rules R, Y)
+            ev = self._context(lineno, text, "exit_barrier")
+            el = S.R_ELAPSED.search(text)
+            ev.data.update(head=True, elapsed=float(el.group(1)) if el else None)
+            return ev
         u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
         if u:
             ev = self._context(lineno, text, "uniqueid_wait")
