@@ -670,6 +670,10 @@ R_PROCESS_FAILURE = re.compile(r"ProcessFailure\(local_rank=(\d+), pid=(\d+), ex
 # timeout in it is the job's teardown (the other agents never came), not the cause of the failure
 R_EXIT_BARRIER = re.compile(r"(?:Error|[Tt]imed out|[Ff]ailed) (?:while )?waiting on (?:the )?exit barrier|"
                             r"_exit_barrier")
+# a launch command's master address that is a file path ("--master_addr=/root/cuda11.8.bashrc", MASTER_ADDR=/etc/...):
+# what a runner read from a node over ssh was a shell rc file's output, not an address (lead rules V (1), AA (1))
+R_MASTER_PATH = re.compile(r"(?:--master[_-]addr[= ]|\bMASTER_ADDR=)['\"]?"
+                           r"((?:~|\.{0,2})/[\w.\-]{1,80}(?:/[\w.\-]{1,80}){0,8})")
 R_ELAPSED = re.compile(r"Elapsed: (\d{1,9}(?:\.\d{1,20})?) ?s")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # Other launchers' "a worker exited": DeepSpeed's launch.py ("[ERROR] [launch.py:321:sigkill_handler] ['python',
