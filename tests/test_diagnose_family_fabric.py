@@ -1914,3 +1914,56 @@ def test_a_store_timeout_under_an_init_call_with_rank_past_its_world_size_is_con
     for call in ("torch.distributed.init_process_group('nccl', init_method=cfg.url, rank=1, world_size=2)",
                  "dist.init_process_group(backend='nccl', world_size=world_size, rank=local_rank)"):
         assert _verdict(tmp_path, tb(call))["cause"] == "store_rendezvous", call
+
+
+# --- gloo's pair of mixed address families; its enforce with the message on the next line (round 42/43) ------------
+def test_gloos_pair_of_ipv4_and_ipv6_ends_is_network_setup_naming_the_address_family(tmp_path):
+    """Round 42: gloo's tcp device enforces that both ends of a pair have one address family ("ss1.ss_family ==
+    ss2.ss_family. 2 vs 10": AF_INET against AF_INET6): the ranks resolved their addresses to different families at
+    connection set-up (lead rules L, AA (2)); every rank fails the same way, nobody is named."""
+    for ranks in ((0, 1), (2, 5, 7)):
+        text = "".join(f"[rank{r}]: RuntimeError: [enforce fail at /src/pytorch/third_party/gloo/gloo/transport/tcp/"
+                       f"device.cc:281] ss1.ss_family == ss2.ss_family. {10 if r % 2 else 2} vs {2 if r % 2 else 10}\n"
+                       for r in ranks)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+        assert "IPv6" in v["summary"] and "GLOO_SOCKET_IFNAME" in v["fix"], v
+
+
+def test_gloos_enforce_with_its_message_on_the_next_line_names_the_missing_interface(tmp_path):
+    """Round 43: gloo's "Unable to find address for: NAME" (no interface of the name GLOO_SOCKET_IFNAME gave) with the
+    enforce's condition and message on the line after its "[enforce fail at .../gloo/...]" header: read joined, a
+    wrong interface at connection set-up (lead rule L), nobody named; NCCL's '^' exclusion syntax is called out."""
+    for name, caret, tag in (("^docker0,lo", True, "[rank3]: "), ("ib7", False, "")):
+        text = ("Traceback (most recent call last):\n"
+                f"{tag}RuntimeError: [enforce fail at /opt/pytorch/third_party/gloo/gloo/transport/tcp/device.cc:88]\n"
+                f"{tag}    ifa != nullptr. Unable to find address for: {name}\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), (name, v)
+        assert name in v["summary"] and ("exclusion syntax" in v["summary"]) == caret, v
+
+
+# --- torchrun's agent failing its exit barrier with nothing else failing (round 43) ---------------------------------
+def test_an_agents_exit_barrier_timeout_alone_is_the_launchers_store_barrier_naming_nobody(tmp_path):
+    """Round 43: torchrun's agent logs "Error waiting on exit barrier. Elapsed: N seconds" (its store barrier of every
+    node's agent after its own workers ended) and no worker is shown failing: the other nodes' agents never checked in
+    -- the launcher's own store barrier, store_rendezvous (lead rules R, Y), nobody named. Cut before its exception or
+    with the store's "Socket Timeout" after the frames, the same; with a worker's failure record, that decides."""
+    frames = ("Traceback (most recent call last):\n"
+              '  File "/usr/lib/python3.11/site-packages/torch/distributed/elastic/agent/server/api.py", line 921, in '
+              "_exit_barrier\n    store_util.barrier(\n"
+              '  File "/usr/lib/python3.11/site-packages/torch/distributed/elastic/utils/store.py", line 81, in '
+              "barrier\n")
+    head = ("[2025-01-07 04:12:55,301] torch.distributed.elastic.agent.server.api: [ERROR] Error waiting on exit "
+            "barrier. Elapsed: 603.1177 seconds\n")
+    for tail in ("", "RuntimeError: Socket Timeout\n"):
+        d = _report(tmp_path, head + frames + tail)
+        v = d["verdict"]
+        assert v["cause"] == "store_rendezvous" and not _accused(d), v
+        assert "exit barrier" in v["summary"] and "603 s" in v["summary"], v
+    failed = ("[2025-01-07 04:02:51,011] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) "
+              "local_rank: 2 (pid: 7731) of binary: /usr/bin/python3\n")
+    d = _report(tmp_path, failed + head + frames)
+    assert d["verdict"]["cause"] != "store_rendezvous", d["verdict"]

@@ -1860,3 +1860,19 @@ def test_a_later_node_given_localhost_localdomain_as_master_is_config(tmp_path):
     v = _verdict(tmp_path, "torchrun --nproc-per-node 8 --nnodes 2 --node-rank 1 --master-addr localhost.localdomain "
                            "--master-port 29500 train.py\n")
     assert v["cause"] == "config" and v["culprits"] == [], v
+
+
+# --- a launch command whose master address is a file path (round 43) -----------------------------------------------
+def test_a_launch_command_giving_a_file_path_as_the_master_address_is_config(tmp_path):
+    """Round 43: a multi-node runner's command line with --master_addr set to a file path (what a node's shell rc file
+    printed over ssh, read as the address): a launch setting shown wrong for every worker, with nothing failing --
+    config, nobody named (lead rules V (1), AA (1)). Whole on one line, or cut by a terminal inside --world_info."""
+    cmd = ("cmd = cd /work/proj; /opt/conda/envs/train/bin/python -u -m deepspeed.launcher.launch --world_info=eyJ3b3Jr"
+           "ZXItMCI6IFswLCAxXX0= --node_rank=%n --master_addr=/home/ml/.nvm/nvm.sh --master_port=29511 finetune.py\n")
+    k = cmd.index("ZXItMCI6")
+    assert k >= 100
+    for text in (cmd, cmd[:k].rstrip() + "\n" + cmd[k:]):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+        assert "/home/ml/.nvm/nvm.sh" in v["summary"] and "main_process_ip" in v["fix"], v

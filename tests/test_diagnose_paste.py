@@ -136,3 +136,19 @@ def test_a_cuda_error_glued_to_torchs_advice_after_it_is_still_read(tmp_path):
     (tmp_path / "job.log").write_text(text)
     d = diagnose([str(tmp_path / "job.log")]).results["diagnose"]
     assert d["verdict"]["cause"] == "cuda_error", d["verdict"]
+
+
+def test_a_unique_id_wait_wrapped_inside_its_store_arrow_still_names_rank_0(tmp_path):
+    """Lead rule G through a hard wrap: a terminal cut the waiting rank's line inside "store->get" (a word cut at a
+    hyphen, not at a letter), so the piece after it reads "->get('0') got error: ..." or ">get(...)": the two pieces
+    are one line, the ncclUniqueId wait of rank 0's key, not a bare store timeout."""
+    line = ("RuntimeError: [5] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value "
+            "store by key '0', but store->get('0') got error: Socket Timeout")
+    for cut in ("store-", "store->"):
+        k = line.index(cut) + len(cut)
+        assert k >= 100
+        text = (line[:k] + "\n" + line[k:] + "\nException raised from recvBytes at /src/torch/csrc/distributed/c10d/"
+                "Utils.hpp:672 (most recent call first):\n")
+        (tmp_path / "job.log").write_text(text)
+        d = diagnose([str(tmp_path / "job.log")]).results["diagnose"]
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), (cut, d["verdict"])

@@ -44,6 +44,10 @@ from ncclDoctor.diagnose.readers.store import StoreReaders
 from ncclDoctor.diagnose.readers.watchdog import WatchdogReaders
 from ncclDoctor.diagnose.signatures import Event, _int
 
+# a long line that ends inside a word cut at its hyphen or inside an arrow ("... but store-" / ">get('0') got error"):
+# a terminal wrapped it there, like a line ending in a letter or digit
+_WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
+
 
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
@@ -519,7 +523,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
             self._follow = 6
-        elif len(body) >= 100 and body.rstrip()[-1:].isalnum() or body.rstrip().endswith("'"):
+        elif (len(body) >= 100 and (body.rstrip()[-1:].isalnum() or _WORD_CUT.search(body))
+              or body.rstrip().endswith("'")):
             # measured without the launcher's and collector's prefixes (a kubectl timestamp, a logging header): the
             # same line must read the same however it was prefixed
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature

@@ -574,6 +574,9 @@ R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init
 # barrier over it): an ncclRemoteError raised under its frame is the connection set-up failing (lead rules L, O)
 R_PADDLE_INIT_FRAME = re.compile(r"\bin init_parallel_env\b")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
+                         # tcp/device.cc's enforce that both ends of a pair have one address family ("ss1.ss_family ==
+                         # ss2.ss_family. 2 vs 10": AF_INET against AF_INET6): one rank bound IPv4, its peer IPv6
+                         r"ss1\.ss_family == ss2\.ss_family\.? ?\d{0,3}(?: vs \d{1,3})?|"
                          r"Unknown address family|invalid address family|Unable to find address for:? ?(\S*)|"
                          # tcp/device.cc's lookup of the address the host name resolves to: "ifa != nullptr. Unable to
                          # find interface for: [0.0.0.189]" -- no local interface holds it (lead rule L)
@@ -588,6 +591,10 @@ R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]dd
                          r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
                          r"connect: (?:No route to host|Connection refused|Network is unreachable|"
                          r"Connection timed out)")
+# gloo's enforce header with nothing after its "]" ("RuntimeError: [enforce fail at .../gloo/transport/tcp/
+# device.cc:84]"): its condition and message ("ifa != nullptr. Unable to find address for: ^lo") were put on the
+# next line
+R_GLOO_ENFORCE_HEAD = re.compile(r"\[enforce fail at [^\]\n]{0,200}gloo/[^\]\n]{0,200}\]\W*$")
 # "ProcessGroupNCCL's watchdog got stuck for 600 seconds without making progress": a paste hard-wrapped with a
 # prefix on every piece (a timestamp, a quote) keeps the words cut at the line's end ("600 second", "600 se").
 R_HEARTBEAT = re.compile(r"watchdog got stuck for (\d+)(?: seconds?\b| s(?:e(?:c(?:o(?:nd?)?)?)?)?\s*$|\s*$)|"
@@ -670,6 +677,11 @@ R_PROCESS_FAILURE = re.compile(r"ProcessFailure\(local_rank=(\d+), pid=(\d+), ex
 # timeout in it is the job's teardown (the other agents never came), not the cause of the failure
 R_EXIT_BARRIER = re.compile(r"(?:Error|[Tt]imed out|[Ff]ailed) (?:while )?waiting on (?:the )?exit barrier|"
                             r"_exit_barrier")
+# a launch command's master address that is a file path ("--master_addr=/root/cuda11.8.bashrc", MASTER_ADDR=/etc/...):
+# what a runner read from a node over ssh was a shell rc file's output, not an address (lead rules V (1), AA (1))
+R_MASTER_PATH = re.compile(r"(?:--master[_-]addr[= ]|\bMASTER_ADDR=)['\"]?"
+                           r"((?:~|\.{0,2})/[\w.\-]{1,80}(?:/[\w.\-]{1,80}){0,8})")
+R_ELAPSED = re.compile(r"Elapsed: (\d{1,9}(?:\.\d{1,20})?) ?s")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # Other launchers' "a worker exited": DeepSpeed's launch.py ("[ERROR] [launch.py:321:sigkill_handler] ['python',
 # '-u', 'train.py', '--local_rank=0'] exits with return code = -9"), torch.multiprocessing.spawn

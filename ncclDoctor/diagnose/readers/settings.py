@@ -28,6 +28,12 @@ class SettingsReaders:
     def _launch_setup(self, lineno: int, text: str) -> Event | None:
         """A launcher's check of its launch set-up failing before any worker ran (signatures.R_LAUNCH_SETUP, lead
         rule X (2)): the ssh probe of a hostfile's node, MPI's start-up."""
+        mp = S.R_MASTER_PATH.search(text) if "aster" in text or "ASTER" in text else None
+        if mp:  # a launch command giving a file path as the master's address (a remote shell's rc output read as it)
+            ev = self._context(lineno, text, "launch_setup")
+            ev.rank = None  # the launcher's command line, every worker's
+            ev.data.update(ssh=None, mpi=None, master_path=mp.group(1))
+            return ev
         ro = S.R_SHELL_READONLY.search(text) if "readonly variable" in text else None
         if ro:
             ev = self._context(lineno, text, "launch_setup")

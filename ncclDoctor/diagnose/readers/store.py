@@ -21,6 +21,12 @@ class StoreReaders:
             return None
         m = S.R_GLOO_KIND.search(text)
         if not m:
+            if S.R_GLOO_ENFORCE_HEAD.search(text):
+                # gloo's enforce with its condition and message on the next line (a paste or a terminal broke it
+                # after the "]"): that line is this one's rest, read joined with it (parse's cut join)
+                self._follow = max(self._follow, 1)
+                if self._cut is None:
+                    self._cut = (lineno, text)
             return None
         ev = self._context(lineno, text, "gloo_error")
         ev.data["what"] = m.group(0)
@@ -100,6 +106,14 @@ class StoreReaders:
             p = S.R_GRPC_PEER.search(text)
             ev.data.update(endpoint=f"{p.group(1)}:{p.group(2)}" if p else None, rendezvous=False, in_use=None,
                            closed=False, store_conn=g.group(0)[:80], grpc=True)
+            return ev
+        b = S.R_EXIT_BARRIER.search(text) if "exit barrier" in text else None
+        if b and b.group(0) != "_exit_barrier":
+            # torchrun's agent's own line that its exit barrier (a store barrier of every node's agent after this
+            # node's workers ended) failed: read as the launcher's store barrier (lead rules R, Y)
+            ev = self._context(lineno, text, "exit_barrier")
+            el = S.R_ELAPSED.search(text)
+            ev.data.update(head=True, elapsed=float(el.group(1)) if el else None)
             return ev
         u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
         if u:

@@ -190,6 +190,18 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("launch_setup", [])
     if not evs or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
         return None
+    path = next((e for e in evs if e.data.get("master_path")), None)
+    if path is not None:  # lead rules V (1), AA (1): the master address every worker is given is a file path
+        return Verdict(
+            "config",
+            f"the launch command gives every worker the master address {path.data['master_path']}, a file path, not a "
+            "host: a multi-node runner (DeepSpeed's, accelerate's over pdsh/ssh) takes the first node's address from "
+            "what a remote shell prints, and that node's shell rc files (.bashrc, a sourced script) printed this "
+            "first, so no rank can reach a rendezvous there -- a launch setting shown wrong, no rank",
+            "Stop the remote shells' rc files from printing in non-interactive shells (guard echo lines in .bashrc "
+            "with `[[ $- == *i* ]]` or remove them), or pass the master's address explicitly: deepspeed --master_addr "
+            "IP, accelerate's main_process_ip (--main_process_ip), torchrun --master-addr.",
+            "medium", [], [path.brief()], job_wide=True)
     ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
     mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
     ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})

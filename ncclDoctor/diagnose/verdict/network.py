@@ -270,6 +270,11 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if bridge:
         seen.append(f"the peer address {bridge[0]} is in 172.17.0.0/16, Docker's default bridge (docker0): NCCL/gloo "
                     "chose the container bridge, which other nodes cannot reach (NCCL_SOCKET_IFNAME=^docker0,lo)")
+    if any("ss_family" in str(e.data.get("what", "")) for e in gloo):
+        seen.append("the two ends of a gloo pair have different address families (2 = AF_INET, IPv4; 10 = AF_INET6, "
+                    "IPv6): the ranks resolved the master's or their own host name to IPv4 on one side and IPv6 on "
+                    "the other; give MASTER_ADDR as an IPv4 address and GLOO_SOCKET_IFNAME the same interface on "
+                    "every node (or fix /etc/hosts so the hostname resolves to one address family)")
     if any(re.search(r"\bfe80:|\b169\.254\.", e.text) for e in connect + gloo):
         seen.append("a peer's address is link-local (IPv6 fe80::, IPv4 169.254.x.x: valid on one link only): that "
                     "node chose an interface other nodes cannot route to; pin the same routable interface on every "
@@ -303,6 +308,15 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                     "this host's name resolves to ('Unable to find interface for'): the host name resolves to an "
                     "address that is not this host's" + (" (0.0.0.0/8: what a numeric host name reads as, an IPv4 "
                                                          "address)" if (lost.group(1) or "").startswith("0.") else ""))
+    # gloo's tcp device found no interface of the name GLOO_SOCKET_IFNAME gave ("Unable to find address for: ^lo")
+    named = next((m.group(1) for e in gloo if (m := _R_GLOO_NO_ADDR.search(str(e.data.get("what", ""))))), None)
+    if named is not None:
+        seen.insert(0, f"gloo found no network interface named '{named}' (GLOO_SOCKET_IFNAME)"
+                    + (": gloo takes interface names (one, or a comma-separated list), "
+                       "not NCCL's '^' exclusion syntax or prefix matching; give it an interface that exists on every "
+                       "node (ip addr: e.g. eth0, ens5)" if named.startswith(("^", "=")) else
+                       ": that interface does not exist on this host; give it one that exists on every node "
+                       "(ip addr)"))
     if busy:
         seen.insert(0, "NCCL could not bind its socket ('bind failed : Address already in use'): the port it needs is "
                     "taken on that host")
@@ -328,6 +342,7 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+_R_GLOO_NO_ADDR = re.compile(r"Unable to find address for:? ?(\S{1,80})")
 _R_GLOO_NO_IFACE = re.compile(r"Unable to find interface for:? ?\[?([\w.:%\-]{0,80}?)\]?$")
 _GLOO_IFACE_FIX = ("gloo binds to the address the host name resolves to unless GLOO_SOCKET_IFNAME names an interface: "
                    "set GLOO_SOCKET_IFNAME to the interface that holds this host's address (ip addr; e.g. eth0), or "

@@ -7,7 +7,7 @@ import ipaddress
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import is_loopback
-from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.state import ERROR_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, hosts
 from ncclDoctor.diagnose.verdict.network import loopback_master
 from ncclDoctor.diagnose.verdict.usage import _store_overcount
@@ -368,3 +368,27 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [],
         _samples(c, "store_timeout"),
     )
+
+
+def _exit_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torchrun's agent failing its exit barrier (the store barrier every node's agent enters after its own workers
+    ended) with nothing else failing in the lines: no worker of this node failed, so the barrier is the failure shown
+    -- the other nodes' agents never checked in to the rendezvous store within its timeout (still running, gone, or
+    the store's host gone). The launcher's own store barrier is store_rendezvous (lead rules R, Y); which node did not
+    arrive is not in these lines: nobody named. With a worker shown failing, that failure decides (other detectors)."""
+    heads = [e for e in c.samples.get("exit_barrier", []) if e.data.get("head")]
+    if not heads or c.child_failures or c.worker_failures or any(c.kinds.get(k) for k in ERROR_KINDS):
+        return None
+    el = next((e.data["elapsed"] for e in heads if e.data.get("elapsed")), None)
+    return Verdict(
+        "store_rendezvous",
+        "torchrun's agent timed out in its exit barrier"
+        + (f" after {el:.0f} s" if el else "")
+        + ": after this node's workers finished, its agent waited in the rendezvous store for every other node's "
+        "agent and they never checked in (still running or hung, gone, or the store's host gone); no worker of this "
+        "node is shown failing, and which node did not arrive is not in these lines",
+        "Read the other nodes' logs (their agents and workers) around this time: a node still training (unequal work "
+        "per node, a hang) or one that died leaves the others waiting here; raise the barrier's timeout if the nodes "
+        "legitimately finish far apart (TORCHELASTIC's exit barrier: the agent's exit_barrier_timeout, 300 s by "
+        "default); check that the rendezvous endpoint's host (--rdzv-endpoint / MASTER_ADDR) stayed up.",
+        "low", [], [e.brief() for e in heads[:3]])
