@@ -259,6 +259,9 @@ SNIFF = 8192
 #   device handle  nvidia-smi's "Unable to determine the device handle for GPU<pci>: GPU is lost. Reboot the system
 #             to recover this GPU", which holds no other word: a GPU fallen off its PCIe link, a node's hardware fault
 #             (readers.crash._cuda_error, verdict.cuda._cuda)
+#   IP address of  DeepSpeed's multi-node runner announcing the master address it chose ("Using IP address of
+#             172.17.0.1 for node 192.168.1.1"), which holds no other word: an address only its own host reaches
+#             (docker0, loopback) is a launch setting (readers.settings._launch_setup, verdict.launch._launch_setup)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -287,7 +290,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
-            b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon",
+            b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file

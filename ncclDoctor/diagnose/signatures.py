@@ -681,6 +681,11 @@ R_EXIT_BARRIER = re.compile(r"(?:Error|[Tt]imed out|[Ff]ailed) (?:while )?waitin
 # what a runner read from a node over ssh was a shell rc file's output, not an address (lead rules V (1), AA (1))
 R_MASTER_PATH = re.compile(r"(?:--master[_-]addr[= ]|\bMASTER_ADDR=)['\"]?"
                            r"((?:~|\.{0,2})/[\w.\-]{1,80}(?:/[\w.\-]{1,80}){0,8})")
+# DeepSpeed's multi-node runner choosing the master address itself (no --master_addr given): "[runner.py:463:main]
+# Using IP address of 172.17.0.1 for node 192.168.1.1", the first address `hostname -I` printed on the first node. On a
+# host running Docker that can be the docker0 bridge (172.17.0.0/16 by default), which every host has as its own and no
+# other node reaches; a loopback address the same (lead rules V (1), AA (1))
+R_DS_MASTER_IP = re.compile(r"Using IP address of ([\d.]{7,15}) for node (\S{1,255})")
 R_ELAPSED = re.compile(r"Elapsed: (\d{1,9}(?:\.\d{1,20})?) ?s")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # Other launchers' "a worker exited": DeepSpeed's launch.py ("[ERROR] [launch.py:321:sigkill_handler] ['python',

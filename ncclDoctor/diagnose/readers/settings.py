@@ -6,6 +6,8 @@ which ``LineParser.__init__`` declares and documents."""
 
 from __future__ import annotations
 
+import ipaddress
+
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.generic import is_failure_line
 from ncclDoctor.diagnose.signatures import Event
@@ -33,6 +35,12 @@ class SettingsReaders:
             ev = self._context(lineno, text, "launch_setup")
             ev.rank = None  # the launcher's command line, every worker's
             ev.data.update(ssh=None, mpi=None, master_path=mp.group(1))
+            return ev
+        ds = S.R_DS_MASTER_IP.search(text) if "IP address of" in text else None
+        if ds and _host_only(ds.group(1)) and ds.group(1) != ds.group(2):
+            ev = self._context(lineno, text, "launch_setup")
+            ev.rank = None  # the runner's choice for every node's workers
+            ev.data.update(ssh=None, mpi=None, master_local=ds.group(1), master_node=ds.group(2))
             return ev
         ro = S.R_SHELL_READONLY.search(text) if "readonly variable" in text else None
         if ro:
@@ -289,3 +297,13 @@ def _call_settings(text: str) -> dict[str, int]:
     m = S.R_WORLD_CALL.search(text)
     kw = dict(S.R_WORLD_KWARG.findall(m.group(2))) if m else {}
     return {k: int(v) for k, v in kw.items() if k in ("rank", "world_size") and v.isdigit() and len(v) <= 7}
+
+
+def _host_only(addr: str) -> bool:
+    """Whether an IPv4 address is one only its own host reaches: loopback, or Docker's default bridge (docker0,
+    172.17.0.0/16), which every host running Docker has as its own."""
+    try:
+        ip = ipaddress.ip_address(addr)
+    except ValueError:
+        return False
+    return ip.is_loopback or ip in ipaddress.ip_network("172.17.0.0/16")

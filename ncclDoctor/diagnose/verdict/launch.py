@@ -202,6 +202,20 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "with `[[ $- == *i* ]]` or remove them), or pass the master's address explicitly: deepspeed --master_addr "
             "IP, accelerate's main_process_ip (--main_process_ip), torchrun --master-addr.",
             "medium", [], [path.brief()], job_wide=True)
+    local = next((e for e in evs if e.data.get("master_local")), None)
+    if local is not None:  # lead rules V (1), AA (1): the master address the runner chose reaches only its own host
+        addr = local.data["master_local"]
+        what = "a loopback address" if addr.startswith("127.") else "Docker's default bridge (docker0, 172.17.0.0/16)"
+        return Verdict(
+            "config",
+            f"DeepSpeed's runner chose {addr} as the master address for node {local.data['master_node']}: {what}, "
+            "an address every host has as its own, so the other nodes' workers look for the rendezvous on their own "
+            "host -- a launch setting, no rank (the runner takes the first address `hostname -I` prints when no "
+            "--master_addr is given)",
+            f"Pass the master's routable address explicitly: deepspeed --master_addr {local.data['master_node']} (the "
+            "address the hostfile names for the first node), and pin the interface the collectives use "
+            "(NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME, e.g. eth0; not docker0 or lo).",
+            "medium", [], [local.brief()], job_wide=True)
     ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
     mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
     ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})
