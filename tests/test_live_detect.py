@@ -239,6 +239,58 @@ def test_a_root_cause_whose_own_error_is_a_lost_peer_gives_way_to_the_worker_kil
     assert h.ranks == [0]
 
 
+def test_a_sigtermed_root_cause_that_raised_a_lost_peer_first_gives_way_to_the_worker_killed_by_a_signal(tmp_path):
+    """The flake's shape (test_live_outside, rank 1 SIGKILLed, load 4-8), reproduced with real torchrun: rank 0
+    raised gloo's lost peer under @record, whose error file dates it at the raise; torchrun noticed rank 1's death
+    in a later second (it dates a killed worker when it looks), found rank 0 still tearing down and stopped it with
+    SIGTERM. Its "Root Cause" is then rank 0 *with a signal*, SIGTERM, which the lost-peer rule used to take as the
+    root cause's own death. The record and last line below are verbatim from that reproduction."""
+    import json
+
+    from ncclDoctor.live.report import failure_findings
+
+    lost = ("RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] Read error "
+            "[127.0.0.1]:25002: Connection reset by peer. This is typically caused by a remote worker hanging or bugs "
+            "in the application. Check the logs of the remote worker before reporting an error. GLHF! \U0001f3d6\ufe0f")
+    err = tmp_path / "error.json"
+    err.write_text(json.dumps({"message": {"message": lost, "extraInfo": {"timestamp": "1796194838"}}}))
+    root = {"rank": 0, "local_rank": 0, "host": "localhost", "exitcode": -15, "pid": 5094, "signal": "SIGTERM",
+            "time": "2026-12-02_07:00:38", "error_file": str(err), "first_line": "Traceback (most recent call last):"}
+    killed = {"rank": 1, "local_rank": 1, "host": "localhost", "exitcode": -9, "pid": 5095, "signal": "SIGKILL",
+              "time": "2026-12-02_07:00:39", "error_file": None,
+              "first_line": "Signal 9 (SIGKILL) received by PID 5095"}
+    tail = {"per_rank": {"0": ["step 200", "[rank0]: Traceback (most recent call last):", "[rank0]:     work.wait()",
+                               f"[rank0]: {lost}"], "1": ["step 200"]}}
+    (f,) = failure_findings({"root_cause": root, "others": [killed]}, [], tail)
+    assert f.ranks == [1] and "signal SIGKILL" in f.message and "pid 5095" in f.message, f.message
+    assert "rank 0's exit first" in f.message and "a victim" in f.message
+    # SIGTERM before Python printed the traceback: the rank's log has no exception, its @record error file has
+    (g,) = failure_findings({"root_cause": root, "others": [killed]}, [], {"per_rank": {"0": ["step 200"]}})
+    assert g.ranks == [1] and "SIGKILL" in g.message, g.message
+    # torchrun's record has no killed worker (listed SIGTERM, or not at all): the pid the watcher saw vanish first
+    gone = {"1": {"rank": 1, "pid": 5095, "local_rank": 1, "host": "localhost", "t": 12.5,
+                  "exit": {"seen": "zombie", "signal": "SIGKILL"}},
+            "0": {"rank": 0, "pid": 5094, "local_rank": 0, "host": "localhost", "t": 13.0, "exit": {"seen": "gone"}}}
+    for others in ([], [{**killed, "exitcode": -15, "signal": "SIGTERM"}]):
+        (h,) = failure_findings({"root_cause": root, "others": others}, [], tail, gone)
+        assert h.ranks == [1] and "signal SIGKILL" in h.message and "pid 5095" in h.message, h.message
+        assert "watcher saw rank 1's pid 5095 vanish first" in h.message
+    # ... reaped before the watcher looked: named, how it ended left unknown rather than guessed
+    reaped = {**gone, "1": {**gone["1"], "exit": {"seen": "gone"}}}
+    (i,) = failure_findings({"root_cause": root, "others": []}, [], tail, reaped)
+    assert i.ranks == [1] and "SIGKILL" not in i.message and "SIGTERM" not in i.message.split(";")[0], i.message
+    # the root cause's own pid vanished first, or no lost peer in its words, or it was itself killed: it stands
+    first0 = {**gone, "0": {**gone["0"], "t": 12.0}}
+    assert failure_findings({"root_cause": root, "others": []}, [], tail, first0)[0].ranks == [0]
+    done = {**gone, "1": {**gone["1"], "exit": {"seen": "zombie", "exitcode": 0}}}  # rank 1 finished its work
+    assert failure_findings({"root_cause": root, "others": []}, [], tail, done)[0].ranks == [0]
+    own = {"per_rank": {"0": ["ValueError: bad batch shape (3, 224)"]}}
+    bare = {**root, "error_file": None}
+    assert failure_findings({"root_cause": bare, "others": [killed]}, [], own, gone)[0].ranks == [0]
+    segv = {**root, "exitcode": -11, "signal": "SIGSEGV"}
+    assert failure_findings({"root_cause": segv, "others": [killed]}, [], tail, gone)[0].ranks == [0]
+
+
 def test_exit_state_reads_a_zombies_wait_status_and_is_gone_once_reaped():
     import signal
     import subprocess

@@ -60,37 +60,84 @@ def _own(tail: dict[str, Any] | None, rank: int) -> str | None:
     return last_exception(((tail or {}).get("per_rank") or {}).get(str(rank), []))
 
 
-def _first_failed(failures: dict[str, Any], tail: dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
-    """torchrun's root cause is the failure it dated first. A worker killed by a signal leaves no error file, so
-    torchrun dates it when its monitor notices the death, which on a loaded host can be after a peer that lost it
-    raised and wrote its own. Where the root cause exited with an exception of a peer lost and another record is a
-    worker killed by a signal other than SIGTERM (the one torchrun stops survivors with), that worker failed first.
-    Returns the record and a note for the message."""
+def _killed(rec: dict[str, Any]) -> bool:
+    """Killed by a signal other than SIGTERM (the one torchrun stops survivors with): SIGKILL, SIGSEGV, ..."""
+    return bool(rec.get("signal")) and rec["signal"] != "SIGTERM"
+
+
+def _vanished_first(gone: dict[str, Any] | None, root: dict[str, Any]) -> dict[str, Any] | None:
+    """The watcher's own record of the rank whose pid vanished first, when that is not ``root`` and ``root``'s
+    pid vanished later (or was never seen gone), and it did not end by SIGTERM or with exit code 0; else None."""
+    seen = sorted((g for g in (gone or {}).values() if isinstance(g.get("t"), (int, float))), key=lambda g: g["t"])
+    if not seen or seen[0]["rank"] == root["rank"]:
+        return None
+    first = seen[0]
+    root_t = next((g["t"] for g in seen if g["rank"] == root["rank"]), None)
+    exit_ = first.get("exit") or {}
+    if (root_t is not None and root_t <= first["t"]) or exit_.get("signal") == "SIGTERM" or exit_.get("exitcode") == 0:
+        return None  # torchrun stopped it, or it finished its work: no cause
+    return first
+
+
+def _first_failed(failures: dict[str, Any], tail: dict[str, Any] | None,
+                  gone: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, str]:
+    """torchrun's root cause is the failure it dated first, to the second. A worker killed by a signal leaves no
+    error file, so torchrun dates it when its monitor notices the death; a peer that lost it and raised is dated by
+    its error file (@record) at the raise. On a loaded host the raise can fall in an earlier second than torchrun's
+    look: that victim is then the "Root Cause", whether it had exited (exit code 1) or torchrun still had to stop it
+    (SIGTERM). Where the root cause was not itself killed by a signal other than SIGTERM, and its own error (its last
+    exception line, else its @record error file) is a peer lost, the worker killed by such a signal failed first:
+    torchrun's record of it, else the rank whose pid the live watcher saw vanish first (``gone``: rank -> pid, ``t``,
+    ``exit``: its wait status when the watcher caught it a zombie). Returns the record and a note for the message."""
     root = failures.get("root_cause")
-    if not root or root.get("signal"):
+    if not root or _killed(root):
         return root, ""
     own = _own(tail, root["rank"])
-    killed = [r for r in failures.get("others") or [] if r.get("signal") and r["signal"] != "SIGTERM"]
-    if not killed or not own:
+    if not own:
+        from ncclDoctor.launch.evidence import error_file_message
+
+        own = error_file_message(root.get("error_file"))
+    if not own:
         return root, ""
     from ncclDoctor.diagnose.signatures import R_PEER_GONE  # only here: diagnose costs 0.6 s to import
 
     if not (R_PEER_GONE.search(own) or _LOST_PEER.search(own)):
         return root, ""
-    return killed[0], (f"; torchrun dated rank {root['rank']}'s exit first, but its own error is a peer lost "
-                       f"({own[:160]}): a victim")
+    killed = [r for r in failures.get("others") or [] if _killed(r)]
+    if len(killed) > 1 and gone:  # several: the one the watcher saw vanish first
+        order = {int(r): g["t"] for r, g in gone.items() if isinstance(g.get("t"), (int, float))}
+        killed.sort(key=lambda r: order.get(r["rank"], float("inf")))
+    first = killed[0] if killed else None
+    how = ""
+    if first is None and (seen := _vanished_first(gone, root)) is not None:
+        listed = next((r for r in failures.get("others") or [] if r["rank"] == seen["rank"]), {})
+        exit_ = seen.get("exit") or {}
+        first = {**listed, "rank": seen["rank"], "local_rank": seen.get("local_rank", listed.get("local_rank")),
+                 "host": listed.get("host") or seen.get("host") or root["host"], "pid": seen.get("pid"),
+                 "signal": exit_.get("signal"), "exitcode": exit_.get("exitcode"), "error_file": None,
+                 "first_line": None, "seen_by": "watcher"}
+        how = f", and the live watcher saw rank {seen['rank']}'s pid {seen.get('pid')} vanish first"
+    if first is None:
+        return root, ""
+    return first, (f"; torchrun dated rank {root['rank']}'s exit first, but its own error is a peer lost "
+                   f"({own[:160]}): a victim{how}")
 
 
 def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],
-                     tail: dict[str, Any] | None = None) -> list[Finding]:
+                     tail: dict[str, Any] | None = None, gone: dict[str, Any] | None = None) -> list[Finding]:
     """LIVE005 for torchrun's first failed rank, with the reason in the rank's own words: its last
     exception line from its output (torchrun's record holds only "To enable traceback see: <url>"
     unless the entry point has @record). A root cause whose own error is a peer lost gives way to a
-    worker killed by a signal (``_first_failed``)."""
-    root, note = _first_failed(failures, tail)
+    worker killed by a signal (``_first_failed``; ``gone``: what the live watcher saw vanish)."""
+    root, note = _first_failed(failures, tail, gone)
     if not root or any(v["kind"] == "died" for v in verdicts):
         return []
-    how = f"signal {root['signal']}" if root.get("signal") else f"exit code {root['exitcode']}"
+    if root.get("signal"):
+        how = f"signal {root['signal']}"
+    elif root.get("exitcode") is not None:
+        how = f"exit code {root['exitcode']}"
+    else:
+        how = "a status nobody saw (its wait status was reaped before the watcher looked)"
     msg = f"rank {root['rank']} (local rank {root['local_rank']}, {root['host']}, pid {root['pid']}) exited with {how}"
     own = _own(tail, root["rank"])
     first = root.get("first_line")
@@ -193,7 +240,7 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     for v in watch.verdicts:
         rep.add(verdict_finding(v))
     tail = output_tail(log)
-    rep.add(*failure_findings(failures, watch.verdicts, tail))
+    rep.add(*failure_findings(failures, watch.verdicts, tail, getattr(watch, "gone", None)))
     if not watch.collector.progress_seen:
         rep.add(codes.LIVE_NO_PG.finding(f"no worker reported Flight Recorder progress in {elapsed:.0f} s"))
     for s in watch.tracker.straggle.stragglers():
@@ -213,7 +260,7 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
         "stall_after_s": opts.stall_after_s, "poll_s": opts.poll_s, "verdicts": watch.verdicts,
         "timeline": {str(r): rows for r, rows in sorted(watch.timeline.items())},
         "torchrun_failures": failures, "output_tail": tail,
-        "publisher_cpu": publisher_cost(watch.publisher, opts.poll_s),
+        "publisher_cpu": publisher_cost(watch.publisher, opts.poll_s), "gone": getattr(watch, "gone", {}),
     }
     # report.exit_code follows the table every command shares (4: a hang or a dead rank was found);
     # the process exits with ``code``, the job's own, which results.live.exit_status records

@@ -43,6 +43,9 @@ class Watch:
     hostname: str = field(default_factory=socket.gethostname)
     on_verdict: Callable[[], None] | None = None  # writes the report while the job still runs
     publisher: dict[int, dict[str, float]] = field(default_factory=dict)  # rank -> the publisher's own CPU
+    # str(rank) -> the first poll that found a local rank's pid gone: pid, t (s since start), exit (its wait status
+    # when still a zombie, attach.exit_state); LIVE005 reads it where torchrun's record cannot tell who died first
+    gone: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.tracker = detect.Tracker(self.settings)
@@ -68,6 +71,7 @@ class Watch:
         views = self.views(now)
         self.last_views = views
         self._record(now, views)
+        self._note_gone(now, views)
         status = self.tracker.observe(now, views)
         if not self.judge:
             return detect.Status("ok")
@@ -91,6 +95,14 @@ class Watch:
             self.say(f"group {self.open_verdict['pg']} moved on again: the stall was not a hang (LIVE008)")
             self.open_verdict = None
         return status
+
+    def _note_gone(self, now: float, views: dict[int, detect.RankView]) -> None:
+        for r, v in views.items():
+            if v.alive is False and self.gone.get(str(r), {}).get("pid") != v.pid:  # a restart's new pid: anew
+                from ncclDoctor.live.attach import exit_state
+
+                self.gone[str(r)] = {"rank": r, "pid": v.pid, "local_rank": v.local_rank, "host": v.host,
+                                     "t": round(now - self.t0, 2), "exit": exit_state(v.pid) if v.pid else None}
 
     def _nccl(self) -> bool:
         return any("nccl" in str(b.record.get("backend", "")) for b in self.collector.snapshot().values())
