@@ -29,9 +29,7 @@ class ExitReaders:
         if S.R_PG_NOT_DESTROYED.search(text):
             return self._context(lineno, text, "pg_not_destroyed")
         if S.R_GDB_PEER.search(text):
-            ev = self._context(lineno, text, "benign")
-            ev.data["what"] = "cuda-gdb peer-access notice"
-            return ev
+            return self._benign(lineno, text, "cuda-gdb peer-access notice")
         bad = S.R_IPV6_PATH_HOST.search(text)
         if bad:  # a file path where the store's host belongs: MASTER_ADDR is wrong, no lookup can ever succeed
             ev = self._context(lineno, text, "store_timeout")
@@ -39,25 +37,15 @@ class ExitReaders:
                            dns=True, not_a_host=True)
             return ev
         if S.R_IPV6.search(text):
-            ev = self._context(lineno, text, "benign")
-            ev.data["what"] = "IPv6 lookup warning"
-            return ev
+            return self._benign(lineno, text, "IPv6 lookup warning")
         if S.R_BARRIER_GUESS.search(text):
-            ev = self._context(lineno, text, "benign")
-            ev.data["what"] = "barrier device warning"
-            return ev
+            return self._benign(lineno, text, "barrier device warning")
         if S.R_LAUNCH_DEPRECATED.search(text):
-            ev = self._context(lineno, text, "benign")
-            ev.data["what"] = "launch deprecated"
-            return ev
+            return self._benign(lineno, text, "launch deprecated")
         if "find_unused_param" in text and S.R_DDP_NONE_UNUSED.search(text):
-            ev = self._context(lineno, text, "benign")
-            ev.data["what"] = "ddp no unused parameters"
-            return ev
+            return self._benign(lineno, text, "ddp no unused parameters")
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):
-            ev = self._context(lineno, text, "benign")
-            ev.data["what"] = "deepspeed backend fallback"
-            return ev
+            return self._benign(lineno, text, "deepspeed backend fallback")
         ne = S.R_SETTING_NO_EFFECT.search(text) if "has no effect" in text else None
         if ne:  # torch's notice that a setting does not apply to some operations (its flag's value glued before it)
             ev = self._context(lineno, text, "benign")
@@ -65,9 +53,7 @@ class ExitReaders:
                            flag=ne.group("flag"), ops=f"{ne.group('prep')} {ne.group('what').strip()}")
             return ev
         if "bucket view" in text and S.R_DDP_GRAD_STRIDES.search(text):
-            ev = self._context(lineno, text, "benign")
-            ev.data["what"] = "ddp grad strides"
-            return ev
+            return self._benign(lineno, text, "ddp grad strides")
         nh = S.R_C10D_NO_HOSTNAME.search(text) if "cannot be retrieved" in text else None
         if nh:  # c10d could not name a peer's address for its log line (getnameinfo): a warning, nothing failed
             ev = self._context(lineno, text, "benign")
@@ -80,10 +66,14 @@ class ExitReaders:
             ev.rank, ev.data["rank"] = None, int(pd.group(1))
             return ev
         if S.R_C10D_DEBUG.search(text):
-            ev = self._context(lineno, text, "benign")
-            ev.data["what"] = "c10d debug line"
-            return ev
+            return self._benign(lineno, text, "c10d debug line")
         return None
+
+    def _benign(self, lineno: int, text: str, what: str) -> Event:
+        """A line that looks alarming and is not a failure by itself (verdict.noise reads ``what``)."""
+        ev = self._context(lineno, text, "benign")
+        ev.data["what"] = what
+        return ev
 
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
         if ("srun" in text or "CANCELLED AT" in text) and self._srun_task(lineno, text):

@@ -32,36 +32,29 @@ class SettingsReaders:
         rule X (2)): the ssh probe of a hostfile's node, MPI's start-up."""
         mp = S.R_MASTER_PATH.search(text) if "aster" in text or "ASTER" in text else None
         if mp:  # a launch command giving a file path as the master's address (a remote shell's rc output read as it)
-            ev = self._context(lineno, text, "launch_setup")
-            ev.rank = None  # the launcher's command line, every worker's
-            ev.data.update(ssh=None, mpi=None, master_path=mp.group(1))
-            return ev
+            return self._setup(lineno, text, master_path=mp.group(1))
         ds = S.R_DS_MASTER_IP.search(text) if "IP address of" in text else None
-        if ds and _host_only(ds.group(1)) and ds.group(1) != ds.group(2):
-            ev = self._context(lineno, text, "launch_setup")
-            ev.rank = None  # the runner's choice for every node's workers
-            ev.data.update(ssh=None, mpi=None, master_local=ds.group(1), master_node=ds.group(2))
-            return ev
+        if ds and _host_only(ds.group(1)) and ds.group(1) != ds.group(2):  # the runner's choice, every node's
+            return self._setup(lineno, text, master_local=ds.group(1), master_node=ds.group(2))
         ro = S.R_SHELL_READONLY.search(text) if "readonly variable" in text else None
-        if ro:
-            ev = self._context(lineno, text, "launch_setup")
-            ev.rank = None  # the remote shell's line
-            ev.data.update(ssh=None, mpi=None, readonly=ro.group(1))
-            return ev
+        if ro:  # the remote shell's line
+            return self._setup(lineno, text, readonly=ro.group(1))
         ssh = S.R_SSH_CLIENT.search(text) if "ssh: " in text else None
         if ssh:  # the ssh client could not reach a host (no such name, refused, no route): the launcher's reach
-            ev = self._context(lineno, text, "launch_setup")
-            ev.rank = None  # ssh's own line, not a rank's
-            ev.data.update(ssh=None, mpi=None, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(
+            return self._setup(lineno, text, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(
                 ssh.group("dns")), ssh_why=(ssh.group("why") or "").lstrip(": ").strip())
-            return ev
         m = S.R_LAUNCH_SETUP.search(text) if (
             "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:
             return None
+        return self._setup(lineno, text, ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
+
+    def _setup(self, lineno: int, text: str, **data) -> Event:
+        """A launch_setup event: the launcher's (or its remote shell's, ssh's, MPI's) own line, every worker's and
+        no rank's; ``ssh``/``mpi`` None unless DATA names them (verdict.launch._launch_setup reads them)."""
         ev = self._context(lineno, text, "launch_setup")
-        ev.rank = None  # the launcher's (or MPI's) own line, not a rank's
-        ev.data.update(ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
+        ev.rank = None
+        ev.data.update({"ssh": None, "mpi": None, **data})
         return ev
 
     def _world_unfit(self, lineno: int, text: str) -> Event | None:
