@@ -1894,3 +1894,47 @@ def test_deepspeeds_runner_choosing_an_address_only_its_own_host_reaches_is_conf
         text = f"[INFO] [runner.py:470:main] Using IP address of {addr} for node {node}\n"
         assert _verdict(tmp_path, text)["cause"] != "config", addr
 
+
+
+# --- "none" never stands beside a failure: a battery of the shapes a failure line takes ----------------------------
+# Made-up failures in the shapes reports paste them (bare, rank-tagged, under a traceback, continued on the next
+# lines, a logger's ERROR line, a launcher's "Error: ..."), some naming a setting (NCCL_X=1, MASTER_ADDR, a path, a
+# URL), each alone and beside the benign lines a run prints anyway (the process-group destructor's warning, NCCL INFO
+# set-up chatter, c10d's IPv6 warning), before and after them: the verdict is never "nothing failed".
+_BENIGN = (
+    "",
+    "[rank{r}]:[W0611 14:02:51.118204331 ProcessGroupNCCL.cpp:1250] Warning: WARNING: destroy_process_group() was not "
+    "called before program exit, which can leak resources. For more info, please see "
+    "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())\n",
+    nccl_info("trn-h100-12", 77310, 1, "Bootstrap : Using ens5:172.31.9.40<0>")
+    + nccl_info("trn-h100-12", 77310, 1, "cudaDriverVersion 12020"),
+    "[W socket.cpp:464] [c10d] The IPv6 network addresses of (trn-h100-12, 23456) cannot be retrieved (gai error: -3 - "
+    "Temporary failure in name resolution).\n",
+)
+_FAILURES = (
+    "RuntimeError: the scheduler state of stage 2 holds no entry for micro-batch 57",
+    "ValueError: NCCL_ALGO=Tree cannot be used together with the interleaved schedule",
+    "RuntimeError: no answer from MASTER_ADDR=172.31.9.40 within 120 s",
+    "FileNotFoundError: [Errno 2] No such file or directory: '/mnt/ckpt/iter_0004000/mp_rank_03.pt'",
+    "OSError: could not download https://models.example.net/tok/vocab.json (attempt 5 of 5)",
+)
+
+
+def _failure_shapes(msg: str, r: int):
+    tb = 'Traceback (most recent call last):\n  File "/srv/job/pretrain.py", line 217, in <module>\n    run(cfg)\n'
+    yield msg + "\n"
+    yield f"[rank{r}]: {msg}\n"
+    yield tb + msg + "\n"
+    yield "".join(f"[rank{r}]: {x}\n" for x in (tb + msg).splitlines())
+    yield tb + msg + "\n  while restoring the run from its last checkpoint\n  (the first error is above)\n"
+    yield f"2026-05-14 03:22:41,908 - pretrain - ERROR - {msg}\n"
+    yield f"Error: {msg}\n"
+
+
+def test_a_failure_line_is_never_read_as_nothing_failed_whatever_its_shape_or_the_benign_lines_beside_it(tmp_path):
+    for msg in _FAILURES:
+        for shape in _failure_shapes(msg, 6):
+            for benign in _BENIGN:
+                for text in (benign.format(r=6) + shape, shape + benign.format(r=6)):
+                    v = _verdict(tmp_path, text)
+                    assert v["cause"] != "none", (text, v)

@@ -162,6 +162,10 @@ class SettingsReaders:
             return None
         if "rror" in text and S.R_EXC_TAIL.match(self._body):  # an exception's advice ("Please set NCCL_X=1"), no
             return None  # setting applied: its traceback tail reads it (a framework's check, lead rule W)
+        if ("rror" in text or "ERROR" in text or "FATAL" in text) and (
+                S.R_ERROR_LINE.match(self._body) or is_failure_line(self._body)):
+            return None  # a failure that names a setting (a logger's ERROR line, a launcher's "Error: ..."): the
+            # failure is what the line says; the families after this one, or the unread failure, read it
         ev = self._context(lineno, text, "setting")
         ev.data["settings"] = pairs[:16]
         return ev
