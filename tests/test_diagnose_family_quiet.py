@@ -1897,7 +1897,8 @@ def test_deepspeeds_runner_choosing_an_address_only_its_own_host_reaches_is_conf
 
 
 # --- "none" never stands beside a failure: a battery of the shapes a failure line takes ----------------------------
-# Made-up failures in the shapes reports paste them (bare, rank-tagged, under a traceback, continued on the next
+# Made-up failures in the shapes reports paste them (bare, rank-tagged, under a traceback, indented under its frames,
+# continued on the next
 # lines, a logger's ERROR line, a launcher's "Error: ..."), some naming a setting (NCCL_X=1, MASTER_ADDR, a path, a
 # URL), each alone and beside the benign lines a run prints anyway (the process-group destructor's warning, NCCL INFO
 # set-up chatter, c10d's IPv6 warning), before and after them: the verdict is never "nothing failed".
@@ -1925,6 +1926,7 @@ def _failure_shapes(msg: str, r: int):
     yield msg + "\n"
     yield f"[rank{r}]: {msg}\n"
     yield tb + msg + "\n"
+    yield tb + "    " + msg + "\n"  # indented like the frames above it
     yield "".join(f"[rank{r}]: {x}\n" for x in (tb + msg).splitlines())
     yield tb + msg + "\n  while restoring the run from its last checkpoint\n  (the first error is above)\n"
     yield f"2026-05-14 03:22:41,908 - pretrain - ERROR - {msg}\n"

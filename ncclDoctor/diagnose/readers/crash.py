@@ -155,6 +155,10 @@ class CrashReaders:
             ev.data.update(type="Error", message=said, line=True, settings=said)
             return ev
         m = S.R_EXC_TAIL.match(self._body)
+        if m is None and self._body[:1] in (" ", "\t"):
+            # the exception's line indented like the frames above it (a paste indented as a block, a logger that
+            # indents a message's lines): the same exception, read the same way
+            m = S.R_EXC_TAIL.match(self._body.lstrip())
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
             if e is None:

@@ -160,8 +160,8 @@ class SettingsReaders:
             self._body)
         if not pairs or "set by environment" in text or "NCCL WARN" in text:  # a WARN's "Set NCCL_X=1 to ..." advice
             return None
-        if "rror" in text and S.R_EXC_TAIL.match(self._body):  # an exception's advice ("Please set NCCL_X=1"), no
-            return None  # setting applied: its traceback tail reads it (a framework's check, lead rule W)
+        if "rror" in text and S.R_EXC_TAIL.match(self._body.lstrip()):  # an exception's advice ("Please set
+            return None  # NCCL_X=1"), no setting applied: its traceback tail reads it (a framework's check, rule W)
         if ("rror" in text or "ERROR" in text or "FATAL" in text) and (
                 S.R_ERROR_LINE.match(self._body) or is_failure_line(self._body)):
             return None  # a failure that names a setting (a logger's ERROR line, a launcher's "Error: ..."): the
