@@ -1940,3 +1940,36 @@ def test_a_failure_line_is_never_read_as_nothing_failed_whatever_its_shape_or_th
                 for text in (benign.format(r=6) + shape, shape + benign.format(r=6)):
                     v = _verdict(tmp_path, text)
                     assert v["cause"] != "none", (text, v)
+
+
+def test_the_general_words_of_a_settings_refusal_or_a_launch_without_its_launcher_read_as_an_expert_would(tmp_path):
+    """generic.reading widened where the corpus' labels read the words one way (benchmarks/bench_generic_reading.py
+    measures each reading's precision on every case's exception lines): a check refusing the set-up ("does not
+    support", "not compiled with", "requires ... version", "is not available", "please install") is config; a script
+    started without its launcher's variables (KeyError: 'LOCAL_RANK', "environment variable X expected") or calling
+    torch.distributed before init_process_group is config too (rules Q, W), not the store its words name; a port
+    already in use outside NCCL's and gloo's own sockets is the store's (MASTER_PORT); shared memory running out is
+    rule F's. Always low confidence and nobody named: from words alone no rank is known."""
+    tb = 'Traceback (most recent call last):\n  File "/srv/app/launch_job.py", line 61, in <module>\n    main()\n'
+    for want, last in (
+            ("dataloader_shm", "loader.WorkerError: prefetch process 4 exited: out of shared memory while mapping"),
+            ("dataloader_shm", "2026-05-14 03:22:41,908 - feeder - ERROR - reader process 2 died of SIGBUS"),
+            ("config", "KeyError: 'LOCAL_RANK'"),
+            ("config", "RuntimeError: Default process group has not been initialized, please make sure to call "
+                       "init_process_group."),
+            ("store_rendezvous", "serve.PortError: cannot bind the coordinator: [Errno 98] Address already in use"),
+            ("config", "NotImplementedError: this communication backend does not support sparse all_to_all"),
+            ("config", "AssertionError: Torch not compiled with CUDA enabled"),
+            ("config", "RuntimeError: fused rotary kernels require CUDA version 11.8 or higher"),
+            ("config", "RuntimeError: the MPI backend is not available in this build"),
+            ("config", "ImportError: please install apex to use the fused LAMB optimizer"),
+    ):
+        for text in (tb + last + "\n", last + "\n"):
+            d = _report(tmp_path, text)
+            v = d["verdict"]
+            assert (v["cause"], v["culprits"]) == (want, []) and not _accused(d), (text, v)
+    # a reset connection is the peer gone or the store host gone, by whose socket it was (rules G, O), never the
+    # set-up's network: its words alone give no reading
+    from ncclDoctor.diagnose import generic
+
+    assert generic.reading(["relay.StreamError: upstream 3: Connection reset by peer"]) is None

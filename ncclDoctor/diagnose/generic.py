@@ -56,11 +56,20 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "checkpoints often enough that a preemption costs little."),
     ("gpu_oom",
      re.compile(r"(?i)(?:CUDA|GPU|device|HIP|HBM)\b[^\n]{0,60}?out of memory|out of memory[^\n]{0,60}?(?:CUDA|GPU|"
-                r"device|HIP)\b"),
+                r"device|HIP)\b|CUBLAS_STATUS_ALLOC_FAILED|cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY"),
      "a GPU ran out of memory",
      "Lower the per-GPU batch size or sequence length, enable activation checkpointing or sharding (FSDP / ZeRO), "
      "and check nothing else holds memory on that GPU (nvidia-smi); PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
      "helps when the memory is fragmented."),
+    # a bus error, or shared memory running out (lead rule F): /dev/shm, whatever process says it (a DataLoader
+    # worker, another library's shared buffers) -- before host_oom, whose "memory limit" the advice "raise your
+    # shared memory limit" holds; a PCIe "Bus Error: severity=..." is the link's AER report, not SIGBUS
+    ("dataloader_shm",
+     re.compile(r"(?i)(?<!PCIe )\bbus error\b|\bSIGBUS\b|out of shared memory"),
+     "a process was killed by a bus error: the shared memory it maps (/dev/shm) ran out",
+     "Give the job more shared memory: in Docker --shm-size=16g or --ipc=host, in Kubernetes an emptyDir with medium: "
+     "Memory mounted at /dev/shm (df -h /dev/shm shows its size); or use fewer DataLoader workers (num_workers) or "
+     "torch.multiprocessing.set_sharing_strategy('file_system')."),
     ("host_oom",
      re.compile(r"(?i)oom[- ]kill|OOM killer|Out of memory: Killed process|\bMemoryError\b|host memory|"
                 r"memory limit|OOMKilled"),
@@ -70,8 +79,26 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "raise --mem / --mem-per-gpu or use fewer ranks per node); host memory peaks when every rank holds a full CPU "
      "copy at once (a checkpoint save or load: save a sharded checkpoint, offload or load with mmap / one rank at a "
      "time); use fewer DataLoader workers or smaller prefetch."),
+    # the script run without the launcher that sets its variables (KeyError: 'LOCAL_RANK', "environment variable
+    # RANK expected, but not set"), or calling torch.distributed before init_process_group: the way it was started,
+    # every rank alike (lead rules Q, W) -- before the store's reading, whose words ("rendezvous", MASTER_ADDR) the
+    # message holds
+    ("config",
+     re.compile(r"(?i)environment variable '?\w+'? (?:expected|is not set|not set|must be set|is required)|"
+                r"KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|GROUP_RANK|"
+                r"NODE_RANK|SLURM_\w+|OMPI_COMM_WORLD_\w+|PMI_\w+)'|"
+                r"default process group (?:has not been|is not|was not) initiali[sz]ed"),
+     "the script was started without what its distributed set-up needs: the variables a launcher sets (RANK, "
+     "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR) or the process group a distributed call needs (init_process_group)",
+     "Start the script through its launcher (torchrun --nproc_per_node N script.py, srun with the variables "
+     "exported, accelerate launch / deepspeed), which sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT "
+     "for each process, or set them yourself; call torch.distributed.init_process_group(...) before any distributed "
+     "call (barrier, all_reduce, get_rank, a DDP wrapper), and guard single-process runs with dist.is_initialized()."),
     ("store_rendezvous",
-     re.compile(r"(?i)rendezvous|\brdzv\b|TCPStore|\bc10d store\b|MASTER_ADDR|MASTER_PORT|\betcd\b"),
+     re.compile(r"(?i)rendezvous|\brdzv\b|TCPStore|\bc10d store\b|MASTER_ADDR|MASTER_PORT|\betcd\b|"
+                # a port already taken: torch's server socket is the store's (MASTER_PORT: another job, a stale
+                # process); only NCCL's or gloo's own sockets (named in the line) are the ranks' connections
+                r"^(?!.*\b(?:NCCL|gloo)\b).*(?:address already in use|\bEADDRINUSE\b)"),
      "the ranks could not meet at the rendezvous / store endpoint",
      "Check that MASTER_ADDR:MASTER_PORT (the rendezvous endpoint) is reachable from every node (nc -zv HOST PORT), "
      "that its node started first and listens (ss -ltnp), that the firewall lets the port through, and that every "
@@ -80,7 +107,7 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      re.compile(r"(?i)connection refused|\bECONNREFUSED\b|no route to host|\bEHOSTUNREACH\b|network is unreachable|"
                 r"host is unreachable|name or service not known|could not resolve|getaddrinfo|unknown host|"
                 r"address already in use|\bEADDRINUSE\b|(?:failed|unable) to connect|could not connect|"
-                r"connect(?:ion)? (?:timed out|timeout)|connection reset"),
+                r"connect(?:ion)? (?:timed out|timeout)"),
      "a connection between the processes could not be made (the address or interface used, a firewall, a port)",
      "Check which interface and address the processes use to reach each other: NCCL_SOCKET_IFNAME / "
      "GLOO_SOCKET_IFNAME set to the interface the nodes share (ip -br addr), the firewall (nc -zv PEER PORT), and "
@@ -91,6 +118,15 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "the InfiniBand / RoCE fabric reported an error",
      "Check the links and ports on the hosts involved (ibstat, ibv_devinfo, the switch's port counters: perfquery); "
      "rerun with NCCL_DEBUG=INFO to see which device; NCCL_IB_TIMEOUT / NCCL_IB_RETRY_CNT only hide a flapping link."),
+    # gloo's transfer waiting its whole timeout for a peer ("Timed out waiting 1800000ms for recv operation to
+    # complete"): the peer never reached the collective (behind, or gone) -- rules B, E; the rank is not named
+    ("rank_missing",
+     re.compile(r"Timed out waiting \d+ ?ms for (?:send|recv) operation"),
+     "a rank waited its whole timeout for a peer's side of a collective: the peer never reached it (still busy "
+     "elsewhere, or gone)",
+     "Find the rank that never reached that collective: collect every rank's log (the one missing or still working "
+     "elsewhere is it); while it hangs, py-spy dump --pid on every rank shows where each is; look for a "
+     "rank-conditional path (a barrier or gather only some ranks run, an evaluation or checkpoint on rank 0)."),
     ("transport_stall",
      re.compile(r"(?i)(?:\bRDMA\b|\bUCX\b|\bNIXL\b|libfabric|\bEFA\b|NVSHMEM|IBGDA|\bQP\b|endpoint|transport|"
                 r"\bsend(?:er)?\b|\brecv\b|receiver)[^\n]{0,80}?(?:timed? ?out|timeout|stall)|(?:timed? ?out|timeout)"
@@ -115,7 +151,14 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "environment, on every node), and that PYTHONPATH / the working directory lets each worker import the "
      "project's own modules."),
     ("config",
-     re.compile(r"(?i)not supported|unsupported|invalid (?:option|value|config\w*|setting|parameter)|"
+     re.compile(r"(?i)not supported|unsupported|\b(?:does|do|is|are) ?n[o']t support|\bcannot support|"
+                r"\bonly supports?\b|\b(?:is|are) only supported\b|"
+                r"\b(?:built|compiled) without\b|\bnot (?:compiled|built) with\b|"
+                r"\b(?:backend|support|package|module|library|extension|CUDA|NCCL|GPU|device|feature|option)s? "
+                r"(?:is|are) not available|"
+                r"\bplease (?:set|install|upgrade|update|reinstall|downgrade)\b(?!\s*\w*DEBUG)|"
+                r"\brequires?\b[^\n]{0,60}?\bversion\b|\bversion\b[^\n]{0,40}?\bor (?:higher|later|newer|above)\b|"
+                r"invalid (?:option|value|config\w*|setting|parameter)|"
                 r"unrecognized (?:argument|option)|unknown (?:option|argument|parameter|flag)|"
                 r"must be (?:set|specified|divisible|equal|one of|an? |greater|less|positive)|is not set\b|"
                 r"missing required|no such option|exit(?:ed)? (?:with )?(?:code|status) 255"),
