@@ -1944,8 +1944,8 @@ def test_a_failure_line_is_never_read_as_nothing_failed_whatever_its_shape_or_th
 
 def test_the_general_words_of_a_settings_refusal_or_a_launch_without_its_launcher_read_as_an_expert_would(tmp_path):
     """generic.reading widened where the corpus' labels read the words one way (benchmarks/bench_generic_reading.py
-    measures each reading's precision on every case's exception lines): a check refusing the set-up ("does not
-    support", "not compiled with", "requires ... version", "is not available", "please install") is config; a script
+    measures each reading's precision on every case's exception lines): a check refusing the set-up ("not compiled
+    with", "requires ... version", "is not available", "please install") is config; a script
     started without its launcher's variables (KeyError: 'LOCAL_RANK', "environment variable X expected") or calling
     torch.distributed before init_process_group is config too (rules Q, W), not the store its words name; a port
     already in use outside NCCL's and gloo's own sockets is the store's (MASTER_PORT); shared memory running out is
@@ -1958,7 +1958,6 @@ def test_the_general_words_of_a_settings_refusal_or_a_launch_without_its_launche
             ("config", "RuntimeError: Default process group has not been initialized, please make sure to call "
                        "init_process_group."),
             ("store_rendezvous", "serve.PortError: cannot bind the coordinator: [Errno 98] Address already in use"),
-            ("config", "NotImplementedError: this communication backend does not support sparse all_to_all"),
             ("config", "AssertionError: Torch not compiled with CUDA enabled"),
             ("config", "RuntimeError: fused rotary kernels require CUDA version 11.8 or higher"),
             ("config", "RuntimeError: the MPI backend is not available in this build"),

@@ -151,8 +151,9 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "environment, on every node), and that PYTHONPATH / the working directory lets each worker import the "
      "project's own modules."),
     ("config",
-     re.compile(r"(?i)not supported|unsupported|\b(?:does|do|is|are) ?n[o']t support|\bcannot support|"
-                r"\bonly supports?\b|\b(?:is|are) only supported\b|"
+     # ("does not support X" is left out: a kernel refusing a rank's own input, "does not support bfloat16 inputs",
+     # is that rank's run, not a setting every rank shares)
+     re.compile(r"(?i)not supported|unsupported|\b(?:is|are) only supported\b|"
                 r"\b(?:built|compiled) without\b|\bnot (?:compiled|built) with\b|"
                 r"\b(?:backend|support|package|module|library|extension|CUDA|NCCL|GPU|device|feature|option)s? "
                 r"(?:is|are) not available|"
