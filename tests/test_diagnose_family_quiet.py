@@ -1931,6 +1931,9 @@ def _failure_shapes(msg: str, r: int):
     yield tb + msg + "\n  while restoring the run from its last checkpoint\n  (the first error is above)\n"
     yield f"2026-05-14 03:22:41,908 - pretrain - ERROR - {msg}\n"
     yield f"Error: {msg}\n"
+    said = msg.split(": ", 1)[1]  # the message alone, under a logger's bracketed error level
+    yield f"[ERROR] {said}\n"
+    yield f"[2026-05-14 03:22:41] [FATAL] [pretrain.py:88] {said}\n"
 
 
 def test_a_failure_line_is_never_read_as_nothing_failed_whatever_its_shape_or_the_benign_lines_beside_it(tmp_path):

@@ -169,10 +169,17 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
 )
 
 
-def is_failure_line(body: str) -> bool:
-    """Whether a line no family read announces a failure (``R_FAILURE_WORD``) and is not one of the
-    lines that merely contain those words (``R_NOT_A_FAILURE``)."""
-    return R_FAILURE_WORD.search(body) is not None and R_NOT_A_FAILURE.search(body) is None
+# a logger's level in the header the parser strips before reading a line ("[ERROR] ", "[2026-05-14 03:22:41]
+# [CRITICAL] "): the line's level, though its words after the header say nothing of a failure
+R_LEVEL_HEAD = re.compile(r"\[(?:ERROR|CRITICAL|FATAL)\]")
+
+
+def is_failure_line(body: str, head: str = "") -> bool:
+    """Whether a line no family read announces a failure (``R_FAILURE_WORD``, or an error level in the logger's
+    header HEAD that was stripped from it) and is not one of the lines that merely contain those words
+    (``R_NOT_A_FAILURE``)."""
+    return ((R_FAILURE_WORD.search(body) is not None or (head != "" and R_LEVEL_HEAD.search(head) is not None))
+            and R_NOT_A_FAILURE.search(body) is None)
 
 
 def reading(texts: list[str]) -> tuple[str, str, str, int] | None:

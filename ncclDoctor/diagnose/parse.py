@@ -594,7 +594,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
-        if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(body):
+        if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(
+                body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
         if ev is not None and self._cut is not None and self._cut[0] == lineno and ev.kind != "traceback_tail":

@@ -163,7 +163,8 @@ class SettingsReaders:
         if "rror" in text and S.R_EXC_TAIL.match(self._body.lstrip()):  # an exception's advice ("Please set
             return None  # NCCL_X=1"), no setting applied: its traceback tail reads it (a framework's check, rule W)
         if ("rror" in text or "ERROR" in text or "FATAL" in text) and (
-                S.R_ERROR_LINE.match(self._body) or is_failure_line(self._body)):
+                S.R_ERROR_LINE.match(self._body) or is_failure_line(
+                    self._body, text[: len(text) - len(self._body)] if text.endswith(self._body) else "")):
             return None  # a failure that names a setting (a logger's ERROR line, a launcher's "Error: ..."): the
             # failure is what the line says; the families after this one, or the unread failure, read it
         ev = self._context(lineno, text, "setting")
