@@ -1950,9 +1950,8 @@ def test_the_general_words_of_a_settings_refusal_or_a_launch_without_its_launche
     measures each reading's precision on every case's exception lines): a check refusing the set-up ("not compiled
     with", "requires ... version", "is not available", "please install") is config; a script
     started without its launcher's variables (KeyError: 'LOCAL_RANK', "environment variable X expected") or calling
-    torch.distributed before init_process_group is config too (rules Q, W), not the store its words name; a port
-    already in use outside NCCL's and gloo's own sockets is the store's (MASTER_PORT); shared memory running out is
-    rule F's. Always low confidence and nobody named: from words alone no rank is known."""
+    torch.distributed before init_process_group is config too (rules Q, W), not the store its words name; shared
+    memory running out is rule F's. Always low confidence and nobody named: from words alone no rank is known."""
     tb = 'Traceback (most recent call last):\n  File "/srv/app/launch_job.py", line 61, in <module>\n    main()\n'
     for want, last in (
             ("dataloader_shm", "loader.WorkerError: prefetch process 4 exited: out of shared memory while mapping"),
@@ -1960,7 +1959,6 @@ def test_the_general_words_of_a_settings_refusal_or_a_launch_without_its_launche
             ("config", "KeyError: 'LOCAL_RANK'"),
             ("config", "RuntimeError: Default process group has not been initialized, please make sure to call "
                        "init_process_group."),
-            ("store_rendezvous", "serve.PortError: cannot bind the coordinator: [Errno 98] Address already in use"),
             ("config", "AssertionError: Torch not compiled with CUDA enabled"),
             ("config", "RuntimeError: fused rotary kernels require CUDA version 11.8 or higher"),
             ("config", "RuntimeError: the MPI backend is not available in this build"),
@@ -1975,3 +1973,8 @@ def test_the_general_words_of_a_settings_refusal_or_a_launch_without_its_launche
     from ncclDoctor.diagnose import generic
 
     assert generic.reading(["relay.StreamError: upstream 3: Connection reset by peer"]) is None
+    # a port in use is the ranks' network only on NCCL's or gloo's own sockets; elsewhere no reading (the store's
+    # MASTER_PORT in a torch job, another server's bind elsewhere: the words cannot tell)
+    assert generic.reading(["exporter.BindError: [Errno 98] Address already in use"]) is None
+    assert generic.reading(["RuntimeError: [/src/gloo/transport/tcp/pair.cc:176] bind: Address already in use"])[0] \
+        == "network_setup"

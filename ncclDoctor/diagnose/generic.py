@@ -95,18 +95,19 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "for each process, or set them yourself; call torch.distributed.init_process_group(...) before any distributed "
      "call (barrier, all_reduce, get_rank, a DDP wrapper), and guard single-process runs with dist.is_initialized()."),
     ("store_rendezvous",
-     re.compile(r"(?i)rendezvous|\brdzv\b|TCPStore|\bc10d store\b|MASTER_ADDR|MASTER_PORT|\betcd\b|"
-                # a port already taken: torch's server socket is the store's (MASTER_PORT: another job, a stale
-                # process); only NCCL's or gloo's own sockets (named in the line) are the ranks' connections
-                r"^(?!.*\b(?:NCCL|gloo)\b).*(?:address already in use|\bEADDRINUSE\b)"),
+     re.compile(r"(?i)rendezvous|\brdzv\b|TCPStore|\bc10d store\b|MASTER_ADDR|MASTER_PORT|\betcd\b"),
      "the ranks could not meet at the rendezvous / store endpoint",
      "Check that MASTER_ADDR:MASTER_PORT (the rendezvous endpoint) is reachable from every node (nc -zv HOST PORT), "
      "that its node started first and listens (ss -ltnp), that the firewall lets the port through, and that every "
      "node was launched with the same --nnodes and endpoint."),
+    # (a port already in use is this only on NCCL's or gloo's own sockets, which the line names; elsewhere it is left
+    # unread: torch's server socket is the store's port, MASTER_PORT, taken by another job; another server's bind --
+    # a metrics exporter -- is neither the store nor the ranks' network)
     ("network_setup",
      re.compile(r"(?i)connection refused|\bECONNREFUSED\b|no route to host|\bEHOSTUNREACH\b|network is unreachable|"
                 r"host is unreachable|name or service not known|could not resolve|getaddrinfo|unknown host|"
-                r"address already in use|\bEADDRINUSE\b|(?:failed|unable) to connect|could not connect|"
+                r"^(?=.*\b(?:NCCL|gloo)\b).*?(?:address already in use|\bEADDRINUSE\b)|"
+                r"(?:failed|unable) to connect|could not connect|"
                 r"connect(?:ion)? (?:timed out|timeout)"),
      "a connection between the processes could not be made (the address or interface used, a firewall, a port)",
      "Check which interface and address the processes use to reach each other: NCCL_SOCKET_IFNAME / "
