@@ -1918,6 +1918,7 @@ _FAILURES = (
     "RuntimeError: no answer from MASTER_ADDR=172.31.9.40 within 120 s",
     "FileNotFoundError: [Errno 2] No such file or directory: '/mnt/ckpt/iter_0004000/mp_rank_03.pt'",
     "OSError: could not download https://models.example.net/tok/vocab.json (attempt 5 of 5)",
+    "Exception: the data of shard 12 holds no samples for epoch 3",  # `raise Exception(...)`: Python's base class
 )
 
 

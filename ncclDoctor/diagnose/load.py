@@ -262,6 +262,10 @@ SNIFF = 8192
 #   IP address of  DeepSpeed's multi-node runner announcing the master address it chose ("Using IP address of
 #             172.17.0.1 for node 192.168.1.1"), which holds no other word: an address only its own host reaches
 #             (docker0, loopback) is a launch setting (readers.settings._launch_setup, verdict.launch._launch_setup)
+#   Exception:  the last line of a traceback whose class is Python's Exception itself or a class named
+#             ...Exception ("Exception: shard 3 holds no entry", what `raise Exception(...)` prints), which holds no
+#             other word: without it the traceback's failure was never read and the verdict said nothing failed
+#             (signatures.R_EXC_TAIL, readers.crash._traceback_tail, verdict.unread)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -291,7 +295,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
-            b"device handle")
+            b"device handle", b"Exception:")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

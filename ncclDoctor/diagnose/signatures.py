@@ -1257,8 +1257,10 @@ R_FINGERPRINT = re.compile(r"Rank (\d+) is running (?:inconsistent )?collective:
                            r"(?:SequenceNumber=(\d+),? ?)?(?:OpType=(\w+))?(?:, TensorShape=\[([^\]]{0,80})\])?")
 R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
 # The last line of a Python traceback, "SomethingError: text" (dotted module path allowed), at the
-# start of a line once launcher prefixes are stripped: a rank's own exception.
-R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception))(?:: ?(.{0,300}?))?\s*$")
+# start of a line once launcher prefixes are stripped: a rank's own exception. Python's base class itself too
+# ("Exception: ...", what `raise Exception(...)` in a script prints).
+R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}(?:[A-Z]\w{0,60}(?:Error|Exception)|Exception))"
+                        r"(?:: ?(.{0,300}?))?\s*$")
 # A process's own logger recording the exception that ends it, from a sys.excepthook that logs ("Uncaught %s: %s"
 # with exc_info, as OLMo's olmo.util.excepthook does; Python exits with status 1 after the hook returns): that
 # process's own failure, as surely as a launcher's exit record. The class must read as an exception class.
