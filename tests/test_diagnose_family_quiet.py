@@ -1897,11 +1897,11 @@ def test_deepspeeds_runner_choosing_an_address_only_its_own_host_reaches_is_conf
 
 
 # --- "none" never stands beside a failure: a battery of the shapes a failure line takes ----------------------------
-# Made-up failures in the shapes reports paste them (bare, rank-tagged, under a traceback, indented under its frames,
-# continued on the next
-# lines, a logger's ERROR line, a launcher's "Error: ..."), some naming a setting (NCCL_X=1, MASTER_ADDR, a path, a
-# URL), each alone and beside the benign lines a run prints anyway (the process-group destructor's warning, NCCL INFO
-# set-up chatter, c10d's IPv6 warning), before and after them: the verdict is never "nothing failed".
+# Made-up failures in the shapes reports paste them (bare, rank-tagged, behind srun's or pdsh's label, under a
+# traceback, indented under its frames, continued on the next lines, a logger's ERROR line or bracketed [ERROR] level,
+# a launcher's "Error: ..."), some naming a setting (NCCL_X=1, MASTER_ADDR, a path, a URL), each alone and beside the
+# benign lines a run prints anyway (the process-group destructor's warning, NCCL INFO set-up chatter, c10d's IPv6
+# warning), before and after them: the verdict is never "nothing failed".
 _BENIGN = (
     "",
     "[rank{r}]:[W0611 14:02:51.118204331 ProcessGroupNCCL.cpp:1250] Warning: WARNING: destroy_process_group() was not "
@@ -1926,6 +1926,8 @@ def _failure_shapes(msg: str, r: int):
     tb = 'Traceback (most recent call last):\n  File "/srv/job/pretrain.py", line 217, in <module>\n    run(cfg)\n'
     yield msg + "\n"
     yield f"[rank{r}]: {msg}\n"
+    yield f"{r}: {msg}\n"  # srun -l's task label
+    yield f"172.31.9.{40 + r}: {msg}\n"  # pdsh's host label (DeepSpeed's multi-node runner)
     yield tb + msg + "\n"
     yield tb + "    " + msg + "\n"  # indented like the frames above it
     yield "".join(f"[rank{r}]: {x}\n" for x in (tb + msg).splitlines())

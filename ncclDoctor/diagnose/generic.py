@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose.signatures import R_EXC_TAIL
+
 # a line announcing a failure: a log level, or the plain words
 R_FAILURE_WORD = re.compile(
     r"\b(?:ERROR|Error|error|FATAL|Fatal|fatal|CRITICAL|failed|FAILED|[Ff]ailure|timed out|[Tt]imeout|TIMEOUT|"
@@ -173,6 +175,23 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
 # a logger's level in the header the parser strips before reading a line ("[ERROR] ", "[2026-05-14 03:22:41]
 # [CRITICAL] "): the line's level, though its words after the header say nothing of a failure
 R_LEVEL_HEAD = re.compile(r"\[(?:ERROR|CRITICAL|FATAL)\]")
+
+
+# a multi-host launcher's label before each line it relays: srun -l's task number ("3: "), pdsh's host ("10.0.0.7: ",
+# "gpu004: "): a name with a digit in it, so that an exception's own "Error: " is never taken for one
+R_HOST_LABEL = re.compile(r"^(?:\d{1,5}|[A-Za-z0-9][\w.\-]{0,62}\d[\w.\-]{0,62}): (?=\S)")
+
+
+def exception_line(body: str) -> re.Match | None:
+    """signatures.R_EXC_TAIL's match of a traceback's last line ("ValueError: ..."), also where the line is indented
+    like the frames above it (a paste indented as a block) or behind srun's / pdsh's label ("3: ", "10.0.0.7: "),
+    which the prefix stripping leaves: the same exception, read the same way."""
+    m = R_EXC_TAIL.match(body)
+    if m is None and body[:1] in (" ", "\t"):
+        m = R_EXC_TAIL.match(body.lstrip())
+    if m is None and ": " in body and (h := R_HOST_LABEL.match(body)):
+        m = R_EXC_TAIL.match(body[h.end():])
+    return m
 
 
 def is_failure_line(body: str, head: str = "") -> bool:

@@ -7,7 +7,7 @@ which ``LineParser.__init__`` declares and documents."""
 from __future__ import annotations
 
 from ncclDoctor.diagnose import signatures as S
-from ncclDoctor.diagnose.generic import is_failure_line
+from ncclDoctor.diagnose.generic import exception_line, is_failure_line
 from ncclDoctor.diagnose.readers.common import (
     _ERR_NEAR,
     _bytes,
@@ -154,11 +154,7 @@ class CrashReaders:
             ev = self._context(lineno, text, "traceback_tail")
             ev.data.update(type="Error", message=said, line=True, settings=said)
             return ev
-        m = S.R_EXC_TAIL.match(self._body)
-        if m is None and self._body[:1] in (" ", "\t"):
-            # the exception's line indented like the frames above it (a paste indented as a block, a logger that
-            # indents a message's lines): the same exception, read the same way
-            m = S.R_EXC_TAIL.match(self._body.lstrip())
+        m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
             if e is None:

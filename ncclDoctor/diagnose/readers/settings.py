@@ -9,7 +9,7 @@ from __future__ import annotations
 import ipaddress
 
 from ncclDoctor.diagnose import signatures as S
-from ncclDoctor.diagnose.generic import is_failure_line
+from ncclDoctor.diagnose.generic import exception_line, is_failure_line
 from ncclDoctor.diagnose.signatures import Event
 
 
@@ -160,7 +160,7 @@ class SettingsReaders:
             self._body)
         if not pairs or "set by environment" in text or "NCCL WARN" in text:  # a WARN's "Set NCCL_X=1 to ..." advice
             return None
-        if "rror" in text and S.R_EXC_TAIL.match(self._body.lstrip()):  # an exception's advice ("Please set
+        if "rror" in text and exception_line(self._body):  # an exception's advice ("Please set
             return None  # NCCL_X=1"), no setting applied: its traceback tail reads it (a framework's check, rule W)
         if ("rror" in text or "ERROR" in text or "FATAL" in text) and (
                 S.R_ERROR_LINE.match(self._body) or is_failure_line(
