@@ -1899,9 +1899,9 @@ def test_deepspeeds_runner_choosing_an_address_only_its_own_host_reaches_is_conf
 # --- "none" never stands beside a failure: a battery of the shapes a failure line takes ----------------------------
 # Made-up failures in the shapes reports paste them (bare, rank-tagged, behind srun's or pdsh's label, under a
 # traceback, indented under its frames, continued on the next lines, a logger's ERROR line or bracketed [ERROR] level,
-# a launcher's "Error: ..."), some naming a setting (NCCL_X=1, MASTER_ADDR, a path, a URL), each alone and beside the
-# benign lines a run prints anyway (the process-group destructor's warning, NCCL INFO set-up chatter, c10d's IPv6
-# warning), before and after them: the verdict is never "nothing failed".
+# a launcher's "Error: ...", C++'s "terminate called after throwing"), some naming a setting (NCCL_X=1, MASTER_ADDR,
+# a path, a URL), each alone and beside the benign lines a run prints anyway (the process-group destructor's warning,
+# NCCL INFO set-up chatter, c10d's IPv6 warning), before and after them: the verdict is never "nothing failed".
 _BENIGN = (
     "",
     "[rank{r}]:[W0611 14:02:51.118204331 ProcessGroupNCCL.cpp:1250] Warning: WARNING: destroy_process_group() was not "
@@ -1937,6 +1937,8 @@ def _failure_shapes(msg: str, r: int):
     said = msg.split(": ", 1)[1]  # the message alone, under a logger's bracketed error level
     yield f"[ERROR] {said}\n"
     yield f"[2026-05-14 03:22:41] [FATAL] [pretrain.py:88] {said}\n"
+    # C++'s runtime aborting on an exception nothing caught (a native extension's)
+    yield f"terminate called after throwing an instance of 'std::runtime_error'\n  what():  {said}\n"
 
 
 def test_a_failure_line_is_never_read_as_nothing_failed_whatever_its_shape_or_the_benign_lines_beside_it(tmp_path):

@@ -19,7 +19,10 @@ from ncclDoctor.diagnose.signatures import R_EXC_TAIL
 # a line announcing a failure: a log level, or the plain words
 R_FAILURE_WORD = re.compile(
     r"\b(?:ERROR|Error|error|FATAL|Fatal|fatal|CRITICAL|failed|FAILED|[Ff]ailure|timed out|[Tt]imeout|TIMEOUT|"
-    r"refused|[Aa]bort(?:ed|ing)?|ABORT(?:ED)?|panic)\b")
+    r"refused|[Aa]bort(?:ed|ing)?|ABORT(?:ED)?|panic)\b"
+    # C++'s runtime ending the process on an exception nothing caught (then SIGABRT): "terminate called after
+    # throwing an instance of 'std::runtime_error'", whose class holds no word above
+    r"|\bterminate called after throwing\b")
 # lines that hold those words without announcing a failure: a traceback's frames and scaffolding (its last line
 # is the exception, read elsewhere), NCCL's INFO chatter, Python warnings, a setting's name or value, torchrun's
 # failure table (read by its own family), nccl-tests' result table
