@@ -1897,7 +1897,7 @@ def test_deepspeeds_runner_choosing_an_address_only_its_own_host_reaches_is_conf
 
 
 # --- "none" never stands beside a failure: a battery of the shapes a failure line takes ----------------------------
-# Made-up failures in the shapes reports paste them (bare, rank-tagged, behind srun's or pdsh's label, under a
+# Made-up failures in the shapes reports paste them (bare, rank-tagged, behind srun's, pdsh's or Ray's label, under a
 # traceback, indented under its frames, continued on the next lines, a logger's ERROR line or bracketed [ERROR] level,
 # a launcher's "Error: ...", C++'s "terminate called after throwing"), some naming a setting (NCCL_X=1, MASTER_ADDR,
 # a path, a URL), each alone and beside the benign lines a run prints anyway (the process-group destructor's warning,
@@ -1928,6 +1928,7 @@ def _failure_shapes(msg: str, r: int):
     yield f"[rank{r}]: {msg}\n"
     yield f"{r}: {msg}\n"  # srun -l's task label
     yield f"172.31.9.{40 + r}: {msg}\n"  # pdsh's host label (DeepSpeed's multi-node runner)
+    yield f"(pid={51200 + r}, ip=172.31.9.{40 + r}) {msg}\n"  # Ray's label of a worker without an actor name
     yield tb + msg + "\n"
     yield tb + "    " + msg + "\n"  # indented like the frames above it
     yield "".join(f"[rank{r}]: {x}\n" for x in (tb + msg).splitlines())

@@ -181,18 +181,20 @@ R_LEVEL_HEAD = re.compile(r"\[(?:ERROR|CRITICAL|FATAL)\]")
 
 
 # a multi-host launcher's label before each line it relays: srun -l's task number ("3: "), pdsh's host ("10.0.0.7: ",
-# "gpu004: "): a name with a digit in it, so that an exception's own "Error: " is never taken for one
-R_HOST_LABEL = re.compile(r"^(?:\d{1,5}|[A-Za-z0-9][\w.\-]{0,62}\d[\w.\-]{0,62}): (?=\S)")
+# "gpu004: "): a name with a digit in it, so that an exception's own "Error: " is never taken for one; Ray's label of
+# a worker with no actor name ("(pid=4242, ip=10.0.0.7) ")
+R_HOST_LABEL = re.compile(r"^(?:(?:\d{1,5}|[A-Za-z0-9][\w.\-]{0,62}\d[\w.\-]{0,62}): (?=\S)"
+                          r"|\(pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) (?=\S))")
 
 
 def exception_line(body: str) -> re.Match | None:
     """signatures.R_EXC_TAIL's match of a traceback's last line ("ValueError: ..."), also where the line is indented
-    like the frames above it (a paste indented as a block) or behind srun's / pdsh's label ("3: ", "10.0.0.7: "),
-    which the prefix stripping leaves: the same exception, read the same way."""
+    like the frames above it (a paste indented as a block) or behind srun's / pdsh's / Ray's label ("3: ",
+    "10.0.0.7: "), which the prefix stripping leaves: the same exception, read the same way."""
     m = R_EXC_TAIL.match(body)
     if m is None and body[:1] in (" ", "\t"):
         m = R_EXC_TAIL.match(body.lstrip())
-    if m is None and ": " in body and (h := R_HOST_LABEL.match(body)):
+    if m is None and (": " in body or body[:5] == "(pid=") and (h := R_HOST_LABEL.match(body)):
         m = R_EXC_TAIL.match(body[h.end():])
     return m
 
