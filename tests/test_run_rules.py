@@ -13,7 +13,7 @@ import socket
 import pytest
 
 from ncclDoctor.report.model import Report
-from tests.conftest import run_cli
+from tests.conftest import cli_env, run_cli
 
 
 def _finding(rep: Report, code: str):
@@ -88,7 +88,10 @@ def test_run006_a_single_rank_is_named_and_reads_zero_busbw(tmp_path):
 def test_run102_a_node_that_never_started_is_named(tmp_path):
     """--nodes 2 but only one node runs ncclDoctor: the rendezvous never completes (the
     launch deadline: --launch-timeout 10 here, where --timeout alone would wait 60 s) and the
-    reporting node says a node is missing, without naming itself as the missing one."""
+    reporting node says a node is missing, without naming itself as the missing one.
+    NCCLDOCTOR_NODE_WAIT_S=1: the reporting node's waits for the node that never started
+    (its ranks' last results, its record, its reading of the store: 3 + 10 + 15 s by default,
+    coordinate.node_wait) each end after 1 s; the default waits are not what this test is about."""
     from tests.multinode_helpers import free_port
 
     port = free_port()
@@ -114,6 +117,7 @@ def test_run102_a_node_that_never_started_is_named(tmp_path):
         "10",
         "--out",
         str(tmp_path / "r"),
+        env=cli_env(NCCLDOCTOR_NODE_WAIT_S="1"),
         timeout=240,
     )
     assert p.returncode == 3, p.stderr  # the rendezvous never completed: could not run

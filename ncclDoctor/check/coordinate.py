@@ -20,10 +20,16 @@ After its own torchrun has exited (``settle`` and ``finish``):
 
 At N = 1 the control store is private to this node (a free port), nothing is published
 or awaited, and the report gets no ``multinode`` section.
+
+Testing aid (documented, not hidden: docs/multinode.md): ``NCCLDOCTOR_NODE_WAIT_S=SECONDS``
+caps the reporting node's three waits for other nodes after its torchrun has exited (their
+ranks' last results, their records, their reading of the store). A node that never started
+makes each wait run out; a test of that case need not wait 28 s for it.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -41,6 +47,16 @@ from ncclDoctor.rules.codes.run import NODE_MISSING
 
 SETTLE_S = 15.0  # how long the reporting node waits for other nodes' last results
 NODE_RECORDS_S = 10.0
+
+
+def node_wait(default_s: float) -> float:
+    """One of the reporting node's waits for other nodes: ``default_s``, or less where
+    ``NCCLDOCTOR_NODE_WAIT_S`` (a positive number of seconds) says so."""
+    try:
+        cap = float(os.environ.get("NCCLDOCTOR_NODE_WAIT_S", ""))
+    except ValueError:
+        return default_s
+    return min(default_s, cap) if 0 < cap < float("inf") else default_s
 
 
 def open_store(plan: Plan) -> tuple[ControlStore, bool, str]:
@@ -80,7 +96,7 @@ def settle(plan: Plan, reporting: bool, sup: Supervisor, out: Outcome) -> Outcom
     for a moment longer (``SETTLE_S`` after a good run, 3 s after a bad one)."""
     if plan.nnodes == 1 or not reporting or out.status == "interrupted":
         return out
-    deadline = time.monotonic() + (SETTLE_S if out.status == "ok" else 3.0)
+    deadline = time.monotonic() + node_wait(SETTLE_S if out.status == "ok" else 3.0)
     while time.monotonic() < deadline:
         sup.poll_events_safely()
         if all("done" in st.left or st.state == "error" for st in sup.ranks.values()):
@@ -111,12 +127,12 @@ def finish(report: Report, plan: Plan, out: Outcome, ctl: ControlStore, reportin
         mn["publish_error"] = note["publish_error"]
     report.results["multinode"] = mn
     if reporting:
-        records = multinode.node_records(ctl, rd.nnodes, NODE_RECORDS_S)
+        records = multinode.node_records(ctl, rd.nnodes, node_wait(NODE_RECORDS_S))
         _settings_diff(report, out, records)
         mn["reporting_node"] = plan.where
         mn["nodes_reporting"] = _merge_node_records(report, plan, records)
         # the other nodes read the store after their own torchrun exits: keep it open for them
-        mn["nodes_finished"] = multinode.wait_finished(ctl, rd.nnodes - 1, SETTLE_S)
+        mn["nodes_finished"] = multinode.wait_finished(ctl, rd.nnodes - 1, node_wait(SETTLE_S))
     else:
         _local_summary(report, plan, ctl, note)
 
