@@ -1984,3 +1984,27 @@ def test_the_general_words_of_a_settings_refusal_or_a_launch_without_its_launche
     assert generic.reading(["exporter.BindError: [Errno 98] Address already in use"]) is None
     assert generic.reading(["RuntimeError: [/src/gloo/transport/tcp/pair.cc:176] bind: Address already in use"])[0] \
         == "network_setup"
+
+
+def test_a_sharp_plugin_that_fails_to_start_with_nccl_falling_back_to_ib_is_none(tmp_path):
+    """Lead rule AH (2): the SHARP plugin's "Cannot create SHARP job" / "SHARP coll init error", the CollNet try-setup's
+    "-> 2" trail (transport.cc, init.cc) and NCCL's own "Cannot initialize CollNet, using point-to-point network
+    instead" (transport.cc), with NCCL on IB and nothing failing after: none, no rank. Left on sockets (rule Z), or
+    with a collective failing after it, it is not."""
+    text = (nccl_info("gpu-17", 4411, 2, "NET/IB : Using [0]mlx5_2:1/IB [1]mlx5_3:1/IB ; OOB ib0:10.4.0.17<0>")
+            + nccl_info("gpu-17", 4411, 2, "Using network IB")
+            + "gpu-17:4411:4520 [2] sharp_plugin.c:301 NCCL WARN NET/IB : SHARP coll init error: Cannot create SHARP "
+              "job(-4)\n"
+            + nccl_info("gpu-17", 4411, 2, "transport.cc:140 -> 2", tid=4520)
+            + nccl_info("gpu-17", 4411, 2, "init.cc:811 -> 2", tid=4520)
+            + "gpu-09:3310:3402 [0] transport.cc:310 NCCL WARN Cannot initialize CollNet, using point-to-point network "
+              "instead\n"
+            + nccl_info("gpu-09", 3310, 0, "16 coll channels, 8 p2p channels, 1 p2p channels per peer", tid=3402))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "none" and not v["culprits"] and not _accused(d), v
+    assert "NCCL_COLLNET_ENABLE" in v["fix"]
+    on_sockets = text.replace("Using network IB", "Using network Socket")
+    assert _verdict(tmp_path, on_sockets)["cause"] != "none"
+    failed = text + watchdog_line(3, 12, "ALLREDUCE", 600012, 600000)
+    assert _verdict(tmp_path, failed)["cause"] != "none"

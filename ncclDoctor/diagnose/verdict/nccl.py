@@ -10,7 +10,7 @@ from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
-from ncclDoctor.diagnose.verdict.noise import harmless_warn
+from ncclDoctor.diagnose.verdict.noise import collnet_fell_back, harmless_warn
 from ncclDoctor.diagnose.warn_families import _NET_FIX
 
 # proxy.cc's ncclProxyCallBlocking: "Proxy Call to rank 7 failed (Connect)" -- the message types of set-up
@@ -294,6 +294,8 @@ _RETCODE_CLASS = {
 
 
 _R_REALPATH_SYS = re.compile(r"Could not find real path of /sys/\S{1,300}")
+# the files of NCCL's CollNet try-setup (init.cc's collNetTrySetup over transport.cc / transport/coll_net.cc)
+_COLLNET_TRY = ("init.cc", "transport.cc", "coll_net.cc")
 _TRAIL_TOP = ("init.cc", "group.cc", "enqueue.cc", "collectives.cc", "init.cu", "group.cu", "enqueue.cu")
 
 
@@ -302,20 +304,23 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     WARN that started it not in the lines: NCCL still failed, and the code it carries up (ncclResult_t) is the class
     of the failure -- never "nothing failed". The detectors before read the trails they know (bootstrap, sockets,
     IB, topology's system calls); this one reads the code of any other."""
-    if not c.retcodes or any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+    retcodes = dict(c.retcodes)
+    if collnet_fell_back(c):  # rule AH (2): the CollNet try-setup's own trail, whose result init.cc ignores
+        retcodes = {(f, n): k for (f, n), k in retcodes.items() if f not in _COLLNET_TRY}
+    if not retcodes or any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
         return None
     if c.samples.get("nccl_error") or c.exceptions:
         return None
     codes: dict[int, int] = {}
-    for (_, n), k in c.retcodes.items():
+    for (_, n), k in retcodes.items():
         codes[n] = codes.get(n, 0) + k
     code = max(codes, key=lambda n: (codes[n], n))
     # a trail that stops below the API (a probe NCCL recovers from: net_ib/gdr.cc -> 3, then "Using network
     # Socket") is no failure; one that reaches ncclCommInitRank's or a group's layer came out of NCCL's call
-    if code not in _RETCODE_CLASS or not any(f in _TRAIL_TOP for (f, n) in c.retcodes if n == code):
+    if code not in _RETCODE_CLASS or not any(f in _TRAIL_TOP for (f, n) in retcodes if n == code):
         return None
     cause, what, fix = _RETCODE_CLASS[code]
-    files = [f for (f, n) in c.retcodes if n == code]
+    files = [f for (f, n) in retcodes if n == code]
     # NCCL <= 2.4 inlines the topology's realpath() of the GPU's sysfs path (include/topo.h): its WARN "Could not find
     # real path of /sys/class/pci_bus/..." is then the first line of a trail that names only init.cu/group.cu
     realpath = next((e for e in c.samples.get("nccl_warn", []) if _R_REALPATH_SYS.search(e.text)), None)
