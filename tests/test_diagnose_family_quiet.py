@@ -2008,3 +2008,25 @@ def test_a_sharp_plugin_that_fails_to_start_with_nccl_falling_back_to_ib_is_none
     assert _verdict(tmp_path, on_sockets)["cause"] != "none"
     failed = text + watchdog_line(3, 12, "ALLREDUCE", 600012, 600000)
     assert _verdict(tmp_path, failed)["cause"] != "none"
+
+
+# round 44: getPciPath's realpath() of a GPU's bus id ("/sys/class/pci_bus/<domain:bus>/../../<busId>") always returns
+# ncclSystemError: its WARN with no trail, above the spawn's traceback, is still the topology detection failing
+def test_a_gpus_realpath_warn_without_its_trail_is_the_topology_detection(tmp_path):
+    spawn = ("Traceback (most recent call last):\n"
+             '  File "train.py", line 40, in <module>\n'
+             "    mp.spawn(run, nprocs=3, args=(cfg,))\n"
+             "Exception:\n\n-- Process 2 terminated with the following error:\n"
+             "Traceback (most recent call last):\n")
+    text = "NCCL version 2.8.4+cuda11.1\n" + "".join(
+        f"\nws-3:{pid}:{pid + 40} [{r}] graph/xml.cc:340 NCCL WARN Could not find real path of "
+        f"/sys/class/pci_bus/0000:{bus}/../../0000:{bus}:00.0\n"
+        for pid, r, bus in ((9120, 2, "af"), (9118, 0, "3b"), (9119, 1, "5e"))) + spawn
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "/sys/class/pci_bus" in v["fix"] and "NCCL_TOPO_FILE" in v["fix"], v["fix"]
+    nic = text.replace("/sys/class/pci_bus/0000:af/../../0000:af:00.0", "/sys/class/net/eth1/device").replace(
+        "/sys/class/pci_bus/0000:3b/../../0000:3b:00.0", "/sys/class/net/eth1/device").replace(
+        "/sys/class/pci_bus/0000:5e/../../0000:5e:00.0", "/sys/class/net/eth1/device")
+    assert _verdict(tmp_path, nic)["cause"] != "nccl_system"
