@@ -324,6 +324,9 @@ R_STORE_BARRIER_ADDED = re.compile(r"Added key ?: ?(\S{1,120}) to store for rank
 R_PMIX_FENCE = re.compile(r"mpi/pmix\w{0,8}: pmixp_coll\w{0,40}: [^\n]{0,200}?collective timeout")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
+# NCCL's NVLS WARN's second line (transport/nvls.cc, NCCL >= 2.18), below "Failed to bind/allocate NVLink SHARP (NVLS)
+# Multicast memory ...: CUDA error N '...'": the CUDA error above it is NVLS's multicast set-up (verdict.cuda)
+R_NVLS_FM = re.compile(r"error in the Fabric Manager or NVSwitches")
 # nvidia-smi that cannot reach a GPU the driver enumerated ("Unable to determine the device handle for GPU0000:03:00.0:
 # Unknown Error", "... for GPU 0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU"): the GPU dropped off
 # its PCIe link (the driver's Xid 79), a node's hardware fault; the line names a PCI address, not a rank
