@@ -2030,3 +2030,17 @@ def test_a_gpus_realpath_warn_without_its_trail_is_the_topology_detection(tmp_pa
         "/sys/class/pci_bus/0000:3b/../../0000:3b:00.0", "/sys/class/net/eth1/device").replace(
         "/sys/class/pci_bus/0000:5e/../../0000:5e:00.0", "/sys/class/net/eth1/device")
     assert _verdict(tmp_path, nic)["cause"] != "nccl_system"
+
+
+# lead rule AH (3): torch's exit-time CudaIPCTypes warning with nothing failing after it is none, with what to collect
+def test_the_cuda_ipc_producer_exit_warning_alone_is_none_with_what_to_collect(tmp_path):
+    text = ("epoch 7 step 12000/40000 loss 0.4123 lr 2.0e-4\n"
+            "[W1103 14:02:11.482910 5531 torch/csrc/CudaIPCTypes.cpp:16] Producer process has been terminated before "
+            "all shared CUDA tensors released. See Note [Sharing CUDA tensors]\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["culprits"] == [] and not _accused(d), v
+    assert "dmesg" in v["fix"] and "exit code" in v["fix"], v["fix"]
+    after = text + ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+                    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    assert _verdict(tmp_path, after)["cause"] == "gpu_oom"

@@ -1396,6 +1396,9 @@ R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
                              r"specify .{0,3}device_id.{0,3} in .{0,3}init_process_group.{0,3} to mute this warning")
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
+# torch's CudaIPCTypes.cpp warning as a process that shared CUDA tensors exits before their consumers released them
+# (lead rule AH (3)): harmless with nothing failing after it
+R_CUDA_IPC_EXIT = re.compile(r"Producer process has been terminated before all shared CUDA tensors released")
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
 # DDP's reducer (reducer.cpp, torch >= 1.8) at the end of its first backward: "find_unused_parameters=True was specified
 # in DDP constructor, but did not find any unused parameters [in the forward pass]. This flag results in an extra

@@ -357,6 +357,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "process does when it exits, harmless at job end). If the job failed, the cause is in the "
                       "worker's own traceback (decorate main with torch.distributed.elastic's @record so torchrun's "
                       "error file keeps it)")
+    if "cuda ipc producer exit" in whats:  # lead rule AH (3): printed as a process exits, it shows nothing failing
+        benign.append("torch's 'Producer process has been terminated before all shared CUDA tensors released' "
+                      "(CudaIPCTypes, see Note [Sharing CUDA tensors]) is an exit-time warning, harmless: a process "
+                      "that shared CUDA tensors with others (a DataLoader worker, a multiprocessing producer) exited "
+                      "before they released them; nothing failed in these lines. If the job really stopped there, "
+                      "collect the full log of every rank, each process's exit code (the launcher's failure record, "
+                      "echo $? / sacct) and dmesg on the node (the OOM killer, Xid errors)")
     if "launch deprecated" in whats:  # a notice printed at every launch: it shows nothing ran, so no confidence
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
