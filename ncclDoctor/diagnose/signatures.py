@@ -1135,6 +1135,11 @@ SIGNAL_BY_NAME = {name: n for n, name in SIGNALS_BY_NUMBER.items()}
 R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(\d+)|RPC call to (\w+) timed out|"
                                 r"\bRayChannelTimeoutError\b|Timed out waiting for object available to read|"
                                 r"No available shared memory broadcast block found in (\d+) seconds")
+# The same wait ending in a traceback: a frame in vLLM's shared-memory message queue (distributed/device_communicators/
+# shm_broadcast.py, the engine core reading its workers' reply) and, a few lines below, the TimeoutError it raises
+# (not the frame's own "raise TimeoutError" source line)
+R_SHM_BCAST_FRAME = re.compile(r'shm_broadcast\.py", line \d{1,6}, in \w+')
+R_TIMEOUT_ERROR_TAIL = re.compile(r"(?<!raise )\b(?:builtins\.)?TimeoutError\b(?!\()")
 # Its self-kill: SGLang's watchdog SIGQUITs its launcher, which kills the whole process tree ("Received sigquit from a
 # child proces(s). It usually means the child failed.", "SIGQUIT received. signum=..., frame=.... It usually means one
 # child failed."); a bare "Killed" after it is that kill, not the OOM killer.

@@ -98,6 +98,17 @@ class WatchdogReaders:
             ev = self._context(lineno, text, "serving_watchdog")
             ev.data.update(timeout_s=_int(w.group(1) or w.group(3)), rpc=w.group(2))
             return ev
+        if "shm_broadcast" in text and S.R_SHM_BCAST_FRAME.search(text):
+            self._shm_wait = lineno
+            return None
+        if (0 < lineno - self._shm_wait <= 4 and "TimeoutError" in text and "File " not in text
+                and S.R_TIMEOUT_ERROR_TAIL.search(text)):
+            # vLLM's engine core timed out reading its workers' reply from its shared-memory queue: the same stall as
+            # its "No available shared memory broadcast block" notice (lead rule P)
+            self._self_kill, self._shm_wait = True, -99
+            ev = self._context(lineno, text, "serving_watchdog")
+            ev.data.update(timeout_s=None, rpc=None)
+            return ev
         if "SIGQUIT" in text.upper() and S.R_SELF_KILL.search(text):
             self._self_kill = True
             return self._context(lineno, text, "self_kill")
