@@ -1647,3 +1647,17 @@ def test_vllms_shm_broadcast_timeout_traceback_is_a_serving_stall_naming_nobody(
     v = d["verdict"]
     assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
     assert "py-spy dump" in v["fix"], v["fix"]
+
+
+# round 45: torch 1.x's blocking wait (NCCL_BLOCKING_WAIT) throws "Operation timed out!" from the collective's
+# work.wait(): right under a collective's frame it is a process inside that collective (lead rule B)
+def test_a_blocking_waits_operation_timed_out_under_a_collective_is_rank_missing(tmp_path):
+    text = ("Process SpawnProcess-3:\nTraceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 1002, in '
+            "broadcast\n    work.wait()\nRuntimeError: Operation timed out!\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert "py-spy" in v["fix"], v["fix"]
+    elsewhere = text.replace("distributed_c10d.py\", line 1002, in broadcast", "loader.py\", line 88, in fetch")
+    assert _verdict(tmp_path, elsewhere)["cause"] != "rank_missing"

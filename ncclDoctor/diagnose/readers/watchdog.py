@@ -67,6 +67,14 @@ class WatchdogReaders:
             ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
             self._sites_apart(lineno, ev)
             return ev
+        b = S.R_BLOCKING_TIMEOUT.search(text) if "Operation timed out" in text else None
+        if b and 0 < lineno - self._coll_frame[0] <= 4:
+            # the collective's blocking wait gave up (torch 1.x, NCCL_BLOCKING_WAIT): this process was inside the
+            # collective, waiting for peers, as a watchdog's timeout says -- without a SeqNum (lead rule B)
+            ev = self._context(lineno, text, "watchdog_timeout")
+            ev.data.update(timeout_ms=None, blocking_wait=True)
+            self._sites_apart(lineno, ev)
+            return ev
         d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
         if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps
             ev = self._context(lineno, text, "watchdog_status")
