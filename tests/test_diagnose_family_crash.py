@@ -3022,3 +3022,17 @@ def test_srun_task_that_exited_before_the_step_teardown_is_the_first_failure(tmp
              "srun: error: gpu-a16: tasks 0-1: Killed\n")
     v = _verdict(tmp_path, after, "after.log")
     assert (v["cause"], v["culprits"]) == ("signal", []), v
+
+
+# round 45: NCCL's NVLS WARN in several lines (transport/nvls.cc): the CUDA error on its own line, then "This is usually
+# caused by a system or configuration error in the Fabric Manager or NVSwitches." -- the CUDA error is NVLS's
+def test_an_nvls_warns_fabric_manager_line_below_its_cuda_error_names_nvls(tmp_path):
+    text = ("Failed to allocate NVLink SHARP (NVLS) Multicast memory of size 4194304:\n"
+            "CUDA error 999 'unknown error'.\n"
+            "This is usually caused by a system or configuration error in the Fabric Manager or NVSwitches.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and v["culprits"] == [] and not _accused(d), v
+    assert "NCCL_NVLS_ENABLE=0" in v["fix"] and "fabric manager" in v["fix"], v["fix"]
+    alone = "CUDA error 999 'unknown error'.\n"  # the same CUDA error without NCCL's NVLS words is not named NVLS
+    assert "NCCL_NVLS_ENABLE" not in _verdict(tmp_path, alone)["fix"]

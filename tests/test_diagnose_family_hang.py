@@ -1630,3 +1630,34 @@ def test_xlas_rendezvous_stuck_waiting_for_the_clique_is_a_rank_missing_not_the_
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
     assert "8 devices" in v["summary"] and "every process must run the same collective" in v["fix"], v
+
+
+# round 44: vLLM's engine core's own traceback of the same wait: a frame in its shared-memory message queue
+# (shm_broadcast.py) and the TimeoutError it raises -- the serving stall of lead rule P, nobody named
+def test_vllms_shm_broadcast_timeout_traceback_is_a_serving_stall_naming_nobody(tmp_path):
+    pre = "(EngineCore_DP0 pid=4107) ERROR 03-02 07:41:55 [core.py:710] "
+    text = "".join(pre + x + "\n" for x in (
+        "EngineCore encountered a fatal error.",
+        "Traceback (most recent call last):",
+        '  File "/opt/venv/lib/python3.11/site-packages/vllm/distributed/device_communicators/shm_broadcast.py", '
+        "line 512, in acquire_read",
+        "    raise TimeoutError",
+        "TimeoutError"))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
+    assert "py-spy dump" in v["fix"], v["fix"]
+
+
+# round 45: torch 1.x's blocking wait (NCCL_BLOCKING_WAIT) throws "Operation timed out!" from the collective's
+# work.wait(): right under a collective's frame it is a process inside that collective (lead rule B)
+def test_a_blocking_waits_operation_timed_out_under_a_collective_is_rank_missing(tmp_path):
+    text = ("Process SpawnProcess-3:\nTraceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 1002, in '
+            "broadcast\n    work.wait()\nRuntimeError: Operation timed out!\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert "py-spy" in v["fix"], v["fix"]
+    elsewhere = text.replace("distributed_c10d.py\", line 1002, in broadcast", "loader.py\", line 88, in fetch")
+    assert _verdict(tmp_path, elsewhere)["cause"] != "rank_missing"

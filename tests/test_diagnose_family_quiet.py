@@ -1984,3 +1984,63 @@ def test_the_general_words_of_a_settings_refusal_or_a_launch_without_its_launche
     assert generic.reading(["exporter.BindError: [Errno 98] Address already in use"]) is None
     assert generic.reading(["RuntimeError: [/src/gloo/transport/tcp/pair.cc:176] bind: Address already in use"])[0] \
         == "network_setup"
+
+
+def test_a_sharp_plugin_that_fails_to_start_with_nccl_falling_back_to_ib_is_none(tmp_path):
+    """Lead rule AH (2): the SHARP plugin's "Cannot create SHARP job" / "SHARP coll init error", the CollNet try-setup's
+    "-> 2" trail (transport.cc, init.cc) and NCCL's own "Cannot initialize CollNet, using point-to-point network
+    instead" (transport.cc), with NCCL on IB and nothing failing after: none, no rank. Left on sockets (rule Z), or
+    with a collective failing after it, it is not."""
+    text = (nccl_info("gpu-17", 4411, 2, "NET/IB : Using [0]mlx5_2:1/IB [1]mlx5_3:1/IB ; OOB ib0:10.4.0.17<0>")
+            + nccl_info("gpu-17", 4411, 2, "Using network IB")
+            + "gpu-17:4411:4520 [2] sharp_plugin.c:301 NCCL WARN NET/IB : SHARP coll init error: Cannot create SHARP "
+              "job(-4)\n"
+            + nccl_info("gpu-17", 4411, 2, "transport.cc:140 -> 2", tid=4520)
+            + nccl_info("gpu-17", 4411, 2, "init.cc:811 -> 2", tid=4520)
+            + "gpu-09:3310:3402 [0] transport.cc:310 NCCL WARN Cannot initialize CollNet, using point-to-point network "
+              "instead\n"
+            + nccl_info("gpu-09", 3310, 0, "16 coll channels, 8 p2p channels, 1 p2p channels per peer", tid=3402))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "none" and not v["culprits"] and not _accused(d), v
+    assert "NCCL_COLLNET_ENABLE" in v["fix"]
+    on_sockets = text.replace("Using network IB", "Using network Socket")
+    assert _verdict(tmp_path, on_sockets)["cause"] != "none"
+    failed = text + watchdog_line(3, 12, "ALLREDUCE", 600012, 600000)
+    assert _verdict(tmp_path, failed)["cause"] != "none"
+
+
+# round 44: getPciPath's realpath() of a GPU's bus id ("/sys/class/pci_bus/<domain:bus>/../../<busId>") always returns
+# ncclSystemError: its WARN with no trail, above the spawn's traceback, is still the topology detection failing
+def test_a_gpus_realpath_warn_without_its_trail_is_the_topology_detection(tmp_path):
+    spawn = ("Traceback (most recent call last):\n"
+             '  File "train.py", line 40, in <module>\n'
+             "    mp.spawn(run, nprocs=3, args=(cfg,))\n"
+             "Exception:\n\n-- Process 2 terminated with the following error:\n"
+             "Traceback (most recent call last):\n")
+    text = "NCCL version 2.8.4+cuda11.1\n" + "".join(
+        f"\nws-3:{pid}:{pid + 40} [{r}] graph/xml.cc:340 NCCL WARN Could not find real path of "
+        f"/sys/class/pci_bus/0000:{bus}/../../0000:{bus}:00.0\n"
+        for pid, r, bus in ((9120, 2, "af"), (9118, 0, "3b"), (9119, 1, "5e"))) + spawn
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "/sys/class/pci_bus" in v["fix"] and "NCCL_TOPO_FILE" in v["fix"], v["fix"]
+    nic = text.replace("/sys/class/pci_bus/0000:af/../../0000:af:00.0", "/sys/class/net/eth1/device").replace(
+        "/sys/class/pci_bus/0000:3b/../../0000:3b:00.0", "/sys/class/net/eth1/device").replace(
+        "/sys/class/pci_bus/0000:5e/../../0000:5e:00.0", "/sys/class/net/eth1/device")
+    assert _verdict(tmp_path, nic)["cause"] != "nccl_system"
+
+
+# lead rule AH (3): torch's exit-time CudaIPCTypes warning with nothing failing after it is none, with what to collect
+def test_the_cuda_ipc_producer_exit_warning_alone_is_none_with_what_to_collect(tmp_path):
+    text = ("epoch 7 step 12000/40000 loss 0.4123 lr 2.0e-4\n"
+            "[W1103 14:02:11.482910 5531 torch/csrc/CudaIPCTypes.cpp:16] Producer process has been terminated before "
+            "all shared CUDA tensors released. See Note [Sharing CUDA tensors]\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["culprits"] == [] and not _accused(d), v
+    assert "dmesg" in v["fix"] and "exit code" in v["fix"], v["fix"]
+    after = text + ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+                    "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    assert _verdict(tmp_path, after)["cause"] == "gpu_oom"

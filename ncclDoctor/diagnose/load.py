@@ -266,6 +266,10 @@ SNIFF = 8192
 #             ...Exception ("Exception: shard 3 holds no entry", what `raise Exception(...)` prints), which holds no
 #             other word: without it the traceback's failure was never read and the verdict said nothing failed
 #             (signatures.R_EXC_TAIL, readers.crash._traceback_tail, verdict.unread)
+#   CudaIPCTypes  torch's exit-time warning "[W CudaIPCTypes.cpp:16] Producer process has been terminated before all
+#             shared CUDA tensors released" (a process that shared CUDA tensors, a DataLoader worker's producer,
+#             exiting), which holds no other word: with nothing failing after it the lines are none, and the verdict
+#             says what to collect (readers.exits._exit_noise, verdict.noise, lead rule AH (3))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -295,7 +299,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
-            b"device handle", b"Exception:")
+            b"device handle", b"Exception:", b"CudaIPCTypes")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

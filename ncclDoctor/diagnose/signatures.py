@@ -150,6 +150,9 @@ R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait|"
                        r"\bWorkNCCL\([^()]{0,400}\(ms\)=\d{1,12}\) ran for \d{1,12} milliseconds before timing out")
 # gloo's waits: unbound_buffer.cc "Timed out waiting Nms for recv operation"; pair.cc/buffer.cc "Read timeout [peer]"
+# torch 1.x's ProcessGroupNCCL under NCCL_BLOCKING_WAIT: the waiting collective's own wait() throws "Operation timed
+# out!" (WorkNCCL's blocking wait, no rank, op or SeqNum): read only right under a collective call's frame
+R_BLOCKING_TIMEOUT = re.compile(r"\b(?:RuntimeError|DistBackendError): Operation timed out!")
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
@@ -324,6 +327,9 @@ R_STORE_BARRIER_ADDED = re.compile(r"Added key ?: ?(\S{1,120}) to store for rank
 R_PMIX_FENCE = re.compile(r"mpi/pmix\w{0,8}: pmixp_coll\w{0,40}: [^\n]{0,200}?collective timeout")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
+# NCCL's NVLS WARN's second line (transport/nvls.cc, NCCL >= 2.18), below "Failed to bind/allocate NVLink SHARP (NVLS)
+# Multicast memory ...: CUDA error N '...'": the CUDA error above it is NVLS's multicast set-up (verdict.cuda)
+R_NVLS_FM = re.compile(r"error in the Fabric Manager or NVSwitches")
 # nvidia-smi that cannot reach a GPU the driver enumerated ("Unable to determine the device handle for GPU0000:03:00.0:
 # Unknown Error", "... for GPU 0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU"): the GPU dropped off
 # its PCIe link (the driver's Xid 79), a node's hardware fault; the line names a PCI address, not a rank
@@ -1132,6 +1138,11 @@ SIGNAL_BY_NAME = {name: n for n, name in SIGNALS_BY_NUMBER.items()}
 R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(\d+)|RPC call to (\w+) timed out|"
                                 r"\bRayChannelTimeoutError\b|Timed out waiting for object available to read|"
                                 r"No available shared memory broadcast block found in (\d+) seconds")
+# The same wait ending in a traceback: a frame in vLLM's shared-memory message queue (distributed/device_communicators/
+# shm_broadcast.py, the engine core reading its workers' reply) and, a few lines below, the TimeoutError it raises
+# (not the frame's own "raise TimeoutError" source line)
+R_SHM_BCAST_FRAME = re.compile(r'shm_broadcast\.py", line \d{1,6}, in \w+')
+R_TIMEOUT_ERROR_TAIL = re.compile(r"(?<!raise )\b(?:builtins\.)?TimeoutError\b(?!\()")
 # Its self-kill: SGLang's watchdog SIGQUITs its launcher, which kills the whole process tree ("Received sigquit from a
 # child proces(s). It usually means the child failed.", "SIGQUIT received. signum=..., frame=.... It usually means one
 # child failed."); a bare "Killed" after it is that kill, not the OOM killer.
@@ -1393,6 +1404,9 @@ R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
                              r"specify .{0,3}device_id.{0,3} in .{0,3}init_process_group.{0,3} to mute this warning")
 # torch.distributed.launch's FutureWarning at every launch (torch 1.9-2.x): a deprecation notice, not a failure (lead
 # rule L)
+# torch's CudaIPCTypes.cpp warning as a process that shared CUDA tensors exits before their consumers released them
+# (lead rule AH (3)): harmless with nothing failing after it
+R_CUDA_IPC_EXIT = re.compile(r"Producer process has been terminated before all shared CUDA tensors released")
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
 # DDP's reducer (reducer.cpp, torch >= 1.8) at the end of its first backward: "find_unused_parameters=True was specified
 # in DDP constructor, but did not find any unused parameters [in the forward pass]. This flag results in an extra

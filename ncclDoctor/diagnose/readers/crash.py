@@ -21,6 +21,13 @@ class CrashReaders:
         """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
         error, or the 'Cuda failure N' NCCL names. Not a peer's consequence. Also the
         driver's own Xid lines from dmesg (the GPU or driver failed)."""
+        if ("Fabric Manager" in text and self._cuda_open is not None and 0 < lineno - self._cuda_open[0] <= 2
+                and S.R_NVLS_FM.search(text)):
+            # NCCL's NVLS WARN goes on below its CUDA error (transport/nvls.cc: "Failed to bind NVLink SHARP (NVLS)
+            # Multicast memory of size N : CUDA error 401 '...'.\nThis is usually caused by a system or
+            # configuration error in the Fabric Manager or NVSwitches."): that CUDA error is NVLS's multicast set-up
+            self._cuda_open[1].data["nvls"] = True
+            return None
         x = S.R_XID.search(text) if "Xid" in text else None
         if x:
             ev = self._context(lineno, text, "cuda_error")
@@ -59,6 +66,7 @@ class CrashReaders:
             return ev
         ev = self._context(lineno, text, "cuda_error")
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
+        self._cuda_open = (lineno, ev)
         return ev
 
     def _fatal_python(self, lineno: int, text: str) -> Event | None:

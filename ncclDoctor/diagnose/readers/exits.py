@@ -40,6 +40,8 @@ class ExitReaders:
             return self._benign(lineno, text, "IPv6 lookup warning")
         if S.R_BARRIER_GUESS.search(text):
             return self._benign(lineno, text, "barrier device warning")
+        if "CudaIPCTypes" in text and S.R_CUDA_IPC_EXIT.search(text):
+            return self._benign(lineno, text, "cuda ipc producer exit")
         if S.R_LAUNCH_DEPRECATED.search(text):
             return self._benign(lineno, text, "launch deprecated")
         if "find_unused_param" in text and S.R_DDP_NONE_UNUSED.search(text):

@@ -67,6 +67,14 @@ class WatchdogReaders:
             ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
             self._sites_apart(lineno, ev)
             return ev
+        b = S.R_BLOCKING_TIMEOUT.search(text) if "Operation timed out" in text else None
+        if b and 0 < lineno - self._coll_frame[0] <= 4:
+            # the collective's blocking wait gave up (torch 1.x, NCCL_BLOCKING_WAIT): this process was inside the
+            # collective, waiting for peers, as a watchdog's timeout says -- without a SeqNum (lead rule B)
+            ev = self._context(lineno, text, "watchdog_timeout")
+            ev.data.update(timeout_ms=None, blocking_wait=True)
+            self._sites_apart(lineno, ev)
+            return ev
         d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
         if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps
             ev = self._context(lineno, text, "watchdog_status")
@@ -97,6 +105,17 @@ class WatchdogReaders:
             self._self_kill = True
             ev = self._context(lineno, text, "serving_watchdog")
             ev.data.update(timeout_s=_int(w.group(1) or w.group(3)), rpc=w.group(2))
+            return ev
+        if "shm_broadcast" in text and S.R_SHM_BCAST_FRAME.search(text):
+            self._shm_wait = lineno
+            return None
+        if (0 < lineno - self._shm_wait <= 4 and "TimeoutError" in text and "File " not in text
+                and S.R_TIMEOUT_ERROR_TAIL.search(text)):
+            # vLLM's engine core timed out reading its workers' reply from its shared-memory queue: the same stall as
+            # its "No available shared memory broadcast block" notice (lead rule P)
+            self._self_kill, self._shm_wait = True, -99
+            ev = self._context(lineno, text, "serving_watchdog")
+            ev.data.update(timeout_s=None, rpc=None)
             return ev
         if "SIGQUIT" in text.upper() and S.R_SELF_KILL.search(text):
             self._self_kill = True

@@ -97,6 +97,7 @@ from ncclDoctor.diagnose.verdict.missing import (
 from ncclDoctor.diagnose.verdict.nccl import (
     _nccl_other,
     _retcode_trail,
+    _topo_realpath,
     _warn_family,
     _warn_subsystem,
 )
@@ -193,7 +194,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         v = detect(c, ks)
         if v is not None:
             return _with_settings(v, env_findings)
-    return (_retcode_trail(c, ks) or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _setup_hang(c, ks)
+    return (_retcode_trail(c, ks) or _topo_realpath(c, ks)
+            or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
             or _rank_args(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)

@@ -545,7 +545,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "driver or the virtualisation layer (vGPU, WSL) to one that supports it.")
     nvls = " ".join(e.text + " " + str(e.data.get("last_error") or "") for e in evs + c.samples.get("nccl_warn", []))
     if ("NCCL_NVLS_ENABLE" not in fix
-            and re.search(r"\bNVLS\b|NVLink SHARP|nvls\.cc:\d+|cuMulticast", nvls)):
+            and (re.search(r"\bNVLS\b|NVLink SHARP|nvls\.cc:\d+|cuMulticast", nvls)
+                 or any(e.data.get("nvls") for e in evs))):
         # NVLink SHARP's multicast objects (NVSwitch systems): set up by the fabric manager, a finite resource
         what += "; in NVLS (NVLink SHARP) multicast set-up"
         fix += (" NVLS (NVLink SHARP) multicast failing: check the fabric manager (nvidia-smi -q | grep -i -A2 fabric "

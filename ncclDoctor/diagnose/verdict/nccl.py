@@ -10,7 +10,7 @@ from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
-from ncclDoctor.diagnose.verdict.noise import harmless_warn
+from ncclDoctor.diagnose.verdict.noise import collnet_fell_back, harmless_warn
 from ncclDoctor.diagnose.warn_families import _NET_FIX
 
 # proxy.cc's ncclProxyCallBlocking: "Proxy Call to rank 7 failed (Connect)" -- the message types of set-up
@@ -294,6 +294,16 @@ _RETCODE_CLASS = {
 
 
 _R_REALPATH_SYS = re.compile(r"Could not find real path of /sys/\S{1,300}")
+# getPciPath's realpath() of a device NCCL knows by its PCI bus id (a GPU, an NVSwitch): "/sys/class/pci_bus/<domain:
+# bus>/../../<busId>"; a NIC's path comes from its net device (/sys/class/net/X/device) and is the harmless one
+_R_REALPATH_BUSID = re.compile(r"Could not find real path of /sys/class/pci_bus/\S{1,300}")
+_TOPO_SYSFS_FIX = (
+    "it could not read the PCI tree under /sys (sysfs: /sys/class/pci_bus, /sys/bus/pci/devices) on this host, as in "
+    "WSL2, a VM or a container without the host's /sys. Run where sysfs shows the GPUs (native Linux; a container "
+    "with the host's /sys mounted, e.g. --privileged), give NCCL the topology in a file (NCCL_TOPO_FILE), or upgrade "
+    "NCCL to a version that supports this platform (the 'NCCL version' line of NCCL_DEBUG=INFO). ")
+# the files of NCCL's CollNet try-setup (init.cc's collNetTrySetup over transport.cc / transport/coll_net.cc)
+_COLLNET_TRY = ("init.cc", "transport.cc", "coll_net.cc")
 _TRAIL_TOP = ("init.cc", "group.cc", "enqueue.cc", "collectives.cc", "init.cu", "group.cu", "enqueue.cu")
 
 
@@ -302,31 +312,30 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     WARN that started it not in the lines: NCCL still failed, and the code it carries up (ncclResult_t) is the class
     of the failure -- never "nothing failed". The detectors before read the trails they know (bootstrap, sockets,
     IB, topology's system calls); this one reads the code of any other."""
-    if not c.retcodes or any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+    retcodes = dict(c.retcodes)
+    if collnet_fell_back(c):  # rule AH (2): the CollNet try-setup's own trail, whose result init.cc ignores
+        retcodes = {(f, n): k for (f, n), k in retcodes.items() if f not in _COLLNET_TRY}
+    if not retcodes or any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
         return None
     if c.samples.get("nccl_error") or c.exceptions:
         return None
     codes: dict[int, int] = {}
-    for (_, n), k in c.retcodes.items():
+    for (_, n), k in retcodes.items():
         codes[n] = codes.get(n, 0) + k
     code = max(codes, key=lambda n: (codes[n], n))
     # a trail that stops below the API (a probe NCCL recovers from: net_ib/gdr.cc -> 3, then "Using network
     # Socket") is no failure; one that reaches ncclCommInitRank's or a group's layer came out of NCCL's call
-    if code not in _RETCODE_CLASS or not any(f in _TRAIL_TOP for (f, n) in c.retcodes if n == code):
+    if code not in _RETCODE_CLASS or not any(f in _TRAIL_TOP for (f, n) in retcodes if n == code):
         return None
     cause, what, fix = _RETCODE_CLASS[code]
-    files = [f for (f, n) in c.retcodes if n == code]
+    files = [f for (f, n) in retcodes if n == code]
     # NCCL <= 2.4 inlines the topology's realpath() of the GPU's sysfs path (include/topo.h): its WARN "Could not find
     # real path of /sys/class/pci_bus/..." is then the first line of a trail that names only init.cu/group.cu
     realpath = next((e for e in c.samples.get("nccl_warn", []) if _R_REALPATH_SYS.search(e.text)), None)
     if code == 2 and (realpath is not None or any(f in ("xml.cc", "topo.cc") for f in files)):
         # ncclSystemError out of graph/ (xml.cc, topo.cc): the topology detection's own system calls, reading the
         # machine's PCI tree under /sys, failed -- the host (WSL2, a VM, a container's /sys) hides it from every rank
-        fix = ("The trail runs through NCCL's topology detection (graph/xml.cc, topo.cc): it could not read the PCI "
-               "tree under /sys (sysfs: /sys/class/pci_bus, /sys/bus/pci/devices) on this host, as in WSL2, a VM or a "
-               "container without the host's /sys. Run where sysfs shows the GPUs (native Linux; a container with the "
-               "host's /sys mounted, e.g. --privileged), give NCCL the topology in a file (NCCL_TOPO_FILE), or upgrade "
-               "NCCL to a version that supports this platform (the 'NCCL version' line of NCCL_DEBUG=INFO). " + fix)
+        fix = "The trail runs through NCCL's topology detection (graph/xml.cc, topo.cc): " + _TOPO_SYSFS_FIX + fix
     said = (f"its WARN '{_R_REALPATH_SYS.search(realpath.text).group(0)}' says the topology detection could not "
             "resolve a GPU's sysfs path; these lines name no rank" if code == 2 and realpath is not None else
             "the WARN line that says which call or check failed is not in these lines, and no rank is named by them")
@@ -335,3 +344,24 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"NCCL's return-code trail ({', '.join(f'{f} -> {code}' for f in files[:4])}) carries {code} = {what}; "
         f"{said}",
         fix, "medium" if code != 1 else "low", [], _samples(c, "transport"), job_wide=True)
+
+
+def _topo_realpath(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """NCCL's topology detection resolving a GPU's PCI path (getPciPath: realpath() of "/sys/class/pci_bus/<domain:
+    bus>/../../<busId>", graph/xml.cc; include/topo.h in NCCL <= 2.4) returns ncclSystemError whenever it fails: the
+    WARN "Could not find real path of /sys/class/pci_bus/..." without its return-code trail (the paste kept the WARNs
+    and the framework's traceback) is still the communicator's set-up failing on this host's sysfs, on every rank
+    alike (ncclSystemError, no rank). A NIC's path (/sys/class/net/X/device) is the harmless one (verdict.noise)."""
+    warns = c.samples.get("nccl_warn", [])
+    hits = [e for e in warns if _R_REALPATH_BUSID.search(e.text)]
+    if not hits or any(not harmless_warn(c, e) for e in warns):
+        return None
+    path = _R_REALPATH_BUSID.search(hits[0].text).group(0)
+    ranks = sorted({e.rank for e in hits if e.rank is not None})
+    return Verdict(
+        "nccl_system",
+        f"NCCL's topology detection could not resolve a GPU's PCI device under /sys ('{path}'"
+        + (f", on {_named(ranks)}" if ranks else "") + "): NCCL returns ncclSystemError there and the communicator's "
+        "set-up fails, a system-level failure of this host that every rank hits alike, not a rank's fault",
+        "NCCL's topology detection (graph/xml.cc) failed: " + _TOPO_SYSFS_FIX + _RETCODE_CLASS[2][2],
+        "medium", [], [e.brief() for e in hits[:3]], job_wide=True)

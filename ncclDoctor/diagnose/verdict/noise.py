@@ -84,6 +84,28 @@ def _went_on(c: Collected) -> bool:
     return any(e.data.get("network") for e in c.samples.get("transport", []))
 
 
+# lead rule AH (2): a CollNet (SHARP) plugin that fails to start ("NET/IB : SHARP coll init error: Cannot create SHARP
+# job(-11)") and NCCL's own "Cannot initialize CollNet, using point-to-point network instead" (transport.cc): NCCL
+# drops the in-network reduction and carries the job on its own point-to-point network. Harmless where that fallback
+# is in the lines and NCCL is not left on its sockets (rule Z: then the fabric meant to carry the job is not used)
+R_COLLNET_FALLBACK = re.compile(r"Cannot initialize CollNet, using point-to-point network")
+R_COLLNET_START = re.compile(r"\bSHARP\b.{0,40}\b(?:init|create|open)\w* (?:error|fail)|Cannot create SHARP job|"
+                             r"\bCollNet\b.{0,40}\binit\w* (?:error|fail)")
+_COLLNET_WORDS = (
+    "the CollNet/SHARP WARNs ('SHARP coll init error', NCCL's 'Cannot initialize CollNet, using point-to-point "
+    "network instead', and the set-up's '-> 2' lines of that try) are no failure here: the SHARP plugin could not "
+    "start its in-network reduction, and NCCL went on over its own point-to-point network (IB), which carries the "
+    "job. To stop asking for it set NCCL_COLLNET_ENABLE=0; to use SHARP, run its aggregation manager (sharp_am) on "
+    "the subnet manager's node and check the plugin's SHARP_COLL_* settings")
+
+
+def collnet_fell_back(c: Collected) -> bool:
+    """Rule AH (2): NCCL said it gave CollNet up for its point-to-point network, and no host is left on sockets."""
+    if not any(R_COLLNET_FALLBACK.search(e.text) for e in c.samples.get("nccl_warn", [])):
+        return False
+    return not any(e.data.get("network") == "Socket" for e in c.samples.get("transport", []))
+
+
 # aws-ofi-nccl failing to start (no EFA provider): harmless where the host has no EFA, not where it was meant (rule Z)
 R_OFI_INIT = re.compile(rf"NET/OFI (?:{OFI_START_FAILED})")
 
@@ -109,6 +131,8 @@ def harmless_warn(c: Collected, e) -> bool:
     """An NCCL WARN that names no failure: the noise table, or an HCA skipped where NCCL went on without it."""
     if R_OFI_INIT.search(e.text) and efa_meant(c):
         return False
+    if (R_COLLNET_FALLBACK.search(e.text) or R_COLLNET_START.search(e.text)) and collnet_fell_back(c):
+        return True
     return bool(_WARN_NOISE.search(e.text) or (R_SKIPPED_HCA.search(e.text) and _went_on(c)))
 
 
@@ -116,6 +140,7 @@ def _noise_words(c: Collected) -> list[str]:
     """What the harmless NCCL WARNs of the input are, for a "none" verdict."""
     texts = [e.text for e in c.samples.get("nccl_warn", [])]
     skipped = [_SKIPPED_HCA_WORDS] if _went_on(c) and any(R_SKIPPED_HCA.search(t) for t in texts) else []
+    skipped += [_COLLNET_WORDS] if collnet_fell_back(c) else []
     return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)] + skipped
 
 
@@ -165,7 +190,9 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "nothing in these lines is a failure: they are NCCL's communicator set-up INFO lines (versions, rings, "
             "trees, channels) with no WARN, error, timeout or exit among them, and they cannot tell an excerpt from a "
             "log that stopped there",
-            "Nothing to fix in these lines. " + _if_it_hangs(c), "low", [], proof)
+            "Nothing to fix in these lines. " + (_COLLNET_WORDS[0].upper() + _COLLNET_WORDS[1:] + ". "
+                                                 if collnet_fell_back(c) else "") + _if_it_hangs(c),
+            "low", [], proof)
     if one_node:
         return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
                        "error: a hang while the GPUs connect to each other, the peer-to-peer (P2P) path between "
@@ -330,6 +357,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "process does when it exits, harmless at job end). If the job failed, the cause is in the "
                       "worker's own traceback (decorate main with torch.distributed.elastic's @record so torchrun's "
                       "error file keeps it)")
+    if "cuda ipc producer exit" in whats:  # lead rule AH (3): printed as a process exits, it shows nothing failing
+        benign.append("torch's 'Producer process has been terminated before all shared CUDA tensors released' "
+                      "(CudaIPCTypes, see Note [Sharing CUDA tensors]) is an exit-time warning, harmless: a process "
+                      "that shared CUDA tensors with others (a DataLoader worker, a multiprocessing producer) exited "
+                      "before they released them; nothing failed in these lines. If the job really stopped there, "
+                      "collect the full log of every rank, each process's exit code (the launcher's failure record, "
+                      "echo $? / sacct) and dmesg on the node (the OOM killer, Xid errors)")
     if "launch deprecated" in whats:  # a notice printed at every launch: it shows nothing ran, so no confidence
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
