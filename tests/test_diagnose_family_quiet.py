@@ -1984,3 +1984,23 @@ def test_the_general_words_of_a_settings_refusal_or_a_launch_without_its_launche
     assert generic.reading(["exporter.BindError: [Errno 98] Address already in use"]) is None
     assert generic.reading(["RuntimeError: [/src/gloo/transport/tcp/pair.cc:176] bind: Address already in use"])[0] \
         == "network_setup"
+
+
+# --- session 14 (rounds 44-45): launch settings shown wrong --------------------------------------------------------
+def test_a_launchers_check_of_the_hosts_and_slots_it_is_asked_for_is_config(tmp_path):
+    """DeepSpeed's runner (launcher/runner.py parse_resource_filter) refusing its --include filter before any worker
+    starts: "No slot '{slot}' specified on host '{hostname}'", "Hostname '{hostname}' not found in hostfile" (lead
+    rule X (2)): config, no rank, the fix naming the slots the host has (molgen-25's shape, other hosts and slots)."""
+    for tail in ("ValueError: No slot '5' specified on host 'gpu-node-2'\n",
+                 "ValueError: Hostname 'worker-7' not found in hostfile\n"):
+        text = ("[2024-11-02 08:14:51,311] [WARNING] [runner.py:212:fetch_hostfile] Unable to find hostfile, will "
+                "proceed with training with local resources only.\n"
+                "Traceback (most recent call last):\n"
+                '  File "/opt/venv/bin/deepspeed", line 6, in <module>\n'
+                "    main()\n"
+                '  File "/opt/venv/lib/python3.11/site-packages/deepspeed/launcher/runner.py", line 451, in main\n'
+                "    active_resources = parse_inclusion_exclusion(resource_pool, args.include, args.exclude)\n"
+                + tail)
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "config" and v["culprits"] == [], (tail, v)
+        assert "--include localhost:0" in v["fix"] and "--num_gpus" in v["fix"], v

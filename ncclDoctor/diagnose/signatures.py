@@ -1348,6 +1348,13 @@ R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
                              r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
                              r"(?:available|found|mounted|accessible)\b")
+# A multi-host launcher's own check of the hosts and GPU slots it is asked for, raised before any worker starts
+# (DeepSpeed's runner: "No slot '1' specified on host 'localhost'", "Hostname 'h2' not found in hostfile", a hostfile
+# line it cannot read): --include/--exclude or the hostfile name slots the resource pool does not have, a launch
+# set-up every worker shares (lead rules X (2), W), config, no rank
+R_LAUNCHER_SLOTS = re.compile(r"\bNo slot '?[^'\s]{1,16}'? specified on host\b|\bHostname '?[^'\s]{1,255}'? not found in "
+                              r"(?:the )?hostfile\b|\b[Hh]ostfile (?:contains (?:a bad entry|multiple entries)|is "
+                              r"(?:empty or )?not formatted correctly)\b")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
 # written by the run (a dataset index, a checkpoint), not the network or NCCL
 R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale file handle|Disk quota exceeded|"

@@ -139,6 +139,20 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Slurm job; on a single machine without Slurm run the training script itself under torchrun "
             "(torchrun --nproc_per_node N main.py) instead of the submitit launcher.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if S.R_LAUNCHER_SLOTS.search(said):  # the runner's check of the hosts and slots asked for (lead rules X (2), W)
+        return Verdict(
+            "config",
+            f"the launcher stopped before any worker ran: its check of the hosts and GPU slots it was asked for "
+            f"failed ({text[:200]}, {e.where}) -- --include/--exclude (or the hostfile) name a host or GPU slot the "
+            "resource pool does not have (without a hostfile the pool is this host's visible GPUs, as 'localhost'), "
+            "a launch setting every worker shares, no rank's fault",
+            "Ask only for GPUs the host has: count them (nvidia-smi -L; CUDA_VISIBLE_DEVICES, if set, leaves only "
+            "those, renumbered from 0) and give slots from that count (deepspeed --include localhost:0 for GPU 0, "
+            "--include localhost:0,1 for two), or --num_gpus N instead of --include; with a hostfile, one line "
+            "'hostname slots=N' per host, the names as --include writes them. Check the launch script's line "
+            "continuations (a missing backslash runs the next line as its own command, dropping those arguments), "
+            "then relaunch.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if "of the rendezvous endpoint" in said:  # the launcher's endpoint setting refused (lead rules X (2), V (1))
         return Verdict(
             "config",
