@@ -2004,3 +2004,26 @@ def test_a_launchers_check_of_the_hosts_and_slots_it_is_asked_for_is_config(tmp_
         v = _verdict(tmp_path, text)
         assert v["cause"] == "config" and v["culprits"] == [], (tail, v)
         assert "--include localhost:0" in v["fix"] and "--num_gpus" in v["fix"], v
+
+
+def test_a_launch_hiding_every_gpu_beside_the_nccl_backend_is_config_naming_no_rank(tmp_path):
+    """CUDA_VISIBLE_DEVICES set empty or -1 on the launch command, and the script asking for the nccl backend: NCCL
+    cannot run without a GPU, so whatever the launcher records failing is that shared setting (lead rule Q's last
+    sentence; ignite-1165's shape, another launcher, exit and backend spelling): config, nobody accused. The same
+    lines with GPUs listed, or with the gloo backend, are not read so."""
+    head = ("$ CUDA_VISIBLE_DEVICES=-1 torchrun --nproc_per_node=2 train_ddp.py\n"
+            "    torch.distributed.init_process_group(backend='nccl')\n")
+    tail = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+            "============================================================\n"
+            "train_ddp.py FAILED\n"
+            "------------------------------------------------------------\n"
+            "Failures:\n  <NO_OTHER_FAILURES>\n"
+            "------------------------------------------------------------\n"
+            "Root Cause (first observed failure):\n" + failure_record(0, 1, 1, -11, 40211) +
+            "============================================================\n")
+    d = _report(tmp_path, head + tail)
+    v = d["verdict"]
+    assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), v
+    assert "gloo" in v["fix"] and "CUDA_VISIBLE_DEVICES" in v["fix"], v
+    for other in (head.replace("=-1", "=0,1"), head.replace("'nccl'", "'gloo'")):
+        assert _verdict(tmp_path, other + tail)["cause"] != "config"

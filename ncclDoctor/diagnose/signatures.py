@@ -1466,6 +1466,11 @@ R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; u
 # separator ends the value: "export NCCL_SHM_DISABLE=1; export ..." (pdsh's and DeepSpeed's command lines) sets 1
 # A CUDA variable set for a command ("CUDA_VISIBLE_DEVICES=2,3 python train.py", "export CUDA_VISABLE_DEVICES=0"):
 # its name is judged by the env knowledge base (a name that does not exist, one typo from one that does, is ignored)
+# A launch that hides every GPU from its processes: CUDA_VISIBLE_DEVICES set empty ("", '', nothing before the next
+# word) or -1 on a command line, an export or an env dump (readers.settings._hidden_gpus, verdict.launch._no_nccl)
+R_NO_VISIBLE_GPU = re.compile(r"(?:^|[\s`;&(])(?:export\s+|-e\s+)?CUDA_VISIBLE_DEVICES=(?:\"\"|''|-1\b|(?=\s|$))")
+# The nccl backend asked for by name: init_process_group("nccl", ...) / backend="nccl" in a code line
+R_NCCL_BACKEND = re.compile(r"init_process_group\(\s*(?:backend\s*=\s*)?['\"]nccl['\"]|\bbackend\s*=\s*['\"]nccl['\"]")
 R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="

@@ -171,6 +171,24 @@ class SettingsReaders:
         ev.data["settings"] = pairs[:16]
         return ev
 
+    def _hidden_gpus(self, lineno: int, text: str, body: str) -> None:
+        """A launch that hides every GPU (CUDA_VISIBLE_DEVICES set empty or -1: signatures.R_NO_VISIBLE_GPU) and a code
+        line asking for the nccl backend (R_NCCL_BACKEND), both in this file: NCCL cannot run where no GPU is visible,
+        a setting every rank shares (lead rule Q's last sentence; verdict.launch._no_nccl). Kept aside once both are
+        read (``no_nccl``, what="hidden"); the lines are read on as if unseen."""
+        if "CUDA_V" in body and S.R_NO_VISIBLE_GPU.search(body) and not is_failure_line(body):
+            self._gpus_hidden = self._gpus_hidden or (lineno, text)
+        elif "nccl" in body and S.R_NCCL_BACKEND.search(body):
+            self._nccl_asked = self._nccl_asked or (lineno, text)
+        else:
+            return
+        if self._gpus_hidden and self._nccl_asked and self._gpus_hidden[0] > 0 and len(self.aside) < 8:
+            ev = self._context(self._gpus_hidden[0], self._gpus_hidden[1], "no_nccl")
+            ev.rank = None  # a launch setting, not a process's own line
+            ev.data.update(what="hidden", backend=f"{self.path}:{self._nccl_asked[0]}")
+            self.aside.append(ev)
+            self._gpus_hidden = (0, "")  # one event per file
+
     def _misspelled_env(self, lineno: int, text: str) -> Event | None:
         """A CUDA variable set on a command line or exported whose name does not exist but is one typo from one that
         does (CUDA_VISABLE_DEVICES for CUDA_VISIBLE_DEVICES), judged by the env knowledge base as ``ncclDoctor env``
