@@ -1353,7 +1353,8 @@ R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?syst
 # line it cannot read): --include/--exclude or the hostfile name slots the resource pool does not have, a launch
 # set-up every worker shares (lead rules X (2), W), config, no rank
 R_LAUNCHER_SLOTS = re.compile(r"\bNo slot '?[^'\s]{1,16}'? specified on host\b|"
-                              r"\bHostname '?[^'\s]{1,255}'? not found in (?:the )?hostfile\b|\b[Hh]ostfile (?:contains (?:a bad entry|multiple entries)|is "
+                              r"\bHostname '?[^'\s]{1,255}'? not found in (?:the )?hostfile\b|"
+                              r"\b[Hh]ostfile (?:contains (?:a bad entry|multiple entries)|is "
                               r"(?:empty or )?not formatted correctly)\b")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
 # written by the run (a dataset index, a checkpoint), not the network or NCCL
