@@ -2027,3 +2027,22 @@ def test_a_launch_hiding_every_gpu_beside_the_nccl_backend_is_config_naming_no_r
     assert "gloo" in v["fix"] and "CUDA_VISIBLE_DEVICES" in v["fix"], v
     for other in (head.replace("=-1", "=0,1"), head.replace("'nccl'", "'gloo'")):
         assert _verdict(tmp_path, other + tail)["cause"] != "config"
+
+
+def test_deepspeeds_runner_starting_workers_with_a_path_that_is_no_script_is_config(tmp_path):
+    """DeepSpeed's runner's cmd line (runner.py: deepspeed_launch + [user_script] + user_args) whose user script is
+    no Python file while the argument after it is one: an option's value given without its option stands where the
+    script goes (lead rules AF (1), U (2); deepspeedexamples-575's shape with a config path, other ports and a
+    --save_pid): config, no rank. The runner told the script is no Python file (--no_python), or a .py script in
+    its place, is not read so."""
+    head = ("[2024-03-01 10:11:12,001] [INFO] [runner.py:568:main] cmd = /usr/bin/python3 -u -m "
+            "deepspeed.launcher.launch ")
+    args = ("--world_info=eyJsb2NhbGhvc3QiOiBbMCwgMSwgMiwgM119 --master_addr=127.0.0.1 --master_port=29631 "
+            "--save_pid 4242 --enable_each_rank_log=None")
+    bad = head + args + " configs/ds_zero2.json train_sft.py --model_name llama --lr 2e-5\n"
+    v = _verdict(tmp_path, bad)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "configs/ds_zero2.json" in v["summary"] and "train_sft.py" in v["fix"], v
+    for ok in (head + args + " train_sft.py configs/ds_zero2.json --lr 2e-5\n",
+               head + args.replace("--save_pid", "--no_python --save_pid") + " bash run.py\n"):
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok

@@ -1472,6 +1472,9 @@ R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; u
 R_NO_VISIBLE_GPU = re.compile(r"(?:^|[\s`;&(])(?:export\s+|-e\s+)?CUDA_VISIBLE_DEVICES=(?:\"\"|''|-1\b|(?=\s|$))")
 # The nccl backend asked for by name: init_process_group("nccl", ...) / backend="nccl" in a code line
 R_NCCL_BACKEND = re.compile(r"init_process_group\(\s*(?:backend\s*=\s*)?['\"]nccl['\"]|\bbackend\s*=\s*['\"]nccl['\"]")
+# DeepSpeed's runner's command line of its per-node launcher ("cmd = python -u -m deepspeed.launcher.launch
+# --world_info=... --master_addr=... --master_port=... [--flags] USER_SCRIPT USER_ARGS"): what follows the module
+R_DS_LAUNCH_CMD = re.compile(r"-m deepspeed\.launcher\.launch\s+(--world_info=\S{1,8192}.{0,4000})")
 R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="

@@ -30,6 +30,8 @@ class SettingsReaders:
     def _launch_setup(self, lineno: int, text: str) -> Event | None:
         """A launcher's check of its launch set-up failing before any worker ran (signatures.R_LAUNCH_SETUP, lead
         rule X (2)): the ssh probe of a hostfile's node, MPI's start-up."""
+        if "world_info=" in text and (ds := self._ds_script(lineno, text)) is not None:
+            return ds
         mp = S.R_MASTER_PATH.search(text) if "aster" in text or "ASTER" in text else None
         if mp:  # a launch command giving a file path as the master's address (a remote shell's rc output read as it)
             return self._setup(lineno, text, master_path=mp.group(1))
@@ -48,6 +50,26 @@ class SettingsReaders:
         if m is None:
             return None
         return self._setup(lineno, text, ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
+
+    def _ds_script(self, lineno: int, text: str) -> Event | None:
+        """DeepSpeed's runner's command line whose user script (the first argument after its launcher's own --options)
+        is not a Python file while the argument after it is one ("... --master_port=29500 /hostfile main.py --lr 1e-4"):
+        every worker is started with a wrong path as its script and the real script as that path's argument -- an
+        option's value given without its option (lead rules AF (1), U (2); verdict.world._rank_args). Not read where
+        the runner was told the script is no Python file (--no_python, --module)."""
+        m = S.R_DS_LAUNCH_CMD.search(self._body)
+        toks = [t.strip("'\"") for t in m.group(1).split()] if m else []
+        i = 0
+        while i < len(toks) and toks[i].startswith("-"):
+            if toks[i] in ("--no_python", "--module") or toks[i].startswith(("--no_python=", "--module=")):
+                return None
+            i += 2 if toks[i] == "--save_pid" else 1  # the one option given its value as the next argument
+        if i + 1 >= len(toks) or toks[i].endswith(".py") or not toks[i + 1].endswith(".py"):
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # the runner's line, not a rank's
+        ev.data.update(ds_script=toks[i][:200], ds_next=toks[i + 1][:200])
+        return ev
 
     def _setup(self, lineno: int, text: str, **data) -> Event:
         """A launch_setup event: the launcher's (or its remote shell's, ssh's, MPI's) own line, every worker's and

@@ -183,6 +183,25 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "--machine_rank) the launcher turns into torchrun's, then relaunch; the launch configs block should show "
             "'entrypoint : train.py'.",
             "medium", [], [ep.brief()], job_wide=True)
+    ds = next((e for e in evs if e.data.get("ds_script")), None)
+    if ds is not None:  # lead rules AF (1), U (2): DeepSpeed's runner given a path that is no script as the script
+        script, nxt = ds.data["ds_script"], ds.data["ds_next"]
+        host = "hostfile" in script.rsplit("/", 1)[-1].lower()
+        return Verdict(
+            "config",
+            f"DeepSpeed's runner starts every worker with '{script}' as the user script (entrypoint) and '{nxt}' "
+            f"as that script's first argument ('{ds.text.strip()[:80]}'): '{script}' is no Python script, so the "
+            f"path meant as an option's value stands where the training script goes and {nxt} never runs as the "
+            "job's script"
+            + (" -- the hostfile's path given without --hostfile (the runner, finding no hostfile of its own, runs "
+               "on local resources only: one node)" if host else "")
+            + "; a launch setting of every worker, not a rank's fault",
+            f"Give every launcher option with its flag, before the script: deepspeed --hostfile=/path/to/hostfile "
+            f"{nxt} <its arguments> (launcher options go between `deepspeed` and the script; everything after the "
+            "script is its own arguments); the runner's cmd line should then end in the script and its arguments, "
+            "and its WORLD INFO DICT list every host of the hostfile (one line 'hostname slots=N' per host), then "
+            "relaunch.",
+            "medium", [], [ds.brief()], job_wide=True)
     mis = next((e for e in evs if e.data.get("misspelled")), None)
     if mis is not None:  # lead rules L, V (1): a variable that does not exist, set where one that does was meant
         name, meant = mis.data["misspelled"], mis.data["meant"]
