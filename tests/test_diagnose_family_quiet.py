@@ -2046,3 +2046,35 @@ def test_deepspeeds_runner_starting_workers_with_a_path_that_is_no_script_is_con
     for ok in (head + args + " train_sft.py configs/ds_zero2.json --lr 2e-5\n",
                head + args.replace("--save_pid", "--no_python --save_pid") + " bash run.py\n"):
         assert _verdict(tmp_path, ok)["cause"] != "config", ok
+
+
+def test_accelerate_asked_for_fewer_processes_than_machines_is_config(tmp_path):
+    """accelerate's num_processes is the total over all machines: below num_machines a machine gets no process and
+    the world cannot form (lead rules V (1), AE; accelerate-2818's shape as its YAML config and as a command line,
+    other counts): config, no rank. A total that fills every machine is not read so."""
+    yaml = ("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmachine_rank: 1\n"
+            "main_process_ip: 10.8.0.4\nmain_process_port: 29511\nmixed_precision: bf16\nnum_machines: 4\n"
+            "num_processes: 2\nrdzv_backend: static\nsame_network: true\n")
+    cli = ("accelerate launch --multi_gpu --num_machines 3 --num_processes 2 --machine_rank 0 "
+           "--main_process_ip 10.8.0.4 --main_process_port 29511 finetune.py\n")
+    for text in (yaml, cli):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "config" and v["culprits"] == [], (text, v)
+        assert "num_processes = total processes over all machines" in v["fix"], v
+    assert _verdict(tmp_path, yaml.replace("num_processes: 2", "num_processes: 32"))["cause"] != "config"
+
+
+def test_accelerates_defaults_notice_alone_is_none_naming_its_options(tmp_path):
+    """accelerate launch's notice of the values it defaulted ("If this was unintended please pass in
+    `--num_processes=1`"), nothing failing after it: a harmless launcher warning, none, the fix naming the options
+    that silence it (accelerate-2920's shape with other values and output)."""
+    text = ("$ accelerate launch --num_processes=1 --mixed_precision=bf16 eval.py\n"
+            "The following values were not passed to `accelerate launch` and had defaults used instead:\n"
+            "\t\tMore than one GPU was found, enabling multi-GPU training.\n"
+            "\t\tIf this was unintended please pass in `--num_processes=1`.\n"
+            "\t`--dynamo_backend` was set to a value of `'no'`\n"
+            "To avoid this warning pass in values for each of the problematic parameters or run `accelerate config`.\n"
+            "accuracy: 0.913\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "warning only" in v["fix"] and "accelerate config" in v["fix"] and "upgrade accelerate" in v["fix"], v

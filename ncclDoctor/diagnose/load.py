@@ -266,6 +266,11 @@ SNIFF = 8192
 #             ...Exception ("Exception: shard 3 holds no entry", what `raise Exception(...)` prints), which holds no
 #             other word: without it the traceback's failure was never read and the verdict said nothing failed
 #             (signatures.R_EXC_TAIL, readers.crash._traceback_tail, verdict.unread)
+#   num_processes, num_machines  accelerate's launch settings as its env dump, config file or command line print
+#             them ("- num_processes: 1", "num_machines: 2", "--num_processes=8"), which hold no other word: a total
+#             process count below the machine count cannot form the world (readers.settings._accel_world,
+#             verdict.world.world_unfit, lead rules V (1), AE); its defaults notice ("please pass in
+#             `--num_processes=1`") is a harmless launcher warning (verdict.noise._none)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -295,7 +300,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
-            b"device handle", b"Exception:")
+            b"device handle", b"Exception:", b"num_processes", b"num_machines")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

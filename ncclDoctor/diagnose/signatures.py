@@ -1475,6 +1475,13 @@ R_NCCL_BACKEND = re.compile(r"init_process_group\(\s*(?:backend\s*=\s*)?['\"]ncc
 # DeepSpeed's runner's command line of its per-node launcher ("cmd = python -u -m deepspeed.launcher.launch
 # --world_info=... --master_addr=... --master_port=... [--flags] USER_SCRIPT USER_ARGS"): what follows the module
 R_DS_LAUNCH_CMD = re.compile(r"-m deepspeed\.launcher\.launch\s+(--world_info=\S{1,8192}.{0,4000})")
+# accelerate's world settings as its env dump ("- num_processes: 1"), config file ("num_machines: 2", JSON's
+# "num_processes": 8) or launch command ("--num_processes=8", "--num_machines 2") print them; num_processes is the
+# total over all machines (readers.settings._accel_world)
+R_ACCEL_COUNT = re.compile(r"(?<![\w.])(?:--)?(num_processes|num_machines)['\"]?(?:\s*[:=]\s*|\s+)['\"]?(\d{1,6})\b")
+# accelerate launch's notice that it used defaults for values not passed ("More than one GPU was found, enabling
+# multi-GPU training. If this was unintended please pass in `--num_processes=1`."): a launcher's warning
+R_ACCEL_DEFAULTS = re.compile(r"[Ii]f this was unintended,? please pass in `?--num_processes=1")
 R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="

@@ -247,6 +247,22 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
     calls = [e for e in evs if e.data.get("init_call")]
     after = " -- the store connection then fails as it must" if failed else ""
     proof = [e.brief() for e in (calls or loop)[:2]] + [e.brief() for e in (failed or [])[:2]]
+    acc = next((e for e in evs if e.data.get("accel_procs") is not None), None)
+    if acc is not None and not calls:
+        p, m = acc.data["accel_procs"], acc.data["accel_machines"]
+        return Verdict(
+            "config",
+            f"accelerate's settings ask for num_processes: {p} over num_machines: {m} ('{acc.text.strip()[:120]}'): "
+            "num_processes is the total over all machines, so fewer processes than machines leaves a machine with "
+            f"none (accelerate gives each node num_processes / num_machines = {p // m if m else 0} workers) and the "
+            f"world of {m} machines cannot form{after} -- a launch setting every node shares, not a rank's fault",
+            "Set num_processes = total processes over all machines (num_machines x GPUs per machine, e.g. "
+            f"--num_processes {m * 8} for {m} machines of 8 GPUs: --num_processes (total over all machines), not per "
+            "machine) in `accelerate config` or on the accelerate launch command line, with the same num_machines, "
+            "main_process_ip and main_process_port on every machine and machine_rank 0, 1, ... per machine; for one "
+            "machine set num_machines: 1. (torchrun's nproc_per_node is per node; accelerate's num_processes is not.)",
+            "high" if failed else "medium", [], [acc.brief()] + [e.brief() for e in (failed or [])[:2]],
+            job_wide=True)
     if calls:
         e = calls[0]
         r, w = e.data["arg_rank"], e.data["arg_world"]
