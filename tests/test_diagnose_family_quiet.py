@@ -2078,3 +2078,21 @@ def test_accelerates_defaults_notice_alone_is_none_naming_its_options(tmp_path):
     v = _verdict(tmp_path, text)
     assert v["cause"] == "none" and v["culprits"] == [], v
     assert "warning only" in v["fix"] and "accelerate config" in v["fix"] and "upgrade accelerate" in v["fix"], v
+
+
+def test_a_process_announcing_a_rank_past_the_world_its_launch_gives_is_config(tmp_path):
+    """A launch command continued over shell lines (--nproc_per_node, --nnodes, a world-size argument) and the
+    processes' own "| distributed init (rank N): env://" announcements: a rank at or past nproc_per_node x nnodes
+    (or the world-size argument) is more processes than the world launched (lead rules V (1), AA (1); fairseq-915's
+    shape with torchrun, other counts and the DeiT/MAE wording): config, no rank. Ranks inside the world, or a
+    launch that does not say its node count, are not read so."""
+    cmd = ("torchrun --nproc_per_node=2 \\\n"
+           "    --nnodes=1 --master_port=29877 \\\n"
+           "    main_finetune.py --batch_size 64 --world_size 2\n")
+    ranks = "| distributed init (rank 1): env://, gpu 1\n| distributed init (rank 0): env://, gpu 0\n"
+    v = _verdict(tmp_path, cmd + ranks + "| distributed init (rank 5): env://, gpu 5\n")
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "rank 5" in v["summary"] and "CUDA_VISIBLE_DEVICES" in v["fix"], v
+    assert _verdict(tmp_path, cmd + ranks)["cause"] != "config"
+    loose = cmd.replace("    --nnodes=1 ", "    ").replace(" --world_size 2", "")
+    assert _verdict(tmp_path, loose + ranks + "| distributed init (rank 5): env://, gpu 5\n")["cause"] != "config"

@@ -164,6 +164,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
         self._accel: dict[str, int] | None = {}  # accelerate's num_processes / num_machines read (_accel_world)
+        self._cmd: dict | None = None  # a launch command's processes per node, nodes, world size (_launch_world)
+        self._announced_unfit = False  # a rank announced past that world was kept aside
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -391,6 +393,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._world_call(lineno, text, body)
         if "CUDA_V" in body or ("nccl" in body and ("backend" in body or "init_process_group(" in body)):
             self._hidden_gpus(lineno, text, body)
+        if "--nproc" in body or "distributed init (" in body or (self._cmd is not None and self._cmd["open"]):
+            self._launch_world(lineno, text, body)
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
             return None

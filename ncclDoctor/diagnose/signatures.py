@@ -1482,6 +1482,11 @@ R_ACCEL_COUNT = re.compile(r"(?<![\w.])(?:--)?(num_processes|num_machines)['\"]?
 # accelerate launch's notice that it used defaults for values not passed ("More than one GPU was found, enabling
 # multi-GPU training. If this was unintended please pass in `--num_processes=1`."): a launcher's warning
 R_ACCEL_DEFAULTS = re.compile(r"[Ii]f this was unintended,? please pass in `?--num_processes=1")
+# A process announcing its global rank at set-up (fairseq's and the DeiT/MAE family's "| distributed init (rank 7):
+# env://", LAVIS's "(rank 0, world 1)") and a launch command's world-size argument (fairseq's
+# --distributed-world-size, --world_size, --world-size): readers.settings._launch_world
+R_ANNOUNCED_RANK = re.compile(r"distributed init \(rank (\d{1,7})(?:, world (\d{1,7}))?\)")
+R_ARG_WORLD_SIZE = re.compile(r"--(?:distributed[-_])?world[-_]size[= ]['\"]?(\d{1,7})\b")
 R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="

@@ -218,6 +218,42 @@ class SettingsReaders:
         ev.data["settings"] = pairs[:16]
         return ev
 
+    def _launch_world(self, lineno: int, text: str, body: str) -> None:
+        """The world a launch command gives (torchrun's / torch.distributed.launch's --nproc_per_node x --nnodes, or a
+        --distributed-world-size / --world_size argument), read on over the command's shell continuation lines (a
+        line ending in a backslash), and the global ranks the processes then announce (R_ANNOUNCED_RANK): a rank at
+        or past that world means the processes started do not form the world launched (a script spawning its own
+        workers per GPU under a launcher that already starts one per GPU): kept aside as a launch_args event
+        (arg_rank, arg_world, announced; verdict.world._rank_args, lead rules V (1), AA (1))."""
+        cmd = self._cmd
+        if "--nproc" in body and S.R_ARG_NPROC.search(body) and not is_failure_line(body):
+            cmd = self._cmd = {"procs": int(S.R_ARG_NPROC.search(body).group(1)), "nnodes": None, "world": None,
+                               "open": 0, "line": lineno}
+        elif cmd is not None and cmd["open"] and lineno - cmd["open"] == 1:
+            pass  # a continuation line of the command
+        elif "distributed init (" in body and (a := S.R_ANNOUNCED_RANK.search(body)):
+            world = int(a.group(2)) if a.group(2) else None
+            if world is None and cmd is not None:
+                n = cmd["nnodes"]
+                world = cmd["world"] or (cmd["procs"] * int(n) if n and n.isdigit() else None)
+            rank = int(a.group(1))
+            if world and rank >= world and not self._announced_unfit and len(self.aside) < 8:
+                ev = self._context(lineno, text, "launch_args")
+                ev.rank = None  # an announcement of a place in the world, not a failure: nothing to accuse
+                ev.data.update(arg_rank=rank, arg_world=world, announced=True)
+                self.aside.append(ev)
+                self._announced_unfit = True
+            return
+        else:
+            return
+        if cmd["nnodes"] is None and (n := S.R_ARG_NNODES.search(body)):
+            cmd["nnodes"] = n.group(1)
+        if cmd["world"] is None and (w := S.R_ARG_WORLD_SIZE.search(body)):
+            cmd["world"] = int(w.group(1))
+        cmd["open"] = lineno if body.rstrip().endswith("\\") and lineno - cmd["line"] < 32 else 0
+        if cmd["open"]:
+            self._follow = max(self._follow, 1)  # the command goes on, on a line that may hold no trigger word
+
     def _hidden_gpus(self, lineno: int, text: str, body: str) -> None:
         """A launch that hides every GPU (CUDA_VISIBLE_DEVICES set empty or -1: signatures.R_NO_VISIBLE_GPU) and a code
         line asking for the nccl backend (R_NCCL_BACKEND), both in this file: NCCL cannot run where no GPU is visible,

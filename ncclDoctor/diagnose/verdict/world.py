@@ -218,6 +218,22 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in evs if "arg_rank" in e.data]
     if not evs:
         return None
+    ann = next((e for e in evs if e.data.get("announced")), None)
+    if ann is not None:  # lead rules V (1), AA (1): a process announces a rank the launched world does not have
+        r, w = ann.data["arg_rank"], ann.data["arg_world"]
+        return Verdict(
+            "config",
+            f"a process announces global rank {r} ('{ann.text.strip()[:80]}') while the launch gives a world of {w} "
+            "(--nproc_per_node x --nnodes, or the world-size argument): ranks run from 0 to world size - 1, so more "
+            "processes were started than the world launched -- most often a script that spawns its own worker per "
+            "visible GPU under a launcher that already starts one per GPU; a launch setting of every worker, not a "
+            "rank's fault",
+            "Start one process per GPU once: under torch.distributed.launch / torchrun tell the script not to spawn "
+            "its own workers (fairseq: --distributed-no-spawn), or launch the script alone and let it spawn; keep "
+            "--distributed-world-size (--world_size) = --nproc_per_node x --nnodes, and restrict "
+            "CUDA_VISIBLE_DEVICES to the GPUs meant to be used (a host with more GPUs than --nproc_per_node otherwise "
+            "shows the script all of them).",
+            "medium", [], [ann.brief()], job_wide=True)
     bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
     said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
     return Verdict(
