@@ -2044,3 +2044,113 @@ def test_the_cuda_ipc_producer_exit_warning_alone_is_none_with_what_to_collect(t
     after = text + ("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
                     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
     assert _verdict(tmp_path, after)["cause"] == "gpu_oom"
+# --- session 14 (rounds 44-45): launch settings shown wrong --------------------------------------------------------
+def test_a_launchers_check_of_the_hosts_and_slots_it_is_asked_for_is_config(tmp_path):
+    """DeepSpeed's runner (launcher/runner.py parse_resource_filter) refusing its --include filter before any worker
+    starts: "No slot '{slot}' specified on host '{hostname}'", "Hostname '{hostname}' not found in hostfile" (lead
+    rule X (2)): config, no rank, the fix naming the slots the host has (molgen-25's shape, other hosts and slots)."""
+    for tail in ("ValueError: No slot '5' specified on host 'gpu-node-2'\n",
+                 "ValueError: Hostname 'worker-7' not found in hostfile\n"):
+        text = ("[2024-11-02 08:14:51,311] [WARNING] [runner.py:212:fetch_hostfile] Unable to find hostfile, will "
+                "proceed with training with local resources only.\n"
+                "Traceback (most recent call last):\n"
+                '  File "/opt/venv/bin/deepspeed", line 6, in <module>\n'
+                "    main()\n"
+                '  File "/opt/venv/lib/python3.11/site-packages/deepspeed/launcher/runner.py", line 451, in main\n'
+                "    active_resources = parse_inclusion_exclusion(resource_pool, args.include, args.exclude)\n"
+                + tail)
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "config" and v["culprits"] == [], (tail, v)
+        assert "--include localhost:0" in v["fix"] and "--num_gpus" in v["fix"], v
+
+
+def test_a_launch_hiding_every_gpu_beside_the_nccl_backend_is_config_naming_no_rank(tmp_path):
+    """CUDA_VISIBLE_DEVICES set empty or -1 on the launch command, and the script asking for the nccl backend: NCCL
+    cannot run without a GPU, so whatever the launcher records failing is that shared setting (lead rule Q's last
+    sentence; ignite-1165's shape, another launcher, exit and backend spelling): config, nobody accused. The same
+    lines with GPUs listed, or with the gloo backend, are not read so."""
+    head = ("$ CUDA_VISIBLE_DEVICES=-1 torchrun --nproc_per_node=2 train_ddp.py\n"
+            "    torch.distributed.init_process_group(backend='nccl')\n")
+    tail = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+            "============================================================\n"
+            "train_ddp.py FAILED\n"
+            "------------------------------------------------------------\n"
+            "Failures:\n  <NO_OTHER_FAILURES>\n"
+            "------------------------------------------------------------\n"
+            "Root Cause (first observed failure):\n" + failure_record(0, 1, 1, -11, 40211) +
+            "============================================================\n")
+    d = _report(tmp_path, head + tail)
+    v = d["verdict"]
+    assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), v
+    assert "gloo" in v["fix"] and "CUDA_VISIBLE_DEVICES" in v["fix"], v
+    for other in (head.replace("=-1", "=0,1"), head.replace("'nccl'", "'gloo'")):
+        assert _verdict(tmp_path, other + tail)["cause"] != "config"
+
+
+def test_deepspeeds_runner_starting_workers_with_a_path_that_is_no_script_is_config(tmp_path):
+    """DeepSpeed's runner's cmd line (runner.py: deepspeed_launch + [user_script] + user_args) whose user script is
+    no Python file while the argument after it is one: an option's value given without its option stands where the
+    script goes (lead rules AF (1), U (2); deepspeedexamples-575's shape with a config path, other ports and a
+    --save_pid): config, no rank. The runner told the script is no Python file (--no_python), or a .py script in
+    its place, is not read so."""
+    head = ("[2024-03-01 10:11:12,001] [INFO] [runner.py:568:main] cmd = /usr/bin/python3 -u -m "
+            "deepspeed.launcher.launch ")
+    args = ("--world_info=eyJsb2NhbGhvc3QiOiBbMCwgMSwgMiwgM119 --master_addr=127.0.0.1 --master_port=29631 "
+            "--save_pid 4242 --enable_each_rank_log=None")
+    bad = head + args + " configs/ds_zero2.json train_sft.py --model_name llama --lr 2e-5\n"
+    v = _verdict(tmp_path, bad)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "configs/ds_zero2.json" in v["summary"] and "train_sft.py" in v["fix"], v
+    for ok in (head + args + " train_sft.py configs/ds_zero2.json --lr 2e-5\n",
+               head + args.replace("--save_pid", "--no_python --save_pid") + " bash run.py\n"):
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok
+
+
+def test_accelerate_asked_for_fewer_processes_than_machines_is_config(tmp_path):
+    """accelerate's num_processes is the total over all machines: below num_machines a machine gets no process and
+    the world cannot form (lead rules V (1), AE; accelerate-2818's shape as its YAML config and as a command line,
+    other counts): config, no rank. A total that fills every machine is not read so."""
+    yaml = ("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmachine_rank: 1\n"
+            "main_process_ip: 10.8.0.4\nmain_process_port: 29511\nmixed_precision: bf16\nnum_machines: 4\n"
+            "num_processes: 2\nrdzv_backend: static\nsame_network: true\n")
+    cli = ("accelerate launch --multi_gpu --num_machines 3 --num_processes 2 --machine_rank 0 "
+           "--main_process_ip 10.8.0.4 --main_process_port 29511 finetune.py\n")
+    for text in (yaml, cli):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "config" and v["culprits"] == [], (text, v)
+        assert "num_processes = total processes over all machines" in v["fix"], v
+    assert _verdict(tmp_path, yaml.replace("num_processes: 2", "num_processes: 32"))["cause"] != "config"
+
+
+def test_accelerates_defaults_notice_alone_is_none_naming_its_options(tmp_path):
+    """accelerate launch's notice of the values it defaulted ("If this was unintended please pass in
+    `--num_processes=1`"), nothing failing after it: a harmless launcher warning, none, the fix naming the options
+    that silence it (accelerate-2920's shape with other values and output)."""
+    text = ("$ accelerate launch --num_processes=1 --mixed_precision=bf16 eval.py\n"
+            "The following values were not passed to `accelerate launch` and had defaults used instead:\n"
+            "\t\tMore than one GPU was found, enabling multi-GPU training.\n"
+            "\t\tIf this was unintended please pass in `--num_processes=1`.\n"
+            "\t`--dynamo_backend` was set to a value of `'no'`\n"
+            "To avoid this warning pass in values for each of the problematic parameters or run `accelerate config`.\n"
+            "accuracy: 0.913\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "warning only" in v["fix"] and "accelerate config" in v["fix"] and "upgrade accelerate" in v["fix"], v
+
+
+def test_a_process_announcing_a_rank_past_the_world_its_launch_gives_is_config(tmp_path):
+    """A launch command continued over shell lines (--nproc_per_node, --nnodes, a world-size argument) and the
+    processes' own "| distributed init (rank N): env://" announcements: a rank at or past nproc_per_node x nnodes
+    (or the world-size argument) is more processes than the world launched (lead rules V (1), AA (1); fairseq-915's
+    shape with torchrun, other counts and the DeiT/MAE wording): config, no rank. Ranks inside the world, or a
+    launch that does not say its node count, are not read so."""
+    cmd = ("torchrun --nproc_per_node=2 \\\n"
+           "    --nnodes=1 --master_port=29877 \\\n"
+           "    main_finetune.py --batch_size 64 --world_size 2\n")
+    ranks = "| distributed init (rank 1): env://, gpu 1\n| distributed init (rank 0): env://, gpu 0\n"
+    v = _verdict(tmp_path, cmd + ranks + "| distributed init (rank 5): env://, gpu 5\n")
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "rank 5" in v["summary"] and "CUDA_VISIBLE_DEVICES" in v["fix"], v
+    assert _verdict(tmp_path, cmd + ranks)["cause"] != "config"
+    loose = cmd.replace("    --nnodes=1 ", "    ").replace(" --world_size 2", "")
+    assert _verdict(tmp_path, loose + ranks + "| distributed init (rank 5): env://, gpu 5\n")["cause"] != "config"

@@ -270,6 +270,15 @@ SNIFF = 8192
 #             shared CUDA tensors released" (a process that shared CUDA tensors, a DataLoader worker's producer,
 #             exiting), which holds no other word: with nothing failing after it the lines are none, and the verdict
 #             says what to collect (readers.exits._exit_noise, verdict.noise, lead rule AH (3))
+#   num_processes, num_machines  accelerate's launch settings as its env dump, config file or command line print
+#             them ("- num_processes: 1", "num_machines: 2", "--num_processes=8"), which hold no other word: a total
+#             process count below the machine count cannot form the world (readers.settings._accel_world,
+#             verdict.world.world_unfit, lead rules V (1), AE); its defaults notice ("please pass in
+#             `--num_processes=1`") is a harmless launcher warning (verdict.noise._none)
+#   distributed init (  a process announcing its global rank at set-up (fairseq's and the DeiT/MAE family's
+#             "| distributed init (rank 7): env://", no other word with env://): a rank at or past the world its
+#             launch command gives (--nproc_per_node x --nnodes, --distributed-world-size) is the launch
+#             (readers.settings._launch_world, verdict.world._rank_args, lead rules V (1), AA (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -299,7 +308,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
-            b"device handle", b"Exception:", b"CudaIPCTypes")
+            b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
+            b"distributed init (")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -164,6 +164,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # shown): (its line, the rank its launcher prefix or the file name gives, or None); False once an error is read
         self._wd_tail: tuple[int, int | None] | None | bool = None
         self._comm_init = ""  # file:line of a traceback's call into NCCL's communicator creation (R_COMM_INIT_FRAME)
+        # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
+        self._gpus_hidden: tuple[int, str] | None = None
+        self._nccl_asked: tuple[int, str] | None = None
+        self._accel: dict[str, int] | None = {}  # accelerate's num_processes / num_machines read (_accel_world)
+        self._cmd: dict | None = None  # a launch command's processes per node, nodes, world size (_launch_world)
+        self._announced_unfit = False  # a rank announced past that world was kept aside
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -389,6 +395,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         if ("initialize(" in body or "init_process_group(" in body) and len(self.aside) < 8:
             self._world_call(lineno, text, body)
+        if "CUDA_V" in body or ("nccl" in body and ("backend" in body or "init_process_group(" in body)):
+            self._hidden_gpus(lineno, text, body)
+        if "--nproc" in body or "distributed init (" in body or (self._cmd is not None and self._cmd["open"]):
+            self._launch_world(lineno, text, body)
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
             return None

@@ -1359,6 +1359,14 @@ R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
                              r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
                              r"(?:available|found|mounted|accessible)\b")
+# A multi-host launcher's own check of the hosts and GPU slots it is asked for, raised before any worker starts
+# (DeepSpeed's runner: "No slot '1' specified on host 'localhost'", "Hostname 'h2' not found in hostfile", a hostfile
+# line it cannot read): --include/--exclude or the hostfile name slots the resource pool does not have, a launch
+# set-up every worker shares (lead rules X (2), W), config, no rank
+R_LAUNCHER_SLOTS = re.compile(r"\bNo slot '?[^'\s]{1,16}'? specified on host\b|"
+                              r"\bHostname '?[^'\s]{1,255}'? not found in (?:the )?hostfile\b|"
+                              r"\b[Hh]ostfile (?:contains (?:a bad entry|multiple entries)|is "
+                              r"(?:empty or )?not formatted correctly)\b")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
 # written by the run (a dataset index, a checkpoint), not the network or NCCL
 R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale file handle|Disk quota exceeded|"
@@ -1473,6 +1481,26 @@ R_ENV_DEPRECATED = re.compile(r"Environment variable (\w{1,64}) is deprecated; u
 # separator ends the value: "export NCCL_SHM_DISABLE=1; export ..." (pdsh's and DeepSpeed's command lines) sets 1
 # A CUDA variable set for a command ("CUDA_VISIBLE_DEVICES=2,3 python train.py", "export CUDA_VISABLE_DEVICES=0"):
 # its name is judged by the env knowledge base (a name that does not exist, one typo from one that does, is ignored)
+# A launch that hides every GPU from its processes: CUDA_VISIBLE_DEVICES set empty ("", '', nothing before the next
+# word) or -1 on a command line, an export or an env dump (readers.settings._hidden_gpus, verdict.launch._no_nccl)
+R_NO_VISIBLE_GPU = re.compile(r"(?:^|[\s`;&(])(?:export\s+|-e\s+)?CUDA_VISIBLE_DEVICES=(?:\"\"|''|-1\b|(?=\s|$))")
+# The nccl backend asked for by name: init_process_group("nccl", ...) / backend="nccl" in a code line
+R_NCCL_BACKEND = re.compile(r"init_process_group\(\s*(?:backend\s*=\s*)?['\"]nccl['\"]|\bbackend\s*=\s*['\"]nccl['\"]")
+# DeepSpeed's runner's command line of its per-node launcher ("cmd = python -u -m deepspeed.launcher.launch
+# --world_info=... --master_addr=... --master_port=... [--flags] USER_SCRIPT USER_ARGS"): what follows the module
+R_DS_LAUNCH_CMD = re.compile(r"-m deepspeed\.launcher\.launch\s+(--world_info=\S{1,8192}.{0,4000})")
+# accelerate's world settings as its env dump ("- num_processes: 1"), config file ("num_machines: 2", JSON's
+# "num_processes": 8) or launch command ("--num_processes=8", "--num_machines 2") print them; num_processes is the
+# total over all machines (readers.settings._accel_world)
+R_ACCEL_COUNT = re.compile(r"(?<![\w.])(?:--)?(num_processes|num_machines)['\"]?(?:\s*[:=]\s*|\s+)['\"]?(\d{1,6})\b")
+# accelerate launch's notice that it used defaults for values not passed ("More than one GPU was found, enabling
+# multi-GPU training. If this was unintended please pass in `--num_processes=1`."): a launcher's warning
+R_ACCEL_DEFAULTS = re.compile(r"[Ii]f this was unintended,? please pass in `?--num_processes=1")
+# A process announcing its global rank at set-up (fairseq's and the DeiT/MAE family's "| distributed init (rank 7):
+# env://", LAVIS's "(rank 0, world 1)") and a launch command's world-size argument (fairseq's
+# --distributed-world-size, --world_size, --world-size): readers.settings._launch_world
+R_ANNOUNCED_RANK = re.compile(r"distributed init \(rank (\d{1,7})(?:, world (\d{1,7}))?\)")
+R_ARG_WORLD_SIZE = re.compile(r"--(?:distributed[-_])?world[-_]size[= ]['\"]?(\d{1,7})\b")
 R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="

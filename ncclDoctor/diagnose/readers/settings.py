@@ -30,6 +30,8 @@ class SettingsReaders:
     def _launch_setup(self, lineno: int, text: str) -> Event | None:
         """A launcher's check of its launch set-up failing before any worker ran (signatures.R_LAUNCH_SETUP, lead
         rule X (2)): the ssh probe of a hostfile's node, MPI's start-up."""
+        if "world_info=" in text and (ds := self._ds_script(lineno, text)) is not None:
+            return ds
         mp = S.R_MASTER_PATH.search(text) if "aster" in text or "ASTER" in text else None
         if mp:  # a launch command giving a file path as the master's address (a remote shell's rc output read as it)
             return self._setup(lineno, text, master_path=mp.group(1))
@@ -49,6 +51,26 @@ class SettingsReaders:
             return None
         return self._setup(lineno, text, ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
 
+    def _ds_script(self, lineno: int, text: str) -> Event | None:
+        """DeepSpeed's runner's command line whose user script (the first argument after its launcher's own --options)
+        is not a Python file while the argument after it is one ("... --master_port=29500 /hostfile main.py --lr 1e-4"):
+        every worker is started with a wrong path as its script and the real script as that path's argument -- an
+        option's value given without its option (lead rules AF (1), U (2); verdict.world._rank_args). Not read where
+        the runner was told the script is no Python file (--no_python, --module)."""
+        m = S.R_DS_LAUNCH_CMD.search(self._body)
+        toks = [t.strip("'\"") for t in m.group(1).split()] if m else []
+        i = 0
+        while i < len(toks) and toks[i].startswith("-"):
+            if toks[i] in ("--no_python", "--module") or toks[i].startswith(("--no_python=", "--module=")):
+                return None
+            i += 2 if toks[i] == "--save_pid" else 1  # the one option given its value as the next argument
+        if i + 1 >= len(toks) or toks[i].endswith(".py") or not toks[i + 1].endswith(".py"):
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # the runner's line, not a rank's
+        ev.data.update(ds_script=toks[i][:200], ds_next=toks[i + 1][:200])
+        return ev
+
     def _setup(self, lineno: int, text: str, **data) -> Event:
         """A launch_setup event: the launcher's (or its remote shell's, ssh's, MPI's) own line, every worker's and
         no rank's; ``ssh``/``mpi`` None unless DATA names them (verdict.launch._launch_setup reads them)."""
@@ -62,6 +84,8 @@ class SettingsReaders:
         init_process_group with a literal rank at or past its literal world size (its code line in a traceback), or
         torchrun's command line giving a node a loopback master address (any node rank: node 0's beside it says one
         host runs both)."""
+        if "num_" in text and (ev := self._accel_world(lineno, text)) is not None:
+            return ev
         if "init_process_group(" in text and (kw := _call_settings(text)) and "rank" in kw and "world_size" in kw:
             if kw["rank"] >= kw["world_size"] > 0:
                 ev = self._context(lineno, text, "launch_args")
@@ -76,6 +100,29 @@ class SettingsReaders:
         ev = self._context(lineno, text, "launch_args")
         ev.rank = None  # a command line, not a process's own line
         ev.data.update(node_rank=int(nr.group(1)), master_addr=ma.group(1), master_port=None, world=None)
+        return ev
+
+    def _accel_world(self, lineno: int, text: str) -> Event | None:
+        """accelerate's launch settings (signatures.R_ACCEL_COUNT): num_processes, the total over all machines, below
+        num_machines gives a machine no process, a world the launch cannot form (lead rules V (1), AE, AA (1);
+        verdict.world.world_unfit): one launch_args event per file once both are read. Its defaults notice
+        (R_ACCEL_DEFAULTS) is a launcher's warning (benign, verdict.noise._none)."""
+        if "unintended" in text and S.R_ACCEL_DEFAULTS.search(self._body):
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None  # the launcher's notice, not a rank's
+            ev.data["what"] = "accelerate defaults notice"
+            return ev
+        if self._accel is None or is_failure_line(self._body):
+            return None
+        for k, v in S.R_ACCEL_COUNT.findall(self._body):
+            self._accel.setdefault(k, int(v))
+        procs, machines = self._accel.get("num_processes"), self._accel.get("num_machines")
+        if procs is None or machines is None or procs >= machines:
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # the launch's settings, not a process's own line
+        ev.data.update(accel_procs=procs, accel_machines=machines)
+        self._accel = None  # one event per file
         return ev
 
     def _node_launch(self, lineno: int, text: str) -> Event | None:
@@ -170,6 +217,60 @@ class SettingsReaders:
         ev = self._context(lineno, text, "setting")
         ev.data["settings"] = pairs[:16]
         return ev
+
+    def _launch_world(self, lineno: int, text: str, body: str) -> None:
+        """The world a launch command gives (torchrun's / torch.distributed.launch's --nproc_per_node x --nnodes, or a
+        --distributed-world-size / --world_size argument), read on over the command's shell continuation lines (a
+        line ending in a backslash), and the global ranks the processes then announce (R_ANNOUNCED_RANK): a rank at
+        or past that world means the processes started do not form the world launched (a script spawning its own
+        workers per GPU under a launcher that already starts one per GPU): kept aside as a launch_args event
+        (arg_rank, arg_world, announced; verdict.world._rank_args, lead rules V (1), AA (1))."""
+        cmd = self._cmd
+        if "--nproc" in body and S.R_ARG_NPROC.search(body) and not is_failure_line(body):
+            cmd = self._cmd = {"procs": int(S.R_ARG_NPROC.search(body).group(1)), "nnodes": None, "world": None,
+                               "open": 0, "line": lineno}
+        elif cmd is not None and cmd["open"] and lineno - cmd["open"] == 1:
+            pass  # a continuation line of the command
+        elif "distributed init (" in body and (a := S.R_ANNOUNCED_RANK.search(body)):
+            world = int(a.group(2)) if a.group(2) else None
+            if world is None and cmd is not None:
+                n = cmd["nnodes"]
+                world = cmd["world"] or (cmd["procs"] * int(n) if n and n.isdigit() else None)
+            rank = int(a.group(1))
+            if world and rank >= world and not self._announced_unfit and len(self.aside) < 8:
+                ev = self._context(lineno, text, "launch_args")
+                ev.rank = None  # an announcement of a place in the world, not a failure: nothing to accuse
+                ev.data.update(arg_rank=rank, arg_world=world, announced=True)
+                self.aside.append(ev)
+                self._announced_unfit = True
+            return
+        else:
+            return
+        if cmd["nnodes"] is None and (n := S.R_ARG_NNODES.search(body)):
+            cmd["nnodes"] = n.group(1)
+        if cmd["world"] is None and (w := S.R_ARG_WORLD_SIZE.search(body)):
+            cmd["world"] = int(w.group(1))
+        cmd["open"] = lineno if body.rstrip().endswith("\\") and lineno - cmd["line"] < 32 else 0
+        if cmd["open"]:
+            self._follow = max(self._follow, 1)  # the command goes on, on a line that may hold no trigger word
+
+    def _hidden_gpus(self, lineno: int, text: str, body: str) -> None:
+        """A launch that hides every GPU (CUDA_VISIBLE_DEVICES set empty or -1: signatures.R_NO_VISIBLE_GPU) and a code
+        line asking for the nccl backend (R_NCCL_BACKEND), both in this file: NCCL cannot run where no GPU is visible,
+        a setting every rank shares (lead rule Q's last sentence; verdict.launch._no_nccl). Kept aside once both are
+        read (``no_nccl``, what="hidden"); the lines are read on as if unseen."""
+        if "CUDA_V" in body and S.R_NO_VISIBLE_GPU.search(body) and not is_failure_line(body):
+            self._gpus_hidden = self._gpus_hidden or (lineno, text)
+        elif "nccl" in body and S.R_NCCL_BACKEND.search(body):
+            self._nccl_asked = self._nccl_asked or (lineno, text)
+        else:
+            return
+        if self._gpus_hidden and self._nccl_asked and self._gpus_hidden[0] > 0 and len(self.aside) < 8:
+            ev = self._context(self._gpus_hidden[0], self._gpus_hidden[1], "no_nccl")
+            ev.rank = None  # a launch setting, not a process's own line
+            ev.data.update(what="hidden", backend=f"{self.path}:{self._nccl_asked[0]}")
+            self.aside.append(ev)
+            self._gpus_hidden = (0, "")  # one event per file
 
     def _misspelled_env(self, lineno: int, text: str) -> Event | None:
         """A CUDA variable set on a command line or exported whose name does not exist but is one typo from one that

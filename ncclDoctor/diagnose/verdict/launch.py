@@ -139,6 +139,20 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Slurm job; on a single machine without Slurm run the training script itself under torchrun "
             "(torchrun --nproc_per_node N main.py) instead of the submitit launcher.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if S.R_LAUNCHER_SLOTS.search(said):  # the runner's check of the hosts and slots asked for (lead rules X (2), W)
+        return Verdict(
+            "config",
+            f"the launcher stopped before any worker ran: its check of the hosts and GPU slots it was asked for "
+            f"failed ({text[:200]}, {e.where}) -- --include/--exclude (or the hostfile) name a host or GPU slot the "
+            "resource pool does not have (without a hostfile the pool is this host's visible GPUs, as 'localhost'), "
+            "a launch setting every worker shares, no rank's fault",
+            "Ask only for GPUs the host has: count them (nvidia-smi -L; CUDA_VISIBLE_DEVICES, if set, leaves only "
+            "those, renumbered from 0) and give slots from that count (deepspeed --include localhost:0 for GPU 0, "
+            "--include localhost:0,1 for two), or --num_gpus N instead of --include; with a hostfile, one line "
+            "'hostname slots=N' per host, the names as --include writes them. Check the launch script's line "
+            "continuations (a missing backslash runs the next line as its own command, dropping those arguments), "
+            "then relaunch.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if "of the rendezvous endpoint" in said:  # the launcher's endpoint setting refused (lead rules X (2), V (1))
         return Verdict(
             "config",
@@ -344,6 +358,23 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "c10d -- tcp://HOST:PORT stays valid only as the init_method (where the ranks meet), not as the "
             "backend. Check the spelling where a config passes it (dist_backend), then relaunch.",
             "high", [], [bad.brief()], job_wide=True)
+    hid = next((e for e in evs if e.data.get("what") == "hidden"), None)
+    if hid is not None:  # CUDA_VISIBLE_DEVICES hiding every GPU beside the nccl backend (lead rule Q's last sentence)
+        failed = bool(c.worker_failures or c.child_failures or c.kinds.get("worker_failed")
+                      or c.kinds.get("child_failed") or c.exceptions)
+        return Verdict(
+            "config",
+            f"the launch hides every GPU from its processes ('{strip_prefixes(hid.text).strip()[:160]}': "
+            f"CUDA_VISIBLE_DEVICES empty or -1) while the job asks for the nccl backend ({hid.data['backend']}): "
+            "NCCL needs a CUDA device in every rank, so no rank can run it"
+            + ("; the failure the launcher then records is that setting, which every rank shares, not one rank's "
+               "fault" if failed else " -- a setting every rank shares, not one rank's fault"),
+            "Make the GPUs visible (no GPU visible: drop CUDA_VISIBLE_DEVICES=\"\" / -1 from the launch, or list the "
+            "GPU ids the job may use, one per process: CUDA_VISIBLE_DEVICES=0,1; python -c 'import torch; "
+            "print(torch.cuda.is_available())' must print True in that environment); for a CPU-only run use the gloo "
+            "backend instead (init_process_group('gloo'), or backend='cpu:gloo,cuda:nccl'): the nccl backend needs a "
+            "GPU.",
+            "high", [], [hid.brief()], job_wide=True)
     nogpu = any("no GPUs found" in e.text for e in evs)
     return Verdict(
         "config",

@@ -364,6 +364,15 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "before they released them; nothing failed in these lines. If the job really stopped there, "
                       "collect the full log of every rank, each process's exit code (the launcher's failure record, "
                       "echo $? / sacct) and dmesg on the node (the OOM killer, Xid errors)")
+    if "accelerate defaults notice" in whats:  # printed at every launch: it shows nothing ran, so no confidence
+        benign.append("accelerate launch's notice that values were not passed and defaults were used ('More than one "
+                      "GPU was found, enabling multi-GPU training. If this was unintended please pass in "
+                      "`--num_processes=1`') is a harmless launcher warning, a warning only: the processes run as "
+                      "launched. To silence it pass every value it lists on the command line (--num_processes=1 for "
+                      "one process, --multi_gpu with --num_processes N for several, --num_machines, "
+                      "--mixed_precision, --dynamo_backend) or save them once with `accelerate config`; where the "
+                      "command already passes --num_processes=1, the notice is the launcher misreading its own "
+                      "arguments: upgrade accelerate (CUDA_VISIBLE_DEVICES=0 also shows it one GPU)")
     if "launch deprecated" in whats:  # a notice printed at every launch: it shows nothing ran, so no confidence
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "

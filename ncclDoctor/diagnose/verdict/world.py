@@ -183,6 +183,25 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "--machine_rank) the launcher turns into torchrun's, then relaunch; the launch configs block should show "
             "'entrypoint : train.py'.",
             "medium", [], [ep.brief()], job_wide=True)
+    ds = next((e for e in evs if e.data.get("ds_script")), None)
+    if ds is not None:  # lead rules AF (1), U (2): DeepSpeed's runner given a path that is no script as the script
+        script, nxt = ds.data["ds_script"], ds.data["ds_next"]
+        host = "hostfile" in script.rsplit("/", 1)[-1].lower()
+        return Verdict(
+            "config",
+            f"DeepSpeed's runner starts every worker with '{script}' as the user script (entrypoint) and '{nxt}' "
+            f"as that script's first argument ('{ds.text.strip()[:80]}'): '{script}' is no Python script, so the "
+            f"path meant as an option's value stands where the training script goes and {nxt} never runs as the "
+            "job's script"
+            + (" -- the hostfile's path given without --hostfile (the runner, finding no hostfile of its own, runs "
+               "on local resources only: one node)" if host else "")
+            + "; a launch setting of every worker, not a rank's fault",
+            f"Give every launcher option with its flag, before the script: deepspeed --hostfile=/path/to/hostfile "
+            f"{nxt} <its arguments> (launcher options go between `deepspeed` and the script; everything after the "
+            "script is its own arguments); the runner's cmd line should then end in the script and its arguments, "
+            "and its WORLD INFO DICT list every host of the hostfile (one line 'hostname slots=N' per host), then "
+            "relaunch.",
+            "medium", [], [ds.brief()], job_wide=True)
     mis = next((e for e in evs if e.data.get("misspelled")), None)
     if mis is not None:  # lead rules L, V (1): a variable that does not exist, set where one that does was meant
         name, meant = mis.data["misspelled"], mis.data["meant"]
@@ -199,6 +218,22 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in evs if "arg_rank" in e.data]
     if not evs:
         return None
+    ann = next((e for e in evs if e.data.get("announced")), None)
+    if ann is not None:  # lead rules V (1), AA (1): a process announces a rank the launched world does not have
+        r, w = ann.data["arg_rank"], ann.data["arg_world"]
+        return Verdict(
+            "config",
+            f"a process announces global rank {r} ('{ann.text.strip()[:80]}') while the launch gives a world of {w} "
+            "(--nproc_per_node x --nnodes, or the world-size argument): ranks run from 0 to world size - 1, so more "
+            "processes were started than the world launched -- most often a script that spawns its own worker per "
+            "visible GPU under a launcher that already starts one per GPU; a launch setting of every worker, not a "
+            "rank's fault",
+            "Start one process per GPU once: under torch.distributed.launch / torchrun tell the script not to spawn "
+            "its own workers (fairseq: --distributed-no-spawn), or launch the script alone and let it spawn; keep "
+            "--distributed-world-size (--world_size) = --nproc_per_node x --nnodes, and restrict "
+            "CUDA_VISIBLE_DEVICES to the GPUs meant to be used (a host with more GPUs than --nproc_per_node otherwise "
+            "shows the script all of them).",
+            "medium", [], [ann.brief()], job_wide=True)
     bad = sorted({(e.data["arg_rank"], e.data["arg_world"]) for e in evs})
     said = ", ".join(f"--rank={r} in a world of {w}" for r, w in bad[:4])
     return Verdict(
@@ -228,6 +263,22 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
     calls = [e for e in evs if e.data.get("init_call")]
     after = " -- the store connection then fails as it must" if failed else ""
     proof = [e.brief() for e in (calls or loop)[:2]] + [e.brief() for e in (failed or [])[:2]]
+    acc = next((e for e in evs if e.data.get("accel_procs") is not None), None)
+    if acc is not None and not calls:
+        p, m = acc.data["accel_procs"], acc.data["accel_machines"]
+        return Verdict(
+            "config",
+            f"accelerate's settings ask for num_processes: {p} over num_machines: {m} ('{acc.text.strip()[:120]}'): "
+            "num_processes is the total over all machines, so fewer processes than machines leaves a machine with "
+            f"none (accelerate gives each node num_processes / num_machines = {p // m if m else 0} workers) and the "
+            f"world of {m} machines cannot form{after} -- a launch setting every node shares, not a rank's fault",
+            "Set num_processes = total processes over all machines (num_machines x GPUs per machine, e.g. "
+            f"--num_processes {m * 8} for {m} machines of 8 GPUs: --num_processes (total over all machines), not per "
+            "machine) in `accelerate config` or on the accelerate launch command line, with the same num_machines, "
+            "main_process_ip and main_process_port on every machine and machine_rank 0, 1, ... per machine; for one "
+            "machine set num_machines: 1. (torchrun's nproc_per_node is per node; accelerate's num_processes is not.)",
+            "high" if failed else "medium", [], [acc.brief()] + [e.brief() for e in (failed or [])[:2]],
+            job_wide=True)
     if calls:
         e = calls[0]
         r, w = e.data["arg_rank"], e.data["arg_world"]
