@@ -2975,6 +2975,31 @@ def test_an_unranked_oom_whose_gpu_agrees_with_the_ranked_traceback_pasted_with_
         assert v["cause"] == "gpu_oom" and v["culprits"] == [], (text, v)
 
 
+def test_an_unranked_oom_of_a_gpu_above_0_its_own_process_holds_names_that_local_rank(tmp_path):
+    """Lead rule U (3), rounds 44/45: "GPU N ... this process has X memory in use" with N > 0 and no traceback of
+    another rank: the failing process sees the node's GPU numbering (a per-process CUDA_VISIBLE_DEVICES or Ray shows
+    every process GPU 0), so GPU N is local rank N's -- rank N on a job nothing says spans nodes. GPU 0 stays
+    unnamed (every process's under per-process devices), and so does a job on two nodes."""
+    def oom(gpu: int) -> str:
+        return ("Traceback (most recent call last):\n"
+                '  File "/opt/app/train.py", line 88, in <module>\n'
+                "    model = DistributedDataParallel(model, device_ids=[local_rank])\n"
+                f"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.40 GiB. GPU {gpu} has a total "
+                "capacity of 23.65 GiB of which 1.05 GiB is free. Including non-PyTorch memory, this process has "
+                "22.58 GiB memory in use. Of the allocated memory 21.90 GiB is allocated by PyTorch, and 201.30 MiB "
+                "is reserved by PyTorch but unallocated.\n")
+    d = _report(tmp_path, oom(6))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("gpu_oom", [6]), d["verdict"]
+    assert "GPU 6" in d["verdict"]["summary"]
+    v = _report(tmp_path, oom(0))["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
+    config = ("I0102 09:59:00.000000 4100 torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous "
+              "complete for workers. Result:\n  restart_count=0\n  master_addr=node-a\n  master_port=29500\n"
+              "  group_rank=1\n  group_world_size=2\n  local_ranks=[0, 1, 2, 3, 4, 5, 6, 7]\n")
+    v = _report(tmp_path, config + oom(6))["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
+
+
 # --- lead rule T: elastic's SignalException message printed alone, under a wrapper's own header -------------------
 def test_the_agents_signal_exception_message_alone_on_its_line_is_a_signal_from_outside(tmp_path):
     """A framework that runs elastic_launch in its own process prints str(exc) of the SignalException under its own
