@@ -3047,3 +3047,21 @@ def test_srun_task_that_exited_before_the_step_teardown_is_the_first_failure(tmp
              "srun: error: gpu-a16: tasks 0-1: Killed\n")
     v = _verdict(tmp_path, after, "after.log")
     assert (v["cause"], v["culprits"]) == ("signal", []), v
+
+
+# --- lead rule A: torchrun's failure record in another wording ("for binary located at ... (process ID: P)") ------
+def test_the_agents_reworded_exit_record_after_the_others_were_stopped_names_the_killed_local_rank(tmp_path):
+    """Rounds 44/45: an agent that words its record "failed (exitcode: N) for binary located at PATH with
+    local_rank: R (process ID: P)" and its stops "Sending process P the closing signal SIGTERM": the one worker that
+    failed on its own is the culprit (rule A), -9 -> host_oom. Other pids, ranks, paths and host than the corpus."""
+    head = "[job-7f3k-worker-0] [2025-11-04 08:10:{s:02d},100] torch.distributed.elastic.multiprocessing.api: "
+    stops = "".join(head.format(s=5) + f"[WARNING] Sending process {p} the closing signal SIGTERM\n"
+                    for p in (1201, 1202, 1204))
+    rec = head.format(s=9) + ("[ERROR] failed (exitcode: {code}) for binary located at "
+                              "/opt/py/envs/train/bin/python3.11 with local_rank: 2 (process ID: 1203)\n")
+    d = _report(tmp_path, stops + rec.format(code=-9))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [2]), v
+    assert not {0, 1, 3} & set(_accused(d))
+    v = _verdict(tmp_path, stops + rec.format(code=-11), "other.log")
+    assert v["culprits"] == [2], v

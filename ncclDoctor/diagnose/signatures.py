@@ -661,15 +661,17 @@ R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memo
 R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")
 # (its brackets and the underscore may be lost in a paste read back by OCR: "failed exitcode: 1) local rank: 1 pid:
-# 22094)"; the words and numbers in their order still say it)
-R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? local[_ ]rank: ?(\d+) \(?pid: ?(\d+)\)?")
+# 22094)"; the words and numbers in their order still say it). A rewording names the binary first and spells the pid
+# out: "failed (exitcode: -9) for binary located at /env/bin/python3.10 with local_rank: 0 (process ID: 71)"
+R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? (?:for binary located at \S{1,500} with )?"
+                             r"local[_ ]rank: ?(\d+) \(?(?:pid|process ID): ?(\d+)\)?")
 # the same line with its "local_rank: N (pid: P) of binary" lost in the paste ("... local_rankroot/.../python")
 R_WORKER_FAILED_CUT = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank(?!:? ?\d)")
 # the same line wrapped by a terminal or rich's console (accelerate): "local_rank: N (pid:" ends the line, the pid
 # and "of binary" go to the next one; the local rank and the exit code are whole
 R_WORKER_FAILED_WRAP = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid:(?! *\d)")
 # the agent stopping a worker after another failed, its pid (the paste may have cut "signal SIGTERM")
-R_CLOSING_PID = re.compile(r"Sending process (\d{1,10}) closing\b")
+R_CLOSING_PID = re.compile(r"Sending process (\d{1,10}) (?:the )?closing\b")  # "the closing signal": a rewording
 # the elastic agent's own record of a failed worker, as an exception or a log prints it (torch's ProcessFailure repr,
 # "The worker fails with {0: ProcessFailure(local_rank=0, pid=54, exitcode=-7, ...)}"): the same fields, reordered
 R_PROCESS_FAILURE = re.compile(r"ProcessFailure\(local_rank=(\d+), pid=(\d+), exitcode=(-?\d+)")
@@ -1185,7 +1187,7 @@ R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*M
 R_RSS = re.compile(r"\bRSS(?:[ _-]?(?:MEM(?:ORY)?|[Mm]em(?:ory)?))?(?:[ _-]?(?:USED?|[Uu]sed?))?\s*[:=]\s*"
                    r"(\d{1,6}(?:\.\d{1,4})?)\s*([KMGT])(?:i?B)?\b")
 R_RSS_RANK = re.compile(r"\b[Rr]ank[ :=]?\s?(\d{1,5})\b")
-R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
+R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:(?:the )?closing signal|via signal) (SIG\w+)")
 # torch 2.4-2.6 "process group has NOT been destroyed before we destruct ProcessGroupNCCL", 2.7+ "WARNING:
 # destroy_process_group() was not called before program exit, which can leak resources"
 R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_process_group\(\) was not called before")
