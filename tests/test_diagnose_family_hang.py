@@ -1647,3 +1647,22 @@ def test_xlas_rendezvous_stuck_waiting_for_the_clique_is_a_rank_missing_not_the_
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
     assert "8 devices" in v["summary"] and "every process must run the same collective" in v["fix"], v
+
+
+def test_a_rank_not_inside_the_stuck_collective_recorded_failing_alone_is_the_one_waited_for(tmp_path):
+    """Rounds 44/45 (lead rules B then A): the shown ranks time out inside one collective; torchrun's agent stops
+    them ("Sending process P closing signal SIGTERM") and records one other local rank failing on its own. That rank
+    is the one they waited for: rule A names it, the ranks inside are victims. Other ranks, ops, pids than the
+    corpus. A -6 with no process stopped after it may be the timed-out process's own watchdog abort: nobody."""
+    wait = "".join(watchdog_line(r, 9120, "BROADCAST", 600412, 600000, style="1.x") for r in (0, 1))
+    stop = ("WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 51001 closing signal SIGTERM\n"
+            "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 51002 closing signal SIGTERM\n")
+    rec = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: {code}) local_rank: 2 (pid: 51003) "
+           "of binary: /usr/bin/python3\n")
+    for code in (-6, -11):
+        d = _report(tmp_path, wait + stop + rec.format(code=code))
+        v = d["verdict"]
+        assert v["culprits"] == [2] and v["cause"] == "unknown", (code, v)
+        assert not {0, 1} & set(_accused(d))
+    v = _verdict(tmp_path, wait + rec.format(code=-6), "other.log")
+    assert v["culprits"] == [], v
