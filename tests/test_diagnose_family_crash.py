@@ -3065,3 +3065,19 @@ def test_the_agents_reworded_exit_record_after_the_others_were_stopped_names_the
     assert not {0, 1, 3} & set(_accused(d))
     v = _verdict(tmp_path, stops + rec.format(code=-11), "other.log")
     assert v["culprits"] == [2], v
+
+
+def test_elastics_no_error_file_warning_is_the_record_of_the_worker_that_failed(tmp_path):
+    """Rounds 44/45 (lead rule A): torch 1.9-1.10's ErrorHandler warning for a worker that wrote no error file
+    ("CHILD PROCESS FAILED WITH NO ERROR_FILE", then "Child process P (local_rank R) FAILED (exitcode N)") is the
+    agent's record of that worker's exit: the one worker failing on its own is the culprit. Other pid, rank, code;
+    the same worker told again by torchrun's own record stays one failure."""
+    warn = ("/usr/lib/python3.8/site-packages/torch/distributed/elastic/multiprocessing/errors/__init__.py:354: "
+            "UserWarning: \n\n" + "*" * 70 + "\n" + " " * 15 + "CHILD PROCESS FAILED WITH NO ERROR_FILE\n" + "*" * 70
+            + "\nCHILD PROCESS FAILED WITH NO ERROR_FILE\nChild process 40077 (local_rank 3) FAILED (exitcode {c})\n")
+    d = _report(tmp_path, warn.format(c=2))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", [3]), d["verdict"]
+    again = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -11) local_rank: 3 (pid: 40077) of "
+             "binary: /usr/bin/python3\n")
+    v = _verdict(tmp_path, again + warn.format(c=-11), "other.log")
+    assert v["culprits"] == [3], v

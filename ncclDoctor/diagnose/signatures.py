@@ -665,6 +665,9 @@ R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is a
 # out: "failed (exitcode: -9) for binary located at /env/bin/python3.10 with local_rank: 0 (process ID: 71)"
 R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? (?:for binary located at \S{1,500} with )?"
                              r"local[_ ]rank: ?(\d+) \(?(?:pid|process ID): ?(\d+)\)?")
+# torch 1.9-1.10's ErrorHandler warning when a worker left no error file (no @record): "CHILD PROCESS FAILED WITH NO
+# ERROR_FILE" then "Child process 2814 (local_rank 0) FAILED (exitcode 1)" -- the agent's record of that worker's exit
+R_CHILD_NO_ERROR_FILE = re.compile(r"Child process (\d{1,10}) \(local_rank (\d{1,5})\) FAILED \(exitcode (-?\d{1,5})\)")
 # the same line with its "local_rank: N (pid: P) of binary" lost in the paste ("... local_rankroot/.../python")
 R_WORKER_FAILED_CUT = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank(?!:? ?\d)")
 # the same line wrapped by a terminal or rich's console (accelerate): "local_rank: N (pid:" ends the line, the pid
