@@ -3081,3 +3081,17 @@ def test_elastics_no_error_file_warning_is_the_record_of_the_worker_that_failed(
              "binary: /usr/bin/python3\n")
     v = _verdict(tmp_path, again + warn.format(c=-11), "other.log")
     assert v["culprits"] == [3], v
+
+
+def test_a_windows_ntstatus_exit_code_is_read_whole_and_named_a_native_crash(tmp_path):
+    """Rounds 44/45: on Windows mp.spawn reports a child ended by a native exception with its whole NTSTATUS as the
+    exit code ("terminated with exit code 3221225620", 0xC0000094); it was read cut to 4 digits. Other index and
+    status here (0xC0000005, access violation): the code in hex, a native crash, faulthandler in the fix."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "C:\\\\work\\\\train.py", line 40, in <module>\n'
+            "    mp.spawn(run, nprocs=2)\n"
+            "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with exit code 3221225477\n")
+    v = _verdict(tmp_path, text)
+    assert v["culprits"] == [1], v
+    assert "0xC0000005" in v["summary"] and "access violation" in v["summary"], v["summary"]
+    assert "faulthandler" in v["fix"], v["fix"]

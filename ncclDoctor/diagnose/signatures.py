@@ -697,14 +697,15 @@ R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # '-u', 'train.py', '--local_rank=0'] exits with return code = -9"), torch.multiprocessing.spawn
 # ("process 1 terminated with signal SIGKILL" / "with exit code 1"; its ProcessRaisedException "-- Process 3
 # terminated with the following error:", the child's exception: exit code 1), subprocess under accelerate/Lightning
-# ("returned non-zero exit status -9", "died with <Signals.SIGKILL: 9>").
+# ("returned non-zero exit status -9", "died with <Signals.SIGKILL: 9>"). On Windows an exit code can be a whole
+# NTSTATUS ("process 0 terminated with exit code 3221225620", 0xC0000094): the codes are read whole.
 # the spawn call of a traceback passing the world size as its process count ("nprocs=args.distributed_world_size,"):
 # the job is that one host's children, so a child's index is its global rank (lead rule I)
 R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
-                             r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,4})|"
+                             r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"
-                             r"returned non-zero exit status (?P<sp>-?\d{1,4})|died with <Signals\.SIG[A-Z]{2,6}: "
+                             r"returned non-zero exit status (?P<sp>-?\d{1,10})|died with <Signals\.SIG[A-Z]{2,6}: "
                              r"(?P<spsig>\d{1,2})>|"
                              # vLLM's multiproc_worker_utils: "Worker VllmWorkerProcess pid 198 died, exit code: -6"
                              r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})|"
