@@ -1666,3 +1666,13 @@ def test_a_rank_not_inside_the_stuck_collective_recorded_failing_alone_is_the_on
         assert not {0, 1} & set(_accused(d))
     v = _verdict(tmp_path, wait + rec.format(code=-6), "other.log")
     assert v["culprits"] == [], v
+
+
+def test_gloos_closed_by_peer_names_the_peer_process_at_its_address_in_the_fix(tmp_path):
+    """Rounds 44/45: gloo's "Connection closed by peer [IP]:PORT" from another host: the fix says where to look in the
+    words an expert uses -- the peer at that address, the peer process's own error. Another address and port."""
+    text = ("RuntimeError: [/opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+            "[10.40.7.22]:61234\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "early_exit" and v["culprits"] == [], v
+    assert "peer at 10.40.7.22" in v["fix"] and "peer process's own error" in v["fix"], v["fix"]
