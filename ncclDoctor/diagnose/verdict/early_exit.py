@@ -219,7 +219,7 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              "find the worker that exited first in each worker's own log and the chief's (its executor or container "
              "killed: Spark/YARN memory, the OOM killer), and let the job resume from a checkpoint "
              "(BackupAndRestore). " if any(e.data.get("tf") for e in peer_gone) else "") +
-            "Find the peer process's own error (its log, its exit code); if the peer "
+            "Find the peer's own error (the peer process's own error: its log, its exit code); if the peer "
             "finished normally, it left before this rank's recv completed (an isend without wait() before exit, "
             "or ranks ending at different points): make every rank leave the same way, a dist.barrier() before "
             "exit then dist.destroy_process_group() (rpc.shutdown() for RPC). If the peer left no error of its own, "
