@@ -2975,6 +2975,31 @@ def test_an_unranked_oom_whose_gpu_agrees_with_the_ranked_traceback_pasted_with_
         assert v["cause"] == "gpu_oom" and v["culprits"] == [], (text, v)
 
 
+def test_an_unranked_oom_of_a_gpu_above_0_its_own_process_holds_names_that_local_rank(tmp_path):
+    """Lead rule U (3), rounds 44/45: "GPU N ... this process has X memory in use" with N > 0 and no traceback of
+    another rank: the failing process sees the node's GPU numbering (a per-process CUDA_VISIBLE_DEVICES or Ray shows
+    every process GPU 0), so GPU N is local rank N's -- rank N on a job nothing says spans nodes. GPU 0 stays
+    unnamed (every process's under per-process devices), and so does a job on two nodes."""
+    def oom(gpu: int) -> str:
+        return ("Traceback (most recent call last):\n"
+                '  File "/opt/app/train.py", line 88, in <module>\n'
+                "    model = DistributedDataParallel(model, device_ids=[local_rank])\n"
+                f"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.40 GiB. GPU {gpu} has a total "
+                "capacity of 23.65 GiB of which 1.05 GiB is free. Including non-PyTorch memory, this process has "
+                "22.58 GiB memory in use. Of the allocated memory 21.90 GiB is allocated by PyTorch, and 201.30 MiB "
+                "is reserved by PyTorch but unallocated.\n")
+    d = _report(tmp_path, oom(6))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("gpu_oom", [6]), d["verdict"]
+    assert "GPU 6" in d["verdict"]["summary"]
+    v = _report(tmp_path, oom(0))["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
+    config = ("I0102 09:59:00.000000 4100 torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous "
+              "complete for workers. Result:\n  restart_count=0\n  master_addr=node-a\n  master_port=29500\n"
+              "  group_rank=1\n  group_world_size=2\n  local_ranks=[0, 1, 2, 3, 4, 5, 6, 7]\n")
+    v = _report(tmp_path, config + oom(6))["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
+
+
 # --- lead rule T: elastic's SignalException message printed alone, under a wrapper's own header -------------------
 def test_the_agents_signal_exception_message_alone_on_its_line_is_a_signal_from_outside(tmp_path):
     """A framework that runs elastic_launch in its own process prints str(exc) of the SignalException under its own
@@ -3036,3 +3061,49 @@ def test_an_nvls_warns_fabric_manager_line_below_its_cuda_error_names_nvls(tmp_p
     assert "NCCL_NVLS_ENABLE=0" in v["fix"] and "fabric manager" in v["fix"], v["fix"]
     alone = "CUDA error 999 'unknown error'.\n"  # the same CUDA error without NCCL's NVLS words is not named NVLS
     assert "NCCL_NVLS_ENABLE" not in _verdict(tmp_path, alone)["fix"]
+# --- lead rule A: torchrun's failure record in another wording ("for binary located at ... (process ID: P)") ------
+def test_the_agents_reworded_exit_record_after_the_others_were_stopped_names_the_killed_local_rank(tmp_path):
+    """Rounds 44/45: an agent that words its record "failed (exitcode: N) for binary located at PATH with
+    local_rank: R (process ID: P)" and its stops "Sending process P the closing signal SIGTERM": the one worker that
+    failed on its own is the culprit (rule A), -9 -> host_oom. Other pids, ranks, paths and host than the corpus."""
+    head = "[job-7f3k-worker-0] [2025-11-04 08:10:{s:02d},100] torch.distributed.elastic.multiprocessing.api: "
+    stops = "".join(head.format(s=5) + f"[WARNING] Sending process {p} the closing signal SIGTERM\n"
+                    for p in (1201, 1202, 1204))
+    rec = head.format(s=9) + ("[ERROR] failed (exitcode: {code}) for binary located at "
+                              "/opt/py/envs/train/bin/python3.11 with local_rank: 2 (process ID: 1203)\n")
+    d = _report(tmp_path, stops + rec.format(code=-9))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [2]), v
+    assert not {0, 1, 3} & set(_accused(d))
+    v = _verdict(tmp_path, stops + rec.format(code=-11), "other.log")
+    assert v["culprits"] == [2], v
+
+
+def test_elastics_no_error_file_warning_is_the_record_of_the_worker_that_failed(tmp_path):
+    """Rounds 44/45 (lead rule A): torch 1.9-1.10's ErrorHandler warning for a worker that wrote no error file
+    ("CHILD PROCESS FAILED WITH NO ERROR_FILE", then "Child process P (local_rank R) FAILED (exitcode N)") is the
+    agent's record of that worker's exit: the one worker failing on its own is the culprit. Other pid, rank, code;
+    the same worker told again by torchrun's own record stays one failure."""
+    warn = ("/usr/lib/python3.8/site-packages/torch/distributed/elastic/multiprocessing/errors/__init__.py:354: "
+            "UserWarning: \n\n" + "*" * 70 + "\n" + " " * 15 + "CHILD PROCESS FAILED WITH NO ERROR_FILE\n" + "*" * 70
+            + "\nCHILD PROCESS FAILED WITH NO ERROR_FILE\nChild process 40077 (local_rank 3) FAILED (exitcode {c})\n")
+    d = _report(tmp_path, warn.format(c=2))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", [3]), d["verdict"]
+    again = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -11) local_rank: 3 (pid: 40077) of "
+             "binary: /usr/bin/python3\n")
+    v = _verdict(tmp_path, again + warn.format(c=-11), "other.log")
+    assert v["culprits"] == [3], v
+
+
+def test_a_windows_ntstatus_exit_code_is_read_whole_and_named_a_native_crash(tmp_path):
+    """Rounds 44/45: on Windows mp.spawn reports a child ended by a native exception with its whole NTSTATUS as the
+    exit code ("terminated with exit code 3221225620", 0xC0000094); it was read cut to 4 digits. Other index and
+    status here (0xC0000005, access violation): the code in hex, a native crash, faulthandler in the fix."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "C:\\\\work\\\\train.py", line 40, in <module>\n'
+            "    mp.spawn(run, nprocs=2)\n"
+            "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with exit code 3221225477\n")
+    v = _verdict(tmp_path, text)
+    assert v["culprits"] == [1], v
+    assert "0xC0000005" in v["summary"] and "access violation" in v["summary"], v["summary"]
+    assert "faulthandler" in v["fix"], v["fix"]

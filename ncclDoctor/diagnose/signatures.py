@@ -667,15 +667,20 @@ R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memo
 R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")
 # (its brackets and the underscore may be lost in a paste read back by OCR: "failed exitcode: 1) local rank: 1 pid:
-# 22094)"; the words and numbers in their order still say it)
-R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? local[_ ]rank: ?(\d+) \(?pid: ?(\d+)\)?")
+# 22094)"; the words and numbers in their order still say it). A rewording names the binary first and spells the pid
+# out: "failed (exitcode: -9) for binary located at /env/bin/python3.10 with local_rank: 0 (process ID: 71)"
+R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? (?:for binary located at \S{1,500} with )?"
+                             r"local[_ ]rank: ?(\d+) \(?(?:pid|process ID): ?(\d+)\)?")
+# torch 1.9-1.10's ErrorHandler warning when a worker left no error file (no @record): "CHILD PROCESS FAILED WITH NO
+# ERROR_FILE" then "Child process 2814 (local_rank 0) FAILED (exitcode 1)" -- the agent's record of that worker's exit
+R_CHILD_NO_ERROR_FILE = re.compile(r"Child process (\d{1,10}) \(local_rank (\d{1,5})\) FAILED \(exitcode (-?\d{1,5})\)")
 # the same line with its "local_rank: N (pid: P) of binary" lost in the paste ("... local_rankroot/.../python")
 R_WORKER_FAILED_CUT = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank(?!:? ?\d)")
 # the same line wrapped by a terminal or rich's console (accelerate): "local_rank: N (pid:" ends the line, the pid
 # and "of binary" go to the next one; the local rank and the exit code are whole
 R_WORKER_FAILED_WRAP = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid:(?! *\d)")
 # the agent stopping a worker after another failed, its pid (the paste may have cut "signal SIGTERM")
-R_CLOSING_PID = re.compile(r"Sending process (\d{1,10}) closing\b")
+R_CLOSING_PID = re.compile(r"Sending process (\d{1,10}) (?:the )?closing\b")  # "the closing signal": a rewording
 # the elastic agent's own record of a failed worker, as an exception or a log prints it (torch's ProcessFailure repr,
 # "The worker fails with {0: ProcessFailure(local_rank=0, pid=54, exitcode=-7, ...)}"): the same fields, reordered
 R_PROCESS_FAILURE = re.compile(r"ProcessFailure\(local_rank=(\d+), pid=(\d+), exitcode=(-?\d+)")
@@ -698,14 +703,15 @@ R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # '-u', 'train.py', '--local_rank=0'] exits with return code = -9"), torch.multiprocessing.spawn
 # ("process 1 terminated with signal SIGKILL" / "with exit code 1"; its ProcessRaisedException "-- Process 3
 # terminated with the following error:", the child's exception: exit code 1), subprocess under accelerate/Lightning
-# ("returned non-zero exit status -9", "died with <Signals.SIGKILL: 9>").
+# ("returned non-zero exit status -9", "died with <Signals.SIGKILL: 9>"). On Windows an exit code can be a whole
+# NTSTATUS ("process 0 terminated with exit code 3221225620", 0xC0000094): the codes are read whole.
 # the spawn call of a traceback passing the world size as its process count ("nprocs=args.distributed_world_size,"):
 # the job is that one host's children, so a child's index is its global rank (lead rule I)
 R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
-                             r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,4})|"
+                             r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"
-                             r"returned non-zero exit status (?P<sp>-?\d{1,4})|died with <Signals\.SIG[A-Z]{2,6}: "
+                             r"returned non-zero exit status (?P<sp>-?\d{1,10})|died with <Signals\.SIG[A-Z]{2,6}: "
                              r"(?P<spsig>\d{1,2})>|"
                              # vLLM's multiproc_worker_utils: "Worker VllmWorkerProcess pid 198 died, exit code: -6"
                              r"Worker \w{1,64} pid \d{1,10} died, exit code: (?P<vw>-?\d{1,4})|"
@@ -1196,7 +1202,7 @@ R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*M
 R_RSS = re.compile(r"\bRSS(?:[ _-]?(?:MEM(?:ORY)?|[Mm]em(?:ory)?))?(?:[ _-]?(?:USED?|[Uu]sed?))?\s*[:=]\s*"
                    r"(\d{1,6}(?:\.\d{1,4})?)\s*([KMGT])(?:i?B)?\b")
 R_RSS_RANK = re.compile(r"\b[Rr]ank[ :=]?\s?(\d{1,5})\b")
-R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:closing signal|via signal) (SIG\w+)")
+R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:(?:the )?closing signal|via signal) (SIG\w+)")
 # torch 2.4-2.6 "process group has NOT been destroyed before we destruct ProcessGroupNCCL", 2.7+ "WARNING:
 # destroy_process_group() was not called before program exit, which can leak resources"
 R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_process_group\(\) was not called before")

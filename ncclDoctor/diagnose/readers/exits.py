@@ -85,6 +85,12 @@ class ExitReaders:
         if a:  # the worker's argparse refusal glued before the agent's record of its exit 2 (a paste that lost the
             return None  # line break): the refusal is the news, every worker is launched the same way (lead rule U2)
         pf = None if m else S.R_PROCESS_FAILURE.search(text)
+        nf = None if m or pf or "FAILED (exitcode" not in text else S.R_CHILD_NO_ERROR_FILE.search(text)
+        if nf:  # elastic's warning for a worker that wrote no error file: the same record, other words
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None  # a local rank
+            ev.data.update(exitcode=int(nf.group(3)), local_rank=int(nf.group(2)), pid=int(nf.group(1)))
+            return ev
         if pf:
             ev = self._context(lineno, text, "worker_failed")
             ev.rank = None  # the agent's record names a local rank, not a global one

@@ -113,11 +113,12 @@ _NO_MODEL_COUNT = 1_000_000
 
 
 def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    """DDP's constructor found that the ranks' models differ. A rank with 0 parameters built no model
-    at all, a rank whose count no model has (DDP counts parameter tensors: millions of them is a
-    slot of its all-gather filled by some other collective that rank was in) left DDP's collective
-    order, and a rank that every report names as the inconsistent one is the odd one out: those
-    are culprits (medium); one report between two ranks with parameters on both sides names nobody."""
+    """DDP's constructor found that the ranks' models differ. Its check all-gathers every rank's count
+    into uninitialised tensors and names the FIRST slot that differs from the printing rank's own
+    count (lead rule AH (1)): one printing rank's line is symmetric -- the named rank was in another
+    collective, or the printer was, or the transfer delivered nothing (a count of 0, or one no model
+    has, was never sent) -- so it names nobody. Several printing ranks whose own lines all name the
+    same rank name that rank (rule D's majority; the printers are innocent)."""
     evs = c.samples.get("ddp_params", [])
     if not evs:
         return None
@@ -138,20 +139,26 @@ def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", [], [x.brief() for x in shaped[:3]])
     evs = [e for e in evs if not e.data.get("shape")]
     odd = {e.data["odd"] for e in evs}
-    empty = {e.data["odd"] for e in evs if e.data["odd_params"] == 0} | {
-        e.data["reporter"] for e in evs if e.data["reporter_params"] == 0} | {
-        e.data["odd"] for e in evs if e.data["odd_params"] >= _NO_MODEL_COUNT > e.data["reporter_params"]}
     reporters = {e.data["reporter"] for e in evs}
-    culprits = sorted(empty) if empty else (sorted(odd) if len(odd) == 1 and len(reporters) > 1 else [])
+    culprits = sorted(odd) if len(odd) == 1 and len(reporters - odd) > 1 else []
     e = evs[0]
+    unsent = e.data["odd_params"] == 0 or e.data["odd_params"] >= _NO_MODEL_COUNT > e.data["reporter_params"]
     return Verdict(
         "desync",
-        f"the ranks built different models before DDP wrapped them: rank {e.data['reporter']} has "
-        f"{e.data['reporter_params']} parameters, rank {e.data['odd']} {e.data['odd_params']}"
-        + (f"; {_named(culprits)} is the odd one out" if culprits else ""),
-        "Make every rank construct the same model before DDP(...): the same config and model loading path on every "
+        f"the ranks built different models before DDP wrapped them, or were not in the same collective: rank "
+        f"{e.data['reporter']} has {e.data['reporter_params']} parameters, rank {e.data['odd']} "
+        f"{e.data['odd_params']}"
+        + (f"; {_named(culprits)} is the odd one out (every printing rank names it)" if culprits else
+           "; DDP names the first slot of its all-gather that differs, so one printing rank's line does not say "
+           "which side is wrong" + (" (a count no rank sends: that slot was never filled -- either rank was in "
+                                    "another collective, or the transfer delivered nothing)" if unsent else "")),
+        "Build the same model on every rank before DDP(...): the same config and model loading path on every "
         "rank (no rank-conditional layers, a checkpoint every rank can read, the same freezing of parameters); "
-        "print sum(p.numel() for p in model.parameters()) per rank to compare.",
+        "print sum(p.numel() for p in model.parameters()) per rank to compare. Make every rank reach DDP(...) on the "
+        "same code path (no collective, barrier or model reload on some ranks only before it) and rerun with "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL to check the collectives' order" + (
+            "; a count that was never sent can also be a transfer that delivered nothing: check the transport with "
+            "nccl-tests (-c 1)" if unsent and not culprits else "") + ".",
         "medium" if culprits else "high", culprits, [x.brief() for x in evs[:3]])
 
 

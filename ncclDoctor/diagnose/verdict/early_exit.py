@@ -211,14 +211,15 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              "-- the first traceback of every process of the job (or of the test's spawned processes) -- and read "
              "the peer process's own error; a test that fails so only sometimes is a flaky test racing its "
              "processes' exits. " if local else
-             f"The peer is the process at {ip}: find its pod or host (on Kubernetes, kubectl get pods -o wide; "
+             f"The peer at {ip} is the process to look at: find its pod or host (on Kubernetes, kubectl get pods "
+             "-o wide; "
              "kubectl describe pod shows OOMKilled, an eviction or a restart; kubectl logs --previous its own "
              "error). " if ip else "") +
             ("TensorFlow aborted its collectives (MultiWorkerMirroredStrategy) when one worker's connection closed: "
              "find the worker that exited first in each worker's own log and the chief's (its executor or container "
              "killed: Spark/YARN memory, the OOM killer), and let the job resume from a checkpoint "
              "(BackupAndRestore). " if any(e.data.get("tf") for e in peer_gone) else "") +
-            "Find the peer's own error (its log, its exit code); if the peer "
+            "Find the peer's own error (the peer process's own error: its log, its exit code); if the peer "
             "finished normally, it left before this rank's recv completed (an isend without wait() before exit, "
             "or ranks ending at different points): make every rank leave the same way, a dist.barrier() before "
             "exit then dist.destroy_process_group() (rpc.shutdown() for RPC). If the peer left no error of its own, "

@@ -255,6 +255,17 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if native:
         what += (f"; {SIGNALS[-native[0]]} is a native crash inside that process (a C/C++/CUDA extension, a library "
                  "built for another torch/CUDA, a driver or plugin), not a Python exception nor a kill from outside")
+    win = next((x for x in codes if x >= _NTSTATUS_ERROR), None)
+    if win is not None:
+        name = _NTSTATUS.get(win, "")
+        what += (f"; exit code {win} is 0x{win:08X}, a Windows NTSTATUS" + (f" ({name})" if name else "") + ": Windows "
+                 "ended the process on a native exception, a native crash inside that process (the Windows form of a "
+                 "fatal signal), not a Python exception nor a kill from outside")
+        abort_fix = (f"0x{win:08X} leaves no Python traceback: rerun that process with python -X faulthandler "
+                     "(faulthandler.enable()) for the Python stack at the crash, alone on one GPU to reproduce it; "
+                     "check that the torch/CUDA build for the GPU and driver is the one installed and that compiled "
+                     "extensions match it, and that the batch size / GPU count settings give no worker an empty "
+                     "share (an integer divide by zero). " + abort_fix)
     alone = (f"; if it does not show, run rank {ranks[0]} alone (one process, its inputs) to see its error. "
              if single and ranks else ". ")
     tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
@@ -407,6 +418,11 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
 
 
 NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
+# Windows: a process ended by an unhandled native exception exits with its NTSTATUS (severity "error": 0xC...)
+_NTSTATUS_ERROR = 0xC0000000
+_NTSTATUS = {0xC0000005: "access violation", 0xC000001D: "illegal instruction", 0xC0000094: "integer divide by zero",
+             0xC00000FD: "stack overflow", 0xC0000135: "a DLL not found", 0xC0000374: "heap corruption",
+             0xC0000409: "stack buffer overrun / fail-fast"}
 
 # Where a launcher other than torchrun keeps each rank's own output (its record names the rank, its lines the cause).
 LAUNCHER_LOGS = {

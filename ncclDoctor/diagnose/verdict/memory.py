@@ -78,6 +78,15 @@ def _gpu_owner(c: Collected) -> str:
         # lead rule U (3): the failing process itself is vLLM's worker on that GPU (its executor's prefix)
         return (f" on GPU {gpu}: the line is vLLM's multiprocessing worker's own (its 'VllmWorkerProcess' prefix), and "
                 f"that executor's workers run on one node, tensor-parallel rank N on cuda:N: rank {gpu}")
+    if gpu > 0 and all(e.data.get("this") and e.data.get("tb_rank") in (None, gpu) for e in evs) and not (
+            any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu]))):
+        # lead rule U (3): the failing process itself holds GPU N's memory ("this process has X in use"), and N > 0:
+        # its visible devices are the node's (a per-process CUDA_VISIBLE_DEVICES, Ray's actors, show every process
+        # its own GPU as 0), so GPU N is local rank N's device -- rank N on a job nothing says spans nodes, unless
+        # the traceback pasted with it is another rank's
+        return (f" on GPU {gpu}, which the failing process itself holds ('this process has ... in use'): a process "
+                f"whose GPU index is {gpu} sees the node's GPU numbering, so it is local rank {gpu} of a job nothing "
+                "says spans nodes")
     procs = d.get("procs") or []
     if d.get("this"):
         raiser, others = d["this"], [b for _, b in procs]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import (
     _RANK_IN_LINE,
     NONFATAL,
@@ -130,6 +131,8 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     inside = (one_collective(c) or larger_world(c)) if not unclear else larger_world(c)
     behind = None if unclear or inside else next((k for k in low if k.behind), None)
     gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
+    if inside and _failed_outside_alone(c):
+        return None  # lead rules B, A: the rank not inside is shown failing on its own -- its exit decides (_exited)
     quiet = None if unclear or inside or behind or low else silent_ranks(c)
     if quiet:
         return _silent_lead(c, *quiet)
@@ -174,6 +177,25 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4]
         + (_samples(c, "driver_oom")[:1] if inside and _driver_oom_lead(c) else []),
     )
+
+
+def _failed_outside_alone(c: Collected) -> bool:
+    """Lead rules B and A together: the shown ranks wait inside one collective, so the rank they wait for is one not
+    shown inside it; the launcher's record shows exactly one rank failing on its own (a signal or a nonzero exit,
+    the others only torn down after it), and that rank is not among those inside. It is the rank they waited for:
+    its exit names it (rule A), the ranks inside are victims. A SIGABRT (-6) is also how the watchdog takes a waiting
+    process down, and a local rank is not the global one on a node the lines do not place: a -6 counts only when the
+    agent's record then stops other processes still running ("Sending process P closing signal SIGTERM") and no
+    timeout shown is the watchdog taking its own process down (C++'s terminate with the timeout as its "what():")."""
+    lone = lone_failure(c)
+    if lone is None or lone.rank is None or lone.exitcode in (None, 0, -15):
+        return False
+    if lone.exitcode == -6 and (not any(e.data.get("sent") == "SIGTERM" for e in c.samples.get("signal", [])) or any(
+            "what():" in e.text or "entire process down" in e.text
+            for k in ("watchdog_timeout", "watchdog_report") for e in c.samples.get(k, []))):
+        return False  # or the watchdog shown taking its own process down (C++'s terminate, "what(): ..."): maybe it
+    inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
+    return bool(inside) and lone.rank not in inside
 
 
 def _timeout_frames(c: Collected) -> Verdict | None:
