@@ -524,7 +524,10 @@ def _automata():
     (the fifth holding 2) at 679-802, alternating in one run at load 4 (session 12); 141 words in four of 36 at
     1000-1204, in five of 35 at 968-1129 (load 1, session 12's last fixes); 143 words in four of 36 at 948-1197,
     of 38 at 706-1028, of 40 at 688-1058, alternating in one run at load 5 (session 13: no difference within noise,
-    so the chunk is 40, which leaves room for 17 more words in four automata)."""
+    so the chunk is 40, which leaves room for 17 more words in four automata);
+    150 words in four of 40 (session 14): the whole of diagnose (bench_diagnose -j 2, not the hit search alone) at
+    308-310 MB per CPU-second against 317-324 for the session's base of 145 words,
+    alternating at load 1."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
