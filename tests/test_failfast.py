@@ -100,3 +100,34 @@ def test_a_member_whose_torchrun_lost_the_rendezvous_before_the_abort_poll_is_st
     entered = RankState(0)
     entered.entered["init"] = 1.0
     assert job(3, abort, {0: entered}).wait().phase is None  # its ranks ran: not a failure before launch
+
+
+def test_a_rank_that_failed_at_init_stops_this_node_as_a_failed_run_not_a_hang(monkeypatch):
+    """A rank on another node failed at init (its ``error`` event reached this node's supervisor):
+    after INIT_ERROR_GRACE_S the stall policy stops this node's torchrun, whose ranks would wait
+    in init until the init deadline, and Job.wait reads it as a failed run in init (exit 3 from the
+    verdict: RUN002 naming the failed rank's own error), not as every rank hung."""
+    from types import SimpleNamespace
+
+    from ncclDoctor.check import coordinate
+    from ncclDoctor.check.launch import Job
+    from ncclDoctor.launch.supervisor import Outcome, RankState, Stall
+
+    waiting, failed = RankState(0), RankState(1)
+    waiting.phase, waiting.state = "init", "enter"
+    failed.phase, failed.state, failed.error = "init", "error", "RuntimeError: Unable to find address for: noaddr0"
+    sup = SimpleNamespace(ranks={0: waiting, 1: failed})
+    ctl = SimpleNamespace(store=SimpleNamespace(check=lambda keys: False))
+    policy = failfast.watching(ctl, base=lambda sup, now: None)
+    assert policy(sup, 100.0) is None  # just seen: its own node's torchrun exits first
+    stall = policy(sup, 100.0 + failfast.INIT_ERROR_GRACE_S)
+    assert stall == Stall(failfast.INIT_FAILED_PHASE, failfast.INIT_ERROR_GRACE_S, 100.0, culprits=(1,), victims=(0,))
+
+    monkeypatch.setattr(coordinate, "settle", lambda plan, reporting, sup, out: out)
+    out = Outcome("hang", -15, 5.4, dict(sup.ranks), {}, phase=stall.phase, deadline_s=stall.limit_s,
+                  detected_after_s=2.0)
+    job = Job(plan=SimpleNamespace(nnodes=2, max_seconds=None), control=ctl, reporting=True,
+              supervisor=SimpleNamespace(wait=lambda: out, phase_started={}, ranks=sup.ranks))
+    got = job.wait()
+    assert (got.status, got.phase, got.deadline_s) == ("failed", "init", None)
+    assert got.evidence["stopped_after_init_error_s"] == 2.0

@@ -137,7 +137,9 @@ def test_missing_interface_on_one_node_stops_every_node_in_seconds_with_exit_3(t
 def test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang(tmp_path):
     """What preflight cannot prove: node 1's GLOO_SOCKET_IFNAME names an interface that
     exists but has no address (a veth end left down), so its ranks fail at init with their own
-    error (RUN101), named by the reporting node."""
+    error (RUN101), named by the reporting node -- which stops waiting when it sees that error
+    (check.failfast.watching), not at its own init deadline, and calls the run failed, not a hang
+    of every rank (exit 3, could not run)."""
     import time
 
     t0 = time.monotonic()
@@ -154,6 +156,15 @@ def test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang(tm
     [con] = [f for f in rep["findings"] if f["code"] == "CON001" and "GLOO_SOCKET_IFNAME" in f["message"]]
     assert "sets GLOO_SOCKET_IFNAME=noaddr0" in con["message"]
     assert all(r.returncode not in (0, 1) for r in runs), [r.returncode for r in runs]
+    assert rep["exit_code"] == 3
+    run = rep["results"]["run"]
+    assert run["status"] == "failed" and run["phase"] == "init", run
+    # RUN002 (init failed) may stand beside RUN101, naming node 1's rank and its own error --
+    # never "no rank got through init within 10 s" with every rank waiting (before: 13 s, ranks [0, 1])
+    init = [f for f in rep["findings"] if f["code"] == "RUN002"]
+    assert all(f["ranks"] == [1] and "noaddr0" in f["message"] for f in init), init
+    assert not any("No rank got through" in f["message"] for f in rep["findings"]), rep["findings"]
+    assert run["elapsed_s"] < 10, run  # the init deadline (--timeout 10) is never waited out: ~5 s
     assert elapsed < 170
 
 

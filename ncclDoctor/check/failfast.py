@@ -26,6 +26,14 @@ stops its own torchrun (still in the rendezvous), names the node with RUN104, an
 (``lost_to_abort``). The reporting node's report carries the stopping node's own findings (its node
 record). A node that cannot resolve the endpoint cannot reach the store either: it stops
 alone, and the others stop at their launch deadline (the limit of this design).
+
+What preflight cannot prove fails at init: a rank's ``error`` event in ``init`` reaches every
+node's supervisor through the control store, but only its own node's torchrun exits of it; the
+others' ranks would wait in init_process_group until the init deadline, and the check would call
+that a hang of every rank (RUN002 "no rank got through init"). ``watching`` therefore also stops
+this node's torchrun once a rank's init error has stood for ``INIT_ERROR_GRACE_S`` (its own
+node's torchrun exits first); ``launch.Job.wait`` reads that as a failed run (status ``failed``,
+phase ``init``), so the verdict names the failed ranks' own error and the check exits 3.
 """
 
 from __future__ import annotations
@@ -44,6 +52,8 @@ from ncclDoctor.rules.codes.run import PEER_STOPPED, RDZV_UNRESOLVED
 from ncclDoctor.rules.codes.sys import SHM_TOO_SMALL_FOR_RANKS
 
 PHASE = "peer_preflight"  # the Stall's phase when another node stopped the check
+INIT_FAILED_PHASE = "peer_init_failed"  # the Stall's phase when a rank failed at init (on another node)
+INIT_ERROR_GRACE_S = 2.0  # a rank's init error stands this long before this node's torchrun is stopped
 ABORT_KEY = "abort"
 POLL_S = 1.0
 NCCL_SHM_PAIR_BYTES = 9637888  # one NCCL SHM segment with default buffers (NCCL's own error text)
@@ -112,14 +122,23 @@ def _tell_others(report: Report, plan: Plan, env: dict[str, str], fatal: list[Fi
 
 def watching(ctl: ControlStore, base: Callable[[Supervisor, float], Stall | None] = Supervisor.missed_deadline,
              ) -> Callable[[Supervisor, float], Stall | None]:
-    """A stall policy: another node's abort first (read every POLL_S), then ``base``."""
+    """A stall policy: another node's abort first (read every POLL_S), then a rank's init
+    error (``INIT_ERROR_GRACE_S`` after the supervisor saw it), then ``base``."""
     last = [0.0]
+    seen: list[float | None] = [None]  # when the supervisor first saw a rank's init error
 
     def stall(sup: Supervisor, now: float) -> Stall | None:
         if now - last[0] >= POLL_S:
             last[0] = now
             if read_json(ctl, ABORT_KEY):
                 return Stall(PHASE, 0.0, now, culprits=(), victims=())
+        failed = sorted(r for r, st in sup.ranks.items() if st.state == "error" and st.phase == "init")
+        if failed:
+            seen[0] = now if seen[0] is None else seen[0]
+            if now - seen[0] >= INIT_ERROR_GRACE_S:
+                waiting = sorted(r for r, st in sup.ranks.items() if r not in failed and "init" not in st.left)
+                return Stall(INIT_FAILED_PHASE, INIT_ERROR_GRACE_S, seen[0], culprits=tuple(failed),
+                             victims=tuple(waiting))
         return base(sup, now)
 
     return stall
