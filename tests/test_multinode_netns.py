@@ -147,7 +147,7 @@ def test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang(tm
         # a veth end left down: it exists (so preflight passes) but has no address at all
         netns.sh("ip", "-n", c.ns[1], "link", "add", "noaddr0", "type", "veth", "peer", "name", "noaddr1")
         runs = run_nodes(2, launch_in(c), c.addr, tmp_path, envs={1: {"GLOO_SOCKET_IFNAME": "noaddr0"}},
-                         extra=["--timeout", "10"], timeout=180)
+                         extra=["--timeout", "30"], timeout=180)  # a deadline far from the ~5 s stop
     elapsed = time.monotonic() - t0
     rep = reporting(runs).report
     errs = [f for f in rep["findings"] if f["code"] == "RUN101"]
@@ -160,11 +160,11 @@ def test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang(tm
     run = rep["results"]["run"]
     assert run["status"] == "failed" and run["phase"] == "init", run
     # RUN002 (init failed) may stand beside RUN101, naming node 1's rank and its own error --
-    # never "no rank got through init within 10 s" with every rank waiting (before: 13 s, ranks [0, 1])
+    # never "no rank got through init within N s" with every rank waiting (before: the deadline, ranks [0, 1])
     init = [f for f in rep["findings"] if f["code"] == "RUN002"]
     assert all(f["ranks"] == [1] and "noaddr0" in f["message"] for f in init), init
     assert not any("No rank got through" in f["message"] for f in rep["findings"]), rep["findings"]
-    assert run["elapsed_s"] < 10, run  # the init deadline (--timeout 10) is never waited out: ~5 s
+    assert run["elapsed_s"] < 30, run  # the init deadline (--timeout 30) is never waited out: ~5 s at rest
     assert elapsed < 170
 
 
