@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -26,9 +28,38 @@ TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--np
 
 def live_run(tmp_path: Path, *job_args: str, opts: tuple[str, ...] = (), env=None, timeout: float = 400):
     out = tmp_path / "run"
-    p = run_cli("run", "--out", str(out), *opts, "--", *TORCHRUN, JOB, *job_args, timeout=timeout, env=env)
+    for attempt in (1, 2):
+        p = run_cli("run", "--out", str(out), *opts, "--", *TORCHRUN, JOB, *job_args, timeout=timeout, env=env)
+        p.told = told(p, out)
+        if attempt == 1 and died_in_teardown(p, out):
+            # torch's own exit, not ncclDoctor's work: seen once in CI (stop 31) as a rank's SIGABRT whose main thread
+            # had no Python frame left, i.e. in the interpreter's exit; gloo's teardown is known to race now and then
+            # (pytorch/gloo#168). Said in the warnings summary, and run once more.
+            warnings.warn(f"the job finished its steps and then died in torch's teardown; running it again:\n{p.told}",
+                          stacklevel=2)
+            shutil.rmtree(out, ignore_errors=True)
+            continue
+        break
     rep = json.loads((out / "report.json").read_text()) if (out / "report.json").is_file() else None
     return p, rep, out
+
+
+def died_in_teardown(p: subprocess.CompletedProcess, out: Path) -> bool:
+    """Every rank printed its "done" line and one then died of a C++ abort or a fault while exiting."""
+    logs = [f.read_text(errors="replace") for f in sorted((out / "ranks").glob("rank*.log"))]
+    if p.returncode == 0 or len(logs) < 2 or not all(re.search(r"^rank \d+ done ", t, re.M) for t in logs):
+        return False
+    after = [t[re.search(r"^rank \d+ done .*$", t, re.M).end():] for t in logs]
+    return any(re.search(r"Fatal Python error: (Aborted|Segmentation fault)|terminate called", t) for t in after)
+
+
+def told(p: subprocess.CompletedProcess, out: Path, n: int = 2500) -> str:
+    """What a failed assertion shows: the tail of ncclDoctor's stderr and of each rank's own log,
+    where a worker's last words (a C++ ``terminate called ...`` before a SIGABRT) are kept whole."""
+    parts = [p.stderr[-n:]]
+    for log in sorted((out / "ranks").glob("rank*.log")):
+        parts.append(f"--- {log.name} (last {n} chars) ---\n" + log.read_text(errors="replace")[-n:])
+    return "\n".join(parts)
 
 
 def codes(rep) -> list[str]:
@@ -58,7 +89,7 @@ def reap(proc: subprocess.Popen) -> None:
 def test_rank_that_never_issues_its_collective_is_named_in_seconds(tmp_path):
     p, rep, out = live_run(tmp_path, "--steps", "100000", "--fault", "hang", "--fault-step", "10",
                            opts=("--stall-after", "4", "--on-hang", "kill"))
-    assert p.returncode == 4, p.stderr[-3000:]
+    assert p.returncode == 4, p.told
     assert codes(rep)[0] == "LIVE001", rep["findings"]
     f = rep["findings"][0]
     assert f["ranks"] == [1] and "never issued collective" in f["message"]
@@ -73,7 +104,7 @@ def test_rank_that_never_issues_its_collective_is_named_in_seconds(tmp_path):
 def test_different_collective_at_the_same_sequence_number_is_a_desync(tmp_path):
     p, rep, _ = live_run(tmp_path, "--steps", "100000", "--fault", "desync", "--fault-step", "5",
                          opts=("--stall-after", "4", "--on-hang", "kill"))
-    assert p.returncode == 4, p.stderr[-3000:]
+    assert p.returncode == 4, p.told
     assert codes(rep)[0] == "LIVE002"
     ops = rep["results"]["live"]["verdicts"][0]["ops"]
     assert "all_reduce" in ops["0"] and "broadcast" in ops["1"]
@@ -82,7 +113,7 @@ def test_different_collective_at_the_same_sequence_number_is_a_desync(tmp_path):
 def test_rank_holding_the_gil_is_frozen_and_still_gives_a_stack(tmp_path):
     p, rep, out = live_run(tmp_path, "--steps", "100000", "--fault", "gil", "--fault-step", "5",
                            opts=("--stall-after", "4", "--on-hang", "kill"))
-    assert p.returncode == 4, p.stderr[-3000:]
+    assert p.returncode == 4, p.told
     assert codes(rep)[0] == "LIVE004" and rep["findings"][0]["ranks"] == [1]
     stacks = [out / "stacks" / n for n in ("rank1.py-spy.txt", "rank1.signal.txt")]
     assert any(s.is_file() and "ddp_loop.py" in s.read_text() for s in stacks)
@@ -92,7 +123,7 @@ def test_rank_holding_the_gil_is_frozen_and_still_gives_a_stack(tmp_path):
 def test_sigkilled_rank_is_named_and_the_job_exit_code_kept(tmp_path):
     plain_rc = 1  # torchrun's exit code when a worker dies
     p, rep, _ = live_run(tmp_path, "--steps", "100000", "--fault", "kill", "--fault-step", "5")
-    assert p.returncode == plain_rc, p.stderr[-3000:]
+    assert p.returncode == plain_rc, p.told
     died = [f for f in rep["findings"] if f["code"] == "LIVE005"]
     assert died and died[0]["ranks"] == [1] and "SIGKILL" in died[0]["message"]
 
@@ -108,7 +139,7 @@ def test_normal_job_with_a_pause_and_a_user_sitecustomize_is_unchanged(tmp_path)
     # every rank pauses 8 s outside any collective (a checkpoint); the threshold is 3 s
     p, rep, out = live_run(tmp_path, "--steps", "60", "--fault", "pause", "--fault-step", "20", "--pause-s", "8",
                            opts=("--stall-after", "3"), env=env)
-    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.returncode == 0, p.told
     assert not [c for c in codes(rep) if c.startswith("LIVE")], rep["findings"]
     assert sorted(m.read_text() for m in tmp_path.glob("marker.*")).count("0") == 1  # the user's sitecustomize ran
     assert {"0", "1", "agent"} <= {m.read_text() for m in tmp_path.glob("marker.*")}
@@ -135,7 +166,7 @@ def test_a_20_s_checkpoint_on_one_rank_with_default_settings_is_no_false_alarm(t
     # culprit's main thread is working, so the verdict is held back (to 60 s) and never comes
     p, rep, _ = live_run(tmp_path, "--steps", "40", "--fault", "pause0", "--fault-rank", "0", "--fault-step", "20",
                          "--pause-s", "20")
-    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.returncode == 0, p.told
     assert not [c for c in codes(rep) if c.startswith("LIVE")], rep["findings"]
     assert "busy outside collectives" in p.stderr  # said while it waited
     assert "HANG" not in p.stderr
@@ -214,7 +245,7 @@ def test_rank_three_times_slower_is_named_as_a_straggler_without_a_hang(tmp_path
     # 133 samples at load 8 (27 s), so 200 give about 65, and the share it judges is a ratio, not a count
     p, rep, _ = live_run(tmp_path, "--steps", "200", "--step-ms", "20", "--fault", "slow", "--fault-rank", "1",
                          opts=("--poll", "0.2"))
-    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.returncode == 0, p.told
     assert codes(rep) == ["LIVE006"], rep["findings"]
     assert rep["findings"][0]["ranks"] == [1] and rep["findings"][0]["severity"] == "warning"
     assert "straggler: the other ranks of group 0 were waiting for rank 1" in p.stderr  # said while it ran
@@ -292,7 +323,7 @@ def test_reference_trainer_with_eval_and_checkpoint_runs_unchanged_without_false
     p = run_cli("run", "--out", str(out), "--stall-after", "5", "--", *TORCHRUN, "-m", "reference_train",
                 "--data-dir", str(tmp_path / "data"), "--synthetic-train", "512", "--synthetic-test", "256",
                 "--epochs", "2", "--checkpoint", str(tmp_path / "ckpt.pt"), "--result-json", str(result), timeout=600)
-    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.returncode == 0, told(p, out)
     rep = json.loads((out / "report.json").read_text())
     assert not [c for c in codes(rep) if c.startswith("LIVE")], rep["findings"]
     assert json.loads(result.read_text()) and (tmp_path / "ckpt.pt").is_file()
