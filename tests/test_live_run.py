@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import time
-import warnings
 from pathlib import Path
 
 import pytest
@@ -28,29 +26,10 @@ TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--np
 
 def live_run(tmp_path: Path, *job_args: str, opts: tuple[str, ...] = (), env=None, timeout: float = 400):
     out = tmp_path / "run"
-    for attempt in (1, 2):
-        p = run_cli("run", "--out", str(out), *opts, "--", *TORCHRUN, JOB, *job_args, timeout=timeout, env=env)
-        p.told = told(p, out)
-        if attempt == 1 and died_in_teardown(p, out):
-            # torch's own exit, not ncclDoctor's work: seen once in CI (stop 31) as a rank's SIGABRT whose main thread
-            # had no Python frame left, i.e. in the interpreter's exit; gloo's teardown is known to race now and then
-            # (pytorch/gloo#168). Said in the warnings summary, and run once more.
-            warnings.warn(f"the job finished its steps and then died in torch's teardown; running it again:\n{p.told}",
-                          stacklevel=2)
-            shutil.rmtree(out, ignore_errors=True)
-            continue
-        break
+    p = run_cli("run", "--out", str(out), *opts, "--", *TORCHRUN, JOB, *job_args, timeout=timeout, env=env)
+    p.told = told(p, out)
     rep = json.loads((out / "report.json").read_text()) if (out / "report.json").is_file() else None
     return p, rep, out
-
-
-def died_in_teardown(p: subprocess.CompletedProcess, out: Path) -> bool:
-    """Every rank printed its "done" line and one then died of a C++ abort or a fault while exiting."""
-    logs = [f.read_text(errors="replace") for f in sorted((out / "ranks").glob("rank*.log"))]
-    if p.returncode == 0 or len(logs) < 2 or not all(re.search(r"^rank \d+ done ", t, re.M) for t in logs):
-        return False
-    after = [t[re.search(r"^rank \d+ done .*$", t, re.M).end():] for t in logs]
-    return any(re.search(r"Fatal Python error: (Aborted|Segmentation fault)|terminate called", t) for t in after)
 
 
 def told(p: subprocess.CompletedProcess, out: Path, n: int = 2500) -> str:
