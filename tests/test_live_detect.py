@@ -239,6 +239,30 @@ def test_a_root_cause_whose_own_error_is_a_lost_peer_gives_way_to_the_worker_kil
     assert h.ranks == [0]
 
 
+def test_a_rank_that_aborted_after_it_began_to_exit_is_said_to_have_died_in_the_teardown():
+    """torch 2.13's gloo teardown aborts a rank now and then after its work ("terminate called without an active
+    exception", SIGABRT): the teardown is named only when the rank's goodbye (its exit handler) had arrived and it
+    raised nothing of its own; an abort mid-run, a SIGKILL at exit or an exception keep the plain LIVE005."""
+    from ncclDoctor.live.collector import Beat
+    from ncclDoctor.live.report import TEARDOWN_NOTE, exiting_ranks, failure_findings
+
+    aborted = {"rank": 1, "local_rank": 1, "host": "localhost", "pid": 665, "exitcode": -6, "signal": "SIGABRT",
+               "first_line": "Signal 6 (SIGABRT) received by PID 665"}
+    beats = {0: Beat({"rank": 0, "pgs": {"0": [40, 40]}}, 1.0), 1: Beat({"rank": 1, "pgs": {}, "exiting": True}, 1.0)}
+    assert exiting_ranks(beats) == {1}
+    (f,) = failure_findings({"root_cause": aborted, "others": []}, [], {"per_rank": {}}, None, exiting_ranks(beats))
+    assert f.code == "LIVE005" and f.ranks == [1] and f.message.endswith(TEARDOWN_NOTE)
+    assert "destroy_process_group" in f.message
+    (mid,) = failure_findings({"root_cause": aborted, "others": []}, [], {"per_rank": {}}, None, {0})
+    assert TEARDOWN_NOTE not in mid.message  # no goodbye from rank 1: it died while still working
+    killed = {**aborted, "exitcode": -9, "signal": "SIGKILL"}
+    (k,) = failure_findings({"root_cause": killed, "others": []}, [], {"per_rank": {}}, None, {1})
+    assert TEARDOWN_NOTE not in k.message  # a SIGKILL comes from outside (the OOM killer), not the teardown
+    raised = {"per_rank": {"1": ["RuntimeError: CUDA error: an illegal memory access was encountered"]}}
+    (e,) = failure_findings({"root_cause": aborted, "others": []}, [], raised, None, {1})
+    assert TEARDOWN_NOTE not in e.message and "illegal memory access" in e.message
+
+
 def test_a_sigtermed_root_cause_that_raised_a_lost_peer_first_gives_way_to_the_worker_killed_by_a_signal(tmp_path):
     """The flake's shape (test_live_outside, rank 1 SIGKILLed, load 4-8), reproduced with real torchrun: rank 0
     raised gloo's lost peer under @record, whose error file dates it at the raise; torchrun noticed rank 1's death

@@ -230,6 +230,17 @@ def test_rank_three_times_slower_is_named_as_a_straggler_without_a_hang(tmp_path
     assert "straggler: the other ranks of group 0 were waiting for rank 1" in p.stderr  # said while it ran
 
 
+def test_rank_that_aborts_while_exiting_is_said_to_have_died_in_the_teardown(tmp_path):
+    # what CI stop 31 hit for real (a gloo teardown abort after the last step), made certain: rank 1 aborts once
+    # its interpreter is exiting, after its goodbye
+    p, rep, out = live_run(tmp_path, "--steps", "20", "--fault", "exitabort", "--fault-rank", "1")
+    assert p.returncode != 0, p.told
+    (f,) = [f for f in rep["findings"] if f["code"] == "LIVE005"]
+    assert f["ranks"] == [1] and "SIGABRT" in f["message"], f
+    assert "had begun to exit" in f["message"] and "destroy_process_group" in f["message"]
+    assert "rank 1 done 20 steps" in (out / "ranks" / "rank1.log").read_text()
+
+
 def test_two_nodes_report_to_one_collector_which_names_the_remote_culprit(tmp_path):
     import socket as _socket
 

@@ -123,12 +123,31 @@ def _first_failed(failures: dict[str, Any], tail: dict[str, Any] | None,
                    f"({own[:160]}): a victim{how}")
 
 
+# A rank killed by its own abort or fault after its interpreter had begun to exit (ncclDoctor's exit handler had
+# sent its last record, no exception of its own): torch's teardown, not the training. torch 2.13 with gloo does it now
+# and then (a plain torchrun of tests/fixtures/userjobs/ddp_loop.py, 1 run of ~50 here; CI stop 31 under `run`).
+_TEARDOWN_SIGNALS = ("SIGABRT", "SIGSEGV", "SIGBUS")
+TEARDOWN_NOTE = ("; it died after its interpreter had begun to exit (its exit handlers had run), with no exception "
+                 "of its own: the fault is in the teardown, not the training -- torch aborts like this when a process "
+                 "group is destroyed while a peer's last send is in flight, or only at interpreter exit with DDP still "
+                 "holding it. End the script with dist.barrier(), drop the DDP model (del model; gc.collect()), then "
+                 "dist.destroy_process_group()")
+
+
+def exiting_ranks(beats: dict[int, Any]) -> set[int]:
+    """The ranks whose last record to the collector was their goodbye (sent by their interpreter's exit handler)."""
+    return {r for r, b in beats.items() if getattr(b, "record", {}).get("exiting")}
+
+
 def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],
-                     tail: dict[str, Any] | None = None, gone: dict[str, Any] | None = None) -> list[Finding]:
+                     tail: dict[str, Any] | None = None, gone: dict[str, Any] | None = None,
+                     exiting: set[int] | None = None) -> list[Finding]:
     """LIVE005 for torchrun's first failed rank, with the reason in the rank's own words: its last
     exception line from its output (torchrun's record holds only "To enable traceback see: <url>"
     unless the entry point has @record). A root cause whose own error is a peer lost gives way to a
-    worker killed by a signal (``_first_failed``; ``gone``: what the live watcher saw vanish)."""
+    worker killed by a signal (``_first_failed``; ``gone``: what the live watcher saw vanish). A rank
+    that aborted after it had begun to exit (``exiting``: its goodbye arrived) is said to have died in
+    the teardown (``TEARDOWN_NOTE``)."""
     root, note = _first_failed(failures, tail, gone)
     if not root or any(v["kind"] == "died" for v in verdicts):
         return []
@@ -145,6 +164,8 @@ def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],
         msg += f": {own}"
     elif first and not first.startswith("To enable traceback"):
         msg += f": {first}"
+    if not own and root.get("signal") in _TEARDOWN_SIGNALS and root["rank"] in (exiting or set()):
+        note += TEARDOWN_NOTE
     return [codes.LIVE_DIED.finding(msg + note, nodes=[root["host"]], ranks=[root["rank"]], evidence=[root])]
 
 
@@ -240,7 +261,8 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     for v in watch.verdicts:
         rep.add(verdict_finding(v))
     tail = output_tail(log)
-    rep.add(*failure_findings(failures, watch.verdicts, tail, getattr(watch, "gone", None)))
+    rep.add(*failure_findings(failures, watch.verdicts, tail, getattr(watch, "gone", None),
+                              exiting_ranks(watch.collector.snapshot())))
     if not watch.collector.progress_seen:
         rep.add(codes.LIVE_NO_PG.finding(f"no worker reported Flight Recorder progress in {elapsed:.0f} s"))
     for s in watch.tracker.straggle.stragglers():
