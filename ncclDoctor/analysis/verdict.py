@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Finding
-from ncclDoctor.launch.supervisor import Outcome
+from ncclDoctor.launch.supervisor import Outcome, RankState
 from ncclDoctor.rules.codes import run as run_rules
 
 Label = Callable[[int], str]
@@ -141,12 +141,51 @@ def hang_findings(out: Outcome, label: Label, inv: dict[int, dict], deviations: 
 CONSEQUENCES = ("Connection closed by peer", "Connection reset by peer", "remote worker crashing", "Broken pipe")
 
 
+SAME_FAILURE_S = 1.0  # own errors this close to the first are one failure (a node's ranks failing together)
+
+
 def is_consequence(message: str | None) -> bool:
     return bool(message) and any(c in message for c in CONSEQUENCES)
 
 
+def first_failures(ranks: dict[int, RankState]) -> tuple[list[int], list[int]]:
+    """(culprits, victims) among ranks that posted an ``error`` event: the culprits are the
+    ranks whose OWN error (not a lost peer, ``CONSEQUENCES``) came first -- within
+    ``SAME_FAILURE_S`` of the earliest, by the ranks' own clocks -- and every other rank is a
+    victim, including one whose own error (a timeout waiting for them) came later. When every
+    error is a lost peer, the earliest of those errors is all there is to name."""
+    errs = {r: st for r, st in ranks.items() if st.state == "error"}
+    own = {r: st for r, st in errs.items() if not is_consequence(st.error)} or errs
+    if not own:
+        return [], []
+    t0 = min(st.t or 0.0 for st in own.values())
+    culprits = sorted(r for r, st in own.items() if (st.t or 0.0) - t0 <= SAME_FAILURE_S)
+    return culprits, sorted(r for r in ranks if r not in culprits)
+
+
+def stopped_findings(out: Outcome, label: Label, inv: dict[int, dict]) -> Verdict:
+    """A run ``check.failfast`` stopped after a rank's own error in a phase past init (on any
+    node): the first failure, with its own error, is the culprit; torchrun's record on this node
+    is not read (it is of the stop: SIGTERM)."""
+    culprits, victims = first_failures(out.ranks)
+    stop_s, limit = out.evidence.get("stopped_after_rank_error_s"), out.evidence.get("phase_deadline_s")
+    msg = "; ".join(f"rank {r} (local rank {(inv.get(r) or {}).get('local_rank', '?')}, pid "
+                    f"{(inv.get(r) or {}).get('pid', '?')}) on {label(r)} failed in {out.ranks[r].phase!r}: "
+                    f"{out.ranks[r].error}" for r in culprits) + "."
+    if victims:
+        msg += f" Ranks {victims} were waiting for it or lost it as a peer — consequences, not causes."
+    if stop_s is not None:
+        msg += (f" This node stopped its ranks {stop_s:.1f} s after it saw that error"
+                + (f", instead of waiting out the {limit:.0f} s {out.phase} deadline" if limit else "") + ".")
+    crash = run_rules.CRASH.finding(msg, ranks=culprits, nodes=sorted({label(r) for r in culprits}),
+                                    evidence=[{r: out.ranks[r].error for r in culprits}])
+    return Verdict(ExitCode.FAULT, [crash], culprits, victims)
+
+
 def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any],
                    deviations: dict[int, str]) -> Verdict:
+    if "stopped_after_rank_error_s" in out.evidence and not deviations:
+        return stopped_findings(out, label, inv)
     root = failures.get("root_cause")
 
     def consequence(rec: dict[str, Any]) -> bool:
@@ -182,6 +221,8 @@ def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: d
         culprits = sorted(deviations)
     elif root:
         culprits = [root["rank"]]
+    elif any(st.state == "error" and not is_consequence(st.error) for st in out.ranks.values()):
+        culprits = first_failures(out.ranks)[0]  # another node's rank, by its own error event
     else:
         progress = {r: (len(st.left), st.seq) for r, st in out.ranks.items()}
         low = min(progress.values())

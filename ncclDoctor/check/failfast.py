@@ -41,19 +41,22 @@ from __future__ import annotations
 import socket
 from typing import Any, Callable, Mapping
 
+from ncclDoctor.analysis.verdict import first_failures
 from ncclDoctor.check import coordinate
 from ncclDoctor.check.options import Plan
 from ncclDoctor.errors import CouldNotRun, ExitCode
 from ncclDoctor.findings import Finding, Severity
 from ncclDoctor.launch.store import ControlStore, publish_json, read_json
-from ncclDoctor.launch.supervisor import Outcome, Stall, Supervisor
+from ncclDoctor.launch.supervisor import Outcome, RankState, Stall, Supervisor
 from ncclDoctor.report.model import Report
 from ncclDoctor.rules.codes.run import PEER_STOPPED, RDZV_UNRESOLVED
 from ncclDoctor.rules.codes.sys import SHM_TOO_SMALL_FOR_RANKS
 
 PHASE = "peer_preflight"  # the Stall's phase when another node stopped the check
 INIT_FAILED_PHASE = "peer_init_failed"  # the Stall's phase when a rank failed at init (on another node)
-INIT_ERROR_GRACE_S = 2.0  # a rank's init error stands this long before this node's torchrun is stopped
+RANK_FAILED_PHASE = "peer_rank_failed"  # the Stall's phase when a rank failed after init (on another node)
+RANK_ERROR_GRACE_S = 2.0  # a rank's error stands this long before this node's torchrun is stopped
+INIT_ERROR_GRACE_S = RANK_ERROR_GRACE_S
 ABORT_KEY = "abort"
 POLL_S = 1.0
 NCCL_SHM_PAIR_BYTES = 9637888  # one NCCL SHM segment with default buffers (NCCL's own error text)
@@ -122,26 +125,39 @@ def _tell_others(report: Report, plan: Plan, env: dict[str, str], fatal: list[Fi
 
 def watching(ctl: ControlStore, base: Callable[[Supervisor, float], Stall | None] = Supervisor.missed_deadline,
              ) -> Callable[[Supervisor, float], Stall | None]:
-    """A stall policy: another node's abort first (read every POLL_S), then a rank's init
-    error (``INIT_ERROR_GRACE_S`` after the supervisor saw it), then ``base``."""
+    """A stall policy: another node's abort first (read every POLL_S), then a rank's error
+    (``RANK_ERROR_GRACE_S`` after the supervisor first saw one), then ``base``."""
     last = [0.0]
-    seen: list[float | None] = [None]  # when the supervisor first saw a rank's init error
+    seen: list[float | None] = [None]  # when the supervisor first saw a rank's error event
 
     def stall(sup: Supervisor, now: float) -> Stall | None:
         if now - last[0] >= POLL_S:
             last[0] = now
             if read_json(ctl, ABORT_KEY):
                 return Stall(PHASE, 0.0, now, culprits=(), victims=())
-        failed = sorted(r for r, st in sup.ranks.items() if st.state == "error" and st.phase == "init")
-        if failed:
+        if any(st.state == "error" for st in sup.ranks.values()):
             seen[0] = now if seen[0] is None else seen[0]
-            if now - seen[0] >= INIT_ERROR_GRACE_S:
-                waiting = sorted(r for r, st in sup.ranks.items() if r not in failed and "init" not in st.left)
-                return Stall(INIT_FAILED_PHASE, INIT_ERROR_GRACE_S, seen[0], culprits=tuple(failed),
-                             victims=tuple(waiting))
+            if now - seen[0] >= RANK_ERROR_GRACE_S:
+                return _failed(sup.ranks, seen[0])
         return base(sup, now)
 
     return stall
+
+
+def _failed(ranks: Mapping[int, RankState], since: float) -> Stall:
+    """The Stall for ranks that failed with their own error: at init (as before, exit 3), or the
+    first failure in a later phase (``verdict.first_failures``; Job.wait makes it a failed run)."""
+    failed = sorted(r for r, st in ranks.items() if st.state == "error" and st.phase == "init")
+    if failed:
+        waiting = sorted(r for r, st in ranks.items() if r not in failed and "init" not in st.left)
+        return Stall(INIT_FAILED_PHASE, INIT_ERROR_GRACE_S, since, culprits=tuple(failed), victims=tuple(waiting))
+    culprits, victims = first_failures(dict(ranks))
+    return Stall(RANK_FAILED_PHASE, RANK_ERROR_GRACE_S, since, culprits=tuple(culprits), victims=tuple(victims))
+
+
+def failed_phase(out: Outcome) -> str | None:
+    """The phase the first failed rank was in, for a run ``watching`` stopped (RANK_FAILED_PHASE)."""
+    return next((out.ranks[r].phase for r in out.culprits if r in out.ranks), None)
 
 
 def lost_to_abort(nnodes: int, ctl: ControlStore, out: Outcome) -> bool:
