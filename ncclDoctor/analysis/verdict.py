@@ -12,6 +12,8 @@ nobody started     RUN001 launch failed                                   3
 init never done    RUN002 (no single rank behind: rendezvous/network)     3
 a rank behind      RUN003 hang: culprits by phase / sequence number       4
 a rank died        RUN004 crash: torchrun's root cause, exit code/signal  4
+a rank failed      RUN004: the first rank's own error, its phase, and     4
+(another node)     how fast ``check.failfast`` stopped this node
 wrong data         RUN005 (added by check's exact check, not here)       4
 =================  =====================================================  =========
 """

@@ -1,4 +1,4 @@
-"""Fail fast on what the preflight already proved: stop in seconds, on every node, exit 3.
+"""Fail fast on what the preflight proved (exit 3) and on a rank's own error (every node, seconds).
 
 Before launching anything, ``blocking(plan, findings, host)`` picks the faults that make
 the job impossible on this node:
@@ -27,13 +27,39 @@ stops its own torchrun (still in the rendezvous), names the node with RUN104, an
 record). A node that cannot resolve the endpoint cannot reach the store either: it stops
 alone, and the others stop at their launch deadline (the limit of this design).
 
-What preflight cannot prove fails at init: a rank's ``error`` event in ``init`` reaches every
-node's supervisor through the control store, but only its own node's torchrun exits of it; the
-others' ranks would wait in init_process_group until the init deadline, and the check would call
-that a hang of every rank (RUN002 "no rank got through init"). ``watching`` therefore also stops
-this node's torchrun once a rank's init error has stood for ``INIT_ERROR_GRACE_S`` (its own
-node's torchrun exits first); ``launch.Job.wait`` reads that as a failed run (status ``failed``,
-phase ``init``), so the verdict names the failed ranks' own error and the check exits 3.
+What preflight cannot prove fails in a phase: a rank's ``error`` event reaches every node's
+supervisor through the control store, but only its own node's torchrun exits of it; the others'
+ranks would wait (in init_process_group, or inside a collective: NCCL tells no peer that a rank
+died) until the phase's deadline, and the check would call that a hang (RUN002 "no rank got
+through init", RUN003 "no rank is behind"). ``watching`` therefore also stops this node's torchrun
+once a rank's error has stood for ``RANK_ERROR_GRACE_S`` (2 s: its own node's torchrun exits
+first), and ``launch.Job.wait`` reads that as a failed run, not a hang:
+
+- at ``init`` (Stall ``INIT_FAILED_PHASE``): status ``failed``, phase ``init``; the verdict names
+  the failed ranks' own error (RUN002) and the check exits 3 (could not run);
+- later (Stall ``RANK_FAILED_PHASE``): status ``failed`` in the failed rank's phase, evidence
+  ``stopped_after_rank_error_s`` and ``phase_deadline_s``; the verdict is a crash (RUN004, exit 4,
+  as a single-node check gives when torchrun reports a rank's exit) naming the first failure with
+  its own error, the others as victims.
+
+Decisions where the issue was silent:
+
+- The first failure (``verdict.first_failures``) is the earliest error that is the rank's own:
+  one saying it lost a peer (gloo's "Connection closed by peer"/"Connection reset by peer",
+  ``verdict.CONSEQUENCES``) is a victim's, whenever it came. Times are the ranks' own wall
+  clocks; since lost-peer errors are set aside first, clock skew between nodes matters only
+  between two independent own errors. Own errors within ``verdict.SAME_FAILURE_S`` (1 s) of the
+  first are the same failure (every rank of a node failing together); a later own error (a
+  timeout waiting for the first) is a victim's. When every error is a lost peer, the earliest is
+  named (its text names the peer's address).
+- No stacks or Flight Recorder dump before this stop: the error is the evidence, the others
+  only wait for it, and the dump's wait would delay every node's stop.
+- A rank of this node whose torchrun has not exited within the grace (its process still up,
+  holding its connections) is stopped by the same rule, with the same verdict.
+- Limit: a rank killed without a word (SIGKILL, the OOM killer; ``--inject exit``) or failing
+  outside a phase posts no error event: the other nodes are freed by the transport's disconnect
+  (gloo) or wait for the phase's deadline (nccl: RUN003).
+- One node: unchanged (torchrun exits when a rank fails; ``watching`` runs at N > 1 only).
 """
 
 from __future__ import annotations
