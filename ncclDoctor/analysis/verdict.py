@@ -151,33 +151,49 @@ def is_consequence(message: str | None) -> bool:
 
 
 def first_failures(ranks: dict[int, RankState]) -> tuple[list[int], list[int]]:
-    """(culprits, victims) among ranks that posted an ``error`` event: the culprits are the
-    ranks whose OWN error (not a lost peer, ``CONSEQUENCES``) came first -- within
-    ``SAME_FAILURE_S`` of the earliest, by the ranks' own clocks -- and every other rank is a
-    victim, including one whose own error (a timeout waiting for them) came later. When every
-    error is a lost peer, the earliest of those errors is all there is to name."""
+    """(culprits, victims) once some rank posted an ``error`` event: the culprits are the ranks
+    whose OWN error (not a lost peer, ``CONSEQUENCES``) came first -- within ``SAME_FAILURE_S`` of
+    the earliest, by the ranks' own clocks -- and every other rank is a victim, including one whose
+    own error (a timeout waiting for them) came later. When every error is a lost peer, the rank
+    that died without a word is the one that got least far (fewest phases left, then fewest
+    collectives); when all got as far, the earliest lost-peer error is all there is to name."""
     errs = {r: st for r, st in ranks.items() if st.state == "error"}
-    own = {r: st for r, st in errs.items() if not is_consequence(st.error)} or errs
-    if not own:
+    own = {r: st for r, st in errs.items() if not is_consequence(st.error)}
+    progress = {r: (len(st.left), st.seq) for r, st in ranks.items()}
+    if not errs:
         return [], []
-    t0 = min(st.t or 0.0 for st in own.values())
-    culprits = sorted(r for r, st in own.items() if (st.t or 0.0) - t0 <= SAME_FAILURE_S)
+    if not own and len(set(progress.values())) > 1:
+        low = min(progress.values())
+        culprits = sorted(r for r, p in progress.items() if p == low)
+    else:
+        t0 = min(st.t or 0.0 for st in (own or errs).values())
+        culprits = sorted(r for r, st in (own or errs).items() if (st.t or 0.0) - t0 <= SAME_FAILURE_S)
     return culprits, sorted(r for r in ranks if r not in culprits)
 
 
-def stopped_findings(out: Outcome, label: Label, inv: dict[int, dict]) -> Verdict:
-    """A run ``check.failfast`` stopped after a rank's own error in a phase past init (on any
-    node): the first failure, with its own error, is the culprit; torchrun's record on this node
-    is not read (it is of the stop: SIGTERM)."""
+def stopped_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any]) -> Verdict:
+    """A run ``check.failfast`` stopped after a rank's error in a phase past init (on any node):
+    the first failure, with its own error, is the culprit. torchrun's record on this node is of
+    the stop (SIGTERM); it is read only for a culprit that posted no error of its own."""
     culprits, victims = first_failures(out.ranks)
+    root = failures.get("root_cause") or {}
     stop_s, limit = out.evidence.get("stopped_after_rank_error_s"), out.evidence.get("phase_deadline_s")
-    msg = "; ".join(f"rank {r} (local rank {(inv.get(r) or {}).get('local_rank', '?')}, pid "
-                    f"{(inv.get(r) or {}).get('pid', '?')}) on {label(r)} failed in {out.ranks[r].phase!r}: "
-                    f"{out.ranks[r].error}" for r in culprits) + "."
+    parts = []
+    for r in culprits:
+        st, i = out.ranks[r], inv.get(r) or {}
+        who = f"rank {r} (local rank {i.get('local_rank', '?')}, pid {i.get('pid', '?')}) on {label(r)}"
+        if st.state == "error":
+            parts.append(f"{who} failed in {st.phase!r}: {st.error}")
+            continue
+        said = root.get("message") if root.get("rank") == r and not is_consequence(root.get("message")) else None
+        parts.append(f"{who} stopped without an error event after its last phase {st.phase!r} ({st.state}), "
+                     "the other ranks then lost it as a peer" + (f": {said}" if said else
+                                                                 " (its own error is in its node's logs/)"))
+    msg = "; ".join(parts) + "."
     if victims:
         msg += f" Ranks {victims} were waiting for it or lost it as a peer — consequences, not causes."
     if stop_s is not None:
-        msg += (f" This node stopped its ranks {stop_s:.1f} s after it saw that error"
+        msg += (f" This node stopped its ranks {stop_s:.1f} s after it saw the first error"
                 + (f", instead of waiting out the {limit:.0f} s {out.phase} deadline" if limit else "") + ".")
     crash = run_rules.CRASH.finding(msg, ranks=culprits, nodes=sorted({label(r) for r in culprits}),
                                     evidence=[{r: out.ranks[r].error for r in culprits}])
@@ -187,7 +203,7 @@ def stopped_findings(out: Outcome, label: Label, inv: dict[int, dict]) -> Verdic
 def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any],
                    deviations: dict[int, str]) -> Verdict:
     if "stopped_after_rank_error_s" in out.evidence and not deviations:
-        return stopped_findings(out, label, inv)
+        return stopped_findings(out, label, inv, failures)
     root = failures.get("root_cause")
 
     def consequence(rec: dict[str, Any]) -> bool:

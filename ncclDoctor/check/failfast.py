@@ -50,8 +50,10 @@ Decisions where the issue was silent:
   clocks; since lost-peer errors are set aside first, clock skew between nodes matters only
   between two independent own errors. Own errors within ``verdict.SAME_FAILURE_S`` (1 s) of the
   first are the same failure (every rank of a node failing together); a later own error (a
-  timeout waiting for the first) is a victim's. When every error is a lost peer, the earliest is
-  named (its text names the peer's address).
+  timeout waiting for the first) is a victim's. When every error is a lost peer (the rank that
+  failed posted none: it crashed between phases), the rank that got least far is named -- its
+  own node's torchrun can take longer than the grace to exit of a lost peer on a loaded host --
+  and when all got as far, the earliest lost-peer error (its text names the peer's address).
 - No stacks or Flight Recorder dump before this stop: the error is the evidence, the others
   only wait for it, and the dump's wait would delay every node's stop.
 - A rank of this node whose torchrun has not exited within the grace (its process still up,
@@ -182,8 +184,12 @@ def _failed(ranks: Mapping[int, RankState], since: float) -> Stall:
 
 
 def failed_phase(out: Outcome) -> str | None:
-    """The phase the first failed rank was in, for a run ``watching`` stopped (RANK_FAILED_PHASE)."""
-    return next((out.ranks[r].phase for r in out.culprits if r in out.ranks), None)
+    """The phase the first failure happened in, for a run ``watching`` stopped (RANK_FAILED_PHASE):
+    the culprit's error's, else (a culprit that died without a word) the earliest error's."""
+    errs = [st for st in out.ranks.values() if st.state == "error"]
+    mine = [out.ranks[r] for r in out.culprits if r in out.ranks and out.ranks[r].state == "error"]
+    first = min(mine or errs, key=lambda st: st.t or 0.0, default=None)
+    return first.phase if first else None
 
 
 def lost_to_abort(nnodes: int, ctl: ControlStore, out: Outcome) -> bool:
