@@ -9,6 +9,12 @@ localization with real processes:
                      unless ``--op`` starts with another collective)
 ``crash:R[:PHASE]``  rank R raises before entering PHASE (same default)
 ``exit:R[:PHASE]``   rank R is killed by SIGKILL before PHASE (as the OOM killer does)
+``fail:R[:PHASE]``   rank R raises inside PHASE (after entering it, so its ``error`` event
+                     carries its own text and the phase); its process exits, and gloo
+                     peers see "Connection closed by peer"
+``fail-held:R[:PHASE]``  as ``fail``, but the process keeps its connections open until it
+                     is stopped, as a dead NCCL peer leaves the others waiting inside the
+                     collective: no disconnect frees them (``check.failfast`` must)
 ``slow:R:50ms``      rank R sleeps that long before every collective
 ``mismatch:R``       rank R issues its first sweep collective with a different size
 ``skip:R``           rank R skips its first sweep collective
@@ -24,12 +30,14 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("hang", "crash", "exit", "slow", "mismatch", "skip", "corrupt")
+KINDS = ("hang", "crash", "exit", "fail", "fail-held", "slow", "mismatch", "skip", "corrupt")
 DEFAULT_PHASE = "all_reduce"
+HOLD_S = 3600.0  # fail-held: the supervisor stops the process long before
 
 
 @dataclass(frozen=True)
@@ -93,6 +101,16 @@ class RankFaults:
                 if f.kind == "exit":
                     os.kill(os.getpid(), signal.SIGKILL)
                 raise RuntimeError(f"ncclDoctor injected crash on rank {f.rank} before phase {phase!r}")
+
+    def inside_phase(self, phase: str) -> None:
+        """Called after the rank entered ``phase``: ``fail`` and ``fail-held`` raise here."""
+        for f in self.faults:
+            if f.kind in ("fail", "fail-held") and (f.arg or self.default_phase) == phase:
+                if f.kind == "fail-held":
+                    # not a daemon: the interpreter waits for it after the traceback, so the
+                    # process group's sockets stay open and no peer sees a disconnect
+                    threading.Thread(target=time.sleep, args=(HOLD_S,), name="ncclDoctor-fail-held").start()
+                raise RuntimeError(f"ncclDoctor injected failure on rank {f.rank} in phase {phase!r}")
 
     def before_collective(self, worker: Any, tensor: Any) -> bool:
         """Return False to skip this collective."""

@@ -230,6 +230,7 @@ class Worker:
             for name in self.cfg["phases"]:
                 t0 = time.time()
                 with self.phase(name):
+                    self.faults.inside_phase(name)
                     steps[name]()
                 timing["phases"][name] = [round(t0, 3), round(time.time(), 3)]
         finally:

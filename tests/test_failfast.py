@@ -131,3 +131,135 @@ def test_a_rank_that_failed_at_init_stops_this_node_as_a_failed_run_not_a_hang(m
     got = job.wait()
     assert (got.status, got.phase, got.deadline_s) == ("failed", "init", None)
     assert got.evidence["stopped_after_init_error_s"] == 2.0
+
+
+def _ranks(**states):
+    """rank -> RankState from rank=(phase, state, t, error)."""
+    from ncclDoctor.launch.supervisor import RankState
+
+    out = {}
+    for name, (phase, state, t, error) in states.items():
+        st = out[int(name[1:])] = RankState(int(name[1:]))
+        st.phase, st.state, st.t, st.error = phase, state, t, error
+        st.left = {"init", "inventory", "smoke", "structure"} if phase == "all_reduce" else set()
+    return out
+
+
+LOST = "RuntimeError: [gloo/transport/tcp/pair.cc:553] Connection closed by peer [10.77.0.2]:17030"
+OWN = "RuntimeError: CUDA error: an illegal memory access was encountered"
+
+
+def test_the_first_own_error_is_the_culprit_and_a_lost_peer_or_a_later_timeout_is_a_victim():
+    from ncclDoctor.analysis.verdict import first_failures
+
+    # rank 0's lost peer came before rank 2's own error on this clock: still a victim
+    ranks = _ranks(r0=("all_reduce", "error", 99.5, LOST), r1=("all_reduce", "enter", 90.0, None),
+                   r2=("all_reduce", "error", 100.0, OWN),
+                   r3=("all_reduce", "error", 130.0, "RuntimeError: Timed out waiting 30000ms for recv"))
+    assert first_failures(ranks) == ([2], [0, 1, 3])
+    ranks[3].t = 100.4  # within SAME_FAILURE_S: one failure of two ranks
+    assert first_failures(ranks) == ([2, 3], [0, 1])
+    only_lost = _ranks(r0=("all_reduce", "error", 102.0, LOST), r1=("all_reduce", "error", 100.0, LOST))
+    assert first_failures(only_lost) == ([1], [0])  # nothing better to name: the earliest, its text names the peer
+    assert first_failures(_ranks(r0=("all_reduce", "enter", 1.0, None))) == ([], [])  # nothing failed
+    # crash:1 before the sweep, no error event of its own: rank 0 lost it; the one that got least far is named
+    silent = _ranks(r0=("all_reduce", "error", 100.0, LOST), r1=("structure", "leave", 99.0, None))
+    silent[1].left = {"init", "inventory", "smoke", "structure"}
+    silent[0].seq, silent[1].seq = 2, 1
+    assert first_failures(silent) == ([1], [0])
+
+
+def test_a_rank_that_failed_after_init_stops_this_node_as_a_failed_run_in_its_phase(monkeypatch):
+    """Rank 2 (another node) failed in the sweep with its own error; rank 0 then lost it as a peer,
+    rank 1 waits inside all_reduce (as NCCL ranks do). After RANK_ERROR_GRACE_S the policy stops
+    this node's torchrun; Job.wait reads a failed run in all_reduce, and the verdict is RUN004
+    naming rank 2 with its own error and the stop time, exit 4 -- not a hang of every rank."""
+    from types import SimpleNamespace
+
+    from ncclDoctor.analysis import verdict
+    from ncclDoctor.check import coordinate
+    from ncclDoctor.check.launch import Job
+    from ncclDoctor.errors import ExitCode
+    from ncclDoctor.launch.supervisor import Outcome, Stall
+
+    ranks = _ranks(r0=("all_reduce", "enter", 99.0, None), r1=("all_reduce", "enter", 99.0, None),
+                   r2=("all_reduce", "error", 100.0, OWN))
+    sup = SimpleNamespace(ranks=ranks)
+    ctl = SimpleNamespace(store=SimpleNamespace(check=lambda keys: False))
+    policy = failfast.watching(ctl, base=lambda sup, now: None)
+    assert policy(sup, 500.0) is None  # just seen: its own node's torchrun exits first
+    ranks[0].state, ranks[0].error, ranks[0].t = "error", LOST, 100.3  # its node's torchrun will exit of it
+    assert policy(sup, 501.0) is None
+    stall = policy(sup, 500.0 + failfast.RANK_ERROR_GRACE_S)
+    assert stall == Stall(failfast.RANK_FAILED_PHASE, failfast.RANK_ERROR_GRACE_S, 500.0, culprits=(2,),
+                          victims=(0, 1))
+
+    monkeypatch.setattr(coordinate, "settle", lambda plan, reporting, sup, out: out)
+    out = Outcome("hang", -15, 9.1, dict(ranks), {}, phase=stall.phase, deadline_s=stall.limit_s,
+                  culprits=[2], victims=[0, 1], detected_after_s=2.0)
+    job = Job(plan=SimpleNamespace(nnodes=2, max_seconds=None), control=ctl, reporting=True,
+              supervisor=SimpleNamespace(wait=lambda: out, phase_started={}, ranks=ranks,
+                                         deadlines={"all_reduce": 60.0}, default_deadline_s=60.0))
+    got = job.wait()
+    assert (got.status, got.phase, got.deadline_s) == ("failed", "all_reduce", None)
+    assert got.evidence == {"stopped_after_rank_error_s": 2.0, "phase_deadline_s": 60.0}
+
+    # torchrun's record on this node is of the stop (rank 1: SIGTERM), never the cause
+    failures = {"root_cause": {"rank": 1, "exitcode": -15, "signal": "SIGTERM", "message": None}, "others": []}
+    v = verdict.judge(got, lambda r: f"10.0.0.{r // 2 + 1} (n{r // 2})", {}, failures, [1024], 1, {})
+    assert v.code == ExitCode.FAULT and (v.culprits, v.victims) == ([2], [0, 1])
+    [f] = v.findings
+    assert f.code == "RUN004" and f.ranks == [2] and f.nodes == ["10.0.0.2 (n1)"]
+    assert f"failed in 'all_reduce': {OWN}" in f.message and "Ranks [0, 1] were waiting for it" in f.message
+    assert "stopped its ranks 2.0 s after it saw the first error, instead of waiting out the 60 s all_reduce" \
+        in f.message
+
+
+def test_a_lost_peer_is_not_a_rank_error_of_its_own_when_another_rank_failed():
+    """RUN101 quotes the ranks' own errors; a rank that only lost its peer is a victim, left out --
+    unless nothing else failed (then its error is all there is to show)."""
+    from ncclDoctor.check.analyse import rank_errors
+    from ncclDoctor.launch.supervisor import Outcome
+
+    label = lambda r: f"node{r}"  # noqa: E731
+    both = _ranks(r0=("all_reduce", "error", 100.5, LOST), r1=("all_reduce", "error", 100.0, OWN))
+    [f] = rank_errors(Outcome("failed", 1, 5.0, both, {}), label)
+    assert f.ranks == [1] and f.nodes == ["node1"] and OWN in f.message
+    lost = _ranks(r0=("all_reduce", "error", 100.5, LOST))
+    assert [f.ranks for f in rank_errors(Outcome("failed", 1, 5.0, lost, {}), label)] == [[0]]
+
+
+def test_a_rank_that_died_without_a_word_is_named_when_this_nodes_torchrun_is_slow_to_exit(monkeypatch):
+    """Seen with --inject crash:1 on two netns nodes under load: rank 1 raised before entering the sweep
+    (no error event), rank 0 lost it as a peer, and node 0's own torchrun took over 2 s to exit, so the
+    policy stopped it. The run is still rank 1's failure (it got least far), in all_reduce, exit 4 --
+    not rank 0's lost peer (the first version of this rule named rank 0)."""
+    from types import SimpleNamespace
+
+    from ncclDoctor.analysis import verdict
+    from ncclDoctor.check import coordinate
+    from ncclDoctor.check.launch import Job
+    from ncclDoctor.launch.supervisor import Outcome
+
+    ranks = _ranks(r0=("all_reduce", "error", 100.0, LOST), r1=("structure", "leave", 99.0, None))
+    ranks[1].left = {"init", "inventory", "smoke", "structure"}
+    ranks[0].seq, ranks[1].seq = 2, 1
+    ctl = SimpleNamespace(store=SimpleNamespace(check=lambda keys: False))
+    policy = failfast.watching(ctl, base=lambda sup, now: None)
+    sup = SimpleNamespace(ranks=ranks)
+    assert policy(sup, 10.0) is None
+    stall = policy(sup, 12.5)
+    assert (stall.phase, stall.culprits, stall.victims) == (failfast.RANK_FAILED_PHASE, (1,), (0,))
+
+    monkeypatch.setattr(coordinate, "settle", lambda plan, reporting, sup, out: out)
+    out = Outcome("hang", -15, 11.4, dict(ranks), {}, phase=stall.phase, culprits=[1], victims=[0],
+                  detected_after_s=2.1)
+    job = Job(plan=SimpleNamespace(nnodes=2, max_seconds=None), control=ctl, reporting=True,
+              supervisor=SimpleNamespace(wait=lambda: out, phase_started={}, ranks=ranks, deadlines={},
+                                         default_deadline_s=60.0))
+    got = job.wait()
+    assert (got.status, got.phase) == ("failed", "all_reduce")
+    v = verdict.judge(got, lambda r: f"node{r}", {}, {"root_cause": None, "others": []}, [1024], 1, {})
+    [f] = v.findings
+    assert (f.code, f.ranks, v.code, v.victims) == ("RUN004", [1], 4, [0])
+    assert "rank 1 (local rank ?, pid ?) on node1 stopped without an error event" in f.message

@@ -187,3 +187,40 @@ def test_fault_on_the_other_node_is_named_by_address(tmp_path, spec, code):
         assert rep["results"]["run"]["verdict_after_s"] <= deadline + 10
     for i in range(2):
         assert leftovers(tmp_path / f"node{i}") == []
+
+
+@pytest.mark.parametrize("kind", ["fail-held", "fail"])
+def test_a_rank_failing_in_the_sweep_on_one_node_stops_every_node_in_seconds_naming_it(tmp_path, kind):
+    """Rank 1 (node 1) raises inside all_reduce, after init. ``fail-held`` keeps its connections
+    open, as a dead NCCL peer does: nothing frees rank 0 but check.failfast.watching, which stops
+    each node's torchrun 2 s after the error (before: both nodes waited out the no-progress limit
+    and said RUN003, ranks [0, 1], "suspect the transport"). ``fail``: gloo tells rank 0 its peer
+    closed the connection; node 0's torchrun exits of that, and the verdict still names rank 1.
+    Every node: exit 4, RUN004 naming rank 1 with its own error, nobody else blamed, far within
+    the 60 s deadline (no time budget here, so the deadline is the only other bound)."""
+    import time
+
+    deadline = 60
+    t0 = time.monotonic()
+    with netns.Cluster(2) as c:
+        runs = run_nodes(2, launch_in(c), c.addr, tmp_path, timeout=200,
+                         extra=["--timeout", str(deadline), "--max-seconds", "0", "--inject", f"{kind}:1"])
+    elapsed = time.monotonic() - t0
+    assert [r.returncode for r in runs] == [4, 4], [(r.index, r.stderr[-2000:]) for r in runs]
+    assert reporting(runs).index == 0
+    for r in runs:
+        rep = r.report
+        [crash] = [f for f in rep["findings"] if f["code"] == "RUN004"]
+        assert crash["ranks"] == [1] and crash["nodes"][0].startswith(c.addr(1) + " "), crash
+        assert "injected failure on rank 1 in phase 'all_reduce'" in crash["message"], crash["message"]
+        blamed = [f for f in rep["findings"] if f["severity"] == "error" and f["code"].startswith("RUN")]
+        assert all(f["ranks"] == [1] for f in blamed), blamed  # rank 0 only lost its peer: never blamed
+        assert "RUN003" not in codes(rep), rep["findings"]
+        run = rep["results"]["run"]
+        assert run["status"] == "failed" and run["verdict_after_s"] < 10, run  # rank 1's error -> job stopped
+        if kind == "fail-held":  # stopped by the policy, on both nodes
+            assert run["phase"] == "all_reduce" and (run["culprits"], run["victims"]) == ([1], [0]), run
+            assert run["evidence"]["stopped_after_rank_error_s"] < 5, run
+            assert "instead of waiting out the 60 s all_reduce deadline" in crash["message"]
+            assert run["elapsed_s"] < deadline, run
+    assert elapsed < 150

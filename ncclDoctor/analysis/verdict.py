@@ -12,6 +12,8 @@ nobody started     RUN001 launch failed                                   3
 init never done    RUN002 (no single rank behind: rendezvous/network)     3
 a rank behind      RUN003 hang: culprits by phase / sequence number       4
 a rank died        RUN004 crash: torchrun's root cause, exit code/signal  4
+a rank failed      RUN004: the first rank's own error, its phase, and     4
+(another node)     how fast ``check.failfast`` stopped this node
 wrong data         RUN005 (added by check's exact check, not here)       4
 =================  =====================================================  =========
 """
@@ -23,7 +25,7 @@ from typing import Any, Callable
 
 from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Finding
-from ncclDoctor.launch.supervisor import Outcome
+from ncclDoctor.launch.supervisor import Outcome, RankState
 from ncclDoctor.rules.codes import run as run_rules
 
 Label = Callable[[int], str]
@@ -141,12 +143,67 @@ def hang_findings(out: Outcome, label: Label, inv: dict[int, dict], deviations: 
 CONSEQUENCES = ("Connection closed by peer", "Connection reset by peer", "remote worker crashing", "Broken pipe")
 
 
+SAME_FAILURE_S = 1.0  # own errors this close to the first are one failure (a node's ranks failing together)
+
+
 def is_consequence(message: str | None) -> bool:
     return bool(message) and any(c in message for c in CONSEQUENCES)
 
 
+def first_failures(ranks: dict[int, RankState]) -> tuple[list[int], list[int]]:
+    """(culprits, victims) once some rank posted an ``error`` event: the culprits are the ranks
+    whose OWN error (not a lost peer, ``CONSEQUENCES``) came first -- within ``SAME_FAILURE_S`` of
+    the earliest, by the ranks' own clocks -- and every other rank is a victim, including one whose
+    own error (a timeout waiting for them) came later. When every error is a lost peer, the rank
+    that died without a word is the one that got least far (fewest phases left, then fewest
+    collectives); when all got as far, the earliest lost-peer error is all there is to name."""
+    errs = {r: st for r, st in ranks.items() if st.state == "error"}
+    own = {r: st for r, st in errs.items() if not is_consequence(st.error)}
+    progress = {r: (len(st.left), st.seq) for r, st in ranks.items()}
+    if not errs:
+        return [], []
+    if not own and len(set(progress.values())) > 1:
+        low = min(progress.values())
+        culprits = sorted(r for r, p in progress.items() if p == low)
+    else:
+        t0 = min(st.t or 0.0 for st in (own or errs).values())
+        culprits = sorted(r for r, st in (own or errs).items() if (st.t or 0.0) - t0 <= SAME_FAILURE_S)
+    return culprits, sorted(r for r in ranks if r not in culprits)
+
+
+def stopped_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any]) -> Verdict:
+    """A run ``check.failfast`` stopped after a rank's error in a phase past init (on any node):
+    the first failure, with its own error, is the culprit. torchrun's record on this node is of
+    the stop (SIGTERM); it is read only for a culprit that posted no error of its own."""
+    culprits, victims = first_failures(out.ranks)
+    root = failures.get("root_cause") or {}
+    stop_s, limit = out.evidence.get("stopped_after_rank_error_s"), out.evidence.get("phase_deadline_s")
+    parts = []
+    for r in culprits:
+        st, i = out.ranks[r], inv.get(r) or {}
+        who = f"rank {r} (local rank {i.get('local_rank', '?')}, pid {i.get('pid', '?')}) on {label(r)}"
+        if st.state == "error":
+            parts.append(f"{who} failed in {st.phase!r}: {st.error}")
+            continue
+        said = root.get("message") if root.get("rank") == r and not is_consequence(root.get("message")) else None
+        parts.append(f"{who} stopped without an error event after its last phase {st.phase!r} ({st.state}), "
+                     "the other ranks then lost it as a peer" + (f": {said}" if said else
+                                                                 " (its own error is in its node's logs/)"))
+    msg = "; ".join(parts) + "."
+    if victims:
+        msg += f" Ranks {victims} were waiting for it or lost it as a peer — consequences, not causes."
+    if stop_s is not None:
+        msg += (f" This node stopped its ranks {stop_s:.1f} s after it saw the first error"
+                + (f", instead of waiting out the {limit:.0f} s {out.phase} deadline" if limit else "") + ".")
+    crash = run_rules.CRASH.finding(msg, ranks=culprits, nodes=sorted({label(r) for r in culprits}),
+                                    evidence=[{r: out.ranks[r].error for r in culprits}])
+    return Verdict(ExitCode.FAULT, [crash], culprits, victims)
+
+
 def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any],
                    deviations: dict[int, str]) -> Verdict:
+    if "stopped_after_rank_error_s" in out.evidence and not deviations:
+        return stopped_findings(out, label, inv, failures)
     root = failures.get("root_cause")
 
     def consequence(rec: dict[str, Any]) -> bool:
@@ -182,6 +239,8 @@ def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: d
         culprits = sorted(deviations)
     elif root:
         culprits = [root["rank"]]
+    elif any(st.state == "error" and not is_consequence(st.error) for st in out.ranks.values()):
+        culprits = first_failures(out.ranks)[0]  # another node's rank, by its own error event
     else:
         progress = {r: (len(st.left), st.seq) for r, st in out.ranks.items()}
         low = min(progress.values())

@@ -205,14 +205,18 @@ def across_nodes(plan: Plan, out: Outcome, inv: dict[int, Any], label: Label) ->
 
 
 def rank_errors(out: Outcome, label: Label) -> list[Finding]:
+    """RUN101 per node: the ranks' own errors. A rank that only lost its peer ("Connection closed
+    by peer", ``verdict.CONSEQUENCES``) is left out when another rank failed on its own: it is a victim."""
     by_node: dict[str, list[str]] = {}
     ranks: dict[str, list[int]] = {}
-    for r, st in sorted(out.ranks.items()):
-        if st.state == "error" and st.error:
-            by_node.setdefault(label(r), []).append(f"rank {r} in {st.phase}: {st.error}")
-            ranks.setdefault(label(r), []).append(r)
-    return [RANK_ERRORS.finding(f"{node}: " + "; ".join(errs), nodes=[node], ranks=ranks[node], evidence=errs)
-            for node, errs in by_node.items()]
+    errs = {r: st for r, st in out.ranks.items() if st.state == "error" and st.error}
+    if any(not verdict.is_consequence(st.error) for st in errs.values()):
+        errs = {r: st for r, st in errs.items() if not verdict.is_consequence(st.error)}
+    for r, st in sorted(errs.items()):
+        by_node.setdefault(label(r), []).append(f"rank {r} in {st.phase}: {st.error}")
+        ranks.setdefault(label(r), []).append(r)
+    return [RANK_ERRORS.finding(f"{node}: " + "; ".join(said), nodes=[node], ranks=ranks[node], evidence=said)
+            for node, said in by_node.items()]
 
 
 def crash_timing(findings: list[Finding], out: Outcome) -> float | None:

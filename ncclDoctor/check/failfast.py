@@ -1,4 +1,4 @@
-"""Fail fast on what the preflight already proved: stop in seconds, on every node, exit 3.
+"""Fail fast on what the preflight proved (exit 3) and on a rank's own error (every node, seconds).
 
 Before launching anything, ``blocking(plan, findings, host)`` picks the faults that make
 the job impossible on this node:
@@ -27,13 +27,41 @@ stops its own torchrun (still in the rendezvous), names the node with RUN104, an
 record). A node that cannot resolve the endpoint cannot reach the store either: it stops
 alone, and the others stop at their launch deadline (the limit of this design).
 
-What preflight cannot prove fails at init: a rank's ``error`` event in ``init`` reaches every
-node's supervisor through the control store, but only its own node's torchrun exits of it; the
-others' ranks would wait in init_process_group until the init deadline, and the check would call
-that a hang of every rank (RUN002 "no rank got through init"). ``watching`` therefore also stops
-this node's torchrun once a rank's init error has stood for ``INIT_ERROR_GRACE_S`` (its own
-node's torchrun exits first); ``launch.Job.wait`` reads that as a failed run (status ``failed``,
-phase ``init``), so the verdict names the failed ranks' own error and the check exits 3.
+What preflight cannot prove fails in a phase: a rank's ``error`` event reaches every node's
+supervisor through the control store, but only its own node's torchrun exits of it; the others'
+ranks would wait (in init_process_group, or inside a collective: NCCL tells no peer that a rank
+died) until the phase's deadline, and the check would call that a hang (RUN002 "no rank got
+through init", RUN003 "no rank is behind"). ``watching`` therefore also stops this node's torchrun
+once a rank's error has stood for ``RANK_ERROR_GRACE_S`` (2 s: its own node's torchrun exits
+first), and ``launch.Job.wait`` reads that as a failed run, not a hang:
+
+- at ``init`` (Stall ``INIT_FAILED_PHASE``): status ``failed``, phase ``init``; the verdict names
+  the failed ranks' own error (RUN002) and the check exits 3 (could not run);
+- later (Stall ``RANK_FAILED_PHASE``): status ``failed`` in the failed rank's phase, evidence
+  ``stopped_after_rank_error_s`` and ``phase_deadline_s``; the verdict is a crash (RUN004, exit 4,
+  as a single-node check gives when torchrun reports a rank's exit) naming the first failure with
+  its own error, the others as victims.
+
+Decisions where the issue was silent:
+
+- The first failure (``verdict.first_failures``) is the earliest error that is the rank's own:
+  one saying it lost a peer (gloo's "Connection closed by peer"/"Connection reset by peer",
+  ``verdict.CONSEQUENCES``) is a victim's, whenever it came. Times are the ranks' own wall
+  clocks; since lost-peer errors are set aside first, clock skew between nodes matters only
+  between two independent own errors. Own errors within ``verdict.SAME_FAILURE_S`` (1 s) of the
+  first are the same failure (every rank of a node failing together); a later own error (a
+  timeout waiting for the first) is a victim's. When every error is a lost peer (the rank that
+  failed posted none: it crashed between phases), the rank that got least far is named -- its
+  own node's torchrun can take longer than the grace to exit of a lost peer on a loaded host --
+  and when all got as far, the earliest lost-peer error (its text names the peer's address).
+- No stacks or Flight Recorder dump before this stop: the error is the evidence, the others
+  only wait for it, and the dump's wait would delay every node's stop.
+- A rank of this node whose torchrun has not exited within the grace (its process still up,
+  holding its connections) is stopped by the same rule, with the same verdict.
+- Limit: a rank killed without a word (SIGKILL, the OOM killer; ``--inject exit``) or failing
+  outside a phase posts no error event: the other nodes are freed by the transport's disconnect
+  (gloo) or wait for the phase's deadline (nccl: RUN003).
+- One node: unchanged (torchrun exits when a rank fails; ``watching`` runs at N > 1 only).
 """
 
 from __future__ import annotations
@@ -41,19 +69,22 @@ from __future__ import annotations
 import socket
 from typing import Any, Callable, Mapping
 
+from ncclDoctor.analysis.verdict import first_failures
 from ncclDoctor.check import coordinate
 from ncclDoctor.check.options import Plan
 from ncclDoctor.errors import CouldNotRun, ExitCode
 from ncclDoctor.findings import Finding, Severity
 from ncclDoctor.launch.store import ControlStore, publish_json, read_json
-from ncclDoctor.launch.supervisor import Outcome, Stall, Supervisor
+from ncclDoctor.launch.supervisor import Outcome, RankState, Stall, Supervisor
 from ncclDoctor.report.model import Report
 from ncclDoctor.rules.codes.run import PEER_STOPPED, RDZV_UNRESOLVED
 from ncclDoctor.rules.codes.sys import SHM_TOO_SMALL_FOR_RANKS
 
 PHASE = "peer_preflight"  # the Stall's phase when another node stopped the check
 INIT_FAILED_PHASE = "peer_init_failed"  # the Stall's phase when a rank failed at init (on another node)
-INIT_ERROR_GRACE_S = 2.0  # a rank's init error stands this long before this node's torchrun is stopped
+RANK_FAILED_PHASE = "peer_rank_failed"  # the Stall's phase when a rank failed after init (on another node)
+RANK_ERROR_GRACE_S = 2.0  # a rank's error stands this long before this node's torchrun is stopped
+INIT_ERROR_GRACE_S = RANK_ERROR_GRACE_S
 ABORT_KEY = "abort"
 POLL_S = 1.0
 NCCL_SHM_PAIR_BYTES = 9637888  # one NCCL SHM segment with default buffers (NCCL's own error text)
@@ -122,26 +153,43 @@ def _tell_others(report: Report, plan: Plan, env: dict[str, str], fatal: list[Fi
 
 def watching(ctl: ControlStore, base: Callable[[Supervisor, float], Stall | None] = Supervisor.missed_deadline,
              ) -> Callable[[Supervisor, float], Stall | None]:
-    """A stall policy: another node's abort first (read every POLL_S), then a rank's init
-    error (``INIT_ERROR_GRACE_S`` after the supervisor saw it), then ``base``."""
+    """A stall policy: another node's abort first (read every POLL_S), then a rank's error
+    (``RANK_ERROR_GRACE_S`` after the supervisor first saw one), then ``base``."""
     last = [0.0]
-    seen: list[float | None] = [None]  # when the supervisor first saw a rank's init error
+    seen: list[float | None] = [None]  # when the supervisor first saw a rank's error event
 
     def stall(sup: Supervisor, now: float) -> Stall | None:
         if now - last[0] >= POLL_S:
             last[0] = now
             if read_json(ctl, ABORT_KEY):
                 return Stall(PHASE, 0.0, now, culprits=(), victims=())
-        failed = sorted(r for r, st in sup.ranks.items() if st.state == "error" and st.phase == "init")
-        if failed:
+        if any(st.state == "error" for st in sup.ranks.values()):
             seen[0] = now if seen[0] is None else seen[0]
-            if now - seen[0] >= INIT_ERROR_GRACE_S:
-                waiting = sorted(r for r, st in sup.ranks.items() if r not in failed and "init" not in st.left)
-                return Stall(INIT_FAILED_PHASE, INIT_ERROR_GRACE_S, seen[0], culprits=tuple(failed),
-                             victims=tuple(waiting))
+            if now - seen[0] >= RANK_ERROR_GRACE_S:
+                return _failed(sup.ranks, seen[0])
         return base(sup, now)
 
     return stall
+
+
+def _failed(ranks: Mapping[int, RankState], since: float) -> Stall:
+    """The Stall for ranks that failed with their own error: at init (as before, exit 3), or the
+    first failure in a later phase (``verdict.first_failures``; Job.wait makes it a failed run)."""
+    failed = sorted(r for r, st in ranks.items() if st.state == "error" and st.phase == "init")
+    if failed:
+        waiting = sorted(r for r, st in ranks.items() if r not in failed and "init" not in st.left)
+        return Stall(INIT_FAILED_PHASE, INIT_ERROR_GRACE_S, since, culprits=tuple(failed), victims=tuple(waiting))
+    culprits, victims = first_failures(dict(ranks))
+    return Stall(RANK_FAILED_PHASE, RANK_ERROR_GRACE_S, since, culprits=tuple(culprits), victims=tuple(victims))
+
+
+def failed_phase(out: Outcome) -> str | None:
+    """The phase the first failure happened in, for a run ``watching`` stopped (RANK_FAILED_PHASE):
+    the culprit's error's, else (a culprit that died without a word) the earliest error's."""
+    errs = [st for st in out.ranks.values() if st.state == "error"]
+    mine = [out.ranks[r] for r in out.culprits if r in out.ranks and out.ranks[r].state == "error"]
+    first = min(mine or errs, key=lambda st: st.t or 0.0, default=None)
+    return first.phase if first else None
 
 
 def lost_to_abort(nnodes: int, ctl: ControlStore, out: Outcome) -> bool:

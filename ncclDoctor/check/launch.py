@@ -56,6 +56,11 @@ class Job:
         if out.phase == failfast.INIT_FAILED_PHASE:  # a rank failed at init (another node's): failed, not a hang
             out.evidence["stopped_after_init_error_s"] = round(out.detected_after_s or 0.0, 3)
             out.status, out.phase, out.deadline_s = "failed", "init", None
+        if out.phase == failfast.RANK_FAILED_PHASE:  # a rank failed later (another node's): failed in ITS phase
+            phase = failfast.failed_phase(out)
+            out.evidence["stopped_after_rank_error_s"] = round(out.detected_after_s or 0.0, 3)
+            out.evidence["phase_deadline_s"] = self.supervisor.deadlines.get(phase, self.supervisor.default_deadline_s)
+            out.status, out.phase, out.deadline_s = "failed", phase, None
         if (quiet := budget.stall_reason(self.supervisor)) and out.status == "hang":
             out.evidence["no_progress"] = quiet
         return coordinate.settle(self.plan, self.reporting, self.supervisor, out)
@@ -124,11 +129,12 @@ def start(plan: Plan, env: dict[str, str], findings: list[Finding],
 def _evidence_unless_peer_stopped(run_dir: Path) -> Callable:
     """Stacks and Flight Recorder before a stop -- not when another node's preflight
     stopped the check (the ranks are still in the rendezvous: nothing to explain), nor when a
-    rank failed at init (the error is the evidence; the others only wait for it)."""
+    rank failed with its own error, at init or later (the error is the evidence; the others only
+    wait for it, and dumping them would delay the stop by the dump's wait)."""
     collect = evidence.collector(run_dir)
 
     def before_stop(sup: Supervisor, out) -> None:
-        if out.phase not in (failfast.PHASE, failfast.INIT_FAILED_PHASE):
+        if out.phase not in (failfast.PHASE, failfast.INIT_FAILED_PHASE, failfast.RANK_FAILED_PHASE):
             collect(sup, out)
 
     return before_stop
