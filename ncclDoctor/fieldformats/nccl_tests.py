@@ -44,7 +44,8 @@ _AVG = re.compile(r"#?\s*Avg bus bandwidth\s*:\s*(" + _NUM + r")\s*(OK|FAILED)?"
 _NAME = re.compile(r"#?\s*Collective test (?:starting|concluded):\s*(\S+)")
 # The table's column header, the one line every version prints (a pasted excerpt often starts here); before v2.13
 # all_gather's and broadcast's tables have no redop column ("size count type time algbw busbw error").
-COLUMNS = re.compile(r"^#?\s*size\s+count\s+type\s+(?:redop\s+)?(?:root\s+)?time\s+algbw\s+busbw\s+(?:#?wrong|error)", re.M)
+COLUMNS = re.compile(r"^#?\s*size\s+count\s+type\s+(?:redop\s+)?(?:root\s+)?time\s+algbw\s+busbw\s+"
+                     r"(?:#?wrong|error)", re.M)
 
 
 def headless(text: str) -> bool:
