@@ -1191,6 +1191,32 @@ def test_an_old_nccl_tests_table_without_a_redop_column_is_read_for_wrong_result
     assert v["cause"] == "none", v
 
 
+# --- session 15 (fix46): NCCL_ALGO / NCCL_PROTO forcing an algorithm a function does not have ----------------------
+def test_no_algorithm_for_a_function_under_a_forced_nccl_algo_is_that_setting(tmp_path):
+    """NCCL's enqueue.cc: "Error : no algorithm/protocol available for function F with datatype T. NCCL_ALGO was set
+    to X." returns ncclInvalidUsage only because NCCL_ALGO / NCCL_PROTO was set: the forced setting has no
+    implementation of F (lead rules Q, V, W): config, no rank -- as torch's ncclInvalidUsage with its Last error
+    (pytorch-163063's shape with another function, datatype and setting) or as NCCL's own WARN line with a rank tag.
+    torch's ncclInvalidUsage whose Last error names no setting stays invalid usage."""
+    torch_err = ("[rank2]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+                 "ProcessGroupNCCL.cpp:3356, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version "
+                 "2.27.3\n"
+                 "[rank2]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                 "[rank2]: Last error:\n"
+                 "[rank2]: Error : no algorithm/protocol available for function AllGather with datatype ncclBfloat16. "
+                 "NCCL_ALGO was set to Tree.\n")
+    v = _verdict(tmp_path, torch_err)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "NCCL_ALGO" in v["fix"] and "unset" in v["fix"].lower() and "AllGather" in v["summary"], v
+    warn = ("gpu-c3:7741:7790 [5] enqueue.cc:1921 NCCL WARN Error : no algorithm/protocol available for function "
+            "ReduceScatter with datatype ncclFloat32. NCCL_PROTO was set to LL128.\n")
+    v = _verdict(tmp_path, warn)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "NCCL_PROTO" in v["fix"], v
+    v = _verdict(tmp_path, torch_err.replace(" NCCL_ALGO was set to Tree.", "").replace("AllGather", "Broadcast"))
+    assert v["cause"] == "invalid_usage", v
+
+
 # --- session 8 (fix27): RCCL's warnings of a platform setting missing ------------------------------------------------
 def test_rccls_missing_setting_warns_are_the_platforms_config_not_an_internal_error(tmp_path):
     """RCCL's init checks ('Missing "%s" from environment|kernel command line which can lead to ... hang!') name a
