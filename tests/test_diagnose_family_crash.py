@@ -2676,6 +2676,31 @@ def test_several_processes_of_a_launch_failing_on_the_ordinal_are_config_with_no
     assert v["cause"] == "cuda_error", v
 
 
+def test_nccl_tests_failing_to_set_its_device_is_the_launch_placement_naming_no_rank(tmp_path):
+    """Round 46: nccl-tests sets each device itself from the process's local rank on its host, -t and -g, so its own
+    'Test CUDA failure common.cu:N 'invalid device ordinal'' is the launch placing more processes x -g on a host than
+    it has GPUs (rules Q, W): config, no rank -- with mpirun's rank tags on several processes, or one process that
+    mpirun's record names (nccl-348's and nccl-tests-165's shapes with other hosts, ranks, lines and launchers). Any
+    other CUDA failure of nccl-tests stays a CUDA error."""
+    tagged = "".join(f"[1,{r}]<stderr>:gpu-b{r // 4}: Test CUDA failure common.cu:{r + 880} 'invalid device ordinal'\n"
+                     for r in (4, 6, 5, 7))
+    v = _verdict(tmp_path, "mpirun -np 8 -H gpu-b0:4,gpu-b1:4 ./build/all_gather_perf -g 1\n" + tagged)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "-npernode" in v["fix"] and "hostname" in v["fix"], v
+    one = ("node17: Test CUDA failure common.cu:845 'invalid device ordinal'\n"
+           " .. node17 pid 4411: Test failure common.cu:797\n"
+           "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+           "the job to be terminated. The first process to do so was:\n\n"
+           "  Process name: [[4021,1],3]\n  Exit code:    2\n")
+    v = _verdict(tmp_path, one)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    v = _verdict(tmp_path, one.replace("'invalid device ordinal'", "'no kernel image is available for execution on "
+                                       "the device'"))
+    assert v["cause"] == "cuda_error", v
+    v = _verdict(tmp_path, "[1,2]<stderr>:RuntimeError: CUDA error: invalid device ordinal\n")
+    assert v["cause"] == "cuda_error", v
+
+
 # --- round 36: a DataLoader's own bus-error report, any capitalisation (lead rule F) ---------------------------------
 def test_dataloader_bus_error_report_in_any_case_is_shared_memory_naming_no_unshown_rank(tmp_path):
     """A DataLoader's SIGBUS handler reports the worker's bus error ("Unexpected BUS error encountered in DataLoader

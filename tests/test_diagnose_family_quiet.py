@@ -1167,6 +1167,56 @@ def test_an_old_nccl_tests_error_column_within_the_types_tolerance_is_rounding_n
         assert _verdict(tmp_path, table(typ, err))["cause"] == "unknown", typ
 
 
+# --- session 15 (fix46): an old all_gather / broadcast table has no redop column ----------------------------------
+def test_an_old_nccl_tests_table_without_a_redop_column_is_read_for_wrong_results(tmp_path):
+    """Before v2.13 all_gather_perf's and broadcast_perf's tables have no redop column ("size count type time algbw
+    busbw error"): the header and rows are still read, the first time is not taken for a root, and an error above the
+    type's tolerance with 'Out of bounds values : N FAILED' is rule S (nccl-tests-37's shape with other sizes, types
+    and command lines); the same table within tolerance is nothing failing."""
+    def table(cmd: str, typ: str, err: str, oob: str) -> str:
+        return (cmd + "\n"
+                "                                             out-of-place                       in-place\n"
+                "       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error\n"
+                "        (B)    (elements)             (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+                + "".join(f"  {s:>10}  {s // 8:>12}  {typ:>6}    {3100 + i}  {20 + i}.05  {20 + i}.05  {err}    "
+                          f"{3150 + i}  {19 + i}.84  {19 + i}.84  {err}\n" for i, s in enumerate((1 << 28, 1 << 30)))
+                + f" Out of bounds values : {oob}\n Avg bus bandwidth    : 20.5\n")
+    for cmd, typ in (("./build/all_gather_perf -g 4 -b 256M -e 1G -f 4", "float"),
+                     ("mpirun -np 2 broadcast_perf -g 1 -b 256M -e 1G -f 4", "double")):
+        v = _verdict(tmp_path, table(cmd, typ, "2e+00", "2 FAILED"))
+        assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown"), (cmd, v)
+        assert "-c 1" in v["fix"] and "NCCL_PROTO" in v["fix"], v
+        assert "2 size(s)" in v["summary"], v["summary"]
+    v = _verdict(tmp_path, table("./build/all_gather_perf -g 4 -b 256M -e 1G -f 4", "float", "0e+00", "0 OK"))
+    assert v["cause"] == "none", v
+
+
+# --- session 15 (fix46): NCCL_ALGO / NCCL_PROTO forcing an algorithm a function does not have ----------------------
+def test_no_algorithm_for_a_function_under_a_forced_nccl_algo_is_that_setting(tmp_path):
+    """NCCL's enqueue.cc: "Error : no algorithm/protocol available for function F with datatype T. NCCL_ALGO was set
+    to X." returns ncclInvalidUsage only because NCCL_ALGO / NCCL_PROTO was set: the forced setting has no
+    implementation of F (lead rules Q, V, W): config, no rank -- as torch's ncclInvalidUsage with its Last error
+    (pytorch-163063's shape with another function, datatype and setting) or as NCCL's own WARN line with a rank tag.
+    torch's ncclInvalidUsage whose Last error names no setting stays invalid usage."""
+    torch_err = ("[rank2]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+                 "ProcessGroupNCCL.cpp:3356, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version "
+                 "2.27.3\n"
+                 "[rank2]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                 "[rank2]: Last error:\n"
+                 "[rank2]: Error : no algorithm/protocol available for function AllGather with datatype ncclBfloat16. "
+                 "NCCL_ALGO was set to Tree.\n")
+    v = _verdict(tmp_path, torch_err)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "NCCL_ALGO" in v["fix"] and "unset" in v["fix"].lower() and "AllGather" in v["summary"], v
+    warn = ("gpu-c3:7741:7790 [5] enqueue.cc:1921 NCCL WARN Error : no algorithm/protocol available for function "
+            "ReduceScatter with datatype ncclFloat32. NCCL_PROTO was set to LL128.\n")
+    v = _verdict(tmp_path, warn)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "NCCL_PROTO" in v["fix"], v
+    v = _verdict(tmp_path, torch_err.replace(" NCCL_ALGO was set to Tree.", "").replace("AllGather", "Broadcast"))
+    assert v["cause"] == "invalid_usage", v
+
+
 # --- session 8 (fix27): RCCL's warnings of a platform setting missing ------------------------------------------------
 def test_rccls_missing_setting_warns_are_the_platforms_config_not_an_internal_error(tmp_path):
     """RCCL's init checks ('Missing "%s" from environment|kernel command line which can lead to ... hang!') name a

@@ -869,6 +869,11 @@ R_WATCHDOG_TAIL = re.compile(r"^\s*Exception raised from ncclCommWatchdog\w{0,16
 # failed creating its communicator where the traceback is cut before the error's text. NCCL's own INFO line
 # "ncclCommInitRank comm 0x... rank 0 ..." is no call (no "(" after the name, no attribute dot before it)
 R_COMM_INIT_FRAME = re.compile(r"[\w\]]\.(?:nccl)?[Cc]ommInitRank\w{0,8}\(|\bin (?:nccl)?[Cc]ommInitRank\w{0,8}\s*$")
+# nccl-tests' own CUDA check failing on a device index ("host: Test CUDA failure common.cu:732 'invalid device
+# ordinal'"): nccl-tests sets each device itself, cudaDev = localRank*nThreads*nGpus + thread*nGpus + i, with localRank
+# counted among the processes of the same hostname -- an index past the host's GPUs is the launch placing more
+# processes x -t x -g on a host than it has GPUs (or hosts sharing one hostname), never one rank's (lead rules Q, W)
+R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"

@@ -138,6 +138,8 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
     said = " ".join((e.data.get("what") or "") + " " + e.text for e in evs).lower()
     if "invalid device ordinal" not in said and "device < num_gpus" not in said:
         return None
+    if tests := [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text)]:
+        return _nccl_tests_past_gpus(tests)
     launches = c.samples.get("launch_procs", [])
     shown = [e.data["gpus"] for e in c.samples.get("gpus_shown", [])]
     past = [(e.data["procs"], e.data["gpus"], e, "CUDA_VISIBLE_DEVICES on that command line leaves")
@@ -176,6 +178,33 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         "shows, or CUDA_VISIBLE_DEVICES leaves); a model whose model-parallel size is larger needs that many GPUs "
         "(or a smaller model / checkpoint whose model-parallel size equals the number of GPUs).",
         "high", [], [e.brief()] + [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _nccl_tests_past_gpus(evs: list[Event]) -> Verdict:
+    """Lead rules Q, W: nccl-tests chooses every device itself from the process's local rank on its host (processes
+    of the same hostname), its threads (-t) and GPUs (-g): cudaDev = localRank*nThreads*nGpus + thread*nGpus + i. Its
+    own CUDA check failing with 'invalid device ordinal' is therefore an index past the host's GPUs, which only the
+    launch makes: more processes x -t x -g placed on one host than it has GPUs (mpirun's slots filling the first host,
+    hosts that share one hostname, a CUDA_VISIBLE_DEVICES that hides GPUs). Config, no rank: whichever process's
+    failure is shown or recorded by mpirun first, every process was placed by the same launch."""
+    hosts = sorted({h for e in evs if (h := e.host or _tests_host(e.text))})
+    where = f" on {', '.join(hosts[:4])}" if hosts else ""
+    return Verdict(
+        "config",
+        f"nccl-tests failed setting its device with 'invalid device ordinal'{where}: it picks each GPU from the "
+        "process's local rank on its host, its -t threads and -g GPUs, so the launch placed more processes x -t x -g "
+        "on that host than it has GPUs -- a placement every process shares, not a CUDA fault and not one rank's",
+        "Place no more processes on a host than it has GPUs (with -g G, GPUs/G): give mpirun each host's slots as its "
+        "GPU count (-H host1:8,host2:8 or a hostfile with slots=8), or -npernode / --map-by ppr:8:node, with -np and "
+        "-g matching the GPUs per node; check every node has a unique hostname (nccl-tests counts local ranks by "
+        "hostname), that CUDA_VISIBLE_DEVICES leaves the GPUs visible, and nvidia-smi's GPU count on each host.",
+        "high", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
+def _tests_host(text: str) -> str:
+    """The host nccl-tests names before its failure ("gpu-07: Test CUDA failure ...")."""
+    m = re.search(r"([\w.\-]{1,64}): Test CUDA failure", text)
+    return m.group(1) if m else ""
 
 
 # CUDA's math libraries, by the prefix of their functions and libraries: cuBLAS / cuBLASLt, cuDNN, cuFFT, cuSPARSE,
