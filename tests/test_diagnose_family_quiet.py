@@ -2219,5 +2219,6 @@ def test_ncclS_per_call_and_tuner_trace_lines_alone_are_none_naming_the_tuning(t
         v = _verdict(tmp_path, text)
         assert v["cause"] == "none" and v["culprits"] == [], v
         assert f"Algo {algo} proto {proto}" in v["fix"] and "NCCL_DEBUG_SUBSYS=TUNING" in v["fix"], v
-    warn = "node1:311:402 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2 with error 12\n"
+    warn = ("node1:311:402 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2 with "
+            "error 12\n")
     assert _verdict(tmp_path, "[1] NCCL TRACE 24 Bytes -> Algo 1 proto 0 time 2.1\n" + warn)["cause"] != "none"

@@ -379,8 +379,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("accelerate launch's notice that values were not passed and defaults were used (its list "
                       "'`--num_processes` was set to a value of `N`', or 'More than one GPU was found, enabling "
                       "multi-GPU training. If this was unintended please pass in `--num_processes=1`') is a harmless "
-                      "launcher warning, a warning only: the processes run as launched with those defaults. To silence it pass every value it lists on the command line (--num_processes=1 for "
-                      "one process, --multi_gpu with --num_processes N for several, --num_machines, "
+                      "launcher warning, a warning only: the processes run as launched with those defaults. To "
+                      "silence it pass every value it lists on the command line (--num_processes=1 for one process, "
+                      "--multi_gpu with --num_processes N for several, --num_machines, "
                       "--mixed_precision, --dynamo_backend) or save them once with `accelerate config`; where the "
                       "command already passes --num_processes=1, the notice is the launcher misreading its own "
                       "arguments: upgrade accelerate (CUDA_VISIBLE_DEVICES=0 also shows it one GPU)")
