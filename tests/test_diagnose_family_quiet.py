@@ -587,6 +587,27 @@ def test_store_connect_retries_followed_by_the_stores_timeout_are_the_store(tmp_
     assert _verdict(tmp_path, log)["cause"] == "store_rendezvous"
 
 
+def test_the_store_socket_not_yet_listening_will_retry_alone_is_none(tmp_path):
+    """c10d's socket warning that the store's server "is not yet listening (errno: 111 - Connection refused), will
+    retry" is the same retried connect (pytorch-73114's shape with other hosts, ports, source lines and a rank
+    prefix): with nothing failing after it none, the fix naming the endpoint to check; the store's timeout after it
+    is still the store. A refused connection that is not retried is still read as a failure."""
+    for head, host, port in (("[W socket.cpp:701]", "jean-zay-iam01-ib0", 55035),
+                             ("[rank3]:[W1106 09:14:52.108223 socket.cpp:558] [c10d]", "10.2.0.17", 29500)):
+        warn = (f"{head} The server socket on [{host}]:{port} is not yet listening (errno: 111 - Connection refused), "
+                "will retry\n")
+        d = _report(tmp_path, warn * 2)
+        v = d["verdict"]
+        assert v["cause"] == "none" and _accused(d) == set(), v
+        assert f"nc -zv {host} {port}" in v["fix"] and "will retry" in v["fix"], v
+        late = warn + (f"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while "
+                       f"trying to connect to ({host}, {port}).\n")
+        assert _verdict(tmp_path, late)["cause"] == "store_rendezvous"
+    refused = ("[W socket.cpp:601] [c10d] The client socket has failed to connect to [node-b2]:29500 (errno: 111 - "
+               "Connection refused).\nRuntimeError: Connection refused\n")
+    assert _verdict(tmp_path, refused)["cause"] != "none"
+
+
 def test_store_connect_retry_whose_own_error_is_the_spent_connect_timeout_is_the_store(tmp_path):
     """A [W] 'retrying' warning whose own error is the client socket timing out after the whole connect budget
     (timeout=N ms, timed out after N ms) is a store that could not be reached (rules L, Y), not a transient retry:

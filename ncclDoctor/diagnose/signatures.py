@@ -409,6 +409,10 @@ R_STORE_WAITED = re.compile(r"\brecv\w*WithTimeout failed on|Failed to recv")
 # retrying (try=6, timeout=1800000ms, delay=5241ms): Connection reset by peer" -- whatever the errno, the client
 # never got a valid store at that address.
 R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\b")
+# c10d's socket (socket.cpp, torch 1.11+) as the store client connects before the server is up: "The server socket on
+# [jean-zay-iam01-ib0]:55035 is not yet listening (errno: 111 - Connection refused), will retry." -- the same retry
+R_STORE_NOT_LISTENING = re.compile(r"server socket on \[?([\w.\-:]{1,255}?)\]?:(\d{1,5}) is not yet listening\b"
+                                   r"[^\n]{0,120}\bwill retry")
 # The same warning whose own error is the connect timeout running out ("- retrying (try=0, timeout=600000ms, ...):
 # The client socket has timed out after 600000ms while trying to connect to (H, P)"): the whole connect budget was
 # spent without reaching the store, a store timeout however it is worded (lead rules L, Y), not a transient retry

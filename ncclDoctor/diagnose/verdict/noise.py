@@ -325,11 +325,16 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "printed before the process group existed (torch adds its [rankN] prefix once it does): it "
                       "is the client's connect/validate, which TCPStore retries ('failed to connect/validate ... "
                       "retrying'), a transient reset; harmless unless a store timeout or error follows")
-    retry = [e.data["endpoint"] for e in c.samples.get("benign", []) if e.data.get("what") == "store connect retry"]
+    tries = [e.data for e in c.samples.get("benign", []) if e.data.get("what") == "store connect retry"]
+    retry = [d["endpoint"] for d in tries]
     if retry:
-        benign.append(f"the TCPStore client's 'failed to connect/validate to host {retry[0]} - retrying' warnings "
-                      "are retries with nothing failing after them: the store was not up yet (rank 0's node still "
-                      "starting), which TCPStore waits for until its timeout. If the job hangs there, collect that "
+        said = (f"'The server socket on {retry[0]} is not yet listening ..., will retry'" if tries[0].get("listening")
+                is False else f"'failed to connect/validate to host {retry[0]} - retrying'")
+        benign.append(f"the TCPStore client's {said} warnings are retries with nothing failing after them: the "
+                      "store host (MASTER_ADDR, rank 0's TCPStore server) was not up yet "
+                      "(rank 0's node still starting), which the client waits for until its timeout (the rendezvous "
+                      "timeout, init_process_group's timeout): check for a later timeout. If the job hangs there "
+                      "(py-spy dump of a stuck process), check that the store server started on rank 0, collect that "
                       f"host's log (is its store listening? `ss -ltnp | grep {retry[0].rpartition(':')[2]}`) and "
                       f"`nc -zv {retry[0].replace(':', ' ')}` from this node (MASTER_ADDR/MASTER_PORT, the firewall)")
     if any(w and "driver shutting down" in w for w in whats):
