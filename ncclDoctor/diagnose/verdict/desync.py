@@ -112,6 +112,12 @@ def _sites_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _NO_MODEL_COUNT = 1_000_000
 
 
+def _unsent(e) -> bool:
+    """A DDP parameter-count line whose other count no rank sends (0, or more tensors than any model has): the slot
+    of the check's all-gather was never filled."""
+    return e.data["odd_params"] == 0 or e.data["odd_params"] >= _NO_MODEL_COUNT > e.data["reporter_params"]
+
+
 def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """DDP's constructor found that the ranks' models differ. Its check all-gathers every rank's count
     into uninitialised tensors and names the FIRST slot that differs from the printing rank's own
@@ -140,9 +146,15 @@ def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in evs if not e.data.get("shape")]
     odd = {e.data["odd"] for e in evs}
     reporters = {e.data["reporter"] for e in evs}
+    timed_out = c.kind_ranks.get("watchdog_timeout", set())
+    if all(_unsent(e) for e in evs) and reporters | odd <= timed_out:
+        # every printing rank read a count nobody sends, and the printers and the ranks they name all timed out in a
+        # collective (the check's all-gather): neither side was elsewhere, so the gather was aborted before it
+        # delivered and its slots name nobody (lead rule AH (1)'s third reading); the timeouts decide (rules B, E, H)
+        return None
     culprits = sorted(odd) if len(odd) == 1 and len(reporters - odd) > 1 else []
     e = evs[0]
-    unsent = e.data["odd_params"] == 0 or e.data["odd_params"] >= _NO_MODEL_COUNT > e.data["reporter_params"]
+    unsent = _unsent(e)
     return Verdict(
         "desync",
         f"the ranks built different models before DDP wrapped them, or were not in the same collective: rank "
