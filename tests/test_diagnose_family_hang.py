@@ -186,6 +186,7 @@ def test_ddp_zero_counts_read_from_a_check_gather_every_rank_timed_out_in_name_n
         d = _report(tmp_path, text)
         v = d["verdict"]
         assert v["cause"] == "network_setup" and v["culprits"] == [] and not _accused(d), v
+        assert "name no rank and are consequences" in v["summary"], v
     missing = "".join(watchdog_line(r, 1, "ALLGATHER", 600004, 600000, numel=(1, 4)) for r in (1, 2, 3))
     missing += "".join(_DDP.format(r=r, n=51, o=0, m=0) for r in (1, 2, 3))
     v = _verdict(tmp_path, missing)
