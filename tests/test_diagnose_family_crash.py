@@ -2468,6 +2468,25 @@ def test_an_illegal_access_reported_by_nccls_own_cuda_call_points_at_the_gpu_and
     assert "xid" in v["fix"].lower() and "driver" in v["fix"], v
 
 
+def test_nccls_own_cuda_failure_warn_pasted_bare_points_at_the_gpu_pair_and_p2p(tmp_path):
+    """NCCL's "NCCL WARN Cuda failure 700 'an illegal memory access'" pasted without its host:pid:tid prefix beside
+    nccl-tests' "unhandled cuda error" (nvforums-360195's shape, other source lines, orders and a vLLM worker's
+    traceback or none): NCCL's own CUDA call found the fault with no kernel of the user's, so cuda_error, nobody named,
+    and the fix points at the GPU pair's P2P/NVLink path, the driver and NCCL version. A rank's own illegal access
+    (no NCCL WARN) keeps the kernel advice only."""
+    warn = "NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n"
+    for text in ("Test NCCL failure common.cu:536 'unhandled cuda error'\n" + warn,
+                 warn + "ERROR 03-11 09:12:40 [multiproc_executor.py:611] WorkerProc failed to start.\n"
+                 "Test NCCL failure common.cu:1012 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), v
+        assert "NCCL_P2P_DISABLE=1" in v["fix"] and "driver" in v["fix"] and "IOMMU" in v["fix"], v
+    own = "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    v = _report(tmp_path, own)["verdict"]
+    assert v["cause"] == "cuda_error" and "NCCL_P2P_DISABLE" not in v["fix"], v
+
+
 # --- session 9 (fix31): a DataLoader worker's death retold without its pid (rule F) ---------------------------------
 def test_a_dataloader_bus_error_retold_without_its_pid_is_shared_memory_and_names_nobody(tmp_path):
     """A framework or a reporter retelling torch's "DataLoader worker (pid N) is killed by signal: Bus error." drops

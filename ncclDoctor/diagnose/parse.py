@@ -47,6 +47,9 @@ from ncclDoctor.diagnose.signatures import Event, _int
 # a long line that ends inside a word cut at its hyphen or inside an arrow ("... but store-" / ">get('0') got error"):
 # a terminal wrapped it there, like a line ending in a letter or digit
 _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
+# a glog/TORCH_WARN header whose message starts on the next line ("[rank3]:[W710 ...ProcessGroupNCCL.cpp:1575]
+# Warning: WARNING:" / "destroy_process_group() was not called ..."): a paste wrapped it after the header, however short
+_HEAD_CUT = re.compile(r"\]\s*(?:Warning|WARNING|Error|ERROR):(?:\s*(?:Warning|WARNING):)?\s*$")
 
 
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
@@ -163,6 +166,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # lead rule AF(3): a watchdog rethrow's tail read before any watchdog or CUDA error of this file (its header not
         # shown): (its line, the rank its launcher prefix or the file name gives, or None); False once an error is read
         self._wd_tail: tuple[int, int | None] | None | bool = None
+        self._call_traced: set[bool] = set()  # NCCL per-call INFO / tuner TRACE lines read (readers.nccl: is it TRACE)
         self._comm_init = ""  # file:line of a traceback's call into NCCL's communicator creation (R_COMM_INIT_FRAME)
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
@@ -538,7 +542,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
             self._follow = 6
         elif (len(body) >= 100 and (body.rstrip()[-1:].isalnum() or _WORD_CUT.search(body))
-              or body.rstrip().endswith("'")):
+              or body.rstrip().endswith("'") or (body.rstrip()[-1:] == ":" and _HEAD_CUT.search(body))):
             # measured without the launcher's and collector's prefixes (a kubectl timestamp, a logging header): the
             # same line must read the same however it was prefixed
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature

@@ -139,6 +139,11 @@ R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}|(?<![^\s:])):(?
 # stream 0x..". opCount (hex) counts the communicator's collectives: every member issues the same one at each count.
 R_COLL_TRACE = re.compile(r"\bINFO (\w{2,32}): opCount ([0-9a-fA-F]{1,16}) [^\n]{0,300}?"
                           r"\bcomm (0x[0-9a-fA-F]{1,16}) \[nranks=(\d{1,7})\]")
+# The same per-call line, and the tuner's TRACE of its choice for it (enqueue.cc/tuning.cc, NCCL_DEBUG=TRACE: "24 Bytes
+# -> Algo 1 proto 0 time 2771.4"), read where no host:pid:tid prefix keeps them for the desync check: tracing of the
+# algorithm and protocol NCCL chose, no failure (verdict.noise._none)
+R_CALL_TRACE = re.compile(r"\bINFO \w{2,32}: opCount [0-9a-fA-F]{1,16} |"
+                          r"\bTRACE \d{1,15} Bytes -> Algo (?P<algo>\d{1,2}) proto (?P<proto>\d)\b")
 
 # --- families -----------------------------------------------------------------------
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
@@ -404,6 +409,10 @@ R_STORE_WAITED = re.compile(r"\brecv\w*WithTimeout failed on|Failed to recv")
 # retrying (try=6, timeout=1800000ms, delay=5241ms): Connection reset by peer" -- whatever the errno, the client
 # never got a valid store at that address.
 R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\b")
+# c10d's socket (socket.cpp, torch 1.11+) as the store client connects before the server is up: "The server socket on
+# [jean-zay-iam01-ib0]:55035 is not yet listening (errno: 111 - Connection refused), will retry." -- the same retry
+R_STORE_NOT_LISTENING = re.compile(r"server socket on \[?([\w.\-:]{1,255}?)\]?:(\d{1,5}) is not yet listening\b"
+                                   r"[^\n]{0,120}\bwill retry")
 # The same warning whose own error is the connect timeout running out ("- retrying (try=0, timeout=600000ms, ...):
 # The client socket has timed out after 600000ms while trying to connect to (H, P)"): the whole connect budget was
 # spent without reaching the store, a store timeout however it is worded (lead rules L, Y), not a transient retry
@@ -1505,8 +1514,11 @@ R_DS_LAUNCH_CMD = re.compile(r"-m deepspeed\.launcher\.launch\s+(--world_info=\S
 # total over all machines (readers.settings._accel_world)
 R_ACCEL_COUNT = re.compile(r"(?<![\w.])(?:--)?(num_processes|num_machines)['\"]?(?:\s*[:=]\s*|\s+)['\"]?(\d{1,6})\b")
 # accelerate launch's notice that it used defaults for values not passed ("More than one GPU was found, enabling
-# multi-GPU training. If this was unintended please pass in `--num_processes=1`."): a launcher's warning
-R_ACCEL_DEFAULTS = re.compile(r"[Ii]f this was unintended,? please pass in `?--num_processes=1")
+# multi-GPU training. If this was unintended please pass in `--num_processes=1`."), and its list of those values, one
+# a line under "The following values were not passed to `accelerate launch` and had defaults used instead:"
+# ("`--num_processes` was set to a value of `1`"): a launcher's warning
+R_ACCEL_DEFAULTS = re.compile(r"[Ii]f this was unintended,? please pass in `?--num_processes=1|"
+                              r"`--num_(?:processes|machines)` was set to a value of `")
 # A process announcing its global rank at set-up (fairseq's and the DeiT/MAE family's "| distributed init (rank 7):
 # env://", LAVIS's "(rank 0, world 1)") and a launch command's world-size argument (fairseq's
 # --distributed-world-size, --world_size, --world-size): readers.settings._launch_world
@@ -1516,6 +1528,10 @@ R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
                           r"['\"]?([^'\"\s\\;&|]{0,120})")
+# A framework's notice of a setting it found already made ("NCCL_CUMEM_ENABLE is set to 0, skipping override", vLLM's
+# env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"): the variable and the value it keeps
+R_ENV_IS_SET = re.compile(r"\b((?:NCCL|TORCH_NCCL|GLOO)_[A-Z0-9_]{1,48}) (?:is|was) (?:already )?set to "
+                          r"['\"`]?([^'\"`\s,;]{1,120})")
 
 
 def strip_prefixes(text: str) -> str:

@@ -226,6 +226,11 @@ class StoreReaders:
             ev.data["said"] = f"{cw.group(1)}: {cw.group(2).strip()}"
             return ev
         client = S.R_STORE_CLIENT.search(text)
+        if not client and "not yet listening" in text and (wait := S.R_STORE_NOT_LISTENING.search(text)):
+            # the client connecting before the store's server listens, retried (lead rules K, L): as below
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="store connect retry", endpoint=f"{wait.group(1)}:{wait.group(2)}", listening=False)
+            return ev
         spent = S.R_STORE_RETRY_SPENT.search(text) if client and "timed out after" in text else None
         if spent and int(spent.group(2)) < int(spent.group(1)):
             spent = None  # its socket's own timeout is shorter than the connect budget: one attempt, retried

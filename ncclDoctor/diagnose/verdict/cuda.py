@@ -504,14 +504,18 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "TORCH_NCCL_NAN_CHECK=1 ran its check kernel on the default device without it: unset it or "
                    "upgrade torch). " + fix)
         if not any(_NCCL_ALLOC.search(e.text) or _NCCL_LAUNCH.search(e.text) for e in evs) and any(
-                _NCCL_CUDA_WARN.search(e.text) for e in evs):
+                _NCCL_CUDA_WARN.search(e.text) for e in evs + c.samples.get("nccl_warn", [])):
             # NCCL's own CUDA call elsewhere (init.cc, a proxy's) found the fault: an earlier kernel's, or NCCL's and
             # the GPU's own where no kernel of the user's runs (nccl-tests)
             fix += (" NCCL's own CUDA call reported the illegal memory access (its 'Cuda failure' WARN): where no "
                     "kernel of your own ran before it (nccl-tests runs only NCCL's), look at the GPU, the driver and "
                     "the GPUDirect RDMA path on that host: dmesg -T | grep -i xid (Xid errors), nvidia-smi -q, the "
                     "same NCCL and driver versions on every node (NCCL_DEBUG=INFO prints both), and "
-                    "NCCL_NET_GDR_LEVEL=LOC to run once without GPUDirect RDMA.")
+                    "NCCL_NET_GDR_LEVEL=LOC to run once without GPUDirect RDMA. Between the GPUs of one node, run "
+                    "once with NCCL_P2P_DISABLE=1: if that passes, the GPU peer-to-peer (P2P) / NVLink path is at "
+                    "fault (IOMMU / ACS left on, nvidia-fabricmanager not running or not matching the driver on "
+                    "NVSwitch systems; cuda-samples' p2pBandwidthLatencyTest checks it); upgrade NCCL where the GPU "
+                    "is newer than the NCCL version.")
         if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
             what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
             fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "
