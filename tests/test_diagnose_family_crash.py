@@ -3107,3 +3107,36 @@ def test_a_windows_ntstatus_exit_code_is_read_whole_and_named_a_native_crash(tmp
     assert v["culprits"] == [1], v
     assert "0xC0000005" in v["summary"] and "access violation" in v["summary"], v["summary"]
     assert "faulthandler" in v["fix"], v["fix"]
+
+
+# --- session 15 (fix46-f1): launcher records and exits of round 46 ------------------------------------------------
+def _rendered_record(rank: int, code: int, pid: int, host: str, others: str = "<NO OTHER FAILURES>") -> str:
+    """torchrun's ChildFailedError record pasted as rendered Markdown: the underscores went as emphasis and the
+    table's layout with them (field names on lines of their own, rank, exit code and error file glued)."""
+    sig = {-9: "SIGKILL", -6: "SIGABRT", -11: "SIGSEGV"}[code]
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+            "experiments/train main.py FAILED\nFailures:\n" + others + "\nRoot Cause (first observed failure) :\n"
+            f"[0]:\ntime\nhost\n2024-02-11 09:12:33\n{host}\n"
+            f"rank{rank} (local rank: {rank})exitcode: {code} (pid: {pid})error file: <N/A>\n"
+            f"traceback : signal {-code} ({sig}) received by PID {pid}\n"
+            "python -m torch.distributed.launch --nproc_per_node=8 \\\n       experiments/train_main.py\n")
+
+
+def test_a_torchrun_record_pasted_as_rendered_markdown_is_still_read(tmp_path):
+    """Round 46 (AMVUR-2, lead rule A): the record's fields lost their layout in a rendered paste ("rank2 (local
+    rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>", "time" / "host" alone then their values) and
+    "<NO OTHER FAILURES>" lost its underscores: still the one failure of a single-node launch, -9 the OOM killer.
+    Other ranks, codes, pids, hosts, a collector's prefix; the usual layout reads as before."""
+    d = _report(tmp_path, _rendered_record(5, -9, 91712, "gpu-box-07"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("host_oom", [5]), d["verdict"]
+    assert "OOM killer" in d["verdict"]["fix"], d["verdict"]["fix"]
+    logged = "".join(f"[2024-05-01 12:00:00,123] [INFO] {x}\n"
+                     for x in _rendered_record(6, -9, 5120, "n3").splitlines())
+    assert _verdict(tmp_path, logged, "logged.log")["culprits"] == [6]  # behind a collector's prefix, its time too
+    v = _verdict(tmp_path, _rendered_record(1, -11, 4410, "ws-12"), "segv.log")
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    assert "rank 1" in v["summary"] and "SIGSEGV" in v["summary"], v["summary"]
+    # the usual layout is unchanged (the near shape)
+    plain = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\nFailures:\n  <NO_OTHER_FAILURES>\n"
+             "Root Cause (first observed failure):\n" + failure_record(0, 3, 3, -9, 777))
+    assert _verdict(tmp_path, plain, "plain.log")["culprits"] == [3]

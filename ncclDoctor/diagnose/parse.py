@@ -73,6 +73,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._stray_exit: tuple[int, Event, str] | None = None
         self._wd_cut: tuple[Event, str] | None = None  # a watchdog event whose WorkNCCL(...) text was cut
         self._cf_last, self._cf_more = "", 0  # the last summary field read; traceback lines still allowed
+        self._cf_names: list[str] = []  # field names read alone (a rendered paste): their values come next, in order
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
         self._hvd_missing: Event | None = None  # Horovod 0.28's "Missing ranks:" block: its event once a rank is read
         self._hvd_head = 0  # the line of that block's "Missing ranks:" header, then of its last rank (0: none open)
@@ -97,6 +98,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._member_world: int | None = None
         self._member_dup = False
         self._member_ev: Event | None = None
+        self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
@@ -388,6 +390,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
         self._body = body = S.strip_prefixes(text)
+        self._text = text
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]

@@ -800,6 +800,14 @@ R_RAY_NODE_DEAD = re.compile(r"The node with (?:node|client) (?:id|ID):? \S{1,80
                              r"(?P<ip>[^\s,]{1,80}))?[^\n]{0,200}? has been marked dead because the "
                              r"(?:detector|monitor) has missed too many heartbeats")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
+# The same record pasted as rendered Markdown (unfenced): the underscores went as emphasis ("local rank",
+# "error file", "<NO OTHER FAILURES>") and the table's layout with them -- the field names on lines of their own
+# ("time" / "host", then their values), and the rank, exit code and error file glued on one line: "rank2 (local
+# rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>"
+R_CF_GLUED = re.compile(r"^\s*rank\s*:?\s*(-?\d{1,12}) \(local[_ ]rank: (-?\d{1,12})\)\s*exitcode\s*:?\s*"
+                        r"(-?\d{1,12}) \(pid: (\d{1,12})\)\s*(?:error[_ ]file\s*:\s*(\S[^\n]{0,300}))?$")
+R_CF_DATE = re.compile(r"\d{4}-\d\d-\d\d[ _T]\d\d:\d\d:\d\d")
+R_CF_NAME = re.compile(r"^\s*(time|host|rank|exitcode|error[_ ]file|traceback)\s*:?\s*$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
 R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
