@@ -3140,3 +3140,24 @@ def test_a_torchrun_record_pasted_as_rendered_markdown_is_still_read(tmp_path):
     plain = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\nFailures:\n  <NO_OTHER_FAILURES>\n"
              "Root Cause (first observed failure):\n" + failure_record(0, 3, 3, -9, 777))
     assert _verdict(tmp_path, plain, "plain.log")["culprits"] == [3]
+
+
+def test_srun_naming_a_task_out_of_memory_is_host_oom_with_no_rank_when_one_task_a_node(tmp_path):
+    """Round 46 (LUMI 8538204, lead rules A, I, J, AI (2)): srun's "task N: Out Of Memory" (and slurmstepd's
+    "oom_kill event" in its underscore wording) is the OOM killer in that task's cgroup; the tasks srun then
+    terminated on the other nodes are its teardown, not a cancel. One task a node: a task is a node's launcher, not a
+    rank, so nobody is named. Other task, nodes, step ids; a task that exited with a code stays what it was."""
+    def srun(task: int, how: str, step: str, hosts=("gpu-a17", "gpu-b02", "gpu-c11")) -> str:
+        lines = [f"srun: error: {hosts[0]}: task {task}: {how}\n", f"srun: Terminating StepId={step}\n"]
+        lines += [f"srun: error: {h}: task {t}: Terminated\n" for t, h in zip((x for x in range(3) if x != task),
+                                                                              hosts[1:])]
+        return "".join(lines) + f"srun: Force Terminated StepId={step}\n"
+    for task, step in ((2, "771203.0"), (0, "90417.1")):
+        d = _report(tmp_path, srun(task, "Out Of Memory", step), f"oom{task}.log")
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("host_oom", []), d["verdict"]
+        assert "--mem" in d["verdict"]["fix"] and not _accused(d), d["verdict"]
+    stepd = ("slurmstepd: error: Detected 1 oom_kill event in StepId=4412.0. Some of the step tasks have been OOM "
+             "Killed.\n")
+    assert _verdict(tmp_path, stepd + srun(1, "Terminated", "4412.0"), "stepd.log")["cause"] == "host_oom"
+    # the near shape: a task that exited with a code, then the teardown, is no OOM
+    assert _verdict(tmp_path, srun(1, "Exited with exit code 1", "5521.0"), "exit.log")["cause"] != "host_oom"

@@ -1167,9 +1167,13 @@ R_SELF_KILL = re.compile(r"Received sigquit from a child proces|SIGQUIT received
 # line keeps the rest of that line glued on (a few letters of its last word, then the line: "Killedng epoch 3").
 # The kubelet evicting a pod for the node's memory ("Reason: Evicted / Message: The node was low on resource: memory.",
 # the event "The node had condition: [MemoryPressure].") is the same host memory running out, seen from Kubernetes.
+# Slurm says it of a step's cgroup in two wordings (slurmstepd's "Detected 1 oom_kill event in StepId=N.0", older
+# "oom-kill event(s)") and srun of the task it held ("srun: error: nid006024: task 0: Out Of Memory"): a task is a
+# process only where srun starts one a rank, so the task number is not read as a rank here (lead rule AI (2)).
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed(?:\b|[a-z]{1,3} )|Out of memory: Killed process|"
-                         r"oom-kill|Memory cgroup out of memory|\bOOMKilled\b|The node was low on resource: memory|"
-                         r"The node had condition: \[MemoryPressure\]")
+                         r"oom[-_]kill|Memory cgroup out of memory|\bOOMKilled\b|The node was low on resource: memory|"
+                         r"The node had condition: \[MemoryPressure\]|\bsrun: error: \S{1,255}: tasks? \d[\d,-]{0,60}: "
+                         r"Out Of Memory")
 # argparse refusing the local-rank argument a launcher passes, or missing the one it does not pass (exit code 2):
 # torch.distributed.launch of torch >= 2.0 passes "--local-rank=N", older ones and DeepSpeed's launcher
 # "--local_rank=N", torchrun none (only the LOCAL_RANK variable): "error: unrecognized arguments: --local-rank=0",

@@ -116,7 +116,8 @@ class ExitReaders:
             if ev is not None:
                 return ev
             k = S.R_HOST_KILL.search(self._body) if ("Killed" in text or "oom" in text.lower() or
-                                                     "resource: memory" in text or "MemoryPressure" in text) else None
+                                                     "resource: memory" in text or "MemoryPressure" in text or
+                                                     "Out Of Memory" in text) else None
             if k and self._self_kill and re.fullmatch(r"(?:\S+: line \d+: +\d+ )?Killed", k.group(0).strip()):
                 return self._context(lineno, text, "self_kill")  # the serving framework's own kill (lead rule P)
             sh = None if k else S.R_SHELL_SIGNAL.search(self._body)
