@@ -3161,3 +3161,42 @@ def test_srun_naming_a_task_out_of_memory_is_host_oom_with_no_rank_when_one_task
     assert _verdict(tmp_path, stepd + srun(1, "Terminated", "4412.0"), "stepd.log")["cause"] == "host_oom"
     # the near shape: a task that exited with a code, then the teardown, is no OOM
     assert _verdict(tmp_path, srun(1, "Exited with exit code 1", "5521.0"), "exit.log")["cause"] != "host_oom"
+
+
+def _exit_abort(shown: int, recorded: int, at_exit: bool = True) -> str:
+    """Rank SHOWN printing its work done, then aborting ("Fatal Python error: Aborted", faulthandler's stacks), and
+    torchrun's record of rank RECORDED exiting -6 a few seconds later."""
+    p = f"[rank{shown}]:"
+    stack = ([f"{p}Current thread 0x00007f0360ff9640 (most recent call first):", f"{p}  Garbage-collecting",
+              f"{p}  <no Python frame>", p, f"{p}Thread 0x00007f06b6639200 (most recent call first):",
+              f"{p}  <no Python frame>"] if at_exit else
+             [f"{p}Current thread 0x00007f0360ff9640 (most recent call first):",
+              f'{p}  File "/work/train.py", line 212 in train_step', f'{p}  File "/work/train.py", line 300 in main'])
+    lines = [f"{p}2025-03-09 11:02:14,011 - root - INFO - step: 998/1000  loss:  2.1187",
+             f"{p}2025-03-09 11:02:19,603 - root - INFO - Training completed",
+             f"{p}terminate called without an active exception", f"{p}Fatal Python error: Aborted", p, *stack,
+             "W0309 11:02:24.901000 88120 site-packages/torch/distributed/elastic/multiprocessing/api.py:897] Sending "
+             "process 88131 closing signal SIGTERM",
+             f"E0309 11:02:26.212000 88120 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] failed "
+             f"(exitcode: -6) local_rank: {recorded} (pid: 88132) of binary: /opt/env/bin/python3.11",
+             "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", "Failures:", "<NO_OTHER_FAILURES>",
+             "Root Cause (first observed failure):"]
+    return "\n".join(lines) + "\n" + failure_record(0, recorded, recorded, -6, 88132, traceback="Signal 6 (SIGABRT) "
+                                                    "received by PID 88132")
+
+
+def test_every_rank_shown_aborting_at_interpreter_exit_after_the_work_is_the_teardown_not_a_culprit(tmp_path):
+    """Round 46 (NewComputeBench, lead rule J): torchrun records rank R exiting -6, and another rank's own output
+    shows it aborting too ("Fatal Python error: Aborted") with faulthandler's stacks holding no Python frame on any
+    thread (the script had returned): every rank shown aborted alike at exit, nobody's fault, and the fix names the
+    teardown (barrier, destroy_process_group). Other ranks here; the same abort inside the training still names
+    nobody but not the teardown; the record's rank alone aborting stays the lone culprit."""
+    for shown, recorded in ((0, 1), (3, 2)):
+        d = _report(tmp_path, _exit_abort(shown, recorded), f"exit{shown}.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+        assert "destroy_process_group" in v["fix"] and "barrier" in v["fix"] and "teardown" in v["summary"], v
+    v = _verdict(tmp_path, _exit_abort(0, 1, at_exit=False), "mid.log")
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and "destroy_process_group" not in v["fix"], v
+    v = _verdict(tmp_path, _exit_abort(2, 2), "same.log")  # the record's own rank: still the lone failure
+    assert v["culprits"] == [2], v

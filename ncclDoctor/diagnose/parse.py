@@ -81,6 +81,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._gloo_gone: dict[int | None, Event] = {}  # each rank's gloo "closed/reset by peer" error
         self._hvd_open = False  # that rank's list not closed yet on its line ("]" to come: a paste wrapped it)
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
+        self._fatal: Event | None = None  # a "Fatal Python error:" whose faulthandler thread stacks follow
         self.last_error: Event | None = None
         self.last_error_line = 0
         self._cupy_init = self._cupy_err = 0  # the lines of CuPy's communicator-creation and NcclError frames
@@ -458,6 +459,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             handled, ev = self._child_failed(lineno, body)
             if handled:
                 return ev
+        if self._fatal is not None and self._fatal_stack(body):
+            return None
         if self._crash is not None:
             f = S.R_FRAME.match(body)
             if not body.strip():  # the blank lines unwrap() leaves for a frame it joined
