@@ -3200,3 +3200,28 @@ def test_every_rank_shown_aborting_at_interpreter_exit_after_the_work_is_the_tea
     assert (v["cause"], v["culprits"]) == ("unknown", []) and "destroy_process_group" not in v["fix"], v
     v = _verdict(tmp_path, _exit_abort(2, 2), "same.log")  # the record's own rank: still the lone failure
     assert v["culprits"] == [2], v
+
+
+def test_a_lone_workers_http_connection_reset_is_its_own_exception_not_a_peer_gone(tmp_path):
+    """Round 46 (FastChat-1951, lead rule A): requests' "ConnectionError: ('Connection aborted.',
+    ConnectionResetError(104, 'Connection reset by peer'))" is an HTTP client's (a model or data download), not a
+    connection of the job's; torchrun records one worker exiting 1 and SIGTERMs the rest: that worker is the culprit,
+    cause unknown, and the fix names the download. Other local ranks and urllib3's pool wording; a bare "Connection
+    reset by peer" from gloo stays a peer gone."""
+    def run(local: int, exc: str, n: int = 8) -> str:
+        pids = [30100 + i for i in range(n)]
+        return (exc + "\n" + "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {p} "
+                                     "closing signal SIGTERM\n" for i, p in enumerate(pids) if i != local)
+                + f"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {local} "
+                f"(pid: {pids[local]}) of binary: /opt/conda/bin/python3.9\n")
+    aborted = "ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))"
+    pool = ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries "
+            "exceeded with url: /api/models/lmsys/vicuna-7b (Caused by ProtocolError('Connection aborted.', "
+            "ConnectionResetError(104, 'Connection reset by peer')))")
+    for local, exc in ((5, aborted), (2, pool)):
+        v = _verdict(tmp_path, run(local, exc), f"http{local}.log")
+        assert (v["cause"], v["culprits"]) == ("unknown", [local]), v
+        assert "HF_HUB_OFFLINE" in v["fix"], v["fix"]
+    gloo = ("RuntimeError: [/opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+            "[10.0.0.2]:29171")
+    assert _verdict(tmp_path, gloo + "\n", "gloo.log")["cause"] == "early_exit"

@@ -254,6 +254,12 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
 # NCCL's socket data path (lead rule O): a recv/send on a connected socket that timed out ("Net : Call to recv from
 # 100.96.188.199<41468> failed : Connection timed out", misc/socket.cc's socketProgressOpt), and net_socket.cc's
 # "NET/Socket : socket progress error" (ncclNetSocketTest: a transfer of a running collective failed).
+# An HTTP client's connection error, not the job's (the store, NCCL or gloo): requests' ConnectionError wrapping
+# urllib3's ProtocolError ("ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by
+# peer'))"), urllib3's pool ("HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url:
+# ..."): a download (the model hub, wandb, a dataset URL) whose server reset it -- no peer rank is gone
+R_HTTP_CLIENT = re.compile(r"\(['\"]Connection aborted\.['\"], |\bHTTPS?ConnectionPool\(host=|"
+                           r"Max retries exceeded with url|\burllib3\.exceptions\.|\brequests\.exceptions\.")
 R_SOCKET_TIMEOUT = re.compile(r"Call to (?:recv|send) (?:from|to) (\S+?) failed ?: ?Connection timed out")
 R_SOCKET_PROGRESS = re.compile(r"NET/Socket ?: ?socket progress error")
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.

@@ -227,11 +227,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if exc is not None:
         text = exc.data["type"] + (": " + exc.data["message"] if exc.data["message"] else "")
         nonfinite = _NONFINITE.search(text)
+        http = S.R_HTTP_CLIENT.search(text)
         return Verdict("unknown", f"{who} exited with code 1 on its own exception, the last line of its traceback: "
                        f"{text[:300]} ({exc.where}); the launcher then stopped the others. Its cause is that "
                        "exception" + ("; it is a NaN/Inf check stopping that rank: its numbers diverged" if nonfinite
-                                      else ""),
-                       (_NONFINITE_FIX if nonfinite else "")
+                                      else "; it is an HTTP client's (requests/urllib3), a download whose server "
+                                      "reset or refused it, not a connection of the job's" if http else ""),
+                       (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else "")
                        + "Fix the exception that traceback ends in (read the frames above that line); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
                           "the other ranks show no failure of their own.")
@@ -518,6 +520,9 @@ def _launcher(fails: list[Event]) -> str | None:
 
 # What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
 # interpreter itself, and the evidence is that rank's stderr, its C++/Python stacks at the abort and a core dump.
+_HTTP_FIX = ("The connection that failed is a download's (the Hugging Face hub, wandb, a dataset URL), not a peer "
+             "rank's: pre-download the model and data into the cache before the launch (huggingface-cli download) and "
+             "run with HF_HUB_OFFLINE=1, or retry; check the node's network, proxy and the server's rate limit. ")
 ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in the interpreter: read that rank's "
              "whole stderr for the line just before it (a 'Fatal Python error: ...' is the interpreter or a C "
              "extension crashing, 'terminate called after throwing' an uncaught C++ exception, a failed assertion); "
