@@ -259,6 +259,12 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
 # NCCL's socket data path (lead rule O): a recv/send on a connected socket that timed out ("Net : Call to recv from
 # 100.96.188.199<41468> failed : Connection timed out", misc/socket.cc's socketProgressOpt), and net_socket.cc's
 # "NET/Socket : socket progress error" (ncclNetSocketTest: a transfer of a running collective failed).
+# An HTTP client's connection error, not the job's (the store, NCCL or gloo): requests' ConnectionError wrapping
+# urllib3's ProtocolError ("ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by
+# peer'))"), urllib3's pool ("HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url:
+# ..."): a download (the model hub, wandb, a dataset URL) whose server reset it -- no peer rank is gone
+R_HTTP_CLIENT = re.compile(r"\(['\"]Connection aborted\.['\"], |\bHTTPS?ConnectionPool\(host=|"
+                           r"Max retries exceeded with url|\burllib3\.exceptions\.|\brequests\.exceptions\.")
 R_SOCKET_TIMEOUT = re.compile(r"Call to (?:recv|send) (?:from|to) (\S+?) failed ?: ?Connection timed out")
 R_SOCKET_PROGRESS = re.compile(r"NET/Socket ?: ?socket progress error")
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
@@ -809,6 +815,14 @@ R_RAY_NODE_DEAD = re.compile(r"The node with (?:node|client) (?:id|ID):? \S{1,80
                              r"(?P<ip>[^\s,]{1,80}))?[^\n]{0,200}? has been marked dead because the "
                              r"(?:detector|monitor) has missed too many heartbeats")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
+# The same record pasted as rendered Markdown (unfenced): the underscores went as emphasis ("local rank",
+# "error file", "<NO OTHER FAILURES>") and the table's layout with them -- the field names on lines of their own
+# ("time" / "host", then their values), and the rank, exit code and error file glued on one line: "rank2 (local
+# rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>"
+R_CF_GLUED = re.compile(r"^\s*rank\s*:?\s*(-?\d{1,12}) \(local[_ ]rank: (-?\d{1,12})\)\s*exitcode\s*:?\s*"
+                        r"(-?\d{1,12}) \(pid: (\d{1,12})\)\s*(?:error[_ ]file\s*:\s*(\S[^\n]{0,300}))?$")
+R_CF_DATE = re.compile(r"\d{4}-\d\d-\d\d[ _T]\d\d:\d\d:\d\d")
+R_CF_NAME = re.compile(r"^\s*(time|host|rank|exitcode|error[_ ]file|traceback)\s*:?\s*$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
 R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
@@ -1173,9 +1187,13 @@ R_SELF_KILL = re.compile(r"Received sigquit from a child proces|SIGQUIT received
 # line keeps the rest of that line glued on (a few letters of its last word, then the line: "Killedng epoch 3").
 # The kubelet evicting a pod for the node's memory ("Reason: Evicted / Message: The node was low on resource: memory.",
 # the event "The node had condition: [MemoryPressure].") is the same host memory running out, seen from Kubernetes.
+# Slurm says it of a step's cgroup in two wordings (slurmstepd's "Detected 1 oom_kill event in StepId=N.0", older
+# "oom-kill event(s)") and srun of the task it held ("srun: error: nid006024: task 0: Out Of Memory"): a task is a
+# process only where srun starts one a rank, so the task number is not read as a rank here (lead rule AI (2)).
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed(?:\b|[a-z]{1,3} )|Out of memory: Killed process|"
-                         r"oom-kill|Memory cgroup out of memory|\bOOMKilled\b|The node was low on resource: memory|"
-                         r"The node had condition: \[MemoryPressure\]")
+                         r"oom[-_]kill|Memory cgroup out of memory|\bOOMKilled\b|The node was low on resource: memory|"
+                         r"The node had condition: \[MemoryPressure\]|\bsrun: error: \S{1,255}: tasks? \d[\d,-]{0,60}: "
+                         r"Out Of Memory")
 # argparse refusing the local-rank argument a launcher passes, or missing the one it does not pass (exit code 2):
 # torch.distributed.launch of torch >= 2.0 passes "--local-rank=N", older ones and DeepSpeed's launcher
 # "--local_rank=N", torchrun none (only the LOCAL_RANK variable): "error: unrecognized arguments: --local-rank=0",

@@ -287,6 +287,8 @@ class StoreReaders:
         m = S.R_SOCKET.search(text)
         if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
             return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
+        if m and ("Connection" in text or "exceptions." in text) and S.R_HTTP_CLIENT.search(text):
+            return None  # an HTTP client's (a download's), read as the exception it ends a traceback with
         t = S.R_TF_COLL_ABORT.search(text) if "aborted by" in text else None
         if t and (gone := S.R_PEER_GONE.search(t.group(1))):
             # TF's collectives aborted because a peer's connection closed in the middle of them (lead rule O): a
