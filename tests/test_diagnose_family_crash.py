@@ -2468,6 +2468,25 @@ def test_an_illegal_access_reported_by_nccls_own_cuda_call_points_at_the_gpu_and
     assert "xid" in v["fix"].lower() and "driver" in v["fix"], v
 
 
+def test_nccls_own_cuda_failure_warn_pasted_bare_points_at_the_gpu_pair_and_p2p(tmp_path):
+    """NCCL's "NCCL WARN Cuda failure 700 'an illegal memory access'" pasted without its host:pid:tid prefix beside
+    nccl-tests' "unhandled cuda error" (nvforums-360195's shape, other source lines, orders and a vLLM worker's
+    traceback or none): NCCL's own CUDA call found the fault with no kernel of the user's, so cuda_error, nobody named,
+    and the fix points at the GPU pair's P2P/NVLink path, the driver and NCCL version. A rank's own illegal access
+    (no NCCL WARN) keeps the kernel advice only."""
+    warn = "NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n"
+    for text in ("Test NCCL failure common.cu:536 'unhandled cuda error'\n" + warn,
+                 warn + "ERROR 03-11 09:12:40 [multiproc_executor.py:611] WorkerProc failed to start.\n"
+                 "Test NCCL failure common.cu:1012 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), v
+        assert "NCCL_P2P_DISABLE=1" in v["fix"] and "driver" in v["fix"] and "IOMMU" in v["fix"], v
+    own = "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    v = _report(tmp_path, own)["verdict"]
+    assert v["cause"] == "cuda_error" and "NCCL_P2P_DISABLE" not in v["fix"], v
+
+
 # --- session 9 (fix31): a DataLoader worker's death retold without its pid (rule F) ---------------------------------
 def test_a_dataloader_bus_error_retold_without_its_pid_is_shared_memory_and_names_nobody(tmp_path):
     """A framework or a reporter retelling torch's "DataLoader worker (pid N) is killed by signal: Bus error." drops
@@ -2673,6 +2692,31 @@ def test_several_processes_of_a_launch_failing_on_the_ordinal_are_config_with_no
     v = _verdict(tmp_path, "python -m torch.distributed.launch --nproc_per_node 4 main.py\n" + same + same)
     assert (v["cause"], v["culprits"]) == ("config", []), v
     v = _verdict(tmp_path, launch + _ORDINAL)
+    assert v["cause"] == "cuda_error", v
+
+
+def test_nccl_tests_failing_to_set_its_device_is_the_launch_placement_naming_no_rank(tmp_path):
+    """Round 46: nccl-tests sets each device itself from the process's local rank on its host, -t and -g, so its own
+    'Test CUDA failure common.cu:N 'invalid device ordinal'' is the launch placing more processes x -g on a host than
+    it has GPUs (rules Q, W): config, no rank -- with mpirun's rank tags on several processes, or one process that
+    mpirun's record names (nccl-348's and nccl-tests-165's shapes with other hosts, ranks, lines and launchers). Any
+    other CUDA failure of nccl-tests stays a CUDA error."""
+    tagged = "".join(f"[1,{r}]<stderr>:gpu-b{r // 4}: Test CUDA failure common.cu:{r + 880} 'invalid device ordinal'\n"
+                     for r in (4, 6, 5, 7))
+    v = _verdict(tmp_path, "mpirun -np 8 -H gpu-b0:4,gpu-b1:4 ./build/all_gather_perf -g 1\n" + tagged)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "-npernode" in v["fix"] and "hostname" in v["fix"], v
+    one = ("node17: Test CUDA failure common.cu:845 'invalid device ordinal'\n"
+           " .. node17 pid 4411: Test failure common.cu:797\n"
+           "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+           "the job to be terminated. The first process to do so was:\n\n"
+           "  Process name: [[4021,1],3]\n  Exit code:    2\n")
+    v = _verdict(tmp_path, one)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    v = _verdict(tmp_path, one.replace("'invalid device ordinal'", "'no kernel image is available for execution on "
+                                       "the device'"))
+    assert v["cause"] == "cuda_error", v
+    v = _verdict(tmp_path, "[1,2]<stderr>:RuntimeError: CUDA error: invalid device ordinal\n")
     assert v["cause"] == "cuda_error", v
 
 
@@ -3107,3 +3151,121 @@ def test_a_windows_ntstatus_exit_code_is_read_whole_and_named_a_native_crash(tmp
     assert v["culprits"] == [1], v
     assert "0xC0000005" in v["summary"] and "access violation" in v["summary"], v["summary"]
     assert "faulthandler" in v["fix"], v["fix"]
+
+
+# --- session 15 (fix46-f1): launcher records and exits of round 46 ------------------------------------------------
+def _rendered_record(rank: int, code: int, pid: int, host: str, others: str = "<NO OTHER FAILURES>") -> str:
+    """torchrun's ChildFailedError record pasted as rendered Markdown: the underscores went as emphasis and the
+    table's layout with them (field names on lines of their own, rank, exit code and error file glued)."""
+    sig = {-9: "SIGKILL", -6: "SIGABRT", -11: "SIGSEGV"}[code]
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+            "experiments/train main.py FAILED\nFailures:\n" + others + "\nRoot Cause (first observed failure) :\n"
+            f"[0]:\ntime\nhost\n2024-02-11 09:12:33\n{host}\n"
+            f"rank{rank} (local rank: {rank})exitcode: {code} (pid: {pid})error file: <N/A>\n"
+            f"traceback : signal {-code} ({sig}) received by PID {pid}\n"
+            "python -m torch.distributed.launch --nproc_per_node=8 \\\n       experiments/train_main.py\n")
+
+
+def test_a_torchrun_record_pasted_as_rendered_markdown_is_still_read(tmp_path):
+    """Round 46 (AMVUR-2, lead rule A): the record's fields lost their layout in a rendered paste ("rank2 (local
+    rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>", "time" / "host" alone then their values) and
+    "<NO OTHER FAILURES>" lost its underscores: still the one failure of a single-node launch, -9 the OOM killer.
+    Other ranks, codes, pids, hosts, a collector's prefix; the usual layout reads as before."""
+    d = _report(tmp_path, _rendered_record(5, -9, 91712, "gpu-box-07"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("host_oom", [5]), d["verdict"]
+    assert "OOM killer" in d["verdict"]["fix"], d["verdict"]["fix"]
+    logged = "".join(f"[2024-05-01 12:00:00,123] [INFO] {x}\n"
+                     for x in _rendered_record(6, -9, 5120, "n3").splitlines())
+    assert _verdict(tmp_path, logged, "logged.log")["culprits"] == [6]  # behind a collector's prefix, its time too
+    v = _verdict(tmp_path, _rendered_record(1, -11, 4410, "ws-12"), "segv.log")
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    assert "rank 1" in v["summary"] and "SIGSEGV" in v["summary"], v["summary"]
+    # the usual layout is unchanged (the near shape)
+    plain = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\nFailures:\n  <NO_OTHER_FAILURES>\n"
+             "Root Cause (first observed failure):\n" + failure_record(0, 3, 3, -9, 777))
+    assert _verdict(tmp_path, plain, "plain.log")["culprits"] == [3]
+
+
+def test_srun_naming_a_task_out_of_memory_is_host_oom_with_no_rank_when_one_task_a_node(tmp_path):
+    """Round 46 (LUMI 8538204, lead rules A, I, J, AI (2)): srun's "task N: Out Of Memory" (and slurmstepd's
+    "oom_kill event" in its underscore wording) is the OOM killer in that task's cgroup; the tasks srun then
+    terminated on the other nodes are its teardown, not a cancel. One task a node: a task is a node's launcher, not a
+    rank, so nobody is named. Other task, nodes, step ids; a task that exited with a code stays what it was."""
+    def srun(task: int, how: str, step: str, hosts=("gpu-a17", "gpu-b02", "gpu-c11")) -> str:
+        lines = [f"srun: error: {hosts[0]}: task {task}: {how}\n", f"srun: Terminating StepId={step}\n"]
+        lines += [f"srun: error: {h}: task {t}: Terminated\n" for t, h in zip((x for x in range(3) if x != task),
+                                                                              hosts[1:])]
+        return "".join(lines) + f"srun: Force Terminated StepId={step}\n"
+    for task, step in ((2, "771203.0"), (0, "90417.1")):
+        d = _report(tmp_path, srun(task, "Out Of Memory", step), f"oom{task}.log")
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("host_oom", []), d["verdict"]
+        assert "--mem" in d["verdict"]["fix"] and not _accused(d), d["verdict"]
+    stepd = ("slurmstepd: error: Detected 1 oom_kill event in StepId=4412.0. Some of the step tasks have been OOM "
+             "Killed.\n")
+    assert _verdict(tmp_path, stepd + srun(1, "Terminated", "4412.0"), "stepd.log")["cause"] == "host_oom"
+    # the near shape: a task that exited with a code, then the teardown, is no OOM
+    assert _verdict(tmp_path, srun(1, "Exited with exit code 1", "5521.0"), "exit.log")["cause"] != "host_oom"
+
+
+def _exit_abort(shown: int, recorded: int, at_exit: bool = True) -> str:
+    """Rank SHOWN printing its work done, then aborting ("Fatal Python error: Aborted", faulthandler's stacks), and
+    torchrun's record of rank RECORDED exiting -6 a few seconds later."""
+    p = f"[rank{shown}]:"
+    stack = ([f"{p}Current thread 0x00007f0360ff9640 (most recent call first):", f"{p}  Garbage-collecting",
+              f"{p}  <no Python frame>", p, f"{p}Thread 0x00007f06b6639200 (most recent call first):",
+              f"{p}  <no Python frame>"] if at_exit else
+             [f"{p}Current thread 0x00007f0360ff9640 (most recent call first):",
+              f'{p}  File "/work/train.py", line 212 in train_step', f'{p}  File "/work/train.py", line 300 in main'])
+    lines = [f"{p}2025-03-09 11:02:14,011 - root - INFO - step: 998/1000  loss:  2.1187",
+             f"{p}2025-03-09 11:02:19,603 - root - INFO - Training completed",
+             f"{p}terminate called without an active exception", f"{p}Fatal Python error: Aborted", p, *stack,
+             "W0309 11:02:24.901000 88120 site-packages/torch/distributed/elastic/multiprocessing/api.py:897] Sending "
+             "process 88131 closing signal SIGTERM",
+             f"E0309 11:02:26.212000 88120 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] failed "
+             f"(exitcode: -6) local_rank: {recorded} (pid: 88132) of binary: /opt/env/bin/python3.11",
+             "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:", "Failures:", "<NO_OTHER_FAILURES>",
+             "Root Cause (first observed failure):"]
+    return "\n".join(lines) + "\n" + failure_record(0, recorded, recorded, -6, 88132, traceback="Signal 6 (SIGABRT) "
+                                                    "received by PID 88132")
+
+
+def test_every_rank_shown_aborting_at_interpreter_exit_after_the_work_is_the_teardown_not_a_culprit(tmp_path):
+    """Round 46 (NewComputeBench, lead rule J): torchrun records rank R exiting -6, and another rank's own output
+    shows it aborting too ("Fatal Python error: Aborted") with faulthandler's stacks holding no Python frame on any
+    thread (the script had returned): every rank shown aborted alike at exit, nobody's fault, and the fix names the
+    teardown (barrier, destroy_process_group). Other ranks here; the same abort inside the training still names
+    nobody but not the teardown; the record's rank alone aborting stays the lone culprit."""
+    for shown, recorded in ((0, 1), (3, 2)):
+        d = _report(tmp_path, _exit_abort(shown, recorded), f"exit{shown}.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+        assert "destroy_process_group" in v["fix"] and "barrier" in v["fix"] and "teardown" in v["summary"], v
+    v = _verdict(tmp_path, _exit_abort(0, 1, at_exit=False), "mid.log")
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and "destroy_process_group" not in v["fix"], v
+    v = _verdict(tmp_path, _exit_abort(2, 2), "same.log")  # the record's own rank: still the lone failure
+    assert v["culprits"] == [2], v
+
+
+def test_a_lone_workers_http_connection_reset_is_its_own_exception_not_a_peer_gone(tmp_path):
+    """Round 46 (FastChat-1951, lead rule A): requests' "ConnectionError: ('Connection aborted.',
+    ConnectionResetError(104, 'Connection reset by peer'))" is an HTTP client's (a model or data download), not a
+    connection of the job's; torchrun records one worker exiting 1 and SIGTERMs the rest: that worker is the culprit,
+    cause unknown, and the fix names the download. Other local ranks and urllib3's pool wording; a bare "Connection
+    reset by peer" from gloo stays a peer gone."""
+    def run(local: int, exc: str, n: int = 8) -> str:
+        pids = [30100 + i for i in range(n)]
+        return (exc + "\n" + "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {p} "
+                                     "closing signal SIGTERM\n" for i, p in enumerate(pids) if i != local)
+                + f"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {local} "
+                f"(pid: {pids[local]}) of binary: /opt/conda/bin/python3.9\n")
+    aborted = "ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by peer'))"
+    pool = ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries "
+            "exceeded with url: /api/models/lmsys/vicuna-7b (Caused by ProtocolError('Connection aborted.', "
+            "ConnectionResetError(104, 'Connection reset by peer')))")
+    for local, exc in ((5, aborted), (2, pool)):
+        v = _verdict(tmp_path, run(local, exc), f"http{local}.log")
+        assert (v["cause"], v["culprits"]) == ("unknown", [local]), v
+        assert "HF_HUB_OFFLINE" in v["fix"], v["fix"]
+    gloo = ("RuntimeError: [/opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
+            "[10.0.0.2]:29171")
+    assert _verdict(tmp_path, gloo + "\n", "gloo.log")["cause"] == "early_exit"

@@ -174,6 +174,25 @@ def test_ddp_models_a_count_no_model_has_in_one_report_names_nobody(tmp_path):
     assert (v["cause"], v["culprits"]) == ("desync", []), v
 
 
+def test_ddp_zero_counts_read_from_a_check_gather_every_rank_timed_out_in_name_nobody(tmp_path):
+    """Every rank of the world times out in DDP's parameter-count all-gather (SeqNum 1, ALLGATHER, NumelOut = world)
+    and then prints "rank K has inconsistent 0 params" naming ranks that timed out there too (unige-4301's shape,
+    other world sizes and ranks): neither side was in another collective, so the aborted gather delivered nothing and
+    the lines name nobody (lead rule AH (1)); rule H reads the timeouts: network_setup, nobody accused. Where a
+    named rank is not shown timing out, the several reports naming it still name it (the next test)."""
+    for world, named in ((4, {0: 1}), (8, {0: 3, 5: 2})):
+        text = "".join(watchdog_line(r, 1, "ALLGATHER", 600004, 600000, numel=(1, world)) for r in range(world))
+        text += "".join(_DDP.format(r=r, n=51, o=named.get(r, 0), m=0) for r in range(world))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "network_setup" and v["culprits"] == [] and not _accused(d), v
+        assert "name no rank and are consequences" in v["summary"], v
+    missing = "".join(watchdog_line(r, 1, "ALLGATHER", 600004, 600000, numel=(1, 4)) for r in (1, 2, 3))
+    missing += "".join(_DDP.format(r=r, n=51, o=0, m=0) for r in (1, 2, 3))
+    v = _verdict(tmp_path, missing)
+    assert v["cause"] == "desync" and v["culprits"] == [0], v
+
+
 def test_ddp_several_reports_naming_one_empty_rank_name_it(tmp_path):
     """Lead rule AH (1): several printing ranks' own lines naming the same rank name it; the printers are innocent."""
     text = "".join(_DDP.format(r=r, n=57, o=4, m=0) for r in (0, 2, 5))

@@ -587,6 +587,27 @@ def test_store_connect_retries_followed_by_the_stores_timeout_are_the_store(tmp_
     assert _verdict(tmp_path, log)["cause"] == "store_rendezvous"
 
 
+def test_the_store_socket_not_yet_listening_will_retry_alone_is_none(tmp_path):
+    """c10d's socket warning that the store's server "is not yet listening (errno: 111 - Connection refused), will
+    retry" is the same retried connect (pytorch-73114's shape with other hosts, ports, source lines and a rank
+    prefix): with nothing failing after it none, the fix naming the endpoint to check; the store's timeout after it
+    is still the store. A refused connection that is not retried is still read as a failure."""
+    for head, host, port in (("[W socket.cpp:701]", "jean-zay-iam01-ib0", 55035),
+                             ("[rank3]:[W1106 09:14:52.108223 socket.cpp:558] [c10d]", "10.2.0.17", 29500)):
+        warn = (f"{head} The server socket on [{host}]:{port} is not yet listening (errno: 111 - Connection refused), "
+                "will retry\n")
+        d = _report(tmp_path, warn * 2)
+        v = d["verdict"]
+        assert v["cause"] == "none" and _accused(d) == set(), v
+        assert f"nc -zv {host} {port}" in v["fix"] and "will retry" in v["fix"], v
+        late = warn + (f"torch.distributed.DistNetworkError: The client socket has timed out after 600000ms while "
+                       f"trying to connect to ({host}, {port}).\n")
+        assert _verdict(tmp_path, late)["cause"] == "store_rendezvous"
+    refused = ("[W socket.cpp:601] [c10d] The client socket has failed to connect to [node-b2]:29500 (errno: 111 - "
+               "Connection refused).\nRuntimeError: Connection refused\n")
+    assert _verdict(tmp_path, refused)["cause"] != "none"
+
+
 def test_store_connect_retry_whose_own_error_is_the_spent_connect_timeout_is_the_store(tmp_path):
     """A [W] 'retrying' warning whose own error is the client socket timing out after the whole connect budget
     (timeout=N ms, timed out after N ms) is a store that could not be reached (rules L, Y), not a transient retry:
@@ -1165,6 +1186,56 @@ def test_an_old_nccl_tests_error_column_within_the_types_tolerance_is_rounding_n
         assert v["cause"] == "none" and v["culprits"] == [], (typ, v)
     for typ, err in (("float", "5e-02"), ("double", "1e-09"), ("int32", "1e+00")):
         assert _verdict(tmp_path, table(typ, err))["cause"] == "unknown", typ
+
+
+# --- session 15 (fix46): an old all_gather / broadcast table has no redop column ----------------------------------
+def test_an_old_nccl_tests_table_without_a_redop_column_is_read_for_wrong_results(tmp_path):
+    """Before v2.13 all_gather_perf's and broadcast_perf's tables have no redop column ("size count type time algbw
+    busbw error"): the header and rows are still read, the first time is not taken for a root, and an error above the
+    type's tolerance with 'Out of bounds values : N FAILED' is rule S (nccl-tests-37's shape with other sizes, types
+    and command lines); the same table within tolerance is nothing failing."""
+    def table(cmd: str, typ: str, err: str, oob: str) -> str:
+        return (cmd + "\n"
+                "                                             out-of-place                       in-place\n"
+                "       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error\n"
+                "        (B)    (elements)             (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+                + "".join(f"  {s:>10}  {s // 8:>12}  {typ:>6}    {3100 + i}  {20 + i}.05  {20 + i}.05  {err}    "
+                          f"{3150 + i}  {19 + i}.84  {19 + i}.84  {err}\n" for i, s in enumerate((1 << 28, 1 << 30)))
+                + f" Out of bounds values : {oob}\n Avg bus bandwidth    : 20.5\n")
+    for cmd, typ in (("./build/all_gather_perf -g 4 -b 256M -e 1G -f 4", "float"),
+                     ("mpirun -np 2 broadcast_perf -g 1 -b 256M -e 1G -f 4", "double")):
+        v = _verdict(tmp_path, table(cmd, typ, "2e+00", "2 FAILED"))
+        assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown"), (cmd, v)
+        assert "-c 1" in v["fix"] and "NCCL_PROTO" in v["fix"], v
+        assert "2 size(s)" in v["summary"], v["summary"]
+    v = _verdict(tmp_path, table("./build/all_gather_perf -g 4 -b 256M -e 1G -f 4", "float", "0e+00", "0 OK"))
+    assert v["cause"] == "none", v
+
+
+# --- session 15 (fix46): NCCL_ALGO / NCCL_PROTO forcing an algorithm a function does not have ----------------------
+def test_no_algorithm_for_a_function_under_a_forced_nccl_algo_is_that_setting(tmp_path):
+    """NCCL's enqueue.cc: "Error : no algorithm/protocol available for function F with datatype T. NCCL_ALGO was set
+    to X." returns ncclInvalidUsage only because NCCL_ALGO / NCCL_PROTO was set: the forced setting has no
+    implementation of F (lead rules Q, V, W): config, no rank -- as torch's ncclInvalidUsage with its Last error
+    (pytorch-163063's shape with another function, datatype and setting) or as NCCL's own WARN line with a rank tag.
+    torch's ncclInvalidUsage whose Last error names no setting stays invalid usage."""
+    torch_err = ("[rank2]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+                 "ProcessGroupNCCL.cpp:3356, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version "
+                 "2.27.3\n"
+                 "[rank2]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                 "[rank2]: Last error:\n"
+                 "[rank2]: Error : no algorithm/protocol available for function AllGather with datatype ncclBfloat16. "
+                 "NCCL_ALGO was set to Tree.\n")
+    v = _verdict(tmp_path, torch_err)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "NCCL_ALGO" in v["fix"] and "unset" in v["fix"].lower() and "AllGather" in v["summary"], v
+    warn = ("gpu-c3:7741:7790 [5] enqueue.cc:1921 NCCL WARN Error : no algorithm/protocol available for function "
+            "ReduceScatter with datatype ncclFloat32. NCCL_PROTO was set to LL128.\n")
+    v = _verdict(tmp_path, warn)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "NCCL_PROTO" in v["fix"], v
+    v = _verdict(tmp_path, torch_err.replace(" NCCL_ALGO was set to Tree.", "").replace("AllGather", "Broadcast"))
+    assert v["cause"] == "invalid_usage", v
 
 
 # --- session 8 (fix27): RCCL's warnings of a platform setting missing ------------------------------------------------
@@ -2154,3 +2225,71 @@ def test_a_process_announcing_a_rank_past_the_world_its_launch_gives_is_config(t
     assert _verdict(tmp_path, cmd + ranks)["cause"] != "config"
     loose = cmd.replace("    --nnodes=1 ", "    ").replace(" --world_size 2", "")
     assert _verdict(tmp_path, loose + ranks + "| distributed init (rank 5): env://, gpu 5\n")["cause"] != "config"
+
+
+def test_a_torch_warning_wrapped_after_its_header_is_read_whole(tmp_path):
+    """torch's exit-time "destroy_process_group() was not called before program exit" pasted with its glog header
+    ("... ProcessGroupNCCL.cpp:1575] Warning: WARNING:") on a line of its own and the message on the next (ms-swift-
+    9726's shape with other ranks, stamps and source lines): the warning is read, none, the fix naming
+    destroy_process_group. The message without that header before it is not joined to anything."""
+    for rank, src in ((24, "1575"), (3, "1421"), (117, "1250")):
+        text = (f"[rank{rank}]:[W1103 11:02:{rank % 60:02d}.551302 ProcessGroupNCCL.cpp:{src}] Warning: WARNING:\n"
+                "destroy_process_group() was not called before program exit, which can leak resources.\n"
+                "For more info, please see https://pytorch.org/docs/stable/distributed.html#shutdown\n"
+                "(function operator())\n")
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "none" and v["culprits"] == [], v
+        assert "destroy_process_group()" in v["fix"] and v["confidence"] == "high", v
+    other = "[rank2]:[W1103 11:02:07.551302 ProcessGroupNCCL.cpp:1575] Warning: WARNING:\nsaving checkpoint 12\n"
+    v = _verdict(tmp_path, other)
+    assert v["cause"] == "none" and "destroy_process_group()" not in v["fix"], v
+
+
+def test_accelerates_list_of_defaulted_values_alone_is_none(tmp_path):
+    """accelerate launch's older notice: only its list of defaulted values ("`--num_processes` was set to a value of
+    `1`"), without the multi-GPU sentence (sd-scripts-440's shape, other values and indents): a launcher's warning,
+    none, the fix naming accelerate config and the options. A process count below the machine count stays config."""
+    head = "The following values were not passed to `accelerate launch` and had defaults used instead:\n"
+    for procs, ind in ((1, "        "), (8, "\t")):
+        text = (head + f"{ind}`--num_processes` was set to a value of `{procs}`\n"
+                f"{ind}`--num_machines` was set to a value of `1`\n"
+                f"{ind}`--mixed_precision` was set to a value of `'no'`\n"
+                f"{ind}`--dynamo_backend` was set to a value of `'no'`\n")
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "none" and v["culprits"] == [], v
+        assert "accelerate config" in v["fix"] and "--mixed_precision" in v["fix"], v
+    unfit = "num_machines: 4\nnum_processes: 2\n" + head + "\t`--dynamo_backend` was set to a value of `'no'`\n"
+    assert _verdict(tmp_path, unfit)["cause"] == "config"
+
+
+def test_a_frameworks_notice_of_an_nccl_setting_already_made_is_none_naming_it(tmp_path):
+    """A framework's warning that an NCCL variable is already set and it keeps it ("NCCL_CUMEM_ENABLE is set to 0,
+    skipping override", vLLM's env_override; open-instruct-838's shape with other variables, values and prefixes),
+    nothing failing after it: none, the fix naming the variable and saying to leave it as set. A removed setting shown
+    the same way is still config (lead rule L)."""
+    for line in ("2025-07-29T15:39:27.815Z WARNING 07-29 15:39:27 [env_override.py:17] NCCL_CUMEM_ENABLE is set to 0, "
+                 "skipping override. This may increase memory overhead with cudagraph+allreduce: "
+                 "https://github.com/NVIDIA/nccl/issues/1234\n",
+                 "(RayWorker pid=4411) WARNING 11-02 08:01:13 [env_override.py:21] NCCL_NVLS_ENABLE is already set "
+                 "to 1, skipping override.\n"):
+        v = _verdict(tmp_path, line)
+        name = "NCCL_CUMEM_ENABLE" if "CUMEM" in line else "NCCL_NVLS_ENABLE"
+        assert v["cause"] == "none" and v["culprits"] == [], v
+        assert f"leave {name} as set" in v["fix"] and "warning" in v["fix"], v
+    assert _verdict(tmp_path, "export NCCL_ASYNC_ERROR_HANDLING=1\n")["cause"] == "config"
+
+
+def test_ncclS_per_call_and_tuner_trace_lines_alone_are_none_naming_the_tuning(tmp_path):
+    """NCCL's per-call INFO line ("Broadcast: opCount a ... [nranks=1024]") and its tuner's TRACE ("24 Bytes -> Algo
+    1 proto 0"), nothing failing (nccl-1304's shape with other collectives, sizes and prefixes): none, the fix
+    decoding the algorithm and protocol and naming NCCL_DEBUG_SUBSYS=TUNING. A WARN beside them is still read."""
+    for op, n, algo, proto in (("Broadcast", 1024, 1, 0), ("AllGather", 16, 4, 2)):
+        text = (f"[1] NCCL INFO {op}: opCount a sendbuff 0x7f6cb9e00200 recvbuff 0x7f6cb9e00200 count 24 datatype 0 "
+                f"op 0 root 0 comm 0x55a2f87b6bb0 [nranks={n}] stream 0x55a2f87bbd40\n"
+                f"[1] 15269.938482 topoGetAlgoInfo:1535 NCCL TRACE 24 Bytes -> Algo {algo} proto {proto} time 27.4\n")
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "none" and v["culprits"] == [], v
+        assert f"Algo {algo} proto {proto}" in v["fix"] and "NCCL_DEBUG_SUBSYS=TUNING" in v["fix"], v
+    warn = ("node1:311:402 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2 with "
+            "error 12\n")
+    assert _verdict(tmp_path, "[1] NCCL TRACE 24 Bytes -> Algo 1 proto 0 time 2.1\n" + warn)["cause"] != "none"

@@ -79,6 +79,27 @@ def test_wrap_width_is_found_from_the_pieces():
     assert wrap_width(text.encode()) == 90
 
 
+def test_a_quoted_paste_wrapped_afterwards_with_one_cut_is_found_at_the_terminal_width():
+    """Round 46 (pytorch-163063 under wrap80): a "> "-quoted paste hard-wrapped at 80 columns where one line only
+    reaches the column: its 80 include the quote, and the piece after it (no quote of its own) is its rest; quoted
+    again after the wrap, every piece's added "> " is outside the 80. A quoted line of 80 whose next line starts like
+    a new one is no wrap."""
+    for width, last in ((80, "Error : no algorithm/protocol available for function AllGather with datatype "
+                                 "ncclBfloat16. NCCL_ALGO was set to Tree."),
+                        (120, "NET/IB : Got completion from peer 10.4.7.21<41210> with error 12, opcode 0, len 0, "
+                              "vendor err 129 (Recv) localGid ::ffff:10.4.7.9")):
+        text = _wrapped("> ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n> Last error:\n> "
+                        + last + "\n", width)
+        assert wrap_width(text.encode()) == width, text
+        assert ("> " + last) in unwrap(text, width).split("\n"), unwrap(text, width)
+        again = "\n".join("> " + x for x in text.split("\n"))  # then quoted again: every piece "> ", the first "> > "
+        assert wrap_width(again.encode()) == width + 2, again
+        assert ("> > " + last) in unwrap(again, width + 2).split("\n")
+    first = "> [rank0]: RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error, v2.19"
+    own = first[:80] + "\n> [rank1]: RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1970\n"
+    assert len(first[:80]) == 80 and wrap_width(own.encode()) is None
+
+
 def test_markdown_quote_and_fence(tmp_path):
     log = tmp_path / "issue.md"
     log.write_text("```\n" + "\n".join("> " + line for line in (IB, IB)) + "\n```\n")

@@ -289,8 +289,11 @@ def wrap_width(head: bytes) -> int | None:
     w = max(map(len, lines), default=0)
     if w < WRAP_MIN:
         return None
-    cuts = [x for x, y in zip(lines, lines[1:]) if len(x) == w and _continues(x, y)]
-    if len(cuts) == 1 and w - len(_unquote(cuts[0])[0]) in TERMINAL_WIDTHS:  # quoted after the wrap: "> " + 80
+    cuts = [(x, y) for x, y in zip(lines, lines[1:]) if len(x) == w and _continues(x, y)]
+    # one cut at a usual width: counted with its quote (a quoted paste wrapped afterwards: "> " inside the 80) or
+    # without the quote added after the wrap (every piece's: "> " + 80; "> " + "> text" cut at 80, then "> rest")
+    if len(cuts) == 1 and {w, w - len(_unquote(cuts[0][0])[0]), w - len(_unquote(cuts[0][1])[0])} & set(
+            TERMINAL_WIDTHS):
         return w
     return w if len(cuts) >= 2 else None
 

@@ -47,6 +47,9 @@ from ncclDoctor.diagnose.signatures import Event, _int
 # a long line that ends inside a word cut at its hyphen or inside an arrow ("... but store-" / ">get('0') got error"):
 # a terminal wrapped it there, like a line ending in a letter or digit
 _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
+# a glog/TORCH_WARN header whose message starts on the next line ("[rank3]:[W710 ...ProcessGroupNCCL.cpp:1575]
+# Warning: WARNING:" / "destroy_process_group() was not called ..."): a paste wrapped it after the header, however short
+_HEAD_CUT = re.compile(r"\]\s*(?:Warning|WARNING|Error|ERROR):(?:\s*(?:Warning|WARNING):)?\s*$")
 
 
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
@@ -73,6 +76,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._stray_exit: tuple[int, Event, str] | None = None
         self._wd_cut: tuple[Event, str] | None = None  # a watchdog event whose WorkNCCL(...) text was cut
         self._cf_last, self._cf_more = "", 0  # the last summary field read; traceback lines still allowed
+        self._cf_names: list[str] = []  # field names read alone (a rendered paste): their values come next, in order
         self._iface_list = False  # inside a NET/Socket interface list printed one interface a line
         self._hvd_missing: Event | None = None  # Horovod 0.28's "Missing ranks:" block: its event once a rank is read
         self._hvd_head = 0  # the line of that block's "Missing ranks:" header, then of its last rank (0: none open)
@@ -80,6 +84,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._gloo_gone: dict[int | None, Event] = {}  # each rank's gloo "closed/reset by peer" error
         self._hvd_open = False  # that rank's list not closed yet on its line ("]" to come: a paste wrapped it)
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
+        self._fatal: Event | None = None  # a "Fatal Python error:" whose faulthandler thread stacks follow
         self.last_error: Event | None = None
         self.last_error_line = 0
         self._cupy_init = self._cupy_err = 0  # the lines of CuPy's communicator-creation and NcclError frames
@@ -97,6 +102,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._member_world: int | None = None
         self._member_dup = False
         self._member_ev: Event | None = None
+        self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
@@ -163,6 +169,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # lead rule AF(3): a watchdog rethrow's tail read before any watchdog or CUDA error of this file (its header not
         # shown): (its line, the rank its launcher prefix or the file name gives, or None); False once an error is read
         self._wd_tail: tuple[int, int | None] | None | bool = None
+        self._call_traced: set[bool] = set()  # NCCL per-call INFO / tuner TRACE lines read (readers.nccl: is it TRACE)
         self._comm_init = ""  # file:line of a traceback's call into NCCL's communicator creation (R_COMM_INIT_FRAME)
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
@@ -388,6 +395,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
         self._body = body = S.strip_prefixes(text)
+        self._text = text
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
@@ -455,6 +463,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             handled, ev = self._child_failed(lineno, body)
             if handled:
                 return ev
+        if self._fatal is not None and self._fatal_stack(body):
+            return None
         if self._crash is not None:
             f = S.R_FRAME.match(body)
             if not body.strip():  # the blank lines unwrap() leaves for a frame it joined
@@ -538,7 +548,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
             self._follow = 6
         elif (len(body) >= 100 and (body.rstrip()[-1:].isalnum() or _WORD_CUT.search(body))
-              or body.rstrip().endswith("'")):
+              or body.rstrip().endswith("'") or (body.rstrip()[-1:] == ":" and _HEAD_CUT.search(body))):
             # measured without the launcher's and collector's prefixes (a kubectl timestamp, a logging header): the
             # same line must read the same however it was prefixed
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature

@@ -139,6 +139,11 @@ R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}|(?<![^\s:])):(?
 # stream 0x..". opCount (hex) counts the communicator's collectives: every member issues the same one at each count.
 R_COLL_TRACE = re.compile(r"\bINFO (\w{2,32}): opCount ([0-9a-fA-F]{1,16}) [^\n]{0,300}?"
                           r"\bcomm (0x[0-9a-fA-F]{1,16}) \[nranks=(\d{1,7})\]")
+# The same per-call line, and the tuner's TRACE of its choice for it (enqueue.cc/tuning.cc, NCCL_DEBUG=TRACE: "24 Bytes
+# -> Algo 1 proto 0 time 2771.4"), read where no host:pid:tid prefix keeps them for the desync check: tracing of the
+# algorithm and protocol NCCL chose, no failure (verdict.noise._none)
+R_CALL_TRACE = re.compile(r"\bINFO \w{2,32}: opCount [0-9a-fA-F]{1,16} |"
+                          r"\bTRACE \d{1,15} Bytes -> Algo (?P<algo>\d{1,2}) proto (?P<proto>\d)\b")
 
 # --- families -----------------------------------------------------------------------
 R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
@@ -254,6 +259,12 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
 # NCCL's socket data path (lead rule O): a recv/send on a connected socket that timed out ("Net : Call to recv from
 # 100.96.188.199<41468> failed : Connection timed out", misc/socket.cc's socketProgressOpt), and net_socket.cc's
 # "NET/Socket : socket progress error" (ncclNetSocketTest: a transfer of a running collective failed).
+# An HTTP client's connection error, not the job's (the store, NCCL or gloo): requests' ConnectionError wrapping
+# urllib3's ProtocolError ("ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by
+# peer'))"), urllib3's pool ("HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url:
+# ..."): a download (the model hub, wandb, a dataset URL) whose server reset it -- no peer rank is gone
+R_HTTP_CLIENT = re.compile(r"\(['\"]Connection aborted\.['\"], |\bHTTPS?ConnectionPool\(host=|"
+                           r"Max retries exceeded with url|\burllib3\.exceptions\.|\brequests\.exceptions\.")
 R_SOCKET_TIMEOUT = re.compile(r"Call to (?:recv|send) (?:from|to) (\S+?) failed ?: ?Connection timed out")
 R_SOCKET_PROGRESS = re.compile(r"NET/Socket ?: ?socket progress error")
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
@@ -404,6 +415,10 @@ R_STORE_WAITED = re.compile(r"\brecv\w*WithTimeout failed on|Failed to recv")
 # retrying (try=6, timeout=1800000ms, delay=5241ms): Connection reset by peer" -- whatever the errno, the client
 # never got a valid store at that address.
 R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\b")
+# c10d's socket (socket.cpp, torch 1.11+) as the store client connects before the server is up: "The server socket on
+# [jean-zay-iam01-ib0]:55035 is not yet listening (errno: 111 - Connection refused), will retry." -- the same retry
+R_STORE_NOT_LISTENING = re.compile(r"server socket on \[?([\w.\-:]{1,255}?)\]?:(\d{1,5}) is not yet listening\b"
+                                   r"[^\n]{0,120}\bwill retry")
 # The same warning whose own error is the connect timeout running out ("- retrying (try=0, timeout=600000ms, ...):
 # The client socket has timed out after 600000ms while trying to connect to (H, P)"): the whole connect budget was
 # spent without reaching the store, a store timeout however it is worded (lead rules L, Y), not a transient retry
@@ -800,6 +815,14 @@ R_RAY_NODE_DEAD = re.compile(r"The node with (?:node|client) (?:id|ID):? \S{1,80
                              r"(?P<ip>[^\s,]{1,80}))?[^\n]{0,200}? has been marked dead because the "
                              r"(?:detector|monitor) has missed too many heartbeats")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
+# The same record pasted as rendered Markdown (unfenced): the underscores went as emphasis ("local rank",
+# "error file", "<NO OTHER FAILURES>") and the table's layout with them -- the field names on lines of their own
+# ("time" / "host", then their values), and the rank, exit code and error file glued on one line: "rank2 (local
+# rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>"
+R_CF_GLUED = re.compile(r"^\s*rank\s*:?\s*(-?\d{1,12}) \(local[_ ]rank: (-?\d{1,12})\)\s*exitcode\s*:?\s*"
+                        r"(-?\d{1,12}) \(pid: (\d{1,12})\)\s*(?:error[_ ]file\s*:\s*(\S[^\n]{0,300}))?$")
+R_CF_DATE = re.compile(r"\d{4}-\d\d-\d\d[ _T]\d\d:\d\d:\d\d")
+R_CF_NAME = re.compile(r"^\s*(time|host|rank|exitcode|error[_ ]file|traceback)\s*:?\s*$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
 R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
@@ -869,6 +892,11 @@ R_WATCHDOG_TAIL = re.compile(r"^\s*Exception raised from ncclCommWatchdog\w{0,16
 # failed creating its communicator where the traceback is cut before the error's text. NCCL's own INFO line
 # "ncclCommInitRank comm 0x... rank 0 ..." is no call (no "(" after the name, no attribute dot before it)
 R_COMM_INIT_FRAME = re.compile(r"[\w\]]\.(?:nccl)?[Cc]ommInitRank\w{0,8}\(|\bin (?:nccl)?[Cc]ommInitRank\w{0,8}\s*$")
+# nccl-tests' own CUDA check failing on a device index ("host: Test CUDA failure common.cu:732 'invalid device
+# ordinal'"): nccl-tests sets each device itself, cudaDev = localRank*nThreads*nGpus + thread*nGpus + i, with localRank
+# counted among the processes of the same hostname -- an index past the host's GPUs is the launch placing more
+# processes x -t x -g on a host than it has GPUs (or hosts sharing one hostname), never one rank's (lead rules Q, W)
+R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
 R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=CUDA kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
@@ -1159,9 +1187,13 @@ R_SELF_KILL = re.compile(r"Received sigquit from a child proces|SIGQUIT received
 # line keeps the rest of that line glued on (a few letters of its last word, then the line: "Killedng epoch 3").
 # The kubelet evicting a pod for the node's memory ("Reason: Evicted / Message: The node was low on resource: memory.",
 # the event "The node had condition: [MemoryPressure].") is the same host memory running out, seen from Kubernetes.
+# Slurm says it of a step's cgroup in two wordings (slurmstepd's "Detected 1 oom_kill event in StepId=N.0", older
+# "oom-kill event(s)") and srun of the task it held ("srun: error: nid006024: task 0: Out Of Memory"): a task is a
+# process only where srun starts one a rank, so the task number is not read as a rank here (lead rule AI (2)).
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed(?:\b|[a-z]{1,3} )|Out of memory: Killed process|"
-                         r"oom-kill|Memory cgroup out of memory|\bOOMKilled\b|The node was low on resource: memory|"
-                         r"The node had condition: \[MemoryPressure\]")
+                         r"oom[-_]kill|Memory cgroup out of memory|\bOOMKilled\b|The node was low on resource: memory|"
+                         r"The node had condition: \[MemoryPressure\]|\bsrun: error: \S{1,255}: tasks? \d[\d,-]{0,60}: "
+                         r"Out Of Memory")
 # argparse refusing the local-rank argument a launcher passes, or missing the one it does not pass (exit code 2):
 # torch.distributed.launch of torch >= 2.0 passes "--local-rank=N", older ones and DeepSpeed's launcher
 # "--local_rank=N", torchrun none (only the LOCAL_RANK variable): "error: unrecognized arguments: --local-rank=0",
@@ -1500,8 +1532,11 @@ R_DS_LAUNCH_CMD = re.compile(r"-m deepspeed\.launcher\.launch\s+(--world_info=\S
 # total over all machines (readers.settings._accel_world)
 R_ACCEL_COUNT = re.compile(r"(?<![\w.])(?:--)?(num_processes|num_machines)['\"]?(?:\s*[:=]\s*|\s+)['\"]?(\d{1,6})\b")
 # accelerate launch's notice that it used defaults for values not passed ("More than one GPU was found, enabling
-# multi-GPU training. If this was unintended please pass in `--num_processes=1`."): a launcher's warning
-R_ACCEL_DEFAULTS = re.compile(r"[Ii]f this was unintended,? please pass in `?--num_processes=1")
+# multi-GPU training. If this was unintended please pass in `--num_processes=1`."), and its list of those values, one
+# a line under "The following values were not passed to `accelerate launch` and had defaults used instead:"
+# ("`--num_processes` was set to a value of `1`"): a launcher's warning
+R_ACCEL_DEFAULTS = re.compile(r"[Ii]f this was unintended,? please pass in `?--num_processes=1|"
+                              r"`--num_(?:processes|machines)` was set to a value of `")
 # A process announcing its global rank at set-up (fairseq's and the DeiT/MAE family's "| distributed init (rank 7):
 # env://", LAVIS's "(rank 0, world 1)") and a launch command's world-size argument (fairseq's
 # --distributed-world-size, --world_size, --world-size): readers.settings._launch_world
@@ -1511,6 +1546,10 @@ R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
                           r"['\"]?([^'\"\s\\;&|]{0,120})")
+# A framework's notice of a setting it found already made ("NCCL_CUMEM_ENABLE is set to 0, skipping override", vLLM's
+# env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"): the variable and the value it keeps
+R_ENV_IS_SET = re.compile(r"\b((?:NCCL|TORCH_NCCL|GLOO)_[A-Z0-9_]{1,48}) (?:is|was) (?:already )?set to "
+                          r"['\"`]?([^'\"`\s,;]{1,120})")
 
 
 def strip_prefixes(text: str) -> str:

@@ -36,13 +36,16 @@ _HEADER = re.compile(
 _DEVICE = re.compile(
     r"(?:#\s+|^\s*)Rank\s+(\d+)\s+(?:Group\s+(\d+)\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*)"
 )
-# (the redop column is absent in older versions' all_gather / broadcast tables: "size count type time algbw ...")
-_ROW = re.compile(rf"^\s*(\d+)\s+(\d+)\s+([a-z0-9_]+)\s+(?:([a-z]+)\s+)?(?:(-?\d+)\s+)?((?:{_NUM}\s+){{3,}}{_NUM})\s*$")
+# (the redop column is absent in older versions' all_gather / broadcast tables: "size count type time algbw ...";
+# the eight figures of the two sides are required so that such a row's first time is not read as a root)
+_ROW = re.compile(rf"^\s*(\d+)\s+(\d+)\s+([a-z0-9_]+)\s+(?:([a-z]+)\s+)?(?:(-?\d+)\s+)?((?:{_NUM}\s+){{7,}}{_NUM})\s*$")
 _OOB = re.compile(r"#?\s*Out of bounds values\s*:\s*(\d+)\s*(OK|FAILED)?")
 _AVG = re.compile(r"#?\s*Avg bus bandwidth\s*:\s*(" + _NUM + r")\s*(OK|FAILED)?")
 _NAME = re.compile(r"#?\s*Collective test (?:starting|concluded):\s*(\S+)")
-# The table's column header, the one line every version prints (a pasted excerpt often starts here).
-COLUMNS = re.compile(r"^#?\s*size\s+count\s+type\s+redop\s+(?:root\s+)?time\s+algbw\s+busbw\s+(?:#?wrong|error)", re.M)
+# The table's column header, the one line every version prints (a pasted excerpt often starts here); before v2.13
+# all_gather's and broadcast's tables have no redop column ("size count type time algbw busbw error").
+COLUMNS = re.compile(r"^#?\s*size\s+count\s+type\s+(?:redop\s+)?(?:root\s+)?time\s+algbw\s+busbw\s+"
+                     r"(?:#?wrong|error)", re.M)
 
 
 def headless(text: str) -> bool:

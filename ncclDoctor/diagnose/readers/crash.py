@@ -99,8 +99,29 @@ class CrashReaders:
         if not m:
             return None
         ev = self._context(lineno, text, "fatal_python")
-        ev.data["what"] = m.group(1).strip()[:200]
+        ev.data.update(what=m.group(1).strip()[:200], threads=0, frames=0)
+        self._fatal, self._follow = ev, max(self._follow, 3)
         return ev
+
+    def _fatal_stack(self, body: str) -> bool:
+        """faulthandler's thread stacks under a "Fatal Python error:" ("Current thread 0x... (most recent call
+        first):", its frames or "<no Python frame>", "Garbage-collecting"; then each other thread's): counted, so the
+        verdict can tell an abort while the interpreter was exiting -- no thread, the main one included, runs Python
+        code any more -- from one inside the training. True: a line of that report, taken."""
+        t = body.strip()
+        ev = self._fatal
+        if t.startswith(("Current thread 0x", "Thread 0x")) and ev.data["threads"] < 256:
+            ev.data["threads"] += 1
+        elif t.startswith('File "'):  # a Python frame: read on by the other families too (an init frame)
+            ev.data["frames"] += 1
+            self._follow = 2
+            return False
+        elif t and t not in ("<no Python frame>", "Garbage-collecting") and not t.startswith("...") \
+                and not t.startswith("Extension modules:"):
+            self._fatal = None
+            return False
+        self._follow = 2
+        return True
 
     def _shared_build(self, lineno: int, text: str) -> Event | None:
         """The JIT build of an op the job compiles at start-up failing (signatures.R_SHARED_BUILD, lead rule AF (2)):

@@ -116,7 +116,8 @@ class ExitReaders:
             if ev is not None:
                 return ev
             k = S.R_HOST_KILL.search(self._body) if ("Killed" in text or "oom" in text.lower() or
-                                                     "resource: memory" in text or "MemoryPressure" in text) else None
+                                                     "resource: memory" in text or "MemoryPressure" in text or
+                                                     "Out Of Memory" in text) else None
             if k and self._self_kill and re.fullmatch(r"(?:\S+: line \d+: +\d+ )?Killed", k.group(0).strip()):
                 return self._context(lineno, text, "self_kill")  # the serving framework's own kill (lead rule P)
             sh = None if k else S.R_SHELL_SIGNAL.search(self._body)
@@ -366,6 +367,11 @@ class ExitReaders:
         """(handled, event) for a line inside the summary; a line that does not belong
         to it ends the summary and is parsed as usual."""
         m = S.R_CF_FIELD.match(text)
+        if not m and self._cf_rendered(text):
+            if "error_file" in self.cf:
+                self._cf_line = lineno
+                return True, self._cf_event(lineno, keep=True)
+            return True, None
         if not m:
             t = text.strip()
             if "Root Cause" in t:
@@ -378,9 +384,9 @@ class ExitReaders:
                 cut = self._cut_entry()
                 self.cf_section, self._follow = None, 0
                 return True, cut
-            if t.endswith("]:") or t == "<NO_OTHER_FAILURES>":  # "[1]:" starts the next entry
+            if t.endswith("]:") or t in ("<NO_OTHER_FAILURES>", "<NO OTHER FAILURES>"):  # "[1]:": the next entry
                 cut = self._cut_entry()
-                self._cf_alone = t == "<NO_OTHER_FAILURES>" or (self._cf_alone and self.cf_section == "root")
+                self._cf_alone = t.startswith("<NO") or (self._cf_alone and self.cf_section == "root")
                 self._follow, self.cf, self._cf_ev = 7, {}, None
                 return True, cut
             if not t and self._cf_more > 0:  # a blank line unwrap() left for a piece it joined: read on
@@ -410,6 +416,33 @@ class ExitReaders:
         if field not in ("traceback", "error_file"):
             return True, None
         return True, self._cf_event(lineno, keep=field == "error_file")
+
+    def _cf_rendered(self, text: str) -> bool:
+        """A line of the record pasted as rendered Markdown (signatures.R_CF_GLUED): a field name alone (its value
+        follows later, in the same order), a value for the names read so far, or the rank, exit code and error file
+        glued on one line. True: taken into the entry."""
+        g = S.R_CF_GLUED.match(text)
+        if g:
+            self.cf.update(rank=f"{g.group(1)} (local_rank: {g.group(2)})",
+                           exitcode=f"{g.group(3)} (pid: {g.group(4)})")
+            if g.group(5):
+                self.cf["error_file"] = g.group(5).strip()
+            self._cf_names, self._cf_last, self._cf_more, self._follow = [], "error_file", 40, 1
+            return True
+        n = S.R_CF_NAME.match(text)
+        if n and len(self._cf_names) < 6:
+            self._cf_names.append(n.group(1).replace(" ", "_"))
+            self._follow = 2
+            return True
+        t = text.strip()
+        if not t:  # a time value alone was taken off as a timestamp prefix: read it from the line as read
+            d = S.R_CF_DATE.findall(self._text)
+            t = d[-1] if d else ""  # the value's, not a collector's prefix before it
+        if self._cf_names and t and not t.startswith(("---", "===", "[", "<")) and len(t) < 200:
+            self.cf[self._cf_names.pop(0)] = t  # "2023-09-14 01:45:50", then "ding-X10DRG"
+            self._follow = 2
+            return True
+        return False
 
     def _cf_event(self, lineno: int, keep: bool) -> Event:
         """The summary entry read so far as one event; ``keep``: its traceback may still follow."""

@@ -191,6 +191,13 @@ class NcclReaders:
         if m and "opCount " in text and (ct := S.R_COLL_TRACE.search(text)):
             self._coll_traced(lineno, text, m, ct)
             return None
+        if not m and len(self._call_traced) < 2 and ("opCount " in text or "TRACE" in text) and (
+                ct := S.R_CALL_TRACE.search(text)) and bool(ct.group("algo")) not in self._call_traced:
+            self._call_traced.add(bool(ct.group("algo")))  # one of each a file: a COLL/TRACE log has one a call
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None  # the call's trace says nothing failed, nor where a rank stands
+            ev.data.update(what="nccl call trace", algo=ct.group("algo"), proto=ct.group("proto"))
+            return ev
         if not m and "WARN" not in text:
             return self._retcode(lineno, text)
         if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too

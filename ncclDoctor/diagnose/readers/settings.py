@@ -107,7 +107,7 @@ class SettingsReaders:
         num_machines gives a machine no process, a world the launch cannot form (lead rules V (1), AE, AA (1);
         verdict.world.world_unfit): one launch_args event per file once both are read. Its defaults notice
         (R_ACCEL_DEFAULTS) is a launcher's warning (benign, verdict.noise._none)."""
-        if "unintended" in text and S.R_ACCEL_DEFAULTS.search(self._body):
+        if ("unintended" in text or "set to a value of" in text) and S.R_ACCEL_DEFAULTS.search(self._body):
             ev = self._context(lineno, text, "benign")
             ev.rank = None  # the launcher's notice, not a rank's
             ev.data["what"] = "accelerate defaults notice"
@@ -204,7 +204,7 @@ class SettingsReaders:
         m = S.R_ENV_DEPRECATED.search(text)
         # after the launcher's prefix ("[default0]:NCCL_X=1"), which the assignment pattern cannot start at
         pairs = [(m.group(1) or m.group(3), "1")] if m else S.R_ENV_ASSIGN.findall(text) or S.R_ENV_ASSIGN.findall(
-            self._body)
+            self._body) or (S.R_ENV_IS_SET.findall(self._body) if " set to " in text else [])
         if not pairs or "set by environment" in text or "NCCL WARN" in text:  # a WARN's "Set NCCL_X=1 to ..." advice
             return None
         if "rror" in text and exception_line(self._body):  # an exception's advice ("Please set

@@ -226,6 +226,11 @@ class StoreReaders:
             ev.data["said"] = f"{cw.group(1)}: {cw.group(2).strip()}"
             return ev
         client = S.R_STORE_CLIENT.search(text)
+        if not client and "not yet listening" in text and (wait := S.R_STORE_NOT_LISTENING.search(text)):
+            # the client connecting before the store's server listens, retried (lead rules K, L): as below
+            ev = self._context(lineno, text, "benign")
+            ev.data.update(what="store connect retry", endpoint=f"{wait.group(1)}:{wait.group(2)}", listening=False)
+            return ev
         spent = S.R_STORE_RETRY_SPENT.search(text) if client and "timed out after" in text else None
         if spent and int(spent.group(2)) < int(spent.group(1)):
             spent = None  # its socket's own timeout is shorter than the connect budget: one attempt, retried
@@ -282,6 +287,8 @@ class StoreReaders:
         m = S.R_SOCKET.search(text)
         if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
             return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
+        if m and ("Connection" in text or "exceptions." in text) and S.R_HTTP_CLIENT.search(text):
+            return None  # an HTTP client's (a download's), read as the exception it ends a traceback with
         t = S.R_TF_COLL_ABORT.search(text) if "aborted by" in text else None
         if t and (gone := S.R_PEER_GONE.search(t.group(1))):
             # TF's collectives aborted because a peer's connection closed in the middle of them (lead rule O): a

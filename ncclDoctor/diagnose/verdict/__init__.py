@@ -42,11 +42,13 @@ from ncclDoctor.diagnose.verdict.cuda import (
     _cuda_lib_crash,
 )
 from ncclDoctor.diagnose.verdict.desync import (
+    DDP_ABORTED_WORDS,
     _coll_split,
     _ddp_params,
     _desync,
     _desync_report,
     _sites_split,
+    ddp_gather_aborted,
 )
 from ncclDoctor.diagnose.verdict.early_exit import (
     _early_exit,
@@ -193,6 +195,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
     for detect in DETECTORS:
         v = detect(c, ks)
         if v is not None:
+            if v.cause != "desync" and ddp_gather_aborted(c):
+                v.summary += DDP_ABORTED_WORDS
             return _with_settings(v, env_findings)
     return (_retcode_trail(c, ks) or _topo_realpath(c, ks)
             or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _setup_hang(c, ks)

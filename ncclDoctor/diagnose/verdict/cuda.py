@@ -138,6 +138,8 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
     said = " ".join((e.data.get("what") or "") + " " + e.text for e in evs).lower()
     if "invalid device ordinal" not in said and "device < num_gpus" not in said:
         return None
+    if tests := [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text)]:
+        return _nccl_tests_past_gpus(tests)
     launches = c.samples.get("launch_procs", [])
     shown = [e.data["gpus"] for e in c.samples.get("gpus_shown", [])]
     past = [(e.data["procs"], e.data["gpus"], e, "CUDA_VISIBLE_DEVICES on that command line leaves")
@@ -176,6 +178,33 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         "shows, or CUDA_VISIBLE_DEVICES leaves); a model whose model-parallel size is larger needs that many GPUs "
         "(or a smaller model / checkpoint whose model-parallel size equals the number of GPUs).",
         "high", [], [e.brief()] + [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _nccl_tests_past_gpus(evs: list[Event]) -> Verdict:
+    """Lead rules Q, W: nccl-tests chooses every device itself from the process's local rank on its host (processes
+    of the same hostname), its threads (-t) and GPUs (-g): cudaDev = localRank*nThreads*nGpus + thread*nGpus + i. Its
+    own CUDA check failing with 'invalid device ordinal' is therefore an index past the host's GPUs, which only the
+    launch makes: more processes x -t x -g placed on one host than it has GPUs (mpirun's slots filling the first host,
+    hosts that share one hostname, a CUDA_VISIBLE_DEVICES that hides GPUs). Config, no rank: whichever process's
+    failure is shown or recorded by mpirun first, every process was placed by the same launch."""
+    hosts = sorted({h for e in evs if (h := e.host or _tests_host(e.text))})
+    where = f" on {', '.join(hosts[:4])}" if hosts else ""
+    return Verdict(
+        "config",
+        f"nccl-tests failed setting its device with 'invalid device ordinal'{where}: it picks each GPU from the "
+        "process's local rank on its host, its -t threads and -g GPUs, so the launch placed more processes x -t x -g "
+        "on that host than it has GPUs -- a placement every process shares, not a CUDA fault and not one rank's",
+        "Place no more processes on a host than it has GPUs (with -g G, GPUs/G): give mpirun each host's slots as its "
+        "GPU count (-H host1:8,host2:8 or a hostfile with slots=8), or -npernode / --map-by ppr:8:node, with -np and "
+        "-g matching the GPUs per node; check every node has a unique hostname (nccl-tests counts local ranks by "
+        "hostname), that CUDA_VISIBLE_DEVICES leaves the GPUs visible, and nvidia-smi's GPU count on each host.",
+        "high", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
+def _tests_host(text: str) -> str:
+    """The host nccl-tests names before its failure ("gpu-07: Test CUDA failure ...")."""
+    m = re.search(r"([\w.\-]{1,64}): Test CUDA failure", text)
+    return m.group(1) if m else ""
 
 
 # CUDA's math libraries, by the prefix of their functions and libraries: cuBLAS / cuBLASLt, cuDNN, cuFFT, cuSPARSE,
@@ -475,14 +504,18 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "TORCH_NCCL_NAN_CHECK=1 ran its check kernel on the default device without it: unset it or "
                    "upgrade torch). " + fix)
         if not any(_NCCL_ALLOC.search(e.text) or _NCCL_LAUNCH.search(e.text) for e in evs) and any(
-                _NCCL_CUDA_WARN.search(e.text) for e in evs):
+                _NCCL_CUDA_WARN.search(e.text) for e in evs + c.samples.get("nccl_warn", [])):
             # NCCL's own CUDA call elsewhere (init.cc, a proxy's) found the fault: an earlier kernel's, or NCCL's and
             # the GPU's own where no kernel of the user's runs (nccl-tests)
             fix += (" NCCL's own CUDA call reported the illegal memory access (its 'Cuda failure' WARN): where no "
                     "kernel of your own ran before it (nccl-tests runs only NCCL's), look at the GPU, the driver and "
                     "the GPUDirect RDMA path on that host: dmesg -T | grep -i xid (Xid errors), nvidia-smi -q, the "
                     "same NCCL and driver versions on every node (NCCL_DEBUG=INFO prints both), and "
-                    "NCCL_NET_GDR_LEVEL=LOC to run once without GPUDirect RDMA.")
+                    "NCCL_NET_GDR_LEVEL=LOC to run once without GPUDirect RDMA. Between the GPUs of one node, run "
+                    "once with NCCL_P2P_DISABLE=1: if that passes, the GPU peer-to-peer (P2P) / NVLink path is at "
+                    "fault (IOMMU / ACS left on, nvidia-fabricmanager not running or not matching the driver on "
+                    "NVSwitch systems; cuda-samples' p2pBandwidthLatencyTest checks it); upgrade NCCL where the GPU "
+                    "is newer than the NCCL version.")
         if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
             what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
             fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "

@@ -112,6 +112,27 @@ def _sites_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _NO_MODEL_COUNT = 1_000_000
 
 
+def _unsent(e) -> bool:
+    """A DDP parameter-count line whose other count no rank sends (0, or more tensors than any model has): the slot
+    of the check's all-gather was never filled."""
+    return e.data["odd_params"] == 0 or e.data["odd_params"] >= _NO_MODEL_COUNT > e.data["reporter_params"]
+
+
+DDP_ABORTED_WORDS = (
+    "; DDP's 'rank K has inconsistent 0 params' lines (or a count no model has) read the slots of its parameter "
+    "check's all-gather, which these timeouts aborted before it delivered (every printing rank and every rank they "
+    "name timed out in it): a count never sent, so they name no rank and are consequences, not a model mismatch")
+
+
+def ddp_gather_aborted(c: Collected) -> bool:
+    """Every DDP parameter-count line read a count nobody sends, and the printers and the ranks they name all timed
+    out in a collective (the check's all-gather): neither side was elsewhere, so the gather was aborted before it
+    delivered and its slots name nobody (lead rule AH (1)'s third reading)."""
+    evs = [e for e in c.samples.get("ddp_params", []) if not e.data.get("shape")]
+    ranks = {e.data["reporter"] for e in evs} | {e.data["odd"] for e in evs}
+    return bool(evs) and all(_unsent(e) for e in evs) and ranks <= c.kind_ranks.get("watchdog_timeout", set())
+
+
 def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """DDP's constructor found that the ranks' models differ. Its check all-gathers every rank's count
     into uninitialised tensors and names the FIRST slot that differs from the printing rank's own
@@ -137,12 +158,14 @@ def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the same freezing of parameters; compare the param sizes per rank ([(n, p.shape) for n, p in "
             "model.named_parameters()]) and rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL.",
             "medium", [], [x.brief() for x in shaped[:3]])
+    if ddp_gather_aborted(c):
+        return None  # the timeouts decide (rules B, E, H); verdict() adds DDP_ABORTED_WORDS to their summary
     evs = [e for e in evs if not e.data.get("shape")]
     odd = {e.data["odd"] for e in evs}
     reporters = {e.data["reporter"] for e in evs}
     culprits = sorted(odd) if len(odd) == 1 and len(reporters - odd) > 1 else []
     e = evs[0]
-    unsent = e.data["odd_params"] == 0 or e.data["odd_params"] >= _NO_MODEL_COUNT > e.data["reporter_params"]
+    unsent = _unsent(e)
     return Verdict(
         "desync",
         f"the ranks built different models before DDP wrapped them, or were not in the same collective: rank "

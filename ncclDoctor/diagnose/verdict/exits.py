@@ -205,6 +205,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        + "Read one rank's stderr for the first native error line; check what the processes share "
                        "on that host (dmesg -T for the kernel's view of the crash, the driver, the container's "
                        "limits).", "low", [], [e.brief() for e in fails[:3]], job_wide=True)
+    if lone is not None and lone.exitcode == -6 and lone.rank is not None:
+        v = _aborted_alike(c, lone.rank, [e.brief() for e in fails[:2]])
+        if v is not None:
+            return v
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
     alike = lone is None and len(codes) == 1 and died_alike(c)  # lead rule J: every process shown alike
     world = next((e.data["world"] for e in fails if e.data.get("whole") and e.data.get("world")), None)
@@ -223,11 +227,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if exc is not None:
         text = exc.data["type"] + (": " + exc.data["message"] if exc.data["message"] else "")
         nonfinite = _NONFINITE.search(text)
+        http = S.R_HTTP_CLIENT.search(text)
         return Verdict("unknown", f"{who} exited with code 1 on its own exception, the last line of its traceback: "
                        f"{text[:300]} ({exc.where}); the launcher then stopped the others. Its cause is that "
                        "exception" + ("; it is a NaN/Inf check stopping that rank: its numbers diverged" if nonfinite
-                                      else ""),
-                       (_NONFINITE_FIX if nonfinite else "")
+                                      else "; it is an HTTP client's (requests/urllib3), a download whose server "
+                                      "reset or refused it, not a connection of the job's" if http else ""),
+                       (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else "")
                        + "Fix the exception that traceback ends in (read the frames above that line); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
                           "the other ranks show no failure of their own.")
@@ -292,6 +298,38 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+def _aborted_alike(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
+    """Lead rule J: the launcher's record names one rank aborted (-6), and another rank's own output shows it
+    aborting too ("Fatal Python error: Aborted" under that rank's prefix): every rank shown died the same way, a
+    cause they share, not the recorded rank's fault. Where faulthandler's stacks show no thread running Python code
+    (the main one's script had returned: "<no Python frame>", "Garbage-collecting"), the abort came in the
+    interpreter's exit, after the work: torch's teardown, not the training."""
+    evs = [e for e in c.samples.get("fatal_python", []) if e.rank is not None and e.rank != rank
+           and e.data["what"].lower().startswith("aborted")]
+    if not evs:
+        return None
+    e = evs[0]
+    at_exit = e.data.get("threads", 0) > 0 and not e.data.get("frames")
+    what = (f"rank {rank} exited with code -6 (SIGABRT) in the launcher's record, and rank {e.rank} printed 'Fatal "
+            f"Python error: Aborted' itself ({e.where}): every rank shown aborted alike, a cause they share, not one "
+            "rank's fault")
+    if at_exit:
+        return Verdict("unknown", what + "; faulthandler's stacks show no thread running Python code (the script "
+                       "had returned: the interpreter was exiting, garbage-collecting), so the abort came in the "
+                       "teardown after the work had finished, not in the training (C++ objects -- the process group, "
+                       "NCCL's watchdog, an async checkpoint's thread -- destroyed while still in use, printed as "
+                       "'terminate called without an active exception')",
+                       "The work had finished before the abort; to make the exit clean, "
+                       "end main on every rank with dist.barrier(), drop the DDP/FSDP model, join background threads "
+                       "(an async checkpoint's) and call dist.destroy_process_group() before exit, so the teardown no "
+                       "longer races the interpreter's; if it still aborts, upgrade torch and take a core dump "
+                       "(ulimit -c unlimited; python -X faulthandler) of the exit.",
+                       "medium", [], [e.brief()] + proof, job_wide=True)
+    return Verdict("unknown", what + ". The cause is in their own output", ABORT_FIX + "Read every rank's stderr "
+                   "for the first native error line (the ranks share it: the same library, build or host).",
+                   "low", [], [e.brief()] + proof, job_wide=True)
 
 
 def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -482,6 +520,9 @@ def _launcher(fails: list[Event]) -> str | None:
 
 # What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
 # interpreter itself, and the evidence is that rank's stderr, its C++/Python stacks at the abort and a core dump.
+_HTTP_FIX = ("The connection that failed is a download's (the Hugging Face hub, wandb, a dataset URL), not a peer "
+             "rank's: pre-download the model and data into the cache before the launch (huggingface-cli download) and "
+             "run with HF_HUB_OFFLINE=1, or retry; check the node's network, proxy and the server's rate limit. ")
 ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in the interpreter: read that rank's "
              "whole stderr for the line just before it (a 'Fatal Python error: ...' is the interpreter or a C "
              "extension crashing, 'terminate called after throwing' an uncaught C++ exception, a failed assertion); "

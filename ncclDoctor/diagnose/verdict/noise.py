@@ -219,6 +219,9 @@ def _if_it_hangs(c: Collected) -> str:
 
 
 _OWN_NETS = ("IB", "Socket", "no_ib", "gdr_off")
+# the tuner's numbers (nccl.h's NCCL_ALGO_* and NCCL_PROTO_* since NCCL 2.19)
+_ALGO_PROTO_WORDS = ("Algo 0 Tree, 1 Ring, 2 CollNetDirect, 3 CollNetChain, 4 NVLS, 5 NVLSTree, 6 PAT; proto 0 LL, "
+                     "1 LL128, 2 Simple")
 
 
 def _set_here(c: Collected) -> str:
@@ -234,6 +237,14 @@ def _set_here(c: Collected) -> str:
     if debug:
         out += (f" They set NCCL_DEBUG={debug}: collect the failing lines, the NCCL_DEBUG=INFO logs of every node "
                 "(the first WARN or error there says why).")
+    other = [f"{n}={next(iter(v))}" for n, v in sorted(c.settings.items())
+             if n.startswith(("NCCL_", "TORCH_NCCL_", "GLOO_")) and n not in ("NCCL_SOCKET_IFNAME", "NCCL_DEBUG")]
+    if other and not _nccl_chatter(c):  # NCCL's own set-up lines say it in _shown_settings
+        out += (f" The settings these lines show ({', '.join(other[:4])}) are NCCL/torch settings that change how "
+                "it runs, not failures: a warning that names one (a framework saying the variable is already set and "
+                "it skips its own override, that the value may cost memory or speed) is informational; leave "
+                f"{other[0].partition('=')[0]} as set if it was set on purpose (unset it to get the framework's "
+                "default) and ignore the warning.")
     return out
 
 
@@ -314,11 +325,16 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "printed before the process group existed (torch adds its [rankN] prefix once it does): it "
                       "is the client's connect/validate, which TCPStore retries ('failed to connect/validate ... "
                       "retrying'), a transient reset; harmless unless a store timeout or error follows")
-    retry = [e.data["endpoint"] for e in c.samples.get("benign", []) if e.data.get("what") == "store connect retry"]
+    tries = [e.data for e in c.samples.get("benign", []) if e.data.get("what") == "store connect retry"]
+    retry = [d["endpoint"] for d in tries]
     if retry:
-        benign.append(f"the TCPStore client's 'failed to connect/validate to host {retry[0]} - retrying' warnings "
-                      "are retries with nothing failing after them: the store was not up yet (rank 0's node still "
-                      "starting), which TCPStore waits for until its timeout. If the job hangs there, collect that "
+        said = (f"'The server socket on {retry[0]} is not yet listening ..., will retry'" if tries[0].get("listening")
+                is False else f"'failed to connect/validate to host {retry[0]} - retrying'")
+        benign.append(f"the TCPStore client's {said} warnings are retries with nothing failing after them: the "
+                      "store host (MASTER_ADDR, rank 0's TCPStore server) was not up yet "
+                      "(rank 0's node still starting), which the client waits for until its timeout (the rendezvous "
+                      "timeout, init_process_group's timeout): check for a later timeout. If the job hangs there "
+                      "(py-spy dump of a stuck process), check that the store server started on rank 0, collect that "
                       f"host's log (is its store listening? `ss -ltnp | grep {retry[0].rpartition(':')[2]}`) and "
                       f"`nc -zv {retry[0].replace(':', ' ')}` from this node (MASTER_ADDR/MASTER_PORT, the firewall)")
     if any(w and "driver shutting down" in w for w in whats):
@@ -365,14 +381,28 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "collect the full log of every rank, each process's exit code (the launcher's failure record, "
                       "echo $? / sacct) and dmesg on the node (the OOM killer, Xid errors)")
     if "accelerate defaults notice" in whats:  # printed at every launch: it shows nothing ran, so no confidence
-        benign.append("accelerate launch's notice that values were not passed and defaults were used ('More than one "
-                      "GPU was found, enabling multi-GPU training. If this was unintended please pass in "
-                      "`--num_processes=1`') is a harmless launcher warning, a warning only: the processes run as "
-                      "launched. To silence it pass every value it lists on the command line (--num_processes=1 for "
-                      "one process, --multi_gpu with --num_processes N for several, --num_machines, "
+        benign.append("accelerate launch's notice that values were not passed and defaults were used (its list "
+                      "'`--num_processes` was set to a value of `N`', or 'More than one GPU was found, enabling "
+                      "multi-GPU training. If this was unintended please pass in `--num_processes=1`') is a harmless "
+                      "launcher warning, a warning only: the processes run as launched with those defaults. To "
+                      "silence it pass every value it lists on the command line (--num_processes=1 for one process, "
+                      "--multi_gpu with --num_processes N for several, --num_machines, "
                       "--mixed_precision, --dynamo_backend) or save them once with `accelerate config`; where the "
                       "command already passes --num_processes=1, the notice is the launcher misreading its own "
                       "arguments: upgrade accelerate (CUDA_VISIBLE_DEVICES=0 also shows it one GPU)")
+    traced = [e.data for e in c.samples.get("benign", []) if e.data.get("what") == "nccl call trace"]
+    if traced:  # lead rule K: NCCL's tracing of what it chose for each call, printed whether or not anything fails
+        algo = next((d for d in traced if d.get("algo") is not None), None)
+        benign.append(
+            "NCCL's per-call lines ('Broadcast: opCount N ... [nranks=N]', NCCL_DEBUG_SUBSYS=COLL) and its tuner's "
+            "TRACE ('N Bytes -> Algo A proto P') are tracing of the algorithm and protocol NCCL chose for each call, "
+            "no failure" + (f" (here Algo {algo['algo']} proto {algo['proto']}: " + _ALGO_PROTO_WORDS + ")"
+                            if algo else "") + ". NCCL_ALGO / NCCL_PROTO tuning applies only where the collective "
+            "has that algorithm: Broadcast, Reduce, AllGather and ReduceScatter have no Tree, so NCCL_ALGO=Tree "
+            "falls back to Ring for them (and older NCCL ignored NCCL_PROTO on that fallback: upgrade NCCL, 2.22 or "
+            "later). To see the tuner's choice per call and size, rerun with NCCL_DEBUG=INFO "
+            "NCCL_DEBUG_SUBSYS=TUNING (or COLL), and compare nccl-tests at the job's scale with and without the "
+            "settings; if the job hangs, collect the full log of every rank")
     if "launch deprecated" in whats:  # a notice printed at every launch: it shows nothing ran, so no confidence
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "

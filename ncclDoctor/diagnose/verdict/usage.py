@@ -87,7 +87,41 @@ def _dup_rank(c: Collected) -> Verdict | None:
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+# NCCL's tuning (enqueue.cc, topoGetAlgoInfo/getAlgoInfo) finding no algorithm and protocol for a call: with
+# NCCL_ALGO or NCCL_PROTO set it appends " NCCL_ALGO was set to X." / " NCCL_PROTO was set to Y." and returns
+# ncclInvalidUsage (ncclInternalError when neither is set): the forced setting leaves that function no implementation
+# (NVLS and CollNet have no Broadcast, Tree no AllGather)
+_NO_ALGO = re.compile(r"no algorithm/protocol available for function (\w{1,32}) with datatype (\w{1,32})\.?"
+                      r"((?:\s{0,4}NCCL_(?:ALGO|PROTO) was set to [^\s]{1,200}?\.?(?=\s|$))+)")
+
+
+def _forced_algorithm(c: Collected) -> Verdict | None:
+    """Lead rules Q (its last sentence), V, W: NCCL refusing a call because the NCCL_ALGO / NCCL_PROTO the job set
+    has no implementation for that function and datatype -- NCCL's own words name the setting. A setting every rank
+    shares, not a launch refusal and not a rank: config, no rank."""
+    texts = [(e, e.data.get("last_error") or "") for e in c.samples.get("nccl_error", [])]
+    texts += [(e, e.data.get("warn") or e.text) for e in c.samples.get("nccl_warn", [])]
+    hit = next(((e, m) for e, t in texts if "no algorithm/protocol" in t and (m := _NO_ALGO.search(t))), None)
+    if hit is None:
+        return None
+    e, m = hit
+    func, dtype, forced = m.group(1), m.group(2), " ".join(m.group(3).split()).rstrip(".")
+    names = sorted(set(re.findall(r"NCCL_(?:ALGO|PROTO)", forced)))
+    return Verdict(
+        "config",
+        f"NCCL found no algorithm/protocol for {func} on {dtype} because {forced}: the forced setting has no "
+        f"implementation of {func} (NVLS and CollNet have no Broadcast, Tree no AllGather), so NCCL refuses the call "
+        "as invalid usage -- a setting every rank shares, not a rank's fault",
+        f"Unset {' and '.join(names)} (let NCCL choose), or scope it to the collective it is meant for with NCCL's "
+        "per-function syntax (NCCL_ALGO=\"allreduce:nvls\", \"allreduce:tree\"); find where it was set (the job's "
+        "environment, a launcher or container default, a test or library that sets it and does not restore the "
+        "environment after it) -- NCCL_DEBUG=INFO prints 'NCCL_ALGO set by environment to ...'.",
+        "high", [], [e.brief()], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    if forced := _forced_algorithm(c):
+        return forced
     evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
     if not evs:
         return _size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
