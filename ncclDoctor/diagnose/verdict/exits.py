@@ -518,11 +518,12 @@ def _launcher(fails: list[Event]) -> str | None:
     return names.pop() if len(names) == 1 and None not in names else None
 
 
-# What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
-# interpreter itself, and the evidence is that rank's stderr, its C++/Python stacks at the abort and a core dump.
+# A lone worker's own exception from an HTTP client: a download's connection, not the job's.
 _HTTP_FIX = ("The connection that failed is a download's (the Hugging Face hub, wandb, a dataset URL), not a peer "
              "rank's: pre-download the model and data into the cache before the launch (huggingface-cli download) and "
              "run with HF_HUB_OFFLINE=1, or retry; check the node's network, proxy and the server's rate limit. ")
+# What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
+# interpreter itself, and the evidence is that rank's stderr, its C++/Python stacks at the abort and a core dump.
 ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in the interpreter: read that rank's "
              "whole stderr for the line just before it (a 'Fatal Python error: ...' is the interpreter or a C "
              "extension crashing, 'terminate called after throwing' an uncaught C++ exception, a failed assertion); "
