@@ -3269,3 +3269,41 @@ def test_a_lone_workers_http_connection_reset_is_its_own_exception_not_a_peer_go
     gloo = ("RuntimeError: [/opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:598] Connection closed by peer "
             "[10.0.0.2]:29171")
     assert _verdict(tmp_path, gloo + "\n", "gloo.log")["cause"] == "early_exit"
+
+
+# --- session 15 (fix47-g1): culprits from launcher records, kernel logs and own errors of round 47 -------------------
+def _wrapped_watchdog(rank: int, other: int, what: str, pg: str = "[PG ID 0 PG GUID 0(default_pg) Rank {r}]") -> str:
+    """Rank RANK's watchdog failing on a CUDA error, its c10 message wrapped onto the line under its "[PG .. Rank R]"
+    tag (a paste that broke the line), then rank OTHER timing out 600 s later inside the collective."""
+    return (f"[rank{rank}]:[E810 15:36:05.945860779 ProcessGroupNCCL.cpp:1899] {pg.format(r=rank)}\n"
+            f"Process group watchdog thread terminated with exception: CUDA error: {what}\n"
+            "CUDA kernel errors might be asynchronously reported at some other API call,\n"
+            "so the stacktrace below might be incorrect.\n\n"
+            "terminate called after throwing an instance of 'c10::DistBackendError'\nFatal Python error: Aborted\n"
+            f"[rank{other}]:[E810 15:46:05.718597139 ProcessGroupNCCL.cpp:632] [Rank {other}] Watchdog caught "
+            "collective operation timeout:\nWorkNCCL(SeqNum=8120, OpType=ALLREDUCE, NumelIn=4096, NumelOut=4096, "
+            "Timeout(ms)=600000)\nran for 600072 milliseconds before timing out.\n"
+            f"[rank{other}]: To avoid data inconsistency, we are taking the entire process down.\n"
+            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+            "  exitcode  : -6 (pid: 187)\n  traceback : Signal 6 (SIGABRT) received by PID 187\n")
+
+
+def test_a_watchdog_error_wrapped_under_its_rank_tag_is_that_ranks_own_cuda_error(tmp_path):
+    """Round 47 (sirzzang ECC DBE, lead rule I): c10's "[rank1]:[E.. ProcessGroupNCCL.cpp:1899] [PG ID 0 .. Rank 1]"
+    ends its line and the watchdog's "terminated with exception: CUDA error: ..." follows unprefixed on the next:
+    that message is rank 1's, its own CUDA error (culprit), and the rank timing out later inside the collective is
+    the victim. Other ranks, errors and tag forms; a next line that carries another rank's prefix keeps it."""
+    for rank, other, what, pg in ((1, 0, "uncorrectable ECC error encountered",
+                                   "[PG ID 0 PG GUID 0(default_pg) Rank {r}]"),
+                                  (5, 2, "an illegal memory access was encountered", "[PG 0 Rank {r}]"),
+                                  (0, 3, "unspecified launch failure", "[PG 0 (default_pg) Rank {r}]")):
+        d = _report(tmp_path, _wrapped_watchdog(rank, other, what, pg), f"wd{rank}.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("cuda_error", [rank]), v
+        assert other not in _accused(d), v
+    # the near shape: the line under the tag names its own rank, so the tag's rank is not carried onto it
+    text = ("[rank3]:[E810 15:36:05.9 ProcessGroupNCCL.cpp:1899] [PG 0 Rank 3]\n"
+            "[rank2]: Process group watchdog thread terminated with exception: CUDA error: an illegal memory access "
+            "was encountered\n")
+    assert _verdict(tmp_path, text, "own.log")["culprits"] == [2]
+

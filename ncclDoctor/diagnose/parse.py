@@ -96,6 +96,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # launch settings read so far, the node's launch_args event once NODE_RANK was read) (parse._env_dump_line)
         self._env_dump: tuple[int, dict[str, str], Event | None] | None = None
         self._cut: tuple[int, str] | None = None  # a hit line a terminal wrapped, waiting for its continuation
+        # a c10 log line that ended at its "[PG ID .. Rank N]" tag, its message wrapped onto the next line: (its line,
+        # the rank it names) -- that next line, unprefixed, is the same process's message (_context)
+        self._tag_head: tuple[int, int] | None = None
         # Lightning's "GLOBAL_RANK: r, MEMBER: r+1/W" announcements of this file: the ranks announced (and how often),
         # the world they name, a rank announced twice so far, the event once announcements interleave (_member)
         self._members: dict[int, int] = {}
@@ -279,6 +282,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if ev.rank is None and self.ring_rank:  # the thread's own ring lines named its rank
                 r = self.ring_rank.get((ev.host, ev.pid, m3.group("tid")), -1)
                 ev.rank = r if r >= 0 else None
+        if ev.rank is None and self._tag_head is not None and lineno == self._tag_head[0] + 1:
+            ev.rank = self._tag_head[1]  # the message of the line above, whose tag ended it (a wrapped paste)
+            ev.data["rank_from"] = "the tag of the line above"
         if ev.rank is not None:
             if len(self.ranks_named) < 2:
                 self.ranks_named.add(ev.rank)
@@ -337,6 +343,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
         ev = self._parse(lineno, text)
+        if "Rank " in text and text.rstrip().endswith("]") and (t := S.R_PG_RANK_END.search(text)):
+            # c10's "[rank1]:[E810 ..] [PG ID 0 PG GUID 0(default_pg) Rank 1]" with nothing after its tag: the
+            # message was wrapped onto the next line (the launcher's prefix names the global rank, as in _context)
+            g = _innermost(S.R_RANK_TAG, text)
+            self._tag_head = (lineno, int(g.group(1) or g.group(g.lastindex or 1)) if g else int(t.group("rank")))
         if "world_info" in text or "non-zero" in text or "WORLD INFO" in text or (
                 ev is not None and ev.kind in ("worker_failed", "child_failed")):
             self._ds_runner(lineno, text, ev)

@@ -100,6 +100,8 @@ R_RANK_TAG = re.compile(r"(?:\[|(?<![\w\[]))rank(\d+)\]:|\[rank: (\d+)\] |"
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
+# the same tag ending its line: c10's message follows on the next line (a paste that wrapped it, parse._context)
+R_PG_RANK_END = re.compile(R_PG_RANK.pattern + r"\s*$")
 R_SRUN = re.compile(r"^\s*(\d+): ")
 # mpirun --tag-output ("[1,3]<stderr>:" = job 1, rank 3) and --output-filename's "[1,3]<stdout>:"; horovodrun's
 # gloo launcher tags each worker's output with its rank alone ("[2]<stderr>:", safe_shell_exec's index: the rank).
