@@ -3307,3 +3307,31 @@ def test_a_watchdog_error_wrapped_under_its_rank_tag_is_that_ranks_own_cuda_erro
             "was encountered\n")
     assert _verdict(tmp_path, text, "own.log")["culprits"] == [2]
 
+
+def _ds_kill(pids: list[int], killed: int, dmesg_first: bool = False, hosts: tuple[str, ...] = ("",)) -> str:
+    """DeepSpeed's launcher killing its workers (one "Killing subprocess P" a worker, in the order it started them,
+    behind a pdsh host prefix when HOSTS name several) and the kernel's OOM killer's line for pid KILLED."""
+    kill = "".join(f"{h}[2025-06-02 20:51:24,18{i % 10}] [INFO] [launch.py:319:sigkill_handler] Killing subprocess "
+                   f"{p + 50 * n}\n" for n, h in enumerate(hosts) for i, p in enumerate(pids))
+    oom = (f"[856341.770960] Out of memory: Killed process {killed} (python) total-vm:79905000kB, "
+           "anon-rss:22957108kB, file-rss:72036kB, shmem-rss:15143164kB, UID:1000 pgtables:78032kB oom_score_adj:0\n")
+    return oom + kill if dmesg_first else kill + oom
+
+
+def test_the_oom_killers_pid_in_deepspeeds_kill_list_names_that_workers_local_rank(tmp_path):
+    """Round 47 (Qwen-VL-Series-Finetune-135, lead rules A, AJ (2)): the kernel OOM killer names pid P and
+    DeepSpeed's launcher lists its workers ("Killing subprocess P") in the order it started them: P's place in that
+    list is its local rank, the rank on one node, host_oom. Other pids, places, list lengths, the dmesg pasted first;
+    a pid the list does not hold, or two nodes' lists interleaved, name nobody."""
+    for pids, k, first in (([410126, 410127, 410128], 0, False), ([7001 + i for i in range(8)], 4, True),
+                           ([52210, 52214, 52219, 52230], 3, False)):
+        d = _report(tmp_path, _ds_kill(pids, pids[k], first), f"ds{k}.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("host_oom", [k]), v
+        assert _accused(d) <= {k}, v
+    for name, text in (("other.log", _ds_kill([300, 301, 302], 999)),
+                       ("pdsh.log", _ds_kill([300, 301], 301, hosts=("node-a: ", "node-b: "))),
+                       ("pdsh2.log", _ds_kill([300, 301], 350, hosts=("node-a: ", "node-b: ")))):
+        v = _verdict(tmp_path, text, name)
+        assert (v["cause"], v["culprits"]) == ("host_oom", []), (name, v)
+

@@ -122,6 +122,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.ds_kill: Event | None = None  # DeepSpeed's launcher's first "Killing subprocess" line
+        # the pids of its "Killing subprocess P" lines, in the order printed (first 64): its sigkill_handler walks the
+        # workers in the order it started them, local rank 0 first (lead rule AJ (2))
+        self.ds_kill_pids: list[int] = []
+        self._ds_kill_from: set[str] = set()  # the prefixes before those lines' "[" (pdsh names the host there)
+        self.oom_kills: list[Event] = []  # the kernel OOM killer's "Killed process P" events (first 8; finish)
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
@@ -223,6 +228,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         line (a "Root Cause" block whose exit code was not copied) is still that process's entry."""
         if self._cmd_status is not None and self._ds_world is not None:
             self._ds_status()
+        if self.oom_kills and self.ds_kill_pids:
+            self._oom_killed_worker()
         if self._stray_exit is not None:  # the paste ended on a stray exit code
             if self._pending is None:
                 self._pending = self._stray_exit[1]
@@ -242,6 +249,20 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._srun_first()
         ev, self._pending = self._pending, None
         return ev or (self._cut_entry() if self.cf_section is not None else None)
+
+    def _oom_killed_worker(self) -> None:
+        """The kernel OOM killer's "Killed process P" naming a pid DeepSpeed's launcher lists among the workers it
+        killed ("Killing subprocess P", printed in the order it started them): that worker's local rank, its -9
+        (lead rules A, AJ (2)). A launcher per node prints its own list; several lists in one file name no order."""
+        if len(self._ds_kill_from) > 1:
+            return  # several launchers' lists (pdsh's "host: " prefixes): their interleaving gives no order
+        for ev in self.oom_kills:
+            pid = ev.data.get("killed_pid")
+            if pid in self.ds_kill_pids and ev.data.get("local_rank") is None:
+                local = self.ds_kill_pids.index(pid)
+                ev.data.update(local_rank=local, pid=pid, local_from=(
+                    f"pid {pid}, number {local + 1} of the {len(self.ds_kill_pids)} workers DeepSpeed's launcher "
+                    "lists in the order it started them ('Killing subprocess P')"))
 
     def _cut_entry(self) -> Event | None:
         """The summary entry being read, ended before its error_file/traceback lines: an event when its
@@ -331,6 +352,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "launch.py:" in text and self.store_host is None and S.R_DS_LAUNCHER.search(text):
             self.store_host = Event("store_host", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.store_host.data["launcher"] = "DeepSpeed's launch.py"
+        if "Killing subprocess" in text and len(self.ds_kill_pids) < 64 and S.R_DS_LAUNCHER.search(text) and \
+                (kp := S.R_DS_KILL_PID.search(text)):
+            self._ds_kill_from.add(text[:text.find("[")].strip())  # the line's prefix: which node's launcher
+            if int(kp.group(1)) not in self.ds_kill_pids:
+                self.ds_kill_pids.append(int(kp.group(1)))
         if "Killing subprocess" in text and self.ds_kill is None and S.R_DS_LAUNCHER.search(text):
             # lead rule M: DeepSpeed's launcher kills every worker once one of them exited (or it was stopped):
             # a worker failed, which one and how these lines do not say

@@ -486,6 +486,11 @@ R_AGENT_FRAME = re.compile(r"torch/distributed/(?:run\.py|elastic/(?:agent|rende
 R_INIT_RANK_URL = re.compile(r"distributed init \(rank (\d{1,7})\): tcp://\[?([^\s\]/]+?)\]?:(\d{1,5})\b")
 R_HOST_AS_RANK = re.compile(r"initialized host (\S.{0,254}?) as rank (\d{1,7})\s*$")
 R_TCP_INIT = re.compile(r"init_method\s*=\s*[\"']tcp://")
+# DeepSpeed's launcher killing its workers ("[launch.py:319:sigkill_handler] Killing subprocess 410126"), one line
+# a worker in the order it started them (its sigkill_handler walks the list its spawn loop filled, local rank 0 first);
+# the kernel's OOM killer's victim ("Out of memory: Killed process 410126 (python)"): lead rule AJ (2)
+R_DS_KILL_PID = re.compile(r"\] Killing subprocess (\d{1,10})\b")
+R_OOM_KILLED_PID = re.compile(r"\bKilled process (\d{1,10})\b")
 # DeepSpeed's per-node launcher (deepspeed/launcher/launch.py: "[INFO] [launch.py:315:sigkill_handler] Killing
 # subprocess 21439", "[launch.py:163:main] dist_world_size=8"): it starts the workers with MASTER_ADDR/MASTER_PORT and
 # hosts no store itself, so init_process_group's env:// TCPStore lives in rank 0's own process, as with tcp://

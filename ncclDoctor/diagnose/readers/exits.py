@@ -131,6 +131,10 @@ class ExitReaders:
             ev = self._context(lineno, text, "worker_failed")  # SIGKILL from outside: read as exit code -9
             ev.rank = None
             ev.data.update(exitcode=-9, local_rank=None, pid=None, killed=k.group(0).strip())
+            kp = S.R_OOM_KILLED_PID.search(text) if "Killed process" in text else None
+            if kp and len(self.oom_kills) < 8:  # which worker it was, if the launcher lists the pids (finish)
+                ev.data["killed_pid"] = int(kp.group(1))
+                self.oom_kills.append(ev)
             return ev
         ev = self._context(lineno, text, "worker_failed")
         ev.rank = None  # torchrun names a local rank here, not a global one
