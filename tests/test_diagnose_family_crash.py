@@ -3335,3 +3335,40 @@ def test_the_oom_killers_pid_in_deepspeeds_kill_list_names_that_workers_local_ra
         v = _verdict(tmp_path, text, name)
         assert (v["cause"], v["culprits"]) == ("host_oom", []), (name, v)
 
+
+def _oom_and_record(world: int, oom: int, local: int, closed: list[int], code: int = 1, timeout: bool = False) -> str:
+    """Rank OOM's own CUDA OOM while moving the model to its GPU, torchrun's agent sending SIGTERM to the local ranks
+    CLOSED, then its record of local rank LOCAL failing with CODE (one node of WORLD workers, pids in start order)."""
+    pid = {r: 3701338 + r for r in range(world)}
+    p = f"[rank{oom}]:"
+    lines = [f'{p}   File "/env/lib/python3.10/site-packages/torch/nn/modules/module.py", line 1159, in convert',
+             f"{p}     return t.to(",
+             f"{p} torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 216.00 MiB. GPU  has a total "
+             "capacity of 44.42 GiB of which 118.12 MiB is free. Including non-PyTorch memory, this process has 44.29 "
+             "GiB memory in use."]
+    if timeout:
+        lines.append(watchdog_line(closed[0], 12, "ALLREDUCE", 600071, 600000).rstrip("\n"))
+    lines += [f"W0217 08:19:10.679000 140475426195264 torch/distributed/elastic/multiprocessing/api.py:851] Sending "
+              f"process {pid[r]} closing signal SIGTERM" for r in closed]
+    lines.append(f"E0217 08:19:12.297000 140475426195264 torch/distributed/elastic/multiprocessing/api.py:826] failed "
+                 f"(exitcode: {code}) local_rank: {local} (pid: {pid[local]}) of binary: /env/bin/python")
+    return "\n".join(lines) + "\n"
+
+
+def test_an_oom_beside_another_local_rank_the_agent_did_not_stop_names_both(tmp_path):
+    """Round 47 (Step-Video-T2V-8, lead rules J, A extended to several): rank 3 runs out of GPU memory, torchrun's
+    agent sends SIGTERM to two workers only (it signals the ones still running) and records local rank 2 exiting 1:
+    of the world of 4 on one node, the two it did not stop had exited on their own, rank 3 and rank 2 -- both
+    culprits, the two stopped innocent. Other worlds, ranks and orders; the near shapes keep the OOM's rank alone:
+    the stopped workers do not account for the rest, or a rank timed out waiting (a victim's exit)."""
+    for world, oom, local in ((4, 3, 2), (8, 7, 4), (4, 3, 0)):
+        closed = [r for r in range(world) if r not in (oom, local)]
+        d = _report(tmp_path, _oom_and_record(world, oom, local, closed), f"two{world}{local}.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("gpu_oom", sorted({oom, local})), v
+        assert not _accused(d) & set(closed), v
+        assert f"local rank {local}" in v["summary"], v["summary"]
+    v = _verdict(tmp_path, _oom_and_record(4, 3, 2, [0]), "short.log")  # 4 - 1 stopped != the 2 failed
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [3]), v
+    v = _verdict(tmp_path, _oom_and_record(4, 3, 2, [0, 1], timeout=True), "waited.log")
+    assert v["culprits"] == [3], v

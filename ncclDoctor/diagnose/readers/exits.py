@@ -139,6 +139,10 @@ class ExitReaders:
         ev = self._context(lineno, text, "worker_failed")
         ev.rank = None  # torchrun names a local rank here, not a global one
         ev.data.update(exitcode=int(m.group(1)), local_rank=int(m.group(2)), pid=int(m.group(3)))
+        if self.closed_pids and int(m.group(3)) not in self.closed_pids:
+            # the agent sends its closing signal only to the workers still running, then logs this record: how many
+            # it stopped tells how many had exited before (verdict.memory._also_recorded)
+            ev.data["closed_n"] = len(set(self.closed_pids))
         return ev
 
     def _glued_exit(self, lineno: int, text: str, ev: Event) -> None:

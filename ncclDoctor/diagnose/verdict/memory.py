@@ -37,6 +37,8 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not ranks:  # lead rule A: the one process the launcher shows failing on its own is where the OOM happened
         lone = lone_failure(c)
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+    oom, ranks = ranks, _also_recorded(c, ranks)
+    also = [r for r in ranks if r not in oom]
     owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c))
     if owner:
         ranks = [c.samples["cuda_oom"][0].data["gpu"]]
@@ -47,7 +49,10 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
     return Verdict(
         "gpu_oom",
-        f"{_named(ranks)} ran out of GPU memory{owner}; the other ranks then waited for it",
+        (f"{_named(oom)} ran out of GPU memory, and local rank {_fmt_ranks(also)} (one node: the same rank) exited on "
+         "its own as well (torchrun's record: a nonzero exit code, and the agent sent its closing signal only to the "
+         "other workers, those still running); the others were stopped after them" if also else
+         f"{_named(ranks)} ran out of GPU memory{owner}; the other ranks then waited for it"),
         engine + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
@@ -58,6 +63,28 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         _samples(c, "cuda_oom"),
     )
+
+
+def _also_recorded(c: Collected, ranks: list[int]) -> list[int]:
+    """Lead rules J and A extended to several: the OOM's rank(s), plus the local rank torchrun's agent records failing
+    with an exit code of its own ("failed (exitcode: 1) local_rank: L") on one node, when the agent's closing signals
+    account for every other worker -- the world less the workers it stopped is exactly those failed ones, so each had
+    exited before the teardown, on its own -- and no rank shows a victim's wait (a timeout, a rank waiting in a
+    collective) that a peer's death would explain. Else the OOM's ranks unchanged."""
+    recs = [e for e in failed_on_own(c) if e.kind == "worker_failed" and e.rank is None]
+    if not ranks or len(recs) != 1 or node_count(c) != 1 or c.kinds.get("watchdog_timeout"):
+        return ranks
+    e = recs[0]
+    local, code, closed = e.data.get("local_rank"), e.data.get("exitcode"), e.data.get("closed_n")
+    if local is None or local in ranks or not code or code < 0 or not closed:
+        return ranks
+    size = world_size(c)[0]
+    failed = set(ranks) | {local}
+    if not size or max(failed) >= size or size - closed != len(failed):
+        return ranks
+    if any(waiting(st) or (r not in failed and own_errors(st)) for r, st in c.ranks.items()):
+        return ranks
+    return sorted(failed)
 
 
 def _gpu_owner(c: Collected) -> str:
