@@ -3301,6 +3301,10 @@ def test_a_watchdog_error_wrapped_under_its_rank_tag_is_that_ranks_own_cuda_erro
         v = d["verdict"]
         assert (v["cause"], v["culprits"]) == ("cuda_error", [rank]), v
         assert other not in _accused(d), v
+    # hard-wrapped at 80 columns: the joined message sits under blank lines, still the tag's rank's
+    wrapped = "\n".join(ln[k:k + 80] for ln in _wrapped_watchdog(4, 1, "uncorrectable ECC error encountered")
+                         .split("\n") for k in range(0, max(len(ln), 1), 80))
+    assert _verdict(tmp_path, wrapped, "wrap80.log")["culprits"] == [4]
     # the near shape: the line under the tag names its own rank, so the tag's rank is not carried onto it
     text = ("[rank3]:[E810 15:36:05.9 ProcessGroupNCCL.cpp:1899] [PG 0 Rank 3]\n"
             "[rank2]: Process group watchdog thread terminated with exception: CUDA error: an illegal memory access "
@@ -3329,6 +3333,9 @@ def test_the_oom_killers_pid_in_deepspeeds_kill_list_names_that_workers_local_ra
         v = d["verdict"]
         assert (v["cause"], v["culprits"]) == ("host_oom", [k]), v
         assert _accused(d) <= {k}, v
+    stamped = "".join(f"2024-05-01T12:00:{i:02d}.123456789Z {ln}\n"
+                      for i, ln in enumerate(_ds_kill([880, 881, 882], 881).splitlines()))
+    assert _verdict(tmp_path, stamped, "stamped.log")["culprits"] == [1]  # a timestamp of its own on each line
     for name, text in (("other.log", _ds_kill([300, 301, 302], 999)),
                        ("pdsh.log", _ds_kill([300, 301], 301, hosts=("node-a: ", "node-b: "))),
                        ("pdsh2.log", _ds_kill([300, 301], 350, hosts=("node-a: ", "node-b: ")))):

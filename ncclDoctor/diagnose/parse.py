@@ -354,7 +354,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.store_host.data["launcher"] = "DeepSpeed's launch.py"
         if "Killing subprocess" in text and len(self.ds_kill_pids) < 64 and S.R_DS_LAUNCHER.search(text) and \
                 (kp := S.R_DS_KILL_PID.search(text)):
-            self._ds_kill_from.add(text[:text.find("[")].strip())  # the line's prefix: which node's launcher
+            # pdsh's "host: " before the launcher's own "[time]": which node's launcher printed it
+            before = text[:text.find("[")].rstrip()
+            self._ds_kill_from.add(before.rpartition(" ")[2] if before.endswith(":") else "")
             if int(kp.group(1)) not in self.ds_kill_pids:
                 self.ds_kill_pids.append(int(kp.group(1)))
         if "Killing subprocess" in text and self.ds_kill is None and S.R_DS_LAUNCHER.search(text):
@@ -369,11 +371,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
         ev = self._parse(lineno, text)
-        if "Rank " in text and text.rstrip().endswith("]") and (t := S.R_PG_RANK_END.search(text)):
-            # c10's "[rank1]:[E810 ..] [PG ID 0 PG GUID 0(default_pg) Rank 1]" with nothing after its tag: the
-            # message was wrapped onto the next line (the launcher's prefix names the global rank, as in _context)
-            g = _innermost(S.R_RANK_TAG, text)
+        if self._tag_head is not None and lineno == self._tag_head[0] + 1 and not self._body.strip():
+            # a blank line under the tag: the pieces of a wrapped message that unwrapping joined leave one each
+            self._tag_head = (lineno, self._tag_head[1])
+            self._follow = max(self._follow, 1)
+        if "Rank " in text and self._text.rstrip().endswith("]") and (t := S.R_PG_RANK_END.search(self._text)):
+            # c10's "[rank1]:[E810 ..] [PG ID 0 PG GUID 0(default_pg) Rank 1]" with nothing after its tag (colours
+            # aside): the message was wrapped onto the next line (the launcher's prefix names the global rank, as in
+            # _context); that line is read even without a trigger word
+            g = _innermost(S.R_RANK_TAG, self._text)
             self._tag_head = (lineno, int(g.group(1) or g.group(g.lastindex or 1)) if g else int(t.group("rank")))
+            self._follow = max(self._follow, 1)
         if "world_info" in text or "non-zero" in text or "WORLD INFO" in text or (
                 ev is not None and ev.kind in ("worker_failed", "child_failed")):
             self._ds_runner(lineno, text, ev)
