@@ -295,6 +295,10 @@ def wrap_width(head: bytes) -> int | None:
     if len(cuts) == 1 and {w, w - len(_unquote(cuts[0][0])[0]), w - len(_unquote(cuts[0][1])[0])} & set(
             TERMINAL_WIDTHS):
         return w
+    # one cut, and a line padded with blanks up to that same column: a screen copy whose padding shows the
+    # terminal's width (a progress bar's line wrapped, its last row filled out to the edge)
+    if len(cuts) == 1 and any(len(x) == w and _padded(x) for x in lines):
+        return w
     return w if len(cuts) >= 2 else None
 
 

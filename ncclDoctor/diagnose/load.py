@@ -74,6 +74,8 @@ SNIFF = 8192
 #   forcefully  torchrun's "Unable to shutdown process N via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL"
 #   Timed out gloo's "Timed out waiting 30000ms for recv operation to complete" logged on its own (wenet's
 #             "2024/06/05 12:08:28 [.../gloo/transport/tcp/unbound_buffer.cc:81] Timed out ...", no RuntimeError)
+#   pair closure  gloo's "Application timeout caused pair closure" printed by the program under its own prefix
+#             (a non-English "Rank 1 训练步骤错误: ...", no RuntimeError)
 #   (local_rank:  torchrun's summary entry pasted without its header: its "rank : 0 (local_rank: 0)" line comes
 #             before the exitcode (the only place the global rank is printed)
 #   errno     the store's "server socket has failed to bind to [::]:520 (errno: 13 - Permission denied)"
@@ -284,7 +286,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
             b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out", b"Duplicate GPU", b"same GPU",
             b"memory pressure", b"low on memory", b"died, exit code", b"died unexpectedly", b"collective #",
-            b"lagging ranks", b"recv(", b"send(",
+            b"lagging ranks", b"recv(", b"send(", b"pair closure",
             b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",

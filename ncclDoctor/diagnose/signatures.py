@@ -158,7 +158,11 @@ R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|ti
 # torch 1.x's ProcessGroupNCCL under NCCL_BLOCKING_WAIT: the waiting collective's own wait() throws "Operation timed
 # out!" (WorkNCCL's blocking wait, no rank, op or SeqNum): read only right under a collective call's frame
 R_BLOCKING_TIMEOUT = re.compile(r"\b(?:RuntimeError|DistBackendError): Operation timed out!")
-R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[")
+# pair.cc's "Application timeout caused pair closure": the pair's own operation ran past the gloo timeout waiting for
+# its peer and gloo closed the pair -- this process waited; a peer that later looks gone ("Connection closed by peer")
+# only follows the close (lead rule B, rule Y by analogy)
+R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[|"
+                            r"Application timeout caused pair closure")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
@@ -317,6 +321,9 @@ R_STORE = re.compile(
     # "num_workers_joined="): a count short of (or past) the world size is news by itself (lead rule R)
     r"Waiting in store based barrier to initialize|"
     r"waitForInput: socket SocketImpl\([^\n]{0,300}?\) timed out after|"
+    # torch >= 2.4's warning of the same read, printed just before it ("waitForInput: poll for socket SocketImpl(...)
+    # returned 0, likely a timeout"): a paste may keep only this line of the pair (lead rule Y: a connected read)
+    r"waitForInput: poll for socket SocketImpl\([^\n]{0,300}?\) returned 0, likely a timeout|"
     # torchelastic's etcd rendezvous backends raise python-etcd's exceptions as they are ("etcd.EtcdKeyNotFound: Key
     # not found : /torchelastic/p2p/run_<id>/rdzv/...", "etcd.EtcdConnectionFailed: Connection to etcd failed"):
     # the rendezvous key-value store failing, like the TCPStore's own errors (lead rule L)
