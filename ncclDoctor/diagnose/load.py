@@ -247,6 +247,9 @@ SNIFF = 8192
 #   entrypoint   torchrun's launch-config block ("  entrypoint       : train.py"), pasted without its "launch
 #             configs:" header and none of its lines holding another word: a flag's value there ("false") is the
 #             script every worker runs (parse._torchrun_config, verdict.world._rank_args, lead rule AF (1))
+#   VLLM_USE_V1  vLLM's engine choice on a launch line ("VLLM_USE_V1=0 ... api_server ... --data-parallel-size 8"): the
+#             V0 engine starts no data-parallel ranks, so that one launch cannot fill the DP world its store waits for
+#             (parse._vllm_launch, verdict.store._v0_data_parallel, lead rule AE)
 #   KeyboardInterrupt  Python's last line of a traceback SIGINT ended (the user's Ctrl-C), which holds no other
 #             word: with nothing failing before it, the job was stopped from outside (parse._signal, lead rule T)
 #   find_unused_param  DDP's reducer warning "find_unused_parameters=True was specified in DDP constructor, but did
@@ -311,7 +314,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
-            b"distributed init (")
+            b"distributed init (", b"VLLM_USE_V1")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -570,6 +570,14 @@ R_WORLD_CALL = re.compile(r"(?:^|[\s=(])((?:[\w]{1,40}\.){0,3}(?:distributed\.in
                           r"\(([^\n]{0,400})")
 R_WORLD_KWARG = re.compile(r"\b(process_id|rank|num_processes|world_size|coordinator_address)\s*=\s*"
                            r"(\"[^\"]{0,200}\"|'[^']{0,200}'|[\w.\-:\[\]]{1,200})")
+# vLLM's engine choice and data-parallel size on its launch line (lead rule AE): "VLLM_USE_V1=0 ... python3 -m
+# vllm.entrypoints.openai.api_server ... --data-parallel-size 8" (or "vllm serve ... -dp 8"). The V0 engine starts no
+# data-parallel ranks of its own: each must be launched by itself (its --data-parallel-rank / VLLM_DP_RANK), so one
+# launch without them cannot fill the DP world its store waits for; V1 (the default since 0.8) starts them all.
+R_VLLM_V0 = re.compile(r"\bVLLM_USE_V1=[\"']?0\b")
+R_VLLM_DP_SIZE = re.compile(r"(?:--data[-_]parallel[-_]size|(?<!\S)-dp)(?:=|\s+)(\d{1,4})\b")
+R_VLLM_DP_OWN = re.compile(r"--data[-_]parallel[-_](?:rank|start[-_]rank)\b|--headless\b|\bVLLM_DP_RANK\b")
+R_VLLM_TP = re.compile(r"(?:--tensor[-_]parallel[-_]size|(?<!\S)-tp)(?:=|\s+)(\d{1,4})\b")
 R_BARE_IN_USE = re.compile(r"(?:^|[\s\"'])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
                            r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time

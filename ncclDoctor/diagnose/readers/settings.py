@@ -254,6 +254,26 @@ class SettingsReaders:
         if cmd["open"]:
             self._follow = max(self._follow, 1)  # the command goes on, on a line that may hold no trigger word
 
+    def _vllm_launch(self, lineno: int, text: str, body: str) -> None:
+        """A vLLM launch with the V0 engine (VLLM_USE_V1=0, on its line or an earlier one of this file) and a
+        data-parallel size of two or more, without a data-parallel rank of its own (--data-parallel-rank, VLLM_DP_RANK,
+        --headless): the V0 engine starts no other DP ranks, so this one launch cannot fill the DP world its store
+        waits for (lead rule AE). Kept aside once (``engine_launch``); the line is read on as if unseen."""
+        if S.R_VLLM_V0.search(body):
+            self._vllm_v0 = lineno
+            self._follow = max(self._follow, 8)  # the command may go on over lines holding no trigger word
+        if self._vllm_v0 is None or lineno - self._vllm_v0 > 8 or S.R_VLLM_DP_OWN.search(body):
+            return
+        dp = S.R_VLLM_DP_SIZE.search(body)
+        if not dp or int(dp.group(1)) < 2 or len(self.aside) >= 8 or any(
+                e.kind == "engine_launch" for e in self.aside):
+            return
+        tp = S.R_VLLM_TP.search(body)
+        ev = self._context(lineno, text, "engine_launch")
+        ev.rank = None  # a command line, not a process's own output
+        ev.data.update(engine="vLLM V0", dp=int(dp.group(1)), tp=int(tp.group(1)) if tp else 1)
+        self.aside.append(ev)
+
     def _hidden_gpus(self, lineno: int, text: str, body: str) -> None:
         """A launch that hides every GPU (CUDA_VISIBLE_DEVICES set empty or -1: signatures.R_NO_VISIBLE_GPU) and a code
         line asking for the nccl backend (R_NCCL_BACKEND), both in this file: NCCL cannot run where no GPU is visible,
