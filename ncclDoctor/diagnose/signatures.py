@@ -578,6 +578,20 @@ R_VLLM_V0 = re.compile(r"\bVLLM_USE_V1=[\"']?0\b")
 R_VLLM_DP_SIZE = re.compile(r"(?:--data[-_]parallel[-_]size|(?<!\S)-dp)(?:=|\s+)(\d{1,4})\b")
 R_VLLM_DP_OWN = re.compile(r"--data[-_]parallel[-_](?:rank|start[-_]rank)\b|--headless\b|\bVLLM_DP_RANK\b")
 R_VLLM_TP = re.compile(r"(?:--tensor[-_]parallel[-_]size|(?<!\S)-tp)(?:=|\s+)(\d{1,4})\b")
+# An NCCL WARN line's source site and message (lead rule AJ (1)): "tpgds-aihub0006:4044156:4044156 [6]
+# misc/socket.cc:578 NCCL WARN socketPollConnect: connect to ..." -- the same message printed from another file or
+# line on another host (2.29's "os/linux.cc:200 ... ncclOsSocketPollConnect: connect to ...") is another NCCL build.
+# The message's key drops the function's name (renamed between versions) and every number and address.
+R_NCCL_WARN_SITE = re.compile(r"\s([\w/.\-]{1,80}\.(?:cc|cu|cpp|h)):(\d{1,6}) NCCL WARN (?:\w{1,60} ?: )?"
+                              r"(\S[^\n]{4,300})")
+R_WARN_KEY_MASK = re.compile(r"[\d.:]*\d[\w.:]*|<\d+>|0x[0-9a-fA-F]+")
+# the bootstrap root's check of what each rank sent it (bootstrap.cc, NCCL >= 2.2x): "Bootstrap Root : mismatch in info
+# from procs, nranks 16 vs 16, nroots 1 vs 1, iroot 0 vs 0, offset 0 vs -981270526" -- every count agreeing and one
+# field garbled (negative, or far past any count) is a message of another layout read as this one's: two NCCL
+# versions (lead rule AJ (1)); differing counts are two launches' worlds, not this
+R_BOOT_ROOT_MISMATCH = re.compile(r"Bootstrap Root ?: mismatch in info from procs,?"
+                                  r"((?: ?\w{1,20} -?\d{1,12} vs -?\d{1,12},?){1,8})")
+R_BOOT_FIELD = re.compile(r"(\w{1,20}) (-?\d{1,12}) vs (-?\d{1,12})")
 R_BARE_IN_USE = re.compile(r"(?:^|[\s\"'])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
                            r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time
