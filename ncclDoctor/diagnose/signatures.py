@@ -575,9 +575,9 @@ R_WORLD_KWARG = re.compile(r"\b(process_id|rank|num_processes|world_size|coordin
 # data-parallel ranks of its own: each must be launched by itself (its --data-parallel-rank / VLLM_DP_RANK), so one
 # launch without them cannot fill the DP world its store waits for; V1 (the default since 0.8) starts them all.
 R_VLLM_V0 = re.compile(r"\bVLLM_USE_V1=[\"']?0\b")
-R_VLLM_DP_SIZE = re.compile(r"(?:--data[-_]parallel[-_]size|(?<!\S)-dp)(?:=|\s+)(\d{1,4})\b")
+R_VLLM_DP_SIZE = re.compile(r"(?:--data[-_]parallel[-_]size|(?<!\S)-dp)(?:=|\s+)(\d{1,4})(?!\d)")
 R_VLLM_DP_OWN = re.compile(r"--data[-_]parallel[-_](?:rank|start[-_]rank)\b|--headless\b|\bVLLM_DP_RANK\b")
-R_VLLM_TP = re.compile(r"(?:--tensor[-_]parallel[-_]size|(?<!\S)-tp)(?:=|\s+)(\d{1,4})\b")
+R_VLLM_TP = re.compile(r"(?:--tensor[-_]parallel[-_]size|(?<!\S)-tp)(?:=|\s+)(\d{1,4})(?!\d)")
 # An NCCL WARN line's source site and message (lead rule AJ (1)): "tpgds-aihub0006:4044156:4044156 [6]
 # misc/socket.cc:578 NCCL WARN socketPollConnect: connect to ..." -- the same message printed from another file or
 # line on another host (2.29's "os/linux.cc:200 ... ncclOsSocketPollConnect: connect to ...") is another NCCL build.
