@@ -1769,6 +1769,20 @@ def test_a_connected_store_reads_poll_timeout_mid_run_is_rank_missing(tmp_path):
         assert d["verdict"]["cause"] == "rank_missing", (cols, d["verdict"])
 
 
+def test_an_unranked_poll_timeout_beside_a_programs_own_key_is_still_rank_missing(tmp_path):
+    """The poll line with no "[rankN]:" (a paste's own prefixes, the rank lost): a wait on a key of the program's own
+    is a process of the job all the same; a wait on torchrun's agent's keys (torchelastic) is not this."""
+    poll = ("{p}[W1107 11:02:41.118273645 socket.cpp:464] [c10d] waitForInput: poll for socket SocketImpl(fd=71, "
+            "addr=[localhost]:38810, remote=[10.0.0.7]:{rp}) returned 0, likely a timeout\n")
+    err = "{p}torch.distributed.DistStoreError: wait timeout after {ms}ms, keys: {key}\n"
+    for p, key, rp in (("2025-04-03T00:25:54Z ", "/broadcast_from/1/88123", 41216),
+                       ("worker-2 | ", "/weight_sync/ready/7", 29555)):
+        v = _verdict(tmp_path, err.format(p=p, ms=600000, key=key) + poll.format(p=p, rp=rp))
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []), (p, v)
+    agent = err.format(p="", ms=900000, key="/none/torchelastic/role_info/0") + poll.format(p="", rp=29400)
+    assert _verdict(tmp_path, agent)["cause"] != "rank_missing"
+
+
 def test_a_store_wait_in_a_store_based_barrier_stays_the_store(tmp_path):
     """The near shape: the same DistStoreError under vLLM's stateless group's barrier() frames with no connected
     read shown is rule R's store-based barrier short of a participant (store_rendezvous), not rule Y's read."""
