@@ -1967,3 +1967,35 @@ def test_an_agents_exit_barrier_timeout_alone_is_the_launchers_store_barrier_nam
               "local_rank: 2 (pid: 7731) of binary: /usr/bin/python3\n")
     d = _report(tmp_path, failed + head + frames)
     assert d["verdict"]["cause"] != "store_rendezvous", d["verdict"]
+
+
+# round 47 (lead rule AE): one vLLM server launched with the V0 engine (VLLM_USE_V1=0) and --data-parallel-size N
+# waits for N store clients that V0 never starts (V1 starts every DP rank from one launch): config, nobody named.
+# Another DP size, TP size, wording (vllm serve, -dp), and the count short of it.
+def test_a_vllm_v0_launch_with_data_parallel_cannot_fill_its_store(tmp_path):
+    timed = ("ERROR 03-14 09:11:02 [engine.py:458] Timed out after {s} seconds waiting for clients. {j}/{n} clients "
+             "joined.\n")
+    for launch, dp, tp in (
+            ("VLLM_USE_V1=0 python3 -m vllm.entrypoints.openai.api_server --model /m/q --port 8001 "
+             "--tensor-parallel-size 2 --data-parallel-size 4\n", 4, 2),
+            ("VLLM_USE_V1=0 CUDA_VISIBLE_DEVICES=0,1 vllm serve /models/llama -dp 2\n", 2, 1),
+            ("export VLLM_USE_V1=0\nvllm serve /models/llama --port 9000 \\\n    --data-parallel-size 8\n", 8, 1)):
+        for n in sorted({dp, dp * tp}):
+            d = _report(tmp_path, launch + timed.format(s=601, j=1, n=n))
+            v = d["verdict"]
+            assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (launch, n, v)
+            assert "VLLM_USE_V1=1" in v["fix"] and "data-parallel-rank" in v["fix"], v["fix"]
+
+
+def test_a_vllm_v0_launch_of_its_own_dp_rank_or_v1_stays_the_store(tmp_path):
+    """Near shapes that keep rule R's store_rendezvous: a V0 launch of one DP rank of its own (the others launched
+    apart), the V1 engine, and a store world that is not the DP world."""
+    timed = ("ERROR 03-14 09:11:02 [engine.py:458] Timed out after 601 seconds waiting for clients. 1/{n} clients "
+             "joined.\n")
+    for launch, n in (
+            ("VLLM_USE_V1=0 vllm serve /m --data-parallel-size 4 --data-parallel-rank 0\n", 4),
+            ("VLLM_USE_V1=0 VLLM_DP_RANK=0 vllm serve /m --data-parallel-size 4\n", 4),
+            ("VLLM_USE_V1=1 vllm serve /m --data-parallel-size 4\n", 4),
+            ("VLLM_USE_V1=0 vllm serve /m --data-parallel-size 4\n", 3)):
+        v = _verdict(tmp_path, launch + timed.format(n=n))
+        assert v["cause"] == "store_rendezvous", (launch, v)

@@ -1724,3 +1724,71 @@ def test_gloos_closed_by_peer_names_the_peer_process_at_its_address_in_the_fix(t
     v = _verdict(tmp_path, text)
     assert v["cause"] == "early_exit" and v["culprits"] == [], v
     assert "peer at 10.40.7.22" in v["fix"] and "peer process's own error" in v["fix"], v["fix"]
+
+
+# round 47: gloo's pair.cc "Application timeout caused pair closure" is the printing process's own wait running out
+# (gloo closes the pair on its timeout): rank_missing, nobody named; a "Connection closed by peer" that follows it on
+# the same process is that close's aftermath, while one that comes first is still a peer gone (early_exit)
+def test_gloos_application_timeout_pair_closure_is_the_process_waiting_then_the_close_follows(tmp_path):
+    closed = "{p}: [/opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:{n}] Connection closed by peer {a}\n"
+    for prefix, n, addr in (("[rank3]: RuntimeError", 598, "[10.9.1.4]:40112"), ("Rank 6 step failed", 534, ""),
+                            ("[rank0]: torch.distributed.DistBackendError", 547, "[127.0.0.1]:23456")):
+        timeout = f"{prefix}: Application timeout caused pair closure\n"
+        for text in (timeout, timeout + closed.format(p=prefix, n=n, a=addr)):
+            d = _report(tmp_path, text)
+            v = d["verdict"]
+            assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), (text, v)
+        # the peer gone first, the timeout after it: the peer's exit is still the first news
+        v = _verdict(tmp_path, closed.format(p=prefix, n=n, a=addr) + timeout)
+        assert v["cause"] == "early_exit", (prefix, v)
+
+
+# round 47 (lead rule Y): a connected rank's store read timing out mid-run -- torch >= 2.4's "waitForInput: poll for
+# socket ... returned 0, likely a timeout" warning, kept alone in the paste, beside a DistStoreError "wait timeout" on a
+# key another process publishes (vLLM's stateless group's /broadcast_from/<src>/<n>): rank_missing, nobody named; its
+# "[rankN]:" prefix may be on the line before when a screen copy wrapped the line (its last row padded to the edge)
+def test_a_connected_store_reads_poll_timeout_mid_run_is_rank_missing(tmp_path):
+    poll = ("[W{d} 11:02:41.118273645 socket.cpp:{ln}] [c10d] waitForInput: poll for socket SocketImpl(fd={fd}, "
+            "addr=[localhost]:{lp}, remote=[::ffff:10.0.0.7]:{rp}) returned 0, likely a timeout")
+    err = "torch.distributed.DistStoreError: wait timeout after {ms}ms, keys: /broadcast_from/{src}/{n}\n"
+    for rank, src, ms, rp in ((2, 1, 600000, 40123), (5, 0, 1800000, 51999)):
+        line = f"[rank{rank}]:" + poll.format(d="1107", ln=464, fd=71, lp=38810, rp=rp)
+        d = _report(tmp_path, err.format(ms=ms, src=src, n=88123) + line + "\n")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    # a screen copy wrapped at its width: the rank prefix glued after a progress bar, the rest on the next row, the
+    # last row padded with blanks to the same edge
+    for rank, cols in ((1, 170), (7, 190)):
+        cut = f"[rank{rank}]:[W403 00:25:54.341099763 s"
+        rest = ("ocket.cpp:462] [c10d] waitForInput: poll for socket SocketImpl(fd=80, addr=[localhost]:44084, "
+                "remote=[::ffff:0.0.0.0]:41216) returned 0, likely a timeout")
+        bar = " 41%|████████████▊          | 2718/6642 [1:40:27<2:31:03,  3.41s/it]"
+        text = (err.format(ms=300000, src=0, n=553) + bar.ljust(cols - len(cut)) + cut + "\n" + rest.ljust(cols)
+                + "\n")
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "rank_missing", (cols, d["verdict"])
+
+
+def test_an_unranked_poll_timeout_beside_a_programs_own_key_is_still_rank_missing(tmp_path):
+    """The poll line with no "[rankN]:" (a paste's own prefixes, the rank lost): a wait on a key of the program's own
+    is a process of the job all the same; a wait on torchrun's agent's keys (torchelastic) is not this."""
+    poll = ("{p}[W1107 11:02:41.118273645 socket.cpp:464] [c10d] waitForInput: poll for socket SocketImpl(fd=71, "
+            "addr=[localhost]:38810, remote=[10.0.0.7]:{rp}) returned 0, likely a timeout\n")
+    err = "{p}torch.distributed.DistStoreError: wait timeout after {ms}ms, keys: {key}\n"
+    for p, key, rp in (("2025-04-03T00:25:54Z ", "/broadcast_from/1/88123", 41216),
+                       ("worker-2 | ", "/weight_sync/ready/7", 29555)):
+        v = _verdict(tmp_path, err.format(p=p, ms=600000, key=key) + poll.format(p=p, rp=rp))
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []), (p, v)
+    agent = err.format(p="", ms=900000, key="/none/torchelastic/role_info/0") + poll.format(p="", rp=29400)
+    assert _verdict(tmp_path, agent)["cause"] != "rank_missing"
+
+
+def test_a_store_wait_in_a_store_based_barrier_stays_the_store(tmp_path):
+    """The near shape: the same DistStoreError under vLLM's stateless group's barrier() frames with no connected
+    read shown is rule R's store-based barrier short of a participant (store_rendezvous), not rule Y's read."""
+    text = ('[rank0]:   File "/venv/lib/python3.11/site-packages/vllm/distributed/utils.py", line 216, in barrier\n'
+            "[rank0]:     self.broadcast_obj(None, src=i)\n"
+            '[rank0]:   File "/venv/lib/python3.11/site-packages/vllm/distributed/utils.py", line 197, in '
+            "broadcast_obj\n[rank0]:     recv_obj = pickle.loads(self.store.get(key))\n"
+            "[rank0]: torch.distributed.DistStoreError: wait timeout after 300000ms, keys: /broadcast_from/0/1234\n")
+    assert _verdict(tmp_path, text)["cause"] == "store_rendezvous"

@@ -2293,3 +2293,47 @@ def test_ncclS_per_call_and_tuner_trace_lines_alone_are_none_naming_the_tuning(t
     warn = ("node1:311:402 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2 with "
             "error 12\n")
     assert _verdict(tmp_path, "[1] NCCL TRACE 24 Bytes -> Algo 1 proto 0 time 2.1\n" + warn)["cause"] != "none"
+
+
+# round 47 (lead rule AJ (1)): two NCCL builds in one job, with no version printed -- the same WARN message from
+# another source file on another host (2.29's os/linux.cc ncclOsSocketPollConnect, 2.27's misc/socket.cc
+# socketPollConnect), or the bootstrap root's "mismatch in info from procs" with the counts agreeing and a field
+# garbled -- is nccl_internal, nobody named; the refused connections that follow are its consequence
+_REFUSED = ("{h}:{pid}:{pid} [{d}] {src} NCCL WARN {fn}: connect to 10.20.3.{ip}<{port}> returned Connection refused, "
+            "exceeded error retry count after 35 attempts\n")
+
+
+def test_one_nccl_message_from_two_source_files_on_two_hosts_is_two_nccl_builds(tmp_path):
+    for ha, hb, port in (("gpu-a01", "gpu-b07", 36141), ("node12", "node3", 40001)):
+        a = _REFUSED.format(h=ha, pid=2211, d=1, src="os/linux.cc:200", fn="ncclOsSocketPollConnect", ip=9, port=port)
+        b = "".join(_REFUSED.format(h=hb, pid=4100 + i, d=i, src="misc/socket.cc:578", fn="socketPollConnect", ip=9,
+                                    port=port) for i in range(3))
+        for text in (a + b, b + a):
+            d = _report(tmp_path, text)
+            v = d["verdict"]
+            assert (v["cause"], v["culprits"]) == ("nccl_internal", []) and not _accused(d), v
+            assert "same NCCL version" in v["fix"], v["fix"]
+
+
+def test_the_bootstrap_roots_garbled_field_is_two_nccl_builds(tmp_path):
+    root = ("{h}:77:90 [0] bootstrap.cc:345 NCCL WARN Bootstrap Root : mismatch in info from procs, nranks {n} vs {n}, "
+            "nroots 1 vs 1, iroot 0 vs 0, offset 0 vs {x}\n")
+    for n, x in ((8, -1034223614), (32, 2147418114)):
+        text = root.format(h="hostq", n=n, x=x) + _REFUSED.format(h="hostr", pid=5, d=2, src="misc/socket.cc:578",
+                                                                  fn="socketPollConnect", ip=4, port=5000)
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("nccl_internal", []), v
+
+
+def test_refusals_from_one_source_file_or_counts_that_differ_are_not_two_builds(tmp_path):
+    """Near shapes: the same refusal from one file on two hosts (one build), one message from two lines of one file
+    (two call sites of one build: a plugin's accept and connect sides), and a root mismatch whose rank counts differ
+    (two launches' worlds on one port, not a message layout)."""
+    same = "".join(_REFUSED.format(h=h, pid=3, d=0, src="misc/socket.cc:578", fn="socketPollConnect", ip=9, port=1)
+                   for h in ("ha", "hb"))
+    lines = "".join(_REFUSED.format(h=h, pid=3, d=0, src=f"misc/socket.cc:{ln}", fn="socketPollConnect", ip=9, port=1)
+                    for h, ln in (("ha", 578), ("hb", 601)))
+    counts = ("hq:77:90 [0] bootstrap.cc:345 NCCL WARN Bootstrap Root : mismatch in info from procs, nranks 8 vs 16, "
+              "nroots 1 vs 1, iroot 0 vs 0, offset 0 vs -981270526\n")
+    for text in (same, lines, counts + same):
+        assert _verdict(tmp_path, text)["cause"] != "nccl_internal", text

@@ -295,6 +295,10 @@ def wrap_width(head: bytes) -> int | None:
     if len(cuts) == 1 and {w, w - len(_unquote(cuts[0][0])[0]), w - len(_unquote(cuts[0][1])[0])} & set(
             TERMINAL_WIDTHS):
         return w
+    # one cut, and a line padded with blanks up to that same column: a screen copy whose padding shows the
+    # terminal's width (a progress bar's line wrapped, its last row filled out to the edge)
+    if len(cuts) == 1 and any(len(x) == w and _padded(x) for x in lines):
+        return w
     return w if len(cuts) >= 2 else None
 
 
@@ -391,6 +395,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(p.store_host)
     if p.ds_kill is not None and not c.kinds["worker_failed"] and not c.kinds["child_failed"]:
         c.add(p.ds_kill)  # the launcher's kill lines are the only sign of a worker's failure
+    if (builds := p.builds_seen()) is not None:  # two NCCL builds shown (lead rule AJ (1))
+        c.add(builds)
     for ev in p.aside:  # a launch's processes per node, a node's GPUs, a traceback cut in init_process_group
         c.add(ev)
     if p.agent_frame is not None:  # only counted: torchrun's own frame is no line to cite

@@ -74,6 +74,8 @@ SNIFF = 8192
 #   forcefully  torchrun's "Unable to shutdown process N via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL"
 #   Timed out gloo's "Timed out waiting 30000ms for recv operation to complete" logged on its own (wenet's
 #             "2024/06/05 12:08:28 [.../gloo/transport/tcp/unbound_buffer.cc:81] Timed out ...", no RuntimeError)
+#   pair closure  gloo's "Application timeout caused pair closure" printed by the program under its own prefix
+#             (a non-English "Rank 1 训练步骤错误: ...", no RuntimeError)
 #   (local_rank:  torchrun's summary entry pasted without its header: its "rank : 0 (local_rank: 0)" line comes
 #             before the exitcode (the only place the global rank is printed)
 #   errno     the store's "server socket has failed to bind to [::]:520 (errno: 13 - Permission denied)"
@@ -245,6 +247,9 @@ SNIFF = 8192
 #   entrypoint   torchrun's launch-config block ("  entrypoint       : train.py"), pasted without its "launch
 #             configs:" header and none of its lines holding another word: a flag's value there ("false") is the
 #             script every worker runs (parse._torchrun_config, verdict.world._rank_args, lead rule AF (1))
+#   VLLM_USE_V1  vLLM's engine choice on a launch line ("VLLM_USE_V1=0 ... api_server ... --data-parallel-size 8"): the
+#             V0 engine starts no data-parallel ranks, so that one launch cannot fill the DP world its store waits for
+#             (parse._vllm_launch, verdict.store._v0_data_parallel, lead rule AE)
 #   KeyboardInterrupt  Python's last line of a traceback SIGINT ended (the user's Ctrl-C), which holds no other
 #             word: with nothing failing before it, the job was stopped from outside (parse._signal, lead rule T)
 #   find_unused_param  DDP's reducer warning "find_unused_parameters=True was specified in DDP constructor, but did
@@ -284,7 +289,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
             b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out", b"Duplicate GPU", b"same GPU",
             b"memory pressure", b"low on memory", b"died, exit code", b"died unexpectedly", b"collective #",
-            b"lagging ranks", b"recv(", b"send(",
+            b"lagging ranks", b"recv(", b"send(", b"pair closure",
             b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
@@ -309,7 +314,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
-            b"distributed init (")
+            b"distributed init (", b"VLLM_USE_V1")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

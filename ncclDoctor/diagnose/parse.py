@@ -111,6 +111,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
         # a launch starts, GPUs a node shows (_launch_gpus); a traceback cut inside init_process_group (finish)
         self.aside: list[Event] = []
+        # NCCL WARN messages' first (site, host, line, text) by key, the first two sites of one on two hosts, the
+        # bootstrap root's garbled field, and how many WARN lines were read for them (readers.settings._warn_site)
+        self._warn_sites: dict[str, tuple] = {}
+        self._builds: tuple | None = None
+        self._garbled: tuple | None = None
+        self._warn_seen = 0
+        self._vllm_v0: int | None = None  # the line that set VLLM_USE_V1=0 (readers.settings._vllm_launch)
         self.coll_trace: Event | None = None  # NCCL_DEBUG_SUBSYS=COLL's collectives of each process (readers.nccl)
         # srun's records of its tasks' ends (line, text, host, task ids, exit code or None) and the first line of the
         # step's teardown (exits._srun_task, read at the end of the file by exits._srun_first)
@@ -450,6 +457,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._world_call(lineno, text, body)
         if "CUDA_V" in body or ("nccl" in body and ("backend" in body or "init_process_group(" in body)):
             self._hidden_gpus(lineno, text, body)
+        if "NCCL WARN" in body and self._warn_seen < 512:
+            self._warn_site(lineno, text, body)
+        if "VLLM_USE_V1" in body or ("parallel" in body and self._vllm_v0 is not None):
+            self._vllm_launch(lineno, text, body)
         if "--nproc" in body or "distributed init (" in body or (self._cmd is not None and self._cmd["open"]):
             self._launch_world(lineno, text, body)
         if "assert" in body and S.R_ASSERT_SRC.match(body):

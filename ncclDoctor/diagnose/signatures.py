@@ -160,7 +160,11 @@ R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|ti
 # torch 1.x's ProcessGroupNCCL under NCCL_BLOCKING_WAIT: the waiting collective's own wait() throws "Operation timed
 # out!" (WorkNCCL's blocking wait, no rank, op or SeqNum): read only right under a collective call's frame
 R_BLOCKING_TIMEOUT = re.compile(r"\b(?:RuntimeError|DistBackendError): Operation timed out!")
-R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[")
+# pair.cc's "Application timeout caused pair closure": the pair's own operation ran past the gloo timeout waiting for
+# its peer and gloo closed the pair -- this process waited; a peer that later looks gone ("Connection closed by peer")
+# only follows the close (lead rule B, rule Y by analogy)
+R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[|"
+                            r"Application timeout caused pair closure")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
@@ -319,6 +323,9 @@ R_STORE = re.compile(
     # "num_workers_joined="): a count short of (or past) the world size is news by itself (lead rule R)
     r"Waiting in store based barrier to initialize|"
     r"waitForInput: socket SocketImpl\([^\n]{0,300}?\) timed out after|"
+    # torch >= 2.4's warning of the same read, printed just before it ("waitForInput: poll for socket SocketImpl(...)
+    # returned 0, likely a timeout"): a paste may keep only this line of the pair (lead rule Y: a connected read)
+    r"waitForInput: poll for socket SocketImpl\([^\n]{0,300}?\) returned 0, likely a timeout|"
     # torchelastic's etcd rendezvous backends raise python-etcd's exceptions as they are ("etcd.EtcdKeyNotFound: Key
     # not found : /torchelastic/p2p/run_<id>/rdzv/...", "etcd.EtcdConnectionFailed: Connection to etcd failed"):
     # the rendezvous key-value store failing, like the TCPStore's own errors (lead rule L)
@@ -570,6 +577,28 @@ R_WORLD_CALL = re.compile(r"(?:^|[\s=(])((?:[\w]{1,40}\.){0,3}(?:distributed\.in
                           r"\(([^\n]{0,400})")
 R_WORLD_KWARG = re.compile(r"\b(process_id|rank|num_processes|world_size|coordinator_address)\s*=\s*"
                            r"(\"[^\"]{0,200}\"|'[^']{0,200}'|[\w.\-:\[\]]{1,200})")
+# vLLM's engine choice and data-parallel size on its launch line (lead rule AE): "VLLM_USE_V1=0 ... python3 -m
+# vllm.entrypoints.openai.api_server ... --data-parallel-size 8" (or "vllm serve ... -dp 8"). The V0 engine starts no
+# data-parallel ranks of its own: each must be launched by itself (its --data-parallel-rank / VLLM_DP_RANK), so one
+# launch without them cannot fill the DP world its store waits for; V1 (the default since 0.8) starts them all.
+R_VLLM_V0 = re.compile(r"\bVLLM_USE_V1=[\"']?0\b")
+R_VLLM_DP_SIZE = re.compile(r"(?:--data[-_]parallel[-_]size|(?<!\S)-dp)(?:=|\s+)(\d{1,4})(?!\d)")
+R_VLLM_DP_OWN = re.compile(r"--data[-_]parallel[-_](?:rank|start[-_]rank)\b|--headless\b|\bVLLM_DP_RANK\b")
+R_VLLM_TP = re.compile(r"(?:--tensor[-_]parallel[-_]size|(?<!\S)-tp)(?:=|\s+)(\d{1,4})(?!\d)")
+# An NCCL WARN line's source site and message (lead rule AJ (1)): "tpgds-aihub0006:4044156:4044156 [6]
+# misc/socket.cc:578 NCCL WARN socketPollConnect: connect to ..." -- the same message printed from another file or
+# line on another host (2.29's "os/linux.cc:200 ... ncclOsSocketPollConnect: connect to ...") is another NCCL build.
+# The message's key drops the function's name (renamed between versions) and every number and address.
+R_NCCL_WARN_SITE = re.compile(r"\s([\w/.\-]{1,80}\.(?:cc|cu|cpp|h)):(\d{1,6}) NCCL WARN (?:\w{1,60} ?: )?"
+                              r"(\S[^\n]{4,300})")
+R_WARN_KEY_MASK = re.compile(r"[\d.:]*\d[\w.:]*|<\d+>|0x[0-9a-fA-F]+")
+# the bootstrap root's check of what each rank sent it (bootstrap.cc, NCCL >= 2.2x): "Bootstrap Root : mismatch in info
+# from procs, nranks 16 vs 16, nroots 1 vs 1, iroot 0 vs 0, offset 0 vs -981270526" -- every count agreeing and one
+# field garbled (negative, or far past any count) is a message of another layout read as this one's: two NCCL
+# versions (lead rule AJ (1)); differing counts are two launches' worlds, not this
+R_BOOT_ROOT_MISMATCH = re.compile(r"Bootstrap Root ?: mismatch in info from procs,?"
+                                  r"((?: ?\w{1,20} -?\d{1,12} vs -?\d{1,12},?){1,8})")
+R_BOOT_FIELD = re.compile(r"(\w{1,20}) (-?\d{1,12}) vs (-?\d{1,12})")
 R_BARE_IN_USE = re.compile(r"(?:^|[\s\"'])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
                            r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time

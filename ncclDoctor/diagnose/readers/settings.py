@@ -254,6 +254,68 @@ class SettingsReaders:
         if cmd["open"]:
             self._follow = max(self._follow, 1)  # the command goes on, on a line that may hold no trigger word
 
+    def _warn_site(self, lineno: int, text: str, body: str) -> None:
+        """Lead rule AJ (1), two NCCL builds shown: the same NCCL WARN message printed from one source file on one
+        host and from another file on another host (its key masks numbers, addresses and the function's name), or
+        the bootstrap root's "mismatch in info from procs" with every count agreeing and a field garbled. Kept aside
+        once per file (``nccl_builds``: the two sites, or the garbled field; verdict.nccl._nccl_builds)."""
+        self._warn_seen += 1
+        b = S.R_BOOT_ROOT_MISMATCH.search(body) if "mismatch in info" in body else None
+        if b:
+            fields = [(k, int(x), int(y)) for k, x, y in S.R_BOOT_FIELD.findall(b.group(1))]
+            counts = [(x, y) for k, x, y in fields if k in ("nranks", "nroots", "iroot")]
+            bad = [k for k, x, y in fields if x != y and (min(x, y) < 0 or max(abs(x), abs(y)) > 1 << 24)]
+            if counts and all(x == y for x, y in counts) and bad and self._garbled is None:
+                self._garbled = (lineno, text, bad[0])
+            return
+        m = S.R_NCCL_WARN_SITE.search(body)
+        h = S.R_NCCL_PREFIX.search(text) if m else None
+        if not h or not h.group("host"):
+            return
+        key = S.R_WARN_KEY_MASK.sub("#", m.group(3)).strip()[:120]
+        site, host = f"{m.group(1)}:{m.group(2)}", h.group("host")
+        first = self._warn_sites.setdefault(key, (site, host, lineno, text))
+        # another file, not only another line: one build prints one message from several call sites of a file (a
+        # plugin's accept and connect sides), while a renamed or moved file is another version's layout
+        if first[0].rsplit(":", 1)[0] != m.group(1) and first[1] != host and self._builds is None:
+            self._builds = (first, (site, host, lineno, text))
+
+    def builds_seen(self) -> Event | None:
+        """At the end of the file: the ``nccl_builds`` event _warn_site's lines make, or None."""
+        if self._builds is not None:
+            (s1, h1, l1, t1), (s2, h2, _, t2) = self._builds
+            ev = self._context(l1, t1, "nccl_builds")
+            ev.data.update(sites=[(h1, s1), (h2, s2)], lines=[t1.strip()[:160], t2.strip()[:160]])
+        elif self._garbled is not None:
+            ev = self._context(self._garbled[0], self._garbled[1], "nccl_builds")
+            ev.data.update(garbled=self._garbled[2])
+        else:
+            return None
+        if self._builds is not None and self._garbled is not None:
+            ev.data["garbled"] = self._garbled[2]
+        ev.rank = None  # two builds of the library: no rank's fault
+        return ev
+
+    def _vllm_launch(self, lineno: int, text: str, body: str) -> None:
+        """A vLLM launch with the V0 engine (VLLM_USE_V1=0, on its line or an earlier one of this file) and a
+        data-parallel size of two or more, without a data-parallel rank of its own (--data-parallel-rank, VLLM_DP_RANK,
+        --headless): the V0 engine starts no other DP ranks, so this one launch cannot fill the DP world its store
+        waits for (lead rule AE). Kept aside once (``engine_launch``); the line is read on as if unseen."""
+        if S.R_VLLM_V0.search(body):
+            self._vllm_v0 = lineno
+            self._follow = max(self._follow, 8)  # the command may go on over lines holding no trigger word
+        if self._vllm_v0 is None or lineno - self._vllm_v0 > 8 or S.R_VLLM_DP_OWN.search(body):
+            return
+        dp = S.R_VLLM_DP_SIZE.search(body)
+        if not dp or int(dp.group(1)) < 2 or len(self.aside) >= 8 or any(
+                e.kind == "engine_launch" for e in self.aside):
+            return
+        tp = S.R_VLLM_TP.search(body)
+        ev = self._context(lineno, text, "engine_launch")
+        ev.rank = None  # a command line, not a process's own output
+        ev.data.update(engine="vLLM V0", dp=int(dp.group(1)), tp=int(tp.group(1)) if tp else 1)
+        self.aside.append(ev)
+
     def _hidden_gpus(self, lineno: int, text: str, body: str) -> None:
         """A launch that hides every GPU (CUDA_VISIBLE_DEVICES set empty or -1: signatures.R_NO_VISIBLE_GPU) and a code
         line asking for the nccl backend (R_NCCL_BACKEND), both in this file: NCCL cannot run where no GPU is visible,

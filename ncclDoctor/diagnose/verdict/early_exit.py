@@ -7,7 +7,7 @@ import re
 
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_PEER_GONE
+from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks
 
@@ -86,6 +86,23 @@ def _hvd_shut_down(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]])
 
 
+def _line(e: Event) -> tuple[str, int]:
+    path, _, n = e.where.rpartition(":")
+    return path, int(n) if n.isdigit() else 0
+
+
+def _after_own_gloo_timeout(c: Collected, gone: Event) -> bool:
+    """A gloo peer-gone line printed after the same process's own gloo timeout ("Timed out waiting Nms for recv
+    operation", "Application timeout caused pair closure"), earlier in its file: gloo closed the pair when this
+    process's wait ran out, so a later "Connection closed by peer" on it is the aftermath of that wait, not a peer
+    that left first (lead rule B; rule U(4) reads a peer-gone line only when it comes first)."""
+    if gone.kind != "gloo_error":
+        return False
+    path, n = _line(gone)
+    return any(t.data.get("backend") == "gloo" and t.rank == gone.rank and _line(t)[0] == path and _line(t)[1] < n
+               for t in c.samples.get("watchdog_timeout", []))
+
+
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pg = c.samples.get("pg_not_destroyed", [])
     sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
@@ -95,6 +112,7 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         for e in c.samples.get(k, [])
         if R_PEER_GONE.search(str(e.data.get("what", "")))
     ]
+    peer_gone = [e for e in peer_gone if not _after_own_gloo_timeout(c, e)]
     lone = lone_failure(c)
     crashed = lone is not None and lone.exitcode not in (None, 0) and set(lone.culprits) >= set(
         _ranks(c, "pg_not_destroyed"))

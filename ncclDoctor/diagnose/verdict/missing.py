@@ -3,6 +3,8 @@ group's first collectives, a rank still busy preparing data or evaluating, Horov
 
 from __future__ import annotations
 
+import re
+
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, _own_rank, own_errors, world_size
 from ncclDoctor.diagnose.signatures import R_EVAL_LINE, R_PEER_GONE, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
@@ -482,6 +484,9 @@ def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [0], [e.brief()] + [t.brief() for t in outs[:2]])
 
 
+_R_APP_KEY = re.compile(r"wait timeout after \d{1,12} ?ms, keys: (?![^\n]{0,200}(?:torchelastic|rdzv))/")
+
+
 def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A rank's read from the store (a get/wait: c10d's waitForInput on a socket it had connected) that times out: the
     store answered the connection, and the rank waits for a key another rank has not written yet -- that rank is
@@ -490,8 +495,11 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     (store_rendezvous), and so does a wait of torchrun's agent itself (no "[rankN]:" of a training process: torch glues
     it to its lines once the default group exists; or torchrun's own frames in the traceback), which is the rendezvous
     waiting for other nodes."""
+    # a wait on a key of the program's own (a DistStoreError "wait timeout ..., keys: /broadcast_from/0/553755"), not
+    # one of torchrun's agent (its keys hold "torchelastic" or "rdzv"), is a process of the job, ranked or not
+    app = any(_R_APP_KEY.search(e.text) for e in c.samples.get("store_timeout", []))
     evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input")
-           and (e.rank is not None or e.data.get("in_collective"))]
+           and (e.rank is not None or e.data.get("in_collective") or app)]
     if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
                                                      for e in c.samples.get("store_timeout", [])):
         return None

@@ -365,3 +365,31 @@ def _topo_realpath(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "set-up fails, a system-level failure of this host that every rank hits alike, not a rank's fault",
         "NCCL's topology detection (graph/xml.cc) failed: " + _TOPO_SYSFS_FIX + _RETCODE_CLASS[2][2],
         "medium", [], [e.brief() for e in hits[:3]], job_wide=True)
+
+
+def _nccl_builds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AJ (1): the lines show two NCCL builds in one job -- the same WARN message printed from different
+    source sites on different hosts (parse._warn_site), or the bootstrap root receiving a message whose counts agree
+    and one field is garbled (another version's layout read as its own). The connections refused or reset after it
+    follow from the root giving up: nccl_internal, no rank at fault."""
+    e = next(iter(c.samples.get("nccl_builds", [])), None)
+    if e is None:
+        return None
+    sites = e.data.get("sites") or []
+    seen = []
+    if sites:
+        (h1, s1), (h2, s2) = sites
+        seen.append(f"the same NCCL warning is printed from {s1} on {h1} and from {s2} on {h2}: two builds of NCCL")
+    if e.data.get("garbled"):
+        seen.append(f"the bootstrap root received info whose counts agree but whose '{e.data['garbled']}' field is "
+                    "garbled: a message of another NCCL version's layout read as its own")
+    return Verdict(
+        "nccl_internal",
+        "; ".join(seen) + " -- the nodes run different NCCL versions, whose bootstrap messages do not match; the "
+        "refused or reset connections that follow are the root giving up, no rank is at fault",
+        "Install the same NCCL version on every node (the nvidia-nccl-cu12 wheel torch pins, or one libnccl.so on "
+        "NCCL's path; LD_LIBRARY_PATH / NCCL_LIB must not pick a system copy on some nodes): compare `python -c "
+        "'import torch; print(torch.cuda.nccl.version())'` and NCCL_DEBUG=INFO's \"NCCL version\" line on every node, "
+        "then reinstall the same version everywhere.",
+        "high", [], [e.brief()] + [f"{e.where.rsplit(':', 1)[0]}: {t}" for t in e.data.get("lines", [])[1:2]],
+        job_wide=True)

@@ -106,6 +106,32 @@ def _world_settings(c: Collected, evs: list) -> Verdict | None:
         "high" if hard else "medium", [], [x.brief() for x in calls[:2]] + [e.brief()], job_wide=True)
 
 
+def _v0_data_parallel(c: Collected, evs: list) -> Verdict | None:
+    """Lead rule AE: the store's count short of a world of the data-parallel size (times the tensor-parallel size)
+    beside a vLLM launch with the V0 engine and --data-parallel-size N that starts no DP rank of its own
+    (parse._vllm_launch): the V0 engine does not start the other DP ranks, so that launch cannot fill the world the
+    store waits for -- a setting shown, config, no rank."""
+    launch = next(iter(c.samples.get("engine_launch", [])), None)
+    short = next((e for e in evs if e.data.get("joined") and e.data["joined"][0] < e.data["joined"][1]), None)
+    if launch is None or short is None:
+        return None
+    dp, tp = launch.data["dp"], launch.data["tp"]
+    joined, world = short.data["joined"]
+    if world not in (dp, dp * tp):
+        return None
+    return Verdict(
+        "config",
+        f"the store counted {joined} of {world} clients, and the launch shown is one {launch.data['engine']} server "
+        f"with --data-parallel-size {dp} (VLLM_USE_V1=0): the V0 engine starts no other data-parallel ranks, so "
+        f"this one launch can never fill the world of {world} the store waits for -- a launch setting, no rank is at "
+        "fault",
+        f"Use the V1 engine (VLLM_USE_V1=1, the default since vLLM 0.8), which starts all {dp} data-parallel ranks "
+        "from one launch (--data-parallel-size); with the V0 engine, launch each DP rank separately (its own "
+        "--data-parallel-rank / VLLM_DP_RANK, with the same data-parallel size and master address), so the world "
+        "size the store waits for is reached -- or drop --data-parallel-size and run one server per GPU set.",
+        "high", [], [launch.brief(), short.brief()], job_wide=True)
+
+
 def _coord_barrier(c: Collected, evs: list) -> Verdict:
     """Lead rule R for the coordination service (XLA's / TF's; the store behind jax.distributed.initialize): its
     set-up barrier timed out with tasks that never arrived -- the job's rendezvous short of its processes:
@@ -134,7 +160,7 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     coord = [e for e in evs if e.data.get("coord_barrier")]
-    world = _world_settings(c, coord or evs)
+    world = _world_settings(c, coord or evs) or _v0_data_parallel(c, evs)
     if world is not None:
         return world
     if coord:
