@@ -1953,14 +1953,17 @@ def test_deepspeeds_runner_choosing_an_address_only_its_own_host_reaches_is_conf
     """DeepSpeed's multi-node runner, given no --master_addr, takes the first address `hostname -I` prints on the first
     node ("Using IP address of A for node N"): Docker's default bridge (172.17.0.0/16) or a loopback address is every
     host's own, so the other nodes' workers look for the rendezvous on themselves (lead rules V (1), AA (1)): config,
-    no rank, even with nothing failing yet. A routable address is not."""
-    for addr, node in (("172.17.0.1", "10.0.4.7"), ("127.0.1.1", "trainer-a"), ("172.17.8.2", "gpu-node-03")):
+    no rank, even with nothing failing yet. So is 0.0.0.0 (signatures.is_loopback's answer): "every interface" to a
+    server, the connecting host itself to every other node's workers. A routable address is not."""
+    for addr, node in (("172.17.0.1", "10.0.4.7"), ("127.0.1.1", "trainer-a"), ("172.17.8.2", "gpu-node-03"),
+                       ("0.0.0.0", "gpu-node-01")):
         text = (f"[2025-01-02 03:04:05,678] [INFO] [runner.py:470:main] Using IP address of {addr} for node {node}\n"
                 "[2025-01-02 03:04:05,679] [INFO] [multinode_runner.py:81:get_cmd] Running on the following workers: "
                 f"{node},10.0.4.8\n")
         v = _verdict(tmp_path, text)
         assert v["cause"] == "config" and v["culprits"] == [], (addr, v)
         assert "--master_addr" in v["fix"] and addr in v["summary"], v
+        assert ("Docker" in v["summary"]) == addr.startswith("172.17."), v
     for addr, node in (("10.0.4.7", "10.0.4.7"), ("192.168.3.9", "gpu-node-03"), ("172.18.0.4", "h1")):
         text = f"[INFO] [runner.py:470:main] Using IP address of {addr} for node {node}\n"
         assert _verdict(tmp_path, text)["cause"] != "config", addr

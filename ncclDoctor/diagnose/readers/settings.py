@@ -461,10 +461,15 @@ def _call_settings(text: str) -> dict[str, int]:
 
 
 def _host_only(addr: str) -> bool:
-    """Whether an IPv4 address is one only its own host reaches: loopback, or Docker's default bridge (docker0,
-    172.17.0.0/16), which every host running Docker has as its own."""
+    """Whether a master address a runner hands every node is one only its own host reaches: loopback as the rest of
+    diagnose decides it (signatures.is_loopback, 0.0.0.0 included), or Docker's default bridge (docker0,
+    172.17.0.0/16), which every host running Docker has as its own.
+    0.0.0.0 counts: it means "every interface" only to a server binding it; as the address a client connects to (what
+    a master address is to every other node's workers) Linux takes it for the host itself, so each node's workers
+    look for the rendezvous on their own host, as with 127.0.0.1."""
+    if S.is_loopback(addr):
+        return True
     try:
-        ip = ipaddress.ip_address(addr)
+        return ipaddress.ip_address(addr) in ipaddress.ip_network("172.17.0.0/16")
     except ValueError:
         return False
-    return ip.is_loopback or ip in ipaddress.ip_network("172.17.0.0/16")

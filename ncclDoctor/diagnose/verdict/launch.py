@@ -219,7 +219,9 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     local = next((e for e in evs if e.data.get("master_local")), None)
     if local is not None:  # lead rules V (1), AA (1): the master address the runner chose reaches only its own host
         addr = local.data["master_local"]
-        what = "a loopback address" if addr.startswith("127.") else "Docker's default bridge (docker0, 172.17.0.0/16)"
+        what = ("a loopback address" if addr.startswith("127.") else "the unspecified address (every interface "
+                "to a server binding it, the host itself to a client connecting to it)" if addr == "0.0.0.0"
+                else "Docker's default bridge (docker0, 172.17.0.0/16)")
         return Verdict(
             "config",
             f"DeepSpeed's runner chose {addr} as the master address for node {local.data['master_node']}: {what}, "
