@@ -3379,3 +3379,39 @@ def test_an_oom_beside_another_local_rank_the_agent_did_not_stop_names_both(tmp_
     assert (v["cause"], v["culprits"]) == ("gpu_oom", [3]), v
     v = _verdict(tmp_path, _oom_and_record(4, 3, 2, [0, 1], timeout=True), "waited.log")
     assert v["culprits"] == [3], v
+
+
+def test_one_reader_takes_every_spelling_of_nproc_per_node():
+    """torchrun's flag as torch/distributed/run.py accepts it ("--nproc-per-node" and its alias "--nproc_per_node",
+    the value after "=" or a space, quoted or not) and its word values ("gpu", "auto": as many as the node has, which
+    the line does not say): signatures.nproc_per_node, the one reader the launch's world and GPU checks share."""
+    from ncclDoctor.diagnose.signatures import nproc_per_node
+    for line, count in (("torchrun --nproc_per_node=8 train.py", 8), ("torchrun --nproc-per-node 8 train.py", 8),
+                        ("torchrun --nproc-per-node=4 train.py", 4), ("torchrun --nproc_per_node 2 train.py", 2),
+                        ("torchrun --nproc_per_node \"4\" train.py", 4), ("torchrun --nproc_per_node='4' t.py", 4),
+                        ("python -m torch.distributed.launch --nproc_per_node=1 --use_env t.py", 1)):
+        p = nproc_per_node(line)
+        assert p is not None and p.count == count and line[p.start:].startswith("--nproc"), line
+    for line, word in (("torchrun --nproc_per_node=gpu train.py", "gpu"), ("torchrun --nproc-per-node auto t", "auto"),
+                       ("torchrun --nproc-per-node=cpu t.py", "cpu")):
+        p = nproc_per_node(line)
+        assert p is not None and (p.count, p.value) == (None, word), line
+    for line in ("torchrun --nproc_per_node=$NGPUS train.py", "torchrun --nproc_per_node ${GPU_PER_NODE} train.py",
+                 "set --nproc_per_node equal to the GPUs", "torchrun --nproc_per_node=gpus8 t.py", "torchrun t.py"):
+        assert nproc_per_node(line) is None, line
+
+
+def test_both_launch_readers_read_every_count_spelling_alike(tmp_path):
+    """The GPU check (more processes than visible GPUs) and the world check (a rank announced past the world) give
+    the same answer for each spelling of a count; a "gpu" value starts as many as there are GPUs, so neither holds it
+    against the launch."""
+    world_ranks = ("| distributed init (rank 1): env://, gpu 1\n| distributed init (rank 0): env://, gpu 0\n"
+                   "| distributed init (rank 5): env://, gpu 5\n")
+    for flag in ("--nproc_per_node=4", "--nproc-per-node 4", "--nproc-per-node=4", "--nproc_per_node \"4\""):
+        v = _verdict(tmp_path, f"$ CUDA_VISIBLE_DEVICES=0,1 torchrun {flag} --master_port 29511 train.py\n" + _ORDINAL)
+        assert (v["cause"], v["culprits"]) == ("config", []), (flag, v)
+        v = _verdict(tmp_path, f"torchrun {flag} --nnodes=1 main.py\n" + world_ranks)
+        assert (v["cause"], v["culprits"]) == ("config", []) and "rank 5" in v["summary"], (flag, v)
+    v = _verdict(tmp_path, "$ CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node=gpu train.py\n" + _ORDINAL)
+    assert v["cause"] == "cuda_error", v
+    assert _verdict(tmp_path, "torchrun --nproc_per_node=gpu --nnodes=1 main.py\n" + world_ranks)["cause"] != "config"

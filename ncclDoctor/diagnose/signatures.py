@@ -1155,9 +1155,35 @@ def is_loopback(addr: str) -> bool:
 # torchrun's / torch.distributed.launch's "--nproc_per_node 8" (any spelling), a CUDA_VISIBLE_DEVICES list on the same
 # command line, and CUDA's deviceQuery sample's "Detected 1 CUDA Capable device(s)". More processes than GPUs make every
 # local rank past the last GPU fail torch.cuda.set_device with "invalid device ordinal": the launch, not a CUDA fault.
-R_ARG_NPROC = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?(\d{1,4})\b")
+R_ARG_NPROC = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?(\d{1,4}|gpu|auto|cpu|xpu)\b")
 R_ARG_VISIBLE = re.compile(r"\bCUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})(?=['\"]?\s)")
 R_DEVICE_QUERY = re.compile(r"\bDetected (\d{1,4}) CUDA Capable device\(s\)")
+
+
+@dataclass(frozen=True)
+class NprocArg:
+    """A launch command's processes per node: ``count`` as written, or None where the value is one of torchrun's
+    words ("gpu", "auto", "cpu", "xpu": as many as the node has devices or cores, which the line does not show);
+    ``start`` is where the flag begins on the line."""
+    count: int | None
+    value: str
+    start: int
+
+
+def nproc_per_node(text: str) -> NprocArg | None:
+    """The first --nproc_per_node a command line gives, in every spelling torchrun and torch.distributed.launch take
+    (torch/distributed/run.py: "--nproc-per-node" and its alias "--nproc_per_node", the value after "=" or a space,
+    quoted or not, a number or "gpu" / "auto" / "cpu" / "xpu"). The one reader of the flag: the launch's world
+    (readers.settings._launch_world) and its processes against the node's GPUs (_launch_gpus) read it alike."""
+    if "--nproc" not in text:
+        return None
+    m = R_ARG_NPROC.search(text)
+    if m is None:
+        return None
+    value = m.group(1)
+    return NprocArg(int(value) if value.isdigit() else None, value, m.start())
+
+
 # A Slurm job's tasks per node ("#SBATCH --ntasks-per-node=8", srun's "--ntasks-per-node 8", the "--tasks-per-node"
 # alias) and a node rank taken from SLURM_PROCID ("export NODE_RANK=${SLURM_PROCID}", "--node_rank=$SLURM_PROCID"):
 # SLURM_PROCID is the task's rank in the whole job, so with several tasks per node every node starts several launchers

@@ -226,9 +226,9 @@ class SettingsReaders:
         workers per GPU under a launcher that already starts one per GPU): kept aside as a launch_args event
         (arg_rank, arg_world, announced; verdict.world._rank_args, lead rules V (1), AA (1))."""
         cmd = self._cmd
-        if "--nproc" in body and S.R_ARG_NPROC.search(body) and not is_failure_line(body):
-            cmd = self._cmd = {"procs": int(S.R_ARG_NPROC.search(body).group(1)), "nnodes": None, "world": None,
-                               "open": 0, "line": lineno}
+        nproc = S.nproc_per_node(body)
+        if nproc is not None and nproc.count is not None and not is_failure_line(body):
+            cmd = self._cmd = {"procs": nproc.count, "nnodes": None, "world": None, "open": 0, "line": lineno}
         elif cmd is not None and cmd["open"] and lineno - cmd["open"] == 1:
             pass  # a continuation line of the command
         elif "distributed init (" in body and (a := S.R_ANNOUNCED_RANK.search(body)):
@@ -378,13 +378,13 @@ class SettingsReaders:
             ev.data["tasks"] = int(t.group(1)) if t else None
             ev.data["procid_node_rank"] = procid
             self.aside.append(ev)
-        p = S.R_ARG_NPROC.search(text) if "--nproc" in text and not is_failure_line(self._body) else None
-        if not p:
-            return
+        p = S.nproc_per_node(text)
+        if p is None or p.count is None or is_failure_line(self._body):
+            return  # "gpu" / "auto": as many processes as the node has GPUs, nothing to set against them
         ev = self._context(lineno, text, "launch_procs")
         ev.rank = None  # a command line, not a process's own line
-        ev.data["procs"] = int(p.group(1))
-        v = S.R_ARG_VISIBLE.search(text[:p.start()])  # the variable set for this command, before its arguments
+        ev.data["procs"] = p.count
+        v = S.R_ARG_VISIBLE.search(text[:p.start])  # the variable set for this command, before its arguments
         if v:
             ev.data["gpus"] = len(v.group(1).split(","))
         self.aside.append(ev)
