@@ -173,3 +173,69 @@ def test_a_unique_id_wait_wrapped_inside_its_store_arrow_still_names_rank_0(tmp_
         (tmp_path / "job.log").write_text(text)
         d = diagnose([str(tmp_path / "job.log")]).results["diagnose"]
         assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), (cut, d["verdict"])
+
+
+def _nccl_table(program: str, redop: str | None, root: int | None) -> str:
+    """A synthetic nccl-tests table in its own formats (src/common.cu): since v2.13 ``%12li  %12li  %8s  %6s  %6i``
+    then per side ``  %7s  %6.2f  %6.2f  %5s`` (116 columns); before it no root column and a ``%5.0le`` error,
+    and all_gather's table has no redop column either (96 columns)."""
+    lines = [f"# Collective test starting: {program}",
+             "# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20 "
+             "agg iters: 1 validation: 1 graph: 0",
+             "#  Rank  0 Group  0 Pid  41230 on     node-1 device  0 [0000:18:00] NVIDIA H100 80GB HBM3",
+             "#       size         count      type" + ("   redop" if redop else "") + ("    root" if root is not None
+                                                                                     else "")
+             + ("     time   algbw   busbw #wrong" if root is not None else "     time   algbw   busbw  error") * 2]
+    for k in range(3, 28, 3):
+        size, busbw = 1 << k, 0.011 * (1 << k) ** 0.5
+        row = f"{size:12d}  {size // 4:12d}  {'float':>8s}" + (f"  {redop:>6s}" if redop else "")
+        row += f"  {root:6d}" if root is not None else ""
+        wrong = f"  {0:5d}" if root is not None else f"  {0.0:5.0e}"
+        row += (f"  {30.0 + k:7.2f}  {busbw / 1.75:6.2f}  {busbw:6.2f}" + wrong) * 2
+        lines.append(row)
+    lines += ["# Out of bounds values : 0 OK", f"# Avg bus bandwidth    : {0.4:.4f} ",
+              f"# Collective test concluded: {program}"]
+    return "\n".join(lines) + "\n"
+
+
+TABLES = {"all_reduce": _nccl_table("all_reduce_perf", "sum", -1),
+          "broadcast": _nccl_table("broadcast_perf", "none", 0),
+          "all_gather_v2.12": _nccl_table("all_gather_perf", None, None),
+          "reduce_scatter_v2.12": _nccl_table("reduce_scatter_perf", "sum", None)}
+PASTES = {"wrap80": lambda t: _wrapped(t, 80),
+          "wrap80-quoted": lambda t: "\n".join("> " + x for x in _wrapped(t, 80).split("\n")),
+          "wrap100": lambda t: _wrapped(t, 100),
+          # kubectl's timestamps make a 116-column row 147 wide: a 120-column terminal cuts it
+          "timestamps-wrap120": lambda t: _wrapped("\n".join(
+              bench.VARIANTS["kubectl-timestamps"](x, i) for i, x in enumerate(t.split("\n"))), 120)}
+
+
+def _field(tmp_path, text: str) -> list:
+    (tmp_path / "job.log").write_text(text)
+    return diagnose([str(tmp_path / "job.log")]).results["field"]
+
+
+@pytest.mark.parametrize("paste", sorted(PASTES))
+@pytest.mark.parametrize("table", sorted(TABLES))
+def test_an_nccl_tests_table_hard_wrapped_at_a_terminal_width_reads_as_the_whole_table(tmp_path, table, paste):
+    """nccl-tests' columns are blank-separated, so a row cut at the column often ends in blanks, like a screen
+    copy's padded line: its pieces are still one row (the table's rows, busbw and verdict are the unwrapped ones)."""
+    text = TABLES[table]
+    wrapped = PASTES[paste](text)
+    assert max(map(len, text.split("\n"))) > 80 and wrapped != text
+    whole = _field(tmp_path, text)
+    assert [t["sizes"] for t in whole[0]["tests"]] == [9], whole
+    assert _field(tmp_path, wrapped) == whole
+
+
+def test_an_nccl_tests_table_that_was_not_wrapped_keeps_its_rows_where_they_end_at_the_width():
+    """A paste whose other lines were wrapped at 116 columns, the width of a v2.13 table's rows: each row ends at
+    the column by chance and the next row starts anew; no row is joined with the next, none with its footer."""
+    text = TABLES["all_reduce"].split("\n", 3)[3]  # an excerpt from the column header on (the preamble is wider)
+    rows = [x for x in text.split("\n") if x.startswith("  ") and len(x) == 116]
+    assert len(rows) == 9
+    paste = _wrapped(IB + "\n" + IB + "\n", 116) + text
+    assert wrap_width(paste.encode()) == 116
+    lines = unwrap(paste, 116).split("\n")
+    assert all(r in lines for r in rows)
+    assert lines[-len(text.split("\n")):] == text.split("\n")

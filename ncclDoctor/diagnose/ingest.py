@@ -38,6 +38,7 @@ from ncclDoctor.diagnose.load import (
 from ncclDoctor.diagnose.parse import LineParser
 from ncclDoctor.diagnose.signatures import R_ANSI, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.fieldformats import nccl_tests
 
 MAX_STRUCTURED = 256 << 20  # a Flight Recorder dump of 2000 entries is a few MB
 PARALLEL_MIN_BYTES = 64 << 20  # below this, starting worker processes costs more than it saves
@@ -319,7 +320,33 @@ def _starts_anew(x: str, y: str) -> bool:
         return False  # the end of the text, a separator, the rest of a cut "<port>"
     if _NEW_LINE.match(y) or strip_prefixes(y) != y:
         return True
+    if _whole_row(x, y) or nccl_tests.result_row(strip_prefixes(y)):
+        return True  # a whole nccl-tests row ends at the column by chance, or follows a line that does
     return re.sub(r"\d+", "", x)[:16] == re.sub(r"\d+", "", y)[:16]
+
+
+def _table_cut(parts: list[str], following: list[str], width: int) -> bool:
+    """Whether the pieces so far and the next ones make an nccl-tests row or column header (``table_line``):
+    a row cut in the blanks between two figures ends in blanks like a padded screen line, and the rest
+    of a row ("   0    28.67    0.00 ...") may start like its first piece once digits are set aside."""
+    q = _unquote(parts[0])[0]
+    joined = _unquote("".join(parts))[1]
+    if nccl_tests.table_line(strip_prefixes(joined)):  # whole already: it ends at the column by chance
+        return False
+    for nxt in following[:3]:  # a row behind a collector's timestamp is at most three pieces at 80
+        nxt = nxt.rstrip("\r")
+        joined += _rest(q, nxt)
+        if nccl_tests.table_line(strip_prefixes(joined)):
+            return True
+        if len(nxt) != width:
+            return False
+    return False
+
+
+def _whole_row(x: str, y: str) -> bool:
+    """Whether x is a whole nccl-tests result row, so that y is a line of its own (the next row, the table's footer,
+    whose start after digits differs from a row's), not x's last figure cut at the column ("1" then "0")."""
+    return nccl_tests.result_row(strip_prefixes(x)) and not (x[-1:].isdigit() and y[:1].isdigit())
 
 
 def unwrap(text: str, width: int) -> str:
@@ -327,9 +354,10 @@ def unwrap(text: str, width: int) -> str:
     wide) into one line, so that a signature cut at the column is read whole. The joined
     line keeps the number of its last piece: one empty line per joined piece goes before it,
     so every other line keeps its number in the file."""
-    out, parts, prev = [], [], ""
-    for line in text.split("\n"):
-        if parts and _starts_anew(prev, line.rstrip("\r")):
+    out, parts, prev, table = [], [], "", False
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if parts and not table and _starts_anew(prev, line.rstrip("\r")):
             # a line that ended at the column by chance: the next one starts like a new line (its own
             # launcher prefix, the same start as this one), so it is not this one's rest
             out.extend([""] * (len(parts) - 1))
@@ -341,8 +369,11 @@ def unwrap(text: str, width: int) -> str:
         if q:  # a quoted piece: its rest, without the first piece's "> " (the rest
             bare = _rest(q, bare)  # may itself start with ">", as the end of "<38081>" cut at the column)
         parts.append(bare)
-        if len(line.rstrip("\r")) == width and not _padded(bare):
-            continue
+        if len(line.rstrip("\r")) == width:
+            table = _table_cut(parts, lines[i + 1:i + 4], width)
+            if table or not _padded(bare):
+                continue
+        table = False
         out.extend([""] * (len(parts) - 1))
         out.append("".join(parts))
         parts = []

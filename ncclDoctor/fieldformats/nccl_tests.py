@@ -48,6 +48,19 @@ COLUMNS = re.compile(r"^#?\s*size\s+count\s+type\s+(?:redop\s+)?(?:root\s+)?time
                      r"(?:#?wrong|error)", re.M)
 
 
+def result_row(line: str) -> bool:
+    """One whole result row: its size, count and type, then the eight figures of both sides and nothing after."""
+    return bool(_ROW.match(line))
+
+
+def table_line(line: str) -> bool:
+    """The column header or a whole result row (the eight figures of both sides): what a row hard-wrapped at a
+    terminal's width reads as once its pieces are joined. The table's columns are blank-separated, so a cut
+    often falls in the blanks between two figures and its first piece ends in blanks, as a screen copy's
+    padded line does; this tells the two apart."""
+    return bool(COLUMNS.match(line)) or result_row(line)
+
+
 def headless(text: str) -> bool:
     """An excerpt pasted from the result rows on (no preamble, no column header): two rows or more and the
     table's closing 'Out of bounds values' line."""
