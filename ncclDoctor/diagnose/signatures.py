@@ -546,11 +546,6 @@ R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 9
 # the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
 # 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
 R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
-# the exception's whole message is the socket's own words, nothing else: torch's c10d/THD raise the bind's strerror
-# verbatim when the store (THD's init, 1.x's TCPStore) cannot listen on the master port ("RuntimeError: Address already
-# in use", THD's "... at .../THD/process_group/General.cpp:20", torchelastic's error file "message": "RuntimeError:
-# Address already in use"). NCCL ("Call to bind failed : ..."), gloo ("[.../pair.cc:N] bind: ...") and Python's
-# sockets ("OSError: [Errno 98] ...") word it otherwise: those are their own connections, not the store's
 # gRPC's own words for a channel it could not connect ("UNAVAILABLE: failed to connect to all addresses; last error:
 # ...", "ipv4:10.0.0.5:1234: Failed to connect to remote host: Connection refused"): NCCL and gloo never speak gRPC,
 # the training job's gRPC channel is its coordination service (JAX's jax.distributed.initialize coordinator, XLA's
@@ -599,6 +594,11 @@ R_WARN_KEY_MASK = re.compile(r"[\d.:]*\d[\w.:]*|<\d+>|0x[0-9a-fA-F]+")
 R_BOOT_ROOT_MISMATCH = re.compile(r"Bootstrap Root ?: mismatch in info from procs,?"
                                   r"((?: ?\w{1,20} -?\d{1,12} vs -?\d{1,12},?){1,8})")
 R_BOOT_FIELD = re.compile(r"(\w{1,20}) (-?\d{1,12}) vs (-?\d{1,12})")
+# the exception's whole message is the socket's own words, nothing else: torch's c10d/THD raise the bind's strerror
+# verbatim when the store (THD's init, 1.x's TCPStore) cannot listen on the master port ("RuntimeError: Address already
+# in use", THD's "... at .../THD/process_group/General.cpp:20", torchelastic's error file "message": "RuntimeError:
+# Address already in use"). NCCL ("Call to bind failed : ..."), gloo ("[.../pair.cc:N] bind: ...") and Python's
+# sockets ("OSError: [Errno 98] ...") word it otherwise: those are their own connections, not the store's
 R_BARE_IN_USE = re.compile(r"(?:^|[\s\"'])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
                            r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time
