@@ -150,6 +150,15 @@ def is_consequence(message: str | None) -> bool:
     return bool(message) and any(c in message for c in CONSEQUENCES)
 
 
+def least_far(ranks: dict[int, RankState]) -> list[int]:
+    """The ranks that got least far (most phases left, then fewest collectives), sorted; [] when all got as far."""
+    progress = {r: (len(st.left), st.seq) for r, st in ranks.items()}
+    if len(set(progress.values())) <= 1:
+        return []
+    low = min(progress.values())
+    return sorted(r for r, p in progress.items() if p == low)
+
+
 def first_failures(ranks: dict[int, RankState]) -> tuple[list[int], list[int]]:
     """(culprits, victims) once some rank posted an ``error`` event: the culprits are the ranks
     whose OWN error (not a lost peer, ``CONSEQUENCES``) came first -- within ``SAME_FAILURE_S`` of
@@ -159,12 +168,10 @@ def first_failures(ranks: dict[int, RankState]) -> tuple[list[int], list[int]]:
     collectives); when all got as far, the earliest lost-peer error is all there is to name."""
     errs = {r: st for r, st in ranks.items() if st.state == "error"}
     own = {r: st for r, st in errs.items() if not is_consequence(st.error)}
-    progress = {r: (len(st.left), st.seq) for r, st in ranks.items()}
     if not errs:
         return [], []
-    if not own and len(set(progress.values())) > 1:
-        low = min(progress.values())
-        culprits = sorted(r for r, p in progress.items() if p == low)
+    if not own and (behind := least_far(ranks)):
+        culprits = behind
     else:
         t0 = min(st.t or 0.0 for st in (own or errs).values())
         culprits = sorted(r for r, st in (own or errs).items() if (st.t or 0.0) - t0 <= SAME_FAILURE_S)
@@ -242,9 +249,7 @@ def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: d
     elif any(st.state == "error" and not is_consequence(st.error) for st in out.ranks.values()):
         culprits = first_failures(out.ranks)[0]  # another node's rank, by its own error event
     else:
-        progress = {r: (len(st.left), st.seq) for r, st in out.ranks.items()}
-        low = min(progress.values())
-        culprits = [r for r, p in progress.items() if p == low] if len(set(progress.values())) > 1 else failed
+        culprits = least_far(out.ranks) or failed
     parts = []
     for r in culprits:
         st = out.ranks.get(r)

@@ -136,7 +136,7 @@ TEARDOWN_NOTE = ("; it died after its interpreter had begun to exit (its exit ha
 
 def exiting_ranks(beats: dict[int, Any]) -> set[int]:
     """The ranks whose last record to the collector was their goodbye (sent by their interpreter's exit handler)."""
-    return {r for r, b in beats.items() if getattr(b, "record", {}).get("exiting")}
+    return {r for r, b in beats.items() if b.record.get("exiting")}
 
 
 def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],

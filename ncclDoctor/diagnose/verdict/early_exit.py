@@ -10,6 +10,7 @@ from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks
+from ncclDoctor.diagnose.verdict.memory import _line
 
 # the peer's address in a peer-gone message (gloo's "Connection closed by peer [10.244.48.107]:12717")
 _PEER_IP = re.compile(r"\bpeer \[?(\d{1,3}(?:\.\d{1,3}){3})\]?[:<]\d{1,5}")
@@ -84,11 +85,6 @@ def _hvd_shut_down(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "its loop early -- every rank must run the same number of steps and collectives (uneven data shards: "
         "drop_last, or hvd.join()).",
         "medium", [], [e.brief() for e in evs[:3]])
-
-
-def _line(e: Event) -> tuple[str, int]:
-    path, _, n = e.where.rpartition(":")
-    return path, int(n) if n.isdigit() else 0
 
 
 def _after_own_gloo_timeout(c: Collected, gone: Event) -> bool:
