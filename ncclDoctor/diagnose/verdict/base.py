@@ -56,6 +56,12 @@ def _first(ks: list[Conclusion], kind: str, confs=("high", "medium")) -> Conclus
     return next((k for k in ks if k.kind == kind and k.confidence in confs), None)
 
 
+def place(e: Event) -> tuple[str, int]:
+    """Where an event was read: (file, line number); 0 when the place holds no line number."""
+    path, _, n = e.where.rpartition(":")
+    return path, int(n) if n.isdigit() else 0
+
+
 def _what(e: Event) -> str:
     w = e.text.split("NCCL WARN", 1)
     return (w[1] if len(w) > 1 else e.data.get("last_error") or e.text).strip()[:160]

@@ -10,7 +10,7 @@ from ncclDoctor.diagnose.lone import lone_failure, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, place
 
 # NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
 # and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
@@ -82,11 +82,6 @@ _NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch
 _NCCL_CUDA_WARN = re.compile(r"\bNCCL WARN Cuda failure")
 
 
-def _where(e: Event) -> tuple[str, int]:
-    path, _, line = e.where.rpartition(":")
-    return path, int(line) if line.isdigit() else 0
-
-
 _DESTROYED_NEAR = 3  # lines between the destructor's error and its "Process Group destroyed on rank N" note
 
 
@@ -96,7 +91,7 @@ def destroyed_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
     error is rank N's own. Only when every such note near the errors names one rank; ([], "") otherwise."""
     notes = c.samples.get("pg_destroyed", [])
     near = {n.data["rank"] for n in notes for e in evs
-            if _where(n)[0] == _where(e)[0] and abs(_where(n)[1] - _where(e)[1]) <= _DESTROYED_NEAR}
+            if place(n)[0] == place(e)[0] and abs(place(n)[1] - place(e)[1]) <= _DESTROYED_NEAR}
     if len(near) != 1:
         return [], ""
     r = near.pop()
@@ -125,8 +120,8 @@ def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
 def _after_ib(c: Collected, evs: list[Event]) -> bool:
     """Every CUDA error comes after an IB work-completion error in the same file: NCCL's proxy lost
     the transfers first, and the CUDA errors of its abort/teardown are the consequence."""
-    ib = [_where(e) for e in c.samples.get("ib_completion", [])]
-    return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(_where, evs))
+    ib = [place(e) for e in c.samples.get("ib_completion", [])]
+    return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(place, evs))
 
 
 def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:

@@ -9,8 +9,7 @@ from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks
-from ncclDoctor.diagnose.verdict.memory import _line
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, place
 
 # the peer's address in a peer-gone message (gloo's "Connection closed by peer [10.244.48.107]:12717")
 _PEER_IP = re.compile(r"\bpeer \[?(\d{1,3}(?:\.\d{1,3}){3})\]?[:<]\d{1,5}")
@@ -94,8 +93,8 @@ def _after_own_gloo_timeout(c: Collected, gone: Event) -> bool:
     that left first (lead rule B; rule U(4) reads a peer-gone line only when it comes first)."""
     if gone.kind != "gloo_error":
         return False
-    path, n = _line(gone)
-    return any(t.data.get("backend") == "gloo" and t.rank == gone.rank and _line(t)[0] == path and _line(t)[1] < n
+    path, n = place(gone)
+    return any(t.data.get("backend") == "gloo" and t.rank == gone.rank and place(t)[0] == path and place(t)[1] < n
                for t in c.samples.get("watchdog_timeout", []))
 
 

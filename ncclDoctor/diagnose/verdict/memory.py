@@ -9,7 +9,7 @@ from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, ro
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting, world_size
 from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what, place
 
 
 def died_alike(c: Collected) -> bool:
@@ -445,11 +445,6 @@ def _bus_error(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _RAYLET = re.compile(r"^\s*\(raylet(?:, ip=[\d.]{7,15})?\)")
 
 
-def _line(e: Event) -> tuple[str, int]:
-    path, _, n = e.where.rpartition(":")
-    return path, int(n) if n.isdigit() else 0
-
-
 def _died_loading(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torchrun's agent sending SIGTERM to its workers (its clean-up after one of them died) while they were
     loading the model's checkpoint shards, with nothing else in the lines: no signal the agent received, no
@@ -461,9 +456,9 @@ def _died_loading(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if (not sent or any(e.data.get("received") or e.data.get("forced") or e.data.get("sched") for e in sigs)
             or c.child_failures or c.worker_failures or any(own_errors(st) for st in c.ranks.values())):
         return None
-    first = min(map(_line, sent))
+    first = min(map(place, sent))
     if not any(e.data.get("loading") for e in sent) and not any(
-            _line(e)[0] == first[0] and _line(e)[1] < first[1] and not e.data.get("done")
+            place(e)[0] == first[0] and place(e)[1] < first[1] and not e.data.get("done")
             for e in c.samples.get("loading", [])):
         return None
     return Verdict(

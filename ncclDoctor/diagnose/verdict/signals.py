@@ -6,8 +6,7 @@ from __future__ import annotations
 from ncclDoctor.diagnose.reason import Conclusion, own_errors
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict
-from ncclDoctor.diagnose.verdict.memory import _line
+from ncclDoctor.diagnose.verdict.base import Verdict, place
 
 
 def _runtime_signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -115,8 +114,8 @@ def _record_before(c: Collected, stops: list[Event]) -> bool:
     """A launcher's record of a rank that exited non-zero above the scheduler's cancel in the same file (srun's "task
     5: Exited with exit code 1" before its "Terminating StepId" and slurmstepd's "CANCELLED AT"): that rank failed on
     its own first, and the cancel is the step's teardown after it (lead rules I, A)."""
-    first = min(map(_line, stops))
-    return any(e.data.get("exitcode") and _line(e)[0] == first[0] and _line(e)[1] < first[1]
+    first = min(map(place, stops))
+    return any(e.data.get("exitcode") and place(e)[0] == first[0] and place(e)[1] < first[1]
                for e in c.child_failures)
 
 
