@@ -84,7 +84,8 @@ def test_a_killed_rank_is_posted_for_once_with_its_signal_and_a_live_or_finished
                                   "(killed by SIGKILL: the OOM killer or a scheduler sends it; check dmesg")
     assert watch.check(sup, 11.5) == [] and watch.check(sup, 12.0, final=True) == []  # once
     assert [k for k in sup.control.store.data] == ["events/1"]  # nobody else: alive, own error, finished
-    assert watch.evidence()["posted"] == {"1": ev["error"]}
+    got = watch.evidence()
+    assert got["posted"] == {"1": ev["error"]} and got["when"]["1"]["torchrun_running"] is True
 
 
 def test_a_rank_torchrun_stopped_is_a_victim_and_torchruns_exit_code_is_used(procs, tmp_path):

@@ -116,6 +116,7 @@ class Liveness:
         self.error_files: dict[int, str] = {}
         self.gone: dict[int, tuple[float, float]] = {}  # rank -> (wall, monotonic) when first seen gone
         self.posted: dict[int, str] = {}  # rank -> what was posted for it
+        self.posted_when: dict[int, dict[str, Any]] = {}  # rank -> wall time, and whether torchrun still ran
         self.post_errors: dict[int, str] = {}
         self.scanned = float("-inf")
 
@@ -144,11 +145,11 @@ class Liveness:
             code = zombie_exitcode(pid[r]) if code is None else code
             if code is None and not final and now - self.gone[r][1] < CODE_WAIT_S:
                 continue  # torchrun logs it within its monitor interval, usually
-            self._post(sup, r, pid[r], code)
+            self._post(sup, r, pid[r], code, final)
             done.append(r)
         return done
 
-    def _post(self, sup: Any, rank: int, pid: int | None, code: int | None) -> None:
+    def _post(self, sup: Any, rank: int, pid: int | None, code: int | None, final: bool) -> None:
         st = sup.ranks[rank]
         text, phase = where(st, tuple(sup.phases))
         said = error_file_message(self.error_files.get(rank)) if code and code > 0 else None
@@ -156,6 +157,7 @@ class Liveness:
         rec = {"rank": rank, "phase": phase, "event": "error", "t": self.gone[rank][0], "seq": st.seq,
                "error": msg, "posted_by": POSTED_BY, "pid": pid, "exitcode": code, "host": socket.gethostname()}
         self.posted[rank] = msg
+        self.posted_when[rank] = {"t": round(time.time(), 3), "torchrun_running": not final}
         try:
             sup.control.store.append(f"events/{rank}", json.dumps(rec) + "\n")
         except Exception as exc:  # the reporting node's store is gone: its own verdict stands
@@ -184,8 +186,9 @@ class Liveness:
 
     def evidence(self) -> dict[str, Any]:
         out: dict[str, Any] = {str(r): m for r, m in sorted(self.posted.items())}
-        return {"posted": out, **({"errors": {str(r): e for r, e in self.post_errors.items()}}
-                                  if self.post_errors else {})}
+        when = {str(r): w for r, w in sorted(self.posted_when.items())}
+        errors = {str(r): e for r, e in sorted(self.post_errors.items())}
+        return {"posted": out, "when": when, **({"errors": errors} if errors else {})}
 
 
 def _alive(p: psutil.Process) -> bool:

@@ -40,8 +40,9 @@ Its errors are recorded in ``outcome.evidence``, never raised: stopping is not o
 
 Liveness (``liveness=True``, ``launch.liveness``): a rank of this node whose process is gone
 without an ``error`` event or its last phase's ``leave`` (SIGKILL, the OOM killer) gets one
-posted on its behalf (``"posted_by": "supervisor"``), within about a poll and before this
-node's torchrun has finished its teardown, so that other nodes' supervisors learn of it.
+posted on its behalf (``"posted_by": "supervisor"``), within about a poll -- at the latest the
+moment this node's torchrun exits, while this process and the control store are still up -- so
+that other nodes' supervisors learn of it.
 
 Teardown: SIGTERM to torchrun and every descendant, SIGKILL after a grace period, every
 child reaped before ``wait`` returns (``launch.process.stop_tree``). A torchrun that
