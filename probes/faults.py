@@ -15,6 +15,12 @@ localization with real processes:
 ``fail-held:R[:PHASE]``  as ``fail``, but the process keeps its connections open until it
                      is stopped, as a dead NCCL peer leaves the others waiting inside the
                      collective: no disconnect frees them (``check.failfast`` must)
+``exit-held:R[:PHASE]``  rank R is killed by SIGKILL inside PHASE (after entering it: no
+                     ``error`` event, as the OOM killer leaves it), while a forked child
+                     keeps its sockets open, as a dead NCCL peer's connections are never
+                     seen closed; the child leaves once any of them is closed by the other
+                     end (a peer stopped, the control store gone), ``HOLD_S`` at most.
+                     Only its node's supervisor can tell the others (``launch.liveness``)
 ``slow:R:50ms``      rank R sleeps that long before every collective
 ``mismatch:R``       rank R issues its first sweep collective with a different size
 ``skip:R``           rank R skips its first sweep collective
@@ -29,15 +35,19 @@ localization with real processes:
 from __future__ import annotations
 
 import os
+import select
 import signal
+import socket
+import stat
+import sys
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("hang", "crash", "exit", "fail", "fail-held", "slow", "mismatch", "skip", "corrupt")
+KINDS = ("hang", "crash", "exit", "fail", "fail-held", "exit-held", "slow", "mismatch", "skip", "corrupt")
 DEFAULT_PHASE = "all_reduce"
-HOLD_S = 3600.0  # fail-held: the supervisor stops the process long before
+HOLD_S = 3600.0  # fail-held, exit-held: the supervisor stops the process (the peers) long before
 
 
 @dataclass(frozen=True)
@@ -103,8 +113,15 @@ class RankFaults:
                 raise RuntimeError(f"ncclDoctor injected crash on rank {f.rank} before phase {phase!r}")
 
     def inside_phase(self, phase: str) -> None:
-        """Called after the rank entered ``phase``: ``fail`` and ``fail-held`` raise here."""
+        """Called after the rank entered ``phase``: ``fail`` and ``fail-held`` raise here,
+        ``exit-held`` is killed here."""
         for f in self.faults:
+            if f.kind == "exit-held" and (f.arg or self.default_phase) == phase:
+                print(f"ncclDoctor injected: rank {f.rank} (pid {os.getpid()}) killed by SIGKILL inside {phase!r} "
+                      f"at {time.time():.3f}, a child holding its connections", file=sys.stderr, flush=True)
+                if os.fork() == 0:  # the child: never returns
+                    _hold_connections()
+                os.kill(os.getpid(), signal.SIGKILL)
             if f.kind in ("fail", "fail-held") and (f.arg or self.default_phase) == phase:
                 if f.kind == "fail-held":
                     # not a daemon: the interpreter waits for it after the traceback, so the
@@ -141,6 +158,52 @@ class RankFaults:
         if n:
             step = max(1, tensor.numel() // n)
             tensor[: n * step : step] += 1
+
+
+def _tcp_sockets() -> list[int]:
+    """This process's connected TCP sockets (listeners left out): the process group's and the stores'."""
+    out = []
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        try:
+            if not stat.S_ISSOCK(os.fstat(fd).st_mode):
+                continue
+            with socket.socket(fileno=os.dup(fd)) as s:
+                if s.family in (socket.AF_INET, socket.AF_INET6) and s.type == socket.SOCK_STREAM \
+                        and not s.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN):
+                    out.append(fd)
+        except OSError:
+            continue
+    return out
+
+
+def _hold_connections() -> None:
+    """exit-held's child: the killed rank's sockets stay open (no peer sees a disconnect) until
+    one of them is closed from the other end -- a peer stopped, the control store gone -- and
+    then this process leaves at once, so nothing outlives the job. Whatever arrives is read and
+    dropped, as a dead peer's buffers would be."""
+    code = 0
+    try:
+        fds = _tcp_sockets()
+        poll = select.poll()
+        for fd in fds:
+            poll.register(fd, select.POLLIN | select.POLLRDHUP)
+        end = time.monotonic() + HOLD_S
+        while fds and time.monotonic() < end:
+            for fd, ev in poll.poll(1000):
+                if ev & (select.POLLHUP | select.POLLERR | select.POLLRDHUP | select.POLLNVAL):
+                    return
+                try:
+                    if not os.read(fd, 1 << 16):
+                        return
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    return
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
 
 
 def for_rank(specs: list[str], rank: int) -> RankFaults:

@@ -97,11 +97,17 @@ def test_crash_names_the_rank_that_died_not_its_victims(tmp_path_factory):
     assert "injected crash" in f.message and "Ranks [0] failed after it" in f.message
 
 
-def test_sigkill_is_reported_like_an_oom_kill(tmp_path):
-    proc, rep = run_fault(tmp_path, 2, "exit:0")
+@pytest.mark.parametrize("spec", ["exit:0", "exit-held:0"])
+def test_sigkill_is_reported_like_an_oom_kill(tmp_path, spec):
+    """One node: torchrun sees the exit and reports it itself -- with its connections held
+    (exit-held) too, and no supervisor posts for the rank (that is for other nodes: launch.liveness);
+    the held connections' child leaves when torchrun stops rank 1 (run_fault checks leftovers)."""
+    proc, rep = run_fault(tmp_path, 2, spec)
     assert proc.returncode == 4
     f = finding(rep, "RUN004")
     assert f.ranks == [0] and "SIGKILL" in f.message and "OOM" in f.message
+    assert "posted by its node's supervisor" not in f.message
+    assert "posted_for_gone_ranks" not in (rep.results["run"].get("evidence") or {})
 
 
 def test_mismatched_collective_names_the_odd_rank(tmp_path):

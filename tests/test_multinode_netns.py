@@ -224,3 +224,48 @@ def test_a_rank_failing_in_the_sweep_on_one_node_stops_every_node_in_seconds_nam
             assert "instead of waiting out the 60 s all_reduce deadline" in crash["message"]
             assert run["elapsed_s"] < deadline, run
     assert elapsed < 150
+
+
+def test_a_rank_killed_without_a_word_on_one_node_stops_every_node_in_seconds_naming_it(tmp_path):
+    """Rank 1 (node 1) is killed by SIGKILL inside all_reduce (``exit-held``: no error event, as the
+    OOM killer leaves it) while a child holds its connections open, as a dead NCCL peer's are never
+    seen closed. Only node 1 can know: its supervisor sees the process gone and posts an error on
+    rank 1's behalf (launch.liveness); node 0's check.failfast.watching then stops its torchrun.
+    Before: node 0 waited out the 60 s deadline and said RUN003 "suspect the transport", ranks [0, 1]
+    (66.8 s from the kill to both nodes' exit). Every node: exit 4, RUN004 naming rank 1 with the
+    supervisor's words, rank 0 never blamed, both nodes done within 15 s of the kill, nothing left."""
+    import glob
+    import re
+    import time
+
+    from tests.test_faults import leftovers
+
+    deadline = 60
+    with netns.Cluster(2) as c:
+        runs = run_nodes(2, launch_in(c), c.addr, tmp_path, timeout=200,
+                         extra=["--timeout", str(deadline), "--max-seconds", "0", "--inject", "exit-held:1"])
+        ended = time.time()
+    assert [r.returncode for r in runs] == [4, 4], [(r.index, r.stderr[-2000:]) for r in runs]
+    said = "".join(open(f).read() for f in glob.glob(str(tmp_path / "node1/logs/**/stderr.log"), recursive=True))
+    killed = float(re.search(r"killed by SIGKILL inside 'all_reduce' at ([\d.]+)", said)[1])
+    assert ended - killed < 15, f"{ended - killed:.1f} s from the kill to both nodes' exit"
+    for r in runs:
+        rep = r.report
+        [crash] = [f for f in rep["findings"] if f["code"] == "RUN004"]
+        assert crash["ranks"] == [1] and crash["nodes"][0].startswith(c.addr(1) + " "), crash
+        assert "rank 1's process (pid " in crash["message"] and "died without an error of its own (killed by " \
+            "SIGKILL: the OOM killer or a scheduler sends it" in crash["message"], crash["message"]
+        assert "posted by its node's supervisor" in crash["message"]
+        blamed = [f for f in rep["findings"] if f["severity"] == "error" and f["code"].startswith("RUN")]
+        assert all(f["ranks"] == [1] for f in blamed), blamed  # rank 0 only waited: never blamed
+        assert "RUN003" not in codes(rep), rep["findings"]
+        assert rep["results"]["run"]["elapsed_s"] < deadline
+    run = runs[0].report["results"]["run"]  # the waiting node: stopped by the policy, not a deadline
+    assert run["status"] == "failed" and run["phase"] == "all_reduce", run
+    assert (run["culprits"], run["victims"]) == ([1], [0]) and run["evidence"]["stopped_after_rank_error_s"] < 5, run
+    posted = runs[1].report["results"]["run"]["evidence"]["posted_for_gone_ranks"]
+    assert list(posted["posted"]) == ["1"] and "killed by SIGKILL" in posted["posted"]["1"]
+    # promptly: a poll (0.25 s) plus at most CODE_WAIT_S (1 s) for the exit code, with room for load
+    assert posted["when"]["1"]["t"] - killed < 3, (posted["when"], killed)
+    for i in range(2):
+        assert leftovers(tmp_path / f"node{i}") == []

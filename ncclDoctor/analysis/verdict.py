@@ -189,8 +189,8 @@ def stopped_findings(out: Outcome, label: Label, inv: dict[int, dict], failures:
     for r in culprits:
         st, i = out.ranks[r], inv.get(r) or {}
         who = f"rank {r} (local rank {i.get('local_rank', '?')}, pid {i.get('pid', '?')}) on {label(r)}"
-        if st.state == "error":
-            parts.append(f"{who} failed in {st.phase!r}: {st.error}")
+        if st.state == "error":  # its own text, or what its node's supervisor saw (it says so)
+            parts.append(f"{who}: {st.error}" if st.error_by else f"{who} failed in {st.phase!r}: {st.error}")
             continue
         said = root.get("message") if root.get("rank") == r and not is_consequence(root.get("message")) else None
         parts.append(f"{who} stopped without an error event after its last phase {st.phase!r} ({st.state}), "
@@ -264,6 +264,9 @@ def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: d
         local = (inv.get(r) or {}).get("local_rank", r)
         err = ((root or {}).get("message") if root and root["rank"] == r else None) or (st.error if st else None) \
             or (failures.get("errors_by_local_rank", {}).get(local) if one_node else None)
+        if st and st.error_by and r not in deviations:  # its node's supervisor said it, from torchrun's record
+            parts.append(f"rank {r} (pid {(inv.get(r) or {}).get('pid', '?')}) on {label(r)}: {st.error}")
+            continue
         if r in deviations:
             parts.append(f"rank {r} (pid {(inv.get(r) or {}).get('pid', '?')}) on {label(r)} {deviations[r]}, {last}")
             if root and root["rank"] != r:

@@ -1,4 +1,4 @@
-"""Fail fast on what the preflight proved (exit 3) and on a rank's own error (every node, seconds).
+"""Fail fast on what the preflight proved (exit 3) and on a rank's error (every node, seconds).
 
 Before launching anything, ``blocking(plan, findings, host)`` picks the faults that make
 the job impossible on this node:
@@ -58,9 +58,16 @@ Decisions where the issue was silent:
   only wait for it, and the dump's wait would delay every node's stop.
 - A rank of this node whose torchrun has not exited within the grace (its process still up,
   holding its connections) is stopped by the same rule, with the same verdict.
-- Limit: a rank killed without a word (SIGKILL, the OOM killer; ``--inject exit``) or failing
-  outside a phase posts no error event: the other nodes are freed by the transport's disconnect
-  (gloo) or wait for the phase's deadline (nccl: RUN003).
+- A rank killed without a word (SIGKILL, the OOM killer; ``--inject exit``, ``exit-held``) or
+  failing outside a phase posts no error event of its own; its own node's supervisor posts one on
+  its behalf once its process is gone (``launch.liveness``: "rank 1's process died without an error
+  of its own (killed by SIGKILL ...)", ``posted_by: supervisor``), and this policy reads it as that
+  rank's own failure, the first, never a victim's lost peer. Before that, with nccl (and any
+  transport where the dead peer's connections are not seen closed), the other nodes waited for the
+  phase's deadline (RUN003).
+- Limit: a whole node lost at once (its supervisor killed with it, the host down) posts nothing:
+  its ranks' peers are freed by the transport's disconnect (gloo) or wait for the phase's deadline
+  (nccl: RUN003). So is a rank whose node's supervisor can no longer reach the control store.
 - One node: unchanged (torchrun exits when a rank fails; ``watching`` runs at N > 1 only).
 """
 

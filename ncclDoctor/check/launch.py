@@ -121,6 +121,7 @@ def start(plan: Plan, env: dict[str, str], findings: list[Finding],
         deadlines_s=phases.deadlines({**phases.sweep_deadlines(plan.ops), **dict(plan.deadlines)}),
         on_event=on_event, before_stop=_evidence_unless_peer_stopped(plan.run_dir),
         stall=stall_policy(plan, ctl),
+        liveness=plan.nnodes > 1,  # a rank of ours killed without a word: tell the other nodes (check.failfast)
     )
     sup.start()
     return Job(plan, ctl, reporting, sup, note)

@@ -76,8 +76,8 @@ def check(
         Optional[List[str]],
         Opt(
             "--inject",
-            help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, fail, fail-held, slow, mismatch, skip, "
-            "corrupt. Repeatable.",
+            help="Testing aid: KIND:RANK[:ARG] with KIND hang, crash, exit, fail, fail-held, exit-held, slow, "
+            "mismatch, skip, corrupt. Repeatable.",
         ),
     ] = None,
     nodes: Annotated[

@@ -38,6 +38,12 @@ Evidence: ``before_stop(sup, outcome)`` runs before anything is killed (a hang,
 Ctrl-C); ``launch.evidence.collector`` gathers every rank's stacks and Flight Recorder.
 Its errors are recorded in ``outcome.evidence``, never raised: stopping is not optional.
 
+Liveness (``liveness=True``, ``launch.liveness``): a rank of this node whose process is gone
+without an ``error`` event or its last phase's ``leave`` (SIGKILL, the OOM killer) gets one
+posted on its behalf (``"posted_by": "supervisor"``), within about a poll -- at the latest the
+moment this node's torchrun exits, while this process and the control store are still up -- so
+that other nodes' supervisors learn of it.
+
 Teardown: SIGTERM to torchrun and every descendant, SIGKILL after a grace period, every
 child reaped before ``wait`` returns (``launch.process.stop_tree``). A torchrun that
 lingers after every rank has left the last phase (its exit barrier waits 300 s for a
@@ -51,6 +57,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ncclDoctor.launch.liveness import Liveness
 from ncclDoctor.launch.process import descendants, ranks_of, start_logged, stop_tree
 from ncclDoctor.launch.store import ControlStore
 
@@ -68,6 +75,7 @@ class RankState:
     t: float | None = None
     seq: int = 0
     error: str | None = None
+    error_by: str | None = None  # who posted the error when not the rank itself ("supervisor": launch.liveness)
     left: set[str] = field(default_factory=set)
     entered: dict[str, float] = field(default_factory=dict)
     marks: list[dict[str, Any]] = field(default_factory=list)  # events that are not phase transitions
@@ -140,6 +148,7 @@ class Supervisor:
         stall: Callable[[Supervisor, float], Stall | None] | None = None,
         default_deadline_s: float = DEFAULT_DEADLINE_S,
         poll_s: float = 0.25,
+        liveness: bool = False,
     ):
         self.argv, self.env, self.world_size = argv, env, world_size
         self.control, self.log_path = control, log_path
@@ -154,6 +163,7 @@ class Supervisor:
         self.all_left_at: float | None = None
         self.started = 0.0
         self.store_error: str | None = None  # the last control-store read that failed (kept as evidence)
+        self.liveness = Liveness(self.worker_pids, log_path) if liveness else None
 
     # -- the API ---------------------------------------------------------------------
     def start(self) -> None:
@@ -218,7 +228,7 @@ class Supervisor:
         elif ev["event"] == "leave":
             st.left.add(ev["phase"])
         else:
-            st.error = ev.get("error")
+            st.error, st.error_by = ev.get("error"), ev.get("posted_by")
         if self.on_event:
             self.on_event(ev)
 
@@ -281,9 +291,11 @@ class Supervisor:
             self.poll_events()
             rc = self.proc.poll()
             if rc is not None:
+                self._liveness(time.monotonic(), final=True)
                 self.store_error = self.poll_events_safely() or self.store_error
                 return self._outcome("ok" if rc == 0 else "failed", rc)
             now = time.monotonic()
+            self._liveness(now)
             stall = self.stall(self, now)
             if stall:
                 return self._stalled(stall, now)
@@ -297,6 +309,13 @@ class Supervisor:
                 self.proc.wait(timeout=self.poll_s)
             except subprocess.TimeoutExpired:
                 pass
+
+    def _liveness(self, now: float, final: bool = False) -> None:
+        if self.liveness is not None:
+            try:
+                self.liveness.check(self, now, final)
+            except Exception as exc:  # never stops the watch: the deadlines still hold
+                self.store_error = f"liveness: {type(exc).__name__}: {exc}"
 
     def _stalled(self, stall: Stall, now: float) -> Outcome:
         out = self._outcome("hang", None)
@@ -338,4 +357,6 @@ class Supervisor:
         out = Outcome(status, rc, time.monotonic() - self.started, dict(self.ranks), results)
         if self.store_error:
             out.evidence["control_store_error"] = self.store_error
+        if self.liveness is not None and self.liveness.posted:
+            out.evidence["posted_for_gone_ranks"] = self.liveness.evidence()
         return out
