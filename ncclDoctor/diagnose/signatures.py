@@ -285,6 +285,12 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
 # "wrong magic N != M", then proxy.cc's "[Service thread] Accept failed Success": errno 0, accept(2) itself worked):
 # something outside the job (a port scanner, a health check) connected to NCCL's port; lead rule AD (3)
 R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept failed:? ?Success\b")
+# NCCL's bootstrap remote-allocator service thread (bootstrap.cc, NCCL 2.7-2.8's ncclRemoteMemAllocationService)
+# failing one request: it reads a size from whoever connected to its listening socket and cudaMallocs it, so a
+# connection that is not a peer of this NCCL (another NCCL version on another node, a port scanner) hands it a garbage
+# size: "Cuda failure 'out of memory'" on that size, the peer's "Connection closed", then "[Rem Allocator] Allocation
+# failed"; the thread goes on serving and the job's communicators are untouched (lead rules K, AD (3))
+R_REM_ALLOC = re.compile(r"\[Rem Allocator\] Allocation failed")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
 # TensorFlow's collective executor aborting every pending collective with the error that hit one of them
@@ -1208,9 +1214,11 @@ R_KBD_INTERRUPT = re.compile(r"^\s*KeyboardInterrupt(?:: ?.{0,200})?\s*$")
 # (TID 0x7ff0553a4740) from PID 327 ***]"): the signal, the process that got it and the one that sent it (0: the kernel)
 R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) \(@0x[0-9a-f]{1,16}\) received by PID (\d{1,10}) "
                            r"\(TID 0x[0-9a-f]{1,16}\) from PID (\d{1,10})")
-# A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training completed
-# successfully"): a SIGTERM its handler logs right after it is the scheduler's teardown of a finished step, not a stop
-R_JOB_DONE = re.compile(r"\b(?:[Jj]ob|[Tt]raining|[Rr]un|[Tt]ask) (?:has )?completed successfully\b")
+# A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training Completed
+# Successfully!", "Training job finished successfully"): a SIGTERM its handler logs right after it is the scheduler's
+# teardown of a finished step, not a stop; NCCL's INFO return-code trail after it is the communicators' teardown
+R_JOB_DONE = re.compile(r"\b(?i:job|training|run|task)(?: (?i:job|run))? (?:has )?(?i:completed|finished) "
+                        r"(?i:successfully)\b")
 R_WORKER_SIGTERM = re.compile(r"\bReceived SIGTERM: (\d{1,2})\b|\bBypassing SIGTERM: (\d{1,2})\b|"
                               r"\bBypassing signal (SIGTERM)\b")
 # torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM

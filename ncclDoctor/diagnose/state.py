@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ncclDoctor.diagnose.flight_recorder import DumpSummary
-from ncclDoctor.diagnose.signatures import R_FOREIGN_ACCEPT, R_NCCL_PREFIX, Event
+from ncclDoctor.diagnose.signatures import R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_REM_ALLOC, Event
 
 TIMELINE_HEAD = 8
 TIMELINE_TAIL = 12
@@ -421,22 +421,31 @@ class Collected:
         """Lead rule AD (3): NCCL's listening socket refusing a connection from outside the job -- the thread that
         prints "socketFinalizeAccept: wrong magic" or the proxy's "[Service thread] Accept failed Success" (errno 0:
         accept(2) worked, the handshake did not) is the one whose socket error ("Connection closed by remote peer",
-        reset) was the foreign peer leaving during NCCL's accept handshake. When every socket error is such a
-        thread's and nothing else fails (no timeout, error, exception or failure record), no connection of the job
-        broke: the errors are benign, read as such from here on."""
+        reset) was the foreign peer leaving during NCCL's accept handshake. The bootstrap's remote-allocator thread
+        ("[Rem Allocator] Allocation failed") is such a thread too: the garbage size a foreign peer sent it is the
+        "Cuda failure 'out of memory'" it prints. When every socket error and GPU OOM is such a thread's and nothing
+        else fails (no timeout, error, exception or failure record), no connection of the job broke and the job's
+        memory did not run out: the errors are benign, read as such from here on."""
         def thread(ev: Event) -> tuple[str, str, str] | None:
             m = R_NCCL_PREFIX.search(ev.text)
             return (m.group("host"), m.group("pid"), m.group("tid")) if m else None
 
-        evs = self.samples.get("socket_error", [])
-        if not evs or self.exceptions or len(evs) != self.kinds.get("socket_error", 0):
+        kinds = ("socket_error", "cuda_oom")
+        evs = [e for k in kinds for e in self.samples.get(k, [])]
+        if not evs or self.exceptions or any(len(self.samples.get(k, [])) != self.kinds.get(k, 0) for k in kinds):
             return
-        if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in ("socket_error", "nccl_warn")):
+        if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in kinds + ("nccl_warn",)):
             return
-        refusing = {t for e in self.samples.get("nccl_warn", []) if R_FOREIGN_ACCEPT.search(e.text)
-                    and (t := thread(e))}
+        refusing = {t for e in self.samples.get("nccl_warn", [])
+                    if (R_FOREIGN_ACCEPT.search(e.text) or R_REM_ALLOC.search(e.text)) and (t := thread(e))}
         if refusing and all(thread(e) in refusing for e in evs):
-            self._to_benign("socket_error", "foreign connection refused")
+            for k in kinds:
+                if self.kinds.get(k):
+                    self._to_benign(k, "foreign connection refused")
+            # the return-code trail of the socket and bootstrap layers is that thread's own unwinding of the refused
+            # request ("bootstrap.cc:229 -> 2"), not a connection of the job failing (verdict.network reads it so)
+            for key in [k for k in self.retcodes if k[0].startswith(("socket.", "bootstrap.", "proxy."))]:
+                del self.retcodes[key]
 
     def _keepalive_alone(self) -> None:
         """Lead rule N (session 9): torchrun's agent's "has failed to send a keep-alive heartbeat to the rendezvous

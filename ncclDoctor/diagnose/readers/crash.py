@@ -338,7 +338,7 @@ class CrashReaders:
             ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False)
             self._glog_stop, self._follow = (lineno, ev), max(self._follow, 8)  # the Python traceback follows
             return ev
-        if "completed successfully" in text and S.R_JOB_DONE.search(self._body):
+        if "uccessfully" in text and S.R_JOB_DONE.search(self._body):
             self._done_line = lineno
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "job completed"
