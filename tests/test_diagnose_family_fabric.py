@@ -1337,6 +1337,38 @@ def test_an_ofi_plugin_failing_to_start_is_network_setup_only_where_the_lines_sh
     assert v["cause"] == "network_setup" and v["culprits"] == [], v
 
 
+def _ib_fallback_node(host: str, pid: int, gpus: int, ifaces: str, first_rank: int, prefix: bool) -> str:
+    """One node's NCCL set-up with NCCL's IB transport finding no device and NET/Socket on the given interfaces."""
+    out = ""
+    for g in range(gpus):
+        line = (nccl_info(host, pid + g, g, "NET/IB : No device found.")
+                + nccl_info(host, pid + g, g, f"NET/Socket : Using {ifaces}"))
+        out += "".join(f"{first_rank + g:2d}: {x}\n" for x in line.splitlines()) if prefix else line
+    return out
+
+
+def test_nccls_sockets_over_ipoib_on_several_nodes_where_ib_finds_no_device_is_network_setup(tmp_path):
+    """Lead rule Z (round 48): 'NET/IB : No device found' and NET/Socket over the hosts' IPoIB interfaces (ib0, ib1)
+    on two or more nodes: InfiniBand is in the hosts but the processes cannot open it (a container without
+    /dev/infiniband or libibverbs), so the job runs over TCP where the fabric should carry it -- network_setup, nobody
+    named, even when the run completes. One node alone, or an Ethernet-only cluster (ens5), stays none (rule K)."""
+    for a, b, prefix in ((("cgpu15", 44841, "[0]ib1:10.101.105.115<0> [1]ib4:128.55.150.58<0>"),
+                          ("cgpu16", 59497, "[0]ib1:10.101.105.116<0> [1]ib4:128.55.150.59<0>"), True),
+                         (("node-a03", 2301, "[0]ib0:192.168.40.3<0>"), ("node-a11", 3377, "[0]ib0:192.168.40.11<0>"),
+                          False)):
+        text = (_ib_fallback_node(a[0], a[1], 2, a[2], 0, prefix) + _ib_fallback_node(b[0], b[1], 2, b[2], 2, prefix)
+                + nccl_info(b[0], b[1], 0, "Ring 00 : 1[1b000] -> 2[1a000] [receive] via NET/Socket/0", tid=b[1] + 9))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+        assert "/dev/infiniband" in v["fix"] and "libibverbs" in v["fix"] and "NET/Socket" in v["summary"], v
+    one = _ib_fallback_node("node-a03", 2301, 4, "[0]ib0:192.168.40.3<0>", 0, False)
+    assert _verdict(tmp_path, one)["cause"] == "none"
+    ethernet = (_ib_fallback_node("gpu-st-1", 7614, 2, "[0]ens5:10.1.94.228<0>", 0, False)
+                + _ib_fallback_node("gpu-st-2", 7070, 2, "[0]ens5:10.1.113.246<0>", 2, False))
+    assert _verdict(tmp_path, ethernet)["cause"] == "none"
+
+
 def test_the_rdma_driver_refusing_a_protection_domain_for_memory_is_the_host_not_the_fabric(tmp_path):
     """Lead rule J's second paragraph: the plugin's endpoint set-up failing ('NET/OFI Couldn't open AV', old or new
     log format) beside the kernel's RDMA driver refusing the PD with ENOMEM ('Failed to allocate pd[-12]') is the

@@ -8,6 +8,7 @@ first few errors, counters, and a timeline of at most ``TIMELINE_HEAD`` first an
 
 from __future__ import annotations
 
+import re
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,8 @@ MAX_KEYS = 64
 QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "run_header", "agent_frame",
                "tcp_init", "store_host", "driver_step", "launch_procs", "gpus_shown",
                "launch_tasks", "world_call", "coll_trace", "host_rss")
+# an IP-over-InfiniBand interface (ib0, ib1, ib4): the host has an InfiniBand HCA
+_IPOIB = re.compile(r"ib\d+$")
 TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"
 
 
@@ -101,6 +104,7 @@ class Collected:
     retcodes: Counter = field(default_factory=Counter)  # (file, NCCL return code) -> lines
     interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
     used_ifaces: set[str] = field(default_factory=set)  # those NCCL uses: a Bootstrap line's first, a NET line's all
+    ipoib_hosts: set[str] = field(default_factory=set)  # hosts whose NET/Socket runs over IPoIB (ib0, ib1: first 16)
     iface_hosts: dict[str, set[str]] = field(default_factory=dict)  # an address NCCL uses -> the hosts using it
     files_ranks: dict[str, set[int]] = field(default_factory=dict)  # log file -> ranks its lines name (first 64 files)
     fr_analysis: list[Event] = field(default_factory=list)  # torch fr_trace analyzer verdict blocks (first 32)
@@ -257,6 +261,9 @@ class Collected:
             self._setting(*d["setting"], ev.brief())
         if d.get("retcode") and (d["retcode"] in self.retcodes or len(self.retcodes) < MAX_KEYS):
             self.retcodes[d["retcode"]] += 1
+        if (d.get("network") == "Socket" and ev.host and len(self.ipoib_hosts) < 16
+                and any(_IPOIB.match(name) for name, _ in d.get("interfaces", []))):
+            self.ipoib_hosts.add(ev.host)
         for name, _ in d.get("interfaces", [])[: 1 if d.get("bootstrap_ifaces") else 16]:
             if len(self.used_ifaces) < 32:
                 self.used_ifaces.add(name)
@@ -372,6 +379,7 @@ class Collected:
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)
         self.used_ifaces.update(sorted(o.used_ifaces)[: max(32 - len(self.used_ifaces), 0)])
+        self.ipoib_hosts.update(sorted(o.ipoib_hosts)[: max(16 - len(self.ipoib_hosts), 0)])
         for a, hs in o.iface_hosts.items():
             if a in self.iface_hosts or len(self.iface_hosts) < 16:
                 self.iface_hosts.setdefault(a, set()).update(list(hs)[:4])

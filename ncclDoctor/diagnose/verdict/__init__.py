@@ -105,6 +105,7 @@ from ncclDoctor.diagnose.verdict.nccl import (
     _warn_subsystem,
 )
 from ncclDoctor.diagnose.verdict.network import (
+    _ib_unseen,
     _network,
     _peer_wait,
     bad_interfaces,
@@ -201,7 +202,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
                 v.summary += DDP_ABORTED_WORDS
             return _with_settings(v, env_findings)
     return (_retcode_trail(c, ks) or _topo_realpath(c, ks)
-            or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _setup_hang(c, ks)
+            or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _ib_unseen(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
             or _rank_args(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)
