@@ -896,6 +896,13 @@ R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|creat
 R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
 R_UCX_TIMEOUT = re.compile(r"\bUCX\s+ERROR\b.{0,80}\bstate=CONNECTED\b.{0,20}\b(?:send|recv)v?\(110\) failed|"
                            r"\bUCX error: Endpoint timeout\b")
+# UCX's CUDA transports (cuda_ipc: a peer's GPU buffer mapped through CUDA IPC; cuda_copy) failing a CUDA driver call
+# inside MPI's (or UCC's) progress: UCX 1.6-1.10's "cuda_ipc_md.c:62 UCX ERROR cuCtxGetDevice(&cu_device) is failed.
+# ret:invalid device context", later releases' "cuda_ipc_cache.c:.. UCX ERROR cuIpcOpenMemHandle(..) failed: invalid
+# argument": the transport's CUDA call, not the rank's code (the thread has no CUDA context, or the peer's GPU is not
+# visible to this process); the driver call and CUDA's error string
+R_UCX_CUDA = re.compile(r"\bcuda_(?:ipc|copy)_\w{1,16}\.c:\d+\s+UCX\s+ERROR\s+(cu[A-Z]\w{2,40})\(.{0,80}?\)\s*"
+                        r"(?:is )?failed[.:]?\s*(?:ret:\s*)?(.{1,80})")
 # NVSHMEM's UID bootstrap (NCCL's socket code inside NVSHMEM, DeepEP's set-up):
 # "bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 58 bytes instead of 8":
 # the two ends of the bootstrap disagree on its protocol

@@ -456,6 +456,11 @@ class CrashReaders:
             ev = self._context(lineno, text, "beside_timeout")
             ev.data.update(stack="UCX", rdma=False)
             return ev
+        if "UCX" in text and (u := S.R_UCX_CUDA.search(text)):
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None  # MPI's transport failing a CUDA call for whichever rank received: it names no rank at fault
+            ev.data.update(stack="UCX", what=f"{u.group(1)}: {u.group(2).strip()}", ucx_cuda=True)
+            return ev
         if "expandable_segments not supported" in text:  # torch: this platform has no CUDA virtual memory (cuMem)
             ev = self._context(lineno, text, "benign")
             ev.rank = None

@@ -40,6 +40,7 @@ from ncclDoctor.diagnose.verdict.base import (
 from ncclDoctor.diagnose.verdict.cuda import (
     _cuda,
     _cuda_lib_crash,
+    _ucx_cuda,
 )
 from ncclDoctor.diagnose.verdict.desync import (
     DDP_ABORTED_WORDS,
@@ -155,8 +156,8 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _killed, _ray_died, _dataloader,
-    _bus_error, _launch_arg,
+    _gpu_oom, _ucx_cuda, _cuda, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _killed, _ray_died,
+    _dataloader, _bus_error, _launch_arg,
     _launch_setup, _settings_check, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
