@@ -1431,6 +1431,27 @@ def test_deepep_and_ucx_timing_out_on_a_live_data_path_are_a_transport_stall_not
     assert _verdict(tmp_path, crashed)["cause"] != "transport_stall"
 
 
+def test_nccl_eps_device_side_receive_timeouts_then_their_trap_are_a_transport_stall(tmp_path):
+    """Round 48: NCCL EP's kernels timing out a receive ("NCCL EP timeout for dispatch receive, rank R, local_expert_idx
+    E, src_rank S") from ranks that are themselves inside the same exchange, then CUDA's 'unspecified launch failure'
+    (719, the kernel's trap) on a rank's synchronize and in NCCL's teardown: transport_stall, nobody named (the
+    waiting ranks are victims). The same 719 with no EP timeout before it stays a CUDA error."""
+    def trap(host: str, pid: int, dev: int) -> str:
+        return ("torch.AcceleratorError: CUDA error: unspecified launch failure\n"
+                f"[2026-07-23 04:16:01] {host}:{pid}:{pid + 1274} [{dev}] misc/strongstream.cc:424 "
+                "(ncclStrongStreamSynchronize) NCCL WARN Cuda failure 'unspecified launch failure'\n")
+
+    for waits, host, pid, dev in ((((2, 0, "dispatch"), (0, 1, "combine")), "cn13", 2619531, 1),
+                                  (((5, 3, "combine"), (3, 6, "dispatch"), (6, 5, "dispatch")), "gb200-n2", 8812, 4)):
+        timeouts = "".join(f"Warning: NCCL EP timeout for {phase} receive, rank {r}, local_expert_idx {11 + r}, "
+                           f"src_rank {s}\n" for r, s, phase in waits)
+        d = _report(tmp_path, "NCCL EP: using timeout=96993ms (env=unset)\n" + timeouts + trap(host, pid, dev))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), v
+        assert "ep_bench" in v["fix"] and "719" in v["summary"], v
+    assert _verdict(tmp_path, trap("cn13", 2619531, 1))["cause"] == "cuda_error"
+
+
 def test_nvshmems_bootstrap_receiving_the_wrong_size_is_the_two_ends_protocol_not_nothing(tmp_path):
     """NVSHMEM's UID bootstrap (NCCL's socket code inside NVSHMEM, DeepEP's set-up) failing with 'Message truncated :
     received N bytes instead of M' is read like NCCL's own bootstrap truncation: the two ends disagree on its

@@ -894,6 +894,11 @@ R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|creat
 # "DeepEP dispatch NVL receiver timeout, ..."; UCX (NIXL, UCC): "tcp_ep.c:1260 UCX  ERROR tcp_ep 0x.. (state=CONNECTED):
 # send(110) failed: Input/output error" (110 = ETIMEDOUT), "Unexpected UCX error: Endpoint timeout".
 R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
+# NCCL EP (NCCL's expert-parallel dispatch/combine kernels, nccl-extensions): a kernel's device-side receive timeout,
+# "NCCL EP timeout for dispatch receive, rank 2, local_expert_idx 37, src_rank 0": rank 2 waited on rank 0's tokens;
+# the kernel then traps, which the host sees as CUDA's 'unspecified launch failure' (719)
+R_NCCL_EP_TIMEOUT = re.compile(r"\bNCCL EP timeout for (\w{1,20}) (?:receive|send|recv)\b.{0,20}?\brank (\d{1,6})\b"
+                               r"(?:.{0,80}?\bsrc_rank (\d{1,6})\b)?")
 R_UCX_TIMEOUT = re.compile(r"\bUCX\s+ERROR\b.{0,80}\bstate=CONNECTED\b.{0,20}\b(?:send|recv)v?\(110\) failed|"
                            r"\bUCX error: Endpoint timeout\b")
 # UCX's CUDA transports (cuda_ipc: a peer's GPU buffer mapped through CUDA IPC; cuda_copy) failing a CUDA driver call

@@ -452,6 +452,11 @@ class CrashReaders:
             ev.rank = None  # the rank DeepEP prints is one that waited, not one that failed
             ev.data.update(stack="DeepEP", rdma="RDMA" in text)
             return ev
+        if "NCCL EP timeout" in text and (m := S.R_NCCL_EP_TIMEOUT.search(text)):
+            ev = self._context(lineno, text, "beside_timeout")
+            ev.rank = None  # the rank it prints waited on src_rank, itself inside the same exchange: no rank at fault
+            ev.data.update(stack="NCCL EP", rdma=False, device=True, phase=m.group(1))
+            return ev
         if "UCX" in text and S.R_UCX_TIMEOUT.search(text):
             ev = self._context(lineno, text, "beside_timeout")
             ev.data.update(stack="UCX", rdma=False)

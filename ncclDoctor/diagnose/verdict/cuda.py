@@ -124,6 +124,17 @@ def _after_ib(c: Collected, evs: list[Event]) -> bool:
     return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(place, evs))
 
 
+def _after_kernel_timeout(c: Collected, evs: list[Event]) -> bool:
+    """Every CUDA error is 'unspecified launch failure' (719) after a communication kernel's own device-side timeout
+    (NCCL EP's "NCCL EP timeout for dispatch receive, rank R, ... src_rank S", verdict.transport._beside_stall): the
+    kernel traps when its wait runs out, and a trap reaches the host as 719 -- the consequence of the stall."""
+    timed_out = [place(e) for e in c.samples.get("beside_timeout", []) if e.data.get("device")]
+    if not timed_out or not all("unspecified launch failure" in (e.data.get("what") or "").lower() for e in evs):
+        return False
+    first = min(n for _, n in timed_out)
+    return all(p not in {q for q, _ in timed_out} or n > first for p, n in map(place, evs))
+
+
 def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
     """Lead rules Q and W: a process asking for a GPU index that does not exist ("invalid device ordinal", torch's
     "device < num_gpus" assert) where the launch line starts more processes per node (--nproc_per_node N) than the
@@ -290,6 +301,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
     if _after_ib(c, evs):
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
+    if _after_kernel_timeout(c, evs):
+        return None  # a communication kernel timed out on the device first: its trap is the 719 that follows
     over = _procs_past_gpus(c, evs)
     if over is not None:
         return over
