@@ -75,6 +75,38 @@ def test_a_harness_naming_the_failed_nccl_call_and_its_code_reads_the_code(tmp_p
     assert "NCCL_DEBUG=INFO" in v["fix"], v
 
 
+# lead rule V (2) (round 48): UCX's CUDA transport inside a CUDA-aware MPI failing a CUDA driver call (UCX 1.6's "is
+# failed. ret:", later releases' "failed:"), then the process crashing in MPI's progress and srun ending the others:
+# cuda_error, nobody named (whichever rank receives a GPU buffer hits it); the same crash without that line is not
+def _ucx_crash(r: int, host: str, pid: int, cuda_line: str) -> str:
+    return (f"{r}: [1579244748.838971] [{host}:{pid}:2]    {cuda_line}\n"
+            f"{r}: [1579244748.838989] [{host}:{pid}:2]       ucp_rkey.c:250  UCX  ERROR Failed to unpack remote key "
+            "from remote md[4]: Input/output error\n"
+            f"{r}: [{host}:{pid}:2:{pid + 53}] Caught signal 11 (Segmentation fault: address not mapped to object at "
+            "address 0x20)\n"
+            f"{r}: ==== backtrace ====\n"
+            f"{r}:     0  /opt/ucx/lib/libucs.so.0(+0x2293c) [0x2aab23b7a93c]\n"
+            f"{r}:     1  /opt/ompi/lib/libmpi.so.40(MPI_Bcast+0x116) [0x2aaabb3fb776]\n"
+            f"{r}: ===================\n"
+            f"srun: error: {host}: task {r}: Segmentation fault\n")
+
+
+def test_ucxs_cuda_transport_failing_a_driver_call_under_mpi_names_nobody(tmp_path):
+    for r, other, host, pid, line in (
+            (0, 1, "cgpu12", 56309, "cuda_ipc_md.c:62   UCX  ERROR cuCtxGetDevice(&cu_device) is failed. "
+                                    "ret:invalid device context"),
+            (3, 2, "gpu-n07", 7781, "cuda_ipc_cache.c:191 UCX  ERROR cuIpcOpenMemHandle(&dptr, *ipc_handle, "
+                                    "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) failed: invalid argument")):
+        text = _ucx_crash(r, host, pid, line) + f"srun: error: {host}: task {other}: Terminated\n"
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+        assert "UCX_TLS" in v["fix"] and "NCCL backend" in v["fix"], v
+    # UCX's own non-CUDA error (the rkey) before the same crash is not a CUDA error
+    plain = _ucx_crash(0, "cgpu12", 56309, "ucp_worker.c:1720 UCX  ERROR failed to create ep: Input/output error")
+    assert _verdict(tmp_path, plain)["cause"] != "cuda_error"
+
+
 # --- out of memory: the GPU's, and the host's (Ray's memory monitor) ----------------------------------------------
 def test_of_two_agents_records_the_earlier_lone_root_cause_is_the_culprit(tmp_path):
     """Round 42: two torchrun records (two agents): one's root cause failed alone (<NO_OTHER_FAILURES>) a while

@@ -139,8 +139,10 @@ SNIFF = 8192
 #             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L);
 #             also the frame's code line calling init_process_group: a paste cut there after the store client's
 #             connect warning ended inside the call (parse.finish, rule L)
-#   completed successfully  a job's own record that its work finished (submitit's "Job completed successfully"): a
-#             SIGTERM its handler logs right after is the scheduler's teardown, not a stop (parse._signal)
+#   completed successfully, ompleted Successfully, finished successfully  a job's own record that its work finished
+#             (submitit's "Job completed successfully", "Training Completed Successfully!", "Training job finished
+#             successfully"): a SIGTERM its handler logs right after is the scheduler's teardown, not a stop
+#             (parse._signal); NCCL's INFO return-code trail after it is the communicators' teardown (parse._retcode)
 #   issing ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
 #             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.missing._hvd_stall), or
 #             0.28's "Missing ranks:" header (0.19's "Stalled ranks:", word "talled ranks:"), its "N: [tensors]" lines
@@ -310,7 +312,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
-            b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
+            b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
+            b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",

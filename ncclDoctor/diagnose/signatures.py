@@ -285,6 +285,12 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
 # "wrong magic N != M", then proxy.cc's "[Service thread] Accept failed Success": errno 0, accept(2) itself worked):
 # something outside the job (a port scanner, a health check) connected to NCCL's port; lead rule AD (3)
 R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept failed:? ?Success\b")
+# NCCL's bootstrap remote-allocator service thread (bootstrap.cc, NCCL 2.7-2.8's ncclRemoteMemAllocationService)
+# failing one request: it reads a size from whoever connected to its listening socket and cudaMallocs it, so a
+# connection that is not a peer of this NCCL (another NCCL version on another node, a port scanner) hands it a garbage
+# size: "Cuda failure 'out of memory'" on that size, the peer's "Connection closed", then "[Rem Allocator] Allocation
+# failed"; the thread goes on serving and the job's communicators are untouched (lead rules K, AD (3))
+R_REM_ALLOC = re.compile(r"\[Rem Allocator\] Allocation failed")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
 # TensorFlow's collective executor aborting every pending collective with the error that hit one of them
@@ -888,8 +894,20 @@ R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|creat
 # "DeepEP dispatch NVL receiver timeout, ..."; UCX (NIXL, UCC): "tcp_ep.c:1260 UCX  ERROR tcp_ep 0x.. (state=CONNECTED):
 # send(110) failed: Input/output error" (110 = ETIMEDOUT), "Unexpected UCX error: Endpoint timeout".
 R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
+# NCCL EP (NCCL's expert-parallel dispatch/combine kernels, nccl-extensions): a kernel's device-side receive timeout,
+# "NCCL EP timeout for dispatch receive, rank 2, local_expert_idx 37, src_rank 0": rank 2 waited on rank 0's tokens;
+# the kernel then traps, which the host sees as CUDA's 'unspecified launch failure' (719)
+R_NCCL_EP_TIMEOUT = re.compile(r"\bNCCL EP timeout for (\w{1,20}) (?:receive|send|recv)\b.{0,20}?\brank (\d{1,6})\b"
+                               r"(?:.{0,80}?\bsrc_rank (\d{1,6})\b)?")
 R_UCX_TIMEOUT = re.compile(r"\bUCX\s+ERROR\b.{0,80}\bstate=CONNECTED\b.{0,20}\b(?:send|recv)v?\(110\) failed|"
                            r"\bUCX error: Endpoint timeout\b")
+# UCX's CUDA transports (cuda_ipc: a peer's GPU buffer mapped through CUDA IPC; cuda_copy) failing a CUDA driver call
+# inside MPI's (or UCC's) progress: UCX 1.6-1.10's "cuda_ipc_md.c:62 UCX ERROR cuCtxGetDevice(&cu_device) is failed.
+# ret:invalid device context", later releases' "cuda_ipc_cache.c:.. UCX ERROR cuIpcOpenMemHandle(..) failed: invalid
+# argument": the transport's CUDA call, not the rank's code (the thread has no CUDA context, or the peer's GPU is not
+# visible to this process); the driver call and CUDA's error string
+R_UCX_CUDA = re.compile(r"\bcuda_(?:ipc|copy)_\w{1,16}\.c:\d+\s+UCX\s+ERROR\s+(cu[A-Z]\w{2,40})\(.{0,80}?\)\s*"
+                        r"(?:is )?failed[.:]?\s*(?:ret:\s*)?(.{1,80})")
 # NVSHMEM's UID bootstrap (NCCL's socket code inside NVSHMEM, DeepEP's set-up):
 # "bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 58 bytes instead of 8":
 # the two ends of the bootstrap disagree on its protocol
@@ -1208,9 +1226,11 @@ R_KBD_INTERRUPT = re.compile(r"^\s*KeyboardInterrupt(?:: ?.{0,200})?\s*$")
 # (TID 0x7ff0553a4740) from PID 327 ***]"): the signal, the process that got it and the one that sent it (0: the kernel)
 R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) \(@0x[0-9a-f]{1,16}\) received by PID (\d{1,10}) "
                            r"\(TID 0x[0-9a-f]{1,16}\) from PID (\d{1,10})")
-# A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training completed
-# successfully"): a SIGTERM its handler logs right after it is the scheduler's teardown of a finished step, not a stop
-R_JOB_DONE = re.compile(r"\b(?:[Jj]ob|[Tt]raining|[Rr]un|[Tt]ask) (?:has )?completed successfully\b")
+# A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training Completed
+# Successfully!", "Training job finished successfully"): a SIGTERM its handler logs right after it is the scheduler's
+# teardown of a finished step, not a stop; NCCL's INFO return-code trail after it is the communicators' teardown
+R_JOB_DONE = re.compile(r"\b(?i:job|training|run|task)(?: (?i:job|run))? (?:has )?(?i:completed|finished) "
+                        r"(?i:successfully)\b")
 R_WORKER_SIGTERM = re.compile(r"\bReceived SIGTERM: (\d{1,2})\b|\bBypassing SIGTERM: (\d{1,2})\b|"
                               r"\bBypassing signal (SIGTERM)\b")
 # torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM

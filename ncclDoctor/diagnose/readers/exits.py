@@ -366,6 +366,13 @@ class ExitReaders:
         rc = S.R_RETCODE.search(text) if " -> " in text else None
         if not rc:
             return None
+        if self._done_line >= 0 and "NCCL INFO" in text:
+            # after the job's own record that its work finished ("Training completed successfully"), NCCL's INFO
+            # trail (socket.cc -> 3 and "Abort COMPLETE") is its communicators torn down at exit (ncclCommAbort,
+            # destroy_process_group closing its sockets): the end of a run that did its work, no failure to read
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "nccl teardown trail"
+            return ev
         ev = self._context(lineno, text, "transport")
         ev.data["retcode"] = (rc.group(1), int(rc.group(2)))
         return ev

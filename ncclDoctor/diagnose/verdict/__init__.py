@@ -40,6 +40,7 @@ from ncclDoctor.diagnose.verdict.base import (
 from ncclDoctor.diagnose.verdict.cuda import (
     _cuda,
     _cuda_lib_crash,
+    _ucx_cuda,
 )
 from ncclDoctor.diagnose.verdict.desync import (
     DDP_ABORTED_WORDS,
@@ -105,6 +106,7 @@ from ncclDoctor.diagnose.verdict.nccl import (
     _warn_subsystem,
 )
 from ncclDoctor.diagnose.verdict.network import (
+    _ib_unseen,
     _network,
     _peer_wait,
     bad_interfaces,
@@ -154,8 +156,8 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _killed, _ray_died, _dataloader,
-    _bus_error, _launch_arg,
+    _gpu_oom, _ucx_cuda, _cuda, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _killed, _ray_died,
+    _dataloader, _bus_error, _launch_arg,
     _launch_setup, _settings_check, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
@@ -201,7 +203,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
                 v.summary += DDP_ABORTED_WORDS
             return _with_settings(v, env_findings)
     return (_retcode_trail(c, ks) or _topo_realpath(c, ks)
-            or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _setup_hang(c, ks)
+            or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _ib_unseen(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
             or _rank_args(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)

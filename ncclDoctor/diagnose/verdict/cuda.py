@@ -10,7 +10,7 @@ from ncclDoctor.diagnose.lone import lone_failure, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, place
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, place
 
 # NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
 # and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
@@ -122,6 +122,17 @@ def _after_ib(c: Collected, evs: list[Event]) -> bool:
     the transfers first, and the CUDA errors of its abort/teardown are the consequence."""
     ib = [place(e) for e in c.samples.get("ib_completion", [])]
     return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(place, evs))
+
+
+def _after_kernel_timeout(c: Collected, evs: list[Event]) -> bool:
+    """Every CUDA error is 'unspecified launch failure' (719) after a communication kernel's own device-side timeout
+    (NCCL EP's "NCCL EP timeout for dispatch receive, rank R, ... src_rank S", verdict.transport._beside_stall): the
+    kernel traps when its wait runs out, and a trap reaches the host as 719 -- the consequence of the stall."""
+    timed_out = [place(e) for e in c.samples.get("beside_timeout", []) if e.data.get("device")]
+    if not timed_out or not all("unspecified launch failure" in (e.data.get("what") or "").lower() for e in evs):
+        return False
+    first = min(n for _, n in timed_out)
+    return all(p not in {q for q, _ in timed_out} or n > first for p, n in map(place, evs))
 
 
 def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
@@ -249,6 +260,36 @@ def _cuda_lib_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium" if named else "low", named, [x.brief() for x in evs[:3]], job_wide=len(procs) > 1)
 
 
+def _ucx_cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule V (2): UCX's CUDA transport (cuda_ipc, cuda_copy) inside a CUDA-aware MPI failing a CUDA driver call
+    ("cuCtxGetDevice ... is failed. ret:invalid device context", "cuIpcOpenMemHandle ... failed") while it maps a
+    peer's GPU buffer, then the process crashing in MPI's progress (Segmentation fault in MPI_Bcast): the transport's
+    CUDA IPC fails for whichever rank receives a GPU buffer, not one rank's code; the others are ended after it."""
+    evs = [e for e in c.samples.get("cuda_error", []) if e.data.get("ucx_cuda")]
+    if not evs or len(evs) != c.kinds.get("cuda_error", 0):
+        return None
+    calls = sorted({e.data["what"] for e in evs})
+    crashed = any(e.data.get("signal") in (6, 7, 11) for e in c.samples.get("crash", []))
+    return Verdict(
+        "cuda_error",
+        f"UCX's CUDA transport failed a CUDA driver call ({'; '.join(calls[:3])})"
+        + (", and the process then crashed inside MPI's progress" if crashed else "")
+        + ": the MPI backend's CUDA IPC path (UCX cuda_ipc, a CUDA-aware MPI) could not use the peer's GPU buffer "
+        "from its progress thread (no current CUDA device context there, or the peer's GPU not visible to this "
+        "process) -- any rank receiving a GPU tensor would hit it, so no rank is at fault; the ranks ended after it "
+        "are victims",
+        "Keep MPI off the GPU buffers: use the NCCL backend for CUDA tensors (init_process_group('nccl'), or "
+        "'cpu:mpi,cuda:nccl'); to stay on MPI, turn UCX's CUDA IPC off (UCX_TLS=^cuda_ipc, or UCX_TLS=rc,sm,cuda_copy) "
+        "or copy the tensors to the CPU before the collective; check that CUDA_VISIBLE_DEVICES shows every process "
+        "the GPUs of its peers on the node (CUDA IPC needs the peer's device) and that the CUDA-aware MPI / UCX build "
+        "matches the CUDA driver (a newer UCX sets the device context itself: upgrade UCX / Open MPI).",
+        "medium",
+        [],
+        [e.brief() for e in evs[:2]] + _samples(c, "crash", 1),
+        job_wide=True,
+    )
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("cuda_error", []) + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
@@ -260,6 +301,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
     if _after_ib(c, evs):
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
+    if _after_kernel_timeout(c, evs):
+        return None  # a communication kernel timed out on the device first: its trap is the 719 that follows
     over = _procs_past_gpus(c, evs)
     if over is not None:
         return over
