@@ -192,6 +192,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._accel: dict[str, int] | None = {}  # accelerate's num_processes / num_machines read (_accel_world)
         self._cmd: dict | None = None  # a launch command's processes per node, nodes, world size (_launch_world)
         self._announced_unfit = False  # a rank announced past that world was kept aside
+        self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,

@@ -688,6 +688,10 @@ R_DATALOADER = re.compile(r"DataLoader (?:worker|process) (?:\(pids?\(?s?\)? ?([
 # line=103"): that process could not get GPU memory
 R_DRIVER_OOM = re.compile(r"CUresult error\s+result=(?:2|CUDA_ERROR_OUT_OF_MEMORY)\b(?:.*?\bfunc=(\w+))?")
 R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
+# Ray's log deduplication (RAY_DEDUP_LOGS, on by default since Ray 2.3): lines of other workers that differ only in
+# their numbers -- another rank's same watchdog line -- are folded into the first one, which ends "[repeated 3x
+# across cluster]"
+R_RAY_REPEATED = re.compile(r"\[repeated (\d+)x across cluster\]")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
                    r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
                    r"cuda runtime error \(2\) : out of memory|"  # torch <= 1.x (THC)
