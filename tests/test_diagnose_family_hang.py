@@ -1900,3 +1900,38 @@ def test_return_codes_before_the_watchdog_timeout_stay_the_network(tmp_path):
     """The near shape: the same trail printed before any timeout of its log is the hang's cause (network_setup)."""
     d = _report(tmp_path, _seq2((1, 2, 3), 4, "alex-box", trail_after=False))
     assert d["verdict"]["cause"] == "network_setup", d["verdict"]
+
+
+# --- session 16 (fix48 F3): py-spy cannot stop one process while the others wait in a collective (round 48's m4) ---
+def _pyspy_hang(waiting: list[int], stuck: int, frame: str, line: int) -> str:
+    """py-spy dump's output (`Thread PID (active): "MainThread"` then innermost-first frames) for the processes that
+    wait in a collective, then its error for one it could not stop (py-spy's python_spy.rs "Failed to suspend
+    process"; remoteprocess's ptrace error "EPERM")."""
+    text = ""
+    for pid in waiting:
+        text += (f'Thread {pid} (active): "MainThread"\n    {frame} (torch/distributed/distributed_c10d.py:{line})\n'
+                 "    wait_for_everyone (accelerate/utils/other.py:81)\n")
+    return text + (f"Process {stuck}: ...\nError: Failed to suspend process\n"
+                   "Reason: EPERM: Operation not permitted\n")
+
+
+def test_a_process_py_spy_cannot_stop_beside_others_in_a_collective_is_the_missing_one(tmp_path):
+    """ptrace stops every process but one, which sits in uninterruptible sleep (a filesystem or driver call in the
+    kernel): it never reached the collective the others wait in -- rank_missing, and py-spy names pids, not ranks."""
+    for waiting, stuck, frame, line in (([280064], 280058, "barrier", 2784),
+                                        ([5120, 5121, 5123], 5122, "all_reduce", 1534),
+                                        ([77001, 77003], 77002, "broadcast", 1910)):
+        d = _report(tmp_path, _pyspy_hang(waiting, stuck, frame, line))
+        assert d["verdict"]["cause"] == "rank_missing", (frame, d["verdict"])
+        assert d["verdict"]["culprits"] == [] and not _accused(d)
+        assert "uninterruptible sleep" in d["verdict"]["fix"] or "D state" in d["verdict"]["fix"]
+
+
+def test_py_spy_failing_alone_or_dumps_outside_a_collective_are_not_a_missing_rank(tmp_path):
+    """The near shapes: py-spy's error with no dump of a waiting process (it may lack the permission for every
+    process), or every dump outside torch's collectives: nothing says the others wait for that process."""
+    alone = "Process 280058: ...\nError: Failed to suspend process\nReason: EPERM: Operation not permitted\n"
+    outside = _pyspy_hang([280064], 280058, "barrier", 2784).replace("barrier (torch/distributed/distributed_c10d",
+                                                                     "barrier (myproject/sync")
+    for text in (alone, outside):
+        assert _verdict(tmp_path, text)["cause"] != "rank_missing"
