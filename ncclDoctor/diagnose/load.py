@@ -91,7 +91,8 @@ SNIFF = 8192
 #             memory pressure (OOM)", a task's "killed due to the node running low on memory" (no other trigger word)
 #   Pid, algbw, Avg bus, the data types padded in a table  nccl-tests' device list, results header, result rows
 #             and closing line (parse._progress: how far a benchmark got, evidence that it ran or hung)
-#   distributed_c10d.py:  a py-spy dump's frame in the process group's teardown (destroy_process_group)
+#   distributed_c10d.py:  a py-spy dump's frame in the process group's teardown (destroy_process_group) or
+#             waiting in a collective (barrier, all_reduce: verdict.missing._unsuspended)
 #   resolve   a start-up script's resolver failing on the master's host name ("can't resolve 'job-master-0'")
 #   perform barrier, No device id  torch's warning that a barrier guesses this process's GPU (a harmless warning)
 #   ProcessFailure  the elastic agent's record of a failed worker (its repr in an exception or a log): found by "ailure"

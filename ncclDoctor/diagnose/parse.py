@@ -15,7 +15,9 @@ The parser keeps a little per-file state, all of it bounded:
 
 How far a job got is read too, as events that name no rank (``_progress``): NCCL's set-up
 chatter (``setup``), nccl-tests' device list and header (``run_start``) and its result rows
-(``run_done``); and a py-spy frame inside the process group's teardown (``teardown_stuck``).
+(``run_done``); and py-spy's view of the processes: a frame inside the process group's teardown
+(``teardown_stuck``), a frame waiting in a collective (``pyspy_waiting``), a process it could not stop to read its
+stack (``pyspy_unsuspended``: uninterruptible sleep).
 
 The readers of each family of lines live in ``readers/`` (watchdog, nccl, crash, exits, settings, store), mixins of
 ``LineParser``; this module keeps the parser's state, its dispatch (``_parse``) and what every family uses.
@@ -192,6 +194,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._accel: dict[str, int] | None = {}  # accelerate's num_processes / num_machines read (_accel_world)
         self._cmd: dict | None = None  # a launch command's processes per node, nodes, world size (_launch_world)
         self._announced_unfit = False  # a rank announced past that world was kept aside
+        self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,

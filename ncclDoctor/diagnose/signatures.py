@@ -694,6 +694,10 @@ R_DATALOADER = re.compile(r"DataLoader (?:worker|process) (?:\(pids?\(?s?\)? ?([
 # line=103"): that process could not get GPU memory
 R_DRIVER_OOM = re.compile(r"CUresult error\s+result=(?:2|CUDA_ERROR_OUT_OF_MEMORY)\b(?:.*?\bfunc=(\w+))?")
 R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
+# Ray's log deduplication (RAY_DEDUP_LOGS, on by default since Ray 2.3): lines of other workers that differ only in
+# their numbers -- another rank's same watchdog line -- are folded into the first one, which ends "[repeated 3x
+# across cluster]"
+R_RAY_REPEATED = re.compile(r"\[repeated (\d+)x across cluster\]")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
                    r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
                    r"cuda runtime error \(2\) : out of memory|"  # torch <= 1.x (THC)
@@ -978,6 +982,15 @@ R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) bot
 # (torch/distributed/distributed_c10d.py:2184)" (py-spy dump prints "function (file:line)", innermost first)
 R_PYSPY_TEARDOWN = re.compile(r"^\s*(destroy_process_group|abort_process_group|_shutdown_backend|shutdown) "
                               r"\((?:\S*/)?distributed_c10d\.py:\d+\)")
+# A py-spy dump's frame of a thread waiting in a collective of the process group ("    barrier
+# (torch/distributed/distributed_c10d.py:2784)", "all_reduce (...distributed_c10d.py:1534)"): that process reached it
+R_PYSPY_COLLECTIVE = re.compile(
+    r"^\s*(monitored_barrier|barrier|all_reduce|all_gather(?:_into_tensor|_object)?|_all_gather_base|broadcast"
+    r"(?:_object_list)?|reduce_scatter(?:_tensor)?|_reduce_scatter_base|all_to_all(?:_single)?|reduce|gather"
+    r"(?:_object)?|scatter(?:_object_list)?) \((?:\S*/)?distributed_c10d\.py:\d+\)")
+# py-spy's error when ptrace cannot stop a process to read its stack (py-spy's python_spy.rs: "Failed to suspend
+# process"): beside dumps of the job's other processes, that process sits in the kernel (uninterruptible sleep)
+R_PYSPY_UNSUSPENDED = re.compile(r"\bFailed to suspend process\b")
 # Two ranks on one GPU without NCCL's "Duplicate GPU" words: two processes of one host print the same
 # communicator size and PCI bus id ("comm 0x.. rank 1 nranks 2 cudaDev 0 busId 86000 - Abort COMPLETE"), or a
 # rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:

@@ -375,6 +375,9 @@ class ExitReaders:
             return ev
         ev = self._context(lineno, text, "transport")
         ev.data["retcode"] = (rc.group(1), int(rc.group(2)))
+        # after a watchdog timeout torch aborts the communicator (and dumps its state): the sockets it closes under
+        # NCCL's proxy and bootstrap threads fail with return codes that are the abort's, not the hang's cause
+        ev.data["after_timeout"] = self._timed_out
         return ev
 
     # -- torchrun's failure summary -------------------------------------------------

@@ -313,6 +313,13 @@ class NcclReaders:
             ev = self._context(lineno, text, "teardown_stuck")
             ev.data["what"] = t.group(1)
             return ev
+        w = S.R_PYSPY_COLLECTIVE.search(self._body) if "distributed_c10d" in text else None
+        if w:  # a py-spy dump: a thread waiting inside a collective
+            ev = self._context(lineno, text, "pyspy_waiting")
+            ev.data["what"] = w.group(1)
+            return ev
+        if "suspend process" in text and S.R_PYSPY_UNSUSPENDED.search(text):
+            return self._context(lineno, text, "pyspy_unsuspended")
         if S.R_TESTS_DONE.search(self._body):
             return self._plain(lineno, text, "run_done")
         # printed by rank 0 of a communicator only (showVersion)

@@ -95,6 +95,7 @@ from ncclDoctor.diagnose.verdict.missing import (
     _p2p_check,
     _store_wait,
     _uniqueid,
+    _unsuspended,
     _xla_rendezvous,
 )
 from ncclDoctor.diagnose.verdict.nccl import (
@@ -165,7 +166,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _beside_stall, _network, _store_wait,
     _store,
     _exit_barrier,
-    _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _blocked, _early_exit, _mpi_peer_gone,
+    _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _unsuspended, _blocked, _early_exit,
+    _mpi_peer_gone,
     _hvd_shut_down,
     _all_joined, _serving_watchdog,
     _warn_family, _nccl_other,

@@ -11,7 +11,7 @@ from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, root_not_shown
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
 
@@ -71,9 +71,14 @@ def _in_nccl(libs: list[str]) -> str | None:
 def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The raylet saw a worker process die of an "unexpected system error" (its connection hit EOF): the
     first failure, before the timeouts and transport errors of the ranks that lost it. Ray lists the OOM
-    killer, `ray stop --force` and a crash as possible causes; the line gives none of them and no rank."""
+    killer, `ray stop --force` and a crash as possible causes; the line gives none of them and no rank.
+    Not when every worker it names is a process whose own watchdog timed out (its Ray actor prefix on the timeout
+    line): that worker died of the watchdog's abort ("taking the entire process down"), not first (lead rule I)."""
     evs = c.samples.get("ray_died", [])
     if not evs:
+        return None
+    waiting = waiting_pids(c)
+    if waiting and all(x.data.get("pid") in waiting for x in evs):
         return None
     e = evs[0]
     if all(x.data.get("node") for x in evs):  # the GCS lost a whole node (its heartbeats), not one worker

@@ -220,10 +220,12 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             if e.data.get("setup") or not R_PEER_GONE.search(str(e.data.get("what", "")))]
     # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
     # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
+    # A trail printed only after its log's watchdog timeout is the abort's (torch tears the communicator down).
     boot = sorted(
         f"{f} -> {n}"
-        for (f, n) in c.retcodes
-        if f.startswith("bootstrap.") or (f in ("socket.cc", "net_socket.cc", "socket.h") and n in (2, 3))
+        for (f, n), k in c.retcodes.items()
+        if (f.startswith("bootstrap.") or (f in ("socket.cc", "net_socket.cc", "socket.h") and n in (2, 3)))
+        and c.late_retcodes.get((f, n), 0) < k
     )
     # a socket-layer trail (net_socket.cc, net.h) whose only failure is a peer closing NCCL's data socket, with no
     # connect failing and nothing of set-up in the trail (bootstrap, init.cc, transport.cc, proxy.cc): the peer's
