@@ -470,7 +470,10 @@ class ExitReaders:
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),
                        traceback=self.cf.get("traceback", "")[:200],
                        # the paste ends (or the entry breaks off) before its exitcode line: how it ended is not shown
-                       exit_cut="exitcode" not in self.cf and not sig)
+                       exit_cut="exitcode" not in self.cf and not sig,
+                       # the paste starts inside this entry, below its time and host lines: its time is not shown
+                       head_cut=self._cf_head_cut and "time" not in self.cf)
+        self._cf_head_cut = False
         t = self.cf.get("time", "")
         ev.ts = S.parse_timestamp(t) if t else None
         self.cf, self._cf_ev = {}, ev if keep else None

@@ -17,7 +17,8 @@ def died_alike(c: Collected) -> bool:
     code within one second (the record's times, when shown), none only torn down afterwards: one resource of the
     host or the job ran out for all of them, not one rank. An entry whose exit code the paste cut (torchrun's
     root cause, its lines ending at "rank :") is one of them when the record's times put it in the same second:
-    the line that would say it died otherwise is not there."""
+    the line that would say it died otherwise is not there. An entry the paste begins inside (below its time line)
+goes with the times the others show."""
     fails = failed_on_own(c)
     codes = {e.data.get("exitcode") for e in fails}
     if len(fails) < 2 or torn_down(c) or len(codes - {None}) != 1:
@@ -25,7 +26,10 @@ def died_alike(c: Collected) -> bool:
     times = [e.ts for e in fails if e.ts is not None]
     if None in codes and len(times) != len(fails):
         return False  # a cut entry counts only where its time puts it with the others
-    return len(times) in (0, len(fails)) and (not times or max(times) - min(times) < 1.0)
+    # an entry the paste begins inside (its time line above the cut) is one of the record's, listed with the others:
+    # the times shown are what places them all
+    untimed = [e for e in fails if e.ts is None and not e.data.get("head_cut")]
+    return (not times or not untimed) and (not times or max(times) - min(times) < 1.0)
 
 
 def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
