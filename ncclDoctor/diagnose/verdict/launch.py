@@ -104,12 +104,13 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
     tags = {e.rank for e in excs if e.rank is not None}
-    untagged = [e for e in excs if e.rank is None]
-    every = (len(tags) >= 2 and not untagged and tags >= set(c.ranks)
-             or not tags and procs >= 2 and len(untagged) >= procs)
+    # a process ends on one uncaught exception: as many traceback ends as workers launched are every worker's, even
+    # under one tag (a collector's prefix on every line, not a process's)
+    every = (procs >= 2 and len(excs) >= procs
+             or len(tags) >= 2 and all(e.rank is not None for e in excs) and tags >= set(c.ranks))
     if not every:
         return None
-    n = len(tags) or len(untagged)
+    n = procs if procs >= 2 and len(excs) >= procs else len(tags)
     return Verdict(
         "config",
         f"every worker of the job ({n}, as many as the launcher started) stopped at start-up on the same import "
