@@ -3486,7 +3486,8 @@ def test_every_worker_ending_on_the_same_import_failure_is_the_install_not_the_r
     """Lead rules J, Q, AF (2): one untagged import traceback per worker torchrun launched, the record naming the first
     exit it noticed: config, no rank (genetictrading's shape), whichever worker the record names."""
     for n, local, exc in ((4, 2, "AttributeError: module 'numba' has no attribute 'cuda'"),
-                          (2, 1, "ModuleNotFoundError: No module named 'flash_attn_2_cuda'")):
+                          (2, 1, "ImportError: cannot import name 'packaging' from 'pkg_resources.extern' "
+                                  "(/env/lib/python3.12/site-packages/pkg_resources/extern/__init__.py)")):
         text = _torchrun_start(n) + _import_tb(exc) * n + (
             f"E0624 23:26:03.314000 98296 site-packages/torch/distributed/elastic/multiprocessing/api.py:874] failed "
             f"(exitcode: 1) local_rank: {local} (pid: 9833{local}) of binary: /env/bin/python3.12\n")

@@ -82,9 +82,10 @@ _NOT_SETTINGS = ("watchdog_timeout", "nccl_error", "cuda_error", "cuda_oom", "ib
                  "gloo_error", "socket_error", "store_timeout", "dataloader")
 
 
-# An import failing inside the installed packages: a module missing, or a module lacking a name another asks it for
-# ("AttributeError: module 'numba' has no attribute 'cuda'": one library's version rejecting another's)
-_IMPORT_FAILED = re.compile(r"^(?:ModuleNotFoundError|ImportError)$")
+# An import failing inside the installed packages: a module lacking a name another asks it for ("AttributeError:
+# module 'numba' has no attribute 'cuda'", "ImportError: cannot import name ..."), one library's version rejecting
+# another's. A module not installed at all (ModuleNotFoundError) is generic.py's config, with its own fix.
+_IMPORT_FAILED = re.compile(r"^ImportError$")
 _MODULE_LACKS = re.compile(r"^module '[\w.]{1,80}' has no attribute '\w{1,80}'")
 
 
