@@ -2052,3 +2052,31 @@ def test_a_vllm_v0_launch_of_its_own_dp_rank_or_v1_stays_the_store(tmp_path):
             ("VLLM_USE_V1=0 vllm serve /m --data-parallel-size 4\n", 3)):
         v = _verdict(tmp_path, launch + timed.format(n=n))
         assert v["cause"] == "store_rendezvous", (launch, v)
+
+
+# --- round 48: a set-up topology error of the one worker torchrun's record names ------------------------------------
+def _topo_internal(local: int, node: str, attr: str, record: bool) -> str:
+    text = ("python -m torch.distributed.run --nproc_per_node 4 --master_port 57491 train.py\n"
+            "    work = default_pg.broadcast([tensor], opts)\n"
+            "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+            "1691, internal error - please report this issue to the NCCL developers, NCCL version 2.19.3\n"
+            f"ncclInternalError: Internal check failed.\nLast error:\nAttribute {attr} of node {node} not found\n")
+    if record:
+        text += ("[2024-04-09 19:43:34,514] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: "
+                 f"1) local_rank: {local} (pid: 269373{local}) of binary: /venv/bin/python\n")
+    return text
+
+
+def test_a_topology_internal_error_names_the_one_worker_torchruns_record_shows(tmp_path):
+    """Lead rules A and AC (4): NCCL's set-up ncclInternalError (the topology XML missing an attribute) raised in a
+    process, and torchrun's record naming exactly one failed worker on one node: that worker's rank
+    (ultralytics-9919's shape)."""
+    for local, attr, node in ((0, "busid", "nic"), (2, "arch", "cpu")):
+        v = _verdict(tmp_path, _topo_internal(local, node, attr, record=True))
+        assert v["cause"] == "nccl_internal" and v["culprits"] == [local], v
+
+
+def test_a_topology_internal_error_without_a_launcher_record_names_nobody(tmp_path):
+    """Negative: the same error with no launcher record: no process is shown failing alone, culprits []."""
+    v = _verdict(tmp_path, _topo_internal(0, "nic", "busid", record=False))
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v

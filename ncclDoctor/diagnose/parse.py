@@ -66,6 +66,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
         self._cf_alone = False  # this record's "Failures:" list said <NO_OTHER_FAILURES>: its root cause failed alone
+        self._cf_head_cut = False  # the entry being read began at its rank line: the paste cut its time and host
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
@@ -553,7 +554,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._init_frame(text)
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
-        if "--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body:
+        if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
+                or "#SBATCH" in body):
             self._launch_gpus(lineno, text)
         if "init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body)) and any(
                 0 < lineno - h <= 200 for h in self._tb_heads):
@@ -633,7 +635,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if stray and stray.group(1) == "rank" and S.R_CF_RANK.match(stray.group(2).strip()):
             # an entry pasted without its header: read its fields as the summary's
             self.cf_section, self.cf, self._follow = "other", {"rank": stray.group(2).strip()}, 7
-            self._cf_listed = False
+            self._cf_listed, self._cf_head_cut = False, True
             if self._stray_exit is not None and lineno - self._stray_exit[0] <= 2:
                 # the entry pasted bottom-up (exitcode, then rank, host, time, "[0]:"): its exit code is this rank's
                 self.cf["exitcode"], self._stray_exit = self._stray_exit[2], None

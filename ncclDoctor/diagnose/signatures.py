@@ -1221,6 +1221,14 @@ def nproc_per_node(text: str) -> NprocArg | None:
 # (torchrun) with node ranks past --nnodes, and each extra one on the master's host binds MASTER_PORT again -- the
 # store's "address already in use" is that launch (lead rule AA (1)): config, no rank.
 R_SLURM_TASKS = re.compile(r"--n?tasks-per-node[= ]['\"]?(\d{1,4})\b")
+# A batch script's job size: "#SBATCH -n 4" / "#SBATCH --ntasks=4" (tasks in the whole job) and "#SBATCH -N 1" /
+# "#SBATCH --nodes=1": more tasks than nodes means srun starts one task a process, so srun's "task N" is global rank N
+# (lead rule AI (2)).
+R_SBATCH_SIZE = re.compile(r"^\s*#SBATCH\s+(?:(?P<n>-n|--ntasks)|(?P<N>-N|--nodes))(?:\s*=\s*|\s+)(?P<v>\d{1,6})"
+                           r"\s*(?:#|$)")
+# srun's record of the tasks its step's cgroup OOM killer took ("srun: error: gpu20-15: task 0: Out Of Memory")
+R_SRUN_OOM = re.compile(r"\bsrun: error: (?P<host>\S{1,255}): tasks? (?P<tasks>\d{1,7}(?:-\d{1,7})?(?:,\d{1,7}"
+                        r"(?:-\d{1,7})?){0,63}): Out Of Memory")
 R_NODE_RANK_PROCID = re.compile(r"\b(?:NODE_RANK|node_rank|node-rank)['\"]?\s{0,2}[=\s]\s{0,2}['\"]?"
                                 r"\$\{?SLURM_PROCID\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its

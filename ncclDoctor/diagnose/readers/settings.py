@@ -370,6 +370,13 @@ class SettingsReaders:
             ev.data["gpus"] = int(q.group(1))
             self.aside.append(ev)
             return
+        b = S.R_SBATCH_SIZE.match(self._body) if "#SBATCH" in text else None
+        if b:  # the job's size in tasks or nodes, from its batch script
+            ev = self._context(lineno, text, "launch_tasks")
+            ev.rank = None
+            ev.data["job_tasks" if b.group("n") else "job_nodes"] = int(b.group("v"))
+            self.aside.append(ev)
+            return
         t = S.R_SLURM_TASKS.search(text) if "tasks-per-node" in text and not is_failure_line(self._body) else None
         procid = "SLURM_PROCID" in text and S.R_NODE_RANK_PROCID.search(text) is not None
         if t or procid:

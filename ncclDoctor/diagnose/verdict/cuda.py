@@ -73,6 +73,8 @@ _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.
 
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an error raised there
 _AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
+# a framework's report of the call's return (Horovod, TensorFlow, XLA), not torch's "NCCL error in: ..." of its own
+_INIT_RETURNED = re.compile(r"ncclCommInitRank failed: unhandled cuda error")
 _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 
 
@@ -601,6 +603,18 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    if (not shared and not xids and not hsa and not alone and not (c.child_failures or c.worker_failures)
+            and all(_INIT_RETURNED.search(e.text) for e in evs)):
+        # lead rule V (2): a framework's own report that ncclCommInitRank returned the CUDA error (Horovod's,
+        # TensorFlow's, XLA's "ncclCommInitRank failed: unhandled cuda error") -- every rank makes that same call
+        # while NCCL sets up the communicator, so the GPUs or the platform they share failed, not one rank; the
+        # printing process's launcher tag (horovodrun's "[1]<stderr>:") is no failure record (rule AG)
+        conf, shared, ranks, only = "medium", True, [], ""
+        what += " while NCCL created its communicator (ncclCommInitRank)"
+        fix += (" A CUDA failure at communicator creation is the environment every rank shares: the GPUs visible "
+                "to each process (one GPU per process, CUDA_VISIBLE_DEVICES / the launcher's GPU assignment), CUDA "
+                "IPC/P2P between them (try NCCL_P2P_DISABLE=1 and NCCL_CUMEM_ENABLE=0 as tests), the driver vs the "
+                "CUDA runtime.")
     no_vmm = any(e.data.get("what") == "no cuda vmm" for e in c.samples.get("benign", []))
     at_init = [e for e in evs if e.kind == "nccl_error" and _AT_INIT.search(e.text)]
     elsewhere = [e for e in evs if "NCCL error in:" in e.text and not _AT_INIT.search(e.text)]
