@@ -58,6 +58,8 @@ class NcclReaders:
         if le:
             ev.data["last_error"] = le.group(1).strip()[: S.TEXT_CAP]
         self.last_error, self.last_error_line, self._follow = ev, lineno, 3
+        if le and not ev.data["last_error"]:  # "Last error:" closing its line: NCCL prints the text on the next one
+            self.want_last_error = True
         self._detail_next = bool(code != "unknown" and not le and _R_ERROR_STRING.match(self._body))
         return ev
 
