@@ -1822,6 +1822,29 @@ def test_an_attribute_error_of_a_destructor_is_not_called_the_scripts_bug(tmp_pa
     assert not v["fix"].startswith("Fix the script"), v
 
 
+# session 16 (fix48-F2): any exception, word for word the same in several processes' tracebacks (lead rule J): the
+# fix names it and the code it was raised in; one process's, or several different ones, say nothing of the kind
+def test_the_same_exception_in_several_tracebacks_is_named_in_the_fix(tmp_path):
+    def tb(script: str, func: str, exc: str) -> str:
+        return ("Traceback (most recent call last):\n"
+                f'  File "{script}", line 664, in main\n'
+                f'  File "{script}", line 294, in {func}\n'
+                f"{exc}\n")
+    for script, func, exc, n in (
+            ("/home/u/proj/train.py", "decoupled_optimizer",
+             "AttributeError: 'tuple' object has no attribute 'named_parameters'", 5),
+            ("/srv/jobs/pretrain_gpt.py", "build_loader", "TypeError: 'NoneType' object is not subscriptable", 3)):
+        info = "[2024-07-24 15:58:17,032] [INFO] [logging.py:96:log_dist] [Rank 0] Creating ZeRO Offload\n"
+        d = _report(tmp_path, info + tb(script, func, exc) * n)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+        assert v["fix"].startswith(f"{n} tracebacks end in the same {exc}"), v["fix"]
+    one = _verdict(tmp_path, tb("/home/u/proj/train.py", "f", "AttributeError: 'tuple' object has no attribute 'x'"))
+    assert "tracebacks end in the same" not in one["fix"], one
+    two = _verdict(tmp_path, tb("/a/t.py", "f", "TypeError: bad operand") + tb("/a/t.py", "g", "KeyError: 'lr'"))
+    assert "tracebacks end in the same" not in two["fix"], two
+
+
 # --- session 12 (fix38-1): launch settings printed that cannot run the job (lead rules AF (1), AA (1), AE) ---------
 def test_torchrun_launch_config_with_a_flag_value_as_entrypoint_is_config(tmp_path):
     """torchrun's launch-config block whose entrypoint is a bare flag value ('true', 'False', a number): an option's
