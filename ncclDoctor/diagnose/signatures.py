@@ -1454,6 +1454,12 @@ R_BINDING_MISSING = re.compile(r"(?:^|[\s:'\"(])(?P<cls>[A-Za-z_][\w.]{0,80}): N
 R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30}){0,3})"
                               r"(?: v?(?P<ver>\d[\w.+-]{0,40}))? )?"
                               r"supports only (?:the )?(?P<mode>[\w.-]{1,24}) bootstrap(?: backend)?\b")
+# torch's lazy CUDA init refusing a process started by fork after its parent had initialised CUDA
+# (torch/cuda/__init__.py: "Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must
+# use the 'spawn' start method"): the start method every worker of a pool (vLLM's workers, a DataLoader's) is started
+# with (rule AF (2))
+R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. To use CUDA with multiprocessing, "
+                         r"you must use the '?spawn'? start method)?")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
