@@ -270,6 +270,31 @@ def test_a_crash_whose_function_frames_are_mpis_own_names_the_mpi_library_and_mp
     assert "mpirun" not in _verdict(tmp_path, other)["fix"]
 
 
+def test_a_crash_whose_function_frames_are_nccls_own_stays_unknown_and_checks_the_nccl_library(tmp_path):
+    """Round 48 (rule AK (2)): UCX's crash handler in several processes at once, its frames in a stripped libnccl's
+    exported names (pnccl..., ncclRecv, the API call ncclAllReduce outermost) and no NCCL error text: cause unknown by
+    the signal, nobody named (rule J), and the fix checks the NCCL library loaded (version, LD_LIBRARY_PATH, reinstall).
+    Frames of other functions do not name NCCL."""
+    def crash(host: str, pid: int, call: str, frames: bool = True) -> str:
+        head = (f"[{host}:{pid}:0:{pid}] Caught signal 11 (Segmentation fault: address not mapped to object at "
+                "address (nil))\n")
+        return head + (f"==== backtrace (tid: {pid:7d}) ====\n"
+                       " 0 0x0000000000042520 __sigaction()  ???:0\n"
+                       " 1 0x0000000000050dc2 pncclRedOpDestroy()  ???:0\n"
+                       " 2 0x000000000004c818 ncclGroupEnd()  ???:0\n"
+                       f" 3 0x0000000000042990 {call}()  ???:0\n" if frames else "")
+    for host, pids, call in (("gpu-a7", (5101, 5104), "ncclAllReduce"), ("node03", (771, 772), "ncclAllGather")):
+        text = "training ...\n" + crash(host, pids[1], call, frames=False) + crash(host, pids[0], call)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+        assert "LD_LIBRARY_PATH" in v["fix"] and "NCCL version" in v["fix"] and call in v["summary"], v
+    other = crash("gpu-a7", 5101, "at_launch").replace("pncclRedOpDestroy", "fused_adam").replace(
+        "ncclGroupEnd", "multi_tensor_apply")
+    v = _verdict(tmp_path, other)
+    assert v["cause"] == "unknown" and "LD_LIBRARY_PATH" not in v["fix"], v
+
+
 def test_a_crash_whose_first_frame_is_in_a_cuda_math_library_is_a_cuda_error_naming_nobody_when_several(tmp_path):
     """Round 41: UCX's crash handler reporting a native crash whose first frame past the handler is in one of CUDA's
     math libraries (cuBLAS/cuBLASLt, cuDNN) -- by function name or by library: the library build or its bug, not the

@@ -111,6 +111,28 @@ def test_the_same_gpu_message_alone_is_invalid_usage(tmp_path):
     assert "nproc_per_node" in v["fix"]
 
 
+# session 16 (fix48-F2): a paste that starts at torch's "Last error:" (the ncclInvalidUsage line above it cut), NCCL's
+# text on the next line: "Duplicate GPU detected" is init.cc's ncclInvalidUsage whatever code line was cut
+def test_duplicate_gpu_under_a_bare_last_error_line_is_invalid_usage(tmp_path):
+    for a, b, dev, tag in ((4, 0, "109000", "[rank0]: "), (7, 3, "1b000", ""), (1, 0, "40", "[rank1]:")):
+        text = ("Last error:\n"
+                f"Duplicate GPU detected : rank {a} and rank {b} both on CUDA device {dev}. Discard the weights.\n"
+                f"{tag}Traceback (most recent call last):\n"
+                f'{tag}  File "/srv/app/train.py", line 287, in main\n'
+                f"{tag}    dist.broadcast(t, src=0, group=g)\n")
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "invalid_usage" and v["culprits"] == [], (a, v)
+        assert "CUDA_VISIBLE_DEVICES" in v["fix"]
+
+
+def test_another_reason_under_a_bare_last_error_line_is_no_duplicate_gpu(tmp_path):
+    text = ("Last error:\n"
+            "socketPollConnect: Connect to 10.2.0.9<44217> returned 113(No route to host) errno 113\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "invalid_usage", v
+    assert "Duplicate GPU" not in v["summary"]
+
+
 # session 13 (fix42-4): ProcessGroupNCCL.cpp's getNCCLComm raising ncclInvalidUsage with an empty "Last error:" (torch
 # 2.0/2.1, NCCL 2.14-2.18): the reason is only in NCCL's WARN; a group aborted and used again is one such call
 def test_invalid_usage_raised_creating_the_communicator_with_no_reason_names_the_warn_and_the_abort(tmp_path):

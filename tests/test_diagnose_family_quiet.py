@@ -1876,6 +1876,55 @@ def test_an_attribute_error_of_a_destructor_is_not_called_the_scripts_bug(tmp_pa
     assert not v["fix"].startswith("Fix the script"), v
 
 
+# session 16 (fix48-F2): any exception, word for word the same in several processes' tracebacks (lead rule J): the
+# fix names it and the code it was raised in; one process's, or several different ones, say nothing of the kind
+def test_the_same_exception_in_several_tracebacks_is_named_in_the_fix(tmp_path):
+    def tb(script: str, func: str, exc: str) -> str:
+        return ("Traceback (most recent call last):\n"
+                f'  File "{script}", line 664, in main\n'
+                f'  File "{script}", line 294, in {func}\n'
+                f"{exc}\n")
+    for script, func, exc, n in (
+            ("/home/u/proj/train.py", "decoupled_optimizer",
+             "AttributeError: 'tuple' object has no attribute 'named_parameters'", 5),
+            ("/srv/jobs/pretrain_gpt.py", "build_loader", "TypeError: 'NoneType' object is not subscriptable", 3)):
+        info = "[2024-07-24 15:58:17,032] [INFO] [logging.py:96:log_dist] [Rank 0] Creating ZeRO Offload\n"
+        d = _report(tmp_path, info + tb(script, func, exc) * n)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+        assert v["fix"].startswith(f"{n} tracebacks end in the same {exc}"), v["fix"]
+    one = _verdict(tmp_path, tb("/home/u/proj/train.py", "f", "AttributeError: 'tuple' object has no attribute 'x'"))
+    assert "tracebacks end in the same" not in one["fix"], one
+    two = _verdict(tmp_path, tb("/a/t.py", "f", "TypeError: bad operand") + tb("/a/t.py", "g", "KeyError: 'lr'"))
+    assert "tracebacks end in the same" not in two["fix"], two
+
+
+# session 16 (fix48-F2): torch refusing CUDA in a worker started by fork (lead rules AF (2), Q): the start method
+# every worker shares, config with nobody named, and the store's wait after it is its consequence
+def test_cuda_refused_in_a_forked_worker_is_the_shared_start_method(tmp_path):
+    store = ("torch.distributed.DistStoreError: Timed out after {t} seconds waiting for clients. {k}/{n} clients "
+             "joined.\n")
+    vllm = ("(VllmWorkerProcess pid={pid}) ERROR 03-02 11:20:05 multiproc_worker_utils.py:240] Exception in worker "
+            "VllmWorkerProcess while processing method init_device: Cannot re-initialize CUDA in forked subprocess. "
+            "To use CUDA with multiprocessing, you must use the 'spawn' start method, Traceback (most recent call "
+            "last):\n")
+    plain = ("[rank{r}]: Traceback (most recent call last):\n"
+             '[rank{r}]:   File "/opt/app/data.py", line 41, in __getitem__\n'
+             "[rank{r}]: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+             "multiprocessing, you must use the 'spawn' start method\n")
+    for text in (vllm.format(pid=4411) + store.format(t=1801, k=1, n=4),
+                 vllm.format(pid=90) + vllm.format(pid=91) + store.format(t=601, k=2, n=8),
+                 plain.format(r=3)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+        assert "VLLM_WORKER_MULTIPROC_METHOD=spawn" in v["fix"] and "set_start_method('spawn')" in v["fix"], v
+    # vLLM's own warning that it switched to spawn is no failure: the store's wait stays what it was
+    warn = ("WARNING 03-02 11:19:58 multiproc_worker_utils.py:300] We must use the `spawn` multiprocessing start "
+            "method. Overriding VLLM_WORKER_MULTIPROC_METHOD to 'spawn'. Reasons: CUDA is initialized\n")
+    assert _verdict(tmp_path, warn + store.format(t=601, k=1, n=8))["cause"] == "store_rendezvous"
+
+
 # --- session 12 (fix38-1): launch settings printed that cannot run the job (lead rules AF (1), AA (1), AE) ---------
 def test_torchrun_launch_config_with_a_flag_value_as_entrypoint_is_config(tmp_path):
     """torchrun's launch-config block whose entrypoint is a bare flag value ('true', 'False', a number): an option's

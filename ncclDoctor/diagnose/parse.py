@@ -658,8 +658,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._detail_next = False
             if (re.search(r"[A-Za-z]{3}", detail) and not S.R_LAST_ERROR.search(text)  # not a fence or a rule
                     and self._families(lineno, text) is None):
-                self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
-                self.last_error.text += " | Last error: " + detail[:200]
+                self._attach_last_error(detail)
                 return None
         self._detail_next = False
         if self.last_error is not None and lineno - self.last_error_line <= 4 and self._same_rank(text):
@@ -673,8 +672,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self.want_last_error = m is not None and not detail  # NCCL prints it on the next line
                 self._follow = 1 if self.want_last_error else 0
                 if detail:
-                    self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
-                    self.last_error.text += " | Last error: " + detail[:200]
+                    self._attach_last_error(detail)
                 return None
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
@@ -688,6 +686,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # as "a failure shown" may still be cut before its signature: "... Original reason for failure was: [Rank
             # 0] Watchdog caught collective" / "operation timeout: WorkNCCL(...)")
         return ev
+
+    def _attach_last_error(self, detail: str) -> None:
+        """The text under "Last error:" joins the NCCL error above it. NCCL returns ncclInvalidUsage for two ranks on
+        one GPU (init.cc), so a paste that starts at "Last error:" (its code line cut) still says which code it was."""
+        ev = self.last_error
+        ev.data["last_error"] = detail[: S.TEXT_CAP]
+        ev.text += " | Last error: " + detail[:200]
+        dup = S.R_DUP_GPU.search(detail) if ev.data.get("code") == "unknown" else None
+        if dup:
+            ev.data.update(code="ncclInvalidUsage",
+                           duplicate_gpu=[int(dup.group(1)), int(dup.group(2))] if dup.group(1) else [])
 
     def _same_rank(self, text: str) -> bool:
         """A line tagged with another rank than the last NCCL error's (tracebacks of several

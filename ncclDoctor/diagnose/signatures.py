@@ -1063,6 +1063,9 @@ R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\
 # dpm/dpm.c:1267" -- the function that crashed (an MPI library's names it: ompi_, opal_, mca_, PMPI_)
 R_FUNC_FRAME = re.compile(r"^\s*\d{1,3}\s+0x[0-9a-f]{4,16}\s+([A-Za-z_]\w{0,200})\(\)")
 R_MPI_FUNC = re.compile(r"^(?:ompi|opal|orte|mca|pmix|PMPI|MPI|MPIR|MPID|MPIDI)_")
+# NCCL's exported functions in a stripped backtrace ("ncclAllReduce()", "pncclRedOpDestroy()": nccl.h's API and its
+# p-prefixed profiling aliases, the names a stripped libnccl still exports)
+R_NCCL_FUNC = re.compile(r"^p?nccl[A-Z]\w*$")
 # DDP's constructor (torch/csrc/distributed/c10d/reducer.cpp verify_params_across_processes): "DDP expects same
 # model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."
 R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\d+) has (\d+) params, while rank "
@@ -1492,6 +1495,12 @@ R_BINDING_MISSING = re.compile(r"(?:^|[\s:'\"(])(?P<cls>[A-Za-z_][\w.]{0,80}): N
 R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30}){0,3})"
                               r"(?: v?(?P<ver>\d[\w.+-]{0,40}))? )?"
                               r"supports only (?:the )?(?P<mode>[\w.-]{1,24}) bootstrap(?: backend)?\b")
+# torch's lazy CUDA init refusing a process started by fork after its parent had initialised CUDA
+# (torch/cuda/__init__.py: "Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must
+# use the 'spawn' start method"): the start method every worker of a pool (vLLM's workers, a DataLoader's) is started
+# with (rule AF (2))
+R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. To use CUDA with multiprocessing, "
+                         r"you must use the '?spawn'? start method)?")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists

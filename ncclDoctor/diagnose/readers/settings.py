@@ -17,7 +17,13 @@ class SettingsReaders:
     def _launch_mode(self, lineno: int, text: str) -> Event | None:
         """A library's warning that its installed version starts a feature only through one bootstrap ("Transformer
         Engine v1.5.0 supports only MPI bootstrap backend."): the launch every rank shares (verdict.launch._launch_mode,
-        lead rules V (1), W)."""
+        lead rules V (1), W). And torch refusing CUDA in a process started by fork (signatures.R_CUDA_FORK): the start
+        method every worker shares (verdict.launch._cuda_fork, lead rule AF (2))."""
+        f = S.R_CUDA_FORK.search(text) if "forked subprocess" in text else None
+        if f:  # a worker forked after its parent initialised CUDA: the start method every worker shares (rule AF (2))
+            ev = self._context(lineno, text, "cuda_fork")
+            ev.data["said"] = f.group(0)
+            return ev
         m = S.R_BOOTSTRAP_ONLY.search(self._body) if "supports only" in text else None
         if m is None:
             return None

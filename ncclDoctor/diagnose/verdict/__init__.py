@@ -66,6 +66,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _workers_raised,
 )
 from ncclDoctor.diagnose.verdict.launch import (
+    _cuda_fork,
     _import_alike,
     _launch_arg,
     _launch_mode,
@@ -160,7 +161,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     _gpu_oom, _ucx_cuda, _cuda, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
-    _launch_setup, _settings_check, _import_alike, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
+    _launch_setup, _cuda_fork, _settings_check, _import_alike, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _p2p_check,

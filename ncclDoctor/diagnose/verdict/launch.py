@@ -457,6 +457,32 @@ def _tiny_timeout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
+def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch refusing CUDA in a process started by fork after its parent initialised CUDA (parse: ``cuda_fork``): the
+    start method every worker of the pool is started with (vLLM's multiproc workers, a DataLoader's, a
+    multiprocessing.Pool), a launch setting all share (lead rules AF (2), Q): config, no rank. The waits after it (a
+    store's 'k/N clients joined', a rendezvous or collective timeout) are its consequence: the workers that could not
+    set their device never reached init_process_group."""
+    evs = c.samples.get("cuda_fork", [])
+    if not evs:
+        return None
+    waits = [w for k, w in (("store_timeout", "store's wait for its clients"), ("uniqueid_wait", "ncclUniqueId wait"),
+                            ("watchdog_timeout", "collective timeout")) if c.kinds.get(k)]
+    return Verdict(
+        "config",
+        f"a worker process could not use CUDA: it was started with the fork start method after its parent had "
+        f"initialised CUDA ('{evs[0].data['said'][:160]}', {len(evs)} line(s)) -- the start method every worker is "
+        "started with, so no rank is at fault"
+        + (f"; the {' and '.join(waits)} after it is its consequence (the forked workers never reached "
+           "init_process_group)" if waits else ""),
+        "Start the workers with the spawn start method: for vLLM set VLLM_WORKER_MULTIPROC_METHOD=spawn (and keep the "
+        "engine's creation under `if __name__ == '__main__':`); with multiprocessing / torch.multiprocessing call "
+        "set_start_method('spawn') (or torch.multiprocessing.spawn); for a DataLoader whose workers touch CUDA pass "
+        "multiprocessing_context='spawn' or keep CUDA out of its dataset. Or do not initialise CUDA in the parent "
+        "before it forks (no torch.cuda call or CUDA tensor before the engine / pool / DataLoader is created).",
+        "high", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
 def _launch_mode(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A library's warning, with nothing failing shown, that its installed version supports only one bootstrap for a
     feature the settings turn on (parse: ``launch_mode``; Transformer Engine's userbuffers for --tp-comm-overlap before
