@@ -75,6 +75,38 @@ def test_a_harness_naming_the_failed_nccl_call_and_its_code_reads_the_code(tmp_p
     assert "NCCL_DEBUG=INFO" in v["fix"], v
 
 
+# lead rule V (2) (round 48): UCX's CUDA transport inside a CUDA-aware MPI failing a CUDA driver call (UCX 1.6's "is
+# failed. ret:", later releases' "failed:"), then the process crashing in MPI's progress and srun ending the others:
+# cuda_error, nobody named (whichever rank receives a GPU buffer hits it); the same crash without that line is not
+def _ucx_crash(r: int, host: str, pid: int, cuda_line: str) -> str:
+    return (f"{r}: [1579244748.838971] [{host}:{pid}:2]    {cuda_line}\n"
+            f"{r}: [1579244748.838989] [{host}:{pid}:2]       ucp_rkey.c:250  UCX  ERROR Failed to unpack remote key "
+            "from remote md[4]: Input/output error\n"
+            f"{r}: [{host}:{pid}:2:{pid + 53}] Caught signal 11 (Segmentation fault: address not mapped to object at "
+            "address 0x20)\n"
+            f"{r}: ==== backtrace ====\n"
+            f"{r}:     0  /opt/ucx/lib/libucs.so.0(+0x2293c) [0x2aab23b7a93c]\n"
+            f"{r}:     1  /opt/ompi/lib/libmpi.so.40(MPI_Bcast+0x116) [0x2aaabb3fb776]\n"
+            f"{r}: ===================\n"
+            f"srun: error: {host}: task {r}: Segmentation fault\n")
+
+
+def test_ucxs_cuda_transport_failing_a_driver_call_under_mpi_names_nobody(tmp_path):
+    for r, other, host, pid, line in (
+            (0, 1, "cgpu12", 56309, "cuda_ipc_md.c:62   UCX  ERROR cuCtxGetDevice(&cu_device) is failed. "
+                                    "ret:invalid device context"),
+            (3, 2, "gpu-n07", 7781, "cuda_ipc_cache.c:191 UCX  ERROR cuIpcOpenMemHandle(&dptr, *ipc_handle, "
+                                    "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) failed: invalid argument")):
+        text = _ucx_crash(r, host, pid, line) + f"srun: error: {host}: task {other}: Terminated\n"
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+        assert "UCX_TLS" in v["fix"] and "NCCL backend" in v["fix"], v
+    # UCX's own non-CUDA error (the rkey) before the same crash is not a CUDA error
+    plain = _ucx_crash(0, "cgpu12", 56309, "ucp_worker.c:1720 UCX  ERROR failed to create ep: Input/output error")
+    assert _verdict(tmp_path, plain)["cause"] != "cuda_error"
+
+
 # --- out of memory: the GPU's, and the host's (Ray's memory monitor) ----------------------------------------------
 def test_of_two_agents_records_the_earlier_lone_root_cause_is_the_culprit(tmp_path):
     """Round 42: two torchrun records (two agents): one's root cause failed alone (<NO_OTHER_FAILURES>) a while
@@ -236,6 +268,31 @@ def test_a_crash_whose_function_frames_are_mpis_own_names_the_mpi_library_and_mp
     assert "ompi_comm_set_nb" in v["summary"], v
     other = text.replace("ompi_comm_set_nb", "at_grad_fn_apply").replace("PMPI_Comm_create_group", "torch_launch")
     assert "mpirun" not in _verdict(tmp_path, other)["fix"]
+
+
+def test_a_crash_whose_function_frames_are_nccls_own_stays_unknown_and_checks_the_nccl_library(tmp_path):
+    """Round 48 (rule AK (2)): UCX's crash handler in several processes at once, its frames in a stripped libnccl's
+    exported names (pnccl..., ncclRecv, the API call ncclAllReduce outermost) and no NCCL error text: cause unknown by
+    the signal, nobody named (rule J), and the fix checks the NCCL library loaded (version, LD_LIBRARY_PATH, reinstall).
+    Frames of other functions do not name NCCL."""
+    def crash(host: str, pid: int, call: str, frames: bool = True) -> str:
+        head = (f"[{host}:{pid}:0:{pid}] Caught signal 11 (Segmentation fault: address not mapped to object at "
+                "address (nil))\n")
+        return head + (f"==== backtrace (tid: {pid:7d}) ====\n"
+                       " 0 0x0000000000042520 __sigaction()  ???:0\n"
+                       " 1 0x0000000000050dc2 pncclRedOpDestroy()  ???:0\n"
+                       " 2 0x000000000004c818 ncclGroupEnd()  ???:0\n"
+                       f" 3 0x0000000000042990 {call}()  ???:0\n" if frames else "")
+    for host, pids, call in (("gpu-a7", (5101, 5104), "ncclAllReduce"), ("node03", (771, 772), "ncclAllGather")):
+        text = "training ...\n" + crash(host, pids[1], call, frames=False) + crash(host, pids[0], call)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+        assert "LD_LIBRARY_PATH" in v["fix"] and "NCCL version" in v["fix"] and call in v["summary"], v
+    other = crash("gpu-a7", 5101, "at_launch").replace("pncclRedOpDestroy", "fused_adam").replace(
+        "ncclGroupEnd", "multi_tensor_apply")
+    v = _verdict(tmp_path, other)
+    assert v["cause"] == "unknown" and "LD_LIBRARY_PATH" not in v["fix"], v
 
 
 def test_a_crash_whose_first_frame_is_in_a_cuda_math_library_is_a_cuda_error_naming_nobody_when_several(tmp_path):
@@ -3415,3 +3472,118 @@ def test_both_launch_readers_read_every_count_spelling_alike(tmp_path):
     v = _verdict(tmp_path, "$ CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node=gpu train.py\n" + _ORDINAL)
     assert v["cause"] == "cuda_error", v
     assert _verdict(tmp_path, "torchrun --nproc_per_node=gpu --nnodes=1 main.py\n" + world_ranks)["cause"] != "config"
+
+
+# --- round 48: a node's workers killed alike, srun's OOM task, one import failing everywhere -----------------------
+def _head_cut_table(ranks: list[int], host: str, time: str, pid0: int) -> str:
+    """torchrun's failure list pasted from inside its first entry (its "[1]:", time and host lines above the
+    cut but the time line kept: the paste starts at "time"), every entry SIGKILLed, then its root cause header."""
+    first, rest = ranks[0], ranks[1:]
+    out = f"  time      : {time}\n  host      : {host}\n" + failure_record(None, first, first % 8, -9, pid0)
+    for i, r in enumerate(rest, start=2):
+        out += failure_record(i, r, r % 8, -9, pid0 + i - 1, time=time, host=host)
+    return out + "-" * 53 + "\nRoot Cause (first observed failure):\n[0]:\n"
+
+
+def test_a_nodes_workers_sigkilled_in_one_second_from_a_cut_table_is_the_host_not_six_culprits(tmp_path):
+    """Lead rule J: the paste starts inside the first entry (its rank line the first one read), every entry shown is
+    -9 in the same second: the host's memory, culprits [] (ColossalAI-4418's shape)."""
+    for ranks, host, time in (([10, 11, 12, 13, 14, 15], "test-luo-1", "2023-08-11_17:21:54"),
+                              ([4, 5, 6, 7], "gpu-b-07", "2024-02-29_03:10:09")):
+        d = _report(tmp_path, _head_cut_table(ranks, host, time, 5000))
+        assert d["verdict"]["cause"] == "host_oom", d["verdict"]
+        assert d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+
+
+def test_sigkilled_entries_seconds_apart_are_not_read_as_one_moment(tmp_path):
+    """Negative: the entries shown are -9 at times minutes apart: not 'all at once' (the later ones are the
+    agent's clean-up or separate kills), so the 'same second' reading must not be given."""
+    text = ("  time      : 2024-02-29_03:10:09\n  host      : gpu-b-07\n" + failure_record(None, 4, 4, -9, 700)
+            + failure_record(2, 5, 5, -9, 701, time="2024-02-29_03:10:09", host="gpu-b-07")
+            + failure_record(3, 6, 6, -9, 702, time="2024-02-29_03:14:41", host="gpu-b-07"))
+    v = _verdict(tmp_path, text)
+    assert "same second" not in v["summary"], v
+
+
+def test_horovods_comminitrank_unhandled_cuda_error_under_a_rank_tag_names_no_rank(tmp_path):
+    """Lead rules V (2) and AG: the framework's "ncclCommInitRank failed: unhandled cuda error" is NCCL's set-up on
+    the GPUs every rank shares; horovodrun's / mpirun's output tag is no failure record (ignite-3466's shape)."""
+    for tag, exc in (("[1]<stderr>:", "RuntimeError"), ("[1,3]<stderr>:", "tensorflow.python.framework.errors_impl."
+                                                                           "UnknownError")):
+        text = (f"{tag}    mpi_lib.horovod_torch_wait_and_clear(handle)\n"
+                f"{tag}{exc}: ncclCommInitRank failed: unhandled cuda error (run with NCCL_DEBUG=INFO for details)\n")
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "cuda_error" and v["culprits"] == [], v
+
+
+def test_torchs_own_unhandled_cuda_error_under_its_rank_tag_still_names_the_rank(tmp_path):
+    """Negative: torch's own "NCCL error in: ...ProcessGroupNCCL.cpp" under its "[rankN]:" prefix stays that rank's
+    (the corpus' diffusion-pipe-154 reading)."""
+    text = ("[rank5]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"
+            "ProcessGroupNCCL.cpp:3396, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version "
+            "2.25.1\n[rank5]: ncclUnhandledCudaError: Call to CUDA function failed.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [5], v
+
+
+def _import_tb(exc: str) -> str:
+    return ("Traceback (most recent call last):\n"
+            '  File "/work/app/main.py", line 50, in <module>\n'
+            "    from cuml.preprocessing import StandardScaler\n"
+            '  File "/env/lib/python3.12/site-packages/cuml/internals/safe_imports.py", line 401, in '
+            "gpu_only_import_from\n    return getattr(imported_module, symbol)\n" + exc + "\n")
+
+
+def _torchrun_start(n: int) -> str:
+    return (f"$ torchrun --nproc_per_node={n} --nnodes=1 --master_port=29511 main.py\n"
+            "W0624 23:26:01.876000 98296 site-packages/torch/distributed/run.py:766] *****\n")
+
+
+def test_every_worker_ending_on_the_same_import_failure_is_the_install_not_the_recorded_rank(tmp_path):
+    """Lead rules J, Q, AF (2): one untagged import traceback per worker torchrun launched, the record naming the first
+    exit it noticed: config, no rank (genetictrading's shape), whichever worker the record names."""
+    for n, local, exc in ((4, 2, "AttributeError: module 'numba' has no attribute 'cuda'"),
+                          (2, 1, "ImportError: cannot import name 'packaging' from 'pkg_resources.extern' "
+                                  "(/env/lib/python3.12/site-packages/pkg_resources/extern/__init__.py)")):
+        text = _torchrun_start(n) + _import_tb(exc) * n + (
+            f"E0624 23:26:03.314000 98296 site-packages/torch/distributed/elastic/multiprocessing/api.py:874] failed "
+            f"(exitcode: 1) local_rank: {local} (pid: 9833{local}) of binary: /env/bin/python3.12\n")
+        text += failure_record(0, local, local, 1, 98330 + local, host="box")
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "config", d["verdict"]
+        assert d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+
+
+def test_one_workers_import_failure_of_four_is_still_that_workers(tmp_path):
+    """Negative: one traceback where torchrun launched four: not every worker, so rule A's lone failure stands."""
+    text = _torchrun_start(4) + _import_tb("AttributeError: module 'numba' has no attribute 'cuda'") + (
+        "E0624 23:26:03.314000 98296 site-packages/torch/distributed/elastic/multiprocessing/api.py:874] failed "
+        "(exitcode: 1) local_rank: 3 (pid: 98333) of binary: /env/bin/python3.12\n")
+    text += failure_record(0, 3, 3, 1, 98333, host="box")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "config" and v["culprits"] == [3], v
+
+
+def _srun_oom(task: int, host: str, script: str) -> str:
+    return (f"slurmstepd-{host}: error: Detected 1 oom-kill event(s) in StepId=9411285.0. Some of your processes may "
+            "have been killed by the cgroup out-of-memory handler.\n"
+            f"srun: error: {host}: task {task}: Out Of Memory\n"
+            "srun: launch/slurm: _step_signal: Terminating StepId=9411285.0\n"
+            f"slurmstepd-{host}: error: *** STEP 9411285.0 ON {host} CANCELLED AT 2022-05-17T17:58:10 ***\n"
+            + script)
+
+
+def test_srun_oom_task_is_its_rank_where_the_job_runs_more_tasks_than_nodes(tmp_path):
+    """Lead rules A and AI (2): #SBATCH -n 4 (one node shown) is one task a rank, so srun's "task N: Out Of Memory"
+    names rank N (K-Net-30's shape), in either spelling of the option."""
+    for task, host, script in ((0, "gpu20-15", "#!/usr/bin/env bash\n#SBATCH --gres gpu:4\n#SBATCH -n 4\n"),
+                               (5, "nid001", "#SBATCH --nodes=1\n#SBATCH --ntasks=8\n")):
+        v = _verdict(tmp_path, _srun_oom(task, host, script))
+        assert v["cause"] == "host_oom" and v["culprits"] == [task], v
+
+
+def test_srun_oom_task_is_no_rank_with_one_task_a_node(tmp_path):
+    """Negative: as many tasks as nodes (a per-node launcher each), or no job size shown: the task is no rank."""
+    for script in ("#SBATCH -N 4\n#SBATCH -n 4\n", ""):
+        v = _verdict(tmp_path, _srun_oom(0, "nid006024", script))
+        assert v["cause"] == "host_oom" and v["culprits"] == [], v

@@ -111,6 +111,28 @@ def test_the_same_gpu_message_alone_is_invalid_usage(tmp_path):
     assert "nproc_per_node" in v["fix"]
 
 
+# session 16 (fix48-F2): a paste that starts at torch's "Last error:" (the ncclInvalidUsage line above it cut), NCCL's
+# text on the next line: "Duplicate GPU detected" is init.cc's ncclInvalidUsage whatever code line was cut
+def test_duplicate_gpu_under_a_bare_last_error_line_is_invalid_usage(tmp_path):
+    for a, b, dev, tag in ((4, 0, "109000", "[rank0]: "), (7, 3, "1b000", ""), (1, 0, "40", "[rank1]:")):
+        text = ("Last error:\n"
+                f"Duplicate GPU detected : rank {a} and rank {b} both on CUDA device {dev}. Discard the weights.\n"
+                f"{tag}Traceback (most recent call last):\n"
+                f'{tag}  File "/srv/app/train.py", line 287, in main\n'
+                f"{tag}    dist.broadcast(t, src=0, group=g)\n")
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "invalid_usage" and v["culprits"] == [], (a, v)
+        assert "CUDA_VISIBLE_DEVICES" in v["fix"]
+
+
+def test_another_reason_under_a_bare_last_error_line_is_no_duplicate_gpu(tmp_path):
+    text = ("Last error:\n"
+            "socketPollConnect: Connect to 10.2.0.9<44217> returned 113(No route to host) errno 113\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "invalid_usage", v
+    assert "Duplicate GPU" not in v["summary"]
+
+
 # session 13 (fix42-4): ProcessGroupNCCL.cpp's getNCCLComm raising ncclInvalidUsage with an empty "Last error:" (torch
 # 2.0/2.1, NCCL 2.14-2.18): the reason is only in NCCL's WARN; a group aborted and used again is one such call
 def test_invalid_usage_raised_creating_the_communicator_with_no_reason_names_the_warn_and_the_abort(tmp_path):
@@ -1337,6 +1359,38 @@ def test_an_ofi_plugin_failing_to_start_is_network_setup_only_where_the_lines_sh
     assert v["cause"] == "network_setup" and v["culprits"] == [], v
 
 
+def _ib_fallback_node(host: str, pid: int, gpus: int, ifaces: str, first_rank: int, prefix: bool) -> str:
+    """One node's NCCL set-up with NCCL's IB transport finding no device and NET/Socket on the given interfaces."""
+    out = ""
+    for g in range(gpus):
+        line = (nccl_info(host, pid + g, g, "NET/IB : No device found.")
+                + nccl_info(host, pid + g, g, f"NET/Socket : Using {ifaces}"))
+        out += "".join(f"{first_rank + g:2d}: {x}\n" for x in line.splitlines()) if prefix else line
+    return out
+
+
+def test_nccls_sockets_over_ipoib_on_several_nodes_where_ib_finds_no_device_is_network_setup(tmp_path):
+    """Lead rule Z (round 48): 'NET/IB : No device found' and NET/Socket over the hosts' IPoIB interfaces (ib0, ib1)
+    on two or more nodes: InfiniBand is in the hosts but the processes cannot open it (a container without
+    /dev/infiniband or libibverbs), so the job runs over TCP where the fabric should carry it -- network_setup, nobody
+    named, even when the run completes. One node alone, or an Ethernet-only cluster (ens5), stays none (rule K)."""
+    for a, b, prefix in ((("cgpu15", 44841, "[0]ib1:10.101.105.115<0> [1]ib4:128.55.150.58<0>"),
+                          ("cgpu16", 59497, "[0]ib1:10.101.105.116<0> [1]ib4:128.55.150.59<0>"), True),
+                         (("node-a03", 2301, "[0]ib0:192.168.40.3<0>"), ("node-a11", 3377, "[0]ib0:192.168.40.11<0>"),
+                          False)):
+        text = (_ib_fallback_node(a[0], a[1], 2, a[2], 0, prefix) + _ib_fallback_node(b[0], b[1], 2, b[2], 2, prefix)
+                + nccl_info(b[0], b[1], 0, "Ring 00 : 1[1b000] -> 2[1a000] [receive] via NET/Socket/0", tid=b[1] + 9))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+        assert "/dev/infiniband" in v["fix"] and "libibverbs" in v["fix"] and "NET/Socket" in v["summary"], v
+    one = _ib_fallback_node("node-a03", 2301, 4, "[0]ib0:192.168.40.3<0>", 0, False)
+    assert _verdict(tmp_path, one)["cause"] == "none"
+    ethernet = (_ib_fallback_node("gpu-st-1", 7614, 2, "[0]ens5:10.1.94.228<0>", 0, False)
+                + _ib_fallback_node("gpu-st-2", 7070, 2, "[0]ens5:10.1.113.246<0>", 2, False))
+    assert _verdict(tmp_path, ethernet)["cause"] == "none"
+
+
 def test_the_rdma_driver_refusing_a_protection_domain_for_memory_is_the_host_not_the_fabric(tmp_path):
     """Lead rule J's second paragraph: the plugin's endpoint set-up failing ('NET/OFI Couldn't open AV', old or new
     log format) beside the kernel's RDMA driver refusing the PD with ENOMEM ('Failed to allocate pd[-12]') is the
@@ -1397,6 +1451,27 @@ def test_deepep_and_ucx_timing_out_on_a_live_data_path_are_a_transport_stall_not
     crashed = deepep + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + failure_record(
         0, 12, 4, -9, 30412)
     assert _verdict(tmp_path, crashed)["cause"] != "transport_stall"
+
+
+def test_nccl_eps_device_side_receive_timeouts_then_their_trap_are_a_transport_stall(tmp_path):
+    """Round 48: NCCL EP's kernels timing out a receive ("NCCL EP timeout for dispatch receive, rank R, local_expert_idx
+    E, src_rank S") from ranks that are themselves inside the same exchange, then CUDA's 'unspecified launch failure'
+    (719, the kernel's trap) on a rank's synchronize and in NCCL's teardown: transport_stall, nobody named (the
+    waiting ranks are victims). The same 719 with no EP timeout before it stays a CUDA error."""
+    def trap(host: str, pid: int, dev: int) -> str:
+        return ("torch.AcceleratorError: CUDA error: unspecified launch failure\n"
+                f"[2026-07-23 04:16:01] {host}:{pid}:{pid + 1274} [{dev}] misc/strongstream.cc:424 "
+                "(ncclStrongStreamSynchronize) NCCL WARN Cuda failure 'unspecified launch failure'\n")
+
+    for waits, host, pid, dev in ((((2, 0, "dispatch"), (0, 1, "combine")), "cn13", 2619531, 1),
+                                  (((5, 3, "combine"), (3, 6, "dispatch"), (6, 5, "dispatch")), "gb200-n2", 8812, 4)):
+        timeouts = "".join(f"Warning: NCCL EP timeout for {phase} receive, rank {r}, local_expert_idx {11 + r}, "
+                           f"src_rank {s}\n" for r, s, phase in waits)
+        d = _report(tmp_path, "NCCL EP: using timeout=96993ms (env=unset)\n" + timeouts + trap(host, pid, dev))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), v
+        assert "ep_bench" in v["fix"] and "719" in v["summary"], v
+    assert _verdict(tmp_path, trap("cn13", 2619531, 1))["cause"] == "cuda_error"
 
 
 def test_nvshmems_bootstrap_receiving_the_wrong_size_is_the_two_ends_protocol_not_nothing(tmp_path):
@@ -1999,3 +2074,31 @@ def test_a_vllm_v0_launch_of_its_own_dp_rank_or_v1_stays_the_store(tmp_path):
             ("VLLM_USE_V1=0 vllm serve /m --data-parallel-size 4\n", 3)):
         v = _verdict(tmp_path, launch + timed.format(n=n))
         assert v["cause"] == "store_rendezvous", (launch, v)
+
+
+# --- round 48: a set-up topology error of the one worker torchrun's record names ------------------------------------
+def _topo_internal(local: int, node: str, attr: str, record: bool) -> str:
+    text = ("python -m torch.distributed.run --nproc_per_node 4 --master_port 57491 train.py\n"
+            "    work = default_pg.broadcast([tensor], opts)\n"
+            "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+            "1691, internal error - please report this issue to the NCCL developers, NCCL version 2.19.3\n"
+            f"ncclInternalError: Internal check failed.\nLast error:\nAttribute {attr} of node {node} not found\n")
+    if record:
+        text += ("[2024-04-09 19:43:34,514] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: "
+                 f"1) local_rank: {local} (pid: 269373{local}) of binary: /venv/bin/python\n")
+    return text
+
+
+def test_a_topology_internal_error_names_the_one_worker_torchruns_record_shows(tmp_path):
+    """Lead rules A and AC (4): NCCL's set-up ncclInternalError (the topology XML missing an attribute) raised in a
+    process, and torchrun's record naming exactly one failed worker on one node: that worker's rank
+    (ultralytics-9919's shape)."""
+    for local, attr, node in ((0, "busid", "nic"), (2, "arch", "cpu")):
+        v = _verdict(tmp_path, _topo_internal(local, node, attr, record=True))
+        assert v["cause"] == "nccl_internal" and v["culprits"] == [local], v
+
+
+def test_a_topology_internal_error_without_a_launcher_record_names_nobody(tmp_path):
+    """Negative: the same error with no launcher record: no process is shown failing alone, culprits []."""
+    v = _verdict(tmp_path, _topo_internal(0, "nic", "busid", record=False))
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v

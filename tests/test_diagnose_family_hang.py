@@ -1792,3 +1792,146 @@ def test_a_store_wait_in_a_store_based_barrier_stays_the_store(tmp_path):
             "broadcast_obj\n[rank0]:     recv_obj = pickle.loads(self.store.get(key))\n"
             "[rank0]: torch.distributed.DistStoreError: wait timeout after 300000ms, keys: /broadcast_from/0/1234\n")
     assert _verdict(tmp_path, text)["cause"] == "store_rendezvous"
+
+
+# --- session 16 (fix48 F3): Ray's folded lines, a Ray worker dead of its own watchdog, return codes of the abort -----
+# Ray's log deduplication (RAY_DEDUP_LOGS, Ray >= 2.3, python/ray/_private/ray_logging.py) folds lines of other
+# workers that differ only in their numbers into the first one and appends "[repeated Nx across cluster]".
+def _ray(actor: str, pid: int, line: str, times: int = 0) -> str:
+    fold = f" [repeated {times}x across cluster]" if times else ""
+    return f"({actor} pid={pid}) " + line.rstrip("\n") + fold + "\n"
+
+
+def _abort(rank: int) -> str:
+    """torch 2.x's abort lines after a rank's own watchdog timeout (ProcessGroupNCCL.cpp)."""
+    return (f"[rank{rank}]:[E816 01:09:38.266897325 ProcessGroupNCCL.cpp:621] [Rank {rank}] Some NCCL operations have "
+            "failed or timed out. Due to the asynchronous nature of CUDA kernels, subsequent GPU operations might run "
+            "on corrupted/incomplete data.\n"
+            f"[rank{rank}]:[E816 01:09:38.266910599 ProcessGroupNCCL.cpp:627] [Rank {rank}] To avoid data "
+            "inconsistency, we are taking the entire process down.\n")
+
+
+def _folded_first(shown: tuple[int, ...], times: int, actor: str = "WorkerDict", fold: bool = True) -> str:
+    text = ""
+    for i, r in enumerate(shown):
+        pid = 3943529 + 668 * i
+        if r == 0:  # rank 0 shown only by its abort lines, as in the real paste
+            text += "".join(_ray(actor, pid, x, times if fold else 0) for x in _abort(0).splitlines())
+        else:
+            text += _ray(actor, pid, watchdog_line(r, 1, "ALLREDUCE", 600034, 600000, numel=1), times if fold else 0)
+    return text
+
+
+def test_ray_folded_first_collective_with_rank_0_shown_is_connection_set_up(tmp_path):
+    """Lead rule AB (1) under Ray's deduplication (round 48's sql-r1-18: rank 0's abort lines and rank 2's timeout
+    in SeqNum 1, each "[repeated Nx across cluster]"): the folded lines are other ranks' same lines, so rank 1's
+    absence from the shown rank numbers says no rank is missing; every shown rank, rank 0 among them, is inside
+    the group's first tiny collective with no world size printed: network_setup, nobody accused."""
+    for shown, times, actor in (((0, 2), 2, "WorkerDict"), ((0, 3), 5, "RayWorkerWrapper"), ((2, 0), 6, "Actor")):
+        d = _report(tmp_path, _folded_first(shown, times, actor))
+        assert d["verdict"]["cause"] == "network_setup", (shown, d["verdict"])
+        assert not _accused(d), (shown, d["verdict"])
+
+
+def test_unfolded_gap_or_rank_0_not_shown_stays_rank_missing(tmp_path):
+    """The near shapes: the same lines without Ray's fold mark (rank 1 is then not shown: rule H), or folded lines
+    without rank 0 (rule H's rank 0 absent) stay rank_missing, culprits unknown."""
+    for text in (_folded_first((0, 2), 2, fold=False), _folded_first((2, 3), 4)):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+        assert not _accused(d)
+
+
+def _dead_worker(pid: int) -> str:
+    """Ray's raylet line for a worker that died (python/ray/_private/worker.py's task error text)."""
+    return ("(raylet) A worker died or was killed while executing a task by an unexpected system error. To "
+            "troubleshoot the problem, check the logs for the dead worker. RayTask ID: ffffffffffffffff1a990bd6 "
+            "Worker ID: 844534794edd787d Node ID: 0e9947ba3916 Worker IP address: 10.1.2.3 Worker port: 34533 "
+            f"Worker PID: {pid} Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a "
+            "connection error code 2. End of file.\n")
+
+
+def _split_seqs(pids: tuple[int, int], seqs: tuple[int, int], ranks: tuple[int, int] = (1, 0)) -> str:
+    a, b = ranks
+    return (_ray("WorkerDict", pids[0], watchdog_line(a, seqs[0], "ALLREDUCE", 1800024, 1800000, numel=1))
+            + "".join(_ray("WorkerDict", pids[0], x) for x in _abort(a).splitlines())
+            + _ray("WorkerDict", pids[1], watchdog_line(b, seqs[1], "_REDUCE_SCATTER_BASE", 1800053, 1800000,
+                                                        numel=(46797824, 23398912))))
+
+
+def test_a_ray_worker_dead_of_its_own_watchdog_abort_is_not_the_first_failure(tmp_path):
+    """Lead rule I under Ray (round 48's verl-agent2): the raylet's "worker died ... unexpected system error" names
+    the pid of a worker whose own lines show its watchdog timing out and "taking the entire process down": it died
+    of that abort. The two ranks stand at different SeqNums with different ops (a desync, no majority: rule D)."""
+    for pids, seqs, ranks in (((3490362, 3490084), (2635, 2667), (1, 0)), ((771, 902), (88, 97), (0, 1))):
+        d = _report(tmp_path, _split_seqs(pids, seqs, ranks) + _dead_worker(pids[0]))
+        assert d["verdict"]["cause"] == "desync", (pids, d["verdict"])
+        assert d["verdict"]["culprits"] == [], d["verdict"]
+
+
+def test_a_ray_worker_dead_that_printed_no_timeout_stays_the_first_failure(tmp_path):
+    """The near shape: the dead worker's pid is none of the timed-out workers': Ray lost a process first."""
+    d = _report(tmp_path, _split_seqs((3490362, 3490084), (2635, 2667)) + _dead_worker(3491777))
+    assert d["verdict"]["cause"] == "unknown", d["verdict"]
+
+
+def _seq2(shown: tuple[int, ...], world: int, host: str, trail_after: bool) -> str:
+    """Ranks SHOWN of a WORLD time out in SeqNum 2 (last completed 1); an NCCL socket return-code trail from the
+    first of them before or after those lines."""
+    trail = "".join(nccl_info(host, 36673, shown[0], f"misc/socket.cc:{n} -> 3", tid=39804) for n in (64, 80, 829))
+    nranks = nccl_info(host, 36674, shown[-1], f"comm 0x63b23727bf90 rank {shown[-1]} nranks {world} cudaDev "
+                       f"{shown[-1]} busId 9000 - Init COMPLETE")
+    lines = "".join(watchdog_line(r, 2, "ALLREDUCE", 1800009, 1800000, numel=1, stamp="E625 03:24:32.979296419")
+                    for r in shown)
+    return nranks + (lines + trail if trail_after else trail + lines)
+
+
+def test_return_codes_after_the_watchdog_timeout_are_its_abort_not_the_network(tmp_path):
+    """Round 48's genetictrading: ranks 1-3 of 4 time out in SeqNum 2 (the first collective completed: the ranks
+    were connected), then rank 2's NCCL threads print "misc/socket.cc:64 -> 3" while torch aborts the communicator
+    after the timeout. That trail is the abort's, not a network set-up failure: rule H's rank missing stays."""
+    for shown, world, host in (((1, 2, 3), 4, "alex-box"), ((0, 1, 2, 3, 4, 6, 7), 8, "gpu-node-07")):
+        d = _report(tmp_path, _seq2(shown, world, host, trail_after=True))
+        assert d["verdict"]["cause"] == "rank_missing", (shown, d["verdict"])
+        assert not _accused(d) & set(shown)
+
+
+def test_return_codes_before_the_watchdog_timeout_stay_the_network(tmp_path):
+    """The near shape: the same trail printed before any timeout of its log is the hang's cause (network_setup)."""
+    d = _report(tmp_path, _seq2((1, 2, 3), 4, "alex-box", trail_after=False))
+    assert d["verdict"]["cause"] == "network_setup", d["verdict"]
+
+
+# --- session 16 (fix48 F3): py-spy cannot stop one process while the others wait in a collective (round 48's m4) ---
+def _pyspy_hang(waiting: list[int], stuck: int, frame: str, line: int) -> str:
+    """py-spy dump's output (`Thread PID (active): "MainThread"` then innermost-first frames) for the processes that
+    wait in a collective, then its error for one it could not stop (py-spy's python_spy.rs "Failed to suspend
+    process"; remoteprocess's ptrace error "EPERM")."""
+    text = ""
+    for pid in waiting:
+        text += (f'Thread {pid} (active): "MainThread"\n    {frame} (torch/distributed/distributed_c10d.py:{line})\n'
+                 "    wait_for_everyone (accelerate/utils/other.py:81)\n")
+    return text + (f"Process {stuck}: ...\nError: Failed to suspend process\n"
+                   "Reason: EPERM: Operation not permitted\n")
+
+
+def test_a_process_py_spy_cannot_stop_beside_others_in_a_collective_is_the_missing_one(tmp_path):
+    """ptrace stops every process but one, which sits in uninterruptible sleep (a filesystem or driver call in the
+    kernel): it never reached the collective the others wait in -- rank_missing, and py-spy names pids, not ranks."""
+    for waiting, stuck, frame, line in (([280064], 280058, "barrier", 2784),
+                                        ([5120, 5121, 5123], 5122, "all_reduce", 1534),
+                                        ([77001, 77003], 77002, "broadcast", 1910)):
+        d = _report(tmp_path, _pyspy_hang(waiting, stuck, frame, line))
+        assert d["verdict"]["cause"] == "rank_missing", (frame, d["verdict"])
+        assert d["verdict"]["culprits"] == [] and not _accused(d)
+        assert "uninterruptible sleep" in d["verdict"]["fix"] or "D state" in d["verdict"]["fix"]
+
+
+def test_py_spy_failing_alone_or_dumps_outside_a_collective_are_not_a_missing_rank(tmp_path):
+    """The near shapes: py-spy's error with no dump of a waiting process (it may lack the permission for every
+    process), or every dump outside torch's collectives: nothing says the others wait for that process."""
+    alone = "Process 280058: ...\nError: Failed to suspend process\nReason: EPERM: Operation not permitted\n"
+    outside = _pyspy_hang([280064], 280058, "barrier", 2784).replace("barrier (torch/distributed/distributed_c10d",
+                                                                     "barrier (myproject/sync")
+    for text in (alone, outside):
+        assert _verdict(tmp_path, text)["cause"] != "rank_missing"

@@ -242,6 +242,60 @@ def test_nccl_refusing_a_foreign_connection_on_its_listening_socket_is_none(tmp_
     assert _verdict(tmp_path, late)["cause"] != "none"
 
 
+# lead rules K, AD (3) (round 48): NCCL's bootstrap remote-allocator thread (2.7-2.8) served a connection that is not a
+# peer of this NCCL and got a garbage size: its "Cuda failure 'out of memory'", the peer's "Connection closed" and the
+# "[Rem Allocator] Allocation failed" are all that thread's; with nothing else failing, none (not gpu_oom, not the
+# bootstrap's network). An OOM on another thread, or a timeout after them, is not
+def _rem_allocator(host: str, pid: int, tid: int, dev: int, peer: str, fd: int) -> str:
+    return (f"{host}:{pid}:{tid} [{dev}] include/socket.h:423 NCCL WARN Net : Connection closed by remote peer "
+            f"{peer}<{40000 + fd}>\n"
+            + nccl_info(host, pid, dev, "include/socket.h:445 -> 2", tid=tid)
+            + nccl_info(host, pid, dev, "bootstrap.cc:229 -> 2", tid=tid)
+            + f"{host}:{pid}:{tid} [{dev}] bootstrap.cc:279 NCCL WARN [Rem Allocator] Allocation failed (segment 0, "
+              f"fd {fd})\n"
+            + f"{host}:{pid}:{tid} [{dev}] include/alloc.h:48 NCCL WARN Cuda failure 'out of memory'\n"
+            + nccl_info(host, pid, dev, "bootstrap.cc:231 -> 1", tid=tid))
+
+
+def test_nccls_remote_allocator_failing_a_foreign_request_is_none(tmp_path):
+    for host, pid, tid, dev, peer, fd in (("node-b7", 41, 311, 0, "10.0.0.4", 130),
+                                          ("7f3ac9e1d2000001", 2207, 2291, 3, "172.16.8.21", 57)):
+        text = _rem_allocator(host, pid, tid, dev, peer, fd) + "Train Epoch: 2 [6400/50000 (13%)]\tLoss: 0.412\n"
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+        assert "same NCCL version on every node" in v["fix"], v
+    text = _rem_allocator("node-b7", 41, 311, 0, "10.0.0.4", 130)
+    # the job's own OOM on another thread (its main thread) is an OOM
+    own = text + "node-b7:41:41 [0] include/alloc.h:48 NCCL WARN Cuda failure 'out of memory'\n"
+    assert _verdict(tmp_path, own)["cause"] == "gpu_oom"
+    # and a timeout after them is a failure of its own
+    assert _verdict(tmp_path, text + watchdog_line(0, 31, "ALLREDUCE", 600042, 600000))["cause"] != "none"
+
+
+# lead rule K (round 48): the job's own record that it finished ("Training Completed Successfully!", "Training job
+# finished successfully"), then NCCL's INFO return-code trail through socket.cc and "Abort COMPLETE": the
+# communicators torn down at exit, none; the same trail with no such record before it stays NCCL's socket layer
+def _teardown_trail(host: str, pid: int, tid: int, rank: int, nranks: int) -> str:
+    return ("".join(nccl_info(host, pid, 0, f"misc/socket.cc:{n} -> 3", tid=tid) for n in (47, 58, 781))
+            + nccl_info(host, pid, 0, f"comm 0x5f1c2a3b40e0 rank {rank} nranks {nranks} cudaDev 0 busId 1e0 - "
+                        "Abort COMPLETE", tid=tid))
+
+
+def test_nccls_info_trail_after_the_job_recorded_its_success_is_teardown(tmp_path):
+    for done, trail in (
+            ("=====\n✅ Training Completed Successfully!\n[Rank 0] Training job finished successfully!\n",
+             _teardown_trail("gpu-st-1", 7614, 9432, 0, 2) + _teardown_trail("gpu-st-2", 7070, 11027, 1, 2)),
+            ("2025-03-02 10:12:01 INFO run finished successfully\n",
+             _teardown_trail("worker-3", 210, 388, 5, 8))):
+        d = _report(tmp_path, done + trail)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+        assert "teardown" in v["summary"] and "destroy_process_group" in v["fix"], v
+    # the same trail with no record that the job finished is NCCL's socket layer failing
+    assert _verdict(tmp_path, _teardown_trail("worker-3", 210, 388, 5, 8))["cause"] == "network_setup"
+
+
 # --- NCCL's RAS report, read by settle ----------------------------------------------------------------------------
 RAS_HEAD = """NCCL version 2.26.2 compiled with CUDA 12.6
 CUDA runtime version 12060, driver version 12060
@@ -1820,6 +1874,55 @@ def test_an_attribute_error_of_a_destructor_is_not_called_the_scripts_bug(tmp_pa
     v = _verdict(tmp_path, "(Worker pid=8811) AttributeError: 'PyNcclCommunicator' object has no attribute "
                            "'comm'\n")
     assert not v["fix"].startswith("Fix the script"), v
+
+
+# session 16 (fix48-F2): any exception, word for word the same in several processes' tracebacks (lead rule J): the
+# fix names it and the code it was raised in; one process's, or several different ones, say nothing of the kind
+def test_the_same_exception_in_several_tracebacks_is_named_in_the_fix(tmp_path):
+    def tb(script: str, func: str, exc: str) -> str:
+        return ("Traceback (most recent call last):\n"
+                f'  File "{script}", line 664, in main\n'
+                f'  File "{script}", line 294, in {func}\n'
+                f"{exc}\n")
+    for script, func, exc, n in (
+            ("/home/u/proj/train.py", "decoupled_optimizer",
+             "AttributeError: 'tuple' object has no attribute 'named_parameters'", 5),
+            ("/srv/jobs/pretrain_gpt.py", "build_loader", "TypeError: 'NoneType' object is not subscriptable", 3)):
+        info = "[2024-07-24 15:58:17,032] [INFO] [logging.py:96:log_dist] [Rank 0] Creating ZeRO Offload\n"
+        d = _report(tmp_path, info + tb(script, func, exc) * n)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+        assert v["fix"].startswith(f"{n} tracebacks end in the same {exc}"), v["fix"]
+    one = _verdict(tmp_path, tb("/home/u/proj/train.py", "f", "AttributeError: 'tuple' object has no attribute 'x'"))
+    assert "tracebacks end in the same" not in one["fix"], one
+    two = _verdict(tmp_path, tb("/a/t.py", "f", "TypeError: bad operand") + tb("/a/t.py", "g", "KeyError: 'lr'"))
+    assert "tracebacks end in the same" not in two["fix"], two
+
+
+# session 16 (fix48-F2): torch refusing CUDA in a worker started by fork (lead rules AF (2), Q): the start method
+# every worker shares, config with nobody named, and the store's wait after it is its consequence
+def test_cuda_refused_in_a_forked_worker_is_the_shared_start_method(tmp_path):
+    store = ("torch.distributed.DistStoreError: Timed out after {t} seconds waiting for clients. {k}/{n} clients "
+             "joined.\n")
+    vllm = ("(VllmWorkerProcess pid={pid}) ERROR 03-02 11:20:05 multiproc_worker_utils.py:240] Exception in worker "
+            "VllmWorkerProcess while processing method init_device: Cannot re-initialize CUDA in forked subprocess. "
+            "To use CUDA with multiprocessing, you must use the 'spawn' start method, Traceback (most recent call "
+            "last):\n")
+    plain = ("[rank{r}]: Traceback (most recent call last):\n"
+             '[rank{r}]:   File "/opt/app/data.py", line 41, in __getitem__\n'
+             "[rank{r}]: RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+             "multiprocessing, you must use the 'spawn' start method\n")
+    for text in (vllm.format(pid=4411) + store.format(t=1801, k=1, n=4),
+                 vllm.format(pid=90) + vllm.format(pid=91) + store.format(t=601, k=2, n=8),
+                 plain.format(r=3)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+        assert "VLLM_WORKER_MULTIPROC_METHOD=spawn" in v["fix"] and "set_start_method('spawn')" in v["fix"], v
+    # vLLM's own warning that it switched to spawn is no failure: the store's wait stays what it was
+    warn = ("WARNING 03-02 11:19:58 multiproc_worker_utils.py:300] We must use the `spawn` multiprocessing start "
+            "method. Overriding VLLM_WORKER_MULTIPROC_METHOD to 'spawn'. Reasons: CUDA is initialized\n")
+    assert _verdict(tmp_path, warn + store.format(t=601, k=1, n=8))["cause"] == "store_rendezvous"
 
 
 # --- session 12 (fix38-1): launch settings printed that cannot run the job (lead rules AF (1), AA (1), AE) ---------

@@ -91,7 +91,8 @@ SNIFF = 8192
 #             memory pressure (OOM)", a task's "killed due to the node running low on memory" (no other trigger word)
 #   Pid, algbw, Avg bus, the data types padded in a table  nccl-tests' device list, results header, result rows
 #             and closing line (parse._progress: how far a benchmark got, evidence that it ran or hung)
-#   distributed_c10d.py:  a py-spy dump's frame in the process group's teardown (destroy_process_group)
+#   distributed_c10d.py:  a py-spy dump's frame in the process group's teardown (destroy_process_group) or
+#             waiting in a collective (barrier, all_reduce: verdict.missing._unsuspended)
 #   resolve   a start-up script's resolver failing on the master's host name ("can't resolve 'job-master-0'")
 #   perform barrier, No device id  torch's warning that a barrier guesses this process's GPU (a harmless warning)
 #   ProcessFailure  the elastic agent's record of a failed worker (its repr in an exception or a log): found by "ailure"
@@ -139,8 +140,10 @@ SNIFF = 8192
 #             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L);
 #             also the frame's code line calling init_process_group: a paste cut there after the store client's
 #             connect warning ended inside the call (parse.finish, rule L)
-#   completed successfully  a job's own record that its work finished (submitit's "Job completed successfully"): a
-#             SIGTERM its handler logs right after is the scheduler's teardown, not a stop (parse._signal)
+#   completed successfully, ompleted Successfully, finished successfully  a job's own record that its work finished
+#             (submitit's "Job completed successfully", "Training Completed Successfully!", "Training job finished
+#             successfully"): a SIGTERM its handler logs right after is the scheduler's teardown, not a stop
+#             (parse._signal); NCCL's INFO return-code trail after it is the communicators' teardown (parse._retcode)
 #   issing ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
 #             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.missing._hvd_stall), or
 #             0.28's "Missing ranks:" header (0.19's "Stalled ranks:", word "talled ranks:"), its "N: [tensors]" lines
@@ -284,6 +287,9 @@ SNIFF = 8192
 #             "| distributed init (rank 7): env://", no other word with env://): a rank at or past the world its
 #             launch command gives (--nproc_per_node x --nnodes, --distributed-world-size) is the launch
 #             (readers.settings._launch_world, verdict.world._rank_args, lead rules V (1), AA (1))
+#   #SBATCH   a batch script's job size ("#SBATCH -n 4", "--ntasks=4", "-N 1"), which holds no other word: more
+#             tasks than nodes is one task a rank, so srun's "task N: Out Of Memory" names rank N
+#             (readers.settings._launch_gpus, verdict.memory._killed, lead rule AI (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -310,11 +316,12 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
-            b"SLURM_PROCID", b"completed successfully", b"/transport/uv/", b"create QP",
+            b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
+            b"/transport/uv/", b"create QP",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
-            b"distributed init (", b"VLLM_USE_V1")
+            b"distributed init (", b"VLLM_USE_V1", b"#SBATCH")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

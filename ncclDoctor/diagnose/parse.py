@@ -15,7 +15,9 @@ The parser keeps a little per-file state, all of it bounded:
 
 How far a job got is read too, as events that name no rank (``_progress``): NCCL's set-up
 chatter (``setup``), nccl-tests' device list and header (``run_start``) and its result rows
-(``run_done``); and a py-spy frame inside the process group's teardown (``teardown_stuck``).
+(``run_done``); and py-spy's view of the processes: a frame inside the process group's teardown
+(``teardown_stuck``), a frame waiting in a collective (``pyspy_waiting``), a process it could not stop to read its
+stack (``pyspy_unsuspended``: uninterruptible sleep).
 
 The readers of each family of lines live in ``readers/`` (watchdog, nccl, crash, exits, settings, store), mixins of
 ``LineParser``; this module keeps the parser's state, its dispatch (``_parse``) and what every family uses.
@@ -64,6 +66,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
         self._cf_alone = False  # this record's "Failures:" list said <NO_OTHER_FAILURES>: its root cause failed alone
+        self._cf_head_cut = False  # the entry being read began at its rank line: the paste cut its time and host
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
@@ -192,6 +195,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._accel: dict[str, int] | None = {}  # accelerate's num_processes / num_machines read (_accel_world)
         self._cmd: dict | None = None  # a launch command's processes per node, nodes, world size (_launch_world)
         self._announced_unfit = False  # a rank announced past that world was kept aside
+        self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -550,7 +554,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._init_frame(text)
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
-        if "--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body:
+        if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
+                or "#SBATCH" in body):
             self._launch_gpus(lineno, text)
         if "init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body)) and any(
                 0 < lineno - h <= 200 for h in self._tb_heads):
@@ -630,7 +635,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if stray and stray.group(1) == "rank" and S.R_CF_RANK.match(stray.group(2).strip()):
             # an entry pasted without its header: read its fields as the summary's
             self.cf_section, self.cf, self._follow = "other", {"rank": stray.group(2).strip()}, 7
-            self._cf_listed = False
+            self._cf_listed, self._cf_head_cut = False, True
             if self._stray_exit is not None and lineno - self._stray_exit[0] <= 2:
                 # the entry pasted bottom-up (exitcode, then rank, host, time, "[0]:"): its exit code is this rank's
                 self.cf["exitcode"], self._stray_exit = self._stray_exit[2], None
@@ -653,8 +658,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._detail_next = False
             if (re.search(r"[A-Za-z]{3}", detail) and not S.R_LAST_ERROR.search(text)  # not a fence or a rule
                     and self._families(lineno, text) is None):
-                self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
-                self.last_error.text += " | Last error: " + detail[:200]
+                self._attach_last_error(detail)
                 return None
         self._detail_next = False
         if self.last_error is not None and lineno - self.last_error_line <= 4 and self._same_rank(text):
@@ -668,8 +672,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self.want_last_error = m is not None and not detail  # NCCL prints it on the next line
                 self._follow = 1 if self.want_last_error else 0
                 if detail:
-                    self.last_error.data["last_error"] = detail[: S.TEXT_CAP]
-                    self.last_error.text += " | Last error: " + detail[:200]
+                    self._attach_last_error(detail)
                 return None
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
@@ -683,6 +686,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # as "a failure shown" may still be cut before its signature: "... Original reason for failure was: [Rank
             # 0] Watchdog caught collective" / "operation timeout: WorkNCCL(...)")
         return ev
+
+    def _attach_last_error(self, detail: str) -> None:
+        """The text under "Last error:" joins the NCCL error above it. NCCL returns ncclInvalidUsage for two ranks on
+        one GPU (init.cc), so a paste that starts at "Last error:" (its code line cut) still says which code it was."""
+        ev = self.last_error
+        ev.data["last_error"] = detail[: S.TEXT_CAP]
+        ev.text += " | Last error: " + detail[:200]
+        dup = S.R_DUP_GPU.search(detail) if ev.data.get("code") == "unknown" else None
+        if dup:
+            ev.data.update(code="ncclInvalidUsage",
+                           duplicate_gpu=[int(dup.group(1)), int(dup.group(2))] if dup.group(1) else [])
 
     def _same_rank(self, text: str) -> bool:
         """A line tagged with another rank than the last NCCL error's (tracebacks of several

@@ -747,6 +747,11 @@ def first_unshown(c: Collected, seqs: list[Event], first: int = FIRST_SEQ) -> st
     if world > MAX_RANKS_CHECKED:
         return None
     absent = [r for r in range(world) if r not in inside]
+    known = max([stated] + ratios)
+    if world > known and any(t.data.get("ray_repeated") for t in seqs):
+        # Ray folded the same watchdog line of other workers -- other ranks -- into a shown one ("[repeated Nx
+        # across cluster]"): a rank number missing above rank 0 is no rank known missing (lead rule AB (1))
+        absent = [r for r in absent if r == 0 or r < known]
     if not absent:
         return ""
     why = (f"a world of {stated} (NCCL's nranks / a stated size)" if stated == world else

@@ -285,6 +285,12 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
 # "wrong magic N != M", then proxy.cc's "[Service thread] Accept failed Success": errno 0, accept(2) itself worked):
 # something outside the job (a port scanner, a health check) connected to NCCL's port; lead rule AD (3)
 R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept failed:? ?Success\b")
+# NCCL's bootstrap remote-allocator service thread (bootstrap.cc, NCCL 2.7-2.8's ncclRemoteMemAllocationService)
+# failing one request: it reads a size from whoever connected to its listening socket and cudaMallocs it, so a
+# connection that is not a peer of this NCCL (another NCCL version on another node, a port scanner) hands it a garbage
+# size: "Cuda failure 'out of memory'" on that size, the peer's "Connection closed", then "[Rem Allocator] Allocation
+# failed"; the thread goes on serving and the job's communicators are untouched (lead rules K, AD (3))
+R_REM_ALLOC = re.compile(r"\[Rem Allocator\] Allocation failed")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
 # TensorFlow's collective executor aborting every pending collective with the error that hit one of them
@@ -688,6 +694,10 @@ R_DATALOADER = re.compile(r"DataLoader (?:worker|process) (?:\(pids?\(?s?\)? ?([
 # line=103"): that process could not get GPU memory
 R_DRIVER_OOM = re.compile(r"CUresult error\s+result=(?:2|CUDA_ERROR_OUT_OF_MEMORY)\b(?:.*?\bfunc=(\w+))?")
 R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
+# Ray's log deduplication (RAY_DEDUP_LOGS, on by default since Ray 2.3): lines of other workers that differ only in
+# their numbers -- another rank's same watchdog line -- are folded into the first one, which ends "[repeated 3x
+# across cluster]"
+R_RAY_REPEATED = re.compile(r"\[repeated (\d+)x across cluster\]")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
                    r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
                    r"cuda runtime error \(2\) : out of memory|"  # torch <= 1.x (THC)
@@ -888,8 +898,20 @@ R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|creat
 # "DeepEP dispatch NVL receiver timeout, ..."; UCX (NIXL, UCC): "tcp_ep.c:1260 UCX  ERROR tcp_ep 0x.. (state=CONNECTED):
 # send(110) failed: Input/output error" (110 = ETIMEDOUT), "Unexpected UCX error: Endpoint timeout".
 R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
+# NCCL EP (NCCL's expert-parallel dispatch/combine kernels, nccl-extensions): a kernel's device-side receive timeout,
+# "NCCL EP timeout for dispatch receive, rank 2, local_expert_idx 37, src_rank 0": rank 2 waited on rank 0's tokens;
+# the kernel then traps, which the host sees as CUDA's 'unspecified launch failure' (719)
+R_NCCL_EP_TIMEOUT = re.compile(r"\bNCCL EP timeout for (\w{1,20}) (?:receive|send|recv)\b.{0,20}?\brank (\d{1,6})\b"
+                               r"(?:.{0,80}?\bsrc_rank (\d{1,6})\b)?")
 R_UCX_TIMEOUT = re.compile(r"\bUCX\s+ERROR\b.{0,80}\bstate=CONNECTED\b.{0,20}\b(?:send|recv)v?\(110\) failed|"
                            r"\bUCX error: Endpoint timeout\b")
+# UCX's CUDA transports (cuda_ipc: a peer's GPU buffer mapped through CUDA IPC; cuda_copy) failing a CUDA driver call
+# inside MPI's (or UCC's) progress: UCX 1.6-1.10's "cuda_ipc_md.c:62 UCX ERROR cuCtxGetDevice(&cu_device) is failed.
+# ret:invalid device context", later releases' "cuda_ipc_cache.c:.. UCX ERROR cuIpcOpenMemHandle(..) failed: invalid
+# argument": the transport's CUDA call, not the rank's code (the thread has no CUDA context, or the peer's GPU is not
+# visible to this process); the driver call and CUDA's error string
+R_UCX_CUDA = re.compile(r"\bcuda_(?:ipc|copy)_\w{1,16}\.c:\d+\s+UCX\s+ERROR\s+(cu[A-Z]\w{2,40})\(.{0,80}?\)\s*"
+                        r"(?:is )?failed[.:]?\s*(?:ret:\s*)?(.{1,80})")
 # NVSHMEM's UID bootstrap (NCCL's socket code inside NVSHMEM, DeepEP's set-up):
 # "bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 58 bytes instead of 8":
 # the two ends of the bootstrap disagree on its protocol
@@ -960,6 +982,15 @@ R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) bot
 # (torch/distributed/distributed_c10d.py:2184)" (py-spy dump prints "function (file:line)", innermost first)
 R_PYSPY_TEARDOWN = re.compile(r"^\s*(destroy_process_group|abort_process_group|_shutdown_backend|shutdown) "
                               r"\((?:\S*/)?distributed_c10d\.py:\d+\)")
+# A py-spy dump's frame of a thread waiting in a collective of the process group ("    barrier
+# (torch/distributed/distributed_c10d.py:2784)", "all_reduce (...distributed_c10d.py:1534)"): that process reached it
+R_PYSPY_COLLECTIVE = re.compile(
+    r"^\s*(monitored_barrier|barrier|all_reduce|all_gather(?:_into_tensor|_object)?|_all_gather_base|broadcast"
+    r"(?:_object_list)?|reduce_scatter(?:_tensor)?|_reduce_scatter_base|all_to_all(?:_single)?|reduce|gather"
+    r"(?:_object)?|scatter(?:_object_list)?) \((?:\S*/)?distributed_c10d\.py:\d+\)")
+# py-spy's error when ptrace cannot stop a process to read its stack (py-spy's python_spy.rs: "Failed to suspend
+# process"): beside dumps of the job's other processes, that process sits in the kernel (uninterruptible sleep)
+R_PYSPY_UNSUSPENDED = re.compile(r"\bFailed to suspend process\b")
 # Two ranks on one GPU without NCCL's "Duplicate GPU" words: two processes of one host print the same
 # communicator size and PCI bus id ("comm 0x.. rank 1 nranks 2 cudaDev 0 busId 86000 - Abort COMPLETE"), or a
 # rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:
@@ -1032,6 +1063,9 @@ R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\
 # dpm/dpm.c:1267" -- the function that crashed (an MPI library's names it: ompi_, opal_, mca_, PMPI_)
 R_FUNC_FRAME = re.compile(r"^\s*\d{1,3}\s+0x[0-9a-f]{4,16}\s+([A-Za-z_]\w{0,200})\(\)")
 R_MPI_FUNC = re.compile(r"^(?:ompi|opal|orte|mca|pmix|PMPI|MPI|MPIR|MPID|MPIDI)_")
+# NCCL's exported functions in a stripped backtrace ("ncclAllReduce()", "pncclRedOpDestroy()": nccl.h's API and its
+# p-prefixed profiling aliases, the names a stripped libnccl still exports)
+R_NCCL_FUNC = re.compile(r"^p?nccl[A-Z]\w*$")
 # DDP's constructor (torch/csrc/distributed/c10d/reducer.cpp verify_params_across_processes): "DDP expects same
 # model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."
 R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\d+) has (\d+) params, while rank "
@@ -1190,6 +1224,14 @@ def nproc_per_node(text: str) -> NprocArg | None:
 # (torchrun) with node ranks past --nnodes, and each extra one on the master's host binds MASTER_PORT again -- the
 # store's "address already in use" is that launch (lead rule AA (1)): config, no rank.
 R_SLURM_TASKS = re.compile(r"--n?tasks-per-node[= ]['\"]?(\d{1,4})\b")
+# A batch script's job size: "#SBATCH -n 4" / "#SBATCH --ntasks=4" (tasks in the whole job) and "#SBATCH -N 1" /
+# "#SBATCH --nodes=1": more tasks than nodes means srun starts one task a process, so srun's "task N" is global rank N
+# (lead rule AI (2)).
+R_SBATCH_SIZE = re.compile(r"^\s*#SBATCH\s+(?:(?P<n>-n|--ntasks)|(?P<N>-N|--nodes))(?:\s*=\s*|\s+)(?P<v>\d{1,6})"
+                           r"\s*(?:#|$)")
+# srun's record of the tasks its step's cgroup OOM killer took ("srun: error: gpu20-15: task 0: Out Of Memory")
+R_SRUN_OOM = re.compile(r"\bsrun: error: (?P<host>\S{1,255}): tasks? (?P<tasks>\d{1,7}(?:-\d{1,7})?(?:,\d{1,7}"
+                        r"(?:-\d{1,7})?){0,63}): Out Of Memory")
 R_NODE_RANK_PROCID = re.compile(r"\b(?:NODE_RANK|node_rank|node-rank)['\"]?\s{0,2}[=\s]\s{0,2}['\"]?"
                                 r"\$\{?SLURM_PROCID\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
@@ -1208,9 +1250,11 @@ R_KBD_INTERRUPT = re.compile(r"^\s*KeyboardInterrupt(?:: ?.{0,200})?\s*$")
 # (TID 0x7ff0553a4740) from PID 327 ***]"): the signal, the process that got it and the one that sent it (0: the kernel)
 R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) \(@0x[0-9a-f]{1,16}\) received by PID (\d{1,10}) "
                            r"\(TID 0x[0-9a-f]{1,16}\) from PID (\d{1,10})")
-# A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training completed
-# successfully"): a SIGTERM its handler logs right after it is the scheduler's teardown of a finished step, not a stop
-R_JOB_DONE = re.compile(r"\b(?:[Jj]ob|[Tt]raining|[Rr]un|[Tt]ask) (?:has )?completed successfully\b")
+# A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training Completed
+# Successfully!", "Training job finished successfully"): a SIGTERM its handler logs right after it is the scheduler's
+# teardown of a finished step, not a stop; NCCL's INFO return-code trail after it is the communicators' teardown
+R_JOB_DONE = re.compile(r"\b(?i:job|training|run|task)(?: (?i:job|run))? (?:has )?(?i:completed|finished) "
+                        r"(?i:successfully)\b")
 R_WORKER_SIGTERM = re.compile(r"\bReceived SIGTERM: (\d{1,2})\b|\bBypassing SIGTERM: (\d{1,2})\b|"
                               r"\bBypassing signal (SIGTERM)\b")
 # torch.distributed.elastic.multiprocessing.api's _close: a worker still alive 30 s after SIGTERM
@@ -1451,6 +1495,12 @@ R_BINDING_MISSING = re.compile(r"(?:^|[\s:'\"(])(?P<cls>[A-Za-z_][\w.]{0,80}): N
 R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30}){0,3})"
                               r"(?: v?(?P<ver>\d[\w.+-]{0,40}))? )?"
                               r"supports only (?:the )?(?P<mode>[\w.-]{1,24}) bootstrap(?: backend)?\b")
+# torch's lazy CUDA init refusing a process started by fork after its parent had initialised CUDA
+# (torch/cuda/__init__.py: "Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must
+# use the 'spawn' start method"): the start method every worker of a pool (vLLM's workers, a DataLoader's) is started
+# with (rule AF (2))
+R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. To use CUDA with multiprocessing, "
+                         r"you must use the '?spawn'? start method)?")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists

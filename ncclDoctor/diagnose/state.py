@@ -8,12 +8,13 @@ first few errors, counters, and a timeline of at most ``TIMELINE_HEAD`` first an
 
 from __future__ import annotations
 
+import re
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from ncclDoctor.diagnose.flight_recorder import DumpSummary
-from ncclDoctor.diagnose.signatures import R_FOREIGN_ACCEPT, R_NCCL_PREFIX, Event
+from ncclDoctor.diagnose.signatures import R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_REM_ALLOC, Event
 
 TIMELINE_HEAD = 8
 TIMELINE_TAIL = 12
@@ -30,6 +31,8 @@ MAX_KEYS = 64
 QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "run_header", "agent_frame",
                "tcp_init", "store_host", "driver_step", "launch_procs", "gpus_shown",
                "launch_tasks", "world_call", "coll_trace", "host_rss")
+# an IP-over-InfiniBand interface (ib0, ib1, ib4): the host has an InfiniBand HCA
+_IPOIB = re.compile(r"ib\d+$")
 TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"
 
 
@@ -99,8 +102,10 @@ class Collected:
     torch_timeout_ms: int | None = None
     dropped_ranks: int = 0
     retcodes: Counter = field(default_factory=Counter)  # (file, NCCL return code) -> lines
+    late_retcodes: Counter = field(default_factory=Counter)  # those lines printed after a watchdog timeout of their log
     interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
     used_ifaces: set[str] = field(default_factory=set)  # those NCCL uses: a Bootstrap line's first, a NET line's all
+    ipoib_hosts: set[str] = field(default_factory=set)  # hosts whose NET/Socket runs over IPoIB (ib0, ib1: first 16)
     iface_hosts: dict[str, set[str]] = field(default_factory=dict)  # an address NCCL uses -> the hosts using it
     files_ranks: dict[str, set[int]] = field(default_factory=dict)  # log file -> ranks its lines name (first 64 files)
     fr_analysis: list[Event] = field(default_factory=list)  # torch fr_trace analyzer verdict blocks (first 32)
@@ -257,6 +262,11 @@ class Collected:
             self._setting(*d["setting"], ev.brief())
         if d.get("retcode") and (d["retcode"] in self.retcodes or len(self.retcodes) < MAX_KEYS):
             self.retcodes[d["retcode"]] += 1
+            if d.get("after_timeout"):
+                self.late_retcodes[d["retcode"]] += 1
+        if (d.get("network") == "Socket" and ev.host and len(self.ipoib_hosts) < 16
+                and any(_IPOIB.match(name) for name, _ in d.get("interfaces", []))):
+            self.ipoib_hosts.add(ev.host)
         for name, _ in d.get("interfaces", [])[: 1 if d.get("bootstrap_ifaces") else 16]:
             if len(self.used_ifaces) < 32:
                 self.used_ifaces.add(name)
@@ -363,6 +373,7 @@ class Collected:
         for k, n in o.retcodes.items():
             if k in self.retcodes or len(self.retcodes) < MAX_KEYS:
                 self.retcodes[k] += n
+                self.late_retcodes[k] += o.late_retcodes.get(k, 0)
         self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
         self.exceptions = (self.exceptions + o.exceptions)[:256]
         self.unread = (self.unread + o.unread)[:16]
@@ -372,6 +383,7 @@ class Collected:
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)
         self.used_ifaces.update(sorted(o.used_ifaces)[: max(32 - len(self.used_ifaces), 0)])
+        self.ipoib_hosts.update(sorted(o.ipoib_hosts)[: max(16 - len(self.ipoib_hosts), 0)])
         for a, hs in o.iface_hosts.items():
             if a in self.iface_hosts or len(self.iface_hosts) < 16:
                 self.iface_hosts.setdefault(a, set()).update(list(hs)[:4])
@@ -421,22 +433,31 @@ class Collected:
         """Lead rule AD (3): NCCL's listening socket refusing a connection from outside the job -- the thread that
         prints "socketFinalizeAccept: wrong magic" or the proxy's "[Service thread] Accept failed Success" (errno 0:
         accept(2) worked, the handshake did not) is the one whose socket error ("Connection closed by remote peer",
-        reset) was the foreign peer leaving during NCCL's accept handshake. When every socket error is such a
-        thread's and nothing else fails (no timeout, error, exception or failure record), no connection of the job
-        broke: the errors are benign, read as such from here on."""
+        reset) was the foreign peer leaving during NCCL's accept handshake. The bootstrap's remote-allocator thread
+        ("[Rem Allocator] Allocation failed") is such a thread too: the garbage size a foreign peer sent it is the
+        "Cuda failure 'out of memory'" it prints. When every socket error and GPU OOM is such a thread's and nothing
+        else fails (no timeout, error, exception or failure record), no connection of the job broke and the job's
+        memory did not run out: the errors are benign, read as such from here on."""
         def thread(ev: Event) -> tuple[str, str, str] | None:
             m = R_NCCL_PREFIX.search(ev.text)
             return (m.group("host"), m.group("pid"), m.group("tid")) if m else None
 
-        evs = self.samples.get("socket_error", [])
-        if not evs or self.exceptions or len(evs) != self.kinds.get("socket_error", 0):
+        kinds = ("socket_error", "cuda_oom")
+        evs = [e for k in kinds for e in self.samples.get(k, [])]
+        if not evs or self.exceptions or any(len(self.samples.get(k, [])) != self.kinds.get(k, 0) for k in kinds):
             return
-        if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in ("socket_error", "nccl_warn")):
+        if any(k not in QUIET_KINDS for k, v in self.kinds.items() if v and k not in kinds + ("nccl_warn",)):
             return
-        refusing = {t for e in self.samples.get("nccl_warn", []) if R_FOREIGN_ACCEPT.search(e.text)
-                    and (t := thread(e))}
+        refusing = {t for e in self.samples.get("nccl_warn", [])
+                    if (R_FOREIGN_ACCEPT.search(e.text) or R_REM_ALLOC.search(e.text)) and (t := thread(e))}
         if refusing and all(thread(e) in refusing for e in evs):
-            self._to_benign("socket_error", "foreign connection refused")
+            for k in kinds:
+                if self.kinds.get(k):
+                    self._to_benign(k, "foreign connection refused")
+            # the return-code trail of the socket and bootstrap layers is that thread's own unwinding of the refused
+            # request ("bootstrap.cc:229 -> 2"), not a connection of the job failing (verdict.network reads it so)
+            for key in [k for k in self.retcodes if k[0].startswith(("socket.", "bootstrap.", "proxy."))]:
+                del self.retcodes[key]
 
     def _keepalive_alone(self) -> None:
         """Lead rule N (session 9): torchrun's agent's "has failed to send a keep-alive heartbeat to the rendezvous

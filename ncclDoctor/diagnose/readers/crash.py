@@ -338,7 +338,7 @@ class CrashReaders:
             ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False)
             self._glog_stop, self._follow = (lineno, ev), max(self._follow, 8)  # the Python traceback follows
             return ev
-        if "completed successfully" in text and S.R_JOB_DONE.search(self._body):
+        if "uccessfully" in text and S.R_JOB_DONE.search(self._body):
             self._done_line = lineno
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "job completed"
@@ -452,9 +452,19 @@ class CrashReaders:
             ev.rank = None  # the rank DeepEP prints is one that waited, not one that failed
             ev.data.update(stack="DeepEP", rdma="RDMA" in text)
             return ev
+        if "NCCL EP timeout" in text and (m := S.R_NCCL_EP_TIMEOUT.search(text)):
+            ev = self._context(lineno, text, "beside_timeout")
+            ev.rank = None  # the rank it prints waited on src_rank, itself inside the same exchange: no rank at fault
+            ev.data.update(stack="NCCL EP", rdma=False, device=True, phase=m.group(1))
+            return ev
         if "UCX" in text and S.R_UCX_TIMEOUT.search(text):
             ev = self._context(lineno, text, "beside_timeout")
             ev.data.update(stack="UCX", rdma=False)
+            return ev
+        if "UCX" in text and (u := S.R_UCX_CUDA.search(text)):
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None  # MPI's transport failing a CUDA call for whichever rank received: it names no rank at fault
+            ev.data.update(stack="UCX", what=f"{u.group(1)}: {u.group(2).strip()}", ucx_cuda=True)
             return ev
         if "expandable_segments not supported" in text:  # torch: this platform has no CUDA virtual memory (cuMem)
             ev = self._context(lineno, text, "benign")

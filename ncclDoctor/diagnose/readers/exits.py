@@ -131,6 +131,12 @@ class ExitReaders:
             ev = self._context(lineno, text, "worker_failed")  # SIGKILL from outside: read as exit code -9
             ev.rank = None
             ev.data.update(exitcode=-9, local_rank=None, pid=None, killed=k.group(0).strip())
+            so = S.R_SRUN_OOM.search(text) if "srun" in text else None
+            if so:  # the tasks srun says the OOM killer took: ranks only where the job runs a task a rank (verdict)
+                ev.host = so.group("host")
+                ev.data["srun_tasks"] = [int(x) for part in so.group("tasks").split(",")
+                                         for a, _, b in [part.partition("-")]
+                                         for x in range(int(a), min(int(b or a), int(a) + 64) + 1)]
             kp = S.R_OOM_KILLED_PID.search(text) if "Killed process" in text else None
             if kp and len(self.oom_kills) < 8:  # which worker it was, if the launcher lists the pids (finish)
                 ev.data["killed_pid"] = int(kp.group(1))
@@ -366,8 +372,18 @@ class ExitReaders:
         rc = S.R_RETCODE.search(text) if " -> " in text else None
         if not rc:
             return None
+        if self._done_line >= 0 and "NCCL INFO" in text:
+            # after the job's own record that its work finished ("Training completed successfully"), NCCL's INFO
+            # trail (socket.cc -> 3 and "Abort COMPLETE") is its communicators torn down at exit (ncclCommAbort,
+            # destroy_process_group closing its sockets): the end of a run that did its work, no failure to read
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "nccl teardown trail"
+            return ev
         ev = self._context(lineno, text, "transport")
         ev.data["retcode"] = (rc.group(1), int(rc.group(2)))
+        # after a watchdog timeout torch aborts the communicator (and dumps its state): the sockets it closes under
+        # NCCL's proxy and bootstrap threads fail with return codes that are the abort's, not the hang's cause
+        ev.data["after_timeout"] = self._timed_out
         return ev
 
     # -- torchrun's failure summary -------------------------------------------------
@@ -470,7 +486,10 @@ class ExitReaders:
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),
                        traceback=self.cf.get("traceback", "")[:200],
                        # the paste ends (or the entry breaks off) before its exitcode line: how it ended is not shown
-                       exit_cut="exitcode" not in self.cf and not sig)
+                       exit_cut="exitcode" not in self.cf and not sig,
+                       # the paste starts inside this entry, below its time and host lines: its time is not shown
+                       head_cut=self._cf_head_cut and "time" not in self.cf)
+        self._cf_head_cut = False
         t = self.cf.get("time", "")
         ev.ts = S.parse_timestamp(t) if t else None
         self.cf, self._cf_ev = {}, ev if keep else None

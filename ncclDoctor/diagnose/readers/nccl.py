@@ -144,6 +144,10 @@ class NcclReaders:
         if not m or "Last error" in text:
             return self._same_device(lineno, text) if "busId" in text or "IPC handle" in text else None
         if self.last_error is not None and lineno - self.last_error_line <= 4:
+            le = self.last_error
+            if le.data.get("code") == "unknown" and not le.data.get("last_error") and self._same_rank(text):
+                # a paste that starts at torch's bare "Last error:" (its code line cut): this is its text
+                self._attach_last_error(S.R_RANK_TAG.sub("", self._body).strip())
             return None  # the Last error text of the ncclInvalidUsage just parsed
         ev = self._context(lineno, text, "nccl_error")
         ev.data.update(code="ncclInvalidUsage", last_error=m.group(0),
@@ -313,6 +317,13 @@ class NcclReaders:
             ev = self._context(lineno, text, "teardown_stuck")
             ev.data["what"] = t.group(1)
             return ev
+        w = S.R_PYSPY_COLLECTIVE.search(self._body) if "distributed_c10d" in text else None
+        if w:  # a py-spy dump: a thread waiting inside a collective
+            ev = self._context(lineno, text, "pyspy_waiting")
+            ev.data["what"] = w.group(1)
+            return ev
+        if "suspend process" in text and S.R_PYSPY_UNSUSPENDED.search(text):
+            return self._context(lineno, text, "pyspy_unsuspended")
         if S.R_TESTS_DONE.search(self._body):
             return self._plain(lineno, text, "run_done")
         # printed by rank 0 of a communicator only (showVersion)

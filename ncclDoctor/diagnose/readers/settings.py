@@ -17,7 +17,13 @@ class SettingsReaders:
     def _launch_mode(self, lineno: int, text: str) -> Event | None:
         """A library's warning that its installed version starts a feature only through one bootstrap ("Transformer
         Engine v1.5.0 supports only MPI bootstrap backend."): the launch every rank shares (verdict.launch._launch_mode,
-        lead rules V (1), W)."""
+        lead rules V (1), W). And torch refusing CUDA in a process started by fork (signatures.R_CUDA_FORK): the start
+        method every worker shares (verdict.launch._cuda_fork, lead rule AF (2))."""
+        f = S.R_CUDA_FORK.search(text) if "forked subprocess" in text else None
+        if f:  # a worker forked after its parent initialised CUDA: the start method every worker shares (rule AF (2))
+            ev = self._context(lineno, text, "cuda_fork")
+            ev.data["said"] = f.group(0)
+            return ev
         m = S.R_BOOTSTRAP_ONLY.search(self._body) if "supports only" in text else None
         if m is None:
             return None
@@ -368,6 +374,13 @@ class SettingsReaders:
             ev = self._context(lineno, text, "gpus_shown")
             ev.rank = None  # the node's device list, not a rank's line
             ev.data["gpus"] = int(q.group(1))
+            self.aside.append(ev)
+            return
+        b = S.R_SBATCH_SIZE.match(self._body) if "#SBATCH" in text else None
+        if b:  # the job's size in tasks or nodes, from its batch script
+            ev = self._context(lineno, text, "launch_tasks")
+            ev.rank = None
+            ev.data["job_tasks" if b.group("n") else "job_nodes"] = int(b.group("v"))
             self.aside.append(ev)
             return
         t = S.R_SLURM_TASKS.search(text) if "tasks-per-node" in text and not is_failure_line(self._body) else None

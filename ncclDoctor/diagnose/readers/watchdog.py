@@ -56,6 +56,9 @@ class WatchdogReaders:
             r = S.R_RAN_FOR.search(text)
             ev.data["ran_for_ms"] = int(r.group(1)) if r else None
             ev.data["blocking_wait"] = "blocking wait" in text
+            rep = S.R_RAY_REPEATED.search(text) if "across cluster" in text else None
+            ev.data["ray_repeated"] = int(rep.group(1)) if rep else 0
+            self._timed_out = True
             return ev
         if "checkTimeout" in text and S.R_CHECK_TIMEOUT_FRAME.search(text):
             ev = self._context(lineno, text, "timeout_frames")

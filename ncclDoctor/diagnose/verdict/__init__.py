@@ -40,6 +40,7 @@ from ncclDoctor.diagnose.verdict.base import (
 from ncclDoctor.diagnose.verdict.cuda import (
     _cuda,
     _cuda_lib_crash,
+    _ucx_cuda,
 )
 from ncclDoctor.diagnose.verdict.desync import (
     DDP_ABORTED_WORDS,
@@ -65,6 +66,8 @@ from ncclDoctor.diagnose.verdict.exits import (
     _workers_raised,
 )
 from ncclDoctor.diagnose.verdict.launch import (
+    _cuda_fork,
+    _import_alike,
     _launch_arg,
     _launch_mode,
     _launch_setup,
@@ -94,6 +97,7 @@ from ncclDoctor.diagnose.verdict.missing import (
     _p2p_check,
     _store_wait,
     _uniqueid,
+    _unsuspended,
     _xla_rendezvous,
 )
 from ncclDoctor.diagnose.verdict.nccl import (
@@ -105,6 +109,7 @@ from ncclDoctor.diagnose.verdict.nccl import (
     _warn_subsystem,
 )
 from ncclDoctor.diagnose.verdict.network import (
+    _ib_unseen,
     _network,
     _peer_wait,
     bad_interfaces,
@@ -154,16 +159,17 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _cuda, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _killed, _ray_died, _dataloader,
-    _bus_error, _launch_arg,
-    _launch_setup, _settings_check, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
+    _gpu_oom, _ucx_cuda, _cuda, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _killed, _ray_died,
+    _dataloader, _bus_error, _launch_arg,
+    _launch_setup, _cuda_fork, _settings_check, _import_alike, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _p2p_check,
     _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _beside_stall, _network, _store_wait,
     _store,
     _exit_barrier,
-    _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _blocked, _early_exit, _mpi_peer_gone,
+    _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _unsuspended, _blocked, _early_exit,
+    _mpi_peer_gone,
     _hvd_shut_down,
     _all_joined, _serving_watchdog,
     _warn_family, _nccl_other,
@@ -201,7 +207,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
                 v.summary += DDP_ABORTED_WORDS
             return _with_settings(v, env_findings)
     return (_retcode_trail(c, ks) or _topo_realpath(c, ks)
-            or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _setup_hang(c, ks)
+            or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _ib_unseen(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
             or _rank_args(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_RAY_PID, Event
 from ncclDoctor.diagnose.state import Collected
 
 JOB_WIDE = ("invalid_usage", "nccl_system", "network_setup", "store_rendezvous", "config", "signal", "none")
@@ -33,6 +33,15 @@ class Verdict:
             "fix": self.fix,
             "proof": self.proof[:8],
         }
+
+
+def waiting_pids(c: Collected) -> set[int]:
+    """The processes a watchdog timeout line is from: NCCL's pid field, or the innermost Ray actor prefix
+    ("(WorkerDict pid=N)") a Ray job stamps on its workers' lines."""
+    timeouts = c.samples.get("watchdog_timeout", [])
+    waiting = {e.pid for e in timeouts} | {int(p[-1]) for e in timeouts if (p := R_RAY_PID.findall(e.text))}
+    waiting.discard(None)
+    return waiting
 
 
 def _samples(c: Collected, kind: str, n: int = 3) -> list[str]:

@@ -10,7 +10,7 @@ from ncclDoctor.diagnose.lone import lone_failure, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, place
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, place
 
 # NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
 # and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
@@ -73,6 +73,8 @@ _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.
 
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an error raised there
 _AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
+# a framework's report of the call's return (Horovod, TensorFlow, XLA), not torch's "NCCL error in: ..." of its own
+_INIT_RETURNED = re.compile(r"ncclCommInitRank failed: unhandled cuda error")
 _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
 
 
@@ -122,6 +124,17 @@ def _after_ib(c: Collected, evs: list[Event]) -> bool:
     the transfers first, and the CUDA errors of its abort/teardown are the consequence."""
     ib = [place(e) for e in c.samples.get("ib_completion", [])]
     return bool(ib) and all(any(p == q and n > m for q, m in ib) for p, n in map(place, evs))
+
+
+def _after_kernel_timeout(c: Collected, evs: list[Event]) -> bool:
+    """Every CUDA error is 'unspecified launch failure' (719) after a communication kernel's own device-side timeout
+    (NCCL EP's "NCCL EP timeout for dispatch receive, rank R, ... src_rank S", verdict.transport._beside_stall): the
+    kernel traps when its wait runs out, and a trap reaches the host as 719 -- the consequence of the stall."""
+    timed_out = [place(e) for e in c.samples.get("beside_timeout", []) if e.data.get("device")]
+    if not timed_out or not all("unspecified launch failure" in (e.data.get("what") or "").lower() for e in evs):
+        return False
+    first = min(n for _, n in timed_out)
+    return all(p not in {q for q, _ in timed_out} or n > first for p, n in map(place, evs))
 
 
 def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
@@ -249,6 +262,36 @@ def _cuda_lib_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium" if named else "low", named, [x.brief() for x in evs[:3]], job_wide=len(procs) > 1)
 
 
+def _ucx_cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule V (2): UCX's CUDA transport (cuda_ipc, cuda_copy) inside a CUDA-aware MPI failing a CUDA driver call
+    ("cuCtxGetDevice ... is failed. ret:invalid device context", "cuIpcOpenMemHandle ... failed") while it maps a
+    peer's GPU buffer, then the process crashing in MPI's progress (Segmentation fault in MPI_Bcast): the transport's
+    CUDA IPC fails for whichever rank receives a GPU buffer, not one rank's code; the others are ended after it."""
+    evs = [e for e in c.samples.get("cuda_error", []) if e.data.get("ucx_cuda")]
+    if not evs or len(evs) != c.kinds.get("cuda_error", 0):
+        return None
+    calls = sorted({e.data["what"] for e in evs})
+    crashed = any(e.data.get("signal") in (6, 7, 11) for e in c.samples.get("crash", []))
+    return Verdict(
+        "cuda_error",
+        f"UCX's CUDA transport failed a CUDA driver call ({'; '.join(calls[:3])})"
+        + (", and the process then crashed inside MPI's progress" if crashed else "")
+        + ": the MPI backend's CUDA IPC path (UCX cuda_ipc, a CUDA-aware MPI) could not use the peer's GPU buffer "
+        "from its progress thread (no current CUDA device context there, or the peer's GPU not visible to this "
+        "process) -- any rank receiving a GPU tensor would hit it, so no rank is at fault; the ranks ended after it "
+        "are victims",
+        "Keep MPI off the GPU buffers: use the NCCL backend for CUDA tensors (init_process_group('nccl'), or "
+        "'cpu:mpi,cuda:nccl'); to stay on MPI, turn UCX's CUDA IPC off (UCX_TLS=^cuda_ipc, or UCX_TLS=rc,sm,cuda_copy) "
+        "or copy the tensors to the CPU before the collective; check that CUDA_VISIBLE_DEVICES shows every process "
+        "the GPUs of its peers on the node (CUDA IPC needs the peer's device) and that the CUDA-aware MPI / UCX build "
+        "matches the CUDA driver (a newer UCX sets the device context itself: upgrade UCX / Open MPI).",
+        "medium",
+        [],
+        [e.brief() for e in evs[:2]] + _samples(c, "crash", 1),
+        job_wide=True,
+    )
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("cuda_error", []) + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
@@ -260,6 +303,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
     if _after_ib(c, evs):
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
+    if _after_kernel_timeout(c, evs):
+        return None  # a communication kernel timed out on the device first: its trap is the 719 that follows
     over = _procs_past_gpus(c, evs)
     if over is not None:
         return over
@@ -558,6 +603,18 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    if (not shared and not xids and not hsa and not alone and not (c.child_failures or c.worker_failures)
+            and all(_INIT_RETURNED.search(e.text) for e in evs)):
+        # lead rule V (2): a framework's own report that ncclCommInitRank returned the CUDA error (Horovod's,
+        # TensorFlow's, XLA's "ncclCommInitRank failed: unhandled cuda error") -- every rank makes that same call
+        # while NCCL sets up the communicator, so the GPUs or the platform they share failed, not one rank; the
+        # printing process's launcher tag (horovodrun's "[1]<stderr>:") is no failure record (rule AG)
+        conf, shared, ranks, only = "medium", True, [], ""
+        what += " while NCCL created its communicator (ncclCommInitRank)"
+        fix += (" A CUDA failure at communicator creation is the environment every rank shares: the GPUs visible "
+                "to each process (one GPU per process, CUDA_VISIBLE_DEVICES / the launcher's GPU assignment), CUDA "
+                "IPC/P2P between them (try NCCL_P2P_DISABLE=1 and NCCL_CUMEM_ENABLE=0 as tests), the driver vs the "
+                "CUDA runtime.")
     no_vmm = any(e.data.get("what") == "no cuda vmm" for e in c.samples.get("benign", []))
     at_init = [e for e in evs if e.kind == "nccl_error" and _AT_INIT.search(e.text)]
     elsewhere = [e for e in evs if "NCCL error in:" in e.text and not _AT_INIT.search(e.text)]

@@ -11,7 +11,7 @@ from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, root_not_shown
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
 
@@ -71,9 +71,14 @@ def _in_nccl(libs: list[str]) -> str | None:
 def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The raylet saw a worker process die of an "unexpected system error" (its connection hit EOF): the
     first failure, before the timeouts and transport errors of the ranks that lost it. Ray lists the OOM
-    killer, `ray stop --force` and a crash as possible causes; the line gives none of them and no rank."""
+    killer, `ray stop --force` and a crash as possible causes; the line gives none of them and no rank.
+    Not when every worker it names is a process whose own watchdog timed out (its Ray actor prefix on the timeout
+    line): that worker died of the watchdog's abort ("taking the entire process down"), not first (lead rule I)."""
     evs = c.samples.get("ray_died", [])
     if not evs:
+        return None
+    waiting = waiting_pids(c)
+    if waiting and all(x.data.get("pid") in waiting for x in evs):
         return None
     e = evs[0]
     if all(x.data.get("node") for x in evs):  # the GCS lost a whole node (its heartbeats), not one worker
@@ -376,6 +381,10 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     mpi = any(x.data.get("handler") == "Open MPI" for x in evs)
     # the crash handler's frames name MPI's own functions (ompi_..., PMPI_...): it died inside the MPI library
     in_mpi = next((f for x in evs for f in x.data.get("funcs", []) if S.R_MPI_FUNC.match(f)), None)
+    # ... or NCCL's exported functions (a stripped libnccl, its file not in the frames): the outermost is the API call
+    # the process made (ncclAllReduce); the inner ones are only the nearest exported names (pncclRedOpDestroy)
+    in_nccl = next((fs[-1] for x in evs if (fs := [f for f in x.data.get("funcs", []) if S.R_NCCL_FUNC.match(f)])),
+                   None)
     who = (f"{len(procs)} processes" if several else _named(named) if named else
            f"a process (pid {e.data['proc']}{' on ' + e.host if e.host else ''})" if e.data.get("proc") else
            "a process")
@@ -386,6 +395,8 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "installed framework, CUDA and NCCL versions. ")
     if in_mpi:
         fix += MPI_FRAMES_FIX
+    if in_nccl and not lib:
+        fix += NCCL_FRAMES_FIX
     if mpi or in_mpi:
         fix += ("" if named or in_mpi else LAUNCHER_LOGS["mpirun"]) + MPI_CRASH_FIX
     return Verdict(
@@ -394,6 +405,8 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{'their' if several else 'its'} own crash handler reports ('{strip_prefixes(e.text)[:120]}')"
         + (f", inside {lib}" if lib else "")
         + (f", inside the MPI library ({in_mpi}() in its backtrace)" if in_mpi and not lib else "")
+        + (f", inside the NCCL library (its call {in_nccl}() in the backtrace)"
+           if in_nccl and not lib and not in_mpi else "")
         + ": a crash in native code, not a Python exception; no other failure is shown, so the lines say where it "
         "died, not why" + ("; several processes crashing the same way is a cause they share, not one rank"
                            if several else "" if named else "; the lines do not say which rank it was"),
@@ -499,6 +512,15 @@ MPI_FRAMES_FIX = ("The backtrace is inside the MPI library (Open MPI / HPC-X): w
                   "sees its job), check that LD_LIBRARY_PATH loads the MPI build torch was compiled against (ldd on "
                   "torch's libtorch_cpu.so | grep mpi), rule out the HPC-X MPI by running with another Open MPI "
                   "build, and get a full backtrace with gdb (a core dump) for the MPI developers.")
+
+# a native crash whose backtrace is in NCCL's own functions with no NCCL error text (lead rule AK (2): the cause stays
+# unknown): what the NCCL library the process loaded is -- the usual suspects are a second libnccl shadowing torch's
+NCCL_FRAMES_FIX = ("The backtrace is inside the NCCL library (its own functions, no NCCL error printed): check which "
+                   "libnccl the process loads and its NCCL version (NCCL_DEBUG=INFO prints 'NCCL version'; ldd / "
+                   "lsof -p PID | grep libnccl), look for another libnccl.so on LD_LIBRARY_PATH shadowing the one "
+                   "torch was built with (a version mismatch between nodes or with the container image), reinstall "
+                   "or upgrade NCCL (the nvidia-nccl wheel torch pins), and get a symbolised backtrace (gdb on a core "
+                   "dump, NCCL_DEBUG=INFO) for NVIDIA/nccl. ")
 
 
 def _paddle_files(launcher: str | None, ranks: list[int]) -> str:

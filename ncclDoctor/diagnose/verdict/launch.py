@@ -4,6 +4,8 @@ library's version that cannot start the launch mode the settings ask for."""
 
 from __future__ import annotations
 
+import re
+
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
@@ -78,6 +80,48 @@ def _usage_error(e, evs: list) -> Verdict:
 # What a rank's own failure or a hang leaves: a settings check among these is not what stopped the job.
 _NOT_SETTINGS = ("watchdog_timeout", "nccl_error", "cuda_error", "cuda_oom", "ib_completion", "heartbeat", "crash",
                  "gloo_error", "socket_error", "store_timeout", "dataloader")
+
+
+# An import failing inside the installed packages: a module lacking a name another asks it for ("AttributeError:
+# module 'numba' has no attribute 'cuda'", "ImportError: cannot import name ..."), one library's version rejecting
+# another's. A module not installed at all (ModuleNotFoundError) is generic.py's config, with its own fix.
+_IMPORT_FAILED = re.compile(r"^ImportError$")
+_MODULE_LACKS = re.compile(r"^module '[\w.]{1,80}' has no attribute '\w{1,80}'")
+
+
+def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules J, Q and AF (2): every worker the launcher started ends its traceback on the same import failure
+    (the untagged tracebacks of torchrun's shared output, one per worker it launched, or one per rank tag), with no
+    NCCL, CUDA, timeout or connection failure shown: the job's shared install fails to load, the same on every
+    process, so the rank a launcher's record names (the first exit it noticed) is no culprit: config, no rank."""
+    if any(c.kinds.get(k) for k in _NOT_SETTINGS):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    said = {(e.data["type"], e.data["message"]) for e in excs}
+    if len(said) != 1:
+        return None
+    kind, message = next(iter(said))
+    if not (_IMPORT_FAILED.match(kind) or (kind == "AttributeError" and _MODULE_LACKS.match(message or ""))):
+        return None
+    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
+    tags = {e.rank for e in excs if e.rank is not None}
+    # a process ends on one uncaught exception: as many traceback ends as workers launched are every worker's, even
+    # under one tag (a collector's prefix on every line, not a process's)
+    every = (procs >= 2 and len(excs) >= procs
+             or len(tags) >= 2 and all(e.rank is not None for e in excs) and tags >= set(c.ranks))
+    if not every:
+        return None
+    n = procs if procs >= 2 and len(excs) >= procs else len(tags)
+    return Verdict(
+        "config",
+        f"every worker of the job ({n}, as many as the launcher started) stopped at start-up on the same import "
+        f"failure ({kind}: {message[:200]}, {excs[-1].where}): the installed packages every process loads do not "
+        "load together -- one library missing, or its version lacking what another asks it for -- so no rank is at "
+        "fault; the launcher's record names only the first exit it noticed",
+        "Read the traceback's frames: the library whose import fails and the one it asks for a name. Install versions "
+        "that match (the failing package's requirements / release notes; pip show / conda list for both; python -c "
+        "'import X' alone reproduces it without the launcher), in the one environment every node runs, then relaunch.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -410,6 +454,32 @@ def _tiny_timeout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "peers, so the watchdog fired on a normal collective; nothing shows a rank at fault",
         "Set a sane timeout (minutes): init_process_group(timeout=timedelta(minutes=10)) or the launcher's/"
         "framework's timeout knob (check it is not read as milliseconds where seconds were meant); rerun.",
+        "high", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch refusing CUDA in a process started by fork after its parent initialised CUDA (parse: ``cuda_fork``): the
+    start method every worker of the pool is started with (vLLM's multiproc workers, a DataLoader's, a
+    multiprocessing.Pool), a launch setting all share (lead rules AF (2), Q): config, no rank. The waits after it (a
+    store's 'k/N clients joined', a rendezvous or collective timeout) are its consequence: the workers that could not
+    set their device never reached init_process_group."""
+    evs = c.samples.get("cuda_fork", [])
+    if not evs:
+        return None
+    waits = [w for k, w in (("store_timeout", "store's wait for its clients"), ("uniqueid_wait", "ncclUniqueId wait"),
+                            ("watchdog_timeout", "collective timeout")) if c.kinds.get(k)]
+    return Verdict(
+        "config",
+        f"a worker process could not use CUDA: it was started with the fork start method after its parent had "
+        f"initialised CUDA ('{evs[0].data['said'][:160]}', {len(evs)} line(s)) -- the start method every worker is "
+        "started with, so no rank is at fault"
+        + (f"; the {' and '.join(waits)} after it is its consequence (the forked workers never reached "
+           "init_process_group)" if waits else ""),
+        "Start the workers with the spawn start method: for vLLM set VLLM_WORKER_MULTIPROC_METHOD=spawn (and keep the "
+        "engine's creation under `if __name__ == '__main__':`); with multiprocessing / torch.multiprocessing call "
+        "set_start_method('spawn') (or torch.multiprocessing.spawn); for a DataLoader whose workers touch CUDA pass "
+        "multiprocessing_context='spawn' or keep CUDA out of its dataset. Or do not initialise CUDA in the parent "
+        "before it forks (no torch.cuda call or CUDA tensor before the engine / pool / DataLoader is created).",
         "high", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 

@@ -17,7 +17,8 @@ def died_alike(c: Collected) -> bool:
     code within one second (the record's times, when shown), none only torn down afterwards: one resource of the
     host or the job ran out for all of them, not one rank. An entry whose exit code the paste cut (torchrun's
     root cause, its lines ending at "rank :") is one of them when the record's times put it in the same second:
-    the line that would say it died otherwise is not there."""
+    the line that would say it died otherwise is not there. An entry the paste begins inside (below its time line)
+goes with the times the others show."""
     fails = failed_on_own(c)
     codes = {e.data.get("exitcode") for e in fails}
     if len(fails) < 2 or torn_down(c) or len(codes - {None}) != 1:
@@ -25,7 +26,10 @@ def died_alike(c: Collected) -> bool:
     times = [e.ts for e in fails if e.ts is not None]
     if None in codes and len(times) != len(fails):
         return False  # a cut entry counts only where its time puts it with the others
-    return len(times) in (0, len(fails)) and (not times or max(times) - min(times) < 1.0)
+    # an entry the paste begins inside (its time line above the cut) is one of the record's, listed with the others:
+    # the times shown are what places them all
+    untimed = [e for e in fails if e.ts is None and not e.data.get("head_cut")]
+    return (not times or not untimed) and (not times or max(times) - min(times) < 1.0)
 
 
 def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -215,6 +219,20 @@ def _rss_runaway(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium" if named else "low", named, [x.brief() for x in grown[:3]])
 
 
+def srun_oom_ranks(c: Collected, wf: list[Event]) -> list[int]:
+    """Lead rules A and AI (2): the tasks srun says the step's OOM killer took ("task 0: Out Of Memory") as global
+    ranks, where the batch script shows more tasks than nodes (#SBATCH -n 4 beside -N 1, or beside the one host srun's
+    lines name): srun then starts one task a rank, and SLURM_PROCID, the task's number, is the rank. [] otherwise (one
+    task a node is a per-node launcher holding several ranks)."""
+    oom = [e for e in wf if e.data.get("srun_tasks")]
+    sizes = c.samples.get("launch_tasks", [])
+    tasks = max((e.data["job_tasks"] for e in sizes if e.data.get("job_tasks")), default=0)
+    nodes = max([e.data["job_nodes"] for e in sizes if e.data.get("job_nodes")] + [len({e.host for e in oom})])
+    if not oom or tasks < 2 or tasks <= nodes:
+        return []
+    return sorted({r for e in oom for r in e.data["srun_tasks"] if r < tasks})
+
+
 def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     down = {id(e) for e in torn_down(c)}  # a -9 after another process's own failure: the agent's clean-up
     cf = [e for e in c.child_failures if (e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL")
@@ -228,8 +246,13 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lone = lone_failure(c)
     if not ranks and lone is not None and lone.exitcode == -9:
         who, ranks = lone.who, lone.culprits  # the one process killed, the others only torn down after it
+    srun = [] if ranks or local else srun_oom_ranks(c, wf)
+    if srun:  # slurmstepd's "oom-kill event(s)" lines are the step's count of that same kill, no other process
+        who = (f"{_named(srun)} (srun's task {_fmt_ranks(srun)}: the batch script runs more tasks than nodes, one "
+               "task a rank)")
+        ranks = srun
     unshown = root_not_shown(c, failed_on_own(c))
-    if died_alike(c) or unshown:
+    if (died_alike(c) and not srun) or unshown:
         return Verdict(
             "host_oom",
             (f"{_listed(cf + wf)} was killed with SIGKILL (exit code -9){_ROOT_UNSHOWN}" if unshown else

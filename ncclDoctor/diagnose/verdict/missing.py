@@ -115,6 +115,31 @@ def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], k.evidence)
 
 
+def _unsuspended(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules B and I read off py-spy: its dumps show processes of the job waiting inside a collective (a barrier,
+    an all-reduce: distributed_c10d frames) while py-spy could not stop one more process to read its stack ("Failed
+    to suspend process"). Where ptrace stops the others, what it cannot stop is a process in uninterruptible sleep
+    (ps STAT D), stuck in the kernel -- a filesystem or driver call -- so it never reached the collective the others
+    wait in (rank_missing). py-spy names processes by pid, not rank: nobody is named. Not when a rank shows an error of
+    its own or a launcher records a failure (rule A reads those first)."""
+    waits, stuck = c.samples.get("pyspy_waiting", []), c.samples.get("pyspy_unsuspended", [])
+    if not waits or not stuck or c.child_failures or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    what = sorted({e.data["what"] for e in waits})
+    return Verdict(
+        "rank_missing",
+        f"py-spy shows the job's processes waiting inside a collective ({', '.join(what[:3])} in distributed_c10d) "
+        "while it could not stop another process to read its stack (Failed to suspend process): a process ptrace "
+        "cannot stop is in uninterruptible sleep (D state), stuck in the kernel -- a filesystem or device call -- "
+        "so it never reached the collective the others wait for; the lines name it by pid, not by rank",
+        "On that process's node: ps -o pid,stat,wchan:32,cmd -p PID (STAT D: uninterruptible sleep) and cat "
+        "/proc/PID/stack show the kernel call it is stuck in; dmesg -T for hung-task warnings, filesystem (Lustre, "
+        "GPFS, NFS) or I/O errors and Xid lines; nvidia-smi for its GPU (0% while the others run). A process in D "
+        "state cannot be killed or traced (py-spy dump, strace fail): cancel the job, drain or exclude the node and "
+        "reboot it if it does not recover; move checkpoints and datasets off a filesystem that stalls.",
+        "medium", [], [stuck[0].brief()] + [e.brief() for e in waits[:2]])
+
+
 def _failed_outside(c: Collected) -> list[int]:
     """Ranks whose failure a launcher recorded (a nonzero exit or a signal) that show no timeout or status of their
     own, when the first failure recorded (in file order) is one of them: they failed on their own before the

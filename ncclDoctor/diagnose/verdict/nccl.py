@@ -252,8 +252,17 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"show it unable to read the device at all ('{R_OFI_NO_NIC.search(nonic[0].text).group(0)}'): the EFA "
             "device is not usable from these processes (not passed into the container, the EFA driver or libfabric "
             "missing or mismatched), so NCCL's connections between the nodes cannot be set up over it")
-    return Verdict(cause, f"{meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks else ")"),
-                   fam.fix, "low" if cause == "unknown" else "medium", [], [e.brief() for e in same[:3]],
+    who: list[int] = []
+    if cause in ("nccl_internal", "nccl_system") and not fam.job_wide and any(e.kind == "nccl_error" for e in same):
+        # lead rules A and AC (4): NCCL's error raised in a process (its exception, not a WARN alone), and the
+        # launcher's record names exactly one process failing on its own: the error is that process's
+        lone = lone_failure(c)
+        who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+        if who:
+            meaning += f"; on {lone.who}, the one process the launcher shows failing"
+    return Verdict(cause, f"{meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks and not who
+                                                                  else ")"),
+                   fam.fix, "low" if cause == "unknown" else "medium", who, [e.brief() for e in same[:3]],
                    job_wide=fam.job_wide)
 
 

@@ -220,10 +220,12 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             if e.data.get("setup") or not R_PEER_GONE.search(str(e.data.get("what", "")))]
     # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
     # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
+    # A trail printed only after its log's watchdog timeout is the abort's (torch tears the communicator down).
     boot = sorted(
         f"{f} -> {n}"
-        for (f, n) in c.retcodes
-        if f.startswith("bootstrap.") or (f in ("socket.cc", "net_socket.cc", "socket.h") and n in (2, 3))
+        for (f, n), k in c.retcodes.items()
+        if (f.startswith("bootstrap.") or (f in ("socket.cc", "net_socket.cc", "socket.h") and n in (2, 3)))
+        and c.late_retcodes.get((f, n), 0) < k
     )
     # a socket-layer trail (net_socket.cc, net.h) whose only failure is a peer closing NCCL's data socket, with no
     # connect failing and nothing of set-up in the trail (bootstrap, init.cc, transport.cc, proxy.cc): the peer's
@@ -363,3 +365,31 @@ def loopback_master(c: Collected) -> str | None:
         return None
     return (f"torchrun's rendezvous address is {bad[0]}, a loopback address, in a job of {nodes} nodes: only the "
             "node that hosts the store can reach it; set --rdzv-endpoint / MASTER_ADDR to rank 0's routable address")
+
+
+def _ib_unseen(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule Z: NCCL's own IB transport found no device ("NET/IB : No device found"), and NET/Socket on two or
+    more hosts runs over their IPoIB interfaces (ib0, ib1: an InfiniBand HCA is in those hosts): the job's traffic
+    between nodes goes over TCP where the fabric should carry it -- the processes cannot open the HCA (a container
+    without /dev/infiniband or libibverbs, the HCA filtered by NCCL_IB_HCA). One host alone needs no network (rule K),
+    and an Ethernet-only cluster (eth0, ens5) prints the same 'No device found' with nothing wrong."""
+    if "no_ib" not in c.networks or "Socket" not in c.networks or "IB" in c.networks or len(c.ipoib_hosts) < 2:
+        return None
+    names = sorted(c.ipoib_hosts)
+    return Verdict(
+        "network_setup",
+        f"NCCL's IB transport found no device ('NET/IB : No device found') and fell back to NET/Socket, which runs "
+        f"over the IPoIB interfaces of {len(names)} hosts ({', '.join(names[:4])}"
+        + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        + "): those hosts have InfiniBand, but the processes cannot open it, so the traffic between nodes goes over "
+        "TCP sockets (IP over IB) instead of the fabric's RDMA -- slow, and a job meant for IB",
+        "Give the processes the InfiniBand devices: in a container (docker, shifter, apptainer, enroot) mount "
+        "/dev/infiniband (docker --device /dev/infiniband or -v /dev/infiniband:/dev/infiniband, --cap-add=IPC_LOCK, "
+        "--ulimit memlock=-1; shifter: the image needs the site's IB/MPI module) and install libibverbs (rdma-core) "
+        "with the HCA's provider (libmlx5) in the image; check ibv_devinfo inside it lists the HCA, and that "
+        "NCCL_IB_HCA (if set) names it and NCCL_IB_DISABLE is not 1. Rerun with NCCL_DEBUG=INFO "
+        "NCCL_DEBUG_SUBSYS=INIT,NET: 'NET/IB : Using [0]mlx5_0:1/IB' instead of NET/Socket shows the fabric in use.",
+        "medium",
+        [],
+        [c.networks["no_ib"], c.networks["Socket"]],
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX
+from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_REM_ALLOC
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
 from ncclDoctor.diagnose.warn_families import OFI_START_FAILED
@@ -62,6 +62,14 @@ _NOISE = (
      "something outside the job (a port scanner or health check hitting NCCL's listening port) connected to it; the "
      "job's own connections are not affected. To stop them, keep NCCL on the cluster's internal network "
      "(NCCL_SOCKET_IFNAME) and firewall the NCCL port range (NCCL_PORT_RANGE) from outside hosts"),
+    # lead rules K, AD (3): the bootstrap's remote-allocator thread failing a request that came from outside the job
+    (R_REM_ALLOC.pattern, "NCCL's '[Rem Allocator] Allocation failed' (with its 'Cuda failure 'out of memory'' and "
+     "'Connection closed by remote peer') is the bootstrap's remote-allocator service thread failing one request: "
+     "something that is not a peer of this NCCL connected to its listening socket and sent a garbage size (most "
+     "often another NCCL version on another node, or a port scanner); the thread goes on and the job's own "
+     "communicators are not affected, benign while training proceeds. Run the same NCCL version on every node "
+     "(upgrade NCCL: the remote allocator is gone from later releases), keep NCCL on the internal network "
+     "(NCCL_SOCKET_IFNAME) and NCCL_DEBUG=WARN hides nothing that failed"),
     (r"Cannot get incoming CPU|Maximum retry reached for (?:accept|connect)", "a net plugin's (FastSocket's) CPU-"
      "affinity and retry warnings are harmless when it goes on to connect ('Connected after N retries')"),
 )
@@ -337,6 +345,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "(py-spy dump of a stuck process), check that the store server started on rank 0, collect that "
                       f"host's log (is its store listening? `ss -ltnp | grep {retry[0].rpartition(':')[2]}`) and "
                       f"`nc -zv {retry[0].replace(':', ' ')}` from this node (MASTER_ADDR/MASTER_PORT, the firewall)")
+    if "nccl teardown trail" in whats:
+        benign.append("NCCL's INFO return-code lines ('misc/socket.cc:N -> 3') and 'Abort COMPLETE' after the job "
+                      "recorded its own success are its communicators' teardown at exit (ncclCommAbort closing the "
+                      "proxy's sockets), benign, no failure and no WARN: nothing to fix; call "
+                      "dist.destroy_process_group() before exit, and NCCL_DEBUG=WARN hides the INFO trail")
     if any(w and "driver shutting down" in w for w in whats):
         benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
                       "CUDA's teardown; call dist.destroy_process_group() before the process exits")

@@ -16,9 +16,9 @@ from ncclDoctor.diagnose.reason import (
     timed_out_at,
     world_size,
 )
-from ncclDoctor.diagnose.signatures import R_RAY_PID, Event
+from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples, waiting_pids
 
 # c10's log prefix "[E626 05:14:36.393067540 ProcessGroupNCCL.cpp:1743]": the month is not zero-padded
 _TORCH_TS = re.compile(r"\[[EIWF](\d{1,2}?)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
@@ -222,9 +222,7 @@ def _driver_oom_lead(c: Collected) -> str:
     """A process of these lines that no timeout line is from failed to get GPU memory through the CUDA driver
     (CUresult 2 from cuMemCreate & co.): the likely rank that never reached the collective. Only a lead: the line
     names no rank, so nobody is accused."""
-    timeouts = c.samples.get("watchdog_timeout", [])
-    waiting = {e.pid for e in timeouts} | {int(p[-1]) for e in timeouts if (p := R_RAY_PID.findall(e.text))}
-    waiting.discard(None)
+    waiting = waiting_pids(c)
     other = [e for e in c.samples.get("driver_oom", [])
              if (e.data.get("proc") not in waiting if e.data.get("proc") is not None else e.rank is None)]
     if not other:

@@ -411,7 +411,8 @@ def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 def _beside_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule O read for the stacks beside NCCL that move the data themselves: DeepEP's kernels timing out on
-    their RDMA/NVLink sends and receives (an RDMA sender with data still remaining), or UCX (NIXL, UCC) timing out a
+    their RDMA/NVLink sends and receives (an RDMA sender with data still remaining), NCCL EP's kernels timing out a
+    receive from a rank that is itself inside the exchange (their trap's 719 follows), or UCX (NIXL, UCC) timing out a
     send on an endpoint already CONNECTED, with no process shown failing or exiting: every process was alive inside
     the same operation and the data path stopped completing -- a transport stall, no rank at fault."""
     evs = c.samples.get("beside_timeout", [])
@@ -426,6 +427,15 @@ def _beside_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "(NVSHMEM_IB_ENABLE_IBGDA=1, the nvidia_peermem / PeerMappingOverride driver options DeepEP asks for) "
                "and that every node runs the same NVSHMEM and DeepEP build; a per-node test (intranode) tells "
                "the NVLink side from the RDMA side, and a longer timeout only hides a stalled link.")
+    elif "NCCL EP" in stacks:
+        fix = ("NCCL EP's kernels timed out waiting for tokens from ranks that were themselves inside the same "
+               "dispatch/combine (each receiver names its src_rank), and their trap is the 'unspecified launch "
+               "failure' that follows: reproduce with NCCL EP's own ep_bench (nccl-extensions) on the same GPUs and "
+               "mode (LOW_LATENCY vs HIGH_THROUGHPUT); keep one LL handle per group and every rank calling dispatch "
+               "and combine with the same handle, sizes and order; check the NVLink/MNNVL fabric (nvidia-smi -q, the "
+               "IMEX/fabric manager state) and the GIN/IB path with NCCL_DEBUG=INFO; upgrade NCCL and NCCL EP to the "
+               "latest release (device-side hangs of a 0.x extension are often its bugs), and a longer timeout "
+               "only hides a stall.")
     else:
         fix = ("Check the network path UCX uses between the instances: UCX_TLS (prefer rc/rdma transports over the tcp "
                "transport where the nodes have RDMA), UCX_NET_DEVICES pinned to the NIC the hosts reach each other "
@@ -437,8 +447,11 @@ def _beside_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{' and '.join(stacks)} timed out moving data" + (" over RDMA (sends with data still remaining)" if rdma
                                                             else "") + " with no process shown failing or exiting: the "
         "processes were alive inside the same operation and the data path between them stopped completing -- a "
-        "transport stall, no rank at fault",
-        fix, "medium" if rdma or "UCX" in stacks else "low", [], [e.brief() for e in evs[:4]], job_wide=True)
+        "transport stall, no rank at fault"
+        + ("; the CUDA 'unspecified launch failure' (719) after it is the timed-out kernel's trap, its consequence"
+           if c.kinds.get("cuda_error") else ""),
+        fix, "medium" if rdma or "UCX" in stacks or "NCCL EP" in stacks else "low", [], [e.brief() for e in evs[:4]],
+        job_wide=True)
 
 
 def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -55,7 +55,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "say neither why nor on which rank"
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        code
+        (code or _raised_alike(own))
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
@@ -114,6 +114,21 @@ def _script_bug(e, own: list) -> str:
             + "Run the script once without the launcher (python script.py, one process) to see it alone; a launcher "
             "that still exits 0 after its workers failed hides it (check each worker's exit code, not only the "
             "launcher's). ")
+
+
+def _raised_alike(own: list) -> str:
+    """The fix's first sentence when several processes' tracebacks end in the same exception, word for word (lead rule
+    J: a failure every process shares is no rank's): each ran the same code on the same inputs and raised it there,
+    so the fix is in the code or the input its last frame names -- said with the exception itself. Else ''."""
+    said = [(x.data["type"], x.data.get("message") or "") for x in own if not R_VICTIM_EXC.match(x.data["type"])]
+    top = max(set(said), key=said.count, default=None)
+    if top is None or said.count(top) < 2:
+        return ""
+    what = top[0] + (f": {top[1][:160]}" if top[1] else "")
+    return (f"{said.count(top)} tracebacks end in the same {what} -- the same error in every process is the code they "
+            "all run (or the data / config they all read), not a rank: fix it where the traceback's last frame points "
+            "(the script's own file and line above that exception line, the call that raised it), run the script once "
+            "as one process (python script.py, no launcher) to see it alone, then relaunch. ")
 
 
 _READ_AROUND = ("Read the full output around that line and every rank's own log (torchrun --log-dir DIR --redirects 3 "
