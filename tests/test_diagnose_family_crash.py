@@ -1723,6 +1723,59 @@ def test_torch_launchs_calledprocesserror_prints_the_last_launched_worker(tmp_pa
     assert not _accused(d), d["verdict"]
 
 
+# accelerate/commands/launch.py: launch_command calls simple_launcher(args) when no distributed launcher is chosen;
+# it runs the script as ONE subprocess.Popen and raises subprocess.CalledProcessError(returncode=process.returncode,
+# cmd=cmd) when that process fails. deepspeed_launcher raises the same error for its DeepSpeed runner (several workers).
+def _accelerate_tb(launcher: str, line: int, py: str = "3.10") -> str:
+    return ("Traceback (most recent call last):\n"
+            '  File "/usr/local/bin/accelerate", line 8, in <module>\n'
+            "    sys.exit(main())\n"
+            f'  File "/usr/local/lib/python{py}/dist-packages/accelerate/commands/launch.py", line {line - 380}, '
+            "in launch_command\n"
+            f"    {launcher}(args)\n"
+            f'  File "/usr/local/lib/python{py}/dist-packages/accelerate/commands/launch.py", line {line}, '
+            f"in {launcher}\n"
+            "    raise subprocess.CalledProcessError(returncode=process.returncode, cmd=cmd)\n")
+
+
+def test_accelerates_simple_launcher_names_its_only_process(tmp_path):
+    """Lead rules A, I, AG: accelerate's simple_launcher ran the script as the job's one process; its
+    CalledProcessError 'died with <Signals.SIGKILL: 9>' while loading the model is that process killed by the host:
+    rank 0, host_oom."""
+    text = ("Loading checkpoint shards:   0% 0/3 [00:00<?, ?it/s]" + _accelerate_tb("simple_launcher", 637)
+            + "subprocess.CalledProcessError: Command '['/usr/bin/python3', 'sft.py', '--config', 'cfg.yaml']' died "
+            "with <Signals.SIGKILL: 9>.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    assert "simple_launcher" in v["summary"] and "dmesg" in v["fix"], v
+
+
+def test_accelerates_simple_launcher_in_another_release_and_its_own_exit_status(tmp_path):
+    """The same shape: another release's line numbers and Python, behind Python logging's timestamp; and the one
+    process's own exit status 1 (its exception above): still rank 0, the only process."""
+    tb = "".join(f"2024-05-01 09:13:0{i % 10} {ln}" for i, ln in enumerate(
+        _accelerate_tb("simple_launcher", 1097, "3.11").splitlines(keepends=True)))
+    text = tb + ("2024-05-01 09:13:09 subprocess.CalledProcessError: Command '['/opt/venv/bin/python', 'train.py']' "
+                 "died with <Signals.SIGKILL: 9>.\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    text = _accelerate_tb("simple_launcher", 704) + ("subprocess.CalledProcessError: Command '['/usr/bin/python', "
+                                                       "'run.py']' returned non-zero exit status 1.\n")
+    v = _report(tmp_path, text, "exit1.log")["verdict"]
+    assert v["culprits"] == [0] and "simple_launcher" in v["fix"], v
+
+
+def test_accelerates_deepspeed_launcher_names_nobody(tmp_path):
+    """The near shape: deepspeed_launcher raises the same CalledProcessError for DeepSpeed's runner, which ran
+    several workers: the error names none of them."""
+    text = _accelerate_tb("deepspeed_launcher", 637) + (
+        "subprocess.CalledProcessError: Command '['deepspeed', '--num_gpus', '8', 'sft.py']' died with "
+        "<Signals.SIGKILL: 9>.\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
+
+
 def test_a_script_the_interpreter_cannot_open_is_config_naming_nobody(tmp_path):
     """Lead rule U (2): the launcher starts every worker with the same script path; python's "can't open file ...
     [Errno 2]" then exit code 2 is config, culprits [] even though the launcher's record shows one worker failing."""

@@ -73,6 +73,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
         # torch.multiprocessing.spawn called with nprocs = the world size (one host: a child's index is its rank)
         self._spawn_world = False
+        self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
         self.queued: list[Event] = []  # the further ranks of a record that names several on one line
         # a summary's exitcode line read without its entry (line, event, value), held while its rank line may follow
@@ -476,6 +477,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
         if "nprocs=" in body and S.R_SPAWN_WORLD.search(body):
             self._spawn_world = True
+        if "simple_launcher" in body and S.R_ONE_PROCESS_FRAME.search(body):
+            self._one_proc = lineno
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):

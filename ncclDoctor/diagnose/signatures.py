@@ -769,6 +769,12 @@ R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # the spawn call of a traceback passing the world size as its process count ("nprocs=args.distributed_world_size,"):
 # the job is that one host's children, so a child's index is its global rank (lead rule I)
 R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
+# accelerate's simple_launcher (accelerate/commands/launch.py), the path `accelerate launch` takes when it runs no
+# distributed launcher (no --multi_gpu, DeepSpeed, FSDP, TPU): ONE subprocess.Popen of the script, whose failure it
+# raises as subprocess.CalledProcessError ("... died with <Signals.SIGKILL: 9>"). Its frame (or the call of it in
+# launch_command) in the traceback above that error says the command was the job's only process: rank 0 of a world of
+# one, where no other rank and no second node is shown (lead rules A, I, AG)
+R_ONE_PROCESS_FRAME = re.compile(r"\bin simple_launcher$|^\s*simple_launcher\(args\)\s*$")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"
