@@ -304,7 +304,8 @@ class ExitReaders:
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
-        if (m.group("sp") or m.group("spsig")) and local is None and 0 < lineno - self._one_proc <= 8:
+        one = self._one_proc and 0 < lineno - self._one_proc <= 8
+        if one and (m.group("sp") or m.group("spsig")) and local is None:
             # the traceback's frame above shows accelerate's simple_launcher: the command was the job's one process
             ev.data.update(local_rank=0, launcher="accelerate's simple_launcher",
                            local_from="launcher: accelerate's simple_launcher runs the script as its only process")
