@@ -1776,6 +1776,45 @@ def test_accelerates_deepspeed_launcher_names_nobody(tmp_path):
     assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
 
 
+# SGLang's launcher (srt/entrypoints/engine.py): reading each scheduler's pipe in turn, one closed before the
+# scheduler was ready logs "Rank N scheduler is dead. Please check if there are relevant logs.", then joins that
+# process and logs "Exit code: X"; its SIGCHLD handler (utils.py) logs "Child process unexpectedly failed with an exit
+# code S. pid=P" for every child that died (S the raw wait status: a signal's number).
+def _sgl_dead(rank: int, code: int, stamp: str = "[12-16 14:27:08] ", between: str = "") -> str:
+    return (f"{stamp}Rank {rank} scheduler is dead. Please check if there are relevant logs.\n" + between
+            + f"{stamp}Exit code: {code}\n")
+
+
+def test_sglangs_dead_scheduler_killed_is_that_rank(tmp_path):
+    """Lead rules A, I: SGLang's launcher records one dead scheduler, rank 0, exit code -9, while loading; no other
+    process shown failing: that rank, killed from outside (host_oom)."""
+    text = ("[12-16 14:26:55 TP0] Load weight begin. avail mem=78.21 GB\n" + _sgl_dead(0, -9)
+            + "Traceback (most recent call last):\n  File \"/usr/bin/sglang\", line 10, in <module>\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    assert "dmesg" in v["fix"], v
+
+
+def test_sglangs_dead_scheduler_with_its_one_child_record_and_another_code(tmp_path):
+    """The same shape: scheduler 3, its SIGCHLD line (the same process) between the two lines, full date stamps; and
+    scheduler 2 ending on its own exception (exit code 1): that rank named, not a kill."""
+    text = _sgl_dead(3, -9, "[2025-03-02 08:11:40] ", "[2025-03-02 08:11:40] Child process unexpectedly failed with "
+                     "an exit code 9. pid=51022\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [3]), v
+    v = _report(tmp_path, _sgl_dead(2, 1, "[2025-03-02 08:11:40] "), "exit1.log")["verdict"]
+    assert v["culprits"] == [2] and v["cause"] != "host_oom", v
+
+
+def test_sglangs_dead_scheduler_among_several_dead_children_names_nobody(tmp_path):
+    """The near shape (lead rule J): the launcher's SIGCHLD handler shows several children dying together with one
+    code; the dead scheduler is one of them, and which rank went first is not shown: nobody named."""
+    kids = "".join(f"[2025-03-02 08:11:41] Child process unexpectedly failed with an exit code 9. pid={p}\n"
+                   for p in (7301, 7302))
+    d = _report(tmp_path, _sgl_dead(1, -9, "[2025-03-02 08:11:41] ", kids))
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
+
+
 def test_a_script_the_interpreter_cannot_open_is_config_naming_nobody(tmp_path):
     """Lead rule U (2): the launcher starts every worker with the same script path; python's "can't open file ...
     [Errno 2]" then exit code 2 is config, culprits [] even though the launcher's record shows one worker failing."""
