@@ -21,6 +21,53 @@ from tests.conftest import failure_record, nccl_info, watchdog_line
 
 
 # --- CUDA errors: the CUDA call NCCL or torch names decides the fix -----------------------------------------------
+# cudaErrorInvalidDeviceFunction ("invalid device function": the kernel is not compiled for this device's
+# architecture) at NCCL's first kernel launch (enqueue.cc's CUDACHECK): the build every rank runs lacks code for the
+# GPU.
+def _arch_run(host: str, pids: tuple[int, int], version: str, warn: str, line: int = 197) -> str:
+    a, b = pids
+    return (nccl_info(host, a, 0, "Bootstrap : Using [0]eth0:10.1.0.7<0>") + f"NCCL version {version}\n"
+            + nccl_info(host, b, 1, "Bootstrap : Using [0]eth0:10.1.0.7<0>")
+            + nccl_info(host, a, 0, "Using 256 threads, Min Comp Cap 8, Trees disabled", a + 30)
+            + nccl_info(host, b, 1, "comm 0x7fab54002730 rank 1 nranks 2 cudaDev 1 nvmlDev 1 - Init COMPLETE", b + 30)
+            + f"{host}:{b}:{b} [1] enqueue.cc:{line} NCCL WARN Cuda failure '{warn}'\n"
+            + nccl_info(host, b, 1, "misc/group.cc:148 -> 1"))
+
+
+def test_a_kernel_not_built_for_the_gpu_is_the_build_not_a_rank(tmp_path):
+    """Lead rule V (2): NCCL 2.4.8+cuda10.1 initialises on compute capability 8 GPUs, then its first kernel launch
+    fails with 'invalid device function': the build has no code for that architecture, shared by every rank."""
+    d = _report(tmp_path, _arch_run("ubuntu", (107847, 107848), "2.4.8+cuda10.1", "invalid device function"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "compute capability" in v["fix"] and "CUDA 11" in v["fix"], v
+
+
+def test_a_kernel_not_built_for_the_gpu_in_other_wordings_and_ranks(tmp_path):
+    """The same shape: another NCCL build on another host, and torch's own 'CUDA error: invalid device function'
+    printed under a launcher's rank prefix (rank 3): no rank is at fault."""
+    d = _report(tmp_path, _arch_run("gpu-a7", (5120, 5121), "2.7.8+cuda10.2", "invalid device function", 215))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+    assert "CUDA 11" in d["verdict"]["fix"], d["verdict"]
+    text = ("[rank3]: Traceback (most recent call last):\n"
+            "[rank3]:   File \"train.py\", line 88, in <module>\n"
+            "[rank3]: RuntimeError: CUDA error: invalid device function\n"
+            "[rank3]: CUDA kernel errors might be asynchronously reported at some other API call\n")
+    d = _report(tmp_path, text, "torch.log")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+
+
+def test_an_illegal_memory_access_at_the_same_place_still_names_the_rank(tmp_path):
+    """The near shape: the same run failing with 'an illegal memory access was encountered' is that rank's own
+    fault (its kernel or its GPU), and 'invalid device ordinal' is not a build without the GPU's code."""
+    d = _report(tmp_path, _arch_run("ubuntu", (107847, 107848), "2.4.8+cuda10.1",
+                                    "an illegal memory access was encountered"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [1]), d["verdict"]
+    d = _report(tmp_path, _arch_run("ubuntu", (107847, 107848), "2.4.8+cuda10.1", "invalid device ordinal"),
+                "ordinal.log")
+    assert "architecture" not in d["verdict"]["summary"], d["verdict"]
+
+
 def test_a_cuda_graph_capture_failure_names_cuda_graphs(tmp_path):
     """NCCL's strongstream.cc CUDACHECK: "Cuda failure '%s'" with cudaErrorStreamCaptureInvalidated's text."""
     line = ("h:1:2 [1] misc/strongstream.cc:409 NCCL WARN Cuda failure 'operation not permitted when stream is "
