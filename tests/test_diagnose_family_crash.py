@@ -21,6 +21,53 @@ from tests.conftest import failure_record, nccl_info, watchdog_line
 
 
 # --- CUDA errors: the CUDA call NCCL or torch names decides the fix -----------------------------------------------
+# cudaErrorInvalidDeviceFunction ("invalid device function": the kernel is not compiled for this device's
+# architecture) at NCCL's first kernel launch (enqueue.cc's CUDACHECK): the build every rank runs lacks code for the
+# GPU.
+def _arch_run(host: str, pids: tuple[int, int], version: str, warn: str, line: int = 197) -> str:
+    a, b = pids
+    return (nccl_info(host, a, 0, "Bootstrap : Using [0]eth0:10.1.0.7<0>") + f"NCCL version {version}\n"
+            + nccl_info(host, b, 1, "Bootstrap : Using [0]eth0:10.1.0.7<0>")
+            + nccl_info(host, a, 0, "Using 256 threads, Min Comp Cap 8, Trees disabled", a + 30)
+            + nccl_info(host, b, 1, "comm 0x7fab54002730 rank 1 nranks 2 cudaDev 1 nvmlDev 1 - Init COMPLETE", b + 30)
+            + f"{host}:{b}:{b} [1] enqueue.cc:{line} NCCL WARN Cuda failure '{warn}'\n"
+            + nccl_info(host, b, 1, "misc/group.cc:148 -> 1"))
+
+
+def test_a_kernel_not_built_for_the_gpu_is_the_build_not_a_rank(tmp_path):
+    """Lead rule V (2): NCCL 2.4.8+cuda10.1 initialises on compute capability 8 GPUs, then its first kernel launch
+    fails with 'invalid device function': the build has no code for that architecture, shared by every rank."""
+    d = _report(tmp_path, _arch_run("ubuntu", (107847, 107848), "2.4.8+cuda10.1", "invalid device function"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "compute capability" in v["fix"] and "CUDA 11" in v["fix"], v
+
+
+def test_a_kernel_not_built_for_the_gpu_in_other_wordings_and_ranks(tmp_path):
+    """The same shape: another NCCL build on another host, and torch's own 'CUDA error: invalid device function'
+    printed under a launcher's rank prefix (rank 3): no rank is at fault."""
+    d = _report(tmp_path, _arch_run("gpu-a7", (5120, 5121), "2.7.8+cuda10.2", "invalid device function", 215))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+    assert "CUDA 11" in d["verdict"]["fix"], d["verdict"]
+    text = ("[rank3]: Traceback (most recent call last):\n"
+            "[rank3]:   File \"train.py\", line 88, in <module>\n"
+            "[rank3]: RuntimeError: CUDA error: invalid device function\n"
+            "[rank3]: CUDA kernel errors might be asynchronously reported at some other API call\n")
+    d = _report(tmp_path, text, "torch.log")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+
+
+def test_an_illegal_memory_access_at_the_same_place_still_names_the_rank(tmp_path):
+    """The near shape: the same run failing with 'an illegal memory access was encountered' is that rank's own
+    fault (its kernel or its GPU), and 'invalid device ordinal' is not a build without the GPU's code."""
+    d = _report(tmp_path, _arch_run("ubuntu", (107847, 107848), "2.4.8+cuda10.1",
+                                    "an illegal memory access was encountered"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [1]), d["verdict"]
+    d = _report(tmp_path, _arch_run("ubuntu", (107847, 107848), "2.4.8+cuda10.1", "invalid device ordinal"),
+                "ordinal.log")
+    assert "architecture" not in d["verdict"]["summary"], d["verdict"]
+
+
 def test_a_cuda_graph_capture_failure_names_cuda_graphs(tmp_path):
     """NCCL's strongstream.cc CUDACHECK: "Cuda failure '%s'" with cudaErrorStreamCaptureInvalidated's text."""
     line = ("h:1:2 [1] misc/strongstream.cc:409 NCCL WARN Cuda failure 'operation not permitted when stream is "
@@ -1721,6 +1768,98 @@ def test_torch_launchs_calledprocesserror_prints_the_last_launched_worker(tmp_pa
                  "'--local_rank=5']' returned non-zero exit status 1.\n")
     d = _report(tmp_path, text, "exit1.log")
     assert not _accused(d), d["verdict"]
+
+
+# accelerate/commands/launch.py: launch_command calls simple_launcher(args) when no distributed launcher is chosen;
+# it runs the script as ONE subprocess.Popen and raises subprocess.CalledProcessError(returncode=process.returncode,
+# cmd=cmd) when that process fails. deepspeed_launcher raises the same error for its DeepSpeed runner (several workers).
+def _accelerate_tb(launcher: str, line: int, py: str = "3.10") -> str:
+    return ("Traceback (most recent call last):\n"
+            '  File "/usr/local/bin/accelerate", line 8, in <module>\n'
+            "    sys.exit(main())\n"
+            f'  File "/usr/local/lib/python{py}/dist-packages/accelerate/commands/launch.py", line {line - 380}, '
+            "in launch_command\n"
+            f"    {launcher}(args)\n"
+            f'  File "/usr/local/lib/python{py}/dist-packages/accelerate/commands/launch.py", line {line}, '
+            f"in {launcher}\n"
+            "    raise subprocess.CalledProcessError(returncode=process.returncode, cmd=cmd)\n")
+
+
+def test_accelerates_simple_launcher_names_its_only_process(tmp_path):
+    """Lead rules A, I, AG: accelerate's simple_launcher ran the script as the job's one process; its
+    CalledProcessError 'died with <Signals.SIGKILL: 9>' while loading the model is that process killed by the host:
+    rank 0, host_oom."""
+    text = ("Loading checkpoint shards:   0% 0/3 [00:00<?, ?it/s]" + _accelerate_tb("simple_launcher", 637)
+            + "subprocess.CalledProcessError: Command '['/usr/bin/python3', 'sft.py', '--config', 'cfg.yaml']' died "
+            "with <Signals.SIGKILL: 9>.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    assert "simple_launcher" in v["summary"] and "dmesg" in v["fix"], v
+
+
+def test_accelerates_simple_launcher_in_another_release_and_its_own_exit_status(tmp_path):
+    """The same shape: another release's line numbers and Python, behind Python logging's timestamp; and the one
+    process's own exit status 1 (its exception above): still rank 0, the only process."""
+    tb = "".join(f"2024-05-01 09:13:0{i % 10} {ln}" for i, ln in enumerate(
+        _accelerate_tb("simple_launcher", 1097, "3.11").splitlines(keepends=True)))
+    text = tb + ("2024-05-01 09:13:09 subprocess.CalledProcessError: Command '['/opt/venv/bin/python', 'train.py']' "
+                 "died with <Signals.SIGKILL: 9>.\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    text = _accelerate_tb("simple_launcher", 704) + ("subprocess.CalledProcessError: Command '['/usr/bin/python', "
+                                                       "'run.py']' returned non-zero exit status 1.\n")
+    v = _report(tmp_path, text, "exit1.log")["verdict"]
+    assert v["culprits"] == [0] and "simple_launcher" in v["fix"], v
+
+
+def test_accelerates_deepspeed_launcher_names_nobody(tmp_path):
+    """The near shape: deepspeed_launcher raises the same CalledProcessError for DeepSpeed's runner, which ran
+    several workers: the error names none of them."""
+    text = _accelerate_tb("deepspeed_launcher", 637) + (
+        "subprocess.CalledProcessError: Command '['deepspeed', '--num_gpus', '8', 'sft.py']' died with "
+        "<Signals.SIGKILL: 9>.\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
+
+
+# SGLang's launcher (srt/entrypoints/engine.py): reading each scheduler's pipe in turn, one closed before the
+# scheduler was ready logs "Rank N scheduler is dead. Please check if there are relevant logs.", then joins that
+# process and logs "Exit code: X"; its SIGCHLD handler (utils.py) logs "Child process unexpectedly failed with an exit
+# code S. pid=P" for every child that died (S the raw wait status: a signal's number).
+def _sgl_dead(rank: int, code: int, stamp: str = "[12-16 14:27:08] ", between: str = "") -> str:
+    return (f"{stamp}Rank {rank} scheduler is dead. Please check if there are relevant logs.\n" + between
+            + f"{stamp}Exit code: {code}\n")
+
+
+def test_sglangs_dead_scheduler_killed_is_that_rank(tmp_path):
+    """Lead rules A, I: SGLang's launcher records one dead scheduler, rank 0, exit code -9, while loading; no other
+    process shown failing: that rank, killed from outside (host_oom)."""
+    text = ("[12-16 14:26:55 TP0] Load weight begin. avail mem=78.21 GB\n" + _sgl_dead(0, -9)
+            + "Traceback (most recent call last):\n  File \"/usr/bin/sglang\", line 10, in <module>\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    assert "dmesg" in v["fix"], v
+
+
+def test_sglangs_dead_scheduler_with_its_one_child_record_and_another_code(tmp_path):
+    """The same shape: scheduler 3, its SIGCHLD line (the same process) between the two lines, full date stamps; and
+    scheduler 2 ending on its own exception (exit code 1): that rank named, not a kill."""
+    text = _sgl_dead(3, -9, "[2025-03-02 08:11:40] ", "[2025-03-02 08:11:40] Child process unexpectedly failed with "
+                     "an exit code 9. pid=51022\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [3]), v
+    v = _report(tmp_path, _sgl_dead(2, 1, "[2025-03-02 08:11:40] "), "exit1.log")["verdict"]
+    assert v["culprits"] == [2] and v["cause"] != "host_oom", v
+
+
+def test_sglangs_dead_scheduler_among_several_dead_children_names_nobody(tmp_path):
+    """The near shape (lead rule J): the launcher's SIGCHLD handler shows several children dying together with one
+    code; the dead scheduler is one of them, and which rank went first is not shown: nobody named."""
+    kids = "".join(f"[2025-03-02 08:11:41] Child process unexpectedly failed with an exit code 9. pid={p}\n"
+                   for p in (7301, 7302))
+    d = _report(tmp_path, _sgl_dead(1, -9, "[2025-03-02 08:11:41] ", kids))
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
 
 
 def test_a_script_the_interpreter_cannot_open_is_config_naming_nobody(tmp_path):

@@ -379,6 +379,59 @@ def test_monitored_barrier_timeout_is_still_a_missing_rank(tmp_path):
     assert (v["cause"], v["culprits"]) == ("rank_missing", [6]), v
 
 
+# ProcessGroupGloo::monitoredBarrier: the coordinator (the group's rank 0) logs "[Rank 0]: Rank N failed to pass
+# monitoredBarrier in T ms" (gloo's bare LOG(ERROR), no exception word); every other rank that arrived logs that it
+# "received errors while waiting for send/recv from rank 0" (the coordinator threw without answering it).
+def _mb_waiter(r: int, tag: str = "[E ProcessGroupGloo.cpp:138] ") -> str:
+    return (f"{tag}Rank {r} successfully reached monitoredBarrier, but received errors while waiting for send/recv "
+            "from rank 0. Please check rank 0 logs for faulty rank.\n")
+
+
+def test_the_coordinators_report_names_the_missing_rank_not_the_rank_the_waiters_name(tmp_path):
+    """Lead rule U (4), a gloo log of a world of 4: rank 0's own line names rank 2; ranks 1 and 3 reached the
+    barrier and only failed waiting on rank 0, which was there (it wrote the report): rank 2 is missing, 0, 1 and 3
+    are innocent."""
+    text = (_mb_waiter(3) + "[E ProcessGroupGloo.cpp:138] [Rank 0]: Rank 2 failed to pass monitoredBarrier in "
+            "30000 ms\n" + _mb_waiter(1) + " Original exception: \n[../third_party/gloo/gloo/transport/tcp/"
+            "unbound_buffer.cc:81] Timed out waiting 30000ms for recv operation to complete\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [2]), v
+    assert _accused(d) & {0, 1, 3} == set(), d
+
+
+def test_the_coordinators_report_of_several_ranks_after_the_waiters_lines(tmp_path):
+    """The same shape with wait_all_ranks=True in a world of 8, torchrun's prefixes, the report printed last."""
+    text = ("".join(_mb_waiter(r, f"[rank{r}]: RuntimeError: ") for r in (6, 1, 4))
+            + "[rank0]: [E1107 08:12:44.417 ProcessGroupGloo.cpp:2871] [Rank 0]: Ranks 5, 7 failed to pass "
+            "monitoredBarrier in 600000 ms\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [5, 7]), v
+    assert _accused(d) & {0, 1, 4, 6} == set(), d
+
+
+def test_the_coordinators_report_in_the_older_wording_clears_rank_0(tmp_path):
+    """torch 1.10's report without its "[Rank 0]: " tag, behind Python logging's prefix, in a world of 3."""
+    text = ("2023-03-02 10:01:12,004 - ERROR - RuntimeError: Rank 1 failed to pass monitoredBarrier in 2000 ms\n"
+            + _mb_waiter(2, "2023-03-02 10:01:12,090 - ERROR - RuntimeError: "))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [1]), v
+    assert _accused(d) & {0, 2} == set(), d
+
+
+def test_the_waiters_lines_alone_still_name_the_coordinator(tmp_path):
+    """Without the coordinator's report, gloo's bare log lines of the waiting ranks are all there is: the rank they
+    name (rank 0) never answered."""
+    text = (_mb_waiter(3) + " Original exception: \n[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] "
+            "Timed out waiting 30000ms for recv operation to complete\n" + _mb_waiter(1))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [0]), v
+    assert _accused(d) & {1, 3} == set(), d
+
+
 def _coll(dev: int, pid: int, op: str, count: int, comm: str, n: int = 8) -> str:
     """NCCL_DEBUG_SUBSYS=COLL's line of one collective (enqueue.cc's INFO, RCCL alike)."""
     return nccl_info("gpu-node-4", pid, dev, f"{op}: opCount {count:x} sendbuff 0x7f21a0000000 recvbuff 0x7f21a0000000 "

@@ -73,6 +73,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
         # torch.multiprocessing.spawn called with nprocs = the world size (one host: a child's index is its rank)
         self._spawn_world = False
+        self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
         self.queued: list[Event] = []  # the further ranks of a record that names several on one line
         # a summary's exitcode line read without its entry (line, event, value), held while its rank line may follow
@@ -163,6 +164,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
+        self._sgl_dead: tuple[int, Event] | None = None  # SGLang's "Rank N scheduler is dead" (its exit code follows)
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
@@ -476,6 +478,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
         if "nprocs=" in body and S.R_SPAWN_WORLD.search(body):
             self._spawn_world = True
+        if "simple_launcher" in body and S.R_ONE_PROCESS_FRAME.search(body):
+            self._one_proc = lineno
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
@@ -512,6 +516,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = None  # the process that prints it is the victim; the one that left is its peer
             self._mpi_peer = (lineno, ev)
             return ev
+        if self._sgl_dead is not None and lineno - self._sgl_dead[0] <= 8 and (x := S.R_SGL_EXIT_CODE.search(body)):
+            # SGLang's launcher joins the dead scheduler's process and logs its exit code, "Exit code: -9"
+            self._sgl_dead[1].data["exitcode"], self._sgl_dead = int(x.group(1)), None
+            return None
         if lineno - self._mpi_block <= 8:
             ev = self._mpi_first(lineno, text, body)
             if ev is not False:

@@ -53,11 +53,28 @@ def waiting(st: RankState) -> bool:
     return bool(st.timeouts) or any(is_consequence(e) for e in st.errors)
 
 
+def barrier_roles(c: Collected) -> tuple[set[int], set[int]]:
+    """The ranks torch's monitored_barrier names as not arriving, and the ranks it shows waiting at it.
+
+    The barrier has one coordinator, the group's rank 0: every other rank sends to it and waits for its answer,
+    and says "successfully reached monitoredBarrier, but received errors while waiting for send/recv from rank 0"
+    when none comes. The coordinator's own report, "[Rank 0]: Rank(s) N failed to pass monitoredBarrier in T ms",
+    shows it at the barrier, waiting for N: where that report is in the logs, the others' "from rank 0" is only its
+    abort (it threw without answering), so the coordinator is a waiter and the report's ranks are the ones missing
+    (lead rule U (4)). Without the report, the rank the waiters name is all there is."""
+    evs = c.samples.get("monitored_barrier", [])
+    reports = [e for e in evs if not e.data.get("errors")]
+    named = {r for e in (reports or evs) for r in e.data.get("ranks", [])}
+    waiters = {r for e in evs for r in e.data.get("waiters", [])}
+    if reports:  # the coordinator the waiters name reported from the barrier itself
+        waiters |= {r for e in evs if e.data.get("errors") for r in e.data.get("ranks", [])}
+    return named, waiters - named
+
+
 def barrier_waiters(c: Collected) -> set[int]:
     """Ranks torch's monitored_barrier shows waiting at the barrier for the ranks it names: victims, whatever a
     launcher records of them afterwards (their exit is the barrier's error)."""
-    named = {r for e in c.samples.get("monitored_barrier", []) for r in e.data.get("ranks", [])}
-    return {r for e in c.samples.get("monitored_barrier", []) for r in e.data.get("waiters", [])} - named
+    return barrier_roles(c)[1]
 
 
 @dataclass

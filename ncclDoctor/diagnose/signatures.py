@@ -769,6 +769,18 @@ R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # the spawn call of a traceback passing the world size as its process count ("nprocs=args.distributed_world_size,"):
 # the job is that one host's children, so a child's index is its global rank (lead rule I)
 R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
+# accelerate's simple_launcher (accelerate/commands/launch.py), the path `accelerate launch` takes when it runs no
+# distributed launcher (no --multi_gpu, DeepSpeed, FSDP, TPU): ONE subprocess.Popen of the script, whose failure it
+# raises as subprocess.CalledProcessError ("... died with <Signals.SIGKILL: 9>"). Its frame (or the call of it in
+# launch_command) in the traceback above that error says the command was the job's only process: rank 0 of a world of
+# one, where no other rank and no second node is shown (lead rules A, I, AG)
+R_ONE_PROCESS_FRAME = re.compile(r"\bin simple_launcher$|^\s*simple_launcher\(args\)\s*$")
+# SGLang's launcher (entrypoints/engine.py _launch_subprocesses) waits on each scheduler's pipe in turn; one that
+# closes before the scheduler reported ready: "Rank 0 scheduler is dead. Please check if there are relevant logs.",
+# then, once it joined that process, "Exit code: -9" (its multiprocessing exitcode, -N: killed by signal N). N is the
+# scheduler's index among this node's (its TP rank on one node): a launcher's record of that process
+R_SGL_SCHEDULER_DEAD = re.compile(r"\bRank (\d{1,6}) scheduler is dead\b")
+R_SGL_EXIT_CODE = re.compile(r"\bExit code: (-?\d{1,4})\s*$")  # behind SGLang's own "[12-16 14:27:10] " stamp
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"
