@@ -3726,3 +3726,42 @@ def test_srun_oom_task_is_no_rank_with_one_task_a_node(tmp_path):
     for script in ("#SBATCH -N 4\n#SBATCH -n 4\n", ""):
         v = _verdict(tmp_path, _srun_oom(0, "nid006024", script))
         assert v["cause"] == "host_oom" and v["culprits"] == [], v
+
+
+# --- round 49: multiprocessing's temp dir not created under a DataLoader feeder (lead rules F, AL (1)) -------------
+_FEEDER = ('File "{py}/multiprocessing/queues.py", line 244, in _feed\nobj = _ForkingPickler.dumps(obj)\n'
+           'File "{py}/site-packages/torch/multiprocessing/reductions.py", line 619, in reduce_storage\n'
+           'df = multiprocessing.reduction.DupFd(fd)\n'
+           'File "{py}/multiprocessing/resource_sharer.py", line 126, in _start\n'
+           'File "{py}/multiprocessing/util.py", line 149, in get_temp_dir\n'
+           "tempdir = tempfile.mkdtemp(prefix='pymp-')\n{prefix}OSError: [Errno {errno}] {said}: '{tmp}/pymp-{sfx}'\n")
+_HEARTBEAT = ("[rank{r}]:[E1229 20:29:13.091296956 ProcessGroupNCCL.cpp:1484] [PG ID 0 PG GUID 0(default_pg) Rank {r}] "
+              "ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued "
+              "collectives.\n")
+
+
+def test_a_feeder_thread_that_cannot_make_pymp_in_a_full_tmp_is_dataloader_shm_before_the_kill(tmp_path):
+    """imagenet-nishantb06: an untagged DataLoader queue feeder fails to pass a batch (reduce_storage -> DupFd ->
+    resource_sharer's Listener) because /tmp is full; the heartbeat monitors fire later and a bare 'Killed' ends it:
+    aftermath, the earlier failure decides (rule AL (1)). Nobody named: the traceback has no rank."""
+    for py, prefix, errno, said, tmp, sfx, ranks, end in (
+            ("/opt/conda/lib/python3.11", "", 28, "No space left on device", "/tmp", "m_olac7h", (2, 3), "Killed\n"),
+            ("/usr/lib/python3.10", "  ", 28, "No space left on device", "/scratch/job42/tmp", "x1_9ab", (0, 5, 6),
+             "Killed\n"),
+            ("/home/u/.venv/lib/python3.12", "", 122, "Disk quota exceeded", "/home/u/tmp", "qq0", (1,), "")):
+        text = (_FEEDER.format(py=py, prefix=prefix, errno=errno, said=said, tmp=tmp, sfx=sfx)
+                + "".join(_HEARTBEAT.format(r=r) for r in ranks) + end)
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "dataloader_shm", d["verdict"]
+        assert d["verdict"]["culprits"] == [] and not _accused(d)
+        assert tmp in d["verdict"]["fix"] and "TMPDIR" in d["verdict"]["fix"]
+
+
+def test_a_full_disk_elsewhere_or_a_ranked_kill_is_not_the_pymp_reading(tmp_path):
+    """A checkpoint write failing on a full disk is no DataLoader transport; and a rank the launcher's record shows
+    killed with SIGKILL is read first (its own kill)."""
+    v = _verdict(tmp_path, "OSError: [Errno 28] No space left on device: '/ckpt/step_100/model.pt'\nKilled\n")
+    assert v["cause"] != "dataloader_shm", v
+    text = (_FEEDER.format(py="/usr/lib/python3.10", prefix="", errno=28, said="No space left on device", tmp="/tmp",
+                           sfx="ab12") + failure_record(0, 3, 3, -9, 4411))
+    assert _verdict(tmp_path, text)["cause"] == "host_oom"

@@ -2102,3 +2102,31 @@ def test_a_topology_internal_error_without_a_launcher_record_names_nobody(tmp_pa
     """Negative: the same error with no launcher record: no process is shown failing alone, culprits []."""
     v = _verdict(tmp_path, _topo_internal(0, "nic", "busid", record=False))
     assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+
+
+# --- round 49: an EOFError beside an ncclRemoteError with no 'Last error' line (lead rule O) -----------------------
+_REMOTE = ("torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+           "NCCLUtils.cpp:{line}, remote process exited or there was a network error, NCCL version {ver}\n")
+
+
+def _eof(rank: int, frame: str) -> str:
+    return (f"[rank{rank}]: Traceback (most recent call last):\n[rank{rank}]:   File \"/opt/megatron-lm/megatron/core/"
+            f"dist_checkpointing/{frame}\", line 425, in save\n[rank{rank}]:     raise EOFError\n"
+            f"[rank{rank}]: EOFError\n")
+
+
+def test_an_eoferror_beside_a_bare_remote_error_is_a_process_gone(tmp_path):
+    """Megatron-Bridge-926: a checkpoint save ends in ncclRemoteError's either-or (no Last error) and a rank's
+    EOFError -- a read found the other end closed: the 'remote process exited' half, early_exit, nobody named."""
+    for text in (_REMOTE.format(line=77, ver="2.27.3") + _eof(2, "serialization.py"),
+                 _eof(5, "strategies/filesystem_async.py") + _eof(1, "serialization.py")
+                 + "> " + _REMOTE.format(line=104, ver="2.21.5")):
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("early_exit", []) and not _accused(d), d
+        assert "EOFError" in d["verdict"]["summary"]
+
+
+def test_a_bare_remote_error_with_another_exception_stays_unknown(tmp_path):
+    """The either-or with a rank's ValueError (no end-of-stream read) is not told apart: unknown, as before."""
+    text = _REMOTE.format(line=77, ver="2.27.3") + "[rank3]: ValueError: bad shape\n"
+    assert _verdict(tmp_path, text)["cause"] == "unknown"

@@ -1988,3 +1988,95 @@ def test_py_spy_failing_alone_or_dumps_outside_a_collective_are_not_a_missing_ra
                                                                      "barrier (myproject/sync")
     for text in (alone, outside):
         assert _verdict(tmp_path, text)["cause"] != "rank_missing"
+
+
+# --- round 49: timeouts in different process groups, each rank inside its own group's op (lead rules B, E) --------
+def _own_group(rank: int, pg: int, seq: int, op: str, numel: int, prefix: str = "") -> str:
+    """torch 2.4's watchdog line (no group in it) and its status line naming the group (ProcessGroupNCCL.cpp)."""
+    return (prefix + watchdog_line(rank, seq, op, 600007, 600000, numel=numel, at=607)
+            + f"{prefix}[rank{rank}]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:1664] [PG {pg} Rank {rank}] "
+            f"Exception (either an error or timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: "
+            f"{seq}, last completed NCCL work: {max(seq - 1, 0)}.\n")
+
+
+def test_ranks_timed_out_each_in_its_own_groups_p2p_op_are_a_rank_missing_nobody_named(tmp_path):
+    """xDiT's PipeFusion (xdit-284): rank 0 in a SEND of one pipeline group, rank 3 in a batched COALESCED send/recv
+    of another: SeqNums count per group, nobody is behind; each waits on a peer these lines do not show."""
+    for lines in (_own_group(0, 37, 0, "SEND", 7208960, "  3%|| 1/3 ") + _own_group(3, 35, 29, "COALESCED",
+                                                                                    18446744073709551615),
+                  _own_group(6, 12, 4, "RECV", 1048576) + _own_group(2, 9, 118, "SEND", 1048576)
+                  + _own_group(5, 14, 40, "_RECV", 65536, "> ")):
+        d = _report(tmp_path, lines)
+        assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+        assert d["verdict"]["culprits"] == [] and not _accused(d)
+        assert "send/recv pairing" in d["verdict"]["fix"]
+
+
+def test_two_groups_where_a_member_of_one_is_at_another_seqnum_stay_unnamed_and_not_per_group(tmp_path):
+    """Two ranks of one group at different SeqNums (beside a rank of another group) are not 'each inside its own
+    group's op': no per-group rule B; and one group alone is rule B's own shape, not this one."""
+    lines = (_own_group(1, 7, 30, "SEND", 4096) + _own_group(4, 7, 31, "SEND", 4096)
+             + _own_group(2, 8, 3, "RECV", 4096))
+    v = _verdict(tmp_path, lines)
+    assert "its own process group's stuck op" not in v["summary"], v
+
+
+# --- round 49: a launcher's SIGTERM teardown makes silent ranks only a lead (lead rules B, E, I) -------------------
+def _pals_world(timed: tuple[int, ...], world: int, stopped: int | None, aborted: int, seq: int = 7) -> str:
+    """Every rank's NCCL init (nranks WORLD, two nodes of world/2 GPUs), then the ranks in TIMED time out in PG 0 at
+    SEQ (torch 2.3's wording), then HPE Cray PALS mpiexec's record: the first aborted rank (signal 6) and one rank
+    it stopped (signal 15)."""
+    half = world // 2
+    out = []
+    for r in range(world):
+        host = f"x3100c0s{r // half}b0n0"
+        out.append(nccl_info(host, 4100 + r, r % half, f"comm 0x55{r:02d}aa rank {r} nranks {world} cudaDev {r % half} "
+                             f"nvmlDev {r % half} busId {r % half}7000 commId 0x61 - Init COMPLETE"))
+    for r in timed:
+        out.append(f"[rank{r}]:[E ProcessGroupNCCL.cpp:563] [Rank {r}] Watchdog caught collective operation timeout: "
+                   f"WorkNCCL(SeqNum={seq}, OpType=BROADCAST, NumelIn=800, NumelOut=800, Timeout(ms)=300000) ran "
+                   f"for 3000{r:02d} milliseconds before timing out.\n"
+                   f"[rank{r}]:[E ProcessGroupNCCL.cpp:1537] [PG 0 Rank {r}] Timeout at NCCL work: {seq}, last "
+                   f"enqueued NCCL work: {seq + 1}, last completed NCCL work: {seq - 1}.\n")
+    out.append(f"x3100c0s0b0n0.hsn.cm.polaris.alcf.anl.gov: rank {aborted} died from signal 6 and dumped core\n")
+    if stopped is not None:
+        out.append(f"x3100c0s0b0n0.hsn.cm.polaris.alcf.anl.gov: rank {stopped} died from signal 15\n")
+    return "".join(out)
+
+
+def test_silent_ranks_beside_a_pals_sigterm_teardown_are_rank_missing_nobody_named(tmp_path):
+    """alcf-nccl-tests-vae: a world of 8 (Init COMPLETE on all), 5 ranks inside one BROADCAST, 3 silent, and
+    mpiexec's record shows one of the silent ranks stopped by SIGTERM: a rank inside whose timeout had not fired is
+    silent alike, so the silent ones are only a lead."""
+    for timed, world, stopped, aborted in (((1, 4, 5, 6, 7), 8, 3, 1), ((0, 1, 2, 5, 6, 7, 9, 10, 11), 12, 8, 2)):
+        d = _report(tmp_path, _pals_world(timed, world, stopped, aborted))
+        assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+        assert not _accused(d) & set(timed) and not _accused(d), d["verdict"]
+        assert d["verdict"]["confidence"] == "low"
+
+
+def test_silent_ranks_with_no_teardown_shown_are_still_named(tmp_path):
+    """The same world with only the first abort in mpiexec's record (no rank stopped by SIGTERM): every rank's log
+    is here, so the silent ones are named at medium as before."""
+    d = _report(tmp_path, _pals_world((1, 4, 5, 6, 7), 8, None, 1))
+    assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+    assert _accused(d) == {0, 2, 3}, d["verdict"]
+
+
+def test_an_interleaved_nccl_lines_interfaces_are_the_last_prefixs(tmp_path):
+    """Two nodes' processes writing to one stream cut each other's lines: the bootstrap interface after the second
+    host's prefix is that host's, so two hosts with their own addresses share none (no NAT verdict)."""
+    for a, b in (("x3200c0s25b0n0", "x3200c0s25b1n0"), ("gpu-node-07", "gpu-node-12")):
+        text = (nccl_info(a, 3055271, 0, "Bootstrap : Using bond0:10.140.48.182<0>")
+                + nccl_info(b, 3051060, 0, "Bootstrap : Using bond0:10.140.48.181<0>")
+                + f"{a}:3055272:3055506 [1] NCCL INFO NET/OFI Libfabric provider asso"
+                + nccl_info(b, 3051061, 1, "Bootstrap : Using bond0:10.140.48.181<0>")
+                + f"{a}:3055274:3055502 [3] NCCL"
+                + nccl_info(b, 3051063, 3, "Bootstrap : Using bond0:10.140.48.181<0>")
+                + watchdog_line(1, 7, "BROADCAST", 300066, 300000, numel=800))
+        v = _verdict(tmp_path, text)
+        assert v["cause"] != "network_setup", v
+    shared = (nccl_info("node-a", 11, 0, "Bootstrap : Using eth0:172.17.0.2<0>")
+              + nccl_info("node-b", 12, 0, "Bootstrap : Using eth0:172.17.0.2<0>")
+              + watchdog_line(1, 7, "BROADCAST", 300066, 300000, numel=800))
+    assert _verdict(tmp_path, shared)["cause"] == "network_setup"  # two real hosts on one address still are

@@ -219,13 +219,15 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     unlogged = [r for r in silent if r not in logged]
     if logged:
         # untagged lines all at one SeqNum read as one collective; at several, the groups are unknown
-        full = complete_input(c) and (not untagged or len(seqs) == 1)
+        full = complete_input(c) and (not untagged or len(seqs) == 1) and not _stopped(c, logged)
         out.append(Conclusion(
             "culprit", "medium" if full else "low",
             f"process group {_pg_name(pg)}: {len(ins)} rank(s) were inside collective {_num(target)}, but rank(s) "
             f"{_fmt_ranks(logged)} logged no timeout and no watchdog status: they were not inside it"
-            + ("" if full else " — but the input does not hold every rank's full log (an excerpt?), "
-               "so this is only a lead"),
+            + ("" if full else " — but the launcher's record shows rank "
+               f"{_fmt_ranks(_stopped(c, logged))} stopped by SIGTERM in the teardown: a rank inside whose timeout "
+               "had not fired yet is silent alike, so this is only a lead" if _stopped(c, logged) and complete_input(c)
+               else " — but the input does not hold every rank's full log (an excerpt?), so this is only a lead"),
             logged, pg, target,
             _victim_lines(c, pg, timed)
             + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} without a watchdog line"
@@ -242,6 +244,14 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     if untagged and len(seqs) > 1:
         out.append(_groups_unclear(c, pg, timed))
     return out
+
+
+def _stopped(c: Collected, silent: list[int]) -> list[int]:
+    """Silent ranks the launcher's record shows stopped by SIGTERM (torchrun's, mpiexec's teardown after another
+    rank failed): the stop reached them while they ran, so their silence may be a timeout not fired yet (lead rules
+    B, E, I: beside them, the other silent ranks are no surer)."""
+    return sorted({e.rank for e in c.child_failures if e.rank in silent
+                   and (e.data.get("exitcode") == -15 or e.data.get("signal") == "SIGTERM")})
 
 
 def _pg_name(pg: str) -> str:

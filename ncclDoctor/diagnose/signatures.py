@@ -673,6 +673,11 @@ R_GIL_HELD = re.compile(r"Could not acquire GIL within \d{1,9} ?ms")
 R_TORCH_SHM = re.compile(r"unable to (?:write to file|open shared memory object|mmap \d+ bytes from file|resize file|"
                          r"allocate shared memory\(shm\) for file) <(/torch_[\w\-]{1,60})>(?:[^:\n]{0,40}:\s*"
                          r"([A-Za-z][^\n(]{0,80}))?")
+# Python's multiprocessing failing to create its temporary directory (util.get_temp_dir's "pymp-XXXX" under TMPDIR,
+# /tmp by default), where the Listener of resource_sharer -- which hands a shared tensor's file descriptor from a
+# DataLoader worker's queue feeder to the main process (torch's reduce_storage -> DupFd) -- puts its socket:
+# "OSError: [Errno 28] No space left on device: '/tmp/pymp-m_olac7h'". The batch cannot be passed.
+R_MP_TMP = re.compile(r"\[Errno (\d{1,3})\] ([A-Za-z][^:\n]{0,60}): '([^'\n]{0,200}?)/pymp-\w{1,40}'")
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")
@@ -811,6 +816,10 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
                            # 128 + 9: killed by SIGKILL)
                            r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
+# HPE Cray PALS's mpiexec (Polaris, Aurora): "x3200c0s25b0n0.hsn...: rank 1 died from signal 6 and dumped core",
+# "...: rank 3 exited with code 1" -- the host, the MPI (global) rank, its signal or exit code
+R_PALS_EXIT = re.compile(r"(?<![\w.\-])([\w.\-]{1,255}): rank (\d{1,7}) (?:died from signal (\d{1,2})\b|"
+                         r"exited with code (\d{1,3})\b)")
 # srun's own record of its tasks' ends ("srun: error: node-3: task 5: Exited with exit code 1", "srun: error: node-3:
 # tasks 9-10,12-15: Killed"): the node, the task ids (SLURM_PROCID), and how they ended; and the step's teardown that
 # srun or slurmstepd starts ("srun: launch/slurm: _step_signal: Terminating StepId=43.0", "*** STEP 43.0 ON node-3

@@ -379,6 +379,12 @@ class CrashReaders:
             ev = self._context(lineno, text, "dataloader")
             ev.data.update(signal=None, bus_error=False, shm_file=t.group(1), shm_errno=(t.group(2) or "").strip())
             return ev
+        p = S.R_MP_TMP.search(text) if not m and "pymp-" in text else None
+        if p:  # multiprocessing could not make the temp dir its fd-passing socket lives in (a worker's batch)
+            ev = self._context(lineno, text, "dataloader")
+            ev.data.update(signal=None, bus_error=False, mp_tmp=p.group(3) or "/", mp_errno=int(p.group(1)),
+                           mp_said=p.group(2).strip())
+            return ev
         if not m:
             return None
         ev = self._context(lineno, text, "dataloader")

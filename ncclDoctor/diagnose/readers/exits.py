@@ -268,6 +268,13 @@ class ExitReaders:
             ev.data.update(exitcode=int(pc.group(2)), local_rank=int(pc.group(1)), pid=None,
                            launcher="paddle.distributed.launch")
             return ev
+        p = S.R_PALS_EXIT.search(text) if ": rank " in text and (" died from signal " in text
+                                                                 or " exited with code " in text) else None
+        if p:  # PALS's mpiexec: the rank's end, a signal as torchrun's negative exit code
+            ev = self._global_exit(lineno, text, int(p.group(2)), -int(p.group(3)) if p.group(3) else int(p.group(4)),
+                                   p.group(1))
+            ev.data["launcher"] = "mpiexec (PALS)"
+            return ev
         g = S.R_GLOBAL_EXIT.search(text)
         if g:  # a launcher's record that names the global rank
             if g.group("kr"):

@@ -252,6 +252,10 @@ class NcclReaders:
         if not found:
             return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")
+        if ifs and (own := _own_prefix(text, ifs.start(), m)) is not m:
+            # processes writing to one stream cut each other's lines ("... provider assox3200n1:51061:51061 [1] NCCL
+            # INFO Bootstrap : Using ..."): the interface list is the process's whose prefix comes right before it
+            ev.host, ev.pid = own.group("host"), int(own.group("pid"))
         if nr and ev.rank is None:
             ev.rank = int(nr.group(1))
         if split:  # ncclCommSplit's "rank N" is the rank inside the new sub-communicator, not a global rank, and
@@ -335,3 +339,11 @@ class NcclReaders:
             ev.data["done"] = bool(S.R_LOADING_DONE.search(text, bar.end()))
             return ev
         return None
+
+
+def _own_prefix(text: str, at: int, first):
+    """The last host:pid:tid [dev] NCCL prefix before offset ``at`` (``first`` where the line holds only one)."""
+    last = first
+    for p in S.R_NCCL_PREFIX.finditer(text, first.end(), at):
+        last = p
+    return last

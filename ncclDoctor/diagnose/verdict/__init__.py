@@ -82,6 +82,7 @@ from ncclDoctor.diagnose.verdict.memory import (
     _gpu_oom,
     _host_mem,
     _killed,
+    _mp_tmp,
     _rss_runaway,
 )
 from ncclDoctor.diagnose.verdict.missing import (
@@ -159,7 +160,7 @@ from ncclDoctor.findings import Finding, Severity
 
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
-    _gpu_oom, _ucx_cuda, _cuda, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _killed, _ray_died,
+    _gpu_oom, _ucx_cuda, _cuda, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _mp_tmp, _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _launch_setup, _cuda_fork, _settings_check, _import_alike, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
