@@ -2080,3 +2080,33 @@ def test_an_interleaved_nccl_lines_interfaces_are_the_last_prefixs(tmp_path):
               + nccl_info("node-b", 12, 0, "Bootstrap : Using eth0:172.17.0.2<0>")
               + watchdog_line(1, 7, "BROADCAST", 300066, 300000, numel=800))
     assert _verdict(tmp_path, shared)["cause"] == "network_setup"  # two real hosts on one address still are
+
+
+# --- session 16, fix49 G4: torchrun's "[defaultN]:" is a local rank (corpus rule AC (3)) --------------------------
+_TOKENISE = "Running tokenizer on dataset (num_proc=8):  41%|████      | 41000/100000 [01:02<01:30, 650 examples/s]\n"
+_PACKING = "Packing (num_proc=1):   1%|          | 857140/108919656 [30:00<62:11:24, 476.77 examples/s]\n"
+
+
+def test_a_bar_behind_a_local_prefix_shown_before_other_global_ranks_names_nobody(tmp_path):
+    """Round 49 (ms-swift-4340 under the torchrun-role variant): torchrun's "[defaultN]:" is the LOCAL rank. Where the
+    same prefix stands before the tags of other global ranks ("[default0]:[rank7]:", every line given one prefix, or
+    a job on several nodes), it is not the global rank, and a data bar behind it names no rank (rule AC (1)): the
+    ranks inside the collective are victims, the one they wait for is not shown."""
+    for local, ranks, bar, stamp in ((0, (2, 7), _PACKING, ""), (1, (3, 5, 6), _TOKENISE, ""),
+                                     (3, (4, 6), _PACKING, "2024-05-01T12:00:01.123456789Z ")):
+        text = f"{stamp}[default{local}]:{bar}" + "".join(f"{stamp}[default{local}]:{_wd24(r, 57)}" for r in ranks)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []), (local, v)
+        assert not _accused(d), (local, d["verdict"])
+
+
+def test_a_bar_behind_a_local_prefix_that_is_each_processs_global_rank_still_names_it(tmp_path):
+    """The near shape: one node, each "[defaultN]:" before its own "[rankN]:" only (local = global): the bar behind
+    "[default1]:" is rank 1's, still preparing data while ranks 0 and 2 wait (rule I)."""
+    for busy, waiting in ((1, (0, 2)), (3, (0, 1, 2))):
+        text = f"[default{busy}]:{_TOKENISE}" + "".join(f"[default{r}]:{_wd24(r, 6)}" for r in waiting)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", [busy]), v
+        assert not _accused(d) & set(waiting), v

@@ -285,7 +285,9 @@ def wrap_width(head: bytes) -> int | None:
     least WRAP_MIN, and lines that reach it are followed by their rest (``_continues``: four
     "Sending process N closing signal SIGHUP" lines of one length are not one wrapped line).
     Two such lines are needed, or one at a usual terminal width."""
-    lines = [x.rstrip("\r") for x in head.decode("utf-8", "replace").split("\n")]
+    text = head.decode("utf-8", "replace")
+    # colour codes take no column on the screen: the width and the lines' starts are the visible text's
+    lines = [x.rstrip("\r") for x in (R_ANSI.sub("", text) if "\x1b" in text else text).split("\n")]
     lines = lines[:-1] if len(head) >= SNIFF else lines  # the last one may be cut by the head's end
     w = max(map(len, lines), default=0)
     if w < WRAP_MIN:
@@ -355,7 +357,7 @@ def unwrap(text: str, width: int) -> str:
     line keeps the number of its last piece: one empty line per joined piece goes before it,
     so every other line keeps its number in the file."""
     out, parts, prev, table = [], [], "", False
-    lines = text.split("\n")
+    lines = (R_ANSI.sub("", text) if "\x1b" in text else text).split("\n")  # cut in visible columns (wrap_width)
     for i, line in enumerate(lines):
         if parts and not table and _starts_anew(prev, line.rstrip("\r")):
             # a line that ended at the column by chance: the next one starts like a new line (its own

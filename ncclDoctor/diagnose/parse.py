@@ -140,6 +140,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.oom_kills: list[Event] = []  # the kernel OOM killer's "Killed process P" events (first 8; finish)
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
+        self._role_ranks: dict[int, set[int]] = {}  # "[defaultN]:" -> the global ranks tagged after it (R_ROLE_RANK)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         self.evals: dict[int | None, Event] = {}  # the last evaluation output of each prefix's rank (_eval)
         self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
@@ -260,6 +261,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.aside.append(ev)
         if self._srun_tasks:
             self._srun_first()
+        if self._role_ranks and self.bars:
+            self._local_bars()
         ev, self._pending = self._pending, None
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
@@ -336,6 +339,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, text)
+        if "[default" in text and ("[rank" in text or "[Rank " in text):
+            self._role_rank(text)
         if "RSS" in text:
             self._rss(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
         if "Evaluat" in text:
@@ -437,7 +442,23 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
             ev = Event("busy", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])
             ev.data.update(rank=rank, what=what[:80], pct=pct, done=pct >= 100 or n >= total > 0)
+            if h.group(0).startswith("[default") and rank is not None:
+                ev.data["role"] = rank  # a local rank: _local_bars decides at the end whether it is the global one
             self.bars[rank] = ev
+
+    def _role_rank(self, text: str) -> None:
+        m = S.R_ROLE_RANK.search(S.R_ANSI.sub("", text) if "\x1b" in text else text)
+        if m and len(self._role_ranks) < 64:
+            self._role_ranks.setdefault(int(m.group(1)), set()).add(int(m.group(2) or m.group(3)))
+
+    def _local_bars(self) -> None:
+        """A bar behind torchrun's "[defaultN]:" names rank N only while N can be the global rank: where the same
+        prefix is shown before another global rank's tag ("[default0]:[rank7]:"), N is a local rank of a job on
+        several nodes (corpus rule AC (3)), or a prefix every line was given, and the bar names no rank."""
+        for ev in self.bars.values():
+            role = ev.data.get("role")
+            if role is not None and self._role_ranks.get(role, set()) - {role}:
+                ev.data["rank"] = None
 
     def _eval(self, lineno: int, text: str, at: int, running: bool, what: str = "") -> None:
         """An evaluation step's own output (signatures.R_EVAL_BAR/R_EVAL_LINE): a validation bar short of its end, an

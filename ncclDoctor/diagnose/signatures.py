@@ -487,6 +487,11 @@ R_EVAL_BAR = re.compile(r"\b(?:val(?:id(?:ation|ating|ate)?)?|eval(?:uat(?:e|ing
                         re.IGNORECASE)
 R_EVAL_LINE = re.compile(r"\bEvaluating [\w ,*/-]{1,60}\.\.\.|\bEvaluate annotation type\b")
 R_LAUNCH_TAG = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")
+# torchrun's "[defaultN]:" role prefix (N: the LOCAL rank) before a global rank's own tag on the same line
+# ("[default0]:[rank7]:", "[default0]:[E524 ...] [Rank 7]"): the prefix N names global rank K on its node only;
+# where one prefix is shown before several global ranks, or before another one, it is not the global rank.
+R_ROLE_RANK = re.compile(r"\[default(\d{1,5})\]:\s?(?:\[rank(\d{1,7})\]:|[^\[]{0,4}\[[EWIF]\d{4} [^\]]{0,120}\] "
+                         r"\[Rank (\d{1,7})\])")
 # init_process_group(init_method="tcp://HOST:PORT"): the TCPStore is created by rank 0's own process (is_master for
 # rank 0), not by a launcher's agent -- so a reset store connection there is rank 0's process gone.
 # A traceback frame of torchrun's own process (its main, the elastic agent, the rendezvous handlers), not of a worker:
