@@ -308,6 +308,11 @@ R_LIBFABRIC_CQ = re.compile(r"libfabric:\d+:(?:\d+:)?(?:[^:\s]*:)?(\w+):cq:\w*er
                             r".{0,80}?\berr: ?(\d{1,6})(?:, (?:message|prov_err): ?([^(\n]{1,80}?))?"
                             r"(?= My | Peer |\s*\(|\s*$)")
 R_LIBFABRIC_PEER = re.compile(r"Peer host id: ?([\w.\-]{1,80})")
+# EFA's words for a peer whose endpoint never completed the connection handshake (libfabric prov/efa efa_errno.h:
+# "Unresponsive receiver (reachable by EFA device but handshake failed)", beside "(connection previously established)"
+# for one lost later): the two endpoints never connected -- a connection failing at set-up (lead rules L, O, X (1)),
+# not a completion error of a running transfer
+R_OFI_HANDSHAKE = re.compile(r"\bhandshake (?:failed|fail(?:ure)?|timed out|not (?:completed|received))", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # An RDMA engine of its own refused a queue pair by the host, in its words (Mooncake's rdma_endpoint.cpp: "Failed to
 # create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
