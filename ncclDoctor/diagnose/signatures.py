@@ -1489,6 +1489,13 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
                             # the ranks that waited on that build, loading the module it never wrote
                             r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
+# A library's loader failing to resolve a function in a shared library it opened (dlsym): "Invalid handle. Cannot load
+# symbol cublasLtGetVersion" (a CUDA library's lazy-loading stub), "Could not load symbol X", "Failed to resolve symbol
+# X": the library installed is missing or of another version than the code calling it was built for -- the job's shared
+# install, the same on every process that loads it (lead rule AF (2)). NCCL's own plugin probes ("Failed to find
+# ncclCollNetPlugin symbol") say "find" and go on: not this.
+R_LIB_UNLOADABLE = re.compile(r"\b(?:[Cc]annot|[Cc]ould not|[Ff]ailed to|[Uu]nable to) (?:load|resolve) (?:the )?"
+                              r"symbol:? ['\"`]?(?P<sym>[A-Za-z_]\w{1,80})")
 # One installed library refusing another at start-up because their versions do not match (lead rule AF (2), round 41's
 # sentence): pybind11's "TypeError: <Class>: No constructor defined!" -- a Python class built on a C++ binding (a
 # launcher's subclass of c10d's Store, torchelastic's EtcdStore) that the installed build does not let Python construct.
