@@ -2496,7 +2496,7 @@ def test_a_net_plugin_failing_to_start_on_an_excerpt_of_several_nodes_stays_netw
     assert _verdict(tmp_path, two)["cause"] == "network_setup"
 
 
-def _tests_run(prefix: str = "") -> str:
+def _clean_table_run(prefix: str = "") -> str:
     """An nccl-tests all_reduce_perf table that ran to its end, 0 wrong at every size."""
     rows = "".join(f"{prefix}  {s:>12}  {s // 4:>12}     float     sum      -1    85.1    0.05    0.09      0    "
                    "84.2    0.05    0.09      0\n" for s in (8, 1024, 1048576))
@@ -2511,11 +2511,11 @@ def test_error_lines_an_nccl_tests_run_completed_after_are_benign(tmp_path):
     the nccl-tests run completing ('Avg bus bandwidth', 0 wrong): they stopped nothing -- none, nobody named."""
     pmix = "".join(f"{r:2d}: [compute-{r // 4}:{7700 + r}] PMIX ERROR: ERROR in file gds_ds12_lock_pthread.c at line "
                    "168\n" for r in range(8))
-    v = _verdict(tmp_path, pmix + _tests_run(" 0: "))
+    v = _verdict(tmp_path, pmix + _clean_table_run(" 0: "))
     assert (v["cause"], v["culprits"]) == ("none", []), v
     assert "PMIX_MCA_gds=hash" in v["fix"] and "benign" in v["fix"], v
     other = "".join(f"[1,{r}]<stderr>:ERROR: hwloc topology discovery failed on node{r}\n" for r in range(3))
-    v = _verdict(tmp_path, other + _tests_run())
+    v = _verdict(tmp_path, other + _clean_table_run())
     assert (v["cause"], v["culprits"]) == ("none", []), v
 
 
@@ -2523,6 +2523,6 @@ def test_an_error_line_after_the_run_completed_or_with_no_completion_is_still_a_
     """The near shapes that must not change: the same error line after the run's completion (something failed after
     it), or with the table cut before its end (no completion): the last reading's unknown stays."""
     line = " 3: [compute-1:7703] PMIX ERROR: ERROR in file gds_ds12_lock_pthread.c at line 168\n"
-    assert _verdict(tmp_path, _tests_run(" 0: ") + line)["cause"] == "unknown"
-    cut = _tests_run(" 0: ").split("# Out of bounds")[0]
+    assert _verdict(tmp_path, _clean_table_run(" 0: ") + line)["cause"] == "unknown"
+    cut = _clean_table_run(" 0: ").split("# Out of bounds")[0]
     assert _verdict(tmp_path, line + cut)["cause"] != "none"
