@@ -3765,3 +3765,46 @@ def test_a_full_disk_elsewhere_or_a_ranked_kill_is_not_the_pymp_reading(tmp_path
     text = (_FEEDER.format(py="/usr/lib/python3.10", prefix="", errno=28, said="No space left on device", tmp="/tmp",
                            sfx="ab12") + failure_record(0, 3, 3, -9, 4411))
     assert _verdict(tmp_path, text)["cause"] == "host_oom"
+
+
+# --- round 49: a shared library of the install that cannot be loaded (lead rules AF (2), J, AD (2)) ---------------
+def test_a_library_symbol_that_cannot_be_loaded_before_the_workers_abort_is_the_install(tmp_path):
+    """verl-5659: every Ray worker prints 'Invalid handle. Cannot load symbol cublasLtGetVersion', then aborts
+    (Abseil's SIGABRT handler) and the raylet reports it dead: the job's shared install cannot be loaded -- config,
+    nobody named (a Ray actor's pid is no rank). The same under torchrun's rank prefixes with its failure record."""
+    ray = ("Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n"
+           "(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot "
+           "the problem, check the logs for the dead worker. Worker IP address: 10.9.1.4 Worker port: 40011 Worker "
+           "PID: 5102 Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection "
+           "error code 2. End of file. [repeated 3x across cluster]\n"
+           "(WorkerDict pid=5101) Invalid handle. Cannot load symbol cudnnGetVersion [repeated 5x across cluster]\n"
+           "(WorkerDict pid=5101) *** SIGABRT received at time=1773825404 on cpu 12 *** [repeated 5x across cluster]\n"
+           "(WorkerDict pid=5101) PC: @     0x7fc0d04969fc  (unknown)  pthread_kill [repeated 5x across cluster]\n")
+    d = _report(tmp_path, ray)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "cuDNN" in v["summary"] and "nvidia-cudnn" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"], v
+    ranks = ("[default0]:Could not load symbol 'cublasLtMatmulAlgoGetHeuristic'\n"
+             "[default1]:Could not load symbol 'cublasLtMatmulAlgoGetHeuristic'\n"
+             + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+             + "Failures:\n" + failure_record(1, 1, 1, -6, 3302) + "Root Cause (first observed failure):\n"
+             + failure_record(0, 0, 0, -6, 3301))
+    d = _report(tmp_path, ranks)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "cuBLASLt" in v["summary"] and "nvidia-cublas" in v["fix"], v
+
+
+def test_a_symbol_line_with_nothing_dying_or_beside_a_ranks_own_failure_is_not_the_install(tmp_path):
+    """The near shapes that must not change: a loader's line with no process shown dying after it (a loader that
+    goes on without the function), NCCL's own plugin probe ('Failed to find ncclCollNetPlugin symbol') beside a
+    crash, and the line beside an NCCL error of a rank's run: not config."""
+    alone = "(WorkerDict pid=77) Invalid handle. Cannot load symbol cublasLtGetVersion\n"
+    assert _verdict(tmp_path, alone)["cause"] != "config"
+    probe = (nccl_info("n1", 40, 0, "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.")
+             + "(WorkerDict pid=40) *** SIGABRT received at time=1773825404 on cpu 3 ***\n")
+    assert _verdict(tmp_path, probe)["cause"] != "config"
+    nccl = (alone + "[rank3]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3699, unhandled "
+            "system error, NCCL version 2.21.5\n"
+            "(WorkerDict pid=77) *** SIGABRT received at time=1773825404 on cpu 3 ***\n")
+    assert _verdict(tmp_path, nccl)["cause"] != "config"

@@ -298,6 +298,10 @@ SNIFF = 8192
 #   #SBATCH   a batch script's job size ("#SBATCH -n 4", "--ntasks=4", "-N 1"), which holds no other word: more
 #             tasks than nodes is one task a rank, so srun's "task N: Out Of Memory" names rank N
 #             (readers.settings._launch_gpus, verdict.memory._killed, lead rule AI (2))
+#   load symbol  a library loader failing to resolve a function in a shared library ("Invalid handle. Cannot load
+#             symbol cublasLtGetVersion", the dlsym of a CUDA library stub), which holds no other word: the job's
+#             shared install cannot be loaded (readers.crash._lib_unloadable, verdict.launch._lib_unloadable, lead rule
+#             AF (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -330,7 +334,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
-            b"distributed init (", b"VLLM_USE_V1", b"#SBATCH")
+            b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

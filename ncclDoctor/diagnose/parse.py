@@ -740,7 +740,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
-                   self._shared_build, self._launch_setup, self._worker_failed, self._fatal_python,
+                   self._shared_build, self._lib_unloadable, self._launch_setup, self._worker_failed,
+                   self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._beside, self._nccl_info, self._progress, self._no_nccl, self._launch_mode, self._uncaught,
                    self._traceback_tail):

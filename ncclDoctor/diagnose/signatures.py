@@ -308,6 +308,11 @@ R_LIBFABRIC_CQ = re.compile(r"libfabric:\d+:(?:\d+:)?(?:[^:\s]*:)?(\w+):cq:\w*er
                             r".{0,80}?\berr: ?(\d{1,6})(?:, (?:message|prov_err): ?([^(\n]{1,80}?))?"
                             r"(?= My | Peer |\s*\(|\s*$)")
 R_LIBFABRIC_PEER = re.compile(r"Peer host id: ?([\w.\-]{1,80})")
+# EFA's words for a peer whose endpoint never completed the connection handshake (libfabric prov/efa efa_errno.h:
+# "Unresponsive receiver (reachable by EFA device but handshake failed)", beside "(connection previously established)"
+# for one lost later): the two endpoints never connected -- a connection failing at set-up (lead rules L, O, X (1)),
+# not a completion error of a running transfer
+R_OFI_HANDSHAKE = re.compile(r"\bhandshake (?:failed|fail(?:ure)?|timed out|not (?:completed|received))", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # An RDMA engine of its own refused a queue pair by the host, in its words (Mooncake's rdma_endpoint.cpp: "Failed to
 # create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
@@ -1510,6 +1515,13 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
                             # the ranks that waited on that build, loading the module it never wrote
                             r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
+# A library's loader failing to resolve a function in a shared library it opened (dlsym): "Invalid handle. Cannot load
+# symbol cublasLtGetVersion" (a CUDA library's lazy-loading stub), "Could not load symbol X", "Failed to resolve symbol
+# X": the library installed is missing or of another version than the code calling it was built for -- the job's shared
+# install, the same on every process that loads it (lead rule AF (2)). NCCL's own plugin probes ("Failed to find
+# ncclCollNetPlugin symbol") say "find" and go on: not this.
+R_LIB_UNLOADABLE = re.compile(r"\b(?:[Cc]annot|[Cc]ould not|[Ff]ailed to|[Uu]nable to) (?:load|resolve) (?:the )?"
+                              r"symbol:? ['\"`]?(?P<sym>[A-Za-z_]\w{1,80})")
 # One installed library refusing another at start-up because their versions do not match (lead rule AF (2), round 41's
 # sentence): pybind11's "TypeError: <Class>: No constructor defined!" -- a Python class built on a C++ binding (a
 # launcher's subclass of c10d's Store, torchelastic's EtcdStore) that the installed build does not let Python construct.

@@ -148,6 +148,19 @@ class CrashReaders:
         self._last_exc = (lineno, ev)
         return ev
 
+    def _lib_unloadable(self, lineno: int, text: str) -> Event | None:
+        """A library's loader failing to resolve a function in a shared library (signatures.R_LIB_UNLOADABLE, lead
+        rule AF (2)): the job's shared install, read by verdict.launch._lib_unloadable. Never NCCL's own INFO/WARN
+        lines (its plugin probes)."""
+        m = S.R_LIB_UNLOADABLE.search(text) if "symbol" in text and "NCCL" not in text else None
+        if m is None:
+            return None
+        ev = self._context(lineno, text, "lib_unloadable")
+        ev.data["symbol"] = m.group("sym")
+        r = S.R_RAY_REPEATED.search(text)  # Ray's "[repeated 7x across cluster]": said that many more times
+        ev.data["repeated"] = int(r.group(1)) if r else 0
+        return ev
+
     def _uncaught(self, lineno: int, text: str) -> Event | None:
         """A process's excepthook logging the exception that ends it ("Uncaught OLMoThreadError: ..."): that
         process exited on its own exception (status 1), a failure record as a launcher's is (lead rule A), read

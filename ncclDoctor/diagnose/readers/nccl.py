@@ -85,14 +85,16 @@ class NcclReaders:
         if o:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, peer=None, ofi_rc=int(o.group(1)), ofi_err=int(o.group(2)),
-                           ofi_name=(o.group(3) or "").strip())
+                           ofi_name=(o.group(3) or "").strip(),
+                           ofi_handshake=bool(S.R_OFI_HANDSHAKE.search(text, o.start())))  # never connected
             return ev
         f = S.R_LIBFABRIC_CQ.search(text) if "libfabric:" in text else None
         if f:  # libfabric's provider logging a completion error itself (EFA's efa_rdm_txe_handle_error)
             ev = self._context(lineno, text, "ib_completion")
             h = S.R_LIBFABRIC_PEER.search(text)
             ev.data.update(status=None, peer=h.group(1) if h else None, ofi_rc=int(f.group(2)), ofi_err=None,
-                           ofi_name=(f.group(3) or "").strip(), ofi_prov=f.group(1))
+                           ofi_name=(f.group(3) or "").strip(), ofi_prov=f.group(1),
+                           ofi_handshake=bool(S.R_OFI_HANDSHAKE.search(text, f.start())))
             return ev
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
