@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ncclDoctor.diagnose import diagnose
-from ncclDoctor.diagnose.ingest import unwrap, wrap_width
+from ncclDoctor.diagnose.ingest import unwrap, wrap, wrap_width
 from tests import _corpus
 from tests._corpus import bench
 
@@ -278,3 +278,23 @@ def test_a_coloured_paste_that_is_wrapped_is_still_found_and_joined(tmp_path, wi
     log.write_text(coloured)
     v = diagnose([str(log)]).results["diagnose"]["verdict"]
     assert v["cause"] == "ib_fabric", v
+
+
+@pytest.mark.parametrize("width,code", [(80, "1;31"), (120, "0;32")])
+def test_a_coloured_log_wrapped_in_its_raw_characters_is_found_and_joined(tmp_path, width, code):
+    """A tool that hard-wrapped a raw log (colour codes and all, as round 48's verl-agent2 docstring was when re-pasted)
+    cut it at the raw column, where the visible pieces are shorter: measured both ways, the raw reading finds more
+    cut lines and wins, and the pieces are joined so that the signature is read whole (before: the visible reading
+    alone found one coincidental 80-column line and joined nothing, losing the verdict)."""
+    plain = "node-7:12345:12345 [3] NCCL INFO Bootstrap : Using eth0:10.1.2.4<0>\n" + IB + "\n" + IB + "\n"
+    raw = _wrapped(_coloured(plain, code), width)
+    found = wrap(raw.encode())
+    if width == 80:  # the visible reading finds one middle piece at 80 and its rest; the raw one every cut
+        assert found == (80, False)
+    assert found is not None and IB in unwrap(raw, *found).split("\n")
+    log = tmp_path / "job.log"
+    log.write_text(raw)
+    v = diagnose([str(log)]).results["diagnose"]["verdict"]
+    assert v["cause"] == "ib_fabric", v
+    # the near shape stays as it was: the same log wrapped at its visible width is read the visible way
+    assert wrap(_coloured(_wrapped(plain, width), code).encode()) == (width, True)
