@@ -21,6 +21,53 @@ from tests.conftest import failure_record, nccl_info, watchdog_line
 
 
 # --- CUDA errors: the CUDA call NCCL or torch names decides the fix -----------------------------------------------
+# cudaErrorInvalidDeviceFunction ("invalid device function": the kernel is not compiled for this device's
+# architecture) at NCCL's first kernel launch (enqueue.cc's CUDACHECK): the build every rank runs lacks code for the
+# GPU.
+def _arch_run(host: str, pids: tuple[int, int], version: str, warn: str, line: int = 197) -> str:
+    a, b = pids
+    return (nccl_info(host, a, 0, "Bootstrap : Using [0]eth0:10.1.0.7<0>") + f"NCCL version {version}\n"
+            + nccl_info(host, b, 1, "Bootstrap : Using [0]eth0:10.1.0.7<0>")
+            + nccl_info(host, a, 0, "Using 256 threads, Min Comp Cap 8, Trees disabled", a + 30)
+            + nccl_info(host, b, 1, "comm 0x7fab54002730 rank 1 nranks 2 cudaDev 1 nvmlDev 1 - Init COMPLETE", b + 30)
+            + f"{host}:{b}:{b} [1] enqueue.cc:{line} NCCL WARN Cuda failure '{warn}'\n"
+            + nccl_info(host, b, 1, "misc/group.cc:148 -> 1"))
+
+
+def test_a_kernel_not_built_for_the_gpu_is_the_build_not_a_rank(tmp_path):
+    """Lead rule V (2): NCCL 2.4.8+cuda10.1 initialises on compute capability 8 GPUs, then its first kernel launch
+    fails with 'invalid device function': the build has no code for that architecture, shared by every rank."""
+    d = _report(tmp_path, _arch_run("ubuntu", (107847, 107848), "2.4.8+cuda10.1", "invalid device function"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "compute capability" in v["fix"] and "CUDA 11" in v["fix"], v
+
+
+def test_a_kernel_not_built_for_the_gpu_in_other_wordings_and_ranks(tmp_path):
+    """The same shape: another NCCL build on another host, and torch's own 'CUDA error: invalid device function'
+    printed under a launcher's rank prefix (rank 3): no rank is at fault."""
+    d = _report(tmp_path, _arch_run("gpu-a7", (5120, 5121), "2.7.8+cuda10.2", "invalid device function", 215))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+    assert "CUDA 11" in d["verdict"]["fix"], d["verdict"]
+    text = ("[rank3]: Traceback (most recent call last):\n"
+            "[rank3]:   File \"train.py\", line 88, in <module>\n"
+            "[rank3]: RuntimeError: CUDA error: invalid device function\n"
+            "[rank3]: CUDA kernel errors might be asynchronously reported at some other API call\n")
+    d = _report(tmp_path, text, "torch.log")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+
+
+def test_an_illegal_memory_access_at_the_same_place_still_names_the_rank(tmp_path):
+    """The near shape: the same run failing with 'an illegal memory access was encountered' is that rank's own
+    fault (its kernel or its GPU), and 'invalid device ordinal' is not a build without the GPU's code."""
+    d = _report(tmp_path, _arch_run("ubuntu", (107847, 107848), "2.4.8+cuda10.1",
+                                    "an illegal memory access was encountered"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [1]), d["verdict"]
+    d = _report(tmp_path, _arch_run("ubuntu", (107847, 107848), "2.4.8+cuda10.1", "invalid device ordinal"),
+                "ordinal.log")
+    assert "architecture" not in d["verdict"]["summary"], d["verdict"]
+
+
 def test_a_cuda_graph_capture_failure_names_cuda_graphs(tmp_path):
     """NCCL's strongstream.cc CUDACHECK: "Cuda failure '%s'" with cudaErrorStreamCaptureInvalidated's text."""
     line = ("h:1:2 [1] misc/strongstream.cc:409 NCCL WARN Cuda failure 'operation not permitted when stream is "
@@ -1721,6 +1768,98 @@ def test_torch_launchs_calledprocesserror_prints_the_last_launched_worker(tmp_pa
                  "'--local_rank=5']' returned non-zero exit status 1.\n")
     d = _report(tmp_path, text, "exit1.log")
     assert not _accused(d), d["verdict"]
+
+
+# accelerate/commands/launch.py: launch_command calls simple_launcher(args) when no distributed launcher is chosen;
+# it runs the script as ONE subprocess.Popen and raises subprocess.CalledProcessError(returncode=process.returncode,
+# cmd=cmd) when that process fails. deepspeed_launcher raises the same error for its DeepSpeed runner (several workers).
+def _accelerate_tb(launcher: str, line: int, py: str = "3.10") -> str:
+    return ("Traceback (most recent call last):\n"
+            '  File "/usr/local/bin/accelerate", line 8, in <module>\n'
+            "    sys.exit(main())\n"
+            f'  File "/usr/local/lib/python{py}/dist-packages/accelerate/commands/launch.py", line {line - 380}, '
+            "in launch_command\n"
+            f"    {launcher}(args)\n"
+            f'  File "/usr/local/lib/python{py}/dist-packages/accelerate/commands/launch.py", line {line}, '
+            f"in {launcher}\n"
+            "    raise subprocess.CalledProcessError(returncode=process.returncode, cmd=cmd)\n")
+
+
+def test_accelerates_simple_launcher_names_its_only_process(tmp_path):
+    """Lead rules A, I, AG: accelerate's simple_launcher ran the script as the job's one process; its
+    CalledProcessError 'died with <Signals.SIGKILL: 9>' while loading the model is that process killed by the host:
+    rank 0, host_oom."""
+    text = ("Loading checkpoint shards:   0% 0/3 [00:00<?, ?it/s]" + _accelerate_tb("simple_launcher", 637)
+            + "subprocess.CalledProcessError: Command '['/usr/bin/python3', 'sft.py', '--config', 'cfg.yaml']' died "
+            "with <Signals.SIGKILL: 9>.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    assert "simple_launcher" in v["summary"] and "dmesg" in v["fix"], v
+
+
+def test_accelerates_simple_launcher_in_another_release_and_its_own_exit_status(tmp_path):
+    """The same shape: another release's line numbers and Python, behind Python logging's timestamp; and the one
+    process's own exit status 1 (its exception above): still rank 0, the only process."""
+    tb = "".join(f"2024-05-01 09:13:0{i % 10} {ln}" for i, ln in enumerate(
+        _accelerate_tb("simple_launcher", 1097, "3.11").splitlines(keepends=True)))
+    text = tb + ("2024-05-01 09:13:09 subprocess.CalledProcessError: Command '['/opt/venv/bin/python', 'train.py']' "
+                 "died with <Signals.SIGKILL: 9>.\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    text = _accelerate_tb("simple_launcher", 704) + ("subprocess.CalledProcessError: Command '['/usr/bin/python', "
+                                                       "'run.py']' returned non-zero exit status 1.\n")
+    v = _report(tmp_path, text, "exit1.log")["verdict"]
+    assert v["culprits"] == [0] and "simple_launcher" in v["fix"], v
+
+
+def test_accelerates_deepspeed_launcher_names_nobody(tmp_path):
+    """The near shape: deepspeed_launcher raises the same CalledProcessError for DeepSpeed's runner, which ran
+    several workers: the error names none of them."""
+    text = _accelerate_tb("deepspeed_launcher", 637) + (
+        "subprocess.CalledProcessError: Command '['deepspeed', '--num_gpus', '8', 'sft.py']' died with "
+        "<Signals.SIGKILL: 9>.\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
+
+
+# SGLang's launcher (srt/entrypoints/engine.py): reading each scheduler's pipe in turn, one closed before the
+# scheduler was ready logs "Rank N scheduler is dead. Please check if there are relevant logs.", then joins that
+# process and logs "Exit code: X"; its SIGCHLD handler (utils.py) logs "Child process unexpectedly failed with an exit
+# code S. pid=P" for every child that died (S the raw wait status: a signal's number).
+def _sgl_dead(rank: int, code: int, stamp: str = "[12-16 14:27:08] ", between: str = "") -> str:
+    return (f"{stamp}Rank {rank} scheduler is dead. Please check if there are relevant logs.\n" + between
+            + f"{stamp}Exit code: {code}\n")
+
+
+def test_sglangs_dead_scheduler_killed_is_that_rank(tmp_path):
+    """Lead rules A, I: SGLang's launcher records one dead scheduler, rank 0, exit code -9, while loading; no other
+    process shown failing: that rank, killed from outside (host_oom)."""
+    text = ("[12-16 14:26:55 TP0] Load weight begin. avail mem=78.21 GB\n" + _sgl_dead(0, -9)
+            + "Traceback (most recent call last):\n  File \"/usr/bin/sglang\", line 10, in <module>\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    assert "dmesg" in v["fix"], v
+
+
+def test_sglangs_dead_scheduler_with_its_one_child_record_and_another_code(tmp_path):
+    """The same shape: scheduler 3, its SIGCHLD line (the same process) between the two lines, full date stamps; and
+    scheduler 2 ending on its own exception (exit code 1): that rank named, not a kill."""
+    text = _sgl_dead(3, -9, "[2025-03-02 08:11:40] ", "[2025-03-02 08:11:40] Child process unexpectedly failed with "
+                     "an exit code 9. pid=51022\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [3]), v
+    v = _report(tmp_path, _sgl_dead(2, 1, "[2025-03-02 08:11:40] "), "exit1.log")["verdict"]
+    assert v["culprits"] == [2] and v["cause"] != "host_oom", v
+
+
+def test_sglangs_dead_scheduler_among_several_dead_children_names_nobody(tmp_path):
+    """The near shape (lead rule J): the launcher's SIGCHLD handler shows several children dying together with one
+    code; the dead scheduler is one of them, and which rank went first is not shown: nobody named."""
+    kids = "".join(f"[2025-03-02 08:11:41] Child process unexpectedly failed with an exit code 9. pid={p}\n"
+                   for p in (7301, 7302))
+    d = _report(tmp_path, _sgl_dead(1, -9, "[2025-03-02 08:11:41] ", kids))
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
 
 
 def test_a_script_the_interpreter_cannot_open_is_config_naming_nobody(tmp_path):
@@ -3587,3 +3726,85 @@ def test_srun_oom_task_is_no_rank_with_one_task_a_node(tmp_path):
     for script in ("#SBATCH -N 4\n#SBATCH -n 4\n", ""):
         v = _verdict(tmp_path, _srun_oom(0, "nid006024", script))
         assert v["cause"] == "host_oom" and v["culprits"] == [], v
+
+
+# --- round 49: multiprocessing's temp dir not created under a DataLoader feeder (lead rules F, AL (1)) -------------
+_FEEDER = ('File "{py}/multiprocessing/queues.py", line 244, in _feed\nobj = _ForkingPickler.dumps(obj)\n'
+           'File "{py}/site-packages/torch/multiprocessing/reductions.py", line 619, in reduce_storage\n'
+           'df = multiprocessing.reduction.DupFd(fd)\n'
+           'File "{py}/multiprocessing/resource_sharer.py", line 126, in _start\n'
+           'File "{py}/multiprocessing/util.py", line 149, in get_temp_dir\n'
+           "tempdir = tempfile.mkdtemp(prefix='pymp-')\n{prefix}OSError: [Errno {errno}] {said}: '{tmp}/pymp-{sfx}'\n")
+_HEARTBEAT = ("[rank{r}]:[E1229 20:29:13.091296956 ProcessGroupNCCL.cpp:1484] [PG ID 0 PG GUID 0(default_pg) Rank {r}] "
+              "ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued "
+              "collectives.\n")
+
+
+def test_a_feeder_thread_that_cannot_make_pymp_in_a_full_tmp_is_dataloader_shm_before_the_kill(tmp_path):
+    """imagenet-nishantb06: an untagged DataLoader queue feeder fails to pass a batch (reduce_storage -> DupFd ->
+    resource_sharer's Listener) because /tmp is full; the heartbeat monitors fire later and a bare 'Killed' ends it:
+    aftermath, the earlier failure decides (rule AL (1)). Nobody named: the traceback has no rank."""
+    for py, prefix, errno, said, tmp, sfx, ranks, end in (
+            ("/opt/conda/lib/python3.11", "", 28, "No space left on device", "/tmp", "m_olac7h", (2, 3), "Killed\n"),
+            ("/usr/lib/python3.10", "  ", 28, "No space left on device", "/scratch/job42/tmp", "x1_9ab", (0, 5, 6),
+             "Killed\n"),
+            ("/home/u/.venv/lib/python3.12", "", 122, "Disk quota exceeded", "/home/u/tmp", "qq0", (1,), "")):
+        text = (_FEEDER.format(py=py, prefix=prefix, errno=errno, said=said, tmp=tmp, sfx=sfx)
+                + "".join(_HEARTBEAT.format(r=r) for r in ranks) + end)
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "dataloader_shm", d["verdict"]
+        assert d["verdict"]["culprits"] == [] and not _accused(d)
+        assert tmp in d["verdict"]["fix"] and "TMPDIR" in d["verdict"]["fix"]
+
+
+def test_a_full_disk_elsewhere_or_a_ranked_kill_is_not_the_pymp_reading(tmp_path):
+    """A checkpoint write failing on a full disk is no DataLoader transport; and a rank the launcher's record shows
+    killed with SIGKILL is read first (its own kill)."""
+    v = _verdict(tmp_path, "OSError: [Errno 28] No space left on device: '/ckpt/step_100/model.pt'\nKilled\n")
+    assert v["cause"] != "dataloader_shm", v
+    text = (_FEEDER.format(py="/usr/lib/python3.10", prefix="", errno=28, said="No space left on device", tmp="/tmp",
+                           sfx="ab12") + failure_record(0, 3, 3, -9, 4411))
+    assert _verdict(tmp_path, text)["cause"] == "host_oom"
+
+
+# --- round 49: a shared library of the install that cannot be loaded (lead rules AF (2), J, AD (2)) ---------------
+def test_a_library_symbol_that_cannot_be_loaded_before_the_workers_abort_is_the_install(tmp_path):
+    """verl-5659: every Ray worker prints 'Invalid handle. Cannot load symbol cublasLtGetVersion', then aborts
+    (Abseil's SIGABRT handler) and the raylet reports it dead: the job's shared install cannot be loaded -- config,
+    nobody named (a Ray actor's pid is no rank). The same under torchrun's rank prefixes with its failure record."""
+    ray = ("Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n"
+           "(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot "
+           "the problem, check the logs for the dead worker. Worker IP address: 10.9.1.4 Worker port: 40011 Worker "
+           "PID: 5102 Worker exit type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection "
+           "error code 2. End of file. [repeated 3x across cluster]\n"
+           "(WorkerDict pid=5101) Invalid handle. Cannot load symbol cudnnGetVersion [repeated 5x across cluster]\n"
+           "(WorkerDict pid=5101) *** SIGABRT received at time=1773825404 on cpu 12 *** [repeated 5x across cluster]\n"
+           "(WorkerDict pid=5101) PC: @     0x7fc0d04969fc  (unknown)  pthread_kill [repeated 5x across cluster]\n")
+    d = _report(tmp_path, ray)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "cuDNN" in v["summary"] and "nvidia-cudnn" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"], v
+    ranks = ("[default0]:Could not load symbol 'cublasLtMatmulAlgoGetHeuristic'\n"
+             "[default1]:Could not load symbol 'cublasLtMatmulAlgoGetHeuristic'\n"
+             + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+             + "Failures:\n" + failure_record(1, 1, 1, -6, 3302) + "Root Cause (first observed failure):\n"
+             + failure_record(0, 0, 0, -6, 3301))
+    d = _report(tmp_path, ranks)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "cuBLASLt" in v["summary"] and "nvidia-cublas" in v["fix"], v
+
+
+def test_a_symbol_line_with_nothing_dying_or_beside_a_ranks_own_failure_is_not_the_install(tmp_path):
+    """The near shapes that must not change: a loader's line with no process shown dying after it (a loader that
+    goes on without the function), NCCL's own plugin probe ('Failed to find ncclCollNetPlugin symbol') beside a
+    crash, and the line beside an NCCL error of a rank's run: not config."""
+    alone = "(WorkerDict pid=77) Invalid handle. Cannot load symbol cublasLtGetVersion\n"
+    assert _verdict(tmp_path, alone)["cause"] != "config"
+    probe = (nccl_info("n1", 40, 0, "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.")
+             + "(WorkerDict pid=40) *** SIGABRT received at time=1773825404 on cpu 3 ***\n")
+    assert _verdict(tmp_path, probe)["cause"] != "config"
+    nccl = (alone + "[rank3]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3699, unhandled "
+            "system error, NCCL version 2.21.5\n"
+            "(WorkerDict pid=77) *** SIGABRT received at time=1773825404 on cpu 3 ***\n")
+    assert _verdict(tmp_path, nccl)["cause"] != "config"

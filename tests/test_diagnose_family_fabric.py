@@ -2102,3 +2102,94 @@ def test_a_topology_internal_error_without_a_launcher_record_names_nobody(tmp_pa
     """Negative: the same error with no launcher record: no process is shown failing alone, culprits []."""
     v = _verdict(tmp_path, _topo_internal(0, "nic", "busid", record=False))
     assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+
+
+# --- round 49: an EOFError beside an ncclRemoteError with no 'Last error' line (lead rule O) -----------------------
+_REMOTE = ("torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/"
+           "NCCLUtils.cpp:{line}, remote process exited or there was a network error, NCCL version {ver}\n")
+
+
+def _eof(rank: int, frame: str) -> str:
+    return (f"[rank{rank}]: Traceback (most recent call last):\n[rank{rank}]:   File \"/opt/megatron-lm/megatron/core/"
+            f"dist_checkpointing/{frame}\", line 425, in save\n[rank{rank}]:     raise EOFError\n"
+            f"[rank{rank}]: EOFError\n")
+
+
+def test_an_eoferror_beside_a_bare_remote_error_is_a_process_gone(tmp_path):
+    """Megatron-Bridge-926: a checkpoint save ends in ncclRemoteError's either-or (no Last error) and a rank's
+    EOFError -- a read found the other end closed: the 'remote process exited' half, early_exit, nobody named."""
+    for text in (_REMOTE.format(line=77, ver="2.27.3") + _eof(2, "serialization.py"),
+                 _eof(5, "strategies/filesystem_async.py") + _eof(1, "serialization.py")
+                 + "> " + _REMOTE.format(line=104, ver="2.21.5")):
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("early_exit", []) and not _accused(d), d
+        assert "EOFError" in d["verdict"]["summary"]
+
+
+def test_a_bare_remote_error_with_another_exception_stays_unknown(tmp_path):
+    """The either-or with a rank's ValueError (no end-of-stream read) is not told apart: unknown, as before."""
+    text = _REMOTE.format(line=77, ver="2.27.3") + "[rank3]: ValueError: bad shape\n"
+    assert _verdict(tmp_path, text)["cause"] == "unknown"
+
+
+# --- round 49: a NET/OFI error while the channels connect is the network's set-up (lead rules L, O, X (1)) ---------
+def _ofi_warn(host: str, pid: int, dev: int, rc: int, err: int, what: str, stamp: str = "") -> str:
+    return (f"{stamp}{host}:{pid}:{pid + 500} [{dev}] int cm_req_handle_error_entry(nccl_net_ofi_context_t*, fid_cq*, "
+            f"fi_cq_err_entry*, uint16_t):46 NCCL WARN NET/OFI Request 0x7f00aa{dev}0 completed with error. RC: {rc}. "
+            f"Error: {err} ({what} My EFA addr: fi_addr_efa://[fe80::1:2]:0:1234 My host id: i-0aa Peer EFA addr: "
+            "fi_addr_efa://[fe80::3:4]:0:5678 Peer host id: N/A). Completed length: 0\n")
+
+
+_HANDSHAKE = "Unresponsive receiver (reachable by EFA device but handshake failed)"
+
+
+def _ofi_remote_error(rank: int, rc: int, err: int, what: str) -> str:
+    return (f"[rank{rank}]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:3699, remote "
+            "process exited or there was a network error, NCCL version 2.27.3\n"
+            f"[rank{rank}]: ncclRemoteError: A call failed possibly due to a network error or a remote process exiting "
+            "prematurely.\n"
+            f"[rank{rank}]: Last error:\n"
+            f"[rank{rank}]: NET/OFI Request 0x7f00bb completed with error. RC: {rc}. Error: {err} ({what} My EFA addr: "
+            "fi_addr_efa://[fe80::1:2]:0:1 Peer host id: N/A). Completed length: 0\n")
+
+
+def test_an_efa_handshake_failing_while_the_channels_connect_is_the_network_set_up(tmp_path):
+    """aws-ofi-nccl's "completed with error ... (Unresponsive receiver (reachable by EFA device but handshake
+    failed)" with NCCL's trail through transport.cc / transport/generic.cc (training-on-eks-a1): the two hosts never
+    connected -- network_setup, nobody named, the rank that printed it innocent; not an IB-like completion error."""
+    for host, pid, rank in (("train-node-3", 771, 5), ("gpu-b7", 4120, 12)):
+        text = (nccl_info(host, pid, 0, f"Channel 00/0 : {rank}[0] -> {rank + 1}[0] [send] via NET/Libfabric/0/GDRDMA")
+                + _ofi_warn(host, pid, 0, 103, 4126, _HANDSHAKE, stamp="[2026-03-04 01:02:03] ")
+                + nccl_info(host, pid, 0, "transport/net.cc:753 -> 6", tid=pid + 500)
+                + nccl_info(host, pid, 0, "transport.cc:198 -> 6", tid=pid + 2)
+                + nccl_info(host, pid, 0, "transport/generic.cc:19 -> 6", tid=pid + 2)
+                + nccl_info(host, pid, 0, "group.cc:146 -> 6", tid=pid + 2)
+                + _ofi_remote_error(rank, 103, 4126, _HANDSHAKE))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+        assert "security group" in v["fix"] and "handshake" in v["summary"] and "nccl-tests" in v["fix"]
+        assert rank not in _accused(d)
+
+
+def test_an_ofi_error_in_the_connect_trail_alone_or_the_handshake_alone_is_the_set_up(tmp_path):
+    # NCCL's connect trail with a completion that names no handshake (UNDELIVERABLE): still a connection being made
+    trail = (nccl_info("n5", 300, 2, "transport/net.cc:800 -> 6", tid=310)
+             + nccl_info("n5", 300, 2, "transport.cc:183 -> 6", tid=311)
+             + _ofi_remote_error(7, 113, 2, "UNDELIVERABLE)."))
+    assert _verdict(tmp_path, trail)["cause"] == "network_setup"
+    # the provider's handshake words with no trail pasted (the torch exception's Last error only)
+    alone = _ofi_remote_error(2, 103, 4126, _HANDSHAKE)
+    v = _verdict(tmp_path, alone)
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+
+
+def test_an_ofi_error_of_a_running_transfer_stays_the_fabric(tmp_path):
+    """The near shape that must not change: a completion error with no connect trail and no handshake words (a
+    transfer under a running collective, as nccl-1928), or EFA's "(connection previously established)": ib_fabric."""
+    running = (nccl_info("n5", 300, 2, "transport/net.cc:1200 -> 6", tid=310)
+               + nccl_info("n5", 300, 2, "proxy.cc:1510 -> 6", tid=310)
+               + _ofi_remote_error(3, 113, 2, "UNDELIVERABLE)."))
+    assert _verdict(tmp_path, running)["cause"] == "ib_fabric"
+    lost = _ofi_remote_error(6, 103, 4125, "Unresponsive receiver (connection previously established)")
+    assert _verdict(tmp_path, lost)["cause"] == "ib_fabric"

@@ -379,6 +379,59 @@ def test_monitored_barrier_timeout_is_still_a_missing_rank(tmp_path):
     assert (v["cause"], v["culprits"]) == ("rank_missing", [6]), v
 
 
+# ProcessGroupGloo::monitoredBarrier: the coordinator (the group's rank 0) logs "[Rank 0]: Rank N failed to pass
+# monitoredBarrier in T ms" (gloo's bare LOG(ERROR), no exception word); every other rank that arrived logs that it
+# "received errors while waiting for send/recv from rank 0" (the coordinator threw without answering it).
+def _mb_waiter(r: int, tag: str = "[E ProcessGroupGloo.cpp:138] ") -> str:
+    return (f"{tag}Rank {r} successfully reached monitoredBarrier, but received errors while waiting for send/recv "
+            "from rank 0. Please check rank 0 logs for faulty rank.\n")
+
+
+def test_the_coordinators_report_names_the_missing_rank_not_the_rank_the_waiters_name(tmp_path):
+    """Lead rule U (4), a gloo log of a world of 4: rank 0's own line names rank 2; ranks 1 and 3 reached the
+    barrier and only failed waiting on rank 0, which was there (it wrote the report): rank 2 is missing, 0, 1 and 3
+    are innocent."""
+    text = (_mb_waiter(3) + "[E ProcessGroupGloo.cpp:138] [Rank 0]: Rank 2 failed to pass monitoredBarrier in "
+            "30000 ms\n" + _mb_waiter(1) + " Original exception: \n[../third_party/gloo/gloo/transport/tcp/"
+            "unbound_buffer.cc:81] Timed out waiting 30000ms for recv operation to complete\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [2]), v
+    assert _accused(d) & {0, 1, 3} == set(), d
+
+
+def test_the_coordinators_report_of_several_ranks_after_the_waiters_lines(tmp_path):
+    """The same shape with wait_all_ranks=True in a world of 8, torchrun's prefixes, the report printed last."""
+    text = ("".join(_mb_waiter(r, f"[rank{r}]: RuntimeError: ") for r in (6, 1, 4))
+            + "[rank0]: [E1107 08:12:44.417 ProcessGroupGloo.cpp:2871] [Rank 0]: Ranks 5, 7 failed to pass "
+            "monitoredBarrier in 600000 ms\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [5, 7]), v
+    assert _accused(d) & {0, 1, 4, 6} == set(), d
+
+
+def test_the_coordinators_report_in_the_older_wording_clears_rank_0(tmp_path):
+    """torch 1.10's report without its "[Rank 0]: " tag, behind Python logging's prefix, in a world of 3."""
+    text = ("2023-03-02 10:01:12,004 - ERROR - RuntimeError: Rank 1 failed to pass monitoredBarrier in 2000 ms\n"
+            + _mb_waiter(2, "2023-03-02 10:01:12,090 - ERROR - RuntimeError: "))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [1]), v
+    assert _accused(d) & {0, 2} == set(), d
+
+
+def test_the_waiters_lines_alone_still_name_the_coordinator(tmp_path):
+    """Without the coordinator's report, gloo's bare log lines of the waiting ranks are all there is: the rank they
+    name (rank 0) never answered."""
+    text = (_mb_waiter(3) + " Original exception: \n[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] "
+            "Timed out waiting 30000ms for recv operation to complete\n" + _mb_waiter(1))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [0]), v
+    assert _accused(d) & {1, 3} == set(), d
+
+
 def _coll(dev: int, pid: int, op: str, count: int, comm: str, n: int = 8) -> str:
     """NCCL_DEBUG_SUBSYS=COLL's line of one collective (enqueue.cc's INFO, RCCL alike)."""
     return nccl_info("gpu-node-4", pid, dev, f"{op}: opCount {count:x} sendbuff 0x7f21a0000000 recvbuff 0x7f21a0000000 "
@@ -1935,3 +1988,125 @@ def test_py_spy_failing_alone_or_dumps_outside_a_collective_are_not_a_missing_ra
                                                                      "barrier (myproject/sync")
     for text in (alone, outside):
         assert _verdict(tmp_path, text)["cause"] != "rank_missing"
+
+
+# --- round 49: timeouts in different process groups, each rank inside its own group's op (lead rules B, E) --------
+def _own_group(rank: int, pg: int, seq: int, op: str, numel: int, prefix: str = "") -> str:
+    """torch 2.4's watchdog line (no group in it) and its status line naming the group (ProcessGroupNCCL.cpp)."""
+    return (prefix + watchdog_line(rank, seq, op, 600007, 600000, numel=numel, at=607)
+            + f"{prefix}[rank{rank}]:[E102 10:00:00.000000000 ProcessGroupNCCL.cpp:1664] [PG {pg} Rank {rank}] "
+            f"Exception (either an error or timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: "
+            f"{seq}, last completed NCCL work: {max(seq - 1, 0)}.\n")
+
+
+def test_ranks_timed_out_each_in_its_own_groups_p2p_op_are_a_rank_missing_nobody_named(tmp_path):
+    """xDiT's PipeFusion (xdit-284): rank 0 in a SEND of one pipeline group, rank 3 in a batched COALESCED send/recv
+    of another: SeqNums count per group, nobody is behind; each waits on a peer these lines do not show."""
+    for lines in (_own_group(0, 37, 0, "SEND", 7208960, "  3%|| 1/3 ") + _own_group(3, 35, 29, "COALESCED",
+                                                                                    18446744073709551615),
+                  _own_group(6, 12, 4, "RECV", 1048576) + _own_group(2, 9, 118, "SEND", 1048576)
+                  + _own_group(5, 14, 40, "_RECV", 65536, "> ")):
+        d = _report(tmp_path, lines)
+        assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+        assert d["verdict"]["culprits"] == [] and not _accused(d)
+        assert "send/recv pairing" in d["verdict"]["fix"]
+
+
+def test_two_groups_where_a_member_of_one_is_at_another_seqnum_stay_unnamed_and_not_per_group(tmp_path):
+    """Two ranks of one group at different SeqNums (beside a rank of another group) are not 'each inside its own
+    group's op': no per-group rule B; and one group alone is rule B's own shape, not this one."""
+    lines = (_own_group(1, 7, 30, "SEND", 4096) + _own_group(4, 7, 31, "SEND", 4096)
+             + _own_group(2, 8, 3, "RECV", 4096))
+    v = _verdict(tmp_path, lines)
+    assert "its own process group's stuck op" not in v["summary"], v
+
+
+# --- round 49: a launcher's SIGTERM teardown makes silent ranks only a lead (lead rules B, E, I) -------------------
+def _pals_world(timed: tuple[int, ...], world: int, stopped: int | None, aborted: int, seq: int = 7) -> str:
+    """Every rank's NCCL init (nranks WORLD, two nodes of world/2 GPUs), then the ranks in TIMED time out in PG 0 at
+    SEQ (torch 2.3's wording), then HPE Cray PALS mpiexec's record: the first aborted rank (signal 6) and one rank
+    it stopped (signal 15)."""
+    half = world // 2
+    out = []
+    for r in range(world):
+        host = f"x3100c0s{r // half}b0n0"
+        out.append(nccl_info(host, 4100 + r, r % half, f"comm 0x55{r:02d}aa rank {r} nranks {world} cudaDev {r % half} "
+                             f"nvmlDev {r % half} busId {r % half}7000 commId 0x61 - Init COMPLETE"))
+    for r in timed:
+        out.append(f"[rank{r}]:[E ProcessGroupNCCL.cpp:563] [Rank {r}] Watchdog caught collective operation timeout: "
+                   f"WorkNCCL(SeqNum={seq}, OpType=BROADCAST, NumelIn=800, NumelOut=800, Timeout(ms)=300000) ran "
+                   f"for 3000{r:02d} milliseconds before timing out.\n"
+                   f"[rank{r}]:[E ProcessGroupNCCL.cpp:1537] [PG 0 Rank {r}] Timeout at NCCL work: {seq}, last "
+                   f"enqueued NCCL work: {seq + 1}, last completed NCCL work: {seq - 1}.\n")
+    out.append(f"x3100c0s0b0n0.hsn.cm.polaris.alcf.anl.gov: rank {aborted} died from signal 6 and dumped core\n")
+    if stopped is not None:
+        out.append(f"x3100c0s0b0n0.hsn.cm.polaris.alcf.anl.gov: rank {stopped} died from signal 15\n")
+    return "".join(out)
+
+
+def test_silent_ranks_beside_a_pals_sigterm_teardown_are_rank_missing_nobody_named(tmp_path):
+    """alcf-nccl-tests-vae: a world of 8 (Init COMPLETE on all), 5 ranks inside one BROADCAST, 3 silent, and
+    mpiexec's record shows one of the silent ranks stopped by SIGTERM: a rank inside whose timeout had not fired is
+    silent alike, so the silent ones are only a lead."""
+    for timed, world, stopped, aborted in (((1, 4, 5, 6, 7), 8, 3, 1), ((0, 1, 2, 5, 6, 7, 9, 10, 11), 12, 8, 2)):
+        d = _report(tmp_path, _pals_world(timed, world, stopped, aborted))
+        assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+        assert not _accused(d) & set(timed) and not _accused(d), d["verdict"]
+        assert d["verdict"]["confidence"] == "low"
+
+
+def test_silent_ranks_with_no_teardown_shown_are_still_named(tmp_path):
+    """The same world with only the first abort in mpiexec's record (no rank stopped by SIGTERM): every rank's log
+    is here, so the silent ones are named at medium as before."""
+    d = _report(tmp_path, _pals_world((1, 4, 5, 6, 7), 8, None, 1))
+    assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+    assert _accused(d) == {0, 2, 3}, d["verdict"]
+
+
+def test_an_interleaved_nccl_lines_interfaces_are_the_last_prefixs(tmp_path):
+    """Two nodes' processes writing to one stream cut each other's lines: the bootstrap interface after the second
+    host's prefix is that host's, so two hosts with their own addresses share none (no NAT verdict)."""
+    for a, b in (("x3200c0s25b0n0", "x3200c0s25b1n0"), ("gpu-node-07", "gpu-node-12")):
+        text = (nccl_info(a, 3055271, 0, "Bootstrap : Using bond0:10.140.48.182<0>")
+                + nccl_info(b, 3051060, 0, "Bootstrap : Using bond0:10.140.48.181<0>")
+                + f"{a}:3055272:3055506 [1] NCCL INFO NET/OFI Libfabric provider asso"
+                + nccl_info(b, 3051061, 1, "Bootstrap : Using bond0:10.140.48.181<0>")
+                + f"{a}:3055274:3055502 [3] NCCL"
+                + nccl_info(b, 3051063, 3, "Bootstrap : Using bond0:10.140.48.181<0>")
+                + watchdog_line(1, 7, "BROADCAST", 300066, 300000, numel=800))
+        v = _verdict(tmp_path, text)
+        assert v["cause"] != "network_setup", v
+    shared = (nccl_info("node-a", 11, 0, "Bootstrap : Using eth0:172.17.0.2<0>")
+              + nccl_info("node-b", 12, 0, "Bootstrap : Using eth0:172.17.0.2<0>")
+              + watchdog_line(1, 7, "BROADCAST", 300066, 300000, numel=800))
+    assert _verdict(tmp_path, shared)["cause"] == "network_setup"  # two real hosts on one address still are
+
+
+# --- session 16, fix49 G4: torchrun's "[defaultN]:" is a local rank (corpus rule AC (3)) --------------------------
+_TOKENISE = "Running tokenizer on dataset (num_proc=8):  41%|████      | 41000/100000 [01:02<01:30, 650 examples/s]\n"
+_PACKING = "Packing (num_proc=1):   1%|          | 857140/108919656 [30:00<62:11:24, 476.77 examples/s]\n"
+
+
+def test_a_bar_behind_a_local_prefix_shown_before_other_global_ranks_names_nobody(tmp_path):
+    """Round 49 (ms-swift-4340 under the torchrun-role variant): torchrun's "[defaultN]:" is the LOCAL rank. Where the
+    same prefix stands before the tags of other global ranks ("[default0]:[rank7]:", every line given one prefix, or
+    a job on several nodes), it is not the global rank, and a data bar behind it names no rank (rule AC (1)): the
+    ranks inside the collective are victims, the one they wait for is not shown."""
+    for local, ranks, bar, stamp in ((0, (2, 7), _PACKING, ""), (1, (3, 5, 6), _TOKENISE, ""),
+                                     (3, (4, 6), _PACKING, "2024-05-01T12:00:01.123456789Z ")):
+        text = f"{stamp}[default{local}]:{bar}" + "".join(f"{stamp}[default{local}]:{_wd24(r, 57)}" for r in ranks)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []), (local, v)
+        assert not _accused(d), (local, d["verdict"])
+
+
+def test_a_bar_behind_a_local_prefix_that_is_each_processs_global_rank_still_names_it(tmp_path):
+    """The near shape: one node, each "[defaultN]:" before its own "[rankN]:" only (local = global): the bar behind
+    "[default1]:" is rank 1's, still preparing data while ranks 0 and 2 wait (rule I)."""
+    for busy, waiting in ((1, (0, 2)), (3, (0, 1, 2))):
+        text = f"[default{busy}]:{_TOKENISE}" + "".join(f"[default{r}]:{_wd24(r, 6)}" for r in waiting)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", [busy]), v
+        assert not _accused(d) & set(waiting), v

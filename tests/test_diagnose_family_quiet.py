@@ -2443,3 +2443,86 @@ def test_refusals_from_one_source_file_or_counts_that_differ_are_not_two_builds(
               "nroots 1 vs 1, iroot 0 vs 0, offset 0 vs -981270526\n")
     for text in (same, lines, counts + same):
         assert _verdict(tmp_path, text)["cause"] != "nccl_internal", text
+
+
+# --- round 49: lead rule Z's one-host clause; an error line an nccl-tests run completed after (rules K, N) --------
+def _ofi_start_failing(host: str, pid: int, dev: int, platform: str, stamp: str = "") -> str:
+    """One process's aws-ofi-nccl 1.1x failing to start on an EFA instance type, NCCL going on over its sockets."""
+    tid = pid + 350
+    head = f"{stamp}{host}:{pid}:{tid} [{dev}]"
+    return (nccl_info(host, pid, dev, f"NET/OFI Running on {platform} platform, topology file /opt/amazon/ofi-nccl/xml/"
+                      "topo.xml", tid=tid)
+            + f"{head} int nccl_net_ofi_create_plugin(nccl_net_ofi_plugin_t**):208 NCCL WARN "
+            "NET/OFI Failed to initialize sendrecv protocol\n"
+            + f"{head} int nccl_net_ofi_create_plugin(nccl_net_ofi_plugin_t**):353 NCCL WARN "
+            "NET/OFI aws-ofi-nccl initialization failed\n"
+            + f"{head} ncclResult_t nccl_net_ofi_init_v6(ncclDebugLogger_t):162 NCCL WARN "
+            "NET/OFI Initializing plugin failed\n"
+            + nccl_info(host, pid, dev, "NCCL_IB_DISABLE set by environment to 1.", tid=tid)
+            + nccl_info(host, pid, dev, "Using network Socket", tid=tid))
+
+
+def _init_complete(host: str, pid: int, dev: int, rank: int, nranks: int) -> str:
+    return nccl_info(host, pid, dev, f"ncclCommInitRankConfig comm 0x55{rank:02d} rank {rank} nranks {nranks} cudaDev "
+                     f"{dev} nvmlDev {dev} busId {dev + 1}01c0 commId 0x52e9 - Init COMPLETE", tid=pid + 350)
+
+
+def _one_host_job(host: str, pid0: int, n: int, platform: str, nranks: int | None = None, stamp: str = "") -> str:
+    return ("".join(_ofi_start_failing(host, pid0 + r, r, platform, stamp) for r in range(n))
+            + "".join(_init_complete(host, pid0 + r, r, r, nranks or n) for r in range(n))
+            + "***** Running training *****\n")
+
+
+def test_a_net_plugin_failing_to_start_on_a_job_of_one_host_is_nothing_failing(tmp_path):
+    """Lead rule Z's one-host clause (training-on-eks-a2): aws-ofi-nccl failing to start ('Failed to initialize
+    sendrecv protocol', 'Initializing plugin failed') on an EFA instance type, NCCL on its sockets, every rank of the
+    communicator on that one host reaching 'Init COMPLETE': no traffic between nodes needs the fabric -- none."""
+    for host, pid0, n, platform, stamp in (("ip-172-31-3-153", 35113, 4, "p4d.24xlarge", "[2026-01-02 10:24:27] "),
+                                           ("gpu-box-1", 9100, 8, "p5.48xlarge", ""),
+                                           ("trainer", 2200, 2, "p4de.24xlarge", "2026-01-02T10:24:27Z ")):
+        v = _verdict(tmp_path, _one_host_job(host, pid0, n, platform, stamp=stamp))
+        assert (v["cause"], v["culprits"]) == ("none", []), v
+        assert "single node" in v["fix"] and "NCCL_NET_PLUGIN=none" in v["fix"], v
+
+
+def test_a_net_plugin_failing_to_start_on_an_excerpt_of_several_nodes_stays_network_setup(tmp_path):
+    """The near shapes that must not change (rule Z): the same host's lines where the communicator is larger than the
+    processes shown (one node's excerpt of a multi-node job), or two hosts both left on NCCL's sockets."""
+    excerpt = _one_host_job("ip-10-0-1-7", 5000, 4, "p4d.24xlarge", nranks=16)
+    assert _verdict(tmp_path, excerpt)["cause"] == "network_setup"
+    two = (_one_host_job("node-a", 5000, 2, "p5.48xlarge", nranks=4)
+           + _one_host_job("node-b", 6000, 2, "p5.48xlarge", nranks=4).replace(" rank 0 ", " rank 2 ")
+           .replace(" rank 1 ", " rank 3 "))
+    assert _verdict(tmp_path, two)["cause"] == "network_setup"
+
+
+def _clean_table_run(prefix: str = "") -> str:
+    """An nccl-tests all_reduce_perf table that ran to its end, 0 wrong at every size."""
+    rows = "".join(f"{prefix}  {s:>12}  {s // 4:>12}     float     sum      -1    85.1    0.05    0.09      0    "
+                   "84.2    0.05    0.09      0\n" for s in (8, 1024, 1048576))
+    return (f"{prefix}#       size         count      type   redop    root     time   algbw   busbw #wrong     time   "
+            "algbw   busbw #wrong\n" + rows + f"{prefix}# Out of bounds values : 0 OK\n"
+            f"{prefix}# Avg bus bandwidth    : 20.2635 \n")
+
+
+def test_error_lines_an_nccl_tests_run_completed_after_are_benign(tmp_path):
+    """Rules K, N (awsome-distributed-training slurm-104): lines announcing an error in words no family reads (Slurm
+    PMIx's 'PMIX ERROR: ERROR in file gds_ds12_lock_pthread.c', another library's 'ERROR: ...') on every rank, then
+    the nccl-tests run completing ('Avg bus bandwidth', 0 wrong): they stopped nothing -- none, nobody named."""
+    pmix = "".join(f"{r:2d}: [compute-{r // 4}:{7700 + r}] PMIX ERROR: ERROR in file gds_ds12_lock_pthread.c at line "
+                   "168\n" for r in range(8))
+    v = _verdict(tmp_path, pmix + _clean_table_run(" 0: "))
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "PMIX_MCA_gds=hash" in v["fix"] and "benign" in v["fix"], v
+    other = "".join(f"[1,{r}]<stderr>:ERROR: hwloc topology discovery failed on node{r}\n" for r in range(3))
+    v = _verdict(tmp_path, other + _clean_table_run())
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+
+
+def test_an_error_line_after_the_run_completed_or_with_no_completion_is_still_a_failure_shown(tmp_path):
+    """The near shapes that must not change: the same error line after the run's completion (something failed after
+    it), or with the table cut before its end (no completion): the last reading's unknown stays."""
+    line = " 3: [compute-1:7703] PMIX ERROR: ERROR in file gds_ds12_lock_pthread.c at line 168\n"
+    assert _verdict(tmp_path, _clean_table_run(" 0: ") + line)["cause"] == "unknown"
+    cut = _clean_table_run(" 0: ").split("# Out of bounds")[0]
+    assert _verdict(tmp_path, line + cut)["cause"] != "none"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ncclDoctor.diagnose import diagnose
-from ncclDoctor.diagnose.ingest import unwrap, wrap_width
+from ncclDoctor.diagnose.ingest import unwrap, wrap, wrap_width
 from tests import _corpus
 from tests._corpus import bench
 
@@ -239,3 +239,62 @@ def test_an_nccl_tests_table_that_was_not_wrapped_keeps_its_rows_where_they_end_
     lines = unwrap(paste, 116).split("\n")
     assert all(r in lines for r in rows)
     assert lines[-len(text.split("\n")):] == text.split("\n")
+
+
+def _coloured(text: str, code: str = "1;31") -> str:
+    return "\n".join(f"\x1b[{code}m{x}\x1b[0m" if x.strip() else x for x in text.split("\n"))
+
+
+def test_colour_codes_take_no_column_when_finding_a_wrap(tmp_path):
+    """Round 49 (Wan2.2-176 under the ansi perturbation): colour codes around every line made the longest lines,
+    followed by another rank's own line, look hard-wrapped at the coloured width, and the joined lines hid the
+    framework's own start-up check. A terminal's colours take no column: the width is the visible text's."""
+    for ranks, size, world, code in (((0, 3, 2), 8, 4, "1;31"), ((5, 1), 16, 2, "33"), ((7, 0, 4, 2), 4, 8, "0;36")):
+        text = "".join(
+            f"===args.ulysses_size===: {size} ===world_size===: {world}\n"
+            f"[rank{r}]: Traceback (most recent call last):\n"
+            f'[rank{r}]:   File "/opt/Wan2.2/generate.py", line 343, in generate\n'
+            f'[rank{r}]:     assert args.ulysses_size == world_size, f"The number of ulysses_size should be equal '
+            f'to the world size."\n'
+            f"[rank{r}]: AssertionError: The number of ulysses_size should be equal to the world size.\n"
+            for r in ranks)
+        coloured = _coloured(text, code)
+        assert wrap_width(coloured.encode()) is None, code
+        log = tmp_path / "job.log"
+        log.write_text(coloured)
+        v = diagnose([str(log)]).results["diagnose"]["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []), v
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_coloured_paste_that_is_wrapped_is_still_found_and_joined(tmp_path, width):
+    """The near shape: a coloured log hard-wrapped at a terminal's width (each piece coloured) is still a wrap, found
+    at the visible width, its pieces joined so that the signature is read whole."""
+    text = "node-7:12345:12345 [3] NCCL INFO Bootstrap : Using eth0:10.1.2.4<0>\n" + IB + "\n" + IB + "\n"
+    coloured = _coloured(_wrapped(text, width))
+    assert wrap_width(coloured.encode()) == width
+    assert IB in unwrap(coloured, width).split("\n")
+    log = tmp_path / "job.log"
+    log.write_text(coloured)
+    v = diagnose([str(log)]).results["diagnose"]["verdict"]
+    assert v["cause"] == "ib_fabric", v
+
+
+@pytest.mark.parametrize("width,code", [(80, "1;31"), (120, "0;32")])
+def test_a_coloured_log_wrapped_in_its_raw_characters_is_found_and_joined(tmp_path, width, code):
+    """A tool that hard-wrapped a raw log (colour codes and all, as round 48's verl-agent2 docstring was when re-pasted)
+    cut it at the raw column, where the visible pieces are shorter: measured both ways, the raw reading finds more
+    cut lines and wins, and the pieces are joined so that the signature is read whole (before: the visible reading
+    alone found one coincidental 80-column line and joined nothing, losing the verdict)."""
+    plain = "node-7:12345:12345 [3] NCCL INFO Bootstrap : Using eth0:10.1.2.4<0>\n" + IB + "\n" + IB + "\n"
+    raw = _wrapped(_coloured(plain, code), width)
+    found = wrap(raw.encode())
+    if width == 80:  # the visible reading finds one middle piece at 80 and its rest; the raw one every cut
+        assert found == (80, False)
+    assert found is not None and IB in unwrap(raw, *found).split("\n")
+    log = tmp_path / "job.log"
+    log.write_text(raw)
+    v = diagnose([str(log)]).results["diagnose"]["verdict"]
+    assert v["cause"] == "ib_fabric", v
+    # the near shape stays as it was: the same log wrapped at its visible width is read the visible way
+    assert wrap(_coloured(_wrapped(plain, width), code).encode()) == (width, True)

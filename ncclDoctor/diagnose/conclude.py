@@ -104,6 +104,8 @@ def _ib_desc(evs) -> str:
 
 
 def _dl_desc(evs) -> str:
+    if any(e.data.get("mp_tmp") for e in evs):
+        return "multiprocessing's temp directory could not be created (a batch's tensor not passed)"
     return "bus error (shared memory exhausted)" if any(e.data.get("bus_error")
                                                         for e in evs) else "worker killed or exited unexpectedly"
 

@@ -247,13 +247,13 @@ def _plain(data: bytes) -> bytes:
     """The text without what a terminal or a log collector added to each line (\\r, colours,
     signatures.strip_prefixes), its hard-wrapped lines joined (ingest.unwrap, as the log scan reads them):
     ncclras's report or an nccl-tests table pasted into a job log, a kubectl capture or an issue box."""
-    from ncclDoctor.diagnose.ingest import unwrap, wrap_width
+    from ncclDoctor.diagnose.ingest import unwrap, wrap
     from ncclDoctor.diagnose.load import SNIFF
     from ncclDoctor.diagnose.signatures import R_ANSI, strip_prefixes
 
     text = data.decode("utf-8", "replace")
-    width = wrap_width(data[:SNIFF])
-    text = R_ANSI.sub("", unwrap(text, width) if width is not None else text)
+    found = wrap(data[:SNIFF])
+    text = R_ANSI.sub("", unwrap(text, *found) if found is not None else text)
     return "\n".join(strip_prefixes(line) for line in text.splitlines()).encode()
 
 

@@ -279,28 +279,51 @@ def _continues(x: str, y: str) -> bool:
     return re.sub(r"\d+", "", x)[:16] != re.sub(r"\d+", "", y)[:16]
 
 
-def wrap_width(head: bytes) -> int | None:
+def wrap(head: bytes) -> tuple[int, bool] | None:
+    """(column, visible) for a hard-wrapped text, or None. A terminal wraps what it shows, where colour codes take no
+    column; a tool that wrapped a raw log (codes and all) counted them. So a text with colour codes is measured both
+    ways, and the way that finds more cut lines wins (the visible one on a tie): ``visible`` says which, and
+    ``unwrap`` cuts alike."""
+    width, cuts = _wrap_found(head, visible=True)
+    if b"\x1b" in head:
+        raw, raw_cuts = _wrap_found(head, visible=False)
+        if raw is not None and (width is None or raw_cuts > cuts):
+            return raw, False
+    return (width, True) if width is not None else None
+
+
+def wrap_width(head: bytes, visible: bool = True) -> int | None:
     """The column a terminal or an issue box hard-wrapped this text at, or None. It is the
     longest line's width when no line is longer (by definition of a hard wrap), it is at
     least WRAP_MIN, and lines that reach it are followed by their rest (``_continues``: four
     "Sending process N closing signal SIGHUP" lines of one length are not one wrapped line).
-    Two such lines are needed, or one at a usual terminal width."""
-    lines = [x.rstrip("\r") for x in head.decode("utf-8", "replace").split("\n")]
-    lines = lines[:-1] if len(head) >= SNIFF else lines  # the last one may be cut by the head's end
-    w = max(map(len, lines), default=0)
+    Two such lines are needed, or one at a usual terminal width. ``visible``: widths without
+    colour codes (a screen's columns), else the raw characters'."""
+    return _wrap_found(head, visible)[0]
+
+
+def _wrap_found(head: bytes, visible: bool) -> tuple[int | None, int]:
+    """(column or None, how many lines reach it and go on in the next): ``wrap_width``'s reading. Whether a
+    line goes on is judged on the visible text either way (a colour code opening the next line is no text)."""
+    text = head.decode("utf-8", "replace")
+    shown = [x.rstrip("\r") for x in (R_ANSI.sub("", text) if "\x1b" in text else text).split("\n")]
+    sized = shown if visible or "\x1b" not in text else [x.rstrip("\r") for x in text.split("\n")]
+    if len(head) >= SNIFF:  # the last one may be cut by the head's end
+        shown, sized = shown[:-1], sized[:-1]
+    w = max(map(len, sized), default=0)
     if w < WRAP_MIN:
-        return None
-    cuts = [(x, y) for x, y in zip(lines, lines[1:]) if len(x) == w and _continues(x, y)]
+        return None, 0
+    cuts = [(x, y) for n, x, y in zip(sized, shown, shown[1:]) if len(n) == w and _continues(x, y)]
     # one cut at a usual width: counted with its quote (a quoted paste wrapped afterwards: "> " inside the 80) or
     # without the quote added after the wrap (every piece's: "> " + 80; "> " + "> text" cut at 80, then "> rest")
     if len(cuts) == 1 and {w, w - len(_unquote(cuts[0][0])[0]), w - len(_unquote(cuts[0][1])[0])} & set(
             TERMINAL_WIDTHS):
-        return w
+        return w, 1
     # one cut, and a line padded with blanks up to that same column: a screen copy whose padding shows the
     # terminal's width (a progress bar's line wrapped, its last row filled out to the edge)
-    if len(cuts) == 1 and any(len(x) == w and _padded(x) for x in lines):
-        return w
-    return w if len(cuts) >= 2 else None
+    if len(cuts) == 1 and any(len(n) == w and _padded(x) for n, x in zip(sized, shown)):
+        return w, 1
+    return (w, len(cuts)) if len(cuts) >= 2 else (None, 0)
 
 
 def _padded(piece: str) -> bool:
@@ -349,13 +372,14 @@ def _whole_row(x: str, y: str) -> bool:
     return nccl_tests.result_row(strip_prefixes(x)) and not (x[-1:].isdigit() and y[:1].isdigit())
 
 
-def unwrap(text: str, width: int) -> str:
+def unwrap(text: str, width: int, visible: bool = True) -> str:
     """Join each hard-wrapped line's pieces (every piece but the last is exactly ``width``
     wide) into one line, so that a signature cut at the column is read whole. The joined
     line keeps the number of its last piece: one empty line per joined piece goes before it,
-    so every other line keeps its number in the file."""
+    so every other line keeps its number in the file. ``visible``: the width counts the visible text (``wrap``)."""
     out, parts, prev, table = [], [], "", False
-    lines = text.split("\n")
+    lines = (R_ANSI.sub("", text) if "\x1b" in text else text).split("\n")  # the visible text is joined
+    sized = lines if visible or "\x1b" not in text else text.split("\n")  # and measured as wrap measured it
     for i, line in enumerate(lines):
         if parts and not table and _starts_anew(prev, line.rstrip("\r")):
             # a line that ended at the column by chance: the next one starts like a new line (its own
@@ -369,7 +393,7 @@ def unwrap(text: str, width: int) -> str:
         if q:  # a quoted piece: its rest, without the first piece's "> " (the rest
             bare = _rest(q, bare)  # may itself start with ">", as the end of "<38081>" cut at the column)
         parts.append(bare)
-        if len(line.rstrip("\r")) == width:
+        if len(sized[i].rstrip("\r")) == width:
             table = _table_cut(parts, lines[i + 1:i + 4], width)
             if table or not _padded(bare):
                 continue
@@ -388,14 +412,15 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
     if inp.rank_hint is not None:
         c.see_file(inp.rank_hint, inp.path)
     p = LineParser(inp.path, inp.rank_hint, inp.rank_hint_is_local)
-    width = wrap_width(head)
-    if width is not None:
+    found = wrap(head)
+    if found is not None:
+        width, visible = found
         data = head + fh.read(max(MAX_UNWRAP - len(head), 0) + 1)
         if len(data) > MAX_UNWRAP:  # too large for a paste: read as it is, from what was read on
             head = data
         else:
             inp.notes.append(f"hard-wrapped at {width} columns: the pieces of each wrapped line were joined")
-            joined = unwrap(data.decode("utf-8", "replace"), width).encode()
+            joined = unwrap(data.decode("utf-8", "replace"), width, visible).encode()
             inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
             fh, head = io.BytesIO(joined), b""
     for lineno, text in scan_lines(fh, head, inp, p.want_more):

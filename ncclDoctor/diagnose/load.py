@@ -144,6 +144,14 @@ SNIFF = 8192
 #             (submitit's "Job completed successfully", "Training Completed Successfully!", "Training job finished
 #             successfully"): a SIGTERM its handler logs right after is the scheduler's teardown, not a stop
 #             (parse._signal); NCCL's INFO return-code trail after it is the communicators' teardown (parse._retcode)
+#   to pass monitoredBarrier  torch's monitored_barrier, printed by rank 0 (the coordinator) as gloo's bare log line
+#             "[E ProcessGroupGloo.cpp:138] [Rank 0]: Rank 2 failed to pass monitoredBarrier in 30000 ms" (no exception
+#             word when it is not the RuntimeError's): the ranks it names never arrived (parse._mismatch, rule U (4))
+#   simple_launcher  accelerate's single-process launcher, its traceback frame ("line 637, in simple_launcher") above
+#             the CalledProcessError it raises for its one child: that child was rank 0 (parse, readers.exits, rule AG)
+#   scheduler is dead  SGLang's launcher: "Rank 0 scheduler is dead. Please check if there are relevant logs.", the
+#             scheduler's exit code ("Exit code: -9", no trigger word) read from the lines after it (readers.exits,
+#             parse; rules A, I)
 #   issing ranks:, ready ranks:   Horovod's stall inspector, one stalled tensor a line ("HorovodBroadcast_x_0 [missing
 #             ranks: 0]", "allreduce.fc.weight [ready ranks: 0, 2, 3]": parse._mismatch, verdict.missing._hvd_stall), or
 #             0.28's "Missing ranks:" header (0.19's "Stalled ranks:", word "talled ranks:"), its "N: [tensors]" lines
@@ -290,6 +298,10 @@ SNIFF = 8192
 #   #SBATCH   a batch script's job size ("#SBATCH -n 4", "--ntasks=4", "-N 1"), which holds no other word: more
 #             tasks than nodes is one task a rank, so srun's "task N: Out Of Memory" names rank N
 #             (readers.settings._launch_gpus, verdict.memory._killed, lead rule AI (2))
+#   load symbol  a library loader failing to resolve a function in a shared library ("Invalid handle. Cannot load
+#             symbol cublasLtGetVersion", the dlsym of a CUDA library stub), which holds no other word: the job's
+#             shared install cannot be loaded (readers.crash._lib_unloadable, verdict.launch._lib_unloadable, lead rule
+#             AF (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -306,6 +318,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
             b"TCPStore(", b"init_process_group", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
+            b"to pass monitoredBarrier", b"simple_launcher", b"scheduler is dead",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
@@ -321,7 +334,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
-            b"distributed init (", b"VLLM_USE_V1", b"#SBATCH")
+            b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

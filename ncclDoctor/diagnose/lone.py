@@ -114,6 +114,14 @@ def failed_on_own(c: Collected) -> list[Event]:
         told = {(e.data.get("local_rank"), e.data.get("exitcode")) for e in got if e.rank is None and e.data.get("pid")}
         got = [e for e in got if e.rank is not None or e.data.get("pid") or e.data.get("local_rank") is None
                or (e.data.get("local_rank"), e.data.get("exitcode")) not in told]
+    dead = [e for e in got if e.data.get("launcher") == "SGLang's launcher"]
+    kids = [e for e in got if e.data.get("sgl_child")]
+    if dead and kids:
+        # SGLang's SIGCHLD handler logs every child process that died, the dead scheduler among them: its "Rank N
+        # scheduler is dead" is one of those deaths told again, with its rank. One child: that child is rank N;
+        # several: which one is rank N the lines do not say, and the scheduler's line adds no process of its own
+        drop = kids if len(kids) == 1 == len(dead) else dead
+        got = [e for e in got if not any(e is d for d in drop)]
     launcher = [e for e in got if not e.data.get("uncaught")]
     # a process's own "Uncaught X" line stands for the launcher's record only where the input holds none: beside
     # one, it is the same process's failure told twice (the record names it, pid and rank)

@@ -73,6 +73,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
         # torch.multiprocessing.spawn called with nprocs = the world size (one host: a child's index is its rank)
         self._spawn_world = False
+        self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
         self.queued: list[Event] = []  # the further ranks of a record that names several on one line
         # a summary's exitcode line read without its entry (line, event, value), held while its rank line may follow
@@ -139,6 +140,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.oom_kills: list[Event] = []  # the kernel OOM killer's "Killed process P" events (first 8; finish)
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
+        self._role_ranks: dict[int, set[int]] = {}  # "[defaultN]:" -> the global ranks tagged after it (R_ROLE_RANK)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         self.evals: dict[int | None, Event] = {}  # the last evaluation output of each prefix's rank (_eval)
         self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
@@ -163,6 +165,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
+        self._sgl_dead: tuple[int, Event] | None = None  # SGLang's "Rank N scheduler is dead" (its exit code follows)
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
@@ -258,6 +261,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.aside.append(ev)
         if self._srun_tasks:
             self._srun_first()
+        if self._role_ranks and self.bars:
+            self._local_bars()
         ev, self._pending = self._pending, None
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
@@ -334,6 +339,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, text)
+        if "[default" in text and ("[rank" in text or "[Rank " in text):
+            self._role_rank(text)
         if "RSS" in text:
             self._rss(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
         if "Evaluat" in text:
@@ -435,7 +442,23 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
             ev = Event("busy", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])
             ev.data.update(rank=rank, what=what[:80], pct=pct, done=pct >= 100 or n >= total > 0)
+            if h.group(0).startswith("[default") and rank is not None:
+                ev.data["role"] = rank  # a local rank: _local_bars decides at the end whether it is the global one
             self.bars[rank] = ev
+
+    def _role_rank(self, text: str) -> None:
+        m = S.R_ROLE_RANK.search(S.R_ANSI.sub("", text) if "\x1b" in text else text)
+        if m and len(self._role_ranks) < 64:
+            self._role_ranks.setdefault(int(m.group(1)), set()).add(int(m.group(2) or m.group(3)))
+
+    def _local_bars(self) -> None:
+        """A bar behind torchrun's "[defaultN]:" names rank N only while N can be the global rank: where the same
+        prefix is shown before another global rank's tag ("[default0]:[rank7]:"), N is a local rank of a job on
+        several nodes (corpus rule AC (3)), or a prefix every line was given, and the bar names no rank."""
+        for ev in self.bars.values():
+            role = ev.data.get("role")
+            if role is not None and self._role_ranks.get(role, set()) - {role}:
+                ev.data["rank"] = None
 
     def _eval(self, lineno: int, text: str, at: int, running: bool, what: str = "") -> None:
         """An evaluation step's own output (signatures.R_EVAL_BAR/R_EVAL_LINE): a validation bar short of its end, an
@@ -476,6 +499,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
         if "nprocs=" in body and S.R_SPAWN_WORLD.search(body):
             self._spawn_world = True
+        if "simple_launcher" in body and S.R_ONE_PROCESS_FRAME.search(body):
+            self._one_proc = lineno
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
@@ -512,6 +537,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = None  # the process that prints it is the victim; the one that left is its peer
             self._mpi_peer = (lineno, ev)
             return ev
+        if self._sgl_dead is not None and lineno - self._sgl_dead[0] <= 8 and (x := S.R_SGL_EXIT_CODE.search(body)):
+            # SGLang's launcher joins the dead scheduler's process and logs its exit code, "Exit code: -9"
+            self._sgl_dead[1].data["exitcode"], self._sgl_dead = int(x.group(1)), None
+            return None
         if lineno - self._mpi_block <= 8:
             ev = self._mpi_first(lineno, text, body)
             if ev is not False:
@@ -711,7 +740,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
-                   self._shared_build, self._launch_setup, self._worker_failed, self._fatal_python,
+                   self._shared_build, self._lib_unloadable, self._launch_setup, self._worker_failed,
+                   self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._beside, self._nccl_info, self._progress, self._no_nccl, self._launch_mode, self._uncaught,
                    self._traceback_tail):

@@ -53,11 +53,28 @@ def waiting(st: RankState) -> bool:
     return bool(st.timeouts) or any(is_consequence(e) for e in st.errors)
 
 
+def barrier_roles(c: Collected) -> tuple[set[int], set[int]]:
+    """The ranks torch's monitored_barrier names as not arriving, and the ranks it shows waiting at it.
+
+    The barrier has one coordinator, the group's rank 0: every other rank sends to it and waits for its answer,
+    and says "successfully reached monitoredBarrier, but received errors while waiting for send/recv from rank 0"
+    when none comes. The coordinator's own report, "[Rank 0]: Rank(s) N failed to pass monitoredBarrier in T ms",
+    shows it at the barrier, waiting for N: where that report is in the logs, the others' "from rank 0" is only its
+    abort (it threw without answering), so the coordinator is a waiter and the report's ranks are the ones missing
+    (lead rule U (4)). Without the report, the rank the waiters name is all there is."""
+    evs = c.samples.get("monitored_barrier", [])
+    reports = [e for e in evs if not e.data.get("errors")]
+    named = {r for e in (reports or evs) for r in e.data.get("ranks", [])}
+    waiters = {r for e in evs for r in e.data.get("waiters", [])}
+    if reports:  # the coordinator the waiters name reported from the barrier itself
+        waiters |= {r for e in evs if e.data.get("errors") for r in e.data.get("ranks", [])}
+    return named, waiters - named
+
+
 def barrier_waiters(c: Collected) -> set[int]:
     """Ranks torch's monitored_barrier shows waiting at the barrier for the ranks it names: victims, whatever a
     launcher records of them afterwards (their exit is the barrier's error)."""
-    named = {r for e in c.samples.get("monitored_barrier", []) for r in e.data.get("ranks", [])}
-    return {r for e in c.samples.get("monitored_barrier", []) for r in e.data.get("waiters", [])} - named
+    return barrier_roles(c)[1]
 
 
 @dataclass
@@ -202,13 +219,15 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     unlogged = [r for r in silent if r not in logged]
     if logged:
         # untagged lines all at one SeqNum read as one collective; at several, the groups are unknown
-        full = complete_input(c) and (not untagged or len(seqs) == 1)
+        full = complete_input(c) and (not untagged or len(seqs) == 1) and not _stopped(c, logged)
         out.append(Conclusion(
             "culprit", "medium" if full else "low",
             f"process group {_pg_name(pg)}: {len(ins)} rank(s) were inside collective {_num(target)}, but rank(s) "
             f"{_fmt_ranks(logged)} logged no timeout and no watchdog status: they were not inside it"
-            + ("" if full else " — but the input does not hold every rank's full log (an excerpt?), "
-               "so this is only a lead"),
+            + ("" if full else " — but the launcher's record shows rank "
+               f"{_fmt_ranks(_stopped(c, logged))} stopped by SIGTERM in the teardown: a rank inside whose timeout "
+               "had not fired yet is silent alike, so this is only a lead" if _stopped(c, logged) and complete_input(c)
+               else " — but the input does not hold every rank's full log (an excerpt?), so this is only a lead"),
             logged, pg, target,
             _victim_lines(c, pg, timed)
             + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} without a watchdog line"
@@ -225,6 +244,14 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     if untagged and len(seqs) > 1:
         out.append(_groups_unclear(c, pg, timed))
     return out
+
+
+def _stopped(c: Collected, silent: list[int]) -> list[int]:
+    """Silent ranks the launcher's record shows stopped by SIGTERM (torchrun's, mpiexec's teardown after another
+    rank failed): the stop reached them while they ran, so their silence may be a timeout not fired yet (lead rules
+    B, E, I: beside them, the other silent ranks are no surer)."""
+    return sorted({e.rank for e in c.child_failures if e.rank in silent
+                   and (e.data.get("exitcode") == -15 or e.data.get("signal") == "SIGTERM")})
 
 
 def _pg_name(pg: str) -> str:

@@ -308,6 +308,11 @@ R_LIBFABRIC_CQ = re.compile(r"libfabric:\d+:(?:\d+:)?(?:[^:\s]*:)?(\w+):cq:\w*er
                             r".{0,80}?\berr: ?(\d{1,6})(?:, (?:message|prov_err): ?([^(\n]{1,80}?))?"
                             r"(?= My | Peer |\s*\(|\s*$)")
 R_LIBFABRIC_PEER = re.compile(r"Peer host id: ?([\w.\-]{1,80})")
+# EFA's words for a peer whose endpoint never completed the connection handshake (libfabric prov/efa efa_errno.h:
+# "Unresponsive receiver (reachable by EFA device but handshake failed)", beside "(connection previously established)"
+# for one lost later): the two endpoints never connected -- a connection failing at set-up (lead rules L, O, X (1)),
+# not a completion error of a running transfer
+R_OFI_HANDSHAKE = re.compile(r"\bhandshake (?:failed|fail(?:ure)?|timed out|not (?:completed|received))", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # An RDMA engine of its own refused a queue pair by the host, in its words (Mooncake's rdma_endpoint.cpp: "Failed to
 # create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
@@ -487,6 +492,11 @@ R_EVAL_BAR = re.compile(r"\b(?:val(?:id(?:ation|ating|ate)?)?|eval(?:uat(?:e|ing
                         re.IGNORECASE)
 R_EVAL_LINE = re.compile(r"\bEvaluating [\w ,*/-]{1,60}\.\.\.|\bEvaluate annotation type\b")
 R_LAUNCH_TAG = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")
+# torchrun's "[defaultN]:" role prefix (N: the LOCAL rank) before a global rank's own tag on the same line
+# ("[default0]:[rank7]:", "[default0]:[E524 ...] [Rank 7]"): the prefix N names global rank K on its node only;
+# where one prefix is shown before several global ranks, or before another one, it is not the global rank.
+R_ROLE_RANK = re.compile(r"\[default(\d{1,5})\]:\s?(?:\[rank(\d{1,7})\]:|[^\[]{0,4}\[[EWIF]\d{4} [^\]]{0,120}\] "
+                         r"\[Rank (\d{1,7})\])")
 # init_process_group(init_method="tcp://HOST:PORT"): the TCPStore is created by rank 0's own process (is_master for
 # rank 0), not by a launcher's agent -- so a reset store connection there is rank 0's process gone.
 # A traceback frame of torchrun's own process (its main, the elastic agent, the rendezvous handlers), not of a worker:
@@ -673,6 +683,11 @@ R_GIL_HELD = re.compile(r"Could not acquire GIL within \d{1,9} ?ms")
 R_TORCH_SHM = re.compile(r"unable to (?:write to file|open shared memory object|mmap \d+ bytes from file|resize file|"
                          r"allocate shared memory\(shm\) for file) <(/torch_[\w\-]{1,60})>(?:[^:\n]{0,40}:\s*"
                          r"([A-Za-z][^\n(]{0,80}))?")
+# Python's multiprocessing failing to create its temporary directory (util.get_temp_dir's "pymp-XXXX" under TMPDIR,
+# /tmp by default), where the Listener of resource_sharer -- which hands a shared tensor's file descriptor from a
+# DataLoader worker's queue feeder to the main process (torch's reduce_storage -> DupFd) -- puts its socket:
+# "OSError: [Errno 28] No space left on device: '/tmp/pymp-m_olac7h'". The batch cannot be passed.
+R_MP_TMP = re.compile(r"\[Errno (\d{1,3})\] ([A-Za-z][^:\n]{0,60}): '([^'\n]{0,200}?)/pymp-\w{1,40}'")
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")
@@ -769,6 +784,18 @@ R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # the spawn call of a traceback passing the world size as its process count ("nprocs=args.distributed_world_size,"):
 # the job is that one host's children, so a child's index is its global rank (lead rule I)
 R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
+# accelerate's simple_launcher (accelerate/commands/launch.py), the path `accelerate launch` takes when it runs no
+# distributed launcher (no --multi_gpu, DeepSpeed, FSDP, TPU): ONE subprocess.Popen of the script, whose failure it
+# raises as subprocess.CalledProcessError ("... died with <Signals.SIGKILL: 9>"). Its frame (or the call of it in
+# launch_command) in the traceback above that error says the command was the job's only process: rank 0 of a world of
+# one, where no other rank and no second node is shown (lead rules A, I, AG)
+R_ONE_PROCESS_FRAME = re.compile(r"\bin simple_launcher$|^\s*simple_launcher\(args\)\s*$")
+# SGLang's launcher (entrypoints/engine.py _launch_subprocesses) waits on each scheduler's pipe in turn; one that
+# closes before the scheduler reported ready: "Rank 0 scheduler is dead. Please check if there are relevant logs.",
+# then, once it joined that process, "Exit code: -9" (its multiprocessing exitcode, -N: killed by signal N). N is the
+# scheduler's index among this node's (its TP rank on one node): a launcher's record of that process
+R_SGL_SCHEDULER_DEAD = re.compile(r"\bRank (\d{1,6}) scheduler is dead\b")
+R_SGL_EXIT_CODE = re.compile(r"\bExit code: (-?\d{1,4})\s*$")  # behind SGLang's own "[12-16 14:27:10] " stamp
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"
@@ -799,6 +826,10 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
                            # 128 + 9: killed by SIGKILL)
                            r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
+# HPE Cray PALS's mpiexec (Polaris, Aurora): "x3200c0s25b0n0.hsn...: rank 1 died from signal 6 and dumped core",
+# "...: rank 3 exited with code 1" -- the host, the MPI (global) rank, its signal or exit code
+R_PALS_EXIT = re.compile(r"(?<![\w.\-])([\w.\-]{1,255}): rank (\d{1,7}) (?:died from signal (\d{1,2})\b|"
+                         r"exited with code (\d{1,3})\b)")
 # srun's own record of its tasks' ends ("srun: error: node-3: task 5: Exited with exit code 1", "srun: error: node-3:
 # tasks 9-10,12-15: Killed"): the node, the task ids (SLURM_PROCID), and how they ended; and the step's teardown that
 # srun or slurmstepd starts ("srun: launch/slurm: _step_signal: Terminating StepId=43.0", "*** STEP 43.0 ON node-3
@@ -1484,6 +1515,13 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
                             # the ranks that waited on that build, loading the module it never wrote
                             r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
+# A library's loader failing to resolve a function in a shared library it opened (dlsym): "Invalid handle. Cannot load
+# symbol cublasLtGetVersion" (a CUDA library's lazy-loading stub), "Could not load symbol X", "Failed to resolve symbol
+# X": the library installed is missing or of another version than the code calling it was built for -- the job's shared
+# install, the same on every process that loads it (lead rule AF (2)). NCCL's own plugin probes ("Failed to find
+# ncclCollNetPlugin symbol") say "find" and go on: not this.
+R_LIB_UNLOADABLE = re.compile(r"\b(?:[Cc]annot|[Cc]ould not|[Ff]ailed to|[Uu]nable to) (?:load|resolve) (?:the )?"
+                              r"symbol:? ['\"`]?(?P<sym>[A-Za-z_]\w{1,80})")
 # One installed library refusing another at start-up because their versions do not match (lead rule AF (2), round 41's
 # sentence): pybind11's "TypeError: <Class>: No constructor defined!" -- a Python class built on a C++ binding (a
 # launcher's subclass of c10d's Store, torchelastic's EtcdStore) that the installed build does not let Python construct.

@@ -86,6 +86,13 @@ class RankState:
         self.last_ts = max((t for t in (self.last_ts, o.last_ts) if t is not None), default=None)
 
 
+def _last_line(lines: dict[str, int], where: str) -> None:
+    """Keep, per file (the first MAX_KEYS files), the highest line number of an event's ``path:line``."""
+    path, _, line = where.rpartition(":")
+    if line.isdigit() and (path in lines or len(lines) < MAX_KEYS):
+        lines[path] = max(lines.get(path, 0), int(line))
+
+
 @dataclass
 class Collected:
     ranks: dict[int, RankState] = field(default_factory=dict)
@@ -115,6 +122,12 @@ class Collected:
     # lines that announce a failure in words no family reads (generic.py, first 16): read only when nothing else
     # explains the lines, never counted as a kind
     unread: list[Event] = field(default_factory=list)
+    # per file, the line of its last such line or line announcing an error (an exception's ``line``), of its last
+    # traceback's own exception, and of its last nccl-tests completion (run_done): an error printed before a run
+    # completed did not stop it (verdict.noise.unread_before_done)
+    last_unread: dict[str, int] = field(default_factory=dict)
+    last_raised: dict[str, int] = field(default_factory=dict)
+    last_done: dict[str, int] = field(default_factory=dict)
     # the hosts NCCL's set-up chatter and an nccl-tests device list come from (first 8): one host, one node
     setup_hosts: set[str] = field(default_factory=set)
     # the processes and devices (host, pid, CUDA device) NCCL-prefixed lines come from (first 8)
@@ -153,11 +166,15 @@ class Collected:
         if ev.kind == "traceback_tail":
             if len(self.exceptions) < 256:
                 self.exceptions.append(ev)
+            _last_line(self.last_unread if ev.data.get("line") else self.last_raised, ev.where)
             return
         if ev.kind == "unread":
             if len(self.unread) < 16:
                 self.unread.append(ev)
+            _last_line(self.last_unread, ev.where)
             return
+        if ev.kind == "run_done":
+            _last_line(self.last_done, ev.where)
         self.kinds[ev.kind] += 1
         if ev.data.get("barrier"):
             self._barrier(*ev.data["barrier"], ev)
@@ -377,6 +394,11 @@ class Collected:
         self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
         self.exceptions = (self.exceptions + o.exceptions)[:256]
         self.unread = (self.unread + o.unread)[:16]
+        for mine, theirs in ((self.last_unread, o.last_unread), (self.last_raised, o.last_raised),
+                             (self.last_done, o.last_done)):
+            for path, line in theirs.items():
+                if path in mine or len(mine) < MAX_KEYS:
+                    mine[path] = max(mine.get(path, 0), line)
         self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
         self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         for k, v in o.interfaces.items():

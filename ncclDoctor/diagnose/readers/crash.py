@@ -148,6 +148,19 @@ class CrashReaders:
         self._last_exc = (lineno, ev)
         return ev
 
+    def _lib_unloadable(self, lineno: int, text: str) -> Event | None:
+        """A library's loader failing to resolve a function in a shared library (signatures.R_LIB_UNLOADABLE, lead
+        rule AF (2)): the job's shared install, read by verdict.launch._lib_unloadable. Never NCCL's own INFO/WARN
+        lines (its plugin probes)."""
+        m = S.R_LIB_UNLOADABLE.search(text) if "symbol" in text and "NCCL" not in text else None
+        if m is None:
+            return None
+        ev = self._context(lineno, text, "lib_unloadable")
+        ev.data["symbol"] = m.group("sym")
+        r = S.R_RAY_REPEATED.search(text)  # Ray's "[repeated 7x across cluster]": said that many more times
+        ev.data["repeated"] = int(r.group(1)) if r else 0
+        return ev
+
     def _uncaught(self, lineno: int, text: str) -> Event | None:
         """A process's excepthook logging the exception that ends it ("Uncaught OLMoThreadError: ..."): that
         process exited on its own exception (status 1), a failure record as a launcher's is (lead rule A), read
@@ -378,6 +391,12 @@ class CrashReaders:
         if t:  # torch could not create the shared-memory file of a tensor passed between processes
             ev = self._context(lineno, text, "dataloader")
             ev.data.update(signal=None, bus_error=False, shm_file=t.group(1), shm_errno=(t.group(2) or "").strip())
+            return ev
+        p = S.R_MP_TMP.search(text) if not m and "pymp-" in text else None
+        if p:  # multiprocessing could not make the temp dir its fd-passing socket lives in (a worker's batch)
+            ev = self._context(lineno, text, "dataloader")
+            ev.data.update(signal=None, bus_error=False, mp_tmp=p.group(3) or "/", mp_errno=int(p.group(1)),
+                           mp_said=p.group(2).strip())
             return ev
         if not m:
             return None

@@ -245,6 +245,13 @@ class ExitReaders:
             ev.rank = None
             ev.data.update(ip=node.group("ip"), pid=None, node=True)
             return ev
+        sd = S.R_SGL_SCHEDULER_DEAD.search(text) if "scheduler is dead" in text else None
+        if sd:  # SGLang's launcher: scheduler N's process ended before it was ready; its exit code is logged next
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None  # the scheduler's index among this node's: a local rank
+            ev.data.update(exitcode=None, local_rank=int(sd.group(1)), pid=None, launcher="SGLang's launcher")
+            self._sgl_dead, self._follow = (lineno, ev), max(self._follow, 8)
+            return ev
         pa = S.R_PADDLE_ABORT.search(text) if "trainers, the trainer" in text else None
         if pa:  # Paddle's launch_utils: the trainers (global ranks) whose process exited nonzero, codes not printed
             evs = []
@@ -260,6 +267,13 @@ class ExitReaders:
             ev.rank = None
             ev.data.update(exitcode=int(pc.group(2)), local_rank=int(pc.group(1)), pid=None,
                            launcher="paddle.distributed.launch")
+            return ev
+        p = S.R_PALS_EXIT.search(text) if ": rank " in text and (" died from signal " in text
+                                                                 or " exited with code " in text) else None
+        if p:  # PALS's mpiexec: the rank's end, a signal as torchrun's negative exit code
+            ev = self._global_exit(lineno, text, int(p.group(2)), -int(p.group(3)) if p.group(3) else int(p.group(4)),
+                                   p.group(1))
+            ev.data["launcher"] = "mpiexec (PALS)"
             return ev
         g = S.R_GLOBAL_EXIT.search(text)
         if g:  # a launcher's record that names the global rank
@@ -304,6 +318,13 @@ class ExitReaders:
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
+        if ws is not None:
+            ev.data["sgl_child"] = True  # SGLang's SIGCHLD handler: one line per child process (lone.failed_on_own)
+        one = self._one_proc and 0 < lineno - self._one_proc <= 8
+        if one and (m.group("sp") or m.group("spsig")) and local is None:
+            # the traceback's frame above shows accelerate's simple_launcher: the command was the job's one process
+            ev.data.update(local_rank=0, launcher="accelerate's simple_launcher",
+                           local_from="launcher: accelerate's simple_launcher runs the script as its only process")
         if (m.group("ds") or m.group("sp") or m.group("spsig")) and local:
             # lead rule M: DeepSpeed's launch.py prints `cmd` left over from its spawn loop, the LAST worker it
             # launched (--local_rank=N of N+1), beside the return code of whichever worker failed: it names the

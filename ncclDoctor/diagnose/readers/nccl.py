@@ -85,14 +85,16 @@ class NcclReaders:
         if o:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, peer=None, ofi_rc=int(o.group(1)), ofi_err=int(o.group(2)),
-                           ofi_name=(o.group(3) or "").strip())
+                           ofi_name=(o.group(3) or "").strip(),
+                           ofi_handshake=bool(S.R_OFI_HANDSHAKE.search(text, o.start())))  # never connected
             return ev
         f = S.R_LIBFABRIC_CQ.search(text) if "libfabric:" in text else None
         if f:  # libfabric's provider logging a completion error itself (EFA's efa_rdm_txe_handle_error)
             ev = self._context(lineno, text, "ib_completion")
             h = S.R_LIBFABRIC_PEER.search(text)
             ev.data.update(status=None, peer=h.group(1) if h else None, ofi_rc=int(f.group(2)), ofi_err=None,
-                           ofi_name=(f.group(3) or "").strip(), ofi_prov=f.group(1))
+                           ofi_name=(f.group(3) or "").strip(), ofi_prov=f.group(1),
+                           ofi_handshake=bool(S.R_OFI_HANDSHAKE.search(text, f.start())))
             return ev
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
@@ -252,6 +254,10 @@ class NcclReaders:
         if not found:
             return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")
+        if ifs and (own := _own_prefix(text, ifs.start(), m)) is not m:
+            # processes writing to one stream cut each other's lines ("... provider assox3200n1:51061:51061 [1] NCCL
+            # INFO Bootstrap : Using ..."): the interface list is the process's whose prefix comes right before it
+            ev.host, ev.pid = own.group("host"), int(own.group("pid"))
         if nr and ev.rank is None:
             ev.rank = int(nr.group(1))
         if split:  # ncclCommSplit's "rank N" is the rank inside the new sub-communicator, not a global rank, and
@@ -335,3 +341,11 @@ class NcclReaders:
             ev.data["done"] = bool(S.R_LOADING_DONE.search(text, bar.end()))
             return ev
         return None
+
+
+def _own_prefix(text: str, at: int, first):
+    """The last host:pid:tid [dev] NCCL prefix before offset ``at`` (``first`` where the line holds only one)."""
+    last = first
+    for p in S.R_NCCL_PREFIX.finditer(text, first.end(), at):
+        last = p
+    return last

@@ -119,6 +119,15 @@ def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
                  "NCCL prints in a communicator's rank 0 only)")
 
 
+def _build_cuda(c: Collected) -> tuple[str, str] | None:
+    """NCCL's version line "NCCL version 2.4.8+cuda10.1": the version and the CUDA it was built with."""
+    for e in c.samples.get("nccl_version", []):
+        m = re.search(r"NCCL version (\d+\.\d+\.\d+)\+cuda(\d+\.\d+)", e.text)
+        if m:
+            return m.group(0).split(" ", 2)[2], m.group(2)
+    return None
+
+
 def _after_ib(c: Collected, evs: list[Event]) -> bool:
     """Every CUDA error comes after an IB work-completion error in the same file: NCCL's proxy lost
     the transfers first, and the CUDA errors of its abort/teardown are the consequence."""
@@ -325,6 +334,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
     xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
     hsa = sorted({e.data["hsa_node"] for e in evs if e.data.get("hsa_node") is not None})
+    build = False
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
     elif lost := sorted({e.data["pci"] for e in evs if e.data.get("lost")}):
@@ -381,13 +391,25 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "dmesg -T | grep -i xid "
             "for Xid errors, and that the driver supports the container's CUDA runtime; reset or drain the GPU.",
         )
-    elif "named symbol not found" in text or "no kernel image" in text:
+    elif "named symbol not found" in text or "no kernel image" in text or "invalid device function" in text:
+        # cudaErrorNoKernelImageForDevice / cudaErrorInvalidDeviceFunction ("the requested device function does not
+        # exist or is not compiled for the proper device architecture") / a missing symbol at kernel launch: the
+        # binary holds no code for this GPU's architecture. Every rank runs that binary (lead rule V (2)): the
+        # build is at fault, not a rank
+        build = True
+        said = next(w for w in ("no kernel image", "invalid device function", "named symbol not found") if w in text)
         what, fix = (
-            "a CUDA error saying the binary has no kernel for this GPU ('named symbol not found' / 'no kernel image')",
-            "The NCCL (or nccl-tests/PyTorch) binary was built without code for this GPU's compute capability: "
-            "rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,code=sm_90 "
-            "for H100), or install a build whose CUDA version and architectures match the GPU and driver.",
+            f"a CUDA error saying the binary has no kernel for this GPU ('{said}')",
+            "The NCCL (or nccl-tests/PyTorch) binary was built without code for this GPU's compute capability (CUDA "
+            "arch): rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,"
+            "code=sm_90 for H100), or install a build whose CUDA version and architectures match the GPU and driver "
+            "(torch.cuda.get_arch_list() vs torch.cuda.get_device_capability()).",
         )
+        if (cu := _build_cuda(c)) and int(cu[1].split(".")[0]) <= 10:
+            fix += (f" NCCL here is {cu[0]}, built with CUDA {cu[1]}, which cannot hold code for compute capability "
+                    "8.0 or newer (A100, A30, RTX 30xx and later need a CUDA 11+ build, sm_80/sm_86; H100 CUDA "
+                    "11.8+): install a PyTorch/NCCL build for the GPU (PyTorch built for CUDA 11 or 12) or upgrade "
+                    "NCCL.")
     elif "system not yet initialized" in text or "system not ready" in text:
         what, fix = (
             "'system not yet initialized' (cudaErrorSystemNotReady): on an NVSwitch system (HGX/DGX A100, H100) the "
@@ -603,6 +625,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    if build and not xids and not hsa and other is None:
+        return Verdict(
+            "cuda_error",
+            f"{_named(shown) if shown else 'a process'} hit {what}: the build lacks code for the GPU's architecture, "
+            "and every rank that runs that build on such a GPU fails alike -- the build is at fault, not a rank",
+            fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if (not shared and not xids and not hsa and not alone and not (c.child_failures or c.worker_failures)
             and all(_INIT_RETURNED.search(e.text) for e in evs)):
         # lead rule V (2): a framework's own report that ncclCommInitRank returned the CUDA error (Horovod's,

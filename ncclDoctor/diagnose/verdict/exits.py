@@ -497,6 +497,13 @@ LAUNCHER_LOGS = {
                            "(the log the deepspeed command wrote, e.g. the step's training.log) for the worker's last "
                            "lines, and its launcher's '[ERROR] ... exits with return code = N' line; deepspeed "
                            "--enable_each_rank_log DIR keeps one log per rank."),
+    "SGLang's launcher": ("SGLang's launcher names the scheduler process (its TP rank on this node) that ended before "
+                          "the server was ready, and its exit code: read that scheduler's own lines above it (SGLang "
+                          "prefixes them [time TPn]) for its last error; exit code -9 is a kill from outside (dmesg "
+                          "-T for the OOM killer)."),
+    "accelerate's simple_launcher": ("accelerate's simple_launcher ran the script as its one process (no --multi_gpu): "
+                                     "its CalledProcessError carries only the exit status; the script's own "
+                                     "traceback printed above it says why (killed by a signal: dmesg -T on the host)."),
 }
 # A native crash of a process mpirun started, with no error of its own shown: MPI's transport (UCX) runs inside it.
 MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of its own can be MPI's transport: with "

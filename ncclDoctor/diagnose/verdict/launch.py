@@ -124,6 +124,61 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# the CUDA library a symbol's name comes from, and the pip wheel that ships it (torch's CUDA builds depend on them)
+_SYMBOL_LIBS = (("cublasLt", "cuBLASLt (libcublasLt.so)", "nvidia-cublas-cuXX"),
+                ("cublas", "cuBLAS (libcublas.so)", "nvidia-cublas-cuXX"),
+                ("cudnn", "cuDNN (libcudnn.so)", "nvidia-cudnn-cuXX"),
+                ("cufft", "cuFFT (libcufft.so)", "nvidia-cufft-cuXX"),
+                ("cusparse", "cuSPARSE (libcusparse.so)", "nvidia-cusparse-cuXX"),
+                ("cusolver", "cuSOLVER (libcusolver.so)", "nvidia-cusolver-cuXX"),
+                ("curand", "cuRAND (libcurand.so)", "nvidia-curand-cuXX"),
+                ("nvrtc", "NVRTC (libnvrtc.so)", "nvidia-cuda-nvrtc-cuXX"),
+                ("nccl", "NCCL (libnccl.so)", "nvidia-nccl-cuXX"),
+                ("cuda", "the CUDA runtime or driver (libcudart.so / libcuda.so)", "nvidia-cuda-runtime-cuXX"))
+# what shows the processes that printed it ended: a crash handler, a worker's or launcher's record of its death
+_DIED = {"crash": "a crash handler's signal", "ray_died": "Ray's report of its worker dying",
+         "fatal_python": "a Fatal Python error", "child_failed": "the launcher's failure record",
+         "worker_failed": "a worker's failure record"}
+
+
+def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) and J: a library's loader could not resolve a function in a shared library ("Cannot load
+    symbol cublasLtGetVersion"), and the processes then died (a crash handler's SIGABRT, a worker's death). The
+    library installed is missing or of another version than the code calling it expects: the job's shared install,
+    which every process loads alike, so no rank is at fault (a Ray actor's name or pid is no rank, rule AD (2)):
+    config. None when an NCCL, CUDA, timeout or connection failure is shown (a rank's own run failing), or nothing
+    died (a loader that goes on without the function)."""
+    evs = c.samples.get("lib_unloadable", [])
+    if not evs or not any(c.kinds.get(k) for k in _DIED) and not c.exceptions:
+        return None
+    if any(c.kinds.get(k) for k in _NOT_SETTINGS if k != "crash"):
+        return None
+    e = evs[0]
+    sym = e.data["symbol"]
+    lib, wheel = next(((name, w) for p, name, w in _SYMBOL_LIBS if sym.lower().startswith(p.lower())),
+                      (f"the shared library that exports {sym}", None))
+    times = max(x.data.get("repeated", 0) for x in evs)
+    alike = (f", repeated {times}x across the cluster (Ray's count of the same line from its workers)" if times else
+             f", from {len({x.where for x in evs})} lines" if len(evs) > 1 else "")
+    died = ("the processes then died (" + ", ".join(w for k, w in _DIED.items() if c.kinds.get(k)) + ")"
+            if any(c.kinds.get(k) for k in _DIED) else "a traceback followed")
+    return Verdict(
+        "config",
+        f"a library loader could not resolve {sym} from {lib} ({e.text[:200]}, {e.where}){alike}, and {died}: the "
+        f"library installed is missing or of another version than the code that calls it was built for (a {lib} "
+        "version mismatch with torch or an extension such as TransformerEngine, or another copy found first on "
+        "LD_LIBRARY_PATH) -- the job's shared install, which every worker loads alike, so no rank is at fault",
+        f"Make the {lib} that loads the one the code was built for: compare the CUDA version torch and the extensions "
+        "were built with (python -c 'import torch; print(torch.version.cuda)', TransformerEngine's / apex's build) "
+        "with the CUDA library versions installed (pip list | grep nvidia"
+        + (f"; the {wheel} wheel" if wheel else "") + ", ldconfig -p) and the CUDA toolkit and driver versions "
+        "(nvidia-smi); find which copy is loaded first (LD_LIBRARY_PATH, a system CUDA under /usr/local/cuda ahead "
+        "of the pip wheels; LD_DEBUG=libs python -c 'import torch'), then reinstall the matching version "
+        + (f"(reinstall {wheel} matching torch's CUDA) " if wheel else "")
+        + "or use a container whose CUDA libraries match, the same on every node, and relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A framework's own check of the job's settings failing (lead rule W, parse._traceback_tail's ``settings``):
     DeepSpeed's batch-size assert, an `assert x % world_size == 0`, a launcher's dist_url check, a model that needs a

@@ -324,6 +324,35 @@ def _world_of_one(c: Collected, ranks: list[int]) -> bool:
             and not c.child_failures and not c.worker_failures)
 
 
+def _mp_tmp(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules F and AL (1): Python's multiprocessing could not create its temp directory (pymp-*) -- where the
+    socket of resource_sharer lives, which hands a DataLoader batch's shared storage (torch's reduce_storage ->
+    DupFd) from a worker's queue feeder to the main process. The batch is never delivered, the training loop waits
+    on it, and what follows -- the heartbeat monitor firing, the launcher killing the processes, a bare 'Killed' --
+    is that hang's aftermath: the earlier failure decides. Read before the kill (_killed) unless the launcher's
+    record names a rank killed with SIGKILL (a kill of its own, which comes first)."""
+    evs = [e for e in c.samples.get("dataloader", []) if e.data.get("mp_tmp")]
+    if not evs or any(e.rank is not None and (e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL")
+                      for e in c.child_failures):
+        return None
+    e = evs[0]
+    ranks = sorted({x.rank for x in evs if x.rank is not None})
+    where = e.data["mp_tmp"]
+    full = e.data.get("mp_errno") in (28, 122)  # ENOSPC, EDQUOT
+    return Verdict(
+        "dataloader_shm",
+        f"a process of {_named(ranks)} could not create multiprocessing's temp directory ('{_what(e)[:140]}'): "
+        f"{where} is {'full' if full else 'unusable'} ({e.data.get('mp_said')}), and that is where the socket "
+        "passing a DataLoader batch's shared tensor between processes lives (resource_sharer, the file_descriptor "
+        "sharing strategy): the batch was never delivered"
+        + ("; the heartbeat monitor firing and the kill afterwards are that hang's aftermath, not its cause"
+           if c.kinds.get("heartbeat") or c.worker_failures or c.child_failures else ""),
+        f"Free space in {where} (df -h {where}; old checkpoints, caches and pymp-*/torch_* leftovers) or point "
+        "TMPDIR at a disk with room before the job starts; torch.multiprocessing.set_sharing_strategy('file_system') "
+        "passes tensors without the fd-passing socket; fewer num_workers lowers the load.",
+        "medium", ranks, [x.brief() for x in evs[:2]], job_wide=not ranks)
+
+
 def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("dataloader", [])
     if not evs:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, _own_rank, own_errors, world_size
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, _own_rank, barrier_roles, own_errors, world_size
 from ncclDoctor.diagnose.signatures import R_EVAL_LINE, R_PEER_GONE, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _samples, hosts
@@ -225,15 +225,20 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("monitored_barrier", [])
     if not evs:
         return None
-    ranks = sorted({r for e in evs for r in e.data["ranks"]})
+    named, _ = barrier_roles(c)
+    ranks = sorted(named)
+    # the coordinator's own report decides; the waiters' errors then only show it aborting (barrier_roles)
+    reports = [e for e in evs if not e.data.get("errors")]
+    evs = reports + [e for e in evs if e.data.get("errors")] if reports else evs
+    own = reports or evs
     secs = next((e.data["timeout_ms"] / 1000 for e in evs if e.data.get("timeout_ms")), None)
-    gone = (any(e.data.get("errors") or "by peer" in e.text.lower() for e in evs)
+    gone = (any(e.data.get("errors") or "by peer" in e.text.lower() for e in own)
             or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
     how = (" and its connection was closed: that process exited or crashed before the barrier" if gone
            else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
-    closed = (any("by peer" in e.text.lower() for e in evs)
+    closed = (any("by peer" in e.text.lower() for e in own)
               or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
-    if not closed and _barrier_timed_out(c, evs):
+    if not closed and _barrier_timed_out(c, own):
         # "reached monitoredBarrier, but received errors ...", its original exception gloo's own "Timed out waiting
         # Nms for send/recv operation": the peer's socket stayed open and silent -- alive, but it never arrived
         return Verdict(
@@ -247,7 +252,7 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "process). A longer init_process_group(timeout=...) only helps when that work is legitimately long. "
             "TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
             "high", ranks, [e.brief() for e in evs[:3]])
-    if any(e.data.get("errors") for e in evs):
+    if any(e.data.get("errors") for e in own):
         # "reached monitoredBarrier, but received errors while waiting for send/recv from rank N": N's process
         # failed (its socket errored or closed), which is more than missing it; its own error is not here
         return Verdict(

@@ -111,7 +111,8 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "logs under /tmp/ray/session_latest/logs); check the NCCL version the binding (cupy / NCCL version) "
             "loads and NCCL_SOCKET_IFNAME.",
             "low", [], [e.brief() for e in evs[:3]])
-    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") or e.data.get("mid_run") for e in evs):
+    if codes == {"ncclRemoteError"} and not any(e.data.get("last_error") or e.data.get("mid_run") for e in evs) \
+            and not _peer_closed(c):
         # the two-line summary alone: NCCL's own words say "a peer exited OR the network failed", and the
         # "Last error:" line that would tell them apart (a socket closed/reset, an IB completion) is not there.
         # (A line that places the error in a communicator already running -- XLA aborting one on its async error
@@ -127,13 +128,17 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "is the network between the nodes.",
             "low", [], [e.brief() for e in evs[:3]])
     if codes == {"ncclRemoteError"}:  # ncclGetErrorString: "remote process exited or there was a network error"
+        closed = _peer_closed(c)
         return Verdict(
             "early_exit",
             "NCCL's ncclRemoteError: a peer process exited (or the network to it failed) while this rank still "
-            "communicated with it; the rank printing it is a victim, the peer's own failure came first",
-            "Find the rank that exited first: its own log and traceback (an exception, a CUDA error, an OOM, a "
-            "SIGKILL from the host); if every process was alive, check the network between the nodes "
-            "(NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET).",
+            "communicated with it; the rank printing it is a victim, the peer's own failure came first"
+            + (f"; {_eof_who(closed)}: a read of its connection found the other end closed (end of stream, not a "
+               "reset or a timeout) -- a process on the other side exited, the 'remote process exited' half of "
+               "NCCL's either-or; which process went first these lines do not say" if closed else ""),
+            "Find the rank that exited first (the first failing rank): its own log and traceback (an exception, a "
+            "CUDA error, an OOM, a SIGKILL from the host); if every process was alive, check the network between the "
+            "nodes (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET).",
             "medium",
             [],
             [e.brief() for e in evs[:3]],
@@ -167,6 +172,19 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [e.brief() for e in evs[:3]],
         )
     return None
+
+
+def _peer_closed(c: Collected) -> list:
+    """Lead rule O: a rank's own exception is EOFError -- a read of a pipe or socket (multiprocessing's
+    Connection.recv, a store or checkpoint worker's channel) found the other end closed cleanly. Beside an
+    ncclRemoteError with no 'Last error' line it says which half of NCCL's either-or happened: a process exited
+    (a network fault resets or times out; it does not close a stream cleanly)."""
+    return [e for e in c.exceptions if (e.data.get("type") or "").rsplit(".", 1)[-1] == "EOFError"]
+
+
+def _eof_who(evs: list) -> str:
+    ranks = sorted({e.rank for e in evs if e.rank is not None})
+    return ", ".join(f"rank {r} EOFError" for r in ranks[:4]) if ranks else "an EOFError"
 
 
 _NCCL_VERSION = re.compile(r"NCCL version (\d+)\.(\d+)\.(\d+)")

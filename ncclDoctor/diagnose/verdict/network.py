@@ -60,7 +60,12 @@ def _something_failed(c: Collected) -> bool:
 def shared_addresses(c: Collected) -> list[tuple[str, set[str]]]:
     """Addresses NCCL bootstraps on that two hosts both print: containers on bridge networks (Docker's
     172.17.0.2 on every node) advertise an address no other node can reach. Loopback is bad_interfaces'."""
-    shared = sorted((a, hs) for a, hs in c.iface_hosts.items() if len(hs) > 1 and not a.startswith("127."))
+    known = {h for hs in c.iface_hosts.values() for h in hs} | set(c.setup_hosts)
+
+    def own(h: str) -> str:  # "NCCLx3200n1", "assox3200n1": a line cut by another process's, glued to a host seen
+        return min((k for k in known if len(k) < len(h) and h.endswith(k)), key=len, default=h)
+    shared = sorted((a, hs) for a, hs in ((a, {own(h) for h in hs}) for a, hs in c.iface_hosts.items())
+                    if len(hs) > 1 and not a.startswith("127."))
     # lead rule K, as in bad_interfaces: an address only the bootstrap's list shows after its first (used) interface
     unused = {a for n, a in c.interfaces.items() if n not in c.used_ifaces}
     if shared and any(a in unused for a, _ in shared) and not _something_failed(c):

@@ -44,8 +44,7 @@ _NOISE = (
     # aws-ofi-nccl finding no EFA provider when it initializes ("NET/OFI Only EFA provider is supported", "OFI
     # fi_getinfo() call failed: No data available", "Couldn't find any optimal provider", then "aws-ofi-nccl
     # initialization failed"): NCCL drops the plugin and uses its own transports, as when libibverbs is absent
-    (r"NET/OFI (?:Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) call failed|"
-     r"Couldn't find any optimal provider)", "the net plugin aws-ofi-nccl's 'initialization failed' (no EFA "
+    (rf"NET/OFI (?:{OFI_START_FAILED})", "the net plugin aws-ofi-nccl's 'initialization failed' (no EFA "
      "provider, fi_getinfo finding nothing) is harmless where the node has no EFA: NCCL drops the plugin and uses "
      "its own transports (IB or sockets); where the node should use EFA, the device is not visible to the process: "
      "fi_info -p efa must list it (docker --device /dev/infiniband/uverbs*, the Kubernetes EFA device plugin)"),
@@ -121,11 +120,14 @@ R_OFI_INIT = re.compile(rf"NET/OFI (?:{OFI_START_FAILED})")
 def efa_meant(c: Collected) -> bool:
     """Lead rule Z: the lines show the EFA fabric was meant to carry the job: the plugin naming an EFA instance type
     as its platform or FI_PROVIDER=efa (parse: 'efa fabric meant'), a host name carrying an EFA instance type (p4d,
-    p5, trn1), the plugin's own test failing ('OFI NCCL failure'), or several hosts left on NCCL's sockets."""
-    if any(e.data.get("what") == "efa fabric meant" for e in c.samples.get("benign", [])):
-        return True
+    p5, trn1), the plugin's own test failing ('OFI NCCL failure'), or several hosts left on NCCL's sockets. Not where
+    the lines show the job on one host alone (one_host_alone): no traffic between nodes needs the fabric there."""
     warns = c.samples.get("nccl_warn", [])
     if any("OFI NCCL failure" in e.text for e in warns):
+        return True
+    if one_host_alone(c):
+        return False
+    if any(e.data.get("what") == "efa fabric meant" for e in c.samples.get("benign", [])):
         return True
     hosts = {m.group("host") for e in warns + c.samples.get("transport", []) if (m := R_NCCL_PREFIX.search(e.text))}
     if any(R_EFA_HOST.search(h) for h in hosts):
@@ -133,6 +135,27 @@ def efa_meant(c: Collected) -> bool:
     socket_hosts = {m.group("host") for e in c.samples.get("transport", [])
                     if e.data.get("network") == "Socket" and (m := R_NCCL_PREFIX.search(e.text))}
     return len(socket_hosts) > 1
+
+
+def one_host_alone(c: Collected) -> bool:
+    """Lead rule Z's one-host clause: every NCCL line names one host, and the communicator's world (NCCL's nranks)
+    is no larger than the processes shown on it -- the whole job on that host, NCCL's intra-node transports (P2P,
+    shared memory) carrying it. A world larger than them, or none printed, may be one node's excerpt of more."""
+    hosts = {m.group("host") for k in ("nccl_warn", "transport", "setup", "setup_done") for e in c.samples.get(k, [])
+             if (m := R_NCCL_PREFIX.search(e.text)) and m.group("host")}
+    hosts |= {h for h, _, _ in c.procs if h} | set(c.setup_hosts)
+    worlds = [n for n, _ in c.world]
+    if len(hosts) != 1 or not worlds:
+        return False
+    return max(worlds) <= len({(pid, dev) for h, pid, dev in c.procs if h in hosts})
+
+
+_OFI_ONE_HOST = (
+    "here the whole job runs on a single node (every NCCL line on one host, no more ranks than its processes): "
+    "no traffic between nodes needs EFA, NCCL's own intra-node transports (NVLink/P2P, shared memory) carry it, "
+    "so the plugin failing to start is benign and needs no action; to stop it loading on single-node runs set "
+    "NCCL_NET_PLUGIN=none (or leave FI_PROVIDER=efa unset there); for a multi-node run the EFA devices must be "
+    "visible to the processes first (fi_info -p efa, the EFA device plugin), checked with NCCL_DEBUG=INFO")
 
 
 def harmless_warn(c: Collected, e) -> bool:
@@ -149,6 +172,8 @@ def _noise_words(c: Collected) -> list[str]:
     texts = [e.text for e in c.samples.get("nccl_warn", [])]
     skipped = [_SKIPPED_HCA_WORDS] if _went_on(c) and any(R_SKIPPED_HCA.search(t) for t in texts) else []
     skipped += [_COLLNET_WORDS] if collnet_fell_back(c) else []
+    if any(R_OFI_INIT.search(t) for t in texts) and one_host_alone(c):  # lead rule Z's one-host clause
+        skipped.append(_OFI_ONE_HOST)
     return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)] + skipped
 
 
@@ -208,6 +233,38 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict("unknown", f"the log stops {where} with no error: the job hung while the ranks connected "
                    + ("over the network (" + ", ".join(sorted(c.setup_hosts)[:4]) + ")" if c.setup_hosts else "")
                    + "; these lines do not say which rank or connection is stuck", _SETUP_NET_FIX, "low", [], proof)
+
+
+def unread_before_done(c: Collected) -> list:
+    """Lead rules K and N: the lines announcing an error that no family reads ("The last reading": its words, or a
+    line whose first word announces one) that an nccl-tests run's own completion follows in the same file (its
+    closing 'Avg bus bandwidth' line: every size ran, and its check prints the wrong values after it): whatever they
+    report did not stop the run -- a launcher's or a library's chatter at start-up. [] unless every such line is
+    followed so (one after the last completion, or in a file with none, is still a failure shown), and none where a
+    traceback's own exception is shown (a process that raised)."""
+    said = list(c.unread) + [e for e in c.exceptions if e.data.get("line")]
+    if not said or not c.last_done or c.last_raised:
+        return []
+    if any(line >= c.last_done.get(path, 0) for path, line in c.last_unread.items()):
+        return []
+    return said
+
+
+_PMIX_DS12 = re.compile(r"PMIX ERROR: \w+ in file gds_ds\d+_lock\w*\.c")
+
+
+def _before_done_words(c: Collected) -> str:
+    """What a "none" verdict says of the error-looking lines an nccl-tests run completed after (unread_before_done)."""
+    lines = unread_before_done(c)
+    if not lines:
+        return ""
+    said = (f"'{lines[0].text[:160]}'" + (f" (and {len(lines) - 1} more such lines)" if len(lines) > 1 else "")
+            + " came before the run's own completion (nccl-tests' closing 'Avg bus bandwidth'): whatever it reports "
+            "did not stop the run, so it is benign chatter here and needs no action")
+    if any(_PMIX_DS12.search(u.text) for u in lines):
+        said += ("; Slurm's PMIx 'PMIX ERROR: ... gds_ds12_lock_pthread.c' is a known harmless message of its "
+                 "shared-memory datastore's lock (PMIx v3/v4 under srun --mpi=pmix), silenced with PMIX_MCA_gds=hash")
+    return said
 
 
 def _nccl_chatter(c: Collected) -> bool:
@@ -286,7 +343,7 @@ def _gdr_off_words(c: Collected) -> str:
 
 
 def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
-    benign = []
+    benign = [w for w in [_before_done_words(c)] if w]
     if c.kinds.get("pg_not_destroyed"):
         benign.append(
             "the process-group destructor warning at exit is harmless: call dist.destroy_process_group() at the "

@@ -128,7 +128,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unclear = next((k for k in ks if k.kind == "groups_unclear"), None)
     low = [k for k in ks if k.kind == "culprit" and k.confidence == "low"]
     lead = f" Leads (low confidence): {low[0].message}." if low else ""
-    inside = (one_collective(c) or larger_world(c)) if not unclear else larger_world(c)
+    inside = (one_collective(c) or larger_world(c) or groups_inside(c)) if not unclear else larger_world(c)
     behind = None if unclear or inside else next((k for k in low if k.behind), None)
     gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
     if inside and _failed_outside_alone(c):
@@ -136,6 +136,9 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     quiet = None if unclear or inside or behind or low else silent_ranks(c)
     if quiet:
         return _silent_lead(c, *quiet)
+    # lead rules B, E, I: the silent ranks are only a lead because the launcher's teardown (SIGTERM) reached one of
+    # them -- a rank missing from the collective all the others wait in, which one not proven
+    torn = None if unclear or inside or behind or not low or any(k.behind for k in low) else silent_ranks(c)
     if gloo:
         msg = ("a gloo send/recv timed out (gloo has no watchdog and no SeqNum: the op itself raised): the peer never "
                "reached the matching collective or barrier; the lines do not name it.")
@@ -155,20 +158,24 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "(victims), "
                "and the rank that never arrived is not proven by these lines"
                + (f"; {unclear.message}" if unclear else "") + ".")
+    elif torn:
+        msg = (f"{_named(torn[0])} timed out inside the collective (victims) and the launcher stopped "
+               f"{_named(torn[1])} (SIGTERM) in the teardown: a rank missing from that collective, which one these "
+               "lines do not prove.")
     else:
         msg = (("no rank these lines show is proven to have missed the collective" if low else
                 "every rank the input shows was inside the timed-out collective (victims)")
                + "; the rank that never arrived is not proven by these lines"
                + (f"; {unclear.message}" if unclear else "") + ".")
     return Verdict(
-        "rank_missing" if inside or behind else "unknown",
+        "rank_missing" if inside or behind or torn else "unknown",
         msg + lead,
         "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
         "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
-        + (NOT_SHOWN if inside else "")
+        + (NOT_SHOWN if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
            "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
         + (SHARD_GATHER if inside and _shard_gather(c) else "") + (_driver_oom_lead(c) if inside else ""),
@@ -359,6 +366,53 @@ def larger_world(c: Collected) -> str | None:
     if world <= len(shown):
         return None
     return f"its stuck collective (a world of at least {world} ranks, {len(shown)} shown)"
+
+
+def groups_inside(c: Collected) -> str | None:
+    """Lead rules B and E group by group: every rank shown timed out in one process group each (the group its own
+    status line names), inside the op it has pending (no status line of the rank says it got further), and the
+    groups are several: SeqNums count per group, so no rank is ahead of or behind another, and every group's shown
+    members wait inside one op (one SeqNum, op and size). Each waits on a member these lines do not show -- in a
+    pipeline the peer stage that never posted the matching send or recv. None when a rank shows more than its
+    timeout, a line lacks its group, rank or SeqNum, or a stated world size says every rank is shown."""
+    lines = c.samples.get("watchdog_timeout", [])
+    if not c.ranks or len(lines) != c.kinds.get("watchdog_timeout", 0) or None in {_own_rank(t) for t in lines}:
+        return None
+    groups: dict[str, list[Event]] = {}
+    for st in c.ranks.values():
+        if len(st.timeouts) != 1 or "?" in st.timeouts:
+            return None
+        (pg, t), = st.timeouts.items()
+        if t.seq is None or any(spg != pg or s.seq not in (None, t.seq) or s.data.get("enqueued", t.seq) > t.seq
+                                for spg, s in st.status.items()):
+            return None  # a rank also in another group's queue, or past the op it timed out in: not only inside
+        groups.setdefault(pg, []).append(t)
+    if len(groups) < 2 or any(_own_failure(c, e) for st in c.ranks.values() for e in st.errors):
+        return None
+    if any(len({t.seq for t in ts}) > 1 or len({t.op for t in ts}) > 1 or len({t.numel_in for t in ts}) > 1
+           for ts in groups.values()):
+        return None  # two members of one group in different ops: rule D's, not this
+    size, _, sure = world_size(c)
+    if sure == "high" and size and size <= len(c.ranks):
+        return None
+    each = "; ".join(f"pg {pg}: {ts[0].op or 'collective'} #{ts[0].seq}" for pg, ts in sorted(groups.items())[:4])
+    return (f"its own process group's stuck op ({each}: different groups, whose SeqNums are not compared; each "
+            "waits on a member of its group not shown)")
+
+
+P2P_OPS = {"SEND", "RECV", "_SEND", "_RECV", "RECV_ANY_SOURCE", "COALESCED"}
+
+
+def _p2p(c: Collected) -> bool:
+    """A timed-out op is point-to-point (SEND, RECV, or batch_isend_irecv's COALESCED with NumelIn -1 printed
+    unsigned): it waits on one peer."""
+    return any(t.op and t.op.upper() in P2P_OPS and (t.op.upper() != "COALESCED" or (t.numel_in or 0) >= 1 << 63)
+               for t in c.samples.get("watchdog_timeout", []))
+
+
+P2P_PEER = (" A point-to-point SEND/RECV (or a batch of them) waits on one peer: find the pipeline peer that never "
+            "posted the matching op -- check the send/recv pairing (every send's recv in the peer's schedule) and the "
+            "send/recv order of the stages (both sides sending first deadlocks without batch_isend_irecv).")
 
 
 def one_collective(c: Collected) -> str | None:

@@ -162,7 +162,7 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         )
     ofi = [e for e in evs if e.data.get("ofi_rc") is not None]
     if ofi and not statuses and not asyncs:
-        return _ofi(c, ofi)
+        return _ofi_connect(c, ofi) or _ofi(c, ofi)
     local = [e for e in evs if str(e.data.get("verbs", "")).startswith(_LOCAL_VERBS) and e not in memlock]
     if local and not statuses and not asyncs and len(local) == len([e for e in evs if e.data.get("verbs")]):
         return _verbs_resource(local)
@@ -296,6 +296,46 @@ def _ofi(c: Collected, evs: list) -> Verdict:
         "is down and keep libfabric / aws-ofi-nccl of one version on every node. Run `ncclDoctor check --nodes N` to "
         "localize the bad link.",
         "high", [], [x.brief() for x in evs[:3]], job_wide=True)  # the rank that noticed is not the failed end
+
+
+# NCCL's files that connect a communicator's channels (ncclTransportP2pSetup, the ring/tree connects of
+# transport/generic.cc): a trail through them is a connection being made, at init or at a channel's first use
+_CONNECT_FILES = ("transport.cc", "generic.cc")
+
+
+def _ofi_connect(c: Collected, evs: list) -> Verdict | None:
+    """Lead rules L, O and X (1): a NET/OFI completion error while NCCL was still connecting its channels (its return
+    trail through transport.cc / transport/generic.cc), or EFA's own word that the peer's endpoint never completed
+    the connection handshake: the two hosts never connected. That is the network's set-up between them (a security
+    group, a subnet, the peer's fabric or process), not a link failing under a running transfer; the rank printing it
+    is a victim of a peer it cannot reach, so nobody is named. None where neither shows (a transfer's error: _ofi)."""
+    shake = [e for e in evs if e.data.get("ofi_handshake")]
+    trail = sorted({f"{f} -> {n}" for f, n in c.retcodes if f in _CONNECT_FILES})
+    if not shake and not trail:
+        return None
+    e = (shake or evs)[0]
+    rc = e.data["ofi_rc"]
+    ranks = _ranks(c, "ib_completion")
+    on = f" on {_named(ranks)}" if ranks else ""
+    efa = any("efa" in x.text.lower() for x in evs)
+    return Verdict(
+        "network_setup",
+        f"a libfabric (NET/OFI) connection to a peer failed{on} (RC {rc} = {errno.errorcode.get(rc, rc)})"
+        + (" while NCCL was still connecting its channels (its trail " + ", ".join(trail[:3]) + ")" if trail else "")
+        + ("; the provider says the peer was reached but the connection handshake with it failed" if shake else "")
+        + ": the two hosts never established the connection -- the network set-up between them (security group, "
+        "subnet, the peer's fabric device, or the peer's process gone before it answered), not a link failing under a "
+        "running transfer; the rank printing it is waiting on a peer it cannot reach, not at fault",
+        "Check that the peer hosts can open a fabric connection to each other: "
+        + ("for EFA, the security group must allow all inbound and outbound traffic from and to itself (EFA's "
+           "handshake is dropped otherwise), the instances in one subnet / placement group, and fi_info -p efa listing "
+           "the EFA devices on every node (inside the container too); " if efa else
+           "fi_info -p <provider> on every node, a firewall or security group letting the nodes reach each other; ")
+        + "the same libfabric / aws-ofi-nccl (one EFA installer) on every node, and the peer's own log (a peer "
+        "process that died before it answered looks the same). Rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET "
+        "FI_LOG_LEVEL=warn (and FI_PROVIDER set to the fabric's provider) to see which peer failed, and test the "
+        "network between the same hosts with nccl-tests (all_reduce_perf -b 8 -e 128M) before the training job.",
+        "high" if shake else "medium", [], [x.brief() for x in (shake or evs)[:3]], job_wide=True)
 
 
 # verbs calls that only allocate on the local HCA (no peer, no packet on the wire): their failure is the node's

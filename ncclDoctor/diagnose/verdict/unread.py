@@ -10,6 +10,7 @@ from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_STORAGE_ERR, R_VICTIM_EXC
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.diagnose.verdict.noise import unread_before_done
 
 # torch.distributed.rpc's timeout of a remote call (TensorPipe agent: "RPCErr:1:RPC ran for more than set timeout
 # (180000 ms) and will now be marked with an error"): the peer that should answer stalled or died; no rank is named
@@ -25,6 +26,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     With no exception, the lines no family read that announce a failure (_unread_words)."""
     if not c.exceptions:
         return _unread_words(c)
+    if unread_before_done(c):  # lines announcing an error that a run completed after: they stopped nothing
+        return None
     own = [e for e in c.exceptions if not e.data.get("line")]
     e = (own or c.exceptions)[0]
     what = e.data["type"] + (": " + e.data["message"] if e.data.get("message") else "")
@@ -150,7 +153,7 @@ def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
     not supported); nobody is named, at low confidence."""
-    if not c.unread:
+    if not c.unread or unread_before_done(c):  # a run completed after them: they stopped nothing (rules K, N)
         return None
     read = generic.reading([u.text for u in c.unread])
     quoted = c.unread[read[3] if read else 0]
