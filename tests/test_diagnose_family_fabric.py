@@ -2211,10 +2211,11 @@ _MPIRUN_FIRST = ("--------------------------------------------------------------
 def test_the_same_system_error_on_several_hosts_names_nobody_over_mpiruns_first_process(tmp_path):
     """nccl-tests-36: both hosts' all_reduce_perf print the same 'unhandled system error'; mpirun's 'first process'
     names one of them, but every process shown failed alike on its own (rule J, not rule A): nccl_system, nobody."""
-    for hosts, rank, job in ((("pkb-aa8dbd1b-1", "pkb-aa8dbd1b-0"), 1, 6918),
-                             (("gpu-node-07", "gpu-node-12", "gpu-node-03"), 2, 411),
-                             (("a100x8.cluster.local", "a100x9.cluster.local"), 0, 77)):
-        text = "".join(_nccl_tests_failure(h) for h in hosts) + _MPIRUN_FIRST.format(job=job, rank=rank)
+    for hosts, rank, job, prefix in ((("pkb-aa8dbd1b-1", "pkb-aa8dbd1b-0"), 1, 6918, ""),
+                                     (("gpu-node-07", "gpu-node-12", "gpu-node-03"), 2, 411, "[default0]:"),
+                                     (("a100x8.cluster.local", "a100x9.cluster.local"), 0, 77, "trainer-1  | ")):
+        text = "".join(prefix + line for h in hosts for line in _nccl_tests_failure(h).splitlines(keepends=True))
+        text += _MPIRUN_FIRST.format(job=job, rank=rank)
         v = _verdict(tmp_path, text)
         assert v["cause"] == "nccl_system", v
         assert v["culprits"] == [], v

@@ -194,7 +194,7 @@ R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |
                         r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
 # nccl-tests' NCCLCHECK (src/common.h): "HOST: Test NCCL failure common.cu:345 'unhandled system error'", HOST the
 # hostname of the process that printed it (one process per host and GPU set under mpirun)
-R_NCCL_TESTS_HOST = re.compile(r"(?:^|\s)([\w.-]{1,64}): Test NCCL failure \S+:\d+ '")
+R_NCCL_TESTS_HOST = re.compile(r"^\s*([\w.-]{1,64}): Test NCCL failure \S+:\d+ '")  # on the line's body
 OLD_CODE = {"unhandled system error": "ncclSystemError",
             "remote process exited or there was a network error": "ncclRemoteError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
