@@ -3852,11 +3852,11 @@ _SUBPROC = ("raise subprocess.CalledProcessError(returncode=process.returncode, 
 
 
 def test_a_called_process_error_of_python_running_a_script_itself_is_the_one_process(tmp_path):
-    """LlamaFactory-534: subprocess's CalledProcessError (accelerate's simple_launcher raises it; its frame cut from
-    the paste) for a plain `python script.py` command -- no torchrun, no --local_rank -- died of SIGBUS: the one
-    process of a one-process launcher, rank 0 (rules A, F, AG)."""
+    """LlamaFactory-534: the launcher's own raise of subprocess's CalledProcessError (accelerate's simple_launcher;
+    its frame cut from the paste) for a plain `python script.py` command -- no torchrun, no --local_rank, no -u --
+    died of SIGBUS: the one process of a one-process launcher, rank 0 (rules A, F, AG)."""
     for cmd in ("'/opt/conda/bin/python', 'src/train_bash.py', '--stage', 'sft', '--fp16'",
-                "'python3.10', '-u', 'finetune.py', '--lr', '1e-4'",
+                "'python3.10', 'finetune.py', '--lr', '1e-4'",
                 "'/home/u/.venv/bin/python', 'scripts/run_clm.py'"):
         d = _report(tmp_path, _SUBPROC.format(cmd=cmd, sig="SIGBUS", num=7))
         assert d["verdict"]["cause"] == "dataloader_shm", (cmd, d["verdict"])
@@ -3864,10 +3864,14 @@ def test_a_called_process_error_of_python_running_a_script_itself_is_the_one_pro
 
 
 def test_a_called_process_error_of_a_per_gpu_launcher_or_a_module_names_no_rank(tmp_path):
-    """The near shapes: torch.distributed.launch's or DeepSpeed's command carries --local_rank (the LAST worker
-    launched, lead rule M), or the command runs a launcher module (-m): no rank is named by the command."""
-    for cmd in ("'/usr/bin/python', '-u', 'train.py', '--local_rank=3', '--fp16'",
-                "'/usr/bin/python', '-m', 'torch.distributed.run', '--nproc_per_node', '8', 'train.py'"):
-        d = _report(tmp_path, _SUBPROC.format(cmd=cmd, sig="SIGBUS", num=7))
+    """The near shapes: torch.distributed.launch's command carries --local_rank (the LAST worker launched, lead rule
+    M) or its -u (its --use_env form: one of several workers), the command runs a launcher module (-m), or the error
+    comes without the launcher's raise above it (a script's own subprocess call, Lightning's children): no rank."""
+    for cmd, raised in (("'/usr/bin/python', '-u', 'train.py', '--local_rank=3', '--fp16'", True),
+                        ("'/usr/bin/python', '-u', 'train.py', '--fp16'", True),
+                        ("'/usr/bin/python', '-m', 'torch.distributed.run', '--nproc_per_node', '8', 'train.py'", True),
+                        ("'/opt/conda/bin/python', 'src/train_bash.py', '--stage', 'sft'", False)):
+        text = _SUBPROC.format(cmd=cmd, sig="SIGBUS", num=7)
+        d = _report(tmp_path, text if raised else text.split("\n", 1)[1])
         assert d["verdict"]["cause"] == "dataloader_shm", (cmd, d["verdict"])
         assert d["verdict"]["culprits"] == [], (cmd, d["verdict"])

@@ -793,11 +793,14 @@ R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
 # launch_command) in the traceback above that error says the command was the job's only process: rank 0 of a world of
 # one, where no other rank and no second node is shown (lead rules A, I, AG)
 R_ONE_PROCESS_FRAME = re.compile(r"\bin simple_launcher$|^\s*simple_launcher\(args\)\s*$")
-# the command of subprocess's CalledProcessError (the form accelerate's simple_launcher and torch 1.x's launch raise)
-# when it is the Python interpreter running a script itself -- no launcher module (-m torch.distributed.run,
-# deepspeed.launcher), no --local_rank a per-GPU launcher adds: the one process of a one-process launcher (rule AG)
-R_ONE_PROCESS_CMD = re.compile(r"\bCommand '\[?'?(?:[^'\s,]*/)?python[\d.]*'?,? (?:'?-u'?,? )?"
-                               r"'?[^'\s,-][^'\s,]*\.py'?[ ,\]']")
+# a launcher's own raise of its child's exit, the source line a traceback prints above the error: accelerate's
+# simple_launcher and torch 1.x's torch.distributed.launch wait on the script's process and then raise
+# "subprocess.CalledProcessError(returncode=process.returncode, cmd=cmd)" (not subprocess.run(check=True)'s own raise)
+R_LAUNCHER_RAISE = re.compile(r"^\s*raise subprocess\.CalledProcessError\(returncode=process\.returncode, cmd=cmd\)")
+# that error's command when it is the Python interpreter running a script itself -- no launcher module (-m
+# torch.distributed.run, deepspeed.launcher), no --local_rank a per-GPU launcher adds, no "-u" torch.distributed.launch
+# always adds (its --use_env form has no --local_rank): accelerate's simple_launcher's one process, rank 0 (rule AG)
+R_ONE_PROCESS_CMD = re.compile(r"\bCommand '\[?'?(?:[^'\s,]*/)?python[\d.]*'?,? '?[^'\s,-][^'\s,]*\.py'?[ ,\]']")
 # SGLang's launcher (entrypoints/engine.py _launch_subprocesses) waits on each scheduler's pipe in turn; one that
 # closes before the scheduler reported ready: "Rank 0 scheduler is dead. Please check if there are relevant logs.",
 # then, once it joined that process, "Exit code: -9" (its multiprocessing exitcode, -N: killed by signal N). N is the
