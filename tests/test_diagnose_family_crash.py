@@ -3858,9 +3858,11 @@ def test_a_called_process_error_of_python_running_a_script_itself_is_the_one_pro
     for cmd in ("'/opt/conda/bin/python', 'src/train_bash.py', '--stage', 'sft', '--fp16'",
                 "'python3.10', 'finetune.py', '--lr', '1e-4'",
                 "'/home/u/.venv/bin/python', 'scripts/run_clm.py'"):
-        d = _report(tmp_path, _SUBPROC.format(cmd=cmd, sig="SIGBUS", num=7))
-        assert d["verdict"]["cause"] == "dataloader_shm", (cmd, d["verdict"])
-        assert d["verdict"]["culprits"] == [0], (cmd, d["verdict"])
+        text = _SUBPROC.format(cmd=cmd, sig="SIGBUS", num=7)
+        for paste in (text, "\n".join(ln[i:i + 80] for ln in text.splitlines() for i in range(0, len(ln), 80))):
+            d = _report(tmp_path, paste + "\n")  # as pasted, and hard-wrapped at 80 columns
+            assert d["verdict"]["cause"] == "dataloader_shm", (cmd, d["verdict"])
+            assert d["verdict"]["culprits"] == [0], (cmd, d["verdict"])
 
 
 def test_a_called_process_error_of_a_per_gpu_launcher_or_a_module_names_no_rank(tmp_path):

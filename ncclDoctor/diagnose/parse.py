@@ -504,6 +504,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._one_proc = lineno
         if "returncode=process.returncode" in body and S.R_LAUNCHER_RAISE.search(body):
             self._launcher_raise = lineno
+        elif self._launcher_raise and "CalledProcessError" not in body:
+            self._launcher_raise = 0  # the raise holds for the error line right after it (a hard wrap joined, or not)
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):

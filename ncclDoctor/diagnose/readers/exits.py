@@ -321,7 +321,7 @@ class ExitReaders:
         if ws is not None:
             ev.data["sgl_child"] = True  # SGLang's SIGCHLD handler: one line per child process (lone.failed_on_own)
         frame = bool(self._one_proc and 0 < lineno - self._one_proc <= 8)
-        raised = bool(self._launcher_raise and 0 < lineno - self._launcher_raise <= 2)
+        raised = bool(self._launcher_raise and 0 < lineno - self._launcher_raise <= 64)  # its joined pieces' last
         one = frame or (raised and "local_rank" not in text and "local-rank" not in text
                         and S.R_ONE_PROCESS_CMD.search(text) is not None)
         if one and (m.group("sp") or m.group("spsig")) and local is None:
