@@ -2193,3 +2193,39 @@ def test_an_ofi_error_of_a_running_transfer_stays_the_fabric(tmp_path):
     assert _verdict(tmp_path, running)["cause"] == "ib_fabric"
     lost = _ofi_remote_error(6, 103, 4125, "Unresponsive receiver (connection previously established)")
     assert _verdict(tmp_path, lost)["cause"] == "ib_fabric"
+
+
+def _nccl_tests_failure(host: str, at: str = "common.cu:345", what: str = "unhandled system error") -> str:
+    return (f"{host}: Test NCCL failure {at} '{what}'\n"
+            + "".join(f" .. {host}: Test failure {f}\n" for f in ("common.cu:393", "common.cu:492",
+                                                                     "all_reduce.cu:103")))
+
+
+_MPIRUN_FIRST = ("--------------------------------------------------------------------------\n"
+                 "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+                 "the job to be terminated. The first process to do so was:\n\n"
+                 "  Process name: [[{job},1],{rank}]\n  Exit code:    3\n"
+                 "--------------------------------------------------------------------------\n")
+
+
+def test_the_same_system_error_on_several_hosts_names_nobody_over_mpiruns_first_process(tmp_path):
+    """nccl-tests-36: both hosts' all_reduce_perf print the same 'unhandled system error'; mpirun's 'first process'
+    names one of them, but every process shown failed alike on its own (rule J, not rule A): nccl_system, nobody."""
+    for hosts, rank, job, prefix in ((("pkb-aa8dbd1b-1", "pkb-aa8dbd1b-0"), 1, 6918, ""),
+                                     (("gpu-node-07", "gpu-node-12", "gpu-node-03"), 2, 411, "[default0]:"),
+                                     (("a100x8.cluster.local", "a100x9.cluster.local"), 0, 77, "trainer-1  | ")):
+        text = "".join(prefix + line for h in hosts for line in _nccl_tests_failure(h).splitlines(keepends=True))
+        text += _MPIRUN_FIRST.format(job=job, rank=rank)
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "nccl_system", v
+        assert v["culprits"] == [], v
+
+
+def test_the_system_error_on_one_host_alone_still_names_mpiruns_first_process(tmp_path):
+    """The near shape: one host alone prints the error (the other shows nothing of its own): mpirun's first
+    process is the lone failure (rule A)."""
+    for host, rank in (("pkb-aa8dbd1b-1", 1), ("gpu-node-12", 3)):
+        text = _nccl_tests_failure(host) + _MPIRUN_FIRST.format(job=6918, rank=rank)
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "nccl_system", v
+        assert v["culprits"] == [rank], v

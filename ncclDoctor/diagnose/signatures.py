@@ -192,6 +192,9 @@ R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
                         r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
+# nccl-tests' NCCLCHECK (src/common.h): "HOST: Test NCCL failure common.cu:345 'unhandled system error'", HOST the
+# hostname of the process that printed it (one process per host and GPU set under mpirun)
+R_NCCL_TESTS_HOST = re.compile(r"^\s*([\w.-]{1,64}): Test NCCL failure \S+:\d+ '")  # on the line's body
 OLD_CODE = {"unhandled system error": "ncclSystemError",
             "remote process exited or there was a network error": "ncclRemoteError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
@@ -790,6 +793,14 @@ R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
 # launch_command) in the traceback above that error says the command was the job's only process: rank 0 of a world of
 # one, where no other rank and no second node is shown (lead rules A, I, AG)
 R_ONE_PROCESS_FRAME = re.compile(r"\bin simple_launcher$|^\s*simple_launcher\(args\)\s*$")
+# a launcher's own raise of its child's exit, the source line a traceback prints above the error: accelerate's
+# simple_launcher and torch 1.x's torch.distributed.launch wait on the script's process and then raise
+# "subprocess.CalledProcessError(returncode=process.returncode, cmd=cmd)" (not subprocess.run(check=True)'s own raise)
+R_LAUNCHER_RAISE = re.compile(r"^\s*raise subprocess\.CalledProcessError\(returncode=process\.returncode, cmd=cmd\)")
+# that error's command when it is the Python interpreter running a script itself -- no launcher module (-m
+# torch.distributed.run, deepspeed.launcher), no --local_rank a per-GPU launcher adds, no "-u" torch.distributed.launch
+# always adds (its --use_env form has no --local_rank): accelerate's simple_launcher's one process, rank 0 (rule AG)
+R_ONE_PROCESS_CMD = re.compile(r"\bCommand '\[?'?(?:[^'\s,]*/)?python[\d.]*'?,? '?[^'\s,-][^'\s,]*\.py'?[ ,\]']")
 # SGLang's launcher (entrypoints/engine.py _launch_subprocesses) waits on each scheduler's pipe in turn; one that
 # closes before the scheduler reported ready: "Rank 0 scheduler is dead. Please check if there are relevant logs.",
 # then, once it joined that process, "Exit code: -9" (its multiprocessing exitcode, -N: killed by signal N). N is the
