@@ -1625,6 +1625,13 @@ R_SETTING_NO_EFFECT = re.compile(r"(?<![A-Za-z_])(?P<flag>[01])?(?P<var>(?:TORCH
 # the param's strides changed since DDP was constructed.  This is not an error, but may impair performance." then
 # "grad.sizes() = [...], strides() = [...]" / "bucket_view.sizes() = ...": a performance warning (lead rule K)
 R_DDP_GRAD_STRIDES = re.compile(r"Grad strides do not match bucket view strides")
+# FSDP's execution-order check (torch 1.12-2.x, fully_sharded_data_parallel.py / _exec_order_utils.py): "UserWarning:
+# All-gather order differs from that of the first iteration on rank N -- collectives are unchecked and may give
+# incorrect results or hang" (older wording "Forward order differs ..."). Each rank compares only with its own first
+# iteration (eval after train, a module called twice in forward): a warning that says it *may* hang, nothing failed
+# (lead rules K, N, T); a hang or timeout after it is read by its own lines
+# (the kind before "order" left out of the pattern: a paste wraps the long line inside "All-gathe|r")
+R_FSDP_FIRST_ITER_ORDER = re.compile(r"order differs from that of the first iteration(?: on rank (\d+))?")
 # c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be
 # retrieved. err=-3" -- getnameinfo() failed (-3 EAI_AGAIN: a temporary name-resolution failure; -2 EAI_NONAME): a
 # warning, the connection is made by address and goes on (lead rules K, L: a store warning with nothing failing)
