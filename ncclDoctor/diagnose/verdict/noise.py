@@ -513,8 +513,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "to DistributedDataParallel; otherwise ignore the warning")
     if "fsdp order warning" in whats:  # FSDP's execution-order check: a warning that a hang *may* follow, none did
         benign.append("FSDP's warning 'All-gather order differs from that of the first iteration' is a warning, not a "
-                      "failure: FSDP checks that each rank issues its parameter all-gathers in the same execution order "
-                      "as in its own first iteration (forward), and this iteration's order differs -- usually "
+                      "failure: FSDP checks that each rank issues its parameter all-gathers in the same execution "
+                      "order as in its own first iteration (forward), and this iteration's order differs -- usually "
                       "evaluation after training (eval takes another path through the model), a module called twice "
                       "in forward, or a data-dependent branch. Only if the ranks take different orders could the "
                       "collectives mismatch: nothing timed out or failed after it here. Keep the forward order the "
