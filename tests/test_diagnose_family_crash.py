@@ -1471,6 +1471,29 @@ def test_deepspeeds_record_of_several_workers_names_none_of_them(tmp_path):
     assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
 
 
+def _tb(rank: int, exc: str, prefix: str = "[rank{r}]: ") -> str:
+    p = prefix.format(r=rank)
+    return (f"{p}Traceback (most recent call last):\n{p}  File \"/work/proj/src/adapters/load.py\", line 91, in "
+            f"load_state\n{p}    raise {exc.split(':')[0]}\n{p}{exc}\n")
+
+
+def test_deepspeeds_unnamed_record_with_every_worker_raising_alike_names_that_exception(tmp_path):
+    """Round 50 (o-lora's shape, lead rules J and M): the record names no worker, and the lines hold every worker's
+    traceback ending in the same exception (a bare one or with a message, another rank order and prefix): the
+    summary says the lines hold it and the fix starts from that exception; nobody is accused."""
+    for ranks, exc, prefix, last in (((3, 1, 0, 2), "NotImplementedError", "[rank{r}]: ", 3),
+                                     ((0, 1), "KeyError: 'lora_A.weight'", "{r}: ", 1)):
+        text = "".join(_tb(r, exc, prefix) for r in ranks) + _ds_record([5100 + r for r in ranks], last, 1)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "unknown" and not _accused(d), v
+        assert f"tracebacks end in the same {exc}" in v["fix"] and "the lines hold it" in v["summary"], v
+    # a near shape: the workers' tracebacks end in different exceptions -- no shared exception is named
+    text = _tb(0, "NotImplementedError") + _tb(1, "ValueError: bad shape") + _ds_record([5100, 5101], 1, 1)
+    v = _report(tmp_path, text)["verdict"]
+    assert "tracebacks end in the same" not in v["fix"] and "the lines hold it" not in v["summary"], v
+
+
 def test_deepspeeds_record_of_a_single_worker_names_it(tmp_path):
     """Lead rule M's exception: --local_rank=0 printed as the last worker launched means the node ran one worker,
     so the record names the failed one (rule A: single node, local rank 0)."""
