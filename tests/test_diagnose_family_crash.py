@@ -1501,6 +1501,25 @@ def test_deepspeeds_record_of_a_single_worker_names_it(tmp_path):
     assert d["verdict"]["culprits"] == [0] and _accused(d) == {0}, d["verdict"]
 
 
+def test_a_windows_launcher_shim_that_cannot_start_python_is_the_launch_setup(tmp_path):
+    """Round 50 (ChatGLM3-372's shape, lead rules X (2), AF (2)): the console-script .exe (torchrun, deepspeed) prints
+    that it cannot create its Python process before any worker exists -- the older shim's bare line after a shell
+    trace, or distlib's "Fatal error in launcher" with the interpreter path: config, nobody accused, the fix runs the
+    launcher as a module and reinstalls. A near shape: the same words after a rank's own NCCL failure is no launch."""
+    for text in ("+ torchrun --standalone --nnodes=1 --nproc_per_node=4 train.py --lr 3e-4\n+ tee out/train.log\n"
+                 "failed to create process.\n",
+                 "(venv) PS D:\\work> deepspeed --num_gpus 2 sft.py\nFatal error in launcher: Unable to create process "
+                 "using '\"D:\\old-env\\python.exe\"  \"D:\\work\\venv\\Scripts\\deepspeed.exe\" --num_gpus 2 "
+                 "sft.py': The system cannot find the file specified.\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "python -m torch.distributed.run" in v["fix"] and "reinstall" in v["fix"], v["fix"]
+    nccl = ("failed to create process.\n[rank1]: torch.distributed.DistBackendError: NCCL error in: "
+            "ProcessGroupNCCL.cpp:1970, unhandled system error\n")
+    assert _verdict(tmp_path, nccl)["cause"] != "config"
+
+
 def _ds_runner_cmd(world: dict) -> str:
     """DeepSpeed's launcher/runner.py: logger.info(f"cmd = {' '.join(cmd)}") of the per-node launcher it runs, whose
     --world_info is base64.urlsafe_b64encode(json.dumps(world_info)) of {host: [GPU ids]}."""

@@ -1433,6 +1433,13 @@ R_OBJECT_GATHER_FRAME = re.compile(r"\bFile \"[^\"]{1,400}\", line \d{1,7}, in (
                                    r"recv_object_list|_tensor_to_object)\b")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
+# A Windows console-script launcher (the .exe shim pip/setuptools/distlib write for torchrun, deepspeed, accelerate)
+# that cannot start the Python interpreter whose path it embeds: "failed to create process." (the older shim's whole
+# line), "Fatal error in launcher: Unable to create process using '"C:\...\python.exe" ...'" (distlib's). It
+# prints before any worker exists: the install / environment the launcher was written for moved or broke
+# (lead rules X (2), AF (2)): config, no rank
+R_LAUNCHER_SHIM = re.compile(r"^\s*failed to create process\.?\s*$|Fatal error in launcher: ?Unable to create "
+                             r"process using (.{0,300})")
 # FSDP's execution-order check (torch/distributed/fsdp/_exec_order_utils.py, first iteration): "Forward order differs
 # across ranks: rank 0 is all-gathering 1 parameters while rank 1 is all-gathering 0 parameters" (or "... parameters for
 # [names] ..."): the ranks ran different forward paths, a desync that names two ranks and no majority (lead rule D)
