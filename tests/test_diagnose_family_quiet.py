@@ -816,6 +816,29 @@ def test_ddps_grad_strides_warning_alone_is_a_performance_warning_with_the_memor
     assert "harmless performance warning" in v["fix"], v["fix"]
 
 
+def test_a_library_error_naming_the_environment_setting_it_needs_is_config_and_the_fix_names_it(tmp_path):
+    """Round 50 (the Aurora oneCCL shape, lead rules Q, W): every worker's traceback ends in a library's exception that
+    says which environment variable to set, with its value -- another library, variable, prefix and count of workers
+    than the case's: config, nobody accused, and the fix names the setting. A near shape: an error that only asks
+    for a debugging aid (set NCCL_DEBUG=INFO) is no setting of the job's."""
+    for n, prefix, line in (
+            (4, "", "RuntimeError: oneCCL: global.cpp:210 getenv_local_coord: EXCEPTION: to get local_idx/count from "
+                    "ATL, set CCL_ZE_IPC_EXCHANGE=pidfd explicitly"),
+            (3, "[{r}] ", "RuntimeError: fabric init failed: no shared IPC handle, set FOO_IPC_MODE=sockets and "
+                          "restart")):
+        text = "".join(f"{prefix.format(r=r)}Traceback (most recent call last):\n{prefix.format(r=r)}  File "
+                       f"\"/srv/train.py\", line 12, in <module>\n{prefix.format(r=r)}{line}\n" for r in range(n))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (line, v)
+        var = "CCL_ZE_IPC_EXCHANGE=pidfd" if "CCL" in line else "FOO_IPC_MODE=sockets"
+        assert f"set {var} in every worker's environment" in v["fix"], v["fix"]
+    dbg = ("Traceback (most recent call last):\n  File \"/srv/train.py\", line 12, in <module>\nRuntimeError: "
+           "fabric init failed, set FOO_DEBUG=INFO for details\n") * 2
+    v = _verdict(tmp_path, dbg)
+    assert v["cause"] != "config" and "in every worker's environment" not in v["fix"], v
+
+
 def test_fsdps_execution_order_warning_alone_is_none_and_says_what_it_means(tmp_path):
     """Round 50: FSDP's execution-order UserWarning "All-gather order differs from that of the first iteration on rank
     N -- collectives are unchecked and may give incorrect results or hang" (each rank compares with its own first
