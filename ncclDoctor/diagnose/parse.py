@@ -506,6 +506,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))
             self._site(lineno, f.group(1))
+        elif ("_broadcast_coalesced" in body or "_sync_" in body) and S.R_DDP_SYNC_FRAME.search(body):
+            self._coll_frame = (lineno, "broadcast")  # DDP's own broadcast of the parameters (no site: one call)
         elif ("_object" in body or "all_gather_list" in body) and S.R_OBJECT_GATHER_FRAME.search(body):
             self._gather_frame = (lineno, S.R_OBJECT_GATHER_FRAME.search(body).group(1))
         elif "in backward" in body and S.R_BACKWARD_FRAME.search(body):

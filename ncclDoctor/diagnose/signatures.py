@@ -383,6 +383,11 @@ R_RESOLVE = re.compile(r"can't resolve '([^'\s]{1,255})'|[Cc]ould not resolve ho
 R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|broadcast|all_gather\w{0,16}|'
                           r'_all_gather_base|reduce_scatter\w{0,16}|_reduce_scatter_base|all_to_all\w{0,8}|barrier|'
                           r'reduce|gather|scatter|broadcast_object_list|send|recv)\s*$')
+# DDP's constructor broadcasting rank 0's parameters and buffers, its first collective (torch 1.x nn/parallel/
+# distributed.py's _distributed_broadcast_coalesced; 1.12+ distributed/utils.py's _sync_params_and_buffers under
+# _sync_module_states): a broadcast call's frame as R_COLL_FRAME's, where a store read for the NCCL unique id times out
+R_DDP_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:_distributed_broadcast_coalesced|_sync_params_and_buffers|'
+                              r'_sync_module_states)\s*$')
 # autograd's backward in a traceback ('File ".../torch/_tensor.py", line 396, in backward', torch/autograd/__init__.py):
 # DDP all-reduces the gradients there -- a collective site of its own beside an explicit collective call's frame
 R_BACKWARD_FRAME = re.compile(r'torch[/\\](?:_tensor|autograd[/\\]__init__)\.py", line \d{1,6}, in backward\s*$')
