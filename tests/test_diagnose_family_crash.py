@@ -1471,11 +1471,53 @@ def test_deepspeeds_record_of_several_workers_names_none_of_them(tmp_path):
     assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
 
 
+def _tb(rank: int, exc: str, prefix: str = "[rank{r}]: ") -> str:
+    p = prefix.format(r=rank)
+    return (f"{p}Traceback (most recent call last):\n{p}  File \"/work/proj/src/adapters/load.py\", line 91, in "
+            f"load_state\n{p}    raise {exc.split(':')[0]}\n{p}{exc}\n")
+
+
+def test_deepspeeds_unnamed_record_with_every_worker_raising_alike_names_that_exception(tmp_path):
+    """Round 50 (o-lora's shape, lead rules J and M): the record names no worker, and the lines hold every worker's
+    traceback ending in the same exception (a bare one or with a message, another rank order and prefix): the
+    summary says the lines hold it and the fix starts from that exception; nobody is accused."""
+    for ranks, exc, prefix, last in (((3, 1, 0, 2), "NotImplementedError", "[rank{r}]: ", 3),
+                                     ((0, 1), "KeyError: 'lora_A.weight'", "{r}: ", 1)):
+        text = "".join(_tb(r, exc, prefix) for r in ranks) + _ds_record([5100 + r for r in ranks], last, 1)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "unknown" and not _accused(d), v
+        assert f"tracebacks end in the same {exc}" in v["fix"] and "the lines hold it" in v["summary"], v
+    # a near shape: the workers' tracebacks end in different exceptions -- no shared exception is named
+    text = _tb(0, "NotImplementedError") + _tb(1, "ValueError: bad shape") + _ds_record([5100, 5101], 1, 1)
+    v = _report(tmp_path, text)["verdict"]
+    assert "tracebacks end in the same" not in v["fix"] and "the lines hold it" not in v["summary"], v
+
+
 def test_deepspeeds_record_of_a_single_worker_names_it(tmp_path):
     """Lead rule M's exception: --local_rank=0 printed as the last worker launched means the node ran one worker,
     so the record names the failed one (rule A: single node, local rank 0)."""
     d = _report(tmp_path, _ds_record([9120], 0, -11))
     assert d["verdict"]["culprits"] == [0] and _accused(d) == {0}, d["verdict"]
+
+
+def test_a_windows_launcher_shim_that_cannot_start_python_is_the_launch_setup(tmp_path):
+    """Round 50 (ChatGLM3-372's shape, lead rules X (2), AF (2)): the console-script .exe (torchrun, deepspeed) prints
+    that it cannot create its Python process before any worker exists -- the older shim's bare line after a shell
+    trace, or distlib's "Fatal error in launcher" with the interpreter path: config, nobody accused, the fix runs the
+    launcher as a module and reinstalls. A near shape: the same words after a rank's own NCCL failure is no launch."""
+    for text in ("+ torchrun --standalone --nnodes=1 --nproc_per_node=4 train.py --lr 3e-4\n+ tee out/train.log\n"
+                 "failed to create process.\n",
+                 "(venv) PS D:\\work> deepspeed --num_gpus 2 sft.py\nFatal error in launcher: Unable to create process "
+                 "using '\"D:\\old-env\\python.exe\"  \"D:\\work\\venv\\Scripts\\deepspeed.exe\" --num_gpus 2 "
+                 "sft.py': The system cannot find the file specified.\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "python -m torch.distributed.run" in v["fix"] and "reinstall" in v["fix"], v["fix"]
+    nccl = ("failed to create process.\n[rank1]: torch.distributed.DistBackendError: NCCL error in: "
+            "ProcessGroupNCCL.cpp:1970, unhandled system error\n")
+    assert _verdict(tmp_path, nccl)["cause"] != "config"
 
 
 def _ds_runner_cmd(world: dict) -> str:

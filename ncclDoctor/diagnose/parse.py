@@ -511,6 +511,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))
             self._site(lineno, f.group(1))
+        elif ("_broadcast_coalesced" in body or "_sync_" in body) and S.R_DDP_SYNC_FRAME.search(body):
+            self._coll_frame = (lineno, "broadcast")  # DDP's own broadcast of the parameters (no site: one call)
         elif ("_object" in body or "all_gather_list" in body) and S.R_OBJECT_GATHER_FRAME.search(body):
             self._gather_frame = (lineno, S.R_OBJECT_GATHER_FRAME.search(body).group(1))
         elif "in backward" in body and S.R_BACKWARD_FRAME.search(body):
@@ -745,7 +747,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
-                   self._shared_build, self._lib_unloadable, self._launch_setup, self._worker_failed,
+                   self._shared_build, self._lib_unloadable, self._launcher_shim, self._launch_setup,
+                   self._worker_failed,
                    self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._beside, self._nccl_info, self._progress, self._no_nccl, self._launch_mode, self._uncaught,

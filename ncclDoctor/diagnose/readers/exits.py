@@ -56,6 +56,8 @@ class ExitReaders:
             return ev
         if "bucket view" in text and S.R_DDP_GRAD_STRIDES.search(text):
             return self._benign(lineno, text, "ddp grad strides")
+        if "order differs" in text and S.R_FSDP_FIRST_ITER_ORDER.search(text):
+            return self._benign(lineno, text, "fsdp order warning")
         nh = S.R_C10D_NO_HOSTNAME.search(text) if "cannot be retrieved" in text else None
         if nh:  # c10d could not name a peer's address for its log line (getnameinfo): a warning, nothing failed
             ev = self._context(lineno, text, "benign")

@@ -15,6 +15,7 @@ from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
+from ncclDoctor.diagnose.verdict.unread import _raised_alike
 
 # a NaN/Inf check that raised in one rank: autograd's anomaly mode ("Function 'MulBackward0' returned nan values"),
 # clip_grad_norm_'s error_if_nonfinite ("... is non-finite, so it cannot be clipped"), a loss check ("Loss is NaN")
@@ -304,8 +305,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "prints NCCL's own reason (a CUDA error, a GPU another process holds, a device "
                      "CUDA_VISIBLE_DEVICES hides: check nvidia-smi) and the NCCL version each library loads (a "
                      "framework bundling its own NCCL beside torch's). " + abort_fix)
-    return Verdict("unknown", what + cause + ", which these lines do not hold",
-                   abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
+    # lead rule J: the record names no one (or not the one), but the lines hold several processes' tracebacks ending
+    # in the same exception: that exception is the cause the record points to, and the fix starts from it
+    alike_tb = _raised_alike([e for e in c.exceptions if not e.data.get("line")]) if not single else ""
+    held = (", which these lines do not hold" if not alike_tb else
+            "; the lines hold it: " + alike_tb.split(" -- ", 1)[0].replace("tracebacks end", "of the processes' "
+                                                                             "tracebacks end", 1))
+    return Verdict("unknown", what + cause + held,
+                   alike_tb + abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
