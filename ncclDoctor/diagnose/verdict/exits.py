@@ -177,7 +177,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if several:
         return _several(c, several, codes, fails)
     if lone is not None and lone.exitcode == 1 and lone.rank is not None:
-        v = _raised_alike(c, lone.rank, [e.brief() for e in fails[:2]])
+        v = _others_raised(c, lone.rank, [e.brief() for e in fails[:2]])
         if v is not None:
             return v
     if lone is not None and lone.exitcode is None and lone.event.data.get("died") and lone.culprits:
@@ -323,7 +323,7 @@ _AFTERMATH_EXC = re.compile(r"Dist(?:Backend|Network|Store)Error|ChildFailedErro
                             r"communicator was aborted|[Ss]ocket")
 
 
-def _raised_alike(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
+def _others_raised(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
     """Lead rules J and AM (2): the launcher's record names one rank exiting on a Python exception (code 1), and
     another rank's own traceback ends in an exception of its own (not a lost peer's, not a stop), with no rank shown
     torn down or still waiting: every rank shown failed on the job's own code alike, the record's rank only the first
