@@ -1471,11 +1471,53 @@ def test_deepspeeds_record_of_several_workers_names_none_of_them(tmp_path):
     assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
 
 
+def _tb(rank: int, exc: str, prefix: str = "[rank{r}]: ") -> str:
+    p = prefix.format(r=rank)
+    return (f"{p}Traceback (most recent call last):\n{p}  File \"/work/proj/src/adapters/load.py\", line 91, in "
+            f"load_state\n{p}    raise {exc.split(':')[0]}\n{p}{exc}\n")
+
+
+def test_deepspeeds_unnamed_record_with_every_worker_raising_alike_names_that_exception(tmp_path):
+    """Round 50 (o-lora's shape, lead rules J and M): the record names no worker, and the lines hold every worker's
+    traceback ending in the same exception (a bare one or with a message, another rank order and prefix): the
+    summary says the lines hold it and the fix starts from that exception; nobody is accused."""
+    for ranks, exc, prefix, last in (((3, 1, 0, 2), "NotImplementedError", "[rank{r}]: ", 3),
+                                     ((0, 1), "KeyError: 'lora_A.weight'", "{r}: ", 1)):
+        text = "".join(_tb(r, exc, prefix) for r in ranks) + _ds_record([5100 + r for r in ranks], last, 1)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "unknown" and not _accused(d), v
+        assert f"tracebacks end in the same {exc}" in v["fix"] and "the lines hold it" in v["summary"], v
+    # a near shape: the workers' tracebacks end in different exceptions -- no shared exception is named
+    text = _tb(0, "NotImplementedError") + _tb(1, "ValueError: bad shape") + _ds_record([5100, 5101], 1, 1)
+    v = _report(tmp_path, text)["verdict"]
+    assert "tracebacks end in the same" not in v["fix"] and "the lines hold it" not in v["summary"], v
+
+
 def test_deepspeeds_record_of_a_single_worker_names_it(tmp_path):
     """Lead rule M's exception: --local_rank=0 printed as the last worker launched means the node ran one worker,
     so the record names the failed one (rule A: single node, local rank 0)."""
     d = _report(tmp_path, _ds_record([9120], 0, -11))
     assert d["verdict"]["culprits"] == [0] and _accused(d) == {0}, d["verdict"]
+
+
+def test_a_windows_launcher_shim_that_cannot_start_python_is_the_launch_setup(tmp_path):
+    """Round 50 (ChatGLM3-372's shape, lead rules X (2), AF (2)): the console-script .exe (torchrun, deepspeed) prints
+    that it cannot create its Python process before any worker exists -- the older shim's bare line after a shell
+    trace, or distlib's "Fatal error in launcher" with the interpreter path: config, nobody accused, the fix runs the
+    launcher as a module and reinstalls. A near shape: the same words after a rank's own NCCL failure is no launch."""
+    for text in ("+ torchrun --standalone --nnodes=1 --nproc_per_node=4 train.py --lr 3e-4\n+ tee out/train.log\n"
+                 "failed to create process.\n",
+                 "(venv) PS D:\\work> deepspeed --num_gpus 2 sft.py\nFatal error in launcher: Unable to create process "
+                 "using '\"D:\\old-env\\python.exe\"  \"D:\\work\\venv\\Scripts\\deepspeed.exe\" --num_gpus 2 "
+                 "sft.py': The system cannot find the file specified.\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "python -m torch.distributed.run" in v["fix"] and "reinstall" in v["fix"], v["fix"]
+    nccl = ("failed to create process.\n[rank1]: torch.distributed.DistBackendError: NCCL error in: "
+            "ProcessGroupNCCL.cpp:1970, unhandled system error\n")
+    assert _verdict(tmp_path, nccl)["cause"] != "config"
 
 
 def _ds_runner_cmd(world: dict) -> str:
@@ -3808,3 +3850,72 @@ def test_a_symbol_line_with_nothing_dying_or_beside_a_ranks_own_failure_is_not_t
             "system error, NCCL version 2.21.5\n"
             "(WorkerDict pid=77) *** SIGABRT received at time=1773825404 on cpu 3 ***\n")
     assert _verdict(tmp_path, nccl)["cause"] != "config"
+
+
+_RECORD_ONE = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+               "============================================================\n{script} FAILED\n"
+               "------------------------------------------------------------\nFailures:\n  <NO_OTHER_FAILURES>\n"
+               "------------------------------------------------------------\nRoot Cause (first observed failure):\n")
+
+
+def test_another_rank_raising_its_own_exception_beside_a_one_rank_record_names_nobody(tmp_path):
+    """llamafactory-4608: torchrun's record names rank 0 (exit 1), but rank 1's own line raises the same kind of
+    error of the job's code, none torn down or waiting: every rank shown failed alike (rules J, AM (2)), nobody."""
+    for script, rank, other, exc, pid in (
+            ("src/train.py", 0, 1, "RuntimeError: Expected all tensors to be on the same device, but found at least "
+             "two devices, cpu and cuda:1! (when checking argument for argument index in method "
+             "wrapper_CUDA__index_select)", 11965),
+            ("train_dpo.py", 3, 5, "ValueError: Attention mask should be of size (4, 1, 128, 128), but is "
+             "(4, 1, 64, 64)", 4242),
+            ("run.py", 2, 0, "TypeError: forward() got an unexpected keyword argument 'labels'", 777)):
+        text = (_RECORD_ONE.format(script=script) + failure_record(0, rank, rank, 1, pid)
+                + "============================================================\n"
+                + f"[rank{other}]: {exc}\n")
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "unknown", d["verdict"]
+        assert d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+        assert exc.split(":")[0] in d["verdict"]["fix"]
+
+
+def test_a_one_rank_record_beside_its_own_exception_or_another_ranks_stop_still_names_the_rank(tmp_path):
+    """The near shapes: the exception is the record's own rank's, another rank's line is only its stop (a
+    KeyboardInterrupt / SignalException from the launcher), or no other rank raises anything: the record's lone
+    failure stands (rule A)."""
+    for rank, line in ((0, "[rank0]: ValueError: bad shape"), (2, "[rank2]: RuntimeError: CUDA out of bounds index"),
+                       (0, "[rank1]: KeyboardInterrupt"), (3, "")):
+        text = (_RECORD_ONE.format(script="src/train.py") + failure_record(0, rank, rank, 1, 11965)
+                + "============================================================\n" + (line + "\n" if line else ""))
+        d = _report(tmp_path, text)
+        assert d["verdict"]["culprits"] == [rank], (line, d["verdict"])
+
+
+_SUBPROC = ("raise subprocess.CalledProcessError(returncode=process.returncode, cmd=cmd)\n"
+            "subprocess.CalledProcessError: Command '[{cmd}]' died with <Signals.{sig}: {num}>.\n")
+
+
+def test_a_called_process_error_of_python_running_a_script_itself_is_the_one_process(tmp_path):
+    """LlamaFactory-534: the launcher's own raise of subprocess's CalledProcessError (accelerate's simple_launcher;
+    its frame cut from the paste) for a plain `python script.py` command -- no torchrun, no --local_rank, no -u --
+    died of SIGBUS: the one process of a one-process launcher, rank 0 (rules A, F, AG)."""
+    for cmd in ("'/opt/conda/bin/python', 'src/train_bash.py', '--stage', 'sft', '--fp16'",
+                "'python3.10', 'finetune.py', '--lr', '1e-4'",
+                "'/home/u/.venv/bin/python', 'scripts/run_clm.py'"):
+        text = _SUBPROC.format(cmd=cmd, sig="SIGBUS", num=7)
+        for paste in (text, "\n".join(ln[i:i + 80] for ln in text.splitlines() for i in range(0, len(ln), 80))):
+            d = _report(tmp_path, paste + "\n")  # as pasted, and hard-wrapped at 80 columns
+            assert d["verdict"]["cause"] == "dataloader_shm", (cmd, d["verdict"])
+            assert d["verdict"]["culprits"] == [0], (cmd, d["verdict"])
+
+
+def test_a_called_process_error_of_a_per_gpu_launcher_or_a_module_names_no_rank(tmp_path):
+    """The near shapes: torch.distributed.launch's command carries --local_rank (the LAST worker launched, lead rule
+    M) or its -u (its --use_env form: one of several workers), the command runs a launcher module (-m), or the error
+    comes without the launcher's raise above it (a script's own subprocess call, Lightning's children): no rank."""
+    for cmd, raised in (("'/usr/bin/python', '-u', 'train.py', '--local_rank=3', '--fp16'", True),
+                        ("'/usr/bin/python', '-u', 'train.py', '--fp16'", True),
+                        ("'/usr/bin/python', '-m', 'torch.distributed.run', '--nproc_per_node', '8', 'train.py'", True),
+                        ("'/opt/conda/bin/python', 'src/train_bash.py', '--stage', 'sft'", False)):
+        text = _SUBPROC.format(cmd=cmd, sig="SIGBUS", num=7)
+        d = _report(tmp_path, text if raised else text.split("\n", 1)[1])
+        assert d["verdict"]["cause"] == "dataloader_shm", (cmd, d["verdict"])
+        assert d["verdict"]["culprits"] == [], (cmd, d["verdict"])

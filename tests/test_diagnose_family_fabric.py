@@ -917,6 +917,50 @@ def test_a_bare_socket_timeout_raised_by_a_collective_call_is_a_store_read_not_a
     assert _verdict(tmp_path, init)["cause"] == "store_rendezvous"
 
 
+def test_a_socket_timeout_under_ddps_parameter_broadcast_is_a_store_read_for_a_rank_not_shown(tmp_path):
+    """Rule Y with H (round 50, pytorch-63455's shape): DDP's constructor broadcasts rank 0's parameters, its first
+    collective, and with NCCL's lazy set-up that reads the unique id from the connected store: a "Socket Timeout"
+    right under that frame (torch 1.7's _distributed_broadcast_coalesced, 1.12+'s utils.py _sync_params_and_buffers)
+    is rank_missing with nobody named; the same exception under init_process_group's frames stays the store's."""
+    for frames in (
+            '  File "/opt/conda/lib/python3.8/site-packages/torch/nn/parallel/distributed.py", line 431, in __init__\n'
+            "    self._sync_params_and_buffers(authoritative_rank=0)\n"
+            '  File "/opt/conda/lib/python3.8/site-packages/torch/nn/parallel/distributed.py", line 1001, in '
+            "_distributed_broadcast_coalesced\n"
+            "    self.process_group, tensors, buffer_size, authoritative_rank\n"
+            "RuntimeError: Socket Timeout\n",
+            "[rank3]:   File \"/usr/lib/python3.10/site-packages/torch/nn/parallel/distributed.py\", line 824, in "
+            "__init__\n[rank3]:     _sync_module_states(\n"
+            "[rank3]:   File \"/usr/lib/python3.10/site-packages/torch/distributed/utils.py\", line 310, in "
+            "_sync_params_and_buffers\n[rank3]:     dist._broadcast_coalesced(\n"
+            "[rank3]: torch.distributed.DistStoreError: Socket Timeout\n"):
+        d = _report(tmp_path, "Traceback (most recent call last):\n" + frames)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+        assert "broadcast" in v["summary"], v["summary"]
+    init = ('  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 455, in '
+            "init_process_group\n    barrier()\nRuntimeError: Socket Timeout\n")
+    assert _verdict(tmp_path, init)["cause"] == "store_rendezvous"
+
+
+def test_a_waitforinput_line_pasted_without_its_header_is_a_ranks_read_unless_the_agent_is_shown(tmp_path):
+    """Rule Y (round 50, LlamaFactory-9350's shape): c10d's "waitForInput: poll for socket ... returned 0, likely a
+    timeout" on a connected socket, pasted without its "[W... socket.cpp:N] [c10d]" header (so whether a "[rankN]:"
+    stood before it cannot be told), other hosts, ports and quoting: rank_missing, nobody named. Near shapes that
+    stay the store's rendezvous: the same line with its header and no rank tag (the process had no rank yet), or
+    below torchrun's own agent frames (its rendezvous)."""
+    for host, port, quote in (("10.20.0.7", 29500, ""), ("::ffff:192.168.8.2", 23456, "> ")):
+        line = (f"{quote}waitForInput: poll for socket SocketImpl(fd=57, addr=[{host}]:41822, remote=[{host}]:{port}) "
+                "returned 0, likely a timeout\n")
+        d = _report(tmp_path, "NNODES=2 RANK=1 MASTER_PORT=29500 llamafactory-cli train cfg.yaml\n" + line)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), (line, v)
+        agent = line + ('  File "/usr/lib/python3.10/site-packages/torch/distributed/run.py", line 892, in main\n'
+                        "    run(args)\n")
+        assert _verdict(tmp_path, agent)["cause"] == "store_rendezvous"
+    assert _verdict(tmp_path, _wait_input("", port=31337))["cause"] == "store_rendezvous"
+
+
 def test_a_store_connection_reset_pasted_in_markdown_bold_is_read_like_the_plain_line(tmp_path):
     """Rules L/Y (round 30): the store client's connection reset as the exception right below init_process_group's
     store-barrier frames is store_rendezvous; an issue's Markdown emphasis around that exception line
@@ -2193,3 +2237,39 @@ def test_an_ofi_error_of_a_running_transfer_stays_the_fabric(tmp_path):
     assert _verdict(tmp_path, running)["cause"] == "ib_fabric"
     lost = _ofi_remote_error(6, 103, 4125, "Unresponsive receiver (connection previously established)")
     assert _verdict(tmp_path, lost)["cause"] == "ib_fabric"
+
+
+def _nccl_tests_failure(host: str, at: str = "common.cu:345", what: str = "unhandled system error") -> str:
+    return (f"{host}: Test NCCL failure {at} '{what}'\n"
+            + "".join(f" .. {host}: Test failure {f}\n" for f in ("common.cu:393", "common.cu:492",
+                                                                     "all_reduce.cu:103")))
+
+
+_MPIRUN_FIRST = ("--------------------------------------------------------------------------\n"
+                 "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+                 "the job to be terminated. The first process to do so was:\n\n"
+                 "  Process name: [[{job},1],{rank}]\n  Exit code:    3\n"
+                 "--------------------------------------------------------------------------\n")
+
+
+def test_the_same_system_error_on_several_hosts_names_nobody_over_mpiruns_first_process(tmp_path):
+    """nccl-tests-36: both hosts' all_reduce_perf print the same 'unhandled system error'; mpirun's 'first process'
+    names one of them, but every process shown failed alike on its own (rule J, not rule A): nccl_system, nobody."""
+    for hosts, rank, job, prefix in ((("pkb-aa8dbd1b-1", "pkb-aa8dbd1b-0"), 1, 6918, ""),
+                                     (("gpu-node-07", "gpu-node-12", "gpu-node-03"), 2, 411, "[default0]:"),
+                                     (("a100x8.cluster.local", "a100x9.cluster.local"), 0, 77, "trainer-1  | ")):
+        text = "".join(prefix + line for h in hosts for line in _nccl_tests_failure(h).splitlines(keepends=True))
+        text += _MPIRUN_FIRST.format(job=job, rank=rank)
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "nccl_system", v
+        assert v["culprits"] == [], v
+
+
+def test_the_system_error_on_one_host_alone_still_names_mpiruns_first_process(tmp_path):
+    """The near shape: one host alone prints the error (the other shows nothing of its own): mpirun's first
+    process is the lone failure (rule A)."""
+    for host, rank in (("pkb-aa8dbd1b-1", 1), ("gpu-node-12", 3)):
+        text = _nccl_tests_failure(host) + _MPIRUN_FIRST.format(job=6918, rank=rank)
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "nccl_system", v
+        assert v["culprits"] == [rank], v

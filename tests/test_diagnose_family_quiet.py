@@ -816,6 +816,49 @@ def test_ddps_grad_strides_warning_alone_is_a_performance_warning_with_the_memor
     assert "harmless performance warning" in v["fix"], v["fix"]
 
 
+def test_a_library_error_naming_the_environment_setting_it_needs_is_config_and_the_fix_names_it(tmp_path):
+    """Round 50 (the Aurora oneCCL shape, lead rules Q, W): every worker's traceback ends in a library's exception that
+    says which environment variable to set, with its value -- another library, variable, prefix and count of workers
+    than the case's: config, nobody accused, and the fix names the setting. A near shape: an error that only asks
+    for a debugging aid (set NCCL_DEBUG=INFO) is no setting of the job's."""
+    for n, prefix, line in (
+            (4, "", "RuntimeError: oneCCL: global.cpp:210 getenv_local_coord: EXCEPTION: to get local_idx/count from "
+                    "ATL, set CCL_ZE_IPC_EXCHANGE=pidfd explicitly"),
+            (3, "[{r}] ", "RuntimeError: fabric init failed: no shared IPC handle, set FOO_IPC_MODE=sockets and "
+                          "restart")):
+        text = "".join(f"{prefix.format(r=r)}Traceback (most recent call last):\n{prefix.format(r=r)}  File "
+                       f"\"/srv/train.py\", line 12, in <module>\n{prefix.format(r=r)}{line}\n" for r in range(n))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (line, v)
+        var = "CCL_ZE_IPC_EXCHANGE=pidfd" if "CCL" in line else "FOO_IPC_MODE=sockets"
+        assert f"set {var} in every worker's environment" in v["fix"], v["fix"]
+    dbg = ("Traceback (most recent call last):\n  File \"/srv/train.py\", line 12, in <module>\nRuntimeError: "
+           "fabric init failed, set FOO_DEBUG=INFO for details\n") * 2
+    v = _verdict(tmp_path, dbg)
+    assert v["cause"] != "config" and "in every worker's environment" not in v["fix"], v
+
+
+def test_fsdps_execution_order_warning_alone_is_none_and_says_what_it_means(tmp_path):
+    """Round 50: FSDP's execution-order UserWarning "All-gather order differs from that of the first iteration on rank
+    N -- collectives are unchecked and may give incorrect results or hang" (each rank compares with its own first
+    iteration), whole or wrapped inside "All-gathe|r", on other ranks and paths, with nothing failing after it: none,
+    and the fix says what the warning means; a timeout after it is no longer none."""
+    for ranks, wrap in (((3, 5), False), ((0, 7, 2), True)):
+        text = "".join(
+            f"/opt/conda/lib/python3.10/site-packages/torch/distributed/fsdp/_exec_order_utils.py:{210 + r}: "
+            + ("UserWarning: All-gathe\nr" if wrap else "UserWarning: All-gather")
+            + f" order differs from that of the first iteration on rank {r} -- collectives are unchecked and may give "
+            "incorrect results or hang\nFirst iteration's all-gather sequence: [0, 1, 2]\n  warnings.warn(\n"
+            for r in ranks)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), (ranks, v)
+        assert "execution order" in v["fix"] and "eval" in v["fix"] and "py-spy" in v["fix"], v["fix"]
+    hung = text + watchdog_line(rank=7, seq=88, op="_ALLGATHER_BASE", ran_ms=600012, timeout_ms=600000)
+    assert _verdict(tmp_path, hung)["cause"] != "none"
+
+
 def test_c10ds_client_socket_hostname_warning_alone_is_benign_and_names_name_resolution(tmp_path):
     """Round 41: socket.cpp's C10D_WARNING "[c10d] The hostname of the client socket cannot be retrieved. err=%d"
     (getnameinfo failing: -3 EAI_AGAIN, -2 EAI_NONAME), in another torch's glog stamp and line, with nothing failing

@@ -298,3 +298,42 @@ def test_a_coloured_log_wrapped_in_its_raw_characters_is_found_and_joined(tmp_pa
     assert v["cause"] == "ib_fabric", v
     # the near shape stays as it was: the same log wrapped at its visible width is read the visible way
     assert wrap(_coloured(_wrapped(plain, width), code).encode()) == (width, True)
+
+
+@pytest.mark.parametrize("prefix, host, peer, got, want, width", [
+    ("", "nid001097", "10.249.23.66<41138", 8, 4, 120),  # torchtitan-1681's shape
+    ("3: ", "gpu-a17", "192.168.0.5<52344", 1048576, 524288, 100),
+    ("[rank6]: ", "worker-12", "172.16.4.9<6001", 64, 16, 120),
+])
+def test_a_socket_truncation_wrapped_right_before_its_port_bracket_closes_is_read_whole(
+        tmp_path, prefix, host, peer, got, want, width):
+    """NCCL's NET/Socket "peer IP<port> message truncated" cut by a terminal right before the port's ">": the next
+    piece starts "> message truncated", which looks like a Markdown quote but closes the "<" the cut left open,
+    so the two pieces are one line (the ranks disagree on a transfer's size: desync), not a socket failure."""
+    tail = ":5838:6020 [0] transport/net_socket.cc:561 NCCL WARN NET/Socket : peer "
+    host += "-r" + "7" * (width - len(prefix + host + tail + peer) - 2)  # the cut falls right before the ">"
+    head = prefix + host + tail
+    line = (f"{head}{peer}> message truncated : receiving {got} bytes instead of {want}. If you believe your socket "
+            "network is in a healthy state, there may be a mismatch in collective sizes or environment settings "
+            "(e.g. NCCL_PROTO, NCCL_ALGO) between ranks")
+    assert line.index(">") == width
+    text = _wrapped(line + f"\n{prefix}{host}:5838:6020 [0] NCCL INFO transport/net.cc:1393 -> 5\n", width)
+    assert text.split("\n")[1].startswith("> message truncated")
+    assert wrap(text.encode()) == (width, True)
+    assert unwrap(text, width).split("\n")[len(text.split("\n")) - 3] == line
+    (tmp_path / "job.log").write_text(text)
+    v = diagnose([str(tmp_path / "job.log")]).results["diagnose"]["verdict"]
+    assert v["cause"] == "desync" and "message truncated" in v["summary"], v
+
+
+def test_a_quote_after_a_line_whose_brackets_are_closed_stays_a_line_of_its_own():
+    """The near shape: a line that ends at the column with every "<" closed ("eth0:10.1.2.4<0>"), then a quoted
+    line: the quote is the reader's own, not the rest of a cut "<port>", so the two stay apart."""
+    first = "node-7:12345:12345 [3] NCCL INFO Bootstrap : Using eth0:10.1.2.4<0>"
+    first += " " * (120 - len(first) - 4) + "done"
+    quoted = "> the job was restarted after this"
+    long_ = ("node-7:12345:12345 [3] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB eth0:10.1.2.4<0> "
+             "and then a long sentence that goes on past the column with words")
+    text = "\n".join([first, quoted, _wrapped(long_, 120)]) + "\n"
+    assert len(first) == 120 and wrap_width(text.encode()) == 120
+    assert unwrap(text, 120).split("\n")[:2] == [first, quoted]

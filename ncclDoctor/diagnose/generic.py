@@ -164,6 +164,9 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
                 r"\b(?:backend|support|package|module|library|extension|CUDA|NCCL|GPU|device|feature|option)s? "
                 r"(?:is|are) not available|"
                 r"\bplease (?:set|install|upgrade|update|reinstall|downgrade)\b(?!\s*\w*DEBUG)|"
+                # a library naming the environment setting it needs, with its value ("set CCL_ZE_IPC_EXCHANGE=sockets
+                # explicitly"), never its own debugging aids (NCCL_DEBUG=INFO, CUDA_LAUNCH_BLOCKING=1)
+                r"\bset (?!\w*(?:DEBUG|LOG|CUDA_LAUNCH_BLOCKING|SHOW_CPP|CUDA_DSA))[A-Z][A-Z0-9]*_[A-Z0-9_]+=\S|"
                 r"\brequires?\b[^\n]{0,60}?\bversion\b|\bversion\b[^\n]{0,40}?\bor (?:higher|later|newer|above)\b|"
                 r"invalid (?:option|value|config\w*|setting|parameter)|"
                 r"unrecognized (?:argument|option)|unknown (?:option|argument|parameter|flag)|"
@@ -205,6 +208,25 @@ def is_failure_line(body: str, head: str = "") -> bool:
     (``R_NOT_A_FAILURE``)."""
     return ((R_FAILURE_WORD.search(body) is not None or (head != "" and R_LEVEL_HEAD.search(head) is not None))
             and R_NOT_A_FAILURE.search(body) is None)
+
+
+# the environment setting a library's own message names with the value it needs ("set CCL_ZE_IPC_EXCHANGE=sockets
+# explicitly", "please set FOO_BAR=1"): config's reading above, and its fix names that setting
+_R_NAMED_SETTING = re.compile(r"\bset (?!\w*(?:DEBUG|LOG|CUDA_LAUNCH_BLOCKING|SHOW_CPP|CUDA_DSA))"
+                              r"([A-Z][A-Z0-9]*_[A-Z0-9_]+)=([^\s,;'\")]+)")
+
+
+def named_setting(texts: list[str]) -> str:
+    """The fix's first sentence where a failing line names the environment setting it needs, with its value (lead
+    rules Q, W: one setting every worker shares, no rank's fault); else ''."""
+    m = next((m for t in texts if (m := _R_NAMED_SETTING.search(t))), None)
+    if m is None:
+        return ""
+    var, val = m.group(1), m.group(2).rstrip(".")
+    return (f"The library's own message names the environment setting it needs: set {var}={val} in every worker's "
+            "environment (export it in the job script before the launch, or pass it through the launcher: mpiexec "
+            f"--env / -x {var}, torchrun inherits the shell's environment) and relaunch: a setting every worker "
+            "shares, no rank's fault. ")
 
 
 def reading(texts: list[str]) -> tuple[str, str, str, int] | None:

@@ -257,6 +257,12 @@ def _rest(q: str, piece: str) -> str:
     return piece[len(qp):] if qp and q.startswith(qp) else piece
 
 
+def _closes(x: str, y: str) -> bool:
+    """Whether y starts with the ">" that closes a "<" x left open (NCCL's "peer 10.1.2.3<41138>" cut at the
+    column right before its ">"): the rest of x, however much a Markdown quote it looks like."""
+    return y.startswith(">") and x.count("<") > x.count(">")
+
+
 def _rule(line: str) -> bool:
     return len(line.strip()) >= 8 and len(set(line.strip())) <= 2
 
@@ -267,12 +273,14 @@ def _continues(x: str, y: str) -> bool:
     A wrapped paste quoted afterwards has the same ``> `` on every piece: compared without it; a
     quoted paste wrapped afterwards has it on the first piece only."""
     qx, x = _unquote(x)
+    if not qx and _closes(x, y):
+        return True  # an unquoted line cut inside "<port>": y's ">" closes x's bracket, it is no quote
     if not qx and _unquote(y)[0]:
         return False
     y = _rest(qx, y)  # only x's own quote: the rest may itself start with ">" (the end of "<38081>")
     if not y.strip() or _rule(x) or _rule(y):  # the end of the text; "=====" / "-----" rules (torchrun's summary)
         return False
-    if y.startswith(">") and x.count("<") > x.count(">"):
+    if _closes(x, y):
         return True  # the cut fell inside "<port>": y closes x's bracket (not a quote of its own)
     if _NEW_LINE.match(y) or strip_prefixes(y) != y:
         return False
@@ -336,10 +344,12 @@ def _starts_anew(x: str, y: str) -> bool:
     (``_NEW_LINE``, a launcher prefix, a quote x lacks) or like x (the same srun label and host). Separator
     rules are still joined (a long "=====" wraps into pieces that all look alike)."""
     qx, x = _unquote(x)
+    if not qx and _closes(x, y):
+        return False  # the rest of "<port>" cut at the column ("peer 10.1.2.3<41138" then "> message ...")
     if not qx and _unquote(y)[0]:
         return True
     y = _rest(qx, y)
-    if not y.strip() or _rule(x) or _rule(y) or (y.startswith(">") and x.count("<") > x.count(">")):
+    if not y.strip() or _rule(x) or _rule(y) or _closes(x, y):
         return False  # the end of the text, a separator, the rest of a cut "<port>"
     if _NEW_LINE.match(y) or strip_prefixes(y) != y:
         return True

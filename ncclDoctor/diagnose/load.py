@@ -302,6 +302,21 @@ SNIFF = 8192
 #             symbol cublasLtGetVersion", the dlsym of a CUDA library stub), which holds no other word: the job's
 #             shared install cannot be loaded (readers.crash._lib_unloadable, verdict.launch._lib_unloadable, lead rule
 #             AF (2))
+#   order differs  FSDP's execution-order UserWarning ("All-gather order differs from that of the first iteration on
+#             rank 0 -- collectives are unchecked and may give incorrect results or hang"), which holds no other word:
+#             with nothing failing after it the lines are none and the fix says what the warning means
+#             (readers.exits._exit_noise, verdict.noise._none, lead rules K, N)
+#   create process  a Windows console-script launcher (torchrun.exe) unable to start its Python ("failed to create
+#             process.", "Fatal error in launcher: Unable to create process using ..."), which holds no other word:
+#             the launch set-up, before any worker (readers.crash._launcher_shim, verdict.launch._launcher_shim, lead
+#             rules X (2), AF (2))
+#   _broadcast_coalesced, _sync_params_and_b, _sync_module_states  DDP's constructor broadcasting the parameters (its
+#             first collective) as a traceback frame, which holds no other word: a "Socket Timeout" right under it is
+#             the store read of NCCL's unique id (parse.R_DDP_SYNC_FRAME, readers.store, verdict.missing._store_wait,
+#             lead rules Y, H)
+#   waitForInput  c10d's store-socket read timing out ("waitForInput: poll for socket ... returned 0, likely a
+#             timeout") pasted without its "[c10d]" header, which holds no other word: a connected read with no key
+#             shown (readers.store, verdict.missing._store_wait, lead rule Y)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -334,7 +349,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
-            b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol")
+            b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs",
+            b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
+            b"waitForInput")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -552,7 +569,9 @@ def _automata():
     so the chunk is 40, which leaves room for 17 more words in four automata);
     150 words in four of 40 (session 14): the whole of diagnose (bench_diagnose -j 2, not the hit search alone) at
     308-310 MB per CPU-second against 317-324 for the session's base of 145 words,
-    alternating at load 1."""
+    alternating at load 1; 165 words (session 16) in five of 40 (the fifth holding 5) at 457-499
+    against 523-527 for 159 words in four, in four of 42 at 510-529 against 503-515, alternating at
+    load 1.2-1.4: the chunk is 42, room for 3 more words in four automata."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -563,7 +582,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 40
+_CHUNK = 42
 _AUTOMATON: dict = {}
 
 

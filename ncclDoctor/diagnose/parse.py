@@ -74,6 +74,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # torch.multiprocessing.spawn called with nprocs = the world size (one host: a child's index is its rank)
         self._spawn_world = False
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
+        self._launcher_raise = 0  # the line of a launcher's raise of its child's CalledProcessError (R_LAUNCHER_RAISE)
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
         self.queued: list[Event] = []  # the further ranks of a record that names several on one line
         # a summary's exitcode line read without its entry (line, event, value), held while its rank line may follow
@@ -501,11 +502,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._spawn_world = True
         if "simple_launcher" in body and S.R_ONE_PROCESS_FRAME.search(body):
             self._one_proc = lineno
+        if "returncode=process.returncode" in body and S.R_LAUNCHER_RAISE.search(body):
+            self._launcher_raise = lineno
+        elif self._launcher_raise and "CalledProcessError" not in body:
+            self._launcher_raise = 0  # the raise holds for the error line right after it (a hard wrap joined, or not)
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))
             self._site(lineno, f.group(1))
+        elif ("_broadcast_coalesced" in body or "_sync_" in body) and S.R_DDP_SYNC_FRAME.search(body):
+            self._coll_frame = (lineno, "broadcast")  # DDP's own broadcast of the parameters (no site: one call)
         elif ("_object" in body or "all_gather_list" in body) and S.R_OBJECT_GATHER_FRAME.search(body):
             self._gather_frame = (lineno, S.R_OBJECT_GATHER_FRAME.search(body).group(1))
         elif "in backward" in body and S.R_BACKWARD_FRAME.search(body):
@@ -740,7 +747,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
-                   self._shared_build, self._lib_unloadable, self._launch_setup, self._worker_failed,
+                   self._shared_build, self._lib_unloadable, self._launcher_shim, self._launch_setup,
+                   self._worker_failed,
                    self._fatal_python,
                    self._signal, self._exit_noise, self._env, self._torchrun_config,
                    self._beside, self._nccl_info, self._progress, self._no_nccl, self._launch_mode, self._uncaught,

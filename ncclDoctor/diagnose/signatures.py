@@ -192,6 +192,9 @@ R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |
                         r"unhandled system error|"
                         r"remote process exited or there was a network error|internal error|"
                         r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
+# nccl-tests' NCCLCHECK (src/common.h): "HOST: Test NCCL failure common.cu:345 'unhandled system error'", HOST the
+# hostname of the process that printed it (one process per host and GPU set under mpirun)
+R_NCCL_TESTS_HOST = re.compile(r"^\s*([\w.-]{1,64}): Test NCCL failure \S+:\d+ '")  # on the line's body
 OLD_CODE = {"unhandled system error": "ncclSystemError",
             "remote process exited or there was a network error": "ncclRemoteError",
             "internal error": "ncclInternalError", "unhandled cuda error": "ncclUnhandledCudaError",
@@ -383,6 +386,11 @@ R_RESOLVE = re.compile(r"can't resolve '([^'\s]{1,255})'|[Cc]ould not resolve ho
 R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|broadcast|all_gather\w{0,16}|'
                           r'_all_gather_base|reduce_scatter\w{0,16}|_reduce_scatter_base|all_to_all\w{0,8}|barrier|'
                           r'reduce|gather|scatter|broadcast_object_list|send|recv)\s*$')
+# DDP's constructor broadcasting rank 0's parameters and buffers, its first collective (torch 1.x nn/parallel/
+# distributed.py's _distributed_broadcast_coalesced; 1.12+ distributed/utils.py's _sync_params_and_buffers under
+# _sync_module_states): a broadcast call's frame as R_COLL_FRAME's, where a store read for the NCCL unique id times out
+R_DDP_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:_distributed_broadcast_coalesced|_sync_params_and_buffers|'
+                              r'_sync_module_states)\s*$')
 # autograd's backward in a traceback ('File ".../torch/_tensor.py", line 396, in backward', torch/autograd/__init__.py):
 # DDP all-reduces the gradients there -- a collective site of its own beside an explicit collective call's frame
 R_BACKWARD_FRAME = re.compile(r'torch[/\\](?:_tensor|autograd[/\\]__init__)\.py", line \d{1,6}, in backward\s*$')
@@ -790,6 +798,14 @@ R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
 # launch_command) in the traceback above that error says the command was the job's only process: rank 0 of a world of
 # one, where no other rank and no second node is shown (lead rules A, I, AG)
 R_ONE_PROCESS_FRAME = re.compile(r"\bin simple_launcher$|^\s*simple_launcher\(args\)\s*$")
+# a launcher's own raise of its child's exit, the source line a traceback prints above the error: accelerate's
+# simple_launcher and torch 1.x's torch.distributed.launch wait on the script's process and then raise
+# "subprocess.CalledProcessError(returncode=process.returncode, cmd=cmd)" (not subprocess.run(check=True)'s own raise)
+R_LAUNCHER_RAISE = re.compile(r"^\s*raise subprocess\.CalledProcessError\(returncode=process\.returncode, cmd=cmd\)")
+# that error's command when it is the Python interpreter running a script itself -- no launcher module (-m
+# torch.distributed.run, deepspeed.launcher), no --local_rank a per-GPU launcher adds, no "-u" torch.distributed.launch
+# always adds (its --use_env form has no --local_rank): accelerate's simple_launcher's one process, rank 0 (rule AG)
+R_ONE_PROCESS_CMD = re.compile(r"\bCommand '\[?'?(?:[^'\s,]*/)?python[\d.]*'?,? '?[^'\s,-][^'\s,]*\.py'?[ ,\]']")
 # SGLang's launcher (entrypoints/engine.py _launch_subprocesses) waits on each scheduler's pipe in turn; one that
 # closes before the scheduler reported ready: "Rank 0 scheduler is dead. Please check if there are relevant logs.",
 # then, once it joined that process, "Exit code: -9" (its multiprocessing exitcode, -N: killed by signal N). N is the
@@ -1433,6 +1449,13 @@ R_OBJECT_GATHER_FRAME = re.compile(r"\bFile \"[^\"]{1,400}\", line \d{1,7}, in (
                                    r"recv_object_list|_tensor_to_object)\b")
 # gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
 R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
+# A Windows console-script launcher (the .exe shim pip/setuptools/distlib write for torchrun, deepspeed, accelerate)
+# that cannot start the Python interpreter whose path it embeds: "failed to create process." (the older shim's whole
+# line), "Fatal error in launcher: Unable to create process using '"C:\...\python.exe" ...'" (distlib's). It
+# prints before any worker exists: the install / environment the launcher was written for moved or broke
+# (lead rules X (2), AF (2)): config, no rank
+R_LAUNCHER_SHIM = re.compile(r"^\s*failed to create process\.?\s*$|Fatal error in launcher: ?Unable to create "
+                             r"process using (.{0,300})")
 # FSDP's execution-order check (torch/distributed/fsdp/_exec_order_utils.py, first iteration): "Forward order differs
 # across ranks: rank 0 is all-gathering 1 parameters while rank 1 is all-gathering 0 parameters" (or "... parameters for
 # [names] ..."): the ranks ran different forward paths, a desync that names two ranks and no majority (lead rule D)
@@ -1625,6 +1648,13 @@ R_SETTING_NO_EFFECT = re.compile(r"(?<![A-Za-z_])(?P<flag>[01])?(?P<var>(?:TORCH
 # the param's strides changed since DDP was constructed.  This is not an error, but may impair performance." then
 # "grad.sizes() = [...], strides() = [...]" / "bucket_view.sizes() = ...": a performance warning (lead rule K)
 R_DDP_GRAD_STRIDES = re.compile(r"Grad strides do not match bucket view strides")
+# FSDP's execution-order check (torch 1.12-2.x, fully_sharded_data_parallel.py / _exec_order_utils.py): "UserWarning:
+# All-gather order differs from that of the first iteration on rank N -- collectives are unchecked and may give
+# incorrect results or hang" (older wording "Forward order differs ..."). Each rank compares only with its own first
+# iteration (eval after train, a module called twice in forward): a warning that says it *may* hang, nothing failed
+# (lead rules K, N, T); a hang or timeout after it is read by its own lines
+# (the kind before "order" left out of the pattern: a paste wraps the long line inside "All-gathe|r")
+R_FSDP_FIRST_ITER_ORDER = re.compile(r"order differs from that of the first iteration(?: on rank (\d+))?")
 # c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be
 # retrieved. err=-3" -- getnameinfo() failed (-3 EAI_AGAIN: a temporary name-resolution failure; -2 EAI_NONAME): a
 # warning, the connection is made by address and goes on (lead rules K, L: a store warning with nothing failing)

@@ -161,6 +161,17 @@ class CrashReaders:
         ev.data["repeated"] = int(r.group(1)) if r else 0
         return ev
 
+    def _launcher_shim(self, lineno: int, text: str) -> Event | None:
+        """A Windows console-script launcher (torchrun.exe, deepspeed.exe) failing to start its Python
+        (signatures.R_LAUNCHER_SHIM, lead rules X (2), AF (2)): read by verdict.launch._launcher_shim."""
+        m = S.R_LAUNCHER_SHIM.search(self._body) if "create process" in text else None
+        if m is None:
+            return None
+        ev = self._context(lineno, text, "launcher_shim")
+        ev.rank = None  # the launcher's line, before any worker
+        ev.data["using"] = (m.group(1) or "").strip()
+        return ev
+
     def _uncaught(self, lineno: int, text: str) -> Event | None:
         """A process's excepthook logging the exception that ends it ("Uncaught OLMoThreadError: ..."): that
         process exited on its own exception (status 1), a failure record as a launcher's is (lead rule A), read

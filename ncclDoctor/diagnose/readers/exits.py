@@ -56,6 +56,8 @@ class ExitReaders:
             return ev
         if "bucket view" in text and S.R_DDP_GRAD_STRIDES.search(text):
             return self._benign(lineno, text, "ddp grad strides")
+        if "order differs" in text and S.R_FSDP_FIRST_ITER_ORDER.search(text):
+            return self._benign(lineno, text, "fsdp order warning")
         nh = S.R_C10D_NO_HOSTNAME.search(text) if "cannot be retrieved" in text else None
         if nh:  # c10d could not name a peer's address for its log line (getnameinfo): a warning, nothing failed
             ev = self._context(lineno, text, "benign")
@@ -320,11 +322,19 @@ class ExitReaders:
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
         if ws is not None:
             ev.data["sgl_child"] = True  # SGLang's SIGCHLD handler: one line per child process (lone.failed_on_own)
-        one = self._one_proc and 0 < lineno - self._one_proc <= 8
+        frame = bool(self._one_proc and 0 < lineno - self._one_proc <= 8)
+        raised = bool(self._launcher_raise and 0 < lineno - self._launcher_raise <= 64)  # its joined pieces' last
+        one = frame or (raised and "local_rank" not in text and "local-rank" not in text
+                        and S.R_ONE_PROCESS_CMD.search(text) is not None)
         if one and (m.group("sp") or m.group("spsig")) and local is None:
-            # the traceback's frame above shows accelerate's simple_launcher: the command was the job's one process
-            ev.data.update(local_rank=0, launcher="accelerate's simple_launcher",
-                           local_from="launcher: accelerate's simple_launcher runs the script as its only process")
+            # the traceback's frame above shows accelerate's simple_launcher, or its raise of a plain `python X.py`
+            # command: the command was the job's one process
+            if frame:
+                ev.data.update(local_rank=0, launcher="accelerate's simple_launcher",
+                               local_from="launcher: accelerate's simple_launcher runs the script as its only process")
+            else:  # the launcher's own raise above, its command the interpreter running the script itself
+                ev.data.update(local_rank=0, local_from="launcher: its command runs the script with python itself "
+                               "(no torchrun, no --local_rank, no -u), as its only process")
         if (m.group("ds") or m.group("sp") or m.group("spsig")) and local:
             # lead rule M: DeepSpeed's launch.py prints `cmd` left over from its spawn loop, the LAST worker it
             # launched (--local_rank=N of N+1), beside the return code of whichever worker failed: it names the

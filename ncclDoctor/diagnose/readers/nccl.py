@@ -50,6 +50,9 @@ class NcclReaders:
             in_init = True  # raised under Paddle's init_parallel_env frame, in the same traceback: its set-up
         ev = self._context(lineno, text, "nccl_error")
         ev.data["code"] = code
+        t = S.R_NCCL_TESTS_HOST.search(self._body) if ev.host is None and "Test NCCL failure" in text else None
+        if t:
+            ev.host = t.group(1)
         if in_init:  # raised while the communicator was being created (its set-up, lead rule L)
             ev.data["in_init"] = True
         if S.R_ASYNC_ABORT.search(text):

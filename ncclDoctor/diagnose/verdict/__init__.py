@@ -71,6 +71,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _launch_arg,
     _launch_mode,
     _launch_setup,
+    _launcher_shim,
     _lib_unloadable,
     _no_nccl,
     _settings_check,
@@ -162,7 +163,8 @@ from ncclDoctor.findings import Finding, Severity
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     # a shared library that cannot be loaded explains the aborts and worker deaths after it (rule AF (2))
-    _gpu_oom, _ucx_cuda, _cuda, _lib_unloadable, _runtime_signal, _nccl_crash, _cuda_lib_crash, _host_mem, _mp_tmp,
+    _gpu_oom, _ucx_cuda, _cuda, _lib_unloadable, _launcher_shim, _runtime_signal, _nccl_crash, _cuda_lib_crash,
+    _host_mem, _mp_tmp,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _launch_setup, _cuda_fork, _settings_check, _import_alike, _no_nccl, _store_overcount, _preempted, _tiny_timeout,

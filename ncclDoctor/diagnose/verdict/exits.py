@@ -9,11 +9,13 @@ import re
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, root_not_shown, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.reason import waiting as rank_waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
+from ncclDoctor.diagnose.verdict.unread import _raised_alike
 
 # a NaN/Inf check that raised in one rank: autograd's anomaly mode ("Function 'MulBackward0' returned nan values"),
 # clip_grad_norm_'s error_if_nonfinite ("... is non-finite, so it cannot be clipped"), a loss check ("Loss is NaN")
@@ -174,6 +176,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         who, ranks = lone.who, lone.culprits
     if several:
         return _several(c, several, codes, fails)
+    if lone is not None and lone.exitcode == 1 and lone.rank is not None:
+        v = _others_raised(c, lone.rank, [e.brief() for e in fails[:2]])
+        if v is not None:
+            return v
     if lone is not None and lone.exitcode is None and lone.event.data.get("died") and lone.culprits:
         return Verdict(  # lead rules A and I: the executor's record of the first worker that died
             "unknown", f"{lone.who} died first: the executor that runs the workers saw its process end "
@@ -299,10 +305,46 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "prints NCCL's own reason (a CUDA error, a GPU another process holds, a device "
                      "CUDA_VISIBLE_DEVICES hides: check nvidia-smi) and the NCCL version each library loads (a "
                      "framework bundling its own NCCL beside torch's). " + abort_fix)
-    return Verdict("unknown", what + cause + ", which these lines do not hold",
-                   abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
+    # lead rule J: the record names no one (or not the one), but the lines hold several processes' tracebacks ending
+    # in the same exception: that exception is the cause the record points to, and the fix starts from it
+    alike_tb = _raised_alike([e for e in c.exceptions if not e.data.get("line")]) if not single else ""
+    held = (", which these lines do not hold" if not alike_tb else
+            "; the lines hold it: " + alike_tb.split(" -- ", 1)[0].replace("tracebacks end", "of the processes' "
+                                                                             "tracebacks end", 1))
+    return Verdict("unknown", what + cause + held,
+                   alike_tb + abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+# an exception that is the end of a rank's wait on a peer or its stop by the launcher, not an error of its own code
+_AFTERMATH_EXC = re.compile(r"Dist(?:Backend|Network|Store)Error|ChildFailedError|KeyboardInterrupt|SignalException|"
+                            r"\bNCCL\b|[Tt]imed? ?out|[Cc]onnection (?:reset|refused|closed)|Broken pipe|"
+                            r"communicator was aborted|[Ss]ocket")
+
+
+def _others_raised(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
+    """Lead rules J and AM (2): the launcher's record names one rank exiting on a Python exception (code 1), and
+    another rank's own traceback ends in an exception of its own (not a lost peer's, not a stop), with no rank shown
+    torn down or still waiting: every rank shown failed on the job's own code alike, the record's rank only the first
+    the agent saw -- nobody is the culprit."""
+    if torn_down(c) or any(rank_waiting(st) for st in c.ranks.values()):
+        return None
+    evs = [e for e in c.exceptions if e.rank is not None and e.rank != rank and not e.data.get("line")
+           and not _AFTERMATH_EXC.search(f"{e.data.get('type') or ''}: {e.data.get('message') or ''}")]
+    if not evs:
+        return None
+    e = evs[-1]
+    text = (e.data.get("type") or "") + (": " + e.data["message"] if e.data.get("message") else "")
+    return Verdict(
+        "unknown",
+        f"rank {rank} exited with code 1 in the launcher's record, and rank {e.rank} raised its own exception "
+        f"({text[:300]}, {e.where}), with no rank shown torn down or still waiting: every rank shown failed on the "
+        "job's own code alike (the record names only the first failure its agent saw), not one rank's fault",
+        f"Fix the exception every rank raises: {text[:300]} (read the frames above it in any rank's traceback); "
+        "the ranks share the code, the data and the launch, so one rank's fix is every rank's. Keep one log file "
+        "per rank (torchrun --log-dir DIR --redirects 3 --tee 3) to confirm each raised the same.",
+        "medium", [], proof + [e.brief()], job_wide=True)
 
 
 def _aborted_alike(c: Collected, rank: int, proof: list[str]) -> Verdict | None:

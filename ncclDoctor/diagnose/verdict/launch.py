@@ -179,6 +179,33 @@ def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _launcher_shim(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules X (2) and AF (2): the Windows console-script launcher (torchrun.exe, deepspeed.exe: the .exe shim
+    pip writes, which starts the Python interpreter whose path it embeds) could not create that process, before any
+    worker existed: the install or environment the launcher was written for (a moved or removed Python, a venv or
+    conda env copied elsewhere, another env's Scripts first on PATH), config with no rank. None when a rank's own
+    run is shown failing (an NCCL, CUDA, timeout or connection failure: the job got past its launch)."""
+    evs = c.samples.get("launcher_shim", [])
+    if not evs or any(c.kinds.get(k) for k in _NOT_SETTINGS):
+        return None
+    using = next((e.data["using"] for e in evs if e.data.get("using")), "")
+    return Verdict(
+        "config",
+        f"the launcher itself failed before any worker started ('{evs[0].text[:160]}', {evs[0].where}): on Windows a "
+        "console script such as torchrun.exe is a small launcher that starts the Python interpreter whose path was "
+        "written into it at install time, and it could not create that process"
+        + (f" ({using[:160]})" if using else "") + " -- the Python install or environment it was made for moved, "
+        "was removed or is not the active one: the launch set-up, no rank",
+        "Run the launcher through the environment's own Python instead of its .exe shim: python -m "
+        "torch.distributed.run --standalone --nproc_per_node=N script.py (the same as torchrun); check which torchrun "
+        "is found first (where torchrun, the Python path it embeds: python -c \"import sys; print(sys.executable)\" "
+        "in the environment you meant) and reinstall torch in that environment (pip install --force-reinstall "
+        "torch) so its Scripts\\torchrun.exe points at it. On Windows from Git Bash/MINGW, run from the "
+        "activated conda/venv environment or use WSL; with one GPU the script needs no launcher: run it directly "
+        "(python script.py).",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A framework's own check of the job's settings failing (lead rule W, parse._traceback_tail's ``settings``):
     DeepSpeed's batch-size assert, an `assert x % world_size == 0`, a launcher's dist_url check, a model that needs a

@@ -517,6 +517,11 @@ def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _R_APP_KEY = re.compile(r"wait timeout after \d{1,12} ?ms, keys: (?![^\n]{0,200}(?:torchelastic|rdzv))/")
 
 
+def _headless_wait(text: str) -> bool:
+    """c10d's waitForInput line with its log header cut off by the paste (lead rule Y)."""
+    return "waitForInput" in text and "[c10d]" not in text and "socket.cpp" not in text
+
+
 def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A rank's read from the store (a get/wait: c10d's waitForInput on a socket it had connected) that times out: the
     store answered the connection, and the rank waits for a key another rank has not written yet -- that rank is
@@ -528,8 +533,12 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a wait on a key of the program's own (a DistStoreError "wait timeout ..., keys: /broadcast_from/0/553755"), not
     # one of torchrun's agent (its keys hold "torchelastic" or "rdzv"), is a process of the job, ranked or not
     app = any(_R_APP_KEY.search(e.text) for e in c.samples.get("store_timeout", []))
+    # c10d's socket line "waitForInput ... returned 0, likely a timeout" pasted without its log header (no "[c10d]",
+    # no "socket.cpp:N]"): whether a "[rankN]:" stood before it cannot be told, so the connected read with no key shown
+    # is rule Y's rank_missing, unless torchrun's agent is shown making it (its frames: below). With its header shown
+    # and no rank tag, the process had no rank yet: the agent's or the set-up's rendezvous (store_rendezvous)
     evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input")
-           and (e.rank is not None or e.data.get("in_collective") or app)]
+           and (e.rank is not None or e.data.get("in_collective") or app or _headless_wait(e.text))]
     if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
                                                      for e in c.samples.get("store_timeout", [])):
         return None

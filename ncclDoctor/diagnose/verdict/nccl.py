@@ -157,10 +157,16 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if "ncclSystemError" in codes:
         lone = lone_failure(c)  # lead rule A: the one process the launcher shows failing is where the call failed
         who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6) else []
+        alike = _printers([e for e in evs if e.data.get("code") == "ncclSystemError"])
+        if who and len(alike) > 1:
+            who = []  # lead rule J: several processes raised that same error on their own; the record's is the first
         return Verdict(
             "nccl_system",
             "NCCL reported a system error (a socket, shared memory or IB verbs call failed)"
             + (f" on {lone.who}, the one process the launcher shows failing" if who else "")
+            + (f" in {len(alike)} processes alike ({', '.join(f'{k} {v}' for k, v in sorted(alike, key=str)[:4])}): "
+               "every process shown raised it on its own, a cause they share, not the one a launcher's record names "
+               "first" if len(alike) > 1 else "")
             + (f"; the later '{_what(echo[0])[:100]}' is that failed communicator's echo (a call on a communicator "
                "already aborted), not the call's arguments" if echo else ""),
             "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
@@ -172,6 +178,14 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [e.brief() for e in evs[:3]],
         )
     return None
+
+
+def _printers(evs: list) -> set:
+    """The processes that printed these NCCL errors, each told by its rank or its host: two or more raising the same
+    error on their own are every process failing alike (lead rule J), whichever one a launcher's record names first
+    (mpirun's "the first process to do so was")."""
+    return {("rank", e.rank) if e.rank is not None else ("host", e.host) for e in evs
+            if e.rank is not None or e.host is not None}
 
 
 def _peer_closed(c: Collected) -> list:

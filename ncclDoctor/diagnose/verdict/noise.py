@@ -511,6 +511,15 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "step. To silence it give the model one memory format before wrapping it (model.to(memory_format="
                       "torch.channels_last) or contiguous params, .contiguous()) and pass gradient_as_bucket_view=True "
                       "to DistributedDataParallel; otherwise ignore the warning")
+    if "fsdp order warning" in whats:  # FSDP's execution-order check: a warning that a hang *may* follow, none did
+        benign.append("FSDP's warning 'All-gather order differs from that of the first iteration' is a warning, not a "
+                      "failure: FSDP checks that each rank issues its parameter all-gathers in the same execution "
+                      "order as in its own first iteration (forward), and this iteration's order differs -- usually "
+                      "evaluation after training (eval takes another path through the model), a module called twice "
+                      "in forward, or a data-dependent branch. Only if the ranks take different orders could the "
+                      "collectives mismatch: nothing timed out or failed after it here. Keep the forward order the "
+                      "same on every rank (same branches, every rank in eval together); if the job does hang there, "
+                      "take a py-spy dump of every rank (py-spy if it hangs) and set TORCH_DISTRIBUTED_DEBUG=DETAIL")
     nohost = [e for e in c.samples.get("benign", []) if e.data.get("what") == "c10d hostname warning"]
     if nohost:  # c10d's socket log line: it shows nothing failed, and nothing ran either
         err = nohost[0].data.get("err")

@@ -40,7 +40,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     read = None if disk or hosts else generic.reading([what] + [u.text for u in c.unread])
     if read is not None:  # no family's, but its general words say what kind of failure it is (generic.py)
         return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
-                       f"{read[1]}; which rank, and why, these lines do not say", read[2] + " " + _READ_AROUND, "low",
+                       f"{read[1]}; which rank, and why, these lines do not say",
+                       (generic.named_setting([what]) if read[0] == "config" else "") + read[2] + " " + _READ_AROUND,
+                       "low",
                        [], [x.brief() for x in (own or c.exceptions)[:3]])
     lone = [] if disk or hosts or code else _own_exception(c, e, own)
     if lone:
@@ -164,4 +166,5 @@ def _unread_words(c: Collected) -> Verdict | None:
                        (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in c.unread) else "")
                        + _READ_AROUND, "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
-                   read[2] + " " + _READ_AROUND, "low", [], proof)
+                   (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
+                   + _READ_AROUND, "low", [], proof)
