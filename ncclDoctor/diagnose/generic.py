@@ -37,6 +37,10 @@ R_NOT_A_FAILURE = re.compile(
     r"|\b(?:algbw|busbw)\b|#wrong")  # nccl-tests' table: its "error" column (a wrapped header's piece too)
 
 # (cause, the words, what they say, what to do): the first that matches the failure's text is its reading
+# "set VAR=" where a library names an environment setting it needs, never its own debugging aids (NCCL_DEBUG=INFO,
+# CUDA_LAUNCH_BLOCKING=1): config's reading below and named_setting's capture
+_SET_VAR = r"\bset (?!\w*(?:DEBUG|LOG|CUDA_LAUNCH_BLOCKING|SHOW_CPP|CUDA_DSA))"
+
 _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     # a feature refused for the NCCL version ("ProcessGroupNCCL only supports alltoall* for NCCL lib version >=
     # 2.7.0", "requires NCCL >= 2.10"): torch's check is fixed when torch is compiled, so the NCCL the build saw is
@@ -166,7 +170,7 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
                 r"\bplease (?:set|install|upgrade|update|reinstall|downgrade)\b(?!\s*\w*DEBUG)|"
                 # a library naming the environment setting it needs, with its value ("set CCL_ZE_IPC_EXCHANGE=sockets
                 # explicitly"), never its own debugging aids (NCCL_DEBUG=INFO, CUDA_LAUNCH_BLOCKING=1)
-                r"\bset (?!\w*(?:DEBUG|LOG|CUDA_LAUNCH_BLOCKING|SHOW_CPP|CUDA_DSA))[A-Z][A-Z0-9]*_[A-Z0-9_]+=\S|"
+                + _SET_VAR + r"[A-Z][A-Z0-9]*_[A-Z0-9_]+=\S|"
                 r"\brequires?\b[^\n]{0,60}?\bversion\b|\bversion\b[^\n]{0,40}?\bor (?:higher|later|newer|above)\b|"
                 r"invalid (?:option|value|config\w*|setting|parameter)|"
                 r"unrecognized (?:argument|option)|unknown (?:option|argument|parameter|flag)|"
@@ -212,8 +216,7 @@ def is_failure_line(body: str, head: str = "") -> bool:
 
 # the environment setting a library's own message names with the value it needs ("set CCL_ZE_IPC_EXCHANGE=sockets
 # explicitly", "please set FOO_BAR=1"): config's reading above, and its fix names that setting
-_R_NAMED_SETTING = re.compile(r"\bset (?!\w*(?:DEBUG|LOG|CUDA_LAUNCH_BLOCKING|SHOW_CPP|CUDA_DSA))"
-                              r"([A-Z][A-Z0-9]*_[A-Z0-9_]+)=([^\s,;'\")]+)")
+_R_NAMED_SETTING = re.compile(_SET_VAR + r"([A-Z][A-Z0-9]*_[A-Z0-9_]+)=([^\s,;'\")]+)")
 
 
 def named_setting(texts: list[str]) -> str:
