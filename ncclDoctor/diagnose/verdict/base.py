@@ -71,6 +71,11 @@ def place(e: Event) -> tuple[str, int]:
     return path, int(n) if n.isdigit() else 0
 
 
+def exception_text(e: Event) -> str:
+    """An exception event as its traceback's last line says it: "Type: message" (the type alone without one)."""
+    return (e.data.get("type") or "") + (": " + e.data["message"] if e.data.get("message") else "")
+
+
 def _what(e: Event) -> str:
     w = e.text.split("NCCL WARN", 1)
     return (w[1] if len(w) > 1 else e.data.get("last_error") or e.text).strip()[:160]

@@ -12,7 +12,7 @@ from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.reason import waiting as rank_waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, waiting_pids
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
 from ncclDoctor.diagnose.verdict.unread import _raised_alike
@@ -236,7 +236,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     single = lone is not None and len(ranks) == 1
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
     if exc is not None:
-        text = exc.data["type"] + (": " + exc.data["message"] if exc.data["message"] else "")
+        text = exception_text(exc)
         nonfinite = _NONFINITE.search(text)
         http = S.R_HTTP_CLIENT.search(text)
         return Verdict("unknown", f"{who} exited with code 1 on its own exception, the last line of its traceback: "
@@ -335,7 +335,7 @@ def _others_raised(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
     if not evs:
         return None
     e = evs[-1]
-    text = (e.data.get("type") or "") + (": " + e.data["message"] if e.data.get("message") else "")
+    text = exception_text(e)
     return Verdict(
         "unknown",
         f"rank {rank} exited with code 1 in the launcher's record, and rank {e.rank} raised its own exception "

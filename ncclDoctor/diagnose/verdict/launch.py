@@ -82,6 +82,12 @@ _NOT_SETTINGS = ("watchdog_timeout", "nccl_error", "cuda_error", "cuda_oom", "ib
                  "gloo_error", "socket_error", "store_timeout", "dataloader")
 
 
+def _run_failed(c: Collected, but: str = "") -> bool:
+    """A rank's own run is shown failing (an NCCL, CUDA, timeout, connection... failure: ``_NOT_SETTINGS``, less
+    ``but``): the job got past its launch, so a setting or install reading steps aside."""
+    return any(c.kinds.get(k) for k in _NOT_SETTINGS if k != but)
+
+
 # An import failing inside the installed packages: a module lacking a name another asks it for ("AttributeError:
 # module 'numba' has no attribute 'cuda'", "ImportError: cannot import name ..."), one library's version rejecting
 # another's. A module not installed at all (ModuleNotFoundError) is generic.py's config, with its own fix.
@@ -94,7 +100,7 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     (the untagged tracebacks of torchrun's shared output, one per worker it launched, or one per rank tag), with no
     NCCL, CUDA, timeout or connection failure shown: the job's shared install fails to load, the same on every
     process, so the rank a launcher's record names (the first exit it noticed) is no culprit: config, no rank."""
-    if any(c.kinds.get(k) for k in _NOT_SETTINGS):
+    if _run_failed(c):
         return None
     excs = [e for e in c.exceptions if not e.data.get("line")]
     said = {(e.data["type"], e.data["message"]) for e in excs}
@@ -151,7 +157,7 @@ def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("lib_unloadable", [])
     if not evs or not any(c.kinds.get(k) for k in _DIED) and not c.exceptions:
         return None
-    if any(c.kinds.get(k) for k in _NOT_SETTINGS if k != "crash"):
+    if _run_failed(c, but="crash"):
         return None
     e = evs[0]
     sym = e.data["symbol"]
@@ -186,7 +192,7 @@ def _launcher_shim(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     conda env copied elsewhere, another env's Scripts first on PATH), config with no rank. None when a rank's own
     run is shown failing (an NCCL, CUDA, timeout or connection failure: the job got past its launch)."""
     evs = c.samples.get("launcher_shim", [])
-    if not evs or any(c.kinds.get(k) for k in _NOT_SETTINGS):
+    if not evs or _run_failed(c):
         return None
     using = next((e.data["using"] for e in evs if e.data.get("using")), "")
     return Verdict(
@@ -213,7 +219,7 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     rank a launcher's record shows exiting on it is no culprit (rule Q): config, culprits []. Only when no exception
     of another kind and no NCCL, CUDA, timeout or connection failure is shown: those are a rank's own run failing."""
     evs = [e for e in c.exceptions if e.data.get("settings")]
-    if not evs or any(c.kinds.get(k) for k in _NOT_SETTINGS):
+    if not evs or _run_failed(c):
         return None
     if any(not e.data.get("settings") and not e.data.get("line") for e in c.exceptions):
         return None  # another exception class shown (a rank's own runtime error): rule A reads it

@@ -9,7 +9,7 @@ from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_STORAGE_ERR, R_VICTIM_EXC
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
 from ncclDoctor.diagnose.verdict.noise import unread_before_done
 
 # torch.distributed.rpc's timeout of a remote call (TensorPipe agent: "RPCErr:1:RPC ran for more than set timeout
@@ -30,7 +30,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     own = [e for e in c.exceptions if not e.data.get("line")]
     e = (own or c.exceptions)[0]
-    what = e.data["type"] + (": " + e.data["message"] if e.data.get("message") else "")
+    what = exception_text(e)
     disk = R_STORAGE_ERR.search(what)
     # a multi-host launcher's own report that the command it ran on a host failed ("Error: failed to run torchrun ...
     # on HOST": ColossalAI's CLI runs it there over ssh with fabric): the workers' errors are on those hosts
