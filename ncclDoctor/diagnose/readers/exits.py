@@ -19,6 +19,15 @@ from ncclDoctor.diagnose.readers.common import (
 from ncclDoctor.diagnose.signatures import Event, _int
 
 
+def task_ids(spec: str, cap: int) -> list[int]:
+    """srun's task list ("0", "0-3", "0,2,5-7") as task ids, each range at most ``cap`` + 1 long."""
+    ids: list[int] = []
+    for part in spec.split(","):
+        a, _, b = part.partition("-")
+        ids += range(int(a), min(int(b or a), int(a) + cap) + 1)
+    return ids
+
+
 class ExitReaders:
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
         """Lines that look alarming and are not failures by themselves: the process-group
@@ -136,9 +145,7 @@ class ExitReaders:
             so = S.R_SRUN_OOM.search(text) if "srun" in text else None
             if so:  # the tasks srun says the OOM killer took: ranks only where the job runs a task a rank (verdict)
                 ev.host = so.group("host")
-                ev.data["srun_tasks"] = [int(x) for part in so.group("tasks").split(",")
-                                         for a, _, b in [part.partition("-")]
-                                         for x in range(int(a), min(int(b or a), int(a) + 64) + 1)]
+                ev.data["srun_tasks"] = task_ids(so.group("tasks"), 64)
             kp = S.R_OOM_KILLED_PID.search(text) if "Killed process" in text else None
             if kp and len(self.oom_kills) < 8:  # which worker it was, if the launcher lists the pids (finish)
                 ev.data["killed_pid"] = int(kp.group(1))
@@ -177,12 +184,8 @@ class ExitReaders:
         if t is None:
             return False
         if len(self._srun_tasks) < 256:
-            ids: list[int] = []
-            for part in t.group("tasks").split(","):
-                a, _, b = part.partition("-")
-                ids += range(int(a), min(int(b or a), int(a) + 1024) + 1)
-            self._srun_tasks.append((lineno, text, t.group("host"), ids, int(t.group("code")) if t.group("code")
-                                     else None))
+            self._srun_tasks.append((lineno, text, t.group("host"), task_ids(t.group("tasks"), 1024),
+                                     int(t.group("code")) if t.group("code") else None))
         return True
 
     def _srun_first(self) -> None:
