@@ -13,6 +13,7 @@ import pytest
 
 from ncclDoctor.launch import liveness
 from ncclDoctor.launch.liveness import Liveness, describe, to_post
+from ncclDoctor.launch.store import ControlStore
 from ncclDoctor.launch.supervisor import RankState
 
 PHASES = ("init", "all_reduce", "done")
@@ -35,9 +36,15 @@ def _state(rank, phase=None, state=None, left=()):
     return st
 
 
+def _control():
+    """The supervisor's real ControlStore (its append_event), over an in-memory store instead of a TCPStore."""
+    ctl = ControlStore.__new__(ControlStore)
+    ctl.store, ctl._offsets = Store(), {}
+    return ctl
+
+
 def _sup(ranks):
-    return SimpleNamespace(ranks=ranks, phases=PHASES, control=SimpleNamespace(store=Store()),
-                           poll_events_safely=lambda: None)
+    return SimpleNamespace(ranks=ranks, phases=PHASES, control=_control(), poll_events_safely=lambda: None)
 
 
 @pytest.fixture

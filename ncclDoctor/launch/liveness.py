@@ -28,7 +28,6 @@ others wait for it); before any, the first.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import socket
@@ -159,7 +158,7 @@ class Liveness:
         self.posted[rank] = msg
         self.posted_when[rank] = {"t": round(time.time(), 3), "torchrun_running": not final}
         try:
-            sup.control.store.append(f"events/{rank}", json.dumps(rec) + "\n")
+            sup.control.append_event(rank, rec)
         except Exception as exc:  # the reporting node's store is gone: its own verdict stands
             self.post_errors[rank] = f"{type(exc).__name__}: {exc}"
 

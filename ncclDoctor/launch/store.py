@@ -53,6 +53,11 @@ class ControlStore:
                 continue
         return out
 
+    def append_event(self, rank: int, rec: dict[str, Any]) -> None:
+        """Append one event to ``events/<rank>`` as the rank itself would (probes.control): for a rank that cannot,
+        its node's supervisor (launch.liveness). Raises when the store is gone."""
+        self.store.append(f"events/{rank}", json.dumps(rec) + "\n")
+
     def result(self, rank: int, phase: str) -> Any:
         key = f"result/{rank}/{phase}"
         if not self.store.check([key]):
