@@ -89,8 +89,13 @@ class RankState:
 def _last_line(lines: dict[str, int], where: str) -> None:
     """Keep, per file (the first MAX_KEYS files), the highest line number of an event's ``path:line``."""
     path, _, line = where.rpartition(":")
-    if line.isdigit() and (path in lines or len(lines) < MAX_KEYS):
-        lines[path] = max(lines.get(path, 0), int(line))
+    if line.isdigit():
+        _keep_last(lines, path, int(line))
+
+
+def _keep_last(lines: dict[str, int], path: str, line: int) -> None:
+    if path in lines or len(lines) < MAX_KEYS:
+        lines[path] = max(lines.get(path, 0), line)
 
 
 @dataclass
@@ -397,8 +402,7 @@ class Collected:
         for mine, theirs in ((self.last_unread, o.last_unread), (self.last_raised, o.last_raised),
                              (self.last_done, o.last_done)):
             for path, line in theirs.items():
-                if path in mine or len(mine) < MAX_KEYS:
-                    mine[path] = max(mine.get(path, 0), line)
+                _keep_last(mine, path, line)
         self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
         self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         for k, v in o.interfaces.items():
