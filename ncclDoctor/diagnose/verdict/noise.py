@@ -17,6 +17,9 @@ from ncclDoctor.findings import Finding, Severity
 # linux.cc "Could not find real path of <sysfs device>": a virtual NIC), never a failure by themselves; also
 # what NCCL or a net plugin says about an optional library or plugin it did not find (it then uses its own
 # sockets: libibverbs absent on a node without IB, no libnccl-net.so) and a plugin's CPU-affinity/retry chatter.
+# aws-ofi-nccl failing to start (no EFA provider): harmless where the host has no EFA, not where it was meant (rule Z)
+R_OFI_INIT = re.compile(rf"NET/OFI (?:{OFI_START_FAILED})")
+
 # (pattern, what an expert says of it in a "none" verdict; "" when it needs no word)
 _NOISE = (
     (r"driver shutting down|Accept failed Resource temporarily unavailable|NCCL_\w+ (?:is )?deprecated|"
@@ -44,7 +47,7 @@ _NOISE = (
     # aws-ofi-nccl finding no EFA provider when it initializes ("NET/OFI Only EFA provider is supported", "OFI
     # fi_getinfo() call failed: No data available", "Couldn't find any optimal provider", then "aws-ofi-nccl
     # initialization failed"): NCCL drops the plugin and uses its own transports, as when libibverbs is absent
-    (rf"NET/OFI (?:{OFI_START_FAILED})", "the net plugin aws-ofi-nccl's 'initialization failed' (no EFA "
+    (R_OFI_INIT.pattern, "the net plugin aws-ofi-nccl's 'initialization failed' (no EFA "
      "provider, fi_getinfo finding nothing) is harmless where the node has no EFA: NCCL drops the plugin and uses "
      "its own transports (IB or sockets); where the node should use EFA, the device is not visible to the process: "
      "fi_info -p efa must list it (docker --device /dev/infiniband/uverbs*, the Kubernetes EFA device plugin)"),
@@ -112,9 +115,6 @@ def collnet_fell_back(c: Collected) -> bool:
         return False
     return not any(e.data.get("network") == "Socket" for e in c.samples.get("transport", []))
 
-
-# aws-ofi-nccl failing to start (no EFA provider): harmless where the host has no EFA, not where it was meant (rule Z)
-R_OFI_INIT = re.compile(rf"NET/OFI (?:{OFI_START_FAILED})")
 
 
 def efa_meant(c: Collected) -> bool:
