@@ -3919,3 +3919,38 @@ def test_a_called_process_error_of_a_per_gpu_launcher_or_a_module_names_no_rank(
         d = _report(tmp_path, text if raised else text.split("\n", 1)[1])
         assert d["verdict"]["cause"] == "dataloader_shm", (cmd, d["verdict"])
         assert d["verdict"]["culprits"] == [], (cmd, d["verdict"])
+
+
+# --- every launcher a reader names has its own advice on where that launcher keeps each rank's output ---------------
+def test_every_launcher_a_reader_names_has_its_log_advice():
+    """A launcher name set by a reader and missing from verdict/exits.LAUNCHER_LOGS once stopped diagnose with an
+    internal error (round 51: PALS's mpiexec beside a rank's own exception); the names are read from the source."""
+    import re
+    from pathlib import Path
+
+    from ncclDoctor.diagnose.verdict.exits import LAUNCHER_LOGS
+
+    root = Path(__file__).resolve().parents[1] / "ncclDoctor" / "diagnose"
+    named = set()
+    for path in root.rglob("*.py"):
+        named |= set(re.findall(r"""launcher(?:"\]\s*=\s*|=)"([^"]+)\"""", path.read_text()))
+    assert {"srun", "mpirun", "mpiexec (PALS)", "horovodrun"} <= named  # the reading itself finds them
+    assert named - {"DeepSpeed's launch.py"} <= set(LAUNCHER_LOGS), named - set(LAUNCHER_LOGS)
+
+
+# PALS's mpiexec (HPE Cray) ends its ranks with "HOST: rank N exited with code C" or "died from signal S"; beside
+# a rank's own exception it is read like any launcher's record, with PALS's own advice (round 51's saforem2 cases)
+def _pals(host: str, first: int, torn: int, exc: str) -> str:
+    return (f"[rank{first}]: Traceback (most recent call last):\n"
+            f"[rank{first}]:   File \"/work/train.py\", line 88, in main\n"
+            f"[rank{first}]:     loss = step(model, batch)\n"
+            f"[rank{first}]: {exc}\n"
+            f"{host}: rank {first} exited with code 1\n"
+            f"{host}: rank {torn} died from signal 15\n")
+
+
+def test_a_pals_record_beside_the_ranks_own_exception_names_it_with_pals_advice(tmp_path):
+    for host, first, torn in (("x4512c5s2b0n0", 3, 9), ("x1921c0s7b0n0.hsn.cm.polaris.alcf.anl.gov", 12, 0)):
+        d = _report(tmp_path, _pals(host, first, torn, "ValueError: shapes (4,) and (5,) not aligned"))
+        assert _accused(d) == {first}, d["verdict"]
+        assert "PALS" in d["verdict"]["fix"], d["verdict"]["fix"]
