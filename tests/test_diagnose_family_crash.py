@@ -3954,3 +3954,69 @@ def test_a_pals_record_beside_the_ranks_own_exception_names_it_with_pals_advice(
         d = _report(tmp_path, _pals(host, first, torn, "ValueError: shapes (4,) and (5,) not aligned"))
         assert _accused(d) == {first}, d["verdict"]
         assert "PALS" in d["verdict"]["fix"], d["verdict"]["fix"]
+
+
+# Lead rule AN (2): another accelerator's runtime error is read like CUDA's. Intel's Unified Runtime (torch's XPU
+# device on Aurora) names its result code, "<adapter> backend failed with error: N (UR_RESULT_ERROR_...)": a device
+# error of the rank that raised it (cuda_error), save its device-memory code (39) and "XPU out of memory" (gpu_oom).
+def test_a_unified_runtime_error_under_pals_is_that_ranks_device_error(tmp_path):
+    for host, first, torn, exc in (
+            ("x4610c4s3b0n0.hsn.cm.aurora.alcf.anl.gov", 7, 14,
+             "RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)"),
+            ("x4102c2s0b0n0", 21, 3, "RuntimeError: level_zero backend failed with error: 20 "
+                                     "(UR_RESULT_ERROR_DEVICE_LOST)"),
+            ("x1921c0s7b0n0.hsn.cm.polaris.alcf.anl.gov", 0, 5, "RuntimeError: UR_RESULT_ERROR_OUT_OF_RESOURCES")):
+        d = _report(tmp_path, _pals(host, first, torn, exc))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("cuda_error", [first]) and _accused(d) == {first}, (exc, v)
+        assert f"GPU / node of rank {first}" in v["fix"] and "xpu-smi" in v["fix"], v["fix"]
+    # the same line alone, no launcher record: still that rank's own device error
+    d = _report(tmp_path, "[rank5]: RuntimeError: level_zero backend failed with error: 40 "
+                          "(UR_RESULT_ERROR_OUT_OF_RESOURCES)\n")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [5]), d["verdict"]
+
+
+def test_unified_runtimes_device_memory_code_or_an_xpu_oom_is_an_oom_not_a_device_error(tmp_path):
+    for first, torn, exc in (
+            (7, 14, "RuntimeError: level_zero backend failed with error: 39 (UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)"),
+            (2, 9, "torch.OutOfMemoryError: XPU out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+                   "capacity of 64.00 GiB of which 1.10 GiB is free."),
+            (4, 1, "RuntimeError: HIP out of memory. Tried to allocate 512.00 MiB")):
+        d = _report(tmp_path, _pals("x4512c5s2b0n0", first, torn, exc))
+        assert d["verdict"]["cause"] == "gpu_oom" and _accused(d) == {first}, (exc, d["verdict"])
+
+
+# torch's CUDA entry points in a build without CUDA ("AssertionError: Torch not compiled with CUDA enabled", raised by
+# torch/cuda/__init__.py's _lazy_init): CUDA-only code on a CPU or another accelerator's build -- the same build and
+# code on every rank, so config with nobody named, whichever rank the launcher saw exit (lead rules Q, AF (2))
+def _no_cuda_tb(raiser: str, exited: int, torn: int, host: str) -> str:
+    site = "/opt/envs/torch26/lib/python3.10/site-packages/torch"
+    return "".join(f"{raiser}{ln}\n" for ln in (
+        "Traceback (most recent call last):",
+        f'  File "{site}/distributed/_composable/fsdp/_fsdp_collectives.py", line 136, in foreach_all_gather',
+        "    with torch.cuda.stream(all_gather_copy_in_stream):",
+        f'  File "{site}/cuda/__init__.py", line 979, in current_stream',
+        "    _lazy_init()",
+        f'  File "{site}/cuda/__init__.py", line 310, in _lazy_init',
+        '    raise AssertionError("Torch not compiled with CUDA enabled")',
+        "AssertionError: Torch not compiled with CUDA enabled")) + (
+        f"{host}: rank {exited} exited with code 1\n{host}: rank {torn} died from signal 15\n")
+
+
+def test_cuda_only_code_in_a_build_without_cuda_is_config_naming_no_rank(tmp_path):
+    for raiser, exited, torn, host in (("[rank0]: ", 6, 11, "x4512c5s2b0n0"), ("[rank3]: ", 3, 8, "x4000c1s1b0n0"),
+                                       ("      [default1]:", 9, 2, "node-17")):
+        d = _report(tmp_path, _no_cuda_tb(raiser, exited, torn, host))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+        assert "torch.xpu" in v["fix"] and "device-agnostic" in v["fix"], v["fix"]
+
+
+def test_a_ranks_own_assertion_beside_pals_or_nccl_missing_from_the_build_keep_their_readings(tmp_path):
+    """Near shapes that must not move: a rank's own AssertionError of another text under PALS is still that rank's;
+    the build without NCCL keeps its backend advice."""
+    d = _report(tmp_path, _pals("x4512c5s2b0n0", 5, 10, "AssertionError: loss is nan at step 120"))
+    assert _accused(d) == {5}, d["verdict"]
+    d = _report(tmp_path, "RuntimeError: Distributed package doesn't have NCCL built in\n")
+    assert d["verdict"]["cause"] == "config" and "gloo" in d["verdict"]["fix"], d["verdict"]
+    assert "torch.xpu" not in d["verdict"]["fix"], d["verdict"]["fix"]

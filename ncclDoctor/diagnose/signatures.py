@@ -727,7 +727,11 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"  # the enum's name
                    # a C++ runtime's check of a CUDA allocation call, the call spelled out (TensorRT-LLM's "CUDA runtime
                    # error in ::cudaMallocAsync(ptr, n, stream): out of memory"): the allocation on a GPU failed
-                   r"\bcuda(?:Malloc|MemAlloc)\w{0,20}\([^\n]{0,160}?\)\s?: out of memory")
+                   r"\bcuda(?:Malloc|MemAlloc)\w{0,20}\([^\n]{0,160}?\)\s?: out of memory|"
+                   # the same on another accelerator (lead rule AN (2)): torch's XPU / ROCm allocators ("XPU out of
+                   # memory. Tried to allocate ...", "HIP out of memory"), Unified Runtime's and Level Zero's device
+                   # memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+                   r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
 # free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in
@@ -1022,6 +1026,13 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           # (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line 351 in file
                           # .../csrc/pythonInterface.c"): a CUDA error only when the file is C/C++/CUDA source
                           r"\bError ([a-z][^\n]{2,100}?) at line \d{1,6} in file \S{1,200}\.(?:c|cc|cpp|cu|cuh)\s*$")
+# A non-CUDA accelerator's runtime error, read like CUDA's (lead rule AN (2)): Intel's Unified Runtime under torch's
+# XPU / SYCL ("RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)", a UR or
+# Level Zero result code named alone: "UR_RESULT_ERROR_DEVICE_LOST", "ZE_RESULT_ERROR_UNKNOWN"). Its device-memory code
+# (39, OUT_OF_DEVICE_MEMORY) is an OOM (R_OOM), not this; 40 OUT_OF_RESOURCES is not memory.
+R_ACCEL_ERROR = re.compile(r"\b(?P<backend>\w{2,16}) backend failed with error: (?P<code>\d{1,4}) "
+                           r"\((?P<name>UR_RESULT_ERROR_[A-Z_]{2,60})\)|"
+                           r"\b(?P<bare>(?:UR|ZE)_RESULT_ERROR_[A-Z_]{2,60})\b")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")
@@ -1597,6 +1608,11 @@ R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was buil[dt] witho
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
                        r"\bdistributed NCCL backend is not available|"
+                       # torch's own CUDA entry points called in a torch built without CUDA (torch/cuda/__init__.py
+                       # _lazy_init: "AssertionError: Torch not compiled with CUDA enabled"): a CPU or another
+                       # accelerator's build (Intel XPU, ROCm's "HIP") running CUDA-only code -- the same build and code
+                       # on every rank (lead rules Q, AF (2)), config, no rank
+                       r"(?P<nocuda>\bTorch not compiled with (?P<api>CUDA|HIP|XPU|MPS) enabled)|"
                        r"(?P<lib>\bUnable to load (?:the )?NCCL library)|"
                        # the mpi backend given GPU tensors with an MPI build that cannot carry them (ProcessGroupMPI.cpp
                        # "CUDA tensor detected and the MPI used doesn't have CUDA-aware MPI support"): the backend and

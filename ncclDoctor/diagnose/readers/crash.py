@@ -54,6 +54,14 @@ class CrashReaders:
             ev = self._context(lineno, text, "cuda_check")
             ev.data.update(what="a CUDA error found by the watchdog's check of a finished work", watchdog=True)
             return ev
+        a = S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text else None
+        if a and not S.R_OOM.search(text):  # another accelerator's runtime error, read as CUDA's (lead rule AN (2))
+            name = a.group("name") or a.group("bare")
+            ev = self._context(lineno, text, "cuda_error")
+            ev.data.update(what=(f"{a.group('backend')} error {a.group('code')} ({name})" if a.group("name")
+                                 else name), cuda_code=None, watchdog=False, accel=True)
+            self._cuda_open = (lineno, ev)
+            return ev
         m = S.R_CUDA_ERROR.search(text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)

@@ -356,6 +356,21 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "ROCm / amdgpu driver version pair and take the GPU out of the job until it passes a stress test "
                "(rocm-validation-suite, rvs). A 'GPU Hang' can also be a kernel that never finishes: rerun with "
                "AMD_LOG_LEVEL=3 or HIP_LAUNCH_BLOCKING=1 to find it.")
+    elif accel := [e for e in evs if e.data.get("accel")]:
+        # another accelerator's runtime (Intel's Unified Runtime / Level Zero under torch's XPU) read as CUDA's (lead
+        # rule AN (2)); its out-of-device-memory code is an OOM (readers/crash._oom), not this
+        said = accel[0].data["what"]
+        who = f"rank {ranks[0]}" if len(ranks) == 1 else "the rank that raised it"
+        what = (f"an accelerator runtime error ({said}: Intel's Unified Runtime / Level Zero, torch's XPU device): "
+                "the device or its runtime failed that process's call, not a peer")
+        fix = (f"Check the GPU / node of {who}: xpu-smi (xpu-smi discovery, xpu-smi diag -d N for its health), dmesg "
+               "for the i915 / xe driver's errors; exclude the bad node (drain it) if the same device fails again. "
+               "OUT_OF_RESOURCES means the device runtime ran out of a resource, often device memory under another "
+               "name (or command queues, events): reduce batch size / activation memory (activation checkpointing), "
+               "and keep the Intel GPU driver, oneAPI / Level Zero runtime and torch XPU builds a matching set "
+               "(ZE_DEBUG=1 or UR_LOG_LEVEL0=\"level:error;output:stderr\" shows the failing call).")
+        if "OUT_OF_RESOURCES" not in said:
+            fix = fix.replace("OUT_OF_RESOURCES means", "If it says OUT_OF_RESOURCES: it means")
     elif cut:
         what, fix = (
             "a CUDA error that the watchdog found checking a finished collective's CUDA event (c10's backtrace through "

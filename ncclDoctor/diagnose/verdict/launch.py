@@ -492,6 +492,24 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "c10d -- tcp://HOST:PORT stays valid only as the init_method (where the ranks meet), not as the "
             "backend. Check the spelling where a config passes it (dist_backend), then relaunch.",
             "high", [], [bad.brief()], job_wide=True)
+    nocuda = next((e for e in evs if e.data.get("what") == "no_cuda"), None)
+    if nocuda is not None:  # CUDA-only code in a build without CUDA (lead rules Q, AF (2)): the build every rank runs
+        api = nocuda.data.get("api") or "CUDA"
+        return Verdict(
+            "config",
+            f"code that calls torch's {api} API ran in a torch build without {api} "
+            f"('{strip_prefixes(nocuda.text).strip()[:120]}', {nocuda.where}): a CPU build, or another accelerator's "
+            "(Intel XPU, ROCm) running a CUDA-only path -- the same build and the same code on every rank, so the "
+            "rank a launcher saw exit first is no culprit",
+            f"Make the code and the build agree, then relaunch every rank. On an accelerator other than {api} (Intel "
+            "XPU: torch.xpu): find the CUDA-only call in the traceback (torch.cuda.stream / current_stream / "
+            "set_device, .cuda(), device='cuda') and use the device-agnostic API (torch.accelerator, torch.xpu, "
+            "torch.get_device_module(device)); inside torch itself (FSDP2's foreach_all_gather using "
+            "torch.cuda.stream in older releases) upgrade torch to a version with device-agnostic FSDP2 / the "
+            "matching torch / intel-extension / oneccl build, or patch that call to the device's own stream. On "
+            f"NVIDIA GPUs install torch's {api} build (python -c 'import torch; print(torch.version.cuda, "
+            "torch.cuda.is_available())' must not print None False).",
+            "high", [], [nocuda.brief()], job_wide=True)
     hid = next((e for e in evs if e.data.get("what") == "hidden"), None)
     if hid is not None:  # CUDA_VISIBLE_DEVICES hiding every GPU beside the nccl backend (lead rule Q's last sentence)
         failed = bool(c.worker_failures or c.child_failures or c.kinds.get("worker_failed")
