@@ -220,11 +220,16 @@ def _eof_who(evs: list) -> str:
 _NCCL_VERSION = re.compile(r"NCCL version (\d+)\.(\d+)\.(\d+)")
 
 
+# a peer that closed or reset the socket: set-up or a peer gone mid-run (lead rule O), which the words alone do not say
+_PEER_GONE = re.compile(r"closed by (?:remote )?peer|reset by peer|[Bb]roken pipe")
+
+
 def _socket_said(text: str) -> bool:
-    """The Last error is NCCL's sockets' (their subsystem's words), and no family reads it more closely."""
+    """The Last error is NCCL's sockets' (their subsystem's words), no family reads it more closely, and it is not a
+    peer closing its end."""
     from ncclDoctor.diagnose.warn_families import classify, subsystem
 
-    return classify(text) is None and subsystem(text).name == "socket"
+    return classify(text) is None and subsystem(text).name == "socket" and not _PEER_GONE.search(text)
 
 
 # cuGetErrorString of CUDA_ERROR_NOT_SUPPORTED (801, "API call is not supported in the installed CUDA driver") and of
