@@ -11,6 +11,7 @@ from ncclDoctor.diagnose.reason import Conclusion, waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, place
+from ncclDoctor.diagnose.verdict.nccl import R_DRIVER_REFUSES, driver_refused
 
 # NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
 # and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
@@ -302,7 +303,10 @@ def _ucx_cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    evs = c.samples.get("cuda_error", []) + [
+    # lead rule X (3): the driver refusing a call for its version, returned by NCCL as its internal error, is NCCL's
+    # build against the driver (verdict.nccl._driver_too_old), not a CUDA fault
+    refused = driver_refused(c) is not None
+    evs = [e for e in c.samples.get("cuda_error", []) if not (refused and R_DRIVER_REFUSES.search(e.text))] + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
     ]
     cut = not evs and not any("driver shutting down" in (e.data.get("what") or "") for e in c.samples.get("benign", []))
