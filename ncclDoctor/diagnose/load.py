@@ -342,7 +342,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
-            b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
+            b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
             b"/transport/uv/", b"create QP",
