@@ -3956,18 +3956,18 @@ def test_a_pals_record_beside_the_ranks_own_exception_names_it_with_pals_advice(
         assert "PALS" in d["verdict"]["fix"], d["verdict"]["fix"]
 
 
-def _tb(script: str, frame: str, exc: str) -> str:
+def _shared_tb(script: str, frame: str, exc: str) -> str:
     """One worker's untagged traceback in torchrun's shared output."""
     return (f"Traceback (most recent call last):\n  File \"{script}\", line 67, in <module>\n    main()\n"
             f"  File \"{frame}\", line 89, in evaluate\n    self.run()\n{exc}\n")
 
 
-def _closing(pids: list[int]) -> str:
+def _sigterms(pids: list[int]) -> str:
     return "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {p} closing signal "
                    "SIGTERM\n" for p in pids)
 
 
-def _record(script: str, listed: list[int], root: int, host: str, pid0: int) -> str:
+def _listed_record(script: str, listed: list[int], root: int, host: str, pid0: int) -> str:
     """torchrun's ChildFailedError record: LISTED under Failures, ROOT as the root cause (exit code 1 each)."""
     return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
             "============================================================\n"
@@ -3989,11 +3989,11 @@ def test_more_alike_tracebacks_than_the_record_lists_is_every_worker_not_the_lis
             (6, [0, 5], 2, "KeyError: 'accuracy'", "worker-3", 70200)):
         n = len(listed) + 1
         stopped = [pid0 + r for r in range(world) if r not in listed + [root]]
-        text = ("".join(_tb("/work/evaluate.py", "/work/evaluation/tasks.py", exc) for _ in range(n + 1))
-                + _closing(stopped)
+        text = ("".join(_shared_tb("/work/evaluate.py", "/work/evaluation/tasks.py", exc) for _ in range(n + 1))
+                + _sigterms(stopped)
                 + f"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {root} "
                 f"(pid: {pid0 + root}) of binary: /usr/bin/python\n"
-                + _record("/work/evaluate.py", listed, root, host, pid0))
+                + _listed_record("/work/evaluate.py", listed, root, host, pid0))
         d = _report(tmp_path, text)
         v = d["verdict"]
         assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), (exc, v)
@@ -4006,9 +4006,9 @@ def test_no_more_alike_tracebacks_than_the_record_lists_still_names_the_listed_r
     the failures (rule A extended to several)."""
     for listed, root, shown in (([1, 4], 0, 3), ([3], 2, 2), ([1, 4], 0, 0)):
         stopped = [9000 + r for r in range(8) if r not in listed + [root]]
-        text = ("".join(_tb("/work/evaluate.py", "/work/evaluation/tasks.py", "TypeError: 'list' object is not "
+        text = ("".join(_shared_tb("/work/evaluate.py", "/work/evaluation/tasks.py", "TypeError: 'list' object is not "
                             "callable") for _ in range(shown))
-                + _closing(stopped) + _record("/work/evaluate.py", listed, root, "node14", 9000))
+                + _sigterms(stopped) + _listed_record("/work/evaluate.py", listed, root, "node14", 9000))
         v = _verdict(tmp_path, text)
         assert v["culprits"] == sorted(listed + [root]), (shown, v)
 
@@ -4018,8 +4018,8 @@ def test_a_lone_ranks_exception_is_named_in_its_fix(tmp_path):
     its record names rank 0 alone (rule A): the fix says which exception to fix, not only 'the exception'."""
     for rank, exc in ((0, "AttributeError: 'tuple' object has no attribute 'items'"),
                       (5, "IndexError: list index out of range")):
-        text = (_tb("/work/evaluate.py", "/work/evaluation/tasks.py", exc)
-                + _closing([4200 + r for r in range(8) if r != rank])
+        text = (_shared_tb("/work/evaluate.py", "/work/evaluation/tasks.py", exc)
+                + _sigterms([4200 + r for r in range(8) if r != rank])
                 + _RECORD_ONE.format(script="/work/evaluate.py") + failure_record(0, rank, rank, 1, 4200 + rank)
                 + "============================================================\n")
         v = _verdict(tmp_path, text)
