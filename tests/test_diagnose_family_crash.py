@@ -4020,3 +4020,117 @@ def test_a_ranks_own_assertion_beside_pals_or_nccl_missing_from_the_build_keep_t
     d = _report(tmp_path, "RuntimeError: Distributed package doesn't have NCCL built in\n")
     assert d["verdict"]["cause"] == "config" and "gloo" in d["verdict"]["fix"], d["verdict"]
     assert "torch.xpu" not in d["verdict"]["fix"], d["verdict"]["fix"]
+
+
+def _shared_tb(script: str, frame: str, exc: str) -> str:
+    """One worker's untagged traceback in torchrun's shared output."""
+    return (f"Traceback (most recent call last):\n  File \"{script}\", line 67, in <module>\n    main()\n"
+            f"  File \"{frame}\", line 89, in evaluate\n    self.run()\n{exc}\n")
+
+
+def _sigterms(pids: list[int]) -> str:
+    return "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {p} closing signal "
+                   "SIGTERM\n" for p in pids)
+
+
+def _listed_record(script: str, listed: list[int], root: int, host: str, pid0: int) -> str:
+    """torchrun's ChildFailedError record: LISTED under Failures, ROOT as the root cause (exit code 1 each)."""
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+            "============================================================\n"
+            f"{script} FAILED\n------------------------------------------------------------\nFailures:\n"
+            + "".join(failure_record(i + 1, r, r, 1, pid0 + r, host=host) for i, r in enumerate(listed))
+            + "------------------------------------------------------------\nRoot Cause (first observed failure):\n"
+            + failure_record(0, root, root, 1, pid0 + root, host=host)
+            + "============================================================\n")
+
+
+def test_more_alike_tracebacks_than_the_record_lists_is_every_worker_not_the_listed_ranks(tmp_path):
+    """GLM-130B 2022-09-24 16:28: all eight workers print the same TypeError into torchrun's shared output, the
+    agent SIGTERMs five and its record lists three (ranks 1, 4; root 0) in one second. Each traceback is one process,
+    so more processes raised it than the record lists: the stopped ones had raised it too (rules J, AM (2)):
+    culprits [], and the fix names the exception. Other worlds, ranks, exceptions and hosts alike."""
+    for world, listed, root, exc, host, pid0 in (
+            (8, [1, 4], 0, "TypeError: 'list' object is not callable", "node14", 379456),
+            (4, [3], 2, "ValueError: too many values to unpack (expected 2)", "gpu-b7", 5100),
+            (6, [0, 5], 2, "KeyError: 'accuracy'", "worker-3", 70200)):
+        n = len(listed) + 1
+        stopped = [pid0 + r for r in range(world) if r not in listed + [root]]
+        text = ("".join(_shared_tb("/work/evaluate.py", "/work/evaluation/tasks.py", exc) for _ in range(n + 1))
+                + _sigterms(stopped)
+                + f"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {root} "
+                f"(pid: {pid0 + root}) of binary: /usr/bin/python\n"
+                + _listed_record("/work/evaluate.py", listed, root, host, pid0))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), (exc, v)
+        assert exc.split(":")[0] in v["fix"], v
+
+
+def test_no_more_alike_tracebacks_than_the_record_lists_still_names_the_listed_ranks(tmp_path):
+    """The near shape: the record lists three ranks failing (the others SIGTERM'd) and the shared output holds no
+    more tracebacks ending alike than that -- nothing shows the stopped workers raising it: the listed ranks stay
+    the failures (rule A extended to several)."""
+    for listed, root, shown in (([1, 4], 0, 3), ([3], 2, 2), ([1, 4], 0, 0)):
+        stopped = [9000 + r for r in range(8) if r not in listed + [root]]
+        text = ("".join(_shared_tb("/work/evaluate.py", "/work/evaluation/tasks.py", "TypeError: 'list' object is not "
+                            "callable") for _ in range(shown))
+                + _sigterms(stopped) + _listed_record("/work/evaluate.py", listed, root, "node14", 9000))
+        v = _verdict(tmp_path, text)
+        assert v["culprits"] == sorted(listed + [root]), (shown, v)
+
+
+def test_a_lone_ranks_exception_is_named_in_its_fix(tmp_path):
+    """GLM-130B 2022-09-24 23:29: one untagged traceback ends in AttributeError, the agent SIGTERMs the others and
+    its record names rank 0 alone (rule A): the fix says which exception to fix, not only 'the exception'."""
+    for rank, exc in ((0, "AttributeError: 'tuple' object has no attribute 'items'"),
+                      (5, "IndexError: list index out of range")):
+        text = (_shared_tb("/work/evaluate.py", "/work/evaluation/tasks.py", exc)
+                + _sigterms([4200 + r for r in range(8) if r != rank])
+                + _RECORD_ONE.format(script="/work/evaluate.py") + failure_record(0, rank, rank, 1, 4200 + rank)
+                + "============================================================\n")
+        v = _verdict(tmp_path, text)
+        assert v["culprits"] == [rank] and v["cause"] == "unknown", v
+        assert exc in v["fix"], v
+
+
+_CHOICES = ("{prefix}Valid configurations ({what}):\n{prefix}- Continue pre-training original LLaMA: 32000 / 32000\n"
+            "{prefix}- Continue pre-training Chinese LLaMA: 49953 / 49953\n\n")
+
+
+def test_a_scripts_list_of_valid_configurations_before_an_exit_is_the_settings_not_the_rank(tmp_path):
+    """Chinese-LLaMA-Alpaca-750: the pre-training script prints its 'Valid configurations (base model / tokenizer):'
+    list and exits; torchrun records local_rank 0 exiting 1. A check of settings every worker shares (rules W, Q):
+    config, nobody -- with another header, local rank, launcher record and prefix alike."""
+    for what, prefix, tail in (
+            ("base model / tokenizer", "",
+             "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 32985) "
+             "of binary: /venv/bin/python\n"),
+            ("model / vocab size", "[default2]:",
+             "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 812) "
+             "of binary: /usr/bin/python3\n"),
+            ("checkpoint / tokenizer", "",
+             _RECORD_ONE.format(script="run_pt.py") + failure_record(0, 3, 3, 1, 6060)
+             + "============================================================\n")):
+        d = _report(tmp_path, _CHOICES.format(prefix=prefix, what=what) + tail)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (what, v)
+        assert f"Valid configurations ({what})" in v["fix"], v
+
+
+def test_a_valid_configurations_list_without_an_exit_or_beside_a_ranks_own_error_is_not_config(tmp_path):
+    """The near shapes: the list printed and nothing exits (it stopped nothing); the list beside a rank's own
+    runtime error (its traceback decides, rule A); CUDA's 'invalid configuration argument' is a kernel launch's error,
+    no list of choices."""
+    v = _verdict(tmp_path, _CHOICES.format(prefix="", what="base model / tokenizer") + "Training started\n")
+    assert v["cause"] != "config", v
+    text = (_CHOICES.format(prefix="", what="base model / tokenizer")
+            + "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+            + "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 1 (pid: 77) "
+            "of binary: /usr/bin/python\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "config", v
+    text = ("[rank2]: RuntimeError: CUDA error: invalid configuration argument\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 78) "
+            "of binary: /usr/bin/python\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "config", v

@@ -342,7 +342,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
-            b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
+            b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
             b"/transport/uv/", b"create QP",
@@ -571,7 +571,8 @@ def _automata():
     308-310 MB per CPU-second against 317-324 for the session's base of 145 words,
     alternating at load 1; 165 words (session 16) in five of 40 (the fifth holding 5) at 457-499
     against 523-527 for 159 words in four, in four of 42 at 510-529 against 503-515, alternating at
-    load 1.2-1.4: the chunk is 42, room for 3 more words in four automata."""
+    load 1.2-1.4: the chunk is 42, room for 3 more words in four automata (166 after session 17's
+    "Valid config": room for 2)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

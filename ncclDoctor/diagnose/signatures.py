@@ -1528,6 +1528,12 @@ R_SETTINGS_CHECK = re.compile(
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
 R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=[\"'`]?\w{1,40}[^.;]{0,80})")
+# A script's own check of its settings printing the combinations it accepts as a list's header ("Valid configurations
+# (base model / tokenizer):", one "- name: a / b" line each after it) and exiting: the values every process is given
+# (a model with a tokenizer, a vocabulary size) do not form one of them, so every rank would stop the same way (lead
+# rules W, Q: config, no rank). Only the header shape, a line of its own ending in ':' -- CUDA's "invalid configuration
+# argument" (a kernel launch's error) is no list of choices.
+R_VALID_CHOICES = re.compile(r"^\W{0,4}(Valid config(?:uration)?s?\b[^\n:]{0,120}):\s*$")
 # A framework's own check refusing how the launch maps processes to devices, as a statement with or without an
 # exception class before it (lead rules W, AA (1)): XGBoost's "Multiple processes within communication group running
 # on same CUDA device is not supported" (its CHECK's text, often on the lines after the XGBoostError), accelerate's

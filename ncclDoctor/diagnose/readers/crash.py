@@ -215,6 +215,12 @@ class CrashReaders:
             ev = self._context(lineno, text, "traceback_tail")
             ev.data.update(type="Error", message=said, line=True, settings=said)
             return ev
+        v = S.R_VALID_CHOICES.match(self._body) if "Valid config" in text else None
+        if v:  # a script listing the settings combinations it accepts, before it exits (lead rules W, Q)
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type="Error", message=v.group(1).strip(), line=True, settings=v.group(1).strip(),
+                           choices=True)
+            return ev
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None

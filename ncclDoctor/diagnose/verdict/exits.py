@@ -245,7 +245,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                       else "; it is an HTTP client's (requests/urllib3), a download whose server "
                                       "reset or refused it, not a connection of the job's" if http else ""),
                        (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else "")
-                       + "Fix the exception that traceback ends in (read the frames above that line); "
+                       + f"Fix the exception that traceback ends in, {text[:160]} (read the frames above that line: "
+                       "the last one names the file, line and function of the code that raised it); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
                           "the other ranks show no failure of their own.")
                        + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else ""),

@@ -225,6 +225,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # another exception class shown (a rank's own runtime error): rule A reads it
     e = evs[0]
     said = e.data["settings"]
+    if e.data.get("choices"):
+        return _choices(c, e)
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
     if e.data["message"] and said not in e.data["message"]:
         text += f" -- {said}"
@@ -329,6 +331,28 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
         + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _choices(c: Collected, e) -> Verdict | None:
+    """The script's own list of the settings combinations it accepts ("Valid configurations (base model / tokenizer):")
+    printed before a process exited (lead rules W, Q): the values every process is given are not one of them, so the
+    one process a launcher's record shows exiting is no culprit -- config, no rank. Without an exit shown, the list
+    stopped nothing."""
+    fails = [x for x in c.child_failures + c.worker_failures if (x.data.get("exitcode") or 0) > 0]  # its own exit
+    if not fails:
+        return None
+    what = e.data["settings"]
+    return Verdict(
+        "config",
+        f"the script stopped on its own check of its settings: it printed the combinations it accepts, '{what}' "
+        f"({e.where}), and a process exited with code {fails[0].data['exitcode']} -- the values every process is "
+        "started with are not one of those combinations, so every rank would stop the same way and the process "
+        "the launcher's record names is no culprit",
+        f"Read the list under '{what}' (the lines after it in the output) and launch with one combination it names: "
+        "check each setting it pairs (the model and its matching tokenizer, a vocabulary size, a version) in the "
+        "launch command or config against what is actually loaded (the model's config.json, the tokenizer's "
+        "vocabulary size: len(tokenizer)), correct them -- the same for every rank -- and relaunch.",
+        "high", [], [e.brief()] + [x.brief() for x in fails[:1]], job_wide=True)
 
 
 def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
