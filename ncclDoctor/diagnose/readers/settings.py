@@ -419,10 +419,12 @@ class SettingsReaders:
             ev.data["procid_node_rank"] = procid
             self.aside.append(ev)
         p = S.nproc_per_node(text)
-        if p is None or p.count is None or is_failure_line(self._body):
-            return  # "gpu" / "auto": as many processes as the node has GPUs, nothing to set against them
+        if p is None or is_failure_line(self._body):
+            return
         ev = self._context(lineno, text, "launch_procs")
         ev.rank = None  # a command line, not a process's own line
+        # "gpu" / "auto": as many processes as the node has GPUs, nothing to set against them (procs None); still a
+        # launch line shown (verdict.cuda._ordinal_launch)
         ev.data["procs"] = p.count
         v = S.R_ARG_VISIBLE.search(text[:p.start])  # the variable set for this command, before its arguments
         if v:

@@ -157,7 +157,7 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         return None
     if tests := [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text)]:
         return _nccl_tests_past_gpus(tests)
-    launches = c.samples.get("launch_procs", [])
+    launches = [e for e in c.samples.get("launch_procs", []) if e.data["procs"] is not None]  # not "gpu" / "auto"
     shown = [e.data["gpus"] for e in c.samples.get("gpus_shown", [])]
     past = [(e.data["procs"], e.data["gpus"], e, "CUDA_VISIBLE_DEVICES on that command line leaves")
             for e in launches if e.data.get("gpus") is not None and e.data["procs"] > e.data["gpus"]]
