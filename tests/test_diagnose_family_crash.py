@@ -4134,3 +4134,87 @@ def test_a_valid_configurations_list_without_an_exit_or_beside_a_ranks_own_error
             "of binary: /usr/bin/python\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] != "config", v
+
+
+# --- session 17 (fix51-J2): a framework's own check that two settings cannot be combined (lead rule W) ------------
+def test_a_check_that_two_settings_are_incompatible_is_config_naming_nobody(tmp_path):
+    """DeepSpeed's pipeline engine asserting "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism", pasted as
+    the statement alone under the launch command (Megatron-DeepSpeed-407's shape with other sizes and prefixes), as
+    its AssertionError under a rank tag beside torchrun's record of that rank, and another framework's "are mutually
+    incompatible" check: the settings every rank is started with, config, nobody named; ZeRO with the pipeline engine
+    gets DeepSpeed's own way out (ZeRO-1, or no pipeline engine)."""
+    cmd = ("python -m torch.distributed.run --nproc_per_node 8 --nnodes 1 pretrain_gpt.py --tensor-model-parallel-size "
+           "2 --pipeline-model-parallel-size 4 --deepspeed --deepspeed_config ds_z2.json --zero-stage 2\n")
+    record = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 40 + "\nFailures:\n"
+              "  <NO_OTHER_FAILURES>\nRoot Cause (first observed failure):\n"
+              + failure_record(0, 6, 6, 1, 51777, host="a100-12"))
+    for text in (cmd + "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\n",
+                 "2024-05-02 10:11:12 ZeRO-3 is incompatible with pipeline parallelism\n",
+                 "[rank6]: AssertionError: ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\n" + record):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "--zero-stage 1" in v["fix"] and "--no-pipeline-parallel" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, "[rank1]: ValueError: --fp16 and --bf16 are mutually incompatible\n")
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "'--fp16 and --bf16'" in v["fix"] and "--zero-stage" not in v["fix"], v["fix"]
+
+
+def test_an_incompatibility_warning_or_a_version_mismatch_is_not_a_settings_clash(tmp_path):
+    """The near shapes: a framework's warning that it turns a setting off and goes on ("... is incompatible with
+    pipeline parallelism, disabling it") shows nothing failing, and torch's "sm_90 is not compatible with the current
+    PyTorch installation" is about the install, not two settings of the job: neither is the settings-clash reading."""
+    warn = "UserWarning: activation checkpointing is incompatible with pipeline parallelism, disabling it\n"
+    assert _verdict(tmp_path, warn)["cause"] != "config"
+    sm = ("NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not compatible with the current PyTorch installation.\n"
+          "RuntimeError: CUDA error: no kernel image is available for execution on the device\n")
+    v = _verdict(tmp_path, sm)
+    assert v["cause"] == "cuda_error" and "incompatible" not in v["summary"], v
+
+
+# --- session 17 (fix51-J2): 'invalid device ordinal' at the frame selecting a GPU, no launch line (rules Q, W) ----
+_CUPY_ORDINAL = ("{p}Traceback (most recent call last):\n"
+                 '{p}  File "/work/{app}/train/run.py", line {n}, in main\n'
+                 "{p}    init_communicators(args)\n"
+                 '{p}  File "/work/{app}/train/comm/nccl_backend.py", line 31, in __init__\n'
+                 "{p}    cupy.cuda.Device({arg}).use()\n"
+                 '{p}  File "cupy/cuda/device.pyx", line 198, in cupy.cuda.device.Device.use\n'
+                 '{p}  File "cupy_backends/cuda/api/runtime.pyx", line 375, in '
+                 "cupy_backends.cuda.api.runtime.setDevice\n"
+                 '{p}  File "cupy_backends/cuda/api/runtime.pyx", line 144, in '
+                 "cupy_backends.cuda.api.runtime.check_status\n"
+                 "{p}cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorInvalidDevice: invalid device ordinal\n")
+
+
+def test_an_invalid_ordinal_raised_selecting_the_gpu_with_no_launch_line_is_the_launch(tmp_path):
+    """openchatkit-170's shape with other paths, arguments, lines and prefixes: CuPy's Device(i).use() (or
+    torch.cuda.set_device) refusing the index while the job builds its communicators, no launch line shown: the index
+    comes from the launch (rules Q, W): config, nobody named -- untagged, or under one rank's own tag."""
+    torch_tb = ("{p}Traceback (most recent call last):\n"
+                '{p}  File "/srv/x/main.py", line 12, in <module>\n'
+                "{p}    torch.cuda.set_device(args.gpu)\n"
+                '{p}  File "/usr/lib/python3/site-packages/torch/cuda/__init__.py", line 399, in set_device\n'
+                "{p}    torch._C._cuda_setDevice(device)\n"
+                "{p}RuntimeError: CUDA error: invalid device ordinal\n")
+    for text in (_CUPY_ORDINAL.format(p="", app="chat", n=397, arg="cuda_id")
+                 + "Traceback (most recent call last):\n",
+                 _CUPY_ORDINAL.format(p="[rank5]: ", app="kit", n=80, arg="args.device"),
+                 torch_tb.format(p="[rank2]: ")):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "CUDA_VISIBLE_DEVICES" in v["fix"] and "nvidia-smi" in v["fix"], v
+
+
+def test_an_illegal_address_or_a_tagged_ordinal_elsewhere_at_the_same_place_stays_a_cuda_error(tmp_path):
+    """The near shapes: the same traceback ending in an illegal memory access is that rank's CUDA fault, and a rank's
+    ordinal raised by its own code elsewhere (no device-selection frame above it) stays its CUDA error."""
+    text = _CUPY_ORDINAL.format(p="[rank5]: ", app="kit", n=80, arg="args.device").replace(
+        "cudaErrorInvalidDevice: invalid device ordinal", "cudaErrorIllegalAddress: an illegal memory access was "
+        "encountered")
+    assert _verdict(tmp_path, text)["cause"] == "cuda_error"
+    own = ("[rank4]: Traceback (most recent call last):\n"
+           '[rank4]:   File "/srv/x/model.py", line 77, in forward\n'
+           "[rank4]:     h = h.to(f'cuda:{self.stage + 4}')\n"
+           "[rank4]: RuntimeError: CUDA error: invalid device ordinal\n")
+    assert _verdict(tmp_path, own)["cause"] == "cuda_error"

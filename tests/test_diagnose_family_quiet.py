@@ -2655,3 +2655,53 @@ def test_a_sharp_group_that_cannot_be_created_with_nothing_failing_after_is_none
     assert _verdict(tmp_path, text + watchdog_line(3, 12, "ALLREDUCE", 600012, 600000))["cause"] != "none"
     on_sockets = text + nccl_info("node7", 301, 5, "Using network Socket")
     assert _verdict(tmp_path, on_sockets)["cause"] != "none"
+
+
+# session 17 (fix51-J2): a launcher's own words for a worker forked after CUDA was initialised (lead rule AF (2))
+def test_a_notebook_launchers_check_that_cuda_was_initialised_before_the_fork_is_config(tmp_path):
+    """accelerate's notebook_launcher: its pre-launch check ("An issue was found when verifying a stable environment
+    ... causing CUDA to be initialized.", accelerate-3524's shape behind other prefixes and pids) and its launch's own
+    "CUDA has been initialized before the `notebook_launcher` could create a forked subprocess": the fork start method
+    every worker shares with CUDA already used in the notebook, config, nobody named; the fix says what to do in a
+    notebook (restart the kernel, no CUDA before the launch), not the spawn start method a notebook cannot use."""
+    check = ("notebook_launcher failed: An issue was found when verifying a stable environment for the notebook "
+             "launcher.This likely stems from an outside import causing issues once the `notebook_launcher()` is "
+             "called. Please review your imports and test them when running the `notebook_launcher()` to identify "
+             "which one is problematic and causing CUDA to be initialized.\n")
+    launch = ("RuntimeError: CUDA has been initialized before the `notebook_launcher` could create a forked "
+              "subprocess. This likely stems from an outside import causing issues once the `notebook_launcher()` is "
+              "called.\n")
+    sigterm = ("W1107 13:02:11.420000 {pid} torch/multiprocessing/spawn.py:160] Terminating process {child} via "
+               "signal SIGTERM\n")
+    for text in (sigterm.format(pid=311, child=377) + check, "[I 2025-01-02 10:00:01] " + check,
+                 sigterm.format(pid=90, child=95) + launch):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "restart the kernel" in v["fix"] and "notebook_launcher" in v["fix"], v["fix"]
+    # the same launcher's other failure ("The following error was raised: ...") is not the fork's
+    other = ("notebook_launcher failed: An issue was found when verifying a stable environment for the notebook "
+             "launcher. The following error was raised: ValueError: bad batch\n")
+    assert _verdict(tmp_path, other)["cause"] != "config"
+
+
+# session 17 (fix51-J2): accelerate's coordinator on the loopback for several machines (lead rules AE, AA (1))
+def test_accelerate_main_process_ip_on_the_loopback_for_several_machines_is_config(tmp_path):
+    """moss-267's shape with other counts, addresses and orders: accelerate's main_process_ip 127.0.0.1 / localhost
+    (its config file or command line) while num_machines asks for several machines (on the command line or in the
+    file), then the store's Socket Timeout: every other machine looks for machine 0's coordinator on itself, the world
+    cannot form -- config, nobody named, not the store's own failure. One machine on the loopback is no fault."""
+    yaml = ("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nmachine_rank: 0\n"
+            "main_process_ip: {ip}\nmain_process_port: 22222\nnum_machines: {m}\nnum_processes: 8\n")
+    script = "num_machines={m}\naccelerate launch --config_file sft.yaml --num_machines $num_machines train.py\n"
+    timeout = "RuntimeError: Socket Timeout\n"
+    cli = ("accelerate launch --num_machines 3 --num_processes 24 --machine_rank 0 --main_process_ip localhost "
+           "--main_process_port 29500 train.py\n")
+    for text in (timeout + script.format(m=6) + yaml.format(ip="127.0.0.1", m=1),
+                 yaml.format(ip="127.0.1.1", m=4) + timeout, cli + timeout):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "main_process_ip" in v["fix"] and "machine_rank" in v["fix"], v["fix"]
+    assert _verdict(tmp_path, timeout + yaml.format(ip="127.0.0.1", m=1))["cause"] == "store_rendezvous"
+    assert _verdict(tmp_path, timeout + yaml.format(ip="10.0.3.7", m=4))["cause"] == "store_rendezvous"

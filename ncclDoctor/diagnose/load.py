@@ -317,6 +317,21 @@ SNIFF = 8192
 #   waitForInput  c10d's store-socket read timing out ("waitForInput: poll for socket ... returned 0, likely a
 #             timeout") pasted without its "[c10d]" header, which holds no other word: a connected read with no key
 #             shown (readers.store, verdict.missing._store_wait, lead rule Y)
+#   ncompatible, ot compatible  a framework's own check that two of the job's settings cannot be combined, printed
+#             as a statement without its AssertionError ("ZeRO-2 and ZeRO-3 are incompatible with pipeline
+#             parallelism", DeepSpeed's pipeline engine), which holds no other word (signatures.settings_clash,
+#             verdict.launch._settings_check, lead rule W)
+#   forked subprocess, CUDA to be initiali  a worker forked after its parent initialised CUDA, in a launcher's own
+#             words with no other word ("notebook_launcher failed: An issue was found when verifying a stable
+#             environment ... causing CUDA to be initialized.", "CUDA has been initialized before the
+#             `notebook_launcher` could create a forked subprocess"): readers.settings._launch_mode,
+#             verdict.launch._cuda_fork, lead rule AF (2)
+#   main_process_ip  accelerate's coordinator address in its config file or command line ("main_process_ip:
+#             127.0.0.1"), which holds no other word: a loopback one beside num_machines > 1 cannot form the world
+#             (readers.settings._accel_loopback, verdict.world.world_unfit, lead rules AE, AA (1))
+#   etDevice, set_device(, cuda.Device(  a traceback's frame selecting the process's GPU (torch.cuda.set_device(i),
+#             CuPy's cupy.cuda.Device(i).use() and runtime.setDevice, cudaSetDevice): an 'invalid device ordinal' raised
+#             right under it is the launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -351,7 +366,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
-            b"waitForInput")
+            b"waitForInput", b"ncompatible", b"ot compatible", b"forked subprocess", b"CUDA to be initiali",
+            b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -206,7 +206,9 @@ class CrashReaders:
         if "Termination signal` is detected" in text:
             return None  # Paddle's report of a stop signal it received (its SignalInfo line says which, from whom)
         r = S.R_SETTINGS_REFUSED.search(self._body) if ("same" in text or "distributed mode" in text) else None
-        if r:  # a framework's own check of the launch's device mapping (lead rules W, AA (1))
+        if r is None and ("compatible" in text or " be " in text) and exception_line(self._body) is None:
+            r = S.settings_clash(self._body)  # two settings a framework's check says cannot go together (rule W)
+        if r:  # a framework's own check of the launch's device mapping or settings (lead rules W, AA (1))
             said = self._body.strip()[:200]
             prev = self._last_exc
             if prev is not None and 0 < lineno - prev[0] <= 3 and not prev[1].data.get("settings"):
@@ -237,7 +239,7 @@ class CrashReaders:
         if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
             ev.data["in_handler"] = True
         said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
-        if (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_SETTINGS_CHECK.search(said)) or (
+        if (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))) or (
                 m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
             ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
@@ -520,3 +522,4 @@ class CrashReaders:
             ev.data["warn"] = "NVSHMEM bootstrap: " + m.group(1)
             return ev
         return None
+

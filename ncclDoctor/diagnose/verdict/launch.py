@@ -299,6 +299,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unexpanded variable, a trailing character) by echoing the command the script builds; then relaunch "
             "every node with the same endpoint.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if S.settings_clash(said):  # two settings the framework cannot combine (lead rule W)
+        return _clash_verdict(e, said, text, evs)
     if S.R_SETTINGS_REFUSED.search(said):  # the launch's device mapping (lead rules W, AA (1))
         device = S.R_SAME_DEVICE.search(said) is not None
         return Verdict(
@@ -353,6 +355,34 @@ def _choices(c: Collected, e) -> Verdict | None:
         "launch command or config against what is actually loaded (the model's config.json, the tokenizer's "
         "vocabulary size: len(tokenizer)), correct them -- the same for every rank -- and relaunch.",
         "high", [], [e.brief()] + [x.brief() for x in fails[:1]], job_wide=True)
+
+
+# DeepSpeed's pipeline engine (PipelineModule; Megatron-DeepSpeed's default GPT model) partitions gradients itself and
+# takes ZeRO stage 0 or 1 only (deepspeed/runtime/pipe/engine.py asserts zero_optimization_stage() < 2)
+_ZERO_PIPE = re.compile(r"(?i)\bZeRO\b[^\n]{0,80}?\bpipeline|\bpipeline[^\n]{0,80}?\bZeRO\b")
+
+
+def _clash_verdict(e, said: str, text: str, evs: list) -> Verdict:
+    """A framework's own check that two of the job's settings cannot be combined (signatures.settings_clash, lead
+    rule W): the settings every rank is started with, config, no rank; the fix names the check's two sides."""
+    m = S.R_SETTINGS_CLASH.search(said)
+    first, rest = said[:m.start()].strip(" :'\"`"), re.sub(r"^with\s+", "", said[m.end():].strip(" .:'\"`"))
+    sides = (f" ('{first[:80]}' against '{rest[:80]}')" if first and rest else f" ('{first[:80]}')" if first else "")
+    fix = (f"Change one of the settings the check names{sides} so the two fit together, the same on every rank's "
+           "command line and config file (the launch script's arguments, the framework's config such as the "
+           "DeepSpeed config JSON), then relaunch every rank.")
+    if _ZERO_PIPE.search(said):
+        fix = ("DeepSpeed's pipeline engine (PipelineModule, used whenever the model is built as pipeline stages -- "
+               "Megatron-DeepSpeed's default, even with --pipeline-model-parallel-size 1) supports ZeRO stage 0 or 1 "
+               "only: use ZeRO-1 (--zero-stage 1, zero_optimization.stage 1 in the DeepSpeed config) with pipeline "
+               "parallelism, or build the model without the pipeline engine (Megatron-DeepSpeed's "
+               "--no-pipeline-parallel) to use ZeRO-2/3. " + fix)
+    return Verdict(
+        "config",
+        f"the job stopped on a framework's own check that two of its settings cannot be combined, {text[:300]} "
+        f"({e.where}): the settings every process is started with conflict, so the rank that printed it is no "
+        "culprit -- every rank would fail the same check",
+        fix, "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -598,6 +628,17 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     waits = [w for k, w in (("store_timeout", "store's wait for its clients"), ("uniqueid_wait", "ncclUniqueId wait"),
                             ("watchdog_timeout", "collective timeout")) if c.kinds.get(k)]
+    notebook = ""
+    if any("notebook" in e.text or "in any cell" in e.text for e in evs):
+        # accelerate's notebook_launcher forks its workers from the notebook's kernel (the only start method a
+        # notebook's functions survive): CUDA must stay uninitialised in the kernel until it is called
+        notebook = ("The notebook launcher forks its workers from the notebook's own process, so nothing may touch "
+                    "CUDA before notebook_launcher() is called: restart the kernel, and before the launch run no "
+                    "torch.cuda call, no .cuda()/.to('cuda') and no import that initialises CUDA (check each import "
+                    "alone with torch.cuda.is_initialized(); move such imports and the model's creation inside the "
+                    "function you launch), then call notebook_launcher first; or run the code as a script with "
+                    "accelerate launch (or torchrun) instead: a script may start its workers with the spawn method "
+                    "(a notebook's own functions cannot be pickled for it).")
     return Verdict(
         "config",
         f"a worker process could not use CUDA: it was started with the fork start method after its parent had "
@@ -605,10 +646,11 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "started with, so no rank is at fault"
         + (f"; the {' and '.join(waits)} after it is its consequence (the forked workers never reached "
            "init_process_group)" if waits else ""),
-        "Start the workers with the spawn start method: for vLLM set VLLM_WORKER_MULTIPROC_METHOD=spawn (and keep the "
-        "engine's creation under `if __name__ == '__main__':`); with multiprocessing / torch.multiprocessing call "
-        "set_start_method('spawn') (or torch.multiprocessing.spawn); for a DataLoader whose workers touch CUDA pass "
-        "multiprocessing_context='spawn' or keep CUDA out of its dataset. Or do not initialise CUDA in the parent "
+        notebook
+        or "Start the workers with the spawn start method: for vLLM set VLLM_WORKER_MULTIPROC_METHOD=spawn (and "
+        "keep the engine's creation under `if __name__ == '__main__':`); with multiprocessing / torch.multiprocessing "
+        "call set_start_method('spawn') (or torch.multiprocessing.spawn); for a DataLoader whose workers touch CUDA "
+        "pass multiprocessing_context='spawn' or keep CUDA out of its dataset. Or do not initialise CUDA in the parent "
         "before it forks (no torch.cuda call or CUDA tensor before the engine / pool / DataLoader is created).",
         "high", [], [e.brief() for e in evs[:3]], job_wide=True)
 
