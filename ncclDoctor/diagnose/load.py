@@ -587,8 +587,9 @@ def _automata():
     308-310 MB per CPU-second against 317-324 for the session's base of 145 words,
     alternating at load 1; 165 words (session 16) in five of 40 (the fifth holding 5) at 457-499
     against 523-527 for 159 words in four, in four of 42 at 510-529 against 503-515, alternating at
-    load 1.2-1.4: the chunk is 42, room for 3 more words in four automata (166 after session 17's
-    "Valid config": room for 2)."""
+    load 1.2-1.4: the chunk is 42. 174 words (session 17) in five of 42 (the fifth holding 6) at 541-760 MB/s
+    against 624-795 for the session's base of 165 words in four, and four of 44 at 596-799, six runs each alternating
+    (bench_diagnose -j 2): within the runs' noise, so the chunk stays 42."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
