@@ -259,7 +259,16 @@ def moved(row: dict, base_row: dict, name: str, strict: bool) -> bool:
 def run(cases: list[dict]) -> list[dict]:
     from ncclDoctor.diagnose import diagnose
 
-    return [score(c, diagnose(inputs(c))) for c in cases]
+    rows = []
+    for c in cases:
+        try:
+            rows.append(score(c, diagnose(inputs(c))))
+        except Exception as e:  # an internal error is a miss on every column, named in the -v list, not a lost run
+            rows.append({"id": c["id"], "culprit": False, "victim": True, "cause": False, "fix": False,
+                         "verdict": False, "correct": False,
+                         "got": {"cause": f"internal error {type(e).__name__}: {e}", "accused": [], "confidence": None},
+                         "want": {"cause": c["expected"]["cause"], "culprits": c["expected"]["culprits"]}})
+    return rows
 
 
 def baseline(split: str) -> tuple[list[dict], dict[str, dict]]:

@@ -12,7 +12,8 @@ code  name                meaning
                           rendezvous or process-group init failed or timed out
 4     FAULT               the probe ran and a rank hung, crashed or returned wrong
                           data; the culprit is named in the report
-70    INTERNAL            a bug in ncclDoctor (one line; NCCLDOCTOR_DEBUG=1 shows the traceback)
+70    INTERNAL            a bug in ncclDoctor (one line; NCCLDOCTOR_DEBUG=1 shows the traceback);
+                          in diagnose's verdict the report is still written (LOG033)
 130   INTERRUPTED         interrupted (Ctrl-C / SIGTERM); the partial report is written
 ====  ==================  ==========================================================
 """

@@ -64,9 +64,10 @@ def finishing(
 def refinishing(report: Report, common: CommonOptions, run_dir: str | os.PathLike | None = None) -> list[str]:
     """Judge a stored report again (``ncclDoctor report RUN --select ... --fail-on ...``).
 
-    A run that went wrong keeps its outcome (could not run, fault, interrupted): re-judging
+    A run that went wrong keeps its outcome (could not run, fault, internal error, interrupted): re-judging
     the findings never turns a hang into a pass."""
-    kept = report.exit_code if report.exit_code in (ExitCode.COULD_NOT_RUN, ExitCode.FAULT, ExitCode.INTERRUPTED) else 0
+    kept = report.exit_code if report.exit_code in (ExitCode.COULD_NOT_RUN, ExitCode.FAULT, ExitCode.INTERNAL,
+                                                ExitCode.INTERRUPTED) else 0
     finished_at = report.finished_at  # when the run ended, not when it was judged again
     written = finishing(report, common, None, outcome=ExitCode(kept))
     report.finished_at = finished_at

@@ -325,3 +325,33 @@ def test_cli_select_ignore_and_junit(tmp_path):
     assert rep["config"]["gates"]["suppressed"] == {"LOG005": 1, "LOG009": 1}
     (f,) = rep["findings"]
     assert f["ranks"] == [3], f  # the desync's odd rank, as test_diagnose_corpus expects
+
+
+def test_a_bug_in_the_verdict_loses_nothing_else_and_exits_70(tmp_path, monkeypatch):
+    """A detector that raises (round 51: a launcher name missing from a table, KeyError) leaves the findings, the
+    timeline and the written report; the verdict says it stopped, LOG033 names the error, the exit code is 70."""
+    import ncclDoctor.diagnose as D
+
+    def broken(*args, **kwargs):
+        raise KeyError("mpiexec (some launcher)")
+
+    monkeypatch.setattr(D, "verdict", broken)
+    log = tmp_path / "job.log"
+    log.write_text(TIMEOUT_LINE + "export NCCL_TIMEOUT=1800\n")
+    out = tmp_path / "r"
+    p = run_cli_here("diagnose", str(log), "--json", "--out", str(out), timeout=120)
+    assert p.returncode == 70, p.stderr
+    assert "Traceback" not in p.stderr
+    rep = json.loads(p.stdout)
+    codes = {f["code"] for f in rep["findings"]}
+    assert {"LOG033", "LOG005"} <= codes, codes  # the watchdog timeout read is still reported
+    assert any(c.startswith("ENV") for c in codes), codes  # so is the nonexistent NCCL_TIMEOUT in the log
+    stopped = next(f for f in rep["findings"] if f["code"] == "LOG033")
+    assert "KeyError" in stopped["message"] and "some launcher" in stopped["message"]
+    d = rep["results"]["diagnose"]
+    assert d["verdict"]["cause"] == "unknown" and d["verdict"]["culprits"] == [] and d["ranks"]
+    assert json.loads((out / "report.json").read_text())["exit_code"] == 70
+
+    monkeypatch.setenv("NCCLDOCTOR_DEBUG", "1")  # a developer gets the traceback instead
+    with pytest.raises(KeyError):
+        diagnose([str(log)])

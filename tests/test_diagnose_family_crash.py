@@ -3919,3 +3919,302 @@ def test_a_called_process_error_of_a_per_gpu_launcher_or_a_module_names_no_rank(
         d = _report(tmp_path, text if raised else text.split("\n", 1)[1])
         assert d["verdict"]["cause"] == "dataloader_shm", (cmd, d["verdict"])
         assert d["verdict"]["culprits"] == [], (cmd, d["verdict"])
+
+
+# --- every launcher a reader names has its own advice on where that launcher keeps each rank's output ---------------
+def test_every_launcher_a_reader_names_has_its_log_advice():
+    """A launcher name set by a reader and missing from verdict/exits.LAUNCHER_LOGS once stopped diagnose with an
+    internal error (round 51: PALS's mpiexec beside a rank's own exception); the names are read from the source."""
+    import re
+    from pathlib import Path
+
+    from ncclDoctor.diagnose.verdict.exits import LAUNCHER_LOGS
+
+    root = Path(__file__).resolve().parents[1] / "ncclDoctor" / "diagnose"
+    named = set()
+    for path in root.rglob("*.py"):
+        named |= set(re.findall(r"""launcher(?:"\]\s*=\s*|=)"([^"]+)\"""", path.read_text()))
+    assert {"srun", "mpirun", "mpiexec (PALS)", "horovodrun"} <= named  # the reading itself finds them
+    assert named - {"DeepSpeed's launch.py"} <= set(LAUNCHER_LOGS), named - set(LAUNCHER_LOGS)
+
+
+# PALS's mpiexec (HPE Cray) ends its ranks with "HOST: rank N exited with code C" or "died from signal S"; beside
+# a rank's own exception it is read like any launcher's record, with PALS's own advice (round 51's saforem2 cases)
+def _pals(host: str, first: int, torn: int, exc: str) -> str:
+    return (f"[rank{first}]: Traceback (most recent call last):\n"
+            f"[rank{first}]:   File \"/work/train.py\", line 88, in main\n"
+            f"[rank{first}]:     loss = step(model, batch)\n"
+            f"[rank{first}]: {exc}\n"
+            f"{host}: rank {first} exited with code 1\n"
+            f"{host}: rank {torn} died from signal 15\n")
+
+
+def test_a_pals_record_beside_the_ranks_own_exception_names_it_with_pals_advice(tmp_path):
+    for host, first, torn in (("x4512c5s2b0n0", 3, 9), ("x1921c0s7b0n0.hsn.cm.polaris.alcf.anl.gov", 12, 0)):
+        d = _report(tmp_path, _pals(host, first, torn, "ValueError: shapes (4,) and (5,) not aligned"))
+        assert _accused(d) == {first}, d["verdict"]
+        assert "PALS" in d["verdict"]["fix"], d["verdict"]["fix"]
+
+
+# Lead rule AN (2): another accelerator's runtime error is read like CUDA's. Intel's Unified Runtime (torch's XPU
+# device on Aurora) names its result code, "<adapter> backend failed with error: N (UR_RESULT_ERROR_...)": a device
+# error of the rank that raised it (cuda_error), save its device-memory code (39) and "XPU out of memory" (gpu_oom).
+def test_a_unified_runtime_error_under_pals_is_that_ranks_device_error(tmp_path):
+    for host, first, torn, exc in (
+            ("x4610c4s3b0n0.hsn.cm.aurora.alcf.anl.gov", 7, 14,
+             "RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)"),
+            ("x4102c2s0b0n0", 21, 3, "RuntimeError: level_zero backend failed with error: 20 "
+                                     "(UR_RESULT_ERROR_DEVICE_LOST)"),
+            ("x1921c0s7b0n0.hsn.cm.polaris.alcf.anl.gov", 0, 5, "RuntimeError: UR_RESULT_ERROR_OUT_OF_RESOURCES")):
+        d = _report(tmp_path, _pals(host, first, torn, exc))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("cuda_error", [first]) and _accused(d) == {first}, (exc, v)
+        assert f"GPU / node of rank {first}" in v["fix"] and "xpu-smi" in v["fix"], v["fix"]
+    # the same line alone, no launcher record: still that rank's own device error
+    d = _report(tmp_path, "[rank5]: RuntimeError: level_zero backend failed with error: 40 "
+                          "(UR_RESULT_ERROR_OUT_OF_RESOURCES)\n")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [5]), d["verdict"]
+
+
+def test_unified_runtimes_device_memory_code_or_an_xpu_oom_is_an_oom_not_a_device_error(tmp_path):
+    for first, torn, exc in (
+            (7, 14, "RuntimeError: level_zero backend failed with error: 39 (UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)"),
+            (2, 9, "torch.OutOfMemoryError: XPU out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+                   "capacity of 64.00 GiB of which 1.10 GiB is free."),
+            (4, 1, "RuntimeError: HIP out of memory. Tried to allocate 512.00 MiB")):
+        d = _report(tmp_path, _pals("x4512c5s2b0n0", first, torn, exc))
+        assert d["verdict"]["cause"] == "gpu_oom" and _accused(d) == {first}, (exc, d["verdict"])
+
+
+# torch's CUDA entry points in a build without CUDA ("AssertionError: Torch not compiled with CUDA enabled", raised by
+# torch/cuda/__init__.py's _lazy_init): CUDA-only code on a CPU or another accelerator's build -- the same build and
+# code on every rank, so config with nobody named, whichever rank the launcher saw exit (lead rules Q, AF (2))
+def _no_cuda_tb(raiser: str, exited: int, torn: int, host: str) -> str:
+    site = "/opt/envs/torch26/lib/python3.10/site-packages/torch"
+    return "".join(f"{raiser}{ln}\n" for ln in (
+        "Traceback (most recent call last):",
+        f'  File "{site}/distributed/_composable/fsdp/_fsdp_collectives.py", line 136, in foreach_all_gather',
+        "    with torch.cuda.stream(all_gather_copy_in_stream):",
+        f'  File "{site}/cuda/__init__.py", line 979, in current_stream',
+        "    _lazy_init()",
+        f'  File "{site}/cuda/__init__.py", line 310, in _lazy_init',
+        '    raise AssertionError("Torch not compiled with CUDA enabled")',
+        "AssertionError: Torch not compiled with CUDA enabled")) + (
+        f"{host}: rank {exited} exited with code 1\n{host}: rank {torn} died from signal 15\n")
+
+
+def test_cuda_only_code_in_a_build_without_cuda_is_config_naming_no_rank(tmp_path):
+    for raiser, exited, torn, host in (("[rank0]: ", 6, 11, "x4512c5s2b0n0"), ("[rank3]: ", 3, 8, "x4000c1s1b0n0"),
+                                       ("      [default1]:", 9, 2, "node-17")):
+        d = _report(tmp_path, _no_cuda_tb(raiser, exited, torn, host))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+        assert "torch.xpu" in v["fix"] and "device-agnostic" in v["fix"], v["fix"]
+
+
+def test_a_ranks_own_assertion_beside_pals_or_nccl_missing_from_the_build_keep_their_readings(tmp_path):
+    """Near shapes that must not move: a rank's own AssertionError of another text under PALS is still that rank's;
+    the build without NCCL keeps its backend advice."""
+    d = _report(tmp_path, _pals("x4512c5s2b0n0", 5, 10, "AssertionError: loss is nan at step 120"))
+    assert _accused(d) == {5}, d["verdict"]
+    d = _report(tmp_path, "RuntimeError: Distributed package doesn't have NCCL built in\n")
+    assert d["verdict"]["cause"] == "config" and "gloo" in d["verdict"]["fix"], d["verdict"]
+    assert "torch.xpu" not in d["verdict"]["fix"], d["verdict"]["fix"]
+
+
+def _shared_tb(script: str, frame: str, exc: str) -> str:
+    """One worker's untagged traceback in torchrun's shared output."""
+    return (f"Traceback (most recent call last):\n  File \"{script}\", line 67, in <module>\n    main()\n"
+            f"  File \"{frame}\", line 89, in evaluate\n    self.run()\n{exc}\n")
+
+
+def _sigterms(pids: list[int]) -> str:
+    return "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {p} closing signal "
+                   "SIGTERM\n" for p in pids)
+
+
+def _listed_record(script: str, listed: list[int], root: int, host: str, pid0: int) -> str:
+    """torchrun's ChildFailedError record: LISTED under Failures, ROOT as the root cause (exit code 1 each)."""
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+            "============================================================\n"
+            f"{script} FAILED\n------------------------------------------------------------\nFailures:\n"
+            + "".join(failure_record(i + 1, r, r, 1, pid0 + r, host=host) for i, r in enumerate(listed))
+            + "------------------------------------------------------------\nRoot Cause (first observed failure):\n"
+            + failure_record(0, root, root, 1, pid0 + root, host=host)
+            + "============================================================\n")
+
+
+def test_more_alike_tracebacks_than_the_record_lists_is_every_worker_not_the_listed_ranks(tmp_path):
+    """GLM-130B 2022-09-24 16:28: all eight workers print the same TypeError into torchrun's shared output, the
+    agent SIGTERMs five and its record lists three (ranks 1, 4; root 0) in one second. Each traceback is one process,
+    so more processes raised it than the record lists: the stopped ones had raised it too (rules J, AM (2)):
+    culprits [], and the fix names the exception. Other worlds, ranks, exceptions and hosts alike."""
+    for world, listed, root, exc, host, pid0 in (
+            (8, [1, 4], 0, "TypeError: 'list' object is not callable", "node14", 379456),
+            (4, [3], 2, "ValueError: too many values to unpack (expected 2)", "gpu-b7", 5100),
+            (6, [0, 5], 2, "KeyError: 'accuracy'", "worker-3", 70200)):
+        n = len(listed) + 1
+        stopped = [pid0 + r for r in range(world) if r not in listed + [root]]
+        text = ("".join(_shared_tb("/work/evaluate.py", "/work/evaluation/tasks.py", exc) for _ in range(n + 1))
+                + _sigterms(stopped)
+                + f"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {root} "
+                f"(pid: {pid0 + root}) of binary: /usr/bin/python\n"
+                + _listed_record("/work/evaluate.py", listed, root, host, pid0))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), (exc, v)
+        assert exc.split(":")[0] in v["fix"], v
+
+
+def test_no_more_alike_tracebacks_than_the_record_lists_still_names_the_listed_ranks(tmp_path):
+    """The near shape: the record lists three ranks failing (the others SIGTERM'd) and the shared output holds no
+    more tracebacks ending alike than that -- nothing shows the stopped workers raising it: the listed ranks stay
+    the failures (rule A extended to several)."""
+    for listed, root, shown in (([1, 4], 0, 3), ([3], 2, 2), ([1, 4], 0, 0)):
+        stopped = [9000 + r for r in range(8) if r not in listed + [root]]
+        text = ("".join(_shared_tb("/work/evaluate.py", "/work/evaluation/tasks.py", "TypeError: 'list' object is not "
+                            "callable") for _ in range(shown))
+                + _sigterms(stopped) + _listed_record("/work/evaluate.py", listed, root, "node14", 9000))
+        v = _verdict(tmp_path, text)
+        assert v["culprits"] == sorted(listed + [root]), (shown, v)
+
+
+def test_a_lone_ranks_exception_is_named_in_its_fix(tmp_path):
+    """GLM-130B 2022-09-24 23:29: one untagged traceback ends in AttributeError, the agent SIGTERMs the others and
+    its record names rank 0 alone (rule A): the fix says which exception to fix, not only 'the exception'."""
+    for rank, exc in ((0, "AttributeError: 'tuple' object has no attribute 'items'"),
+                      (5, "IndexError: list index out of range")):
+        text = (_shared_tb("/work/evaluate.py", "/work/evaluation/tasks.py", exc)
+                + _sigterms([4200 + r for r in range(8) if r != rank])
+                + _RECORD_ONE.format(script="/work/evaluate.py") + failure_record(0, rank, rank, 1, 4200 + rank)
+                + "============================================================\n")
+        v = _verdict(tmp_path, text)
+        assert v["culprits"] == [rank] and v["cause"] == "unknown", v
+        assert exc in v["fix"], v
+
+
+_CHOICES = ("{prefix}Valid configurations ({what}):\n{prefix}- Continue pre-training original LLaMA: 32000 / 32000\n"
+            "{prefix}- Continue pre-training Chinese LLaMA: 49953 / 49953\n\n")
+
+
+def test_a_scripts_list_of_valid_configurations_before_an_exit_is_the_settings_not_the_rank(tmp_path):
+    """Chinese-LLaMA-Alpaca-750: the pre-training script prints its 'Valid configurations (base model / tokenizer):'
+    list and exits; torchrun records local_rank 0 exiting 1. A check of settings every worker shares (rules W, Q):
+    config, nobody -- with another header, local rank, launcher record and prefix alike."""
+    for what, prefix, tail in (
+            ("base model / tokenizer", "",
+             "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 32985) "
+             "of binary: /venv/bin/python\n"),
+            ("model / vocab size", "[default2]:",
+             "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 812) "
+             "of binary: /usr/bin/python3\n"),
+            ("checkpoint / tokenizer", "",
+             _RECORD_ONE.format(script="run_pt.py") + failure_record(0, 3, 3, 1, 6060)
+             + "============================================================\n")):
+        d = _report(tmp_path, _CHOICES.format(prefix=prefix, what=what) + tail)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (what, v)
+        assert f"Valid configurations ({what})" in v["fix"], v
+
+
+def test_a_valid_configurations_list_without_an_exit_or_beside_a_ranks_own_error_is_not_config(tmp_path):
+    """The near shapes: the list printed and nothing exits (it stopped nothing); the list beside a rank's own
+    runtime error (its traceback decides, rule A); CUDA's 'invalid configuration argument' is a kernel launch's error,
+    no list of choices."""
+    v = _verdict(tmp_path, _CHOICES.format(prefix="", what="base model / tokenizer") + "Training started\n")
+    assert v["cause"] != "config", v
+    text = (_CHOICES.format(prefix="", what="base model / tokenizer")
+            + "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n"
+            + "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 1 (pid: 77) "
+            "of binary: /usr/bin/python\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "config", v
+    text = ("[rank2]: RuntimeError: CUDA error: invalid configuration argument\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 2 (pid: 78) "
+            "of binary: /usr/bin/python\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "config", v
+
+
+# --- session 17 (fix51-J2): a framework's own check that two settings cannot be combined (lead rule W) ------------
+def test_a_check_that_two_settings_are_incompatible_is_config_naming_nobody(tmp_path):
+    """DeepSpeed's pipeline engine asserting "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism", pasted as
+    the statement alone under the launch command (Megatron-DeepSpeed-407's shape with other sizes and prefixes), as
+    its AssertionError under a rank tag beside torchrun's record of that rank, and another framework's "are mutually
+    incompatible" check: the settings every rank is started with, config, nobody named; ZeRO with the pipeline engine
+    gets DeepSpeed's own way out (ZeRO-1, or no pipeline engine)."""
+    cmd = ("python -m torch.distributed.run --nproc_per_node 8 --nnodes 1 pretrain_gpt.py --tensor-model-parallel-size "
+           "2 --pipeline-model-parallel-size 4 --deepspeed --deepspeed_config ds_z2.json --zero-stage 2\n")
+    record = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 40 + "\nFailures:\n"
+              "  <NO_OTHER_FAILURES>\nRoot Cause (first observed failure):\n"
+              + failure_record(0, 6, 6, 1, 51777, host="a100-12"))
+    for text in (cmd + "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\n",
+                 "2024-05-02 10:11:12 ZeRO-3 is incompatible with pipeline parallelism\n",
+                 "[rank6]: AssertionError: ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism\n" + record):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "--zero-stage 1" in v["fix"] and "--no-pipeline-parallel" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, "[rank1]: ValueError: --fp16 and --bf16 are mutually incompatible\n")
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "'--fp16 and --bf16'" in v["fix"] and "--zero-stage" not in v["fix"], v["fix"]
+
+
+def test_an_incompatibility_warning_or_a_version_mismatch_is_not_a_settings_clash(tmp_path):
+    """The near shapes: a framework's warning that it turns a setting off and goes on ("... is incompatible with
+    pipeline parallelism, disabling it") shows nothing failing, and torch's "sm_90 is not compatible with the current
+    PyTorch installation" is about the install, not two settings of the job: neither is the settings-clash reading."""
+    warn = "UserWarning: activation checkpointing is incompatible with pipeline parallelism, disabling it\n"
+    assert _verdict(tmp_path, warn)["cause"] != "config"
+    sm = ("NVIDIA H100 80GB HBM3 with CUDA capability sm_90 is not compatible with the current PyTorch installation.\n"
+          "RuntimeError: CUDA error: no kernel image is available for execution on the device\n")
+    v = _verdict(tmp_path, sm)
+    assert v["cause"] == "cuda_error" and "incompatible" not in v["summary"], v
+
+
+# --- session 17 (fix51-J2): 'invalid device ordinal' at the frame selecting a GPU, no launch line (rules Q, W) ----
+_CUPY_ORDINAL = ("{p}Traceback (most recent call last):\n"
+                 '{p}  File "/work/{app}/train/run.py", line {n}, in main\n'
+                 "{p}    init_communicators(args)\n"
+                 '{p}  File "/work/{app}/train/comm/nccl_backend.py", line 31, in __init__\n'
+                 "{p}    cupy.cuda.Device({arg}).use()\n"
+                 '{p}  File "cupy/cuda/device.pyx", line 198, in cupy.cuda.device.Device.use\n'
+                 '{p}  File "cupy_backends/cuda/api/runtime.pyx", line 375, in '
+                 "cupy_backends.cuda.api.runtime.setDevice\n"
+                 '{p}  File "cupy_backends/cuda/api/runtime.pyx", line 144, in '
+                 "cupy_backends.cuda.api.runtime.check_status\n"
+                 "{p}cupy_backends.cuda.api.runtime.CUDARuntimeError: cudaErrorInvalidDevice: invalid device ordinal\n")
+
+
+def test_an_invalid_ordinal_raised_selecting_the_gpu_with_no_launch_line_is_the_launch(tmp_path):
+    """openchatkit-170's shape with other paths, arguments, lines and prefixes: CuPy's Device(i).use() (or
+    torch.cuda.set_device) refusing the index while the job builds its communicators, no launch line shown: the index
+    comes from the launch (rules Q, W): config, nobody named -- untagged, or under one rank's own tag."""
+    torch_tb = ("{p}Traceback (most recent call last):\n"
+                '{p}  File "/srv/x/main.py", line 12, in <module>\n'
+                "{p}    torch.cuda.set_device(args.gpu)\n"
+                '{p}  File "/usr/lib/python3/site-packages/torch/cuda/__init__.py", line 399, in set_device\n'
+                "{p}    torch._C._cuda_setDevice(device)\n"
+                "{p}RuntimeError: CUDA error: invalid device ordinal\n")
+    for text in (_CUPY_ORDINAL.format(p="", app="chat", n=397, arg="cuda_id")
+                 + "Traceback (most recent call last):\n",
+                 _CUPY_ORDINAL.format(p="[rank5]: ", app="kit", n=80, arg="args.device"),
+                 torch_tb.format(p="[rank2]: ")):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "CUDA_VISIBLE_DEVICES" in v["fix"] and "nvidia-smi" in v["fix"], v
+
+
+def test_an_illegal_address_or_a_tagged_ordinal_elsewhere_at_the_same_place_stays_a_cuda_error(tmp_path):
+    """The near shapes: the same traceback ending in an illegal memory access is that rank's CUDA fault, and a rank's
+    ordinal raised by its own code elsewhere (no device-selection frame above it) stays its CUDA error."""
+    text = _CUPY_ORDINAL.format(p="[rank5]: ", app="kit", n=80, arg="args.device").replace(
+        "cudaErrorInvalidDevice: invalid device ordinal", "cudaErrorIllegalAddress: an illegal memory access was "
+        "encountered")
+    assert _verdict(tmp_path, text)["cause"] == "cuda_error"
+    own = ("[rank4]: Traceback (most recent call last):\n"
+           '[rank4]:   File "/srv/x/model.py", line 77, in forward\n'
+           "[rank4]:     h = h.to(f'cuda:{self.stage + 4}')\n"
+           "[rank4]: RuntimeError: CUDA error: invalid device ordinal\n")
+    assert _verdict(tmp_path, own)["cause"] == "cuda_error"

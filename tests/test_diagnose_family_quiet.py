@@ -2569,3 +2569,139 @@ def test_an_error_line_after_the_run_completed_or_with_no_completion_is_still_a_
     assert _verdict(tmp_path, _clean_table_run(" 0: ") + line)["cause"] == "unknown"
     cut = _clean_table_run(" 0: ").split("# Out of bounds")[0]
     assert _verdict(tmp_path, line + cut)["cause"] != "none"
+
+
+# round 51: NCCL (2.18 among others) returns its own socket's failure in set-up as ncclInternalError; lead rule X (3)
+# classes an internal error by its Last error (proxy.cc's "Socket recv failed while polling for opId=%p")
+def test_an_internal_error_whose_last_error_is_ncclS_own_socket_is_network_setup(tmp_path):
+    head = ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+            "{line}, internal error - please report this issue to the NCCL developers, NCCL version {ver}\n"
+            "ncclInternalError: Internal check failed.\nLast error:\n{last}\n")
+    shapes = (
+        ("", 1333, "2.18.1", "Socket recv failed while polling for opId=0x7f22ff731e10"),
+        ("[rank5]:", 1691, "2.19.3", "Socket recv failed while polling for opId=0x55d0c4a81f00"),
+        ("node-3: ", 1970, "2.18.6", "Socket recv failed while polling for opId=0x1c2f9e0"),
+        ("[default3]:", 2006, "2.20.5", "socketProgressOpt: Call to recv from 10.1.0.8<47321> failed : No route "
+                                        "to host"),
+    )
+    for prefix, line, ver, last in shapes:
+        text = "".join(prefix + x + "\n" for x in head.format(line=line, ver=ver, last=last).splitlines())
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), (last, v)
+        assert "NCCL_SOCKET_IFNAME" in v["fix"], v["fix"]
+        assert "opId" not in last or "other ranks' logs" in v["fix"], v["fix"]
+    # not a socket's: the topology XML missing an attribute stays NCCL's own internal error; a peer that closed the
+    # socket may be a peer gone mid-run (rule O), which these words alone do not place in set-up
+    other = head.format(line=1333, ver="2.18.1", last="Attribute busid of node nic not found")
+    assert _verdict(tmp_path, other)["cause"] == "nccl_internal"
+    closed = head.format(line=1333, ver="2.18.1", last="socketProgress: Connection closed by remote peer n2<41822>")
+    assert _verdict(tmp_path, closed)["cause"] != "network_setup"
+
+
+# round 51: cuGetErrorString(CUDA_ERROR_NOT_SUPPORTED) / cudaErrorInsufficientDriver as the Last error of an
+# ncclInternalError: the NCCL/CUDA build calls what the installed driver does not have (lead rule X (3): a version
+# problem is nccl_internal), not a GPU's CUDA fault, nor a feature the job asked for
+def test_an_internal_error_whose_last_error_is_the_driver_too_old_is_the_build_against_the_driver(tmp_path):
+    shapes = (
+        "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, internal error, NCCL "
+        "version 2.14.3\nncclInternalError: Internal check failed.\nLast error:\nCuda failure 'API call is not "
+        "supported in the installed CUDA driver'\nNVIDIA-SMI 450.51.05    Driver Version: 450.51.05    CUDA Version: "
+        "11.0\n",
+        "[rank2]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317,"
+        " internal error - please report this issue to the NCCL developers, NCCL version 2.21.5\n"
+        "[rank2]: ncclInternalError: Internal check failed.\n[rank2]: Last error:\n"
+        "[rank2]: Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'\n",
+        "gpu-4:7701:7790 [1] init.cc:1201 NCCL WARN Cuda failure 'API call is not supported in the installed CUDA "
+        "driver'\nRuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1191, internal error, NCCL version 2.16.2\n"
+        "ncclInternalError: Internal check failed.\nLast error:\nCuda failure 'API call is not supported in the "
+        "installed CUDA driver'\n",
+    )
+    for text in shapes:
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("nccl_internal", []) and not _accused(d), v
+        assert "Upgrade the NVIDIA driver" in v["fix"] and "CUDA version" in v["fix"], v["fix"]
+    # the same driver's words returned as NCCL's unhandled cuda error stay the CUDA error (lmdeploy-1108's reading)
+    cuda = ("init.cc:1582 NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA runtime version'\n"
+            "Failed, NCCL error nccl_utils.cc:296 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'\n")
+    assert _verdict(tmp_path, cuda)["cause"] == "cuda_error"
+
+
+# round 51: lead rule AH (2) without NCCL's own "Cannot initialize CollNet" line: the SHARP plugin failing to create
+# its group (sharp_plugin.c: "SHARP group create: Streaming Tree lock failed (-18)"), beside the SHARP library's own
+# ERROR lines ("[HOST:RANK:PID - comm.c:N] ERROR Failed to lock SAT tree"), with nothing failing after it
+def test_a_sharp_group_that_cannot_be_created_with_nothing_failing_after_is_none(tmp_path):
+    def shaped(hosts, dev, ret, tree):
+        out = "".join(f"[{h}:{i}:{pid} - comm.c:37{i}] ERROR Failed to lock SAT tree(ID:{tree} ret:0x4)\n"
+                      for i, (h, pid) in enumerate(hosts))
+        out += "".join(nccl_info(h, pid, dev, f"Sharp rank {i}/{len(hosts)} initialized on mlx5_{dev}:1",
+                                 tid=pid + 90) for i, (h, pid) in enumerate(hosts))
+        return out + "".join(f"{h}:{pid}:{pid + 90} [{dev}] sharp_plugin.c:302 NCCL WARN SHARP group create: "
+                             f"Streaming Tree lock failed ({ret})\n" for h, pid in hosts)
+
+    for args in ((("C25L18", 24972), ("C25L19", 19373)), 3, -18, "0x40"), \
+                ((("dgx-a01", 5110), ("dgx-a02", 6220), ("dgx-a03", 7330)), 0, -11, "0x41"), \
+                ((("node7", 301),), 5, -2, "0x80"):
+        text = shaped(*args)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), (args, v)
+        assert "NCCL_COLLNET_ENABLE=0" in v["fix"] and "SHARP_COLL_ENABLE_SAT=0" in v["fix"], v["fix"]
+    # something failing after it, or NCCL left on its sockets: not none
+    failed = text + ("RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, internal error, NCCL version 2.18.3\n"
+                     "ncclInternalError: Internal check failed.\n")
+    assert _verdict(tmp_path, failed)["cause"] != "none"
+    assert _verdict(tmp_path, text + watchdog_line(3, 12, "ALLREDUCE", 600012, 600000))["cause"] != "none"
+    on_sockets = text + nccl_info("node7", 301, 5, "Using network Socket")
+    assert _verdict(tmp_path, on_sockets)["cause"] != "none"
+
+
+# session 17 (fix51-J2): a launcher's own words for a worker forked after CUDA was initialised (lead rule AF (2))
+def test_a_notebook_launchers_check_that_cuda_was_initialised_before_the_fork_is_config(tmp_path):
+    """accelerate's notebook_launcher: its pre-launch check ("An issue was found when verifying a stable environment
+    ... causing CUDA to be initialized.", accelerate-3524's shape behind other prefixes and pids) and its launch's own
+    "CUDA has been initialized before the `notebook_launcher` could create a forked subprocess": the fork start method
+    every worker shares with CUDA already used in the notebook, config, nobody named; the fix says what to do in a
+    notebook (restart the kernel, no CUDA before the launch), not the spawn start method a notebook cannot use."""
+    check = ("notebook_launcher failed: An issue was found when verifying a stable environment for the notebook "
+             "launcher.This likely stems from an outside import causing issues once the `notebook_launcher()` is "
+             "called. Please review your imports and test them when running the `notebook_launcher()` to identify "
+             "which one is problematic and causing CUDA to be initialized.\n")
+    launch = ("RuntimeError: CUDA has been initialized before the `notebook_launcher` could create a forked "
+              "subprocess. This likely stems from an outside import causing issues once the `notebook_launcher()` is "
+              "called.\n")
+    sigterm = ("W1107 13:02:11.420000 {pid} torch/multiprocessing/spawn.py:160] Terminating process {child} via "
+               "signal SIGTERM\n")
+    for text in (sigterm.format(pid=311, child=377) + check, "[I 2025-01-02 10:00:01] " + check,
+                 sigterm.format(pid=90, child=95) + launch):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "restart the kernel" in v["fix"] and "notebook_launcher" in v["fix"], v["fix"]
+    # the same launcher's other failure ("The following error was raised: ...") is not the fork's
+    other = ("notebook_launcher failed: An issue was found when verifying a stable environment for the notebook "
+             "launcher. The following error was raised: ValueError: bad batch\n")
+    assert _verdict(tmp_path, other)["cause"] != "config"
+
+
+# session 17 (fix51-J2): accelerate's coordinator on the loopback for several machines (lead rules AE, AA (1))
+def test_accelerate_main_process_ip_on_the_loopback_for_several_machines_is_config(tmp_path):
+    """moss-267's shape with other counts, addresses and orders: accelerate's main_process_ip 127.0.0.1 / localhost
+    (its config file or command line) while num_machines asks for several machines (on the command line or in the
+    file), then the store's Socket Timeout: every other machine looks for machine 0's coordinator on itself, the world
+    cannot form -- config, nobody named, not the store's own failure. One machine on the loopback is no fault."""
+    yaml = ("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\nmachine_rank: 0\n"
+            "main_process_ip: {ip}\nmain_process_port: 22222\nnum_machines: {m}\nnum_processes: 8\n")
+    script = "num_machines={m}\naccelerate launch --config_file sft.yaml --num_machines $num_machines train.py\n"
+    timeout = "RuntimeError: Socket Timeout\n"
+    cli = ("accelerate launch --num_machines 3 --num_processes 24 --machine_rank 0 --main_process_ip localhost "
+           "--main_process_port 29500 train.py\n")
+    for text in (timeout + script.format(m=6) + yaml.format(ip="127.0.0.1", m=1),
+                 yaml.format(ip="127.0.1.1", m=4) + timeout, cli + timeout):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "main_process_ip" in v["fix"] and "machine_rank" in v["fix"], v["fix"]
+    assert _verdict(tmp_path, timeout + yaml.format(ip="127.0.0.1", m=1))["cause"] == "store_rendezvous"
+    assert _verdict(tmp_path, timeout + yaml.format(ip="10.0.3.7", m=4))["cause"] == "store_rendezvous"

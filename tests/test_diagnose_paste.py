@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ncclDoctor.diagnose import diagnose
-from ncclDoctor.diagnose.ingest import unwrap, wrap, wrap_width
+from ncclDoctor.diagnose.ingest import _unwrap_again, unwrap, unwrap_stamped, wrap, wrap_width
 from tests import _corpus
 from tests._corpus import bench
 
@@ -337,3 +337,78 @@ def test_a_quote_after_a_line_whose_brackets_are_closed_stays_a_line_of_its_own(
     text = "\n".join([first, quoted, _wrapped(long_, 120)]) + "\n"
     assert len(first) == 120 and wrap_width(text.encode()) == 120
     assert unwrap(text, 120).split("\n")[:2] == [first, quoted]
+
+
+def _watchdog_lines(rank: int, seq: int, op: str) -> list[str]:
+    """A rank's watchdog timeout as torch 2.5 prints it: three lines longer than any usual terminal."""
+    tag = f"[rank{rank}]:[E417 20:43:19.1777{rank:05d} ProcessGroupNCCL.cpp"
+    return [f"{tag}:616] [Rank {rank}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={seq}, "
+            f"OpType={op}, NumelIn=131076096, NumelOut=131076096, Timeout(ms)=600000) ran for 600016 milliseconds "
+            "before timing out.",
+            f"{tag}:1785] [PG ID 1 PG GUID 1 Rank {rank}] Exception (either an error or timeout) detected by watchdog "
+            f"at work: {seq}, last enqueued NCCL work: {seq + 290}, last completed NCCL work: {seq - 2}.",
+            f"{tag}:630] [Rank {rank}] Some NCCL operations have failed or timed out. Due to the asynchronous nature "
+            "of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data."]
+
+
+def _reading(path) -> tuple:
+    report = diagnose([str(path)])
+    v = report.results["diagnose"]["verdict"]
+    timeouts = [f.message for f in report.findings if f.code == "LOG005"]
+    return v["cause"], v.get("confidence"), sorted(v.get("culprits") or []), timeouts
+
+
+@pytest.mark.parametrize("rank,seq,op,term,paste", [(4, 1, "BROADCAST", 200, 80), (13, 57, "ALLREDUCE", 205, 100),
+                                                    (0, 9, "ALLGATHER", 150, 72)])
+def test_a_terminal_wrapped_log_wrapped_again_in_the_paste_reads_as_the_terminals_copy(tmp_path, rank, seq, op,
+                                                                                         term, paste):
+    """Round 51 (DeepSpeedExamples-964 under wrap80/wrap120/wrapquote): the reporter's terminal cut each watchdog line
+    at its width ("Timeout(ms)=6" / "00000) ran for ..."), then the issue box cut those pieces again at a narrower
+    one. The narrow wrap is joined first (80+80+40), the terminal's under it after: the log reads as the terminal's
+    copy read alone (the SeqNum, the op and the timeout of the stuck collective are found again)."""
+    text = "Time to load fused_adam op: 0.17 seconds\n" + "\n".join(_watchdog_lines(rank, seq, op)) + "\n"
+    terminal = _wrapped(text, term)
+    assert sum(len(x) == term for x in terminal.split("\n")) >= 2
+    (tmp_path / "term.log").write_text(terminal)
+    want = _reading(tmp_path / "term.log")
+    assert f"SeqNum={seq} {op}" in want[3][0], want
+    for name, pasted in (("wrapped", _wrapped(terminal, paste)),
+                         ("wrapquote", "\n".join("> " + x for x in _wrapped(terminal, paste).split("\n")))):
+        (tmp_path / f"{name}.log").write_text(pasted)
+        assert _reading(tmp_path / f"{name}.log") == want, name
+
+
+@pytest.mark.parametrize("stamp", ["2024-05-01 12:{m:02d}:{s:02d}.123 ", "2025-11-30T07:{m:02d}:{s:02d}.123456789Z "])
+@pytest.mark.parametrize("rank,seq,term", [(4, 1, 200), (21, 388, 160)])
+def test_a_terminal_wrapped_log_with_a_collectors_clock_on_every_piece_is_joined(tmp_path, stamp, rank, seq, term):
+    """Round 51 (DeepSpeedExamples-964 under timestamps): a clock put before every line after a terminal wrapped
+    them starts each piece too, so the piece after a cut looks like a line of its own. Behind the clocks the text is
+    wrapped (two cuts at one column): those pieces are joined, and the joined line keeps its first piece's clock."""
+    text = "Time to load fused_adam op: 0.17 seconds\n" + "\n".join(_watchdog_lines(rank, seq, "BROADCAST")) + "\n"
+    terminal = _wrapped(text, term)
+    stamped = "\n".join(stamp.format(m=i // 60, s=i % 60) + x for i, x in enumerate(terminal.split("\n")))
+    (tmp_path / "term.log").write_text(terminal)
+    (tmp_path / "stamped.log").write_text(stamped)
+    want = _reading(tmp_path / "term.log")
+    assert f"SeqNum={seq} BROADCAST" in want[3][0], want
+    assert _reading(tmp_path / "stamped.log") == want
+    joined = unwrap_stamped(stamped).split("\n")
+    assert len(joined) == len(stamped.split("\n"))  # every other line keeps its number
+    assert stamp.format(m=0, s=1) + _watchdog_lines(rank, seq, "BROADCAST")[0] in joined
+
+
+def test_separate_lines_stay_separate_under_a_second_wrap_and_behind_clocks():
+    """Lines of one length that each start like a new line ("[rankN]:") are not one wrapped line, whether the paste
+    cut them again at 80 or a collector put its clock before each; a clocked log that is not wrapped is left alone,
+    and one clocked line at a usual width is no proof of a wrap (the clock says it was written as one line)."""
+    lines = [f"[rank{r}]:[W417 20:43:19.000 ProcessGroupNCCL.cpp:1000] [PG ID 0 PG GUID 0 Rank {r}] "
+             + "x" * (150 - 2 * len(str(r))) for r in (3, 11, 7)]
+    assert len({len(x) for x in lines}) == 1
+    text = "\n".join(lines) + "\nend\n"
+    pasted = _wrapped(text, 80)
+    out = _unwrap_again(pasted, unwrap(pasted, 80).split("\n"), 80)
+    assert [x for x in out if x] == lines + ["end"]
+    stamped = "\n".join(f"2024-05-01 12:00:{i:02d}.123 {x}" for i, x in enumerate(text.split("\n")))
+    assert unwrap_stamped(stamped) is None
+    one = "2024-05-01 12:00:00.123 " + "y" * 120 + "\n2024-05-01 12:00:01.123 and more words after it\n"
+    assert unwrap_stamped(one) is None

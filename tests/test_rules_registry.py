@@ -128,6 +128,7 @@ FIRING = {
     "LOG030": "tests/test_diagnose_cli.py::test_bad_inputs_are_notes_and_the_rest_is_analysed",
     "LOG031": "tests/test_diagnose_cli.py::test_cli_exit_0_when_nothing_is_wrong",
     "LOG032": "tests/test_rules_firing.py::test_plain_nccl_warn_and_ranks_without_logs",
+    "LOG033": "tests/test_diagnose_cli.py::test_a_bug_in_the_verdict_loses_nothing_else_and_exits_70",
     "LOG040": "tests/test_diagnose_cli.py::test_run_directory_input",
     "LIVE001": "tests/test_live_run.py::test_rank_that_never_issues_its_collective_is_named_in_seconds",
     "LIVE002": "tests/test_live_run.py::test_different_collective_at_the_same_sequence_number_is_a_desync",

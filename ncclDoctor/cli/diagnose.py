@@ -21,6 +21,7 @@ from ncclDoctor.cli.common import (
     SelectOpt,
     common,
 )
+from ncclDoctor.errors import ExitCode
 
 
 @app.command()
@@ -62,7 +63,9 @@ def diagnose(
 
     c = common(out, as_json, fail_on, select, ignore, junit, config, no_config, prometheus)
     report = run_diagnose(list(paths), fail_on=c.severity, argv=sys.argv[1:], jobs=jobs)
-    written = finishing(report, c, c.out or default_run_dir("diagnose"))
+    stopped = report.exit_code == ExitCode.INTERNAL  # the verdict's reasoning hit a bug (LOG033): the rest is kept
+    written = finishing(report, c, c.out or default_run_dir("diagnose"),
+                        outcome=ExitCode.INTERNAL if stopped else ExitCode.OK)
     if not as_json:
         con = Console(highlight=False)
         for line in console_lines(report.results["diagnose"]):

@@ -34,12 +34,14 @@ Stages (``diagnose`` composes them; each is a module):
 8. ``timeline``  the per-rank timeline and next steps, in ``report.results["diagnose"]``
 
 Exit codes (the table in ``ncclDoctor.errors``): 0 nothing at or above ``--fail-on``,
-1 findings at or above it, 2 usage error (no such path). Unreadable, binary, empty or
-truncated files are a LOG030 finding, never a crash.
+1 findings at or above it, 2 usage error (no such path), 70 the verdict's reasoning stopped on a
+bug (LOG033: every other finding and the timeline are still reported). Unreadable, binary, empty
+or truncated files are a LOG030 finding, never a crash.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from typing import BinaryIO
 
@@ -49,8 +51,11 @@ from ncclDoctor.diagnose.ingest import ingest_all
 from ncclDoctor.diagnose.load import expand
 from ncclDoctor.diagnose.reason import reason, world_size
 from ncclDoctor.diagnose.verdict import reconcile, settle, verdict
+from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Severity
 from ncclDoctor.report.model import Report
+from ncclDoctor.rules.codes import log as L
 
 
 def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list[str] | None = None,
@@ -66,10 +71,22 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     conclusions = reason(collected)
     size, _, size_conf = world_size(collected)
     env = conclude.settings_findings(collected)
-    v = verdict(collected, conclusions, env)
+    try:
+        v = verdict(collected, conclusions, env)
+    except Exception as e:  # a bug in one detector must not lose what every reader gathered
+        if os.environ.get("NCCLDOCTOR_DEBUG"):
+            raise
+        stopped = f"{type(e).__name__}: {str(e)[:200]}"
+        v = Verdict("unknown", f"no verdict: diagnose's reasoning stopped with an internal error ({stopped})",
+                    "Read the findings and the timeline below; please report the bug (NCCLDOCTOR_DEBUG=1 prints its "
+                    "traceback).", "low")
+    else:
+        stopped = ""
     reconcile(v, conclusions)
     findings = conclude.from_conclusions(collected, conclusions) + conclude.from_families(collected)
     findings += env
+    if stopped:
+        findings.append(L.REASONING_STOPPED.finding(stopped))
     findings += conclude.from_verdict(collected, v, findings)
     findings += conclude.coverage(collected, size, size_conf) + conclude.from_inputs(inputs) + field_findings
     findings += conclude.nothing_found(findings, collected, field_outputs)
@@ -82,5 +99,5 @@ def diagnose(paths: list[str], *, fail_on: Severity = Severity.ERROR, argv: list
     report.duration_s = round(time.monotonic() - t0, 3)
     if gates is not None:
         judge(report, gates)
-    report.conclude(fail_on)
+    report.conclude(fail_on, ExitCode.INTERNAL if stopped else None)
     return report

@@ -417,20 +417,91 @@ def unwrap(text: str, width: int, visible: bool = True) -> str:
     return "\n".join(out)
 
 
+def _absorbed(text: str, out: list[str]) -> list[bool]:
+    """Which lines of ``text`` ``unwrap`` took into a later line (their place is left empty in ``out``)."""
+    lines = (R_ANSI.sub("", text) if "\x1b" in text else text).split("\n")
+    return [not o and bool(x.strip()) for x, o in zip(lines, out)]
+
+
+def _unwrap_again(text: str, out: list[str], width: int) -> list[str]:
+    """``out`` (``text`` unwrapped at ``width``) with a wider wrap under it joined too: a reporter's terminal cut
+    the log at 200 columns, then the issue box cut that at 80, so a line is 80+80+40, then its 200-column rest
+    ("Timeout(ms)=6" / "00000) ran for ..."). The joined lines, read without the places left empty, are read for a
+    wrap again (two cuts at least, at a wider column); the lines keep their numbers as ``unwrap`` keeps them."""
+    gone = _absorbed(text, out)
+    keep = [i for i, g in enumerate(gone) if not g]
+    compact = "\n".join(out[i] for i in keep)
+    wider, cuts = _wrap_found(compact.encode()[:MAX_UNWRAP], visible=True)
+    if wider is None or wider <= width or cuts < 2:
+        return out
+    again = unwrap(compact, wider).split("\n")
+    result = list(out)
+    for k, i in enumerate(keep):
+        result[i] = again[k]
+    return result
+
+
+# A log collector's clock before every line ("2024-05-01T12:00:00.123456789Z ", kubectl --timestamps, Loki): added
+# after a terminal wrapped the text, it starts each piece too, so a piece's rest looks like a new line.
+_STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)? ")
+
+
+def _stamped(text: str) -> tuple[list, str, int] | None:
+    """(each line's clock match, the text behind the clocks, its wrap column) where every line that is not empty
+    starts with a collector's clock and the text behind them is hard-wrapped, cut at two lines at least; else None."""
+    if not text[:1].isdigit():
+        return None
+    lines = text.split("\n")
+    stamps = [_STAMP.match(x) for x in lines]
+    if any(m is None and x.strip() for x, m in zip(lines[:-1], stamps)):  # the last may be cut by the head
+        return None
+    body = "\n".join(x[m.end():] if m else x for x, m in zip(lines, stamps))
+    width, cuts = _wrap_found(body.encode()[:MAX_UNWRAP], visible=True)
+    return (stamps, body, width) if width is not None and cuts >= 2 else None
+
+
+def unwrap_stamped(text: str) -> str | None:
+    """``text`` with its wrapped lines joined where every line starts with a collector's clock (``_STAMP``) and the
+    lines behind the clocks are hard-wrapped (two cuts at least: one line of a usual width is no proof here, the
+    clock says each line was written as one). A joined line keeps its first piece's clock; None where no line was
+    joined. Lines keep their numbers (``unwrap``)."""
+    found = _stamped(text)
+    if found is None:
+        return None
+    stamps, body, width = found
+    out = _unwrap_again(body, unwrap(body, width).split("\n"), width)
+    start = None  # the first piece of the line being joined: its clock is the line's
+    for i, gone in enumerate(_absorbed(body, out)):
+        if gone:
+            start = i if start is None else start
+            continue
+        m = stamps[i if start is None else start]
+        out[i] = (m.group(0) if m else "") + out[i]
+        start = None
+    return "\n".join(out)
+
+
 def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | None = None) -> None:
     inp.kind = "log"
     if inp.rank_hint is not None:
         c.see_file(inp.rank_hint, inp.path)
     p = LineParser(inp.path, inp.rank_hint, inp.rank_hint_is_local)
     found = wrap(head)
-    if found is not None:
-        width, visible = found
+    stamped = found is None and _stamped(head.decode("utf-8", "replace")) is not None
+    if found is not None or stamped:
         data = head + fh.read(max(MAX_UNWRAP - len(head), 0) + 1)
         if len(data) > MAX_UNWRAP:  # too large for a paste: read as it is, from what was read on
             head = data
         else:
-            inp.notes.append(f"hard-wrapped at {width} columns: the pieces of each wrapped line were joined")
-            joined = unwrap(data.decode("utf-8", "replace"), width, visible).encode()
+            text = data.decode("utf-8", "replace")
+            if found is not None:
+                width, visible = found
+                inp.notes.append(f"hard-wrapped at {width} columns: the pieces of each wrapped line were joined")
+                joined = "\n".join(_unwrap_again(text, unwrap(text, width, visible).split("\n"), width)).encode()
+            else:
+                inp.notes.append("hard-wrapped behind a log collector's clocks: the pieces of each wrapped line were"
+                                 " joined")
+                joined = (unwrap_stamped(text) or text).encode()
             inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
             fh, head = io.BytesIO(joined), b""
     for lineno, text in scan_lines(fh, head, inp, p.want_more):

@@ -317,6 +317,21 @@ SNIFF = 8192
 #   waitForInput  c10d's store-socket read timing out ("waitForInput: poll for socket ... returned 0, likely a
 #             timeout") pasted without its "[c10d]" header, which holds no other word: a connected read with no key
 #             shown (readers.store, verdict.missing._store_wait, lead rule Y)
+#   ncompatible, ot compatible  a framework's own check that two of the job's settings cannot be combined, printed
+#             as a statement without its AssertionError ("ZeRO-2 and ZeRO-3 are incompatible with pipeline
+#             parallelism", DeepSpeed's pipeline engine), which holds no other word (signatures.settings_clash,
+#             verdict.launch._settings_check, lead rule W)
+#   forked subprocess, CUDA to be initiali  a worker forked after its parent initialised CUDA, in a launcher's own
+#             words with no other word ("notebook_launcher failed: An issue was found when verifying a stable
+#             environment ... causing CUDA to be initialized.", "CUDA has been initialized before the
+#             `notebook_launcher` could create a forked subprocess"): readers.settings._launch_mode,
+#             verdict.launch._cuda_fork, lead rule AF (2)
+#   main_process_ip  accelerate's coordinator address in its config file or command line ("main_process_ip:
+#             127.0.0.1"), which holds no other word: a loopback one beside num_machines > 1 cannot form the world
+#             (readers.settings._accel_loopback, verdict.world.world_unfit, lead rules AE, AA (1))
+#   etDevice, set_device(, cuda.Device(  a traceback's frame selecting the process's GPU (torch.cuda.set_device(i),
+#             CuPy's cupy.cuda.Device(i).use() and runtime.setDevice, cudaSetDevice): an 'invalid device ordinal' raised
+#             right under it is the launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -342,7 +357,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
-            b"nprocs=", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
+            b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
             b"/transport/uv/", b"create QP",
@@ -351,7 +366,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
-            b"waitForInput")
+            b"waitForInput", b"ncompatible", b"ot compatible", b"forked subprocess", b"CUDA to be initiali",
+            b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -571,7 +587,9 @@ def _automata():
     308-310 MB per CPU-second against 317-324 for the session's base of 145 words,
     alternating at load 1; 165 words (session 16) in five of 40 (the fifth holding 5) at 457-499
     against 523-527 for 159 words in four, in four of 42 at 510-529 against 503-515, alternating at
-    load 1.2-1.4: the chunk is 42, room for 3 more words in four automata."""
+    load 1.2-1.4: the chunk is 42. 174 words (session 17) in five of 42 (the fifth holding 6) at 541-760 MB/s
+    against 624-795 for the session's base of 165 words in four, and four of 44 at 596-799, six runs each alternating
+    (bench_diagnose -j 2): within the runs' noise, so the chunk stays 42."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

@@ -21,10 +21,11 @@ cause stays the detectors' (``verdict``): -9 host memory, an exception shown its
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from ncclDoctor.diagnose.reason import own_errors, waiting, world_size
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_VICTIM_EXC, Event
 from ncclDoctor.diagnose.state import Collected
 
 TORN_DOWN = (-15, 0, None)
@@ -170,10 +171,23 @@ def several_failures(c: Collected) -> list[int]:
         return []  # every rank of the record (the job, as far as it shows) failing alike: a shared cause (rule J)
     if any(r not in ranks and own_errors(st) for r, st in c.ranks.items()):
         return []
+    if raised_by_more(c, len(ranks)):
+        return []
     if any(e.data.get("exitcode") == -6 and (e.rank if e.rank is not None else e.data.get("local_rank")) in c.ranks
            and waiting(c.ranks[e.rank if e.rank is not None else e.data["local_rank"]]) for e in fails):
         return []
     return sorted(ranks)
+
+
+def raised_by_more(c: Collected, listed: int) -> int:
+    """Lead rules J and AM (2): how many tracebacks of the launcher's shared output (no rank tag) end in the same
+    exception of the job's own code (no lost peer's, no stop's) when that is more than the LISTED processes the
+    record shows failing; else 0. Each traceback is one process's: the ones the agent stopped afterwards (SIGTERM)
+    had raised it too, only later than the record's poll saw -- every process failed alike, no rank is a culprit."""
+    said = Counter((e.data["type"], e.data.get("message") or "") for e in c.exceptions
+                   if e.rank is None and not e.data.get("line") and not R_VICTIM_EXC.match(e.data["type"]))
+    most = max(said.values(), default=0)
+    return most if most > listed else 0
 
 
 def root_not_shown(c: Collected, fails: list[Event]) -> bool:

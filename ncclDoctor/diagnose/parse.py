@@ -48,6 +48,8 @@ from ncclDoctor.diagnose.signatures import Event, _int
 
 # a long line that ends inside a word cut at its hyphen or inside an arrow ("... but store-" / ">get('0') got error"):
 # a terminal wrapped it there, like a line ending in a letter or digit
+# lines between a traceback's device-selection frame and the CUDA error it raised (CuPy's runtime frames between)
+_SET_DEVICE_NEAR = 12
 _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
 # a glog/TORCH_WARN header whose message starts on the next line ("[rank3]:[W710 ...ProcessGroupNCCL.cpp:1575]
 # Warning: WARNING:" / "destroy_process_group() was not called ..."): a paste wrapped it after the header, however short
@@ -156,6 +158,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # process's (_sites_apart)
         self._sites: list[tuple[int, str]] = []
         self._tb_heads: list[int] = []
+        self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
         # the last traceback header's line and the rank its launcher prefix names ("[rank3]: Traceback ..."), and an
         # unranked CUDA OOM naming its GPU still waiting for a ranked traceback pasted right below it (_oom_tb_rank)
         self._tb_rank: tuple[int, int | None] = (-999, None)
@@ -197,6 +200,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
         self._accel: dict[str, int] | None = {}  # accelerate's num_processes / num_machines read (_accel_world)
+        # accelerate's main_process_ip when it names the host itself, and the most machines asked for (_accel_world)
+        self._accel_loop: dict[str, object] | None = {"ip": None, "machines": 0}
         self._cmd: dict | None = None  # a launch command's processes per node, nodes, world size (_launch_world)
         self._announced_unfit = False  # a rank announced past that world was kept aside
         self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
@@ -517,6 +522,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._gather_frame = (lineno, S.R_OBJECT_GATHER_FRAME.search(body).group(1))
         elif "in backward" in body and S.R_BACKWARD_FRAME.search(body):
             self._site(lineno, "backward")
+        elif ("etDevice" in body or "set_device" in body or "cuda.Device(" in body) and S.R_SET_DEVICE_FRAME.search(
+                body):
+            self._set_device = lineno
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
             self._oom_tb_rank(lineno, text)
@@ -713,6 +721,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
+        if ev is not None and ev.kind == "cuda_error" and 0 < lineno - self._set_device <= _SET_DEVICE_NEAR:
+            # raised by the frame that selects the process's GPU, right above it (verdict.cuda._ordinal_launch)
+            ev.data["at_set_device"] = True
         if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines

@@ -727,7 +727,11 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"  # the enum's name
                    # a C++ runtime's check of a CUDA allocation call, the call spelled out (TensorRT-LLM's "CUDA runtime
                    # error in ::cudaMallocAsync(ptr, n, stream): out of memory"): the allocation on a GPU failed
-                   r"\bcuda(?:Malloc|MemAlloc)\w{0,20}\([^\n]{0,160}?\)\s?: out of memory")
+                   r"\bcuda(?:Malloc|MemAlloc)\w{0,20}\([^\n]{0,160}?\)\s?: out of memory|"
+                   # the same on another accelerator (lead rule AN (2)): torch's XPU / ROCm allocators ("XPU out of
+                   # memory. Tried to allocate ...", "HIP out of memory"), Unified Runtime's and Level Zero's device
+                   # memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+                   r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
 # free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in
@@ -1022,6 +1026,13 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           # (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line 351 in file
                           # .../csrc/pythonInterface.c"): a CUDA error only when the file is C/C++/CUDA source
                           r"\bError ([a-z][^\n]{2,100}?) at line \d{1,6} in file \S{1,200}\.(?:c|cc|cpp|cu|cuh)\s*$")
+# A non-CUDA accelerator's runtime error, read like CUDA's (lead rule AN (2)): Intel's Unified Runtime under torch's
+# XPU / SYCL ("RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)", a UR or
+# Level Zero result code named alone: "UR_RESULT_ERROR_DEVICE_LOST", "ZE_RESULT_ERROR_UNKNOWN"). Its device-memory code
+# (39, OUT_OF_DEVICE_MEMORY) is an OOM (R_OOM), not this; 40 OUT_OF_RESOURCES is not memory.
+R_ACCEL_ERROR = re.compile(r"\b(?P<backend>\w{2,16}) backend failed with error: (?P<code>\d{1,4}) "
+                           r"\((?P<name>UR_RESULT_ERROR_[A-Z_]{2,60})\)|"
+                           r"\b(?P<bare>(?:UR|ZE)_RESULT_ERROR_[A-Z_]{2,60})\b")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")
@@ -1517,6 +1528,12 @@ R_SETTINGS_CHECK = re.compile(
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
 R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=[\"'`]?\w{1,40}[^.;]{0,80})")
+# A script's own check of its settings printing the combinations it accepts as a list's header ("Valid configurations
+# (base model / tokenizer):", one "- name: a / b" line each after it) and exiting: the values every process is given
+# (a model with a tokenizer, a vocabulary size) do not form one of them, so every rank would stop the same way (lead
+# rules W, Q: config, no rank). Only the header shape, a line of its own ending in ':' -- CUDA's "invalid configuration
+# argument" (a kernel launch's error) is no list of choices.
+R_VALID_CHOICES = re.compile(r"^\W{0,4}(Valid config(?:uration)?s?\b[^\n:]{0,120}):\s*$")
 # A framework's own check refusing how the launch maps processes to devices, as a statement with or without an
 # exception class before it (lead rules W, AA (1)): XGBoost's "Multiple processes within communication group running
 # on same CUDA device is not supported" (its CHECK's text, often on the lines after the XGBoostError), accelerate's
@@ -1528,6 +1545,32 @@ R_SETTINGS_REFUSED = re.compile(
     r"\b(?:can't|cannot|can not) (?:train|be used|run)[^\n]{0,120}?\bin any distributed mode")
 # the kind of check it is, for its fix: the device each process uses, or a model loaded across devices
 R_SAME_DEVICE = re.compile(r"same (?:CUDA|GPU) device")
+# A framework's own check that two of the job's settings cannot be combined, as a statement with or without an
+# exception class before it (lead rule W): DeepSpeed's pipeline engine asserting "ZeRO-2 and ZeRO-3 are incompatible
+# with pipeline parallelism", "--fp16 and --bf16 are mutually incompatible", "sequence parallelism cannot be used
+# together with ...". Every rank is started with the same settings: config, no rank. Read only where the statement
+# names a parallelism or training setting (R_SETTINGS_TERM) and not a version or an install (a library built for
+# another CUDA or GPU is another reading), and never as a warning that the framework goes on after (R_CLASH_GOES_ON).
+R_SETTINGS_CLASH = re.compile(
+    r"(?i:\b(?:is|are)\s+(?:mutually\s+)?(?:incompatible|not\s+compatible)\b"
+    r"|\b(?:cannot|can\s?not|can't)\s+be\s+(?:used|combined|enabled)\s+(?:together\s+)?with\b)")
+R_SETTINGS_TERM = re.compile(
+    r"(?i:\bZeRO\b|\bzero[_ -]?stage|\bZeRO-?\d|\bpipeline|\b(?:tensor|sequence|context|expert|model|data)[_ -]"
+    r"(?:model[_ -])?parallel|\bparallelism\b|\bFSDP\b|\bDDP\b|\bDeepSpeed\b|\boffload|\bshard|checkpointing\b|"
+    r"gradient[_ ]accumulation|micro[_ ]?batch|\bfp16\b|\bbf16\b|mixed[_ ]precision|world[_ ]size)"
+    r"|(?:^|\s)--[a-z][\w-]{1,60}")
+R_CLASH_GOES_ON = re.compile(r"(?i:warn|\bINFO\b|ignor|disabl|fall(?:ing)?\s+back|automatically|defaulting|"
+                             r"\bversions?\b|\bdriver\b|compiled|installation|installed|capability|\bsm_\d|toolkit)")
+
+
+def settings_clash(text: str) -> re.Match | None:
+    """A framework's own check saying two of the job's settings cannot be combined (R_SETTINGS_CLASH, lead rule W):
+    its match where the statement names a parallelism or training setting and is neither a warning the framework goes
+    on after nor about a version or an install; None otherwise."""
+    m = R_SETTINGS_CLASH.search(text)
+    if m is None or not R_SETTINGS_TERM.search(text) or R_CLASH_GOES_ON.search(text):
+        return None
+    return m
 # The job's shared software failing to build at start-up (lead rule AF (2)): torch's cpp_extension JIT build of an op
 # (DeepSpeed's op builder, a custom kernel) running ninja or a compiler that exits non-zero ("CalledProcessError:
 # Command '['ninja', '-v']' returned non-zero exit status 1.", then "RuntimeError: Error building extension 'X'"). One
@@ -1559,9 +1602,16 @@ R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30
 # torch's lazy CUDA init refusing a process started by fork after its parent had initialised CUDA
 # (torch/cuda/__init__.py: "Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must
 # use the 'spawn' start method"): the start method every worker of a pool (vLLM's workers, a DataLoader's) is started
-# with (rule AF (2))
+# with (rule AF (2)). A launcher's own words for the same refusal, caught from its forked workers: accelerate's
+# notebook_launcher ("CUDA has been initialized before the `notebook_launcher` could create a forked subprocess", and
+# its pre-launch check "An issue was found when verifying a stable environment for the notebook launcher. ... identify
+# which one is problematic and causing CUDA to be initialized."), and its check of the parent before it forks ("you
+# need to avoid running any instruction using `torch.cuda` in any cell")
 R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. To use CUDA with multiprocessing, "
-                         r"you must use the '?spawn'? start method)?")
+                         r"you must use the '?spawn'? start method)?|"
+                         r"\bCUDA (?:has|had) (?:already )?been initiali[sz]ed before [^\n]{0,80}?\bfork(?:ed|ing)?\b|"
+                         r"\bcausing CUDA to be initiali[sz]ed\b|"
+                         r"\bavoid running any instruction using `?torch\.cuda`? in any cell")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
@@ -1597,6 +1647,11 @@ R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was buil[dt] witho
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
                        r"\bdistributed NCCL backend is not available|"
+                       # torch's own CUDA entry points called in a torch built without CUDA (torch/cuda/__init__.py
+                       # _lazy_init: "AssertionError: Torch not compiled with CUDA enabled"): a CPU or another
+                       # accelerator's build (Intel XPU, ROCm's "HIP") running CUDA-only code -- the same build and code
+                       # on every rank (lead rules Q, AF (2)), config, no rank
+                       r"(?P<nocuda>\bTorch not compiled with (?P<api>CUDA|HIP|XPU|MPS) enabled)|"
                        r"(?P<lib>\bUnable to load (?:the )?NCCL library)|"
                        # the mpi backend given GPU tensors with an MPI build that cannot carry them (ProcessGroupMPI.cpp
                        # "CUDA tensor detected and the MPI used doesn't have CUDA-aware MPI support"): the backend and
@@ -1707,10 +1762,19 @@ R_NCCL_BACKEND = re.compile(r"init_process_group\(\s*(?:backend\s*=\s*)?['\"]ncc
 # DeepSpeed's runner's command line of its per-node launcher ("cmd = python -u -m deepspeed.launcher.launch
 # --world_info=... --master_addr=... --master_port=... [--flags] USER_SCRIPT USER_ARGS"): what follows the module
 R_DS_LAUNCH_CMD = re.compile(r"-m deepspeed\.launcher\.launch\s+(--world_info=\S{1,8192}.{0,4000})")
+# A traceback frame selecting the process's GPU (torch.cuda.set_device(i), torch's _cuda_setDevice, CuPy's
+# cupy.cuda.Device(i).use() and its runtime.setDevice, cudaSetDevice): an error right under it is that selection's
+R_SET_DEVICE_FRAME = re.compile(r"\b(?:torch\.cuda\.set_device\(|_cuda_setDevice\(|"
+                                r"cuda\.Device\([^)\n]{0,80}\)\.use\(|cudaSetDevice\(|"
+                                r"in (?:[\w.]{0,80}\.)?(?:set_device|setDevice|cudaSetDevice)\s*$)")
 # accelerate's world settings as its env dump ("- num_processes: 1"), config file ("num_machines: 2", JSON's
 # "num_processes": 8) or launch command ("--num_processes=8", "--num_machines 2") print them; num_processes is the
 # total over all machines (readers.settings._accel_world)
 R_ACCEL_COUNT = re.compile(r"(?<![\w.])(?:--)?(num_processes|num_machines)['\"]?(?:\s*[:=]\s*|\s+)['\"]?(\d{1,6})\b")
+# accelerate's coordinator address the same ways ("main_process_ip: 127.0.0.1", "--main_process_ip localhost",
+# "main_process_ip=..."): a loopback one beside num_machines > 1 names each machine itself
+# (readers.settings._accel_world)
+R_ACCEL_MAIN_IP = re.compile(r"(?<![\w.])(?:--)?main_process_ip['\"]?(?:\s*[:=]\s*|\s+)['\"]?([\w.:\[\]-]{1,255})")
 # accelerate launch's notice that it used defaults for values not passed ("More than one GPU was found, enabling
 # multi-GPU training. If this was unintended please pass in `--num_processes=1`."), and its list of those values, one
 # a line under "The following values were not passed to `accelerate launch` and had defaults used instead:"

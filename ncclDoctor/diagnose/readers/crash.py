@@ -54,6 +54,14 @@ class CrashReaders:
             ev = self._context(lineno, text, "cuda_check")
             ev.data.update(what="a CUDA error found by the watchdog's check of a finished work", watchdog=True)
             return ev
+        a = S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text else None
+        if a and not S.R_OOM.search(text):  # another accelerator's runtime error, read as CUDA's (lead rule AN (2))
+            name = a.group("name") or a.group("bare")
+            ev = self._context(lineno, text, "cuda_error")
+            ev.data.update(what=(f"{a.group('backend')} error {a.group('code')} ({name})" if a.group("name")
+                                 else name), cuda_code=None, watchdog=False, accel=True)
+            self._cuda_open = (lineno, ev)
+            return ev
         m = S.R_CUDA_ERROR.search(text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
@@ -198,7 +206,9 @@ class CrashReaders:
         if "Termination signal` is detected" in text:
             return None  # Paddle's report of a stop signal it received (its SignalInfo line says which, from whom)
         r = S.R_SETTINGS_REFUSED.search(self._body) if ("same" in text or "distributed mode" in text) else None
-        if r:  # a framework's own check of the launch's device mapping (lead rules W, AA (1))
+        if r is None and ("compatible" in text or " be " in text) and exception_line(self._body) is None:
+            r = S.settings_clash(self._body)  # two settings a framework's check says cannot go together (rule W)
+        if r:  # a framework's own check of the launch's device mapping or settings (lead rules W, AA (1))
             said = self._body.strip()[:200]
             prev = self._last_exc
             if prev is not None and 0 < lineno - prev[0] <= 3 and not prev[1].data.get("settings"):
@@ -206,6 +216,12 @@ class CrashReaders:
                 return None
             ev = self._context(lineno, text, "traceback_tail")
             ev.data.update(type="Error", message=said, line=True, settings=said)
+            return ev
+        v = S.R_VALID_CHOICES.match(self._body) if "Valid config" in text else None
+        if v:  # a script listing the settings combinations it accepts, before it exits (lead rules W, Q)
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type="Error", message=v.group(1).strip(), line=True, settings=v.group(1).strip(),
+                           choices=True)
             return ev
         m = exception_line(self._body)
         if not m:
@@ -223,7 +239,7 @@ class CrashReaders:
         if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
             ev.data["in_handler"] = True
         said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
-        if (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_SETTINGS_CHECK.search(said)) or (
+        if (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))) or (
                 m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
             ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
@@ -506,3 +522,4 @@ class CrashReaders:
             ev.data["warn"] = "NVSHMEM bootstrap: " + m.group(1)
             return ev
         return None
+

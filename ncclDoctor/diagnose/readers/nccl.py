@@ -176,11 +176,13 @@ class NcclReaders:
 
     def _no_nccl(self, lineno: int, text: str) -> Event | None:
         m = S.R_NO_NCCL.search(text)
-        if not m or (m.group("backend") and self._body.lstrip().startswith("raise ")):
+        if not m or ((m.group("backend") or m.group("nocuda")) and self._body.lstrip().startswith("raise ")):
             return None  # (a traceback's source line of the check: its exception line follows)
         ev = self._context(lineno, text, "no_nccl")
         ev.data["what"] = ("library" if m.group("lib") else "backend" if m.group("backend") else
-                           "cuda_mpi" if m.group("mpi") else m.group(0))
+                           "cuda_mpi" if m.group("mpi") else "no_cuda" if m.group("nocuda") else m.group(0))
+        if m.group("nocuda"):  # which device API the build lacks
+            ev.data["api"] = m.group("api")
         if m.group("backend"):  # the backend named, as the check printed it
             ev.data["backend"] = m.group("gone") or m.group("bad")
         return ev

@@ -19,10 +19,15 @@ class SettingsReaders:
         Engine v1.5.0 supports only MPI bootstrap backend."): the launch every rank shares (verdict.launch._launch_mode,
         lead rules V (1), W). And torch refusing CUDA in a process started by fork (signatures.R_CUDA_FORK): the start
         method every worker shares (verdict.launch._cuda_fork, lead rule AF (2))."""
-        f = S.R_CUDA_FORK.search(text) if "forked subprocess" in text else None
+        f = S.R_CUDA_FORK.search(text) if ("forked subprocess" in text or "CUDA to be initiali" in text
+                                            or "torch.cuda` in any cell" in text) else None
         if f:  # a worker forked after its parent initialised CUDA: the start method every worker shares (rule AF (2))
             ev = self._context(lineno, text, "cuda_fork")
-            ev.data["said"] = f.group(0)
+            # torch's own sentence alone; a launcher's message from its start (after the last ": " before it: what
+            # its check did), the words themselves at its end
+            start = self._body.rfind(": ", 0, f.start()) + 2 if ": " in self._body[:f.start()] else 0
+            ev.data["said"] = (f.group(0) if f.group(0).startswith("Cannot") else
+                               self._body[start:f.end()].strip()[:300])
             return ev
         m = S.R_BOOTSTRAP_ONLY.search(self._body) if "supports only" in text else None
         if m is None:
@@ -90,7 +95,7 @@ class SettingsReaders:
         init_process_group with a literal rank at or past its literal world size (its code line in a traceback), or
         torchrun's command line giving a node a loopback master address (any node rank: node 0's beside it says one
         host runs both)."""
-        if "num_" in text and (ev := self._accel_world(lineno, text)) is not None:
+        if ("num_" in text or "main_process_ip" in text) and (ev := self._accel_world(lineno, text)) is not None:
             return ev
         if "init_process_group(" in text and (kw := _call_settings(text)) and "rank" in kw and "world_size" in kw:
             if kw["rank"] >= kw["world_size"] > 0:
@@ -118,17 +123,39 @@ class SettingsReaders:
             ev.rank = None  # the launcher's notice, not a rank's
             ev.data["what"] = "accelerate defaults notice"
             return ev
-        if self._accel is None or is_failure_line(self._body):
+        if is_failure_line(self._body):
             return None
+        if (st := self._accel_loop) is not None:  # what _accel_loopback reads, from every such line
+            if (ip := S.R_ACCEL_MAIN_IP.search(self._body)) and S.is_loopback(ip.group(1)) and st["ip"] is None:
+                st["ip"] = ip.group(1)
+            st["machines"] = max([st["machines"]] + [int(v) for k, v in S.R_ACCEL_COUNT.findall(self._body)
+                                                     if k == "num_machines"])
+        if self._accel is None:
+            return self._accel_loopback(lineno, text)
         for k, v in S.R_ACCEL_COUNT.findall(self._body):
             self._accel.setdefault(k, int(v))
         procs, machines = self._accel.get("num_processes"), self._accel.get("num_machines")
         if procs is None or machines is None or procs >= machines:
-            return None
+            return self._accel_loopback(lineno, text)
         ev = self._context(lineno, text, "launch_args")
         ev.rank = None  # the launch's settings, not a process's own line
         ev.data.update(accel_procs=procs, accel_machines=machines)
         self._accel = None  # one event per file
+        return ev
+
+    def _accel_loopback(self, lineno: int, text: str) -> Event | None:
+        """accelerate's main_process_ip naming the host itself (127.0.0.1, localhost) while its num_machines (on the
+        command line or in the config file; the command line's wins, so the most shown) asks for several machines: the
+        coordinator every machine connects to is each machine's own loopback, so no other machine reaches machine 0's
+        and the world cannot form (lead rules AE, AA (1); verdict.world.world_unfit): one launch_args event per file
+        once both are read."""
+        st = self._accel_loop
+        if st is None or st["ip"] is None or st["machines"] < 2:
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # the launch's settings, not a process's own line
+        ev.data.update(accel_loopback=st["ip"], accel_machines=st["machines"])
+        self._accel_loop = None  # one event per file
         return ev
 
     def _node_launch(self, lineno: int, text: str) -> Event | None:
@@ -392,10 +419,12 @@ class SettingsReaders:
             ev.data["procid_node_rank"] = procid
             self.aside.append(ev)
         p = S.nproc_per_node(text)
-        if p is None or p.count is None or is_failure_line(self._body):
-            return  # "gpu" / "auto": as many processes as the node has GPUs, nothing to set against them
+        if p is None or is_failure_line(self._body):
+            return
         ev = self._context(lineno, text, "launch_procs")
         ev.rank = None  # a command line, not a process's own line
+        # "gpu" / "auto": as many processes as the node has GPUs, nothing to set against them (procs None); still a
+        # launch line shown (verdict.cuda._ordinal_launch)
         ev.data["procs"] = p.count
         v = S.R_ARG_VISIBLE.search(text[:p.start])  # the variable set for this command, before its arguments
         if v:

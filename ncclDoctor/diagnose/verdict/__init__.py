@@ -104,6 +104,7 @@ from ncclDoctor.diagnose.verdict.missing import (
     _xla_rendezvous,
 )
 from ncclDoctor.diagnose.verdict.nccl import (
+    _driver_too_old,
     _nccl_builds,
     _nccl_other,
     _retcode_trail,
@@ -178,7 +179,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _mpi_peer_gone,
     _hvd_shut_down,
     _all_joined, _serving_watchdog,
-    _warn_family, _nccl_other,
+    _driver_too_old, _warn_family, _nccl_other,
     _signal, _timeouts, _exited, _teardown_stuck, _died_loading, _fatal_python, _native_crash,
     _workers_raised, _rss_runaway,
 ]

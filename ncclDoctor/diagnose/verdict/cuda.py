@@ -11,6 +11,7 @@ from ncclDoctor.diagnose.reason import Conclusion, waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, place
+from ncclDoctor.diagnose.verdict.nccl import R_DRIVER_REFUSES, driver_refused
 
 # NVIDIA's Xid catalogue (docs.nvidia.com/deploy/xid-errors): the ones that mean the hardware or driver,
 # and the ones an application causes (13, 31, 43, 45: the application's kernel, or a consequence).
@@ -157,7 +158,7 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         return None
     if tests := [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text)]:
         return _nccl_tests_past_gpus(tests)
-    launches = c.samples.get("launch_procs", [])
+    launches = [e for e in c.samples.get("launch_procs", []) if e.data["procs"] is not None]  # not "gpu" / "auto"
     shown = [e.data["gpus"] for e in c.samples.get("gpus_shown", [])]
     past = [(e.data["procs"], e.data["gpus"], e, "CUDA_VISIBLE_DEVICES on that command line leaves")
             for e in launches if e.data.get("gpus") is not None and e.data["procs"] > e.data["gpus"]]
@@ -195,6 +196,35 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         "shows, or CUDA_VISIBLE_DEVICES leaves); a model whose model-parallel size is larger needs that many GPUs "
         "(or a smaller model / checkpoint whose model-parallel size equals the number of GPUs).",
         "high", [], [e.brief()] + [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _ordinal_launch(evs: list[Event], tagged: list[int]) -> Verdict | None:
+    """Lead rules Q and W: 'invalid device ordinal' is CUDA refusing a device index at or past the GPUs the process
+    sees (cudaErrorInvalidDevice, at torch.cuda.set_device, CuPy's Device(i).use(), cudaSetDevice) -- the index comes
+    from how the job was launched (the local rank, a --cuda-id / device argument, CUDA_VISIBLE_DEVICES), never from a
+    faulty GPU. With no launch line shown (one is read by _procs_past_gpus, which knows the processes per node), it is
+    the launch's device assignment every process shares: config, no rank -- where no line names the process, or where
+    the rank's own lines (TAGGED) show it raised by the frame that selects its GPU (torch.cuda.set_device, CuPy's
+    Device(i).use()). A tagged rank's ordinal raised elsewhere (an index its code computed) stays its CUDA error, and a
+    launcher's record naming the one failed rank is read by rule A (round 23's simpletuner-40)."""
+    if not evs or not all("invalid device ordinal" in ((e.data.get("what") or "") + " " + e.text).lower()
+                          for e in evs):
+        return None
+    if tagged and not all(e.data.get("at_set_device") for e in evs):
+        return None  # a rank's own ordinal elsewhere (an index its code computed) stays its CUDA error
+    where = ("the frame selecting its GPU" if all(e.data.get("at_set_device") for e in evs) else "its CUDA call")
+    who = f"{_named(tagged)} asked" if tagged else "a process asked"
+    return Verdict(
+        "config",
+        f"{who} CUDA for a GPU index its host does not have ('invalid device ordinal' at {where}): the device index "
+        "comes from the launch (the local rank, a device / cuda_id argument, CUDA_VISIBLE_DEVICES), which gives every "
+        "process its GPU the same way -- a launch setting, not a CUDA fault and not one rank's",
+        "Give each process a device index below the number of GPUs it sees: count them on every host (nvidia-smi -L; "
+        "with CUDA_VISIBLE_DEVICES set, only those, renumbered from 0), start no more processes per host than that "
+        "(--nproc_per_node / num_processes / the launch script's world_size and pipeline or tensor group sizes per "
+        "host), and derive the index from the local rank (torch.cuda.set_device(LOCAL_RANK), the script's --cuda-id "
+        "/ device argument as local rank modulo the number of GPUs), not the global rank.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
 def _nccl_tests_past_gpus(evs: list[Event]) -> Verdict:
@@ -302,7 +332,10 @@ def _ucx_cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    evs = c.samples.get("cuda_error", []) + [
+    # lead rule X (3): the driver refusing a call for its version, returned by NCCL as its internal error, is NCCL's
+    # build against the driver (verdict.nccl._driver_too_old), not a CUDA fault
+    refused = driver_refused(c) is not None
+    evs = [e for e in c.samples.get("cuda_error", []) if not (refused and R_DRIVER_REFUSES.search(e.text))] + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
     ]
     cut = not evs and not any("driver shutting down" in (e.data.get("what") or "") for e in c.samples.get("benign", []))
@@ -356,6 +389,21 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "ROCm / amdgpu driver version pair and take the GPU out of the job until it passes a stress test "
                "(rocm-validation-suite, rvs). A 'GPU Hang' can also be a kernel that never finishes: rerun with "
                "AMD_LOG_LEVEL=3 or HIP_LAUNCH_BLOCKING=1 to find it.")
+    elif accel := [e for e in evs if e.data.get("accel")]:
+        # another accelerator's runtime (Intel's Unified Runtime / Level Zero under torch's XPU) read as CUDA's (lead
+        # rule AN (2)); its out-of-device-memory code is an OOM (readers/crash._oom), not this
+        said = accel[0].data["what"]
+        who = f"rank {ranks[0]}" if len(ranks) == 1 else "the rank that raised it"
+        what = (f"an accelerator runtime error ({said}: Intel's Unified Runtime / Level Zero, torch's XPU device): "
+                "the device or its runtime failed that process's call, not a peer")
+        fix = (f"Check the GPU / node of {who}: xpu-smi (xpu-smi discovery, xpu-smi diag -d N for its health), dmesg "
+               "for the i915 / xe driver's errors; exclude the bad node (drain it) if the same device fails again. "
+               "OUT_OF_RESOURCES means the device runtime ran out of a resource, often device memory under another "
+               "name (or command queues, events): reduce batch size / activation memory (activation checkpointing), "
+               "and keep the Intel GPU driver, oneAPI / Level Zero runtime and torch XPU builds a matching set "
+               "(ZE_DEBUG=1 or UR_LOG_LEVEL0=\"level:error;output:stderr\" shows the failing call).")
+        if "OUT_OF_RESOURCES" not in said:
+            fix = fix.replace("OUT_OF_RESOURCES means", "If it says OUT_OF_RESOURCES: it means")
     elif cut:
         what, fix = (
             "a CUDA error that the watchdog found checking a finished collective's CUDA event (c10's backtrace through "
@@ -612,6 +660,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks = lone.culprits if lone is not None and lone.exitcode not in own else []
         only = lone.who if ranks else ""
         conf = "medium" if ranks else conf
+    # named by a launcher's record or a teardown note, not by the failing lines' own rank tags
+    recorded = bool(ranks) and ranks != shown
+    if (not recorded and not xids and not hsa and other is None and not c.samples.get("launch_procs")
+            and (launch := _ordinal_launch(evs, ranks))):
+        return launch
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
     if warns and all(_SETUP_CUDA.search(e.text) for e in warns):
         # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the

@@ -245,10 +245,11 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                       else "; it is an HTTP client's (requests/urllib3), a download whose server "
                                       "reset or refused it, not a connection of the job's" if http else ""),
                        (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else "")
-                       + "Fix the exception that traceback ends in (read the frames above that line); "
+                       + f"Fix the exception that traceback ends in, {text[:160]} (read the frames above that line: "
+                       "the last one names the file, line and function of the code that raised it); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
                           "the other ranks show no failure of their own.")
-                       + (" " + LAUNCHER_LOGS[launcher] if launcher else ""),
+                       + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else ""),
                        "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
     if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
         what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
@@ -293,7 +294,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank); decorate the entry point with "
             "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
             "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
-            if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS[launcher]
+            if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS.get(launcher, "")
             + _paddle_files(launcher, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
     cause = ". The cause is in their own output" if alike or every else ". The cause is that process's own traceback"
@@ -519,6 +520,10 @@ _NTSTATUS = {0xC0000005: "access violation", 0xC000001D: "illegal instruction", 
 
 # Where a launcher other than torchrun keeps each rank's own output (its record names the rank, its lines the cause).
 LAUNCHER_LOGS = {
+    "mpiexec (PALS)": ("PALS's mpiexec (HPE Cray: Polaris, Aurora) names the rank and how it ended, not why: read that "
+                       "rank's own lines (mpiexec --line-buffer with a per-rank prefix, or the application's own "
+                       "per-rank log) for its first error; the ranks that 'died from signal 15' after it were only "
+                       "torn down."),
     "srun": ("srun's record names the task (SLURM_PROCID, the rank), not why it exited: read that task's own output "
              "for its traceback (srun --output=job-%j-%t.out / --label keep one file or one prefix per task; sacct -j "
              "JOB shows the step's exit codes); the tasks srun killed after it were only torn down."),

@@ -225,6 +225,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # another exception class shown (a rank's own runtime error): rule A reads it
     e = evs[0]
     said = e.data["settings"]
+    if e.data.get("choices"):
+        return _choices(c, e)
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
     if e.data["message"] and said not in e.data["message"]:
         text += f" -- {said}"
@@ -297,6 +299,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unexpanded variable, a trailing character) by echoing the command the script builds; then relaunch "
             "every node with the same endpoint.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if S.settings_clash(said):  # two settings the framework cannot combine (lead rule W)
+        return _clash_verdict(e, said, text, evs)
     if S.R_SETTINGS_REFUSED.search(said):  # the launch's device mapping (lead rules W, AA (1))
         device = S.R_SAME_DEVICE.search(said) is not None
         return Verdict(
@@ -329,6 +333,56 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
         + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _choices(c: Collected, e) -> Verdict | None:
+    """The script's own list of the settings combinations it accepts ("Valid configurations (base model / tokenizer):")
+    printed before a process exited (lead rules W, Q): the values every process is given are not one of them, so the
+    one process a launcher's record shows exiting is no culprit -- config, no rank. Without an exit shown, the list
+    stopped nothing."""
+    fails = [x for x in c.child_failures + c.worker_failures if (x.data.get("exitcode") or 0) > 0]  # its own exit
+    if not fails:
+        return None
+    what = e.data["settings"]
+    return Verdict(
+        "config",
+        f"the script stopped on its own check of its settings: it printed the combinations it accepts, '{what}' "
+        f"({e.where}), and a process exited with code {fails[0].data['exitcode']} -- the values every process is "
+        "started with are not one of those combinations, so every rank would stop the same way and the process "
+        "the launcher's record names is no culprit",
+        f"Read the list under '{what}' (the lines after it in the output) and launch with one combination it names: "
+        "check each setting it pairs (the model and its matching tokenizer, a vocabulary size, a version) in the "
+        "launch command or config against what is actually loaded (the model's config.json, the tokenizer's "
+        "vocabulary size: len(tokenizer)), correct them -- the same for every rank -- and relaunch.",
+        "high", [], [e.brief()] + [x.brief() for x in fails[:1]], job_wide=True)
+
+
+# DeepSpeed's pipeline engine (PipelineModule; Megatron-DeepSpeed's default GPT model) partitions gradients itself and
+# takes ZeRO stage 0 or 1 only (deepspeed/runtime/pipe/engine.py asserts zero_optimization_stage() < 2)
+_ZERO_PIPE = re.compile(r"(?i)\bZeRO\b[^\n]{0,80}?\bpipeline|\bpipeline[^\n]{0,80}?\bZeRO\b")
+
+
+def _clash_verdict(e, said: str, text: str, evs: list) -> Verdict:
+    """A framework's own check that two of the job's settings cannot be combined (signatures.settings_clash, lead
+    rule W): the settings every rank is started with, config, no rank; the fix names the check's two sides."""
+    m = S.R_SETTINGS_CLASH.search(said)
+    first, rest = said[:m.start()].strip(" :'\"`"), re.sub(r"^with\s+", "", said[m.end():].strip(" .:'\"`"))
+    sides = (f" ('{first[:80]}' against '{rest[:80]}')" if first and rest else f" ('{first[:80]}')" if first else "")
+    fix = (f"Change one of the settings the check names{sides} so the two fit together, the same on every rank's "
+           "command line and config file (the launch script's arguments, the framework's config such as the "
+           "DeepSpeed config JSON), then relaunch every rank.")
+    if _ZERO_PIPE.search(said):
+        fix = ("DeepSpeed's pipeline engine (PipelineModule, used whenever the model is built as pipeline stages -- "
+               "Megatron-DeepSpeed's default, even with --pipeline-model-parallel-size 1) supports ZeRO stage 0 or 1 "
+               "only: use ZeRO-1 (--zero-stage 1, zero_optimization.stage 1 in the DeepSpeed config) with pipeline "
+               "parallelism, or build the model without the pipeline engine (Megatron-DeepSpeed's "
+               "--no-pipeline-parallel) to use ZeRO-2/3. " + fix)
+    return Verdict(
+        "config",
+        f"the job stopped on a framework's own check that two of its settings cannot be combined, {text[:300]} "
+        f"({e.where}): the settings every process is started with conflict, so the rank that printed it is no "
+        "culprit -- every rank would fail the same check",
+        fix, "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -492,6 +546,24 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "c10d -- tcp://HOST:PORT stays valid only as the init_method (where the ranks meet), not as the "
             "backend. Check the spelling where a config passes it (dist_backend), then relaunch.",
             "high", [], [bad.brief()], job_wide=True)
+    nocuda = next((e for e in evs if e.data.get("what") == "no_cuda"), None)
+    if nocuda is not None:  # CUDA-only code in a build without CUDA (lead rules Q, AF (2)): the build every rank runs
+        api = nocuda.data.get("api") or "CUDA"
+        return Verdict(
+            "config",
+            f"code that calls torch's {api} API ran in a torch build without {api} "
+            f"('{strip_prefixes(nocuda.text).strip()[:120]}', {nocuda.where}): a CPU build, or another accelerator's "
+            "(Intel XPU, ROCm) running a CUDA-only path -- the same build and the same code on every rank, so the "
+            "rank a launcher saw exit first is no culprit",
+            f"Make the code and the build agree, then relaunch every rank. On an accelerator other than {api} (Intel "
+            "XPU: torch.xpu): find the CUDA-only call in the traceback (torch.cuda.stream / current_stream / "
+            "set_device, .cuda(), device='cuda') and use the device-agnostic API (torch.accelerator, torch.xpu, "
+            "torch.get_device_module(device)); inside torch itself (FSDP2's foreach_all_gather using "
+            "torch.cuda.stream in older releases) upgrade torch to a version with device-agnostic FSDP2 / the "
+            "matching torch / intel-extension / oneccl build, or patch that call to the device's own stream. On "
+            f"NVIDIA GPUs install torch's {api} build (python -c 'import torch; print(torch.version.cuda, "
+            "torch.cuda.is_available())' must not print None False).",
+            "high", [], [nocuda.brief()], job_wide=True)
     hid = next((e for e in evs if e.data.get("what") == "hidden"), None)
     if hid is not None:  # CUDA_VISIBLE_DEVICES hiding every GPU beside the nccl backend (lead rule Q's last sentence)
         failed = bool(c.worker_failures or c.child_failures or c.kinds.get("worker_failed")
@@ -556,6 +628,17 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     waits = [w for k, w in (("store_timeout", "store's wait for its clients"), ("uniqueid_wait", "ncclUniqueId wait"),
                             ("watchdog_timeout", "collective timeout")) if c.kinds.get(k)]
+    notebook = ""
+    if any("notebook" in e.text or "in any cell" in e.text for e in evs):
+        # accelerate's notebook_launcher forks its workers from the notebook's kernel (the only start method a
+        # notebook's functions survive): CUDA must stay uninitialised in the kernel until it is called
+        notebook = ("The notebook launcher forks its workers from the notebook's own process, so nothing may touch "
+                    "CUDA before notebook_launcher() is called: restart the kernel, and before the launch run no "
+                    "torch.cuda call, no .cuda()/.to('cuda') and no import that initialises CUDA (check each import "
+                    "alone with torch.cuda.is_initialized(); move such imports and the model's creation inside the "
+                    "function you launch), then call notebook_launcher first; or run the code as a script with "
+                    "accelerate launch (or torchrun) instead: a script may start its workers with the spawn method "
+                    "(a notebook's own functions cannot be pickled for it).")
     return Verdict(
         "config",
         f"a worker process could not use CUDA: it was started with the fork start method after its parent had "
@@ -563,10 +646,11 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "started with, so no rank is at fault"
         + (f"; the {' and '.join(waits)} after it is its consequence (the forked workers never reached "
            "init_process_group)" if waits else ""),
-        "Start the workers with the spawn start method: for vLLM set VLLM_WORKER_MULTIPROC_METHOD=spawn (and keep the "
-        "engine's creation under `if __name__ == '__main__':`); with multiprocessing / torch.multiprocessing call "
-        "set_start_method('spawn') (or torch.multiprocessing.spawn); for a DataLoader whose workers touch CUDA pass "
-        "multiprocessing_context='spawn' or keep CUDA out of its dataset. Or do not initialise CUDA in the parent "
+        notebook
+        or "Start the workers with the spawn start method: for vLLM set VLLM_WORKER_MULTIPROC_METHOD=spawn (and "
+        "keep the engine's creation under `if __name__ == '__main__':`); with multiprocessing / torch.multiprocessing "
+        "call set_start_method('spawn') (or torch.multiprocessing.spawn); for a DataLoader whose workers touch CUDA "
+        "pass multiprocessing_context='spawn' or keep CUDA out of its dataset. Or do not initialise CUDA in the parent "
         "before it forks (no torch.cuda call or CUDA tensor before the engine / pool / DataLoader is created).",
         "high", [], [e.brief() for e in evs[:3]], job_wide=True)
 

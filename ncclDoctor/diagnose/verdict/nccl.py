@@ -55,6 +55,22 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "connection between the ranks failed while the communicator was being set up (the interface NCCL "
             "picked, a firewall between the hosts), not a faulty rank",
             _NET_FIX, "medium", [], [e.brief() for e in evs[:3]])
+    internal = [e for e in evs if e.data.get("code") == "ncclInternalError" and e.data.get("last_error")]
+    sock = next((e for e in internal if not e.data.get("mid_run") and _socket_said(e.data["last_error"])), None)
+    if sock is not None:
+        # lead rule X (3): an internal error is classed by its Last error. NCCL (2.18 among others) returns its own
+        # socket's failure in set-up as ncclInternalError ("Socket recv failed while polling for opId": a proxy
+        # call of the connection set-up); a socket of NCCL's failing there is the connection between the ranks,
+        # network_setup with no rank to blame (rules L and O)
+        return Verdict(
+            "network_setup",
+            f"NCCL reported an internal error whose Last error is one of its own sockets failing ('{_what(sock)}'): "
+            "NCCL returns a failure of its sockets (bootstrap, proxy) as ncclInternalError, and here the connection "
+            "between the ranks failed while the communicator was being set up (the interface NCCL picked, a firewall "
+            "or proxy between the hosts, a peer that went away), not a faulty rank",
+            _NET_FIX + " Read the other ranks' logs with NCCL_DEBUG=INFO (or NCCL_DEBUG=WARN): a peer that failed "
+            "first names its own error; NCCL_IB_DISABLE=1 as a test tells an IB set-up problem from the sockets.",
+            "medium", [], [e.brief() for e in evs[:3]])
     if "ncclInternalError" in codes:
         lone = lone_failure(c)  # lead rule A: the one process torchrun shows failing is the rank it happened on
         who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6) else []
@@ -202,6 +218,51 @@ def _eof_who(evs: list) -> str:
 
 
 _NCCL_VERSION = re.compile(r"NCCL version (\d+)\.(\d+)\.(\d+)")
+
+
+# a peer that closed or reset the socket: set-up or a peer gone mid-run (lead rule O), which the words alone do not say
+_PEER_GONE = re.compile(r"closed by (?:remote )?peer|reset by peer|[Bb]roken pipe")
+
+
+def _socket_said(text: str) -> bool:
+    """The Last error is NCCL's sockets' (their subsystem's words), no family reads it more closely, and it is not a
+    peer closing its end."""
+    from ncclDoctor.diagnose.warn_families import classify, subsystem
+
+    return classify(text) is None and subsystem(text).name == "socket" and not _PEER_GONE.search(text)
+
+
+# cuGetErrorString of CUDA_ERROR_NOT_SUPPORTED (801, "API call is not supported in the installed CUDA driver") and of
+# cudaErrorInsufficientDriver (35): the installed driver is older than the API the library was built to call
+R_DRIVER_REFUSES = re.compile(r"not supported in the installed CUDA driver|CUDA driver version is insufficient")
+
+
+def driver_refused(c: Collected):
+    """The ncclInternalError whose Last error is the driver refusing a CUDA call for its version, or None."""
+    return next((e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInternalError"
+                 and R_DRIVER_REFUSES.search(e.data.get("last_error") or "")), None)
+
+
+def _driver_too_old(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule X (3): NCCL's internal error whose Last error is the driver refusing a CUDA call for its version: the
+    NCCL (or torch) build needs a newer driver than the one installed -- a version problem every rank on those hosts
+    shares, NCCL's own failure (not a CUDA fault of a GPU, not a rank's). Before the WARN families, whose capability
+    family reads "is not supported in the ..." as a feature the job asked for."""
+    e = driver_refused(c)
+    if e is None:
+        return None
+    evs = c.samples.get("nccl_error", [])
+    return Verdict(
+        "nccl_internal",
+        f"NCCL reported an internal error whose Last error is the CUDA driver refusing one of its calls ('{_what(e)}'):"
+        " the NCCL/CUDA build in use calls a driver API that the installed NVIDIA driver does not have -- the build "
+        "is too new for the driver, on every rank alike, not a faulty rank or GPU",
+        "Compare the driver with the CUDA version the build needs: nvidia-smi (its Driver Version and the CUDA "
+        "version it supports) against torch.version.cuda and the NCCL version (torch.cuda.nccl.version()). Upgrade "
+        "the NVIDIA driver to one that supports that CUDA version, or install a torch/NCCL build for the CUDA version "
+        "the installed driver supports (downgrade torch to a build for that CUDA, or a matching NCCL version); a "
+        "container can add the CUDA forward-compatibility package (cuda-compat) on a datacenter GPU." + _old_nccl(evs),
+        "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
 
 def _old_nccl(evs: list) -> str:

@@ -100,20 +100,35 @@ def _went_on(c: Collected) -> bool:
 # is in the lines and NCCL is not left on its sockets (rule Z: then the fabric meant to carry the job is not used)
 R_COLLNET_FALLBACK = re.compile(r"Cannot initialize CollNet, using point-to-point network")
 R_COLLNET_START = re.compile(r"\bSHARP\b.{0,40}\b(?:init|create|open)\w* (?:error|fail)|Cannot create SHARP job|"
-                             r"\bCollNet\b.{0,40}\binit\w* (?:error|fail)")
+                             r"\bCollNet\b.{0,40}\binit\w* (?:error|fail)|"
+                             # the plugin's own set-up of its SHARP group (sharp_plugin.c's ncclSharpConnect): "SHARP
+                             # group create: Streaming Tree lock failed (-18)", the error after the step's name
+                             r"\bSHARP\b.{0,40}\b(?:init|create|open)\w*: .{0,80}\b(?:fail|error)")
+# the SHARP library's own log lines (libsharp_coll: "[HOST:RANK:PID - comm.c:374] ERROR Failed to lock SAT tree"),
+# which the plugin's WARN reports again in NCCL's words
+R_SHARP_LIB_LINE = re.compile(r"^\s*\[[\w.-]{1,80}:\d{1,7}:\d{1,9} - \w{1,40}\.c:\d{1,6}\] (?:ERROR|WARN|INFO|DEBUG)\b")
 _COLLNET_WORDS = (
     "the CollNet/SHARP WARNs ('SHARP coll init error', NCCL's 'Cannot initialize CollNet, using point-to-point "
     "network instead', and the set-up's '-> 2' lines of that try) are no failure here: the SHARP plugin could not "
     "start its in-network reduction, and NCCL went on over its own point-to-point network (IB), which carries the "
     "job. To stop asking for it set NCCL_COLLNET_ENABLE=0; to use SHARP, run its aggregation manager (sharp_am) on "
-    "the subnet manager's node and check the plugin's SHARP_COLL_* settings")
+    "the subnet manager's node and check the plugin's SHARP_COLL_* settings (a streaming aggregation tree, SAT, that "
+    "cannot be locked: SHARP_COLL_ENABLE_SAT=0 keeps SHARP's low-latency trees only) and the switches' SHARP "
+    "support; NCCL_DEBUG=INFO shows which network NCCL went on with")
 
 
 def collnet_fell_back(c: Collected) -> bool:
-    """Rule AH (2): NCCL said it gave CollNet up for its point-to-point network, and no host is left on sockets."""
-    if not any(R_COLLNET_FALLBACK.search(e.text) for e in c.samples.get("nccl_warn", [])):
+    """Rule AH (2): NCCL said it gave CollNet up for its point-to-point network, and no host is left on sockets. Its
+    own "Cannot initialize CollNet" line may not be pasted: the SHARP plugin's failure to start (its job, its group)
+    with nothing failing after it -- no NCCL error raised in a process, no other WARN that is not one of the
+    plugin's -- is the same try given up, the collectives carried on NCCL's point-to-point network."""
+    warns = c.samples.get("nccl_warn", [])
+    if any(e.data.get("network") == "Socket" for e in c.samples.get("transport", [])):
         return False
-    return not any(e.data.get("network") == "Socket" for e in c.samples.get("transport", []))
+    if any(R_COLLNET_FALLBACK.search(e.text) for e in warns):
+        return True
+    return (any(R_COLLNET_START.search(e.text) for e in warns) and not c.samples.get("nccl_error")
+            and all(R_COLLNET_START.search(e.text) for e in warns))
 
 
 

@@ -10,7 +10,7 @@ from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_STORAGE_ERR, R_VICTIM_EXC
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
-from ncclDoctor.diagnose.verdict.noise import unread_before_done
+from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
 
 # torch.distributed.rpc's timeout of a remote call (TensorPipe agent: "RPCErr:1:RPC ran for more than set timeout
 # (180000 ms) and will now be marked with an error"): the peer that should answer stalled or died; no rank is named
@@ -157,13 +157,17 @@ def _unread_words(c: Collected) -> Verdict | None:
     not supported); nobody is named, at low confidence."""
     if not c.unread or unread_before_done(c):  # a run completed after them: they stopped nothing (rules K, N)
         return None
-    read = generic.reading([u.text for u in c.unread])
-    quoted = c.unread[read[3] if read else 0]
+    # rule AH (2): where the SHARP plugin's try was given up, its library's own ERROR lines are that try's too
+    unread = [u for u in c.unread if not R_SHARP_LIB_LINE.search(u.text)] if collnet_fell_back(c) else c.unread
+    if not unread:
+        return None
+    read = generic.reading([u.text for u in unread])
+    quoted = unread[read[3] if read else 0]
     said = f"the lines report a failure in words no known family reads ('{quoted.text[:200]}')"
-    proof = [quoted.brief()] + [u.brief() for u in c.unread[:3] if u is not quoted][:2]
+    proof = [quoted.brief()] + [u.brief() for u in unread[:3] if u is not quoted][:2]
     if read is None:
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
-                       (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in c.unread) else "")
+                       (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
                        + _READ_AROUND, "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "

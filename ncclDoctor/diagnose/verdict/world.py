@@ -279,6 +279,23 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             "machine set num_machines: 1. (torchrun's nproc_per_node is per node; accelerate's num_processes is not.)",
             "high" if failed else "medium", [], [acc.brief()] + [e.brief() for e in (failed or [])[:2]],
             job_wide=True)
+    lo = next((e for e in evs if e.data.get("accel_loopback")), None)
+    if lo is not None and not calls:
+        a, m = lo.data["accel_loopback"], lo.data["accel_machines"]
+        return Verdict(
+            "config",
+            f"accelerate's settings ask for num_machines: {m} with main_process_ip: {a} ('{lo.text.strip()[:120]}'): "
+            "a loopback address names each machine itself, so every machine other than machine 0 looks for the "
+            f"coordinator (rank 0's store) on itself, where it is not, and the world of {m} machines cannot "
+            f"form{after} -- a launch setting every machine shares, not a rank's fault",
+            "Set main_process_ip to machine 0's IP address that the other machines can reach (not 127.0.0.1 / "
+            "localhost; MASTER_ADDR is set from it) and the same main_process_port, open between the machines, in the "
+            "accelerate config (accelerate config, or --main_process_ip on the accelerate launch command line) of "
+            "every machine, with the same num_machines and num_processes (the total over all machines) and "
+            "machine_rank 0 on machine 0 and 1, 2, ... on the others (not machine_rank 0 everywhere); check from "
+            "another machine: nc -zv MAIN_PROCESS_IP MAIN_PROCESS_PORT.",
+            "high" if failed else "medium", [], [lo.brief()] + [e.brief() for e in (failed or [])[:2]],
+            job_wide=True)
     if calls:
         e = calls[0]
         r, w = e.data["arg_rank"], e.data["arg_world"]

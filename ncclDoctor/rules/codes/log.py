@@ -246,6 +246,19 @@ UNREADABLE = rule(
     fix="Check the named files (a truncated .gz: copy it again once the job has finished writing it).",
 )
 
+REASONING_STOPPED = rule(
+    "LOG033", "error", "diagnose's reasoning stopped with an internal error",
+    why="""
+A bug in ncclDoctor stopped the step that draws the verdict from what was read. Every other
+finding, the per-rank timeline and the settings read from the logs are still reported; only
+the verdict (cause, culprits, fix) is missing. The run exits 70, ncclDoctor's own error.
+""",
+    fix="""
+Read the other findings and the timeline; please report the bug with the input (or the
+lines around the failure) and the traceback NCCLDOCTOR_DEBUG=1 prints.
+""",
+)
+
 NOTHING_FOUND = rule(
     "LOG031", "info", "No known failure signature in the input",
     why="""
