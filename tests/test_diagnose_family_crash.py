@@ -122,6 +122,37 @@ def test_a_harness_naming_the_failed_nccl_call_and_its_code_reads_the_code(tmp_p
     assert "NCCL_DEBUG=INFO" in v["fix"], v
 
 
+# a library's own NCCL check printing the ncclResult_t as a bare number (fastmoe's NCCL_SAFE_CALL, round 52: "NCCL
+# Error at .../global_exchange.cpp:127 value 5"): the number is NCCL's code (nccl.h: 1 unhandled cuda, 2 system,
+# 3 internal, 4 invalid argument, 5 invalid usage), read as the same code in words would be; nobody named (rule Q)
+def _moe_boot(host: str, pids: tuple[int, ...], dev: int) -> str:
+    return "".join(nccl_info(host, p, dev, "Bootstrap : Using [0]ib0:10.0.0.11<0>") for p in pids)
+
+
+def test_a_librarys_nccl_check_printing_the_result_code_as_a_number_reads_the_code(tmp_path):
+    for where, value, host, pids, dev, cause in (
+            ("/home/u/fastmoe/cuda/global_exchange.cpp:127", 5, "gpu1", (8194, 8195, 8197), 0, "invalid_usage"),
+            ("/opt/moe/csrc/exchange.cu:88", 5, "node-17", (4410, 4413), 1, "invalid_usage"),
+            ("/srv/tutel/csrc/comm.cpp:301", 2, "a100-04", (991, 992), 3, "nccl_system"),
+            ("/srv/tutel/csrc/comm.cpp:305", 4, "a100-04", (991,), 2, "invalid_usage")):
+        text = f"NCCL Error at {where} value {value}\n" + _moe_boot(host, pids, dev)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == cause and v["culprits"] == [] and not _accused(d), (where, v)
+    # the same code in other words ("returned code N"), on one rank's line: that rank's own CUDA failure (rule A)
+    v = _verdict(tmp_path, "[rank3]: RuntimeError: NCCL failure in moe_ops.cpp:41, returned code 1\n")
+    assert v["cause"] == "cuda_error", v
+
+
+def test_a_bare_value_that_is_no_nccl_failure_is_not_read_as_a_code(tmp_path):
+    """0 is ncclSuccess; a number after "value" on a line that is not NCCL's error says nothing of NCCL."""
+    for line in ("NCCL Error at /opt/moe/csrc/exchange.cu:88 value 0\n",
+                 "Error at /opt/moe/csrc/exchange.cu:88 value 5\n",
+                 "NCCL INFO Channel 00/02 : 0 1, buffer value 5\n"):
+        v = _verdict(tmp_path, line + _moe_boot("node-2", (512, 513), 0))
+        assert v["cause"] != "invalid_usage", (line, v)
+
+
 # lead rule V (2) (round 48): UCX's CUDA transport inside a CUDA-aware MPI failing a CUDA driver call (UCX 1.6's "is
 # failed. ret:", later releases' "failed:"), then the process crashing in MPI's progress and srun ending the others:
 # cuda_error, nobody named (whichever rank receives a GPU buffer hits it); the same crash without that line is not
@@ -2365,6 +2396,48 @@ def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
         assert v["cause"] != "config", (tail, v)
     # a settings-like assert beside a collective timeout: the hang is read, not the check
     hang = watchdog_line(1, 12, "ALLREDUCE", 600012, 600000) + "[rank0]: AssertionError: batch_size must be > 0\n"
+    assert _verdict(tmp_path, hang)["cause"] != "config"
+
+
+# A library's own host-side assertion on the launch shape or its buffer settings (DeepEP's EP_HOST_ASSERT, round 52:
+# "num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode" on two nodes of one GPU each; the combine's chunk check for 16
+# nodes, its file:line a Markdown link in the paste): every rank is launched with the same sizes and config, so
+# config, no rank (rules W, Q), the fix quoting the condition. A condition on a tensor is one call's own error.
+def _ep_assert(cond: str, where: str, prefix: str = "") -> str:
+    return (f"{prefix}  File \"/opt/venv/lib/python3.10/site-packages/deep_ep/buffer.py\", line 88, in __init__\n"
+            f"{prefix}    self.runtime = deep_ep_cpp.Buffer(self.rank, self.group_size, num_nvl_bytes, num_rdma_bytes, "
+            "low_latency_mode)\n"
+            f"{prefix}RuntimeError: Failed: Assertion error {where} '{cond}'\n")
+
+
+def test_a_librarys_host_assertion_on_the_launch_shape_or_buffer_settings_is_config(tmp_path):
+    launch = ("python3 -m torch.distributed.run --nproc_per_node=2 --nnodes=4 --node_rank=0 --master_addr=10.2.0.5 "
+              "--master_port=29511 tests/test_internode.py\n")
+    exit1 = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 1 (pid: 6120) "
+             "of binary: /opt/venv/bin/python3\n")
+    for text, word in (
+            (launch + _ep_assert("num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode",
+                                 "/src/DeepEP/csrc/deep_ep.cpp:41"), "NUM_MAX_NVL_PEERS"),
+            (_ep_assert("num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode", "csrc/deep_ep.cpp:32", "[rank3]: ")
+             + exit1, "nproc_per_node"),
+            ("[tuning] SMs 20, NVL chunk 2, RDMA chunk 16: 30.1 GB/s (RDMA), 58.2 GB/s (NVL)\n"
+             + _ep_assert("num_max_nvl_chunked_recv_tokens / num_rdma_ranks > std::max(num_max_rdma_chunked_send_tokens"
+                          ", num_max_nvl_chunked_send_tokens)",
+                          "/ws/DeepEP/csrc/kernels/[internode.cu:1650](http://internode.cu:1650/)"),
+             "num_max_nvl_chunked_recv_tokens"),
+            (_ep_assert("num_experts % num_ranks == 0", "/opt/ep/csrc/ep.cpp:77"), "num_experts % num_ranks")):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), v
+        assert word in v["fix"] and "launch configuration" in v["fix"], v["fix"]
+
+
+def test_a_host_assertion_on_a_tensor_or_beside_a_failing_run_is_not_a_settings_check(tmp_path):
+    for cond in ("x.size(0) == num_tokens", "topk_idx.dim() == 2 and num_ranks > 0", "ptr != nullptr"):
+        v = _verdict(tmp_path, _ep_assert(cond, "/opt/DeepEP/csrc/deep_ep.cpp:512", "[rank2]: "))
+        assert v["cause"] != "config", (cond, v)
+    hang = watchdog_line(1, 12, "ALLREDUCE", 600012, 600000) + _ep_assert(
+        "num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode", "csrc/deep_ep.cpp:32")
     assert _verdict(tmp_path, hang)["cause"] != "config"
 
 

@@ -208,7 +208,12 @@ R_CUPY_COMM_INIT = re.compile(r"\bNcclCommunicator(?:\.__init__\b|\()")
 R_CUPY_ERR_INIT = re.compile(r"\bNcclError\.__init__\b")
 R_KEYERROR_CODE = re.compile(r"^\s*KeyError: (\d)\s*$")
 NCCL_RESULT = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
-               5: "ncclInvalidUsage", 6: "ncclRemoteError"}
+               5: "ncclInvalidUsage", 6: "ncclRemoteError", 7: "ncclInProgress"}
+# A library's own NCCL check printing the ncclResult_t as a bare number (fastmoe's NCCL_SAFE_CALL: "NCCL Error at
+# .../global_exchange.cpp:127 value 5"; "NCCL error ... returned 2", "NCCL failure ... code 3"): the number is the
+# code (NCCL_RESULT; 0 is ncclSuccess, no failure). Only after NCCL's error/failure words, within the same line.
+R_NCCL_RESULT_NUM = re.compile(r"\bNCCL (?:[Ee]rror|ERROR|[Ff]ailure|FAILURE|call failed)\b[^\n'\"]{0,200}?"
+                               r"\b(?:value|code|result|returned|return code|status)[ :=(]{1,3}(\d{1,2})\b")
 # A test harness or wrapper naming the NCCL call that failed and its ncclResult_t by number (RCCL's unit tests:
 # "[ ERROR    ] Child process 0 fails NCCL call ncclGroupEnd with code 1"): the number is the code (NCCL_RESULT)
 R_NCCL_CALL_CODE = re.compile(r"\bNCCL call (nccl\w{2,40}) (?:(?:fails|failed|returned) )?with (?:error |result )?"
@@ -1613,6 +1618,21 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
                          r"\bcausing CUDA to be initiali[sz]ed\b|"
                          r"\bavoid running any instruction using `?torch\.cuda`? in any cell")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
+# A C++/CUDA library's own host-side assertion printed with its file, line and condition: DeepEP's EP_HOST_ASSERT
+# ("RuntimeError: Failed: Assertion error csrc/deep_ep.cpp:32 'num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode'"),
+# a paste turning FILE:LINE into a Markdown link ("[internode.cu:1713](http://internode.cu:1713/)"). (glibc's
+# "Assertion `x' failed." carries no trigger word of load.py's and is not read here.)
+R_HOST_ASSERT = re.compile(r"\bAssertion (?:error|failed):? (?P<where>\S{1,300}?:\d{1,6})\S{0,80}? "
+                           r"'(?P<cond>[^'\n]{3,300})'")
+# ... whose condition relates the job's launch shape or the library's buffer settings, the same on every rank (lead
+# rules W, Q): a count of ranks, peers, nodes, GPUs, experts or SMs, a chunk or buffer size, a mode flag, a
+# compile-time limit (NUM_MAX_NVL_PEERS). A condition on a tensor or pointer (x.size(0) == num_tokens, a data_ptr,
+# nullptr) is a check of one call's arguments, not of the settings.
+R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|experts?|sms|channels)|"
+                              r"num_max_\w{1,60}|\w{0,40}chunk(?:ed)?_\w{1,60}|\w{0,40}_(?:bytes|buffer_size)|"
+                              r"world_size|\w{1,40}_mode|NUM_[A-Z0-9_]{2,60}|[a-z_]{0,20}(?:rdma|nvl)_ranks?)\b")
+R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|stride|is_contiguous|data_ptr|scalar_type|has_value)\(|"
+                           r"\bnullptr\b|\bNULL\b|\bdtype\b")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
 # (submitit launch scripts' get_shared_folder(): "RuntimeError: No shared folder available"), failing before any

@@ -223,6 +223,9 @@ class CrashReaders:
             ev.data.update(type="Error", message=v.group(1).strip(), line=True, settings=v.group(1).strip(),
                            choices=True)
             return ev
+        h = self._host_assert(lineno, text) if "Assertion" in text else None
+        if h is not None:
+            return h
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
@@ -243,6 +246,25 @@ class CrashReaders:
                 m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
             ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
+        return ev
+
+    def _host_assert(self, lineno: int, text: str) -> Event | None:
+        """A C++/CUDA library's own host-side assertion on the job's launch shape or its buffer settings
+        (signatures.R_HOST_ASSERT, R_ASSERT_SETTING: DeepEP's "Failed: Assertion error deep_ep.cpp:32 'num_ranks >
+        NUM_MAX_NVL_PEERS or low_latency_mode'"), raised as a RuntimeError or printed bare: the same sizes on every
+        rank, so a check of the settings (lead rules W, Q), read by verdict.launch._settings_check as config, no
+        rank. A condition on a tensor or a pointer (R_ASSERT_DATA) is one call's arguments and stays an exception."""
+        h = S.R_HOST_ASSERT.search(self._body)
+        cond = h.group("cond") if h else None
+        if cond is None or not S.R_ASSERT_SETTING.search(cond) or S.R_ASSERT_DATA.search(cond):
+            return None
+        m = exception_line(self._body)
+        said = ((m.group(2) or "").strip() if m else "") or self._body.strip()
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type=m.group(1) if m else "Error", message=said[: S.TEXT_CAP], line=m is None,
+                       settings=said[:200], host_assert=cond.strip(),
+                       assert_at=h.group("where").rsplit("/", 1)[-1].lstrip("[("))
+        self._last_exc = (lineno, ev)
         return ev
 
     def _signal(self, lineno: int, text: str) -> Event | None:

@@ -41,6 +41,9 @@ class NcclReaders:
         call = S.R_NCCL_CALL_CODE.search(text) if code is None and "NCCL call" in text else None
         if call:  # a harness naming the failed call and its result code by number
             code = S.NCCL_RESULT.get(int(call.group(2)))
+        num = S.R_NCCL_RESULT_NUM.search(text) if code is None and "NCCL" in text else None
+        if num:  # a library's own NCCL check printing the ncclResult_t as a number (0: ncclSuccess, no failure)
+            code = S.NCCL_RESULT.get(int(num.group(1)))
         if code is None:
             if "Last error:" not in text:
                 return None
