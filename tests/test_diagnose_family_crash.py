@@ -4291,3 +4291,22 @@ def test_an_illegal_address_or_a_tagged_ordinal_elsewhere_at_the_same_place_stay
            "[rank4]:     h = h.to(f'cuda:{self.stage + 4}')\n"
            "[rank4]: RuntimeError: CUDA error: invalid device ordinal\n")
     assert _verdict(tmp_path, own)["cause"] == "cuda_error"
+
+
+# torch 1.x's own set_device failing (THCudaCheck FAIL in torch/csrc/cuda/Module.cpp, THCPModule_setDevice_wrap) is the
+# frame that selects the GPU, tagged or not (round 52's pycls-142 under a rank prefix); elsewhere a tagged one stays
+def test_torch_1x_set_device_failing_with_invalid_device_ordinal_is_the_launch_tagged_or_not(tmp_path):
+    for prefix, build, line in (("[rank5]:", "pytorch_1595629401015", 59), ("", "pytorch_1587428398394", 247),
+                                ("[default3]:", "pytorch_1603729096996", 61)):
+        text = (f"{prefix}THCudaCheck FAIL file=/opt/conda/conda-bld/{build}/work/torch/csrc/cuda/Module.cpp "
+                f"line={line} error=10 : invalid device ordinal\n"
+                f"{prefix}Traceback (most recent call last):\n"
+                f"{prefix}  File \"tools/train_net.py\", line 24, in <module>\n"
+                f"{prefix}RuntimeError: cuda runtime error (10) : invalid device ordinal at "
+                f"/opt/conda/conda-bld/{build}/work/torch/csrc/cuda/Module.cpp:{line}\n")
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []), (prefix, d["verdict"])
+        assert not _accused(d)
+    other = ("[rank5]:THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1595629401015/work/aten/src/THC/"
+             "THCCachingHostAllocator.cpp line=278 error=10 : invalid device ordinal\n")
+    assert _verdict(tmp_path, other)["cause"] == "cuda_error"

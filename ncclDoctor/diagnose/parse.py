@@ -721,8 +721,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
-        if ev is not None and ev.kind == "cuda_error" and 0 < lineno - self._set_device <= _SET_DEVICE_NEAR:
-            # raised by the frame that selects the process's GPU, right above it (verdict.cuda._ordinal_launch)
+        if ev is not None and ev.kind == "cuda_error" and (0 < lineno - self._set_device <= _SET_DEVICE_NEAR
+                                                          or "csrc/cuda/Module.cpp" in text):
+            # raised by the frame that selects the process's GPU, right above it, or in torch 1.x's own set_device
+            # (THCudaCheck FAIL file=.../torch/csrc/cuda/Module.cpp: THCPModule_setDevice_wrap's cudaSetDevice)
+            # (verdict.cuda._ordinal_launch)
             ev.data["at_set_device"] = True
         if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
