@@ -68,6 +68,51 @@ def test_an_illegal_memory_access_at_the_same_place_still_names_the_rank(tmp_pat
     assert "architecture" not in d["verdict"]["summary"], d["verdict"]
 
 
+# --- session 17 (round 52): a CUDA failure printed by another library's own logger (lead rule AC (1)) -----------------
+# PhysX's error callback prints "FILE (LINE) : internal error : MESSAGE" (Isaac Gym's GPU pipeline, PxgCudaUtils.h's
+# checks of the driver API) and, for a failed copy, the CUDA error code alone on the next line; paths, line numbers,
+# calls and the code here are made up or varied.
+def _physx(calls: tuple[str, ...], code: int, tail: str = "Segmentation fault (core dumped)\n") -> str:
+    src = "/builds/agent/7f3c/source/gpucommon"
+    return ("".join(f"{src}/include/PxgCudaUtils.h ({40 + i}) : internal error : SynchronizeStreams {call} failed\n\n"
+                    for i, call in enumerate(calls))
+            + f"{src}/src/PxgSolverCore.cpp (911) : internal error : memcpy failed fail!\n  {code}\n\n" + tail)
+
+
+def test_a_physics_engines_failed_cuda_calls_are_a_cuda_error_its_library_placed(tmp_path):
+    """Isaac Gym's PhysX reporting failed CUDA driver calls and a copy failing with 700 (illegal address), then the
+    process segfaulting, no rank named: a CUDA error of a process nobody names, not a bare SIGSEGV; the fix gives each
+    rank's simulator its own GPU."""
+    for calls, code in ((("cuEventRecord", "cuStreamWaitEvent"), 700), (("cuLaunchKernel",), 700)):
+        d = _report(tmp_path, _physx(calls, code))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+        assert "illegal" in v["summary"] and "CUDA error 700" in v["summary"], v["summary"]
+        assert "sim_device" in v["fix"] and "one GPU per process" in v["fix"] and "CUDA_LAUNCH_BLOCKING=1" in v["fix"]
+
+
+def test_a_cuda_error_code_or_enum_in_a_librarys_own_line_is_a_cuda_error(tmp_path):
+    """Another library's logger naming the CUDA error by its bare code or its enum alone (no torch 'CUDA error:'
+    text): read as CUDA's own, its meaning in words."""
+    for line, word in (("[warp] error: CUDA error 700 in wp_launch_kernel (sim.py:212)\n", "illegal"),
+                       ("simulator: internal error: kernel failed with cudaErrorIllegalAddress\n", "illegal"),
+                       ("physx error: stream sync returned CUDA_ERROR_LAUNCH_FAILED\n", "launch failed")):
+        d = _report(tmp_path, line + "Segmentation fault (core dumped)\n")
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), (line, v)
+        assert word in v["summary"], (line, v["summary"])
+
+
+def test_a_librarys_failure_with_no_cuda_call_or_code_stays_a_bare_segfault(tmp_path):
+    """The near shape: the same library's lines naming no CUDA call, code or enum (a pinned-memory warning, its own
+    'simulate failed'), and a number alone under a line that is no CUDA failure, before a segfault: no CUDA error."""
+    text = ("/builds/x/PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned memory.\n"
+            "/builds/x/NpScene.cpp (3120) : internal error : PxScene::simulate failed\n  700\n"
+            "Segmentation fault (core dumped)\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] != "cuda_error" and not _accused(d), d["verdict"]
+
+
 def test_a_cuda_graph_capture_failure_names_cuda_graphs(tmp_path):
     """NCCL's strongstream.cc CUDACHECK: "Cuda failure '%s'" with cudaErrorStreamCaptureInvalidated's text."""
     line = ("h:1:2 [1] misc/strongstream.cc:409 NCCL WARN Cuda failure 'operation not permitted when stream is "

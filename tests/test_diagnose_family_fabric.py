@@ -985,6 +985,28 @@ def test_a_unique_id_wait_whose_rank_was_cut_off_the_paste_still_names_rank_0(tm
     assert "rank(s)  " not in d["verdict"]["summary"]
 
 
+def test_a_unique_id_wait_timing_out_names_what_rank_0_was_doing_and_what_to_run(tmp_path):
+    """Lead rule G (round 52): a rank's store get('0') of the ncclUniqueId timing out: rank 0 never reached its first
+    NCCL collective (still loading or preprocessing the dataset): the fix says so, names py-spy on rank 0,
+    preprocessing before launch, the process-group timeout and NCCL_DEBUG=INFO (other ranks, keys, prefixes)."""
+    for r, key, pre in ((3, "0", "torch.distributed.DistBackendError: "), (11, "1", "[rank11]: RuntimeError: ")):
+        text = (f"{pre}[{r}] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value "
+                f"store by key '{key}', but store->get('{key}') got error: Socket Timeout\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", [0]) and r not in _accused(d), v
+        for words in ("rank 0 never reached its first NCCL collective", "py-spy dump rank 0",
+                      "Preprocess the dataset before launch", "increase the process-group timeout", "NCCL_DEBUG=INFO"):
+            assert words.lower() in v["fix"].lower(), (words, v["fix"])
+
+
+def test_a_unique_id_wait_reset_keeps_its_own_fix(tmp_path):
+    """The near shape: the same get('0') lost to a reset (the store's host process gone) keeps its early_exit reading
+    and fix, not the never-arrived one."""
+    v = _report(tmp_path, _RESET.format(r=5))["verdict"]
+    assert v["cause"] == "early_exit" and "never reached its first NCCL collective" not in v["fix"], v
+
+
 # --- session 7 (f3) ------------------------------------------------------------------------------------------------
 def test_a_rank_checked_in_twice_at_the_bootstrap_root_is_a_duplicate_global_rank(tmp_path):
     """bootstrap.cc's root: "Bootstrap Root : rank %d of %d ranks has already checked in": two processes were given

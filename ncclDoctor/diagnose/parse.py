@@ -486,6 +486,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._body = body = body.rstrip()[2:-2]
         if self._coord is not None and self._coord_line(lineno, body):
             return None
+        if self._cuda_open is not None and lineno - self._cuda_open[0] == 1 and self._cuda_code_line(lineno, body):
+            return None
         if ("initialize(" in body or "init_process_group(" in body) and len(self.aside) < 8:
             self._world_call(lineno, text, body)
         if "CUDA_V" in body or ("nccl" in body and ("backend" in body or "init_process_group(" in body)):

@@ -1031,6 +1031,24 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           # (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line 351 in file
                           # .../csrc/pythonInterface.c"): a CUDA error only when the file is C/C++/CUDA source
                           r"\bError ([a-z][^\n]{2,100}?) at line \d{1,6} in file \S{1,200}\.(?:c|cc|cpp|cu|cuh)\s*$")
+# A CUDA failure printed by another library's own logger rather than torch's or NCCL's check (lead rule AC (1) for
+# its rank): a CUDA driver-API call named failing (Isaac Gym's PhysX GPU pipeline: "PxgCudaUtils.h (54) : internal
+# error : SynchronizeStreams cuEventRecord failed"), a CUDA error code printed bare ("CUDA error 700", the quoted
+# message form is R_CUDA_ERROR's), an error enum named alone ("cudaErrorIllegalAddress", "CUDA_ERROR_LAUNCH_FAILED"),
+# or the runtime's text for 700 alone. The out-of-memory names are R_OOM's, not this.
+R_CUDA_LIB_ERROR = re.compile(
+    r"\b(?P<api>cu(?:Event|Stream|Memcpy|Memset|MemAlloc|MemFree|MemHost|Ctx|Launch|Module|Graph|Func|Device)"
+    r"\w{0,40}) failed\b|"
+    r"\bCUDA error (?P<code>\d{1,4})\b(?! ?')|"
+    r"\b(?P<enum>cudaError(?!Success\b|MemoryAllocation\b)[A-Z]\w{2,40}|"
+    r"CUDA_ERROR_(?!OUT_OF_MEMORY\b)[A-Z_]{3,40})\b|"
+    r"\b(?P<text>an illegal memory access was encountered)")
+# A CUDA error code alone on the line under a library's failed CUDA call (PhysX: "memcpy failed fail!" then "  700")
+R_CUDA_CODE_LINE = re.compile(r"^\s*(\d{1,4})\s*$")
+# CUDA's error codes an expert reads by number (driver_types.h / cuda.h)
+CUDA_CODE_NAMES = {700: "illegal address", 719: "launch failure", 999: "unknown error", 710: "device-side assert",
+                   701: "too many resources requested for launch", 702: "launch timeout", 716: "misaligned address",
+                   214: "uncorrectable ECC error", 46: "all CUDA-capable devices are busy or unavailable"}
 # A non-CUDA accelerator's runtime error, read like CUDA's (lead rule AN (2)): Intel's Unified Runtime under torch's
 # XPU / SYCL ("RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)", a UR or
 # Level Zero result code named alone: "UR_RESULT_ERROR_DEVICE_LOST", "ZE_RESULT_ERROR_UNKNOWN"). Its device-memory code

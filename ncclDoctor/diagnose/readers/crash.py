@@ -6,6 +6,8 @@ which ``LineParser.__init__`` declares and documents."""
 
 from __future__ import annotations
 
+import re
+
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.generic import exception_line, is_failure_line
 from ncclDoctor.diagnose.readers.common import (
@@ -63,6 +65,8 @@ class CrashReaders:
             self._cuda_open = (lineno, ev)
             return ev
         m = S.R_CUDA_ERROR.search(text)
+        if not m and "ncclUnhandledCudaError" not in text and "out of memory" not in text:
+            return self._cuda_lib_error(lineno, text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
@@ -76,6 +80,52 @@ class CrashReaders:
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
         self._cuda_open = (lineno, ev)
         return ev
+
+    def _cuda_lib_error(self, lineno: int, text: str) -> Event | None:
+        """A CUDA failure in another library's own log line (a physics engine's GPU pipeline, a CUDA library): a
+        driver-API call failing, a bare CUDA error code or enum. That library's failing lines that follow, and the
+        error code it prints alone on the next line ("memcpy failed fail!" / "  700"), belong to the same event."""
+        if "NCCL" in text or not ("failed" in text or "CUDA" in text or "cudaError" in text or "illegal" in text):
+            return None  # NCCL's own lines are its readers' (readers.nccl); the rest need one of these words
+        c = S.R_CUDA_LIB_ERROR.search(text)
+        if not c:
+            if self._cuda_open is None or not self._cuda_open[1].data.get("library") \
+                    or not 0 < lineno - self._cuda_open[0] <= 8 or "failed" not in text:
+                return None
+            # the same library's next failing call, a few lines under its failed CUDA call: its CUDA error code may
+            # follow alone on the next line
+            what = self._body.strip().rpartition(" : ")[2][:80] or "a failed call"
+        else:
+            code, enum = _int(c.group("code")), c.group("enum")
+            if c.group("api"):
+                what = f"{c.group('api')} failed"
+            elif code is not None:
+                what = f"CUDA error {code}" + (f": {S.CUDA_CODE_NAMES[code]}" if code in S.CUDA_CODE_NAMES else "")
+            elif enum:  # its name in words ("cudaErrorIllegalAddress": illegal address), as the verdict reads them
+                words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", enum.removeprefix("cudaError").removeprefix("CUDA_ERROR_"))
+                what = f"{enum} ({words.replace('_', ' ').lower()})"
+            else:
+                what = c.group("text")
+        ev = self._context(lineno, text, "cuda_error")
+        ev.data.update(what=what, cuda_code=_int(c.group("code")) if c else None, watchdog=False, library=True)
+        self._cuda_open = (lineno, ev)
+        self._follow = max(self._follow, 1)
+        return ev
+
+    def _cuda_code_line(self, lineno: int, text: str) -> bool:
+        """The CUDA error code a library printed alone under its failed call: kept on that call's event."""
+        if self._cuda_open is None or lineno - self._cuda_open[0] != 1 or not self._cuda_open[1].data.get("library"):
+            return False
+        m = S.R_CUDA_CODE_LINE.match(text)
+        if not m:
+            return False
+        ev = self._cuda_open[1]
+        if ev.data.get("cuda_code") is None:
+            code = int(m.group(1))
+            ev.data["cuda_code"] = code
+            name = S.CUDA_CODE_NAMES.get(code)
+            ev.data["what"] += f" (CUDA error {code}{': ' + name if name else ''})"
+        return True
 
     def _fatal_python(self, lineno: int, text: str) -> Event | None:
         a = S.R_LAUNCH_ARG.search(text) if "error: " in text else None

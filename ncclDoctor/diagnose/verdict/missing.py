@@ -53,9 +53,13 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{who} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "
         f"of a new communicator ({evs[0].data['error']}): that rank never reached its first collective of this group "
         "(global rank 0 for the default group; the group's first rank for a sub-group)",
-        f"Find what rank {_fmt_ranks(roots)} was doing instead: a long step only it runs (dataset preprocessing under "
-        "main_process_first, a download, a wandb login prompt), a rank-conditional path, or a crash; raise the "
-        "timeout for legitimately long rank-0-only work, or barrier after it.",
+        f"Rank {_fmt_ranks(roots)} never reached its first NCCL collective of this group: find what it was doing "
+        f"instead (py-spy dump rank {_fmt_ranks(roots)}'s process while the others wait; its own log's last lines): "
+        f"a long step only it runs (rank {_fmt_ranks(roots)} still building/loading the dataset under "
+        "main_process_first, a download, a wandb login prompt), a rank-conditional path, or a crash. Preprocess the "
+        "dataset before launch (or barrier after the rank-0-only work), or increase the process-group timeout "
+        "(init_process_group(timeout=...)) for legitimately long work; NCCL_DEBUG=INFO shows when each rank creates "
+        "its communicator.",
         "medium", roots, proof)
 
 
