@@ -967,6 +967,17 @@ R_UCX_CUDA = re.compile(r"\bcuda_(?:ipc|copy)_\w{1,16}\.c:\d+\s+UCX\s+ERROR\s+(c
 # "bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 58 bytes instead of 8":
 # the two ends of the bootstrap disagree on its protocol
 R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?: ?received \d+ bytes instead of \d+)")
+# NVSHMEM's own IB transports (ibrc, ibdevx, ibgda, DeepEP's internode path) failing a verbs call, printed by its
+# error macros (nvshmemx_error.h: "%s:%d: non-zero status: %d " or "%s:%d: NULL value ", then the message) with no
+# NCCL prefix: ".../transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed" (the call's return, an
+# errno: 110 ETIMEDOUT), ".../ibrc.cpp:304: NULL value cq creation failed" (ibv_create_cq returned NULL),
+# ".../transport_ib_common.cpp:129: NULL value mem registration failed. Reason: Cannot allocate memory" (ibv_reg_mr),
+# ".../ibrc.cpp:1072: non-zero status: 12 ibv_poll_cq failed, status: 12" (a work completion's status). The same
+# calls as NCCL's "Call to ibv_X failed" (R_VERBS), read the same way (lead rule J); its return trail ("non-zero
+# status: 7 ep_create failed") carries no call
+R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1,6})|NULL value) ?"
+                             r"(ibv_\w{2,32}|(?:cq|qp|srq) creation|mem registration) failed\b"
+                             r"(?:, status: (\d{1,3})|\. Reason: ([A-Za-z][\w ]{1,60}))?")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
 # net_ib's capability line for one HCA, "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'": the IB transport
