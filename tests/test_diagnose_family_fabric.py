@@ -1553,6 +1553,79 @@ def test_nvshmems_bootstrap_receiving_the_wrong_size_is_the_two_ends_protocol_no
     assert "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME" in v["fix"], v
 
 
+# --- session 17 (fix52): NVSHMEM's own IB transport failing a verbs call (DeepEP's set-up), read as NCCL's own -------
+def _nvshmem(path: str, line: int, what: str, status: int | None = None) -> str:
+    """A line of NVSHMEM's error macros (nvshmemx_error.h: "%s:%d: non-zero status: %d " or "%s:%d: NULL value ",
+    then the message): __FILE__ is the build's own path."""
+    return f"{path}:{line}: " + (f"non-zero status: {status} " if status is not None else "NULL value ") + what + "\n"
+
+
+_IBRC = "/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp"
+
+
+def test_nvshmems_ibv_modify_qp_failing_at_set_up_is_the_fabric_whatever_its_errno(tmp_path):
+    """Round 52's deepep-289: NVSHMEM's IBRC transport prints "ibrc.cpp:418: non-zero status: 110 ibv_modify_qp
+    failed" (the call's errno, ETIMEDOUT) then its trail "ep_connect failed", with no NCCL prefix and no rank. Lead
+    rule J (session 12): ibv_modify_qp failing at connection set-up, whatever its errno, is ib_fabric, nobody named --
+    as NCCL's "Call to ibv_modify_qp failed". Other builds' paths and lines, other errnos, other prefixes."""
+    for prefix, path, line, errno_, said in (
+            ("[default{i}]:", "/opt/nvshmem_src/src/modules/transport/ibrc/ibrc.cpp", 329, 22, "Invalid argument"),
+            ("(EPWorker pid=88{i}1) ", "/workspace/nvshmem/src/modules/transport/ibdevx/ibdevx.cpp", 1411, 19,
+             "No such device"),
+            ("", _IBRC, 418, 110, "Connection timed out")):
+        text = "Allocating buffer size: 2115.111296 MB ...\n" + "".join(
+            prefix.format(i=i) + _nvshmem(path, line, "ibv_modify_qp failed ", errno_)
+            + prefix.format(i=i) + _nvshmem(path.rsplit("/", 2)[0] + "/common/transport_ib_common.cpp", 318,
+                                            "ep_connect failed ", 7)
+            for i in range(3))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and not _accused(d), (text, v)
+        assert "ibv_modify_qp" in v["summary"] and said in v["summary"], v
+        assert "NVSHMEM_IB_GID_INDEX" in v["fix"] and "NCCL_IB_GID_INDEX" not in v["fix"], v
+
+
+def test_nvshmem_refused_a_queue_or_a_registration_by_the_host_is_a_system_error(tmp_path):
+    """Round 52's deepep-126: "ibrc.cpp:304: NULL value cq creation failed" (ibv_create_cq returned NULL) then every
+    process segfaulting alike: lead rule J, IB resources the host refuses at set-up are nccl_system, nobody named (the
+    segfaults follow the failed set-up). The same for a queue pair, and for "mem registration failed. Reason: Cannot
+    allocate memory" (ibv_reg_mr: the locked-memory limit); a completion's status through ibv_poll_cq is the fabric."""
+    def segv(host: str, pids) -> str:
+        return "".join(f"[{host}:{p} :0:{p}] Caught signal 11 (Segmentation fault: address not mapped to object at "
+                       f"address 0x{p:x}8)\n" for p in pids)
+
+    for what, host, pids in (("cq creation failed ", "TENCENT64", (5489, 5490)),
+                             ("qp creation failed ", "node-a17", (700, 701, 702, 703)),
+                             ("srq creation failed ", "h100-pod-3", (31, 32, 33))):
+        text = (segv(host, pids[:1]) + _nvshmem(_IBRC.replace("/sgl-workspace", "/home/" + host), 297, what)
+                + _nvshmem(_IBRC, 1388, "ep_create failed", 7) + segv(host, pids[1:]))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), (text, v)
+        assert "memlock" in v["fix"] and "NVSHMEM_IB_ENABLE_IBGDA" in v["fix"], v
+    reg = _nvshmem("/nvshmem/src/modules/transport/common/transport_ib_common.cpp", 129,
+                   "mem registration failed. Reason: Cannot allocate memory")
+    v = _verdict(tmp_path, "[2025-03-02 10:00:01] " + reg)
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and "NVSHMEM's buffers" in v["summary"], v
+    polled = _nvshmem(_IBRC, 1072, "ibv_poll_cq failed, status: 12", 12)
+    v = _verdict(tmp_path, polled)
+    assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and "IBV_WC_RETRY_EXC_ERR" in v["summary"], v
+
+
+def test_nvshmems_return_trail_alone_or_the_segfaults_alone_name_no_verbs_call(tmp_path):
+    """The near shapes: NVSHMEM's trail without the call that failed ("non-zero status: 7 ep_create failed",
+    "transport create ep failed": its own return code, no verbs call) says neither the fabric nor the host's
+    resources, and the segfaults alone stay a native crash with no cause shown."""
+    trail = (_nvshmem(_IBRC, 1388, "ep_create failed", 7)
+             + _nvshmem("/nvshmem/src/modules/transport/common/transport_ib_common.cpp", 398,
+                        "transport create ep failed ", 7))
+    segv = "".join(f"[TENCENT64:{p} :0:{p}] Caught signal 11 (Segmentation fault: address not mapped to object at "
+                   "address 0x38)\n" for p in (5490, 5491))
+    for text in (trail, segv):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] not in ("ib_fabric", "nccl_system") and v["culprits"] == [], (text, v)
+
+
 # --- session 8 (fix27): ncclInvalidArgument in torch's own first collective ---------------------------------------
 def test_an_invalid_argument_in_torchs_first_collective_is_the_launch_not_a_rank(tmp_path):
     """Lead rule Q: torch 1.x created the communicator lazily in the first collective, so 'NCCL error in:

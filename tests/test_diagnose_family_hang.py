@@ -2110,3 +2110,51 @@ def test_a_bar_behind_a_local_prefix_that_is_each_processs_global_rank_still_nam
         v = d["verdict"]
         assert (v["cause"], v["culprits"]) == ("rank_missing", [busy]), v
         assert not _accused(d) & set(waiting), v
+
+
+# --- session 17 (fix52): DeepEP's barrier_block dump names the peer that never entered (round 52's deepep-570) --------
+def _barrier_dump(waiting, peers: int, owed, prefix: str = "", value: int = 1024) -> str:
+    """DeepEP's barrier_block timing out (csrc/kernels utils.cuh: printf("DeepEP timeout check failed: rank = %d,
+    thread = %d, value = %d)\n", rank, thread_id, value)): every thread of each waiting rank prints the slot of the
+    peer it watches; OWED maps a waiting rank to the peers it still shows owed (a set: the same for every one)."""
+    return "".join(f"{prefix.format(r=r)}DeepEP timeout check failed: rank = {r}, thread = {t}, "
+                   f"value = {value if t in (owed.get(r, ()) if isinstance(owed, dict) else owed) else 0})\n"
+                   for r in waiting for t in range(peers))
+
+
+def test_deepeps_barrier_dump_names_the_peer_every_waiting_rank_still_owes(tmp_path):
+    """A rank adds FINISHED_SUM_TAG (1024) to its own slot for each peer and each peer subtracts it on entering, so a
+    slot still positive is a peer that never entered. The peers every waiting rank shows owed, while more ranks are
+    shown in the barrier, are missing (rank_missing, culprits), the waiting ranks their victims; high with two
+    waiting ranks agreeing, medium with one. Other ranks, world sizes, values, orders and prefixes."""
+    for waiting, peers, owed, prefix, value, conf in (
+            ((6, 2), 8, {5}, "> ", 1024, "high"),
+            ((0, 3), 8, {7}, "[default{r}]:", 1024, "high"),
+            ((5, 2, 7), 8, {1, 6}, "", 1024, "high"),
+            ((4,), 4, {1}, "(EPWorker pid=90{r}1) ", 2048, "medium")):
+        d = _report(tmp_path, _barrier_dump(waiting, peers, owed, prefix, value))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", sorted(owed), conf), (waiting, v)
+        assert _accused(d) == set(owed) and "py-spy dump" in v["fix"] and "barrier_block" in v["fix"], v
+    # the kernel traps after its dump: the 'unspecified launch failure' the waiting ranks then raise is its consequence
+    trap = "".join(f"[rank{r}]: RuntimeError: CUDA error: unspecified launch failure\n" for r in (0, 3))
+    v = _verdict(tmp_path, _barrier_dump((0, 3), 8, {7}, "[default{r}]:") + trap)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [7]), v
+
+
+def test_deepeps_barrier_dump_names_no_peer_some_waiting_ranks_saw_arrive_nor_a_waiting_rank_alone(tmp_path):
+    """The near shapes: a peer owed in one waiting rank's dump but cleared in another's did enter (not named); one
+    waiting rank owed by every peer is the odd one itself (it entered a barrier the others did not); the older
+    wording without the slot's value names no peer. None of them names a rank; each stays DeepEP's stall."""
+    split = _barrier_dump((6, 2), 8, {6: {5}, 2: set()})
+    alone = _barrier_dump((4,), 8, {0, 1, 2, 3, 5, 6, 7})
+    old = "DeepEP timeout check failed: rank = 6, thread = 0)\nDeepEP timeout check failed: rank = 2, thread = 0)\n"
+    for text in (split, alone, old):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), (text, v)
+    # the owed peer's own failure record is its own cause: the exits' detectors read it, still naming that rank
+    crashed = (_barrier_dump((2, 6), 8, {5}) + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+               + failure_record(0, 5, 5, -9, 30412))
+    v = _verdict(tmp_path, crashed)
+    assert v["cause"] != "rank_missing" and v["culprits"] == [5], v

@@ -332,6 +332,10 @@ SNIFF = 8192
 #   etDevice, set_device(, cuda.Device(  a traceback's frame selecting the process's GPU (torch.cuda.set_device(i),
 #             CuPy's cupy.cuda.Device(i).use() and runtime.setDevice, cudaSetDevice): an 'invalid device ordinal' raised
 #             right under it is the launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
+#   non-zero status: , NULL value  NVSHMEM's error macros (nvshmemx_error.h), the prefix of every failure its IB
+#             transports print with no other word (".../ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
+#             ".../ibrc.cpp:304: NULL value cq creation failed"; DeepEP's internode set-up):
+#             readers.nccl._nvshmem_verbs, verdict.transport._ib, lead rule J
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -367,7 +371,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"ncompatible", b"ot compatible", b"forked subprocess", b"CUDA to be initiali",
-            b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(")
+            b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"non-zero status: ", b"NULL value ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

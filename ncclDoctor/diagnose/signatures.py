@@ -954,6 +954,12 @@ R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|creat
 # "DeepEP dispatch NVL receiver timeout, ..."; UCX (NIXL, UCC): "tcp_ep.c:1260 UCX  ERROR tcp_ep 0x.. (state=CONNECTED):
 # send(110) failed: Input/output error" (110 = ETIMEDOUT), "Unexpected UCX error: Endpoint timeout".
 R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
+# DeepEP's barrier_block (csrc/kernels utils.cuh, since July 2025) timing out: each of the waiting rank's threads
+# prints its rank, the peer its thread watches and that peer's barrier slot, "DeepEP timeout check failed: rank = 6,
+# thread = 5, value = 1024)": a rank adds FINISHED_SUM_TAG (1024) to its own slot for each peer and each peer
+# subtracts it when it enters, so a slot still positive is a peer that never entered (state.Collected.barrier_slots,
+# verdict.missing._barrier_owed). The older wording without "value" (lane 0 only) names no peer.
+R_DEEPEP_SLOT = re.compile(r"\bDeepEP timeout check failed: rank = (\d{1,6}), thread = (\d{1,6}), value = (-?\d{1,12})")
 # NCCL EP (NCCL's expert-parallel dispatch/combine kernels, nccl-extensions): a kernel's device-side receive timeout,
 # "NCCL EP timeout for dispatch receive, rank 2, local_expert_idx 37, src_rank 0": rank 2 waited on rank 0's tokens;
 # the kernel then traps, which the host sees as CUDA's 'unspecified launch failure' (719)
@@ -972,6 +978,17 @@ R_UCX_CUDA = re.compile(r"\bcuda_(?:ipc|copy)_\w{1,16}\.c:\d+\s+UCX\s+ERROR\s+(c
 # "bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 58 bytes instead of 8":
 # the two ends of the bootstrap disagree on its protocol
 R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?: ?received \d+ bytes instead of \d+)")
+# NVSHMEM's own IB transports (ibrc, ibdevx, ibgda, DeepEP's internode path) failing a verbs call, printed by its
+# error macros (nvshmemx_error.h: "%s:%d: non-zero status: %d " or "%s:%d: NULL value ", then the message) with no
+# NCCL prefix: ".../transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed" (the call's return, an
+# errno: 110 ETIMEDOUT), ".../ibrc.cpp:304: NULL value cq creation failed" (ibv_create_cq returned NULL),
+# ".../transport_ib_common.cpp:129: NULL value mem registration failed. Reason: Cannot allocate memory" (ibv_reg_mr),
+# ".../ibrc.cpp:1072: non-zero status: 12 ibv_poll_cq failed, status: 12" (a work completion's status). The same
+# calls as NCCL's "Call to ibv_X failed" (R_VERBS), read the same way (lead rule J); its return trail ("non-zero
+# status: 7 ep_create failed") carries no call
+R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1,6})|NULL value) ?"
+                             r"(ibv_\w{2,32}|(?:cq|qp|srq) creation|mem registration) failed\b"
+                             r"(?:, status: (\d{1,3})|\. Reason: ([A-Za-z][\w ]{1,60}))?")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
 # net_ib's capability line for one HCA, "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'": the IB transport

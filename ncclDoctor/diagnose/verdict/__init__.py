@@ -88,6 +88,7 @@ from ncclDoctor.diagnose.verdict.memory import (
     _rss_runaway,
 )
 from ncclDoctor.diagnose.verdict.missing import (
+    _barrier_owed,
     _busy,
     _direct_hang,
     _evaluating,
@@ -172,7 +173,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _p2p_check,
-    _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _beside_stall, _network, _store_wait,
+    _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _barrier_owed, _beside_stall,
+    _network, _store_wait,
     _store,
     _exit_barrier,
     _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _unsuspended, _blocked, _early_exit,

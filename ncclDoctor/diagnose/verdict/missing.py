@@ -568,3 +568,52 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "vs IPv6 from the host name's lookup).",
         "low", [], [e.brief() for e in (bars[:1] + evs[:2])],
         demote="its store read only waited for a key another rank had not written: a victim")
+
+
+
+def barrier_owed(c: Collected) -> tuple[list[int], list[int], list[int]]:
+    """DeepEP's barrier_block dump read as its slots work (signatures.R_DEEPEP_SLOT): (the peers every waiting rank
+    that shows them still owes, the ranks shown in the barrier, the peers some show owed and others cleared). A
+    waiting rank is in the barrier itself; so is a peer whose slot every waiting rank shows cleared (0, or below:
+    ahead). The owed are named only while fewer than the ranks shown in the barrier: as many or more, the lines
+    cannot tell the others' barrier from one only the waiting ranks entered."""
+    waiting = set(c.barrier_slots)
+    owed, arrived, split = [], set(waiting), []
+    for peer in sorted({p for slots in c.barrier_slots.values() for p in slots} - waiting):
+        shown = [slots[peer] for slots in c.barrier_slots.values() if peer in slots]
+        if all(v > 0 for v in shown):
+            owed.append(peer)
+        elif all(v <= 0 for v in shown):
+            arrived.add(peer)
+        else:
+            split.append(peer)
+    return (owed if len(owed) < len(arrived) else []), sorted(arrived), split
+
+
+def _barrier_owed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """DeepEP's barrier_block timed out: each waiting rank prints every peer's slot, which stays at FINISHED_SUM_TAG
+    (1024) until that peer enters the barrier and subtracts it. A peer every waiting rank shows still owed, while
+    more ranks are shown in the barrier, never reached it (lead rules D and G read for its waiters: ranks agreeing
+    on an odd rank): rank_missing, that peer the culprit, the waiting ranks its victims. A peer owed in only some
+    dumps is not named (its slot was cleared for the others: it arrived). A failure record of the owed peer itself
+    is its own cause (the detectors of exits and crashes read it)."""
+    owed, arrived, split = barrier_owed(c)
+    if not owed or any(e.rank in owed for e in c.child_failures + c.worker_failures):
+        return None
+    waiting, who = _fmt_ranks(c.barrier_slots), _fmt_ranks(owed)
+    return Verdict(
+        "rank_missing",
+        f"DeepEP's barrier_block timed out on rank {waiting} waiting for rank {who}: its dump prints, for each "
+        "waiting rank, every peer's barrier slot, which stays positive (FINISHED_SUM_TAG, 1024) until that peer "
+        f"enters the barrier and subtracts it; rank {who} is still owed in every waiting rank's dump while "
+        f"{len(arrived)} ranks are shown in the barrier ({_fmt_ranks(arrived)}), so rank {who} never entered it "
+        "(a hang, a crash or a rank-conditional path before it) and the waiting ranks are its victims"
+        + (f"; rank {_fmt_ranks(split)} is owed in only some dumps and is not named" if split else "")
+        + ". The ranks are the numbers DeepEP's buffer gives its peers (for an internode buffer, the NVLink rank "
+        "within the node)",
+        f"Look at rank {who}: py-spy dump --pid PID of its process while the others wait shows where it is, and its "
+        "own log whether it crashed or took a rank-conditional path that skips the DeepEP call; every rank of the EP "
+        "group must make the same dispatch/combine (and Buffer) calls in the same order -- a MoE layer, context "
+        "parallel or pipeline branch that skips them on some ranks leaves the others in barrier_block. If rank "
+        f"{who} is inside DeepEP too, check NVSHMEM/NVLink health (nvidia-smi nvlink -s, NVSHMEM_DEBUG=INFO).",
+        "high" if len(c.barrier_slots) > 1 and not split else "medium", owed, [e.brief() for e in c.slot_evs[:4]])
