@@ -203,6 +203,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # accelerate's main_process_ip when it names the host itself, and the most machines asked for (_accel_world)
         self._accel_loop: dict[str, object] | None = {"ip": None, "machines": 0}
         self._cmd: dict | None = None  # a launch command's processes per node, nodes, world size (_launch_world)
+        self._node_index: tuple[int, int] | None = None  # (line, index) of a command's --node_rank/--shard_id (_node_url)
         self._announced_unfit = False  # a rank announced past that world was kept aside
         self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
 

@@ -1228,6 +1228,13 @@ R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{
 # 127.0.0.1", "--node_rank=1"): a node other than node 0 given a loopback master address looks for the store (and
 # rendezvous) on its own host, where node 0's store is not (lead rules AA (1), AE): config, no rank.
 R_ARG_NODE_RANK = re.compile(r"--node[_-]rank[= ]['\"]?(\d{1,4})\b")
+# A launch command's node index in the spellings of the launchers that take one per machine (torchrun's --node_rank,
+# detectron2's and accelerate's --machine_rank, SlowFast's and pycls' --shard_id), and the rendezvous it gives that
+# machine as a URL (--init_method / --dist-url tcp://HOST:PORT, the trainers' own flag for init_process_group): two
+# machines' commands naming different endpoints never meet at one store (lead rule AA (1); readers.settings).
+R_ARG_NODE_INDEX = re.compile(r"--(?:node[_-]rank|machine[_-]rank|shard[_-]id)[= ]['\"]?(\d{1,4})\b")
+R_ARG_INIT_URL = re.compile(r"--(?:init[_-]method|dist[_-]url)[= ]['\"]?tcp://(\[[0-9A-Fa-f:.]{2,64}\]|[\w.\-]{1,255}):"
+                            r"(\d{1,5})\b")
 R_ARG_MASTER_ADDR_VAL = re.compile(r"--master[_-]addr[= ]['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)`]|$)")
 # The names of the host an address is used on: /etc/hosts' loopback names (RHEL's localhost.localdomain, Debian's
 # ip6-localhost / ip6-loopback) and the wildcard 0.0.0.0, which a connect() reaches on the local host too.

@@ -219,6 +219,49 @@ def _barrier_timed_out(c: Collected, evs: list[Event]) -> bool:
     return False
 
 
+def _barrier_recv_waiters(c: Collected, evs: list[Event]) -> set[int]:
+    """The waiters whose "Original exception:" is gloo's timeout on the RECEIVE of rank 0's answer: each one's send
+    into rank 0 had completed, and gloo completes a send only into a receive the peer posted, which the coordinator
+    does as it enters the barrier -- so rank 0 was inside, holding its answers back for a rank that never came.
+    A timeout is read as the original exception of the nearest waiter's line before it (a few lines)."""
+    spots = []
+    for e in evs:
+        if e.data.get("errors") and e.data.get("waiters"):
+            path, _, line = e.where.rpartition(":")
+            if line.isdigit():
+                spots.append((path, int(line), e.data["waiters"]))
+    out: set[int] = set()
+    for t in c.samples.get("watchdog_timeout", []):
+        path, _, line = t.where.rpartition(":")
+        if t.data.get("backend") != "gloo" or not line.isdigit():
+            continue
+        before = [(n, ws) for p, n, ws in spots if p == path and 0 < int(line) - n <= 8]
+        if before and "recv operation" in t.text:
+            out.update(max(before)[1])
+    return out
+
+
+def _coordinator_inside(c: Collected, evs: list[Event]) -> Verdict | None:
+    """Lead rule AO: waiters timed out receiving rank 0's answer (so rank 0 reached the barrier), and rank 0's own
+    "Rank N failed to pass monitoredBarrier" line is not shown: some other rank never arrived, unnamed here. The
+    ranks that timed out receiving are victims; a waiter whose send never completed is proven nothing."""
+    received = _barrier_recv_waiters(c, evs)
+    if not received:
+        return None
+    return Verdict(
+        "rank_missing",
+        f"torch's monitored_barrier: rank(s) {_fmt_ranks(received)} reached the barrier and timed out RECEIVING rank "
+        "0's answer -- their sends to rank 0 completed, so rank 0 (the coordinator) was inside the barrier too, "
+        "holding its answers back because another rank never arrived (an uneven workload: one rank with more "
+        "batches or a different path); rank 0's own 'Rank N failed to pass monitoredBarrier' line names that rank "
+        "and is not in these lines",
+        "Check rank 0 logs: its 'Rank N failed to pass monitoredBarrier in T ms' line names the rank that never "
+        "arrived; py-spy dump --pid PID of that rank shows where it is. For an uneven workload (join timeout), "
+        "balance data across ranks so every rank runs an equal number of batches per epoch (DistributedSampler "
+        "with drop_last). TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
 def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
     in turn); the ranks that passed it are victims of whatever those ranks were doing."""
@@ -238,6 +281,9 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
     closed = (any("by peer" in e.text.lower() for e in own)
               or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
+    inside = None if reports or closed else _coordinator_inside(c, evs)
+    if inside:
+        return inside
     if not closed and _barrier_timed_out(c, own):
         # "reached monitoredBarrier, but received errors ...", its original exception gloo's own "Timed out waiting
         # Nms for send/recv operation": the peer's socket stayed open and silent -- alive, but it never arrived
