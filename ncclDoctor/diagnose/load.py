@@ -332,6 +332,9 @@ SNIFF = 8192
 #   --shard_id, --node_rank, --node-rank, --machine_rank, --machine-rank  a machine's launch command giving its node
 #             index, read with the --init_method / --dist-url tcp:// of the same command (continuation lines a few on):
 #             two machines given different endpoints never meet (readers.settings._node_url, lead rule AA (1))
+#   unning step, tarting step, COMPLETE  a rank's own progress line ("18: RANK 18: running step 1/10", "RANK 3:
+#             COMPLETE!"): a phase every rank printed, then one all but a few printed before the hang's end, names
+#             those few behind (parse._step_line, verdict.missing._behind, lead rule I)
 #   etDevice, set_device(, cuda.Device(  a traceback's frame selecting the process's GPU (torch.cuda.set_device(i),
 #             CuPy's cupy.cuda.Device(i).use() and runtime.setDevice, cudaSetDevice): an 'invalid device ordinal' raised
 #             right under it is the launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
@@ -371,7 +374,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"ncompatible", b"ot compatible", b"forked subprocess", b"CUDA to be initiali",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"--shard_id", b"--node_rank",
-            b"--node-rank", b"--machine_rank", b"--machine-rank")
+            b"--node-rank", b"--machine_rank", b"--machine-rank",
+            b"unning step", b"tarting step", b"COMPLETE")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -470,6 +470,43 @@ def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", busy, [e.brief()] + _samples(c, "watchdog_timeout")[:2])
 
 
+def _behind(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I read from the ranks' own progress lines: a phase every rank printed (the block before, or the
+    world size the lines state), then the next phase printed by all ranks but a few, and nothing more until the hang
+    ends (the scheduler's time limit or cancel, or watchdog timeouts). The ranks that printed it are inside the
+    step's collectives waiting; the few that never did are the ranks behind (rank_missing). Only when the last block
+    is most of the full set, so a cut paste's scattered lines name nobody, and no rank shows an error of its own."""
+    blocks = c.samples.get("step_block", [])
+    sigs = c.samples.get("signal", [])
+    ended = (any(e.data.get("sched") in ("time limit", "cancelled") for e in sigs)
+             or c.kinds.get("watchdog_timeout"))
+    if len(blocks) != 1 or not ended or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    e = blocks[0]
+    last, prev = set(e.data["ranks"]), set(e.data["prev"])
+    size, _, sure = world_size(c)
+    full = prev if last < prev else set(range(size)) if sure == "high" and size and last < set(range(size)) else None
+    if not full:
+        return None
+    behind = sorted(full - last)
+    if len(last) < 2 or len(behind) > max(1, len(full) // 4):
+        return None
+    how = (f"all {len(full)} ranks printed '{e.data['prev_phase']}'" if full == prev else
+           f"the world is {size} ranks")
+    return Verdict(
+        "rank_missing",
+        f"{how}, then {len(last)} of them printed '{e.data['phase']}' and rank {_fmt_ranks(behind)} never did; "
+        "nothing more was printed until the hang ended (the scheduler's time limit or cancel, a timeout): the ranks "
+        f"in that step wait in its collectives for rank {_fmt_ranks(behind)}, the ranks behind -- the stop only ended "
+        "the hang",
+        f"Look at rank {_fmt_ranks(behind)} while the job hangs: py-spy dump --pid PID of ranks {_fmt_ranks(behind)} "
+        "shows where each is stuck (often the DataLoader's first batch: try num_workers=0 to rule out a worker fork, "
+        "or the network plugin, e.g. NCCL's OFI plugin / libfabric); "
+        "NCCL_DEBUG=INFO and a shorter init_process_group(timeout=...) make the hang end with a stack instead of the "
+        "time limit.",
+        "medium", behind, [e.brief()] + [s.brief() for s in sigs[:1]])
+
+
 def _p2p_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule I in vLLM's multiprocessing executor: the driver (the unprefixed lines: tensor-parallel rank 0) logs
     that it is generating the GPU P2P access cache and prints nothing after it, while a worker ("(VllmWorkerProcess
