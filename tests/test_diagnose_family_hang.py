@@ -2185,6 +2185,17 @@ def test_ranks_that_never_printed_the_step_the_others_did_are_behind_until_the_t
         assert _accused(d) == set(behind), d
 
 
+def test_progress_lines_behind_a_collectors_prefix_still_name_the_ranks_behind(tmp_path):
+    """The same shape with a Python logging prefix and a Kubernetes timestamp on every line, world of 12."""
+    def pre(s: str) -> str:
+        return "".join(f"2024-05-01T10:00:{i % 60:02d}.123Z 2024-05-01 10:00:00,{i:03d} - INFO - {ln}\n"
+                       for i, ln in enumerate(s.splitlines()))
+    text = pre(_steps(range(12), "running step 4/10") + _steps([r for r in range(12) if r != 9], "running step 5/10"))
+    d = _report(tmp_path, text + _LIMIT.format(pre="", n=12))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [9]), d["verdict"]
+    assert _accused(d) == {9}, d
+
+
 def test_a_time_limit_with_no_progress_pattern_stays_the_signal(tmp_path):
     """Negatives: every rank printed the last step (nobody behind); a cut paste whose last block is a few scattered
     ranks (most missing: a cut, not ranks behind); no block before it to show the full set."""

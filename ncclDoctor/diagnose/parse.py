@@ -348,7 +348,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, text)
-        if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.match(text)):
+        if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.search(
+                S.R_ANSI.sub("", text) if "\x1b" in text else text)):
             self._step_line(lineno, st)
         if "[default" in text and ("[rank" in text or "[Rank " in text):
             self._role_rank(text)

@@ -1420,9 +1420,10 @@ R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass m
 R_MONITORED_WAITER = re.compile(r"Rank (\d{1,7}) successfully reached monitoredBarrier")
 # A rank's own progress line, one a rank and phase, under srun -l's label and/or the script's own "RANK N:" tag
 # ("18: RANK 18: running step 1/10", "RANK 3: COMPLETE!", "[rank5]: Starting step 12"): the whole line is the rank and
-# the phase, so a block of them names the ranks that reached that phase (parse._step_line, verdict.missing._behind)
-R_RANK_STEP = re.compile(r"^\s*(?:(\d{1,6}): )?(?:\[?(?:RANK|[Rr]ank) ?(\d{1,6})\]?:? )?((?:[Rr]unning|[Ss]tarting) "
-                         r"step \d{1,9}(?:/\d{1,9})?|COMPLETE!?)\s*$")
+# the phase (after whatever prefix a collector or paste adds), so a block of them names the ranks that reached that
+# phase (parse._step_line, verdict.missing._behind)
+R_RANK_STEP = re.compile(r"(?<![\w:.,])(?:(\d{1,6}): )?(?:\[?(?:RANK|[Rr]ank) ?(\d{1,6})\]?:? )?"
+                         r"((?:[Rr]unning|[Ss]tarting) step \d{1,9}(?:/\d{1,9})?|COMPLETE!?)\s*$")
 # Horovod's stall inspector (the coordinator, rank 0, after HOROVOD_STALL_CHECK_TIME_SECONDS): every tensor some
 # ranks submitted and the others did not, one per line, "HorovodBroadcast_global_step_0 [missing ranks: 0]" (the ranks
 # that did not submit it) or, in other releases, "allreduce.conv1.weight [ready ranks: 0, 7, 3, 2, 4, 6]" (the ranks
