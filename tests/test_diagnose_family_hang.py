@@ -469,13 +469,23 @@ def test_the_coordinators_report_in_the_older_wording_clears_rank_0(tmp_path):
 
 def test_the_waiters_lines_alone_still_name_the_coordinator(tmp_path):
     """Without the coordinator's report, gloo's bare log lines of the waiting ranks are all there is: the rank they
-    name (rank 0) never answered."""
-    text = (_mb_waiter(3) + " Original exception: \n[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] "
-            "Timed out waiting 30000ms for recv operation to complete\n" + _mb_waiter(1))
+    name (rank 0) never answered. With no receive timeout among them nothing shows rank 0 inside the barrier."""
+    text = _mb_waiter(3) + _mb_waiter(1)
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("rank_missing", [0]), v
     assert _accused(d) & {1, 3} == set(), d
+
+
+def test_the_waiters_lines_with_a_receive_timeout_show_the_coordinator_inside(tmp_path):
+    """Lead rule AO: rank 3's original exception is gloo's timeout RECEIVING rank 0's answer -- its send was taken, so
+    rank 0 was at the barrier; without rank 0's own line the rank that never arrived is unnamed."""
+    text = (_mb_waiter(3) + " Original exception: \n[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] "
+            "Timed out waiting 30000ms for recv operation to complete\n" + _mb_waiter(1))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert _accused(d) == set(), d
 
 
 def _coll(dev: int, pid: int, op: str, count: int, comm: str, n: int = 8) -> str:
