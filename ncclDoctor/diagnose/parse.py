@@ -203,6 +203,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # accelerate's main_process_ip when it names the host itself, and the most machines asked for (_accel_world)
         self._accel_loop: dict[str, object] | None = {"ip": None, "machines": 0}
         self._cmd: dict | None = None  # a launch command's processes per node, nodes, world size (_launch_world)
+        # the ranks of the last block of progress lines of one phase and of the block before it (_step_line)
+        self.steps: dict = {"phase": None, "ranks": set(), "prev": set(), "line": 0, "prev_phase": None}
+        self._node_index: tuple[int, int] | None = None  # (line, index) of a command's --shard_id etc. (_node_url)
         self._announced_unfit = False  # a rank announced past that world was kept aside
         self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
 
@@ -345,6 +348,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, text)
+        if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.search(
+                S.R_ANSI.sub("", text) if "\x1b" in text else text)):
+            self._step_line(lineno, st)
         if "[default" in text and ("[rank" in text or "[Rank " in text):
             self._role_rank(text)
         if "RSS" in text:
@@ -451,6 +457,32 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if h.group(0).startswith("[default") and rank is not None:
                 ev.data["role"] = rank  # a local rank: _local_bars decides at the end whether it is the global one
             self.bars[rank] = ev
+
+    def _step_line(self, lineno: int, m) -> None:
+        """A rank's progress line (signatures.R_RANK_STEP): consecutive lines of one phase are a block, the ranks that
+        reached it; a line of another phase starts the next block, the last one kept as the block before. Only the
+        last two are held: how far each rank got when the lines stop."""
+        if m.group(1) is None and m.group(2) is None:
+            return
+        rank, phase, st = int(m.group(2) or m.group(1)), m.group(3).rstrip("!"), self.steps
+        if phase != st["phase"]:
+            if st["ranks"]:
+                st["prev"], st["prev_phase"] = st["ranks"], st["phase"]
+            st["phase"], st["ranks"] = phase, set()
+        if len(st["ranks"]) < 65536:
+            st["ranks"].add(rank)
+        st["line"] = lineno
+
+    def step_block(self) -> Event | None:
+        """The last block of progress lines and the one before it, as one ``step_block`` event naming no rank
+        (verdict.missing._behind decides who is behind)."""
+        st = self.steps
+        if not st["ranks"] or not st["prev"]:
+            return None
+        ev = Event("step_block", f"{self.path}:{st['line']}", f"{st['phase']}: {len(st['ranks'])} ranks")
+        ev.data.update(phase=st["phase"], ranks=sorted(st["ranks"]), prev=sorted(st["prev"]),
+                       prev_phase=st["prev_phase"])
+        return ev
 
     def _role_rank(self, text: str) -> None:
         m = S.R_ROLE_RANK.search(S.R_ANSI.sub("", text) if "\x1b" in text else text)

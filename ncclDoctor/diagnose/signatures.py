@@ -1268,6 +1268,13 @@ R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{
 # 127.0.0.1", "--node_rank=1"): a node other than node 0 given a loopback master address looks for the store (and
 # rendezvous) on its own host, where node 0's store is not (lead rules AA (1), AE): config, no rank.
 R_ARG_NODE_RANK = re.compile(r"--node[_-]rank[= ]['\"]?(\d{1,4})\b")
+# A launch command's node index in the spellings of the launchers that take one per machine (torchrun's --node_rank,
+# detectron2's and accelerate's --machine_rank, SlowFast's and pycls' --shard_id), and the rendezvous it gives that
+# machine as a URL (--init_method / --dist-url tcp://HOST:PORT, the trainers' own flag for init_process_group): two
+# machines' commands naming different endpoints never meet at one store (lead rule AA (1); readers.settings).
+R_ARG_NODE_INDEX = re.compile(r"--(?:node[_-]rank|machine[_-]rank|shard[_-]id)[= ]['\"]?(\d{1,4})\b")
+R_ARG_INIT_URL = re.compile(r"--(?:init[_-]method|dist[_-]url)[= ]['\"]?tcp://(\[[0-9A-Fa-f:.]{2,64}\]|[\w.\-]{1,255}):"
+                            r"(\d{1,5})\b")
 R_ARG_MASTER_ADDR_VAL = re.compile(r"--master[_-]addr[= ]['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)`]|$)")
 # The names of the host an address is used on: /etc/hosts' loopback names (RHEL's localhost.localdomain, Debian's
 # ip6-localhost / ip6-loopback) and the wildcard 0.0.0.0, which a connect() reaches on the local host too.
@@ -1451,6 +1458,12 @@ R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass m
                          r"(\d{1,7})")
 # The rank that says it "successfully reached monitoredBarrier" waited there for the rank it names: a victim.
 R_MONITORED_WAITER = re.compile(r"Rank (\d{1,7}) successfully reached monitoredBarrier")
+# A rank's own progress line, one a rank and phase, under srun -l's label and/or the script's own "RANK N:" tag
+# ("18: RANK 18: running step 1/10", "RANK 3: COMPLETE!", "[rank5]: Starting step 12"): the whole line is the rank and
+# the phase (after whatever prefix a collector or paste adds), so a block of them names the ranks that reached that
+# phase (parse._step_line, verdict.missing._behind)
+R_RANK_STEP = re.compile(r"(?<![\w:.,])(?:(\d{1,6}): )?(?:\[?(?:RANK|[Rr]ank) ?(\d{1,6})\]?:? )?"
+                         r"((?:[Rr]unning|[Ss]tarting) step \d{1,9}(?:/\d{1,9})?|COMPLETE!?)\s*$")
 # Horovod's stall inspector (the coordinator, rank 0, after HOROVOD_STALL_CHECK_TIME_SECONDS): every tensor some
 # ranks submitted and the others did not, one per line, "HorovodBroadcast_global_step_0 [missing ranks: 0]" (the ranks
 # that did not submit it) or, in other releases, "allreduce.conv1.weight [ready ranks: 0, 7, 3, 2, 4, 6]" (the ranks

@@ -397,6 +397,9 @@ class CrashReaders:
                 and not is_failure_line(self._body) else None)
         if node is not None:
             return node
+        node = self._node_url(lineno, text) if "--" in text and not is_failure_line(self._body) else None
+        if node is not None:
+            return node
         ips = S.R_ARG_IPS.search(text) if "--ips" in text and not is_failure_line(self._body) else None
         if ips:  # a launcher's node list (Paddle's --ips): compared across the nodes' files (quiet._rank_args)
             ev = self._context(lineno, text, "launch_args")

@@ -223,6 +223,49 @@ def _barrier_timed_out(c: Collected, evs: list[Event]) -> bool:
     return False
 
 
+def _barrier_recv_waiters(c: Collected, evs: list[Event]) -> set[int]:
+    """The waiters whose "Original exception:" is gloo's timeout on the RECEIVE of rank 0's answer: each one's send
+    into rank 0 had completed, and gloo completes a send only into a receive the peer posted, which the coordinator
+    does as it enters the barrier -- so rank 0 was inside, holding its answers back for a rank that never came.
+    A timeout is read as the original exception of the nearest waiter's line before it (a few lines)."""
+    spots = []
+    for e in evs:
+        if e.data.get("errors") and e.data.get("waiters"):
+            path, _, line = e.where.rpartition(":")
+            if line.isdigit():
+                spots.append((path, int(line), e.data["waiters"]))
+    out: set[int] = set()
+    for t in c.samples.get("watchdog_timeout", []):
+        path, _, line = t.where.rpartition(":")
+        if t.data.get("backend") != "gloo" or not line.isdigit():
+            continue
+        before = [(n, ws) for p, n, ws in spots if p == path and 0 < int(line) - n <= 8]
+        if before and "recv operation" in t.text:
+            out.update(max(before)[1])
+    return out
+
+
+def _coordinator_inside(c: Collected, evs: list[Event]) -> Verdict | None:
+    """Lead rule AO: waiters timed out receiving rank 0's answer (so rank 0 reached the barrier), and rank 0's own
+    "Rank N failed to pass monitoredBarrier" line is not shown: some other rank never arrived, unnamed here. The
+    ranks that timed out receiving are victims; a waiter whose send never completed is proven nothing."""
+    received = _barrier_recv_waiters(c, evs)
+    if not received:
+        return None
+    return Verdict(
+        "rank_missing",
+        f"torch's monitored_barrier: rank(s) {_fmt_ranks(received)} reached the barrier and timed out RECEIVING rank "
+        "0's answer -- their sends to rank 0 completed, so rank 0 (the coordinator) was inside the barrier too, "
+        "holding its answers back because another rank never arrived (an uneven workload: one rank with more "
+        "batches or a different path); rank 0's own 'Rank N failed to pass monitoredBarrier' line names that rank "
+        "and is not in these lines",
+        "Check rank 0 logs: its 'Rank N failed to pass monitoredBarrier in T ms' line names the rank that never "
+        "arrived; py-spy dump --pid PID of that rank shows where it is. For an uneven workload (join timeout), "
+        "balance data across ranks so every rank runs an equal number of batches per epoch (DistributedSampler "
+        "with drop_last). TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
 def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
     in turn); the ranks that passed it are victims of whatever those ranks were doing."""
@@ -242,6 +285,9 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
     closed = (any("by peer" in e.text.lower() for e in own)
               or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
+    inside = None if reports or closed else _coordinator_inside(c, evs)
+    if inside:
+        return inside
     if not closed and _barrier_timed_out(c, own):
         # "reached monitoredBarrier, but received errors ...", its original exception gloo's own "Timed out waiting
         # Nms for send/recv operation": the peer's socket stayed open and silent -- alive, but it never arrived
@@ -426,6 +472,43 @@ def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "the others wait for, and they are its victims",
         f"Rank {_fmt_ranks(busy)} was still busy before the collective, not hung in NCCL. " + BUSY_FIX,
         "medium", busy, [e.brief()] + _samples(c, "watchdog_timeout")[:2])
+
+
+def _behind(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I read from the ranks' own progress lines: a phase every rank printed (the block before, or the
+    world size the lines state), then the next phase printed by all ranks but a few, and nothing more until the hang
+    ends (the scheduler's time limit or cancel, or watchdog timeouts). The ranks that printed it are inside the
+    step's collectives waiting; the few that never did are the ranks behind (rank_missing). Only when the last block
+    is most of the full set, so a cut paste's scattered lines name nobody, and no rank shows an error of its own."""
+    blocks = c.samples.get("step_block", [])
+    sigs = c.samples.get("signal", [])
+    ended = (any(e.data.get("sched") in ("time limit", "cancelled") for e in sigs)
+             or c.kinds.get("watchdog_timeout"))
+    if len(blocks) != 1 or not ended or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    e = blocks[0]
+    last, prev = set(e.data["ranks"]), set(e.data["prev"])
+    size, _, sure = world_size(c)
+    full = prev if last < prev else set(range(size)) if sure == "high" and size and last < set(range(size)) else None
+    if not full:
+        return None
+    behind = sorted(full - last)
+    if len(last) < 2 or len(behind) > max(1, len(full) // 4):
+        return None
+    how = (f"all {len(full)} ranks printed '{e.data['prev_phase']}'" if full == prev else
+           f"the world is {size} ranks")
+    return Verdict(
+        "rank_missing",
+        f"{how}, then {len(last)} of them printed '{e.data['phase']}' and rank {_fmt_ranks(behind)} never did; "
+        "nothing more was printed until the hang ended (the scheduler's time limit or cancel, a timeout): the ranks "
+        f"in that step wait in its collectives for rank {_fmt_ranks(behind)}, the ranks behind -- the stop only ended "
+        "the hang",
+        f"Look at rank {_fmt_ranks(behind)} while the job hangs: py-spy dump --pid PID of ranks {_fmt_ranks(behind)} "
+        "shows where each is stuck (often the DataLoader's first batch: try num_workers=0 to rule out a worker fork, "
+        "or the network plugin, e.g. NCCL's OFI plugin / libfabric); "
+        "NCCL_DEBUG=INFO and a shorter init_process_group(timeout=...) make the hang end with a stack instead of the "
+        "time limit.",
+        "medium", behind, [e.brief()] + [s.brief() for s in sigs[:1]])
 
 
 def _p2p_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
