@@ -601,9 +601,9 @@ def _automata():
     against 523-527 for 159 words in four, in four of 42 at 510-529 against 503-515, alternating at
     load 1.2-1.4: the chunk is 42. 174 words (session 17) in five of 42 (the fifth holding 6) at 541-760 MB/s
     against 624-795 for the session's base of 165 words in four, and four of 44 at 596-799, six runs each alternating
-    (bench_diagnose -j 2): within the runs' noise, so the chunk stays 42. 182 words (session 17, round 52's fixes)
-    in five of 42 (the fifth holding 14) at 167-237 MB/s wall against 188-264 for the 174 words, 256 MB of the
-    bench's logs, seven runs each alternating at load 2: within noise (none of the 8 new words is in those logs)."""
+    (bench_diagnose -j 2): within the runs' noise, so the chunk stays 42. 184 words (session 17, round 52's fixes)
+    in five of 42 (the fifth holding 16) at 485-639 MB/s against 463-631 for the 174 words, and four of 46 at
+    433-642, six runs each alternating (bench_diagnose -j 2, 1 GB): within noise, so the chunk stays 42."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
