@@ -68,6 +68,51 @@ def test_an_illegal_memory_access_at_the_same_place_still_names_the_rank(tmp_pat
     assert "architecture" not in d["verdict"]["summary"], d["verdict"]
 
 
+# --- session 17 (round 52): a CUDA failure printed by another library's own logger (lead rule AC (1)) -----------------
+# PhysX's error callback prints "FILE (LINE) : internal error : MESSAGE" (Isaac Gym's GPU pipeline, PxgCudaUtils.h's
+# checks of the driver API) and, for a failed copy, the CUDA error code alone on the next line; paths, line numbers,
+# calls and the code here are made up or varied.
+def _physx(calls: tuple[str, ...], code: int, tail: str = "Segmentation fault (core dumped)\n") -> str:
+    src = "/builds/agent/7f3c/source/gpucommon"
+    return ("".join(f"{src}/include/PxgCudaUtils.h ({40 + i}) : internal error : SynchronizeStreams {call} failed\n\n"
+                    for i, call in enumerate(calls))
+            + f"{src}/src/PxgSolverCore.cpp (911) : internal error : memcpy failed fail!\n  {code}\n\n" + tail)
+
+
+def test_a_physics_engines_failed_cuda_calls_are_a_cuda_error_its_library_placed(tmp_path):
+    """Isaac Gym's PhysX reporting failed CUDA driver calls and a copy failing with 700 (illegal address), then the
+    process segfaulting, no rank named: a CUDA error of a process nobody names, not a bare SIGSEGV; the fix gives each
+    rank's simulator its own GPU."""
+    for calls, code in ((("cuEventRecord", "cuStreamWaitEvent"), 700), (("cuLaunchKernel",), 700)):
+        d = _report(tmp_path, _physx(calls, code))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+        assert "illegal" in v["summary"] and "CUDA error 700" in v["summary"], v["summary"]
+        assert "sim_device" in v["fix"] and "one GPU per process" in v["fix"] and "CUDA_LAUNCH_BLOCKING=1" in v["fix"]
+
+
+def test_a_cuda_error_code_or_enum_in_a_librarys_own_line_is_a_cuda_error(tmp_path):
+    """Another library's logger naming the CUDA error by its bare code or its enum alone (no torch 'CUDA error:'
+    text): read as CUDA's own, its meaning in words."""
+    for line, word in (("[warp] error: CUDA error 700 in wp_launch_kernel (sim.py:212)\n", "illegal"),
+                       ("simulator: internal error: kernel failed with cudaErrorIllegalAddress\n", "illegal"),
+                       ("physx error: stream sync returned CUDA_ERROR_LAUNCH_FAILED\n", "launch failed")):
+        d = _report(tmp_path, line + "Segmentation fault (core dumped)\n")
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), (line, v)
+        assert word in v["summary"], (line, v["summary"])
+
+
+def test_a_librarys_failure_with_no_cuda_call_or_code_stays_a_bare_segfault(tmp_path):
+    """The near shape: the same library's lines naming no CUDA call, code or enum (a pinned-memory warning, its own
+    'simulate failed'), and a number alone under a line that is no CUDA failure, before a segfault: no CUDA error."""
+    text = ("/builds/x/PxgCudaMemoryAllocator.cpp (59) : warning : Failed to allocate pinned memory.\n"
+            "/builds/x/NpScene.cpp (3120) : internal error : PxScene::simulate failed\n  700\n"
+            "Segmentation fault (core dumped)\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] != "cuda_error" and not _accused(d), d["verdict"]
+
+
 def test_a_cuda_graph_capture_failure_names_cuda_graphs(tmp_path):
     """NCCL's strongstream.cc CUDACHECK: "Cuda failure '%s'" with cudaErrorStreamCaptureInvalidated's text."""
     line = ("h:1:2 [1] misc/strongstream.cc:409 NCCL WARN Cuda failure 'operation not permitted when stream is "
@@ -120,6 +165,37 @@ def test_a_harness_naming_the_failed_nccl_call_and_its_code_reads_the_code(tmp_p
     v = d["verdict"]
     assert v["cause"] == "cuda_error" and v["culprits"] == [] and not _accused(d), v
     assert "NCCL_DEBUG=INFO" in v["fix"], v
+
+
+# a library's own NCCL check printing the ncclResult_t as a bare number (fastmoe's NCCL_SAFE_CALL, round 52: "NCCL
+# Error at .../global_exchange.cpp:127 value 5"): the number is NCCL's code (nccl.h: 1 unhandled cuda, 2 system,
+# 3 internal, 4 invalid argument, 5 invalid usage), read as the same code in words would be; nobody named (rule Q)
+def _moe_boot(host: str, pids: tuple[int, ...], dev: int) -> str:
+    return "".join(nccl_info(host, p, dev, "Bootstrap : Using [0]ib0:10.0.0.11<0>") for p in pids)
+
+
+def test_a_librarys_nccl_check_printing_the_result_code_as_a_number_reads_the_code(tmp_path):
+    for where, value, host, pids, dev, cause in (
+            ("/home/u/fastmoe/cuda/global_exchange.cpp:127", 5, "gpu1", (8194, 8195, 8197), 0, "invalid_usage"),
+            ("/opt/moe/csrc/exchange.cu:88", 5, "node-17", (4410, 4413), 1, "invalid_usage"),
+            ("/srv/tutel/csrc/comm.cpp:301", 2, "a100-04", (991, 992), 3, "nccl_system"),
+            ("/srv/tutel/csrc/comm.cpp:305", 4, "a100-04", (991,), 2, "invalid_usage")):
+        text = f"NCCL Error at {where} value {value}\n" + _moe_boot(host, pids, dev)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == cause and v["culprits"] == [] and not _accused(d), (where, v)
+    # the same code in other words ("returned code N"), on one rank's line: that rank's own CUDA failure (rule A)
+    v = _verdict(tmp_path, "[rank3]: RuntimeError: NCCL failure in moe_ops.cpp:41, returned code 1\n")
+    assert v["cause"] == "cuda_error", v
+
+
+def test_a_bare_value_that_is_no_nccl_failure_is_not_read_as_a_code(tmp_path):
+    """0 is ncclSuccess; a number after "value" on a line that is not NCCL's error says nothing of NCCL."""
+    for line in ("NCCL Error at /opt/moe/csrc/exchange.cu:88 value 0\n",
+                 "Error at /opt/moe/csrc/exchange.cu:88 value 5\n",
+                 "NCCL INFO Channel 00/02 : 0 1, buffer value 5\n"):
+        v = _verdict(tmp_path, line + _moe_boot("node-2", (512, 513), 0))
+        assert v["cause"] != "invalid_usage", (line, v)
 
 
 # lead rule V (2) (round 48): UCX's CUDA transport inside a CUDA-aware MPI failing a CUDA driver call (UCX 1.6's "is
@@ -2368,6 +2444,48 @@ def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
     assert _verdict(tmp_path, hang)["cause"] != "config"
 
 
+# A library's own host-side assertion on the launch shape or its buffer settings (DeepEP's EP_HOST_ASSERT, round 52:
+# "num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode" on two nodes of one GPU each; the combine's chunk check for 16
+# nodes, its file:line a Markdown link in the paste): every rank is launched with the same sizes and config, so
+# config, no rank (rules W, Q), the fix quoting the condition. A condition on a tensor is one call's own error.
+def _ep_assert(cond: str, where: str, prefix: str = "") -> str:
+    return (f"{prefix}  File \"/opt/venv/lib/python3.10/site-packages/deep_ep/buffer.py\", line 88, in __init__\n"
+            f"{prefix}    self.runtime = deep_ep_cpp.Buffer(self.rank, self.group_size, num_nvl_bytes, num_rdma_bytes, "
+            "low_latency_mode)\n"
+            f"{prefix}RuntimeError: Failed: Assertion error {where} '{cond}'\n")
+
+
+def test_a_librarys_host_assertion_on_the_launch_shape_or_buffer_settings_is_config(tmp_path):
+    launch = ("python3 -m torch.distributed.run --nproc_per_node=2 --nnodes=4 --node_rank=0 --master_addr=10.2.0.5 "
+              "--master_port=29511 tests/test_internode.py\n")
+    exit1 = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 1 (pid: 6120) "
+             "of binary: /opt/venv/bin/python3\n")
+    for text, word in (
+            (launch + _ep_assert("num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode",
+                                 "/src/DeepEP/csrc/deep_ep.cpp:41"), "NUM_MAX_NVL_PEERS"),
+            (_ep_assert("num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode", "csrc/deep_ep.cpp:32", "[rank3]: ")
+             + exit1, "nproc_per_node"),
+            ("[tuning] SMs 20, NVL chunk 2, RDMA chunk 16: 30.1 GB/s (RDMA), 58.2 GB/s (NVL)\n"
+             + _ep_assert("num_max_nvl_chunked_recv_tokens / num_rdma_ranks > std::max(num_max_rdma_chunked_send_tokens"
+                          ", num_max_nvl_chunked_send_tokens)",
+                          "/ws/DeepEP/csrc/kernels/[internode.cu:1650](http://internode.cu:1650/)"),
+             "num_max_nvl_chunked_recv_tokens"),
+            (_ep_assert("num_experts % num_ranks == 0", "/opt/ep/csrc/ep.cpp:77"), "num_experts % num_ranks")):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), v
+        assert word in v["fix"] and "launch configuration" in v["fix"], v["fix"]
+
+
+def test_a_host_assertion_on_a_tensor_or_beside_a_failing_run_is_not_a_settings_check(tmp_path):
+    for cond in ("x.size(0) == num_tokens", "topk_idx.dim() == 2 and num_ranks > 0", "ptr != nullptr"):
+        v = _verdict(tmp_path, _ep_assert(cond, "/opt/DeepEP/csrc/deep_ep.cpp:512", "[rank2]: "))
+        assert v["cause"] != "config", (cond, v)
+    hang = watchdog_line(1, 12, "ALLREDUCE", 600012, 600000) + _ep_assert(
+        "num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode", "csrc/deep_ep.cpp:32")
+    assert _verdict(tmp_path, hang)["cause"] != "config"
+
+
 # --- a stop from outside in the shell's or Ray's words ------------------------------------------------------------
 def test_the_shells_terminated_with_nothing_failing_is_a_sigterm_from_outside(tmp_path):
     """bash's job-control and script forms of "Terminated" (SIGTERM ended the foreground job): signal, no rank; after
@@ -4218,3 +4336,22 @@ def test_an_illegal_address_or_a_tagged_ordinal_elsewhere_at_the_same_place_stay
            "[rank4]:     h = h.to(f'cuda:{self.stage + 4}')\n"
            "[rank4]: RuntimeError: CUDA error: invalid device ordinal\n")
     assert _verdict(tmp_path, own)["cause"] == "cuda_error"
+
+
+# torch 1.x's own set_device failing (THCudaCheck FAIL in torch/csrc/cuda/Module.cpp, THCPModule_setDevice_wrap) is the
+# frame that selects the GPU, tagged or not (round 52's pycls-142 under a rank prefix); elsewhere a tagged one stays
+def test_torch_1x_set_device_failing_with_invalid_device_ordinal_is_the_launch_tagged_or_not(tmp_path):
+    for prefix, build, line in (("[rank5]:", "pytorch_1595629401015", 59), ("", "pytorch_1587428398394", 247),
+                                ("[default3]:", "pytorch_1603729096996", 61)):
+        text = (f"{prefix}THCudaCheck FAIL file=/opt/conda/conda-bld/{build}/work/torch/csrc/cuda/Module.cpp "
+                f"line={line} error=10 : invalid device ordinal\n"
+                f"{prefix}Traceback (most recent call last):\n"
+                f"{prefix}  File \"tools/train_net.py\", line 24, in <module>\n"
+                f"{prefix}RuntimeError: cuda runtime error (10) : invalid device ordinal at "
+                f"/opt/conda/conda-bld/{build}/work/torch/csrc/cuda/Module.cpp:{line}\n")
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []), (prefix, d["verdict"])
+        assert not _accused(d)
+    other = ("[rank5]:THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1595629401015/work/aten/src/THC/"
+             "THCCachingHostAllocator.cpp line=278 error=10 : invalid device ordinal\n")
+    assert _verdict(tmp_path, other)["cause"] == "cuda_error"

@@ -985,6 +985,28 @@ def test_a_unique_id_wait_whose_rank_was_cut_off_the_paste_still_names_rank_0(tm
     assert "rank(s)  " not in d["verdict"]["summary"]
 
 
+def test_a_unique_id_wait_timing_out_names_what_rank_0_was_doing_and_what_to_run(tmp_path):
+    """Lead rule G (round 52): a rank's store get('0') of the ncclUniqueId timing out: rank 0 never reached its first
+    NCCL collective (still loading or preprocessing the dataset): the fix says so, names py-spy on rank 0,
+    preprocessing before launch, the process-group timeout and NCCL_DEBUG=INFO (other ranks, keys, prefixes)."""
+    for r, key, pre in ((3, "0", "torch.distributed.DistBackendError: "), (11, "1", "[rank11]: RuntimeError: ")):
+        text = (f"{pre}[{r}] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value "
+                f"store by key '{key}', but store->get('{key}') got error: Socket Timeout\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", [0]) and r not in _accused(d), v
+        for words in ("rank 0 never reached its first NCCL collective", "py-spy dump rank 0",
+                      "Preprocess the dataset before launch", "increase the process-group timeout", "NCCL_DEBUG=INFO"):
+            assert words.lower() in v["fix"].lower(), (words, v["fix"])
+
+
+def test_a_unique_id_wait_reset_keeps_its_own_fix(tmp_path):
+    """The near shape: the same get('0') lost to a reset (the store's host process gone) keeps its early_exit reading
+    and fix, not the never-arrived one."""
+    v = _report(tmp_path, _RESET.format(r=5))["verdict"]
+    assert v["cause"] == "early_exit" and "never reached its first NCCL collective" not in v["fix"], v
+
+
 # --- session 7 (f3) ------------------------------------------------------------------------------------------------
 def test_a_rank_checked_in_twice_at_the_bootstrap_root_is_a_duplicate_global_rank(tmp_path):
     """bootstrap.cc's root: "Bootstrap Root : rank %d of %d ranks has already checked in": two processes were given
@@ -1529,6 +1551,79 @@ def test_nvshmems_bootstrap_receiving_the_wrong_size_is_the_two_ends_protocol_no
     v = _verdict(tmp_path, text)
     assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
     assert "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME" in v["fix"], v
+
+
+# --- session 17 (fix52): NVSHMEM's own IB transport failing a verbs call (DeepEP's set-up), read as NCCL's own -------
+def _nvshmem(path: str, line: int, what: str, status: int | None = None) -> str:
+    """A line of NVSHMEM's error macros (nvshmemx_error.h: "%s:%d: non-zero status: %d " or "%s:%d: NULL value ",
+    then the message): __FILE__ is the build's own path."""
+    return f"{path}:{line}: " + (f"non-zero status: {status} " if status is not None else "NULL value ") + what + "\n"
+
+
+_IBRC = "/sgl-workspace/nvshmem/src/modules/transport/ibrc/ibrc.cpp"
+
+
+def test_nvshmems_ibv_modify_qp_failing_at_set_up_is_the_fabric_whatever_its_errno(tmp_path):
+    """Round 52's deepep-289: NVSHMEM's IBRC transport prints "ibrc.cpp:418: non-zero status: 110 ibv_modify_qp
+    failed" (the call's errno, ETIMEDOUT) then its trail "ep_connect failed", with no NCCL prefix and no rank. Lead
+    rule J (session 12): ibv_modify_qp failing at connection set-up, whatever its errno, is ib_fabric, nobody named --
+    as NCCL's "Call to ibv_modify_qp failed". Other builds' paths and lines, other errnos, other prefixes."""
+    for prefix, path, line, errno_, said in (
+            ("[default{i}]:", "/opt/nvshmem_src/src/modules/transport/ibrc/ibrc.cpp", 329, 22, "Invalid argument"),
+            ("(EPWorker pid=88{i}1) ", "/workspace/nvshmem/src/modules/transport/ibdevx/ibdevx.cpp", 1411, 19,
+             "No such device"),
+            ("", _IBRC, 418, 110, "Connection timed out")):
+        text = "Allocating buffer size: 2115.111296 MB ...\n" + "".join(
+            prefix.format(i=i) + _nvshmem(path, line, "ibv_modify_qp failed ", errno_)
+            + prefix.format(i=i) + _nvshmem(path.rsplit("/", 2)[0] + "/common/transport_ib_common.cpp", 318,
+                                            "ep_connect failed ", 7)
+            for i in range(3))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and not _accused(d), (text, v)
+        assert "ibv_modify_qp" in v["summary"] and said in v["summary"], v
+        assert "NVSHMEM_IB_GID_INDEX" in v["fix"] and "NCCL_IB_GID_INDEX" not in v["fix"], v
+
+
+def test_nvshmem_refused_a_queue_or_a_registration_by_the_host_is_a_system_error(tmp_path):
+    """Round 52's deepep-126: "ibrc.cpp:304: NULL value cq creation failed" (ibv_create_cq returned NULL) then every
+    process segfaulting alike: lead rule J, IB resources the host refuses at set-up are nccl_system, nobody named (the
+    segfaults follow the failed set-up). The same for a queue pair, and for "mem registration failed. Reason: Cannot
+    allocate memory" (ibv_reg_mr: the locked-memory limit); a completion's status through ibv_poll_cq is the fabric."""
+    def segv(host: str, pids) -> str:
+        return "".join(f"[{host}:{p} :0:{p}] Caught signal 11 (Segmentation fault: address not mapped to object at "
+                       f"address 0x{p:x}8)\n" for p in pids)
+
+    for what, host, pids in (("cq creation failed ", "TENCENT64", (5489, 5490)),
+                             ("qp creation failed ", "node-a17", (700, 701, 702, 703)),
+                             ("srq creation failed ", "h100-pod-3", (31, 32, 33))):
+        text = (segv(host, pids[:1]) + _nvshmem(_IBRC.replace("/sgl-workspace", "/home/" + host), 297, what)
+                + _nvshmem(_IBRC, 1388, "ep_create failed", 7) + segv(host, pids[1:]))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), (text, v)
+        assert "memlock" in v["fix"] and "NVSHMEM_IB_ENABLE_IBGDA" in v["fix"], v
+    reg = _nvshmem("/nvshmem/src/modules/transport/common/transport_ib_common.cpp", 129,
+                   "mem registration failed. Reason: Cannot allocate memory")
+    v = _verdict(tmp_path, "[2025-03-02 10:00:01] " + reg)
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and "NVSHMEM's buffers" in v["summary"], v
+    polled = _nvshmem(_IBRC, 1072, "ibv_poll_cq failed, status: 12", 12)
+    v = _verdict(tmp_path, polled)
+    assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and "IBV_WC_RETRY_EXC_ERR" in v["summary"], v
+
+
+def test_nvshmems_return_trail_alone_or_the_segfaults_alone_name_no_verbs_call(tmp_path):
+    """The near shapes: NVSHMEM's trail without the call that failed ("non-zero status: 7 ep_create failed",
+    "transport create ep failed": its own return code, no verbs call) says neither the fabric nor the host's
+    resources, and the segfaults alone stay a native crash with no cause shown."""
+    trail = (_nvshmem(_IBRC, 1388, "ep_create failed", 7)
+             + _nvshmem("/nvshmem/src/modules/transport/common/transport_ib_common.cpp", 398,
+                        "transport create ep failed ", 7))
+    segv = "".join(f"[TENCENT64:{p} :0:{p}] Caught signal 11 (Segmentation fault: address not mapped to object at "
+                   "address 0x38)\n" for p in (5490, 5491))
+    for text in (trail, segv):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] not in ("ib_fabric", "nccl_system") and v["culprits"] == [], (text, v)
 
 
 # --- session 8 (fix27): ncclInvalidArgument in torch's own first collective ---------------------------------------

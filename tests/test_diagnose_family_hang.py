@@ -358,19 +358,65 @@ def test_a_rank_waiting_in_the_monitored_barrier_is_never_accused(tmp_path):
 
 def test_monitored_barrier_errors_that_timed_out_are_a_missing_rank(tmp_path):
     """ProcessGroupGloo's "received errors while waiting for send/recv" whose original exception is gloo's own
-    timeout (unbound_buffer.cc "Timed out waiting Nms for recv operation to complete"): the peer's connection stayed
-    open and silent -- alive, never at the barrier (rank_missing), and the waiting rank, recorded failed by
-    torchrun, is its victim."""
+    timeout: on the SEND to rank 0 (unbound_buffer.cc:133) the coordinator never took the waiter's message -- alive
+    (its connection stayed open) but never at the barrier (rank_missing, rank 0), and the waiting rank, recorded
+    failed by torchrun, is its victim. (A RECEIVE timeout shows rank 0 inside instead: lead rule AO, below.)"""
     text = ("RuntimeError: Rank 2 successfully reached monitoredBarrier, but received errors while waiting for "
             "send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
             " Original exception:\n"
-            "[/opt/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81]\n"
-            "Timed out waiting 1800000ms for recv operation to complete\n"
+            "[/opt/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:133]\n"
+            "Timed out waiting 1800000ms for send operation to complete\n"
             + _ROOT_CAUSE + failure_record(0, 2, 2, 1, 7310))
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("rank_missing", [0]), v
     assert 2 not in _accused(d), d
+
+
+# Lead rule AO (round 52's CosyVoice-1727): a waiter whose original exception is gloo's timeout RECEIVING rank 0's
+# answer had its send taken -- gloo completes a send only into a receive the peer posted, and the coordinator posts
+# them as it enters the barrier -- so rank 0 was inside, holding its answers for a rank that never came. Without rank
+# 0's own "Rank N failed to pass monitoredBarrier" line that rank is unnamed: rank_missing, culprits unknown, the
+# receivers innocent, a waiter whose send never completed proven nothing.
+def _mb_recv_waiter(r: int, head: str = "", ms: int = 1800000, op: str = "recv", line: int = 81) -> str:
+    return (f"{head}Rank {r} successfully reached monitoredBarrier, but received errors while waiting for send/recv "
+            "from rank 0. Please check rank 0 logs for faulty rank.\n Original exception:\n"
+            f"[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:{line}] Timed out waiting {ms}ms for {op} "
+            "operation to complete\n")
+
+
+def test_monitored_barrier_receive_timeouts_show_rank_0_inside_and_name_nobody(tmp_path):
+    """The real case's shape: three receivers, then one waiter whose send timed out, world of 16, a join check."""
+    text = ("".join(_mb_recv_waiter(r, f"2025-12-19 09:03:13,77{r} INFO Detected uneven workload distribution: ")
+                    + f"Break current worker to manually join all workers, world_size 16, current rank {r}\n\n"
+                    for r in (5, 12, 7))
+            + "[rank1]:[E ProcessGroupGloo.cpp:144] Rank 1 successfully reached monitoredBarrier, but received errors "
+            "while waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
+            + _mb_recv_waiter(1, "2025-12-19 09:03:13,924 WARNING Rank 1 model.join() exit failed: ", op="send",
+                              line=133))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert _accused(d) == set(), d
+    assert "rank 0 logs" in v["fix"].lower(), v
+
+
+def test_monitored_barrier_receive_timeouts_in_other_shapes_name_nobody(tmp_path):
+    """Other ranks, timeouts and prefixes: two receivers of a world of 16 under torchrun's prefix; one receiver."""
+    for text in ("".join(_mb_recv_waiter(r, f"[rank{r}]: RuntimeError: ", ms=600000) for r in (11, 3)),
+                 _mb_recv_waiter(2, "RuntimeError: ", ms=30000)):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []), (text, v)
+        assert _accused(d) == set(), d
+
+
+def test_monitored_barrier_receive_timeout_with_rank_0s_own_line_still_names_its_rank(tmp_path):
+    """Negative (round 49's cosyvoice-180): rank 0's own report is shown -- it names the rank missing."""
+    text = (_mb_recv_waiter(3) + "[E ProcessGroupGloo.cpp:138] [Rank 0]: Rank 4 failed to pass monitoredBarrier in "
+            "1800000 ms\n" + _mb_recv_waiter(1))
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [4]), v
 
 
 def test_monitored_barrier_timeout_is_still_a_missing_rank(tmp_path):
@@ -423,13 +469,24 @@ def test_the_coordinators_report_in_the_older_wording_clears_rank_0(tmp_path):
 
 def test_the_waiters_lines_alone_still_name_the_coordinator(tmp_path):
     """Without the coordinator's report, gloo's bare log lines of the waiting ranks are all there is: the rank they
-    name (rank 0) never answered."""
+    name (rank 0) never answered. With no receive timeout among them nothing shows rank 0 inside the barrier, and
+    with no timeout at all its failure is named, not its cause (round 25's wenet-2266 shape)."""
+    text = _mb_waiter(3) + _mb_waiter(1)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
+    assert _accused(d) & {1, 3} == set(), d
+
+
+def test_the_waiters_lines_with_a_receive_timeout_show_the_coordinator_inside(tmp_path):
+    """Lead rule AO: rank 3's original exception is gloo's timeout RECEIVING rank 0's answer -- its send was taken, so
+    rank 0 was at the barrier; without rank 0's own line the rank that never arrived is unnamed."""
     text = (_mb_waiter(3) + " Original exception: \n[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] "
             "Timed out waiting 30000ms for recv operation to complete\n" + _mb_waiter(1))
     d = _report(tmp_path, text)
     v = d["verdict"]
-    assert (v["cause"], v["culprits"]) == ("rank_missing", [0]), v
-    assert _accused(d) & {1, 3} == set(), d
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []), v
+    assert _accused(d) == set(), d
 
 
 def _coll(dev: int, pid: int, op: str, count: int, comm: str, n: int = 8) -> str:
@@ -2110,3 +2167,100 @@ def test_a_bar_behind_a_local_prefix_that_is_each_processs_global_rank_still_nam
         v = d["verdict"]
         assert (v["cause"], v["culprits"]) == ("rank_missing", [busy]), v
         assert not _accused(d) & set(waiting), v
+
+
+# --- session 17 (fix52): DeepEP's barrier_block dump names the peer that never entered (round 52's deepep-570) --------
+def _barrier_dump(waiting, peers: int, owed, prefix: str = "", value: int = 1024) -> str:
+    """DeepEP's barrier_block timing out (csrc/kernels utils.cuh: printf("DeepEP timeout check failed: rank = %d,
+    thread = %d, value = %d)\n", rank, thread_id, value)): every thread of each waiting rank prints the slot of the
+    peer it watches; OWED maps a waiting rank to the peers it still shows owed (a set: the same for every one)."""
+    return "".join(f"{prefix.format(r=r)}DeepEP timeout check failed: rank = {r}, thread = {t}, "
+                   f"value = {value if t in (owed.get(r, ()) if isinstance(owed, dict) else owed) else 0})\n"
+                   for r in waiting for t in range(peers))
+
+
+def test_deepeps_barrier_dump_names_the_peer_every_waiting_rank_still_owes(tmp_path):
+    """A rank adds FINISHED_SUM_TAG (1024) to its own slot for each peer and each peer subtracts it on entering, so a
+    slot still positive is a peer that never entered. The peers every waiting rank shows owed, while more ranks are
+    shown in the barrier, are missing (rank_missing, culprits), the waiting ranks their victims; high with two
+    waiting ranks agreeing, medium with one. Other ranks, world sizes, values, orders and prefixes."""
+    for waiting, peers, owed, prefix, value, conf in (
+            ((6, 2), 8, {5}, "> ", 1024, "high"),
+            ((0, 3), 8, {7}, "[default{r}]:", 1024, "high"),
+            ((5, 2, 7), 8, {1, 6}, "", 1024, "high"),
+            ((4,), 4, {1}, "(EPWorker pid=90{r}1) ", 2048, "medium")):
+        d = _report(tmp_path, _barrier_dump(waiting, peers, owed, prefix, value))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", sorted(owed), conf), (waiting, v)
+        assert _accused(d) == set(owed) and "py-spy dump" in v["fix"] and "barrier_block" in v["fix"], v
+    # the kernel traps after its dump: the 'unspecified launch failure' the waiting ranks then raise is its consequence
+    trap = "".join(f"[rank{r}]: RuntimeError: CUDA error: unspecified launch failure\n" for r in (0, 3))
+    v = _verdict(tmp_path, _barrier_dump((0, 3), 8, {7}, "[default{r}]:") + trap)
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [7]), v
+
+
+def test_deepeps_barrier_dump_names_no_peer_some_waiting_ranks_saw_arrive_nor_a_waiting_rank_alone(tmp_path):
+    """The near shapes: a peer owed in one waiting rank's dump but cleared in another's did enter (not named); one
+    waiting rank owed by every peer is the odd one itself (it entered a barrier the others did not); the older
+    wording without the slot's value names no peer. None of them names a rank; each stays DeepEP's stall."""
+    split = _barrier_dump((6, 2), 8, {6: {5}, 2: set()})
+    alone = _barrier_dump((4,), 8, {0, 1, 2, 3, 5, 6, 7})
+    old = "DeepEP timeout check failed: rank = 6, thread = 0)\nDeepEP timeout check failed: rank = 2, thread = 0)\n"
+    for text in (split, alone, old):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), (text, v)
+    # the owed peer's own failure record is its own cause: the exits' detectors read it, still naming that rank
+    crashed = (_barrier_dump((2, 6), 8, {5}) + "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+               + failure_record(0, 5, 5, -9, 30412))
+    v = _verdict(tmp_path, crashed)
+    assert v["cause"] != "rank_missing" and v["culprits"] == [5], v
+
+
+# Lead rule I read from the ranks' own progress lines (round 52's pytorch-nccl-hang-8384637): a phase every rank
+# printed, then the next phase printed by all ranks but a few, then only the scheduler's stop: the few never reached
+# the step whose collectives the others wait in -- the ranks behind; the time limit only ended the hang.
+def _steps(ranks, phase: str, label: str = "srun") -> str:
+    if label == "srun":
+        return "".join(f"{r:2d}: RANK {r}: {phase}\n" for r in ranks)
+    return "".join(f"[rank{r}]: {phase}\n" for r in ranks)
+
+
+_LIMIT = ("{pre}slurmstepd: error: *** STEP 4242.3 ON nid00{n} CANCELLED AT 2024-03-02T03:58:46 DUE TO TIME LIMIT ***\n"
+          "slurmstepd: error: *** JOB 4242 ON nid00{n} CANCELLED AT 2024-03-02T03:58:46 DUE TO TIME LIMIT ***\n")
+
+
+def test_ranks_that_never_printed_the_step_the_others_did_are_behind_until_the_time_limit(tmp_path):
+    order = [5, 1, 7, 0, 3, 6, 2, 4]
+    for world, behind, label, done in ((8, [2, 6], "srun", "COMPLETE!"), (16, [13], "rank", "running step 10/10"),
+                                       (32, [0, 25], "srun", "COMPLETE!")):
+        ranks = order + [r for r in range(8, world)] if world > 8 else order
+        text = ("trial 3...\n" + _steps(ranks, done, label) + "trial 4...\n"
+                + _steps([r for r in reversed(ranks) if r not in behind], "running step 1/10", label)
+                + _LIMIT.format(pre=" 0: " if label == "srun" else "", n=world))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", behind), (world, v)
+        assert _accused(d) == set(behind), d
+
+
+def test_progress_lines_behind_a_collectors_prefix_still_name_the_ranks_behind(tmp_path):
+    """The same shape with a Python logging prefix and a Kubernetes timestamp on every line, world of 12."""
+    def pre(s: str) -> str:
+        return "".join(f"2024-05-01T10:00:{i % 60:02d}.123Z 2024-05-01 10:00:00,{i:03d} - INFO - {ln}\n"
+                       for i, ln in enumerate(s.splitlines()))
+    text = pre(_steps(range(12), "running step 4/10") + _steps([r for r in range(12) if r != 9], "running step 5/10"))
+    d = _report(tmp_path, text + _LIMIT.format(pre="", n=12))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [9]), d["verdict"]
+    assert _accused(d) == {9}, d
+
+
+def test_a_time_limit_with_no_progress_pattern_stays_the_signal(tmp_path):
+    """Negatives: every rank printed the last step (nobody behind); a cut paste whose last block is a few scattered
+    ranks (most missing: a cut, not ranks behind); no block before it to show the full set."""
+    full = _steps(range(8), "COMPLETE!") + _steps(range(8), "running step 1/10")
+    cut = _steps(range(8), "COMPLETE!") + _steps([2, 5], "running step 1/10")
+    alone = _steps([0, 1, 2, 4, 5, 6, 7], "running step 1/10")
+    for text in (full, cut, alone):
+        v = _report(tmp_path, text + _LIMIT.format(pre="", n=8))["verdict"]
+        assert v["cause"] == "signal" and v["culprits"] == [], (text, v)

@@ -2705,3 +2705,29 @@ def test_accelerate_main_process_ip_on_the_loopback_for_several_machines_is_conf
         assert "main_process_ip" in v["fix"] and "machine_rank" in v["fix"], v["fix"]
     assert _verdict(tmp_path, timeout + yaml.format(ip="127.0.0.1", m=1))["cause"] == "store_rendezvous"
     assert _verdict(tmp_path, timeout + yaml.format(ip="10.0.3.7", m=4))["cause"] == "store_rendezvous"
+
+
+# Lead rule AA (1) on launch commands that give each machine its node index and its rendezvous URL (round 52's
+# slowfast-234: SlowFast's --shard_id / --init_method, the command continued over backslashed lines): two machines
+# pointed at different endpoints never meet, config, no rank -- even with nothing failing.
+def _machine(idx: int, url: str, flag: str = "--shard_id", url_flag: str = "--init_method") -> str:
+    return (f"python -u tools/run_net.py \\\n --cfg configs/Kinetics/SLOWFAST_8x8_R50.yaml \\\n {flag} {idx} \\\n"
+            f" --num_shards 2 \\\n {url_flag} {url} \\\n NUM_GPUS 4 TRAIN.BATCH_SIZE 32\n\n")
+
+
+def test_machines_launched_with_different_rendezvous_urls_are_config(tmp_path):
+    for a, b, flag, url_flag in (("tcp://127.0.0.1:40000", "tcp://10.110.17.113:50933", "--shard_id", "--init_method"),
+                                 ("tcp://10.0.0.5:23456", "tcp://10.0.0.6:23456", "--machine-rank", "--dist-url"),
+                                 ("tcp://gpu-a:29500", "tcp://gpu-a:29501", "--node_rank", "--init_method")):
+        text = ("in the master machine:\n" + _machine(0, a, flag, url_flag) + "in the second machine:\n"
+                + _machine(1, b, flag, url_flag) + "[INFO: train_net.py:  307]: Start epoch: 1\n")
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("config", []), (a, b, v)
+
+
+def test_machines_launched_at_one_rendezvous_url_are_not_config(tmp_path):
+    """Negative: the same endpoint on both machines (node 0 may name itself by loopback with the same port)."""
+    for a, b in (("tcp://10.0.0.5:23456", "tcp://10.0.0.5:23456"), ("tcp://127.0.0.1:40000", "tcp://10.1.1.2:40000")):
+        text = _machine(0, a) + _machine(1, b) + "[INFO: train_net.py:  307]: Start epoch: 1\n"
+        v = _verdict(tmp_path, text)
+        assert v["cause"] != "config", (a, b, v)

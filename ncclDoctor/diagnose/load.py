@@ -329,9 +329,19 @@ SNIFF = 8192
 #   main_process_ip  accelerate's coordinator address in its config file or command line ("main_process_ip:
 #             127.0.0.1"), which holds no other word: a loopback one beside num_machines > 1 cannot form the world
 #             (readers.settings._accel_loopback, verdict.world.world_unfit, lead rules AE, AA (1))
+#   --shard_id, --node_rank, --node-rank, --machine_rank, --machine-rank  a machine's launch command giving its node
+#             index, read with the --init_method / --dist-url tcp:// of the same command (continuation lines a few on):
+#             two machines given different endpoints never meet (readers.settings._node_url, lead rule AA (1))
+#   unning step, tarting step, COMPLETE  a rank's own progress line ("18: RANK 18: running step 1/10", "RANK 3:
+#             COMPLETE!"): a phase every rank printed, then one all but a few printed before the hang's end, names
+#             those few behind (parse._step_line, verdict.missing._behind, lead rule I)
 #   etDevice, set_device(, cuda.Device(  a traceback's frame selecting the process's GPU (torch.cuda.set_device(i),
 #             CuPy's cupy.cuda.Device(i).use() and runtime.setDevice, cudaSetDevice): an 'invalid device ordinal' raised
 #             right under it is the launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
+#   non-zero status: , NULL value  NVSHMEM's error macros (nvshmemx_error.h), the prefix of every failure its IB
+#             transports print with no other word (".../ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
+#             ".../ibrc.cpp:304: NULL value cq creation failed"; DeepEP's internode set-up):
+#             readers.nccl._nvshmem_verbs, verdict.transport._ib, lead rule J
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -367,7 +377,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"ncompatible", b"ot compatible", b"forked subprocess", b"CUDA to be initiali",
-            b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(")
+            b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"non-zero status: ", b"NULL value ",
+            b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
+            b"unning step", b"tarting step", b"COMPLETE")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -589,7 +601,9 @@ def _automata():
     against 523-527 for 159 words in four, in four of 42 at 510-529 against 503-515, alternating at
     load 1.2-1.4: the chunk is 42. 174 words (session 17) in five of 42 (the fifth holding 6) at 541-760 MB/s
     against 624-795 for the session's base of 165 words in four, and four of 44 at 596-799, six runs each alternating
-    (bench_diagnose -j 2): within the runs' noise, so the chunk stays 42."""
+    (bench_diagnose -j 2): within the runs' noise, so the chunk stays 42. 184 words (session 17, round 52's fixes)
+    in five of 42 (the fifth holding 16) at 485-639 MB/s against 463-631 for the 174 words, and four of 46 at
+    433-642, six runs each alternating (bench_diagnose -j 2, 1 GB): within noise, so the chunk stays 42."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

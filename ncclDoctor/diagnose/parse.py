@@ -203,6 +203,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # accelerate's main_process_ip when it names the host itself, and the most machines asked for (_accel_world)
         self._accel_loop: dict[str, object] | None = {"ip": None, "machines": 0}
         self._cmd: dict | None = None  # a launch command's processes per node, nodes, world size (_launch_world)
+        # the ranks of the last block of progress lines of one phase and of the block before it (_step_line)
+        self.steps: dict = {"phase": None, "ranks": set(), "prev": set(), "line": 0, "prev_phase": None}
+        self._node_index: tuple[int, int] | None = None  # (line, index) of a command's --shard_id etc. (_node_url)
         self._announced_unfit = False  # a rank announced past that world was kept aside
         self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
 
@@ -345,6 +348,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, text)
+        if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.search(
+                S.R_ANSI.sub("", text) if "\x1b" in text else text)):
+            self._step_line(lineno, st)
         if "[default" in text and ("[rank" in text or "[Rank " in text):
             self._role_rank(text)
         if "RSS" in text:
@@ -452,6 +458,32 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 ev.data["role"] = rank  # a local rank: _local_bars decides at the end whether it is the global one
             self.bars[rank] = ev
 
+    def _step_line(self, lineno: int, m) -> None:
+        """A rank's progress line (signatures.R_RANK_STEP): consecutive lines of one phase are a block, the ranks that
+        reached it; a line of another phase starts the next block, the last one kept as the block before. Only the
+        last two are held: how far each rank got when the lines stop."""
+        if m.group(1) is None and m.group(2) is None:
+            return
+        rank, phase, st = int(m.group(2) or m.group(1)), m.group(3).rstrip("!"), self.steps
+        if phase != st["phase"]:
+            if st["ranks"]:
+                st["prev"], st["prev_phase"] = st["ranks"], st["phase"]
+            st["phase"], st["ranks"] = phase, set()
+        if len(st["ranks"]) < 65536:
+            st["ranks"].add(rank)
+        st["line"] = lineno
+
+    def step_block(self) -> Event | None:
+        """The last block of progress lines and the one before it, as one ``step_block`` event naming no rank
+        (verdict.missing._behind decides who is behind)."""
+        st = self.steps
+        if not st["ranks"] or not st["prev"]:
+            return None
+        ev = Event("step_block", f"{self.path}:{st['line']}", f"{st['phase']}: {len(st['ranks'])} ranks")
+        ev.data.update(phase=st["phase"], ranks=sorted(st["ranks"]), prev=sorted(st["prev"]),
+                       prev_phase=st["prev_phase"])
+        return ev
+
     def _role_rank(self, text: str) -> None:
         m = S.R_ROLE_RANK.search(S.R_ANSI.sub("", text) if "\x1b" in text else text)
         if m and len(self._role_ranks) < 64:
@@ -485,6 +517,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
         if self._coord is not None and self._coord_line(lineno, body):
+            return None
+        if self._cuda_open is not None and lineno - self._cuda_open[0] == 1 and self._cuda_code_line(lineno, body):
             return None
         if ("initialize(" in body or "init_process_group(" in body) and len(self.aside) < 8:
             self._world_call(lineno, text, body)
@@ -721,8 +755,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
-        if ev is not None and ev.kind == "cuda_error" and 0 < lineno - self._set_device <= _SET_DEVICE_NEAR:
-            # raised by the frame that selects the process's GPU, right above it (verdict.cuda._ordinal_launch)
+        if ev is not None and ev.kind == "cuda_error" and (0 < lineno - self._set_device <= _SET_DEVICE_NEAR
+                                                          or "csrc/cuda/Module.cpp" in text):
+            # raised by the frame that selects the process's GPU, right above it, or in torch 1.x's own set_device
+            # (THCudaCheck FAIL file=.../torch/csrc/cuda/Module.cpp: THCPModule_setDevice_wrap's cudaSetDevice)
+            # (verdict.cuda._ordinal_launch)
             ev.data["at_set_device"] = True
         if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):

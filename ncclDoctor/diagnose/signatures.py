@@ -208,7 +208,12 @@ R_CUPY_COMM_INIT = re.compile(r"\bNcclCommunicator(?:\.__init__\b|\()")
 R_CUPY_ERR_INIT = re.compile(r"\bNcclError\.__init__\b")
 R_KEYERROR_CODE = re.compile(r"^\s*KeyError: (\d)\s*$")
 NCCL_RESULT = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
-               5: "ncclInvalidUsage", 6: "ncclRemoteError"}
+               5: "ncclInvalidUsage", 6: "ncclRemoteError", 7: "ncclInProgress"}
+# A library's own NCCL check printing the ncclResult_t as a bare number (fastmoe's NCCL_SAFE_CALL: "NCCL Error at
+# .../global_exchange.cpp:127 value 5"; "NCCL error ... returned 2", "NCCL failure ... code 3"): the number is the
+# code (NCCL_RESULT; 0 is ncclSuccess, no failure). Only after NCCL's error/failure words, within the same line.
+R_NCCL_RESULT_NUM = re.compile(r"\bNCCL (?:[Ee]rror|ERROR|[Ff]ailure|FAILURE|call failed)\b[^\n'\"]{0,200}?"
+                               r"\b(?:value|code|result|returned|return code|status)[ :=(]{1,3}(\d{1,2})\b")
 # A test harness or wrapper naming the NCCL call that failed and its ncclResult_t by number (RCCL's unit tests:
 # "[ ERROR    ] Child process 0 fails NCCL call ncclGroupEnd with code 1"): the number is the code (NCCL_RESULT)
 R_NCCL_CALL_CODE = re.compile(r"\bNCCL call (nccl\w{2,40}) (?:(?:fails|failed|returned) )?with (?:error |result )?"
@@ -949,6 +954,12 @@ R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|creat
 # "DeepEP dispatch NVL receiver timeout, ..."; UCX (NIXL, UCC): "tcp_ep.c:1260 UCX  ERROR tcp_ep 0x.. (state=CONNECTED):
 # send(110) failed: Input/output error" (110 = ETIMEDOUT), "Unexpected UCX error: Endpoint timeout".
 R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
+# DeepEP's barrier_block (csrc/kernels utils.cuh, since July 2025) timing out: each of the waiting rank's threads
+# prints its rank, the peer its thread watches and that peer's barrier slot, "DeepEP timeout check failed: rank = 6,
+# thread = 5, value = 1024)": a rank adds FINISHED_SUM_TAG (1024) to its own slot for each peer and each peer
+# subtracts it when it enters, so a slot still positive is a peer that never entered (state.Collected.barrier_slots,
+# verdict.missing._barrier_owed). The older wording without "value" (lane 0 only) names no peer.
+R_DEEPEP_SLOT = re.compile(r"\bDeepEP timeout check failed: rank = (\d{1,6}), thread = (\d{1,6}), value = (-?\d{1,12})")
 # NCCL EP (NCCL's expert-parallel dispatch/combine kernels, nccl-extensions): a kernel's device-side receive timeout,
 # "NCCL EP timeout for dispatch receive, rank 2, local_expert_idx 37, src_rank 0": rank 2 waited on rank 0's tokens;
 # the kernel then traps, which the host sees as CUDA's 'unspecified launch failure' (719)
@@ -967,6 +978,17 @@ R_UCX_CUDA = re.compile(r"\bcuda_(?:ipc|copy)_\w{1,16}\.c:\d+\s+UCX\s+ERROR\s+(c
 # "bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received 58 bytes instead of 8":
 # the two ends of the bootstrap disagree on its protocol
 R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?: ?received \d+ bytes instead of \d+)")
+# NVSHMEM's own IB transports (ibrc, ibdevx, ibgda, DeepEP's internode path) failing a verbs call, printed by its
+# error macros (nvshmemx_error.h: "%s:%d: non-zero status: %d " or "%s:%d: NULL value ", then the message) with no
+# NCCL prefix: ".../transport/ibrc/ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed" (the call's return, an
+# errno: 110 ETIMEDOUT), ".../ibrc.cpp:304: NULL value cq creation failed" (ibv_create_cq returned NULL),
+# ".../transport_ib_common.cpp:129: NULL value mem registration failed. Reason: Cannot allocate memory" (ibv_reg_mr),
+# ".../ibrc.cpp:1072: non-zero status: 12 ibv_poll_cq failed, status: 12" (a work completion's status). The same
+# calls as NCCL's "Call to ibv_X failed" (R_VERBS), read the same way (lead rule J); its return trail ("non-zero
+# status: 7 ep_create failed") carries no call
+R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1,6})|NULL value) ?"
+                             r"(ibv_\w{2,32}|(?:cq|qp|srq) creation|mem registration) failed\b"
+                             r"(?:, status: (\d{1,3})|\. Reason: ([A-Za-z][\w ]{1,60}))?")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
 # net_ib's capability line for one HCA, "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'": the IB transport
@@ -1026,6 +1048,24 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           # (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line 351 in file
                           # .../csrc/pythonInterface.c"): a CUDA error only when the file is C/C++/CUDA source
                           r"\bError ([a-z][^\n]{2,100}?) at line \d{1,6} in file \S{1,200}\.(?:c|cc|cpp|cu|cuh)\s*$")
+# A CUDA failure printed by another library's own logger rather than torch's or NCCL's check (lead rule AC (1) for
+# its rank): a CUDA driver-API call named failing (Isaac Gym's PhysX GPU pipeline: "PxgCudaUtils.h (54) : internal
+# error : SynchronizeStreams cuEventRecord failed"), a CUDA error code printed bare ("CUDA error 700", the quoted
+# message form is R_CUDA_ERROR's), an error enum named alone ("cudaErrorIllegalAddress", "CUDA_ERROR_LAUNCH_FAILED"),
+# or the runtime's text for 700 alone. The out-of-memory names are R_OOM's, not this.
+R_CUDA_LIB_ERROR = re.compile(
+    r"\b(?P<api>cu(?:Event|Stream|Memcpy|Memset|MemAlloc|MemFree|MemHost|Ctx|Launch|Module|Graph|Func|Device)"
+    r"\w{0,40}) failed\b|"
+    r"\bCUDA error (?P<code>\d{1,4})\b(?! ?')|"
+    r"\b(?P<enum>cudaError(?!Success\b|MemoryAllocation\b)[A-Z]\w{2,40}|"
+    r"CUDA_ERROR_(?!OUT_OF_MEMORY\b)[A-Z_]{3,40})\b|"
+    r"\b(?P<text>an illegal memory access was encountered)")
+# A CUDA error code alone on the line under a library's failed CUDA call (PhysX: "memcpy failed fail!" then "  700")
+R_CUDA_CODE_LINE = re.compile(r"^\s*(\d{1,4})\s*$")
+# CUDA's error codes an expert reads by number (driver_types.h / cuda.h)
+CUDA_CODE_NAMES = {700: "illegal address", 719: "launch failure", 999: "unknown error", 710: "device-side assert",
+                   701: "too many resources requested for launch", 702: "launch timeout", 716: "misaligned address",
+                   214: "uncorrectable ECC error", 46: "all CUDA-capable devices are busy or unavailable"}
 # A non-CUDA accelerator's runtime error, read like CUDA's (lead rule AN (2)): Intel's Unified Runtime under torch's
 # XPU / SYCL ("RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)", a UR or
 # Level Zero result code named alone: "UR_RESULT_ERROR_DEVICE_LOST", "ZE_RESULT_ERROR_UNKNOWN"). Its device-memory code
@@ -1228,6 +1268,13 @@ R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{
 # 127.0.0.1", "--node_rank=1"): a node other than node 0 given a loopback master address looks for the store (and
 # rendezvous) on its own host, where node 0's store is not (lead rules AA (1), AE): config, no rank.
 R_ARG_NODE_RANK = re.compile(r"--node[_-]rank[= ]['\"]?(\d{1,4})\b")
+# A launch command's node index in the spellings of the launchers that take one per machine (torchrun's --node_rank,
+# detectron2's and accelerate's --machine_rank, SlowFast's and pycls' --shard_id), and the rendezvous it gives that
+# machine as a URL (--init_method / --dist-url tcp://HOST:PORT, the trainers' own flag for init_process_group): two
+# machines' commands naming different endpoints never meet at one store (lead rule AA (1); readers.settings).
+R_ARG_NODE_INDEX = re.compile(r"--(?:node[_-]rank|machine[_-]rank|shard[_-]id)[= ]['\"]?(\d{1,4})\b")
+R_ARG_INIT_URL = re.compile(r"--(?:init[_-]method|dist[_-]url)[= ]['\"]?tcp://(\[[0-9A-Fa-f:.]{2,64}\]|[\w.\-]{1,255}):"
+                            r"(\d{1,5})\b")
 R_ARG_MASTER_ADDR_VAL = re.compile(r"--master[_-]addr[= ]['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)`]|$)")
 # The names of the host an address is used on: /etc/hosts' loopback names (RHEL's localhost.localdomain, Debian's
 # ip6-localhost / ip6-loopback) and the wildcard 0.0.0.0, which a connect() reaches on the local host too.
@@ -1411,6 +1458,12 @@ R_MONITORED = re.compile(r"Ranks? (\d{1,7}(?:, ?\d{1,7}){0,64}) failed to pass m
                          r"(\d{1,7})")
 # The rank that says it "successfully reached monitoredBarrier" waited there for the rank it names: a victim.
 R_MONITORED_WAITER = re.compile(r"Rank (\d{1,7}) successfully reached monitoredBarrier")
+# A rank's own progress line, one a rank and phase, under srun -l's label and/or the script's own "RANK N:" tag
+# ("18: RANK 18: running step 1/10", "RANK 3: COMPLETE!", "[rank5]: Starting step 12"): the whole line is the rank and
+# the phase (after whatever prefix a collector or paste adds), so a block of them names the ranks that reached that
+# phase (parse._step_line, verdict.missing._behind)
+R_RANK_STEP = re.compile(r"(?<![\w:.,])(?:(\d{1,6}): )?(?:\[?(?:RANK|[Rr]ank) ?(\d{1,6})\]?:? )?"
+                         r"((?:[Rr]unning|[Ss]tarting) step \d{1,9}(?:/\d{1,9})?|COMPLETE!?)\s*$")
 # Horovod's stall inspector (the coordinator, rank 0, after HOROVOD_STALL_CHECK_TIME_SECONDS): every tensor some
 # ranks submitted and the others did not, one per line, "HorovodBroadcast_global_step_0 [missing ranks: 0]" (the ranks
 # that did not submit it) or, in other releases, "allreduce.conv1.weight [ready ranks: 0, 7, 3, 2, 4, 6]" (the ranks
@@ -1613,6 +1666,21 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
                          r"\bcausing CUDA to be initiali[sz]ed\b|"
                          r"\bavoid running any instruction using `?torch\.cuda`? in any cell")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
+# A C++/CUDA library's own host-side assertion printed with its file, line and condition: DeepEP's EP_HOST_ASSERT
+# ("RuntimeError: Failed: Assertion error csrc/deep_ep.cpp:32 'num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode'"),
+# a paste turning FILE:LINE into a Markdown link ("[internode.cu:1713](http://internode.cu:1713/)"). (glibc's
+# "Assertion `x' failed." carries no trigger word of load.py's and is not read here.)
+R_HOST_ASSERT = re.compile(r"\bAssertion (?:error|failed):? (?P<where>\S{1,300}?:\d{1,6})\S{0,80}? "
+                           r"'(?P<cond>[^'\n]{3,300})'")
+# ... whose condition relates the job's launch shape or the library's buffer settings, the same on every rank (lead
+# rules W, Q): a count of ranks, peers, nodes, GPUs, experts or SMs, a chunk or buffer size, a mode flag, a
+# compile-time limit (NUM_MAX_NVL_PEERS). A condition on a tensor or pointer (x.size(0) == num_tokens, a data_ptr,
+# nullptr) is a check of one call's arguments, not of the settings.
+R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|experts?|sms|channels)|"
+                              r"num_max_\w{1,60}|\w{0,40}chunk(?:ed)?_\w{1,60}|\w{0,40}_(?:bytes|buffer_size)|"
+                              r"world_size|\w{1,40}_mode|NUM_[A-Z0-9_]{2,60}|[a-z_]{0,20}(?:rdma|nvl)_ranks?)\b")
+R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|stride|is_contiguous|data_ptr|scalar_type|has_value)\(|"
+                           r"\bnullptr\b|\bNULL\b|\bdtype\b")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
 # (submitit launch scripts' get_shared_folder(): "RuntimeError: No shared folder available"), failing before any

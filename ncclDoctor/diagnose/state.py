@@ -140,6 +140,11 @@ class Collected:
     # torch's store-based barrier per key (first 16 keys): the ranks its "Added key ... for rank: R" lines checked in
     # (first 256), the count its "Completed ... with N nodes" line says, and those lines' events (first 4)
     barriers: dict[str, tuple[set[int], list[int], list[Event]]] = field(default_factory=dict)
+    # DeepEP's barrier_block dump (signatures.R_DEEPEP_SLOT): per waiting rank (first 64), each peer's barrier slot
+    # (first 1024 peers; the lowest value printed: positive only while every line of it shows the peer owing), and the
+    # first 4 lines that show a slot owed
+    barrier_slots: dict[int, dict[int, int]] = field(default_factory=dict)
+    slot_evs: list[Event] = field(default_factory=list)
     # Paddle's launcher waiting for its peers' endpoints, per file (first 8): the endpoints its LAST "not ready
     # endpoints:[...]" still lists, how many waits in a row listed every one of them, and that last line's event
     peer_waits: dict[str, tuple[tuple[str, ...], int, Event]] = field(default_factory=dict)
@@ -183,6 +188,8 @@ class Collected:
         self.kinds[ev.kind] += 1
         if ev.data.get("barrier"):
             self._barrier(*ev.data["barrier"], ev)
+        if ev.data.get("barrier_slot"):
+            self._slot(*ev.data["barrier_slot"], ev)
         if ev.pid is not None and len(self.procs) < 8:
             self.procs.add((ev.host, ev.pid, ev.data.get("dev")))
         s = self.samples.setdefault(ev.kind, [])
@@ -324,6 +331,14 @@ class Collected:
         if ev is not None and len(evs) < 4:
             evs.append(ev)
 
+    def _slot(self, rank: int, peer: int, value: int, ev: Event | None) -> None:
+        if rank in self.barrier_slots or len(self.barrier_slots) < 64:
+            slots = self.barrier_slots.setdefault(rank, {})
+            if peer in slots or len(slots) < 1024:
+                slots[peer] = min(value, slots.get(peer, value))
+        if ev is not None and value > 0 and len(self.slot_evs) < 4:
+            self.slot_evs.append(ev)
+
     def barrier_overcount(self) -> tuple[int, int, list[Event]] | None:
         """Lead rule R read off torch's own store-barrier lines: more distinct ranks checked in to a key's barrier
         than the count it completed with -- (joined, world size, evidence) -- else None. Only when one count is shown
@@ -383,6 +398,11 @@ class Collected:
                 self._barrier(key, None, n, None)
             for e in evs:
                 self._barrier(key, None, None, e)
+        for rank, slots in o.barrier_slots.items():
+            for peer, value in slots.items():
+                self._slot(rank, peer, value, None)
+        for e in o.slot_evs:
+            self._slot(*e.data["barrier_slot"], e)
         for path, (now, runs, ev) in o.peer_waits.items():  # a later part of a file: its last wait is the last
             last = self.peer_waits.get(path)
             if last is not None or len(self.peer_waits) < 8:

@@ -6,6 +6,8 @@ which ``LineParser.__init__`` declares and documents."""
 
 from __future__ import annotations
 
+import re
+
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.generic import exception_line, is_failure_line
 from ncclDoctor.diagnose.readers.common import (
@@ -63,6 +65,8 @@ class CrashReaders:
             self._cuda_open = (lineno, ev)
             return ev
         m = S.R_CUDA_ERROR.search(text)
+        if not m and "ncclUnhandledCudaError" not in text and "out of memory" not in text:
+            return self._cuda_lib_error(lineno, text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
@@ -76,6 +80,52 @@ class CrashReaders:
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
         self._cuda_open = (lineno, ev)
         return ev
+
+    def _cuda_lib_error(self, lineno: int, text: str) -> Event | None:
+        """A CUDA failure in another library's own log line (a physics engine's GPU pipeline, a CUDA library): a
+        driver-API call failing, a bare CUDA error code or enum. That library's failing lines that follow, and the
+        error code it prints alone on the next line ("memcpy failed fail!" / "  700"), belong to the same event."""
+        if "NCCL" in text or not ("failed" in text or "CUDA" in text or "cudaError" in text or "illegal" in text):
+            return None  # NCCL's own lines are its readers' (readers.nccl); the rest need one of these words
+        c = S.R_CUDA_LIB_ERROR.search(text)
+        if not c:
+            if self._cuda_open is None or not self._cuda_open[1].data.get("library") \
+                    or not 0 < lineno - self._cuda_open[0] <= 8 or "failed" not in text:
+                return None
+            # the same library's next failing call, a few lines under its failed CUDA call: its CUDA error code may
+            # follow alone on the next line
+            what = self._body.strip().rpartition(" : ")[2][:80] or "a failed call"
+        else:
+            code, enum = _int(c.group("code")), c.group("enum")
+            if c.group("api"):
+                what = f"{c.group('api')} failed"
+            elif code is not None:
+                what = f"CUDA error {code}" + (f": {S.CUDA_CODE_NAMES[code]}" if code in S.CUDA_CODE_NAMES else "")
+            elif enum:  # its name in words ("cudaErrorIllegalAddress": illegal address), as the verdict reads them
+                words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", enum.removeprefix("cudaError").removeprefix("CUDA_ERROR_"))
+                what = f"{enum} ({words.replace('_', ' ').lower()})"
+            else:
+                what = c.group("text")
+        ev = self._context(lineno, text, "cuda_error")
+        ev.data.update(what=what, cuda_code=_int(c.group("code")) if c else None, watchdog=False, library=True)
+        self._cuda_open = (lineno, ev)
+        self._follow = max(self._follow, 1)
+        return ev
+
+    def _cuda_code_line(self, lineno: int, text: str) -> bool:
+        """The CUDA error code a library printed alone under its failed call: kept on that call's event."""
+        if self._cuda_open is None or lineno - self._cuda_open[0] != 1 or not self._cuda_open[1].data.get("library"):
+            return False
+        m = S.R_CUDA_CODE_LINE.match(text)
+        if not m:
+            return False
+        ev = self._cuda_open[1]
+        if ev.data.get("cuda_code") is None:
+            code = int(m.group(1))
+            ev.data["cuda_code"] = code
+            name = S.CUDA_CODE_NAMES.get(code)
+            ev.data["what"] += f" (CUDA error {code}{': ' + name if name else ''})"
+        return True
 
     def _fatal_python(self, lineno: int, text: str) -> Event | None:
         a = S.R_LAUNCH_ARG.search(text) if "error: " in text else None
@@ -223,6 +273,9 @@ class CrashReaders:
             ev.data.update(type="Error", message=v.group(1).strip(), line=True, settings=v.group(1).strip(),
                            choices=True)
             return ev
+        h = self._host_assert(lineno, text) if "Assertion" in text else None
+        if h is not None:
+            return h
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
@@ -243,6 +296,25 @@ class CrashReaders:
                 m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
             ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
+        return ev
+
+    def _host_assert(self, lineno: int, text: str) -> Event | None:
+        """A C++/CUDA library's own host-side assertion on the job's launch shape or its buffer settings
+        (signatures.R_HOST_ASSERT, R_ASSERT_SETTING: DeepEP's "Failed: Assertion error deep_ep.cpp:32 'num_ranks >
+        NUM_MAX_NVL_PEERS or low_latency_mode'"), raised as a RuntimeError or printed bare: the same sizes on every
+        rank, so a check of the settings (lead rules W, Q), read by verdict.launch._settings_check as config, no
+        rank. A condition on a tensor or a pointer (R_ASSERT_DATA) is one call's arguments and stays an exception."""
+        h = S.R_HOST_ASSERT.search(self._body)
+        cond = h.group("cond") if h else None
+        if cond is None or not S.R_ASSERT_SETTING.search(cond) or S.R_ASSERT_DATA.search(cond):
+            return None
+        m = exception_line(self._body)
+        said = ((m.group(2) or "").strip() if m else "") or self._body.strip()
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type=m.group(1) if m else "Error", message=said[: S.TEXT_CAP], line=m is None,
+                       settings=said[:200], host_assert=cond.strip(),
+                       assert_at=h.group("where").rsplit("/", 1)[-1].lstrip("[("))
+        self._last_exc = (lineno, ev)
         return ev
 
     def _signal(self, lineno: int, text: str) -> Event | None:
@@ -323,6 +395,9 @@ class CrashReaders:
         # a line announcing a failure ("Error: failed to run torchrun --node_rank=1 ...") is read as that failure
         node = (self._node_launch(lineno, text) if ("MASTER_ADDR" in text or "master_addr" in text)
                 and not is_failure_line(self._body) else None)
+        if node is not None:
+            return node
+        node = self._node_url(lineno, text) if "--" in text and not is_failure_line(self._body) else None
         if node is not None:
             return node
         ips = S.R_ARG_IPS.search(text) if "--ips" in text and not is_failure_line(self._body) else None
@@ -497,6 +572,9 @@ class CrashReaders:
             ev = self._context(lineno, text, "beside_timeout")
             ev.rank = None  # the rank DeepEP prints is one that waited, not one that failed
             ev.data.update(stack="DeepEP", rdma="RDMA" in text)
+            if "value = " in text and (b := S.R_DEEPEP_SLOT.search(text)):  # barrier_block's dump: one peer's slot
+                # (the kernel traps after it: the 'unspecified launch failure' that follows is its consequence)
+                ev.data.update(barrier_slot=(int(b.group(1)), int(b.group(2)), int(b.group(3))), device=True)
             return ev
         if "NCCL EP timeout" in text and (m := S.R_NCCL_EP_TIMEOUT.search(text)):
             ev = self._context(lineno, text, "beside_timeout")

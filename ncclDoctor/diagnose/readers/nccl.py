@@ -6,6 +6,9 @@ which ``LineParser.__init__`` declares and documents."""
 
 from __future__ import annotations
 
+import errno
+import os
+
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.readers.common import (
     _PREAMBLE_NEAR,
@@ -14,6 +17,19 @@ from ncclDoctor.diagnose.readers.common import (
     _fmt,
 )
 from ncclDoctor.diagnose.signatures import Event
+
+# NVSHMEM's words for a verbs call it does not name (ibrc.cpp, ibdevx.cpp, transport_ib_common.cpp)
+_NVSHMEM_CALLS = {"cq creation": "ibv_create_cq", "qp creation": "ibv_create_qp", "srq creation": "ibv_create_srq",
+                  "mem registration": "ibv_reg_mr"}
+# verbs calls that return an errno (rdma-core's man pages): NVSHMEM's "non-zero status: N" after them is that errno
+_ERRNO_CALLS = ("ibv_modify_qp", "ibv_post_send", "ibv_post_recv", "ibv_post_srq_recv", "ibv_query_port",
+                "ibv_query_device", "ibv_query_gid", "ibv_dereg_mr", "ibv_destroy_qp", "ibv_destroy_cq")
+
+
+def _strerror(num: int) -> str:
+    """An errno in strerror's words (what NCCL's "Call to ibv_X failed with error ..." prints), else its number."""
+    return os.strerror(abs(num)) if abs(num) in errno.errorcode else f"status {num}"
+
 
 _COLL_KEEP = 256  # the collectives kept per process and communicator (the last ones: a hang is at the end)
 
@@ -41,6 +57,9 @@ class NcclReaders:
         call = S.R_NCCL_CALL_CODE.search(text) if code is None and "NCCL call" in text else None
         if call:  # a harness naming the failed call and its result code by number
             code = S.NCCL_RESULT.get(int(call.group(2)))
+        num = S.R_NCCL_RESULT_NUM.search(text) if code is None and "NCCL" in text else None
+        if num:  # a library's own NCCL check printing the ncclResult_t as a number (0: ncclSuccess, no failure)
+            code = S.NCCL_RESULT.get(int(num.group(1)))
         if code is None:
             if "Last error:" not in text:
                 return None
@@ -99,6 +118,9 @@ class NcclReaders:
                            ofi_name=(f.group(3) or "").strip(), ofi_prov=f.group(1),
                            ofi_handshake=bool(S.R_OFI_HANDSHAKE.search(text, f.start())))
             return ev
+        n = S.R_NVSHMEM_VERBS.search(text) if " failed" in text and ".c" in text else None
+        if n:
+            return self._nvshmem_verbs(lineno, text, n)
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
         if v and v.group(1) == "ibv_open_device":
@@ -119,6 +141,22 @@ class NcclReaders:
             return None  # lead rule U(1): the subnet manager's informational events fail nothing
         ev = self._context(lineno, text, "ib_completion")
         ev.data.update(status=None, async_event=a.group(1).strip(), peer=None)
+        return ev
+
+    def _nvshmem_verbs(self, lineno: int, text: str, n) -> Event:
+        """NVSHMEM's IB transport failing a verbs call (signatures.R_NVSHMEM_VERBS): the same event as NCCL's "Call
+        to ibv_X failed" -- the call, the errno it returned in strerror's words (its "non-zero status" for a call that
+        returns an errno), or a work completion's status -- so lead rule J reads it as it reads NCCL's own."""
+        ev = self._context(lineno, text, "ib_completion")
+        ev.rank = None  # a process's transport, printed with no rank: the PE is not the rank a launcher gave
+        call = _NVSHMEM_CALLS.get(n.group(2), n.group(2))
+        ret = int(n.group(1)) if n.group(1) else None
+        if n.group(3):  # "ibv_poll_cq failed, status: 12": the completion's ibv_wc_status, a fabric's report
+            ev.data.update(status=int(n.group(3)), peer=None, stack="NVSHMEM")
+            return ev
+        said = (n.group(4) or "").strip() or (
+            _strerror(ret) if ret and call in _ERRNO_CALLS else f"status {ret}" if ret is not None else "")
+        ev.data.update(status=None, verbs=call, verbs_error=said, peer=None, stack="NVSHMEM")
         return ev
 
     def _same_device(self, lineno: int, text: str) -> Event | None:

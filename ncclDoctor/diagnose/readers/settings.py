@@ -113,6 +113,24 @@ class SettingsReaders:
         ev.data.update(node_rank=int(nr.group(1)), master_addr=ma.group(1), master_port=None, world=None)
         return ev
 
+    def _node_url(self, lineno: int, text: str) -> Event | None:
+        """A machine's launch command giving its node index (signatures.R_ARG_NODE_INDEX) and, on that line or a
+        continuation line of the same command a few lines on, the rendezvous URL it meets the others at
+        (R_ARG_INIT_URL): a node's launch settings, compared across the nodes by verdict.world._rank_args (two
+        machines given different endpoints never meet: lead rule AA (1))."""
+        ni = S.R_ARG_NODE_INDEX.search(text) if ("rank" in text or "shard" in text) else None
+        if ni:
+            self._node_index = (lineno, int(ni.group(1)))
+        url = S.R_ARG_INIT_URL.search(text) if "tcp://" in text else None
+        if url is None or self._node_index is None or lineno - self._node_index[0] > 12:
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # a command line, not a process's own line
+        ev.data.update(node_rank=self._node_index[1], master_addr=url.group(1).strip("[]"), master_port=url.group(2),
+                       world=None)
+        self._node_index = None  # one command, one node
+        return ev
+
     def _accel_world(self, lineno: int, text: str) -> Event | None:
         """accelerate's launch settings (signatures.R_ACCEL_COUNT): num_processes, the total over all machines, below
         num_machines gives a machine no process, a world the launch cannot form (lead rules V (1), AE, AA (1);

@@ -88,6 +88,8 @@ from ncclDoctor.diagnose.verdict.memory import (
     _rss_runaway,
 )
 from ncclDoctor.diagnose.verdict.missing import (
+    _barrier_owed,
+    _behind,
     _busy,
     _direct_hang,
     _evaluating,
@@ -171,8 +173,9 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _launch_setup, _cuda_fork, _settings_check, _import_alike, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
-    _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _p2p_check,
-    _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _beside_stall, _network, _store_wait,
+    _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _behind, _p2p_check,
+    _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _barrier_owed, _beside_stall,
+    _network, _store_wait,
     _store,
     _exit_barrier,
     _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _unsuspended, _blocked, _early_exit,

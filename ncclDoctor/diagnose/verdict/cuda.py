@@ -645,6 +645,17 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "two GPUs are used, test the NCCL install alone with nccl-tests (all_reduce_perf -g <GPUs>) and check "
             "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
         )
+    if evs and all(e.data.get("library") for e in evs):
+        # the CUDA failure is printed by a library's own GPU pipeline (a physics engine such as PhysX, a CUDA
+        # library): that library picks its GPU from its own settings, not from torch's device, so ranks that do not
+        # give it theirs all run it on one GPU
+        coded = next((e for e in evs if e.data.get("cuda_code") is not None), evs[0])
+        what += f", reported by a library's own GPU pipeline ({coded.data.get('what', '')})"
+        fix = ("The library's own CUDA work failed (a simulator such as PhysX / Isaac Gym, a CUDA library): it "
+               "chooses its GPU from its own settings, so give each rank its own -- each rank's sim_device / "
+               "graphics_device_id set to its own GPU (cuda:LOCAL_RANK), one GPU per process (CUDA_VISIBLE_DEVICES "
+               "per rank, or torch.cuda.set_device(local_rank) before the library starts) -- and run on a single "
+               "GPU to compare; check the driver supports that library's build. " + fix)
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     if alone:  # read from NCCL's version line or the destructor's note, not from a line naming the rank
         ranks = alone

@@ -227,6 +227,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     said = e.data["settings"]
     if e.data.get("choices"):
         return _choices(c, e)
+    if e.data.get("host_assert"):
+        return _host_assert(e, evs)
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
     if e.data["message"] and said not in e.data["message"]:
         text += f" -- {said}"
@@ -332,6 +334,27 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
         "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
         + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else ""),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _host_assert(e, evs: list) -> Verdict:
+    """A library's own host-side assertion on the launch shape or its buffer settings (readers.crash._host_assert:
+    DeepEP's EP_HOST_ASSERT on num_ranks against NUM_MAX_NVL_PEERS, on its chunk sizes per RDMA rank): every rank
+    is launched with the same sizes and the same buffer config, so every rank fails the same check (lead rules W, Q)
+    -- config, no rank. The fix is the condition itself: change the launch or the settings until it holds."""
+    cond, at = e.data["host_assert"], e.data.get("assert_at") or e.where
+    return Verdict(
+        "config",
+        f"the job stopped on a library's own host-side check of its settings, '{cond}' ({at}, {e.where}): the "
+        "condition relates the launch shape (ranks, nodes, GPUs per node) or the library's buffer/chunk settings, "
+        "which every rank is started with alike, so every rank fails the same check -- no rank is at fault",
+        f"Change the launch configuration or the library's settings until '{cond}' holds: read that line of {at} "
+        "for what each name is. For DeepEP: the internode (normal) kernels need num_ranks > NUM_MAX_NVL_PEERS, "
+        "i.e. all 8 GPUs per node (torchrun --nproc_per_node=8 on each node), else use the intranode test on one "
+        "node or low_latency_mode=True (test_low_latency.py); a chunk check (num_max_nvl_chunked_recv_tokens / "
+        "num_rdma_ranks against the NVL and RDMA chunked send tokens) is the Buffer's Config (get_dispatch_config / "
+        "get_combine_config, the tuning ranges of test_internode.py): raise the NVL receive chunk (and the NVL "
+        "buffer size) or lower the NVL/RDMA chunk sizes for this many RDMA ranks (nodes). Then relaunch every rank.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

@@ -53,9 +53,13 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{who} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "
         f"of a new communicator ({evs[0].data['error']}): that rank never reached its first collective of this group "
         "(global rank 0 for the default group; the group's first rank for a sub-group)",
-        f"Find what rank {_fmt_ranks(roots)} was doing instead: a long step only it runs (dataset preprocessing under "
-        "main_process_first, a download, a wandb login prompt), a rank-conditional path, or a crash; raise the "
-        "timeout for legitimately long rank-0-only work, or barrier after it.",
+        f"Rank {_fmt_ranks(roots)} never reached its first NCCL collective of this group: find what it was doing "
+        f"instead (py-spy dump rank {_fmt_ranks(roots)}'s process while the others wait; its own log's last lines): "
+        f"a long step only it runs (rank {_fmt_ranks(roots)} still building/loading the dataset under "
+        "main_process_first, a download, a wandb login prompt), a rank-conditional path, or a crash. Preprocess the "
+        "dataset before launch (or barrier after the rank-0-only work), or increase the process-group timeout "
+        "(init_process_group(timeout=...)) for legitimately long work; NCCL_DEBUG=INFO shows when each rank creates "
+        "its communicator.",
         "medium", roots, proof)
 
 
@@ -219,6 +223,49 @@ def _barrier_timed_out(c: Collected, evs: list[Event]) -> bool:
     return False
 
 
+def _barrier_recv_waiters(c: Collected, evs: list[Event]) -> set[int]:
+    """The waiters whose "Original exception:" is gloo's timeout on the RECEIVE of rank 0's answer: each one's send
+    into rank 0 had completed, and gloo completes a send only into a receive the peer posted, which the coordinator
+    does as it enters the barrier -- so rank 0 was inside, holding its answers back for a rank that never came.
+    A timeout is read as the original exception of the nearest waiter's line before it (a few lines)."""
+    spots = []
+    for e in evs:
+        if e.data.get("errors") and e.data.get("waiters"):
+            path, _, line = e.where.rpartition(":")
+            if line.isdigit():
+                spots.append((path, int(line), e.data["waiters"]))
+    out: set[int] = set()
+    for t in c.samples.get("watchdog_timeout", []):
+        path, _, line = t.where.rpartition(":")
+        if t.data.get("backend") != "gloo" or not line.isdigit():
+            continue
+        before = [(n, ws) for p, n, ws in spots if p == path and 0 < int(line) - n <= 8]
+        if before and "recv operation" in t.text:
+            out.update(max(before)[1])
+    return out
+
+
+def _coordinator_inside(c: Collected, evs: list[Event]) -> Verdict | None:
+    """Lead rule AO: waiters timed out receiving rank 0's answer (so rank 0 reached the barrier), and rank 0's own
+    "Rank N failed to pass monitoredBarrier" line is not shown: some other rank never arrived, unnamed here. The
+    ranks that timed out receiving are victims; a waiter whose send never completed is proven nothing."""
+    received = _barrier_recv_waiters(c, evs)
+    if not received:
+        return None
+    return Verdict(
+        "rank_missing",
+        f"torch's monitored_barrier: rank(s) {_fmt_ranks(received)} reached the barrier and timed out RECEIVING rank "
+        "0's answer -- their sends to rank 0 completed, so rank 0 (the coordinator) was inside the barrier too, "
+        "holding its answers back because another rank never arrived (an uneven workload: one rank with more "
+        "batches or a different path); rank 0's own 'Rank N failed to pass monitoredBarrier' line names that rank "
+        "and is not in these lines",
+        "Check rank 0 logs: its 'Rank N failed to pass monitoredBarrier in T ms' line names the rank that never "
+        "arrived; py-spy dump --pid PID of that rank shows where it is. For an uneven workload (join timeout), "
+        "balance data across ranks so every rank runs an equal number of batches per epoch (DistributedSampler "
+        "with drop_last). TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
+        "medium", [], [e.brief() for e in evs[:3]])
+
+
 def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
     in turn); the ranks that passed it are victims of whatever those ranks were doing."""
@@ -238,6 +285,9 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            else ": it was still busy elsewhere (a longer step, a hang, a rank-conditional path)")
     closed = (any("by peer" in e.text.lower() for e in own)
               or any(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in c.samples.get("gloo_error", [])))
+    inside = None if reports or closed else _coordinator_inside(c, evs)
+    if inside:
+        return inside
     if not closed and _barrier_timed_out(c, own):
         # "reached monitoredBarrier, but received errors ...", its original exception gloo's own "Timed out waiting
         # Nms for send/recv operation": the peer's socket stayed open and silent -- alive, but it never arrived
@@ -424,6 +474,43 @@ def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", busy, [e.brief()] + _samples(c, "watchdog_timeout")[:2])
 
 
+def _behind(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I read from the ranks' own progress lines: a phase every rank printed (the block before, or the
+    world size the lines state), then the next phase printed by all ranks but a few, and nothing more until the hang
+    ends (the scheduler's time limit or cancel, or watchdog timeouts). The ranks that printed it are inside the
+    step's collectives waiting; the few that never did are the ranks behind (rank_missing). Only when the last block
+    is most of the full set, so a cut paste's scattered lines name nobody, and no rank shows an error of its own."""
+    blocks = c.samples.get("step_block", [])
+    sigs = c.samples.get("signal", [])
+    ended = (any(e.data.get("sched") in ("time limit", "cancelled") for e in sigs)
+             or c.kinds.get("watchdog_timeout"))
+    if len(blocks) != 1 or not ended or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    e = blocks[0]
+    last, prev = set(e.data["ranks"]), set(e.data["prev"])
+    size, _, sure = world_size(c)
+    full = prev if last < prev else set(range(size)) if sure == "high" and size and last < set(range(size)) else None
+    if not full:
+        return None
+    behind = sorted(full - last)
+    if len(last) < 2 or len(behind) > max(1, len(full) // 4):
+        return None
+    how = (f"all {len(full)} ranks printed '{e.data['prev_phase']}'" if full == prev else
+           f"the world is {size} ranks")
+    return Verdict(
+        "rank_missing",
+        f"{how}, then {len(last)} of them printed '{e.data['phase']}' and rank {_fmt_ranks(behind)} never did; "
+        "nothing more was printed until the hang ended (the scheduler's time limit or cancel, a timeout): the ranks "
+        f"in that step wait in its collectives for rank {_fmt_ranks(behind)}, the ranks behind -- the stop only ended "
+        "the hang",
+        f"Look at rank {_fmt_ranks(behind)} while the job hangs: py-spy dump --pid PID of ranks {_fmt_ranks(behind)} "
+        "shows where each is stuck (often the DataLoader's first batch: try num_workers=0 to rule out a worker fork, "
+        "or the network plugin, e.g. NCCL's OFI plugin / libfabric); "
+        "NCCL_DEBUG=INFO and a shorter init_process_group(timeout=...) make the hang end with a stack instead of the "
+        "time limit.",
+        "medium", behind, [e.brief()] + [s.brief() for s in sigs[:1]])
+
+
 def _p2p_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule I in vLLM's multiprocessing executor: the driver (the unprefixed lines: tensor-parallel rank 0) logs
     that it is generating the GPU P2P access cache and prints nothing after it, while a worker ("(VllmWorkerProcess
@@ -564,3 +651,52 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "vs IPv6 from the host name's lookup).",
         "low", [], [e.brief() for e in (bars[:1] + evs[:2])],
         demote="its store read only waited for a key another rank had not written: a victim")
+
+
+
+def barrier_owed(c: Collected) -> tuple[list[int], list[int], list[int]]:
+    """DeepEP's barrier_block dump read as its slots work (signatures.R_DEEPEP_SLOT): (the peers every waiting rank
+    that shows them still owes, the ranks shown in the barrier, the peers some show owed and others cleared). A
+    waiting rank is in the barrier itself; so is a peer whose slot every waiting rank shows cleared (0, or below:
+    ahead). The owed are named only while fewer than the ranks shown in the barrier: as many or more, the lines
+    cannot tell the others' barrier from one only the waiting ranks entered."""
+    waiting = set(c.barrier_slots)
+    owed, arrived, split = [], set(waiting), []
+    for peer in sorted({p for slots in c.barrier_slots.values() for p in slots} - waiting):
+        shown = [slots[peer] for slots in c.barrier_slots.values() if peer in slots]
+        if all(v > 0 for v in shown):
+            owed.append(peer)
+        elif all(v <= 0 for v in shown):
+            arrived.add(peer)
+        else:
+            split.append(peer)
+    return (owed if len(owed) < len(arrived) else []), sorted(arrived), split
+
+
+def _barrier_owed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """DeepEP's barrier_block timed out: each waiting rank prints every peer's slot, which stays at FINISHED_SUM_TAG
+    (1024) until that peer enters the barrier and subtracts it. A peer every waiting rank shows still owed, while
+    more ranks are shown in the barrier, never reached it (lead rules D and G read for its waiters: ranks agreeing
+    on an odd rank): rank_missing, that peer the culprit, the waiting ranks its victims. A peer owed in only some
+    dumps is not named (its slot was cleared for the others: it arrived). A failure record of the owed peer itself
+    is its own cause (the detectors of exits and crashes read it)."""
+    owed, arrived, split = barrier_owed(c)
+    if not owed or any(e.rank in owed for e in c.child_failures + c.worker_failures):
+        return None
+    waiting, who = _fmt_ranks(c.barrier_slots), _fmt_ranks(owed)
+    return Verdict(
+        "rank_missing",
+        f"DeepEP's barrier_block timed out on rank {waiting} waiting for rank {who}: its dump prints, for each "
+        "waiting rank, every peer's barrier slot, which stays positive (FINISHED_SUM_TAG, 1024) until that peer "
+        f"enters the barrier and subtracts it; rank {who} is still owed in every waiting rank's dump while "
+        f"{len(arrived)} ranks are shown in the barrier ({_fmt_ranks(arrived)}), so rank {who} never entered it "
+        "(a hang, a crash or a rank-conditional path before it) and the waiting ranks are its victims"
+        + (f"; rank {_fmt_ranks(split)} is owed in only some dumps and is not named" if split else "")
+        + ". The ranks are the numbers DeepEP's buffer gives its peers (for an internode buffer, the NVLink rank "
+        "within the node)",
+        f"Look at rank {who}: py-spy dump --pid PID of its process while the others wait shows where it is, and its "
+        "own log whether it crashed or took a rank-conditional path that skips the DeepEP call; every rank of the EP "
+        "group must make the same dispatch/combine (and Buffer) calls in the same order -- a MoE layer, context "
+        "parallel or pipeline branch that skips them on some ranks leaves the others in barrier_block. If rank "
+        f"{who} is inside DeepEP too, check NVSHMEM/NVLink health (nvidia-smi nvlink -s, NVSHMEM_DEBUG=INFO).",
+        "high" if len(c.barrier_slots) > 1 and not split else "medium", owed, [e.brief() for e in c.slot_evs[:4]])

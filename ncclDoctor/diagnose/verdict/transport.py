@@ -147,9 +147,9 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict(
             "nccl_system",
             f"registering memory with the HCA ({memlock[0].data['verbs']}) failed with 'Cannot allocate memory': "
-            "the host refused to pin NCCL's buffers -- the process's locked-memory limit (ulimit -l) is too low for "
-            "them (or the registrable memory is used up, e.g. by a large NCCL_BUFFSIZE) -- a system error of that "
-            "node, not the fabric and not a rank's code",
+            f"the host refused to pin {_whose(memlock)} buffers -- the process's locked-memory limit (ulimit -l) is "
+            "too low for them (or the registrable memory is used up, e.g. by a large NCCL_BUFFSIZE) -- a system error "
+            "of that node, not the fabric and not a rank's code",
             "Raise the locked-memory limit where the ranks run: ulimit -l unlimited (memlock unlimited in "
             "/etc/security/limits.conf, then log in again), docker run --ulimit memlock=-1, and check `ulimit -l` "
             "inside mpirun/srun/the container, which may not inherit it; lower NCCL_BUFFSIZE if it was raised; for "
@@ -204,14 +204,15 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         )
     for e in [e for e in evs if e.data.get("verbs") and e not in reg][:1]:
         parts.append(
-            f"the verbs call {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA could not set "
-            "up the connection to the peer (for RoCE: the GID/address chosen is not routable to it)"
+            ("NVSHMEM's IB transport: " if e.data.get("stack") == "NVSHMEM" else "")
+            + f"the verbs call {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA could not "
+            "set up the connection to the peer (for RoCE: the GID/address chosen is not routable to it)"
         )
-        fixes.append(
+        fixes.append(_NVSHMEM_CONNECT_FIX if e.data.get("stack") == "NVSHMEM" else (
             "check ibstat/ibv_devinfo on both ends; on RoCE set NCCL_IB_GID_INDEX to the RoCEv2 GID whose address "
             "the peers route to (show_gids), and check the switch's routing/PFC"
             + ("; if only some peers fail on a rail-optimized fabric (NICs reach only the same rail), "
-               "NCCL_CROSS_NIC=0 keeps each ring on one rail" if e.data.get("verbs") == "ibv_modify_qp" else "")
+               "NCCL_CROSS_NIC=0 keeps each ring on one rail" if e.data.get("verbs") == "ibv_modify_qp" else ""))
         )
     if 12 in statuses:
         parts.append(ib_window(c))
@@ -238,6 +239,19 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # after the pair had already failed; for a retry or remote error, the peer or the path did not answer)
         job_wide=True,
     )
+
+
+def _whose(evs: list) -> str:
+    """Whose buffers a refused registration was for: NVSHMEM's (DeepEP's transport) or NCCL's."""
+    return "NVSHMEM's" if any(e.data.get("stack") == "NVSHMEM" for e in evs) else "NCCL's"
+
+
+# NVSHMEM (DeepEP's transport) takes its own settings, not NCCL's: what to check when its queue pairs cannot connect
+_NVSHMEM_CONNECT_FIX = (
+    "check ibstat/ibv_devinfo on both ends (port state, MTU); NVSHMEM takes its own settings, not NCCL's: on RoCE set "
+    "NVSHMEM_IB_GID_INDEX to the RoCEv2 GID whose address the peers route to (show_gids), pick the NICs that reach "
+    "the peers with NVSHMEM_HCA_LIST (or NVSHMEM_HCA_PE_MAPPING), prove the path with ib_write_bw between those NICs, "
+    "and rerun with NVSHMEM_DEBUG=INFO to see which HCA and GID each PE uses")
 
 
 def _ib_where(hcas: list[str], peers: list[str]) -> str:
@@ -354,7 +368,8 @@ def _verbs_resource(evs: list) -> Verdict:
     err = e.data.get("verbs_error")
     return Verdict(
         "nccl_system",
-        f"the verbs call {e.data['verbs']} failed ({err or 'no error text'}) while the IB connections were set up: "
+        f"the verbs call {e.data['verbs']} failed ({err or 'no error text'}) while "
+        + ("NVSHMEM's" if e.data.get("stack") == "NVSHMEM" else "the") + " IB connections were set up: "
         "creating a queue pair/completion queue only allocates on the local HCA (no peer, nothing on the wire), so "
         "it is that node's resources or limits that refused it -- almost always the locked-memory limit (ulimit -l) "
         "of the process or container -- not the fabric and not a rank's code",
@@ -362,8 +377,17 @@ def _verbs_resource(evs: list) -> Verdict:
         "out of its IB resources (queue pairs, CQ count: another library or job on the same HCA, e.g. NVSHMEM, "
         "may hold them; lower NCCL_IB_QPS_PER_CONNECTION / NCCL_MAX_NCHANNELS, check ibv_devinfo -v max_qp / "
         "max_cq, dmesg for mlx5 errors) or the device is not usable in the container (/dev/infiniband mounted, "
-        "rdma devices allowed).",
+        "rdma devices allowed)." + (_NVSHMEM_RESOURCE_FIX if e.data.get("stack") == "NVSHMEM" else ""),
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
+# NVSHMEM's IBRC transport creates its send completion queue at the HCA's max_cqe (ibrc.cpp), so the locked memory it
+# needs is large; IBGDA, the transport DeepEP's guide sets up, does not create them
+_NVSHMEM_RESOURCE_FIX = (
+    " For NVSHMEM (DeepEP): its IB transport sizes a completion queue at the HCA's maximum (ibv_devinfo -v max_cqe), "
+    "so a container without memlock unlimited refuses it; DeepEP's install guide sets NVSHMEM up for IBGDA "
+    "(NVSHMEM_IB_ENABLE_IBGDA=1 with the nvidia driver's PeerMappingOverride=1 and nvidia_peermem loaded), which does "
+    "not use IBRC's queues; NVSHMEM_DEBUG=INFO shows the transport and HCA each PE uses.")
 
 
 def _reg_at_setup(evs: list, setup: bool = True) -> Verdict:
