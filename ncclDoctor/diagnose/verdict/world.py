@@ -249,6 +249,13 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
+def _accel_unfit(setting, failed, summary: str, fix: str) -> Verdict:
+    """An accelerate setting every machine shares that cannot form the world (world_unfit): config, no rank; high where
+    the store connection is shown failing as it must."""
+    return Verdict("config", summary, fix, "high" if failed else "medium", [],
+                   [setting.brief()] + [e.brief() for e in (failed or [])[:2]], job_wide=True)
+
+
 def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
     """Launch settings shown that cannot form the world (lead rules AA (1), AE): a call to init_process_group with a
     literal rank at or past its literal world size, or a node other than node 0 given a loopback master address
@@ -266,8 +273,8 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
     acc = next((e for e in evs if e.data.get("accel_procs") is not None), None)
     if acc is not None and not calls:
         p, m = acc.data["accel_procs"], acc.data["accel_machines"]
-        return Verdict(
-            "config",
+        return _accel_unfit(
+            acc, failed,
             f"accelerate's settings ask for num_processes: {p} over num_machines: {m} ('{acc.text.strip()[:120]}'): "
             "num_processes is the total over all machines, so fewer processes than machines leaves a machine with "
             f"none (accelerate gives each node num_processes / num_machines = {p // m if m else 0} workers) and the "
@@ -276,14 +283,12 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             f"--num_processes {m * 8} for {m} machines of 8 GPUs: --num_processes (total over all machines), not per "
             "machine) in `accelerate config` or on the accelerate launch command line, with the same num_machines, "
             "main_process_ip and main_process_port on every machine and machine_rank 0, 1, ... per machine; for one "
-            "machine set num_machines: 1. (torchrun's nproc_per_node is per node; accelerate's num_processes is not.)",
-            "high" if failed else "medium", [], [acc.brief()] + [e.brief() for e in (failed or [])[:2]],
-            job_wide=True)
+            "machine set num_machines: 1. (torchrun's nproc_per_node is per node; accelerate's num_processes is not.)")
     lo = next((e for e in evs if e.data.get("accel_loopback")), None)
     if lo is not None and not calls:
         a, m = lo.data["accel_loopback"], lo.data["accel_machines"]
-        return Verdict(
-            "config",
+        return _accel_unfit(
+            lo, failed,
             f"accelerate's settings ask for num_machines: {m} with main_process_ip: {a} ('{lo.text.strip()[:120]}'): "
             "a loopback address names each machine itself, so every machine other than machine 0 looks for the "
             f"coordinator (rank 0's store) on itself, where it is not, and the world of {m} machines cannot "
@@ -293,9 +298,7 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             "accelerate config (accelerate config, or --main_process_ip on the accelerate launch command line) of "
             "every machine, with the same num_machines and num_processes (the total over all machines) and "
             "machine_rank 0 on machine 0 and 1, 2, ... on the others (not machine_rank 0 everywhere); check from "
-            "another machine: nc -zv MAIN_PROCESS_IP MAIN_PROCESS_PORT.",
-            "high" if failed else "medium", [], [lo.brief()] + [e.brief() for e in (failed or [])[:2]],
-            job_wide=True)
+            "another machine: nc -zv MAIN_PROCESS_IP MAIN_PROCESS_PORT.")
     if calls:
         e = calls[0]
         r, w = e.data["arg_rank"], e.data["arg_world"]
