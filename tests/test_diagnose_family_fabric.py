@@ -2368,3 +2368,43 @@ def test_the_system_error_on_one_host_alone_still_names_mpiruns_first_process(tm
         v = _verdict(tmp_path, text)
         assert v["cause"] == "nccl_system", v
         assert v["culprits"] == [rank], v
+
+
+def _rpc_pair(me: int, world: int, addr: str, flags: str = "--world_size={w} --rank={r}", prompt: str = "$ ") -> str:
+    """A process's launch line (its --rank in the --world_size it is told), its set-up chatter, then gloo's read
+    reset from its peer's address while it runs (ProcessGroupAgent's listenLoop, RPC over gloo)."""
+    return (prompt + "python rpc_parameter_server.py " + flags.format(w=world, r=me) + "\n"
+            "PS master initializing RPC\nRPC initialized! Running parameter server...\n"
+            "[E process_group_agent.cpp:664] Encountered exception in ProcessGroupAgent::listenLoop(): "
+            "[/build/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:566] Read error "
+            f"[{addr}]:28296: Connection reset by peer on worker {me}. This means that the RPC agent is in an "
+            "unhealthy state and unusable.\n")
+
+
+def test_a_reset_from_the_only_peer_of_a_world_of_two_names_that_peer(tmp_path):
+    """Round 53 (lead rules O, U (4), AO; pytorch/examples#772, pytorch#45338): a world of exactly two shown by the
+    launch line above the reset (--rank R --world_size 2): the rank whose connection is reset after set-up has one
+    peer only, so that peer went away (early_exit) and the rank printing it is its victim. Ranks, flags' spelling,
+    addresses and prompts varied; hosts and ports made up."""
+    for me, flags, addr, prompt in ((0, "--world_size={w} --rank={r}", "192.168.9.4", "$ "),
+                                    (1, "--rank {r} --world-size {w} --num_gpus 4", "10.2.0.17", "(env) u@h:~$ "),
+                                    (0, "--world_size {w} --rank {r} --master_addr 172.31.6.1", "172.31.8.254", "")):
+        d = _report(tmp_path, _rpc_pair(me, 2, addr, flags, prompt))
+        v = d["verdict"]
+        assert v["cause"] == "early_exit" and _accused(d) == {1 - me}, (me, v)
+        assert f"rank {1 - me}" in v["fix"], v["fix"]
+    # the peer's own launch line below the reset (the second machine's paste) does not change whose line it is
+    two = _rpc_pair(0, 2, "172.31.78.254", "--world_size 2 --rank 0") + (
+        "$ python rpc_parameter_server.py --world_size 2 --rank 1\nWorker rank 1 initializing RPC\n")
+    assert _accused(_report(tmp_path, two)) == {1}
+
+
+def test_a_reset_in_a_bigger_or_unknown_world_or_from_both_ends_names_nobody(tmp_path):
+    """The near shapes of the world-of-two reading: a world of three or more (any peer may have gone), no launch line
+    (world unknown), and both ranks of a pair reporting the reset (no one end is the one that left): early_exit with
+    nobody named, as before."""
+    for log in (_rpc_pair(0, 3, "192.168.9.4"), _rpc_pair(2, 8, "10.0.0.5", "--rank {r} --world-size {w}"),
+                _rpc_pair(0, 2, "192.168.9.4").split("\n", 1)[1],
+                _rpc_pair(0, 2, "10.0.0.2") + _rpc_pair(1, 2, "10.0.0.1")):
+        d = _report(tmp_path, log)
+        assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), (log, d["verdict"])
