@@ -1511,8 +1511,11 @@ R_UNPICKLE_EXC = re.compile(r"(?:^|\.)UnpicklingError\b")
 R_OBJECT_GATHER_FRAME = re.compile(r"\bFile \"[^\"]{1,400}\", line \d{1,7}, in (all_gather_list|"
                                    r"all_gather_object|broadcast_object_list|gather_object|scatter_object_list|"
                                    r"recv_object_list|_tensor_to_object)\b")
-# gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
-R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
+# gloo's size checks on a received message: tcp's "op.preamble.length <= op.nbytes. A vs B" (the peer sent more than
+# this rank posted) and uv's "op.nread == op.preamble.nbytes" (uv/pair.cc: the bytes read differ from the size the
+# peer announced in its preamble, no numbers printed): either way the two sides' sends and receives do not match --
+# different collectives or sizes at the same point, a desync (lead rules D, AM (1))
+R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)|op\.nread == op\.preamble\.nbytes\b")
 # A Windows console-script launcher (the .exe shim pip/setuptools/distlib write for torchrun, deepspeed, accelerate)
 # that cannot start the Python interpreter whose path it embeds: "failed to create process." (the older shim's whole
 # line), "Fatal error in launcher: Unable to create process using '"C:\...\python.exe" ...'" (distlib's). It
@@ -1708,6 +1711,13 @@ R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale fi
 # wheels), a setting every rank shares (lead rule Q's last sentence): config, read before the store's failure words.
 # torch 2.4's TCPStore.cpp printed it "PyTorch was build without libuv support" (the typo fixed later): both spellings.
 R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was buil[dt] without libuv support")
+# ProcessGroupGloo's device made by torch's GlooDeviceFactory (torch/csrc/distributed/c10d/GlooDeviceFactory.cpp):
+# "makeDeviceForHostname(): unsupported gloo device" / "makeDeviceForInterface(): ..." is thrown only when its
+# registry has no creator for the transport (TCP on Linux/macOS, UV on Windows and in libuv builds, or the one
+# GLOO_DEVICE_TRANSPORT names) -- before any address is resolved. The torch build (or its environment) every process
+# shares cannot serve the gloo backend (lead rules Q's last sentence, AP): config, no rank. gloo's own address errors
+# ("Unable to find interface", "interface or hostname can't be empty") are other words, read as network setup.
+R_NO_GLOO_DEVICE = re.compile(r"makeDeviceFor(?:Hostname|Interface)\(\): unsupported gloo device")
 # The same shape in other builds: torch 0.4's THD ("RuntimeError: the distributed NCCL backend is not available; try
 # to recompile the THD package with CUDA and NCCL 2+ support") and XLA (JAX, TensorFlow) finding no loadable libnccl
 # ("NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work."):
@@ -1730,7 +1740,13 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        # torch (1.0's "TCP backend has been deprecated. Please use Gloo or MPI backends ...", THD's)
                        # or no backend at all ("Invalid backend: 'ncll'"): a setting every process shares, config
                        r"(?P<backend>\b(?P<gone>\w{1,16}) backend has been (?:deprecated|removed)\b|"
-                       r"\bInvalid backend: '(?P<bad>[^'\n]{0,40})')")
+                       r"\bInvalid backend: '(?P<bad>[^'\n]{0,40})')|"
+                       # a collective's argument the backend every rank shares cannot take (distributed_c10d.py's
+                       # barrier: "Function argument device_ids not supported for the selected backend gloo", gloo
+                       # being the backend on Windows): the code and the backend every rank runs, config, no rank --
+                       # even when the launcher's record names the one local rank it saw fail (lead rule Q)
+                       r"(?P<arg>\bFunction argument (?P<argname>\w{1,40}) not supported for the selected backend "
+                       r"(?P<argbackend>\w{1,20}))")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via
