@@ -4411,3 +4411,35 @@ def test_bitsandbytes_native_library_not_loaded_is_the_shared_install(tmp_path):
     # a near shape: a script's own None (an attribute that is not a native C function) is not bitsandbytes' install
     other = "AttributeError: 'NoneType' object has no attribute 'config'\n"
     assert "bitsandbytes" not in _verdict(tmp_path, other)["fix"]
+
+
+# torchelastic's event JSON of a worker the agent records FAILED (not TERMINATED: api.py _record_worker_events marks
+# the run's failures FAILED, the workers it stopped TERMINATED) beside elastic's "Child process P (local_rank L) FAILED
+# (exitcode 1)" of another worker (round 53's depth-from-motion-13): two workers failed on their own, none shown first
+# -- nobody named (lead rule J); with the other worker TERMINATED, the lone failed one stays named (rule A)
+def _te_worker(state: str, grank: int, lrank: int, wid: int, host: str, world: int) -> str:
+    return ('{"name": "torchelastic.worker.status.' + state + '", "source": "WORKER", "timestamp": 0, "metadata": '
+            '{"run_id": "none", "global_rank": ' + str(grank) + ', "group_rank": 0, "worker_id": "' + str(wid)
+            + '", "role": "default", "hostname": "' + host + '", "state": "' + state + '", "total_run_time": 91, '
+            '"rdzv_backend": "static", "raw_error": "{\\"message\\": \\"<NONE>\\"}", "metadata": "{\\"group_world_size'
+            '\\": 1, \\"entry_point\\": \\"python\\", \\"local_rank\\": [' + str(lrank) + '], \\"role_rank\\": ['
+            + str(lrank) + '], \\"role_world_size\\": [' + str(world) + ']}", "agent_restarts": 0}}\n')
+
+
+def _no_error_file(pid: int, lrank: int) -> str:
+    return ("CHILD PROCESS FAILED WITH NO ERROR_FILE\n"
+            f"Child process {pid} (local_rank {lrank}) FAILED (exitcode 1)\n"
+            "Error msg: Process failed with exitcode 1\n")
+
+
+def test_elastic_records_of_two_workers_failing_on_their_own_name_nobody(tmp_path):
+    for failed, child, host, world, pid in ((1, 0, "m07", 2, 48529), (0, 3, "gpu-a12", 4, 7311),
+                                            (2, 1, "node5", 4, 20014)):
+        text = _te_worker("FAILED", failed, failed, pid + 1, host, world) + _no_error_file(pid, child)
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), (failed, d["verdict"])
+        assert "@record" in d["verdict"]["fix"]
+        assert not _accused(d)
+    # the near shape: the other worker TERMINATED by the agent is torn down, the lone failed worker is still named
+    text = _te_worker("TERMINATED", 1, 1, 48530, "m07", 2) + _no_error_file(48529, 0)
+    assert _verdict(tmp_path, text)["culprits"] == [0]
