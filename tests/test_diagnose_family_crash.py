@@ -4355,3 +4355,91 @@ def test_torch_1x_set_device_failing_with_invalid_device_ordinal_is_the_launch_t
     other = ("[rank5]:THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1595629401015/work/aten/src/THC/"
              "THCCachingHostAllocator.cpp line=278 error=10 : invalid device ordinal\n")
     assert _verdict(tmp_path, other)["cause"] == "cuda_error"
+
+
+# --- a framework's own check of settings every process shares (lead rules W, Q, AF (2)): config, nobody ------------
+# Lightning's accelerator connector refusing a DDP-family strategy on Apple's MPS device (round 53's imaginAIry-235):
+# the fix names the strategy and the accelerator, whatever the object's address, the strategy's class or the prefix
+def test_a_ddp_strategy_refused_on_the_mps_accelerator_names_the_strategy_and_accelerator(tmp_path):
+    for prefix, cls, addr in (("", "DDPStrategy", "0x437b30760"), ("[rank1]:", "DDPSpawnStrategy", "0x7f2a10"),
+                              ("2: ", "DDPShardedStrategy", "0x1055c8d90")):
+        text = (f"{prefix}ValueError: You set `strategy=<pytorch_lightning.strategies.ddp.{cls} object at {addr}>` "
+                "but strategies from the DDP family are not supported on the MPS accelerator. Either explicitly "
+                "set `accelerator='cpu'` or change the strategy.\n")
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []), (prefix, d["verdict"])
+        assert "accelerator='cpu'" in d["verdict"]["fix"] and "strategy" in d["verdict"]["fix"]
+        assert not _accused(d)
+    # a near shape: a kernel refusing its input dtype on a device is not the strategy's reading
+    other = "RuntimeError: bfloat16 is not supported on the MPS device for this op\n"
+    assert "strategy" not in _verdict(tmp_path, other)["fix"]
+
+
+# accelerate's check that a model loaded in 8-bit / 4-bit sits on another device than the one its process trains on,
+# two processes' copies run together on one line past 300 characters (round 53's Firefly-270): config, nobody
+def test_a_quantized_model_on_another_device_than_training_is_its_placement(tmp_path):
+    msg = ("You can't train a model that has been loaded in {b}-bit precision on a different device than the one "
+           "you're training on. Make sure you loaded the model on the correct device using for example "
+           "`device_map={{'':torch.cuda.current_device()}}")
+    for prefix, bits, twice in (("", 8, True), ("[rank3]: ", 4, True), ("[default1]:", 8, False)):
+        body = msg.format(b=bits)
+        text = f"{prefix}ValueError: {body}" + (body[40:] if twice else "") + "\n"
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []), (prefix, d["verdict"])
+        assert "device_map" in d["verdict"]["fix"] and "LOCAL_RANK" in d["verdict"]["fix"]
+        assert not _accused(d)
+    # a near shape: a tensor on another device than the model's is the script's own bug, not the placement reading
+    other = ("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+             "and cuda:1!\n")
+    assert "device_map={''" not in _verdict(tmp_path, other)["fix"]
+
+
+# bitsandbytes' native library not loaded (its `lib` is None) failing the paged optimizer on every rank, two
+# processes' tracebacks interleaved (round 53's Mixture-of-depths-12): the install every rank shares (rule AF (2))
+def test_bitsandbytes_native_library_not_loaded_is_the_shared_install(tmp_path):
+    for prefix, fn, twice in (("", "cget_managed_ptr", True), ("[rank1]: ", "cprefetch", False),
+                              ("0: ", "cdequantize_blockwise_fp32", True)):
+        line = f"AttributeError: 'NoneType' object has no attribute '{fn}'"
+        text = (f"{prefix}  File \"/opt/py/site-packages/bitsandbytes/functional.py\", line 171, in get_paged\n"
+                f"{prefix}    cuda_ptr = lib.{fn}(ct.c_size_t(num_bytes))\n"
+                + (f"{prefix}AttributeErrorAttributeError: : 'NoneType' object has no attribute '{fn}''NoneType' "
+                   f"object has no attribute '{fn}'\n" if twice else f"{prefix}{line}\n"))
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []), (prefix, d["verdict"])
+        assert "bitsandbytes" in d["verdict"]["fix"]
+        assert not _accused(d)
+    # a near shape: a script's own None (an attribute that is not a native C function) is not bitsandbytes' install
+    other = "AttributeError: 'NoneType' object has no attribute 'config'\n"
+    assert "bitsandbytes" not in _verdict(tmp_path, other)["fix"]
+
+
+# torchelastic's event JSON of a worker the agent records FAILED (not TERMINATED: api.py _record_worker_events marks
+# the run's failures FAILED, the workers it stopped TERMINATED) beside elastic's "Child process P (local_rank L) FAILED
+# (exitcode 1)" of another worker (round 53's depth-from-motion-13): two workers failed on their own, none shown first
+# -- nobody named (lead rule J); with the other worker TERMINATED, the lone failed one stays named (rule A)
+def _te_worker(state: str, grank: int, lrank: int, wid: int, host: str, world: int) -> str:
+    return ('{"name": "torchelastic.worker.status.' + state + '", "source": "WORKER", "timestamp": 0, "metadata": '
+            '{"run_id": "none", "global_rank": ' + str(grank) + ', "group_rank": 0, "worker_id": "' + str(wid)
+            + '", "role": "default", "hostname": "' + host + '", "state": "' + state + '", "total_run_time": 91, '
+            '"rdzv_backend": "static", "raw_error": "{\\"message\\": \\"<NONE>\\"}", "metadata": "{\\"group_world_size'
+            '\\": 1, \\"entry_point\\": \\"python\\", \\"local_rank\\": [' + str(lrank) + '], \\"role_rank\\": ['
+            + str(lrank) + '], \\"role_world_size\\": [' + str(world) + ']}", "agent_restarts": 0}}\n')
+
+
+def _no_error_file(pid: int, lrank: int) -> str:
+    return ("CHILD PROCESS FAILED WITH NO ERROR_FILE\n"
+            f"Child process {pid} (local_rank {lrank}) FAILED (exitcode 1)\n"
+            "Error msg: Process failed with exitcode 1\n")
+
+
+def test_elastic_records_of_two_workers_failing_on_their_own_name_nobody(tmp_path):
+    for failed, child, host, world, pid in ((1, 0, "m07", 2, 48529), (0, 3, "gpu-a12", 4, 7311),
+                                            (2, 1, "node5", 4, 20014)):
+        text = _te_worker("FAILED", failed, failed, pid + 1, host, world) + _no_error_file(pid, child)
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), (failed, d["verdict"])
+        assert "@record" in d["verdict"]["fix"]
+        assert not _accused(d)
+    # the near shape: the other worker TERMINATED by the agent is torn down, the lone failed worker is still named
+    text = _te_worker("TERMINATED", 1, 1, 48530, "m07", 2) + _no_error_file(48529, 0)
+    assert _verdict(tmp_path, text)["culprits"] == [0]

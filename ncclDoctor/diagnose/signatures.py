@@ -1822,6 +1822,13 @@ R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family
 R_TR_ENTRYPOINT = re.compile(r"^\s*entrypoint\s*: (\S*)\s*$")
 # torchelastic's event JSON (its events logger: "torchelastic.worker.status.SUCCEEDED", "rdzv_backend", ...) keeps
 # the launch's entrypoint in its nested metadata string: '\"entry_point\": \"train.py\"' (escaped) or unescaped
+# torchelastic's event of one worker the agent records FAILED (source WORKER; torch/distributed/elastic/agent/server/
+# api.py _record_worker_events: FAILED for a worker among the run's failures, TERMINATED for one the agent stopped):
+# that worker failed on its own; its local rank is in the nested metadata string ('\"local_rank\": [1]')
+R_TE_WORKER_FAILED = re.compile(r'"torchelastic\.worker\.status\.FAILED", "source": "WORKER"')
+R_TE_LOCAL_RANK = re.compile(r'\\?"local_rank\\?": ?\[(\d{1,5})\]')
+R_TE_WORKER_ID = re.compile(r'"worker_id": "(\d{1,10})"')
+R_TE_GLOBAL_RANK = re.compile(r'"global_rank": (\d{1,6})\b')
 R_TE_ENTRY_POINT = re.compile(r'\\?"entry_point\\?": ?\\?"([^"\\\s]{1,200})\\?"')
 R_FLAG_VALUE = re.compile(r"^(?:true|false|yes|no|on|off|\d{1,6}(?:\.\d{1,6})?)$", re.IGNORECASE)
 R_TR_LAUNCH = re.compile(r"^\s*(rdzv_endpoint|rdzv_backend|min_nodes|max_nodes|nproc_per_node)\s*: (\S*)\s*$")
