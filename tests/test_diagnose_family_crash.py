@@ -4355,3 +4355,49 @@ def test_torch_1x_set_device_failing_with_invalid_device_ordinal_is_the_launch_t
     other = ("[rank5]:THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1595629401015/work/aten/src/THC/"
              "THCCachingHostAllocator.cpp line=278 error=10 : invalid device ordinal\n")
     assert _verdict(tmp_path, other)["cause"] == "cuda_error"
+
+
+# every rank of the world printing torch's ncclUnhandledCudaError and the same NCCL 'Cuda failure' under it, each line
+# with its own "[rankN]: " tag (round 53's vlmevalkit-1036): one cause they share (rule J, V (2)), nobody named; a
+# line ending in its quote is whole, and the next rank's tagged line is not its rest
+def _every_rank_cuda(ranks: tuple[int, ...], code: int, err: str) -> str:
+    return "".join(f"[rank{r}]: ncclUnhandledCudaError: Call to CUDA function failed.\n[rank{r}]: Last error:\n"
+                   f"[rank{r}]: Cuda failure {code} '{err}'\n" for r in ranks)
+
+
+def test_every_rank_failing_with_the_same_nccl_cuda_failure_names_nobody(tmp_path):
+    for ranks, code, err in (((0, 1), 217, "peer access is not supported between these two devices"),
+                             ((0, 1, 2, 3), 217, "peer access is not supported between these two devices"),
+                             ((0, 1, 2), 801, "operation not supported")):
+        d = _report(tmp_path, _every_rank_cuda(ranks, code, err))
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), (ranks, v)
+        assert "every rank shown" in v["summary"], v
+
+
+def test_ranks_failing_with_different_nccl_cuda_failures_are_not_read_alike(tmp_path):
+    # near shape: two ranks, two different CUDA errors under their echoes -- not one cause they share
+    text = (_every_rank_cuda((0,), 217, "peer access is not supported between these two devices")
+            + _every_rank_cuda((1,), 700, "an illegal memory access was encountered"))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and "every rank shown" not in v["summary"], v
+
+
+# NCCL's WARN of the CUDA/HIP runtime call it made and the runtime's error string, no "Cuda failure" (transport/p2p.cc
+# "cudaIpcGetMemHandle failed : invalid argument"; RCCL's hipified "hipIpcGetMemHandle failed", round 53's
+# rccl-tests-120): a CUDA error in NCCL's transport set-up, the platform's (rule V (2)), nobody named
+def test_nccls_warn_of_a_failed_ipc_runtime_call_is_a_cuda_error_at_set_up(tmp_path):
+    for head, api, err in (("guest:5161:5196 [1] /build/rccl/hipify/src/transport/p2p.cc:239", "hipIpcGetMemHandle",
+                            "invalid argument"),
+                           ("node3:880:912 [5] transport/p2p.cc:241", "cudaIpcGetMemHandle", "invalid argument"),
+                           ("gpu-7:42:77 [2] transport/p2p.cc:310", "cudaIpcOpenMemHandle", "invalid device context")):
+        d = _report(tmp_path, f"{head} NCCL WARN {api} failed : {err}\n")
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), (api, v)
+        assert api in v["summary"] and "NCCL_P2P_DISABLE=1" in v["fix"] and "IOMMU" in v["fix"], v
+
+
+def test_nccls_warn_of_a_failed_non_cuda_call_is_no_cuda_error(tmp_path):
+    # near shape: a failed call of NCCL's own (not the CUDA/HIP runtime's) stays off the CUDA reading
+    v = _verdict(tmp_path, "node3:880:912 [5] transport/net.cc:410 NCCL WARN ncclNetConnect failed : remote closed\n")
+    assert v["cause"] != "cuda_error", v

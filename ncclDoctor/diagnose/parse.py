@@ -693,7 +693,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature
             if self._cut is None:
                 self._cut = (lineno, text)
-        elif self._cut is not None:
+        elif self._cut is not None and not self._other_rank(self._cut[1], text):
             start, head = self._cut
             self._cut = None
             # cut at a blank or inside a word ("collectiv" / "e operation timeout"): both joins are tried
@@ -781,6 +781,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if dup:
             ev.data.update(code="ncclInvalidUsage",
                            duplicate_gpu=[int(dup.group(1)), int(dup.group(2))] if dup.group(1) else [])
+
+    @staticmethod
+    def _other_rank(head: str, text: str) -> bool:
+        """Whether ``text`` carries its own rank tag, another than the held line's: every line torch prints is tagged
+        ("[rank1]: ..."), a terminal's wrap adds none, so another rank's line is that process's own, never the rest
+        of this one ("[rank0]: Cuda failure 217 '...'" then "[rank1]: ncclUnhandledCudaError: ...")."""
+        tag = _innermost(S.R_RANK_TAG, text)
+        if tag is None:
+            return False
+        held = _innermost(S.R_RANK_TAG, head)
+        return held is None or held.group(0) != tag.group(0)
 
     def _same_rank(self, text: str) -> bool:
         """A line tagged with another rank than the last NCCL error's (tracebacks of several
