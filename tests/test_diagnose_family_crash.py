@@ -4401,3 +4401,41 @@ def test_nccls_warn_of_a_failed_non_cuda_call_is_no_cuda_error(tmp_path):
     # near shape: a failed call of NCCL's own (not the CUDA/HIP runtime's) stays off the CUDA reading
     v = _verdict(tmp_path, "node3:880:912 [5] transport/net.cc:410 NCCL WARN ncclNetConnect failed : remote closed\n")
     assert v["cause"] != "cuda_error", v
+
+
+# a HIP runtime error raised in one rank's own traceback, read like CUDA's (rule AN (2)), and a collector that wraps
+# every line of the process in a JSON record of its own (round 53's milabench-397: {"event": "line", "data": "[rank1]:
+# ...\n", "pipe": "stderr"}): the one rank shown failing is named (rules A, AN (1))
+def _hip_tb(rank: int, err: str = "unspecified launch failure") -> list[str]:
+    return [f"[rank{rank}]: Traceback (most recent call last):\n",
+            f'[rank{rank}]:   File "/venv/lib/python3.12/site-packages/transformers/generation/utils.py", line 2760, '
+            "in _sample\n",
+            f"[rank{rank}]: torch.AcceleratorError: HIP error: {err}\n",
+            f"[rank{rank}]: HIP kernel errors might be asynchronously reported at some other API call, so the "
+            "stacktrace below might be incorrect.\n"]
+
+
+def _json_wrapped(lines: list[str], key: str = "data") -> str:
+    import json
+    return "".join(json.dumps({"event": "line", key: x, "pipe": "stderr"} if key == "data" else {key: x}) + "\n"
+                   for x in lines)
+
+
+def test_one_ranks_hip_error_in_json_wrapped_stderr_names_that_rank(tmp_path):
+    for rank, key, err in ((1, "data", "unspecified launch failure"), (3, "log", "unspecified launch failure"),
+                           (6, "data", "an illegal memory access was encountered")):
+        d = _report(tmp_path, _json_wrapped(_hip_tb(rank, err), key))
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and v["culprits"] == [rank], (rank, key, v)
+    v = _verdict(tmp_path, "".join(_hip_tb(2)))  # the same lines unwrapped
+    assert v["cause"] == "cuda_error" and v["culprits"] == [2], v
+
+
+def test_a_json_line_that_is_no_collectors_record_is_read_as_it_is():
+    # near shape: a metrics record, a record whose text holds several lines or no text: no one wrapped line to read
+    from ncclDoctor.diagnose.parse import _json_record_line
+    assert _json_record_line('{"step": 10, "loss": 1.25}') is None
+    assert _json_record_line('{"data": "[rank1]: a\\n[rank1]: b\\n"}') is None
+    assert _json_record_line('{"data": {"rank": 1}}') is None
+    assert _json_record_line('{"data": "[rank1]: a\\n", "pipe": "stderr"} trailing') is None
+    assert _json_record_line('{"log": "[rank4]: boom\\n", "stream": "stderr"}') == "[rank4]: boom"
