@@ -4439,3 +4439,24 @@ def test_a_json_line_that_is_no_collectors_record_is_read_as_it_is():
     assert _json_record_line('{"data": {"rank": 1}}') is None
     assert _json_record_line('{"data": "[rank1]: a\\n", "pipe": "stderr"} trailing') is None
     assert _json_record_line('{"log": "[rank4]: boom\\n", "stream": "stderr"}') == "[rank4]: boom"
+
+
+# nccl-tests/rccl-tests launched with a message size the GPU cannot hold, NCCL's own allocation then failing 'out of
+# memory' (round 53's rocm-systems-3743): the fix names the test's -e / -b sizes, not a model's batch
+def test_an_oom_under_nccl_tests_names_the_tests_message_size(tmp_path):
+    for cmd, size in (("mpirun -np 8 -x NCCL_DEBUG=INFO ./build/all_reduce_perf -b 16G -e 16G -n 50 -g 1", "16G"),
+                      ("NCCL_DEBUG=WARN ./build/all_gather_perf -b 8 -e 32G -f 2 -g 8", "32G"),
+                      ("mpirun -np 2 -x NCCL_DEBUG=INFO ./reduce_scatter_perf --minbytes 1M --maxbytes 64G", "64G")):
+        text = cmd + "\n" + "node2:4410:4410 [0] /src/allocator.cc:92 NCCL WARN Cuda failure 'out of memory'\n"
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "gpu_oom", (cmd, v)
+        assert f"-e {size}" in v["fix"] and "smaller -e" in v["fix"], (cmd, v["fix"])
+
+
+def test_an_oom_without_nccl_tests_keeps_the_training_fix(tmp_path):
+    # near shape: a training job's OOM with NCCL settings on its command line: no nccl-tests sizes to name
+    text = ("NCCL_DEBUG=INFO torchrun --nproc_per_node 8 train.py --batch-size 64\n"
+            "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total "
+            "capacity of 79.15 GiB of which 1.10 GiB is free.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "gpu_oom" and "nccl-tests" not in v["fix"] and "batch size" in v["fix"], v
