@@ -4460,3 +4460,31 @@ def test_an_oom_without_nccl_tests_keeps_the_training_fix(tmp_path):
             "capacity of 79.15 GiB of which 1.10 GiB is free.\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] == "gpu_oom" and "nccl-tests" not in v["fix"] and "batch size" in v["fix"], v
+
+
+# one process of the lines (NCCL_DEBUG=INFO, device 0, NCCL's version line: rank 0) failing NCCL's start-up with a
+# CUDA error of a build without code for the GPU, torch's unprefixed "NCCL Error 1: unhandled cuda error" over it, no
+# kernel launched (round 53's pytorch-152077): rule AM (3) names that rank
+def _startup_arch(host: str, pid: int, dev: int, warn: str, version: str = "2.14.3+cuda11.8") -> str:
+    return ("RuntimeError: NCCL Error 1: unhandled cuda error\n"
+            f"{host}:{pid}:{pid} [{dev}] NCCL WARN Cuda failure '{warn}'\n"
+            f"{host}:{pid}:{pid} [{dev}] NCCL INFO Bootstrap : Using eth0:172.17.0.2<0>\n"
+            f"{host}:{pid}:{pid} [{dev}] NCCL INFO cudaDriverVersion 12080\n"
+            f"NCCL version {version}\n"
+            f"{host}:{pid}:{pid + 164} [{dev}] NCCL INFO Using network Socket\n")
+
+
+def test_the_one_process_failing_nccl_start_up_on_a_build_without_the_gpus_code_is_named(tmp_path):
+    for host, pid, warn in (("4d1a2ae696c8", 50555, "named symbol not found"),
+                            ("trainer-0", 812, "no kernel image is available for execution on the device"),
+                            ("gpu-box", 31337, "named symbol not found")):
+        d = _report(tmp_path, _startup_arch(host, pid, 0, warn))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("cuda_error", [0]), (host, v)
+        assert "compute capability" in v["fix"], v
+
+
+def test_the_same_start_up_failure_on_another_device_names_nobody(tmp_path):
+    # near shape: the process is on device 1, so its version line does not make it rank 0: the build, nobody named
+    d = _report(tmp_path, _startup_arch("gpu-box", 4242, 1, "named symbol not found"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]

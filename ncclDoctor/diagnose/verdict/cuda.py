@@ -114,7 +114,9 @@ def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
     host, pid, dev = next(iter(c.procs))
     info = any((e.host, e.pid) == (host, pid) and "INFO" in e.text
                for k in ("transport", "setup", "benign") for e in c.samples.get(k, []))
-    if dev != 0 or not info or not evs or any((e.host, e.pid) != (host, pid) for e in evs):
+    # an unprefixed line (torch's exception over NCCL's WARN) is that process's too: under INFO any other process
+    # would have printed its own prefixed lines
+    if dev != 0 or not info or not evs or any(e.host is not None and (e.host, e.pid) != (host, pid) for e in evs):
         return [], ""
     return [0], ("rank 0 (the only process in these lines, and the one that printed NCCL's version line, which "
                  "NCCL prints in a communicator's rank 0 only)")
@@ -710,7 +712,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
-    if build and not xids and not hsa and other is None:
+    # lead rule AM (3): the one process of the lines (rank 0 by NCCL's version line) failing its communicator's
+    # creation with ncclUnhandledCudaError, no kernel launched yet (enqueue.cc), is named, whatever the build lacks
+    at_creation = bool(alone) and "enqueue" not in text and any(
+        e.data.get("code") == "ncclUnhandledCudaError" for e in evs)
+    if build and not xids and not hsa and other is None and not at_creation:
         return Verdict(
             "cuda_error",
             f"{_named(shown) if shown else 'a process'} hit {what}: the build lacks code for the GPU's architecture, "
