@@ -804,8 +804,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         ("[rank1]: ..."), a terminal's wrap adds none, so another rank's line is that process's own, never the rest
         of this one ("[rank0]: Cuda failure 217 '...'" then "[rank1]: ncclUnhandledCudaError: ...")."""
         tag = _innermost(S.R_RANK_TAG, text)
-        if tag is None:
-            return False
+        if tag is None or "terminate called" in head:
+            return False  # std::terminate's two lines ("terminate called ..." / "what(): ...") are one message
         held = _innermost(S.R_RANK_TAG, head)
         return held is None or held.group(0) != tag.group(0)
 
