@@ -2408,3 +2408,41 @@ def test_a_reset_in_a_bigger_or_unknown_world_or_from_both_ends_names_nobody(tmp
                 _rpc_pair(0, 2, "10.0.0.2") + _rpc_pair(1, 2, "10.0.0.1")):
         d = _report(tmp_path, log)
         assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), (log, d["verdict"])
+
+
+# one process on a desktop (WSL) driving its GPUs over loopback, and NCCL's topology detection failing on every device
+# alike: realpath() of the GPU's /sys/class/pci_bus path fails and graph/xml.cc returns 2 (ncclSystemError) up
+# through topo.cc and init.cc (round 53's humannerf-87): the host's sysfs, nccl_system, nobody named (rule J); the
+# loopback interface, right for one machine, explains none of it
+def _topo_sysfs_run(host: str, pid: int, devs: tuple[int, ...], bus: str, iface: str = "lo:127.0.0.1") -> str:
+    lines = [f"{host}:{pid}:{pid} [0] NCCL INFO Bootstrap : Using [0]{iface}<0>\n",
+             f"{host}:{pid}:{pid} [0] NCCL INFO NET/Socket : Using [0]{iface}<0>\n",
+             f"{host}:{pid}:{pid} [0] NCCL INFO Using network Socket\n", "NCCL version 2.7.8+cuda10.2\n"]
+    for i, d in enumerate(devs):
+        t = f"{host}:{pid}:{pid + 120 + i} [{d}]"
+        lines += [f"{t} graph/xml.cc:332 NCCL WARN Could not find real path of /sys/class/pci_bus/0000:{bus}/../../"
+                  f"0000:{bus}:00.0\n"]
+        lines += [f"{t} NCCL INFO {f} -> 2\n" for f in ("graph/xml.cc:469", "graph/xml.cc:660", "graph/topo.cc:523",
+                                                        "init.cc:581", "init.cc:840")]
+    return "".join(lines)
+
+
+def test_topology_detection_failing_on_sysfs_over_loopback_is_the_hosts_sysfs(tmp_path):
+    for host, pid, devs, bus in (("DESKTOP-KQ38CGS", 1582, (0, 1), "01"), ("WIN-BOX7", 40211, (0, 1, 2, 3), "2b"),
+                                 ("wsl-host", 77, (1,), "81")):
+        d = _report(tmp_path, _topo_sysfs_run(host, pid, devs, bus))
+        v = d["verdict"]
+        assert v["cause"] == "nccl_system" and v["culprits"] == [] and not _accused(d), (host, v)
+        assert "/sys" in v["fix"] and "WSL" in v["fix"], v
+
+
+def test_loopback_with_a_connection_failing_at_set_up_stays_the_network(tmp_path):
+    # near shape: the loopback interface and a connection refused at set-up, no topology failure: network_setup
+    text = ("nodeA:100:100 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+            "nodeA:100:100 [0] NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>\n"
+            "nodeA:100:180 [0] misc/socket.cc:456 NCCL WARN Net : Connect to 127.0.0.1<41234> failed : Connection "
+            "refused\n"
+            "nodeA:100:180 [0] NCCL INFO bootstrap.cc:95 -> 2\n"
+            "nodeA:100:180 [0] NCCL INFO init.cc:679 -> 2\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup", v

@@ -65,6 +65,12 @@ class CrashReaders:
             self._cuda_open = (lineno, ev)
             return ev
         m = S.R_CUDA_ERROR.search(text)
+        r = S.R_NCCL_RT_FAILED.search(text) if not m and "NCCL WARN" in text and "out of memory" not in text else None
+        if r:  # NCCL's WARN of the runtime call it made and the runtime's error string (its 'Cuda failure' unsaid)
+            ev = self._context(lineno, text, "cuda_error")
+            ev.data.update(what=r.group("what").strip(), cuda_code=None, watchdog=False, api=r.group("api"))
+            self._cuda_open = (lineno, ev)
+            return ev
         if not m and "ncclUnhandledCudaError" not in text and "out of memory" not in text:
             return self._cuda_lib_error(lineno, text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
