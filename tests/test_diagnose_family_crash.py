@@ -4355,3 +4355,224 @@ def test_torch_1x_set_device_failing_with_invalid_device_ordinal_is_the_launch_t
     other = ("[rank5]:THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1595629401015/work/aten/src/THC/"
              "THCCachingHostAllocator.cpp line=278 error=10 : invalid device ordinal\n")
     assert _verdict(tmp_path, other)["cause"] == "cuda_error"
+
+
+# --- a framework's own check of settings every process shares (lead rules W, Q, AF (2)): config, nobody ------------
+# Lightning's accelerator connector refusing a DDP-family strategy on Apple's MPS device (round 53's imaginAIry-235):
+# the fix names the strategy and the accelerator, whatever the object's address, the strategy's class or the prefix
+def test_a_ddp_strategy_refused_on_the_mps_accelerator_names_the_strategy_and_accelerator(tmp_path):
+    for prefix, cls, addr in (("", "DDPStrategy", "0x437b30760"), ("[rank1]:", "DDPSpawnStrategy", "0x7f2a10"),
+                              ("2: ", "DDPShardedStrategy", "0x1055c8d90")):
+        text = (f"{prefix}ValueError: You set `strategy=<pytorch_lightning.strategies.ddp.{cls} object at {addr}>` "
+                "but strategies from the DDP family are not supported on the MPS accelerator. Either explicitly "
+                "set `accelerator='cpu'` or change the strategy.\n")
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []), (prefix, d["verdict"])
+        assert "accelerator='cpu'" in d["verdict"]["fix"] and "strategy" in d["verdict"]["fix"]
+        assert not _accused(d)
+    # a near shape: a kernel refusing its input dtype on a device is not the strategy's reading
+    other = "RuntimeError: bfloat16 is not supported on the MPS device for this op\n"
+    assert "strategy" not in _verdict(tmp_path, other)["fix"]
+
+
+# accelerate's check that a model loaded in 8-bit / 4-bit sits on another device than the one its process trains on,
+# two processes' copies run together on one line past 300 characters (round 53's Firefly-270): config, nobody
+def test_a_quantized_model_on_another_device_than_training_is_its_placement(tmp_path):
+    msg = ("You can't train a model that has been loaded in {b}-bit precision on a different device than the one "
+           "you're training on. Make sure you loaded the model on the correct device using for example "
+           "`device_map={{'':torch.cuda.current_device()}}")
+    for prefix, bits, twice in (("", 8, True), ("[rank3]: ", 4, True), ("[default1]:", 8, False)):
+        body = msg.format(b=bits)
+        text = f"{prefix}ValueError: {body}" + (body[40:] if twice else "") + "\n"
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []), (prefix, d["verdict"])
+        assert "device_map" in d["verdict"]["fix"] and "LOCAL_RANK" in d["verdict"]["fix"]
+        assert not _accused(d)
+    # a near shape: a tensor on another device than the model's is the script's own bug, not the placement reading
+    other = ("RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+             "and cuda:1!\n")
+    assert "device_map={''" not in _verdict(tmp_path, other)["fix"]
+
+
+# bitsandbytes' native library not loaded (its `lib` is None) failing the paged optimizer on every rank, two
+# processes' tracebacks interleaved (round 53's Mixture-of-depths-12): the install every rank shares (rule AF (2))
+def test_bitsandbytes_native_library_not_loaded_is_the_shared_install(tmp_path):
+    for prefix, fn, twice in (("", "cget_managed_ptr", True), ("[rank1]: ", "cprefetch", False),
+                              ("0: ", "cdequantize_blockwise_fp32", True)):
+        line = f"AttributeError: 'NoneType' object has no attribute '{fn}'"
+        text = (f"{prefix}  File \"/opt/py/site-packages/bitsandbytes/functional.py\", line 171, in get_paged\n"
+                f"{prefix}    cuda_ptr = lib.{fn}(ct.c_size_t(num_bytes))\n"
+                + (f"{prefix}AttributeErrorAttributeError: : 'NoneType' object has no attribute '{fn}''NoneType' "
+                   f"object has no attribute '{fn}'\n" if twice else f"{prefix}{line}\n"))
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []), (prefix, d["verdict"])
+        assert "bitsandbytes" in d["verdict"]["fix"]
+        assert not _accused(d)
+    # a near shape: a script's own None (an attribute that is not a native C function) is not bitsandbytes' install
+    other = "AttributeError: 'NoneType' object has no attribute 'config'\n"
+    assert "bitsandbytes" not in _verdict(tmp_path, other)["fix"]
+
+
+# torchelastic's event JSON of a worker the agent records FAILED (not TERMINATED: api.py _record_worker_events marks
+# the run's failures FAILED, the workers it stopped TERMINATED) beside elastic's "Child process P (local_rank L) FAILED
+# (exitcode 1)" of another worker (round 53's depth-from-motion-13): two workers failed on their own, none shown first
+# -- nobody named (lead rule J); with the other worker TERMINATED, the lone failed one stays named (rule A)
+def _te_worker(state: str, grank: int, lrank: int, wid: int, host: str, world: int) -> str:
+    return ('{"name": "torchelastic.worker.status.' + state + '", "source": "WORKER", "timestamp": 0, "metadata": '
+            '{"run_id": "none", "global_rank": ' + str(grank) + ', "group_rank": 0, "worker_id": "' + str(wid)
+            + '", "role": "default", "hostname": "' + host + '", "state": "' + state + '", "total_run_time": 91, '
+            '"rdzv_backend": "static", "raw_error": "{\\"message\\": \\"<NONE>\\"}", "metadata": "{\\"group_world_size'
+            '\\": 1, \\"entry_point\\": \\"python\\", \\"local_rank\\": [' + str(lrank) + '], \\"role_rank\\": ['
+            + str(lrank) + '], \\"role_world_size\\": [' + str(world) + ']}", "agent_restarts": 0}}\n')
+
+
+def _no_error_file(pid: int, lrank: int) -> str:
+    return ("CHILD PROCESS FAILED WITH NO ERROR_FILE\n"
+            f"Child process {pid} (local_rank {lrank}) FAILED (exitcode 1)\n"
+            "Error msg: Process failed with exitcode 1\n")
+
+
+def test_elastic_records_of_two_workers_failing_on_their_own_name_nobody(tmp_path):
+    for failed, child, host, world, pid in ((1, 0, "m07", 2, 48529), (0, 3, "gpu-a12", 4, 7311),
+                                            (2, 1, "node5", 4, 20014)):
+        text = _te_worker("FAILED", failed, failed, pid + 1, host, world) + _no_error_file(pid, child)
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", []), (failed, d["verdict"])
+        assert "@record" in d["verdict"]["fix"]
+        assert not _accused(d)
+    # the near shape: the other worker TERMINATED by the agent is torn down, the lone failed worker is still named
+    text = _te_worker("TERMINATED", 1, 1, 48530, "m07", 2) + _no_error_file(48529, 0)
+    assert _verdict(tmp_path, text)["culprits"] == [0]
+
+
+# every rank of the world printing torch's ncclUnhandledCudaError and the same NCCL 'Cuda failure' under it, each line
+# with its own "[rankN]: " tag (round 53's vlmevalkit-1036): one cause they share (rule J, V (2)), nobody named; a
+# line ending in its quote is whole, and the next rank's tagged line is not its rest
+def _every_rank_cuda(ranks: tuple[int, ...], code: int, err: str) -> str:
+    return "".join(f"[rank{r}]: ncclUnhandledCudaError: Call to CUDA function failed.\n[rank{r}]: Last error:\n"
+                   f"[rank{r}]: Cuda failure {code} '{err}'\n" for r in ranks)
+
+
+def test_every_rank_failing_with_the_same_nccl_cuda_failure_names_nobody(tmp_path):
+    for ranks, code, err in (((0, 1), 217, "peer access is not supported between these two devices"),
+                             ((0, 1, 2, 3), 217, "peer access is not supported between these two devices"),
+                             ((0, 1, 2), 801, "operation not supported")):
+        d = _report(tmp_path, _every_rank_cuda(ranks, code, err))
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), (ranks, v)
+        assert "every rank shown" in v["summary"], v
+
+
+def test_ranks_failing_with_different_nccl_cuda_failures_are_not_read_alike(tmp_path):
+    # near shape: two ranks, two different CUDA errors under their echoes -- not one cause they share
+    text = (_every_rank_cuda((0,), 217, "peer access is not supported between these two devices")
+            + _every_rank_cuda((1,), 700, "an illegal memory access was encountered"))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and "every rank shown" not in v["summary"], v
+
+
+# NCCL's WARN of the CUDA/HIP runtime call it made and the runtime's error string, no "Cuda failure" (transport/p2p.cc
+# "cudaIpcGetMemHandle failed : invalid argument"; RCCL's hipified "hipIpcGetMemHandle failed", round 53's
+# rccl-tests-120): a CUDA error in NCCL's transport set-up, the platform's (rule V (2)), nobody named
+def test_nccls_warn_of_a_failed_ipc_runtime_call_is_a_cuda_error_at_set_up(tmp_path):
+    for head, api, err in (("guest:5161:5196 [1] /build/rccl/hipify/src/transport/p2p.cc:239", "hipIpcGetMemHandle",
+                            "invalid argument"),
+                           ("node3:880:912 [5] transport/p2p.cc:241", "cudaIpcGetMemHandle", "invalid argument"),
+                           ("gpu-7:42:77 [2] transport/p2p.cc:310", "cudaIpcOpenMemHandle", "invalid device context")):
+        d = _report(tmp_path, f"{head} NCCL WARN {api} failed : {err}\n")
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and not _accused(d), (api, v)
+        assert api in v["summary"] and "NCCL_P2P_DISABLE=1" in v["fix"] and "IOMMU" in v["fix"], v
+
+
+def test_nccls_warn_of_a_failed_non_cuda_call_is_no_cuda_error(tmp_path):
+    # near shape: a failed call of NCCL's own (not the CUDA/HIP runtime's) stays off the CUDA reading
+    v = _verdict(tmp_path, "node3:880:912 [5] transport/net.cc:410 NCCL WARN ncclNetConnect failed : remote closed\n")
+    assert v["cause"] != "cuda_error", v
+
+
+# a HIP runtime error raised in one rank's own traceback, read like CUDA's (rule AN (2)), and a collector that wraps
+# every line of the process in a JSON record of its own (round 53's milabench-397: {"event": "line", "data": "[rank1]:
+# ...\n", "pipe": "stderr"}): the one rank shown failing is named (rules A, AN (1))
+def _hip_tb(rank: int, err: str = "unspecified launch failure") -> list[str]:
+    return [f"[rank{rank}]: Traceback (most recent call last):\n",
+            f'[rank{rank}]:   File "/venv/lib/python3.12/site-packages/transformers/generation/utils.py", line 2760, '
+            "in _sample\n",
+            f"[rank{rank}]: torch.AcceleratorError: HIP error: {err}\n",
+            f"[rank{rank}]: HIP kernel errors might be asynchronously reported at some other API call, so the "
+            "stacktrace below might be incorrect.\n"]
+
+
+def _json_wrapped(lines: list[str], key: str = "data") -> str:
+    import json
+    return "".join(json.dumps({"event": "line", key: x, "pipe": "stderr"} if key == "data" else {key: x}) + "\n"
+                   for x in lines)
+
+
+def test_one_ranks_hip_error_in_json_wrapped_stderr_names_that_rank(tmp_path):
+    for rank, key, err in ((1, "data", "unspecified launch failure"), (3, "log", "unspecified launch failure"),
+                           (6, "data", "an illegal memory access was encountered")):
+        d = _report(tmp_path, _json_wrapped(_hip_tb(rank, err), key))
+        v = d["verdict"]
+        assert v["cause"] == "cuda_error" and v["culprits"] == [rank], (rank, key, v)
+    v = _verdict(tmp_path, "".join(_hip_tb(2)))  # the same lines unwrapped
+    assert v["cause"] == "cuda_error" and v["culprits"] == [2], v
+
+
+def test_a_json_line_that_is_no_collectors_record_is_read_as_it_is():
+    # near shape: a metrics record, a record whose text holds several lines or no text: no one wrapped line to read
+    from ncclDoctor.diagnose.parse import _json_record_line
+    assert _json_record_line('{"step": 10, "loss": 1.25}') is None
+    assert _json_record_line('{"data": "[rank1]: a\\n[rank1]: b\\n"}') is None
+    assert _json_record_line('{"data": {"rank": 1}}') is None
+    assert _json_record_line('{"data": "[rank1]: a\\n", "pipe": "stderr"} trailing') is None
+    assert _json_record_line('{"log": "[rank4]: boom\\n", "stream": "stderr"}') == "[rank4]: boom"
+
+
+# nccl-tests/rccl-tests launched with a message size the GPU cannot hold, NCCL's own allocation then failing 'out of
+# memory' (round 53's rocm-systems-3743): the fix names the test's -e / -b sizes, not a model's batch
+def test_an_oom_under_nccl_tests_names_the_tests_message_size(tmp_path):
+    for cmd, size in (("mpirun -np 8 -x NCCL_DEBUG=INFO ./build/all_reduce_perf -b 16G -e 16G -n 50 -g 1", "16G"),
+                      ("NCCL_DEBUG=WARN ./build/all_gather_perf -b 8 -e 32G -f 2 -g 8", "32G"),
+                      ("mpirun -np 2 -x NCCL_DEBUG=INFO ./reduce_scatter_perf --minbytes 1M --maxbytes 64G", "64G")):
+        text = cmd + "\n" + "node2:4410:4410 [0] /src/allocator.cc:92 NCCL WARN Cuda failure 'out of memory'\n"
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "gpu_oom", (cmd, v)
+        assert f"-e {size}" in v["fix"] and "smaller -e" in v["fix"], (cmd, v["fix"])
+
+
+def test_an_oom_without_nccl_tests_keeps_the_training_fix(tmp_path):
+    # near shape: a training job's OOM with NCCL settings on its command line: no nccl-tests sizes to name
+    text = ("NCCL_DEBUG=INFO torchrun --nproc_per_node 8 train.py --batch-size 64\n"
+            "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 has a total "
+            "capacity of 79.15 GiB of which 1.10 GiB is free.\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "gpu_oom" and "nccl-tests" not in v["fix"] and "batch size" in v["fix"], v
+
+
+# one process of the lines (NCCL_DEBUG=INFO, device 0, NCCL's version line: rank 0) failing NCCL's start-up with a
+# CUDA error of a build without code for the GPU, torch's unprefixed "NCCL Error 1: unhandled cuda error" over it, no
+# kernel launched (round 53's pytorch-152077): rule AM (3) names that rank
+def _startup_arch(host: str, pid: int, dev: int, warn: str, version: str = "2.14.3+cuda11.8") -> str:
+    return ("RuntimeError: NCCL Error 1: unhandled cuda error\n"
+            f"{host}:{pid}:{pid} [{dev}] NCCL WARN Cuda failure '{warn}'\n"
+            f"{host}:{pid}:{pid} [{dev}] NCCL INFO Bootstrap : Using eth0:172.17.0.2<0>\n"
+            f"{host}:{pid}:{pid} [{dev}] NCCL INFO cudaDriverVersion 12080\n"
+            f"NCCL version {version}\n"
+            f"{host}:{pid}:{pid + 164} [{dev}] NCCL INFO Using network Socket\n")
+
+
+def test_the_one_process_failing_nccl_start_up_on_a_build_without_the_gpus_code_is_named(tmp_path):
+    for host, pid, warn in (("4d1a2ae696c8", 50555, "named symbol not found"),
+                            ("trainer-0", 812, "no kernel image is available for execution on the device"),
+                            ("gpu-box", 31337, "named symbol not found")):
+        d = _report(tmp_path, _startup_arch(host, pid, 0, warn))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("cuda_error", [0]), (host, v)
+        assert "compute capability" in v["fix"], v
+
+
+def test_the_same_start_up_failure_on_another_device_names_nobody(tmp_path):
+    # near shape: the process is on device 1, so its version line does not make it rank 0: the build, nobody named
+    d = _report(tmp_path, _startup_arch("gpu-box", 4242, 1, "named symbol not found"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]

@@ -2368,3 +2368,81 @@ def test_the_system_error_on_one_host_alone_still_names_mpiruns_first_process(tm
         v = _verdict(tmp_path, text)
         assert v["cause"] == "nccl_system", v
         assert v["culprits"] == [rank], v
+
+
+def _rpc_pair(me: int, world: int, addr: str, flags: str = "--world_size={w} --rank={r}", prompt: str = "$ ") -> str:
+    """A process's launch line (its --rank in the --world_size it is told), its set-up chatter, then gloo's read
+    reset from its peer's address while it runs (ProcessGroupAgent's listenLoop, RPC over gloo)."""
+    return (prompt + "python rpc_parameter_server.py " + flags.format(w=world, r=me) + "\n"
+            "PS master initializing RPC\nRPC initialized! Running parameter server...\n"
+            "[E process_group_agent.cpp:664] Encountered exception in ProcessGroupAgent::listenLoop(): "
+            "[/build/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:566] Read error "
+            f"[{addr}]:28296: Connection reset by peer on worker {me}. This means that the RPC agent is in an "
+            "unhealthy state and unusable.\n")
+
+
+def test_a_reset_from_the_only_peer_of_a_world_of_two_names_that_peer(tmp_path):
+    """Round 53 (lead rules O, U (4), AO; pytorch/examples#772, pytorch#45338): a world of exactly two shown by the
+    launch line above the reset (--rank R --world_size 2): the rank whose connection is reset after set-up has one
+    peer only, so that peer went away (early_exit) and the rank printing it is its victim. Ranks, flags' spelling,
+    addresses and prompts varied; hosts and ports made up."""
+    for me, flags, addr, prompt in ((0, "--world_size={w} --rank={r}", "192.168.9.4", "$ "),
+                                    (1, "--rank {r} --world-size {w} --num_gpus 4", "10.2.0.17", "(env) u@h:~$ "),
+                                    (0, "--world_size {w} --rank {r} --master_addr 172.31.6.1", "172.31.8.254", "")):
+        d = _report(tmp_path, _rpc_pair(me, 2, addr, flags, prompt))
+        v = d["verdict"]
+        assert v["cause"] == "early_exit" and _accused(d) == {1 - me}, (me, v)
+        assert f"rank {1 - me}" in v["fix"], v["fix"]
+    # the peer's own launch line below the reset (the second machine's paste) does not change whose line it is
+    two = _rpc_pair(0, 2, "172.31.78.254", "--world_size 2 --rank 0") + (
+        "$ python rpc_parameter_server.py --world_size 2 --rank 1\nWorker rank 1 initializing RPC\n")
+    assert _accused(_report(tmp_path, two)) == {1}
+
+
+def test_a_reset_in_a_bigger_or_unknown_world_or_from_both_ends_names_nobody(tmp_path):
+    """The near shapes of the world-of-two reading: a world of three or more (any peer may have gone), no launch line
+    (world unknown), and both ranks of a pair reporting the reset (no one end is the one that left): early_exit with
+    nobody named, as before."""
+    for log in (_rpc_pair(0, 3, "192.168.9.4"), _rpc_pair(2, 8, "10.0.0.5", "--rank {r} --world-size {w}"),
+                _rpc_pair(0, 2, "192.168.9.4").split("\n", 1)[1],
+                _rpc_pair(0, 2, "10.0.0.2") + _rpc_pair(1, 2, "10.0.0.1")):
+        d = _report(tmp_path, log)
+        assert d["verdict"]["cause"] == "early_exit" and _accused(d) == set(), (log, d["verdict"])
+
+
+# one process on a desktop (WSL) driving its GPUs over loopback, and NCCL's topology detection failing on every device
+# alike: realpath() of the GPU's /sys/class/pci_bus path fails and graph/xml.cc returns 2 (ncclSystemError) up
+# through topo.cc and init.cc (round 53's humannerf-87): the host's sysfs, nccl_system, nobody named (rule J); the
+# loopback interface, right for one machine, explains none of it
+def _topo_sysfs_run(host: str, pid: int, devs: tuple[int, ...], bus: str, iface: str = "lo:127.0.0.1") -> str:
+    lines = [f"{host}:{pid}:{pid} [0] NCCL INFO Bootstrap : Using [0]{iface}<0>\n",
+             f"{host}:{pid}:{pid} [0] NCCL INFO NET/Socket : Using [0]{iface}<0>\n",
+             f"{host}:{pid}:{pid} [0] NCCL INFO Using network Socket\n", "NCCL version 2.7.8+cuda10.2\n"]
+    for i, d in enumerate(devs):
+        t = f"{host}:{pid}:{pid + 120 + i} [{d}]"
+        lines += [f"{t} graph/xml.cc:332 NCCL WARN Could not find real path of /sys/class/pci_bus/0000:{bus}/../../"
+                  f"0000:{bus}:00.0\n"]
+        lines += [f"{t} NCCL INFO {f} -> 2\n" for f in ("graph/xml.cc:469", "graph/xml.cc:660", "graph/topo.cc:523",
+                                                        "init.cc:581", "init.cc:840")]
+    return "".join(lines)
+
+
+def test_topology_detection_failing_on_sysfs_over_loopback_is_the_hosts_sysfs(tmp_path):
+    for host, pid, devs, bus in (("DESKTOP-KQ38CGS", 1582, (0, 1), "01"), ("WIN-BOX7", 40211, (0, 1, 2, 3), "2b"),
+                                 ("wsl-host", 77, (1,), "81")):
+        d = _report(tmp_path, _topo_sysfs_run(host, pid, devs, bus))
+        v = d["verdict"]
+        assert v["cause"] == "nccl_system" and v["culprits"] == [] and not _accused(d), (host, v)
+        assert "/sys" in v["fix"] and "WSL" in v["fix"], v
+
+
+def test_loopback_with_a_connection_failing_at_set_up_stays_the_network(tmp_path):
+    # near shape: the loopback interface and a connection refused at set-up, no topology failure: network_setup
+    text = ("nodeA:100:100 [0] NCCL INFO Bootstrap : Using [0]lo:127.0.0.1<0>\n"
+            "nodeA:100:100 [0] NCCL INFO NET/Socket : Using [0]lo:127.0.0.1<0>\n"
+            "nodeA:100:180 [0] misc/socket.cc:456 NCCL WARN Net : Connect to 127.0.0.1<41234> failed : Connection "
+            "refused\n"
+            "nodeA:100:180 [0] NCCL INFO bootstrap.cc:95 -> 2\n"
+            "nodeA:100:180 [0] NCCL INFO init.cc:679 -> 2\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup", v

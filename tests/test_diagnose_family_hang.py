@@ -16,6 +16,8 @@ test of that verdict."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
@@ -2264,3 +2266,33 @@ def test_a_time_limit_with_no_progress_pattern_stays_the_signal(tmp_path):
     for text in (full, cut, alone):
         v = _report(tmp_path, text + _LIMIT.format(pre="", n=8))["verdict"]
         assert v["cause"] == "signal" and v["culprits"] == [], (text, v)
+
+
+# --- session 17 (fix53 L1): gloo uv's own size check on a received message (rules D, AM (1)) ------------------------
+@pytest.mark.parametrize("head,path", [
+    ("libc++abi: terminating due to uncaught exception of type gloo::EnforceNotMet: ",
+     "/Users/runner/work/pytorch/pytorch/pytorch/third_party/gloo/gloo/transport/uv/pair.cc:248"),
+    ("[rank5]:   what():  ", "/opt/pytorch/third_party/gloo/gloo/transport/uv/pair.cc:251"),
+    ("12:00:01 worker-3 | terminate called after throwing an instance of 'gloo::EnforceNotMet' what(): ",
+     "C:/actions-runner/_work/pytorch/third_party/gloo/gloo/transport/uv/pair.cc:262"),
+])
+def test_gloo_uvs_nread_against_the_announced_size_is_a_desync_naming_nobody(tmp_path, head, path):
+    """gloo's uv transport aborts on "op.nread == op.preamble.nbytes" (the bytes read differ from the size the peer
+    announced): the two sides' sends and receives do not match, a desync like tcp's "op.preamble.length <=
+    op.nbytes" -- nobody named, whatever prefix tags the aborting process (its peer is the other side)."""
+    text = ("INFO - Sent package to destination 0, message code 7, content length 1\n"
+            f"{head}[enforce fail at {path}] op.nread == op.preamble.nbytes. \n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "desync" and not _accused(d), v
+    assert "send/recv sizes" in v["fix"] and "same torch version" in v["fix"], v
+
+
+def test_gloo_uvs_libuv_call_failing_is_not_read_as_a_size_mismatch(tmp_path):
+    """The near shape: gloo's uv transport enforcing a libuv call (uv_accept failing) is the transport's socket, not a
+    message size: it must not become a desync."""
+    text = ("terminate called after throwing an instance of 'gloo::EnforceNotMet'\n"
+            "  what():  [enforce fail at C:/w/pytorch/third_party/gloo/gloo/transport/uv/libuv.h:596] uv_accept: "
+            "invalid argument\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "desync", v

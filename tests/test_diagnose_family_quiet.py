@@ -13,6 +13,8 @@ verdict."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
@@ -2731,3 +2733,62 @@ def test_machines_launched_at_one_rendezvous_url_are_not_config(tmp_path):
         text = _machine(0, a) + _machine(1, b) + "[INFO: train_net.py:  307]: Start epoch: 1\n"
         v = _verdict(tmp_path, text)
         assert v["cause"] != "config", (a, b, v)
+
+
+# --- session 17 (fix53 L1): gloo on Windows -- a build or a backend every rank shares refusing (rules Q, AP) ---------
+@pytest.mark.parametrize("head,tail", [
+    ("", "RuntimeError: makeDeviceForHostname(): unsupported gloo device\n"),
+    ("[rank3]: ", "RuntimeError: makeDeviceForInterface(): unsupported gloo device\n"),
+    ("2026-01-02 10:00:01 | ", "RuntimeError: makeDeviceForHostname(): unsupported gloo device\n"),
+])
+def test_gloo_with_no_device_for_its_transport_is_the_build_config(tmp_path, head, tail):
+    """torch's GlooDeviceFactory throws "makeDeviceFor...(): unsupported gloo device" only when its registry has no
+    creator for the transport (a Windows build without gloo's libuv transport, or GLOO_DEVICE_TRANSPORT naming none):
+    before any address is used, the build every process shares cannot serve gloo -- config, no rank (rule AP)."""
+    text = "".join(head + line for line in (
+        "Traceback (most recent call last):\n",
+        '  File "C:\\app\\env\\lib\\site-packages\\torch\\distributed\\distributed_c10d.py", line 1949, in '
+        "_new_process_group_helper\n", "    backend_class = ProcessGroupGloo(\n", tail))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "GLOO_DEVICE_TRANSPORT" in v["fix"], v
+
+
+def test_gloos_own_empty_hostname_error_stays_network_setup(tmp_path):
+    """The near shape: gloo's own address error from inside makeUVDevice ("interface or hostname can't be empty")
+    is an address the transport could not use (rule L), not a missing transport: it keeps its network_setup."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "C:\\app\\env\\lib\\site-packages\\torch\\distributed\\distributed_c10d.py", line 1949, in '
+            "_new_process_group_helper\n    backend_class = ProcessGroupGloo(\n"
+            "RuntimeError: GlooDeviceFactory::makeUVDevice(): interface or hostname can't be empty\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "network_setup", v
+
+
+@pytest.mark.parametrize("prefix,arg,backend,local", [
+    ("", "device_ids", "gloo", 0),
+    ("[rank1]: ", "device_ids", "gloo", 1),
+    ("[default2]:", "async_op", "mpi", 2),
+])
+def test_an_argument_the_shared_backend_refuses_is_config_not_the_rank_the_launcher_saw(
+        tmp_path, prefix, arg, backend, local):
+    """distributed_c10d's "Function argument device_ids not supported for the selected backend gloo" (barrier with
+    device_ids on Windows, where gloo is the backend): the code and the backend every rank runs (rule Q) -- config,
+    nobody accused, even though torchrun's record names the one local rank it saw fail."""
+    text = (f"{prefix}RuntimeError: Function argument {arg} not supported for the selected backend {backend}\n"
+            f"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {local} "
+            f"(pid: {23000 + local}) of binary: E:\\Conda\\envs\\x\\python.exe\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert arg in v["fix"] and backend in v["fix"], v
+
+
+def test_another_exception_beside_the_launchers_record_is_not_read_as_the_backends_argument(tmp_path):
+    """The near shape: the same torchrun record under an ordinary exception of the rank's own code is not a backend
+    refusing an argument, so it does not become config."""
+    text = ("RuntimeError: Expected all tensors to be on the same device, but found at least two devices\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 23812) of "
+            "binary: E:\\Conda\\envs\\x\\python.exe\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "config", v

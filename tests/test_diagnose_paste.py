@@ -412,3 +412,23 @@ def test_separate_lines_stay_separate_under_a_second_wrap_and_behind_clocks():
     assert unwrap_stamped(stamped) is None
     one = "2024-05-01 12:00:00.123 " + "y" * 120 + "\n2024-05-01 12:00:01.123 and more words after it\n"
     assert unwrap_stamped(one) is None
+
+
+def test_a_quoted_line_that_reaches_a_terminal_width_only_with_its_quote_is_no_wrap(tmp_path):
+    """Round 53's LlamaFactory-5719 under the quote paste: a line of 98 columns quoted is 100 wide, a usual terminal
+    width, and the next quoted line ("> failed to create process.") was joined to it as its rest. A quote on both
+    pieces is never inside the width; the rest of a quoted paste wrapped afterwards has no quote of its own."""
+    for head, last in (("10/16/2024 14:54:11 - INFO - llamafactory.cli - Initializing distributed tasks at: "
+                        "127.0.0.1:27877", "failed to create process."),
+                       ("[2025-03-02 08:11:40,233] torch.distributed.run: [WARNING] Setting OMP_NUM_THREADS to 1 "
+                        "by default", "failed to create process.")):
+        line = (head + " (pid 4242)" * 3)[:98]  # 98 columns: 100 with its quote
+        text = f"> {line}\n> {last}\n"
+        assert wrap_width(text.encode()) is None, text
+        (tmp_path / "q.log").write_text(text)
+        v = diagnose([str(tmp_path / "q.log")]).results["diagnose"]["verdict"]
+        assert v["cause"] == "config", v
+    # the rest of a quoted paste wrapped afterwards (no quote of its own) still makes the quoted 80 a cut
+    body = "[rank0]: RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with"
+    text = "> " + body[:78] + "\n" + body[78:] + "\n"
+    assert wrap_width(text.encode()) == 80, text

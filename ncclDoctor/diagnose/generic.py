@@ -160,6 +160,45 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "command line names the interpreter it uses), install the missing package there (pip install PACKAGE into that "
      "environment, on every node), and that PYTHONPATH / the working directory lets each worker import the "
      "project's own modules."),
+    # a framework's own check that the distributed strategy the trainer is given cannot run on its accelerator
+    # (Lightning: "strategies from the DDP family are not supported on the MPS accelerator"; Apple's MPS is one device
+    # with no collective backend): the launch's settings, the same in every process (lead rule W)
+    ("config",
+     re.compile(r"(?i)\bstrateg(?:y|ies)\b[^\n]{0,200}?\b(?:not supported|unsupported|cannot (?:be used|run))\b"
+                r"[^\n]{0,40}?\b(?:on|with|by|for) (?:the )?\w+ (?:accelerator|device)s?\b|"
+                r"\b\w+ accelerator\b[^\n]{0,80}?\bdoes not support\b[^\n]{0,60}?\bstrateg"),
+     "the trainer's distributed strategy cannot run on the accelerator it was given (a check of the launch's "
+     "settings, the same in every process)",
+     "Pick a strategy that accelerator supports: on Apple Silicon's MPS device (one GPU, no multi-process "
+     "collective backend) remove the DDP strategy and train on a single device (strategy='auto', devices=1), or run "
+     "DDP on the CPU with accelerator='cpu' (its gloo backend); on CUDA GPUs use the DDP family with "
+     "accelerator='gpu'. A setting every process shares, no rank's fault."),
+    # a model loaded quantized (8-bit / 4-bit, bitsandbytes) on another device than the one its process trains on
+    # (accelerate's / transformers' check "You can't train a model that has been loaded in 8-bit precision on a
+    # different device"): device_map='auto' spreads the model over every GPU in each DDP process -- the loading
+    # code every rank runs alike (lead rules W, Q)
+    ("config",
+     re.compile(r"(?i)\bloaded in (?:8|4)-?bit\b[^\n]{0,80}?\b(?:different|another|wrong) device\b|"
+                r"\b(?:quantized|k-?bit|(?:8|4)-?bit)\b[^\n]{0,40}?\bmodel\b[^\n]{0,60}?\b(?:different|another|"
+                r"wrong) device than\b"),
+     "a model loaded quantized (8-bit / 4-bit) sits on another device than the one its process trains on: the "
+     "loading code places it, the same in every process",
+     "Load the quantized model onto the process's own GPU, one GPU per process under DDP: "
+     "device_map={'': torch.cuda.current_device()} (or {'': int(os.environ['LOCAL_RANK'])}) instead of "
+     "device_map='auto', which spreads the model over every visible GPU in each process; the quantized model "
+     "placement must match the device the trainer uses (torch.cuda.set_device(LOCAL_RANK) first). No rank's fault."),
+    # a native library's handle left None because its shared object did not load (bitsandbytes: "'NoneType' object
+    # has no attribute 'cget_managed_ptr'" from `lib.cget_managed_ptr(...)`, its C functions' c- prefix): the install
+    # every rank shares (lead rules AF (2), Q)
+    ("config",
+     re.compile(r"'NoneType' object has no attribute 'c(?:get_managed_ptr|prefetch|fill_\w+|(?:de)?quantize\w*|"
+                r"\w*(?:8bit|32bit|blockwise|igemm|4bit|nf4)\w*)'"),
+     "bitsandbytes' native CUDA library (libbitsandbytes) did not load, so its functions are None: the install every "
+     "rank shares, not one rank's fault",
+     "Reinstall bitsandbytes with a CUDA build matching this machine's CUDA version (pip install -U bitsandbytes; "
+     "python -m bitsandbytes prints which libbitsandbytes_cuda*.so it loads and why not); set BNB_CUDA_VERSION to "
+     "the installed CUDA version if it picks the wrong one, with LD_LIBRARY_PATH holding that CUDA's libraries, the "
+     "same on every node; meanwhile a non-paged optimizer (torch.optim.AdamW) avoids its paged optimizer."),
     ("config",
      # ("does not support X" is left out: a kernel refusing a rank's own input, "does not support bfloat16 inputs",
      # is that rank's run, not a setting every rank shares)
@@ -203,6 +242,10 @@ def exception_line(body: str) -> re.Match | None:
         m = R_EXC_TAIL.match(body.lstrip())
     if m is None and (": " in body or body[:5] == "(pid=") and (h := R_HOST_LABEL.match(body)):
         m = R_EXC_TAIL.match(body[h.end():])
+    if m is None and len(body) > 300 and (c := body.find(": ", 0, 200)) > 0:
+        # a message longer than R_EXC_TAIL's 300 characters (two processes' copies of it run together on one line,
+        # a framework's advice spelt out): the same exception, its message read up to that length
+        m = R_EXC_TAIL.match(body[:c + 302].rstrip())
     return m
 
 

@@ -322,9 +322,11 @@ def _wrap_found(head: bytes, visible: bool) -> tuple[int | None, int]:
     if w < WRAP_MIN:
         return None, 0
     cuts = [(x, y) for n, x, y in zip(sized, shown, shown[1:]) if len(n) == w and _continues(x, y)]
-    # one cut at a usual width: counted with its quote (a quoted paste wrapped afterwards: "> " inside the 80) or
-    # without the quote added after the wrap (every piece's: "> " + 80; "> " + "> text" cut at 80, then "> rest")
-    if len(cuts) == 1 and {w, w - len(_unquote(cuts[0][0])[0]), w - len(_unquote(cuts[0][1])[0])} & set(
+    # one cut at a usual width: counted with its quote where the rest lacks it (a quoted paste wrapped afterwards:
+    # "> " inside the 80, the rest unquoted) or without the quote added after the wrap (every piece's: "> " + 80;
+    # "> " + "> text" cut at 80, then "> rest"). A quote on both pieces is never inside the width: a whole line of 98
+    # columns quoted is 100 wide, and the next quoted line is no rest of it
+    if len(cuts) == 1 and {w - len(_unquote(cuts[0][0])[0]), w - len(_unquote(cuts[0][1])[0])} & set(
             TERMINAL_WIDTHS):
         return w, 1
     # one cut, and a line padded with blanks up to that same column: a screen copy whose padding shows the

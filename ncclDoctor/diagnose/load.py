@@ -189,8 +189,9 @@ SNIFF = 8192
 #             SSH_CONNECTION: readonly variable": parse._launch_setup, lead rule X (2))
 #   nThread   nccl-tests' preamble, printed by the world's rank 0 only: two at once are two worlds (parse._progress,
 #             lead rule AA (1))
-#   op.preamble.length  gloo's enforce "op.preamble.length <= op.nbytes. 24640 vs 4" (a "what():" line, no other
-#             trigger word): a peer sent more than this rank posted, a desync (parse._mismatch, lead rule D)
+#   op.preamble.  gloo's enforces "op.preamble.length <= op.nbytes. 24640 vs 4" (tcp) and "op.nread ==
+#             op.preamble.nbytes" (uv) (a "what():" line, no other trigger word): a peer sent other than this rank
+#             posted, a desync (parse._mismatch, lead rules D, AM (1))
 #   c10d.py", line  a traceback's frame in torch.distributed's distributed_c10d.py: a collective's call just above
 #             a bare "Socket Timeout" makes it a store read of the unique id (parse._store, lead rule Y)
 #   ray-oom-prevention  Ray's memory monitor's advice after it killed a worker ("Refer to the documentation on how to
@@ -363,7 +364,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
-            b'c10d.py", line', b"op.preamble.length", b"received at time=",
+            b'c10d.py", line', b"op.preamble.", b"received at time=",
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",

@@ -26,6 +26,7 @@ Comments elsewhere say ``parse._store`` for the reader ``LineParser._store``, wh
 
 from __future__ import annotations
 
+import json
 import re
 
 from ncclDoctor.diagnose import signatures as S
@@ -54,6 +55,19 @@ _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
 # a glog/TORCH_WARN header whose message starts on the next line ("[rank3]:[W710 ...ProcessGroupNCCL.cpp:1575]
 # Warning: WARNING:" / "destroy_process_group() was not called ..."): a paste wrapped it after the header, however short
 _HEAD_CUT = re.compile(r"\]\s*(?:Warning|WARNING|Error|ERROR):(?:\s*(?:Warning|WARNING):)?\s*$")
+
+
+def _json_record_line(text: str) -> str | None:
+    """The line a collector wrapped in a JSON record of its own, one a line (milabench's {"event": "line", "data":
+    "[rank1]: ...\\n", "pipe": "stderr"}, a container runtime's {"log": "...", "stream": "stderr"}), or None."""
+    if not text.rstrip().endswith("}"):
+        return None
+    try:
+        rec = json.loads(text)
+    except ValueError:
+        return None
+    line = next((rec[k] for k in ("data", "log") if isinstance(rec, dict) and isinstance(rec.get(k), str)), None)
+    return line.rstrip("\r\n") if line is not None and "\n" not in line.rstrip("\r\n") else None
 
 
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
@@ -344,6 +358,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
 
     # -- the families ---------------------------------------------------------------
     def parse(self, lineno: int, text: str) -> Event | None:
+        if text[:2] == '{"' and (inner := _json_record_line(text)) is not None:
+            text = inner  # a collector's JSON record per line: the process's own line is its text
         if text.strip():
             self._last_line = lineno
         if "%|" in text:
@@ -693,7 +709,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature
             if self._cut is None:
                 self._cut = (lineno, text)
-        elif self._cut is not None:
+        elif self._cut is not None and not self._other_rank(self._cut[1], text):
             start, head = self._cut
             self._cut = None
             # cut at a blank or inside a word ("collectiv" / "e operation timeout"): both joins are tried
@@ -781,6 +797,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if dup:
             ev.data.update(code="ncclInvalidUsage",
                            duplicate_gpu=[int(dup.group(1)), int(dup.group(2))] if dup.group(1) else [])
+
+    @staticmethod
+    def _other_rank(head: str, text: str) -> bool:
+        """Whether ``text`` carries its own rank tag, another than the held line's: every line torch prints is tagged
+        ("[rank1]: ..."), a terminal's wrap adds none, so another rank's line is that process's own, never the rest
+        of this one ("[rank0]: Cuda failure 217 '...'" then "[rank1]: ncclUnhandledCudaError: ...")."""
+        tag = _innermost(S.R_RANK_TAG, text)
+        if tag is None or "terminate called" in head:
+            return False  # std::terminate's two lines ("terminate called ..." / "what(): ...") are one message
+        held = _innermost(S.R_RANK_TAG, head)
+        return held is None or held.group(0) != tag.group(0)
 
     def _same_rank(self, text: str) -> bool:
         """A line tagged with another rank than the last NCCL error's (tracebacks of several

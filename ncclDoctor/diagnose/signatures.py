@@ -1028,8 +1028,8 @@ R_COMM_INIT_FRAME = re.compile(r"[\w\]]\.(?:nccl)?[Cc]ommInitRank\w{0,8}\(|\bin 
 # counted among the processes of the same hostname -- an index past the host's GPUs is the launch placing more
 # processes x -t x -g on a host than it has GPUs (or hosts sharing one hostname), never one rank's (lead rules Q, W)
 R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
-R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
-                          r"(?=CUDA kernel errors might|For debugging consid))|"
+R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
+                          r"(?=(?:CUDA|HIP) kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed
@@ -1048,6 +1048,11 @@ R_CUDA_ERROR = re.compile(r"CUDA error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           # (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line 351 in file
                           # .../csrc/pythonInterface.c"): a CUDA error only when the file is C/C++/CUDA source
                           r"\bError ([a-z][^\n]{2,100}?) at line \d{1,6} in file \S{1,200}\.(?:c|cc|cpp|cu|cuh)\s*$")
+# NCCL's own WARN naming the CUDA runtime call it made and the error string the runtime returned, without "Cuda
+# failure" (transport/p2p.cc's WARN("cudaIpcGetMemHandle failed : %s", cudaGetErrorString(res)) before it returns
+# ncclUnhandledCudaError); RCCL's hipified build prints the same WARN with the HIP call's name ("hipIpcGetMemHandle
+# failed : invalid argument"), read like CUDA's (lead rule AN (2))
+R_NCCL_RT_FAILED = re.compile(r"NCCL WARN (?P<api>(?:cuda|hip)[A-Z]\w{2,60}) failed ?: ?(?P<what>[^\n]{1,120}?)\s*$")
 # A CUDA failure printed by another library's own logger rather than torch's or NCCL's check (lead rule AC (1) for
 # its rank): a CUDA driver-API call named failing (Isaac Gym's PhysX GPU pipeline: "PxgCudaUtils.h (54) : internal
 # error : SynchronizeStreams cuEventRecord failed"), a CUDA error code printed bare ("CUDA error 700", the quoted
@@ -1511,8 +1516,11 @@ R_UNPICKLE_EXC = re.compile(r"(?:^|\.)UnpicklingError\b")
 R_OBJECT_GATHER_FRAME = re.compile(r"\bFile \"[^\"]{1,400}\", line \d{1,7}, in (all_gather_list|"
                                    r"all_gather_object|broadcast_object_list|gather_object|scatter_object_list|"
                                    r"recv_object_list|_tensor_to_object)\b")
-# gloo's size check: the peer sent more than this rank posted, i.e. different collectives or sizes.
-R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)")
+# gloo's size checks on a received message: tcp's "op.preamble.length <= op.nbytes. A vs B" (the peer sent more than
+# this rank posted) and uv's "op.nread == op.preamble.nbytes" (uv/pair.cc: the bytes read differ from the size the
+# peer announced in its preamble, no numbers printed): either way the two sides' sends and receives do not match --
+# different collectives or sizes at the same point, a desync (lead rules D, AM (1))
+R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d+)|op\.nread == op\.preamble\.nbytes\b")
 # A Windows console-script launcher (the .exe shim pip/setuptools/distlib write for torchrun, deepspeed, accelerate)
 # that cannot start the Python interpreter whose path it embeds: "failed to create process." (the older shim's whole
 # line), "Fatal error in launcher: Unable to create process using '"C:\...\python.exe" ...'" (distlib's). It
@@ -1708,6 +1716,13 @@ R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale fi
 # wheels), a setting every rank shares (lead rule Q's last sentence): config, read before the store's failure words.
 # torch 2.4's TCPStore.cpp printed it "PyTorch was build without libuv support" (the typo fixed later): both spellings.
 R_NO_LIBUV = re.compile(r"use_libuv was requested but PyTorch was buil[dt] without libuv support")
+# ProcessGroupGloo's device made by torch's GlooDeviceFactory (torch/csrc/distributed/c10d/GlooDeviceFactory.cpp):
+# "makeDeviceForHostname(): unsupported gloo device" / "makeDeviceForInterface(): ..." is thrown only when its
+# registry has no creator for the transport (TCP on Linux/macOS, UV on Windows and in libuv builds, or the one
+# GLOO_DEVICE_TRANSPORT names) -- before any address is resolved. The torch build (or its environment) every process
+# shares cannot serve the gloo backend (lead rules Q's last sentence, AP): config, no rank. gloo's own address errors
+# ("Unable to find interface", "interface or hostname can't be empty") are other words, read as network setup.
+R_NO_GLOO_DEVICE = re.compile(r"makeDeviceFor(?:Hostname|Interface)\(\): unsupported gloo device")
 # The same shape in other builds: torch 0.4's THD ("RuntimeError: the distributed NCCL backend is not available; try
 # to recompile the THD package with CUDA and NCCL 2+ support") and XLA (JAX, TensorFlow) finding no loadable libnccl
 # ("NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work."):
@@ -1730,7 +1745,13 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        # torch (1.0's "TCP backend has been deprecated. Please use Gloo or MPI backends ...", THD's)
                        # or no backend at all ("Invalid backend: 'ncll'"): a setting every process shares, config
                        r"(?P<backend>\b(?P<gone>\w{1,16}) backend has been (?:deprecated|removed)\b|"
-                       r"\bInvalid backend: '(?P<bad>[^'\n]{0,40})')")
+                       r"\bInvalid backend: '(?P<bad>[^'\n]{0,40})')|"
+                       # a collective's argument the backend every rank shares cannot take (distributed_c10d.py's
+                       # barrier: "Function argument device_ids not supported for the selected backend gloo", gloo
+                       # being the backend on Windows): the code and the backend every rank runs, config, no rank --
+                       # even when the launcher's record names the one local rank it saw fail (lead rule Q)
+                       r"(?P<arg>\bFunction argument (?P<argname>\w{1,40}) not supported for the selected backend "
+                       r"(?P<argbackend>\w{1,20}))")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via
@@ -1806,6 +1827,13 @@ R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family
 R_TR_ENTRYPOINT = re.compile(r"^\s*entrypoint\s*: (\S*)\s*$")
 # torchelastic's event JSON (its events logger: "torchelastic.worker.status.SUCCEEDED", "rdzv_backend", ...) keeps
 # the launch's entrypoint in its nested metadata string: '\"entry_point\": \"train.py\"' (escaped) or unescaped
+# torchelastic's event of one worker the agent records FAILED (source WORKER; torch/distributed/elastic/agent/server/
+# api.py _record_worker_events: FAILED for a worker among the run's failures, TERMINATED for one the agent stopped):
+# that worker failed on its own; its local rank is in the nested metadata string ('\"local_rank\": [1]')
+R_TE_WORKER_FAILED = re.compile(r'"torchelastic\.worker\.status\.FAILED", "source": "WORKER"')
+R_TE_LOCAL_RANK = re.compile(r'\\?"local_rank\\?": ?\[(\d{1,5})\]')
+R_TE_WORKER_ID = re.compile(r'"worker_id": "(\d{1,10})"')
+R_TE_GLOBAL_RANK = re.compile(r'"global_rank": (\d{1,6})\b')
 R_TE_ENTRY_POINT = re.compile(r'\\?"entry_point\\?": ?\\?"([^"\\\s]{1,200})\\?"')
 R_FLAG_VALUE = re.compile(r"^(?:true|false|yes|no|on|off|\d{1,6}(?:\.\d{1,6})?)$", re.IGNORECASE)
 R_TR_LAUNCH = re.compile(r"^\s*(rdzv_endpoint|rdzv_backend|min_nodes|max_nodes|nproc_per_node)\s*: (\S*)\s*$")

@@ -65,6 +65,12 @@ class CrashReaders:
             self._cuda_open = (lineno, ev)
             return ev
         m = S.R_CUDA_ERROR.search(text)
+        r = S.R_NCCL_RT_FAILED.search(text) if not m and "NCCL WARN" in text and "out of memory" not in text else None
+        if r:  # NCCL's WARN of the runtime call it made and the runtime's error string (its 'Cuda failure' unsaid)
+            ev = self._context(lineno, text, "cuda_error")
+            ev.data.update(what=r.group("what").strip(), cuda_code=None, watchdog=False, api=r.group("api"))
+            self._cuda_open = (lineno, ev)
+            return ev
         if not m and "ncclUnhandledCudaError" not in text and "out of memory" not in text:
             return self._cuda_lib_error(lineno, text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
@@ -426,6 +432,14 @@ class CrashReaders:
                 ev.rank = None  # the command line names a rank it was given, not the process that printed it
                 ev.data.update(arg_rank=int(r.group(1)), arg_world=int(w.group(1)))
                 return ev
+            if r and w and S.R_ARG_WORLD_SIZE.search(text) and not is_failure_line(self._body) and len(self.aside) < 8:
+                # a process's own launch line, its rank inside the world it is told (--world_size only: --num_gpus
+                # counts devices): the rank of the lines below it, the world its only peer is read from (lead rules
+                # U (4), AO; verdict.early_exit._only_peer)
+                ev = self._context(lineno, text, "launched_rank")
+                ev.rank = None  # a command line, not a process's own failure
+                ev.data.update(arg_rank=int(r.group(1)), arg_world=int(S.R_ARG_WORLD_SIZE.search(text).group(1)))
+                self.aside.append(ev)
         ev = self._world_unfit(lineno, text)
         if ev is not None:
             return ev

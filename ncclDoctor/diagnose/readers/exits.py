@@ -91,6 +91,8 @@ class ExitReaders:
     def _worker_failed(self, lineno: int, text: str) -> Event | None:
         if ("srun" in text or "CANCELLED AT" in text) and self._srun_task(lineno, text):
             return None
+        if "status.FAILED" in text and S.R_TE_WORKER_FAILED.search(text):
+            return self._te_worker_failed(lineno, text)
         m = S.R_WORKER_FAILED.search(text)
         a = S.R_LAUNCH_ARG.search(text, 0, m.start()) if m and "error: " in text[:m.start()] else None
         if a:  # the worker's argparse refusal glued before the agent's record of its exit 2 (a paste that lost the
@@ -158,6 +160,17 @@ class ExitReaders:
             # the agent sends its closing signal only to the workers still running, then logs this record: how many
             # it stopped tells how many had exited before (verdict.memory._also_recorded)
             ev.data["closed_n"] = len(set(self.closed_pids))
+        return ev
+
+    def _te_worker_failed(self, lineno: int, text: str) -> Event:
+        """torchelastic's event JSON of a worker the agent records FAILED (not TERMINATED): that worker is among the
+        run's failures, it exited on its own (lead rule J when another worker did too). Its exit code is not in the
+        record; its global rank and local rank are."""
+        ev = self._context(lineno, text, "worker_failed")
+        gr, lr, wid = S.R_TE_GLOBAL_RANK.search(text), S.R_TE_LOCAL_RANK.search(text), S.R_TE_WORKER_ID.search(text)
+        ev.rank = int(gr.group(1)) if gr else None  # the agent's record names the worker's global rank
+        ev.data.update(exitcode=None, local_rank=int(lr.group(1)) if lr else None,
+                       pid=int(wid.group(1)) if wid else None, elastic_event=True, died=True)
         return ev
 
     def _glued_exit(self, lineno: int, text: str, ev: Event) -> None:

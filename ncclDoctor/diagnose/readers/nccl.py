@@ -214,9 +214,13 @@ class NcclReaders:
 
     def _no_nccl(self, lineno: int, text: str) -> Event | None:
         m = S.R_NO_NCCL.search(text)
-        if not m or ((m.group("backend") or m.group("nocuda")) and self._body.lstrip().startswith("raise ")):
+        if not m or ((m.group("backend") or m.group("nocuda") or m.group("arg"))
+                     and self._body.lstrip().startswith("raise ")):
             return None  # (a traceback's source line of the check: its exception line follows)
         ev = self._context(lineno, text, "no_nccl")
+        if m.group("arg"):  # the argument and the backend that refused it
+            ev.data.update(what="backend_arg", arg=m.group("argname"), backend=m.group("argbackend"))
+            return ev
         ev.data["what"] = ("library" if m.group("lib") else "backend" if m.group("backend") else
                            "cuda_mpi" if m.group("mpi") else "no_cuda" if m.group("nocuda") else m.group(0))
         if m.group("nocuda"):  # which device API the build lacks

@@ -98,6 +98,10 @@ class StoreReaders:
             ev = self._context(lineno, text, "no_nccl")
             ev.data["what"] = "libuv"
             return ev
+        if "unsupported gloo device" in text and S.R_NO_GLOO_DEVICE.search(text):  # a build without gloo's transport
+            ev = self._context(lineno, text, "no_nccl")
+            ev.data["what"] = "gloo_device"
+            return ev
         if "arrier timed out" in text and (ev := self._coord_barrier(lineno, text)) is not None:
             return ev
         g = S.R_GRPC_CONNECT.search(text) if "to connect to" in text else None

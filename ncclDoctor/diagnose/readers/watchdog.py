@@ -200,8 +200,11 @@ class WatchdogReaders:
         gp = S.R_GLOO_PREAMBLE.search(text)
         if gp:
             ev = self._context(lineno, text, "desync_report")
-            ev.data.update(prints=[], around=None, differ=f"gloo received a message of {gp.group(1)} bytes where this "
-                           f"rank posted {gp.group(2)} (op.preamble.length <= op.nbytes)")
+            differ = (f"gloo received a message of {gp.group(1)} bytes where this rank posted {gp.group(2)} "
+                      "(op.preamble.length <= op.nbytes)" if gp.group(1) else "gloo read a message whose size differs "
+                      "from the size its sender announced (op.nread == op.preamble.nbytes): the sends and receives "
+                      "of the two sides do not match")
+            ev.data.update(prints=[], around=None, differ=differ, gloo=True)
             return ev
         fo = S.R_FSDP_ORDER.search(text) if "Forward order differs" in text else None
         if fo:

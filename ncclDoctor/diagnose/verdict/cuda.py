@@ -69,7 +69,7 @@ def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
 # (include/shm.h, transport/shm.cc/.cu: the shared-memory transport's cudaHostRegister of the /dev/shm segment)
 _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc)|"
                          r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|nvls\.cc|shm\.(?:h|cc|cu)):\d+ "
-                         r"NCCL WARN Cuda failure")
+                         r"NCCL WARN (?:Cuda failure|(?:cuda|hip)[A-Z]\w{2,60} failed ?:)")
 
 
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an error raised there
@@ -114,7 +114,9 @@ def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
     host, pid, dev = next(iter(c.procs))
     info = any((e.host, e.pid) == (host, pid) and "INFO" in e.text
                for k in ("transport", "setup", "benign") for e in c.samples.get(k, []))
-    if dev != 0 or not info or not evs or any((e.host, e.pid) != (host, pid) for e in evs):
+    # an unprefixed line (torch's exception over NCCL's WARN) is that process's too: under INFO any other process
+    # would have printed its own prefixed lines
+    if dev != 0 or not info or not evs or any(e.host is not None and (e.host, e.pid) != (host, pid) for e in evs):
         return [], ""
     return [0], ("rank 0 (the only process in these lines, and the one that printed NCCL's version line, which "
                  "NCCL prints in a communicator's rank 0 only)")
@@ -331,6 +333,15 @@ def _ucx_cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _alike(evs: list, ranks: list[int]) -> bool:
+    """Whether every rank shows the same CUDA error. torch's ncclUnhandledCudaError is the echo of NCCL's 'Cuda
+    failure' line under it, so where each rank shows that line, the lines are compared, not the echoes."""
+    if len({(e.data.get("what") or "").lower() for e in evs}) == 1:
+        return True
+    own = [e for e in evs if e.kind == "cuda_error" and e.data.get("what")]
+    return set(ranks) <= {e.rank for e in own} and len({e.data["what"].lower() for e in own}) == 1
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # lead rule X (3): the driver refusing a call for its version, returned by NCCL as its internal error, is NCCL's
     # build against the driver (verdict.nccl._driver_too_old), not a CUDA fault
@@ -535,6 +546,18 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += " in the serving engine's custom all-reduce kernel, which needs P2P between the GPUs"
             fix = ("Disable the custom all-reduce on GPUs without P2P (vLLM --disable-custom-all-reduce, sglang "
                    "--disable-custom-all-reduce / disable_custom_all_reduce=True): it then uses NCCL. " + fix)
+    elif ipc := re.search(r"\b(?:cuda|hip)ipc\w{0,40}", text):
+        # NCCL's P2P transport exporting or opening a GPU buffer's IPC handle for a peer process (transport/p2p.cc):
+        # the driver, the IOMMU or the container refusing GPU memory sharing between processes (lead rule V (2))
+        api = next((e.data["api"] for e in evs if (e.data.get("api") or "").lower() == ipc.group(0)), ipc.group(0))
+        what, fix = (
+            f"a failed CUDA/HIP IPC call ({api}), which shares GPU buffers between the processes for NCCL's P2P "
+            "transport",
+            "The GPUs' memory cannot be shared between processes here (P2P/IPC): test with NCCL_P2P_DISABLE=1; run "
+            "the ranks of a node in one container with --ipc=host; check the IOMMU (on AMD GPUs iommu=pt on the "
+            "kernel command line), a virtual machine's GPU passthrough (P2P often unsupported), and that the driver "
+            "(amdgpu-dkms / ROCm, or the NVIDIA driver) matches the runtime.",
+        )
     elif "stub library" in text:
         what, fix = (
             "'CUDA driver is a stub library': the process loaded the libcuda.so stub of the CUDA toolkit (for "
@@ -689,7 +712,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
                     "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
-    if build and not xids and not hsa and other is None:
+    # lead rule AM (3): the one process of the lines (rank 0 by NCCL's version line) failing its communicator's
+    # creation with ncclUnhandledCudaError, no kernel launched yet (enqueue.cc), is named, whatever the build lacks
+    at_creation = bool(alone) and "enqueue" not in text and any(
+        e.data.get("code") == "ncclUnhandledCudaError" for e in evs)
+    if build and not xids and not hsa and other is None and not at_creation:
         return Verdict(
             "cuda_error",
             f"{_named(shown) if shown else 'a process'} hit {what}: the build lacks code for the GPU's architecture, "
@@ -730,8 +757,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "says 'Completed'; its version equals the driver's), reset the GPUs or reboot a node whose fabric "
                 "manager was restarted, upgrade the driver; or disable NVLS with NCCL_NVLS_ENABLE=0.")
     if (len(ranks) >= 2 and not alone and set(ranks) == set(c.ranks) and not torn_down(c)
-            and len({(e.data.get("what") or "").lower() for e in evs}) == 1
-            and not any(waiting(st) for st in c.ranks.values())):
+            and _alike(evs, ranks) and not any(waiting(st) for st in c.ranks.values())):
         # lead rule J: every rank the lines show fails with the same CUDA error, none shown torn down or waiting:
         # one cause they share (the node's GPUs, driver or set-up), not several culprits
         return Verdict("cuda_error", f"every rank shown ({_named(ranks)}) hit {what} alike: a cause they share "

@@ -212,6 +212,11 @@ def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rank-conditional code or data-dependent branches around FSDP-wrapped modules, the same model code and "
             "library versions on every rank, the same wrapping policy and use_orig_params setting)."
             if any(x.data.get("fsdp") for x in evs) else "") + (
+            " gloo checked a received message against the size its sender announced: each send must meet a recv "
+            "of the same message size and dtype (match send/recv sizes, tensor shapes and the order of point-to-point "
+            "calls between each pair of processes), and every process must run the same torch version (a "
+            "different build's gloo, tcp or uv transport, frames messages alike only within one version)."
+            if any(x.data.get("gloo") for x in evs) else "") + (
             " An object gather (all_gather_list, all_gather_object) pickles each worker's data into one buffer: "
             "every worker must call it together, the same number of times. The workers out of sync: one ran out of "
             "memory and skipped a batch, or finished its epoch early (give every worker the same number of batches "

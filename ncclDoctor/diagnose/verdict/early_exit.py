@@ -98,6 +98,32 @@ def _after_own_gloo_timeout(c: Collected, gone: Event) -> bool:
                for t in c.samples.get("watchdog_timeout", []))
 
 
+def _only_peer(c: Collected, peer_gone: list[Event]) -> tuple[int, int, Event] | None:
+    """Lead rules U (4), AO: a world of exactly two, shown by the launch line above the reset (its --rank and
+    --world_size 2, every launch line shown saying 2): the rank whose connection to its peer was reset or closed has
+    one peer only, so that peer is the one that went away -- (peer, the reporting rank, the launch line), or None
+    (a bigger or unknown world, two reports from both ends, the peer shown finishing normally)."""
+    launches = c.samples.get("launched_rank", [])
+    if not launches or any(e.data["arg_world"] != 2 for e in launches):
+        return None
+    mes = set()
+    launch = None
+    for e in peer_gone:
+        path, n = place(e)
+        above = [x for x in launches if place(x)[0] == path and place(x)[1] < n]
+        me = e.rank if e.rank is not None else (above[-1].data["arg_rank"] if above else None)
+        if me not in (0, 1):
+            return None
+        mes.add(me)
+        launch = launch or (above[-1] if above else launches[0])
+    if len(mes) != 1:
+        return None
+    peer = 1 - mes.pop()
+    if any(e.rank == peer for e in c.samples.get("run_done", [])):
+        return None
+    return peer, 1 - peer, launch
+
+
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pg = c.samples.get("pg_not_destroyed", [])
     sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
@@ -211,6 +237,19 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "alive until every peer is done with the store: dist.barrier() then dist.destroy_process_group() on every "
             "rank before exit (the store host must outlive its clients).",
             "medium", [0], [e.brief() for e in (peer_gone[:2] + tcp[:1])])
+    if peer_gone and (only := _only_peer(c, peer_gone)) is not None:
+        peer, me, launch = only
+        return Verdict(
+            "early_exit",
+            f"rank {me}'s connection to its only peer was reset/closed in a world of two ranks (launched with "
+            f"world size 2): the peer that went away is rank {peer} -- it exited or crashed first; rank {me} is its "
+            "victim",
+            f"Read rank {peer}'s own log: its traceback or exit code is the cause (the worker's own exception, e.g. in "
+            "its forward or training step). If it finished normally, it left before rank "
+            f"{me} was done with it: end both the same way (rpc.shutdown() for RPC, dist.barrier() then "
+            f"dist.destroy_process_group() otherwise). If rank {peer} left no error of its own, it was killed from "
+            "outside (dmesg: the OOM killer on its node) or the network between the two hosts cut the connection.",
+            "medium", [peer], [e.brief() for e in peer_gone[:2]] + [launch.brief()])
     if peer_gone:
         ip = next((m.group(1) for e in peer_gone if (m := _PEER_IP.search(e.text))), None)
         # a loopback peer (127.x, ::1) is another process of this same host (a single-node job, a test's spawned

@@ -224,6 +224,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     alike = lone is None and len(codes) == 1 and died_alike(c)  # lead rule J: every process shown alike
     world = next((e.data["world"] for e in fails if e.data.get("whole") and e.data.get("world")), None)
     every = bool(ranks) and lone is None and world is not None and ranks == list(range(world))
+    # several processes the launcher's records show failing on their own, some by global rank (torchelastic's event
+    # of a FAILED worker) and some by local rank only, none of them first: nobody is named (lead rule J)
+    own = failed_on_own(c) if lone is None and not several else []
+    mixed = len(own) > 1 and any(e.rank is None for e in own) and any(e.rank is not None for e in own)
+    if mixed:
+        local_only = sorted({e.data["local_rank"] for e in own
+                             if e.rank is None and e.data.get("local_rank") is not None})
+        who = f"rank {_fmt_ranks(ranks)}" + (f" and local rank {_fmt_ranks(local_only)}" if local_only else "")
     what = ((f"{who} exited with code {', '.join(map(str, codes))}" if codes else
              f"{who} failed on {'their' if len(ranks) > 1 else 'its'} own (the launcher's record lists "
              f"{'them' if len(ranks) > 1 else 'it'} as exited, with no exit code)") + (f" ({sig})" if sig else "")
@@ -232,6 +240,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "rank, the environment or the launch they share), not one rank's fault" if alike
                else f"; that is every trainer of the job (all {world}): a cause they share (the same error on every "
                "rank, the environment, the build or the launch), not one rank's fault" if every
+               else f"; the launcher's records show {len(own)} processes failing on their own (not stopped by it), "
+               "none shown first: no one rank is the culprit (lead rule J)" if mixed
                else "; the launcher then stopped the others"))
     single = lone is not None and len(ranks) == 1
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None

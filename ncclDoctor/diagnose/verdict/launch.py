@@ -533,6 +533,19 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "init_method 'env://?use_libuv=0'); on Windows run multi-GPU training under WSL (Linux builds have libuv "
             "and NCCL), or train on a single GPU without torchrun.",
             "high", [], [uv.brief()], job_wide=True)
+    gd = next((e for e in evs if e.data.get("what") == "gloo_device"), None)
+    if gd is not None:  # torch's GlooDeviceFactory has no creator for the transport (lead rules Q, AP)
+        return Verdict(
+            "config",
+            "creating the gloo process group failed because this torch build has no gloo device for the transport "
+            f"it asked for ('{strip_prefixes(gd.text).strip()[:120]}', {gd.where}): the torch install (or its "
+            "GLOO_DEVICE_TRANSPORT setting) every process shares cannot serve the gloo backend -- no address was "
+            "tried yet, not a network or a rank failing",
+            "Install a torch build whose gloo has a device for this platform (on Windows an official wheel of torch "
+            ">= 2.4, built with libuv: the gloo transport unsupported here means an old or custom build), and unset "
+            "GLOO_DEVICE_TRANSPORT unless it names a transport the build has (TCP on Linux/macOS, UV on Windows); "
+            "or run multi-GPU training under WSL/Linux, or skip init_process_group / DDP for single-GPU training.",
+            "high", [], [gd.brief()], job_wide=True)
     lib = next((e for e in evs if e.data.get("what") == "library"), None)
     if lib is not None:
         # XLA's (JAX, TensorFlow) collectives dlopen libnccl at the first one: none loadable on the library path
@@ -569,6 +582,19 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "c10d -- tcp://HOST:PORT stays valid only as the init_method (where the ranks meet), not as the "
             "backend. Check the spelling where a config passes it (dist_backend), then relaunch.",
             "high", [], [bad.brief()], job_wide=True)
+    arg = next((e for e in evs if e.data.get("what") == "backend_arg"), None)
+    if arg is not None:  # an argument the shared backend cannot take (lead rule Q): the code every rank runs
+        name, backend = arg.data["arg"], arg.data["backend"]
+        return Verdict(
+            "config",
+            f"a torch.distributed call was given the argument {name}, which the {backend} backend does not support "
+            f"('{strip_prefixes(arg.text).strip()[:160]}', {arg.where}): the backend and the code every rank runs "
+            "(torch on Windows has no NCCL: gloo is its backend there), so the rank the launcher saw exit first is "
+            "no culprit",
+            f"Drop {name} from that call when the backend is {backend} (e.g. dist.barrier() without device_ids, "
+            "or pass it only when dist.get_backend() == 'nccl'); for multi-GPU training with the nccl backend run "
+            "on Linux or under WSL, or train on a single GPU without torchrun. Then relaunch every rank.",
+            "high", [], [arg.brief()], job_wide=True)
     nocuda = next((e for e in evs if e.data.get("what") == "no_cuda"), None)
     if nocuda is not None:  # CUDA-only code in a build without CUDA (lead rules Q, AF (2)): the build every rank runs
         api = nocuda.data.get("api") or "CUDA"

@@ -51,6 +51,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
                   "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
+    engine += _tests_buffers(c)
     return Verdict(
         "gpu_oom",
         (f"{_named(oom)} ran out of GPU memory, and local rank {_fmt_ranks(also)} (one node: the same rank) exited on "
@@ -67,6 +68,27 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         _samples(c, "cuda_oom"),
     )
+
+
+# an nccl-tests binary's command line ("all_reduce_perf -b 16G -e 16G -g 1"): -e / --maxbytes is the largest message,
+# whose send and receive buffers the test allocates on every GPU up front
+_R_TESTS_CMD = re.compile(r"\b[a-z_]{3,20}_perf\b[^\n]{0,200}?(?:\s-e\s*|--maxbytes[= ])(\d{1,12}[KMGkmg]?)\b")
+
+
+def _tests_buffers(c: Collected) -> str:
+    """The fix's words for an OOM of NCCL's own device-memory allocation (its 'Cuda failure 'out of memory'' WARN,
+    allocator.cc / alloc.h) under nccl-tests, whose message-size range sizes the buffers: nothing of a model's."""
+    ooms = c.samples.get("cuda_oom", [])
+    own = any("NCCL WARN" in e.text for e in ooms)
+    cmd = next((m for k in ("setting", "launch_args", "run_start") for e in c.samples.get(k, [])
+                if (m := _R_TESTS_CMD.search(e.text))), None)
+    if cmd is None and not (own and c.samples.get("run_start")):  # nccl-tests' device list or table shown
+        return ""
+    said = (f"the test's largest message (-e {cmd.group(1)}) needs send and receive buffers of that size on each "
+            "GPU, besides NCCL's own" if cmd else "NCCL's own device-memory allocation failed (out of memory)")
+    return (f"Under nccl-tests/rccl-tests {said}: the message size is too large for the device memory -- run with a "
+            "smaller -e (maxBytes, e.g. 8G, or half the GPU's memory at most) and -b, check free device memory "
+            "(nvidia-smi / rocm-smi) for other processes, and NCCL_DEBUG=INFO for NCCL's own buffer sizes. ")
 
 
 def _also_recorded(c: Collected, ranks: list[int]) -> list[int]:

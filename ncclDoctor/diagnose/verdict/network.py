@@ -13,6 +13,15 @@ from ncclDoctor.diagnose.verdict.base import Verdict, _samples, hosts
 
 _BAD_IFACE = re.compile(r"^(lo|docker\d*|veth\w*|virbr\d*|ip6tnl\d*|tunl\d*|br-\w+|cni\d*|flannel\S*)$")
 
+# NCCL's topology detection failing on this host's sysfs: its WARN about a GPU's PCI path (getPciPath's realpath of
+# /sys/class/pci_bus/...) or its ncclSystemError (2) carried up through graph/xml.cc or topo.cc
+_R_TOPO_REALPATH = re.compile(r"Could not find real path of /sys/class/pci_bus/")
+
+
+def _topology_failed(c: Collected) -> bool:
+    return (any(_R_TOPO_REALPATH.search(e.text) for e in c.samples.get("nccl_warn", []))
+            or any(f in ("xml.cc", "topo.cc") and n == 2 for f, n in c.retcodes))
+
 
 def bad_interfaces(c: Collected) -> list[str]:
     """Interfaces NCCL chose that cannot carry inter-node traffic: loopback, link-local, virtual. Loopback carries
@@ -245,6 +254,8 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     shared = shared_addresses(c)
     if not (connect or gloo or boot or setup or bad or shared):
         return None
+    if bad and not (connect or gloo or boot or setup or shared) and _topology_failed(c):
+        return None  # an interface choice alone explains no topology failure: the host's sysfs does (verdict.nccl)
     seen = []
     if connect:
         seen.append(
