@@ -47,10 +47,10 @@ from ncclDoctor.diagnose.readers.store import StoreReaders
 from ncclDoctor.diagnose.readers.watchdog import WatchdogReaders
 from ncclDoctor.diagnose.signatures import Event, _int
 
-# a long line that ends inside a word cut at its hyphen or inside an arrow ("... but store-" / ">get('0') got error"):
-# a terminal wrapped it there, like a line ending in a letter or digit
 # lines between a traceback's device-selection frame and the CUDA error it raised (CuPy's runtime frames between)
 _SET_DEVICE_NEAR = 12
+# a long line that ends inside a word cut at its hyphen or inside an arrow ("... but store-" / ">get('0') got error"):
+# a terminal wrapped it there, like a line ending in a letter or digit
 _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
 # a glog/TORCH_WARN header whose message starts on the next line ("[rank3]:[W710 ...ProcessGroupNCCL.cpp:1575]
 # Warning: WARNING:" / "destroy_process_group() was not called ..."): a paste wrapped it after the header, however short
