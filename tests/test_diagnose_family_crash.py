@@ -3113,7 +3113,6 @@ def test_argparse_refusing_the_launch_arguments_is_config_naming_no_rank(tmp_pat
             assert f"Put {opt} before" in v["fix"], v
 
 
-
 # --- round 36: Paddle's launcher listing every trainer as aborted, no exit codes (lead rule J) ------------------------
 def test_paddle_record_of_every_trainer_aborted_names_no_rank_and_their_workerlogs(tmp_path):
     """Paddle's launch_utils record listing every trainer of the job as aborted ("Out of all 3 trainers, ... rank=[0,

@@ -888,7 +888,6 @@ def test_a_ranks_store_read_that_times_out_after_connecting_waits_for_a_rank_not
     assert _verdict(tmp_path, _wait_input(""))["cause"] == "store_rendezvous"
 
 
-
 def test_a_store_read_whose_pasted_rank_prefix_lost_its_bracket_is_still_a_training_ranks_wait(tmp_path):
     """Rule Y (round 30): a paste that cut the first character of its first line keeps "rank3]:[W..." -- still the
     training process's own prefix, not torchrun's agent: its connected store read timing out is rank_missing, the
@@ -1660,7 +1659,6 @@ def test_an_nvml_call_failing_inside_nccl_is_the_hosts_view_of_its_gpus_not_a_ra
     v = d["verdict"]
     assert v["cause"] == "nccl_system" and not v["culprits"] and not _accused(d), v
     assert "NCCL_HOSTID" in v["fix"] and "nvidia-smi" in v["fix"], v
-
 
 
 # --- session 9 (fix31): a communicator used after it already failed (round 31's adjudication) ------------------------

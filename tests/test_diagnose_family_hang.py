@@ -1508,7 +1508,6 @@ def test_a_watchdog_failure_with_work_enqueued_after_it_stays_unknown(tmp_path):
     assert v["cause"] != "rank_missing" and v["culprits"] == [], v
 
 
-
 def _own_dump(rank: int, enq: int, done: int) -> str:
     """ProcessGroupNCCL.cpp (torch 2.4+): the rank's own dump signal after its watchdog fired."""
     return (f"[rank{rank}]:[E311 02:03:04.200000000 ProcessGroupNCCL.cpp:1858] [PG ID 0 PG GUID 0(default_pg) Rank "
@@ -1568,7 +1567,6 @@ def test_vllms_driver_in_its_p2p_check_is_read_through_a_quoted_paste_with_a_tra
     text = "".join(f"> {line}\n" for line in (_P2P + _worker_timeout("init_device") + frames).splitlines()) + "> \n"
     v = _verdict(tmp_path, text)
     assert v["cause"] == "rank_missing" and v["culprits"] == [0], v
-
 
 
 # --- round 30: lead rules B/E with a rank shown only tearing down its communicator -----------------------------------

@@ -2117,7 +2117,6 @@ def test_deepspeeds_runner_choosing_an_address_only_its_own_host_reaches_is_conf
         assert _verdict(tmp_path, text)["cause"] != "config", addr
 
 
-
 # --- "none" never stands beside a failure: a battery of the shapes a failure line takes ----------------------------
 # Made-up failures in the shapes reports paste them (bare, rank-tagged, behind srun's, pdsh's or Ray's label, under a
 # traceback, indented under its frames, continued on the next lines, a logger's ERROR line or bracketed [ERROR] level,

@@ -653,7 +653,6 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         demote="its store read only waited for a key another rank had not written: a victim")
 
 
-
 def barrier_owed(c: Collected) -> tuple[list[int], list[int], list[int]]:
     """DeepEP's barrier_block dump read as its slots work (signatures.R_DEEPEP_SLOT): (the peers every waiting rank
     that shows them still owes, the ranks shown in the barrier, the peers some show owed and others cleared). A

@@ -131,7 +131,6 @@ def collnet_fell_back(c: Collected) -> bool:
             and all(R_COLLNET_START.search(e.text) for e in warns))
 
 
-
 def efa_meant(c: Collected) -> bool:
     """Lead rule Z: the lines show the EFA fabric was meant to carry the job: the plugin naming an EFA instance type
     as its platform or FI_PROVIDER=efa (parse: 'efa fabric meant'), a host name carrying an EFA instance type (p4d,

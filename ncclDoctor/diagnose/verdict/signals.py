@@ -102,7 +102,6 @@ def _runner_signal(c: Collected) -> list[Event]:
     return runner
 
 
-
 def _nothing_failed_first(c: Collected) -> bool:
     """No timeout, exception, worker failure or rank error in the lines: a stop signal seen alone came from outside
     (after a failure it is the launcher's teardown, read by that failure)."""
