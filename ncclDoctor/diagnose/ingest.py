@@ -36,7 +36,7 @@ from ncclDoctor.diagnose.load import (
     text_lines,
 )
 from ncclDoctor.diagnose.parse import LineParser
-from ncclDoctor.diagnose.signatures import R_ANSI, Event, strip_prefixes
+from ncclDoctor.diagnose.signatures import ISO_CLOCK, R_ANSI, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.fieldformats import nccl_tests
 
@@ -445,7 +445,7 @@ def _unwrap_again(text: str, out: list[str], width: int) -> list[str]:
 
 # A log collector's clock before every line ("2024-05-01T12:00:00.123456789Z ", kubectl --timestamps, Loki): added
 # after a terminal wrapped the text, it starts each piece too, so a piece's rest looks like a new line.
-_STAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)? ")
+_STAMP = re.compile(ISO_CLOCK + " ")
 
 
 def _stamped(text: str) -> tuple[list, str, int] | None:

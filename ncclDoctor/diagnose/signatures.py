@@ -115,8 +115,11 @@ R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # "trainer-1  | ", sglang's "[2025-01-01 12:00:00 DP0 TP3]" and Ray's
 # "(RayWorkerWrapper pid=5304, ip=10.0.0.1)". (pdsh's "host: " is not stripped: it cannot be
 # told from "error_file: ".)
+# a log collector's ISO clock ("2024-05-01T12:00:00.123456789Z", "2024-05-01 12:00:00,123+02:00"): kubectl
+# --timestamps, Loki, Python logging (also ingest._STAMP, where it starts every piece of a wrapped paste)
+ISO_CLOCK = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
 R_LINE_PREFIX = re.compile(
-    r"^\s*(?:\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?(?: [A-Z]{1,4}\d{1,5}){0,3}\]?"
+    r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}){0,3}\]?"
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
