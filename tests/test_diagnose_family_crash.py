@@ -4575,3 +4575,40 @@ def test_the_same_start_up_failure_on_another_device_names_nobody(tmp_path):
     # near shape: the process is on device 1, so its version line does not make it rank 0: the build, nobody named
     d = _report(tmp_path, _startup_arch("gpu-box", 4242, 1, "named symbol not found"))
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+
+
+# --- round 54: a DataLoader worker's own fault in torch's handler words; fix words of nccl-tests' CUDA failures -------
+def test_torchs_worker_handler_reporting_a_segfault_is_a_native_crash_in_the_worker(tmp_path):
+    """torch's worker signal handler prints "ERROR: Unexpected segmentation fault encountered in worker." before the
+    main process's _try_get_data traceback: a SIGSEGV in the worker, not a bus error (/dev/shm, rule F) -- cause
+    unknown by rule A, nobody named (the worker carries no rank), the fix isolating it with num_workers=0."""
+    text = ("Epoch 12 [800/2500]  loss 1.93  lr 5.0e-04\n"
+            "ERROR: Unexpected segmentation fault encountered in worker.\n"
+            "Traceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.10/site-packages/torch/utils/data/dataloader.py", line 1133, in '
+            "_try_get_data\n"
+            "    data = self._data_queue.get(timeout=timeout)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "num_workers=0" in v["fix"] and "corrupt or truncated images" in v["fix"], v["fix"]
+    bus = text.replace("segmentation fault", "bus error")
+    assert _verdict(tmp_path, bus)["cause"] == "dataloader_shm"
+
+
+def test_nccl_tests_cuda_failures_name_their_fix_words(tmp_path):
+    """nccl-tests' own CUDA check ("Cuda failure common.cu:N '...'") in the one process that drives every GPU:
+    cuda_error, nobody named; an old driver's says to upgrade the NVIDIA driver (or cuda-compat), an illegal memory
+    access under a profiler says to run without it."""
+    old = ("nThread 1 nGpus 4 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+           "Cuda failure common.cu:732 'CUDA driver version is insufficient for CUDA runtime version'\n")
+    v = _verdict(tmp_path, old)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []), v
+    assert "upgrade the NVIDIA driver" in v["fix"] and "cuda-compat" in v["fix"], v["fix"]
+    iam = ("==4471== NVPROF is profiling process 4471, command: ./all_gather_perf -g 2\n"
+           "nThread 1 nGpus 2 minBytes 1024 maxBytes 1024 step: 1048576(bytes) warmup iters: 5 iters: 20 "
+           "validation: 1\n"
+           "Cuda failure common.cu:488 'an illegal memory access was encountered'\n")
+    v = _verdict(tmp_path, iam)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []), v
+    assert "illegal memory access" in v["fix"] and "nvprof" in v["fix"], v["fix"]

@@ -2791,3 +2791,65 @@ def test_another_exception_beside_the_launchers_record_is_not_read_as_the_backen
             "binary: E:\\Conda\\envs\\x\\python.exe\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] != "config", v
+
+
+# --- round 54: set-up chatter over the socket transport, rank 0 away from the master, rows without their footer ------
+def test_a_v6_link_local_veth_beside_the_routable_socket_interface_is_chatter_named_in_the_fix(tmp_path):
+    """Rule K: NET/Socket using a routable interface and, after it, a docker veth holding only an IPv6 link-local
+    address, with nothing failing, is set-up chatter (none); the fix names the veth to exclude and the socket
+    fallback. An IPv4 link-local interface beside them (169.254.x.x, alike on every host) stays network_setup."""
+    ifs = "[0]eth2:10.8.4.21<0> [1]vethc03e9a1:fe80::6c2:1bff:fe0a:44d1%vethc03e9a1<0>"
+    text = "".join(nccl_info("gpu-n4", 2210, 0, t, tid=2290) for t in (
+        f"Bootstrap : Using {ifs}", "NET/Plugin : No plugin found (libnccl-net.so), using internal implementation",
+        f"NET/Socket : Using {ifs}", "Using network Socket", "Channel 00/02 :    0   1",
+        "Channel 00 : 1[3b000] -> 0[3b000] [receive] via NET/Socket/0"))
+    warn = "gpu-n4:2210:2290 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]\n"
+    v = _verdict(tmp_path, warn + text)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "vethc03e9a1" in v["fix"] and "NCCL_SOCKET_IFNAME" in v["fix"] and "NET/Socket" in v["fix"], v["fix"]
+    v4 = text.replace(f"NET/Socket : Using {ifs}", f"NET/Socket : Using {ifs} [2]enx0c37:169.254.9.1<0>")
+    assert _verdict(tmp_path, v4)["cause"] == "network_setup"
+
+
+def test_nccl_23s_internal_socket_wording_is_read_as_the_socket_transport(tmp_path):
+    """NCCL 2.3's "Using internal Network Socket" over an ib0 interface, nothing failing: none, and the fix says the
+    IB transport was not loaded (libibverbs, NCCL_IB_DISABLE) and which interface to pin."""
+    text = "".join(nccl_info("node7", 3301 + r, r, t) for r in range(2) for t in (
+        "NET : Using interface ib0:10.2.0.17<0>", "NET/IB : Using interface ib0 for sideband communication",
+        "Using internal Network Socket", f"rank {r} nranks 4"))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "NCCL_IB_DISABLE" in v["fix"] and "libibverbs" in v["fix"], v["fix"]
+
+
+def test_nccls_version_line_printed_on_a_host_other_than_the_master_is_config(tmp_path):
+    """Rule AA (1): NCCL prints its bare version line in rank 0 only, right after that process's own set-up lines;
+    printed on node-b while the launch command's master address is node-a (whose processes are in the lines too),
+    global rank 0 is not on the master node: config, nobody accused. On the master's host it is chatter."""
+    launch = ("python -m torch.distributed.launch --nproc_per_node 2 --nnodes 2 --master_addr node-a "
+              "--master_port 29411 --node_rank 0 train.py\n")
+    head = "".join(nccl_info("node-b", 8120, 0, t) for t in (
+        "Bootstrap : Using [0]ib0:10.3.0.12<0>", "NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.3.0.12<0>",
+        "Using network IB"))
+    rest = "".join(nccl_info(h, p, d, "Bootstrap : Using [0]ib0:10.3.0." + a + "<0>")
+                   for h, p, d, a in (("node-a", 611, 1, "11"), ("node-b", 8121, 1, "12"), ("node-a", 610, 0, "11")))
+    d = _report(tmp_path, launch + head + "NCCL version 2.8.4+cuda11.1\n" + rest)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--node_rank" in v["fix"] and "MASTER_ADDR" in v["fix"], v["fix"]
+    same = launch.replace("node-a", "node-b")
+    assert _verdict(tmp_path, same + head + "NCCL version 2.8.4+cuda11.1\n" + rest)["cause"] != "config"
+
+
+def test_nccl_tests_rows_with_nonzero_wrong_counts_without_their_footer_are_wrong_results(tmp_path):
+    """Rule S: a paste that keeps only v2.13+ result rows (redop, root -1, both sides' #wrong) after Init COMPLETE,
+    with no table header nor 'Out of bounds values' line, and nonzero #wrong: silent corruption, cause unknown,
+    nobody named, the fix isolating protocol and algorithm."""
+    text = (nccl_info("gx1", 4410, 0, "comm 0x55d1 rank 0 nranks 4 cudaDev 0 busId 1000 - Init COMPLETE")
+            + "#\n"
+            + "".join(f"     {s:>7}   {s // 4:>7}     float     sum      -1    210.4    0.00    0.00    {w:>4}    "
+                      f"212.9    0.00    0.00    {w + 3:>4}\n" for s, w in ((32, 7), (64, 19), (128, 40))))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and not _accused(d), v
+    assert "NCCL_PROTO" in v["fix"] and "NCCL_ALGO" in v["fix"], v["fix"]

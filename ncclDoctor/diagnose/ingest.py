@@ -534,6 +534,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(p.tcp_init)
     if p.store_host is not None:
         c.add(p.store_host)
+    if p.rank0_proc is not None:
+        c.add(p.rank0_proc)
     if p.ds_kill is not None and not c.kinds["worker_failed"] and not c.kinds["child_failed"]:
         c.add(p.ds_kill)  # the launcher's kill lines are the only sign of a worker's failure
     if (builds := p.builds_seen()) is not None:  # two NCCL builds shown (lead rule AJ (1))

@@ -155,6 +155,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.ds_kill_pids: list[int] = []
         self._ds_kill_from: set[str] = set()  # the prefixes before those lines' "[" (pdsh names the host there)
         self.oom_kills: list[Event] = []  # the kernel OOM killer's "Killed process P" events (first 8; finish)
+        self.rank0_proc: Event | None = None  # the process that printed NCCL's version line (_version_printer)
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self._role_ranks: dict[int, set[int]] = {}  # "[defaultN]:" -> the global ranks tagged after it (R_ROLE_RANK)
@@ -193,6 +194,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
         self._init_url: tuple[int, str] | None = None  # fairseq's "distributed init (rank N): tcp://A:P": (line, A)
         self._rank0: Event | None = None  # the host that took rank 0 (R_HOST_AS_RANK) and its Bootstrap addresses
+        # NCCL's bare version line is rank 0's, printed right after its own INFO lines: the (host, pid) of the NCCL
+        # lines before the first one (None: none yet; False: several processes, or done), and the master address a
+        # launch command line above them gave (--master_addr)
+        self._before_version: tuple[str, int] | bool | None = None
+        self._master_arg: str | None = None
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
@@ -222,6 +228,22 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._node_index: tuple[int, int] | None = None  # (line, index) of a command's --shard_id etc. (_node_url)
         self._announced_unfit = False  # a rank announced past that world was kept aside
         self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
+
+    def _version_printer(self, lineno: int, text: str) -> None:
+        """Follows the NCCL-prefixed lines up to the first bare "NCCL version X" line: ncclCommInitRank prints it in
+        rank 0 only, right after that process's own Bootstrap/NET lines, so where every prefixed line before it is
+        one process's, that process's host is rank 0's. With the master address a launch command gave above it, a
+        quiet ``rank0_proc`` event (verdict.world._version_elsewhere compares the two: rank 0 on another host)."""
+        p = S.R_NCCL_PREFIX.search(text)
+        if p is not None and p.group("host"):
+            me = (p.group("host"), int(p.group("pid")))
+            self._before_version = me if self._before_version in (None, me) else False
+            return
+        if isinstance(self._before_version, tuple) and S.R_NCCL_VERSION_LINE.match(self._body.strip()):
+            self.rank0_proc = Event("rank0_proc", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            self.rank0_proc.data.update(host=self._before_version[0], pid=self._before_version[1],
+                                        master=self._master_arg)
+            self._before_version = False
 
     def _rest_of_work(self, body: str) -> None:
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
@@ -393,6 +415,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "distributed init" in text and (iu := S.R_INIT_RANK_URL.search(text)):
             self._init_url = (lineno, iu.group(2))
             self._follow = max(self._follow, 2)  # its "initialized host H as rank N" line carries no trigger word
+        if "--master" in text and (ma := S.R_ARG_MASTER_ADDR_VAL.search(text)):
+            self._master_arg = ma.group(1).strip("[]")
         if "tcp://" in text and self.tcp_init is None and S.R_TCP_INIT.search(text):
             self.tcp_init = Event("tcp_init", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "launch.py:" in text and self.store_host is None and S.R_DS_LAUNCHER.search(text):
@@ -417,6 +441,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
         ev = self._parse(lineno, text)
+        if "NCCL" in text and self._before_version is not False:
+            self._version_printer(lineno, text)
         if self._tag_head is not None and lineno == self._tag_head[0] + 1 and not self._body.strip():
             # a blank line under the tag: the pieces of a wrapped message that unwrapping joined leave one each
             self._tag_head = (lineno, self._tag_head[1])

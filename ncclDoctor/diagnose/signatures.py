@@ -714,11 +714,14 @@ R_PG_URL = re.compile(r"Process group URL: (\S{1,200})")
 # The pid may be left out where a framework or a reporter retells torch's line ("RuntimeError: DataLoader worker is
 # killed by signal: Bus error" amid other words): the signal's name ends at the first character no name holds.
 # (PaddlePaddle's: "DataLoader process (pid 1104) exited is killed by signal: Killed."; its SIGBUS handler's
-# "Unexpected BUS error encountered in DataLoader worker", torch's "Unexpected bus error encountered in worker")
+# "Unexpected BUS error encountered in DataLoader worker", torch's "Unexpected bus error encountered in worker").
+# torch's worker signal handlers (csrc/DataLoader.cpp) print the same for the worker's own faults: "ERROR: Unexpected
+# segmentation fault encountered in worker.", "... floating-point exception ..." (group 3: SIGSEGV, SIGFPE)
 R_DATALOADER = re.compile(r"DataLoader (?:worker|process) (?:\(pids?\(?s?\)? ?([\d, ]+)\)? )?"
                           r"(?:(?:exited )?is killed by signal: "
                           r"([A-Za-z][A-Za-z0-9 ]*?)\s*(?:\.|$|(?=[^A-Za-z0-9 ]))|exited "
-                          r"unexpectedly)|[Uu]nexpected (?:bus|BUS|Bus) error encountered in (?:DataLoader )?worker")
+                          r"unexpectedly)|[Uu]nexpected (?:(?:bus|BUS|Bus) error|([Ss]egmentation fault|"
+                          r"[Ff]loating-point exception)) encountered in (?:DataLoader )?worker")
 # torch's OOM, a CUDA call's, and NCCL's own ("Cuda failure 'out of memory'", "Failed to CUDA calloc N bytes")
 # A CUDA driver-API call failing with CUresult 2 (CUDA_ERROR_OUT_OF_MEMORY), as a library that allocates through the
 # driver prints it (torch_memory_saver: "CUresult error  result=2 file=csrc/torch_memory_saver.cpp func=cu_mem_create
@@ -992,7 +995,8 @@ R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?
 R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1,6})|NULL value) ?"
                              r"(ibv_\w{2,32}|(?:cq|qp|srq) creation|mem registration) failed\b"
                              r"(?:, status: (\d{1,3})|\. Reason: ([A-Za-z][\w ]{1,60}))?")
-R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using network (\w+)")
+# (NCCL 2.3 and older say which transport it loaded as "Using internal Network Socket" / "... IB")
+R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using (?:internal )?[Nn]etwork (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
 # net_ib's capability line for one HCA, "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'": the IB transport
 # cannot read or write GPU memory through that HCA (no peer-memory module, no DMA-BUF) and stages through host memory.

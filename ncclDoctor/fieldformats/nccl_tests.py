@@ -63,9 +63,13 @@ def table_line(line: str) -> bool:
 
 def headless(text: str) -> bool:
     """An excerpt pasted from the result rows on (no preamble, no column header): two rows or more and the
-    table's closing 'Out of bounds values' line."""
-    rows = sum(1 for line in text.splitlines()[:200] if (m := _ROW.match(line)) and len(m.group(6).split()) >= 8)
-    return rows >= 2 and bool(_OOB.search(text))
+    table's closing 'Out of bounds values' line -- or, where the paste stops before that line (a run that hangs or
+    is cut mid-table), three rows or more in the full shape of v2.13 on (a reduction's redop and its root column
+    '-1' before the eight figures), a shape no other log line takes."""
+    rows = [m for line in text.splitlines()[:200] if (m := _ROW.match(line)) and len(m.group(6).split()) >= 8]
+    if len(rows) >= 2 and _OOB.search(text):
+        return True
+    return sum(1 for m in rows if m.group(4) and m.group(5) is not None) >= 3
 
 
 def collective_of(program: str | None) -> str | None:

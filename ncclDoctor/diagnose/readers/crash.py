@@ -517,7 +517,9 @@ class CrashReaders:
         if not m:
             return None
         ev = self._context(lineno, text, "dataloader")
-        sig = m.group(2) or ("Bus error" if "bus error" in text.lower() else None)
+        # the handler's own words name the worker's fault: SIGSEGV, SIGFPE (a native crash), SIGBUS (/dev/shm)
+        fault = {"s": "Segmentation fault", "f": "Floating point exception"}.get((m.group(3) or " ")[0].lower())
+        sig = m.group(2) or fault or ("Bus error" if "bus error" in text.lower() else None)
         ev.data.update(signal=sig, bus_error=bool(sig and "bus" in sig.lower()))
         return ev
 

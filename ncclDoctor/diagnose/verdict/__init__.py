@@ -160,6 +160,7 @@ from ncclDoctor.diagnose.verdict.world import (
     _own_worlds,
     _rank0_elsewhere,
     _rank_args,
+    _version_elsewhere,
 )
 from ncclDoctor.findings import Finding, Severity
 
@@ -217,7 +218,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
                 v.summary += DDP_ABORTED_WORDS
             return _with_settings(v, env_findings)
     return (_retcode_trail(c, ks) or _topo_realpath(c, ks)
-            or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _ib_unseen(c, ks) or _setup_hang(c, ks)
+            or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _version_elsewhere(c, ks)
+            or _ib_unseen(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
             or _rank_args(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)

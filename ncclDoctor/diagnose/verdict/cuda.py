@@ -480,8 +480,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         what, fix = (
             "'CUDA driver version is insufficient for CUDA runtime version': the container's CUDA is newer than the "
             "node's driver",
-            "Use a build (container, torch wheel) whose CUDA version the node's driver supports (nvidia-smi shows the "
-            "driver's highest CUDA), or upgrade the driver on that node.",
+            "Use a build (container, torch wheel; nccl-tests and NCCL rebuilt with that CUDA) whose CUDA version the "
+            "node's driver supports (nvidia-smi shows the driver version and its highest CUDA), or upgrade the NVIDIA "
+            "driver on that node (a data-center GPU can also run a newer CUDA on the old driver through the "
+            "cuda-compat package on LD_LIBRARY_PATH).",
         )
     elif "failed lazily at initialization" in text or "device < num_gpus" in text:
         what, fix = (  # torch's DeferredCudaCallError: the process's CUDA initialisation saw no usable GPU for it
@@ -628,7 +630,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         what, fix = (
             "an illegal memory access in a kernel (reported asynchronously, often first by the watchdog thread)",
             "Rerun that rank's failing step with CUDA_LAUNCH_BLOCKING=1 so the traceback names the kernel, or run it "
-            "under compute-sanitizer; the NCCL timeouts of the other ranks are consequences.",
+            "under compute-sanitizer (it names the kernel and the address of the illegal memory access); where the run "
+            "is wrapped by a profiler (nvprof, which injects itself into every CUDA call, then reports its own "
+            "profiling error), run it once without the profiler (nsys or NCCL's own profiling instead); the NCCL "
+            "timeouts of the other ranks are consequences.",
         )
         if any(_NCCL_ALLOC.search(e.text) for e in evs):  # not NCCL's kernel: an earlier one, found at its cudaMalloc
             what += ", surfacing in NCCL's memory allocation (an earlier kernel's error, seen at the next CUDA call)"

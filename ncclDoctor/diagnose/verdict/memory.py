@@ -375,6 +375,9 @@ def _mp_tmp(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", ranks, [x.brief() for x in evs[:2]], job_wide=not ranks)
 
 
+_IN_WORKER = re.compile(r"[Uu]nexpected [a-zA-Z -]{3,40} encountered in (?:DataLoader )?worker")
+
+
 def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("dataloader", [])
     if not evs:
@@ -413,15 +416,19 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # library built for another numpy/torch -- not memory taken back by the host: rule A's native crash, whose
         # cause the lines do not show (the rank whose loader it was stays the culprit)
         sig = crashed[0].rstrip(". ").capitalize()
+        # torch's worker handler says it in its own words ("Unexpected segmentation fault encountered in worker")
+        said = next((f"'{m.group(0)}'" for e in evs if (m := _IN_WORKER.search(e.text))),
+                    f"'killed by signal: {sig}'")
         return Verdict(
             "unknown",
-            f"a DataLoader worker of {_named(ranks)} crashed ('killed by signal: {sig}'): a "
+            f"a DataLoader worker of {_named(ranks)} crashed ({said}): a "
             "native crash inside the worker process (the dataset's own code and the C libraries it calls), not the "
             "OOM killer (that is 'Killed') nor a full /dev/shm (a bus error)",
             "Rerun with num_workers=0 so the crash happens in the main process with its traceback (python -X "
             "faulthandler / PYTHONFAULTHANDLER=1 prints the Python stack at the fault); then look at the native "
-            "libraries the dataset calls: image/video decoders (PIL, OpenCV: cv2.setNumThreads(0) in workers), "
-            "numpy/torch extensions built for other versions (reinstall matching wheels).",
+            "libraries the dataset calls: image/video decoders (PIL, OpenCV: cv2.setNumThreads(0) in workers) and "
+            "the corrupt or truncated images they read, numpy/torch extensions built for other versions (reinstall "
+            "matching wheels); fewer DataLoader workers makes a crash that depends on their number rarer.",
             "medium" if ranks else "low", ranks, _samples(c, "dataloader"))
     named = bus or any(sigs)
     # a worker killed by SIGKILL ("killed by signal: Killed") is the kernel's OOM killer taking host RAM back: each

@@ -35,7 +35,36 @@ def bad_interfaces(c: Collected) -> list[str]:
     # uses, are the host's other interfaces in its set-up chatter, not an interface chosen wrong
     if bad and not any(b.split(":", 1)[0] in c.used_ifaces for b in bad) and not _something_failed(c):
         return []
+    # lead rule K: with nothing failing, an interface NET/Socket uses beside a routable one that holds only an IPv6
+    # link-local address ("NET/Socket : Using [0]ens5:172.31.x [1]veth..:fe80::..%veth..": a docker veth, its
+    # address bound to that one link) is a doubtful choice the fix names, not a failure shown. Loopback, an IPv4
+    # link-local (169.254) or a bridge's private IPv4 address is another matter: every host has one alike, so a peer
+    # connecting there reaches the wrong host -- the set-up line names that problem itself (network_setup)
+    if bad and routable_used(c) and all(_v6_link_local(c, b.split(":", 1)[0]) for b in bad if b.split(":", 1)[0]
+                                        in c.used_ifaces) and not _v4_link_local_used(c) and not _something_failed(c):
+        return []
     return bad
+
+
+def routable_used(c: Collected) -> bool:
+    """NCCL uses at least one interface other nodes can reach (not loopback, link-local or virtual)."""
+    return any(not _bad_iface(n, c.interfaces.get(n, "")) for n in c.used_ifaces)
+
+
+def _v6_link_local(c: Collected, name: str) -> bool:
+    return c.interfaces.get(name, "").lower().startswith("fe80")
+
+
+def _v4_link_local_used(c: Collected) -> bool:
+    """NCCL uses an interface with an IPv4 link-local address (169.254.x.x: a USB/BMC Ethernet, a host without
+    DHCP), one every such host has alike."""
+    return any(c.interfaces.get(n, "").startswith("169.254.") for n in c.used_ifaces)
+
+
+def doubtful_used(c: Collected) -> list[str]:
+    """The loopback, link-local or virtual interfaces NCCL uses (name:address), first 4."""
+    return [f"{n}:{c.interfaces.get(n, '?')}" for n in sorted(c.used_ifaces)
+            if _bad_iface(n, c.interfaces.get(n, ""))][:4]
 
 
 def _bad_iface(name: str, addr: str) -> bool:

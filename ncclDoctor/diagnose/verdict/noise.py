@@ -335,11 +335,35 @@ def _shown_settings(c: Collected) -> str:
     if shown:
         out += (f" The NCCL settings these lines show ({', '.join(shown[:6])}) only change which transport or path "
                 "NCCL picks; they do not fail by themselves.")
+    out += _socket_words(c)
     plugins = sorted(n for n in c.networks if n not in _OWN_NETS and not n.endswith("_using"))
     if plugins:
         out += (f" NCCL runs over the external net plugin '{plugins[0]}' (a libnccl-net.so such as HPC-X's SHARP "
                 "plugin), not its internal IB/Socket transports: NCCL_IB_DISABLE does not turn a plugin off; "
                 "NCCL_NET=Socket (or NCCL_NET_PLUGIN=none) selects the internal transport.")
+    return out
+
+
+def _socket_words(c: Collected) -> str:
+    """NCCL's set-up chatter showing it loaded its internal socket transport (NET/Socket, 'Using internal Network
+    Socket'): no failure, but what an expert checks first if the job hangs or is slow between nodes -- whether the
+    nodes have InfiniBand/RoCE NCCL did not load (libibverbs absent, NCCL_IB_DISABLE), and which interfaces the
+    sockets use (a docker/veth or link-local one beside the routable one is a doubtful choice to exclude)."""
+    from ncclDoctor.diagnose.verdict.network import doubtful_used
+
+    if "Socket" not in c.networks:
+        return ""
+    noverbs = any("libibverbs" in e.text for e in c.samples.get("nccl_warn", []))
+    out = (" NCCL carries its traffic between nodes over its socket transport (NET/Socket), not InfiniBand/RoCE"
+           + (": its WARN 'Failed to open libibverbs.so' is harmless on a host without IB (the libibverbs warning "
+              "only says NCCL fell back to sockets)" if noverbs else "")
+           + "; if the nodes do have IB, install libibverbs (rdma-core; ibv_devinfo lists the devices) and leave "
+           "NCCL_IB_DISABLE unset.")
+    odd = doubtful_used(c)
+    if odd:
+        out += (f" Its sockets also use {', '.join(odd)} (a docker/veth, virtual or link-local interface other nodes "
+                "cannot reach): set NCCL_SOCKET_IFNAME to the interface the nodes reach each other on, or exclude "
+                "docker/veth interfaces (NCCL_SOCKET_IFNAME=^docker,veth,lo).")
     return out
 
 

@@ -43,6 +43,43 @@ def _rank0_elsewhere(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief()], job_wide=True)
 
 
+def _short(host: str) -> str:
+    return host.split(".")[0].lower()
+
+
+def _version_elsewhere(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """NCCL's bare version line, which ncclCommInitRank prints in rank 0 only, printed by a process on host H
+    (parse._version_printer: the one process whose NCCL lines come before it) while the launch command shown gave
+    the master address M, another host whose own NCCL processes are in the lines: global rank 0 is not on the master
+    node, so the nodes were launched inconsistently (a node_rank 0 on a node other than MASTER_ADDR's, the same
+    --node_rank on every node). With nothing failing: lead rule AA (1), config, no rank. Host names are compared
+    only with host names, and only where the master's own host shows up in the lines (a name it answers to)."""
+    evs = [e for e in c.samples.get("rank0_proc", []) if e.data.get("master")]
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or c.samples.get("nccl_error"):
+        return None
+    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
+        return None
+    e = evs[0]
+    host, master = e.data["host"], e.data["master"]
+    seen = {_short(h) for h in c.setup_hosts} | {_short(h) for h, _, _ in c.procs if h}
+    if (is_loopback(master) or _R_IPV4.match(master) or ":" in master or _short(master) == _short(host)
+            or _short(master) not in seen):
+        return None
+    return Verdict(
+        "config",
+        f"the process that printed NCCL's version line ('{e.text[:60]}', which NCCL prints in a communicator's rank 0 "
+        f"only) is on {host}, right after its own set-up lines, while the launch command gives the master address "
+        f"{master}, another host whose processes are also in these lines: global rank 0 does not sit on the master "
+        "node, so the nodes were launched inconsistently (node_rank 0 given to a node other than MASTER_ADDR's, or the "
+        "same --node_rank on every node) -- a launch setting, not a rank's fault",
+        "Launch once per node with a distinct --node_rank per node (node_rank 0 on the MASTER_ADDR host, 1, 2, ... on "
+        "the others; under SLURM --node_rank=$SLURM_NODEID via srun), the same --master_addr / --master_port and "
+        "--nnodes on every node, nnodes x nproc_per_node equal to the world size; or use torchrun with "
+        "--rdzv_backend=c10d --rdzv_endpoint=MASTER_ADDR:PORT, which assigns the node ranks itself. Rerun with "
+        "NCCL_DEBUG=INFO on both nodes if it still hangs.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
 def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """nccl-tests' preamble printed by two processes at once (parse: ``own_worlds``), with nothing failing: only a
     world's rank 0 prints it, so each process is rank 0 of its own world -- the binary was launched by mpirun without
@@ -59,8 +96,9 @@ def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "and the nodes run separate jobs instead of one -- the benchmark is not built with (or not linked to) the "
         "MPI that launched it, a launch set-up every process shares, not a rank's fault",
         "Rebuild nccl-tests with MPI support against the MPI whose mpirun launches it (make MPI=1 MPI_HOME=<that "
-        "MPI's prefix>; `ldd all_reduce_perf | grep libmpi` must show it, the same MPI on every node), then rerun: "
-        "expect one header for all ranks (one header with Rank 0..N-1 across the nodes).",
+        "MPI's prefix>; `ldd all_reduce_perf | grep libmpi` must show it, the same MPI on every node), then rerun "
+        "with NCCL_DEBUG=INFO: expect one header for all ranks (one header with Rank 0..N-1 across the nodes) and "
+        "each node's transport in the INFO lines.",
         "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
