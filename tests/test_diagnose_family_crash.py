@@ -4612,3 +4612,108 @@ def test_nccl_tests_cuda_failures_name_their_fix_words(tmp_path):
     v = _verdict(tmp_path, iam)
     assert (v["cause"], v["culprits"]) == ("cuda_error", []), v
     assert "illegal memory access" in v["fix"] and "nvprof" in v["fix"], v["fix"]
+
+
+# --- launcher failure records (round 54): hydra's block, spawn's teardown, torchrun's table cut at its top ---------
+
+
+def test_hydras_bad_termination_block_names_the_rank_it_prints(tmp_path):
+    """MPICH / Intel MPI's hydra prints the process that died as "RANK N PID P RUNNING AT host" and, on the next line,
+    "KILLED BY SIGNAL: 6" (or its wait status as "EXIT CODE: 139"): rank N's own end, rule A's lone failure; a -6 with
+    nothing else shown stays cause unknown."""
+    for rank, end, sig in ((2, "KILLED BY SIGNAL: 6 (Aborted)", "SIGABRT"), (3, "EXIT CODE: 139", "SIGSEGV")):
+        text = (f"[{rank}] Traceback (most recent call last):\n"
+                f"[{rank}]   File \"/srv/app/convert.py\", line 40, in <module>\n"
+                f"[{rank}]     model = quantize(model)\n"
+                "=" * 83 + "\n"
+                "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n"
+                f"=   RANK {rank} PID 40{rank}17 RUNNING AT gpu-node-a\n"
+                f"=   {end}\n"
+                + "=" * 83 + "\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", [rank]), (end, v)
+        assert sig in v["fix"], v
+        assert _accused(d) == {rank}, d["verdict"]
+
+
+def test_a_spawn_child_whose_error_names_the_disk_is_that_child_once_spawn_tore_the_others_down(tmp_path):
+    """torch.multiprocessing.spawn SIGTERMs its other children ("Terminating process P via signal SIGTERM") only once
+    one exited with an error, then raises it as "Process N terminated with the following error": one host, process N
+    first (rules A, AL (2)). An OSError 'No space left on device' is the disk under its checkpoint: no cause class,
+    the fix says free space."""
+    text = ("W0302 08:01:12.000000 77 torch/multiprocessing/spawn.py:169] Terminating process 91 via signal SIGTERM\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/srv/train.py\", line 120, in <module>\n"
+            "    mp.spawn(run, args=(cfg,), nprocs=gpus)\n"
+            "  File \"/usr/lib/python3.10/site-packages/torch/multiprocessing/spawn.py\", line 215, in join\n"
+            "    raise ProcessRaisedException(msg, error_index, failed_process.pid)\n"
+            "torch.multiprocessing.spawn.ProcessRaisedException: \n\n"
+            "-- Process 1 terminated with the following error:\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/usr/lib/python3.10/site-packages/torch/serialization.py\", line 650, in save\n"
+            "    _save(obj, opened_zipfile, pickle_module, pickle_protocol)\n"
+            "OSError: [Errno 28] No space left on device\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    assert "df -h" in v["fix"] and "free disk space" in v["fix"], v
+    # near shape: no teardown line and no nprocs = world size: the child's index names no rank (rule Q)
+    v = _verdict(tmp_path, text.split("\n", 1)[1])
+    assert v["culprits"] == [], v
+
+
+def test_a_ranks_exit_warning_right_before_spawns_teardown_names_that_rank(tmp_path):
+    """A rank's exit-time destroy_process_group() warning, then spawn's SIGTERM of the other child, the child's error
+    cut: the rank that printed it exited first (rules A, I), cause unknown; with no teardown it is harmless noise."""
+    warn = ("[rank1]:[W302 08:00:10.000000000 ProcessGroupNCCL.cpp:1479] Warning: WARNING: destroy_process_group() "
+            "was not called before program exit, which can leak resources. For more info, please see "
+            "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())\n")
+    down = ("W0302 08:00:11.000000 500 site-packages/torch/multiprocessing/spawn.py:169] Terminating process 512 via "
+            "signal SIGTERM\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/srv/run.py\", line 30, in <module>\n"
+            "    mp.spawn(worker, nprocs=2)\n")
+    d = _report(tmp_path, "INFO starting workers\n" + warn + down)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    assert "run on one GPU to reproduce" in v["fix"], v
+    assert _verdict(tmp_path, "INFO starting workers\n" + warn)["cause"] == "none"
+
+
+def _cf_entry(rank: int, pid: int, stamp: str = "2025-01-09_10:20:30") -> str:
+    return (f"  time      : {stamp}\n  host      : node-7\n  rank      : {rank} (local_rank: {rank})\n"
+            f"  exitcode  : 1 (pid: {pid})\n  error_file: <N/A>\n"
+            "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n")
+
+
+def test_torchruns_table_cut_at_its_top_with_every_rank_alike_names_nobody(tmp_path):
+    """The paste begins inside torchrun's "Failures:" list (its first entry below its time line, entries [4]..[6]):
+    the entries above the cut are failures too, so the ranks not shown prove nothing; every rank shown exited 1 in
+    the same second -- every rank alike (rules J, AM (2)): nobody named, the fix says read each rank's traceback."""
+    first = _cf_entry(4, 9004).split("\n", 1)[1]  # the paste starts at the entry's host line
+    text = (first + "[5]:\n" + _cf_entry(6, 9006) + "[6]:\n" + _cf_entry(7, 9007)
+            + "-" * 60 + "\nRoot Cause (first observed failure):\n[0]:\n" + _cf_entry(2, 9002) + "=" * 60 + "\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "run with one process to see the exception" in v["fix"] and not _accused(d), v
+
+
+def test_a_lone_sigfpe_record_names_the_rank_and_says_division_by_zero(tmp_path):
+    text = ("E0305 11:00:00.000000 1400 torch/distributed/elastic/multiprocessing/api.py:833] failed (exitcode: -8) "
+            "local_rank: 0 (pid: 1401) of binary: /opt/venv/bin/python\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
+    assert "SIGFPE" in v["fix"] and "division" in v["fix"], v
+
+
+def test_a_ddp_reducer_assert_in_one_ranks_backward_says_how_the_step_drives_ddp(tmp_path):
+    text = ("[rank0]: Traceback (most recent call last):\n"
+            "[rank0]:   File \"/srv/ft.py\", line 90, in <module>\n"
+            "[rank0]:     loss.backward()\n"
+            "[rank0]: RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "
+            "\"/pytorch/torch/csrc/distributed/c10d/reducer.cpp\":1600, please report a bug to PyTorch.\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
+    assert "static_graph" in v["fix"] and "use_reentrant=False" in v["fix"], v

@@ -270,6 +270,9 @@ SNIFF = 8192
 #             soon (reason: kubernetes-pod-termination)"; no other word): a stop from outside (parse._signal)
 #   CUDA_V    a CUDA_VISIBLE_DEVICES setting on a command line or in an export, which holds no other word: a name
 #             one typo from it (CUDA_VISABLE_DEVICES) is set but read by nothing (parse._misspelled_env, lead rule L)
+#   RUNNING AT, KILLED BY SIGNAL:, EXIT CODE:  the hydra launcher's (MPICH / Intel MPI mpiexec) "BAD TERMINATION"
+#             block, in capitals that hold no other word: "RANK 1 PID 1676751 RUNNING AT host" then "KILLED BY
+#             SIGNAL: 6 (Aborted)" -- that rank's end (readers.exits._hydra_end, lead rules A, I)
 #   RSS       a training loop's own per-step readout of its process's resident host memory ("rank 0 RSS MEM USE:
 #             5.11G"), which holds no other word: a rank's RSS growing many-fold is its host memory running away
 #             (readers.crash._rss, verdict.memory._rss_runaway)
@@ -380,7 +383,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"waitForInput", b"ncompatible", b"ot compatible", b"forked subprocess", b"CUDA to be initiali",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"non-zero status: ", b"NULL value ",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
-            b"unning step", b"tarting step", b"COMPLETE")
+            b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -167,6 +167,11 @@ def several_failures(c: Collected) -> list[int]:
     if not any(e.data.get("root") or e.data.get("whole") for e in fails):
         below = set()  # torchrun's root-cause entry not read (the paste cut it): it may be one of them
     # ("whole": a record that lists every process that exited nonzero, Paddle's launcher's "rank=[...] was aborted")
+    if any(e.data.get("head_cut") and not e.data.get("root") for e in fails) and died_together(fails):
+        # the paste begins inside torchrun's "Failures:" list: entries above the cut may be failures too, of ranks
+        # not shown, and every one shown ended alike in the same second -- the ranks not shown are no proof that some
+        # rank outlived the others (lead rules J, AM (2))
+        below = set()
     if not down and not below and not (sure == "high" and size and size > max(ranks) + 1):
         return []  # every rank of the record (the job, as far as it shows) failing alike: a shared cause (rule J)
     if any(r not in ranks and own_errors(st) for r, st in c.ranks.items()):
@@ -233,3 +238,11 @@ def lone_failure(c: Collected) -> Lone | None:
             waiting(c.ranks[rank]):
         return None  # the watchdog's abort of a rank that was waiting (or an end the record does not say): a victim
     return Lone(e, code, rank, local, multi)
+
+
+def died_together(fails: list[Event]) -> bool:
+    """The record's entries all ending with the same exit code within one second (the times shown; an entry the paste
+    begins inside, below its time line, goes with the others)."""
+    codes = {e.data.get("exitcode") for e in fails}
+    times = [e.ts for e in fails if e.ts is not None]
+    return len(codes) == 1 and None not in codes and len(times) >= 2 and max(times) - min(times) < 1.0

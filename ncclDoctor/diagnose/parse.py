@@ -183,6 +183,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cuda_open: tuple[int, Event] | None = None
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
+        self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._sgl_dead: tuple[int, Event] | None = None  # SGLang's "Rank N scheduler is dead" (its exit code follows)
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
@@ -581,6 +582,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
         if "nprocs=" in body and S.R_SPAWN_WORLD.search(body):
             self._spawn_world = True
+        if "Terminating process" in body and S.R_SPAWN_TEARDOWN.search(body):
+            self._spawn_world = True  # spawn tore its other children down on this host: the failed child's index is
+            # its rank there (lead rules A, AL (2))
+            ev = self._context(lineno, text, "spawn_teardown")
+            ev.rank = None  # the parent's line: the child it stops is named by its pid only
+            return ev
         if "simple_launcher" in body and S.R_ONE_PROCESS_FRAME.search(body):
             self._one_proc = lineno
         if "returncode=process.returncode" in body and S.R_LAUNCHER_RAISE.search(body):
@@ -632,6 +639,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # SGLang's launcher joins the dead scheduler's process and logs its exit code, "Exit code: -9"
             self._sgl_dead[1].data["exitcode"], self._sgl_dead = int(x.group(1)), None
             return None
+        if ("RUNNING AT" in body or self._hydra is not None) and (ev := self._hydra_end(lineno, text, body)):
+            return ev
         if lineno - self._mpi_block <= 8:
             ev = self._mpi_first(lineno, text, body)
             if ev is not False:

@@ -806,6 +806,10 @@ R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # NTSTATUS ("process 0 terminated with exit code 3221225620", 0xC0000094): the codes are read whole.
 # the spawn call of a traceback passing the world size as its process count ("nprocs=args.distributed_world_size,"):
 # the job is that one host's children, so a child's index is its global rank (lead rule I)
+# torch.multiprocessing.spawn's own teardown (spawn.py, torch >= 2.2): once one child has exited with an error, the
+# parent SIGTERMs the children still running, "Terminating process 252 via signal SIGTERM", then raises the failed
+# child's error -- the spawn ran several children on this one host, and the child its error names failed first
+R_SPAWN_TEARDOWN = re.compile(r"\bTerminating process \d{1,10} via signal SIG(?:TERM|KILL)\b")
 R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
 # accelerate's simple_launcher (accelerate/commands/launch.py), the path `accelerate launch` takes when it runs no
 # distributed launcher (no --multi_gpu, DeepSpeed, FSDP, TPU): ONE subprocess.Popen of the script, whose failure it
@@ -889,6 +893,12 @@ R_MPI_PEER_GONE = re.compile(r"MPI communication peer process has unexpectedly d
 # allgather or broadcast a tensor after one of the ranks finished execution." -- a peer left first (lead rule O's shape)
 R_HVD_SHUT_DOWN = re.compile(r"\bHorovod has been shut down\b")
 R_MPI_PEER_HOST = re.compile(r"^\s*Peer host:\s+(\S{1,255})\s*$")
+# The hydra launcher's (MPICH's / Intel MPI's mpiexec) "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES" block:
+# "=   RANK 1 PID 1676751 RUNNING AT test-server", then "=   KILLED BY SIGNAL: 6 (Aborted)" or "=   EXIT CODE: 139"
+# (a wait status: above 128 the shell's word for a signal). RANK is the MPI rank, the job's global rank (lead rule I);
+# MPICH's form without it ("PID 123 RUNNING AT host") names no rank and is left to its EXIT STRING line.
+R_HYDRA_PROC = re.compile(r"(?:^|[=\s])RANK (\d{1,7}) PID \d{1,10} RUNNING AT (\S{1,255})")
+R_HYDRA_END = re.compile(r"(?:^|[=\s])(?:KILLED BY SIGNAL: (\d{1,2})\b|EXIT CODE: (\d{1,4})\b)")
 R_MPI_BLOCK = re.compile(r"mpirun detected that one or more processes exited with non-zero status")
 R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
 R_MPI_CODE = re.compile(r"^\s*Exit code:\s*(-?\d{1,4})\s*$")

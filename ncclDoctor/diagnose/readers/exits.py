@@ -239,6 +239,26 @@ class ExitReaders:
             return None
         return False
 
+    def _hydra_end(self, lineno: int, text: str, body: str) -> Event | None:
+        """The hydra launcher's record of one process's end (signatures.R_HYDRA_PROC, then R_HYDRA_END on one of the
+        next lines): an event of that global rank, as mpirun's "exited on signal" gives one (lead rules A, I)."""
+        p = S.R_HYDRA_PROC.search(body) if "RUNNING AT" in body else None
+        if p:
+            self._hydra, self._follow = (lineno, int(p.group(1)), p.group(2)), max(self._follow, 3)
+            return None
+        if self._hydra is not None and lineno - self._hydra[0] > 3:
+            self._hydra = None  # its end line did not follow: no record to read
+        x = S.R_HYDRA_END.search(body) if self._hydra is not None else None
+        if x is None:
+            return None
+        _, rank, host = self._hydra
+        self._hydra = None
+        status = int(x.group(2)) if x.group(2) else None
+        code = (-int(x.group(1)) if x.group(1) else 128 - status if 128 < status < 160 else status)
+        ev = self._global_exit(lineno, text, rank, code, host)
+        ev.data["launcher"] = "mpirun"
+        return ev
+
     def _global_exit(self, lineno: int, text: str, rank: int, code: int | None, host: str | None = None) -> Event:
         ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         ev.rank, ev.host = rank, host

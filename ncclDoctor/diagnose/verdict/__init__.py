@@ -63,6 +63,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _native_crash,
     _nccl_crash,
     _ray_died,
+    _spawn_exit,
     _workers_raised,
 )
 from ncclDoctor.diagnose.verdict.launch import (
@@ -184,7 +185,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _hvd_shut_down,
     _all_joined, _serving_watchdog,
     _driver_too_old, _warn_family, _nccl_other,
-    _signal, _timeouts, _exited, _teardown_stuck, _died_loading, _fatal_python, _native_crash,
+    _signal, _timeouts, _exited, _spawn_exit, _teardown_stuck, _died_loading, _fatal_python, _native_crash,
     _workers_raised, _rss_runaway,
 ]
 

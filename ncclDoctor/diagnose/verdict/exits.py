@@ -212,7 +212,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict("unknown", f"every process the launcher's record shows ({who}) died of {sig} (exit code "
                        f"{codes[0]}) within the same second and none was only torn down: one cause shared by all of "
                        "them (the host, the container, a library every rank loads), not one rank's fault",
-                       (NATIVE_FIX if codes[0] in NATIVE_CRASH else ABORT_FIX if codes[0] == -6 else "")
+                       (FPE_FIX if codes[0] == -8 else "")
+                       + (NATIVE_FIX if codes[0] in NATIVE_CRASH else ABORT_FIX if codes[0] == -6 else "")
                        + "Read one rank's stderr for the first native error line; check what the processes share "
                        "on that host (dmesg -T for the kernel's view of the crash, the driver, the container's "
                        "limits).", "low", [], [e.brief() for e in fails[:3]], job_wide=True)
@@ -308,6 +309,11 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _paddle_files(launcher, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
     cause = ". The cause is in their own output" if alike or every else ". The cause is that process's own traceback"
+    disk = _storage_error(c) if single else None
+    if disk:  # the failed process's traceback (untagged, beside the launcher's own) ends in its storage's errno
+        what += (f"; the traceback in the lines ends in '{disk}': a file it wrote or read (a checkpoint's "
+                 "torch.save, a log, a cache) failed on the storage under it, not the network nor NCCL")
+        abort_fix = _storage_fix(disk) + abort_fix
     init = next((e.data["comm_init"] for e in fails if e.data.get("comm_init")), "")
     if init:  # a traceback above the record stops in the call that creates NCCL's communicator, its error cut
         cause += (f" (a traceback above it goes into NCCL's communicator creation, ncclCommInitRank, at {init}, and "
@@ -319,13 +325,41 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # lead rule J: the record names no one (or not the one), but the lines hold several processes' tracebacks ending
     # in the same exception: that exception is the cause the record points to, and the fix starts from it
     alike_tb = _raised_alike([e for e in c.exceptions if not e.data.get("line")]) if not single else ""
-    held = (", which these lines do not hold" if not alike_tb else
+    held = (", shown in the lines" if disk and not alike_tb else
+            ", which these lines do not hold" if not alike_tb else
             "; the lines hold it: " + alike_tb.split(" -- ", 1)[0].replace("tracebacks end", "of the processes' "
                                                                              "tracebacks end", 1))
+    # every process shown exited on a Python exception alike: one traceback is every rank's, and a single process
+    # run shows it where the launcher's record carries none
+    shared = ("Every rank failed the same way (exit code 1): read each rank's own Python traceback above the failure "
+              "record (the first error in it is the cause, and one rank's fix is every rank's); if none is printed, "
+              "run with one process to see the exception. " if (alike or every) and codes == [1] and not alike_tb
+              else "")
     return Verdict("unknown", what + cause + held,
-                   alike_tb + abort_fix + (ILL_FIX if -4 in codes else "") + (NATIVE_FIX if native else "")
+                   alike_tb + shared + abort_fix + (ILL_FIX if -4 in codes else "") + (FPE_FIX if -8 in codes else "")
+                   + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+def _storage_error(c: Collected) -> str | None:
+    """The storage errno a traceback in the lines ends in ("OSError: [Errno 28] No space left on device"), if any."""
+    for e in c.exceptions:
+        m = S.R_STORAGE_ERR.search(exception_text(e))
+        if m:
+            return m.group(0)
+    return None
+
+
+def _storage_fix(disk: str) -> str:
+    """What an expert does about a file's storage failing under a process: space for a full disk, the mount's own
+    errors otherwise."""
+    if disk == "No space left on device" or disk == "Disk quota exceeded":
+        return (f"'{disk}': free disk space on the volume the process writes to (df -h on the checkpoint / output "
+                "directory, its quota), save checkpoints to a larger volume, and keep fewer checkpoints (keep the last "
+                "N, save less often); a write into /dev/shm or /tmp fills a small tmpfs first. ")
+    return (f"'{disk}' comes from the filesystem / storage mount the file lives on: read dmesg -T on that host for the "
+            "device's or mount's errors, and check the mount (remount a read-only or stale one). ")
 
 
 # an exception that is the end of a rank's wait on a peer or its stop by the launcher, not an error of its own code
@@ -390,6 +424,45 @@ def _aborted_alike(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
                    "low", [], [e.brief()] + proof, job_wide=True)
 
 
+def _line_no(e: Event) -> int:
+    """The line number of an event's where (path:line)."""
+    tail = e.where.rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+def _spawn_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torch.multiprocessing.spawn's parent SIGTERMs its other children ("Terminating process P via signal SIGTERM")
+    only once a child has exited with an error, and then raises that child's error from context.join(). Where the
+    lines cut that error ("Process N terminated with the following error") but one rank's own exit-time line comes
+    just before the teardown -- the process group's destructor warning, printed as a process exits -- that rank is the
+    child that exited first (lead rules A, I, AL (2)): the culprit, its error not in these lines. The SIGTERM'd child
+    is named by its pid only, so nobody is innocent."""
+    down = c.samples.get("spawn_teardown", [])
+    if not down or c.child_failures or c.worker_failures:
+        return None
+    first = down[0]
+    path = first.where.rsplit(":", 1)[0]
+    exits = [e for e in c.samples.get("pg_not_destroyed", []) if e.rank is not None
+             and e.where.rsplit(":", 1)[0] == path and _line_no(e) < _line_no(first)]
+    ranks = sorted({e.rank for e in exits})
+    if len(ranks) != 1 or any(x.rank is not None and x.rank != ranks[0] for x in c.exceptions):
+        return None
+    r = ranks[0]
+    return Verdict(
+        "unknown",
+        f"rank {r} printed the exit-time warning that destroy_process_group() was not called, and right after it "
+        "spawn's parent SIGTERM'd the other child: spawn does that only once a child has exited with an error, so "
+        f"rank {r} exited first; its error (spawn's 'Process N terminated with the following error') is not in these "
+        "lines",
+        f"Read rank {r}'s own exception: the whole output down to spawn's 'Process {r} terminated with the "
+        "following error' traceback names it (paste all of it); run on one GPU to reproduce (nprocs=1, or the "
+        "entry function called directly) and see the error; with no Python traceback, rerun with "
+        "PYTHONFAULTHANDLER=1 and TORCH_SHOW_CPP_STACKTRACES=1. The destroy_process_group() warning is only how "
+        "that process ended: call dist.destroy_process_group at exit (the end of the entry function) to silence "
+        "it.",
+        "medium", [r], [e.brief() for e in exits[:1] + down[:1]])
+
+
 def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The interpreter's own "Fatal Python error: ..." with no launcher record, exception or NCCL error to read:
     a process died in native code or in the interpreter. Nobody is named: faulthandler prints it for any fatal
@@ -409,7 +482,8 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "the interpreter or a C extension died in native code")
     return Verdict("unknown", f"a process crashed: 'Fatal Python error: {what[:120]}' -- {how}, not a Python "
                    "exception; these lines do not say which rank nor why",
-                   (NATIVE_FIX if native else ABORT_FIX) + "Read that process's whole stderr (its 'Current thread' "
+                   (FPE_FIX if what.lower().startswith("floating point exception") else "")
+                   + (NATIVE_FIX if native else ABORT_FIX) + "Read that process's whole stderr (its 'Current thread' "
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
 
 
@@ -441,7 +515,8 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     who = (f"{len(procs)} processes" if several else _named(named) if named else
            f"a process (pid {e.data['proc']}{' on ' + e.host if e.host else ''})" if e.data.get("proc") else
            "a process")
-    fix = (ILL_FIX if e.data["signal"] == 4 else ABORT_FIX if e.data["signal"] == 6 else NATIVE_FIX)
+    fix = (ILL_FIX if e.data["signal"] == 4 else ABORT_FIX if e.data["signal"] == 6 else
+           FPE_FIX + NATIVE_FIX if e.data["signal"] == 8 else NATIVE_FIX)
     if lib:
         fix += (f"The crash is in {lib} (the first frame past the crash handler): a compiled library or extension "
                 "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
@@ -510,10 +585,12 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
     native = [x for x in codes if x in NATIVE_CRASH]
     launcher = _launcher(fails)
     if launcher in LAUNCHER_LOGS:
-        return Verdict("unknown", what, (NATIVE_FIX if native else "") + LAUNCHER_LOGS[launcher], "medium", ranks,
+        return Verdict("unknown", what, (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "")
+                       + LAUNCHER_LOGS[launcher], "medium", ranks,
                        [e.brief() for e in fails[:4]])
     return Verdict("unknown", what,
-                   (NATIVE_FIX if native else "") + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
+                   (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "")
+                   + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank): the first error there is "
                    "the cause; decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record "
                    "so "
@@ -623,6 +700,11 @@ ILL_FIX = ("SIGILL (Illegal instruction) means the process ran code built for an
            "set this node's CPU lacks) or GPU architecture: rebuild or reinstall the package for this CPU (or from "
            "source on that node), and run the same image / build on every node; `grep -o 'avx[^ ]*' /proc/cpuinfo` "
            "on the failing node against the others shows the difference. ")
+# SIGFPE: the CPU trapped an arithmetic fault, in practice an integer division (or modulo) by zero in native code
+FPE_FIX = ("SIGFPE (Floating point exception, exit code -8) is in practice an integer division or modulo by zero in "
+           "native code (a kernel or extension given an empty tensor, a zero batch or shard size, a world or group "
+           "size that divides to 0), rarely a floating-point trap: check that no rank gets an empty share of the data "
+           "or the model, and take the native backtrace (faulthandler, a core dump with gdb) to see the operation. ")
 NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: rerun with "
               "PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with core dumps "
               "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; check that compiled "

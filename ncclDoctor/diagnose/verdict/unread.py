@@ -15,6 +15,21 @@ from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_bac
 # torch.distributed.rpc's timeout of a remote call (TensorPipe agent: "RPCErr:1:RPC ran for more than set timeout
 # (180000 ms) and will now be marked with an error"): the peer that should answer stalled or died; no rank is named
 _R_RPC_TIMEOUT = re.compile(r"RPC ran for more than set timeout \((\d{1,9}) ?ms\)")
+# DDP's reducer (torch/csrc/distributed/c10d/reducer.cpp) refusing a backward its autograd hooks were not prepared
+# for: "expect_autograd_hooks_ INTERNAL ASSERT FAILED at .../reducer.cpp", "Expected to mark a variable ready only
+# once", "Expected to have finished reduction in the prior iteration before starting a new one"
+_R_DDP_REDUCER = re.compile(r"\bexpect_autograd_hooks_\b|c10d/reducer\.cpp|Expected to mark a variable ready only once|"
+                            r"Expected to have finished reduction in the prior iteration")
+# what an expert does about it: DDP's hooks fire once per parameter per forward it wrapped; a training step that runs
+# backward outside that forward, twice, or through reentrant checkpointing breaks their bookkeeping
+_DDP_REDUCER_FIX = ("DDP's reducer refused the backward (its expect_autograd_hooks_ / mark-ready bookkeeping): the "
+                    "training step ran backward outside the DDP-wrapped forward or twice for one forward, or reentrant "
+                    "gradient checkpointing re-ran part of the forward inside backward. Call backward once per DDP "
+                    "forward, use gradient checkpointing with use_reentrant=False, set static_graph=True "
+                    "(model._set_static_graph()) when the graph is the same every step, or find_unused_parameters=True "
+                    "(ddp_find_unused_parameters in the HF Trainer) when some parameters get no gradient; a library "
+                    "that patches the training step (its own backward) needs a version that supports DDP, or run on a "
+                    "single GPU. ")
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -50,7 +65,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
+            (_DDP_REDUCER_FIX if _R_DDP_REDUCER.search(what) else "")
+            + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
             f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
             "that, then rerun. " + _READ_AROUND,
             "medium", lone, [x.brief() for x in own[:3]])
@@ -60,7 +76,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "say neither why nor on which rank"
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _raised_alike(own))
+        (code or _raised_alike(own)) + (_DDP_REDUCER_FIX if _R_DDP_REDUCER.search(what) else "")
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
