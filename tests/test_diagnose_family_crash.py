@@ -4717,3 +4717,98 @@ def test_a_ddp_reducer_assert_in_one_ranks_backward_says_how_the_step_drives_ddp
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
     assert "static_graph" in v["fix"] and "use_reentrant=False" in v["fix"], v
+
+
+# --- round 54: a framework's own prefix names the rank of an untagged error ----------------------------------------
+# SGLang's logger prefix "[time TPn]" on the scheduler's "hit an exception: Traceback" line (its frames and error follow
+# untagged): with no DP or PP index the TP index is the process's torch.distributed rank (round 54's sglang-3713)
+def _sglang_scheduler_crash(prefix: str) -> str:
+    return (f"[2024-11-02 08:13:45 {prefix}] Scheduler hit an exception: Traceback (most recent call last):\n"
+            '  File "/opt/sglang/python/sglang/srt/managers/scheduler.py", line 1702, in run_scheduler_process\n'
+            "    scheduler.event_loop_normal()\n"
+            '  File "/opt/sglang/python/sglang/srt/managers/scheduler.py", line 480, in event_loop_normal\n'
+            "    self.process_batch_result(batch, result)\n"
+            '  File "/usr/lib/python3.11/site-packages/torch/cuda/streams.py", line 105, in synchronize\n'
+            "    super().synchronize()\n"
+            "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+            "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n")
+
+
+def test_sglangs_tp_prefix_on_the_traceback_names_the_rank_of_its_cuda_error(tmp_path):
+    for tp in (2, 5):
+        v = _verdict(tmp_path, _sglang_scheduler_crash(f"TP{tp}"))
+        assert (v["cause"], v["culprits"]) == ("cuda_error", [tp]), (tp, v)
+
+
+def test_a_tp_index_beside_a_dp_index_names_no_rank(tmp_path):
+    # near shape: "DP1 TP2" is the TP rank inside one data-parallel group, not the process's global rank
+    d = _report(tmp_path, _sglang_scheduler_crash("DP1 TP2"))
+    assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
+
+
+# torchx's per-process prefix "role/replica [local_rank]:": replica 0's local ranks are the global ones (round 54's
+# torchrec-366)
+def _torchx_crash(prefix: str) -> str:
+    lines = ("Traceback (most recent call last):",
+             '  File "/app/train.py", line 140, in <module>',
+             "    loss.backward()",
+             "RuntimeError: segment_reduce: failed to synchronize: cudaErrorIllegalAddress: an illegal memory access "
+             "was encountered")
+    return "".join(f"{prefix}{ln}\n" for ln in lines)
+
+
+def test_torchx_replica_zero_prefix_names_the_rank_of_its_cuda_error(tmp_path):
+    for role, local in (("trainer", 1), ("dlrm_main", 3)):
+        v = _verdict(tmp_path, _torchx_crash(f"{role}/0 [{local}]:"))
+        assert (v["cause"], v["culprits"]) == ("cuda_error", [local]), (role, v)
+
+
+def test_torchx_prefix_of_another_replica_names_no_rank(tmp_path):
+    # near shape: replica 1's local rank 3 is no global rank without the per-node count
+    d = _report(tmp_path, _torchx_crash("trainer/1 [3]:"))
+    assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
+
+
+# TGI relays a shard's error output, closes it with the shard's span field " rank=N" on a line of its own, then records
+# "Shard N failed to start" (round 54's tgi-866)
+def _tgi_shard_oom(field: str) -> str:
+    return ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 256.00 MiB (GPU 0; 22.19 GiB total "
+            "capacity; 21.80 GiB already allocated; 41.50 MiB free; 21.95 GiB reserved in total by PyTorch) If "
+            "reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.\n"
+            + field
+            + "Error: ShardCannotStart\n"
+            "2024-02-03T11:02:45.118201Z ERROR text_generation_launcher: Shard 1 failed to start\n"
+            "2024-02-03T11:02:45.118230Z  INFO text_generation_launcher: Shutting down shards\n")
+
+
+def test_tgis_span_field_under_an_oom_names_the_shards_rank(tmp_path):
+    v = _verdict(tmp_path, _tgi_shard_oom(" rank=1\n"))
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [1]), v
+
+
+def test_an_oom_without_the_span_field_names_no_rank(tmp_path):
+    # near shape: the field not pasted: the OOM is still nobody's the lines name
+    d = _report(tmp_path, _tgi_shard_oom(""))
+    assert d["verdict"]["cause"] == "gpu_oom" and not _accused(d), d["verdict"]
+
+
+# torch < 2.1's OOM text whose own numbers say the failing process holds little of the GPU and nothing is free: other
+# processes hold it (several ranks on one GPU), not this process's model or batch (round 54's deepspeed-3461)
+def _old_oom(reserved: str) -> str:
+    return ('  File "/env/lib/python3.9/site-packages/torch/nn/modules/module.py", line 987, in convert\n'
+            "    return t.to(device, dtype if t.is_floating_point() else None, non_blocking)\n"
+            "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 79.15 GiB total capacity; "
+            f"{reserved} already allocated; 20.12 MiB free; {reserved} reserved in total by PyTorch) If reserved "
+            "memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.\n")
+
+
+def test_an_old_oom_of_a_process_holding_little_of_its_gpu_says_other_processes_hold_it(tmp_path):
+    v = _verdict(tmp_path, _old_oom("12.40 GiB"))
+    assert v["cause"] == "gpu_oom" and v["culprits"] == [], v
+    assert "other processes hold the rest" in v["fix"] and "CUDA_VISIBLE_DEVICES" in v["fix"], v
+
+
+def test_an_old_oom_of_a_process_holding_its_gpu_keeps_the_training_fix(tmp_path):
+    # near shape: the process itself reserves nearly all of the GPU: its own model or batch
+    v = _verdict(tmp_path, _old_oom("78.90 GiB"))
+    assert v["cause"] == "gpu_oom" and "other processes hold" not in v["fix"] and "batch size" in v["fix"], v

@@ -2294,3 +2294,34 @@ def test_gloo_uvs_libuv_call_failing_is_not_read_as_a_size_mismatch(tmp_path):
             "invalid argument\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] != "desync", v
+
+
+# --- round 54: Ascend HCCL's wait for a peer inside a collective is the waiting rank's line (rules B, E) -------------
+# torch_npu raises "OPS function error: HcclAllreduce, error code is 6" and HCCL's EI0006 says why: "Getting socket
+# times out. Reason: Remote Rank did not send the data in time" -- the rank shown was inside the collective, connected,
+# and its peer never sent (round 54's vllm-ascend-486)
+def _hccl_wait(rank: int, op: str = "HcclAllreduce") -> str:
+    lines = ('  File "/env/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2501, in '
+             "all_reduce",
+             "    work = group.allreduce([tensor], opts)",
+             f"RuntimeError: InnerRunOpApi:torch_npu/csrc/framework/OpParamMaker.cpp:281 OPS function error: {op}, "
+             "error code is 6",
+             f"[ERROR] 2025-06-11-09:42:13 (PID:40811, Device:{rank}, RankID:{rank}) ERR01100 OPS call acl api failed.",
+             "EI0006: [PID: 40811] 2025-06-11-09:42:13.120.518 Getting socket times out. Reason: Remote Rank did not "
+             "send the data in time. Please check the reason for the rank being stuck")
+    return "".join(f"[rank{rank}]: {ln}\n" for ln in lines)
+
+
+def test_hccls_socket_timeout_inside_a_collective_accuses_nobody(tmp_path):
+    for rank in (1, 3):
+        d = _report(tmp_path, _hccl_wait(rank))
+        v = d["verdict"]
+        assert v["cause"] == "rank_missing" and not _accused(d), (rank, v)
+        assert "HCCL_EXEC_TIMEOUT" in v["fix"] and "HCCL_CONNECT_TIMEOUT" in v["fix"], v
+
+
+def test_the_same_hccl_error_without_its_wait_reason_is_the_ranks_own(tmp_path):
+    # near shape: the op's error alone, no "Remote Rank did not send": nothing says the rank was waiting for a peer
+    text = "".join(ln for ln in _hccl_wait(2).splitlines(keepends=True) if "EI0006" not in ln)
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] != "rank_missing", d["verdict"]

@@ -226,6 +226,8 @@ SNIFF = 8192
 #   create QP  an RDMA engine's own words for a queue pair the host refused (Mooncake's "Failed to create QP: Cannot
 #             allocate memory [12]"; NCCL's own says "Call to ibv_create_qp failed", or on its mlx5 direct-verbs path
 #             "NET/IB: mlx5dv_create_qp failed to create QP: <strerror>"): parse._ib, verdict.transport._verbs_resource
+#   did not send the data  Ascend HCCL's EI0006 "Getting socket times out. Reason: Remote Rank did not send the data in
+#             time" (no other trigger word): a rank waiting inside the collective (readers.watchdog, lead rules B, E)
 #   rdzv-backend  torchrun's --rdzv-backend in its hyphenated spelling (rdzv_ covers the other): a multi-node launch
 #             through a non-static rendezvous with only --master-addr (parse._signal, lead rules V (1), AA (1))
 #   nprocs=   torch.multiprocessing.spawn's call with nprocs = the world size (one host): its "-- Process N terminated
@@ -374,7 +376,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
-            b"/transport/uv/", b"create QP",
+            b"/transport/uv/", b"create QP", b"did not send the data",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",

@@ -178,6 +178,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # unranked CUDA OOM naming its GPU still waiting for a ranked traceback pasted right below it (_oom_tb_rank)
         self._tb_rank: tuple[int, int | None] = (-999, None)
         self._oom_open: tuple[int, Event] | None = None
+        # an unranked CUDA OOM whose next line may be its launcher's span field " rank=N" (crash._oom, S.R_FIELD_RANK)
+        self._oom_field: tuple[int, Event] | None = None
         # the last CUDA error's line, for the rest of NCCL's multi-line WARN below it (crash._cuda_error: NVLS's
         # "... error in the Fabric Manager or NVSwitches")
         self._cuda_open: tuple[int, Event] | None = None
@@ -559,6 +561,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
+        if self._oom_field is not None and lineno == self._oom_field[0] + 1 and "rank=" in body and (
+                fr := S.R_FIELD_RANK.match(body)):
+            self._oom_field[1].data["field_rank"] = int(fr.group(1))  # the OOM's own process (verdict.memory)
         if self._coord is not None and self._coord_line(lineno, body):
             return None
         if self._cuda_open is not None and lineno - self._cuda_open[0] == 1 and self._cuda_code_line(lineno, body):
@@ -611,6 +616,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
             self._oom_tb_rank(lineno, text)
+            self._tb_head_rank(text)
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:
             # the reset warning's own frames: the client was polling a key (check(), the NCCL heartbeat monitor's
             # poll of the dump flag), not connecting: the store's host had already exited (teardown)
@@ -868,6 +874,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._glued_exit(lineno, text, ev)
                 return ev
         return None
+
+    def _tb_head_rank(self, text: str) -> None:
+        """SGLang's own crash record "[... TP0] Scheduler hit an exception: Traceback ..." names the rank that printed
+        the traceback whose frames and error follow untagged (S.R_SGLANG_CRASH; the innermost record where a collector
+        prefixed another): counted as a rank the file names, so its untagged error is that rank's while no other rank
+        is named (_context; lead rule AN (1): the rank whose own error is shown is read alone)."""
+        if "hit an exception" not in text:
+            return
+        found = list(S.R_SGLANG_CRASH.finditer(text))
+        if found and len(self.ranks_named) < 2:
+            self.ranks_named.add(int(found[-1].group(1)))
 
     def _oom_tb_rank(self, lineno: int, text: str) -> None:
         """A traceback header's rank prefix, and the unranked CUDA OOM line pasted right above it (the exception's

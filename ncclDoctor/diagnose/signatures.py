@@ -93,10 +93,17 @@ class Event:
 # --- prefixes: rank, process group, time, host/pid ---------------------------------
 # torch >= 2.2's "[rank3]:", Lightning's rank_prefixed_message "[rank: 3] " and vLLM's multiproc worker prefix
 # "(VllmWorker rank=3 pid=15164)" (its rank in the engine's world: "rank 3 in world size 8 is assigned as ... TP
-# rank 3"). A prefix naming only the process ("(RayWorkerWrapper pid=5304)"), or a TP index, names no rank.
+# rank 3"). A prefix naming only the process ("(RayWorkerWrapper pid=5304)"), or a TP index, names no rank (but see
+# R_SGLANG_CRASH).
 # A paste that lost the first character of its first line keeps "rank0]:[W508 ..." (no "["): still the same prefix.
 R_RANK_TAG = re.compile(r"(?:\[|(?<![\w\[]))rank(\d+)\]:|\[rank: (\d+)\] |"
                         r"\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)")
+# SGLang's own record of a process's crash, "[2025-01-01 12:00:00 TP3] Scheduler hit an exception: Traceback ...":
+# its frames and error follow untagged. On that record, the TP index alone (no DP or PP index: one data- and
+# pipeline-parallel group) is the crashed process's torch.distributed rank (SGLang inits the world with rank =
+# tp_rank); with "DP0 TP3" or "PP1 TP3" it is a rank inside a group only. (A TP tag on other lines stays no rank:
+# it is only the logger's prefix.)
+R_SGLANG_CRASH = re.compile(r"(?<=\d\d:\d\d:\d\d) TP(\d{1,5})\] [A-Za-z]\w{0,40} hit an exception: Traceback")
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
@@ -105,7 +112,11 @@ R_PG_RANK_END = re.compile(R_PG_RANK.pattern + r"\s*$")
 R_SRUN = re.compile(r"^\s*(\d+): ")
 # mpirun --tag-output ("[1,3]<stderr>:" = job 1, rank 3) and --output-filename's "[1,3]<stdout>:"; horovodrun's
 # gloo launcher tags each worker's output with its rank alone ("[2]<stderr>:", safe_shell_exec's index: the rank).
-R_MPI_TAG = re.compile(r"\[(?:\d{1,6},)?(\d{1,7})\]<std(?:out|err)>:")
+# torchx's per-process prefix "role/replica [local_rank]:" ("trainer/0 [1]:Traceback ..."): replica 0 is the first
+# node, whose local ranks are the global ranks 0..nproc-1, so "/0 [N]:" names rank N; another replica's local index
+# names no global rank without the per-node count (lead rule A's reading of a local rank)
+R_MPI_TAG = re.compile(r"\[(?:\d{1,6},)?(\d{1,7})\]<std(?:out|err)>:|"
+                       r"(?<![\w.\-/])[A-Za-z_][\w.\-]{0,63}/0 \[(\d{1,7})\]:")
 # Terminal colours (rich, loguru, colorlog, Lightning) and cursor codes: removed before matching.
 R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # What launchers and collectors put before a line, stripped (one after another) for the
@@ -124,6 +135,7 @@ R_LINE_PREFIX = re.compile(
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
     r"|\[(?:\d{1,6},)?\d{1,7}\]<std(?:out|err)>:"
+    r"|[A-Za-z_][\w.\-]{0,63}/\d{1,6} \[\d{1,7}\]:"  # torchx's "role/replica [local_rank]:"
     r"|std(?:out|err):(?= )"  # accelerate's test runner (test_utils execute_subprocess_async: "stderr: " + line)
     r"|[\w.\-]{1,64} {1,16}\| "
     r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
@@ -168,6 +180,11 @@ R_BLOCKING_TIMEOUT = re.compile(r"\b(?:RuntimeError|DistBackendError): Operation
 # only follows the close (lead rule B, rule Y by analogy)
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[|"
                             r"Application timeout caused pair closure")
+# Ascend HCCL's EI0006 inside a collective (torch_npu's HcclAllreduce ... "error code is 6"): "Getting socket times
+# out. Reason: Remote Rank did not send the data in time" -- this rank was inside the collective, connected, waiting
+# for a peer's data that never came: a waiting rank's line like gloo's recv timeout (lead rules B, E, Y), never its
+# own failure, whatever the RuntimeError above it says
+R_HCCL_WAIT = re.compile(r"\bRemote Rank did not send the data in time")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
@@ -762,6 +779,15 @@ R_VLLM_LOG_HEAD = re.compile(r"\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d
 # (multiproc_worker_utils: "Exception in worker VllmWorkerProcess while processing method init_device: ...")
 R_VLLM_WORKER_LINE = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) |Exception in worker VllmWorkerProcess while "
                                 r"processing method")
+# torch < 2.1's OOM text: "(GPU 0; 44.55 GiB total capacity; 8.72 GiB already allocated; 34.56 MiB free; [15.77 GiB
+# allowed; ]8.79 GiB reserved in total by PyTorch)": what this process's allocator holds and what is still free; the
+# rest of the GPU is held by other processes (or by this one's CUDA context and non-PyTorch allocations)
+R_OOM_OLD_SPLIT = re.compile(r"\(GPU \d{1,3}; ([\d.]{1,12} [KMGT]?i?B) total capacity; [^;()]{0,80}; "
+                             r"([\d.]{1,12} [KMGT]?i?B) free; (?:[^;()]{0,80}; )?([\d.]{1,12} [KMGT]?i?B) reserved in "
+                             r"total by PyTorch\)")
+# TGI's launcher relays a shard's error output, then closes the record with the shard's tracing span field on a line
+# of its own (" rank=0", then "Shard 0 failed to start"): the lines above it are that shard's process, rank N
+R_FIELD_RANK = re.compile(r"\s{0,8}rank=(\d{1,7})\s{0,8}$")
 R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")

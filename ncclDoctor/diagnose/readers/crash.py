@@ -579,6 +579,11 @@ class CrashReaders:
                     ev.data["tb_rank"] = rank
                 else:
                     self._oom_open = (lineno, ev)
+        elif "reserved in total" in text and (o := S.R_OOM_OLD_SPLIT.search(text)):
+            # the older text: what this process holds beside the GPU's capacity (verdict.memory._held_elsewhere)
+            ev.data.update(total=_bytes(o.group(1)), free=_bytes(o.group(2)), reserved=_bytes(o.group(3)))
+        if ev.rank is None:  # its next line may be the launcher's span field naming its process (S.R_FIELD_RANK)
+            self._oom_field, self._follow = (lineno, ev), max(self._follow, 1)
         return ev
 
     def _beside(self, lineno: int, text: str) -> Event | None:

@@ -70,6 +70,12 @@ class WatchdogReaders:
             ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
             self._sites_apart(lineno, ev)
             return ev
+        h = S.R_HCCL_WAIT.search(text) if "did not send" in text else None
+        if h:  # HCCL's wait for a peer inside the collective (EI0006): raised by the op itself, as gloo's, no SeqNum
+            ev = self._context(lineno, text, "watchdog_timeout")
+            ev.data.update(timeout_ms=None, backend="hccl")
+            self._sites_apart(lineno, ev)
+            return ev
         b = S.R_BLOCKING_TIMEOUT.search(text) if "Operation timed out" in text else None
         if b and 0 < lineno - self._coll_frame[0] <= 4:
             # the collective's blocking wait gave up (torch 1.x, NCCL_BLOCKING_WAIT): this process was inside the

@@ -46,12 +46,15 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c))
     if owner:
         ranks = [c.samples["cuda_oom"][0].data["gpu"]]
+    elif not ranks and (field := _field_rank(c)) is not None:
+        ranks, owner = [field], (f" (the launcher's span field 'rank={field}' closes the OOM's own output: its process "
+                                 f"is rank {field})")
     engine = ""
     if any(e.data.get("runtime_alloc") for e in c.samples.get("cuda_oom", [])):
         engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
                   "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
-    engine += _tests_buffers(c)
+    engine += _tests_buffers(c) + _held_elsewhere(c)
     return Verdict(
         "gpu_oom",
         (f"{_named(oom)} ran out of GPU memory, and local rank {_fmt_ranks(also)} (one node: the same rank) exited on "
@@ -68,6 +71,28 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         _samples(c, "cuda_oom"),
     )
+
+
+_ELSEWHERE = 0.5  # this process's reserved memory and the free memory together under half the GPU: others hold it
+
+
+def _held_elsewhere(c: Collected) -> str:
+    """The fix's words for an OOM whose own numbers (torch < 2.1's "total capacity; ... free; ... reserved in total by
+    PyTorch") say the failing process holds little of the GPU and almost nothing is free: the memory is held by other
+    processes on that GPU -- most often the job's other ranks landing on GPU 0 because the device is not set per local
+    rank -- not by the model or batch of this one (which does not name the rank: lead rule U (3))."""
+    for e in c.samples.get("cuda_oom", []):
+        d = e.data
+        if d.get("total") and d.get("reserved") is not None and (
+                d["reserved"] + (d.get("free") or 0)) < _ELSEWHERE * d["total"]:
+            gib = 2 ** 30
+            return (f"The failing process reserves only {d['reserved'] / gib:.2f} GiB of the GPU's "
+                    f"{d['total'] / gib:.2f} GiB and almost nothing is free: other processes hold the rest "
+                    "(nvidia-smi: other processes on that GPU). Usually the job's other ranks sit on that same GPU: "
+                    "call torch.cuda.set_device(local_rank) (device=local_rank) in each process before the model "
+                    "moves to the GPU, or give each process its own GPU with CUDA_VISIBLE_DEVICES; "
+                    "else stop the other job there. ")
+    return ""
 
 
 # an nccl-tests binary's command line ("all_reduce_perf -b 16G -e 16G -g 1"): -e / --maxbytes is the largest message,
@@ -155,6 +180,19 @@ def _gpu_owner(c: Collected) -> str:
     return (f" on GPU {gpu}, which its own process computes on ({len(others)} other processes hold only "
             f"{others[0] / 2**20:.0f} MiB contexts there): the process whose device is GPU {gpu}, local rank {gpu} of "
             "a job nothing says spans nodes")
+
+
+def _field_rank(c: Collected) -> int | None:
+    """Lead rule A: an unranked CUDA OOM whose output the launcher closes with the process's span field on the next line
+    (TGI relays a shard's error output, then " rank=N", then "Shard N failed to start") is that process's own: rank N.
+    None when the OOMs name no such field, several, or that rank is shown waiting (a victim)."""
+    fields = {e.data.get("field_rank") for e in c.samples.get("cuda_oom", [])}
+    if len(fields) != 1 or None in fields:
+        return None
+    rank = fields.pop()
+    if any(size <= rank for size, _ in c.world) or (rank in c.ranks and waiting(c.ranks[rank])):
+        return None
+    return rank
 
 
 def _tb_agrees(c: Collected) -> str:

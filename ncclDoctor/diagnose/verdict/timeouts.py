@@ -175,7 +175,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
-        + (NOT_SHOWN if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
+        + (HCCL_WAIT if _hccl(c) else "") + (NOT_SHOWN if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
            "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
         + (SHARD_GATHER if inside and _shard_gather(c) else "") + (_driver_oom_lead(c) if inside else ""),
@@ -303,6 +303,19 @@ GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual rea
              "of batches: DistributedSampler(drop_last=True), or torch.distributed.algorithms.Join for uneven inputs), "
              "one rank still evaluating or saving; dist.monitored_barrier(wait_all_ranks=True) names every rank that "
              "does not arrive.")
+
+
+# Ascend's HCCL names its own knobs: the wait that ran out is HCCL_EXEC_TIMEOUT (HCCL_CONNECT_TIMEOUT at the link's
+# set-up), and its own plog says which peer it waited for
+HCCL_WAIT = (" HCCL's own wait ran out (Remote Rank did not send the data in time): find the stuck rank in the other "
+             "ranks' logs and the ASCEND plog (ASCEND_GLOBAL_LOG_LEVEL=1 names the peer it waited for); a rank still "
+             "busy before the collective (a longer generation or training step) needs a longer HCCL_EXEC_TIMEOUT; a "
+             "link that never came up, HCCL_CONNECT_TIMEOUT and HCCL_IF_IP (the network interface).")
+
+
+def _hccl(c: Collected) -> bool:
+    """Whether a timeout shown is HCCL's own wait for a peer (readers.watchdog, R_HCCL_WAIT)."""
+    return any(e.data.get("backend") == "hccl" for e in c.samples.get("watchdog_timeout", []))
 
 
 _NEAR = 8  # SeqNums this close, enqueued at the same moment: one rank a few collectives past the others
