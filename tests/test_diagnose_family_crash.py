@@ -1435,6 +1435,7 @@ def test_argparse_refusing_the_launchers_local_rank_argument_is_config_naming_no
     passed = "[2024-05-02 11:40:03] pretrain.py: error: unrecognized arguments: --local_rank=3 --deepspeed\n"
     v = _verdict(tmp_path, passed)
     assert v["cause"] == "config" and v["culprits"] == [] and "LOCAL_RANK" in v["fix"], v
+    assert "unrecognized arguments" in v["fix"] and "exit code 2" in v["fix"], v  # the usage error's own words
 
 
 def test_a_lone_sigabrt_asks_for_the_ranks_stderr_its_stacks_and_a_core_dump(tmp_path):
@@ -1990,6 +1991,77 @@ def test_a_script_the_interpreter_cannot_open_is_config_naming_nobody(tmp_path):
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "config" and d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
     assert "path" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_a_script_path_ending_in_a_carriage_return_is_config_and_says_crlf(tmp_path):
+    """Lead rule U (2): a launch script saved with CRLF line endings passes a script path ending in '\\r'; python's
+    "can't open file '...\\r': [Errno 2]" is printed over itself (the message's tail over its head), and the
+    launcher's record shows one worker exiting 2. Every worker gets the same path: config, nobody named."""
+    text = ("': [Errno 2] No such file or directorython3.10: can't open file '\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 2) local_rank: 0 (pid: 5120) of "
+            "binary: /opt/envs/clip/bin/python3.10\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "config" and d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+    assert "dos2unix" in d["verdict"]["fix"] and "script path" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_workers_exiting_with_code_2_and_nothing_else_shown_are_config(tmp_path):
+    """Lead rules U (2) and Q: torchrun's record lists workers that exited with code 2 -- Python's status for a
+    command line it refuses (argparse's usage error) -- and no exception of theirs is shown: every worker is
+    launched with the same arguments, so config, nobody named. The same record with exit code 1 stays that rank's
+    own exception (lead rule A)."""
+    record = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 40
+              + "\ntrain.py FAILED\n" + "-" * 40 + "\nFailures:\n" + failure_record(1, 3, 3, 2, 21907, host="gpu-b"))
+    d = _report(tmp_path, record)
+    assert d["verdict"]["cause"] == "config" and d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+    assert "unrecognized arguments" in d["verdict"]["summary"], d["verdict"]
+    assert "read LOCAL_RANK from the environment" in d["verdict"]["fix"], d["verdict"]
+    one = record.replace("exitcode  : 2", "exitcode  : 1")
+    assert _verdict(tmp_path, one)["cause"] != "config"
+
+
+def test_a_frameworks_assert_that_a_package_is_missing_is_config_naming_the_package(tmp_path):
+    """Lead rules AF (2) and W: a framework's own assert that the settings it was started with need a package the
+    environment lacks ("... requires <pkg> package."): every worker imports the same environment, so config, nobody
+    named, and the fix names the package to install."""
+    tb = ("Traceback (most recent call last):\n  File \"/srv/gen/infer.py\", line 58, in <module>\n    main()\n"
+          "  File \"/srv/gen/pipeline/loader.py\", line 211, in build\n"
+          "    assert ringattn is not None, \"Sequence parallel attention requires ringattn package.\"\n"
+          "AssertionError: Sequence parallel attention requires ringattn package.\n")
+    d = _report(tmp_path, tb)
+    assert d["verdict"]["cause"] == "config" and d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+    assert "pip install ringattn" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_a_module_not_installed_behind_one_launcher_record_is_config_naming_nobody(tmp_path):
+    """Lead rules AF (2) and Q: a worker's traceback ends at start-up in ModuleNotFoundError and torchrun's record
+    names the one local rank it saw exit: every worker imports the same environment and would stop alike, so the
+    record's rank is no culprit -- config, the module named in the fix."""
+    text = ("  File \"/opt/env/lib/python3.10/site-packages/accel/backends/xpu.py\", line 12, in <module>\n"
+            "    import ccl_bindings_torch\n"
+            "ModuleNotFoundError: No module named 'ccl_bindings_torch'\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 81230) of "
+            "binary: /opt/env/bin/python\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "config" and d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+    assert "ccl_bindings_torch" in d["verdict"]["fix"] and "ModuleNotFoundError" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_a_native_librarys_fatal_check_refusing_a_path_setting_is_config(tmp_path):
+    """Lead rules W and Q: glog's fatal line of a library refusing a path it was configured with ("F... coord.cc:57]
+    Invalid registry path: hdfs://..."), then its "Check failure stack trace": a setting every rank is started with,
+    config, nobody named, and the fix quotes the refused value."""
+    text = ("world_size: 4, rank: 2\n"
+            "F20240512 11:03:27.118204  9131 coord.cc:57] Invalid registry path: hdfs://cluster/reg/\n"
+            "*** Check failure stack trace: ***\n"
+            "    @     0x7f3a91c2a22e  google::LogMessage::Fail()\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "config" and not _accused(d), d["verdict"]
+    assert "registry path: hdfs://cluster/reg/" in d["verdict"]["fix"], d["verdict"]
+    # the same behind kubectl's clock: glog's year-form header is no role tag of the collector's prefix
+    stamped = "".join(f"2024-05-12T11:03:27.{i}00000000Z {line}\n" for i, line in enumerate(text.splitlines()))
+    d = _report(tmp_path, stamped, "stamped.log")
+    assert d["verdict"]["cause"] == "config" and not _accused(d), d["verdict"]
 
 
 def test_an_oom_in_vllms_multiprocessing_worker_names_the_rank_of_its_gpu(tmp_path):

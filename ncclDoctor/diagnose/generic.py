@@ -22,7 +22,10 @@ R_FAILURE_WORD = re.compile(
     r"refused|[Aa]bort(?:ed|ing)?|ABORT(?:ED)?|panic)\b"
     # C++'s runtime ending the process on an exception nothing caught (then SIGABRT): "terminate called after
     # throwing an instance of 'std::runtime_error'", whose class holds no word above
-    r"|\bterminate called after throwing\b")
+    r"|\bterminate called after throwing\b"
+    # glog's FATAL level header ("F20220801 07:29:34.701110  2256 fs_coordinator.cc:42] ..."): LOG(FATAL) / a failed
+    # CHECK, after which the library aborts the process ("*** Check failure stack trace: ***"), whatever its words
+    r"|^F\d{4}(?:\d{4})? \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,4}\d{1,10} [\w.-]{1,120}:\d{1,6}\] ")
 # lines that hold those words without announcing a failure: a traceback's frames and scaffolding (its last line
 # is the exception, read elsewhere), NCCL's INFO chatter, Python warnings, a setting's name or value, torchrun's
 # failure table (read by its own family), nccl-tests' result table
@@ -199,6 +202,17 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "python -m bitsandbytes prints which libbitsandbytes_cuda*.so it loads and why not); set BNB_CUDA_VERSION to "
      "the installed CUDA version if it picks the wrong one, with LD_LIBRARY_PATH holding that CUDA's libraries, the "
      "same on every node; meanwhile a non-paged optimizer (torch.optim.AdamW) avoids its paged optimizer."),
+    # a library's own check refusing a path or address it was given ("Invalid tracker path: root://graphlearn/",
+    # glog's fatal line before its abort; "invalid file path", "invalid master URL"): a value in the config or the
+    # launch command every rank is started with (lead rules W, Q), not one rank's run
+    ("config",
+     re.compile(r"(?i)\binvalid (?:[\w-]{1,20} ){0,2}(?:path|url|uri|endpoint)\b ?:"),
+     "a library's own check refused a path or address it was given (a setting in the config or the launch command, "
+     "the same on every rank)",
+     "Correct that setting in the job's config or launch command, the same on every rank: a path the library can "
+     "open (an existing directory on a shared file system every node mounts, or a local path; a URL scheme only "
+     "where the library was built with that file system), or the library's other mode for it (an RPC / address "
+     "mode instead of a file-system path), then relaunch every rank."),
     ("config",
      # ("does not support X" is left out: a kernel refusing a rank's own input, "does not support bfloat16 inputs",
      # is that rank's run, not a setting every rank shares)
@@ -261,13 +275,19 @@ def is_failure_line(body: str, head: str = "") -> bool:
 # explicitly", "please set FOO_BAR=1"): config's reading above, and its fix names that setting
 _R_NAMED_SETTING = re.compile(_SET_VAR + r"([A-Z][A-Z0-9]*_[A-Z0-9_]+)=([^\s,;'\")]+)")
 
+# a library's check naming the setting it refused with its value ("Invalid tracker path: root://graphlearn/"):
+# quoted in the fix of config's reading above
+_R_INVALID_VALUE = re.compile(r"(?i)\binvalid (?:[\w-]{1,20} ){0,2}(?:path|url|uri|endpoint): ?\S{1,200}")
+
 
 def named_setting(texts: list[str]) -> str:
     """The fix's first sentence where a failing line names the environment setting it needs, with its value (lead
     rules Q, W: one setting every worker shares, no rank's fault); else ''."""
     m = next((m for t in texts if (m := _R_NAMED_SETTING.search(t))), None)
     if m is None:
-        return ""
+        v = next((v for t in texts if (v := _R_INVALID_VALUE.search(t))), None)
+        return (f"The library's own message names the setting and the value it refused: '{v.group(0)[:200]}'. "
+                if v is not None else "")
     var, val = m.group(1), m.group(2).rstrip(".")
     return (f"The library's own message names the environment setting it needs: set {var}={val} in every worker's "
             "environment (export it in the job script before the launch, or pass it through the launcher: mpiexec "

@@ -133,6 +133,9 @@ SNIFF = 8192
 #   was preempted  Ray's "the actor's node was preempted: ..." (a node drained for preemption: parse._signal)
 #   can't open file  the interpreter not finding the script it was launched with ("python: can't open file
 #             'train.py': [Errno 2] No such file or directory", parse._fatal_python, lead rule U (2))
+#   ] Invalid  a logger-headed line refusing a value it was given (glog's fatal "F0801 07:29:34.701110 2256
+#             fs_coordinator.cc:42] Invalid tracker path: root://x/", before its "Check failure stack trace"): a
+#             setting the job is started with (generic.R_FAILURE_WORD's glog FATAL header, generic's config reading)
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
 #   "assert " a traceback's `assert ...` source line above a bare AssertionError: the condition a framework's own
 #             settings check tested (parse._traceback_tail, lead rule W)
@@ -385,7 +388,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"waitForInput", b"ncompatible", b"ot compatible", b"forked subprocess", b"CUDA to be initiali",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"non-zero status: ", b"NULL value ",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
-            b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ")
+            b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
+            b"] Invalid ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

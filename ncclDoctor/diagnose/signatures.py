@@ -130,7 +130,9 @@ R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # --timestamps, Loki, Python logging (also ingest._STAMP, where it starts every piece of a wrapped paste)
 ISO_CLOCK = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
 R_LINE_PREFIX = re.compile(
-    r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}){0,3}\]?"
+    # (a role tag after the clock, sglang's " TP0", ends where its digits end: never the head of a longer number,
+    # such as glog's header with its year, "F20220801 07:29:34.701110", whose level letter says FATAL)
+    r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)){0,3}\]?"
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
@@ -1473,6 +1475,10 @@ R_LAUNCHER_OPT = re.compile(r"^--(?:gpus|ips|nproc[_-]per[_-]node|nnodes|node[_-
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "
                          r"\[Errno \d{1,3}\]")
+# The same message with the script path ending in a carriage return (a launch script saved with Windows CRLF line
+# endings): the terminal returns to the line's start at the '\r' and prints the message's tail over its head, so it
+# reads "': [Errno 2] No such file or directorython3: can't open file '" -- the same wrong path for every worker
+R_NO_SCRIPT_CR = re.compile(r"^['\"]: \[Errno \d{1,3}\] No such file or director[\w.]{0,12}: can't open file ['\"]")
 # The interpreter's own abort report (Python's fatal_error: "Fatal Python error: none_dealloc: deallocating None",
 # "Fatal Python error: Segmentation fault" / "Bus error" from faulthandler; two processes' copies may interleave on
 # one line): the process died in the interpreter or a C extension, never in a Python exception
@@ -1613,6 +1619,8 @@ R_SETTINGS_CHECK = re.compile(
     r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|tp_size|pp_size|dp_size|num_shard\w{0,4}|distributed "
     r"(?:training|mode))\b"
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
+    # a framework's own assert that a package the settings ask for is not installed (R_NEEDS_PACKAGE)
+    r"|\b(?:requires?|needs?) (?:the )?[\w.-]{1,40} (?:package|module|library)\b"
     # the platform every rank shares lacking a feature the settings ask for (Transformer Engine's "CUDA device,
     # driver and/or toolkit version does not support comm+GEMM overlap with CUDA Multicast")
     r"|\b(?:device|driver|toolkit|GPU|platform|hardware|series)s?(?: version)? (?:does not|doesn't|do not) support\b"
@@ -1629,6 +1637,11 @@ R_SETTINGS_CHECK = re.compile(
     # address, or an IPv6 address", "The port number of the rendezvous endpoint ... must be an integer"): a launch
     # setting every node is given, refused before any worker runs (lead rules X (2), V (1))
     r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b")
+# A framework's own check that a package the chosen settings need is not installed ("AssertionError: Ulysses Attention
+# and Ring Attention requires xfuser package.", "X needs the apex module"): the Python environment every worker
+# imports lacks it -- a shared install missing at start-up (lead rules AF (2), W), config, no rank. Group 1: the
+# package.
+R_NEEDS_PACKAGE = re.compile(r"\b(?:requires?|needs?) (?:the )?([\w.-]{1,40}) (?:package|module|library)\b")
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
 R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=[\"'`]?\w{1,40}[^.;]{0,80})")

@@ -151,6 +151,12 @@ class CrashReaders:
             ev.rank = None  # the interpreter's line: every worker is started with the same path
             ev.data.update(arg=a.group(1), missing=False, script=True)
             return ev
+        a = S.R_NO_SCRIPT_CR.search(self._body.strip()) if "can't open file" in text else None
+        if a:  # lead rule U (2): the same, the path ending in a carriage return (a CRLF launch script)
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None
+            ev.data.update(arg="", missing=False, script=True, crlf=True)
+            return ev
         r = S.R_PROC_RAISED.match(self._body) if "Process-" in text else None
         x = None if r else S.R_EXECUTOR_FATAL.search(text) if "fatal signal" in text else None
         if r or x:  # a worker process raised out of its target (its exception follows in its traceback)

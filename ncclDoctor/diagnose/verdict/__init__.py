@@ -74,9 +74,11 @@ from ncclDoctor.diagnose.verdict.launch import (
     _launch_setup,
     _launcher_shim,
     _lib_unloadable,
+    _module_missing,
     _no_nccl,
     _settings_check,
     _tiny_timeout,
+    _usage_exit,
 )
 from ncclDoctor.diagnose.verdict.memory import (
     _bus_error,
@@ -172,7 +174,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _host_mem, _mp_tmp,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
-    _launch_setup, _cuda_fork, _settings_check, _import_alike, _no_nccl, _store_overcount, _preempted, _tiny_timeout,
+    _launch_setup, _cuda_fork, _settings_check, _import_alike, _module_missing, _usage_exit, _no_nccl,
+    _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _behind, _p2p_check,

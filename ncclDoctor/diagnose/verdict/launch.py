@@ -1,5 +1,6 @@
-"""The launch itself wrong (config, no rank): a launcher's arguments the script refuses, the launcher's own
-set-up check, a framework's check of the job's settings, NCCL absent, a watchdog timeout of a few seconds, a
+"""The launch itself wrong (config, no rank): a launcher's arguments the script refuses (several workers' exit code
+2), the launcher's own set-up check, a framework's check of the job's settings or of a package they need, a module
+not installed, NCCL absent, a watchdog timeout of a few seconds, a
 library's version that cannot start the launch mode the settings ask for."""
 
 from __future__ import annotations
@@ -25,6 +26,16 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     e = evs[0]
     lone = lone_failure(c)
     ranks: list[int] = []  # lead rules Q and U (2): every worker is launched the same way, the record's rank too
+    if e.data.get("crlf"):
+        return Verdict(
+            "config", "the interpreter could not open the script it was launched with, and the message is printed "
+            "over itself (\"': [Errno 2] No such file or directory\" over \"python: can't open file '...\"): the "
+            "script path ends in a carriage return ('\\r'), from a launch script saved with Windows CRLF line "
+            "endings -- every worker is started with that same path (exit code 2), a launch setting of the job, not "
+            "a fault of any rank", "Convert the launch script to Unix line endings (dos2unix run.sh, or sed -i "
+            "'s/\\r$//' run.sh; the editor's LF setting, git's core.autocrlf), so the script path it passes has no "
+            "trailing '\\r'; check the path exists from the directory the launcher is run in, then relaunch.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if e.data.get("script"):
         return Verdict(
             "config", f"the interpreter could not open the script it was launched with ('{e.data['arg'][:200]}': "
@@ -42,6 +53,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "config",
         f"{lone.who + ' exited' if lone is not None else 'the worker exited'} with argparse's usage error: {said} "
         "-- a mismatch between the launcher and the script that every worker hits, not a fault of the run",
+        f"argparse's '{'the following arguments are required' if e.data['missing'] else 'unrecognized arguments'}' "
+        "(its usage error, exit code 2) names the argument. "
         "torch.distributed.launch of torch >= 2.0 passes --local-rank=N (older ones and DeepSpeed's launcher "
         "--local_rank=N), torchrun passes none and sets the LOCAL_RANK env variable: read "
         "int(os.environ['LOCAL_RANK']) in the script, or accept both spellings "
@@ -128,6 +141,66 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "that match (the failing package's requirements / release notes; pip show / conda list for both; python -c "
         "'import X' alone reproduces it without the launcher), in the one environment every node runs, then relaunch.",
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# Python's own report of a module not installed at all: "ModuleNotFoundError: No module named 'X'" (an ImportError
+# saying the same on older Pythons)
+_NO_MODULE = re.compile(r"\bNo module named '?([\w.]{1,80})")
+
+
+def _module_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) and Q: the worker's traceback ends at start-up in a module that is not installed, with no
+    NCCL, CUDA, timeout or connection failure shown and no other exception: every worker imports the same
+    environment, so each would stop on the same import even where only one traceback (or one launcher record, of the
+    first exit it noticed) is shown -- config, no rank. A rank whose run is shown failing steps aside (rule A)."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    if not excs or not all(e.data["type"].endswith(("ModuleNotFoundError", "ImportError"))
+                           and _NO_MODULE.search(e.data["message"] or "") for e in excs):
+        return None
+    name = _NO_MODULE.search(excs[-1].data["message"]).group(1)
+    return Verdict(
+        "config",
+        f"the worker stopped at start-up importing a module that is not installed ({excs[-1].data['type']}: "
+        f"{excs[-1].data['message'][:200]}, {excs[-1].where}): every worker imports the same Python environment, so "
+        "each would stop on the same import -- a shared install missing, not one rank's fault, whatever rank the "
+        "launcher's record names first",
+        f"Install '{name}' in the Python environment every worker runs (ModuleNotFoundError: the package that ships "
+        "it, at the version matching torch and the framework that imports it -- read the frame above the error for "
+        "which one; for a library's optional backend, its install notes or the setting that picks the backend), the "
+        "same Python environment on every rank and node (which python / sys.executable under the launcher), then "
+        "relaunch.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+def _usage_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules U (2) and Q: torchrun's failure table shows several workers failing -- an entry under its
+    "Failures:" list (the failures besides its root cause) or more than one entry -- every one shown with exit code
+    2, and nothing else: no exception, no NCCL, CUDA, timeout or connection failure. Exit status 2 is how a Python
+    process ends on its command line before it runs (argparse's usage error, "unrecognized arguments"; the
+    interpreter's "can't open file"); several workers ending so at once were all started with the same wrong command
+    line, so the table's ranks are no culprits: config, at medium confidence, the workers' own stderr not being
+    shown. One worker's exit 2 alone (another launcher's record, a lone entry) stays that worker's (lead rule A)."""
+    fails = c.child_failures + c.worker_failures
+    codes = {e.data.get("exitcode") for e in fails}
+    table = all(e.kind == "child_failed" and (e.data.get("root") or e.data.get("listed")) for e in fails)
+    several = any(e.data.get("listed") for e in fails) or len({e.data.get("pid") for e in fails}) > 1
+    if codes != {2} or not table or not several or _run_failed(c) or any(not e.data.get("line")
+                                                                         for e in c.exceptions):
+        return None
+    return Verdict(
+        "config",
+        "the launcher's record shows its worker(s) exiting with code 2 and no exception of their own: exit code 2 is "
+        "Python's status for a command line it refuses before the script runs (argparse's usage error, "
+        "'unrecognized arguments'; the interpreter's \"can't open file\" for a wrong script path) -- every worker "
+        "is launched with the same arguments, so no rank is at fault",
+        "Check the worker's own stderr (the usage line argparse prints above the record names the argument). Most "
+        "often torch.distributed.launch of torch >= 2.0 passes --local-rank=N where the script's argparse only "
+        "accepts --local_rank: accept both spellings (parser.add_argument('--local-rank', '--local_rank', "
+        "type=int, dest='local_rank')), or read LOCAL_RANK from the environment and launch with torchrun (no "
+        "argument passed); else correct the script path or arguments in the launch command, then relaunch.",
+        "medium", [], [e.brief() for e in fails[:2]], job_wide=True)
 
 
 # the CUDA library a symbol's name comes from, and the pip wheel that ships it (torch's CUDA builds depend on them)
@@ -264,6 +337,20 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the one environment every node runs (a stale egg or a second site-packages on the path gives the same "
             "error), then relaunch.",
             "high", [], [bx.brief()], job_wide=True)
+    pkg = S.R_NEEDS_PACKAGE.search(said)
+    if pkg is not None:  # the framework's check that the settings need a package not installed (lead rule AF (2))
+        return Verdict(
+            "config",
+            f"the job stopped at start-up on a framework's own check that a package is missing, {text[:300]} "
+            f"({e.where}): the settings ask for a feature that needs '{pkg.group(1)}', and the Python environment "
+            "every worker imports does not have it -- a shared install, so every rank would fail the same check and "
+            "the rank that printed it is no culprit",
+            f"Install the missing package in the environment the workers run (pip install {pkg.group(1)}, the "
+            "project's optional / parallel-inference requirements; the same Python environment for every worker, "
+            "on every node: check with python -c 'import " + pkg.group(1).replace("-", "_") + "' under the "
+            "launcher's interpreter), or launch without the setting that needs it (the feature's option off, "
+            "its degree 1), then relaunch every rank.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if S.R_NO_SHARED_DIR.search(said):  # a cluster launcher's shared job folder missing (lead rule X (2))
         return Verdict(
             "config",
