@@ -2444,3 +2444,79 @@ def test_loopback_with_a_connection_failing_at_set_up_stays_the_network(tmp_path
             "nodeA:100:180 [0] NCCL INFO init.cc:679 -> 2\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] == "network_setup", v
+
+
+# --- session 18 (fix54 F4): connections set up outside the c10d store; gloo's established pair timing out (rule AQ) --
+def test_gloo_reads_timing_out_on_an_established_pair_mid_run_are_a_transport_stall(tmp_path):
+    """Lead rule AQ (2): gloo's pair.cc "Read error [peer]:port: Connection timed out" (or a write's) on a pair
+    connected long before, on several ranks inside one collective: the kernel gave up on the connection (ETIMEDOUT),
+    the peer neither closed nor reset it -- transport_stall, nobody named, the printing ranks innocent. Addresses,
+    ports and line numbers made up."""
+    pair = "RuntimeError: [/opt/torch/third_party/gloo/gloo/transport/tcp/pair.cc:{}] {} error [10.3.1.12]:{}: " \
+        "Connection timed out\n"
+    log = ("[rank2]: Traceback (most recent call last):\n"
+           '[rank2]:   File "/opt/torch/distributed/distributed_c10d.py", line 2417, in all_reduce\n'
+           "[rank2]:     work.wait()\n"
+           "[rank2]: " + pair.format(534, "Read", 45873)
+           + "[rank3]: " + pair.format(534, "Read", 40561) + "[rank5]: " + pair.format(598, "Write", 39002))
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert v["cause"] == "transport_stall" and v["culprits"] == [] and _accused(d) == set(), v
+    assert "GLOO_SOCKET_IFNAME" in v["fix"] and "MTU" in v["fix"], v["fix"]
+    # near shapes: a peer that reset the pair is a peer gone (rule U (4)); the same timeout inside the set-up call
+    # is a connection that never worked (rule L)
+    gone = log.replace("Connection timed out", "Connection reset by peer")
+    assert _verdict(tmp_path, gone)["cause"] == "early_exit"
+    setup = ("[rank2]: Traceback (most recent call last):\n"
+             '[rank2]:   File "/opt/torch/distributed/distributed_c10d.py", line 1510, in init_process_group\n'
+             "[rank2]: " + pair.format(534, "Read", 45873))
+    assert _verdict(tmp_path, setup)["cause"] == "network_setup"
+
+
+def test_a_frameworks_own_rpc_server_failing_to_bind_is_the_network_set_up(tmp_path):
+    """Lead rule AQ (3): a framework's own RPC transport (DistDGL's rpc/network/tcp_socket.cc) failing to bind its
+    server socket at start-up -- not the c10d store: network_setup, nobody named; the fix says the port is taken or
+    the address is not this host's. Addresses and ports made up."""
+    log = ("Warning! Interface: ens8f1\nIP address not available for interface.\n"
+           "[09:12:44] /workspace/dgl/src/rpc/network/tcp_socket.cc:81: Failed bind on 192.168.10.4:30050 , "
+           "error: Address already in use\n")
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert v["cause"] == "network_setup" and v["culprits"] == [] and _accused(d) == set(), v
+    assert "192.168.10.4:30050" in v["fix"] and "ss -ltnp" in v["fix"], v["fix"]
+
+
+def test_torch_rpcs_start_up_gather_timing_out_with_every_worker_alive_is_the_network_set_up(tmp_path):
+    """Lead rule AQ (3): torch RPC's _all_gather of every worker (init_rpc's start-up, a framework's barrier over it)
+    timing out with nothing else failing: the RPC agent's own connections at start-up -- network_setup, nobody named,
+    the leader that reports it a victim; the fix names the RPC timeout and the interface. The same gather of
+    rpc.shutdown ('Shutdown Proceed') is the exit's, not the set-up's. Worker names and times made up."""
+    gather = ("Followers ['trainer-2', 'trainer-5'] timed out in _all_gather after 30.00 seconds. The first "
+              "exception is RPCErr:1:RPC ran for more than set timeout (30000 ms) and will now be marked with an error")
+    log = ("[trainer-0] starting RPC agent ...\n[trainer-2] starting RPC agent ...\n"
+           f"ERROR:root:Failed to respond to 'startup_sync' in time, got error {gather}\n"
+           "[trainer-5] starting RPC agent ...\n")
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert v["cause"] == "network_setup" and v["culprits"] == [] and _accused(d) == set(), v
+    assert "rpc_timeout" in v["fix"] and "TP_SOCKET_IFNAME" in v["fix"], v["fix"]
+    assert _verdict(tmp_path, f"RuntimeError: {gather}\n")["cause"] == "network_setup"
+    exit_gather = f"ERROR:root:Failed to respond to 'Shutdown Proceed' in time, got error {gather}\n"
+    assert _verdict(tmp_path, exit_gather)["cause"] != "network_setup"
+
+
+def test_accelerate_refusing_a_rendezvous_port_already_in_use_is_the_stores_port(tmp_path):
+    """Lead rule AN (2): accelerate launch's own check that its main_process_port (the port torchrun's store binds)
+    is free, refusing before any worker starts: the store's port taken -- store_rendezvous, nobody named; the fix
+    names accelerate's flag. The port made up; the message in accelerate's own backquoted wording."""
+    log = ("Traceback (most recent call last):\n"
+           '  File "/opt/conda/lib/python3.10/site-packages/accelerate/commands/launch.py", line 1057, in '
+           "multi_gpu_launcher\n"
+           "ConnectionError: Tried to launch distributed communication on port `29517`, but another process is "
+           "utilizing it. Please specify a different port (such as using the `--main_process_port` flag or "
+           "specifying a different `main_process_port` in your config file) and rerun your script. To automatically "
+           "use the next open port (on a single node), you can set this to `0`.\n")
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert v["cause"] == "store_rendezvous" and v["culprits"] == [] and _accused(d) == set(), v
+    assert "--main_process_port" in v["fix"] and "29517" in v["summary"], v

@@ -2853,3 +2853,35 @@ def test_nccl_tests_rows_with_nonzero_wrong_counts_without_their_footer_are_wron
     v = d["verdict"]
     assert v["cause"] == "unknown" and not _accused(d), v
     assert "NCCL_PROTO" in v["fix"] and "NCCL_ALGO" in v["fix"], v["fix"]
+
+
+# --- session 18 (fix54 F4): NCCL's proxy sockets closing after another process's own set-up error (rule AQ (1)) -----
+def _proxy_closed_after(first: str) -> str:
+    """Two processes of one host at communicator set-up: process 5120 (device [3]) with the trail FIRST, then
+    process 5121 (device [0]) whose proxy connection to it closes inside its P2P set-up. Host and pids made up."""
+    other = ("gpu07:5121:5190 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer "
+             "gpu07<41877>\n"
+             "gpu07:5121:5190 [0] NCCL INFO misc/socket.cc:752 -> 6\n"
+             "gpu07:5121:5190 [0] proxy.cc:1143 NCCL WARN Socket recv failed while polling for opId=0x7f01c2a0\n"
+             "gpu07:5121:5190 [0] NCCL INFO transport/p2p.cc:251 -> 3\n"
+             "gpu07:5121:5190 [0] NCCL INFO transport.cc:165 -> 3\n"
+             "gpu07:5121:5190 [0] NCCL INFO init.cc:1190 -> 3\n")
+    return first + other
+
+
+def test_proxy_closures_after_another_processs_system_error_take_its_class(tmp_path):
+    """Lead rule AQ (1): the first failure in the lines is process 5120's own set-up error (its async init thread
+    returning 2, ncclSystemError); the proxy socket closures process 5121 sees after it are that error's consequence:
+    nccl_system, nobody named ([N] is a CUDA device). The socket texts printed first, or by the same process, stay
+    rule O's set-up network_setup."""
+    own = ("gpu07:5120:5188 [3] NCCL INFO group.cc:72 -> 2 [Async thread]\n"
+           "gpu07:5120:5120 [3] NCCL INFO group.cc:421 -> 2\n")
+    d = _report(tmp_path, _proxy_closed_after(own))
+    v = d["verdict"]
+    assert v["cause"] == "nccl_system" and v["culprits"] == [] and _accused(d) == set(), v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "/dev/shm" in v["fix"], v["fix"]
+    # the socket texts first: the network's set-up (rule O)
+    assert _verdict(tmp_path, _proxy_closed_after("")[:-1] + "\n" + own)["cause"] == "network_setup"
+    # the same process's own trail: its own socket failure returning 2 is no other process's error
+    same = own.replace("5120", "5121")
+    assert _verdict(tmp_path, _proxy_closed_after(same))["cause"] == "network_setup"

@@ -102,7 +102,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._hvd_missing: Event | None = None  # Horovod 0.28's "Missing ranks:" block: its event once a rank is read
         self._hvd_head = 0  # the line of that block's "Missing ranks:" header, then of its last rank (0: none open)
         self._init_ranks: set[int | None] = set()  # launcher-prefix ranks shown in a set-up frame (R_INIT_FRAME)
-        self._gloo_gone: dict[int | None, Event] = {}  # each rank's gloo "closed/reset by peer" error
+        self._gloo_gone: dict[int | None, Event] = {}  # each rank's gloo "closed/reset by peer" or timed-out read
         self._hvd_open = False  # that rank's list not closed yet on its line ("]" to come: a paste wrapped it)
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
         self._fatal: Event | None = None  # a "Fatal Python error:" whose faulthandler thread stacks follow
@@ -861,7 +861,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._self_warning, self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm,
                    self._nccl_error,
-                   self._ib, self._gloo, self._recv_src, self._store, self._socket, self._heartbeat, self._gil_held,
+                   self._ib, self._gloo, self._recv_src, self._store, self._socket, self._rpc_setup, self._heartbeat,
+                   self._gil_held,
                    self._dataloader, self._oom, self._driver_oom, self._serving,
                    self._shared_build, self._lib_unloadable, self._launcher_shim, self._launch_setup,
                    self._worker_failed,

@@ -37,11 +37,12 @@ NONFATAL = ("nccl_warn",)
 
 def is_consequence(e: Event) -> bool:
     """A peer went away: "connection closed/reset by peer", "Broken pipe" is what a rank
-    sees when another rank died first, so it never makes that rank the cause."""
+    sees when another rank died first, so it never makes that rank the cause. A gloo pair's
+    read that timed out (the path stalled, lead rule AQ (2)) is a rank waiting on its peer alike."""
     what = str(e.data.get("what") or "").lower()
     if e.kind == "socket_error":
         return not e.data.get("connect")
-    return e.kind == "gloo_error" and bool(R_PEER_GONE.search(what))
+    return e.kind == "gloo_error" and (bool(R_PEER_GONE.search(what)) or bool(e.data.get("stalled")))
 
 
 def own_errors(st: RankState) -> list[Event]:

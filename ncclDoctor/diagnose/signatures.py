@@ -55,6 +55,9 @@ fatal_python         the interpreter's ``Fatal Python error: ...`` (an abort in 
 launch_arg           argparse's usage error on the launcher's ``--local-rank``/``--local_rank`` argument
 transport            NCCL INFO lines naming the network (IB or the Socket fallback), the
                      interface, ``X set by environment to Y``, and ``rank r nranks n``
+rpc_setup            a framework's own RPC transport failing at start-up: DistDGL's server socket that cannot bind
+                     (``Failed bind on IP:PORT , error: ...``), torch RPC's start-up barrier whose followers did not
+                     answer (``Followers [...] timed out in _all_gather after N seconds``)
 ===================  ====================================================================
 """
 
@@ -597,6 +600,24 @@ R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 9
 # the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
 # 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
 R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
+# accelerate launch's own check of the rendezvous port before it starts a process (commands/launch.py: "Tried to launch
+# distributed communication on port `29500`, but another process is utilizing it"): its main_process_port is the port
+# torchrun's store binds (MASTER_PORT), already bound on this host -- the store's port taken (lead rule AN (2))
+R_LAUNCH_PORT_BUSY = re.compile(r"launch distributed communication on port `?(\d{1,5})`?,? but another process is "
+                                r"utilizing it")
+# A framework's own RPC transport failing at start-up, its servers and workers' own sockets rather than the c10d store
+# or NCCL's and gloo's (lead rules L, AQ (3)): DistDGL's rpc/network/tcp_socket.cc "Failed bind on 10.0.0.1:30050 ,
+# error: Address already in use" / "Failed listen on socket fd: 12 , error: ..." (strerror(errno): "Success" when the
+# errno was not set, which says neither in-use nor an address not this host's)
+R_RPC_BIND = re.compile(r"\bFailed (bind|listen) on (?:socket fd: ?\d{1,9}|\[?([^\s\]]{1,255}?)\]?:(\d{1,5}))\s{0,4},?"
+                        r"\s{0,4}error: ?([^\n]{0,80})")
+# torch RPC's gather of every worker (rpc/api.py's _all_gather: the leader asks each follower by RPC and waits), which
+# init_rpc's start-up and a framework's barrier over RPC run: "Failed to respond to 'global_barrier' in time, got error
+# Followers ['worker-1'] timed out in _all_gather after 15.00 seconds. The first exception is RPCErr:1:RPC ran for
+# more than set timeout (15000 ms) ...". Its 'Shutdown Proceed' is the exit's own barrier (rpc.shutdown)
+R_RPC_GATHER = re.compile(r"(?:Failed to respond to '([^'\n]{1,80})' in time,? got error )?"
+                          r"Followers \[([^\]\n]{0,600})\] timed out in _all_gather after "
+                          r"(\d{1,7}(?:\.\d{1,3})?) seconds")
 # gRPC's own words for a channel it could not connect ("UNAVAILABLE: failed to connect to all addresses; last error:
 # ...", "ipv4:10.0.0.5:1234: Failed to connect to remote host: Connection refused"): NCCL and gloo never speak gRPC,
 # the training job's gRPC channel is its coordination service (JAX's jax.distributed.initialize coordinator, XLA's
@@ -699,6 +720,12 @@ R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]dd
                          r"Connection closed by peer|Connection reset by peer|Socket closed|Connect timeout|"
                          r"connect: (?:No route to host|Connection refused|Network is unreachable|"
                          r"Connection timed out)")
+# gloo's tcp pair reading or writing on a connection made long before ("[.../gloo/transport/tcp/pair.cc:538] Read error
+# [10.0.0.2]:31234: Connection timed out"): the kernel gave up on an established connection (ETIMEDOUT: retransmits or
+# keepalives unanswered); the peer neither closed nor reset it -- the path between the hosts stopped delivering in the
+# middle of a collective (lead rules O, AQ (2)), unlike "connect: Connection timed out" (a connection never made) or
+# "closed/reset by peer" (a peer gone)
+R_GLOO_IO_TIMEOUT = re.compile(r"\b(Read|Write) error \[([^\]\s]{1,200})\](?::([^\s:]{1,16}))?: Connection timed out")
 # gloo's enforce header with nothing after its "]" ("RuntimeError: [enforce fail at .../gloo/transport/tcp/
 # device.cc:84]"): its condition and message ("ifa != nullptr. Unable to find address for: ^lo") were put on the
 # next line

@@ -115,6 +115,8 @@ class Collected:
     dropped_ranks: int = 0
     retcodes: Counter = field(default_factory=Counter)  # (file, NCCL return code) -> lines
     late_retcodes: Counter = field(default_factory=Counter)  # those lines printed after a watchdog timeout of their log
+    # the first return-code trail lines in the order read (first 8): whose code came out first (lead rule AQ (1))
+    retcode_heads: list[Event] = field(default_factory=list)
     interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
     used_ifaces: set[str] = field(default_factory=set)  # those NCCL uses: a Bootstrap line's first, a NET line's all
     ipoib_hosts: set[str] = field(default_factory=set)  # hosts whose NET/Socket runs over IPoIB (ib0, ib1: first 16)
@@ -293,6 +295,8 @@ class Collected:
             self.retcodes[d["retcode"]] += 1
             if d.get("after_timeout"):
                 self.late_retcodes[d["retcode"]] += 1
+        if d.get("retcode") and len(self.retcode_heads) < 8:
+            self.retcode_heads.append(ev)
         if (d.get("network") == "Socket" and ev.host and len(self.ipoib_hosts) < 16
                 and any(_IPOIB.match(name) for name, _ in d.get("interfaces", []))):
             self.ipoib_hosts.add(ev.host)
@@ -416,6 +420,7 @@ class Collected:
             if k in self.retcodes or len(self.retcodes) < MAX_KEYS:
                 self.retcodes[k] += n
                 self.late_retcodes[k] += o.late_retcodes.get(k, 0)
+        self.retcode_heads = (self.retcode_heads + o.retcode_heads)[:8]
         self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
         self.exceptions = (self.exceptions + o.exceptions)[:256]
         self.unread = (self.unread + o.unread)[:16]

@@ -19,7 +19,8 @@ class StoreReaders:
     def _gloo(self, lineno: int, text: str) -> Event | None:
         if not S.R_GLOO.search(text):
             return None
-        m = S.R_GLOO_KIND.search(text)
+        io = S.R_GLOO_IO_TIMEOUT.search(text) if "timed out" in text else None
+        m = io or S.R_GLOO_KIND.search(text)
         if not m:
             if S.R_GLOO_ENFORCE_HEAD.search(text):
                 # gloo's enforce with its condition and message on the next line (a paste or a terminal broke it
@@ -32,7 +33,10 @@ class StoreReaders:
         ev.data["what"] = m.group(0)
         p = S.R_PEER.search(text)
         ev.data["peer"] = f"{p.group(1)}:{p.group(2)}" if p else None
-        if S.R_PEER_GONE.search(m.group(0)):
+        if io:  # an established pair's read/write timed out: a stall of the path, not a peer gone (lead rule AQ (2))
+            ev.data.update(what=f"{io.group(1)} error: Connection timed out", stalled=True, peer_host=io.group(2),
+                           peer=io.group(2) + (f":{io.group(3)}" if io.group(3) else ""))
+        if S.R_PEER_GONE.search(m.group(0)) or io:
             who = _prefix_rank(text)
             self._gloo_gone.setdefault(who, ev)
             if who in self._init_ranks:
@@ -103,6 +107,11 @@ class StoreReaders:
             ev.data["what"] = "gloo_device"
             return ev
         if "arrier timed out" in text and (ev := self._coord_barrier(lineno, text)) is not None:
+            return ev
+        busy = S.R_LAUNCH_PORT_BUSY.search(text) if "utilizing it" in text else None
+        if busy:  # accelerate found the rendezvous port (its main_process_port, torchrun's MASTER_PORT) already bound
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=int(busy.group(1)), closed=False, accelerate=True)
             return ev
         g = S.R_GRPC_CONNECT.search(text) if "to connect to" in text else None
         if g:  # a gRPC channel of the job's coordination service could not connect (lead rule L): its store
@@ -285,6 +294,25 @@ class StoreReaders:
         d = S.R_BIND_DENIED.search(text)
         if d:
             ev.data["bind_denied"] = int(d.group(1))
+        return ev
+
+    def _rpc_setup(self, lineno: int, text: str) -> Event | None:
+        """A framework's own RPC transport failing at start-up (signatures.R_RPC_BIND, R_RPC_GATHER): its server
+        socket that cannot bind or listen, or torch RPC's gather of every worker timing out. The gather of rpc.shutdown
+        ('Shutdown Proceed') is the exit's, not the start-up's: not read here."""
+        b = S.R_RPC_BIND.search(text) if "Failed " in text else None
+        if b:
+            ev = self._context(lineno, text, "rpc_setup")
+            ev.data.update(what=f"{b.group(1)}: {b.group(4).strip()}"[:120], bind=True,
+                           endpoint=f"{b.group(2)}:{b.group(3)}" if b.group(3) else None)
+            return ev
+        g = S.R_RPC_GATHER.search(text) if "_all_gather" in text else None
+        if g is None or "hutdown" in (g.group(1) or ""):
+            return None
+        ev = self._context(lineno, text, "rpc_setup")
+        ev.data.update(what=f"'{g.group(1) or '_all_gather'}' timed out after {g.group(3)} s", bind=False,
+                       rpc_barrier=g.group(1), followers=[f.strip(" '\"") for f in g.group(2).split(",")][:16],
+                       timeout_s=float(g.group(3)))
         return ev
 
     def _socket(self, lineno: int, text: str) -> Event | None:

@@ -113,6 +113,7 @@ from ncclDoctor.diagnose.verdict.nccl import (
     _nccl_builds,
     _nccl_other,
     _retcode_trail,
+    _setup_aftermath,
     _topo_realpath,
     _warn_family,
     _warn_subsystem,
@@ -121,6 +122,7 @@ from ncclDoctor.diagnose.verdict.network import (
     _ib_unseen,
     _network,
     _peer_wait,
+    _rpc_setup,
     bad_interfaces,
 )
 from ncclDoctor.diagnose.verdict.noise import (
@@ -145,6 +147,7 @@ from ncclDoctor.diagnose.verdict.timeouts import (
 from ncclDoctor.diagnose.verdict.transport import (
     _all_joined,
     _beside_stall,
+    _gloo_stall,
     _ib,
     _mpi_shm,
     _shm,
@@ -179,8 +182,9 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _ddp_params,
     _desync_report, _lagging_report,
     _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _behind, _p2p_check,
-    _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _barrier_owed, _beside_stall,
-    _network, _store_wait,
+    _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _gloo_stall, _barrier_owed,
+    _beside_stall,
+    _setup_aftermath, _rpc_setup, _network, _store_wait,
     _store,
     _exit_barrier,
     _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _unsuspended, _blocked, _early_exit,

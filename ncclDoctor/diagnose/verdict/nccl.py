@@ -9,7 +9,7 @@ from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what, place
 from ncclDoctor.diagnose.verdict.noise import collnet_fell_back, harmless_warn
 from ncclDoctor.diagnose.warn_families import _NET_FIX
 
@@ -446,6 +446,72 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"NCCL's return-code trail ({', '.join(f'{f} -> {code}' for f in files[:4])}) carries {code} = {what}; "
         f"{said}",
         fix, "medium" if code != 1 else "low", [], _samples(c, "transport"), job_wide=True)
+
+
+# NCCL's proxy and bootstrap connections between the processes at set-up, in their own words: a peer's end closed, a
+# proxy call's reply never came ("Socket recv failed while polling for opId=..."), the proxy service dropping a
+# request ("[Proxy Service 1] Failed to execute operation Init from rank 2", "[Service thread] Could not receive type")
+_R_SETUP_SOCKET = re.compile(r"closed by (?:remote )?peer|Socket recv failed|\[Proxy Service \d{1,6}\] Failed to "
+                             r"execute|\[Service thread\] (?:Could not receive|Error encountered)")
+# the layers whose own trail a socket failure starts (a closure or a failed connect returns 2 = ncclSystemError there)
+_SOCKET_LAYERS = ("socket.", "net_socket.", "bootstrap.", "proxy.", "net.")
+
+
+def _first_own_error(c: Collected):
+    """The first return-code trail line of the lines when it is a process's own set-up failure: the first failure in
+    its file (no WARN or socket error above it), carrying ncclUnhandledCudaError (1) or ncclSystemError (2) out of a
+    layer that is not the sockets' (group.cc's async thread, init.cc, a transport's setup) -- or None."""
+    first = next((e for e in c.retcode_heads if not e.data.get("after_timeout")), None)
+    if first is None or first.pid is None:
+        return None
+    f, code = first.data["retcode"]
+    if code not in (1, 2) or f.startswith(_SOCKET_LAYERS):
+        return None
+    path, line = place(first)
+    said = [e for e in c.samples.get("nccl_warn", []) if not harmless_warn(c, e)]
+    said += c.samples.get("socket_error", []) + c.samples.get("nccl_error", [])
+    if any(place(e)[0] == path and place(e)[1] < line for e in said):
+        return None
+    return first
+
+
+def _setup_aftermath(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AQ (1): NCCL's proxy or bootstrap socket texts at communicator set-up ("Connection closed by remote
+    peer", "Socket recv failed while polling") printed by a process AFTER another process's own set-up error -- the
+    first failure in the lines, a return-code trail carrying ncclSystemError or ncclUnhandledCudaError out of a layer
+    that is not the sockets' -- are that error seen from its peers: the failing process's proxy service dropped their
+    requests and closed its end. They take that first error's class; rule O's network_setup is for socket texts that
+    come first (_network). No rank is named: the prefix's [N] is a CUDA device of one host (rule AC (4))."""
+    if not any(f in ("init.cc", "transport.cc") for f, _ in c.retcodes):
+        return None  # the trail never ran through the communicator's set-up
+    if any(e.data.get("connect") for e in c.samples.get("socket_error", [])):
+        return None  # a connection that could not be made is the network's (rule L)
+    first = _first_own_error(c)
+    if first is None:
+        return None
+    path, line = place(first)
+    me = (first.host, first.pid)
+    after = [e for k in ("socket_error", "nccl_warn") for e in c.samples.get(k, [])
+             if place(e)[0] == path and place(e)[1] > line and (e.host, e.pid) != me and e.pid is not None
+             and _R_SETUP_SOCKET.search(e.text)]
+    if not after:
+        return None
+    f, code = first.data["retcode"]
+    cause, what, fix = _RETCODE_CLASS[code]
+    dev = first.data.get("dev")
+    who = f"process {first.host}:{first.pid}" + (f" (CUDA device [{dev}])" if dev is not None else "")
+    peers = sorted({f"{e.host}:{e.pid}" for e in after})
+    return Verdict(
+        cause,
+        f"the first failure in the lines is {who}'s own communicator set-up: its return-code trail ({f} -> {code}) "
+        f"carries {what}; the socket texts after it on {', '.join(peers[:3])} ('{_what(after[0])[:80]}') are its "
+        "peers' proxy/bootstrap connections to it dropped at set-up -- that error's consequence, not the network "
+        "(lead rule AQ (1))" + (". The lines name no rank ([N] is a CUDA device)" if first.rank is None else ""),
+        f"Read {who}'s full NCCL_DEBUG=INFO output above that trail: the WARN there names the call that failed (the "
+        "other ranks' logs show only its consequence). " + fix
+        + " On one host, NCCL_P2P_DISABLE=1 or NCCL_SHM_DISABLE=1 as a test tells a peer-to-peer or shared-memory "
+        "transport set-up failing.",
+        "medium", [], [first.brief()] + [e.brief() for e in after[:3]], job_wide=True)
 
 
 def _topo_realpath(c: Collected, ks: list[Conclusion]) -> Verdict | None:

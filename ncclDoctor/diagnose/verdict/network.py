@@ -1,5 +1,6 @@
 """The network set-up wrong (network_setup): interfaces NCCL or gloo must not use (loopback, docker bridges),
-addresses no peer can reach, a port already bound, a connection refused at set-up, peers that never come up."""
+addresses no peer can reach, a port already bound, a connection refused at set-up, peers that never come up, a
+framework's own RPC transport failing at start-up."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import re
 
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_ENDPOINT, R_PEER_GONE, is_loopback
-from ncclDoctor.diagnose.state import ERROR_KINDS, Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _samples, hosts
+from ncclDoctor.diagnose.state import ERROR_KINDS, QUIET_KINDS, Collected
+from ncclDoctor.diagnose.verdict.base import Verdict, _samples, exception_text, hosts
 
 _BAD_IFACE = re.compile(r"^(lo|docker\d*|veth\w*|virbr\d*|ip6tnl\d*|tunl\d*|br-\w+|cni\d*|flannel\S*)$")
 
@@ -245,6 +246,63 @@ def _peer_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _PEER_READ_FILES = frozenset(("socket.cc", "net_socket.cc", "socket.h", "net.h"))
 
 
+# an exception that is the RPC failure itself re-raised (its timeout, its agent's error), not a worker's own error
+_R_RPC_RAISED = re.compile(r"\bRPC|\brpc|timed out|[Tt]imeout|\bbind\b")
+
+
+def _rpc_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AQ (3): a framework's own RPC transport failing at start-up (parse: ``rpc_setup``) -- its server
+    socket that cannot bind, torch RPC's gather of every worker timing out with no worker shown failing -- is the
+    set-up of the connections between its processes: network_setup, no rank at fault, the leader that reports the
+    timeout a victim (rule X (1)). Not the c10d store's or the launcher's rendezvous (store_rendezvous). Anything else
+    failing in the lines (a worker's own error, a launcher's record of one) is read by its own family first."""
+    evs = c.samples.get("rpc_setup", [])
+    if not evs or c.child_failures or c.worker_failures:
+        return None
+    if any(v and k not in QUIET_KINDS + ("rpc_setup",) for k, v in c.kinds.items()):
+        return None
+    if any(not _R_RPC_RAISED.search(exception_text(e)) for e in c.exceptions):
+        return None
+    bind = [e for e in evs if e.data.get("bind")]
+    if bind:
+        e = bind[0]
+        at = e.data.get("endpoint") or "its port"
+        verb, _, said = e.data["what"].partition(": ")
+        return Verdict(
+            "network_setup",
+            f"a framework's own RPC server socket could not {verb} on {at} at start-up "
+            f"(error: {said or '?'}"
+            + ("; errno was not set, so the line says neither 'in use' nor 'not this host's address'" if
+               said.lower() == "success" else "")
+            + "): the server its workers must reach never listens -- the port is taken (a server of an earlier run "
+            "still holding it) or the address is not one of this host's; a setting or a leftover process of the "
+            "host, no rank at fault",
+            f"Failed {verb} on {at}: find what holds the port (ss -ltnp | grep PORT, lsof -i :PORT) and kill leftover "
+            "server processes of an earlier run (port already in use), or give the servers another port; check that "
+            "the address the framework's server list gives this host (DistDGL's ip_config.txt) is one this machine "
+            "owns (ip -br addr: an interface with an IP address), and launch the servers with the framework's own "
+            "launcher so each gets its address and port.",
+            "medium", [], [x.brief() for x in bind[:3]], job_wide=True)
+    e = evs[0]
+    who = ", ".join(e.data.get("followers") or []) or "some followers"
+    name = f"'{e.data['rpc_barrier']}'" if e.data.get("rpc_barrier") else "the start-up gather"
+    secs = e.data.get("timeout_s")
+    return Verdict(
+        "network_setup",
+        f"torch RPC's gather of every worker ({name}, _all_gather) timed out"
+        + (f" after {secs:g} s" if secs else "") + f": the leader's RPCs to {who} got no answer in time, and no "
+        "worker is shown failing -- the RPC agent's own connections between the workers at start-up did not work "
+        "in time (the interface it chose, a firewall, or an RPC timeout too short for the start-up); the leader "
+        "reporting it only waited, no rank is at fault",
+        "Raise the RPC timeout (init_rpc's rpc_backend_options rpc_timeout"
+        + (f"; {secs:g} s is short for a start-up across nodes" if secs and secs < 60 else "") + "); pin the interface "
+        "the RPC agent uses to the one the nodes reach each other on: TP_SOCKET_IFNAME (TensorPipe) and "
+        "GLOO_SOCKET_IFNAME; check the network and firewall between the client nodes (nc -zv HOST PORT) and read "
+        "the named followers' own logs for where they were then; upgrade the framework if its barrier over "
+        "init_rpc is a known race.",
+        "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unroutable = _unroutable_peers(c)
     if unroutable is not None:
@@ -258,9 +316,10 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not connect and any(f in ("init.cc", "transport.cc") for f, _ in c.retcodes):
         connect = [e for e in c.samples.get("socket_error", []) if not e.data.get("store_gone")
                    and R_PEER_GONE.search(str(e.data.get("what", "")))]
-    # a gloo peer gone inside the set-up call (hvd.init(), init_process_group: parse._init_frame) is set-up too
-    gloo = [e for e in c.samples.get("gloo_error", [])
-            if e.data.get("setup") or not R_PEER_GONE.search(str(e.data.get("what", "")))]
+    # a gloo peer gone inside the set-up call (hvd.init(), init_process_group: parse._init_frame) is set-up too; a
+    # pair's read that timed out after it is the path stalling under a running collective (transport._gloo_stall)
+    gloo = [e for e in c.samples.get("gloo_error", []) if e.data.get("setup")
+            or not (R_PEER_GONE.search(str(e.data.get("what", ""))) or e.data.get("stalled"))]
     # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
     # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
     # A trail printed only after its log's watchdog timeout is the abort's (torch tears the communicator down).

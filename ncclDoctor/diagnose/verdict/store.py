@@ -319,11 +319,18 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return over
     if in_use is not None:
         port = f"port {in_use}" if in_use else "the store's port"
+        # accelerate checks the port itself before it starts anything, and says so in its own words
+        acc = any(e.data.get("accelerate") for e in evs)
         return Verdict(
             "store_rendezvous",
-            f"the store could not listen: {port} is already in use on this host (errno 98) — another job (or a "
-            "leftover process of an earlier one) holds it, or two processes both try to host the store",
-            "Address already in use: give each run its own free port: torchrun --master_port N (MASTER_PORT=N) or "
+            (f"accelerate launch found the rendezvous {port} (its main_process_port, the store's MASTER_PORT) already "
+             "bound by another process on this host and started no worker" if acc else
+             f"the store could not listen: {port} is already in use on this host (errno 98)")
+            + " — another job (or a leftover process of an earlier one) holds it, or two processes both try to host "
+            "the store",
+            ("Port already in use: pass accelerate launch --main_process_port N (or main_process_port in its config "
+             "file; 0 picks a free port on one node). " if acc else "")
+            + "Address already in use: give each run its own free port: torchrun --master_port N (MASTER_PORT=N) or "
             "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); find "
             "the holder with `ss -ltnp | grep PORT` and end a stale process of an earlier run; do not call "
             "init_process_group with a hand-made store when torchrun already hosts one.",

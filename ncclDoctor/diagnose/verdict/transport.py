@@ -473,6 +473,37 @@ def _socket_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in (evs + c.samples.get("socket_progress", []))[:4]])
 
 
+def _gloo_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules O, AQ (2) for gloo: a read or write on a gloo pair connected long before timed out ("Read error
+    [peer]: Connection timed out", parse: ``stalled``) outside the set-up call, with no peer shown closing or resetting
+    its end and no process shown failing: both ends were there and the path between them stopped delivering -- a
+    transport stall; the ranks that print it wait inside the collective (victims), and no rank is at fault. Inside
+    the set-up call the same words are a connection that never worked (network_setup, _network); with a peer shown
+    gone, rule U (4)'s early exit reads the lines (_early_exit)."""
+    errs = c.samples.get("gloo_error", [])
+    evs = [e for e in errs if e.data.get("stalled")]
+    if not evs or len(evs) < len(errs) or any(e.data.get("setup") for e in evs):
+        return None
+    if c.kinds.get("socket_error") or c.child_failures or c.worker_failures:
+        return None
+    peers = sorted({str(e.data["peer"]) for e in evs if e.data.get("peer")})
+    host = next((f" ({e.data['peer_host']})" for e in evs if e.data.get("peer_host")), "")
+    who = _ranks(c, "gloo_error")
+    return Verdict(
+        "transport_stall",
+        f"gloo's read/write on an established connection{' to ' + ', '.join(peers[:3]) if peers else ''} timed out "
+        "(ETIMEDOUT: the kernel's retransmits or keepalives went unanswered) inside a running collective"
+        + (f" on {_named(who)}" if who else "") + ": the peer neither closed nor reset the connection and no "
+        "process is shown failing -- the network between the hosts stopped delivering, a transport stall; the ranks "
+        "printing it waited on their peer, and no rank is at fault",
+        "Check the network between the nodes on that path: packet loss and retransmits (ping, iperf3, netstat -s), an "
+        "MTU mismatch, a firewall, NAT or conntrack / TCP keepalive timeout dropping long-lived connections; check "
+        f"that the peer host{host} stayed up and reachable (its own log, dmesg for an OOM kill or a NIC reset); pin "
+        "GLOO_SOCKET_IFNAME to the interface the nodes reach each other on; while it hangs, py-spy dump every rank "
+        "to see who waits on whom.",
+        "medium", [], [e.brief() for e in evs[:4]], job_wide=True)
+
+
 def _beside_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule O read for the stacks beside NCCL that move the data themselves: DeepEP's kernels timing out on
     their RDMA/NVLink sends and receives (an RDMA sender with data still remaining), NCCL EP's kernels timing out a
