@@ -89,7 +89,7 @@ def test_publisher_sends_counters_after_init_process_group(tmp_path):
                    MASTER_PORT=str(_free_port()), NCD_LIVE_ADDR=f"127.0.0.1:{rx.getsockname()[1]}",
                    NCD_LIVE_POLL_S="0.1", NCD_LIVE_SOCK_DIR=str(tmp_path))
     code = ("import time, torch, torch.distributed as dist; dist.init_process_group('gloo');"
-            "[dist.all_reduce(torch.ones(1)) for _ in range(3)]; time.sleep(1.5)")
+            "[dist.all_reduce(torch.ones(1)) for _ in range(3)]; time.sleep(3)")
     p = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     records = []
     try:
@@ -99,9 +99,11 @@ def test_publisher_sends_counters_after_init_process_group(tmp_path):
         p.communicate(timeout=120)
         rx.close()
     assert p.returncode == 0
-    with_counters = [r for r in records if r.get("pgs")]
-    assert with_counters and with_counters[-1]["pgs"]["0"] == [3, 3] and with_counters[-1]["backend"] == "gloo"
-    assert with_counters[-1]["groups"] == {"0": [0]}
+    # some record during the sleep shows all three completed (on a loaded machine the last one before the goodbye
+    # can be one taken while the collectives ran: seen once as [3, 1] with the suite beside a benchmark)
+    done = [r for r in records if r.get("pgs", {}).get("0") == [3, 3]]
+    assert done and done[-1]["backend"] == "gloo", [r.get("pgs") for r in records]
+    assert done[-1]["groups"] == {"0": [0]}
     assert records[-1]["exiting"] is True and records[-1]["pgs"] == {}  # its goodbye
 
 
