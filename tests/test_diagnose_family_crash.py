@@ -4884,3 +4884,45 @@ def test_an_old_oom_of_a_process_holding_its_gpu_keeps_the_training_fix(tmp_path
     # near shape: the process itself reserves nearly all of the GPU: its own model or batch
     v = _verdict(tmp_path, _old_oom("78.90 GiB"))
     assert v["cause"] == "gpu_oom" and "other processes hold" not in v["fix"] and "batch size" in v["fix"], v
+
+
+def test_both_ranks_of_a_two_process_job_exiting_1_alike_names_the_same_error_on_every_rank(tmp_path):
+    """Rules J, AM (2): torchrun's record of a one-host two-process job, both ranks exit 1 in the same second with no
+    traceback (error_file <N/A>): nobody named, and the fix says it is the same error on every rank whose worker
+    traceback the record lacks (run one process to see it)."""
+    text = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 60 + "\n"
+            "/srv/det/ddp_run_x1.py FAILED\n" + "-" * 60 + "\nFailures:\n[1]:\n"
+            + failure_record(None, 1, 1, 1, 5202, time="2024-05-02_09:11:07", host="ws-17")
+            + "-" * 60 + "\nRoot Cause (first observed failure):\n[0]:\n"
+            + failure_record(None, 0, 0, 1, 5201, time="2024-05-02_09:11:07", host="ws-17") + "=" * 60 + "\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "same error on every rank" in v["fix"] and "worker traceback" in v["fix"], v
+
+
+# a CUDA kernel's device-side assertion, printed by the GPU once per failing thread with no rank tag (rule AC (1)):
+# a CUDA error (device-side assert) of a rank the lines do not name -- not "nothing failed"
+def test_a_kernels_device_side_assertion_lines_alone_are_a_cuda_error_of_an_unnamed_rank(tmp_path):
+    text = "".join(f"/opt/pytorch/aten/src/ATen/native/cuda/Loss.cu:94: operator(): block: [17,0,0], thread: [{t},0,0]"
+                   " Assertion `input_val >= zero && input_val <= one` failed.\n" for t in range(96, 101))
+    d = _report(tmp_path, "epoch 3 iter 120/800 loss 1.93\n" + text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "device-side assert" in v["summary"] and "CUDA_LAUNCH_BLOCKING=1" in v["fix"], v
+    # the same condition in a host-side traceback's source line is no kernel's assertion
+    host = "    assert input_val >= zero and input_val <= one\nAssertionError\n"
+    assert _verdict(tmp_path, host)["cause"] != "cuda_error"
+
+
+# lead rules Q, W: a vendor fork's NCCL build printing its return-code trail at WARN level ("NCCL WARN init.cc:1815
+# -> 5", its source path in the INFO lines): 5 is ncclInvalidUsage, NCCL refusing the communicator at creation
+def test_a_forks_warn_level_return_code_trail_reads_its_code(tmp_path):
+    p = "(Actor pid=4410) [gpu-node-3][4410:{tid}][0][{f}:{n}]"
+    text = (p.format(tid=4977, f="init.cc", n=1790) + " NCCL WARN init.cc:1790 -> 5\n"
+            + p.format(tid=4977, f="group.cc", n=71) + " NCCL INFO /VENDOR-NCCL/src/group.cc:71 -> 5 [Async thread]\n"
+            + p.format(tid=4410, f="group.cc", n=560) + " NCCL WARN group.cc:560 -> 3\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "ncclInvalidUsage" in v["fix"], v

@@ -2885,3 +2885,20 @@ def test_proxy_closures_after_another_processs_system_error_take_its_class(tmp_p
     # the same process's own trail: its own socket failure returning 2 is no other process's error
     same = own.replace("5120", "5121")
     assert _verdict(tmp_path, _proxy_closed_after(same))["cause"] == "network_setup"
+
+
+# lead rules AD (3), K (round 55): a process's communicator abort completing ("Abort COMPLETE"), then its proxy and
+# bootstrap threads' sockets unwinding (socket.cc -> 3) and the proxy's "[Service thread] Accept failed Success": the
+# abort's own teardown, none; the trail before any abort (above) stays NCCL's socket layer
+def test_nccls_socket_trail_after_its_own_abort_completed_is_teardown(tmp_path):
+    text = (nccl_info("dgx-7", 3310, 2, "comm 0x61a0 rank 0 nranks 1 cudaDev 2 busId 3b000 - Abort COMPLETE", tid=3920)
+            + "".join(nccl_info("dgx-7", 3310, 2, f"misc/socket.cc:{n} -> 3", tid=3488) for n in (47, 752, 428, 668))
+            + "dgx-7:3310:3488 [2] proxy.cc:1460 NCCL WARN [Service thread] Accept failed Success\n"
+            + nccl_info("dgx-7", 3310, 2, "comm 0x61b4 rank 1 nranks 2 cudaDev 2 busId 3b000 - Abort COMPLETE",
+                        tid=3921))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+    assert "first error above the abort lines" in v["fix"] + v["summary"], v
+    # a watchdog timeout with it is a failure of its own
+    assert _verdict(tmp_path, text + watchdog_line(0, 12, "ALLREDUCE", 600030, 600000))["cause"] != "none"

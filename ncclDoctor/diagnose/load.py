@@ -139,6 +139,9 @@ SNIFF = 8192
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
 #   "assert " a traceback's `assert ...` source line above a bare AssertionError: the condition a framework's own
 #             settings check tested (parse._traceback_tail, lead rule W)
+#   Assertion `  a CUDA kernel's device-side assertion, printed per failing GPU thread ("Loss.cu:102: operator(): block:
+#             [445,0,0], thread: [20,0,0] Assertion `input_val >= zero && input_val <= one` failed."): a CUDA error
+#             (710) of the process that launched it (crash._kernel_assert)
 #   TCPStore(, init_process_group  a traceback's frames that create the store (torch's env:// rendezvous handler,
 #             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L);
 #             also the frame's code line calling init_process_group: a paste cut there after the store client's
@@ -365,7 +368,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
-            b"marked dead", b"Terminated", b"was preempted", b"assert ", b"in sigkill_handler", b"--rank",
+            b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
+            b"--rank",
             b"TCPStore(", b"init_process_group", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
             b"to pass monitoredBarrier", b"simple_launcher", b"scheduler is dead",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",

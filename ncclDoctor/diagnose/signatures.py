@@ -1079,6 +1079,12 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # ROCm's HSA runtime reporting a hardware exception of a GPU (the AMD counterpart of an Xid): "HW Exception by GPU
 # node-9 (Agent handle: 0x6313..) reason :GPU Hang" -- node-N is the KFD topology node of the GPU, not a rank
 R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,32}\) reason ?: ?([^\n]{1,80})")
+# A CUDA kernel's own device-side assertion, printed by the GPU for each failing thread ("/pytorch/aten/src/ATen/
+# native/cuda/Loss.cu:102: operator(): block: [445,0,0], thread: [20,0,0] Assertion `input_val >= zero && input_val <=
+# one` failed."): the kernel's check on its input failed on this GPU -- cudaErrorAssert (710), a CUDA error of that
+# process; the host's "CUDA error: device-side assert triggered" follows it when pasted
+R_KERNEL_ASSERT = re.compile(r"(?P<file>[\w.\-]{1,80}\.cuh?):\d{1,6}: [^\n]{0,200}?\bblock: \[[\d,]{1,40}\],? thread: "
+                             r"\[[\d,]{1,40}\],? Assertion [`'](?P<cond>[^\n]{1,300}?)['`] failed")
 # A frame of c10's backtrace ("frame #3: c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const + 0x5e")
 # of an exception raised where the watchdog checks a work's CUDA end event: the only throw there is C10_CUDA_CHECK of
 # cudaEventQuery (its caller c10_cuda_check_implementation), so a CUDA error on that process's GPU stream (an earlier
@@ -1192,8 +1198,11 @@ R_MPI_SHM = re.compile(r"\bRead -1, expected \d{1,15}, errno = (\d{1,4})\b|"
 R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|failed to extend \S*/dev/shm|"
                    r"Could not map \S*/dev/shm")
 # NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,
-# 3 internal, 5 invalid usage, 6 remote error); the first file names the failing layer.
-R_RETCODE = re.compile(r"(?:NCCL )?INFO (?:[\w/]+/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
+# 3 internal, 5 invalid usage, 6 remote error); the first file names the failing layer. A vendor fork's build may
+# print its source path ("INFO /ACCL-P/src/group.cc:74 -> 5") and the trail's lines at WARN level (R_WARN_RETCODE).
+R_RETCODE = re.compile(r"(?:NCCL )?(?:INFO|WARN) (?:[\w/.\-]{0,200}/)?(\w+\.(?:cc|h|cu)):\d+ -> (\d)\b")
+# an NCCL WARN whose whole text is a return code ("NCCL WARN init.cc:1815 -> 5"): a trail line, not a message
+R_WARN_RETCODE = re.compile(r"^(?:[\w/.\-]{0,200}/)?\w{1,80}\.(?:cc|h|cu):\d{1,6} -> \d(?: \[[\w ]{1,40}\])?$")
 # "Bootstrap : Using [0]eth0:10.1.2.3<0>" (the index is gone in 2.2x: "Using ib0:fe80::1%ib0<0>"); NCCL_DEBUG's
 # NET/Socket list may be printed one interface a line after a bare "NET/Socket : Using" (R_IFACE_LINE)
 # (NCCL 2.3 prints one interface a line, "NET : Using interface lo:127.0.0.1<0>")

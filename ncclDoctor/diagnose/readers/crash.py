@@ -52,6 +52,9 @@ class CrashReaders:
             ev.data.update(what=f"HSA hardware exception on GPU node-{h.group(1)}: {h.group(2).strip()}",
                            cuda_code=None, watchdog=False, hsa_node=int(h.group(1)))
             return ev
+        k = S.R_KERNEL_ASSERT.search(text) if "Assertion" in text and "thread: [" in text else None
+        if k:
+            return self._kernel_assert(lineno, text, k)
         if "finishedGPUExecutionInternal" in text and S.R_CUDA_CHECK_FRAME.search(self._body):
             ev = self._context(lineno, text, "cuda_check")
             ev.data.update(what="a CUDA error found by the watchdog's check of a finished work", watchdog=True)
@@ -84,6 +87,20 @@ class CrashReaders:
             return ev
         ev = self._context(lineno, text, "cuda_error")
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
+        self._cuda_open = (lineno, ev)
+        return ev
+
+    def _kernel_assert(self, lineno: int, text: str, k) -> Event | None:
+        """A CUDA kernel's device-side assertion (signatures.R_KERNEL_ASSERT): the GPU prints it once per failing
+        thread, so one event holds the run of them; a CUDA error (710, device-side assert) of the process that
+        launched the kernel -- its rank only where the line's own prefix names one (lead rule AC (1))."""
+        if (self._cuda_open is not None and self._cuda_open[1].data.get("kernel_assert") == k.group("file")
+                and 0 < lineno - self._cuda_open[0] <= 64):
+            self._cuda_open = (lineno, self._cuda_open[1])  # the same assertion on the kernel's next threads
+            return None
+        ev = self._context(lineno, text, "cuda_error")
+        ev.data.update(what=f"device-side assert in {k.group('file')}: `{k.group('cond').strip()[:120]}` failed",
+                       cuda_code=710, watchdog=False, kernel_assert=k.group("file"))
         self._cuda_open = (lineno, ev)
         return ev
 

@@ -434,17 +434,24 @@ class ExitReaders:
             self.aside += evs
         self.ds_kill = None  # its "Killing subprocess" lines are the same failure, its return code now read
 
+    def _after_abort(self, text: str) -> bool:
+        """The line is NCCL's, of a process whose communicator abort already completed (parse._aborted)."""
+        m = S.R_NCCL_PREFIX.search(text) if self._aborted else None
+        return m is not None and (m.group("host"), int(m.group("pid"))) in self._aborted
+
     def _retcode(self, lineno: int, text: str) -> Event | None:
         """NCCL's return-code trail ("NCCL INFO bootstrap.cc:270 -> 2"), whatever the prefix."""
         rc = S.R_RETCODE.search(text) if " -> " in text else None
         if not rc:
             return None
-        if self._done_line >= 0 and "NCCL INFO" in text:
+        if "NCCL INFO" in text and (self._done_line >= 0 or self._after_abort(text)):
             # after the job's own record that its work finished ("Training completed successfully"), NCCL's INFO
             # trail (socket.cc -> 3 and "Abort COMPLETE") is its communicators torn down at exit (ncclCommAbort,
-            # destroy_process_group closing its sockets): the end of a run that did its work, no failure to read
+            # destroy_process_group closing its sockets): the end of a run that did its work, no failure to read.
+            # So is the trail of a process after its own communicator's "Abort COMPLETE": the abort closed the
+            # sockets under its proxy and bootstrap threads, and they unwind with -> 3 (no failure of theirs)
             ev = self._context(lineno, text, "benign")
-            ev.data["what"] = "nccl teardown trail"
+            ev.data["what"] = "nccl teardown trail" if self._done_line >= 0 else "nccl abort trail"
             return ev
         ev = self._context(lineno, text, "transport")
         ev.data["retcode"] = (rc.group(1), int(rc.group(2)))

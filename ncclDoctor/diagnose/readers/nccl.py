@@ -257,6 +257,10 @@ class NcclReaders:
             w = S.R_NCCL_WARN.search(text) or S.R_OLD_WARN.search(text) or S.R_OFI_OLD_WARN.search(text)
             if not m and w is None:
                 return self._retcode(lineno, text)
+            if w is not None and S.R_WARN_RETCODE.fullmatch(w.group(1).strip()):
+                # a WARN that holds only a return code is a line of NCCL's return-code trail, printed at WARN level
+                # (a vendor fork's build does): its code is the class of the failure, as at INFO (lead rule W)
+                return self._retcode(lineno, text)
             ev = self._context(lineno, text, "nccl_warn")
             ev.data["warn"] = w.group(1).strip()[:200] if w else ""
             st = S.R_SOCKET_TIMEOUT.search(text)
@@ -298,6 +302,8 @@ class NcclReaders:
             found["setup_done"] = True
         if nr and S.R_COMM_ABORTED.search(text):
             found["aborted"] = True
+            if len(self._aborted) < MAX_PIDS:
+                self._aborted.add((m.group("host"), int(m.group("pid"))))
         if not found:
             return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")

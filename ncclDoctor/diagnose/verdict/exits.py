@@ -331,9 +331,11 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                                                              "tracebacks end", 1))
     # every process shown exited on a Python exception alike: one traceback is every rank's, and a single process
     # run shows it where the launcher's record carries none
-    shared = ("Every rank failed the same way (exit code 1): read each rank's own Python traceback above the failure "
-              "record (the first error in it is the cause, and one rank's fix is every rank's); if none is printed, "
-              "run with one process to see the exception. " if (alike or every) and codes == [1] and not alike_tb
+    # (an expert names it as the same error on every rank and asks for the worker traceback the record lacks)
+    shared = ("Every rank failed the same way (exit code 1), most likely the same error on every rank: read each "
+              "rank's own Python traceback (the worker traceback) above the failure record (the first error in it is "
+              "the cause, and one rank's fix is every rank's); if none is printed, run with one process to see the "
+              "exception (a single GPU). " if (alike or every) and codes == [1] and not alike_tb
               else "")
     return Verdict("unknown", what + cause + held,
                    alike_tb + shared + abort_fix + (ILL_FIX if -4 in codes else "") + (FPE_FIX if -8 in codes else "")

@@ -390,8 +390,10 @@ _RETCODE_CLASS = {
         "Rerun with NCCL_DEBUG=WARN so the argument NCCL rejected is printed; check every rank passes the same count, "
         "datatype and root, and each process uses its own GPU (torch.cuda.set_device(LOCAL_RANK))."),
     5: ("invalid_usage", "ncclInvalidUsage: NCCL was used in a way it does not allow",
-        "Rerun with NCCL_DEBUG=WARN so the misuse is printed (two ranks on one GPU: torch.cuda.set_device(LOCAL_RANK), "
-        "CUDA_VISIBLE_DEVICES; mismatched calls between ranks)."),
+        "Rerun with NCCL_DEBUG=WARN so the misuse (ncclInvalidUsage) is printed in NCCL's Last error (two ranks on one "
+        "GPU, 'Duplicate GPU detected': torch.cuda.set_device(LOCAL_RANK), CUDA_VISIBLE_DEVICES, or two processes of "
+        "one communicator placed on the same GPU; a wrong rank or world size given to the group; mismatched calls "
+        "between ranks; the same NCCL build on every node)."),
 }
 
 

@@ -445,6 +445,14 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "recorded its own success are its communicators' teardown at exit (ncclCommAbort closing the "
                       "proxy's sockets), benign, no failure and no WARN: nothing to fix; call "
                       "dist.destroy_process_group() before exit, and NCCL_DEBUG=WARN hides the INFO trail")
+    if "nccl abort trail" in whats and "nccl teardown trail" not in whats:
+        # lead rules AD (3), K: a communicator's own abort completing, then its threads' sockets unwinding, is the
+        # teardown of a process told to stop; whatever made it stop is an error above these lines, not shown
+        benign.append("NCCL's 'Abort COMPLETE' and the return-code lines after it ('misc/socket.cc:N -> 3') are a "
+                      "communicator's normal teardown (ncclCommAbort closing the sockets under its proxy and "
+                      "bootstrap threads), benign, no failure of their own: if the job failed, the cause is the "
+                      "first error above the abort lines (read the full log; NCCL_DEBUG=INFO for its context), "
+                      "and a job that stopped on purpose should call dist.destroy_process_group() before exit")
     if any(w and "driver shutting down" in w for w in whats):
         benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
                       "CUDA's teardown; call dist.destroy_process_group() before the process exits")
