@@ -999,6 +999,37 @@ def test_a_unique_id_wait_timing_out_names_what_rank_0_was_doing_and_what_to_run
             assert words.lower() in v["fix"].lower(), (words, v["fix"])
 
 
+def test_a_unique_id_wait_whose_head_was_cut_off_still_names_the_rank_it_waited_for(tmp_path):
+    """Lead rule G (round 55): the paste kept only the last words of a rank's failed store read of the ncclUniqueId
+    ("... This may indicate a possible application crash on rank 0 or a network set up issue.", its head lost among
+    the C++ frames), under that rank's barrier frame: the named rank never reached the first collective; the waiting
+    rank is its victim."""
+    for r in (1, 6):
+        text = (f"[rank{r}]: Traceback (most recent call last):\n"
+                f'[rank{r}]:   File "/srv/app/train_lora.py", line 402, in train\n'
+                f"[rank{r}]:     accelerator.wait_for_everyone()\n"
+                f"[rank{r}]: frame #12: _start + 0x25 (0x5600aa10b605 in /srv/venv/bin/python)\n"
+                f"[rank{r}]: . This may indicate a possible application crash on rank 0 or a network set up issue.\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", [0]) and r not in _accused(d), v
+
+
+def test_a_connected_store_reads_poll_failing_with_errno_0_is_a_wait_naming_nobody(tmp_path):
+    """Rules Y/H (round 55): c10d's "While waitForInput, poolFD failed with (errno: 0 - Success)" on ranks already
+    connected to the store is poll() failing with no socket error: a read waiting for a key that never came, not a
+    refused or reset connection. With no key named and rank 0 not shown: rank_missing, nobody named, the waiting
+    ranks not accused."""
+    text = "".join(f"[rank{r}]:[W302 08:11:40.{r}00000000 socket.cpp:428] [c10d] While waitForInput, poolFD failed "
+                   "with (errno: 0 - Success).\n" for r in (1, 2, 3))
+    text += ("[rank2]: Traceback (most recent call last):\n"
+             '[rank2]:   File "/srv/app/train.py", line 210, in main\n'
+             "[rank2]:     accelerator.wait_for_everyone()\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+
+
 def test_a_unique_id_wait_reset_keeps_its_own_fix(tmp_path):
     """The near shape: the same get('0') lost to a reset (the store's host process gone) keeps its early_exit reading
     and fix, not the never-arrived one."""

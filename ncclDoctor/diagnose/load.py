@@ -329,6 +329,9 @@ SNIFF = 8192
 #   waitForInput  c10d's store-socket read timing out ("waitForInput: poll for socket ... returned 0, likely a
 #             timeout") pasted without its "[c10d]" header, which holds no other word: a connected read with no key
 #             shown (readers.store, verdict.missing._store_wait, lead rule Y)
+#   application crash on  the last words of a rank's failed store read of NCCL's unique id ("This may indicate a
+#             possible application crash on rank 0 or a network set up issue."), its head cut off by the paste, which
+#             holds no other word (readers.store, verdict.missing._uniqueid, lead rule G)
 #   ncompatible, ot compatible  a framework's own check that two of the job's settings cannot be combined, printed
 #             as a statement without its AssertionError ("ZeRO-2 and ZeRO-3 are incompatible with pipeline
 #             parallelism", DeepSpeed's pipeline engine), which holds no other word (signatures.settings_clash,
@@ -389,7 +392,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
-            b"waitForInput", b"ncompatible", b"ot compatible", b"forked subprocess", b"CUDA to be initiali",
+            b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
+            b"CUDA to be initiali",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"non-zero status: ", b"NULL value ",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",

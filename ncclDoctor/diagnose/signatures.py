@@ -370,6 +370,9 @@ R_STORE = re.compile(
     # torch >= 2.4's warning of the same read, printed just before it ("waitForInput: poll for socket SocketImpl(...)
     # returned 0, likely a timeout"): a paste may keep only this line of the pair (lead rule Y: a connected read)
     r"waitForInput: poll for socket SocketImpl\([^\n]{0,300}?\) returned 0, likely a timeout|"
+    # the same read's poll() failing on the connected socket with SO_ERROR still 0 ("While waitForInput, poolFD failed
+    # with (errno: 0 - Success)"): not a refused or reset connection, a wait on a key that never came (lead rule Y)
+    r"While waitForInput, poolFD failed with|"
     # torchelastic's etcd rendezvous backends raise python-etcd's exceptions as they are ("etcd.EtcdKeyNotFound: Key
     # not found : /torchelastic/p2p/run_<id>/rdzv/...", "etcd.EtcdConnectionFailed: Connection to etcd failed"):
     # the rendezvous key-value store failing, like the TCPStore's own errors (lead rule L)
@@ -447,6 +450,11 @@ R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not s
 # "retreiving"). A paste may cut the waiting rank's "[3] is" off: the wait is read all the same, by nobody's rank.
 R_UNIQUEID = re.compile(r"(?:\[(\d{1,7})\] is )?setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from "
                         r"\[(\d{1,7})\][^:]{0,200}got error: ?([^\n]{0,120})")
+# The same error's last words ("... got error: ... This may indicate a possible application crash on rank 0 or a
+# network set up issue."): torch ends broadcastUniqueNCCLID's message with them, so a paste that lost the head (its
+# C++ frames printed between) still shows a rank's store read of the unique id the named rank publishes failing.
+R_UNIQUEID_TAIL = re.compile(r"This may indicate a possible application crash on rank (\d{1,7}) or a network set ?up "
+                             r"issue")
 # The TCPStore's server (rank 0 or the agent that hosts it) went away while this rank used it.
 R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server shutdown or crash|"
                           r"TCPStore server has shut down too early")

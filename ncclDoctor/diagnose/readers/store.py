@@ -137,6 +137,12 @@ class StoreReaders:
             ev.data.update(root=int(u.group(2)), error=err[:120],
                            gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
             return ev
+        t = S.R_UNIQUEID_TAIL.search(text) if "application crash on rank" in text else None
+        if t:  # the unique-id wait's error with its head cut off: a wait, no reset shown (lead rule G)
+            ev = self._context(lineno, text, "uniqueid_wait")
+            ev.data.update(root=int(t.group(1)), error="a failed store read, the error's head cut off",
+                           gone=False)
+            return ev
         if "barrier" in text and S.R_STORE_BARRIER_DONE.search(text):  # every rank came: an earlier wait passed
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "store barrier completed"
