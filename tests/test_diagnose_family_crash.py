@@ -286,6 +286,20 @@ def test_a_task_killed_because_the_node_ran_low_on_memory_is_host_oom(tmp_path):
     assert _verdict(tmp_path, text)["cause"] == "host_oom"
 
 
+def test_a_wrapper_killed_command_bound_by_numactl_membind_names_the_numa_binding(tmp_path):
+    """A job script's shell reports its command SIGKILLed ("run.sh: line 5: 41207 Killed   bash -c 'numactl
+    --cpunodebind=1 --membind=1 python ...'"): host memory, no rank named, and the fix names the --membind binding
+    (one NUMA node's memory is all the process may use) -- also when a terminal put the command on the next line."""
+    cmd = "bash -c 'numactl --cpunodebind=$((SLURM_LOCALID/2)) --membind=$((SLURM_LOCALID/2)) python /work/pretrain.py"
+    head = "/jobs/scripts/gpt_pretrain_job.sh: line 5: 41207 Killed"
+    for text in (f"{head}                  {cmd}\n", f"{head}{' ' * (80 - len(head))}\n          {cmd}\n"):
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("host_oom", []), v
+        assert "numactl --membind" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, f"{head}                  python /work/pretrain.py\n")
+    assert v["cause"] == "host_oom" and "numactl" not in v["fix"], v  # no binding shown: none named
+
+
 def test_rays_memory_monitor_kill_is_still_host_oom(tmp_path):
     text = ("(raylet) Worker exit type: NODE_OUT_OF_MEMORY Worker exit detail: Task was killed due to the node "
             "running low on memory.\n")
@@ -569,6 +583,22 @@ def test_a_launcher_record_wrapped_after_pid_still_names_its_local_rank(tmp_path
     v = _verdict(tmp_path, "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -7) local_rank: 1 "
                            "(pid:\n4410) of binary: /usr/bin/python\n")
     assert (v["cause"], v["culprits"]) == ("dataloader_shm", [1]), v
+
+
+def test_a_launcher_record_cut_after_its_local_rank_label_reads_the_value_on_the_next_line(tmp_path):
+    """A paste that broke torchrun's record right after "local_rank: " (the agent's SIGTERMs run together before it)
+    puts "0 (pid: P) of binary" at the start of the next line, itself long: the two are read joined, so the failed
+    worker's local rank is the label's value, not a rank the lines do not name."""
+    term = ("W0311 09:12:40.120000 139 torch/distributed/elastic/multiprocessing/api.py:858] Sending process {} "
+            "closing signal SIGTERM ")
+    text = ("".join(term.format(p) for p in range(7101, 7104))
+            + "E0311 09:12:42.500000 139 torch/distributed/elastic/multiprocessing/api.py:833] failed (exitcode: 1) "
+              "local_rank: \n0 (pid: 7100) of binary: /usr/bin/python3 Traceback (most recent call last): File "
+              "\"/usr/local/bin/accelerate\", line 8, in sys.exit(main())\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
+    v = _verdict(tmp_path, text.split("\n")[0] + "\n")  # the paste ends at the label: the record as it stands
+    assert v["culprits"] == [], v
 
 
 def test_a_spawn_child_raising_names_its_rank_only_where_nprocs_is_the_world_size(tmp_path):

@@ -55,6 +55,9 @@ _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
 # a glog/TORCH_WARN header whose message starts on the next line ("[rank3]:[W710 ...ProcessGroupNCCL.cpp:1575]
 # Warning: WARNING:" / "destroy_process_group() was not called ..."): a paste wrapped it after the header, however short
 _HEAD_CUT = re.compile(r"\]\s*(?:Warning|WARNING|Error|ERROR):(?:\s*(?:Warning|WARNING):)?\s*$")
+# a record's field label whose value went to the next line ("... failed (exitcode: 1) local_rank: " / "0 (pid: 6252)
+# of binary ..."): a label never ends a line it holds the value of, so the line was cut there, however short it is
+_LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
 
 
 def _json_record_line(text: str) -> str | None:
@@ -188,6 +191,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._sgl_dead: tuple[int, Event] | None = None  # SGLang's "Rank N scheduler is dead" (its exit code follows)
+        # a shell's "line N: PID Killed" whose command went to the next line (the blanks after "Killed" filled the
+        # terminal's width): (its line, its event) -- the command's numactl binding is read there (_killed_command)
+        self._killed_cmd: tuple[int, Event] | None = None
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
@@ -310,6 +316,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = None  # the warning names the store's host, not a rank
             ev.data.update(endpoint=host, rendezvous=False, in_use=None, closed=False, init_cut=True)
             self.aside.append(ev)
+        if self._pending is None and self._cut is not None and S.R_WORKER_FAILED_CUT_AT_LABEL.search(self._cut[1]):
+            start, head = self._cut  # the input ended at the agent record's "local_rank:": it is read as it stands
+            self._cut = None
+            self._pending = self._families(start, head)
         if self._srun_tasks:
             self._srun_first()
         if self._role_ranks and self.bars:
@@ -644,6 +654,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = None  # the process that prints it is the victim; the one that left is its peer
             self._mpi_peer = (lineno, ev)
             return ev
+        if self._killed_cmd is not None:
+            self._killed_command(lineno, body)
         if self._sgl_dead is not None and lineno - self._sgl_dead[0] <= 8 and (x := S.R_SGL_EXIT_CODE.search(body)):
             # SGLang's launcher joins the dead scheduler's process and logs its exit code, "Exit code: -9"
             self._sgl_dead[1].data["exitcode"], self._sgl_dead = int(x.group(1)), None
@@ -744,10 +756,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if self._cut is not None and not body.strip() and lineno - self._cut[0] <= 8:
             self._follow = 1  # the blank lines unwrap() leaves for the pieces it joined: the rest follows them
             return None
+        if (self._cut is not None and self._cut[0] < lineno and body.strip()
+                and (ev := self._label_value(lineno, text, body)) is not None):
+            return ev
         if "ChildFailedError" in text and "raise" not in text:  # the summary block follows this line
             self._follow = 6
         elif (len(body) >= 100 and (body.rstrip()[-1:].isalnum() or _WORD_CUT.search(body))
-              or body.rstrip().endswith("'") or (body.rstrip()[-1:] == ":" and _HEAD_CUT.search(body))):
+              or body.rstrip().endswith("'")
+              or (body.rstrip()[-1:] == ":" and (_HEAD_CUT.search(body) or _LABEL_CUT.search(body)))):
             # measured without the launcher's and collector's prefixes (a kubectl timestamp, a logging header): the
             # same line must read the same however it was prefixed
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature
@@ -825,11 +841,21 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
-        if ev is not None and self._cut is not None and self._cut[0] == lineno and ev.kind != "traceback_tail":
+        if (ev is not None and self._cut is not None and self._cut[0] == lineno and ev.kind != "traceback_tail"
+                and not (body.rstrip()[-1:] == ":" and _LABEL_CUT.search(body))):  # a label's value is still to come
             self._cut = None  # the line was whole enough to be read: nothing to join (an exception's line read only
             # as "a failure shown" may still be cut before its signature: "... Original reason for failure was: [Rank
             # 0] Watchdog caught collective" / "operation timeout: WorkNCCL(...)")
         return ev
+
+    def _label_value(self, lineno: int, text: str, body: str) -> Event | None:
+        """The held line ended at a record's field label (_LABEL_CUT): this line starts with its value, whatever else
+        this line is (a long one may be cut itself), so the two are read joined first ("local_rank:" / "0 (pid: P)")."""
+        start, head = self._cut
+        if not _LABEL_CUT.search(head) or self._other_rank(head, text):
+            return None
+        self._cut = None
+        return self._families(start, head.rstrip() + " " + body.strip())
 
     def _attach_last_error(self, detail: str) -> None:
         """The text under "Last error:" joins the NCCL error above it. NCCL returns ncclInvalidUsage for two ranks on

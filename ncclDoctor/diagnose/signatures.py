@@ -838,6 +838,8 @@ R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? (?:for binary loc
 R_CHILD_NO_ERROR_FILE = re.compile(r"Child process (\d{1,10}) \(local_rank (\d{1,5})\) FAILED \(exitcode (-?\d{1,5})\)")
 # the same line with its "local_rank: N (pid: P) of binary" lost in the paste ("... local_rankroot/.../python")
 R_WORKER_FAILED_CUT = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank(?!:? ?\d)")
+# ... cut right after its label, the rest on the next line ("local_rank: " / "0 (pid: 6252) of binary: ...")
+R_WORKER_FAILED_CUT_AT_LABEL = re.compile(r"failed \(exitcode: -?\d{1,5}\) local_rank\s{0,2}:\s{0,8}$")
 # the same line wrapped by a terminal or rich's console (accelerate): "local_rank: N (pid:" ends the line, the pid
 # and "of binary" go to the next one; the local rank and the exit code are whole
 R_WORKER_FAILED_WRAP = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+) \(pid:(?! *\d)")
@@ -1487,6 +1489,9 @@ R_TIMEOUT_ERROR_TAIL = re.compile(r"(?<!raise )\b(?:builtins\.)?TimeoutError\b(?
 # child failed."); a bare "Killed" after it is that kill, not the OOM killer.
 R_SELF_KILL = re.compile(r"Received sigquit from a child proces|SIGQUIT received\. signum=[^\n]{0,300}?It usually "
                          r"means one child failed")
+# a command run under numactl bound to one NUMA node's memory ("numactl --cpunodebind=1 --membind=1 python ...",
+# numactl's short form "-m 1"): the kernel's OOM killer takes it when that node's memory is full
+R_NUMA_MEMBIND = re.compile(r"\bnumactl\b[^'\"|;&]{0,200}?(?:--membind\b|\s-m\s{0,2}[\d$])")
 # The shell's report of a SIGKILLed foreground job ("Killed", "./run.sh: line 3: 123 Killed  python ..."),
 # the kernel's OOM killer and Kubernetes' OOMKilled. The shell's "Killed" printed over a carriage-return progress
 # line keeps the rest of that line glued on (a few letters of its last word, then the line: "Killedng epoch 3").

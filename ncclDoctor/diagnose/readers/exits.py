@@ -116,6 +116,8 @@ class ExitReaders:
             ev.data.update(exitcode=int(wrap.group(1)), local_rank=int(wrap.group(2)), pid=None)
             return ev
         cut = None if m else S.R_WORKER_FAILED_CUT.search(text)
+        if cut and self._value_follows(lineno, text):
+            return None  # "local_rank: " ends the line: its value is on the next one, read there whole (_parse's join)
         if cut:  # the paste lost "local_rank: N (pid: P)": the pid is the one the agent's clean-up did not stop
             ev = self._context(lineno, text, "worker_failed")
             ev.rank = None
@@ -144,6 +146,7 @@ class ExitReaders:
             ev = self._context(lineno, text, "worker_failed")  # SIGKILL from outside: read as exit code -9
             ev.rank = None
             ev.data.update(exitcode=-9, local_rank=None, pid=None, killed=k.group(0).strip())
+            self._kill_binding(lineno, ev, self._body[k.end():])
             so = S.R_SRUN_OOM.search(text) if "srun" in text else None
             if so:  # the tasks srun says the OOM killer took: ranks only where the job runs a task a rank (verdict)
                 ev.host = so.group("host")
@@ -161,6 +164,37 @@ class ExitReaders:
             # it stopped tells how many had exited before (verdict.memory._also_recorded)
             ev.data["closed_n"] = len(set(self.closed_pids))
         return ev
+
+    def _kill_binding(self, lineno: int, ev: Event, command: str) -> None:
+        """The killed command's memory binding: a shell's "line 7: PID Killed   bash -c 'numactl --membind=N python
+        ...'" ran the process on one NUMA node's memory only, so the OOM killer took it when that node filled, the
+        host's other nodes free or not (verdict.memory._killed). A terminal may have wrapped the command onto the
+        next line (the blanks after "Killed" reach its width): read there (_killed_command)."""
+        self._killed_cmd = None
+        if S.R_NUMA_MEMBIND.search(command):
+            ev.data["membind"] = True
+        elif not command.strip() and "line" in ev.data.get("killed", ""):
+            self._killed_cmd, self._follow = (lineno, ev), max(self._follow, 1)  # the command may be the next line
+
+    def _killed_command(self, lineno: int, body: str) -> None:
+        """The first line that is not blank after a shell's kill record cut after "Killed" (blank lines are the
+        places unwrap() left for the pieces it joined): the rest of that record, the command, when it is near."""
+        held, ev = self._killed_cmd
+        if lineno - held > 8:
+            self._killed_cmd = None
+        elif not body.strip():
+            self._follow = max(self._follow, 1)  # a place unwrap() left: the rest follows it
+        else:
+            self._killed_cmd = None
+            if S.R_NUMA_MEMBIND.search(body):
+                ev.data["membind"] = True
+
+    def _value_follows(self, lineno: int, text: str) -> bool:
+        """Whether the agent's record ends at its "local_rank:" label on a line held to be joined with the next
+        (parse._LABEL_CUT): a paste broke the line there, so the local rank and pid are the next line's start. The
+        join reads the record whole (and, if the rest is not there, as cut), so this line's own reading waits."""
+        return (self._cut is not None and self._cut[0] == lineno
+                and S.R_WORKER_FAILED_CUT_AT_LABEL.search(text) is not None)
 
     def _te_worker_failed(self, lineno: int, text: str) -> Event:
         """torchelastic's event JSON of a worker the agent records FAILED (not TERMINATED): that worker is among the

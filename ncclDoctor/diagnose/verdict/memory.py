@@ -347,11 +347,20 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "memory requests and limits to what the job uses (under node memory pressure the kubelet evicts first "
            "the pods using more than their request)"
            if any(w in str(e.data.get("killed", "")) for e in wf for w in ("OOMKilled", "resource: memory",
-                                                                             "MemoryPressure")) else ""),
+                                                                             "MemoryPressure")) else "")
+        + (_MEMBIND if any(e.data.get("membind") for e in wf) else ""),
         "high" if ranks and cf else "medium",
         ranks,
         [e.brief() for e in (cf + wf)[:3]],
     )
+
+
+# the killed command ran under "numactl --membind=N": the process may use one NUMA node's memory only, so the OOM
+# killer takes it when that node is full however much the host has free (parse: the shell's kill record)
+_MEMBIND = (" The killed command runs under a numactl --membind NUMA node memory binding (--membind=N): it may use "
+            "that one node's memory only, so the kernel kills it when that node is full even with the host's other "
+            "nodes free (numactl -H shows each node's free memory); lower that node's use, or let it spill with "
+            "--preferred / --interleave instead of --membind.")
 
 
 # lead rule J read from torchrun's "Failures:" list when its "Root Cause" entry is not pasted (lone.root_not_shown)
