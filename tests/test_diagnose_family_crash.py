@@ -2588,6 +2588,63 @@ def test_a_host_assertion_on_a_tensor_or_beside_a_failing_run_is_not_a_settings_
     assert _verdict(tmp_path, hang)["cause"] != "config"
 
 
+# glibc's assert() in a C/CUDA trainer's own host code ("prog: src/loader.h:90: void init(...): Assertion `...'
+# failed.") aborts the process, and Open MPI's crash handler then reports its SIGABRT: where the condition relates the
+# process count to the run's sizes, every process fails it alike at start-up -- config, no rank (rules W, Q). The
+# crash handler's lines are each their own, never the rest of the assertion's line (a hard-wrapped paste).
+def _c_assert_abort(pid: int, cond: str) -> str:
+    return (f"trainer: src/data/loader.h:90: void loader_init(Loader*, const char*, size_t, int, int): Assertion "
+            f"`{cond}' failed.\n"
+            f"[gpu-node-7:{pid}] *** Process received signal ***\n"
+            f"[gpu-node-7:{pid}] Signal: Aborted (6)\n"
+            f"[gpu-node-7:{pid}] Signal code:  (-6)\n"
+            f"[gpu-node-7:{pid}] [ 0] /lib/x86_64-linux-gnu/libc.so.6(+0x42520)[0x7f3a1c042520]\n"
+            f"[gpu-node-7:{pid}] [ 1] /lib/x86_64-linux-gnu/libc.so.6(abort+0xd3)[0x7f3a1c0287f3]\n"
+            f"[gpu-node-7:{pid}] *** End of error message ***\n")
+
+
+def test_a_c_assert_on_the_process_count_that_aborts_every_process_is_config(tmp_path):
+    cond = "ntokens >= (int64_t) (num_processes * B * T + 1)"
+    text = "mpirun -np 4 ./trainer -b 8 -t 2048\n" + _c_assert_abort(5120, cond) + _c_assert_abort(5123, cond)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "fewer processes" in v["fix"] and "total batch size" in v["fix"], v["fix"]
+
+
+def test_a_c_assert_on_a_pointer_or_beside_another_signal_is_not_a_settings_check(tmp_path):
+    v = _verdict(tmp_path, _c_assert_abort(5120, "buf != NULL"))
+    assert v["cause"] != "config", v
+    segv = ("[gpu-node-7:5131] *** Process received signal ***\n[gpu-node-7:5131] Signal: Segmentation fault (11)\n"
+            "[gpu-node-7:5131] Signal code: Address not mapped (1)\n")
+    v = _verdict(tmp_path, _c_assert_abort(5120, "ntok >= num_processes * B * T") + segv)
+    assert v["cause"] != "config", v
+
+
+# A dtype clash inside a model's forward (float32 inputs against float64 weights) is the precision the run is built
+# with, the same on every rank that reaches the op: config, no rank, even where one rank's traceback shows it
+# (rules Q, AF (2)); beside an NCCL failure it is not what stopped the job.
+def _dtype_tb(r: int, error: str) -> str:
+    return (f"[rank{r}]: Traceback (most recent call last):\n"
+            f"[rank{r}]:   File \"/opt/venv/lib/python3.11/site-packages/potnet/modules/readout.py\", line 141, in "
+            "forward\n"
+            f"[rank{r}]:     return torch.matmul(x, self.reference_energies.T)\n"
+            f"[rank{r}]: RuntimeError: {error}\n")
+
+
+def test_a_dtype_clash_in_the_forward_is_config_for_the_whole_job(tmp_path):
+    for error in ("expected mat1 and mat2 to have the same dtype, but got: float != double",
+                  "expected scalar type Float but found Double"):
+        text = _dtype_tb(5, error) + "[rank2]: Traceback (most recent call last):\n"
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (error, v)
+        assert "model and data dtype consistent" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, watchdog_line(1, 40, "ALLREDUCE", 600040, 600000)
+                 + _dtype_tb(5, "expected scalar type Float but found Double"))
+    assert v["cause"] != "config", v
+
+
 # --- a stop from outside in the shell's or Ray's words ------------------------------------------------------------
 def test_the_shells_terminated_with_nothing_failing_is_a_sigterm_from_outside(tmp_path):
     """bash's job-control and script forms of "Terminated" (SIGTERM ended the foreground job): signal, no rank; after

@@ -340,6 +340,23 @@ def test_monitored_barrier_errors_name_the_faulty_rank_with_cause_unknown(tmp_pa
     assert "rank 5 logs" in v["fix"] and 2 not in _accused(d)
 
 
+def test_monitored_barrier_errors_whose_peer_closed_the_connection_are_an_early_exit(tmp_path):
+    """Lead rules U (4), AQ (2): the waiter's "Original exception:" is gloo's "Connection closed by peer" (or reset by
+    peer): the rank it names went away while the others waited -- early_exit, that rank; the waiter is its victim.
+    A rank's own traceback cut before its error proves nothing."""
+    for gone in ("Connection closed by peer [10.4.0.12]:41877",
+                 "Read error [10.4.0.12]:41877: Connection reset by peer"):
+        text = ("[rank3]: RuntimeError: Rank 3 successfully reached monitoredBarrier, but received errors while "
+                "waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n"
+                "[rank3]:  Original exception: \n"
+                f"[rank3]: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] {gone}\n"
+                "[rank1]: Traceback (most recent call last):\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("early_exit", [0]), (gone, v)
+        assert "rank 0 logs" in v["fix"].lower() and 3 not in _accused(d), d
+
+
 _ROOT_CAUSE = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
                "============================================================\n"
                "job.py FAILED\n"

@@ -234,6 +234,9 @@ TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)  # where one wrapped line is eno
 # abort). A hard wrap puts the rest of a line at column 0, anywhere.
 _NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-\d\d-\d\d|[EWIF]\d{4} |Traceback |  File \"|"
                        r"terminate called |"
+                       # Open MPI's crash handler, each line its own ("[host:pid] *** Process received signal ***",
+                       # "[host:pid] [ 3] /lib/libc.so.6(abort+0xd3)"): never the rest of the line above it
+                       r"\[[\w.\-]{1,64}:\d{1,7}\] (?:\*\*\* |\[ ?\d{1,3}\] )|"
                        r"[\w.]*(?:Error|Exception|Warning):|[A-Z][A-Z_]{2,}:|[\w.\-]+:\d+:\d+ \[|"
                        # a native backtrace's frame " 3  /usr/lib/x.so"
                        r"\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?/\S+\.so\b")

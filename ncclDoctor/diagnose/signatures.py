@@ -1785,11 +1785,18 @@ R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 # "Assertion `x' failed." carries no trigger word of load.py's and is not read here.)
 R_HOST_ASSERT = re.compile(r"\bAssertion (?:error|failed):? (?P<where>\S{1,300}?:\d{1,6})\S{0,80}? "
                            r"'(?P<cond>[^'\n]{3,300})'")
+# glibc's assert() in a C/C++ program's own host code ("train_gpt2cu: llmc/dataloader.h:186: void dataloader_init(...):
+# Assertion `shard_ntok >= (int64_t) (num_processes * B * T + 1)' failed.", then SIGABRT): the same file, line and
+# condition, read by the same rules (a device-side assertion carries "block: [...], thread: [...]" and is
+# R_KERNEL_ASSERT's, never this)
+R_GLIBC_ASSERT = re.compile(r"(?P<where>[\w./+-]{1,300}:\d{1,6}): [^\n]{0,300}?\bAssertion `(?P<cond>[^'`\n]{3,300})' "
+                            r"failed")
 # ... whose condition relates the job's launch shape or the library's buffer settings, the same on every rank (lead
 # rules W, Q): a count of ranks, peers, nodes, GPUs, experts or SMs, a chunk or buffer size, a mode flag, a
 # compile-time limit (NUM_MAX_NVL_PEERS). A condition on a tensor or pointer (x.size(0) == num_tokens, a data_ptr,
 # nullptr) is a check of one call's arguments, not of the settings.
-R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|experts?|sms|channels)|"
+R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|experts?|sms|channels|"
+                              r"process(?:es)?|procs?)|"
                               r"num_max_\w{1,60}|\w{0,40}chunk(?:ed)?_\w{1,60}|\w{0,40}_(?:bytes|buffer_size)|"
                               r"world_size|\w{1,40}_mode|NUM_[A-Z0-9_]{2,60}|[a-z_]{0,20}(?:rdma|nvl)_ranks?)\b")
 R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|stride|is_contiguous|data_ptr|scalar_type|has_value)\(|"
@@ -1798,6 +1805,13 @@ R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
 # (submitit launch scripts' get_shared_folder(): "RuntimeError: No shared folder available"), failing before any
 # worker runs: the launch set-up every node shares (lead rule X (2)), config, no rank
+# torch refusing to combine two tensors of different floating dtypes ("expected mat1 and mat2 to have the same dtype,
+# but got: float != double", "expected scalar type Float but found Double", "found dtype Double but expected Float"):
+# the model's weights or buffers in one precision and its inputs in another -- a precision setting (default dtype, a
+# checkpoint's dtype) every rank is built with, deterministic in the code every rank runs (lead rules Q, AF (2))
+R_DTYPE_CLASH = re.compile(r"\bexpected [\w ,]{1,60}? to have the same dtype\b|"
+                           r"\bexpected scalar type \w{1,20} but found \w{1,20}|"
+                           r"\bfound dtype \w{1,20} but expected \w{1,20}")
 R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
                              r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
                              r"(?:available|found|mounted|accessible)\b")

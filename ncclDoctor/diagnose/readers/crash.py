@@ -334,6 +334,8 @@ class CrashReaders:
         rank, so a check of the settings (lead rules W, Q), read by verdict.launch._settings_check as config, no
         rank. A condition on a tensor or a pointer (R_ASSERT_DATA) is one call's arguments and stays an exception."""
         h = S.R_HOST_ASSERT.search(self._body)
+        aborts = h is None  # glibc's assert() aborts the process: its SIGABRT is the check's, not a crash of its own
+        h = h or S.R_GLIBC_ASSERT.search(self._body)
         cond = h.group("cond") if h else None
         if cond is None or not S.R_ASSERT_SETTING.search(cond) or S.R_ASSERT_DATA.search(cond):
             return None
@@ -343,6 +345,8 @@ class CrashReaders:
         ev.data.update(type=m.group(1) if m else "Error", message=said[: S.TEXT_CAP], line=m is None,
                        settings=said[:200], host_assert=cond.strip(),
                        assert_at=h.group("where").rsplit("/", 1)[-1].lstrip("[("))
+        if aborts:
+            ev.data["aborts"] = True
         self._last_exc = (lineno, ev)
         return ev
 

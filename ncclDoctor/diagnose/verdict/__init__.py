@@ -68,6 +68,7 @@ from ncclDoctor.diagnose.verdict.exits import (
 )
 from ncclDoctor.diagnose.verdict.launch import (
     _cuda_fork,
+    _dtype_clash,
     _import_alike,
     _launch_arg,
     _launch_mode,
@@ -177,7 +178,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _host_mem, _mp_tmp,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
-    _launch_setup, _cuda_fork, _settings_check, _import_alike, _module_missing, _usage_exit, _no_nccl,
+    _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _import_alike, _module_missing, _usage_exit, _no_nccl,
     _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,

@@ -292,7 +292,7 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     rank a launcher's record shows exiting on it is no culprit (rule Q): config, culprits []. Only when no exception
     of another kind and no NCCL, CUDA, timeout or connection failure is shown: those are a rank's own run failing."""
     evs = [e for e in c.exceptions if e.data.get("settings")]
-    if not evs or _run_failed(c):
+    if not evs or _run_failed(c, but="crash" if _assert_aborts(c, evs) else ""):
         return None
     if any(not e.data.get("settings") and not e.data.get("line") for e in c.exceptions):
         return None  # another exception class shown (a rank's own runtime error): rule A reads it
@@ -424,6 +424,48 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules Q and AF (2): a rank's traceback ends in torch refusing two tensors of different floating dtypes
+    (signatures.R_DTYPE_CLASH: a matmul of float32 inputs with float64 weights). Which precision the model and its
+    data are built in is a setting every rank shares, and the op fails the same on every rank that reaches it --
+    even where only one rank's traceback shows it -- so no rank is at fault: config, no rank. Only when that error
+    is the one failure shown (no NCCL, CUDA, timeout or connection failure, no other exception)."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    said = {(e.data["type"], e.data["message"]) for e in excs}
+    if len(said) != 1:
+        return None
+    kind, message = next(iter(said))
+    if not (kind.endswith("RuntimeError") and S.R_DTYPE_CLASH.search(message or "")):
+        return None
+    return Verdict(
+        "config",
+        f"{_ranks_word(excs)} traceback ends in {kind}: {message[:160]} ({excs[0].where}): the model's weights or "
+        "buffers and the data it is given are in different precisions (float32 vs float64), a setting every rank is "
+        "built with alike -- the same op fails the same on every rank that reaches it, so no rank is at fault",
+        "Make the model and data dtype consistent: set one default dtype for the whole run (the training script's "
+        "--default_dtype, torch.set_default_dtype / model.to(dtype) before building the model), and check that a "
+        "loaded checkpoint or foundation model and the values computed from the data (per-element reference "
+        "energies, normalisation constants) use that same dtype; then relaunch every rank.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+def _ranks_word(excs: list) -> str:
+    ranks = sorted({e.rank for e in excs if e.rank is not None})
+    if not ranks:
+        return "a process's"
+    return f"rank {ranks[0]}'s" if len(ranks) == 1 else f"ranks {', '.join(map(str, ranks))}'"
+
+
+def _assert_aborts(c: Collected, evs: list) -> bool:
+    """Every settings check shown is a C assert() (glibc's "Assertion `...' failed.", which calls abort()) and every
+    crash handler shown reports SIGABRT: those crashes are the checks' own aborts, not a rank's run failing."""
+    crashes = c.samples.get("crash", [])
+    return (all(e.data.get("aborts") for e in evs)
+            and all(x.data.get("signal") == 6 for x in crashes))
+
+
 def _host_assert(e, evs: list) -> Verdict:
     """A library's own host-side assertion on the launch shape or its buffer settings (readers.crash._host_assert:
     DeepEP's EP_HOST_ASSERT on num_ranks against NUM_MAX_NVL_PEERS, on its chunk sizes per RDMA rank): every rank
@@ -436,7 +478,11 @@ def _host_assert(e, evs: list) -> Verdict:
         "condition relates the launch shape (ranks, nodes, GPUs per node) or the library's buffer/chunk settings, "
         "which every rank is started with alike, so every rank fails the same check -- no rank is at fault",
         f"Change the launch configuration or the library's settings until '{cond}' holds: read that line of {at} "
-        "for what each name is. For DeepEP: the internode (normal) kernels need num_ranks > NUM_MAX_NVL_PEERS, "
+        "for what each name is. A check of the process count against sizes (num_processes * B * T against the "
+        "tokens of a data shard, in a dataloader's init) fails on every process alike: launch fewer processes "
+        "(mpirun -np, --nproc_per_node), lower the per-process batch size or sequence length (the total batch "
+        "size), or give it a larger dataset shard. For DeepEP: the internode (normal) kernels need num_ranks > "
+        "NUM_MAX_NVL_PEERS, "
         "i.e. all 8 GPUs per node (torchrun --nproc_per_node=8 on each node), else use the intranode test on one "
         "node or low_latency_mode=True (test_low_latency.py); a chunk check (num_max_nvl_chunked_recv_tokens / "
         "num_rdma_ranks against the NVL and RDMA chunked send tokens) is the Buffer's Config (get_dispatch_config / "

@@ -223,6 +223,23 @@ def _barrier_timed_out(c: Collected, evs: list[Event]) -> bool:
     return False
 
 
+def _barrier_peer_closed(c: Collected, evs: list[Event]) -> bool:
+    """The monitored barrier's error is followed, within its "Original exception:" block (a few lines), by gloo's
+    "Connection closed by peer" / "reset by peer": the named peer's socket went away -- its process exited or
+    crashed (lead rules U (4) and AQ (2): early_exit, that peer)."""
+    spots = []
+    for e in evs:
+        if e.data.get("errors"):
+            path, _, line = e.where.rpartition(":")
+            spots.append((path, int(line) if line.isdigit() else -1))
+    for g in c.samples.get("gloo_error", []):
+        path, _, line = g.where.rpartition(":")
+        if R_PEER_GONE.search(str(g.data.get("what", ""))) and line.isdigit() and any(
+                path == p and 0 < int(line) - n <= 8 for p, n in spots):
+            return True
+    return False
+
+
 def _barrier_recv_waiters(c: Collected, evs: list[Event]) -> set[int]:
     """The waiters whose "Original exception:" is gloo's timeout on the RECEIVE of rank 0's answer: each one's send
     into rank 0 had completed, and gloo completes a send only into a receive the peer posted, which the coordinator
@@ -300,6 +317,21 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"Look at rank {_fmt_ranks(ranks)}: py-spy dump --pid PID of its process while the others wait shows "
             "where it is; its own log shows what it was doing before the barrier (rank-0-only work on the main "
             "process). A longer init_process_group(timeout=...) only helps when that work is legitimately long. "
+            "TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
+            "high", ranks, [e.brief() for e in evs[:3]])
+    if any(e.data.get("errors") for e in own) and _barrier_peer_closed(c, own):
+        # "reached monitoredBarrier, but received errors while waiting for send/recv from rank N", its original
+        # exception gloo's "Connection closed by peer": N's process went away while the others waited -- it exited
+        # early (its own error, if any, is in its log, not here)
+        return Verdict(
+            "early_exit",
+            f"torch's monitored_barrier: the waiting rank's send/recv with rank {_fmt_ranks(ranks)} failed because "
+            f"rank {_fmt_ranks(ranks)} closed its connection (gloo: closed by peer): its process exited or crashed "
+            "while the others waited in the barrier, and the ranks that reached the barrier are its victims; why it "
+            "exited is not in these lines",
+            f"Read rank {_fmt_ranks(ranks)} logs: its own traceback and exit code (torchrun's failure summary, "
+            "dmesg for the OOM killer -- host memory -- on its node, the pod's events); work it does alone before "
+            "the monitored_barrier (dataset mapping or tokenizing on the coordinator) is the usual place it dies. "
             "TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
             "high", ranks, [e.brief() for e in evs[:3]])
     if any(e.data.get("errors") for e in own):
