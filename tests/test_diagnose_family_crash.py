@@ -5013,3 +5013,28 @@ def test_a_forks_warn_level_return_code_trail_reads_its_code(tmp_path):
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
     assert "ncclInvalidUsage" in v["fix"], v
+
+
+# --- round 56: Ascend's HCCP that cannot start on a rank's NPU is that rank's device error (rules AN (2), AM (3)) --
+# EJ0001 under the Ascend error header "(PID:N, Device:D, RankID:R)" at the first barrier: the header names the rank
+# (round 56's llamafactory-3839)
+def test_ascends_hccp_init_failure_names_the_rank_of_its_header(tmp_path):
+    text = ('  File "/env/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 4159, in barrier\n'
+            "RuntimeError: [ERROR] HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:71\n"
+            "[ERROR] 2025-03-14-10:02:31 (PID:51402, Device:6, RankID:6) ERR02200 DIST call hccl api failed.\n"
+            "EJ0001: 2025-03-14-10:02:31.410.115 Failed to initialize the HCCP process. Reason: Maybe the last "
+            "training process is running.\n"
+            "        Solution: Wait for 10s after killing the last training process and try again.\n"
+            "        rtGetDevMsg execute failed, reason=[driver error:internal error]\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and _accused(d) == {6}, v
+    assert "npu-smi info" in v["fix"] and "HCCP" in v["summary"], v
+
+
+def test_ascends_hccp_failure_far_below_a_header_names_no_rank(tmp_path):
+    # near shape: the header's rank is of lines right under it only
+    text = ("[ERROR] 2025-03-14-10:02:31 (PID:51402, Device:6, RankID:6) ERR02200 DIST call hccl api failed.\n"
+            + "".join(f"step {i} loss 1.0\n" for i in range(6))
+            + "EJ0001: Failed to initialize the HCCP process. Reason: Maybe the last training process is running.\n")
+    assert 6 not in _accused(_report(tmp_path, text))

@@ -2551,3 +2551,30 @@ def test_accelerate_refusing_a_rendezvous_port_already_in_use_is_the_stores_port
     v = d["verdict"]
     assert v["cause"] == "store_rendezvous" and v["culprits"] == [] and _accused(d) == set(), v
     assert "--main_process_port" in v["fix"] and "29517" in v["summary"], v
+
+
+# --- round 56: a collective library's bootstrap root that no rank reached is the network set-up (rules L, AD (1)) ---
+# HCCL's EI0015 under hcclCommInitRootInfoConfig names the ranks that never connected to the root node: a run of
+# consecutive ranks is a whole node's -- launch or network, no rank (round 56's vllm-ascend-pr7742)
+def _root_unreached(ranks: str) -> str:
+    return ("RuntimeError: create_config:../torch_npu/csrc/distributed/HCCLUtils.cpp:140 HCCL function error: "
+            "hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, &(comm->hcclComm_)), error code is 1\n"
+            "[ERROR] 2025-11-02-08:01:44 (PID:7310, Device:0, RankID:-1) ERR02200 DIST call hccl api failed.\n"
+            "[PID: 7310] 2025-11-02-08:01:44.118.020 Communication_Error_Ranktable_Detect(EI0015): Failed to collect "
+            "cluster information of the communicator based on rootInfo detection. Reason: No rank in the "
+            "communicator can connect to the root node within the timeout period. List of unconnected ranks: "
+            f'"[{ranks}]".\n')
+
+
+def test_hccls_root_node_unreached_by_a_whole_node_is_network_setup(tmp_path):
+    d = _report(tmp_path, _root_unreached("8,9,10,11,12,13,14,15,"))
+    v = d["verdict"]
+    assert v["cause"] == "network_setup" and not _accused(d), v
+    assert "ranks 8-15" in v["summary"], v["summary"]
+    assert "HCCL_IF_IP" in v["fix"] and "HCCL_CONNECT_TIMEOUT" in v["fix"], v["fix"]
+
+
+def test_hccls_init_error_without_the_root_detection_is_not_network_setup(tmp_path):
+    # near shape: the init call's error code alone does not say the ranks never reached the root
+    text = "".join(ln for ln in _root_unreached("3,").splitlines(keepends=True) if "EI0015" not in ln)
+    assert _verdict(tmp_path, text)["cause"] != "network_setup"

@@ -2342,3 +2342,41 @@ def test_the_same_hccl_error_without_its_wait_reason_is_the_ranks_own(tmp_path):
     text = "".join(ln for ln in _hccl_wait(2).splitlines(keepends=True) if "EI0006" not in ln)
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] != "rank_missing", d["verdict"]
+
+
+# --- round 56: HCCL's own watchdog and the device's stuck notify are the waiting rank's lines (rules B, E, AN (2)) --
+# torch_npu's ProcessGroupHCCL prints NCCL's watchdog text with WorkHCCL(SeqNum=..., OpType=...); the device's EI9999
+# "hccl fftsplus task timeout ... stuck notify" under "ACL stream synchronize failed" is the same wait seen from the
+# NPU (round 56's vllm-ascend-382, ascend-pytorch-54)
+def test_hccls_watchdog_timeout_is_read_like_nccls(tmp_path):
+    msg = ("Watchdog caught collective operation timeout: WorkHCCL(SeqNum=88, OpType=BROADCAST, "
+           "Timeout(ms)=1800000) ran for 1800342 milliseconds before timing out.")
+    text = (f"[rank3]:[E517 08:14:02.118020331 compiler_depend.ts:574] [Rank 3] {msg}\n"
+            "[rank3]:[E517 08:14:02.118092101 compiler_depend.ts:634] To avoid data inconsistency, we are taking the "
+            "entire process down.\n"
+            f"  what():  [Rank 3] HCCL watchdog thread terminated with exception: [Rank 3] {msg}\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "rank_missing" and not _accused(d), v
+    assert "#88 BROADCAST" in v["summary"] or "BROADCAST #88" in v["summary"], v["summary"]
+    assert "HCCL_EXEC_TIMEOUT" in v["fix"], v["fix"]
+
+
+def test_the_npus_stuck_notify_inside_a_collective_accuses_nobody(tmp_path):
+    text = ('  File "/env/lib/python3.9/site-packages/torch/distributed/distributed_c10d.py", line 2301, in '
+            "all_gather_object\n"
+            "RuntimeError: ACL stream synchronize failed.\n"
+            "EI9999: Inner Error!\n"
+            "EI9999: 2025-02-03-17:20:11.004.212  The error from device(chipId:5, dieId:0), serial number is 2, hccl "
+            "fftsplus task timeout occurred during task execution, stream_id:9, sq_id:9, task_id:1204, stuck notify "
+            "num:2, timeout:30min(default).[FUNC:ProcessStarsHcclFftsPlusTimeoutErrorInfo]\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "rank_missing" and not _accused(d), v
+    assert "HCCL_EXEC_TIMEOUT" in v["fix"], v["fix"]
+
+
+def test_acls_stream_failure_without_the_stuck_notify_is_not_a_wait(tmp_path):
+    # near shape: the synchronize failing alone says nothing of a peer
+    d = _report(tmp_path, "RuntimeError: ACL stream synchronize failed.\nEI9999: Inner Error!\n")
+    assert d["verdict"]["cause"] != "rank_missing", d["verdict"]

@@ -186,6 +186,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the last CUDA error's line, for the rest of NCCL's multi-line WARN below it (crash._cuda_error: NVLS's
         # "... error in the Fabric Manager or NVSwitches")
         self._cuda_open: tuple[int, Event] | None = None
+        # the last Ascend error header's line and the rank it names ("(PID:N, Device:D, RankID:R)"), for the error
+        # codes printed under it (crash._cuda_error: EJ0001's HCCP failure)
+        self._ascend_head: tuple[int, int] = (-99, -1)
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host

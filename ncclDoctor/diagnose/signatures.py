@@ -58,6 +58,8 @@ transport            NCCL INFO lines naming the network (IB or the Socket fallba
 rpc_setup            a framework's own RPC transport failing at start-up: DistDGL's server socket that cannot bind
                      (``Failed bind on IP:PORT , error: ...``), torch RPC's start-up barrier whose followers did not
                      answer (``Followers [...] timed out in _all_gather after N seconds``)
+                     and a collective library's bootstrap root that no rank reached (HCCL's EI0015 ``No rank in the
+                     communicator can connect to the root node``: ``root``)
 ===================  ====================================================================
 """
 
@@ -168,14 +170,16 @@ R_CALL_TRACE = re.compile(r"\bINFO \w{2,32}: opCount [0-9a-fA-F]{1,16} |"
                           r"\bTRACE \d{1,15} Bytes -> Algo (?P<algo>\d{1,2}) proto (?P<proto>\d)\b")
 
 # --- families -----------------------------------------------------------------------
-R_WORK = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
-R_WORK_CUT = re.compile(r"Work(?:NCCL|Gloo)?\((?P<body>[^()]{1,400})$")  # a terminal wrapped the line
+# torch_npu's ProcessGroupHCCL prints the same watchdog lines with WorkHCCL(SeqNum=..., OpType=...): read like NCCL's
+# (lead rule AN (2): a non-CUDA accelerator's collective library is read like NCCL)
+R_WORK = re.compile(r"Work(?:NCCL|Gloo|HCCL)?\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*)\)")
+R_WORK_CUT = re.compile(r"Work(?:NCCL|Gloo|HCCL)?\((?P<body>[^()]{1,400})$")  # a terminal wrapped the line
 R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # torch 1.9-1.10 printed "[Rank 1] Caught collective operation timeout: WorkNCCL(OpType=..., Timeout(ms)=...)".
 # The message's tail, "WorkNCCL(...) ran for N milliseconds before timing out", says the same where another
 # process's output, interleaved into the line, cut its head ("Watchdog caught collective operat<...>ion timeout").
 R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait|"
-                       r"\bWorkNCCL\([^()]{0,400}\(ms\)=\d{1,12}\) ran for \d{1,12} milliseconds before timing out")
+                       r"\bWork[NH]CCL\([^()]{0,400}\(ms\)=\d{1,12}\) ran for \d{1,12} milliseconds before timing out")
 # gloo's waits: unbound_buffer.cc "Timed out waiting Nms for recv operation"; pair.cc/buffer.cc "Read timeout [peer]"
 # torch 1.x's ProcessGroupNCCL under NCCL_BLOCKING_WAIT: the waiting collective's own wait() throws "Operation timed
 # out!" (WorkNCCL's blocking wait, no rank, op or SeqNum): read only right under a collective call's frame
@@ -189,7 +193,12 @@ R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operat
 # out. Reason: Remote Rank did not send the data in time" -- this rank was inside the collective, connected, waiting
 # for a peer's data that never came: a waiting rank's line like gloo's recv timeout (lead rules B, E, Y), never its
 # own failure, whatever the RuntimeError above it says
-R_HCCL_WAIT = re.compile(r"\bRemote Rank did not send the data in time")
+# The device's own word for the same wait (EI9999 "hccl fftsplus task timeout occurred during task execution, ...
+# stuck notify num:1, timeout:30min"): the HCCL task of a collective sat on a notify -- a peer's signal that never
+# came -- until HCCL_EXEC_TIMEOUT; the stream synchronize that reports it (ACL stream synchronize failed) is this
+# rank waiting in the collective, not a fault of its device (lead rule AN (2))
+R_HCCL_WAIT = re.compile(r"\bRemote Rank did not send the data in time|"
+                         r"\bhccl fftsplus task timeout occurred\b.{0,200}?\bstuck notify\b")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
@@ -626,6 +635,12 @@ R_RPC_BIND = re.compile(r"\bFailed (bind|listen) on (?:socket fd: ?\d{1,9}|\[?([
 R_RPC_GATHER = re.compile(r"(?:Failed to respond to '([^'\n]{1,80})' in time,? got error )?"
                           r"Followers \[([^\]\n]{0,600})\] timed out in _all_gather after "
                           r"(\d{1,7}(?:\.\d{1,3})?) seconds")
+# A collective library's own bootstrap at communicator set-up that never reached its root (Ascend HCCL's EI0015
+# Communication_Error_Ranktable_Detect, under hcclCommInitRootInfo: "No rank in the communicator can connect to the
+# root node within the timeout period. List of unconnected ranks: "[16,17,...,31,]""): the backend's own set-up
+# connection between its processes (NCCL's bootstrap root, not a TCPStore) never made -- lead rule L, network_setup
+R_ROOT_UNREACHED = re.compile(r"\bcan connect to the root node within the timeout\b"
+                              r"(?:[^\n]{0,80}?\bunconnected ranks: ?\W{0,3}\[(?P<ranks>[\d,\s]{1,4000})\])?")
 # gRPC's own words for a channel it could not connect ("UNAVAILABLE: failed to connect to all addresses; last error:
 # ...", "ipv4:10.0.0.5:1234: Failed to connect to remote host: Connection refused"): NCCL and gloo never speak gRPC,
 # the training job's gRPC channel is its coordination service (JAX's jax.distributed.initialize coordinator, XLA's
@@ -1166,6 +1181,15 @@ CUDA_CODE_NAMES = {700: "illegal address", 719: "launch failure", 999: "unknown 
 R_ACCEL_ERROR = re.compile(r"\b(?P<backend>\w{2,16}) backend failed with error: (?P<code>\d{1,4}) "
                            r"\((?P<name>UR_RESULT_ERROR_[A-Z_]{2,60})\)|"
                            r"\b(?P<bare>(?:UR|ZE)_RESULT_ERROR_[A-Z_]{2,60})\b")
+# Ascend's runtime failing a process's own NPU at the communicator's set-up, read like a CUDA error of that rank (lead
+# rules AN (2), AM (3)): EJ0001 "Failed to initialize the HCCP process. Reason: Maybe the last training process is
+# running." -- HCCP, the device-side process of HCCL's communication, cannot start on that NPU (most often an earlier
+# run's process still holds it; the driver errors under it follow)
+R_ASCEND_DEVICE = re.compile(r"\bFailed to initialize the (?P<what>HCCP) process\b"
+                             r"(?:[^\n]{0,40}?\bReason: (?P<why>[^\n]{1,120}))?")
+# Ascend's error header before its codes ("[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST
+# call hccl api failed."): the process's NPU and its rank (-1: none yet), for the error lines right below it
+R_ASCEND_HEAD = re.compile(r"\(PID: ?\d{1,10}, Device: ?(?P<dev>\d{1,4}), RankID: ?(?P<rank>-?\d{1,7})\)")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
                        r"Multiple Ranks are using the same GPU")

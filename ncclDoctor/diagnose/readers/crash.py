@@ -59,6 +59,21 @@ class CrashReaders:
             ev = self._context(lineno, text, "cuda_check")
             ev.data.update(what="a CUDA error found by the watchdog's check of a finished work", watchdog=True)
             return ev
+        hd = S.R_ASCEND_HEAD.search(text) if "RankID:" in text else None
+        if hd:  # Ascend's error header: the rank of the error codes it prints on the next lines
+            self._ascend_head = (lineno, int(hd.group("rank")))
+        n = S.R_ASCEND_DEVICE.search(text) if "HCCP" in text else None
+        if n:  # Ascend's runtime could not start the NPU's HCCP process: that process's device, read as CUDA's (AN (2))
+            ev = self._context(lineno, text, "cuda_error")
+            at, rank = self._ascend_head
+            if ev.rank is None and 0 < lineno - at <= 3 and rank >= 0:
+                ev.rank = rank
+                ev.data["rank_from"] = "the Ascend error header above"
+            why = (n.group("why") or "").strip().rstrip(".")
+            ev.data.update(what=f"Failed to initialize the {n.group('what')} process" + (f" ({why})" if why else ""),
+                           cuda_code=None, watchdog=False, accel=True, ascend=True)
+            self._cuda_open = (lineno, ev)
+            return ev
         a = S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text else None
         if a and not S.R_OOM.search(text):  # another accelerator's runtime error, read as CUDA's (lead rule AN (2))
             name = a.group("name") or a.group("bare")

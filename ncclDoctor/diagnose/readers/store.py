@@ -6,6 +6,8 @@ which ``LineParser.__init__`` declares and documents."""
 
 from __future__ import annotations
 
+import re
+
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.readers.common import (
     _EARLY_GLOG,
@@ -311,6 +313,14 @@ class StoreReaders:
             ev = self._context(lineno, text, "rpc_setup")
             ev.data.update(what=f"{b.group(1)}: {b.group(4).strip()}"[:120], bind=True,
                            endpoint=f"{b.group(2)}:{b.group(3)}" if b.group(3) else None)
+            return ev
+        r = S.R_ROOT_UNREACHED.search(text) if "root node" in text else None
+        if r:  # the backend's own bootstrap to its root at communicator set-up (HCCL rootInfo): the ranks never joined
+            ev = self._context(lineno, text, "rpc_setup")
+            ranks = [int(x) for x in re.findall(r"\d{1,7}", r.group("ranks") or "")][:4096]
+            ev.rank = None  # the reporting process names no rank of its own (RankID:-1): it only waited
+            ev.data.update(what="no rank could connect to the collective library's root node in time", bind=False,
+                           root=True, unconnected=ranks)
             return ev
         g = S.R_RPC_GATHER.search(text) if "_all_gather" in text else None
         if g is None or "hutdown" in (g.group(1) or ""):

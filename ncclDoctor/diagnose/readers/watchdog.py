@@ -58,6 +58,8 @@ class WatchdogReaders:
             ev.data["blocking_wait"] = "blocking wait" in text
             rep = S.R_RAY_REPEATED.search(text) if "across cluster" in text else None
             ev.data["ray_repeated"] = int(rep.group(1)) if rep else 0
+            if "WorkHCCL" in text:  # torch_npu's watchdog: HCCL's knobs and plog, not NCCL's, say more (verdict)
+                ev.data["backend"] = "hccl"
             self._timed_out = True
             return ev
         if "checkTimeout" in text and S.R_CHECK_TIMEOUT_FRAME.search(text):
@@ -70,8 +72,8 @@ class WatchdogReaders:
             ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
             self._sites_apart(lineno, ev)
             return ev
-        h = S.R_HCCL_WAIT.search(text) if "did not send" in text else None
-        if h:  # HCCL's wait for a peer inside the collective (EI0006): raised by the op itself, as gloo's, no SeqNum
+        h = S.R_HCCL_WAIT.search(text) if ("did not send" in text or "fftsplus task timeout" in text) else None
+        if h:  # HCCL's wait for a peer inside the collective (EI0006, or the device's stuck notify): no SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
             ev.data.update(timeout_ms=None, backend="hccl")
             self._sites_apart(lineno, ev)

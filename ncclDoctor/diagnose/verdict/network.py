@@ -250,13 +250,51 @@ _PEER_READ_FILES = frozenset(("socket.cc", "net_socket.cc", "socket.h", "net.h")
 _R_RPC_RAISED = re.compile(r"\bRPC|\brpc|timed out|[Tt]imeout|\bbind\b")
 
 
+def _span(ranks: list[int]) -> str:
+    """The unconnected ranks in words: a run of consecutive ranks as 'a-b' (a whole node's, as a launch numbers
+    them), else the first few."""
+    rs = sorted(set(ranks))
+    if len(rs) > 1 and rs[-1] - rs[0] == len(rs) - 1:
+        return f"ranks {rs[0]}-{rs[-1]}"
+    return "rank" + ("s " if len(rs) > 1 else " ") + ", ".join(map(str, rs[:12])) + (", ..." if len(rs) > 12 else "")
+
+
+def _root_unreached(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules L and AD (1): a collective library's own bootstrap at communicator set-up (HCCL's rootInfo
+    detection, parse: ``rpc_setup`` with ``root``) reports that ranks never connected to its root node in time. That
+    is the backend's set-up connection between its processes (not a TCPStore): network_setup. A run of consecutive
+    ranks unconnected is a whole node's -- that node not launched (or not with the same world size and root
+    address) or the network between the nodes blocked: a launch or network fault, no rank named; the process that
+    reports it only waited."""
+    evs = [e for e in c.samples.get("rpc_setup", []) if e.data.get("root")]
+    if not evs:
+        return None
+    ranks = [r for e in evs for r in e.data.get("unconnected") or []]
+    rs = sorted(set(ranks))
+    block = len(rs) > 1 and rs[-1] - rs[0] == len(rs) - 1
+    who = (f"{_span(rs)}" + (" (a run of consecutive ranks: a whole node's)" if block else "") if rs else "ranks")
+    return Verdict(
+        "network_setup",
+        f"the collective library's communicator set-up (its rootInfo bootstrap, not a store) failed: {who} never "
+        "connected to the root node within its timeout ('" + evs[0].text.strip()[:140] + "'): the connections "
+        "between the processes could not be made at set-up -- those ranks' node was not launched (or not with the "
+        "same world size and root address), or the network or firewall between the nodes blocks them; a launch or "
+        "network fault, not one rank's",
+        "Check that the node of the unconnected ranks started the same launch (same world size, same master/root "
+        "address) and reached the set-up; that the root node address is reachable from every node (ping, hccn_tool "
+        "-i N -ping on Ascend); pin the interface the nodes reach each other on (HCCL_IF_IP / HCCL_SOCKET_IFNAME, "
+        "NCCL_SOCKET_IFNAME for NCCL); open the firewall / ports between the nodes; on a slow start-up raise "
+        "HCCL_CONNECT_TIMEOUT.",
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _rpc_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule AQ (3): a framework's own RPC transport failing at start-up (parse: ``rpc_setup``) -- its server
     socket that cannot bind, torch RPC's gather of every worker timing out with no worker shown failing -- is the
     set-up of the connections between its processes: network_setup, no rank at fault, the leader that reports the
     timeout a victim (rule X (1)). Not the c10d store's or the launcher's rendezvous (store_rendezvous). Anything else
     failing in the lines (a worker's own error, a launcher's record of one) is read by its own family first."""
-    evs = c.samples.get("rpc_setup", [])
+    evs = [e for e in c.samples.get("rpc_setup", []) if not e.data.get("root")]
     if not evs or c.child_failures or c.worker_failures:
         return None
     if any(v and k not in QUIET_KINDS + ("rpc_setup",) for k, v in c.kinds.items()):

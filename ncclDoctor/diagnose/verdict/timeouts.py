@@ -307,14 +307,15 @@ GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual rea
 
 # Ascend's HCCL names its own knobs: the wait that ran out is HCCL_EXEC_TIMEOUT (HCCL_CONNECT_TIMEOUT at the link's
 # set-up), and its own plog says which peer it waited for
-HCCL_WAIT = (" HCCL's own wait ran out (Remote Rank did not send the data in time): find the stuck rank in the other "
+HCCL_WAIT = (" HCCL's own wait ran out (its watchdog's WorkHCCL timeout, a stuck notify, or Remote Rank did not "
+             "send the data in time): find the stuck rank in the other "
              "ranks' logs and the ASCEND plog (ASCEND_GLOBAL_LOG_LEVEL=1 names the peer it waited for); a rank still "
              "busy before the collective (a longer generation or training step) needs a longer HCCL_EXEC_TIMEOUT; a "
              "link that never came up, HCCL_CONNECT_TIMEOUT and HCCL_IF_IP (the network interface).")
 
 
 def _hccl(c: Collected) -> bool:
-    """Whether a timeout shown is HCCL's own wait for a peer (readers.watchdog, R_HCCL_WAIT)."""
+    """Whether a timeout shown is HCCL's own wait for a peer (readers.watchdog: R_HCCL_WAIT, a WorkHCCL watchdog)."""
     return any(e.data.get("backend") == "hccl" for e in c.samples.get("watchdog_timeout", []))
 
 
