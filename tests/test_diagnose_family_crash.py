@@ -4252,6 +4252,30 @@ def test_a_unified_runtime_error_under_pals_is_that_ranks_device_error(tmp_path)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [5]), d["verdict"]
 
 
+# Lead rule AN (2) for Habana's SynapseAI (its synStatus code) and AWS Neuron's runtime (its nrt_* call on the
+# NeuronCores): the same reading. Two ranks each failing their own graph compile alike is the stack, nobody named
+# (rules J, AM (2)); a Ray worker's pid/ip names no rank (rule AD (2)).
+def test_habana_and_neuron_runtime_errors_are_read_like_cuda_errors(tmp_path):
+    tb = "".join(f"[rank{r}]: {ln}\n" for r in (3, 5) for ln in (
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/torch/distributed/distributed_c10d.py", line 2810, in all_reduce',
+        "    work = group.allreduce([tensor], opts)",
+        "RuntimeError: Graph compile failed. synStatus=synStatus 26 [Generic failure]."))
+    d = _report(tmp_path, tb)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "HABANA_LOGS" in v["fix"] and "PT_HPU_LAZY_MODE" in v["fix"], v["fix"]
+    d = _report(tmp_path, "[rank4]: RuntimeError: [Rank:4] FATAL ERROR :: MODULE:PT_BRIDGE Exception in Launch "
+                          "thread... see logsGraph compile failed. synStatus=synStatus 26 [Generic failure].\n")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [4]), d["verdict"]
+    d = _report(tmp_path, "ray::_RayTrainWorker__execute.get_next() (pid=4411, ip=10.0.3.7)\n"
+                          "RuntimeError: INTERNAL: From /job:c_localservice/replica:0/task:0:\n"
+                          "  (0) INTERNAL: Nrt::Load failed on NeuronCores 4-4(1): nrt_load status=4, "
+                          "error message=\"Non specific failure\".\n")
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and not _accused(d) and "NEURON_RT_VISIBLE_CORES" in v["fix"], v
+
+
 def test_unified_runtimes_device_memory_code_or_an_xpu_oom_is_an_oom_not_a_device_error(tmp_path):
     for first, torn, exc in (
             (7, 14, "RuntimeError: level_zero backend failed with error: 39 (UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)"),

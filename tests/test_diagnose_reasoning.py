@@ -344,3 +344,42 @@ def test_a_none_verdict_never_stands_beside_an_error_from_another_reader():
     assert v.cause == "unknown" and "LOG010" in v.summary and v.proof == ["out.txt:3: # Out of bounds values : 12 "
                                                                           "FAILED"]
     assert settle(Verdict("gpu_oom", "s", "f", "high"), [err]).cause == "gpu_oom"
+
+
+def test_ccom_bootstrap_timeouts_at_set_up_are_network_setup_with_nobody_named(tmp_path):
+    """Neuron's CCOM (NCCL-derived) prints NCCL's bootstrap WARNs under its own name: several ranks timing out waiting
+    for their peers' bootstrap connections at set-up is the connections between workers (rules L, O), no rank."""
+    _, d = _run(tmp_path, {"job.log": [
+        f"2024-Mar-12 09:02:{10 + r}.0{r}11 51234:5124{r} [{r}] {site} CCOM WARN Timeout waiting for {what} "
+        "(waited 120 sec)" + (" - retrying" if "RX" in what else "")
+        for r, site, what in ((3, "bootstrap.cc:89", "incoming connection"), (5, "include/socket.h:579", "RX"),
+                              (12, "include/socket.h:579", "RX"), (14, "bootstrap.cc:89", "incoming connection"))]})
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and "ulimit -n" in v["fix"], v
+
+
+def test_xrt_mesh_service_reset_at_start_up_is_the_rendezvous_not_a_departed_peer(tmp_path):
+    """torch_xla's XRT mesh service failing a process that fetches its mesh at start-up (rules L, Y): the job's
+    rendezvous / config service, store_rendezvous with nobody named -- not rule G's early exit of a peer."""
+    _, d = _run(tmp_path, {"job.log": [
+        "Exception in device=TPU:3: tensorflow/compiler/xla/xla_client/mesh_service.cc:331 : Failed to retrieve mesh "
+        "configuration: Connection reset by peer (14)",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3/site-packages/torch_xla/distributed/xla_multiprocessing.py", line 315, in '
+        "_setup_replication",
+        "    device = xm.xla_device()"]})
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and "mesh service" in v["fix"], v
+
+
+def test_every_pod_worker_terminated_at_once_is_an_outside_signal(tmp_path):
+    """A pod launcher (xla_dist) relaying each worker's shell 'Terminated' in one second, then its own process's
+    traceback header with no exception: SIGTERM from outside reached every worker (rules J, A), nobody named."""
+    _, d = _run(tmp_path, {"job.log": [
+        f"2024-05-02 11:20:07 10.2.0.{10 + w} [{w}] Terminated" for w in (2, 0, 3, 1, 5, 4, 7, 6)] + [
+        "Process Process-1:",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.8/multiprocessing/process.py", line 315, in _bootstrap',
+        "    self.run()"]})
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []) and "SIGTERM (exit code 143)" in v["fix"], v

@@ -229,10 +229,12 @@ TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)  # where one wrapped line is eno
 
 
 # How a line that is NOT the rest of a wrapped one starts, at column 0: a log prefix ("[rank3]", glog's
-# "[E1130", "[PG ", "[2024-", "E1130 "), an ISO date, a traceback's lines, "SomethingError:", an upper-case
+# "[E1130", "[PG ", "[2024-", "E1130 "), an ISO date or one with the month's name (the Neuron runtime's
+# "2023-Aug-01 16:14:43.0210"), a traceback's lines, "SomethingError:", an upper-case
 # tag ("WARNING:"), NCCL's "host:pid:tid [", the C++ runtime's "terminate called ..." (its own line before an
 # abort). A hard wrap puts the rest of a line at column 0, anywhere.
-_NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-\d\d-\d\d|[EWIF]\d{4} |Traceback |  File \"|"
+_NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-(?:\d\d|[A-Z][a-z]{2})-\d\d|[EWIF]\d{4} |"
+                       r"Traceback |  File \"|"
                        r"terminate called |"
                        # Open MPI's crash handler, each line its own ("[host:pid] *** Process received signal ***",
                        # "[host:pid] [ 3] /lib/libc.so.6(abort+0xd3)"): never the rest of the line above it

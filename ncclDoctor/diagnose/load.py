@@ -363,6 +363,9 @@ SNIFF = 8192
 #             transports print with no other word (".../ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
 #             ".../ibrc.cpp:304: NULL value cq creation failed"; DeepEP's internode set-up):
 #             readers.nccl._nvshmem_verbs, verdict.transport._ib, lead rule J
+#   Nrt::     AWS Neuron's runtime error under XRT ("(0) INTERNAL: Nrt::Load failed on NeuronCores 0-0(2):
+#             nrt_load status=1"), a line with no other word: an accelerator runtime error (readers.crash._cuda_error,
+#             lead rule AN (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -378,7 +381,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
-            b"--rank",
+            b"--rank", b"Nrt::",
             b"TCPStore(", b"init_process_group", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
             b"to pass monitoredBarrier", b"simple_launcher", b"scheduler is dead",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",

@@ -572,6 +572,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
     def _parse(self, lineno: int, text: str) -> Event | None:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
+        if "CCOM " in text:
+            text = S.R_CCOM_LEVEL.sub("NCCL ", text)  # Neuron's NCCL-derived library: NCCL's lines under its name
         self._body = body = S.strip_prefixes(text)
         self._text = text
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):

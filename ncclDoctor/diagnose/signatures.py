@@ -647,6 +647,10 @@ R_ROOT_UNREACHED = re.compile(r"\bcan connect to the root node within the timeou
 # distributed runtime, TF's coordination service), the job's key-value store and rendezvous (lead rule L)
 R_GRPC_CONNECT = re.compile(r"failed to connect to all addresses|Failed to connect to remote host: ?(?:Connection "
                             r"refused|No route to host|Connection timed out|Network is unreachable|Connection reset)")
+# torch_xla's XRT mesh service (xla_client/mesh_service.cc), the job's rendezvous and configuration service that the
+# master ordinal's process serves, answering a process that asks for the mesh at start-up (xm.xla_device() in
+# _setup_replication): "mesh_service.cc:331 : Failed to retrieve mesh configuration: Connection reset by peer (14)"
+R_XRT_MESH = re.compile(r"Failed to (?:retrieve|get|fetch) mesh configuration:? ?(?P<why>[^\n]{0,120})")
 R_GRPC_PEER = re.compile(r"\bipv[46]:\[?([\w.:%\-]{1,255}?)\]?:(\d{1,5})\b")
 # The coordination service's barrier (XLA's / TF's coordination_service.cc, the store behind JAX's
 # jax.distributed.initialize) timing out: "DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. Timed
@@ -1025,6 +1029,10 @@ R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
 R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
 R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
+# AWS Neuron's collective library (CCOM) is derived from NCCL: its lines are NCCL's, from the same source files and in
+# the same words, under its own name ("332066:332508 [31] bootstrap.cc:89 CCOM WARN Timeout waiting for incoming
+# connection"); the parser reads them as NCCL's (parse.LineParser._parse)
+R_CCOM_LEVEL = re.compile(r"(?<=\s)CCOM (?=WARN |INFO )")
 # NCCL 2.0-2.3 printed "[host:pid:tid [dev] ]include/socket.h:194 WARN ..." (no word NCCL), then its
 # return-code trail "host:pid:tid [dev] INFO bootstrap.cu:169 -> 2" on the next lines.
 R_OLD_WARN = re.compile(r"(?<![\w/.\-])[\w/.\-]{1,64}\.(?:h|cu|cc):\d{1,6} WARN (.*)")
@@ -1178,9 +1186,19 @@ CUDA_CODE_NAMES = {700: "illegal address", 719: "launch failure", 999: "unknown 
 # XPU / SYCL ("RuntimeError: level_zero backend failed with error: 40 (UR_RESULT_ERROR_OUT_OF_RESOURCES)", a UR or
 # Level Zero result code named alone: "UR_RESULT_ERROR_DEVICE_LOST", "ZE_RESULT_ERROR_UNKNOWN"). Its device-memory code
 # (39, OUT_OF_DEVICE_MEMORY) is an OOM (R_OOM), not this; 40 OUT_OF_RESOURCES is not memory.
+# Habana's SynapseAI under torch's HPU bridge names its status code ("Graph compile failed. synStatus=synStatus 26
+# [Generic failure]"); AWS Neuron's runtime under torch-neuronx / XRT names its call on the NeuronCores ("Nrt::Load
+# failed on NeuronCores 0-0(2): nrt_load status=1, error message=\"Non specific failure\""). The status may follow a
+# glued tail ("for detailsGraph compile failed").
 R_ACCEL_ERROR = re.compile(r"\b(?P<backend>\w{2,16}) backend failed with error: (?P<code>\d{1,4}) "
                            r"\((?P<name>UR_RESULT_ERROR_[A-Z_]{2,60})\)|"
-                           r"\b(?P<bare>(?:UR|ZE)_RESULT_ERROR_[A-Z_]{2,60})\b")
+                           r"\b(?P<bare>(?:UR|ZE)_RESULT_ERROR_[A-Z_]{2,60})\b|"
+                           r"(?:(?P<synop>[A-Z][a-z]{1,20}(?: [a-z]{2,20}){0,3}) failed\.? )?"
+                           r"\bsynStatus[=: ]{1,3}(?:synStatus )?(?P<syn>\d{1,4})\b"
+                           r"(?: \[(?P<synname>[^\]\n]{1,60})\])?|"
+                           r"\bNrt::(?P<nrtop>\w{2,30}) failed on (?P<cores>NeuronCores? [\w()-]{1,40}): "
+                           r"(?P<nrtcall>nrt_\w{2,30}) status=(?P<nrtst>\d{1,4})"
+                           r"(?:, error message=\"(?P<nrtmsg>[^\"\n]{1,120})\")?")
 # Ascend's runtime failing a process's own NPU at the communicator's set-up, read like a CUDA error of that rank (lead
 # rules AN (2), AM (3)): EJ0001 "Failed to initialize the HCCP process. Reason: Maybe the last training process is
 # running." -- HCCP, the device-side process of HCCL's communication, cannot start on that NPU (most often an earlier
@@ -1461,8 +1479,10 @@ R_NODE_RANK_PROCID = re.compile(r"\b(?:NODE_RANK|node_rank|node-rank)['\"]?\s{0,
                                 r"\$\{?SLURM_PROCID\b")
 # The shell's word for a foreground job that SIGTERM ended: bash's bare "Terminated" (as "Killed" is SIGKILL's), its
 # job-control "[1]+  Terminated  python train.py" and a script's "run.sh: line 4: 4242 Terminated  python ...": the job
-# was stopped from outside (a user's kill, a time limit, the scheduler).
-R_SHELL_TERM = re.compile(r"^\s*(?:\S{1,200}: line \d{1,6}: +\d{1,10} +|\[\d{1,4}\][+-]? +)?Terminated"
+# was stopped from outside (a user's kill, a time limit, the scheduler). A pod launcher relays each worker's shell
+# under that worker's host and index (torch_xla's xla_dist: "172.16.80.8 [14] Terminated"): the same word.
+R_SHELL_TERM = re.compile(r"^\s*(?:\S{1,200}: line \d{1,6}: +\d{1,10} +|\[\d{1,4}\][+-]? +|"
+                          r"[\w.:-]{1,255} \[\d{1,5}\] +)?Terminated"
                           r"(?: +\S.{0,200})?\s*$")
 # Python's own last line of a traceback a SIGINT ended, "KeyboardInterrupt" (bare or "KeyboardInterrupt: text"): the
 # process (a launcher's parent waiting on its children, a rank) was interrupted from outside -- the user's Ctrl-C or a

@@ -55,6 +55,21 @@ FAMILIES = (
         "reachable from this node (wrong interface, firewall, or the peer never listened)",
         _NET_FIX),
     Family(
+        "bootstrap_timeout", "network_setup",
+        # the bootstrap's own sockets waiting out their timeout at set-up ("bootstrap.cc:89 ... Timeout waiting for
+        # incoming connection (waited 120 sec)", socket.h's "Timeout waiting for RX (waited 120 sec) - retrying"; the
+        # NCCL-derived collective libraries print NCCL's words): the ranks' bootstrap connections to each other never
+        # came up before any collective ran, which names no rank absent or broken (lead rules L, O)
+        re.compile(r"Timeout waiting for (?:incoming connection|connection|RX|TX)\b"),
+        "the collective library's bootstrap connections between the ranks timed out at set-up (a rank waited for its "
+        "peers' incoming connection or data and none came): the connections between the workers, not one rank",
+        "Check that every worker started and reached init (as many as --nproc_per_node x nodes; a worker still "
+        "compiling arrives late: precompile, e.g. neuron_parallel_compile), that the network interface they bootstrap "
+        "on is reachable between them (NCCL_SOCKET_IFNAME; the firewall's ports), and the limits many processes per "
+        "node hit: the open-file limit (ulimit -n) and the socket listen backlog (net.core.somaxconn); rerun with "
+        "NCCL_DEBUG=INFO (NEURON_RT_LOG_LEVEL=INFO for Neuron's CCOM) to see which bootstrap connection timed out, "
+        "or with fewer processes per node to confirm."),
+    Family(
         "no_interface", "network_setup",
         re.compile(r"[Nn]o (?:usable listening |socket |IP )?interface found|No interface found in the same subnet|"
                    r"no device found (?:matching|after excluding)|verify NCCL_\w*IFNAME"),

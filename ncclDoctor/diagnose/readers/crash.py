@@ -74,12 +74,12 @@ class CrashReaders:
                            cuda_code=None, watchdog=False, accel=True, ascend=True)
             self._cuda_open = (lineno, ev)
             return ev
-        a = S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text else None
+        a = (S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text or "synStatus" in text or "Nrt::" in text
+             else None)
         if a and not S.R_OOM.search(text):  # another accelerator's runtime error, read as CUDA's (lead rule AN (2))
-            name = a.group("name") or a.group("bare")
             ev = self._context(lineno, text, "cuda_error")
-            ev.data.update(what=(f"{a.group('backend')} error {a.group('code')} ({name})" if a.group("name")
-                                 else name), cuda_code=None, watchdog=False, accel=True)
+            runtime, what = _accel_what(a)
+            ev.data.update(what=what, cuda_code=None, watchdog=False, accel=runtime)
             self._cuda_open = (lineno, ev)
             return ev
         m = S.R_CUDA_ERROR.search(text)
@@ -664,3 +664,17 @@ class CrashReaders:
             return ev
         return None
 
+
+def _accel_what(a: re.Match) -> tuple[str, str]:
+    """Which accelerator runtime a signatures.R_ACCEL_ERROR match names, and its error in words: Intel's Unified
+    Runtime / Level Zero, Habana's SynapseAI (its synStatus code) or AWS Neuron's runtime (its nrt_* call)."""
+    if a.group("syn"):
+        op = a.group("synop") or "a SynapseAI call"
+        return "habana", f"{op} failed: synStatus {a.group('syn')}" + (
+            f" [{a.group('synname')}]" if a.group("synname") else "")
+    if a.group("nrtop"):
+        msg = f" ({a.group('nrtmsg')})" if a.group("nrtmsg") else ""
+        return "neuron", (f"Nrt::{a.group('nrtop')} failed on {a.group('cores')}: {a.group('nrtcall')} "
+                          f"status={a.group('nrtst')}{msg}")
+    name = a.group("name") or a.group("bare")
+    return "intel", f"{a.group('backend')} error {a.group('code')} ({name})" if a.group("name") else name

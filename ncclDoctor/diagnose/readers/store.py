@@ -122,6 +122,12 @@ class StoreReaders:
             ev.data.update(endpoint=f"{p.group(1)}:{p.group(2)}" if p else None, rendezvous=False, in_use=None,
                            closed=False, store_conn=g.group(0)[:80], grpc=True)
             return ev
+        x = S.R_XRT_MESH.search(text) if "mesh configuration" in text else None
+        if x:  # the XRT mesh service (torch_xla's rendezvous / config service) failing a process at set-up (rule L)
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           store_conn=x.group(0)[:120], mesh=True)
+            return ev
         b = S.R_EXIT_BARRIER.search(text) if "exit barrier" in text else None
         if b and b.group(0) != "_exit_barrier":
             # torchrun's agent's own line that its exit barrier (a store barrier of every node's agent after this

@@ -414,20 +414,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "it, read the ASCEND plog (/root/ascend/log, ASCEND_GLOBAL_LOG_LEVEL=1) for the driver's error and "
                "reset or check that device (npu-smi).")
     elif accel := [e for e in evs if e.data.get("accel")]:
-        # another accelerator's runtime (Intel's Unified Runtime / Level Zero under torch's XPU) read as CUDA's (lead
-        # rule AN (2)); its out-of-device-memory code is an OOM (readers/crash._oom), not this
-        said = accel[0].data["what"]
+        # another accelerator's runtime (Intel's Unified Runtime / Level Zero under torch's XPU, Habana's SynapseAI,
+        # AWS Neuron's runtime) read as CUDA's (lead rule AN (2)); its out-of-device-memory code is an OOM
+        # (readers/crash._oom), not this
         who = f"rank {ranks[0]}" if len(ranks) == 1 else "the rank that raised it"
-        what = (f"an accelerator runtime error ({said}: Intel's Unified Runtime / Level Zero, torch's XPU device): "
-                "the device or its runtime failed that process's call, not a peer")
-        fix = (f"Check the GPU / node of {who}: xpu-smi (xpu-smi discovery, xpu-smi diag -d N for its health), dmesg "
-               "for the i915 / xe driver's errors; exclude the bad node (drain it) if the same device fails again. "
-               "OUT_OF_RESOURCES means the device runtime ran out of a resource, often device memory under another "
-               "name (or command queues, events): reduce batch size / activation memory (activation checkpointing), "
-               "and keep the Intel GPU driver, oneAPI / Level Zero runtime and torch XPU builds a matching set "
-               "(ZE_DEBUG=1 or UR_LOG_LEVEL0=\"level:error;output:stderr\" shows the failing call).")
-        if "OUT_OF_RESOURCES" not in said:
-            fix = fix.replace("OUT_OF_RESOURCES means", "If it says OUT_OF_RESOURCES: it means")
+        what, fix = _accel_error(accel[0].data["what"], accel[0].data["accel"], who)
     elif cut:
         what, fix = (
             "a CUDA error that the watchdog found checking a finished collective's CUDA event (c10's backtrace through "
@@ -807,3 +798,34 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [e.brief() for e in evs[:3]],
         job_wide=shared,
     )
+
+
+def _accel_error(said: str, runtime: str, who: str) -> tuple[str, str]:
+    """What a non-CUDA accelerator's runtime error means and how to look at it (lead rule AN (2)), by the runtime
+    that named it (readers.crash._accel_what): each has its own device tools, logs and version set to match."""
+    if runtime == "habana":
+        return (f"an accelerator runtime error ({said}: Habana's SynapseAI under torch's HPU bridge): the HPU's "
+                "graph compiler or runtime failed that process's own call, not a peer",
+                f"Read the SynapseAI logs of {who} ($HABANA_LOGS; LOG_LEVEL_ALL=3 ENABLE_CONSOLE=true prints them): "
+                "they name the op the graph compile failed on. Keep the habanalabs driver, SynapseAI, habana torch "
+                "and optimum-habana a matching set (update SynapseAI / optimum-habana together); try eager mode "
+                "(PT_HPU_LAZY_MODE=0) to find the op, move an unsupported op's tensor to CPU, and reproduce on one "
+                "card; hl-smi shows the devices' health.")
+    if runtime == "neuron":
+        return (f"an accelerator runtime error ({said}: AWS Neuron's runtime loading or running the compiled NEFF "
+                "on the NeuronCores): the device or its runtime failed that process's call, not a peer",
+                f"Read the Neuron runtime's log of {who} (NEURON_RT_LOG_LEVEL=INFO names why nrt_load failed); "
+                "check with neuron-ls / neuron-top that its NeuronCores are free (another process holding them; "
+                "NEURON_RT_VISIBLE_CORES giving each worker its own), that the Neuron runtime, driver and compiler "
+                "versions match on every node, and clear the neuron compile cache to recompile the NEFF "
+                "(neuron_parallel_compile ahead of the run).")
+    fix = (f"Check the GPU / node of {who}: xpu-smi (xpu-smi discovery, xpu-smi diag -d N for its health), dmesg "
+           "for the i915 / xe driver's errors; exclude the bad node (drain it) if the same device fails again. "
+           "OUT_OF_RESOURCES means the device runtime ran out of a resource, often device memory under another "
+           "name (or command queues, events): reduce batch size / activation memory (activation checkpointing), "
+           "and keep the Intel GPU driver, oneAPI / Level Zero runtime and torch XPU builds a matching set "
+           "(ZE_DEBUG=1 or UR_LOG_LEVEL0=\"level:error;output:stderr\" shows the failing call).")
+    if "OUT_OF_RESOURCES" not in said:
+        fix = fix.replace("OUT_OF_RESOURCES means", "If it says OUT_OF_RESOURCES: it means")
+    return (f"an accelerator runtime error ({said}: Intel's Unified Runtime / Level Zero, torch's XPU device): "
+            "the device or its runtime failed that process's call, not a peer", fix)

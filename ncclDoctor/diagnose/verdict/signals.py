@@ -102,12 +102,27 @@ def _runner_signal(c: Collected) -> list[Event]:
     return runner
 
 
-def _nothing_failed_first(c: Collected) -> bool:
+def _nothing_failed_first(c: Collected, stops: list[Event] | None = None) -> bool:
     """No timeout, exception, worker failure or rank error in the lines: a stop signal seen alone came from outside
-    (after a failure it is the launcher's teardown, read by that failure)."""
+    (after a failure it is the launcher's teardown, read by that failure). A worker process's traceback header with
+    no exception shown, printed after the stop ``stops`` names, is that stop reaching the process, not a failure
+    before it."""
+    raised = c.kinds.get("worker_raised") and not _raised_after(c, stops or [])
     return not c.kinds.get("watchdog_timeout") and not (
-        c.child_failures or c.worker_failures or c.exceptions or c.kinds.get("worker_raised")
+        c.child_failures or c.worker_failures or c.exceptions or raised
         or any(own_errors(st) for st in c.ranks.values()))
+
+
+def _raised_after(c: Collected, stops: list[Event]) -> bool:
+    """Every worker_raised header (multiprocessing's "Process Process-1:" above a traceback) comes after the first of
+    ``stops`` in the same file: the processes raised as the stop signal ended them (a launcher's children torn down
+    by the same kill), their exception not shown."""
+    evs = c.samples.get("worker_raised", [])
+    if not stops or not evs or len(evs) != c.kinds.get("worker_raised"):
+        return False
+    first = min(map(place, stops))
+    return all(place(e)[0] == first[0] and place(e)[1] > first[1] for e in evs)
+
 
 def _record_before(c: Collected, stops: list[Event]) -> bool:
     """A launcher's record of a rank that exited non-zero above the scheduler's cancel in the same file (srun's "task
@@ -193,16 +208,18 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "handler itself raised, upgrade DeepSpeed (a bug of the runner's signal path, not of the job).",
             "medium", [], [e.brief() for e in runner[:3]])
     term = [e for e in sigs if e.data.get("shell_term")]
-    if term and not got and not forced and not cancel and _nothing_failed_first(c):
+    if term and not got and not forced and not cancel and _nothing_failed_first(c, term):
         # the shell's "Terminated": the foreground job got SIGTERM, and nothing failed before it (lead rule T: why it
         # was sent is not in the lines)
         return Verdict(
             "signal",
             "the shell reports the job 'Terminated': it received SIGTERM from outside (a user's kill, a time limit, "
             "the scheduler) and no rank shows an error, timeout or failure of its own before it; no rank is at fault",
-            "Find who sent SIGTERM (the scheduler's record: sacct -j JOB, kubectl describe pod; a timeout wrapper; "
-            "another user's kill). If the job looked stuck before it was killed, take stacks first next time "
-            "(py-spy dump --pid on every rank before killing) and rerun with NCCL_DEBUG=INFO to see where it stood.",
+            "Find who sent SIGTERM (exit code 143): the scheduler's record (sacct -j JOB, kubectl describe pod), a "
+            "timeout wrapper, another user's kill, a pkill -f pattern that also matches the launcher (narrow it to "
+            "the training script), TPU VM preemption / maintenance events of a cloud VM. If the job looked stuck "
+            "before it was killed, take stacks first next time (py-spy dump --pid on every rank before killing) and "
+            "rerun with NCCL_DEBUG=INFO to see where it stood.",
             "medium", [], [e.brief() for e in term[:3]])
     ctrl_c = [e for e in sigs if e.data.get("ctrl_c")]
     if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c):

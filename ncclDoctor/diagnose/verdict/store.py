@@ -271,6 +271,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "started; CCL_LOG_LEVEL=debug shows the address each rank uses.",
             "high", [], [e.brief() for e in kvs[:3]])
     conn = [e for e in evs if e.data.get("store_conn")]
+    if conn and len(conn) == len(evs) and all(e.data.get("mesh") for e in conn):
+        return _xrt_mesh(conn)
     if conn and len(conn) == len(evs) and all(e.data.get("grpc") for e in conn):
         # a gRPC channel to the job's coordination service (JAX's coordinator): its store, not NCCL's (lead rule L)
         ep = next((e.data["endpoint"] for e in conn if e.data.get("endpoint")), None)
@@ -425,3 +427,20 @@ def _exit_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "legitimately finish far apart (TORCHELASTIC's exit barrier: the agent's exit_barrier_timeout, 300 s by "
         "default); check that the rendezvous endpoint's host (--rdzv-endpoint / MASTER_ADDR) stayed up.",
         "low", [], [e.brief() for e in heads[:3]])
+
+
+def _xrt_mesh(conn: list) -> Verdict:
+    """torch_xla's XRT mesh service failing a process that asks it for the mesh at start-up (lead rules L, Y): the
+    job's rendezvous / configuration service, not a peer seen failing -- a reset there says the service was not
+    (or no longer) serving that process (its host process gone, a stale server on the port, a forked client's
+    inherited state, a runtime mismatch), which the lines do not tell apart: no rank is at fault from them."""
+    return Verdict(
+        "store_rendezvous",
+        "torch_xla's XRT mesh service (the job's rendezvous and configuration service, served by the master "
+        f"ordinal's process) failed a process at start-up, before any collective: '{conn[0].data['store_conn']}'; "
+        "the mesh master was not (or no longer) serving it, and no rank is at fault from these lines",
+        "Check that the mesh master (XRT mesh service, XRT_MESH_SERVICE_ADDRESS) is reachable and still running: "
+        "read the master ordinal's process's own output for why it went away (host memory, its own error); kill "
+        "stale processes holding the mesh port from an earlier run or restart the TPU runtime / notebook kernel; "
+        "launch with xmp.spawn's start_method='fork' vs 'spawn' as the environment needs, and keep the torch_xla "
+        "version matching the TPU runtime.", "medium", [], [e.brief() for e in conn[:3]], job_wide=True)
