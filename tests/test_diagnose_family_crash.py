@@ -5062,3 +5062,30 @@ def test_ascends_hccp_failure_far_below_a_header_names_no_rank(tmp_path):
             + "".join(f"step {i} loss 1.0\n" for i in range(6))
             + "EJ0001: Failed to initialize the HCCP process. Reason: Maybe the last training process is running.\n")
     assert 6 not in _accused(_report(tmp_path, text))
+
+
+def test_no_kernel_image_fix_says_how_to_read_the_gpus_architecture(tmp_path):
+    """Lead rule J / V (2): every worker failing alike with 'no kernel image is available' is the build lacking the
+    GPU's architecture; the fix says how to read that architecture (nvidia-smi's compute_cap), no rank named."""
+    text = "".join(f"[TM][FATAL] CUDA error: no kernel image is available for execution on the device at "
+                   f"/src/kernels/convert.cu:118 (worker {i})\n" for i in range(2))
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []), v
+    assert "check nvidia-smi" in v["fix"], v
+
+
+def test_one_ray_actors_nccl_cuda_failure_names_the_rank_its_own_tag_gives(tmp_path):
+    """Lead rule AM (3): NCCL's 'Cuda failure' WARN of one Ray actor while the communicators are created, the other
+    actor shown only in its set-up, is the rank that actor's own '[Rank N]' line names (NCCL's '[N]' is its CUDA
+    device); without that tag no rank is named (the build every rank shares)."""
+    warn = ("(TrainActor pid=51207) node7:51207:51544 [1] enqueue.cc:42 NCCL WARN Cuda failure 'named symbol not "
+            "found'\n")
+    head = ("(TrainActor pid=51012) node7:51012:51012 [0] NCCL INFO Bootstrap: Using eth0:10.2.0.7<0>\n"
+            "(TrainActor pid=51012) node7:51012:51012 [0] NCCL INFO NCCL version 2.27.3+cuda12.9\n"
+            "(TrainActor pid=51012) node7:51012:51012 [0] NCCL INFO Comm config Blocking set to 1\n")
+    tag = "(TrainActor pid=51207) [2025-11-02 09:14:11] utils.py:60 - [Rank 1] GPU memory after the error: 3.1 GB\n"
+    d = _report(tmp_path, head + tag + warn)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", [1]) and _accused(d) <= {1}, v
+    v = _verdict(tmp_path, head + warn)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []), v

@@ -2578,3 +2578,43 @@ def test_hccls_init_error_without_the_root_detection_is_not_network_setup(tmp_pa
     # near shape: the init call's error code alone does not say the ranks never reached the root
     text = "".join(ln for ln in _root_unreached("3,").splitlines(keepends=True) if "EI0015" not in ln)
     assert _verdict(tmp_path, text)["cause"] != "network_setup"
+
+
+def test_a_workers_serving_loop_reporting_a_remote_error_is_a_peer_gone_mid_run(tmp_path):
+    """Lead rule O: a worker's own loop logging the NCCL error it caught while running its tasks ('Worker encountered
+    error NCCL error in: ..., remote process exited or there was a network error') places the remote error in a
+    running job: a peer that went away (early_exit), culprits unknown; an actor's name is no rank tag."""
+    text = ("RuntimeError: Fail to interrupt workers, timeout=30.\n"
+            "(train_worker/3 pid=41877) 20250611-02:13:09.118 worker ERROR: Worker encountered error NCCL error in: "
+            "/opt/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a "
+            "network error, NCCL version 2.21.5\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), v
+
+
+def test_a_runtime_error_in_nccls_own_system_error_words_is_nccl_system(tmp_path):
+    """A library's NCCL check that raises NCCL's error string after a bare 'Runtime error: ' (the failed NCCL call
+    on the next line) is that NCCL result: 'unhandled system error' is ncclSystemError, no rank named; a generic
+    'internal error' in those words is not read as NCCL's."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "train.py", line 31, in <module>\n'
+            "    model = lib.Model(solver, reader, optimizer)\n"
+            "RuntimeError: Runtime error: unhandled system error\n"
+            "        ncclGroupEnd() at ResourceManager(/src/resource_manager.cpp:203)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "--shm-size" in v["fix"], v
+    generic = "RuntimeError: Runtime error: internal error\n"
+    assert _verdict(tmp_path, generic)["cause"] != "nccl_internal"
+
+
+def test_invalid_usage_fix_names_a_consistent_multi_node_launch(tmp_path):
+    """ncclInvalidUsage with no reason shown: the fix names the launch every node shares (the same world size and
+    GPUs per node, the same NCCL version on all nodes), not a rank."""
+    text = ("[TRT-LLM] [E] Executor worker returned error: Failed, NCCL error /src/cpp/tensorrt_llm/thop/allreduceOp."
+            "cpp:210 'invalid usage (run with NCCL_DEBUG=WARN for details)'\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []), v
+    assert "same NCCL version on all nodes" in v["fix"], v

@@ -36,6 +36,7 @@ from ncclDoctor.diagnose.readers.common import (
     _TAG_CUT,
     _UNREAD_KEEP,
     _WORK_REST,
+    MAX_PIDS,
     _innermost,
     _numel,
 )
@@ -79,6 +80,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.rank_hint = rank_hint
         self.hint_is_local = hint_is_local
         self.pid_rank: dict[tuple[str, int], int] = {}
+        # a Ray actor's pid -> the "[Rank N]" tag its own lines carry (-1: two ranks), for its NCCL lines that
+        # carry none (their "[N]" is the CUDA device)
+        self.actor_rank: dict[int, int] = {}
         self.busid_rank: dict[tuple[str, str, str], tuple[int, str]] = {}  # (host, busId, nranks) -> (rank, pid)
         self.ring_rank: dict[tuple[str, int, str], int] = {}  # (host, pid, tid) -> rank its ring lines name, -1: two
         self.ranks_named: set[int] = set()
@@ -380,6 +384,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data["dev"] = int(m3.group("dev"))  # the process's CUDA device (not a rank)
             if ev.rank is None:
                 ev.rank = self.pid_rank.get((ev.host, ev.pid))
+            if ev.rank is None and self.actor_rank.get(ev.pid, -1) >= 0 and (
+                    a := S.R_RAY_PID.findall(text[: m3.start()])) and int(a[-1]) == ev.pid:  # the innermost actor
+                ev.rank = self.actor_rank[ev.pid]  # the same process named its rank on another line
+                ev.data["rank_from"] = "the process's own rank tag"
             if ev.rank is None and self.ring_rank:  # the thread's own ring lines named its rank
                 r = self.ring_rank.get((ev.host, ev.pid, m3.group("tid")), -1)
                 ev.rank = r if r >= 0 else None
@@ -569,6 +577,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         ev.data.update(rank=int(tags[-1].group(1)) if tags else None, done=not running, line=lineno)
         self.evals[ev.data["rank"]] = ev
 
+    def _actor_rank(self, text: str, body: str) -> None:
+        """A Ray actor's line ("(TrainActor pid=N) ... [Rank 1] ...") naming its process's rank in the default group
+        (a bare "[Rank N]", or "[PG 0 Rank N]"): that actor's NCCL lines, whose "[N]" is a CUDA device, are that
+        rank's. Two ranks named for one pid (a process driving several) name none."""
+        r = S.R_PG_RANK.search(text)
+        a = S.R_RAY_PID.findall(text[: r.start()]) if r is not None and body.find(r.group(0)) >= 0 else []
+        if not a or r.group("pg") not in (None, "0"):
+            return
+        pid, rank = int(a[-1]), int(r.group("rank"))  # the innermost actor prefix is the process that printed it
+        self.actor_rank[pid] = rank if self.actor_rank.get(pid, rank) == rank else -1
+
     def _parse(self, lineno: int, text: str) -> Event | None:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
@@ -586,6 +605,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         if self._cuda_open is not None and lineno - self._cuda_open[0] == 1 and self._cuda_code_line(lineno, body):
             return None
+        if "pid=" in text and "[Rank " in body and len(self.actor_rank) < MAX_PIDS:
+            self._actor_rank(text, body)
         if ("initialize(" in body or "init_process_group(" in body) and len(self.aside) < 8:
             self._world_call(lineno, text, body)
         if "CUDA_V" in body or ("nccl" in body and ("backend" in body or "init_process_group(" in body)):

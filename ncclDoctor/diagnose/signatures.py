@@ -218,7 +218,10 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # (PaddlePaddle's enforce: "OSError: (External) NCCL error(2), unhandled system error.", the code in brackets)
 # (DeepBench's NCCL check: "NCCL failure: unhandled cuda error in nccl_mpi_all_reduce.cu at line: 86 rank: 0")
 # (TensorRT-LLM's NCCLCHECK: "Failed, NCCL error /src/.../opUtils.cpp:125 'unhandled system error (run with ...)'")
+# (HugeCTR's CK_NCCL_THROW_: "RuntimeError: Runtime error: unhandled system error", the NCCL call on the next line:
+# only NCCL's own distinctive wordings after a bare "Runtime error: ", never its generic "internal error")
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
+                        r"\bRuntime error: (?=unhandled (?:system|cuda) error\b|remote process exited or)|"
                         r"\bOP_REQUIRES failed at \w{0,40}nccl\w{0,40}\.cc:\d{1,6} : \w{1,20}: |"
                         r"\bNCCL communication aborted: |"
                         r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |\bNCCL failure: |"
@@ -257,6 +260,9 @@ R_NCCL_ERROR_CLASS = re.compile(r"\w{0,40}Error\((?:\w{1,40}\.)?NcclError\)")
 # XLA's checker of its live communicators ("nccl_utils.cc:191] Aborting communicator: 0x.. due to async NCCL error:
 # remote process exited ..."): the error arose in a communicator already running collectives, not in its set-up
 R_ASYNC_ABORT = re.compile(r"[Aa]borting communicator\b.{0,80}? due to async NCCL error")
+# A worker's serving loop logging the exception it caught while it ran its tasks ("worker ERROR: Worker encountered
+# error NCCL error in: ..."): the error came in a running job's collective, not in a launcher's set-up
+R_WORKER_LOOP_ERROR = re.compile(r"\b[Ww]orker encountered (?:an )?error\b.{0,40}?NCCL error")
 # NCCL 2.29 (transport/net_ib/p2p.cc): "NET/IB: Got completion from peer %s with status=%s(%d) ... hca %s";
 # gin.cc: "NET/IB/GIN: Got completion ..."; before: "with error 12" / "with status=12".
 R_IB = re.compile(r"NET/IB(?:P|/GIN)? ?: ?Got completion (?:from peer (?P<peer>\S+) )?with (?:error |status=)\s*"

@@ -74,7 +74,7 @@ class NcclReaders:
             ev.host = t.group(1)
         if in_init:  # raised while the communicator was being created (its set-up, lead rule L)
             ev.data["in_init"] = True
-        if S.R_ASYNC_ABORT.search(text):
+        if S.R_ASYNC_ABORT.search(text) or S.R_WORKER_LOOP_ERROR.search(text):
             ev.data["mid_run"] = True
         le = S.R_LAST_ERROR.search(text)
         if le:

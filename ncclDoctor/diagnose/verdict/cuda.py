@@ -122,6 +122,16 @@ def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
                  "NCCL prints in a communicator's rank 0 only)")
 
 
+def _own_tag_alone(c: Collected, evs: list[Event], shown: list[int]) -> bool:
+    """Lead rule AM (3): NCCL's own 'Cuda failure' WARN printed by one process of several, whose rank that process
+    named on another of its lines (a Ray actor's "[Rank N]" tag), with no rank shown waiting on it: that rank failed
+    creating its communicator (NCCL loads its kernels there, enqueue.cc), named even where the build is the likely
+    root -- the others are shown only in their set-up."""
+    return (len(shown) == 1 and len(c.procs) > 1 and not any(waiting(st) for st in c.ranks.values())
+            and all(e.data.get("rank_from") == "the process's own rank tag" and "NCCL WARN Cuda failure" in e.text
+                    for e in evs))
+
+
 def _build_cuda(c: Collected) -> tuple[str, str] | None:
     """NCCL's version line "NCCL version 2.4.8+cuda10.1": the version and the CUDA it was built with."""
     for e in c.samples.get("nccl_version", []):
@@ -466,7 +476,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "The NCCL (or nccl-tests/PyTorch) binary was built without code for this GPU's compute capability (CUDA "
             "arch): rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,"
             "code=sm_90 for H100), or install a build whose CUDA version and architectures match the GPU and driver "
-            "(torch.cuda.get_arch_list() vs torch.cuda.get_device_capability()).",
+            "(torch.cuda.get_arch_list() vs torch.cuda.get_device_capability()); check nvidia-smi "
+            "--query-gpu=name,compute_cap --format=csv for the architecture each GPU needs.",
         )
         if (cu := _build_cuda(c)) and int(cu[1].split(".")[0]) <= 10:
             fix += (f" NCCL here is {cu[0]}, built with CUDA {cu[1]}, which cannot hold code for compute capability "
@@ -725,6 +736,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # creation with ncclUnhandledCudaError, no kernel launched yet (enqueue.cc), is named, whatever the build lacks
     at_creation = bool(alone) and "enqueue" not in text and any(
         e.data.get("code") == "ncclUnhandledCudaError" for e in evs)
+    own_tag = build and not xids and not hsa and other is None and _own_tag_alone(c, evs, shown)
+    if own_tag:
+        return Verdict(
+            "cuda_error",
+            f"{_named(shown)} (named by its own process's rank tag) hit {what} in NCCL while creating its "
+            "communicator, the other processes shown only in their set-up: that rank failed first; the likely root is "
+            "the build, which lacks code for the GPU's architecture on every rank that runs it",
+            fix, "medium", shown, [e.brief() for e in evs[:3]])
     if build and not xids and not hsa and other is None and not at_creation:
         return Verdict(
             "cuda_error",
