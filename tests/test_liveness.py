@@ -5,6 +5,7 @@ alive or one torchrun stopped, and once. Real processes (``sleep``), a dict for 
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 from types import SimpleNamespace
@@ -82,7 +83,10 @@ def test_a_killed_rank_is_posted_for_once_with_its_signal_and_a_live_or_finished
         p.send_signal(signal.SIGKILL)
     for p in (failed, finished):
         p.wait()
-    # rank 1 is a zombie here (nobody reaped it yet): the OS still has its exit status
+    # wait until rank 1 has died without reaping it (WNOWAIT): a SIGKILL is delivered asynchronously, and on a loaded
+    # host the check once ran before the kernel had ended it. Now it is a zombie (nobody reaped it yet): the OS still
+    # has its exit status
+    os.waitid(os.P_PID, killed.pid, os.WEXITED | os.WNOWAIT)
     assert watch.check(sup, 10.3) == [1]
     [ev] = sup.control.store.events(1)
     assert ev["event"] == "error" and ev["phase"] == "all_reduce" and ev["posted_by"] == "supervisor"
