@@ -89,6 +89,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
         # torch.multiprocessing.spawn called with nprocs = the world size (one host: a child's index is its rank)
         self._spawn_world = False
+        # mp.spawn's record of a child's error, held until the child's own exception is read (_spawn_child_error)
+        self._spawn_exc: tuple[int, Event] | None = None
+        self._rank_wrap: tuple[int, Event] | None = None  # torchrun's failure record wrapped at its "local_rank:"
+        self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
         self._launcher_raise = 0  # the line of a launcher's raise of its child's CalledProcessError (R_LAUNCHER_RAISE)
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
@@ -446,6 +450,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0 = Event("launch_args", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
+        if self._rank_wrap is not None:
+            self._rank_wrapped(lineno, text)
         ev = self._parse(lineno, text)
         if "NCCL" in text and self._before_version is not False:
             self._version_printer(lineno, text)
@@ -482,6 +488,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._pending, self._stray_exit = held, None
         if ev is None and self._pending is not None:
             ev, self._pending = self._pending, None
+        if self._spawn_exc is not None:
+            self._spawn_child_error(lineno, ev)
         if ev is None and self.queued:
             ev = self.queued.pop(0)
         return ev
