@@ -5089,3 +5089,71 @@ def test_one_ray_actors_nccl_cuda_failure_names_the_rank_its_own_tag_gives(tmp_p
     assert (v["cause"], v["culprits"]) == ("cuda_error", [1]) and _accused(d) <= {1}, v
     v = _verdict(tmp_path, head + warn)
     assert (v["cause"], v["culprits"]) == ("cuda_error", []), v
+
+
+# lead rule A: torchrun's failure record wrapped by a narrow terminal right after its "local_rank:", the rank and its
+# pid opening the next line (no trigger word there): a lone SIGKILL of that local rank, the host's OOM killer
+def test_a_failure_record_wrapped_after_its_local_rank_names_the_rank_on_the_next_line(tmp_path):
+    text = ("2025-03-02 09:14:07,552 - mmseg - INFO - Saving checkpoint at 12 epochs\n"
+            "[>>>>       ] 310/4800, 21.3 task/s, elapsed: 15s, ETA:ERROR:torch.distributed.elastic.multiprocessing."
+            "api:"
+            "failed (exitcode: -9) local_rank: \n"
+            "2 (pid: 55321) of binary: /opt/conda/envs/seg/bin/python\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [2]), v
+
+
+# lead rule AC (1): Python's "Exception ignored in: <_io.BufferedWriter ...>" then "BrokenPipeError" is a file
+# object's flush at interpreter exit into a pipe whose reader left -- teardown noise, no socket between ranks: the
+# agent's record of the one worker that exited 1 (the others SIGTERMed) names it
+def test_an_ignored_pipe_flush_at_exit_is_no_peer_gone_beside_the_agents_record(tmp_path):
+    text = ("I0311 10:02:11 772104 trainer loop.py:88] step 410/90000 loss 6.1023 lr 0.0004\n"
+            "Exception ignored in: <_io.BufferedWriter name=57>\n"
+            "BrokenPipeError: [Errno 32] Broken pipe\n"
+            + "".join(f"W0311 10:02:15.40{i}000 772050 torch/distributed/elastic/multiprocessing/api.py:897] Sending "
+                      f"process {p} closing signal SIGTERM\n" for i, p in enumerate((772101, 772102, 772104)))
+            + "E0311 10:02:16.118000 772050 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1)"
+              " local_rank: 2 (pid: 772103) of binary: /opt/venv/bin/python3.12\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]), v
+    assert "BrokenPipeError" not in v["summary"] and "local_rank 2" in v["fix"], v
+
+
+# lead rules A, AL (2): mp.spawn's "-- Process N terminated with the following error:" whose child traceback ends in
+# the program's own exception (not NCCL's, the store's, a setting's) is that one child failing on this host: process N
+def test_a_spawn_childs_own_program_exception_names_that_process(tmp_path):
+    text = ("Traceback (most recent call last):\n"
+            '  File "/srv/app/train.py", line 310, in <module>\n'
+            "    mp.spawn(run, nprocs=n_gpus, args=(n_gpus, cfg))\n"
+            "torch.multiprocessing.spawn.ProcessRaisedException: \n\n"
+            "-- Process 2 terminated with the following error:\n"
+            "Traceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.11/site-packages/torch/multiprocessing/spawn.py", line 90, in _wrap\n'
+            "    fn(i, *args)\n"
+            '  File "/srv/app/train.py", line 188, in run\n'
+            "    model.module.load_state_dict(ckpt['model'])\n"
+            "AttributeError: 'VoiceNet' object has no attribute 'module'\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]), v
+    assert "AttributeError" in v["fix"], v
+    # the same record over NCCL's own error: every child meets it alike, no process is named (rule Q's caution)
+    nccl = text.replace("AttributeError: 'VoiceNet' object has no attribute 'module'",
+                        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled "
+                        "system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5")
+    assert 2 not in _accused(_report(tmp_path, nccl)), nccl
+
+
+# rule A: PyTorch's MultiProcessTestCase reporting a spawned test process's exit by pid ("Expected zero exit code but
+# got -11 for pid: N"): a SIGSEGV of a process whose rank is not said, the failing test the thing to rerun alone
+def test_a_test_harness_exit_by_pid_is_a_signal_of_an_unnamed_rank(tmp_path):
+    text = ("AssertionError: Scalars are not equal!\n"
+            "Expected 0 but got -11.\n"
+            "Expected zero exit code but got -11 for pid: 40417\n"
+            "FAILED [12.0113s] test_c10d_ops.py::ProcessGroupXCCLTest::test_reduce_scatter_coalesced\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and not _accused(d), v
+    assert "SIGSEGV" in v["summary"] and "run the failing test alone" in v["fix"], v

@@ -366,6 +366,10 @@ SNIFF = 8192
 #   Nrt::     AWS Neuron's runtime error under XRT ("(0) INTERNAL: Nrt::Load failed on NeuronCores 0-0(2):
 #             nrt_load status=1"), a line with no other word: an accelerator runtime error (readers.crash._cuda_error,
 #             lead rule AN (2))
+#   Exception ignored in: <_io.  Python's report of a file object's flush failing at interpreter exit, the line
+#             before its "BrokenPipeError: [Errno 32] Broken pipe" (a pipe whose reader left), which holds no other
+#             word: that broken pipe is teardown noise, no socket between ranks (readers.store._socket, lead rule
+#             AC (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -407,7 +411,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"non-zero status: ", b"NULL value ",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
-            b"] Invalid ")
+            b"] Invalid ", b"Exception ignored in: <_io.")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

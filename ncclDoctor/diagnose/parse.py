@@ -96,6 +96,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
         # torch.multiprocessing.spawn called with nprocs = the world size (one host: a child's index is its rank)
         self._spawn_world = False
+        # mp.spawn's record of a child's error, held until the child's own exception is read (_spawn_child_error)
+        self._spawn_exc: tuple[int, Event] | None = None
+        self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
         self._launcher_raise = 0  # the line of a launcher's raise of its child's CalledProcessError (R_LAUNCHER_RAISE)
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
@@ -503,6 +506,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._pending, self._stray_exit = held, None
         if ev is None and self._pending is not None:
             ev, self._pending = self._pending, None
+        if self._spawn_exc is not None:
+            self._spawn_child_error(lineno, ev)
         if ev is None and self.queued:
             ev = self.queued.pop(0)
         return ev

@@ -339,6 +339,12 @@ R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept faile
 # size: "Cuda failure 'out of memory'" on that size, the peer's "Connection closed", then "[Rem Allocator] Allocation
 # failed"; the thread goes on serving and the job's communicators are untouched (lead rules K, AD (3))
 R_REM_ALLOC = re.compile(r"\[Rem Allocator\] Allocation failed")
+# Python's own report of a file object's flush that failed as the interpreter shut down ("Exception ignored in:
+# <_io.BufferedWriter name=83>", then "BrokenPipeError: [Errno 32] Broken pipe"): a process writing to a pipe (its
+# stdout, a DataLoader or logging pipe) whose reader had already gone. A file object, not a socket between ranks:
+# teardown noise that names no rank and no peer (lead rule AC (1))
+R_IO_FLUSH_IGNORED = re.compile(r"Exception ignored in: <_io\.(?:BufferedWriter|BufferedRandom|TextIOWrapper|"
+                                r"FileIO)\b")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
 # TensorFlow's collective executor aborting every pending collective with the error that hit one of them
@@ -900,6 +906,10 @@ R_CHILD_FAILED = re.compile(r"ChildFailedError")
 # parent SIGTERMs the children still running, "Terminating process 252 via signal SIGTERM", then raises the failed
 # child's error -- the spawn ran several children on this one host, and the child its error names failed first
 R_SPAWN_TEARDOWN = re.compile(r"\bTerminating process \d{1,10} via signal SIG(?:TERM|KILL)\b")
+# words of an exception that is the distributed job's own machinery, not the program's code: a spawn child's error
+# in them is one every child can meet alike (set-up, the backend, the store), naming no child (lead rule Q)
+R_DIST_WORDS = re.compile(r"NCCL|nccl|[Gg]loo|c10d|ProcessGroup|[Dd]istributed|\bDist\w{0,20}Error|TCPStore|"
+                          r"[Rr]endezvous|init_process_group|MASTER_|CUDA|cuda|[Dd]evice")
 R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
 # accelerate's simple_launcher (accelerate/commands/launch.py), the path `accelerate launch` takes when it runs no
 # distributed launcher (no --multi_gpu, DeepSpeed, FSDP, TPU): ONE subprocess.Popen of the script, whose failure it
@@ -931,7 +941,10 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              # SGLang's SIGCHLD handler: "Child process unexpectedly failed with an exit code 11.
                              # pid=293198" (later "with exitcode=11"), the raw os.waitpid status: its low 7 bits the
                              # signal that killed it (11: SIGSEGV), else its exit code in the high byte
-                             r"Child process unexpectedly failed with (?:an exit code |exitcode=)(?P<ws>\d{1,5})\b")
+                             r"Child process unexpectedly failed with (?:an exit code |exitcode=)(?P<ws>\d{1,5})\b|"
+                             # PyTorch's MultiProcessTestCase checking each spawned test process's exit ("Expected zero
+                             # exit code but got -11 for pid: 2718941"): its multiprocessing exitcode, by pid, no rank
+                             r"Expected zero exit code but got (?P<th>-?\d{1,4}) for pid\b")
 # Launchers whose record names a GLOBAL rank (lead rule I): composer's launcher ("Rank 3 crashed with exit code
 # -9.", "Global rank 3 (PID 4103) exited with code -9", and its clean-up "Killing global rank 0 (PID 4100) with
 # SIGTERM"), Open MPI's mpirun ("mpirun noticed that process rank 5 with PID 0 on node gpu-12 exited on signal 9

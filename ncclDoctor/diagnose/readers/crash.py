@@ -320,6 +320,8 @@ class CrashReaders:
         h = self._host_assert(lineno, text) if "Assertion" in text else None
         if h is not None:
             return h
+        if self._io_flush and 0 < lineno - self._io_flush <= 2 and "BrokenPipeError" in text:
+            return None  # Python's ignored flush of a pipe at exit (R_IO_FLUSH_IGNORED): no exception the rank raised
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None

@@ -381,15 +381,22 @@ class ExitReaders:
         sig = m.group("mpsig")
         ws = int(m.group("ws")) if m.group("ws") else None  # a raw wait status: a signal, or an exit code << 8
         if m.group("mpexc") and not self._spawn_world:
-            return None  # a spawn child's index, which is a rank only where nprocs is shown to be the world size
+            # a spawn child's index, a rank only where nprocs is shown to be the world size -- or where the child's
+            # own traceback below ends in its own program's exception (_spawn_child_error): held until then
+            ev.data.update(exitcode=1, local_rank=int(m.group("idx")), pid=None, spawn_child=True,
+                           launcher="torch.multiprocessing.spawn")
+            self._spawn_exc = (lineno, ev)
+            return None
         code = m.group("ds") or m.group("mp") or ("1" if m.group("mpexc") else None) or m.group("sp") or (
-            m.group("vw")) or (
+            m.group("vw")) or m.group("th") or (
             (f"-{ws & 0x7f}" if ws & 0x7f else str(ws >> 8)) if ws is not None else None) or (
             f"-{m.group('spsig')}" if m.group("spsig") else
             f"-{S.SIGNAL_BY_NAME[sig]}" if sig in S.SIGNAL_BY_NAME else None)
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
+        if m.group("th"):
+            ev.data["launcher"] = "PyTorch's test harness"  # its own check of a spawned test process's exit
         if ws is not None:
             ev.data["sgl_child"] = True  # SGLang's SIGCHLD handler: one line per child process (lone.failed_on_own)
         frame = bool(self._one_proc and 0 < lineno - self._one_proc <= 8)
@@ -413,6 +420,23 @@ class ExitReaders:
             # ...]' died with <Signals.SIGSEGV: 11>" / "returned non-zero exit status 1"): lead rule U (5)
             ev.data.update(local_rank=None, last_launched=local)
         return ev
+
+    def _spawn_child_error(self, lineno: int, ev: Event | None) -> None:
+        """The first failure read after mp.spawn's "-- Process N terminated with the following error:" (held in
+        _spawn_exc) is that child's own. A plain exception of the program (an AttributeError in its training code)
+        is that one child failing on its own, on this one host: process N is the culprit (lead rules A, AL (2)). A
+        distributed or set-up error (NCCL, the store, a launch setting) every child meets alike names no one (rule
+        Q's caution): the held record is dropped."""
+        held = self._spawn_exc
+        if ev is None or held is None or ev is held[1]:
+            return
+        self._spawn_exc = None
+        if lineno - held[0] > 200 or ev.kind != "traceback_tail" or ev.data.get("settings") or ev.data.get("line"):
+            return
+        what = f"{ev.data.get('type') or ''}: {ev.data.get('message') or ''}"
+        if S.R_DIST_WORDS.search(what) or S.R_STORAGE_ERR.search(what):
+            return  # the job's machinery, or the host's storage every child writes to: any child can meet it
+        self.queued.append(held[1])
 
     def _ds_runner(self, lineno: int, text: str, ev: Event | None) -> None:
         """DeepSpeed's resources per host ({host: [GPU ids]}, one worker a GPU): its runner's command line

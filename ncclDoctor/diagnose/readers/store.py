@@ -338,7 +338,12 @@ class StoreReaders:
         return ev
 
     def _socket(self, lineno: int, text: str) -> Event | None:
+        if "Exception ignored" in text and S.R_IO_FLUSH_IGNORED.search(text):
+            self._io_flush = lineno
+            return None
         m = S.R_SOCKET.search(text)
+        if m and self._io_flush and 0 < lineno - self._io_flush <= 2 and "BrokenPipeError" in text:
+            return None  # a file object's flush at interpreter exit into a pipe whose reader left: no socket, no peer
         if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
             return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
         if m and ("Connection" in text or "exceptions." in text) and S.R_HTTP_CLIENT.search(text):

@@ -119,6 +119,9 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
     if rank is None:
         return None
     excs = [e for e in c.exceptions if not e.data.get("line")]  # a traceback's own last line, not an "Error:" line
+    # mp.spawn's parent re-raising a child's error (ProcessRaisedException, the child's traceback printed below it):
+    # the parent's wrapper, not a second exception of its own
+    excs = [e for e in excs if not str(e.data.get("type") or "").endswith("ProcessRaisedException")]
     own = [e for e in excs if e.rank == rank]
     if not own:
         own = [e for e in excs if e.rank is None]
@@ -246,6 +249,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                else "; the launcher then stopped the others"))
     single = lone is not None and len(ranks) == 1
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
+    if exc is not None and S.R_STORAGE_ERR.search(exception_text(exc)):
+        exc = None  # the storage under it failed (a disk full, an I/O error): the disk's own fix below (_storage_error)
     if exc is not None:
         text = exception_text(exc)
         nonfinite = _NONFINITE.search(text)
@@ -637,9 +642,20 @@ LAUNCHER_LOGS = {
                           "the server was ready, and its exit code: read that scheduler's own lines above it (SGLang "
                           "prefixes them [time TPn]) for its last error; exit code -9 is a kill from outside (dmesg "
                           "-T for the OOM killer)."),
+    "torch.multiprocessing.spawn": ("mp.spawn's parent re-raises the first child's error as '-- Process N terminated "
+                                    "with the following error:', that child's own traceback below it: process N is "
+                                    "its index on this host; the children spawn stopped after it were only torn "
+                                    "down."),
     "accelerate's simple_launcher": ("accelerate's simple_launcher ran the script as its one process (no --multi_gpu): "
                                      "its CalledProcessError carries only the exit status; the script's own "
                                      "traceback printed above it says why (killed by a signal: dmesg -T on the host)."),
+    # a unit test's harness, not a training launcher: the test that failed is the thing to rerun, alone
+    "PyTorch's test harness": ("PyTorch's MultiProcessTestCase names the test process that exited by its pid, not "
+                               "its rank: run the failing test alone (pytest FILE::CLASS::TEST, the FAILED line's id) "
+                               "with TORCH_SHOW_CPP_STACKTRACES=1 and TORCH_DISTRIBUTED_DEBUG=DETAIL, and read the "
+                               "crashed process's own stderr above the harness's assertion; a negative exit code is "
+                               "the signal that killed it (-11: SIGSEGV, a native crash in the backend or its "
+                               "collective library: check its build against the installed torch)."),
 }
 # A native crash of a process mpirun started, with no error of its own shown: MPI's transport (UCX) runs inside it.
 MPI_CRASH_FIX = (" A native crash of an MPI-launched process with no error of its own can be MPI's transport: with "
