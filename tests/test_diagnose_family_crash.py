@@ -143,6 +143,18 @@ def test_a_cuda_failure_in_nvls_set_up_is_the_nodes_driver_not_a_rank(tmp_path):
     assert "NCCL_NVLS_ENABLE=0" in v["fix"]
 
 
+def test_nvshmems_nvls_team_set_up_refused_by_the_driver_is_a_cuda_error_naming_nobody(tmp_path):
+    """NVSHMEM's error macros ("%s:%d: non-zero status: %d " then the message) in its NVLS team set-up: the driver's
+    cuMemMap of the symmetric heap into the multicast group refused (lead rule V (2))."""
+    text = ("/src/nvshmem/src/host/team/team_internal_nvls.cpp:250: non-zero status: 401 cuMemMap failed to map "
+            "1073741824 bytes handle at address: 0x7f0000000000 offset 0 on device 3\n"
+            "/src/nvshmem/src/host/team/team_internal.cpp:790: non-zero status: 7 Mapping multicast groups for UC "
+            "heap failed for pe 3 team ID 1\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and v["culprits"] == [], v
+    assert "NVSHMEM_DISABLE_NVLS=1" in v["fix"] and "PhysX" not in v["fix"], v
+
+
 def test_nccl_warn_of_the_failed_cuda_ipc_call_names_p2p(tmp_path):
     """transport/p2p.cc: "failed to open CUDA IPC handle : %d %s" before the unhandled cuda error it causes."""
     text = ("host7:101:150 [1] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer access is "

@@ -2902,3 +2902,49 @@ def test_nccls_socket_trail_after_its_own_abort_completed_is_teardown(tmp_path):
     assert "first error above the abort lines" in v["fix"] + v["summary"], v
     # a watchdog timeout with it is a failure of its own
     assert _verdict(tmp_path, text + watchdog_line(0, 12, "ALLREDUCE", 600030, 600000))["cause"] != "none"
+
+
+# --- round 57: the proxy service at teardown; the CUDA driver library and MSCCL's algorithm files (lead rule AT) ---
+def test_the_proxy_services_close_failing_at_teardown_is_benign(tmp_path):
+    """proxy.cc's service thread as a communicator is aborted: "[Service thread] Could not receive type from
+    localRank %d, res=%d, closed=%d", "[Proxy Service %d] Failed to execute operation %s from rank %d, retcode %d"
+    for the Close op, then init.cc's "comm %p rank %d nranks %d ... - Abort COMPLETE"; nothing fails after it."""
+    text = ("gpu-a3:8120:8177 [1] proxy.cc:1490 NCCL WARN [Service thread] Could not receive type from localRank 1, "
+            "res=3, closed=0\n"
+            "gpu-a3:8120:8177 [1] proxy.cc:1515 NCCL WARN [Proxy Service 0] Failed to execute operation Close from "
+            "rank 0, retcode 3\n"
+            "gpu-a3:8121:8190 [1] NCCL INFO comm 0x5591aa00 rank 0 nranks 4 cudaDev 1 busId 41000 - Abort COMPLETE\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none" and v["culprits"] == [], v
+    assert "destroy_process_group" in v["fix"] and "NCCL_DEBUG=WARN" in v["fix"], v
+
+
+def test_the_proxy_losing_a_local_rank_beside_a_failure_is_not_teardown(tmp_path):
+    """The same service-thread WARN with no Close op and no abort, and a rank's traceback: a local rank lost."""
+    text = ("gpu-a3:8120:8177 [1] proxy.cc:1490 NCCL WARN [Service thread] Could not receive type from localRank 1, "
+            "res=3, closed=0\n"
+            "[rank1]: RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    assert _verdict(tmp_path, text)["cause"] != "none"
+
+
+def test_nccl_unable_to_load_the_cuda_driver_library_is_the_install(tmp_path):
+    """misc/cudawrap.cc "Failed to find CUDA library %s (NCCL_CUDA_PATH='%s') : %s" on two processes of one host,
+    no CUDA call shown failing (lead rule AT (1))."""
+    text = "".join(f"wsl-box:{pid}:{pid} [{d}] misc/cudawrap.cc:180 NCCL WARN Failed to find CUDA library libcuda.so "
+                   "(NCCL_CUDA_PATH='') : libcuda.so: cannot open shared object file: No such file or directory\n"
+                   for pid, d in ((901, 0), (902, 1)))
+    v = _verdict(tmp_path, "wsl-box:901:901 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n" + text)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "libcuda.so" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"], v
+
+
+def test_an_msccl_algorithm_file_missing_an_attribute_is_the_algorithm_xml(tmp_path):
+    """MSCCL's executor parsing its algorithm files with NCCL's XML code (include/msccl/msccl_parser.h "Attribute
+    %s of node %s not found", then the trail "-> 3" through msccl_lifecycle.cc and init.cc; lead rule AT (3))."""
+    text = ("box:310:355 [3] NCCL INFO Using MSCCL Algo files from /opt/msccl/build/lib/msccl-algorithms\n"
+            "box:310:355 [3] include/msccl/msccl_parser.h:70 NCCL WARN Attribute maxBytes of node algo not found\n"
+            "box:310:355 [3] NCCL INFO misc/msccl/msccl_lifecycle.cc:150 -> 3\n"
+            "box:310:355 [3] NCCL INFO init.cc:1250 -> 3\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
+    assert "MSCCL algorithm XML" in v["fix"] and "NCCL_TOPO_FILE" not in v["fix"], v

@@ -1187,9 +1187,13 @@ R_NCCL_RT_FAILED = re.compile(r"NCCL WARN (?P<api>(?:cuda|hip)[A-Z]\w{2,60}) fai
 # its rank): a CUDA driver-API call named failing (Isaac Gym's PhysX GPU pipeline: "PxgCudaUtils.h (54) : internal
 # error : SynchronizeStreams cuEventRecord failed"), a CUDA error code printed bare ("CUDA error 700", the quoted
 # message form is R_CUDA_ERROR's), an error enum named alone ("cudaErrorIllegalAddress", "CUDA_ERROR_LAUNCH_FAILED"),
-# or the runtime's text for 700 alone. The out-of-memory names are R_OOM's, not this.
+# or the runtime's text for 700 alone. The out-of-memory names are R_OOM's, not this. The driver's virtual-memory and
+# multicast calls too (NVSHMEM's NVLS team set-up: "team_internal_nvls.cpp:254: non-zero status: 401 cuMemMap failed
+# to map N bytes ... on device 7"): a driver call refused, read as CUDA's own (lead rule V (2))
 R_CUDA_LIB_ERROR = re.compile(
-    r"\b(?P<api>cu(?:Event|Stream|Memcpy|Memset|MemAlloc|MemFree|MemHost|Ctx|Launch|Module|Graph|Func|Device)"
+    r"\b(?P<api>cu(?:Event|Stream|Memcpy|Memset|MemAlloc|MemFree|MemHost|Ctx|Launch|Module|Graph|Func|Device|"
+    r"Mem(?:Map|Unmap|Create|Release|SetAccess|AddressReserve|ImportFromShareableHandle|ExportToShareableHandle)|"
+    r"Multicast)"
     r"\w{0,40}) failed\b|"
     r"\bCUDA error (?P<code>\d{1,4})\b(?! ?')|"
     r"\b(?P<enum>cudaError(?!Success\b|MemoryAllocation\b)[A-Z]\w{2,40}|"

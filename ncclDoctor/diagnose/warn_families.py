@@ -218,6 +218,37 @@ FAMILIES = (
         "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH (or NCCL_TOPO_DUMP_FILE) with nvidia-smi topo -m.",
         job_wide=True),
     Family(
+        # misc/cudawrap.cc (NCCL >= 2.13): "Failed to find CUDA library libcuda.so (NCCL_CUDA_PATH='') : libcuda.so:
+        # cannot open shared object file": NCCL's dlopen of the CUDA driver library at start-up, before any CUDA
+        # call. Lead rule AT (1): an unloadable shared install every rank fails alike (rule AF (2)), config, no rank;
+        # cuda_error needs a CUDA call shown failing ("Cuda failure", a stub library), which other detectors read
+        "cuda_driver_unloadable", "config",
+        re.compile(r"Failed to find CUDA library|cudawrap\.cc:\d{1,5}.{0,80}\b(?:dlopen|libcuda\b)"),
+        "NCCL could not load the CUDA driver library (libcuda.so) at start-up: the loader does not find the NVIDIA "
+        "driver's libcuda.so on its path -- the node's driver install / loader path, which every rank shares, not a "
+        "rank",
+        "Put the NVIDIA driver's libcuda.so on the loader path: on WSL2 it lives in /usr/lib/wsl/lib (export "
+        "LD_LIBRARY_PATH=/usr/lib/wsl/lib:$LD_LIBRARY_PATH, or ldconfig that directory); elsewhere find it with "
+        "ldconfig -p | grep libcuda (a container needs the NVIDIA container runtime to mount it), or point "
+        "NCCL_CUDA_PATH at it; check the NVIDIA driver is installed (nvidia-smi).",
+        job_wide=True),
+    Family(
+        # MSCCL's executor (a fork of NCCL) parses the algorithm files it loads at communicator creation with NCCL's
+        # own XML code (include/msccl/msccl_parser.h): "Attribute minBytes of node algo not found" there is the
+        # algorithm XML lacking a field, not the topology. Lead rule AT (3): nccl_internal, culprits [] (config only
+        # where the lines show the variable pointing at that file set wrong)
+        "algorithm_xml", "nccl_internal",
+        re.compile(r"\bmsccl\w{0,20}\.\w{1,4}:\d+|\bMSCCL\b.{0,80}\b(?:XML|algo)\b.{0,80}(?:not found|fail)|"
+                   r"Attribute \w+ of node (?:algo|tb|step)\b"),
+        "MSCCL could not read an algorithm XML file it loads at communicator creation: the file lacks an attribute "
+        "its executor's parser requires (minBytes, maxBytes, outofplace of the <algo> node), so every rank that "
+        "loads it fails alike",
+        "Check the MSCCL algorithm XML files in the msccl-algorithms directory (MSCCL_XML_FILES / the build's "
+        "default): regenerate them with the msccl-tools version matching the MSCCL executor version so that each "
+        "<algo> node carries its minBytes / maxBytes / outofplace attributes; disable MSCCL to confirm "
+        "(MSCCL_ENABLE=0, or remove the algorithm files) that NCCL's own algorithms work.",
+        job_wide=True),
+    Family(
         # graph/xml.h "Attribute %s of node %s not found" (xmlGetAttrStr...): the topology XML NCCL reads
         # (NCCL_TOPO_FILE) or builds lacks a field; NCCL < 2.8 also failed so on a CPU socket without a used GPU
         "topology_xml", "nccl_internal",

@@ -77,6 +77,12 @@ _AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
 # a framework's report of the call's return (Horovod, TensorFlow, XLA), not torch's "NCCL error in: ..." of its own
 _INIT_RETURNED = re.compile(r"ncclCommInitRank failed: unhandled cuda error")
 _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
+# NVLink SHARP's multicast set-up in a communication library's own words: NCCL's nvls.cc, NVSHMEM's NVLS team
+# (team_internal_nvls.cpp, "Mapping mem size N to MC group X failed"), the driver's cuMulticast calls
+_NVLS_SETUP = re.compile(r"\bNVLS\b|NVLink SHARP|\bnvls\w{0,12}\.c(?:c|pp)?:\d{1,6}|cuMulticast|\bto MC group\b|"
+                         r"[Mm]ulticast group")
+# NVSHMEM's own source files in its error macros' "<file>:<line>: non-zero status" prefix
+_NVSHMEM_LINE = re.compile(r"(?i)\bnvshmem\w{0,20}/\S{0,200}\.c(?:c|pp|u)?:\d{1,6}|\bNVSHMEM\b")
 
 
 # --- a rank's own hard failure ---------------------------------------------------------
@@ -688,7 +694,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "two GPUs are used, test the NCCL install alone with nccl-tests (all_reduce_perf -g <GPUs>) and check "
             "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
         )
-    if evs and all(e.data.get("library") for e in evs):
+    lib_nvls = bool(evs) and all(e.data.get("library") for e in evs) and any(_NVLS_SETUP.search(e.text) for e in evs)
+    if lib_nvls:
+        # lead rule V (2): a communication library's own NVLS (multicast) set-up refused by the driver (NVSHMEM's
+        # "team_internal_nvls.cpp: non-zero status: 401 cuMemMap failed"): the GPUs' NVLink fabric every rank shares,
+        # not a simulator's device choice and not a rank
+        what = ("a CUDA driver call refused in the communication library's own set-up ("
+                + evs[0].data.get("what", "") + ")")
+    elif evs and all(e.data.get("library") for e in evs):
         # the CUDA failure is printed by a library's own GPU pipeline (a physics engine such as PhysX, a CUDA
         # library): that library picks its GPU from its own settings, not from torch's device, so ranks that do not
         # give it theirs all run it on one GPU
@@ -776,9 +789,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "as older versions did), and as further tests NCCL_P2P_DISABLE=1 / NCCL_SHM_DISABLE=1; update the "
                 "driver or the virtualisation layer (vGPU, WSL) to one that supports it.")
     nvls = " ".join(e.text + " " + str(e.data.get("last_error") or "") for e in evs + c.samples.get("nccl_warn", []))
+    if lib_nvls:
+        conf, shared, ranks, only = "medium", True, [], ""
+    if lib_nvls and _NVSHMEM_LINE.search(nvls):
+        # NVSHMEM maps its whole symmetric heap into the multicast group: its own switch and its heap size
+        fix = ("NVSHMEM's NVLS team set-up failed: disable it with NVSHMEM_DISABLE_NVLS=1 to confirm, or map a "
+               "smaller symmetric heap (a lower NVSHMEM_SYMMETRIC_SIZE); check the driver's view of the NVLink fabric "
+               "(dmesg NVRM lines such as NV_ERR_FABRIC_STATE_OUT_OF_SYNC, nvidia-smi -q fabric state). " + fix)
     if ("NCCL_NVLS_ENABLE" not in fix
-            and (re.search(r"\bNVLS\b|NVLink SHARP|nvls\.cc:\d+|cuMulticast", nvls)
-                 or any(e.data.get("nvls") for e in evs))):
+            and (_NVLS_SETUP.search(nvls) or any(e.data.get("nvls") for e in evs))):
         # NVLink SHARP's multicast objects (NVSwitch systems): set up by the fabric manager, a finite resource
         what += "; in NVLS (NVLink SHARP) multicast set-up"
         fix += (" NVLS (NVLink SHARP) multicast failing: check the fabric manager (nvidia-smi -q | grep -i -A2 fabric "

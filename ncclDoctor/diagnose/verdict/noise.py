@@ -8,7 +8,7 @@ import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_REM_ALLOC
-from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
 from ncclDoctor.diagnose.warn_families import OFI_START_FAILED
 from ncclDoctor.findings import Finding, Severity
@@ -172,11 +172,44 @@ _OFI_ONE_HOST = (
     "visible to the processes first (fi_info -p efa, the EFA device plugin), checked with NCCL_DEBUG=INFO")
 
 
+# Lead rules AD (3) and K: proxy.cc's service thread at a communicator's teardown. Its "[Proxy Service N] Failed to
+# execute operation Close from rank R" is the Close request (sent only when a communicator is freed or aborted) failing
+# because the peer's end already went away; its "[Service thread] Could not receive type from localRank N" / "Accept
+# failed Resource temporarily unavailable" are the same thread's sockets closing under it. With a Close op failing or a
+# communicator's "Abort COMPLETE" shown, and nothing failing otherwise, they are teardown chatter, no process lost
+R_PROXY_SERVICE = re.compile(r"\[(?:Service thread|Proxy Service \d{1,6})\] ")
+R_PROXY_CLOSE = re.compile(r"\[Proxy Service \d{1,6}\] Failed to execute operation Close\b")
+_PROXY_TEARDOWN_WORDS = (
+    "NCCL's proxy service WARNs ('[Proxy Service N] Failed to execute operation Close', '[Service thread] Could not "
+    "receive type from localRank N', 'Accept failed Resource temporarily unavailable') are benign teardown warnings: "
+    "the proxy Close at communicator abort/destroy found the peer's socket already closed; nothing failed. Call "
+    "destroy_process_group / ncclCommDestroy before exit instead of abort to tear down cleanly, upgrade NCCL (later "
+    "releases quiet these), or run with NCCL_DEBUG=WARN and read past them")
+
+
+def proxy_teardown(c: Collected) -> bool:
+    """Every NCCL WARN of the lines is the proxy service thread's (or the noise table's), a Close op failing or a
+    communicator's abort is shown, and nothing else failed (no error, exception, timeout or failure record)."""
+    warns = c.samples.get("nccl_warn", [])
+    if not warns or c.exceptions or len(warns) != c.kinds.get("nccl_warn", 0):
+        return False
+    if not any(R_PROXY_CLOSE.search(e.text) for e in warns) and not any(
+            e.data.get("aborted") for e in c.samples.get("transport", [])):
+        return False
+    if any(v and k not in QUIET_KINDS and k != "nccl_warn" for k, v in c.kinds.items()):
+        return False
+    return all(R_PROXY_SERVICE.search(e.text) or _WARN_NOISE.search(e.text) for e in warns) and any(
+        R_PROXY_SERVICE.search(e.text) and not _WARN_NOISE.search(e.text) for e in warns)
+
+
 def harmless_warn(c: Collected, e) -> bool:
-    """An NCCL WARN that names no failure: the noise table, or an HCA skipped where NCCL went on without it."""
+    """An NCCL WARN that names no failure: the noise table, or an HCA skipped where NCCL went on without it, or the
+    proxy service's chatter at a communicator's teardown."""
     if R_OFI_INIT.search(e.text) and efa_meant(c):
         return False
     if (R_COLLNET_FALLBACK.search(e.text) or R_COLLNET_START.search(e.text)) and collnet_fell_back(c):
+        return True
+    if R_PROXY_SERVICE.search(e.text) and proxy_teardown(c):
         return True
     return bool(_WARN_NOISE.search(e.text) or (R_SKIPPED_HCA.search(e.text) and _went_on(c)))
 
@@ -186,6 +219,7 @@ def _noise_words(c: Collected) -> list[str]:
     texts = [e.text for e in c.samples.get("nccl_warn", [])]
     skipped = [_SKIPPED_HCA_WORDS] if _went_on(c) and any(R_SKIPPED_HCA.search(t) for t in texts) else []
     skipped += [_COLLNET_WORDS] if collnet_fell_back(c) else []
+    skipped += [_PROXY_TEARDOWN_WORDS] if proxy_teardown(c) else []
     if any(R_OFI_INIT.search(t) for t in texts) and one_host_alone(c):  # lead rule Z's one-host clause
         skipped.append(_OFI_ONE_HOST)
     return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)] + skipped
