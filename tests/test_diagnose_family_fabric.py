@@ -2618,3 +2618,50 @@ def test_invalid_usage_fix_names_a_consistent_multi_node_launch(tmp_path):
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("invalid_usage", []), v
     assert "same NCCL version on all nodes" in v["fix"], v
+
+
+# --- session 19 (round 57): a reset inside a collective in a spawned world of two names the other child (rule AT (2))
+def test_a_broken_pipe_in_a_spawned_world_of_two_names_the_other_process(tmp_path):
+    """torch.multiprocessing.spawn(nprocs=2) from the script itself (no torchrun agent): spawn's "Process N" is rank N
+    on its one machine, and rank 0's own process hosts the store. A child whose own error is a c10d "Broken pipe" in
+    its collective wrote to a socket its only peer had closed: the other child left first (early_exit, culprit the
+    other index), the reporting child a victim. With four children, or nprocs not shown, nobody is named."""
+    def paste(nprocs: str, idx: int) -> str:
+        return ("Traceback (most recent call last):\n"
+                '  File "train_pair.py", line 88, in <module>\n'
+                f"    mp.spawn(worker, args=(cfg,), nprocs={nprocs}, join=True)\n"
+                '  File "/usr/lib/python3.9/site-packages/torch/multiprocessing/spawn.py", line 118, in join\n'
+                "    raise Exception(msg)\n"
+                "Exception:\n\n"
+                f"-- Process {idx} terminated with the following error:\n"
+                "Traceback (most recent call last):\n"
+                '  File "/usr/lib/python3.9/site-packages/torch/multiprocessing/spawn.py", line 19, in _wrap\n'
+                "    fn(i, *args)\n"
+                '  File "/srv/train_pair.py", line 41, in worker\n'
+                "    dist.all_reduce(flag)\n"
+                "RuntimeError: Broken pipe\n")
+    for idx, peer in ((1, 0), (0, 1)):
+        d = _report(tmp_path, paste("2", idx), f"pair{idx}.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("early_exit", [peer]) and idx not in _accused(d), (idx, v)
+        assert "destroy_process_group before exit" in v["fix"], v["fix"]
+    assert "TCPStore" in _verdict(tmp_path, paste("2", 1), "host.log")["fix"]
+    for other in ("4", "args.gpus"):
+        d = _report(tmp_path, paste(other, 1), "wider.log")
+        assert d["verdict"]["cause"] == "early_exit" and d["verdict"]["culprits"] == [] and not _accused(d), d
+
+
+# --- session 19 (round 57): the rank a store read waits for is the main rank: what to look at on it ----------------
+def test_a_poll_failure_in_a_main_process_first_barrier_says_to_look_at_rank_0(tmp_path):
+    """Rule Y: ranks 2 and 5 fail in c10d's store read ("While waitForInput, poolFD failed") while their traceback
+    waits in main_process_first's barrier: rank_missing, nobody named, the waiting ranks victims; the fix names what
+    shows the rank they wait for (a py-spy dump of rank 0, whether the main rank is still alive)."""
+    text = "".join(f"[rank{r}]:[W0214 08:11:52.10000000 socket.cpp:428] [c10d] While waitForInput, poolFD failed "
+                   "with (errno: 0 - Success).\n" for r in (5, 2))
+    text += ("[rank5]: Traceback (most recent call last):\n"
+             "[rank5]:   File \"/home/u/lib/site-packages/transformers/training_args.py\", line 2390, in "
+             "main_process_first\n[rank5]:     dist.barrier()\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+    assert "py-spy dump of rank 0" in v["fix"] and "check the main rank is still alive" in v["fix"], v["fix"]

@@ -2948,3 +2948,37 @@ def test_an_msccl_algorithm_file_missing_an_attribute_is_the_algorithm_xml(tmp_p
     v = _verdict(tmp_path, text)
     assert v["cause"] == "nccl_internal" and v["culprits"] == [], v
     assert "MSCCL algorithm XML" in v["fix"] and "NCCL_TOPO_FILE" not in v["fix"], v
+
+
+# --- session 19 (round 57): a launcher's own waiting stack, and a start-up banner that stops -------------------------
+def test_a_launchers_stack_waiting_on_its_worker_is_unknown_not_none(tmp_path):
+    """The parent of torch.distributed.launch interrupted (or dumped) in subprocess's wait on its worker, no exception
+    line after it and no worker's line: it shows a worker still alive and nothing more. Not "nothing failed" (the job
+    was stopped), not a rank: unknown, nobody named; the fix asks for the workers' own logs and stacks."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/opt/py/lib/python3.8/runpy.py", line 194, in _run_module_as_main\n'
+            '    return _run_code(code, main_globals, None,\n'
+            '  File "/opt/py/lib/python3.8/site-packages/torch/distributed/launch.py", line 260, in main\n'
+            "    process.wait()\n"
+            '  File "/opt/py/lib/python3.8/subprocess.py", line 1083, in wait\n'
+            "    return self._wait(timeout=timeout)\n"
+            '  File "/opt/py/lib/python3.8/subprocess.py", line 1806, in _wait\n'
+            "    (pid, sts) = self._try_wait(0)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] == [] and not _accused(d), v
+    assert "py-spy dump of every worker" in v["fix"] and "workers' own logs" in v["fix"], v["fix"]
+    # the same stack ending in the user's Ctrl-C is the signal it shows
+    assert _verdict(tmp_path, text + "KeyboardInterrupt\n", "ctrl_c.log")["cause"] == "signal"
+
+
+def test_a_ddp_start_up_banner_alone_says_to_rerun_with_nccl_debug_info(tmp_path):
+    """Lightning's banner for every rank ("initializing ddp: GLOBAL_RANK: r, MEMBER: r+1/W") and nothing after it
+    shows nothing failing (lead rules K, T): none, nobody named; if it hangs there the fix says what to collect,
+    NCCL_DEBUG=INFO among it (the rank that never completes its set-up)."""
+    text = "GPU available: True, used: True\nLOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1,2]\n" + "".join(
+        f"initializing ddp: GLOBAL_RANK: {r}, MEMBER: {r + 1}/3\n" for r in range(3))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["culprits"] == [] and not _accused(d), v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "py-spy dump" in v["fix"], v["fix"]

@@ -276,6 +276,8 @@ SNIFF = 8192
 #   VLLM_USE_V1  vLLM's engine choice on a launch line ("VLLM_USE_V1=0 ... api_server ... --data-parallel-size 8"): the
 #             V0 engine starts no data-parallel ranks, so that one launch cannot fill the DP world its store waits for
 #             (parse._vllm_launch, verdict.store._v0_data_parallel, lead rule AE)
+#   subprocess.py", line  a parent's own frame waiting on its child (subprocess's wait / _try_wait): a launcher's
+#             stack interrupted while its workers ran, with no other word (readers.crash, verdict.signals)
 #   KeyboardInterrupt  Python's last line of a traceback SIGINT ended (the user's Ctrl-C), which holds no other
 #             word: with nothing failing before it, the job was stopped from outside (parse._signal, lead rule T)
 #   find_unused_param  DDP's reducer warning "find_unused_parameters=True was specified in DDP constructor, but did
@@ -411,7 +413,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"non-zero status: ", b"NULL value ",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
-            b"] Invalid ", b"Exception ignored in: <_io.")
+            b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -96,6 +96,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._pending: Event | None = None  # an entry cut short by a line outside the summary
         # torch.multiprocessing.spawn called with nprocs = the world size (one host: a child's index is its rank)
         self._spawn_world = False
+        self._spawn_nprocs: int | None = None  # a spawn call's literal nprocs=N (S.R_SPAWN_NPROCS)
         # mp.spawn's record of a child's error, held until the child's own exception is read (_spawn_child_error)
         self._spawn_exc: tuple[int, Event] | None = None
         self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
@@ -631,6 +632,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
         if "nprocs=" in body and S.R_SPAWN_WORLD.search(body):
             self._spawn_world = True
+        if "nprocs=" in body and (sp := S.R_SPAWN_NPROCS.search(body)):
+            self._spawn_nprocs = int(sp.group(1))
         if "Terminating process" in body and S.R_SPAWN_TEARDOWN.search(body):
             self._spawn_world = True  # spawn tore its other children down on this host: the failed child's index is
             # its rank there (lead rules A, AL (2))

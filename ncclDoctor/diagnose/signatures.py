@@ -911,6 +911,9 @@ R_SPAWN_TEARDOWN = re.compile(r"\bTerminating process \d{1,10} via signal SIG(?:
 R_DIST_WORDS = re.compile(r"NCCL|nccl|[Gg]loo|c10d|ProcessGroup|[Dd]istributed|\bDist\w{0,20}Error|TCPStore|"
                           r"[Rr]endezvous|init_process_group|MASTER_|CUDA|cuda|[Dd]evice")
 R_SPAWN_WORLD = re.compile(r"\bnprocs=[\w.]{0,60}world_size\b")
+# torch.multiprocessing.spawn called with a literal number of children ("mp.spawn(fn, nprocs=2, ...)"): started from
+# the job's own script with no torchrun agent, those children are the world on its one machine (lead rule AT (2))
+R_SPAWN_NPROCS = re.compile(r"\bspawn\(.{0,200}?\bnprocs=(\d{1,4})\b")
 # accelerate's simple_launcher (accelerate/commands/launch.py), the path `accelerate launch` takes when it runs no
 # distributed launcher (no --multi_gpu, DeepSpeed, FSDP, TPU): ONE subprocess.Popen of the script, whose failure it
 # raises as subprocess.CalledProcessError ("... died with <Signals.SIGKILL: 9>"). Its frame (or the call of it in
@@ -1363,6 +1366,11 @@ R_FROM_OUTSIDE = re.compile(r"pod[- _]termination|preempt|spot|evict|drain|inter
 # SIGTERM (launch.py's own sigkill_handler is also called when a worker exits: not this frame): a traceback through the
 # runner's handler is the runner receiving a signal from outside (Ctrl-C, the scheduler), whatever the handler raised.
 R_DS_RUNNER_SIG = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\"?, line \d{1,6}, in sigkill_handler")
+# A parent process's own stack, innermost in Python's subprocess wait on its child (subprocess.py's wait / _try_wait /
+# _wait, os.waitpid under them): in a distributed job that is the launcher (torch.distributed.launch's main()
+# waiting on its workers). A launcher still waiting shows a worker alive, nothing more: with no exception line after
+# it, no error, no rank and no cause is shown (verdict.signals._launcher_waiting, lead rules T, A).
+R_PARENT_WAIT = re.compile(r"[/\\]subprocess\.py\"?, line \d{1,6}, in (?:_try_wait|_wait|wait)\b")
 # A launcher's own check of its launch set-up failing before any worker runs (lead rule X (2)): DeepSpeed's runner's
 # passwordless-ssh probe ("subprocess.CalledProcessError: Command 'ssh -o PasswordAuthentication=no HOST hostname'
 # returned non-zero exit status 255": 255 is ssh's own failure to connect or authenticate) and Open MPI's start-up

@@ -487,6 +487,10 @@ class CrashReaders:
         ev = self._world_unfit(lineno, text)
         if ev is not None:
             return ev
+        if "subprocess.py" in text and S.R_PARENT_WAIT.search(text):  # a launcher's stack, waiting on its worker
+            ev = self._context(lineno, text, "launcher_wait")
+            ev.rank = None  # the parent process's own frame: it names no rank
+            return ev
         if "sigkill_handler" in text and S.R_DS_RUNNER_SIG.search(text):  # the runner got SIGINT/SIGTERM
             ev = self._context(lineno, text, "signal")
             ev.rank = None

@@ -431,6 +431,12 @@ class ExitReaders:
         if ev is None or held is None or ev is held[1]:
             return
         self._spawn_exc = None
+        if ev.kind in ("socket_error", "gloo_error") and ev.rank is None and lineno - held[0] <= 200:
+            # the child's own error is its connection to a peer reset or closed: a victim, not a culprit. Its index
+            # and spawn's nprocs are kept on it: in a spawned world of two, its one peer is the process that left
+            # (verdict.early_exit._spawn_pair, lead rule AT (2))
+            ev.data.update(spawn_index=held[1].data.get("local_rank"), spawn_nprocs=self._spawn_nprocs)
+            return
         if lineno - held[0] > 200 or ev.kind != "traceback_tail" or ev.data.get("settings") or ev.data.get("line"):
             return
         what = f"{ev.data.get('type') or ''}: {ev.data.get('message') or ''}"

@@ -124,6 +124,23 @@ def _only_peer(c: Collected, peer_gone: list[Event]) -> tuple[int, int, Event] |
     return peer, 1 - peer, launch
 
 
+def _spawn_pair(c: Collected, peer_gone: list[Event]) -> tuple[int, int] | None:
+    """Lead rule AT (2): torch.multiprocessing.spawn(nprocs=2) started from the job's own script (no torchrun agent
+    shown) reports one child whose own error is its connection reset or closed ("Broken pipe" in barrier()): on one
+    machine spawn's process N is rank N (rule AL (2)), so its only peer, the other child, is the one that went away --
+    (peer, the reporting rank), or None (another world, no agent-less spawn, both children reporting, the peer shown
+    finishing normally)."""
+    if c.kinds.get("agent_frame") or c.samples.get("launched_rank"):
+        return None
+    idx = {e.data.get("spawn_index") for e in peer_gone}
+    if len(idx) != 1 or any(e.data.get("spawn_nprocs") != 2 or e.rank is not None for e in peer_gone):
+        return None
+    me = idx.pop()
+    if me not in (0, 1) or any(e.rank == 1 - me for e in c.samples.get("run_done", [])):
+        return None
+    return 1 - me, me
+
+
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pg = c.samples.get("pg_not_destroyed", [])
     sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
@@ -250,6 +267,21 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"dist.destroy_process_group() otherwise). If rank {peer} left no error of its own, it was killed from "
             "outside (dmesg: the OOM killer on its node) or the network between the two hosts cut the connection.",
             "medium", [peer], [e.brief() for e in peer_gone[:2]] + [launch.brief()])
+    if peer_gone and (pair := _spawn_pair(c, peer_gone)) is not None:
+        peer, me = pair
+        host = (" Rank 0's own process hosts the TCPStore here (spawn from the script, no launcher agent): the store "
+                "host (rank 0) must stay alive until all ranks finish.") if peer == 0 else ""
+        return Verdict(
+            "early_exit",
+            f"torch.multiprocessing.spawn started two processes (nprocs=2, no launcher agent: one machine, spawn's "
+            f"process N is rank N) and rank {me}'s own error is its connection to its only peer reset/closed: the "
+            f"peer that went away is rank {peer} -- it exited or crashed first (or returned before the collective); "
+            f"rank {me} is its victim",
+            f"Check rank {peer}'s own output and exit code: if it raised, its traceback is the cause.{host} If it "
+            "finished or returned early (a rank-conditional code path, a return before the barrier), make every "
+            "rank reach the barrier the same way (no rank-conditional barrier), then dist.barrier() and "
+            "destroy_process_group before exit on every rank.",
+            "medium", [peer], [e.brief() for e in peer_gone[:2]])
     if peer_gone:
         ip = next((m.group(1) for e in peer_gone if (m := _PEER_IP.search(e.text))), None)
         # a loopback peer (127.x, ::1) is another process of this same host (a single-node job, a test's spawned

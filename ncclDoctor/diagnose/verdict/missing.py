@@ -676,8 +676,10 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"not written yet{seen}: the rank that should have written it was elsewhere -- usually the main process still "
         "preprocessing or tokenising the dataset while the others wait (or loading, or gone); the waiting ranks are "
         "victims and the lines do not name the one they wait for",
-        "Find the rank the others wait for (rank 0 for most keys): its own log up to the timeout, py-spy dump --pid "
-        "PID on it while the job waits. " + BUSY_FIX + " If it died, its traceback and exit code are the cause. If "
+        # the key's writer is rank 0 for most keys (the main process that prepares the data): check it first
+        "Find the rank the others wait for (rank 0 for most keys) and check the main rank is still alive: its own log "
+        "up to the timeout, a py-spy dump of rank 0 (py-spy dump --pid PID) while the job waits. " + BUSY_FIX
+        + " If it died, its traceback and exit code are the cause. If "
         f"it is a rank on the other node(s) that never joined, check they were started and reach {ep} (nc -zv HOST "
         "PORT; MASTER_ADDR / --dist-init-addr naming an address every node can route to, over the same family: IPv4 "
         "vs IPv6 from the host name's lookup).",

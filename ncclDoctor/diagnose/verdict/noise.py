@@ -626,8 +626,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c):  # lead rule T: a hang the reporter tells of, not shown by the lines
         hangs = (" If the job hung after these lines (nothing failed in them), what shows where each rank is: a "
-                 "py-spy dump of every rank's process while it hangs (py-spy dump --pid PID: its stack), and a Flight "
-                 "Recorder dump (TORCH_FR_BUFFER_SIZE=2000).")
+                 "py-spy dump of every rank's process while it hangs (py-spy dump --pid PID: its stack), a Flight "
+                 "Recorder dump (TORCH_FR_BUFFER_SIZE=2000), and every rank's log rerun with NCCL_DEBUG=INFO (a hang "
+                 "in set-up shows as the rank that never printed 'Init COMPLETE').")
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),

@@ -302,3 +302,24 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [],
         [e.brief() for e in got[:3]],
     )
+
+
+def _launcher_waiting(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A launcher's own stack, innermost in its wait on a worker (readers.crash: S.R_PARENT_WAIT), with nothing
+    failing in the lines (the last detector before "none"): the parent was interrupted, or its stack dumped, while a
+    worker still ran. That shows a worker alive and nothing else: no worker's lines, no error, no exit code, so neither
+    the cause nor the rank can be read (lead rules T, A): unknown, nobody named; the fix says what would show it."""
+    waits = c.samples.get("launcher_wait", [])
+    if not waits or c.exceptions or c.unread:
+        return None
+    return Verdict(
+        "unknown",
+        "the only stack is the launcher's own parent process waiting on its worker (subprocess wait / os.waitpid): "
+        "it was interrupted or dumped while at least one worker was still running, and no worker's line, error or "
+        "exit code is shown, so neither the cause nor the rank can be read",
+        "Give the workers' own logs / tracebacks (per-rank logs: each worker's stderr, or torchrun --log-dir / "
+        "--redirects 3 --tee 3), and the exception line at the end of the launcher's traceback (a Ctrl-C / "
+        "KeyboardInterrupt of the launcher ends in KeyboardInterrupt). If the job looked stuck, take a py-spy dump of "
+        "every worker (py-spy dump --pid PID) before stopping it, and rerun with NCCL_DEBUG=INFO and "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL to see the collective it stands in.",
+        "low", [], [e.brief() for e in waits[:2]])
