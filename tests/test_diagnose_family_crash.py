@@ -5169,3 +5169,65 @@ def test_a_test_harness_exit_by_pid_is_a_signal_of_an_unnamed_rank(tmp_path):
     v = d["verdict"]
     assert v["cause"] == "unknown" and not _accused(d), v
     assert "SIGSEGV" in v["summary"] and "run the failing test alone" in v["fix"], v
+
+
+# --- round 57: an OOM shown only by memory_summary()'s count, a logger's rank prefix on its traceback record -------
+def _memory_summary(ooms: int, retries: int) -> str:
+    """The head of torch.cuda.memory_summary()'s table (torch/cuda/memory.py's format), numbers made up."""
+    return ("|===========================================================================|\n"
+            "|                  PyTorch CUDA memory summary, device ID 0                 |\n"
+            "|---------------------------------------------------------------------------|\n"
+            f"|            CUDA OOMs: {ooms:<13}|        cudaMalloc retries: {retries:<10}|\n"
+            "|===========================================================================|\n"
+            "|        Metric         | Cur Usage  | Peak Usage | Tot Alloc  | Tot Freed  |\n"
+            "| Allocated memory      |   30112 MB |   38870 MB |  902115 MB |  872003 MB |\n"
+            "| GPU reserved memory   |   39020 MB |   39410 MB |   80220 MB |   41200 MB |\n")
+
+
+def test_memory_summarys_oom_count_is_a_gpu_oom_of_a_process_it_does_not_name(tmp_path):
+    """An OOM handler (fairseq's) prints torch.cuda.memory_summary() after catching the OOM; pasted alone, its
+    "CUDA OOMs: 2" row is the only sign of it: a GPU OOM, and the table names no rank (its device ID is the process's
+    own GPU, not a rank: lead rule U (3)). "cudaMalloc retries" says the allocator had already freed its cache and
+    retried, so empty_cache is no fix. A count of 0 (any healthy summary) is no failure."""
+    d = _report(tmp_path, _memory_summary(2, 3))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", []) and not _accused(d), v
+    assert "CUDA OOMs: 2" in v["summary"] and "empty_cache" in v["fix"], v
+    v = _verdict(tmp_path, _memory_summary(0, 0), "healthy.log")
+    assert v["cause"] == "none", v
+
+
+def test_a_loggers_rank_prefix_on_its_traceback_record_names_the_rank_of_the_oom_below(tmp_path):
+    """A logger prefixes each record with its process's rank ("rank:  5 | TIME CRITICAL | ..."), and a record
+    whose message is a traceback carries the prefix on its first line only: the frames and the OOM that ends it are
+    the same record, that rank's own (lead rule I). A "rank: N |" column inside a table is no prefix."""
+    text = ("rank:  5 | 2023-11-20 04:12:09,331 CRITICAL | Traceback (most recent call last):\n"
+            '  File "/opt/app/trainer/loop.py", line 418, in train_step\n'
+            "    loss.backward()\n"
+            "RuntimeError: CUDA out of memory. Tried to allocate 6.25 GiB (GPU 5; 39.39 GiB total capacity; 31.02 GiB "
+            "already allocated; 3.10 GiB free; 35.70 GiB reserved in total by PyTorch)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [5]), v
+    table = "| step 120 | rank: 2 | loss 3.41 | Traceback (most recent call last):\n" + text.split("\n", 1)[1]
+    v = _verdict(tmp_path, table, "table.log")
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
+
+
+def test_a_lone_sigbus_fix_names_memory_mapped_files_and_host_memory(tmp_path):
+    """Rule F: a lone SIGBUS is the shared-memory class, but a bus error is any page that cannot be backed: a
+    memory-mapped file (a dataset's Arrow cache, the shards a save writes) on a full filesystem gives it too, and
+    /dev/shm is host memory: the fix names both beside --shm-size."""
+    v = _verdict(tmp_path, SIGTERM.format(pid=8802) + FAILED.format(code=-7, lr=0, pid=8801))
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [0]), v
+    assert "--shm-size" in v["fix"] and "memory-mapped" in v["fix"] and "host memory" in v["fix"], v["fix"]
+
+
+def test_a_lone_sigkill_fix_names_fewer_processes_per_node_and_swap(tmp_path):
+    """Rule A: one worker SIGKILLed and the others only torn down is the host's OOM killer; every process of the
+    node loads the model into host RAM at once, so the fix names fewer processes per node (or loading on rank 0
+    only) and swap beside the memory limit."""
+    text = "".join(SIGTERM.format(pid=p) for p in (6602, 6603, 6604)) + FAILED.format(code=-9, lr=0, pid=6601)
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    assert "fewer processes per node" in v["fix"] and "swap" in v["fix"] and "rank 0 only" in v["fix"], v["fix"]

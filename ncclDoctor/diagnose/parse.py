@@ -926,7 +926,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self._nccl_error,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._rpc_setup, self._heartbeat,
                    self._gil_held,
-                   self._dataloader, self._oom, self._driver_oom, self._serving,
+                   self._dataloader, self._oom, self._oom_count, self._driver_oom, self._serving,
                    self._shared_build, self._lib_unloadable, self._launcher_shim, self._launch_setup,
                    self._worker_failed,
                    self._fatal_python,
@@ -940,10 +940,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         return None
 
     def _tb_head_rank(self, text: str) -> None:
-        """SGLang's own crash record "[... TP0] Scheduler hit an exception: Traceback ..." names the rank that printed
-        the traceback whose frames and error follow untagged (S.R_SGLANG_CRASH; the innermost record where a collector
-        prefixed another): counted as a rank the file names, so its untagged error is that rank's while no other rank
-        is named (_context; lead rule AN (1): the rank whose own error is shown is read alone)."""
+        """SGLang's own crash record "[... TP0] Scheduler hit an exception: Traceback ..." (or a logger's record with
+        its rank prefix, S.R_RECORD_RANK) names the rank that printed the traceback whose frames and error follow
+        untagged (S.R_SGLANG_CRASH; the innermost record where a collector prefixed another): counted as a rank the
+        file names, so its untagged error is that rank's while no other rank is named (_context; lead rule AN (1):
+        the rank whose own error is shown is read alone)."""
+        if "rank:" in text and (r := S.R_RECORD_RANK.search(text)) and len(self.ranks_named) < 2:
+            # a logger's record whose message is the traceback ("rank:  3 | ... CRITICAL | Traceback ..."): the logger
+            # prefixes the record's first line only, its frames and error line are the same record, the same process
+            self.ranks_named.add(int(r.group(1)))
+            return
         if "hit an exception" not in text:
             return
         found = list(S.R_SGLANG_CRASH.finditer(text))

@@ -38,7 +38,7 @@ dataloader           DataLoader worker killed by a signal / bus error (shared me
                      </torch_...>``: /dev/shm full)
 cuda_check           a c10 backtrace frame of the watchdog's CUDA check of a finished work (R_CUDA_CHECK_FRAME): a CUDA
                      error on that GPU, its message not shown (read only where no cuda_error line is)
-cuda_oom             CUDA out of memory
+cuda_oom             CUDA out of memory; torch.cuda.memory_summary()'s ``CUDA OOMs: N`` row with N >= 1 (``count``)
 driver_oom           a CUDA driver call's ``CUresult error result=2`` (out of memory), e.g. torch_memory_saver's
                      cu_mem_create: a lead for the process that never reached a collective, not a verdict
 traceback_tail       a traceback's last line ``SomethingError: text`` (kept apart, state.Collected.exceptions),
@@ -101,8 +101,13 @@ class Event:
 # rank 3"). A prefix naming only the process ("(RayWorkerWrapper pid=5304)"), or a TP index, names no rank (but see
 # R_SGLANG_CRASH).
 # A paste that lost the first character of its first line keeps "rank0]:[W508 ..." (no "["): still the same prefix.
+# A logger's per-process prefix "rank:  3 | " (ParlAI's distributed_context: 'rank:{:3d} |' before each record, the
+# record's time and level after it) names the rank that logged the record too: only with the record's clock right
+# after it ("rank:  3 | 2022-04-03 18:44:26,615 CRITICAL | ...", "rank:  3 | 18:44:26 CRIT | ..."), never a column
+# of a table ("| rank: 3 | loss 3.41 |")
+R_RECORD_RANK = re.compile(r"(?:^|(?<=[\s\]>:]))rank: {0,3}(\d{1,7}) \| (?=(?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\b)")
 R_RANK_TAG = re.compile(r"(?:\[|(?<![\w\[]))rank(\d+)\]:|\[rank: (\d+)\] |"
-                        r"\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)")
+                        r"\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)|" + R_RECORD_RANK.pattern)
 # SGLang's own record of a process's crash, "[2025-01-01 12:00:00 TP3] Scheduler hit an exception: Traceback ...":
 # its frames and error follow untagged. On that record, the TP index alone (no DP or PP index: one data- and
 # pipeline-parallel group) is the crashed process's torch.distributed rank (SGLang inits the world with rank =
@@ -828,6 +833,11 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # memory. Tried to allocate ...", "HIP out of memory"), Unified Runtime's and Level Zero's device
                    # memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
                    r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b")
+# torch.cuda.memory_summary()'s table row "|  CUDA OOMs: 1  |  cudaMalloc retries: 1  |" (the caching allocator's
+# num_ooms and num_alloc_retries, since the process started): a count of 1 or more says this process's allocations
+# ran out of GPU memory -- frameworks print the table from their OOM handler (fairseq's) -- while 0 is what every
+# healthy summary shows. The table names no rank and no GPU.
+R_OOM_COUNT = re.compile(r"\bCUDA OOMs: {0,8}([1-9]\d{0,8}) {0,40}\|(?: {0,40}cudaMalloc retries: {0,8}(\d{1,9}))?")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
 # free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in

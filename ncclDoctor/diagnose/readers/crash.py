@@ -634,6 +634,17 @@ class CrashReaders:
             self._oom_field, self._follow = (lineno, ev), max(self._follow, 1)
         return ev
 
+    def _oom_count(self, lineno: int, text: str) -> Event | None:
+        """torch.cuda.memory_summary()'s count of this process's OOMs ("CUDA OOMs: 1", S.R_OOM_COUNT): the summary an
+        OOM handler prints after catching the exception, whose own text may not be pasted. A count of 1 or more is a
+        GPU OOM of the process that printed the table (its rank only where the line or file names one: the table
+        itself names neither a rank nor a GPU, lead rule U (3))."""
+        if "CUDA OOMs" not in text or not (m := S.R_OOM_COUNT.search(text)):
+            return None
+        ev = self._context(lineno, text, "cuda_oom")
+        ev.data.update(tried=None, count=int(m.group(1)), retries=int(m.group(2)) if m.group(2) else None)
+        return ev
+
     def _beside(self, lineno: int, text: str) -> Event | None:
         """The stacks beside NCCL that move data themselves: DeepEP's kernel timeouts, UCX's endpoint timeouts
         (beside_timeout), and NVSHMEM's bootstrap (NCCL's socket code) receiving a message of the wrong size."""

@@ -27,6 +27,13 @@ _NONFINITE_FIX = ("A NaN/Inf check stopped that rank: its loss or gradients dive
                   "loss); torch.autograd.set_detect_anomaly(True) names the operation. ")
 
 
+# A SIGBUS is a page that could not be backed, which a memory-mapped file gives as well as /dev/shm: the file's
+# filesystem full, or the file cut short under the mapping (a dataset library's memory-mapped Arrow cache or the
+# shards save_to_disk writes, np.memmap); and /dev/shm is itself a tmpfs in host memory
+_MMAP_BUS = (" /dev/shm is a tmpfs in host memory, so it also needs free RAM behind it. A SIGBUS also comes from a "
+             "memory-mapped file whose filesystem filled up or which was truncated under the mapping (memory-mapped "
+             "Arrow caches and datasets' save_to_disk shards, np.memmap): check free disk there (df -h) and write it "
+             "from one rank only.")
 # frames of the crash handler itself (UCX's, libc's signal trampoline), before the library that crashed
 _HANDLER_LIBS = ("libucs.so", "libc.so", "libpthread.so", "libSegFault.so", "libunwind.so", "libbacktrace.so")
 
@@ -169,7 +176,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "shared memory that could not be backed, /dev/shm is full or too small (DataLoader workers, "
                        "NCCL's segments)",
                        "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
-                       "or lower num_workers.", "high", lone.culprits if lone else [], [e.brief() for e in fails[:3]])
+                       "or lower num_workers." + _MMAP_BUS, "high", lone.culprits if lone else [],
+                       [e.brief() for e in fails[:3]])
     ranks = sorted({e.rank for e in fails if e.rank is not None})
     local = sorted({e.data["local_rank"] for e in fails if e.data.get("local_rank") is not None})
     codes = sorted({e.data["exitcode"] for e in fails if e.data.get("exitcode") is not None})

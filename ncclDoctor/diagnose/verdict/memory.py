@@ -55,13 +55,14 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                   "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
     engine += _tests_buffers(c) + _held_elsewhere(c)
+    counted, retried = _counted(c, bool(ranks))
     return Verdict(
         "gpu_oom",
         (f"{_named(oom)} ran out of GPU memory, and local rank {_fmt_ranks(also)} (one node: the same rank) exited on "
          "its own as well (torchrun's record: a nonzero exit code, and the agent sent its closing signal only to the "
          "other workers, those still running); the others were stopped after them" if also else
-         f"{_named(ranks)} ran out of GPU memory{owner}; the other ranks then waited for it"),
-        engine + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
+         f"{_named(ranks)} ran out of GPU memory{owner}{counted}; the other ranks then waited for it"),
+        retried + engine + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
         "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "
@@ -71,6 +72,24 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks,
         _samples(c, "cuda_oom"),
     )
+
+
+def _counted(c: Collected, named: bool) -> tuple[str, str]:
+    """Where every OOM line read is torch.cuda.memory_summary()'s count ("CUDA OOMs: N", readers.crash._oom_count):
+    the words that say what shows the OOM, and the fix's words its "cudaMalloc retries" count adds: the caching
+    allocator retries a failed cudaMalloc only after freeing every cached block, so a retry before the OOM says the
+    cache was already given back (empty_cache has nothing left to free). ("", "") for an OOM's own text."""
+    evs = c.samples.get("cuda_oom", [])
+    if not evs or not all(e.data.get("count") for e in evs):
+        return "", ""
+    n = max(e.data["count"] for e in evs)
+    what = (f" (torch.cuda.memory_summary()'s table counts {n} CUDA OOM{'s' if n > 1 else ''}, 'CUDA OOMs: {n}'"
+            + ("" if named else "; the table itself names no rank and no GPU") + ")")
+    if not any(e.data.get("retries") for e in evs):
+        return what, ""
+    return what, ("The allocator had already freed its cached blocks and retried the allocation ('cudaMalloc "
+                  "retries') before it gave up, so torch.cuda.empty_cache() will not help: the peak itself does not "
+                  "fit. ")
 
 
 _ELSEWHERE = 0.5  # this process's reserved memory and the free memory together under half the GPU: others hold it
@@ -336,9 +355,10 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
          "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
-        "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once) "
-        "or raise the job's memory limit (Slurm: --mem / --mem-per-gpu; sacct -j JOB -o MaxRSS,ReqMem shows what "
-        "the step used)."
+        "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once: "
+        "fewer processes per node, or the full weights loaded on rank 0 only and broadcast, FSDP's "
+        "sync_module_states) or raise the job's memory limit or the node's swap (Slurm: --mem / --mem-per-gpu; "
+        "sacct -j JOB -o MaxRSS,ReqMem shows what the step used)."
         + (" Ray's memory monitor killed it before the kernel would: `ray logs raylet.out -ip NODE` names the "
            "worker; RAY_memory_usage_threshold (default 0.95 of the node's RAM) sets when it kills. Its message lists "
            "the node's top memory users (PID, MEM(GB), COMMAND): the largest is what filled the RAM, and it need not "
