@@ -817,6 +817,45 @@ def test_a_connect_warning_with_the_traceback_s_exception_shown_is_read_by_that_
     assert _verdict(tmp_path, log)["cause"] != "store_rendezvous"
 
 
+def test_a_connect_warning_then_a_traceback_cut_in_accelerates_set_up_is_the_store(tmp_path):
+    """Lead rule L, round 57: the same warning (Windows' 10049 to a hosts-file alias), then a traceback cut at the
+    frame of accelerate's set-up (prepare_accelerator, which makes the Accelerator and so the process group): the
+    process raised in the process group's set-up, as if cut at init_process_group itself; no rank."""
+    log = ("prepare optimizer, data loader etc.\n"
+           "[W socket.cpp:601] [c10d] The client socket has failed to connect to [host.docker.internal]:29533 "
+           "(system error: 10049 - The requested address is not valid in its context.).\n"
+           "Traceback (most recent call last):\n"
+           '  File "D:\\sd\\scripts\\train_lora.py", line 402, in <module>\n'
+           "    trainer.train(args)\n"
+           '  File "D:\\sd\\scripts\\train_lora.py", line 117, in train\n'
+           "    acc = util.prepare_accelerator(args)\n"
+           '  File "D:\\sd\\scripts\\util.py", line 2204, in prepare_accelerator\n')
+    d = _report(tmp_path, log)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("store_rendezvous", []), d["verdict"]
+    assert "MASTER_ADDR" in d["verdict"]["fix"] and _accused(d) == set()
+
+
+def test_a_windows_traceback_cut_in_init_process_group_past_the_store_is_the_nccl_backend(tmp_path):
+    """Lead rules L and Q, round 57: the 10049 warnings, then a (rich) traceback of a Windows install asking for the
+    nccl backend, cut inside init_process_group past 'store = PrefixStore("default_pg", store)': the store was got
+    (the warnings were retried), and what failed is making the NCCL group, which Windows' torch has not -- config, no
+    rank; a traceback cut before the store (the case above) stays the store's."""
+    bar = "\u2502"
+    log = ("[W ..\\torch\\csrc\\distributed\\c10d\\socket.cpp:558] [c10d] The client socket has failed to "
+           "connect to [WORKSTATION-7]:29500 (system error: 10049 - The requested address is not valid in its "
+           "context.).\n" * 2
+           + "\u256d\u2500\u2500 Traceback (most recent call last) \u2500\u2500\u256e\n"
+           f"{bar} E:\\ai\\trainer\\run_train.py:640 in <module>        {bar}\n"
+           f"{bar}   88 {bar}   if not torch.distributed.is_initialized():      {bar}\n"
+           f'{bar} \u2771 89 {bar}   {bar}   torch.distributed.init_process_group(backend="nccl")  {bar}\n'
+           f"{bar} E:\\ai\\trainer\\venv\\lib\\site-packages\\torch\\distributed\\distributed_c10d.py:895 in {bar}\n"
+           f"{bar} init_process_group                                 {bar}\n"
+           f'{bar}  893 {bar}   {bar}   store = PrefixStore("default_pg", store)    {bar}\n')
+    d = _report(tmp_path, log)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []), d["verdict"]
+    assert "gloo" in d["verdict"]["fix"] and _accused(d) == set()
+
+
 def test_a_connect_warning_alone_stays_harmless(tmp_path):
     """Rule N: the warning with nothing failing after it (torch connects through the host's next address)."""
     assert _verdict(tmp_path, _CONNECT_WARN + "epoch 1/3: loss 2.31\n")["cause"] == "none"
@@ -2665,3 +2704,45 @@ def test_a_poll_failure_in_a_main_process_first_barrier_says_to_look_at_rank_0(t
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
     assert "py-spy dump of rank 0" in v["fix"] and "check the main rank is still alive" in v["fix"], v["fix"]
+
+
+# --- a library's own failed CHECK (glog) before its abort: the check's words, not the bare signal (round 57) -------
+def test_a_failed_check_on_a_plugins_listen_bind_before_its_abort_is_the_connection_set_up(tmp_path):
+    """Lead rules L and AQ (3): a net plugin's glog CHECK on bind() of its listen socket, then Open MPI's handler
+    reporting the abort: the abort is the check's own, so its words decide -- network_setup, no rank."""
+    log = ("WARNING: Logging before InitGoogleLogging() is written to STDERR\n"
+           "F0304 10:21:07.118230 40213 transport.h:88] Check failed: bind(sock_fd, (struct sockaddr*)&addr, "
+           "sizeof(addr)) >= 0 ERROR: binding\n"
+           "*** Check failure stack trace: ***\n"
+           "[gpu-node-3:40190] *** Process received signal ***\n"
+           "[gpu-node-3:40190] Signal: Aborted (6)\n"
+           "[gpu-node-3:40190] Signal code:  (-6)\n"
+           "[gpu-node-3:40190] [ 0] /lib/x86_64-linux-gnu/libc.so.6(+0x42520)[0x7f01a2a42520]\n")
+    d = _report(tmp_path, log)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("network_setup", []), d["verdict"]
+    assert "--network=host" in d["verdict"]["fix"] and _accused(d) == set()
+
+
+def test_a_failed_check_reading_a_roce_gids_version_is_the_fabric(tmp_path):
+    """Rule J's GID/port failures at set-up: an RDMA plugin's CHECK that the RoCE version of its candidate GID index
+    can be read (EINVAL from the port's gid_attrs) aborts it before any connection: ib_fabric, no rank."""
+    log = ("I0911 08:02:41.300117   977 rdma_io.cc:52] UCCL_IB_HCA: mlx5_2:1\n"
+           "W0911 08:02:41.310402   977 util_rdma.h:547] NET/IB: read failed in ncclIbRoceGetVersionNum: Invalid "
+           "argument\n"
+           "F0911 08:02:41.310431   977 util_rdma.h:592] Check failed: ncclIbRoceGetVersionNum(dev, port, gidIdx, "
+           "&ver)\n"
+           "*** Check failure stack trace: ***\n")
+    d = _report(tmp_path, log)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("ib_fabric", []), d["verdict"]
+    assert "GID index" in d["verdict"]["fix"] and _accused(d) == set()
+
+
+def test_a_failed_check_with_no_general_words_leaves_the_abort_unknown(tmp_path):
+    """A glog CHECK whose words say nothing general (an internal invariant) does not explain the abort: the native
+    crash stays unknown, naming nobody."""
+    log = ("F0304 10:21:07.118230 40213 queue.h:41] Check failed: head_ != tail_\n"
+           "*** Check failure stack trace: ***\n"
+           "[gpu-node-3:40190] *** Process received signal ***\n"
+           "[gpu-node-3:40190] Signal: Aborted (6)\n")
+    d = _report(tmp_path, log)
+    assert d["verdict"]["cause"] == "unknown" and _accused(d) == set(), d["verdict"]

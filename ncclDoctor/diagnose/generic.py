@@ -115,6 +115,32 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     # (a port already in use is this only on NCCL's or gloo's own sockets, which the line names; elsewhere it is left
     # unread: torch's server socket is the store's port, MASTER_PORT, taken by another job; another server's bind --
     # a metrics exporter -- is neither the store nor the ranks' network)
+    # a native library's own CHECK on the bind() / listen() of its listen socket (glog's fatal "Check failed:
+    # bind(*listen_fd, ...) >= 0 ERROR: binding", then its abort): a net plugin's or framework's own socket that cannot
+    # be set up at start-up -- the port or address it listens on (taken, or not this host's in a container), the
+    # connection set-up of its transport (lead rules L, AQ (3)), not the store's port and not one rank's fault
+    ("network_setup",
+     re.compile(r"\bCheck failed: \(?\s{0,4}(?:::)?(?:bind|listen)\("),
+     "a library's own listen socket could not be bound at start-up (its CHECK on bind() / listen() failed and it "
+     "aborted the process): the port or address its transport listens on, the connection set-up",
+     "Find what holds the port or address the library binds (ss -ltnp / free the port; one process per GPU on "
+     "distinct ports, the library's listen port range), and in containers run with Docker --network=host (or "
+     "publish the ports) so the interface / IP address it binds is the host's; name the interface the nodes share "
+     "(NCCL_SOCKET_IFNAME and the plugin's own IFNAME setting) and rerun with NCCL_DEBUG=INFO to see which "
+     "address it tried."),
+    # an RDMA NIC's port GID that cannot be read or used ("read failed in ncclIbRoceGetVersionNum: Invalid argument",
+    # a CHECK on the RoCE version of the candidate GID index, "GID index N is not valid"): the port's addressing the
+    # fabric needs, before any connection -- read like rule J's GID/port failures at set-up (ib_fabric), not a rank
+    ("ib_fabric",
+     re.compile(r"(?i)\b\w{0,20}Roce\w{0,8}Version\w{0,8}\(|\bgid_?index\w{0,20}\b[^\n]{0,60}?"
+                r"\b(?:invalid|not valid|out of range|failed)|\bGID (?:index|table|entry)\b[^\n]{0,60}?"
+                r"\b(?:invalid|not valid|out of range|failed|not found)"),
+     "the RDMA NIC's port GID (its index, or the RoCE version of that GID) could not be read or used at set-up: the "
+     "port's addressing on the fabric, before any connection",
+     "Select a populated RoCE v2 GID index on the HCA the job uses: list them with show_gids (or the "
+     "/sys/class/infiniband/<dev>/ports/<port>/gid_attrs/types and gids files), set that GID index "
+     "(NCCL_IB_GID_INDEX=3, or the plugin's own UCCL_IB_GID_INDEX), and name the HCA and port (NCCL_IB_HCA / "
+     "UCCL_IB_HCA=mlx5_0:1); check the port with ibv_devinfo (state, link layer) on the node that printed it."),
     ("network_setup",
      re.compile(r"(?i)connection refused|\bECONNREFUSED\b|no route to host|\bEHOSTUNREACH\b|network is unreachable|"
                 r"host is unreachable|name or service not known|could not resolve|getaddrinfo|unknown host|"

@@ -146,6 +146,11 @@ SNIFF = 8192
 #             init_process_group): a bare connection failure just below them is the store's (parse._store, rule L);
 #             also the frame's code line calling init_process_group: a paste cut there after the store client's
 #             connect warning ended inside the call (parse.finish, rule L)
+#   prepare_accelerator, Accelerator(, PartialState(  accelerate's set-up frames, which call init_process_group when
+#             launched distributed: a paste cut there after the store client's connect warning ended in the process
+#             group's set-up too (parse.finish, rule L)
+#   PrefixStore(  init_process_group's own code past the store's creation: a traceback cut there got its store, and
+#             what it was making is the backend's group (parse.finish: the nccl backend asked on Windows, rule Q)
 #   completed successfully, ompleted Successfully, finished successfully  a job's own record that its work finished
 #             (submitit's "Job completed successfully", "Training Completed Successfully!", "Training job finished
 #             successfully"): a SIGTERM its handler logs right after is the scheduler's teardown, not a stop
@@ -391,7 +396,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
             b"--rank", b"Nrt::",
-            b"TCPStore(", b"init_process_group", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
+            b"TCPStore(", b"init_process_group", b"prepare_accelerator", b"Accelerator(", b"PartialState(",
+            b"PrefixStore(", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
             b"to pass monitoredBarrier", b"simple_launcher", b"scheduler is dead",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",

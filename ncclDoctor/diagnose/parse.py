@@ -157,6 +157,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._srun_end = 0
         self._connect_warn: tuple[int, str, str] | None = None  # the store client's retried connect warning
         self._init_call = -99  # a traceback's line calling into init_process_group (a frame or its code line)
+        self._past_store: tuple[int, str] | None = None  # init_process_group's code past the store, in a traceback
+        self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
         self._last_line = -99  # the last non-blank line read
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
@@ -318,7 +320,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             elif self.cf_section is None:
                 return self._stray_exit[1]
             self._stray_exit = None
-        if self._connect_warn is not None and self._init_call == self._last_line > self._connect_warn[0]:
+        if self._past_store is not None and self._past_store[0] == self._last_line and self._win_path and (
+                self._nccl_asked is not None):
+            # the input ends inside init_process_group past the store (the store was got: any connect warning before
+            # it was retried, lead rule L), in a traceback of a Windows install that asked for the nccl backend: what
+            # was being made is the NCCL process group, which torch's Windows wheels cannot make (lead rule Q's last
+            # sentence) -- the exception line was cut, but nothing else is left to fail there
+            ev = self._context(self._past_store[0], self._past_store[1], "no_nccl")
+            ev.rank = None  # a build every process shares, not a process's own line
+            ev.data.update(what="windows_cut", backend=f"{self.path}:{self._nccl_asked[0]}")
+            self.aside.append(ev)
+        elif self._connect_warn is not None and self._init_call == self._last_line > self._connect_warn[0]:
             # the input ends inside init_process_group: a traceback's header, its frames down to the call and no
             # exception line (the paste was cut), after the store client's retried connect warning -- the process
             # raised where the store is connected, and that warning is the only failure shown (lead rule L)
@@ -744,6 +756,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body)) and any(
                 0 < lineno - h <= 200 for h in self._tb_heads):
             self._init_call = lineno  # a traceback goes into init_process_group (finish: the paste may end there)
+        if ("ccelerat" in body or "PartialState(" in body) and S.R_ACCEL_INIT.search(body) and any(
+                0 < lineno - h <= 200 for h in self._tb_heads):
+            self._init_call = lineno  # accelerate's set-up, which calls init_process_group when launched distributed
+        if "PrefixStore(" in body and S.R_INIT_PAST_STORE.search(body) and any(
+                0 < lineno - h <= 200 for h in self._tb_heads):
+            self._past_store = (lineno, text)  # the traceback is in init_process_group past the store's creation
+        if ":\\" in body and not self._win_path and S.R_WIN_PATH.search(body):
+            self._win_path = True
         if "failed to connect" in body and (w := S.R_WIN_CONNECT_WARN.search(body)) and self._connect_warn is None:
             self._connect_warn = (lineno, text, w.group("host"))
         if self._hvd_head:

@@ -743,6 +743,17 @@ R_GLOO = re.compile(r"gloo|Gloo")
 # "dist.init_process_group("): a traceback cut right after it ended inside the call (parse.finish).
 R_INIT_CALL = re.compile(r"^\s*(?:[\w.]{1,80}\.)?init_process_group\(")
 R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init\b|\bin init_process_group\b")
+# accelerate's set-up of the process (train scripts' prepare_accelerator, Accelerator(...), AcceleratorState /
+# PartialState(...)): launched distributed, creating it calls init_process_group, so a traceback cut in one of these
+# frames ended in the process group's set-up as much as one cut at init_process_group itself (parse.finish).
+R_ACCEL_INIT = re.compile(r"\bin prepare_accelerator\b|^\s*(?:\w{1,80}\s{0,4}=\s{0,4})?(?:[\w.]{1,80}\.)?"
+                          r"(?:Accelerator|AcceleratorState|PartialState)\(")
+# init_process_group's own code past the store (distributed_c10d.py: 'store = PrefixStore("default_pg", store)', then
+# the default group's backend is made), as a plain or a rich traceback shows it: a traceback cut there got the store,
+# so what was failing is the backend's creation, not the store connection.
+R_INIT_PAST_STORE = re.compile(r"\bstore\s{0,4}=\s{0,4}PrefixStore\(\s{0,4}['\"]default_pg['\"]")
+# a Windows install's path in a traceback (F:\kohya_ss\..., C:\Users\...\venv\...): torch's Windows wheels have no NCCL
+R_WIN_PATH = re.compile(r"(?<![\w/])[A-Za-z]:\\[^\\\n]{1,120}\\")
 # PaddlePaddle's set-up call (paddle.distributed.init_parallel_env: its store, the NCCL communicator and a first
 # barrier over it): an ncclRemoteError raised under its frame is the connection set-up failing (lead rules L, O)
 R_PADDLE_INIT_FRAME = re.compile(r"\bin init_parallel_env\b")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, root_not_shown, several_failures, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
@@ -502,6 +503,23 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
 
 
+# glog's fatal line of a failed CHECK ("F0721 02:48:28.834262 1159892 util.h:139] Check failed: ..."): glog aborts the
+# process right after it ("*** Check failure stack trace: ***", then SIGABRT). Read by the end of its header, the
+# source file and line ("util.h:139] "): a collector's clock before it may leave its level letter stripped away.
+_R_GLOG_CHECK = re.compile(r"(?:^|\s)[\w.-]{1,120}\.(?:cc|cpp|cxx|c|h|hpp|cu|cuh):\d{1,6}\] Check failed: ")
+
+
+def _abort_checked(c: Collected, evs: list) -> bool:
+    """Every crash a SIGABRT, and a library's own failed CHECK shown among the lines no family read, whose words say
+    what kind of failure it is (generic.reading): that abort is the check's own (glog aborts after its fatal line),
+    so the check's words are the failure and the signal only how it ended -- the crash handler's "no other failure
+    is shown" would hide the one line that says why (lead rule A: -6 is unknown only with no other cause)."""
+    if any(e.data.get("signal") != 6 for e in evs):
+        return False
+    checks = [u.text for u in c.unread if "Check failed" in u.text and _R_GLOG_CHECK.search(strip_prefixes(u.text))]
+    return bool(checks) and generic.reading(checks) is not None
+
+
 def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A process's own fatal-signal handler (Open MPI's "[host:pid] Signal: Segmentation fault (11)", UCX's "Caught
     signal 11 (...)", Abseil's "*** SIGSEGV received at ...") reporting SIGSEGV, SIGILL, SIGFPE or SIGABRT, with no
@@ -511,7 +529,7 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     tag); several processes crashing alike share a cause (rule J), and a SIGABRT names nobody (the watchdog's own
     abort looks the same, rule I)."""
     evs = [e for e in c.samples.get("crash", []) if e.data.get("signal") in (4, 6, 8, 11)]
-    if not evs:
+    if not evs or _abort_checked(c, evs):  # a failed CHECK's abort: its words are read last (_unread_failure)
         return None
     e = evs[0]
     procs = {(x.host, x.data.get("proc") or x.where) for x in evs}

@@ -666,6 +666,20 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "init_method 'env://?use_libuv=0'); on Windows run multi-GPU training under WSL (Linux builds have libuv "
             "and NCCL), or train on a single GPU without torchrun.",
             "high", [], [uv.brief()], job_wide=True)
+    win = next((e for e in evs if e.data.get("what") == "windows_cut"), None)
+    if win is not None:  # a traceback cut in init_process_group past the store, nccl asked on Windows (parse.finish)
+        return Verdict(
+            "config",
+            "a Windows install asked for the nccl backend (init_process_group(backend=\"nccl\"), "
+            f"{win.data['backend']}) and its traceback ends inside init_process_group past the store's creation "
+            f"({win.where}): the store was got, so any store-client connect warning before it was a retried one, and "
+            "what failed is making the NCCL process group -- torch's Windows wheels have no NCCL (the exception line, "
+            "'Distributed package doesn't have NCCL built in', is not in the input): a setting every process shares, "
+            "no rank at fault",
+            "Windows has no NCCL: use the gloo backend on Windows (accelerate picks it when NCCL is unavailable: "
+            "update accelerate), or run multi-GPU training under WSL2 / Linux; for one GPU set accelerate config to "
+            "no distributed training (single GPU). Give the full exception text below the traceback to confirm.",
+            "medium", [], [win.brief()], job_wide=True)
     gd = next((e for e in evs if e.data.get("what") == "gloo_device"), None)
     if gd is not None:  # torch's GlooDeviceFactory has no creator for the transport (lead rules Q, AP)
         return Verdict(

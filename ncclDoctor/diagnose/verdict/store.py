@@ -46,7 +46,8 @@ def _launchers_per_node(c: Collected, in_use: int) -> Verdict | None:
 
 def _connect_then_cut(c: Collected, evs: list) -> Verdict:
     """Lead rule L: the store client's connect warning (10049 / EINVAL / EADDRNOTAVAIL at an address of the store's
-    host), then a traceback down into init_process_group that the paste cut before its exception: the process raised
+    host), then a traceback down into init_process_group (or accelerate's set-up that calls it: prepare_accelerator,
+    Accelerator(...)) that the paste cut before its exception: the process raised
     where the store is connected, with that connection the only failure shown -- not the harmless retry rule N reads
     when nothing fails after it. store_rendezvous, no rank (every process reaches the same endpoint), medium: the
     exception itself is not shown."""
@@ -54,8 +55,9 @@ def _connect_then_cut(c: Collected, evs: list) -> Verdict:
     return Verdict(
         "store_rendezvous",
         f"the store client could not connect to {host} (an address not valid here: system error 10049 / EINVAL / "
-        "EADDRNOTAVAIL), and the process then raised inside init_process_group (its traceback ends in that call; the "
-        "exception line is not in the input): the store connection at set-up failed, a setting every process shares, "
+        "EADDRNOTAVAIL), and the process then raised inside init_process_group (its traceback ends in that call, or "
+        "in accelerate's set-up that makes it; the exception line is not in the input): the store connection at "
+        "set-up failed, a setting every process shares, "
         "no rank at fault",
         f"Check what {host} resolves to on this machine (the hosts file, a VPN or another program mapping the machine "
         "name elsewhere) and set MASTER_ADDR to an address that is this host's (MASTER_ADDR=127.0.0.1 / localhost on "
