@@ -108,11 +108,9 @@ _IMPORT_FAILED = re.compile(r"^ImportError$")
 _MODULE_LACKS = re.compile(r"^module '[\w.]{1,80}' has no attribute '\w{1,80}'")
 
 
-def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    """Lead rules J, Q and AF (2): every worker the launcher started ends its traceback on the same import failure
-    (the untagged tracebacks of torchrun's shared output, one per worker it launched, or one per rank tag), with no
-    NCCL, CUDA, timeout or connection failure shown: the job's shared install fails to load, the same on every
-    process, so the rank a launcher's record names (the first exit it noticed) is no culprit: config, no rank."""
+def _one_error_alone(c: Collected) -> tuple[list, str, str] | None:
+    """The tracebacks' ends when they all say one and the same error and nothing else failed (no NCCL, CUDA,
+    timeout or connection failure: _run_failed): those ends, the error's type and its message."""
     if _run_failed(c):
         return None
     excs = [e for e in c.exceptions if not e.data.get("line")]
@@ -120,6 +118,18 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if len(said) != 1:
         return None
     kind, message = next(iter(said))
+    return excs, kind, message
+
+
+def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules J, Q and AF (2): every worker the launcher started ends its traceback on the same import failure
+    (the untagged tracebacks of torchrun's shared output, one per worker it launched, or one per rank tag), with no
+    NCCL, CUDA, timeout or connection failure shown: the job's shared install fails to load, the same on every
+    process, so the rank a launcher's record names (the first exit it noticed) is no culprit: config, no rank."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
     if not (_IMPORT_FAILED.match(kind) or (kind == "AttributeError" and _MODULE_LACKS.match(message or ""))):
         return None
     procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
@@ -430,13 +440,10 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     data are built in is a setting every rank shares, and the op fails the same on every rank that reaches it --
     even where only one rank's traceback shows it -- so no rank is at fault: config, no rank. Only when that error
     is the one failure shown (no NCCL, CUDA, timeout or connection failure, no other exception)."""
-    if _run_failed(c):
+    one = _one_error_alone(c)
+    if one is None:
         return None
-    excs = [e for e in c.exceptions if not e.data.get("line")]
-    said = {(e.data["type"], e.data["message"]) for e in excs}
-    if len(said) != 1:
-        return None
-    kind, message = next(iter(said))
+    excs, kind, message = one
     if not (kind.endswith("RuntimeError") and S.R_DTYPE_CLASH.search(message or "")):
         return None
     return Verdict(

@@ -207,37 +207,37 @@ def _whole_world(c: Collected, ranks: list[int]) -> bool:
             and all(size <= n for size, _ in c.world))
 
 
-def _barrier_timed_out(c: Collected, evs: list[Event]) -> bool:
-    """The monitored barrier's error is followed, within its "Original exception:" block (a few lines), by gloo's
-    own timeout waiting for the send/recv: the peer never answered."""
+def _barrier_errors_at(evs: list[Event]) -> list[tuple[str, int]]:
+    """Where each monitored barrier's error line stands (file, line): its "Original exception:" block follows it."""
     spots = []
     for e in evs:
         if e.data.get("errors"):
             path, _, line = e.where.rpartition(":")
             spots.append((path, int(line) if line.isdigit() else -1))
-    for t in c.samples.get("watchdog_timeout", []):
-        path, _, line = t.where.rpartition(":")
-        if t.data.get("backend") == "gloo" and line.isdigit() and any(
-                path == p and 0 < int(line) - n <= 8 for p, n in spots):
-            return True
-    return False
+    return spots
+
+
+def _in_original_exception(where: str, spots: list[tuple[str, int]]) -> bool:
+    """A line a few lines under a monitored barrier's error, in the same file: that error's original exception."""
+    path, _, line = where.rpartition(":")
+    return line.isdigit() and any(path == p and 0 < int(line) - n <= 8 for p, n in spots)
+
+
+def _barrier_timed_out(c: Collected, evs: list[Event]) -> bool:
+    """The monitored barrier's error is followed, within its "Original exception:" block (a few lines), by gloo's
+    own timeout waiting for the send/recv: the peer never answered."""
+    spots = _barrier_errors_at(evs)
+    return any(t.data.get("backend") == "gloo" and _in_original_exception(t.where, spots)
+               for t in c.samples.get("watchdog_timeout", []))
 
 
 def _barrier_peer_closed(c: Collected, evs: list[Event]) -> bool:
     """The monitored barrier's error is followed, within its "Original exception:" block (a few lines), by gloo's
     "Connection closed by peer" / "reset by peer": the named peer's socket went away -- its process exited or
     crashed (lead rules U (4) and AQ (2): early_exit, that peer)."""
-    spots = []
-    for e in evs:
-        if e.data.get("errors"):
-            path, _, line = e.where.rpartition(":")
-            spots.append((path, int(line) if line.isdigit() else -1))
-    for g in c.samples.get("gloo_error", []):
-        path, _, line = g.where.rpartition(":")
-        if R_PEER_GONE.search(str(g.data.get("what", ""))) and line.isdigit() and any(
-                path == p and 0 < int(line) - n <= 8 for p, n in spots):
-            return True
-    return False
+    spots = _barrier_errors_at(evs)
+    return any(R_PEER_GONE.search(str(g.data.get("what", ""))) and _in_original_exception(g.where, spots)
+               for g in c.samples.get("gloo_error", []))
 
 
 def _barrier_recv_waiters(c: Collected, evs: list[Event]) -> set[int]:
