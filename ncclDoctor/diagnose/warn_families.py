@@ -239,7 +239,7 @@ FAMILIES = (
         # where the lines show the variable pointing at that file set wrong)
         "algorithm_xml", "nccl_internal",
         re.compile(r"\bmsccl\w{0,20}\.\w{1,4}:\d+|\bMSCCL\b.{0,80}\b(?:XML|algo)\b.{0,80}(?:not found|fail)|"
-                   r"Attribute \w+ of node (?:algo|tb|step)\b"),
+                   r"Attribute \w{1,40} of node (?:algo|tb|step)\b"),
         "MSCCL could not read an algorithm XML file it loads at communicator creation: the file lacks an attribute "
         "its executor's parser requires (minBytes, maxBytes, outofplace of the <algo> node), so every rank that "
         "loads it fails alike",
