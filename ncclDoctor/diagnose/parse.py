@@ -753,14 +753,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
                 or "#SBATCH" in body):
             self._launch_gpus(lineno, text)
-        if "init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body)) and any(
-                0 < lineno - h <= 200 for h in self._tb_heads):
-            self._init_call = lineno  # a traceback goes into init_process_group (finish: the paste may end there)
-        if ("ccelerat" in body or "PartialState(" in body) and S.R_ACCEL_INIT.search(body) and any(
-                0 < lineno - h <= 200 for h in self._tb_heads):
-            self._init_call = lineno  # accelerate's set-up, which calls init_process_group when launched distributed
-        if "PrefixStore(" in body and S.R_INIT_PAST_STORE.search(body) and any(
-                0 < lineno - h <= 200 for h in self._tb_heads):
+        if ("init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body))
+                or ("ccelerat" in body or "PartialState(" in body) and S.R_ACCEL_INIT.search(body)) and (
+                self._in_traceback(lineno)):
+            # a traceback goes into init_process_group, or into accelerate's set-up, which calls it when launched
+            # distributed (finish: the paste may end there)
+            self._init_call = lineno
+        if "PrefixStore(" in body and S.R_INIT_PAST_STORE.search(body) and self._in_traceback(lineno):
             self._past_store = (lineno, text)  # the traceback is in init_process_group past the store's creation
         if ":\\" in body and not self._win_path and S.R_WIN_PATH.search(body):
             self._win_path = True
@@ -910,6 +909,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         self._cut = None
         return self._families(start, head.rstrip() + " " + body.strip())
+
+    def _in_traceback(self, lineno: int) -> bool:
+        """A traceback's head was read in the 200 lines above: this line is one of its frames."""
+        return any(0 < lineno - h <= 200 for h in self._tb_heads)
 
     def _attach_last_error(self, detail: str) -> None:
         """The text under "Last error:" joins the NCCL error above it. NCCL returns ncclInvalidUsage for two ranks on

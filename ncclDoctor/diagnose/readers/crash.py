@@ -71,7 +71,7 @@ class CrashReaders:
                 ev.data["rank_from"] = "the Ascend error header above"
             why = (n.group("why") or "").strip().rstrip(".")
             ev.data.update(what=f"Failed to initialize the {n.group('what')} process" + (f" ({why})" if why else ""),
-                           cuda_code=None, watchdog=False, accel=True, ascend=True)
+                           cuda_code=None, watchdog=False, accel="ascend")
             self._cuda_open = (lineno, ev)
             return ev
         a = (S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text or "synStatus" in text or "Nrt::" in text

@@ -416,25 +416,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "ROCm / amdgpu driver version pair and take the GPU out of the job until it passes a stress test "
                "(rocm-validation-suite, rvs). A 'GPU Hang' can also be a kernel that never finishes: rerun with "
                "AMD_LOG_LEVEL=3 or HIP_LAUNCH_BLOCKING=1 to find it.")
-    elif ascend := [e for e in evs if e.data.get("ascend")]:
-        # Ascend's runtime could not start HCCP (HCCL's device-side process) on that process's NPU at the
-        # communicator's set-up (lead rules AN (2), AM (3)): that rank's device, most often held by an earlier run
-        said = ascend[0].data["what"]
-        who = f"rank {ranks[0]}'s NPU" if len(ranks) == 1 else "the NPU of the rank that raised it"
-        what = (f"an Ascend NPU runtime error at the communicator's set-up ({said}): HCCP, HCCL's process on the "
-                "device, could not start there -- most often an earlier run's training process still holds that "
-                "NPU; the driver errors under it follow from it, not a peer's fault")
-        fix = (f"Check {who}: npu-smi info lists the processes on each NPU -- kill the leftover training process "
-               "of an earlier run still holding it, wait about 10 s after killing it (HCCP needs the time to exit) "
-               "and relaunch; make sure two jobs do not share NPUs (ASCEND_RT_VISIBLE_DEVICES). If no process holds "
-               "it, read the ASCEND plog (/root/ascend/log, ASCEND_GLOBAL_LOG_LEVEL=1) for the driver's error and "
-               "reset or check that device (npu-smi).")
     elif accel := [e for e in evs if e.data.get("accel")]:
         # another accelerator's runtime (Intel's Unified Runtime / Level Zero under torch's XPU, Habana's SynapseAI,
-        # AWS Neuron's runtime) read as CUDA's (lead rule AN (2)); its out-of-device-memory code is an OOM
-        # (readers/crash._oom), not this
-        who = f"rank {ranks[0]}" if len(ranks) == 1 else "the rank that raised it"
-        what, fix = _accel_error(accel[0].data["what"], accel[0].data["accel"], who)
+        # AWS Neuron's runtime, Ascend's HCCP start) read as CUDA's (lead rule AN (2)); its out-of-device-memory code
+        # is an OOM (readers/crash._oom), not this
+        what, fix = _accel_error(accel[0].data["what"], accel[0].data["accel"], ranks)
     elif cut:
         what, fix = (
             "a CUDA error that the watchdog found checking a finished collective's CUDA event (c10's backtrace through "
@@ -838,9 +824,23 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
-def _accel_error(said: str, runtime: str, who: str) -> tuple[str, str]:
+def _accel_error(said: str, runtime: str, ranks: list[int]) -> tuple[str, str]:
     """What a non-CUDA accelerator's runtime error means and how to look at it (lead rule AN (2)), by the runtime
-    that named it (readers.crash._accel_what): each has its own device tools, logs and version set to match."""
+    that named it (readers.crash._accel_what, _cuda_error's Ascend HCCP reader): each has its own device tools, logs
+    and version set to match."""
+    who = f"rank {ranks[0]}" if len(ranks) == 1 else "the rank that raised it"
+    if runtime == "ascend":
+        # Ascend's runtime could not start HCCP (HCCL's device-side process) on that process's NPU at the
+        # communicator's set-up (lead rules AN (2), AM (3)): that rank's device, most often held by an earlier run
+        npu = f"rank {ranks[0]}'s NPU" if len(ranks) == 1 else "the NPU of the rank that raised it"
+        return (f"an Ascend NPU runtime error at the communicator's set-up ({said}): HCCP, HCCL's process on the "
+                "device, could not start there -- most often an earlier run's training process still holds that "
+                "NPU; the driver errors under it follow from it, not a peer's fault",
+                f"Check {npu}: npu-smi info lists the processes on each NPU -- kill the leftover training process "
+                "of an earlier run still holding it, wait about 10 s after killing it (HCCP needs the time to exit) "
+                "and relaunch; make sure two jobs do not share NPUs (ASCEND_RT_VISIBLE_DEVICES). If no process "
+                "holds it, read the ASCEND plog (/root/ascend/log, ASCEND_GLOBAL_LOG_LEVEL=1) for the driver's error "
+                "and reset or check that device (npu-smi).")
     if runtime == "habana":
         return (f"an accelerator runtime error ({said}: Habana's SynapseAI under torch's HPU bridge): the HPU's "
                 "graph compiler or runtime failed that process's own call, not a peer",
