@@ -1106,6 +1106,16 @@ def test_a_return_code_trail_alone_is_its_codes_failure(tmp_path):
     assert _verdict(tmp_path, usage)["cause"] == "invalid_usage"
 
 
+
+# two codes in the trail: the failure is the one whose trail came first (ncclInternalError out of the set-up), not the
+# ncclSystemError the other ranks' group threads print more often after it
+def test_a_trail_with_two_codes_is_read_by_the_first(tmp_path):
+    first = "".join(nccl_info("gpu-c", 610, 0, f"{at} -> 3", tid=671) for at in ("transport.cc:52", "init.cc:1301"))
+    later = "".join(nccl_info("gpu-c", pid, r, f"{at} -> 2", tid=pid + 61)
+                    for pid, r in ((611, 1), (612, 2), (613, 3)) for at in ("init.cc:1406", "group.cc:110"))
+    assert _verdict(tmp_path, first + later)["cause"] == "nccl_internal"
+    assert _verdict(tmp_path, later + first)["cause"] == "nccl_system"
+
 # round 35: ncclSystemError (2) carried up from graph/xml.cc and topo.cc is the topology detection's reads of /sys
 def test_a_system_error_trail_through_topology_detection_names_sysfs(tmp_path):
     text = "".join(nccl_info("wsl-box", pid, r, f"{at} -> 2", tid=pid + 61)

@@ -351,6 +351,10 @@ R_REM_ALLOC = re.compile(r"\[Rem Allocator\] Allocation failed")
 R_IO_FLUSH_IGNORED = re.compile(r"Exception ignored in: <_io\.(?:BufferedWriter|BufferedRandom|TextIOWrapper|"
                                 r"FileIO)\b")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
+# NCCL's topology detection failing to resolve a GPU's (or NVSwitch's) PCI path: getPciPath's realpath() of
+# "/sys/class/pci_bus/<domain:bus>/../../<busId>" (graph/xml.cc; include/topo.h in NCCL <= 2.4); a NIC's path comes
+# from its net device (/sys/class/net/X/device) and is the harmless one
+R_TOPO_REALPATH = re.compile(r"Could not find real path of /sys/class/pci_bus/\S{1,300}")
 R_PEER_GONE = re.compile(r"reset by peer|closed by (?:remote )?peer|Broken pipe|Socket closed", re.I)
 # TensorFlow's collective executor aborting every pending collective with the error that hit one of them
 # ("Collective ops is aborted by: Socket closed", in gRPC's error text): a peer-gone cause there is lead rule O's shape

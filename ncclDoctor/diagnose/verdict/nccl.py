@@ -7,7 +7,7 @@ import re
 
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC
+from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC, R_TOPO_REALPATH
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what, place
 from ncclDoctor.diagnose.verdict.noise import collnet_fell_back, harmless_warn
@@ -398,9 +398,6 @@ _RETCODE_CLASS = {
 
 
 _R_REALPATH_SYS = re.compile(r"Could not find real path of /sys/\S{1,300}")
-# getPciPath's realpath() of a device NCCL knows by its PCI bus id (a GPU, an NVSwitch): "/sys/class/pci_bus/<domain:
-# bus>/../../<busId>"; a NIC's path comes from its net device (/sys/class/net/X/device) and is the harmless one
-_R_REALPATH_BUSID = re.compile(r"Could not find real path of /sys/class/pci_bus/\S{1,300}")
 _TOPO_SYSFS_FIX = (
     "it could not read the PCI tree under /sys (sysfs: /sys/class/pci_bus, /sys/bus/pci/devices) on this host, as in "
     "WSL2, a VM or a container without the host's /sys. Run where sysfs shows the GPUs (native Linux; a container "
@@ -423,14 +420,15 @@ def _retcode_trail(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     if c.samples.get("nccl_error") or c.exceptions:
         return None
-    codes: dict[int, int] = {}
-    for (_, n), k in retcodes.items():
-        codes[n] = codes.get(n, 0) + k
-    code = max(codes, key=lambda n: (codes[n], n))
     # a trail that stops below the API (a probe NCCL recovers from: net_ib/gdr.cc -> 3, then "Using network
     # Socket") is no failure; one that reaches ncclCommInitRank's or a group's layer came out of NCCL's call
-    if code not in _RETCODE_CLASS or not any(f in _TRAIL_TOP for (f, n) in retcodes if n == code):
+    codes = {n for (f, n) in retcodes if n in _RETCODE_CLASS and f in _TRAIL_TOP}
+    if not codes:
         return None
+    # of those, the code the first trail line printed carries (where the failure started, as an engineer reads the
+    # trail from its top), else the code most lines carry
+    first = [e.data["retcode"][1] for e in c.retcode_heads if e.data["retcode"][1] in codes]
+    code = first[0] if first else max(codes, key=lambda n: (sum(k for (_, m), k in retcodes.items() if m == n), n))
     cause, what, fix = _RETCODE_CLASS[code]
     files = [f for (f, n) in retcodes if n == code]
     # NCCL <= 2.4 inlines the topology's realpath() of the GPU's sysfs path (include/topo.h): its WARN "Could not find
@@ -523,10 +521,10 @@ def _topo_realpath(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     and the framework's traceback) is still the communicator's set-up failing on this host's sysfs, on every rank
     alike (ncclSystemError, no rank). A NIC's path (/sys/class/net/X/device) is the harmless one (verdict.noise)."""
     warns = c.samples.get("nccl_warn", [])
-    hits = [e for e in warns if _R_REALPATH_BUSID.search(e.text)]
+    hits = [e for e in warns if R_TOPO_REALPATH.search(e.text)]
     if not hits or any(not harmless_warn(c, e) for e in warns):
         return None
-    path = _R_REALPATH_BUSID.search(hits[0].text).group(0)
+    path = R_TOPO_REALPATH.search(hits[0].text).group(0)
     ranks = sorted({e.rank for e in hits if e.rank is not None})
     return Verdict(
         "nccl_system",

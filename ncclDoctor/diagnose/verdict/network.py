@@ -8,19 +8,17 @@ import ipaddress
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_ENDPOINT, R_PEER_GONE, is_loopback
+from ncclDoctor.diagnose.signatures import R_ENDPOINT, R_PEER_GONE, R_TOPO_REALPATH, is_loopback
 from ncclDoctor.diagnose.state import ERROR_KINDS, QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples, exception_text, hosts
 
 _BAD_IFACE = re.compile(r"^(lo|docker\d*|veth\w*|virbr\d*|ip6tnl\d*|tunl\d*|br-\w+|cni\d*|flannel\S*)$")
 
-# NCCL's topology detection failing on this host's sysfs: its WARN about a GPU's PCI path (getPciPath's realpath of
-# /sys/class/pci_bus/...) or its ncclSystemError (2) carried up through graph/xml.cc or topo.cc
-_R_TOPO_REALPATH = re.compile(r"Could not find real path of /sys/class/pci_bus/")
-
 
 def _topology_failed(c: Collected) -> bool:
-    return (any(_R_TOPO_REALPATH.search(e.text) for e in c.samples.get("nccl_warn", []))
+    """NCCL's topology detection failing on this host's sysfs: its WARN about a GPU's PCI path (R_TOPO_REALPATH) or
+    its ncclSystemError (2) carried up through graph/xml.cc or topo.cc."""
+    return (any(R_TOPO_REALPATH.search(e.text) for e in c.samples.get("nccl_warn", []))
             or any(f in ("xml.cc", "topo.cc") and n == 2 for f, n in c.retcodes))
 
 
