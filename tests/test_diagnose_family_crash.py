@@ -57,6 +57,21 @@ def test_a_kernel_not_built_for_the_gpu_in_other_wordings_and_ranks(tmp_path):
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
 
 
+def test_a_cuda_extensions_own_check_of_a_kernel_without_code_for_the_gpu_is_the_build(tmp_path):
+    """Round 58: a project's compiled CUDA extension checks its launch with the CUDA_CHECK_ERRORS macro PointNet++
+    spread ("CUDA kernel failed : %s" then the wrapper and "at L:%d in %s"), printed once per worker with no rank:
+    'invalid device function' is the extension built without code for this GPU (lead rule AT (1)): cuda_error,
+    nobody named, the fix rebuilds the extension for the GPU's architecture."""
+    text = "".join("CUDA kernel failed : invalid device function\n"
+                   "void three_nn_kernel_wrapper_fast(int, int, int, const float*, const float*, float*, int*) "
+                   "at L:62 in pointnet2/src/interpolate_gpu.cu\n" for _ in range(3))
+    text += "Traceback (most recent call last):\n  File \"tools/train.py\", line 40, in <module>\n"
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "TORCH_CUDA_ARCH_LIST" in v["fix"] and "invalid device function" in v["summary"], v
+
+
 def test_an_illegal_memory_access_at_the_same_place_still_names_the_rank(tmp_path):
     """The near shape: the same run failing with 'an illegal memory access was encountered' is that rank's own
     fault (its kernel or its GPU), and 'invalid device ordinal' is not a build without the GPU's code."""
@@ -2348,6 +2363,18 @@ def test_peer_access_refused_in_the_shm_transport_names_cumem_host(tmp_path):
     # the same refusal in the P2P transport is the GPUs' P2P path, not cuMem host memory
     p2p = text.replace("transport/shm.cc", "transport/p2p.cc")
     assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, p2p)["fix"]
+
+
+# cudaErrorMapBufferObjectFailed (205) in NCCL's allocator: ncclMemAlloc maps its buffer into every peer GPU that
+# reports P2P access, so the refused mapping is the GPU pair's peer mapping (lead rule V (2)), nobody named
+def test_a_buffer_mapping_refused_in_nccls_allocator_is_the_gpu_pairs_peer_mapping(tmp_path):
+    text = ("rig-2:8812:8812 [0] allocator.cc:96 NCCL WARN Cuda failure 205 'mapping of buffer object failed'\n"
+            "rig-2: Test NCCL failure common.cu:1110 'unhandled cuda error (run with NCCL_DEBUG=INFO for details) / '\n"
+            " .. rig-2 pid 8812: Test failure common.cu:1640\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "NCCL_P2P_DISABLE=1" in v["fix"] and "p2pBandwidthLatencyTest" in v["fix"], v
 
 
 # init.cc's own CUDA call refused at communicator creation (NCCL >= 2.26's memory pool): not the cuMem/IPC transports

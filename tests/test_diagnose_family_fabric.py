@@ -1654,6 +1654,25 @@ def test_nvshmems_ibv_modify_qp_failing_at_set_up_is_the_fabric_whatever_its_err
         assert "NVSHMEM_IB_GID_INDEX" in v["fix"] and "NCCL_IB_GID_INDEX" not in v["fix"], v
 
 
+def test_nvshmems_ibgda_devx_queue_pair_transition_failing_is_the_fabric(tmp_path):
+    """Round 58: NVSHMEM's IBGDA transport moves its queue pairs with mlx5's devx calls, not ibv_modify_qp: "ibgda.cpp:
+    1345: non-zero status: 121 Error in mlx5dv_devx_obj_modify for INIT2RTR_QP with syndrome ..." then its trail
+    ("ibgda_rc_init2rtr failed", "connect EPS failed"). The devx form of ibv_modify_qp failing at set-up: lead rule
+    J's ib_fabric, nobody named, NVSHMEM's own settings in the fix. Another build path, transition and syndrome."""
+    path = "/opt/nvshmem-3.2/src/modules/transport/ibgda/ibgda.cpp"
+    for step, synd in (("INIT2RTR_QP", "4f1a20"), ("RTR2RTS_QP", "b07c3d")):
+        text = "Allocating buffer size: 1058.14 MB ...\n" + "".join(
+            _nvshmem(path, 1402, f"Error in mlx5dv_devx_obj_modify for {step} with syndrome {synd}", 121)
+            + _nvshmem(path, 3110, f"ibgda_rc_{step.split('_')[0].lower()} failed on RC #{i}.", 7)
+            + _nvshmem("/opt/nvshmem-3.2/src/host/transport/transport.cpp", 412, "connect EPS failed", 7)
+            for i in range(2))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and not _accused(d), (text, v)
+        assert "mlx5dv_devx_obj_modify" in v["summary"] and step in v["summary"], v
+        assert "NVSHMEM_IB_GID_INDEX" in v["fix"], v
+
+
 def test_nvshmem_refused_a_queue_or_a_registration_by_the_host_is_a_system_error(tmp_path):
     """Round 52's deepep-126: "ibrc.cpp:304: NULL value cq creation failed" (ibv_create_cq returned NULL) then every
     process segfaulting alike: lead rule J, IB resources the host refuses at set-up are nccl_system, nobody named (the

@@ -922,6 +922,27 @@ def test_the_heartbeat_monitors_dump_flag_poll_cut_alone_is_none(tmp_path):
     assert _verdict(tmp_path, text, "after.log")["cause"] != "none"
 
 
+def test_channels_through_shared_memory_where_p2p_could_not_be_enabled_are_a_normal_fallback(tmp_path):
+    """Round 58 (lead rule K): on one host NCCL's INFO "Could not enable P2P between dev 1(=3e0) and dev 0(=3d0)"
+    and channels "via direct shared memory" (2.7's words; later "via SHM/direct/direct") are its fallback transport,
+    nothing failing: none, low, and the fix says the SHM transport is a normal fallback. Channels over the network
+    say nothing of it."""
+    def _pair(g: int, via: str) -> str:
+        peer = (g + 1) % 3
+        return (nccl_info("vm-a10", 4400 + g, g, f"Could not enable P2P between dev {g}(={g + 3}d0) and dev "
+                          f"{peer}(={peer + 3}d0)", tid=4500 + g)
+                + nccl_info("vm-a10", 4400 + g, g, f"Channel 0{g % 2} : {g}[{g + 3}d0] -> {peer}[{peer + 3}d0] {via}",
+                            tid=4500 + g))
+
+    text = "".join(_pair(g, "via direct shared memory" if g else "via SHM/direct/direct") for g in range(3))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "none" and v["confidence"] == "low" and not _accused(d), v
+    assert "shared memory transport is a normal fallback" in v["fix"] and "NCCL_P2P_DISABLE=1" in v["fix"], v
+    two = text + nccl_info("vm-b10", 71, 0, "Channel 00 : 3[3d0] -> 0[3d0] [receive] via NET/Socket/0")
+    assert "normal fallback" not in _verdict(tmp_path, two, "two.log")["fix"]
+
+
 # --- session 7 (fixq): round 23's set-up chatter and failures shown without a cause --------------------------------
 def _lo_setup(host: str, pid: int, dev: int) -> str:
     return (nccl_info(host, pid, dev, "NCCL_SOCKET_IFNAME set by environment to lo")

@@ -531,6 +531,10 @@ R_SETUP = re.compile(r"NCCL INFO (?:Ring \d+ ?:|Channel \d+|Trees?\b|Setting aff
 R_SETUP_DONE = re.compile(r"\bInit COMPLETE\b|\bncclCommInitRank\b.*\bCOMPLETE\b")
 # a ring/channel connection NCCL makes through a network transport (between nodes): "... via NET/Socket/0"
 R_SETUP_NET = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?:.* via NET/")
+# a ring/channel connection through the shared-memory transport between two GPUs of one host ("... via
+# SHM/direct/direct", 2.7-2.8's "... via direct shared memory"): what NCCL picks where it could not enable P2P between
+# them (its INFO "Could not enable P2P between dev 0(=1b0) and dev 1(=1c0)"): a normal fallback, slower, no failure
+R_SETUP_SHM = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?:.{0,120}? via (?:SHM\b|direct shared memory)")
 # the rank of the thread printing a ring line: "Ring 02 : 4 -> 19 [send] via NET/Socket/0" (NCCL 2.4-2.6),
 # "Ring 00 : 4[4] -> 5[5] via P2P/IPC", 2.7+ "Channel 00/0 : 0[6000] -> 8[6000] [send] via NET/IB/1" (the first
 # number is this rank, in brackets its device or bus id); a "[receive]" line's first number is the peer
@@ -1140,6 +1144,12 @@ R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?
 R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1,6})|NULL value) ?"
                              r"(ibv_\w{2,32}|(?:cq|qp|srq) creation|mem registration) failed\b"
                              r"(?:, status: (\d{1,3})|\. Reason: ([A-Za-z][\w ]{1,60}))?")
+# NVSHMEM's IBGDA transport moves its queue pairs through their states with mlx5's devx object calls, not ibv_modify_qp:
+# ".../ibgda/ibgda.cpp:1345: non-zero status: 121 Error in mlx5dv_devx_obj_modify for INIT2RTR_QP with syndrome 29e0df"
+# is the devx form of ibv_modify_qp failing (the return an errno, the firmware's syndrome after it): the queue pair
+# cannot reach its connected state with the GID/port/MTU it was given -- read as R_NVSHMEM_VERBS' modify_qp (rule J)
+R_NVSHMEM_DEVX = re.compile(r"\.c(?:pp|c)?:\d{1,6}: non-zero status: (-?\d{1,6}) ?Error in (mlx5dv_devx_obj_\w{2,16}) "
+                            r"for (\w{2,24}) with syndrome (\w{1,16})")
 # (NCCL 2.3 and older say which transport it loaded as "Using internal Network Socket" / "... IB")
 R_NET_USING = re.compile(r"NET/(IB|Socket|\w+) ?: ?Using (.*)|Using (?:internal )?[Nn]etwork (\w+)")
 R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No IB devices found")
@@ -1205,7 +1215,11 @@ R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           # a C/CUDA extension's own check printing cudaGetErrorString with where it failed
                           # (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line 351 in file
                           # .../csrc/pythonInterface.c"): a CUDA error only when the file is C/C++/CUDA source
-                          r"\bError ([a-z][^\n]{2,100}?) at line \d{1,6} in file \S{1,200}\.(?:c|cc|cpp|cu|cuh)\s*$")
+                          r"\bError ([a-z][^\n]{2,100}?) at line \d{1,6} in file \S{1,200}\.(?:c|cc|cpp|cu|cuh)\s*$|"
+                          # the CUDA_CHECK_ERRORS macro PointNet++-style extensions copy after a kernel launch
+                          # ("CUDA kernel failed : invalid device function", the wrapper's signature and "at L:109 in
+                          # F.cu" on the next line): cudaGetLastError's string for that process's launch
+                          r"\bCUDA kernel failed ?: ?([a-z][^\n]{2,100}?)\s*$")
 # NCCL's own WARN naming the CUDA runtime call it made and the error string the runtime returned, without "Cuda
 # failure" (transport/p2p.cc's WARN("cudaIpcGetMemHandle failed : %s", cudaGetErrorString(res)) before it returns
 # ncclUnhandledCudaError); RCCL's hipified build prints the same WARN with the HIP call's name ("hipIpcGetMemHandle

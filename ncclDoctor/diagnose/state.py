@@ -28,8 +28,8 @@ ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "sto
                "shm_error")
 MAX_KEYS = 64
 # Families that show nothing failing: set-up chatter, settings, harmless warnings (lead rules K, L, N)
-QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "run_header", "agent_frame",
-               "tcp_init", "store_host", "rank0_proc", "driver_step", "launch_procs", "gpus_shown",
+QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "setup_shm", "run_header",
+               "agent_frame", "tcp_init", "store_host", "rank0_proc", "driver_step", "launch_procs", "gpus_shown",
                "launch_tasks", "world_call", "coll_trace", "host_rss")
 # an IP-over-InfiniBand interface (ib0, ib1, ib4): the host has an InfiniBand HCA
 _IPOIB = re.compile(r"ib\d+$")
@@ -210,6 +210,8 @@ class Collected:
                 self.setup_hosts.add(host)
             if ev.data.get("net"):
                 self.kinds["setup_net"] += 1
+            elif ev.data.get("shm"):
+                self.kinds["setup_shm"] += 1
             if ev.data.get("tests_rank") is not None:
                 self._tests_world(ev.data["tests_rank"] + 1, ev.where)
             elif ev.kind == "run_start":  # nccl-tests' table header: its communicators were set up

@@ -95,7 +95,7 @@ class CrashReaders:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
             return None  # the Last error line after ncclUnhandledCudaError lands on that event
-        what = m.group(1) or m.group(2) or m.group(4) or m.group(5) or m.group(7) or m.group(9) or m.group(10) or ""
+        what = next((g for g in m.group(1, 2, 4, 5, 7, 9, 10, 11) if g), "")
         if "driver shutting down" in what:  # cudaErrorCudartUnloading: CUDA torn down as the process exits
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "CUDA 'driver shutting down' at process exit (a thread outlived CUDA's teardown)"

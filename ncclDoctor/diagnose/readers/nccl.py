@@ -121,6 +121,9 @@ class NcclReaders:
         n = S.R_NVSHMEM_VERBS.search(text) if " failed" in text and ".c" in text else None
         if n:
             return self._nvshmem_verbs(lineno, text, n)
+        d = S.R_NVSHMEM_DEVX.search(text) if "mlx5dv_devx" in text else None
+        if d:
+            return self._nvshmem_devx(lineno, text, d)
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
         if v and v.group(1) == "ibv_open_device":
@@ -157,6 +160,17 @@ class NcclReaders:
         said = (n.group(4) or "").strip() or (
             _strerror(ret) if ret and call in _ERRNO_CALLS else f"status {ret}" if ret is not None else "")
         ev.data.update(status=None, verbs=call, verbs_error=said, peer=None, stack="NVSHMEM")
+        return ev
+
+    def _nvshmem_devx(self, lineno: int, text: str, d) -> Event:
+        """NVSHMEM's IBGDA transport failing a devx queue-pair transition (signatures.R_NVSHMEM_DEVX): the devx form
+        of ibv_modify_qp, so the same event as NVSHMEM's "ibv_modify_qp failed" -- the call with the transition it
+        tried, and the errno it returned with the firmware's syndrome."""
+        ev = self._context(lineno, text, "ib_completion")
+        ev.rank = None  # a process's transport, printed with no rank: the PE is not the rank a launcher gave
+        ret = int(d.group(1))
+        ev.data.update(status=None, verbs=f"{d.group(2)} ({d.group(3)}, the devx form of ibv_modify_qp)",
+                       verbs_error=f"{_strerror(ret)}, syndrome {d.group(4)}", peer=None, stack="NVSHMEM")
         return ev
 
     def _same_device(self, lineno: int, text: str) -> Event | None:
@@ -354,6 +368,7 @@ class NcclReaders:
                 self.ring_rank[key] = int(me.group(1)) if self.ring_rank.get(key, int(me.group(1))) == int(
                     me.group(1)) else -1
             ev.data["net"] = bool(S.R_SETUP_NET.search(text))
+            ev.data["shm"] = not ev.data["net"] and bool(S.R_SETUP_SHM.search(text))
             return ev
         if "nThread" in text and S.R_TESTS_PREAMBLE.search(text):
             last, self._preamble = self._preamble, lineno

@@ -469,7 +469,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "arch): rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,"
             "code=sm_90 for H100), or install a build whose CUDA version and architectures match the GPU and driver "
             "(torch.cuda.get_arch_list() vs torch.cuda.get_device_capability()); check nvidia-smi "
-            "--query-gpu=name,compute_cap --format=csv for the architecture each GPU needs.",
+            "--query-gpu=name,compute_cap --format=csv for the architecture each GPU needs. A project's own CUDA "
+            "extension (a setup.py / torch.utils.cpp_extension build of .cu sources) is such a binary too: rebuild it "
+            "clean (remove its build/ directory) with TORCH_CUDA_ARCH_LIST set to that compute capability (e.g. "
+            "TORCH_CUDA_ARCH_LIST=8.6) and a CUDA toolkit (CUDA_HOME) matching the one PyTorch was built with "
+            "(torch.version.cuda).",
         )
         if (cu := _build_cuda(c)) and int(cu[1].split(".")[0]) <= 10:
             fix += (f" NCCL here is {cu[0]}, built with CUDA {cu[1]}, which cannot hold code for compute capability "
@@ -555,6 +559,19 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             what += " in the serving engine's custom all-reduce kernel, which needs P2P between the GPUs"
             fix = ("Disable the custom all-reduce on GPUs without P2P (vLLM --disable-custom-all-reduce, sglang "
                    "--disable-custom-all-reduce / disable_custom_all_reduce=True): it then uses NCCL. " + fix)
+    elif "mapping of buffer object failed" in text:
+        # cudaErrorMapBufferObjectFailed (205): NCCL's ncclMemAlloc (allocator.cc) maps each cuMem allocation into
+        # every peer GPU that reports P2P access, so the mapping refused is the peer mapping between two GPUs of
+        # the node -- the platform / GPU pair (lead rule V (2)), not a rank's code
+        what, fix = (
+            "a CUDA error mapping a buffer object ('mapping of buffer object failed', 205): NCCL maps its buffers "
+            "into every peer GPU that reports P2P access (ncclMemAlloc's cuMem mapping), and that peer mapping failed",
+            "The GPUs report peer-to-peer access they cannot map on this node: test with NCCL_P2P_DISABLE=1 (NCCL then "
+            "copies through host memory) and with NCCL_CUMEM_ENABLE=0; check the pair with CUDA's "
+            "p2pBandwidthLatencyTest and nvidia-smi topo -m, the BAR1 size of each GPU (nvidia-smi -q; Resizable BAR "
+            "in the BIOS) -- mixed GPU models, a P2P-patched driver or open kernel modules often report P2P that does "
+            "not map -- and the IOMMU/ACS settings; update the driver version.",
+        )
     elif ipc := re.search(r"\b(?:cuda|hip)ipc\w{0,40}", text):
         # NCCL's P2P transport exporting or opening a GPU buffer's IPC handle for a peer process (transport/p2p.cc):
         # the driver, the IOMMU or the container refusing GPU memory sharing between processes (lead rule V (2))

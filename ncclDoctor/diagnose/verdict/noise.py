@@ -326,9 +326,15 @@ def _if_it_hangs(c: Collected) -> str:
     NCCL process on one host, no network transport) the usual suspect is the GPUs' peer-to-peer path."""
     named = set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
     one_node = len(named) == 1 and not c.kinds.get("setup_net")
-    return ("If the job does hang right after them, collect what shows where: every rank's log with NCCL_DEBUG=INFO "
-            "(an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump --pid of a stuck "
-            "process and a Flight Recorder dump. " + (_P2P_FIX if one_node else _SETUP_NET_FIX) + _shown_settings(c))
+    # channels "via SHM" / "via direct shared memory" between GPUs of one host are NCCL's fallback where P2P could not
+    # be enabled: the reader may take them (and the "Could not enable P2P" INFO beside them) for the failure
+    shm = ("The channels through shared memory (SHM) are not an error: the shared memory transport is a normal "
+           "fallback where NCCL could not enable P2P between two GPUs (slower, it works). " if one_node and
+           c.kinds.get("setup_shm") else "")
+    return (shm + "If the job does hang right after them, collect what shows where: every rank's log with "
+            "NCCL_DEBUG=INFO (an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump "
+            "--pid of a stuck process and a Flight Recorder dump. " + (_P2P_FIX if one_node else _SETUP_NET_FIX)
+            + _shown_settings(c))
 
 
 _OWN_NETS = ("IB", "Socket", "no_ib", "gdr_off")
