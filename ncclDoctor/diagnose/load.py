@@ -380,6 +380,9 @@ SNIFF = 8192
 #   CUDA OOMs:  torch.cuda.memory_summary()'s "|  CUDA OOMs: 1  |  cudaMalloc retries: 1  |" row, printed by an OOM
 #             handler (fairseq's) without the exception's own text: a count of 1 or more is the process's GPU OOM
 #             (readers.crash._oom_count, verdict.memory._gpu_oom, lead rule U (3))
+#   recomputed metadata  torch.utils.checkpoint's CheckpointError listing a tensor whose recomputation differs
+#             ("recomputed metadata: {'shape': torch.Size([0]), ...}"), pasted without its header line, which holds no
+#             other word: the printing process's own exception (readers.crash._ckpt_recompute)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -422,7 +425,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"non-zero status: ", b"NULL value ",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
-            b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ")
+            b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",
+            b"recomputed metadata")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
