@@ -1605,6 +1605,25 @@ def test_deepspeeds_record_of_several_workers_names_none_of_them(tmp_path):
     assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
 
 
+def test_deepspeeds_launcher_killing_its_one_worker_names_local_rank_0(tmp_path):
+    """Lead rules M and AG (round 58): one 'Killing subprocess' line and the launcher's own traceback (main's
+    sigkill_handler raising CalledProcessError, its return code cut off): the launcher ran one worker, so its
+    record names it -- rank 0 -- cause unknown. Two kill lines (two workers) name nobody."""
+    tail = ("Traceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.9/site-packages/deepspeed/launcher/launch.py", line 171, in main\n'
+            "    sigkill_handler(signal.SIGTERM, None)  # not coming back\n"
+            '  File "/opt/conda/lib/python3.9/site-packages/deepspeed/launcher/launch.py", line 140, in '
+            "sigkill_handler\n"
+            "    raise subprocess.CalledProcessError(returncode=last_return_code, cmd=cmd)\n")
+    one = "[2023-05-17 10:02:11,808] [INFO] [launch.py:139:sigkill_handler] Killing subprocess 88412\n"
+    v = _report(tmp_path, one + tail)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
+    assert "return code" in v["fix"], v
+    two = one + "[2023-05-17 10:02:11,809] [INFO] [launch.py:139:sigkill_handler] Killing subprocess 88413\n"
+    v = _report(tmp_path, two + tail, "two.log")["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] == [], v
+
+
 def _tb(rank: int, exc: str, prefix: str = "[rank{r}]: ") -> str:
     p = prefix.format(r=rank)
     return (f"{p}Traceback (most recent call last):\n{p}  File \"/work/proj/src/adapters/load.py\", line 91, in "
@@ -3575,20 +3594,25 @@ def test_an_unranked_oom_whose_gpu_agrees_with_the_ranked_traceback_pasted_with_
 def test_an_unranked_oom_of_a_gpu_above_0_its_own_process_holds_names_that_local_rank(tmp_path):
     """Lead rule U (3), rounds 44/45: "GPU N ... this process has X memory in use" with N > 0 and no traceback of
     another rank: the failing process sees the node's GPU numbering (a per-process CUDA_VISIBLE_DEVICES or Ray shows
-    every process GPU 0), so GPU N is local rank N's -- rank N on a job nothing says spans nodes. GPU 0 stays
-    unnamed (every process's under per-process devices), and so does a job on two nodes."""
-    def oom(gpu: int) -> str:
+    every process GPU 0), so GPU N is local rank N's -- rank N on a job nothing says spans nodes. A job on two nodes
+    stays unnamed. GPU 0 (round 58): held by the failing process alone (no other process listed on it) it is local
+    rank 0's too; with another process listed there (Ray's actors colocated with an engine, each seeing its GPU as
+    0) it stays unnamed."""
+    def oom(gpu: int, other: str = "") -> str:
         return ("Traceback (most recent call last):\n"
                 '  File "/opt/app/train.py", line 88, in <module>\n'
                 "    model = DistributedDataParallel(model, device_ids=[local_rank])\n"
                 f"torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.40 GiB. GPU {gpu} has a total "
-                "capacity of 23.65 GiB of which 1.05 GiB is free. Including non-PyTorch memory, this process has "
-                "22.58 GiB memory in use. Of the allocated memory 21.90 GiB is allocated by PyTorch, and 201.30 MiB "
-                "is reserved by PyTorch but unallocated.\n")
+                f"capacity of 23.65 GiB of which 1.05 GiB is free. {other}Including non-PyTorch memory, this process "
+                "has 22.58 GiB memory in use. Of the allocated memory 21.90 GiB is allocated by PyTorch, and 201.30 "
+                "MiB is reserved by PyTorch but unallocated.\n")
     d = _report(tmp_path, oom(6))
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("gpu_oom", [6]), d["verdict"]
     assert "GPU 6" in d["verdict"]["summary"]
     v = _report(tmp_path, oom(0))["verdict"]
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [0]), v
+    assert "alone" in v["summary"], v
+    v = _report(tmp_path, oom(0, "Process 51177 has 1.10 GiB memory in use. "))["verdict"]
     assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
     config = ("I0102 09:59:00.000000 4100 torch/distributed/elastic/agent/server/api.py:525] [default] Rendezvous "
               "complete for workers. Result:\n  restart_count=0\n  master_addr=node-a\n  master_port=29500\n"
@@ -4939,6 +4963,28 @@ def test_a_ddp_reducer_assert_in_one_ranks_backward_says_how_the_step_drives_ddp
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
     assert "static_graph" in v["fix"] and "use_reentrant=False" in v["fix"], v
+
+
+def test_a_checkpoint_recompute_listing_without_its_header_is_that_ranks_own_exception(tmp_path):
+    """Round 58: torch.utils.checkpoint's CheckpointError lists each tensor whose recomputed metadata differs
+    ("saved metadata: {...}" / "recomputed metadata: {'shape': torch.Size([0]), ...}"); pasted without its header
+    line under one rank's tag, beside the agent's SIGTERMs of the others by pid, it is that rank's own exception:
+    unknown, that rank, the fix about checkpointing sharded parameters. Untagged, it names nobody."""
+    def listing(p: str) -> str:
+        return "".join(f"{p}tensor at position {i}:\n"
+                       f"{p}saved metadata: {{'shape': torch.Size([{n}]), 'dtype': torch.float16, 'device': "
+                       "device(type='cuda', index=2)}\n"
+                       f"{p}recomputed metadata: {{'shape': torch.Size([0]), 'dtype': torch.float16, 'device': "
+                       "device(type='cuda', index=2)}\n" for i, n in ((41, 4096), (42, 11008)))
+    head = ("[rank2]: Traceback (most recent call last):\n"
+            '[rank2]:   File "/home/u/proj/train_lora.py", line 901, in <module>\n[rank2]:     main()\n')
+    stop = "".join(f"W0311 04:21:5{i}.100000 51230 torch/distributed/elastic/multiprocessing/api.py:897] Sending "
+                   f"process {51300 + i} closing signal SIGTERM\n" for i in range(3))
+    v = _verdict(tmp_path, head + listing("[rank2]: ") + stop)
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]), v
+    assert "CheckpointError" in v["summary"] and "use_reentrant" in v["fix"] and "ZeRO-3" in v["fix"], v
+    v = _verdict(tmp_path, listing(""), "untagged.log")
+    assert v["cause"] == "unknown" and v["culprits"] == [], v
 
 
 # --- round 54: a framework's own prefix names the rank of an untagged error ----------------------------------------

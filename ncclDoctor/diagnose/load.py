@@ -383,6 +383,9 @@ SNIFF = 8192
 #   CUDA kernel failed  the CUDA_CHECK_ERRORS macro CUDA extensions copy from PointNet++ ("CUDA kernel failed :
 #             invalid device function"), cudaGetLastError's string with no other word: a CUDA error of that process
 #             (readers.crash._cuda_error, lead rule AT (1))
+#   recomputed metadata  torch.utils.checkpoint's CheckpointError listing a tensor whose recomputation differs
+#             ("recomputed metadata: {'shape': torch.Size([0]), ...}"), pasted without its header line, which holds no
+#             other word: the printing process's own exception (readers.crash._ckpt_recompute)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -426,7 +429,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
             b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",
-            b"CUDA kernel failed")
+            b"CUDA kernel failed", b"recomputed metadata")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -314,6 +314,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._ds_status()
         if self.oom_kills and self.ds_kill_pids:
             self._oom_killed_worker()
+        if self.ds_kill is not None and len(self._ds_kill_from) == 1:
+            # lead rule M: one launcher's kill lines list every worker it started, the failed one too: how many it ran
+            self.ds_kill.data["workers"] = len(self.ds_kill_pids)
         if self._stray_exit is not None:  # the paste ended on a stray exit code
             if self._pending is None:
                 self._pending = self._stray_exit[1]

@@ -1754,6 +1754,11 @@ R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
 # ("Exception: ...", what `raise Exception(...)` in a script prints).
 R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}(?:[A-Z]\w{0,60}(?:Error|Exception)|Exception))"
                         r"(?:: ?(.{0,300}?))?\s*$")
+# torch.utils.checkpoint's check that the tensors a recomputed forward saves match the first forward's: its
+# CheckpointError lists each differing tensor as "saved metadata: {...}" then "recomputed metadata: {'shape':
+# torch.Size([0]), ...}". Those lines are the exception's own text (its header line may be cut from a paste): the
+# printing process raised it in its own backward, as surely as its traceback's last line says so.
+R_CKPT_RECOMPUTE = re.compile(r"^recomputed metadata: \{'shape': torch\.Size\(\[[\d, ]{0,80}\]\)")
 # A process's own logger recording the exception that ends it, from a sys.excepthook that logs ("Uncaught %s: %s"
 # with exc_info, as OLMo's olmo.util.excepthook does; Python exits with status 1 after the hook returns): that
 # process's own failure, as surely as a launcher's exit record. The class must read as an exception class.

@@ -322,6 +322,9 @@ class CrashReaders:
             return h
         if self._io_flush and 0 < lineno - self._io_flush <= 2 and "BrokenPipeError" in text:
             return None  # Python's ignored flush of a pipe at exit (R_IO_FLUSH_IGNORED): no exception the rank raised
+        k = self._ckpt_recompute(lineno, text) if "recomputed metadata" in text else None
+        if k is not None:
+            return k or None
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
@@ -342,6 +345,23 @@ class CrashReaders:
                 m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
             ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
+        return ev
+
+    def _ckpt_recompute(self, lineno: int, text: str) -> Event | bool | None:
+        """torch.utils.checkpoint's CheckpointError read from its own listing of a tensor whose recomputed metadata
+        differs from the saved one (signatures.R_CKPT_RECOMPUTE): the printing process's own exception, its header
+        line cut or not. One event per listing (False for the rest of it); None when the line is not one."""
+        if not S.R_CKPT_RECOMPUTE.match(self._body):
+            return None
+        prev = self._last_exc
+        if prev is not None and 0 < lineno - prev[0] <= 400 and (
+                str(prev[1].data.get("type") or "").endswith("CheckpointError")):
+            return False  # the same exception's next tensor (or its header, already read)
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type="torch.utils.checkpoint.CheckpointError",
+                       message="a tensor's recomputed metadata differs from its saved metadata ("
+                       + self._body.strip()[len("recomputed metadata: "):][:120] + ")")
+        self._last_exc = (lineno, ev)
         return ev
 
     def _host_assert(self, lineno: int, text: str) -> Event | None:

@@ -8,8 +8,15 @@ import re
 
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose import signatures as S
-from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, root_not_shown, several_failures, torn_down
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
+from ncclDoctor.diagnose.lone import (
+    failed_on_own,
+    lone_failure,
+    node_count,
+    root_not_shown,
+    several_failures,
+    torn_down,
+)
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, world_size
 from ncclDoctor.diagnose.reason import waiting as rank_waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
@@ -141,6 +148,16 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
 SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 
 
+def _lone_ds_worker(c: Collected, fails: list[Event]) -> bool:
+    """Lead rules M and AG: DeepSpeed's launcher killed exactly one worker (one launcher, one 'Killing subprocess'
+    line: its kill lines list every worker it started), so the node ran a single process, and nothing says the job
+    spans nodes or shows another rank: the launcher's record names that one process, local rank 0 -- rank 0."""
+    if len(fails) != 1 or fails[0].data.get("workers") != 1 or node_count(c) > 1:
+        return False
+    size = world_size(c)[0]
+    return (size in (None, 1)) and not any(r != 0 for r in c.ranks)
+
+
 def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
     exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
@@ -151,6 +168,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
         return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
+    if all(e.data.get("launcher_kill") for e in fails) and _lone_ds_worker(c, fails):
+        return Verdict("unknown", "DeepSpeed's launcher killed its one worker ('Killing subprocess' once: its kill "
+                       "lines list every worker it started) after that worker exited: with a single process the "
+                       "launcher's record names it, local rank 0 -- rank 0 of a job nothing says spans nodes -- but "
+                       "these lines show neither its return code, signal nor exception",
+                       "Look at the worker's own error above the launcher traceback (its stderr, or deepspeed "
+                       "--enable_each_rank_log DIR); the launcher's '[ERROR] ... exits with return code = N' line / "
+                       "the CalledProcessError's return code gives the exit code (-9: killed from outside, check "
+                       "dmesg -T for the OOM killer and host RAM with free -h; a CUDA out of memory: reduce batch "
+                       "size or offload in the ds_config).", "medium", [0], [e.brief() for e in fails[:3]])
     if all(e.data.get("launcher_kill") for e in fails):  # lead rule M: only DeepSpeed's launcher killing its workers
         return Verdict("unknown", "DeepSpeed's launcher killed its workers ('Killing subprocess' for each): it does so "
                        "when one of them exited (or the launcher itself was stopped), and these lines show neither "

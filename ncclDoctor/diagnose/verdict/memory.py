@@ -184,6 +184,9 @@ def _gpu_owner(c: Collected) -> str:
         return (f" on GPU {gpu}, which the failing process itself holds ('this process has ... in use'): a process "
                 f"whose GPU index is {gpu} sees the node's GPU numbering, so it is local rank {gpu} of a job nothing "
                 "says spans nodes")
+    if gpu == 0 and _alone_on_gpu0(evs) and not (gpu in c.ranks and waiting(c.ranks[gpu])):
+        return (" on GPU 0, which the failing process alone holds ('this process has ... in use', no other process "
+                "listed on it): the process computing on GPU 0 of a job nothing says spans nodes is local rank 0")
     procs = d.get("procs") or []
     if d.get("this"):
         raiser, others = d["this"], [b for _, b in procs]
@@ -199,6 +202,16 @@ def _gpu_owner(c: Collected) -> str:
     return (f" on GPU {gpu}, which its own process computes on ({len(others)} other processes hold only "
             f"{others[0] / 2**20:.0f} MiB contexts there): the process whose device is GPU {gpu}, local rank {gpu} of "
             "a job nothing says spans nodes")
+
+
+def _alone_on_gpu0(evs: list[Event]) -> bool:
+    """Lead rule U (3) on GPU 0: one process's OOM (one reading of 'this process has X in use', the traceback pasted
+    with it unranked or rank 0's) that lists no other process on the GPU: the failing process alone holds GPU 0's
+    memory. Where processes share one visible 'GPU 0' (Ray's actors, each its own CUDA_VISIBLE_DEVICES, colocated with
+    an engine) torch lists the other processes holding memory there, and several ranks' OOMs read differently."""
+    if not all(e.data.get("this") and e.data.get("tb_rank") in (None, 0) for e in evs):
+        return False
+    return len({e.data["this"] for e in evs}) == 1 and not any(e.data.get("procs") for e in evs)
 
 
 def _field_rank(c: Collected) -> int | None:

@@ -30,6 +30,18 @@ _DDP_REDUCER_FIX = ("DDP's reducer refused the backward (its expect_autograd_hoo
                     "(ddp_find_unused_parameters in the HF Trainer) when some parameters get no gradient; a library "
                     "that patches the training step (its own backward) needs a version that supports DDP, or run on a "
                     "single GPU. ")
+# torch.utils.checkpoint's CheckpointError on recompute ("torch.utils.checkpoint: Recomputed values for the following
+# tensors have different metadata than during the forward pass", its "recomputed metadata" listing)
+_R_CKPT_RECOMPUTE = re.compile(r"CheckpointError\b|ecomputed (?:values|metadata)\b.{0,120}metadata")
+# what an expert does about it: the recomputed forward saw other tensors than the first; an empty shape
+# (torch.Size([0])) at recompute is a sharded parameter (DeepSpeed ZeRO-3, FSDP) not gathered again for it
+_CKPT_RECOMPUTE_FIX = ("torch.utils.checkpoint's recompute saw tensors other than the forward saved (CheckpointError): "
+                       "a recomputed shape torch.Size([0]) is a parameter DeepSpeed ZeRO-3 / FSDP partitioned and did "
+                       "not gather again for the recompute. Use gradient checkpointing the sharding supports (the "
+                       "model's gradient_checkpointing_enable() under ZeRO-3, DeepSpeed's own activation "
+                       "checkpointing, FSDP's checkpoint wrapper), switch use_reentrant (True / False), or train "
+                       "with ZeRO stage 2; a forward that differs between runs (dropout / random paths, "
+                       "data-dependent shapes) needs determinism in the checkpointed region. ")
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -66,6 +78,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
             (_DDP_REDUCER_FIX if _R_DDP_REDUCER.search(what) else "")
+            + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
             f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
             "that, then rerun. " + _READ_AROUND,
@@ -77,6 +90,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
         (code or _raised_alike(own)) + (_DDP_REDUCER_FIX if _R_DDP_REDUCER.search(what) else "")
+        + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
