@@ -2374,6 +2374,31 @@ def test_accelerate_asked_for_fewer_processes_than_machines_is_config(tmp_path):
     assert _verdict(tmp_path, yaml.replace("num_processes: 2", "num_processes: 32"))["cause"] != "config"
 
 
+def test_a_rank_past_accelerates_num_processes_waiting_for_the_unique_id_is_config(tmp_path):
+    """accelerate's settings pasted with a failure (num_processes, the total over all machines: ranks 0 ..
+    num_processes - 1) and a rank at or past that world timing out in store->get for rank 0's ncclUniqueId: no launch
+    with those settings starts that rank, so the machines ran different settings (lead rules AE, AA (1) over G;
+    trl-3119's shape as other counts, a YAML config and a command line): config, no rank, medium. A waiting rank
+    inside the world stays rule G's rank 0 missing."""
+    def wait(rank: int) -> str:
+        return (f"[rank{rank}]: torch.distributed.DistBackendError: [{rank}] is setting up NCCL communicator and "
+                "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: "
+                "wait timeout after 600000ms, keys: //worker/attempt_0/default_pg/0//1//cuda//0\n"
+                f"[rank{rank}]: Exception raised from doWait at ../torch/csrc/distributed/c10d/TCPStore.cpp:590 "
+                "(most recent call first):\n")
+    yaml = ("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\nmachine_rank: 2\n"
+            "main_process_ip: 10.4.1.7\nmain_process_port: 29500\nmixed_precision: bf16\nnum_machines: 4\n"
+            "num_processes: 24\nrdzv_backend: static\nsame_network: true\n")
+    cli = ("accelerate launch --multi_gpu --num_machines 2 --num_processes 12 --machine_rank 1 "
+           "--main_process_ip 10.4.1.7 --main_process_port 29500 train_grpo.py\n")
+    for text, rank in ((yaml + wait(29), 29), (cli + wait(13), 13), (yaml + wait(24), 24)):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "config" and v["culprits"] == [] and v["confidence"] == "medium", (text, v)
+        assert f"rank {rank} cannot exist" in v["summary"] and "machine_rank" in v["fix"], v
+    v = _verdict(tmp_path, yaml + wait(17))
+    assert v["cause"] == "rank_missing" and v["culprits"] == [0], v
+
+
 def test_accelerates_defaults_notice_alone_is_none_naming_its_options(tmp_path):
     """accelerate launch's notice of the values it defaulted ("If this was unintended please pass in
     `--num_processes=1`"), nothing failing after it: a harmless launcher warning, none, the fix naming the options

@@ -134,7 +134,9 @@ class SettingsReaders:
     def _accel_world(self, lineno: int, text: str) -> Event | None:
         """accelerate's launch settings (signatures.R_ACCEL_COUNT): num_processes, the total over all machines, below
         num_machines gives a machine no process, a world the launch cannot form (lead rules V (1), AE, AA (1);
-        verdict.world.world_unfit): one launch_args event per file once both are read. Its defaults notice
+        verdict.world.world_unfit); otherwise the world of num_processes ranks it launches, against which a failing
+        process's own rank at or past it is one this launch never started (world_unfit): one launch_args event per
+        file once both are read. Its defaults notice
         (R_ACCEL_DEFAULTS) is a launcher's warning (benign, verdict.noise._none)."""
         if ("unintended" in text or "set to a value of" in text) and S.R_ACCEL_DEFAULTS.search(self._body):
             ev = self._context(lineno, text, "benign")
@@ -153,8 +155,14 @@ class SettingsReaders:
         for k, v in S.R_ACCEL_COUNT.findall(self._body):
             self._accel.setdefault(k, int(v))
         procs, machines = self._accel.get("num_processes"), self._accel.get("num_machines")
-        if procs is None or machines is None or procs >= machines:
+        if procs is None or machines is None:
             return self._accel_loopback(lineno, text)
+        if procs >= machines:  # a world it can form, of ranks 0 .. procs - 1: what a failing rank is read against
+            ev = self._accel_loopback(lineno, text) or self._context(lineno, text, "launch_args")
+            ev.rank = None  # the launch's settings, not a process's own line
+            ev.data.update(accel_world=procs, accel_machines=ev.data.get("accel_machines", machines))
+            self._accel = None  # one event per file
+            return ev
         ev = self._context(lineno, text, "launch_args")
         ev.rank = None  # the launch's settings, not a process's own line
         ev.data.update(accel_procs=procs, accel_machines=machines)

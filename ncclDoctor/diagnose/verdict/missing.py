@@ -48,6 +48,11 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "torchrun) exited or crashed first",
             "Read rank 0's own log for its exception or exit; the ranks that printed this are victims.",
             "medium", [], proof)
+    from ncclDoctor.diagnose.verdict.world import world_unfit
+
+    unfit = world_unfit(c, [e for e in evs if e.data.get("root") == 0])  # lead rule AE over G: a world no launch fills
+    if unfit is not None:
+        return unfit
     return Verdict(
         "rank_missing",
         f"{who} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import is_loopback
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict
@@ -287,18 +287,31 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
-def _accel_unfit(setting, failed, summary: str, fix: str) -> Verdict:
+def _accel_unfit(setting, failed, summary: str, fix: str, sure: bool = True) -> Verdict:
     """An accelerate setting every machine shares that cannot form the world (world_unfit): config, no rank; high where
-    the store connection is shown failing as it must."""
-    return Verdict("config", summary, fix, "high" if failed else "medium", [],
+    the store connection is shown failing as it must (SURE: the setting alone decides it; a rank past one machine's
+    settings leaves rank 0's absence the alternative, medium)."""
+    return Verdict("config", summary, fix, "high" if failed and sure else "medium", [],
                    [setting.brief()] + [e.brief() for e in (failed or [])[:2]], job_wide=True)
+
+
+def _accel_past(evs: list, failed: list | None) -> tuple | None:
+    """accelerate's settings shown (num_processes, the total over all machines: ranks 0 .. num_processes - 1) and the
+    failing processes' own ranks at or past that world (lead rules AE, AA (1)): a process those settings never start,
+    so the launch the ranks ran in is not the one shown -- (that settings event, those ranks), or None."""
+    acc = next((e for e in evs if e.data.get("accel_world")), None)
+    if acc is None or not failed:
+        return None
+    ranks = sorted({e.rank for e in failed if e.rank is not None and e.rank >= acc.data["accel_world"]})
+    return (acc, ranks) if ranks else None
 
 
 def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
     """Launch settings shown that cannot form the world (lead rules AA (1), AE): a call to init_process_group with a
     literal rank at or past its literal world size, or a node other than node 0 given a loopback master address
     (torchrun's --node-rank / --master-addr, NODE_RANK / MASTER_ADDR printed) where no node 0 on a loopback address is
-    shown (one host running both nodes' launchers). Config, no rank, with nothing failing after them or with the store
+    shown (one host running both nodes' launchers), or accelerate's num_processes below a failing process's own rank
+    (_accel_past). Config, no rank, with nothing failing after them or with the store
     connection failing as it must (FAILED: those store lines, verdict.store._store); rule R's store_rendezvous holds
     only where no such setting is shown."""
     evs = c.samples.get("launch_args", [])
@@ -322,6 +335,23 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             "machine) in `accelerate config` or on the accelerate launch command line, with the same num_machines, "
             "main_process_ip and main_process_port on every machine and machine_rank 0, 1, ... per machine; for one "
             "machine set num_machines: 1. (torchrun's nproc_per_node is per node; accelerate's num_processes is not.)")
+    past = _accel_past(evs, failed)
+    if past is not None and not calls:
+        acc, ranks = past
+        w = acc.data["accel_world"]
+        return _accel_unfit(
+            acc, failed,
+            f"rank(s) {_fmt_ranks(ranks)} failed waiting at set-up while the accelerate settings shown ask for "
+            f"num_processes: {w} over num_machines: {acc.data['accel_machines']} ('{acc.text.strip()[:120]}'), a "
+            f"world of ranks 0 to {w - 1}: a rank {ranks[-1]} cannot exist in that launch, so the machines were not "
+            "all launched with these settings (another config, num_processes or GPUs per machine on some machine) "
+            "and the world they started in is not one launch can fill -- a launch setting, not a rank's fault",
+            f"Make num_processes equal num_machines x GPUs per machine, the total over all machines ({w} here, "
+            f"against a rank {ranks[-1]} seen), with the same accelerate config (num_processes, num_machines, "
+            "main_process_ip, main_process_port) on every machine and its own machine_rank 0, 1, ... per machine "
+            "(torchrun: the same --nnodes and --nproc_per_node on every node); if every machine did run these "
+            "settings, rank 0 never reached its first collective (still preprocessing before init): look at rank 0's "
+            "own log, with NCCL_DEBUG=INFO.", sure=False)
     lo = next((e for e in evs if e.data.get("accel_loopback")), None)
     if lo is not None and not calls:
         a, m = lo.data["accel_loopback"], lo.data["accel_machines"]
