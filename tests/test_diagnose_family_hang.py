@@ -2380,3 +2380,54 @@ def test_acls_stream_failure_without_the_stuck_notify_is_not_a_wait(tmp_path):
     # near shape: the synchronize failing alone says nothing of a peer
     d = _report(tmp_path, "RuntimeError: ACL stream synchronize failed.\nEI9999: Inner Error!\n")
     assert d["verdict"]["cause"] != "rank_missing", d["verdict"]
+
+
+# --- a dump signal's own timeout pasted hard-wrapped where the cut fell on a blank the copy trimmed ---------------
+def _own_dump_signal_wrapped(rank: int, enq: int) -> str:
+    """torch 2.6+'s ProcessGroupNCCL.cpp "Received a dump signal due to a collective timeout from this local rank"
+    hard-wrapped at the column right after a blank between two words, which the copy trimmed: the first piece is one
+    column short of the wrap, every other piece but the last the full width."""
+    line = (f"[rank{rank}]:[E1002 10:00:00.570252694 ProcessGroupNCCL.cpp:1746] [PG ID 0 PG GUID 0(default_pg) Rank "
+            f"{rank}] Received a dump signal due to a collective timeout from this local rank and we will try our "
+            f"best to dump the debug info. Last enqueued NCCL work: {enq}, last completed NCCL work: {enq - 1}.This "
+            "is most likely caused by incorrect usages of collectives, e.g., wrong sizes used across ranks, the "
+            "order of collectives is not same for all ranks or the scheduled collective, for some reason, didn't run. "
+            "Additionally, this can be caused by GIL deadlock or other reasons such as network errors or bugs in the "
+            "communications library (e.g. NCCL), etc.")
+    width = line.index(" debug info") + 1
+    pieces = [line[i:i + width] for i in range(0, len(line), width)]
+    assert len(pieces) >= 4 and pieces[0].endswith(" ") and not any(x.endswith(" ") for x in pieces[1:-1])
+    return "\n".join(x.rstrip(" ") for x in pieces) + "\n"
+
+
+def test_a_wrapped_own_dump_signal_whose_cut_blank_was_trimmed_is_read_whole(tmp_path):
+    """Lead rules I, B: a rank's own dump signal (its watchdog's collective timeout, work still pending) pasted
+    wrapped, the blank at the cut trimmed so its first piece is one column short; torchrun then records that rank's
+    SIGABRT and stops the others. The SIGABRT is the watchdog's abort, not a first failure: nobody is accused."""
+    text = ("[rank3]:[E1002 10:00:00.500439151 ProcessGroupNCCL.cpp:1536] [PG ID 0 PG GUID 0(default_pg) Rank 3] "
+            "ProcessGroupNCCL preparing to dump debug info. Include stack trace: 1\n"
+            + _own_dump_signal_wrapped(2, 123456)
+            + "".join(f"W1002 10:00:01.128000 77 site-packages/torch/distributed/elastic/multiprocessing/api.py:900] "
+                      f"Sending process {p} closing signal SIGTERM\n" for p in (80, 82, 83))
+            + "E1002 10:00:01.163000 77 site-packages/torch/distributed/elastic/multiprocessing/api.py:874] failed "
+              "(exitcode: -6) local_rank: 2 (pid: 81) of binary: /usr/bin/python3\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+    assert 2 not in _accused(d), d["verdict"]
+
+
+# --- Ray's actor death glued before a rank's watchdog timeout on one line ------------------------------------------
+def test_a_ray_actor_death_glued_before_a_timeout_is_the_first_failure(tmp_path):
+    """Lead rules AD (2), AU (1): ActorDiedError's "worker process has died ... connection error code 2. End of file"
+    and a rank's watchdog timeout pasted on one line (the driver's paste lost its line breaks): a process shown dying
+    on its own, with no cause given, is the first failure -- cause unknown, the timing-out rank innocent."""
+    death = ("7 ip: 10.2.3.4 The actor is dead because its worker process has died. Worker exit type: SYSTEM_ERROR "
+             "Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file. There are "
+             "some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. "
+             "(2) ray stop --force is called. (3) The worker is crashed unexpectedly due to SIGSEGV or other "
+             "unexpected errors. ")
+    line = _ray("PolicyRayActor", 512, watchdog_line(5, 20417, "ALLREDUCE", 1800077, 1800000, numel=16, pg="PG 2"),
+                times=3)
+    d = _report(tmp_path, death + line)
+    assert d["verdict"]["cause"] == "unknown", d["verdict"]
+    assert 5 not in _accused(d), d["verdict"]

@@ -409,6 +409,9 @@ def unwrap(text: str, width: int, visible: bool = True) -> str:
         q = _unquote(parts[0])[0] if parts else ""
         if q:  # a quoted piece: its rest, without the first piece's "> " (the rest
             bare = _rest(q, bare)  # may itself start with ">", as the end of "<38081>" cut at the column)
+        if _blank_trimmed(sized[i].rstrip("\r"), lines[i + 1:i + 2], width):
+            parts.append(bare + " ")  # the cut fell on the blank between two words, which the paste trimmed
+            continue
         parts.append(bare)
         if len(sized[i].rstrip("\r")) == width:
             table = _table_cut(parts, lines[i + 1:i + 4], width)
@@ -422,6 +425,20 @@ def unwrap(text: str, width: int, visible: bool = True) -> str:
         out.extend([""] * (len(parts) - 1))
         out.append("".join(parts))
     return "\n".join(out)
+
+
+def _blank_trimmed(piece: str, following: list[str], width: int) -> bool:
+    """Whether ``piece``, one column short of the wrap, is a piece whose last column was the blank between two words:
+    a copy (an issue box, an editor) trims trailing blanks, so "... to dump the " is left at width - 1 and its rest
+    ("debug info. Last enqueued ...") starts the next line with the next word. Only a word cut so (a letter at the
+    piece's end, a lower-case letter starting the rest, which does not start like a line of its own) is joined; a
+    quoted paste's rest is judged without the quote its pieces share."""
+    if len(piece) != width - 1 or not piece[-1:].isalpha() or not following:
+        return False
+    nxt = following[0].rstrip("\r")
+    q = _unquote(piece)[0]
+    rest = _rest(q, nxt) if q else nxt
+    return rest[:1].islower() and len(rest) >= 2 and not _starts_anew(piece, nxt)
 
 
 def _absorbed(text: str, out: list[str]) -> list[bool]:

@@ -962,6 +962,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev = fn(lineno, text)
             if ev is not None:
                 self._glued_exit(lineno, text, ev)
+                self._glued_death(lineno, text, ev)
                 return ev
         return None
 

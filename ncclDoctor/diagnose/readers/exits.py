@@ -221,6 +221,20 @@ class ExitReaders:
         if glued is not None and glued.kind == "worker_failed":
             self.queued.append(glued)
 
+    def _glued_death(self, lineno: int, text: str, ev: Event) -> None:
+        """Ray's report of a worker process dying (signatures.R_RAY_DIED) glued before another family's line (a Ray
+        driver's paste that lost its line breaks: the actor's death, then a rank's watchdog timeout on one line): that
+        line's event is read, and the death queued beside it -- a process shown dying on its own is the first failure
+        shown, the timing-out ranks its victims (lead rules AD (2), AU (1))."""
+        if ev.kind == "ray_died" or not ("unexpected system error" in text or "unexpectedly exits" in text):
+            return
+        m = S.R_RAY_DIED.search(text)
+        if m is None or m.start() == 0:
+            return
+        glued = self._launcher_exit(lineno, text[m.start():])
+        if glued is not None and glued.kind == "ray_died":
+            self.queued.append(glued)
+
     def _srun_task(self, lineno: int, text: str) -> bool:
         """srun's record of how its tasks ended (signatures.R_SRUN_TASKS), kept for _srun_first; the step's teardown
         line (R_SRUN_TEARDOWN) is noted and read on by the other families. True: a task record, taken."""
