@@ -1040,11 +1040,12 @@ def test_a_store_reset_under_a_tcp_init_method_is_rank_0s_process_gone(tmp_path)
 
 
 def test_a_launchers_record_of_a_rank_failing_before_the_first_collective_names_it(tmp_path):
-    """Rule I: composer's "Rank 0 crashed with exit code 1" while ranks 1 and 2 wait in broadcast #1 (torch 2.0's
-    wording): rank 0 never reached it. Without the record nobody is named (rule H)."""
+    """Rules I and A: composer's "Rank 0 crashed with exit code 1" while ranks 1 and 2 wait in broadcast #1 (torch
+    2.0's wording): rank 0 failed on an error of its own (exit 1: a Python exception, not shown) before reaching it --
+    the culprit, the cause its unseen exception (unknown; rule AU (4)). Without the record nobody is named (rule H)."""
     wait = "".join(watchdog_line(r, 1, "BROADCAST", 1800417, 1800000, numel=1024, style="1.x", at=737) for r in (1, 2))
     d = _report(tmp_path, "ERROR:composer.cli.launcher:Rank 0 crashed with exit code 1.\n" + wait)
-    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", [0]), d["verdict"]
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("unknown", [0]), d["verdict"]
     assert not _accused(d) & {1, 2}
     assert _verdict(tmp_path, wait)["culprits"] == []
 
@@ -2431,3 +2432,23 @@ def test_a_ray_actor_death_glued_before_a_timeout_is_the_first_failure(tmp_path)
     d = _report(tmp_path, death + line)
     assert d["verdict"]["cause"] == "unknown", d["verdict"]
     assert 5 not in _accused(d), d["verdict"]
+
+
+# --- a rank's own error exit before a subgroup's timeout: rule A reads its exit ------------------------------------
+def test_a_rank_exiting_with_code_1_before_a_subgroup_timeout_is_read_by_its_exit(tmp_path):
+    """Lead rule A: torchrun's record names one rank exiting with code 1 (its own exception, not shown); minutes
+    later another rank times out in an early collective of a two-rank subgroup whose other member is gone. The
+    exited rank is the culprit, the cause its unseen exception (unknown), not a rank that never arrived."""
+    record = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 40
+              + "\ntrain.py FAILED\n" + "-" * 40 + "\nFailures:\n  <NO_OTHER_FAILURES>\n" + "-" * 40
+              + "\nRoot Cause (first observed failure):\n"
+              + failure_record(0, 6, 2, 1, 40213, time="2025-01-02_10:00:00", host="node-b") + "=" * 40 + "\n"
+              + "srun: error: node-b: task 1: Exited with exit code 1\n")
+    timeout = (watchdog_line(1, 2, "_ALLGATHER_BASE", 600002, 600000, numel=(1, 2), stamp="E102 10:10:00.000000000")
+               + "[rank1]:[E102 10:10:00.000200000 ProcessGroupNCCL.cpp:1664] [PG 1 Rank 1] Exception (either an "
+                 "error or timeout) detected by watchdog at work: 2, last enqueued NCCL work: 3, last completed NCCL "
+                 "work: 1.\n")
+    d = _report(tmp_path, record + timeout)
+    assert d["verdict"]["cause"] == "unknown", d["verdict"]
+    assert d["verdict"]["culprits"] == [6], d["verdict"]
+    assert 1 not in _accused(d), d["verdict"]

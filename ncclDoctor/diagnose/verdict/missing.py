@@ -94,6 +94,8 @@ def _first_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if k is None:
         return None
     failed = _failed_outside(c)
+    if failed and _exited_on_error(c, failed):
+        return None  # lead rule A: a rank that exited with an error code of its own is read by its exit (_exited)
     if failed:
         # lead rule I: a launcher's record (torchrun's, composer's "Rank N crashed with exit code", ...) shows a rank
         # that is not inside the collective failing first, on its own: it is the rank the others waited for
@@ -147,6 +149,14 @@ def _unsuspended(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "state cannot be killed or traced (py-spy dump, strace fail): cancel the job, drain or exclude the node and "
         "reboot it if it does not recover; move checkpoints and datasets off a filesystem that stalls.",
         "medium", [], [stuck[0].brief()] + [e.brief() for e in waits[:2]])
+
+
+def _exited_on_error(c: Collected, failed: list[int]) -> bool:
+    """Whether the launcher's record of each rank in ``failed`` is a positive exit code (1: a Python exception in that
+    process): it ended on an error of its own, which rule A reads by its exit (cause unknown where its traceback is
+    not shown, its class where it is), not a rank that never reached the collective (a signal, a kill, is read here)."""
+    codes = {e.data.get("exitcode") for e in c.child_failures + c.worker_failures if e.rank in failed}
+    return bool(codes) and all(isinstance(x, int) and x > 0 for x in codes)
 
 
 def _failed_outside(c: Collected) -> list[int]:

@@ -131,7 +131,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     inside = (one_collective(c) or larger_world(c) or groups_inside(c)) if not unclear else larger_world(c)
     behind = None if unclear or inside else next((k for k in low if k.behind), None)
     gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
-    if inside and _failed_outside_alone(c):
+    if (inside or _error_exit(c)) and _failed_outside_alone(c):
         return None  # lead rules B, A: the rank not inside is shown failing on its own -- its exit decides (_exited)
     quiet = None if unclear or inside or behind or low else silent_ranks(c)
     if quiet:
@@ -184,6 +184,14 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4]
         + (_samples(c, "driver_oom")[:1] if inside and _driver_oom_lead(c) else []),
     )
+
+
+def _error_exit(c: Collected) -> bool:
+    """Whether the launcher's one failure record is a positive exit code (1: a Python exception in that process):
+    an error of its own, which rule A reads first even where the ranks shown are not all inside one collective
+    (another group's, a subgroup's timeout of the rank waiting for it)."""
+    lone = lone_failure(c)
+    return lone is not None and isinstance(lone.exitcode, int) and lone.exitcode > 0
 
 
 def _failed_outside_alone(c: Collected) -> bool:
