@@ -311,8 +311,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "share (an integer divide by zero). " + abort_fix)
     # an expert's last resort when the launcher swallowed the worker's error: the same script without the launcher
     # prints its exception (or crash) straight to the terminal
-    alone = (f"; if it does not show, run the script without the launcher (rank {ranks[0]} alone: one process, its "
-             "inputs) to see its error. " if single and ranks else ". ")
+    alone = (f"; if it does not show, run rank {ranks[0]} alone: run the script without the launcher (one process, "
+             "its inputs) to see its error. " if single and ranks else ". ")
     tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
     if lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
         abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
