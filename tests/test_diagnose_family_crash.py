@@ -590,6 +590,32 @@ def test_a_table_entry_pasted_without_its_header_keeps_its_global_rank(tmp_path)
     assert "faulthandler" in v["fix"] and "core" in v["fix"]
 
 
+def test_a_lone_exit_1_with_no_error_file_says_to_run_the_script_without_the_launcher(tmp_path):
+    """Round 58: torch 1.9's elastic agent block "CHILD PROCESS FAILED WITH NO ERROR_FILE" names one worker's exit 1
+    and holds no traceback (rule A: that worker, cause unknown); the expert's way to its exception is the same script
+    run without the launcher, which prints it to the terminal -- beside @record and the worker's own stderr."""
+    text = ("CHILD PROCESS FAILED WITH NO ERROR_FILE\n"
+            "Child process 30412 (local_rank 0) FAILED (exitcode 1)\n"
+            "Error msg: Process failed with exitcode 1\n"
+            "Without writing an error file to <N/A>.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]) and _accused(d) == {0}, v
+    assert "run the script without the launcher" in v["fix"] and "@record" in v["fix"], v["fix"]
+
+
+def test_a_lone_sigsegv_names_the_version_mismatch_and_rebuilding_the_compiled_ops(tmp_path):
+    """Round 58: torchrun's agent records one worker's exit -11 (SIGSEGV) and nothing else fails (rule A: that
+    worker, cause unknown). A segfault with no Python traceback is in practice a compiled extension built for another
+    torch/CUDA: besides the backtrace, the fix an expert gives names that version mismatch and rebuilding the ops."""
+    text = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -11) local_rank: 0 (pid: 22817) "
+            "of binary: /opt/conda/envs/det/bin/python\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]) and _accused(d) == {0}, v
+    assert all(w in v["fix"] for w in ("faulthandler", "version mismatch", "rebuild compiled ops")), v["fix"]
+
+
 def test_two_ranks_failing_on_their_own_is_no_lone_failure(tmp_path):
     text = FAILED.format(code=1, lr=0, pid=300) + FAILED.format(code=1, lr=1, pid=301)
     assert _verdict(tmp_path, text)["culprits"] == []
