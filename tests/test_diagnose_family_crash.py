@@ -590,6 +590,32 @@ def test_a_table_entry_pasted_without_its_header_keeps_its_global_rank(tmp_path)
     assert "faulthandler" in v["fix"] and "core" in v["fix"]
 
 
+def test_a_lone_exit_1_with_no_error_file_says_to_run_the_script_without_the_launcher(tmp_path):
+    """Round 58: torch 1.9's elastic agent block "CHILD PROCESS FAILED WITH NO ERROR_FILE" names one worker's exit 1
+    and holds no traceback (rule A: that worker, cause unknown); the expert's way to its exception is the same script
+    run without the launcher, which prints it to the terminal -- beside @record and the worker's own stderr."""
+    text = ("CHILD PROCESS FAILED WITH NO ERROR_FILE\n"
+            "Child process 30412 (local_rank 0) FAILED (exitcode 1)\n"
+            "Error msg: Process failed with exitcode 1\n"
+            "Without writing an error file to <N/A>.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]) and _accused(d) == {0}, v
+    assert "run the script without the launcher" in v["fix"] and "@record" in v["fix"], v["fix"]
+
+
+def test_a_lone_sigsegv_names_the_version_mismatch_and_rebuilding_the_compiled_ops(tmp_path):
+    """Round 58: torchrun's agent records one worker's exit -11 (SIGSEGV) and nothing else fails (rule A: that
+    worker, cause unknown). A segfault with no Python traceback is in practice a compiled extension built for another
+    torch/CUDA: besides the backtrace, the fix an expert gives names that version mismatch and rebuilding the ops."""
+    text = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -11) local_rank: 0 (pid: 22817) "
+            "of binary: /opt/conda/envs/det/bin/python\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]) and _accused(d) == {0}, v
+    assert all(w in v["fix"] for w in ("faulthandler", "version mismatch", "rebuild compiled ops")), v["fix"]
+
+
 def test_two_ranks_failing_on_their_own_is_no_lone_failure(tmp_path):
     text = FAILED.format(code=1, lr=0, pid=300) + FAILED.format(code=1, lr=1, pid=301)
     assert _verdict(tmp_path, text)["culprits"] == []
@@ -5304,3 +5330,43 @@ def test_a_lone_sigkill_fix_names_fewer_processes_per_node_and_swap(tmp_path):
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
     assert "fewer processes per node" in v["fix"] and "swap" in v["fix"] and "rank 0 only" in v["fix"], v["fix"]
+
+
+# --- session 20 (fix58-Q6): pasted forms of a CUDA error read as the pasted log reads ---------------------------------
+def test_an_invalid_ordinal_two_processes_printed_into_one_line_stays_the_launch_under_a_rank_tag(tmp_path):
+    """Two workers raising 'invalid device ordinal' at once interleave their stderr ("ValueErrorValueError: ..."
+    then ": ... invalid device ordinal"): more than one process failed alike (rules Q, U(2)), config, nobody -- also
+    where a launcher or a paste put one rank's tag before every line. One tagged rank's own ordinal stays its CUDA
+    error."""
+    body = ("RuntimeErrorRuntimeError: CUDA error: invalid device ordinal\n"
+            "CUDA kernel errors might be asynchronously reported at some other API call.\n"
+            ": CUDA error: invalid device ordinal\n")
+    for prefix in ("", "[rank6]: ", "[default1]:"):
+        text = "".join(prefix + x + "\n" for x in body.splitlines())
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []) and not _accused(d), (prefix, d)
+        assert "nvidia-smi" in d["verdict"]["fix"]
+    assert _verdict(tmp_path, "[rank6]: RuntimeError: CUDA error: invalid device ordinal\n")["cause"] == "cuda_error"
+
+
+def test_a_worker_records_unhandled_cuda_error_wrapped_at_80_columns_still_names_its_rank(tmp_path):
+    """A vLLM worker's traceback logged line by line ("(VllmWorker rank=N pid=P) ERROR <date> [file:line] ...") and
+    hard-wrapped at 80 columns: a cut inside a source line's indentation leaves the record's header and blanks
+    (not a screen's padding), and a cut inside "RuntimeError" leaves "...Error:" in lower case (no class name): both
+    are rejoined, so the rank's unhandled CUDA error at communicator creation names it as the pasted log does."""
+    head = "(VllmWorker rank=5 pid=2210) ERROR 11-02 08:15:07 [multiproc_executor.py:512] "
+    lines = [head + "  File \"/opt/venv/lib/python3.11/site-packages/vllm/distributed/device_communicators/"
+             "pynccl.py\", line 99, in __init__",
+             head + "    self.comm: ncclComm_t = self.nccl.ncclCommInitRank(",
+             head + "  File \"/opt/venv/lib/python3.11/site-packages/vllm/distributed/device_communicators/"
+             "pynccl_wrapper.py\", line 257, in NCCL_CHECK",
+             head + "    raise RuntimeError(f\"NCCL error: {error_str}\")",
+             head + "RuntimeError: NCCL error: unhandled cuda error (run with NCCL_DEBUG=INFO for details)"]
+    text = "\n".join(lines) + "\n"
+    whole = _verdict(tmp_path, text)
+    assert (whole["cause"], whole["culprits"]) == ("cuda_error", [5]), whole
+    wrapped = "\n".join("\n".join(x[k:k + 80] for k in range(0, len(x), 80)) for x in text.split("\n"))
+    assert any(p.endswith("]   ") for p in wrapped.split("\n")), "the shape: a cut inside the indentation"
+    assert any(p.startswith("ntimeError:") for p in wrapped.split("\n")), "the shape: a cut inside the class"
+    v = _verdict(tmp_path, wrapped)
+    assert (v["cause"], v["culprits"], v["confidence"]) == (whole["cause"], whole["culprits"], whole["confidence"]), v

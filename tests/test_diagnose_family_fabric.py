@@ -766,6 +766,23 @@ def test_the_rendezvous_ports_bind_warnings_name_a_free_port_the_rdzv_endpoint_a
     assert all(w in v["fix"] for w in ("rdzv_endpoint", "free port", "stale process", "Address already in use")), v
 
 
+def test_a_store_port_in_use_under_srun_says_pick_a_free_port(tmp_path):
+    """Round 58: several processes started by srun each try to host the c10d store on one port and all but one fail
+    to bind it (errno 98) on [::] and 0.0.0.0, then to listen: store_rendezvous, nobody at fault; the expert's fix
+    words are a free port per run and the holder found with ss."""
+    bind = ("[W socket.cpp:426] [c10d] The server socket cannot be initialized on [::]:41877 (errno: 97 - Address "
+            "family not supported by protocol).\n"
+            "[W socket.cpp:601] [c10d] The server socket has failed to bind to [::]:41877 (errno: 98 - Address "
+            "already in use).\n"
+            "[W socket.cpp:601] [c10d] The server socket has failed to bind to 0.0.0.0:41877 (errno: 98 - Address "
+            "already in use).\n")
+    log = bind * 2 + "[E socket.cpp:462] [c10d] The server socket has failed to listen on any local network address.\n"
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), v
+    assert "41877" in v["summary"] and "pick a free port" in v["fix"] and "ss -ltnp" in v["fix"], v
+
+
 _STORE_IN_USE = ('  File "/usr/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 174, in '
                  "_create_c10d_store\n"
                  "    return TCPStore(\n"

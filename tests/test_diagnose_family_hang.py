@@ -1196,6 +1196,27 @@ def test_ranks_whose_own_watchdog_signalled_the_dump_with_work_pending_are_insid
     assert "GIL" in d["verdict"]["summary"] and not _accused(d)
 
 
+def test_a_rank_whose_own_dump_signal_was_cut_before_its_queue_numbers_is_still_inside(tmp_path):
+    """torch 2.6+: rank 3's "dump signal due to a collective timeout from this local rank", hard-wrapped with a
+    launcher's prefix on every piece (so the pieces are not rejoined): its first piece alone says rank 3's own
+    watchdog timed out -- it is inside the collective, the queue numbers lost or not. torchrun then records local
+    rank 3 failing with -6 and SIGTERMs the others: that SIGABRT is its watchdog's abort (rule I), not a first
+    failure; with rank 3 alone shown inside: rank_missing, nobody named, rank 3 a victim (rules B/E)."""
+    head = ("[PG ID 0 PG GUID 0(default_pg) Rank 3] Received a dump signal due to a collective timeout from this "
+            "local rank and we will try our best to dump the")
+    rest = ("debug info. Last enqueued NCCL work: 88211, last completed NCCL work: 88210.This is most likely caused "
+            "by incorrect usages of collectives")
+    term = "".join(f"W0901 10:00:01.{pid}000 55 site-packages/torch/distributed/elastic/multiprocessing/api.py:900] "
+                   f"Sending process {pid} closing signal SIGTERM\n" for pid in (60, 61, 62))
+    died = ("E0901 10:00:02.100000 55 site-packages/torch/distributed/elastic/multiprocessing/api.py:874] failed "
+            "(exitcode: -6) local_rank: 3 (pid: 63) of binary: /usr/bin/python3\n")
+    for pre in ("[rank3]: ", "worker-0  | "):
+        text = f"{pre}[rank3]:[E0901 10:00:00.100000000 ProcessGroupNCCL.cpp:1746] {head}\n{pre}{rest}\n" + term + died
+        d = _report(tmp_path, text)
+        assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+        assert 3 not in _accused(d), d["verdict"]
+
+
 # --- session 7 (fixh): rule D with no majority in untagged lines; a serving framework's watchdog (rule P); the
 # ranks not shown of an excerpt (rules B/E) ----------------------------------------------------------------------
 def test_two_untagged_ranks_at_one_seqnum_in_different_sizes_are_a_desync_naming_nobody(tmp_path):

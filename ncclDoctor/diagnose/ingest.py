@@ -272,6 +272,16 @@ def _rule(line: str) -> bool:
     return len(line.strip()) >= 8 and len(set(line.strip())) <= 2
 
 
+# An exception's class cut at the column: x ends in the name's capitalised start ("... Run"), y goes on with its
+# lower-case rest ("timeError: NCCL error: ..."), which only looks like a new "...Error:" line.
+_CLASS_HEAD = re.compile(r"\b[A-Z]\w{0,60}$")
+_CLASS_REST = re.compile(r"[a-z]\w{0,60}(?:Error|Exception|Warning):")
+
+
+def _cut_class(x: str, y: str) -> bool:
+    return bool(_CLASS_HEAD.search(x) and _CLASS_REST.match(y))
+
+
 def _continues(x: str, y: str) -> bool:
     """Whether y can be the rest of x cut at a column: not a separator line cut, not a line that
     starts like a new one (``_NEW_LINE``, or a launcher prefix), not one that starts like x.
@@ -285,8 +295,8 @@ def _continues(x: str, y: str) -> bool:
     y = _rest(qx, y)  # only x's own quote: the rest may itself start with ">" (the end of "<38081>")
     if not y.strip() or _rule(x) or _rule(y):  # the end of the text; "=====" / "-----" rules (torchrun's summary)
         return False
-    if _closes(x, y):
-        return True  # the cut fell inside "<port>": y closes x's bracket (not a quote of its own)
+    if _closes(x, y) or _cut_class(x, y):
+        return True  # the cut fell inside "<port>" (y closes x's bracket, not a quote) or an exception's class
     if _NEW_LINE.match(y) or strip_prefixes(y) != y:
         return False
     return re.sub(r"\d+", "", x)[:16] != re.sub(r"\d+", "", y)[:16]
@@ -341,9 +351,18 @@ def _wrap_found(head: bytes, visible: bool) -> tuple[int | None, int]:
     return (w, len(cuts)) if len(cuts) >= 2 else (None, 0)
 
 
+# A logger's record header and nothing after it but blanks ("ERROR 07-23 19:34:51 [multiproc_executor.py:487]     "):
+# a traceback logged line by line, cut at the column inside its source line's indentation. The blanks are the
+# message's own, not a screen's padding: a record's header is never padded out to the edge with no message.
+_HEAD_THEN_INDENT = re.compile(r"\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) [\d\-:. ]{8,30}"
+                               r"\[?[\w.\-]{1,80}:\d{1,6}\] {2,}$")
+
+
 def _padded(piece: str) -> bool:
-    """Blanks up to the edge: a screen copy's padding after the line's end, not a cut."""
-    return (R_ANSI.sub("", piece) if "\x1b" in piece else piece).endswith("  ")
+    """Blanks up to the edge: a screen copy's padding after the line's end, not a cut (not a record's message cut
+    inside its indentation, ``_HEAD_THEN_INDENT``)."""
+    piece = R_ANSI.sub("", piece) if "\x1b" in piece else piece
+    return piece.endswith("  ") and not _HEAD_THEN_INDENT.search(piece)
 
 
 def _starts_anew(x: str, y: str) -> bool:
@@ -356,8 +375,8 @@ def _starts_anew(x: str, y: str) -> bool:
     if not qx and _unquote(y)[0]:
         return True
     y = _rest(qx, y)
-    if not y.strip() or _rule(x) or _rule(y) or _closes(x, y):
-        return False  # the end of the text, a separator, the rest of a cut "<port>"
+    if not y.strip() or _rule(x) or _rule(y) or _closes(x, y) or _cut_class(x, y):
+        return False  # the end of the text, a separator, the rest of a cut "<port>" or exception class
     if _NEW_LINE.match(y) or strip_prefixes(y) != y:
         return True
     if _whole_row(x, y) or nccl_tests.result_row(strip_prefixes(y)):

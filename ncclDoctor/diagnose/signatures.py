@@ -212,9 +212,11 @@ R_STATUS = re.compile(
 )
 # torch 2.6+: "[PG ID 0 ... Rank 4] Received a dump signal due to a collective timeout from  rank 7 and we will
 # try our best to dump the debug info. Last enqueued NCCL work: 56118, last completed NCCL work: 56118."
+# The queue numbers are optional: a hard-wrapped line whose pieces each carry a launcher's prefix is not rejoined,
+# and its first piece alone still says whose watchdog timed out ("from this local rank": this rank's own).
 R_DUMP_SIGNAL = re.compile(r"Received a dump signal due to a collective timeout from\s+(?:rank (?P<from>\d+)|"
-                           r"(?P<self>this local rank))[^.]{0,80}\.\s*Last enqueued \w{1,8} work: (?P<enq>-?\d+), "
-                           r"last completed \w{1,8} work: (?P<done>-?\d+)")
+                           r"(?P<self>this local rank))(?:[^.]{0,80}\.\s*Last enqueued \w{1,8} work: (?P<enq>-?\d+), "
+                           r"last completed \w{1,8} work: (?P<done>-?\d+))?")
 R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncclUnhandledCudaError|"
                          r"ncclInvalidUsage|ncclInvalidArgument")
 # (Horovod's and TensorFlow's own wording names the NCCL call: "ncclAllReduce failed: unhandled cuda error",

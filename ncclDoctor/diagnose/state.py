@@ -229,7 +229,7 @@ class Collected:
                 self.world.append((ev.data["world"], f"the launcher's record at {ev.where}"))
         elif ev.kind == "worker_failed" and len(self.worker_failures) < 256:
             self.worker_failures.append(ev)
-        if ev.kind == "watchdog_status" and ev.data.get("dump_from") not in (None, ev.rank):
+        if ev.kind in ("watchdog_status", "dump_signal") and ev.data.get("dump_from") not in (None, ev.rank):
             # "a collective timeout from rank 7": rank 7's watchdog fired, so it was inside a collective
             st7 = self.rank(ev.data["dump_from"])
             if st7 is not None:

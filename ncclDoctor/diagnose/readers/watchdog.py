@@ -87,6 +87,8 @@ class WatchdogReaders:
             self._sites_apart(lineno, ev)
             return ev
         d = S.R_DUMP_SIGNAL.search(text) if "dump signal" in text else None
+        if d and d.group("enq") is None:
+            return self._dump_signal_cut(lineno, text, d)
         if d:  # the heartbeat monitor's view of this rank's group when a timeout somewhere asked for dumps
             ev = self._context(lineno, text, "watchdog_status")
             ev.data.update(enqueued=int(d.group("enq")), completed=int(d.group("done")),
@@ -104,6 +106,19 @@ class WatchdogReaders:
             ev.data.update(enqueued=int(m.group("enq")), completed=int(m.group("done")))
             return ev
         return None
+
+    def _dump_signal_cut(self, lineno: int, text: str, d: re.Match) -> Event | None:
+        """A dump signal's line cut before its queue numbers (a wrapped piece that was not rejoined): no queue to
+        read, but its first words still say whose watchdog timed out. "From this local rank" is this rank's own
+        watchdog reporting its collective's timeout -- it is inside the collective, not a first failure (lead rule
+        I: its later SIGABRT is that watchdog's abort); "from rank R" says so of rank R (``Collected`` credits it)."""
+        if d.group("self"):
+            ev = self._context(lineno, text, "watchdog_report")
+            ev.data["dump_from"] = ev.rank
+            return ev
+        ev = self._context(lineno, text, "dump_signal")
+        ev.data["dump_from"] = int(d.group("from"))
+        return ev
 
     def _serving(self, lineno: int, text: str) -> Event | None:
         """A serving framework's own watchdog (lead rule P, signatures.R_SERVING_WATCHDOG) and its self-kill

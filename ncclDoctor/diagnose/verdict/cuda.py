@@ -89,6 +89,10 @@ _NVSHMEM_LINE = re.compile(r"(?i)\bnvshmem\w{0,20}/\S{0,200}\.c(?:c|pp|u)?:\d{1,
 _NCCL_ALLOC = re.compile(r"\balloc\.h:\d+ NCCL WARN Cuda failure")
 _NCCL_LAUNCH = re.compile(r"\benqueue\.cc:\d+ NCCL WARN|\bNCCL WARN .*ncclLaunch")
 _NCCL_CUDA_WARN = re.compile(r"\bNCCL WARN Cuda failure")
+# One exception's class written twice into one line ("RuntimeErrorRuntimeError: CUDA error: ..."): two processes'
+# stderr interleaved as both raised the same error at once, so more than one process printed it, whatever single
+# rank tag a launcher or a paste later put before the line.
+_TWO_WRITERS = re.compile(r"\b([A-Z]\w{0,60}?(?:Error|Exception))\1\s{0,2}:")
 
 
 _DESTROYED_NEAR = 3  # lines between the destructor's error and its "Process Group destroyed on rank N" note
@@ -228,10 +232,13 @@ def _ordinal_launch(evs: list[Event], tagged: list[int]) -> Verdict | None:
     if not evs or not all("invalid device ordinal" in ((e.data.get("what") or "") + " " + e.text).lower()
                           for e in evs):
         return None
-    if tagged and not all(e.data.get("at_set_device") for e in evs):
+    # two processes' copies of the error run into one line are several processes failing alike (rule U (2)): not
+    # one rank's own index, whichever rank's tag the line carries
+    several = any(_TWO_WRITERS.search(e.text) for e in evs)
+    if tagged and not several and not all(e.data.get("at_set_device") for e in evs):
         return None  # a rank's own ordinal elsewhere (an index its code computed) stays its CUDA error
     where = ("the frame selecting its GPU" if all(e.data.get("at_set_device") for e in evs) else "its CUDA call")
-    who = f"{_named(tagged)} asked" if tagged else "a process asked"
+    who = ("more than one process asked" if several else f"{_named(tagged)} asked" if tagged else "a process asked")
     return Verdict(
         "config",
         f"{who} CUDA for a GPU index its host does not have ('invalid device ordinal' at {where}): the device index "

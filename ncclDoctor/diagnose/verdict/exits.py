@@ -336,8 +336,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "check that the torch/CUDA build for the GPU and driver is the one installed and that compiled "
                      "extensions match it, and that the batch size / GPU count settings give no worker an empty "
                      "share (an integer divide by zero). " + abort_fix)
-    alone = (f"; if it does not show, run rank {ranks[0]} alone (one process, its inputs) to see its error. "
-             if single and ranks else ". ")
+    # an expert's last resort when the launcher swallowed the worker's error: the same script without the launcher
+    # prints its exception (or crash) straight to the terminal
+    alone = (f"; if it does not show, run rank {ranks[0]} alone: run the script without the launcher (one process, "
+             "its inputs) to see its error. " if single and ranks else ". ")
     tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
     if lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
         abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
@@ -778,5 +780,6 @@ FPE_FIX = ("SIGFPE (Floating point exception, exit code -8) is in practice an in
            "or the model, and take the native backtrace (faulthandler, a core dump with gdb) to see the operation. ")
 NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: rerun with "
               "PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with core dumps "
-              "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; check that compiled "
-              "extensions match the installed torch/CUDA. ")
+              "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; the usual cause is a "
+              "version mismatch: a compiled extension (the project's CUDA/C++ ops, mmcv, apex) built for another "
+              "torch/CUDA/gcc than the installed one, so rebuild compiled ops against the installed torch/CUDA. ")

@@ -334,7 +334,7 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the store",
             ("Port already in use: pass accelerate launch --main_process_port N (or main_process_port in its config "
              "file; 0 picks a free port on one node). " if acc else "")
-            + "Address already in use: give each run its own free port: torchrun --master_port N (MASTER_PORT=N) or "
+            + "Address already in use: pick a free port for each run: torchrun --master_port N (MASTER_PORT=N) or "
             "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); find "
             "the holder with `ss -ltnp | grep PORT` and end a stale process of an earlier run; do not call "
             "init_process_group with a hand-made store when torchrun already hosts one.",

@@ -453,6 +453,10 @@ def one_collective(c: Collected) -> str | None:
     pending = not outs and not stuck and any(s.data.get("dump_from") is not None and s.seq is None
                                              and s.data["enqueued"] > s.data.get("completed", s.data["enqueued"])
                                              for s in status)
+    # a rank's own dump signal cut before its queue numbers ("from this local rank" alone) says as much: its own
+    # watchdog timed out, so a collective of it was still pending
+    pending = pending or (not outs and not stuck and any(e.data.get("dump_from") is not None
+                                                         for e in c.samples.get("watchdog_report", [])))
 
     def queued(s) -> bool:  # a status line: at work N (the stuck one), or a dump signal's queue, past it
         n = s.seq if s.seq is not None else max(stuck, default=None)
