@@ -1650,6 +1650,34 @@ def test_deepspeeds_launcher_killing_its_one_worker_names_local_rank_0(tmp_path)
     assert v["cause"] == "unknown" and v["culprits"] == [], v
 
 
+
+_LAUNCH_TAIL = ("Traceback (most recent call last):\n"
+                '  File "/usr/lib/python3.8/site-packages/torch/distributed/launch.py", line 340, in <module>\n'
+                "    main()\n"
+                '  File "/usr/lib/python3.8/site-packages/torch/distributed/launch.py", line 326, in main\n'
+                "    sigkill_handler(signal.SIGTERM, None)  # not coming back\n")
+
+
+def test_torch_launchs_bare_kill_lines_are_its_record_of_a_failed_worker(tmp_path):
+    """Round 59 (lead rules M, U (5)): torch 1.x's torch.distributed.launch print()s 'Killing subprocess P' bare, one
+    a worker (a tqdm bar may sit before the first), once a worker exited non-zero; its CalledProcessError cut off.
+    Three kill lines: a worker failed, the list names nobody (cause unknown, each rank's log). One kill line under
+    the one worker's untagged exception: that worker is rank 0, and the fix starts from its exception."""
+    kills = "train:   0%|          | 0/12 [00:00<?, ?Killing subprocess 40211\n" \
+            "Killing subprocess 40212\nKilling subprocess 40213\n"
+    d = _report(tmp_path, "INFO  Start training\n" + kills + _LAUNCH_TAIL)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "each rank's log" in v["fix"] and "worker traceback" in v["fix"], v
+    own = ("Traceback (most recent call last):\n"
+           '  File "train_vq.py", line 101, in train\n    for i, batch in enumerate(loader):\n'
+           '  File "/usr/lib/python3.8/site-packages/torch/_utils.py", line 429, in reraise\n'
+           "    raise self.exc_type(msg)\n"
+           "PIL.UnidentifiedImageError: cannot identify image file 'img/0042.png'\n")
+    v = _report(tmp_path, own + "Killing subprocess 7718\n" + _LAUNCH_TAIL, "one.log")["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
+    assert "UnidentifiedImageError" in v["fix"] and "num_workers=0" in v["fix"], v
+
 def _tb(rank: int, exc: str, prefix: str = "[rank{r}]: ") -> str:
     p = prefix.format(r=rank)
     return (f"{p}Traceback (most recent call last):\n{p}  File \"/work/proj/src/adapters/load.py\", line 91, in "

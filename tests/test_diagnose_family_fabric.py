@@ -504,6 +504,18 @@ def test_a_reset_uniqueid_get_without_the_launcher_names_nobody(tmp_path):
     assert not _accused(d)
 
 
+def test_a_reset_uniqueid_get_without_the_store_host_sends_to_every_ranks_log_and_the_network(tmp_path):
+    """Round 59 (lead rules AK (1), G): two ranks' reset get of key '1' in an all_gather, no launcher showing where
+    the store lived: victims, nobody named, and the fix reads the logs of every rank (the store host's first) and,
+    with every process still up, MASTER_ADDR / MASTER_PORT."""
+    one = _RESET.replace("key '0', but store->get('0')", "key '1', but store->get('1')")
+    d = _report(tmp_path, "    work = default_pg.allgather([tensor_list], [tensor])\n" + one.format(r=3)
+                + one.format(r=1))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), v
+    assert "logs of every rank" in v["fix"] and "ncclUniqueId" in v["fix"] and "MASTER_ADDR" in v["fix"], v
+
+
 # --- a verbs call that only allocates on the local HCA: the node's limits, not the fabric ------------------
 def test_a_failed_queue_pair_creation_is_a_local_system_limit_not_the_fabric(tmp_path):
     # NCCL's ibvwrap "Call to ibv_create_cq failed" and its return-code trail (2 = ncclSystemError)

@@ -118,6 +118,8 @@ SNIFF = 8192
 #             store-based barrier" (parse._store, lead rule R)
 #   [launch.py:  DeepSpeed's per-node launcher's own log tag ("[launch.py:315:sigkill_handler] Killing subprocess"):
 #             it leaves the TCPStore to rank 0's process (parse.store_host)
+#   Killing subprocess  torch 1.x's torch.distributed.launch killing its workers once one exited, print()ed bare with
+#             no other word ("Killing subprocess 2908"): parse._launcher_kill, lead rules M, U (5)
 #   SIGTERM:  a job process's own SIGTERM handler (Lightning's "[rank: 0] Received SIGTERM: 15", parse._signal)
 #   etcd.Etcd  python-etcd's exceptions raised by torchelastic's etcd rendezvous backends ("etcd.EtcdKeyNotFound: Key
 #             not found : /torchelastic/...", parse._store, lead rule L)
@@ -395,7 +397,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
-            b"Segmentation fault", b"DefaultCPUAllocator", b"examples/s",
+            b"Killing subprocess", b"Segmentation fault", b"DefaultCPUAllocator", b"examples/s",
             b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"bytes failed",
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",

@@ -162,7 +162,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._last_line = -99  # the last non-blank line read
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
-        self.ds_kill: Event | None = None  # DeepSpeed's launcher's first "Killing subprocess" line
+        self.ds_kill: Event | None = None  # DeepSpeed's / torch.distributed.launch's first "Killing subprocess" line
         # the pids of its "Killing subprocess P" lines, in the order printed (first 64): its sigkill_handler walks the
         # workers in the order it started them, local rank 0 first (lead rule AJ (2))
         self.ds_kill_pids: list[int] = []
@@ -353,6 +353,29 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         ev, self._pending = self._pending, None
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
+    def _launcher_kill(self, text: str, lineno: int) -> None:
+        """A launcher's sigkill_handler killing its workers, one "Killing subprocess P" line a worker in the order it
+        started them: DeepSpeed's launch.py ("[launch.py:319:sigkill_handler] ..." in its logger's format) or torch
+        1.x's torch.distributed.launch (the same handler, print()ed bare). Lead rule M (U (5) for the latter): it
+        kills every worker once one of them exited (or it was stopped): a worker failed, which one and how these
+        lines do not say."""
+        ds = S.R_DS_LAUNCHER.search(text) is not None
+        # the bare form is read past colour codes and a collector's or torchrun's prefix, as its print() wrote it
+        bare = S.strip_prefixes(S.R_ANSI.sub("", text))
+        kp = S.R_DS_KILL_PID.search(text) if ds else S.R_LAUNCH_KILL_PID.search(bare)
+        if kp is None:
+            return
+        if len(self.ds_kill_pids) < 64:
+            # pdsh's "host: " before DeepSpeed's own "[time]": which node's launcher printed it
+            before = text[:text.find("[")].rstrip() if ds else ""
+            self._ds_kill_from.add(before.rpartition(" ")[2] if before.endswith(":") else "")
+            if int(kp.group(1)) not in self.ds_kill_pids:
+                self.ds_kill_pids.append(int(kp.group(1)))
+        if self.ds_kill is None:
+            self.ds_kill = Event("worker_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
+            self.ds_kill.data.update(exitcode=None, local_rank=None, pid=None, died=True, launcher_kill=True,
+                                     killed_by="deepspeed" if ds else "torch.distributed.launch")
+
     def _oom_killed_worker(self) -> None:
         """The kernel OOM killer's "Killed process P" naming a pid DeepSpeed's launcher lists among the workers it
         killed ("Killing subprocess P", printed in the order it started them): that worker's local rank, its -9
@@ -468,18 +491,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "launch.py:" in text and self.store_host is None and S.R_DS_LAUNCHER.search(text):
             self.store_host = Event("store_host", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.store_host.data["launcher"] = "DeepSpeed's launch.py"
-        if "Killing subprocess" in text and len(self.ds_kill_pids) < 64 and S.R_DS_LAUNCHER.search(text) and \
-                (kp := S.R_DS_KILL_PID.search(text)):
-            # pdsh's "host: " before the launcher's own "[time]": which node's launcher printed it
-            before = text[:text.find("[")].rstrip()
-            self._ds_kill_from.add(before.rpartition(" ")[2] if before.endswith(":") else "")
-            if int(kp.group(1)) not in self.ds_kill_pids:
-                self.ds_kill_pids.append(int(kp.group(1)))
-        if "Killing subprocess" in text and self.ds_kill is None and S.R_DS_LAUNCHER.search(text):
-            # lead rule M: DeepSpeed's launcher kills every worker once one of them exited (or it was stopped):
-            # a worker failed, which one and how these lines do not say
-            self.ds_kill = Event("worker_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
-            self.ds_kill.data.update(exitcode=None, local_rank=None, pid=None, died=True, launcher_kill=True)
+        if "Killing subprocess" in text:
+            self._launcher_kill(text, lineno)
         if (self._init_url is not None and self._rank0 is None and 0 < lineno - self._init_url[0] <= 2
                 and "initialized host" in text and (ha := S.R_HOST_AS_RANK.search(S.R_ANSI.sub("", text)))
                 and ha.group(2) == "0"):

@@ -595,6 +595,10 @@ R_TCP_INIT = re.compile(r"init_method\s*=\s*[\"']tcp://")
 # a worker in the order it started them (its sigkill_handler walks the list its spawn loop filled, local rank 0 first);
 # the kernel's OOM killer's victim ("Out of memory: Killed process 410126 (python)"): lead rule AJ (2)
 R_DS_KILL_PID = re.compile(r"\] Killing subprocess (\d{1,10})\b")
+# torch 1.x's torch.distributed.launch has the same sigkill_handler, but print()s its kill lines bare ("Killing
+# subprocess 2908", one a worker, at the end of its line -- a tqdm bar left open may sit before it) once a worker
+# returned non-zero: the same record as DeepSpeed's (lead rules M, U (5))
+R_LAUNCH_KILL_PID = re.compile(r"(?:^|[\s?|])Killing subprocess (\d{1,10})\s*$")
 R_OOM_KILLED_PID = re.compile(r"\bKilled process (\d{1,10})\b")
 # DeepSpeed's per-node launcher (deepspeed/launcher/launch.py: "[INFO] [launch.py:315:sigkill_handler] Killing
 # subprocess 21439", "[launch.py:163:main] dist_world_size=8"): it starts the workers with MASTER_ADDR/MASTER_PORT and

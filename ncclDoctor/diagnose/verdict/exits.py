@@ -158,6 +158,21 @@ def _lone_ds_worker(c: Collected, fails: list[Event]) -> bool:
     return (size in (None, 1)) and not any(r != 0 for r in c.ranks)
 
 
+def _kill_launcher(e: Event) -> tuple[str, str]:
+    """Which launcher printed the 'Killing subprocess' lines, and how that launcher writes one log per rank."""
+    if e.data.get("killed_by") == "torch.distributed.launch":
+        return ("torch.distributed.launch", "torchrun --log-dir DIR --redirects 3 --tee 3 in place of that launcher")
+    return ("DeepSpeed's launcher", "deepspeed --enable_each_rank_log DIR")
+
+
+def _lone_worker_error(c: Collected) -> str | None:
+    """Lead rule M: with one worker, the untagged exception above its launcher's traceback (the same one, however
+    often printed) is that worker's own -- not the launcher's CalledProcessError about it."""
+    said = {exception_text(e) for e in c.exceptions if e.rank is None and not e.data.get("line")
+            and not str(e.data.get("type") or "").endswith("CalledProcessError")}
+    return said.pop() if len(said) == 1 else None
+
+
 def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
     exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
@@ -169,24 +184,36 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
         return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
     if all(e.data.get("launcher_kill") for e in fails) and _lone_ds_worker(c, fails):
-        return Verdict("unknown", "DeepSpeed's launcher killed its one worker ('Killing subprocess' once: its kill "
+        who, logs = _kill_launcher(fails[0])
+        own = _lone_worker_error(c)
+        if own is not None:  # the one worker's own exception, untagged above the launcher's traceback
+            return Verdict("unknown", f"{who} killed its one worker ('Killing subprocess' once) after it exited: the "
+                           "launcher's record names its single process, rank 0, and the exception above the "
+                           f"launcher's traceback is that worker's own ({own[:120]}), of no known family",
+                           f"Start from that worker's error ({own[:120]}): its traceback's frames say where it failed "
+                           "(a DataLoader worker's re-raised error: rerun with num_workers=0 to see the item that "
+                           f"fails, and check that file of the dataset); for a log per rank: {logs}.", "medium", [0],
+                           [e.brief() for e in fails[:3]])
+        return Verdict("unknown", f"{who} killed its one worker ('Killing subprocess' once: its kill "
                        "lines list every worker it started) after that worker exited: with a single process the "
                        "launcher's record names it, local rank 0 -- rank 0 of a job nothing says spans nodes -- but "
                        "these lines show neither its return code, signal nor exception",
-                       "Look at the worker's own error above the launcher traceback (its stderr, or deepspeed "
-                       "--enable_each_rank_log DIR); the launcher's '[ERROR] ... exits with return code = N' line / "
+                       f"Look at the worker's own error above the launcher traceback (its stderr, or {logs}); the "
+                       "launcher's '[ERROR] ... exits with return code = N' line / "
                        "the CalledProcessError's return code gives the exit code (-9: killed from outside, check "
                        "dmesg -T for the OOM killer and host RAM with free -h; a CUDA out of memory: reduce batch "
                        "size or offload in the ds_config).", "medium", [0], [e.brief() for e in fails[:3]])
-    if all(e.data.get("launcher_kill") for e in fails):  # lead rule M: only DeepSpeed's launcher killing its workers
-        return Verdict("unknown", "DeepSpeed's launcher killed its workers ('Killing subprocess' for each): it does so "
+    if all(e.data.get("launcher_kill") for e in fails):  # lead rule M: only a launcher killing its workers
+        who, logs = _kill_launcher(fails[0])
+        return Verdict("unknown", f"{who} killed its workers ('Killing subprocess' for each): it does so "
                        "when one of them exited (or the launcher itself was stopped), and these lines show neither "
                        "which worker failed nor its return code, signal or exception -- the kill lines list every "
                        "worker, the failed one too, so they name nobody",
-                       "Read each rank's log for the first error (deepspeed --enable_each_rank_log DIR writes one "
+                       f"Read each rank's log for the first error ({logs} writes one "
                        "per-rank log with the worker traceback); the launcher's '[ERROR] ... exits with return code = "
-                       "N' line gives the exit code (-9: killed from outside, check dmesg -T for the OOM killer and "
-                       "host memory with free -h).", "low", [], [e.brief() for e in fails[:3]])
+                       "N' line / the CalledProcessError's return code gives the exit code (-9: killed from outside, "
+                       "check dmesg -T for the OOM killer and host memory with free -h).", "low", [],
+                       [e.brief() for e in fails[:3]])
     lone = lone_failure(c)
     several = several_failures(c) if lone is None else []
     unshown = root_not_shown(c, failed_on_own(c))

@@ -46,7 +46,12 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"{who} lost the store while waiting for rank {_fmt_ranks(roots)}'s "
             f"ncclUniqueId ({evs[0].data['error']}): the process hosting the store (rank 0 / the first node's "
             "torchrun) exited or crashed first",
-            "Read rank 0's own log for its exception or exit; the ranks that printed this are victims.",
+            # the store's host is not shown (rank 0's process or torchrun's agent): the fix reads the logs of every
+            # rank for the first one to exit, and a host still running leaves the network (lead rules AK (1), G)
+            f"Read the logs of every rank, rank {_fmt_ranks(roots)}'s first, for its exception or exit: the store "
+            f"host (rank 0's own process or the first node's torchrun) went away before rank {_fmt_ranks(roots)}'s "
+            "ncclUniqueId was read; the ranks that printed this are victims. If every process was still running, the "
+            "reset is the network: check that MASTER_ADDR / MASTER_PORT is reachable from every node.",
             "medium", [], proof)
     from ncclDoctor.diagnose.verdict.world import world_unfit
 
