@@ -3322,6 +3322,23 @@ def test_several_processes_of_a_launch_failing_on_the_ordinal_are_config_with_no
     assert v["cause"] == "cuda_error", v
 
 
+def test_one_untagged_process_of_a_launch_failing_to_set_its_device_is_config(tmp_path):
+    """Round 59: torch.distributed.launch --nproc_per_node 2 and one worker's untagged traceback ending in 'invalid
+    device ordinal' under torch.cuda.set_device(args.local_rank), the launcher then killing every worker: the index is
+    the local rank the launch gave it, so the launch asks for more GPUs than the process sees (rules Q, W): config,
+    nobody named -- as the same lines read with no launch line shown. A rank-tagged process stays a CUDA error
+    (test above)."""
+    text = ("python -m torch.distributed.launch --nproc_per_node=2 tools/train.py configs/tusimple.py\n"
+            "Traceback (most recent call last):\n"
+            '  File "tools/train.py", line 33, in <module>\n'
+            "    torch.cuda.set_device(args.local_rank)\n"
+            "RuntimeError: CUDA error: invalid device ordinal\n"
+            "Killing subprocess 40411\nKilling subprocess 40412\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "--nproc_per_node" in v["fix"] and "nvidia-smi" in v["fix"], v
+
+
 def test_nccl_tests_failing_to_set_its_device_is_the_launch_placement_naming_no_rank(tmp_path):
     """Round 46: nccl-tests sets each device itself from the process's local rank on its host, -t and -g, so its own
     'Test CUDA failure common.cu:N 'invalid device ordinal'' is the launch placing more processes x -g on a host than

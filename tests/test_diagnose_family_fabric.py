@@ -2028,6 +2028,25 @@ def test_every_ranks_collective_refusing_a_cpu_tensor_is_invalid_usage_naming_no
     assert v["cause"] == "invalid_usage" and v["culprits"] == [], v
 
 
+def test_c10d_finding_no_backend_for_a_cpu_tensor_is_the_same_invalid_usage(tmp_path):
+    """Round 59: newer torch refuses a broadcast of a CPU tensor one layer before ProcessGroupNCCL, in c10d's dispatch
+    by device ("No backend type associated with device type cpu": the default group holds only an NCCL backend),
+    printed by several processes after every communicator's Init COMPLETE: the same usage error as "Tensors must be
+    CUDA and dense", invalid_usage, nobody accused; the gloo backend for CPU tensors is in the fix."""
+    init = "".join(nccl_info("node3", 5100 + r, r, f"comm 0x55aa{r:04x} rank {r} nranks 4 cudaDev {r} busId "
+                             f"{r + 1}b000 commId 0x1c2d3e4f5a6b7c8d - Init COMPLETE") for r in range(4))
+    err = "RuntimeError: No backend type associated with device type cpu\n"
+    tb = ('  File "/opt/venv/lib/python3.11/site-packages/mylib/trainer.py", line 211, in sync_frozen_params\n'
+          "    dist.broadcast(p.data, src=0, group=None)\n"
+          '  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 2201, in '
+          "broadcast\n"
+          "    work = default_pg.broadcast([tensor], opts)\n")
+    d = _report(tmp_path, init + err + tb + err)
+    v = d["verdict"]
+    assert v["cause"] == "invalid_usage" and v["culprits"] == [] and not _accused(d), v
+    assert "gloo" in v["fix"] and "cpu:gloo,cuda:nccl" in v["fix"], v["fix"]
+
+
 # round 35: Open MPI's own shared-memory transport refused by the host (lead rule J): every process, no rank
 def test_open_mpi_vader_cma_read_refused_is_the_hosts_setup_not_the_shutdown(tmp_path):
     """The vader BTL's single copy (process_vm_readv) failing with EPERM in a container: btl_vader_get.c's

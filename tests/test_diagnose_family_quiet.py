@@ -2374,6 +2374,27 @@ def test_accelerate_asked_for_fewer_processes_than_machines_is_config(tmp_path):
     assert _verdict(tmp_path, yaml.replace("num_processes: 2", "num_processes: 32"))["cause"] != "config"
 
 
+def test_a_machine_rank_at_or_past_num_machines_is_config_with_nothing_failing(tmp_path):
+    """Round 59: a per-machine launcher (detectron2-style launch()) given --machine-rank at or past its machine count,
+    as the trainer's printed argument Namespace or its command line shows it: its workers take global ranks past the
+    world and none is rank 0 to host the store, so init waits until the user interrupts (lead rules AA (1), V (1)):
+    config, no rank. A machine index below the count is not read so."""
+    ns = ("CUDA_VISIBLE_DEVICES=4,5,6,7 python tools/train_net.py --config-file configs/market/sbs_r50.yml "
+          "--machine-rank 2 --num-gpus 4\n"
+          "Command Line Args: Namespace(config_file='configs/market/sbs_r50.yml', dist_url='tcp://127.0.0.1:50152', "
+          "eval_only=False, machine_rank=2, num_gpus=4, num_machines=2, opts=[], resume=False)\n"
+          "^CTraceback (most recent call last):\n"
+          '  File "tools/train_net.py", line 58, in <module>\n')
+    cli = "python train_net.py --num-gpus 8 --num-machines 1 --machine-rank 1 --dist-url tcp://10.2.0.5:29400\n"
+    for text in (ns, cli):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "config" and v["culprits"] == [], (text, v)
+        assert "--machine-rank 0" in v["fix"] and "machine_rank must be < num_machines" in v["fix"], v
+    inside = ns.replace("--machine-rank 2", "--machine-rank 1").replace("machine_rank=2", "machine_rank=1")
+    for text in (inside, cli.replace("--machine-rank 1", "--machine-rank 0")):
+        assert _verdict(tmp_path, text)["cause"] != "config", text
+
+
 def test_a_rank_past_accelerates_num_processes_waiting_for_the_unique_id_is_config(tmp_path):
     """accelerate's settings pasted with a failure (num_processes, the total over all machines: ranks 0 ..
     num_processes - 1) and a rank at or past that world timing out in store->get for rank 0's ncclUniqueId: no launch

@@ -1487,6 +1487,13 @@ R_ARG_NODE_RANK = re.compile(r"--node[_-]rank[= ]['\"]?(\d{1,4})\b")
 # machine as a URL (--init_method / --dist-url tcp://HOST:PORT, the trainers' own flag for init_process_group): two
 # machines' commands naming different endpoints never meet at one store (lead rule AA (1); readers.settings).
 R_ARG_NODE_INDEX = re.compile(r"--(?:node[_-]rank|machine[_-]rank|shard[_-]id)[= ]['\"]?(\d{1,4})\b")
+# A per-machine launcher's machine index beside its machine count on one line (detectron2-style launch(): its
+# "--machine-rank 1 --num-machines 1", or the argparse Namespace the trainer prints, "machine_rank=1, ...,
+# num_machines=1"): machines are numbered 0 .. num_machines - 1, so an index at or past the count gives the workers
+# global ranks (machine_rank x GPUs + local rank) past the world, and no process is rank 0 to host the store
+# (lead rules AA (1), V (1); readers.settings._machine_past).
+R_MACHINE_RANK = re.compile(r"(?<![\w.])(?:--)?machine[_-]rank['\"]?(?:\s{0,2}[:=]\s{0,2}|\s{1,4})['\"]?(\d{1,4})\b")
+R_NUM_MACHINES = re.compile(r"(?<![\w.])(?:--)?num[_-]machines['\"]?(?:\s{0,2}[:=]\s{0,2}|\s{1,4})['\"]?(\d{1,4})\b")
 R_ARG_INIT_URL = re.compile(r"--(?:init[_-]method|dist[_-]url)[= ]['\"]?tcp://(\[[0-9A-Fa-f:.]{2,64}\]|[\w.\-]{1,255}):"
                             r"(\d{1,5})\b")
 R_ARG_MASTER_ADDR_VAL = re.compile(r"--master[_-]addr[= ]['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)`]|$)")

@@ -95,6 +95,8 @@ class SettingsReaders:
         init_process_group with a literal rank at or past its literal world size (its code line in a traceback), or
         torchrun's command line giving a node a loopback master address (any node rank: node 0's beside it says one
         host runs both)."""
+        if "machine" in text and (ev := self._machine_past(lineno, text)) is not None:
+            return ev
         if ("num_" in text or "main_process_ip" in text) and (ev := self._accel_world(lineno, text)) is not None:
             return ev
         if "init_process_group(" in text and (kw := _call_settings(text)) and "rank" in kw and "world_size" in kw:
@@ -113,6 +115,19 @@ class SettingsReaders:
         ev.data.update(node_rank=int(nr.group(1)), master_addr=ma.group(1), master_port=None, world=None)
         return ev
 
+    def _machine_past(self, lineno: int, text: str) -> Event | None:
+        """A per-machine launcher's machine index at or past its machine count, both on one line (its command line,
+        or the argument Namespace the trainer prints: signatures.R_MACHINE_RANK, R_NUM_MACHINES): its workers take
+        global ranks past the world and none is rank 0, the store's host, so init waits for ever -- a launch setting
+        (lead rules AA (1), V (1); verdict.world.world_unfit)."""
+        past = _machine_past(text) if not is_failure_line(self._body) else None
+        if past is None:
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # the launch's settings, not a process's own line
+        ev.data.update(machine_rank=past[0], num_machines=past[1])
+        return ev
+
     def _node_url(self, lineno: int, text: str) -> Event | None:
         """A machine's launch command giving its node index (signatures.R_ARG_NODE_INDEX) and, on that line or a
         continuation line of the same command a few lines on, the rendezvous URL it meets the others at
@@ -129,6 +144,8 @@ class SettingsReaders:
         ev.data.update(node_rank=self._node_index[1], master_addr=url.group(1).strip("[]"), master_port=url.group(2),
                        world=None)
         self._node_index = None  # one command, one node
+        if (past := _machine_past(text)) is not None:  # the same command's machine index past its count, read first
+            ev.data.update(machine_rank=past[0], num_machines=past[1])
         return ev
 
     def _accel_world(self, lineno: int, text: str) -> Event | None:
@@ -541,3 +558,14 @@ def _host_only(addr: str) -> bool:
         return ipaddress.ip_address(addr) in ipaddress.ip_network("172.17.0.0/16")
     except ValueError:
         return False
+
+
+def _machine_past(text: str) -> tuple[int, int] | None:
+    """A machine index at or past the machine count given on one line (signatures.R_MACHINE_RANK, R_NUM_MACHINES):
+    (machine_rank, num_machines), or None where either is not shown or the index is inside the count. A command line
+    and the Namespace printed from it can be joined into one line: every index shown must be past every count."""
+    ranks = [int(v) for v in S.R_MACHINE_RANK.findall(text)] if "machine" in text else []
+    counts = [int(v) for v in S.R_NUM_MACHINES.findall(text)] if ranks else []
+    if not counts or min(ranks) < max(counts):
+        return None
+    return min(ranks), max(counts)

@@ -195,13 +195,18 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         ranks = {e.rank for e in evs if e.rank is not None}
         lines = [strip_prefixes(e.text).strip() for e in evs]
         alike = len(ranks) >= 2 or any(lines.count(x) >= 2 for x in set(lines))
-        if top.data["procs"] > 1 and alike:
+        # or one process of it failing in the frame that selects its GPU (torch.cuda.set_device(local_rank)) with no
+        # rank tag: its index is the local rank the launch gave it, so the launch asks for more GPUs than it sees --
+        # the launcher then kills the other workers, which only then die (rule Q's launch/rank-assignment error)
+        at_set = not ranks and all(e.data.get("at_set_device") for e in evs)
+        if top.data["procs"] > 1 and (alike or at_set):
             return Verdict(
                 "config",
                 f"the launch starts {top.data['procs']} processes per node (--nproc_per_node {top.data['procs']}) "
-                "and several of them fail alike with 'invalid device ordinal' as they set their device: more "
-                "processes were started than the node has GPUs, so the local ranks past its last GPU ask for one "
-                "that does not exist -- a launch setting every process shares, not a CUDA fault and not one rank's",
+                f"and {'several of them fail alike' if alike else 'one of them fails'} with 'invalid device "
+                f"ordinal' as {'they set their' if alike else 'it sets its'} device: more processes were started "
+                "than the node has GPUs, so the local ranks past its last GPU ask for one that does not exist -- a "
+                "launch setting every process shares, not a CUDA fault and not one rank's",
                 "Start no more processes per node than it has GPUs: set --nproc_per_node to the number of GPUs "
                 "nvidia-smi shows (or CUDA_VISIBLE_DEVICES leaves visible), and set each process's device from its "
                 "LOCAL_RANK.", "medium", [], [top.brief()] + [x.brief() for x in evs[:2]], job_wide=True)

@@ -36,8 +36,10 @@ def _size_mismatch(c: Collected) -> Verdict | None:
 
 
 # ProcessGroupNCCL's own check of a collective's tensors (check_gpu_single_tensor / checkGPUTensor): "Tensors must
-# be CUDA and dense": a tensor on the CPU handed to an NCCL collective -- the caller's code, the same on every rank
-_CPU_TENSOR = re.compile(r"\bTensors? must be CUDA and dense\b")
+# be CUDA and dense": a tensor on the CPU handed to an NCCL collective -- the caller's code, the same on every rank.
+# Newer torch refuses it one layer earlier, in c10d's dispatch by device: "No backend type associated with device type
+# cpu" (the default group holds only an NCCL backend, none for CPU tensors) -- the same call and the same mistake
+_CPU_TENSOR = re.compile(r"\bTensors? must be CUDA and dense\b|\bNo backend type associated with device type cpu\b")
 
 
 def _cpu_tensor(c: Collected) -> Verdict | None:
@@ -49,10 +51,13 @@ def _cpu_tensor(c: Collected) -> Verdict | None:
     return Verdict(
         "invalid_usage",
         "the NCCL process group refused a collective whose tensor is not on the GPU ('Tensors must be CUDA and "
-        "dense': a CPU tensor / parameters not on GPU handed to NCCL); the same code runs on every rank, so no rank "
+        "dense', or in newer torch 'No backend type associated with device type cpu': a CPU tensor / parameters not "
+        "on GPU handed to a group whose only backend is NCCL); the same code runs on every rank, so no rank "
         "is at fault -- a usage error of the caller",
         "Read the traceback: the frame that calls the collective names the tensor. Move it to the rank's GPU "
-        "(.cuda() / .to(device) after torch.cuda.set_device(local_rank)), or use a gloo group for CPU tensors. "
+        "(.cuda() / .to(device) after torch.cuda.set_device(local_rank)), or use a gloo group for CPU tensors "
+        "(init_process_group(backend=\"cpu:gloo,cuda:nccl\")); a library's own broadcast of CPU parameters can "
+        "need the torch / library version it was written for. "
         "Under DeepSpeed ZeRO-3 (zero.Init / partition_parameters broadcasting parameters still on the CPU: a model "
         "built or loaded outside zero.Init, or parameter offload with an engine that does not support it), try "
         "ZeRO-2 (zero2) or another DeepSpeed version, and check that the model is on the GPU before the engine is "

@@ -367,6 +367,23 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             "every machine, with the same num_machines and num_processes (the total over all machines) and "
             "machine_rank 0 on machine 0 and 1, 2, ... on the others (not machine_rank 0 everywhere); check from "
             "another machine: nc -zv MAIN_PROCESS_IP MAIN_PROCESS_PORT.")
+    past_machine = next((e for e in evs if e.data.get("machine_rank") is not None), None)
+    if past_machine is not None and not calls:
+        e = past_machine
+        r, m = e.data["machine_rank"], e.data["num_machines"]
+        return Verdict(
+            "config",
+            f"the launch arguments shown give machine_rank={r} with num_machines={m} (at {e.where}): machines are "
+            f"numbered 0 to num_machines - 1, so this machine's workers take global ranks machine_rank x GPUs + "
+            "local rank, all past the world, and no process is rank 0 to host the store (--dist-url): init waits for "
+            f"a rank 0 that never starts{after} -- a launch setting, not a rank's fault",
+            "Give each machine an index below --num-machines: --machine-rank 0 on a single machine (machine_rank must "
+            "be < num_machines; 0 on the machine whose address --dist-url names, 1, 2, ... on the others), "
+            "--num-machines the number of machines, the same --dist-url tcp://MASTER_IP:PORT on every machine "
+            "(global rank = machine_rank * num_gpus + local_rank, world size = num_machines x num_gpus); to pick "
+            "GPUs on one machine use CUDA_VISIBLE_DEVICES, not the machine rank.",
+            "high" if failed else "medium", [], [e.brief()] + [x.brief() for x in (failed or [])[:2]],
+            job_wide=True)
     if calls:
         e = calls[0]
         r, w = e.data["arg_rank"], e.data["arg_world"]
