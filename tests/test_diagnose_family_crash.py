@@ -3308,8 +3308,8 @@ def test_an_invalid_ordinal_with_no_more_processes_than_gpus_stays_a_cuda_error(
 def test_several_processes_of_a_launch_failing_on_the_ordinal_are_config_with_no_gpu_count_shown(tmp_path):
     """Round 41: --nproc_per_node N and no GPU count in the lines, but more than one process fails on 'invalid device
     ordinal' (two ranks' tracebacks, or the same failure line printed by two processes): the local ranks past the
-    node's last GPU -- the launch's setting (rules Q, U(2)), config, nobody named. One process alone stays a CUDA
-    error (its ordinal may be the code's own)."""
+    node's last GPU -- the launch's setting (rules Q, U(2)), config, nobody named. One process alone raising it
+    elsewhere than the frame selecting its GPU stays a CUDA error (its ordinal may be the code's own)."""
     launch = "torchrun --standalone --nproc_per_node=6 finetune.py --cfg cfg/base.yaml\n"
     two = _ORDINAL + _ORDINAL.replace("[rank3]", "[rank5]")
     v = _verdict(tmp_path, launch + two)
@@ -3318,7 +3318,8 @@ def test_several_processes_of_a_launch_failing_on_the_ordinal_are_config_with_no
     same = "RuntimeError: CUDA error: invalid device ordinal\n"
     v = _verdict(tmp_path, "python -m torch.distributed.launch --nproc_per_node 4 main.py\n" + same + same)
     assert (v["cause"], v["culprits"]) == ("config", []), v
-    v = _verdict(tmp_path, launch + _ORDINAL)
+    own = _ORDINAL.replace("torch.cuda.set_device(local_rank)", "x = x.to(f'cuda:{rank + 2}')")
+    v = _verdict(tmp_path, launch + own)
     assert v["cause"] == "cuda_error", v
 
 
@@ -3326,17 +3327,19 @@ def test_one_untagged_process_of_a_launch_failing_to_set_its_device_is_config(tm
     """Round 59: torch.distributed.launch --nproc_per_node 2 and one worker's untagged traceback ending in 'invalid
     device ordinal' under torch.cuda.set_device(args.local_rank), the launcher then killing every worker: the index is
     the local rank the launch gave it, so the launch asks for more GPUs than the process sees (rules Q, W): config,
-    nobody named -- as the same lines read with no launch line shown. A rank-tagged process stays a CUDA error
-    (test above)."""
+    nobody named -- as the same lines read with no launch line shown. The same lines under a launcher's rank tag on
+    every line (torchrun --tee's "[rankN]: ") read the same: the tag says who printed them, not whose index it was
+    (round 59 under --perturb rankprefix); a tagged ordinal raised elsewhere stays a CUDA error (test above)."""
     text = ("python -m torch.distributed.launch --nproc_per_node=2 tools/train.py configs/tusimple.py\n"
             "Traceback (most recent call last):\n"
             '  File "tools/train.py", line 33, in <module>\n'
             "    torch.cuda.set_device(args.local_rank)\n"
             "RuntimeError: CUDA error: invalid device ordinal\n"
             "Killing subprocess 40411\nKilling subprocess 40412\n")
-    v = _verdict(tmp_path, text)
-    assert (v["cause"], v["culprits"]) == ("config", []), v
-    assert "--nproc_per_node" in v["fix"] and "nvidia-smi" in v["fix"], v
+    for prefix in ("", "[rank3]: ", "[rank1]: "):
+        v = _verdict(tmp_path, "".join(prefix + x + "\n" for x in text.splitlines()))
+        assert (v["cause"], v["culprits"]) == ("config", []), (prefix, v)
+        assert "--nproc_per_node" in v["fix"] and "nvidia-smi" in v["fix"], v
 
 
 def test_nccl_tests_failing_to_set_its_device_is_the_launch_placement_naming_no_rank(tmp_path):
@@ -5415,3 +5418,24 @@ def test_a_worker_records_unhandled_cuda_error_wrapped_at_80_columns_still_names
     assert any(p.startswith("ntimeError:") for p in wrapped.split("\n")), "the shape: a cut inside the class"
     v = _verdict(tmp_path, wrapped)
     assert (v["cause"], v["culprits"], v["confidence"]) == (whole["cause"], whole["culprits"], whole["confidence"]), v
+
+
+# --- session 20 (fix59-s1): an OOM line a terminal cut before "this process has", a prefix on every piece (U (3)) ---
+def test_a_cut_gpu0_oom_under_a_launchers_prefix_still_names_the_process_holding_gpu_0(tmp_path):
+    """Round 59: one process's OOM on GPU 0 ("this process has X memory in use", no other process listed) in a
+    single-node torchrun job names local rank 0 (rule U (3)). A terminal cut the OOM's line at its column before that
+    phrase; a launcher's or collector's prefix on every piece ("[default0]:", "trainer-1  | ", a logging header) keeps
+    the pieces from being joined as a paste, yet the rest on the next line still says who holds GPU 0: rank 0 however
+    the lines are prefixed. With "this process has" absent, nobody is named."""
+    head = ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 96.00 MiB. GPU 0 has a total capacty "
+            "of 39.39 GiB of which 81.12 MiB is free. Including non-PyTorch memory, this process has 39.30 GiB memory ")
+    rest = ("in use. Of the allocated memory 36.02 GiB is allocated by PyTorch, and 2.61 GiB is reserved by PyTorch "
+            "but unallocated.")
+    launch = "torchrun --nnodes 1 --nproc_per_node 4 --master_port 29700 train/pretrain.py --fsdp full_shard"
+    cut = head[:140], head[140:] + rest
+    for prefix in ("", "[default0]:", "trainer-1  | ", "[2024-05-01 12:00:00,123] [INFO] "):
+        text = "".join(prefix + x + "\n" for x in (*cut, launch))
+        v = _verdict(tmp_path, text, "oom.log")
+        assert (v["cause"], v["culprits"]) == ("gpu_oom", [0]), (prefix, v)
+    text = "".join("[default0]:" + x + "\n" for x in (head[:140], "is free.", launch))
+    assert _verdict(tmp_path, text, "none.log")["culprits"] == []

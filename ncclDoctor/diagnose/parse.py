@@ -193,6 +193,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._oom_open: tuple[int, Event] | None = None
         # an unranked CUDA OOM whose next line may be its launcher's span field " rank=N" (crash._oom, S.R_FIELD_RANK)
         self._oom_field: tuple[int, Event] | None = None
+        # an OOM naming its GPU whose line was cut before what the process holds there: (line, event, its text)
+        self._oom_cut: tuple[int, Event, str] | None = None
         # the last CUDA error's line, for the rest of NCCL's multi-line WARN below it (crash._cuda_error: NVLS's
         # "... error in the Fabric Manager or NVSwitches")
         self._cuda_open: tuple[int, Event] | None = None
@@ -635,6 +637,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if self._oom_field is not None and lineno == self._oom_field[0] + 1 and "rank=" in body and (
                 fr := S.R_FIELD_RANK.match(body)):
             self._oom_field[1].data["field_rank"] = int(fr.group(1))  # the OOM's own process (verdict.memory)
+        if self._oom_cut is not None:
+            self._oom_rest(lineno, body)
         if self._coord is not None and self._coord_line(lineno, body):
             return None
         if self._cuda_open is not None and lineno - self._cuda_open[0] == 1 and self._cuda_code_line(lineno, body):

@@ -647,12 +647,32 @@ class CrashReaders:
                     ev.data["tb_rank"] = rank
                 else:
                     self._oom_open = (lineno, ev)
+            if this is None and len(self._body) >= 100 and self._body.rstrip()[-1:].isalnum():
+                # the line was cut before "this process has X memory in use" (a terminal's wrap that a launcher's
+                # prefix on every piece kept unwrap() from joining): its rest, on the next line, says who holds the GPU
+                self._oom_cut = (lineno, ev, self._body.rstrip())
         elif "reserved in total" in text and (o := S.R_OOM_OLD_SPLIT.search(text)):
             # the older text: what this process holds beside the GPU's capacity (verdict.memory._held_elsewhere)
             ev.data.update(total=_bytes(o.group(1)), free=_bytes(o.group(2)), reserved=_bytes(o.group(3)))
         if ev.rank is None:  # its next line may be the launcher's span field naming its process (S.R_FIELD_RANK)
             self._oom_field, self._follow = (lineno, ev), max(self._follow, 1)
         return ev
+
+    def _oom_rest(self, lineno: int, body: str) -> None:
+        """The rest of a CUDA OOM's line cut at a terminal's column (``_oom_cut``), on the next line under the same
+        prefix: what the failing process and the others hold on the GPU is read from the line joined (at a blank or
+        inside a word), so a prefix on every piece does not change who holds it (verdict.memory._gpu_owner)."""
+        start, ev, head = self._oom_cut
+        self._oom_cut = None
+        if lineno != start + 1 or not body.strip():
+            return
+        for glue in (" ", ""):
+            text = head + glue + body.strip()
+            if this := S.R_OOM_THIS.search(text):
+                alloc = S.R_OOM_ALLOC.search(text)
+                ev.data.update(this=_bytes(this.group(1)), alloc=_bytes(alloc.group(1)) if alloc else None,
+                               procs=[(int(p.group(1)), _bytes(p.group(2))) for p in S.R_OOM_PROC.finditer(text)])
+                return
 
     def _oom_count(self, lineno: int, text: str) -> Event | None:
         """torch.cuda.memory_summary()'s count of this process's OOMs ("CUDA OOMs: 1", S.R_OOM_COUNT): the summary an

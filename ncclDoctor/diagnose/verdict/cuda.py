@@ -195,10 +195,13 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         ranks = {e.rank for e in evs if e.rank is not None}
         lines = [strip_prefixes(e.text).strip() for e in evs]
         alike = len(ranks) >= 2 or any(lines.count(x) >= 2 for x in set(lines))
-        # or one process of it failing in the frame that selects its GPU (torch.cuda.set_device(local_rank)) with no
-        # rank tag: its index is the local rank the launch gave it, so the launch asks for more GPUs than it sees --
-        # the launcher then kills the other workers, which only then die (rule Q's launch/rank-assignment error)
-        at_set = not ranks and all(e.data.get("at_set_device") for e in evs)
+        # or one process of it failing in the frame that selects its GPU (torch.cuda.set_device(local_rank)): its
+        # index is the local rank the launch gave it, so the launch asks for more GPUs than it sees -- the launcher
+        # then kills the other workers, which only then die (rule Q's launch/rank-assignment error). A rank tag on
+        # its lines (torchrun --tee's "[rankN]:") only says which worker printed them, not whose index it was; a
+        # tagged rank's ordinal raised elsewhere (an index its code computed) stays its CUDA error, and so does one
+        # under a command line whose CUDA_VISIBLE_DEVICES leaves as many GPUs as processes (its index is the code's)
+        at_set = all(e.data.get("at_set_device") for e in evs) and top.data.get("gpus") is None
         if top.data["procs"] > 1 and (alike or at_set):
             return Verdict(
                 "config",
