@@ -212,27 +212,25 @@ class ExitReaders:
         another family's line (a paste that lost its line breaks: the worker's exception, then the agent's SIGTERM
         and its record on one line): that line's event is read, and the exit record queued beside it (lead rule A
         needs both, the exception and which worker failed)."""
-        if ev.kind == "worker_failed" or "exitcode" not in text:
-            return
-        m = S.R_WORKER_FAILED.search(text)
-        if m is None or m.start() == 0:
-            return
-        glued = self._worker_failed(lineno, text[m.start():])
-        if glued is not None and glued.kind == "worker_failed":
-            self.queued.append(glued)
+        if ev.kind != "worker_failed" and "exitcode" in text:
+            self._queue_glued(lineno, text, S.R_WORKER_FAILED, self._worker_failed, "worker_failed")
 
     def _glued_death(self, lineno: int, text: str, ev: Event) -> None:
         """Ray's report of a worker process dying (signatures.R_RAY_DIED) glued before another family's line (a Ray
         driver's paste that lost its line breaks: the actor's death, then a rank's watchdog timeout on one line): that
         line's event is read, and the death queued beside it -- a process shown dying on its own is the first failure
         shown, the timing-out ranks its victims (lead rules AD (2), AU (1))."""
-        if ev.kind == "ray_died" or not ("unexpected system error" in text or "unexpectedly exits" in text):
-            return
-        m = S.R_RAY_DIED.search(text)
+        if ev.kind != "ray_died" and ("unexpected system error" in text or "unexpectedly exits" in text):
+            self._queue_glued(lineno, text, S.R_RAY_DIED, self._launcher_exit, "ray_died")
+
+    def _queue_glued(self, lineno: int, text: str, pattern, read, kind: str) -> None:
+        """Queue the record ``pattern`` finds glued after the start of another family's line, read from where it
+        begins by ``read``, when that reading is of ``kind``."""
+        m = pattern.search(text)
         if m is None or m.start() == 0:
             return
-        glued = self._launcher_exit(lineno, text[m.start():])
-        if glued is not None and glued.kind == "ray_died":
+        glued = read(lineno, text[m.start():])
+        if glued is not None and glued.kind == kind:
             self.queued.append(glued)
 
     def _srun_task(self, lineno: int, text: str) -> bool:

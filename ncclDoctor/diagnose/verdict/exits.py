@@ -148,10 +148,11 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
 SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 
 
-def _lone_ds_worker(c: Collected, fails: list[Event]) -> bool:
-    """Lead rules M and AG: DeepSpeed's launcher killed exactly one worker (one launcher, one 'Killing subprocess'
-    line: its kill lines list every worker it started), so the node ran a single process, and nothing says the job
-    spans nodes or shows another rank: the launcher's record names that one process, local rank 0 -- rank 0."""
+def _lone_launched_worker(c: Collected, fails: list[Event]) -> bool:
+    """Lead rules M, U (5) and AG: the launcher (DeepSpeed's, or torch 1.x's torch.distributed.launch) killed exactly
+    one worker (one launcher, one 'Killing subprocess' line: its kill lines list every worker it started), so the node
+    ran a single process, and nothing says the job spans nodes or shows another rank: the launcher's record names that
+    one process, local rank 0 -- rank 0."""
     if len(fails) != 1 or fails[0].data.get("workers") != 1 or node_count(c) > 1:
         return False
     size = world_size(c)[0]
@@ -183,7 +184,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
         return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
-    if all(e.data.get("launcher_kill") for e in fails) and _lone_ds_worker(c, fails):
+    if all(e.data.get("launcher_kill") for e in fails) and _lone_launched_worker(c, fails):
         who, logs = _kill_launcher(fails[0])
         own = _lone_worker_error(c)
         if own is not None:  # the one worker's own exception, untagged above the launcher's traceback
@@ -202,7 +203,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "launcher's '[ERROR] ... exits with return code = N' line / "
                        "the CalledProcessError's return code gives the exit code (-9: killed from outside, check "
                        "dmesg -T for the OOM killer and host RAM with free -h; a CUDA out of memory: reduce batch "
-                       "size or offload in the ds_config).", "medium", [0], [e.brief() for e in fails[:3]])
+                       "size" + (" or offload in the ds_config)." if who.startswith("DeepSpeed") else ")."),
+                       "medium", [0], [e.brief() for e in fails[:3]])
     if all(e.data.get("launcher_kill") for e in fails):  # lead rule M: only a launcher killing its workers
         who, logs = _kill_launcher(fails[0])
         return Verdict("unknown", f"{who} killed its workers ('Killing subprocess' for each): it does so "
