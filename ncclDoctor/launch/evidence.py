@@ -66,6 +66,9 @@ def torchrun_record(run_dir: Path, log_name: str = "torchrun.log") -> dict[str, 
             rec["message"] = error_file_message(rec.get("error_file"))
     # torchrun may record a rank that was already dying as "SIGTERM" with no error file
     # (it stopped the others first); @record's files say what each rank raised.
+    crash = agent_crash(text)
+    if crash:
+        failures["agent_crash"] = crash
     failures["errors_by_local_rank"] = {
         int(f.parent.name): msg
         for f in sorted(run_dir.glob("logs/*/attempt_*/*/error.json"))
@@ -160,6 +163,24 @@ def torchrun_failures(log_text: str) -> dict[str, Any]:
         else:
             out["others"].append(rec)
     return out
+
+
+# the last exception line of a traceback ("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)")
+_EXC_LINE = re.compile(r"^([\w.]{1,120}(?:Error|Exception|Interrupt|Exit))(?::[ \t]?([^\n]{0,200}))?$", re.M)
+
+
+def agent_crash(log_text: str) -> str | None:
+    """torchrun's own agent dying on an exception before it printed its failure record: its log ends in a traceback
+    through torch's elastic agent (``elastic/agent/``) with no "Root Cause" summary. Seen here on a loaded host: the
+    agent read a worker's @record error file while the worker was still writing it (an empty file, JSONDecodeError),
+    so no exit code or signal of any worker was recorded. The exception's line, or None."""
+    if "Root Cause (first observed failure)" in log_text:
+        return None
+    tb = log_text.rfind("Traceback (most recent call last):")
+    if tb == -1 or "elastic/agent/" not in log_text[tb:]:
+        return None
+    lines = [m.group(0).strip() for m in _EXC_LINE.finditer(log_text, tb)]
+    return lines[-1][:200] if lines else None
 
 
 def error_file_message(path: str | None) -> str | None:
