@@ -5439,3 +5439,21 @@ def test_a_cut_gpu0_oom_under_a_launchers_prefix_still_names_the_process_holding
         assert (v["cause"], v["culprits"]) == ("gpu_oom", [0]), (prefix, v)
     text = "".join("[default0]:" + x + "\n" for x in (head[:140], "is free.", launch))
     assert _verdict(tmp_path, text, "none.log")["culprits"] == []
+
+
+# --- session 21 (round 60): c10's CUDA warning under a rank tag names whose untagged terminate follows (AN (1)) ----
+def test_a_rank_tagged_cuda_warning_names_the_rank_of_the_untagged_terminate_after_it(tmp_path):
+    """Lead rule AN (1): "[rank5]:[W ... CUDAGuardImpl.h:119] Warning: CUDA warning: an illegal memory access was
+    encountered (function destroyEvent)" is rank 5's own CUDA context holding the error; the untagged "terminate
+    called ... what(): CUDA error: ..." after it is that rank's: cuda_error, culprit 5. Without the tag (rule AC (1))
+    nobody is named."""
+    def paste(tag: str) -> str:
+        return (f"{tag}[W1103 09:12:44.118204551 CUDAGuardImpl.h:119] Warning: CUDA warning: an illegal memory access "
+                "was encountered (function destroyEvent)\n"
+                "terminate called after throwing an instance of 'c10::Error'\n"
+                "  what():  CUDA error: an illegal memory access was encountered\n"
+                "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n")
+    d = _report(tmp_path, paste("[rank5]:"), "tagged.log")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [5]), d["verdict"]
+    d = _report(tmp_path, paste(""), "bare.log")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]

@@ -2813,3 +2813,29 @@ def test_a_failed_check_with_no_general_words_leaves_the_abort_unknown(tmp_path)
            "[gpu-node-3:40190] Signal: Aborted (6)\n")
     d = _report(tmp_path, log)
     assert d["verdict"]["cause"] == "unknown" and _accused(d) == set(), d["verdict"]
+
+
+# --- session 21 (round 60): torch.distributed.launch of an agent-less torch: rank 0's process hosts the store (AW) ---
+def test_broken_pipes_under_an_agentless_distributed_launch_name_rank_0(tmp_path):
+    """Lead rule AW: torch <= 1.8 (a "work = _default_pg.<op>(...)" frame of its own distributed_c10d.py) started by
+    torch.distributed.launch on one node runs no elastic agent: rank 0's own process hosts the TCPStore, so untagged
+    bare "Broken pipe"s from the other processes' collectives are rank 0 going away (early_exit, culprit 0) and the
+    N-1 failing processes are ranks 1..N-1. With torchrun, several nodes, or no torch-version frame, nobody is named;
+    a Broken pipe in DDP's constructor broadcast says every process must construct DDP."""
+    def paste(cmd: str, frame: str = "    work = _default_pg.all_reduce([tensor], opts)\n") -> str:
+        return (f"$ CUDA_VISIBLE_DEVICES=0,1,2 {cmd} --nproc_per_node=3 main.py --epochs 90\n"
+                "RuntimeError: Broken pipe\n" + frame + frame + "RuntimeError: Broken pipe\n")
+    d = _report(tmp_path, paste("python -m torch.distributed.launch"), "launch.log")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", [0]) and _accused(d) <= {0}, v
+    assert "rank 0 log" in v["fix"] and "ranks 1-2" in v["summary"], v
+    for other in (paste("torchrun"), paste("python -m torch.distributed.launch --nnodes=2"),
+                  paste("python -m torch.distributed.launch", frame="    dist.all_reduce(tensor)\n")):
+        d = _report(tmp_path, other, "other.log")
+        assert d["verdict"]["cause"] == "early_exit" and d["verdict"]["culprits"] == [] and not _accused(d), d
+    ddp = ('  File "/opt/venv/lib/python3.7/site-packages/torch/nn/parallel/distributed.py", line 471, in '
+           "_distributed_broadcast_coalesced\n"
+           "    dist._broadcast_coalesced(self.process_group, tensors, buffer_size)\n"
+           "RuntimeError: Broken pipe\n")
+    v = _verdict(tmp_path, ddp, "ddp.log")
+    assert (v["cause"], v["culprits"]) == ("early_exit", []) and "every process must construct DDP" in v["fix"], v

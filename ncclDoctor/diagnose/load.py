@@ -388,6 +388,12 @@ SNIFF = 8192
 #   recomputed metadata  torch.utils.checkpoint's CheckpointError listing a tensor whose recomputation differs
 #             ("recomputed metadata: {'shape': torch.Size([0]), ...}"), pasted without its header line, which holds no
 #             other word: the printing process's own exception (readers.crash._ckpt_recompute)
+#   _default_pg.  torch <= 1.8's collective frame "work = _default_pg.broadcast([tensor], opts)": a torch whose
+#             torch.distributed.launch runs no agent, rank 0's process hosting the store (parse._old_default_pg,
+#             lead rule AW)
+#   CUDA warning:  c10's "[rank28]:[W ...] Warning: CUDA warning: unspecified launch failure (function destroyEvent)"
+#             with no other word when the error has none: its rank tag names the process whose untagged CUDA error
+#             follows (parse._cuda_warning_rank, lead rule AN (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -431,7 +437,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
             b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",
-            b"CUDA kernel failed", b"recomputed metadata")
+            b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

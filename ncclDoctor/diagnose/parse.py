@@ -180,6 +180,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._coll_frame: tuple[int, str] = (-99, "")  # a traceback's frame of a collective call (R_COLL_FRAME)
+        self._ddp_sync = -99  # the last frame of DDP's constructor broadcasting the parameters (R_DDP_SYNC_FRAME)
         # the collective sites tracebacks show (lines of R_COLL_FRAME / R_BACKWARD_FRAME, first 64), the lines of their
         # "Traceback (most recent call last):" headers, and the unsequenced timeouts raised under a collective frame:
         # a timeout's traceback ends at its exception line, so a site after it (or before its header) is another
@@ -655,6 +656,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._vllm_launch(lineno, text, body)
         if "--nproc" in body or "distributed init (" in body or (self._cmd is not None and self._cmd["open"]):
             self._launch_world(lineno, text, body)
+        if "_default_pg." in body and S.R_OLD_DEFAULT_PG.match(body):
+            self._old_default_pg(lineno, text)
+        if "CUDA warning:" in body and S.R_C10_CUDA_WARNING.search(body):
+            self._cuda_warning_rank(text)
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
             return None
@@ -685,6 +690,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._site(lineno, f.group(1))
         elif ("_broadcast_coalesced" in body or "_sync_" in body) and S.R_DDP_SYNC_FRAME.search(body):
             self._coll_frame = (lineno, "broadcast")  # DDP's own broadcast of the parameters (no site: one call)
+            self._ddp_sync = lineno
         elif ("_object" in body or "all_gather_list" in body) and S.R_OBJECT_GATHER_FRAME.search(body):
             self._gather_frame = (lineno, S.R_OBJECT_GATHER_FRAME.search(body).group(1))
         elif "in backward" in body and S.R_BACKWARD_FRAME.search(body):
@@ -982,6 +988,28 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._glued_death(lineno, text, ev)
                 return ev
         return None
+
+    def _old_default_pg(self, lineno: int, text: str) -> None:
+        """A traceback frame of torch <= 1.8's distributed_c10d.py calling the default group itself ("work =
+        _default_pg.broadcast([tensor], opts)"): that torch's torch.distributed.launch runs no elastic agent, so rank
+        0's own process hosts the store (lead rule AW; verdict.early_exit._launch_store_host). Kept aside once per
+        file (``old_c10d``, the collective in data); the line is read on as if unseen."""
+        if len(self.aside) >= 8 or any(e.kind == "old_c10d" for e in self.aside):
+            return
+        ev = self._context(lineno, text, "old_c10d")
+        ev.rank = None  # a frame of torch's own code: which torch ran, not a process's failure
+        ev.data["op"] = S.R_OLD_DEFAULT_PG.match(self._body).group(1)
+        self.aside.append(ev)
+
+    def _cuda_warning_rank(self, text: str) -> None:
+        """c10's warning of a CUDA call that failed where it cannot raise ("[rank28]:[W ...CUDAGuardImpl.h:119]
+        Warning: CUDA warning: unspecified launch failure (function destroyEvent)") under a rank tag: that rank's
+        own CUDA context holds the error, so the untagged "terminate called ... what(): CUDA error: ..." that
+        follows is that rank's (counted as a rank the file names: _context; lead rule AN (1): the rank whose own
+        error is shown is read alone). An untagged warning names nobody (rule AC (1))."""
+        tag = _innermost(S.R_RANK_TAG, text)
+        if tag is not None and len(self.ranks_named) < 2:
+            self.ranks_named.add(int(tag.group(1) or tag.group(tag.lastindex or 1)))
 
     def _tb_head_rank(self, text: str) -> None:
         """SGLang's own crash record "[... TP0] Scheduler hit an exception: Traceback ..." (or a logger's record with

@@ -2069,6 +2069,15 @@ R_C10D_DEBUG = re.compile(r"\[c10d - (?:debug|trace)\] ")
 # torch 1.x's ProcessGroupNCCL destructor's note, printed by the process tearing its group down: "Process Group
 # destroyed on rank 0" -- beside an error its ncclCommAbort raised, it says whose error that is
 R_PG_DESTROYED = re.compile(r"\bProcess Group destroyed on rank (\d{1,7})\b")
+# c10's warning that a CUDA call failed where it cannot raise (CUDAGuardImpl.h, a destructor: "Warning: CUDA warning:
+# unspecified launch failure (function destroyEvent)"): the process printing it holds that CUDA error in its own
+# context (a sticky kernel fault); under a rank tag it names the process whose untagged CUDA error follows
+R_C10_CUDA_WARNING = re.compile(r"\bWarning: CUDA warning: [^()\n]{1,200}?\(function \w{1,64}\)")
+# torch <= 1.8's distributed_c10d.py calling the default group directly ("work = _default_pg.broadcast([tensor],
+# opts)"): a torch whose torch.distributed.launch only starts the workers, no elastic agent (torchrun came in 1.9)
+R_OLD_DEFAULT_PG = re.compile(r"^\s{0,16}work = _default_pg\.(\w{1,40})\(")
+# torch.distributed.launch started as a module or by its path (not torchrun / torch.distributed.run)
+R_DIST_LAUNCH = re.compile(r"-m\s{1,4}torch\.distributed\.launch\b|\btorch/distributed/launch\.py\b")
 R_IPV6 = re.compile(r"The IPv6 network addresses of|\(errno: 97 - Address family not supported by protocol\)")
 # torchrun's own printout of its configuration (torch/distributed/launcher/api.py "Starting
 # elastic_operator with launch configs:" and elastic/agent/server/api.py "[default] Rendezvous

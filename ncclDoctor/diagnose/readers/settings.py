@@ -469,6 +469,10 @@ class SettingsReaders:
         # "gpu" / "auto": as many processes as the node has GPUs, nothing to set against them (procs None); still a
         # launch line shown (verdict.cuda._ordinal_launch)
         ev.data["procs"] = p.count
+        # torch.distributed.launch (not torchrun) and the nodes asked for: with a torch that has no agent in it, rank
+        # 0's process hosts the store (lead rule AW; verdict.early_exit._launch_store_host)
+        n = S.R_ARG_NNODES.search(text)
+        ev.data.update(dist_launch=bool(S.R_DIST_LAUNCH.search(text)), nnodes=n.group(1) if n else None)
         v = S.R_ARG_VISIBLE.search(text[:p.start])  # the variable set for this command, before its arguments
         if v:
             ev.data["gpus"] = len(v.group(1).split(","))

@@ -362,4 +362,6 @@ class StoreReaders:
         # set-up when it happened while connecting; a peer that went away otherwise (a consequence)
         connect = bool(S.R_CONNECT_FAIL.search(text)) or not S.R_PEER_GONE.search(m.group(0))
         ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None, connect=connect)
+        if 0 < lineno - self._ddp_sync <= 3:
+            ev.data["ddp_sync"] = True  # raised by DDP's constructor broadcasting rank 0's parameters (its frame above)
         return ev

@@ -141,6 +141,27 @@ def _spawn_pair(c: Collected, peer_gone: list[Event]) -> tuple[int, int] | None:
     return 1 - me, me
 
 
+def _launch_store_host(c: Collected, peer_gone: list[Event]) -> tuple[int, int | None] | None:
+    """Lead rule AW: torch.distributed.launch of a torch <= 1.8 (a "_default_pg.<op>" frame of its own
+    distributed_c10d.py) runs no elastic agent -- each worker's env:// rendezvous makes rank 0's own process the
+    TCPStore's host, as init_method="tcp://" and spawn do (rule AT (2)) -- so a bare broken pipe or reset raised from
+    a collective on the other processes is rank 0's process going away (rule AK (1)). Returns (the processes one node
+    starts, how many failing processes are shown), or None (torchrun or an agent shown, several nodes, rank 0 among
+    the reporters, the world not shown)."""
+    launches = c.samples.get("launch_procs", [])
+    if (not c.kinds.get("old_c10d") or not launches or c.kinds.get("agent_frame") or c.samples.get("launched_rank")
+            or c.kinds.get("watchdog_timeout")):
+        return None
+    procs = {e.data.get("procs") for e in launches}
+    one_node = all(e.data.get("dist_launch") and e.data.get("nnodes") in (None, "1") for e in launches)
+    if not one_node or len(procs) != 1 or not isinstance(n := procs.pop(), int) or n < 2:
+        return None
+    if any(e.kind != "socket_error" or e.rank == 0 for e in peer_gone) or any(
+            e.rank == 0 for e in c.samples.get("run_done", [])):
+        return None
+    return n, c.kinds.get("socket_error", 0)
+
+
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pg = c.samples.get("pg_not_destroyed", [])
     sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
@@ -282,6 +303,23 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rank reach the barrier the same way (no rank-conditional barrier), then dist.barrier() and "
             "destroy_process_group before exit on every rank.",
             "medium", [peer], [e.brief() for e in peer_gone[:2]])
+    if peer_gone and (hosted := _launch_store_host(c, peer_gone)) is not None:
+        procs, shown = hosted
+        # one node's processes are ranks 0..N-1: N-1 of them failing, none of them rank 0, are the other ranks
+        others = (f"; the {shown} processes shown failing are ranks 1-{procs - 1}, its victims" if shown == procs - 1
+                  else "; the processes shown failing are its victims")
+        return Verdict(
+            "early_exit",
+            f"a broken pipe / reset from a collective of the default group while torch.distributed.launch ran "
+            f"{procs} processes on one node, with a torch (<= 1.8: its '_default_pg' frame) whose launch runs no "
+            "agent: rank 0's own process hosted the TCPStore, so the connection that closed under the others was "
+            f"rank 0 going away -- it exited or crashed first{others}",
+            "Read rank 0's own output (rank 0 log) and exit code: its traceback is the cause (the torch.distributed."
+            "launch of this torch starts the workers only, and rank 0's process hosts the store); if it left no error, "
+            "check dmesg on the node for the OOM killer (host RAM) and rank 0's GPU memory. If rank 0 finished "
+            "normally, it left before the others were done: end every rank with dist.barrier() then "
+            "dist.destroy_process_group(). Rerun with NCCL_DEBUG=INFO to see which connection closed.",
+            "medium", [0], [e.brief() for e in peer_gone[:3]] + [e.brief() for e in c.samples["launch_procs"][:1]])
     if peer_gone:
         ip = next((m.group(1) for e in peer_gone if (m := _PEER_IP.search(e.text))), None)
         # a loopback peer (127.x, ::1) is another process of this same host (a single-node job, a test's spawned
@@ -299,6 +337,11 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              "-o wide; "
              "kubectl describe pod shows OOMKilled, an eviction or a restart; kubectl logs --previous its own "
              "error). " if ip else "") +
+            ("DDP's constructor broadcasts rank 0's parameters to every process (its first collective), and the "
+             "connection closed there: another process left before or while constructing DDP -- every process must "
+             "construct DDP (the same model, the same code path to it), so find the first one that failed before it "
+             "(data loading, a rank-conditional path, the OOM killer) in its own output; rerun with NCCL_DEBUG=INFO "
+             "to see which connection closed. " if any(e.data.get("ddp_sync") for e in peer_gone) else "") +
             ("TensorFlow aborted its collectives (MultiWorkerMirroredStrategy) when one worker's connection closed: "
              "find the worker that exited first in each worker's own log and the chief's (its executor or container "
              "killed: Spark/YARN memory, the OOM killer), and let the job resume from a checkpoint "
