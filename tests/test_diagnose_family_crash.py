@@ -5223,6 +5223,66 @@ def test_ascends_hccp_failure_far_below_a_header_names_no_rank(tmp_path):
     assert 6 not in _accused(_report(tmp_path, text))
 
 
+# --- round 60: Ascend's runtime failing a call on a process's NPU while it runs is a device error (rule AN (2)) ------
+# torch_npu's "NPU function error: ..., error code is 507014" (the aicore execution timed out) under a header with
+# RankID:-1 names no rank (rule AC (1)); another rank's HCCL watchdog dying on "DIST internal error" in the same second
+# is not a rank's own failure (round 60's vllm-ascend-4972)
+_NPU_TIMEOUT = ("[1733] [2025-11-20 03:41:52:118] torch.distributed: [ERROR] [1801] Find exception when "
+                "finishedNPUExecutionInternal, query:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:59 NPU function "
+                "error: acl::AclQueryEventRecordedStatus(event_, &currStatus), error code is 507014\n"
+                "[ERROR] 2025-11-20-03:41:52 (PID:1733, Device:2, RankID:-1) ERR00100 PTA call acl api failed\n"
+                "[Error]: The aicore execution times out.\n"
+                "EH9999: Inner Error!\n"
+                "        rtEventQueryStatus execute failed, reason=[aicore timeout]\n")
+_HCCL_WATCHDOG_DIED = ("[rank5]:[E1120 03:41:52.104218301 compiler_depend.ts:1675] [Rank 5] HCCL watchdog thread "
+                       "terminated with exception:\n"
+                       "[ERROR] 2025-11-20-03:41:52 (PID:1740, Device:5, RankID:-1) ERR02005 DIST internal error\n")
+
+
+def test_an_npu_aicore_timeout_without_a_rank_is_a_device_error_of_no_named_rank(tmp_path):
+    d = _report(tmp_path, _HCCL_WATCHDOG_DIED + _NPU_TIMEOUT)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "507014" in v["summary"] and "aicore" in v["summary"] and "ASCEND_LAUNCH_BLOCKING=1" in v["fix"], v
+
+
+def test_an_npu_runtime_error_under_a_ranks_own_tag_names_that_rank(tmp_path):
+    # near shape: the same error on a line its launcher tagged with the rank is that rank's own device error
+    text = "".join(f"[rank4]: {ln}\n" for ln in _NPU_TIMEOUT.splitlines())
+    d = _report(tmp_path, text)
+    assert (d["verdict"]["cause"], _accused(d)) == ("cuda_error", {4}), d["verdict"]
+
+
+# --- round 60: what the lines hold says where a lone failure came from, for its fix (lead rule A) ---------------------
+# a lone exit-code-1 record whose rank's output ends in torch._dynamo's advice: the exception came from torch.compile
+# (round 60's torchtitan-216)
+def test_a_lone_exit_1_after_dynamos_advice_starts_the_fix_from_compile(tmp_path):
+    tail = ("[rank0]: You can suppress this exception and fall back to eager by setting:\n"
+            "[rank0]:     import torch._dynamo\n"
+            "[rank0]:     torch._dynamo.config.suppress_errors = True\n")
+    rec = ("E0502 09:14:03.118000 140211 torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: 1) "
+           "local_rank: 0 (pid: 88123) of binary: /opt/venv/bin/python\n")
+    d = _report(tmp_path, tail + rec)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
+    assert "TORCH_LOGS" in v["fix"] and "disable compile" in v["fix"], v
+    assert "dynamo" not in _verdict(tmp_path, rec)["fix"]  # near shape: the record alone says nothing of compile
+
+
+# an abort whose what() is a pluggable CUDA allocator refusing a free, no rank tag: unknown, and the fix names the
+# allocator a library swapped in (round 60's ms-swift-5297)
+def test_a_pluggable_allocators_refused_free_names_the_allocator_in_the_fix(tmp_path):
+    text = ("INFO 05-11 08:02:10 [sft.py:160] last_model_checkpoint: /out/v3/checkpoint-400\n"
+            "terminate called after throwing an instance of 'c10::Error'\n"
+            "  what():  Trying to free a pointer not allocated here\n"
+            "Exception raised from raw_delete at /pytorch/torch/csrc/cuda/CUDAPluggableAllocator.cpp:151 (most recent "
+            "call first):\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "CUDAPluggableAllocator" in v["fix"] and "sleep mode" in v["fix"], v
+
+
 def test_no_kernel_image_fix_says_how_to_read_the_gpus_architecture(tmp_path):
     """Lead rule J / V (2): every worker failing alike with 'no kernel image is available' is the build lacking the
     GPU's architecture; the fix says how to read that architecture (nvidia-smi's compute_cap), no rank named."""

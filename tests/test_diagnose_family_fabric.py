@@ -2686,6 +2686,34 @@ def test_hccls_init_error_without_the_root_detection_is_not_network_setup(tmp_pa
     assert _verdict(tmp_path, text)["cause"] != "network_setup"
 
 
+# --- round 60: a collective library's own rank-to-rank link not made at set-up is network set-up (rules L, X (1)) ---
+# HCCL's EI0009 "Transport init error ... createLink ... dst_rank[N]" from one rank: the connection to its peer could
+# not be created, the reporting rank only found that peer not answering (round 60's vllm-ascend-3162)
+def _link_unmade(dst: int) -> str:
+    return (f"[rank3]: EI0009: [PID: 90211] 2025-10-02-11:04:17.502.310 Transport init error. Reason: "
+            f"[Create][DestLink]Create Dest error! createLink para:rank[3]-localUserrank[3]-localIpAddr[10.20.1.7], "
+            f"dst_rank[{dst}]-remoteUserrank[{dst}]-remote_ip_addr[10.20.1.8]\n"
+            "[rank3]:         Solution: Check other NPUs that are not reporting errors, or check if there are any "
+            "abnormalities on the other end's NPU.\n"
+            "(EngineCore_DP0 pid=90102) ERROR 10-02 11:04:25 [core.py:790] Invocation of collective_rpc method "
+            "failed\n")
+
+
+def test_hccls_link_to_a_peer_not_created_at_set_up_is_network_setup(tmp_path):
+    d = _report(tmp_path, _link_unmade(2))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "peer rank 2" in v["summary"] and "HCCL_CONNECT_TIMEOUT" in v["fix"] and "hccn_tool" in v["fix"], v
+
+
+def test_hccls_link_failure_beside_a_ranks_own_device_error_is_that_error(tmp_path):
+    # near shape: a rank's own NPU runtime error shown beside it is read first (the link then only follows from it)
+    text = _link_unmade(2) + ("[rank2]: [E1002 11:04:16] Find exception when finishedNPUExecutionInternal, query: "
+                              "NPU function error: acl::AclQueryEventRecordedStatus(event_, &currStatus), error code "
+                              "is 507015\n")
+    assert _verdict(tmp_path, text)["cause"] == "cuda_error"
+
+
 def test_a_workers_serving_loop_reporting_a_remote_error_is_a_peer_gone_mid_run(tmp_path):
     """Lead rule O: a worker's own loop logging the NCCL error it caught while running its tasks ('Worker encountered
     error NCCL error in: ..., remote process exited or there was a network error') places the remote error in a

@@ -243,6 +243,9 @@ SNIFF = 8192
 #             time" (no other trigger word): a rank waiting inside the collective (readers.watchdog, lead rules B, E)
 #   root node  HCCL's EI0015 "No rank in the communicator can connect to the root node": its bootstrap at
 #             communicator set-up (readers.store._rpc_setup, verdict.network._root_unreached)
+#   pointer not allocated  a pluggable CUDA allocator's "what():  Trying to free a pointer not allocated here"
+#             (CUDAPluggableAllocator::raw_delete), the message of the terminate above it, no other word in it: kept
+#             as an unread failure line (generic.R_FAILURE_WORD, verdict.unread._PLUGGABLE_FREE)
 #   HCCP process  Ascend's EJ0001 "Failed to initialize the HCCP process": that rank's NPU could not start HCCL's
 #             device-side process (readers.crash._cuda_error, lead rule AN (2))
 #   fftsplus task timeout  the device's EI9999 "hccl fftsplus task timeout occurred ... stuck notify": the same wait
@@ -425,7 +428,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
             b"/transport/uv/", b"create QP", b"did not send the data",
-            b"fftsplus task timeout", b"root node", b"HCCP process",
+            b"fftsplus task timeout", b"root node", b"HCCP process", b"pointer not allocated",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",

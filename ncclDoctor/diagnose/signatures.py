@@ -672,6 +672,12 @@ R_RPC_GATHER = re.compile(r"(?:Failed to respond to '([^'\n]{1,80})' in time,? g
 # connection between its processes (NCCL's bootstrap root, not a TCPStore) never made -- lead rule L, network_setup
 R_ROOT_UNREACHED = re.compile(r"\bcan connect to the root node within the timeout\b"
                               r"(?:[^\n]{0,80}?\bunconnected ranks: ?\W{0,3}\[(?P<ranks>[\d,\s]{1,4000})\])?")
+# A collective library's own link from one rank to a peer that could not be made at communicator set-up (Ascend
+# HCCL's EI0009 "Transport init error. Reason: [Create][DestLink]Create Dest error! createLink para:rank[1]-...,
+# dst_rank[0]-remoteUserrank[0]-remote_ip_addr[10.0.0.1]"): the rank-to-rank connection itself, like NCCL's transport
+# connect at init -- lead rules L and X (1), network_setup; the reporting rank only found its peer not answering
+R_LINK_UNMADE = re.compile(r"\bTransport init error\b(?:[^\n]{0,300}?\bdst_rank\[(?P<dst>\d{1,7})\]"
+                           r"(?:[^\n]{0,80}?\bremote_ip_addr\[(?P<ip>[^\]\n]{1,64})\])?)?")
 # gRPC's own words for a channel it could not connect ("UNAVAILABLE: failed to connect to all addresses; last error:
 # ...", "ipv4:10.0.0.5:1234: Failed to connect to remote host: Connection refused"): NCCL and gloo never speak gRPC,
 # the training job's gRPC channel is its coordination service (JAX's jax.distributed.initialize coordinator, XLA's
@@ -1276,6 +1282,15 @@ R_ACCEL_ERROR = re.compile(r"\b(?P<backend>\w{2,16}) backend failed with error: 
 # run's process still holds it; the driver errors under it follow)
 R_ASCEND_DEVICE = re.compile(r"\bFailed to initialize the (?P<what>HCCP) process\b"
                              r"(?:[^\n]{0,40}?\bReason: (?P<why>[^\n]{1,120}))?")
+# torch._dynamo's advice at the end of every error it raises compiling a model ("You can suppress this exception and
+# fall back to eager by setting:\n    import torch._dynamo\n    torch._dynamo.config.suppress_errors = True"): the
+# process's exception, whatever its class, came from torch.compile (verdict.exits: the fix starts from compile)
+R_DYNAMO_ADVICE = re.compile(r"\btorch\._dynamo\.config\.suppress_errors ?= ?True\b")
+# Ascend's runtime failing a device call of a process's own NPU while it runs (torch_npu's NPU_CHECK_ERROR: "NPU
+# function error: acl::AclQueryEventRecordedStatus(event_, &currStatus), error code is 507014", then "[Error]: The
+# aicore execution times out."): a kernel of that NPU failed or hung, read like a CUDA error (lead rule AN (2)); the
+# code is the runtime's (ACL_ERROR_RT_*), its meaning in verdict.cuda._accel_error
+R_NPU_RT_ERROR = re.compile(r"\bNPU function error: (?P<call>[^\n]{1,160}?),? error code is (?P<code>\d{1,7})\b")
 # Ascend's error header before its codes ("[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST
 # call hccl api failed."): the process's NPU and its rank (-1: none yet), for the error lines right below it
 R_ASCEND_HEAD = re.compile(r"\(PID: ?\d{1,10}, Device: ?(?P<dev>\d{1,4}), RankID: ?(?P<rank>-?\d{1,7})\)")

@@ -74,6 +74,13 @@ class CrashReaders:
                            cuda_code=None, watchdog=False, accel="ascend")
             self._cuda_open = (lineno, ev)
             return ev
+        u = S.R_NPU_RT_ERROR.search(text) if "NPU function error" in text else None
+        if u:  # Ascend's runtime failed a call on the process's own NPU while it ran: read as CUDA's (AN (2))
+            ev = self._context(lineno, text, "cuda_error")
+            ev.data.update(what=f"{u.group('call').strip()} failed with Ascend runtime error {u.group('code')}",
+                           cuda_code=None, watchdog=False, accel="ascend", npu_code=int(u.group("code")))
+            self._cuda_open = (lineno, ev)
+            return ev
         a = (S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text or "synStatus" in text or "Nrt::" in text
              else None)
         if a and not S.R_OOM.search(text):  # another accelerator's runtime error, read as CUDA's (lead rule AN (2))

@@ -39,6 +39,10 @@ class ExitReaders:
             return self._context(lineno, text, "pg_not_destroyed")
         if S.R_GDB_PEER.search(text):
             return self._benign(lineno, text, "cuda-gdb peer-access notice")
+        if "suppress_errors" in text and S.R_DYNAMO_ADVICE.search(text):
+            ev = self._benign(lineno, text, "torch.compile error advice")  # the tail of a dynamo error: not a failure
+            ev.data["dynamo"] = True  # by itself, it says where the process's own exception came from
+            return ev
         bad = S.R_IPV6_PATH_HOST.search(text)
         if bad:  # a file path where the store's host belongs: MASTER_ADDR is wrong, no lookup can ever succeed
             ev = self._context(lineno, text, "store_timeout")

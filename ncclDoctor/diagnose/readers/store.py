@@ -328,6 +328,12 @@ class StoreReaders:
             ev.data.update(what="no rank could connect to the collective library's root node in time", bind=False,
                            root=True, unconnected=ranks)
             return ev
+        k = S.R_LINK_UNMADE.search(text) if "Transport init error" in text else None
+        if k:  # the backend's own link from this rank to a peer, not made at communicator set-up (HCCL createLink)
+            ev = self._context(lineno, text, "rpc_setup")
+            ev.data.update(what="the collective library could not create its link to a peer at set-up", bind=False,
+                           link=True, dst=int(k.group("dst")) if k.group("dst") else None, peer_ip=k.group("ip"))
+            return ev
         g = S.R_RPC_GATHER.search(text) if "_all_gather" in text else None
         if g is None or "hutdown" in (g.group(1) or ""):
             return None

@@ -435,7 +435,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # another accelerator's runtime (Intel's Unified Runtime / Level Zero under torch's XPU, Habana's SynapseAI,
         # AWS Neuron's runtime, Ascend's HCCP start) read as CUDA's (lead rule AN (2)); its out-of-device-memory code
         # is an OOM (readers/crash._oom), not this
-        what, fix = _accel_error(accel[0].data["what"], accel[0].data["accel"], ranks)
+        what, fix = _accel_error(accel[0].data["what"], accel[0].data["accel"], ranks, accel[0].data.get("npu_code"))
     elif cut:
         what, fix = (
             "a CUDA error that the watchdog found checking a finished collective's CUDA event (c10's backtrace through "
@@ -856,11 +856,38 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
-def _accel_error(said: str, runtime: str, ranks: list[int]) -> tuple[str, str]:
+# Ascend runtime's codes for a device's own kernel failing (CANN's ACL_ERROR_RT_*, rt_error_codes.h): the AI Core's
+# or AI CPU's execution timing out or raising -- a kernel of that NPU hung or faulted, like a CUDA kernel's error
+NPU_RT_CODES = {507014: "the aicore execution timed out (ACL_ERROR_RT_AICORE_TIMEOUT)",
+                507015: "an aicore exception (ACL_ERROR_RT_AICORE_EXCEPTION)",
+                507016: "an aicore trap exception (ACL_ERROR_RT_AICORE_TRAP_EXCEPTION)",
+                507017: "the aicpu execution timed out (ACL_ERROR_RT_AICPU_TIMEOUT)",
+                507018: "an aicpu exception (ACL_ERROR_RT_AICPU_EXCEPTION)"}
+
+
+def _npu_runtime(said: str, code: int, ranks: list[int]) -> tuple[str, str]:
+    """An Ascend runtime error of a call on a process's own NPU while it ran (readers.crash: torch_npu's 'NPU
+    function error ... error code is N'): a kernel on that device hung or faulted (lead rule AN (2)); where its line
+    names no rank (RankID:-1), the NPU and process are all that is known."""
+    npu = f"rank {ranks[0]}'s NPU" if len(ranks) == 1 else "the NPU of the process that raised it"
+    meaning = NPU_RT_CODES.get(code, f"Ascend runtime error {code}")
+    return (f"an Ascend NPU runtime error ({said}: {meaning}): a kernel on that device hung or faulted, read like a "
+            "CUDA kernel error; the collectives and watchdogs of the other processes that fail with it follow from it",
+            f"Read the ASCEND plog (device log) of {npu} for error code {code} and the operator that hung "
+            "(ASCEND_GLOBAL_LOG_LEVEL=1, /root/ascend/log; msnpureport pulls the device-side log); rerun with "
+            "ASCEND_LAUNCH_BLOCKING=1 to find the failing operator where it runs; check npu-smi device health; "
+            "keep CANN / torch_npu versions a matching set (a version regression: roll back to the last release "
+            "that ran); for a communication operator try without HCCL_OP_EXPANSION_MODE=AIV and check "
+            "HCCL_EXEC_TIMEOUT.")
+
+
+def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None = None) -> tuple[str, str]:
     """What a non-CUDA accelerator's runtime error means and how to look at it (lead rule AN (2)), by the runtime
-    that named it (readers.crash._accel_what, _cuda_error's Ascend HCCP reader): each has its own device tools, logs
-    and version set to match."""
+    that named it (readers.crash._accel_what, _cuda_error's Ascend HCCP and NPU-call readers): each has its own
+    device tools, logs and version set to match."""
     who = f"rank {ranks[0]}" if len(ranks) == 1 else "the rank that raised it"
+    if runtime == "ascend" and npu_code is not None:
+        return _npu_runtime(said, npu_code, ranks)
     if runtime == "ascend":
         # Ascend's runtime could not start HCCP (HCCL's device-side process) on that process's NPU at the
         # communicator's set-up (lead rules AN (2), AM (3)): that rank's device, most often held by an earlier run

@@ -370,6 +370,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     alone = (f"; if it does not show, run rank {ranks[0]} alone: run the script without the launcher (one process, "
              "its inputs) to see its error. " if single and ranks else ". ")
     tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
+    if single and codes == [1] and any(e.data.get("dynamo") for e in c.samples.get("benign", [])):
+        # the rank's own output ends in torch._dynamo's advice, printed under every error it raises: the exception
+        # came from compiling the model, whose own logs say which op or graph break
+        abort_fix = (f"Rank {ranks[0]}'s output ends in torch._dynamo's advice ('torch._dynamo.config.suppress_errors "
+                     "= True'): its exception (exit code 1) came from torch.compile / dynamo compiling the model. "
+                     "Rerun with TORCHDYNAMO_VERBOSE=1 (TORCH_LOGS=+dynamo) for the full stack and the op it failed "
+                     "on; disable compile to confirm it runs eager; torch._dynamo.config.suppress_errors = True falls "
+                     "back to eager where compiling fails. " + abort_fix)
     if lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
         abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
                      "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "

@@ -286,13 +286,45 @@ def _root_unreached(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+def _link_unmade(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules L and X (1), read for HCCL like NCCL (AN (2)): a collective library's own link from a rank to its
+    peer that could not be created at communicator set-up (HCCL's EI0009 createLink, parse: ``rpc_setup`` with
+    ``link``) is the connection between the ranks failing at set-up: network_setup, no rank at fault -- the rank that
+    reports it found its peer not answering (a victim), and the peer's own side (its NPU, its network, whether it
+    reached the same set-up at all) is where the reason lies. A rank's own failure shown beside it is read first."""
+    evs = [e for e in c.samples.get("rpc_setup", []) if e.data.get("link")]
+    if not evs or c.child_failures or c.worker_failures:
+        return None
+    if any(c.kinds.get(k) for k in ("cuda_error", "cuda_oom", "host_mem", "signal", "nccl_error")):
+        return None
+    dst = sorted({e.data["dst"] for e in evs if e.data.get("dst") is not None})
+    reporters = sorted({e.rank for e in evs if e.rank is not None})
+    by = f"rank {reporters[0]}" if len(reporters) == 1 else "a rank"
+    peer = f"its peer rank {dst[0]}" if len(dst) == 1 else "a peer"
+    ip = next((e.data["peer_ip"] for e in evs if e.data.get("peer_ip")), None)
+    return Verdict(
+        "network_setup",
+        f"the collective library's communicator set-up failed: {by} could not create its link to {peer}"
+        + (f" (at {ip})" if ip else "") + " ('" + evs[0].text.strip()[:160] + "'): the connection between the ranks "
+        "could not be made at set-up -- the peer did not answer (not at the same communicator set-up, its device or "
+        "its network interface not reachable); a network or set-up fault, not the reporting rank's",
+        f"Check the other end first: {peer}'s own log and NPU (check the peer NPU's logs -- the ASCEND plog, "
+        "ASCEND_GLOBAL_LOG_LEVEL=1), that it reached the same communicator set-up (weight-sync communicator init on "
+        "both sides, in the same order, e.g. a trainer and a vLLM server) and that the two processes do not share "
+        "an NPU (ASCEND_RT_VISIBLE_DEVICES); check HCCL link set-up between the devices: the device IP / NPU "
+        "network (hccn_tool -i N -ip -g, hccn_tool -i N -ping -g address A), pin the interface "
+        "(HCCL_IF_IP / HCCL_SOCKET_IFNAME; NCCL_SOCKET_IFNAME for NCCL); on a slow start-up raise "
+        "HCCL_CONNECT_TIMEOUT.",
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _rpc_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule AQ (3): a framework's own RPC transport failing at start-up (parse: ``rpc_setup``) -- its server
     socket that cannot bind, torch RPC's gather of every worker timing out with no worker shown failing -- is the
     set-up of the connections between its processes: network_setup, no rank at fault, the leader that reports the
     timeout a victim (rule X (1)). Not the c10d store's or the launcher's rendezvous (store_rendezvous). Anything else
     failing in the lines (a worker's own error, a launcher's record of one) is read by its own family first."""
-    evs = [e for e in c.samples.get("rpc_setup", []) if not e.data.get("root")]
+    evs = [e for e in c.samples.get("rpc_setup", []) if not e.data.get("root") and not e.data.get("link")]
     if not evs or c.child_failures or c.worker_failures:
         return None
     if any(v and k not in QUIET_KINDS + ("rpc_setup",) for k, v in c.kinds.items()):

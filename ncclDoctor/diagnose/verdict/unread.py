@@ -181,6 +181,20 @@ _FAILED_STACK = ("That line is ProcessGroupNCCL's stack of the collective that f
                  "--pid on every rank shows the one elsewhere. ")
 
 
+# A pluggable CUDA allocator's own check on a free (torch's CUDAPluggableAllocator::raw_delete: "Trying to free a
+# pointer not allocated here", "Exception raised from raw_delete at .../CUDAPluggableAllocator.cpp"): the custom
+# allocator a library swapped in (vLLM's CuMemAllocator behind its sleep mode) was handed memory it never allocated --
+# its bookkeeping, most often in the teardown at exit, not a CUDA, NCCL or memory fault
+_R_PLUGGABLE_FREE = re.compile(r"\bTrying to free a pointer not allocated here\b|\bCUDAPluggableAllocator\.cpp\b")
+_PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPluggableAllocator's raw_delete): "
+                   "the allocator a library swapped in -- vLLM colocate sleep mode (CuMemAllocator / "
+                   "CUDAPluggableAllocator) -- was asked to free memory it did not allocate, most often at teardown, "
+                   "when the process exits after training (the checkpoints already saved are intact). Release the "
+                   "vLLM engine / pluggable allocator before process exit (destroy_process_group, then free the "
+                   "engine), or disable vLLM sleep mode / offload to confirm; keep matching torch and vLLM versions "
+                   "(upgrade vLLM / torch: a pluggable allocator bug). ")
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -198,6 +212,7 @@ def _unread_words(c: Collected) -> Verdict | None:
     if read is None:
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
                        (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
+                       + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
                        + _READ_AROUND, "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
