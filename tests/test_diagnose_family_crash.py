@@ -2017,6 +2017,12 @@ def test_torch_launchs_calledprocesserror_prints_the_last_launched_worker(tmp_pa
                  "'--local_rank=5']' returned non-zero exit status 1.\n")
     d = _report(tmp_path, text, "exit1.log")
     assert not _accused(d), d["verdict"]
+    # the same record of a SIGKILL: the host's OOM killer, whose fix names the DataLoader's num_workers
+    text = tb + ("subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'run_pretrain.py', "
+                 "'--local_rank=3', '--bs', '64']' died with <Signals.SIGKILL: 9>.\n")
+    d = _report(tmp_path, text, "kill9.log")
+    assert d["verdict"]["cause"] == "host_oom" and not _accused(d), d["verdict"]
+    assert "SIGKILL" in d["verdict"]["fix"] and "num_workers" in d["verdict"]["fix"], d["verdict"]["fix"]
 
 
 # accelerate/commands/launch.py: launch_command calls simple_launcher(args) when no distributed launcher is chosen;
@@ -2494,6 +2500,37 @@ def test_a_framework_settings_check_is_config_not_the_rank_that_printed_it(tmp_p
     assert _verdict(tmp_path, tcp)["cause"] == "config"
 
 
+def test_a_device_count_check_in_a_spawned_child_is_config_not_the_child(tmp_path):
+    """Lead rules W and Q: torch_xla's replication set-up in an xmp.spawn child refuses the devices the child sees
+    against the count the launch expects ("Cannot replicate if number of devices (1) is different from 4"): the
+    launch's set-up, the same for every child, so spawn's process index names nobody -- config, no rank. The bare
+    "Exception:" above "-- Process N terminated with the following error:" (torch < 1.9's ProcessRaisedException) is
+    the parent's wrapper of that error, not a second exception of its own."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "train_tpu.py", line 210, in <module>\n'
+            "    xmp.spawn(_mp_fn, args=(flags,), nprocs=4, start_method='fork')\n"
+            "Exception: \n"
+            "\n"
+            "-- Process 2 terminated with the following error:\n"
+            "Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.7/dist-packages/torch_xla/distributed/xla_multiprocessing.py", line 231, '
+            "in _start_fn\n"
+            "    _setup_replication()\n"
+            '  File "/usr/local/lib/python3.7/dist-packages/torch_xla/core/xla_model.py", line 190, in '
+            "xla_replication_devices\n"
+            "    .format(len(local_devices), len(kind_devices)))\n"
+            "RuntimeError: Cannot replicate if number of devices (1) is different from 4\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "nprocs must match the devices" in v["fix"] and "xm.xla_device()" in v["fix"], v["fix"]
+    gpus = "[rank0]: ValueError: number of GPUs (2) does not match the number of processes per node (8)\n"
+    assert _verdict(tmp_path, gpus)["cause"] == "config"
+    # a tensor's own size check is that rank's run, no device count
+    own = "[rank3]: RuntimeError: number of dims (2) is different from the expected 3\n"
+    assert _verdict(tmp_path, own)["cause"] != "config"
+
+
 def test_an_exit_1_whose_cut_traceback_goes_into_nccl_comm_creation_says_nccl_debug(tmp_path):
     """Lead rule A names the one worker the record shows failing (exit 1); where the traceback above the record stops
     inside a Python call of NCCL's communicator creation (a framework's own binding: "X.ncclCommInitRank(...)")
@@ -2640,6 +2677,38 @@ def test_a_binding_the_installed_build_cannot_construct_is_config_not_the_rank(t
     # a constructor that exists, called with the wrong arguments, is no missing binding
     args = "[rank2]: TypeError: __init__() missing 1 required positional argument: 'prefix'\n"
     assert _verdict(tmp_path, args)["cause"] != "config"
+
+
+def test_a_compiled_class_refusing_its_callers_arguments_is_a_mixed_install_not_the_store(tmp_path):
+    """Lead rule AF (2), round 41's sentence: pybind11's "__init__(): incompatible constructor arguments", listing the
+    one signature the compiled torch._C class has while the launcher's Python code passed a keyword it does not know
+    (a torch.distributed.run newer than the torch._C it loads: two installs mixed), before any worker: config, no
+    rank, not store_rendezvous -- nothing was unreachable. As a traceback (the listing on the lines after it) and as
+    torchelastic's error-handler record (its JSON message, newlines escaped, on one line)."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/home/u/miniconda3/lib/python3.9/site-packages/torch/distributed/elastic/rendezvous/'
+          'c10d_rendezvous_backend.py", line 170, in _create_tcp_store\n'
+          "    store = TCPStore(host, port, is_master=is_server, timeout=timedelta(seconds=read_timeout))\n"
+          "TypeError: __init__(): incompatible constructor arguments. The following argument types are supported:\n"
+          "    1. torch._C._distributed_c10d.TCPStore(host_name: str, port: int, world_size: int, is_master: bool, "
+          "timeout: datetime.timedelta = datetime.timedelta(seconds=300))\n"
+          "\n"
+          "Invoked with: 'node-a3', 29511; kwargs: is_master=True, timeout=datetime.timedelta(seconds=60), "
+          "use_libuv=False\n")
+    record = ("ERROR:torch.distributed.elastic.multiprocessing.errors.error_handler:{\n"
+              '  "message": {\n'
+              '    "message": "TypeError: __init__(): incompatible constructor arguments. The following argument types '
+              'are supported:\\n    1. torch._C._distributed_c10d.TCPStore(host_name: str, port: int, world_size: int, '
+              'is_master: bool)\\n\\nInvoked with: \'10.4.0.2\', 29400, 2, True; kwargs: wait_for_workers=False",\n')
+    for text, kw in ((tb, "use_libuv=False"), (record, "wait_for_workers=False")):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+        assert "TCPStore" in v["summary"] and kw in v["summary"], v["summary"]
+        assert "reinstall PyTorch" in v["fix"] and "pip uninstall torch" in v["fix"], v["fix"]
+    # a Python function's own argument error is no compiled class refusing its caller
+    own = "[rank1]: TypeError: __init__() got an unexpected keyword argument 'use_libuv'\n"
+    assert _verdict(tmp_path, own)["cause"] != "config"
 
 
 def test_a_ranks_own_runtime_error_is_not_a_settings_check(tmp_path):
@@ -4223,6 +4292,32 @@ def test_a_full_disk_elsewhere_or_a_ranked_kill_is_not_the_pymp_reading(tmp_path
 
 
 # --- round 49: a shared library of the install that cannot be loaded (lead rules AF (2), J, AD (2)) ---------------
+def test_a_shared_library_that_cannot_be_loaded_at_start_up_is_the_install(tmp_path):
+    """Lead rules AF (2) and AT (1): a framework's dynamic loader failing to load a library the job needs, said as an
+    error ("Failed to find dynamic library: libnccl.so ( <the linker's reason> )", then its LD_LIBRARY_PATH hints), or
+    Python's ImportError of it: the shared install, before any collective -- config, no rank. Where the linker says the
+    host's glibc is older than the library needs, the fix names that version and a build for this OS."""
+    glibc = ("Error: Failed to find dynamic library: libnccl.so ( /lib/x86_64-linux-gnu/libc.so.6: version "
+             "`GLIBC_2.27' not found (required by /opt/nccl_2.7.8-1+cuda11.0_x86_64/lib/libnccl.so) )\n"
+             " Please specify its path correctly using following ways:\n"
+             " Method. set environment variable LD_LIBRARY_PATH on Linux or DYLD_LIBRARY_PATH on Mac OS.\n"
+             " For instance, issue command: export LD_LIBRARY_PATH=...\n")
+    d = _report(tmp_path, glibc)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "GLIBC_2.27" in v["summary"] and "glibc" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"], v
+    py = ("Traceback (most recent call last):\n  File \"pretrain.py\", line 3, in <module>\n    import torch\n"
+          "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n")
+    v = _verdict(tmp_path, py)
+    assert (v["cause"], v["culprits"]) == ("config", []) and "libcudnn.so.8" in v["fix"], v
+    # the probes that go on without their library are no failure: NCCL's net plugin, a loader's warning
+    probe = (nccl_info("gpu-b2", 5120, 0, "NET/Plugin : dlerror=libnccl-net.so: cannot open shared object file: No "
+                       "such file or directory No plugin found (libnccl-net.so), using internal implementation")
+             + "W0612 10:01:02.334455 5120 dynamic_loader.cc:307] Failed to find dynamic library: libcupti.so ( "
+             "libcupti.so: cannot open shared object file: No such file or directory )\n")
+    assert _verdict(tmp_path, probe)["cause"] != "config"
+
+
 def test_a_library_symbol_that_cannot_be_loaded_before_the_workers_abort_is_the_install(tmp_path):
     """verl-5659: every Ray worker prints 'Invalid handle. Cannot load symbol cublasLtGetVersion', then aborts
     (Abseil's SIGABRT handler) and the raylet reports it dead: the job's shared install cannot be loaded -- config,

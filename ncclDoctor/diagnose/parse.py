@@ -199,6 +199,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the last CUDA error's line, for the rest of NCCL's multi-line WARN below it (crash._cuda_error: NVLS's
         # "... error in the Fabric Manager or NVSwitches")
         self._cuda_open: tuple[int, Event] | None = None
+        # pybind11's "incompatible constructor arguments" whose listing follows on the next lines (_binding_listed)
+        self._binding_open: tuple[int, Event] | None = None
         # the last Ascend error header's line and the rank it names ("(PID:N, Device:D, RankID:R)"), for the error
         # codes printed under it (crash._cuda_error: EJ0001's HCCP failure)
         self._ascend_head: tuple[int, int] = (-99, -1)
@@ -644,6 +646,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         if self._cuda_open is not None and lineno - self._cuda_open[0] == 1 and self._cuda_code_line(lineno, body):
             return None
+        if self._binding_open is not None:
+            if lineno - self._binding_open[0] > 4:
+                self._binding_open = None
+            elif self._binding_listed(lineno, body):
+                return None
         if "pid=" in text and "[Rank " in body and len(self.actor_rank) < MAX_PIDS:
             self._actor_rank(text, body)
         if ("initialize(" in body or "init_process_group(" in body) and len(self.aside) < 8:

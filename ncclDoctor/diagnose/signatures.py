@@ -1906,6 +1906,33 @@ R_LIB_UNLOADABLE = re.compile(r"\b(?:[Cc]annot|[Cc]ould not|[Ff]ailed to|[Uu]nab
 # launcher's subclass of c10d's Store, torchelastic's EtcdStore) that the installed build does not let Python construct.
 # The same install on every process: config, no rank, whoever printed it.
 R_BINDING_MISSING = re.compile(r"(?:^|[\s:'\"(])(?P<cls>[A-Za-z_][\w.]{0,80}): No constructor defined!")
+# pybind11's other refusal of the same kind: "TypeError: __init__(): incompatible constructor arguments. The following
+# argument types are supported:" then "1. torch._C._distributed_c10d.TCPStore(host_name: str, ...)" and "Invoked with:
+# ...; kwargs: multi_tenant=True" -- the compiled class accepts fewer or other arguments than the Python code calling it
+# passes. Where that class is an installed library's (a module path, torch._C's) the caller is most often that
+# library's own Python code of another version (torch.distributed.run calling an older torch._C): two installs mixed,
+# the same on every process (lead rule AF (2)), config, no rank. The listing may follow on the next line (a traceback)
+# or on the same one (a torchelastic error file's JSON, its newlines escaped). R_BINDING_LISTED: the first signature
+# listed, its class; R_BINDING_KWARGS: the keyword arguments the call passed.
+R_BINDING_ARGS = re.compile(r"\b__init__\(\): incompatible constructor arguments\b")
+R_BINDING_LISTED = re.compile(r"(?:^|\s|\\n)1\. (?P<cls>[A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60}){1,8})\(")
+R_BINDING_KWARGS = re.compile(r"\bkwargs: (?P<kw>\w{1,60}=[^\n\"]{1,120}?)\s*(?:\"|$)")
+# A shared library the job needs failing to load at start-up, said as an error (lead rule AF (2), like rule AT (1)'s
+# libcuda case): a framework's own dynamic loader ("Error: Failed to find dynamic library: libnccl.so ( <dlerror> )",
+# Paddle's dynload, followed by its LD_LIBRARY_PATH hints) or Python's import of it ("ImportError: libcudart.so.11.0:
+# cannot open shared object file: No such file or directory", "OSError: ..."). Group lib: the library. The many probes
+# that go on without their library (NCCL's net plugin "NET/Plugin : dlerror=libnccl-net.so: cannot open shared object
+# file", libibverbs' "couldn't load driver", XLA's "Unable to initialize backend 'tpu'") are INFO or warnings, not
+# this: the reader takes only an error line (readers.crash._lib_not_loaded).
+R_LIB_NOT_LOADED = re.compile(r"\bFailed to (?:find|load|open) dynamic library:? "
+                              r"(?P<lib>[\w.+-]{1,80}\.(?:so|dylib|dll)[\w.]{0,20})|"
+                              r"^(?:[\w.]{0,60}\.)?(?:ImportError|OSError): (?P<pylib>[\w.+-]{1,80}\.so[\w.]{0,20}): "
+                              r"cannot open shared object file")
+# the dynamic linker's reason when the library was found but needs a newer C (or C++) runtime than the host has:
+# "/lib64/libc.so.6: version `GLIBC_2.14' not found (required by .../libnccl.so)" -- a build for a newer OS
+R_GLIBC_TOO_OLD = re.compile(r"(?P<have>[\w./+-]{0,200}?lib(?:c|stdc\+\+)\.so[\w.]{0,8}): version "
+                             r"[`'](?P<ver>GLIBC(?:XX)?_[\d.]{1,12})' not found"
+                             r"(?: \(required by (?P<by>[^\s)]{1,300})\))?")
 # A library's warning that the version installed can start a feature only through one bootstrap (Megatron's
 # initialize.py: "Transformer Engine v1.5.0+6a9edc3 supports only MPI bootstrap backend." -- its userbuffers for
 # --tp-comm-overlap need the job launched under MPI): a launch setting every rank shares (lead rules V (1), W)
@@ -1949,6 +1976,14 @@ R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|
 R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|stride|is_contiguous|data_ptr|scalar_type|has_value)\(|"
                            r"\bnullptr\b|\bNULL\b|\bdtype\b")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
+# A framework's own check that the devices a process sees are as many as its launch expects, raised before anything
+# ran: torch_xla's replication set-up in each child of xmp.spawn ("RuntimeError: Cannot replicate if number of devices
+# (1) is different from 8": the child sees one device where the launch asks for eight, as when the parent process
+# acquired the XLA device before forking), "number of GPUs (2) does not match ...". The devices visible and the process
+# count are the launch's settings, the same for every child (lead rules W, Q): config, no rank.
+R_DEVICE_COUNT_CHECK = re.compile(r"(?i:\bnumber of (?:devices|GPUs|TPU (?:cores|devices)|accelerators|replicas)\b"
+                                  r"(?: ?\(\d{1,6}\))?[^\n]{0,60}?\b(?:is different from|differs? from|does not match|"
+                                  r"doesn't match|(?:is )?not equal to)\b)")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
 # (submitit launch scripts' get_shared_folder(): "RuntimeError: No shared folder available"), failing before any
 # worker runs: the launch set-up every node shares (lead rule X (2)), config, no rank

@@ -239,6 +239,8 @@ class CrashReaders:
         b = S.R_SHARED_BUILD.search(self._body) if ("exit status" in text or "building extension" in text
                                                    or "torch_extensions" in text) else None
         k = S.R_BINDING_MISSING.search(self._body) if b is None and "No constructor" in text else None
+        if k is None and b is None and "incompatible constructor" in text and S.R_BINDING_ARGS.search(self._body):
+            return self._binding_args(lineno, text)
         if k is not None:  # pybind11 refusing to construct a binding's class: installs of mismatched versions
             m = S.R_EXC_TAIL.match(self._body)
             said = ((m.group(2) or "").strip() if m else "") or self._body.strip()[:200]
@@ -257,10 +259,43 @@ class CrashReaders:
         self._last_exc = (lineno, ev)
         return ev
 
+    def _binding_args(self, lineno: int, text: str) -> Event:
+        """pybind11 refusing the arguments a compiled class's constructor was called with (signatures.R_BINDING_ARGS):
+        read as the binding family above (a traceback tail with ``settings`` and ``binding``), its class and the
+        keyword arguments passed taken from the listing on the same line (an error file's JSON) or, in a traceback,
+        from the lines after it (_binding_listed)."""
+        said = self._body[S.R_BINDING_ARGS.search(self._body).start():].split("\\n", 1)[0].strip()[:200]
+        own = self._body.lstrip().startswith("TypeError")  # a traceback's own last line, not a record quoting it
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type="TypeError", message=said, line=not own, settings=said, binding="", args=True)
+        self._binding_listed(lineno, self._body, ev)
+        self._last_exc = (lineno, ev)
+        if not ev.data["binding"]:
+            self._binding_open = (lineno, ev)
+            self._follow = max(self._follow, 4)  # the listing and "Invoked with:" hold no trigger word
+        return ev
+
+    def _binding_listed(self, lineno: int, body: str, ev: Event | None = None) -> bool:
+        """The class pybind11 lists as the one signature it supports and the keyword arguments the call passed, on
+        the lines after its "incompatible constructor arguments" (or on that line itself): kept on its event. True:
+        a line of that message, taken."""
+        ev = ev or self._binding_open[1]
+        got = False
+        if not ev.data["binding"] and (k := S.R_BINDING_LISTED.search(body)):
+            ev.data["binding"], got = k.group("cls"), True
+        if "kwargs: " in body and (w := S.R_BINDING_KWARGS.search(body)):
+            ev.data["kwargs"], got = w.group("kw").strip()[:120], True
+            self._binding_open = None
+        return got
+
     def _lib_unloadable(self, lineno: int, text: str) -> Event | None:
         """A library's loader failing to resolve a function in a shared library (signatures.R_LIB_UNLOADABLE, lead
         rule AF (2)): the job's shared install, read by verdict.launch._lib_unloadable. Never NCCL's own INFO/WARN
         lines (its plugin probes)."""
+        gone = (self._lib_not_loaded(lineno, text) if "NCCL" not in text
+                and ("dynamic library" in text or "shared object" in text) else None)
+        if gone is not None:
+            return gone
         m = S.R_LIB_UNLOADABLE.search(text) if "symbol" in text and "NCCL" not in text else None
         if m is None:
             return None
@@ -268,6 +303,21 @@ class CrashReaders:
         ev.data["symbol"] = m.group("sym")
         r = S.R_RAY_REPEATED.search(text)  # Ray's "[repeated 7x across cluster]": said that many more times
         ev.data["repeated"] = int(r.group(1)) if r else 0
+        return ev
+
+    def _lib_not_loaded(self, lineno: int, text: str) -> Event | None:
+        """A shared library the job needs failing to load, said as an error (signatures.R_LIB_NOT_LOADED, lead rule
+        AF (2)): a framework's dynamic loader's error line or Python's ImportError/OSError of it, with the linker's
+        reason when it is a C runtime older than the library needs (R_GLIBC_TOO_OLD). A probe that goes on without
+        its library is no error line, and is left to the other readers: a glog warning ("W0101 ..."), an INFO line."""
+        m = S.R_LIB_NOT_LOADED.search(self._body)
+        if m is None or not (m.group("pylib") or S.R_ERROR_LINE.match(self._body) or exception_line(self._body)):
+            return None
+        ev = self._context(lineno, text, "lib_unloadable")
+        ev.rank = None  # the install every process loads, whichever printed it
+        g = S.R_GLIBC_TOO_OLD.search(self._body)
+        ev.data.update(symbol=None, lib=m.group("lib") or m.group("pylib"), repeated=0,
+                       glibc=g.group("ver") if g else None, libc=g.group("have") if g else None)
         return ev
 
     def _launcher_shim(self, lineno: int, text: str) -> Event | None:
@@ -352,6 +402,9 @@ class CrashReaders:
                 m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
             ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
+        elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and S.R_DEVICE_COUNT_CHECK.search(
+                said):  # the devices a process sees against the count its launch expects (lead rules W, Q)
+            ev.data.update(settings=said[:200], device_count=True)
         return ev
 
     def _ckpt_recompute(self, lineno: int, text: str) -> Event | bool | None:

@@ -396,6 +396,8 @@ class ExitReaders:
             return ev
         sig = m.group("mpsig")
         ws = int(m.group("ws")) if m.group("ws") else None  # a raw wait status: a signal, or an exit code << 8
+        if m.group("mpexc"):
+            self._spawn_wrapper(lineno)
         if m.group("mpexc") and not self._spawn_world:
             # a spawn child's index, a rank only where nprocs is shown to be the world size -- or where the child's
             # own traceback below ends in its own program's exception (_spawn_child_error): held until then
@@ -436,6 +438,16 @@ class ExitReaders:
             # ...]' died with <Signals.SIGSEGV: 11>" / "returned non-zero exit status 1"): lead rule U (5)
             ev.data.update(local_rank=None, last_launched=local)
         return ev
+
+    def _spawn_wrapper(self, lineno: int) -> None:
+        """A bare "Exception:" just above spawn's "-- Process N terminated with the following error:" is the parent's
+        re-raise of that child's error (torch < 1.9 raised a plain Exception with that text, later torch names it
+        ProcessRaisedException): named so, the parent's wrapper is read as no exception of its own (the child's own
+        follows below it)."""
+        prev = self._last_exc
+        if prev is not None and 0 < lineno - prev[0] <= 3 and prev[1].data.get("type") == "Exception" \
+                and not prev[1].data.get("message"):
+            prev[1].data["type"] = "torch.multiprocessing.spawn.ProcessRaisedException"
 
     def _spawn_child_error(self, lineno: int, ev: Event | None) -> None:
         """The first failure read after mp.spawn's "-- Process N terminated with the following error:" (held in

@@ -238,6 +238,10 @@ def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     config. None when an NCCL, CUDA, timeout or connection failure is shown (a rank's own run failing), or nothing
     died (a loader that goes on without the function)."""
     evs = c.samples.get("lib_unloadable", [])
+    gone = [e for e in evs if e.data.get("lib")]
+    if gone and not _run_failed(c):
+        return _lib_not_loaded(gone)
+    evs = [e for e in evs if e.data.get("symbol")]
     if not evs or not any(c.kinds.get(k) for k in _DIED) and not c.exceptions:
         return None
     if _run_failed(c, but="crash"):
@@ -265,6 +269,37 @@ def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "of the pip wheels; LD_DEBUG=libs python -c 'import torch'), then reinstall the matching version "
         + (f"(reinstall {wheel} matching torch's CUDA) " if wheel else "")
         + "or use a container whose CUDA libraries match, the same on every node, and relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _lib_not_loaded(evs: list) -> Verdict:
+    """Lead rules AF (2) and AT (1): a shared library the job needs could not be loaded at start-up, said as an error
+    (a framework's dynamic loader, Python's ImportError/OSError): the install every process loads alike -- the
+    library absent from the loader's path, or built for a newer C runtime than the host's (the linker's "version
+    `GLIBC_2.14' not found") -- so no collective ran and no rank is at fault: config. An error line is itself the
+    failure shown: nothing need die after it."""
+    e = next((x for x in evs if x.data.get("glibc")), evs[0])
+    lib, ver = e.data["lib"], e.data.get("glibc")
+    nccl = "nccl" in lib.lower()
+    why = (f"the host's C runtime ({e.data['libc']}) lacks {ver}, which that {lib} build requires: a build made for a "
+           "newer OS (glibc) than this host's" if ver else
+           f"the loader does not find {lib} on its path (not installed, or its directory not on LD_LIBRARY_PATH)")
+    return Verdict(
+        "config",
+        f"a shared library the job needs could not be loaded at start-up ({e.text[:200]}, {e.where}): {why} -- the "
+        "job's shared install, which every process loads alike, failed before any collective ran, so no rank is at "
+        "fault",
+        (f"Install a {lib} built for this host: the host's glibc version is what ldd --version prints, and objdump -T "
+         f"{lib} | grep GLIBC lists the versions the library needs -- take a build of it for this OS's glibc ("
+         + ("an NCCL build matching the OS glibc and the CUDA version the framework was built with: the distribution's "
+            "libnccl2 package, or the framework's own wheel that bundles NCCL" if nccl else
+            "the distribution's own package, or one built on this OS")
+         + "), or upgrade the OS / glibc (a container image of a newer OS). " if ver else
+         f"Install {lib} " + ("(NCCL, for the CUDA version the framework was built with) " if nccl else "")
+         + "in the environment every process runs, or find where it is installed (ldconfig -p | grep "
+         + lib.split(".so")[0] + "; find / -name '" + lib.split(".so")[0] + ".so*'). ")
+        + "Point LD_LIBRARY_PATH at the directory of the library to load (export LD_LIBRARY_PATH=DIR:"
+        "$LD_LIBRARY_PATH, the same on every node; ldd on the library shows what it resolves), then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
@@ -304,12 +339,14 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.exceptions if e.data.get("settings")]
     if not evs or _run_failed(c, but="crash" if _assert_aborts(c, evs) else ""):
         return None
-    if any(not e.data.get("settings") and not e.data.get("line") for e in c.exceptions):
+    if any(not e.data.get("settings") and not e.data.get("line") and not _spawn_wrapper(e) for e in c.exceptions):
         return None  # another exception class shown (a rank's own runtime error): rule A reads it
     e = evs[0]
     said = e.data["settings"]
     if e.data.get("choices"):
         return _choices(c, e)
+    if e.data.get("device_count"):
+        return _device_count(e, evs)
     if e.data.get("host_assert"):
         return _host_assert(e, evs)
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
@@ -333,7 +370,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "clear a stale or half-written build dir (~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR) and "
             "relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
-    bx = next((x for x in evs if x.data.get("binding")), None)
+    ax = next((x for x in evs if x.data.get("args")), None)
+    if ax is not None:  # a compiled class refusing the arguments its caller passes: two versions of one install
+        return _binding_args(ax)
+    bx = next((x for x in evs if x.data.get("binding") and not x.data.get("args")), None)
     if bx is not None:  # one installed library refusing another's binding at start-up (lead rule AF (2), last sentence)
         said = bx.data["message"] if bx.data["line"] else f"{bx.data['type']}: {bx.data['message']}"
         return Verdict(
@@ -432,6 +472,66 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
         + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _spawn_wrapper(e) -> bool:
+    """mp.spawn's parent re-raising a child's error (ProcessRaisedException; the child's own traceback is printed
+    below it): the parent's wrapper of that error, not a second exception of its own."""
+    return str(e.data.get("type") or "").endswith("ProcessRaisedException")
+
+
+def _device_count(e, evs: list) -> Verdict:
+    """Lead rules W and Q: a framework's own check that the devices a process sees are as many as its launch expects
+    failed before anything ran (torch_xla's replication set-up in an xmp.spawn child: "Cannot replicate if number of
+    devices (1) is different from 8"). Which devices a process sees and how many processes are started are the
+    launch's settings, the same for every child, so the child spawn names (its index, rule Q) is no culprit: config."""
+    xla = "replicat" in e.data["message"].lower()  # torch_xla's replication set-up words it so
+    return Verdict(
+        "config",
+        f"a framework's own check of the launch failed before anything ran ({e.data['type']}: "
+        f"{e.data['message'][:200]}, {e.where}): the number of devices a process sees differs from the number its "
+        "launch expects -- the devices visible and the process count are set-up every process shares, so the "
+        "process that printed it is no culprit (spawn's process index is no rank)",
+        "Make the devices each process sees match the launch: start as many processes as devices (nprocs must match "
+        "the devices per host, or leave nprocs unset to use them all; torchrun --nproc_per_node the same) and check "
+        "which devices are visible to each (CUDA_VISIBLE_DEVICES, TPU_NUM_DEVICES / XRT configuration)."
+        + (" With torch_xla's xmp.spawn, do not acquire the XLA device in the parent process: a call of "
+           "xm.xla_device() (or any XLA tensor) before xmp.spawn claims the devices before the fork, so each child's "
+           "replication setup sees one -- acquire the device inside the spawned function, and with "
+           "start_method='fork' keep the parent free of XLA work." if xla else "")
+        + " Then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _binding_args(e) -> Verdict:
+    """Lead rule AF (2), round 41's sentence: pybind11 refused the arguments a compiled class of an installed library
+    (torch._C's TCPStore) was constructed with -- it lists the one signature it has, and the call passed more (a
+    keyword argument it does not know). The compiled part is of another version than the Python code calling it (a
+    launcher newer than the torch._C it loads: two torch installs mixed, pip over conda, a stale copy on the path), the
+    same install on every process, before any rank exists: config, no rank. Not the store being unreachable."""
+    cls, kw = e.data["binding"], e.data.get("kwargs")
+    pkg = cls.split(".", 1)[0] if cls else ""  # the listing cut: the frame above the error names the library
+    name = "PyTorch" if pkg == "torch" else pkg
+    return Verdict(
+        "config",
+        f"pybind11 refused the arguments {cls.rsplit('.', 1)[-1] if cls else 'a compiled class'} was constructed "
+        f"with ({e.data['message'].split('. The following', 1)[0][:120]}, {e.where}): the compiled class"
+        f"{' ' + cls if cls else ''} accepts only the signatures pybind11 lists, and the Python code calling it "
+        + (f"passed {kw}, which it does not know" if kw else "passed other arguments")
+        + f" -- most often the installed {pkg or 'library'} is a mix of versions (its Python code newer or older "
+        "than its compiled part), one install every process shares, before any rank ran: no rank is at fault, and "
+        "nothing was unreachable",
+        (f"A {name} version mismatch inside one environment: reinstall {name} cleanly -- pip uninstall {pkg} (repeat "
+         f"until pip finds none; conda remove {pkg} too where conda installed one), then install one {pkg} build "
+         "(pip or conda, not both) in a clean environment; check that the launcher and the library are the same "
+         f"install (python -c 'import {pkg}; print({pkg}.__version__, {pkg}.__file__)' under the interpreter the "
+         "launcher runs" + (", python -m torch.distributed.run rather than a torchrun script of another environment "
+                            "on PATH" if pkg == "torch" else "") + ")" if pkg else
+         "The frame above the error names the library whose compiled class refused the call: a version mismatch "
+         "inside one environment -- reinstall that library cleanly (pip uninstall it until pip finds none, then one "
+         "install, pip or conda, not both, in a clean environment) at the version its caller expects")
+        + ", the same on every node, then relaunch.",
+        "high", [], [e.brief()], job_wide=True)
 
 
 def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -355,7 +355,8 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rank's fault",
             "Confirm with dmesg -T | grep -i 'killed process' (or the scheduler's record: sacct MaxRSS, kubectl "
             "describe pod 'OOMKilled') on that node; lower the host memory every process uses at once (fewer "
-            "DataLoader workers, mmap / sharded checkpoint loading, staggered model loading) or raise the job's "
+            "DataLoader workers: a smaller num_workers, mmap / sharded checkpoint loading, staggered model loading) or "
+            "raise the job's "
             "memory limit (Slurm: --mem / --mem-per-gpu).",
             "medium", [], [e.brief() for e in (cf + wf)[:3]], job_wide=True)
     ray = any("Ray" in str(e.data.get("killed", "")) for e in wf)
@@ -367,8 +368,9 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          if ray and not ranks and not cf else
          f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
          "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
-        "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer) on that node; lower host memory use "
-        "(fewer DataLoader workers, mmap / sharded checkpoint loading, fewer processes loading the model at once: "
+        "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer, which sends that SIGKILL) on that node; "
+        "lower host memory (RAM) use (fewer DataLoader workers: a smaller num_workers, mmap / sharded checkpoint "
+        "loading, fewer processes loading the model at once: "
         "fewer processes per node, or the full weights loaded on rank 0 only and broadcast, FSDP's "
         "sync_module_states) or raise the job's memory limit or the node's swap (Slurm: --mem / --mem-per-gpu; "
         "sacct -j JOB -o MaxRSS,ReqMem shows what the step used)."
