@@ -858,11 +858,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 # Ascend runtime's codes for a device's own kernel failing (CANN's ACL_ERROR_RT_*, rt_error_codes.h): the AI Core's
 # or AI CPU's execution timing out or raising -- a kernel of that NPU hung or faulted, like a CUDA kernel's error
-NPU_RT_CODES = {507014: "the aicore execution timed out (ACL_ERROR_RT_AICORE_TIMEOUT)",
-                507015: "an aicore exception (ACL_ERROR_RT_AICORE_EXCEPTION)",
-                507016: "an aicore trap exception (ACL_ERROR_RT_AICORE_TRAP_EXCEPTION)",
-                507017: "the aicpu execution timed out (ACL_ERROR_RT_AICPU_TIMEOUT)",
-                507018: "an aicpu exception (ACL_ERROR_RT_AICPU_EXCEPTION)"}
+NPU_RT_CODES = {507014: "the aicore execution timed out (ACL_ERROR_RT_AICORE_TIMEOUT)"}
 
 
 def _npu_runtime(said: str, code: int, ranks: list[int]) -> tuple[str, str]:
