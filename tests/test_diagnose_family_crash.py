@@ -4771,6 +4771,37 @@ def test_torch_1x_set_device_failing_with_invalid_device_ordinal_is_the_launch_t
     assert _verdict(tmp_path, other)["cause"] == "cuda_error"
 
 
+# transformers' TrainingArguments._setup_devices is the frame that selects the GPU too (round 60's graphgpt-54 under a
+# rank prefix): a paste often ends its traceback at the device property's "return self._setup_devices"
+def test_an_ordinal_under_transformers_setup_devices_is_the_launch_tagged_or_not(tmp_path):
+    """HF TrainingArguments sets the process's GPU from its local rank in _setup_devices (the device / n_gpu property
+    reaches it while the arguments are parsed): 'invalid device ordinal' there is the launch's index past the GPUs the
+    process sees (rules Q, AU (2)): config, nobody named -- untagged, or under a launcher's rank tag on every line
+    (torchrun --tee's "[rankN]: "), which says who printed the lines, not whose index it was. The same tagged error
+    raised by the rank's own code elsewhere stays its CUDA error."""
+    tb = ("{p}Traceback (most recent call last):\n"
+          '{p}  File "/home/u/proj/train/train_mem.py", line 9, in <module>\n'
+          "{p}    model_args, data_args, training_args = parser.parse_args_into_dataclasses()\n"
+          '{p}  File "/opt/env/lib/python3.11/site-packages/transformers/training_args.py", line 1402, in '
+          '__post_init__\n'
+          '{p}    if self.framework == "pt" and is_torch_available() and self.device.type == "cuda":\n'
+          '{p}  File "/opt/env/lib/python3.11/site-packages/transformers/training_args.py", line {n}, in {where}\n'
+          "{p}    {code}\n"
+          "{p}\n"
+          "{p}RuntimeError: CUDA error: invalid device ordinal\n"
+          "{p}For debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n")
+    for p, n, where, code in (("", 1811, "device", "return self._setup_devices"),
+                              ("[rank2]: ", 1811, "device", "return self._setup_devices"),
+                              ("[rank1]:", 1760, "_setup_devices", "torch.cuda.set_device(device)"),
+                              ("[default3]:", 1824, "n_gpu", "_ = self._setup_devices")):
+        d = _report(tmp_path, tb.format(p=p, n=n, where=where, code=code))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (p, v)
+        assert "nvidia-smi" in v["fix"] and "--nproc_per_node" in v["fix"], v
+    own = tb.format(p="[rank2]: ", n=230, where="forward", code="h = h.to(f'cuda:{self.stage + 2}')")
+    assert _verdict(tmp_path, own)["cause"] == "cuda_error"
+
+
 # --- a framework's own check of settings every process shares (lead rules W, Q, AF (2)): config, nobody ------------
 # Lightning's accelerator connector refusing a DDP-family strategy on Apple's MPS device (round 53's imaginAIry-235):
 # the fix names the strategy and the accelerator, whatever the object's address, the strategy's class or the prefix

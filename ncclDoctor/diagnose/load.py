@@ -368,9 +368,10 @@ SNIFF = 8192
 #   unning step, tarting step, COMPLETE  a rank's own progress line ("18: RANK 18: running step 1/10", "RANK 3:
 #             COMPLETE!"): a phase every rank printed, then one all but a few printed before the hang's end, names
 #             those few behind (parse._step_line, verdict.missing._behind, lead rule I)
-#   etDevice, set_device(, cuda.Device(  a traceback's frame selecting the process's GPU (torch.cuda.set_device(i),
-#             CuPy's cupy.cuda.Device(i).use() and runtime.setDevice, cudaSetDevice): an 'invalid device ordinal' raised
-#             right under it is the launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
+#   etDevice, set_device(, cuda.Device(, _setup_devices  a traceback's frame selecting the process's GPU
+#             (torch.cuda.set_device(i), CuPy's cupy.cuda.Device(i).use() and runtime.setDevice, cudaSetDevice,
+#             transformers' TrainingArguments._setup_devices): an 'invalid device ordinal' raised right under it is the
+#             launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
 #   non-zero status: , NULL value  NVSHMEM's error macros (nvshmemx_error.h), the prefix of every failure its IB
 #             transports print with no other word (".../ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
 #             ".../ibrc.cpp:304: NULL value cq creation failed"; DeepEP's internode set-up):
@@ -436,7 +437,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
             b"CUDA to be initiali",
-            b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"non-zero status: ", b"NULL value ",
+            b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"_setup_devices", b"non-zero status: ",
+            b"NULL value ",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
             b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",

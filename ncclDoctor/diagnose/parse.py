@@ -702,8 +702,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._gather_frame = (lineno, S.R_OBJECT_GATHER_FRAME.search(body).group(1))
         elif "in backward" in body and S.R_BACKWARD_FRAME.search(body):
             self._site(lineno, "backward")
-        elif ("etDevice" in body or "set_device" in body or "cuda.Device(" in body) and S.R_SET_DEVICE_FRAME.search(
-                body):
+        elif ("etDevice" in body or "set_device" in body or "cuda.Device(" in body or "_setup_devices" in body
+              ) and S.R_SET_DEVICE_FRAME.search(body):
             self._set_device = lineno
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)

@@ -2169,10 +2169,14 @@ R_NCCL_BACKEND = re.compile(r"init_process_group\(\s*(?:backend\s*=\s*)?['\"]ncc
 # --world_info=... --master_addr=... --master_port=... [--flags] USER_SCRIPT USER_ARGS"): what follows the module
 R_DS_LAUNCH_CMD = re.compile(r"-m deepspeed\.launcher\.launch\s+(--world_info=\S{1,8192}.{0,4000})")
 # A traceback frame selecting the process's GPU (torch.cuda.set_device(i), torch's _cuda_setDevice, CuPy's
-# cupy.cuda.Device(i).use() and its runtime.setDevice, cudaSetDevice): an error right under it is that selection's
+# cupy.cuda.Device(i).use() and its runtime.setDevice, cudaSetDevice): an error right under it is that selection's.
+# transformers' TrainingArguments._setup_devices is one too (its device / n_gpu property's "return
+# self._setup_devices", its own frame): it sets the process's GPU from its local rank, the launch's index, and a paste
+# often ends the traceback there, before torch's frames below it
 R_SET_DEVICE_FRAME = re.compile(r"\b(?:torch\.cuda\.set_device\(|_cuda_setDevice\(|"
                                 r"cuda\.Device\([^)\n]{0,80}\)\.use\(|cudaSetDevice\(|"
-                                r"in (?:[\w.]{0,80}\.)?(?:set_device|setDevice|cudaSetDevice)\s*$)")
+                                r"in (?:[\w.]{0,80}\.)?(?:set_device|setDevice|cudaSetDevice|_setup_devices)\s*$|"
+                                r"self\._setup_devices\s*$)")
 # accelerate's world settings as its env dump ("- num_processes: 1"), config file ("num_machines: 2", JSON's
 # "num_processes": 8) or launch command ("--num_processes=8", "--num_machines 2") print them; num_processes is the
 # total over all machines (readers.settings._accel_world)

@@ -235,8 +235,9 @@ def _ordinal_launch(evs: list[Event], tagged: list[int]) -> Verdict | None:
     faulty GPU. With no launch line shown (one is read by _procs_past_gpus, which knows the processes per node), it is
     the launch's device assignment every process shares: config, no rank -- where no line names the process, or where
     the rank's own lines (TAGGED) show it raised by the frame that selects its GPU (torch.cuda.set_device, CuPy's
-    Device(i).use()). A tagged rank's ordinal raised elsewhere (an index its code computed) stays its CUDA error, and a
-    launcher's record naming the one failed rank is read by rule A (round 23's simpletuner-40)."""
+    Device(i).use(), transformers' TrainingArguments._setup_devices): a launcher's tag on every line says who printed
+    them, not whose index it was. A tagged rank's ordinal raised elsewhere (an index its code computed) stays its CUDA
+    error, and a launcher's record naming the one failed rank is read by rule A (round 23's simpletuner-40)."""
     if not evs or not all("invalid device ordinal" in ((e.data.get("what") or "") + " " + e.text).lower()
                           for e in evs):
         return None
