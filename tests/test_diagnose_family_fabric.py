@@ -1028,6 +1028,25 @@ def test_a_waitforinput_line_pasted_without_its_header_is_a_ranks_read_unless_th
     assert _verdict(tmp_path, _wait_input("", port=31337))["cause"] == "store_rendezvous"
 
 
+def test_a_store_read_timing_out_inside_a_serving_engines_client_call_waits_for_the_trainer(tmp_path):
+    """Rule Y (round 61, a weight-sync shape): a rollout engine's worker times out reading the store it had connected
+    to inside a call the engine's client made on its workers (vLLM's engine core logging its failed collective_rpc; a
+    trainer's update_named_param frame): the group is the weight sync shared with the trainer, whose side never wrote
+    the key -- rank_missing, nobody named, the waiting worker a victim, and the fix looks at the trainer (its log, a
+    py-spy dump), not at a dataset's preprocessing. Without such a call the same read keeps its usual reading."""
+    wait = _wait_input("[rank1]:", port=51888).replace("trainer-0", "0.0.0.0").replace("trainer-3", "localhost")
+    for call in ("ERROR 03-02 11:04:09 [core.py:470] Invocation of collective_rpc method failed\n",
+                 'Traceback (most recent call last):\n  File "/srv/rollout/serve.py", line 311, in update_named_param\n'
+                 "    self.pynccl_comm.broadcast(weights, src=self.client_rank)\n"):
+        d = _report(tmp_path, wait + call)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), v
+        assert "trainer" in v["summary"] and "py-spy dump of the trainer ranks" in v["fix"], v
+        assert "main_process_first" not in v["fix"] and "0.0.0.0 is a wildcard" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, wait)
+    assert v["cause"] == "rank_missing" and "main_process_first" in v["fix"] and "trainer" not in v["fix"], v
+
+
 def test_a_store_connection_reset_pasted_in_markdown_bold_is_read_like_the_plain_line(tmp_path):
     """Rules L/Y (round 30): the store client's connection reset as the exception right below init_process_group's
     store-barrier frames is store_rendezvous; an issue's Markdown emphasis around that exception line
@@ -1939,6 +1958,27 @@ def test_an_ncclerror_whose_text_was_lost_is_unknown_and_asks_for_it(tmp_path):
     v = d["verdict"]
     assert v["cause"] == "unknown" and not _accused(d), v
     assert "NCCL_DEBUG=INFO" in v["fix"] and "NcclError's full message" in v["fix"], v["fix"]
+
+
+def test_an_nccl_check_printing_unknown_result_code_is_unknown_and_asks_for_the_real_error(tmp_path):
+    """Lead rules J and AK (2) (round 61): a framework's NCCL check printing 'unknown result code' --
+    ncclGetErrorString's words for a code the loaded libnccl has no name for -- says an NCCL call failed, not which
+    error: unknown, not nccl_internal; every process printing the same check is no rank's fault (nobody named); the
+    fix asks for NCCL_DEBUG=INFO's real error, the libnccl loaded against the build's and the P2P path. Another
+    check's wording ("NCCL error in: file:line, ...") reads the same; the words alone, with no NCCL error before
+    them, do not."""
+    for text in ("[TensorRT-LLM][ERROR] Assertion failed: Failed, NCCL error /opt/trtllm/cpp/tensorrt_llm/plugins/"
+                 "ncclPlugin/reduceScatterPlugin.cpp:96 'unknown result code'\n" * 2,
+                 "[rank2]: RuntimeError: NCCL error in: /src/comm/nccl_ops.cc:140, unknown result code\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+        assert "unknown result code" in v["summary"], v["summary"]
+        assert "NCCL_DEBUG=INFO to see the real NCCL error" in v["fix"] and "NCCL_P2P_DISABLE=1" in v["fix"], v["fix"]
+        assert "which libnccl is loaded" in v["fix"], v["fix"]
+    assert "2 processes print the same" in _verdict(
+        tmp_path, "Failed, NCCL error a/b.cpp:7 'unknown result code'\n" * 2)["summary"]
+    assert "see the real NCCL error" not in _verdict(tmp_path, "lookup failed: unknown result code 9\n")["fix"]
 
 
 def test_oneccl_failing_to_start_its_worker_threads_is_the_hosts_system_call(tmp_path):

@@ -571,6 +571,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(ev)
     if p.driver_step is not None:
         c.add(p.driver_step)
+    if p.engine_rpc is not None:
+        c.add(p.engine_rpc)
     if p.tcp_init is not None:
         c.add(p.tcp_init)
     if p.store_host is not None:

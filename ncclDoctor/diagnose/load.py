@@ -398,6 +398,10 @@ SNIFF = 8192
 #   CUDA warning:  c10's "[rank28]:[W ...] Warning: CUDA warning: unspecified launch failure (function destroyEvent)"
 #             with no other word when the error has none: its rank tag names the process whose untagged CUDA error
 #             follows (parse._cuda_warning_rank, lead rule AN (1))
+#   collective_rpc method, init_communicator, update_named_param, weights_update_group, update_weights_from_dist  a
+#             serving engine's call made by a client outside it (vLLM's "Invocation of collective_rpc method failed";
+#             an RL trainer's weight-sync methods, in a traceback's frames with no other word): a store read timing out
+#             inside it waits for that client, the trainer (parse.engine_rpc, verdict.missing._store_wait, rule Y)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -442,7 +446,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
             b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",
-            b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:")
+            b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:",
+            b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
+            b"update_weights_from_dist")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

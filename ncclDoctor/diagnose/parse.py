@@ -161,6 +161,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
         self._last_line = -99  # the last non-blank line read
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
+        self.engine_rpc: Event | None = None  # a call made on a serving engine from outside it (R_ENGINE_CLIENT_RPC)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
         self.ds_kill: Event | None = None  # DeepSpeed's / torch.distributed.launch's first "Killing subprocess" line
         # the pids of its "Killing subprocess P" lines, in the order printed (first 64): its sigkill_handler walks the
@@ -479,6 +480,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if self.driver_step is not None and not S.R_VLLM_MP_WORKER.search(text) and S.R_VLLM_LOG_HEAD.search(text) \
                 and not S.R_RAY_PID.search(text) and lineno > int(self.driver_step.where.rpartition(":")[2]):
             self.driver_step.data["later"] = True  # the driver logged on after it
+        if self.engine_rpc is None and ("_rpc" in text or "_communicator" in text or "update_" in text) \
+                and S.R_ENGINE_CLIENT_RPC.search(text):
+            self.engine_rpc = Event("engine_rpc", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])  # context only
         if "P2P access cache" in text and not S.R_VLLM_MP_WORKER.search(text) and S.R_VLLM_P2P_CACHE.search(text):
             self.driver_step = Event("driver_step", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self.driver_step.data.update(step="p2p_cache", later=False)

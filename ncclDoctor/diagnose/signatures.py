@@ -258,6 +258,10 @@ NCCL_RESULT = {1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclIntern
 # code (NCCL_RESULT; 0 is ncclSuccess, no failure). Only after NCCL's error/failure words, within the same line.
 R_NCCL_RESULT_NUM = re.compile(r"\bNCCL (?:[Ee]rror|ERROR|[Ff]ailure|FAILURE|call failed)\b[^\n'\"]{0,200}?"
                                r"\b(?:value|code|result|returned|return code|status)[ :=(]{1,3}(\d{1,2})\b")
+# A library's own NCCL check printing ncclGetErrorString's answer for a result code it has no name for ("Failed, NCCL
+# error .../allreducePlugin.cpp:183 'unknown result code'", "NCCL error in: file:line, unknown result code"): an NCCL
+# call failed, and which error it was is not said (nccl.h's table of the libnccl loaded does not hold the code)
+R_NCCL_UNNAMED = re.compile(r"\bNCCL (?:[Ee]rror|ERROR|[Ff]ailure|FAILURE)\b[^\n]{0,300}?\bunknown result code\b")
 # A test harness or wrapper naming the NCCL call that failed and its ncclResult_t by number (RCCL's unit tests:
 # "[ ERROR    ] Child process 0 fails NCCL call ncclGroupEnd with code 1"): the number is the code (NCCL_RESULT)
 R_NCCL_CALL_CODE = re.compile(r"\bNCCL call (nccl\w{2,40}) (?:(?:fails|failed|returned) )?with (?:error |result )?"
@@ -882,6 +886,13 @@ R_VLLM_MP_WORKER = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) ")
 # access cache in /root/.config/vllm/gpu_p2p_access_cache_for_0,1.json"): it launches processes that test CUDA IPC
 # between every GPU pair, while the workers wait for its answer in their first collective
 R_VLLM_P2P_CACHE = re.compile(r"\bgenerating GPU P2P access cache in \S")
+# A serving engine's call that a client outside the engine made on its workers: vLLM's engine core running a client's
+# utility request ("Invocation of collective_rpc method failed", core.py's _handle_client_request), and the weight-sync
+# methods an RL trainer calls on a rollout server (TRL's vllm-serve: init_communicator / update_named_param; SGLang:
+# init_weights_update_group / update_weights_from_distributed). A store or group the workers join inside such a call
+# is one shared with that client: the trainer is its other member
+R_ENGINE_CLIENT_RPC = re.compile(r"\bInvocation of collective_rpc method failed\b|\b(?:init_communicator|"
+                                 r"update_named_param|init_weights_update_group|update_weights_from_distributed)\b")
 # vLLM's logger header ("INFO 07-10 03:56:16 custom_all_reduce_utils.py:202] ..."): a line of vLLM's own log
 R_VLLM_LOG_HEAD = re.compile(r"\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d [\w.]{1,80}:\d{1,6}\] ")
 # a line of a vLLM multiprocessing worker: its prefix, or its executor's own record of the worker's exception

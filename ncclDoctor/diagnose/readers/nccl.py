@@ -60,6 +60,10 @@ class NcclReaders:
         num = S.R_NCCL_RESULT_NUM.search(text) if code is None and "NCCL" in text else None
         if num:  # a library's own NCCL check printing the ncclResult_t as a number (0: ncclSuccess, no failure)
             code = S.NCCL_RESULT.get(int(num.group(1)))
+        # a library's NCCL check whose code NCCL's own error string could not name ('unknown result code')
+        unnamed = code is None and "unknown result code" in text and bool(S.R_NCCL_UNNAMED.search(text))
+        if unnamed:
+            code = "unknown"
         if code is None:
             if "Last error:" not in text:
                 return None
@@ -74,6 +78,8 @@ class NcclReaders:
             ev.host = t.group(1)
         if in_init:  # raised while the communicator was being created (its set-up, lead rule L)
             ev.data["in_init"] = True
+        if unnamed:
+            ev.data["unnamed"] = True
         if S.R_ASYNC_ABORT.search(text) or S.R_WORKER_LOOP_ERROR.search(text):
             ev.data["mid_run"] = True
         le = S.R_LAST_ERROR.search(text)

@@ -688,6 +688,9 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "store),") * bool(coll)
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None) or "MASTER_ADDR:MASTER_PORT"
     bars = _data_bars(c)
+    rpc = c.samples.get("engine_rpc", [])
+    if rpc and not bars:
+        return _client_wait(who, ep, rpc[0], evs)
     seen = (f"; the lines show data still being prepared ({bars[0].data['what']}: {bars[0].data['pct']}%)"
             if bars else "")
     return Verdict(
@@ -705,6 +708,40 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "vs IPv6 from the host name's lookup).",
         "low", [], [e.brief() for e in (bars[:1] + evs[:2])],
         demote="its store read only waited for a key another rank had not written: a victim")
+
+
+# the endpoint a store client was given as the wildcard address: a listening socket's "every interface", no address
+# of the server that another host (or the trainer) can reach it at
+_R_WILDCARD_HOST = re.compile(r"^(?:::ffff:)?0\.0\.0\.0:|^:::")
+
+
+def _client_wait(who: str, ep: str, rpc: Event, evs: list[Event]) -> Verdict:
+    """Lead rule Y inside a serving engine's call from outside (parse: ``engine_rpc``, signatures.R_ENGINE_CLIENT_RPC):
+    the engine's workers join a group with the client that called them -- an RL trainer's weight sync puts the trainer
+    process in as the group's last rank (world = the engine's tensor x data parallel workers + 1) -- so the key the
+    worker waited for is the trainer's to write: the rank not there is the client side, a process of the trainer's own
+    log, stuck or dead before the weight broadcast, or never reaching the group. Still rank_missing with the culprit
+    unnamed (the trainer's rank is no rank these lines show), the waiting workers victims."""
+    wild = bool(_R_WILDCARD_HOST.search(ep))
+    return Verdict(
+        "rank_missing",
+        f"{who} had connected to the store at {ep} and waited the whole timeout for a key, inside a call the serving "
+        "engine's client made on its workers (a weight-sync group they share with the trainer, the vLLM client): the "
+        "trainer's side never wrote it (stuck or dead before the weight broadcast, or never reaching the group); the "
+        "waiting workers are victims, the trainer is not shown",
+        "Look at the trainer (vLLM client) side first: check the trainer's own log at the same time (a traceback, an "
+        "OOM, a step still running before the weight sync) and take a py-spy dump of the trainer ranks (py-spy dump "
+        "--pid PID) while the engine waits, and one of the engine's workers. Check the weight sync / "
+        "update_named_param communicator set-up on both sides: the group's world size the client passes must be the "
+        "engine's workers (tensor_parallel x data_parallel) + 1, and the host and group port it passes must be the "
+        "vLLM server's real address, reachable from the trainer (firewall / network between trainer and vLLM server; "
+        "nc -zv HOST PORT)"
+        + (f" -- {ep.rpartition(':')[0]} is a wildcard for listening on every interface, no address to connect to"
+           if wild else "")
+        + "; keep matching trl / vllm versions on both sides (their weight-sync calls change between releases); rerun "
+        "with NCCL_DEBUG=INFO on both. Raise the store / connection timeout only once both sides are known to arrive.",
+        "low", [], [e.brief() for e in evs[:2]] + [rpc.brief()],
+        demote="its store read only waited for a key the engine's client had not written: a victim")
 
 
 def barrier_owed(c: Collected) -> tuple[list[int], list[int], list[int]]:

@@ -7,7 +7,7 @@ import re
 
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC, R_TOPO_REALPATH
+from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC, R_TOPO_REALPATH, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what, place
 from ncclDoctor.diagnose.verdict.noise import collnet_fell_back, harmless_warn
@@ -36,6 +36,30 @@ def argument_echo(c: Collected, e) -> bool:
     if not any(x.data.get("code") == "ncclSystemError" for x in c.samples.get("nccl_error", [])):
         return False
     return bool(_EMPTY_COMM.search(e.text)) or any(st.counts.get("comm_aborted") for st in c.ranks.values())
+
+
+def _unnamed_code(evs: list[Event]) -> Verdict:
+    """Lead rules J and AK (2): a library's NCCL check printing 'unknown result code' (signatures.R_NCCL_UNNAMED) --
+    ncclGetErrorString's words for a result code the libnccl loaded has no name for. Which NCCL error it was is not
+    said (no internal error, no WARN, no version shown), so no class can be read: unknown. Every process printing it
+    alike is a failure they share, no rank's (rule J): nobody named. An expert's first step is the real error (NCCL's
+    own WARN line), then the usual suspects of an unnamed code: two NCCLs (the build's headers and the libnccl loaded),
+    then the peer-to-peer path of GPUs without NVLink."""
+    alike = len(evs) > 1 and len({e.text.split("NCCL", 1)[-1] for e in evs}) == 1
+    return Verdict(
+        "unknown",
+        "an NCCL call failed and the library's check printed 'unknown result code' -- NCCL's own words for a result "
+        "code it has no name for: which NCCL error it was, and on which connection, these lines do not say"
+        + (f"; {len(evs)} processes print the same check failing, alike on every rank, so no rank is at fault"
+           if alike else ""),
+        "Rerun with NCCL_DEBUG=INFO to see the real NCCL error: NCCL's WARN line before the check names what failed. "
+        "An unnamed code often means two NCCLs: the framework (its NCCL plugin) built against one NCCL version and "
+        "another libnccl loaded at run time -- check which libnccl is loaded (LD_LIBRARY_PATH, ldd on the framework's "
+        "library, the 'NCCL version' line NCCL_DEBUG=INFO prints) against the NCCL version the framework was built "
+        "with, and the NVIDIA driver / CUDA version it needs. If every process fails alike in its first collective on "
+        "GPUs without NVLink (consumer cards), test the peer-to-peer path: NCCL_P2P_DISABLE=1 as a test, nvidia-smi "
+        "topo -m for the GPUs' links; in a container, --ipc=host or a larger --shm-size.",
+        "low", [], [e.brief() for e in evs[:3]])
 
 
 def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -115,6 +139,9 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                   "6' is ncclRemoteError): upgrade cupy to see NCCL's own message."
                                   if any("KeyError" in e.text for e in evs) else ""),
             "medium", [], [e.brief() for e in evs[:3]])
+    if codes == {"unknown"} and all(e.data.get("unnamed") for e in evs) and not any(e.data.get("last_error")
+                                                                             for e in evs):
+        return _unnamed_code(evs)
     if codes == {"unknown"} and not any(e.data.get("last_error") for e in evs):
         # an NcclError whose text is lost (Ray's "RayTaskError(NcclError)" names only the class): which NCCL error,
         # and whose side, the lines cannot say
