@@ -397,6 +397,10 @@ SNIFF = 8192
 #   CUDA warning:  c10's "[rank28]:[W ...] Warning: CUDA warning: unspecified launch failure (function destroyEvent)"
 #             with no other word when the error has none: its rank tag names the process whose untagged CUDA error
 #             follows (parse._cuda_warning_rank, lead rule AN (1))
+#   too old (found version  torch's CUDA initialisation refusing the host's driver ("UserWarning: CUDA initialization:
+#             The NVIDIA driver on your system is too old (found version 11070)"), warned by torch.cuda.is_available()
+#             with no other word: that process has no GPU, the host's driver older than the torch build's CUDA
+#             (readers.crash._driver_too_old, verdict.cuda._cuda, lead rule AT (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -440,7 +444,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
             b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",
-            b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:")
+            b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:",
+            b"too old (found version")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
