@@ -5643,3 +5643,69 @@ def test_a_rank_tagged_cuda_warning_names_the_rank_of_the_untagged_terminate_aft
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [5]), d["verdict"]
     d = _report(tmp_path, paste(""), "bare.log")
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+
+
+# --- session 21 (fix61 X1): a loader's own words for a library it cannot load; torch's driver-version refusal;
+# a checkpoint's model-parallel size against the world launched ------------------------------------------------------
+def test_a_frameworks_own_failed_to_load_library_error_is_the_install(tmp_path):
+    """Lead rules AF (2) and AT (1): a framework's wrapper that loads a library by name says in its own words that it
+    could not ("ERROR ... pynccl.py:53] Failed to load NCCL library from libnccl.so.2 ."), at its logger's error level,
+    before a worker's set-up fails: the shared install, before any collective -- config, no rank, whatever NCCL the
+    line names. The fix names the variable the message itself says points at the library, and LD_LIBRARY_PATH. The
+    same words at INFO (its retelling) are no failure of their own."""
+    text = ("INFO 05-14 09:12:40 utils.py:611] Found nccl from library libnccl.so.2\n"
+            "ldd: ./libnccl.so.2: No such file or directory\n"
+            "ERROR 05-14 09:12:40 pynccl.py:53] Failed to load NCCL library from libnccl.so.2 .Otherwise, the nccl "
+            "library might not exist. If you already have the library, please set the environment variable "
+            "VLLM_NCCL_SO_PATH to point to the correct nccl library path.\n"
+            "ERROR 05-14 09:12:41 worker_base.py:160] Error executing method init_device. This might cause deadlock "
+            "in distributed execution.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "VLLM_NCCL_SO_PATH" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"] and "libnccl.so.2" in v["fix"], v["fix"]
+    info = "INFO 05-14 09:12:40 pynccl_utils.py:17] Failed to import NCCL library: Failed to load NCCL library from " \
+           "libnccl.so.2 .\n"
+    assert _verdict(tmp_path, info)["cause"] != "config"
+
+
+def test_torchs_driver_too_old_refusal_is_a_cuda_error_of_the_host_not_a_rank(tmp_path):
+    """Lead rule AT (1): torch's CUDA initialisation refusing the host's driver as older than its build's CUDA
+    ("The NVIDIA driver on your system is too old (found version 11040)"), warned by torch.cuda.is_available() with
+    nothing after it, or raised by the first CUDA call with torchrun's record of the one worker it saw exit: a CUDA
+    call shown failing on the driver's version -- cuda_error, and the driver is the host's, so no rank (rule Q)."""
+    warned = ("[2024-03-01 08:00:01,002] [INFO] [real_accelerator.py:158:get_accelerator] Setting ds_accelerator to "
+              "cuda (auto detect)\n"
+              "/opt/conda/lib/python3.11/site-packages/torch/cuda/__init__.py:141: UserWarning: CUDA initialization: "
+              "The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver by "
+              "downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx "
+              "Alternatively, go to: https://pytorch.org to install a PyTorch version that has been compiled with your "
+              "version of the CUDA driver. (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)\n"
+              "  return torch._C._cuda_getDeviceCount() > 0\n")
+    d = _report(tmp_path, warned)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "CUDA 11.4" in v["fix"] and "cu114" in v["fix"] and "update the NVIDIA driver" in v["fix"], v["fix"]
+    raised = ("Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n    model.cuda()\n"
+              "RuntimeError: The NVIDIA driver on your system is too old (found version 10020). Please update your "
+              "GPU driver.\n"
+              "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 1 (pid: 4411) of "
+              "binary: /usr/bin/python3\n")
+    d = _report(tmp_path, raised)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+
+
+def test_a_checkpoints_model_parallel_size_against_the_world_says_one_process_per_shard(tmp_path):
+    """Lead rules W and AE: a loader's own check that the world matches the model-parallel size its checkpoint was
+    saved with ("Loading a checkpoint for MP=2 but world size is 1"): config, no rank, and the fix says the world size
+    must match the number of checkpoint shards -- torchrun --nproc_per_node 2 -- or the checkpoint resharded."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/home/u/llama/llama/generation.py", line 97, in build\n'
+            "    assert model_parallel_size == len(\n"
+            "AssertionError: Loading a checkpoint for MP=2 but world size is 1\n"
+            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 77120) of "
+            "binary: /usr/bin/python3\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--nproc_per_node 2" in v["fix"] and "number of checkpoint shards" in v["fix"], v["fix"]

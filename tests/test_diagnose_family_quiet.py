@@ -1944,6 +1944,23 @@ def test_the_same_name_error_on_every_worker_says_fix_the_script_and_names_nobod
     assert v["fix"].startswith("Fix the script: SyntaxError") and "processes raised the same" not in v["fix"], v
 
 
+def test_a_name_error_for_the_entry_points_argument_parser_is_the_launched_script(tmp_path):
+    """Lead rules U (2) and Q: every worker the launcher started raises the same NameError for the function the
+    entry-point script builds its command-line parser with ('get_args_parser'), at start-up: the script does not
+    match the package it takes that function from, and every worker is launched with it -- config, no rank. A
+    NameError of any other name stays the script's own bug (unknown, above)."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/srv/detr/main.py", line 431, in <module>\n'
+          "    parser = argparse.ArgumentParser('training script', parents=[get_args_parser()])\n"
+          "NameError: name 'get_args_parser' is not defined\n")
+    d = _report(tmp_path, "python -m torch.distributed.launch --nproc_per_node=2 --use_env main.py\n" + tb * 2)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "get_args_parser" in v["fix"] and "entry-point script" in v["fix"], v["fix"]
+    other = tb.replace("get_args_parser", "build_model_from_cfg")
+    assert _verdict(tmp_path, other * 2)["cause"] == "unknown"
+
+
 def test_an_attribute_error_of_a_destructor_is_not_called_the_scripts_bug(tmp_path):
     """An AttributeError may be a library's destructor after another failure (a communicator object that was never
     built): the fix does not tell the user their script is wrong."""

@@ -402,6 +402,10 @@ SNIFF = 8192
 #             serving engine's call made by a client outside it (vLLM's "Invocation of collective_rpc method failed";
 #             an RL trainer's weight-sync methods, in a traceback's frames with no other word): a store read timing out
 #             inside it waits for that client, the trainer (parse.engine_rpc, verdict.missing._store_wait, rule Y)
+#   too old (found version  torch's CUDA initialisation refusing the host's driver ("UserWarning: CUDA initialization:
+#             The NVIDIA driver on your system is too old (found version 11070)"), warned by torch.cuda.is_available()
+#             with no other word: that process has no GPU, the host's driver older than the torch build's CUDA
+#             (readers.crash._driver_too_old, verdict.cuda._cuda, lead rule AT (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -448,7 +452,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",
             b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:",
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
-            b"update_weights_from_dist")
+            b"update_weights_from_dist",
+            b"too old (found version")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

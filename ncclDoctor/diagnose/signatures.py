@@ -1243,6 +1243,13 @@ R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           # ("CUDA kernel failed : invalid device function", the wrapper's signature and "at L:109 in
                           # F.cu" on the next line): cudaGetLastError's string for that process's launch
                           r"\bCUDA kernel failed ?: ?([a-z][^\n]{2,100}?)\s*$")
+# torch's own text for cudaErrorInsufficientDriver (35) at its CUDA initialisation (c10/cuda/CUDAFunctions.cpp: "The
+# NVIDIA driver on your system is too old (found version 11070). Please update your GPU driver ..."), raised by the
+# first CUDA call (RuntimeError) or warned by torch.cuda.is_available() / device_count() ("UserWarning: CUDA
+# initialization: ...", after which the process has no GPU at all): the host's driver is older than the CUDA runtime
+# the torch wheel was built with. Group ver: the CUDA version the driver supports, as the driver API encodes it
+# (1000 x major + 10 x minor: 11070 is CUDA 11.7).
+R_TORCH_DRIVER_OLD = re.compile(r"\bNVIDIA driver on your system is too old \(found version (?P<ver>\d{4,6})\)")
 # NCCL's own WARN naming the CUDA runtime call it made and the error string the runtime returned, without "Cuda
 # failure" (transport/p2p.cc's WARN("cudaIpcGetMemHandle failed : %s", cudaGetErrorString(res)) before it returns
 # ncclUnhandledCudaError); RCCL's hipified build prints the same WARN with the HIP call's name ("hipIpcGetMemHandle
@@ -1849,6 +1856,11 @@ R_SETTINGS_CHECK = re.compile(
 # imports lacks it -- a shared install missing at start-up (lead rules AF (2), W), config, no rank. Group 1: the
 # package.
 R_NEEDS_PACKAGE = re.compile(r"\b(?:requires?|needs?) (?:the )?([\w.-]{1,40}) (?:package|module|library)\b")
+# a settings check naming the model-parallel size a checkpoint was saved with against the world launched (Llama-style
+# loaders: "AssertionError: Loading a checkpoint for MP=4 but world size is 1"): the checkpoint holds one shard per
+# model-parallel rank, so the world must be that size (one process, one GPU, per shard) or the checkpoint resharded
+R_CKPT_MP = re.compile(r"\bcheckpoint\b[^\n]{0,60}?\b(?:MP|model[ _-]?parallel(?:[ _-]?size)?)\s{0,2}=\s{0,2}"
+                       r"(?P<mp>\d{1,4})\b")
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
 R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=[\"'`]?\w{1,40}[^.;]{0,80})")
@@ -1934,11 +1946,23 @@ R_BINDING_KWARGS = re.compile(r"\bkwargs: (?P<kw>\w{1,60}=[^\n\"]{1,120}?)\s*(?:
 # cannot open shared object file: No such file or directory", "OSError: ..."). Group lib: the library. The many probes
 # that go on without their library (NCCL's net plugin "NET/Plugin : dlerror=libnccl-net.so: cannot open shared object
 # file", libibverbs' "couldn't load driver", XLA's "Unable to initialize backend 'tpu'") are INFO or warnings, not
-# this: the reader takes only an error line (readers.crash._lib_not_loaded).
+# this: the reader takes only an error line (readers.crash._lib_not_loaded). A framework's own wrapper that loads a
+# library by name says it in its own words, naming the library and the file it tried: vLLM's pynccl ("ERROR ...
+# pynccl.py:44] Failed to load NCCL library from libnccl.so.2 .") -- group flib, the file's name without its directory.
 R_LIB_NOT_LOADED = re.compile(r"\bFailed to (?:find|load|open) dynamic library:? "
                               r"(?P<lib>[\w.+-]{1,80}\.(?:so|dylib|dll)[\w.]{0,20})|"
                               r"^(?:[\w.]{0,60}\.)?(?:ImportError|OSError): (?P<pylib>[\w.+-]{1,80}\.so[\w.]{0,20}): "
-                              r"cannot open shared object file")
+                              r"cannot open shared object file|"
+                              r"\b(?:Failed|Unable) to load (?:the )?[\w.+-]{1,40} library from '?"
+                              r"(?:[\w.+-]{0,80}/){0,16}(?P<flib>[\w+-]{1,80}(?:\.[\w+-]{1,20}){0,3}\.(?:so|dylib|dll)(?:\.\d{1,6}){0,4})\b")
+# A logger's record at error level whose header strip_prefixes leaves on the line: vLLM's ("ERROR 04-22 15:53:32
+# pynccl.py:44] ...", R_VLLM_LOG_HEAD at its error levels). The record's level is what says it failed, not its words.
+R_ERROR_RECORD = re.compile(r"^\s{0,8}(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d [\w.]{1,80}:\d{1,6}\] ")
+# The environment variable a library's own message tells the user to point at the library's file or directory
+# ("please set the environment variable VLLM_NCCL_SO_PATH to point to the correct nccl library path"): the fix
+# names it
+R_LIB_PATH_VAR = re.compile(r"\b(?:[Ss]et|[Ee]xport)\b[^\n]{0,60}?\b"
+                            r"(?P<var>[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){0,6}_(?:PATH|DIR|HOME|LIB|LIBRARY))\b(?:[^\n]{0,40}?\b(?:to|at)\b[^\n]{0,40}?\blibrary\b)")
 # the dynamic linker's reason when the library was found but needs a newer C (or C++) runtime than the host has:
 # "/lib64/libc.so.6: version `GLIBC_2.14' not found (required by .../libnccl.so)" -- a build for a newer OS
 R_GLIBC_TOO_OLD = re.compile(r"(?P<have>[\w./+-]{0,200}?lib(?:c|stdc\+\+)\.so[\w.]{0,8}): version "
@@ -2016,6 +2040,14 @@ R_LAUNCHER_SLOTS = re.compile(r"\bNo slot '?[^'\s]{1,16}'? specified on host\b|"
                               r"\bHostname '?[^'\s]{1,255}'? not found in (?:the )?hostfile\b|"
                               r"\b[Hh]ostfile (?:contains (?:a bad entry|multiple entries)|is "
                               r"(?:empty or )?not formatted correctly)\b")
+# A NameError for the function an entry-point script builds its command-line parser with ("NameError: name
+# 'get_args_parser' is not defined", get_parser, parse_args, build_argparser): the script cannot even read the arguments
+# it was launched with. Such a function comes from the package the script belongs to (a star import of its main
+# module, a helper module), so it is undefined where the script and the installed package are of different versions
+# (renamed, moved, removed); every worker is started with that same script (lead rules U (2), Q), not one rank's bug
+R_ARGS_FACTORY_NAME = re.compile(r"^name '(?P<name>(?:get|make|build|create|setup|init)_(?:[a-z]{1,20}_){0,2}"
+                                 r"(?:args?_?parser|argparser|parser|args|arguments|opts|options)|"
+                                 r"parse_(?:args|arguments|opts|options))' is not defined\b")
 # An exception that says the storage under a file failed (EIO, ENOSPC, ESTALE, EDQUOT, EROFS): a file read or
 # written by the run (a dataset index, a checkpoint), not the network or NCCL
 R_STORAGE_ERR = re.compile(r"Input/output error|No space left on device|Stale file handle|Disk quota exceeded|"

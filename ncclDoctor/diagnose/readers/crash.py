@@ -89,6 +89,9 @@ class CrashReaders:
             ev.data.update(what=what, cuda_code=None, watchdog=False, accel=runtime)
             self._cuda_open = (lineno, ev)
             return ev
+        d = S.R_TORCH_DRIVER_OLD.search(text) if "too old" in text else None
+        if d:
+            return self._driver_too_old(lineno, text, d)
         m = S.R_CUDA_ERROR.search(text)
         r = S.R_NCCL_RT_FAILED.search(text) if not m and "NCCL WARN" in text and "out of memory" not in text else None
         if r:  # NCCL's WARN of the runtime call it made and the runtime's error string (its 'Cuda failure' unsaid)
@@ -110,6 +113,19 @@ class CrashReaders:
         ev = self._context(lineno, text, "cuda_error")
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
         self._cuda_open = (lineno, ev)
+        return ev
+
+    def _driver_too_old(self, lineno: int, text: str, d) -> Event:
+        """torch's CUDA initialisation refusing the host's driver as older than the CUDA runtime it was built with
+        (signatures.R_TORCH_DRIVER_OLD; cudaErrorInsufficientDriver, 35), raised or only warned: either way that
+        process can use no GPU. The driver is the host's, the same for every process on it, so no rank's (lead rule
+        AT (1): a CUDA call shown failing on the driver's version is cuda_error)."""
+        ver = int(d.group("ver"))
+        ev = self._context(lineno, text, "cuda_error")
+        ev.rank = None  # the host's driver, whichever process printed it
+        ev.data.update(what=f"the NVIDIA driver on the host is too old for this torch build (found version {ver}: "
+                       f"it supports CUDA up to {ver // 1000}.{ver % 1000 // 10})", cuda_code=35, watchdog=False,
+                       driver_cuda=f"{ver // 1000}.{ver % 1000 // 10}", driver_found=ver)
         return ev
 
     def _kernel_assert(self, lineno: int, text: str, k) -> Event | None:
@@ -292,8 +308,11 @@ class CrashReaders:
         """A library's loader failing to resolve a function in a shared library (signatures.R_LIB_UNLOADABLE, lead
         rule AF (2)): the job's shared install, read by verdict.launch._lib_unloadable. Never NCCL's own INFO/WARN
         lines (its plugin probes)."""
-        gone = (self._lib_not_loaded(lineno, text) if "NCCL" not in text
-                and ("dynamic library" in text or "shared object" in text) else None)
+        # a framework's loader naming the library it could not load ("Failed to load NCCL library from ...") may name
+        # NCCL itself; NCCL's own INFO/WARN lines stay its plugin probes
+        said = (("dynamic library" in text or "shared object" in text) and "NCCL" not in text) or (
+            " library from " in text and "NCCL INFO" not in text and "NCCL WARN" not in text)
+        gone = self._lib_not_loaded(lineno, text) if said else None
         if gone is not None:
             return gone
         m = S.R_LIB_UNLOADABLE.search(text) if "symbol" in text and "NCCL" not in text else None
@@ -309,14 +328,19 @@ class CrashReaders:
         """A shared library the job needs failing to load, said as an error (signatures.R_LIB_NOT_LOADED, lead rule
         AF (2)): a framework's dynamic loader's error line or Python's ImportError/OSError of it, with the linker's
         reason when it is a C runtime older than the library needs (R_GLIBC_TOO_OLD). A probe that goes on without
-        its library is no error line, and is left to the other readers: a glog warning ("W0101 ..."), an INFO line."""
+        its library is no error line, and is left to the other readers: a glog warning ("W0101 ..."), an INFO line.
+        A framework's loader saying it in its own words (vLLM's "Failed to load NCCL library from libnccl.so.2") is
+        read where its logger's record is at error level (R_ERROR_RECORD): the same words at INFO are its retelling."""
         m = S.R_LIB_NOT_LOADED.search(self._body)
-        if m is None or not (m.group("pylib") or S.R_ERROR_LINE.match(self._body) or exception_line(self._body)):
+        if m is None or not (m.group("pylib") or S.R_ERROR_LINE.match(self._body) or exception_line(self._body)
+                             or S.R_ERROR_RECORD.match(self._body)):
             return None
         ev = self._context(lineno, text, "lib_unloadable")
         ev.rank = None  # the install every process loads, whichever printed it
         g = S.R_GLIBC_TOO_OLD.search(self._body)
-        ev.data.update(symbol=None, lib=m.group("lib") or m.group("pylib"), repeated=0,
+        v = S.R_LIB_PATH_VAR.search(self._body)  # the variable the message says points at the library's file
+        ev.data.update(symbol=None, lib=m.group("lib") or m.group("pylib") or m.group("flib"), repeated=0,
+                       path_var=v.group("var") if v else None,
                        glibc=g.group("ver") if g else None, libc=g.group("have") if g else None)
         return ev
 

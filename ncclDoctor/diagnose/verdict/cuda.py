@@ -388,6 +388,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # 'Cuda failure' while NCCL registers its shared memory: the shm detector says it
     if _after_ib(c, evs):
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
+    if all(e.data.get("driver_cuda") for e in evs):
+        return _torch_driver_old(evs)
     if _after_kernel_timeout(c, evs):
         return None  # a communication kernel timed out on the device first: its trap is the 719 that follows
     over = _procs_past_gpus(c, evs)
@@ -855,6 +857,28 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [e.brief() for e in evs[:3]],
         job_wide=shared,
     )
+
+
+def _torch_driver_old(evs: list) -> Verdict:
+    """Lead rule AT (1): torch's CUDA initialisation refused the host's NVIDIA driver as older than the CUDA runtime
+    the torch build needs (readers.crash._driver_too_old: cudaErrorInsufficientDriver), raised or warned -- a CUDA call
+    shown failing on the driver's version. The driver is the host's, the same under every process there, so no
+    collective ran and no rank is at fault: culprits [], whoever printed it (rule Q's platform-wide reading)."""
+    e = evs[0]
+    cu = e.data["driver_cuda"]
+    tag = "cu" + cu.replace(".", "")
+    return Verdict(
+        "cuda_error",
+        f"torch's CUDA initialisation refused the host's NVIDIA driver as too old ({e.data['what']}, {e.where}): the "
+        "torch build in use needs a newer CUDA driver than the host has, so no process there can use a GPU "
+        "(torch.cuda.is_available() is False) -- the host's driver, the same under every rank, not a rank's fault",
+        f"Compare the driver with the CUDA version torch was built with: nvidia-smi shows the driver version and the "
+        f"highest CUDA it supports (found version {e.data['driver_found']} here is "
+        f"CUDA {cu}), python -c 'import torch; print(torch.version.cuda, torch.cuda.is_available())' the torch "
+        f"build's. Either update the NVIDIA driver on every node to one that supports torch's CUDA version, or "
+        f"install a torch build for the driver's CUDA version ({tag} or older: pip install torch --index-url "
+        f"https://download.pytorch.org/whl/{tag}, with the matching torchvision / deepspeed), then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 # Ascend runtime's codes for a device's own kernel failing (CANN's ACL_ERROR_RT_*, rt_error_codes.h): the AI Core's

@@ -298,6 +298,9 @@ def _lib_not_loaded(evs: list) -> Verdict:
          f"Install {lib} " + ("(NCCL, for the CUDA version the framework was built with) " if nccl else "")
          + "in the environment every process runs, or find where it is installed (ldconfig -p | grep "
          + lib.split(".so")[0] + "; find / -name '" + lib.split(".so")[0] + ".so*'). ")
+        + (f"The message names the variable that points at the library's file: set {var} to the full path of a "
+           f"{lib} that exists (export {var}=/path/to/{lib}, the same on every node), or unset it to take the one "
+           "the loader finds. " if (var := e.data.get("path_var")) else "")
         + "Point LD_LIBRARY_PATH at the directory of the library to load (export LD_LIBRARY_PATH=DIR:"
         "$LD_LIBRARY_PATH, the same on every node; ldd on the library shows what it resolves), then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
@@ -470,8 +473,23 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "explicit --dist-url tcp://MASTER_IP:PORT for several machines, an init_method this platform's torch "
         "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
         "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
-        + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else ""),
+        + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else "")
+        + _ckpt_shards(said),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _ckpt_shards(said: str) -> str:
+    """The fix's sentence where the check names the model-parallel size a checkpoint was saved with
+    (signatures.R_CKPT_MP): the world size must match the number of checkpoint shards, one process (and GPU) per
+    shard, or the checkpoint resharded to the world there is. Else ''."""
+    m = S.R_CKPT_MP.search(said)
+    if m is None:
+        return ""
+    mp = m.group("mp")
+    return (f" The checkpoint was saved for model-parallel size {mp} (MP={mp}: one shard per model-parallel rank): "
+            "the world size must match the number of checkpoint shards -- one process per shard, one GPU per shard "
+            f"(torchrun --nproc_per_node {mp} on a machine with {mp} GPUs) -- or reshard / merge the checkpoint to the "
+            "model-parallel size of the GPUs there are (MP=1 for a single GPU) before loading it.")
 
 
 def _spawn_wrapper(e) -> bool:

@@ -7,7 +7,7 @@ import re
 
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_STORAGE_ERR, R_VICTIM_EXC
+from ncclDoctor.diagnose.signatures import R_ARGS_FACTORY_NAME, R_STORAGE_ERR, R_VICTIM_EXC
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
 from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
@@ -64,6 +64,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     hosts = [x for x in c.exceptions if x.data.get("line") and _R_RAN_ON.search(x.data.get("message") or "")]
     rpc = any(_R_RPC_TIMEOUT.search(x.text) for x in list(c.exceptions) + list(c.unread))
     code = _script_bug(e, own)
+    entry = _entry_parser(own)
+    if entry is not None and not disk and not hosts:
+        return entry
     read = None if disk or hosts else generic.reading([what] + [u.text for u in c.unread])
     if read is not None:  # no family's, but its general words say what kind of failure it is (generic.py)
         return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
@@ -149,6 +152,36 @@ def _script_bug(e, own: list) -> str:
             + "Run the script once without the launcher (python script.py, one process) to see it alone; a launcher "
             "that still exits 0 after its workers failed hides it (check each worker's exit code, not only the "
             "launcher's). ")
+
+
+def _entry_parser(own: list) -> Verdict | None:
+    """Lead rules U (2) and Q: every traceback shown ends in a NameError for the function the entry-point script
+    builds its command-line parser with (signatures.R_ARGS_FACTORY_NAME: get_args_parser, get_parser, parse_args).
+    The script fails reading the arguments it was launched with, before any process group: that function comes from
+    the package the script belongs to, so the script and the installed package are of different versions (renamed,
+    moved or removed there). Every worker is started with the same script, so the launch is at fault, no rank:
+    config. A NameError of any other name stays the script's own bug (_script_bug: unknown)."""
+    if not own or any(x.data["type"].rpartition(".")[2] != "NameError" for x in own):
+        return None
+    said = [R_ARGS_FACTORY_NAME.match(x.data.get("message") or "") for x in own]
+    if not all(said) or len({m.group("name") for m in said}) != 1:
+        return None  # another name, or several: the script's own code
+    name, n = said[0].group("name"), len(own)
+    return Verdict(
+        "config",
+        f"{'every one of the ' + str(n) + ' processes shown' if n > 1 else 'the process shown'} failed at start-up "
+        f"on NameError: name '{name}' is not defined -- the function the entry-point script builds its command-line "
+        "parser with: the script cannot read the arguments it was launched with, before any process group exists. "
+        "That function comes from the package the script belongs to, so the script and the installed package are of "
+        "different versions; every worker is launched with the same script, so no rank is at fault",
+        f"Run the entry-point script that matches the installed package: '{name}' was renamed, moved or removed "
+        "between the version the script was written for and the one installed (pip show the package; grep -rn "
+        f"'def {name}' in its site-packages directory and the repository). Take the script from the same checkout "
+        "as the package (reinstall the package from that checkout, pip install -e .), or use the package's own "
+        "training entry point / API for the installed version. Run the script once without the launcher (python "
+        "script.py --help, one process) to check it starts, then relaunch with the same launch command (torchrun "
+        "--nproc_per_node N script.py; torchrun instead of the deprecated torch.distributed.launch).",
+        "medium", [], [x.brief() for x in own[:3]], job_wide=True)
 
 
 def _raised_alike(own: list) -> str:
