@@ -673,6 +673,36 @@ def test_a_spawn_child_raising_names_its_rank_only_where_nprocs_is_the_world_siz
     assert v["culprits"] == [], v
 
 
+def test_a_spawn_childs_traceback_cut_before_its_exception_still_names_that_child(tmp_path):
+    """Lead rules A, AL (2): mp.spawn's "-- Process N terminated with the following error:" whose child traceback the
+    paste cuts inside the program's own frames (no exception line) is still the only child shown dying on this one
+    machine: process N, cause unknown, and the fix asks for its full traceback. Where the lines above show a failure
+    every child meets (NCCL's topology warning) or its frames go into the job's machinery (init_process_group), the
+    cut record names no one (rule Q's caution)."""
+    cut = ("-- Process 2 terminated with the following error:\n"
+           "Traceback (most recent call last):\n"
+           "  File \"/usr/lib/python3.9/site-packages/torch/multiprocessing/spawn.py\", line 69, in _wrap\n"
+           "    fn(i, *args)\n"
+           "  File \"/srv/det/tools/train.py\", line 57, in worker\n"
+           "    trainer.train()\n"
+           "  File \"/srv/det/engine/loop.py\", line 212, in run_step\n"
+           "    outputs = self.model(images, targets)\n")
+    d = _report(tmp_path, cut)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]) and _accused(d) == {2}, v
+    assert "full traceback" in v["fix"], v["fix"]
+    torn = ("W0412 08:30:11.204000 913 torch/multiprocessing/spawn.py:160] Terminating process 5121 via signal "
+            "SIGTERM\n")  # spawn's own teardown of the other children (torch >= 2.2) is no other failure
+    assert _verdict(tmp_path, torn + cut, "torn.log")["culprits"] == [2]
+    warned = ("node3:4410:4470 [0] graph/xml.cc:332 NCCL WARN Could not find real path of "
+              "/sys/class/pci_bus/0000:3b/../../0000:3b:00.0\n")
+    d = _report(tmp_path, warned + cut, "warned.log")
+    assert not _accused(d), d["verdict"]
+    setup = cut + "  File \"/srv/det/tools/train.py\", line 31, in worker\n    dist.init_process_group(\"nccl\")\n"
+    d = _report(tmp_path, setup, "setup.log")
+    assert not _accused(d), d["verdict"]
+
+
 def test_a_ray_worker_dead_of_a_system_error_is_a_first_failure_of_unknown_cause(tmp_path):
     # Ray core_worker's report; its "potential root causes" list names the OOM killer without meaning it
     text = ("(raylet, ip=192.168.7.7) A worker died or was killed while executing a task by an unexpected system "
@@ -1582,7 +1612,7 @@ def test_a_lone_exit_1_without_its_exception_names_that_ranks_traceback_and_reco
             "binary: /opt/conda/bin/python3.11\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] == "unknown" and v["culprits"] == [2], v
-    assert "rank 2 traceback" in v["fix"] and "run rank 2 alone" in v["fix"], v["fix"]
+    assert "traceback of local_rank 2" in v["fix"] and "run rank 2 alone" in v["fix"], v["fix"]
     assert "@record / error_file" in v["fix"] and "--tee" in v["fix"], v["fix"]
 
 
@@ -1879,6 +1909,25 @@ def test_torch_failing_to_create_a_shared_memory_file_is_dev_shm(tmp_path):
            "open files (24)\n")
     v = _verdict(tmp_path, fds, "fds.log")
     assert v["cause"] == "dataloader_shm" and "ulimit -n" in v["fix"] and "file_system" in v["fix"], v
+
+
+def test_a_shared_memory_block_that_already_exists_is_stale_dev_shm_of_the_rank_that_raised_it(tmp_path):
+    """multiprocessing.shared_memory's shm_open refusing to create a block because one of that name exists
+    ("FileExistsError: [Errno 17] File exists: '/name'" right below the shm_open call): a block a killed earlier run
+    left in /dev/shm -- the shared-memory class (dataloader_shm), the rank whose traceback it is the culprit (rule
+    A), and the fix removes the stale block. The same FileExistsError on a path no shm_open created stays unknown."""
+    text = ("[rank3]:   File \"/usr/lib/python3.11/multiprocessing/shared_memory.py\", line 104, in __init__\n"
+            "[rank3]:     self._fd = _posixshmem.shm_open(\n"
+            "[rank3]: FileExistsError: [Errno 17] File exists: '/004211_cache'\n"
+            "[rank: 3] Child process with PID 9120 terminated with code 1. Forcefully terminating all other "
+            "processes to avoid zombies\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [3]) and _accused(d) == {3}, v
+    assert "/dev/shm/004211_cache" in v["fix"] and "stale" in v["fix"] and "leftover processes" in v["fix"], v
+    made = ("[rank3]:   File \"/srv/app/prep.py\", line 12, in main\n[rank3]:     os.makedirs(out)\n"
+            "[rank3]: FileExistsError: [Errno 17] File exists: '/scratch'\n")
+    assert _verdict(tmp_path, made, "made.log")["cause"] == "unknown"
 
 
 def test_processes_caught_by_sigbus_are_shared_memory_and_several_name_nobody(tmp_path):
@@ -3262,6 +3311,20 @@ def test_paddles_dataloader_worker_killed_under_its_abort_record_is_host_oom_of_
     assert d["verdict"]["culprits"] == [2], d["verdict"]
 
 
+def test_paddles_container_record_names_the_failed_workers_own_log_file_in_the_fix(tmp_path):
+    """paddle.distributed.launch's "Container rank N status failed cmd [...] code 1 log <file>" on one node: local
+    rank N is the culprit (rules A, AC (3)), and the fix names the file the record gives -- where that rank's own
+    traceback is -- as written, not only the launcher's default pattern."""
+    lines = ("LAUNCH INFO 2024-02-01 10:11:12,000 Pod failed\n"
+             "LAUNCH ERROR 2024-02-01 10:11:12,000 Container failed !!!\n"
+             "Container rank 3 status failed cmd ['/usr/bin/python', '-u', 'train.py', '--cfg', 'a.yml'] code 1 log "
+             "runs/logs/workerlog.3\n")
+    v = _verdict(tmp_path, lines)
+    assert (v["cause"], v["culprits"]) == ("unknown", [3]), v
+    assert "runs/logs/workerlog.3" in v["fix"] and "rank 3's own traceback" in v["fix"], v["fix"]
+    assert "traceback of local_rank 3" in v["fix"], v["fix"]  # the record names the worker by its local rank
+
+
 def test_paddles_nccl_error_with_its_code_in_brackets_is_read_by_the_code(tmp_path):
     """Paddle's enforce prints "NCCL error(N), <ncclGetErrorString>" with the ncclResult_t code in brackets."""
     lines = ("Container rank 1 status failed cmd ['python', '-u', 'train.py'] code 1 log output/workerlog.1\n"
@@ -4395,6 +4458,24 @@ def test_a_one_rank_record_beside_its_own_exception_or_another_ranks_stop_still_
                 + "============================================================\n" + (line + "\n" if line else ""))
         d = _report(tmp_path, text)
         assert d["verdict"]["culprits"] == [rank], (line, d["verdict"])
+
+
+def test_a_one_rank_record_and_another_ranks_exception_with_the_rest_torn_down_names_both(tmp_path):
+    """Lead rule J's second half: torchrun's agent records local_rank 2 exiting with code 1 on one node, rank 5's own
+    line raises an exception of the job's code, and the agent's "Sending process P closing signal SIGTERM" lines show
+    the other workers torn down: the ranks that failed on their own are the culprits, [2, 5], the cause unknown; the
+    fix reads both ranks' tracebacks. Without the SIGTERM lines it stays every shown rank alike (rule AM (2))."""
+    term = ("W0412 08:30:11.204000 71500 torch/distributed/elastic/multiprocessing/api.py:897] Sending process {} "
+            "closing signal SIGTERM\n")
+    exc = "[rank5]: NameError: name 'reward_fn' is not defined\n"
+    record = ("E0412 08:30:12.880000 71500 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+              "local_rank: 2 (pid: 71533) of binary: /opt/venv/bin/python3\n")
+    d = _report(tmp_path, exc + "".join(term.format(p) for p in (71531, 71532, 71534, 71535)) + record)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [2, 5]) and _accused(d) == {2, 5}, v
+    assert "rank 5's traceback" in v["fix"] and "rank 2's own output" in v["fix"], v["fix"]
+    d = _report(tmp_path, exc + record, "alike.log")
+    assert not _accused(d), d["verdict"]
 
 
 _SUBPROC = ("raise subprocess.CalledProcessError(returncode=process.returncode, cmd=cmd)\n"

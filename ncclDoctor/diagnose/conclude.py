@@ -106,6 +106,9 @@ def _ib_desc(evs) -> str:
 def _dl_desc(evs) -> str:
     if any(e.data.get("mp_tmp") for e in evs):
         return "multiprocessing's temp directory could not be created (a batch's tensor not passed)"
+    if evs and all(e.data.get("shm_exists") for e in evs):
+        return (f"a shared-memory block ({evs[0].data['shm_exists']}) already exists in /dev/shm (stale from an "
+                "earlier run)")
     return "bus error (shared memory exhausted)" if any(e.data.get("bus_error")
                                                         for e in evs) else "worker killed or exited unexpectedly"
 

@@ -308,6 +308,9 @@ SNIFF = 8192
 #   IP address of  DeepSpeed's multi-node runner announcing the master address it chose ("Using IP address of
 #             172.17.0.1 for node 192.168.1.1"), which holds no other word: an address only its own host reaches
 #             (docker0, loopback) is a launch setting (readers.settings._launch_setup, verdict.launch._launch_setup)
+#   shm_open  a traceback's source line creating a POSIX shared-memory block ("self._fd = _posixshmem.shm_open("),
+#             which holds no other word: the FileExistsError below it is a block of that name left in /dev/shm
+#             (parse._shm_open, readers.crash._dataloader, verdict.memory._shm_exists)
 #   Exception:  the last line of a traceback whose class is Python's Exception itself or a class named
 #             ...Exception ("Exception: shard 3 holds no entry", what `raise Exception(...)` prints), which holds no
 #             other word: without it the traceback's failure was never read and the verdict said nothing failed
@@ -453,7 +456,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:",
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
-            b"too old (found version")
+            b"too old (found version", b"shm_open")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

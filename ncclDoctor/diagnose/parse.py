@@ -47,6 +47,7 @@ from ncclDoctor.diagnose.readers.settings import SettingsReaders
 from ncclDoctor.diagnose.readers.store import StoreReaders
 from ncclDoctor.diagnose.readers.watchdog import WatchdogReaders
 from ncclDoctor.diagnose.signatures import Event, _int
+from ncclDoctor.diagnose.state import QUIET_KINDS
 
 # lines between a traceback's device-selection frame and the CUDA error it raised (CuPy's runtime frames between)
 _SET_DEVICE_NEAR = 12
@@ -99,6 +100,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._spawn_nprocs: int | None = None  # a spawn call's literal nprocs=N (S.R_SPAWN_NPROCS)
         # mp.spawn's record of a child's error, held until the child's own exception is read (_spawn_child_error)
         self._spawn_exc: tuple[int, Event] | None = None
+        self._spawn_doubt = False  # something read says the held record's child met what every child meets
+        self._read_kinds: set[str] = set()  # the kinds of the failure events read so far (no QUIET_KINDS)
         self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
         self._launcher_raise = 0  # the line of a launcher's raise of its child's CalledProcessError (R_LAUNCHER_RAISE)
@@ -215,6 +218,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._killed_cmd: tuple[int, Event] | None = None
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
+        self._shm_open = -99  # the line of a traceback's source line calling shm_open (S.R_SHM_OPEN_CALL)
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
@@ -318,6 +322,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         line (a "Root Cause" block whose exit code was not copied) is still that process's entry."""
         if self._cmd_status is not None and self._ds_world is not None:
             self._ds_status()
+        if self._spawn_exc is not None:
+            self._spawn_cut()
         if self.oom_kills and self.ds_kill_pids:
             self._oom_killed_worker()
         if self.ds_kill is not None and len(self._ds_kill_from) == 1:
@@ -548,6 +554,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._spawn_child_error(lineno, ev)
         if ev is None and self.queued:
             ev = self.queued.pop(0)
+        if ev is not None and ev.kind not in QUIET_KINDS and len(self._read_kinds) < 64:
+            self._read_kinds.add(ev.kind)
         return ev
 
     def _bar(self, lineno: int, text: str) -> None:
@@ -676,6 +684,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
+        if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):
+            self._shm_open = lineno  # the exception below it is the shared-memory block's (crash._dataloader)
         if self._glog_stop is not None and lineno - self._glog_stop[0] <= 8 and "spawn(" in body:
             self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
         if "nprocs=" in body and S.R_SPAWN_WORLD.search(body):

@@ -829,6 +829,13 @@ R_TORCH_SHM = re.compile(r"unable to (?:write to file|open shared memory object|
 # DataLoader worker's queue feeder to the main process (torch's reduce_storage -> DupFd) -- puts its socket:
 # "OSError: [Errno 28] No space left on device: '/tmp/pymp-m_olac7h'". The batch cannot be passed.
 R_MP_TMP = re.compile(r"\[Errno (\d{1,3})\] ([A-Za-z][^:\n]{0,60}): '([^'\n]{0,200}?)/pymp-\w{1,40}'")
+# A traceback's source line creating a POSIX shared-memory block (multiprocessing.shared_memory's
+# "self._fd = _posixshmem.shm_open(", a library's own shm_open call): the exception right below it is that block's
+R_SHM_OPEN_CALL = re.compile(r"\bshm_open\(")
+# ... and the exception shm_open raises when a block of that name already exists: the name is a shared-memory object's
+# (one component after the leading '/', the file it names lives in /dev/shm): "FileExistsError: [Errno 17] File
+# exists: '/000010_locals'"
+R_SHM_EXISTS = re.compile(r"\bFileExistsError: \[Errno 17\] File exists: '(/?[^'/\n]{1,255})'")
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")
@@ -1036,10 +1043,12 @@ R_SRUN_TEARDOWN = re.compile(r"Terminating (?:StepId=|job step )|\*\*\* (?:STEP|
 # with rank=[1, 2, 3] was aborted. Please check its log."): the trainers whose process exited nonzero, by their
 # trainer (global) rank, out of the job's N, before it terminates the rest -- those listed failed on their own, the
 # others were only torn down. paddle.distributed.launch's record of a failed container ("Container rank 0 status
-# failed cmd [...] code 1 log log/workerlog.0"): the worker's index on its node (a local rank) and its exit code.
+# failed cmd [...] code 1 log log/workerlog.0"): the worker's index on its node (a local rank), its exit code and the
+# file its own output went to (group 3).
 R_PADDLE_ABORT = re.compile(r"Out of all (\d{1,7}) trainers, the trainer process with "
                             r"rank=\[(\d{1,7}(?:, ?\d{1,7}){0,255})\] was aborted")
-R_PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed\b.{0,2000}? code (-?\d{1,4}) log ")
+R_PADDLE_CONTAINER = re.compile(r"\bContainer rank (\d{1,5}) status failed\b.{0,2000}? code (-?\d{1,4}) log "
+                                r"([\w./\-]{1,300})?")
 # vLLM's data-parallel engines each run their own workers (VllmWorker-0 of each): the index is not the job's rank
 R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 # Open MPI's help text (help-mpi-btl-tcp.txt / pml ob1) when a peer's connection drops: "An MPI communication peer

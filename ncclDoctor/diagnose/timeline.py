@@ -104,7 +104,8 @@ def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Findi
     if codes & {"LOG004", "LOG011", "LOG012", "LOG019", "LOG010"}:
         steps.append("Run `ncclDoctor check --nodes N` on the same nodes to measure each link and localize a slow or "
                      "broken one.")
-    if "LOG016" in codes:
+    # (not for a stale shared-memory block left in /dev/shm: no number of workers removes it)
+    if "LOG016" in codes and not all(e.data.get("shm_exists") for e in c.samples.get("dataloader", [])):
         steps.append("Run `ncclDoctor sweep-workers` to pick num_workers / pin_memory that fit the node's shared "
                      "memory.")
     if "LOG032" in codes:

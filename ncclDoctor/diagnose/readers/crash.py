@@ -660,6 +660,12 @@ class CrashReaders:
             ev = self._context(lineno, text, "dataloader")
             ev.data.update(signal=None, bus_error=False, shm_file=t.group(1), shm_errno=(t.group(2) or "").strip())
             return ev
+        x = (S.R_SHM_EXISTS.search(self._body) if not m and "FileExistsError" in text
+             and 0 < lineno - self._shm_open <= 3 else None)
+        if x:  # shm_open refused to create a shared-memory block: one of that name is already in /dev/shm
+            ev = self._context(lineno, text, "dataloader")
+            ev.data.update(signal=None, bus_error=False, shm_exists=x.group(1))
+            return ev
         p = S.R_MP_TMP.search(text) if not m and "pymp-" in text else None
         if p:  # multiprocessing could not make the temp dir its fd-passing socket lives in (a worker's batch)
             ev = self._context(lineno, text, "dataloader")

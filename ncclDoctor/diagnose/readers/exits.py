@@ -354,7 +354,7 @@ class ExitReaders:
             ev = self._context(lineno, text, "worker_failed")
             ev.rank = None
             ev.data.update(exitcode=int(pc.group(2)), local_rank=int(pc.group(1)), pid=None,
-                           launcher="paddle.distributed.launch")
+                           launcher="paddle.distributed.launch", log_file=pc.group(3))
             return ev
         p = S.R_PALS_EXIT.search(text) if ": rank " in text and (" died from signal " in text
                                                                  or " exited with code " in text) else None
@@ -403,6 +403,13 @@ class ExitReaders:
             # own traceback below ends in its own program's exception (_spawn_child_error): held until then
             ev.data.update(exitcode=1, local_rank=int(m.group("idx")), pid=None, spawn_child=True,
                            launcher="torch.multiprocessing.spawn")
+            # a failure read above the record (an NCCL warning, another process's error; not spawn's own re-raise)
+            # may be what every child met: the record then names no one if its child's exception is cut (_spawn_cut)
+            wrapper = self._last_exc is not None and str(self._last_exc[1].data.get("type")).endswith(
+                "ProcessRaisedException")
+            # (spawn's own teardown of the other children, "Terminating process P via signal SIGTERM", is no doubt)
+            self._spawn_doubt = bool(self._read_kinds - {"traceback_tail", "spawn_teardown"}) or (
+                "traceback_tail" in self._read_kinds and not wrapper)
             self._spawn_exc = (lineno, ev)
             return None
         code = m.group("ds") or m.group("mp") or ("1" if m.group("mpexc") else None) or m.group("sp") or (
@@ -456,6 +463,8 @@ class ExitReaders:
         distributed or set-up error (NCCL, the store, a launch setting) every child meets alike names no one (rule
         Q's caution): the held record is dropped."""
         held = self._spawn_exc
+        if ev is None and held is not None and lineno > held[0] and S.R_DIST_WORDS.search(self._body):
+            self._spawn_doubt = True  # its traceback runs through the job's machinery (_spawn_cut)
         if ev is None or held is None or ev is held[1]:
             return
         self._spawn_exc = None
@@ -471,6 +480,20 @@ class ExitReaders:
         if S.R_DIST_WORDS.search(what) or S.R_STORAGE_ERR.search(what):
             return  # the job's machinery, or the host's storage every child writes to: any child can meet it
         self.queued.append(held[1])
+
+    def _spawn_cut(self) -> None:
+        """At the end of the input, mp.spawn's "-- Process N terminated with the following error:" still held: the
+        child's traceback below it was cut before its exception (the paste ends inside its frames), and nothing read
+        after the record -- no error, no frame of the job's distributed machinery (NCCL, c10d, init_process_group) --
+        nor above it says it was a failure every child meets alike (_spawn_doubt). Then it is what an expert reads: on
+        this one machine the only child shown dying is process N (lead rules A, AL (2)); its cause stays unknown (the
+        exception is not shown)."""
+        lineno, ev = self._spawn_exc
+        self._spawn_exc = None
+        if self._spawn_doubt or self._last_line - lineno > 200:
+            return
+        ev.data["error_cut"] = True
+        self.queued.append(ev)
 
     def _ds_runner(self, lineno: int, text: str, ev: Event | None) -> None:
         """DeepSpeed's resources per host ({host: [GPU ids]}, one worker a GPU): its runner's command line

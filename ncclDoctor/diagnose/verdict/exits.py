@@ -370,6 +370,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     alone = (f"; if it does not show, run rank {ranks[0]} alone: run the script without the launcher (one process, "
              "its inputs) to see its error. " if single and ranks else ". ")
     tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
+    if whose and ranks:  # the record names the worker by its local rank: the traceback is that process's
+        tb = f"the traceback of local_rank {lone.local_rank}" + (
+            f" (rank {ranks[0]})" if lone.local_rank != ranks[0] else "")
+        whose = ""
     if single and codes == [1] and any(e.data.get("dynamo") for e in c.samples.get("benign", [])):
         # the rank's own output ends in torch._dynamo's advice, printed under every error it raises: the exception
         # came from compiling the model, whose own logs say which op or graph break
@@ -386,7 +390,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
             "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
             if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS.get(launcher, "")
-            + _paddle_files(launcher, ranks)
+            + _paddle_files(launcher, ranks) + _record_log(fails, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
     cause = ". The cause is in their own output" if alike or every else ". The cause is that process's own traceback"
     disk = _storage_error(c) if single else None
@@ -402,6 +406,15 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "prints NCCL's own reason (a CUDA error, a GPU another process holds, a device "
                      "CUDA_VISIBLE_DEVICES hides: check nvidia-smi) and the NCCL version each library loads (a "
                      "framework bundling its own NCCL beside torch's). " + abort_fix)
+    if single and lone.event.data.get("error_cut"):
+        # mp.spawn's record whose child's traceback the paste cut before its exception (readers.exits._spawn_cut):
+        # the error text is the traceback's last line, just past the last frame shown
+        cause += " (the child's traceback follows mp.spawn's record, but the lines stop before its last line)"
+        abort_fix = (f"The lines cut process {lone.local_rank}'s traceback before its exception: the error is the "
+                     "text after the last frame shown (the call it was in names the code, not the reason). Read "
+                     f"process {lone.local_rank}'s full traceback in the full output; with CUDA_LAUNCH_BLOCKING=1 a "
+                     "CUDA error is raised at the call that caused it, and running on one GPU (one process) "
+                     "reproduces it without spawn. " + abort_fix)
     # lead rule J: the record names no one (or not the one), but the lines hold several processes' tracebacks ending
     # in the same exception: that exception is the cause the record points to, and the fix starts from it
     alike_tb = _raised_alike([e for e in c.exceptions if not e.data.get("line")]) if not single else ""
@@ -454,7 +467,9 @@ def _others_raised(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
     """Lead rules J and AM (2): the launcher's record names one rank exiting on a Python exception (code 1), and
     another rank's own traceback ends in an exception of its own (not a lost peer's, not a stop), with no rank shown
     torn down or still waiting: every rank shown failed on the job's own code alike, the record's rank only the first
-    the agent saw -- nobody is the culprit."""
+    the agent saw -- nobody is the culprit. Where the agent's own lines show it stopping the other workers ("Sending
+    process P closing signal SIGTERM"), some processes were torn down: the record's rank and the ranks raising their
+    own exceptions failed on their own, the culprits (_some_raised)."""
     if torn_down(c) or any(rank_waiting(st) for st in c.ranks.values()):
         return None
     evs = [e for e in c.exceptions if e.rank is not None and e.rank != rank and not e.data.get("line")
@@ -463,6 +478,8 @@ def _others_raised(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
         return None
     e = evs[-1]
     text = exception_text(e)
+    if _agent_stopped(c):
+        return _some_raised(c, rank, evs, proof)
     return Verdict(
         "unknown",
         f"rank {rank} exited with code 1 in the launcher's record, and rank {e.rank} raised its own exception "
@@ -472,6 +489,38 @@ def _others_raised(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
         "the ranks share the code, the data and the launch, so one rank's fix is every rank's. Keep one log file "
         "per rank (torchrun --log-dir DIR --redirects 3 --tee 3) to confirm each raised the same.",
         "medium", [], proof + [e.brief()], job_wide=True)
+
+
+def _agent_stopped(c: Collected) -> bool:
+    """torchrun's agent's own lines stopping workers after a failure ("Sending process P closing signal SIGTERM"):
+    processes shown torn down, by pid only."""
+    return any(e.data.get("sent") == "SIGTERM" for e in c.samples.get("signal", []))
+
+
+def _some_raised(c: Collected, rank: int, evs: list[Event], proof: list[str]) -> Verdict:
+    """Lead rule J, its second half: the launcher's record names one rank exiting with code 1, another rank's own
+    lines raise an exception of its own, and the agent is shown stopping the workers still running after them
+    (its "closing signal SIGTERM" lines). Some ranks failed on their own and the rest were torn down: the ranks that
+    failed are the culprits -- the record's and the one whose exception is shown; the cause is that exception's,
+    unknown when its class names none. The workers stopped are named by pid only: nobody is shown innocent."""
+    ranks = sorted({rank} | {e.rank for e in evs})
+    others = sorted({e.rank for e in evs})
+    e = evs[-1]
+    text = exception_text(e)
+    own = _fmt_ranks(others)
+    return Verdict(
+        "unknown",
+        f"rank {rank} exited with code 1 in the launcher's record, rank {own} raised its own exception ({text[:300]}, "
+        f"{e.where}), and the agent then stopped the other workers (its 'closing signal SIGTERM' lines): some ranks "
+        "failed on their own and the rest were torn down, so the ranks that failed are the culprits (lead rule J); "
+        "the exception's class names no known cause",
+        f"Read rank {own}'s traceback, whose last line is {text[:200]}: its frames name the code that raised it, "
+        "the script's or a library's (a library's bug: upgrade it, with the versions of the packages it needs "
+        "together); then "
+        f"read rank {rank}'s own output for its traceback (exitcode 1: a Python exception the record does not "
+        "carry), probably the same error. Keep one log file per rank (torchrun --log-dir DIR --redirects 3 --tee 3) "
+        "and run one process to reproduce it without the launcher.",
+        "medium", ranks, proof + [e.brief()])
 
 
 def _aborted_alike(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
@@ -783,6 +832,16 @@ def _paddle_files(launcher: str | None, ranks: list[int]) -> str:
     return (f" The failed trainers' own files: {files} (the number is the trainer's index on its node, its rank "
             "where one node runs the job); a crash in native code prints its signal line above its stack there (a core "
             "dump and gdb bt show the frame).")
+
+
+def _record_log(fails: list[Event], ranks: list[int]) -> str:
+    """The file a launcher's record names as the failed worker's own output (paddle.distributed.launch's "... code 1
+    log log/workerlog.1"): where that worker's traceback is, named as the record wrote it. One failed rank only."""
+    logs = {e.data["log_file"] for e in fails if e.data.get("log_file")}
+    if len(logs) != 1 or len(ranks) != 1:
+        return ""
+    return (f" Its record names that file: {logs.pop()} -- rank {ranks[0]}'s own traceback, the exception that "
+            "exited it, is there (its first error line).")
 
 
 def _launcher(fails: list[Event]) -> str | None:

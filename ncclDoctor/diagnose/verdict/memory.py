@@ -476,6 +476,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     shm = [e for e in evs if e.data.get("shm_file")]
     if shm:
         return _shm_file(c, shm, ranks)
+    exists = [e for e in evs if e.data.get("shm_exists")]
+    if exists:
+        return _shm_exists(exists, ranks)
     bus = any(e.data.get("bus_error") for e in evs)
     sigs = [(e.data.get("signal") or "").strip().lower() for e in evs]
     killed = not bus and any(s.startswith("kill") for s in sigs)
@@ -568,6 +571,31 @@ def _shm_file(c: Collected, evs: list, ranks: list[int]) -> Verdict:
         "in /dev/shm, which is full or too small (a container's default is 64 MB) -- the DataLoader workers hand "
         "every batch to the main process through shared memory; a host or container setting, not a rank's fault",
         _SHM_FIX, "medium" if not ranks else "high", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
+
+
+def _shm_exists(evs: list, ranks: list[int]) -> Verdict:
+    """shm_open refusing to create a POSIX shared-memory block because one of that name exists ("FileExistsError:
+    [Errno 17] File exists: '/000010_locals'" right below the shm_open call): the block is a file in /dev/shm that
+    outlived the process that made it -- a previous run killed before it could unlink it (Python's resource_tracker
+    then warns of "leaked shared_memory objects"), or another job on the host using the same name. The shared-memory
+    class (dataloader_shm, lead rule F's); the rank whose process raised it failed first (lead rule A)."""
+    e = evs[0]
+    name = e.data["shm_exists"]
+    path = "/dev/shm/" + name.lstrip("/")
+    return Verdict(
+        "dataloader_shm",
+        f"{_named(ranks) if ranks else 'a process'} could not create the shared-memory block {name} "
+        f"('{_what(e)[:160]}' right below its shm_open call): a block of that name already exists in /dev/shm -- "
+        "stale shared memory left by a previous run that was killed before it could remove it, or another job on "
+        "the host using the same name; not a full /dev/shm",
+        f"Remove the stale block (ls -l /dev/shm; rm {path}) and kill leftover processes of the earlier run before "
+        "restarting (a killed run leaks its shared memory: Python's resource_tracker warns of 'leaked "
+        "shared_memory objects'); a data loader that keeps its index in shared memory (MosaicML streaming's "
+        "StreamingDataset) clears its own with streaming.base.util.clean_stale_shared_memory() at start-up. Give "
+        "concurrent jobs on one host their own names (a unique local cache directory per dataset and job), and "
+        "initialise the process group before creating the dataset so that one local leader per node creates the "
+        "block.",
+        "medium", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
 
 
 def _bus_error(c: Collected, ks: list[Conclusion]) -> Verdict | None:
