@@ -680,7 +680,11 @@ def _automata():
     against 624-795 for the session's base of 165 words in four, and four of 44 at 596-799, six runs each alternating
     (bench_diagnose -j 2): within the runs' noise, so the chunk stays 42. 184 words (session 17, round 52's fixes)
     in five of 42 (the fifth holding 16) at 485-639 MB/s against 463-631 for the 174 words, and four of 46 at
-    433-642, six runs each alternating (bench_diagnose -j 2, 1 GB): within noise, so the chunk stays 42."""
+    433-642, six runs each alternating (bench_diagnose -j 2, 1 GB): within noise, so the chunk stays 42. 216 words
+    (session 21, rounds 60-61's fixes) in six of 42 (the sixth holding 6) at 243-275 MB per CPU-second (mean 253),
+    in five of 44 at 287-355 (mean 316), the session's base of 205 words in five of 42 at 324-357 (mean 336), four
+    runs each alternating at load 1.9-2.7 (bench_diagnose -j 2, 1 GB): a sixth automaton of a few words costs a
+    fifth of diagnose's CPU, so the chunk is 44 (room for 4 more words in five)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -691,7 +695,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 42
+_CHUNK = 44
 _AUTOMATON: dict = {}
 
 
