@@ -132,7 +132,9 @@ def finish(report: Report, plan: Plan, out: Outcome, ctl: ControlStore, reportin
         mn["reporting_node"] = plan.where
         mn["nodes_reporting"] = _merge_node_records(report, plan, records)
         # the other nodes read the store after their own torchrun exits: keep it open for them
-        mn["nodes_finished"] = multinode.wait_finished(ctl, rd.nnodes - 1, node_wait(SETTLE_S))
+        # ... except a node lost mid-run (check.heartbeat): it never will
+        lost = sum(1 for rec in out.evidence.get("node_lost") or [] if not rec.get("reporting"))
+        mn["nodes_finished"] = multinode.wait_finished(ctl, rd.nnodes - 1 - lost, node_wait(SETTLE_S))
     else:
         _local_summary(report, plan, ctl, note)
 
