@@ -269,3 +269,95 @@ def test_a_rank_killed_without_a_word_on_one_node_stops_every_node_in_seconds_na
     assert posted["when"]["1"]["t"] - killed < 3, (posted["when"], killed)
     for i in range(2):
         assert leftovers(tmp_path / f"node{i}") == []
+
+
+def test_a_whole_node_killed_mid_phase_is_named_lost_in_seconds_not_a_hang(tmp_path):
+    """Node 1 (ranks 2-3) is lost whole inside a phase: its ncclDoctor's process group and its
+    torchrun's session -- every process in its namespace, as when the host dies -- are killed by
+    SIGKILL while rank 3 holds the sweep (``hang:3``: the others wait inside all_reduce, 60 s
+    deadline). Nothing on node 1 can post a word. Node 0's check.heartbeat sees node 1's beat stop;
+    within LOST_S (12 s) plus a margin -- never the 60 s deadline -- node 0 exits 4 with RUN105 naming
+    node 1 and its ranks 2-3, ranks 0-1 its victims, no rank called hung (RUN003), nothing left."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from ncclDoctor.check.heartbeat import LOST_S
+    from tests.test_faults import leftovers
+
+    deadline = 60
+    killed: list[float] = []
+
+    def kill_node_1(c, procs) -> None:
+        """Once node 1's ranks have run a few seconds (init done, a phase under way): the whole node."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 90 and not _workers_in(c.ns[1]):
+            time.sleep(0.5)
+        time.sleep(8)
+        pids = _pids_in(c.ns[1])
+        try:
+            os.killpg(procs[1].pid, signal.SIGKILL)  # its ncclDoctor (the session Cluster.popen started)
+        except ProcessLookupError:
+            pass
+        for pid in pids:  # torchrun runs in a session of its own; the host dying takes it too
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        killed.append(time.time())
+
+    with netns.Cluster(2) as c:
+        procs: dict[int, subprocess.Popen] = {}
+
+        def start(i, argv, env):
+            procs[i] = launch_in(c)(i, argv, env)
+            return procs[i]
+
+        killer = threading.Thread(target=kill_node_1, args=(c, procs), daemon=True)
+
+        def start_then_kill(i, argv, env):
+            p = start(i, argv, env)
+            if i == 1:
+                killer.start()
+            return p
+
+        runs = run_nodes(2, start_then_kill, c.addr, tmp_path, timeout=150,
+                         extra=["--nproc-per-node", "2", "--timeout", str(deadline), "--max-seconds", "0",
+                                "--inject", "hang:3"])
+        ended = time.time()
+        killer.join(timeout=5)
+    assert killed, "node 1 was never killed"
+    host = runs[0]
+    assert host.returncode == 4, (host.stderr[-3000:], runs[1].returncode)
+    rep = host.report
+    [lost] = [f for f in rep["findings"] if f["code"] == "RUN105"]
+    assert lost["ranks"] == [2, 3] and lost["nodes"][0].startswith(c.addr(1) + " "), lost
+    assert "stopped answering at" in lost["message"] and "its ranks 2-3" in lost["message"], lost["message"]
+    assert "Ranks [0, 1] were waiting for it" in lost["message"], lost["message"]
+    assert "RUN003" not in codes(rep) and "RUN004" not in codes(rep), rep["findings"]
+    blamed = [f for f in rep["findings"] if f["severity"] == "error" and f["code"].startswith("RUN")]
+    assert all(f["ranks"] == [2, 3] for f in blamed), blamed  # ranks 0-1 only lost their peers
+    run = rep["results"]["run"]
+    assert run["status"] == "failed" and (run["culprits"], run["victims"]) == ([2, 3], [0, 1]), run
+    assert rep["exit_code"] == 4
+    took = ended - killed[0]
+    assert took < LOST_S + 15 < deadline, f"{took:.1f} s from the kill to node 0's exit"
+    assert leftovers(tmp_path / "node0") == []
+
+
+def _pids_in(ns: str) -> list[int]:
+    r = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True)
+    return [int(p) for p in r.stdout.split() if p.isdigit()]
+
+
+def _workers_in(ns: str) -> bool:
+    """Some probe worker (a rank) runs in namespace ``ns``."""
+    for pid in _pids_in(ns):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                if b"probes.worker" in fh.read():
+                    return True
+        except OSError:
+            continue
+    return False
