@@ -88,7 +88,10 @@ class Heartbeat:
                            "done": False})
             self._read(now)
         except Exception as exc:
-            self.store_error = f"{type(exc).__name__}: {exc}"
+            # the first failure says most (a member's client may have seen it first, reading events)
+            self.store_error = self.store_error or getattr(self.ctl, "lost", None) or f"{type(exc).__name__}: {exc}"
+            if hasattr(self.ctl, "give_up"):  # a member's client: no later call waits for it (launch.store)
+                self.ctl.give_up(self.store_error)
             return
         self.answered, self.store_error = now, None
 

@@ -76,7 +76,9 @@ class RemoteControl(ControlStore):
     the connect's): a store host that is down or cut off sends no reset, and torch's client
     would otherwise wait the whole ``timeout_s`` (60 s or more) in each call. Every key the
     supervisor reads is checked before it is read, so no call waits for a key to appear.
-    ``give_up`` makes every later call fail at once (``check.heartbeat`` judged it lost)."""
+    ``give_up`` makes every later call fail at once: after a failed read (the store closed, or an
+    answer that did not come in time, which leaves torch's client mid-reply: no later call on it
+    can be trusted), so that no poll waits ``OP_TIMEOUT_S`` once per rank and key again."""
 
     def __init__(self, host: str, port: int, timeout_s: float):
         from torch.distributed import TCPStore
@@ -88,15 +90,16 @@ class RemoteControl(ControlStore):
         self.lost: str | None = None
 
     def give_up(self, why: str) -> None:
-        """The store is judged unreachable: no later call waits for it (results, identities, the report)."""
+        """The store is unreachable: no later call waits for it (results, identities, the report)."""
         self.lost = self.lost or why
-        self.store = _Gone(why)
+        if not isinstance(self.store, _Gone):  # once: its reason is the first failure's
+            self.store = _Gone(why)
 
     def new_events(self, rank: int) -> list[dict[str, Any]]:
         try:
             return super().new_events(rank)
-        except Exception as exc:  # the reporting node closed its store
-            self.lost = self.lost or f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # the reporting node closed its store, or it did not answer in time
+            self.give_up(f"{type(exc).__name__}: {exc}")
             return []
 
 
