@@ -316,10 +316,12 @@ def _store_said(error: str | None) -> str:
     e = (error or "").lower()
     if any(w in e for w in ("refused", "reset", "broken pipe", "closed")):
         return ("its host answered but refused or reset the connection: ncclDoctor there is gone (killed, or it "
-                "stopped) rather than the host or the network")
+                "stopped), not the host nor the network")
     if "timed out" in e or "timeout" in e:
-        return "no answer at all: that host is down, or the network between it and this node is cut"
-    return "that host is down or its ncclDoctor was killed, or this node is cut off from it"
+        return ("no answer at all: that host is down, or the network between it and this node is cut -- one node "
+                "alone cannot tell a lost host from a cut link")
+    return ("that host is down or its ncclDoctor was killed, or this node is cut off from it -- one node alone "
+            "cannot tell which")
 
 
 def node_lost_findings(out: Outcome, label: Label) -> Verdict:
@@ -347,7 +349,7 @@ def node_lost_findings(out: Outcome, label: Label) -> Verdict:
         on = f" on {host} (the reporting node)" if host else ""
         parts.append(f"the control store{on} has not answered this node for {rec.get('silent_s', 0):.1f} s "
                      f"(deadline {rec.get('lost_after_s', 0):.0f} s){where}: "
-                     f"{_store_said(rec.get('error'))}; one node alone cannot tell a lost host from a cut link"
+                     f"{_store_said(rec.get('error'))}"
                      + (f" (last error: {rec['error']})" if rec.get("error") else "")
                      + (f"; ranks {culprits} ran there or beyond it" if culprits else ""))
     msg = "; ".join(parts) + "."
