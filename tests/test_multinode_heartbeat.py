@@ -41,13 +41,13 @@ def test_a_node_that_stops_beating_is_lost_after_the_deadline_and_not_before():
         ca.t += 1
         cb.t += 1
     ha.poll([0, 1])
-    assert ha.lost() == [] and ha.stale() == []
+    assert ha.lost() == [] and ha.quiet_since(ca.t - 1) == []
     last = ca.t  # b beats no more (killed with its ranks)
     for dt in (1.0, 5.0, LOST_S - 1, LOST_S - 0.01):
         ca.t = last + dt
         ha.poll([0, 1])
         assert ha.lost() == [], f"lost after {dt} s, before the {LOST_S} s deadline"
-    assert ha.stale(), "a few beats missed: maybe lost"
+    assert ha.quiet_since(last), "not seen to beat since: maybe lost"
     ca.t = last + LOST_S
     ha.poll([0, 1])
     [gone] = ha.lost()
@@ -65,7 +65,7 @@ def test_a_node_that_said_done_is_never_lost_and_one_that_beats_again_is_not():
     ha.poll([0, 1])
     ca.t += 10 * LOST_S
     ha.poll([0, 1])
-    assert ha.lost() == [] and ha.stale() == [] and ha.quiet_since(0.0) == []
+    assert ha.lost() == [] and ha.quiet_since(ca.t) == []
     assert hb.finish("ok") is None and hb.finished, "once"
 
     c2 = ControlStore(host="127.0.0.1")

@@ -24,9 +24,11 @@ Decisions:
   host (the reporting node) is down or was killed, or this node is cut off from it -- a node
   alone cannot tell those apart, and says so. Not while the reporting node's last record said
   ``done``: it closes the store when it has finished, and this node's ranks are its own.
-- ``stale`` (``STALE_S``, a few missed beats): a rank's "lost my peer" error while a node is
-  that late waits for the heartbeat's verdict (``LOST_S`` at most) instead of naming the
-  rank that reported the lost peer.
+- ``quiet_since(t)``: the nodes not seen to beat since ``t``. A rank's "lost my peer" error while
+  some node has not beaten since it was seen waits for the heartbeat's verdict (``LOST_S`` at
+  most) instead of naming the rank that noticed the lost peer first (``check.failfast``).
+- A member's store client gives up at its first failed call (``launch.store.RemoteControl``):
+  the store-lost clock still runs from the last answer, and the finding quotes that failure.
 """
 
 from __future__ import annotations
@@ -43,7 +45,6 @@ from ncclDoctor.launch.store import ControlStore, publish_json
 # shortest phase deadline (30 s in the fast checks, 60 s by default) so a lost node is never
 # mistaken for a hang (RUN003) -- and an expert hears of it in seconds, not minutes.
 LOST_S = 12.0
-STALE_S = 3.0  # a node this late may be lost: a lost-peer error waits for the verdict
 COUNT_KEY = "heartbeat/count"
 
 
@@ -105,11 +106,8 @@ class Heartbeat:
 
     def lost(self, now: float | None = None) -> list[Seen]:
         """The other nodes whose beat has not changed for ``lost_s`` and that never said done."""
-        return self._silent(self.lost_s, now)
-
-    def stale(self, now: float | None = None) -> list[Seen]:
-        """The other nodes that missed a few beats (``STALE_S``): maybe lost."""
-        return self._silent(min(STALE_S, self.lost_s), now)
+        now = self.clock() if now is None else now
+        return [s for _, s in sorted(self.others.items()) if not s.done and now - s.changed >= self.lost_s]
 
     def quiet_since(self, t: float) -> list[Seen]:
         """The other nodes, not done, whose beat has not been seen to change after ``t``."""
@@ -125,10 +123,6 @@ class Heartbeat:
     def store_host(self) -> str | None:
         """The reporting node's name, as last read (None when never read)."""
         return next((s.record.get("node") for s in self.others.values() if s.record.get("reporting")), None)
-
-    def _silent(self, limit: float, now: float | None) -> list[Seen]:
-        now = self.clock() if now is None else now
-        return [s for _, s in sorted(self.others.items()) if not s.done and now - s.changed >= limit]
 
     def _publish(self, record: dict[str, Any]) -> None:
         if self.key is None:

@@ -82,7 +82,7 @@ class Job:
             out.victims = sorted(stall.victims or ())
             out.detected_after_s = self.heart.clock() - stall.since
         if out.phase == failfast.STORE_LOST_PHASE and isinstance(self.control, RemoteControl):
-            self.control.give_up(self.heart.store_error or "no answer")
+            self.control.give_up(self.heart.store_error or "no answer")  # already, unless a read never failed
 
     def _done(self, status: str) -> None:
         """This node's last beat says it is done (final: never called lost); published once."""
