@@ -5,6 +5,7 @@ cluster. Needs root and `ip netns` (CI has both); elsewhere skips with the reaso
 from __future__ import annotations
 
 import subprocess
+import sys
 
 import pytest
 
@@ -269,3 +270,119 @@ def test_a_rank_killed_without_a_word_on_one_node_stops_every_node_in_seconds_na
     assert posted["when"]["1"]["t"] - killed < 3, (posted["when"], killed)
     for i in range(2):
         assert leftovers(tmp_path / f"node{i}") == []
+
+
+
+def _kill_whole_node_mid_phase(tmp_path, victim: int, inject: str):
+    """Two nodes of 2 ranks, ``--timeout 60``; once rank 1 is inside all_reduce (``inject`` holding
+    the sweep; read on the control store), every process of that node -- its
+    ncclDoctor's process group (the session Cluster.popen started) and its torchrun's session (torchrun
+    runs in a session of its own) -- is killed by SIGKILL, as when the host dies. Returns (runs, the
+    kill's wall time, the wall time both nodes had exited, node addresses)."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from tests.multinode_helpers import free_port
+
+    killed: list[float] = []
+    port = free_port()
+
+    def kill(c, procs) -> None:
+        _wait_in_sweep(c, port)
+        pids = _pids_in(c.ns[victim])
+        try:
+            os.killpg(procs[victim].pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        killed.append(time.time())
+
+    with netns.Cluster(2) as c:
+        procs: dict[int, subprocess.Popen] = {}
+        killer = threading.Thread(target=kill, args=(c, procs), daemon=True)
+
+        def start(i, argv, env):
+            procs[i] = launch_in(c)(i, argv, env)
+            if i == victim:
+                killer.start()
+            return procs[i]
+
+        runs = run_nodes(2, start, c.addr, tmp_path, timeout=150, endpoint_port=port,
+                         extra=["--nproc-per-node", "2", "--timeout", "60", "--max-seconds", "0", "--inject", inject])
+        ended = time.time()
+        killer.join(timeout=5)
+    assert killed, f"node {victim} was never killed"
+    return runs, killed[0], ended, [c.addr(0), c.addr(1)]
+
+
+def test_a_whole_node_killed_mid_phase_is_named_lost_in_seconds_not_a_hang(tmp_path):
+    """Node 1 (ranks 2-3) is lost whole inside a phase while rank 3 holds the sweep (``hang:3``: the
+    others wait inside all_reduce, 60 s deadline). Nothing on node 1 can post a word. Node 0's
+    check.heartbeat sees node 1's beat stop; within LOST_S (12 s) plus a margin -- never the 60 s
+    deadline -- node 0 exits 4 with RUN105 naming node 1 and its ranks 2-3, ranks 0-1 its victims, no
+    rank called hung (RUN003) nor crashed (RUN004: rank 0's lost peer is not named), nothing left."""
+    from ncclDoctor.check.heartbeat import LOST_S
+    from tests.test_faults import leftovers
+
+    runs, killed, ended, addr = _kill_whole_node_mid_phase(tmp_path, 1, "hang:3")
+    host = runs[0]
+    assert host.returncode == 4, (host.stderr[-3000:], runs[1].returncode)
+    rep = host.report
+    [lost] = [f for f in rep["findings"] if f["code"] == "RUN105"]
+    assert lost["ranks"] == [2, 3] and lost["nodes"][0].startswith(addr[1] + " "), lost
+    assert "stopped answering at" in lost["message"] and "its ranks 2-3" in lost["message"], lost["message"]
+    assert "Ranks [0, 1] were waiting for it" in lost["message"], lost["message"]
+    assert "RUN003" not in codes(rep) and "RUN004" not in codes(rep), rep["findings"]
+    blamed = [f for f in rep["findings"] if f["severity"] == "error" and f["code"].startswith("RUN")]
+    assert all(f["ranks"] == [2, 3] for f in blamed), blamed  # ranks 0-1 only lost their peers
+    run = rep["results"]["run"]
+    assert run["status"] == "failed" and (run["culprits"], run["victims"]) == ([2, 3], [0, 1]), run
+    assert rep["exit_code"] == 4
+    print(f"node 1 killed whole: node 0 exited {ended - killed:.1f} s later with RUN105")
+    assert ended - killed < LOST_S + 15 < 60, f"{ended - killed:.1f} s from the kill to node 0's exit"
+    assert leftovers(tmp_path / "node0") == []
+
+
+def test_the_reporting_node_killed_mid_phase_is_the_control_store_lost_in_seconds(tmp_path):
+    """The reporting node (node 0: the control store, ranks 0-1) is lost whole while rank 0 holds the
+    sweep (``hang:0``). Node 1 can no longer reach the store: within LOST_S plus a margin it exits 4
+    with RUN105 naming node 0 as the store's host -- its connection refused or reset, so node 0's
+    ncclDoctor is gone -- instead of hanging in store calls or waiting out the 60 s deadline."""
+    from ncclDoctor.check.heartbeat import LOST_S
+    from tests.test_faults import leftovers
+
+    runs, killed, ended, addr = _kill_whole_node_mid_phase(tmp_path, 0, "hang:0")
+    member = runs[1]
+    assert member.returncode == 4, member.stderr[-3000:]
+    rep = member.report
+    [lost] = [f for f in rep["findings"] if f["code"] == "RUN105"]
+    assert lost["nodes"][0].startswith(addr[0] + " "), lost
+    assert "the control store on " + addr[0] in lost["message"] and "(the reporting node)" in lost["message"]
+    assert "RUN003" not in codes(rep), rep["findings"]
+    assert rep["results"]["run"]["status"] == "failed" and rep["results"]["run"]["evidence"]["store_lost"]
+    print(f"reporting node killed whole: node 1 exited {ended - killed:.1f} s later with RUN105")
+    assert ended - killed < LOST_S + 20 < 60, f"{ended - killed:.1f} s from the kill to node 1's exit"
+    assert leftovers(tmp_path / "node1") == []
+
+
+def _pids_in(ns: str) -> list[int]:
+    r = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True)
+    return [int(p) for p in r.stdout.split() if p.isdigit()]
+
+
+def _wait_in_sweep(c, port: int, rank: int = 1, timeout_s: float = 120) -> None:
+    """Until ``rank`` has entered all_reduce, read from node 1's namespace on the control store (the
+    rendezvous port + 1 on node 0): a kill then lands inside a phase, however slowly the ranks start."""
+    code = ("import sys, time, datetime; from torch.distributed import TCPStore\n"
+            f"s = TCPStore('{c.addr(0)}', {port + 1}, is_master=False, timeout=datetime.timedelta(seconds=60))\n"
+            f"t0 = time.monotonic()\nwhile time.monotonic() - t0 < {timeout_s}:\n"
+            f"    if s.check(['events/{rank}']) and b'\"all_reduce\"' in s.get('events/{rank}'): sys.exit(0)\n"
+            "    time.sleep(0.3)\nsys.exit(1)\n")
+    subprocess.run(["ip", "netns", "exec", c.ns[1], sys.executable, "-c", code], timeout=timeout_s + 70,
+                   capture_output=True)

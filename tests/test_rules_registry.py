@@ -156,6 +156,7 @@ FIRING = {
     "RUN101": "tests/test_multinode_netns.py::"
               "test_wrong_socket_interface_on_one_node_is_a_clear_finding_without_a_hang",
     "RUN102": "tests/test_run_rules.py::test_run102_a_node_that_never_started_is_named",
+    "RUN105": "tests/test_multinode_netns.py::test_a_whole_node_killed_mid_phase_is_named_lost_in_seconds_not_a_hang",
     "SYS001": "tests/test_rules_firing.py::test_small_dev_shm_and_memlock_fire_on_an_nccl_node",
     "SYS002": "tests/test_rules_firing.py::test_small_dev_shm_and_memlock_fire_on_an_nccl_node",
     "SYS003": "tests/test_rules_firing.py::test_more_gloo_ranks_than_cores_is_oversubscribed",

@@ -14,12 +14,15 @@ a rank behind      RUN003 hang: culprits by phase / sequence number       4
 a rank died        RUN004 crash: torchrun's root cause, exit code/signal  4
 a rank failed      RUN004: the first rank's own error, its phase, and     4
 (another node)     how fast ``check.failfast`` stopped this node
+a node lost        RUN105: the node that stopped beating (or the control  4
+(check.heartbeat)  store this node lost), its ranks; the rest victims
 wrong data         RUN005 (added by check's exact check, not here)       4
 =================  =====================================================  =========
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -293,12 +296,81 @@ def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: d
     return Verdict(ExitCode.FAULT, [crash], out.culprits, out.victims)
 
 
+def _ranks_text(ranks: list[int]) -> str:
+    """[2, 3] -> "ranks 2-3"; [2] -> "rank 2"; [1, 3] -> "ranks 1, 3"."""
+    if not ranks:
+        return "ranks unknown"
+    if len(ranks) == 1:
+        return f"rank {ranks[0]}"
+    if ranks == list(range(ranks[0], ranks[-1] + 1)):
+        return f"ranks {ranks[0]}-{ranks[-1]}"
+    return "ranks " + ", ".join(map(str, ranks))
+
+
+def _clock(t: float | None) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(t)) if t else "an unknown time"
+
+
+def _store_said(error: str | None) -> str:
+    """What the store's last error tells (as well as one node can tell)."""
+    e = (error or "").lower()
+    if any(w in e for w in ("refused", "reset", "broken pipe", "closed")):
+        return ("its host answered but refused or reset the connection: ncclDoctor there is gone (killed, or it "
+                "stopped), not the host nor the network")
+    if "timed out" in e or "timeout" in e:
+        return ("no answer at all: that host is down, or the network between it and this node is cut -- one node "
+                "alone cannot tell a lost host from a cut link")
+    return ("that host is down or its ncclDoctor was killed, or this node is cut off from it -- one node alone "
+            "cannot tell which")
+
+
+def node_lost_findings(out: Outcome, label: Label) -> Verdict:
+    """A run ``check.failfast`` stopped because a whole node stopped beating (``check.heartbeat``), or
+    because this node lost the control store: the lost node's ranks are the culprits (none of them could
+    say why), every other rank a victim; no rank is called hung."""
+    lost, store = out.evidence.get("node_lost") or [], out.evidence.get("store_lost") or []
+    culprits = sorted(out.culprits)
+    victims = sorted(r for r in out.ranks if r not in culprits)
+    stop_s, limit = out.evidence.get("stopped_after_node_lost_s"), out.evidence.get("phase_deadline_s")
+    where = f" while the run was in {out.phase!r}" if out.phase else ""
+    parts, nodes = [], []
+    for rec in lost:
+        name = rec.get("node") or (label(rec["ranks"][0]) if rec.get("ranks") else "a node")
+        nodes.append(name)
+        role = "the reporting node, " if rec.get("reporting") else ""
+        parts.append(f"{name} stopped answering at {_clock(rec.get('last_beat_wall'))} ({role}its "
+                     f"{_ranks_text(sorted(rec.get('ranks') or []))}): its ncclDoctor's beat through the control store "
+                     f"did not change for {rec.get('silent_s', 0):.1f} s (deadline {rec.get('lost_after_s', 0):.0f} s) "
+                     f"and it never said it had finished{where} -- its host is down, its ncclDoctor was killed with "
+                     "its ranks, or the network between us is cut")
+    for rec in store:
+        host = rec.get("node")
+        nodes.append(host or "the control store's host")
+        on = f" on {host} (the reporting node)" if host else ""
+        parts.append(f"the control store{on} has not answered this node for {rec.get('silent_s', 0):.1f} s "
+                     f"(deadline {rec.get('lost_after_s', 0):.0f} s){where}: "
+                     f"{_store_said(rec.get('error'))}"
+                     + (f" (last error: {rec['error']})" if rec.get("error") else "")
+                     + (f"; ranks {culprits} ran there or beyond it" if culprits else ""))
+    msg = "; ".join(parts) + "."
+    if victims:
+        msg += (f" Ranks {victims} were waiting for it or lost it as a peer -- consequences, not causes; "
+                "no rank hung.")
+    if stop_s is not None:
+        msg += (f" This node gave its verdict {stop_s:.1f} s after the last beat it saw"
+                + (f", instead of waiting out the {limit:.0f} s {out.phase} deadline" if limit else "") + ".")
+    finding = run_rules.NODE_LOST.finding(msg, ranks=culprits, nodes=sorted(set(nodes)), evidence=[*lost, *store])
+    return Verdict(ExitCode.FAULT, [finding], culprits, victims)
+
+
 def judge(out: Outcome, label: Label, inv: dict[int, dict], failures: dict[str, Any], sizes: list[int], warmup: int,
           run_record: dict[str, Any]) -> Verdict:
     """The verdict on a finished run; pure (``out`` is read, never changed)."""
     if out.status in ("ok", "interrupted"):
         code = ExitCode.OK if out.status == "ok" else ExitCode.INTERRUPTED
         return Verdict(code, [], out.culprits, out.victims)
+    if out.evidence.get("node_lost") or out.evidence.get("store_lost"):
+        return node_lost_findings(out, label)
     deviations = plan_deviations(out, sizes, warmup)
     if out.status == "hang":
         return hang_findings(out, label, inv, deviations, run_record)

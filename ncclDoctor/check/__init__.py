@@ -15,6 +15,8 @@ Stages, one module each (``run_check`` composes them):
 ``check.analyse``      outcome -> tables, findings, exit code (pure)
 ``check.phases``       the probe's phases and deadlines (the one list)
 ``check.failfast``     what preflight proved fatal: stop before launch, on every node
+``check.heartbeat``    N > 1: each node's beat through the control store; a node
+                       silent mid-run is lost (RUN105, ``check.failfast``)
 =====================  ===========================================================
 
 A single node is the N = 1 case: torchrun ``--standalone``, a private control store,

@@ -8,7 +8,7 @@ init and torchrun's failure record; it writes ``report.ranks``, ``report.nodes``
 readers look for it; with several nodes also
 ``structure`` and ``intra_node_all_reduce``) and adds the findings: every rank's env
 lint, BW001 (a straggler), RUN005 (wrong results), the verdict of
-``analysis.verdict`` (RUN001-RUN004) and, with several nodes, the consistency diff
+``analysis.verdict`` (RUN001-RUN004, RUN105) and, with several nodes, the consistency diff
 (CON), the structure findings (BW2xx) and RUN101 (a node's ranks failed with their own
 error). It returns the run's exit code (OK when it ran).
 
@@ -206,11 +206,13 @@ def across_nodes(plan: Plan, out: Outcome, inv: dict[int, Any], label: Label) ->
 
 def rank_errors(out: Outcome, label: Label) -> list[Finding]:
     """RUN101 per node: the ranks' own errors. A rank that only lost its peer ("Connection closed
-    by peer", ``verdict.CONSEQUENCES``) is left out when another rank failed on its own: it is a victim."""
+    by peer", ``verdict.CONSEQUENCES``) is left out when another rank failed on its own, or a whole
+    node was lost (RUN105): it is a victim."""
     by_node: dict[str, list[str]] = {}
     ranks: dict[str, list[int]] = {}
     errs = {r: st for r, st in out.ranks.items() if st.state == "error" and st.error}
-    if any(not verdict.is_consequence(st.error) for st in errs.values()):
+    lost = out.evidence.get("node_lost") or out.evidence.get("store_lost")  # RUN105 names the cause
+    if lost or any(not verdict.is_consequence(st.error) for st in errs.values()):
         errs = {r: st for r, st in errs.items() if not verdict.is_consequence(st.error)}
     for r, st in sorted(errs.items()):
         by_node.setdefault(label(r), []).append(f"rank {r} in {st.phase}: {st.error}")
@@ -221,7 +223,7 @@ def rank_errors(out: Outcome, label: Label) -> list[Finding]:
 
 def crash_timing(findings: list[Finding], out: Outcome) -> float | None:
     """From the culprit's last sign of life to the job stopped, for a failed run."""
-    culprits = [f for f in findings if f.code in ("RUN002", "RUN004")]
+    culprits = [f for f in findings if f.code in ("RUN002", "RUN004", "RUN105")]
     ranks = culprits[0].ranks if culprits else []
     last = [out.ranks[r].t for r in ranks if r in out.ranks and out.ranks[r].t]
     return round(out.finished_wall - max(last), 3) if last else None

@@ -15,8 +15,8 @@ After its own torchrun has exited (``settle`` and ``finish``):
   RUN102 for a node that never reported; a settings diff when a node's ranks never got
   as far as the inventory), and keeps the store open until the members have read it
   (``SETTLE_S`` at most);
-- a member keeps only its own ranks and the findings that concern it, and says where
-  the full report is (``results["multinode"]["full_report"]``).
+- a member keeps only its own ranks and the findings that concern it (and RUN105, a node
+  or the store lost, which ended its run), and says where the full report is (``results["multinode"]["full_report"]``).
 
 At N = 1 the control store is private to this node (a free port), nothing is published
 or awaited, and the report gets no ``multinode`` section.
@@ -43,7 +43,7 @@ from ncclDoctor.launch.store import ControlStore, read_json
 from ncclDoctor.launch.supervisor import Outcome, Supervisor
 from ncclDoctor.report.model import Report
 from ncclDoctor.rules import env as env_rules
-from ncclDoctor.rules.codes.run import NODE_MISSING
+from ncclDoctor.rules.codes.run import NODE_LOST, NODE_MISSING
 
 SETTLE_S = 15.0  # how long the reporting node waits for other nodes' last results
 NODE_RECORDS_S = 10.0
@@ -132,7 +132,9 @@ def finish(report: Report, plan: Plan, out: Outcome, ctl: ControlStore, reportin
         mn["reporting_node"] = plan.where
         mn["nodes_reporting"] = _merge_node_records(report, plan, records)
         # the other nodes read the store after their own torchrun exits: keep it open for them
-        mn["nodes_finished"] = multinode.wait_finished(ctl, rd.nnodes - 1, node_wait(SETTLE_S))
+        # ... except a node lost mid-run (check.heartbeat): it never will
+        lost = sum(1 for rec in out.evidence.get("node_lost") or [] if not rec.get("reporting"))
+        mn["nodes_finished"] = multinode.wait_finished(ctl, rd.nnodes - 1 - lost, node_wait(SETTLE_S))
     else:
         _local_summary(report, plan, ctl, note)
 
@@ -169,7 +171,8 @@ def _merge_node_records(report: Report, plan: Plan, records: list[dict[str, Any]
 def _local_summary(report: Report, plan: Plan, ctl: ControlStore, note: dict[str, Any]) -> None:
     """On a member node: this node's ranks and findings, and where the report is."""
     me = plan.where
-    report.findings = [f for f in report.findings if not f.nodes or me in f.nodes]
+    # ... and what ended this node's run when it names another node: a node (or the store) lost (RUN105)
+    report.findings = [f for f in report.findings if not f.nodes or me in f.nodes or f.code == NODE_LOST.code]
     report.ranks = [r for r in report.ranks if r.get("node") == me]
     report.nodes = [n for n in report.nodes if n.get("node") == me]
     loc = note.get("report_location") or read_json(ctl, "report/location")

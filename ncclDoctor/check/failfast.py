@@ -1,4 +1,4 @@
-"""Fail fast on what the preflight proved (exit 3) and on a rank's error (every node, seconds).
+"""Fail fast on what the preflight proved (exit 3), on a rank's error and on a node lost (every node, seconds).
 
 Before launching anything, ``blocking(plan, findings, host)`` picks the faults that make
 the job impossible on this node:
@@ -65,19 +65,41 @@ Decisions where the issue was silent:
   rank's own failure, the first, never a victim's lost peer. Before that, with nccl (and any
   transport where the dead peer's connections are not seen closed), the other nodes waited for the
   phase's deadline (RUN003).
-- Limit: a whole node lost at once (its supervisor killed with it, the host down) posts nothing:
-  its ranks' peers are freed by the transport's disconnect (gloo) or wait for the phase's deadline
-  (nccl: RUN003). So is a rank whose node's supervisor can no longer reach the control store.
+- A whole node lost at once (its supervisor killed with its ranks, the host down, the network to it
+  cut) posts nothing, so every node's supervisor also beats through the control store and reads the
+  others' beats (``check.heartbeat``, with ``watching``, every ``POLL_S``). A node whose beat has not
+  changed for ``heartbeat.LOST_S`` (12 s, on the reader's own monotonic clock) while the run is in a
+  phase, and that never said it was done, is lost: ``watching`` stops this node's torchrun (Stall
+  ``NODE_LOST_PHASE``), ``launch.Job.wait`` makes it a failed run in the phase the lost ranks were
+  in (evidence ``node_lost``, ``stopped_after_node_lost_s``), and the verdict is RUN105 naming that
+  node, its ranks and when it last beat, every other rank a victim, exit 4 as a crash -- never RUN003.
+  A lost-peer error (gloo frees a lost node's peers at once) waits for that verdict while some node
+  has not beaten since the error (``_awaiting_heartbeat``; after this node's torchrun exited of it,
+  ``await_heartbeat``: ``LOST_S`` plus two polls at most), so the rank that noticed first is not named.
+- The control store unanswering this node for ``LOST_S`` (Stall ``STORE_LOST_PHASE``): RUN105 names
+  the store's host (the reporting node, by the name it beat with) and says what the error tells --
+  refused or reset: its ncclDoctor is gone; no answer: its host is down or this node is cut off, which
+  one node cannot tell apart. Every later store call then fails at once (``RemoteControl.give_up``),
+  and every call waits ``store.OP_TIMEOUT_S`` at most: the report is written, nothing hangs.
+- A node's last beat says ``done`` (before its evidence is gathered on a stall, else when its watch
+  ends) and ``done`` is final: a node that finished, failed on its own or was interrupted is never
+  called lost. So is a reporting node that said done and then closed its store.
+- Limit: a node lost before any rank entered a phase (in the rendezvous) is still the launch
+  deadline's (RUN002/RUN102); a node lost after it said done (while the others still run) is told
+  only by its ranks' own errors, as before; and a node whose supervisor is alive but whose ranks'
+  network alone is cut still beats: its ranks are named by the phase's deadline (RUN003).
 - One node: unchanged (torchrun exits when a rank fails; ``watching`` runs at N > 1 only).
 """
 
 from __future__ import annotations
 
 import socket
+import time
 from typing import Any, Callable, Mapping
 
-from ncclDoctor.analysis.verdict import first_failures
+from ncclDoctor.analysis.verdict import first_failures, is_consequence
 from ncclDoctor.check import coordinate
+from ncclDoctor.check.heartbeat import Heartbeat, described
 from ncclDoctor.check.options import Plan
 from ncclDoctor.errors import CouldNotRun, ExitCode
 from ncclDoctor.findings import Finding, Severity
@@ -90,6 +112,8 @@ from ncclDoctor.rules.codes.sys import SHM_TOO_SMALL_FOR_RANKS
 PHASE = "peer_preflight"  # the Stall's phase when another node stopped the check
 INIT_FAILED_PHASE = "peer_init_failed"  # the Stall's phase when a rank failed at init (on another node)
 RANK_FAILED_PHASE = "peer_rank_failed"  # the Stall's phase when a rank failed after init (on another node)
+NODE_LOST_PHASE = "peer_node_lost"  # the Stall's phase when another node stopped beating (check.heartbeat)
+STORE_LOST_PHASE = "control_store_lost"  # the Stall's phase when the control store stopped answering this node
 RANK_ERROR_GRACE_S = 2.0  # a rank's error stands this long before this node's torchrun is stopped
 INIT_ERROR_GRACE_S = RANK_ERROR_GRACE_S
 ABORT_KEY = "abort"
@@ -159,9 +183,11 @@ def _tell_others(report: Report, plan: Plan, env: dict[str, str], fatal: list[Fi
 
 
 def watching(ctl: ControlStore, base: Callable[[Supervisor, float], Stall | None] = Supervisor.missed_deadline,
-             ) -> Callable[[Supervisor, float], Stall | None]:
-    """A stall policy: another node's abort first (read every POLL_S), then a rank's error
-    (``RANK_ERROR_GRACE_S`` after the supervisor first saw one), then ``base``."""
+             heart: Heartbeat | None = None) -> Callable[[Supervisor, float], Stall | None]:
+    """A stall policy: another node's abort first (read every POLL_S), then, with ``heart``, this
+    node's beat and a node lost or the store lost (``check.heartbeat``, every POLL_S), then a rank's
+    error (``RANK_ERROR_GRACE_S`` after the supervisor first saw one; while every error is a lost
+    peer and some node is late, until the heartbeat's verdict), then ``base``."""
     last = [0.0]
     seen: list[float | None] = [None]  # when the supervisor first saw a rank's error event
 
@@ -170,13 +196,98 @@ def watching(ctl: ControlStore, base: Callable[[Supervisor, float], Stall | None
             last[0] = now
             if read_json(ctl, ABORT_KEY):
                 return Stall(PHASE, 0.0, now, culprits=(), victims=())
+            if heart is not None and (gone := _gone(heart, sup, now)):
+                return gone
         if any(st.state == "error" for st in sup.ranks.values()):
             seen[0] = now if seen[0] is None else seen[0]
-            if now - seen[0] >= RANK_ERROR_GRACE_S:
+            if now - seen[0] >= RANK_ERROR_GRACE_S and not _awaiting_heartbeat(heart, sup.ranks, seen[0]):
                 return _failed(sup.ranks, seen[0])
         return base(sup, now)
 
     return stall
+
+
+def own_ranks(sup: Supervisor) -> list[int]:
+    """This node's ranks, as its liveness watch last found them (no process scan of its own)."""
+    return sorted(sup.liveness.procs) if sup.liveness is not None else sorted(sup.worker_pids())
+
+
+def _in_phase(ranks: Mapping[int, RankState]) -> bool:
+    return any(st.phase is not None for st in ranks.values())
+
+
+def _gone(heart: Heartbeat, sup: Supervisor, now: float) -> Stall | None:
+    """Beat, read the others; the Stall for a lost node or a lost store while the run is in a phase."""
+    heart.poll(own_ranks(sup), now)
+    return judge_heartbeat(heart, sup, now) if _in_phase(sup.ranks) else None
+
+
+def judge_heartbeat(heart: Heartbeat, sup: Supervisor, now: float) -> Stall | None:
+    """The store lost (this node's ranks are the victims of whatever it cannot see), else the
+    nodes lost (their ranks the culprits, every other rank a victim); ``heart.found`` says which."""
+    if heart.store_lost(now):
+        mine = set(own_ranks(sup))
+        heart.found = [{"store": True, "node": heart.store_host(), "error": heart.store_error,
+                        "silent_s": round(now - (heart.answered or now), 3), "lost_after_s": heart.lost_s}]
+        return Stall(STORE_LOST_PHASE, heart.lost_s, heart.answered or now,
+                     culprits=tuple(sorted(r for r in sup.ranks if r not in mine)), victims=tuple(sorted(mine)))
+    lost = heart.lost(now)
+    if not lost:
+        return None
+    heart.found = [described(s, heart.lost_s, now) for s in lost]
+    gone = {r for s in lost for r in s.record.get("ranks") or ()}
+    return Stall(NODE_LOST_PHASE, heart.lost_s, min(s.changed for s in lost), culprits=tuple(sorted(gone)),
+                 victims=tuple(sorted(r for r in sup.ranks if r not in gone)))
+
+
+def _awaiting_heartbeat(heart: Heartbeat | None, ranks: Mapping[int, RankState], since: float) -> bool:
+    """Every error is a lost peer (none is a rank's own, nor posted for a rank by its supervisor) and
+    some node has not beaten since the first error was seen: that node may be lost whole -- wait for
+    the heartbeat's verdict (``LOST_S`` at most) instead of naming whichever rank noticed first."""
+    return heart is not None and only_lost_peers(ranks) and bool(heart.quiet_since(since))
+
+
+def only_lost_peers(ranks: Mapping[int, RankState]) -> bool:
+    """Every rank error (if any) says it lost its peer: none is a rank's own."""
+    return all(is_consequence(st.error) for st in ranks.values() if st.state == "error")
+
+
+def await_heartbeat(heart: Heartbeat, sup: Supervisor, out: Outcome) -> Stall | None:
+    """This node's torchrun exited failed with nothing but lost-peer errors (gloo frees a lost
+    node's peers at once): before the verdict, see every other node beat once more, or call it
+    lost (or the store lost) -- ``LOST_S`` plus two polls at most, never longer."""
+    if out.status != "failed" or not only_lost_peers(out.ranks) or not _in_phase(out.ranks):
+        return None
+    t0 = heart.clock()
+    while heart.clock() - t0 <= heart.lost_s + 2 * POLL_S:
+        now = heart.clock()
+        heart.poll(own_ranks(sup), now)
+        if (stall := judge_heartbeat(heart, sup, now)) is not None:
+            return stall
+        if not heart.quiet_since(t0):
+            return None
+        time.sleep(POLL_S)
+    return None
+
+
+def node_lost(heart: Heartbeat, out: Outcome, sup: Supervisor) -> None:
+    """A run stopped for a lost node or a lost store: failed (a crash, exit 4), in the phase the ranks
+    were in, the lost node's ranks the culprits; ``evidence`` says who stopped answering, and when."""
+    phase = _current_phase(out.ranks, out.culprits)
+    key = "store_lost" if heart.found and heart.found[0].get("store") else "node_lost"
+    out.evidence[key] = heart.found
+    out.evidence["stopped_after_node_lost_s"] = round(out.detected_after_s or 0.0, 3)
+    out.evidence["phase_deadline_s"] = sup.deadlines.get(phase or "", sup.default_deadline_s)
+    out.status, out.phase, out.deadline_s = "failed", phase, None
+
+
+def _current_phase(ranks: Mapping[int, RankState], lost: list[int]) -> str | None:
+    """The phase the lost ranks were last seen in (inside, or the one after they left), else the others'."""
+    for group in ([ranks[r] for r in lost if r in ranks], list(ranks.values())):
+        inside = [st.phase for st in group if st.phase and st.state != "leave"]
+        if inside:
+            return inside[0]
+    return next((st.phase for st in ranks.values() if st.phase), None)
 
 
 def _failed(ranks: Mapping[int, RankState], since: float) -> Stall:

@@ -65,24 +65,55 @@ class ControlStore:
         return json.loads(self.store.get(key))
 
 
+OP_TIMEOUT_S = 5.0  # a member's store call waits this long for an answer once connected (see RemoteControl)
+
+
 class RemoteControl(ControlStore):
     """The client end of the control store, for the non-reporting nodes. Reads never
-    raise: once the reporting node has gone, this node still supervises its own ranks."""
+    raise: once the reporting node has gone, this node still supervises its own ranks.
+
+    Once connected, every call waits ``OP_TIMEOUT_S`` at most for its answer (``timeout_s`` is
+    the connect's): a store host that is down or cut off sends no reset, and torch's client
+    would otherwise wait the whole ``timeout_s`` (60 s or more) in each call. Every key the
+    supervisor reads is checked before it is read, so no call waits for a key to appear.
+    ``give_up`` makes every later call fail at once: after a failed read (the store closed, or an
+    answer that did not come in time, which leaves torch's client mid-reply: no later call on it
+    can be trusted), so that no poll waits ``OP_TIMEOUT_S`` once per rank and key again."""
 
     def __init__(self, host: str, port: int, timeout_s: float):
         from torch.distributed import TCPStore
 
         self.store = TCPStore(host, port, is_master=False, timeout=datetime.timedelta(seconds=timeout_s))
+        self.store.set_timeout(datetime.timedelta(seconds=min(timeout_s, OP_TIMEOUT_S)))
         self.port = port
         self._offsets: dict[int, int] = {}
         self.lost: str | None = None
 
+    def give_up(self, why: str) -> None:
+        """The store is unreachable: no later call waits for it (results, identities, the report)."""
+        self.lost = self.lost or why
+        if not isinstance(self.store, _Gone):  # once: its reason is the first failure's
+            self.store = _Gone(why)
+
     def new_events(self, rank: int) -> list[dict[str, Any]]:
         try:
             return super().new_events(rank)
-        except Exception as exc:  # the reporting node closed its store
-            self.lost = self.lost or f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # the reporting node closed its store, or it did not answer in time
+            self.give_up(f"{type(exc).__name__}: {exc}")
             return []
+
+
+class _Gone:
+    """Stands for a store judged unreachable: every call raises at once."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def __getattr__(self, name: str) -> Any:
+        def gone(*_: Any, **__: Any) -> Any:
+            raise ConnectionError(f"control store unreachable ({self.why})")
+
+        return gone
 
 
 def wait_listening(host: str, port: int, timeout_s: float) -> None:

@@ -191,3 +191,24 @@ instead of waiting for the rendezvous or init deadline.
 """,
     fix="Fix the named node (its finding is quoted and in its own report), then rerun on all nodes.",
 )
+
+NODE_LOST = rule(
+    "RUN105",
+    "error",
+    "A whole node stopped answering mid-run",
+    why="""
+Every node's ncclDoctor beats through the control store while its ranks run. This node's
+beat stopped changing for longer than the liveness deadline while the run was in a phase,
+and it never said it had finished: its ncclDoctor was killed with its ranks, its host went
+down, or the network between the nodes was cut. None of its ranks could say why, so the
+other nodes' ranks are victims: their lost-peer errors or waits are consequences, and no
+rank was "hung". When the node named is the reporting node (or "the control store"), this
+node could no longer reach the store at all: that host is down or was killed, or this node
+is cut off from it -- one node alone cannot tell those apart.
+""",
+    fix="""
+Look at the named node first: is the host up (ping, ssh), did the scheduler or the OOM
+killer end its processes (dmesg, the job scheduler's log), is its network link up? Then
+rerun on all nodes. Its own run directory holds what it wrote before it was lost.
+""",
+)
