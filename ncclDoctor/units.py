@@ -53,3 +53,18 @@ def fmt_gbps(v: float | None, spec: str = ".3f") -> str:
 def fmt_pct(v: float | None, spec: str = "+.1f") -> str:
     """A percentage change with its sign; '' for a missing value."""
     return "" if v is None else f"{format(v, spec)}%"
+
+
+def fmt_ranks(ranks, limit: int | None = None) -> str:
+    """Ranks in words, one way for check and diagnose: [2] -> 'rank 2'; a run of consecutive ranks (a whole
+    node's, as a launch numbers them) -> 'ranks 2-3'; else 'ranks 1, 3' (the first ``limit``, then ', ...');
+    none -> 'ranks unknown'."""
+    rs = sorted(set(ranks))
+    if not rs:
+        return "ranks unknown"
+    if len(rs) == 1:
+        return f"rank {rs[0]}"
+    if rs[-1] - rs[0] == len(rs) - 1:
+        return f"ranks {rs[0]}-{rs[-1]}"
+    shown = rs if limit is None else rs[:limit]
+    return "ranks " + ", ".join(map(str, shown)) + (", ..." if len(shown) < len(rs) else "")

@@ -30,6 +30,7 @@ from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Finding
 from ncclDoctor.launch.supervisor import Outcome, RankState
 from ncclDoctor.rules.codes import run as run_rules
+from ncclDoctor.units import fmt_ranks
 
 Label = Callable[[int], str]
 
@@ -296,17 +297,6 @@ def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: d
     return Verdict(ExitCode.FAULT, [crash], out.culprits, out.victims)
 
 
-def _ranks_text(ranks: list[int]) -> str:
-    """[2, 3] -> "ranks 2-3"; [2] -> "rank 2"; [1, 3] -> "ranks 1, 3"."""
-    if not ranks:
-        return "ranks unknown"
-    if len(ranks) == 1:
-        return f"rank {ranks[0]}"
-    if ranks == list(range(ranks[0], ranks[-1] + 1)):
-        return f"ranks {ranks[0]}-{ranks[-1]}"
-    return "ranks " + ", ".join(map(str, ranks))
-
-
 def _clock(t: float | None) -> str:
     return time.strftime("%H:%M:%S", time.localtime(t)) if t else "an unknown time"
 
@@ -339,7 +329,7 @@ def node_lost_findings(out: Outcome, label: Label) -> Verdict:
         nodes.append(name)
         role = "the reporting node, " if rec.get("reporting") else ""
         parts.append(f"{name} stopped answering at {_clock(rec.get('last_beat_wall'))} ({role}its "
-                     f"{_ranks_text(sorted(rec.get('ranks') or []))}): its ncclDoctor's beat through the control store "
+                     f"{fmt_ranks(rec.get('ranks') or [])}): its ncclDoctor's beat through the control store "
                      f"did not change for {rec.get('silent_s', 0):.1f} s (deadline {rec.get('lost_after_s', 0):.0f} s) "
                      f"and it never said it had finished{where} -- its host is down, its ncclDoctor was killed with "
                      "its ranks, or the network between us is cut")

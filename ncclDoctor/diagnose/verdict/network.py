@@ -11,6 +11,7 @@ from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_ENDPOINT, R_PEER_GONE, R_TOPO_REALPATH, is_loopback
 from ncclDoctor.diagnose.state import ERROR_KINDS, QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples, exception_text, hosts
+from ncclDoctor.units import fmt_ranks
 
 _BAD_IFACE = re.compile(r"^(lo|docker\d*|veth\w*|virbr\d*|ip6tnl\d*|tunl\d*|br-\w+|cni\d*|flannel\S*)$")
 
@@ -248,15 +249,6 @@ _PEER_READ_FILES = frozenset(("socket.cc", "net_socket.cc", "socket.h", "net.h")
 _R_RPC_RAISED = re.compile(r"\bRPC|\brpc|timed out|[Tt]imeout|\bbind\b")
 
 
-def _span(ranks: list[int]) -> str:
-    """The unconnected ranks in words: a run of consecutive ranks as 'a-b' (a whole node's, as a launch numbers
-    them), else the first few."""
-    rs = sorted(set(ranks))
-    if len(rs) > 1 and rs[-1] - rs[0] == len(rs) - 1:
-        return f"ranks {rs[0]}-{rs[-1]}"
-    return "rank" + ("s " if len(rs) > 1 else " ") + ", ".join(map(str, rs[:12])) + (", ..." if len(rs) > 12 else "")
-
-
 def _root_unreached(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules L and AD (1): a collective library's own bootstrap at communicator set-up (HCCL's rootInfo
     detection, parse: ``rpc_setup`` with ``root``) reports that ranks never connected to its root node in time. That
@@ -270,7 +262,8 @@ def _root_unreached(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = [r for e in evs for r in e.data.get("unconnected") or []]
     rs = sorted(set(ranks))
     block = len(rs) > 1 and rs[-1] - rs[0] == len(rs) - 1
-    who = (f"{_span(rs)}" + (" (a run of consecutive ranks: a whole node's)" if block else "") if rs else "ranks")
+    who = (fmt_ranks(rs, limit=12) + (" (a run of consecutive ranks: a whole node's)" if block else "")
+           if rs else "ranks")
     return Verdict(
         "network_setup",
         f"the collective library's communicator set-up (its rootInfo bootstrap, not a store) failed: {who} never "
