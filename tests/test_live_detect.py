@@ -263,6 +263,29 @@ def test_a_rank_that_aborted_after_it_began_to_exit_is_said_to_have_died_in_the_
     assert TEARDOWN_NOTE not in e.message and "illegal memory access" in e.message
 
 
+def test_a_goodbye_counts_even_when_the_last_beat_took_its_number_first():
+    """The exit handler numbers its goodbye n+1 from the shared counter; the publisher thread, still alive at exit,
+    can send a beat with that same n first (CI stop 37 lost the teardown note so). The goodbye still counts; a beat
+    after it changes nothing; a new process under the same rank starts afresh."""
+    from ncclDoctor.live.collector import Collector
+    from ncclDoctor.live.report import exiting_ranks
+
+    c = Collector(host="127.0.0.1")
+    try:
+        c.accept(1, {"rank": 1, "pid": 7, "n": 5, "pgs": {"0": [20, 20]}}, 1.0)
+        c.accept(1, {"rank": 1, "pid": 7, "n": 5, "pgs": {}, "exiting": True}, 1.1)
+        assert exiting_ranks(c.snapshot()) == {1}
+        c.accept(1, {"rank": 1, "pid": 7, "n": 9, "pgs": {"0": [20, 20]}}, 1.2)
+        assert exiting_ranks(c.snapshot()) == {1}
+        c.accept(1, {"rank": 1, "pid": 8, "n": 1, "pgs": {}}, 2.0)
+        assert exiting_ranks(c.snapshot()) == set()
+        c.accept(0, {"rank": 0, "pid": 6, "n": 5, "pgs": {}}, 1.0)
+        c.accept(0, {"rank": 0, "pid": 6, "n": 4, "pgs": {}}, 1.5)  # a late, reordered beat is still ignored
+        assert c.snapshot()[0].record["n"] == 5
+    finally:
+        c.close()
+
+
 def test_a_sigtermed_root_cause_that_raised_a_lost_peer_first_gives_way_to_the_worker_killed_by_a_signal(tmp_path):
     """The flake's shape (test_live_outside, rank 1 SIGKILLed, load 4-8), reproduced with real torchrun: rank 0
     raised gloo's lost peer under @record, whose error file dates it at the raise; torchrun noticed rank 1's death
