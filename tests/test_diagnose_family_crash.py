@@ -13,6 +13,8 @@ test_diagnose_family_hang.py, test_diagnose_family_quiet.py."""
 
 from __future__ import annotations
 
+import pytest
+
 from ncclDoctor.diagnose import diagnose
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
@@ -5451,6 +5453,19 @@ def test_an_npu_aicore_timeout_without_a_rank_is_a_device_error_of_no_named_rank
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
     assert "507014" in v["summary"] and "aicore" in v["summary"] and "ASCEND_LAUNCH_BLOCKING=1" in v["fix"], v
+
+
+@pytest.mark.parametrize("code,words", [(507015, "aicore execution raised an exception"),
+                                        (507016, "aicore execution hit a trap exception"),
+                                        (507017, "aicpu execution timed out"), (507018, "aicpu execution raised")])
+def test_each_npu_kernel_code_is_named_by_what_canns_header_says(tmp_path, code, words):
+    # the other kernel-failure codes of CANN's rt_error_codes.h read the same way, each in its own words; an unknown
+    # code keeps its number only
+    text = _HCCL_WATCHDOG_DIED + _NPU_TIMEOUT.replace("507014", str(code))
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "cuda_error" and str(code) in v["summary"] and words in v["summary"], v
+    other = _report(tmp_path, _HCCL_WATCHDOG_DIED + _NPU_TIMEOUT.replace("507014", "507999"), "other.log")["verdict"]
+    assert "Ascend runtime error 507999" in other["summary"] and "aicore exception" not in other["summary"], other
 
 
 def test_an_npu_runtime_error_under_a_ranks_own_tag_names_that_rank(tmp_path):

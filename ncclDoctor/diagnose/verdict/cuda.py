@@ -882,8 +882,14 @@ def _torch_driver_old(evs: list) -> Verdict:
 
 
 # Ascend runtime's codes for a device's own kernel failing (CANN's ACL_ERROR_RT_*, rt_error_codes.h): the AI Core's
-# or AI CPU's execution timing out or raising -- a kernel of that NPU hung or faulted, like a CUDA kernel's error
-NPU_RT_CODES = {507014: "the aicore execution timed out (ACL_ERROR_RT_AICORE_TIMEOUT)"}
+# or AI CPU's execution timing out or raising -- a kernel of that NPU hung or faulted, like a CUDA kernel's error.
+# 507015-507018 as CANN's rt_error_codes.h defines them (checked in session 22 against several public copies of the
+# header and Ascend's error-code table: "aicore exception", "aicore trap exception", "aicpu timeout", "aicpu exception")
+NPU_RT_CODES = {507014: "the aicore execution timed out (ACL_ERROR_RT_AICORE_TIMEOUT)",
+                507015: "an aicore execution raised an exception (ACL_ERROR_RT_AICORE_EXCEPTION)",
+                507016: "an aicore execution hit a trap exception (ACL_ERROR_RT_AICORE_TRAP_EXCEPTION)",
+                507017: "the aicpu execution timed out (ACL_ERROR_RT_AICPU_TIMEOUT)",
+                507018: "an aicpu execution raised an exception (ACL_ERROR_RT_AICPU_EXCEPTION)"}
 
 
 def _npu_runtime(said: str, code: int, ranks: list[int]) -> tuple[str, str]:
