@@ -202,8 +202,13 @@ R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operat
 # stuck notify num:1, timeout:30min"): the HCCL task of a collective sat on a notify -- a peer's signal that never
 # came -- until HCCL_EXEC_TIMEOUT; the stream synchronize that reports it (ACL stream synchronize failed) is this
 # rank waiting in the collective, not a fault of its device (lead rule AN (2))
+# HCCL's EI0002 "The wait execution of the Notify register times out. Reason: The Notify register has not received
+# the Notify record from remote rank: [24]" (taskType Notify Wait, the collective's tag): the same wait, by HCCL's
+# host side -- this rank sat in the collective until HCCL_EXEC_TIMEOUT for a peer's record that never came; the remote
+# rank it names is a group-local neighbour that may itself only be waiting, so it is not proven the missing one
 R_HCCL_WAIT = re.compile(r"\bRemote Rank did not send the data in time|"
-                         r"\bhccl fftsplus task timeout occurred\b.{0,200}?\bstuck notify\b")
+                         r"\bhccl fftsplus task timeout occurred\b.{0,200}?\bstuck notify\b|"
+                         r"\bNotify register has not received the Notify record from remote rank\b")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
