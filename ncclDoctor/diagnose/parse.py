@@ -741,6 +741,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev = self._context(lineno, text, "hvd_shut_down")
             ev.data["reporter"], ev.rank = ev.rank, None  # the rank printing it lost a peer: a victim
             return ev
+        if "Heartbeat Lost" in body and (hb := S.R_HCCL_HB_LOST.search(body)):
+            ev = self._context(lineno, text, "hccl_peer_lost")
+            ev.data.update(reporter=ev.rank, peer=hb.group("loc"), discoverer=hb.group("disc"))
+            ev.rank = None  # the process that prints it is the one that waited; the lost device is its peer
+            return ev
         if "unexpectedly disconnected" in body and S.R_MPI_PEER_GONE.search(body):
             ev = self._context(lineno, text, "mpi_peer_gone")
             ev.data.update(reporter=ev.rank, peer_host=None)

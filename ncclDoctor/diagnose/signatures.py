@@ -1060,6 +1060,14 @@ R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 # process has unexpectedly disconnected.  This usually indicates a failure in the peer process (e.g., a crash or
 # otherwise exiting without calling MPI_FINALIZE first)." and, a few lines on, "  Local host: h1", "  Peer host:  h2"
 R_MPI_PEER_GONE = re.compile(r"MPI communication peer process has unexpectedly disconnected")
+# Ascend HCCL's heartbeat detection, in the task information of a collective's timeout (EI0002 / EI0006): "there are
+# (is) 1 abnormal device(s): Cluster Exception Location[IP/ID]:[90.90.92.240/1], Arrival Time:[...], Discoverer:
+# [90.90.92.240/0], ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network
+# Disconnected" -- the peer device whose heartbeat stopped is the one that left the job while the discoverer waited in
+# the collective (lead rule O's shape); it is named by host and device, not rank. Only the heartbeat's loss says a peer
+# is gone: HCCL's other exception types (a stuck task, an error CQE) are a peer's state, not its departure
+R_HCCL_HB_LOST = re.compile(r"Cluster Exception Location\[IP/ID\]:\[(?P<loc>[^\]\s]{1,80})\].{0,200}?"
+                            r"Discoverer:\[(?P<disc>[^\]\s]{1,80})\].{0,80}?ExceptionType:\[Heartbeat Lost Occurred\]")
 # Horovod's own abort of a collective on the ranks still running (horovod/common/operations.cc, SHUT_DOWN_ERROR):
 # "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce,
 # allgather or broadcast a tensor after one of the ranks finished execution." -- a peer left first (lead rule O's shape)
