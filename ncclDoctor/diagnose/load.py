@@ -181,6 +181,8 @@ SNIFF = 8192
 #             "INFO: ... NET/OFI Running on P4d platform": lead rule Z)
 #   FI_PROVIDER  libfabric's provider set for the job (FI_PROVIDER=efa: the EFA fabric was meant, lead rule Z)
 #   DeepEP    DeepEP's kernel timeouts ("DeepEP RDMA sender coordinator timeout, ...": parse._beside, lead rule O)
+#             and its host's "DeepEP error: timeout (dispatch CPU)": a rank waiting for its peers' counts (parse._beside
+#             as a watchdog_timeout, lead rules B, E)
 #   Message truncated  NVSHMEM's bootstrap ("bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received
 #             58 bytes instead of 8", no other trigger word: parse._beside)
 #   HW Exception  ROCm's HSA runtime: "HW Exception by GPU node-9 (Agent handle: 0x..) reason :GPU Hang"

@@ -1154,6 +1154,12 @@ R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|creat
 # "DeepEP dispatch NVL receiver timeout, ..."; UCX (NIXL, UCC): "tcp_ep.c:1260 UCX  ERROR tcp_ep 0x.. (state=CONNECTED):
 # send(110) failed: Input/output error" (110 = ETIMEDOUT), "Unexpected UCX error: Endpoint timeout".
 R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
+# DeepEP's host side giving up (deep_ep.cpp): "DeepEP error: timeout (dispatch CPU)" (older "DeepEP error: CPU recv
+# timeout") -- the CPU spun on the receive counters the notify kernel fills only once every peer has sent its token
+# counts, past NUM_CPU_TIMEOUT_SECS: this rank was inside the dispatch waiting for its peers, a waiting rank's line
+# like a watchdog's timeout (lead rules B, E), not a stalled data path seen from every kernel (the device-side
+# timeouts above, lead rule O)
+R_DEEPEP_CPU_WAIT = re.compile(r"\bDeepEP error: (?:timeout \((?:dispatch|combine) CPU\)|CPU recv timeout)")
 # DeepEP's barrier_block (csrc/kernels utils.cuh, since July 2025) timing out: each of the waiting rank's threads
 # prints its rank, the peer its thread watches and that peer's barrier slot, "DeepEP timeout check failed: rank = 6,
 # thread = 5, value = 1024)": a rank adds FINISHED_SUM_TAG (1024) to its own slot for each peer and each peer
