@@ -3034,7 +3034,8 @@ _LONE_CUT = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
 
 
 def test_a_lone_records_root_cause_cut_at_its_header_is_an_unnamed_failure(tmp_path):
-    for text in (_LONE_CUT, _LONE_CUT.removesuffix("[0]:\n")):
+    # (the paste may end on a blank line or a Markdown fence after the cut)
+    for text in (_LONE_CUT, _LONE_CUT.removesuffix("[0]:\n"), _LONE_CUT + "\n", "```\n" + _LONE_CUT + "```\n"):
         d = _report(tmp_path, text)
         v = d["verdict"]
         assert v["cause"] == "unknown" and not _accused(d), v

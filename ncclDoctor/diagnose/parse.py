@@ -364,8 +364,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if self._role_ranks and self.bars:
             self._local_bars()
         ev, self._pending = self._pending, None
-        if ev is None and self.cf_section == "root" and self._cf_root_open and not S.R_CF_RANK.match(
-                self.cf.get("rank", "")):
+        if ev is None and self._cf_root_open and not S.R_CF_RANK.match(self.cf.get("rank", "")):
+            # the record's Root Cause block was read but no entry of it became an event (the paste cut it before
+            # its rank line, whatever line -- a blank, a fence -- followed the cut)
             return self._root_cut()
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
