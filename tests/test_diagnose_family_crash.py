@@ -3025,6 +3025,34 @@ def test_a_failures_entry_cut_before_its_exit_code_is_no_teardown_that_would_mak
     assert sorted(v["culprits"]) == [5, 6] and "rank 7" in v["summary"], v
 
 
+# --- round 62: a lone failure record whose Root Cause entry the paste cut at its "[0]:" (lead rule A, no rank) ------
+# torchrun's table says <NO_OTHER_FAILURES> and the paste ends at the Root Cause entry's header: a rank failed on its
+# own, which one and how the lines do not say -- unknown, nobody accused, not "nothing failed" (round 62's internvl-905)
+_LONE_CUT = ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n" + "=" * 56 + "\n"
+             "train.py FAILED\n" + _SEP + "Failures:\n  <NO_OTHER_FAILURES>\n" + _SEP
+             + "Root Cause (first observed failure):\n[0]:\n")
+
+
+def test_a_lone_records_root_cause_cut_at_its_header_is_an_unnamed_failure(tmp_path):
+    # (the paste may end on a blank line or a Markdown fence after the cut)
+    for text in (_LONE_CUT, _LONE_CUT.removesuffix("[0]:\n"), _LONE_CUT + "\n", "```\n" + _LONE_CUT + "```\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert v["cause"] == "unknown" and not _accused(d), v
+        assert "@record" in v["fix"] and "Root Cause" in v["summary"], v
+
+
+def test_the_agents_own_line_beside_the_cut_root_cause_still_names_the_rank(tmp_path):
+    # near shape: the agent's "failed (exitcode: 1) local_rank: 3" line tells the same first failure with its rank:
+    # the cut entry adds no process of its own, and a whole entry names its rank as before
+    agent = ("E0305 02:17:52.073000 209292 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+             "local_rank: 3 (pid: 209379) of binary: /usr/bin/python\n")
+    assert _verdict(tmp_path, agent + _LONE_CUT)["culprits"] == [3]
+    whole = _LONE_CUT + failure_record(None, 5, 5, 1, 4242)
+    whole = whole.replace("[0]:\n", "[0]:\n  time      : 2025-01-02_10:00:00\n  host      : node-a\n")
+    assert _verdict(tmp_path, whole)["culprits"] == [5]
+
+
 # --- GASNet's "*** Caught a fatal signal (proc N)": process N's own death (round 29) --------------------------------
 _GASNET_NOTE = ("NOTICE: Before reporting bugs, run with GASNET_BACKTRACE=1 in the environment to generate a "
                 "backtrace. \n")

@@ -1636,6 +1636,34 @@ def test_deepep_and_ucx_timing_out_on_a_live_data_path_are_a_transport_stall_not
     assert _verdict(tmp_path, crashed)["cause"] != "transport_stall"
 
 
+# --- round 62: DeepEP's host-side "timeout (dispatch CPU)" is the rank waiting for its peers' counts (rules B, E) -----
+# deep_ep.cpp spins on the receive counters the notify kernel fills once every peer sent its token counts, then throws
+# "DeepEP error: timeout (dispatch CPU)": one rank shown waiting inside the dispatch of a larger world is a victim and
+# the rank it waited for is not shown (rank_missing), not a data path seen stalling from every kernel (round 62's
+# megatron-bridge-1335)
+def _deepep_cpu_wait(rank: int) -> str:
+    lines = ('  File "/opt/venv/lib/python3.12/site-packages/deep_ep/buffer.py", line 581, in internode_dispatch',
+             "    recv_src_meta, send_rdma_head, send_nvl_head, event = self.runtime.internode_dispatch(",
+             "RuntimeError: DeepEP error: timeout (dispatch CPU)")
+    return "".join(f"[rank{rank}]: {ln}\n" for ln in lines)
+
+
+def test_deepeps_host_timeout_on_one_rank_is_that_rank_waiting_not_a_stall(tmp_path):
+    for rank in (428, 9):
+        d = _report(tmp_path, _deepep_cpu_wait(rank))
+        v = d["verdict"]
+        assert v["cause"] == "rank_missing" and not _accused(d), (rank, v)
+        assert "DeepEP" in v["fix"] and "py-spy" in v["fix"], v
+
+
+def test_deepeps_kernel_timeouts_beside_the_host_timeout_stay_a_transport_stall(tmp_path):
+    # near shape: the device-side kernels' own timeouts (every rank's kernel inside, sends left unfinished) beside it
+    kernels = ("DeepEP RDMA sender coordinator timeout, channel: 9, IB: 1, nvl 3, dst IB: 0, tail: 512, remaining: 33\n"
+               "DeepEP timeout check failed: rank = 5, thread = 0)\n")
+    v = _verdict(tmp_path, kernels + _deepep_cpu_wait(9))
+    assert v["cause"] == "transport_stall", v
+
+
 def test_nccl_eps_device_side_receive_timeouts_then_their_trap_are_a_transport_stall(tmp_path):
     """Round 48: NCCL EP's kernels timing out a receive ("NCCL EP timeout for dispatch receive, rank R, local_expert_idx
     E, src_rank S") from ranks that are themselves inside the same exchange, then CUDA's 'unspecified launch failure'

@@ -2404,6 +2404,56 @@ def test_acls_stream_failure_without_the_stuck_notify_is_not_a_wait(tmp_path):
     assert d["verdict"]["cause"] != "rank_missing", d["verdict"]
 
 
+# --- round 62: HCCL's EI0002 Notify Wait timeout is the same wait by HCCL's host side (rules B, E) --------------------
+# "The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record
+# from remote rank: [24]" under the rank's own Ascend header: the rank sat in the AllReduce for a peer's record; the
+# remote rank is a group-local neighbour that may itself only be waiting (round 62's vllm-ascend-3413)
+_EI0002 = ("[ERROR] 2025-10-11-15:09:34 (PID:2969, Device:0, RankID:{rank}) ERR00100 PTA call acl api failed.\n"
+           "EI0002: [PID: 2969] 2025-10-11-15:09:34.713.335 The wait execution of the Notify register times out. "
+           "Reason: The Notify register has not received the Notify record from remote rank: [24]. base information: "
+           "[streamID:[109], taskID[38], taskType[Notify Wait], tag[AllReduce_group_name_1654NHRAllReduceComm_device], "
+           "AlgType(level 0-1-2):[ring-NHR-NHR].]\n")
+
+
+def test_hccls_notify_wait_timeout_inside_a_collective_accuses_nobody(tmp_path):
+    for rank in (101, 7):
+        d = _report(tmp_path, _EI0002.format(rank=rank))
+        v = d["verdict"]
+        assert v["cause"] == "rank_missing" and not _accused(d), (rank, v)
+        assert "HCCL_EXEC_TIMEOUT" in v["fix"], v["fix"]
+
+
+def test_the_acl_api_failure_without_the_notify_wait_is_not_a_wait(tmp_path):
+    # near shape: the Ascend header alone, no Notify record awaited: nothing says the rank waited for a peer
+    d = _report(tmp_path, _EI0002.format(rank=101).splitlines(keepends=True)[0])
+    assert d["verdict"]["cause"] != "rank_missing", d["verdict"]
+
+
+# --- round 62: HCCL's heartbeat detection naming a device whose heartbeat was lost is a peer gone (rules O, AN (2)) --
+# the task information of an EI0002 timeout: "Cluster Exception Location[IP/ID]:[h/1], Discoverer:[h/0],
+# ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited" -- the lost device left the job while
+# the discoverer waited; it is named by host and device, not rank (round 62's ascend-pytorch doc HCCL_timeout)
+def _hb(exc: str) -> str:
+    return (_EI0002.format(rank=0).splitlines(keepends=True)[1]
+            + "there are(is) 1 abnormal device(s):\n"
+            + "Cluster Exception Location[IP/ID]:[10.0.0.5/1], Arrival Time:[Thu Nov 28 11:56:34 2024], "
+            f"Discoverer:[10.0.0.5/0], ExceptionType:[{exc}], Possible Reason:1. Process has exited, 2. Network "
+            "Disconnected\n]\n")
+
+
+def test_hccls_heartbeat_lost_peer_is_an_early_exit_named_by_device(tmp_path):
+    d = _report(tmp_path, _hb("Heartbeat Lost Occurred"))
+    v = d["verdict"]
+    assert v["cause"] == "early_exit" and not _accused(d), v
+    assert "10.0.0.5/1" in v["summary"] and "device 1" in v["fix"], v
+
+
+def test_hccls_other_exception_type_is_not_a_peer_gone(tmp_path):
+    # near shape: the same detection reporting a stuck task, not a lost heartbeat: nothing says the peer left
+    d = _report(tmp_path, _hb("Stuck Occurred"))
+    assert d["verdict"]["cause"] == "rank_missing" and not _accused(d), d["verdict"]
+
+
 # --- a dump signal's own timeout pasted hard-wrapped where the cut fell on a blank the copy trimmed ---------------
 def _own_dump_signal_wrapped(rank: int, enq: int) -> str:
     """torch 2.6+'s ProcessGroupNCCL.cpp "Received a dump signal due to a collective timeout from this local rank"

@@ -181,6 +181,8 @@ SNIFF = 8192
 #             "INFO: ... NET/OFI Running on P4d platform": lead rule Z)
 #   FI_PROVIDER  libfabric's provider set for the job (FI_PROVIDER=efa: the EFA fabric was meant, lead rule Z)
 #   DeepEP    DeepEP's kernel timeouts ("DeepEP RDMA sender coordinator timeout, ...": parse._beside, lead rule O)
+#             and its host's "DeepEP error: timeout (dispatch CPU)": a rank waiting for its peers' counts (parse._beside
+#             as a watchdog_timeout, lead rules B, E)
 #   Message truncated  NVSHMEM's bootstrap ("bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : received
 #             58 bytes instead of 8", no other trigger word: parse._beside)
 #   HW Exception  ROCm's HSA runtime: "HW Exception by GPU node-9 (Agent handle: 0x..) reason :GPU Hang"
@@ -250,6 +252,10 @@ SNIFF = 8192
 #             device-side process (readers.crash._cuda_error, lead rule AN (2))
 #   fftsplus task timeout  the device's EI9999 "hccl fftsplus task timeout occurred ... stuck notify": the same wait
 #             seen from the device (readers.watchdog, R_HCCL_WAIT)
+#   Notify record  HCCL's EI0002 "The Notify register has not received the Notify record from remote rank": the
+#             same wait by HCCL's host side (readers.watchdog, R_HCCL_WAIT)
+#   Heartbeat Lost  HCCL's heartbeat detection naming an abnormal device, "ExceptionType:[Heartbeat Lost Occurred]":
+#             a peer gone while this rank waited (parse._parse, verdict.early_exit._hccl_peer_lost: early_exit)
 #   rdzv-backend  torchrun's --rdzv-backend in its hyphenated spelling (rdzv_ covers the other): a multi-node launch
 #             through a non-static rendezvous with only --master-addr (parse._signal, lead rules V (1), AA (1))
 #   nprocs=   torch.multiprocessing.spawn's call with nprocs = the world size (one host): its "-- Process N terminated
@@ -440,7 +446,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
             b"/transport/uv/", b"create QP", b"did not send the data",
-            b"fftsplus task timeout", b"root node", b"HCCP process", b"pointer not allocated",
+            b"fftsplus task timeout", b"Notify record", b"Heartbeat Lost", b"root node", b"HCCP process",
+            b"pointer not allocated",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",

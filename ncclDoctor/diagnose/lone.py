@@ -69,7 +69,8 @@ def _own(e: Event) -> bool:
     if e.data.get("signal") == "SIGTERM" or code == -15:
         return False
     return code not in TORN_DOWN or (code is None and bool(e.data.get("root") or e.data.get("died"))
-                                     and e.rank is not None) or bool(e.data.get("launcher_kill"))
+                                     and (e.rank is not None or bool(e.data.get("rank_cut")))) or bool(
+        e.data.get("launcher_kill"))
 
 
 def _cut(e: Event) -> bool:
@@ -109,6 +110,10 @@ def failed_on_own(c: Collected) -> list[Event]:
         if key not in seen or (seen[key].kind != "child_failed" and e.kind == "child_failed"):
             seen[key] = e  # the table's entry, which carries the global rank, wins over the one-line form
     got = list(seen.values())
+    if any(not e.data.get("rank_cut") for e in got):
+        # a "Root Cause" entry the paste cut before its rank is the first observed failure, which the agent's own
+        # "failed (exitcode: N) local_rank: M" line (or another record) also tells: it adds no process of its own
+        got = [e for e in got if not e.data.get("rank_cut")]
     if len(got) > 1 and node_count(c) == 1:
         # the same worker told twice: torchrun's "failed (exitcode: -9) local_rank: 0 (pid: P)" and the
         # "process 0 terminated with signal SIGKILL" of the spawn join it quotes (no pid): one local rank, one code

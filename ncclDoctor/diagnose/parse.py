@@ -90,6 +90,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
         self._cf_alone = False  # this record's "Failures:" list said <NO_OTHER_FAILURES>: its root cause failed alone
+        self._cf_root_open = False  # a record's "Root Cause" header read, its entry not yet read as an event
         self._cf_head_cut = False  # the entry being read began at its rank line: the paste cut its time and host
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
@@ -363,6 +364,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if self._role_ranks and self.bars:
             self._local_bars()
         ev, self._pending = self._pending, None
+        if ev is None and self._cf_root_open and not S.R_CF_RANK.match(self.cf.get("rank", "")):
+            # the record's Root Cause block was read but no entry of it became an event (the paste cut it before
+            # its rank line, whatever line -- a blank, a fence -- followed the cut)
+            return self._root_cut()
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
     def _launcher_kill(self, text: str, lineno: int) -> None:
@@ -741,6 +746,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev = self._context(lineno, text, "hvd_shut_down")
             ev.data["reporter"], ev.rank = ev.rank, None  # the rank printing it lost a peer: a victim
             return ev
+        if "Heartbeat Lost" in body and (hb := S.R_HCCL_HB_LOST.search(body)):
+            ev = self._context(lineno, text, "hccl_peer_lost")
+            ev.data.update(reporter=ev.rank, peer=hb.group("loc"), discoverer=hb.group("disc"))
+            ev.rank = None  # the process that prints it is the one that waited; the lost device is its peer
+            return ev
         if "unexpectedly disconnected" in body and S.R_MPI_PEER_GONE.search(body):
             ev = self._context(lineno, text, "mpi_peer_gone")
             ev.data.update(reporter=ev.rank, peer_host=None)
@@ -881,6 +891,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
             self.cf_section = "root" if "Root Cause" in text else "other"
+            self._cf_root_open = self.cf_section == "root"
             self._cf_listed = self.cf_section == "other"
             self._cf_alone = self._cf_alone and self.cf_section == "root"  # a new record's list starts
             self._follow = 8

@@ -202,8 +202,13 @@ R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operat
 # stuck notify num:1, timeout:30min"): the HCCL task of a collective sat on a notify -- a peer's signal that never
 # came -- until HCCL_EXEC_TIMEOUT; the stream synchronize that reports it (ACL stream synchronize failed) is this
 # rank waiting in the collective, not a fault of its device (lead rule AN (2))
+# HCCL's EI0002 "The wait execution of the Notify register times out. Reason: The Notify register has not received
+# the Notify record from remote rank: [24]" (taskType Notify Wait, the collective's tag): the same wait, by HCCL's
+# host side -- this rank sat in the collective until HCCL_EXEC_TIMEOUT for a peer's record that never came; the remote
+# rank it names is a group-local neighbour that may itself only be waiting, so it is not proven the missing one
 R_HCCL_WAIT = re.compile(r"\bRemote Rank did not send the data in time|"
-                         r"\bhccl fftsplus task timeout occurred\b.{0,200}?\bstuck notify\b")
+                         r"\bhccl fftsplus task timeout occurred\b.{0,200}?\bstuck notify\b|"
+                         r"\bNotify register has not received the Notify record from remote rank\b")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
 R_STATUS = re.compile(
     r"(?:detected by watchdog at work|watchdog at work sequence id|Timeout at NCCL work):? (?P<at>-?\d+)"
@@ -1055,6 +1060,14 @@ R_VLLM_DP = re.compile(r"EngineCore_DP[1-9]|\bDP[1-9]\d{0,3}\b")
 # process has unexpectedly disconnected.  This usually indicates a failure in the peer process (e.g., a crash or
 # otherwise exiting without calling MPI_FINALIZE first)." and, a few lines on, "  Local host: h1", "  Peer host:  h2"
 R_MPI_PEER_GONE = re.compile(r"MPI communication peer process has unexpectedly disconnected")
+# Ascend HCCL's heartbeat detection, in the task information of a collective's timeout (EI0002 / EI0006): "there are
+# (is) 1 abnormal device(s): Cluster Exception Location[IP/ID]:[90.90.92.240/1], Arrival Time:[...], Discoverer:
+# [90.90.92.240/0], ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network
+# Disconnected" -- the peer device whose heartbeat stopped is the one that left the job while the discoverer waited in
+# the collective (lead rule O's shape); it is named by host and device, not rank. Only the heartbeat's loss says a peer
+# is gone: HCCL's other exception types (a stuck task, an error CQE) are a peer's state, not its departure
+R_HCCL_HB_LOST = re.compile(r"Cluster Exception Location\[IP/ID\]:\[(?P<loc>[^\]\s]{1,80})\].{0,200}?"
+                            r"Discoverer:\[(?P<disc>[^\]\s]{1,80})\].{0,80}?ExceptionType:\[Heartbeat Lost Occurred\]")
 # Horovod's own abort of a collective on the ranks still running (horovod/common/operations.cc, SHUT_DOWN_ERROR):
 # "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce,
 # allgather or broadcast a tensor after one of the ranks finished execution." -- a peer left first (lead rule O's shape)
@@ -1141,6 +1154,12 @@ R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|creat
 # "DeepEP dispatch NVL receiver timeout, ..."; UCX (NIXL, UCC): "tcp_ep.c:1260 UCX  ERROR tcp_ep 0x.. (state=CONNECTED):
 # send(110) failed: Input/output error" (110 = ETIMEDOUT), "Unexpected UCX error: Endpoint timeout".
 R_DEEPEP_TIMEOUT = re.compile(r"\bDeepEP\b[\w ,()=:]{0,60}?\btimeout\b")
+# DeepEP's host side giving up (deep_ep.cpp): "DeepEP error: timeout (dispatch CPU)" (older "DeepEP error: CPU recv
+# timeout") -- the CPU spun on the receive counters the notify kernel fills only once every peer has sent its token
+# counts, past NUM_CPU_TIMEOUT_SECS: this rank was inside the dispatch waiting for its peers, a waiting rank's line
+# like a watchdog's timeout (lead rules B, E), not a stalled data path seen from every kernel (the device-side
+# timeouts above, lead rule O)
+R_DEEPEP_CPU_WAIT = re.compile(r"\bDeepEP error: (?:timeout \((?:dispatch|combine) CPU\)|CPU recv timeout)")
 # DeepEP's barrier_block (csrc/kernels utils.cuh, since July 2025) timing out: each of the waiting rank's threads
 # prints its rank, the peer its thread watches and that peer's barrier slot, "DeepEP timeout check failed: rank = 6,
 # thread = 5, value = 1024)": a rank adds FINISHED_SUM_TAG (1024) to its own slot for each peer and each peer

@@ -778,6 +778,11 @@ class CrashReaders:
     def _beside(self, lineno: int, text: str) -> Event | None:
         """The stacks beside NCCL that move data themselves: DeepEP's kernel timeouts, UCX's endpoint timeouts
         (beside_timeout), and NVSHMEM's bootstrap (NCCL's socket code) receiving a message of the wrong size."""
+        if "DeepEP error" in text and S.R_DEEPEP_CPU_WAIT.search(text):
+            ev = self._context(lineno, text, "watchdog_timeout")  # this rank waited for its peers' counts
+            ev.data.update(timeout_ms=None, backend="deepep")
+            self._sites_apart(lineno, ev)
+            return ev
         if "DeepEP" in text and S.R_DEEPEP_TIMEOUT.search(text):
             ev = self._context(lineno, text, "beside_timeout")
             ev.rank = None  # the rank DeepEP prints is one that waited, not one that failed

@@ -589,6 +589,7 @@ class ExitReaders:
             t = text.strip()
             if "Root Cause" in t:
                 self.cf_section, self._follow = "root", 8
+                self._cf_root_open = True
                 return True, None
             if t.startswith("---"):  # between "Failures:" and "Root Cause": keep reading
                 self._follow = 2
@@ -657,6 +658,16 @@ class ExitReaders:
             return True
         return False
 
+    def _root_cut(self) -> Event:
+        """The paste ends inside torchrun's "Root Cause (first observed failure)" block before its entry's rank line
+        (at its "[0]:" or right under the header): the record's first observed failure is a process that failed
+        on its own (lead rule A), but which rank, and how it ended, the lines do not say."""
+        ev = Event("child_failed", f"{self.path}:{self._cf_line or 0}", "Root Cause (first observed failure): cut")
+        ev.data.update(root=True, listed=False, alone=self._cf_alone, local_rank=None, exitcode=None, pid=None,
+                       signal=None, time=None, traceback="", exit_cut=True, head_cut=False, rank_cut=True)
+        self._cf_root_open = False
+        return ev
+
     def _cf_event(self, lineno: int, keep: bool) -> Event:
         """The summary entry read so far as one event; ``keep``: its traceback may still follow."""
         ev = Event("child_failed", f"{self.path}:{lineno}",
@@ -679,6 +690,7 @@ class ExitReaders:
                        # the paste starts inside this entry, below its time and host lines: its time is not shown
                        head_cut=self._cf_head_cut and "time" not in self.cf)
         self._cf_head_cut = False
+        self._cf_root_open = self._cf_root_open and self.cf_section != "root"
         t = self.cf.get("time", "")
         ev.ts = S.parse_timestamp(t) if t else None
         self.cf, self._cf_ev = {}, ev if keep else None

@@ -72,7 +72,8 @@ class WatchdogReaders:
             ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
             self._sites_apart(lineno, ev)
             return ev
-        h = S.R_HCCL_WAIT.search(text) if ("did not send" in text or "fftsplus task timeout" in text) else None
+        h = S.R_HCCL_WAIT.search(text) if ("did not send" in text or "fftsplus task timeout" in text
+                                        or "Notify record" in text) else None
         if h:  # HCCL's wait for a peer inside the collective (EI0006, or the device's stuck notify): no SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
             ev.data.update(timeout_ms=None, backend="hccl")

@@ -53,6 +53,7 @@ from ncclDoctor.diagnose.verdict.desync import (
 )
 from ncclDoctor.diagnose.verdict.early_exit import (
     _early_exit,
+    _hccl_peer_lost,
     _hvd_shut_down,
     _mpi_peer_gone,
     _teardown_stuck,
@@ -192,6 +193,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _store,
     _exit_barrier,
     _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _unsuspended, _blocked, _early_exit,
+    _hccl_peer_lost,
     _mpi_peer_gone,
     _hvd_shut_down,
     _all_joined, _serving_watchdog,

@@ -58,6 +58,35 @@ def _mpi_peer_gone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]])
 
 
+def _hccl_peer_lost(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Ascend HCCL's heartbeat detection in a collective's timeout: "Cluster Exception Location[IP/ID]:[host/dev],
+    Discoverer:[host/dev], ExceptionType:[Heartbeat Lost Occurred], Possible Reason:1. Process has exited, 2. Network
+    Disconnected". The device whose heartbeat stopped left the job (its process exited, or its link dropped) while
+    the discoverer still waited in the collective: early_exit, the waiting rank its victim (lead rules O, AN (2)).
+    The lines name the lost peer by host and device id, not by rank: nobody is accused by number."""
+    evs = c.samples.get("hccl_peer_lost", [])
+    lone = lone_failure(c) if evs else None
+    if not evs or lone is not None and lone.culprits:
+        return None  # a launcher's record of the rank that failed first says more (rule A)
+    peers = list(dict.fromkeys(e.data["peer"] for e in evs))
+    hosts = {p.rpartition("/")[0] for p in peers} | {e.data["discoverer"].rpartition("/")[0] for e in evs}
+    where = ", ".join(peers[:4])
+    dev = "; ".join(f"device {p.rpartition('/')[2]} on {p.rpartition('/')[0]}" for p in peers[:4])
+    link = ("on the same host as the device that saw it, so its process going away is the likelier reason"
+            if len(hosts) == 1 else "on another host, so its process exiting or the network link between them")
+    return Verdict(
+        "early_exit",
+        f"HCCL's heartbeat detection lost the heartbeat of the device at {where} (Heartbeat Lost, {dev}) while "
+        f"this rank waited in the collective: that peer left the job, {link}; the rank that timed out is its "
+        "victim, and the lines name the peer by host and device, not by rank",
+        f"Read the log of {dev} (that device's own process: its first error, or where it exited) and the ascend "
+        "log / plog of that host (ASCEND_GLOBAL_LOG_LEVEL=1, ASCEND_PROCESS_LOG_PATH), and the other ranks' logs "
+        "for the first error; dmesg -T there for a kill from outside (OOM killer). If that process is still alive, "
+        "check the network link between the hosts. A longer HCCL_EXEC_TIMEOUT only delays the same failure; while "
+        "it hangs, py-spy dump the process on that device.",
+        "medium" if len(hosts) == 1 else "low", [], [e.brief() for e in evs[:3]])
+
+
 def _hvd_shut_down(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Horovod's "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to
     allreduce ... after one of the ranks finished execution": the rank printing it had a collective in flight when

@@ -275,6 +275,18 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "dataset files it read or its num_threads / num_workers). Keep one log file per rank (torchrun "
             "--log-dir DIR --redirects 3 --tee 3).",
             "medium", lone.culprits, [lone.event.brief()] + ([exc.brief()] if exc is not None else []))
+    if lone is not None and lone.event.data.get("rank_cut"):
+        alone = lone.event.data.get("alone")
+        return Verdict(  # lead rule A without its rank: the record's first observed failure, its entry cut
+            "unknown", "torchrun's failure record shows its Root Cause (first observed failure)"
+            + (", and its Failures: list says <NO_OTHER_FAILURES> -- one process failed alone," if alone else "")
+            + " but the paste ends at that entry before its rank, exit code and host: a rank failed on its own, "
+            "which one and how these lines do not say",
+            "Read the record's Root Cause entry whole (the full log, not its last lines: its rank, exitcode, host "
+            "and error_file) and the failed rank's own output above the record -- its traceback is the cause; "
+            "decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record (or set "
+            "TORCHELASTIC_ERROR_FILE) so the record carries the exception; an exit code -9 there was a kill from "
+            "outside (dmesg -T for the OOM killer).", "low", [], [lone.event.brief()])
     if lone is None and len(codes) == 1 and codes[0] < 0 and died_alike(c):  # lead rule J: every process alike
         sig = SIGNALS.get(-codes[0], f"signal {-codes[0]}")
         return Verdict("unknown", f"every process the launcher's record shows ({who}) died of {sig} (exit code "

@@ -175,7 +175,8 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
-        + (HCCL_WAIT if _hccl(c) else "") + (NOT_SHOWN if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
+        + (HCCL_WAIT if _hccl(c) else "") + (DEEPEP_WAIT if _backend(c, "deepep") else "")
+        + (NOT_SHOWN if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
            "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
         + (SHARD_GATHER if inside and _shard_gather(c) else "") + (_driver_oom_lead(c) if inside else ""),
@@ -322,9 +323,21 @@ HCCL_WAIT = (" HCCL's own wait ran out (its watchdog's WorkHCCL timeout, a stuck
              "link that never came up, HCCL_CONNECT_TIMEOUT and HCCL_IF_IP (the network interface).")
 
 
+# DeepEP's host gave up on the counts its peers send before a dispatch (signatures.R_DEEPEP_CPU_WAIT)
+DEEPEP_WAIT = (" DeepEP's host waited for its peers' token counts (timeout (dispatch CPU)): a py-spy dump of every "
+               "rank finds one not inside the same DeepEP dispatch (a rank-conditional path, a rank still "
+               "elsewhere); if every rank is inside, test the RDMA path (ib_write_bw between the nodes, "
+               "NVSHMEM_DEBUG=INFO, the IBGDA settings) and that every node runs the same DeepEP and NVSHMEM build.")
+
+
 def _hccl(c: Collected) -> bool:
     """Whether a timeout shown is HCCL's own wait for a peer (readers.watchdog: R_HCCL_WAIT, a WorkHCCL watchdog)."""
     return any(e.data.get("backend") == "hccl" for e in c.samples.get("watchdog_timeout", []))
+
+
+def _backend(c: Collected, name: str) -> bool:
+    """Whether a timeout shown is that stack's own wait for its peers (the watchdog_timeout's backend)."""
+    return any(e.data.get("backend") == name for e in c.samples.get("watchdog_timeout", []))
 
 
 _NEAR = 8  # SeqNums this close, enqueued at the same moment: one rank a few collectives past the others
