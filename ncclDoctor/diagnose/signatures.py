@@ -691,7 +691,14 @@ R_GRPC_CONNECT = re.compile(r"failed to connect to all addresses|Failed to conne
 # torch_xla's XRT mesh service (xla_client/mesh_service.cc), the job's rendezvous and configuration service that the
 # master ordinal's process serves, answering a process that asks for the mesh at start-up (xm.xla_device() in
 # _setup_replication): "mesh_service.cc:331 : Failed to retrieve mesh configuration: Connection reset by peer (14)"
-R_XRT_MESH = re.compile(r"Failed to (?:retrieve|get|fetch) mesh configuration:? ?(?P<why>[^\n]{0,120})")
+# The same service's other two failures (mesh_service.cc): the client's connect to the mesh master, which it waits
+# for up to XRT_MESH_CONNECT_WAIT seconds ("Failed to connect to client mesh master: d7c1c93dfe8c:56419"; its INFO
+# "Waiting to connect to client mesh master (300 seconds) ..." is no failure), and a rendezvous the service holds
+# for the processes (xm.rendezvous(tag): "Failed to meet rendezvous 'init': Socket closed (14)"; its VLOG "Waiting for
+# rendezvous: ..." / "Rendezvous wait complete" are none): the job's rendezvous service failing, whatever the gRPC text
+R_XRT_MESH = re.compile(r"Failed to (?:retrieve|get|fetch) mesh configuration:? ?(?P<why>[^\n]{0,120})|"
+                        r"Failed to connect to client mesh master:? ?(?P<master>[^\s]{0,120})|"
+                        r"Failed to meet rendezvous '(?P<tag>[^'\n]{0,80})':? ?(?P<rwhy>[^\n]{0,120})")
 R_GRPC_PEER = re.compile(r"\bipv[46]:\[?([\w.:%\-]{1,255}?)\]?:(\d{1,5})\b")
 # The coordination service's barrier (XLA's / TF's coordination_service.cc, the store behind JAX's
 # jax.distributed.initialize) timing out: "DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. Timed

@@ -122,10 +122,10 @@ class StoreReaders:
             ev.data.update(endpoint=f"{p.group(1)}:{p.group(2)}" if p else None, rendezvous=False, in_use=None,
                            closed=False, store_conn=g.group(0)[:80], grpc=True)
             return ev
-        x = S.R_XRT_MESH.search(text) if "mesh configuration" in text else None
-        if x:  # the XRT mesh service (torch_xla's rendezvous / config service) failing a process at set-up (rule L)
+        x = S.R_XRT_MESH.search(text) if ("mesh " in text or "meet rendezvous" in text) else None
+        if x:  # the XRT mesh service (torch_xla's rendezvous / config service) failing a process (rules L, AS (1))
             ev = self._context(lineno, text, "store_timeout")
-            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+            ev.data.update(endpoint=x.group("master") or None, rendezvous=False, in_use=None, closed=False,
                            store_conn=x.group(0)[:120], mesh=True)
             return ev
         b = S.R_EXIT_BARRIER.search(text) if "exit barrier" in text else None
