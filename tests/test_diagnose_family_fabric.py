@@ -753,6 +753,23 @@ def test_a_grpc_channel_that_cannot_connect_is_the_coordination_services_store(t
     assert _verdict(tmp_path, nccl)["cause"] != "store_rendezvous"
 
 
+def test_the_store_clients_connect_error_with_its_address_cut_off_is_still_the_store(tmp_path):
+    """Round 62: c10d's socket client raising "The client socket has failed to connect" with the " to [host]:port"
+    cut off by the paste (a vLLM worker's init_process_group over tcp://): still the store's connection that could
+    not be made (lead rule L), store_rendezvous, nobody named. The same cut words as c10d's [W] warning, which the
+    client retries from, are no store failure."""
+    log = ('  File "/opt/conda/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 172, in '
+           "_create_c10d_store\n"
+           "    return TCPStore(\n"
+           "RuntimeError: The client socket has failed to connect\n")
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), v
+    assert "could not connect to the store" in v["summary"] and "MASTER_ADDR" in v["fix"], v
+    warn = "[W socket.cpp:663] [c10d] The client socket has failed to connect\n"
+    assert _verdict(tmp_path, warn, "warn.log")["cause"] != "store_rendezvous"
+
+
 def test_torch_xlas_mesh_master_unreachable_or_a_mesh_rendezvous_failing_is_the_rendezvous(tmp_path):
     """Round 62 (lead rule AS (1)): torch_xla's XRT mesh service's other two failures -- the client giving up on the
     mesh master ("Failed to connect to client mesh master: HOST:PORT") and a rendezvous it holds failing ("Failed to

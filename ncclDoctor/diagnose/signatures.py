@@ -397,6 +397,9 @@ R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
     r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed "
     r"out|client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
+    # the same client's error raised with its address cut off by the paste ("RuntimeError: The client socket has
+    # failed to connect"): an exception, not the Windows [W] warning it retries from (R_WIN_CONNECT_WARN)
+    r"(?:Error|Exception): The client socket has failed to connect\b|"
     r"timed out (?:while )?(?:trying to connect|waiting for|in store)|RendezvousClosedError|"
     r"Timed out initializing process group in store based barrier|"
     # its periodic INFO while it waits (torch 1.x "... (world_size=8, worker_count=1, timeout=0:30:00)", 2.x

@@ -348,6 +348,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         if ep
         else "the rendezvous did not complete"
         if rdzv
+        else "the store client could not connect to the store (its address not in these lines)"
+        if any("has failed to connect" in e.text for e in evs)
         else "the store timed out"
     )
     over = _store_overcount(c, ks)
