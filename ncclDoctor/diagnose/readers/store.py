@@ -213,7 +213,10 @@ class StoreReaders:
             return ev
         gone = S.R_STORE_GONE.search(text)
         poll = "dump flag" in text and S.R_DUMP_FLAG_POLL.search(text)  # the heartbeat monitor's poll (an [E] line)
-        lost = not gone and (S.R_STORE_SOCKET.search(text) or poll) and S.R_PEER_GONE.search(text)
+        # a recv that "got 0 bytes" read the end of the stream: the store's side closed the connection, the same news
+        # as a reset (Utils.hpp's recvBytes: "failed to recv, got 0 bytes"; lead rule N)
+        lost = not gone and (S.R_STORE_SOCKET.search(text) or poll) and (S.R_PEER_GONE.search(text)
+                                                                          or "got 0 bytes" in text)
         if lost and _EARLY_GLOG.search(text) and not _TORCH_RANK_PREFIX.search(text):
             # torch >= 2.2 glues "[rankN]:" to its C++ lines once init_process_group has made the default group
             # (_update_default_pg -> _set_global_rank): a reset logged without it was the store client's
