@@ -1203,6 +1203,24 @@ def test_nccls_mlx5dv_create_qp_refused_is_the_same_local_refusal_not_the_fabric
     assert "ulimit -l" in v["fix"] and "max_qp" in v["fix"], v["fix"]
 
 
+def test_an_rdma_engines_own_modify_qp_refusal_is_the_fabric_whatever_its_errno(tmp_path):
+    """Round 62's uccl-641: an RDMA engine of its own (UCCL's expert-parallel set-up) prints "Failed to modify QP to
+    RTR: Connection timed out" and "errno: 110" for many queue pairs, no NCCL prefix, no rank: ibv_modify_qp failing at
+    connection set-up, whatever its errno, is lead rule J's ib_fabric, nobody named -- as NCCL's "Call to
+    ibv_modify_qp failed". Another state and errno too (a line with no other trigger word). Creating the queue pair
+    refused by the host stays nccl_system, and the engine's note of a transition done fails nothing."""
+    for state, said, errno_ in (("RTR", "Connection timed out", 110), ("RTS", "Invalid argument", 22)):
+        text = ("RoCE detected (Ethernet)\n  port_state: ACTIVE\n"
+                + f"Failed to modify QP to {state}: {said}\nerrno: {errno_}\n" * 3)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and not _accused(d), (state, v)
+        assert f"ibv_modify_qp failed (to {state}: {said})" in v["summary"], v
+        assert "NCCL_IB_GID_INDEX" in v["fix"] and "show_gids" in v["fix"], v
+    assert _verdict(tmp_path, "Failed to create QP: Cannot allocate memory [12]\n", "qp.log")["cause"] == "nccl_system"
+    assert _verdict(tmp_path, "Modify QP to RTR done, remote QPN: 2120\n", "done.log")["cause"] != "ib_fabric"
+
+
 def test_a_truncated_bootstrap_message_is_nccls_own_protocol_not_the_network(tmp_path):
     """bootstrap.cc's bootstrapNetRecv: "Message truncated : received %d bytes instead of %d" returns
     ncclInternalError: the two ends of NCCL's own set-up disagree (versions, a bug), not an unreachable path."""

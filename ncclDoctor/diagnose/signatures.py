@@ -387,6 +387,11 @@ R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
 R_CREATE_QP = re.compile(r"\b(?:[Ff]ailed|[Uu]nable) to create (?:a |the )?(?:QP|queue pair)s?\b[:,]? ?"
                          r"([A-Za-z][\w ]{1,60})?")
+# The same engines' words for ibv_modify_qp refused as the queue pair moves to its connected states (UCCL's
+# "Failed to modify QP to RTR: Connection timed out", the errno's strerror after it): the queue pair cannot reach
+# the peer with the address, GID, port or MTU it was given -- NCCL's "Call to ibv_modify_qp failed" (lead rule J)
+R_MODIFY_QP = re.compile(r"\b(?:[Ff]ailed|[Uu]nable) to modify (?:the )?(?:QP|queue pair)s?(?: (?:state )?to "
+                         r"(?P<state>RTR|RTS|INIT)\b)?[:,]? ?(?P<why>[A-Za-z][\w ]{1,60})?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
 # ProcessGroupNCCL's "Failed to retrieve NCCL_DESYNC_DEBUG report" is printed only after this rank's watchdog timed
 # out (the desync debugger itself failed): the timeout is the news, the report is lost.
