@@ -1636,6 +1636,35 @@ def test_nccls_sockets_over_ipoib_on_several_nodes_where_ib_finds_no_device_is_n
     assert _verdict(tmp_path, ethernet)["cause"] == "none"
 
 
+def test_nccl_without_libibverbs_on_a_hosts_ipoib_interface_is_the_fabric_meant_unless_the_job_is_that_host(tmp_path):
+    """Lead rule AX (1) (round 62's meshtransformer-38): one host's lines under mpirun, NCCL's WARN 'Failed to open
+    libibverbs.so[.1]' and NET/Socket then on the IPoIB interface (ib0): the host has InfiniBand the processes cannot
+    use (the verbs library missing), so the job meant for the fabric runs over TCP -- network_setup, nobody named,
+    from one host's lines too. The same on an Ethernet interface, or with the lines showing the whole job on that one
+    host (NCCL's nranks no larger than its processes), stays set-up chatter (rule K): none."""
+    def host(iface: str, nranks: int | None = None) -> str:
+        out = ""
+        for g in range(2):
+            pid = 4410 + g
+            out += (f"2021-06-02 10:11:12 [1,{g}]<stdout>:gpu-h7:{pid}:{pid} [{g}] misc/ibvwrap.cc:63 NCCL WARN Failed "
+                    "to open libibverbs.so[.1]\n"
+                    + f"2021-06-02 10:11:12 [1,{g}]<stdout>:" + nccl_info("gpu-h7", pid, g, f"NET/Socket : Using "
+                                                                         f"[0]{iface}:10.20.1.7<0>")
+                    + (f"2021-06-02 10:11:12 [1,{g}]<stdout>:" + nccl_info("gpu-h7", pid, g, f"comm 0x5583{g}a0 rank "
+                                                                          f"{g} nranks {nranks} cudaDev {g} busId "
+                                                                          f"{g + 1}a000 - Init COMPLETE", tid=pid + 90)
+                       if nranks else ""))
+        return out
+    d = _report(tmp_path, host("ib0"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "libibverbs" in v["summary"] and "gpu-h7" in v["summary"], v
+    assert "rdma-core" in v["fix"] and "ibv_devinfo" in v["fix"], v
+    assert _verdict(tmp_path, host("ib0", nranks=4), "excerpt.log")["cause"] == "network_setup"
+    assert _verdict(tmp_path, host("eth0"), "eth.log")["cause"] == "none"
+    assert _verdict(tmp_path, host("ib0", nranks=2), "alone.log")["cause"] == "none"
+
+
 def test_the_rdma_driver_refusing_a_protection_domain_for_memory_is_the_host_not_the_fabric(tmp_path):
     """Lead rule J's second paragraph: the plugin's endpoint set-up failing ('NET/OFI Couldn't open AV', old or new
     log format) beside the kernel's RDMA driver refusing the PD with ENOMEM ('Failed to allocate pd[-12]') is the
