@@ -243,6 +243,25 @@ def test_nccl_23s_one_interface_a_line_choosing_loopback_across_two_hosts_is_set
     assert _verdict(tmp_path, "\n".join(one) + "\n")["cause"] != "network_setup"
 
 
+def test_a_training_operators_replica_pod_choosing_loopback_first_is_set_up_with_nothing_failing(tmp_path):
+    """Lead rule AU (3) (round 62's kubeflow-pytorch-operator-202): a Kubeflow PyTorchJob's master or worker pod
+    ("<job>-master-0", "<job>-worker-2") whose NET/Socket uses lo:127.0.0.1 first is a process of a multi-pod job
+    offering its peers the loopback, which in another pod is that pod itself -- network_setup, nobody named, with
+    nothing failing and one pod's lines only. A host not named as a replica pod, or the pod on eth0 alone, stays set-up
+    chatter (rule K)."""
+    def pod(host: str, using: str) -> str:
+        return (nccl_info(host, 1, 0, "Bootstrap : Using eth0:10.244.3.17<0>")
+                + nccl_info(host, 1, 0, f"NET/Socket : Using {using}"))
+    both = "[0]lo:127.0.0.1<0> [1]eth0:10.244.3.17<0>"
+    for host in ("mnist-ddp-master-0", "bert-ft-worker-2"):
+        d = _report(tmp_path, pod(host, both))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), (host, v)
+        assert "lo:127.0.0.1" in v["summary"] and "NCCL_SOCKET_IFNAME" in v["fix"], v
+    assert _verdict(tmp_path, pod("trainbox-3", both), "box.log")["cause"] == "none"
+    assert _verdict(tmp_path, pod("mnist-ddp-master-0", "[0]eth0:10.244.3.17<0>"), "eth.log")["cause"] == "none"
+
+
 def test_nccl_connect_to_an_ipv4_link_local_peer(tmp_path):
     """NCCL 2.1x socket.h "Connect to %s failed : %s" to a 169.254.x.x address (a node that picked
     a link-local interface): set-up, and the link-local address is named."""

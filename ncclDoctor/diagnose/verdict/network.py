@@ -75,12 +75,18 @@ def _loopback_only(bad: list[str]) -> bool:
     return all(b.startswith("lo:") or b.split(":", 1)[1].startswith("127.") or b.endswith(":::1") for b in bad)
 
 
+# A Kubernetes training operator's replica pod (Kubeflow's PyTorchJob "<job>-master-0", "<job>-worker-3"): the job's
+# processes run in a master pod and worker pods, each its own host with its own loopback
+_REPLICA_POD = re.compile(r"-(?:master|worker)-\d{1,5}$")
+
+
 def spans_nodes(c: Collected) -> bool:
-    """The lines show more than one node: ranks or NCCL processes on several hosts, or torchrun's printed
-    node count (GROUP_WORLD_SIZE / nnodes) above 1."""
+    """The lines show more than one node: ranks or NCCL processes on several hosts, torchrun's printed node count
+    (GROUP_WORLD_SIZE / nnodes) above 1, or a host named as a training operator's master or worker replica pod
+    (lead rule AU (3): its peers are other pods)."""
     nodes = [int(v) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {}) if v.isdigit()]
     named = hosts(c) | set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
-    return max(nodes + [len(named)]) > 1
+    return max(nodes + [len(named)]) > 1 or any(_REPLICA_POD.search(h) for h in named)
 
 
 def _something_failed(c: Collected) -> bool:
