@@ -243,6 +243,25 @@ def test_nccl_23s_one_interface_a_line_choosing_loopback_across_two_hosts_is_set
     assert _verdict(tmp_path, "\n".join(one) + "\n")["cause"] != "network_setup"
 
 
+def test_a_training_operators_replica_pod_choosing_loopback_first_is_set_up_with_nothing_failing(tmp_path):
+    """Lead rule AU (3) (round 62's kubeflow-pytorch-operator-202): a Kubeflow PyTorchJob's master or worker pod
+    ("<job>-master-0", "<job>-worker-2") whose NET/Socket uses lo:127.0.0.1 first is a process of a multi-pod job
+    offering its peers the loopback, which in another pod is that pod itself -- network_setup, nobody named, with
+    nothing failing and one pod's lines only. A host not named as a replica pod, or the pod on eth0 alone, stays set-up
+    chatter (rule K)."""
+    def pod(host: str, using: str) -> str:
+        return (nccl_info(host, 1, 0, "Bootstrap : Using eth0:10.244.3.17<0>")
+                + nccl_info(host, 1, 0, f"NET/Socket : Using {using}"))
+    both = "[0]lo:127.0.0.1<0> [1]eth0:10.244.3.17<0>"
+    for host in ("mnist-ddp-master-0", "bert-ft-worker-2"):
+        d = _report(tmp_path, pod(host, both))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), (host, v)
+        assert "lo:127.0.0.1" in v["summary"] and "NCCL_SOCKET_IFNAME" in v["fix"], v
+    assert _verdict(tmp_path, pod("trainbox-3", both), "box.log")["cause"] == "none"
+    assert _verdict(tmp_path, pod("mnist-ddp-master-0", "[0]eth0:10.244.3.17<0>"), "eth.log")["cause"] == "none"
+
+
 def test_nccl_connect_to_an_ipv4_link_local_peer(tmp_path):
     """NCCL 2.1x socket.h "Connect to %s failed : %s" to a 169.254.x.x address (a node that picked
     a link-local interface): set-up, and the link-local address is named."""
@@ -753,6 +772,50 @@ def test_a_grpc_channel_that_cannot_connect_is_the_coordination_services_store(t
     assert _verdict(tmp_path, nccl)["cause"] != "store_rendezvous"
 
 
+def test_the_store_clients_connect_error_with_its_address_cut_off_is_still_the_store(tmp_path):
+    """Round 62: c10d's socket client raising "The client socket has failed to connect" with the " to [host]:port"
+    cut off by the paste (a vLLM worker's init_process_group over tcp://): still the store's connection that could
+    not be made (lead rule L), store_rendezvous, nobody named. The same cut words as c10d's [W] warning, which the
+    client retries from, are no store failure."""
+    log = ('  File "/opt/conda/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 172, in '
+           "_create_c10d_store\n"
+           "    return TCPStore(\n"
+           "RuntimeError: The client socket has failed to connect\n")
+    d = _report(tmp_path, log)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), v
+    assert "could not connect to the store" in v["summary"] and "MASTER_ADDR" in v["fix"], v
+    warn = "[W socket.cpp:663] [c10d] The client socket has failed to connect\n"
+    assert _verdict(tmp_path, warn, "warn.log")["cause"] != "store_rendezvous"
+
+
+def test_torch_xlas_mesh_master_unreachable_or_a_mesh_rendezvous_failing_is_the_rendezvous(tmp_path):
+    """Round 62 (lead rule AS (1)): torch_xla's XRT mesh service's other two failures -- the client giving up on the
+    mesh master ("Failed to connect to client mesh master: HOST:PORT") and a rendezvous it holds failing ("Failed to
+    meet rendezvous 'init': Socket closed (14)") -- are the job's rendezvous service: store_rendezvous, nobody named,
+    even beside xmp.spawn's "process N terminated with exit code 17" (the index of the child it joined first). The
+    service's INFO and VLOG lines of the same waits ("Waiting to connect to client mesh master", "Waiting for
+    rendezvous") fail nothing."""
+    spawn = ('  File "/usr/lib/python3.8/site-packages/torch/multiprocessing/spawn.py", line 112, in join\n'
+             "    (error_index, exitcode)\n"
+             "Exception: process 3 terminated with exit code 17\n")
+    for line in ("Failed to connect to client mesh master: 5f0e1a2b3c4d:48213\n",
+                 "Exception in device=TPU:2: tensorflow/compiler/xla/xla_client/mesh_service.cc:294 : Failed to meet "
+                 "rendezvous 'init': Socket closed (14)\n",
+                 "2021-03-02 11:04:17.118230: E tensorflow/compiler/xla/xla_client/tf_logging.cc:11] Failed to meet "
+                 "rendezvous 'torch_xla.core.xla_model.save': Connection reset by peer (14)\n"):
+        for tail in ("", spawn):
+            d = _report(tmp_path, line + tail)
+            v = d["verdict"]
+            assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), (line, tail, v)
+            assert "mesh master" in v["fix"] and "XRT_MESH_SERVICE_ADDRESS" in v["fix"], v
+    quiet = ("2021-03-02 11:04:02.005512: I tensorflow/compiler/xla/xla_client/mesh_service.cc:234] Waiting to connect "
+             "to client mesh master (300 seconds) 5f0e1a2b3c4d:48213\n"
+             "2021-03-02 11:04:03.101977: I tensorflow/compiler/xla/xla_client/mesh_service.cc:350] Waiting for "
+             "rendezvous: ordinal=0 tag=init\n")
+    assert _verdict(tmp_path, quiet, "quiet.log")["cause"] == "none"
+
+
 def test_the_newer_eaddrinuse_wording_names_the_port(tmp_path):
     log = ('  File "/usr/lib/python3.11/site-packages/torch/distributed/rendezvous.py", line 176, in '
            "_create_c10d_store\n"
@@ -1157,6 +1220,24 @@ def test_nccls_mlx5dv_create_qp_refused_is_the_same_local_refusal_not_the_fabric
     v = d["verdict"]
     assert v["cause"] == "nccl_system" and not _accused(d), v
     assert "ulimit -l" in v["fix"] and "max_qp" in v["fix"], v["fix"]
+
+
+def test_an_rdma_engines_own_modify_qp_refusal_is_the_fabric_whatever_its_errno(tmp_path):
+    """Round 62's uccl-641: an RDMA engine of its own (UCCL's expert-parallel set-up) prints "Failed to modify QP to
+    RTR: Connection timed out" and "errno: 110" for many queue pairs, no NCCL prefix, no rank: ibv_modify_qp failing at
+    connection set-up, whatever its errno, is lead rule J's ib_fabric, nobody named -- as NCCL's "Call to
+    ibv_modify_qp failed". Another state and errno too (a line with no other trigger word). Creating the queue pair
+    refused by the host stays nccl_system, and the engine's note of a transition done fails nothing."""
+    for state, said, errno_ in (("RTR", "Connection timed out", 110), ("RTS", "Invalid argument", 22)):
+        text = ("RoCE detected (Ethernet)\n  port_state: ACTIVE\n"
+                + f"Failed to modify QP to {state}: {said}\nerrno: {errno_}\n" * 3)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and not _accused(d), (state, v)
+        assert f"ibv_modify_qp failed (to {state}: {said})" in v["summary"], v
+        assert "NCCL_IB_GID_INDEX" in v["fix"] and "show_gids" in v["fix"], v
+    assert _verdict(tmp_path, "Failed to create QP: Cannot allocate memory [12]\n", "qp.log")["cause"] == "nccl_system"
+    assert _verdict(tmp_path, "Modify QP to RTR done, remote QPN: 2120\n", "done.log")["cause"] != "ib_fabric"
 
 
 def test_a_truncated_bootstrap_message_is_nccls_own_protocol_not_the_network(tmp_path):
@@ -1572,6 +1653,35 @@ def test_nccls_sockets_over_ipoib_on_several_nodes_where_ib_finds_no_device_is_n
     ethernet = (_ib_fallback_node("gpu-st-1", 7614, 2, "[0]ens5:10.1.94.228<0>", 0, False)
                 + _ib_fallback_node("gpu-st-2", 7070, 2, "[0]ens5:10.1.113.246<0>", 2, False))
     assert _verdict(tmp_path, ethernet)["cause"] == "none"
+
+
+def test_nccl_without_libibverbs_on_a_hosts_ipoib_interface_is_the_fabric_meant_unless_the_job_is_that_host(tmp_path):
+    """Lead rule AX (1) (round 62's meshtransformer-38): one host's lines under mpirun, NCCL's WARN 'Failed to open
+    libibverbs.so[.1]' and NET/Socket then on the IPoIB interface (ib0): the host has InfiniBand the processes cannot
+    use (the verbs library missing), so the job meant for the fabric runs over TCP -- network_setup, nobody named,
+    from one host's lines too. The same on an Ethernet interface, or with the lines showing the whole job on that one
+    host (NCCL's nranks no larger than its processes), stays set-up chatter (rule K): none."""
+    def host(iface: str, nranks: int | None = None) -> str:
+        out = ""
+        for g in range(2):
+            pid = 4410 + g
+            out += (f"2021-06-02 10:11:12 [1,{g}]<stdout>:gpu-h7:{pid}:{pid} [{g}] misc/ibvwrap.cc:63 NCCL WARN Failed "
+                    "to open libibverbs.so[.1]\n"
+                    + f"2021-06-02 10:11:12 [1,{g}]<stdout>:" + nccl_info("gpu-h7", pid, g, f"NET/Socket : Using "
+                                                                         f"[0]{iface}:10.20.1.7<0>")
+                    + (f"2021-06-02 10:11:12 [1,{g}]<stdout>:" + nccl_info("gpu-h7", pid, g, f"comm 0x5583{g}a0 rank "
+                                                                          f"{g} nranks {nranks} cudaDev {g} busId "
+                                                                          f"{g + 1}a000 - Init COMPLETE", tid=pid + 90)
+                       if nranks else ""))
+        return out
+    d = _report(tmp_path, host("ib0"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "libibverbs" in v["summary"] and "gpu-h7" in v["summary"], v
+    assert "rdma-core" in v["fix"] and "ibv_devinfo" in v["fix"], v
+    assert _verdict(tmp_path, host("ib0", nranks=4), "excerpt.log")["cause"] == "network_setup"
+    assert _verdict(tmp_path, host("eth0"), "eth.log")["cause"] == "none"
+    assert _verdict(tmp_path, host("ib0", nranks=2), "alone.log")["cause"] == "none"
 
 
 def test_the_rdma_driver_refusing_a_protection_domain_for_memory_is_the_host_not_the_fabric(tmp_path):

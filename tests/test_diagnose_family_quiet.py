@@ -899,6 +899,25 @@ def test_the_ranks_store_warnings_with_a_timeout_after_them_are_not_none(tmp_pat
     assert _verdict(tmp_path, text)["cause"] != "none"
 
 
+# session 22 (round 62): Utils.hpp's recvBytes reading the end of the stream ("failed to recv, got 0 bytes")
+_ZERO_BYTES = ("[rank3]:[W0611 09:12:44.201337530 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=77, "
+               "addr=[::ffff:127.0.0.1]:41822, remote=[::ffff:127.0.0.1]:29500): failed to recv, got 0 bytes\n"
+               "Exception raised from recvBytes at /pytorch/torch/csrc/distributed/c10d/Utils.hpp:678 (most recent "
+               "call first):\n")
+
+
+def test_a_ranks_store_read_that_got_0_bytes_alone_is_the_store_host_leaving_first(tmp_path):
+    """Lead rule N: a rank's c10d [W] recvValue warning whose recv "got 0 bytes" read the store's side closing the
+    connection -- the same news as a reset -- and nothing fails after it: the store's host exited first, none,
+    nobody accused. With a collective timing out after it, it is no longer the teardown's warning."""
+    d = _report(tmp_path, _ZERO_BYTES)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("none", []) and not _accused(d), v
+    assert "got 0 bytes" in v["fix"] and "destroy_process_group before exit" in v["fix"], v["fix"]
+    text = _ZERO_BYTES + watchdog_line(3, 812, "ALLREDUCE", 600031, 600000, numel=1)
+    assert _verdict(tmp_path, text, "after.log")["cause"] != "none"
+
+
 # --- session 12 (fix38-4): torch 2.3/2.4's wording of the same heartbeat-monitor poll, at ERROR level -----------------
 _DUMP_FLAG_POLL = (
     "[rank6]:[E0722 04:51:37.664120938 ProcessGroupNCCL.cpp:1276] [PG 0 Rank 6] Failed to get exception dump flag "

@@ -411,6 +411,12 @@ SNIFF = 8192
 #             serving engine's call made by a client outside it (vLLM's "Invocation of collective_rpc method failed";
 #             an RL trainer's weight-sync methods, in a traceback's frames with no other word): a store read timing out
 #             inside it waits for that client, the trainer (parse.engine_rpc, verdict.missing._store_wait, rule Y)
+#   mesh master  torch_xla's XRT mesh client giving up on the mesh master ("Failed to connect to client mesh master:
+#             d7c1c93dfe8c:56419"), a line with no other word: the job's rendezvous service unreachable at start-up
+#             (readers.store._store, verdict.store._xrt_mesh, lead rule AS (1))
+#   modify QP  an RDMA engine's own words for ibv_modify_qp refused ("Failed to modify QP to RTR: Invalid
+#             argument"), a line with no other word when its errno's text holds none: the queue pair cannot reach its
+#             connected state (readers.nccl._ib, verdict.transport._ib, lead rule J)
 #   too old (found version  torch's CUDA initialisation refusing the host's driver ("UserWarning: CUDA initialization:
 #             The NVIDIA driver on your system is too old (found version 11070)"), warned by torch.cuda.is_available()
 #             with no other word: that process has no GPU, the host's driver older than the torch build's CUDA
@@ -463,7 +469,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:",
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
-            b"too old (found version", b"shm_open")
+            b"too old (found version", b"shm_open", b"mesh master", b"modify QP")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

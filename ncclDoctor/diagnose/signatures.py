@@ -392,6 +392,11 @@ R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
 R_CREATE_QP = re.compile(r"\b(?:[Ff]ailed|[Uu]nable) to create (?:a |the )?(?:QP|queue pair)s?\b[:,]? ?"
                          r"([A-Za-z][\w ]{1,60})?")
+# The same engines' words for ibv_modify_qp refused as the queue pair moves to its connected states (UCCL's
+# "Failed to modify QP to RTR: Connection timed out", the errno's strerror after it): the queue pair cannot reach
+# the peer with the address, GID, port or MTU it was given -- NCCL's "Call to ibv_modify_qp failed" (lead rule J)
+R_MODIFY_QP = re.compile(r"\b(?:[Ff]ailed|[Uu]nable) to modify (?:the )?(?:QP|queue pair)s?(?: (?:state )?to "
+                         r"(?P<state>RTR|RTS|INIT)\b)?[:,]? ?(?P<why>[A-Za-z][\w ]{1,60})?")
 # "Some NCCL operations have failed or timed out": the watchdog's own report (every wording counts)
 # ProcessGroupNCCL's "Failed to retrieve NCCL_DESYNC_DEBUG report" is printed only after this rank's watchdog timed
 # out (the desync debugger itself failed): the timeout is the news, the report is lost.
@@ -402,6 +407,9 @@ R_STORE = re.compile(
     r"client socket has timed out after|Timeout waiting for key|Timed out after \d+ seconds waiting for clients|"
     r"RendezvousTimeoutError|RendezvousConnectionError|DistStoreError|Socket Timeout|Wait timeout|connect\(\) timed "
     r"out|client socket has failed to connect to|server socket has failed to (?:listen|bind)|"
+    # the same client's error raised with its address cut off by the paste ("RuntimeError: The client socket has
+    # failed to connect"): an exception, not the Windows [W] warning it retries from (R_WIN_CONNECT_WARN)
+    r"(?:Error|Exception): The client socket has failed to connect\b|"
     r"timed out (?:while )?(?:trying to connect|waiting for|in store)|RendezvousClosedError|"
     r"Timed out initializing process group in store based barrier|"
     # its periodic INFO while it waits (torch 1.x "... (world_size=8, worker_count=1, timeout=0:30:00)", 2.x
@@ -696,7 +704,14 @@ R_GRPC_CONNECT = re.compile(r"failed to connect to all addresses|Failed to conne
 # torch_xla's XRT mesh service (xla_client/mesh_service.cc), the job's rendezvous and configuration service that the
 # master ordinal's process serves, answering a process that asks for the mesh at start-up (xm.xla_device() in
 # _setup_replication): "mesh_service.cc:331 : Failed to retrieve mesh configuration: Connection reset by peer (14)"
-R_XRT_MESH = re.compile(r"Failed to (?:retrieve|get|fetch) mesh configuration:? ?(?P<why>[^\n]{0,120})")
+# The same service's other two failures (mesh_service.cc): the client's connect to the mesh master, which it waits
+# for up to XRT_MESH_CONNECT_WAIT seconds ("Failed to connect to client mesh master: d7c1c93dfe8c:56419"; its INFO
+# "Waiting to connect to client mesh master (300 seconds) ..." is no failure), and a rendezvous the service holds
+# for the processes (xm.rendezvous(tag): "Failed to meet rendezvous 'init': Socket closed (14)"; its VLOG "Waiting for
+# rendezvous: ..." / "Rendezvous wait complete" are none): the job's rendezvous service failing, whatever the gRPC text
+R_XRT_MESH = re.compile(r"Failed to (?:retrieve|get|fetch) mesh configuration:? ?(?P<why>[^\n]{0,120})|"
+                        r"Failed to connect to client mesh master:? ?(?P<master>[^\s]{0,120})|"
+                        r"Failed to meet rendezvous '(?P<tag>[^'\n]{0,80})':? ?(?P<rwhy>[^\n]{0,120})")
 R_GRPC_PEER = re.compile(r"\bipv[46]:\[?([\w.:%\-]{1,255}?)\]?:(\d{1,5})\b")
 # The coordination service's barrier (XLA's / TF's coordination_service.cc, the store behind JAX's
 # jax.distributed.initialize) timing out: "DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. Timed

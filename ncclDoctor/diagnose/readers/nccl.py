@@ -146,6 +146,13 @@ class NcclReaders:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs="ibv_create_qp", verbs_error=(q.group(1) or "").strip(), peer=None)
             return ev
+        mq = S.R_MODIFY_QP.search(text) if not a and ("modify QP" in text or "modify queue pair" in text) else None
+        if mq:  # an RDMA engine's own words for ibv_modify_qp refused (lead rule J: the fabric, not the host)
+            ev = self._context(lineno, text, "ib_completion")
+            why = (mq.group("why") or "").strip()
+            ev.data.update(status=None, verbs="ibv_modify_qp", peer=None,
+                           verbs_error=f"to {mq.group('state')}: {why}" if mq.group("state") and why else why)
+            return ev
         if not a or S.R_IB_ASYNC_INFO.match(a.group(1).strip()):
             return None  # lead rule U(1): the subnet manager's informational events fail nothing
         ev = self._context(lineno, text, "ib_completion")

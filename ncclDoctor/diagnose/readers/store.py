@@ -122,10 +122,10 @@ class StoreReaders:
             ev.data.update(endpoint=f"{p.group(1)}:{p.group(2)}" if p else None, rendezvous=False, in_use=None,
                            closed=False, store_conn=g.group(0)[:80], grpc=True)
             return ev
-        x = S.R_XRT_MESH.search(text) if "mesh configuration" in text else None
-        if x:  # the XRT mesh service (torch_xla's rendezvous / config service) failing a process at set-up (rule L)
+        x = S.R_XRT_MESH.search(text) if ("mesh " in text or "meet rendezvous" in text) else None
+        if x:  # the XRT mesh service (torch_xla's rendezvous / config service) failing a process (rules L, AS (1))
             ev = self._context(lineno, text, "store_timeout")
-            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+            ev.data.update(endpoint=x.group("master") or None, rendezvous=False, in_use=None, closed=False,
                            store_conn=x.group(0)[:120], mesh=True)
             return ev
         b = S.R_EXIT_BARRIER.search(text) if "exit barrier" in text else None
@@ -213,7 +213,10 @@ class StoreReaders:
             return ev
         gone = S.R_STORE_GONE.search(text)
         poll = "dump flag" in text and S.R_DUMP_FLAG_POLL.search(text)  # the heartbeat monitor's poll (an [E] line)
-        lost = not gone and (S.R_STORE_SOCKET.search(text) or poll) and S.R_PEER_GONE.search(text)
+        # a recv that "got 0 bytes" read the end of the stream: the store's side closed the connection, the same news
+        # as a reset (Utils.hpp's recvBytes: "failed to recv, got 0 bytes"; lead rule N)
+        lost = not gone and (S.R_STORE_SOCKET.search(text) or poll) and (S.R_PEER_GONE.search(text)
+                                                                          or "got 0 bytes" in text)
         if lost and _EARLY_GLOG.search(text) and not _TORCH_RANK_PREFIX.search(text):
             # torch >= 2.2 glues "[rankN]:" to its C++ lines once init_process_group has made the default group
             # (_update_default_pg -> _set_global_rank): a reset logged without it was the store client's

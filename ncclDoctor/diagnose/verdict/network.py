@@ -75,12 +75,18 @@ def _loopback_only(bad: list[str]) -> bool:
     return all(b.startswith("lo:") or b.split(":", 1)[1].startswith("127.") or b.endswith(":::1") for b in bad)
 
 
+# A Kubernetes training operator's replica pod (Kubeflow's PyTorchJob "<job>-master-0", "<job>-worker-3"): the job's
+# processes run in a master pod and worker pods, each its own host with its own loopback
+_REPLICA_POD = re.compile(r"-(?:master|worker)-\d{1,5}$")
+
+
 def spans_nodes(c: Collected) -> bool:
-    """The lines show more than one node: ranks or NCCL processes on several hosts, or torchrun's printed
-    node count (GROUP_WORLD_SIZE / nnodes) above 1."""
+    """The lines show more than one node: ranks or NCCL processes on several hosts, torchrun's printed node count
+    (GROUP_WORLD_SIZE / nnodes) above 1, or a host named as a training operator's master or worker replica pod
+    (lead rule AU (3): its peers are other pods)."""
     nodes = [int(v) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {}) if v.isdigit()]
     named = hosts(c) | set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
-    return max(nodes + [len(named)]) > 1
+    return max(nodes + [len(named)]) > 1 or any(_REPLICA_POD.search(h) for h in named)
 
 
 def _something_failed(c: Collected) -> bool:
@@ -537,16 +543,30 @@ def _ib_unseen(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     more hosts runs over their IPoIB interfaces (ib0, ib1: an InfiniBand HCA is in those hosts): the job's traffic
     between nodes goes over TCP where the fabric should carry it -- the processes cannot open the HCA (a container
     without /dev/infiniband or libibverbs, the HCA filtered by NCCL_IB_HCA). One host alone needs no network (rule K),
-    and an Ethernet-only cluster (eth0, ens5) prints the same 'No device found' with nothing wrong."""
-    if "no_ib" not in c.networks or "Socket" not in c.networks or "IB" in c.networks or len(c.ipoib_hosts) < 2:
+    and an Ethernet-only cluster (eth0, ens5) prints the same 'No device found' with nothing wrong. Lead rule AX (1):
+    NCCL's WARN that it could not open libibverbs itself, beside NET/Socket on an IPoIB interface, is the fabric
+    meant to carry the job from one host's lines too, unless the lines show the whole job on that host."""
+    from ncclDoctor.diagnose.verdict.noise import one_host_alone
+
+    if "Socket" not in c.networks or "IB" in c.networks or not c.ipoib_hosts:
+        return None
+    # lead rule AX (1): NCCL failing to load the verbs library itself ('Failed to open libibverbs') while its sockets
+    # run on a host's IPoIB interface shows the fabric meant to carry the job even on one host's lines, unless the
+    # lines show the whole job on that host (one_host_alone)
+    nolib = next((e for e in c.samples.get("nccl_warn", []) if "Failed to open libibverbs" in e.text), None)
+    if not ("no_ib" in c.networks and len(c.ipoib_hosts) >= 2) and (nolib is None or one_host_alone(c)):
         return None
     names = sorted(c.ipoib_hosts)
+    said = ("failed to load the InfiniBand verbs library ('Failed to open libibverbs')" if nolib is not None
+            and "no_ib" not in c.networks else "found no device ('NET/IB : No device found')")
     return Verdict(
         "network_setup",
-        f"NCCL's IB transport found no device ('NET/IB : No device found') and fell back to NET/Socket, which runs "
-        f"over the IPoIB interfaces of {len(names)} hosts ({', '.join(names[:4])}"
+        f"NCCL's IB transport {said} and fell back to NET/Socket, which runs "
+        + (f"over the IPoIB interfaces of {len(names)} hosts ({', '.join(names[:4])}" if len(names) > 1 else
+           f"over an IPoIB interface of host {names[0]} (the lines do not show the whole job on that host")
         + (f" and {len(names) - 4} more" if len(names) > 4 else "")
-        + "): those hosts have InfiniBand, but the processes cannot open it, so the traffic between nodes goes over "
+        + f"): {'those hosts have' if len(names) > 1 else 'it has'} InfiniBand, but the processes cannot open it, so "
+        "the traffic between nodes goes over "
         "TCP sockets (IP over IB) instead of the fabric's RDMA -- slow, and a job meant for IB",
         "Give the processes the InfiniBand devices: in a container (docker, shifter, apptainer, enroot) mount "
         "/dev/infiniband (docker --device /dev/infiniband or -v /dev/infiniband:/dev/infiniband, --cap-add=IPC_LOCK, "
@@ -556,5 +576,5 @@ def _ib_unseen(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "NCCL_DEBUG_SUBSYS=INIT,NET: 'NET/IB : Using [0]mlx5_0:1/IB' instead of NET/Socket shows the fabric in use.",
         "medium",
         [],
-        [c.networks["no_ib"], c.networks["Socket"]],
+        [c.networks["no_ib"] if "no_ib" in c.networks else nolib.brief(), c.networks["Socket"]],
     )

@@ -508,7 +508,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append(_gdr_off_words(c))
     if "store warning alone" in whats:  # lead rule N (state.Collected._store_warnings_alone)
         benign.append("the ranks' c10d TCPStore warnings ('Failed to check the \"should dump\" flag on TCPStore', "
-                      "recvValue/sendBytes failed: 'Connection reset by peer' / 'Broken pipe') with nothing failing "
+                      "recvValue/sendBytes failed: 'Connection reset by peer' / 'Broken pipe' / 'failed to recv, got 0 "
+                      "bytes') with nothing failing "
                       "after them say the TCPStore server shut down first (store host / rank 0 exited): its process "
                       "ended while the others still polled the store (NCCL's heartbeat monitor checks a key in it), "
                       "harmless at teardown when the job had finished. Call destroy_process_group before exit on every "

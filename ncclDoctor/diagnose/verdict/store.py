@@ -348,6 +348,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         if ep
         else "the rendezvous did not complete"
         if rdzv
+        else "the store client could not connect to the store (its address not in these lines)"
+        if any("has failed to connect" in e.text for e in evs)
         else "the store timed out"
     )
     over = _store_overcount(c, ks)
@@ -432,14 +434,18 @@ def _exit_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 def _xrt_mesh(conn: list) -> Verdict:
-    """torch_xla's XRT mesh service failing a process that asks it for the mesh at start-up (lead rules L, Y): the
+    """torch_xla's XRT mesh service failing a process that asks it for the mesh at start-up, connects to its master
+    or meets a rendezvous it holds (lead rules L, Y, AS (1)): the
     job's rendezvous / configuration service, not a peer seen failing -- a reset there says the service was not
     (or no longer) serving that process (its host process gone, a stale server on the port, a forked client's
     inherited state, a runtime mismatch), which the lines do not tell apart: no rank is at fault from them."""
+    said = conn[0].data["store_conn"]
+    when = "in a rendezvous it holds (xm.rendezvous)" if "meet rendezvous" in said else \
+        "at start-up, before any collective"
     return Verdict(
         "store_rendezvous",
         "torch_xla's XRT mesh service (the job's rendezvous and configuration service, served by the master "
-        f"ordinal's process) failed a process at start-up, before any collective: '{conn[0].data['store_conn']}'; "
+        f"ordinal's process) failed a process {when}: '{said}'; "
         "the mesh master was not (or no longer) serving it, and no rank is at fault from these lines",
         "Check that the mesh master (XRT mesh service, XRT_MESH_SERVICE_ADDRESS) is reachable and still running: "
         "read the master ordinal's process's own output for why it went away (host memory, its own error); kill "
