@@ -2979,3 +2979,29 @@ def test_broken_pipes_under_an_agentless_distributed_launch_name_rank_0(tmp_path
            "RuntimeError: Broken pipe\n")
     v = _verdict(tmp_path, ddp, "ddp.log")
     assert (v["cause"], v["culprits"]) == ("early_exit", []) and "every process must construct DDP" in v["fix"], v
+
+
+def test_oneccl_failing_a_system_call_of_its_own_is_nccl_system_naming_no_rank(tmp_path):
+    """Round 62: oneCCL raising on a system call it made (its errno in the exception: the Level Zero IPC opening the
+    GPUs' render devices in its ze fd manager) during the first all_reduce of an XPU worker: oneCCL's counterpart of
+    an ncclSystemError, the host's set-up (rules J, AC (4)) -- nccl_system, nobody accused, the fix the device files.
+    Another call's errno under its CCL_ERROR header reads the same, with the general fix."""
+    tb = ('  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 2806, in '
+          "all_reduce\n    work = group.allreduce([tensor], opts)\n")
+    d = _report(tmp_path, tb + "RuntimeError: oneCCL: ze_fd_manager.cpp:187 init_device_fds: EXCEPTION: opendir "
+                "failed: could not open device directory, errno: Permission denied\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "/dev/dri" in v["fix"] and "CCL_ZE_IPC_EXCHANGE=sockets" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, "2025:03:02-10:11:12:(5120) |CCL_ERROR| shm_helper.cpp:77 create_segment: shm_open failed, "
+                 "errno: No space left on device\n")
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
+    assert "/dev/dri" not in v["fix"] and "/dev/shm" in v["fix"], v["fix"]
+
+
+def test_oneccl_errno_of_a_connection_is_not_read_as_its_system_call(tmp_path):
+    """The near shape: oneCCL's errno of a connection it made ("connect failed ... errno: Connection refused") is a
+    peer not reached, the network's or the store's reading, never the host's own system call (nccl_system)."""
+    v = _verdict(tmp_path, "RuntimeError: oneCCL: sockets_exchange.cpp:130 connect_to_peer: EXCEPTION: connect failed"
+                 ", errno: Connection refused\n")
+    assert v["cause"] != "nccl_system", v
