@@ -2225,6 +2225,78 @@ def test_c10d_finding_no_backend_for_a_cpu_tensor_is_the_same_invalid_usage(tmp_
     assert "gloo" in v["fix"] and "cpu:gloo,cuda:nccl" in v["fix"], v["fix"]
 
 
+
+# --- round 62: c10d refusing a collective's tensors for another device or for sizes (rule AV) ------------------------
+def _c10d_tb(rank: int, call: str, err: str) -> str:
+    """One rank's tagged traceback ending in c10d's refusal of the collective CALL."""
+    return "".join(f"[rank{rank}]: {x}\n" for x in (
+        "Traceback (most recent call last):",
+        '  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3801, in '
+        f"{call}",
+        "    work = group._allgather_base(output_tensor, input_tensor, opts)", err))
+
+
+def test_no_backend_for_a_non_cpu_device_is_invalid_usage_with_that_devices_backend_as_the_fix(tmp_path):
+    """Round 62: c10d's dispatch by device refusing an XPU (or HPU) tensor ("No backend type associated with device
+    type xpu"): the group was created with no backend for that device, the same set-up on every rank -- rule AV's
+    invalid_usage, nobody accused even where only one rank's traceback is shown; the fix names the device's backend."""
+    for dev, word in (("xpu", "xccl"), ("hpu", "habana_frameworks.torch.distributed.hccl")):
+        err = f"RuntimeError: No backend type associated with device type {dev}"
+        d = _report(tmp_path, _c10d_tb(3, "all_gather_into_tensor", err) + "[3]  51207 exit 1     tune run x\n")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+        assert word in v["fix"] and f"'{dev}'" in v["summary"], v
+
+
+def test_gloo_refusing_an_mps_tensor_is_invalid_usage_and_a_mixed_call_names_both_devices(tmp_path):
+    """Round 62: gloo's own type check of a call's tensors ("ProcessGroupGloo::broadcast: invalid tensor type at index
+    0 (expected ... device=cpu ..., got ... device=mps:0 ...)") on DDP's parameter check: MPS has no backend (rule AV),
+    invalid_usage, the rank that printed it not accused. A call mixing CPU and CUDA tensors is the same usage error,
+    its fix one device for the whole call."""
+    opts = ("TensorOptions(dtype=float, device={}, layout=Strided, requires_grad=false (default), pinned_memory=false "
+            "(default), memory_format=(nullopt))")
+    err = ("RuntimeError: ProcessGroupGloo::broadcast: invalid tensor type at index 0 (expected "
+           f"{opts.format('cpu')}, got {opts.format('mps:0')})")
+    d = _report(tmp_path, _c10d_tb(2, "broadcast", err))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "gloo does not support MPS tensors" in v["fix"] and "device=cpu" in v["fix"], v["fix"]
+    err = ("RuntimeError: ProcessGroupGloo::allgather: invalid tensor type at index 1 (expected "
+           f"{opts.format('cpu')}, got {opts.format('cuda:1')})")
+    d = _report(tmp_path, _c10d_tb(1, "all_gather", err))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "cpu and cuda" in v["summary"] and "one device" in v["fix"], v
+
+
+def test_a_collectives_own_size_check_behind_a_frameworks_logger_is_invalid_usage(tmp_path):
+    """Round 62: the single-tensor collectives' size checks ("output tensor size must be equal to world_size times
+    input tensor size", reduce_scatter_tensor's "input tensor must be the same size as output size times world
+    size"), printed by every worker behind vLLM's logger header (no traceback line of its own): the caller's tensor
+    sizes, the same code on every worker -- invalid_usage, nobody accused, the fix the sizes and their padding."""
+    for msg in ("ValueError: output tensor size must be equal to world_size times input tensor size",
+                "ValueError: input tensor must be the same size as output size times world size"):
+        text = "".join(f"(VllmWorker rank={r} pid={700 + r}) ERROR 03-14 11:02:09 [multiproc_executor.py:470] {x}\n"
+                       for r in (1, 0) for x in ("Traceback (most recent call last):", msg))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+        assert "pad" in v["fix"] and "world size" in v["fix"], v["fix"]
+
+
+def test_a_frameworks_divisibility_check_and_a_gloo_peer_closing_are_not_a_refused_tensor(tmp_path):
+    """Near shapes of round 62's readings: a framework's own check that its settings divide the world (rule W) is not
+    a collective refusing its tensors, nor is gloo's transport failing inside an all_gather (a peer closed the
+    connection): neither is invalid_usage."""
+    own = ("(VllmWorker rank=0 pid=700) ERROR 03-14 11:02:09 [multiproc_executor.py:470] ValueError: Total number of "
+           "attention heads (40) must be divisible by tensor parallel size (3).\n")
+    gloo = _c10d_tb(1, "all_gather", "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] "
+                    "Connection closed by peer [10.4.0.12]:40311")
+    for text in (own, gloo):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] != "invalid_usage", v
+
+
 # round 35: Open MPI's own shared-memory transport refused by the host (lead rule J): every process, no rank
 def test_open_mpi_vader_cma_read_refused_is_the_hosts_setup_not_the_shutdown(tmp_path):
     """The vader BTL's single copy (process_vm_readv) failing with EPERM in a container: btl_vader_get.c's
@@ -3045,3 +3117,29 @@ def test_broken_pipes_under_an_agentless_distributed_launch_name_rank_0(tmp_path
            "RuntimeError: Broken pipe\n")
     v = _verdict(tmp_path, ddp, "ddp.log")
     assert (v["cause"], v["culprits"]) == ("early_exit", []) and "every process must construct DDP" in v["fix"], v
+
+
+def test_oneccl_failing_a_system_call_of_its_own_is_nccl_system_naming_no_rank(tmp_path):
+    """Round 62: oneCCL raising on a system call it made (its errno in the exception: the Level Zero IPC opening the
+    GPUs' render devices in its ze fd manager) during the first all_reduce of an XPU worker: oneCCL's counterpart of
+    an ncclSystemError, the host's set-up (rules J, AC (4)) -- nccl_system, nobody accused, the fix the device files.
+    Another call's errno under its CCL_ERROR header reads the same, with the general fix."""
+    tb = ('  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 2806, in '
+          "all_reduce\n    work = group.allreduce([tensor], opts)\n")
+    d = _report(tmp_path, tb + "RuntimeError: oneCCL: ze_fd_manager.cpp:187 init_device_fds: EXCEPTION: opendir "
+                "failed: could not open device directory, errno: Permission denied\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "/dev/dri" in v["fix"] and "CCL_ZE_IPC_EXCHANGE=sockets" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, "2025:03:02-10:11:12:(5120) |CCL_ERROR| shm_helper.cpp:77 create_segment: shm_open failed, "
+                 "errno: No space left on device\n")
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
+    assert "/dev/dri" not in v["fix"] and "/dev/shm" in v["fix"], v["fix"]
+
+
+def test_oneccl_errno_of_a_connection_is_not_read_as_its_system_call(tmp_path):
+    """The near shape: oneCCL's errno of a connection it made ("connect failed ... errno: Connection refused") is a
+    peer not reached, the network's or the store's reading, never the host's own system call (nccl_system)."""
+    v = _verdict(tmp_path, "RuntimeError: oneCCL: sockets_exchange.cpp:130 connect_to_peer: EXCEPTION: connect failed"
+                 ", errno: Connection refused\n")
+    assert v["cause"] != "nccl_system", v

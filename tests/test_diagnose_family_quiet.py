@@ -1876,6 +1876,30 @@ def test_a_failed_collectives_stack_alone_is_unknown_and_asks_for_every_ranks_lo
     assert "every rank's log" in v["fix"] and "TORCH_NCCL_TRACE_BUFFER_SIZE" in v["fix"], v["fix"]
 
 
+
+def test_habanas_bare_collective_call_error_is_unknown_and_asks_for_hccls_own_logs(tmp_path):
+    """Round 62: Habana's ProcessGroupHCCL's "Collective call returned error" (its check of what HCCL returned, from
+    process_group_hccl_base.cpp), here as std::terminate's what() of one untagged process: HCCL failed a collective
+    and gave no reason, no op, no rank -- unknown, nobody named (rule AB (2)); the fix asks for HCCL's and SynapseAI's
+    own logs of every worker and the devices' health."""
+    text = ("terminate called after throwing an instance of 'c10::Error'\n"
+            "  what():  Collective call returned error\n"
+            "Exception raised from operator() at /npu-stack/pytorch-integration/python_packages/habana_frameworks/"
+            "torch/distributed/hccl/process_group_hccl_base.cpp:301 (most recent call first):\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] in ([], "unknown") and not _accused(d), v
+    assert "HABANA_LOGS" in v["fix"] and "hl-smi" in v["fix"] and "every worker" in v["fix"], v["fix"]
+
+
+def test_ascends_hccl_function_error_does_not_take_habanas_advice(tmp_path):
+    """The near shape: Ascend's torch_npu "HCCL function error: HcclAllreduce(...), error code is 7" is another HCCL
+    (Huawei's), with its own code: Habana's logs and tools are not its fix."""
+    v = _verdict(tmp_path, "[rank1]: RuntimeError: HCCL function error: HcclAllreduce(inputDataPtr, outputDataPtr, "
+                 "numel, hcclType, hcclOp, comm, stream.stream(false)), error code is 7\n")
+    assert "HABANA_LOGS" not in v["fix"] and "hl-smi" not in v["fix"], v["fix"]
+
+
 def test_a_failed_optional_setup_that_calls_itself_a_warning_is_no_failure(tmp_path):
     """A set-up step that "failed with ... error" but says of itself "To silence this warning, pass --flag" is a
     handled warning: the program went on without the optional feature (lead rule K), so the lines show no failure,

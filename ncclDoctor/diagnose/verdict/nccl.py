@@ -307,6 +307,46 @@ def _first_and_last(said: list[str]) -> str:
     return f"'{said[0][:160]}'" + (f" ... '{said[-1][:120]}'" if len(said) > 1 else "")
 
 
+# oneCCL raising on a system call of its own that failed, its errno in the text: "oneCCL: ze_fd_manager.cpp:214
+# fill_device_fds: EXCEPTION: open failed: fd: -1, errno: No such file or directory" (its Level Zero IPC opening the
+# GPUs' render devices, /dev/dri/by-path/*-render), or the same under its "|CCL_ERROR|" log header -- oneCCL's
+# counterpart of ncclSystemError. An errno of a connection (refused, reset, unreachable, timed out) is the network's
+# and left to the readers of the network and the store.
+_R_CCL_SYS_CALL = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s*(\w{1,60})\.cpp:\d{1,6} (\w{1,80}): (?:EXCEPTION: )?"
+                             r"([^\n]{0,200}?\berrno\b[^\n]{0,120})")
+_R_NET_ERRNO = re.compile(r"(?i)connection|unreachable|timed out|no route|address already in use|broken pipe")
+# what oneCCL's device-file exchange needs (its ze fd manager, the drmfd / pidfd IPC exchange)
+_R_CCL_DEVICE_FD = re.compile(r"(?i)\bze_|_fd|\bfds?\b|drm|/dev/dri")
+
+
+def _ccl_sys_call(c: Collected) -> Verdict | None:
+    """Lead rules J, AC (4): oneCCL failing a system call of its own (an errno in its exception or CCL_ERROR line, no
+    connection's): the host's set-up that every process shares -- nccl_system, no rank named."""
+    hit = next(((x, m) for x in list(c.exceptions) + list(c.unread)
+                if "errno" in (t := x.data.get("message") or x.text) and (m := _R_CCL_SYS_CALL.search(t))
+                and not _R_NET_ERRNO.search(m.group(3))), None)
+    if hit is None:
+        return None
+    x, m = hit
+    said = f"{m.group(1)}.cpp {m.group(2)}: {m.group(3).strip()}"
+    devices = bool(_R_CCL_DEVICE_FD.search(m.group(1) + " " + m.group(2)))
+    return Verdict(
+        "nccl_system", f"oneCCL (the collective library here) failed a system call of its own: '{said[:200]}'"
+        + (" -- opening the GPUs' device files (/dev/dri/by-path/*-render) that its Level Zero IPC exchanges between "
+           "the processes" if devices else "")
+        + "; the host's set-up every process shares (oneCCL's counterpart of an ncclSystemError), not a rank's fault "
+        "nor the network's",
+        ("oneCCL's IPC between the processes opens the GPUs' render devices: in a container pass them all "
+         "(docker --device /dev/dri, and mount /dev/dri/by-path, which --device does not create; or --privileged), "
+         "give the user the render group's permissions on them (ls -l /dev/dri/by-path), or make oneCCL exchange the "
+         "handles over sockets instead (CCL_ZE_IPC_EXCHANGE=sockets; pidfd needs a kernel >= 5.6). "
+         if devices else
+         "The errno names what the host refused: check the file or device the call names (its path, permissions, "
+         "a container's --device and mounts, /dev/shm), and the process limits (ulimit -n). ")
+        + "CCL_LOG_LEVEL=debug shows the call and its arguments; keep oneCCL matched to the framework's build.",
+        "medium", [], [x.brief()], job_wide=True)
+
+
 def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """An NCCL WARN (or an NCCL error's "Last error" text) of a family no specific detector
     read: its family's cause and fix (warn_families.py)."""
@@ -350,6 +390,8 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "mpirun (CCL_ATL_TRANSPORT=mpi) so the affinity comes from the launcher; CCL_LOG_LEVEL=debug shows the "
             "affinity it tries.",
             "medium", [], [e.brief() for e in wk[:3]], job_wide=True)
+    if sys_call := _ccl_sys_call(c):
+        return sys_call
     hits = []
     for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
         if e.kind == "nccl_warn" and harmless_warn(c, e):

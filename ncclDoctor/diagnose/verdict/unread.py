@@ -82,6 +82,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
             (_DDP_REDUCER_FIX if _R_DDP_REDUCER.search(what) else "")
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
+            + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
             f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
             "that, then rerun. " + _READ_AROUND,
@@ -94,6 +95,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "nor NCCL" if disk else ""),
         (code or _raised_alike(own)) + (_DDP_REDUCER_FIX if _R_DDP_REDUCER.search(what) else "")
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
+        + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
@@ -214,6 +216,20 @@ _FAILED_STACK = ("That line is ProcessGroupNCCL's stack of the collective that f
                  "--pid on every rank shows the one elsewhere. ")
 
 
+# Habana's ProcessGroupHCCL checking what HCCL returned for a collective (process_group_hccl_base.cpp's
+# TORCH_CHECK(hcclSuccess == hccl_result, "Collective call returned error")): HCCL failed the call and its reason is not
+# in that text -- it is in HCCL's and SynapseAI's own logs, of this process and of its peers (lead rule AB (2))
+_R_HCCL_CALL = re.compile(r"\bCollective call returned error\b")
+_HCCL_CALL = ("That error is Habana's ProcessGroupHCCL (process_group_hccl_base.cpp) finding that HCCL failed a "
+              "collective, without HCCL's own reason: it is in HCCL's and SynapseAI's logs. Collect them from every "
+              "worker (check every worker's log -- with Ray Train the logs of every RayTrainWorker -- the first to "
+              "fail is the one to read): $HABANA_LOGS (~/.habana_logs), LOG_LEVEL_ALL=3 (ENABLE_CONSOLE=true prints "
+              "them); hl-smi shows the Gaudi devices' health and their links. Across nodes, check the scale-out "
+              "network between the Gaudis and HCCL's own sockets (HCCL_SOCKET_IFNAME naming the interface the nodes "
+              "share) and the same SynapseAI / habana torch versions on every node; while it hangs, py-spy dump --pid "
+              "on every worker shows the one elsewhere. ")
+
+
 # A pluggable CUDA allocator's own check on a free (torch's CUDAPluggableAllocator::raw_delete: "Trying to free a
 # pointer not allocated here", "Exception raised from raw_delete at .../CUDAPluggableAllocator.cpp"): the custom
 # allocator a library swapped in (vLLM's CuMemAllocator behind its sleep mode) was handed memory it never allocated --
@@ -245,6 +261,7 @@ def _unread_words(c: Collected) -> Verdict | None:
     if read is None:
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
                        (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
+                       + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
                        + _READ_AROUND, "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",

@@ -40,6 +40,30 @@ def _size_mismatch(c: Collected) -> Verdict | None:
 # Newer torch refuses it one layer earlier, in c10d's dispatch by device: "No backend type associated with device type
 # cpu" (the default group holds only an NCCL backend, none for CPU tensors) -- the same call and the same mistake
 _CPU_TENSOR = re.compile(r"\bTensors? must be CUDA and dense\b|\bNo backend type associated with device type cpu\b")
+# The same dispatch for a device of another kind ("No backend type associated with device type xpu" / "mps" / "hpu"):
+# the group was created with no backend for that device (rule AV), whatever rank printed it
+_NO_BACKEND = re.compile(r"\bNo backend type associated with device type (\w{1,16})\b")
+# gloo's own check of a call's tensors (ProcessGroupGloo's assertTypeMatch / assertSizesMatch / assertLayoutMatch and
+# allgather_coalesced's output check, raised through invalidArgument with the op's name): "ProcessGroupGloo::allgather:
+# invalid tensor type at index 0 (expected TensorOptions(dtype=long long, device=cpu, ...), got TensorOptions(dtype=long
+# long, device=mps:0, ...))" -- older torch names a type ("expected CPUFloatType, got CUDAFloatType")
+_GLOO_ARG = re.compile(r"ProcessGroupGloo::\w{1,40}: invalid (?:tensor (?:type|size|layout)|size of output tensor) at "
+                       r"index \d{1,6}(?: \(expected (.{1,300}?), got (.{1,300}))?")
+_DEVICE_OF = re.compile(r"\bdevice=([a-z]\w{0,15})|\b(CPU|CUDA|XPU|MPS|HPU)\w{0,20}Type\b")
+# The single-tensor collectives' own size and dtype checks (ProcessGroupNCCL's _allgather_base / _reduce_scatter_base,
+# gloo's, and the oneCCL / HCCL / other vendors' bindings that copied them): all_gather_into_tensor's "output tensor
+# size must be equal to world_size times input tensor size", reduce_scatter_tensor's "input tensor must be the same
+# size as output size times world size", and their dtype checks -- the caller's tensors refused before any data moves
+_COLL_SIZE = re.compile(r"\boutput tensor size must be equal to world_size times input tensor size\b|"
+                        r"\binput tensor must be the same size as output size times world size\b|"
+                        r"\boutput tensor must have the same type as input tensor\b|"
+                        r"\binput tensor must be the same type as the output tensor\b")
+
+
+def _refused_texts(c: Collected) -> list[tuple]:
+    """The exceptions' messages and the lines announcing a failure that no family read (a framework's logger may
+    print the exception behind its own header, "ERROR 09-09 02:24:28 [multiproc_executor.py:522] ValueError: ...")."""
+    return [(e, e.data.get("message") or "") for e in c.exceptions] + [(u, u.text) for u in c.unread]
 
 
 def _cpu_tensor(c: Collected) -> Verdict | None:
@@ -47,7 +71,7 @@ def _cpu_tensor(c: Collected) -> Verdict | None:
     no rank is named (the first to print it is no more at fault than the others): the tensor's device is the fix."""
     evs = [e for e in c.exceptions if _CPU_TENSOR.search(e.data.get("message") or "")]
     if not evs:
-        return None
+        return _tensor_refused(c)
     return Verdict(
         "invalid_usage",
         "the NCCL process group refused a collective whose tensor is not on the GPU ('Tensors must be CUDA and "
@@ -62,6 +86,93 @@ def _cpu_tensor(c: Collected) -> Verdict | None:
         "built or loaded outside zero.Init, or parameter offload with an engine that does not support it), try "
         "ZeRO-2 (zero2) or another DeepSpeed version, and check that the model is on the GPU before the engine is "
         "created.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+# what gives a process group a backend for tensors of a device other than the CPU (rule AV's fix, by device)
+_DEVICE_FIX = {
+    "xpu": "Give the group a backend for XPU tensors: torch >= 2.8 has Intel's XCCL built in "
+           "(init_process_group(backend=\"xccl\"), or the device-specific backend 'xpu:xccl' beside gloo: "
+           "backend=\"cpu:gloo,xpu:xccl\"), which needs a torch build with XPU distributed support "
+           "(torch.distributed.is_xccl_available()); older torch takes the oneCCL bindings (import "
+           "oneccl_bindings_for_pytorch, then backend=\"ccl\", the ccl backend). A framework that creates the group "
+           "itself (torchtune, accelerate, Lightning) must be told that backend or be a version that knows XPU.",
+    "mps": "No torch.distributed backend takes MPS tensors (gloo does not support MPS tensors: CPU ones, and CUDA for "
+           "some collectives), so DDP on MPS cannot run: train on a single device (one process on MPS, no DDP), or "
+           "run the processes on the CPU (device=cpu / accelerator='cpu': move the model to CPU before wrapping it "
+           "in DDP, with device_ids=None).",
+    "hpu": "Give the group Habana's backend for HPU tensors: import habana_frameworks.torch.distributed.hccl and "
+           "init_process_group(backend=\"hccl\") (a framework that creates the group must be the Habana / "
+           "optimum-habana version that does).",
+    "npu": "Give the group Ascend's backend for NPU tensors: import torch_npu and init_process_group(backend=\"hccl\") "
+           "(a framework that creates the group must be a version that knows NPU).",
+    "cuda": "Give the group a backend for CUDA tensors (init_process_group(backend=\"nccl\"), or "
+            "backend=\"cpu:gloo,cuda:nccl\" for both), or move the tensor to the device the group's backend serves.",
+}
+
+
+def _tensor_refused(c: Collected) -> Verdict | None:
+    """Lead rules Q, AV: c10d (or the backend's own argument check) refusing a collective's tensors before any data
+    moves -- a device the group has no backend for ("No backend type associated with device type xpu", gloo's
+    "invalid tensor type ... got ... device=mps:0"), or all_gather_into_tensor / reduce_scatter_tensor sizes that
+    do not fit the world size. The call is the same code on every rank: invalid_usage, no rank named, whichever
+    process printed it; the fix is the device's backend or the tensors' sizes."""
+    device = mixed = sized = said = None
+    evs = []
+    for e, t in _refused_texts(c):
+        nb, ga = _NO_BACKEND.search(t), _GLOO_ARG.search(t)
+        if nb and nb.group(1) != "cpu":
+            device, said = device or nb.group(1), said or nb.group(0)
+        elif ga and ga.group(1):
+            devs = [(m.group(1) or m.group(2)).lower() for x in ga.group(1, 2)
+                    if (m := _DEVICE_OF.search(x))]
+            if len(devs) == 2 and devs[0] != devs[1]:
+                other = next((d for d in reversed(devs) if d not in ("cpu", "cuda")), None)
+                device, said = device or other, said or (ga.group(0)[:200] if other else None)
+                mixed = mixed or (None if other else f"{devs[0]} and {devs[1]}")
+            else:
+                sized = sized or ga.group(0)[:200]
+        elif ga or (cs := _COLL_SIZE.search(t)):
+            sized = sized or (ga or cs).group(0)[:200]
+        else:
+            continue
+        evs.append(e)
+    if not evs:
+        return None
+    if device:
+        return Verdict(
+            "invalid_usage",
+            f"the process group refused a collective whose tensor is on '{device}', a device none of the group's "
+            f"backends serves ('{said}'): the group was created without a backend for that device -- the same "
+            "set-up and code on every rank, so no rank is at fault, a usage error of the caller",
+            _DEVICE_FIX.get(device, f"Give the group a backend for {device} tensors (init_process_group(backend="
+                            f"\"cpu:gloo,{device}:<its backend>\")), or move the tensors to a device the group's "
+                            "backend serves.")
+            + " Read the traceback: the frame that calls the collective names the tensor.",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if mixed:
+        return Verdict(
+            "invalid_usage",
+            f"gloo refused a collective whose tensors are on two devices ({mixed}: 'invalid tensor type'): one call "
+            "mixes tensors of two devices -- the same code on every rank, so no rank is at fault",
+            "Read the traceback: the frame that calls the collective names the tensors. Put every tensor of the call "
+            "on one device the group's backend serves (.to(device) on the inputs and outputs alike), or give the "
+            "group a backend for each device (init_process_group(backend=\"cpu:gloo,cuda:nccl\")).",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    return Verdict(
+        "invalid_usage",
+        f"the collective refused the tensors it was handed before any data moved ('{sized}'): their sizes or "
+        "dtypes do not fit the call (all_gather_into_tensor's output must hold world_size times the input's "
+        "elements, reduce_scatter_tensor's input world_size times the output's, both of one dtype; gloo checks "
+        "every tensor of a call against the first) -- the caller's tensors, the same code on every rank, so no "
+        "rank is at fault",
+        "Read the traceback: the frame that calls the collective names the tensors. Size the output tensor from "
+        "the group's own world size (dist.get_world_size(group) x the input's shape; the output tensor shape, not "
+        "a size computed for another group), keep input and output one dtype, and where the sizes come from the "
+        "data or a split of the model (sequence parallel sp_size, tensor_parallel_size, a batch or max-num-seqs "
+        "that the group does not divide), pad the input so it is divisible by the group's size or choose sizes "
+        "that are; a plug-in that calls the collective inside a framework needs the plug-in version made for that "
+        "framework's version.",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
