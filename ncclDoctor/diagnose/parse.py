@@ -101,6 +101,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # mp.spawn's record of a child's error, held until the child's own exception is read (_spawn_child_error)
         self._spawn_exc: tuple[int, Event] | None = None
         self._spawn_doubt = False  # something read says the held record's child met what every child meets
+        # that record emitted at once (its world known), no failure read after it yet (readers.exits._spawn_shown_cut)
+        self._spawn_shown: tuple[int, Event] | None = None
         self._read_kinds: set[str] = set()  # the kinds of the failure events read so far (no QUIET_KINDS)
         self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
@@ -324,6 +326,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._ds_status()
         if self._spawn_exc is not None:
             self._spawn_cut()
+        if self._spawn_shown is not None:
+            self._spawn_shown_cut()
         if self.oom_kills and self.ds_kill_pids:
             self._oom_killed_worker()
         if self.ds_kill is not None and len(self._ds_kill_from) == 1:
@@ -552,6 +556,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev, self._pending = self._pending, None
         if self._spawn_exc is not None:
             self._spawn_child_error(lineno, ev)
+        if (self._spawn_shown is not None and ev is not None and ev is not self._spawn_shown[1]
+                and ev.kind not in QUIET_KINDS and ev.kind != "spawn_teardown"):
+            self._spawn_shown = None  # the child's own error is read: its traceback is not cut
         if ev is None and self.queued:
             ev = self.queued.pop(0)
         if ev is not None and ev.kind not in QUIET_KINDS and len(self._read_kinds) < 64:
