@@ -74,3 +74,39 @@ def test_spawns_raised_record_of_a_known_world_whose_traceback_is_cut_asks_for_i
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("unknown", [2]) and _accused(d) == {2}, v
     assert "full traceback" in v["fix"] and "cut process 2's traceback" in v["fix"], v["fix"]
+
+
+# --- 'invalid device ordinal' on a rank's bare error line: the launch's device index (lead rule AU (2)) -------------
+_CUDA_TAIL = ("{p}CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below "
+              "might be incorrect.\n"
+              "{p}For debugging consider passing CUDA_LAUNCH_BLOCKING=1.\n"
+              "{p}Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n")
+
+
+def test_a_ranks_bare_invalid_ordinal_with_no_frame_shown_is_the_launch(tmp_path):
+    """'invalid device ordinal' is CUDA refusing a GPU index the process cannot see; with no traceback above a rank's
+    error line, nothing says its own code computed the index: it is the device its launch gave it (more processes
+    than visible GPUs), rule AU (2)'s launch error -- config, nobody named, whoever's tag the line carries (round 62's
+    rag-retrieval-27)."""
+    for p in ("[rank3]: ", "[default3]:"):
+        text = f"{p}RuntimeError: CUDA error: invalid device ordinal\n" + _CUDA_TAIL.format(p=p)
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (p, v)
+        assert "CUDA_VISIBLE_DEVICES" in v["fix"] and "nproc_per_node" in v["fix"], v["fix"]
+
+
+def test_a_ranks_invalid_ordinal_under_its_own_codes_frame_or_a_visible_gpus_fault_stays_a_cuda_error(tmp_path):
+    """The near shapes: the same tagged error under a traceback whose last frame is the rank's own code computing a
+    device (no frame that selects the process's GPU) stays that rank's CUDA error, and so does a bare illegal memory
+    access (a visible GPU failing)."""
+    own = ("[rank3]: Traceback (most recent call last):\n"
+           '[rank3]:   File "/srv/pipe/stage.py", line 41, in forward\n'
+           "[rank3]:     x = x.to(f'cuda:{self.stage_id * 2}')\n"
+           "[rank3]: RuntimeError: CUDA error: invalid device ordinal\n" + _CUDA_TAIL.format(p="[rank3]: "))
+    v = _verdict(tmp_path, own)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", [3]), v
+    bare = "[rank3]: RuntimeError: CUDA error: an illegal memory access was encountered\n" + _CUDA_TAIL.format(
+        p="[rank3]: ")
+    v = _verdict(tmp_path, bare, "bare.log")
+    assert (v["cause"], v["culprits"]) == ("cuda_error", [3]), v

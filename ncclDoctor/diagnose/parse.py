@@ -57,6 +57,9 @@ _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
 # a glog/TORCH_WARN header whose message starts on the next line ("[rank3]:[W710 ...ProcessGroupNCCL.cpp:1575]
 # Warning: WARNING:" / "destroy_process_group() was not called ..."): a paste wrapped it after the header, however short
 _HEAD_CUT = re.compile(r"\]\s*(?:Warning|WARNING|Error|ERROR):(?:\s*(?:Warning|WARNING):)?\s*$")
+# a CUDA error line that names the source file it was raised in ("THCudaCheck FAIL file=.../X.cpp line=N", "at
+# .../Module.cpp:59", "common.cu:732"): it says where, unlike torch's bare "RuntimeError: CUDA error: ..."
+_SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 # a record's field label whose value went to the next line ("... failed (exitcode: 1) local_rank: " / "0 (pid: 6252)
 # of binary ..."): a label never ends a line it holds the value of, so the line was cut there, however short it is
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
@@ -944,6 +947,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # (THCudaCheck FAIL file=.../torch/csrc/cuda/Module.cpp: THCPModule_setDevice_wrap's cudaSetDevice)
             # (verdict.cuda._ordinal_launch)
             ev.data["at_set_device"] = True
+        elif (ev is not None and ev.kind == "cuda_error" and not self._in_traceback(lineno)
+              and not _SOURCE_NAMED.search(text)):
+            # no traceback above it, no source file named on it (THCudaCheck's "file=..."): nothing shows which call
+            # raised it (verdict.cuda._ordinal_launch)
+            ev.data["no_frames"] = True
         if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines

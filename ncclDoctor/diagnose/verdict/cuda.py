@@ -244,7 +244,9 @@ def _ordinal_launch(evs: list[Event], tagged: list[int]) -> Verdict | None:
     # two processes' copies of the error run into one line are several processes failing alike (rule U (2)): not
     # one rank's own index, whichever rank's tag the line carries
     several = any(_TWO_WRITERS.search(e.text) for e in evs)
-    if tagged and not several and not all(e.data.get("at_set_device") for e in evs):
+    # lead rule AU (2): with no traceback shown above it, nothing says the rank's own code computed the index: the
+    # error is read as what it nearly always is, a process asking at start-up for a GPU its launch gave it
+    if tagged and not several and not all(e.data.get("at_set_device") or e.data.get("no_frames") for e in evs):
         return None  # a rank's own ordinal elsewhere (an index its code computed) stays its CUDA error
     where = ("the frame selecting its GPU" if all(e.data.get("at_set_device") for e in evs) else "its CUDA call")
     who = ("more than one process asked" if several else f"{_named(tagged)} asked" if tagged else "a process asked")
