@@ -110,3 +110,41 @@ def test_a_ranks_invalid_ordinal_under_its_own_codes_frame_or_a_visible_gpus_fau
         p="[rank3]: ")
     v = _verdict(tmp_path, bare, "bare.log")
     assert (v["cause"], v["culprits"]) == ("cuda_error", [3]), v
+
+
+# --- Lightning's WORLD_SIZE warning: the launch environment contradicting the trainer's world (rules V (1), AA (1)) --
+_PL_START = ("GPU available: True, used: True\n"
+             "CUDA_VISIBLE_DEVICES: [0]\n"
+             "{warn}"
+             "initializing ddp: GLOBAL_RANK: 0, MEMBER: 1/1\n"
+             "All DDP processes registered. Starting ddp with 1 processes\n")
+_PL_WARN = ("/opt/env/lib/python3.8/site-packages/pytorch_lightning/utilities/distributed.py:37: UserWarning: "
+            "WORLD_SIZE environment variable (4) is not equal to the computed world size (1). Ignored.\n"
+            "  warnings.warn(*args, **kwargs)\n")
+
+
+def test_lightnings_world_size_env_against_its_computed_world_is_a_setting_shown_wrong(tmp_path):
+    """Lightning ignoring a WORLD_SIZE environment variable that differs from the world its own settings compute:
+    the process carries a launch environment that is not this run's (an earlier trial's in a hyper-parameter
+    study), a setting shown inconsistent with nothing failing -- config, nobody (rules V (1), AA (1); round 62's
+    optuna-1765)."""
+    d = _report(tmp_path, _PL_START.format(warn=_PL_WARN))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "unset the WORLD_SIZE environment variable" in v["fix"] and "devices x num_nodes = 4" in v["fix"], v
+
+
+def test_lightnings_start_without_that_warning_or_with_a_failure_after_it_is_not_that_setting(tmp_path):
+    """The near shapes: the same start-up lines without the warning show nothing failing (none), and a rank's own
+    failure after the warning (a CUDA out of memory) is read by its own class, not as the setting."""
+    v = _verdict(tmp_path, _PL_START.format(warn=""))
+    assert v["cause"] == "none", v
+    oom = _PL_START.format(warn=_PL_WARN) + (
+        "Traceback (most recent call last):\n"
+        '  File "/srv/fit.py", line 30, in objective\n'
+        "    trainer.fit(model)\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+        "23.65 GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has 22.61 GiB memory in "
+        "use.\n")
+    v = _verdict(tmp_path, oom, "oom.log")
+    assert v["cause"] == "gpu_oom", v

@@ -860,6 +860,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return ev
         if "GLOBAL_RANK: " in text and (pm := S.R_PL_MEMBER.search(body)):
             return self._member(lineno, text, int(pm.group(1)), int(pm.group(3)))
+        if "computed world size" in text and (pw := S.R_PL_WORLD_ENV.search(body)):
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # the launch's environment against the trainer's settings, not a process's failure
+            ev.data.update(env_world=int(pw.group(1)), computed_world=int(pw.group(2)))
+            return ev
         if "NET/Socket" in text and S.R_IFACE_LIST.search(text):  # the interfaces follow, one a line
             self._iface_list, self._follow = True, 2
             return None

@@ -1518,6 +1518,11 @@ R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\
 # 2/8", "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2"): two processes announcing one global rank at once
 # were both given it (two nodes with the same node rank: lead rule AA (1)).
 R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
+# Lightning's warning that the launch environment's WORLD_SIZE contradicts the world its own settings compute (devices
+# x num_nodes): "WORLD_SIZE environment variable (2) is not equal to the computed world size (1). Ignored." -- a
+# setting shown inconsistent, left by another launch (lead rules V (1), AA (1))
+R_PL_WORLD_ENV = re.compile(r"\bWORLD_SIZE environment variable \((\d{1,7})\) is not equal to the computed world size "
+                            r"\((\d{1,7})\)")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
 # torchrun's node rank and master address on its command line, in any spelling ("--node-rank 1 --master-addr

@@ -114,6 +114,24 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unfit = world_unfit(c)
     if unfit is not None:
         return unfit
+    env = next((e for e in evs if e.data.get("env_world") is not None), None)
+    if env is not None:  # lead rules V (1), AA (1): the launch environment contradicting the trainer's own world
+        w, n = env.data["env_world"], env.data["computed_world"]
+        return Verdict(
+            "config",
+            f"Lightning warns that the WORLD_SIZE environment variable ({w}) is not equal to the world size it "
+            f"computes from its own settings ({n}) and ignores it ('{env.text.strip()[:140]}'): the process was "
+            "started with a launch environment that does not belong to this run -- WORLD_SIZE (and with it RANK, "
+            "MASTER_ADDR / MASTER_PORT) left over from an earlier launch in the same process or shell (an earlier "
+            "trial of a hyper-parameter search, a notebook), or a launcher's world that the trainer's devices x "
+            "num_nodes do not match -- a setting every process shares, not a rank's fault",
+            f"Make the launch and the trainer agree: unset the WORLD_SIZE environment variable (and RANK, LOCAL_RANK, "
+            "MASTER_PORT) left by an earlier launch before creating the next Trainer, or run each trial in a new "
+            "process per trial (a study running DDP trials in one process keeps the first trial's environment and "
+            "port: use strategy='ddp_spawn' or a fresh subprocess, with its own MASTER_PORT); otherwise set the "
+            f"trainer's devices (gpus / number of GPUs) and num_nodes so that devices x num_nodes = {w}, the world "
+            "the launcher started (with CUDA_VISIBLE_DEVICES leaving that many GPUs visible).",
+            "medium", [], [env.brief()], job_wide=True)
     dup = [e for e in evs if e.data.get("member_world") and len(e.data["members"]) < e.data["member_world"]]
     if dup:  # lead rule AA (1): two processes at once were given one global rank, and some ranks none
         e = dup[0]
