@@ -148,3 +148,38 @@ def test_lightnings_start_without_that_warning_or_with_a_failure_after_it_is_not
         "use.\n")
     v = _verdict(tmp_path, oom, "oom.log")
     assert v["cause"] == "gpu_oom", v
+
+
+# --- two nodes' outputs announcing the same global ranks (lead rule AA (1) across files) -----------------------------
+def _files(tmp_path, files: dict[str, list[int]], world: int) -> dict:
+    from ncclDoctor.diagnose import diagnose
+
+    paths = []
+    for name, ranks in files.items():
+        text = "".join(f"[rank: {ranks[0]}] Global seed set to 7\n"
+                       f"Initializing distributed: GLOBAL_RANK: {r}, MEMBER: {r + 1}/{world}\n" for r in ranks)
+        (tmp_path / name).write_text(text + "distributed_backend=nccl\nAll distributed processes registered. Starting "
+                                     f"with {world} processes\n")
+        paths.append(str(tmp_path / name))
+    return diagnose(paths).results["diagnose"]
+
+
+def test_two_nodes_outputs_announcing_the_same_global_ranks_are_nodes_launched_alike(tmp_path):
+    """Lightning's announcements in two nodes' files, each file's ranks distinct but both holding global ranks of the
+    first node's (worker-a: 5, 1, 3; worker-b: 0, 3, 2, 1 of 32): two processes were given each of those ranks, every
+    node launched as the first one -- config, nobody, with nothing failing yet (rule AA (1); round 62's
+    lightning-18760, a Kubeflow job of 48)."""
+    d = _files(tmp_path, {"worker-a.log": [5, 1, 3], "worker-b.log": [0, 3, 2, 1]}, 32)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "1, 3" in v["summary"] and "node rank" in v["fix"], v
+
+
+def test_nodes_announcing_their_own_ranks_or_a_console_beside_one_ranks_file_are_not_read_so(tmp_path):
+    """The near shapes: two nodes announcing their own ranks (0-3 and 4-7 of 8) are a launch done right, and a
+    console log of one node beside one of its ranks' own files repeats that rank (the file's ranks are a part of the
+    console's): neither is two processes holding one rank."""
+    v = _files(tmp_path, {"node0.log": [0, 2, 1, 3], "node1.log": [5, 4, 7, 6]}, 8)["verdict"]
+    assert v["cause"] == "none", v
+    v = _files(tmp_path, {"console.log": [0, 2, 1, 3], "rank2.log": [2]}, 4)["verdict"]
+    assert v["cause"] == "none", v

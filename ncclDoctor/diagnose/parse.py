@@ -145,6 +145,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._member_world: int | None = None
         self._member_dup = False
         self._member_ev: Event | None = None
+        # this file's own announcements of one world, as one quiet event (rank_announce), compared across the files by
+        # verdict.world._ranks_taken_twice
+        self._member_seen: Event | None = None
         self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)

@@ -102,12 +102,48 @@ def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+def _ranks_taken_twice(c: Collected) -> Verdict | None:
+    """Lead rule AA (1) across files: two files (two nodes' outputs) whose Lightning announcements of one world
+    ("GLOBAL_RANK: r, MEMBER: r+1/W") both hold the same global rank, neither file's ranks a part of the other's (a
+    console log beside one rank's own file repeats that rank), are two processes given one global rank: every node
+    was launched as the first node (the same node rank), so the ranks past the first node's never exist -- config,
+    no rank."""
+    anns = [e for e in c.samples.get("rank_announce", []) if e.data.get("members")]
+    for i, a in enumerate(anns):
+        for b in anns[i + 1:]:
+            if _file(a) == _file(b) or a.data["member_world"] != b.data["member_world"]:
+                continue
+            sa, sb = set(a.data["members"]), set(b.data["members"])
+            both = sorted(sa & sb)
+            if not both or sa <= sb or sb <= sa:
+                continue
+            world = a.data["member_world"]
+            fa, fb = _file(a).rsplit("/", 1)[-1], _file(b).rsplit("/", 1)[-1]
+            return Verdict(
+                "config",
+                f"two nodes' outputs announce the same global rank(s) {_fmt_ranks(both)} of a world of {world} ({fa}: "
+                f"{_fmt_ranks(sorted(sa))}; {fb}: {_fmt_ranks(sorted(sb))}; '{a.text.strip()[:80]}'): each node's "
+                "processes took global ranks from 0 again instead of their own node's, so two processes hold each "
+                f"of those ranks and the ranks past the first node's of the {world} never exist -- the job waits for "
+                "them at init; a launch set-up of every node (its node rank), not a rank's fault",
+                "Give each node its own node rank, so that global rank = node rank x GPUs per node + local rank: "
+                "NODE_RANK / --node_rank (GROUP_RANK under torchrun) 0 on the master's node, 1, 2, ... on the others, "
+                "with the same MASTER_ADDR and MASTER_PORT on every node and the trainer's num_nodes and devices "
+                "matching the launch; under a cluster launcher, check that the framework's cluster environment "
+                "(Lightning's KubeflowEnvironment / SLURMEnvironment) reads the RANK / node index the operator or "
+                "scheduler sets for each node.",
+                "medium", [], [a.brief(), b.brief()], job_wide=True)
+    return None
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
     evs = c.samples.get("launch_args", [])
-    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+    if c.exceptions or c.child_failures or c.worker_failures or finished(c):
         return None
+    if (twice := _ranks_taken_twice(c)) is not None:
+        return twice
     evs = [e for e in evs if not e.data.get("own_worlds") and not e.data.get("rank0_host")]  # read elsewhere
     if not evs:
         return None
