@@ -183,3 +183,38 @@ def test_nodes_announcing_their_own_ranks_or_a_console_beside_one_ranks_file_are
     assert v["cause"] == "none", v
     v = _files(tmp_path, {"console.log": [0, 2, 1, 3], "rank2.log": [2]}, 4)["verdict"]
     assert v["cause"] == "none", v
+
+
+# --- the driver's NVML library lacking a function the torch build calls (lead rules AF (2), AX (2)) ---------------
+_TIMED_OUT = ("[rank2]:[E1101 09:12:01.832146912 ProcessGroupNCCL.cpp:607] [Rank 2] Watchdog caught collective "
+              "operation timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+              "ran for 600019 milliseconds before timing out.\n"
+              "[rank2]:[E1101 09:12:01.833575187 ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank 2] Exception "
+              "(either an error or timeout) detected by watchdog at work: 812, last enqueued NCCL work: 812, last "
+              "completed NCCL work: 811.\n")
+_NVML = ('RuntimeError: false INTERNAL ASSERT FAILED at "../c10/cuda/driver_api.cpp":27, please report a bug to '
+         "PyTorch. Can't find nvmlDeviceGetNvLinkRemoteDeviceType: /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: "
+         "undefined symbol: nvmlDeviceGetNvLinkRemoteDeviceType\n")
+
+
+def test_the_drivers_nvml_lacking_a_symbol_torch_calls_is_the_install_and_a_rank_timing_out_beside_it_innocent(
+        tmp_path):
+    """torch's own lookup of an NVML function failing on the driver's libnvidia-ml ('undefined symbol: nvml...'):
+    the driver is older than the torch build needs, the host's install -- config, no rank, even mid-run beside a
+    rank whose watchdog times out in a collective (that rank waited on the failed process: innocent). Rule AX (2),
+    round 62's useful-notes-and-logs-lightning."""
+    for text in (_NVML, _TIMED_OUT + _NVML):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+        assert "Upgrade the NVIDIA driver" in v["fix"] and "nvmlDeviceGetNvLinkRemoteDeviceType" in v["fix"], v
+
+
+def test_another_librarys_undefined_symbol_probe_or_the_timeout_alone_is_not_the_driver(tmp_path):
+    """The near shapes: NCCL's probe of an optional ibverbs function ('dlvsym failed on ... undefined symbol') goes on
+    without it (nothing failing), and the timeout alone is read by rules B, E (a rank not shown)."""
+    probe = ("gpu-3:2056:2190 [1] NCCL INFO dlvsym failed on mlx5dv_reg_dmabuf_mr - /lib/x86_64-linux-gnu/"
+             "libmlx5.so.1: undefined symbol: mlx5dv_reg_dmabuf_mr, version MLX5_1.25\n")
+    assert _verdict(tmp_path, probe)["cause"] == "none"
+    d = _report(tmp_path, _TIMED_OUT, "timeout.log")
+    assert d["verdict"]["cause"] == "rank_missing" and 2 not in _accused(d), d["verdict"]

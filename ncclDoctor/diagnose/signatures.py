@@ -1936,6 +1936,12 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
 # X": the library installed is missing or of another version than the code calling it was built for -- the job's shared
 # install, the same on every process that loads it (lead rule AF (2)). NCCL's own plugin probes ("Failed to find
 # ncclCollNetPlugin symbol") say "find" and go on: not this.
+# The NVIDIA driver's NVML library lacking a function the caller was built against: torch's own lookup failing
+# (c10/cuda/driver_api.cpp's assert "Can't find nvmlDeviceGetNvLinkRemoteDeviceType: /lib64/libnvidia-ml.so.1:
+# undefined symbol: nvmlDeviceGetNvLinkRemoteDeviceType"): the installed driver is older than the torch build needs,
+# the host's install every process loads alike (lead rules AF (2), AX (2))
+R_NVML_SYMBOL = re.compile(r"(?P<lib>[\w./\-]{0,200}libnvidia-ml\.so[\w.]{0,12}): undefined symbol: "
+                           r"(?P<sym>nvml\w{1,80})")
 R_LIB_UNLOADABLE = re.compile(r"\b(?:[Cc]annot|[Cc]ould not|[Ff]ailed to|[Uu]nable to) (?:load|resolve) (?:the )?"
                               r"symbol:? ['\"`]?(?P<sym>[A-Za-z_]\w{1,80})")
 # One installed library refusing another at start-up because their versions do not match (lead rule AF (2), round 41's
