@@ -3525,8 +3525,10 @@ def test_nccl_tests_failing_to_set_its_device_is_the_launch_placement_naming_no_
     v = _verdict(tmp_path, one.replace("'invalid device ordinal'", "'no kernel image is available for execution on "
                                        "the device'"))
     assert v["cause"] == "cuda_error", v
+    # torch's own bare line is not nccl-tests' placement: with no frame shown it is the launch's device index by
+    # lead rule AU (2) (round 62's rag-retrieval-27), read as such, not as nccl-tests' own -g / -t arithmetic
     v = _verdict(tmp_path, "[1,2]<stderr>:RuntimeError: CUDA error: invalid device ordinal\n")
-    assert v["cause"] == "cuda_error", v
+    assert v["cause"] == "config" and "nccl-tests" not in v["summary"] and "-npernode" not in v["fix"], v
 
 
 # --- round 36: a DataLoader's own bus-error report, any capitalisation (lead rule F) ---------------------------------
@@ -5694,8 +5696,8 @@ def test_a_lone_sigkill_fix_names_fewer_processes_per_node_and_swap(tmp_path):
 def test_an_invalid_ordinal_two_processes_printed_into_one_line_stays_the_launch_under_a_rank_tag(tmp_path):
     """Two workers raising 'invalid device ordinal' at once interleave their stderr ("ValueErrorValueError: ..."
     then ": ... invalid device ordinal"): more than one process failed alike (rules Q, U(2)), config, nobody -- also
-    where a launcher or a paste put one rank's tag before every line. One tagged rank's own ordinal stays its CUDA
-    error."""
+    where a launcher or a paste put one rank's tag before every line. One tagged rank's own ordinal raised under its
+    own code's frame stays its CUDA error."""
     body = ("RuntimeErrorRuntimeError: CUDA error: invalid device ordinal\n"
             "CUDA kernel errors might be asynchronously reported at some other API call.\n"
             ": CUDA error: invalid device ordinal\n")
@@ -5704,7 +5706,11 @@ def test_an_invalid_ordinal_two_processes_printed_into_one_line_stays_the_launch
         d = _report(tmp_path, text)
         assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []) and not _accused(d), (prefix, d)
         assert "nvidia-smi" in d["verdict"]["fix"]
-    assert _verdict(tmp_path, "[rank6]: RuntimeError: CUDA error: invalid device ordinal\n")["cause"] == "cuda_error"
+    own = ("[rank6]: Traceback (most recent call last):\n"
+           '[rank6]:   File "/srv/x/model.py", line 77, in forward\n'
+           "[rank6]:     h = h.to(f'cuda:{self.stage + 4}')\n"
+           "[rank6]: RuntimeError: CUDA error: invalid device ordinal\n")
+    assert _verdict(tmp_path, own)["cause"] == "cuda_error"
 
 
 def test_a_worker_records_unhandled_cuda_error_wrapped_at_80_columns_still_names_its_rank(tmp_path):

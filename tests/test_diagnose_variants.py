@@ -228,7 +228,8 @@ WORDINGS = {
                             "nvidia-fabricmanager"),
     "cuda-driver-too-old": ("gpu-1:11:11 [0] NCCL WARN Cuda failure 'CUDA driver version is insufficient for CUDA "
                             "runtime version'\n", "cuda_error", [], "driver"),
-    "cuda-invalid-ordinal": ("[rank9]: RuntimeError: CUDA error: invalid device ordinal\n", "cuda_error", [9],
+    # with no traceback above it, a device index its launch gave it (lead rule AU (2), round 62's rag-retrieval-27)
+    "cuda-invalid-ordinal": ("[rank9]: RuntimeError: CUDA error: invalid device ordinal\n", "config", [],
                              "LOCAL_RANK"),
     "cuda-cumem-container": ("gpu-1:11:11 [0] NCCL WARN Cuda failure 'operation not supported'\n", "cuda_error", [],
                              "NCCL_CUMEM_ENABLE=0"),

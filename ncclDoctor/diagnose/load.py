@@ -200,6 +200,12 @@ SNIFF = 8192
 #             "KEY = value" a line, read on (parse._env_dump_line)
 #   "GLOBAL_RANK: "  PyTorch Lightning's "initializing ddp: GLOBAL_RANK: 1, MEMBER: 2/8": one global rank announced
 #             twice at once is two nodes given the same ranks (verdict.world._rank_args, lead rule AA (1))
+#   computed world size  Lightning's "WORLD_SIZE environment variable (2) is not equal to the computed world size
+#             (1)": the launch environment contradicting the job's own world (parse, verdict.world._rank_args, lead
+#             rules V (1), AA (1))
+#   undefined symbol  a shared library lacking a function its caller was built against, said by the dynamic linker
+#             with no other word (torch's assert "Can't find nvml...: libnvidia-ml.so.1: undefined symbol: ...": the
+#             driver older than the build; readers.crash._lib_unloadable, lead rules AF (2), AX (2))
 #   readonly variable  the remote shell refusing a multi-host launcher's exported environment ("/bin/bash:
 #             SSH_CONNECTION: readonly variable": parse._launch_setup, lead rule X (2))
 #   nThread   nccl-tests' preamble, printed by the world's rank 0 only: two at once are two worlds (parse._progress,
@@ -448,6 +454,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
+            b"computed world size", b"undefined symbol",
             b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",

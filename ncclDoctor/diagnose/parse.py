@@ -57,6 +57,9 @@ _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
 # a glog/TORCH_WARN header whose message starts on the next line ("[rank3]:[W710 ...ProcessGroupNCCL.cpp:1575]
 # Warning: WARNING:" / "destroy_process_group() was not called ..."): a paste wrapped it after the header, however short
 _HEAD_CUT = re.compile(r"\]\s*(?:Warning|WARNING|Error|ERROR):(?:\s*(?:Warning|WARNING):)?\s*$")
+# a CUDA error line that names the source file it was raised in ("THCudaCheck FAIL file=.../X.cpp line=N", "at
+# .../Module.cpp:59", "common.cu:732"): it says where, unlike torch's bare "RuntimeError: CUDA error: ..."
+_SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 # a record's field label whose value went to the next line ("... failed (exitcode: 1) local_rank: " / "0 (pid: 6252)
 # of binary ..."): a label never ends a line it holds the value of, so the line was cut there, however short it is
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
@@ -102,6 +105,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # mp.spawn's record of a child's error, held until the child's own exception is read (_spawn_child_error)
         self._spawn_exc: tuple[int, Event] | None = None
         self._spawn_doubt = False  # something read says the held record's child met what every child meets
+        # that record emitted at once (its world known), no failure read after it yet (readers.exits._spawn_shown_cut)
+        self._spawn_shown: tuple[int, Event] | None = None
         self._read_kinds: set[str] = set()  # the kinds of the failure events read so far (no QUIET_KINDS)
         self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
@@ -141,6 +146,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._member_world: int | None = None
         self._member_dup = False
         self._member_ev: Event | None = None
+        # this file's own announcements of one world, as one quiet event (rank_announce), compared across the files by
+        # verdict.world._ranks_taken_twice
+        self._member_seen: Event | None = None
         self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
@@ -325,6 +333,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._ds_status()
         if self._spawn_exc is not None:
             self._spawn_cut()
+        if self._spawn_shown is not None:
+            self._spawn_shown_cut()
         if self.oom_kills and self.ds_kill_pids:
             self._oom_killed_worker()
         if self.ds_kill is not None and len(self._ds_kill_from) == 1:
@@ -557,6 +567,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev, self._pending = self._pending, None
         if self._spawn_exc is not None:
             self._spawn_child_error(lineno, ev)
+        if (self._spawn_shown is not None and ev is not None and ev is not self._spawn_shown[1]
+                and ev.kind not in QUIET_KINDS and ev.kind != "spawn_teardown"):
+            self._spawn_shown = None  # the child's own error is read: its traceback is not cut
         if ev is None and self.queued:
             ev = self.queued.pop(0)
         if ev is not None and ev.kind not in QUIET_KINDS and len(self._read_kinds) < 64:
@@ -860,6 +873,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return ev
         if "GLOBAL_RANK: " in text and (pm := S.R_PL_MEMBER.search(body)):
             return self._member(lineno, text, int(pm.group(1)), int(pm.group(3)))
+        if "computed world size" in text and (pw := S.R_PL_WORLD_ENV.search(body)):
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # the launch's environment against the trainer's settings, not a process's failure
+            ev.data.update(env_world=int(pw.group(1)), computed_world=int(pw.group(2)))
+            return ev
         if "NET/Socket" in text and S.R_IFACE_LIST.search(text):  # the interfaces follow, one a line
             self._iface_list, self._follow = True, 2
             return None
@@ -948,6 +966,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # (THCudaCheck FAIL file=.../torch/csrc/cuda/Module.cpp: THCPModule_setDevice_wrap's cudaSetDevice)
             # (verdict.cuda._ordinal_launch)
             ev.data["at_set_device"] = True
+        elif (ev is not None and ev.kind == "cuda_error" and not self._in_traceback(lineno)
+              and not _SOURCE_NAMED.search(text)):
+            # no traceback above it, no source file named on it (THCudaCheck's "file=..."): nothing shows which call
+            # raised it (verdict.cuda._ordinal_launch)
+            ev.data["no_frames"] = True
         if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines

@@ -1552,6 +1552,11 @@ R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\
 # 2/8", "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2"): two processes announcing one global rank at once
 # were both given it (two nodes with the same node rank: lead rule AA (1)).
 R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
+# Lightning's warning that the launch environment's WORLD_SIZE contradicts the world its own settings compute (devices
+# x num_nodes): "WORLD_SIZE environment variable (2) is not equal to the computed world size (1). Ignored." -- a
+# setting shown inconsistent, left by another launch (lead rules V (1), AA (1))
+R_PL_WORLD_ENV = re.compile(r"\bWORLD_SIZE environment variable \((\d{1,7})\) is not equal to the computed world size "
+                            r"\((\d{1,7})\)")
 R_ARG_RANK = re.compile(r"--rank[= ]'?(\d{1,7})\b")
 R_ARG_WORLD = re.compile(r"--(?:n_gpus|num_gpus|world_size|world-size)[= ]'?(\d{1,7})\b")
 # torchrun's node rank and master address on its command line, in any spelling ("--node-rank 1 --master-addr
@@ -1965,6 +1970,12 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
 # X": the library installed is missing or of another version than the code calling it was built for -- the job's shared
 # install, the same on every process that loads it (lead rule AF (2)). NCCL's own plugin probes ("Failed to find
 # ncclCollNetPlugin symbol") say "find" and go on: not this.
+# The NVIDIA driver's NVML library lacking a function the caller was built against: torch's own lookup failing
+# (c10/cuda/driver_api.cpp's assert "Can't find nvmlDeviceGetNvLinkRemoteDeviceType: /lib64/libnvidia-ml.so.1:
+# undefined symbol: nvmlDeviceGetNvLinkRemoteDeviceType"): the installed driver is older than the torch build needs,
+# the host's install every process loads alike (lead rules AF (2), AX (2))
+R_NVML_SYMBOL = re.compile(r"(?P<lib>[\w./\-]{0,200}libnvidia-ml\.so[\w.]{0,12}): undefined symbol: "
+                           r"(?P<sym>nvml\w{1,80})")
 R_LIB_UNLOADABLE = re.compile(r"\b(?:[Cc]annot|[Cc]ould not|[Ff]ailed to|[Uu]nable to) (?:load|resolve) (?:the )?"
                               r"symbol:? ['\"`]?(?P<sym>[A-Za-z_]\w{1,80})")
 # One installed library refusing another at start-up because their versions do not match (lead rule AF (2), round 41's

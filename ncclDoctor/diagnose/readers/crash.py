@@ -315,6 +315,12 @@ class CrashReaders:
         gone = self._lib_not_loaded(lineno, text) if said else None
         if gone is not None:
             return gone
+        n = S.R_NVML_SYMBOL.search(text) if "libnvidia-ml" in text and "NCCL" not in text else None
+        if n is not None:  # the driver's NVML library lacks a function the build calls (lead rule AX (2))
+            ev = self._context(lineno, text, "lib_unloadable")
+            ev.rank = None  # the host's driver install every process loads, whichever printed it
+            ev.data.update(symbol=n.group("sym"), driver_lib=n.group("lib"), repeated=0)
+            return ev
         m = S.R_LIB_UNLOADABLE.search(text) if "symbol" in text and "NCCL" not in text else None
         if m is None:
             return None

@@ -420,6 +420,15 @@ class ExitReaders:
         lr = S.R_DS_LOCAL_RANK.search(text)
         local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
+        if m.group("mp"):
+            # spawn's "process N terminated with exit code C": no Python exception reached spawn's wrapper (it would
+            # have re-raised it as "-- Process N terminated with the following error:"), the child itself exited
+            # with C (verdict.exits: its fix)
+            ev.data["spawn_exit"] = True
+        elif m.group("mpexc"):
+            # the record's world is known (spawn tore the other children down, or nprocs is the world size): the
+            # child's own traceback follows it; none read by the end is a paste cut inside it (_spawn_shown_cut)
+            self._spawn_shown = (lineno, ev)
         if m.group("th"):
             ev.data["launcher"] = "PyTorch's test harness"  # its own check of a spawned test process's exit
         if ws is not None:
@@ -494,6 +503,16 @@ class ExitReaders:
             return
         ev.data["error_cut"] = True
         self.queued.append(ev)
+
+    def _spawn_shown_cut(self) -> None:
+        """At the end of the input, mp.spawn's "-- Process N terminated with the following error:" read as the
+        record of a known world (emitted at once, not held as _spawn_exc) with no failure read after it: the child's
+        traceback below it was cut before its exception, as _spawn_cut reads a held one -- the record still names
+        process N (lead rules A, AL (2)), its cause stays unknown and its fix asks for the traceback's end."""
+        lineno, ev = self._spawn_shown
+        self._spawn_shown = None
+        if self._last_line - lineno <= 200:
+            ev.data["error_cut"] = True
 
     def _ds_runner(self, lineno: int, text: str, ev: Event | None) -> None:
         """DeepSpeed's resources per host ({host: [GPU ids]}, one worker a GPU): its runner's command line

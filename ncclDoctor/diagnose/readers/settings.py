@@ -221,6 +221,21 @@ class SettingsReaders:
         return ev
 
     def _member(self, lineno: int, text: str, rank: int, world: int) -> Event | None:
+        """One of Lightning's announcements of a process's place in the world (_member_dup), also kept as this file's
+        set of announced ranks: one quiet rank_announce event per file and world, its data kept up to date, compared
+        across the files (two nodes' outputs) by verdict.world._ranks_taken_twice (lead rule AA (1))."""
+        seen, new = self._member_seen, False
+        if seen is None or seen.data["member_world"] != world:
+            seen = self._member_seen = self._context(lineno, text, "rank_announce")
+            seen.rank = None  # an announcement of a place in the world, not a failure: nothing to accuse
+            seen.data.update(member_world=world, members=[])
+            new = True
+        if rank not in seen.data["members"] and len(seen.data["members"]) < 256:
+            seen.data["members"] = sorted(seen.data["members"] + [rank])
+        ev = self._member_dup_ev(lineno, text, rank, world)
+        return ev if ev is not None else seen if new else None
+
+    def _member_dup_ev(self, lineno: int, text: str, rank: int, world: int) -> Event | None:
         """One of Lightning's announcements of a process's place in the world. A global rank announced twice in one
         file, then another rank announced for the first time after it, is two processes given one rank at the same
         time (two nodes launched with the same node rank), not a restart (which announces every rank again after the

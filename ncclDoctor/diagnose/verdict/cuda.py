@@ -228,7 +228,7 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         "high", [], [e.brief()] + [x.brief() for x in evs[:2]], job_wide=True)
 
 
-def _ordinal_launch(evs: list[Event], tagged: list[int]) -> Verdict | None:
+def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -> Verdict | None:
     """Lead rules Q and W: 'invalid device ordinal' is CUDA refusing a device index at or past the GPUs the process
     sees (cudaErrorInvalidDevice, at torch.cuda.set_device, CuPy's Device(i).use(), cudaSetDevice) -- the index comes
     from how the job was launched (the local rank, a --cuda-id / device argument, CUDA_VISIBLE_DEVICES), never from a
@@ -244,7 +244,11 @@ def _ordinal_launch(evs: list[Event], tagged: list[int]) -> Verdict | None:
     # two processes' copies of the error run into one line are several processes failing alike (rule U (2)): not
     # one rank's own index, whichever rank's tag the line carries
     several = any(_TWO_WRITERS.search(e.text) for e in evs)
-    if tagged and not several and not all(e.data.get("at_set_device") for e in evs):
+    # lead rule AU (2): with no traceback shown above it, nothing says the rank's own code computed the index: the
+    # error is read as what it nearly always is, a process asking at start-up for a GPU its launch gave it -- where no
+    # launcher's RECORD of a failed worker is shown (rule A's reading of one, round 23's simpletuner-40, stays)
+    if tagged and not several and not all(e.data.get("at_set_device") or (e.data.get("no_frames") and not record)
+                                          for e in evs):
         return None  # a rank's own ordinal elsewhere (an index its code computed) stays its CUDA error
     where = ("the frame selecting its GPU" if all(e.data.get("at_set_device") for e in evs) else "its CUDA call")
     who = ("more than one process asked" if several else f"{_named(tagged)} asked" if tagged else "a process asked")
@@ -751,7 +755,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # named by a launcher's record or a teardown note, not by the failing lines' own rank tags
     recorded = bool(ranks) and ranks != shown
     if (not recorded and not xids and not hsa and other is None and not c.samples.get("launch_procs")
-            and (launch := _ordinal_launch(evs, ranks))):
+            and (launch := _ordinal_launch(evs, ranks, bool(c.worker_failures or c.child_failures)))):
         return launch
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
     if warns and all(_SETUP_CUDA.search(e.text) for e in warns):

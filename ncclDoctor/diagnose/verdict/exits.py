@@ -427,6 +427,23 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      f"process {lone.local_rank}'s full traceback in the full output; with CUDA_LAUNCH_BLOCKING=1 a "
                      "CUDA error is raised at the call that caused it, and running on one GPU (one process) "
                      "reproduces it without spawn. " + abort_fix)
+    if single and exc is None and codes and codes[0] > 0 and lone.event.data.get("spawn_exit"):
+        # mp.spawn's wrapper re-raises a child's Python exception as '-- Process N terminated with the following
+        # error:' (its traceback below); 'process N terminated with exit code C' says none reached it: the child's
+        # code ended itself with a status (sys.exit / exit / os._exit), or it failed before entering the function
+        n = lone.local_rank
+        what = what.replace(": a Python exception in that process", "", 1).replace(
+            f"exited with code {codes[0]}", f"exited with code {codes[0]}, its own exit status: not a Python exception "
+            "(spawn would have re-raised it with its traceback)", 1)
+        cause = ". The cause is in that process's own output (what it printed before exiting)"
+        abort_fix = (f"mp.spawn reports 'process {n} terminated with exit code {codes[0]}', not the child's own "
+                     "exception (which spawn re-raises with its traceback as '-- Process N terminated with the "
+                     f"following error:'): process {n} ended itself with that status -- a sys.exit({codes[0]}) / "
+                     "exit() / os._exit in the code it runs (the script's own exit after printing an error, a "
+                     "library's), or a failure before it entered the function (an import error in the child). Read "
+                     f"process {n}'s own output above the parent's traceback for what it printed before exiting; "
+                     "search the code the child runs for exit( / sys.exit( and return from the function instead; run "
+                     "with one GPU (nprocs=1, or the function called directly) to see the error. " + abort_fix)
     # lead rule J: the record names no one (or not the one), but the lines hold several processes' tracebacks ending
     # in the same exception: that exception is the cause the record points to, and the fix starts from it
     alike_tb = _raised_alike([e for e in c.exceptions if not e.data.get("line")]) if not single else ""

@@ -230,6 +230,31 @@ _DIED = {"crash": "a crash handler's signal", "ray_died": "Ray's report of its w
          "worker_failed": "a worker's failure record"}
 
 
+# what may follow the driver's NVML library failing a process mid-run: the others timing out on it in a collective,
+# their watchdog's abort (lead rule AX (2))
+_AFTER_DRIVER = ("watchdog_timeout", "heartbeat", "crash")
+
+
+def _nvml_too_old(evs: list, timed_out: bool) -> Verdict:
+    """Lead rules AF (2), AX (2): the NVIDIA driver's NVML library (libnvidia-ml) lacks a function the torch build
+    calls ("undefined symbol: nvml..."): the driver installed is older than the build needs -- the host's shared
+    install, config, no rank; ranks timing out in a collective beside it wait on the process it failed."""
+    e = evs[0]
+    sym, lib = e.data["symbol"], e.data["driver_lib"]
+    return Verdict(
+        "config",
+        f"the NVIDIA driver's NVML library {lib} has no {sym} ('{e.text.strip()[:200]}', {e.where}): the torch build "
+        "looks up a driver function that the installed driver is too old to have -- the driver too old for this "
+        "PyTorch, a host install every process loads alike, not a rank's fault"
+        + ("; the ranks timing out in a collective beside it waited for the process it failed" if timed_out else ""),
+        f"Upgrade the NVIDIA driver to one at least as new as this PyTorch build's CUDA needs (nvidia-smi shows the "
+        f"driver and the highest CUDA it supports; the libnvidia-ml.so that loads must export {sym}: "
+        f"nm -D {lib.rsplit('/', 1)[-1]} | grep {sym}), or install a PyTorch build for the CUDA version the driver "
+        "supports -- match PyTorch build and driver on every node; check that no older libnvidia-ml.so copy (a "
+        "container's, LD_LIBRARY_PATH) is found before the driver's own.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules AF (2) and J: a library's loader could not resolve a function in a shared library ("Cannot load
     symbol cublasLtGetVersion"), and the processes then died (a crash handler's SIGABRT, a worker's death). The
@@ -238,6 +263,9 @@ def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     config. None when an NCCL, CUDA, timeout or connection failure is shown (a rank's own run failing), or nothing
     died (a loader that goes on without the function)."""
     evs = c.samples.get("lib_unloadable", [])
+    drv = [e for e in evs if e.data.get("driver_lib")]
+    if drv and not any(c.kinds.get(k) for k in _NOT_SETTINGS if k not in _AFTER_DRIVER):
+        return _nvml_too_old(drv, bool(c.kinds.get("watchdog_timeout")))
     gone = [e for e in evs if e.data.get("lib")]
     if gone and not _run_failed(c):
         return _lib_not_loaded(gone)

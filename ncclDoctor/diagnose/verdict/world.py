@@ -102,18 +102,72 @@ def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+def _ranks_taken_twice(c: Collected) -> Verdict | None:
+    """Lead rule AA (1) across files: two files (two nodes' outputs) whose Lightning announcements of one world
+    ("GLOBAL_RANK: r, MEMBER: r+1/W") both hold the same global rank, neither file's ranks a part of the other's (a
+    console log beside one rank's own file repeats that rank), are two processes given one global rank: every node
+    was launched as the first node (the same node rank), so the ranks past the first node's never exist -- config,
+    no rank."""
+    anns = [e for e in c.samples.get("rank_announce", []) if e.data.get("members")]
+    for i, a in enumerate(anns):
+        for b in anns[i + 1:]:
+            if _file(a) == _file(b) or a.data["member_world"] != b.data["member_world"]:
+                continue
+            sa, sb = set(a.data["members"]), set(b.data["members"])
+            both = sorted(sa & sb)
+            if not both or sa <= sb or sb <= sa:
+                continue
+            world = a.data["member_world"]
+            fa, fb = _file(a).rsplit("/", 1)[-1], _file(b).rsplit("/", 1)[-1]
+            return Verdict(
+                "config",
+                f"two nodes' outputs announce the same global rank(s) {_fmt_ranks(both)} of a world of {world} ({fa}: "
+                f"{_fmt_ranks(sorted(sa))}; {fb}: {_fmt_ranks(sorted(sb))}; '{a.text.strip()[:80]}'): each node's "
+                "processes took global ranks from 0 again instead of their own node's, so two processes hold each "
+                f"of those ranks and the ranks past the first node's of the {world} never exist -- the job waits for "
+                "them at init; a launch set-up of every node (its node rank), not a rank's fault",
+                "Give each node its own node rank, so that global rank = node rank x GPUs per node + local rank: "
+                "NODE_RANK / --node_rank (GROUP_RANK under torchrun) 0 on the master's node, 1, 2, ... on the others, "
+                "with the same MASTER_ADDR and MASTER_PORT on every node and the trainer's num_nodes and devices "
+                "matching the launch; under a cluster launcher, check that the framework's cluster environment "
+                "(Lightning's KubeflowEnvironment / SLURMEnvironment) reads the RANK / node index the operator or "
+                "scheduler sets for each node.",
+                "medium", [], [a.brief(), b.brief()], job_wide=True)
+    return None
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
     evs = c.samples.get("launch_args", [])
-    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+    if c.exceptions or c.child_failures or c.worker_failures or finished(c):
         return None
+    if (twice := _ranks_taken_twice(c)) is not None:
+        return twice
     evs = [e for e in evs if not e.data.get("own_worlds") and not e.data.get("rank0_host")]  # read elsewhere
     if not evs:
         return None
     unfit = world_unfit(c)
     if unfit is not None:
         return unfit
+    env = next((e for e in evs if e.data.get("env_world") is not None), None)
+    if env is not None:  # lead rules V (1), AA (1): the launch environment contradicting the trainer's own world
+        w, n = env.data["env_world"], env.data["computed_world"]
+        return Verdict(
+            "config",
+            f"Lightning warns that the WORLD_SIZE environment variable ({w}) is not equal to the world size it "
+            f"computes from its own settings ({n}) and ignores it ('{env.text.strip()[:140]}'): the process was "
+            "started with a launch environment that does not belong to this run -- WORLD_SIZE (and with it RANK, "
+            "MASTER_ADDR / MASTER_PORT) left over from an earlier launch in the same process or shell (an earlier "
+            "trial of a hyper-parameter search, a notebook), or a launcher's world that the trainer's devices x "
+            "num_nodes do not match -- a setting every process shares, not a rank's fault",
+            f"Make the launch and the trainer agree: unset the WORLD_SIZE environment variable (and RANK, LOCAL_RANK, "
+            "MASTER_PORT) left by an earlier launch before creating the next Trainer, or run each trial in a new "
+            "process per trial (a study running DDP trials in one process keeps the first trial's environment and "
+            "port: use strategy='ddp_spawn' or a fresh subprocess, with its own MASTER_PORT); otherwise set the "
+            f"trainer's devices (gpus / number of GPUs) and num_nodes so that devices x num_nodes = {w}, the world "
+            "the launcher started (with CUDA_VISIBLE_DEVICES leaving that many GPUs visible).",
+            "medium", [], [env.brief()], job_wide=True)
     dup = [e for e in evs if e.data.get("member_world") and len(e.data["members"]) < e.data["member_world"]]
     if dup:  # lead rule AA (1): two processes at once were given one global rank, and some ranks none
         e = dup[0]
