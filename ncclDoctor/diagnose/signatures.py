@@ -1757,8 +1757,9 @@ R_HVD_MISSING_RANK = re.compile(r"^\s*(?:\[\d{1,7}\]:? ?)?(\d{1,7}): \[")  # aft
 R_XLA_RENDEZVOUS = re.compile(r"has been waiting for `([^`]{1,2000})` for (\d{1,9}) seconds and may be stuck\. "
                               r"Expected (\d{1,7}) threads to join the rendezvous")
 R_XLA_CLIQUE = re.compile(r"\bfor rank (\d{1,7});.{0,40}?\bdevices=\[([\d,\s]{0,20000})\]")
-R_LOAD_BARRIER = re.compile(r"\b(?:TP )?rank (\d{1,7}) could finish the model loading, but there are other ranks "
-                            r"that didn't finish loading", re.I)
+# A report may cut the message after "but there are other ranks" (the line wrapped or pasted short): the clause
+# that names the other ranks is the same barrier, so the tail is not required.
+R_LOAD_BARRIER = re.compile(r"\b(?:TP )?rank (\d{1,7}) could finish the model loading, but there are other ranks\b", re.I)
 # torch's desync report (TORCH_NCCL_DESYNC_DEBUG=1; c10d TraceUtils.h retrieveDesyncReport), after "To our best
 # knowledge, the lagging/dead/mismatched ranks that caused the desync are:": "- [3] joined but didn't finish
 # collective #41 (count from 1)", "[0, 1] finished collective #40, but didn't join collective #41 (count from 1)";
