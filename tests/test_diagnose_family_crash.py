@@ -1389,6 +1389,27 @@ def test_mpiruns_record_names_the_rank_that_died_first(tmp_path):
     assert v["culprits"] == [4] and v["confidence"] in ("medium", "high"), v
 
 
+def test_horovodruns_first_failure_block_names_the_rank_or_only_a_host_and_local_index(tmp_path):
+    """horovodrun's gloo launchers raise mpirun's block in their own words ("Horovod detected that one or more
+    processes exited with non-zero status ... Process name: N / Exit code: C"): the static launcher's name is the
+    slot's index, the rank (lead rules A, I), whatever order a log collector gives the two lines (Determined's trial
+    logs, "<> [clock] cid || "); the elastic launcher's "host[local]" gives no global rank (ranks are reassigned at
+    each reset), and its 137 is a shell's 128 + 9, SIGKILL (host_oom, nobody named). A bare "Process name: 1" outside
+    that block is not a record of anything."""
+    head = ("RuntimeError: Horovod detected that one or more processes exited with non-zero status, thus causing the "
+            "job to be terminated. The first process to do so was:\n")
+    v = _verdict(tmp_path, head + "Process name: 1\nExit code: 1\n")
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    det = "".join(f"<>        [2021-12-07 10:43:01] 087c0ee7 || {x}\n" for x in
+                  (head.strip(), "Exit code: 1", "Process name: 1"))
+    v = _verdict(tmp_path, det)
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    v = _verdict(tmp_path, head + "Process name: worker-3[0]\nExit code: 137\n")
+    assert (v["cause"], v["culprits"]) == ("host_oom", []), v
+    v = _verdict(tmp_path, "step 10 done\nProcess name: 1\nExit code: 1\n")
+    assert v["culprits"] == [], v
+
+
 def test_mpiruns_record_with_the_pid_and_node_masked_still_names_the_rank(tmp_path):
     """A reporter who masks mpirun's PID and node ("with PID XXXX on node <host>") leaves the record's meaning
     whole: the rank and the signal still name the first process that died."""

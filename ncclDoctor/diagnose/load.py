@@ -418,7 +418,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
-            b"Killing subprocess", b"Segmentation fault", b"DefaultCPUAllocator", b"examples/s",
+            b"Horovod detected", b"Killing subprocess", b"Segmentation fault", b"DefaultCPUAllocator", b"examples/s",
             b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"bytes failed",
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
