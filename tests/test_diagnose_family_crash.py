@@ -1615,6 +1615,22 @@ def test_rusts_memory_allocation_failed_abort_is_host_memory(tmp_path):
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("host_oom", [5]), d["verdict"]
 
 
+def test_an_uncaught_bad_alloc_abort_is_host_memory_of_the_rank_that_aborted(tmp_path):
+    """C++'s operator new failing uncaught ("terminate called after throwing an instance of 'std::bad_alloc'") aborts
+    the process: torchrun's record of that worker's -6 is the abort of the failed host allocation, so the rank it
+    names ran out of host memory (host_oom; rule A names local rank 0 of a single-node job). Without the bad_alloc
+    the same -6 stays an unexplained abort, and a bad_alloc only mentioned (caught and retried) is no failure."""
+    rec = ("E1114 10:03:38.329000 1813028 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: -6) "
+           "local_rank: 0 (pid: 1813105) of binary: /usr/bin/python3.10\n")
+    v = _verdict(tmp_path, "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  "
+                           "std::bad_alloc\n" + rec)
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    v = _verdict(tmp_path, rec)
+    assert v["cause"] != "host_oom", v
+    v = _verdict(tmp_path, "caught std::bad_alloc while building the cache, retrying with a smaller one\n")
+    assert v["cause"] != "host_oom", v
+
+
 def test_a_lone_sigill_names_a_build_for_another_cpu(tmp_path):
     """Rule A with SIGILL (exit -4, torchrun's 'failed (exitcode: -4)' of local_rank 2, another pid): the culprit
     is that rank, and the fix says what an expert does: a binary built for another CPU (AVX) or GPU, rebuilt or

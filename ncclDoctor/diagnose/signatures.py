@@ -1716,9 +1716,12 @@ R_SHELL_SIGNAL = re.compile(r"(?:^\s*(?:\S+: line \d+: +\d+ )?|APPLICATION TERMI
                             r"(Bus error|Segmentation fault)\b")
 # Host memory exhausted, as a process's own exception says it: torch's CPU allocator ("DefaultCPUAllocator: can't
 # allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB"),
-# Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed").
+# Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed"),
+# C++'s operator new failing uncaught ("terminate called after throwing an instance of 'std::bad_alloc'": the process
+# aborts, SIGABRT, on a host allocation that failed; group "abort").
 R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b|"
-                        r"\bmemory allocation of \d+ bytes failed")
+                        r"\bmemory allocation of \d+ bytes failed|"
+                        r"(?P<abort>terminate called after throwing an instance of 'std::bad_alloc')")
 # A training loop's own readout of its process's resident host memory, one a step: wenet's "rank 0 RSS MEM USE:
 # 5.11G", "RSS: 12.3GB", "RSS_mem=3.2GiB" (not sacct's MaxRSS column); the rank it names, if any (R_RSS_RANK)
 R_RSS = re.compile(r"\bRSS(?:[ _-]?(?:MEM(?:ORY)?|[Mm]em(?:ory)?))?(?:[ _-]?(?:USED?|[Uu]sed?))?\s*[:=]\s*"

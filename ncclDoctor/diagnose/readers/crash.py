@@ -717,8 +717,12 @@ class CrashReaders:
 
     def _oom(self, lineno: int, text: str) -> Event | None:
         m = S.R_OOM.search(text)
-        if not m and S.R_HOST_MEM.search(self._body):  # the process's own allocation of host RAM failed
-            return self._context(lineno, text, "host_mem")
+        h = None if m else S.R_HOST_MEM.search(self._body)
+        if h:  # the process's own allocation of host RAM failed
+            ev = self._context(lineno, text, "host_mem")
+            if h.group("abort"):
+                ev.data["abort"] = True  # std::terminate's abort: the process ends with SIGABRT (-6) of it
+            return ev
         if not m or S.R_RAY_OOM.search(text):
             return None
         ev = self._context(lineno, text, "cuda_oom")
