@@ -2545,6 +2545,21 @@ def test_the_system_error_on_one_host_alone_still_names_mpiruns_first_process(tm
         assert v["culprits"] == [rank], v
 
 
+def test_the_same_untagged_system_error_raised_twice_names_nobody_over_torchruns_record(tmp_path):
+    """albef-123: two processes' tracebacks end in the same 'RuntimeError: NCCL error ... unhandled system error'
+    (no rank tag: the shared output of torchrun's workers) and torchrun records local_rank 0: Python prints a
+    process's uncaught exception once, so two such lines are two processes failing alike (rules J, AM (2)):
+    nccl_system, nobody. The near shape, the line once: torchrun's record names the rank (rule A)."""
+    err = ("RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1169, unhandled system "
+           "error, NCCL version 21.0.3\nncclSystemError: System call (socket, malloc, munmap, etc) failed.\n")
+    rec = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 8304) of "
+           "binary: /usr/local/bin/python\n")
+    v = _verdict(tmp_path, err + "    work = default_pg.barrier(opts=opts)\n" + err + rec)
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
+    v = _verdict(tmp_path, "    work = default_pg.barrier(opts=opts)\n" + err + rec)
+    assert (v["cause"], v["culprits"]) == ("nccl_system", [0]), v
+
+
 def _rpc_pair(me: int, world: int, addr: str, flags: str = "--world_size={w} --rank={r}", prompt: str = "$ ") -> str:
     """A process's launch line (its --rank in the --world_size it is told), its set-up chatter, then gloo's read
     reset from its peer's address while it runs (ProcessGroupAgent's listenLoop, RPC over gloo)."""
