@@ -85,6 +85,25 @@ def test_an_illegal_memory_access_at_the_same_place_still_names_the_rank(tmp_pat
     assert "architecture" not in d["verdict"]["summary"], d["verdict"]
 
 
+def test_two_terminate_headers_run_into_one_line_are_two_processes_failing_alike(tmp_path):
+    """universal-llm-trainer: two processes' std::terminate headers on one CUDA error run into one line ('terminate
+    called after throwing an instance of' twice: one process's second terminate says 'terminate called recursively'),
+    then rank 1's watchdog shows the same error and mp.spawn reports process 1's SIGABRT: every process shown failed
+    alike on its own (rules J, AM (2)): cuda_error, nobody named. The near shape, one terminate header: rank 1's own
+    tagged error names it."""
+    tail = ("  what():  CUDA error: an illegal memory access was encountered\n"
+            "[rank1]:[E409 05:10:01.930967482 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process "
+            "group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n"
+            "terminate called recursively\n"
+            "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGABRT\n")
+    two = ("terminate called after throwing an instance of 'terminate called after throwing an instance of "
+           "'c10::Errorc10::Error'\n'\n")
+    d = _report(tmp_path, two + tail)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+    d = _report(tmp_path, "terminate called after throwing an instance of 'c10::Error'\n" + tail, "one.log")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [1]), d["verdict"]
+
+
 # --- session 17 (round 52): a CUDA failure printed by another library's own logger (lead rule AC (1)) -----------------
 # PhysX's error callback prints "FILE (LINE) : internal error : MESSAGE" (Isaac Gym's GPU pipeline, PxgCudaUtils.h's
 # checks of the driver API) and, for a failed copy, the CUDA error code alone on the next line; paths, line numbers,
