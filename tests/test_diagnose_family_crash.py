@@ -93,7 +93,8 @@ def test_two_terminate_headers_run_into_one_line_are_two_processes_failing_alike
     tagged error names it."""
     tail = ("  what():  CUDA error: an illegal memory access was encountered\n"
             "[rank1]:[E409 05:10:01.930967482 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 1] "
-            "Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered\n"
+            "Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was "
+            "encountered\n"
             "terminate called recursively\n"
             "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGABRT\n")
     two = ("terminate called after throwing an instance of 'terminate called after throwing an instance of "
