@@ -2678,6 +2678,26 @@ def test_a_frameworks_own_rpc_server_failing_to_bind_is_the_network_set_up(tmp_p
     assert "192.168.10.4:30050" in v["fix"] and "ss -ltnp" in v["fix"], v["fix"]
 
 
+def test_every_trainer_giving_up_on_the_frameworks_own_server_is_the_network_set_up(tmp_path):
+    """rldecisionagent-areal: four trainers' tracebacks end in AReaL's _wait_for_server 'RuntimeError: server launch
+    failed' (the framework's rollout server never answered at start-up) and torchrun records local_rank 1 first:
+    every trainer failed alike waiting on the framework's own service (rules AQ (3), AX (3)): network_setup, nobody,
+    the recorded rank innocent. The near shape: the same tracebacks ending in an exception of the job's own code
+    are not the service."""
+    def run(exc: str) -> str:
+        tb = ("Traceback (most recent call last):\n  File \"/w/areal/engine/sglang_remote.py\", line 80, in "
+              "initialize\n    self._wait_for_server(addr_)\n" + exc + "\n")
+        return (tb * 4 + "W0813 22:08:39.776000 2585 torch/distributed/elastic/multiprocessing/api.py:898] Sending "
+                "process 2711 closing signal SIGTERM\nE0813 22:08:39.893000 2585 torch/distributed/elastic/"
+                "multiprocessing/api.py:870] failed (exitcode: 1) local_rank: 1 (pid: 2712) of binary: "
+                "/usr/bin/python\n")
+    d = _report(tmp_path, run('RuntimeError: server launch failed'))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("network_setup", []), d["verdict"]
+    assert 1 not in _accused(d) and "server" in d["verdict"]["fix"]
+    d = _report(tmp_path, run("KeyError: 'reward_fn'"), "own.log")
+    assert d["verdict"]["cause"] != "network_setup", d["verdict"]
+
+
 def test_torch_rpcs_start_up_gather_timing_out_with_every_worker_alive_is_the_network_set_up(tmp_path):
     """Lead rule AQ (3): torch RPC's _all_gather of every worker (init_rpc's start-up, a framework's barrier over it)
     timing out with nothing else failing: the RPC agent's own connections at start-up -- network_setup, nobody named,

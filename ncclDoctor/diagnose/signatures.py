@@ -665,6 +665,14 @@ R_LAUNCH_PORT_BUSY = re.compile(r"launch distributed communication on port `?(\d
 # errno was not set, which says neither in-use nor an address not this host's)
 R_RPC_BIND = re.compile(r"\bFailed (bind|listen) on (?:socket fd: ?\d{1,9}|\[?([^\s\]]{1,255}?)\]?:(\d{1,5}))\s{0,4},?"
                         r"\s{0,4}error: ?([^\n]{0,80})")
+# A trainer's own wait for a framework's serving process at start-up giving up, as the exception's message says it
+# (AReaL's remote engine _wait_for_server: RuntimeError("server launch failed"); "server did not become ready",
+# "failed to start the rollout server"): the framework's own service never answered, the trainer only waited
+# (lead rules AQ (3), AX (3)). Matched on an exception's message only.
+R_SERVICE_WAIT = re.compile(r"^(?:the )?(?:[\w\-]{1,32} )?server (?:launch|start(?:-?up)?) failed\b|"
+                            r"^(?:the )?(?:[\w\-]{1,32} )?server (?:did not|didn't|never) (?:start|come up|become "
+                            r"(?:ready|healthy))\b|^failed to (?:launch|start) (?:the )?(?:[\w\-]{1,32} )?server\b",
+                            re.I)
 # torch RPC's gather of every worker (rpc/api.py's _all_gather: the leader asks each follower by RPC and waits), which
 # init_rpc's start-up and a framework's barrier over RPC run: "Failed to respond to 'global_barrier' in time, got error
 # Followers ['worker-1'] timed out in _all_gather after 15.00 seconds. The first exception is RPCErr:1:RPC ran for

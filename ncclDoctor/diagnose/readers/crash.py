@@ -429,6 +429,8 @@ class CrashReaders:
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and S.R_DEVICE_COUNT_CHECK.search(
                 said):  # the devices a process sees against the count its launch expects (lead rules W, Q)
             ev.data.update(settings=said[:200], device_count=True)
+        elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
+            ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
         return ev
 
     def _ckpt_recompute(self, lineno: int, text: str) -> Event | bool | None:
