@@ -2558,6 +2558,11 @@ def test_the_same_untagged_system_error_raised_twice_names_nobody_over_torchruns
     assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
     v = _verdict(tmp_path, "    work = default_pg.barrier(opts=opts)\n" + err + rec)
     assert (v["cause"], v["culprits"]) == ("nccl_system", [0]), v
+    # a collector's clock or a launcher's tag on every line is no other process
+    for pre in ("2024-05-01T12:00:00.123456789Z ", "> ", "(RayWorkerWrapper pid=5304, ip=10.0.0.1) "):
+        text = "".join(pre + x + "\n" for x in (err + err + rec).splitlines())
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("nccl_system", []), (pre, v)
 
 
 def _rpc_pair(me: int, world: int, addr: str, flags: str = "--world_size={w} --rank={r}", prompt: str = "$ ") -> str:
@@ -2695,6 +2700,11 @@ def test_every_trainer_giving_up_on_the_frameworks_own_server_is_the_network_set
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("network_setup", []), d["verdict"]
     assert 1 not in _accused(d) and "server" in d["verdict"]["fix"]
     d = _report(tmp_path, run("KeyError: 'reward_fn'"), "own.log")
+    assert d["verdict"]["cause"] != "network_setup", d["verdict"]
+    # a process's end recorded before the trainers gave up (the server's OOM kill) came first: not the wait's
+    kill = ("E0813 22:08:30.000000 2585 torch/distributed/elastic/multiprocessing/api.py:870] failed (exitcode: -9) "
+            "local_rank: 0 (pid: 2711) of binary: /usr/bin/python\n")
+    d = _report(tmp_path, kill + run('RuntimeError: server launch failed'), "killed.log")
     assert d["verdict"]["cause"] != "network_setup", d["verdict"]
 
 

@@ -179,7 +179,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     # a shared library that cannot be loaded explains the aborts and worker deaths after it (rule AF (2))
     _gpu_oom, _ucx_cuda, _cuda, _lib_unloadable, _launcher_shim, _runtime_signal, _nccl_crash, _cuda_lib_crash,
-    _host_mem, _mp_tmp,
+    _host_mem, _mp_tmp, _service_wait,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _import_alike, _module_missing, _usage_exit, _no_nccl,
@@ -189,7 +189,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _behind, _p2p_check,
     _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _gloo_stall, _barrier_owed,
     _beside_stall,
-    _setup_aftermath, _root_unreached, _link_unmade, _rpc_setup, _service_wait, _network, _store_wait,
+    _setup_aftermath, _root_unreached, _link_unmade, _rpc_setup, _network, _store_wait,
     _store,
     _exit_barrier,
     _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _unsuspended, _blocked, _early_exit,

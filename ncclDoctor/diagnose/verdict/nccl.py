@@ -8,7 +8,7 @@ from collections import Counter
 
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC, R_TOPO_REALPATH, Event
+from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC, R_TOPO_REALPATH, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what, place
 from ncclDoctor.diagnose.verdict.noise import collnet_fell_back, harmless_warn
@@ -233,12 +233,10 @@ _RAISED = re.compile(r"^\s*(?:[A-Za-z_][\w.]{0,80}\.)?[A-Z]\w{0,60}(?:Error|Exce
 
 
 def _raised_twice(evs: list) -> int:
-    """Lead rules J, AM (2): how many times one NCCL error's exception line, untagged (no rank, no host), ends a
-    traceback of the shared output, when more than once (else 0). Python prints a process's uncaught exception once:
-    the same line twice is two processes raising it on their own."""
-    said = Counter(_RAISED.match(e.text) and e.text.strip() for e in evs if e.rank is None and e.host is None)
-    said.pop(None, None)
-    said.pop(False, None)
+    """Lead rules J, AM (2): how many times one NCCL error's exception line ends a traceback under one tag (the shared
+    output: no tag, or one a launcher or collector put on every line), when more than once (else 0). Python prints a
+    process's uncaught exception once: the same line twice is two processes raising it on their own."""
+    said = Counter((e.rank, e.host, body) for e in evs if _RAISED.match(body := strip_prefixes(e.text).strip()))
     most = max(said.values(), default=0)
     return most if most > 1 else 0
 

@@ -367,14 +367,14 @@ def _rpc_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 def _service_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules AQ (3), AX (3): every trainer shown raising that its wait for a framework's own serving process
     (an RL rollout server) gave up at start-up ("server launch failed": readers.crash, ``service_wait``) -- two or more
-    processes alike (tracebacks of the shared output, each one process's, or distinct ranks) and no other exception
-    of the job's own code -- is the framework's own service never answering: network_setup, no rank at fault,
-    whichever one a launcher's record names first (it only waited)."""
+    tracebacks alike (each one process's uncaught exception), no other exception of the job's own code and no
+    process's end recorded before them -- is the framework's own service never answering: network_setup, no rank at
+    fault, whichever one a launcher's record names first (it only waited). Read before the kills: the processes a
+    scheduler kills (-9) after the trainers gave up are its teardown."""
     waits = [e for e in c.exceptions if e.data.get("service_wait")]
     if not waits:
         return None
-    # each untagged traceback is one process's; tagged ones count once a rank
-    if sum(e.rank is None for e in waits) + len({e.rank for e in waits if e.rank is not None}) < 2:
+    if len(waits) < 2:  # each traceback is one process's uncaught exception
         return None
 
     def at(e) -> tuple[str, int]:
@@ -385,6 +385,8 @@ def _service_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if any(not e.data.get("service_wait") and not e.data.get("line") and at(e)[0] == first[0] and at(e) < first
            for e in c.exceptions):
         return None  # another exception of the job's own code came first
+    if any(at(e)[0] == first[0] and at(e) < first for e in c.child_failures + c.worker_failures):
+        return None  # a process's end (a kill, a crash) recorded before the trainers gave up: that came first
     if any(v and k not in QUIET_KINDS + ("worker_failed", "child_failed", "signal") for k, v in c.kinds.items()):
         return None
     said = exception_text(waits[0])
