@@ -85,6 +85,26 @@ def test_an_illegal_memory_access_at_the_same_place_still_names_the_rank(tmp_pat
     assert "architecture" not in d["verdict"]["summary"], d["verdict"]
 
 
+def test_two_terminate_headers_run_into_one_line_are_two_processes_failing_alike(tmp_path):
+    """universal-llm-trainer: two processes' std::terminate headers on one CUDA error run into one line ('terminate
+    called after throwing an instance of' twice: one process's second terminate says 'terminate called recursively'),
+    then rank 1's watchdog shows the same error and mp.spawn reports process 1's SIGABRT: every process shown failed
+    alike on its own (rules J, AM (2)): cuda_error, nobody named. The near shape, one terminate header: rank 1's own
+    tagged error names it."""
+    tail = ("  what():  CUDA error: an illegal memory access was encountered\n"
+            "[rank1]:[E409 05:10:01.930967482 ProcessGroupNCCL.cpp:1595] [PG ID 0 PG GUID 0(default_pg) Rank 1] "
+            "Process group watchdog thread terminated with exception: CUDA error: an illegal memory access was "
+            "encountered\n"
+            "terminate called recursively\n"
+            "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGABRT\n")
+    two = ("terminate called after throwing an instance of 'terminate called after throwing an instance of "
+           "'c10::Errorc10::Error'\n'\n")
+    d = _report(tmp_path, two + tail)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", []) and not _accused(d), d["verdict"]
+    d = _report(tmp_path, "terminate called after throwing an instance of 'c10::Error'\n" + tail, "one.log")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("cuda_error", [1]), d["verdict"]
+
+
 # --- session 17 (round 52): a CUDA failure printed by another library's own logger (lead rule AC (1)) -----------------
 # PhysX's error callback prints "FILE (LINE) : internal error : MESSAGE" (Isaac Gym's GPU pipeline, PxgCudaUtils.h's
 # checks of the driver API) and, for a failed copy, the CUDA error code alone on the next line; paths, line numbers,
@@ -1389,6 +1409,27 @@ def test_mpiruns_record_names_the_rank_that_died_first(tmp_path):
     assert v["culprits"] == [4] and v["confidence"] in ("medium", "high"), v
 
 
+def test_horovodruns_first_failure_block_names_the_rank_or_only_a_host_and_local_index(tmp_path):
+    """horovodrun's gloo launchers raise mpirun's block in their own words ("Horovod detected that one or more
+    processes exited with non-zero status ... Process name: N / Exit code: C"): the static launcher's name is the
+    slot's index, the rank (lead rules A, I), whatever order a log collector gives the two lines (Determined's trial
+    logs, "<> [clock] cid || "); the elastic launcher's "host[local]" gives no global rank (ranks are reassigned at
+    each reset), and its 137 is a shell's 128 + 9, SIGKILL (host_oom, nobody named). A bare "Process name: 1" outside
+    that block is not a record of anything."""
+    head = ("RuntimeError: Horovod detected that one or more processes exited with non-zero status, thus causing the "
+            "job to be terminated. The first process to do so was:\n")
+    v = _verdict(tmp_path, head + "Process name: 1\nExit code: 1\n")
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    det = "".join(f"<>        [2021-12-07 10:43:01] 087c0ee7 || {x}\n" for x in
+                  (head.strip(), "Exit code: 1", "Process name: 1"))
+    v = _verdict(tmp_path, det)
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    v = _verdict(tmp_path, head + "Process name: worker-3[0]\nExit code: 137\n")
+    assert (v["cause"], v["culprits"]) == ("host_oom", []), v
+    v = _verdict(tmp_path, "step 10 done\nProcess name: 1\nExit code: 1\n")
+    assert v["culprits"] == [], v
+
+
 def test_mpiruns_record_with_the_pid_and_node_masked_still_names_the_rank(tmp_path):
     """A reporter who masks mpirun's PID and node ("with PID XXXX on node <host>") leaves the record's meaning
     whole: the rank and the signal still name the first process that died."""
@@ -1592,6 +1633,22 @@ def test_rusts_memory_allocation_failed_abort_is_host_memory(tmp_path):
             "closing signal SIGTERM\n")
     d = _report(tmp_path, text)
     assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("host_oom", [5]), d["verdict"]
+
+
+def test_an_uncaught_bad_alloc_abort_is_host_memory_of_the_rank_that_aborted(tmp_path):
+    """C++'s operator new failing uncaught ("terminate called after throwing an instance of 'std::bad_alloc'") aborts
+    the process: torchrun's record of that worker's -6 is the abort of the failed host allocation, so the rank it
+    names ran out of host memory (host_oom; rule A names local rank 0 of a single-node job). Without the bad_alloc
+    the same -6 stays an unexplained abort, and a bad_alloc only mentioned (caught and retried) is no failure."""
+    rec = ("E1114 10:03:38.329000 1813028 torch/distributed/elastic/multiprocessing/api.py:874] failed (exitcode: -6) "
+           "local_rank: 0 (pid: 1813105) of binary: /usr/bin/python3.10\n")
+    v = _verdict(tmp_path, "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  "
+                           "std::bad_alloc\n" + rec)
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+    v = _verdict(tmp_path, rec)
+    assert v["cause"] != "host_oom", v
+    v = _verdict(tmp_path, "caught std::bad_alloc while building the cache, retrying with a smaller one\n")
+    assert v["cause"] != "host_oom", v
 
 
 def test_a_lone_sigill_names_a_build_for_another_cpu(tmp_path):

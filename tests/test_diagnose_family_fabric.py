@@ -2755,6 +2755,26 @@ def test_the_system_error_on_one_host_alone_still_names_mpiruns_first_process(tm
         assert v["culprits"] == [rank], v
 
 
+def test_the_same_untagged_system_error_raised_twice_names_nobody_over_torchruns_record(tmp_path):
+    """albef-123: two processes' tracebacks end in the same 'RuntimeError: NCCL error ... unhandled system error'
+    (no rank tag: the shared output of torchrun's workers) and torchrun records local_rank 0: Python prints a
+    process's uncaught exception once, so two such lines are two processes failing alike (rules J, AM (2)):
+    nccl_system, nobody. The near shape, the line once: torchrun's record names the rank (rule A)."""
+    err = ("RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1169, unhandled system "
+           "error, NCCL version 21.0.3\nncclSystemError: System call (socket, malloc, munmap, etc) failed.\n")
+    rec = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 8304) of "
+           "binary: /usr/local/bin/python\n")
+    v = _verdict(tmp_path, err + "    work = default_pg.barrier(opts=opts)\n" + err + rec)
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
+    v = _verdict(tmp_path, "    work = default_pg.barrier(opts=opts)\n" + err + rec)
+    assert (v["cause"], v["culprits"]) == ("nccl_system", [0]), v
+    # a collector's clock or a launcher's tag on every line is no other process
+    for pre in ("2024-05-01T12:00:00.123456789Z ", "> ", "(RayWorkerWrapper pid=5304, ip=10.0.0.1) "):
+        text = "".join(pre + x + "\n" for x in (err + err + rec).splitlines())
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("nccl_system", []), (pre, v)
+
+
 def _rpc_pair(me: int, world: int, addr: str, flags: str = "--world_size={w} --rank={r}", prompt: str = "$ ") -> str:
     """A process's launch line (its --rank in the --world_size it is told), its set-up chatter, then gloo's read
     reset from its peer's address while it runs (ProcessGroupAgent's listenLoop, RPC over gloo)."""
@@ -2871,6 +2891,31 @@ def test_a_frameworks_own_rpc_server_failing_to_bind_is_the_network_set_up(tmp_p
     v = d["verdict"]
     assert v["cause"] == "network_setup" and v["culprits"] == [] and _accused(d) == set(), v
     assert "192.168.10.4:30050" in v["fix"] and "ss -ltnp" in v["fix"], v["fix"]
+
+
+def test_every_trainer_giving_up_on_the_frameworks_own_server_is_the_network_set_up(tmp_path):
+    """rldecisionagent-areal: four trainers' tracebacks end in AReaL's _wait_for_server 'RuntimeError: server launch
+    failed' (the framework's rollout server never answered at start-up) and torchrun records local_rank 1 first:
+    every trainer failed alike waiting on the framework's own service (rules AQ (3), AX (3)): network_setup, nobody,
+    the recorded rank innocent. The near shape: the same tracebacks ending in an exception of the job's own code
+    are not the service."""
+    def run(exc: str) -> str:
+        tb = ("Traceback (most recent call last):\n  File \"/w/areal/engine/sglang_remote.py\", line 80, in "
+              "initialize\n    self._wait_for_server(addr_)\n" + exc + "\n")
+        return (tb * 4 + "W0813 22:08:39.776000 2585 torch/distributed/elastic/multiprocessing/api.py:898] Sending "
+                "process 2711 closing signal SIGTERM\nE0813 22:08:39.893000 2585 torch/distributed/elastic/"
+                "multiprocessing/api.py:870] failed (exitcode: 1) local_rank: 1 (pid: 2712) of binary: "
+                "/usr/bin/python\n")
+    d = _report(tmp_path, run('RuntimeError: server launch failed'))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("network_setup", []), d["verdict"]
+    assert 1 not in _accused(d) and "server" in d["verdict"]["fix"]
+    d = _report(tmp_path, run("KeyError: 'reward_fn'"), "own.log")
+    assert d["verdict"]["cause"] != "network_setup", d["verdict"]
+    # a process's end recorded before the trainers gave up (the server's OOM kill) came first: not the wait's
+    kill = ("E0813 22:08:30.000000 2585 torch/distributed/elastic/multiprocessing/api.py:870] failed (exitcode: -9) "
+            "local_rank: 0 (pid: 2711) of binary: /usr/bin/python\n")
+    d = _report(tmp_path, kill + run('RuntimeError: server launch failed'), "killed.log")
+    assert d["verdict"]["cause"] != "network_setup", d["verdict"]
 
 
 def test_torch_rpcs_start_up_gather_timing_out_with_every_worker_alive_is_the_network_set_up(tmp_path):

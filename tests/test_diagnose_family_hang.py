@@ -591,6 +591,20 @@ def test_a_serving_engines_post_load_barrier_blames_the_ranks_that_never_arrived
     assert _accused(d) == set() and "OOM" in d["verdict"]["fix"]
 
 
+def test_a_post_load_barrier_message_cut_after_other_ranks_is_still_the_barrier(tmp_path):
+    """The same SGLang message pasted short ("... but there are other ranks" and nothing after) is the same barrier:
+    the printing rank arrived and is a victim, the missing ranks unnamed. A rank that only says it could finish the
+    model loading, with no other ranks, is not read so (no load barrier, no innocent)."""
+    head = ("[2025-06-01 10:00:00 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+            '  File "/opt/sglang/srt/model_executor/model_runner.py", line 417, in load_model\n'
+            "    raise ValueError(\n")
+    d = _report(tmp_path, head + "ValueError: TP rank 1 could finish the model loading, but there are other ranks\n")
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert _accused(d) == set() and "OOM" in d["verdict"]["fix"]
+    d = _report(tmp_path, head + "ValueError: TP rank 1 could finish the model loading, but the weights differ\n")
+    assert d["verdict"]["cause"] != "rank_missing", d["verdict"]
+
+
 def test_the_etcd_rendezvous_backend_failing_is_the_rendezvous_store_not_a_rank(tmp_path):
     """torchelastic's etcd backends raise python-etcd's exceptions unwrapped: a key of the rendezvous state missing,
     or the etcd server unreachable, is the rendezvous store failing (lead rule L), whatever the key or the node."""

@@ -427,6 +427,10 @@ SNIFF = 8192
 #             The NVIDIA driver on your system is too old (found version 11070)"), warned by torch.cuda.is_available()
 #             with no other word: that process has no GPU, the host's driver older than the torch build's CUDA
 #             (readers.crash._driver_too_old, verdict.cuda._cuda, lead rule AT (1))
+#   Horovod detected  horovodrun's "Horovod detected that one or more processes exited with non-zero status" block
+#             (its "Process name:" / "Exit code:" lines follow with no other word: readers.exits._mpi_first, rules A, I)
+#   std::bad_alloc  C++'s uncaught allocation failure ("terminate called after throwing an instance of
+#             'std::bad_alloc'") with no other word: host memory (readers.crash._oom, verdict.memory._host_mem)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -436,8 +440,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
-            b"Killing subprocess", b"Segmentation fault", b"DefaultCPUAllocator", b"examples/s",
-            b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/", b"bytes failed",
+            b"Horovod detected", b"std::bad_alloc", b"Killing subprocess", b"Segmentation fault",
+            b"DefaultCPUAllocator", b"examples/s", b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/",
+            b"bytes failed",
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",

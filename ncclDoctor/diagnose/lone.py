@@ -51,6 +51,9 @@ class Lone:
             read = self.event.data.get("local_from") if self.local_rank is not None else None
             return (f"local rank {self.rank} (rank {self.rank} of this single-node job"
                     + (f"; its local rank read from its {read})" if read else ")"))
+        if self.local_rank is not None and self.event.data.get("elastic"):
+            return (f"local rank {self.local_rank} of host {self.event.host} (horovodrun's elastic launcher names a "
+                    "worker by host and local index; its global rank, reassigned at each reset, is not printed)")
         if self.local_rank is not None:
             return f"local rank {self.local_rank} of one node (the global rank is not printed in this multi-node job)"
         last = self.event.data.get("last_launched")
@@ -237,8 +240,8 @@ def lone_failure(c: Collected) -> Lone | None:
     code = e.data["exitcode"]
     multi = node_count(c) > 1
     local = e.data.get("local_rank")
-    if rank is None and not multi and not others:
-        rank = local
+    if rank is None and not multi and not others and not e.data.get("elastic"):
+        rank = local  # (horovodrun's elastic "host[local]": ranks are reassigned at each reset, none to map to)
     if (code in (-6, None) or e.data.get("uncaught")) and rank is not None and rank in c.ranks and \
             waiting(c.ranks[rank]):
         return None  # the watchdog's abort of a rank that was waiting (or an end the record does not say): a victim

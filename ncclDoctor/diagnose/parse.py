@@ -220,7 +220,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
-        self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
+        # the rank its "Process name: [[J,V],N]" line named (horovodrun's elastic "host[local]": the host, local rank)
+        self._mpi_rank: int | tuple[str, int] | None = None
+        self._mpi_code: int | None = None  # its "Exit code: N" when that came first (a collector that reorders)
+        self._mpi_hvd = False  # the block is horovodrun's (its code a shell's status)
         self._sgl_dead: tuple[int, Event] | None = None  # SGLang's "Rank N scheduler is dead" (its exit code follows)
         # a shell's "line N: PID Killed" whose command went to the next line (the blanks after "Killed" filled the
         # terminal's width): (its line, its event) -- the command's numactl binding is read there (_killed_command)
@@ -782,8 +785,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev = self._mpi_first(lineno, text, body)
             if ev is not False:
                 return ev
-        elif S.R_MPI_BLOCK.search(body):
-            self._mpi_block, self._mpi_rank, self._follow = lineno, None, 8
+        elif m := S.R_MPI_BLOCK.search(body):
+            self._mpi_block, self._mpi_rank, self._mpi_code, self._follow = lineno, None, None, 8
+            self._mpi_hvd = m.group(0).startswith("Horovod")
             return None
         if self.cf_section is not None:
             handled, ev = self._child_failed(lineno, body)

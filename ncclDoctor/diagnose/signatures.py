@@ -134,7 +134,8 @@ R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # ISO timestamps, "[2024-05-01 12:00:00,123]" and "[INFO]" of Python logging, torchrun's
 # "[default3]:" role prefix (a local rank), mpirun's "[1,3]<stderr>:", docker compose's
 # "trainer-1  | ", sglang's "[2025-01-01 12:00:00 DP0 TP3]" and Ray's
-# "(RayWorkerWrapper pid=5304, ip=10.0.0.1)". (pdsh's "host: " is not stripped: it cannot be
+# "(RayWorkerWrapper pid=5304, ip=10.0.0.1)", Determined's trial logs' "<info>    [2021-12-07 10:43:01] 087c0ee7 || "
+# (level, clock, container id). (pdsh's "host: " is not stripped: it cannot be
 # told from "error_file: ".)
 # a log collector's ISO clock ("2024-05-01T12:00:00.123456789Z", "2024-05-01 12:00:00,123+02:00"): kubectl
 # --timestamps, Loki, Python logging (also ingest._STAMP, where it starts every piece of a wrapped paste)
@@ -150,7 +151,8 @@ R_LINE_PREFIX = re.compile(
     r"|[A-Za-z_][\w.\-]{0,63}/\d{1,6} \[\d{1,7}\]:"  # torchx's "role/replica [local_rank]:"
     r"|std(?:out|err):(?= )"  # accelerate's test runner (test_utils execute_subprocess_async: "stderr: " + line)
     r"|[\w.\-]{1,64} {1,16}\| "
-    r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
+    r"|<[a-z]{0,10}> {1,16}\[" + ISO_CLOCK + r"\] [\w.\-]{1,64} \|\|"  # Determined's "<info>  [clock] cid || "
+    + r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )
 R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
@@ -676,6 +678,14 @@ R_LAUNCH_PORT_BUSY = re.compile(r"launch distributed communication on port `?(\d
 # errno was not set, which says neither in-use nor an address not this host's)
 R_RPC_BIND = re.compile(r"\bFailed (bind|listen) on (?:socket fd: ?\d{1,9}|\[?([^\s\]]{1,255}?)\]?:(\d{1,5}))\s{0,4},?"
                         r"\s{0,4}error: ?([^\n]{0,80})")
+# A trainer's own wait for a framework's serving process at start-up giving up, as the exception's message says it
+# (AReaL's remote engine _wait_for_server: RuntimeError("server launch failed"); "server did not become ready",
+# "failed to start the rollout server"): the framework's own service never answered, the trainer only waited
+# (lead rules AQ (3), AX (3)). Matched on an exception's message only.
+R_SERVICE_WAIT = re.compile(r"^(?:the )?(?:[\w\-]{1,32} )?server (?:launch|start(?:-?up)?) failed\b|"
+                            r"^(?:the )?(?:[\w\-]{1,32} )?server (?:did not|didn't|never) (?:start|come up|become "
+                            r"(?:ready|healthy))\b|^failed to (?:launch|start) (?:the )?(?:[\w\-]{1,32} )?server\b",
+                            re.I)
 # torch RPC's gather of every worker (rpc/api.py's _all_gather: the leader asks each follower by RPC and waits), which
 # init_rpc's start-up and a framework's barrier over RPC run: "Failed to respond to 'global_barrier' in time, got error
 # Followers ['worker-1'] timed out in _all_gather after 15.00 seconds. The first exception is RPCErr:1:RPC ran for
@@ -1094,8 +1104,13 @@ R_MPI_PEER_HOST = re.compile(r"^\s*Peer host:\s+(\S{1,255})\s*$")
 # MPICH's form without it ("PID 123 RUNNING AT host") names no rank and is left to its EXIT STRING line.
 R_HYDRA_PROC = re.compile(r"(?:^|[=\s])RANK (\d{1,7}) PID \d{1,10} RUNNING AT (\S{1,255})")
 R_HYDRA_END = re.compile(r"(?:^|[=\s])(?:KILLED BY SIGNAL: (\d{1,2})\b|EXIT CODE: (\d{1,4})\b)")
-R_MPI_BLOCK = re.compile(r"mpirun detected that one or more processes exited with non-zero status")
+# horovodrun's gloo launchers raise the same block (runner/gloo_run.py: "Horovod detected that one or more processes
+# exited with non-zero status, thus causing the job to be terminated. The first process to do so was:\nProcess name:
+# {name}\nExit code: {code}"): the static launcher's name is the slot's index, its rank ("Process name: 1"); the
+# elastic one's is "{hostname}[{local_rank}]", a host and its local index, no global rank (R_HVD_PROC)
+R_MPI_BLOCK = re.compile(r"(?:mpirun|Horovod) detected that one or more processes exited with non-zero status")
 R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
+R_HVD_PROC = re.compile(r"^\s*Process name:\s*(?:(\d{1,7})|([\w.\-]{1,255})\[(\d{1,5})\])\s*$")
 R_MPI_CODE = re.compile(r"^\s*Exit code:\s*(-?\d{1,4})\s*$")
 R_DS_LOCAL_RANK = re.compile(r"--local_rank=(\d{1,5})")
 # Ray's memory monitor kills a worker when the NODE runs low on (host) memory: not a CUDA OOM.
@@ -1748,9 +1763,12 @@ R_SHELL_SIGNAL = re.compile(r"(?:^\s*(?:\S+: line \d+: +\d+ )?|APPLICATION TERMI
                             r"(Bus error|Segmentation fault)\b")
 # Host memory exhausted, as a process's own exception says it: torch's CPU allocator ("DefaultCPUAllocator: can't
 # allocate memory: you tried to allocate N bytes"), Python's MemoryError (numpy's "Unable to allocate 32.0 GiB"),
-# Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed").
+# Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed"),
+# C++'s operator new failing uncaught ("terminate called after throwing an instance of 'std::bad_alloc'": the process
+# aborts, SIGABRT, on a host allocation that failed; group "abort").
 R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b|"
-                        r"\bmemory allocation of \d+ bytes failed")
+                        r"\bmemory allocation of \d+ bytes failed|"
+                        r"(?P<abort>terminate called after throwing an instance of 'std::bad_alloc')")
 # A training loop's own readout of its process's resident host memory, one a step: wenet's "rank 0 RSS MEM USE:
 # 5.11G", "RSS: 12.3GB", "RSS_mem=3.2GiB" (not sacct's MaxRSS column); the rank it names, if any (R_RSS_RANK)
 R_RSS = re.compile(r"\bRSS(?:[ _-]?(?:MEM(?:ORY)?|[Mm]em(?:ory)?))?(?:[ _-]?(?:USED?|[Uu]sed?))?\s*[:=]\s*"
@@ -1796,8 +1814,10 @@ R_HVD_MISSING_RANK = re.compile(r"^\s*(?:\[\d{1,7}\]:? ?)?(\d{1,7}): \[")  # aft
 R_XLA_RENDEZVOUS = re.compile(r"has been waiting for `([^`]{1,2000})` for (\d{1,9}) seconds and may be stuck\. "
                               r"Expected (\d{1,7}) threads to join the rendezvous")
 R_XLA_CLIQUE = re.compile(r"\bfor rank (\d{1,7});.{0,40}?\bdevices=\[([\d,\s]{0,20000})\]")
-R_LOAD_BARRIER = re.compile(r"\b(?:TP )?rank (\d{1,7}) could finish the model loading, but there are other ranks "
-                            r"that didn't finish loading", re.I)
+# A report may cut the message after "but there are other ranks" (the line wrapped or pasted short): the clause
+# that names the other ranks is the same barrier, so the tail is not required.
+R_LOAD_BARRIER = re.compile(r"\b(?:TP )?rank (\d{1,7}) could finish the model loading, but there are other "
+                            r"ranks\b", re.I)
 # torch's desync report (TORCH_NCCL_DESYNC_DEBUG=1; c10d TraceUtils.h retrieveDesyncReport), after "To our best
 # knowledge, the lagging/dead/mismatched ranks that caused the desync are:": "- [3] joined but didn't finish
 # collective #41 (count from 1)", "[0, 1] finished collective #40, but didn't join collective #41 (count from 1)";

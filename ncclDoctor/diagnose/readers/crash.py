@@ -435,6 +435,8 @@ class CrashReaders:
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and S.R_DEVICE_COUNT_CHECK.search(
                 said):  # the devices a process sees against the count its launch expects (lead rules W, Q)
             ev.data.update(settings=said[:200], device_count=True)
+        elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
+            ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
         return ev
 
     def _ckpt_recompute(self, lineno: int, text: str) -> Event | bool | None:
@@ -723,8 +725,12 @@ class CrashReaders:
 
     def _oom(self, lineno: int, text: str) -> Event | None:
         m = S.R_OOM.search(text)
-        if not m and S.R_HOST_MEM.search(self._body):  # the process's own allocation of host RAM failed
-            return self._context(lineno, text, "host_mem")
+        h = None if m else S.R_HOST_MEM.search(self._body)
+        if h:  # the process's own allocation of host RAM failed
+            ev = self._context(lineno, text, "host_mem")
+            if h.group("abort"):
+                ev.data["abort"] = True  # std::terminate's abort: the process ends with SIGABRT (-6) of it
+            return ev
         if not m or S.R_RAY_OOM.search(text):
             return None
         ev = self._context(lineno, text, "cuda_oom")

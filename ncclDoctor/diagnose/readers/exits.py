@@ -275,19 +275,44 @@ class ExitReaders:
         """The lines of mpirun's "The first process to do so was:" block: its rank, then its exit code (an event
         of that global rank, as torchrun's table gives one). False: not a line of the block."""
         p = S.R_MPI_PROC.match(body)
-        if p:
-            self._mpi_rank, self._follow = int(p.group(1)), 3
-            return None
+        h = None if p or not self._mpi_hvd else S.R_HVD_PROC.match(body)
+        if p or h:
+            # horovodrun's name: "1" (the static launcher's slot index, the rank) or "host[local]" (the elastic one)
+            self._mpi_rank = int(p.group(1)) if p else int(h.group(1)) if h.group(1) else (h.group(2), int(h.group(3)))
+            self._follow = 3
+            if self._mpi_code is None:
+                return None
+            return self._mpi_record(lineno, text, self._mpi_code, self._mpi_hvd)
         x = S.R_MPI_CODE.match(body)
         if x and self._mpi_rank is not None:
-            ev = self._global_exit(lineno, text, self._mpi_rank, int(x.group(1)))
-            ev.data["launcher"] = "mpirun"
-            self._mpi_block, self._mpi_rank = -99, None
-            return ev
+            return self._mpi_record(lineno, text, int(x.group(1)), self._mpi_hvd)
+        if x:  # a log collector that reorders lines of one second: the code before the name (horovodrun's block)
+            self._mpi_code, self._follow = int(x.group(1)), 3
+            return None
         if not body.strip() or body.lstrip().startswith(("The first process", "the job to be terminated", "-")):
             self._follow = max(self._follow, 4)
             return None
         return False
+
+    def _mpi_record(self, lineno: int, text: str, code: int, hvd: bool) -> Event:
+        """The event of the first process mpirun's / horovodrun's block names: a global rank, or for horovodrun's
+        elastic launcher a host and its local index (a local rank: no global one, lead rule A); horovodrun's code
+        is the worker shell's status (137 = 128 + 9: SIGKILL)."""
+        who = self._mpi_rank
+        self._mpi_block, self._mpi_rank, self._mpi_code, self._mpi_hvd = -99, None, None, False
+        status = code
+        if hvd and 128 < code < 160:
+            code = 128 - code
+        if isinstance(who, tuple):
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank, ev.host = None, who[0]
+            ev.data.update(exitcode=code, local_rank=who[1], pid=None, elastic=True)
+        else:
+            ev = self._global_exit(lineno, text, who, code)
+        ev.data["launcher"] = "horovodrun" if hvd else "mpirun"
+        if hvd:
+            ev.data["status"] = status
+        return ev
 
     def _hydra_end(self, lineno: int, text: str, body: str) -> Event | None:
         """The hydra launcher's record of one process's end (signatures.R_HYDRA_PROC, then R_HYDRA_END on one of the

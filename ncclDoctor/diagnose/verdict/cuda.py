@@ -403,9 +403,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # lead rule AF(3): another process's watchdog crash (its rethrow's tail, its header not pasted) is shown before a
     # rank's own watchdog CUDA error: that rank is not shown failing alone, and the other process has no name
     other = next((e for e in evs if e.data.get("other_crash")), None)
-    shown, ranks = ranks, [] if other is not None else ranks
-    alone, only = ([], "") if ranks or other else destroyed_rank(c, evs)
-    if not ranks and not alone and not other:
+    # lead rules J, AM (2): two processes' std::terminate headers run into one line ("terminate called after throwing
+    # an instance of 'terminate called after throwing an instance of '...": within one process a second terminate
+    # prints "terminate called recursively") on this CUDA error: two processes hit it on their own at once, so the
+    # one rank a tag or a launcher's record names is not shown failing alone
+    twice = next((e for e in evs if e.rank is None and e.text.count("terminate called after throwing") >= 2), None)
+    shown, ranks = ranks, [] if other is not None or (twice is not None and len(ranks) <= 1) else ranks
+    twice = twice if twice is not None and not ranks else None
+    alone, only = ([], "") if ranks or other or twice else destroyed_rank(c, evs)
+    if not ranks and not alone and not other and not twice:
         alone, only = version_rank(c, evs)
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
@@ -740,7 +746,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     if alone:  # read from NCCL's version line or the destructor's note, not from a line naming the rank
         ranks = alone
-    elif (not ranks and not xids and not hsa and not other
+    elif (not ranks and not xids and not hsa and not other and not twice
           and len({strip_prefixes(e.text).strip() for e in evs}) == len(evs)):
         # lead rule A: the one process the launcher shows failing is where it happened (not when the same error
         # line is printed by several processes: every rank failing alike, rule J; the same line once a collector's
@@ -835,6 +841,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict("cuda_error", f"every rank shown ({_named(ranks)}) hit {what} alike: a cause they share "
                        "(the node's GPUs, driver or the way the processes were set up), not one rank's fault",
                        fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if twice is not None and not xids and not hsa and not shared:
+        return Verdict(
+            "cuda_error",
+            f"two processes hit {what} at once: their std::terminate headers run into one line ('terminate called "
+            "after throwing an instance of' twice, where one process's second terminate says 'terminate called "
+            f"recursively')" + (f", {_named(shown)} among the processes shown" if shown else "")
+            + ": every process shown failed alike on its own, so the rank a tag or the launcher's record names "
+            "first is not the one at fault, and which GPU's kernel faulted first these lines cannot say",
+            fix, "medium", [], [e.brief() for e in evs[:3]])
     if other is not None and not xids and not hsa and not shared:
         return Verdict(
             "cuda_error",

@@ -268,7 +268,10 @@ def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = _ranks(c, "host_mem")
     if not ranks:
         lone = lone_failure(c)
-        ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+        # a SIGABRT is the abort of an uncaught std::bad_alloc when that is what the lines show (std::terminate)
+        abort = any(e.data.get("abort") for e in evs)
+        ranks = lone.culprits if lone is not None and (lone.exitcode not in (None, 0, -6, -15) or
+                                                       abort and lone.exitcode == -6) else []
     return Verdict(
         "host_oom",
         f"{_named(ranks)} could not allocate host memory (its own exception: {_what(evs[0])[:120]}): the node's RAM "

@@ -4,10 +4,11 @@ family reads, WARN families, the subsystem a WARN names, its return-code trail a
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC, R_TOPO_REALPATH, Event
+from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC, R_TOPO_REALPATH, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what, place
 from ncclDoctor.diagnose.verdict.noise import collnet_fell_back, harmless_warn
@@ -201,7 +202,8 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         lone = lone_failure(c)  # lead rule A: the one process the launcher shows failing is where the call failed
         who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6) else []
         alike = _printers([e for e in evs if e.data.get("code") == "ncclSystemError"])
-        if who and len(alike) > 1:
+        twice = _raised_twice([e for e in evs if e.data.get("code") == "ncclSystemError"])
+        if who and (len(alike) > 1 or twice):
             who = []  # lead rule J: several processes raised that same error on their own; the record's is the first
         return Verdict(
             "nccl_system",
@@ -210,6 +212,9 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (f" in {len(alike)} processes alike ({', '.join(f'{k} {v}' for k, v in sorted(alike, key=str)[:4])}): "
                "every process shown raised it on its own, a cause they share, not the one a launcher's record names "
                "first" if len(alike) > 1 else "")
+            + (f"; the same exception ends {twice} tracebacks of the shared output (no rank tag): each is one "
+               "process's, so every process shown raised it on its own -- a cause they share, not the one a "
+               "launcher's record names first" if twice and len(alike) < 2 else "")
             + (f"; the later '{_what(echo[0])[:100]}' is that failed communicator's echo (a call on a communicator "
                "already aborted), not the call's arguments" if echo else ""),
             "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
@@ -221,6 +226,19 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             [e.brief() for e in evs[:3]],
         )
     return None
+
+
+# an exception's own line, as a traceback ends (its class, then the message), not a log line quoting it
+_RAISED = re.compile(r"^\s*(?:[A-Za-z_][\w.]{0,80}\.)?[A-Z]\w{0,60}(?:Error|Exception): NCCL error\b")
+
+
+def _raised_twice(evs: list) -> int:
+    """Lead rules J, AM (2): how many times one NCCL error's exception line ends a traceback under one tag (the shared
+    output: no tag, or one a launcher or collector put on every line), when more than once (else 0). Python prints a
+    process's uncaught exception once: the same line twice is two processes raising it on their own."""
+    said = Counter((e.rank, e.host, body) for e in evs if _RAISED.match(body := strip_prefixes(e.text).strip()))
+    most = max(said.values(), default=0)
+    return most if most > 1 else 0
 
 
 def _printers(evs: list) -> set:

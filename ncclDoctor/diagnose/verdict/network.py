@@ -370,6 +370,46 @@ def _rpc_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
 
+def _service_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AQ (3), AX (3): every trainer shown raising that its wait for a framework's own serving process
+    (an RL rollout server) gave up at start-up ("server launch failed": readers.crash, ``service_wait``) -- two or more
+    tracebacks alike (each one process's uncaught exception), no other exception of the job's own code and no
+    process's end recorded before them -- is the framework's own service never answering: network_setup, no rank at
+    fault, whichever one a launcher's record names first (it only waited). Read before the kills: the processes a
+    scheduler kills (-9) after the trainers gave up are its teardown."""
+    waits = [e for e in c.exceptions if e.data.get("service_wait")]
+    if not waits:
+        return None
+    if len(waits) < 2:  # each traceback is one process's uncaught exception
+        return None
+
+    def at(e) -> tuple[str, int]:
+        path, _, line = e.where.rpartition(":")
+        return path, int(line) if line.isdigit() else 0
+
+    first = min(at(e) for e in waits)
+    if any(not e.data.get("service_wait") and not e.data.get("line") and at(e)[0] == first[0] and at(e) < first
+           for e in c.exceptions):
+        return None  # another exception of the job's own code came first
+    if any(at(e)[0] == first[0] and at(e) < first for e in c.child_failures + c.worker_failures):
+        return None  # a process's end (a kill, a crash) recorded before the trainers gave up: that came first
+    if any(v and k not in QUIET_KINDS + ("worker_failed", "child_failed", "signal") for k, v in c.kinds.items()):
+        return None
+    said = exception_text(waits[0])
+    return Verdict(
+        "network_setup",
+        f"{len(waits)} processes raised '{said[:120]}' alike: each trainer's wait for the framework's own server "
+        "(its rollout / inference service) at start-up gave up because the server never answered -- it did not "
+        "start, crashed while starting, or listens on another address or port; no trainer is at fault, and the "
+        "one a launcher's record names first only waited",
+        "Read the server's own log (the SGLang / vLLM server the framework launched: launch_server's output) for why "
+        "it never became healthy -- a crash while loading (GPU memory: mem_fraction_static, the model's size), a port "
+        "already taken, a start-up slower than the trainers' setup timeout; check the server address and port the "
+        "trainers were given is the one it listens on (curl its health endpoint from a trainer's node), and raise the "
+        "framework's server wait / setup timeout for a slow load.",
+        "medium", [], [e.brief() for e in waits[:3]], job_wide=True)
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unroutable = _unroutable_peers(c)
     if unroutable is not None:
