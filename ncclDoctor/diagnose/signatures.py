@@ -1966,7 +1966,7 @@ R_LIB_NOT_LOADED = re.compile(r"\bFailed to (?:find|load|open) dynamic library:?
                               r"(?:[\w.+-]{0,80}/){0,16}(?P<flib>[\w+-]{1,80}(?:\.[\w+-]{1,20}){0,3}\.(?:so|dylib|dll)(?:\.\d{1,6}){0,4})\b")
 # A logger's record at error level whose header strip_prefixes leaves on the line: vLLM's ("ERROR 04-22 15:53:32
 # pynccl.py:44] ...", R_VLLM_LOG_HEAD at its error levels). The record's level is what says it failed, not its words.
-R_ERROR_RECORD = re.compile(r"^\s{0,8}(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d [\w.]{1,80}:\d{1,6}\] ")
+R_ERROR_RECORD = re.compile(r"^\s{0,8}(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w.]{1,80}:\d{1,6}\] ")
 # The environment variable a library's own message tells the user to point at the library's file or directory
 # ("please set the environment variable VLLM_NCCL_SO_PATH to point to the correct nccl library path"): the fix
 # names it
@@ -2104,7 +2104,14 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        # being the backend on Windows): the code and the backend every rank runs, config, no rank --
                        # even when the launcher's record names the one local rank it saw fail (lead rule Q)
                        r"(?P<arg>\bFunction argument (?P<argname>\w{1,40}) not supported for the selected backend "
-                       r"(?P<argbackend>\w{1,20}))")
+                       r"(?P<argbackend>\w{1,20}))|"
+                       # init_process_group without a backend on a device torch has no default backend for
+                       # (distributed_c10d.py's BackendConfig: "We detected accelerator mps on your machine. But we
+                       # don't know which communication backend to use for this accelerator. Please specify the
+                       # `backend` argument ..."): the call every process makes, on the platform every process runs
+                       # (lead rule Q's last sentence), config, no rank
+                       r"(?P<noback>(?:\bWe detected accelerator (?P<accel>\w{1,16}) on your machine\. But we )?"
+                       r"\bdon't know which communication backend to use\b)")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via

@@ -867,6 +867,21 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "or pass it only when dist.get_backend() == 'nccl'); for multi-GPU training with the nccl backend run "
             "on Linux or under WSL, or train on a single GPU without torchrun. Then relaunch every rank.",
             "high", [], [arg.brief()], job_wide=True)
+    nb = next((e for e in evs if e.data.get("what") == "no_backend"), None)
+    if nb is not None:  # init_process_group with no backend on a device torch has none by default for (rule Q)
+        dev = nb.data.get("accel") or "this accelerator"
+        return Verdict(
+            "config",
+            f"init_process_group was called without a backend and torch has no default communication backend for "
+            f"the accelerator it found ({dev}: '{strip_prefixes(nb.text).strip()[:160]}', "
+            f"{nb.where}): the call every process makes, on the platform every process runs, fails before any "
+            "rank meets the others -- a setting, no rank at fault",
+            "Specify the backend in the init_process_group call (or the framework's setting that passes it: "
+            "deepspeed.init_distributed(dist_backend=...), accelerate's config): init_process_group(backend=\"gloo\") "
+            "where no NCCL exists (mps is not supported by nccl: on a Mac use gloo and keep the tensors a collective "
+            "is given on the cpu), backend=\"nccl\" on NVIDIA GPUs; torch.distributed.is_backend_available(name) "
+            "tells which this build has. Then relaunch every rank.",
+            "high", [], [nb.brief()], job_wide=True)
     nocuda = next((e for e in evs if e.data.get("what") == "no_cuda"), None)
     if nocuda is not None:  # CUDA-only code in a build without CUDA (lead rules Q, AF (2)): the build every rank runs
         api = nocuda.data.get("api") or "CUDA"

@@ -1,0 +1,75 @@
+"""How diagnose reads a job that fails in its set-up, before any rank runs a collective (round 62, session 22, fixer
+f1): a process group asked for without a backend on a device torch has none for, a framework's loader refusing the
+NCCL library it was pointed at, the build toolchain missing, MPI's own start-up failing, an MPI launcher's remote-start
+agent missing, and the env:// rendezvous' own raise with its message cut. Each is a setting or an install every rank
+shares (lead rules Q's last sentence, X (2), AF (2)): config, no rank. Each test reads the shape from lines other than
+the corpus case's own (another version's wording, device, paths, hosts, numbers), and a near shape that must NOT be
+read that way. Format strings are torch's, vLLM's, DeepSpeed's, Open MPI's and the mpi-operator's (sources beside each
+test); hosts, pids and paths are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+
+# --- torch's BackendConfig: no default backend for the accelerator found ------------------------------------------
+# distributed_c10d.py (torch 2.5+): raise ValueError(f"We detected accelerator {device_type} on your machine. " f"But we
+# don't know which communication backend to use for this accelerator. " "Please specify the `backend` argument in the
+# `init_process_group` call.")
+def test_no_default_backend_for_the_accelerator_is_the_calls_setting(tmp_path):
+    """Lead rule Q's last sentence: init_process_group without a backend on a device torch has no default backend for
+    (mps on a Mac, here under a plain traceback with torchrun's record of one local rank) fails in every process
+    alike: config, no rank, and the fix says to pass the backend (gloo where NCCL does not exist)."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/Users/dev/proj/train.py", line 31, in <module>\n'
+            "    dist.init_process_group(rank=rank, world_size=2)\n"
+            '  File "/Users/dev/.venv/lib/python3.12/site-packages/torch/distributed/distributed_c10d.py", line 1960, '
+            "in _new_process_group_helper\n"
+            "    backend_config = BackendConfig(backend)\n"
+            "ValueError: We detected accelerator mps on your machine. But we don't know which communication backend "
+            "to use for this accelerator. Please specify the `backend` argument in the `init_process_group` call.\n"
+            "E1203 10:00:01.100000 4242 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: 1) "
+            "local_rank: 1 (pid: 4244) of binary: /Users/dev/.venv/bin/python\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert 'backend="gloo"' in v["fix"] and "mps" in v["summary"], v
+
+
+def test_the_backend_checks_source_listed_by_pytest_is_not_the_error(tmp_path):
+    """The near shape: pytest's long traceback lists the check's source (its raise, the message's f-strings); with the
+    error line itself cut, those lines are torch's code, not an error raised -- not read as the missing backend."""
+    text = ("    def __init__(self, backend):\n"
+            "        if backend == Backend.UNDEFINED:\n"
+            ">           raise ValueError(f\"We detected accelerator {device_type} on your machine. But we don't know "
+            "which communication backend to use for this accelerator.\")\n"
+            "                f\"But we don't know which communication backend to use for this accelerator. \"\n")
+    assert _verdict(tmp_path, text)["cause"] != "config"
+
+
+# --- vLLM's pynccl wrapper refusing the NCCL library it was pointed at ----------------------------------------------
+# vllm/distributed/device_communicators/pynccl_wrapper.py: logger.error("Failed to load NCCL library from %s. It is
+# expected if you are not running on NVIDIA/AMD GPUs. ...", so_file, ...), under vLLM >= 0.8's record header
+# "ERROR 08-20 09:48:31 [pynccl_wrapper.py:229] " (the file:line in brackets)
+def test_vllms_bracketed_error_record_of_a_library_it_cannot_load_is_the_install(tmp_path):
+    """Lead rules AF (2), AT (1): newer vLLM writes its logger's header with the file:line in brackets; its error-level
+    record that a worker could not load the NCCL library the job points it at is the shared install, config, no rank
+    -- whichever worker printed it."""
+    text = ("(VllmWorker rank=0 pid=9101) INFO 03-02 11:20:05 [utils.py:1102] Found nccl from environment variable "
+            "VLLM_NCCL_SO_PATH=/opt/nccl/build/lib/libnccl.so.2.23.4\n"
+            "(VllmWorker rank=1 pid=9102) ERROR 03-02 11:20:05 [pynccl_wrapper.py:231] Failed to load NCCL library "
+            "from /opt/nccl/build/lib/libnccl.so.2.23.4. It is expected if you are not running on NVIDIA/AMD GPUs.\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "libnccl.so.2.23.4" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"], v["fix"]
+
+
+def test_the_same_words_in_a_bracketed_info_record_are_no_failure(tmp_path):
+    """The near shape: the same words in an INFO record of the bracketed header (vLLM retelling the import's failure
+    on a platform without NCCL) are no error level, so not the install failing."""
+    text = ("INFO 03-02 11:20:05 [pynccl_utils.py:17] Failed to import NCCL library: Failed to load NCCL library from "
+            "libnccl.so.2 .\n")
+    assert _verdict(tmp_path, text)["cause"] != "config"
