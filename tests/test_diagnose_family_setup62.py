@@ -73,3 +73,43 @@ def test_the_same_words_in_a_bracketed_info_record_are_no_failure(tmp_path):
     text = ("INFO 03-02 11:20:05 [pynccl_utils.py:17] Failed to import NCCL library: Failed to load NCCL library from "
             "libnccl.so.2 .\n")
     assert _verdict(tmp_path, text)["cause"] != "config"
+
+
+# --- no CUDA toolkit to build the ops with ---------------------------------------------------------------------------
+# DeepSpeed op_builder/builder.py: raise MissingCUDAException("CUDA_HOME does not exist, unable to compile CUDA op(s)");
+# torch/utils/cpp_extension.py: raise OSError('CUDA_HOME environment variable is not set. Please set it to your CUDA
+# install root.')
+def test_no_cuda_toolkit_to_build_ops_is_the_shared_install(tmp_path):
+    """Lead rules AF (2), X (2): the op build finding no CUDA toolkit -- DeepSpeed's MissingCUDAException with its
+    class, or torch's cpp_extension OSError under torchrun's record of one local rank -- is the install every node
+    shares, before any worker ran a collective: config, no rank, and the fix says to install the toolkit (nvcc) and
+    set CUDA_HOME."""
+    ds = ("Traceback (most recent call last):\n"
+          '  File "/opt/venv/lib/python3.10/site-packages/deepspeed/ops/op_builder/builder.py", line 95, in '
+          "installed_cuda_version\n"
+          '    raise MissingCUDAException("CUDA_HOME does not exist, unable to compile CUDA op(s)")\n'
+          "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, unable to compile CUDA "
+          "op(s)\n")
+    torch_ext = ("Traceback (most recent call last):\n"
+                 '  File "/opt/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 2416, in '
+                 "_join_cuda_home\n"
+                 "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.\n"
+                 "[2025-02-01 10:00:03,100] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: "
+                 "1) local_rank: 3 (pid: 5150) of binary: /opt/venv/bin/python\n")
+    for name, text in (("ds.log", ds), ("ext.log", torch_ext)):
+        d = _report(tmp_path, text, name)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (name, v)
+        assert "CUDA_HOME" in v["fix"] and "nvcc" in v["fix"], (name, v["fix"])
+
+
+def test_cuda_home_on_a_command_line_or_beside_a_ranks_own_failure_is_not_the_toolkit(tmp_path):
+    """The near shapes: CUDA_HOME set on the launch command is no failure; and the toolkit's message followed by a
+    rank's collective timing out (the job got past its start-up) is not read as the missing toolkit."""
+    cmd = "CUDA_HOME=/usr/local/cuda-12.1 torchrun --nproc_per_node 4 train.py --deepspeed ds.json\n"
+    assert _verdict(tmp_path, cmd, "cmd.log")["cause"] != "config"
+    later = ("CUDA_HOME does not exist, unable to compile CUDA op(s)\n"
+             "[rank2]:[E102 10:30:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation "
+             "timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=600000) ran for "
+             "600012 milliseconds before timing out.\n")
+    assert _verdict(tmp_path, later, "later.log")["cause"] != "config"

@@ -409,6 +409,10 @@ SNIFF = 8192
 #             The NVIDIA driver on your system is too old (found version 11070)"), warned by torch.cuda.is_available()
 #             with no other word: that process has no GPU, the host's driver older than the torch build's CUDA
 #             (readers.crash._driver_too_old, verdict.cuda._cuda, lead rule AT (1))
+#   CUDA_HOME does not  DeepSpeed's op builder finding no CUDA toolkit ("CUDA_HOME does not exist, unable to compile
+#             CUDA op(s)", its MissingCUDAException's message, pasted without its class), which holds no other word:
+#             the build toolchain every rank shares (readers.crash._shared_build, verdict.launch._settings_check, lead
+#             rules AF (2), X (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -456,7 +460,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:",
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
-            b"too old (found version", b"shm_open")
+            b"too old (found version", b"shm_open",
+            b"CUDA_HOME does not")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

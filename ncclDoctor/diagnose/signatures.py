@@ -1925,7 +1925,13 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             r"(?![\w.+-])[^\n]{0,300}?returned non-zero exit status|"
                             r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
                             # the ranks that waited on that build, loading the module it never wrote
-                            r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
+                            r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file|"
+                            # no CUDA toolkit to build with: DeepSpeed's op builder (MissingCUDAException "CUDA_HOME
+                            # does not exist, unable to compile CUDA op(s)", raised even while `import deepspeed`
+                            # checks which ops are compatible) and torch's cpp_extension ("CUDA_HOME environment
+                            # variable is not set. Please set it to your CUDA install root.")
+                            r"(?P<toolkit>\bCUDA_HOME (?:does not exist, unable to compile CUDA op|"
+                            r"environment variable is not set\b))")
 # A library's loader failing to resolve a function in a shared library it opened (dlsym): "Invalid handle. Cannot load
 # symbol cublasLtGetVersion" (a CUDA library's lazy-loading stub), "Could not load symbol X", "Failed to resolve symbol
 # X": the library installed is missing or of another version than the code calling it was built for -- the job's shared

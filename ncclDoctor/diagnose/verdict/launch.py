@@ -358,6 +358,21 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     adv = S.R_SETTINGS_ADVICE.search(e.data["message"] or said)  # the check's own advice (an env setting)
     build = next((x.data["build"] for x in evs if x.data.get("build") not in (None, "op")),
                  "op" if any(x.data.get("build") for x in evs) else None)
+    tk = next((x for x in evs if x.data.get("toolkit")), None)
+    if tk is not None:  # no CUDA toolkit to build an op with (lead rules AF (2), X (2)): the install every node shares
+        return Verdict(
+            "config",
+            f"the job stopped at start-up because no CUDA toolkit was found to compile the CUDA ops it builds "
+            f"('{tk.data['message'][:160]}', {tk.where}): CUDA_HOME is unset or points nowhere and no nvcc is on the "
+            "path (DeepSpeed's op builder checks it even while `import deepspeed` -- its launcher too -- lists the "
+            "ops it can build, before any worker starts): the install every node shares, no rank's fault",
+            "Install the CUDA toolkit (nvcc) matching torch's CUDA version (python -c 'import torch; "
+            "print(torch.version.cuda)'; conda install -c nvidia cuda-toolkit=<that version>, or the system "
+            "cuda-toolkit package) and export CUDA_HOME=/usr/local/cuda (its root, where bin/nvcc is) in the "
+            "environment of the launcher and every node; or use a deepspeed version with the ops pre-built "
+            "(DS_BUILD_OPS=1 pip install deepspeed on a host with the toolkit, then ds_report) so nothing compiles at "
+            "start-up. Then relaunch.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if build:  # the JIT build of an op every rank loads failing at start-up (lead rule AF (2))
         what = f"extension '{build}'" if build != "op" else "an op (a C++/CUDA extension)"
         return Verdict(
