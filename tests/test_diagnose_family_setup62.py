@@ -113,3 +113,39 @@ def test_cuda_home_on_a_command_line_or_beside_a_ranks_own_failure_is_not_the_to
              "timeout: WorkNCCL(SeqNum=812, OpType=ALLREDUCE, NumelIn=1024, NumelOut=1024, Timeout(ms)=600000) ran for "
              "600012 milliseconds before timing out.\n")
     assert _verdict(tmp_path, later, "later.log")["cause"] != "config"
+
+
+# --- the env:// rendezvous' own raise, its message cut -------------------------------------------------------------
+# torch/distributed/rendezvous.py: _env_rendezvous_handler's 'master_addr = _get_env_or_raise("MASTER_ADDR")' and
+# _get_env_or_raise's 'raise _env_error(env_var)' ("environment variable %s expected, but not set")
+def _env_tb(var: str, tail: str) -> str:
+    return ("Traceback (most recent call last):\n"
+            '  File "/srv/app/train.py", line 12, in <module>\n'
+            '    dist.init_process_group("gloo")\n'
+            '  File "/usr/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 246, in '
+            "_env_rendezvous_handler\n"
+            f'    master_addr = _get_env_or_raise("{var}")\n'
+            '  File "/usr/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 229, in '
+            "_get_env_or_raise\n" + tail)
+
+
+def test_the_env_rendezvous_raising_for_a_variable_with_its_message_cut_is_the_launch(tmp_path):
+    """Lead rule Q's last sentence: a traceback whose innermost frames are the env:// rendezvous asking for a variable
+    and raising its error for it (the message line cut from the paste) says that variable is unset -- the script was
+    started without a launcher: config, no rank, and the fix says to start it with torchrun."""
+    d = _report(tmp_path, _env_tb("MASTER_ADDR", "    raise _env_error(env_var)\n"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "MASTER_ADDR" in v["summary"] and "torchrun" in v["fix"], v
+
+
+def test_a_value_error_at_the_variables_own_frame_is_not_the_variable_unset(tmp_path):
+    """The near shape: the variable was set but not a number ('rank = int(_get_env_or_raise("RANK"))' raising int()'s
+    ValueError at the caller's own frame, no raise inside _get_env_or_raise): not read as the variable unset."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/usr/lib/python3.10/site-packages/torch/distributed/rendezvous.py", line 235, in '
+            "_env_rendezvous_handler\n"
+            '    rank = int(_get_env_or_raise("RANK"))\n'
+            "ValueError: invalid literal for int() with base 10: 'auto'\n")
+    v = _verdict(tmp_path, text)
+    assert "RANK unset" not in v["summary"], v

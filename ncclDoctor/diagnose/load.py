@@ -413,6 +413,10 @@ SNIFF = 8192
 #             CUDA op(s)", its MissingCUDAException's message, pasted without its class), which holds no other word:
 #             the build toolchain every rank shares (readers.crash._shared_build, verdict.launch._settings_check, lead
 #             rules AF (2), X (2))
+#   _env_or_raise(, _env_error(  the env:// rendezvous' frames asking for a variable and raising for it
+#             ('rank = int(_get_env_or_raise("RANK"))', 'raise _env_error(env_var)'), a traceback cut before its
+#             message ("environment variable RANK expected, but not set"), which hold no other word: started without
+#             a launcher (readers.store._env_raised, verdict.store, lead rule Q)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -461,7 +465,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
             b"too old (found version", b"shm_open",
-            b"CUDA_HOME does not")
+            b"CUDA_HOME does not", b"_env_or_raise(", b"_env_error(")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

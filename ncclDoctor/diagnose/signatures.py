@@ -480,6 +480,11 @@ R_CONN_EXC = re.compile(r"(?:\[Errno \d{1,4}\] )?(?:Connection (?:timed out|rese
 R_ADDRS_OF = re.compile(r"network addresses of \(([^,()]{1,255}), (\d{1,5})\)")
 # env:// rendezvous without a launcher: "environment variable MASTER_ADDR expected, but not set"
 R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not set")
+# The same, its message cut from a paste: the traceback's innermost frames are torch's rendezvous.py asking for a
+# variable ('rank = int(_get_env_or_raise("RANK"))') and raising its error for it ("raise _env_error(env_var)"; torch
+# 1.x: 'raise _env_error("RANK")'). That raise line is shown only when it ran, so the variable was not set.
+R_ENV_ASKED = re.compile(r"\b_get_env_or_raise\(\s*['\"](\w{1,32})['\"]\s*\)")
+R_ENV_RAISE = re.compile(r"^\s*raise _env_error\((?:['\"](\w{1,32})['\"]|\w{1,32})\)\s*$")
 # ProcessGroupNCCL's first collective of a group: every rank but the group's rank 0 waits in the store for
 # the ncclUniqueId rank 0 publishes ("[3] is setting up NCCL communicator and retrieving ncclUniqueId from [0]
 # via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout"; older releases spell it
