@@ -149,3 +149,47 @@ def test_a_value_error_at_the_variables_own_frame_is_not_the_variable_unset(tmp_
             "ValueError: invalid literal for int() with base 10: 'auto'\n")
     v = _verdict(tmp_path, text)
     assert "RANK unset" not in v["summary"], v
+
+
+# --- Open MPI's own start-up failing ------------------------------------------------------------------------------
+# Open MPI's help-opal-runtime.txt / help-orte-runtime.txt "[...:startup:internal-failure]": "It looks like %s failed
+# for some reason; your parallel process is likely to abort. ... here's some additional information (which may only
+# be relevant to an Open MPI developer):\n\n  %s failed\n  --> Returned value %s (%d) instead of ORTE_SUCCESS"
+def _ompi_help(stage: str, step: str, value: str) -> str:
+    return ("--------------------------------------------------------------------------\n"
+            f"It looks like {stage} failed for some reason; your parallel process is\n"
+            "likely to abort.  There are many reasons that a parallel process can\n"
+            f"fail during {stage}; some of which are due to configuration or\n"
+            "environment problems.  This failure appears to be an internal failure;\n"
+            "here's some additional information (which may only be relevant to an\n"
+            "Open MPI developer):\n\n"
+            f"  {step} failed\n"
+            f"  --> Returned value {value} instead of ORTE_SUCCESS\n"
+            "--------------------------------------------------------------------------\n")
+
+
+def test_open_mpis_own_start_up_failing_is_the_mpi_install_not_a_rank(tmp_path):
+    """Lead rule X (2): Open MPI's help message that its own start-up failed in the process (orte_init, the step
+    orte_ess_init; or opal_init's shared-memory component selection) is the MPI install or the host's environment
+    before any worker ran: config, no rank. The fix follows the step its message names: the shared-memory backing
+    (/dev/shm, --mca shmem) for opal_shmem_base_select, the install's components (ompi_info) otherwise."""
+    d = _report(tmp_path, _ompi_help("orte_init", "orte_ess_init", "Unable to start a daemon on the local node (-127)"),
+                "orte.log")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "ompi_info" in v["fix"] and "orte_ess_init" in v["summary"], v
+    d = _report(tmp_path, "Running horovodrun -np 4 python train.py\n"
+                + _ompi_help("opal_init", "opal_shmem_base_select", "-1"), "shm.log")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "/dev/shm" in v["fix"] and "--mca shmem posix" in v["fix"], v["fix"]
+
+
+def test_open_mpis_start_up_message_beside_a_ranks_own_failure_is_not_the_install(tmp_path):
+    """The near shape: the same help message where a rank's collective then timed out (the job got past its MPI
+    start-up, the message one helper process's) is not read as the MPI install failing."""
+    text = (_ompi_help("orte_init", "orte_ess_init", "-1")
+            + "[rank1]:[E102 10:30:00.000000000 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=40, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran "
+            "for 600010 milliseconds before timing out.\n")
+    assert _verdict(tmp_path, text)["cause"] != "config"

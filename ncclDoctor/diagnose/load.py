@@ -417,6 +417,10 @@ SNIFF = 8192
 #             ('rank = int(_get_env_or_raise("RANK"))', 'raise _env_error(env_var)'), a traceback cut before its
 #             message ("environment variable RANK expected, but not set"), which hold no other word: started without
 #             a launcher (readers.store._env_raised, verdict.store, lead rule Q)
+#   failed for some reason  Open MPI's help message that its own start-up failed ("It looks like opal_init failed for
+#             some reason; your parallel process is likely to abort."), which holds no other word: the MPI install
+#             or the host's environment before any worker ran (readers.settings._ompi_init_failed,
+#             verdict.launch._launch_setup, lead rule X (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -465,7 +469,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
             b"too old (found version", b"shm_open",
-            b"CUDA_HOME does not", b"_env_or_raise(", b"_env_error(")
+            b"CUDA_HOME does not", b"_env_or_raise(", b"_env_error(", b"failed for some reason")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

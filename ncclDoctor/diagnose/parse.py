@@ -211,6 +211,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._ascend_head: tuple[int, int] = (-99, -1)
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
+        self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
         self._mpi_rank: int | None = None  # the rank its "Process name: [[J,V],N]" line named
         self._sgl_dead: tuple[int, Event] | None = None  # SGLang's "Rank N scheduler is dead" (its exit code follows)

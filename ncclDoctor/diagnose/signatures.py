@@ -1479,6 +1479,14 @@ R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
                             r"pdsh@[\w.\-]{1,255}: (?P<pdsh>[\w.\-]{1,255}): ssh exited with exit code 255\b")
+# Open MPI's (and PRRTE's) own start-up failing in a process, its help message "It looks like opal_init failed for some
+# reason; your parallel process is likely to abort." (orte_init, MPI_INIT, ompi_rte_init, prte_init alike): the MPI
+# install or the host's environment it starts in (its shared-memory, session-directory, ess/pmix components), before
+# any worker ran a collective (lead rule X (2)): config, no rank. The help message names the step that failed on a line
+# of its own a few lines on ("  opal_shmem_base_select failed", "  orte_ess_init failed"): R_OMPI_INIT_STEP
+R_OMPI_INIT_FAILED = re.compile(r"\bIt looks like (?P<stage>(?:opal|orte|prte|pmix|ompi_rte|ompi_mpi)_init|MPI_INIT|"
+                                r"MPI_Init(?:_thread)?) failed for some reason")
+R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,60})?) failed\s*$")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran

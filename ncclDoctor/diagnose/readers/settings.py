@@ -59,8 +59,23 @@ class SettingsReaders:
         m = S.R_LAUNCH_SETUP.search(text) if (
             "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:
-            return None
+            return self._ompi_init_failed(lineno, text)
         return self._setup(lineno, text, ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
+
+    def _ompi_init_failed(self, lineno: int, text: str) -> Event | None:
+        """Open MPI's own start-up failing in a process (signatures.R_OMPI_INIT_FAILED, lead rule X (2)), and the step
+        its help message names on a line of its own a few lines on (R_OMPI_INIT_STEP), kept on that event."""
+        o = S.R_OMPI_INIT_FAILED.search(text) if "for some reason" in text else None
+        if o is not None:
+            ev = self._setup(lineno, text, ompi_init=o.group("stage"), ompi_step=None)
+            self._ompi_open, self._follow = (lineno, ev), max(self._follow, 10)  # its step's line has no trigger word
+            return ev
+        if self._ompi_open is None or not 0 < lineno - self._ompi_open[0] <= 10 or " failed" not in text:
+            return None
+        st = S.R_OMPI_INIT_STEP.match(self._body)
+        if st is not None and self._ompi_open[1].data["ompi_step"] is None:
+            self._ompi_open[1].data["ompi_step"] = st.group("step")
+        return None
 
     def _ds_script(self, lineno: int, text: str) -> Event | None:
         """DeepSpeed's runner's command line whose user script (the first argument after its launcher's own --options)

@@ -720,10 +720,11 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pdsh = sorted({e.data["pdsh"] for e in evs if e.data.get("pdsh")})
     # the ssh client's own failure to reach a host (parse: ssh_host) is read like pdsh's: only where nothing else ran
     reach = list(dict.fromkeys(e.data["ssh_host"] for e in evs if e.data.get("ssh_host")))
+    ompi = [e for e in evs if e.data.get("ompi_init")]  # Open MPI's own start-up failing (readers.settings)
     # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
     # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
     # launcher's own "failed to run ..." line is a failure shown, line=True)
-    if (ro or pdsh or reach) and not ssh and not mpi and (
+    if (ro or pdsh or reach or ompi) and not ssh and not mpi and (
             c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
                 v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
         return None
@@ -768,6 +769,8 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "node yourself with the same arguments instead of the ssh launcher, after checking the hostfile's host "
             "names and passwordless ssh to each.",
             "high", [], [e.brief() for e in evs[:2]] + [x.brief() for x in c.exceptions[:1]], job_wide=True)
+    if ompi and not ssh and not mpi:
+        return _ompi_init(ompi)
     if ssh:
         return Verdict(
             "config",
@@ -787,6 +790,37 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Launch the job under an MPI launcher (mpirun / srun --mpi=pmix) when the code initialises MPI, or keep MPI "
         "out of it: bootstrap what needs it over NCCL/gloo instead (Transformer Engine / Megatron's "
         "tp_comm_overlap: --tp-comm-bootstrap-backend nccl); check that the MPI library matches the launcher's.",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _ompi_init(evs: list) -> Verdict:
+    """Open MPI's own start-up failing in the process (its "It looks like opal_init failed for some reason" help
+    message; lead rule X (2)): the MPI install or the host's environment it starts in, before any worker ran a
+    collective -- config, no rank. The step its message names says which part (its shared-memory component: the
+    host's /dev/shm or session directory)."""
+    stages = list(dict.fromkeys(e.data["ompi_init"] for e in evs))
+    step = next((e.data["ompi_step"] for e in evs if e.data.get("ompi_step")), None)
+    shm = step is not None and "shmem" in step
+    return Verdict(
+        "config",
+        f"Open MPI's own start-up failed in the process ({', '.join(stages[:3])} failed"
+        + (f": {step} failed" if step else "") + f", {evs[0].where}) before any worker ran a collective"
+        + (": it found no usable shared-memory component (mmap, posix or sysv segments for its on-node transport)"
+           if shm else "")
+        + " -- the MPI install or the host's environment it starts in, which every process of the job shares, not "
+        "a rank's fault",
+        ("Give Open MPI a shared-memory backing it can use: /dev/shm mounted and writable with room (in a container "
+         "docker run --shm-size=1g or --ipc=host; Kubernetes: an emptyDir with medium Memory on /dev/shm), a "
+         "writable local session directory (TMPDIR, or OMPI_MCA_orte_tmpdir_base / --mca orte_tmpdir_base /tmp, not "
+         "a full or network file system), or pick the component explicitly (mpirun --mca shmem posix, or mmap); "
+         "ompi_info | grep shmem lists the components the install has -- none listed: reinstall Open MPI. "
+         if shm else
+         "Run mpirun with --mca <framework>_base_verbose 100 (the failed step's framework) to see which component "
+         "failed, and check the Open MPI install and environment: ompi_info runs and lists its components, one Open "
+         "MPI version on every node and the one Horovod / mpi4py was built against (no second MPI first on PATH or "
+         "LD_LIBRARY_PATH), no stale OMPI_MCA_* settings, a writable TMPDIR and /dev/shm; reinstall Open MPI if "
+         "components are missing. ")
+        + "Then relaunch; Horovod can also run without MPI (horovodrun --gloo).",
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
