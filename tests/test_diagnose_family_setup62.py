@@ -193,3 +193,36 @@ def test_open_mpis_start_up_message_beside_a_ranks_own_failure_is_not_the_instal
             "operation timeout: WorkNCCL(SeqNum=40, OpType=ALLREDUCE, NumelIn=8, NumelOut=8, Timeout(ms)=600000) ran "
             "for 600010 milliseconds before timing out.\n")
     assert _verdict(tmp_path, text)["cause"] != "config"
+
+
+# --- an MPI launcher's remote start not found by a shell ----------------------------------------------------------
+# Open MPI's rsh launcher: "bash: orted: command not found" (the remote non-interactive shell); the Kubernetes MPI
+# operator's /etc/mpi/kubexec.sh ("/opt/kube/kubectl exec ${POD_NAME} -- /bin/sh -c ..."), run by dash
+def test_the_launchers_remote_start_not_found_is_the_launch_set_up(tmp_path):
+    """Lead rule X (2): a shell that cannot find what the MPI launcher starts its daemons with -- the operator's rsh
+    agent script calling kubectl (bash's wording, another line number), or orted on a remote host -- fails before any
+    worker ran: config, no rank; the fix names tree spawn for the agent, mpirun --prefix for the daemon."""
+    agent = ("+ POD_NAME=bench-worker-3\n"
+             "/etc/mpi/kubexec.sh: line 9: /opt/kube/kubectl: command not found\n"
+             "command terminated with exit code 127\n")
+    d = _report(tmp_path, agent, "agent.log")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "plm_rsh_no_tree_spawn" in v["fix"] and "kubectl" in v["fix"], v["fix"]
+    daemon = ("bash: orted: command not found\n"
+              "--------------------------------------------------------------------------\n"
+              "ORTE was unable to reliably start one or more daemons.\n")
+    d = _report(tmp_path, daemon, "daemon.log")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--prefix" in v["fix"], v["fix"]
+
+
+def test_another_command_not_found_or_an_abort_is_not_the_launchers_remote_start(tmp_path):
+    """The near shapes: a helper command a job's script runs that a shell does not find ("/bin/sh: gpustat: command
+    not found") is not the launcher's remote start; nor is a line where "orted: " ends another word ("Job aborted:
+    ...")."""
+    for text in ("/bin/sh: gpustat: command not found\n",
+                 "Job aborted: a process exited with status 1\n"):
+        v = _verdict(tmp_path, text)
+        assert "remote" not in v["summary"] and "daemon" not in v["summary"], (text, v)

@@ -421,6 +421,11 @@ SNIFF = 8192
 #             some reason; your parallel process is likely to abort."), which holds no other word: the MPI install
 #             or the host's environment before any worker ran (readers.settings._ompi_init_failed,
 #             verdict.launch._launch_setup, lead rule X (2))
+#   kubectl: , orted: , prted:   (the daemons' names after a space or a /, so that "aborted: " is none) a shell that
+#             cannot find what an MPI launcher starts its daemons with on the other hosts ("bash: orted: command not
+#             found", the MPI operator's "/etc/mpi/kubexec.sh: 11: /opt/kube/kubectl: not found"), which holds no
+#             other word: the launch set-up before any worker ran (readers.settings._launch_setup,
+#             verdict.launch._launch_setup, lead rule X (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -469,7 +474,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
             b"too old (found version", b"shm_open",
-            b"CUDA_HOME does not", b"_env_or_raise(", b"_env_error(", b"failed for some reason")
+            b"CUDA_HOME does not", b"_env_or_raise(", b"_env_error(", b"failed for some reason",
+            b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -1487,6 +1487,14 @@ R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' return
 R_OMPI_INIT_FAILED = re.compile(r"\bIt looks like (?P<stage>(?:opal|orte|prte|pmix|ompi_rte|ompi_mpi)_init|MPI_INIT|"
                                 r"MPI_Init(?:_thread)?) failed for some reason")
 R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,60})?) failed\s*$")
+# A shell that cannot find the program an MPI launcher starts its daemons with on the other hosts: the daemon itself
+# ("bash: orted: command not found", "sh: 1: prted: not found": Open MPI not on the remote host's non-interactive
+# PATH) or the remote-start agent's command (the Kubernetes MPI operator's rsh agent /etc/mpi/kubexec.sh running
+# "/etc/mpi/kubexec.sh: 11: /opt/kube/kubectl: not found"): the launch set-up, before any worker ran (lead rule X (2)):
+# config, no rank. Group "shell" is the shell or the script that ran it, "cmd" the command as it was called.
+R_AGENT_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line )?(?:\d{1,6}: )?"
+                               r"(?P<cmd>(?:[\w.+-]{0,80}/){0,16}(?P<name>kubectl|orted|prted)): "
+                               r"(?:command )?not found\b")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran

@@ -721,10 +721,11 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # the ssh client's own failure to reach a host (parse: ssh_host) is read like pdsh's: only where nothing else ran
     reach = list(dict.fromkeys(e.data["ssh_host"] for e in evs if e.data.get("ssh_host")))
     ompi = [e for e in evs if e.data.get("ompi_init")]  # Open MPI's own start-up failing (readers.settings)
+    agent = [e for e in evs if e.data.get("agent")]  # the launcher's remote start not found by a shell
     # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
     # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
     # launcher's own "failed to run ..." line is a failure shown, line=True)
-    if (ro or pdsh or reach or ompi) and not ssh and not mpi and (
+    if (ro or pdsh or reach or ompi or agent) and not ssh and not mpi and (
             c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
                 v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
         return None
@@ -771,6 +772,8 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "high", [], [e.brief() for e in evs[:2]] + [x.brief() for x in c.exceptions[:1]], job_wide=True)
     if ompi and not ssh and not mpi:
         return _ompi_init(ompi)
+    if agent and not ssh and not mpi:
+        return _agent_missing(agent)
     if ssh:
         return Verdict(
             "config",
@@ -791,6 +794,42 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "out of it: bootstrap what needs it over NCCL/gloo instead (Transformer Engine / Megatron's "
         "tp_comm_overlap: --tp-comm-bootstrap-backend nccl); check that the MPI library matches the launcher's.",
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _agent_missing(evs: list) -> Verdict:
+    """A shell that cannot find what the MPI launcher starts its daemons with on the other hosts (lead rule X (2)):
+    the daemon itself (orted / prted not on the remote host's PATH) or the remote-start agent's command (the MPI
+    operator's kubexec.sh calling kubectl) -- the launch set-up, before any worker ran: config, no rank."""
+    e = evs[0]
+    name, cmd, shell = e.data["agent"], e.data["agent_cmd"], e.data["agent_shell"]
+    where = f"'{strip_prefixes(e.text).strip()[:160]}', {e.where}"
+    if name == "kubectl":
+        return Verdict(
+            "config",
+            f"the MPI launcher's remote-start agent could not run: {shell} calls {cmd}, and that host has no such "
+            f"program ({where}), so the orted daemons it starts on the worker pods never ran and no rank started -- "
+            "the launch set-up (the launcher's agent and the images it runs in), no rank's fault",
+            "The Kubernetes MPI operator's mpirun starts its daemons through the rsh agent "
+            "(plm_rsh_agent=/etc/mpi/kubexec.sh, which runs kubectl exec into each worker pod), and kubectl exists "
+            "only in the launcher pod (/opt/kube/kubectl, put there by the operator's init container). With Open "
+            "MPI's tree spawn (orted --tree-spawn) the daemons on the workers start the next ones through the same "
+            "agent, where no kubectl exists: turn tree spawn off (mpirun --mca plm_rsh_no_tree_spawn 1, or "
+            "OMPI_MCA_plm_rsh_no_tree_spawn=1 in the launcher's environment), or install kubectl at that path (and "
+            "on the PATH) in the worker image with the RBAC to exec into pods; check that the launcher image and the "
+            "mpi-operator version match (kubectl delivery, the hostfile and kubexec.sh it writes). Then resubmit "
+            "the MPIJob.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    return Verdict(
+        "config",
+        f"the MPI launcher could not start its daemon on a host: the remote shell ({shell}) does not find {cmd} "
+        f"({where}), so no worker was started there -- the launch set-up (Open MPI's install and PATH on the "
+        "remote hosts), no rank's fault",
+        f"Make {name} findable by the non-interactive shell the launcher starts on every host: launch with mpirun "
+        "--prefix /path/to/openmpi (or the full path of mpirun, which implies it), or set PATH and LD_LIBRARY_PATH "
+        "to Open MPI's bin and lib in the remote shell's startup file before any interactive-only guard (~/.bashrc), "
+        f"or export them with mpirun -x PATH -x LD_LIBRARY_PATH; check `ssh HOST which {name}` prints it, with the "
+        "same Open MPI version installed at the same path on every node. Then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _ompi_init(evs: list) -> Verdict:
