@@ -413,10 +413,10 @@ SNIFF = 8192
 #             CUDA op(s)", its MissingCUDAException's message, pasted without its class), which holds no other word:
 #             the build toolchain every rank shares (readers.crash._shared_build, verdict.launch._settings_check, lead
 #             rules AF (2), X (2))
-#   _env_or_raise(, _env_error(  the env:// rendezvous' frames asking for a variable and raising for it
-#             ('rank = int(_get_env_or_raise("RANK"))', 'raise _env_error(env_var)'), a traceback cut before its
-#             message ("environment variable RANK expected, but not set"), which hold no other word: started without
-#             a launcher (readers.store._env_raised, verdict.store, lead rule Q)
+#   _env_or_raise(  the env:// rendezvous' frame asking for a variable ('rank = int(_get_env_or_raise("RANK"))'),
+#             which holds no other word, above its raise ('raise _env_error(env_var)', read by "rror") in a traceback
+#             cut before its message ("environment variable RANK expected, but not set"): started without a launcher
+#             (readers.store._env_raised, verdict.store, lead rule Q)
 #   failed for some reason  Open MPI's help message that its own start-up failed ("It looks like opal_init failed for
 #             some reason; your parallel process is likely to abort."), which holds no other word: the MPI install
 #             or the host's environment before any worker ran (readers.settings._ompi_init_failed,
@@ -474,7 +474,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
             b"too old (found version", b"shm_open",
-            b"CUDA_HOME does not", b"_env_or_raise(", b"_env_error(", b"failed for some reason",
+            b"CUDA_HOME does not", b"_env_or_raise(", b"failed for some reason",
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
