@@ -431,6 +431,23 @@ SNIFF = 8192
 #             (its "Process name:" / "Exit code:" lines follow with no other word: readers.exits._mpi_first, rules A, I)
 #   std::bad_alloc  C++'s uncaught allocation failure ("terminate called after throwing an instance of
 #             'std::bad_alloc'") with no other word: host memory (readers.crash._oom, verdict.memory._host_mem)
+#   CUDA_HOME does not  DeepSpeed's op builder finding no CUDA toolkit ("CUDA_HOME does not exist, unable to compile
+#             CUDA op(s)", its MissingCUDAException's message, pasted without its class), which holds no other word:
+#             the build toolchain every rank shares (readers.crash._shared_build, verdict.launch._settings_check, lead
+#             rules AF (2), X (2))
+#   _env_or_raise(  the env:// rendezvous' frame asking for a variable ('rank = int(_get_env_or_raise("RANK"))'),
+#             which holds no other word, above its raise ('raise _env_error(env_var)', read by "rror") in a traceback
+#             cut before its message ("environment variable RANK expected, but not set"): started without a launcher
+#             (readers.store._env_raised, verdict.store, lead rule Q)
+#   failed for some reason  Open MPI's help message that its own start-up failed ("It looks like opal_init failed for
+#             some reason; your parallel process is likely to abort."), which holds no other word: the MPI install
+#             or the host's environment before any worker ran (readers.settings._ompi_init_failed,
+#             verdict.launch._launch_setup, lead rule X (2))
+#   kubectl: , orted: , prted:   (the daemons' names after a space or a /, so that "aborted: " is none) a shell that
+#             cannot find what an MPI launcher starts its daemons with on the other hosts ("bash: orted: command not
+#             found", the MPI operator's "/etc/mpi/kubexec.sh: 11: /opt/kube/kubectl: not found"), which holds no
+#             other word: the launch set-up before any worker ran (readers.settings._launch_setup,
+#             verdict.launch._launch_setup, lead rule X (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -481,7 +498,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:",
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
-            b"too old (found version", b"shm_open", b"mesh master", b"modify QP")
+            b"too old (found version", b"shm_open", b"mesh master", b"modify QP",
+            b"CUDA_HOME does not", b"_env_or_raise(", b"failed for some reason",
+            b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -190,6 +190,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
         self._gather_frame = (-99, "")  # the last traceback frame of an object gather (all_gather_list, ...)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
+        self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._coll_frame: tuple[int, str] = (-99, "")  # a traceback's frame of a collective call (R_COLL_FRAME)
@@ -219,6 +220,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._ascend_head: tuple[int, int] = (-99, -1)
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
+        self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
         # the rank its "Process name: [[J,V],N]" line named (horovodrun's elastic "host[local]": the host, local rank)
         self._mpi_rank: int | tuple[str, int] | None = None

@@ -495,6 +495,11 @@ R_CONN_EXC = re.compile(r"(?:\[Errno \d{1,4}\] )?(?:Connection (?:timed out|rese
 R_ADDRS_OF = re.compile(r"network addresses of \(([^,()]{1,255}), (\d{1,5})\)")
 # env:// rendezvous without a launcher: "environment variable MASTER_ADDR expected, but not set"
 R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not set")
+# The same, its message cut from a paste: the traceback's innermost frames are torch's rendezvous.py asking for a
+# variable ('rank = int(_get_env_or_raise("RANK"))') and raising its error for it ("raise _env_error(env_var)"; torch
+# 1.x: 'raise _env_error("RANK")'). That raise line is shown only when it ran, so the variable was not set.
+R_ENV_ASKED = re.compile(r"\b_get_env_or_raise\(\s*['\"](\w{1,32})['\"]\s*\)")
+R_ENV_RAISE = re.compile(r"^\s*raise _env_error\((?:['\"](\w{1,32})['\"]|\w{1,32})\)\s*$")
 # ProcessGroupNCCL's first collective of a group: every rank but the group's rank 0 waits in the store for
 # the ncclUniqueId rank 0 publishes ("[3] is setting up NCCL communicator and retrieving ncclUniqueId from [0]
 # via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout"; older releases spell it
@@ -1523,6 +1528,22 @@ R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
                             r"pdsh@[\w.\-]{1,255}: (?P<pdsh>[\w.\-]{1,255}): ssh exited with exit code 255\b")
+# Open MPI's (and PRRTE's) own start-up failing in a process, its help message "It looks like opal_init failed for some
+# reason; your parallel process is likely to abort." (orte_init, MPI_INIT, ompi_rte_init, prte_init alike): the MPI
+# install or the host's environment it starts in (its shared-memory, session-directory, ess/pmix components), before
+# any worker ran a collective (lead rule X (2)): config, no rank. The help message names the step that failed on a line
+# of its own a few lines on ("  opal_shmem_base_select failed", "  orte_ess_init failed"): R_OMPI_INIT_STEP
+R_OMPI_INIT_FAILED = re.compile(r"\bIt looks like (?P<stage>(?:opal|orte|prte|pmix|ompi_rte|ompi_mpi)_init|MPI_INIT|"
+                                r"MPI_Init(?:_thread)?) failed for some reason")
+R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,60})?) failed\s*$")
+# A shell that cannot find the program an MPI launcher starts its daemons with on the other hosts: the daemon itself
+# ("bash: orted: command not found", "sh: 1: prted: not found": Open MPI not on the remote host's non-interactive
+# PATH) or the remote-start agent's command (the Kubernetes MPI operator's rsh agent /etc/mpi/kubexec.sh running
+# "/etc/mpi/kubexec.sh: 11: /opt/kube/kubectl: not found"): the launch set-up, before any worker ran (lead rule X (2)):
+# config, no rank. Group "shell" is the shell or the script that ran it, "cmd" the command as it was called.
+R_AGENT_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line )?(?:\d{1,6}: )?"
+                               r"(?P<cmd>(?:[\w.+-]{0,80}/){0,16}(?P<name>kubectl|orted|prted)): "
+                               r"(?:command )?not found\b")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran
@@ -1984,7 +2005,13 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             r"(?![\w.+-])[^\n]{0,300}?returned non-zero exit status|"
                             r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
                             # the ranks that waited on that build, loading the module it never wrote
-                            r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file")
+                            r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file|"
+                            # no CUDA toolkit to build with: DeepSpeed's op builder (MissingCUDAException "CUDA_HOME
+                            # does not exist, unable to compile CUDA op(s)", raised even while `import deepspeed`
+                            # checks which ops are compatible) and torch's cpp_extension ("CUDA_HOME environment
+                            # variable is not set. Please set it to your CUDA install root.")
+                            r"(?P<toolkit>\bCUDA_HOME (?:does not exist, unable to compile CUDA op|"
+                            r"environment variable is not set\b))")
 # A library's loader failing to resolve a function in a shared library it opened (dlsym): "Invalid handle. Cannot load
 # symbol cublasLtGetVersion" (a CUDA library's lazy-loading stub), "Could not load symbol X", "Failed to resolve symbol
 # X": the library installed is missing or of another version than the code calling it was built for -- the job's shared
@@ -2031,7 +2058,7 @@ R_LIB_NOT_LOADED = re.compile(r"\bFailed to (?:find|load|open) dynamic library:?
                               r"(?:[\w.+-]{0,80}/){0,16}(?P<flib>[\w+-]{1,80}(?:\.[\w+-]{1,20}){0,3}\.(?:so|dylib|dll)(?:\.\d{1,6}){0,4})\b")
 # A logger's record at error level whose header strip_prefixes leaves on the line: vLLM's ("ERROR 04-22 15:53:32
 # pynccl.py:44] ...", R_VLLM_LOG_HEAD at its error levels). The record's level is what says it failed, not its words.
-R_ERROR_RECORD = re.compile(r"^\s{0,8}(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d [\w.]{1,80}:\d{1,6}\] ")
+R_ERROR_RECORD = re.compile(r"^\s{0,8}(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w.]{1,80}:\d{1,6}\] ")
 # The environment variable a library's own message tells the user to point at the library's file or directory
 # ("please set the environment variable VLLM_NCCL_SO_PATH to point to the correct nccl library path"): the fix
 # names it
@@ -2169,7 +2196,14 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        # being the backend on Windows): the code and the backend every rank runs, config, no rank --
                        # even when the launcher's record names the one local rank it saw fail (lead rule Q)
                        r"(?P<arg>\bFunction argument (?P<argname>\w{1,40}) not supported for the selected backend "
-                       r"(?P<argbackend>\w{1,20}))")
+                       r"(?P<argbackend>\w{1,20}))|"
+                       # init_process_group without a backend on a device torch has no default backend for
+                       # (distributed_c10d.py's BackendConfig: "We detected accelerator mps on your machine. But we
+                       # don't know which communication backend to use for this accelerator. Please specify the
+                       # `backend` argument ..."): the call every process makes, on the platform every process runs
+                       # (lead rule Q's last sentence), config, no rank
+                       r"(?P<noback>(?:\bWe detected accelerator (?P<accel>\w{1,16}) on your machine\. But we )?"
+                       r"\bdon't know which communication backend to use\b)")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via

@@ -244,7 +244,12 @@ class NcclReaders:
         if not m or ((m.group("backend") or m.group("nocuda") or m.group("arg"))
                      and self._body.lstrip().startswith("raise ")):
             return None  # (a traceback's source line of the check: its exception line follows)
+        if m.group("noback") and self._body.lstrip(" \t>").startswith(("raise ", 'f"', "f'", '"', "'")):
+            return None  # the check's source (pytest lists a frame's lines): its message's string, not the error
         ev = self._context(lineno, text, "no_nccl")
+        if m.group("noback"):  # no backend given, and none known for the device torch found
+            ev.data.update(what="no_backend", accel=m.group("accel"))
+            return ev
         if m.group("arg"):  # the argument and the backend that refused it
             ev.data.update(what="backend_arg", arg=m.group("argname"), backend=m.group("argbackend"))
             return ev

@@ -52,6 +52,11 @@ class SettingsReaders:
         ro = S.R_SHELL_READONLY.search(text) if "readonly variable" in text else None
         if ro:  # the remote shell's line
             return self._setup(lineno, text, readonly=ro.group(1))
+        ag = S.R_AGENT_NOT_FOUND.search(self._body) if "not found" in text and (
+            "kubectl" in text or "orted" in text or "prted" in text) else None
+        if ag:  # the launcher's remote start: its daemon or its agent's command not found by the shell running it
+            return self._setup(lineno, text, agent=ag.group("name"), agent_cmd=ag.group("cmd"),
+                               agent_shell=ag.group("shell"))
         ssh = S.R_SSH_CLIENT.search(text) if "ssh: " in text else None
         if ssh:  # the ssh client could not reach a host (no such name, refused, no route): the launcher's reach
             return self._setup(lineno, text, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(
@@ -59,8 +64,23 @@ class SettingsReaders:
         m = S.R_LAUNCH_SETUP.search(text) if (
             "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:
-            return None
+            return self._ompi_init_failed(lineno, text)
         return self._setup(lineno, text, ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
+
+    def _ompi_init_failed(self, lineno: int, text: str) -> Event | None:
+        """Open MPI's own start-up failing in a process (signatures.R_OMPI_INIT_FAILED, lead rule X (2)), and the step
+        its help message names on a line of its own a few lines on (R_OMPI_INIT_STEP), kept on that event."""
+        o = S.R_OMPI_INIT_FAILED.search(text) if "for some reason" in text else None
+        if o is not None:
+            ev = self._setup(lineno, text, ompi_init=o.group("stage"), ompi_step=None)
+            self._ompi_open, self._follow = (lineno, ev), max(self._follow, 10)  # its step's line has no trigger word
+            return ev
+        if self._ompi_open is None or not 0 < lineno - self._ompi_open[0] <= 10 or " failed" not in text:
+            return None
+        st = S.R_OMPI_INIT_STEP.match(self._body)
+        if st is not None and self._ompi_open[1].data["ompi_step"] is None:
+            self._ompi_open[1].data["ompi_step"] = st.group("step")
+        return None
 
     def _ds_script(self, lineno: int, text: str) -> Event | None:
         """DeepSpeed's runner's command line whose user script (the first argument after its launcher's own --options)

@@ -99,6 +99,22 @@ class StoreReaders:
         self._coord, self._follow = (start, ev, named), max(self._follow, 2)
         return True
 
+    def _env_raised(self, lineno: int) -> str | None:
+        """The env:// rendezvous' own raise for a variable not set, as a traceback's innermost frames show it with
+        the exception's message cut (signatures.R_ENV_ASKED, R_ENV_RAISE): the variable, or None. The call's frame
+        line is kept until its raise a few lines on; a raise line is shown only when it ran."""
+        a = S.R_ENV_ASKED.search(self._body)
+        if a:
+            self._env_asked = (lineno, a.group(1))
+            return None
+        r = S.R_ENV_RAISE.match(self._body)
+        if r is None:
+            return None
+        if r.group(1):
+            return r.group(1)
+        asked, self._env_asked = self._env_asked, None
+        return asked[1] if asked is not None and 0 < lineno - asked[0] <= 3 else None
+
     def _store(self, lineno: int, text: str) -> Event | None:
         if "libuv" in text and S.R_NO_LIBUV.search(text):  # a build without the store's backend: config, not a store
             ev = self._context(lineno, text, "no_nccl")
@@ -180,6 +196,10 @@ class StoreReaders:
         if miss:  # init_process_group(env://) run without torchrun: a launch error
             ev = self._context(lineno, text, "store_timeout")
             ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, env_missing=miss.group(1))
+            return ev
+        if "_env_" in text and (var := self._env_raised(lineno)):  # the same, the message cut after its raise
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, env_missing=var)
             return ev
         r = S.R_RESOLVE.search(text) if "resolve" in text else None
         if r and "master" in (r.group(1) or r.group(2)).lower():  # the rendezvous host by its role's name

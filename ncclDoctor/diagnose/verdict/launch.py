@@ -386,6 +386,21 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     adv = S.R_SETTINGS_ADVICE.search(e.data["message"] or said)  # the check's own advice (an env setting)
     build = next((x.data["build"] for x in evs if x.data.get("build") not in (None, "op")),
                  "op" if any(x.data.get("build") for x in evs) else None)
+    tk = next((x for x in evs if x.data.get("toolkit")), None)
+    if tk is not None:  # no CUDA toolkit to build an op with (lead rules AF (2), X (2)): the install every node shares
+        return Verdict(
+            "config",
+            f"the job stopped at start-up because no CUDA toolkit was found to compile the CUDA ops it builds "
+            f"('{tk.data['message'][:160]}', {tk.where}): CUDA_HOME is unset or points nowhere and no nvcc is on the "
+            "path (DeepSpeed's op builder checks it even while `import deepspeed` -- its launcher too -- lists the "
+            "ops it can build, before any worker starts): the install every node shares, no rank's fault",
+            "Install the CUDA toolkit (nvcc) matching torch's CUDA version (python -c 'import torch; "
+            "print(torch.version.cuda)'; conda install -c nvidia cuda-toolkit=<that version>, or the system "
+            "cuda-toolkit package) and export CUDA_HOME=/usr/local/cuda (its root, where bin/nvcc is) in the "
+            "environment of the launcher and every node; or use a deepspeed version with the ops pre-built "
+            "(DS_BUILD_OPS=1 pip install deepspeed on a host with the toolkit, then ds_report) so nothing compiles at "
+            "start-up. Then relaunch.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if build:  # the JIT build of an op every rank loads failing at start-up (lead rule AF (2))
         what = f"extension '{build}'" if build != "op" else "an op (a C++/CUDA extension)"
         return Verdict(
@@ -733,10 +748,12 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pdsh = sorted({e.data["pdsh"] for e in evs if e.data.get("pdsh")})
     # the ssh client's own failure to reach a host (parse: ssh_host) is read like pdsh's: only where nothing else ran
     reach = list(dict.fromkeys(e.data["ssh_host"] for e in evs if e.data.get("ssh_host")))
+    ompi = [e for e in evs if e.data.get("ompi_init")]  # Open MPI's own start-up failing (readers.settings)
+    agent = [e for e in evs if e.data.get("agent")]  # the launcher's remote start not found by a shell
     # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
     # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
     # launcher's own "failed to run ..." line is a failure shown, line=True)
-    if (ro or pdsh or reach) and not ssh and not mpi and (
+    if (ro or pdsh or reach or ompi or agent) and not ssh and not mpi and (
             c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
                 v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
         return None
@@ -781,6 +798,10 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "node yourself with the same arguments instead of the ssh launcher, after checking the hostfile's host "
             "names and passwordless ssh to each.",
             "high", [], [e.brief() for e in evs[:2]] + [x.brief() for x in c.exceptions[:1]], job_wide=True)
+    if ompi and not ssh and not mpi:
+        return _ompi_init(ompi)
+    if agent and not ssh and not mpi:
+        return _agent_missing(agent)
     if ssh:
         return Verdict(
             "config",
@@ -800,6 +821,73 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Launch the job under an MPI launcher (mpirun / srun --mpi=pmix) when the code initialises MPI, or keep MPI "
         "out of it: bootstrap what needs it over NCCL/gloo instead (Transformer Engine / Megatron's "
         "tp_comm_overlap: --tp-comm-bootstrap-backend nccl); check that the MPI library matches the launcher's.",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _agent_missing(evs: list) -> Verdict:
+    """A shell that cannot find what the MPI launcher starts its daemons with on the other hosts (lead rule X (2)):
+    the daemon itself (orted / prted not on the remote host's PATH) or the remote-start agent's command (the MPI
+    operator's kubexec.sh calling kubectl) -- the launch set-up, before any worker ran: config, no rank."""
+    e = evs[0]
+    name, cmd, shell = e.data["agent"], e.data["agent_cmd"], e.data["agent_shell"]
+    where = f"'{strip_prefixes(e.text).strip()[:160]}', {e.where}"
+    if name == "kubectl":
+        return Verdict(
+            "config",
+            f"the MPI launcher's remote-start agent could not run: {shell} calls {cmd}, and that host has no such "
+            f"program ({where}), so the orted daemons it starts on the worker pods never ran and no rank started -- "
+            "the launch set-up (the launcher's agent and the images it runs in), no rank's fault",
+            "The Kubernetes MPI operator's mpirun starts its daemons through the rsh agent "
+            "(plm_rsh_agent=/etc/mpi/kubexec.sh, which runs kubectl exec into each worker pod), and kubectl exists "
+            "only in the launcher pod (/opt/kube/kubectl, put there by the operator's init container). With Open "
+            "MPI's tree spawn (orted --tree-spawn) the daemons on the workers start the next ones through the same "
+            "agent, where no kubectl exists: turn tree spawn off (mpirun --mca plm_rsh_no_tree_spawn 1, or "
+            "OMPI_MCA_plm_rsh_no_tree_spawn=1 in the launcher's environment), or install kubectl at that path (and "
+            "on the PATH) in the worker image with the RBAC to exec into pods; check that the launcher image and the "
+            "mpi-operator version match (kubectl delivery, the hostfile and kubexec.sh it writes). Then resubmit "
+            "the MPIJob.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    return Verdict(
+        "config",
+        f"the MPI launcher could not start its daemon on a host: the remote shell ({shell}) does not find {cmd} "
+        f"({where}), so no worker was started there -- the launch set-up (Open MPI's install and PATH on the "
+        "remote hosts), no rank's fault",
+        f"Make {name} findable by the non-interactive shell the launcher starts on every host: launch with mpirun "
+        "--prefix /path/to/openmpi (or the full path of mpirun, which implies it), or set PATH and LD_LIBRARY_PATH "
+        "to Open MPI's bin and lib in the remote shell's startup file before any interactive-only guard (~/.bashrc), "
+        f"or export them with mpirun -x PATH -x LD_LIBRARY_PATH; check `ssh HOST which {name}` prints it, with the "
+        "same Open MPI version installed at the same path on every node. Then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _ompi_init(evs: list) -> Verdict:
+    """Open MPI's own start-up failing in the process (its "It looks like opal_init failed for some reason" help
+    message; lead rule X (2)): the MPI install or the host's environment it starts in, before any worker ran a
+    collective -- config, no rank. The step its message names says which part (its shared-memory component: the
+    host's /dev/shm or session directory)."""
+    stages = list(dict.fromkeys(e.data["ompi_init"] for e in evs))
+    step = next((e.data["ompi_step"] for e in evs if e.data.get("ompi_step")), None)
+    shm = step is not None and "shmem" in step
+    return Verdict(
+        "config",
+        f"Open MPI's own start-up failed in the process ({', '.join(stages[:3])} failed"
+        + (f": {step} failed" if step else "") + f", {evs[0].where}) before any worker ran a collective"
+        + (": it found no usable shared-memory component (mmap, posix or sysv segments for its on-node transport)"
+           if shm else "")
+        + " -- the MPI install or the host's environment it starts in, which every process of the job shares, not "
+        "a rank's fault",
+        ("Give Open MPI a shared-memory backing it can use: /dev/shm mounted and writable with room (in a container "
+         "docker run --shm-size=1g or --ipc=host; Kubernetes: an emptyDir with medium Memory on /dev/shm), a "
+         "writable local session directory (TMPDIR, or OMPI_MCA_orte_tmpdir_base / --mca orte_tmpdir_base /tmp, not "
+         "a full or network file system), or pick the component explicitly (mpirun --mca shmem posix, or mmap); "
+         "ompi_info | grep shmem lists the components the install has -- none listed: reinstall Open MPI. "
+         if shm else
+         "Run mpirun with --mca <framework>_base_verbose 100 (the failed step's framework) to see which component "
+         "failed, and check the Open MPI install and environment: ompi_info runs and lists its components, one Open "
+         "MPI version on every node and the one Horovod / mpi4py was built against (no second MPI first on PATH or "
+         "LD_LIBRARY_PATH), no stale OMPI_MCA_* settings, a writable TMPDIR and /dev/shm; reinstall Open MPI if "
+         "components are missing. ")
+        + "Then relaunch; Horovod can also run without MPI (horovodrun --gloo).",
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
@@ -895,6 +983,21 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "or pass it only when dist.get_backend() == 'nccl'); for multi-GPU training with the nccl backend run "
             "on Linux or under WSL, or train on a single GPU without torchrun. Then relaunch every rank.",
             "high", [], [arg.brief()], job_wide=True)
+    nb = next((e for e in evs if e.data.get("what") == "no_backend"), None)
+    if nb is not None:  # init_process_group with no backend on a device torch has none by default for (rule Q)
+        dev = nb.data.get("accel") or "this accelerator"
+        return Verdict(
+            "config",
+            f"init_process_group was called without a backend and torch has no default communication backend for "
+            f"the accelerator it found ({dev}: '{strip_prefixes(nb.text).strip()[:160]}', "
+            f"{nb.where}): the call every process makes, on the platform every process runs, fails before any "
+            "rank meets the others -- a setting, no rank at fault",
+            "Specify the backend in the init_process_group call (or the framework's setting that passes it: "
+            "deepspeed.init_distributed(dist_backend=...), accelerate's config): init_process_group(backend=\"gloo\") "
+            "where no NCCL exists (mps is not supported by nccl: on a Mac use gloo and keep the tensors a collective "
+            "is given on the cpu), backend=\"nccl\" on NVIDIA GPUs; torch.distributed.is_backend_available(name) "
+            "tells which this build has. Then relaunch every rank.",
+            "high", [], [nb.brief()], job_wide=True)
     nocuda = next((e for e in evs if e.data.get("what") == "no_cuda"), None)
     if nocuda is not None:  # CUDA-only code in a build without CUDA (lead rules Q, AF (2)): the build every rank runs
         api = nocuda.data.get("api") or "CUDA"
