@@ -728,7 +728,10 @@ def _automata():
     (session 21, rounds 60-61's fixes) in six of 42 (the sixth holding 6) at 243-275 MB per CPU-second (mean 253),
     in five of 44 at 287-355 (mean 316), the session's base of 205 words in five of 42 at 324-357 (mean 336), four
     runs each alternating at load 1.9-2.7 (bench_diagnose -j 2, 1 GB): a sixth automaton of a few words costs a
-    fifth of diagnose's CPU, so the chunk is 44 (room for 4 more words in five)."""
+    fifth of diagnose's CPU, so the chunk is 44 (room for 4 more words in five). 232 words (session 22, round 62's
+    fixes) in six of 44 (the sixth holding 12) at 286-320 MB per CPU-second (mean 303), in five of 47 at 277-315 (mean
+    293), four runs each alternating at load 1.0-1.45 (bench_diagnose -j 2, 1 GB): no difference, so session 21's
+    sixth-automaton cost did not reproduce and the chunk stays 44."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
