@@ -337,6 +337,13 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
 # ..."): a download (the model hub, wandb, a dataset URL) whose server reset it -- no peer rank is gone
 R_HTTP_CLIENT = re.compile(r"\(['\"]Connection aborted\.['\"], |\bHTTPS?ConnectionPool\(host=|"
                            r"Max retries exceeded with url|\burllib3\.exceptions\.|\brequests\.exceptions\.")
+# An HTTP server answering a client's request with an error status, as Python's HTTP clients raise it: urllib's
+# "urllib.error.HTTPError: HTTP Error 403: Forbidden", requests' raise_for_status() ("requests.exceptions.HTTPError:
+# 404 Client Error: Not Found for url: https://..."; huggingface_hub's HfHubHTTPError wraps the same text): a download
+# (a dataset, weights, a model) that its server refused -- no connection of the job's. Matched on an exception's text.
+R_HTTP_STATUS = re.compile(r"\bHTTP Error (?P<code>[45]\d\d)(?:: (?P<why>[A-Z][A-Za-z \-]{1,40}))?|"
+                           r"\b(?P<code2>[45]\d\d) (?:Client|Server) Error"
+                           r"(?:: (?P<why2>[A-Z][A-Za-z \-]{1,40}?) for url)?")
 R_SOCKET_TIMEOUT = re.compile(r"Call to (?:recv|send) (?:from|to) (\S+?) failed ?: ?Connection timed out")
 R_SOCKET_PROGRESS = re.compile(r"NET/Socket ?: ?socket progress error")
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
