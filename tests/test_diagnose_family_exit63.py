@@ -86,3 +86,56 @@ def test_an_error_naming_a_port_number_is_no_http_status(tmp_path):
             "[rank2]: RuntimeError: Error 403 in layer 12: size mismatch\n")
     v = _report(tmp_path, text)["verdict"]
     assert "download" not in v["fix"], v
+
+
+# --- torch.distributed.checkpoint's CheckpointException (lead rule J) ----------------------------------------------
+# torch/distributed/checkpoint/api.py, CheckpointException.__str__: f"CheckpointException ranks:{self._failures.keys()}"
+# then per rank f"Traceback (most recent call last): (RANK {rank})", its frames and its exception; utils._DistWrapper
+# gathers the failures of each rank's step (reduce_scatter / all_gather / all_reduce) and raises it on every rank.
+def _dcp_load(printer: int, failed: int, tail: str = "") -> str:
+    p = f"[rank{printer}]: "
+    return (f"{p}Traceback (most recent call last):\n"
+            f'{p}  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/state_dict_loader.py", '
+            "line 240, in _load_state_dict\n"
+            f'{p}    central_plan: LoadPlan = distW.reduce_scatter("plan", local_step, global_step)\n'
+            f'{p}  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/utils.py", line 201, in '
+            "reduce_scatter\n"
+            f"{p}    raise result\n"
+            f"{p}torch.distributed.checkpoint.api.CheckpointException: CheckpointException "
+            f"ranks:dict_keys([{failed}])\n"
+            f"{p}Traceback (most recent call last): (RANK {failed})\n"
+            f'{p}  File "/opt/venv/lib/python3.11/site-packages/torch/distributed/checkpoint/default_planner.py", '
+            "line 240, in create_local_plan\n"
+            f"{p}    return create_default_local_load_plan(\n" + tail)
+
+
+def test_a_checkpoint_load_failing_in_dcps_plan_names_no_rank_not_even_the_printer(tmp_path):
+    """Lead rule J: rank 1 prints DCP's CheckpointException naming rank 3's planning step, its error cut: a step
+    every rank runs on the same checkpoint failed -- neither the printer (rank 1) nor rank 3 is named, cause unknown,
+    and the fix is DCP's (the per-rank tracebacks, the state_dict against the checkpoint, the storage)."""
+    d = _report(tmp_path, _dcp_load(1, 3))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "CheckpointException" in v["summary"] and "rank 3" in v["summary"], v
+    assert "checkpoint state_dict keys must match" in v["fix"] and "write permissions" in v["fix"], v
+
+
+def test_the_inner_error_of_a_checkpoint_exception_is_not_the_printers_own(tmp_path):
+    """The same shape with rank 3's inner error shown under rank 1's prefix: it is rank 3's error re-printed, not
+    rank 1 failing on its own (no lone first failure accused), and the summary quotes it."""
+    tail = "[rank1]: RuntimeError: Missing key in checkpoint state_dict: model.layers.0.weight.\n"
+    d = _report(tmp_path, _dcp_load(1, 3, tail))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "Missing key in checkpoint state_dict" in v["summary"], v
+
+
+def test_a_plain_traceback_without_dcps_rank_header_is_still_the_ranks_own(tmp_path):
+    """The near shape: a plain traceback (no '(RANK N)' header, no CheckpointException) under rank 1's prefix ending
+    in its own RuntimeError stays rank 1's own first failure (lead rule A), not DCP's gathered failure."""
+    text = ("[rank1]: Traceback (most recent call last):\n"
+            '[rank1]:   File "train.py", line 80, in load\n'
+            "[rank1]:     model.load_state_dict(sd)\n"
+            "[rank1]: RuntimeError: Missing key in checkpoint state_dict: model.layers.0.weight.\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["culprits"] == [1] and "CheckpointException" not in v["summary"], v

@@ -107,6 +107,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _unread_words(c)
     if unread_before_done(c):  # lines announcing an error that a run completed after: they stopped nothing
         return None
+    dcp = next((x for x in c.exceptions if x.data.get("dcp")), None)
+    if dcp is not None:
+        return _dcp_failure(c, dcp)
     own = [e for e in c.exceptions if not e.data.get("line")]
     e = (own or c.exceptions)[0]
     what = exception_text(e)
@@ -166,6 +169,51 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
         "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
+
+
+# What an expert does about torch.distributed.checkpoint's CheckpointException: read the error each rank's own step
+# raised (its per-rank tracebacks), then the state_dict against the checkpoint (planning) or the storage (writes/reads)
+_DCP_FIX = ("torch.distributed.checkpoint (DCP) gathers every rank's failure of a save / load step into one "
+            "CheckpointException that each rank raises alike: the error is in its per-rank traceback ('Traceback "
+            "(most recent call last): (RANK N)', the first being (RANK 0)), whose last line is the inner exception -- "
+            "collect the full CheckpointException text of every rank, not only its first lines. Ranks failing alike "
+            "in the planning step (create_local_plan, the planner's local plan gathered by reduce_scatter('plan')) "
+            "mean the state_dict and the checkpoint disagree on every rank: on load, the checkpoint state_dict keys "
+            "must match the model's (a Missing key / unexpected key: load with the same parallel configuration and "
+            "checkpoint format it was saved with -- tensor / pipeline parallel sizes, FSDP sharding, Megatron's "
+            "dist_checkpointing format -- or convert the checkpoint first; a partial load with strict=False / the "
+            "planner's allow_partial_load); on save, build the state_dict with get_state_dict / "
+            "get_model_state_dict and StateDictOptions (full_state_dict, cpu_offload) for FSDP models, with the same "
+            "torch version on every node. A failure in the write / read step is the storage: the checkpoint "
+            "directory must exist on a shared filesystem every node sees, with disk space and write permissions for "
+            "every rank. ")
+
+
+def _dcp_failure(c: Collected, dcp) -> Verdict:
+    """torch.distributed.checkpoint's CheckpointException (readers.crash._dcp_failure): a save / load step every rank
+    runs, its failures gathered by DCP's collective and raised alike on every rank. The ranks it lists ran the same
+    code on the same checkpoint and state_dict (lead rule J: a failure every rank shares names none), and the process
+    printing it is no culprit: nobody named, cause unknown (a family that reads the inner error decides before this
+    fallback), at low confidence."""
+    ranks = dcp.data.get("ranks") or []
+    inner = next((x for x in c.exceptions if x.data.get("dcp_rank") is not None), None)
+    listed = (f"the ranks whose own step raised, as it lists them: rank {_fmt(ranks)}"
+              if dcp.data.get("listed") and ranks else
+              f"a traceback of rank {_fmt(ranks)}'s own step, re-printed by another process" if ranks
+              else "its list of ranks cut")
+    said = (f"; the error ending rank {inner.data['dcp_rank']}'s traceback: {exception_text(inner)[:240]}" if inner
+            else "; the error text itself (the last line of each rank's traceback) is not in these lines")
+    return Verdict(
+        "unknown",
+        f"torch.distributed.checkpoint's CheckpointException ({listed}){said}: a save / load step every rank runs "
+        "failed, raised alike on every rank -- the same code on the same checkpoint, no one rank at fault",
+        _DCP_FIX + (f"'{R_STORAGE_ERR.search(exception_text(inner)).group(0)}' is that storage failing. "
+                    if inner and R_STORAGE_ERR.search(exception_text(inner)) else "") + _READ_AROUND,
+        "low", [], [dcp.brief()] + ([inner.brief()] if inner else []))
+
+
+def _fmt(ranks: list[int]) -> str:
+    return ", ".join(map(str, ranks[:16])) + (f" and {len(ranks) - 16} more" if len(ranks) > 16 else "")
 
 
 # A program's own assertion: a check every rank makes alike on what it was given (lead rule W), not a rank's fault
