@@ -407,6 +407,9 @@ SNIFF = 8192
 #   recomputed metadata  torch.utils.checkpoint's CheckpointError listing a tensor whose recomputation differs
 #             ("recomputed metadata: {'shape': torch.Size([0]), ...}"), pasted without its header line, which holds no
 #             other word: the printing process's own exception (readers.crash._ckpt_recompute)
+#   CheckpointException ranks  torch.distributed.checkpoint's CheckpointException as str() prints it
+#             ("CheckpointException ranks:dict_keys([0, 1])"), logged without its class's module path, which holds no
+#             other word: a save / load step every rank runs failing (readers.crash._dcp_failure, lead rule J)
 #   _default_pg.  torch <= 1.8's collective frame "work = _default_pg.broadcast([tensor], opts)": a torch whose
 #             torch.distributed.launch runs no agent, rank 0's process hosting the store (parse._old_default_pg,
 #             lead rule AW)
@@ -495,7 +498,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
             b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",
-            b"CUDA kernel failed", b"recomputed metadata", b"_default_pg.", b"CUDA warning:",
+            b"CUDA kernel failed", b"recomputed metadata", b"CheckpointException ranks", b"_default_pg.",
+            b"CUDA warning:",
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
             b"too old (found version", b"shm_open", b"mesh master", b"modify QP",

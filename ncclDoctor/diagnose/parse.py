@@ -247,6 +247,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._master_arg: str | None = None
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
+        self._dcp: Event | None = None  # torch.distributed.checkpoint's CheckpointException read (readers.crash)
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
         # DeepSpeed's runner: its --world_info decoded ({host: [GPU ids]}), a caller's report of a command's exit
         # status (line, text, status, the events read from its lines), and whether a launcher's own record of a failed

@@ -337,6 +337,13 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
 # ..."): a download (the model hub, wandb, a dataset URL) whose server reset it -- no peer rank is gone
 R_HTTP_CLIENT = re.compile(r"\(['\"]Connection aborted\.['\"], |\bHTTPS?ConnectionPool\(host=|"
                            r"Max retries exceeded with url|\burllib3\.exceptions\.|\brequests\.exceptions\.")
+# An HTTP server answering a client's request with an error status, as Python's HTTP clients raise it: urllib's
+# "urllib.error.HTTPError: HTTP Error 403: Forbidden", requests' raise_for_status() ("requests.exceptions.HTTPError:
+# 404 Client Error: Not Found for url: https://..."; huggingface_hub's HfHubHTTPError wraps the same text): a download
+# (a dataset, weights, a model) that its server refused -- no connection of the job's. Matched on an exception's text.
+R_HTTP_STATUS = re.compile(r"\bHTTP Error (?P<code>[45]\d\d)(?:: (?P<why>[A-Z][A-Za-z \-]{1,40}))?|"
+                           r"\b(?P<code2>[45]\d\d) (?:Client|Server) Error"
+                           r"(?:: (?P<why2>[A-Z][A-Za-z \-]{1,40}?) for url)?")
 R_SOCKET_TIMEOUT = re.compile(r"Call to (?:recv|send) (?:from|to) (\S+?) failed ?: ?Connection timed out")
 R_SOCKET_PROGRESS = re.compile(r"NET/Socket ?: ?socket progress error")
 # A socket error while connecting (set-up) rather than a peer that went away mid-run.
@@ -1894,6 +1901,13 @@ R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}(?:[A-Z]\w{0,60}(?:Error
 # torch.Size([0]), ...}". Those lines are the exception's own text (its header line may be cut from a paste): the
 # printing process raised it in its own backward, as surely as its traceback's last line says so.
 R_CKPT_RECOMPUTE = re.compile(r"^recomputed metadata: \{'shape': torch\.Size\(\[[\d, ]{0,80}\]\)")
+# torch.distributed.checkpoint (DCP) gathering each rank's failure of a save / load step (its plan, its writes or
+# reads: utils._DistWrapper's reduce_scatter / all_gather / all_reduce) into one CheckpointException that every rank
+# raises: str() is "CheckpointException ranks:dict_keys([0, 1, ...])" (the ranks whose own step raised), then per rank
+# "Traceback (most recent call last): (RANK N)" with that rank's frames and error. Searched anywhere in a line (a
+# paste that lost its newlines glues the records): a traceback header never holds "(RANK N)" otherwise.
+R_DCP_RANKS = re.compile(r"\bCheckpointException ranks: ?dict_keys\(\[(?P<ranks>[\d, ]{0,4000})\]\)")
+R_DCP_RANK_TB = re.compile(r"\bTraceback \(most recent call last\): \(RANK (?P<rank>\d{1,7})\)")
 # A process's own logger recording the exception that ends it, from a sys.excepthook that logs ("Uncaught %s: %s"
 # with exc_info, as OLMo's olmo.util.excepthook does; Python exits with status 1 after the hook returns): that
 # process's own failure, as surely as a launcher's exit record. The class must read as an exception class.

@@ -384,6 +384,8 @@ class CrashReaders:
     def _traceback_tail(self, lineno: int, text: str) -> Event | None:
         """A rank's own exception, the last line of its traceback. Read after every other family
         (a line they explain keeps their kind); torchrun's own ChildFailedError is not a rank's."""
+        if ("CheckpointException ranks" in text or "(RANK " in text) and (d := self._dcp_failure(lineno, text)):
+            return d or None
         if "Termination signal` is detected" in text:
             return None  # Paddle's report of a stop signal it received (its SignalInfo line says which, from whom)
         r = S.R_SETTINGS_REFUSED.search(self._body) if ("same" in text or "distributed mode" in text) else None
@@ -425,6 +427,13 @@ class CrashReaders:
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
         self._last_exc = (lineno, ev)
+        head = self._dcp.data["head"] if self._dcp is not None else None
+        if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):
+            # the error ending one rank's traceback inside DCP's CheckpointException: that rank's, as the
+            # "(RANK N)" header says, re-printed by another process -- not the printer's own (lead rule J)
+            ev.data.update(rank_from="a rank's traceback inside torch.distributed.checkpoint's CheckpointException",
+                           dcp_rank=head[1])
+            ev.rank = None
         if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
             ev.data["in_handler"] = True
         said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
@@ -437,6 +446,32 @@ class CrashReaders:
             ev.data.update(settings=said[:200], device_count=True)
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
+        return ev
+
+    def _dcp_failure(self, lineno: int, text: str) -> Event | bool | None:
+        """torch.distributed.checkpoint's CheckpointException (signatures.R_DCP_RANKS, R_DCP_RANK_TB): the ranks whose
+        own save / load step raised, gathered by a collective of DCP's and raised on every rank alike -- the process
+        that prints it is no culprit for it (its tag is only the printer's), and the ranks it lists ran the same code
+        on the same checkpoint. One event per input, its ranks gathered from the list and the per-rank tracebacks'
+        headers (False for a line that adds to it); None when the line is not DCP's."""
+        m, h = S.R_DCP_RANKS.search(text), S.R_DCP_RANK_TB.search(text)
+        if m is None and h is None:
+            return None
+        ranks = [int(x) for x in m.group("ranks").replace(",", " ").split()] if m else []
+        ranks += [int(h.group("rank"))] if h else []
+        prev = self._dcp
+        if prev is not None:
+            prev.data["ranks"] = sorted(set(prev.data["ranks"]) | set(ranks))[:4096]
+            prev.data["listed"] = prev.data["listed"] or m is not None
+            if h:
+                prev.data["head"] = (lineno, int(h.group("rank")))
+            return False
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type="torch.distributed.checkpoint.api.CheckpointException", line=True, dcp=True,
+                       message="CheckpointException of the ranks' own save / load steps", ranks=sorted(set(ranks)),
+                       printer=ev.rank, listed=m is not None, head=(lineno, int(h.group("rank"))) if h else None)
+        ev.rank = None  # raised alike on every rank from the gathered failures: the printer names none of them
+        self._dcp = ev
         return ev
 
     def _ckpt_recompute(self, lineno: int, text: str) -> Event | bool | None:

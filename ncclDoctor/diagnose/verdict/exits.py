@@ -23,7 +23,7 @@ from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
-from ncclDoctor.diagnose.verdict.unread import _raised_alike
+from ncclDoctor.diagnose.verdict.unread import _raised_alike, http_status_fix
 
 # a NaN/Inf check that raised in one rank: autograd's anomaly mode ("Function 'MulBackward0' returned nan values"),
 # clip_grad_norm_'s error_if_nonfinite ("... is non-finite, so it cannot be clipped"), a loss check ("Loss is NaN")
@@ -337,7 +337,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "exception" + ("; it is a NaN/Inf check stopping that rank: its numbers diverged" if nonfinite
                                       else "; it is an HTTP client's (requests/urllib3), a download whose server "
                                       "reset or refused it, not a connection of the job's" if http else ""),
-                       (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else "")
+                       (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else http_status_fix(text))
                        + f"Fix the exception that traceback ends in, {text[:160]} (read the frames above that line: "
                        "the last one names the file, line and function of the code that raised it); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else

@@ -7,7 +7,7 @@ import re
 
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_ARGS_FACTORY_NAME, R_STORAGE_ERR, R_VICTIM_EXC
+from ncclDoctor.diagnose.signatures import R_ARGS_FACTORY_NAME, R_HTTP_STATUS, R_STORAGE_ERR, R_VICTIM_EXC
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
 from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
@@ -30,6 +30,30 @@ _DDP_REDUCER_FIX = ("DDP's reducer refused the backward (its expect_autograd_hoo
                     "(ddp_find_unused_parameters in the HF Trainer) when some parameters get no gradient; a library "
                     "that patches the training step (its own backward) needs a version that supports DDP, or run on a "
                     "single GPU. ")
+# ... and its one wording that names the cause itself: "Expected to have finished reduction in the prior iteration
+# before starting a new one. This error indicates that your module has parameters that were not used in producing
+# loss" (with "Parameter indices which did not receive grad for rank N: ..."): the module has parameters outside the
+# loss, the same module and DDP setting on every rank (lead rule AW: no rank at fault)
+_R_DDP_UNUSED = re.compile(r"Expected to have finished reduction in the prior iteration")
+_DDP_UNUSED_FIX = ("DDP's reducer found parameters that received no gradient in the previous iteration (unused "
+                   "parameters: 'Parameter indices which did not receive grad for rank N' lists them): the module "
+                   "has parameters that take no part in the loss, the same model and DDP setting on every rank, not "
+                   "one rank's fault. Pass find_unused_parameters=True to DistributedDataParallel (mmcv/mmengine's "
+                   "cfg find_unused_parameters=True, ddp_find_unused_parameters in the HF Trainer), or make all "
+                   "forward outputs in the loss participate (all forward outputs in the loss), or freeze / remove "
+                   "the unused modules (requires_grad=False); static_graph=True when the unused set is the same "
+                   "every step. TORCH_DISTRIBUTED_DEBUG=DETAIL (or INFO) prints the names of the parameters that "
+                   "got no gradient. ")
+
+
+def _ddp_reducer_fix(texts: list[str]) -> str:
+    """The reducer's fix: its unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, else the fix of
+    its bookkeeping asserts (_DDP_REDUCER_FIX); '' where no line is DDP's reducer refusing the backward."""
+    if any(_R_DDP_UNUSED.search(t) for t in texts):
+        return _DDP_UNUSED_FIX
+    return _DDP_REDUCER_FIX if any(_R_DDP_REDUCER.search(t) for t in texts) else ""
+
+
 # torch.utils.checkpoint's CheckpointError on recompute ("torch.utils.checkpoint: Recomputed values for the following
 # tensors have different metadata than during the forward pass", its "recomputed metadata" listing)
 _R_CKPT_RECOMPUTE = re.compile(r"CheckpointError\b|ecomputed (?:values|metadata)\b.{0,120}metadata")
@@ -42,6 +66,34 @@ _CKPT_RECOMPUTE_FIX = ("torch.utils.checkpoint's recompute saw tensors other tha
                        "checkpointing, FSDP's checkpoint wrapper), switch use_reentrant (True / False), or train "
                        "with ZeRO stage 2; a forward that differs between runs (dropout / random paths, "
                        "data-dependent shapes) needs determinism in the checkpointed region. ")
+# what each error status of an HTTP server means for a download (signatures.R_HTTP_STATUS)
+_HTTP_STATUS_SAYS = {"401": "the server wants credentials (a login or token the process did not send)",
+                     "403": "the server refuses this client: the file moved or its host now forbids direct "
+                            "downloads, the URL needs credentials or a token, or it turns away many nodes fetching "
+                            "the same file at once",
+                     "404": "the URL is gone (the file moved or was renamed)",
+                     "429": "the server's rate limit: too many requests, as every process downloading at once makes"}
+
+
+def http_status_fix(text: str) -> str:
+    """The fix's first sentences when an exception is an HTTP client's error status (signatures.R_HTTP_STATUS): the
+    process failed downloading a file -- a dataset, weights -- that its server refused, not in a connection of the
+    job's; what the status says, and how a distributed job downloads once. Else ''."""
+    m = R_HTTP_STATUS.search(text)
+    if m is None:
+        return ""
+    code, why = m.group("code") or m.group("code2"), (m.group("why") or m.group("why2") or "").strip()
+    says = _HTTP_STATUS_SAYS.get(code) or ("the server's own error: retry later, or use another mirror"
+                                           if code.startswith("5") else "the server refused the request")
+    return (f"HTTP Error {code}{' ' + why if why else ''} is the answer of the server a download asked (an HTTP "
+            f"client's HTTPError), not a connection of the job's: {says}. Fetch the file by hand from that node "
+            "(curl -I URL) to see the server's answer; download the dataset once before launch (pre-download it, "
+            "or the weights, to local disk, the shared filesystem or S3, and give the script the pre-downloaded "
+            "dataset path with its download switched off), or let local_rank 0 download then barrier so the other "
+            "processes read its copy instead of every rank fetching it; where the URL itself refuses, use a mirror "
+            "that serves the file. ")
+
+
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -55,6 +107,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _unread_words(c)
     if unread_before_done(c):  # lines announcing an error that a run completed after: they stopped nothing
         return None
+    dcp = next((x for x in c.exceptions if x.data.get("dcp")), None)
+    if dcp is not None:
+        return _dcp_failure(c, dcp)
     own = [e for e in c.exceptions if not e.data.get("line")]
     e = (own or c.exceptions)[0]
     what = exception_text(e)
@@ -80,7 +135,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            (_DDP_REDUCER_FIX if _R_DDP_REDUCER.search(what) else "")
+            _ddp_reducer_fix([what]) + http_status_fix(what)
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
@@ -93,7 +148,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "say neither why nor on which rank"
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _raised_alike(own)) + (_DDP_REDUCER_FIX if _R_DDP_REDUCER.search(what) else "")
+        (code or _raised_alike(own)) + _ddp_reducer_fix([what]) + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
@@ -114,6 +169,51 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
         "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
+
+
+# What an expert does about torch.distributed.checkpoint's CheckpointException: read the error each rank's own step
+# raised (its per-rank tracebacks), then the state_dict against the checkpoint (planning) or the storage (writes/reads)
+_DCP_FIX = ("torch.distributed.checkpoint (DCP) gathers every rank's failure of a save / load step into one "
+            "CheckpointException that each rank raises alike: the error is in its per-rank traceback ('Traceback "
+            "(most recent call last): (RANK N)', the first being (RANK 0)), whose last line is the inner exception -- "
+            "collect the full CheckpointException text of every rank, not only its first lines. Ranks failing alike "
+            "in the planning step (create_local_plan, the planner's local plan gathered by reduce_scatter('plan')) "
+            "mean the state_dict and the checkpoint disagree on every rank: on load, the checkpoint state_dict keys "
+            "must match the model's (a Missing key / unexpected key: load with the same parallel configuration and "
+            "checkpoint format it was saved with -- tensor / pipeline parallel sizes, FSDP sharding, Megatron's "
+            "dist_checkpointing format -- or convert the checkpoint first; a partial load with strict=False / the "
+            "planner's allow_partial_load); on save, build the state_dict with get_state_dict / "
+            "get_model_state_dict and StateDictOptions (full_state_dict, cpu_offload) for FSDP models, with the same "
+            "torch version on every node. A failure in the write / read step is the storage: the checkpoint "
+            "directory must exist on a shared filesystem every node sees, with disk space and write permissions for "
+            "every rank. ")
+
+
+def _dcp_failure(c: Collected, dcp) -> Verdict:
+    """torch.distributed.checkpoint's CheckpointException (readers.crash._dcp_failure): a save / load step every rank
+    runs, its failures gathered by DCP's collective and raised alike on every rank. The ranks it lists ran the same
+    code on the same checkpoint and state_dict (lead rule J: a failure every rank shares names none), and the process
+    printing it is no culprit: nobody named, cause unknown (a family that reads the inner error decides before this
+    fallback), at low confidence."""
+    ranks = dcp.data.get("ranks") or []
+    inner = next((x for x in c.exceptions if x.data.get("dcp_rank") is not None), None)
+    listed = (f"the ranks whose own step raised, as it lists them: rank {_fmt(ranks)}"
+              if dcp.data.get("listed") and ranks else
+              f"a traceback of rank {_fmt(ranks)}'s own step, re-printed by another process" if ranks
+              else "its list of ranks cut")
+    said = (f"; the error ending rank {inner.data['dcp_rank']}'s traceback: {exception_text(inner)[:240]}" if inner
+            else "; the error text itself (the last line of each rank's traceback) is not in these lines")
+    return Verdict(
+        "unknown",
+        f"torch.distributed.checkpoint's CheckpointException ({listed}){said}: a save / load step every rank runs "
+        "failed, raised alike on every rank -- the same code on the same checkpoint, no one rank at fault",
+        _DCP_FIX + (f"'{R_STORAGE_ERR.search(exception_text(inner)).group(0)}' is that storage failing. "
+                    if inner and R_STORAGE_ERR.search(exception_text(inner)) else "") + _READ_AROUND,
+        "low", [], [dcp.brief()] + ([inner.brief()] if inner else []))
+
+
+def _fmt(ranks: list[int]) -> str:
+    return ", ".join(map(str, ranks[:16])) + (f" and {len(ranks) - 16} more" if len(ranks) > 16 else "")
 
 
 # A program's own assertion: a check every rank makes alike on what it was given (lead rule W), not a rank's fault
@@ -261,6 +361,7 @@ def _unread_words(c: Collected) -> Verdict | None:
     if read is None:
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
                        (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
+                       + _ddp_reducer_fix([u.text for u in unread])
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
                        + _READ_AROUND, "low", [], proof)
