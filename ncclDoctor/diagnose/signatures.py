@@ -1282,7 +1282,9 @@ R_COMM_INIT_FRAME = re.compile(r"[\w\]]\.(?:nccl)?[Cc]ommInitRank\w{0,8}\(|\bin 
 # counted among the processes of the same hostname -- an index past the host's GPUs is the launch placing more
 # processes x -t x -g on a host than it has GPUs (or hosts sharing one hostname), never one rank's (lead rules Q, W)
 R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
-R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
+# torch's driver-API check (c10/cuda/driver_api.h, C10_CUDA_DRIVER_CHECK: "CUDA driver error: invalid argument") is
+# the same CUDA error raised through the driver API, read like the runtime's "CUDA error: ..."
+R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=(?:CUDA|HIP) kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
