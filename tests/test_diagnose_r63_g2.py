@@ -1,0 +1,67 @@
+"""Round 63's shapes (session 22, fixer g2): what an expert reads from torch's CUDA driver-API error, an NCCL CUDA
+failure whose process the traceback below it names, ... Each test holds the shape that must be read and a near shape
+that must not be read that way. Hosts, pids, paths and numbers are made up; the format strings are torch's and
+NCCL's."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+# --- torch's CUDA driver-API check: "CUDA driver error: <cuGetErrorString>" (c10/cuda/driver_api.h) ---------------
+_OPTIM_TB = ("[rank2]: Traceback (most recent call last):\n"
+             '[rank2]:   File "/work/train.py", line 88, in <module>\n'
+             "[rank2]:     optimizer.step()\n"
+             '[rank2]:   File "/opt/env/lib/python3.11/site-packages/torch/optim/adamw.py", line 699, in '
+             "_multi_tensor_adamw\n"
+             "[rank2]:     exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)\n")
+
+
+def test_torchs_cuda_driver_error_is_a_cuda_error_of_the_rank_that_raised_it(tmp_path):
+    """C10_CUDA_DRIVER_CHECK raises "CUDA driver error: <the driver's string>": the same CUDA failure as the runtime's
+    "CUDA error: ...", reached through the driver API; the rank whose own traceback ends in it is the culprit (rule I),
+    cause cuda_error (round 63's llamafactory-9155)."""
+    v = _verdict(tmp_path, _OPTIM_TB + "[rank2]: RuntimeError: CUDA driver error: invalid argument\n")
+    assert v["cause"] == "cuda_error" and v["culprits"] == [2]
+
+
+def test_a_driver_named_in_another_runtime_error_is_no_cuda_error(tmp_path):
+    """Near shape: a RuntimeError that only mentions the driver ("... the NVIDIA driver ... error") without torch's
+    "CUDA driver error: " text is not read as a CUDA error."""
+    v = _verdict(tmp_path, _OPTIM_TB + "[rank2]: RuntimeError: driver error while loading the tokenizer plugin\n")
+    assert v["cause"] != "cuda_error"
+
+
+# --- NCCL's 'Cuda failure' WARN whose process the rank-tagged traceback right below names (lead rule AM (3)) -------
+def _nccl_cuda_then_tb(tag: str, host: str = "ws01", pid: int = 4242, second_proc: bool = False) -> str:
+    t = pid + 200
+    lines = [f"{host}:{pid}:{t} [0] include/alloc.h:237 NCCL WARN Cuda failure 999 'unknown error'",
+             f"{host}:{pid}:{t} [0] NCCL INFO include/alloc.h:338 -> 1",
+             f"{host}:{pid}:{t} [0] NCCL INFO channel.cc:42 -> 1",
+             f"{host}:{pid}:{t} [0] NCCL INFO init.cc:590 -> 1",
+             f"{host}:{pid}:{t} [0] NCCL INFO group.cc:75 -> 1 [Async thread]",
+             f"{host}:{pid}:{pid} [0] NCCL INFO group.cc:422 -> 1"]
+    if second_proc:
+        lines.append(f"{host}:{pid + 1}:{pid + 1} [1] NCCL INFO group.cc:422 -> 1")
+    lines += [f"{tag}Traceback (most recent call last):",
+              f'{tag}  File "/work/train.py", line 431, in <module>',
+              f"{tag}    torch.distributed.broadcast_object_list(queue, src=0)"]
+    return "\n".join(lines) + "\n"
+
+
+def test_nccl_cuda_failure_is_the_rank_whose_traceback_it_raised(tmp_path):
+    """One process's NCCL WARN 'Cuda failure 999', its return trail, then the traceback it raised under "[rank0]:":
+    the only process of the lines is that rank, and it failed creating its communicator -- named, cuda_error (round
+    63's diffusion-pipe-292)."""
+    v = _verdict(tmp_path, _nccl_cuda_then_tb("[rank0]: "))
+    assert v["cause"] == "cuda_error" and v["culprits"] == [0]
+
+
+def test_nccl_cuda_failure_names_no_rank_without_a_tagged_traceback_or_with_two_processes(tmp_path):
+    """Near shapes: the traceback under no rank tag, or a second process's lines in the input, leave the device index
+    as no rank: nobody is named."""
+    d = _report(tmp_path, _nccl_cuda_then_tb(""))
+    assert d["verdict"]["cause"] == "cuda_error" and not _accused(d)
+    d = _report(tmp_path, _nccl_cuda_then_tb("[rank0]: ", second_proc=True), "two.log")
+    assert not _accused(d)
