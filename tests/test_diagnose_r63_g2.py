@@ -65,3 +65,30 @@ def test_nccl_cuda_failure_names_no_rank_without_a_tagged_traceback_or_with_two_
     assert d["verdict"]["cause"] == "cuda_error" and not _accused(d)
     d = _report(tmp_path, _nccl_cuda_then_tb("[rank0]: ", second_proc=True), "two.log")
     assert not _accused(d)
+
+
+# --- lead rule N: a rank's exit-time destroy_process_group() warning, then another's store read cut -------------
+_EXIT_WARN = ("[rank0]:[W311 08:14:02.118000000 ProcessGroupNCCL.cpp:1479] Warning: WARNING: destroy_process_group() "
+              "was not called before program exit, which can leak resources. For more info, please see "
+              "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())\n"
+              "[rank3]:[W311 08:14:03.402000000 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=41, "
+              "addr=[::ffff:10.0.0.5]:40112, remote=[::ffff:10.0.0.4]:29500): failed to recv, got 0 bytes\n"
+              "Exception raised from recvBytes at /pytorch/torch/csrc/distributed/c10d/Utils.hpp:678 (most recent "
+              "call first):\n")
+
+
+def test_store_read_cut_after_a_ranks_exit_warning_is_the_end_of_the_job(tmp_path):
+    """Rank 0 warns at its exit that destroy_process_group() was not called, then another rank's c10d [W] TCPStore
+    recvValue gets 0 bytes: the store's host exited at the end, and nothing fails after it -- none (rule N; round 63's
+    falcon-12)."""
+    d = _report(tmp_path, _EXIT_WARN)
+    assert d["verdict"]["cause"] == "none" and not _accused(d)
+
+
+def test_store_read_cut_after_an_exit_warning_followed_by_a_failure_is_no_end_of_job(tmp_path):
+    """Near shape: the same two warnings, then a rank's own exception: something failed, so the store warnings are
+    not read as a clean end."""
+    d = _report(tmp_path, _EXIT_WARN + "[rank3]: Traceback (most recent call last):\n"
+                '[rank3]:   File "/work/train.py", line 50, in <module>\n'
+                "[rank3]: torch.distributed.DistStoreError: Socket Timeout\n")
+    assert d["verdict"]["cause"] != "none"
