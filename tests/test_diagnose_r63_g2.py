@@ -92,3 +92,27 @@ def test_store_read_cut_after_an_exit_warning_followed_by_a_failure_is_no_end_of
                 '[rank3]:   File "/work/train.py", line 50, in <module>\n'
                 "[rank3]: torch.distributed.DistStoreError: Socket Timeout\n")
     assert d["verdict"]["cause"] != "none"
+
+
+# --- lead rule AD (3): NCCL's proxy service thread reading bytes from a connection that is no local rank --------
+def _proxy_unknown(local_rank: int) -> str:
+    p = "gpu-node-7:55:310 [0]"
+    return ("Train Epoch: 9 [12800/64000 (20%)] Loss: 0.0412\n" * 3 + "training done\n"
+            + f"{p} NCCL INFO [Service thread] Connection closed by localRank {local_rank}\n"
+            + f"{p} proxy.cc:1111 NCCL WARN [Service thread] Unknown command 71234 from localRank {local_rank}\n" * 2)
+
+
+def test_proxy_unknown_command_from_local_rank_minus_one_is_an_outside_connection(tmp_path):
+    """proxy.cc's service thread knows a connection's local rank only once the peer's init request set it: an
+    'Unknown command N from localRank -1' is bytes from something outside the job (a port scanner) on NCCL's port,
+    with nothing failing after it -- none (rule AD (3); round 63's nccl-851)."""
+    d = _report(tmp_path, _proxy_unknown(-1))
+    assert d["verdict"]["cause"] == "none" and not _accused(d)
+    assert "localRank -1" in d["verdict"]["fix"] or "port scanner" in d["verdict"]["fix"]
+
+
+def test_proxy_unknown_command_from_a_job_local_rank_is_no_outside_connection(tmp_path):
+    """Near shape: the same WARN from local rank 2 of the job is a request NCCL's own peer sent (versions that do not
+    match, a corrupted stream): not read as an outside connection."""
+    v = _verdict(tmp_path, _proxy_unknown(2))
+    assert v["cause"] != "none"

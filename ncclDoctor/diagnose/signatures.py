@@ -349,8 +349,12 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
                             r"Cannot assign requested address")
 # NCCL's listening socket refusing a connection that did not speak its handshake (socket.cc's socketFinalizeAccept
 # "wrong magic N != M", then proxy.cc's "[Service thread] Accept failed Success": errno 0, accept(2) itself worked):
-# something outside the job (a port scanner, a health check) connected to NCCL's port; lead rule AD (3)
-R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept failed:? ?Success\b")
+# something outside the job (a port scanner, a health check) connected to NCCL's port; lead rule AD (3). The proxy's
+# service thread reading a request it does not know from a connection that never said which local rank it is
+# (proxy.cc: "[Service thread] Unknown command 66326 from localRank -1": -1 until a peer's init request sets it) is
+# the same: bytes from outside the job; from a job's own local rank (>= 0) the command is NCCL's own trouble
+R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept failed:? ?Success\b|"
+                              r"\bUnknown command -?\d{1,12} from localRank -1\b")
 # NCCL's bootstrap remote-allocator service thread (bootstrap.cc, NCCL 2.7-2.8's ncclRemoteMemAllocationService)
 # failing one request: it reads a size from whoever connected to its listening socket and cudaMallocs it, so a
 # connection that is not a peer of this NCCL (another NCCL version on another node, a port scanner) hands it a garbage
