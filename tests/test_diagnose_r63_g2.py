@@ -116,3 +116,29 @@ def test_proxy_unknown_command_from_a_job_local_rank_is_no_outside_connection(tm
     match, a corrupted stream): not read as an outside connection."""
     v = _verdict(tmp_path, _proxy_unknown(2))
     assert v["cause"] != "none"
+
+
+# --- Slurm cancelling the step DUE TO NODE FAILURE: the scheduler's stop from outside (signal) ------------------
+_TRAINING = "step 900/10000 | loss 2.8811 | lr 3.0E-04\n** Finished validation **\n"
+_NODE_FAIL = ("srun: error: Node failure on cn-0412\n"
+              "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+              "slurmstepd: error: *** STEP 7700.0 ON cn-0401 CANCELLED AT 2024-05-01T11:02:33 DUE TO NODE FAILURE, "
+              "SEE SLURMCTLD LOG FOR DETAILS ***\n")
+
+
+def test_slurm_step_cancelled_due_to_node_failure_is_the_schedulers_stop(tmp_path):
+    """Training goes on, then srun's 'Node failure on H' and slurmstepd's 'CANCELLED AT ... DUE TO NODE FAILURE' with
+    nothing failing before: the scheduler ended the step after a host went down -- signal, nobody named (no line
+    maps the node to ranks); the fix looks at that node (round 63's m4-logs tr141)."""
+    d = _report(tmp_path, _TRAINING + _NODE_FAIL)
+    v = d["verdict"]
+    assert v["cause"] == "signal" and not _accused(d)
+    assert "cn-0412" in v["fix"] and "--exclude" in v["fix"]
+
+
+def test_node_failure_after_a_ranks_own_error_is_that_error(tmp_path):
+    """Near shape: a rank's own CUDA error before the cancel: that rank failed first (rule I), the cancel is the
+    step's end after it -- not read as the scheduler's stop."""
+    v = _verdict(tmp_path, _TRAINING + "[rank5]: RuntimeError: CUDA error: an illegal memory access was "
+                 "encountered\n" + _NODE_FAIL)
+    assert v["cause"] != "signal"
