@@ -142,3 +142,27 @@ def test_node_failure_after_a_ranks_own_error_is_that_error(tmp_path):
     v = _verdict(tmp_path, _TRAINING + "[rank5]: RuntimeError: CUDA error: an illegal memory access was "
                  "encountered\n" + _NODE_FAIL)
     assert v["cause"] != "signal"
+
+
+# --- lead rule J: TensorPipe's (torch RPC's) ibv transport refused a verbs resource at init_rpc (nccl_system) -----
+def _tp(where: str, why: str) -> str:
+    h = "10.1.2.3: "
+    return (f"{h}RuntimeError: In operator() at tensorpipe/common/{where} \"\": {why}\n"
+            f"{h}  File \"train_rpc.py\", line 70, in setup\n{h}    rpc.init_rpc(name, rank=rank, world_size=ws)\n")
+
+
+def test_tensorpipe_ibv_resource_refused_is_the_hosts_system_error(tmp_path):
+    """tensorpipe/common/ibv.h throws only from its verbs checks (opening the device, creating the PD, queues, memory
+    regions): refused at init_rpc it is a resource the host allocates -- nccl_system, nobody named; the fix names
+    TensorPipe's own switch (_transports=['uv']) and the memlock limit (round 63's pytorch-55615)."""
+    d = _report(tmp_path, _tp("ibv.h:172", "Operation not supported"))
+    v = d["verdict"]
+    assert v["cause"] == "nccl_system" and not _accused(d)
+    assert "_transports=['uv']" in v["fix"] and "ulimit -l" in v["fix"]
+
+
+def test_tensorpipe_error_outside_its_ibv_checks_is_not_read_as_a_refused_resource(tmp_path):
+    """Near shape: a TensorPipe error thrown elsewhere (its queue-pair transitions in ibv.cc, a socket in uv) is
+    no verbs resource refused by the host."""
+    v = _verdict(tmp_path, _tp("ibv.cc:120", "Connection timed out"))
+    assert v["cause"] != "nccl_system"

@@ -394,6 +394,14 @@ R_LIBFABRIC_PEER = re.compile(r"Peer host id: ?([\w.\-]{1,80})")
 # not a completion error of a running transfer
 R_OFI_HANDSHAKE = re.compile(r"\bhandshake (?:failed|fail(?:ure)?|timed out|not (?:completed|received))", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
+# TensorPipe's (torch RPC's) ibv transport throwing from tensorpipe/common/ibv.h, whose only throws are its verbs
+# checks (TP_CHECK_IBV_PTR / _INT: "In operator() at tensorpipe/common/ibv.h:172 \"\": Operation not supported", the
+# errno's strerror): opening the device or creating its protection domain, queues and memory regions -- resources the
+# local host allocates, no peer involved (lead rule J: nccl_system). Its queue-pair transitions (ibv_modify_qp) are in
+# ibv.cc, not read here
+# the call the event names (verdict.transport._LOCAL_VERBS)
+TP_IBV_VERBS = "of TensorPipe's ibv transport (creating its verbs resources, tensorpipe/common/ibv.h)"
+R_TP_IBV = re.compile(r"\bat tensorpipe/common/ibv\.h:\d{1,6} \"[^\"\n]{0,200}\": ?(?P<why>[^\n]{1,120}?)\s*$")
 # An RDMA engine of its own refused a queue pair by the host, in its words (Mooncake's rdma_endpoint.cpp: "Failed to
 # create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
 R_CREATE_QP = re.compile(r"\b(?:[Ff]ailed|[Uu]nable) to create (?:a |the )?(?:QP|queue pair)s?\b[:,]? ?"
