@@ -78,6 +78,9 @@ def _json_record_line(text: str) -> str | None:
     return line.rstrip("\r\n") if line is not None and "\n" not in line.rstrip("\r\n") else None
 
 
+_CUDA_TB_NEAR = 16  # lines from NCCL's CUDA WARN to the traceback it raised: its return trail between
+
+
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -1100,6 +1103,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if self._oom_open is not None and rank is not None and 0 < lineno - self._oom_open[0] <= 2:
             self._oom_open[1].data["tb_rank"] = rank
         self._oom_open = None
+        cuda = self._cuda_open
+        if (cuda is not None and rank is not None and 0 < lineno - cuda[0] <= _CUDA_TB_NEAR and cuda[1].rank is None
+                and "NCCL WARN" in cuda[1].text):
+            # NCCL's unranked 'Cuda failure' WARN, its return trail ("init.cc:1409 -> 1"), then the rank-tagged
+            # traceback the error raised in Python (verdict.cuda.traced_rank, lead rule AM (3))
+            cuda[1].data["tb_rank"] = rank
 
     def _plain(self, lineno: int, text: str, kind: str) -> Event:
         """An event of how far the job got: its host and process, never a rank (it is no rank's

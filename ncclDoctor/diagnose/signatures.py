@@ -356,8 +356,12 @@ R_CONNECT_FAIL = re.compile(r"[Ss]ocket(?:Start|Poll)Connect|exceeded (?:error )
                             r"Cannot assign requested address")
 # NCCL's listening socket refusing a connection that did not speak its handshake (socket.cc's socketFinalizeAccept
 # "wrong magic N != M", then proxy.cc's "[Service thread] Accept failed Success": errno 0, accept(2) itself worked):
-# something outside the job (a port scanner, a health check) connected to NCCL's port; lead rule AD (3)
-R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept failed:? ?Success\b")
+# something outside the job (a port scanner, a health check) connected to NCCL's port; lead rule AD (3). The proxy's
+# service thread reading a request it does not know from a connection that never said which local rank it is
+# (proxy.cc: "[Service thread] Unknown command 66326 from localRank -1": -1 until a peer's init request sets it) is
+# the same: bytes from outside the job; from a job's own local rank (>= 0) the command is NCCL's own trouble
+R_FOREIGN_ACCEPT = re.compile(r"socketFinalizeAccept: wrong magic|\bAccept failed:? ?Success\b|"
+                              r"\bUnknown command -?\d{1,12} from localRank -1\b")
 # NCCL's bootstrap remote-allocator service thread (bootstrap.cc, NCCL 2.7-2.8's ncclRemoteMemAllocationService)
 # failing one request: it reads a size from whoever connected to its listening socket and cudaMallocs it, so a
 # connection that is not a peer of this NCCL (another NCCL version on another node, a port scanner) hands it a garbage
@@ -397,6 +401,14 @@ R_LIBFABRIC_PEER = re.compile(r"Peer host id: ?([\w.\-]{1,80})")
 # not a completion error of a running transfer
 R_OFI_HANDSHAKE = re.compile(r"\bhandshake (?:failed|fail(?:ure)?|timed out|not (?:completed|received))", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
+# TensorPipe's (torch RPC's) ibv transport throwing from tensorpipe/common/ibv.h, whose only throws are its verbs
+# checks (TP_CHECK_IBV_PTR / _INT: "In operator() at tensorpipe/common/ibv.h:172 \"\": Operation not supported", the
+# errno's strerror): opening the device or creating its protection domain, queues and memory regions -- resources the
+# local host allocates, no peer involved (lead rule J: nccl_system). Its queue-pair transitions (ibv_modify_qp) are in
+# ibv.cc, not read here
+# the call the event names (verdict.transport._LOCAL_VERBS)
+TP_IBV_VERBS = "of TensorPipe's ibv transport (creating its verbs resources, tensorpipe/common/ibv.h)"
+R_TP_IBV = re.compile(r"\bat tensorpipe/common/ibv\.h:\d{1,6} \"[^\"\n]{0,200}\": ?(?P<why>[^\n]{1,120}?)\s*$")
 # An RDMA engine of its own refused a queue pair by the host, in its words (Mooncake's rdma_endpoint.cpp: "Failed to
 # create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
 R_CREATE_QP = re.compile(r"\b(?:[Ff]ailed|[Uu]nable) to create (?:a |the )?(?:QP|queue pair)s?\b[:,]? ?"
@@ -1289,7 +1301,9 @@ R_COMM_INIT_FRAME = re.compile(r"[\w\]]\.(?:nccl)?[Cc]ommInitRank\w{0,8}\(|\bin 
 # counted among the processes of the same hostname -- an index past the host's GPUs is the launch placing more
 # processes x -t x -g on a host than it has GPUs (or hosts sharing one hostname), never one rank's (lead rules Q, W)
 R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
-R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
+# torch's driver-API check (c10/cuda/driver_api.h, C10_CUDA_DRIVER_CHECK: "CUDA driver error: invalid argument") is
+# the same CUDA error raised through the driver API, read like the runtime's "CUDA error: ..."
+R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=(?:CUDA|HIP) kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"

@@ -130,6 +130,12 @@ class NcclReaders:
         d = S.R_NVSHMEM_DEVX.search(text) if "mlx5dv_devx" in text else None
         if d:
             return self._nvshmem_devx(lineno, text, d)
+        t = S.R_TP_IBV.search(text) if "tensorpipe/common/ibv.h" in text else None
+        if t:  # TensorPipe's ibv transport refused a verbs resource the host allocates (verdict.transport, rule J)
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=None, verbs=S.TP_IBV_VERBS, verbs_error=t.group("why").strip(), peer=None,
+                           stack="TensorPipe")
+            return ev
         a = S.R_IB_ASYNC.search(text)
         v = None if a else S.R_VERBS.search(text)
         if v and v.group(1) == "ibv_open_device":

@@ -132,6 +132,23 @@ def version_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
                  "NCCL prints in a communicator's rank 0 only)")
 
 
+def traced_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
+    """Lead rule AM (3): the rank of NCCL's 'Cuda failure' WARN no line names, from the traceback it raised: the
+    input is one process (every host:pid-prefixed line from the same process, no launcher record), NCCL's WARN and
+    its return trail are followed right below by a traceback under one rank's tag ("[rank0]: Traceback ..."), and
+    no other rank is named -- that traceback is the same process's, so the failure is that rank's own. ([], "")
+    otherwise: with two processes, or a traceback under another rank, the device index stays no rank."""
+    if c.ranks or c.child_failures or c.worker_failures or len(c.procs) != 1 or not evs:
+        return [], ""
+    host, pid, _ = next(iter(c.procs))
+    tagged = {e.data.get("tb_rank") for e in evs}
+    if len(tagged) != 1 or None in tagged or any((e.host, e.pid) != (host, pid) for e in evs):
+        return [], ""
+    r = tagged.pop()
+    return [r], (f"rank {r} (the only process in these lines; NCCL's CUDA failure unwinds into the traceback printed "
+                 f"right below it under its rank tag '[rank{r}]')")
+
+
 def _own_tag_alone(c: Collected, evs: list[Event], shown: list[int]) -> bool:
     """Lead rule AM (3): NCCL's own 'Cuda failure' WARN printed by one process of several, whose rank that process
     named on another of its lines (a Ray actor's "[Rank N]" tag), with no rank shown waiting on it: that rank failed
@@ -413,6 +430,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     alone, only = ([], "") if ranks or other or twice else destroyed_rank(c, evs)
     if not ranks and not alone and not other and not twice:
         alone, only = version_rank(c, evs)
+    if not ranks and not alone and not other and not twice:
+        alone, only = traced_rank(c, evs)
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()

@@ -60,7 +60,8 @@ _NOISE = (
     # lead rule AD (3): NCCL's listening socket refusing a connection from outside the job ("socketFinalizeAccept:
     # wrong magic", the proxy's "[Service thread] Accept failed Success"): the job's own connections are untouched
     (R_FOREIGN_ACCEPT.pattern, "NCCL's 'socketFinalizeAccept: wrong magic' / '[Service thread] Accept failed "
-     "Success' warnings are its listening socket refusing a connection that did not speak NCCL's handshake -- "
+     "Success' / '[Service thread] Unknown command N from localRank -1' warnings are its listening socket refusing "
+     "a connection that did not speak NCCL's handshake (localRank -1: the peer never said which rank it is) -- "
      "something outside the job (a port scanner or health check hitting NCCL's listening port) connected to it; the "
      "job's own connections are not affected. To stop them, keep NCCL on the cluster's internal network "
      "(NCCL_SOCKET_IFNAME) and firewall the NCCL port range (NCCL_PORT_RANGE) from outside hosts"),

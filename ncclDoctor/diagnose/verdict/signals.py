@@ -3,6 +3,8 @@ torchrun's SIGTERM/SIGKILL; a fatal signal a runtime's own handler caught (GASNe
 
 from __future__ import annotations
 
+import re
+
 from ncclDoctor.diagnose.reason import Conclusion, own_errors
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
@@ -133,6 +135,30 @@ def _record_before(c: Collected, stops: list[Event]) -> bool:
                for e in c.child_failures)
 
 
+# srun's own line naming the node the controller lost ("srun: error: Node failure on node17"), read from the lines no
+# family reads (c.unread, a short list) for the verdict's words only
+_SRUN_NODE_FAILURE = re.compile(r"\bNode failure on ([\w.\-]{1,80})")
+
+
+def _node_failure(c: Collected, node: list[Event]) -> Verdict:
+    """Slurm cancelled the step because a node failed (slurmstepd: 'CANCELLED AT ... DUE TO NODE FAILURE', srun's 'Node
+    failure on H'), and no rank shows an error, timeout or failure record of its own before it: the job was ended from
+    outside by the scheduler after a host went down -- cause signal. The processes on that node went with it, but no
+    line maps the node to ranks (lead rules AC (1), AI (2)), so nobody is named and nobody shown innocent."""
+    hosts = sorted({m.group(1) for e in c.unread if (m := _SRUN_NODE_FAILURE.search(e.text))})
+    where = f" ({', '.join(hosts[:4])})" if hosts else ""
+    return Verdict(
+        "signal",
+        f"Slurm cancelled the job step DUE TO NODE FAILURE: a node of the job{where} went down or stopped answering "
+        "the controller, and the scheduler ended the step from outside; no rank shows an error, timeout or failure of "
+        "its own before it, and no line says which ranks ran on that node",
+        f"Look at the node{where}: scontrol show node NODE and sinfo -R (why it is down or drained), sacct -j JOB "
+        "(NODE_FAIL), the slurmctld log the message points to (SEE SLURMCTLD LOG); resubmit excluding it (#SBATCH "
+        "--exclude=NODE) or after the admins drain and repair it, and resume from the last checkpoint (#SBATCH "
+        "--requeue with a checkpoint saved regularly makes a node failure cost little).",
+        "medium", [], [e.brief() for e in node[:3]])
+
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
@@ -153,6 +179,10 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "SLURMEnvironment(auto_requeue=True) or submitit's checkpoint() handle it), save a checkpoint on it and "
             "requeue (#SBATCH --requeue), then resume from that checkpoint.",
             "high", [], [e.brief() for e in limit[:3]])
+    node = [e for e in sigs if e.data.get("sched") == "node failure"]
+    if node and not forced and not c.kinds.get("watchdog_timeout") and not any(
+            own_errors(st) for st in c.ranks.values()) and not _record_before(c, node):
+        return _node_failure(c, node)
     if not got and not forced and cancel and not c.kinds.get("watchdog_timeout") and not any(
             own_errors(st) for st in c.ranks.values()) and not _record_before(c, cancel):
         return Verdict(

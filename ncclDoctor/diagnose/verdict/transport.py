@@ -9,6 +9,7 @@ import os
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.signatures import TP_IBV_VERBS
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks
 
@@ -354,7 +355,8 @@ def _ofi_connect(c: Collected, evs: list) -> Verdict | None:
 
 # verbs calls that only allocate on the local HCA (no peer, no packet on the wire): their failure is the node's
 # resources or limits, a system error, not the fabric
-_LOCAL_VERBS = ("ibv_create_qp", "ibv_create_cq", "ibv_alloc_pd", "ibv_create_srq", "ibv_create_comp_channel")
+_LOCAL_VERBS = ("ibv_create_qp", "ibv_create_cq", "ibv_alloc_pd", "ibv_create_srq", "ibv_create_comp_channel",
+                TP_IBV_VERBS)
 
 
 # The locked-memory advice both set-up verdicts give (the verbs call refused, the registration refused)
@@ -377,9 +379,19 @@ def _verbs_resource(evs: list) -> Verdict:
         "out of its IB resources (queue pairs, CQ count: another library or job on the same HCA, e.g. NVSHMEM, "
         "may hold them; lower NCCL_IB_QPS_PER_CONNECTION / NCCL_MAX_NCHANNELS, check ibv_devinfo -v max_qp / "
         "max_cq, dmesg for mlx5 errors) or the device is not usable in the container (/dev/infiniband mounted, "
-        "rdma devices allowed)." + (_NVSHMEM_RESOURCE_FIX if e.data.get("stack") == "NVSHMEM" else ""),
+        "rdma devices allowed)." + (_NVSHMEM_RESOURCE_FIX if e.data.get("stack") == "NVSHMEM" else "")
+        + (_TP_IBV_FIX if e.data.get("stack") == "TensorPipe" else ""),
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
+
+# TensorPipe (torch RPC, init_rpc) picks its ibv transport whenever libibverbs finds a device: the same host limits,
+# plus its own switch to leave InfiniBand out
+_TP_IBV_FIX = (
+    " For TensorPipe (torch.distributed.rpc's init_rpc): its ibv transport (InfiniBand verbs) is tried whenever an "
+    "RDMA device is visible; run without it by listing the transports and channels it may use, "
+    "TensorPipeRpcBackendOptions(_transports=['uv'], _channels=[...]) (uv: TCP, pick the NIC with TP_SOCKET_IFNAME), "
+    "or make verbs usable in the container (--cap-add=IPC_LOCK or --privileged, the RDMA device in the container, "
+    "ulimit -l unlimited); ibv_devinfo shows whether the device answers, TP_VERBOSE_LOGGING=1 which call failed.")
 
 # NVSHMEM's IBRC transport creates its send completion queue at the HCA's max_cqe (ibrc.cpp), so the locked memory it
 # needs is large; IBGDA, the transport DeepEP's guide sets up, does not create them
