@@ -2538,3 +2538,38 @@ def test_a_rank_exiting_with_code_1_before_a_subgroup_timeout_is_read_by_its_exi
     assert d["verdict"]["culprits"] == [6], d["verdict"]
     # the rank timing out in the subgroup is shown as the exited rank's victim (not merely left unnamed)
     assert next(r["role"] for r in d["ranks"] if r["rank"] == 1).startswith("victim"), d["ranks"]
+
+
+# --- session 22, fix63 g1: a SIGABRT record of a rank not shown, beside watchdogs that abort (rule I's limit) ---------
+def _first_seq_with_abort(world: int, code_line: str) -> str:
+    """Ranks 1 and 2 of a world of WORLD (NCCL's nranks) time out in the group's first ALLREDUCE and abort; then
+    PALS's mpiexec records rank 0's end (CODE_LINE) and rank 1 stopped by SIGTERM."""
+    out = [nccl_info("x3200c0s19b1n0", 191643, 2, f"comm 0x55aa rank 2 nranks {world} cudaDev 2 nvmlDev 2 busId "
+                     "85000 commId 0xfa - Init COMPLETE")]
+    for r in (1, 2):
+        out.append(f"[rank{r}]:[E ProcessGroupNCCL.cpp:1414] [PG 0 Rank {r}] Process group watchdog thread terminated "
+                   f"with exception: [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+                   "OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=120000) ran for 12009"
+                   f"{r} milliseconds before timing out.\n")
+    out.append(f"x3200c0s19b1n0.hsn.cm.sirius.alcf.anl.gov: rank 0 {code_line}\n")
+    out.append("x3200c0s19b1n0.hsn.cm.sirius.alcf.anl.gov: rank 1 died from signal 15\n")
+    return "".join(out)
+
+
+def test_a_pals_sigabrt_of_a_silent_rank_beside_aborting_watchdogs_is_not_named(tmp_path):
+    """alcf-nccl-tests-pytests: a world of 8, ranks 1 and 2 time out in SeqNum=1 and their watchdogs abort; PALS
+    records rank 0 'exited with code 134' (a wrapper shell's 128 + SIGABRT): the same abort the watchdogs take, and
+    ranks 3..7 are not shown either, so rank 0 is not read as a lone first failure (rule I's limit, rule H)."""
+    for code_line in ("exited with code 134", "died from signal 6 and dumped core"):
+        d = _report(tmp_path, _first_seq_with_abort(8, code_line))
+        assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+        assert not _accused(d) & {0, 1, 2}, d["verdict"]
+
+
+def test_a_pals_exit_of_its_own_or_the_one_absent_rank_is_still_named(tmp_path):
+    """Near shapes: rank 0 exiting with code 1 (its own error, no abort) is still the rank the others waited for
+    (rule I); and a SIGABRT of rank 0 in a world of 3, where it is the one rank not inside, still names it."""
+    d = _report(tmp_path, _first_seq_with_abort(8, "exited with code 1"))
+    assert 0 in _accused(d), d["verdict"]
+    d = _report(tmp_path, _first_seq_with_abort(3, "exited with code 134"))
+    assert _accused(d) == {0}, d["verdict"]

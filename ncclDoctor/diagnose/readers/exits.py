@@ -384,9 +384,13 @@ class ExitReaders:
         p = S.R_PALS_EXIT.search(text) if ": rank " in text and (" died from signal " in text
                                                                  or " exited with code " in text) else None
         if p:  # PALS's mpiexec: the rank's end, a signal as torchrun's negative exit code
-            ev = self._global_exit(lineno, text, int(p.group(2)), -int(p.group(3)) if p.group(3) else int(p.group(4)),
+            # a code above 128 is the shell's word for a signal (a wrapper script's status: 134 = 128 + SIGABRT)
+            code = -int(p.group(3)) if p.group(3) else int(p.group(4))
+            ev = self._global_exit(lineno, text, int(p.group(2)), 128 - code if 128 < code < 160 else code,
                                    p.group(1))
             ev.data["launcher"] = "mpiexec (PALS)"
+            if code > 128:
+                ev.data["status"] = code
             return ev
         g = S.R_GLOBAL_EXIT.search(text)
         if g:  # a launcher's record that names the global rank

@@ -178,6 +178,13 @@ def _failed_outside(c: Collected) -> list[int]:
         path, _, line = e.where.rpartition(":")
         return path, int(line) if line.isdigit() else 0
     first = min(recs, key=at)
+    size, _, sure = world_size(c)
+    if first.data.get("exitcode") == -6 and any(c.ranks[r].timeouts for r in inside) and sure == "high" and size \
+            and len(set(range(size)) - inside - {first.rank}) > 0:
+        # a SIGABRT (exit code 134 from a wrapper's shell) is how the shown ranks' watchdogs end their own processes
+        # after the timeout: a rank recorded with it may have aborted alike, at its own timeout, not first (rule I's
+        # limit); it is the one the others wait for only when it is the one rank of the world not shown inside (AO)
+        return []
     out = sorted({e.rank for e in recs} - inside)
     return out if first.rank in out and len(out) == 1 else []
 
