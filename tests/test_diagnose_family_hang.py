@@ -2573,3 +2573,27 @@ def test_a_pals_exit_of_its_own_or_the_one_absent_rank_is_still_named(tmp_path):
     assert 0 in _accused(d), d["verdict"]
     d = _report(tmp_path, _first_seq_with_abort(3, "exited with code 134"))
     assert _accused(d) == {0}, d["verdict"]
+
+
+_MAP_BAR = ("Map (num_proc=14):  70%|" + "█" * 66 + "▌" + " " * 28 + "| 652383/930514 [6:39:53<4:31:33, 17.07 "
+            "examples/s]")
+_GLOO_WAIT = ("[E ProcessGroupGloo.cpp:138] Rank {w} successfully reached monitoredBarrier, but received errors while "
+              "waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n")
+
+
+def test_a_barrier_waiter_beside_an_untagged_map_bar_still_running_names_nobody(tmp_path):
+    """deepspeed-4488: rank 3 reached the monitored barrier and got errors from rank 0 (its original exception not
+    shown) while an untagged datasets Map bar (a long one, wider than 80 characters) was at 70%: a process busy
+    before the barrier (rule I's rank_missing), which names no rank (AC (1)); rank 0 is not the one rank that can
+    be absent (ranks 1 and 2 are not shown, AO), so nobody is named and rank 3 is innocent."""
+    d = _report(tmp_path, "Loading checkpoint shards: 100%|" + "█" * 100 + "| 2/2 [00:27<00:00, 13.69s/it]\n"
+                + _MAP_BAR + _GLOO_WAIT.format(w=3))
+    assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+    assert not _accused(d), d["verdict"]
+
+
+def test_a_barrier_waiter_with_no_busy_bar_or_only_rank0_absent_still_names_rank0(tmp_path):
+    """Near shapes: the same waiter with no data bar still names rank 0 (rule U (4), as xtuner-944); and with the bar
+    but rank 1 the only waiter (rank 0 the one rank that can be absent), rank 0 is still named."""
+    assert _accused(_report(tmp_path, _GLOO_WAIT.format(w=3))) == {0}
+    assert _accused(_report(tmp_path, _MAP_BAR + _GLOO_WAIT.format(w=1))) == {0}

@@ -582,7 +582,7 @@ R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-
 # prefix of the process printing it right before it ("[default0]:" torchrun --tee, "[rank0]:"). A rank whose own
 # bar is short of its end was still preparing data (lead rule I): not a training loop's bar, which every hang shows,
 # nor a metric's column ("mAP@.5" of a validation bar: "Map" is datasets' map, in its own case).
-R_BAR = re.compile(r"(?P<pct>\d{1,3})%\|[^|]{0,80}\|\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
+R_BAR = re.compile(r"(?P<pct>\d{1,3})%\|[^|]{0,200}\|\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
 # what comes before a bar's percentage (a slice of at most 170 characters): the prefix and the step's name
 R_BAR_HEAD = re.compile(r"(?:\[(?:default|rank)(?P<rank>\d{1,6})\]:)?(?P<what>[^|\[\]]{0,160})\Z")
 R_DATA_BAR = re.compile(r"tokeni[sz]|preprocess|group(?:ing)? texts|(?-i:\b[Mm]ap\b)|filter|pack(?:ing)?\b|chunk|"
