@@ -5896,3 +5896,42 @@ def test_a_checkpoints_model_parallel_size_against_the_world_says_one_process_pe
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
     assert "--nproc_per_node 2" in v["fix"] and "number of checkpoint shards" in v["fix"], v["fix"]
+
+
+# --- session 22, fix63 g1: every rank of the job failing on its own in torch.compile (lead rule J) ------------------
+def _compile_both(nranks: int, advice: bool = True) -> str:
+    """Rank 0 raises inductor's error (BackendCompilerFailed) in its forward; a vendor NCCL build's bracketed line
+    gives the communicator's size; torchrun SIGTERMs one process and records local_rank 1 failing with exitcode 1."""
+    return ("[rank0]:   File \"/usr/lib/python3.12/site-packages/torch/_inductor/pattern_matcher.py\", line 1425, "
+            "in check_fn\n[rank0]:     raise RuntimeError(\n"
+            "[rank0]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+            "[rank0]: RuntimeError: Not all inputs to pattern found in match.kwargs. Perhaps one of the inputs is "
+            "unused? argnames=['x', 'slice_shape']\n\n"
+            + ("[rank0]: Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're "
+               "reporting a bug to PyTorch). For even more developer context, set TORCH_LOGS=\"+dynamo\"\n\n"
+               if advice else "")
+            + "[master-0][101714:102099][1][proxy.cc:1354] NCCL INFO [Service thread] Connection closed by "
+            "localRank 1\n"
+            f"[master-0][101714:103566][1][init.cc:2595] NCCL INFO comm 0x5640 rank 1 nranks {nranks} hggcDev 1 "
+            "busId c000 - Abort COMPLETE\n"
+            "W0525 14:43:32.658000 101623 site-packages/torch/distributed/elastic/multiprocessing/api.py:908] Sending "
+            "process 101713 closing signal SIGTERM\n"
+            "E0525 14:43:32.923000 101623 site-packages/torch/distributed/elastic/multiprocessing/api.py:882] failed "
+            "(exitcode: 1) local_rank: 1 (pid: 101714) of binary: /usr/local/bin/python3\n")
+
+
+def test_every_rank_of_the_job_failing_in_torch_compile_names_nobody(tmp_path):
+    """speculators-544: the bracketed NCCL line says nranks 2; rank 0 raises inductor's error and torchrun records
+    rank 1 exiting with code 1: both ranks of the job failed on their own (rule J), nobody is the culprit, and the
+    fix is torch.compile's (the newer 'Set TORCHDYNAMO_VERBOSE=1' advice line)."""
+    d = _report(tmp_path, _compile_both(2))
+    assert not _accused(d), d["verdict"]
+    assert d["verdict"]["cause"] == "unknown"
+    assert "torch.compile" in d["verdict"]["fix"] and "TORCHDYNAMO_VERBOSE" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_some_ranks_of_a_larger_job_failing_in_compile_are_still_named(tmp_path):
+    """Near shape: the same two ranks failing in a communicator of 4 -- the rest were torn down, so the two that
+    failed on their own are the culprits (rule J's second half)."""
+    d = _report(tmp_path, _compile_both(4))
+    assert _accused(d) == {0, 1}, d["verdict"]

@@ -165,6 +165,10 @@ R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d
 R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}|(?<![^\s:])):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) "
                            r"\[(?P<dev>\d{1,4})\] "
                            r"(?:[\w/.]{1,64}:\d{1,6} )?(?:NCCL )?(?P<lvl>WARN|INFO)")
+# A vendor NCCL build's bracketed prefix ("[node-0][101714:102099][1][proxy.cc:1354] NCCL INFO ..."): the same host,
+# pid:tid, device and source location as NCCL's "node-0:101714:102099 [1] proxy.cc:1354 NCCL INFO", rewritten to it
+R_NCCL_BRACKETED = re.compile(r"^\[(?P<host>[\w.\-]{1,255})\]\[(?P<pid>\d{1,10}):(?P<tid>\d{1,10})\]"
+                              r"\[(?P<dev>\d{1,4})\](?:\[(?P<src>[\w/.]{1,64}:\d{1,6})\])? ?(?=NCCL (?:WARN|INFO)\b)")
 # NCCL_DEBUG_SUBSYS=COLL's line for every collective a process enqueues (enqueue.cc; RCCL prints the same):
 # "AllReduce: opCount 28c sendbuff 0x.. recvbuff 0x.. count 9984512 datatype 7 op 0 root 0 comm 0x.. [nranks=4]
 # stream 0x..". opCount (hex) counts the communicator's collectives: every member issues the same one at each count.
@@ -1366,7 +1370,9 @@ R_ASCEND_DEVICE = re.compile(r"\bFailed to initialize the (?P<what>HCCP) process
 # torch._dynamo's advice at the end of every error it raises compiling a model ("You can suppress this exception and
 # fall back to eager by setting:\n    import torch._dynamo\n    torch._dynamo.config.suppress_errors = True"): the
 # process's exception, whatever its class, came from torch.compile (verdict.exits: the fix starts from compile)
-R_DYNAMO_ADVICE = re.compile(r"\btorch\._dynamo\.config\.suppress_errors ?= ?True\b")
+# newer torch ends it with "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace" instead, the same sign
+R_DYNAMO_ADVICE = re.compile(r"\btorch\._dynamo\.config\.suppress_errors ?= ?True\b|"
+                             r"\bSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace\b")
 # Ascend's runtime failing a device call of a process's own NPU while it runs (torch_npu's NPU_CHECK_ERROR: "NPU
 # function error: acl::AclQueryEventRecordedStatus(event_, &currStatus), error code is 507014", then "[Error]: The
 # aicore execution times out."): a kernel of that NPU failed or hung, read like a CUDA error (lead rule AN (2)); the

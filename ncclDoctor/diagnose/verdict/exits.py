@@ -520,6 +520,17 @@ def _others_raised(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
         "medium", [], proof + [e.brief()], job_wide=True)
 
 
+# an exception raised while torch.compile compiled the model (TorchDynamo's wrapper of the backend's error, an inductor
+# frame): the compiler's failure, not the model's code
+_COMPILE_FAIL = re.compile(r"BackendCompilerFailed|torch/_inductor/|torch\._inductor\.|InductorError|"
+                           r"backend='inductor' raised")
+_COMPILE_FIX = ("The error is torch.compile's (TorchDynamo handing the graph to inductor, whose pattern matcher or "
+                "code generation failed): rerun with TORCHDYNAMO_VERBOSE=1 for the internal stack trace; disable "
+                "torch.compile (or compile a smaller region, another sequence length or dynamic=False) to run on, "
+                "upgrade torch (inductor bugs are fixed release by release), and report the BackendCompilerFailed "
+                "trace; torch._dynamo.config.suppress_errors = True falls back to eager where compiling fails. ")
+
+
 def _agent_stopped(c: Collected) -> bool:
     """torchrun's agent's own lines stopping workers after a failure ("Sending process P closing signal SIGTERM"):
     processes shown torn down, by pid only."""
@@ -537,6 +548,23 @@ def _some_raised(c: Collected, rank: int, evs: list[Event], proof: list[str]) ->
     e = evs[-1]
     text = exception_text(e)
     own = _fmt_ranks(others)
+    size, _, sure = world_size(c)
+    if sure == "high" and size and ranks == list(range(size)):
+        # every rank of the job (NCCL's nranks, a stated size) failed on its own: the teardown stopped only ranks that
+        # had already failed, so one cause they share, not one rank's fault (lead rule J)
+        compiled = any(x.data.get("dynamo") for x in c.samples.get("benign", [])) or _COMPILE_FAIL.search(text)
+        return Verdict(
+            "unknown",
+            f"rank {rank} exited with code 1 in the launcher's record and rank {own} raised its own exception "
+            f"({text[:300]}, {e.where}): that is every rank of the job (all {size}), each failing on its own in the "
+            "same code, so a cause they share, not one rank's fault (lead rule J); the exception's class names no "
+            "known cause" + ("; it was raised while torch.compile (TorchDynamo / inductor) compiled the model" if
+                             compiled else ""),
+            (_COMPILE_FIX if compiled else "")
+            + f"Fix the exception every rank raises: {text[:200]} (its frames name the code that raised it, the "
+            "script's or a library's: a library's bug, upgrade it). Keep one log file per rank (torchrun --log-dir "
+            "DIR --redirects 3 --tee 3) and run one process to reproduce it without the launcher.",
+            "medium", [], proof + [e.brief()], job_wide=True)
     return Verdict(
         "unknown",
         f"rank {rank} exited with code 1 in the launcher's record, rank {own} raised its own exception ({text[:300]}, "
