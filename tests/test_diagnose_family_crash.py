@@ -5935,3 +5935,42 @@ def test_some_ranks_of_a_larger_job_failing_in_compile_are_still_named(tmp_path)
     failed on their own are the culprits (rule J's second half)."""
     d = _report(tmp_path, _compile_both(4))
     assert _accused(d) == {0, 1}, d["verdict"]
+
+
+# --- session 22, fix63 g1: torch's incompatible-device warning before a failure with no text of its own (AF (2)) ----
+_ARCH_WARN = ("/usr/lib/python3.8/site-packages/torch/cuda/__init__.py:146: UserWarning: \nNVIDIA GeForce RTX 3090 "
+              "with CUDA capability sm_86 is not compatible with the current PyTorch installation.\nThe current "
+              "PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.\n"
+              "  warnings.warn(incompatible_device_warn.format(device_name, capability, \" \".join(arch_list), "
+              "device_name))\n")
+
+
+def _spawn_cut(tail: str = "") -> str:
+    """mp.spawn's parent re-raising process 0's error, the child's traceback cut after its last frame (or TAIL)."""
+    return ("Traceback (most recent call last):\n  File \"main.py\", line 85, in main\n"
+            "    mp.spawn(worker, nprocs=n_gpus, args=(n_gpus, args))\n"
+            "  File \"/usr/lib/python3.8/site-packages/torch/multiprocessing/spawn.py\", line 160, in join\n"
+            "    raise ProcessRaisedException(msg, error_index, failed_process.pid)\n"
+            "torch.multiprocessing.spawn.ProcessRaisedException: \n\n"
+            "-- Process 0 terminated with the following error:\nTraceback (most recent call last):\n"
+            "  File \"/usr/lib/python3.8/site-packages/torch/multiprocessing/spawn.py\", line 69, in _wrap\n"
+            "    fn(i, *args)\n  File \"/work/main.py\", line 102, in worker\n    torch.distributed.barrier()\n"
+            + tail)
+
+
+def test_an_incompatible_gpu_arch_warning_before_a_cut_failure_is_config_naming_nobody(tmp_path):
+    """ssit-19: torch's incompatible-device warning (the whole message, or only the echoed source line), then spawn's
+    Process 0 dies in its first barrier, its exception cut: the build the GPU cannot run is the cause every process
+    shares -- config, nobody named (not spawn's lone child)."""
+    for warn in (_ARCH_WARN, _ARCH_WARN.splitlines(keepends=True)[-1]):
+        d = _report(tmp_path, warn + _spawn_cut())
+        assert d["verdict"]["cause"] == "config", d["verdict"]
+        assert not _accused(d), d["verdict"]
+        assert "torch.cuda.get_arch_list()" in d["verdict"]["fix"]
+
+
+def test_an_incompatible_gpu_arch_warning_beside_a_shown_exception_is_not_read_alone(tmp_path):
+    """Near shape: the same warning, but the child's exception is shown with its own text (a ValueError of the
+    script): that exception is read by its own rules, not the warning."""
+    d = _report(tmp_path, _ARCH_WARN + _spawn_cut("ValueError: batch size 0 is not allowed\n"))
+    assert d["verdict"]["cause"] != "config", d["verdict"]

@@ -1373,6 +1373,13 @@ R_ASCEND_DEVICE = re.compile(r"\bFailed to initialize the (?P<what>HCCP) process
 # newer torch ends it with "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace" instead, the same sign
 R_DYNAMO_ADVICE = re.compile(r"\btorch\._dynamo\.config\.suppress_errors ?= ?True\b|"
                              r"\bSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace\b")
+# torch's warning that the GPU's compute capability is not in the installed build's arch list ("NVIDIA GeForce RTX 3090
+# with CUDA capability sm_86 is not compatible with the current PyTorch installation. The current PyTorch install
+# supports CUDA capabilities sm_37 sm_50 ..."), or the source line the warnings module echoes under it
+# ("warnings.warn(incompatible_device_warn.format(device_name, capability, ...))"): a build the GPU cannot run, shared
+# by every process on that host (verdict.cuda._arch_unsupported, lead rule AF (2))
+R_ARCH_UNSUPPORTED = re.compile(r"\bwith CUDA capability (?P<sm>sm_\d{2,3}) is not compatible with the current PyTorch "
+                                r"installation|\bincompatible_device_warn\.format\(")
 # Ascend's runtime failing a device call of a process's own NPU while it runs (torch_npu's NPU_CHECK_ERROR: "NPU
 # function error: acl::AclQueryEventRecordedStatus(event_, &currStatus), error code is 507014", then "[Error]: The
 # aicore execution times out."): a kernel of that NPU failed or hung, read like a CUDA error (lead rule AN (2)); the

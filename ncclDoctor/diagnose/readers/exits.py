@@ -43,6 +43,10 @@ class ExitReaders:
             ev = self._benign(lineno, text, "torch.compile error advice")  # the tail of a dynamo error: not a failure
             ev.data["dynamo"] = True  # by itself, it says where the process's own exception came from
             return ev
+        if "compatible" in text and (a := S.R_ARCH_UNSUPPORTED.search(text)):
+            ev = self._benign(lineno, text, "GPU arch not in the torch build")  # a warning: the failure may follow
+            ev.data["arch_unsupported"] = a.group("sm") or True
+            return ev
         bad = S.R_IPV6_PATH_HOST.search(text)
         if bad:  # a file path where the store's host belongs: MASTER_ADDR is wrong, no lookup can ever succeed
             ev = self._context(lineno, text, "store_timeout")
