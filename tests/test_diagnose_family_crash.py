@@ -5974,3 +5974,32 @@ def test_an_incompatible_gpu_arch_warning_beside_a_shown_exception_is_not_read_a
     script): that exception is read by its own rules, not the warning."""
     d = _report(tmp_path, _ARCH_WARN + _spawn_cut("ValueError: batch size 0 is not allowed\n"))
     assert d["verdict"]["cause"] != "config", d["verdict"]
+
+
+# --- session 22, fix63 g1: Open MPI's "MPI_ABORT was invoked on rank N" is that rank's own end (lead rules A, I) ----
+_MPI_ABORT = ("--------------------------------------------------------------------------\n"
+              " MPI_ABORT was invoked on rank {r} in communicator MPI COMMUNICATOR 5 DUP FROM 0\n"
+              "with errorcode {code}.\n\n"
+              "NOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.\n"
+              "You may or may not see output from other processes, depending on\n"
+              "exactly when Open MPI kills them.\n"
+              "--------------------------------------------------------------------------\n")
+
+
+def test_an_mpi_abort_record_names_its_rank(tmp_path):
+    """sagemaker-examples-3827: Open MPI's record that rank 2 invoked MPI_ABORT with errorcode 1 (its code on the
+    next line), nothing else: the launcher's record of one rank ending on its own names it (rule A), cause unknown."""
+    d = _report(tmp_path, _MPI_ABORT.format(r=2, code=1))
+    assert _accused(d) == {2}, d["verdict"]
+    assert d["verdict"]["cause"] == "unknown"
+
+
+def test_an_mpi_abort_with_errorcode_0_or_a_rank_waiting_is_not_named(tmp_path):
+    """Near shapes: MPI_ABORT with errorcode 0 is no failure; and a rank whose own watchdog timed out before it called
+    MPI_Abort is inside the collective, not named alone by its abort."""
+    d = _report(tmp_path, _MPI_ABORT.format(r=2, code=0))
+    assert not _accused(d), d["verdict"]
+    text = (watchdog_line(2, 7, "ALLREDUCE", 1800066, 1800000) + watchdog_line(1, 7, "ALLREDUCE", 1800070, 1800000)
+            + _MPI_ABORT.format(r=2, code=1))
+    d = _report(tmp_path, text)
+    assert 2 not in _accused(d), d["verdict"]

@@ -226,6 +226,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._mpi_rank: int | tuple[str, int] | None = None
         self._mpi_code: int | None = None  # its "Exit code: N" when that came first (a collector that reorders)
         self._mpi_hvd = False  # the block is horovodrun's (its code a shell's status)
+        self._mpi_abort: tuple[int, int] | None = None  # Open MPI's "MPI_ABORT was invoked on rank N": (line, rank)
         self._sgl_dead: tuple[int, Event] | None = None  # SGLang's "Rank N scheduler is dead" (its exit code follows)
         # a shell's "line N: PID Killed" whose command went to the next line (the blanks after "Killed" filled the
         # terminal's width): (its line, its event) -- the command's numactl binding is read there (_killed_command)
@@ -779,6 +780,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = None  # the process that prints it is the victim; the one that left is its peer
             self._mpi_peer = (lineno, ev)
             return ev
+        if "MPI_ABORT" in body and (ab := S.R_MPI_ABORT.search(body)):
+            self._mpi_abort = (lineno, int(ab.group(1)))
+            if ab.group(2) is None:
+                self._follow = max(self._follow, 2)  # its code is on the next line, which holds no trigger word
+                return None
+            return self._mpi_aborted(lineno, text, int(ab.group(2)))
+        if self._mpi_abort is not None and lineno - self._mpi_abort[0] <= 2 and (
+                ac := S.R_MPI_ABORT_CODE.match(body)):
+            return self._mpi_aborted(lineno, text, int(ac.group(1)))
         if self._killed_cmd is not None:
             self._killed_command(lineno, body)
         if self._sgl_dead is not None and lineno - self._sgl_dead[0] <= 8 and (x := S.R_SGL_EXIT_CODE.search(body)):

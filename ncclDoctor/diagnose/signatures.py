@@ -1117,6 +1117,12 @@ R_HYDRA_END = re.compile(r"(?:^|[=\s])(?:KILLED BY SIGNAL: (\d{1,2})\b|EXIT CODE
 # exited with non-zero status, thus causing the job to be terminated. The first process to do so was:\nProcess name:
 # {name}\nExit code: {code}"): the static launcher's name is the slot's index, its rank ("Process name: 1"); the
 # elastic one's is "{hostname}[{local_rank}]", a host and its local index, no global rank (R_HVD_PROC)
+# Open MPI's record of a process calling MPI_Abort ("MPI_ABORT was invoked on rank 2 in communicator MPI COMMUNICATOR 5
+# DUP FROM 0\nwith errorcode 1."): that world rank ended the job on its own with that code, and Open MPI then kills
+# every other process (lead rule A's launcher record); its code often on the next line
+R_MPI_ABORT = re.compile(r"\bMPI_ABORT was invoked on rank (\d{1,7}) in communicator [^\n]{0,80}?(?:with errorcode "
+                         r"(-?\d{1,6}))?\s*$")
+R_MPI_ABORT_CODE = re.compile(r"^\s*with errorcode (-?\d{1,6})\b")
 R_MPI_BLOCK = re.compile(r"(?:mpirun|Horovod) detected that one or more processes exited with non-zero status")
 R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
 R_HVD_PROC = re.compile(r"^\s*Process name:\s*(?:(\d{1,7})|([\w.\-]{1,255})\[(\d{1,5})\])\s*$")

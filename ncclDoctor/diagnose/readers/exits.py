@@ -298,6 +298,16 @@ class ExitReaders:
             return None
         return False
 
+    def _mpi_aborted(self, lineno: int, text: str, code: int) -> Event | None:
+        """Open MPI's record that a world rank called MPI_Abort with CODE: that rank's own end, as mpirun's "first
+        process to do so" block gives one (lead rule A); a code 0 is no failure."""
+        rank, self._mpi_abort = self._mpi_abort[1], None
+        if code == 0:
+            return None
+        ev = self._global_exit(lineno, text, rank, code)
+        ev.data.update(launcher="mpirun", mpi_abort=True)
+        return ev
+
     def _mpi_record(self, lineno: int, text: str, code: int, hvd: bool) -> Event:
         """The event of the first process mpirun's / horovodrun's block names: a global rank, or for horovodrun's
         elastic launcher a host and its local index (a local rank: no global one, lead rule A); horovodrun's code
