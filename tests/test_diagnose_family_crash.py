@@ -6003,3 +6003,30 @@ def test_an_mpi_abort_with_errorcode_0_or_a_rank_waiting_is_not_named(tmp_path):
             + _MPI_ABORT.format(r=2, code=1))
     d = _report(tmp_path, text)
     assert 2 not in _accused(d), d["verdict"]
+
+
+# --- session 22, fix63 g1: older SGLang's "[.. TPn] Exception in run_tp_server:" record, its exception cut --------
+def _sglang_capture(record: str) -> str:
+    """Eight TP processes begin capturing CUDA graphs together; then RECORD, and its traceback cut after a frame."""
+    begin = "".join(f"[23:17:01 TP{r}] Capture cuda graph begin. This can take up to several minutes.\n"
+                    for r in (3, 1, 6, 4, 5, 2, 7, 0))
+    return (begin + record + "\nTraceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/"
+            "model_executor/cuda_graph_runner.py\", line 147, in __init__\n    self.capture()\n")
+
+
+def test_an_sglang_tp_exception_record_with_its_error_cut_names_that_rank(tmp_path):
+    """sglang-1479: only TP4 records 'Exception in run_tp_server:' (no DP/PP index: TP4 is rank 4), the paste cut
+    before the exception's line: TP4 failed on its own (rules A, I), cause unknown, the graph-capture fix."""
+    d = _report(tmp_path, _sglang_capture("[23:17:08 TP4] Exception in run_tp_server:"))
+    assert _accused(d) == {4}, d["verdict"]
+    assert d["verdict"]["cause"] == "unknown"
+    assert "--disable-cuda-graph" in d["verdict"]["fix"]
+
+
+def test_an_sglang_exception_record_of_a_grouped_or_several_tp_names_nobody(tmp_path):
+    """Near shapes: the record with a DP index ('DP1 TP4': a rank inside a group only), or two TP processes each
+    recording one, names no rank."""
+    for rec in ("[23:17:08 DP1 TP4] Exception in run_tp_server:",
+                "[23:17:08 TP4] Exception in run_tp_server:\n[23:17:08 TP2] Exception in run_tp_server:"):
+        d = _report(tmp_path, _sglang_capture(rec))
+        assert not _accused(d), d["verdict"]

@@ -780,6 +780,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = None  # the process that prints it is the victim; the one that left is its peer
             self._mpi_peer = (lineno, ev)
             return ev
+        if "] Exception in " in body and (sx := S.R_SGLANG_EXC_RECORD.search(body)):
+            ev = self._context(lineno, text, "sglang_crash")
+            ev.rank = None  # the verdict decides whether the TP index is a rank (verdict.exits._sglang_crash)
+            ev.data.update(tp=int(sx.group("tp")), grouped=bool(sx.group("grp")), where=sx.group("where"))
+            return ev
         if "MPI_ABORT" in body and (ab := S.R_MPI_ABORT.search(body)):
             self._mpi_abort = (lineno, int(ab.group(1)))
             if ab.group(2) is None:

@@ -113,6 +113,10 @@ R_RANK_TAG = re.compile(r"(?:\[|(?<![\w\[]))rank(\d+)\]:|\[rank: (\d+)\] |"
 # pipeline-parallel group) is the crashed process's torch.distributed rank (SGLang inits the world with rank =
 # tp_rank); with "DP0 TP3" or "PP1 TP3" it is a rank inside a group only. (A TP tag on other lines stays no rank:
 # it is only the logger's prefix.)
+# Older SGLang's record of the same crash, its traceback on the lines after it ("[23:17:08 TP4] Exception in
+# run_tp_server:", logger.exception): the TP index (no DP/PP index) is the process's rank, as above
+R_SGLANG_EXC_RECORD = re.compile(r"(?<=\d\d:\d\d:\d\d)(?P<grp>(?: [DP]P\d{1,5})*) TP(?P<tp>\d{1,5})\] Exception in "
+                                 r"(?P<where>\w{1,60}):?\s*$")
 R_SGLANG_CRASH = re.compile(r"(?<=\d\d:\d\d:\d\d) TP(\d{1,5})\] [A-Za-z]\w{0,40} hit an exception: Traceback")
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"

@@ -65,6 +65,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _native_crash,
     _nccl_crash,
     _ray_died,
+    _sglang_crash,
     _spawn_exit,
     _workers_raised,
 )
@@ -201,7 +202,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _all_joined, _serving_watchdog,
     _driver_too_old, _warn_family, _nccl_other, _arch_unsupported,
     _signal, _timeouts, _exited, _spawn_exit, _teardown_stuck, _died_loading, _fatal_python, _native_crash,
-    _workers_raised, _rss_runaway,
+    _workers_raised, _rss_runaway, _sglang_crash,
 ]
 
 

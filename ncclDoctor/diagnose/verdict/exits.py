@@ -16,7 +16,7 @@ from ncclDoctor.diagnose.lone import (
     several_failures,
     torn_down,
 )
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, world_size
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, world_size
 from ncclDoctor.diagnose.reason import waiting as rank_waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
@@ -936,3 +936,29 @@ NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no 
               "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; the usual cause is a "
               "version mismatch: a compiled extension (the project's CUDA/C++ ops, mmcv, apex) built for another "
               "torch/CUDA/gcc than the installed one, so rebuild compiled ops against the installed torch/CUDA. ")
+
+
+def _sglang_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules A and I: older SGLang's own record of one process's crash ("[.. TP4] Exception in run_tp_server:",
+    its traceback after it), the paste cut before the exception's own line: that process failed on its own, and with
+    no DP/PP index its TP index is its rank (SGLang inits the world with rank = tp_rank). Only when it is the one
+    process shown crashing and no exception text is shown (one shown is read by its own rules); the other TP
+    processes are not shown failing, so none is proven innocent."""
+    evs = c.samples.get("sglang_crash", [])
+    tps = {e.data["tp"] for e in evs}
+    if len(tps) != 1 or any(e.data["grouped"] for e in evs) or any(not e.data.get("line") for e in c.exceptions):
+        return None
+    if any(own_errors(st) for st in c.ranks.values()):
+        return None
+    e = evs[0]
+    r = e.data["tp"]
+    return Verdict(
+        "unknown",
+        f"SGLang's record shows TP{r} (rank {r}) alone raising an exception in {e.data['where']} ({e.where}): that "
+        "process failed on its own and the server stopped after it; the paste ends before the exception's own line, "
+        "so why it failed these lines do not say",
+        f"Read the full traceback of TP{r} (rank {r}'s own process): its last line names the error. Where its frames "
+        "are in cuda_graph_runner (capturing CUDA graphs at start-up), retry with --disable-cuda-graph, a smaller "
+        "--cuda-graph-max-bs or a lower --mem-fraction-static (graph capture needs free GPU memory beside the KV "
+        "cache); out of memory on that one GPU: check nvidia-smi for another process on it.",
+        "medium", [r], [e.brief()])
