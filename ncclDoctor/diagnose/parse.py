@@ -484,14 +484,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
     def parse(self, lineno: int, text: str) -> Event | None:
         if text[:2] == '{"' and (inner := _json_record_line(text)) is not None:
             text = inner  # a collector's JSON record per line: the process's own line is its text
-        if text[:1] == "[" and "] NCCL " in text and (b := S.R_NCCL_BRACKETED.match(text)):
-            # a vendor build's "[host][pid:tid][dev][file:line] NCCL INFO": read as NCCL's own prefix
-            text = (f"{b.group('host')}:{b.group('pid')}:{b.group('tid')} [{b.group('dev')}] "
-                    + (f"{b.group('src')} " if b.group("src") else "") + text[b.end():])
+        if "] NCCL " in text and (b := S.R_NCCL_BRACKETED.search(bare := S.R_ANSI.sub("", text) if "\x1b" in text
+                                                                else text)):
+            # a vendor build's "[host][pid:tid][dev][file:line] NCCL INFO" (after whatever a paste put before it):
+            # read as NCCL's own prefix
+            text = (bare[:b.start()] + f"{b.group('host')}:{b.group('pid')}:{b.group('tid')} [{b.group('dev')}] "
+                    + (f"{b.group('src')} " if b.group("src") else "") + bare[b.end():])
         if text.strip():
             self._last_line = lineno
         if "%|" in text:
-            self._bar(lineno, text)
+            self._bar(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
         if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.search(
                 S.R_ANSI.sub("", text) if "\x1b" in text else text)):
             self._step_line(lineno, st)

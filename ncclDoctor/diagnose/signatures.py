@@ -171,7 +171,7 @@ R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}|(?<![^\s:])):(?
                            r"(?:[\w/.]{1,64}:\d{1,6} )?(?:NCCL )?(?P<lvl>WARN|INFO)")
 # A vendor NCCL build's bracketed prefix ("[node-0][101714:102099][1][proxy.cc:1354] NCCL INFO ..."): the same host,
 # pid:tid, device and source location as NCCL's "node-0:101714:102099 [1] proxy.cc:1354 NCCL INFO", rewritten to it
-R_NCCL_BRACKETED = re.compile(r"^\[(?P<host>[\w.\-]{1,255})\]\[(?P<pid>\d{1,10}):(?P<tid>\d{1,10})\]"
+R_NCCL_BRACKETED = re.compile(r"(?<![\w.\-\[])\[(?P<host>[\w.\-]{1,255})\]\[(?P<pid>\d{1,10}):(?P<tid>\d{1,10})\]"
                               r"\[(?P<dev>\d{1,4})\](?:\[(?P<src>[\w/.]{1,64}:\d{1,6})\])? ?(?=NCCL (?:WARN|INFO)\b)")
 # NCCL_DEBUG_SUBSYS=COLL's line for every collective a process enqueues (enqueue.cc; RCCL prints the same):
 # "AllReduce: opCount 28c sendbuff 0x.. recvbuff 0x.. count 9984512 datatype 7 op 0 root 0 comm 0x.. [nranks=4]
@@ -607,9 +607,10 @@ R_EVAL_BAR = re.compile(r"\b(?:val(?:id(?:ation|ating|ate)?)?|eval(?:uat(?:e|ing
 R_EVAL_LINE = re.compile(r"\bEvaluating [\w ,*/-]{1,60}\.\.\.|\bEvaluate annotation type\b")
 R_LAUNCH_TAG = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")
 # torchrun's "[defaultN]:" role prefix (N: the LOCAL rank) before a global rank's own tag on the same line
-# ("[default0]:[rank7]:", "[default0]:[E524 ...] [Rank 7]"): the prefix N names global rank K on its node only;
+# ("[default0]:[rank7]:", "[default0]:[E524 ...] [Rank 7]", torch 1.x's "[E ProcessGroupNCCL.cpp:475] [Rank 7]"):
+# the prefix N names global rank K on its node only;
 # where one prefix is shown before several global ranks, or before another one, it is not the global rank.
-R_ROLE_RANK = re.compile(r"\[default(\d{1,5})\]:\s?(?:\[rank(\d{1,7})\]:|[^\[]{0,4}\[[EWIF]\d{4} [^\]]{0,120}\] "
+R_ROLE_RANK = re.compile(r"\[default(\d{1,5})\]:\s?(?:\[rank(\d{1,7})\]:|[^\[]{0,4}\[[EWIF]\d{0,4} [^\]]{0,120}\] "
                          r"\[Rank (\d{1,7})\])")
 # init_process_group(init_method="tcp://HOST:PORT"): the TCPStore is created by rank 0's own process (is_master for
 # rank 0), not by a launcher's agent -- so a reset store connection there is rank 0's process gone.

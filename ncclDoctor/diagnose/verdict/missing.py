@@ -319,10 +319,15 @@ def _busy_before_barrier(c: Collected, own: list[Event], named: list[int]) -> Ve
     innocent."""
     if named != [0] or not any(e.data.get("errors") for e in own):
         return None
-    bars = [e for e in _data_bars(c) if e.data["rank"] is None]
+    waiters = {r for e in own for r in e.data.get("waiters", [])}
+    # a bar behind torchrun's "[defaultN]:" names no rank either where a waiter's own line has that prefix too and
+    # names another rank: N is a local rank or a prefix every line was given (corpus rule AC (3))
+    # (a bar tagged with a waiter's own rank is no other process's: that rank is at the barrier)
+    bars = [e for e in _data_bars(c) if e.data["rank"] is None or e.data["rank"] in waiters or (
+        e.data.get("role") is not None and any(x.text.startswith(f"[default{e.data['role']}]:")
+                                               and set(x.data.get("waiters", [])) - {e.data["role"]} for x in own))]
     if not bars:
         return None
-    waiters = {r for e in own for r in e.data.get("waiters", [])}
     size, _, sure = world_size(c)
     others = set(range(max(waiters | {0}) + 1)) | (set(range(size)) if sure == "high" and size else set())
     if not waiters or not others - waiters - {0}:
