@@ -5896,3 +5896,137 @@ def test_a_checkpoints_model_parallel_size_against_the_world_says_one_process_pe
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
     assert "--nproc_per_node 2" in v["fix"] and "number of checkpoint shards" in v["fix"], v["fix"]
+
+
+# --- session 22, fix63 g1: every rank of the job failing on its own in torch.compile (lead rule J) ------------------
+def _compile_both(nranks: int, advice: bool = True) -> str:
+    """Rank 0 raises inductor's error (BackendCompilerFailed) in its forward; a vendor NCCL build's bracketed line
+    gives the communicator's size; torchrun SIGTERMs one process and records local_rank 1 failing with exitcode 1."""
+    return ("[rank0]:   File \"/usr/lib/python3.12/site-packages/torch/_inductor/pattern_matcher.py\", line 1425, "
+            "in check_fn\n[rank0]:     raise RuntimeError(\n"
+            "[rank0]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+            "[rank0]: RuntimeError: Not all inputs to pattern found in match.kwargs. Perhaps one of the inputs is "
+            "unused? argnames=['x', 'slice_shape']\n\n"
+            + ("[rank0]: Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace (please do this especially if you're "
+               "reporting a bug to PyTorch). For even more developer context, set TORCH_LOGS=\"+dynamo\"\n\n"
+               if advice else "")
+            + "[master-0][101714:102099][1][proxy.cc:1354] NCCL INFO [Service thread] Connection closed by "
+            "localRank 1\n"
+            f"[master-0][101714:103566][1][init.cc:2595] NCCL INFO comm 0x5640 rank 1 nranks {nranks} hggcDev 1 "
+            "busId c000 - Abort COMPLETE\n"
+            "W0525 14:43:32.658000 101623 site-packages/torch/distributed/elastic/multiprocessing/api.py:908] Sending "
+            "process 101713 closing signal SIGTERM\n"
+            "E0525 14:43:32.923000 101623 site-packages/torch/distributed/elastic/multiprocessing/api.py:882] failed "
+            "(exitcode: 1) local_rank: 1 (pid: 101714) of binary: /usr/local/bin/python3\n")
+
+
+def test_every_rank_of_the_job_failing_in_torch_compile_names_nobody(tmp_path):
+    """speculators-544: the bracketed NCCL line says nranks 2; rank 0 raises inductor's error and torchrun records
+    rank 1 exiting with code 1: both ranks of the job failed on their own (rule J), nobody is the culprit, and the
+    fix is torch.compile's (the newer 'Set TORCHDYNAMO_VERBOSE=1' advice line)."""
+    d = _report(tmp_path, _compile_both(2))
+    assert not _accused(d), d["verdict"]
+    assert d["verdict"]["cause"] == "unknown"
+    assert "torch.compile" in d["verdict"]["fix"] and "TORCHDYNAMO_VERBOSE" in d["verdict"]["fix"], d["verdict"]
+
+
+def test_some_ranks_of_a_larger_job_failing_in_compile_are_still_named(tmp_path):
+    """Near shape: the same two ranks failing in a communicator of 4 -- the rest were torn down, so the two that
+    failed on their own are the culprits (rule J's second half)."""
+    d = _report(tmp_path, _compile_both(4))
+    assert _accused(d) == {0, 1}, d["verdict"]
+
+
+# --- session 22, fix63 g1: torch's incompatible-device warning before a failure with no text of its own (AF (2)) ----
+_ARCH_WARN = ("/usr/lib/python3.8/site-packages/torch/cuda/__init__.py:146: UserWarning: \nNVIDIA GeForce RTX 3090 "
+              "with CUDA capability sm_86 is not compatible with the current PyTorch installation.\nThe current "
+              "PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.\n"
+              "  warnings.warn(incompatible_device_warn.format(device_name, capability, \" \".join(arch_list), "
+              "device_name))\n")
+
+
+def _spawn_cut(tail: str = "") -> str:
+    """mp.spawn's parent re-raising process 0's error, the child's traceback cut after its last frame (or TAIL)."""
+    return ("Traceback (most recent call last):\n  File \"main.py\", line 85, in main\n"
+            "    mp.spawn(worker, nprocs=n_gpus, args=(n_gpus, args))\n"
+            "  File \"/usr/lib/python3.8/site-packages/torch/multiprocessing/spawn.py\", line 160, in join\n"
+            "    raise ProcessRaisedException(msg, error_index, failed_process.pid)\n"
+            "torch.multiprocessing.spawn.ProcessRaisedException: \n\n"
+            "-- Process 0 terminated with the following error:\nTraceback (most recent call last):\n"
+            "  File \"/usr/lib/python3.8/site-packages/torch/multiprocessing/spawn.py\", line 69, in _wrap\n"
+            "    fn(i, *args)\n  File \"/work/main.py\", line 102, in worker\n    torch.distributed.barrier()\n"
+            + tail)
+
+
+def test_an_incompatible_gpu_arch_warning_before_a_cut_failure_is_config_naming_nobody(tmp_path):
+    """ssit-19: torch's incompatible-device warning (the whole message, or only the echoed source line), then spawn's
+    Process 0 dies in its first barrier, its exception cut: the build the GPU cannot run is the cause every process
+    shares -- config, nobody named (not spawn's lone child)."""
+    for warn in (_ARCH_WARN, _ARCH_WARN.splitlines(keepends=True)[-1]):
+        d = _report(tmp_path, warn + _spawn_cut())
+        assert d["verdict"]["cause"] == "config", d["verdict"]
+        assert not _accused(d), d["verdict"]
+        assert "torch.cuda.get_arch_list()" in d["verdict"]["fix"]
+
+
+def test_an_incompatible_gpu_arch_warning_beside_a_shown_exception_is_not_read_alone(tmp_path):
+    """Near shape: the same warning, but the child's exception is shown with its own text (a ValueError of the
+    script): that exception is read by its own rules, not the warning."""
+    d = _report(tmp_path, _ARCH_WARN + _spawn_cut("ValueError: batch size 0 is not allowed\n"))
+    assert d["verdict"]["cause"] != "config", d["verdict"]
+
+
+# --- session 22, fix63 g1: Open MPI's "MPI_ABORT was invoked on rank N" is that rank's own end (lead rules A, I) ----
+_MPI_ABORT = ("--------------------------------------------------------------------------\n"
+              " MPI_ABORT was invoked on rank {r} in communicator MPI COMMUNICATOR 5 DUP FROM 0\n"
+              "with errorcode {code}.\n\n"
+              "NOTE: invoking MPI_ABORT causes Open MPI to kill all MPI processes.\n"
+              "You may or may not see output from other processes, depending on\n"
+              "exactly when Open MPI kills them.\n"
+              "--------------------------------------------------------------------------\n")
+
+
+def test_an_mpi_abort_record_names_its_rank(tmp_path):
+    """sagemaker-examples-3827: Open MPI's record that rank 2 invoked MPI_ABORT with errorcode 1 (its code on the
+    next line), nothing else: the launcher's record of one rank ending on its own names it (rule A), cause unknown."""
+    d = _report(tmp_path, _MPI_ABORT.format(r=2, code=1))
+    assert _accused(d) == {2}, d["verdict"]
+    assert d["verdict"]["cause"] == "unknown"
+
+
+def test_an_mpi_abort_with_errorcode_0_or_a_rank_waiting_is_not_named(tmp_path):
+    """Near shapes: MPI_ABORT with errorcode 0 is no failure; and a rank whose own watchdog timed out before it called
+    MPI_Abort is inside the collective, not named alone by its abort."""
+    d = _report(tmp_path, _MPI_ABORT.format(r=2, code=0))
+    assert not _accused(d), d["verdict"]
+    text = (watchdog_line(2, 7, "ALLREDUCE", 1800066, 1800000) + watchdog_line(1, 7, "ALLREDUCE", 1800070, 1800000)
+            + _MPI_ABORT.format(r=2, code=1))
+    d = _report(tmp_path, text)
+    assert 2 not in _accused(d), d["verdict"]
+
+
+# --- session 22, fix63 g1: older SGLang's "[.. TPn] Exception in run_tp_server:" record, its exception cut --------
+def _sglang_capture(record: str) -> str:
+    """Eight TP processes begin capturing CUDA graphs together; then RECORD, and its traceback cut after a frame."""
+    begin = "".join(f"[23:17:01 TP{r}] Capture cuda graph begin. This can take up to several minutes.\n"
+                    for r in (3, 1, 6, 4, 5, 2, 7, 0))
+    return (begin + record + "\nTraceback (most recent call last):\n  File \"/sgl-workspace/sglang/python/sglang/srt/"
+            "model_executor/cuda_graph_runner.py\", line 147, in __init__\n    self.capture()\n")
+
+
+def test_an_sglang_tp_exception_record_with_its_error_cut_names_that_rank(tmp_path):
+    """sglang-1479: only TP4 records 'Exception in run_tp_server:' (no DP/PP index: TP4 is rank 4), the paste cut
+    before the exception's line: TP4 failed on its own (rules A, I), cause unknown, the graph-capture fix."""
+    d = _report(tmp_path, _sglang_capture("[23:17:08 TP4] Exception in run_tp_server:"))
+    assert _accused(d) == {4}, d["verdict"]
+    assert d["verdict"]["cause"] == "unknown"
+    assert "--disable-cuda-graph" in d["verdict"]["fix"]
+
+
+def test_an_sglang_exception_record_of_a_grouped_or_several_tp_names_nobody(tmp_path):
+    """Near shapes: the record with a DP index ('DP1 TP4': a rank inside a group only), or two TP processes each
+    recording one, names no rank."""
+    for rec in ("[23:17:08 DP1 TP4] Exception in run_tp_server:",
+                "[23:17:08 TP4] Exception in run_tp_server:\n[23:17:08 TP2] Exception in run_tp_server:"):
+        d = _report(tmp_path, _sglang_capture(rec))
+        assert not _accused(d), d["verdict"]

@@ -2538,3 +2538,62 @@ def test_a_rank_exiting_with_code_1_before_a_subgroup_timeout_is_read_by_its_exi
     assert d["verdict"]["culprits"] == [6], d["verdict"]
     # the rank timing out in the subgroup is shown as the exited rank's victim (not merely left unnamed)
     assert next(r["role"] for r in d["ranks"] if r["rank"] == 1).startswith("victim"), d["ranks"]
+
+
+# --- session 22, fix63 g1: a SIGABRT record of a rank not shown, beside watchdogs that abort (rule I's limit) ---------
+def _first_seq_with_abort(world: int, code_line: str) -> str:
+    """Ranks 1 and 2 of a world of WORLD (NCCL's nranks) time out in the group's first ALLREDUCE and abort; then
+    PALS's mpiexec records rank 0's end (CODE_LINE) and rank 1 stopped by SIGTERM."""
+    out = [nccl_info("x3200c0s19b1n0", 191643, 2, f"comm 0x55aa rank 2 nranks {world} cudaDev 2 nvmlDev 2 busId "
+                     "85000 commId 0xfa - Init COMPLETE")]
+    for r in (1, 2):
+        out.append(f"[rank{r}]:[E ProcessGroupNCCL.cpp:1414] [PG 0 Rank {r}] Process group watchdog thread terminated "
+                   f"with exception: [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+                   "OpType=ALLREDUCE, NumelIn=1048576, NumelOut=1048576, Timeout(ms)=120000) ran for 12009"
+                   f"{r} milliseconds before timing out.\n")
+    out.append(f"x3200c0s19b1n0.hsn.cm.sirius.alcf.anl.gov: rank 0 {code_line}\n")
+    out.append("x3200c0s19b1n0.hsn.cm.sirius.alcf.anl.gov: rank 1 died from signal 15\n")
+    return "".join(out)
+
+
+def test_a_pals_sigabrt_of_a_silent_rank_beside_aborting_watchdogs_is_not_named(tmp_path):
+    """alcf-nccl-tests-pytests: a world of 8, ranks 1 and 2 time out in SeqNum=1 and their watchdogs abort; PALS
+    records rank 0 'exited with code 134' (a wrapper shell's 128 + SIGABRT): the same abort the watchdogs take, and
+    ranks 3..7 are not shown either, so rank 0 is not read as a lone first failure (rule I's limit, rule H)."""
+    for code_line in ("exited with code 134", "died from signal 6 and dumped core"):
+        d = _report(tmp_path, _first_seq_with_abort(8, code_line))
+        assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+        assert not _accused(d) & {0, 1, 2}, d["verdict"]
+
+
+def test_a_pals_exit_of_its_own_or_the_one_absent_rank_is_still_named(tmp_path):
+    """Near shapes: rank 0 exiting with code 1 (its own error, no abort) is still the rank the others waited for
+    (rule I); and a SIGABRT of rank 0 in a world of 3, where it is the one rank not inside, still names it."""
+    d = _report(tmp_path, _first_seq_with_abort(8, "exited with code 1"))
+    assert 0 in _accused(d), d["verdict"]
+    d = _report(tmp_path, _first_seq_with_abort(3, "exited with code 134"))
+    assert _accused(d) == {0}, d["verdict"]
+
+
+_MAP_BAR = ("Map (num_proc=14):  70%|" + "█" * 66 + "▌" + " " * 28 + "| 652383/930514 [6:39:53<4:31:33, 17.07 "
+            "examples/s]")
+_GLOO_WAIT = ("[E ProcessGroupGloo.cpp:138] Rank {w} successfully reached monitoredBarrier, but received errors while "
+              "waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n")
+
+
+def test_a_barrier_waiter_beside_an_untagged_map_bar_still_running_names_nobody(tmp_path):
+    """deepspeed-4488: rank 3 reached the monitored barrier and got errors from rank 0 (its original exception not
+    shown) while an untagged datasets Map bar (a long one, wider than 80 characters) was at 70%: a process busy
+    before the barrier (rule I's rank_missing), which names no rank (AC (1)); rank 0 is not the one rank that can
+    be absent (ranks 1 and 2 are not shown, AO), so nobody is named and rank 3 is innocent."""
+    d = _report(tmp_path, "Loading checkpoint shards: 100%|" + "█" * 100 + "| 2/2 [00:27<00:00, 13.69s/it]\n"
+                + _MAP_BAR + _GLOO_WAIT.format(w=3))
+    assert d["verdict"]["cause"] == "rank_missing", d["verdict"]
+    assert not _accused(d), d["verdict"]
+
+
+def test_a_barrier_waiter_with_no_busy_bar_or_only_rank0_absent_still_names_rank0(tmp_path):
+    """Near shapes: the same waiter with no data bar still names rank 0 (rule U (4), as xtuner-944); and with the bar
+    but rank 1 the only waiter (rank 0 the one rank that can be absent), rank 0 is still named."""
+    assert _accused(_report(tmp_path, _GLOO_WAIT.format(w=3))) == {0}
+    assert _accused(_report(tmp_path, _MAP_BAR + _GLOO_WAIT.format(w=1))) == {0}

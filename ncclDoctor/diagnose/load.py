@@ -451,6 +451,15 @@ SNIFF = 8192
 #             found", the MPI operator's "/etc/mpi/kubexec.sh: 11: /opt/kube/kubectl: not found"), which holds no
 #             other word: the launch set-up before any worker ran (readers.settings._launch_setup,
 #             verdict.launch._launch_setup, lead rule X (2))
+#   TORCHDYNAMO_VERBOSE  newer torch's advice at the end of every error torch.compile raises ("Set
+#             TORCHDYNAMO_VERBOSE=1 for the internal stack trace"), which holds no other word: the process's exception
+#             came from compiling the model (readers.exits, verdict.exits)
+#   MPI_ABORT  Open MPI's record that a world rank called MPI_Abort ("MPI_ABORT was invoked on rank 2 in communicator
+#             ... with errorcode 1."), which holds no other word: that rank's own end (readers.exits._mpi_aborted, lead
+#             rule A); its code on the next line is read through parse._follow
+#   ] Exception in   older SGLang's record of a process's crash, its traceback on the next lines ("[23:17:08 TP4]
+#             Exception in run_tp_server:"), which holds no other word (S.R_SGLANG_EXC_RECORD,
+#             verdict.exits._sglang_crash)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -504,7 +513,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"update_weights_from_dist",
             b"too old (found version", b"shm_open", b"mesh master", b"modify QP",
             b"CUDA_HOME does not", b"_env_or_raise(", b"failed for some reason",
-            b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ")
+            b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",
+            b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

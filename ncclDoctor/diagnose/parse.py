@@ -229,6 +229,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._mpi_rank: int | tuple[str, int] | None = None
         self._mpi_code: int | None = None  # its "Exit code: N" when that came first (a collector that reorders)
         self._mpi_hvd = False  # the block is horovodrun's (its code a shell's status)
+        self._mpi_abort: tuple[int, int] | None = None  # Open MPI's "MPI_ABORT was invoked on rank N": (line, rank)
         self._sgl_dead: tuple[int, Event] | None = None  # SGLang's "Rank N scheduler is dead" (its exit code follows)
         # a shell's "line N: PID Killed" whose command went to the next line (the blanks after "Killed" filled the
         # terminal's width): (its line, its event) -- the command's numactl binding is read there (_killed_command)
@@ -487,10 +488,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
     def parse(self, lineno: int, text: str) -> Event | None:
         if text[:2] == '{"' and (inner := _json_record_line(text)) is not None:
             text = inner  # a collector's JSON record per line: the process's own line is its text
+        if "] NCCL " in text and (b := S.R_NCCL_BRACKETED.search(bare := S.R_ANSI.sub("", text) if "\x1b" in text
+                                                                else text)):
+            # a vendor build's "[host][pid:tid][dev][file:line] NCCL INFO" (after whatever a paste put before it):
+            # read as NCCL's own prefix
+            text = (bare[:b.start()] + f"{b.group('host')}:{b.group('pid')}:{b.group('tid')} [{b.group('dev')}] "
+                    + (f"{b.group('src')} " if b.group("src") else "") + bare[b.end():])
         if text.strip():
             self._last_line = lineno
         if "%|" in text:
-            self._bar(lineno, text)
+            self._bar(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
         if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.search(
                 S.R_ANSI.sub("", text) if "\x1b" in text else text)):
             self._step_line(lineno, st)
@@ -779,6 +786,20 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = None  # the process that prints it is the victim; the one that left is its peer
             self._mpi_peer = (lineno, ev)
             return ev
+        if "] Exception in " in body and (sx := S.R_SGLANG_EXC_RECORD.search(body)):
+            ev = self._context(lineno, text, "sglang_crash")
+            ev.rank = None  # the verdict decides whether the TP index is a rank (verdict.exits._sglang_crash)
+            ev.data.update(tp=int(sx.group("tp")), grouped=bool(sx.group("grp")), where=sx.group("where"))
+            return ev
+        if "MPI_ABORT" in body and (ab := S.R_MPI_ABORT.search(body)):
+            self._mpi_abort = (lineno, int(ab.group(1)))
+            if ab.group(2) is None:
+                self._follow = max(self._follow, 2)  # its code is on the next line, which holds no trigger word
+                return None
+            return self._mpi_aborted(lineno, text, int(ab.group(2)))
+        if self._mpi_abort is not None and lineno - self._mpi_abort[0] <= 2 and (
+                ac := S.R_MPI_ABORT_CODE.match(body)):
+            return self._mpi_aborted(lineno, text, int(ac.group(1)))
         if self._killed_cmd is not None:
             self._killed_command(lineno, body)
         if self._sgl_dead is not None and lineno - self._sgl_dead[0] <= 8 and (x := S.R_SGL_EXIT_CODE.search(body)):

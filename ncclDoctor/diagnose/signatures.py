@@ -113,6 +113,10 @@ R_RANK_TAG = re.compile(r"(?:\[|(?<![\w\[]))rank(\d+)\]:|\[rank: (\d+)\] |"
 # pipeline-parallel group) is the crashed process's torch.distributed rank (SGLang inits the world with rank =
 # tp_rank); with "DP0 TP3" or "PP1 TP3" it is a rank inside a group only. (A TP tag on other lines stays no rank:
 # it is only the logger's prefix.)
+# Older SGLang's record of the same crash, its traceback on the lines after it ("[23:17:08 TP4] Exception in
+# run_tp_server:", logger.exception): the TP index (no DP/PP index) is the process's rank, as above
+R_SGLANG_EXC_RECORD = re.compile(r"(?<=\d\d:\d\d:\d\d)(?P<grp>(?: [DP]P\d{1,5})*) TP(?P<tp>\d{1,5})\] Exception in "
+                                 r"(?P<where>\w{1,60}):?\s*$")
 R_SGLANG_CRASH = re.compile(r"(?<=\d\d:\d\d:\d\d) TP(\d{1,5})\] [A-Za-z]\w{0,40} hit an exception: Traceback")
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
@@ -165,6 +169,10 @@ R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d
 R_NCCL_PREFIX = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}|(?<![^\s:])):(?P<pid>\d{1,10}):(?P<tid>\d{1,10}) "
                            r"\[(?P<dev>\d{1,4})\] "
                            r"(?:[\w/.]{1,64}:\d{1,6} )?(?:NCCL )?(?P<lvl>WARN|INFO)")
+# A vendor NCCL build's bracketed prefix ("[node-0][101714:102099][1][proxy.cc:1354] NCCL INFO ..."): the same host,
+# pid:tid, device and source location as NCCL's "node-0:101714:102099 [1] proxy.cc:1354 NCCL INFO", rewritten to it
+R_NCCL_BRACKETED = re.compile(r"(?<![\w.\-\[])\[(?P<host>[\w.\-]{1,255})\]\[(?P<pid>\d{1,10}):(?P<tid>\d{1,10})\]"
+                              r"\[(?P<dev>\d{1,4})\](?:\[(?P<src>[\w/.]{1,64}:\d{1,6})\])? ?(?=NCCL (?:WARN|INFO)\b)")
 # NCCL_DEBUG_SUBSYS=COLL's line for every collective a process enqueues (enqueue.cc; RCCL prints the same):
 # "AllReduce: opCount 28c sendbuff 0x.. recvbuff 0x.. count 9984512 datatype 7 op 0 root 0 comm 0x.. [nranks=4]
 # stream 0x..". opCount (hex) counts the communicator's collectives: every member issues the same one at each count.
@@ -601,7 +609,7 @@ R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-
 # prefix of the process printing it right before it ("[default0]:" torchrun --tee, "[rank0]:"). A rank whose own
 # bar is short of its end was still preparing data (lead rule I): not a training loop's bar, which every hang shows,
 # nor a metric's column ("mAP@.5" of a validation bar: "Map" is datasets' map, in its own case).
-R_BAR = re.compile(r"(?P<pct>\d{1,3})%\|[^|]{0,80}\|\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
+R_BAR = re.compile(r"(?P<pct>\d{1,3})%\|[^|]{0,200}\|\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
 # what comes before a bar's percentage (a slice of at most 170 characters): the prefix and the step's name
 R_BAR_HEAD = re.compile(r"(?:\[(?:default|rank)(?P<rank>\d{1,6})\]:)?(?P<what>[^|\[\]]{0,160})\Z")
 R_DATA_BAR = re.compile(r"tokeni[sz]|preprocess|group(?:ing)? texts|(?-i:\b[Mm]ap\b)|filter|pack(?:ing)?\b|chunk|"
@@ -618,9 +626,10 @@ R_EVAL_BAR = re.compile(r"\b(?:val(?:id(?:ation|ating|ate)?)?|eval(?:uat(?:e|ing
 R_EVAL_LINE = re.compile(r"\bEvaluating [\w ,*/-]{1,60}\.\.\.|\bEvaluate annotation type\b")
 R_LAUNCH_TAG = re.compile(r"\[(?:default|rank)(\d{1,6})\]:")
 # torchrun's "[defaultN]:" role prefix (N: the LOCAL rank) before a global rank's own tag on the same line
-# ("[default0]:[rank7]:", "[default0]:[E524 ...] [Rank 7]"): the prefix N names global rank K on its node only;
+# ("[default0]:[rank7]:", "[default0]:[E524 ...] [Rank 7]", torch 1.x's "[E ProcessGroupNCCL.cpp:475] [Rank 7]"):
+# the prefix N names global rank K on its node only;
 # where one prefix is shown before several global ranks, or before another one, it is not the global rank.
-R_ROLE_RANK = re.compile(r"\[default(\d{1,5})\]:\s?(?:\[rank(\d{1,7})\]:|[^\[]{0,4}\[[EWIF]\d{4} [^\]]{0,120}\] "
+R_ROLE_RANK = re.compile(r"\[default(\d{1,5})\]:\s?(?:\[rank(\d{1,7})\]:|[^\[]{0,4}\[[EWIF]\d{0,4} [^\]]{0,120}\] "
                          r"\[Rank (\d{1,7})\])")
 # init_process_group(init_method="tcp://HOST:PORT"): the TCPStore is created by rank 0's own process (is_master for
 # rank 0), not by a launcher's agent -- so a reset store connection there is rank 0's process gone.
@@ -1132,6 +1141,12 @@ R_HYDRA_END = re.compile(r"(?:^|[=\s])(?:KILLED BY SIGNAL: (\d{1,2})\b|EXIT CODE
 # exited with non-zero status, thus causing the job to be terminated. The first process to do so was:\nProcess name:
 # {name}\nExit code: {code}"): the static launcher's name is the slot's index, its rank ("Process name: 1"); the
 # elastic one's is "{hostname}[{local_rank}]", a host and its local index, no global rank (R_HVD_PROC)
+# Open MPI's record of a process calling MPI_Abort ("MPI_ABORT was invoked on rank 2 in communicator MPI COMMUNICATOR 5
+# DUP FROM 0\nwith errorcode 1."): that world rank ended the job on its own with that code, and Open MPI then kills
+# every other process (lead rule A's launcher record); its code often on the next line
+R_MPI_ABORT = re.compile(r"\bMPI_ABORT was invoked on rank (\d{1,7}) in communicator [^\n]{0,80}?(?:with errorcode "
+                         r"(-?\d{1,6}))?\s*$")
+R_MPI_ABORT_CODE = re.compile(r"^\s*with errorcode (-?\d{1,6})\b")
 R_MPI_BLOCK = re.compile(r"(?:mpirun|Horovod) detected that one or more processes exited with non-zero status")
 R_MPI_PROC = re.compile(r"^\s*Process name:\s*\[\[\d{1,10},\d{1,10}\],(\d{1,7})\]")
 R_HVD_PROC = re.compile(r"^\s*Process name:\s*(?:(\d{1,7})|([\w.\-]{1,255})\[(\d{1,5})\])\s*$")
@@ -1387,7 +1402,16 @@ R_ASCEND_DEVICE = re.compile(r"\bFailed to initialize the (?P<what>HCCP) process
 # torch._dynamo's advice at the end of every error it raises compiling a model ("You can suppress this exception and
 # fall back to eager by setting:\n    import torch._dynamo\n    torch._dynamo.config.suppress_errors = True"): the
 # process's exception, whatever its class, came from torch.compile (verdict.exits: the fix starts from compile)
-R_DYNAMO_ADVICE = re.compile(r"\btorch\._dynamo\.config\.suppress_errors ?= ?True\b")
+# newer torch ends it with "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace" instead, the same sign
+R_DYNAMO_ADVICE = re.compile(r"\btorch\._dynamo\.config\.suppress_errors ?= ?True\b|"
+                             r"\bSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace\b")
+# torch's warning that the GPU's compute capability is not in the installed build's arch list ("NVIDIA GeForce RTX 3090
+# with CUDA capability sm_86 is not compatible with the current PyTorch installation. The current PyTorch install
+# supports CUDA capabilities sm_37 sm_50 ..."), or the source line the warnings module echoes under it
+# ("warnings.warn(incompatible_device_warn.format(device_name, capability, ...))"): a build the GPU cannot run, shared
+# by every process on that host (verdict.cuda._arch_unsupported, lead rule AF (2))
+R_ARCH_UNSUPPORTED = re.compile(r"\bwith CUDA capability (?P<sm>sm_\d{2,3}) is not compatible with the current PyTorch "
+                                r"installation|\bincompatible_device_warn\.format\(")
 # Ascend's runtime failing a device call of a process's own NPU while it runs (torch_npu's NPU_CHECK_ERROR: "NPU
 # function error: acl::AclQueryEventRecordedStatus(event_, &currStatus), error code is 507014", then "[Error]: The
 # aicore execution times out."): a kernel of that NPU failed or hung, read like a CUDA error (lead rule AN (2)); the

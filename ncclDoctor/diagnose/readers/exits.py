@@ -39,9 +39,13 @@ class ExitReaders:
             return self._context(lineno, text, "pg_not_destroyed")
         if S.R_GDB_PEER.search(text):
             return self._benign(lineno, text, "cuda-gdb peer-access notice")
-        if "suppress_errors" in text and S.R_DYNAMO_ADVICE.search(text):
+        if ("suppress_errors" in text or "TORCHDYNAMO_VERBOSE" in text) and S.R_DYNAMO_ADVICE.search(text):
             ev = self._benign(lineno, text, "torch.compile error advice")  # the tail of a dynamo error: not a failure
             ev.data["dynamo"] = True  # by itself, it says where the process's own exception came from
+            return ev
+        if "compatible" in text and (a := S.R_ARCH_UNSUPPORTED.search(text)):
+            ev = self._benign(lineno, text, "GPU arch not in the torch build")  # a warning: the failure may follow
+            ev.data["arch_unsupported"] = a.group("sm") or True
             return ev
         bad = S.R_IPV6_PATH_HOST.search(text)
         if bad:  # a file path where the store's host belongs: MASTER_ADDR is wrong, no lookup can ever succeed
@@ -294,6 +298,16 @@ class ExitReaders:
             return None
         return False
 
+    def _mpi_aborted(self, lineno: int, text: str, code: int) -> Event | None:
+        """Open MPI's record that a world rank called MPI_Abort with CODE: that rank's own end, as mpirun's "first
+        process to do so" block gives one (lead rule A); a code 0 is no failure."""
+        rank, self._mpi_abort = self._mpi_abort[1], None
+        if code == 0:
+            return None
+        ev = self._global_exit(lineno, text, rank, code)
+        ev.data.update(launcher="mpirun", mpi_abort=True)
+        return ev
+
     def _mpi_record(self, lineno: int, text: str, code: int, hvd: bool) -> Event:
         """The event of the first process mpirun's / horovodrun's block names: a global rank, or for horovodrun's
         elastic launcher a host and its local index (a local rank: no global one, lead rule A); horovodrun's code
@@ -384,9 +398,13 @@ class ExitReaders:
         p = S.R_PALS_EXIT.search(text) if ": rank " in text and (" died from signal " in text
                                                                  or " exited with code " in text) else None
         if p:  # PALS's mpiexec: the rank's end, a signal as torchrun's negative exit code
-            ev = self._global_exit(lineno, text, int(p.group(2)), -int(p.group(3)) if p.group(3) else int(p.group(4)),
+            # a code above 128 is the shell's word for a signal (a wrapper script's status: 134 = 128 + SIGABRT)
+            code = -int(p.group(3)) if p.group(3) else int(p.group(4))
+            ev = self._global_exit(lineno, text, int(p.group(2)), 128 - code if 128 < code < 160 else code,
                                    p.group(1))
             ev.data["launcher"] = "mpiexec (PALS)"
+            if code > 128:
+                ev.data["status"] = code
             return ev
         g = S.R_GLOBAL_EXIT.search(text)
         if g:  # a launcher's record that names the global rank

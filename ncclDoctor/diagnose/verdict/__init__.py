@@ -38,6 +38,7 @@ from ncclDoctor.diagnose.verdict.base import (
     Verdict,
 )
 from ncclDoctor.diagnose.verdict.cuda import (
+    _arch_unsupported,
     _cuda,
     _cuda_lib_crash,
     _ucx_cuda,
@@ -64,6 +65,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _native_crash,
     _nccl_crash,
     _ray_died,
+    _sglang_crash,
     _spawn_exit,
     _workers_raised,
 )
@@ -198,9 +200,9 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _mpi_peer_gone,
     _hvd_shut_down,
     _all_joined, _serving_watchdog,
-    _driver_too_old, _warn_family, _nccl_other,
+    _driver_too_old, _warn_family, _nccl_other, _arch_unsupported,
     _signal, _timeouts, _exited, _spawn_exit, _teardown_stuck, _died_loading, _fatal_python, _native_crash,
-    _workers_raised, _rss_runaway,
+    _workers_raised, _rss_runaway, _sglang_crash,
 ]
 
 

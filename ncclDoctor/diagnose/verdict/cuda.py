@@ -991,3 +991,34 @@ def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None
         fix = fix.replace("OUT_OF_RESOURCES means", "If it says OUT_OF_RESOURCES: it means")
     return (f"an accelerator runtime error ({said}: Intel's Unified Runtime / Level Zero, torch's XPU device): "
             "the device or its runtime failed that process's call, not a peer", fix)
+
+
+# the exceptions that only carry another's (mp.spawn's parent re-raising a child's, torchrun's record)
+_WRAPPER_EXC = ("ProcessRaisedException", "ChildFailedError", "ProcessExitedException")
+
+
+def _arch_unsupported(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AF (2), as AX (2) reads a build that does not match the platform: torch warned that the GPU's compute
+    capability is not in the installed build's arch list, and the failure after it shows no text of its own (a cut
+    traceback, a launcher's record, mp.spawn's re-raise): the one cause the lines name is that build, which every
+    process on the host shares -- config, nobody named (not spawn's lone child, AL (2)). A CUDA call shown failing
+    is _cuda's (rule AT (1)), and an exception shown with its own text is read by its own rules."""
+    evs = [e for e in c.samples.get("benign", []) if e.data.get("arch_unsupported")]
+    if not evs:
+        return None
+    if any(not str(e.data.get("type") or "").endswith(_WRAPPER_EXC) for e in c.exceptions
+           if not e.data.get("line")):
+        return None
+    sm = next((e.data["arch_unsupported"] for e in evs if isinstance(e.data["arch_unsupported"], str)), None)
+    return Verdict(
+        "config",
+        f"torch warned that the GPU's compute capability{' (' + sm + ')' if sm else ''} is not compatible with the "
+        "installed PyTorch build (the GPU's arch is not in the build's arch list: incompatible_device_warn), and the "
+        "failure after it shows no text of its own: a PyTorch build this GPU cannot run, which every process on the "
+        "host shares -- the job's install, not one rank's fault",
+        "Install a PyTorch build for the GPU's CUDA capability: compare torch.cuda.get_arch_list() with "
+        "torch.cuda.get_device_capability() (an RTX 30xx / A100 needs sm_86 / sm_80, a CUDA 11+ build such as cu113 "
+        "or newer; an H100 sm_90, CUDA 11.8+); reinstall torch from the index URL of a CUDA version the driver "
+        "supports (nvidia-smi shows it), then rerun with NCCL_DEBUG=INFO if it still fails; the incompatible "
+        "warning's text names the capabilities the installed build supports.",
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)

@@ -16,7 +16,7 @@ from ncclDoctor.diagnose.lone import (
     several_failures,
     torn_down,
 )
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, world_size
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, world_size
 from ncclDoctor.diagnose.reason import waiting as rank_waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
@@ -520,6 +520,17 @@ def _others_raised(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
         "medium", [], proof + [e.brief()], job_wide=True)
 
 
+# an exception raised while torch.compile compiled the model (TorchDynamo's wrapper of the backend's error, an inductor
+# frame): the compiler's failure, not the model's code
+_COMPILE_FAIL = re.compile(r"BackendCompilerFailed|torch/_inductor/|torch\._inductor\.|InductorError|"
+                           r"backend='inductor' raised")
+_COMPILE_FIX = ("The error is torch.compile's (TorchDynamo handing the graph to inductor, whose pattern matcher or "
+                "code generation failed): rerun with TORCHDYNAMO_VERBOSE=1 for the internal stack trace; disable "
+                "torch.compile (or compile a smaller region, another sequence length or dynamic=False) to run on, "
+                "upgrade torch (inductor bugs are fixed release by release), and report the BackendCompilerFailed "
+                "trace; torch._dynamo.config.suppress_errors = True falls back to eager where compiling fails. ")
+
+
 def _agent_stopped(c: Collected) -> bool:
     """torchrun's agent's own lines stopping workers after a failure ("Sending process P closing signal SIGTERM"):
     processes shown torn down, by pid only."""
@@ -537,6 +548,23 @@ def _some_raised(c: Collected, rank: int, evs: list[Event], proof: list[str]) ->
     e = evs[-1]
     text = exception_text(e)
     own = _fmt_ranks(others)
+    size, _, sure = world_size(c)
+    if sure == "high" and size and ranks == list(range(size)):
+        # every rank of the job (NCCL's nranks, a stated size) failed on its own: the teardown stopped only ranks that
+        # had already failed, so one cause they share, not one rank's fault (lead rule J)
+        compiled = any(x.data.get("dynamo") for x in c.samples.get("benign", [])) or _COMPILE_FAIL.search(text)
+        return Verdict(
+            "unknown",
+            f"rank {rank} exited with code 1 in the launcher's record and rank {own} raised its own exception "
+            f"({text[:300]}, {e.where}): that is every rank of the job (all {size}), each failing on its own in the "
+            "same code, so a cause they share, not one rank's fault (lead rule J); the exception's class names no "
+            "known cause" + ("; it was raised while torch.compile (TorchDynamo / inductor) compiled the model" if
+                             compiled else ""),
+            (_COMPILE_FIX if compiled else "")
+            + f"Fix the exception every rank raises: {text[:200]} (its frames name the code that raised it, the "
+            "script's or a library's: a library's bug, upgrade it). Keep one log file per rank (torchrun --log-dir "
+            "DIR --redirects 3 --tee 3) and run one process to reproduce it without the launcher.",
+            "medium", [], proof + [e.brief()], job_wide=True)
     return Verdict(
         "unknown",
         f"rank {rank} exited with code 1 in the launcher's record, rank {own} raised its own exception ({text[:300]}, "
@@ -908,3 +936,29 @@ NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no 
               "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; the usual cause is a "
               "version mismatch: a compiled extension (the project's CUDA/C++ ops, mmcv, apex) built for another "
               "torch/CUDA/gcc than the installed one, so rebuild compiled ops against the installed torch/CUDA. ")
+
+
+def _sglang_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules A and I: older SGLang's own record of one process's crash ("[.. TP4] Exception in run_tp_server:",
+    its traceback after it), the paste cut before the exception's own line: that process failed on its own, and with
+    no DP/PP index its TP index is its rank (SGLang inits the world with rank = tp_rank). Only when it is the one
+    process shown crashing and no exception text is shown (one shown is read by its own rules); the other TP
+    processes are not shown failing, so none is proven innocent."""
+    evs = c.samples.get("sglang_crash", [])
+    tps = {e.data["tp"] for e in evs}
+    if len(tps) != 1 or any(e.data["grouped"] for e in evs) or any(not e.data.get("line") for e in c.exceptions):
+        return None
+    if any(own_errors(st) for st in c.ranks.values()):
+        return None
+    e = evs[0]
+    r = e.data["tp"]
+    return Verdict(
+        "unknown",
+        f"SGLang's record shows TP{r} (rank {r}) alone raising an exception in {e.data['where']} ({e.where}): that "
+        "process failed on its own and the server stopped after it; the paste ends before the exception's own line, "
+        "so why it failed these lines do not say",
+        f"Read the full traceback of TP{r} (rank {r}'s own process): its last line names the error. Where its frames "
+        "are in cuda_graph_runner (capturing CUDA graphs at start-up), retry with --disable-cuda-graph, a smaller "
+        "--cuda-graph-max-bs or a lower --mem-fraction-static (graph capture needs free GPU memory beside the KV "
+        "cache); out of memory on that one GPU: check nvidia-smi for another process on it.",
+        "medium", [r], [e.brief()])

@@ -178,6 +178,13 @@ def _failed_outside(c: Collected) -> list[int]:
         path, _, line = e.where.rpartition(":")
         return path, int(line) if line.isdigit() else 0
     first = min(recs, key=at)
+    size, _, sure = world_size(c)
+    if first.data.get("exitcode") == -6 and any(c.ranks[r].timeouts for r in inside) and sure == "high" and size \
+            and len(set(range(size)) - inside - {first.rank}) > 0:
+        # a SIGABRT (exit code 134 from a wrapper's shell) is how the shown ranks' watchdogs end their own processes
+        # after the timeout: a rank recorded with it may have aborted alike, at its own timeout, not first (rule I's
+        # limit); it is the one the others wait for only when it is the one rank of the world not shown inside (AO)
+        return []
     out = sorted({e.rank for e in recs} - inside)
     return out if first.rank in out and len(out) == 1 else []
 
@@ -303,6 +310,45 @@ def _coordinator_inside(c: Collected, evs: list[Event]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]])
 
 
+def _busy_before_barrier(c: Collected, own: list[Event], named: list[int]) -> Verdict | None:
+    """Lead rules I, AO and AC (1): the waiters name only rank 0 (the coordinator) with their original exception not
+    shown, while a data preparation bar with no rank tag (datasets' Map, tokenising) is still short of its end: a
+    process was still busy before the barrier (rank_missing). The coordinator also leaves a waiter unanswered when
+    another rank is late, so where ranks besides rank 0 and the waiters can be absent (a world larger than those, or
+    ranks below a waiter not shown), the bar, which names no rank, leaves the culprit unknown; the waiters are
+    innocent."""
+    if named != [0] or not any(e.data.get("errors") for e in own):
+        return None
+    waiters = {r for e in own for r in e.data.get("waiters", [])}
+    # a bar behind torchrun's "[defaultN]:" names no rank either where a waiter's own line has that prefix too and
+    # names another rank: N is a local rank or a prefix every line was given (corpus rule AC (3))
+    # (a bar tagged with a waiter's own rank is no other process's: that rank is at the barrier)
+    bars = [e for e in _data_bars(c) if e.data["rank"] is None or e.data["rank"] in waiters or (
+        e.data.get("role") is not None and any(x.text.startswith(f"[default{e.data['role']}]:")
+                                               and set(x.data.get("waiters", [])) - {e.data["role"]} for x in own))]
+    if not bars:
+        return None
+    size, _, sure = world_size(c)
+    others = set(range(max(waiters | {0}) + 1)) | (set(range(size)) if sure == "high" and size else set())
+    if not waiters or not others - waiters - {0}:
+        return None  # rank 0 is the one rank that can be absent: the waiters' words name it (rule U (4))
+    e = bars[0]
+    return Verdict(
+        "rank_missing",
+        f"torch's monitored_barrier: rank(s) {_fmt_ranks(sorted(waiters))} reached the barrier and got errors "
+        "waiting for rank 0 (the coordinator), its original exception not shown, while a data preparation bar with "
+        f"no rank tag was still running ({e.data['what']}: {e.data['pct']}%): a process was still busy before the "
+        "barrier. Rank 0 also leaves the waiters unanswered while it waits for a late rank, and other ranks are not "
+        "shown, so which process was busy these lines do not say; the ranks at the barrier are victims",
+        "Read rank 0 logs and the full Original exception text of every rank (it names the rank that never arrived); "
+        "preprocess the dataset beforehand (datasets map, tokenising) in a separate step, or under "
+        "main_process_first(), so no rank does it before the barrier; with fewer num_proc workers or a faster disk "
+        "if it crawls; raise the timeout (the monitored_barrier timeout, the HF Trainer's ddp_timeout, "
+        "init_process_group(timeout=...)) only to cover what remains. py-spy dump --pid PID on the late process "
+        "shows where it is. TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
+        "medium", [], [e.brief()] + [x.brief() for x in own[:2]])
+
+
 def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torch's monitored_barrier names the ranks that did not reach it (rank 0 waited for each
     in turn); the ranks that passed it are victims of whatever those ranks were doing."""
@@ -354,6 +400,9 @@ def _monitored(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the monitored_barrier (dataset mapping or tokenizing on the coordinator) is the usual place it dies. "
             "TORCH_DISTRIBUTED_DEBUG=DETAIL keeps the check on.",
             "high", ranks, [e.brief() for e in evs[:3]])
+    busy = _busy_before_barrier(c, own, ranks)
+    if busy is not None:
+        return busy
     if any(e.data.get("errors") for e in own):
         # "reached monitoredBarrier, but received errors while waiting for send/recv from rank N": N's process
         # failed (its socket errored or closed), which is more than missing it; its own error is not here
