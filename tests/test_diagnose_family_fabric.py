@@ -2149,6 +2149,52 @@ def test_an_rdma_engines_own_retry_exceeded_completion_is_the_fabric_between_the
     assert "mlx5_3" in v["fix"] and "192.168.40.21" in v["fix"] and "ib_write_bw" in v["fix"], v["fix"]
 
 
+def test_rdma_engine_completion_status_words_other_than_retry_are_the_fabric(tmp_path):
+    """Round 64 (rule AI (3)): the same engines printing other completion statuses in ibv_wc_status_str's words --
+    Mooncake's 'local protection error' (IBV_WC_LOC_PROT_ERR, the local buffer's registration: GPUDirect) and UCX's
+    SRD/RC 'send completion[0] with error on DEV/0x..: Work Request Flushed Error' (IBV_WC_WR_FLUSH_ERR) -- are
+    ib_fabric with nobody named; other words after the same anchor are no completion status."""
+    prot = ("E0402 09:11:40.771203 81233 worker_pool.cpp:294] Worker: Process failed for slice (opcode: 0, "
+            "source_addr: 0x7f11aa000400, length: 8192, dest_addr: 0x7f22bb000400, local_nic: mlx5_1, peer_nic: "
+            "10.20.3.4:16001@mlx5_1, dest_rkey: 40112, retry_cnt: 2): local protection error\n")
+    v = _verdict(tmp_path, prot * 2)
+    assert (v["cause"], v["culprits"]) == ("ib_fabric", []), v
+    assert "nvidia-peermem" in v["fix"] and "mlx5_1" in v["summary"], v
+    flush = ("[1712040000.123456] [worker-3:771  :0]        rc_iface.c:221  UCX  ERROR send completion[0] with error "
+             "on mlx5_4/0x5611aa0b1230: Work Request Flushed Error, vendor_err 0xf5 wr_id 0x7f0011223340\n")
+    v = _verdict(tmp_path, flush)
+    assert (v["cause"], v["culprits"]) == ("ib_fabric", []), v
+    assert "ibv_devinfo" in v["fix"] and "mlx5_4" in v["summary"], v
+    # near shapes: the anchor followed by words that are no verbs status (a slice whose engine says why in its own
+    # words, a completion with an application's error) are not read as a completion status
+    for near in ("E0402 09:11:40.771203 81233 worker_pool.cpp:294] Worker: Process failed for slice (opcode: 0, "
+                 "length: 8192, local_nic: mlx5_1): segment not registered\n",
+                 "[1712040000.1] [w:7 :0] tag_recv.c:88 UCX ERROR recv completion[0] with error on request 0x1: "
+                 "Message truncated\n"):
+        v = _verdict(tmp_path, near)
+        assert v["cause"] != "ib_fabric", (near, v)
+
+
+def test_ucx_verbs_call_failing_at_connect_is_the_fabric_with_ucx_settings(tmp_path):
+    """Round 64 (rule J, its ibv_modify_qp reading): UCX under Open MPI naming a verbs call it made for a peer's
+    connection and its errno ('ibv_create_ah(dlid=.. dgid=::ffff:10.0.0.9 sgid_index=3 ..) for UD verbs connect on
+    bnxt_re0 failed: Connection timed out') is the RoCE path to that peer's GID (ib_fabric, nobody named), above
+    MPI's own MPI_ERR_OTHER; the fix names UCX's own settings. A verbs call that only allocates on the local HCA
+    (ibv_create_qp) stays the host's resources (nccl_system)."""
+    ah = ("[1700000000.100000] [node7:4412 :0]       ib_device.c:1250 UCX  ERROR   ibv_create_ah(dlid=49152 sl=0 "
+          "port=1 src_path_bits=0 dgid=::ffff:10.0.0.9 sgid_index=3 traffic_class=106) for UD verbs connect on "
+          "bnxt_re0 failed: Connection timed out\n"
+          "[node7:4412] pml_ucx.c:419  Error: ucp_ep_create(proc=1) failed: Endpoint timeout\n"
+          "RuntimeError: Runtime error: MPI_ERR_OTHER: known error not in list\n")
+    v = _verdict(tmp_path, ah)
+    assert (v["cause"], v["culprits"]) == ("ib_fabric", []), v
+    assert "UCX_IB_GID_INDEX" in v["fix"] and "show_gids" in v["fix"] and "bnxt_re0" in v["summary"], v
+    qp = ("[1700000000.100000] [node7:4412 :0]       ib_iface.c:1020 UCX  ERROR   ibv_create_qp(port=1 "
+          "max_send_wr=256) for RC on mlx5_0 failed: Cannot allocate memory\n")
+    v = _verdict(tmp_path, qp)
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []), v
+
+
 def test_gloo_device_factory_without_interface_or_hostname_is_network_set_up(tmp_path):
     """Round 33 (lead rule L): gloo's device factory (libuv on Windows) finds neither an interface nor a host name to
     bind: the host's address set-up, network_setup with no rank named, even after the store client's connect warning

@@ -311,6 +311,16 @@ WC_STATUS_MSG = {"local length error": 1, "local qp operation error": 2, "local 
                  "rnr retry counter exceeded": 13, "local rdd violation error": 14, "remote invalid rd request": 15,
                  "operation aborted": 16, "invalid ee context number": 17, "invalid ee context state": 18,
                  "fatal error": 19, "response timeout error": 20, "general error": 21}
+# libibverbs' own words for the statuses (ibv_wc_status_str) where they differ from the kernel's above
+IBV_WC_STATUS_STR = {**WC_STATUS_MSG, "work request flushed error": 5, "memory management operation error": 6}
+# An RDMA engine's own report of one work completion's status in ibv_wc_status_str's words, after the engine's
+# anchor that says a completion failed: Mooncake's transfer engine "Process failed for slice (opcode: 1, ...,
+# local_nic: mlx5_7, ...): local protection error", UCX's "srd_iface.c:221 UCX ERROR send completion[0] with error on
+# rdmap132s0/0x55cf..: Work Request Flushed Error, vendor_err 0x1 wr_id 0x..". The words are looked up in
+# IBV_WC_STATUS_STR; other words after the anchor are no status (readers.nccl._ib)
+R_WC_STATUS_SAID = re.compile(r"(?:\bProcess failed for slice \([^\n]{0,400}?\)|\bcompletion(?:\[\d{1,4}\])? with "
+                              r"error on (?P<dev>[\w.\-]{1,32})[^:\s]{0,40}): ?(?P<status>[A-Za-z][A-Za-z ]{2,60}?)"
+                              r"(?=\s*(?:[,.;)]|$))")
 R_LOCAL_NIC = re.compile(r"\blocal_nic: ?([\w.\-]{1,32})")
 R_PEER_NIC = re.compile(r"\bpeer_nic: ?([^,\s)]{1,80})")
 # The HCA's asynchronous events: "NET/IB : Got async event : port error" (NCCL <= 2.2x) and 2.23+'s
@@ -409,6 +419,11 @@ R_LIBFABRIC_PEER = re.compile(r"Peer host id: ?([\w.\-]{1,80})")
 # not a completion error of a running transfer
 R_OFI_HANDSHAKE = re.compile(r"\bhandshake (?:failed|fail(?:ure)?|timed out|not (?:completed|received))", re.I)
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
+# UCX's own words for a verbs call it made failing, the call with its arguments, then the errno's strerror
+# ("ib_device.c:1250 UCX ERROR ibv_create_ah(dlid=49152 sl=0 port=1 ... dgid=::ffff:192.160.0.55 sgid_index=3 ...)
+# for UD verbs connect on bnxt_re0 failed: Connection timed out"): the same event as NCCL's "Call to ibv_X failed"
+R_UCX_VERBS = re.compile(r"\bUCX\s+ERROR\s+(ibv_\w{3,30})\([^\n]{0,400}?\)(?: for [\w ]{1,40}? on "
+                         r"(?P<dev>[\w.\-]{1,32}))? failed: ?(?P<why>[A-Za-z][\w ]{1,60})")
 # TensorPipe's (torch RPC's) ibv transport throwing from tensorpipe/common/ibv.h, whose only throws are its verbs
 # checks (TP_CHECK_IBV_PTR / _INT: "In operator() at tensorpipe/common/ibv.h:172 \"\": Operation not supported", the
 # errno's strerror): opening the device or creating its protection domain, queues and memory regions -- resources the

@@ -109,6 +109,16 @@ class NcclReaders:
             ev.data.update(status=12 if w.group(1) else 13, peer=peer.group(1) if peer else None,
                            hca=hca.group(1) if hca else None)
             return ev
+        s = S.R_WC_STATUS_SAID.search(text) if "failed for slice" in text or "with error on" in text else None
+        st = S.IBV_WC_STATUS_STR.get(s.group("status").strip().lower()) if s else None
+        if st:  # the same engines' report of another completion status (a protection error, a flush)
+            ev = self._context(lineno, text, "ib_completion")
+            hca, peer = S.R_LOCAL_NIC.search(text), S.R_PEER_NIC.search(text)
+            ev.data.update(status=st, peer=peer.group(1) if peer else None,
+                           hca=hca.group(1) if hca else s.group("dev"))
+            if "UCX" in text:
+                ev.data["stack"] = "UCX"
+            return ev
         o = S.R_OFI.search(text)
         if o:
             ev = self._context(lineno, text, "ib_completion")
@@ -143,6 +153,12 @@ class NcclReaders:
         if v:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
+            return ev
+        u = S.R_UCX_VERBS.search(text) if not a and "UCX" in text and "ibv_" in text else None
+        if u:  # UCX (inside MPI, UCC, NIXL) naming the verbs call it made and its errno: read as NCCL's own
+            ev = self._context(lineno, text, "ib_completion")
+            ev.data.update(status=None, verbs=u.group(1), verbs_error=u.group("why").strip(), peer=None,
+                           hca=u.group("dev"), stack="UCX")
             return ev
         q = (S.R_CREATE_QP.search(text) if not a and ("NET/IB" not in text or "mlx5dv_create_qp" in text) and
              ("create QP" in text or "queue pair" in text) else None)

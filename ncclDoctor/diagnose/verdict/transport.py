@@ -209,7 +209,8 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + f"the verbs call {e.data['verbs']} failed ({e.data.get('verbs_error') or 'error'}): the HCA could not "
             "set up the connection to the peer (for RoCE: the GID/address chosen is not routable to it)"
         )
-        fixes.append(_NVSHMEM_CONNECT_FIX if e.data.get("stack") == "NVSHMEM" else (
+        fixes.append(_NVSHMEM_CONNECT_FIX if e.data.get("stack") == "NVSHMEM" else _UCX_CONNECT_FIX if e.data.get(
+            "stack") == "UCX" else (
             "check ibstat/ibv_devinfo on both ends; on RoCE set NCCL_IB_GID_INDEX to the RoCEv2 GID whose address "
             "the peers route to (show_gids), and check the switch's routing/PFC"
             + ("; if only some peers fail on a rail-optimized fabric (NICs reach only the same rail), "
@@ -240,6 +241,16 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # after the pair had already failed; for a retry or remote error, the peer or the path did not answer)
         job_wide=True,
     )
+
+
+# UCX (inside Open MPI, UCC, NIXL) takes its own settings, not NCCL's: what to check when its verbs connection set-up
+# to a peer fails (an address handle or queue pair that cannot reach the peer's GID)
+_UCX_CONNECT_FIX = (
+    "check ibstat/ibv_devinfo on both ends (port state, link layer); UCX takes its own settings, not NCCL's: on RoCE "
+    "set UCX_IB_GID_INDEX to the RoCEv2 GID whose address the peers route to (show_gids; the ARP / route to the "
+    "peer's RoCE address must resolve), pin UCX_NET_DEVICES=<device>:<port> to the NIC that reaches the peer, prove "
+    "the path with ib_write_bw or ucx_perftest between those NICs, and UCX_TLS=tcp (or ^ud) as a test tells whether "
+    "the verbs path is the cause")
 
 
 def _whose(evs: list) -> str:
