@@ -3175,6 +3175,28 @@ def test_a_failed_check_reading_a_roce_gids_version_is_the_fabric(tmp_path):
     assert "GID index" in d["verdict"]["fix"] and _accused(d) == set()
 
 
+def test_ucx_that_cannot_open_its_transports_at_start_up_is_its_install(tmp_path):
+    """Round 64 (rule AF (2)): UCX inside a KV-transfer engine (NIXL) failing to open its own transports when its
+    worker starts -- "Async mode mismatch", "uct_iface_open(tcp/eth1) failed: Invalid parameter" after its WARN that
+    the CUDA transports asked for are not available -- in every process alike is the UCX install they share (config,
+    nobody named), its fix the UCX build and which libucx is loaded. A UCX line saying a peer refused the connection
+    is no install's fault (network_setup stays)."""
+    log = ("[1700000000.100001] [gpu-9:2201 :0]     ucp_context.c:1321 UCX  WARN  transports 'cuda_ipc' are not "
+           "available, please use one or more of: posix, self, sysv, tcp\n"
+           "[1700000000.200001] [gpu-9:2201 :0]           async.c:457  UCX  ERROR Async mode mismatch for handler "
+           "???(), mode: 0 async context mode: 1\n"
+           "[1700000000.200002] [gpu-9:2202 :0]      ucp_worker.c:1412 UCX  ERROR uct_iface_open(tcp/eth1) failed: "
+           "Invalid parameter\n"
+           "E1114 08:06:22.819292    2201 backend_plugin.h:97] Failed to create engine:\n")
+    v = _verdict(tmp_path, log)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "ucx_info" in v["fix"] and "LD_LIBRARY_PATH" in v["fix"], v
+    near = ("[1700000000.200002] [gpu-9:2202 :0]       sock.c:325  UCX  ERROR connect(fd=41, dest_addr=10.0.0.5:41000) "
+            "failed: Connection refused\n")
+    v = _verdict(tmp_path, near)
+    assert v["cause"] == "network_setup" and "ucx_info" not in v["fix"], v
+
+
 def test_a_failed_check_with_no_general_words_leaves_the_abort_unknown(tmp_path):
     """A glog CHECK whose words say nothing general (an internal invariant) does not explain the abort: the native
     crash stays unknown, naming nobody."""

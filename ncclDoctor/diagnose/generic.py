@@ -242,6 +242,20 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "open (an existing directory on a shared file system every node mounts, or a local path; a URL scheme only "
      "where the library was built with that file system), or the library's other mode for it (an RPC / address "
      "mode instead of a file-system path), then relaunch every rank."),
+    # UCX (inside NIXL, UCC, Open MPI) that cannot open its own transports at start-up: "uct_iface_open(tcp/eth0)
+    # failed: Invalid parameter", "Async mode mismatch for handler ...", "transports 'cuda_ipc','cuda_copy' are not
+    # available": the UCX install every process loads (its build, its modules, a second libucx beside it) refuses the
+    # transports it was asked for -- a shared library failing at start-up (lead rule AF (2)), no rank
+    ("config",
+     re.compile(r"\bUCX\b[^\n]{0,80}?(?:\buct_(?:iface|md|component)_open\([^\n]{0,80}?\) failed|"
+                r"\bAsync mode mismatch\b|\btransports? '[^\n]{0,120}? (?:is|are) not available)"),
+     "UCX could not open its own transports at start-up: the UCX install the processes share (its build, its "
+     "modules, a second UCX), not a rank",
+     "Check the UCX install the processes load: ucx_info -v (the UCX version) and ucx_info -d (its transports: "
+     "cuda_ipc / cuda_copy only in a UCX built with CUDA support); make one UCX the only one loaded -- "
+     "LD_LIBRARY_PATH and UCX_MODULE_DIR at the install the library (NIXL, UCC, MPI) was built against, not a system "
+     "UCX of another version beside its bundled one -- or reinstall that library with a matching UCX; limit UCX_TLS "
+     "and UCX_NET_DEVICES to transports and NICs that exist on the node, and rerun with UCX_LOG_LEVEL=info."),
     ("config",
      # ("does not support X" is left out: a kernel refusing a rank's own input, "does not support bfloat16 inputs",
      # is that rank's run, not a setting every rank shares)
