@@ -1557,6 +1557,23 @@ def test_attaching_to_a_size_0_shm_segment_is_cumem_host_memory_disagreeing(tmp_
     assert "NCCL_CUMEM_HOST_ENABLE" not in _verdict(tmp_path, plain)["fix"]
 
 
+def test_a_shmutils_warn_cut_after_its_location_is_still_dev_shm(tmp_path):
+    """Round 64 (rules J/AG): a paste cut right after NCCL's WARN location in misc/shmutils.cc ("[0]
+    misc/shmutils.cc:72 NCCL", the WARN's text lost), after another process's Init COMPLETE: every WARN of that file
+    is a /dev/shm segment failing, so nccl_system at low confidence, nobody named; the same cut location in another
+    NCCL file says nothing of /dev/shm."""
+    head = "".join(nccl_info("box-1", 4410, 0, t, tid=4470) for t in (
+        "Connected all rings", "ncclCommInitRank comm 0x55aa rank 0 nranks 2 cudaDev 0 busId 4c000 - Init COMPLETE"))
+    for cut in ("(Worker pid=4412) box-1:4412:4481 [0] misc/shmutils.cc:72 NCCL\n",
+                "box-1:4412:4481 [1] shmutils.cc:108 NCCL WARN\n"):
+        d = _report(tmp_path, head + cut)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"], v["confidence"]) == ("nccl_system", [], "low"), (cut, v)
+        assert "/dev/shm" in v["fix"] and "NCCL_SHM_DISABLE" in v["fix"] and _accused(d) == set(), v
+    near = head + "(Worker pid=4412) box-1:4412:4481 [0] transport/net_ib.cc:72 NCCL\n"
+    assert _verdict(tmp_path, near)["cause"] != "nccl_system"
+
+
 # --- the store client's own connection failing (lead rules L, Y): store_rendezvous, no rank -------------------------
 def test_a_bare_connection_failure_under_the_store_frames_is_the_store(tmp_path):
     """A traceback whose frames just above create the store (TCPStore(...) in the env:// handler, init_process_group)

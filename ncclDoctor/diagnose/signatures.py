@@ -1476,6 +1476,10 @@ R_MPI_SHM = re.compile(r"\bRead -1, expected \d{1,15}, errno = (\d{1,4})\b|"
                        r"help-opal-shmem-mmap\.txt / sys call fail)")
 R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|failed to extend \S*/dev/shm|"
                    r"Could not map \S*/dev/shm")
+# NCCL's WARN prefix names its source location ("host:pid:tid [dev] misc/shmutils.cc:72 NCCL WARN <text>"; INFO lines
+# carry none), and every WARN of misc/shmutils.cc is a /dev/shm segment failing (creating, extending, mapping,
+# attaching): that location with the message cut off after it (a paste ending at "NCCL") is still one of them
+R_SHM_WARN_CUT = re.compile(r"\[\d{1,3}\] (?:[\w.\-]{0,80}/)?shmutils\.cc:\d{1,6}(?: NCCL(?: WARN)?)?\s*$")
 # NCCL's return-code trail at INFO level: "NCCL INFO bootstrap.cc:270 -> 2" (2 system,
 # 3 internal, 5 invalid usage, 6 remote error); the first file names the failing layer. A vendor fork's build may
 # print its source path ("INFO /ACCL-P/src/group.cc:74 -> 5") and the trail's lines at WARN level (R_WARN_RETCODE).

@@ -253,6 +253,10 @@ class NcclReaders:
             ev.rank = None
             ev.data.update(cma=o.group(1) is not None, errno=int(o.group(1)) if o.group(1) else None)
             return ev
+        if "shmutils.cc:" in text and S.R_SHM_WARN_CUT.search(text):  # a shmutils.cc WARN, its message cut off
+            ev = self._context(lineno, text, "shm_error")
+            ev.data.update(what=self._body.strip()[:200], cut=True)
+            return ev
         # NCCL's own segments are named /dev/shm/nccl-XXXXXX: its message without the WARN prefix is the same failure
         if not ("NCCL WARN" in text or "/dev/shm/nccl-" in text) or not S.R_SHM.search(text):
             return None

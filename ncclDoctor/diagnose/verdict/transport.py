@@ -78,9 +78,12 @@ def _shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a segment of size 0 (its name empty or garbled): the peer sent a cuMem host-memory handle (NCCL >= 2.23 shares
     # SHM buffers through cuMem where its probe succeeds) and this rank, whose probe failed, read it as a /dev/shm path
     cumem = attach and bool(re.search(r"attaching to shared memory segment \S* \(size 0\)", text))
+    cut = all(e.data.get("cut") for e in evs)  # only WARNs of misc/shmutils.cc whose message was cut off
     return Verdict(
         "nccl_system",
-        "NCCL could not "
+        ("NCCL printed a WARN from its /dev/shm code (misc/shmutils.cc) whose message is cut off; every WARN there is "
+         "a shared-memory segment it could not create, extend, map or attach, most often because " if cut else "")
+        + "NCCL could not "
         + (
             "attach to a peer's shared-memory buffer announced with size 0: the peer shared it as a cuMem host "
             "allocation and this rank expected a /dev/shm file -- the ranks of the node chose different host-memory "
@@ -94,8 +97,9 @@ def _shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ("Set NCCL_CUMEM_HOST_ENABLE=0 on every rank (all use /dev/shm then) or upgrade NCCL; check the NUMA view the "
          "processes get (numactl -H: memory-only NUMA nodes, cpusets) and the driver. " if cumem else "")
         + "Give the container a larger /dev/shm (docker --shm-size=16g, or --ipc=host so all ranks share it; "
-        "Kubernetes: an emptyDir with medium: Memory at /dev/shm); NCCL_SHM_DISABLE=1 works around it.",
-        "high",
+        "Kubernetes: an emptyDir with medium: Memory at /dev/shm); NCCL_SHM_DISABLE=1 works around it."
+        + (" Rerun with NCCL_DEBUG=INFO to see the WARN's whole text." if cut else ""),
+        "low" if cut else "high",
         [],
         [e.brief() for e in evs[:3]],
     )
