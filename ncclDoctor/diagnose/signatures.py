@@ -693,6 +693,15 @@ R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<
 # cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
 R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
                         r"cudaGetLastError|cudaPeekAtLastError) returned")
+# Open MPI's shared-memory BTL (smcuda / vader) warning that it could not set up its segment in the session directory
+# ("shmem: mmap: an error occurred while determining whether or not /tmp/ompi.HOST.../shared_mem_cuda_pool.HOST could
+# be created.", then "create_and_attach: unable to create shared memory BTL coordinating structure :: size N"): the BTL
+# is left out and the process goes on; a start-up warning, not a failure by itself (lead rules K, N, AH (3)). Opal's
+# "A system call failed during shared memory initialization" help message is the shmem component failing outright
+# (R_MPI_SHM below, verdict.transport), another line
+R_OMPI_SHMEM_BTL_WARN = re.compile(r"\bshmem: mmap: an error occurred while determining whether or not \S{1,400} "
+                                   r"could be created|\bcreate_and_attach: unable to create shared memory BTL "
+                                   r"coordinating structure")
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)
