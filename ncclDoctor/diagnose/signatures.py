@@ -911,6 +911,10 @@ R_SHM_EXISTS = re.compile(r"\bFileExistsError: \[Errno 17\] File exists: '(/?[^'
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")
+# ... but not a checkpoint loader's note that one parameter is absent from the file (VITS-family utils.load_checkpoint
+# logs "ERROR:models:emb_g.weight is not in the checkpoint" through logger.error, keeps the model's own initial value
+# for it and goes on loading): a model-loading note; load_state_dict's strict "Missing key(s) in state_dict" raises
+R_CKPT_KEY_NOTE = re.compile(r"^(?:[\w.]{1,80}:)?[\w.]{1,200} is not in the checkpoint\s*$")
 # detectron2's launch (and the many trainers built on it) logs the init_method it gave init_process_group when
 # that call raised: "Process group URL: tcp://127.0.0.1:50152", "Process group URL: None" (no dist_url reached the
 # workers: env:// without MASTER_ADDR).

@@ -417,7 +417,7 @@ class CrashReaders:
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
-            if e is None:
+            if e is None or ("checkpoint" in text and S.R_CKPT_KEY_NOTE.match(e.group(1))):
                 return None
             ev = self._context(lineno, text, "traceback_tail")  # a failure shown, its cause not given
             ev.data.update(type="Error", message=e.group(1), line=True)
