@@ -226,3 +226,18 @@ def test_another_command_not_found_or_an_abort_is_not_the_launchers_remote_start
                  "Job aborted: a process exited with status 1\n"):
         v = _verdict(tmp_path, text)
         assert "remote" not in v["summary"] and "daemon" not in v["summary"], (text, v)
+
+
+# --- srun's --export list, and a container plugin that could not start the tasks' container (round 64) ------------
+def test_an_srun_export_list_is_read_as_one_setting_each(tmp_path):
+    """srun / sbatch --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1" is a comma-separated list of assignments: NCCL_DEBUG's
+    value ends at the comma that starts the next NAME=, so it is not read as the bad value 'INFO,NCCL_IB_DISABLE=1'
+    (round 64, pyxis-101); a list value (NCCL_DEBUG_SUBSYS=INIT,NET) keeps its commas and a bad one is still read."""
+    line = ('$ srun --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1,UCX_TLS=tcp" -N 1 --ntasks-per-node=4 python '
+            "train.py\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] != "config" and "INFO,NCCL_IB_DISABLE" not in v["summary"], v
+    bad = 'srun --export="NCCL_DEBUG=INFO,NCCL_IB_TIMEOUT=99" -N 1 python train.py\n'
+    v = _verdict(tmp_path, bad)
+    assert v["cause"] == "config" and "NCCL_IB_TIMEOUT" in v["summary"], v  # the next assignment's own value
+

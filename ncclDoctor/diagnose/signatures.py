@@ -2413,9 +2413,12 @@ R_ACCEL_DEFAULTS = re.compile(r"[Ii]f this was unintended,? please pass in `?--n
 R_ANNOUNCED_RANK = re.compile(r"distributed init \(rank (\d{1,7})(?:, world (\d{1,7}))?\)")
 R_ARG_WORLD_SIZE = re.compile(r"--(?:distributed[-_])?world[-_]size[= ]['\"]?(\d{1,7})\b")
 R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
-R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
+# (a value ends at a comma that starts the next NAME=, and that next assignment is read too: srun's / sbatch's
+# --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1" is a list of assignments, while a list value such as
+# NCCL_SOCKET_IFNAME=eth0,eth1 keeps its commas)
+R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\",])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
-                          r"['\"]?([^'\"\s\\;&|]{0,120})")
+                          r"['\"]?((?:[^'\"\s\\;&|,]|,(?![A-Za-z_]\w{0,60}=)){0,120})")
 # A framework's notice of a setting it found already made ("NCCL_CUMEM_ENABLE is set to 0, skipping override", vLLM's
 # env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"): the variable and the value it keeps
 R_ENV_IS_SET = re.compile(r"\b((?:NCCL|TORCH_NCCL|GLOO)_[A-Z0-9_]{1,48}) (?:is|was) (?:already )?set to "
