@@ -241,3 +241,35 @@ def test_an_srun_export_list_is_read_as_one_setting_each(tmp_path):
     v = _verdict(tmp_path, bad)
     assert v["cause"] == "config" and "NCCL_IB_TIMEOUT" in v["summary"], v  # the next assignment's own value
 
+
+# pyxis (src/pyxis_slurmstepd.c): "pyxis: container start failed with error code: %d", "pyxis: couldn't start
+# container", slurm's "spank: required plugin %s: task_init() failed with rc=%d"; enroot's log lines
+PYXIS = ("pyxis: imported docker image: registry.local:5000#/trainer:1.2\n"
+         "slurmstepd: error: pyxis: container start failed with error code: 1\n"
+         "slurmstepd: error: pyxis: printing enroot log file:\n"
+         "slurmstepd: error: pyxis:     [ERROR] Command not found: nvidia-container-cli, see "
+         "https://github.com/NVIDIA/libnvidia-container\n"
+         "slurmstepd: error: pyxis:     [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1\n"
+         "slurmstepd: error: pyxis: couldn't start container\n"
+         "slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed with rc=-1\n"
+         "slurmstepd: error: Failed to invoke spank plugin stack\n")
+
+
+def test_a_container_plugin_that_could_not_start_the_container_is_the_launch_set_up(tmp_path):
+    """Lead rules X (2), Q: pyxis could not start any task's container (enroot's GPU hook found no
+    nvidia-container-cli): no worker process ran -- config, no rank; the fix names what enroot's log says."""
+    d = _report(tmp_path, PYXIS)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "nvidia-container-cli" in v["fix"] and "libnvidia-container" in v["fix"] and "98-nvidia.sh" in v["fix"]
+
+
+def test_an_enroot_like_error_line_without_a_container_start_failure_is_not_read_so(tmp_path):
+    """The near shapes: a "[ERROR] Command not found: X" line with no container plugin failing is not the container's
+    start (no container wording in the verdict); and a worker's own crash after the container started is the crash."""
+    v = _verdict(tmp_path, "[ERROR] Command not found: nvidia-container-cli\n")
+    assert "container plugin" not in v["summary"], v
+    crash = ("pyxis: imported docker image: registry.local:5000#/trainer:1.2\n"
+             "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    v = _verdict(tmp_path, crash)
+    assert "container plugin" not in v["summary"] and v["cause"] != "config", v

@@ -1591,6 +1591,19 @@ R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' return
 # install or the host's environment it starts in (its shared-memory, session-directory, ess/pmix components), before
 # any worker ran a collective (lead rule X (2)): config, no rank. The help message names the step that failed on a line
 # of its own a few lines on ("  opal_shmem_base_select failed", "  orte_ess_init failed"): R_OMPI_INIT_STEP
+# A Slurm container plugin failing to start a task's container before the task runs (pyxis over enroot: "slurmstepd:
+# error: pyxis: container start failed with error code: 1", "pyxis: couldn't start container", "spank: required plugin
+# spank_pyxis.so: task_init() failed with rc=-1"): no worker process ever started, on every task alike -- the launch
+# set-up (the container runtime and its hooks on the node), lead rules X (2), Q: config, no rank. enroot's own log,
+# which pyxis prints after it, names what failed: a command its hook needs that is not installed ("[ERROR] Command not
+# found: nvidia-container-cli"), the hook script that exited ("[ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with
+# return code 1"), a variable its script needs unset ("/usr/bin/enroot: line 44: HOME: unbound variable")
+R_CONTAINER_START = re.compile(r"\bpyxis: (?:container start failed with error code: -?\d{1,6}|couldn't start "
+                               r"container)|\bspank: required plugin (?P<plugin>spank_\w{1,40}\.so): task_init\(\) "
+                               r"failed")
+R_ENROOT_LOG = re.compile(r"\[ERROR\] (?:Command not found: (?P<cmd>[\w.+\-]{1,80})|(?P<hook>\S{0,200}/hooks\.d/"
+                          r"[\w.\-]{1,80}) exited with return code \d{1,4})|\benroot: line \d{1,6}: (?P<var>\w{1,64}): "
+                          r"unbound variable")
 R_OMPI_INIT_FAILED = re.compile(r"\bIt looks like (?P<stage>(?:opal|orte|prte|pmix|ompi_rte|ompi_mpi)_init|MPI_INIT|"
                                 r"MPI_Init(?:_thread)?) failed for some reason")
 R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,60})?) failed\s*$")

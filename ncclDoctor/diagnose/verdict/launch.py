@@ -742,6 +742,13 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "address the hostfile names for the first node), and pin the interface the collectives use "
             "(NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME, e.g. eth0; not docker0 or lo).",
             "medium", [], [local.brief()], job_wide=True)
+    box = [e for e in evs if e.data.get("container")]  # a container plugin (pyxis) could not start the tasks'
+    if box and not (c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
+            v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
+        return _container_start(box, [e for e in evs if e.data.get("container_why")])
+    evs = [e for e in evs if not e.data.get("container") and not e.data.get("container_why")]
+    if not evs:
+        return None
     ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
     mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
     ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})
@@ -822,6 +829,36 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "out of it: bootstrap what needs it over NCCL/gloo instead (Transformer Engine / Megatron's "
         "tp_comm_overlap: --tp-comm-bootstrap-backend nccl); check that the MPI library matches the launcher's.",
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _container_start(box: list, why: list) -> Verdict:
+    """A Slurm container plugin (pyxis over enroot) failing to start the tasks' container (lead rules X (2), Q): no
+    worker process started, every task alike -- the container runtime's set-up on the node, config, no rank. enroot's
+    log lines, when shown, name what failed: a command its hook runs that is not installed, the hook, a variable."""
+    cmd = next((e.data["container_cmd"] for e in why if e.data.get("container_cmd")), None)
+    hook = next((e.data["container_hook"] for e in why if e.data.get("container_hook")), None)
+    var = next((e.data["container_var"] for e in why if e.data.get("container_var")), None)
+    said = "; ".join(x for x in (f"'{cmd}' is not installed" if cmd else "",
+                                  f"the hook {hook} exited non-zero" if hook else "",
+                                  f"{var} is unset in the environment enroot runs with" if var else "") if x)
+    nvidia = bool(cmd and "nvidia" in cmd) or bool(hook and "nvidia" in hook)
+    return Verdict(
+        "config",
+        f"the container plugin could not start the tasks' container ('{box[0].data['container'][:120]}', "
+        f"{box[0].where})" + (f": enroot's log says {said}" if said else "") + " -- no worker process started, on "
+        "every task alike, so the launch set-up (the container runtime and its hooks on the node) is wrong, no rank's "
+        "fault",
+        ("enroot's GPU hook (/etc/enroot/hooks.d/98-nvidia.sh) runs nvidia-container-cli from libnvidia-container to "
+         "give the container the GPUs: install libnvidia-container-tools / the nvidia-container-toolkit on every "
+         "compute node (nvidia-container-cli info must work there), or leave the hook out where no GPU is wanted. "
+         if nvidia else "Read enroot's log that pyxis prints after the failure: it names the enroot hook or command "
+         "that failed; fix it on every compute node. ")
+        + ("enroot's scripts expect HOME (and XDG paths) in the task's environment: export HOME in the job script or "
+           "do not strip it (srun --export=ALL,... keeps the environment; a bare --export=VAR list drops HOME). "
+           if var else "")
+        + "Check the same image and command by hand on one node (enroot start / srun --container-image=IMAGE "
+        "nvidia-smi) before the full job, then relaunch.",
+        "high", [], [e.brief() for e in (box + why)[:3]], job_wide=True)
 
 
 def _agent_missing(evs: list) -> Verdict:
