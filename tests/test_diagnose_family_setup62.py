@@ -273,3 +273,31 @@ def test_an_enroot_like_error_line_without_a_container_start_failure_is_not_read
              "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n")
     v = _verdict(tmp_path, crash)
     assert "container plugin" not in v["summary"] and v["cause"] != "config", v
+
+
+# CPython's runpy (_get_module_details): "%s: Error while finding module specification for %r (%s: %s)"
+def test_a_worker_started_with_a_module_python_cannot_find_is_the_launch_command(tmp_path):
+    """Lead rules Q, U (2), W (round 64, so-vits-svc-fork-392): a launcher that restarts the main script for each extra
+    worker (Lightning's subprocess launcher) gives it a command whose '__main__' has no spec when the job was started
+    from a console-script entry point: config, no rank, the fix says run it with python -m / python script.py."""
+    text = ("Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n"
+            "C:\\proj\\venv\\Scripts\\python.exe: Error while finding module specification for '__main__' "
+            "(ValueError: __main__.__spec__ is None)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "__spec__" in v["summary"] and "python -m" in v["fix"] and "devices=1" in v["fix"], v
+    assert "10049" not in v["fix"]  # no store warning shown here
+    other = ("/usr/bin/python3: Error while finding module specification for 'trainer.main' "
+             "(ModuleNotFoundError: No module named 'trainer')\n")
+    v = _verdict(tmp_path, other)
+    assert v["cause"] == "config" and "PYTHONPATH" in v["fix"] and "devices=1" not in v["fix"], v
+
+
+def test_a_scripts_own_module_not_found_is_not_the_launch_command(tmp_path):
+    """The near shape: a worker's own traceback ending in ModuleNotFoundError (an import inside the script) names no
+    launch command: not read as the interpreter's module-spec failure."""
+    text = ('Traceback (most recent call last):\n  File "/w/train.py", line 3, in <module>\n    import apex\n'
+            "ModuleNotFoundError: No module named 'apex'\n")
+    v = _verdict(tmp_path, text)
+    assert "module specification" not in v["summary"] and "__spec__" not in v["fix"], v

@@ -1839,6 +1839,14 @@ R_LAUNCHER_OPT = re.compile(r"^--(?:gpus|ips|nproc[_-]per[_-]node|nnodes|node[_-
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "
                          r"\[Errno \d{1,3}\]")
+# The interpreter started with -m not finding the module it was given ("python.exe: Error while finding module
+# specification for '__main__' (ValueError: __main__.__spec__ is None)", runpy's message, exit code 1): the command
+# the worker is started with names a module that cannot be run -- a launcher that restarts the main script for each
+# extra worker with "python -m <the main module's __spec__ name>" (Lightning's subprocess launcher, hydra's) when the
+# job was started from a console-script entry point (an .exe / bin wrapper, whose __main__ has no spec): the same
+# wrong command for every worker it starts, a launch setting (lead rules Q, U (2), W)
+R_NO_MODULE_SPEC = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: Error while finding module specification for "
+                              r"['\"]([\w.]{1,200})['\"] \((\w{1,60}): ([^\n]{0,200})\)")
 # The same message with the script path ending in a carriage return (a launch script saved with Windows CRLF line
 # endings): the terminal returns to the line's start at the '\r' and prints the message's tail over its head, so it
 # reads "': [Errno 2] No such file or directorython3: can't open file '" -- the same wrong path for every worker

@@ -44,6 +44,9 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "paths are resolved from the directory the launcher is run in: cd to the repository or pass the full "
             "path), then relaunch; check the file exists on every node.", "high", [], [x.brief() for x in evs[:2]],
             job_wide=True)
+    if e.data.get("module"):
+        return _no_module_spec(e, evs, "Windows store connect warning" in {
+            x.data.get("what") for x in c.samples.get("benign", [])})
     if e.data.get("usage"):
         return _usage_error(e, evs)
     said = ("the script requires " + e.data["arg"] + " but the launcher (torchrun) passes no such argument"
@@ -61,6 +64,34 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
         "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _no_module_spec(e, evs: list, win_warn: bool) -> Verdict:
+    """The interpreter a worker was started with could not find the module of its ``python -m`` (runpy's "Error while
+    finding module specification for 'M' (...)"): the command the launcher starts every extra worker with cannot run
+    (lead rules Q, U (2), W) -- config, no rank. For '__main__' (__main__.__spec__ is None) the launcher restarted the
+    main script by its module name, and the job was started from a console-script entry point that has none."""
+    mod, why = e.data["module"], e.data["module_why"]
+    main = mod == "__main__"
+    return Verdict(
+        "config",
+        f"a worker's interpreter could not start: the command it was launched with has Python run the module "
+        f"'{mod}', and Python found no module specification for it ({why})"
+        + (": a launcher that starts each extra worker again from the main script (Lightning's subprocess launcher "
+           "for DDP, hydra-style launchers) rebuilds that command from __main__.__spec__ and sys.argv[0], and a job "
+           "started from a console-script entry point (an .exe or bin wrapper) has no module spec to give it"
+           if main else "")
+        + " -- every worker it starts gets that same command, a launch setting of the job, not a fault of any rank",
+        ("Start the job so that its main module has a spec: run it as a module with python -m PACKAGE (the "
+         "package's own __main__, with the same arguments) or python path/to/script.py, instead of the console "
+         "entry point (the .exe / bin wrapper), so the launcher's restart command for the other workers is valid; or "
+         "avoid the restart: strategy='ddp_spawn' (workers forked from the running process) or train on a single GPU "
+         "(devices=1) where one is enough. " if main else
+         f"Check the launch command: 'python -m {mod}' needs {mod} importable in the interpreter the worker runs "
+         "(installed in that environment, or the working directory / PYTHONPATH holding it), the same on every node. ")
+        + ("The store client's 10049 warning beside it is benign (it retries the next address; MASTER_ADDR=127.0.0.1 "
+           "avoids it)." if win_warn else ""),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _usage_error(e, evs: list) -> Verdict:
