@@ -395,6 +395,23 @@ def test_the_10049_warning_to_a_docker_desktop_alias_alone_is_none(tmp_path):
         "store_rendezvous")
 
 
+def test_the_10049_warning_then_a_checkpoint_loaders_missing_parameter_note_is_still_none(tmp_path):
+    """VITS-family utils.load_checkpoint logs a parameter absent from the checkpoint through logger.error ("%s is
+    not in the checkpoint") and keeps the model's initial value: a loading note, not a failure, so a one-process run
+    whose store client logged the retried 10049 warning stays none (round 64, lead rules K, L, N). load_state_dict's
+    strict "Missing key(s) in state_dict" raises, and stays a failure."""
+    note = ("INFO:models:Loaded checkpoint 'logs/DUR_0.pth' (iteration 0)\n"
+            "ERROR:models:emb_g.weight is not in the checkpoint\n"
+            "INFO:models:Loaded checkpoint 'logs/G_0.pth' (iteration 0)\n")
+    v = _verdict(tmp_path, WIN_WARN.format(host="DESKTOP-AB12CD", port=10086) + note)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    strict = ("RuntimeError: Error(s) in loading state_dict for SynthesizerTrn:\n"
+              "\tMissing key(s) in state_dict: \"emb_g.weight\".\n")
+    assert _verdict(tmp_path, WIN_WARN.format(host="DESKTOP-AB12CD", port=10086) + strict)["cause"] != "none"
+    other = "ERROR:models:emb_g.weight could not be loaded: shape mismatch\n"
+    assert _verdict(tmp_path, WIN_WARN.format(host="DESKTOP-AB12CD", port=10086) + other)["cause"] != "none"
+
+
 def test_linux_errno_99_store_connect_warnings_alone_are_none(tmp_path):
     """EADDRNOTAVAIL (errno 99) is 10049's errno on Linux: the client tries an address of the host it cannot use
     (localhost's IPv6 one) and goes on; retried warnings with nothing failing after them are none (lead rule L)."""

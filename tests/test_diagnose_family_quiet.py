@@ -212,6 +212,35 @@ def test_cuda_gdb_peer_access_notices_are_harmless(tmp_path):
     assert "shared memory" in v["fix"]
 
 
+# Open MPI's smcuda BTL (opal/mca/shmem/mmap, btl_smcuda_component.c): "shmem: mmap: an error occurred while
+# determining whether or not %s could be created." and "create_and_attach: unable to create shared memory BTL
+# coordinating structure :: size %lu" -- start-up warnings the process goes on after (round 64, deepmd-kit-4595)
+OMPI_SHMEM_WARN = ("[gpu-n7:02210] shmem: mmap: an error occurred while determining whether or not "
+                   "/tmp/ompi.gpu-n7.1000/jf.0/2871984128/shared_mem_cuda_pool.gpu-n7 could be created.\n"
+                   "[gpu-n7:02210] create_and_attach: unable to create shared memory BTL coordinating structure :: "
+                   "size 134217728\n")
+
+
+def test_open_mpi_shared_memory_btl_warnings_with_the_run_going_on_are_none(tmp_path):
+    text = ("2025-03-01 10:00:00 INFO computing device: cuda:1\n" + OMPI_SHMEM_WARN
+            + "2025-03-01 10:00:01 INFO epoch 0\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "Open MPI" in v["fix"] and "harmless" in v["fix"] and "^smcuda" in v["fix"], v
+
+
+def test_open_mpis_shared_memory_failing_outright_is_not_read_as_that_warning(tmp_path):
+    """opal's help-opal-shmem-mmap.txt "sys call fail" is the shmem component failing on a system call, and an
+    error after the BTL warnings is the news: neither becomes the harmless warning's none."""
+    failed = ("--------------------------------------------------------------------------\n"
+              "A system call failed during shared memory initialization that should\n"
+              "not have.  It is likely that your MPI job will now either abort or\n"
+              "experience performance degradation.\n")
+    assert _verdict(tmp_path, failed)["cause"] != "none"
+    crash = "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    assert _verdict(tmp_path, OMPI_SHMEM_WARN + crash)["cause"] != "none"
+
+
 def test_start_up_info_alone_says_there_is_no_failure(tmp_path):
     text = ("[I ProcessGroupNCCL.cpp:665] [Rank 3] ProcessGroupNCCL initialization options:"
             "NCCL_ASYNC_ERROR_HANDLING: 1\n")

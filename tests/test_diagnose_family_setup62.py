@@ -226,3 +226,78 @@ def test_another_command_not_found_or_an_abort_is_not_the_launchers_remote_start
                  "Job aborted: a process exited with status 1\n"):
         v = _verdict(tmp_path, text)
         assert "remote" not in v["summary"] and "daemon" not in v["summary"], (text, v)
+
+
+# --- srun's --export list, and a container plugin that could not start the tasks' container (round 64) ------------
+def test_an_srun_export_list_is_read_as_one_setting_each(tmp_path):
+    """srun / sbatch --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1" is a comma-separated list of assignments: NCCL_DEBUG's
+    value ends at the comma that starts the next NAME=, so it is not read as the bad value 'INFO,NCCL_IB_DISABLE=1'
+    (round 64, pyxis-101); a list value (NCCL_DEBUG_SUBSYS=INIT,NET) keeps its commas and a bad one is still read."""
+    line = ('$ srun --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1,UCX_TLS=tcp" -N 1 --ntasks-per-node=4 python '
+            "train.py\n")
+    v = _verdict(tmp_path, line)
+    assert v["cause"] != "config" and "INFO,NCCL_IB_DISABLE" not in v["summary"], v
+    bad = 'srun --export="NCCL_DEBUG=INFO,NCCL_IB_TIMEOUT=99" -N 1 python train.py\n'
+    v = _verdict(tmp_path, bad)
+    assert v["cause"] == "config" and "NCCL_IB_TIMEOUT" in v["summary"], v  # the next assignment's own value
+
+
+# pyxis (src/pyxis_slurmstepd.c): "pyxis: container start failed with error code: %d", "pyxis: couldn't start
+# container", slurm's "spank: required plugin %s: task_init() failed with rc=%d"; enroot's log lines
+PYXIS = ("pyxis: imported docker image: registry.local:5000#/trainer:1.2\n"
+         "slurmstepd: error: pyxis: container start failed with error code: 1\n"
+         "slurmstepd: error: pyxis: printing enroot log file:\n"
+         "slurmstepd: error: pyxis:     [ERROR] Command not found: nvidia-container-cli, see "
+         "https://github.com/NVIDIA/libnvidia-container\n"
+         "slurmstepd: error: pyxis:     [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1\n"
+         "slurmstepd: error: pyxis: couldn't start container\n"
+         "slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed with rc=-1\n"
+         "slurmstepd: error: Failed to invoke spank plugin stack\n")
+
+
+def test_a_container_plugin_that_could_not_start_the_container_is_the_launch_set_up(tmp_path):
+    """Lead rules X (2), Q: pyxis could not start any task's container (enroot's GPU hook found no
+    nvidia-container-cli): no worker process ran -- config, no rank; the fix names what enroot's log says."""
+    d = _report(tmp_path, PYXIS)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "nvidia-container-cli" in v["fix"] and "libnvidia-container" in v["fix"] and "98-nvidia.sh" in v["fix"]
+
+
+def test_an_enroot_like_error_line_without_a_container_start_failure_is_not_read_so(tmp_path):
+    """The near shapes: a "[ERROR] Command not found: X" line with no container plugin failing is not the container's
+    start (no container wording in the verdict); and a worker's own crash after the container started is the crash."""
+    v = _verdict(tmp_path, "[ERROR] Command not found: nvidia-container-cli\n")
+    assert "container plugin" not in v["summary"], v
+    crash = ("pyxis: imported docker image: registry.local:5000#/trainer:1.2\n"
+             "[rank0]: RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    v = _verdict(tmp_path, crash)
+    assert "container plugin" not in v["summary"] and v["cause"] != "config", v
+
+
+# CPython's runpy (_get_module_details): "%s: Error while finding module specification for %r (%s: %s)"
+def test_a_worker_started_with_a_module_python_cannot_find_is_the_launch_command(tmp_path):
+    """Lead rules Q, U (2), W (round 64, so-vits-svc-fork-392): a launcher that restarts the main script for each extra
+    worker (Lightning's subprocess launcher) gives it a command whose '__main__' has no spec when the job was started
+    from a console-script entry point: config, no rank, the fix says run it with python -m / python script.py."""
+    text = ("Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2\n"
+            "C:\\proj\\venv\\Scripts\\python.exe: Error while finding module specification for '__main__' "
+            "(ValueError: __main__.__spec__ is None)\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "__spec__" in v["summary"] and "python -m" in v["fix"] and "devices=1" in v["fix"], v
+    assert "10049" not in v["fix"]  # no store warning shown here
+    other = ("/usr/bin/python3: Error while finding module specification for 'trainer.main' "
+             "(ModuleNotFoundError: No module named 'trainer')\n")
+    v = _verdict(tmp_path, other)
+    assert v["cause"] == "config" and "PYTHONPATH" in v["fix"] and "devices=1" not in v["fix"], v
+
+
+def test_a_scripts_own_module_not_found_is_not_the_launch_command(tmp_path):
+    """The near shape: a worker's own traceback ending in ModuleNotFoundError (an import inside the script) names no
+    launch command: not read as the interpreter's module-spec failure."""
+    text = ('Traceback (most recent call last):\n  File "/w/train.py", line 3, in <module>\n    import apex\n'
+            "ModuleNotFoundError: No module named 'apex'\n")
+    v = _verdict(tmp_path, text)
+    assert "module specification" not in v["summary"] and "__spec__" not in v["fix"], v

@@ -40,7 +40,12 @@ R_NOT_A_FAILURE = re.compile(
     r"|[_.\-/]timeout|timeout[_-]|--\w*timeout"
     r"|Failures:|Root Cause|ChildFailedError|<NO_OTHER_FAILURES>|error_file|\bFAILED\s*$|exitcode\s*:"
     r"|\b(?:no|without|0) errors?\b|\berrors?: 0\b|error rate|if error|on error|error handling|errors="
-    r"|\b(?:algbw|busbw)\b|#wrong")  # nccl-tests' table: its "error" column (a wrapped header's piece too)
+    r"|\b(?:algbw|busbw)\b|#wrong"  # nccl-tests' table: its "error" column (a wrapped header's piece too)
+    # a checkpoint loader's note that one parameter is absent from the file (VITS-family load_checkpoint logs
+    # "emb_g.weight is not in the checkpoint" at error level, keeps the model's own initial value and goes on): a
+    # model-loading note, not a failure (S.R_CKPT_KEY_NOTE); load_state_dict's strict "Missing key(s) in state_dict"
+    # raises and stays read
+    r"|\b[\w.]{1,200} is not in the checkpoint\s*$")
 
 # (cause, the words, what they say, what to do): the first that matches the failure's text is its reading
 # "set VAR=" where a library names an environment setting it needs, never its own debugging aids (NCCL_DEBUG=INFO,

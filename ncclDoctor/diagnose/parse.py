@@ -224,6 +224,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come
+        self._container_at = 0  # the line of a container plugin's start failure (pyxis), enroot's log lines after it
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
         # the rank its "Process name: [[J,V],N]" line named (horovodrun's elastic "host[local]": the host, local rank)
         self._mpi_rank: int | tuple[str, int] | None = None

@@ -708,6 +708,15 @@ R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<
 # cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
 R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
                         r"cudaGetLastError|cudaPeekAtLastError) returned")
+# Open MPI's shared-memory BTL (smcuda / vader) warning that it could not set up its segment in the session directory
+# ("shmem: mmap: an error occurred while determining whether or not /tmp/ompi.HOST.../shared_mem_cuda_pool.HOST could
+# be created.", then "create_and_attach: unable to create shared memory BTL coordinating structure :: size N"): the BTL
+# is left out and the process goes on; a start-up warning, not a failure by itself (lead rules K, N, AH (3)). Opal's
+# "A system call failed during shared memory initialization" help message is the shmem component failing outright
+# (R_MPI_SHM below, verdict.transport), another line
+R_OMPI_SHMEM_BTL_WARN = re.compile(r"\bshmem: mmap: an error occurred while determining whether or not \S{1,400} "
+                                   r"could be created|\bcreate_and_attach: unable to create shared memory BTL "
+                                   r"coordinating structure")
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)
@@ -917,6 +926,10 @@ R_SHM_EXISTS = re.compile(r"\bFileExistsError: \[Errno 17\] File exists: '(/?[^'
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")
+# ... but not a checkpoint loader's note that one parameter is absent from the file (VITS-family utils.load_checkpoint
+# logs "ERROR:models:emb_g.weight is not in the checkpoint" through logger.error, keeps the model's own initial value
+# for it and goes on loading): a model-loading note; load_state_dict's strict "Missing key(s) in state_dict" raises
+R_CKPT_KEY_NOTE = re.compile(r"^(?:[\w.]{1,80}:)?[\w.]{1,200} is not in the checkpoint\s*$")
 # detectron2's launch (and the many trainers built on it) logs the init_method it gave init_process_group when
 # that call raised: "Process group URL: tcp://127.0.0.1:50152", "Process group URL: None" (no dist_url reached the
 # workers: env:// without MASTER_ADDR).
@@ -1597,6 +1610,19 @@ R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' return
 # install or the host's environment it starts in (its shared-memory, session-directory, ess/pmix components), before
 # any worker ran a collective (lead rule X (2)): config, no rank. The help message names the step that failed on a line
 # of its own a few lines on ("  opal_shmem_base_select failed", "  orte_ess_init failed"): R_OMPI_INIT_STEP
+# A Slurm container plugin failing to start a task's container before the task runs (pyxis over enroot: "slurmstepd:
+# error: pyxis: container start failed with error code: 1", "pyxis: couldn't start container", "spank: required plugin
+# spank_pyxis.so: task_init() failed with rc=-1"): no worker process ever started, on every task alike -- the launch
+# set-up (the container runtime and its hooks on the node), lead rules X (2), Q: config, no rank. enroot's own log,
+# which pyxis prints after it, names what failed: a command its hook needs that is not installed ("[ERROR] Command not
+# found: nvidia-container-cli"), the hook script that exited ("[ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with
+# return code 1"), a variable its script needs unset ("/usr/bin/enroot: line 44: HOME: unbound variable")
+R_CONTAINER_START = re.compile(r"\bpyxis: (?:container start failed with error code: -?\d{1,6}|couldn't start "
+                               r"container)|\bspank: required plugin (?P<plugin>spank_\w{1,40}\.so): task_init\(\) "
+                               r"failed")
+R_ENROOT_LOG = re.compile(r"\[ERROR\] (?:Command not found: (?P<cmd>[\w.+\-]{1,80})|(?P<hook>\S{0,200}/hooks\.d/"
+                          r"[\w.\-]{1,80}) exited with return code \d{1,4})|\benroot: line \d{1,6}: (?P<var>\w{1,64}): "
+                          r"unbound variable")
 R_OMPI_INIT_FAILED = re.compile(r"\bIt looks like (?P<stage>(?:opal|orte|prte|pmix|ompi_rte|ompi_mpi)_init|MPI_INIT|"
                                 r"MPI_Init(?:_thread)?) failed for some reason")
 R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,60})?) failed\s*$")
@@ -1832,6 +1858,14 @@ R_LAUNCHER_OPT = re.compile(r"^--(?:gpus|ips|nproc[_-]per[_-]node|nnodes|node[_-
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "
                          r"\[Errno \d{1,3}\]")
+# The interpreter started with -m not finding the module it was given ("python.exe: Error while finding module
+# specification for '__main__' (ValueError: __main__.__spec__ is None)", runpy's message, exit code 1): the command
+# the worker is started with names a module that cannot be run -- a launcher that restarts the main script for each
+# extra worker with "python -m <the main module's __spec__ name>" (Lightning's subprocess launcher, hydra's) when the
+# job was started from a console-script entry point (an .exe / bin wrapper, whose __main__ has no spec): the same
+# wrong command for every worker it starts, a launch setting (lead rules Q, U (2), W)
+R_NO_MODULE_SPEC = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: Error while finding module specification for "
+                              r"['\"]([\w.]{1,200})['\"] \((\w{1,60}): ([^\n]{0,200})\)")
 # The same message with the script path ending in a carriage return (a launch script saved with Windows CRLF line
 # endings): the terminal returns to the line's start at the '\r' and prints the message's tail over its head, so it
 # reads "': [Errno 2] No such file or directorython3: can't open file '" -- the same wrong path for every worker
@@ -2419,9 +2453,12 @@ R_ACCEL_DEFAULTS = re.compile(r"[Ii]f this was unintended,? please pass in `?--n
 R_ANNOUNCED_RANK = re.compile(r"distributed init \(rank (\d{1,7})(?:, world (\d{1,7}))?\)")
 R_ARG_WORLD_SIZE = re.compile(r"--(?:distributed[-_])?world[-_]size[= ]['\"]?(\d{1,7})\b")
 R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
-R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\"])(?:export\s+|-e\s+)?"
+# (a value ends at a comma that starts the next NAME=, and that next assignment is read too: srun's / sbatch's
+# --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1" is a list of assignments, while a list value such as
+# NCCL_SOCKET_IFNAME=eth0,eth1 keeps its commas)
+R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\",])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
-                          r"['\"]?([^'\"\s\\;&|]{0,120})")
+                          r"['\"]?((?:[^'\"\s\\;&|,]|,(?![A-Za-z_]\w{0,60}=)){0,120})")
 # A framework's notice of a setting it found already made ("NCCL_CUMEM_ENABLE is set to 0, skipping override", vLLM's
 # env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"): the variable and the value it keeps
 R_ENV_IS_SET = re.compile(r"\b((?:NCCL|TORCH_NCCL|GLOO)_[A-Z0-9_]{1,48}) (?:is|was) (?:already )?set to "

@@ -206,6 +206,12 @@ class CrashReaders:
             ev.rank = None  # the interpreter's line: every worker is started with the same path
             ev.data.update(arg=a.group(1), missing=False, script=True)
             return ev
+        a = S.R_NO_MODULE_SPEC.search(text) if "module specification" in text else None
+        if a:  # lead rules Q, U (2): the module the launcher starts a worker with (python -m) cannot be run
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None  # the interpreter's line: every worker it starts is given the same command
+            ev.data.update(arg=a.group(1), missing=False, module=a.group(1), module_why=f"{a.group(2)}: {a.group(3)}")
+            return ev
         a = S.R_NO_SCRIPT_CR.search(self._body.strip()) if "can't open file" in text else None
         if a:  # lead rule U (2): the same, the path ending in a carriage return (a CRLF launch script)
             ev = self._context(lineno, text, "launch_arg")
@@ -417,7 +423,7 @@ class CrashReaders:
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
-            if e is None:
+            if e is None or ("checkpoint" in text and S.R_CKPT_KEY_NOTE.match(e.group(1))):
                 return None
             ev = self._context(lineno, text, "traceback_tail")  # a failure shown, its cause not given
             ev.data.update(type="Error", message=e.group(1), line=True)

@@ -61,6 +61,16 @@ class SettingsReaders:
         if ssh:  # the ssh client could not reach a host (no such name, refused, no route): the launcher's reach
             return self._setup(lineno, text, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(
                 ssh.group("dns")), ssh_why=(ssh.group("why") or "").lstrip(": ").strip())
+        ct = S.R_CONTAINER_START.search(text) if "pyxis" in text or "spank" in text else None
+        if ct:  # the container plugin could not start the task's container: no worker process ran
+            self._container_at = lineno
+            return self._setup(lineno, text, container=ct.group(0))
+        en = S.R_ENROOT_LOG.search(text) if self._container_at and 0 < lineno - self._container_at <= 40 and (
+            "ERROR] " in text or "unbound variable" in text) else None
+        if en:  # the container runtime's own log of what failed (kept only beside a container start that failed)
+            return self._setup(lineno, text, container_why=en.group("cmd") or en.group("hook") or en.group("var"),
+                               container_cmd=en.group("cmd"), container_hook=en.group("hook"),
+                               container_var=en.group("var"))
         m = S.R_LAUNCH_SETUP.search(text) if (
             "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:

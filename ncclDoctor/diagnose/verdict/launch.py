@@ -44,6 +44,9 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "paths are resolved from the directory the launcher is run in: cd to the repository or pass the full "
             "path), then relaunch; check the file exists on every node.", "high", [], [x.brief() for x in evs[:2]],
             job_wide=True)
+    if e.data.get("module"):
+        return _no_module_spec(e, evs, "Windows store connect warning" in {
+            x.data.get("what") for x in c.samples.get("benign", [])})
     if e.data.get("usage"):
         return _usage_error(e, evs)
     said = ("the script requires " + e.data["arg"] + " but the launcher (torchrun) passes no such argument"
@@ -61,6 +64,34 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
         "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _no_module_spec(e, evs: list, win_warn: bool) -> Verdict:
+    """The interpreter a worker was started with could not find the module of its ``python -m`` (runpy's "Error while
+    finding module specification for 'M' (...)"): the command the launcher starts every extra worker with cannot run
+    (lead rules Q, U (2), W) -- config, no rank. For '__main__' (__main__.__spec__ is None) the launcher restarted the
+    main script by its module name, and the job was started from a console-script entry point that has none."""
+    mod, why = e.data["module"], e.data["module_why"]
+    main = mod == "__main__"
+    return Verdict(
+        "config",
+        f"a worker's interpreter could not start: the command it was launched with has Python run the module "
+        f"'{mod}', and Python found no module specification for it ({why})"
+        + (": a launcher that starts each extra worker again from the main script (Lightning's subprocess launcher "
+           "for DDP, hydra-style launchers) rebuilds that command from __main__.__spec__ and sys.argv[0], and a job "
+           "started from a console-script entry point (an .exe or bin wrapper) has no module spec to give it"
+           if main else "")
+        + " -- every worker it starts gets that same command, a launch setting of the job, not a fault of any rank",
+        ("Start the job so that its main module has a spec: run it as a module with python -m PACKAGE (the "
+         "package's own __main__, with the same arguments) or python path/to/script.py, instead of the console "
+         "entry point (the .exe / bin wrapper), so the launcher's restart command for the other workers is valid; or "
+         "avoid the restart: strategy='ddp_spawn' (workers forked from the running process) or train on a single GPU "
+         "(devices=1) where one is enough. " if main else
+         f"Check the launch command: 'python -m {mod}' needs {mod} importable in the interpreter the worker runs "
+         "(installed in that environment, or the working directory / PYTHONPATH holding it), the same on every node. ")
+        + ("The store client's 10049 warning beside it is benign (it retries the next address; MASTER_ADDR=127.0.0.1 "
+           "avoids it)." if win_warn else ""),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _usage_error(e, evs: list) -> Verdict:
@@ -742,6 +773,13 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "address the hostfile names for the first node), and pin the interface the collectives use "
             "(NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME, e.g. eth0; not docker0 or lo).",
             "medium", [], [local.brief()], job_wide=True)
+    box = [e for e in evs if e.data.get("container")]  # a container plugin (pyxis) could not start the tasks'
+    if box and not (c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
+            v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
+        return _container_start(box, [e for e in evs if e.data.get("container_why")])
+    evs = [e for e in evs if not e.data.get("container") and not e.data.get("container_why")]
+    if not evs:
+        return None
     ssh = next((e.data["ssh"] for e in evs if e.data.get("ssh")), None)
     mpi = next((e.data["mpi"] for e in evs if e.data.get("mpi")), None)
     ro = sorted({e.data["readonly"] for e in evs if e.data.get("readonly")})
@@ -822,6 +860,36 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "out of it: bootstrap what needs it over NCCL/gloo instead (Transformer Engine / Megatron's "
         "tp_comm_overlap: --tp-comm-bootstrap-backend nccl); check that the MPI library matches the launcher's.",
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _container_start(box: list, why: list) -> Verdict:
+    """A Slurm container plugin (pyxis over enroot) failing to start the tasks' container (lead rules X (2), Q): no
+    worker process started, every task alike -- the container runtime's set-up on the node, config, no rank. enroot's
+    log lines, when shown, name what failed: a command its hook runs that is not installed, the hook, a variable."""
+    cmd = next((e.data["container_cmd"] for e in why if e.data.get("container_cmd")), None)
+    hook = next((e.data["container_hook"] for e in why if e.data.get("container_hook")), None)
+    var = next((e.data["container_var"] for e in why if e.data.get("container_var")), None)
+    said = "; ".join(x for x in (f"'{cmd}' is not installed" if cmd else "",
+                                  f"the hook {hook} exited non-zero" if hook else "",
+                                  f"{var} is unset in the environment enroot runs with" if var else "") if x)
+    nvidia = bool(cmd and "nvidia" in cmd) or bool(hook and "nvidia" in hook)
+    return Verdict(
+        "config",
+        f"the container plugin could not start the tasks' container ('{box[0].data['container'][:120]}', "
+        f"{box[0].where})" + (f": enroot's log says {said}" if said else "") + " -- no worker process started, on "
+        "every task alike, so the launch set-up (the container runtime and its hooks on the node) is wrong, no rank's "
+        "fault",
+        ("enroot's GPU hook (/etc/enroot/hooks.d/98-nvidia.sh) runs nvidia-container-cli from libnvidia-container to "
+         "give the container the GPUs: install libnvidia-container-tools / the nvidia-container-toolkit on every "
+         "compute node (nvidia-container-cli info must work there), or leave the hook out where no GPU is wanted. "
+         if nvidia else "Read enroot's log that pyxis prints after the failure: it names the enroot hook or command "
+         "that failed; fix it on every compute node. ")
+        + ("enroot's scripts expect HOME (and XDG paths) in the task's environment: export HOME in the job script or "
+           "do not strip it (srun --export=ALL,... keeps the environment; a bare --export=VAR list drops HOME). "
+           if var else "")
+        + "Check the same image and command by hand on one node (enroot start / srun --container-image=IMAGE "
+        "nvidia-smi) before the full job, then relaunch.",
+        "high", [], [e.brief() for e in (box + why)[:3]], job_wide=True)
 
 
 def _agent_missing(evs: list) -> Verdict:

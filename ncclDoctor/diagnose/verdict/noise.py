@@ -447,6 +447,16 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("cuda-gdb's 'Cuda API error detected: cudaDeviceEnablePeerAccess returned' warnings are "
                       "harmless: NCCL probes GPU peer access (P2P) and falls back to shared memory where it is not "
                       "available; the debugger only reports the probe's error code")
+    if "ompi shmem btl warning" in whats:  # lead rules K, N, AH (3): a start-up warning the process goes on after
+        benign.append("Open MPI's 'shmem: mmap: an error occurred while determining whether or not /tmp/ompi.../"
+                      "shared_mem_cuda_pool... could be created' and 'create_and_attach: unable to create shared "
+                      "memory BTL coordinating structure' are start-up warnings, harmless here: its shared-memory "
+                      "BTL (smcuda's CUDA pool) could not create its segment in the session directory under /tmp, "
+                      "so Open MPI leaves that BTL out and the process goes on -- and Open MPI is not the path the "
+                      "job's collectives take (c10d / NCCL). To silence them point the session directory at a "
+                      "local, writable file system with room (OMPI_MCA_orte_tmpdir_base / TMPDIR), give the "
+                      "container shared memory (/dev/shm: docker --shm-size / --ipc=host), or leave the BTL out "
+                      "(mpirun --mca btl ^smcuda, OMPI_MCA_btl=^smcuda)")
     if "Windows store connect warning" in whats:
         benign.append("the store client's 'failed to connect ... (system error: 10049 / errno: 22 - Invalid "
                       "argument / errno: 99 - Cannot assign requested address)' warning is a benign retried "
