@@ -2255,7 +2255,12 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        # `backend` argument ..."): the call every process makes, on the platform every process runs
                        # (lead rule Q's last sentence), config, no rank
                        r"(?P<noback>(?:\bWe detected accelerator (?P<accel>\w{1,16}) on your machine\. But we )?"
-                       r"\bdon't know which communication backend to use\b)")
+                       r"\bdon't know which communication backend to use\b)|"
+                       # an inference engine's own communication layer refusing the backend it was asked for by name
+                       # (LMDeploy TurboMind's comm/device_comm.cc: "Check failed: 0 Unknown communication backend:
+                       # nccl" -- the factory's fall-through when the build has no such backend compiled in, e.g.
+                       # built without BUILD_MULTI_GPU / NCCL): the install every worker shares, config, no rank
+                       r"(?P<unbuilt>\bUnknown communication backend:? ?['\"]?(?P<ubk>[\w.-]{1,24}))")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via
