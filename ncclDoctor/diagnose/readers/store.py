@@ -152,13 +152,14 @@ class StoreReaders:
             el = S.R_ELAPSED.search(text)
             ev.data.update(head=True, elapsed=float(el.group(1)) if el else None)
             return ev
-        u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
+        u = S.R_UNIQUEID.search(text) if "cclUniqueId" in text else None
         if u:
             ev = self._context(lineno, text, "uniqueid_wait")
             if u.group(1):
                 ev.rank = int(u.group(1))
             err = u.group(3).strip()
-            ev.data.update(root=int(u.group(2)), error=err[:120],
+            ev.data.update(root=int(u.group(2)), error=err[:120], uid="hcclUniqueId" if "hccl" in u.group(0) else
+                           "ncclUniqueId",
                            gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
             return ev
         t = S.R_UNIQUEID_TAIL.search(text) if "application crash on rank" in text else None
