@@ -251,6 +251,10 @@ SNIFF = 8192
 #             time" (no other trigger word): a rank waiting inside the collective (readers.watchdog, lead rules B, E)
 #   root node  HCCL's EI0015 "No rank in the communicator can connect to the root node": its bootstrap at
 #             communicator set-up (readers.store._rpc_setup, verdict.network._root_unreached)
+#   root info  a collective library's root-info call failing with a bare status in its caller's words (xLLM's glog
+#             check "Check failed: status == HCCL_SUCCESS (1 vs. 0) HCCL get root info failed."), which holds no
+#             other word: the communicator set-up's address exchange (readers.store._rpc_setup,
+#             verdict.network._root_unreached, lead rule AZ (2))
 #   pointer not allocated  a pluggable CUDA allocator's "what():  Trying to free a pointer not allocated here"
 #             (CUDAPluggableAllocator::raw_delete), the message of the terminate above it, no other word in it: kept
 #             as an unread failure line (generic.R_FAILURE_WORD, verdict.unread._PLUGGABLE_FREE)
@@ -493,7 +497,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
             b"/transport/uv/", b"create QP", b"did not send the data",
-            b"fftsplus task timeout", b"Notify record", b"Heartbeat Lost", b"root node", b"HCCP process",
+            b"fftsplus task timeout", b"Notify record", b"Heartbeat Lost", b"root node", b"root info", b"HCCP process",
             b"pointer not allocated",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",

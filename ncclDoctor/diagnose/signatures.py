@@ -546,8 +546,10 @@ R_ENV_RAISE = re.compile(r"^\s*raise _env_error\((?:['\"](\w{1,32})['\"]|\w{1,32
 # the ncclUniqueId rank 0 publishes ("[3] is setting up NCCL communicator and retrieving ncclUniqueId from [0]
 # via c10d key-value store by key '0', but store->get('0') got error: Socket Timeout"; older releases spell it
 # "retreiving"). A paste may cut the waiting rank's "[3] is" off: the wait is read all the same, by nobody's rank.
-R_UNIQUEID = re.compile(r"(?:\[(\d{1,7})\] is )?setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from "
-                        r"\[(\d{1,7})\][^:]{0,200}got error: ?([^\n]{0,120})")
+# torch_npu's ProcessGroupHCCL says the same of HCCL's unique id ("[1] is setting up HCCL communicator and retrieving
+# hcclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: ..."): the same wait.
+R_UNIQUEID = re.compile(r"(?:\[(\d{1,7})\] is )?setting up [NH]CCL communicator and retr(?:ie|ei)ving [nh]cclUniqueId "
+                        r"from \[(\d{1,7})\][^:]{0,200}got error: ?([^\n]{0,120})")
 # The same error's last words ("... got error: ... This may indicate a possible application crash on rank 0 or a
 # network set up issue."): torch ends broadcastUniqueNCCLID's message with them, so a paste that lost the head (its
 # C++ frames printed between) still shows a rank's store read of the unique id the named rank publishes failing.
@@ -735,6 +737,19 @@ R_LAUNCH_PORT_BUSY = re.compile(r"launch distributed communication on port `?(\d
 # errno was not set, which says neither in-use nor an address not this host's)
 R_RPC_BIND = re.compile(r"\bFailed (bind|listen) on (?:socket fd: ?\d{1,9}|\[?([^\s\]]{1,255}?)\]?:(\d{1,5}))\s{0,4},?"
                         r"\s{0,4}error: ?([^\n]{0,80})")
+# The same bind refused in the framework's own words before its server starts: a Python check that tries to bind the
+# port and prints that it could not ("Error: port 30050 is not available." -- DGL-KE's KV-store server, whose
+# check_port_available binds ('', port) and fails on EADDRINUSE, then exits): the port is taken on that host. The
+# whole line is the error (a program that goes on to another port says so on it, and is no failure)
+R_PORT_UNAVAILABLE = re.compile(r"^\s{0,8}Error: [Pp]ort (\d{1,5}) is not available\.?\s{0,4}$")
+# A framework's own socket layer (DGL's graph/network and rpc/network tcp_socket.cc: "tcp_socket.cc:180: recv error:
+# Resource temporarily unavailable", LOG(ERROR) << "recv error: " << strerror(errno)) failing a read or write with its
+# timeout's errno -- EAGAIN on a socket with a receive timeout, ETIMEDOUT: the peer it reads from (its KV-store
+# server, its RPC server) never answered in time. The framework's own RPC / data-service connection, not NCCL's, gloo's
+# or the c10d store's (lead rule AQ (3)): network_setup. A reset or a closed connection is a peer gone instead, and is
+# not read here
+R_FW_SOCKET_NO_ANSWER = re.compile(r"\btcp_socket\.cc:\d{1,6}\]?:? (recv|send) error: ?(Resource temporarily "
+                                   r"unavailable|Connection timed out|(?:Operation|Connection) timed out)\b")
 # A trainer's own wait for a framework's serving process at start-up giving up, as the exception's message says it
 # (AReaL's remote engine _wait_for_server: RuntimeError("server launch failed"); "server did not become ready",
 # "failed to start the rollout server"): the framework's own service never answered, the trainer only waited
@@ -756,6 +771,20 @@ R_RPC_GATHER = re.compile(r"(?:Failed to respond to '([^'\n]{1,80})' in time,? g
 # connection between its processes (NCCL's bootstrap root, not a TCPStore) never made -- lead rule L, network_setup
 R_ROOT_UNREACHED = re.compile(r"\bcan connect to the root node within the timeout\b"
                               r"(?:[^\n]{0,80}?\bunconnected ranks: ?\W{0,3}\[(?P<ranks>[\d,\s]{1,4000})\])?")
+# A collective library's unique-id / root-info call -- the first step of a communicator's set-up, where the root
+# makes the bootstrap address the other ranks will connect to (HCCL's HcclGetRootInfo, NCCL's ncclGetUniqueId) --
+# failing with nothing but a status number: xLLM's glog check "Check failed: status == HCCL_SUCCESS (1 vs. 0) HCCL get
+# root info failed.", torch_npu's "HCCL function error: HcclGetRootInfo(&hcclID), error code is 1". The address
+# exchange of the set-up failed (lead rules L, AZ (2)): network_setup; a bare number is not the library naming a
+# parameter error (rule W), which a reason in words after it would be (the reader checks nothing follows)
+R_ROOTINFO_FAILED = re.compile(r"\b(?:[HN]CCL get (?:root info|unique ?id) failed\b|"
+                               r"\b[HhNn]ccl[Gg]et(?:RootInfo|UniqueId)\([^()\n]{0,60}\),? error code is \d{1,7}\b)")
+# the words after it that are only punctuation, a status number or a glog/torch_npu tail: no reason given
+R_ROOTINFO_BARE_TAIL = re.compile(r"[\s.,;:!()\[\]\d]{0,40}$")
+# ... and a reason the library or its caller names on the same line (HCCL_E_PARA, "parameter error", "invalid
+# argument", a library it cannot load, memory): that reason decides, not the set-up's address exchange
+R_ROOTINFO_REASON = re.compile(r"\b(?:[HN]CCL_E_\w{2,20}|[Pp]arameter|[Ii]nvalid|[Nn]ot support|[Uu]nable to load|"
+                               r"[Mm]emory|[Pp]ermission)")
 # A collective library's own link from one rank to a peer that could not be made at communicator set-up (Ascend
 # HCCL's EI0009 "Transport init error. Reason: [Create][DestLink]Create Dest error! createLink para:rank[1]-...,
 # dst_rank[0]-remoteUserrank[0]-remote_ip_addr[10.0.0.1]"): the rank-to-rank connection itself, like NCCL's transport
@@ -2308,7 +2337,12 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        # `backend` argument ..."): the call every process makes, on the platform every process runs
                        # (lead rule Q's last sentence), config, no rank
                        r"(?P<noback>(?:\bWe detected accelerator (?P<accel>\w{1,16}) on your machine\. But we )?"
-                       r"\bdon't know which communication backend to use\b)")
+                       r"\bdon't know which communication backend to use\b)|"
+                       # an inference engine's own communication layer refusing the backend it was asked for by name
+                       # (LMDeploy TurboMind's comm/device_comm.cc: "Check failed: 0 Unknown communication backend:
+                       # nccl" -- the factory's fall-through when the build has no such backend compiled in, e.g.
+                       # built without BUILD_MULTI_GPU / NCCL): the install every worker shares, config, no rank
+                       r"(?P<unbuilt>\bUnknown communication backend:? ?['\"]?(?P<ubk>[\w.-]{1,24}))")
 # torch's warning that a barrier (or the first collective) does not know which GPU this process uses: 1.x-2.x's
 # ProcessGroupNCCL "Rank N using best-guess GPU N to perform barrier as devices used by this process are currently
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via

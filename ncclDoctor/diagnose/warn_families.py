@@ -114,6 +114,23 @@ FAMILIES = (
         "same WORLD_SIZE (init_process_group's world_size), equal to the number of processes actually started.",
         job_wide=True),
     Family(
+        # argcheck.cc's PtrCheck on the communicator itself ("CommUserRank : comm argument is NULL", "Send : comm
+        # argument is NULL"): the call was handed no communicator at all -- it was never created (the library's or
+        # the process group's NCCL set-up did not run in this path, or its init failed and left it NULL). Still
+        # NCCL refusing the call (lead rules Q, W): invalid_usage, the code every rank runs, no rank named
+        "null_comm", "invalid_usage",
+        re.compile(r"\bcomm argument is NULL"),
+        "NCCL refused a call made with a NULL communicator (ncclInvalidArgument, 'comm argument is NULL'): the NCCL "
+        "communicator the call was given was never created -- the set-up that creates it did not run before the call "
+        "(or failed and left it NULL), not a buffer or a rank's fault",
+        "Create the NCCL communicator before the first call that uses it: init_process_group(backend='nccl') with the "
+        "right world_size on every process, and any library that calls NCCL itself (a CUDA extension's own "
+        "communicator, taken from the process group by its set-up call) must run that set-up first; a single GPU "
+        "run (world_size 1) needs no NCCL communicator -- take the library's path without NCCL (build it without "
+        "NCCL support) or launch it under torchrun with init_process_group. If an earlier NCCL error is shown (the "
+        "communicator's init failing), that error is the cause. NCCL_DEBUG=WARN shows which call got the NULL "
+        "communicator."),
+    Family(
         # argcheck.cc's checks of one call's arguments ("%s : %s %p is not a valid pointer" for sendbuff/recvbuff,
         # "%s : invalid root %d (root should be in the 0..%d range)", "%s : invalid type %d", "%s : invalid Reduction Op
         # %d", "%s : %s argument is NULL"): NCCL refused the buffers or values the application passed to one

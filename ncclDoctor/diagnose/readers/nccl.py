@@ -276,6 +276,9 @@ class NcclReaders:
         if m.group("noback"):  # no backend given, and none known for the device torch found
             ev.data.update(what="no_backend", accel=m.group("accel"))
             return ev
+        if m.group("unbuilt"):  # a framework's communication layer refusing the backend named (lead rule Q)
+            ev.data.update(what="unbuilt_backend", backend=m.group("ubk"))
+            return ev
         if m.group("arg"):  # the argument and the backend that refused it
             ev.data.update(what="backend_arg", arg=m.group("argname"), backend=m.group("argbackend"))
             return ev

@@ -152,13 +152,14 @@ class StoreReaders:
             el = S.R_ELAPSED.search(text)
             ev.data.update(head=True, elapsed=float(el.group(1)) if el else None)
             return ev
-        u = S.R_UNIQUEID.search(text) if "ncclUniqueId" in text else None
+        u = S.R_UNIQUEID.search(text) if "cclUniqueId" in text else None
         if u:
             ev = self._context(lineno, text, "uniqueid_wait")
             if u.group(1):
                 ev.rank = int(u.group(1))
             err = u.group(3).strip()
-            ev.data.update(root=int(u.group(2)), error=err[:120],
+            ev.data.update(root=int(u.group(2)), error=err[:120], uid="hcclUniqueId" if "hccl" in u.group(0) else
+                           "ncclUniqueId",
                            gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
             return ev
         t = S.R_UNIQUEID_TAIL.search(text) if "application crash on rank" in text else None
@@ -342,6 +343,24 @@ class StoreReaders:
             ev = self._context(lineno, text, "rpc_setup")
             ev.data.update(what=f"{b.group(1)}: {b.group(4).strip()}"[:120], bind=True,
                            endpoint=f"{b.group(2)}:{b.group(3)}" if b.group(3) else None)
+            return ev
+        pu = S.R_PORT_UNAVAILABLE.match(self._body) if "not available" in text else None
+        if pu:  # the framework's own server finding its port taken at start-up (lead rule AQ (3))
+            ev = self._context(lineno, text, "rpc_setup")
+            ev.data.update(what="bind: port not available (already bound)", bind=True, endpoint=f"port {pu.group(1)}")
+            return ev
+        na = S.R_FW_SOCKET_NO_ANSWER.search(text) if "tcp_socket" in text else None
+        if na:  # the framework's own socket read/write timing out: its server never answered (lead rule AQ (3))
+            ev = self._context(lineno, text, "rpc_setup")
+            ev.data.update(what=f"{na.group(1)}: {na.group(2)}", bind=False, no_answer=True)
+            return ev
+        ri = S.R_ROOTINFO_FAILED.search(text) if ("oot info" in text or "RootInfo" in text or "UniqueId" in text
+                                                   or "unique" in text) else None
+        if ri and S.R_ROOTINFO_BARE_TAIL.match(text, ri.end()) and not S.R_ROOTINFO_REASON.search(text):
+            # the communicator's unique-id / root-info call failing at set-up with only a status (lead rule AZ (2))
+            ev = self._context(lineno, text, "rpc_setup")
+            ev.data.update(what=f"the collective library's root-info / unique-id call failed ('{ri.group(0)}')",
+                           bind=False, root=True, root_info=True, unconnected=[])
             return ev
         r = S.R_ROOT_UNREACHED.search(text) if "root node" in text else None
         if r:  # the backend's own bootstrap to its root at communicator set-up (HCCL rootInfo): the ranks never joined

@@ -959,6 +959,12 @@ def _ompi_init(evs: list) -> Verdict:
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+# the communication libraries a framework's backend option names (its factory compiles each in only when built with
+# it): an "unknown backend" of one of these is a build without it, of any other name a setting misspelt
+_COMM_LIBS = frozenset(("nccl", "rccl", "hccl", "mccl", "cncl", "xccl", "oneccl", "ccl", "mpi", "gloo", "ucc",
+                        "cuda-ipc", "cuda_ipc", "custom", "native"))
+
+
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
     or no GPU visible to the process. A setting of the job, not a fault of a rank."""
@@ -1051,6 +1057,30 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "or pass it only when dist.get_backend() == 'nccl'); for multi-GPU training with the nccl backend run "
             "on Linux or under WSL, or train on a single GPU without torchrun. Then relaunch every rank.",
             "high", [], [arg.brief()], job_wide=True)
+    ub = next((e for e in evs if e.data.get("what") == "unbuilt_backend"), None)
+    if ub is not None:  # a framework's own communication layer refusing a backend by name (lead rule Q's last sentence)
+        name = ub.data["backend"]
+        said = strip_prefixes(ub.text).strip()[:160]
+        if name.lower() in _COMM_LIBS:  # a real library: this build was made without it
+            return Verdict(
+                "config",
+                f"the framework's communication layer refused the '{name}' backend as unknown ('{said}', {ub.where}): "
+                f"a real communication library its factory knows only when the build compiled it in -- the installed "
+                f"build has no {name} support; every worker runs that build, so no rank is at fault",
+                f"Install (or rebuild) the framework with {name} support: a build made without it (a source build "
+                "without its multi-GPU / NCCL build options, or a wheel for another platform) cannot create that "
+                "communicator. Reinstall the official wheel for this CUDA version or rebuild with that backend's "
+                "support enabled (its multi-GPU and NCCL options on), check the library is found (ldconfig -p | grep "
+                "nccl), or pick a communication backend the build has; with one GPU, run without tensor parallelism.",
+                "high", [], [ub.brief()], job_wide=True)
+        return Verdict(
+            "config",
+            f"the framework's communication layer does not know the backend name it was given ('{name}': "
+            f"'{said}', {ub.where}): a setting every worker is started with names no backend (a misspelling or an "
+            "option of another version), not a fault of any rank or of the network",
+            f"Set the communication backend option to a name this version supports (check its spelling, '{name}', "
+            "against the framework's documentation for the installed version; nccl for NVIDIA GPUs), then relaunch.",
+            "high", [], [ub.brief()], job_wide=True)
     nb = next((e for e in evs if e.data.get("what") == "no_backend"), None)
     if nb is not None:  # init_process_group with no backend on a device torch has none by default for (rule Q)
         dev = nb.data.get("accel") or "this accelerator"

@@ -23,28 +23,36 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     waiting = sorted({e.rank for e in evs if e.rank is not None})
     roots = sorted({e.data["root"] for e in evs})
     proof = [e.brief() for e in evs[:3]]
+    uid = evs[0].data.get("uid", "ncclUniqueId")  # HCCL's (torch_npu) or NCCL's
     who = f"rank(s) {_fmt_ranks(waiting)}" if waiting else "a rank (its number not in the line)"
     # where the store lived: rank 0's own process when the lines show init_method="tcp://" or a launcher that hosts
     # no store (DeepSpeed's launch.py); torchrun's agent hosts it otherwise, and a bare traceback does not say
     host0 = (c.samples.get("store_host", []) + c.samples.get("tcp_init", [])
              if not c.kinds.get("agent_frame") else [])
-    if all(e.data["gone"] for e in evs) and host0 and roots == [0] and waiting and 0 not in waiting:
+    # vLLM's multiprocessing executor: its workers ("(VllmWorkerProcess pid=N)") are spawned by the job's own main
+    # process, tensor-parallel rank 0 (the driver worker), which hosts the tcp:// store -- no launcher agent does, as
+    # with mp.spawn (lead rules AT (2), AZ (1))
+    spawned = [e for e in evs if R_VLLM_WORKER_LINE.search(e.text)] if not c.kinds.get("agent_frame") else []
+    host = (host0[0].data.get("launcher") or "init_method=tcp://") if host0 else (
+        "vLLM's multiprocessing executor (its workers spawned by the main process, the driver worker)"
+        if spawned else None)
+    if all(e.data["gone"] for e in evs) and host and roots == [0] and waiting and 0 not in waiting:
         return Verdict(
             "early_exit",
-            f"{who} lost the store while waiting for rank 0's ncclUniqueId ({evs[0].data['error']}), and "
-            f"{host0[0].data.get('launcher') or 'init_method=tcp://'} shows the store lived in rank 0's own process "
+            f"{who} lost the store while waiting for rank 0's {uid} ({evs[0].data['error']}), and "
+            f"{host} shows the store lived in rank 0's own process "
             "(no launcher agent hosts it): rank 0 exited or crashed first; the ranks that printed this are its victims",
             "The store host (rank 0) exited: read rank 0's own log for its exception or exit (its traceback, an "
             "out-of-memory kill in dmesg: host memory while it loads or preprocesses -- dataset preprocessing under "
             "main_process_first runs on rank 0 alone); the ranks that printed this are victims. If rank 0 was still "
             "running, the reset is the network between the nodes: check MASTER_ADDR / MASTER_PORT is reachable from "
             "every node (nc -zv MASTER_ADDR MASTER_PORT).",
-            "medium", [0], proof + [host0[0].brief()])
+            "medium", [0], proof + ([host0[0].brief()] if host0 else []))
     if all(e.data["gone"] for e in evs):
         return Verdict(
             "early_exit",
             f"{who} lost the store while waiting for rank {_fmt_ranks(roots)}'s "
-            f"ncclUniqueId ({evs[0].data['error']}): the process hosting the store (rank 0 / the first node's "
+            f"{uid} ({evs[0].data['error']}): the process hosting the store (rank 0 / the first node's "
             "torchrun) exited or crashed first",
             # the store's host is not shown (rank 0's process or torchrun's agent): the fix reads the logs of every
             # rank for the first one to exit, and a host still running leaves the network (lead rules AK (1), G)
@@ -60,7 +68,7 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return unfit
     return Verdict(
         "rank_missing",
-        f"{who} waited for the group's rank {_fmt_ranks(roots)} to publish the ncclUniqueId "
+        f"{who} waited for the group's rank {_fmt_ranks(roots)} to publish the {uid} "
         f"of a new communicator ({evs[0].data['error']}): that rank never reached its first collective of this group "
         "(global rank 0 for the default group; the group's first rank for a sub-group)",
         f"Rank {_fmt_ranks(roots)} never reached its first NCCL collective of this group: find what it was doing "

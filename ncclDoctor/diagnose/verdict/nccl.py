@@ -32,7 +32,7 @@ def argument_echo(c: Collected, e) -> bool:
     from ncclDoctor.diagnose.warn_families import classify
 
     fam = classify(e.text)
-    if fam is None or fam.name != "call_arguments":
+    if fam is None or fam.name not in ("call_arguments", "null_comm"):
         return False
     if not any(x.data.get("code") == "ncclSystemError" for x in c.samples.get("nccl_error", [])):
         return False

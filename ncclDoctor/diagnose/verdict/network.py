@@ -265,6 +265,24 @@ def _root_unreached(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.samples.get("rpc_setup", []) if e.data.get("root")]
     if not evs:
         return None
+    if all(e.data.get("root_info") for e in evs):
+        # lead rule AZ (2): the root-info / unique-id call itself failed with only a status number -- the set-up's
+        # first step, where the root makes the bootstrap address the others connect to; no rank is shown at fault
+        return Verdict(
+            "network_setup",
+            "the collective library's communicator set-up failed at its first step: its root-info / unique-id call "
+            "(the bootstrap address of the root node that every rank connects to) returned an error with only a "
+            "status number ('" + evs[0].text.strip()[:140] + "'): the set-up's address exchange could not be made "
+            "-- no usable interface or address for the root node, or the network between the nodes; no rank is "
+            "shown at fault",
+            "Pin the interface the nodes reach each other on (HCCL_IF_IP / HCCL_SOCKET_IFNAME on Ascend; "
+            "NCCL_SOCKET_IFNAME for NCCL) and check that the root node address it resolves is this host's routable "
+            "one, reachable from every node (ping, hccn_tool -i N -ping); open the firewall / ports between the "
+            "nodes; check the devices are visible and free (npu-smi info, ASCEND_RT_VISIBLE_DEVICES); rerun with "
+            "ASCEND_GLOBAL_LOG_LEVEL=1 (NCCL_DEBUG=INFO) for the library's own reason; on a slow start-up raise "
+            "HCCL_CONNECT_TIMEOUT.",
+            "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+    evs = [e for e in evs if not e.data.get("root_info")]
     ranks = [r for e in evs for r in e.data.get("unconnected") or []]
     rs = sorted(set(ranks))
     block = len(rs) > 1 and rs[-1] - rs[0] == len(rs) - 1
@@ -350,6 +368,22 @@ def _rpc_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "owns (ip -br addr: an interface with an IP address), and launch the servers with the framework's own "
             "launcher so each gets its address and port.",
             "medium", [], [x.brief() for x in bind[:3]], job_wide=True)
+    quiet = [e for e in evs if e.data.get("no_answer")]
+    if quiet:  # the framework's own socket read/write timing out (signatures.R_FW_SOCKET_NO_ANSWER)
+        e = quiet[0]
+        return Verdict(
+            "network_setup",
+            f"a framework's own socket (its RPC / KV-store connection, not NCCL's, gloo's or the c10d store's) failed "
+            f"a {e.data['what']} ('{e.text.strip()[:140]}'): the server it reads from never answered in time, and the "
+            "process aborted on it -- the connection between the framework's clients and servers did not work (a "
+            "server not running or not reachable at the address it was given, a firewall, the wrong interface); no "
+            "rank is at fault",
+            "Check that every server process of the framework is running and listening at the address and port its "
+            "server list gives it (DistDGL / DGL-KE: ip_config.txt; ss -ltnp on the server hosts) before the clients "
+            "start, and that each client reaches it (nc -zv HOST PORT): open the firewall for those ports, use the "
+            "network interface the machines reach each other on (an address of that interface in ip_config.txt); a "
+            "server that is slow to load its data needs the clients started later or a longer socket timeout.",
+            "medium", [], [x.brief() for x in quiet[:3]], job_wide=True)
     e = evs[0]
     who = ", ".join(e.data.get("followers") or []) or "some followers"
     name = f"'{e.data['rpc_barrier']}'" if e.data.get("rpc_barrier") else "the start-up gather"
