@@ -66,6 +66,18 @@ _CKPT_RECOMPUTE_FIX = ("torch.utils.checkpoint's recompute saw tensors other tha
                        "checkpointing, FSDP's checkpoint wrapper), switch use_reentrant (True / False), or train "
                        "with ZeRO stage 2; a forward that differs between runs (dropout / random paths, "
                        "data-dependent shapes) needs determinism in the checkpointed region. ")
+# Python's threading refusing a new thread ("RuntimeError: can't start new thread", CPython's _start_new_thread when
+# pthread_create fails): the host's or container's thread / process limit is spent -- threads every process leaks
+# (a SummaryWriter per step never closed, DataLoader workers, OpenMP pools) times the processes of the node; neither
+# NCCL nor a rank's own bug, and the lines do not say which process hit the limit first
+_R_NO_THREAD = re.compile(r"\bcan't start new thread\b")
+_NO_THREAD_FIX = ("can't start new thread is the operating system refusing a thread: the per-user process / thread "
+                  "limit (ulimit -u, max user processes) or the container's pids limit (docker --pids-limit, the "
+                  "pod's pids cgroup) is spent by the threads of every process on the host. Count them while it runs "
+                  "(ps -eLf | wc -l, cat /sys/fs/cgroup/pids.current); close what each step opens (a tensorboard "
+                  "SummaryWriter created per call and never closed starts a writer thread each time: create it "
+                  "once, on rank 0, and call writer.close()), lower DataLoader num_workers and OMP_NUM_THREADS, or "
+                  "raise the thread limit (ulimit -u, the pids limit). ")
 # what each error status of an HTTP server means for a download (signatures.R_HTTP_STATUS)
 _HTTP_STATUS_SAYS = {"401": "the server wants credentials (a login or token the process did not send)",
                      "403": "the server refuses this client: the file moved or its host now forbids direct "
@@ -150,6 +162,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "nor NCCL" if disk else ""),
         (code or _raised_alike(own)) + _ddp_reducer_fix([what]) + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
+        + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
