@@ -116,7 +116,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unknown unless the failure's general words read as one (generic.reading: "Connection refused", "out of memory").
     With no exception, the lines no family read that announce a failure (_unread_words)."""
     if not c.exceptions:
-        return _unread_words(c)
+        return _unread_words(c) or _cut_traceback(c)
     if unread_before_done(c):  # lines announcing an error that a run completed after: they stopped nothing
         return None
     dcp = next((x for x in c.exceptions if x.data.get("dcp")), None)
@@ -381,3 +381,37 @@ def _unread_words(c: Collected) -> Verdict | None:
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
                    + _READ_AROUND, "low", [], proof)
+
+
+# What to do about a traceback the paste cut before its exception line: its error is what decides
+_CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception and its error message (the paste stops "
+               "inside its frames), and every rank's own log (torchrun --log-dir DIR --redirects 3 --tee 3; a rank's "
+               "traceback under mp.spawn is the 'process N terminated with the following error' block): the first "
+               "error in time is the one to read. Check the torch / framework version the script needs; rerun with "
+               "NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL if it fails in a collective or the process group's "
+               "set-up.")
+_CUT_WD_FIX = ("That is only the end of a watchdog's rethrown exception (its header, with the rank, the collective's "
+               "SeqNum and the timeout or NCCL error, was not pasted): give the full log of every rank, and read the "
+               "first error in time. On the next run set NCCL_DEBUG=INFO and TORCH_NCCL_DUMP_ON_TIMEOUT=1 with "
+               "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 (Flight Recorder); while it hangs, py-spy dump --pid on every rank "
+               "shows the one elsewhere.")
+
+
+def _cut_traceback(c: Collected) -> Verdict | None:
+    """Lead rules AB (2), AN (1), AF (3): the input stops inside a Python traceback's frames (or is only a watchdog
+    rethrow's tail, parse.input_tail): some process raised, and its error was not pasted -- something failed, not
+    "nothing failed"; no cause is shown, and a traceback without its error is neither a proven first failure nor a
+    proven victim, so nobody is named, at low confidence."""
+    cut = c.samples.get("tb_cut")
+    if not cut:
+        return None
+    ev = cut[0]
+    who = f"rank {ev.data['rank']}'s" if ev.data.get("rank") is not None else "a process's"
+    if ev.data.get("what") == "watchdog":
+        return Verdict("unknown", f"the lines show only the tail of {who} watchdog exception ('Exception raised from "
+                       "ncclCommWatchdog', its frames): its header, with the error or timeout, was cut off -- a "
+                       "process failed, and these lines say neither why nor which rank first", _CUT_WD_FIX, "low",
+                       [], [ev.brief()])
+    return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
+                   "a process raised there, and these lines show neither its error nor which rank failed first",
+                   _CUT_TB_FIX, "low", [], [ev.brief()])
