@@ -62,6 +62,13 @@ def test_a_paste_cut_inside_a_tracebacks_frames_is_a_failure_not_nothing(tmp_pat
         assert "full traceback" in v["fix"], v
 
 
+def test_a_cut_traceback_behind_a_collectors_prefix_on_every_line_blank_ones_too(tmp_path):
+    """docker compose's "name  | " before every line, the trailing blank line's too: still the traceback's end."""
+    text = "\n".join(f"trainer-1  | {x}" for x in (_FRAMES + "    self.configure_ddp()\n").split("\n"))
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "unknown" and "stops inside" in v["summary"], v
+
+
 def test_a_ranked_cut_traceback_names_the_rank_but_accuses_nobody(tmp_path):
     text = "".join(f"[rank4]: {x}\n" for x in _FRAMES.splitlines())
     d = _report(tmp_path, text)

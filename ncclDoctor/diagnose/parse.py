@@ -404,9 +404,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return
         shown = []  # (line number, line as the process printed it), the last two that are not blank nor a fence
         for i in range(len(tail) - 1, -1, -1):
-            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip())
+            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()  # a blank line's prefix too
             while t.startswith(">"):  # a quoted paste's marks
-                t = S.strip_prefixes(t[1:].lstrip(" "))
+                t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
             if t.strip() and not t.lstrip().startswith("```"):
                 shown.append((lines - len(tail) + 1 + i, t, tail[i]))
                 if len(shown) == 2:
