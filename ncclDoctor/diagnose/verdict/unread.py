@@ -403,7 +403,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
     "nothing failed"; no cause is shown, and a traceback without its error is neither a proven first failure nor a
     proven victim, so nobody is named, at low confidence."""
     cut = c.samples.get("tb_cut")
-    if not cut:
+    if not cut or c.samples.get("launcher_wait"):  # a launcher's own stack waiting on its worker: signals' reading
         return None
     ev = cut[0]
     who = f"rank {ev.data['rank']}'s" if ev.data.get("rank") is not None else "a process's"
