@@ -556,6 +556,7 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         ev = p.parse(lineno, text)
         if ev is not None:
             c.add(ev)
+    p.input_tail(inp.tail, inp.lines)
     ev = p.finish()
     if ev is not None:
         c.add(ev)

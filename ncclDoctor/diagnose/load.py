@@ -536,6 +536,8 @@ class Input:
     bytes_read: int = 0
     lines: int = 0
     notes: list[str] = field(default_factory=list)
+    # the input's last lines (TAIL_LINES at most, as read, blank ones too): where a paste stops (parse.input_tail)
+    tail: list[str] = field(default_factory=list)
     opener: Callable[[], BinaryIO] | None = None
 
     def to_dict(self) -> dict:
@@ -898,6 +900,7 @@ def _scan_buffer(fh: BinaryIO, head: bytes, inp: Input, want_more: Callable[[str
                 continue
             pos, lineno, skipping = nl + 1, lineno + 1, False
         if end > pos:
+            _keep_tail(inp, buf, pos, end)
             follow, lineno = yield from _scan_block(buf, pos, end, lineno, follow, want_more)
         rest = max(end, pos)
         n = size - rest
@@ -910,6 +913,24 @@ def _scan_buffer(fh: BinaryIO, head: bytes, inp: Input, want_more: Callable[[str
         elif n:
             buf[:n] = buf[rest:size]
     inp.lines = lineno - 1 if not size or buf[size - 1] == 10 else lineno
+
+
+TAIL_LINES = 8
+_TAIL_BYTES = 4096
+
+
+def _keep_tail(inp: Input, buf: bytearray, pos: int, end: int) -> None:
+    """The last lines of buf[pos:end] (whole lines from a line's start) after those kept from the blocks before:
+    the input's last TAIL_LINES lines once the scan ends. Only the block's last 4 KiB are decoded, so this costs
+    nothing per line."""
+    start = max(pos, end - _TAIL_BYTES)
+    lines = bytes(buf[start:end]).decode("utf-8", "replace").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the block ends with its newline
+    if start > pos:  # the first piece may be a line's end: the lines before it are not these
+        inp.tail = lines[1:][-TAIL_LINES:]
+    else:
+        inp.tail = (inp.tail + lines)[-TAIL_LINES:]
 
 
 def _scan_block(block: bytes | bytearray, pos: int, end: int, lineno: int, follow: int, want_more):

@@ -391,6 +391,42 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return self._root_cut()
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
+    def input_tail(self, tail: list[str], lines: int) -> None:
+        """The input's last lines (load.Input.tail), before ``finish``: a paste that stops inside a Python traceback's
+        frames -- its last line a frame ('File "x.py", line N, in f') or the code line / caret marks right under one,
+        no exception line after them -- shows a process that raised, its error cut off (lead rules AB (2), AN (1)):
+        kept aside as ``tb_cut``, read only when nothing else explains the lines (verdict.unread._cut_traceback).
+        A watchdog rethrow's tail read before any error of its own (``_wd_tail``, lead rule AF (3)) is the same."""
+        if isinstance(self._wd_tail, tuple):
+            lineno = self._wd_tail[0]
+            ev = Event("tb_cut", f"{self.path}:{lineno}", "Exception raised from ncclCommWatchdog ...")
+            ev.data.update(what="watchdog", rank=self._wd_tail[1])
+            self.aside.append(ev)
+            return
+        shown = []  # (line number, line as the process printed it), the last two that are not blank nor a fence
+        for i in range(len(tail) - 1, -1, -1):
+            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()  # a blank line's prefix too
+            while t.startswith(">"):  # a quoted paste's marks
+                t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
+            if t.strip() and not t.lstrip().startswith("```"):
+                shown.append((lines - len(tail) + 1 + i, t, tail[i]))
+                if len(shown) == 2:
+                    break
+        if not shown:
+            return
+        last = shown[0]
+        if S.R_PY_FRAME_END.search(last[1]):
+            frame = last
+        elif len(shown) == 2 and S.R_PY_FRAME_END.search(shown[1][1]) and not S.R_EXC_OR_NAME.match(last[1]):
+            frame = shown[1]  # a code line, or the caret marks, under the last frame
+        else:
+            return
+        ev = self._context(frame[0], frame[2], "tb_cut")
+        # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state
+        ev.data.update(what="frames", rank=ev.rank)
+        ev.rank = None
+        self.aside.append(ev)
+
     def _launcher_kill(self, text: str, lineno: int) -> None:
         """A launcher's sigkill_handler killing its workers, one "Killing subprocess P" line a worker in the order it
         started them: DeepSpeed's launch.py ("[launch.py:319:sigkill_handler] ..." in its logger's format) or torch

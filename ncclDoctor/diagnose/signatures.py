@@ -1363,6 +1363,12 @@ R_CUDA_CHECK_FRAME = re.compile(r"\bframe #\d{1,3}: (?:c10d::)?ProcessGroupNCCL:
 # watchdog crash, after its what() text. Shown before any watchdog error of its file, its header was not pasted: a
 # process's crash whose own error is not shown (lead rule AF(3))
 R_WATCHDOG_TAIL = re.compile(r"^\s*Exception raised from ncclCommWatchdog\w{0,16} at \S")
+# A Python traceback's frame line ('  File "x.py", line 12, in main'), read only on the input's last lines
+# (parse.input_tail): faulthandler's stack dump ('File "x.py", line 12 in main', no comma) is a live stack, no failure
+R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
+# a traceback's last line, or a name alone: an exception's class then ':' or nothing ("RuntimeError: x",
+# "KeyboardInterrupt"), not a frame's code line ("main()", "x = f(y)", "return g()")
+R_EXC_OR_NAME = re.compile(r"^\s*[A-Za-z_][\w.]{0,200}(?::|\s*$)")
 # A traceback's frame or code line calling NCCL's communicator creation from Python (BMTrain's
 # "C.ncclCommInitRank(unique_id, world_size, rank)", "nccl.commInitRank(...)", a frame "in commInitRank"): the process
 # failed creating its communicator where the traceback is cut before the error's text. NCCL's own INFO line

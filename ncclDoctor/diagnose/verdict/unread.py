@@ -66,6 +66,18 @@ _CKPT_RECOMPUTE_FIX = ("torch.utils.checkpoint's recompute saw tensors other tha
                        "checkpointing, FSDP's checkpoint wrapper), switch use_reentrant (True / False), or train "
                        "with ZeRO stage 2; a forward that differs between runs (dropout / random paths, "
                        "data-dependent shapes) needs determinism in the checkpointed region. ")
+# Python's threading refusing a new thread ("RuntimeError: can't start new thread", CPython's _start_new_thread when
+# pthread_create fails): the host's or container's thread / process limit is spent -- threads every process leaks
+# (a SummaryWriter per step never closed, DataLoader workers, OpenMP pools) times the processes of the node; neither
+# NCCL nor a rank's own bug, and the lines do not say which process hit the limit first
+_R_NO_THREAD = re.compile(r"\bcan't start new thread\b")
+_NO_THREAD_FIX = ("can't start new thread is the operating system refusing a thread: the per-user process / thread "
+                  "limit (ulimit -u, max user processes) or the container's pids limit (docker --pids-limit, the "
+                  "pod's pids cgroup) is spent by the threads of every process on the host. Count them while it runs "
+                  "(ps -eLf | wc -l, cat /sys/fs/cgroup/pids.current); close what each step opens (a tensorboard "
+                  "SummaryWriter created per call and never closed starts a writer thread each time: create it "
+                  "once, on rank 0, and call writer.close()), lower DataLoader num_workers and OMP_NUM_THREADS, or "
+                  "raise the thread limit (ulimit -u, the pids limit). ")
 # what each error status of an HTTP server means for a download (signatures.R_HTTP_STATUS)
 _HTTP_STATUS_SAYS = {"401": "the server wants credentials (a login or token the process did not send)",
                      "403": "the server refuses this client: the file moved or its host now forbids direct "
@@ -104,7 +116,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unknown unless the failure's general words read as one (generic.reading: "Connection refused", "out of memory").
     With no exception, the lines no family read that announce a failure (_unread_words)."""
     if not c.exceptions:
-        return _unread_words(c)
+        return _unread_words(c) or _cut_traceback(c)
     if unread_before_done(c):  # lines announcing an error that a run completed after: they stopped nothing
         return None
     dcp = next((x for x in c.exceptions if x.data.get("dcp")), None)
@@ -150,6 +162,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "nor NCCL" if disk else ""),
         (code or _raised_alike(own)) + _ddp_reducer_fix([what]) + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
+        + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
@@ -368,3 +381,37 @@ def _unread_words(c: Collected) -> Verdict | None:
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
                    + _READ_AROUND, "low", [], proof)
+
+
+# What to do about a traceback the paste cut before its exception line: its error is what decides
+_CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception and its error message (the paste stops "
+               "inside its frames), and every rank's own log (torchrun --log-dir DIR --redirects 3 --tee 3; a rank's "
+               "traceback under mp.spawn is the 'process N terminated with the following error' block): the first "
+               "error in time is the one to read. Check the torch / framework version the script needs; rerun with "
+               "NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL if it fails in a collective or the process group's "
+               "set-up.")
+_CUT_WD_FIX = ("That is only the end of a watchdog's rethrown exception (its header, with the rank, the collective's "
+               "SeqNum and the timeout or NCCL error, was not pasted): give the full log of every rank, and read the "
+               "first error in time. On the next run set NCCL_DEBUG=INFO and TORCH_NCCL_DUMP_ON_TIMEOUT=1 with "
+               "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 (Flight Recorder); while it hangs, py-spy dump --pid on every rank "
+               "shows the one elsewhere.")
+
+
+def _cut_traceback(c: Collected) -> Verdict | None:
+    """Lead rules AB (2), AN (1), AF (3): the input stops inside a Python traceback's frames (or is only a watchdog
+    rethrow's tail, parse.input_tail): some process raised, and its error was not pasted -- something failed, not
+    "nothing failed"; no cause is shown, and a traceback without its error is neither a proven first failure nor a
+    proven victim, so nobody is named, at low confidence."""
+    cut = c.samples.get("tb_cut")
+    if not cut or c.samples.get("launcher_wait"):  # a launcher's own stack waiting on its worker: signals' reading
+        return None
+    ev = cut[0]
+    who = f"rank {ev.data['rank']}'s" if ev.data.get("rank") is not None else "a process's"
+    if ev.data.get("what") == "watchdog":
+        return Verdict("unknown", f"the lines show only the tail of {who} watchdog exception ('Exception raised from "
+                       "ncclCommWatchdog', its frames): its header, with the error or timeout, was cut off -- a "
+                       "process failed, and these lines say neither why nor which rank first", _CUT_WD_FIX, "low",
+                       [], [ev.brief()])
+    return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
+                   "a process raised there, and these lines show neither its error nor which rank failed first",
+                   _CUT_TB_FIX, "low", [], [ev.brief()])
