@@ -6030,3 +6030,23 @@ def test_an_sglang_exception_record_of_a_grouped_or_several_tp_names_nobody(tmp_
                 "[23:17:08 TP4] Exception in run_tp_server:\n[23:17:08 TP2] Exception in run_tp_server:"):
         d = _report(tmp_path, _sglang_capture(rec))
         assert not _accused(d), d["verdict"]
+
+
+def test_a_librarys_argument_check_on_one_settings_value_is_config_whichever_rank_tag(tmp_path):
+    """Rules W, AW and AG (nvtabular-690): an mpirun-tagged ([1,0]<stderr>) traceback ending in a library's own
+    argument check, ValueError: num_buckets 0 < 1, states a setting's value outside its bound -- the same settings
+    and data for every worker: config, nobody named, the fix names the argument. A ValueError of other words on the
+    same tagged lines stays rank 0's own exception (lead rule A)."""
+    tb = ("[1,0]<stderr>:Traceback (most recent call last):\n"
+          "[1,0]<stderr>:  File \"trainer.py\", line 92, in <module>\n"
+          "[1,0]<stderr>:    tf.feature_column.categorical_column_with_identity(\n"
+          "[1,0]<stderr>:  File \"/opt/conda/lib/python3.8/site-packages/tensorflow/python/feature_column/"
+          "feature_column_v2.py\", line 1569, in categorical_column_with_identity\n"
+          "[1,0]<stderr>:    raise ValueError(\n"
+          "[1,0]<stderr>:ValueError: {msg}\n")
+    d = _report(tmp_path, tb.format(msg="num_buckets 0 < 1, column_name movieId"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "num_buckets" in v["fix"] and "cardinality" in v["fix"], v
+    other = _report(tmp_path, tb.format(msg="could not convert string to float: 'movieId'"))
+    assert other["verdict"]["cause"] != "config" and other["verdict"]["culprits"] == [0], other["verdict"]
