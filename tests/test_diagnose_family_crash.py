@@ -6050,3 +6050,22 @@ def test_a_librarys_argument_check_on_one_settings_value_is_config_whichever_ran
     assert "num_buckets" in v["fix"] and "cardinality" in v["fix"], v
     other = _report(tmp_path, tb.format(msg="could not convert string to float: 'movieId'"))
     assert other["verdict"]["cause"] != "config" and other["verdict"]["culprits"] == [0], other["verdict"]
+
+
+def test_ranks_of_one_node_each_failing_their_own_cuda_call_at_once_name_nobody(tmp_path):
+    """Lead rules J and V (2) (dra-driver-957): mpirun-tagged nccl-tests ranks 4-6 fail in the same second, rank 5
+    on the test's 'unhandled cuda error' and ranks 4 and 6 on NCCL's own 'Cuda failure' WARN (two texts): no rank
+    failed first, the GPUs / driver / NVLink domain they share did -- cuda_error, nobody named. The same WARNs a
+    minute apart leave rank 4 failing first: not this reading."""
+    text = ("[1,5]<stdout>:worker-1: Test NCCL failure all_reduce.cu:44 'unhandled cuda error (run with "
+            "NCCL_DEBUG=INFO for details) / '\n"
+            "[1,4]<stdout>:[2026-03-19 19:40:08] worker-1:146:146 [0] enqueue.cc:1672 NCCL WARN Cuda failure "
+            "'unspecified launch failure'\n"
+            "[1,6]<stdout>:[2026-03-19 19:{m}:08] worker-1:148:148 [2] enqueue.cc:1672 NCCL WARN Cuda failure "
+            "'the operation cannot be performed in the present state'\n")
+    d = _report(tmp_path, text.format(m="40"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "NVLink" in v["fix"] and "Xid" in v["fix"], v
+    apart = _report(tmp_path, text.format(m="41"))
+    assert "failed on its own CUDA call inside NCCL at once" not in apart["verdict"]["summary"], apart["verdict"]
