@@ -6069,3 +6069,27 @@ def test_ranks_of_one_node_each_failing_their_own_cuda_call_at_once_name_nobody(
     assert "NVLink" in v["fix"] and "Xid" in v["fix"], v
     apart = _report(tmp_path, text.format(m="41"))
     assert "failed on its own CUDA call inside NCCL at once" not in apart["verdict"]["summary"], apart["verdict"]
+
+
+def test_a_launchers_check_call_of_one_workers_command_names_that_worker_index(tmp_path):
+    """Lead rules A, I, AC (4) (hybridbackend-153): TensorFlow's distribute launcher raises check_call's
+    CalledProcessError for the worker command it ran, '--worker_index=0' among its arguments (the paste cut the line
+    before its status: check_call raises only for a non-zero one), under that worker's ncclSystemError at communicator
+    creation: the record names worker 0 -- nccl_system, culprit 0. The same error for a command with no index of its
+    own names nobody."""
+    text = ("2023-10-16 16:57:39.928906: E nccl/nccl_collective.cc:461] NCCL communication aborted: unhandled system "
+            "error\n"
+            "2023-10-16 16:57:40.323595: W tensorflow/core/framework/op_kernel.cc:1651] OP_REQUIRES failed at "
+            "nccl_create.cc:112 : Internal: unhandled system error\n"
+            "Traceback (most recent call last):\n"
+            "File \"/usr/local/lib/python3.8/dist-packages/tensorflow_core/python/distribute/launch.py\", line 97, in "
+            "launch\n"
+            "subprocess.check_call(command)\n"
+            "File \"/usr/lib/python3.8/subprocess.py\", line 364, in check_call\n"
+            "raise CalledProcessError(retcode, cmd)\n"
+            "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'run.py'{arg}\n")
+    d = _report(tmp_path, text.format(arg=", '--worker_index=0'"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("nccl_system", [0]), d["verdict"]
+    plain = _report(tmp_path, text.format(arg=", '--epochs=3'"))
+    assert plain["verdict"]["cause"] == "nccl_system" and plain["verdict"]["culprits"] == [], plain["verdict"]
+    assert not _accused(plain)
