@@ -855,7 +855,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "manager was restarted, upgrade the driver; or disable NVLS with NCCL_NVLS_ENABLE=0.")
     # lead rules J and V (2) (dra-driver-957): beside the ranks whose NCCL call returned the CUDA error, other ranks'
     # own NCCL WARN names a CUDA failure ("Cuda failure 'unspecified launch failure'", another text on a third rank):
-    # every rank shown failed on its own CUDA call, in the same second where the lines stamp it -- no rank failed
+    # every rank shown failed on its own CUDA call, within seconds where the lines stamp it -- no rank failed
     # first, the GPUs / driver / NVLink domain they share did: nobody named
     warned = [e for e in c.samples.get("nccl_warn", []) if e.rank is not None and e.rank not in shown
               and (e.data.get("warn") or "").startswith("Cuda failure")]
@@ -864,7 +864,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if (shown and warned and not alone and not xids and not hsa and other is None and twice is None
             and len(together) >= 2 and set(together) == set(c.ranks) and not torn_down(c)
             and not (c.child_failures or c.worker_failures) and not any(waiting(st) for st in c.ranks.values())
-            and (len(stamps) < 2 or max(stamps) - min(stamps) < 1.0)):
+            and (len(stamps) < 2 or max(stamps) - min(stamps) < 5.0)):
         return Verdict(
             "cuda_error",
             f"every rank shown ({_named(together)}) failed on its own CUDA call inside NCCL at once ({what}; NCCL's "
