@@ -365,7 +365,7 @@ class ExitReaders:
             code = st.group("sp") if st and st.group("sp") else f"-{st.group('spsig')}" if st and st.group(
                 "spsig") else None
             ev = self._global_exit(lineno, text, int(w.group(1)), int(code) if code else None)
-            ev.data.update(nonzero=True, launcher="the launcher's check_call of the worker's command")
+            ev.data["nonzero"] = True  # check_call raises only for a non-zero status
             return ev
         died = S.R_RAY_DIED.search(text) if ("unexpected system error" in text
                                              or "unexpectedly exits" in text) else None
