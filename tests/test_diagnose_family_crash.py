@@ -6030,3 +6030,66 @@ def test_an_sglang_exception_record_of_a_grouped_or_several_tp_names_nobody(tmp_
                 "[23:17:08 TP4] Exception in run_tp_server:\n[23:17:08 TP2] Exception in run_tp_server:"):
         d = _report(tmp_path, _sglang_capture(rec))
         assert not _accused(d), d["verdict"]
+
+
+def test_a_librarys_argument_check_on_one_settings_value_is_config_whichever_rank_tag(tmp_path):
+    """Rules W, AW and AG (nvtabular-690): an mpirun-tagged ([1,0]<stderr>) traceback ending in a library's own
+    argument check, ValueError: num_buckets 0 < 1, states a setting's value outside its bound -- the same settings
+    and data for every worker: config, nobody named, the fix names the argument. A ValueError of other words on the
+    same tagged lines stays rank 0's own exception (lead rule A)."""
+    tb = ("[1,0]<stderr>:Traceback (most recent call last):\n"
+          "[1,0]<stderr>:  File \"trainer.py\", line 92, in <module>\n"
+          "[1,0]<stderr>:    tf.feature_column.categorical_column_with_identity(\n"
+          "[1,0]<stderr>:  File \"/opt/conda/lib/python3.8/site-packages/tensorflow/python/feature_column/"
+          "feature_column_v2.py\", line 1569, in categorical_column_with_identity\n"
+          "[1,0]<stderr>:    raise ValueError(\n"
+          "[1,0]<stderr>:ValueError: {msg}\n")
+    d = _report(tmp_path, tb.format(msg="num_buckets 0 < 1, column_name movieId"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "num_buckets" in v["fix"] and "cardinality" in v["fix"], v
+    other = _report(tmp_path, tb.format(msg="could not convert string to float: 'movieId'"))
+    assert other["verdict"]["cause"] != "config" and other["verdict"]["culprits"] == [0], other["verdict"]
+
+
+def test_ranks_of_one_node_each_failing_their_own_cuda_call_at_once_name_nobody(tmp_path):
+    """Lead rules J and V (2) (dra-driver-957): mpirun-tagged nccl-tests ranks 4-6 fail in the same second, rank 5
+    on the test's 'unhandled cuda error' and ranks 4 and 6 on NCCL's own 'Cuda failure' WARN (two texts): no rank
+    failed first, the GPUs / driver / NVLink domain they share did -- cuda_error, nobody named. The same WARNs a
+    minute apart leave rank 4 failing first: not this reading."""
+    text = ("[1,5]<stdout>:worker-1: Test NCCL failure all_reduce.cu:44 'unhandled cuda error (run with "
+            "NCCL_DEBUG=INFO for details) / '\n"
+            "[1,4]<stdout>:[2026-03-19 19:40:08] worker-1:146:146 [0] enqueue.cc:1672 NCCL WARN Cuda failure "
+            "'unspecified launch failure'\n"
+            "[1,6]<stdout>:[2026-03-19 19:{m}:08] worker-1:148:148 [2] enqueue.cc:1672 NCCL WARN Cuda failure "
+            "'the operation cannot be performed in the present state'\n")
+    d = _report(tmp_path, text.format(m="40"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "NVLink" in v["fix"] and "Xid" in v["fix"], v
+    apart = _report(tmp_path, text.format(m="41"))
+    assert "failed on its own CUDA call inside NCCL at once" not in apart["verdict"]["summary"], apart["verdict"]
+
+
+def test_a_launchers_check_call_of_one_workers_command_names_that_worker_index(tmp_path):
+    """Lead rules A, I, AC (4) (hybridbackend-153): TensorFlow's distribute launcher raises check_call's
+    CalledProcessError for the worker command it ran, '--worker_index=0' among its arguments (the paste cut the line
+    before its status: check_call raises only for a non-zero one), under that worker's ncclSystemError at communicator
+    creation: the record names worker 0 -- nccl_system, culprit 0. The same error for a command with no index of its
+    own names nobody."""
+    text = ("2023-10-16 16:57:39.928906: E nccl/nccl_collective.cc:461] NCCL communication aborted: unhandled system "
+            "error\n"
+            "2023-10-16 16:57:40.323595: W tensorflow/core/framework/op_kernel.cc:1651] OP_REQUIRES failed at "
+            "nccl_create.cc:112 : Internal: unhandled system error\n"
+            "Traceback (most recent call last):\n"
+            "File \"/usr/local/lib/python3.8/dist-packages/tensorflow_core/python/distribute/launch.py\", line 97, in "
+            "launch\n"
+            "subprocess.check_call(command)\n"
+            "File \"/usr/lib/python3.8/subprocess.py\", line 364, in check_call\n"
+            "raise CalledProcessError(retcode, cmd)\n"
+            "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'run.py'{arg}\n")
+    d = _report(tmp_path, text.format(arg=", '--worker_index=0'"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("nccl_system", [0]), d["verdict"]
+    plain = _report(tmp_path, text.format(arg=", '--epochs=3'"))
+    assert plain["verdict"]["cause"] == "nccl_system" and plain["verdict"]["culprits"] == [], plain["verdict"]
+    assert not _accused(plain)

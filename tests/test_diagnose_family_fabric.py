@@ -3292,3 +3292,23 @@ def test_oneccl_errno_of_a_connection_is_not_read_as_its_system_call(tmp_path):
     v = _verdict(tmp_path, "RuntimeError: oneCCL: sockets_exchange.cpp:130 connect_to_peer: EXCEPTION: connect failed"
                  ", errno: Connection refused\n")
     assert v["cause"] != "nccl_system", v
+
+
+def test_a_programs_own_coordination_barrier_names_the_tasks_that_never_reached_it(tmp_path):
+    """Rules Y and I (levanter-432): a barrier the running program calls itself after jax.distributed.initialize
+    (multihost_broadcast_sync0, no connect / init in its id) timing out names the tasks that never reached it: the
+    world was formed, so those processes are missing -- rank_missing, tasks 0 and 3 named. The set-up barrier of the
+    same shape (PjRT_Client_Connect) stays the rendezvous, nobody named."""
+    text = ("  File \"/src/levanter/utils/jax_utils.py\", line 75, in multihost_broadcast_sync\n"
+            "    client.wait_at_barrier(f\"multihost_broadcast_sync{_sync_counter}\", timeout_in_ms=60000)\n"
+            "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: {bid}. "
+            "Timed out task names:\n"
+            "/job:jax_worker/replica:0/task:3\n"
+            "/job:jax_worker/replica:0/task:0\n")
+    d = _report(tmp_path, text.replace("{bid}", "multihost_broadcast_sync0"))
+    v = d["verdict"]
+    assert (v["cause"], sorted(v["culprits"])) == ("rank_missing", [0, 3]), v
+    assert "py-spy" in v["fix"] and "task" in v["fix"], v
+    setup = _report(tmp_path, text.replace("{bid}", "PjRT_Client_Connect"))
+    assert (setup["verdict"]["cause"], setup["verdict"]["culprits"]) == ("store_rendezvous", []), setup["verdict"]
+    assert not _accused(setup)

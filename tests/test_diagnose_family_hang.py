@@ -2597,3 +2597,18 @@ def test_a_barrier_waiter_with_no_busy_bar_or_only_rank0_absent_still_names_rank
     but rank 1 the only waiter (rank 0 the one rank that can be absent), rank 0 is still named."""
     assert _accused(_report(tmp_path, _GLOO_WAIT.format(w=3))) == {0}
     assert _accused(_report(tmp_path, _MAP_BAR + _GLOO_WAIT.format(w=1))) == {0}
+
+
+def test_ranks_0_to_3_timing_out_without_a_seqnum_are_an_excerpt_not_the_whole_job(tmp_path):
+    """Rule AI (4) / B (steerer-20): an older torch's watchdog lines carry no SeqNum, so ranks 0-3 each timing out
+    in an ALLREDUCE with no world size printed are not shown inside one collective of a whole job: rank_missing,
+    nobody named. The same four ranks with one SeqNum stay lead rule B's whole job (transport_stall)."""
+    old = "".join(f"[E ProcessGroupNCCL.cpp:587] [Rank {r}] Watchdog caught collective operation timeout: "
+                  f"WorkNCCL(OpType=ALLREDUCE, Timeout(ms)=3600000) ran for 360610{r} milliseconds before timing out.\n"
+                  for r in (1, 3, 0, 2))
+    d = _report(tmp_path, old)
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("rank_missing", []), d["verdict"]
+    assert not _accused(d)
+    seq = _report(tmp_path, "".join(_wd24(r, 8811, "ALLREDUCE", "NumelIn=262144, NumelOut=262144")
+                                    for r in (1, 3, 0, 2)))
+    assert (seq["verdict"]["cause"], seq["verdict"]["culprits"]) == ("transport_stall", []), seq["verdict"]

@@ -655,7 +655,11 @@ def _whole_by_count(c: Collected, members: list[int]) -> bool:
     """Lead rule B: every rank from 0 up to the highest shown has its own timeout line, nothing in the lines says
     the world is larger (no stated size, no other rank named), and their number is a machine's usual GPU count (a
     power of two, four or more: three ranks shown of a 4-GPU job, or two ranks' lines, are the usual excerpt): the
-    ranks shown plausibly are the job."""
+    ranks shown plausibly are the job. Only where the timeouts carry a SeqNum (the corpus's no-SeqNum reading, rule
+    AI (4)): an older torch's lines without one do not show the ranks inside the same collective, so ranks shown
+    with no world size printed stay an excerpt (steerer-20's four ALLREDUCE timeouts)."""
+    if any(t.seq is None for r in members if r in c.ranks for t in c.ranks[r].timeouts.values()):
+        return False
     size, _, conf = world_size(c)
     return (conf == "low" and size is not None and size >= 4 and size & (size - 1) == 0 and size == len(members)
             and set(c.ranks) == set(members) == set(range(size)))

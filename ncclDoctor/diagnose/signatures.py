@@ -1113,6 +1113,11 @@ R_ONE_PROCESS_CMD = re.compile(r"\bCommand '\[?'?(?:[^'\s,]*/)?python[\d.]*'?,? 
 # scheduler's index among this node's (its TP rank on one node): a launcher's record of that process
 R_SGL_SCHEDULER_DEAD = re.compile(r"\bRank (\d{1,6}) scheduler is dead\b")
 R_SGL_EXIT_CODE = re.compile(r"\bExit code: (-?\d{1,4})\s*$")  # behind SGLang's own "[12-16 14:27:10] " stamp
+# A launcher's CalledProcessError for the worker command it ran with the worker's own index in the job as an argument
+# (TensorFlow's tensorflow.python.distribute.launch runs "python -u run.py --worker_index=0" under check_call, which
+# raises only for a non-zero status): that record names the worker, its index the task's in the cluster, read even
+# where the paste cut the line before its status (lead rules A, I, AC (4); readers.exits._launcher_exit)
+R_CPE_WORKER = re.compile(r"CalledProcessError: Command '\[[^\]\n]{0,2000}?'--(?:worker|task)_index[= ](\d{1,6})'")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"

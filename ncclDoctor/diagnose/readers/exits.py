@@ -361,6 +361,14 @@ class ExitReaders:
     def _launcher_exit(self, lineno: int, text: str) -> Event | None:
         """A worker's exit as DeepSpeed's launcher, torch.multiprocessing.spawn or subprocess
         report it, read like torchrun's 'failed (exitcode: N)' (-9: killed from outside)."""
+        w = S.R_CPE_WORKER.search(text) if "_index" in text and "CalledProcessError" in text else None
+        if w:  # a launcher's check_call of one worker's command, its index in the job an argument (R_CPE_WORKER)
+            st = S.R_LAUNCHER_EXIT.search(text)
+            code = st.group("sp") if st and st.group("sp") else f"-{st.group('spsig')}" if st and st.group(
+                "spsig") else None
+            ev = self._global_exit(lineno, text, int(w.group(1)), int(code) if code else None)
+            ev.data["nonzero"] = True  # check_call raises only for a non-zero status
+            return ev
         died = S.R_RAY_DIED.search(text) if ("unexpected system error" in text
                                              or "unexpectedly exits" in text) else None
         if died:

@@ -66,13 +66,16 @@ class StoreReaders:
     def _coord_barrier(self, lineno: int, text: str) -> Event | None:
         """The coordination service's barrier of the job's set-up timing out (XLA's / TF's coordination service, the
         store behind jax.distributed.initialize; signatures.R_COORD_BARRIER): the job's rendezvous counting its
-        processes (lead rule R). The tasks that never arrived follow one a line (_coord_line) or on the same line."""
+        processes (lead rule R). The tasks that never arrived follow one a line (_coord_line) or on the same line.
+        A barrier the running job calls itself (its id names no connect / init / start: "multihost_broadcast_sync0",
+        a program's own sync) is read too, marked run-time: past the set-up, the tasks it names are processes of a
+        formed world that never reached the program's barrier (lead rule Y, verdict.store._coord_barrier)."""
         b = S.R_COORD_BARRIER.search(text)
-        if not b or not S.R_COORD_SETUP.search(b.group(1)):
+        if not b:
             return None
         ev = self._context(lineno, text, "store_timeout")
         ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, coord_barrier=b.group(1),
-                       missing=[], reached=None)
+                       missing=[], reached=None, coord_runtime=not S.R_COORD_SETUP.search(b.group(1)))
         named = "task names:" in text
         self._coord, self._follow = (lineno, ev, named), max(self._follow, 4)
         self._coord_line(lineno, text[b.end():])

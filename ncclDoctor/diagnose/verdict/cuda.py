@@ -853,6 +853,27 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += (" NVLS (NVLink SHARP) multicast failing: check the fabric manager (nvidia-smi -q | grep -i -A2 fabric "
                 "says 'Completed'; its version equals the driver's), reset the GPUs or reboot a node whose fabric "
                 "manager was restarted, upgrade the driver; or disable NVLS with NCCL_NVLS_ENABLE=0.")
+    # lead rules J and V (2) (dra-driver-957): beside the ranks whose NCCL call returned the CUDA error, other ranks'
+    # own NCCL WARN names a CUDA failure ("Cuda failure 'unspecified launch failure'", another text on a third rank):
+    # every rank shown failed on its own CUDA call, within seconds where the lines stamp it -- no rank failed
+    # first, the GPUs / driver / NVLink domain they share did: nobody named
+    warned = [e for e in c.samples.get("nccl_warn", []) if e.rank is not None and e.rank not in shown
+              and (e.data.get("warn") or "").startswith("Cuda failure")]
+    together = sorted(set(shown) | {e.rank for e in warned})
+    stamps = [e.ts for e in evs + warned if e.ts is not None]
+    if (shown and warned and not alone and not xids and not hsa and other is None and twice is None
+            and len(together) >= 2 and set(together) == set(c.ranks) and not torn_down(c)
+            and not (c.child_failures or c.worker_failures) and not any(waiting(st) for st in c.ranks.values())
+            and (len(stamps) < 2 or max(stamps) - min(stamps) < 5.0)):
+        return Verdict(
+            "cuda_error",
+            f"every rank shown ({_named(together)}) failed on its own CUDA call inside NCCL at once ({what}; NCCL's "
+            "own 'Cuda failure' WARN on the others): no rank is shown failing first, so the GPUs, driver or NVLink "
+            "domain they share failed, not one rank",
+            fix + " Several ranks' CUDA calls failing together point at what they share: the GPUs of the node "
+            "(dmesg -T | grep -i xid, nvidia-smi -q), the GPU driver and, on multi-node NVLink systems, the NVLink "
+            "domain (the IMEX channel / ComputeDomain, one job per NVLink clique; NCCL_MNNVL_ENABLE=0 as a test).",
+            "medium", [], [e.brief() for e in (evs + warned)[:3]], job_wide=True)
     if (len(ranks) >= 2 and not alone and set(ranks) == set(c.ranks) and not torn_down(c)
             and _alike(evs, ranks) and not any(waiting(st) for st in c.ranks.values())):
         # lead rule J: every rank the lines show fails with the same CUDA error, none shown torn down or waiting:

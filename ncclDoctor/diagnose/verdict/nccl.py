@@ -200,7 +200,11 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if "ncclSystemError" in codes:
         lone = lone_failure(c)  # lead rule A: the one process the launcher shows failing is where the call failed
-        who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6) else []
+        # (a check_call's CalledProcessError cut before its status still says that worker exited non-zero; with no
+        # watchdog timeout shown it is no victim's abort: readers.exits._launcher_exit, lead rule AC (4))
+        cut = lone is not None and lone.exitcode is None and bool(lone.event.data.get("nonzero")) and not (
+            c.samples.get("watchdog_timeout"))
+        who = lone.culprits if lone is not None and (lone.exitcode not in (None, 0, -6) or cut) else []
         alike = _printers([e for e in evs if e.data.get("code") == "ncclSystemError"])
         twice = _raised_twice([e for e in evs if e.data.get("code") == "ncclSystemError"])
         if who and (len(alike) > 1 or twice):

@@ -134,12 +134,34 @@ def _v0_data_parallel(c: Collected, evs: list) -> Verdict | None:
         "high", [], [launch.brief(), short.brief()], job_wide=True)
 
 
+def _coord_runtime_barrier(c: Collected, evs: list, missing: list[int]) -> Verdict:
+    """Lead rules Y and I: a barrier the running program calls itself through the coordination service (its id names
+    no connect / init / start: "multihost_broadcast_sync0") timed out naming the tasks that never reached it. The
+    world was formed (jax.distributed.initialize returned), so the process that waited is connected and its peers
+    named there never arrived: rank_missing, the named tasks the culprits (a task shown not to arrive)."""
+    e = evs[0]
+    tasks = _fmt_ranks(missing)
+    return Verdict(
+        "rank_missing",
+        f"the coordination service's barrier {e.data['coord_barrier']}, called by the running program after "
+        f"jax.distributed.initialize had formed the world, timed out and names task(s) {tasks} as never arriving: "
+        "the waiting process is connected, and those tasks did not reach the same barrier -- crashed, hung, or on "
+        "another code path",
+        f"Check logs of task(s) {tasks} (task:N is process_id N) on every host for an error or a crash before the "
+        "barrier; dump a hung task's stack with py-spy dump --pid PID; make sure all workers run the same code "
+        "path on every host to the barrier (no host-conditional branch skips it), and raise the barrier timeout "
+        "only if they are merely slow.",
+        "medium", list(missing), [x.brief() for x in evs[:3]])
+
+
 def _coord_barrier(c: Collected, evs: list) -> Verdict:
     """Lead rule R for the coordination service (XLA's / TF's; the store behind jax.distributed.initialize): its
     set-up barrier timed out with tasks that never arrived -- the job's rendezvous short of its processes:
     store_rendezvous, the missing tasks not shown (nobody named), the waiting process a victim."""
     e = evs[0]
     missing = sorted({t for x in evs for t in x.data.get("missing", [])})
+    if missing and all(x.data.get("coord_runtime") for x in evs):
+        return _coord_runtime_barrier(c, evs, missing)
     reached = e.data.get("reached")
     what = (f"{reached[0]} of {reached[1]} tasks reached it" if reached else
             f"task(s) {_fmt_ranks(missing)} never arrived" if missing else "not every task arrived")

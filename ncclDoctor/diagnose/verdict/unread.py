@@ -106,6 +106,39 @@ def http_status_fix(text: str) -> str:
             "that serves the file. ")
 
 
+# A library's own argument check on one setting's value, as its ValueError states it: "num_buckets 0 < 1, column_name
+# movieId" (TensorFlow's feature columns), "<name> <value> <op> <bound>". The value comes from the settings or the data
+# every process of the job reads the same way (rules W, AW's "code every rank runs"): config, no rank -- a tag such as
+# mpirun's [1,0] on the lines is no failure record (rule AG). Only the message is read (one exception's text).
+_R_ARG_BOUND = re.compile(r"^(?P<name>[a-z][a-z0-9]{0,30}_[a-z0-9_]{1,40}) (?P<val>-?\d{1,12}(?:\.\d{1,12})?) "
+                          r"(?:<|>|<=|>=) -?\d{1,12}(?:\.\d{1,12})?(?=$|[,;.]|\s)")
+
+
+def _arg_bound(e, own: list) -> Verdict | None:
+    """Rules W and AW (nvtabular-690): every exception shown is one ValueError of a library's argument check stating
+    a named setting's value outside its bound (_R_ARG_BOUND): the setting, or the data it was computed from, is the
+    same for every worker -- config, culprits [], whichever rank's tag the lines carry."""
+    if e.data["type"].rpartition(".")[2] != "ValueError" or any(
+            (x.data["type"], x.data.get("message")) != (e.data["type"], e.data.get("message")) for x in own):
+        return None
+    m = _R_ARG_BOUND.match((e.data.get("message") or "").strip())
+    if m is None:
+        return None
+    name, val = m.group("name"), m.group("val")
+    return Verdict(
+        "config",
+        f"the job stopped on a library's own argument check: ValueError: {e.data['message'][:200]} -- "
+        f"the setting {name} was given {val}, outside what the library accepts; every worker runs the same script "
+        "on the same settings and data, so this is a setting shown wrong, not a rank's fault",
+        f"Find where {name} is computed in the script (the traceback's frame that calls the library) and what it is "
+        f"derived from: a value {val} usually means the cardinality / vocabulary size (max id + 1) read from the "
+        "data or the preprocessing workflow's output came out empty -- a "
+        "wrong dataset path, data loaded empty, a stale or missing workflow output. Check the data read on every "
+        "worker (print the value before the call), fix the path or the preprocessing, and rerun; the ValueError "
+        "names the argument it refused.",
+        "medium", [], [x.brief() for x in own[:3]], job_wide=True)
+
+
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -141,6 +174,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        (generic.named_setting([what]) if read[0] == "config" else "") + read[2] + " " + _READ_AROUND,
                        "low",
                        [], [x.brief() for x in (own or c.exceptions)[:3]])
+    bound = None if disk or hosts or code or not own else _arg_bound(e, own)
+    if bound is not None:
+        return bound
     lone = [] if disk or hosts or code else _own_exception(c, e, own)
     if lone:
         return Verdict(
