@@ -2324,7 +2324,13 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        # _lazy_init: "AssertionError: Torch not compiled with CUDA enabled"): a CPU or another
                        # accelerator's build (Intel XPU, ROCm's "HIP") running CUDA-only code -- the same build and code
                        # on every rank (lead rules Q, AF (2)), config, no rank
-                       r"(?P<nocuda>\bTorch not compiled with (?P<api>CUDA|HIP|XPU|MPS) enabled)|"
+                       # torch's own CUDA bindings absent from torch._C (a CPU-only or macOS build has none: "module
+                       # 'torch._C' has no attribute '_cuda_setDevice'" from torch.cuda.set_device): the same build
+                       # asked for a CUDA device -- only the bindings every CUDA build has had, so that a newer one
+                       # missing from an older torch (a version mismatch) is not read as no CUDA at all
+                       r"(?P<nocuda>\bTorch not compiled with (?P<api>CUDA|HIP|XPU|MPS) enabled|"
+                       r"\bmodule 'torch\._C' has no attribute '_cuda_(?:setDevice|getDevice|getDeviceCount|init|"
+                       r"synchronize|getCurrentStream|emptyCache|isDriverSufficient|getArchFlags)')|"
                        r"(?P<lib>\bUnable to load (?:the )?NCCL library)|"
                        # the mpi backend given GPU tensors with an MPI build that cannot carry them (ProcessGroupMPI.cpp
                        # "CUDA tensor detected and the MPI used doesn't have CUDA-aware MPI support"): the backend and

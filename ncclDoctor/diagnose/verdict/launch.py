@@ -1112,7 +1112,10 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "torch.cuda.stream in older releases) upgrade torch to a version with device-agnostic FSDP2 / the "
             "matching torch / intel-extension / oneccl build, or patch that call to the device's own stream. On "
             f"NVIDIA GPUs install torch's {api} build (python -c 'import torch; print(torch.version.cuda, "
-            "torch.cuda.is_available())' must not print None False).",
+            "torch.cuda.is_available())' must not print None False)"
+            + ("; on a machine with no NVIDIA GPU (macOS, whose torch has no CUDA), run the processes on the device "
+               "it has -- device 'mps' or 'cpu' instead of 'cuda', no torch.cuda.set_device, the gloo backend instead "
+               "of nccl." if api == "CUDA" else "."),
             "high", [], [nocuda.brief()], job_wide=True)
     hid = next((e for e in evs if e.data.get("what") == "hidden"), None)
     if hid is not None:  # CUDA_VISIBLE_DEVICES hiding every GPU beside the nccl backend (lead rule Q's last sentence)

@@ -1,0 +1,53 @@
+"""How diagnose reads start-up failures of the install and the set-up every worker shares (round 65, session 23, fixer
+g1): an installed library's own version check at import, Python's "cannot import name" of a private API, c10d
+refusing a second init of the default process group, a script finding no data at the path its arguments give, torch's
+CUDA bindings absent from a build without CUDA, and a collective library's check naming a device setting not set.
+Each test reads the shape from lines other than the corpus case's own (another package, script, path, rank, device),
+and a near shape that must NOT be read that way. Hosts and paths are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+
+
+def _record(script: str, ranks: list[int], host: str = "node-a", pid0: int = 4100) -> str:
+    """torchrun's ChildFailedError record: every rank in RANKS exiting 1 in the same second (the first the root)."""
+    def entry(r: int) -> str:
+        return (f"[{r}]:\n  time      : 2025-02-01_09:15:07\n  host      : {host}\n  rank      : {r} (local_rank: {r})\n"
+                f"  exitcode  : 1 (pid: {pid0 + r})\n  error_file: <N/A>\n"
+                "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n")
+    root, rest = ranks[0], ranks[1:]
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+            "============================================================\n"
+            f"{script} FAILED\n------------------------------------------------------------\nFailures:\n"
+            + ("".join(entry(r) for r in rest) if rest else "  <NO_OTHER_FAILURES>\n")
+            + "------------------------------------------------------------\nRoot Cause (first observed failure):\n"
+            + entry(root) + "============================================================\n")
+
+
+# --- torch's CUDA bindings absent: a build without CUDA (lead rules Q, AF (2), AU (2)) -----------------------------
+def test_a_cuda_binding_missing_from_torch_c_is_a_build_without_cuda(tmp_path):
+    """torch.cuda.set_device (or device_count) in a build without CUDA raises "module 'torch._C' has no attribute
+    '_cuda_...'" on the one worker the agent records: config, nobody named, the fix names the device to run on."""
+    for attr, frame in (("_cuda_setDevice", "set_device"), ("_cuda_getDeviceCount", "device_count")):
+        text = (f'[rank0]:   File "/opt/homebrew/lib/python3.11/site-packages/torch/cuda/__init__.py", line 401, in '
+                f"{frame}\n[rank0]:     torch._C.{attr}()\n"
+                f"[rank0]: AttributeError: module 'torch._C' has no attribute '{attr}'\n"
+                "E0601 10:00:00.100000 123 torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: 1) "
+                "local_rank: 0 (pid: 777) of binary: /opt/homebrew/bin/python3\n")
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (attr, v)
+        assert "without CUDA" in v["summary"] and "'mps' or 'cpu'" in v["fix"] and "gloo" in v["fix"], v
+
+
+def test_another_torch_c_attribute_missing_is_not_read_as_no_cuda(tmp_path):
+    """The near shape: a torch._C attribute that is no basic CUDA binding (a newer API missing from an older torch)
+    is not read as a build without CUDA."""
+    text = ("[rank0]: AttributeError: module 'torch._C' has no attribute '_cuda_clearCublasWorkspaces'\n"
+            "E0601 10:00:00.100000 123 torch/distributed/elastic/multiprocessing/api.py:826] failed (exitcode: 1) "
+            "local_rank: 0 (pid: 777) of binary: /usr/bin/python3\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert "without CUDA" not in v["summary"], v
+
