@@ -26,6 +26,34 @@ def _record(script: str, ranks: list[int], host: str = "node-a", pid0: int = 410
             + entry(root) + "============================================================\n")
 
 
+# --- c10d refusing a second init of the default process group (lead rules AV, BA (3)) ------------------------------
+def test_a_second_init_of_the_default_group_is_invalid_usage_naming_no_rank(tmp_path):
+    """c10d's own refusal, raised in a traceback under a rank's tag or logged by a wrapper that retries the init:
+    invalid_usage, nobody named, and the fix is to initialize once (is_initialized, destroy_process_group, restart
+    the notebook's runtime)."""
+    for text in (
+            "[rank2]: Traceback (most recent call last):\n"
+            "[rank2]:   File \"/srv/nb/setup.py\", line 30, in init_dist\n"
+            "[rank2]:     dist.init_process_group(backend='nccl')\n"
+            "[rank2]: ValueError: trying to initialize the default process group twice!\n",
+            "2025-03-02 11:00:01 WARNING retrying dist setup after error: trying to initialize the default process "
+            "group twice!\nRuntimeError: distributed setup failed after 3 attempts\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), (text, v)
+        assert "dist.is_initialized()" in v["fix"] and "destroy_process_group" in v["fix"], v
+        assert "restart the runtime" in v["fix"], v
+
+
+def test_a_group_not_yet_initialized_is_not_read_as_a_second_init(tmp_path):
+    """The near shape: the opposite refusal (a call before any init_process_group) keeps its own reading."""
+    text = ("Traceback (most recent call last):\n  File \"/srv/a.py\", line 5, in <module>\n    dist.barrier()\n"
+            "ValueError: Default process group has not been initialized, please make sure to call "
+            "init_process_group.\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] != "invalid_usage" and "twice" not in v["fix"], v
+
+
 # --- torch's CUDA bindings absent: a build without CUDA (lead rules Q, AF (2), AU (2)) -----------------------------
 def test_a_cuda_binding_missing_from_torch_c_is_a_build_without_cuda(tmp_path):
     """torch.cuda.set_device (or device_count) in a build without CUDA raises "module 'torch._C' has no attribute

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU
+from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
 from ncclDoctor.diagnose.verdict.noise import harmless_warn
@@ -235,12 +235,43 @@ def _forced_algorithm(c: Collected) -> Verdict | None:
         "high", [], [e.brief()], job_wide=True)
 
 
+# c10d's init_process_group refusing a second default group in one process (distributed_c10d.py: "trying to initialize
+# the default process group twice!", a ValueError in torch 1.x-2.x, a RuntimeError before): the process already holds
+# one -- a notebook cell run again, or a library's set-up and the script both calling init_process_group
+_PG_TWICE = re.compile(r"\btrying to initiali[sz]e the default process group twice\b")
+
+
+def _pg_twice(c: Collected) -> Verdict | None:
+    """Lead rules AV, BA (3): c10d refusing a second init of the default process group in the same process -- a call
+    every rank makes alike (the same code, the same notebook), refused before any communicator exists: invalid_usage,
+    no rank, whatever a wrapper's retry loop or its own error ("Failed to initialize NCCL") says after it."""
+    hit = next(((e, t) for e, t in _refused_texts(c) if "default process group twice" in t and _PG_TWICE.search(t)),
+               None)
+    if hit is None:
+        return None
+    e, _ = hit
+    return Verdict(
+        "invalid_usage",
+        f"c10d refused to initialize the default process group twice ('{strip_prefixes(e.text).strip()[:160]}', "
+        f"{e.where}): init_process_group was called in a process that already holds a default process group -- the "
+        "set-up run a second time in the same Python process (a notebook cell run again, a retry loop, or a library "
+        "and the script both initializing it), the same call on every rank, so no rank is at fault",
+        "Initialize the process group once per process: guard the call with if not dist.is_initialized(): "
+        "dist.init_process_group(...), or call dist.destroy_process_group() before initializing it again; in a "
+        "notebook (Jupyter, Colab) restart the runtime / kernel and run the set-up cell once; where a library sets "
+        "the group up for you (its own setup / launcher helper), do not call init_process_group yourself too. A "
+        "wrapper that retries the init (catching the error and trying again) only repeats the same refusal: the "
+        "default process group is already initialized.",
+        "high", [], [e.brief()], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if forced := _forced_algorithm(c):
         return forced
     evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
     if not evs:
-        return _size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
+        return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
+                or _pg_twice(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
