@@ -26,6 +26,66 @@ def _record(script: str, ranks: list[int], host: str = "node-a", pid0: int = 410
             + entry(root) + "============================================================\n")
 
 
+# --- an installed library's own version check at import (lead rule AF (2), round 41's addition) -------------------
+# diffusers/utils/__init__.py check_min_version: raise ImportError("This example requires a source install from
+# HuggingFace diffusers (see `...#install-from-source`)," f" but the version found is {__version__}.\n")
+def test_a_version_check_at_import_is_the_shared_install_even_with_one_traceback(tmp_path):
+    """One untagged traceback ends in an ImportError whose words say the installed version is not the one required,
+    and the launcher's record shows both workers exiting 1: the install every worker imports -- config, nobody named,
+    and the fix is the version / source install the check asks for, quoting it."""
+    for said in ("This example requires a source install from HuggingFace transformers (see "
+                 "`https://huggingface.co/docs/transformers/installation#install-from-source`), but the version "
+                 "found is 4.30.2.",
+                 "peft_trainer requires accelerate>=0.26.0, but found accelerate==0.21.0"):
+        text = ("Traceback (most recent call last):\n  File \"/work/run_sft.py\", line 18, in <module>\n"
+                "    check_min_version(\"4.31.0.dev0\")\n"
+                f"ImportError: {said}\n" + _record("run_sft.py", [0, 1]))
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (said, v)
+        assert said[:60] in v["fix"] and "check_min_version" in v["fix"] and "source install" in v["fix"], v
+
+
+def test_an_import_error_of_a_missing_name_alone_is_not_read_as_a_version_check(tmp_path):
+    """The near shape: one ImportError that says nothing of a version ("cannot import name ...") under one rank's own
+    tag is not the version check: its fix asks for no source install."""
+    text = ("[rank1]: Traceback (most recent call last):\n[rank1]:   File \"/work/a.py\", line 3, in <module>\n"
+            "[rank1]:     from mylib.ops import fused_norm\n"
+            "[rank1]: ImportError: cannot import name 'fused_norm' from 'mylib.ops' (/work/mylib/ops.py)\n")
+    v = _report(tmp_path, text)["verdict"]
+    assert "check_min_version" not in v["fix"] and "source install" not in v["fix"], v
+
+
+# --- Python's "cannot import name 'N' from 'M'" on every worker (lead rule AF (2)) ---------------------------------
+def test_every_worker_failing_to_import_a_private_name_names_the_package_version(tmp_path):
+    """Every worker's traceback ends in "cannot import name '_X' from 'pkg._private'": config, nobody named, and the fix
+    names the package's version, the missing name and that it is a private API."""
+    tb = ("Traceback (most recent call last):\n  File \"/srv/exp/train_fsdp.py\", line 9, in <module>\n"
+          "    from torch.distributed._composable.fsdp._fsdp_api import _MixedPrecisionPolicy\n"
+          "ImportError: cannot import name '_MixedPrecisionPolicy' from 'torch.distributed._composable.fsdp._fsdp_api'"
+          " (/opt/venv/lib/python3.11/site-packages/torch/distributed/_composable/fsdp/_fsdp_api.py)\n")
+    text = ("W0301 torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable for each process to be 1"
+            " in default\n" + tb * 3 + _record("train_fsdp.py", [0, 1, 2], host="gpu-7", pid0=900))
+    text = "torchrun --standalone --nproc-per-node=3 train_fsdp.py\n" + text
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "The installed torch has no _MixedPrecisionPolicy" in v["fix"] and "private API" in v["fix"], v
+    assert "downgrade torch" in v["fix"], v
+
+
+def test_a_public_name_missing_is_no_private_api(tmp_path):
+    """The near shape: the same failure of a public name of a public module names the version, not a private API."""
+    tb = ("Traceback (most recent call last):\n  File \"/srv/exp/main.py\", line 4, in <module>\n"
+          "    from transformers import Qwen9Model\n"
+          "ImportError: cannot import name 'Qwen9Model' from 'transformers' "
+          "(/opt/venv/lib/python3.11/site-packages/transformers/__init__.py)\n")
+    text = "torchrun --nproc-per-node=2 main.py\n" + tb * 2 + _record("main.py", [0, 1])
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "config" and "The installed transformers has no Qwen9Model" in v["fix"], v
+    assert "private API" not in v["fix"], v
+
+
 # --- c10d refusing a second init of the default process group (lead rules AV, BA (3)) ------------------------------
 def test_a_second_init_of_the_default_group_is_invalid_usage_naming_no_rank(tmp_path):
     """c10d's own refusal, raised in a traceback under a rank's tag or logged by a wrapper that retries the init:

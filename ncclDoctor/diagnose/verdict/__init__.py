@@ -83,6 +83,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _settings_check,
     _tiny_timeout,
     _usage_exit,
+    _version_required,
 )
 from ncclDoctor.diagnose.verdict.memory import (
     _bus_error,
@@ -185,7 +186,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _host_mem, _mp_tmp, _service_wait,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
-    _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _import_alike, _module_missing, _usage_exit, _no_nccl,
+    _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _import_alike, _version_required,
+    _module_missing, _usage_exit, _no_nccl,
     _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _lagging_report,

@@ -178,9 +178,74 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"failure ({kind}: {message[:200]}, {excs[-1].where}): the installed packages every process loads do not "
         "load together -- one library missing, or its version lacking what another asks it for -- so no rank is at "
         "fault; the launcher's record names only the first exit it noticed",
-        "Read the traceback's frames: the library whose import fails and the one it asks for a name. Install versions "
-        "that match (the failing package's requirements / release notes; pip show / conda list for both; python -c "
-        "'import X' alone reproduces it without the launcher), in the one environment every node runs, then relaunch.",
+        _name_lacking(message or "")
+        + "Read the traceback's frames: the library whose import fails and the one it asks for a name. Install "
+        "versions that match (the failing package's requirements / release notes; pip show / conda list for both; "
+        "python -c 'import X' alone reproduces it without the launcher), in the one environment every node runs, then "
+        "relaunch.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# Python's "cannot import name 'N' from 'M' (path)": the installed M has no N -- its version is not the one the
+# importing code was written for (N added, renamed or removed between releases)
+_CANNOT_IMPORT = re.compile(r"\bcannot import name '(\w{1,80})' from '([\w.]{1,160})'")
+
+
+def _name_lacking(message: str) -> str:
+    """The fix's first sentence where the import failure is Python's "cannot import name 'N' from 'M'": the installed
+    package (M's top-level name) lacks N in that version; a name or module path with a leading underscore is a private
+    API, which changes between releases without notice. Else ''."""
+    m = _CANNOT_IMPORT.search(message)
+    if m is None:
+        return ""
+    name, mod = m.group(1), m.group(2)
+    top = mod.split(".", 1)[0]
+    private = name.startswith("_") or any(p.startswith("_") for p in mod.split("."))
+    return (f"The installed {top} has no {name} in {mod}: that {top} version is not the one the script was written "
+            f"for (the name added, renamed or removed between releases) -- check the {top} version (pip show {top}; "
+            f"python -c 'import {top}; print({top}.__version__)' under the launcher's interpreter) and upgrade or "
+            f"downgrade {top} to the release the script requires (pip install {top}==<that version>, or its nightly "
+            "where the name is newer than any release)"
+            + (f"; {name if name.startswith('_') else mod} is a private API ({mod}), which changes between releases "
+               "without notice: pin that exact version, or move the script to the public API that replaced it"
+               if private else "")
+            + f"; an older copy of {top} found first on the path (a user site-packages under ~/.local, PYTHONPATH) "
+            "hides the one installed in the environment. ")
+
+
+# An installed library's own version check refusing it at import (diffusers' check_min_version in its example scripts:
+# "ImportError: This example requires a source install from HuggingFace diffusers (see ...), but the version found is
+# 0.14.0"; "X requires foo>=1.2, but found foo==1.0"): one library's version rejected, said in words
+_VERSION_REQUIRED = re.compile(
+    r"\brequires? (?:a )?source install\b|\brequires? [\w.-]{1,40} ?(?:>=|==|~=|>)\s?v?\d|"
+    r"\brequires? (?:\w+ ){0,3}version\b|\bversion found is\b|\bbut found (?:version )?v?\d|"
+    r"\b(?:installed|found) version\b[^\n]{0,60}?\b(?:required|requires|not supported|too old|incompatible)\b")
+
+
+def _version_required(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AF (2), with round 41's addition: a start-up ImportError whose own words say an installed library's
+    version is not the one required (an example script's check_min_version, "requires foo>=X, but found Y"), and no
+    NCCL, CUDA, timeout or connection failure or other exception: one installed library rejected at import -- the
+    install every worker loads alike, config, no rank, even where only one traceback is shown (each worker runs the same
+    check on the same install; a launcher's record names only the first exit it noticed)."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    if not _IMPORT_FAILED.match(kind.rsplit(".", 1)[-1]) or not _VERSION_REQUIRED.search(message or ""):
+        return None
+    return Verdict(
+        "config",
+        f"the job stopped at start-up on a library's version check ({kind}: {message[:200]}, {excs[-1].where}): the "
+        "installed version is not the one the code requires -- the install every worker imports, so each runs the same "
+        "check and fails it alike, and no rank is at fault, whatever rank the launcher's record names first",
+        f"Install the version the check asks for, as its own words say ('{message[:200]}'): upgrade the package "
+        "(pip install -U <package>, or pip install <package>==<the version required>), or where it asks for a source "
+        "install, install it from its repository (pip install git+https://github.com/<org>/<package>, the "
+        "install-from-source instructions the message links); a library's example scripts check the library version "
+        "at import (check_min_version) and want the release or commit they came from -- or check out the examples "
+        "of the installed version instead. Do it in the one environment every worker runs (pip show <package> under "
+        "the launcher's interpreter), then relaunch.",
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
