@@ -114,6 +114,28 @@ def test_a_group_not_yet_initialized_is_not_read_as_a_second_init(tmp_path):
     assert v["cause"] != "invalid_usage" and "twice" not in v["fix"], v
 
 
+# --- a script finding no data at the path its arguments give (lead rules W, U (2)) ---------------------------------
+def test_no_data_found_with_a_plea_to_check_the_arguments_is_config(tmp_path):
+    """Two workers print their data set-up and stop on the script's own check that it found no data and the
+    arguments should be checked (no exception class): config, nobody named, and the fix quotes the check's words."""
+    said = "No training samples found, please check your args (--data_root must hold one sub-folder per class)"
+    text = ("accelerate launch --num_processes=2 finetune.py --data_root /mnt/none\n"
+            "loading dataset\nloading dataset\n0 samples in train split\n" + said + "\n0 samples in train split\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--data_root" in v["fix"] and "check your args" in v["fix"], v
+
+
+def test_a_note_that_no_optional_data_was_found_is_no_failure(tmp_path):
+    """The near shapes: a note that optional data is absent ("no validation images found") with training going on,
+    and a plea to check the arguments that says nothing was missing, are not read as the check."""
+    for text in ("no validation images found, skipping evaluation\nepoch 1 step 10 loss 0.31\n",
+                 "Hint: please check your arguments if the loss diverges\nepoch 1 step 10 loss 0.31\n"):
+        v = _report(tmp_path, text)["verdict"]
+        assert v["cause"] == "none" and "Verify the arguments" not in v["fix"], (text, v)
+
+
 # --- torch's CUDA bindings absent: a build without CUDA (lead rules Q, AF (2), AU (2)) -----------------------------
 def test_a_cuda_binding_missing_from_torch_c_is_a_build_without_cuda(tmp_path):
     """torch.cuda.set_device (or device_count) in a build without CUDA raises "module 'torch._C' has no attribute

@@ -461,6 +461,10 @@ SNIFF = 8192
 #   MPI_ABORT  Open MPI's record that a world rank called MPI_Abort ("MPI_ABORT was invoked on rank 2 in communicator
 #             ... with errorcode 1."), which holds no other word: that rank's own end (readers.exits._mpi_aborted, lead
 #             rule A); its code on the next line is read through parse._follow
+#   verify arg, check arg (and with "your " / "the " between)  a script's own check that it found no data at the path
+#             its arguments give ("No data found. Please verify arguments (train_data_dir must be ...)"), printed
+#             without an exception class, which holds no other word: the launch arguments every worker shares
+#             (S.R_NO_DATA_ARGS, readers.crash._traceback_tail, verdict.launch._settings_check, lead rules W, U (2))
 #   ] Exception in   older SGLang's record of a process's crash, its traceback on the next lines ("[23:17:08 TP4]
 #             Exception in run_tp_server:"), which holds no other word (S.R_SGLANG_EXC_RECORD,
 #             verdict.exits._sglang_crash)
@@ -518,7 +522,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"too old (found version", b"shm_open", b"mesh master", b"modify QP",
             b"CUDA_HOME does not", b"_env_or_raise(", b"failed for some reason",
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",
-            b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ")
+            b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
+            b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

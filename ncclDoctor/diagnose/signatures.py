@@ -2104,6 +2104,16 @@ R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{
 # rules W, Q: config, no rank). Only the header shape, a line of its own ending in ':' -- CUDA's "invalid configuration
 # argument" (a kernel launch's error) is no list of choices.
 R_VALID_CHOICES = re.compile(r"^\W{0,4}(Valid config(?:uration)?s?\b[^\n:]{0,120}):\s*$")
+# A script's own check that it found nothing to train on at the path its arguments give, telling the user to check
+# those arguments ("No data found. Please verify arguments (train_data_dir must be the parent of folders with
+# images)", "ValueError: no training samples found, please check your args"), then stopping: the launch arguments every
+# worker is started with (a data path) give it no data, so every rank stops alike (lead rules W, U (2): config, no
+# rank). Both halves are needed: "no ... found" alone is often a note the run goes on after ("no regularization
+# images"), and a plea to check the arguments alone says nothing of what was refused.
+R_NO_DATA_ARGS = re.compile(
+    r"\b[Nn]o (?:[\w-]{1,20} ){0,3}?(?:data|images?|files?|samples?|examples?|videos?|audios?|records?|datasets?)"
+    r"(?: [\w-]{1,20}){0,2}? (?:found|available|loaded|exists?)\b[^\n]{0,60}?\b(?:[Pp]lease )?(?:verify|check|confirm) "
+    r"(?:the |your )?arg(?:ument)?s?\b")
 # A framework's own check refusing how the launch maps processes to devices, as a statement with or without an
 # exception class before it (lead rules W, AA (1)): XGBoost's "Multiple processes within communication group running
 # on same CUDA device is not supported" (its CHECK's text, often on the lines after the XGBoostError), accelerate's

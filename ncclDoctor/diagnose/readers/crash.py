@@ -415,6 +415,14 @@ class CrashReaders:
         h = self._host_assert(lineno, text) if "Assertion" in text else None
         if h is not None:
             return h
+        nd = S.R_NO_DATA_ARGS.search(self._body) if " arg" in text and ("erify " in text or "heck " in text) else None
+        if nd:  # the script found no data at the path its arguments give (lead rules W, U (2)): a settings check
+            x = exception_line(self._body)
+            said = ((x.group(2) or "").strip() if x else "") or self._body.strip()
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type=x.group(1) if x else "Error", message=said[: S.TEXT_CAP], line=x is None,
+                           settings=said[:200], no_data=True)
+            return ev
         if self._io_flush and 0 < lineno - self._io_flush <= 2 and "BrokenPipeError" in text:
             return None  # Python's ignored flush of a pipe at exit (R_IO_FLUSH_IGNORED): no exception the rank raised
         k = self._ckpt_recompute(lineno, text) if "recomputed metadata" in text else None

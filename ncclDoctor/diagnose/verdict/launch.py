@@ -476,6 +476,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _device_count(e, evs)
     if e.data.get("host_assert"):
         return _host_assert(e, evs)
+    if e.data.get("no_data"):
+        return _no_data(e, evs)
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
     if e.data["message"] and said not in e.data["message"]:
         text += f" -- {said}"
@@ -614,6 +616,24 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
         + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else "")
         + _ckpt_shards(said),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _no_data(e, evs: list) -> Verdict:
+    """Lead rules W, U (2): the script's own check found no data at the path its arguments give and asked for the
+    arguments to be checked (signatures.R_NO_DATA_ARGS): the command line every worker is started with, config, no
+    rank -- its own words name the argument."""
+    said = e.data["settings"]
+    return Verdict(
+        "config",
+        f"the script stopped on its own check that it found no data to train on ('{said[:200]}', {e.where}): the "
+        "dataset path its arguments give holds nothing it can read -- the launch arguments every worker is started "
+        "with, so each stops the same way and no rank is at fault",
+        f"Verify the arguments as the check asks ('{said[:200]}'): the dataset path argument it names must point at "
+        "the folder layout the script expects (an existing directory, on every node, holding the data files or the "
+        "sub-folders of them it reads -- the parent folder where it wants one, and the file extensions and folder "
+        "names it recognises); fix the path or the folder layout in the launch command or its config file, check it "
+        "with one process first, then relaunch every worker.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
