@@ -161,3 +161,21 @@ def test_another_torch_c_attribute_missing_is_not_read_as_no_cuda(tmp_path):
     v = _report(tmp_path, text)["verdict"]
     assert "without CUDA" not in v["summary"], v
 
+
+# --- a collective library's check naming a device setting not set (lead rules V (1), W, BA (5)) --------------------
+def test_a_library_check_naming_a_device_setting_not_set_names_it_in_the_fix(tmp_path):
+    """A vendor collective library prints that a device setting is not properly set, then the communicator's creation
+    raises its invalid-parameter error: config, nobody named, and the fix names the setting and the vendor's tool."""
+    text = ("[BKCL][comm.cpp:88] dev 3 bar_size not properly set\n"
+            "[BKCL][init.cpp:902] host 10.1.2.3 bar_size check failed\n"
+            "RuntimeError: [INVALID PARAMETER]: bkcl init error code=1\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "bar_size ('bar_size not properly set')" in v["fix"] and "xpu-smi" in v["fix"], v
+
+
+def test_an_invalid_parameter_without_a_named_setting_names_none(tmp_path):
+    """The near shape: the same invalid-parameter error with no line naming a setting keeps the general advice."""
+    v = _report(tmp_path, "RuntimeError: [INVALID PARAMETER]: bkcl init error code=1\n")["verdict"]
+    assert v["cause"] == "config" and "found wrong" not in v["fix"], v

@@ -20,6 +20,9 @@ from ncclDoctor.diagnose.signatures import R_EXC_TAIL
 R_FAILURE_WORD = re.compile(
     r"\b(?:ERROR|Error|error|FATAL|Fatal|fatal|CRITICAL|failed|FAILED|[Ff]ailure|timed out|[Tt]imeout|TIMEOUT|"
     r"refused|[Aa]bort(?:ed|ing)?|ABORT(?:ED)?|panic)\b"
+    # a library's own check naming a setting of the host or device it found wrong ("dev 0 addr_window not properly
+    # set"), which holds no word above (named_setting quotes it)
+    r"|\bnot (?:properly|correctly) (?:set|configured)\b"
     # C++'s runtime ending the process on an exception nothing caught (then SIGABRT): "terminate called after
     # throwing an instance of 'std::runtime_error'", whose class holds no word above
     r"|\bterminate called after throwing\b"
@@ -276,6 +279,7 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
                 r"invalid (?:option|value|config\w*|setting|parameter)|"
                 r"unrecognized (?:argument|option)|unknown (?:option|argument|parameter|flag)|"
                 r"must be (?:set|specified|divisible|equal|one of|an? |greater|less|positive)|is not set\b|"
+                r"\bnot (?:properly|correctly) (?:set|configured)\b|"
                 r"missing required|no such option|exit(?:ed)? (?:with )?(?:code|status) 255"),
      "a check of the job's settings refused them (a value, an option, or the launch set-up)",
      "Read the setting the line names and correct it in the launch command or config (the same on every node); "
@@ -328,14 +332,27 @@ _R_NAMED_SETTING = re.compile(_SET_VAR + r"([A-Z][A-Z0-9]*_[A-Z0-9_]+)=([^\s,;'\
 _R_INVALID_VALUE = re.compile(r"(?i)\binvalid (?:[\w-]{1,20} ){0,2}(?:path|url|uri|endpoint): ?\S{1,200}")
 
 
-def named_setting(texts: list[str]) -> str:
+# a library's check naming a setting of the host or device as not set right ("[XCCL][util.cpp:424] dev 0 addr_window
+# not properly set"): group 1, the setting's name
+_R_NOT_SET_RIGHT = re.compile(r"\b([A-Za-z_][\w.-]{1,60}) (?:is |was )?not (?:properly|correctly) (?:set|configured)\b")
+
+
+def named_setting(texts: list[str], beside: list[str] = ()) -> str:
     """The fix's first sentence where a failing line names the environment setting it needs, with its value (lead
-    rules Q, W: one setting every worker shares, no rank's fault); else ''."""
+    rules Q, W: one setting every worker shares, no rank's fault), or (in TEXTS or the unread lines BESIDE it) a
+    setting of the host or device a library's own check found not set right (lead rules V (1), W, BA (5)); else ''."""
     m = next((m for t in texts if (m := _R_NAMED_SETTING.search(t))), None)
     if m is None:
         v = next((v for t in texts if (v := _R_INVALID_VALUE.search(t))), None)
-        return (f"The library's own message names the setting and the value it refused: '{v.group(0)[:200]}'. "
-                if v is not None else "")
+        if v is not None:
+            return f"The library's own message names the setting and the value it refused: '{v.group(0)[:200]}'. "
+        w = next((w for t in list(texts) + list(beside) if "not " in t and (w := _R_NOT_SET_RIGHT.search(t))), None)
+        return (f"The library's own check names a setting of the device or host it found wrong: {w.group(1)} "
+                f"('{w.group(0)[:160]}'), a setting every rank on that host shares: find it in the library's and the "
+                "device's documentation (an environment variable of the library, a driver / firmware configuration "
+                "of the device, or the accelerator runtime's), check the device and driver state with the vendor's "
+                "tool (nvidia-smi, npu-smi, xpu-smi, rocm-smi), correct it on every host, then relaunch. "
+                if w is not None else "")
     var, val = m.group(1), m.group(2).rstrip(".")
     return (f"The library's own message names the environment setting it needs: set {var}={val} in every worker's "
             "environment (export it in the job script before the launch, or pass it through the launcher: mpiexec "

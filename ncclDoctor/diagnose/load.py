@@ -465,6 +465,10 @@ SNIFF = 8192
 #             its arguments give ("No data found. Please verify arguments (train_data_dir must be ...)"), printed
 #             without an exception class, which holds no other word: the launch arguments every worker shares
 #             (S.R_NO_DATA_ARGS, readers.crash._traceback_tail, verdict.launch._settings_check, lead rules W, U (2))
+#   not properly set, not correctly set, not properly configured, not correctly configured  a library's own check
+#             naming a setting of the host or device it found wrong ("[XCCL][util.cpp:424] dev 0 addr_window not
+#             properly set"), which holds no other word: read as a failure shown (generic.R_FAILURE_WORD), its setting
+#             named in the fix (generic.named_setting, lead rules V (1), W, BA (5))
 #   ] Exception in   older SGLang's record of a process's crash, its traceback on the next lines ("[23:17:08 TP4]
 #             Exception in run_tp_server:"), which holds no other word (S.R_SGLANG_EXC_RECORD,
 #             verdict.exits._sglang_crash)
@@ -523,7 +527,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"CUDA_HOME does not", b"_env_or_raise(", b"failed for some reason",
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
-            b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg")
+            b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
+            b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -171,7 +171,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if read is not None:  # no family's, but its general words say what kind of failure it is (generic.py)
         return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
                        f"{read[1]}; which rank, and why, these lines do not say",
-                       (generic.named_setting([what]) if read[0] == "config" else "") + read[2] + " " + _READ_AROUND,
+                       (generic.named_setting([what], [u.text for u in c.unread]) if read[0] == "config" else "")
+                       + read[2] + " " + _READ_AROUND,
                        "low",
                        [], [x.brief() for x in (own or c.exceptions)[:3]])
     bound = None if disk or hosts or code or not own else _arg_bound(e, own)
