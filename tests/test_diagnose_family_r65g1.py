@@ -14,8 +14,8 @@ from tests.conftest import diagnose_text as _report
 def _record(script: str, ranks: list[int], host: str = "node-a", pid0: int = 4100) -> str:
     """torchrun's ChildFailedError record: every rank in RANKS exiting 1 in the same second (the first the root)."""
     def entry(r: int) -> str:
-        return (f"[{r}]:\n  time      : 2025-02-01_09:15:07\n  host      : {host}\n  rank      : {r} (local_rank: {r})\n"
-                f"  exitcode  : 1 (pid: {pid0 + r})\n  error_file: <N/A>\n"
+        return (f"[{r}]:\n  time      : 2025-02-01_09:15:07\n  host      : {host}\n"
+                f"  rank      : {r} (local_rank: {r})\n  exitcode  : 1 (pid: {pid0 + r})\n  error_file: <N/A>\n"
                 "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n")
     root, rest = ranks[0], ranks[1:]
     return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
