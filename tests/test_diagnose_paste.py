@@ -432,3 +432,20 @@ def test_a_quoted_line_that_reaches_a_terminal_width_only_with_its_quote_is_no_w
     body = "[rank0]: RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled system error (run with"
     text = "> " + body[:78] + "\n" + body[78:] + "\n"
     assert wrap_width(text.encode()) == 80, text
+
+
+def test_a_collectors_clock_before_a_glog_info_header_keeps_the_header(tmp_path):
+    """A collector's clock before glog's header without its year ("I0228 14:05:56.114109"): the level-and-date
+    word is glog's, not a role tag like sglang's " TP3" after the clock, so it stays on the line and the INFO line
+    it heads (ProcessGroupNCCL's own shutdown found as an async exception) is still INFO, not a failure."""
+    from ncclDoctor.diagnose.signatures import strip_prefixes
+    line = "I0228 14:05:56.114109 1619334 ProcessGroupNCCL.cpp:484] [Rank 3] found async exception"
+    assert strip_prefixes("2024-05-01 12:00:07.123 " + line) == line
+    assert strip_prefixes("2024-05-01T12:00:07.123456789Z " + line) == line
+    # near shape: a role tag after the clock is still the collector's, not the line's
+    assert strip_prefixes("[2025-01-01 12:00:00 DP0 TP3] Load weight end.") == "Load weight end."
+    log = tmp_path / "rank3.log"
+    log.write_text("2024-05-01 12:00:07.123 " + line + " when checking for NCCL errors: NCCL communicator "
+                   "encountered error set by ProcessGroupNCCL: Process Group shutdown on rank 3\n")
+    v = diagnose([str(log)]).results["diagnose"]["verdict"]
+    assert v["cause"] == "none", v

@@ -146,8 +146,9 @@ R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 ISO_CLOCK = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
 R_LINE_PREFIX = re.compile(
     # (a role tag after the clock, sglang's " TP0", ends where its digits end: never the head of a longer number,
-    # such as glog's header with its year, "F20220801 07:29:34.701110", whose level letter says FATAL)
-    r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)){0,3}\]?"
+    # such as glog's header with its year, "F20220801 07:29:34.701110", whose level letter says FATAL; nor glog's
+    # header without its year, "I0228 14:05:56.114109", whose level letter says INFO: a tag is not followed by a clock)
+    r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)(?! \d\d:\d\d:\d\d)){0,3}\]?"
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
