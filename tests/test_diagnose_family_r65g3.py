@@ -36,3 +36,56 @@ def test_a_table_of_error_counts_aligned_on_its_colons_is_no_exception(tmp_path)
             "ValueError        : 12\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] == "none" and v["culprits"] == [], v
+
+
+# --- a connection error where a rank fetches its next DataLoader batch ------------------------------------------
+def test_a_connection_reset_raised_by_the_batch_loop_itself_is_that_ranks_dataloader(tmp_path):
+    """Right below the training loop's own 'for ... batch in ...:' line, a ConnectionResetError was raised by the
+    iteration (the loader's __next__): the socket a worker passes a batch's shared tensor through was reset -- that
+    rank's data loading, not a peer rank's socket: dataloader_shm, rank 3 named, the fix naming the file_system
+    sharing strategy."""
+    text = ('[rank3]:   File "/srv/proj/train_lm.py", line 412, in train_epoch\n'
+            "[rank3]:     for it, batch in enumerate(self.train_loader):\n"
+            "[rank3]: ConnectionResetError: [Errno 104] Connection reset by peer\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [3]), v
+    assert "set_sharing_strategy('file_system')" in v["fix"] and "ulimit -n" in v["fix"], v["fix"]
+
+
+def test_a_connection_refused_under_multiprocessings_resource_sharer_is_the_dataloader(tmp_path):
+    """The loader's full traceback: multiprocessing's resource_sharer frames (a worker handing the main process a
+    batch's shared tensor, rebuild_storage_fd's detach) end in a connection error a few lines below: the same
+    reading, without the training loop's line."""
+    text = ("[rank5]: Traceback (most recent call last):\n"
+            '[rank5]:   File "/usr/lib/python3.10/multiprocessing/queues.py", line 122, in get\n'
+            "[rank5]:     return _ForkingPickler.loads(res)\n"
+            '[rank5]:   File "/opt/env/lib/python3.10/site-packages/torch/multiprocessing/reductions.py", line 496, in '
+            "rebuild_storage_fd\n"
+            "[rank5]:     fd = df.detach()\n"
+            '[rank5]:   File "/usr/lib/python3.10/multiprocessing/resource_sharer.py", line 57, in detach\n'
+            "[rank5]:     with _resource_sharer.get_connection(self._id) as conn:\n"
+            '[rank5]:   File "/usr/lib/python3.10/multiprocessing/resource_sharer.py", line 86, in get_connection\n'
+            "[rank5]:     c = Client(address, authkey=process.current_process().authkey)\n"
+            '[rank5]:   File "/usr/lib/python3.10/multiprocessing/connection.py", line 502, in Client\n'
+            "[rank5]:     c = SocketClient(address)\n"
+            "[rank5]: ConnectionRefusedError: [Errno 111] Connection refused\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", [5]), v
+
+
+def test_a_connection_reset_under_a_collective_or_another_ranks_loop_is_no_dataloader(tmp_path):
+    """The near shapes: the same error right below a collective's frame is a peer's connection (early_exit, the
+    printing rank its victim); right below another rank's batch loop it is not that loop's; two lines below the loop
+    (other frames between, none the loader's) it was not raised by the iteration."""
+    coll = ('[rank2]:   File "/srv/proj/train_lm.py", line 420, in train_epoch\n'
+            "[rank2]:     dist.all_reduce(loss_sum)\n"
+            "[rank2]: ConnectionResetError: [Errno 104] Connection reset by peer\n")
+    other = ("[rank0]:     for it, batch in enumerate(self.train_loader):\n"
+             "[rank2]: ConnectionResetError: [Errno 104] Connection reset by peer\n")
+    below = ("[rank2]:     for it, batch in enumerate(self.train_loader):\n"
+             '[rank2]:   File "/srv/proj/model.py", line 88, in forward\n'
+             "[rank2]: ConnectionResetError: [Errno 104] Connection reset by peer\n")
+    for text in (coll, other, below):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] != "dataloader_shm" and 2 not in v["culprits"], (text, v)

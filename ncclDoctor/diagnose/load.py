@@ -464,6 +464,10 @@ SNIFF = 8192
 #   ] Exception in   older SGLang's record of a process's crash, its traceback on the next lines ("[23:17:08 TP4]
 #             Exception in run_tp_server:"), which holds no other word (S.R_SGLANG_EXC_RECORD,
 #             verdict.exits._sglang_crash)
+#   batch in , resource_sharer  where a traceback shows a process fetching its next DataLoader batch (the training
+#             loop's "for step, batch in pbar:" source line, multiprocessing's resource_sharer.py frames that pass a
+#             worker's shared tensor), lines with no other word: a connection error right below is the loader's
+#             channel to its workers, not a peer rank's socket (S.R_BATCH_FETCH, crash._fetch_reset)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -518,7 +522,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"too old (found version", b"shm_open", b"mesh master", b"modify QP",
             b"CUDA_HOME does not", b"_env_or_raise(", b"failed for some reason",
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",
-            b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ")
+            b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
+            b"batch in ", b"resource_sharer")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -238,6 +238,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
         self._shm_open = -99  # the line of a traceback's source line calling shm_open (S.R_SHM_OPEN_CALL)
+        # a traceback's line fetching a DataLoader batch (S.R_BATCH_FETCH): (its line, its rank tag, a loop's line)
+        self._batch_fetch: tuple[int, str, bool] = (-99, "", False)
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
@@ -757,6 +759,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._store_frame = lineno
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):
             self._shm_open = lineno  # the exception below it is the shared-memory block's (crash._dataloader)
+        if ("batch" in body or "resource_sharer" in body) and (f := S.R_BATCH_FETCH.search(body)):
+            tag = _innermost(S.R_RANK_TAG, text)  # a connection error below it is the loader's (crash._fetch_reset)
+            self._batch_fetch = (lineno, tag.group(0) if tag else "", f.group(0).lstrip().startswith("for"))
         if self._glog_stop is not None and lineno - self._glog_stop[0] <= 8 and "spawn(" in body:
             self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
         if "nprocs=" in body and S.R_SPAWN_WORLD.search(body):
@@ -1096,6 +1101,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._self_warning, self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm,
                    self._nccl_error,
+                   self._fetch_reset,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._rpc_setup, self._heartbeat,
                    self._gil_held,
                    self._dataloader, self._oom, self._oom_count, self._driver_oom, self._serving,

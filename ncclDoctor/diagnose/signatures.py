@@ -952,6 +952,15 @@ R_SHM_OPEN_CALL = re.compile(r"\bshm_open\(")
 # (one component after the leading '/', the file it names lives in /dev/shm): "FileExistsError: [Errno 17] File
 # exists: '/000010_locals'"
 R_SHM_EXISTS = re.compile(r"\bFileExistsError: \[Errno 17\] File exists: '(/?[^'/\n]{1,255})'")
+# Where a process fetches its next batch from a DataLoader, as a traceback shows it: the training loop's own source
+# line iterating batches ("for step, batch in pbar:", "for i, batch in enumerate(train_loader):"; an exception right
+# below it was raised by the iteration itself, the loader's __next__), or a frame of multiprocessing's resource_sharer,
+# the socket through which a worker hands the main process a batch's shared tensor (torch's reduce_storage -> DupFd,
+# rebuild_storage_fd's df.detach()). A connection error raised there (R_FETCH_CONN_EXC) is that loader's channel to
+# its worker processes, not a peer rank's socket (crash._fetch_reset).
+R_BATCH_FETCH = re.compile(r"^\s*for\s+[\w\s,()]{0,80}?\bbatch\w{0,20}\b[\w\s,()]{0,40}?\s+in\s+\S[^\n]{0,200}:\s*$|"
+                           r"\bmultiprocessing[/\\]resource_sharer\.py\"")
+R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Aborted)Error\b")
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")

@@ -13,9 +13,13 @@ from ncclDoctor.diagnose.generic import exception_line, is_failure_line
 from ncclDoctor.diagnose.readers.common import (
     _ERR_NEAR,
     _bytes,
+    _innermost,
     _several_nodes,
 )
 from ncclDoctor.diagnose.signatures import Event, _int
+
+# lines from a resource_sharer frame to the connection error it raised (its Client's handshake frames in between)
+_FETCH_NEAR = 10
 
 
 class CrashReaders:
@@ -700,6 +704,24 @@ class CrashReaders:
         bar = S.R_LOADING_SHARDS.search(text[:c.start()]) if c else None
         if bar and not S.R_LOADING_DONE.search(text[bar.end():c.start()]):  # a bar ended by '\r', glued to this line
             ev.data["loading"] = True
+        return ev
+
+    def _fetch_reset(self, lineno: int, text: str) -> Event | None:
+        """A connection error raised where the process fetches its next DataLoader batch (signatures.R_BATCH_FETCH:
+        right below the training loop's own `for ... batch in ...:` line, or under multiprocessing's resource_sharer
+        frames within a few lines): the loader's channel to its own worker processes -- the socket a worker hands a
+        batch's shared tensor through (the file_descriptor sharing strategy) -- was reset, not a peer rank's socket.
+        That process's own data loading failed (read as a DataLoader event, verdict.memory._dataloader); a line of
+        another rank's tag than the fetch's is not its exception."""
+        at, tag, loop = self._batch_fetch
+        if not 0 < lineno - at <= (1 if loop else _FETCH_NEAR) or "Connection" not in text:
+            return None
+        m = S.R_FETCH_CONN_EXC.match(self._body.lstrip())
+        own = _innermost(S.R_RANK_TAG, text)
+        if m is None or (own.group(0) if own else "") != tag:
+            return None
+        ev = self._context(lineno, text, "dataloader")
+        ev.data.update(signal=None, bus_error=False, fetch_reset=m.group(0))
         return ev
 
     def _dataloader(self, lineno: int, text: str) -> Event | None:

@@ -482,6 +482,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     exists = [e for e in evs if e.data.get("shm_exists")]
     if exists:
         return _shm_exists(exists, ranks)
+    reset = [e for e in evs if e.data.get("fetch_reset")]
+    if reset and len(reset) == len(evs):
+        return _fetch_reset(reset, ranks)
     bus = any(e.data.get("bus_error") for e in evs)
     sigs = [(e.data.get("signal") or "").strip().lower() for e in evs]
     killed = not bus and any(s.startswith("kill") for s in sigs)
@@ -574,6 +577,27 @@ def _shm_file(c: Collected, evs: list, ranks: list[int]) -> Verdict:
         "in /dev/shm, which is full or too small (a container's default is 64 MB) -- the DataLoader workers hand "
         "every batch to the main process through shared memory; a host or container setting, not a rank's fault",
         _SHM_FIX, "medium" if not ranks else "high", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
+
+
+def _fetch_reset(evs: list, ranks: list[int]) -> Verdict:
+    """A connection error raised where the process fetches its next DataLoader batch (readers.crash._fetch_reset:
+    right under the training loop's `for ... batch in ...:` line or multiprocessing's resource_sharer frames): the
+    channel through which a worker hands the main process a batch's shared tensor (the file_descriptor sharing
+    strategy's socket, one descriptor per shared tensor) was reset -- the worker died, or the descriptors or /dev/shm
+    behind the batch ran out. That process's own data loading, not a peer rank's socket: the shared-memory class
+    (dataloader_shm, lead rule F's), the rank whose traceback it is named (lead rules A, AN (1))."""
+    e = evs[0]
+    return Verdict(
+        "dataloader_shm",
+        f"{_named(ranks) if ranks else 'a process'}'s DataLoader lost its workers' channel while fetching a batch "
+        f"('{_what(e)[:100]}' raised by the batch iteration): the socket a worker passes a batch's shared tensor "
+        "through (the file_descriptor sharing strategy) was reset -- a worker died, or file descriptors or shared "
+        "memory ran out; not a connection to another rank",
+        "Pass the batches without the fd-passing socket: torch.multiprocessing.set_sharing_strategy('file_system') "
+        "at the top of the training script; or raise the open-file "
+        "limit (ulimit -n 65535) and the shared memory (/dev/shm: docker --shm-size=16g or --ipc=host), or use fewer "
+        "DataLoader workers (num_workers, num_workers=0 to see a worker's own error).",
+        "medium" if ranks else "low", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
 
 
 def _shm_exists(evs: list, ranks: list[int]) -> Verdict:
