@@ -89,3 +89,45 @@ def test_a_connection_reset_under_a_collective_or_another_ranks_loop_is_no_datal
     for text in (coll, other, below):
         v = _verdict(tmp_path, text)
         assert v["cause"] != "dataloader_shm" and 2 not in v["culprits"], (text, v)
+
+
+# --- a CUDA OOM naming the failing process by its pid only --------------------------------------------------------
+def _oom_pid(gpu: int, total: float, free: float, procs: tuple[tuple[int, float], ...], alloc: float,
+             unalloc: float) -> str:
+    listed = " ".join(f"Process {p} has {g:.2f} GiB memory in use." for p, g in procs)
+    return (f"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.50 GiB. GPU {gpu} has a total capacity "
+            f"of {total:.2f} GiB of which {free:.2f} GiB is free. {listed} Of the allocated memory {alloc:.2f} GiB is "
+            f"allocated by PyTorch, and {unalloc:.2f} GiB is reserved by PyTorch but unallocated. If reserved but "
+            "unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+            "fragmentation.\n")
+
+
+def _trace(rank: int) -> str:
+    return (f"[rank{rank}]: Traceback (most recent call last):\n"
+            f'[rank{rank}]:   File "/srv/rl/train_grpo.py", line 201, in <module>\n'
+            f"[rank{rank}]:     trainer.train()\n")
+
+
+def test_an_oom_whose_one_listed_pid_holds_the_allocators_figures_names_the_traceback_rank(tmp_path):
+    """Rule BA (2): no 'this process has', one process listed by pid; the failing allocator's figures (allocated +
+    reserved-but-unallocated: 70.1 GiB) fit inside that process's 75.3 GiB, and the GPU's used memory (79.1 - 3.6)
+    leaves no room for another process holding them, so it is the raiser; the only traceback is [rank2]'s and the GPU
+    index is 2: rank 2 (and the same on GPU 0 with rank 0's traceback)."""
+    v = _verdict(tmp_path, _oom_pid(2, 79.10, 3.60, ((431207, 75.30),), 66.20, 3.90) + _trace(2))
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [2]), v
+    v = _verdict(tmp_path, _oom_pid(0, 79.10, 3.60, ((431207, 75.30),), 66.20, 3.90) + _trace(0))
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [0]), v
+
+
+def test_an_oom_naming_a_pid_without_proof_or_without_its_ranks_traceback_names_nobody(tmp_path):
+    """The near shapes: the same pid-only OOM with no traceback (a GPU index alone is not a rank), with another rank's
+    traceback, where the allocator's figures exceed the listed process's use (the raiser is not listed), or where the
+    GPU's used memory leaves room for another process holding them (a second, unlisted holder): nobody named."""
+    fits = _oom_pid(2, 79.10, 3.60, ((431207, 75.30),), 66.20, 3.90)
+    for text in (fits,
+                 fits + _trace(1),
+                 _oom_pid(2, 79.10, 3.60, ((431207, 20.30),), 66.20, 3.90) + _trace(2),
+                 _oom_pid(2, 160.00, 3.60, ((431207, 75.30),), 66.20, 3.90) + _trace(2),
+                 _oom_pid(2, 79.10, 3.60, ((431207, 75.30), (431300, 0.50)), 66.20, 3.90) + _trace(2)):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "gpu_oom" and v["culprits"] == [], (text, v)

@@ -1047,6 +1047,13 @@ R_FIELD_RANK = re.compile(r"\s{0,8}rank=(\d{1,7})\s{0,8}$")
 R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")
+# ... the rest of what the failing process's own allocator holds ("and 3.02 GiB is reserved by PyTorch but
+# unallocated"), and the GPU's capacity and what is free of it ("GPU 0 has a total capacity of 44.64 GiB of which
+# 1.99 GiB is free"; 2.1's "capacty"): where the driver does not say which listed process is the raiser (no "this
+# process has", a container's pid namespace), these figures can still tell it (crash._pid_holder)
+R_OOM_UNALLOC = re.compile(r"\band ([\d.]{1,12} [KMGT]?i?B) is reserved by PyTorch but unallocated")
+R_OOM_CAP = re.compile(r"\bhas a total capaci?ty of ([\d.]{1,12} [KMGT]?i?B) of which ([\d.]{1,12} [KMGT]?i?B) is "
+                       r"free\b")
 # (its brackets and the underscore may be lost in a paste read back by OCR: "failed exitcode: 1) local rank: 1 pid:
 # 22094)"; the words and numbers in their order still say it). A rewording names the binary first and spells the pid
 # out: "failed (exitcode: -9) for binary located at /env/bin/python3.10 with local_rank: 0 (process ID: 71)"

@@ -22,6 +22,23 @@ from ncclDoctor.diagnose.signatures import Event, _int
 _FETCH_NEAR = 10
 
 
+def _pid_holder(text: str, alloc: float | None, procs: list[tuple[int, float]]) -> float | None:
+    """What the failing process holds on the GPU where the OOM's text lists one process by its pid and no "this
+    process has" (newer torch where the driver's pids are not the process's own, a container's pid namespace): the
+    failing allocator's own figures (allocated plus reserved-but-unallocated) fit inside that process's use, and the
+    GPU's used memory (capacity less free) leaves no room for another process holding them -- so that process is the
+    raiser, as surely as "this process has X" says it (lead rules BA (2), U (3)). None otherwise (several processes
+    listed, figures missing, or room for another holder)."""
+    cap = S.R_OOM_CAP.search(text)
+    if cap is None or alloc is None or len(procs) != 1:
+        return None
+    u = S.R_OOM_UNALLOC.search(text)
+    own = alloc + (_bytes(u.group(1)) if u else 0)
+    held = procs[0][1]
+    used = _bytes(cap.group(1)) - _bytes(cap.group(2))
+    return held if own <= held and used - held < own else None
+
+
 class CrashReaders:
     def _cuda_error(self, lineno: int, text: str) -> Event | None:
         """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
@@ -806,6 +823,8 @@ class CrashReaders:
             ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,
                            alloc=_bytes(alloc.group(1)) if alloc else None,
                            procs=[(int(p.group(1)), _bytes(p.group(2))) for p in S.R_OOM_PROC.finditer(text)])
+            if this is None and (held := _pid_holder(text, ev.data["alloc"], ev.data["procs"])):
+                ev.data["pid_own"] = held  # the one listed process is the raiser, its figures say (lead rule BA (2))
             if ev.rank is None:  # its traceback: the ranked one it ends (no other header since), or one right below
                 head, rank = self._tb_rank
                 if rank is not None and 0 < lineno - head <= 400 and self._tb_heads and self._tb_heads[-1] == head:

@@ -43,7 +43,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
     oom, ranks = ranks, _also_recorded(c, ranks)
     also = [r for r in ranks if r not in oom]
-    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c))
+    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c) or _pid_owner(c))
     if owner:
         ranks = [c.samples["cuda_oom"][0].data["gpu"]]
     elif not ranks and (field := _field_rank(c)) is not None:
@@ -244,6 +244,28 @@ def _tb_agrees(c: Collected) -> str:
     return (f" on GPU {gpu}, which the failing process itself holds ('this process has ... in use'), and the "
             f"traceback pasted with it is [rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans "
             "nodes")
+
+
+def _pid_owner(c: Collected) -> str:
+    """Lead rule BA (2), extending U (3): an unranked CUDA OOM that lists one process on GPU N by its pid, with no
+    "this process has", whose failing allocator's own figures fit only inside that process (readers.crash._pid_holder:
+    it is the raiser, holding the GPU's memory), pasted with the traceback it belongs to under the launcher's prefix of
+    rank N, the only traceback there: the GPU index and the rank agree on a job nothing says spans nodes -- rank N.
+    "" otherwise (no traceback of that rank: the index alone is not a rank; rank N shown waiting)."""
+    evs = c.samples.get("cuda_oom", [])
+    gpus = {e.data.get("gpu") for e in evs}
+    if not evs or len(gpus) != 1 or None in gpus or node_count(c) > 1:
+        return ""
+    gpu = evs[0].data["gpu"]
+    if not all(e.data.get("pid_own") and e.data.get("tb_rank") == gpu for e in evs):
+        return ""
+    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])) or any(
+            r != gpu and own_errors(st) for r, st in c.ranks.items()):
+        return ""  # no such rank, rank N a victim, or another rank's own failure shown beside it
+    held = evs[0].data["pid_own"] / 2**30
+    return (f" on GPU {gpu}, which the failing process itself holds (the one process listed there, {held:.2f} GiB in "
+            "use, is the only one its allocator's own figures fit in), and the traceback pasted with it is "
+            f"[rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans nodes")
 
 
 _PROXY = re.compile(r"\[Proxy Service (\d{1,7})\]")
