@@ -1,9 +1,10 @@
 """How diagnose reads round 65's cases of fixer g3 (session 23): two processes' exception lines interleaved into one
 ("RuntimeError    : <the other's source line>Expected to mark a variable ready only once.", rules J, AW), a connection
-error raised where a rank fetches its next DataLoader batch (rules A, AN (1), F's class), and a CUDA OOM that names
-the failing process by its pid only (rule BA (2), extending U (3)). Each test reads the shape from lines other than the
-corpus case's own (other ranks, sizes, paths, wordings), and a near shape that must NOT be read that way. Hosts, pids
-and paths are made up."""
+error raised where a rank fetches its next DataLoader batch (rules A, AN (1), F's class), a CUDA OOM that names
+the failing process by its pid only (rule BA (2), extending U (3)), and round 64's deepmd-kit-1774: a bare "[N] " label
+the input ties to the rank, one rank's communicator creation failing beside a rank shown going on (rule AM (3) over
+V (2)). Each test reads the shape from lines other than the corpus case's own (other ranks, sizes, paths, wordings),
+and a near shape that must NOT be read that way. Hosts, pids and paths are made up."""
 
 from __future__ import annotations
 
@@ -131,3 +132,39 @@ def test_an_oom_naming_a_pid_without_proof_or_without_its_ranks_traceback_names_
                  _oom_pid(2, 79.10, 3.60, ((431207, 75.30), (431300, 0.50)), 66.20, 3.90) + _trace(2)):
         v = _verdict(tmp_path, text)
         assert v["cause"] == "gpu_oom" and v["culprits"] == [], (text, v)
+
+
+# --- a bare "[N] " label that the input ties to the rank, and one rank's communicator creation failing -------------
+def _mpi_l(records: dict[int, str], failing: int, field: str = "rank:{r}") -> str:
+    """mpirun -l's '[N] ' label before every line: each rank's own logger records (its rank field in the header), then
+    one rank's traceback ending in the framework's report that ncclCommInitRank returned the CUDA error."""
+    lines = [f"[{r}] MDTRAIN {field.format(r=r)}  INFO    {what}" for r, what in records.items()]
+    lines += [f"[{failing}] Traceback (most recent call last):",
+              f'[{failing}]   File "/env/lib/python3.9/site-packages/tensorflow/python/client/session.py", line 1377, '
+              "in _do_call",
+              f"[{failing}]     return fn(*args)",
+              f"[{failing}] tensorflow.python.framework.errors_impl.UnknownError: ncclCommInitRank failed: unhandled "
+              "cuda error",
+              f"[{failing}] \t [[{{{{node HorovodAllreduce_grads_0}}}}]]"]
+    return "\n".join(lines) + "\n"
+
+
+def test_one_rank_failing_communicator_creation_beside_a_rank_shown_going_on_is_named(tmp_path):
+    """Rule AM (3) over V (2): the '[N] ' label is tied to the rank by each line's own logger ('rank:N' in its header),
+    so rank 2's report that ncclCommInitRank returned the CUDA error is rank 2's, and rank 0, shown going on (its own
+    records, no error), fails nothing: rank 2 is shown failing alone and is named."""
+    v = _verdict(tmp_path, _mpi_l({0: "broadcast global variables to other tasks", 2: "receive global variables"}, 2))
+    assert (v["cause"], v["culprits"]) == ("cuda_error", [2]), v
+    assert "CUDA_VISIBLE_DEVICES" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
+
+
+def test_a_bare_label_not_tied_to_the_rank_or_one_rank_alone_stays_the_platform(tmp_path):
+    """The near shapes: the same lines whose logger names no rank (the '[N] ' label alone may be a device or an
+    index), or names another rank than the label (the label is then no rank), or only the failing rank's own lines
+    shown (nothing tells its failure from every rank's, as ignite-3466 reads it): rule V (2), nobody named."""
+    records = {0: "broadcast global variables to other tasks", 2: "receive global variables"}
+    for text in (_mpi_l(records, 2, field="step={r}"),
+                 _mpi_l(records, 2, field="rank:{r}1"),
+                 _mpi_l({2: "receive global variables"}, 2)):
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("cuda_error", []), (text, v)

@@ -468,6 +468,9 @@ SNIFF = 8192
 #             loop's "for step, batch in pbar:" source line, multiprocessing's resource_sharer.py frames that pass a
 #             worker's shared tensor), lines with no other word: a connection error right below is the loader's
 #             channel to its workers, not a peer rank's socket (S.R_BATCH_FETCH, crash._fetch_reset)
+#    rank:   a logger's rank field in its record's header ("[1] DEEPMD rank:1  INFO ..."), a line with no other
+#             word: under a bare "[N] " label, it ties the label to the process's rank (S.R_BARE_TIE, parse._bare_rank,
+#             lead rule AM (3))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -523,7 +526,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"CUDA_HOME does not", b"_env_or_raise(", b"failed for some reason",
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
-            b"batch in ", b"resource_sharer")
+            b"batch in ", b"resource_sharer", b" rank:")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -131,6 +131,13 @@ R_SRUN = re.compile(r"^\s*(\d+): ")
 # names no global rank without the per-node count (lead rule A's reading of a local rank)
 R_MPI_TAG = re.compile(r"\[(?:\d{1,6},)?(\d{1,7})\]<std(?:out|err)>:|"
                        r"(?<![\w.\-/])[A-Za-z_][\w.\-]{0,63}/0 \[(\d{1,7})\]:")
+# A bare "[N] " before each line (MPICH / Intel MPI's mpirun -l / -prepend-rank: the MPI rank, horovodrun's world
+# rank) is, alone, no rank: the same shape is NCCL's CUDA device, a pid, a list's index. It names rank N only where
+# the input ties the two: a line under "[N] " whose own logger names its process's rank as N in its header ("[1]
+# DEEPMD rank:1  INFO ...", "[0] trainer rank=0 ..."); one line tying N to another rank unties the whole file
+# (parse._bare_rank). R_BARE_TAG is the prefix, R_BARE_TIE the prefix with the logger's rank field near the start.
+R_BARE_TAG = re.compile(r"^\[(\d{1,6})\] (?=\S)")
+R_BARE_TIE = re.compile(r"^\[(\d{1,6})\] [^\n]{0,60}?\brank ?[:=] ?(\d{1,6})\b")
 # Terminal colours (rich, loguru, colorlog, Lightning) and cursor codes: removed before matching.
 R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # What launchers and collectors put before a line, stripped (one after another) for the
