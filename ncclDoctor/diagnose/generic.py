@@ -299,6 +299,16 @@ R_HOST_LABEL = re.compile(r"^(?:(?:\d{1,5}|[A-Za-z0-9][\w.\-]{0,62}\d[\w.\-]{0,6
                           r"|\(pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) (?=\S))")
 
 
+# an exception's class, then blanks, then its colon ("RuntimeError    : Variable._execution_engine.run_backward(  #
+# ...passExpected to mark a variable ready only once."): two processes' stderr interleaved as both ended their
+# tracebacks at once -- one's class, the other's frame-line indentation, the first's ": ", the other's source line run
+# into the first's message. Python never prints blanks there, so the blanks are the other writer's: the same exception.
+# Its message starts with words (a table aligning class names and counts on their colons, "ValueError    : 12", is no
+# exception)
+_R_SPLIT_CLASS = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception))[ \t]{2,16}"
+                            r"(?=: ?[A-Za-z_\[('\"<])")
+
+
 def exception_line(body: str) -> re.Match | None:
     """signatures.R_EXC_TAIL's match of a traceback's last line ("ValueError: ..."), also where the line is indented
     like the frames above it (a paste indented as a block) or behind srun's / pdsh's / Ray's label ("3: ",
@@ -308,6 +318,9 @@ def exception_line(body: str) -> re.Match | None:
         m = R_EXC_TAIL.match(body.lstrip())
     if m is None and (": " in body or body[:5] == "(pid=") and (h := R_HOST_LABEL.match(body)):
         m = R_EXC_TAIL.match(body[h.end():])
+    if m is None and (g := _R_SPLIT_CLASS.match(body)):
+        # two processes' stderr interleaved: the other's indentation between the class and its colon
+        m = R_EXC_TAIL.match(g.group(1) + body[g.end():][:302].rstrip())
     if m is None and len(body) > 300 and (c := body.find(": ", 0, 200)) > 0:
         # a message longer than R_EXC_TAIL's 300 characters (two processes' copies of it run together on one line,
         # a framework's advice spelt out): the same exception, its message read up to that length

@@ -472,6 +472,13 @@ SNIFF = 8192
 #   ] Exception in   older SGLang's record of a process's crash, its traceback on the next lines ("[23:17:08 TP4]
 #             Exception in run_tp_server:"), which holds no other word (S.R_SGLANG_EXC_RECORD,
 #             verdict.exits._sglang_crash)
+#   batch in , resource_sharer  where a traceback shows a process fetching its next DataLoader batch (the training
+#             loop's "for step, batch in pbar:" source line, multiprocessing's resource_sharer.py frames that pass a
+#             worker's shared tensor), lines with no other word: a connection error right below is the loader's
+#             channel to its workers, not a peer rank's socket (S.R_BATCH_FETCH, crash._fetch_reset)
+#    rank:   a logger's rank field in its record's header ("[1] DEEPMD rank:1  INFO ..."), a line with no other
+#             word: under a bare "[N] " label, it ties the label to the process's rank (S.R_BARE_TIE, parse._bare_rank,
+#             lead rule AM (3))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -528,7 +535,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
-            b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured")
+            b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
+            b"batch in ", b"resource_sharer", b" rank:")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -238,6 +238,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
         self._shm_open = -99  # the line of a traceback's source line calling shm_open (S.R_SHM_OPEN_CALL)
+        # whether a bare "[N] " before the lines names rank N (S.R_BARE_TIE): None until a line ties it, True once one
+        # does, False once one ties it to another rank (_bare_rank)
+        self._bare_tied: bool | None = None
+        self._tie_line = -99  # the last line that tied it (a rank's own record, shown as that rank's: _parse)
+        # a traceback's line fetching a DataLoader batch (S.R_BATCH_FETCH): (its line, its rank tag, a loop's line)
+        self._batch_fetch: tuple[int, str, bool] = (-99, "", False)
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
@@ -507,6 +513,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if ev.rank is None and self.ring_rank:  # the thread's own ring lines named its rank
                 r = self.ring_rank.get((ev.host, ev.pid, m3.group("tid")), -1)
                 ev.rank = r if r >= 0 else None
+        if ev.rank is None and self._bare_tied and (b := S.R_BARE_TAG.match(S.strip_prefixes(text))):
+            ev.rank = int(b.group(1))  # the launcher's "[N] " label, which this input ties to the process's rank
+            ev.data["rank_from"] = "the line's '[N] ' label, which the input's own log records tie to rank N"
         if ev.rank is None and self._tag_head is not None and lineno == self._tag_head[0] + 1:
             ev.rank = self._tag_head[1]  # the message of the line above, whose tag ended it (a wrapped paste)
             ev.data["rank_from"] = "the tag of the line above"
@@ -699,6 +708,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         ev.data.update(rank=int(tags[-1].group(1)) if tags else None, done=not running, line=lineno)
         self.evals[ev.data["rank"]] = ev
 
+    def _bare_rank(self, lineno: int, label: int, rank: int) -> None:
+        """A line under a bare "[N] " label whose own logger names its process's rank (S.R_BARE_TIE): where the two
+        agree, the label is the launcher's rank label (mpirun -l's MPI rank), and every "[N] " line of this input is
+        rank N's (_context), this one shown as that rank's own record; one line where they differ unties the input
+        (the label is something else there: a device, an index) -- lead rule AM (3) needs the rank the lines show."""
+        if label != rank:
+            self._bare_tied = False
+            return
+        self._bare_tied, self._tie_line = True, lineno
+
     def _actor_rank(self, text: str, body: str) -> None:
         """A Ray actor's line ("(TrainActor pid=N) ... [Rank 1] ...") naming its process's rank in the default group
         (a bare "[Rank N]", or "[PG 0 Rank N]"): that actor's NCCL lines, whose "[N]" is a CUDA device, are that
@@ -757,6 +776,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._store_frame = lineno
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):
             self._shm_open = lineno  # the exception below it is the shared-memory block's (crash._dataloader)
+        if body[:1] == "[" and self._bare_tied is not False and "rank" in body and (t := S.R_BARE_TIE.match(body)):
+            self._bare_rank(lineno, int(t.group(1)), int(t.group(2)))
+        if ("batch" in body or "resource_sharer" in body) and (f := S.R_BATCH_FETCH.search(body)):
+            tag = _innermost(S.R_RANK_TAG, text)  # a connection error below it is the loader's (crash._fetch_reset)
+            self._batch_fetch = (lineno, tag.group(0) if tag else "", f.group(0).lstrip().startswith("for"))
         if self._glog_stop is not None and lineno - self._glog_stop[0] <= 8 and "spawn(" in body:
             self._glog_stop[1].data["spawned"] = True  # the process is a spawn launcher's child (its entry frame)
         if "nprocs=" in body and S.R_SPAWN_WORLD.search(body):
@@ -1039,6 +1063,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # no traceback above it, no source file named on it (THCudaCheck's "file=..."): nothing shows which call
             # raised it (verdict.cuda._ordinal_launch)
             ev.data["no_frames"] = True
+        if ev is None and self._tie_line == lineno:
+            # a rank's own log record that ties its "[N] " label to it (_bare_rank): that rank is shown, going on
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "a rank's own log record"
         if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
@@ -1096,6 +1124,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
     def _families(self, lineno: int, text: str) -> Event | None:
         for fn in (self._self_warning, self._watchdog, self._mismatch, self._cuda_error, self._dup_gpu, self._shm,
                    self._nccl_error,
+                   self._fetch_reset,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._rpc_setup, self._heartbeat,
                    self._gil_held,
                    self._dataloader, self._oom, self._oom_count, self._driver_oom, self._serving,

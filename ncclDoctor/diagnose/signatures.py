@@ -131,6 +131,13 @@ R_SRUN = re.compile(r"^\s*(\d+): ")
 # names no global rank without the per-node count (lead rule A's reading of a local rank)
 R_MPI_TAG = re.compile(r"\[(?:\d{1,6},)?(\d{1,7})\]<std(?:out|err)>:|"
                        r"(?<![\w.\-/])[A-Za-z_][\w.\-]{0,63}/0 \[(\d{1,7})\]:")
+# A bare "[N] " before each line (MPICH / Intel MPI's mpirun -l / -prepend-rank: the MPI rank, horovodrun's world
+# rank) is, alone, no rank: the same shape is NCCL's CUDA device, a pid, a list's index. It names rank N only where
+# the input ties the two: a line under "[N] " whose own logger names its process's rank as N in its header ("[1]
+# DEEPMD rank:1  INFO ...", "[0] trainer rank=0 ..."); one line tying N to another rank unties the whole file
+# (parse._bare_rank). R_BARE_TAG is the prefix, R_BARE_TIE the prefix with the logger's rank field near the start.
+R_BARE_TAG = re.compile(r"^\[(\d{1,6})\] (?=\S)")
+R_BARE_TIE = re.compile(r"^\[(\d{1,6})\] [^\n]{0,60}?\brank ?[:=] ?(\d{1,6})\b")
 # Terminal colours (rich, loguru, colorlog, Lightning) and cursor codes: removed before matching.
 R_ANSI = re.compile(r"\x1b\[[0-9;?]{0,32}[A-Za-z]")
 # What launchers and collectors put before a line, stripped (one after another) for the
@@ -953,6 +960,15 @@ R_SHM_OPEN_CALL = re.compile(r"\bshm_open\(")
 # (one component after the leading '/', the file it names lives in /dev/shm): "FileExistsError: [Errno 17] File
 # exists: '/000010_locals'"
 R_SHM_EXISTS = re.compile(r"\bFileExistsError: \[Errno 17\] File exists: '(/?[^'/\n]{1,255})'")
+# Where a process fetches its next batch from a DataLoader, as a traceback shows it: the training loop's own source
+# line iterating batches ("for step, batch in pbar:", "for i, batch in enumerate(train_loader):"; an exception right
+# below it was raised by the iteration itself, the loader's __next__), or a frame of multiprocessing's resource_sharer,
+# the socket through which a worker hands the main process a batch's shared tensor (torch's reduce_storage -> DupFd,
+# rebuild_storage_fd's df.detach()). A connection error raised there (R_FETCH_CONN_EXC) is that loader's channel to
+# its worker processes, not a peer rank's socket (crash._fetch_reset).
+R_BATCH_FETCH = re.compile(r"^\s*for\s+[\w\s,()]{0,80}?\bbatch\w{0,20}\b[\w\s,()]{0,40}?\s+in\s+\S[^\n]{0,200}:\s*$|"
+                           r"\bmultiprocessing[/\\]resource_sharer\.py\"")
+R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Aborted)Error\b")
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")
@@ -1039,6 +1055,13 @@ R_FIELD_RANK = re.compile(r"\s{0,8}rank=(\d{1,7})\s{0,8}$")
 R_OOM_PROC = re.compile(r"\bProcess (\d{1,10}) has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_THIS = re.compile(r"this process has ([\d.]{1,12} [KMGT]?i?B) memory in use")
 R_OOM_ALLOC = re.compile(r"Of the allocated memory ([\d.]{1,12} [KMGT]?i?B) is allocated by PyTorch")
+# ... the rest of what the failing process's own allocator holds ("and 3.02 GiB is reserved by PyTorch but
+# unallocated"), and the GPU's capacity and what is free of it ("GPU 0 has a total capacity of 44.64 GiB of which
+# 1.99 GiB is free"; 2.1's "capacty"): where the driver does not say which listed process is the raiser (no "this
+# process has", a container's pid namespace), these figures can still tell it (crash._pid_holder)
+R_OOM_UNALLOC = re.compile(r"\band ([\d.]{1,12} [KMGT]?i?B) is reserved by PyTorch but unallocated")
+R_OOM_CAP = re.compile(r"\bhas a total capaci?ty of ([\d.]{1,12} [KMGT]?i?B) of which ([\d.]{1,12} [KMGT]?i?B) is "
+                       r"free\b")
 # (its brackets and the underscore may be lost in a paste read back by OCR: "failed exitcode: 1) local rank: 1 pid:
 # 22094)"; the words and numbers in their order still say it). A rewording names the binary first and spells the pid
 # out: "failed (exitcode: -9) for binary located at /env/bin/python3.10 with local_rank: 0 (process ID: 71)"

@@ -13,9 +13,30 @@ from ncclDoctor.diagnose.generic import exception_line, is_failure_line
 from ncclDoctor.diagnose.readers.common import (
     _ERR_NEAR,
     _bytes,
+    _innermost,
     _several_nodes,
 )
 from ncclDoctor.diagnose.signatures import Event, _int
+
+# lines from a resource_sharer frame to the connection error it raised (its Client's handshake frames in between)
+_FETCH_NEAR = 10
+
+
+def _pid_holder(text: str, alloc: float | None, procs: list[tuple[int, float]]) -> float | None:
+    """What the failing process holds on the GPU where the OOM's text lists one process by its pid and no "this
+    process has" (newer torch where the driver's pids are not the process's own, a container's pid namespace): the
+    failing allocator's own figures (allocated plus reserved-but-unallocated) fit inside that process's use, and the
+    GPU's used memory (capacity less free) leaves no room for another process holding them -- so that process is the
+    raiser, as surely as "this process has X" says it (lead rules BA (2), U (3)). None otherwise (several processes
+    listed, figures missing, or room for another holder)."""
+    cap = S.R_OOM_CAP.search(text)
+    if cap is None or alloc is None or len(procs) != 1:
+        return None
+    u = S.R_OOM_UNALLOC.search(text)
+    own = alloc + (_bytes(u.group(1)) if u else 0)
+    held = procs[0][1]
+    used = _bytes(cap.group(1)) - _bytes(cap.group(2))
+    return held if own <= held and used - held < own else None
 
 
 class CrashReaders:
@@ -710,6 +731,24 @@ class CrashReaders:
             ev.data["loading"] = True
         return ev
 
+    def _fetch_reset(self, lineno: int, text: str) -> Event | None:
+        """A connection error raised where the process fetches its next DataLoader batch (signatures.R_BATCH_FETCH:
+        right below the training loop's own `for ... batch in ...:` line, or under multiprocessing's resource_sharer
+        frames within a few lines): the loader's channel to its own worker processes -- the socket a worker hands a
+        batch's shared tensor through (the file_descriptor sharing strategy) -- was reset, not a peer rank's socket.
+        That process's own data loading failed (read as a DataLoader event, verdict.memory._dataloader); a line of
+        another rank's tag than the fetch's is not its exception."""
+        at, tag, loop = self._batch_fetch
+        if not 0 < lineno - at <= (1 if loop else _FETCH_NEAR) or "Connection" not in text:
+            return None
+        m = S.R_FETCH_CONN_EXC.match(self._body.lstrip())
+        own = _innermost(S.R_RANK_TAG, text)
+        if m is None or (own.group(0) if own else "") != tag:
+            return None
+        ev = self._context(lineno, text, "dataloader")
+        ev.data.update(signal=None, bus_error=False, fetch_reset=m.group(0))
+        return ev
+
     def _dataloader(self, lineno: int, text: str) -> Event | None:
         m = S.R_DATALOADER.search(text)
         t = None if m or "unable to" not in text else S.R_TORCH_SHM.search(text)
@@ -792,6 +831,8 @@ class CrashReaders:
             ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,
                            alloc=_bytes(alloc.group(1)) if alloc else None,
                            procs=[(int(p.group(1)), _bytes(p.group(2))) for p in S.R_OOM_PROC.finditer(text)])
+            if this is None and (held := _pid_holder(text, ev.data["alloc"], ev.data["procs"])):
+                ev.data["pid_own"] = held  # the one listed process is the raiser, its figures say (lead rule BA (2))
             if ev.rank is None:  # its traceback: the ranked one it ends (no other header since), or one right below
                 head, rank = self._tb_rank
                 if rank is not None and 0 < lineno - head <= 400 and self._tb_heads and self._tb_heads[-1] == head:

@@ -7,7 +7,7 @@ import re
 
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import lone_failure, torn_down
-from ncclDoctor.diagnose.reason import Conclusion, waiting
+from ncclDoctor.diagnose.reason import Conclusion, own_errors, waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, place
@@ -393,6 +393,15 @@ def _alike(evs: list, ranks: list[int]) -> bool:
         return True
     own = [e for e in evs if e.kind == "cuda_error" and e.data.get("what")]
     return set(ranks) <= {e.rank for e in own} and len({e.data["what"].lower() for e in own}) == 1
+
+
+def _one_of_those_shown(c: Collected, ranks: list[int]) -> bool:
+    """Lead rule AM (3) over V (2)'s platform reading: the lines show other ranks besides the one whose
+    communicator creation returned the CUDA error (their own records, a launcher's label tied to their rank), none of
+    them failing on its own -- that one rank is shown failing alone, and is named. Where only the failing rank's
+    lines are shown (a launcher's tag on its lines alone), nothing tells its failure from every rank's: V (2)."""
+    return len(ranks) == 1 and len(c.ranks) > 1 and not any(
+        own_errors(st) for r, st in c.ranks.items() if r not in ranks)
 
 
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -814,6 +823,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "and every rank that runs that build on such a GPU fails alike -- the build is at fault, not a rank",
             fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if (not shared and not xids and not hsa and not alone and not (c.child_failures or c.worker_failures)
+            and all(_INIT_RETURNED.search(e.text) for e in evs) and _one_of_those_shown(c, ranks)):
+        # lead rule AM (3): the same report on one rank, the other ranks shown going on without an error of their own
+        conf = "medium"
+        what += (" while NCCL created its communicator (ncclCommInitRank), the other ranks shown going on without an "
+                 "error of their own")
+        fix += (" Look at that rank's GPU first: the device it was given (one GPU per rank: CUDA_VISIBLE_DEVICES / "
+                "the launcher's local rank, horovod's hvd.local_rank()), nvidia-smi and dmesg on its node; then the "
+                "driver / CUDA / NCCL versions it loads against the other ranks' (NCCL_DEBUG=INFO prints them).")
+    elif (not shared and not xids and not hsa and not alone and not (c.child_failures or c.worker_failures)
             and all(_INIT_RETURNED.search(e.text) for e in evs)):
         # lead rule V (2): a framework's own report that ncclCommInitRank returned the CUDA error (Horovod's,
         # TensorFlow's, XLA's "ncclCommInitRank failed: unhandled cuda error") -- every rank makes that same call

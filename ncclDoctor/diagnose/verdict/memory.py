@@ -43,7 +43,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
     oom, ranks = ranks, _also_recorded(c, ranks)
     also = [r for r in ranks if r not in oom]
-    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c))
+    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c) or _pid_owner(c))
     if owner:
         ranks = [c.samples["cuda_oom"][0].data["gpu"]]
     elif not ranks and (field := _field_rank(c)) is not None:
@@ -244,6 +244,28 @@ def _tb_agrees(c: Collected) -> str:
     return (f" on GPU {gpu}, which the failing process itself holds ('this process has ... in use'), and the "
             f"traceback pasted with it is [rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans "
             "nodes")
+
+
+def _pid_owner(c: Collected) -> str:
+    """Lead rule BA (2), extending U (3): an unranked CUDA OOM that lists one process on GPU N by its pid, with no
+    "this process has", whose failing allocator's own figures fit only inside that process (readers.crash._pid_holder:
+    it is the raiser, holding the GPU's memory), pasted with the traceback it belongs to under the launcher's prefix of
+    rank N, the only traceback there: the GPU index and the rank agree on a job nothing says spans nodes -- rank N.
+    "" otherwise (no traceback of that rank: the index alone is not a rank; rank N shown waiting)."""
+    evs = c.samples.get("cuda_oom", [])
+    gpus = {e.data.get("gpu") for e in evs}
+    if not evs or len(gpus) != 1 or None in gpus or node_count(c) > 1:
+        return ""
+    gpu = evs[0].data["gpu"]
+    if not all(e.data.get("pid_own") and e.data.get("tb_rank") == gpu for e in evs):
+        return ""
+    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])) or any(
+            r != gpu and own_errors(st) for r, st in c.ranks.items()):
+        return ""  # no such rank, rank N a victim, or another rank's own failure shown beside it
+    held = evs[0].data["pid_own"] / 2**30
+    return (f" on GPU {gpu}, which the failing process itself holds (the one process listed there, {held:.2f} GiB in "
+            "use, is the only one its allocator's own figures fit in), and the traceback pasted with it is "
+            f"[rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans nodes")
 
 
 _PROXY = re.compile(r"\[Proxy Service (\d{1,7})\]")
@@ -482,6 +504,9 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     exists = [e for e in evs if e.data.get("shm_exists")]
     if exists:
         return _shm_exists(exists, ranks)
+    reset = [e for e in evs if e.data.get("fetch_reset")]
+    if reset and len(reset) == len(evs):
+        return _fetch_reset(reset, ranks)
     bus = any(e.data.get("bus_error") for e in evs)
     sigs = [(e.data.get("signal") or "").strip().lower() for e in evs]
     killed = not bus and any(s.startswith("kill") for s in sigs)
@@ -574,6 +599,27 @@ def _shm_file(c: Collected, evs: list, ranks: list[int]) -> Verdict:
         "in /dev/shm, which is full or too small (a container's default is 64 MB) -- the DataLoader workers hand "
         "every batch to the main process through shared memory; a host or container setting, not a rank's fault",
         _SHM_FIX, "medium" if not ranks else "high", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
+
+
+def _fetch_reset(evs: list, ranks: list[int]) -> Verdict:
+    """A connection error raised where the process fetches its next DataLoader batch (readers.crash._fetch_reset:
+    right under the training loop's `for ... batch in ...:` line or multiprocessing's resource_sharer frames): the
+    channel through which a worker hands the main process a batch's shared tensor (the file_descriptor sharing
+    strategy's socket, one descriptor per shared tensor) was reset -- the worker died, or the descriptors or /dev/shm
+    behind the batch ran out. That process's own data loading, not a peer rank's socket: the shared-memory class
+    (dataloader_shm, lead rule F's), the rank whose traceback it is named (lead rules A, AN (1))."""
+    e = evs[0]
+    return Verdict(
+        "dataloader_shm",
+        f"{_named(ranks) if ranks else 'a process'}'s DataLoader lost its workers' channel while fetching a batch "
+        f"('{_what(e)[:100]}' raised by the batch iteration): the socket a worker passes a batch's shared tensor "
+        "through (the file_descriptor sharing strategy) was reset -- a worker died, or file descriptors or shared "
+        "memory ran out; not a connection to another rank",
+        "Pass the batches without the fd-passing socket: torch.multiprocessing.set_sharing_strategy('file_system') "
+        "at the top of the training script; or raise the open-file "
+        "limit (ulimit -n 65535) and the shared memory (/dev/shm: docker --shm-size=16g or --ipc=host), or use fewer "
+        "DataLoader workers (num_workers, num_workers=0 to see a worker's own error).",
+        "medium" if ranks else "low", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
 
 
 def _shm_exists(evs: list, ranks: list[int]) -> Verdict:
