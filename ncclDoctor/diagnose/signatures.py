@@ -1279,6 +1279,13 @@ R_EFA_HOST = re.compile(r"(?<![A-Za-z0-9])(?:p3dn|p4de?|p5e?n?|trn1n?|trn2)(?![A
 # comp_status 1 err -12"
 R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|create|register|process command)\b"
                             r".{0,80}?(?:\[|\berr )-(?:12|28)\b")
+# Ascend HCCL's own words for the same at communicator set-up: "Allocation_Failure(EI0007): Failed to allocate
+# resource[qp] with info [aicpu rank:15,...,send_cq_depth:32768]. Reason: Memory resources are exhausted." -- the
+# queue pairs (or notifies, memory) of its links that the host cannot give; the "Create Dest error" of each link
+# follows from it (readers.nccl._nccl_info, verdict.nccl._warn_family, lead rule J: nccl_system). Its EI0007 code or
+# its reason in words is needed: "Failed to allocate resource" alone is any program's
+R_HCCL_RES_EXHAUSTED = re.compile(r"Failed to allocate resource\[(?P<res>[\w ]{1,32})\]")
+R_HCCL_RES_REASON = re.compile(r"\bEI0007\b|[Mm]emory resources are exhausted|resource insufficiency")
 # Stacks beside NCCL that move the data themselves (lead rule O read for them: a send that times out on a connected
 # path with every process alive is a transport stall). DeepEP's kernels: "DeepEP timeout check failed: rank = 7, thread
 # = 0)", "DeepEP RDMA sender coordinator timeout, channel: 4, IB: 0, nvl 4, dst IB: 2, tail: 240, remaining: 70",
@@ -1523,10 +1530,14 @@ R_IPC_DEV = re.compile(r"rank (\d+) failed to (?:get|open) CUDA IPC handle to de
 # Open MPI's own shared-memory transport failing on a system call of the host (lead rule J): the vader BTL's
 # single-copy (CMA, process_vm_readv) refused ("[host:pid] Read -1, expected 321120, errno = 1": EPERM, a container
 # without ptrace permission), or opal's shmem mmap component ("A system call failed during shared memory
-# initialization that should not have", aggregated as "help-opal-shmem-mmap.txt / sys call fail")
+# initialization that should not have", aggregated as "help-opal-shmem-mmap.txt / sys call fail"); and the same
+# single copy refused under PSM2/PSM3 (libfabric's psm3 provider, Intel MPI and oneCCL's transport), in its own words:
+# "host:rank1.prog: Reading from remote process' memory failed. Disabling CMA support" (its ptl_am shared-memory
+# path, which then fails on: "Assertion failure at psm3/ptl_am/ptl.c:196: nbytes == req->req_data.recv_msglen")
 R_MPI_SHM = re.compile(r"\bRead -1, expected \d{1,15}, errno = (\d{1,4})\b|"
                        r"(A system call failed during shared memory initialization|"
-                       r"help-opal-shmem-mmap\.txt / sys call fail)")
+                       r"help-opal-shmem-mmap\.txt / sys call fail)|"
+                       r"(Reading from remote process'? ?s? memory failed\.? ?Disabling CMA support)")
 R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|failed to extend \S*/dev/shm|"
                    r"Could not map \S*/dev/shm")
 # NCCL's WARN prefix names its source location ("host:pid:tid [dev] misc/shmutils.cc:72 NCCL WARN <text>"; INFO lines
