@@ -1492,6 +1492,12 @@ R_ARCH_UNSUPPORTED = re.compile(r"\bwith CUDA capability (?P<sm>sm_\d{2,3}) is n
 # aicore execution times out."): a kernel of that NPU failed or hung, read like a CUDA error (lead rule AN (2)); the
 # code is the runtime's (ACL_ERROR_RT_*), its meaning in verdict.cuda._accel_error
 R_NPU_RT_ERROR = re.compile(r"\bNPU function error: (?P<call>[^\n]{1,160}?),? error code is (?P<code>\d{1,7})\b")
+# Ascend's runtime refusing the device id it was asked to map ("rtGetDeviceIndexByPhyId execute failed, reason=[device
+# id error]", under HCCL's communicator creation; "EE9999 ... get error: phyid:0 realDeviceId:0 is err:0x7010003"
+# above it): its "invalid device ordinal" -- a device index the process's NPUs do not have, which the launch (the
+# visible devices, the local rank, a rank table) gave it (lead rules AN (2), AU (2), BA (5))
+R_NPU_DEVICE_ID = re.compile(r"\b(?P<call>(?:rt|acl|Hal|hal)\w{2,60}) execute failed, reason=\[(?:invalid )?device id "
+                             r"error\]")
 # Ascend's error header before its codes ("[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST
 # call hccl api failed."): the process's NPU and its rank (-1: none yet), for the error lines right below it
 R_ASCEND_HEAD = re.compile(r"\(PID: ?\d{1,10}, Device: ?(?P<dev>\d{1,4}), RankID: ?(?P<rank>-?\d{1,7})\)")
