@@ -153,3 +153,22 @@ def test_an_internal_error_with_another_last_error_stays_nccls_internal_error(tm
     """The near shape: the same internal error whose last error says something else is not two ranks on one GPU."""
     v = _verdict(tmp_path, _nccl_internal("Proxy Call to rank 1 failed (Setup)"))
     assert v["cause"] != "invalid_usage", v
+
+
+# --- a collector's clock before glog's INFO header takes the level with it --------------------------------------
+def _glog(level: str) -> str:
+    return (f"2025-06-01 09:00:00.500 {level}0611 08:59:59.904211 2231 ProcessGroupNCCL.cpp:484] [Rank 5] found async "
+            "exception when checking for NCCL errors: NCCL communicator encountered error set by ProcessGroupNCCL: "
+            "Process Group shutdown on rank 5\n")
+
+
+def test_a_glog_info_line_behind_a_collectors_clock_is_still_info(tmp_path):
+    """glog's 'I0611 08:59:59' header split by the stripping of a collector's clock (the level left with the clock,
+    the body starting at glog's own time) is still an INFO line, no failure: the same reading as without the clock."""
+    assert _verdict(tmp_path, _glog("I"))["cause"] == "none"
+    assert _verdict(tmp_path, _glog("I")[24:])["cause"] == "none"
+
+
+def test_the_same_line_at_glogs_error_level_is_still_a_failure(tmp_path):
+    """The near shape: the same line at glog's E level behind the clock still says something failed."""
+    assert _verdict(tmp_path, _glog("E"))["cause"] != "none"
